@@ -1,0 +1,181 @@
+// Package diag owns user-facing diagnostics for source programs: one
+// positioned error type shared by the lexer, parser, resolver, checker and
+// compiler, the caret rendering every one of them uses, and the spelling
+// suggestions behind "did you mean".
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity distinguishes errors from warnings.
+type Severity int
+
+const (
+	SevError Severity = iota
+	SevWarning
+)
+
+// Phase names the stage that produced a diagnostic. It decides how the
+// message is phrased in the upstream golden form (language.md §12.4).
+type Phase int
+
+const (
+	PhaseLex Phase = iota
+	PhaseParse
+	PhaseStatic  // resolver and checker
+	PhaseCompile // break/continue outside a loop, try* at top level
+)
+
+// Error is a diagnostic anchored at a source position.
+type Error struct {
+	File     string
+	Line     int // 1-based; 0 when unknown
+	Col      int // 1-based, in characters; 0 when unknown
+	Msg      string
+	Help     string // optional help line
+	Code     string // optional code such as HARN-NAM-101
+	Phase    Phase
+	Severity Severity
+	// Golden is the message in upstream's unreworded form, when it differs
+	// from Msg (for example parse errors carry " at L:C"). Empty means Msg.
+	Golden string
+	// Notes are secondary locations, possibly in other files (where an
+	// imported name is declared). Render leaves them out; RenderWithNotes
+	// includes them.
+	Notes []*Error
+}
+
+func (e *Error) Error() string {
+	if e.File != "" && e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return e.Msg
+}
+
+// GoldenText is the message as upstream's golden-output runner sees it.
+func (e *Error) GoldenText() string {
+	if e.Golden != "" {
+		return e.Golden
+	}
+	if e.Phase == PhaseCompile {
+		return fmt.Sprintf("Compile error at line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// List is several diagnostics, in the order they were found.
+type List []*Error
+
+func (l List) Error() string {
+	var sb strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(e.Error())
+	}
+	return sb.String()
+}
+
+// Render writes the diagnostic the way `harn` prints it:
+//
+//	error: message
+//	  --> file:line:col
+//	   |
+//	 3 | let x = 1 +
+//	   |           ^
+//	   = help: ...
+//
+// src is the file's text (may be nil when unavailable).
+func Render(e *Error, src []byte) string {
+	var sb strings.Builder
+	label := "error"
+	if e.Severity == SevWarning {
+		label = "warning"
+	}
+	sb.WriteString(label)
+	sb.WriteString(": ")
+	if e.Phase == PhaseCompile && e.Severity == SevError {
+		sb.WriteString("compile error: ")
+	}
+	sb.WriteString(e.Msg)
+	sb.WriteByte('\n')
+	sb.WriteString(RenderLocation(e, src))
+	if e.Help != "" {
+		fmt.Fprintf(&sb, "  = help: %s\n", e.Help)
+	}
+	return sb.String()
+}
+
+// RenderWithNotes renders e and then each of its notes ("note: msg" and
+// its location); source returns a file's text (nil when unavailable).
+func RenderWithNotes(e *Error, source func(file string) []byte) string {
+	var sb strings.Builder
+	sb.WriteString(Render(e, source(e.File)))
+	for _, n := range e.Notes {
+		fmt.Fprintf(&sb, "note: %s\n", n.Msg)
+		if n.Line > 0 {
+			sb.WriteString(RenderLocation(n, source(n.File)))
+		} else if n.File != "" {
+			fmt.Fprintf(&sb, "  --> %s\n", n.File)
+		}
+	}
+	return sb.String()
+}
+
+// RenderLocation renders the "--> file:line:col" line, the source line and
+// the caret under the column (empty when the position is unknown).
+func RenderLocation(e *Error, src []byte) string {
+	var sb strings.Builder
+	if e.File != "" && e.Line > 0 {
+		fmt.Fprintf(&sb, "  --> %s:%d:%d\n", e.File, e.Line, e.Col)
+		if line, ok := sourceLine(src, e.Line); ok {
+			num := fmt.Sprint(e.Line)
+			pad := strings.Repeat(" ", len(num))
+			fmt.Fprintf(&sb, "%s |\n", pad)
+			fmt.Fprintf(&sb, "%s | %s\n", num, line)
+			col := e.Col
+			if col < 1 {
+				col = 1
+			}
+			fmt.Fprintf(&sb, "%s | %s^\n", pad, caretIndent(line, col))
+		}
+	}
+	return sb.String()
+}
+
+// sourceLine returns line n (1-based) of src without its line ending.
+func sourceLine(src []byte, n int) (string, bool) {
+	if src == nil || n < 1 {
+		return "", false
+	}
+	lines := strings.Split(string(src), "\n")
+	if n > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(lines[n-1], "\r"), true
+}
+
+// caretIndent reproduces the whitespace before column col (tabs kept as
+// tabs so the caret lines up in a terminal).
+func caretIndent(line string, col int) string {
+	var sb strings.Builder
+	i := 1
+	for _, r := range line {
+		if i >= col {
+			break
+		}
+		if r == '\t' {
+			sb.WriteByte('\t')
+		} else {
+			sb.WriteByte(' ')
+		}
+		i++
+	}
+	for ; i < col; i++ {
+		sb.WriteByte(' ')
+	}
+	return sb.String()
+}

@@ -1,0 +1,619 @@
+package syntax
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file is the expression parser: precedence climbing over the table
+// of language.md §2.5, with the newline rules of §2.6 and the
+// disambiguations of §2.7. Statement-like expressions (if, match, try, …)
+// are participle productions (grammar.go) called from primary.
+
+// expr parses a full expression (the Pipe level).
+func (c cursor) expr() Expr {
+	c.enter()
+	defer c.leave()
+	x := c.rangeExpr()
+	for isPunct(c.peek(), "|>") {
+		c.next()
+		x = &PipeExpr{At: x.Position(), X: x, F: c.rangeExpr()}
+	}
+	return x
+}
+
+func (c cursor) rangeExpr() Expr {
+	x := c.ternary()
+	if !isKw(c.peek(), "to") || c.nl() {
+		return x
+	}
+	c.next()
+	c.sameLine("expression")
+	r := &RangeExpr{At: x.Position(), Start: x, End: c.ternary()}
+	if isKw(c.peek(), "exclusive") && !c.nl() {
+		c.next()
+		r.Exclusive = true
+	}
+	return r
+}
+
+func (c cursor) ternary() Expr {
+	cond := c.binary(precOr)
+	if !isPunct(c.peek(), "?") || c.nl() {
+		return cond
+	}
+	c.next()
+	c.enter()
+	defer c.leave()
+	c.sameLine("expression")
+	then := c.ternary()
+	c.expect(":")
+	c.sameLine("expression")
+	return &TernaryExpr{At: cond.Position(), Cond: cond, Then: then, Else: c.ternary()}
+}
+
+// Binary precedence levels, loosest first.
+const (
+	precOr = iota + 1
+	precAnd
+	precEq
+	precCmp
+	precAdd
+	precNil
+	precMul
+)
+
+// binaryOp identifies the binary operator at t (levels `||` to `*`), its
+// precedence, and whether it may start a line.
+func (c cursor) binaryOp(t *lexer.Token) (op string, prec int, lineStart bool) {
+	switch t.Type {
+	case tPunct:
+		switch t.Value {
+		case "||":
+			return t.Value, precOr, true
+		case "&&":
+			return t.Value, precAnd, true
+		case "==", "!=":
+			return t.Value, precEq, true
+		case "<", ">", "<=", ">=":
+			return t.Value, precCmp, true
+		case "+":
+			return t.Value, precAdd, true
+		case "-":
+			return t.Value, precAdd, false
+		case "??":
+			return t.Value, precNil, true
+		case "*", "/", "%":
+			return t.Value, precMul, true
+		}
+	case tKeyword:
+		if t.Value == "in" {
+			return "in", precCmp, false
+		}
+	case tIdent:
+		if t.Value == "not" && isKw(c.peekAt(1), "in") {
+			return "not in", precCmp, false
+		}
+	}
+	return "", 0, false
+}
+
+func (c cursor) binary(min int) Expr {
+	x := c.unary()
+	for {
+		t := c.peek()
+		op, prec, lineStart := c.binaryOp(t)
+		if prec < min || (!lineStart && c.nl()) {
+			return x
+		}
+		c.next()
+		if op == "not in" {
+			c.next()
+		}
+		x = &BinaryExpr{At: at(t.Pos), Op: op, X: x, Y: c.binary(prec + 1)}
+	}
+}
+
+// unary parses prefix `!`, `-` and `try*`, which apply to a whole power.
+func (c cursor) unary() Expr {
+	var ops []*lexer.Token
+	for {
+		t := c.peek()
+		if isPunct(t, "!") || isPunct(t, "-") || (isKw(t, "try") && isPunct(c.peekAt(1), "*")) {
+			ops = append(ops, c.next())
+			if t.Value == "try" {
+				c.next()
+			}
+			continue
+		}
+		break
+	}
+	x := c.power()
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i].Value
+		if op == "try" {
+			op = "try*"
+		}
+		x = &UnaryExpr{At: at(ops[i].Pos), Op: op, X: x}
+	}
+	return x
+}
+
+func (c cursor) power() Expr {
+	x := c.postfix()
+	t := c.peek()
+	if !isPunct(t, "**") {
+		return x
+	}
+	c.next()
+	c.enter()
+	defer c.leave()
+	return &BinaryExpr{At: at(t.Pos), Op: "**", X: x, Y: c.unary()}
+}
+
+// ternaryStart reports whether t can begin a ternary branch, which makes a
+// preceding `?` a ternary rather than Result propagation.
+func ternaryStart(t *lexer.Token) bool {
+	switch t.Type {
+	case tIdent, tInt, tFloat, tString, tInterp:
+		return true
+	case tKeyword:
+		return t.Value == "true" || t.Value == "false" || t.Value == "nil" || t.Value == "fn"
+	case tPunct:
+		return t.Value == "(" || t.Value == "{" || t.Value == "!" || t.Value == "-"
+	}
+	return false
+}
+
+func (c cursor) postfix() Expr {
+	x, bare := c.primary()
+	for {
+		t := c.peek()
+		switch {
+		case isPunct(t, ".") && !c.atSpread(), isPunct(t, "?."):
+			c.next()
+			name := c.memberName()
+			if isPunct(c.peek(), "(") && !c.nl() {
+				c.next()
+				x = &MethodCall{At: x.Position(), X: x, Name: name, Args: c.args(")"), Optional: t.Value == "?."}
+			} else {
+				x = &MemberExpr{At: x.Position(), X: x, Name: name, Optional: t.Value == "?."}
+			}
+		case c.nl():
+			return x
+		case isPunct(t, "["):
+			c.next()
+			x = c.subscript(x, false)
+		case isPunct(t, "?"):
+			next := c.peekAt(1)
+			if isPunct(next, "[") {
+				c.next()
+				c.next()
+				x = c.subscript(x, true)
+				break
+			}
+			if ternaryStart(next) && !c.nlAfterNext() {
+				return x
+			}
+			c.next()
+			x = &PropagateExpr{At: x.Position(), X: x}
+		case bare != nil && isPunct(t, "("):
+			c.next()
+			x = &CallExpr{At: bare.At, Fn: bare, Args: c.args(")")}
+		case bare != nil && isPunct(t, "<") && c.genericCallAhead():
+			if call := c.genericCall(bare); call != nil {
+				x = call
+				break
+			}
+			return x
+		case bare != nil && isPunct(t, "{") && upper(bare.Name) && c.structLitAhead():
+			c.next()
+			x = &StructLit{At: bare.At, Name: bare.Name, Fields: c.dictEntries()}
+		default:
+			return x
+		}
+		bare = nil
+	}
+}
+
+// nlAfterNext reports whether a line break follows the next token.
+func (c cursor) nlAfterNext() bool {
+	cp := c.lex.MakeCheckpoint()
+	c.lex.Next()
+	nl := c.nl()
+	c.lex.LoadCheckpoint(cp)
+	return nl
+}
+
+func upper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// memberName reads the name after `.` or `?.`.
+func (c cursor) memberName() string {
+	t := c.peek()
+	if !isName(t) {
+		fail(t, "property name")
+	}
+	return c.next().Value
+}
+
+// subscript parses the rest of `x[i]` or `x[lo:hi]` after the `[`.
+func (c cursor) subscript(x Expr, optional bool) Expr {
+	var lo Expr
+	if !isPunct(c.peek(), ":") {
+		lo = c.expr()
+	}
+	if c.accept(":") {
+		s := &SliceExpr{At: x.Position(), X: x, Lo: lo}
+		if !isPunct(c.peek(), "]") {
+			s.Hi = c.expr()
+		}
+		c.expect("]")
+		return s
+	}
+	c.expect("]")
+	return &IndexExpr{At: x.Position(), X: x, Index: lo, Optional: optional}
+}
+
+// args parses call arguments or list elements after the opening bracket,
+// through the closing one. Commas are optional.
+func (c cursor) args(closing string) []Expr {
+	var out []Expr
+	for {
+		t := c.peek()
+		if isPunct(t, closing) {
+			c.next()
+			return out
+		}
+		if len(out) > 0 && !c.canStartExpr(t) {
+			fail(t, closing)
+		}
+		out = append(out, c.arg())
+		c.accept(",")
+	}
+}
+
+func (c cursor) arg() Expr {
+	if c.atSpread() {
+		t := c.peek()
+		c.skipSpread()
+		return &SpreadExpr{At: at(t.Pos), X: c.expr()}
+	}
+	return c.expr()
+}
+
+// canStartExpr reports whether t can begin an expression.
+func (c cursor) canStartExpr(t *lexer.Token) bool {
+	switch t.Type {
+	case tIdent, tInt, tFloat, tDuration, tString, tRaw, tInterp:
+		return true
+	case tKeyword:
+		switch t.Value {
+		case "true", "false", "nil", "fn", "if", "match", "try", "retry", "parallel", "deadline", "spawn", "select":
+			return true
+		}
+	case tPunct:
+		switch t.Value {
+		case "(", "[", "{", "!", "-":
+			return true
+		case ".":
+			return c.atSpread()
+		}
+	}
+	return false
+}
+
+// genericCallAhead is a cheap scan for `<types>(` after an identifier,
+// before committing to the backtracking parse.
+func (c cursor) genericCallAhead() bool {
+	if c.nl() {
+		return false
+	}
+	cp := c.lex.MakeCheckpoint()
+	defer c.lex.LoadCheckpoint(cp)
+	c.lex.Next()
+	depth := 1
+	// Type argument lists are short; the bound keeps long runs of `<`
+	// comparisons from making this scan quadratic.
+	for range 256 {
+		t := c.lex.Next()
+		switch t.Type {
+		case tIdent, tString, tInt:
+		case tKeyword:
+			if t.Value != "nil" && t.Value != "true" && t.Value != "false" && t.Value != "fn" {
+				return false
+			}
+		case tPunct:
+			switch t.Value {
+			case "<":
+				depth++
+			case ">":
+				depth--
+				if depth == 0 {
+					return isPunct(c.lex.Peek(), "(") && !c.nl()
+				}
+			case ",", "[", "]", "{", "}", "(", ")", ":", "?", "|", "&", "->", "-":
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// genericCall parses `<types>(args)` after fn, or returns nil (leaving
+// the cursor at the `<`, which is then less-than) when no type list
+// followed by `(` comes next.
+func (c cursor) genericCall(fn *Ident) Expr {
+	targs := c.typeArgs()
+	if targs == nil {
+		return nil
+	}
+	c.next()
+	return &CallExpr{At: fn.At, Fn: fn, TypeArgs: targs, Args: c.args(")")}
+}
+
+// typeArgs speculatively parses `<T, …>` up to a `(`; only this part
+// backtracks, so nested calls cannot make parsing exponential.
+func (c cursor) typeArgs() (targs []TypeExpr) {
+	cp := c.lex.MakeCheckpoint()
+	depth := c.st.depth
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			targs = nil
+		}
+		if targs == nil {
+			c.lex.LoadCheckpoint(cp)
+			c.st.depth = depth
+		}
+	}()
+	c.next()
+	for {
+		targs = append(targs, c.typeExpr())
+		if !c.accept(",") {
+			break
+		}
+	}
+	c.expect(">")
+	if !isPunct(c.peek(), "(") || c.nl() {
+		return nil
+	}
+	return targs
+}
+
+// structLitAhead applies §2.7 rule 2: after `Name`, a `{` followed by `}`
+// or by an identifier or string and `:`.
+func (c cursor) structLitAhead() bool {
+	if c.nl() {
+		return false
+	}
+	t1 := c.peekAt(1)
+	if isPunct(t1, "}") {
+		return true
+	}
+	return (t1.Type == tIdent || t1.Type == tString) && isPunct(c.peekAt(2), ":")
+}
+
+// primary parses a primary expression. For a plain identifier it also
+// returns the identifier, since only those may be called.
+func (c cursor) primary() (Expr, *Ident) {
+	t := c.peek()
+	switch t.Type {
+	case tIdent:
+		c.next()
+		id := &Ident{At: at(t.Pos), Name: t.Value}
+		return id, id
+	case tInt:
+		c.next()
+		if n, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
+			return &IntLit{At: at(t.Pos), Value: n}, nil
+		}
+		f, _ := strconv.ParseFloat(t.Value, 64)
+		return &FloatLit{At: at(t.Pos), Value: f}, nil
+	case tFloat:
+		c.next()
+		f, _ := strconv.ParseFloat(t.Value, 64)
+		return &FloatLit{At: at(t.Pos), Value: f}, nil
+	case tDuration:
+		c.next()
+		return &DurationLit{At: at(t.Pos), Ms: durationMs(t.Value)}, nil
+	case tString:
+		c.next()
+		return &StringLit{At: at(t.Pos), Value: stringValue(t)}, nil
+	case tRaw:
+		c.next()
+		return &StringLit{At: at(t.Pos), Value: stringValue(t), Raw: true}, nil
+	case tInterp:
+		c.next()
+		return c.interpolated(t), nil
+	case tKeyword:
+		switch t.Value {
+		case "true", "false":
+			c.next()
+			return &BoolLit{At: at(t.Pos), Value: t.Value == "true"}, nil
+		case "nil":
+			c.next()
+			return &NilLit{At: at(t.Pos)}, nil
+		case "fn":
+			return parse(prods().fnLit, c.lex).ast(), nil
+		case "spawn":
+			return parse(prods().spawn, c.lex).ast(), nil
+		case "if", "match", "try", "retry", "parallel", "deadline", "select":
+			return c.keywordExpr(), nil
+		}
+	case tPunct:
+		switch t.Value {
+		case "(":
+			c.next()
+			x := c.expr()
+			c.expect(")")
+			return x, nil
+		case "[":
+			c.next()
+			return &ListLit{At: at(t.Pos), Elems: c.args("]")}, nil
+		case "{":
+			return c.braces(), nil
+		}
+	}
+	fail(t, "expression")
+	return nil, nil
+}
+
+// keywordExpr parses the statement-like expression at the cursor.
+func (c cursor) keywordExpr() Expr {
+	c.enter()
+	defer c.leave()
+	p := prods()
+	switch c.peek().Value {
+	case "if":
+		return parse(p.ifExpr, c.lex).ast()
+	case "match":
+		return parse(p.match, c.lex).ast()
+	case "try":
+		return parse(p.try, c.lex).ast()
+	case "retry":
+		return parse(p.retry, c.lex).ast()
+	case "parallel":
+		return parse(p.parallel, c.lex).ast()
+	case "deadline":
+		return parse(p.deadline, c.lex).ast()
+	default:
+		return parse(p.selectExp, c.lex).ast()
+	}
+}
+
+// braces parses `{…}`: an empty dict, a closure when `->` occurs at depth
+// 0 before the matching `}`, otherwise a dict literal (§2.7 rule 1).
+func (c cursor) braces() Expr {
+	open := c.next()
+	if isPunct(c.peek(), "}") {
+		c.next()
+		return &DictLit{At: at(open.Pos)}
+	}
+	if !c.arrowAhead() {
+		return &DictLit{At: at(open.Pos), Entries: c.dictEntries()}
+	}
+	cl := &ClosureLit{At: at(open.Pos), Kind: ClosureBrace, Params: c.params("->", false)}
+	cl.Body = &Block{At: at(open.Pos), Stmts: c.stmts(false)}
+	cl.Body.End = at(c.expect("}").Pos)
+	return cl
+}
+
+func (c cursor) arrowAhead() bool {
+	cp := c.lex.MakeCheckpoint()
+	defer c.lex.LoadCheckpoint(cp)
+	depth := 0
+	for {
+		t := c.lex.Next()
+		switch {
+		case t.Type == tEOF:
+			return false
+		case t.Type != tPunct:
+		case t.Value == "{" || t.Value == "(" || t.Value == "[":
+			depth++
+		case t.Value == "}" || t.Value == ")" || t.Value == "]":
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case t.Value == "->" && depth == 0:
+			return true
+		}
+	}
+}
+
+// dictEntries parses dict or struct literal entries after the `{`,
+// through the `}`. Commas are optional.
+func (c cursor) dictEntries() []*DictEntry {
+	var out []*DictEntry
+	for {
+		t := c.peek()
+		if isPunct(t, "}") {
+			c.next()
+			return out
+		}
+		e := &DictEntry{At: at(t.Pos)}
+		switch {
+		case c.atSpread():
+			c.skipSpread()
+			e.Spread = c.expr()
+			out = append(out, e)
+			c.accept(",")
+			continue
+		case isPunct(t, "["):
+			c.next()
+			e.KeyExpr = c.expr()
+			c.expect("]")
+		case isName(t):
+			e.KeyName = c.next().Value
+		case t.Type == tString || t.Type == tRaw:
+			e.KeyName, e.KeyIsString = stringValue(c.next()), true
+		case len(out) > 0:
+			fail(t, "}")
+		default:
+			fail(t, "dict key")
+		}
+		c.expect(":")
+		e.Value = c.expr()
+		out = append(out, e)
+		c.accept(",")
+	}
+}
+
+// interpolated builds an InterpString, parsing each `${…}` (§1.7).
+func (c cursor) interpolated(t *lexer.Token) Expr {
+	segs, holes := splitString(t)
+	s := &InterpString{At: at(t.Pos)}
+	for i, seg := range segs {
+		if seg != "" {
+			s.Parts = append(s.Parts, StrPart{Lit: seg})
+		}
+		if i >= len(holes) || strings.TrimSpace(holes[i].text) == "" {
+			continue
+		}
+		h := holes[i]
+		x, lexed := c.holeExpr(h)
+		switch {
+		case x != nil:
+			s.Parts = append(s.Parts, StrPart{Expr: x})
+		case lexed:
+			s.Parts = append(s.Parts, StrPart{Lit: h.text, Verbatim: true})
+		}
+	}
+	return s
+}
+
+// holeExpr parses the first expression of an interpolation. It returns
+// nil with lexed true when the text does not parse, and nil with lexed
+// false when it cannot even be tokenized.
+func (c cursor) holeExpr(h hole) (x Expr, lexed bool) {
+	toks, err := newScanner(c.peek().Pos.Filename, h.text, h.line, h.col, false).all()
+	if err != nil {
+		return nil, false
+	}
+	lex := peekingLexer(toks)
+	defer register(lex, c.st)()
+	depth := c.st.depth
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			c.st.depth = depth
+			x = nil
+		}
+	}()
+	lexed = true
+	return cursor{lex: lex, st: c.st}.expr(), true
+}

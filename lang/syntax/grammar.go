@@ -1,0 +1,892 @@
+package syntax
+
+import (
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file is the participle grammar of statements and declarations
+// (language.md §2.2–§2.3), one tagged struct per production, each with the
+// conversion to its AST node. Newlines are elided from participle's view;
+// the statement list (parser.go) enforces separators.
+
+// productions holds one parser per production, built once.
+type productions struct {
+	file      *participle.Parser[fileG]
+	let       *participle.Parser[letG]
+	forStmt   *participle.Parser[forG]
+	while     *participle.Parser[whileG]
+	deferStmt *participle.Parser[bodyStmtG]
+	ret       *participle.Parser[returnG]
+	throw     *participle.Parser[throwG]
+	guard     *participle.Parser[guardG]
+	require   *participle.Parser[requireG]
+	jump      *participle.Parser[jumpG]
+	override  *participle.Parser[overrideG]
+	decl      *participle.Parser[declG]
+	// declBy parses a declaration without attributes or pub by its
+	// keyword, skipping the trial of every member of declU.
+	declBy map[string]func(*lexer.PeekingLexer) declU
+
+	ifExpr    *participle.Parser[ifG]
+	match     *participle.Parser[matchG]
+	try       *participle.Parser[tryG]
+	retry     *participle.Parser[retryG]
+	parallel  *participle.Parser[parallelG]
+	deadline  *participle.Parser[deadlineG]
+	spawn     *participle.Parser[spawnG]
+	selectExp *participle.Parser[selectG]
+	fnLit     *participle.Parser[fnLitG]
+}
+
+var (
+	prodsOnce sync.Once
+	prodsVal  productions
+)
+
+func prods() *productions {
+	prodsOnce.Do(func() {
+		p := &prodsVal
+		p.file = build[fileG]()
+		p.let = build[letG]()
+		p.forStmt = build[forG]()
+		p.while = build[whileG]()
+		p.deferStmt = build[bodyStmtG]()
+		p.ret = build[returnG]()
+		p.throw = build[throwG]()
+		p.guard = build[guardG]()
+		p.require = build[requireG]()
+		p.jump = build[jumpG]()
+		p.override = build[overrideG]()
+		p.decl = build[declG](participle.Union[declU](
+			&fnDeclG{}, &pipelineG{}, &toolG{}, &structG{}, &enumG{}, &typeDeclG{},
+			&interfaceG{}, &implG{}, &skillG{}, &evalPackG{}, &letG{}, &importG{}))
+		fn := declParser[fnDeclG]()
+		p.declBy = map[string]func(*lexer.PeekingLexer) declU{
+			"fn":        fn,
+			"gen":       fn,
+			"tool":      declParser[toolG](),
+			"struct":    declParser[structG](),
+			"enum":      declParser[enumG](),
+			"type":      declParser[typeDeclG](),
+			"interface": declParser[interfaceG](),
+			"impl":      declParser[implG](),
+			"skill":     declParser[skillG](),
+			"eval_pack": declParser[evalPackG](),
+			"import":    declParser[importG](),
+			"pipeline":  declParser[pipelineG](),
+		}
+		p.ifExpr = build[ifG]()
+		p.match = build[matchG]()
+		p.try = build[tryG]()
+		p.retry = build[retryG]()
+		p.parallel = build[parallelG]()
+		p.deadline = build[deadlineG]()
+		p.spawn = build[spawnG]()
+		p.selectExp = build[selectG]()
+		p.fnLit = build[fnLitG]()
+	})
+	return &prodsVal
+}
+
+func build[G any](opts ...participle.Option) *participle.Parser[G] {
+	opts = append(opts, participle.Lexer(lexDef), participle.Elide("Newline", "Doc"))
+	return participle.MustBuild[G](opts...)
+}
+
+// declParser parses one kind of declaration.
+func declParser[G any, PG interface {
+	*G
+	declU
+}]() func(*lexer.PeekingLexer) declU {
+	p := build[G]()
+	return func(lex *lexer.PeekingLexer) declU { return PG(parse(p, lex)) }
+}
+
+func optType(h *typ) TypeExpr {
+	if h == nil {
+		return nil
+	}
+	return h.T
+}
+
+func optExpr(h *expr) Expr {
+	if h == nil {
+		return nil
+	}
+	return h.X
+}
+
+// ---- file ----
+
+type fileG struct {
+	Items topItems `parser:"@@"`
+}
+
+// ---- statements ----
+
+type letG struct {
+	Pos     lexer.Position
+	Kind    string       `parser:"@( 'let' | 'var' | 'const' )"`
+	Pattern pattern      `parser:"@@"`
+	Colon   *opt[sColon] `parser:"( @@"`
+	Type    *typ         `parser:"  @@ )?"`
+	Value   expr         `parser:"'=' @@"`
+}
+
+func (letG) decl() {}
+
+func (g *letG) ast() *LetStmt {
+	s := &LetStmt{At: at(g.Pos), Pattern: g.Pattern.P, Value: g.Value.X}
+	switch g.Kind {
+	case "var":
+		s.Kind = BindVar
+	case "const":
+		s.Kind = BindConst
+	}
+	if g.Colon != nil {
+		if _, ok := s.Pattern.(*IdentPattern); !ok {
+			fail(g.Colon.token(), "=")
+		}
+		s.Type = g.Type.T
+	}
+	return s
+}
+
+type forG struct {
+	Pos     lexer.Position
+	Pattern forPattern `parser:"'for' @@"`
+	Iter    expr       `parser:"'in' @@"`
+	Body    block      `parser:"@@"`
+}
+
+func (g *forG) ast() Stmt {
+	return &ForStmt{At: at(g.Pos), Pattern: g.Pattern.P, Iter: g.Iter.X, Body: g.Body.B}
+}
+
+type whileG struct {
+	Pos  lexer.Position
+	Cond expr  `parser:"'while' @@"`
+	Body block `parser:"@@"`
+}
+
+func (g *whileG) ast() Stmt { return &WhileStmt{At: at(g.Pos), Cond: g.Cond.X, Body: g.Body.B} }
+
+// bodyStmtG is `defer { … }` or `mutex { … }`.
+type bodyStmtG struct {
+	Pos     lexer.Position
+	Keyword string `parser:"@( 'defer' | 'mutex' )"`
+	Body    block  `parser:"@@"`
+}
+
+func (g *bodyStmtG) ast() Stmt {
+	if g.Keyword == "mutex" {
+		return &MutexStmt{At: at(g.Pos), Body: g.Body.B}
+	}
+	return &DeferStmt{At: at(g.Pos), Body: g.Body.B}
+}
+
+// returnG is `return [value]` or `yield [value]`.
+type returnG struct {
+	Pos     lexer.Position
+	Keyword string    `parser:"@( 'return' | 'yield' )"`
+	Value   *retValue `parser:"@@?"`
+}
+
+func (g *returnG) ast() Stmt {
+	var x Expr
+	if g.Value != nil {
+		x = g.Value.X
+	}
+	if g.Keyword == "yield" {
+		return &YieldStmt{At: at(g.Pos), Value: x}
+	}
+	return &ReturnStmt{At: at(g.Pos), Value: x}
+}
+
+// throwG is `throw value` or `emit value`.
+type throwG struct {
+	Pos     lexer.Position
+	Keyword string `parser:"@( 'throw' | 'emit' )"`
+	Value   expr   `parser:"@@"`
+}
+
+func (g *throwG) ast() Stmt {
+	if g.Keyword == "emit" {
+		return &EmitStmt{At: at(g.Pos), Value: g.Value.X}
+	}
+	return &ThrowStmt{At: at(g.Pos), Value: g.Value.X}
+}
+
+type guardG struct {
+	Pos  lexer.Position
+	Cond expr  `parser:"'guard' @@"`
+	Body block `parser:"'else' @@"`
+}
+
+func (g *guardG) ast() Stmt { return &GuardStmt{At: at(g.Pos), Cond: g.Cond.X, Else: g.Body.B} }
+
+type requireG struct {
+	Pos     lexer.Position
+	Cond    expr  `parser:"'require' @@"`
+	Message *expr `parser:"( ',' @@ )?"`
+}
+
+func (g *requireG) ast() Stmt {
+	return &RequireStmt{At: at(g.Pos), Cond: g.Cond.X, Message: optExpr(g.Message)}
+}
+
+type jumpG struct {
+	Pos     lexer.Position
+	Keyword string `parser:"@( 'break' | 'continue' )"`
+}
+
+func (g *jumpG) ast() Stmt {
+	if g.Keyword == "continue" {
+		return &ContinueStmt{At: at(g.Pos)}
+	}
+	return &BreakStmt{At: at(g.Pos)}
+}
+
+type overrideG struct {
+	Pos    lexer.Position
+	Name   name[rFn] `parser:"'override' @@"`
+	Params []string  `parser:"'(' ( @Ident ( ',' @Ident )* )? ')'"`
+	Body   block     `parser:"@@"`
+}
+
+func (g *overrideG) ast() Stmt {
+	return &OverrideDecl{At: at(g.Pos), Name: g.Name.Name, Params: g.Params, Body: g.Body.B}
+}
+
+// assignable reports whether x is an identifier followed by a chain of
+// `.name` and `[expr]` accessors.
+func assignable(x Expr) bool {
+	for {
+		switch n := x.(type) {
+		case *Ident:
+			return true
+		case *MemberExpr:
+			if n.Optional {
+				return false
+			}
+			x = n.X
+		case *IndexExpr:
+			if n.Optional {
+				return false
+			}
+			x = n.X
+		default:
+			return false
+		}
+	}
+}
+
+// ---- declarations ----
+
+// declU is any production that may follow attributes or `pub`.
+type declU interface{ decl() }
+
+// declG is a declaration with optional attributes and `pub`.
+type declG struct {
+	Pos   lexer.Position
+	Attrs []*attrG   `parser:"@@*"`
+	Pub   *opt[sPub] `parser:"@@?"`
+	Decl  declU      `parser:"@@"`
+}
+
+type attrG struct {
+	Pos  lexer.Position
+	Name attrName  `parser:"'@' @@"`
+	Args *attrArgs `parser:"@@?"`
+}
+
+func (g *declG) ast(top bool, doc string) Stmt {
+	return finishDecl(g.Decl, g.Attrs, g.Pub, top, doc)
+}
+
+// finishDecl converts a declaration and applies what precedes it.
+func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc string) Stmt {
+	var attrs []*Attribute
+	for _, a := range attrGs {
+		attr := &Attribute{At: at(a.Pos), Name: a.Name.Name}
+		if a.Args != nil {
+			attr.Args = a.Args.List
+		}
+		attrs = append(attrs, attr)
+	}
+	pub := pubTok != nil
+	startAt := func(p lexer.Position) Pos {
+		if pub {
+			return at(pubTok.Pos)
+		}
+		return at(p)
+	}
+	switch d := decl.(type) {
+	case *letG:
+		if len(attrs) > 0 || !pub || !top || d.Kind == "var" {
+			t := lexer.Token{Type: tKeyword, Value: d.Kind, Pos: d.Pos}
+			fail(&t, "declaration")
+		}
+		s := d.ast()
+		s.At, s.Pub = startAt(d.Pos), true
+		return s
+	case *importG:
+		if len(attrs) > 0 || !top {
+			t := lexer.Token{Type: tKeyword, Value: "import", Pos: d.Pos}
+			fail(&t, "declaration")
+		}
+		s := d.ast()
+		s.At, s.Pub = startAt(d.Pos), pub
+		return s
+	case *fnDeclG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *pipelineG:
+		if !top {
+			t := lexer.Token{Type: tKeyword, Value: "pipeline", Pos: d.Pos}
+			fail(&t, "declaration")
+		}
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *toolG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *structG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *enumG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *typeDeclG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *skillG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *evalPackG:
+		s := d.ast()
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
+		return s
+	case *interfaceG:
+		if pub {
+			fail(pubTok.token(), "declaration")
+		}
+		s := d.ast()
+		s.Doc, s.Attrs = doc, attrs
+		return s
+	case *implG:
+		if pub {
+			fail(pubTok.token(), "declaration")
+		}
+		s := d.ast()
+		s.Doc, s.Attrs = doc, attrs
+		return s
+	}
+	panic("unreachable")
+}
+
+type importG struct {
+	Pos      lexer.Position
+	Names    []*ident      `parser:"'import' ( ( '{' ( @@ ( ','? @@ )* ','? )?"`
+	Close    *tok[sRBrace] `parser:"              @@"`
+	From     *tok[sFrom]   `parser:"              @@"`
+	FromPath *str          `parser:"              @@ )"`
+	Scoped   *scopedPath   `parser:"          | ( @@"`
+	Open     *tok[sLBrace] `parser:"              @@"`
+	SNames   []*ident      `parser:"              @@ ( ',' @@ )* ','?"`
+	SClose   *tok[sRBrace] `parser:"              @@ )"`
+	Path     *str          `parser:"          | @@ )"`
+}
+
+func (importG) decl() {}
+
+func (g *importG) ast() *ImportDecl {
+	d := &ImportDecl{At: at(g.Pos)}
+	switch {
+	case g.Path != nil:
+		d.Path, d.PathPos = g.Path.Value, at(g.Path.Pos)
+	case g.FromPath != nil:
+		d.Path, d.PathPos = g.FromPath.Value, at(g.FromPath.Pos)
+		d.Names = []*Ident{}
+		for _, n := range g.Names {
+			d.Names = append(d.Names, n.ast())
+		}
+	default:
+		d.Path, d.PathPos = g.Scoped.Path, at(g.Scoped.Pos)
+		for _, n := range g.SNames {
+			d.Names = append(d.Names, n.ast())
+		}
+	}
+	return d
+}
+
+type whereG struct {
+	Pos    lexer.Position
+	Param  name[rType]    `parser:"@@"`
+	Colon  tok[sColon]    `parser:"@@"`
+	Bounds []name[rBound] `parser:"@@ ( '+' @@ )*"`
+}
+
+type fnDeclG struct {
+	Pos        lexer.Position
+	Gen        bool        `parser:"@'gen'?"`
+	Name       name[rFn]   `parser:"'fn' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Params     params      `parser:"@@"`
+	Return     *typ        `parser:"( '->' @@ )?"`
+	Throws     *typ        `parser:"( 'throws' @@ )?"`
+	Where      []*whereG   `parser:"( 'where' @@ ( ',' @@ )* )?"`
+	Body       block       `parser:"@@"`
+}
+
+func (fnDeclG) decl() {}
+
+func (g *fnDeclG) ast() *FnDecl {
+	d := &FnDecl{At: at(g.Pos), Gen: g.Gen, Name: g.Name.Name, NamePos: at(g.Name.Pos),
+		Params: g.Params.List, Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+	if g.TypeParams != nil {
+		d.TypeParams = g.TypeParams.List
+	}
+	for _, w := range g.Where {
+		wc := &WhereClause{At: at(w.Pos), Param: w.Param.Name}
+		for _, b := range w.Bounds {
+			wc.Bounds = append(wc.Bounds, b.Name)
+		}
+		d.Where = append(d.Where, wc)
+	}
+	return d
+}
+
+type pipelineG struct {
+	Pos     lexer.Position
+	Name    name[rFn]  `parser:"'pipeline' @@"`
+	Params  pipeParams `parser:"@@"`
+	Return  *typ       `parser:"( '->' @@ )?"`
+	Throws  *typ       `parser:"( 'throws' @@ )?"`
+	Extends *name[rFn] `parser:"( 'extends' @@ )?"`
+	Body    block      `parser:"@@"`
+}
+
+func (pipelineG) decl() {}
+
+func (g *pipelineG) ast() *PipelineDecl {
+	d := &PipelineDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos), Params: g.Params.List,
+		Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+	if g.Extends != nil {
+		d.Extends = g.Extends.Name
+	}
+	return d
+}
+
+type toolG struct {
+	Pos    lexer.Position
+	Name   name[rFn] `parser:"'tool' @@"`
+	Params params    `parser:"@@"`
+	Return *typ      `parser:"( '->' @@ )?"`
+	Throws *typ      `parser:"( 'throws' @@ )?"`
+	Body   toolBody  `parser:"@@"`
+}
+
+func (toolG) decl() {}
+
+func (g *toolG) ast() *ToolDecl {
+	return &ToolDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos), Params: g.Params.List,
+		Return: optType(g.Return), Throws: optType(g.Throws), Description: g.Body.Description, Body: g.Body.Body}
+}
+
+type structG struct {
+	Pos        lexer.Position
+	Name       name[rType] `parser:"'struct' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Fields     []*fieldG   `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+type fieldG struct {
+	Pos      lexer.Position
+	Name     fieldName `parser:"@@"`
+	Optional bool      `parser:"@'?'?"`
+	Type     *typ      `parser:"( ':' @@ )?"`
+}
+
+func (structG) decl() {}
+
+func (g *structG) ast() *StructDecl {
+	d := &StructDecl{At: at(g.Pos), Name: g.Name.Name}
+	if g.TypeParams != nil {
+		d.TypeParams = g.TypeParams.List
+	}
+	for _, f := range g.Fields {
+		d.Fields = append(d.Fields, &FieldDecl{At: at(f.Pos), Name: f.Name.Name, Optional: f.Optional, Type: optType(f.Type)})
+	}
+	return d
+}
+
+type enumG struct {
+	Pos        lexer.Position
+	Name       name[rType] `parser:"'enum' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Variants   []*variantG `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+type variantG struct {
+	Pos    lexer.Position
+	Name   ident      `parser:"@@"`
+	Params *optParams `parser:"@@?"`
+}
+
+func (enumG) decl() {}
+
+func (g *enumG) ast() *EnumDecl {
+	d := &EnumDecl{At: at(g.Pos), Name: g.Name.Name}
+	if g.TypeParams != nil {
+		d.TypeParams = g.TypeParams.List
+	}
+	for _, v := range g.Variants {
+		vd := &Variant{At: at(v.Pos), Name: v.Name.Name}
+		if v.Params != nil {
+			vd.Params = v.Params.List
+			if vd.Params == nil {
+				vd.Params = []*Param{}
+			}
+		}
+		d.Variants = append(d.Variants, vd)
+	}
+	return d
+}
+
+type typeDeclG struct {
+	Pos        lexer.Position
+	Name       name[rType] `parser:"'type' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Type       typ         `parser:"'=' @@"`
+}
+
+func (typeDeclG) decl() {}
+
+func (g *typeDeclG) ast() *TypeDecl {
+	d := &TypeDecl{At: at(g.Pos), Name: g.Name.Name, Type: g.Type.T}
+	if g.TypeParams != nil {
+		d.TypeParams = g.TypeParams.List
+	}
+	return d
+}
+
+type interfaceG struct {
+	Pos        lexer.Position
+	Name       name[rType] `parser:"'interface' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Members    []*memberG  `parser:"'{' ( @@ ( ',' | ';' )? )* '}'"`
+}
+
+type memberG struct {
+	Assoc  *assocG     `parser:"  @@"`
+	Method *methodSigG `parser:"| @@"`
+}
+
+type assocG struct {
+	Pos     lexer.Position
+	Name    name[rType] `parser:"'type' @@"`
+	Default *typ        `parser:"( '=' @@ )?"`
+}
+
+type methodSigG struct {
+	Pos        lexer.Position
+	Name       name[rFn]   `parser:"'fn' @@"`
+	TypeParams *typeParams `parser:"@@?"`
+	Params     params      `parser:"@@"`
+	Return     *typ        `parser:"( '->' @@ )?"`
+}
+
+func (interfaceG) decl() {}
+
+func (g *interfaceG) ast() *InterfaceDecl {
+	d := &InterfaceDecl{At: at(g.Pos), Name: g.Name.Name}
+	if g.TypeParams != nil {
+		d.TypeParams = g.TypeParams.List
+	}
+	for _, m := range g.Members {
+		if a := m.Assoc; a != nil {
+			d.Types = append(d.Types, &AssocType{At: at(a.Pos), Name: a.Name.Name, Default: optType(a.Default)})
+			continue
+		}
+		s := m.Method
+		sig := &MethodSig{At: at(s.Pos), Name: s.Name.Name, Params: s.Params.List, Return: optType(s.Return)}
+		if s.TypeParams != nil {
+			sig.TypeParams = s.TypeParams.List
+		}
+		d.Methods = append(d.Methods, sig)
+	}
+	return d
+}
+
+type implG struct {
+	Pos     lexer.Position
+	Name    name[rType] `parser:"'impl' @@"`
+	Methods []*methodG  `parser:"'{' ( @@ ';'? )* '}'"`
+}
+
+type methodG struct {
+	Doc docComment `parser:"@@"`
+	Pub *opt[sPub] `parser:"@@?"`
+	Fn  *fnDeclG   `parser:"@@"`
+}
+
+func (implG) decl() {}
+
+func (g *implG) ast() *ImplBlock {
+	d := &ImplBlock{At: at(g.Pos), Name: g.Name.Name}
+	for _, m := range g.Methods {
+		fn := m.Fn.ast()
+		fn.Doc = m.Doc.Text
+		if m.Pub != nil {
+			fn.At, fn.Pub = at(m.Pub.Pos), true
+		}
+		d.Methods = append(d.Methods, fn)
+	}
+	return d
+}
+
+type skillG struct {
+	Pos  lexer.Position
+	Name name[rName] `parser:"'skill' @@"`
+	Body skillBody   `parser:"@@"`
+}
+
+func (skillG) decl() {}
+
+func (g *skillG) ast() *SkillDecl {
+	return &SkillDecl{At: at(g.Pos), Name: g.Name.Name, Fields: g.Body.Fields}
+}
+
+type evalPackG struct {
+	Pos      lexer.Position
+	Name     *ident   `parser:"'eval_pack' ( @@"`
+	Title    *optStr  `parser:"             @@?"`
+	OnlyName *str     `parser:"           | @@ )"`
+	Body     evalBody `parser:"@@"`
+}
+
+func (evalPackG) decl() {}
+
+func (g *evalPackG) ast() *EvalPackDecl {
+	d := &EvalPackDecl{At: at(g.Pos), Items: g.Body.Items}
+	switch {
+	case g.Name != nil:
+		d.Name = g.Name.Name
+		if g.Title != nil {
+			d.Title = g.Title.Value
+		}
+	default:
+		d.Title = g.OnlyName.Value
+	}
+	return d
+}
+
+// ---- statement-like expressions ----
+
+type ifG struct {
+	Pos  lexer.Position
+	Cond expr   `parser:"'if' @@"`
+	Then block  `parser:"@@"`
+	Else *elseG `parser:"( 'else' @@ )?"`
+}
+
+type elseG struct {
+	If    *elseIf `parser:"  @@"`
+	Block *block  `parser:"| @@"`
+}
+
+func (g *ifG) ast() *IfExpr {
+	x := &IfExpr{At: at(g.Pos), Cond: g.Cond.X, Then: g.Then.B}
+	switch {
+	case g.Else == nil:
+	case g.Else.If != nil:
+		x.Else = g.Else.If.X
+	default:
+		x.Else = g.Else.Block.B
+	}
+	return x
+}
+
+type matchG struct {
+	Pos  lexer.Position
+	X    expr    `parser:"'match' @@"`
+	Arms []*armG `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+type armG struct {
+	Pos      lexer.Position
+	Patterns []armPattern `parser:"@@ ( '|' @@ )*"`
+	Guard    *expr        `parser:"( 'if' @@ )?"`
+	Arrow    tok[sArrow]  `parser:"@@"`
+	Body     block        `parser:"@@"`
+}
+
+func (g *matchG) ast() *MatchExpr {
+	x := &MatchExpr{At: at(g.Pos), X: g.X.X}
+	for _, a := range g.Arms {
+		arm := &MatchArm{At: at(a.Pos), Guard: optExpr(a.Guard), Body: a.Body.B}
+		for _, p := range a.Patterns {
+			arm.Patterns = append(arm.Patterns, p.X)
+		}
+		x.Arms = append(x.Arms, arm)
+	}
+	return x
+}
+
+type tryG struct {
+	Pos     lexer.Position
+	Body    block   `parser:"'try' @@"`
+	Catch   *catchG `parser:"( 'catch' @@ )?"`
+	Finally *block  `parser:"( 'finally' @@ )?"`
+}
+
+type catchG struct {
+	Pos   lexer.Position
+	Paren *catchParenG `parser:"( @@"`
+	Name  *ident       `parser:"| @@ )?"`
+	Body  block        `parser:"@@"`
+}
+
+type catchParenG struct {
+	Name  name[rCatchVar] `parser:"'(' @@"`
+	Type  *typ            `parser:"( ':' @@ )?"`
+	Close tok[sRParen]    `parser:"@@"`
+}
+
+func (g *tryG) ast() *TryExpr {
+	x := &TryExpr{At: at(g.Pos), Body: g.Body.B}
+	if c := g.Catch; c != nil {
+		x.HasCatch, x.Catch = true, c.Body.B
+		switch {
+		case c.Paren != nil:
+			x.CatchVar, x.CatchType = c.Paren.Name.Name, optType(c.Paren.Type)
+		case c.Name != nil:
+			x.CatchVar = c.Name.Name
+		}
+	}
+	if g.Finally != nil {
+		x.Finally = g.Finally.B
+	}
+	return x
+}
+
+type retryG struct {
+	Pos   lexer.Position
+	Count primary `parser:"'retry' @@"`
+	Body  block   `parser:"@@"`
+}
+
+func (g *retryG) ast() *RetryExpr { return &RetryExpr{At: at(g.Pos), Count: g.Count.X, Body: g.Body.B} }
+
+type parallelG struct {
+	Pos    lexer.Position
+	Mode   string    `parser:"'parallel' @( 'each' | 'settle' )?"`
+	Arg    expr      `parser:"@@"`
+	With   *withG    `parser:"( 'with' @@ )?"`
+	Body   taskBody  `parser:"@@"`
+	Stream *asStream `parser:"@@?"`
+}
+
+type withG struct {
+	Open  tok[sLBrace]  `parser:"@@"`
+	Key   tok[sMaxConc] `parser:"@@"`
+	Colon tok[sColon]   `parser:"@@"`
+	Max   expr          `parser:"@@"`
+	Close tok[sRBrace]  `parser:"@@"`
+}
+
+func (g *parallelG) ast() *ParallelExpr {
+	x := &ParallelExpr{At: at(g.Pos), Arg: g.Arg.X, Param: g.Body.Param, Body: g.Body.Body, Stream: g.Stream != nil}
+	switch g.Mode {
+	case "each":
+		x.Mode = ParallelEach
+	case "settle":
+		x.Mode = ParallelSettle
+	}
+	if g.With != nil {
+		x.MaxConcurrent = g.With.Max.X
+	}
+	return x
+}
+
+type deadlineG struct {
+	Pos      lexer.Position
+	Duration primary `parser:"'deadline' @@"`
+	Body     block   `parser:"@@"`
+}
+
+func (g *deadlineG) ast() *DeadlineExpr {
+	return &DeadlineExpr{At: at(g.Pos), Duration: g.Duration.X, Body: g.Body.B}
+}
+
+type spawnG struct {
+	Pos  lexer.Position
+	Body block `parser:"'spawn' @@"`
+}
+
+func (g *spawnG) ast() *SpawnExpr { return &SpawnExpr{At: at(g.Pos), Body: g.Body.B} }
+
+type selectG struct {
+	Pos   lexer.Position
+	Cases []*caseG `parser:"'select' '{' ( @@ ','? )* '}'"`
+}
+
+type caseG struct {
+	Timeout *timeoutCaseG `parser:"  @@"`
+	Default *block        `parser:"| 'default' @@"`
+	Receive *receiveCaseG `parser:"| @@"`
+}
+
+type timeoutCaseG struct {
+	After expr  `parser:"'timeout' @@"`
+	Body  block `parser:"@@"`
+}
+
+type receiveCaseG struct {
+	Pos     lexer.Position
+	Name    ident      `parser:"@@"`
+	From    tok[sFrom] `parser:"@@"`
+	Channel expr       `parser:"@@"`
+	Body    block      `parser:"@@"`
+}
+
+func (g *selectG) ast() *SelectExpr {
+	x := &SelectExpr{At: at(g.Pos)}
+	for _, c := range g.Cases {
+		switch {
+		case c.Timeout != nil:
+			x.Timeout, x.TimeoutBody = c.Timeout.After.X, c.Timeout.Body.B
+		case c.Default != nil:
+			x.Default = c.Default.B
+		default:
+			r := c.Receive
+			x.Cases = append(x.Cases, &SelectCase{At: at(r.Pos), Name: r.Name.Name, Channel: r.Channel.X, Body: r.Body.B})
+		}
+	}
+	return x
+}
+
+// fnLitG is an anonymous `fn(params) { … }`.
+type fnLitG struct {
+	Pos    lexer.Position
+	Params params `parser:"'fn' @@"`
+	Return *typ   `parser:"( '->' @@ )?"`
+	Throws *typ   `parser:"( 'throws' @@ )?"`
+	Body   block  `parser:"@@"`
+}
+
+func (g *fnLitG) ast() *ClosureLit {
+	return &ClosureLit{At: at(g.Pos), Kind: ClosureFn, Params: g.Params.List,
+		Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+}

@@ -1,0 +1,505 @@
+package syntax
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file holds the participle.Parseable leaves of the grammar. A hook
+// either declines without consuming anything (participle.NextMatch), so
+// that an optional part of a production is simply absent, or it commits and
+// then reports any error itself, with upstream's wording, by bailing out of
+// the whole parse.
+
+// spelling names a token a production requires; it is also what the error
+// says was expected.
+type spelling interface{ spell() string }
+
+type (
+	sRParen  struct{}
+	sLBrace  struct{}
+	sRBrace  struct{}
+	sColon   struct{}
+	sArrow   struct{}
+	sFrom    struct{}
+	sMaxConc struct{}
+	sPub     struct{}
+)
+
+func (sRParen) spell() string  { return ")" }
+func (sLBrace) spell() string  { return "{" }
+func (sRBrace) spell() string  { return "}" }
+func (sColon) spell() string   { return ":" }
+func (sArrow) spell() string   { return "->" }
+func (sFrom) spell() string    { return "from" }
+func (sMaxConc) spell() string { return "max_concurrent" }
+func (sPub) spell() string     { return "pub" }
+
+// tok is a required token.
+type tok[S spelling] struct{ Pos lexer.Position }
+
+func (h *tok[S]) Parse(lex *lexer.PeekingLexer) error {
+	var s S
+	t := lex.Peek()
+	if t.Value != s.spell() || t.Type == tString || t.Type == tRaw || t.Type == tInterp {
+		fail(t, s.spell())
+	}
+	h.Pos = lex.Next().Pos
+	return nil
+}
+
+// opt is an optional token; its position is kept.
+type opt[S spelling] struct{ Pos lexer.Position }
+
+func (h *opt[S]) Parse(lex *lexer.PeekingLexer) error {
+	var s S
+	t := lex.Peek()
+	if t.Value != s.spell() || t.Type == tString || t.Type == tRaw || t.Type == tInterp {
+		return participle.NextMatch
+	}
+	h.Pos = lex.Next().Pos
+	return nil
+}
+
+func (h *opt[S]) token() *lexer.Token {
+	var s S
+	return &lexer.Token{Type: tPunct, Value: s.spell(), Pos: h.Pos}
+}
+
+// role names what a required identifier is, for errors.
+type role interface{ what() string }
+
+type (
+	rName     struct{}
+	rFn       struct{}
+	rType     struct{}
+	rCatchVar struct{}
+	rBound    struct{}
+)
+
+func (rName) what() string     { return "identifier" }
+func (rFn) what() string       { return "function name" }
+func (rType) what() string     { return "type name" }
+func (rCatchVar) what() string { return "variable name" }
+func (rBound) what() string    { return "interface name" }
+
+// name is a required identifier.
+type name[R role] struct {
+	Pos  lexer.Position
+	Name string
+}
+
+func (h *name[R]) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tIdent {
+		var r R
+		failName(t, r.what())
+	}
+	h.Pos, h.Name = t.Pos, t.Value
+	lex.Next()
+	return nil
+}
+
+// ident is an optional identifier.
+type ident struct {
+	Pos  lexer.Position
+	Name string
+}
+
+func (h *ident) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tIdent {
+		return participle.NextMatch
+	}
+	h.Pos, h.Name = t.Pos, t.Value
+	lex.Next()
+	return nil
+}
+
+func (h *ident) ast() *Ident { return &Ident{At: at(h.Pos), Name: h.Name} }
+
+// fieldName is an optional struct field name: an identifier or a keyword.
+type fieldName struct {
+	Pos  lexer.Position
+	Name string
+}
+
+func (h *fieldName) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if !isName(t) {
+		return participle.NextMatch
+	}
+	h.Pos, h.Name = t.Pos, t.Value
+	lex.Next()
+	return nil
+}
+
+// attrName is an attribute name: an identifier or `retry`.
+type attrName struct{ Name string }
+
+func (h *attrName) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tIdent && !isKw(t, "retry") {
+		failName(t, "attribute name")
+	}
+	h.Name = lex.Next().Value
+	return nil
+}
+
+// str is a required plain string literal.
+type str struct {
+	Pos   lexer.Position
+	Value string
+}
+
+func (h *str) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tString && t.Type != tRaw {
+		fail(t, "string")
+	}
+	h.Pos, h.Value = t.Pos, stringValue(t)
+	lex.Next()
+	return nil
+}
+
+// optStr is an optional plain string literal.
+type optStr struct{ str }
+
+func (h *optStr) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type != tString && t.Type != tRaw {
+		return participle.NextMatch
+	}
+	return h.str.Parse(lex)
+}
+
+// expr is a required expression.
+type expr struct{ X Expr }
+
+func (h *expr) Parse(lex *lexer.PeekingLexer) error {
+	h.X = cursorFor(lex).expr()
+	return nil
+}
+
+// retValue is the optional value of `return`/`yield`: absent before a line
+// break, `;`, `}` or the end of the file.
+type retValue struct{ X Expr }
+
+func (h *retValue) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if t := c.peek(); c.nl() || t.Type == tEOF || isPunct(t, ";") || isPunct(t, "}") {
+		return participle.NextMatch
+	}
+	h.X = c.expr()
+	return nil
+}
+
+// armPattern is one pattern of a match arm; it declines at the closing
+// brace so that the list of arms can end.
+type armPattern struct{ X Expr }
+
+func (h *armPattern) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if t := c.peek(); isPunct(t, "}") || t.Type == tEOF {
+		return participle.NextMatch
+	}
+	h.X = c.expr()
+	return nil
+}
+
+// asStream is `as stream` after a parallel body, on the same line (`as`
+// is an ordinary identifier elsewhere).
+type asStream struct{}
+
+func (h *asStream) Parse(lex *lexer.PeekingLexer) error {
+	c := cursor{lex: lex}
+	if !is(c.peek(), tIdent, "as") || c.nl() {
+		return participle.NextMatch
+	}
+	c.next()
+	if !is(c.peek(), tIdent, "stream") {
+		fail(c.peek(), "stream")
+	}
+	c.next()
+	return nil
+}
+
+// elseIf is the `if …` after an `else`; chains of them nest like any
+// other expression.
+type elseIf struct{ X *IfExpr }
+
+func (h *elseIf) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if !isKw(c.peek(), "if") {
+		return participle.NextMatch
+	}
+	c.enter()
+	defer c.leave()
+	h.X = parse(prods().ifExpr, lex).ast()
+	return nil
+}
+
+// docComment reads, without consuming anything, the doc comment that
+// immediately precedes the next token.
+type docComment struct{ Text string }
+
+func (h *docComment) Parse(lex *lexer.PeekingLexer) error {
+	h.Text = cursor{lex: lex}.docBefore()
+	return nil
+}
+
+// primary is a primary expression without postfix operators (the count
+// of `retry`, the duration of `deadline`).
+type primary struct{ X Expr }
+
+func (h *primary) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.enter()
+	defer c.leave()
+	h.X, _ = c.primary()
+	return nil
+}
+
+// typ is a required type expression.
+type typ struct{ T TypeExpr }
+
+func (h *typ) Parse(lex *lexer.PeekingLexer) error {
+	h.T = cursorFor(lex).typeExpr()
+	return nil
+}
+
+// block is a required `{ … }` block.
+type block struct{ B *Block }
+
+func (h *block) Parse(lex *lexer.PeekingLexer) error {
+	h.B = cursorFor(lex).block()
+	return nil
+}
+
+// topItems is the statement list of a whole file.
+type topItems struct{ list []Stmt }
+
+func (h *topItems) Parse(lex *lexer.PeekingLexer) error {
+	h.list = cursorFor(lex).stmts(true)
+	return nil
+}
+
+// params is a required parenthesised parameter list.
+type params struct{ List []*Param }
+
+func (h *params) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("(")
+	h.List = c.params(")", false)
+	return nil
+}
+
+// optParams is an optional parenthesised parameter list (enum variants).
+type optParams struct{ params }
+
+func (h *optParams) Parse(lex *lexer.PeekingLexer) error {
+	if !isPunct(lex.Peek(), "(") {
+		return participle.NextMatch
+	}
+	return h.params.Parse(lex)
+}
+
+// pipeParams is a pipeline's parameter list: names with optional types.
+type pipeParams struct{ List []*Param }
+
+func (h *pipeParams) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("(")
+	h.List = c.params(")", true)
+	return nil
+}
+
+// typeParams is an optional `<T, in U, out V>` list.
+type typeParams struct{ List []*TypeParam }
+
+func (h *typeParams) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if !isPunct(c.peek(), "<") {
+		return participle.NextMatch
+	}
+	c.next()
+	for {
+		t := c.peek()
+		tp := &TypeParam{At: at(t.Pos)}
+		if (isKw(t, "in") || is(t, tIdent, "out")) && c.peekAt(1).Type == tIdent {
+			tp.Variance = c.next().Value
+			t = c.peek()
+		}
+		if t.Type != tIdent {
+			failName(t, "type parameter name")
+		}
+		tp.Name = c.next().Value
+		h.List = append(h.List, tp)
+		if !c.accept(",") {
+			break
+		}
+	}
+	c.expect(">")
+	return nil
+}
+
+// pattern is the binding pattern of let/var/const.
+type pattern struct{ P Pattern }
+
+func (h *pattern) Parse(lex *lexer.PeekingLexer) error {
+	h.P = cursorFor(lex).pattern(false)
+	return nil
+}
+
+// forPattern is the pattern of a for loop, which may also be `(a, b)`.
+type forPattern struct{ P Pattern }
+
+func (h *forPattern) Parse(lex *lexer.PeekingLexer) error {
+	h.P = cursorFor(lex).pattern(true)
+	return nil
+}
+
+// scopedPath is the `a::b::` of `import a::b::{x}`, normalised to "a/b".
+type scopedPath struct {
+	Pos  lexer.Position
+	Path string
+}
+
+func (h *scopedPath) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	t := c.peek()
+	if t.Type != tIdent {
+		return participle.NextMatch
+	}
+	h.Pos = t.Pos
+	for {
+		t := c.peek()
+		if t.Type != tIdent {
+			failName(t, "module name")
+		}
+		if h.Path != "" {
+			h.Path += "/"
+		}
+		h.Path += c.next().Value
+		c.expect(":")
+		c.expect(":")
+		if isPunct(c.peek(), "{") {
+			return nil
+		}
+	}
+}
+
+// attrArgs is an attribute's optional argument list.
+type attrArgs struct{ List []*AttrArg }
+
+func (h *attrArgs) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if !isPunct(c.peek(), "(") || c.nl() {
+		return participle.NextMatch
+	}
+	c.next()
+	for !c.accept(")") {
+		arg := &AttrArg{}
+		if t := c.peek(); (t.Type == tIdent || isKw(t, "retry")) && isPunct(c.peekAt(1), ":") {
+			arg.Name = c.next().Value
+			c.next()
+		}
+		arg.Value = c.attrValue()
+		h.List = append(h.List, arg)
+		if !c.accept(",") {
+			c.expect(")")
+			break
+		}
+	}
+	return nil
+}
+
+// toolBody is `{ [description "…"] statements }`.
+type toolBody struct {
+	Description string
+	Body        *Block
+}
+
+func (h *toolBody) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	open := c.expect("{")
+	h.Body = &Block{At: at(open.Pos)}
+	if t := c.peek(); is(t, tIdent, "description") {
+		if s := c.peekAt(1); s.Type == tString || s.Type == tRaw {
+			c.next()
+			h.Description = stringValue(c.next())
+			c.separator(false)
+		}
+	}
+	h.Body.Stmts = c.stmts(false)
+	h.Body.End = at(c.expect("}").Pos)
+	return nil
+}
+
+// taskBody is the body of `parallel`: `{ [name ->] statements }`.
+type taskBody struct {
+	Param string
+	Body  *Block
+}
+
+func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	open := c.expect("{")
+	h.Body = &Block{At: at(open.Pos)}
+	if t := c.peek(); t.Type == tIdent && isPunct(c.peekAt(1), "->") {
+		h.Param = c.next().Value
+		c.next()
+	}
+	h.Body.Stmts = c.stmts(false)
+	h.Body.End = at(c.expect("}").Pos)
+	return nil
+}
+
+// skillBody is `{ name expr … }`.
+type skillBody struct{ Fields []*SkillField }
+
+func (h *skillBody) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("{")
+	for {
+		t := c.peek()
+		if isPunct(t, "}") {
+			c.next()
+			return nil
+		}
+		if !isName(t) {
+			failName(t, "field name")
+		}
+		c.next()
+		h.Fields = append(h.Fields, &SkillField{At: at(t.Pos), Name: t.Value, Value: c.expr()})
+		c.separator(false)
+	}
+}
+
+// evalBody is the body of an eval_pack.
+type evalBody struct{ Items []*EvalPackItem }
+
+func (h *evalBody) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("{")
+	for {
+		t := c.peek()
+		if isPunct(t, "}") {
+			c.next()
+			return nil
+		}
+		item := &EvalPackItem{At: at(t.Pos)}
+		switch next := c.peekAt(1); {
+		case t.Type == tIdent && isPunct(next, ":"):
+			item.Key = c.next().Value
+			c.next()
+			item.Value = c.expr()
+		case is(t, tIdent, "summarize") && isPunct(next, "{"):
+			c.next()
+			item.Summarize = c.block()
+		default:
+			item.Stmt = c.statement(false)
+		}
+		h.Items = append(h.Items, item)
+		c.separator(false)
+	}
+}

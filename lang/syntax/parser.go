@@ -1,0 +1,507 @@
+package syntax
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/harnlang/harn/lang/diag"
+)
+
+// Parse parses one source file. The error, if any, is the first lexer or
+// parse error as a *diag.Error.
+func Parse(path string, src []byte) (*File, error) {
+	f := &File{Path: path}
+	err := run(newScanner(path, string(src), 1, 1, true), func(lex *lexer.PeekingLexer) {
+		f.Doc = fileDoc(lex)
+		g, err := prods().file.ParseFromLexer(lex)
+		if err != nil {
+			panic(bailout{fromParticiple(err, "end of file")})
+		}
+		f.Items = g.Items.list
+	})
+	if err != nil {
+		err.File = path
+		return nil, err
+	}
+	return f, nil
+}
+
+// ParseExpr parses src as a single expression.
+func ParseExpr(src string) (Expr, error) {
+	var x Expr
+	err := run(newScanner("", src, 1, 1, false), func(lex *lexer.PeekingLexer) {
+		c := cursorFor(lex)
+		x = c.expr()
+		if t := c.peek(); t.Type != tEOF {
+			fail(t, "end of expression")
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// run scans all tokens, then calls parse with the parse state registered
+// for the token stream, turning a bailout (or any other panic) into an
+// error.
+func run(sc *scanner, parse func(*lexer.PeekingLexer)) (err *diag.Error) {
+	toks, lerr := sc.all()
+	if lerr != nil {
+		return lerr
+	}
+	lex := peekingLexer(toks)
+	defer register(lex, &parseState{})()
+	defer func() {
+		if r := recover(); r != nil {
+			err = recovered(r)
+		}
+	}()
+	parse(lex)
+	return nil
+}
+
+func recovered(r any) *diag.Error {
+	if b, ok := r.(bailout); ok {
+		return b.err
+	}
+	msg := fmt.Sprintf("internal parser error: %v", r)
+	return &diag.Error{Msg: msg, Golden: msg, Phase: diag.PhaseParse}
+}
+
+// peekingLexer puts tokens into participle's PeekingLexer. lexer.Upgrade
+// would copy them in one append at a time, and with 64-byte tokens that
+// growth was a fifth of the parse time, so the scanned slice is installed
+// directly. Should participle's layout ever change, Upgrade is used.
+func peekingLexer(toks []lexer.Token) *lexer.PeekingLexer {
+	pl, _ := lexer.Upgrade(&tokenList{toks: toks[len(toks)-1:]}, tNewline, tDoc)
+	f := reflect.ValueOf(pl).Elem().FieldByName("tokens")
+	if !f.IsValid() || f.Type() != reflect.TypeOf(toks) {
+		pl, _ = lexer.Upgrade(&tokenList{toks: toks}, tNewline, tDoc)
+		return pl
+	}
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(toks))
+	pl.FastForward(-1) // move past leading elided tokens
+	return pl
+}
+
+// tokenList replays scanned tokens as a lexer.Lexer.
+type tokenList struct{ toks []lexer.Token }
+
+func (l *tokenList) Next() (lexer.Token, error) {
+	t := l.toks[0]
+	if len(l.toks) > 1 {
+		l.toks = l.toks[1:]
+	}
+	return t, nil
+}
+
+// ---- per-parse state ----
+
+// maxDepth bounds the nesting of expressions, blocks and types so that no
+// input can exhaust the stack.
+const maxDepth = 1000
+
+// parseState is what the parser needs beyond the token stream.
+type parseState struct {
+	depth int
+}
+
+// Participle instantiates Parseable hooks itself and hands them only the
+// token stream, so the state of a parse in progress is found through the
+// stream: every parse registers its token array here for its duration.
+var live sync.Map // *lexer.Token (first token of a stream) → *parseState
+
+func register(lex *lexer.PeekingLexer, st *parseState) (unregister func()) {
+	key := &lex.Range(0, 1)[0]
+	live.Store(key, st)
+	return func() { live.Delete(key) }
+}
+
+func stateOf(lex *lexer.PeekingLexer) *parseState {
+	if v, ok := live.Load(&lex.Range(0, 1)[0]); ok {
+		return v.(*parseState)
+	}
+	return &parseState{}
+}
+
+// ---- errors ----
+
+// bailout carries the first error out of the parse; run recovers it.
+type bailout struct{ err *diag.Error }
+
+// expectedError is upstream's "Expected <what>, got <token> at L:C".
+func expectedError(t *lexer.Token, what, got string) *diag.Error {
+	e := &diag.Error{Line: t.Pos.Line, Col: t.Pos.Column, Phase: diag.PhaseParse}
+	if t.Type == tEOF {
+		e.Golden = "Unexpected end of file, expected " + what
+		e.Msg = "unexpected end of file, expected " + what
+		return e
+	}
+	e.Golden = fmt.Sprintf("Expected %s, got %s at %d:%d", what, got, t.Pos.Line, t.Pos.Column)
+	e.Msg = fmt.Sprintf("expected %s, found %s", what, got)
+	return e
+}
+
+// fail reports that t is not the expected thing.
+func fail(t *lexer.Token, what string) {
+	panic(bailout{expectedError(t, what, render(t))})
+}
+
+// failName is fail for a place where a name was expected.
+func failName(t *lexer.Token, what string) {
+	panic(bailout{expectedError(t, what, renderName(t))})
+}
+
+// failAt reports a message of its own at p.
+func failAt(p Pos, msg string) {
+	panic(bailout{&diag.Error{Line: p.Line, Col: p.Col, Msg: msg,
+		Golden: fmt.Sprintf("%s at %d:%d", msg, p.Line, p.Col), Phase: diag.PhaseParse}})
+}
+
+// fromParticiple converts an error participle produced itself (a grammar
+// literal that did not match); what names the expectation when participle
+// cannot.
+func fromParticiple(err error, what string) *diag.Error {
+	var ute *participle.UnexpectedTokenError
+	if errors.As(err, &ute) {
+		t := ute.Unexpected
+		if w := participleExpect(ute.Message()); w != "" {
+			what = w
+		}
+		return expectedError(&t, what, render(&t))
+	}
+	var pe participle.Error
+	if errors.As(err, &pe) {
+		p := pe.Position()
+		return &diag.Error{Line: p.Line, Col: p.Column, Msg: pe.Message(),
+			Golden: fmt.Sprintf("%s at %d:%d", pe.Message(), p.Line, p.Column), Phase: diag.PhaseParse}
+	}
+	return &diag.Error{Msg: err.Error(), Golden: err.Error(), Phase: diag.PhaseParse}
+}
+
+// participleExpect extracts the first expected symbol from participle's
+// `unexpected token "x" (expected "(" …)`.
+func participleExpect(msg string) string {
+	i := strings.LastIndex(msg, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimSuffix(msg[i+len("(expected "):], ")")
+	if f := strings.Fields(rest); len(f) > 0 {
+		rest = f[0]
+	}
+	switch {
+	case strings.HasPrefix(rest, `"`):
+		return strings.Trim(rest, `"`)
+	case rest == "<ident>":
+		return "identifier"
+	}
+	return ""
+}
+
+func at(p lexer.Position) Pos { return Pos{Line: p.Line, Col: p.Column} }
+
+// ---- the cursor ----
+
+// cursor is the hand-written side of the parser: a view of participle's
+// token stream plus the parse state.
+type cursor struct {
+	lex *lexer.PeekingLexer
+	st  *parseState
+}
+
+func cursorFor(lex *lexer.PeekingLexer) cursor {
+	return cursor{lex: lex, st: stateOf(lex)}
+}
+
+func (c cursor) peek() *lexer.Token { return c.lex.Peek() }
+func (c cursor) next() *lexer.Token { return c.lex.Next() }
+
+// peekAt looks k significant tokens ahead (0 is peek).
+func (c cursor) peekAt(k int) *lexer.Token {
+	cp := c.lex.MakeCheckpoint()
+	for range k {
+		c.lex.Next()
+	}
+	t := c.lex.Peek()
+	c.lex.LoadCheckpoint(cp)
+	return t
+}
+
+func isNewline(t lexer.Token) bool { return t.Type == tNewline }
+
+// nl reports whether a line break separates the previous token from the
+// next significant one.
+func (c cursor) nl() bool {
+	t, _ := c.lex.PeekAny(isNewline)
+	return t.Type == tNewline
+}
+
+// newlineToken is the line break before the next token, for errors.
+func (c cursor) newlineToken() *lexer.Token {
+	t, _ := c.lex.PeekAny(isNewline)
+	return &t
+}
+
+// sameLine fails unless the next token is on the current line (the operand
+// after `to`, a ternary's `?` or `:`).
+func (c cursor) sameLine(what string) {
+	if c.nl() {
+		fail(c.newlineToken(), what)
+	}
+}
+
+// expect consumes the punctuation or keyword v or fails.
+func (c cursor) expect(v string) *lexer.Token {
+	t := c.peek()
+	if t.Value != v || (t.Type != tPunct && t.Type != tKeyword && t.Type != tIdent) {
+		fail(t, v)
+	}
+	return c.next()
+}
+
+func (c cursor) accept(v string) bool {
+	if t := c.peek(); t.Value == v && (t.Type == tPunct || t.Type == tKeyword) {
+		c.next()
+		return true
+	}
+	return false
+}
+
+func (c cursor) enter() {
+	c.st.depth++
+	if c.st.depth > maxDepth {
+		t := c.peek()
+		failAt(at(t.Pos), "Nesting too deep")
+	}
+}
+
+func (c cursor) leave() { c.st.depth-- }
+
+// prevEnd is the line on which the last consumed token ends.
+func (c cursor) prevEnd() int {
+	rc := c.lex.RawCursor()
+	if rc == 0 {
+		return 0
+	}
+	t := c.lex.Range(rc-1, rc)[0]
+	return t.Pos.Line + strings.Count(t.Value, "\n")
+}
+
+// atSpread reports whether `...` (three adjacent `.` tokens) comes next.
+func (c cursor) atSpread() bool {
+	t := c.peek()
+	if !isPunct(t, ".") {
+		return false
+	}
+	t1, t2 := c.peekAt(1), c.peekAt(2)
+	return isPunct(t1, ".") && isPunct(t2, ".") &&
+		t1.Pos.Offset == t.Pos.Offset+1 && t2.Pos.Offset == t.Pos.Offset+2
+}
+
+func (c cursor) skipSpread() {
+	c.next()
+	c.next()
+	c.next()
+}
+
+// ---- statement lists ----
+
+// stmts parses a statement list up to (not including) the closing `}`, or
+// to the end of the file at top level. Statements are separated by `;` or
+// by starting on a later line than the previous one ended.
+func (c cursor) stmts(top bool) []Stmt {
+	c.enter()
+	defer c.leave()
+	var out []Stmt
+	for {
+		t := c.peek()
+		if t.Type == tEOF || (!top && isPunct(t, "}")) {
+			return out
+		}
+		out = append(out, c.statement(top))
+		c.separator(top)
+	}
+}
+
+// separator checks what follows an item of a statement list.
+func (c cursor) separator(top bool) {
+	t := c.peek()
+	switch {
+	case isPunct(t, ";"):
+		c.next()
+		if t := c.peek(); isPunct(t, ";") {
+			fail(t, "expression")
+		}
+	case t.Type == tEOF || (!top && isPunct(t, "}")):
+	case t.Pos.Line > c.prevEnd():
+	case top:
+		fail(t, "top-level item separator (`;` or newline)")
+	default:
+		fail(t, "statement separator (`;` or newline)")
+	}
+}
+
+// block parses `{ statements }`.
+func (c cursor) block() *Block {
+	open := c.expect("{")
+	b := &Block{At: at(open.Pos)}
+	b.Stmts = c.stmts(false)
+	b.End = at(c.expect("}").Pos)
+	return b
+}
+
+// docBefore returns the doc comment that immediately precedes the next
+// token (only line breaks between, no blank line).
+func (c cursor) docBefore() string {
+	_, nextRaw := c.lex.PeekAny(func(lexer.Token) bool { return false })
+	between := c.lex.Range(c.lex.RawCursor(), nextRaw)
+	for i := len(between) - 1; i >= 0; i-- {
+		if d := between[i]; d.Type == tDoc {
+			if c.peek().Pos.Line-(d.Pos.Line+strings.Count(d.Value, "\n")) <= 1 {
+				return docText(d.Value)
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// fileDoc finds the module doc comment: the first doc comment before the
+// first item, unless it is the one attached to that item.
+func fileDoc(lex *lexer.PeekingLexer) string {
+	c := cursorFor(lex)
+	_, firstRaw := lex.PeekAny(func(lexer.Token) bool { return false })
+	var docs []lexer.Token
+	for _, t := range lex.Range(0, firstRaw) {
+		if t.Type == tDoc {
+			docs = append(docs, t)
+		}
+	}
+	if len(docs) == 0 {
+		return ""
+	}
+	if len(docs) == 1 && c.peek().Type != tEOF && c.docBefore() != "" {
+		return ""
+	}
+	return docText(docs[0].Value)
+}
+
+// statement parses one statement or declaration, choosing the production
+// by its first token.
+func (c cursor) statement(top bool) Stmt {
+	t := c.peek()
+	p := prods()
+	switch t.Type {
+	case tKeyword:
+		switch t.Value {
+		case "let", "var", "const":
+			return parse(p.let, c.lex).ast()
+		case "pub", "import":
+			if top || t.Value == "pub" {
+				return c.declaration(top)
+			}
+		case "pipeline":
+			if top {
+				return c.declaration(top)
+			}
+		case "fn":
+			if !isPunct(c.peekAt(1), "(") {
+				return c.declaration(top)
+			}
+		case "tool", "struct", "enum", "type", "interface", "impl", "skill", "eval_pack":
+			return c.declaration(top)
+		case "for":
+			return parse(p.forStmt, c.lex).ast()
+		case "while":
+			return parse(p.while, c.lex).ast()
+		case "defer", "mutex":
+			return parse(p.deferStmt, c.lex).ast()
+		case "return", "yield":
+			return parse(p.ret, c.lex).ast()
+		case "throw", "emit":
+			return parse(p.throw, c.lex).ast()
+		case "guard":
+			return parse(p.guard, c.lex).ast()
+		case "require":
+			return parse(p.require, c.lex).ast()
+		case "break", "continue":
+			return parse(p.jump, c.lex).ast()
+		case "override":
+			return parse(p.override, c.lex).ast()
+		case "try":
+			if isPunct(c.peekAt(1), "*") {
+				break
+			}
+			fallthrough
+		case "if", "match", "retry", "parallel", "deadline", "select":
+			return &ExprStmt{X: c.keywordExpr()}
+		}
+	case tIdent:
+		if t.Value == "gen" && isKw(c.peekAt(1), "fn") {
+			return c.declaration(top)
+		}
+	case tPunct:
+		if t.Value == "@" {
+			return c.declaration(top)
+		}
+	}
+	return c.exprStmt(top)
+}
+
+// exprStmt parses an expression statement or an assignment. It is written
+// by hand rather than as a production because it is by far the most
+// frequent statement and is little more than an expression.
+func (c cursor) exprStmt(top bool) Stmt {
+	x := c.expr()
+	t := c.peek()
+	if t.Type != tPunct || c.nl() || !assignable(x) {
+		// Upstream takes the assignment branch only for a valid target, so
+		// for any other left side the operator breaks the statement.
+		return &ExprStmt{X: x}
+	}
+	switch t.Value {
+	case "=", "+=", "-=", "*=", "/=", "%=":
+		c.next()
+		return &AssignStmt{At: x.Position(), Target: x, Op: t.Value, Value: c.expr()}
+	}
+	return &ExprStmt{X: x}
+}
+
+// declaration parses an item that may carry attributes, `pub` and a doc
+// comment.
+func (c cursor) declaration(top bool) Stmt {
+	doc := c.docBefore()
+	if by := prods().declBy[c.peek().Value]; by != nil {
+		return finishDecl(by(c.lex), nil, nil, top, doc)
+	}
+	g, err := prods().decl.ParseFromLexer(c.lex, allowTrailing)
+	if err != nil {
+		// What follows attributes or pub is one of many productions;
+		// participle can only name the first.
+		var ute *participle.UnexpectedTokenError
+		if errors.As(err, &ute) && ute.Unexpected.Pos == c.peek().Pos {
+			fail(c.peek(), "declaration")
+		}
+		panic(bailout{fromParticiple(err, "declaration")})
+	}
+	return g.ast(top, doc)
+}
+
+// parse runs a participle production at the cursor.
+func parse[G any](p *participle.Parser[G], lex *lexer.PeekingLexer) *G {
+	g, err := p.ParseFromLexer(lex, allowTrailing)
+	if err != nil {
+		panic(bailout{fromParticiple(err, "declaration")})
+	}
+	return g
+}
+
+var allowTrailing = participle.AllowTrailing(true)

@@ -1,0 +1,138 @@
+package syntax
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types. Literal tokens keep their source text in Value (strings
+// with their quotes), so a grammar literal such as "fn" can only ever match
+// the keyword.
+const (
+	tEOF      = lexer.EOF
+	tIdent    = lexer.TokenType(-2)
+	tKeyword  = lexer.TokenType(-3)
+	tInt      = lexer.TokenType(-4)
+	tFloat    = lexer.TokenType(-5)
+	tDuration = lexer.TokenType(-6)
+	tString   = lexer.TokenType(-7) // "…" or """…""" without interpolation
+	tRaw      = lexer.TokenType(-8) // r"…" or r#"…"#
+	tInterp   = lexer.TokenType(-9) // "…" or """…""" with ${…}
+	tPunct    = lexer.TokenType(-10)
+	tNewline  = lexer.TokenType(-11) // elided
+	tDoc      = lexer.TokenType(-12) // elided
+)
+
+var symbols = map[string]lexer.TokenType{
+	"EOF":      tEOF,
+	"Ident":    tIdent,
+	"Keyword":  tKeyword,
+	"Int":      tInt,
+	"Float":    tFloat,
+	"Duration": tDuration,
+	"String":   tString,
+	"Raw":      tRaw,
+	"Interp":   tInterp,
+	"Punct":    tPunct,
+	"Newline":  tNewline,
+	"Doc":      tDoc,
+}
+
+// keywords are the reserved words of language.md §1.4.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`break catch const continue deadline defer else emit enum eval_pack exclusive extends
+		false finally fn for from guard if impl import in interface let match mutex nil
+		override parallel pipeline pub require retry return select skill spawn struct
+		throw throws to tool true try type var while yield`) {
+		keywords[k] = true
+	}
+}
+
+// notNames are the keywords that may not be used as property names, dict
+// keys or shape fields (language.md §2.7 rule 6).
+var notNames = map[string]bool{"finally": true, "require": true, "select": true, "skill": true, "eval_pack": true}
+
+func is(t *lexer.Token, typ lexer.TokenType, v string) bool {
+	return t.Type == typ && t.Value == v
+}
+
+func isPunct(t *lexer.Token, v string) bool { return t.Type == tPunct && t.Value == v }
+func isKw(t *lexer.Token, v string) bool    { return t.Type == tKeyword && t.Value == v }
+
+// isName reports whether t may be used where a property name, dict key or
+// shape field is expected: an identifier or most keywords.
+func isName(t *lexer.Token) bool {
+	return t.Type == tIdent || (t.Type == tKeyword && !notNames[t.Value])
+}
+
+// render spells a token the way upstream's parse errors do.
+func render(t *lexer.Token) string {
+	switch t.Type {
+	case tIdent:
+		return "id(" + t.Value + ")"
+	case tInt:
+		if n, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
+			return "int(" + strconv.FormatInt(n, 10) + ")"
+		}
+		f, _ := strconv.ParseFloat(t.Value, 64)
+		return "float(" + strconv.FormatFloat(f, 'f', -1, 64) + ")"
+	case tFloat:
+		f, _ := strconv.ParseFloat(t.Value, 64)
+		return "float(" + strconv.FormatFloat(f, 'f', -1, 64) + ")"
+	case tDuration:
+		return "duration(" + strconv.FormatInt(durationMs(t.Value), 10) + "ms)"
+	case tString:
+		return "str(" + stringValue(t) + ")"
+	case tRaw:
+		return "rstr(" + stringValue(t) + ")"
+	case tInterp:
+		return "istr(...)"
+	case tNewline:
+		return `\n`
+	case tEOF:
+		return "end of file"
+	}
+	return t.Value
+}
+
+// renderName spells a token found where a name was expected: keywords are
+// called out as reserved.
+func renderName(t *lexer.Token) string {
+	if t.Type == tKeyword {
+		return "'" + t.Value + "' (reserved keyword)"
+	}
+	return render(t)
+}
+
+// durationMs converts a duration token's text ("5s", "1500ms") to
+// milliseconds, saturating on overflow.
+func durationMs(text string) int64 {
+	i := 0
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	var unit int64
+	switch text[i:] {
+	case "ms":
+		unit = 1
+	case "s":
+		unit = 1000
+	case "m":
+		unit = 60_000
+	case "h":
+		unit = 3_600_000
+	case "d":
+		unit = 86_400_000
+	case "w":
+		unit = 604_800_000
+	}
+	n, err := strconv.ParseInt(text[:i], 10, 64)
+	if err != nil || n > (1<<63-1)/unit {
+		return 1<<63 - 1
+	}
+	return n * unit
+}
