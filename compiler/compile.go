@@ -1,0 +1,343 @@
+package compiler
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// StructDef is the constant behind a struct declaration: the VM turns it
+// into the struct's constructor value.
+type StructDef struct {
+	Name   string
+	Fields []string // declared field names, sorted
+}
+
+// ToolDef is the constant behind a `tool` declaration.
+type ToolDef struct {
+	Name        string
+	Description string
+	Params      []ToolParam
+	Return      syntax.TypeExpr
+	Decl        *syntax.ToolDecl
+}
+
+// ToolParam is one parameter of a tool declaration.
+type ToolParam struct {
+	Name       string
+	Type       syntax.TypeExpr
+	HasDefault bool
+}
+
+// CompileModule compiles a file loaded by import: running it only binds
+// its top-level let/var/const values and functions (language.md §11.2).
+//
+// Module functions keep upstream's quirks (§11.2): struct literals keep
+// every field given, a `...rest` parameter is a plain parameter, and a
+// `defer` runs only at an explicit `return` or `throw`. (Enum variants go
+// unrecognised too: resolve the file with resolve.Options.Module.)
+func CompileModule(f *syntax.File, info *resolve.Info) (*Program, error) {
+	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, module: true}
+	c.collectAliases(f.Items)
+	prog := &Program{File: f.Path, Syntax: f}
+	for _, g := range info.Globals {
+		prog.Globals = append(prog.Globals, Global{Name: g.Name})
+	}
+	c.prog = prog
+	prog.Main = c.compileModuleInit()
+	prog.Exports = exports(f)
+	if len(c.errs) > 0 {
+		return prog, c.errs
+	}
+	return prog, nil
+}
+
+// Compile compiles a resolved file. The error, when not nil, is a
+// diag.List of compile errors (break/continue outside a loop, try* at top
+// level).
+func Compile(f *syntax.File, info *resolve.Info) (*Program, error) {
+	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}}
+	c.collectAliases(f.Items)
+	prog := &Program{File: f.Path, Pipeline: info.Pipeline, Syntax: f}
+	for _, g := range info.Globals {
+		prog.Globals = append(prog.Globals, Global{Name: g.Name})
+	}
+	c.prog = prog
+	prog.HasMain = !info.Pipeline && c.hasEntryMain()
+	prog.Main = c.compileMain()
+	prog.Exports = exports(f)
+	if len(c.errs) > 0 {
+		return prog, c.errs
+	}
+	return prog, nil
+}
+
+type compiler struct {
+	file    *syntax.File
+	info    *resolve.Info
+	prog    *Program
+	errs    diag.List
+	aliases map[string]*syntax.TypeDecl
+	module  bool // an imported module (CompileModule)
+}
+
+func (c *compiler) collectAliases(items []syntax.Stmt) {
+	for _, it := range items {
+		if t, ok := it.(*syntax.TypeDecl); ok {
+			c.aliases[t.Name] = t
+		}
+	}
+}
+
+func (c *compiler) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errs = append(c.errs, &diag.Error{
+		File: c.file.Path, Line: pos.Line, Col: pos.Col,
+		Msg: fmt.Sprintf(format, args...), Phase: diag.PhaseCompile,
+	})
+}
+
+// hasEntryMain reports whether the file declares a top-level
+// `fn main(harness: Harness)`-shaped main (one parameter), which script
+// mode calls after the top level (language.md §5.4).
+func (c *compiler) hasEntryMain() bool {
+	for _, it := range c.file.Items {
+		if fn, ok := it.(*syntax.FnDecl); ok && fn.Name == "main" && len(fn.Params) >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// exports lists the names a module marks pub.
+func exports(f *syntax.File) []string {
+	var out []string
+	for _, it := range f.Items {
+		switch d := it.(type) {
+		case *syntax.FnDecl:
+			if d.Pub {
+				out = append(out, d.Name)
+			}
+		case *syntax.ToolDecl:
+			if d.Pub {
+				out = append(out, d.Name)
+			}
+		case *syntax.PipelineDecl:
+			if d.Pub {
+				out = append(out, d.Name)
+			}
+		case *syntax.StructDecl:
+			if d.Pub {
+				out = append(out, d.Name)
+			}
+		case *syntax.LetStmt:
+			if d.Pub {
+				if ip, ok := d.Pattern.(*syntax.IdentPattern); ok {
+					out = append(out, ip.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ---- per-function state ----
+
+type region struct {
+	finally *syntax.Block // nil for a try without finally (handler only)
+	hook    string        // runtime exit hook to call instead (mutex, deadline)
+	active  bool          // its handler is still installed
+}
+
+type loopCtx struct {
+	breaks    []int // code positions of break jumps to patch
+	continues []int
+	contPC    int // -1 until known
+	depth     int // operand stack depth inside the loop body
+	regions   int // len(regions) at loop entry
+}
+
+type fcomp struct {
+	c        *compiler
+	fn       *Func
+	res      *resolve.Function
+	depth    int
+	nlocals  int
+	consts   map[any]int
+	names    map[string]int
+	lastLine int
+	lastCol  int
+	loops    []*loopCtx
+	regions  []region
+	defers   []*syntax.Block
+	catching int // enclosing try-with-catch bodies (defer rule, language.md §8.6)
+	kind     FuncKind
+}
+
+func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, line int) *fcomp {
+	fc := &fcomp{
+		c:      c,
+		fn:     &Func{Name: name, File: c.file.Path, Kind: kind, Line: line},
+		res:    res,
+		consts: map[any]int{},
+		names:  map[string]int{},
+		kind:   kind,
+	}
+	if res != nil {
+		fc.nlocals = res.NumLocals()
+		for _, b := range res.FreeVars {
+			fv := FreeVar{Name: b.Name}
+			if res.Parent != nil && b.Func == res.Parent {
+				fv.FromLocal = true
+				fv.Index = b.Index
+			} else if res.Parent != nil {
+				idx, _ := res.Parent.FreeIndex(b)
+				fv.Index = idx
+			}
+			fc.fn.FreeVars = append(fc.fn.FreeVars, fv)
+		}
+		fc.fn.IsGen = res.HasYield
+		fc.fn.IsStream = res.HasEmit
+	}
+	return fc
+}
+
+func (f *fcomp) finish() *Func {
+	f.fn.NumLocals = f.nlocals
+	return f.fn
+}
+
+func (f *fcomp) temp() int {
+	i := f.nlocals
+	f.nlocals++
+	return i
+}
+
+// ---- emission ----
+
+func (f *fcomp) pc() int { return len(f.fn.Code) }
+
+func (f *fcomp) emit(op Opcode, operands ...int) int {
+	at := f.pc()
+	f.fn.Code = append(f.fn.Code, int32(op))
+	for _, o := range operands {
+		f.fn.Code = append(f.fn.Code, int32(o))
+	}
+	if len(operands) != Info[op].Operands {
+		panic(fmt.Sprintf("compiler: %s takes %d operands, got %d", op, Info[op].Operands, len(operands)))
+	}
+	f.depth += stackEffect(op, operands)
+	if f.depth > f.fn.MaxStack {
+		f.fn.MaxStack = f.depth
+	}
+	return at
+}
+
+// patch sets the jump target operand (index k) of the instruction at at.
+func (f *fcomp) patch(at, k, target int) { f.fn.Code[at+1+k] = int32(target) }
+
+// patchHere points the jump at at to the current position.
+func (f *fcomp) patchHere(at int) {
+	op := Opcode(f.fn.Code[at])
+	k := 0
+	if op == ARGC_GT || op == FOR_NEXT || op == CATCH_IS {
+		k = 1
+	}
+	f.patch(at, k, f.pc())
+}
+
+func (f *fcomp) line(pos syntax.Pos) {
+	if pos.Line > 0 && (pos.Line != f.lastLine || pos.Col != f.lastCol) {
+		f.lastLine, f.lastCol = pos.Line, pos.Col
+		if n := len(f.fn.Lines); n > 0 && f.fn.Lines[n-1].PC == f.pc() {
+			f.fn.Lines[n-1] = LineEntry{PC: f.pc(), Line: pos.Line, Col: pos.Col}
+			return
+		}
+		f.fn.Lines = append(f.fn.Lines, LineEntry{PC: f.pc(), Line: pos.Line, Col: pos.Col})
+	}
+}
+
+func (f *fcomp) constant(v any) int {
+	switch v.(type) {
+	case int64, float64, string, Duration:
+		if i, ok := f.consts[v]; ok {
+			return i
+		}
+		f.consts[v] = len(f.fn.Consts)
+	}
+	f.fn.Consts = append(f.fn.Consts, v)
+	return len(f.fn.Consts) - 1
+}
+
+func (f *fcomp) name(s string) int {
+	if i, ok := f.names[s]; ok {
+		return i
+	}
+	f.names[s] = len(f.fn.Names)
+	f.fn.Names = append(f.fn.Names, s)
+	return len(f.fn.Names) - 1
+}
+
+func (f *fcomp) pushInt(n int64) {
+	if n >= -1<<30 && n < 1<<30 {
+		f.emit(INT, int(n))
+		return
+	}
+	f.emit(CONST, f.constant(n))
+}
+
+func (f *fcomp) pushString(s string) { f.emit(CONST, f.constant(s)) }
+
+// stackEffect is the net change of the operand stack for op.
+func stackEffect(op Opcode, a []int) int {
+	switch op {
+	case NOP, JUMP, MAKE_CELL, CELLIFY, SETUP_TRY, POP_TRY, ARGC_GT, RAISE, MATCH_FAIL, CHECK_PARAM, PAT_DICT, PAT_LIST,
+		DICT_KEY, DICT_REST, LIST_AT, LIST_FROM, IS_VARIANT, VARIANT_FIELD, LIST_LEN_IS, IS_DICT, CAUGHT,
+		CATCH_IS, CATCHABLE, WRAP_OK, ERR_RESULT, PROPAGATE, GET_PROP, GET_PROP_OPT, NOT, NEG, TRUTH, ITER, YIELD:
+		return 0
+	case POP, STORE_LOCAL, STORE_CELL, STORE_FREE, STORE_GLOBAL, DEF_GLOBAL, JUMP_IF_FALSE, JUMP_IF_TRUE,
+		THROW, RERAISE, RETRY_RERAISE, RETURN, EMIT, JUMP_IF_NOT_NIL:
+		return -1
+	case POPN:
+		return -a[0]
+	case DUP, CONST, NIL, TRUE, FALSE, INT, LOAD_LOCAL, LOAD_LOCAL_CK, LOAD_CELL, LOAD_FREE, LOAD_GLOBAL, LOAD_LOCAL_SH, LOAD_GLOBAL_SH,
+		LOAD_UNIV, LOAD_NAME, CALLEE_UNIV, CALLEE_LOCAL, CALLEE_CELL, CALLEE_FREE, CALLEE_GLOBAL, CALLEE_NAME, MAKE_CLOSURE,
+		FOR_NEXT, PAIR_SPLIT:
+		return 1
+	case DUP2:
+		return 2
+	case JUMP_IF_NIL:
+		return 0
+	case CALL, TAILCALL:
+		return -a[0]
+	case CALL_SPREAD, PIPE:
+		return -1
+	case CALL_METHOD, CALL_METHOD_OPT:
+		return -a[1]
+	case CALL_METHOD_SP:
+		return -1
+	case ADD, SUB, MUL, DIV, MOD, POW, EQ, NE, LT, GT, LE, GE, IN, NOT_IN, GET_INDEX, GET_INDEX_OPT,
+		LIST_PUSH, LIST_EXTEND, DICT_MERGE:
+		return -1
+	case SLICE, DICT_SET:
+		return -2
+	case MAKE_LIST, INTERP:
+		return 1 - a[0]
+	case MAKE_DICT:
+		return 1 - 2*a[0]
+	case MAKE_RANGE:
+		return -1
+	case MAKE_STRUCT:
+		return 1 - 2*a[1]
+	case MAKE_VARIANT:
+		return 1 - a[2]
+	case SET_PATH:
+		return -1 // root k1..km v -> root' ; keys counted by caller adjust
+	case IMPL:
+		return -a[1]
+	case CALL_INTERNAL:
+		return 1 - a[1]
+	}
+	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
+}

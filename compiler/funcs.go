@@ -1,0 +1,280 @@
+package compiler
+
+import (
+	"sort"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// compileMain compiles the file's top-level code (language.md §5).
+func (c *compiler) compileMain() *Func {
+	f := c.newFunc("", FuncMain, c.info.Main, 1)
+	items := c.file.Items
+	if c.info.Pipeline {
+		// 1. top-level bindings, 2. declarations, 3. the entry pipeline.
+		for _, it := range items {
+			switch it.(type) {
+			case *syntax.LetStmt, *syntax.ImportDecl:
+				f.stmt(it)
+			}
+		}
+		for _, it := range items {
+			switch it.(type) {
+			case *syntax.FnDecl, *syntax.ToolDecl, *syntax.StructDecl, *syntax.EnumDecl, *syntax.ImplBlock,
+				*syntax.InterfaceDecl, *syntax.TypeDecl, *syntax.SkillDecl, *syntax.EvalPackDecl, *syntax.PipelineDecl:
+				f.stmt(it)
+			}
+		}
+		entry := c.info.Entry
+		f.emit(CALLEE_GLOBAL, c.info.GlobalIndex[entry.Name], f.name(entry.Name))
+		f.emit(CALL, 0)
+		f.emitDefers()
+		f.emit(RETURN)
+		return f.finish()
+	}
+	for _, it := range items {
+		f.stmt(it)
+	}
+	if c.prog.HasMain {
+		f.emit(CALLEE_GLOBAL, c.info.GlobalIndex["main"], f.name("main"))
+		f.emit(LOAD_UNIV, f.name("harness"))
+		f.emit(CALL, 1)
+	} else {
+		f.emit(NIL)
+	}
+	f.emitDefers()
+	f.emit(RETURN)
+	return f.finish()
+}
+
+// compileModuleInit compiles what loading a module runs (language.md
+// §11.2): its top-level bindings and function declarations, nothing else.
+func (c *compiler) compileModuleInit() *Func {
+	f := c.newFunc("", FuncMain, c.info.Main, 1)
+	for _, it := range c.file.Items {
+		switch it.(type) {
+		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
+			f.stmt(it)
+		}
+	}
+	f.emit(NIL)
+	f.emit(RETURN)
+	return f.finish()
+}
+
+// function compiles a function body into a nested prototype of f and
+// returns its index in f.fn.Funcs.
+func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []*syntax.Param, body *syntax.Block, line int) int {
+	res := f.c.info.Funcs[node]
+	g := f.c.newFunc(name, kind, res, line)
+	g.fn.RestPlain = kind != FuncNamed || f.c.module
+	for _, p := range params {
+		g.fn.Params = append(g.fn.Params, Param{Name: p.Name, HasDefault: p.Default != nil, Rest: p.Rest,
+			Check: f.c.rtype(p.Type, nil)})
+	}
+	g.line(node.Position())
+	g.prologue(node, params)
+	switch kind {
+	case FuncNamed, FuncMethod:
+		if body != nil {
+			g.hoistCells(body.Stmts)
+			g.stmts(body.Stmts)
+		}
+		if kind == FuncNamed && !f.c.module {
+			g.emitDefers()
+		}
+		g.emit(NIL)
+		g.emit(RETURN)
+	default:
+		if body != nil {
+			g.hoistCells(body.Stmts)
+			g.blockValue(body.Stmts)
+		} else {
+			g.emit(NIL)
+		}
+		g.emitDefers()
+		g.emit(RETURN)
+	}
+	proto := g.finish()
+	f.fn.Funcs = append(f.fn.Funcs, proto)
+	return len(f.fn.Funcs) - 1
+}
+
+// prologue evaluates defaults, moves captured parameters into cells and
+// emits runtime parameter checks.
+func (f *fcomp) prologue(node syntax.Node, params []*syntax.Param) {
+	for i, p := range params {
+		if p.Default == nil {
+			continue
+		}
+		b := f.c.info.Decl(p, p.Name)
+		skip := f.emit(ARGC_GT, i, 0)
+		f.expr(p.Default)
+		f.emit(STORE_LOCAL, b.Index)
+		f.patchHere(skip)
+	}
+	for _, p := range params {
+		b := f.c.info.Decl(p, p.Name)
+		if b != nil && b.Scope == resolve.Cell {
+			f.emit(CELLIFY, b.Index)
+		}
+	}
+	for i, p := range params {
+		if rt := f.fn.Params[i].Check; rt != nil {
+			b := f.c.info.Decl(p, p.Name)
+			f.emit(CHECK_PARAM, b.Index, f.constant(rt))
+			f.fn.HasCheck = true
+		}
+	}
+	_ = node
+}
+
+// hoistCells creates, at block entry, the cells of local fns declared in
+// the block that nested functions capture, so closures made earlier in the
+// block (or the fn itself, recursively) share them.
+func (f *fcomp) hoistCells(stmts []syntax.Stmt) {
+	for _, s := range stmts {
+		if d, ok := s.(*syntax.FnDecl); ok {
+			if b := f.c.info.Decl(d, d.Name); b != nil && b.Hoisted && b.Scope == resolve.Cell {
+				f.emit(MAKE_CELL, b.Index)
+			}
+		}
+	}
+}
+
+// emitDefers copies the registered defer blocks, newest first.
+func (f *fcomp) emitDefers() {
+	for i := len(f.defers) - 1; i >= 0; i-- {
+		saved := f.defers
+		f.defers = f.defers[:i] // a return inside a defer runs only older defers
+		f.blockStmts(saved[i])
+		f.defers = saved
+	}
+}
+
+// ---- runtime type checks ----
+
+// rtype converts a parameter annotation into a runtime check, or nil when
+// the annotation is not checked at run time (language.md §10.6).
+func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
+	switch t := t.(type) {
+	case nil:
+		return nil
+	case *syntax.NilType:
+		return &RType{Kind: "nil", Name: "nil"}
+	case *syntax.OptionalType:
+		inner := c.rtype(t.Elem, seen)
+		if inner == nil {
+			return nil
+		}
+		return &RType{Kind: "union", Name: inner.Name + "?", Elems: []*RType{inner, {Kind: "nil", Name: "nil"}}}
+	case *syntax.UnionType:
+		u := &RType{Kind: "union"}
+		for i, m := range t.Types {
+			r := c.rtype(m, seen)
+			if r == nil {
+				return nil
+			}
+			if i > 0 {
+				u.Name += " | "
+			}
+			u.Name += r.Name
+			u.Elems = append(u.Elems, r)
+		}
+		return u
+	case *syntax.ListType:
+		elem := c.rtype(t.Elem, seen)
+		if elem == nil {
+			return &RType{Kind: "list", Name: "list"}
+		}
+		return &RType{Kind: "listof", Name: "list<" + elem.Name + ">", Elems: []*RType{elem}}
+	case *syntax.ShapeType:
+		s := &RType{Kind: "shape", Name: "shape"}
+		for _, fd := range t.Fields {
+			ft := c.rtype(fd.Type, seen)
+			if ft == nil {
+				ft = &RType{Kind: "any", Name: "any"}
+			}
+			s.Fields = append(s.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
+		}
+		return s
+	case *syntax.LiteralType:
+		switch t.Value.(type) {
+		case string:
+			return &RType{Kind: "string", Name: "string"}
+		default:
+			return &RType{Kind: "int", Name: "int"}
+		}
+	case *syntax.NamedType:
+		switch t.Name {
+		case "int", "float", "string", "bool", "set", "bytes", "closure", "nil":
+			return &RType{Kind: t.Name, Name: t.Name}
+		case "list":
+			if len(t.Args) == 1 {
+				if elem := c.rtype(t.Args[0], seen); elem != nil {
+					return &RType{Kind: "listof", Name: "list<" + elem.Name + ">", Elems: []*RType{elem}}
+				}
+			}
+			return &RType{Kind: "list", Name: "list"}
+		case "dict":
+			if len(t.Args) == 2 {
+				if k, ok := t.Args[0].(*syntax.NamedType); ok && k.Name == "string" {
+					if v := c.rtype(t.Args[1], seen); v != nil {
+						return &RType{Kind: "dictof", Name: "dict<string, " + v.Name + ">", Elems: []*RType{v}}
+					}
+				}
+			}
+			return &RType{Kind: "dict", Name: "dict"}
+		}
+		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
+			// A struct parameter accepts an instance of the struct, or a
+			// dict with the struct's required fields (structs validate as
+			// dicts, builtins.md §4.7).
+			r := &RType{Kind: "struct", Name: t.Name}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				for _, fd := range sd.Fields {
+					ft := c.rtype(fd.Type, seen)
+					if ft == nil {
+						ft = &RType{Kind: "any", Name: "any"}
+					}
+					r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
+				}
+				delete(seen, t.Name)
+			}
+			return r
+		}
+		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == 0 {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if seen[t.Name] {
+				return nil
+			}
+			seen[t.Name] = true
+			r := c.rtype(a.Type, seen)
+			delete(seen, t.Name)
+			return r
+		}
+		for _, it := range c.file.Items {
+			if in, ok := it.(*syntax.InterfaceDecl); ok && in.Name == t.Name {
+				return &RType{Kind: "interface", Name: t.Name}
+			}
+		}
+	}
+	return nil
+}
+
+// structDef builds the StructDef constant of a declaration.
+func structDef(d *syntax.StructDecl) *StructDef {
+	sd := &StructDef{Name: d.Name}
+	for _, fd := range d.Fields {
+		sd.Fields = append(sd.Fields, fd.Name)
+	}
+	sort.Strings(sd.Fields)
+	return sd
+}

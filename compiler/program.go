@@ -1,0 +1,162 @@
+// Package compiler turns a resolved syntax tree into bytecode for the VM.
+//
+// The machine model. Each call runs a frame: a function prototype (Func),
+// a program counter into its flat []int32 code, and a window of the
+// thread's value stack. The window starts with the frame's local slots
+// (parameters first, then every local the resolver assigned, then compiler
+// temporaries such as loop iterators and match scrutinees); the operand
+// stack grows above them. A local captured by a nested function lives in a
+// cell stored in its slot; a closure carries the cells it captured as
+// upvalues. Module globals live in the module instance, one slot each, and
+// are bound late: a function refers to a global by slot and the slot must
+// be set when the reference runs. Builtins and host globals are looked up
+// by name in the VM's universe.
+//
+// Failures unwind through try handlers that SETUP_TRY pushes on the frame:
+// a handler records the code address of its catch path and the operand
+// stack height to restore. `finally` and `defer` bodies are copied by the
+// compiler to every exit path (normal end, return, break, continue, the
+// failure path), so the VM never has to track pending cleanups itself.
+//
+// The opcode table with stack pictures is in opcodes.go. Constants are
+// plain Go values (int64, float64, string, Duration, []string, *RType,
+// *PathDesc) so this package does not depend on the VM.
+package compiler
+
+import "github.com/harnlang/harn/lang/syntax"
+
+// FuncKind tells function flavours apart: they differ in what falling off
+// the end returns and how rest parameters behave.
+type FuncKind int
+
+const (
+	FuncNamed    FuncKind = iota // `fn name(…) {…}`: returns nil unless `return`
+	FuncClosure                  // closure literal / anonymous fn: returns its last expression
+	FuncMethod                   // impl method: like FuncNamed, rest params are plain
+	FuncPipeline                 // pipeline body: returns its last expression
+	FuncMain                     // a file's top-level code
+)
+
+// Param describes one parameter.
+type Param struct {
+	Name       string
+	HasDefault bool
+	Rest       bool
+	Check      *RType // runtime type check for annotated parameters; nil when none
+}
+
+// FreeVar says where a closure's upvalue comes from when the closure is
+// made: a cell in the enclosing frame's slot (FromLocal) or one of the
+// enclosing closure's own upvalues.
+type FreeVar struct {
+	Name      string
+	FromLocal bool
+	Index     int
+}
+
+// LineEntry maps code from PC onward to a source position.
+type LineEntry struct {
+	PC   int
+	Line int
+	Col  int
+}
+
+// Func is a compiled function prototype.
+type Func struct {
+	Name      string
+	File      string
+	Line      int
+	Kind      FuncKind
+	Params    []Param
+	RestPlain bool // a `...rest` parameter binds one argument (closures, methods)
+	NumLocals int
+	MaxStack  int
+	Code      []int32
+	Consts    []any
+	Names     []string
+	Funcs     []*Func
+	FreeVars  []FreeVar
+	Lines     []LineEntry
+	IsGen     bool // contains yield: calling it makes a generator
+	IsStream  bool // gen fn with emit: calling it makes a stream
+	HasCheck  bool // some parameter has a runtime type check
+	Doc       string
+}
+
+// LineAt returns the source line of the instruction at pc.
+func (f *Func) LineAt(pc int) int {
+	line, _ := f.PosAt(pc)
+	return line
+}
+
+// PosAt returns the source line and column of the instruction at pc.
+func (f *Func) PosAt(pc int) (line, col int) {
+	line = f.Line
+	lo, hi := 0, len(f.Lines)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if f.Lines[mid].PC <= pc {
+			line, col = f.Lines[mid].Line, f.Lines[mid].Col
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return line, col
+}
+
+// ParamNames lists the parameter names (for display `<fn(a, b)>`).
+func (f *Func) ParamNames() []string {
+	names := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Global describes one module global slot.
+type Global struct {
+	Name string
+	Pub  bool
+}
+
+// Program is one compiled file.
+type Program struct {
+	File     string
+	Main     *Func
+	Globals  []Global
+	Pipeline bool // pipeline mode
+	HasMain  bool // declares `fn main(harness: Harness)`, called after the top level
+	Exports  []string
+	Syntax   *syntax.File
+}
+
+// Duration is a duration constant in milliseconds.
+type Duration int64
+
+// PathDesc describes an assignment path `root.a[k].b`: one step per
+// accessor after the root.
+type PathDesc struct {
+	Steps []PathStep
+}
+
+// PathStep is `.Name` (Prop) or `[expr]` (index taken from the stack).
+type PathStep struct {
+	Prop    string
+	IsIndex bool
+}
+
+// RType is a runtime parameter type check (language.md §10.6).
+type RType struct {
+	Kind   string   // int float string bool nil list dict set closure bytes any union listof dictof shape struct interface
+	Name   string   // struct or interface name; the written type for messages
+	Elems  []*RType // union members, list element, dict value
+	Fields []RField // shape fields
+}
+
+// RField is one shape field of an RType.
+type RField struct {
+	Name     string
+	Optional bool
+	Type     *RType
+}

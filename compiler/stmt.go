@@ -1,0 +1,572 @@
+package compiler
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+func (f *fcomp) stmts(list []syntax.Stmt) {
+	for _, s := range list {
+		f.stmt(s)
+	}
+}
+
+// blockStmts compiles a block's statements for effect.
+func (f *fcomp) blockStmts(b *syntax.Block) {
+	if b == nil {
+		return
+	}
+	f.hoistCells(b.Stmts)
+	f.stmts(b.Stmts)
+}
+
+// blockValue compiles statements and pushes the value of the last one
+// when it is an expression, else nil (language.md §7 "Block values").
+func (f *fcomp) blockValue(list []syntax.Stmt) {
+	if len(list) == 0 {
+		f.emit(NIL)
+		return
+	}
+	f.stmts(list[:len(list)-1])
+	last := list[len(list)-1]
+	if es, ok := last.(*syntax.ExprStmt); ok {
+		f.expr(es.X)
+		return
+	}
+	f.stmt(last)
+	f.emit(NIL)
+}
+
+func (f *fcomp) blockValueOf(b *syntax.Block) {
+	if b == nil {
+		f.emit(NIL)
+		return
+	}
+	f.hoistCells(b.Stmts)
+	f.blockValue(b.Stmts)
+}
+
+func (f *fcomp) stmt(s syntax.Stmt) {
+	f.line(s.Position())
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		f.exprStmt(s.X)
+	case *syntax.LetStmt:
+		f.expr(s.Value)
+		f.bindPattern(s.Pattern, letKind(s.Kind))
+	case *syntax.AssignStmt:
+		f.assign(s)
+	case *syntax.FnDecl:
+		idx := f.function(s, s.Name, FuncNamed, s.Params, s.Body, s.At.Line)
+		f.fn.Funcs[idx].Doc = s.Doc
+		f.emit(MAKE_CLOSURE, idx)
+		f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+	case *syntax.ToolDecl:
+		f.toolDecl(s)
+	case *syntax.StructDecl:
+		f.emit(CONST, f.constant(structDef(s)))
+		f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+	case *syntax.EnumDecl, *syntax.TypeDecl, *syntax.InterfaceDecl, *syntax.OverrideDecl, *syntax.ImportDecl:
+		// no run-time effect here (imports are bound by the module loader)
+	case *syntax.PipelineDecl:
+		if b := f.c.info.Decl(s, s.Name); b != nil || f.kind == FuncMain {
+			f.pipelineDecl(s)
+		}
+	case *syntax.ImplBlock:
+		var names []string
+		for _, m := range s.Methods {
+			idx := f.function(m, m.Name, FuncMethod, m.Params, m.Body, m.At.Line)
+			f.emit(MAKE_CLOSURE, idx)
+			names = append(names, m.Name)
+		}
+		f.emit(IMPL, f.name(s.Name), len(names), f.constant(names))
+	case *syntax.SkillDecl:
+		// later tier: evaluate fields for their effects only
+		for _, fd := range s.Fields {
+			f.expr(fd.Value)
+			f.emit(POP)
+		}
+	case *syntax.EvalPackDecl:
+		// later tier: parsed only
+	case *syntax.ForStmt:
+		f.forStmt(s)
+	case *syntax.WhileStmt:
+		f.whileStmt(s)
+	case *syntax.DeferStmt:
+		f.defers = append(f.defers, s.Body)
+	case *syntax.ReturnStmt:
+		f.returnStmt(s)
+	case *syntax.ThrowStmt:
+		f.expr(s.Value)
+		if f.catching == 0 {
+			f.emitDefers()
+		}
+		f.line(s.At)
+		f.emit(THROW)
+	case *syntax.GuardStmt:
+		f.expr(s.Cond)
+		j := f.emit(JUMP_IF_TRUE, 0)
+		f.blockStmts(s.Else)
+		f.patchHere(j)
+	case *syntax.RequireStmt:
+		f.expr(s.Cond)
+		j := f.emit(JUMP_IF_TRUE, 0)
+		if s.Message != nil {
+			f.expr(s.Message)
+		} else {
+			f.pushString("require condition failed")
+		}
+		f.line(s.At)
+		f.emit(THROW)
+		f.patchHere(j)
+	case *syntax.MutexStmt:
+		f.guardedInternal("__mutex_enter", nil, s.Body, "__mutex_exit")
+	case *syntax.BreakStmt:
+		f.breakContinue(s.At, true)
+	case *syntax.ContinueStmt:
+		f.breakContinue(s.At, false)
+	case *syntax.YieldStmt:
+		if s.Value != nil {
+			f.expr(s.Value)
+		} else {
+			f.emit(NIL)
+		}
+		f.emit(YIELD)
+		f.emit(POP)
+	case *syntax.EmitStmt:
+		f.expr(s.Value)
+		f.emit(EMIT)
+	default:
+		panic(fmt.Sprintf("compiler: unexpected statement %T", s))
+	}
+}
+
+// exprStmt compiles an expression for its effect, avoiding the push/pop
+// pair for the statement forms of if.
+func (f *fcomp) exprStmt(e syntax.Expr) {
+	if ie, ok := e.(*syntax.IfExpr); ok {
+		f.ifStmt(ie)
+		return
+	}
+	f.expr(e)
+	f.emit(POP)
+}
+
+func (f *fcomp) ifStmt(e *syntax.IfExpr) {
+	f.line(e.At)
+	f.expr(e.Cond)
+	jElse := f.emit(JUMP_IF_FALSE, 0)
+	f.blockStmts(e.Then)
+	if e.Else == nil {
+		f.patchHere(jElse)
+		return
+	}
+	jEnd := f.emit(JUMP, 0)
+	f.patchHere(jElse)
+	switch el := e.Else.(type) {
+	case *syntax.Block:
+		f.blockStmts(el)
+	case *syntax.IfExpr:
+		f.ifStmt(el)
+	}
+	f.patchHere(jEnd)
+}
+
+func letKind(k syntax.BindingKind) int {
+	if k == syntax.BindConst {
+		return 1
+	}
+	return 0
+}
+
+// storeDecl stores the value on the stack into a freshly declared binding.
+// globalKind is the DEF_GLOBAL kind (0 let/var, 1 const, 2 other immutable).
+func (f *fcomp) storeDecl(b *resolve.Binding, globalKind int) {
+	if b == nil {
+		f.emit(POP)
+		return
+	}
+	if f.c.info.ConstRedeclared[b.Decl] {
+		f.emit(POP)
+		f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable '%s' in the same scope (use 'var' for mutable bindings)", b.Name))
+		return
+	}
+	switch b.Scope {
+	case resolve.Global:
+		f.emit(DEF_GLOBAL, b.Index, globalKind)
+	case resolve.Cell:
+		if !b.Hoisted {
+			f.emit(MAKE_CELL, b.Index)
+		}
+		f.emit(STORE_CELL, b.Index)
+	default:
+		f.emit(STORE_LOCAL, b.Index)
+	}
+}
+
+func (f *fcomp) raise(kind int, msg string) {
+	f.emit(RAISE, f.constant(msg), kind)
+}
+
+// bindPattern destructures the value on the stack into a pattern's bindings.
+func (f *fcomp) bindPattern(p syntax.Pattern, globalKind int) {
+	info := f.c.info
+	switch p := p.(type) {
+	case *syntax.IdentPattern:
+		if p.Name == "_" {
+			f.emit(POP)
+			return
+		}
+		f.storeDecl(info.Decl(p, p.Name), globalKind)
+	case *syntax.DictPattern:
+		f.emit(PAT_DICT)
+		tmp := f.temp()
+		f.emit(STORE_LOCAL, tmp)
+		var named []string
+		for _, it := range p.Items {
+			if !it.Rest {
+				named = append(named, it.Key)
+			}
+		}
+		for _, it := range p.Items {
+			f.emit(LOAD_LOCAL, tmp)
+			if it.Rest {
+				f.emit(DICT_REST, f.constant(named))
+			} else {
+				f.emit(DICT_KEY, f.name(it.Key))
+				f.defaultFor(it.Default)
+			}
+			name := it.Alias
+			if it.Rest || name == "" {
+				name = it.Key
+			}
+			if name == "_" {
+				f.emit(POP)
+				continue
+			}
+			f.storeDecl(info.Decl(it, name), globalKind)
+		}
+	case *syntax.ListPattern:
+		f.emit(PAT_LIST)
+		tmp := f.temp()
+		f.emit(STORE_LOCAL, tmp)
+		for i, it := range p.Items {
+			if it.Name == "_" && !it.Rest {
+				continue
+			}
+			f.emit(LOAD_LOCAL, tmp)
+			if it.Rest {
+				f.emit(LIST_FROM, i)
+			} else {
+				f.emit(LIST_AT, i)
+				f.defaultFor(it.Default)
+			}
+			if it.Name == "_" {
+				f.emit(POP)
+				continue
+			}
+			f.storeDecl(info.Decl(it, it.Name), globalKind)
+		}
+	case *syntax.PairPattern:
+		f.emit(PAIR_SPLIT) // first second
+		if p.Second == "_" {
+			f.emit(POP)
+		} else {
+			f.storeDecl(info.Decl(p, p.Second), globalKind)
+		}
+		if p.First == "_" {
+			f.emit(POP)
+		} else {
+			f.storeDecl(info.Decl(p, p.First), globalKind)
+		}
+	}
+}
+
+// defaultFor replaces a nil on the stack with the default's value.
+func (f *fcomp) defaultFor(def syntax.Expr) {
+	if def == nil {
+		return
+	}
+	j := f.emit(JUMP_IF_NOT_NIL, 0)
+	f.expr(def)
+	f.patchHere(j)
+}
+
+// ---- assignment ----
+
+func (f *fcomp) assign(s *syntax.AssignStmt) {
+	root, steps, keys := splitPath(s.Target)
+	ref := f.c.info.Refs[root]
+	op := 0
+	if s.Op != "=" {
+		op = int(binaryOpcode(s.Op[:1]))
+	}
+	if len(steps) == 0 {
+		if op != 0 {
+			f.loadRef(root, ref)
+			f.expr(s.Value)
+			f.line(s.At)
+			f.emit(Opcode(op))
+		} else {
+			f.expr(s.Value)
+		}
+		f.storeRef(root, ref)
+		return
+	}
+	if ref == nil || ref.Scope == resolve.Undefined {
+		// `.f = v` / `[k] = v` on an undefined root does nothing (§3.3)
+		for _, k := range keys {
+			f.expr(k)
+			f.emit(POP)
+		}
+		f.expr(s.Value)
+		f.emit(POP)
+		return
+	}
+	own := 0
+	if ownable(ref) {
+		own = 1
+		f.borrow(root)
+	} else {
+		f.loadRef(root, ref)
+	}
+	for _, k := range keys {
+		f.expr(k)
+	}
+	f.expr(s.Value)
+	f.line(s.At)
+	f.emit(SET_PATH, f.constant(&PathDesc{Steps: steps}), op, own)
+	f.depth -= len(keys)
+	f.storeRef(root, ref)
+}
+
+// splitPath decomposes an assignment target into its root identifier,
+// accessor steps and index expressions.
+func splitPath(t syntax.Expr) (*syntax.Ident, []PathStep, []syntax.Expr) {
+	switch t := t.(type) {
+	case *syntax.Ident:
+		return t, nil, nil
+	case *syntax.MemberExpr:
+		root, steps, keys := splitPath(t.X)
+		return root, append(steps, PathStep{Prop: t.Name}), keys
+	case *syntax.IndexExpr:
+		root, steps, keys := splitPath(t.X)
+		return root, append(steps, PathStep{IsIndex: true}), append(keys, t.Index)
+	}
+	panic("compiler: invalid assignment target")
+}
+
+func (f *fcomp) storeRef(id *syntax.Ident, ref *resolve.Ref) {
+	if ref == nil {
+		f.emit(POP)
+		return
+	}
+	if b := ref.Binding; b != nil && ref.Scope != resolve.Global && !b.Kind.Mutable() {
+		f.emit(POP)
+		f.raise(RaisePlain, "Cannot assign to immutable binding: "+id.Name)
+		return
+	}
+	switch ref.Scope {
+	case resolve.Local:
+		f.emit(STORE_LOCAL, ref.Index)
+	case resolve.Cell:
+		f.emit(STORE_CELL, ref.Index)
+	case resolve.Free:
+		f.emit(STORE_FREE, ref.Index)
+	case resolve.Global:
+		f.emit(STORE_GLOBAL, ref.Index)
+	case resolve.Hidden:
+		f.emit(POP)
+		f.raise(RaisePlain, "Undefined variable: "+id.Name)
+	default:
+		f.emit(POP)
+		f.raise(RaisePlain, "Undefined variable: "+id.Name)
+	}
+}
+
+// ---- loops ----
+
+func (f *fcomp) whileStmt(s *syntax.WhileStmt) {
+	top := f.pc()
+	f.expr(s.Cond)
+	jEnd := f.emit(JUMP_IF_FALSE, 0)
+	lp := f.pushLoop()
+	lp.contPC = top
+	f.blockStmts(s.Body)
+	f.emit(JUMP, top)
+	f.patchHere(jEnd)
+	f.popLoop(lp)
+}
+
+func (f *fcomp) forStmt(s *syntax.ForStmt) {
+	f.expr(s.Iter)
+	f.line(s.At)
+	f.emit(ITER)
+	it := f.temp()
+	f.emit(STORE_LOCAL, it)
+	top := f.pc()
+	next := f.emit(FOR_NEXT, it, 0)
+	lp := f.pushLoop()
+	lp.contPC = top
+	f.bindPattern(s.Pattern, 0)
+	f.blockStmts(s.Body)
+	f.emit(JUMP, top)
+	f.patchHere(next)
+	f.popLoop(lp)
+}
+
+func (f *fcomp) pushLoop() *loopCtx {
+	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions)}
+	f.loops = append(f.loops, lp)
+	return lp
+}
+
+func (f *fcomp) popLoop(lp *loopCtx) {
+	f.loops = f.loops[:len(f.loops)-1]
+	for _, at := range lp.breaks {
+		f.patch(at, 0, f.pc())
+	}
+	for _, at := range lp.continues {
+		f.patch(at, 0, lp.contPC)
+	}
+}
+
+func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
+	word := "continue"
+	if isBreak {
+		word = "break"
+	}
+	if len(f.loops) == 0 {
+		f.c.errorf(pos, "%s outside of loop", word)
+		return
+	}
+	lp := f.loops[len(f.loops)-1]
+	saved := f.depth
+	f.leaveRegions(lp.regions)
+	if n := f.depth - lp.depth; n > 0 {
+		f.emit(POPN, n)
+	}
+	at := f.emit(JUMP, 0)
+	if isBreak {
+		lp.breaks = append(lp.breaks, at)
+	} else {
+		lp.continues = append(lp.continues, at)
+	}
+	f.depth = saved
+}
+
+// leaveRegions runs the finally blocks of the try regions above index
+// keep, innermost first, removing their handlers (language.md §8.6 rule 2).
+func (f *fcomp) leaveRegions(keep int) {
+	saved := f.regions
+	for i := len(saved) - 1; i >= keep; i-- {
+		r := saved[i]
+		if r.active {
+			f.emit(POP_TRY)
+		}
+		if r.hook != "" {
+			f.emit(CALL_INTERNAL, f.name(r.hook), 0)
+			f.emit(POP)
+		}
+		if r.finally != nil {
+			f.regions = saved[:i]
+			f.blockStmts(r.finally)
+		}
+	}
+	f.regions = saved
+}
+
+func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
+	saved := f.depth
+	defer func() { f.depth = saved }()
+	if s.Value != nil {
+		if call, ok := s.Value.(*syntax.CallExpr); ok && len(f.regions) == 0 && len(f.defers) == 0 &&
+			f.kind != FuncMain && !f.fn.IsGen && !hasSpread(call.Args) {
+			f.callee(call.Fn)
+			for _, a := range call.Args {
+				f.expr(a)
+			}
+			f.line(call.At)
+			f.emit(TAILCALL, len(call.Args))
+			return
+		}
+		f.expr(s.Value)
+	} else {
+		f.emit(NIL)
+	}
+	f.leaveRegions(0)
+	f.emitDefers()
+	f.line(s.At)
+	f.emit(RETURN)
+}
+
+// ---- declarations ----
+
+func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
+	g := f.c.newFunc(s.Name, FuncPipeline, f.c.info.Funcs[s], s.At.Line)
+	for i, p := range s.Params {
+		g.fn.Params = append(g.fn.Params, Param{Name: p.Name})
+		if p.Name == "harness" {
+			// an unbound `harness` parameter reads the global (§5.5)
+			skip := g.emit(ARGC_GT, i, 0)
+			g.emit(LOAD_UNIV, g.name("harness"))
+			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
+			g.patchHere(skip)
+		}
+	}
+	for _, p := range s.Params {
+		if b := f.c.info.Decl(p, p.Name); b != nil && b.Scope == resolve.Cell {
+			g.emit(CELLIFY, b.Index)
+		}
+	}
+	// A pipeline's parameters are not bound under `harn run` (language.md
+	// §5.5): the VM leaves their slots unassigned unless a host passes values.
+	body := f.c.info.PipelineBodies[s]
+	g.hoistCells(body)
+	g.blockValue(body)
+	g.emitDefers()
+	g.emit(RETURN)
+	f.fn.Funcs = append(f.fn.Funcs, g.finish())
+	f.emit(MAKE_CLOSURE, len(f.fn.Funcs)-1)
+	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+}
+
+func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
+	idx := f.function(s, s.Name, FuncNamed, s.Params, s.Body, s.At.Line)
+	def := &ToolDef{Name: s.Name, Description: s.Description, Return: s.Return, Decl: s}
+	for _, p := range s.Params {
+		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, HasDefault: p.Default != nil})
+	}
+	f.emit(CONST, f.constant(def))
+	f.emit(MAKE_CLOSURE, idx)
+	f.emit(CALL_INTERNAL, f.name("__tool_decl"), 2)
+	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+}
+
+// guardedInternal brackets a block with runtime hooks that must run on
+// every exit path (mutex, deadline).
+func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Block, exit string) {
+	n := 0
+	if arg != nil {
+		f.expr(arg)
+		n = 1
+	}
+	f.emit(CALL_INTERNAL, f.name(enter), n)
+	f.emit(POP)
+	h := f.emit(SETUP_TRY, 0)
+	f.regions = append(f.regions, region{hook: exit, active: true})
+	f.blockStmts(body)
+	f.regions = f.regions[:len(f.regions)-1]
+	f.emit(POP_TRY)
+	f.emit(CALL_INTERNAL, f.name(exit), 0)
+	f.emit(POP)
+	jEnd := f.emit(JUMP, 0)
+	f.patchHere(h)
+	f.depth++ // the failure
+	f.emit(CALL_INTERNAL, f.name(exit), 0)
+	f.emit(POP)
+	f.emit(RERAISE)
+	f.patchHere(jEnd)
+}

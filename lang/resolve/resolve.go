@@ -1,0 +1,173 @@
+// Package resolve performs static scoping for a parsed file: before any
+// code runs, every identifier becomes a reference to a local slot, a cell
+// (a local captured by a nested function), a free variable (an upvalue of
+// the enclosing function), a module global, a predeclared name (builtin or
+// host global) or an imported name. It also enforces the binding rules of
+// language.md §3 and reports undefined names with a "did you mean".
+//
+// Model. Each function (named fn, closure literal, pipeline, impl method,
+// and the file's top-level code) has a frame of local slots. Script-mode
+// top-level `let`/`var`/`const`, `fn`, `struct`, `enum`, `impl`, `tool`
+// declarations are module globals, looked up by slot and bound late (a
+// function may refer to a global declared later; it must exist when the
+// reference runs). Names declared inside blocks are locals with a fresh
+// slot per declaration; a local that a nested function refers to is a cell,
+// created anew each time its declaration executes, so closures share the
+// variable itself (language.md §3.4) and loop iterations do not.
+package resolve
+
+import (
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// Scope says where a binding's value lives.
+type Scope uint8
+
+const (
+	Undefined Scope = iota
+	Local           // a slot of the current frame
+	Cell            // a slot of the current frame holding a shared cell
+	Free            // an upvalue of the current closure (always a cell)
+	Global          // a module global slot
+	Universal       // a builtin or host global (by name)
+	Import          // a name bound by a wildcard import the resolver could not see into (by name)
+	Hidden          // a global the reference cannot see yet: reading it fails at run time
+)
+
+func (s Scope) String() string {
+	return [...]string{"undefined", "local", "cell", "free", "global", "universal", "import", "hidden"}[s]
+}
+
+// Kind is how a binding was declared.
+type Kind uint8
+
+const (
+	KLet Kind = iota
+	KVar
+	KConst
+	KFn
+	KParam
+	KFor
+	KCatch
+	KMatch
+	KStruct
+	KEnum
+	KImpl
+	KTool
+	KPipeline
+	KImport
+	KType
+	KInterface
+	KHidden // compiler-internal (pipe placeholder parameter)
+)
+
+// Mutable reports whether assignments to a binding of this kind are allowed.
+func (k Kind) Mutable() bool { return k == KLet || k == KVar || k == KFor }
+
+// Binding is one declared name.
+type Binding struct {
+	Name     string
+	Kind     Kind
+	Pos      syntax.Pos
+	Decl     syntax.Node // declaring node
+	Scope    Scope       // Local, Cell or Global (never Free)
+	Index    int         // frame slot or global slot
+	Func     *Function   // owning function (nil for globals)
+	Captured bool        // a nested function refers to it
+	Used     bool        // read at least once
+	Hoisted  bool        // a local fn whose binding exists before its declaration runs
+	FirstPos syntax.Pos  // globals: position of the first top-level declaration
+	PathRoot bool        // the root of some path assignment (`x[k] = v`, `x.f = v`)
+	Reassign bool        // assigned after declaration
+}
+
+// Ref is one resolved identifier occurrence.
+type Ref struct {
+	Binding *Binding // nil for Universal / Import / Undefined
+	Scope   Scope
+	Index   int // slot, upvalue index or global index
+	Name    string
+}
+
+// Function is the static frame layout of one function body.
+type Function struct {
+	Node     syntax.Node // *syntax.FnDecl, *syntax.ClosureLit, *syntax.PipelineDecl, *syntax.ToolDecl, *syntax.PipeExpr (placeholder closure) or *syntax.File
+	Parent   *Function
+	Locals   []*Binding // slot order; params first
+	FreeVars []*Binding // upvalues, in index order (bindings of enclosing functions)
+	HasYield bool
+	HasEmit  bool
+	freeIdx  map[*Binding]int
+}
+
+// NumLocals is the number of frame slots the resolver assigned.
+func (f *Function) NumLocals() int { return len(f.Locals) }
+
+// Info is the result of resolving a file.
+type Info struct {
+	Refs    map[*syntax.Ident]*Ref
+	Funcs   map[syntax.Node]*Function
+	decls   map[declKey]*Binding
+	Globals []*Binding // global slot order
+	// GlobalIndex maps a global name to its slot.
+	GlobalIndex map[string]int
+	Main        *Function // the file's top-level code
+	Pipeline    bool      // the file runs in pipeline mode
+	Entry       *syntax.PipelineDecl
+	// ConstRedeclared marks declaring nodes of a const that re-declares a
+	// const of the same name in the same local scope (a run-time error).
+	ConstRedeclared map[syntax.Node]bool
+	// PipelineBodies holds each pipeline's statements with the bodies of
+	// the pipelines it extends in front (language.md §5.5).
+	PipelineBodies map[*syntax.PipelineDecl][]syntax.Stmt
+	Errors         diag.List
+	Warnings       diag.List
+
+	enums   map[string]bool
+	structs map[string]*syntax.StructDecl
+}
+
+type declKey struct {
+	node syntax.Node
+	name string
+}
+
+// Decl returns the binding a declaring node introduced for name: pass the
+// *syntax.LetStmt's pattern item (*syntax.IdentPattern, *syntax.DictPatItem,
+// *syntax.ListPatItem), *syntax.PairPattern, *syntax.Param, *syntax.FnDecl,
+// *syntax.StructDecl, *syntax.EnumDecl, *syntax.TryExpr (catch variable),
+// *syntax.Ident (match binding), *syntax.ImportDecl, *syntax.PipelineDecl,
+// *syntax.ToolDecl, *syntax.ImplBlock, *syntax.SelectCase, *syntax.ParallelExpr.
+func (in *Info) Decl(node syntax.Node, name string) *Binding {
+	return in.decls[declKey{node, name}]
+}
+
+// Universe answers whether a name is predeclared (builtin or host global).
+type Universe interface {
+	IsPredeclared(name string) bool
+	PredeclaredNames() []string
+}
+
+// Options configures resolution.
+type Options struct {
+	Universe Universe
+	// ImportedNames are names bound by the file's imports (resolved by the
+	// module loader before resolution). They become globals of the file.
+	ImportedNames []string
+	// OpaqueImports is true when some import could not be inspected; then
+	// unknown names are looked up by name at run time instead of being
+	// reported.
+	OpaqueImports bool
+	// Persistent lets a REPL keep globals across entries: names in
+	// PriorGlobals are already defined module globals (in slot order).
+	PriorGlobals []string
+	// PriorEnums and PriorStructs were declared by earlier REPL entries.
+	PriorEnums   []string
+	PriorStructs []*syntax.StructDecl
+	// Module marks a file loaded by import. Its functions are compiled
+	// without the module's other declarations (language.md §11.2), so no
+	// name is an enum there, not even Result: `Enum.Variant` reads `Enum`
+	// as a variable, in expressions and patterns alike.
+	Module bool
+}

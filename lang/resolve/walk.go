@@ -1,0 +1,983 @@
+package resolve
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// File resolves a parsed file.
+func File(f *syntax.File, opts Options) *Info {
+	r := &resolver{
+		file: f,
+		opts: opts,
+		info: &Info{
+			Refs:            map[*syntax.Ident]*Ref{},
+			Funcs:           map[syntax.Node]*Function{},
+			decls:           map[declKey]*Binding{},
+			GlobalIndex:     map[string]int{},
+			ConstRedeclared: map[syntax.Node]bool{},
+			PipelineBodies:  map[*syntax.PipelineDecl][]syntax.Stmt{},
+		},
+		enums:   map[string]bool{"Result": true},
+		structs: map[string]*syntax.StructDecl{},
+	}
+	r.run()
+	return r.info
+}
+
+type scope struct {
+	names map[string]*Binding
+	fns   map[string]bool // names hoisted as local fns in this scope
+}
+
+type funcState struct {
+	fn     *Function
+	scopes []*scope
+}
+
+type resolver struct {
+	file    *syntax.File
+	opts    Options
+	info    *Info
+	stack   []*funcState
+	enums   map[string]bool
+	structs map[string]*syntax.StructDecl
+	loop    int // loop nesting in the current function (for break/continue checks)
+}
+
+// IsEnum reports whether name is an enum declared in the file (or Result).
+func (in *Info) IsEnum(name string) bool { return in.enums[name] }
+
+// Struct returns the struct declaration named name anywhere in the file.
+func (in *Info) Struct(name string) *syntax.StructDecl { return in.structs[name] }
+
+func (r *resolver) cur() *funcState { return r.stack[len(r.stack)-1] }
+
+func (r *resolver) errorf(pos syntax.Pos, format string, args ...any) {
+	r.info.Errors = append(r.info.Errors, &diag.Error{
+		File: r.file.Path, Line: pos.Line, Col: pos.Col,
+		Msg: fmt.Sprintf(format, args...), Phase: diag.PhaseStatic,
+	})
+}
+
+func (r *resolver) warnf(pos syntax.Pos, code, format string, args ...any) {
+	r.info.Warnings = append(r.info.Warnings, &diag.Error{
+		File: r.file.Path, Line: pos.Line, Col: pos.Col, Code: code,
+		Msg: fmt.Sprintf(format, args...), Phase: diag.PhaseStatic, Severity: diag.SevWarning,
+	})
+}
+
+func (r *resolver) run() {
+	r.collectTypes(r.file.Items)
+	if r.opts.Module {
+		r.enums = map[string]bool{}
+	}
+	r.info.enums = r.enums
+	r.info.structs = r.structs
+
+	for _, it := range r.file.Items {
+		if p, ok := it.(*syntax.PipelineDecl); ok {
+			r.info.Pipeline = true
+			if r.info.Entry == nil || p.Name == "default" {
+				if r.info.Entry == nil || r.info.Entry.Name != "default" {
+					r.info.Entry = p
+				}
+			}
+		}
+	}
+
+	main := &Function{Node: r.file}
+	r.info.Main = main
+	r.info.Funcs[r.file] = main
+	r.stack = []*funcState{{fn: main, scopes: []*scope{newScope()}}}
+
+	for _, name := range r.opts.PriorGlobals {
+		r.global(name, KLet, syntax.Pos{}, nil)
+	}
+	for _, name := range r.opts.PriorEnums {
+		r.enums[name] = true
+	}
+	for _, d := range r.opts.PriorStructs {
+		if r.structs[d.Name] == nil {
+			r.structs[d.Name] = d
+		}
+	}
+	for _, name := range r.opts.ImportedNames {
+		r.global(name, KImport, syntax.Pos{}, nil)
+	}
+	// Pass 1: every top-level declaration is a global, so functions may
+	// refer to globals declared after them (late binding).
+	for _, it := range r.file.Items {
+		r.declareTopLevel(it)
+	}
+	// Pass 2: resolve bodies in source order.
+	for _, it := range r.file.Items {
+		r.topItem(it)
+	}
+	r.finish()
+}
+
+func newScope() *scope { return &scope{names: map[string]*Binding{}} }
+
+// collectTypes records every enum and struct declared anywhere in the file.
+func (r *resolver) collectTypes(stmts []syntax.Stmt) {
+	for _, s := range stmts {
+		switch d := s.(type) {
+		case *syntax.EnumDecl:
+			r.enums[d.Name] = true
+		case *syntax.StructDecl:
+			if _, dup := r.structs[d.Name]; !dup {
+				r.structs[d.Name] = d
+			}
+		case *syntax.FnDecl:
+			if d.Body != nil {
+				r.collectTypes(d.Body.Stmts)
+			}
+		case *syntax.PipelineDecl:
+			if d.Body != nil {
+				r.collectTypes(d.Body.Stmts)
+			}
+		}
+	}
+}
+
+// global declares (or re-declares) a module global.
+func (r *resolver) global(name string, kind Kind, pos syntax.Pos, decl syntax.Node) *Binding {
+	if i, ok := r.info.GlobalIndex[name]; ok {
+		b := r.info.Globals[i]
+		if kind != KImport {
+			b.Kind, b.Pos, b.Decl = kind, pos, decl
+		}
+		if decl != nil {
+			r.info.decls[declKey{decl, name}] = b
+		}
+		return b
+	}
+	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: decl, Scope: Global, Index: len(r.info.Globals), FirstPos: pos}
+	r.info.GlobalIndex[name] = b.Index
+	r.info.Globals = append(r.info.Globals, b)
+	if decl != nil {
+		r.info.decls[declKey{decl, name}] = b
+	}
+	return b
+}
+
+func (r *resolver) declareTopLevel(it syntax.Stmt) {
+	switch d := it.(type) {
+	case *syntax.LetStmt:
+		kind := letKind(d.Kind)
+		forPatternNames(d.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
+			r.global(name, kind, pos, node)
+		})
+	case *syntax.FnDecl:
+		r.global(d.Name, KFn, d.NamePos, d)
+	case *syntax.StructDecl:
+		r.global(d.Name, KStruct, d.At, d)
+	case *syntax.ToolDecl:
+		r.global(d.Name, KTool, d.NamePos, d)
+	case *syntax.PipelineDecl:
+		r.global(d.Name, KPipeline, d.NamePos, d)
+	case *syntax.ImportDecl:
+		for _, n := range d.Names {
+			r.global(n.Name, KImport, n.At, d)
+		}
+	}
+}
+
+func letKind(k syntax.BindingKind) Kind {
+	switch k {
+	case syntax.BindVar:
+		return KVar
+	case syntax.BindConst:
+		return KConst
+	}
+	return KLet
+}
+
+// forPatternNames calls fn for each name a pattern binds (skipping `_`).
+func forPatternNames(p syntax.Pattern, fn func(name string, pos syntax.Pos, node syntax.Node)) {
+	switch p := p.(type) {
+	case *syntax.IdentPattern:
+		if p.Name != "_" {
+			fn(p.Name, p.At, p)
+		}
+	case *syntax.DictPattern:
+		for _, it := range p.Items {
+			name := it.Alias
+			if it.Rest || name == "" {
+				name = it.Key
+			}
+			if name != "_" {
+				fn(name, it.At, it)
+			}
+		}
+	case *syntax.ListPattern:
+		for _, it := range p.Items {
+			if it.Name != "_" && it.Name != "" {
+				fn(it.Name, it.At, it)
+			}
+		}
+	case *syntax.PairPattern:
+		if p.First != "_" {
+			fn(p.First, p.At, p)
+		}
+		if p.Second != "_" {
+			fn(p.Second, p.At, p)
+		}
+	}
+}
+
+// ---- scopes ----
+
+func (r *resolver) push() { fs := r.cur(); fs.scopes = append(fs.scopes, newScope()) }
+func (r *resolver) pop()  { fs := r.cur(); fs.scopes = fs.scopes[:len(fs.scopes)-1] }
+
+// atTopLevel reports whether declarations here are module globals.
+func (r *resolver) atTopLevel() bool {
+	return len(r.stack) == 1 && len(r.cur().scopes) == 1
+}
+
+// declare introduces a local (or, at top level, updates the global).
+func (r *resolver) declare(name string, kind Kind, pos syntax.Pos, node syntax.Node) *Binding {
+	if r.atTopLevel() {
+		b := r.global(name, kind, pos, node)
+		r.info.decls[declKey{node, name}] = b
+		return b
+	}
+	fs := r.cur()
+	sc := fs.scopes[len(fs.scopes)-1]
+	if kind == KFn && sc.fns[name] {
+		if b := sc.names[name]; b != nil && b.Hoisted {
+			b.Pos, b.Decl = pos, node
+			r.info.decls[declKey{node, name}] = b
+			return b
+		}
+	}
+	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Local, Index: len(fs.fn.Locals), Func: fs.fn}
+	fs.fn.Locals = append(fs.fn.Locals, b)
+	sc.names[name] = b
+	r.info.decls[declKey{node, name}] = b
+	return b
+}
+
+// hoistFns pre-declares the local fn declarations of a block so that
+// functions declared in one block may call each other in any order.
+func (r *resolver) hoistFns(stmts []syntax.Stmt) {
+	if r.atTopLevel() {
+		return
+	}
+	fs := r.cur()
+	sc := fs.scopes[len(fs.scopes)-1]
+	for _, s := range stmts {
+		if d, ok := s.(*syntax.FnDecl); ok {
+			if sc.fns == nil {
+				sc.fns = map[string]bool{}
+			}
+			if sc.fns[d.Name] {
+				continue
+			}
+			sc.fns[d.Name] = true
+			b := &Binding{Name: d.Name, Kind: KFn, Pos: d.NamePos, Decl: d, Scope: Local, Index: len(fs.fn.Locals), Func: fs.fn, Hoisted: true}
+			fs.fn.Locals = append(fs.fn.Locals, b)
+			sc.names[d.Name] = b
+		}
+	}
+}
+
+// lookup resolves name from the current position.
+func (r *resolver) lookup(name string) *Ref {
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		fs := r.stack[depth]
+		for i := len(fs.scopes) - 1; i >= 0; i-- {
+			// The top-level scope of the main chunk holds globals, not locals.
+			if depth == 0 && i == 0 {
+				continue
+			}
+			if b := fs.scopes[i].names[name]; b != nil {
+				if depth == len(r.stack)-1 {
+					return &Ref{Binding: b, Scope: Local, Index: b.Index, Name: name}
+				}
+				b.Captured = true
+				idx := r.addFree(r.cur().fn, b)
+				return &Ref{Binding: b, Scope: Free, Index: idx, Name: name}
+			}
+		}
+	}
+	if i, ok := r.info.GlobalIndex[name]; ok {
+		b := r.info.Globals[i]
+		if r.hiddenGlobal(b) {
+			return &Ref{Binding: b, Scope: Hidden, Index: i, Name: name}
+		}
+		return &Ref{Binding: b, Scope: Global, Index: i, Name: name}
+	}
+	if r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name) {
+		return &Ref{Scope: Universal, Name: name}
+	}
+	if r.opts.OpaqueImports {
+		return &Ref{Scope: Import, Name: name}
+	}
+	return &Ref{Scope: Undefined, Name: name}
+}
+
+// hiddenGlobal implements the script-mode rule that a function does not
+// see a top-level variable declared after it (language.md §3.4): the
+// reference sits in a function that starts before the variable's first
+// declaration.
+func (r *resolver) hiddenGlobal(b *Binding) bool {
+	if r.info.Pipeline || len(r.stack) < 2 || !b.FirstPos.IsValid() {
+		return false
+	}
+	switch b.Kind {
+	case KLet, KVar, KConst:
+	default:
+		return false
+	}
+	start := r.stack[1].fn.Node.Position()
+	return start.Line < b.FirstPos.Line || start.Line == b.FirstPos.Line && start.Col < b.FirstPos.Col
+}
+
+// addFree makes b an upvalue of fn (and of every function between fn and
+// b's owner) and returns its upvalue index in fn.
+func (r *resolver) addFree(fn *Function, b *Binding) int {
+	if fn.freeIdx == nil {
+		fn.freeIdx = map[*Binding]int{}
+	}
+	if i, ok := fn.freeIdx[b]; ok {
+		return i
+	}
+	if fn.Parent != nil && fn.Parent != b.Func {
+		r.addFree(fn.Parent, b)
+	}
+	i := len(fn.FreeVars)
+	fn.freeIdx[b] = i
+	fn.FreeVars = append(fn.FreeVars, b)
+	return i
+}
+
+// FreeIndex returns the upvalue index of b in fn's parent chain source:
+// used by the compiler when building a closure of fn inside fn.Parent.
+func (fn *Function) FreeIndex(b *Binding) (int, bool) {
+	i, ok := fn.freeIdx[b]
+	return i, ok
+}
+
+// ---- references ----
+
+func (r *resolver) use(id *syntax.Ident) {
+	ref := r.lookup(id.Name)
+	r.info.Refs[id] = ref
+	if ref.Binding != nil {
+		ref.Binding.Used = true
+	}
+	if ref.Scope == Undefined {
+		// Reading an undefined name is a run-time error (language.md §3.2)
+		// that a script may catch; report it now as a warning too.
+		msg := "undefined variable `" + id.Name + "`"
+		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
+			msg += " (did you mean `" + s + "`?)"
+		}
+		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
+	}
+}
+
+// useCall resolves the callee of a call; unknown callees are the static
+// error of language.md §9.2.
+func (r *resolver) useCall(id *syntax.Ident) {
+	ref := r.lookup(id.Name)
+	r.info.Refs[id] = ref
+	if ref.Binding != nil {
+		ref.Binding.Used = true
+	}
+	if ref.Scope == Undefined {
+		msg := "call target `" + id.Name + "` is not defined or imported"
+		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
+			msg += " — did you mean `" + s + "`?"
+		}
+		r.errorf(id.At, "%s", msg)
+	}
+}
+
+// visibleNames lists every name visible from the current position.
+func (r *resolver) visibleNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, fs := range r.stack {
+		for _, sc := range fs.scopes {
+			for n := range sc.names {
+				add(n)
+			}
+		}
+	}
+	for _, b := range r.info.Globals {
+		add(b.Name)
+	}
+	if r.opts.Universe != nil {
+		for _, n := range r.opts.Universe.PredeclaredNames() {
+			add(n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ---- functions ----
+
+func (r *resolver) enterFunc(node syntax.Node) *Function {
+	fn := &Function{Node: node, Parent: r.cur().fn}
+	r.info.Funcs[node] = fn
+	r.stack = append(r.stack, &funcState{fn: fn, scopes: []*scope{newScope()}})
+	return fn
+}
+
+func (r *resolver) leaveFunc() { r.stack = r.stack[:len(r.stack)-1] }
+
+func (r *resolver) params(ps []*syntax.Param) {
+	for _, p := range ps {
+		r.declare(p.Name, KParam, p.At, p)
+	}
+	// Defaults run in the callee and may use earlier parameters; resolving
+	// them after all params are declared is close enough and keeps the
+	// frame layout simple.
+	for _, p := range ps {
+		if p.Default != nil {
+			r.expr(p.Default)
+		}
+	}
+}
+
+func (r *resolver) funcBody(node syntax.Node, ps []*syntax.Param, body *syntax.Block) *Function {
+	saved := r.loop
+	r.loop = 0
+	fn := r.enterFunc(node)
+	r.params(ps)
+	if body != nil {
+		r.hoistFns(body.Stmts)
+		r.stmts(body.Stmts)
+	}
+	r.leaveFunc()
+	r.loop = saved
+	return fn
+}
+
+// ---- top level ----
+
+func (r *resolver) topItem(it syntax.Stmt) {
+	switch d := it.(type) {
+	case *syntax.ImportDecl:
+		for _, n := range d.Names {
+			r.info.decls[declKey{d, n.Name}] = r.info.Globals[r.info.GlobalIndex[n.Name]]
+		}
+	case *syntax.PipelineDecl:
+		body := r.pipelineBody(d, map[string]bool{})
+		r.info.PipelineBodies[d] = body
+		r.enterFunc(d)
+		for _, p := range d.Params {
+			r.declare(p.Name, KParam, p.At, p)
+		}
+		r.hoistFns(body)
+		r.stmts(body)
+		r.leaveFunc()
+	default:
+		r.stmt(it)
+	}
+}
+
+// pipelineBody is a pipeline's body with the bodies of the pipelines it
+// extends in front (parents first, each a fresh copy).
+func (r *resolver) pipelineBody(d *syntax.PipelineDecl, seen map[string]bool) []syntax.Stmt {
+	if d.Extends == "" {
+		return d.Body.Stmts
+	}
+	if seen[d.Name] {
+		r.errorf(d.At, "pipeline `%s` extends itself through `%s`", d.Name, d.Extends)
+		return d.Body.Stmts
+	}
+	seen[d.Name] = true
+	for _, o := range r.file.Items {
+		if p, ok := o.(*syntax.PipelineDecl); ok && p.Name == d.Extends {
+			parent := cloneStmts(r.pipelineBody(p, seen))
+			return append(parent, d.Body.Stmts...)
+		}
+	}
+	r.errorf(d.At, "pipeline `%s` extends unknown pipeline `%s`", d.Name, d.Extends)
+	return d.Body.Stmts
+}
+
+// ---- statements ----
+
+func (r *resolver) stmts(list []syntax.Stmt) {
+	for _, s := range list {
+		r.stmt(s)
+	}
+}
+
+func (r *resolver) block(b *syntax.Block) {
+	if b == nil {
+		return
+	}
+	r.push()
+	r.hoistFns(b.Stmts)
+	r.stmts(b.Stmts)
+	r.pop()
+}
+
+func (r *resolver) stmt(s syntax.Stmt) {
+	switch s := s.(type) {
+	case *syntax.LetStmt:
+		r.expr(s.Value)
+		r.patternDefaults(s.Pattern)
+		kind := letKind(s.Kind)
+		forPatternNames(s.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
+			r.declareChecked(name, kind, pos, node)
+		})
+	case *syntax.AssignStmt:
+		r.expr(s.Value)
+		r.assignTarget(s.Target, s.Op)
+	case *syntax.ExprStmt:
+		r.expr(s.X)
+	case *syntax.FnDecl:
+		b := r.declare(s.Name, KFn, s.NamePos, s)
+		_ = b
+		fn := r.funcBody(s, s.Params, s.Body)
+		_ = fn
+	case *syntax.ToolDecl:
+		r.declare(s.Name, KTool, s.NamePos, s)
+		r.funcBody(s, s.Params, s.Body)
+	case *syntax.StructDecl:
+		r.declare(s.Name, KStruct, s.At, s)
+	case *syntax.EnumDecl, *syntax.TypeDecl, *syntax.InterfaceDecl:
+		// types only
+	case *syntax.ImplBlock:
+		for _, m := range s.Methods {
+			r.funcBody(m, m.Params, m.Body)
+		}
+	case *syntax.SkillDecl:
+		for _, f := range s.Fields {
+			r.expr(f.Value)
+		}
+	case *syntax.EvalPackDecl:
+		r.push()
+		for _, it := range s.Items {
+			if it.Value != nil {
+				r.expr(it.Value)
+			}
+			if it.Summarize != nil {
+				r.block(it.Summarize)
+			}
+			if it.Stmt != nil {
+				r.stmt(it.Stmt)
+			}
+		}
+		r.pop()
+	case *syntax.OverrideDecl:
+		// accepted and ignored at run time
+	case *syntax.PipelineDecl:
+		r.errorf(s.At, "pipeline declarations are only allowed at top level")
+	case *syntax.ImportDecl:
+		r.errorf(s.At, "import declarations are only allowed at top level")
+	case *syntax.ForStmt:
+		r.expr(s.Iter)
+		r.push()
+		r.patternDefaults(s.Pattern)
+		forPatternNames(s.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
+			r.declare(name, KFor, pos, node)
+		})
+		r.loop++
+		r.blockInline(s.Body)
+		r.loop--
+		r.pop()
+	case *syntax.WhileStmt:
+		r.expr(s.Cond)
+		r.loop++
+		r.block(s.Body)
+		r.loop--
+	case *syntax.DeferStmt:
+		r.block(s.Body)
+	case *syntax.ReturnStmt:
+		if s.Value != nil {
+			r.expr(s.Value)
+		}
+	case *syntax.ThrowStmt:
+		r.expr(s.Value)
+	case *syntax.GuardStmt:
+		r.expr(s.Cond)
+		r.block(s.Else)
+	case *syntax.RequireStmt:
+		r.expr(s.Cond)
+		if s.Message != nil {
+			r.expr(s.Message)
+		}
+	case *syntax.MutexStmt:
+		r.block(s.Body)
+	case *syntax.BreakStmt, *syntax.ContinueStmt:
+		// checked by the compiler (a compile error, language.md §7.3)
+	case *syntax.YieldStmt:
+		r.cur().fn.HasYield = true
+		if s.Value != nil {
+			r.expr(s.Value)
+		}
+	case *syntax.EmitStmt:
+		r.cur().fn.HasEmit = true
+		r.expr(s.Value)
+	default:
+		panic(fmt.Sprintf("resolve: unexpected statement %T", s))
+	}
+}
+
+// blockInline resolves a block's statements in the current scope.
+func (r *resolver) blockInline(b *syntax.Block) {
+	if b == nil {
+		return
+	}
+	r.hoistFns(b.Stmts)
+	r.stmts(b.Stmts)
+}
+
+// declareChecked declares a let/var/const binding and records a const
+// redeclaration in the same scope (a run-time error, language.md §3.2).
+func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) {
+	var prev *Binding
+	if r.atTopLevel() {
+		if i, ok := r.info.GlobalIndex[name]; ok {
+			prev = r.info.Globals[i]
+		}
+	} else {
+		fs := r.cur()
+		prev = fs.scopes[len(fs.scopes)-1].names[name]
+	}
+	if prev != nil && prev.Kind == KConst && kind == KConst && !r.atTopLevel() {
+		r.info.ConstRedeclared[node] = true
+	}
+	r.declare(name, kind, pos, node)
+}
+
+func (r *resolver) patternDefaults(p syntax.Pattern) {
+	switch p := p.(type) {
+	case *syntax.DictPattern:
+		for _, it := range p.Items {
+			if it.Default != nil {
+				r.expr(it.Default)
+			}
+		}
+	case *syntax.ListPattern:
+		for _, it := range p.Items {
+			if it.Default != nil {
+				r.expr(it.Default)
+			}
+		}
+	}
+}
+
+// assignTarget resolves the root of an assignment target and the index
+// expressions along its path.
+func (r *resolver) assignTarget(t syntax.Expr, op string) {
+	switch t := t.(type) {
+	case *syntax.Ident:
+		ref := r.lookup(t.Name)
+		r.info.Refs[t] = ref
+		if ref.Binding != nil {
+			ref.Binding.Reassign = true
+			if op != "=" {
+				ref.Binding.Used = true
+			}
+		}
+		if ref.Scope == Undefined {
+			msg := "assignment to undefined variable `" + t.Name + "`"
+			if s := diag.Suggest(t.Name, r.visibleNames()); s != "" {
+				msg += " (did you mean `" + s + "`?)"
+			}
+			r.warnf(t.At, "HARN-NAM-001", "%s", msg)
+		}
+	case *syntax.MemberExpr:
+		r.assignTarget(t.X, "+=")
+		r.markPathRoot(t.X)
+	case *syntax.IndexExpr:
+		r.assignTarget(t.X, "+=")
+		r.markPathRoot(t.X)
+		r.expr(t.Index)
+	default:
+		r.expr(t)
+	}
+}
+
+// markPathRoot records that a variable is the root of a path assignment
+// (`d[k] = v`), which lets the compiler update its collection in place
+// while no other reference to it exists.
+func (r *resolver) markPathRoot(x syntax.Expr) {
+	if id, ok := x.(*syntax.Ident); ok {
+		if ref := r.info.Refs[id]; ref != nil && ref.Binding != nil {
+			ref.Binding.PathRoot = true
+		}
+	}
+}
+
+// ---- expressions ----
+
+func (r *resolver) exprs(list []syntax.Expr) {
+	for _, e := range list {
+		r.expr(e)
+	}
+}
+
+func (r *resolver) expr(e syntax.Expr) {
+	switch e := e.(type) {
+	case nil:
+	case *syntax.Ident:
+		r.use(e)
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.DurationLit, *syntax.StringLit, *syntax.BoolLit, *syntax.NilLit:
+	case *syntax.InterpString:
+		for _, p := range e.Parts {
+			if p.Expr != nil {
+				r.expr(p.Expr)
+			}
+		}
+	case *syntax.SpreadExpr:
+		r.expr(e.X)
+	case *syntax.ListLit:
+		r.exprs(e.Elems)
+	case *syntax.DictLit:
+		r.dictEntries(e.Entries)
+	case *syntax.StructLit:
+		r.dictEntries(e.Fields)
+	case *syntax.ClosureLit:
+		r.funcBody(e, e.Params, e.Body)
+	case *syntax.BinaryExpr:
+		r.expr(e.X)
+		r.expr(e.Y)
+	case *syntax.UnaryExpr:
+		r.expr(e.X)
+	case *syntax.TernaryExpr:
+		r.expr(e.Cond)
+		r.expr(e.Then)
+		r.expr(e.Else)
+	case *syntax.RangeExpr:
+		r.expr(e.Start)
+		r.expr(e.End)
+	case *syntax.PipeExpr:
+		r.expr(e.X)
+		if HasPlaceholder(e.F) {
+			saved := r.loop
+			r.loop = 0
+			r.enterFunc(e)
+			r.declare("_", KHidden, e.At, e)
+			r.expr(e.F)
+			r.leaveFunc()
+			r.loop = saved
+		} else {
+			r.expr(e.F)
+		}
+	case *syntax.MemberExpr:
+		if id, ok := e.X.(*syntax.Ident); ok && r.isEnumRef(id.Name) {
+			return // Enum.Variant
+		}
+		r.expr(e.X)
+	case *syntax.IndexExpr:
+		r.expr(e.X)
+		r.expr(e.Index)
+	case *syntax.SliceExpr:
+		r.expr(e.X)
+		r.expr(e.Lo)
+		r.expr(e.Hi)
+	case *syntax.CallExpr:
+		r.useCall(e.Fn)
+		r.exprs(e.Args)
+	case *syntax.MethodCall:
+		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
+			r.expr(e.X)
+		}
+		r.exprs(e.Args)
+	case *syntax.PropagateExpr:
+		r.expr(e.X)
+	case *syntax.IfExpr:
+		r.expr(e.Cond)
+		r.block(e.Then)
+		switch el := e.Else.(type) {
+		case *syntax.Block:
+			r.block(el)
+		case *syntax.IfExpr:
+			r.expr(el)
+		}
+	case *syntax.MatchExpr:
+		r.expr(e.X)
+		for _, arm := range e.Arms {
+			r.push()
+			for _, p := range arm.Patterns {
+				r.pattern(p, len(arm.Patterns) > 1)
+			}
+			if arm.Guard != nil {
+				r.expr(arm.Guard)
+			}
+			r.blockInline(arm.Body)
+			r.pop()
+		}
+	case *syntax.TryExpr:
+		r.block(e.Body)
+		if e.Catch != nil {
+			r.push()
+			if e.CatchVar != "" && e.CatchVar != "_" {
+				r.declare(e.CatchVar, KCatch, e.At, e)
+			}
+			r.blockInline(e.Catch)
+			r.pop()
+		}
+		r.block(e.Finally)
+	case *syntax.RetryExpr:
+		r.expr(e.Count)
+		r.block(e.Body)
+	case *syntax.ParallelExpr:
+		r.expr(e.Arg)
+		r.expr(e.MaxConcurrent)
+		saved := r.loop
+		r.loop = 0
+		r.enterFunc(e)
+		if e.Param != "" {
+			r.declare(e.Param, KParam, e.At, e)
+		}
+		r.hoistFns(e.Body.Stmts)
+		r.stmts(e.Body.Stmts)
+		r.leaveFunc()
+		r.loop = saved
+	case *syntax.SpawnExpr:
+		saved := r.loop
+		r.loop = 0
+		r.enterFunc(e)
+		r.hoistFns(e.Body.Stmts)
+		r.stmts(e.Body.Stmts)
+		r.leaveFunc()
+		r.loop = saved
+	case *syntax.DeadlineExpr:
+		r.expr(e.Duration)
+		r.block(e.Body)
+	case *syntax.SelectExpr:
+		for _, c := range e.Cases {
+			r.expr(c.Channel)
+			r.push()
+			if c.Name != "" && c.Name != "_" {
+				r.declare(c.Name, KConst, c.At, c)
+			}
+			r.blockInline(c.Body)
+			r.pop()
+		}
+		r.expr(e.Timeout)
+		r.block(e.TimeoutBody)
+		r.block(e.Default)
+	default:
+		panic(fmt.Sprintf("resolve: unexpected expression %T", e))
+	}
+}
+
+func (r *resolver) dictEntries(entries []*syntax.DictEntry) {
+	for _, en := range entries {
+		if en.KeyExpr != nil {
+			r.expr(en.KeyExpr)
+		}
+		if en.Spread != nil {
+			r.expr(en.Spread)
+		}
+		if en.Value != nil {
+			r.expr(en.Value)
+		}
+	}
+}
+
+// isEnumRef reports whether name, used as `name.Variant`, names an enum
+// rather than a variable in scope.
+func (r *resolver) isEnumRef(name string) bool {
+	if !r.enums[name] {
+		return false
+	}
+	ref := r.lookup(name)
+	return ref.Scope == Undefined || ref.Scope == Universal || ref.Scope == Import
+}
+
+// pattern resolves one match-arm pattern, declaring its bindings in the
+// arm's scope. alt is true when the arm lists alternatives (which never bind).
+func (r *resolver) pattern(p syntax.Expr, alt bool) {
+	switch k := ClassifyPattern(p, r.isEnumRef); k {
+	case PatWildcard:
+	case PatBind:
+		if alt {
+			r.expr(p)
+			return
+		}
+		id := p.(*syntax.Ident)
+		r.declare(id.Name, KMatch, id.At, id)
+	case PatVariant:
+		if alt {
+			return
+		}
+		for _, a := range variantArgs(p) {
+			if id, ok := a.(*syntax.Ident); ok && id.Name != "_" {
+				r.declare(id.Name, KMatch, id.At, id)
+			}
+		}
+	case PatList:
+		if alt {
+			r.expr(p)
+			return
+		}
+		for _, el := range p.(*syntax.ListLit).Elems {
+			switch el := el.(type) {
+			case *syntax.Ident:
+				if el.Name != "_" {
+					r.declare(el.Name, KMatch, el.At, el)
+				}
+			case *syntax.SpreadExpr:
+				if id, ok := el.X.(*syntax.Ident); ok && id.Name != "_" {
+					r.declare(id.Name, KMatch, id.At, id)
+				}
+			default:
+				r.expr(el)
+			}
+		}
+	case PatDict:
+		if alt {
+			r.expr(p)
+			return
+		}
+		for _, en := range p.(*syntax.DictLit).Entries {
+			if id, ok := en.Value.(*syntax.Ident); ok {
+				if id.Name != "_" {
+					r.declare(id.Name, KMatch, id.At, id)
+				}
+			} else {
+				r.expr(en.Value)
+			}
+		}
+	default:
+		r.expr(p)
+	}
+}
+
+func variantArgs(p syntax.Expr) []syntax.Expr {
+	if mc, ok := p.(*syntax.MethodCall); ok {
+		return mc.Args
+	}
+	return nil
+}
+
+func (r *resolver) finish() {
+	// A captured local lives in a cell.
+	for _, fn := range r.info.Funcs {
+		for _, b := range fn.Locals {
+			if b.Captured {
+				b.Scope = Cell
+			}
+		}
+	}
+	for id, ref := range r.info.Refs {
+		_ = id
+		if ref.Scope == Local && ref.Binding != nil && ref.Binding.Scope == Cell {
+			ref.Scope = Cell
+		}
+	}
+}
