@@ -1,0 +1,281 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// call checks `name(args)`. Unknown call targets are the resolver's
+// business; here: arity warnings, argument types, `@deprecated`, struct
+// constructors and the result types of known callees.
+func (c *checker) call(e *syntax.CallExpr) types.Type {
+	args := make([]types.Type, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = c.expr(a)
+	}
+	ref := c.info.Refs[e.Fn]
+	if ref == nil {
+		return types.Any
+	}
+	if b := ref.Binding; b != nil {
+		if ref.Scope == resolve.Hidden || c.multiDecl[b.Name] && b.Scope == resolve.Global {
+			return types.Any
+		}
+		switch b.Kind {
+		case resolve.KFn:
+			fn, ok := b.Decl.(*syntax.FnDecl)
+			if !ok {
+				return types.Any
+			}
+			return c.callFn(e, fn, args)
+		case resolve.KStruct:
+			d := c.env.Lookup(b.Name)
+			if d == nil || d.Kind != types.StructDecl || d.Node != b.Decl {
+				return types.Any
+			}
+			if len(e.Args) == 1 {
+				if dl, ok := e.Args[0].(*syntax.DictLit); ok {
+					c.structFields(d, dl.Entries, e.At)
+				}
+			}
+			return &types.Named{Decl: d}
+		}
+		return types.Any
+	}
+	if ref.Scope == resolve.Universal {
+		return builtinResult(e.Fn.Name, e.Args, args)
+	}
+	return types.Any
+}
+
+func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
+	sig := c.sig(fn)
+	c.deprecated(fn, e.At)
+	if hasSpread(e.Args) {
+		return c.result(sig)
+	}
+	min, max := sig.Arity()
+	if n := len(e.Args); n < min || max >= 0 && n > max {
+		var want string
+		switch {
+		case max < 0:
+			want = fmt.Sprintf("at least %d", min)
+		case min == max:
+			want = fmt.Sprint(min)
+		default:
+			want = fmt.Sprintf("%d-%d", min, max)
+		}
+		c.warnf(e.At, "Function '%s' expects %s arguments, got %d", fn.Name, want, n)
+	}
+	for i, p := range sig.Params {
+		if p.Rest || i >= len(args) {
+			break
+		}
+		if known(args[i]) && known(p.Type) && !compatible(args[i], p.Type) {
+			c.errorf(e.Args[i].Position(), "Argument %d ('%s'): expected %s, got %s", i+1, p.Name, p.Type, show(args[i], p.Type))
+		}
+	}
+	return c.result(sig)
+}
+
+// result is what calling a function with signature sig yields.
+func (c *checker) result(sig *types.Func) types.Type {
+	if len(sig.TypeParams) > 0 || !known(sig.Return) {
+		return types.Any
+	}
+	return sig.Return
+}
+
+// deprecated warns at a call of a function marked @deprecated (§10.5).
+func (c *checker) deprecated(fn *syntax.FnDecl, pos syntax.Pos) {
+	for _, a := range fn.Attrs {
+		if a.Name != "deprecated" {
+			continue
+		}
+		var since, use string
+		for _, arg := range a.Args {
+			s, ok := stringArg(arg.Value)
+			if !ok {
+				continue
+			}
+			switch arg.Name {
+			case "since":
+				since = s
+			case "use":
+				use = s
+			}
+		}
+		msg := "`" + fn.Name + "` is deprecated"
+		if since != "" {
+			msg += " (since " + since + ")"
+		}
+		help := ""
+		if use != "" {
+			help = "use `" + use + "` instead"
+		}
+		c.report(sevWarning, pos, "", help, msg)
+	}
+}
+
+func stringArg(e syntax.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *syntax.StringLit:
+		return e.Value, true
+	case *syntax.IntLit:
+		return fmt.Sprint(e.Value), true
+	case *syntax.FloatLit:
+		return fmt.Sprint(e.Value), true
+	case *syntax.Ident:
+		return e.Name, true
+	}
+	return "", false
+}
+
+// builtinResult types the few builtins whose result is certain; every
+// other builtin returns any.
+func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type {
+	arg := func() types.Type {
+		if len(at) == 1 && !hasSpread(args) {
+			return types.Widen(at[0])
+		}
+		return types.Any
+	}
+	switch name {
+	case "len":
+		return types.Int
+	case "to_string", "type_of":
+		return types.String
+	case "is_ok", "is_err":
+		return types.Bool
+	case "Ok":
+		return &types.Result{Ok: arg(), Err: types.Any}
+	case "Err":
+		return &types.Result{Ok: types.Any, Err: arg()}
+	}
+	return types.Any
+}
+
+// methodCall checks `x.name(args)`: enum variant construction, or a
+// method of a value (whose result is any).
+func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
+	if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+		return c.variant(id.Name, e.Name, e.Args, e.At, true)
+	}
+	recv := c.expr(e.X)
+	for _, a := range e.Args {
+		c.expr(a)
+	}
+	// An impl method with an annotated result (dict members, builtin
+	// methods and unknown names stay any).
+	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
+		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 && known(m.Type.Return) {
+			return m.Type.Return
+		}
+	}
+	return types.Any
+}
+
+// ---- fn main (language.md §5.4) ----
+
+const mainHelp = "rewrite as `fn main(harness: Harness) { ... }` — the runtime threads its capability handle through this single parameter"
+
+// checkMain applies the entry signature rule (HARN-NAM-101) to a top-level
+// `fn main` that takes parameters; a parameterless main is an ordinary
+// function.
+func (c *checker) checkMain() {
+	for _, it := range c.file.Items {
+		fn, ok := it.(*syntax.FnDecl)
+		if !ok || fn.Name != "main" || len(fn.Params) == 0 {
+			continue
+		}
+		if msg := mainProblem(fn); msg != "" {
+			pos := fn.Params[0].At
+			if len(fn.Params) > 1 {
+				pos = fn.NamePos
+			}
+			c.report(sevError, pos, "HARN-NAM-101", mainHelp, msg)
+		}
+	}
+}
+
+func mainProblem(fn *syntax.FnDecl) string {
+	if n := len(fn.Params); n > 1 {
+		return fmt.Sprintf("`main` must take exactly one parameter (`harness: Harness`), found %d", n)
+	}
+	p := fn.Params[0]
+	if p.Name != "harness" && p.Name != "_harness" {
+		return fmt.Sprintf("`main` parameter is named `%s`, expected `harness` or `_harness`", p.Name)
+	}
+	if p.Type == nil {
+		return "`main(harness: Harness)` requires an explicit `Harness` type annotation"
+	}
+	written := typeSource(p.Type)
+	nt, isNamed := p.Type.(*syntax.NamedType)
+	if !isNamed || nt.Name != "Harness" || len(nt.Args) > 0 || p.Default != nil || p.Rest {
+		return "`main(harness: …)` parameter type must be `Harness`, found `" + written + "`"
+	}
+	return ""
+}
+
+// typeSource prints a type annotation as written (modulo spacing).
+func typeSource(t syntax.TypeExpr) string {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if len(t.Args) == 0 {
+			return t.Name
+		}
+		parts := make([]string, len(t.Args))
+		for i, a := range t.Args {
+			parts[i] = typeSource(a)
+		}
+		return t.Name + "<" + strings.Join(parts, ", ") + ">"
+	case *syntax.ListType:
+		return "[" + typeSource(t.Elem) + "]"
+	case *syntax.OptionalType:
+		return typeSource(t.Elem) + "?"
+	case *syntax.NilType:
+		return "nil"
+	case *syntax.UnionType:
+		parts := make([]string, len(t.Types))
+		for i, a := range t.Types {
+			parts[i] = typeSource(a)
+		}
+		return strings.Join(parts, " | ")
+	case *syntax.InterType:
+		parts := make([]string, len(t.Types))
+		for i, a := range t.Types {
+			parts[i] = typeSource(a)
+		}
+		return strings.Join(parts, " & ")
+	}
+	return types.NewEnv().FromSyntax(t, nil).String()
+}
+
+// ---- attributes (language.md §10.5) ----
+
+var knownAttrs = map[string]bool{
+	"deprecated": true, "test": true, "annotations": true, "job": true,
+	"schedule": true, "queue": true, "retry": true, "sibling": true,
+	"acp_tool": true, "acp_skill": true, "command": true,
+	"complexity": true, "invariant": true, "host_entry": true,
+	"deterministic": true, "semantic": true, "archivist": true,
+	"retroactive": true, "persona": true, "step": true, "trigger": true,
+	"handoff": true, "budget": true,
+}
+
+// attrs warns about unknown attributes and about `@test` on anything but
+// a pipeline.
+func (c *checker) attrs(list []*syntax.Attribute, pipeline bool) {
+	for _, a := range list {
+		switch {
+		case !knownAttrs[a.Name]:
+			c.warnf(a.At, "unknown attribute `@%s`", a.Name)
+		case a.Name == "test" && !pipeline:
+			c.warnf(a.At, "`@test` only marks pipelines; it has no effect here")
+		}
+	}
+}

@@ -1,0 +1,329 @@
+// Package check is Harn's static checker (language.md §10.6): it runs
+// after name resolution and before compilation, and reports the static
+// errors that stop a program before anything runs and the warnings that
+// are printed while it runs anyway.
+//
+// Model. The checker walks a resolved file once, in source order, giving
+// every expression a types.Type and every binding a declared type: its
+// annotation, else (for `let`/`var`) its initializer's type widened to a
+// base type (literal → its base, collections without element types), else
+// (for `const`) the initializer's exact type. Nothing is inferred across
+// calls except from annotations: an unannotated function returns any.
+// Types that are any, unknown, unresolved or generic are never reported.
+//
+// Being wrong costs more than being silent: a false error makes a valid
+// program unrunnable. So every error needs a definite mismatch — a union
+// value is rejected only when none of its members fits — and uncertain
+// cases stay quiet. Warnings (arity, immutable assignments, unknown
+// attributes, variants and fields, dubious comparisons, unreachable code,
+// unused and shadowing locals) never stop a run.
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// Options configures a check.
+type Options struct {
+	// Env holds type declarations visible to the file besides its own,
+	// typically the public structs, enums and types of imported modules
+	// (types.Env.Import). File adds the file's own declarations to it.
+	// Nil means a fresh environment.
+	Env *types.Env
+	// ExprStmt, when set, receives the type of each expression statement
+	// checked (the REPL's :type asks for one).
+	ExprStmt func(s *syntax.ExprStmt, t types.Type)
+}
+
+// File checks a resolved file and returns its errors and warnings in
+// source order (Severity tells them apart).
+func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
+	env := opts.Env
+	if env == nil {
+		env = types.NewEnv()
+	}
+	env.AddFile(f)
+	c := &checker{
+		file:      f,
+		info:      info,
+		env:       env,
+		vars:      map[*resolve.Binding]*variable{},
+		sigs:      map[*syntax.FnDecl]*types.Func{},
+		multiDecl: multiDeclared(f),
+		seen:      map[string]bool{},
+		exprStmt:  opts.ExprStmt,
+	}
+	c.fn = &funcCtx{node: f}
+	c.fn.pushScope()
+	c.checkMain()
+	c.stmts(f.Items, true)
+	c.unusedLocals()
+	sort.SliceStable(c.diags, func(i, j int) bool {
+		a, b := c.diags[i], c.diags[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return c.diags
+}
+
+type checker struct {
+	file      *syntax.File
+	info      *resolve.Info
+	env       *types.Env
+	diags     diag.List
+	vars      map[*resolve.Binding]*variable
+	sigs      map[*syntax.FnDecl]*types.Func
+	multiDecl map[string]bool
+	fn        *funcCtx
+	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
+	exprStmt  func(s *syntax.ExprStmt, t types.Type)
+}
+
+// variable is what the checker knows about a binding.
+type variable struct {
+	t types.Type
+	// checked: assignments are checked against t (let/var bindings and
+	// annotated ones).
+	checked bool
+	// nilInit: initialised with nil, the type is fixed by the first non-nil
+	// assignment (language.md §3.1).
+	nilInit bool
+}
+
+// funcCtx is the function (or top-level code) being checked.
+type funcCtx struct {
+	parent  *funcCtx
+	node    syntax.Node
+	ret     types.Type // declared result type, nil when unannotated
+	throws  types.Type // declared throws type, nil without a clause
+	throwsT syntax.TypeExpr
+	tparams []*types.TypeParam
+	tries   []catcher // try bodies being walked, innermost last
+	thrown  []thrownValue
+	scopes  []map[string]bool // local names per block, for shadowing warnings
+}
+
+// catcher is what a try statement around the current position handles.
+type catcher struct {
+	all  bool       // untyped catch, or a bare try (Result form)
+	enum types.Type // typed catch: values of this enum
+}
+
+type thrownValue struct {
+	t   types.Type
+	pos syntax.Pos
+}
+
+func (fc *funcCtx) pushScope() { fc.scopes = append(fc.scopes, map[string]bool{}) }
+func (fc *funcCtx) popScope()  { fc.scopes = fc.scopes[:len(fc.scopes)-1] }
+
+// multiDeclared lists top-level names declared more than once: their type
+// depends on which declaration ran last, so the checker leaves them alone.
+func multiDeclared(f *syntax.File) map[string]bool {
+	count := map[string]int{}
+	for _, it := range f.Items {
+		switch d := it.(type) {
+		case *syntax.LetStmt:
+			eachPatternName(d.Pattern, func(name string) { count[name]++ })
+		case *syntax.FnDecl:
+			count[d.Name]++
+		case *syntax.ToolDecl:
+			count[d.Name]++
+		case *syntax.StructDecl:
+			count[d.Name]++
+		case *syntax.ImportDecl:
+			for _, n := range d.Names {
+				count[n.Name]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for n, c := range count {
+		if c > 1 {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+func eachPatternName(p syntax.Pattern, fn func(string)) {
+	switch p := p.(type) {
+	case *syntax.IdentPattern:
+		fn(p.Name)
+	case *syntax.DictPattern:
+		for _, it := range p.Items {
+			if it.Alias != "" && !it.Rest {
+				fn(it.Alias)
+			} else {
+				fn(it.Key)
+			}
+		}
+	case *syntax.ListPattern:
+		for _, it := range p.Items {
+			fn(it.Name)
+		}
+	}
+}
+
+// ---- diagnostics ----
+
+const (
+	sevError   = diag.SevError
+	sevWarning = diag.SevWarning
+)
+
+func (c *checker) report(sev diag.Severity, pos syntax.Pos, code, help, msg string) {
+	key := fmt.Sprintf("%d:%d:%d:%s", sev, pos.Line, pos.Col, msg)
+	if c.seen[key] {
+		return
+	}
+	c.seen[key] = true
+	c.diags = append(c.diags, &diag.Error{
+		File: c.file.Path, Line: pos.Line, Col: pos.Col,
+		Msg: msg, Help: help, Code: code,
+		Phase: diag.PhaseStatic, Severity: sev,
+	})
+}
+
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.report(diag.SevError, pos, "", "", fmt.Sprintf(format, args...))
+}
+
+func (c *checker) warnf(pos syntax.Pos, format string, args ...any) {
+	c.report(diag.SevWarning, pos, "", "", fmt.Sprintf(format, args...))
+}
+
+// ---- type helpers ----
+
+// typeOf converts an annotation in the current function's generic scope.
+func (c *checker) typeOf(t syntax.TypeExpr) types.Type {
+	return c.env.FromSyntax(t, c.typeParams())
+}
+
+func (c *checker) typeParams() []*types.TypeParam {
+	var out []*types.TypeParam
+	for fc := c.fn; fc != nil; fc = fc.parent {
+		out = append(out, fc.tparams...)
+	}
+	return out
+}
+
+// compatible is the checker's acceptance test: a value of type src may go
+// where dst is expected unless that is definitely wrong. Unions are given
+// the benefit of the doubt: one fitting member is enough, since the
+// checker does not narrow everywhere the language does.
+func compatible(src, dst types.Type) bool {
+	if types.AssignableTo(src, dst) {
+		return true
+	}
+	if u, ok := types.Underlying(src).(*types.Union); ok {
+		for _, m := range u.Types {
+			if types.AssignableTo(m, dst) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// known reports whether t says enough to report a mismatch.
+func known(t types.Type) bool {
+	return t != nil && !types.ContainsDynamic(t) && t != types.Never
+}
+
+// show prints a value's type in a message: literals as their base type
+// unless the expected type mentions literals.
+func show(t, expected types.Type) string {
+	if expected != nil && hasLiteral(expected) {
+		return t.String()
+	}
+	return types.Widen(t).String()
+}
+
+func hasLiteral(t types.Type) bool {
+	for _, m := range types.Members(types.Underlying(t)) {
+		if _, ok := m.(*types.Literal); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bindingType is the declared type of an unannotated let/var binding:
+// literals widened and collections reduced to their kind, so that later
+// assignments of the same kind of value are accepted.
+func bindingType(t types.Type) types.Type {
+	switch t := t.(type) {
+	case *types.Literal:
+		return t.Base()
+	case *types.List:
+		return &types.List{Elem: types.Any}
+	case *types.Dict, *types.Shape:
+		return &types.Dict{Key: types.String, Value: types.Any}
+	case *types.Set:
+		return &types.Set{Elem: types.Any}
+	case *types.Iter:
+		return &types.Iter{Kind: t.Kind, Elem: types.Any}
+	case *types.Result:
+		return &types.Result{Ok: types.Any, Err: types.Any}
+	case *types.Func:
+		return types.Closure
+	case *types.Union:
+		ms := make([]types.Type, len(t.Types))
+		for i, m := range t.Types {
+			ms[i] = bindingType(m)
+		}
+		return types.NewUnion(ms...)
+	case *types.Named:
+		if t.Decl.Kind == types.AliasDecl {
+			return bindingType(types.Underlying(t))
+		}
+		if len(t.Args) > 0 {
+			return &types.Named{Decl: t.Decl}
+		}
+	case *types.Basic:
+		if t == types.Never {
+			return types.Any
+		}
+	}
+	return t
+}
+
+// unusedLocals warns about local let/var/const bindings of a plain name
+// that are never read (names starting with `_` are exempt).
+func (c *checker) unusedLocals() {
+	extended := map[string]bool{}
+	for _, it := range c.file.Items {
+		if p, ok := it.(*syntax.PipelineDecl); ok && p.Extends != "" {
+			extended[p.Extends] = true
+		}
+	}
+	for _, fn := range c.info.Funcs {
+		if p, ok := fn.Node.(*syntax.PipelineDecl); ok && extended[p.Name] {
+			continue // its body also runs in the pipelines extending it
+		}
+		for _, b := range fn.Locals {
+			if b.Used || b.Name == "" || b.Name[0] == '_' {
+				continue
+			}
+			switch b.Kind {
+			case resolve.KLet, resolve.KVar, resolve.KConst:
+			default:
+				continue
+			}
+			if _, ok := b.Decl.(*syntax.IdentPattern); !ok {
+				continue
+			}
+			c.report(diag.SevWarning, b.Pos, "", "if this is intentional, prefix it with an underscore: `_"+b.Name+"`",
+				"unused variable `"+b.Name+"`")
+		}
+	}
+}

@@ -1,0 +1,307 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// universe is a stand-in for the standard library's predeclared names.
+type universe map[string]bool
+
+func (u universe) IsPredeclared(name string) bool { return u[name] }
+func (u universe) PredeclaredNames() []string {
+	var out []string
+	for n := range u {
+		out = append(out, n)
+	}
+	return out
+}
+
+var testUniverse = universe{}
+
+func init() {
+	for _, n := range strings.Fields(`println print log eprintln eprint len to_string to_int to_float
+		type_of Ok Err is_ok is_err unwrap unwrap_or range set pair harness pi e assert assert_eq
+		json_stringify json_parse keys values`) {
+		testUniverse[n] = true
+	}
+}
+
+func checkSrc(t *testing.T, src string) diag.List {
+	t.Helper()
+	return checkWith(t, src, resolve.Options{Universe: testUniverse})
+}
+
+func checkWith(t *testing.T, src string, opts resolve.Options) diag.List {
+	t.Helper()
+	f, err := syntax.Parse("test.harn", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, src)
+	}
+	info := resolve.File(f, opts)
+	if len(info.Errors) > 0 {
+		t.Fatalf("resolve: %v", info.Errors)
+	}
+	return File(f, info, Options{})
+}
+
+func format(l diag.List) string {
+	var sb strings.Builder
+	for _, d := range l {
+		if d.Severity == diag.SevWarning {
+			sb.WriteString("warning: ")
+		} else {
+			sb.WriteString("error: ")
+		}
+		sb.WriteString(d.Msg)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+type checkCase struct {
+	name string
+	src  string
+	want []string // "error: …" / "warning: …" substrings, in order
+}
+
+func runCases(t *testing.T, cases []checkCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := checkSrc(t, tc.src)
+			lines := strings.Split(strings.TrimRight(format(got), "\n"), "\n")
+			if len(got) == 0 {
+				lines = nil
+			}
+			if len(lines) != len(tc.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(lines), len(tc.want), format(got))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(lines[i], w) {
+					t.Errorf("diagnostic %d = %q, want it to contain %q", i, lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestBindingTypes(t *testing.T) {
+	runCases(t, []checkCase{
+		{"let annotation mismatch", `let n: int = "five"`,
+			[]string{"error: 'n' declared as int, but assigned string"}},
+		{"let annotation ok", "let n: float = 1\nlet s: string? = nil\nlet xs: list<int> = [1, 2]\nprintln([n, s, xs])", nil},
+		{"literal union annotation", `let s: "a" | "b" = "c"`,
+			[]string{`error: 's' declared as "a" | "b", but assigned "c"`}},
+		{"reassign incompatible", "let n = 0\nn = \"x\"",
+			[]string{"error: can't assign string to 'n' (declared as int)"}},
+		{"int into float var", "let f = 1.5\nf = 2\nprintln(f)", nil},
+		{"float into int var", "let n = 1\nn = 2.5\nprintln(n)",
+			[]string{"error: can't assign float to 'n' (declared as int)"}},
+		{"nil init takes one type", "let x = nil\nx = 1\nx = nil\nx = \"s\"\nprintln(x)",
+			[]string{"error: can't assign string to 'x' (declared as int?)"}},
+		{"collections keep their kind only", "let xs = [1]\nxs = [\"a\"]\nlet d = {a: 1}\nd = {b: \"x\"}\nprintln([xs, d])", nil},
+		{"unknown values are accepted", "fn f() { return 1 }\nlet n = 0\nn = f()\nprintln(n)", nil},
+		{"compound assignment", "let s = \"a\"\ns += 1\nprintln(s)",
+			[]string{"error: can't add string and int"}},
+		{"redeclared global is unchecked", "let x = 1\nlet x = \"s\"\nx = [1]\nprintln(x)", nil},
+		{"for variable", "for x in [1, 2] {\n  x = \"s\"\n  println(x)\n}", nil},
+	})
+}
+
+func TestImmutableAssignment(t *testing.T) {
+	runCases(t, []checkCase{
+		{"const", "const fixed = 1\nfixed = 2",
+			[]string{"warning: Cannot assign to 'fixed': variable is immutable (declared with 'const'); use 'let' for a mutable binding"}},
+		{"const path", "const d = {a: 1}\nd.a = 2",
+			[]string{"warning: Cannot mutate 'd' through an immutable binding (declared with 'const'); use 'let' for a mutable binding"}},
+		{"parameter", "fn f(x) {\n  x = 1\n  return x\n}\nprintln(f(0))",
+			[]string{"warning: Cannot assign to 'x'"}},
+		{"let is fine", "let d = {a: 1}\nd.a = 2\nd = {}\nprintln(d)", nil},
+	})
+}
+
+func TestOperators(t *testing.T) {
+	runCases(t, []checkCase{
+		{"add string int", `let s = "n=" + 1`, []string{"error: can't add string and int"}},
+		{"subtract", `println("a" - 1)`, []string{"error: can't use '-' on string and int (needs numeric operands)"}},
+		{"multiply", `println(true * 2)`, []string{"error: can't multiply bool and int (try string * int)"}},
+		{"valid", "println(1 + 2.5)\nprintln(\"ab\" * 3)\nprintln(3 * \"ab\")\nprintln([1] + [2])\nprintln({a: 1} + {b: 2})\nprintln(\"a\" + \"b\")", nil},
+		{"duration literals are untyped", "println(5s + 1s)", nil},
+		{"annotated durations", "fn f(d: duration) {\n  return d + d\n}\nprintln(f(1s))",
+			[]string{"error: can't add duration and duration"}},
+		{"unions need one valid pair", "fn f(x: int?) {\n  return x + 1\n}\nprintln(f(1))", nil},
+		{"unknown operands", "fn f(a, b) {\n  return a + b\n}\nprintln(f(\"a\", 1))", nil},
+		{"list comparison", "println([1] < [2])",
+			[]string{"warning: Comparison '<' may not be meaningful for types list and list"}},
+		{"mixed comparison", `println("a" < 1)`,
+			[]string{"warning: Comparing string with int using '<' may give unexpected results"}},
+	})
+}
+
+func TestCalls(t *testing.T) {
+	runCases(t, []checkCase{
+		{"argument type", "fn double(n: int) {\n  return n * 2\n}\nprintln(double(\"x\"))",
+			[]string{"error: Argument 1 ('n'): expected int, got string"}},
+		{"arity", "fn f(a, b) {\n  return a\n}\nprintln(f(1, 2, 3))",
+			[]string{"warning: Function 'f' expects 2 arguments, got 3"}},
+		{"arity with defaults", "fn f(a, b = 1) {\n  return a\n}\nprintln(f())",
+			[]string{"warning: Function 'f' expects 1-2 arguments, got 0"}},
+		{"spread skips arity", "fn f(a, b) {\n  return a\n}\nlet xs = [1, 2]\nprintln(f(...xs))", nil},
+		{"rest parameter", "fn f(a, ...rest) {\n  return rest\n}\nprintln(f(1, 2, 3, 4))", nil},
+		{"generic", "fn id<T>(x: T) -> T {\n  return x\n}\nprintln(id(1) + 1)\nprintln(id<string>(\"a\"))", nil},
+		{"return type", "fn f() -> int {\n  return \"x\"\n}\nprintln(f())",
+			[]string{"error: return type doesn't match: expected int, got string"}},
+		{"return type ok", "fn f(x) -> int? {\n  if x {\n    return nil\n  }\n  return 1\n}\nprintln(f(1) ?? 0)", nil},
+		{"result of annotated function", "fn f() -> string {\n  return \"a\"\n}\nprintln(f() + 1)",
+			[]string{"error: can't add string and int"}},
+		{"deprecated", "@deprecated(since: \"0.8\", use: \"new_fn\")\nfn old_fn() {\n  return 1\n}\nprintln(old_fn())",
+			[]string{"warning: `old_fn` is deprecated (since 0.8)"}},
+	})
+}
+
+func TestMainSignature(t *testing.T) {
+	runCases(t, []checkCase{
+		{"ok", "fn main(harness: Harness) {\n  harness.stdio.println(\"x\")\n}", nil},
+		{"underscore", "fn main(_harness: Harness) {\n  println(1)\n}", nil},
+		{"parameterless", "fn main() {\n  println(1)\n}\nmain()", nil},
+		{"two params", "fn main(harness: Harness, extra) {\n}",
+			[]string{"error: `main` must take exactly one parameter (`harness: Harness`), found 2"}},
+		{"name", "fn main(h: Harness) {\n}",
+			[]string{"error: `main` parameter is named `h`, expected `harness` or `_harness`"}},
+		{"annotation", "fn main(harness) {\n}",
+			[]string{"error: `main(harness: Harness)` requires an explicit `Harness` type annotation"}},
+		{"type", "fn main(harness: string) {\n}",
+			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `string`"}},
+		{"default", "fn main(harness: Harness = nil) {\n}",
+			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `Harness`"}},
+	})
+	d := checkSrc(t, "fn main(h: Harness) {\n}")
+	if d[0].Code != "HARN-NAM-101" || !strings.HasPrefix(d[0].Help, "rewrite as `fn main(harness: Harness) { ... }`") {
+		t.Errorf("code/help = %q / %q", d[0].Code, d[0].Help)
+	}
+}
+
+func TestHarness(t *testing.T) {
+	runCases(t, []checkCase{
+		{"unknown capability", "fn main(harness: Harness) {\n  harness.banana.println(\"x\")\n}",
+			[]string{"error: `Harness` has no capability `banana`"}},
+		{"global handle", `println(harness.nope)`,
+			[]string{"error: `Harness` has no capability `nope`"}},
+		{"sub-handle property", "fn load(fs: HarnessFs) {\n  return fs.net\n}\nprintln(load(harness.fs))",
+			[]string{"error: cannot access property `net` on HarnessFs"}},
+		{"capabilities and methods", "let io = harness.stdio\nio.println(\"a\")\nharness.tools.mcp_tools({})\nprintln(harness.unsettled_state())", nil},
+	})
+}
+
+func TestStructsAndEnums(t *testing.T) {
+	runCases(t, []checkCase{
+		{"field type", "struct Point {\n  x: int\n  y: int\n}\nlet p = Point { x: \"one\", y: 2 }\nprintln(p)",
+			[]string{"error: Field 'x' in struct 'Point' expects int, got string"}},
+		{"unknown and missing fields", "struct Point {\n  x: int\n  y: int\n  label?: string\n}\nprintln(Point { x: 1, z: 3 })",
+			[]string{"warning: Missing field 'y' in struct 'Point' construction", "warning: Unknown field 'z' in struct 'Point'"}},
+		{"optional field takes nil", "struct Point {\n  x: int\n  label?: string\n}\nprintln(Point { x: 1, label: nil })", nil},
+		{"constructor call", "struct Point {\n  x: int\n}\nprintln(Point({x: \"a\"}))",
+			[]string{"error: Field 'x' in struct 'Point' expects int, got string"}},
+		{"field read type", "struct Point {\n  x: int\n}\nlet p = Point { x: 1 }\nprintln(p.x + \"a\")",
+			[]string{"error: can't add int and string"}},
+		{"variants", "enum Shape {\n  Circle(r)\n  Rect(w, h)\n  Dot\n}\nprintln(Shape.Rect(1))\nprintln(Shape.Oval)",
+			[]string{"warning: Shape.Rect expects 2 argument(s), got 1", "warning: Unknown variant 'Oval' in enum 'Shape'"}},
+		{"impl method result", "struct P {\n  x: int\n}\nimpl P {\n  fn name(self) -> string {\n    return \"p\"\n  }\n  fn any(self) {\n    return 1\n  }\n}\nlet p = P { x: 1 }\nprintln(p.any() + \"a\")\nprintln(p.name() + 1)",
+			[]string{"error: can't add string and int"}},
+		{"generic struct", "struct Box<T> {\n  v: T\n}\nprintln(Box { v: 1 })\nprintln(Box { v: \"a\" })", nil},
+	})
+}
+
+func TestMatch(t *testing.T) {
+	shape := "enum Shape {\n  Circle(r)\n  Dot\n  Rect(w, h)\n}\n"
+	runCases(t, []checkCase{
+		{"missing variant", shape + "fn name(s: Shape) {\n  return match s {\n    Shape.Circle(r) -> { \"circle\" }\n  }\n}\nprintln(name(Shape.Dot))",
+			[]string{`error: Non-exhaustive match on enum Shape: missing variants "Dot", "Rect"`}},
+		{"catch-all", shape + "fn name(s: Shape) {\n  return match s {\n    Shape.Circle(r) -> { \"circle\" }\n    other -> { \"other\" }\n  }\n}\nprintln(name(Shape.Dot))", nil},
+		{"guard does not cover", shape + "fn name(s: Shape) {\n  return match s {\n    Shape.Circle(r) if r > 1 -> { \"big\" }\n    Shape.Circle(r) -> { \"c\" }\n    Shape.Dot | Shape.Rect -> { \"x\" }\n  }\n}\nprintln(name(Shape.Dot))", nil},
+		{"unknown scrutinee", shape + "fn name(s) {\n  return match s {\n    Shape.Dot -> { \"dot\" }\n  }\n}\nprintln(name(Shape.Dot))", nil},
+		{"result", "fn f(r: Result<int, string>) {\n  return match r {\n    Result.Ok(v) -> { v + 1 }\n  }\n}\nprintln(f(Ok(1)))",
+			[]string{`error: Non-exhaustive match on enum Result: missing variants "Err"`}},
+		{"literal union", "fn f(s: \"pass\" | \"fail\") {\n  return match s {\n    \"pass\" -> { 1 }\n  }\n}\nprintln(f(\"pass\"))",
+			[]string{`error: Non-exhaustive match on literal union: missing "fail"`}},
+		{"pattern kind", "fn f(n: int) {\n  return match n {\n    \"one\" -> { 1 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1))",
+			[]string{"warning: Match pattern type mismatch: matching int against string literal"}},
+		{"payload binding type", "fn f(r: Result<int, string>) {\n  return match r {\n    Result.Ok(v) -> { v + \"a\" }\n    Result.Err(e) -> { e }\n  }\n}\nprintln(f(Ok(1)))",
+			[]string{"error: can't add int and string"}},
+	})
+}
+
+func TestThrows(t *testing.T) {
+	errEnum := "enum ParseError {\n  Bad\n}\n"
+	runCases(t, []checkCase{
+		{"uncovered string", errEnum + "fn parse(s) throws ParseError {\n  if s == \"\" {\n    throw \"empty\"\n  }\n  return s\n}\nprintln(parse(\"x\"))",
+			[]string{"error: this callable can throw `string`, which its declared `throws ParseError` does not cover"}},
+		{"covered", errEnum + "fn parse(s) throws ParseError {\n  throw ParseError.Bad\n}\nprintln(try { parse(\"x\") })", nil},
+		{"handled by catch", errEnum + "fn parse(s) throws ParseError {\n  try {\n    throw \"x\"\n  } catch (e) {\n    println(e)\n  }\n  return 1\n}\nprintln(parse(1))", nil},
+		{"typed catch does not handle strings", errEnum + "fn parse(s) throws ParseError {\n  try {\n    throw \"x\"\n  } catch (e: ParseError) {\n    println(e)\n  }\n  return 1\n}\nprintln(parse(1))",
+			[]string{"error: this callable can throw `string`"}},
+		{"throw in catch escapes", errEnum + "fn parse(s) throws ParseError {\n  try {\n    return 1\n  } catch (e) {\n    throw \"again\"\n  }\n}\nprintln(parse(1))",
+			[]string{"error: this callable can throw `string`"}},
+		{"propagation", errEnum + "fn parse(s) throws ParseError {\n  let v = Err(\"no\")?\n  return v\n}\nprintln(parse(1))",
+			[]string{"error: this callable can throw `string`"}},
+		{"undeclared is not checked", "fn parse(s) {\n  throw \"x\"\n}\nprintln(try { parse(1) })", nil},
+	})
+	d := checkSrc(t, errEnum+"fn p() throws ParseError {\n  throw 1\n}\nprintln(try { p() })")
+	if len(d) != 1 || d[0].Code != "HARN-TYP-026" {
+		t.Errorf("diagnostics = %v", d)
+	}
+}
+
+func TestDestructuring(t *testing.T) {
+	runCases(t, []checkCase{
+		{"dict pattern on list", "let {a} = [1, 2]\nprintln(a)",
+			[]string{"error: cannot destructure list with {...} pattern — expected dict"}},
+		{"list pattern on dict", "let [x] = {a: 1}\nprintln(x)",
+			[]string{"error: cannot destructure dict with [...] pattern — expected list"}},
+		{"struct", "struct P {\n  x: int\n}\nlet {x} = P { x: 1 }\nprintln(x)",
+			[]string{"error: cannot destructure struct with {...} pattern — expected dict"}},
+		{"for pattern", "for [k, v] in {a: 1} {\n  println(k)\n  println(v)\n}",
+			[]string{"error: cannot destructure dict with [...] pattern — expected list"}},
+		{"valid", "let {a, b = 2, ...rest} = {a: 1, c: 3}\nlet [x, ...ys] = [1, 2]\nfor {key, value} in {a: 1} {\n  println(key + \"=\" + to_string(value))\n}\nfor (i, v) in [1].iter().enumerate() {\n  println(i)\n  println(v)\n}\nprintln([a, b, rest, x, ys])", nil},
+		{"unknown value", "fn f() {\n  return [1]\n}\nlet {a} = f()\nprintln(a)", nil},
+	})
+}
+
+func TestWarnings(t *testing.T) {
+	runCases(t, []checkCase{
+		{"unused local", "fn f() {\n  let unused = 1\n  let _ignored = 2\n  return 3\n}\nprintln(f())",
+			[]string{"warning: unused variable `unused`"}},
+		{"globals are not reported", "let top = 1", nil},
+		{"shadowing", "fn f(x) {\n  let y = 1\n  if x {\n    let y = 2\n    println(y)\n  }\n  return y\n}\nprintln(f(1))",
+			[]string{"warning: variable `y` shadows a variable of an enclosing block"}},
+		{"same-scope redeclaration is not shadowing", "fn f() {\n  let y = 1\n  println(y)\n  let y = 2\n  return y\n}\nprintln(f())", nil},
+		{"top-level shadowing is not reported", "let label = \"outer\"\nif true {\n  let label = \"inner\"\n  println(label)\n}\nprintln(label)", nil},
+		{"unreachable", "fn f() {\n  return 1\n  println(\"never\")\n}\nprintln(f())",
+			[]string{"warning: unreachable code"}},
+		{"unknown attribute", "@frobnicate\nfn f() {\n  return 1\n}\nprintln(f())",
+			[]string{"warning: unknown attribute `@frobnicate`"}},
+		{"test on a function", "@test\nfn f() {\n  return 1\n}\nprintln(f())",
+			[]string{"warning: `@test` only marks pipelines; it has no effect here"}},
+		{"known attributes", "@test\npipeline test_x() {\n  println(1)\n}\n@deprecated(since: \"1\")\n@annotations(readOnly: true)\npub fn g() {\n  return 1\n}", nil},
+	})
+}
+
+// TestModuleMode: in an imported module no name is an enum (§11.2), so
+// variant patterns are plain values and cannot make a match exhaustive;
+// struct literals keep unknown fields.
+func TestModuleMode(t *testing.T) {
+	src := "enum Shape {\n  Dot\n}\nstruct P {\n  x: int\n}\n" +
+		"pub fn f(r: Result<int, string>, s: Shape) {\n  let a = match r {\n    Result.Ok(v) -> { 1 }\n  }\n" +
+		"  let b = match s {\n    Shape.Dot -> { 2 }\n  }\n  return [a, b, P { x: 1, extra: 2 }]\n}\n"
+	d := checkWith(t, src, resolve.Options{Universe: testUniverse, Module: true})
+	for _, e := range d {
+		if e.Severity == diag.SevError || strings.Contains(e.Msg, "field") {
+			t.Errorf("unexpected: %s", e.Msg)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// expr checks an expression and returns its type.
+func (c *checker) expr(e syntax.Expr) types.Type {
+	switch e := e.(type) {
+	case nil:
+		return types.Nil
+	case *syntax.Ident:
+		return c.ident(e)
+	case *syntax.IntLit:
+		return &types.Literal{Value: e.Value}
+	case *syntax.FloatLit:
+		return types.Float
+	case *syntax.DurationLit:
+		// The checker does not type duration literals (language.md §1.6).
+		return types.Any
+	case *syntax.StringLit:
+		return &types.Literal{Value: e.Value}
+	case *syntax.InterpString:
+		for _, p := range e.Parts {
+			if p.Expr != nil {
+				c.expr(p.Expr)
+			}
+		}
+		return types.String
+	case *syntax.BoolLit:
+		return types.Bool
+	case *syntax.NilLit:
+		return types.Nil
+	case *syntax.SpreadExpr:
+		return c.expr(e.X)
+	case *syntax.ListLit:
+		return c.listLit(e)
+	case *syntax.DictLit:
+		return c.dictLit(e.Entries)
+	case *syntax.StructLit:
+		return c.structLit(e)
+	case *syntax.ClosureLit:
+		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
+		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+		return sig
+	case *syntax.BinaryExpr:
+		return c.binary(e)
+	case *syntax.UnaryExpr:
+		t := c.expr(e.X)
+		switch e.Op {
+		case "!":
+			return types.Bool
+		case "-":
+			switch w := types.Widen(t); w {
+			case types.Int, types.Float:
+				return w
+			}
+			return types.Any
+		}
+		return t
+	case *syntax.TernaryExpr:
+		c.expr(e.Cond)
+		return types.NewUnion(c.expr(e.Then), c.expr(e.Else))
+	case *syntax.RangeExpr:
+		c.expr(e.Start)
+		c.expr(e.End)
+		return types.Range
+	case *syntax.PipeExpr:
+		c.expr(e.X)
+		c.expr(e.F)
+		return types.Any
+	case *syntax.MemberExpr:
+		return c.member(e)
+	case *syntax.IndexExpr:
+		c.expr(e.X)
+		c.expr(e.Index)
+		return types.Any
+	case *syntax.SliceExpr:
+		t := c.expr(e.X)
+		c.expr(e.Lo)
+		c.expr(e.Hi)
+		switch types.KindName(t) {
+		case "string":
+			return types.String
+		case "list":
+			if l, ok := types.Underlying(t).(*types.List); ok {
+				return l
+			}
+		}
+		return types.Any
+	case *syntax.CallExpr:
+		return c.call(e)
+	case *syntax.MethodCall:
+		return c.methodCall(e)
+	case *syntax.PropagateExpr:
+		t := c.expr(e.X)
+		if r, ok := types.Underlying(t).(*types.Result); ok {
+			c.propagate(r.Err, e.At)
+			return r.Ok
+		}
+		c.propagate(types.Any, e.At)
+		return types.Any
+	case *syntax.IfExpr:
+		c.expr(e.Cond)
+		then := c.block(e.Then)
+		switch el := e.Else.(type) {
+		case *syntax.Block:
+			return types.NewUnion(then, c.block(el))
+		case *syntax.IfExpr:
+			return types.NewUnion(then, c.expr(el))
+		}
+		return types.Optional(then)
+	case *syntax.MatchExpr:
+		return c.match(e)
+	case *syntax.TryExpr:
+		return c.tryExpr(e)
+	case *syntax.RetryExpr:
+		c.expr(e.Count)
+		c.block(e.Body)
+		return types.Any
+	case *syntax.ParallelExpr:
+		c.expr(e.Arg)
+		c.expr(e.MaxConcurrent)
+		c.task(e, e.Param, e.Body)
+		return types.Any
+	case *syntax.SpawnExpr:
+		c.task(e, "", e.Body)
+		return types.Any
+	case *syntax.DeadlineExpr:
+		c.expr(e.Duration)
+		c.block(e.Body)
+		return types.Any
+	case *syntax.SelectExpr:
+		for _, sc := range e.Cases {
+			c.expr(sc.Channel)
+			c.fn.pushScope()
+			if sc.Name != "" && sc.Name != "_" {
+				c.declare(c.binding(sc, sc.Name), &variable{t: types.Any})
+			}
+			if sc.Body != nil {
+				c.stmts(sc.Body.Stmts, false)
+			}
+			c.fn.popScope()
+		}
+		c.expr(e.Timeout)
+		c.block(e.TimeoutBody)
+		c.block(e.Default)
+		return types.Any
+	}
+	return types.Any
+}
+
+// task checks a parallel or spawn body, a function of its own.
+func (c *checker) task(node syntax.Node, param string, body *syntax.Block) {
+	fc := &funcCtx{parent: c.fn, node: node}
+	c.fn = fc
+	fc.pushScope()
+	if param != "" && param != "_" {
+		fc.scopes[0][param] = true
+		c.declare(c.binding(node, param), &variable{t: types.Any})
+	}
+	if body != nil {
+		c.stmts(body.Stmts, false)
+	}
+	fc.popScope()
+	c.fn = fc.parent
+}
+
+func (c *checker) ident(e *syntax.Ident) types.Type {
+	ref := c.info.Refs[e]
+	if ref == nil {
+		return types.Any
+	}
+	if b := ref.Binding; b != nil {
+		if ref.Scope == resolve.Hidden {
+			return types.Any
+		}
+		if v := c.vars[b]; v != nil {
+			return v.t
+		}
+		if b.Kind == resolve.KFn {
+			if fn, ok := b.Decl.(*syntax.FnDecl); ok && !c.multiDecl[b.Name] {
+				return c.sig(fn)
+			}
+		}
+		return types.Any
+	}
+	if ref.Scope == resolve.Universal {
+		switch e.Name {
+		case "harness":
+			return &types.Handle{Name: "Harness"}
+		case "pi", "e":
+			return types.Float
+		}
+	}
+	return types.Any
+}
+
+func (c *checker) listLit(e *syntax.ListLit) types.Type {
+	var elems []types.Type
+	for _, x := range e.Elems {
+		if sp, ok := x.(*syntax.SpreadExpr); ok {
+			t := c.expr(sp.X)
+			if l, ok := types.Underlying(t).(*types.List); ok {
+				elems = append(elems, l.Elem)
+			} else {
+				elems = append(elems, types.Any)
+			}
+			continue
+		}
+		elems = append(elems, types.Widen(c.expr(x)))
+	}
+	if len(elems) == 0 {
+		return &types.List{Elem: types.Any}
+	}
+	return &types.List{Elem: types.NewUnion(elems...)}
+}
+
+// dictLit types a dict literal: a shape when every key is a plain name or
+// string, a dict otherwise.
+func (c *checker) dictLit(entries []*syntax.DictEntry) types.Type {
+	shape := &types.Shape{}
+	isShape := true
+	for _, en := range entries {
+		if en.KeyExpr != nil {
+			c.expr(en.KeyExpr)
+			isShape = false
+		}
+		if en.Spread != nil {
+			c.expr(en.Spread)
+			isShape = false
+		}
+		if en.Value == nil {
+			continue
+		}
+		vt := c.expr(en.Value)
+		if !isShape || en.KeyExpr != nil || en.Spread != nil {
+			continue
+		}
+		f := types.Field{Name: en.KeyName, Type: vt}
+		replaced := false
+		for i := range shape.Fields {
+			if shape.Fields[i].Name == f.Name {
+				shape.Fields[i] = f
+				replaced = true
+			}
+		}
+		if !replaced {
+			shape.Fields = append(shape.Fields, f)
+		}
+	}
+	if !isShape {
+		return &types.Dict{Key: types.String, Value: types.Any}
+	}
+	return shape
+}
+
+// ---- member access ----
+
+func (c *checker) member(e *syntax.MemberExpr) types.Type {
+	if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+		return c.variant(id.Name, e.Name, nil, e.At, false)
+	}
+	t := c.expr(e.X)
+	r := c.memberType(t, e.Name, e.At)
+	if e.Optional {
+		return types.Optional(r)
+	}
+	return r
+}
+
+// memberType is the type of `v.name` for a receiver of type t; it
+// reports unknown Harness capabilities and properties of sub-handles.
+func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Type {
+	switch r := types.Underlying(t).(type) {
+	case *types.Handle:
+		if r.IsRoot() {
+			if h, ok := types.Capability(name); ok {
+				return h
+			}
+			c.errorf(pos, "`Harness` has no capability `%s`", name)
+			return types.Any
+		}
+		c.errorf(pos, "cannot access property `%s` on %s", name, r.Name)
+		return types.Any
+	case *types.Named:
+		if r.Decl.Kind == types.StructDecl {
+			for _, f := range types.StructFields(r) {
+				if f.Name == name {
+					if f.Optional {
+						return types.Optional(f.Type)
+					}
+					return f.Type
+				}
+			}
+		}
+	case *types.Shape:
+		if f, ok := r.Field(name); ok {
+			if f.Optional {
+				return types.Optional(f.Type)
+			}
+			return f.Type
+		}
+	case *types.List:
+		switch name {
+		case "count":
+			return types.Int
+		case "empty":
+			return types.Bool
+		case "first", "last":
+			return types.Optional(r.Elem)
+		}
+	case *types.Basic:
+		if r == types.String {
+			switch name {
+			case "count":
+				return types.Int
+			case "empty":
+				return types.Bool
+			}
+		}
+	}
+	return types.Any
+}
+
+// module reports whether the file is an imported module, whose functions
+// are compiled without its other declarations: no name is an enum there,
+// not even Result (language.md §11.2).
+func (c *checker) module() bool { return !c.info.IsEnum("Result") }
+
+// isEnumRef reports whether id, used as `id.Variant`, names an enum of
+// this file (or Result) rather than a variable: the resolver leaves such
+// identifiers unresolved.
+func (c *checker) isEnumRef(id *syntax.Ident) bool {
+	if _, resolved := c.info.Refs[id]; resolved {
+		return false
+	}
+	return c.info.IsEnum(id.Name)
+}
+
+// variant checks `Enum.Variant` / `Enum.Variant(args)` (language.md
+// §10.1) and returns the enum's type. args is nil for the bare form.
+func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos, called bool) types.Type {
+	var argTypes []types.Type
+	for _, a := range args {
+		argTypes = append(argTypes, c.expr(a))
+	}
+	if enum == "Result" {
+		switch name {
+		case "Ok", "Err":
+		default:
+			c.warnf(pos, "Unknown variant '%s' in enum 'Result'", name)
+			return types.Any
+		}
+		if called && len(args) != 1 {
+			c.warnf(pos, "Result.%s expects 1 argument(s), got %d", name, len(args))
+		}
+		var v types.Type = types.Any
+		if len(argTypes) == 1 && !hasSpread(args) {
+			v = types.Widen(argTypes[0])
+		}
+		if name == "Ok" {
+			return &types.Result{Ok: v, Err: types.Any}
+		}
+		return &types.Result{Ok: types.Any, Err: v}
+	}
+	d := c.env.Lookup(enum)
+	if d == nil || d.Kind != types.EnumDecl {
+		return types.Any
+	}
+	v, ok := d.Variant(name)
+	if !ok {
+		c.warnf(pos, "Unknown variant '%s' in enum '%s'", name, enum)
+		return &types.Named{Decl: d}
+	}
+	if called && !hasSpread(args) && len(args) != len(v.Fields) {
+		c.warnf(pos, "%s.%s expects %d argument(s), got %d", enum, name, len(v.Fields), len(args))
+	}
+	return &types.Named{Decl: d}
+}
+
+func hasSpread(args []syntax.Expr) bool {
+	for _, a := range args {
+		if _, ok := a.(*syntax.SpreadExpr); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- structs ----
+
+func (c *checker) structLit(e *syntax.StructLit) types.Type {
+	d := c.env.Lookup(e.Name)
+	if d == nil || d.Kind != types.StructDecl {
+		c.dictLit(e.Fields)
+		return types.Any
+	}
+	c.structFields(d, e.Fields, e.At)
+	return &types.Named{Decl: d}
+}
+
+// structFields checks the fields given to a struct (language.md §10.2):
+// unknown and missing fields are warnings, wrong field types errors.
+func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos syntax.Pos) {
+	given := map[string]bool{}
+	complete := true
+	for _, en := range entries {
+		var vt types.Type = types.Any
+		if en.KeyExpr != nil {
+			c.expr(en.KeyExpr)
+			complete = false
+		}
+		if en.Spread != nil {
+			c.expr(en.Spread)
+			complete = false
+		}
+		if en.Value != nil {
+			vt = c.expr(en.Value)
+		}
+		if en.KeyExpr != nil || en.Spread != nil {
+			continue
+		}
+		given[en.KeyName] = true
+		f, ok := d.Field(en.KeyName)
+		if !ok {
+			if !c.module() { // a module's struct literals keep every field (§11.2)
+				c.warnf(en.At, "Unknown field '%s' in struct '%s'", en.KeyName, d.Name)
+			}
+			continue
+		}
+		ft := types.Subst(f.Type, d.Instance(nil))
+		if f.Optional {
+			ft = types.Optional(ft)
+		}
+		if known(vt) && known(ft) && !compatible(vt, ft) {
+			c.errorf(en.Value.Position(), "Field '%s' in struct '%s' expects %s, got %s", f.Name, d.Name, ft, show(vt, ft))
+		}
+	}
+	if !complete {
+		return
+	}
+	for _, f := range d.Fields {
+		if !f.Optional && !given[f.Name] {
+			c.warnf(pos, "Missing field '%s' in struct '%s' construction", f.Name, d.Name)
+		}
+	}
+}
+
+// ---- try ----
+
+func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
+	h := catcher{all: e.HasCatch && e.CatchType == nil || !e.HasCatch && e.Finally == nil}
+	var catchT types.Type = types.Any
+	if e.HasCatch && e.CatchType != nil {
+		catchT = c.typeOf(e.CatchType)
+		if n, ok := types.Underlying(catchT).(*types.Named); ok && n.Decl.Kind == types.EnumDecl {
+			h.enum = catchT
+		} else {
+			// A non-name annotation makes the catch untyped (§8.3).
+			h.all = true
+			catchT = types.Any
+		}
+	}
+	c.fn.tries = append(c.fn.tries, h)
+	body := c.block(e.Body)
+	c.fn.tries = c.fn.tries[:len(c.fn.tries)-1]
+	result := body
+	if e.HasCatch {
+		c.fn.pushScope()
+		if e.CatchVar != "" && e.CatchVar != "_" {
+			c.declare(c.binding(e, e.CatchVar), &variable{t: catchT})
+		}
+		var ct types.Type = types.Nil
+		if e.Catch != nil {
+			if v := c.stmts(e.Catch.Stmts, false); v != nil {
+				ct = v
+			}
+		}
+		c.fn.popScope()
+		result = types.NewUnion(body, ct)
+	}
+	if e.Finally != nil {
+		c.block(e.Finally)
+	}
+	if !e.HasCatch && e.Finally == nil {
+		if r, ok := types.Underlying(body).(*types.Result); ok {
+			return r
+		}
+		if known(body) && types.KindName(body) != "enum" {
+			return &types.Result{Ok: types.Widen(body), Err: types.Any}
+		}
+		return &types.Result{Ok: types.Any, Err: types.Any}
+	}
+	return result
+}

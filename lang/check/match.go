@@ -1,0 +1,264 @@
+package check
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// match checks a match expression: arm bindings get the scrutinee's (or
+// the variant payload's) type, pattern literals are compared with the
+// scrutinee's kind, and a match over an enum, Result or literal union
+// must cover every case unless an arm catches all (language.md §7.4).
+func (c *checker) match(e *syntax.MatchExpr) types.Type {
+	st := c.expr(e.X)
+	var results []types.Type
+	for _, arm := range e.Arms {
+		c.fn.pushScope()
+		for _, p := range arm.Patterns {
+			c.pattern(p, st, len(arm.Patterns) > 1)
+		}
+		if arm.Guard != nil {
+			c.expr(arm.Guard)
+		}
+		var v types.Type = types.Nil
+		if arm.Body != nil {
+			if t := c.stmts(arm.Body.Stmts, false); t != nil {
+				v = t
+			}
+		}
+		c.fn.popScope()
+		results = append(results, v)
+	}
+	c.exhaustive(e, st)
+	if len(results) == 0 {
+		return types.Any
+	}
+	return types.NewUnion(results...)
+}
+
+func (c *checker) classify(p syntax.Expr) resolve.PatternKind {
+	return resolve.ClassifyPattern(p, func(name string) bool {
+		switch x := p.(type) {
+		case *syntax.MemberExpr:
+			return c.isEnumRef(x.X.(*syntax.Ident))
+		case *syntax.MethodCall:
+			return c.isEnumRef(x.X.(*syntax.Ident))
+		}
+		return false
+	})
+}
+
+func (c *checker) pattern(p syntax.Expr, st types.Type, alt bool) {
+	switch c.classify(p) {
+	case resolve.PatWildcard:
+	case resolve.PatBind:
+		if alt {
+			c.expr(p)
+			return
+		}
+		id := p.(*syntax.Ident)
+		c.declare(c.binding(id, id.Name), &variable{t: st})
+	case resolve.PatVariant:
+		enum, name, args := resolve.VariantOf(p)
+		c.variantPattern(enum, name, args, st, p.Position(), alt)
+	case resolve.PatList:
+		if alt {
+			c.expr(p)
+			return
+		}
+		for _, el := range p.(*syntax.ListLit).Elems {
+			switch el := el.(type) {
+			case *syntax.Ident:
+				if el.Name != "_" {
+					c.declare(c.binding(el, el.Name), &variable{t: types.Any})
+				}
+			case *syntax.SpreadExpr:
+				if id, ok := el.X.(*syntax.Ident); ok && id.Name != "_" {
+					c.declare(c.binding(id, id.Name), &variable{t: &types.List{Elem: types.Any}})
+				}
+			default:
+				c.expr(el)
+			}
+		}
+	case resolve.PatDict:
+		if alt {
+			c.expr(p)
+			return
+		}
+		for _, en := range p.(*syntax.DictLit).Entries {
+			if id, ok := en.Value.(*syntax.Ident); ok {
+				if id.Name != "_" {
+					c.declare(c.binding(id, id.Name), &variable{t: types.Any})
+				}
+			} else {
+				c.expr(en.Value)
+			}
+		}
+	default:
+		pt := c.expr(p)
+		c.patternKind(pt, st, p.Position())
+	}
+}
+
+// patternKind warns when a literal pattern can never equal the scrutinee.
+func (c *checker) patternKind(pt, st types.Type, pos syntax.Pos) {
+	lit, ok := pt.(*types.Literal)
+	var pk string
+	switch {
+	case ok:
+		pk = lit.Base().String()
+	case pt == types.Float || pt == types.Bool:
+		pk = pt.String()
+	default:
+		return
+	}
+	sk := kinds(st)
+	if len(sk) != 1 {
+		return
+	}
+	s := sk[0]
+	switch s {
+	case "int", "float", "string", "bool":
+	default:
+		return
+	}
+	if s == pk || numeric(s) && numeric(pk) {
+		return
+	}
+	c.warnf(pos, "Match pattern type mismatch: matching %s against %s literal", s, pk)
+}
+
+// variantPattern binds the payload names of `Enum.Variant(a, b)`.
+func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types.Type, pos syntax.Pos, alt bool) {
+	var fields []types.Type
+	if enum == "Result" {
+		r, _ := types.Underlying(st).(*types.Result)
+		switch name {
+		case "Ok":
+			if r != nil {
+				fields = []types.Type{r.Ok}
+			}
+		case "Err":
+			if r != nil {
+				fields = []types.Type{r.Err}
+			}
+		default:
+			c.warnf(pos, "Unknown variant '%s' in enum 'Result'", name)
+		}
+	} else if d := c.env.Lookup(enum); d != nil && d.Kind == types.EnumDecl {
+		v, ok := d.Variant(name)
+		if !ok {
+			c.warnf(pos, "Unknown variant '%s' in enum '%s'", name, enum)
+		} else if n, ok := types.Underlying(st).(*types.Named); ok && n.Decl == d {
+			m := d.Instance(n.Args)
+			for _, f := range v.Fields {
+				fields = append(fields, types.Subst(f.Type, m))
+			}
+		}
+	}
+	if alt {
+		return
+	}
+	for i, a := range args {
+		id, ok := a.(*syntax.Ident)
+		if !ok {
+			continue
+		}
+		if id.Name == "_" {
+			continue
+		}
+		var t types.Type = types.Any
+		if i < len(fields) {
+			t = fields[i]
+		}
+		c.declare(c.binding(id, id.Name), &variable{t: t})
+	}
+}
+
+// exhaustive reports a match over a statically known enum, Result or
+// literal union that misses cases and has no catch-all arm.
+func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
+	if !known(st) {
+		return
+	}
+	covered := map[string]bool{}
+	for _, arm := range e.Arms {
+		if arm.Guard != nil {
+			continue
+		}
+		for _, p := range arm.Patterns {
+			switch c.classify(p) {
+			case resolve.PatWildcard:
+				return
+			case resolve.PatBind:
+				if len(arm.Patterns) == 1 {
+					return
+				}
+			case resolve.PatVariant:
+				enum, name, args := resolve.VariantOf(p)
+				_, isCall := p.(*syntax.MethodCall)
+				if len(arm.Patterns) > 1 && (isCall || len(args) > 0) {
+					continue // alternatives compare with ==
+				}
+				covered[enum+"."+name] = true
+			case resolve.PatValue:
+				switch l := p.(type) {
+				case *syntax.StringLit:
+					covered[strconv.Quote(l.Value)] = true
+				case *syntax.IntLit:
+					covered[strconv.FormatInt(l.Value, 10)] = true
+				case *syntax.UnaryExpr:
+					if n, ok := l.X.(*syntax.IntLit); ok && l.Op == "-" {
+						covered[strconv.FormatInt(-n.Value, 10)] = true
+					}
+				}
+			}
+		}
+	}
+	switch t := types.Underlying(st).(type) {
+	case *types.Named:
+		if t.Decl.Kind != types.EnumDecl || !c.info.IsEnum(t.Decl.Name) {
+			return
+		}
+		var missing []string
+		for _, v := range t.Decl.Variants {
+			if !covered[t.Decl.Name+"."+v.Name] {
+				missing = append(missing, strconv.Quote(v.Name))
+			}
+		}
+		if len(missing) > 0 {
+			c.errorf(e.At, "Non-exhaustive match on enum %s: missing variants %s", t.Decl.Name, strings.Join(missing, ", "))
+		}
+	case *types.Result:
+		if !c.info.IsEnum("Result") {
+			return // a module: `Result.Ok(x)` patterns are plain values there (§11.2)
+		}
+		var missing []string
+		for _, v := range []string{"Ok", "Err"} {
+			if !covered["Result."+v] {
+				missing = append(missing, strconv.Quote(v))
+			}
+		}
+		if len(missing) > 0 {
+			c.errorf(e.At, "Non-exhaustive match on enum Result: missing variants %s", strings.Join(missing, ", "))
+		}
+	case *types.Union:
+		var missing []string
+		for _, m := range t.Types {
+			l, ok := m.(*types.Literal)
+			if !ok {
+				return
+			}
+			if !covered[l.String()] {
+				missing = append(missing, l.String())
+			}
+		}
+		if len(missing) > 0 {
+			c.errorf(e.At, "Non-exhaustive match on literal union: missing %s", strings.Join(missing, ", "))
+		}
+	}
+}

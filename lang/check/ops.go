@@ -1,0 +1,141 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+func (c *checker) binary(e *syntax.BinaryExpr) types.Type {
+	x := c.expr(e.X)
+	y := c.expr(e.Y)
+	switch e.Op {
+	case "&&", "||", "==", "!=", "in", "not in":
+		return types.Bool
+	case "<", ">", "<=", ">=":
+		c.compare(e.Op, x, y, e.At)
+		return types.Bool
+	case "??":
+		return types.NewUnion(types.RemoveNil(x), y)
+	}
+	return c.arith(e.Op, x, y, e.At)
+}
+
+// kinds returns the value kinds (type_of names) a type may have, or nil
+// when any kind is possible.
+func kinds(t types.Type) []string {
+	if !known(t) {
+		return nil
+	}
+	var out []string
+	for _, m := range types.Members(types.Underlying(t)) {
+		k := types.KindName(m)
+		if k == "" {
+			return nil
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func numeric(k string) bool { return k == "int" || k == "float" }
+
+// operandsOK reports whether op accepts operands of kinds l and r
+// (language.md §6.6).
+func operandsOK(op, l, r string) bool {
+	if numeric(l) && numeric(r) {
+		return true
+	}
+	switch op {
+	case "+":
+		return l == r && (l == "string" || l == "list" || l == "dict")
+	case "*":
+		return l == "string" && r == "int" || l == "int" && r == "string"
+	}
+	return false
+}
+
+// arith checks an arithmetic operator and returns its result type. It
+// reports an error only when no combination of the operands' possible
+// kinds is valid.
+func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
+	lk, rk := kinds(x), kinds(y)
+	if lk == nil || rk == nil {
+		return types.Any
+	}
+	valid := false
+	for _, l := range lk {
+		for _, r := range rk {
+			if operandsOK(op, l, r) {
+				valid = true
+			}
+		}
+	}
+	if !valid {
+		l, r := opName(x), opName(y)
+		switch op {
+		case "+":
+			c.errorf(pos, "can't add %s and %s", l, r)
+		case "*":
+			c.errorf(pos, "can't multiply %s and %s (try string * int)", l, r)
+		default:
+			c.errorf(pos, "can't use '%s' on %s and %s (needs numeric operands)", op, l, r)
+		}
+		return types.Any
+	}
+	if len(lk) != 1 || len(rk) != 1 {
+		return types.Any
+	}
+	l, r := lk[0], rk[0]
+	switch {
+	case numeric(l) && numeric(r):
+		if op == "**" {
+			if l == "int" && r == "int" {
+				return types.NewUnion(types.Int, types.Float)
+			}
+			return types.Float
+		}
+		if l == "int" && r == "int" {
+			return types.Int
+		}
+		return types.Float
+	case l == "string" || r == "string":
+		return types.String
+	case l == "list":
+		return &types.List{Elem: types.Any}
+	case l == "dict":
+		return &types.Dict{Key: types.String, Value: types.Any}
+	}
+	return types.Any
+}
+
+// opName prints an operand type in an operator message: collections by
+// their kind, other types as written.
+func opName(t types.Type) string {
+	switch types.Underlying(t).(type) {
+	case *types.Shape, *types.Dict:
+		return "dict"
+	case *types.List:
+		return "list"
+	case *types.Set:
+		return "set"
+	}
+	return types.Widen(t).String()
+}
+
+// compare warns about orderings that compare as equal at run time
+// (language.md §6.4): anything but two numbers or two strings.
+func (c *checker) compare(op string, x, y types.Type, pos syntax.Pos) {
+	lk, rk := kinds(x), kinds(y)
+	if len(lk) != 1 || len(rk) != 1 {
+		return
+	}
+	l, r := lk[0], rk[0]
+	if numeric(l) && numeric(r) || l == "string" && r == "string" {
+		return
+	}
+	if l == r {
+		c.warnf(pos, "Comparison '%s' may not be meaningful for types %s and %s", op, l, r)
+		return
+	}
+	c.warnf(pos, "Comparing %s with %s using '%s' may give unexpected results", l, r, op)
+}

@@ -1,0 +1,510 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// stmts checks a statement list and returns the type of its value (the
+// last statement's, when it is an expression; nil otherwise).
+func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
+	var last types.Type
+	exited := false
+	for _, s := range list {
+		if exited {
+			c.warnf(s.Position(), "unreachable code")
+			exited = false // one warning per run of dead statements
+		}
+		last = c.stmt(s, topLevel)
+		switch s.(type) {
+		case *syntax.ReturnStmt, *syntax.ThrowStmt, *syntax.BreakStmt, *syntax.ContinueStmt:
+			exited = true
+		}
+	}
+	return last
+}
+
+// block checks a block in a new scope and returns its value type.
+func (c *checker) block(b *syntax.Block) types.Type {
+	if b == nil {
+		return types.Nil
+	}
+	c.fn.pushScope()
+	t := c.stmts(b.Stmts, false)
+	c.fn.popScope()
+	if t == nil {
+		return types.Nil
+	}
+	return t
+}
+
+func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		t := c.expr(s.X)
+		if c.exprStmt != nil {
+			c.exprStmt(s, t)
+		}
+		return t
+	case *syntax.LetStmt:
+		c.let(s)
+	case *syntax.AssignStmt:
+		c.assign(s)
+	case *syntax.FnDecl:
+		c.attrs(s.Attrs, false)
+		c.fnDecl(s)
+	case *syntax.ToolDecl:
+		c.attrs(s.Attrs, false)
+		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
+		c.function(s, s.Params, sig, s.Throws, nil, blockStmts(s.Body), nil)
+	case *syntax.PipelineDecl:
+		c.attrs(s.Attrs, true)
+		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
+		body := c.info.PipelineBodies[s]
+		if body == nil && s.Body != nil {
+			body = s.Body.Stmts
+		}
+		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
+	case *syntax.StructDecl:
+		c.attrs(s.Attrs, false)
+	case *syntax.EnumDecl:
+		c.attrs(s.Attrs, false)
+	case *syntax.TypeDecl:
+		c.attrs(s.Attrs, false)
+	case *syntax.InterfaceDecl:
+		c.attrs(s.Attrs, false)
+	case *syntax.ImplBlock:
+		c.attrs(s.Attrs, false)
+		var self types.Type = types.Any
+		if d := c.env.Lookup(s.Name); d != nil && d.Kind == types.StructDecl {
+			self = &types.Named{Decl: d}
+		}
+		for _, m := range s.Methods {
+			c.attrs(m.Attrs, false)
+			c.method(m, self)
+		}
+	case *syntax.SkillDecl:
+		c.attrs(s.Attrs, false)
+		for _, f := range s.Fields {
+			c.expr(f.Value)
+		}
+	case *syntax.EvalPackDecl:
+		c.attrs(s.Attrs, false)
+		c.fn.pushScope()
+		for _, it := range s.Items {
+			if it.Value != nil {
+				c.expr(it.Value)
+			}
+			if it.Summarize != nil {
+				c.block(it.Summarize)
+			}
+			if it.Stmt != nil {
+				c.stmt(it.Stmt, false)
+			}
+		}
+		c.fn.popScope()
+	case *syntax.ForStmt:
+		c.forStmt(s)
+	case *syntax.WhileStmt:
+		c.expr(s.Cond)
+		c.block(s.Body)
+	case *syntax.DeferStmt:
+		c.block(s.Body)
+	case *syntax.ReturnStmt:
+		c.returnStmt(s)
+	case *syntax.ThrowStmt:
+		t := c.expr(s.Value)
+		c.throw(t, s.At)
+	case *syntax.GuardStmt:
+		c.expr(s.Cond)
+		c.block(s.Else)
+	case *syntax.RequireStmt:
+		c.expr(s.Cond)
+		if s.Message != nil {
+			c.expr(s.Message)
+		}
+	case *syntax.MutexStmt:
+		c.block(s.Body)
+	case *syntax.YieldStmt:
+		if s.Value != nil {
+			c.expr(s.Value)
+		}
+	case *syntax.EmitStmt:
+		c.expr(s.Value)
+	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.BreakStmt, *syntax.ContinueStmt:
+	}
+	return nil
+}
+
+// ---- bindings ----
+
+func (c *checker) binding(node syntax.Node, name string) *resolve.Binding {
+	return c.info.Decl(node, name)
+}
+
+// declare records a binding's type. A top-level name declared more than
+// once stays unchecked.
+func (c *checker) declare(b *resolve.Binding, v *variable) {
+	if b == nil {
+		return
+	}
+	if b.Scope == resolve.Global && c.multiDecl[b.Name] {
+		v = &variable{t: types.Any}
+	}
+	c.vars[b] = v
+}
+
+func (c *checker) let(s *syntax.LetStmt) {
+	vt := c.expr(s.Value)
+	switch p := s.Pattern.(type) {
+	case *syntax.IdentPattern:
+		var v *variable
+		if s.Type != nil {
+			declared := c.typeOf(s.Type)
+			if known(vt) && !compatible(vt, declared) {
+				c.errorf(s.Value.Position(), "'%s' declared as %s, but assigned %s", p.Name, declared, show(vt, declared))
+			}
+			v = &variable{t: declared, checked: s.Kind != syntax.BindConst}
+		} else if s.Kind == syntax.BindConst {
+			v = &variable{t: vt}
+		} else if vt == types.Nil {
+			v = &variable{t: types.Any, checked: true, nilInit: true}
+		} else {
+			v = &variable{t: bindingType(vt), checked: true}
+		}
+		if p.Name == "_" {
+			return
+		}
+		c.shadowCheck(p.Name, p.At)
+		c.declare(c.binding(p, p.Name), v)
+	default:
+		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
+	}
+}
+
+// destructure checks that a pattern fits the value (language.md §4) and
+// declares its names.
+func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
+	kind := types.KindName(vt)
+	switch p := p.(type) {
+	case *syntax.DictPattern:
+		if kind != "" && kind != "dict" {
+			c.errorf(p.At, "cannot destructure %s with {...} pattern — expected dict", kind)
+		}
+		shape, _ := types.Underlying(vt).(*types.Shape)
+		for _, it := range p.Items {
+			if it.Default != nil {
+				c.expr(it.Default)
+			}
+			name := it.Alias
+			if it.Rest || name == "" {
+				name = it.Key
+			}
+			if name == "_" {
+				continue
+			}
+			var t types.Type = types.Any
+			if it.Rest {
+				t = &types.Dict{Key: types.String, Value: types.Any}
+			} else if shape != nil && it.Default == nil {
+				if f, ok := shape.Field(it.Key); ok && !f.Optional {
+					t = f.Type
+				}
+			}
+			if !exact {
+				t = bindingType(t)
+			}
+			c.declare(c.binding(it, name), &variable{t: t})
+		}
+	case *syntax.ListPattern:
+		if kind != "" && kind != "list" {
+			c.errorf(p.At, "cannot destructure %s with [...] pattern — expected list", kind)
+		}
+		for _, it := range p.Items {
+			if it.Default != nil {
+				c.expr(it.Default)
+			}
+			if it.Name == "_" || it.Name == "" {
+				continue
+			}
+			var t types.Type = types.Any
+			if it.Rest {
+				t = &types.List{Elem: types.Any}
+			}
+			c.declare(c.binding(it, it.Name), &variable{t: t})
+		}
+	case *syntax.IdentPattern:
+		if p.Name != "_" {
+			c.declare(c.binding(p, p.Name), &variable{t: bindingType(vt)})
+		}
+	case *syntax.PairPattern:
+	}
+}
+
+// shadowCheck warns when a local declared in a nested block hides a local
+// of an enclosing block of the same function.
+func (c *checker) shadowCheck(name string, pos syntax.Pos) {
+	fc := c.fn
+	if len(fc.scopes) == 0 || name == "_" || name[0] == '_' {
+		return
+	}
+	top := len(fc.scopes) - 1
+	if _, isFile := fc.node.(*syntax.File); isFile && top == 0 {
+		return // a module global, not a local
+	}
+	for i := top - 1; i >= 0; i-- {
+		if _, isFile := fc.node.(*syntax.File); isFile && i == 0 {
+			break // top-level globals are not locals
+		}
+		if fc.scopes[i][name] {
+			c.warnf(pos, "variable `%s` shadows a variable of an enclosing block", name)
+			break
+		}
+	}
+	fc.scopes[top][name] = true
+}
+
+func (c *checker) assign(s *syntax.AssignStmt) {
+	vt := c.expr(s.Value)
+	root, path := assignRoot(s.Target)
+	for _, e := range path {
+		c.expr(e)
+	}
+	if root == nil {
+		return
+	}
+	ref := c.info.Refs[root]
+	if ref == nil || ref.Binding == nil {
+		return
+	}
+	b := ref.Binding
+	if b.Scope == resolve.Global && c.multiDecl[b.Name] {
+		return // which declaration is in force depends on the order of execution
+	}
+	if b.Kind == resolve.KConst || b.Kind == resolve.KParam {
+		if root == s.Target {
+			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+				"Cannot assign to '"+b.Name+"': variable is immutable (declared with 'const'); use 'let' for a mutable binding")
+		} else {
+			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with 'const'); use 'let' for a mutable binding")
+		}
+		return
+	}
+	if root != s.Target {
+		return // path assignments update part of the value
+	}
+	v := c.vars[b]
+	if v == nil || !v.checked {
+		return
+	}
+	if s.Op != "=" {
+		vt = c.arith(s.Op[:1], v.t, vt, s.At)
+	}
+	if v.nilInit {
+		switch {
+		case vt == types.Nil:
+		case !known(vt):
+			v.t, v.nilInit = types.Any, false
+		default:
+			v.t, v.nilInit = types.Optional(bindingType(vt)), false
+		}
+		return
+	}
+	if known(vt) && known(v.t) && !compatible(vt, v.t) {
+		c.errorf(s.Value.Position(), "can't assign %s to '%s' (declared as %s)", show(vt, v.t), b.Name, v.t)
+	}
+}
+
+// assignRoot splits an assignment target into its root identifier and the
+// index expressions along its path.
+func assignRoot(t syntax.Expr) (*syntax.Ident, []syntax.Expr) {
+	var idx []syntax.Expr
+	for {
+		switch x := t.(type) {
+		case *syntax.Ident:
+			return x, idx
+		case *syntax.MemberExpr:
+			t = x.X
+		case *syntax.IndexExpr:
+			idx = append(idx, x.Index)
+			t = x.X
+		default:
+			return nil, idx
+		}
+	}
+}
+
+// ---- loops ----
+
+func (c *checker) forStmt(s *syntax.ForStmt) {
+	it := c.expr(s.Iter)
+	elem := elemType(it)
+	c.fn.pushScope()
+	switch p := s.Pattern.(type) {
+	case *syntax.IdentPattern:
+		if p.Name != "_" {
+			c.shadowCheck(p.Name, p.At)
+			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+		}
+	default:
+		c.destructure(s.Pattern, elem, false)
+	}
+	if s.Body != nil {
+		c.stmts(s.Body.Stmts, false)
+	}
+	c.fn.popScope()
+}
+
+// elemType is the type of the values a for loop over t yields.
+func elemType(t types.Type) types.Type {
+	switch t := types.Underlying(t).(type) {
+	case *types.List:
+		return t.Elem
+	case *types.Set:
+		return t.Elem
+	case *types.Iter:
+		return t.Elem
+	case *types.Dict:
+		return &types.Shape{Fields: []types.Field{{Name: "key", Type: types.String}, {Name: "value", Type: t.Value}}}
+	case *types.Shape:
+		var vt []types.Type
+		for _, f := range t.Fields {
+			vt = append(vt, f.Type)
+		}
+		v := types.NewUnion(vt...)
+		if len(vt) == 0 {
+			v = types.Any
+		}
+		return &types.Shape{Fields: []types.Field{{Name: "key", Type: types.String}, {Name: "value", Type: v}}}
+	case *types.Basic:
+		if t == types.Range {
+			return types.Int
+		}
+	}
+	return types.Any
+}
+
+// ---- functions ----
+
+func (c *checker) sig(fn *syntax.FnDecl) *types.Func {
+	if s, ok := c.sigs[fn]; ok {
+		return s
+	}
+	s := c.env.FnType(fn)
+	c.sigs[fn] = s
+	return s
+}
+
+func (c *checker) fnDecl(fn *syntax.FnDecl) {
+	sig := c.sig(fn)
+	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), nil)
+}
+
+func blockStmts(b *syntax.Block) []syntax.Stmt {
+	if b == nil {
+		return nil
+	}
+	return b.Stmts
+}
+
+// method checks an impl method, typing `self` as the struct.
+func (c *checker) method(fn *syntax.FnDecl, self types.Type) {
+	sig := c.sig(fn)
+	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), self)
+}
+
+// function checks a function body: parameters are bound to their
+// annotated types, returns are checked against the result annotation and
+// thrown types against the throws clause.
+func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.Func, throwsT syntax.TypeExpr, tparams []*types.TypeParam, body []syntax.Stmt, self types.Type) types.Type {
+	fc := &funcCtx{parent: c.fn, node: node, tparams: tparams, throws: sig.Throws, throwsT: throwsT}
+	if r := sig.Return; r != types.Any {
+		fc.ret = r
+	}
+	c.fn = fc
+	fc.pushScope()
+	for i, p := range params {
+		if p.Default != nil {
+			c.expr(p.Default)
+		}
+		var t types.Type = types.Any
+		if i < len(sig.Params) {
+			t = sig.Params[i].Type
+		}
+		if p.Rest {
+			t = types.Any
+		}
+		if i == 0 && self != nil && p.Name == "self" && p.Type == nil {
+			t = self
+		}
+		fc.scopes[0][p.Name] = true
+		c.declare(c.binding(p, p.Name), &variable{t: t})
+	}
+	v := c.stmts(body, false)
+	fc.popScope()
+	c.fn = fc.parent
+	c.checkThrows(fc)
+	if v == nil {
+		v = types.Nil
+	}
+	return v
+}
+
+func (c *checker) returnStmt(s *syntax.ReturnStmt) {
+	if s.Value == nil {
+		return
+	}
+	t := c.expr(s.Value)
+	want := c.fn.ret
+	if want == nil || !known(t) || !known(want) {
+		return
+	}
+	if !compatible(t, want) {
+		c.errorf(s.Value.Position(), "return type doesn't match: expected %s, got %s", want, show(t, want))
+	}
+}
+
+// ---- throws (language.md §9.4) ----
+
+// throw records a value the current function lets escape, unless an
+// enclosing try of the same function handles it.
+func (c *checker) throw(t types.Type, pos syntax.Pos) {
+	fc := c.fn
+	for i := len(fc.tries) - 1; i >= 0; i-- {
+		h := fc.tries[i]
+		if h.all {
+			return
+		}
+		if h.enum != nil && (!known(t) || types.AssignableTo(t, h.enum)) {
+			return
+		}
+	}
+	fc.thrown = append(fc.thrown, thrownValue{t: t, pos: pos})
+}
+
+// propagate records the error type a postfix `?` may return early with;
+// no try intercepts it.
+func (c *checker) propagate(errT types.Type, pos syntax.Pos) {
+	c.fn.thrown = append(c.fn.thrown, thrownValue{t: errT, pos: pos})
+}
+
+func (c *checker) checkThrows(fc *funcCtx) {
+	if fc.throws == nil || !known(fc.throws) {
+		return
+	}
+	reported := map[string]bool{}
+	for _, th := range fc.thrown {
+		if !known(th.t) || compatible(th.t, fc.throws) {
+			continue
+		}
+		name := types.Widen(th.t).String()
+		if reported[name] {
+			continue
+		}
+		reported[name] = true
+		c.report(sevError, th.pos, "HARN-TYP-026", "",
+			"this callable can throw `"+name+"`, which its declared `throws "+typeSource(fc.throwsT)+"` does not cover")
+	}
+}

@@ -1,0 +1,262 @@
+package types
+
+// AssignableTo reports whether a value of type src may be used where dst
+// is expected (language.md §10.6), by gradual rules:
+//
+//   - any, unknown, unresolved names and type parameters on either side
+//     are compatible with everything; never flows anywhere;
+//   - int flows into float; a literal flows into its base type, and a base
+//     type into a literal type of that base (values are not tracked);
+//   - a union source needs every member assignable, a union destination
+//     one member; an intersection destination needs every member, an
+//     intersection source one member (or its shapes merged);
+//   - containers are covariant (values are immutable); a shape flows into
+//     another shape that it covers field by field (extra fields allowed),
+//     into dict<K, V> when its field types fit V; a struct flows into a
+//     shape whose fields it has, but no dict or shape is a struct;
+//   - a struct, enum or handle flows into the same declaration (type
+//     arguments covariant); a struct satisfies an interface when its impl
+//     has every method with the same number of non-`self` parameters (a
+//     struct whose impl is not visible satisfies every interface);
+//   - any callable flows into closure and into every fn type.
+func AssignableTo(src, dst Type) bool { return assignable(src, dst, 0) }
+
+func assignable(src, dst Type, depth int) bool {
+	if depth > 24 {
+		return true // recursive types: give up rather than loop
+	}
+	depth++
+	src, dst = Underlying(src), Underlying(dst)
+	if IsDynamic(src) || IsDynamic(dst) || src == Never {
+		return true
+	}
+	if u, ok := src.(*Union); ok {
+		for _, m := range u.Types {
+			if !assignable(m, dst, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	if u, ok := dst.(*Union); ok {
+		for _, m := range u.Types {
+			if assignable(src, m, depth) {
+				return true
+			}
+		}
+		return false
+	}
+	if in, ok := dst.(*Intersection); ok {
+		for _, m := range in.Types {
+			if !assignable(src, m, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	if in, ok := src.(*Intersection); ok {
+		for _, m := range in.Types {
+			if assignable(m, dst, depth) {
+				return true
+			}
+		}
+		if merged := mergeShapes(in); merged != nil {
+			return assignable(merged, dst, depth)
+		}
+		return false
+	}
+	switch d := dst.(type) {
+	case *Basic:
+		switch d.Kind {
+		case KNever:
+			return false
+		case KFloat:
+			return isNumeric(src)
+		case KClosure:
+			_, isFn := src.(*Func)
+			return isFn || src == Closure
+		}
+		if l, ok := src.(*Literal); ok {
+			return l.Base() == d
+		}
+		s, ok := src.(*Basic)
+		return ok && s.Kind == d.Kind
+	case *Literal:
+		switch s := src.(type) {
+		case *Literal:
+			return s.Value == d.Value
+		case *Basic:
+			return s == d.Base()
+		}
+		return false
+	case *List:
+		s, ok := src.(*List)
+		return ok && assignable(s.Elem, d.Elem, depth)
+	case *Set:
+		s, ok := src.(*Set)
+		return ok && assignable(s.Elem, d.Elem, depth)
+	case *Iter:
+		switch s := src.(type) {
+		case *Iter:
+			return assignable(s.Elem, d.Elem, depth)
+		case *List:
+			return assignable(s.Elem, d.Elem, depth)
+		case *Set:
+			return assignable(s.Elem, d.Elem, depth)
+		case *Dict, *Shape:
+			return true
+		case *Basic:
+			return s == Range || s == String
+		}
+		return false
+	case *Dict:
+		switch s := src.(type) {
+		case *Dict:
+			return assignable(s.Key, d.Key, depth) && assignable(s.Value, d.Value, depth)
+		case *Shape:
+			for _, f := range s.Fields {
+				if !assignable(f.Type, d.Value, depth) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	case *Shape:
+		switch s := src.(type) {
+		case *Shape:
+			return coversShape(s.Fields, d, depth)
+		case *Dict:
+			return true // keys are not tracked
+		case *Named:
+			if s.Decl.Kind == StructDecl {
+				return coversShape(StructFields(s), d, depth)
+			}
+		}
+		return false
+	case *Result:
+		s, ok := src.(*Result)
+		return ok && assignable(s.Ok, d.Ok, depth) && assignable(s.Err, d.Err, depth)
+	case *Func:
+		_, isFn := src.(*Func)
+		return isFn || src == Closure
+	case *Handle:
+		s, ok := src.(*Handle)
+		return ok && s.Name == d.Name
+	case *Named:
+		return assignableNamed(src, d, depth)
+	}
+	return false
+}
+
+func isNumeric(t Type) bool {
+	switch t := t.(type) {
+	case *Basic:
+		return t.Kind == KInt || t.Kind == KFloat
+	case *Literal:
+		return t.Base() == Int
+	}
+	return false
+}
+
+// coversShape reports whether fields (a shape's or a struct's) provide
+// every required field of d with an assignable type.
+func coversShape(fields []Field, d *Shape, depth int) bool {
+	for _, want := range d.Fields {
+		var got *Field
+		for i := range fields {
+			if fields[i].Name == want.Name {
+				got = &fields[i]
+				break
+			}
+		}
+		if got == nil {
+			if want.Optional {
+				continue
+			}
+			return false
+		}
+		wt := want.Type
+		if want.Optional {
+			wt = Optional(wt)
+		}
+		if !assignable(got.Type, wt, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+func assignableNamed(src Type, d *Named, depth int) bool {
+	switch d.Decl.Kind {
+	case StructDecl:
+		switch s := src.(type) {
+		case *Named:
+			return sameDecl(s.Decl, d.Decl) && argsAssignable(s.Args, d.Args, depth)
+		}
+		return false // a dict is never a struct instance
+	case EnumDecl:
+		s, ok := src.(*Named)
+		return ok && sameDecl(s.Decl, d.Decl) && argsAssignable(s.Args, d.Args, depth)
+	case InterfaceDecl:
+		s, ok := src.(*Named)
+		if !ok {
+			return false
+		}
+		if sameDecl(s.Decl, d.Decl) {
+			return true
+		}
+		return s.Decl.Kind == StructDecl && Satisfies(s.Decl, d.Decl)
+	}
+	return false
+}
+
+// sameDecl compares declarations by identity, or by name and origin when
+// the same file was loaded twice.
+func sameDecl(a, b *Decl) bool {
+	return a == b || (a.Name == b.Name && a.Origin == b.Origin && a.Kind == b.Kind)
+}
+
+func argsAssignable(src, dst []Type, depth int) bool {
+	for i := range dst {
+		if i < len(src) && !assignable(src[i], dst[i], depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// Satisfies reports whether struct s implements interface iface: its impl
+// has every method of iface with the same number of non-`self`
+// parameters (language.md §10.4). A struct whose impl blocks are not
+// known satisfies every interface.
+func Satisfies(s, iface *Decl) bool {
+	if !s.HasImpl {
+		return true
+	}
+	for _, want := range iface.Methods {
+		got, ok := s.Method(want.Name)
+		if !ok || got.Arity() != want.Arity() {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeShapes combines the shape members of an intersection into one
+// shape (nil when a member is not a shape).
+func mergeShapes(in *Intersection) *Shape {
+	out := &Shape{}
+	for _, m := range in.Types {
+		s, ok := Underlying(m).(*Shape)
+		if !ok {
+			return nil
+		}
+		for _, f := range s.Fields {
+			if _, dup := out.Field(f.Name); !dup {
+				out.Fields = append(out.Fields, f)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,426 @@
+package types
+
+import (
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// DeclKind tells the kinds of type declaration apart.
+type DeclKind uint8
+
+const (
+	StructDecl DeclKind = iota
+	EnumDecl
+	InterfaceDecl
+	AliasDecl
+)
+
+func (k DeclKind) String() string {
+	return [...]string{"struct", "enum", "interface", "type"}[k]
+}
+
+// Variant is one enum variant with its payload fields in order.
+type Variant struct {
+	Name   string
+	Fields []Field // nil for a variant without payload
+}
+
+// Method is an interface method signature or an impl method of a struct.
+// Its Func includes the `self` parameter when the source names one.
+type Method struct {
+	Name string
+	Type *Func
+}
+
+// Arity is the number of parameters other than a leading `self`.
+func (m Method) Arity() int {
+	n := len(m.Type.Params)
+	if n > 0 && m.Type.Params[0].Name == "self" {
+		n--
+	}
+	return n
+}
+
+// Decl is one struct, enum, interface or type alias declaration.
+type Decl struct {
+	Kind       DeclKind
+	Name       string
+	Origin     string // path of the declaring file
+	Pub        bool
+	Pos        syntax.Pos
+	Doc        string
+	Attrs      []*syntax.Attribute
+	TypeParams []*TypeParam
+	Fields     []Field   // struct fields, declaration order
+	Variants   []Variant // enum variants, declaration order
+	Methods    []Method  // interface methods; for a struct, the methods of its impl blocks
+	AssocTypes []string  // interface associated types
+	Target     Type      // alias: the aliased type
+	// HasImpl is true when the declaring file has an impl block for the
+	// struct (so Methods is its complete method list).
+	HasImpl bool
+	Node    syntax.Node
+}
+
+// Field returns the struct field named name.
+func (d *Decl) Field(name string) (Field, bool) {
+	for _, f := range d.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// Variant returns the enum variant named name.
+func (d *Decl) Variant(name string) (Variant, bool) {
+	for _, v := range d.Variants {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// Method returns the method named name.
+func (d *Decl) Method(name string) (Method, bool) {
+	for _, m := range d.Methods {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Method{}, false
+}
+
+// Instance is the substitution that instantiates d with args (missing
+// arguments become any).
+func (d *Decl) Instance(args []Type) map[*TypeParam]Type {
+	if len(d.TypeParams) == 0 {
+		return nil
+	}
+	m := make(map[*TypeParam]Type, len(d.TypeParams))
+	for i, p := range d.TypeParams {
+		if i < len(args) {
+			m[p] = args[i]
+		} else {
+			m[p] = Any
+		}
+	}
+	return m
+}
+
+// Env holds the type declarations visible to one file: its own (added with
+// AddFile) and those made visible with Import. A name declared by the file
+// hides an imported one.
+type Env struct {
+	byName map[string]*Decl
+	order  []*Decl
+}
+
+// NewEnv returns an empty environment.
+func NewEnv() *Env { return &Env{byName: map[string]*Decl{}} }
+
+// Lookup returns the declaration visible under name, or nil.
+func (e *Env) Lookup(name string) *Decl { return e.byName[name] }
+
+// Decls returns every declaration added or imported, in the order they
+// were added (a file's own declarations in source order).
+func (e *Env) Decls() []*Decl { return e.order }
+
+// Import makes an already resolved declaration of another file visible
+// under its name, unless a declaration of that name is already visible.
+func (e *Env) Import(d *Decl) {
+	if _, ok := e.byName[d.Name]; ok {
+		return
+	}
+	e.byName[d.Name] = d
+	e.order = append(e.order, d)
+}
+
+// AddFile declares f's struct, enum, type and interface declarations (top
+// level and inside function and pipeline bodies), resolves their field,
+// variant, method and alias types, records impl methods on their structs,
+// and returns the new declarations in source order. The first declaration
+// of a name in f wins, as in the resolver; file declarations hide imported
+// ones.
+func (e *Env) AddFile(f *syntax.File) []*Decl {
+	var added []*Decl
+	own := map[string]bool{}
+	var impls []*syntax.ImplBlock
+	var collect func(stmts []syntax.Stmt)
+	collect = func(stmts []syntax.Stmt) {
+		for _, s := range stmts {
+			var d *Decl
+			switch n := s.(type) {
+			case *syntax.StructDecl:
+				d = &Decl{Kind: StructDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
+			case *syntax.EnumDecl:
+				d = &Decl{Kind: EnumDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
+			case *syntax.TypeDecl:
+				d = &Decl{Kind: AliasDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
+			case *syntax.InterfaceDecl:
+				d = &Decl{Kind: InterfaceDecl, Name: n.Name, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
+			case *syntax.ImplBlock:
+				impls = append(impls, n)
+			case *syntax.FnDecl:
+				if n.Body != nil {
+					collect(n.Body.Stmts)
+				}
+			case *syntax.PipelineDecl:
+				if n.Body != nil {
+					collect(n.Body.Stmts)
+				}
+			}
+			if d == nil || own[d.Name] {
+				continue
+			}
+			d.Origin, d.Node = f.Path, s
+			own[d.Name] = true
+			if old, ok := e.byName[d.Name]; ok {
+				e.removeOrder(old)
+			}
+			e.byName[d.Name] = d
+			e.order = append(e.order, d)
+			added = append(added, d)
+		}
+	}
+	collect(f.Items)
+	for _, d := range added {
+		e.resolveDecl(d)
+	}
+	for _, im := range impls {
+		d := e.byName[im.Name]
+		if d == nil || d.Kind != StructDecl || d.Origin != f.Path {
+			continue
+		}
+		d.HasImpl = true
+		for _, m := range im.Methods {
+			d.Methods = append(d.Methods, Method{Name: m.Name, Type: e.FnType(m)})
+		}
+	}
+	return added
+}
+
+func (e *Env) removeOrder(d *Decl) {
+	for i, o := range e.order {
+		if o == d {
+			e.order = append(e.order[:i], e.order[i+1:]...)
+			return
+		}
+	}
+}
+
+func typeParams(ps []*syntax.TypeParam, where []*syntax.WhereClause) []*TypeParam {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]*TypeParam, len(ps))
+	for i, p := range ps {
+		tp := &TypeParam{Name: p.Name, Variance: p.Variance}
+		for _, w := range where {
+			if w.Param == p.Name {
+				tp.Bounds = append(tp.Bounds, w.Bounds...)
+			}
+		}
+		out[i] = tp
+	}
+	return out
+}
+
+func (e *Env) resolveDecl(d *Decl) {
+	scope := d.TypeParams
+	switch n := d.Node.(type) {
+	case *syntax.StructDecl:
+		for _, fd := range n.Fields {
+			d.Fields = append(d.Fields, Field{Name: fd.Name, Type: e.fromSyntax(fd.Type, scope), Optional: fd.Optional})
+		}
+	case *syntax.EnumDecl:
+		for _, v := range n.Variants {
+			vr := Variant{Name: v.Name}
+			if v.Params != nil {
+				vr.Fields = []Field{}
+				for _, p := range v.Params {
+					vr.Fields = append(vr.Fields, Field{Name: p.Name, Type: e.fromSyntax(p.Type, scope), Optional: p.Default != nil})
+				}
+			}
+			d.Variants = append(d.Variants, vr)
+		}
+	case *syntax.TypeDecl:
+		d.Target = e.fromSyntax(n.Type, scope)
+	case *syntax.InterfaceDecl:
+		for _, at := range n.Types {
+			d.AssocTypes = append(d.AssocTypes, at.Name)
+		}
+		for _, m := range n.Methods {
+			own := typeParams(m.TypeParams, nil)
+			tps := append(append([]*TypeParam(nil), scope...), own...)
+			d.Methods = append(d.Methods, Method{Name: m.Name, Type: e.signature(m.Params, tps, own, m.Return, nil)})
+		}
+	}
+}
+
+// FromSyntax converts a type annotation. typeParams are the generic
+// parameters in scope (those of the enclosing declaration or function).
+// A nil annotation is any.
+func (e *Env) FromSyntax(t syntax.TypeExpr, typeParams []*TypeParam) Type {
+	return e.fromSyntax(t, typeParams)
+}
+
+// FnType is the signature of a function (or impl method) declaration.
+func (e *Env) FnType(fn *syntax.FnDecl) *Func {
+	tps := typeParams(fn.TypeParams, fn.Where)
+	return e.signature(fn.Params, tps, tps, fn.Return, fn.Throws)
+}
+
+// Signature is the type of a parameter list with result and throws
+// annotations (for closures, tools and pipelines; ret and throws may be nil).
+func (e *Env) Signature(params []*syntax.Param, ret, throws syntax.TypeExpr, scope []*TypeParam) *Func {
+	return e.signature(params, scope, nil, ret, throws)
+}
+
+func (e *Env) signature(params []*syntax.Param, scope, own []*TypeParam, ret, throws syntax.TypeExpr) *Func {
+	f := &Func{TypeParams: own, Return: e.fromSyntax(ret, scope)}
+	for _, p := range params {
+		f.Params = append(f.Params, Param{Name: p.Name, Type: e.fromSyntax(p.Type, scope), Optional: p.Default != nil, Rest: p.Rest})
+	}
+	if throws != nil {
+		f.Throws = e.fromSyntax(throws, scope)
+	}
+	return f
+}
+
+func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
+	switch t := t.(type) {
+	case nil:
+		return Any
+	case *syntax.NilType:
+		return Nil
+	case *syntax.LiteralType:
+		return &Literal{Value: t.Value}
+	case *syntax.OptionalType:
+		return Optional(e.fromSyntax(t.Elem, scope))
+	case *syntax.ListType:
+		return &List{Elem: e.fromSyntax(t.Elem, scope)}
+	case *syntax.UnionType:
+		ms := make([]Type, len(t.Types))
+		for i, m := range t.Types {
+			ms[i] = e.fromSyntax(m, scope)
+		}
+		return NewUnion(ms...)
+	case *syntax.InterType:
+		ms := make([]Type, len(t.Types))
+		for i, m := range t.Types {
+			ms[i] = e.fromSyntax(m, scope)
+		}
+		return NewIntersection(ms...)
+	case *syntax.ShapeType:
+		s := &Shape{Fields: make([]Field, len(t.Fields))}
+		for i, f := range t.Fields {
+			s.Fields[i] = Field{Name: f.Name, Type: e.fromSyntax(f.Type, scope), Optional: f.Optional}
+		}
+		return s
+	case *syntax.FnType:
+		f := &Func{Return: e.fromSyntax(t.Return, scope)}
+		for _, p := range t.Params {
+			f.Params = append(f.Params, Param{Type: e.fromSyntax(p, scope)})
+		}
+		return f
+	case *syntax.NamedType:
+		return e.named(t, scope)
+	}
+	return Any
+}
+
+var basicByName = map[string]*Basic{
+	"any": Any, "unknown": Unknown, "never": Never, "nil": Nil,
+	"int": Int, "float": Float, "string": String, "bool": Bool,
+	"bytes": Bytes, "duration": Duration, "range": Range, "closure": Closure,
+}
+
+func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
+	for i := len(scope) - 1; i >= 0; i-- {
+		if scope[i].Name == t.Name {
+			return scope[i]
+		}
+	}
+	args := make([]Type, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = e.fromSyntax(a, scope)
+	}
+	arg := func(i int) Type {
+		if i < len(args) {
+			return args[i]
+		}
+		return Any
+	}
+	if d := e.byName[t.Name]; d != nil {
+		return &Named{Decl: d, Args: args}
+	}
+	if b, ok := basicByName[t.Name]; ok && len(args) == 0 {
+		return b
+	}
+	switch t.Name {
+	case "list":
+		return &List{Elem: arg(0)}
+	case "dict":
+		if len(args) == 1 {
+			return &Dict{Key: String, Value: args[0]}
+		}
+		return &Dict{Key: argOr(args, 0, String), Value: arg(1)}
+	case "set":
+		return &Set{Elem: arg(0)}
+	case "iter":
+		return &Iter{Kind: IterPlain, Elem: arg(0)}
+	case "Generator":
+		return &Iter{Kind: IterGenerator, Elem: arg(0)}
+	case "Stream":
+		return &Iter{Kind: IterStream, Elem: arg(0)}
+	case "Result":
+		return &Result{Ok: arg(0), Err: arg(1)}
+	}
+	if len(args) == 0 && IsHandleName(t.Name) {
+		return &Handle{Name: t.Name}
+	}
+	return &Unresolved{Name: t.Name, Args: args}
+}
+
+func argOr(args []Type, i int, def Type) Type {
+	if i < len(args) {
+		return args[i]
+	}
+	return def
+}
+
+// Underlying expands type aliases (with their type arguments) until t is
+// not an alias. A cyclic alias expands to any.
+func Underlying(t Type) Type {
+	for range 32 {
+		n, ok := t.(*Named)
+		if !ok || n.Decl.Kind != AliasDecl {
+			return t
+		}
+		if n.Decl.Target == nil {
+			return Any
+		}
+		t = Subst(n.Decl.Target, n.Decl.Instance(n.Args))
+	}
+	return Any
+}
+
+// StructFields returns the fields of a struct type with its type arguments
+// substituted (nil when t is not a struct).
+func StructFields(t Type) []Field {
+	n, ok := Underlying(t).(*Named)
+	if !ok || n.Decl.Kind != StructDecl {
+		return nil
+	}
+	m := n.Decl.Instance(n.Args)
+	if m == nil {
+		return n.Decl.Fields
+	}
+	out := make([]Field, len(n.Decl.Fields))
+	for i, f := range n.Decl.Fields {
+		f.Type = Subst(f.Type, m)
+		out[i] = f
+	}
+	return out
+}
