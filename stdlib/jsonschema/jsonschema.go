@@ -1,0 +1,121 @@
+// Package jsonschema compiles and caches JSON Schema (Draft 2020-12)
+// validators and owns the mapping between Harn values and the generic Go
+// form of JSON (map[string]any, []any, string, bool, nil, int64, float64).
+//
+// A schema is compiled once per distinct document: documents are keyed by
+// their canonical JSON text (sorted keys, compact), so equal schemas built
+// in different places share one validator. Compiling checks the document
+// against the Draft 2020-12 meta-schema (embedded in the library; nothing
+// is fetched) and reports an invalid schema as an error. Validators are
+// immutable and safe for concurrent use.
+//
+// The value mapping is the one json_stringify uses: sets become arrays,
+// struct instances objects of their set fields, ranges their display
+// string, bytes {"$bytes_b64": "<base64>"}, and every non-data kind
+// (closures, enum variants, durations, handles…) null.
+package jsonschema
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	js "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// Validator is a compiled schema.
+type Validator struct {
+	schema *js.Schema
+	// Source is the canonical JSON text of the schema document.
+	Source string
+}
+
+// Validate checks an instance in generic JSON form; the error lists every
+// violation the library found.
+func (v *Validator) Validate(instance any) error {
+	return v.schema.Validate(instance)
+}
+
+// ValidateValue converts a Harn value with ToAny and validates it.
+func (v *Validator) ValidateValue(x vm.Value) error {
+	inst, err := ToAny(x)
+	if err != nil {
+		return err
+	}
+	return v.schema.Validate(inst)
+}
+
+// Cache compiles schemas and remembers them by canonical text.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]*Validator
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{m: map[string]*Validator{}} }
+
+// shared is the process-wide cache behind Compile: compiled validators
+// are immutable, so sharing them across VMs is safe.
+var shared = NewCache()
+
+// Compile compiles a schema document given in generic JSON form, using
+// the process-wide cache.
+func Compile(doc any) (*Validator, error) { return shared.Compile(doc) }
+
+// CompileValue compiles a schema given as a Harn value (a dict, or a bool).
+func CompileValue(schema vm.Value) (*Validator, error) {
+	doc, err := ToAny(schema)
+	if err != nil {
+		return nil, err
+	}
+	return shared.Compile(doc)
+}
+
+// Compile returns the validator for doc, compiling it on first use.
+func (c *Cache) Compile(doc any) (*Validator, error) {
+	text, err := Canonical(doc)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	v, ok := c.m[text]
+	c.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	// Recompile from the canonical text so the library sees plain
+	// json.Number/map/slice values whatever form doc came in.
+	parsed, err := js.UnmarshalJSON(stringsReader(text))
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(text))
+	url := "urn:harn:schema:" + hex.EncodeToString(sum[:16])
+	comp := js.NewCompiler()
+	comp.DefaultDraft(js.Draft2020)
+	if err := comp.AddResource(url, parsed); err != nil {
+		return nil, err
+	}
+	sch, err := comp.Compile(url)
+	if err != nil {
+		return nil, err
+	}
+	v = &Validator{schema: sch, Source: text}
+	c.mu.Lock()
+	c.m[text] = v
+	c.mu.Unlock()
+	return v, nil
+}
+
+// Canonical is the compact JSON text of doc with object keys sorted.
+func Canonical(doc any) (string, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("schema is not representable as JSON: %w", err)
+	}
+	return string(b), nil
+}
