@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
@@ -259,12 +260,16 @@ func (f *fcomp) line(pos syntax.Pos) {
 }
 
 func (f *fcomp) constant(v any) int {
+	key := v
+	if x, ok := v.(float64); ok {
+		key = floatKey(math.Float64bits(x)) // keeps 0.0 and -0.0 apart
+	}
 	switch v.(type) {
 	case int64, float64, string, Duration:
-		if i, ok := f.consts[v]; ok {
+		if i, ok := f.consts[key]; ok {
 			return i
 		}
-		f.consts[v] = len(f.fn.Consts)
+		f.consts[key] = len(f.fn.Consts)
 	}
 	f.fn.Consts = append(f.fn.Consts, v)
 	return len(f.fn.Consts) - 1
@@ -288,6 +293,9 @@ func (f *fcomp) pushInt(n int64) {
 }
 
 func (f *fcomp) pushString(s string) { f.emit(CONST, f.constant(s)) }
+
+// floatKey identifies a float constant by its bit pattern.
+type floatKey uint64
 
 // stackEffect is the net change of the operand stack for op.
 func stackEffect(op Opcode, a []int) int {

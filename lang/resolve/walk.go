@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
@@ -46,6 +45,8 @@ type resolver struct {
 	enums   map[string]bool
 	structs map[string]*syntax.StructDecl
 	loop    int // loop nesting in the current function (for break/continue checks)
+	// baseNames caches global and predeclared names for suggestions.
+	baseNames []string
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -402,30 +403,24 @@ func (r *resolver) useCall(id *syntax.Ident) {
 
 // visibleNames lists every name visible from the current position.
 func (r *resolver) visibleNames() []string {
-	seen := map[string]bool{}
-	var names []string
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			names = append(names, n)
+	if r.baseNames == nil {
+		// Globals are all declared before bodies are resolved, so the
+		// global and predeclared part is computed once per file.
+		for _, b := range r.info.Globals {
+			r.baseNames = append(r.baseNames, b.Name)
+		}
+		if r.opts.Universe != nil {
+			r.baseNames = append(r.baseNames, r.opts.Universe.PredeclaredNames()...)
 		}
 	}
+	names := append([]string(nil), r.baseNames...)
 	for _, fs := range r.stack {
 		for _, sc := range fs.scopes {
 			for n := range sc.names {
-				add(n)
+				names = append(names, n)
 			}
 		}
 	}
-	for _, b := range r.info.Globals {
-		add(b.Name)
-	}
-	if r.opts.Universe != nil {
-		for _, n := range r.opts.Universe.PredeclaredNames() {
-			add(n)
-		}
-	}
-	sort.Strings(names)
 	return names
 }
 
