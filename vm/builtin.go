@@ -1,0 +1,163 @@
+package vm
+
+import (
+	"sort"
+	"strings"
+)
+
+// BuiltinFunc implements a builtin function. Builtins are lenient by
+// contract (builtins.md §0): bad argument types usually produce a fallback
+// value, not an error; read arguments through Args.
+type BuiltinFunc func(th *Thread, args Args) (Value, error)
+
+// Builtin is a builtin function value (`len`, `println`, …). Its bare name
+// is a first-class value that displays as `<builtin NAME>`.
+type Builtin struct {
+	name string
+	Sig  string // e.g. "split(s, sep?)"
+	Doc  string // one line
+	Fn   BuiltinFunc
+}
+
+// NewBuiltin makes a builtin value.
+func NewBuiltin(name, sig, doc string, fn BuiltinFunc) *Builtin {
+	return &Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
+}
+
+func (b *Builtin) Name() string { return b.name }
+func (*Builtin) Type() string   { return "builtin" }
+func (*Builtin) Truth() bool    { return true }
+func (b *Builtin) Display(sb *strings.Builder) {
+	sb.WriteString("<builtin ")
+	sb.WriteString(b.name)
+	sb.WriteByte('>')
+}
+
+// MethodFunc implements a method on a receiver kind.
+type MethodFunc func(th *Thread, recv Value, args Args) (Value, error)
+
+// Method is one entry of a receiver kind's method table (builtins.md §2-3).
+type Method struct {
+	Recv string // receiver type_of name: "string", "list", "dict", "set", "range", "iter", …
+	Name string
+	Sig  string
+	Doc  string
+	Fn   MethodFunc
+}
+
+// Universe is the predeclared environment shared by the compiler (which
+// resolves names against it) and the VM (which calls through it): the
+// builtin table, the per-kind method tables and the host globals.
+// It is built once (stdlib.Universe) and read-only afterwards.
+type Universe struct {
+	builtins map[string]*Builtin
+	methods  map[string]map[string]*Method
+	globals  map[string]Value
+	order    []string // builtin names in registration order
+}
+
+// NewUniverse returns an empty universe.
+func NewUniverse() *Universe {
+	return &Universe{
+		builtins: map[string]*Builtin{},
+		methods:  map[string]map[string]*Method{},
+		globals:  map[string]Value{},
+	}
+}
+
+// AddBuiltin registers b; a later registration of the same name replaces it.
+func (u *Universe) AddBuiltin(b *Builtin) {
+	if _, dup := u.builtins[b.name]; !dup {
+		u.order = append(u.order, b.name)
+	}
+	u.builtins[b.name] = b
+}
+
+// AddMethod registers m for its receiver kind.
+func (u *Universe) AddMethod(m *Method) {
+	t := u.methods[m.Recv]
+	if t == nil {
+		t = map[string]*Method{}
+		u.methods[m.Recv] = t
+	}
+	t[m.Name] = m
+}
+
+// AddGlobal defines a host global such as `pi`.
+func (u *Universe) AddGlobal(name string, v Value) { u.globals[name] = v }
+
+// Builtin returns the builtin named name, or nil.
+func (u *Universe) Builtin(name string) *Builtin { return u.builtins[name] }
+
+// Method returns the method of receiver kind recv named name, or nil.
+func (u *Universe) Method(recv, name string) *Method {
+	if t := u.methods[recv]; t != nil {
+		return t[name]
+	}
+	return nil
+}
+
+// Global returns a host global.
+func (u *Universe) Global(name string) (Value, bool) {
+	v, ok := u.globals[name]
+	return v, ok
+}
+
+// BuiltinNames returns every builtin name, sorted.
+func (u *Universe) BuiltinNames() []string {
+	names := append([]string(nil), u.order...)
+	sort.Strings(names)
+	return names
+}
+
+// GlobalNames returns every host global name, sorted.
+func (u *Universe) GlobalNames() []string {
+	var names []string
+	for n := range u.globals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Methods returns the method table of a receiver kind, sorted by name.
+func (u *Universe) Methods(recv string) []*Method {
+	var out []*Method
+	for _, m := range u.methods[recv] {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// MethodNames returns every method name of every kind, sorted and unique
+// (for REPL completion).
+func (u *Universe) MethodNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, t := range u.methods {
+		for n := range t {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsPredeclared reports whether name is a builtin or a host global (the
+// resolver's view of the universe).
+func (u *Universe) IsPredeclared(name string) bool {
+	if _, ok := u.builtins[name]; ok {
+		return true
+	}
+	_, ok := u.globals[name]
+	return ok
+}
+
+// PredeclaredNames lists builtins and host globals (for suggestions).
+func (u *Universe) PredeclaredNames() []string {
+	return append(u.GlobalNames(), u.BuiltinNames()...)
+}

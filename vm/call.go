@@ -1,0 +1,264 @@
+package vm
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/compiler"
+)
+
+// callValue calls a non-closure callable (or a generator function) from
+// the interpreter loop.
+func (th *Thread) callValue(fn Value, args []Value) (Value, error) {
+	switch f := fn.(type) {
+	case *Builtin:
+		return f.Fn(th, Args(args))
+	case *BoundMethod:
+		return f.Fn(th, f.Recv, Args(args))
+	case *Closure:
+		if f.Proto.IsGen || f.Proto.IsStream {
+			return th.makeGenerator(f, append([]Value(nil), args...))
+		}
+		return th.call(f, append([]Value(nil), args...), false)
+	}
+	return th.call(fn, args, false)
+}
+
+// makeGenerator creates the value returned by calling a function that
+// contains yield (or a gen fn with emit). The concurrency runtime installs
+// the factory.
+// A VM without a factory uses the runtime hook `__generator(f, args)`.
+func (th *Thread) makeGenerator(f *Closure, args []Value) (Value, error) {
+	if th.vm.GeneratorFactory != nil {
+		return th.vm.GeneratorFactory(th, f, args)
+	}
+	if hook := th.vm.Universe.Builtin("__generator"); hook != nil {
+		return hook.Fn(th, Args{f, NewList(args)})
+	}
+	return nil, Runtimef("generators are not available in this runtime")
+}
+
+// yield hands a value to the generator's consumer (YIELD/EMIT).
+func (th *Thread) yield(emit bool, v Value) (Value, error) {
+	y, ok := th.Task.(Yielder)
+	if !ok {
+		if emit {
+			return nil, Runtimef("emit outside a gen fn")
+		}
+		return nil, Runtimef("yield outside a generator")
+	}
+	return y.Yield(th, v)
+}
+
+// Yielder is implemented by the task state of a thread running a generator.
+type Yielder interface {
+	Yield(th *Thread, v Value) (Value, error)
+}
+
+// callMethod dispatches `recv.name(args)` (builtins.md §2).
+func (th *Thread) callMethod(recv Value, name string, args []Value) (Value, error) {
+	u := th.vm.Universe
+	t := recv.Type()
+	if m := u.Method(t, name); m != nil {
+		return m.Fn(th, recv, Args(args))
+	}
+	switch r := recv.(type) {
+	case *StructValue:
+		if c := th.vm.impl(r.Name, name); c != nil {
+			full := make([]Value, 0, len(args)+1)
+			full = append(full, recv)
+			full = append(full, args...)
+			return th.Call(c, full...)
+		}
+		return Nil, nil
+	case *Dict:
+		if f, ok := r.Get(name); ok && IsCallable(f) {
+			return th.Call(f, append([]Value(nil), args...)...)
+		}
+		return Nil, nil
+	}
+	if m := u.Method(t, "*"); m != nil {
+		// a kind-wide fallback (ranges lift themselves into iterators)
+		return m.Fn(th, recv, append(Args{Str(name)}, args...))
+	}
+	if o, ok := recv.(interface {
+		CallMethod(th *Thread, name string, args Args) (Value, bool, error)
+	}); ok {
+		v, found, err := o.CallMethod(th, name, Args(args))
+		if found || err != nil {
+			return v, err
+		}
+	}
+	return Nil, nil
+}
+
+// CallMethod is the public form of method dispatch, for builtins.
+func (th *Thread) CallMethod(recv Value, name string, args ...Value) (Value, error) {
+	return th.callMethod(recv, name, args)
+}
+
+// pipe is `x |> f` (language.md §2.8).
+func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
+	switch fn := f.(type) {
+	case *Closure, *Builtin, *BoundMethod:
+		return th.callValue(fn, []Value{x})
+	case String:
+		if v, ok := m.Global(fn.s); ok && isCallee(v) {
+			return th.callValue(v, []Value{x})
+		}
+		if b := th.vm.Universe.Builtin(fn.s); b != nil {
+			return b.Fn(th, Args{x})
+		}
+		return nil, th.undefinedBuiltin(fn.s, m)
+	}
+	return nil, Typef("cannot pipe into %s", f.Type())
+}
+
+// checkParam is the run-time check of an annotated parameter
+// (language.md §10.6).
+func (th *Thread) checkParam(name string, t *compiler.RType, v Value) error {
+	if msg := typeMismatch(th, t, v); msg != "" {
+		return Typef("parameter '%s'%s", name, msg)
+	}
+	return nil
+}
+
+// typeMismatch returns "" when v satisfies t, else the message tail.
+func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
+	if matchesRType(th, t, v) {
+		return ""
+	}
+	switch t.Kind {
+	case "shape":
+		d, ok := v.(*Dict)
+		if !ok {
+			if s, ok := v.(*StructValue); ok {
+				d = structAsDict(s)
+			}
+		}
+		if d != nil {
+			for _, f := range t.Fields {
+				fv, present := d.Get(f.Name)
+				if !present || fv == Nil {
+					if !f.Optional {
+						return fmt.Sprintf(": missing field '%s' (%s)", f.Name, f.Type.Name)
+					}
+					continue
+				}
+				if !matchesRType(th, f.Type, fv) {
+					return fmt.Sprintf(": field '%s' expected %s, got %s", f.Name, f.Type.Name, fv.Type())
+				}
+			}
+		}
+	case "interface":
+		return fmt.Sprintf(": expected value satisfying interface '%s', got %s", t.Name, v.Type())
+	}
+	return fmt.Sprintf(" expected %s, got %s (%s)", t.Name, typeNameOf(v), ToDisplay(v))
+}
+
+func typeNameOf(v Value) string {
+	if s, ok := v.(*StructValue); ok {
+		return s.Name
+	}
+	return v.Type()
+}
+
+func structAsDict(s *StructValue) *Dict {
+	b := NewDictBuilder(len(s.Fields))
+	for _, f := range s.Fields {
+		b.Set(f.Name, f.Value)
+	}
+	return b.Build()
+}
+
+func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
+	switch t.Kind {
+	case "any":
+		return true
+	case "int", "float":
+		switch v.(type) {
+		case Int, Float:
+			return true
+		}
+		return false
+	case "string", "bool", "nil", "list", "dict", "set", "bytes":
+		return v.Type() == t.Kind
+	case "closure":
+		return isCallee(v)
+	case "union":
+		for _, e := range t.Elems {
+			if matchesRType(th, e, v) {
+				return true
+			}
+		}
+		return false
+	case "listof":
+		l, ok := v.(*List)
+		if !ok {
+			return false
+		}
+		for _, e := range l.items {
+			if !matchesRType(th, t.Elems[0], e) {
+				return false
+			}
+		}
+		return true
+	case "dictof":
+		d, ok := v.(*Dict)
+		if !ok {
+			return false
+		}
+		good := true
+		d.Range(func(_ string, e Value) bool {
+			good = matchesRType(th, t.Elems[0], e)
+			return good
+		})
+		return good
+	case "shape":
+		d, ok := v.(*Dict)
+		if !ok {
+			s, isStruct := v.(*StructValue)
+			if !isStruct {
+				return false
+			}
+			d = structAsDict(s)
+		}
+		for _, f := range t.Fields {
+			fv, present := d.Get(f.Name)
+			if !present || fv == Nil {
+				if !f.Optional {
+					return false
+				}
+				continue
+			}
+			if !matchesRType(th, f.Type, fv) {
+				return false
+			}
+		}
+		return true
+	case "struct":
+		if s, ok := v.(*StructValue); ok {
+			return s.Name == t.Name
+		}
+		d, ok := v.(*Dict)
+		if !ok {
+			return false
+		}
+		for _, f := range t.Fields {
+			fv, present := d.Get(f.Name)
+			if !present || fv == Nil {
+				if !f.Optional {
+					return false
+				}
+				continue
+			}
+			if !matchesRType(th, f.Type, fv) {
+				return false
+			}
+		}
+		return true
+	case "interface":
+		_, ok := v.(*StructValue)
+		return ok
+	}
+	return true
+}

@@ -1,0 +1,308 @@
+package vm
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FormatFloat renders a float in the display form (builtins.md §1.2):
+// integral values below 1e15 keep one decimal (`3.0`), NaN/inf are spelled
+// `NaN`/`inf`/`-inf`, everything else is the shortest round-trip decimal,
+// never in exponent notation.
+func FormatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// FormatJSONFloat renders a float in the JSON form: shortest round-trip
+// decimal for every finite value (`1.0` → `1`), `NaN`/`inf`/`-inf` verbatim.
+func FormatJSONFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// FormatDuration renders milliseconds in the largest exact unit among
+// h, m, s and ms (builtins.md §1.1).
+func FormatDuration(ms int64) string {
+	sign := ""
+	a := ms
+	if a < 0 {
+		sign = "-"
+		a = -a
+	}
+	switch {
+	case a >= 3600000 && a%3600000 == 0:
+		return sign + strconv.FormatInt(a/3600000, 10) + "h"
+	case a >= 60000 && a%60000 == 0:
+		return sign + strconv.FormatInt(a/60000, 10) + "m"
+	case a >= 1000 && a%1000 == 0:
+		return sign + strconv.FormatInt(a/1000, 10) + "s"
+	}
+	return sign + strconv.FormatInt(a, 10) + "ms"
+}
+
+// Equal is `==` (builtins.md §1.5): never fails; int and float compare
+// numerically; collections, variants and structs structurally; closures,
+// durations and handles are never equal.
+func Equal(a, b Value) bool {
+	switch x := a.(type) {
+	case nilValue:
+		_, ok := b.(nilValue)
+		return ok
+	case Bool:
+		y, ok := b.(Bool)
+		return ok && x == y
+	case Int:
+		switch y := b.(type) {
+		case Int:
+			return x == y
+		case Float:
+			return float64(x) == float64(y)
+		}
+		return false
+	case Float:
+		switch y := b.(type) {
+		case Int:
+			return float64(x) == float64(y)
+		case Float:
+			return x == y
+		}
+		return false
+	case String:
+		y, ok := b.(String)
+		return ok && x.s == y.s
+	case *List:
+		y, ok := b.(*List)
+		if !ok || len(x.items) != len(y.items) {
+			return false
+		}
+		for i := range x.items {
+			if !Equal(x.items[i], y.items[i]) {
+				return false
+			}
+		}
+		return true
+	case *Dict:
+		y, ok := b.(*Dict)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		eq := true
+		x.Range(func(k string, v Value) bool {
+			w, ok := y.Get(k)
+			eq = ok && Equal(v, w)
+			return eq
+		})
+		return eq
+	case *Set:
+		y, ok := b.(*Set)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for _, v := range x.items {
+			found := false
+			for _, w := range y.items {
+				if Equal(v, w) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case *EnumValue:
+		y, ok := b.(*EnumValue)
+		if !ok || x.Enum != y.Enum || x.Variant != y.Variant || len(x.Fields) != len(y.Fields) {
+			return false
+		}
+		for i := range x.Fields {
+			if !Equal(x.Fields[i], y.Fields[i]) {
+				return false
+			}
+		}
+		return true
+	case *StructValue:
+		y, ok := b.(*StructValue)
+		if !ok || x.Name != y.Name || len(x.Fields) != len(y.Fields) {
+			return false
+		}
+		for i := range x.Fields {
+			if x.Fields[i].Name != y.Fields[i].Name || !Equal(x.Fields[i].Value, y.Fields[i].Value) {
+				return false
+			}
+		}
+		return true
+	case *Range:
+		y, ok := b.(*Range)
+		return ok && *x == *y
+	case *Pair:
+		y, ok := b.(*Pair)
+		return ok && Equal(x.First, y.First) && Equal(x.Second, y.Second)
+	case *Builtin:
+		y, ok := b.(*Builtin)
+		return ok && x.Name() == y.Name()
+	case Duration:
+		return false
+	}
+	if e, ok := a.(interface{ EqualTo(Value) bool }); ok {
+		return e.EqualTo(b)
+	}
+	return false
+}
+
+// Compare orders two values (builtins.md §1.6): numbers numerically,
+// strings byte-wise, pairs by first then second; every other combination
+// compares as equal (0).
+func Compare(a, b Value) int {
+	switch x := a.(type) {
+	case Int:
+		switch y := b.(type) {
+		case Int:
+			return cmpInt(int64(x), int64(y))
+		case Float:
+			return cmpFloat(float64(x), float64(y))
+		}
+	case Float:
+		switch y := b.(type) {
+		case Int:
+			return cmpFloat(float64(x), float64(y))
+		case Float:
+			return cmpFloat(float64(x), float64(y))
+		}
+	case String:
+		if y, ok := b.(String); ok {
+			return strings.Compare(x.s, y.s)
+		}
+	case *Pair:
+		if y, ok := b.(*Pair); ok {
+			if c := Compare(x.First, y.First); c != 0 {
+				return c
+			}
+			return Compare(x.Second, y.Second)
+		}
+	}
+	return 0
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0 // equal, or a NaN operand
+}
+
+// StructuralKey is the identity key used by set(), unique() and
+// hash_value (builtins.md §1.7); it tells 1 from 1.0 and 0.0 from -0.0.
+func StructuralKey(v Value) string {
+	var sb strings.Builder
+	writeKey(&sb, v)
+	return sb.String()
+}
+
+func writeKey(sb *strings.Builder, v Value) {
+	switch x := v.(type) {
+	case nilValue:
+		sb.WriteByte('N')
+	case Bool:
+		if x {
+			sb.WriteByte('T')
+		} else {
+			sb.WriteByte('F')
+		}
+	case Int:
+		sb.WriteByte('i')
+		sb.WriteString(strconv.FormatInt(int64(x), 10))
+		sb.WriteByte(';')
+	case Float:
+		sb.WriteByte('f')
+		sb.WriteString(strconv.FormatUint(math.Float64bits(float64(x)), 10))
+		sb.WriteByte(';')
+	case String:
+		sb.WriteByte('s')
+		sb.WriteString(strconv.Itoa(len(x.s)))
+		sb.WriteByte(':')
+		sb.WriteString(x.s)
+	case Duration:
+		sb.WriteByte('d')
+		sb.WriteString(strconv.FormatInt(int64(x), 10))
+		sb.WriteByte(';')
+	case *List:
+		sb.WriteByte('L')
+		for _, it := range x.items {
+			writeKey(sb, it)
+			sb.WriteByte(',')
+		}
+		sb.WriteByte(']')
+	case *Dict:
+		sb.WriteByte('D')
+		x.Range(func(k string, val Value) bool {
+			sb.WriteString(strconv.Itoa(len(k)))
+			sb.WriteByte(':')
+			sb.WriteString(k)
+			sb.WriteByte('=')
+			writeKey(sb, val)
+			sb.WriteByte(',')
+			return true
+		})
+		sb.WriteByte('}')
+	case *Set:
+		keys := make([]string, len(x.items))
+		for i, it := range x.items {
+			keys[i] = StructuralKey(it)
+		}
+		sort.Strings(keys)
+		sb.WriteByte('S')
+		for _, k := range keys {
+			sb.WriteString(k)
+			sb.WriteByte(',')
+		}
+		sb.WriteByte('}')
+	default:
+		if b, ok := v.(interface{ KeyBytes() string }); ok {
+			sb.WriteString(b.KeyBytes())
+			return
+		}
+		t := v.Type()
+		d := ToDisplay(v)
+		sb.WriteByte('o')
+		sb.WriteString(strconv.Itoa(len(t)))
+		sb.WriteByte(':')
+		sb.WriteString(t)
+		sb.WriteString(strconv.Itoa(len(d)))
+		sb.WriteByte(':')
+		sb.WriteString(d)
+	}
+}

@@ -1,0 +1,188 @@
+package vm
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrorKind classifies run-time failures; the kind decides the text a
+// script's `catch` receives and the text printed when nothing catches it
+// (builtins.md §0, language.md §8.2 and §12.2).
+type ErrorKind int
+
+const (
+	// KindThrown is a value raised by `throw` (or require, assert, a failed
+	// match, builtins that throw values). catch binds the value unchanged.
+	KindThrown ErrorKind = iota
+	// KindRuntime reads "Runtime error: msg".
+	KindRuntime
+	// KindType reads "Type error: msg".
+	KindType
+	// KindPlain has no prefix when caught ("Division by zero",
+	// "Undefined variable: x", "Stack overflow: …") and reads
+	// "Runtime error: msg" when uncaught.
+	KindPlain
+	// KindCategorized reads "Error [category]: msg" everywhere, no line.
+	KindCategorized
+	// KindExit is exit(code): it unwinds everything and is never caught.
+	KindExit
+	// KindCancelled unwinds a cancelled task or an exceeded deadline; it is
+	// never caught by catch (deadline converts it at its own boundary).
+	KindCancelled
+)
+
+// Error is a Harn run-time failure.
+type Error struct {
+	Kind     ErrorKind
+	Msg      string // message without kind prefix or line suffix
+	Value    Value  // KindThrown: the thrown value
+	Category string // KindCategorized
+	Code     int    // KindExit: the exit code
+	Line     int    // line of the failing operation; 0 when unknown
+	Col      int
+	Trace    []TraceFrame
+	// Rethrown marks a failure re-raised by an exhausted retry: it prints as
+	// a thrown string (language.md §8.6).
+	Rethrown bool
+}
+
+// TraceFrame is one line of a Harn stack trace, innermost first.
+type TraceFrame struct {
+	Func string
+	File string
+	Line int
+	Col  int
+}
+
+func (e *Error) Error() string { return e.UncaughtText() }
+
+// Caught is the value `catch (e)` binds (language.md §8.2).
+func (e *Error) Caught() Value {
+	switch e.Kind {
+	case KindThrown:
+		return e.Value
+	case KindRuntime:
+		return Str("Runtime error: " + e.Msg)
+	case KindType:
+		return Str("Type error: " + e.Msg)
+	case KindCategorized:
+		return Str("Error [" + e.Category + "]: " + e.Msg)
+	}
+	return Str(e.Msg)
+}
+
+// UncaughtText is the first line `harn run` prints after "error: "
+// (language.md §12.2).
+func (e *Error) UncaughtText() string {
+	line := ""
+	if e.Line > 0 {
+		line = " (line " + strconv.Itoa(e.Line) + ")"
+	}
+	switch e.Kind {
+	case KindThrown:
+		return "Thrown: " + ToDisplay(e.Value)
+	case KindRuntime, KindPlain:
+		return "Runtime error: " + e.Msg + line
+	case KindType:
+		return "Type error: " + e.Msg + line
+	case KindCategorized:
+		return "Error [" + e.Category + "]: " + e.Msg
+	case KindExit:
+		return fmt.Sprintf("exit(%d)", e.Code)
+	case KindCancelled:
+		return e.Msg
+	}
+	return e.Msg
+}
+
+// Relabel applies the callback rule (language.md §8.2): a non-thrown
+// failure leaving a nested execution gets " (line N)" appended and, if it
+// had no prefix, becomes a runtime error.
+func (e *Error) Relabel() *Error {
+	switch e.Kind {
+	case KindThrown, KindExit, KindCancelled, KindCategorized:
+		return e
+	}
+	out := *e
+	if e.Line > 0 {
+		out.Msg = e.Msg + " (line " + strconv.Itoa(e.Line) + ")"
+	}
+	if out.Kind == KindPlain {
+		out.Kind = KindRuntime
+	}
+	out.Line = 0
+	return &out
+}
+
+// FormatTrace renders the Harn stack trace, one frame per line.
+func (e *Error) FormatTrace() string {
+	var sb strings.Builder
+	for _, f := range e.Trace {
+		name := f.Func
+		if name == "" {
+			name = "<top level>"
+		}
+		fmt.Fprintf(&sb, "  at %s (%s:%d)\n", name, f.File, f.Line)
+	}
+	return sb.String()
+}
+
+// Throw raises v as a thrown value.
+func Throw(v Value) *Error { return &Error{Kind: KindThrown, Value: v} }
+
+// Throwf raises a thrown string (the `[T]` errors of builtins.md).
+func Throwf(format string, args ...any) *Error {
+	return &Error{Kind: KindThrown, Value: Str(fmt.Sprintf(format, args...))}
+}
+
+// Runtimef raises a "Runtime error: …" (the `[R]` errors).
+func Runtimef(format string, args ...any) *Error {
+	return &Error{Kind: KindRuntime, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Typef raises a "Type error: …" (the `[Y]` errors).
+func Typef(format string, args ...any) *Error {
+	return &Error{Kind: KindType, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Plainf raises an unprefixed failure such as "Undefined variable: x".
+func Plainf(format string, args ...any) *Error {
+	return &Error{Kind: KindPlain, Msg: fmt.Sprintf(format, args...)}
+}
+
+// DivisionByZero is the failure of int `/ 0`, `% 0` and float `% 0`.
+func DivisionByZero() *Error { return &Error{Kind: KindPlain, Msg: "Division by zero"} }
+
+// Categorized raises "Error [category]: msg".
+func Categorized(category, msg string) *Error {
+	return &Error{Kind: KindCategorized, Category: category, Msg: msg}
+}
+
+// ExitError ends the program with code.
+func ExitError(code int) *Error { return &Error{Kind: KindExit, Code: code} }
+
+// AsError converts any Go error into a Harn *Error (non-Harn errors become
+// runtime errors).
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return &Error{Kind: KindRuntime, Msg: err.Error()}
+}
+
+// ErrorOf returns the failure carried by a catch-path value (the operand
+// a runtime hook receives from a guarded region's failure path).
+func ErrorOf(v Value) (*Error, bool) {
+	b, ok := v.(*errBox)
+	if !ok {
+		return nil, false
+	}
+	return b.err, true
+}
+
+// ErrorValue boxes a failure so a runtime hook can hand it back for RERAISE.
+func ErrorValue(e *Error) Value { return &errBox{err: e} }

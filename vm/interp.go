@@ -1,0 +1,1233 @@
+package vm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/diag"
+)
+
+// errBox carries a failure on the operand stack into a catch path.
+type errBox struct{ err *Error }
+
+func (*errBox) Type() string { return "error" }
+func (*errBox) Truth() bool  { return true }
+func (e *errBox) Display(sb *strings.Builder) {
+	sb.WriteString(e.err.UncaughtText())
+}
+
+// iterSlot holds a for loop's iterator in a frame slot.
+type iterSlot struct{ it Iterator }
+
+func (*iterSlot) Type() string { return "iter" }
+func (*iterSlot) Truth() bool  { return true }
+func (*iterSlot) Display(sb *strings.Builder) {
+	sb.WriteString("<iter>")
+}
+
+// run executes frames until the frame that started this run (the top
+// frame when run is called) returns, and yields its result.
+func (th *Thread) run() (Value, error) {
+	startDepth := len(th.frames)
+	fr := &th.frames[len(th.frames)-1]
+	cl := fr.cl
+	rt := fr.rt
+	code := fr.code
+	pc := fr.pc
+	base := fr.base
+	stack := th.stack
+	sp := th.sp
+	var opPC int
+	var err error
+
+	// reload refreshes the cached frame state after calls and unwinding.
+	reload := func() {
+		fr = &th.frames[len(th.frames)-1]
+		cl, rt, code, pc, base = fr.cl, fr.rt, fr.code, fr.pc, fr.base
+		stack = th.stack
+		sp = th.sp
+	}
+	// save writes the cached state back before anything that may call out.
+	save := func() {
+		fr.pc = pc
+		th.sp = sp
+	}
+
+loop:
+	for {
+		opPC = pc
+		op := compiler.Opcode(code[pc])
+		pc++
+		switch op {
+		case compiler.NOP:
+		case compiler.POP:
+			sp--
+			stack[sp] = nil
+		case compiler.POPN:
+			n := int(code[pc])
+			pc++
+			for i := 0; i < n; i++ {
+				sp--
+				stack[sp] = nil
+			}
+		case compiler.DUP:
+			stack[sp] = stack[sp-1]
+			sp++
+		case compiler.DUP2:
+			stack[sp] = stack[sp-2]
+			stack[sp+1] = stack[sp-1]
+			sp += 2
+		case compiler.CONST:
+			stack[sp] = rt.consts[code[pc]]
+			pc++
+			sp++
+		case compiler.NIL:
+			stack[sp] = Nil
+			sp++
+		case compiler.TRUE:
+			stack[sp] = True
+			sp++
+		case compiler.FALSE:
+			stack[sp] = False
+			sp++
+		case compiler.INT:
+			stack[sp] = IntOf(int64(code[pc]))
+			pc++
+			sp++
+
+		case compiler.LOAD_LOCAL:
+			stack[sp] = stack[base+int(code[pc])]
+			pc++
+			sp++
+		case compiler.LOAD_LOCAL_CK:
+			v := stack[base+int(code[pc])]
+			if v == nil {
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				break loop
+			}
+			pc += 2
+			stack[sp] = v
+			sp++
+		case compiler.LOAD_LOCAL_SH:
+			v := stack[base+int(code[pc])]
+			share(v)
+			stack[sp] = v
+			pc++
+			sp++
+		case compiler.LOAD_GLOBAL_SH:
+			g := int(code[pc])
+			v := cl.Module.Globals[g]
+			if v == nil {
+				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
+				break loop
+			}
+			share(v)
+			stack[sp] = v
+			sp++
+			pc++
+		case compiler.STORE_LOCAL:
+			sp--
+			stack[base+int(code[pc])] = stack[sp]
+			stack[sp] = nil
+			pc++
+		case compiler.MAKE_CELL:
+			stack[base+int(code[pc])] = &Cell{}
+			pc++
+		case compiler.CELLIFY:
+			i := base + int(code[pc])
+			stack[i] = &Cell{V: stack[i]}
+			pc++
+		case compiler.LOAD_CELL:
+			c, _ := stack[base+int(code[pc])].(*Cell)
+			if c == nil || c.V == nil {
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				break loop
+			}
+			stack[sp] = c.V
+			sp++
+			pc += 2
+		case compiler.STORE_CELL:
+			sp--
+			i := base + int(code[pc])
+			c, _ := stack[i].(*Cell)
+			if c == nil {
+				c = &Cell{}
+				stack[i] = c
+			}
+			c.V = stack[sp]
+			stack[sp] = nil
+			pc++
+		case compiler.LOAD_FREE:
+			v := cl.Upvals[code[pc]].V
+			if v == nil {
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc += 2
+		case compiler.STORE_FREE:
+			sp--
+			cl.Upvals[code[pc]].V = stack[sp]
+			stack[sp] = nil
+			pc++
+		case compiler.LOAD_GLOBAL:
+			g := int(code[pc])
+			v := cl.Module.Globals[g]
+			if v == nil {
+				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc++
+		case compiler.STORE_GLOBAL:
+			g := int(code[pc])
+			m := cl.Module
+			if m.Globals[g] == nil {
+				err = th.undefinedVariable(m.Prog.Globals[g].Name, m)
+				break loop
+			}
+			if m.consts[g] != 0 {
+				err = Plainf("Cannot assign to immutable binding: %s", m.Prog.Globals[g].Name)
+				break loop
+			}
+			sp--
+			m.Globals[g] = stack[sp]
+			stack[sp] = nil
+			pc++
+		case compiler.DEF_GLOBAL:
+			g, kind := int(code[pc]), uint8(code[pc+1])
+			m := cl.Module
+			if kind == 1 && m.consts[g] == 1 && m.Globals[g] != nil {
+				err = Plainf("Cannot redeclare immutable variable '%s' in the same scope (use 'var' for mutable bindings)", m.Prog.Globals[g].Name)
+				break loop
+			}
+			sp--
+			m.Globals[g] = stack[sp]
+			m.consts[g] = kind
+			stack[sp] = nil
+			pc += 2
+		case compiler.LOAD_UNIV:
+			s := code[pc]
+			v := rt.univ[s]
+			if v == nil {
+				v = th.universal(rt.fn.Names[s])
+				if v == nil {
+					err = th.undefinedVariable(rt.fn.Names[s], cl.Module)
+					break loop
+				}
+				rt.univ[s] = v
+			}
+			stack[sp] = v
+			sp++
+			pc++
+		case compiler.LOAD_NAME:
+			name := rt.fn.Names[code[pc]]
+			v, ok := cl.Module.Global(name)
+			if !ok {
+				v = th.universal(name)
+			}
+			if v == nil {
+				err = th.undefinedVariable(name, cl.Module)
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc++
+
+		case compiler.CALLEE_LOCAL, compiler.CALLEE_CELL, compiler.CALLEE_FREE, compiler.CALLEE_GLOBAL:
+			var v Value
+			i := code[pc]
+			switch op {
+			case compiler.CALLEE_LOCAL:
+				v = stack[base+int(i)]
+			case compiler.CALLEE_CELL:
+				if c, ok := stack[base+int(i)].(*Cell); ok {
+					v = c.V
+				}
+			case compiler.CALLEE_FREE:
+				v = cl.Upvals[i].V
+			case compiler.CALLEE_GLOBAL:
+				v = cl.Module.Globals[i]
+			}
+			if !isCallee(v) {
+				v = th.builtinCallee(rt, int(code[pc+1]))
+				if v == nil {
+					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
+					break loop
+				}
+			}
+			stack[sp] = v
+			sp++
+			pc += 2
+		case compiler.CALLEE_UNIV:
+			v := th.builtinCallee(rt, int(code[pc]))
+			if v == nil {
+				err = th.undefinedBuiltin(rt.fn.Names[code[pc]], cl.Module)
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc++
+		case compiler.CALLEE_NAME:
+			s := int(code[pc])
+			name := rt.fn.Names[s]
+			v, ok := cl.Module.Global(name)
+			if !ok || !isCallee(v) {
+				v = th.builtinCallee(rt, s)
+			}
+			if v == nil {
+				err = th.undefinedBuiltin(name, cl.Module)
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc++
+
+		case compiler.CALL, compiler.TAILCALL:
+			n := int(code[pc])
+			pc++
+			fnv := stack[sp-n-1]
+			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+				if op == compiler.TAILCALL && !fr.nested && len(fr.handlers) == 0 {
+					// reuse the frame: move callee and arguments down
+					dst := fr.base - 1
+					copy(stack[dst:], stack[sp-n-1:sp])
+					for i := dst + n + 1; i < sp; i++ {
+						stack[i] = nil
+					}
+					th.frames = th.frames[:len(th.frames)-1]
+					if err = th.pushFrame(c, n, dst+1); err != nil {
+						break loop
+					}
+					reload()
+					continue
+				}
+				if len(th.frames) >= MaxFrames {
+					err = Plainf("Stack overflow: too many nested calls")
+					break loop
+				}
+				th.tick()
+				save()
+				if err = th.pushFrame(c, n, sp-n); err != nil {
+					break loop
+				}
+				reload()
+				continue
+			}
+			save()
+			v, cerr := th.callValue(fnv, stack[sp-n:sp:sp])
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if cerr != nil {
+				err = cerr
+				break loop
+			}
+			for i := sp - n - 1; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= n + 1
+			stack[sp] = v
+			sp++
+			if op == compiler.TAILCALL {
+				goto doReturn
+			}
+		case compiler.CALL_SPREAD:
+			argl, _ := stack[sp-1].(*List)
+			fnv := stack[sp-2]
+			sp -= 2
+			stack[sp], stack[sp+1] = nil, nil
+			args := argl.Items()
+			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+				if len(th.frames) >= MaxFrames {
+					err = Plainf("Stack overflow: too many nested calls")
+					break loop
+				}
+				th.sp = sp
+				th.ensure(len(args) + 1 + c.Proto.NumLocals + c.Proto.MaxStack)
+				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+				stack[sp] = fnv
+				sp++
+				copy(stack[sp:], args)
+				sp += len(args)
+				save()
+				if err = th.pushFrame(c, len(args), sp-len(args)); err != nil {
+					break loop
+				}
+				reload()
+				continue
+			}
+			save()
+			v, cerr := th.callValue(fnv, append([]Value(nil), args...))
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if cerr != nil {
+				err = cerr
+				break loop
+			}
+			stack[sp] = v
+			sp++
+		case compiler.CALL_METHOD, compiler.CALL_METHOD_OPT:
+			s, n := int(code[pc]), int(code[pc+1])
+			pc += 2
+			recv := stack[sp-n-1]
+			var v Value
+			if op == compiler.CALL_METHOD_OPT && recv == Nil {
+				v = Nil
+			} else {
+				save()
+				v, err = th.callMethod(recv, rt.fn.Names[s], stack[sp-n:sp:sp])
+				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+				if err != nil {
+					break loop
+				}
+			}
+			for i := sp - n - 1; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= n + 1
+			stack[sp] = v
+			sp++
+		case compiler.CALL_METHOD_SP:
+			s, opt := int(code[pc]), code[pc+1]
+			pc += 2
+			argl, _ := stack[sp-1].(*List)
+			recv := stack[sp-2]
+			var v Value
+			if opt == 1 && recv == Nil {
+				v = Nil
+			} else {
+				save()
+				v, err = th.callMethod(recv, rt.fn.Names[s], append([]Value(nil), argl.Items()...))
+				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+				if err != nil {
+					break loop
+				}
+			}
+			sp -= 2
+			stack[sp+1] = nil
+			stack[sp] = v
+			sp++
+		case compiler.PIPE:
+			fnv := stack[sp-1]
+			x := stack[sp-2]
+			save()
+			v, perr := th.pipe(cl.Module, x, fnv)
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if perr != nil {
+				err = perr
+				break loop
+			}
+			sp -= 2
+			stack[sp+1] = nil
+			stack[sp] = v
+			sp++
+		case compiler.MAKE_CLOSURE:
+			child := rt.children[code[pc]]
+			pc++
+			nc := &Closure{Proto: child.fn, Module: cl.Module, rt: child}
+			if nf := len(child.fn.FreeVars); nf > 0 {
+				nc.Upvals = make([]*Cell, nf)
+				for i, fv := range child.fn.FreeVars {
+					if fv.FromLocal {
+						c, ok := stack[base+fv.Index].(*Cell)
+						if !ok {
+							// a captured slot not yet turned into a cell
+							c = &Cell{V: stack[base+fv.Index]}
+							stack[base+fv.Index] = c
+						}
+						nc.Upvals[i] = c
+					} else {
+						nc.Upvals[i] = cl.Upvals[fv.Index]
+					}
+				}
+			}
+			stack[sp] = nc
+			sp++
+
+		case compiler.RETURN:
+			goto doReturn
+
+		case compiler.JUMP:
+			t := int(code[pc])
+			if t < pc {
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+			}
+			pc = t
+		case compiler.JUMP_IF_FALSE:
+			sp--
+			v := stack[sp]
+			stack[sp] = nil
+			if !truth(v) {
+				pc = int(code[pc])
+			} else {
+				pc++
+			}
+		case compiler.JUMP_IF_TRUE:
+			sp--
+			v := stack[sp]
+			stack[sp] = nil
+			if truth(v) {
+				pc = int(code[pc])
+			} else {
+				pc++
+			}
+		case compiler.JUMP_IF_NOT_NIL:
+			if stack[sp-1] != Nil {
+				pc = int(code[pc])
+			} else {
+				sp--
+				stack[sp] = nil
+				pc++
+			}
+		case compiler.JUMP_IF_NIL:
+			if stack[sp-1] == Nil {
+				pc = int(code[pc])
+			} else {
+				pc++
+			}
+		case compiler.ARGC_GT:
+			if fr.argc > int(code[pc]) {
+				pc = int(code[pc+1])
+			} else {
+				pc += 2
+			}
+
+		case compiler.ADD, compiler.SUB, compiler.MUL, compiler.DIV, compiler.MOD, compiler.POW:
+			x, y := stack[sp-2], stack[sp-1]
+			var v Value
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok && op != compiler.POW && op != compiler.DIV && op != compiler.MOD {
+					v = intArith(op, int64(a), int64(b))
+					goto arithDone
+				}
+			}
+			v, err = Arith(op, x, y)
+			if err != nil {
+				break loop
+			}
+		arithDone:
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = v
+		case compiler.EQ:
+			sp--
+			stack[sp-1] = BoolOf(Equal(stack[sp-1], stack[sp]))
+			stack[sp] = nil
+		case compiler.NE:
+			sp--
+			stack[sp-1] = BoolOf(!Equal(stack[sp-1], stack[sp]))
+			stack[sp] = nil
+		case compiler.LT, compiler.GT, compiler.LE, compiler.GE:
+			x, y := stack[sp-2], stack[sp-1]
+			var c int
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					c = cmpInt(int64(a), int64(b))
+					goto cmpDone
+				}
+			}
+			c = Compare(x, y)
+		cmpDone:
+			var r bool
+			switch op {
+			case compiler.LT:
+				r = c < 0
+			case compiler.GT:
+				r = c > 0
+			case compiler.LE:
+				r = c <= 0
+			default:
+				r = c >= 0
+			}
+			if c == 0 && isNaNPair(x, y) {
+				r = false
+			}
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = BoolOf(r)
+		case compiler.IN, compiler.NOT_IN:
+			r := Contains(stack[sp-1], stack[sp-2])
+			if op == compiler.NOT_IN {
+				r = !r
+			}
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = BoolOf(r)
+		case compiler.NOT:
+			stack[sp-1] = BoolOf(!truth(stack[sp-1]))
+		case compiler.TRUTH:
+			stack[sp-1] = BoolOf(truth(stack[sp-1]))
+		case compiler.NEG:
+			v, nerr := Negate(stack[sp-1])
+			if nerr != nil {
+				err = nerr
+				break loop
+			}
+			stack[sp-1] = v
+
+		case compiler.MAKE_LIST:
+			n := int(code[pc])
+			pc++
+			var l *List
+			if n == 0 {
+				l = &List{} // a fresh value: is_same([], []) is false
+			} else {
+				items := make([]Value, n)
+				copy(items, stack[sp-n:sp])
+				for i := sp - n; i < sp; i++ {
+					stack[i] = nil
+				}
+				l = NewList(items)
+			}
+			sp -= n
+			stack[sp] = l
+			sp++
+		case compiler.LIST_PUSH:
+			l := stack[sp-2].(*List)
+			stack[sp-2] = l.Push(stack[sp-1])
+			sp--
+			stack[sp] = nil
+		case compiler.LIST_EXTEND:
+			l := stack[sp-2].(*List)
+			items, ok := spreadItems(stack[sp-1])
+			if !ok {
+				err = Typef("cannot spread %s into a list", stack[sp-1].Type())
+				break loop
+			}
+			stack[sp-2] = l.Concat(items)
+			sp--
+			stack[sp] = nil
+		case compiler.MAKE_DICT:
+			n := int(code[pc])
+			pc++
+			if n == 0 {
+				stack[sp] = &Dict{}
+				sp++
+				break
+			}
+			b := NewDictBuilder(n)
+			for i := sp - 2*n; i < sp; i += 2 {
+				b.Set(keyString(stack[i]), stack[i+1])
+			}
+			for i := sp - 2*n; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= 2 * n
+			stack[sp] = b.Build()
+			sp++
+		case compiler.DICT_SET:
+			d := stack[sp-3].(*Dict)
+			stack[sp-3] = d.Set(keyString(stack[sp-2]), stack[sp-1])
+			sp -= 2
+			stack[sp], stack[sp+1] = nil, nil
+		case compiler.DICT_MERGE:
+			d := stack[sp-2].(*Dict)
+			switch o := stack[sp-1].(type) {
+			case *Dict:
+				stack[sp-2] = d.Merge(o)
+			case *StructValue:
+				for _, f := range o.Fields {
+					d = d.Set(f.Name, f.Value)
+				}
+				stack[sp-2] = d
+			case nilValue:
+			default:
+				err = Typef("cannot spread %s into a dict", o.Type())
+				break loop
+			}
+			sp--
+			stack[sp] = nil
+		case compiler.MAKE_RANGE:
+			incl := code[pc] == 1
+			pc++
+			a, _ := stack[sp-2].(Int)
+			b, _ := stack[sp-1].(Int)
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = &Range{Start: int64(a), End: int64(b), Inclusive: incl}
+		case compiler.MAKE_STRUCT:
+			name := rt.fn.Names[code[pc]]
+			n := int(code[pc+1])
+			k := int(code[pc+2])
+			pc += 3
+			var sd *compiler.StructDef
+			if k >= 0 {
+				sd = constStructDef(rt, k)
+			}
+			var d *Dict
+			if n < 0 {
+				d, _ = stack[sp-1].(*Dict)
+				sp--
+				stack[sp] = nil
+			} else {
+				b := NewDictBuilder(n)
+				for i := sp - 2*n; i < sp; i += 2 {
+					b.Set(keyString(stack[i]), stack[i+1])
+				}
+				for i := sp - 2*n; i < sp; i++ {
+					stack[i] = nil
+				}
+				sp -= 2 * n
+				d = b.Build()
+			}
+			if d == nil {
+				d = EmptyDict
+			}
+			stack[sp] = buildStruct(name, sd, d)
+			sp++
+		case compiler.MAKE_VARIANT:
+			enum, variant, n := rt.fn.Names[code[pc]], rt.fn.Names[code[pc+1]], int(code[pc+2])
+			pc += 3
+			fields := make([]Value, n)
+			copy(fields, stack[sp-n:sp])
+			for i := sp - n; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= n
+			if enum == "Result" && n == 0 {
+				fields = []Value{Nil}
+			}
+			stack[sp] = &EnumValue{Enum: enum, Variant: variant, Fields: fields}
+			sp++
+		case compiler.INTERP:
+			n := int(code[pc])
+			pc++
+			var sb strings.Builder
+			for i := sp - n; i < sp; i++ {
+				if s, ok := stack[i].(String); ok {
+					sb.WriteString(s.s)
+				} else {
+					stack[i].Display(&sb)
+				}
+				stack[i] = nil
+			}
+			sp -= n
+			stack[sp] = Str(sb.String())
+			sp++
+
+		case compiler.GET_PROP, compiler.GET_PROP_OPT:
+			name := rt.fn.Names[code[pc]]
+			pc++
+			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
+			if gerr != nil {
+				err = gerr
+				break loop
+			}
+			stack[sp-1] = v
+		case compiler.GET_INDEX, compiler.GET_INDEX_OPT:
+			x, i := stack[sp-2], stack[sp-1]
+			var v Value
+			if op == compiler.GET_INDEX_OPT && x == Nil {
+				v = Nil
+			} else if v, err = Index(x, i); err != nil {
+				break loop
+			}
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = v
+		case compiler.SLICE:
+			v, serr := Slice(stack[sp-3], stack[sp-2], stack[sp-1])
+			if serr != nil {
+				err = serr
+				break loop
+			}
+			sp -= 2
+			stack[sp], stack[sp+1] = nil, nil
+			stack[sp-1] = v
+		case compiler.SET_PATH:
+			desc := rt.consts[code[pc]].(*Opaque).X.(*compiler.PathDesc)
+			bop := compiler.Opcode(code[pc+1])
+			own := code[pc+2] == 1
+			pc += 3
+			m := 0
+			for _, st := range desc.Steps {
+				if st.IsIndex {
+					m++
+				}
+			}
+			root := stack[sp-m-2]
+			keys := stack[sp-m-1 : sp-1]
+			val := stack[sp-1]
+			var nv Value
+			var perr error
+			if own {
+				nv, perr = setPathOwned(root, desc.Steps, keys, val, bop)
+			} else {
+				nv, perr = SetPath(root, desc.Steps, keys, val, bop)
+			}
+			if perr != nil {
+				err = perr
+				break loop
+			}
+			for i := sp - m - 1; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= m + 1
+			stack[sp-1] = nv
+
+		case compiler.ITER:
+			stack[sp-1] = &iterSlot{it: iterate(stack[sp-1])}
+		case compiler.FOR_NEXT:
+			slot := stack[base+int(code[pc])].(*iterSlot)
+			save()
+			var v Value
+			var ok bool
+			var ierr error
+			if ti, isTI := slot.it.(ThreadIterator); isTI {
+				v, ok, ierr = ti.NextOn(th)
+			} else {
+				v, ok, ierr = slot.it.Next()
+			}
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if ierr != nil {
+				err = ierr
+				break loop
+			}
+			if !ok {
+				pc = int(code[pc+1])
+				break
+			}
+			pc += 2
+			stack[sp] = v
+			sp++
+			if th.ticks++; th.ticks&1023 == 0 {
+				if err = th.checkInterrupt(); err != nil {
+					break loop
+				}
+			}
+		case compiler.PAIR_SPLIT:
+			p := stack[sp-1]
+			var a, b Value
+			if pr, ok := p.(*Pair); ok {
+				a, b = pr.First, pr.Second
+			} else {
+				if a, err = GetProp(p, "first", false); err != nil {
+					break loop
+				}
+				if b, err = GetProp(p, "second", false); err != nil {
+					break loop
+				}
+			}
+			stack[sp-1] = a
+			stack[sp] = b
+			sp++
+		case compiler.PAT_DICT:
+			if _, ok := stack[sp-1].(*Dict); !ok {
+				err = Typef("cannot destructure %s with {...} pattern — expected dict", stack[sp-1].Type())
+				break loop
+			}
+		case compiler.PAT_LIST:
+			if _, ok := stack[sp-1].(*List); !ok {
+				err = Typef("cannot destructure %s with [...] pattern — expected list", stack[sp-1].Type())
+				break loop
+			}
+		case compiler.DICT_KEY:
+			v := Value(Nil)
+			if d, ok := stack[sp-1].(*Dict); ok {
+				if x, ok := d.Get(rt.fn.Names[code[pc]]); ok {
+					v = x
+				}
+			}
+			stack[sp-1] = v
+			pc++
+		case compiler.DICT_REST:
+			named := rt.consts[code[pc]].(*Opaque).X.([]string)
+			pc++
+			d, _ := stack[sp-1].(*Dict)
+			if d == nil {
+				d = EmptyDict
+			}
+			for _, k := range named {
+				d = d.Delete(k)
+			}
+			stack[sp-1] = d
+		case compiler.LIST_AT:
+			i := int(code[pc])
+			pc++
+			v := Value(Nil)
+			if l, ok := stack[sp-1].(*List); ok && i < l.Len() {
+				v = l.At(i)
+			}
+			stack[sp-1] = v
+		case compiler.LIST_FROM:
+			i := int(code[pc])
+			pc++
+			v := Value(EmptyList)
+			if l, ok := stack[sp-1].(*List); ok && i < l.Len() {
+				items := make([]Value, l.Len()-i)
+				copy(items, l.Items()[i:])
+				v = NewList(items)
+			}
+			stack[sp-1] = v
+		case compiler.IS_VARIANT:
+			e, ok := stack[sp-1].(*EnumValue)
+			stack[sp-1] = BoolOf(ok && e.Enum == rt.fn.Names[code[pc]] && e.Variant == rt.fn.Names[code[pc+1]])
+			pc += 2
+		case compiler.VARIANT_FIELD:
+			i := int(code[pc])
+			pc++
+			v := Value(Nil)
+			if e, ok := stack[sp-1].(*EnumValue); ok && i < len(e.Fields) {
+				v = e.Fields[i]
+			}
+			stack[sp-1] = v
+		case compiler.LIST_LEN_IS:
+			n, atLeast := int(code[pc]), code[pc+1] == 1
+			pc += 2
+			l, ok := stack[sp-1].(*List)
+			stack[sp-1] = BoolOf(ok && (l.Len() == n || atLeast && l.Len() >= n))
+		case compiler.IS_DICT:
+			_, ok := stack[sp-1].(*Dict)
+			stack[sp-1] = BoolOf(ok)
+
+		case compiler.SETUP_TRY:
+			fr.handlers = append(fr.handlers, handler{pc: int(code[pc]), sp: sp})
+			pc++
+		case compiler.POP_TRY:
+			fr.handlers = fr.handlers[:len(fr.handlers)-1]
+		case compiler.THROW:
+			sp--
+			err = Throw(stack[sp])
+			stack[sp] = nil
+			break loop
+		case compiler.RERAISE:
+			sp--
+			err = stack[sp].(*errBox).err
+			stack[sp] = nil
+			break loop
+		case compiler.RETRY_RERAISE:
+			sp--
+			e := stack[sp].(*errBox).err
+			stack[sp] = nil
+			if e.Kind == KindThrown {
+				err = e
+			} else {
+				err = &Error{Kind: KindThrown, Value: e.Caught(), Rethrown: true}
+			}
+			break loop
+		case compiler.CAUGHT:
+			stack[sp-1] = stack[sp-1].(*errBox).err.Caught()
+		case compiler.CATCH_IS:
+			e := stack[sp-1].(*errBox).err
+			ev, ok := e.Value.(*EnumValue)
+			if e.Kind == KindThrown && ok && ev.Enum == rt.fn.Names[code[pc]] {
+				pc += 2
+			} else {
+				pc = int(code[pc+1])
+			}
+		case compiler.CATCHABLE:
+			e := stack[sp-1].(*errBox).err
+			if e.Kind == KindExit || e.Kind == KindCancelled {
+				pc = int(code[pc])
+			} else {
+				pc++
+			}
+		case compiler.WRAP_OK:
+			if _, isRes := IsResult(stack[sp-1]); !isRes {
+				stack[sp-1] = Ok(stack[sp-1])
+			}
+		case compiler.ERR_RESULT:
+			stack[sp-1] = Err(stack[sp-1].(*errBox).err.Caught())
+		case compiler.PROPAGATE:
+			v := stack[sp-1]
+			ok, isRes := IsResult(v)
+			if !isRes {
+				err = Typef("? operator requires a Result value, got %s", v.Type())
+				break loop
+			}
+			if ok {
+				stack[sp-1] = v.(*EnumValue).Fields[0]
+				pc = int(code[pc])
+			} else {
+				pc++
+			}
+		case compiler.RAISE:
+			msg := rt.consts[code[pc]].(String).s
+			switch code[pc+1] {
+			case compiler.RaiseThrown:
+				err = Throw(Str(msg))
+			case compiler.RaiseRuntime:
+				err = &Error{Kind: KindRuntime, Msg: msg}
+			case compiler.RaiseType:
+				err = &Error{Kind: KindType, Msg: msg}
+			default:
+				err = &Error{Kind: KindPlain, Msg: msg}
+			}
+			break loop
+		case compiler.MATCH_FAIL:
+			err = Throw(Str("No match arm matched the value"))
+			break loop
+
+		case compiler.CHECK_PARAM:
+			i, k := int(code[pc]), int(code[pc+1])
+			pc += 2
+			v := stack[base+i]
+			if c, ok := v.(*Cell); ok {
+				v = c.V
+			}
+			rtype := rt.consts[k].(*Opaque).X.(*compiler.RType)
+			if cerr := th.checkParam(rt.fn.Params[i].Name, rtype, v); cerr != nil {
+				err = cerr
+				break loop
+			}
+		case compiler.IMPL:
+			s, n, k := int(code[pc]), int(code[pc+1]), int(code[pc+2])
+			pc += 3
+			names := rt.consts[k].(*Opaque).X.([]string)
+			methods := make(map[string]*Closure, n)
+			for i, name := range names {
+				methods[name] = stack[sp-n+i].(*Closure)
+				stack[sp-n+i] = nil
+			}
+			sp -= n
+			th.vm.setImpl(rt.fn.Names[s], methods)
+		case compiler.YIELD, compiler.EMIT:
+			save()
+			v, yerr := th.yield(op == compiler.EMIT, stack[sp-1])
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if yerr != nil {
+				err = yerr
+				break loop
+			}
+			if op == compiler.EMIT {
+				sp--
+				stack[sp] = nil
+			} else {
+				stack[sp-1] = v
+			}
+		case compiler.CALL_INTERNAL:
+			s, n := int(code[pc]), int(code[pc+1])
+			pc += 2
+			hook := th.vm.Universe.Builtin(rt.fn.Names[s])
+			if hook == nil {
+				err = Runtimef("%s is not available in this runtime", rt.fn.Names[s])
+				break loop
+			}
+			save()
+			args := make([]Value, n)
+			copy(args, stack[sp-n:sp])
+			v, herr := hook.Fn(th, args)
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if herr != nil {
+				err = herr
+				break loop
+			}
+			for i := sp - n; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp -= n
+			stack[sp] = v
+			sp++
+		default:
+			err = fmt.Errorf("vm: unknown opcode %d", op)
+			break loop
+		}
+		continue
+
+	doReturn:
+		{
+			v := stack[sp-1]
+			nested := fr.nested
+			fbase := fr.base
+			for i := fbase - 1; i < sp; i++ {
+				stack[i] = nil
+			}
+			th.frames = th.frames[:len(th.frames)-1]
+			th.sp = fbase - 1
+			if nested || len(th.frames) < startDepth {
+				return v, nil
+			}
+			reload()
+			stack[sp] = v
+			sp++
+			th.sp = sp
+			continue
+		}
+	}
+
+	// A failure: find a handler in this run's frames, else return it.
+	for {
+		e := AsError(err)
+		line, col := rt.fn.PosAt(opPC)
+		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized {
+			e.Line, e.Col = line, col
+		}
+		e.Trace = append(e.Trace, TraceFrame{Func: rt.fn.Name, File: rt.fn.File, Line: line, Col: col})
+		if e.Kind != KindExit && len(fr.handlers) > 0 {
+			h := fr.handlers[len(fr.handlers)-1]
+			fr.handlers = fr.handlers[:len(fr.handlers)-1]
+			for i := h.sp; i < sp; i++ {
+				stack[i] = nil
+			}
+			sp = h.sp
+			stack[sp] = &errBox{err: e}
+			sp++
+			pc = h.pc
+			err = nil
+			goto loop
+		}
+		nested := fr.nested
+		fbase := fr.base
+		for i := fbase - 1; i < sp; i++ {
+			stack[i] = nil
+		}
+		th.frames = th.frames[:len(th.frames)-1]
+		th.sp = fbase - 1
+		if nested || len(th.frames) < startDepth {
+			return nil, e
+		}
+		reload()
+		opPC = fr.pc - 1
+		err = e
+	}
+}
+
+func truth(v Value) bool {
+	switch x := v.(type) {
+	case Bool:
+		return bool(x)
+	case nilValue:
+		return false
+	case Int:
+		return x != 0
+	}
+	return v.Truth()
+}
+
+func isCallee(v Value) bool {
+	switch v.(type) {
+	case *Closure, *Builtin, *BoundMethod:
+		return true
+	}
+	return false
+}
+
+func (th *Thread) tick() {}
+
+// checkInterrupt stops the thread when it was cancelled, interrupted, or
+// ran past a deadline; otherwise it lets waiting threads run for a while
+// (sched.yield), so a busy loop cannot starve other tasks.
+func (th *Thread) checkInterrupt() error {
+	if err := th.stopErr(); err != nil {
+		return err
+	}
+	if th.held {
+		th.vm.sched.yield(th)
+		return th.stopErr()
+	}
+	return nil
+}
+
+// CheckInterrupt lets long-running builtins honour cancellation.
+func (th *Thread) CheckInterrupt() error { return th.checkInterrupt() }
+
+type deadlineScope struct {
+	at   int64 // effective deadline: the earliest of this and the enclosing ones
+	own  int64 // the deadline this block asked for
+	mark int64 // ChildMark at entry: the tasks started inside the block follow it
+}
+
+// PushDeadline and PopDeadline bracket a `deadline` block; atMs is in ms
+// since the epoch.
+func (th *Thread) PushDeadline(atMs int64) {
+	own := atMs
+	if n := len(th.deadlines); n > 0 && th.deadlines[n-1].at < atMs {
+		atMs = th.deadlines[n-1].at
+	}
+	th.deadlines = append(th.deadlines, deadlineScope{at: atMs, own: own, mark: th.ChildMark()})
+}
+
+// PopDeadline ends the innermost deadline block and returns the deadline
+// it asked for and the ChildMark taken when it began.
+func (th *Thread) PopDeadline() (own, mark int64) {
+	if n := len(th.deadlines); n > 0 {
+		d := th.deadlines[n-1]
+		th.deadlines = th.deadlines[:n-1]
+		return d.own, d.mark
+	}
+	return 0, 0
+}
+
+// Deadline returns the innermost deadline in ms since the epoch (0: none),
+// including that of the consumer a generator thread runs for.
+func (th *Thread) Deadline() int64 {
+	var at int64
+	if n := len(th.deadlines); n > 0 {
+		at = th.deadlines[n-1].at
+	}
+	if th.lender != nil {
+		if l := th.lender.Deadline(); l != 0 && (at == 0 || l < at) {
+			at = l
+		}
+	}
+	return at
+}
+
+func (th *Thread) universal(name string) Value {
+	if b := th.vm.Universe.Builtin(name); b != nil {
+		return b
+	}
+	if v, ok := th.vm.Universe.Global(name); ok {
+		return v
+	}
+	return nil
+}
+
+func (th *Thread) builtinCallee(rt *funcRT, s int) Value {
+	name := rt.fn.Names[s]
+	if b := th.vm.Universe.Builtin(name); b != nil {
+		return b
+	}
+	return nil
+}
+
+func (th *Thread) undefinedVariable(name string, m *Module) *Error {
+	msg := "Undefined variable: " + name
+	if s := diag.Suggest(name, th.knownNames(m)); s != "" {
+		return Runtimef("%s (did you mean `%s`?)", msg, s)
+	}
+	return Plainf("%s", msg)
+}
+
+func (th *Thread) undefinedBuiltin(name string, m *Module) *Error {
+	msg := "Undefined builtin: " + name
+	if s := diag.Suggest(name, th.vm.Universe.BuiltinNames()); s != "" {
+		return Runtimef("%s (did you mean `%s`?)", msg, s)
+	}
+	return Plainf("%s", msg)
+}
+
+func (th *Thread) knownNames(m *Module) []string {
+	var names []string
+	if m != nil {
+		for i, g := range m.Prog.Globals {
+			if m.Globals[i] != nil {
+				names = append(names, g.Name)
+			}
+		}
+	}
+	names = append(names, th.vm.Universe.GlobalNames()...)
+	names = append(names, th.vm.Universe.BuiltinNames()...)
+	return names
+}
+
+func constStructDef(rt *funcRT, k int) *compiler.StructDef {
+	if sd, ok := rt.fn.Consts[k].(*compiler.StructDef); ok {
+		return sd
+	}
+	return nil
+}
+
+func isNaNPair(x, y Value) bool {
+	f, ok := x.(Float)
+	if ok && f != f {
+		return true
+	}
+	g, ok := y.(Float)
+	return ok && g != g
+}

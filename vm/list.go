@@ -1,0 +1,110 @@
+package vm
+
+import (
+	"strings"
+	"sync/atomic"
+)
+
+// List is an immutable sequence of values.
+//
+// `xs = xs.push(x)` must stay linear over a million iterations, so lists
+// that are grown by Push share their backing array: the elements a List
+// sees (items[:len]) are never overwritten, and a Push whose receiver ends
+// exactly at the array's claimed length claims the next slot with a
+// compare-and-swap and writes there. Any other Push copies.
+type List struct {
+	items []Value
+	tip   *atomic.Int64 // claimed length of the shared array; nil when not shared-growable
+	// owned marks a list exactly one variable holds, whose elements path
+	// assignments (`xs[i] = v`) replace in place (see own.go).
+	owned bool
+}
+
+// NewList wraps items; the caller must not modify the slice afterwards.
+func NewList(items []Value) *List { return &List{items: items} }
+
+// EmptyList is [].
+var EmptyList = &List{}
+
+func (*List) Type() string  { return "list" }
+func (l *List) Truth() bool { return len(l.items) > 0 }
+func (l *List) Display(sb *strings.Builder) {
+	sb.WriteByte('[')
+	for i, v := range l.items {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		v.Display(sb)
+	}
+	sb.WriteByte(']')
+}
+
+// Len is the number of elements.
+func (l *List) Len() int { return len(l.items) }
+
+// At returns element i (0 ≤ i < Len()).
+func (l *List) At(i int) Value { return l.items[i] }
+
+// Items returns the elements. The slice must not be modified.
+func (l *List) Items() []Value { return l.items[:len(l.items):len(l.items)] }
+
+// Push returns a list with v appended.
+func (l *List) Push(v Value) *List {
+	n := len(l.items)
+	if l.tip != nil && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+1)) {
+		items := l.items[:n+1]
+		items[n] = v
+		return &List{items: items, tip: l.tip}
+	}
+	c := 2*n + 4
+	items := make([]Value, n+1, c)
+	copy(items, l.items)
+	items[n] = v
+	tip := new(atomic.Int64)
+	tip.Store(int64(n + 1))
+	return &List{items: items, tip: tip}
+}
+
+// Concat returns l followed by other's elements (used by `+` and spreads).
+func (l *List) Concat(other []Value) *List {
+	if len(other) == 0 {
+		return l
+	}
+	n := len(l.items)
+	if l.tip != nil && n+len(other) <= cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+len(other))) {
+		items := l.items[:n+len(other)]
+		copy(items[n:], other)
+		return &List{items: items, tip: l.tip}
+	}
+	items := make([]Value, n+len(other), 2*(n+len(other))+4)
+	copy(items, l.items)
+	copy(items[n:], other)
+	tip := new(atomic.Int64)
+	tip.Store(int64(len(items)))
+	return &List{items: items, tip: tip}
+}
+
+// With returns a copy with element i replaced.
+func (l *List) With(i int, v Value) *List {
+	items := make([]Value, len(l.items))
+	copy(items, l.items)
+	items[i] = v
+	return &List{items: items}
+}
+
+// Iterate walks the elements in order.
+func (l *List) Iterate() Iterator { return &sliceIter{items: l.items} }
+
+type sliceIter struct {
+	items []Value
+	i     int
+}
+
+func (it *sliceIter) Next() (Value, bool, error) {
+	if it.i >= len(it.items) {
+		return nil, false, nil
+	}
+	v := it.items[it.i]
+	it.i++
+	return v, true, nil
+}

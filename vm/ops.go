@@ -1,0 +1,607 @@
+package vm
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/compiler"
+)
+
+// intArith is + - * on two ints, promoting to float on overflow
+// (language.md §6.6).
+func intArith(op compiler.Opcode, a, b int64) Value {
+	switch op {
+	case compiler.ADD:
+		s := a + b
+		if (s > a) == (b > 0) {
+			return IntOf(s)
+		}
+		return Float(float64(a) + float64(b))
+	case compiler.SUB:
+		d := a - b
+		if (d < a) == (b > 0) {
+			return IntOf(d)
+		}
+		return Float(float64(a) - float64(b))
+	case compiler.MUL:
+		if p, ok := mulInt(a, b); ok {
+			return IntOf(p)
+		}
+		return Float(float64(a) * float64(b))
+	}
+	panic("vm: intArith op")
+}
+
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	neg := (a < 0) != (b < 0)
+	ua, ub := absU(a), absU(b)
+	hi, lo := bits.Mul64(ua, ub)
+	if hi != 0 {
+		return 0, false
+	}
+	if neg {
+		if lo > 1<<63 {
+			return 0, false
+		}
+		return int64(-lo), true
+	}
+	if lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
+}
+
+func absU(a int64) uint64 {
+	if a < 0 {
+		return uint64(-a)
+	}
+	return uint64(a)
+}
+
+// Arith applies a binary arithmetic operator (+ - * / % **) following the
+// table of language.md §6.6.
+func Arith(op compiler.Opcode, x, y Value) (Value, error) {
+	switch a := x.(type) {
+	case Int:
+		switch b := y.(type) {
+		case Int:
+			switch op {
+			case compiler.ADD, compiler.SUB, compiler.MUL:
+				return intArith(op, int64(a), int64(b)), nil
+			case compiler.DIV:
+				if b == 0 {
+					return nil, DivisionByZero()
+				}
+				if a == math.MinInt64 && b == -1 {
+					return Float(-float64(a)), nil
+				}
+				return IntOf(int64(a) / int64(b)), nil
+			case compiler.MOD:
+				if b == 0 {
+					return nil, DivisionByZero()
+				}
+				if b == -1 {
+					return IntOf(0), nil
+				}
+				return IntOf(int64(a) % int64(b)), nil
+			case compiler.POW:
+				return IntPow(int64(a), int64(b)), nil
+			}
+		case Float:
+			return floatArith(op, float64(a), float64(b))
+		}
+	case Float:
+		switch b := y.(type) {
+		case Int:
+			return floatArith(op, float64(a), float64(b))
+		case Float:
+			return floatArith(op, float64(a), float64(b))
+		}
+	case String:
+		switch op {
+		case compiler.ADD:
+			if b, ok := y.(String); ok {
+				return a.Concat(b.s), nil
+			}
+		case compiler.MUL:
+			if n, ok := y.(Int); ok {
+				return repeatString(a.s, int64(n)), nil
+			}
+		}
+	case *List:
+		if op == compiler.ADD {
+			if b, ok := y.(*List); ok {
+				return a.Concat(b.items), nil
+			}
+		}
+	case *Dict:
+		if op == compiler.ADD {
+			if b, ok := y.(*Dict); ok {
+				return a.Merge(b), nil
+			}
+		}
+	}
+	if op == compiler.MUL {
+		if n, ok := x.(Int); ok {
+			if s, ok := y.(String); ok {
+				return repeatString(s.s, int64(n)), nil
+			}
+		}
+	}
+	lt, rt := x.Type(), y.Type()
+	switch op {
+	case compiler.ADD:
+		return nil, Typef("Cannot add %s and %s", lt, rt)
+	case compiler.SUB:
+		return nil, Typef("Cannot subtract %s from %s", rt, lt)
+	case compiler.MUL:
+		return nil, Typef("Cannot multiply %s and %s", lt, rt)
+	case compiler.DIV:
+		return nil, Runtimef("Cannot divide %s by %s", lt, rt)
+	case compiler.MOD:
+		return nil, Runtimef("Cannot modulo %s by %s", lt, rt)
+	}
+	return nil, Typef("Cannot exponentiate %s by %s", lt, rt)
+}
+
+func floatArith(op compiler.Opcode, a, b float64) (Value, error) {
+	switch op {
+	case compiler.ADD:
+		return Float(a + b), nil
+	case compiler.SUB:
+		return Float(a - b), nil
+	case compiler.MUL:
+		return Float(a * b), nil
+	case compiler.DIV:
+		return Float(a / b), nil
+	case compiler.MOD:
+		if b == 0 {
+			return nil, DivisionByZero()
+		}
+		return Float(math.Mod(a, b)), nil
+	}
+	return Float(math.Pow(a, b)), nil
+}
+
+// IntPow is int ** int: exact for exponents 0…2³²−1 when the result fits,
+// else a float (language.md §6.6).
+func IntPow(a, b int64) Value {
+	if b < 0 || b >= 1<<32 {
+		return Float(math.Pow(float64(a), float64(b)))
+	}
+	result := int64(1)
+	base := a
+	e := b
+	for e > 0 {
+		if e&1 == 1 {
+			r, ok := mulInt(result, base)
+			if !ok {
+				return Float(math.Pow(float64(a), float64(b)))
+			}
+			result = r
+		}
+		e >>= 1
+		if e > 0 {
+			nb, ok := mulInt(base, base)
+			if !ok {
+				return Float(math.Pow(float64(a), float64(b)))
+			}
+			base = nb
+		}
+	}
+	return IntOf(result)
+}
+
+func repeatString(s string, n int64) Value {
+	if n <= 0 || s == "" {
+		return EmptyString
+	}
+	return Str(strings.Repeat(s, int(n)))
+}
+
+// Negate is unary minus.
+func Negate(v Value) (Value, error) {
+	switch x := v.(type) {
+	case Int:
+		if x == math.MinInt64 {
+			return Float(-float64(x)), nil
+		}
+		return IntOf(-int64(x)), nil
+	case Float:
+		return -x, nil
+	}
+	return nil, Runtimef("Cannot negate value of type %s", v.Type())
+}
+
+// Contains is `x in c` (language.md §6.6).
+func Contains(c, x Value) bool {
+	switch c := c.(type) {
+	case *List:
+		for _, v := range c.items {
+			if Equal(v, x) {
+				return true
+			}
+		}
+	case *Set:
+		for _, v := range c.items {
+			if Equal(v, x) {
+				return true
+			}
+		}
+	case *Dict:
+		return c.Has(keyString(x))
+	case String:
+		return strings.Contains(c.s, ToDisplay(x))
+	case *Range:
+		if n, ok := x.(Int); ok {
+			return c.Len() > 0 && int64(n) >= c.Start && int64(n) < c.Start+c.Len()
+		}
+	}
+	return false
+}
+
+// keyString converts a dict key to its string (display form).
+func keyString(v Value) string {
+	if s, ok := v.(String); ok {
+		return s.s
+	}
+	return ToDisplay(v)
+}
+
+// KeyString is the dict-key conversion of a value (its display form).
+func KeyString(v Value) string { return keyString(v) }
+
+// HasAttrs is implemented by values with named fields of their own
+// (capability handles, namespaces).
+type HasAttrs interface {
+	Value
+	Attr(name string) (Value, error)
+}
+
+// GetProp is `x.name` / `x?.name` (language.md §6.7).
+func GetProp(x Value, name string, optional bool) (Value, error) {
+	switch v := x.(type) {
+	case *Dict:
+		if r, ok := v.Get(name); ok {
+			return r, nil
+		}
+		return Nil, nil
+	case *StructValue:
+		if r, ok := v.Get(name); ok {
+			return r, nil
+		}
+		return Nil, nil
+	case nilValue:
+		if optional {
+			return Nil, nil
+		}
+	}
+	if optional {
+		if _, ok := x.(HasAttrs); !ok {
+			return Nil, nil
+		}
+	}
+	switch v := x.(type) {
+	case *EnumValue:
+		switch name {
+		case "variant":
+			return Str(v.Variant), nil
+		case "fields":
+			return NewList(append([]Value(nil), v.Fields...)), nil
+		}
+		return Nil, nil
+	case *List:
+		switch name {
+		case "count":
+			return IntOf(int64(v.Len())), nil
+		case "empty":
+			return BoolOf(v.Len() == 0), nil
+		case "first":
+			if v.Len() == 0 {
+				return Nil, nil
+			}
+			return v.items[0], nil
+		case "last":
+			if v.Len() == 0 {
+				return Nil, nil
+			}
+			return v.items[v.Len()-1], nil
+		}
+		return Nil, nil
+	case String:
+		switch name {
+		case "count":
+			return IntOf(int64(v.Len())), nil
+		case "empty":
+			return BoolOf(v.s == ""), nil
+		}
+		return Nil, nil
+	case *Pair:
+		switch name {
+		case "first":
+			return v.First, nil
+		case "second":
+			return v.Second, nil
+		}
+		return nil, Typef("cannot access property `%s` on pair (expected `first` or `second`)", name)
+	case HasAttrs:
+		return v.Attr(name)
+	}
+	return nil, Typef("cannot access property `%s` on %s", name, x.Type())
+}
+
+// Index is `x[i]` (language.md §6.7).
+func Index(x, i Value) (Value, error) {
+	switch v := x.(type) {
+	case *List:
+		n, ok := i.(Int)
+		if !ok {
+			return nil, Typef("cannot index into list with %s", i.Type())
+		}
+		k := int64(n)
+		if k < 0 {
+			k += int64(v.Len())
+		}
+		if k < 0 || k >= int64(v.Len()) {
+			return Nil, nil
+		}
+		return v.items[k], nil
+	case String:
+		n, ok := i.(Int)
+		if !ok {
+			return nil, Typef("cannot index into string with %s", i.Type())
+		}
+		r, ok := runeAt(v.s, int64(n))
+		if !ok {
+			return Nil, nil
+		}
+		return Str(r), nil
+	case *Dict:
+		if r, ok := v.Get(keyString(i)); ok {
+			return r, nil
+		}
+		return Nil, nil
+	case *Range:
+		n, ok := i.(Int)
+		if !ok {
+			return nil, Typef("cannot index into range with %s", i.Type())
+		}
+		k, l := int64(n), v.Len()
+		if k < 0 {
+			k += l
+		}
+		if k < 0 || k >= l {
+			return nil, Runtimef("range index out of range: index %d for range of length %d", int64(n), l)
+		}
+		return IntOf(v.Start + k), nil
+	}
+	return nil, Typef("cannot index into %s with %s", x.Type(), i.Type())
+}
+
+// runeAt returns the i-th character (negative counts from the end).
+func runeAt(s string, i int64) (string, bool) {
+	if isASCII(s) {
+		n := int64(len(s))
+		if i < 0 {
+			i += n
+		}
+		if i < 0 || i >= n {
+			return "", false
+		}
+		return s[i : i+1], true
+	}
+	rs := []rune(s)
+	n := int64(len(rs))
+	if i < 0 {
+		i += n
+	}
+	if i < 0 || i >= n {
+		return "", false
+	}
+	return string(rs[i]), true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// SliceBounds clamps [lo, hi) for a sequence of length n (negative bounds
+// count from the end; nil means the default).
+func SliceBounds(lo, hi Value, n int) (int, int, error) {
+	start, end := 0, n
+	if lo != nil && lo != Nil {
+		k, ok := lo.(Int)
+		if !ok {
+			return 0, 0, Typef("slice start must be an integer, got %s", lo.Type())
+		}
+		start = clampIndex(int64(k), n)
+	}
+	if hi != nil && hi != Nil {
+		k, ok := hi.(Int)
+		if !ok {
+			return 0, 0, Typef("slice end must be an integer, got %s", hi.Type())
+		}
+		end = clampIndex(int64(k), n)
+	}
+	if start > end {
+		start = end
+	}
+	return start, end, nil
+}
+
+func clampIndex(k int64, n int) int {
+	if k < 0 {
+		k += int64(n)
+	}
+	if k < 0 {
+		return 0
+	}
+	if k > int64(n) {
+		return n
+	}
+	return int(k)
+}
+
+// Slice is `x[lo:hi]`.
+func Slice(x, lo, hi Value) (Value, error) {
+	switch v := x.(type) {
+	case *List:
+		a, b, err := SliceBounds(lo, hi, v.Len())
+		if err != nil {
+			return nil, err
+		}
+		items := make([]Value, b-a)
+		copy(items, v.items[a:b])
+		return NewList(items), nil
+	case String:
+		if isASCII(v.s) {
+			a, b, err := SliceBounds(lo, hi, len(v.s))
+			if err != nil {
+				return nil, err
+			}
+			return Str(v.s[a:b]), nil
+		}
+		rs := []rune(v.s)
+		a, b, err := SliceBounds(lo, hi, len(rs))
+		if err != nil {
+			return nil, err
+		}
+		return Str(string(rs[a:b])), nil
+	}
+	return nil, Typef("cannot slice %s", x.Type())
+}
+
+// SetPath implements path assignment `root.a[k].b op= v` (language.md
+// §3.3): read each intermediate value, apply the last accessor, and store
+// the updated values back towards the root.
+func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op compiler.Opcode) (Value, error) {
+	// Read the chain of intermediate values.
+	chain := make([]Value, len(steps)) // chain[i] = value the i-th step applies to
+	cur := root
+	ki := 0
+	keyOf := make([]Value, len(steps))
+	for i, st := range steps {
+		chain[i] = cur
+		if st.IsIndex {
+			keyOf[i] = keys[ki]
+			ki++
+		}
+		if i == len(steps)-1 {
+			break
+		}
+		cur = readStep(cur, st, keyOf[i])
+	}
+	last := len(steps) - 1
+	if op != 0 {
+		old := readStep(chain[last], steps[last], keyOf[last])
+		nv, err := Arith(op, old, val)
+		if err != nil {
+			return nil, err
+		}
+		val = nv
+	}
+	for i := last; i >= 0; i-- {
+		nv, err := setStep(chain[i], steps[i], keyOf[i], val)
+		if err != nil {
+			return nil, err
+		}
+		val = nv
+	}
+	return val, nil
+}
+
+func readStep(x Value, st compiler.PathStep, key Value) Value {
+	var v Value
+	var err error
+	if st.IsIndex {
+		v, err = Index(x, key)
+	} else {
+		v, err = GetProp(x, st.Prop, false)
+	}
+	if err != nil || v == nil {
+		return Nil
+	}
+	return v
+}
+
+// setStep applies one accessor assignment and returns the updated container.
+func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
+	if !st.IsIndex {
+		switch c := x.(type) {
+		case *Dict:
+			return c.Set(st.Prop, val), nil
+		case *StructValue:
+			return c.With(st.Prop, val), nil
+		}
+		return nil, Typef("cannot set property `%s` on %s", st.Prop, x.Type())
+	}
+	switch c := x.(type) {
+	case *List:
+		n, ok := key.(Int)
+		if !ok {
+			return x, nil
+		}
+		i := int64(n)
+		if i < 0 {
+			i += int64(c.Len())
+			if i < 0 {
+				i = 0
+			}
+		}
+		if c.Len() == 0 || i >= int64(c.Len()) {
+			return nil, Runtimef("Index %d out of bounds for list of length %d", int64(n), c.Len())
+		}
+		return c.With(int(i), val), nil
+	case *Dict:
+		return c.Set(keyString(key), val), nil
+	}
+	return x, nil
+}
+
+// spreadItems returns the elements a `...x` spread contributes to a list
+// or an argument list.
+func spreadItems(v Value) ([]Value, bool) {
+	switch x := v.(type) {
+	case *List:
+		return x.items, true
+	case *Set:
+		return x.items, true
+	case nilValue:
+		return nil, true
+	}
+	if it, ok := v.(Iterable); ok {
+		var out []Value
+		iter := it.Iterate()
+		for {
+			e, ok, err := iter.Next()
+			if err != nil || !ok {
+				break
+			}
+			out = append(out, e)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// iterate returns the iterator a for loop uses; non-iterable values yield
+// nothing (language.md §7.2).
+func iterate(v Value) Iterator {
+	if it, ok := v.(Iterable); ok {
+		return it.Iterate()
+	}
+	return &sliceIter{}
+}
+
+// Iterate is the for-loop view of any value (empty for non-iterables).
+func Iterate(v Value) Iterator { return iterate(v) }

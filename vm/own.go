@@ -1,0 +1,124 @@
+package vm
+
+import "github.com/harnlang/harn/compiler"
+
+// Owned collections.
+//
+// Values are immutable, but `d[k] = v` and `xs[i] = v` in a loop should not
+// copy the whole collection each time. A path assignment therefore gives
+// its variable an *owned* copy of the collection the first time, and
+// updates that copy in place afterwards. The invariant that makes this
+// invisible: an owned collection is referenced by exactly one variable
+// slot. The compiler keeps it by loading such variables with the *_SH
+// opcodes wherever the value could escape (passed, stored, returned,
+// captured, iterated, printed): those loads call share, which clears the
+// flag before a second reference exists, so the next assignment copies
+// again. Reads that cannot keep a reference (indexing, `in`, a few
+// builtin methods) load without sharing. Only non-captured locals and
+// module globals qualify, and all Harn code runs under the VM lock.
+
+// share ends a value's owned status before a second reference is made.
+func share(v Value) {
+	switch c := v.(type) {
+	case *Dict:
+		if c.owned {
+			c.owned = false
+		}
+	case *List:
+		if c.owned {
+			c.owned = false
+		}
+	}
+}
+
+// Share is share for callers outside the interpreter loop that read a
+// variable directly (module exports, adapters).
+func Share(v Value) Value {
+	share(v)
+	return v
+}
+
+// ownedCopy returns an owned copy of d in the map form.
+func (d *Dict) ownedCopy() *Dict {
+	m := make(map[string]Value, d.Len()+1)
+	d.Range(func(k string, v Value) bool {
+		m[k] = v
+		return true
+	})
+	return &Dict{m: m, owned: true}
+}
+
+// setInPlace updates an owned dict.
+func (d *Dict) setInPlace(k string, v Value) {
+	d.m[k] = v
+	d.view.Store(nil)
+}
+
+// ownedCopy returns an owned copy of l with its own backing array.
+func (l *List) ownedCopy() *List {
+	items := make([]Value, len(l.items))
+	copy(items, l.items)
+	return &List{items: items, owned: true}
+}
+
+// setPathOwned is SetPath for a root variable eligible for in-place
+// updates (language.md §3.3 semantics unchanged): a single `[k]` or `.f`
+// step on a dict, or `[i]` on a list, updates an owned copy in place; any
+// other shape falls back to the persistent path.
+func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value, op compiler.Opcode) (Value, error) {
+	if len(steps) != 1 {
+		return SetPath(root, steps, keys, val, op)
+	}
+	st := steps[0]
+	switch c := root.(type) {
+	case *Dict:
+		k := st.Prop
+		if st.IsIndex {
+			k = keyString(keys[0])
+		}
+		if op != 0 {
+			old, ok := c.Get(k)
+			if !ok {
+				old = Nil
+			}
+			nv, err := Arith(op, old, val)
+			if err != nil {
+				return nil, err
+			}
+			val = nv
+		}
+		if !c.owned {
+			c = c.ownedCopy()
+		}
+		c.setInPlace(k, val)
+		return c, nil
+	case *List:
+		n, ok := keys[0].(Int)
+		if !st.IsIndex || !ok {
+			break
+		}
+		i := int64(n)
+		if i < 0 {
+			i += int64(c.Len())
+			if i < 0 {
+				i = 0
+			}
+		}
+		if c.Len() == 0 || i >= int64(c.Len()) {
+			return nil, Runtimef("Index %d out of bounds for list of length %d", int64(n), c.Len())
+		}
+		if op != 0 {
+			nv, err := Arith(op, c.items[i], val)
+			if err != nil {
+				return nil, err
+			}
+			val = nv
+		}
+		if !c.owned {
+			c = c.ownedCopy()
+		}
+		c.items[i] = val
+		return c, nil
+	}
+	return SetPath(root, steps, keys, val, op)
+}

@@ -1,0 +1,428 @@
+package vm
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// sched is the VM lock and the run queue of tasks that have not started.
+//
+// The lock is handed over, not competed for: a thread that releases it
+// gives it directly to the longest-waiting thread, or — when no thread
+// wants it — starts the oldest queued task on a goroutine that already
+// owns it. A queued task is only its Runner: its thread and goroutine are
+// made when it starts, so spawning many tasks is cheap, and a thread whose
+// task ended is reused by the next task on the same goroutine. A goroutine
+// that finishes a task runs up to startBatch more queued tasks before it
+// hands the lock to a waiting thread, so bursts of short tasks run without
+// a goroutine switch each; threads that run for long without blocking call
+// yield (from checkInterrupt), which starts a queued task or lets a
+// waiting thread run.
+type sched struct {
+	vm     *VM
+	mu     sync.Mutex
+	held   bool
+	ready  []chan struct{} // threads waiting for the lock, oldest first
+	starts []Runner        // tasks queued by Start, oldest first
+	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
+	waiting atomic.Int32
+	// cur is the thread holding the lock (written only by the holder).
+	cur *Thread
+}
+
+// startBatch bounds how many queued tasks a goroutine runs in a row while
+// other threads wait for the lock.
+const startBatch = 32
+
+// acquire takes the lock for th, queueing behind earlier waiters.
+func (s *sched) acquire(th *Thread) {
+	s.mu.Lock()
+	if !s.held {
+		s.held = true
+		s.mu.Unlock()
+		s.cur = th
+		return
+	}
+	w := th.wakeChan()
+	s.ready = append(s.ready, w)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+	<-w
+	s.cur = th
+}
+
+// release gives the lock away: to the oldest waiter, else to a new
+// goroutine running the oldest queued task, else to nobody.
+func (s *sched) release() {
+	s.mu.Lock()
+	s.handOff()
+}
+
+// handOff passes the lock on; s.mu is held on entry and released.
+func (s *sched) handOff() {
+	if len(s.ready) > 0 {
+		w := s.popReady()
+		s.mu.Unlock()
+		w <- struct{}{}
+		return
+	}
+	if len(s.starts) > 0 {
+		r := s.popStart()
+		s.mu.Unlock()
+		go s.runTasks(r)
+		return
+	}
+	s.held = false
+	s.mu.Unlock()
+}
+
+func (s *sched) popReady() chan struct{} {
+	w := s.ready[0]
+	s.ready[0] = nil
+	s.ready = s.ready[1:]
+	if len(s.ready) == 0 {
+		s.ready = s.ready[:0:0]
+	}
+	s.waiting.Add(-1)
+	return w
+}
+
+func (s *sched) popStart() Runner {
+	r := s.starts[0]
+	s.starts[0] = nil
+	s.starts = s.starts[1:]
+	if len(s.starts) == 0 {
+		s.starts = nil
+	}
+	s.waiting.Add(-1)
+	return r
+}
+
+// yield lets other threads run when any are waiting. A queued task is
+// preferred to a waiting thread, so unstarted tasks always make progress
+// even while running threads keep yielding to each other.
+func (s *sched) yield(th *Thread) {
+	if s.waiting.Load() == 0 {
+		return
+	}
+	s.mu.Lock()
+	if len(s.ready) == 0 && len(s.starts) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := th.wakeChan()
+	if len(s.starts) > 0 {
+		r := s.popStart()
+		s.ready = append(s.ready, w)
+		s.waiting.Add(1)
+		s.mu.Unlock()
+		go s.runTasks(r)
+	} else {
+		next := s.popReady()
+		s.ready = append(s.ready, w)
+		s.waiting.Add(1)
+		s.mu.Unlock()
+		next <- struct{}{}
+	}
+	<-w
+	s.cur = th
+}
+
+// start queues a task; the goroutine that eventually runs it owns the lock.
+func (s *sched) start(r Runner) {
+	s.mu.Lock()
+	if !s.held {
+		s.held = true
+		s.mu.Unlock()
+		go s.runTasks(r)
+		return
+	}
+	s.starts = append(s.starts, r)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+}
+
+// runTasks runs r on a new thread on this goroutine, which owns the lock,
+// then keeps running queued tasks (startBatch at most while other threads
+// wait for the lock), reusing the thread when the task lets it go.
+func (s *sched) runTasks(r Runner) {
+	var th *Thread
+	for n := 0; r != nil; n++ {
+		if th == nil {
+			th = s.vm.NewThread()
+		}
+		s.cur = th
+		th.held = true
+		if r.RunTask(th) {
+			th.reset()
+		} else {
+			th = nil
+		}
+		r = nil
+		s.mu.Lock()
+		if len(s.starts) > 0 && (len(s.ready) == 0 || n < startBatch) {
+			r = s.popStart()
+			s.mu.Unlock()
+			continue
+		}
+		s.handOff()
+	}
+}
+
+// reset readies a thread whose task has ended for another task.
+func (th *Thread) reset() {
+	th.ID = th.vm.threadIDs.Add(1)
+	if cap(th.stack) > 256 {
+		th.stack = th.stackBuf[:]
+	} else {
+		clear(th.stack)
+	}
+	th.sp = 0
+	th.frames = th.frames[:0]
+	th.cancelled.Store(false)
+	th.doneMu.Lock()
+	th.done = nil
+	th.doneMu.Unlock()
+	th.deadlines = th.deadlines[:0]
+	th.Task = nil
+	th.held = false
+	th.lender = nil
+	th.lentTo.Store(nil)
+	th.childMu.Lock()
+	th.children = nil
+	th.childMu.Unlock()
+}
+
+// Runner is a task queued by VM.Start.
+type Runner interface {
+	// RunTask runs the task on th, its own thread, called holding the VM
+	// lock on the task's own goroutine; it must return holding it. It
+	// reports whether th may be reused (nothing refers to it any more).
+	RunTask(th *Thread) (reusable bool)
+}
+
+// Start queues r to run as a task once no other thread is ready to run;
+// tasks start in the order they were queued.
+func (v *VM) Start(r Runner) {
+	v.sched.start(r)
+}
+
+// Current returns the thread holding the VM lock. Only the holder may
+// call it (an iterator pulled by a builtin uses it to find its consumer).
+func (v *VM) Current() *Thread { return v.sched.cur }
+
+// SetCurrent records that th now runs on the lock another thread holds
+// (a generator resumed by its consumer, and the consumer again after).
+func (v *VM) SetCurrent(th *Thread) { v.sched.cur = th }
+
+func (th *Thread) wakeChan() chan struct{} {
+	if th.wake == nil {
+		th.wake = make(chan struct{}, 1)
+	}
+	return th.wake
+}
+
+// Lend marks that th runs on the VM lock held by the thread that resumed
+// it (a generator's consumer), without taking it; Unlend gives it back.
+// While lent, the consumer's cancellation and deadline reach th.
+func (th *Thread) Lend(from *Thread) {
+	th.held = true
+	th.lender = from
+	if from != nil {
+		from.lentTo.Store(th)
+		if from.IsCancelled() {
+			th.Cancel()
+		}
+	}
+	th.vm.sched.cur = th
+}
+
+// Lender is the thread th runs for while lent (nil otherwise).
+func (th *Thread) Lender() *Thread { return th.lender }
+
+// Unlend ends a Lend: th stops running on the lender's lock.
+func (th *Thread) Unlend() {
+	th.held = false
+	if from := th.lender; from != nil {
+		from.lentTo.Store(nil)
+		th.lender = nil
+		th.vm.sched.cur = from
+	}
+}
+
+// Wait releases the VM lock and blocks until wake is ready (or closed),
+// timeout passes (a negative timeout never passes), or the thread is
+// cancelled, interrupted or runs past its deadline; it takes the lock
+// back before returning. It reports whether wake fired; when the thread
+// was stopped instead it returns the failure that stops it (KindCancelled
+// or KindExit), and a wake that fired at the same moment is reported as
+// not fired, so callers that hand values over through wake must check
+// whether the hand-over happened.
+func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	if err := th.stopErr(); err != nil {
+		return false, err
+	}
+	var tc, dc <-chan time.Time
+	if timeout >= 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		tc = t.C
+	}
+	if at := th.Deadline(); at != 0 {
+		t := time.NewTimer(time.Until(time.UnixMilli(at)))
+		defer t.Stop()
+		dc = t.C
+	}
+	var lenderDone <-chan struct{}
+	if th.lender != nil {
+		lenderDone = th.lender.doneChan()
+	}
+	held := th.held
+	th.Unlock()
+	fired := false
+	select {
+	case <-wake:
+		fired = true
+	case <-tc:
+	case <-dc:
+	case <-th.doneChan():
+	case <-lenderDone:
+	case <-th.vm.stop:
+	}
+	if held {
+		th.Lock()
+	}
+	if fired {
+		return true, nil
+	}
+	if err := th.stopErr(); err != nil {
+		return false, err
+	}
+	return false, nil
+}
+
+// stopErr is the failure that stops th now, if any: an interrupt or exit
+// of the whole VM, cancellation (of th or of its lender), or a deadline.
+func (th *Thread) stopErr() error {
+	v := th.vm
+	if v.interrupt.Load() {
+		if e := v.exitErr.Load(); e != nil {
+			return e
+		}
+		return &Error{Kind: KindExit, Code: 124, Msg: "interrupted"}
+	}
+	for t := th; t != nil; t = t.lender {
+		if t.cancelled.Load() {
+			return &Error{Kind: KindCancelled, Msg: "Task cancelled"}
+		}
+	}
+	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
+		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+	}
+	return nil
+}
+
+// ExitAll ends every thread of the VM with err (exit() called in a task):
+// running threads stop at their next check, waiting ones wake.
+func (v *VM) ExitAll(err *Error) {
+	v.exitErr.CompareAndSwap(nil, err)
+	v.Interrupt()
+}
+
+// Child is an activity a thread started (a spawned task, a parallel
+// branch) that must not outlive the thread's work.
+type Child interface {
+	Cancel()
+	Done() <-chan struct{}
+}
+
+// AddChild registers c as started by th.
+func (th *Thread) AddChild(c Child) {
+	th.childMu.Lock()
+	if th.children == nil {
+		th.children = map[Child]int64{}
+	}
+	th.childSeq++
+	th.children[c] = th.childSeq
+	th.childMu.Unlock()
+}
+
+// RemoveChild forgets c (it finished, or was awaited).
+func (th *Thread) RemoveChild(c Child) {
+	th.childMu.Lock()
+	delete(th.children, c)
+	th.childMu.Unlock()
+}
+
+// ChildMark returns a mark such that CancelChildren(mark) cancels exactly
+// the children registered after this call.
+func (th *Thread) ChildMark() int64 {
+	th.childMu.Lock()
+	defer th.childMu.Unlock()
+	return th.childSeq
+}
+
+// CancelChildren cancels the children registered after mark and returns
+// them.
+func (th *Thread) CancelChildren(mark int64) []Child {
+	th.childMu.Lock()
+	var out []Child
+	for c, seq := range th.children {
+		if seq > mark {
+			out = append(out, c)
+		}
+	}
+	th.childMu.Unlock()
+	for _, c := range out {
+		c.Cancel()
+	}
+	return out
+}
+
+// EndChildrenTimeout bounds how long EndChildren waits for cancelled
+// children that do not stop (a builtin that ignores cancellation).
+var EndChildrenTimeout = 5 * time.Second
+
+// EndChildren cancels every child still running and waits (without the
+// VM lock) until they have stopped: un-awaited tasks end with the thread
+// that spawned them, and with the program (language.md §13).
+func (th *Thread) EndChildren() {
+	cs := th.CancelChildren(-1)
+	if len(cs) == 0 {
+		return
+	}
+	held := th.held
+	th.Unlock()
+	limit := time.NewTimer(EndChildrenTimeout)
+	defer limit.Stop()
+wait:
+	for _, c := range cs {
+		select {
+		case <-c.Done():
+		case <-limit.C:
+			break wait
+		}
+	}
+	if held {
+		th.Lock()
+	}
+}
+
+// closedChan is the done channel of a thread cancelled before anything
+// waited on it.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// doneChan is closed once th is cancelled.
+func (th *Thread) doneChan() chan struct{} {
+	th.doneMu.Lock()
+	defer th.doneMu.Unlock()
+	if th.done == nil {
+		th.done = make(chan struct{})
+	}
+	return th.done
+}

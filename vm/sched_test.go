@@ -1,0 +1,236 @@
+package vm
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+type runFunc func(th *Thread) bool
+
+func (f runFunc) RunTask(th *Thread) bool { return f(th) }
+
+func newTestVM() *VM { return New(NewUniverse()) }
+
+// Queued tasks start in order, only once the lock is free, and a thread
+// a task gives back is reused by the next one.
+func TestStartOrderAndReuse(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	var order []int
+	threads := map[*Thread]bool{}
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		v.Start(runFunc(func(th *Thread) bool {
+			defer wg.Done()
+			if !th.held {
+				t.Error("task started without the lock")
+			}
+			order = append(order, i)
+			threads[th] = true
+			return true
+		}))
+	}
+	if len(order) != 0 {
+		t.Fatal("tasks ran while the lock was held")
+	}
+	main.Unlock()
+	wg.Wait()
+	main.Lock()
+	defer main.Unlock()
+	for i, n := range order {
+		if i != n {
+			t.Fatalf("tasks ran out of order: %v", order)
+		}
+	}
+	if len(threads) != 1 {
+		t.Errorf("expected one reused thread, got %d", len(threads))
+	}
+}
+
+// A thread that yields lets a queued task run first.
+func TestYieldRunsQueuedTask(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	ran := false
+	v.Start(runFunc(func(*Thread) bool { ran = true; return true }))
+	if err := main.checkInterrupt(); err != nil {
+		t.Fatal(err)
+	}
+	if !ran {
+		t.Fatal("yield did not run the queued task")
+	}
+	if v.Current() != main {
+		t.Fatal("Current is not the yielding thread after yield")
+	}
+}
+
+func waitErr(t *testing.T, th *Thread, wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	t.Helper()
+	type res struct {
+		fired bool
+		err   error
+	}
+	done := make(chan res, 1)
+	go func() {
+		th.Lock()
+		fired, err := th.Wait(wake, timeout)
+		th.Unlock()
+		done <- res{fired, err}
+	}()
+	select {
+	case r := <-done:
+		return r.fired, r.err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not return")
+	}
+	return false, nil
+}
+
+func TestWaitWakes(t *testing.T) {
+	v := newTestVM()
+	wake := make(chan struct{})
+	close(wake)
+	fired, err := waitErr(t, v.NewThread(), wake, -1)
+	if !fired || err != nil {
+		t.Fatalf("closed wake: fired=%v err=%v", fired, err)
+	}
+	fired, err = waitErr(t, v.NewThread(), nil, time.Millisecond)
+	if fired || err != nil {
+		t.Fatalf("timeout: fired=%v err=%v", fired, err)
+	}
+}
+
+func TestWaitCancelled(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		th.Cancel()
+	}()
+	_, err := waitErr(t, th, nil, -1)
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Task cancelled" {
+		t.Fatalf("got %v", err)
+	}
+	// already cancelled: returns at once
+	_, err = waitErr(t, th, nil, -1)
+	if err == nil {
+		t.Fatal("cancelled thread waited")
+	}
+}
+
+func TestWaitDeadline(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	th.PushDeadline(time.Now().Add(5 * time.Millisecond).UnixMilli())
+	_, err := waitErr(t, th, nil, -1)
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" {
+		t.Fatalf("got %v", err)
+	}
+	own, _ := th.PopDeadline()
+	if own == 0 || th.Deadline() != 0 {
+		t.Fatal("deadline stack not popped")
+	}
+}
+
+func TestNestedDeadlines(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	th.PushDeadline(1000)
+	th.PushDeadline(5000)
+	if th.Deadline() != 1000 {
+		t.Fatalf("effective deadline %d, want the outer 1000", th.Deadline())
+	}
+	if own, _ := th.PopDeadline(); own != 5000 {
+		t.Fatalf("own deadline %d", own)
+	}
+}
+
+func TestInterruptWakesWait(t *testing.T) {
+	v := newTestVM()
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		v.Interrupt()
+	}()
+	_, err := waitErr(t, v.NewThread(), nil, -1)
+	if e, ok := err.(*Error); !ok || e.Kind != KindExit {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestExitAll(t *testing.T) {
+	v := newTestVM()
+	v.ExitAll(ExitError(3))
+	_, err := waitErr(t, v.NewThread(), nil, -1)
+	if e, ok := err.(*Error); !ok || e.Kind != KindExit || e.Code != 3 {
+		t.Fatalf("got %v", err)
+	}
+}
+
+type testChild struct {
+	done      chan struct{}
+	cancelled bool
+}
+
+func (c *testChild) Cancel() {
+	if !c.cancelled {
+		c.cancelled = true
+		close(c.done)
+	}
+}
+func (c *testChild) Done() <-chan struct{} { return c.done }
+
+func TestChildrenCancelledWithMark(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	a := &testChild{done: make(chan struct{})}
+	b := &testChild{done: make(chan struct{})}
+	th.AddChild(a)
+	mark := th.ChildMark()
+	th.AddChild(b)
+	th.CancelChildren(mark)
+	if a.cancelled || !b.cancelled {
+		t.Fatalf("cancel after mark: a=%v b=%v", a.cancelled, b.cancelled)
+	}
+	th.RemoveChild(b)
+	th.EndChildren()
+	if !a.cancelled {
+		t.Fatal("EndChildren did not cancel")
+	}
+}
+
+// Lock hand-over between many goroutines keeps mutual exclusion.
+func TestLockExclusion(t *testing.T) {
+	v := newTestVM()
+	var wg sync.WaitGroup
+	inside := 0
+	count := 0
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			th := v.NewThread()
+			for i := 0; i < 200; i++ {
+				th.Lock()
+				inside++
+				if inside != 1 {
+					t.Error("two holders")
+				}
+				count++
+				inside--
+				if i%7 == 0 {
+					th.checkInterrupt()
+				}
+				th.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if count != 1600 {
+		t.Fatalf("count %d", count)
+	}
+}

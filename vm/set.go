@@ -1,0 +1,74 @@
+package vm
+
+import "strings"
+
+// Set is an immutable, insertion-ordered collection without duplicates.
+// Construction deduplicates by the structural key (builtins.md §1.7); the
+// set *methods* compare with ordinary equality (§3.9), which callers
+// implement on top of Items.
+type Set struct {
+	items []Value
+	index map[string]int // structural key -> position
+}
+
+// EmptySet is set().
+var EmptySet = &Set{}
+
+// NewSet builds a set from values in order, keeping the first of each
+// structural key.
+func NewSet(items []Value) *Set {
+	s := &Set{}
+	for _, v := range items {
+		s.add(v)
+	}
+	return s
+}
+
+func (s *Set) add(v Value) bool {
+	k := StructuralKey(v)
+	if s.index == nil {
+		s.index = make(map[string]int)
+	}
+	if _, ok := s.index[k]; ok {
+		return false
+	}
+	s.index[k] = len(s.items)
+	s.items = append(s.items, v)
+	return true
+}
+
+func (*Set) Type() string  { return "set" }
+func (s *Set) Truth() bool { return len(s.items) > 0 }
+func (s *Set) Display(sb *strings.Builder) {
+	sb.WriteString("set(")
+	for i, v := range s.items {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		v.Display(sb)
+	}
+	sb.WriteByte(')')
+}
+
+// Len is the number of items.
+func (s *Set) Len() int { return len(s.items) }
+
+// Items returns the items in insertion order. The slice must not be modified.
+func (s *Set) Items() []Value { return s.items[:len(s.items):len(s.items)] }
+
+// HasKey reports membership by structural key.
+func (s *Set) HasKey(v Value) bool {
+	_, ok := s.index[StructuralKey(v)]
+	return ok
+}
+
+// Add returns a set with v appended if its structural key is new.
+func (s *Set) Add(v Value) *Set {
+	if s.HasKey(v) {
+		return s
+	}
+	return NewSet(append(s.Items(), v))
+}
+
+// Iterate walks the items in insertion order.
+func (s *Set) Iterate() Iterator { return &sliceIter{items: s.items} }

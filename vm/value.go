@@ -1,0 +1,356 @@
+package vm
+
+import (
+	"math"
+	"strings"
+)
+
+// Value is any Harn runtime value. Values never change once made: every
+// "modifying" operation returns a new value (language.md §6.1), which is
+// what lets goroutines share them freely.
+type Value interface {
+	// Type is the name type_of returns (builtins.md §1.3).
+	Type() string
+	// Truth is the value's truthiness (builtins.md §1.4).
+	Truth() bool
+	// Display appends the display form (builtins.md §1.1) to sb.
+	Display(sb *strings.Builder)
+}
+
+// Iterable is implemented by values a `for` loop can walk.
+type Iterable interface {
+	Value
+	// Iterate returns a fresh iterator over the value's elements.
+	Iterate() Iterator
+}
+
+// Iterator produces the elements of an Iterable one by one.
+type Iterator interface {
+	// Next returns the next element, or ok=false when exhausted.
+	Next() (v Value, ok bool, err error)
+}
+
+// ThreadIterator is an Iterator whose elements may take waiting or
+// running Harn code to produce (channels, generators, streams); a for loop
+// passes it the running thread.
+type ThreadIterator interface {
+	Iterator
+	NextOn(th *Thread) (v Value, ok bool, err error)
+}
+
+// Callable is implemented by values that can be called: closures, builtins
+// and bound methods.
+type Callable interface {
+	Value
+	Name() string
+}
+
+// ---- nil, bool, int, float, duration ----
+
+type nilValue struct{}
+
+// Nil is the nil value.
+var Nil Value = nilValue{}
+
+func (nilValue) Type() string                { return "nil" }
+func (nilValue) Truth() bool                 { return false }
+func (nilValue) Display(sb *strings.Builder) { sb.WriteString("nil") }
+
+// Bool is true or false.
+type Bool bool
+
+// True and False are the boolean values.
+var (
+	True  Value = Bool(true)
+	False Value = Bool(false)
+)
+
+// BoolOf converts a Go bool.
+func BoolOf(b bool) Value {
+	if b {
+		return True
+	}
+	return False
+}
+
+func (b Bool) Type() string { return "bool" }
+func (b Bool) Truth() bool  { return bool(b) }
+func (b Bool) Display(sb *strings.Builder) {
+	if b {
+		sb.WriteString("true")
+	} else {
+		sb.WriteString("false")
+	}
+}
+
+// Int is a signed 64-bit integer.
+type Int int64
+
+// smallInts caches boxed small integers so loops over them do not allocate.
+var smallInts [1280]Value
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = Int(i - 256)
+	}
+}
+
+// IntOf boxes an int64, reusing cached values for small numbers.
+func IntOf(i int64) Value {
+	if i >= -256 && i < 1024 {
+		return smallInts[i+256]
+	}
+	return Int(i)
+}
+
+func (Int) Type() string  { return "int" }
+func (i Int) Truth() bool { return i != 0 }
+func (i Int) Display(sb *strings.Builder) {
+	var buf [24]byte
+	sb.Write(appendInt(buf[:0], int64(i)))
+}
+
+// Float is an IEEE double.
+type Float float64
+
+func (Float) Type() string  { return "float" }
+func (f Float) Truth() bool { return f != 0 }
+func (f Float) Display(sb *strings.Builder) {
+	sb.WriteString(FormatFloat(float64(f)))
+}
+
+// Duration is a signed number of milliseconds.
+type Duration int64
+
+func (Duration) Type() string  { return "duration" }
+func (d Duration) Truth() bool { return d != 0 }
+func (d Duration) Display(sb *strings.Builder) {
+	sb.WriteString(FormatDuration(int64(d)))
+}
+
+// ---- pair ----
+
+// Pair is the value built by pair(a, b) and yielded by dict iterators.
+type Pair struct {
+	First, Second Value
+}
+
+func (*Pair) Type() string { return "pair" }
+func (*Pair) Truth() bool  { return true }
+func (p *Pair) Display(sb *strings.Builder) {
+	sb.WriteByte('(')
+	p.First.Display(sb)
+	sb.WriteString(", ")
+	p.Second.Display(sb)
+	sb.WriteByte(')')
+}
+
+// ---- range ----
+
+// Range is `a to b` or `a to b exclusive`; it never lists its elements.
+type Range struct {
+	Start, End int64
+	Inclusive  bool
+}
+
+func (*Range) Type() string { return "range" }
+func (*Range) Truth() bool  { return true }
+func (r *Range) Display(sb *strings.Builder) {
+	var buf [24]byte
+	sb.Write(appendInt(buf[:0], r.Start))
+	sb.WriteString(" to ")
+	sb.Write(appendInt(buf[:0], r.End))
+	if !r.Inclusive {
+		sb.WriteString(" exclusive")
+	}
+}
+
+// Len is the number of elements.
+func (r *Range) Len() int64 {
+	end := r.End
+	if r.Inclusive {
+		if end == math.MaxInt64 {
+			// avoid overflow; such ranges are absurdly large anyway
+			return end - r.Start + 1
+		}
+		end++
+	}
+	if end <= r.Start {
+		return 0
+	}
+	return end - r.Start
+}
+
+// Iterate walks the range's ints in order.
+func (r *Range) Iterate() Iterator {
+	return &rangeIter{next: r.Start, remaining: r.Len()}
+}
+
+type rangeIter struct {
+	next, remaining int64
+}
+
+func (it *rangeIter) Next() (Value, bool, error) {
+	if it.remaining <= 0 {
+		return nil, false, nil
+	}
+	v := IntOf(it.next)
+	it.next++
+	it.remaining--
+	return v, true, nil
+}
+
+// ---- enum variants and struct instances ----
+
+// EnumValue is one enum variant, including Result.Ok / Result.Err.
+type EnumValue struct {
+	Enum    string
+	Variant string
+	Fields  []Value
+}
+
+func (*EnumValue) Type() string { return "enum" }
+func (*EnumValue) Truth() bool  { return true }
+func (e *EnumValue) Display(sb *strings.Builder) {
+	sb.WriteString(e.Enum)
+	sb.WriteByte('.')
+	sb.WriteString(e.Variant)
+	if len(e.Fields) > 0 {
+		sb.WriteByte('(')
+		for i, f := range e.Fields {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			f.Display(sb)
+		}
+		sb.WriteByte(')')
+	}
+}
+
+// Ok and Err build Result variants.
+func Ok(v Value) *EnumValue  { return &EnumValue{Enum: "Result", Variant: "Ok", Fields: []Value{v}} }
+func Err(v Value) *EnumValue { return &EnumValue{Enum: "Result", Variant: "Err", Fields: []Value{v}} }
+
+// IsResult reports whether v is Result.Ok or Result.Err, and which.
+func IsResult(v Value) (ok, isResult bool) {
+	e, is := v.(*EnumValue)
+	if !is || e.Enum != "Result" {
+		return false, false
+	}
+	switch e.Variant {
+	case "Ok":
+		return true, true
+	case "Err":
+		return false, true
+	}
+	return false, false
+}
+
+// StructValue is an instance of a struct; Fields holds only the set fields,
+// sorted by name.
+type StructValue struct {
+	Name   string
+	Fields []Field
+}
+
+// Field is one struct field value.
+type Field struct {
+	Name  string
+	Value Value
+}
+
+func (*StructValue) Type() string { return "struct" }
+func (*StructValue) Truth() bool  { return true }
+func (s *StructValue) Display(sb *strings.Builder) {
+	sb.WriteString(s.Name)
+	sb.WriteString(" {")
+	for i, f := range s.Fields {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(f.Name)
+		sb.WriteString(": ")
+		f.Value.Display(sb)
+	}
+	sb.WriteByte('}')
+}
+
+// Get returns the named field.
+func (s *StructValue) Get(name string) (Value, bool) {
+	for _, f := range s.Fields {
+		if f.Name == name {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// With returns a copy with the field set (added if unset).
+func (s *StructValue) With(name string, v Value) *StructValue {
+	out := &StructValue{Name: s.Name, Fields: make([]Field, 0, len(s.Fields)+1)}
+	placed := false
+	for _, f := range s.Fields {
+		if !placed && f.Name >= name {
+			if f.Name == name {
+				out.Fields = append(out.Fields, Field{name, v})
+				placed = true
+				continue
+			}
+			out.Fields = append(out.Fields, Field{name, v})
+			placed = true
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	if !placed {
+		out.Fields = append(out.Fields, Field{name, v})
+	}
+	return out
+}
+
+// NewStruct builds a struct instance from unsorted fields (later duplicates win).
+func NewStruct(name string, fields []Field) *StructValue {
+	s := &StructValue{Name: name}
+	for _, f := range fields {
+		s = s.With(f.Name, f.Value)
+	}
+	return s
+}
+
+// ---- helpers ----
+
+// ToDisplay returns the display form of v.
+func ToDisplay(v Value) string {
+	switch x := v.(type) {
+	case String:
+		return x.s
+	case Int:
+		var buf [24]byte
+		return string(appendInt(buf[:0], int64(x)))
+	}
+	var sb strings.Builder
+	v.Display(&sb)
+	return sb.String()
+}
+
+func appendInt(b []byte, i int64) []byte {
+	if i == 0 {
+		return append(b, '0')
+	}
+	var tmp [24]byte
+	n := len(tmp)
+	neg := i < 0
+	u := uint64(i)
+	if neg {
+		u = uint64(-i)
+	}
+	for u > 0 {
+		n--
+		tmp[n] = byte('0' + u%10)
+		u /= 10
+	}
+	if neg {
+		n--
+		tmp[n] = '-'
+	}
+	return append(b, tmp[n:]...)
+}

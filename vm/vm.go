@@ -1,0 +1,383 @@
+// Package vm executes compiled Harn programs.
+//
+// Values (value.go and friends) are immutable; the interpreter
+// (interp.go) runs one Thread per task. A Thread owns a value stack and a
+// stack of frames; each frame is a function prototype, a program counter,
+// the base of its window on the value stack (local slots first, operands
+// above) and the try handlers it has installed. Calls between Harn
+// functions push frames without recursing in Go; a builtin that calls back
+// into Harn (the callback of `.map`, an impl method, a dict member) runs a
+// nested interpreter loop, and failures leaving such a nested execution are
+// relabelled (language.md §8.2). At most MaxFrames frames exist per thread.
+//
+// A VM holds what threads share: the universe of builtins and methods, the
+// impl method tables, standard streams and per-VM state for the standard
+// library. Only one thread executes Harn code at a time (the VM lock);
+// blocking builtins release it, so no Harn value is ever touched by two
+// goroutines at once.
+package vm
+
+import (
+	"github.com/harnlang/harn/compiler"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// MaxFrames bounds call depth (language.md §9.2): the top level counts as one.
+const MaxFrames = 512
+
+// VM is one interpreter instance.
+type VM struct {
+	Universe *Universe
+	Stdout   io.Writer
+	Stderr   io.Writer
+	Stdin    io.Reader
+	// ScriptDir is the directory of the file being run (templates and
+	// relative imports resolve against it).
+	ScriptDir string
+
+	implMu sync.RWMutex
+	impls  map[string]map[string]*Closure
+
+	localMu sync.Mutex
+	local   map[any]any
+
+	// GeneratorFactory makes the value a generator function returns when
+	// called; installed by the concurrency runtime.
+	GeneratorFactory func(th *Thread, f *Closure, args []Value) (Value, error)
+
+	sched     sched
+	interrupt atomic.Bool
+	stop      chan struct{} // closed by Interrupt: wakes every Wait
+	stopOnce  sync.Once
+	exitErr   atomic.Pointer[Error] // the exit() of a task that ends the VM
+	threadIDs atomic.Int64
+}
+
+// New returns a VM using universe u and the process's standard streams.
+func New(u *Universe) *VM {
+	v := &VM{
+		Universe: u,
+		Stdout:   os.Stdout,
+		Stderr:   os.Stderr,
+		Stdin:    os.Stdin,
+		impls:    map[string]map[string]*Closure{},
+		local:    map[any]any{},
+		stop:     make(chan struct{}),
+	}
+	v.sched.vm = v
+	return v
+}
+
+// Local returns per-VM state stored under key, creating it with mk on
+// first use. The standard library keeps its mocks and caches here.
+func (v *VM) Local(key any, mk func() any) any {
+	v.localMu.Lock()
+	defer v.localMu.Unlock()
+	x, ok := v.local[key]
+	if !ok && mk != nil {
+		x = mk()
+		v.local[key] = x
+	}
+	return x
+}
+
+// Interrupt asks running code to stop at the next check (Ctrl-C).
+func (v *VM) Interrupt() {
+	v.interrupt.Store(true)
+	v.stopOnce.Do(func() { close(v.stop) })
+}
+
+func (v *VM) impl(structName, method string) *Closure {
+	v.implMu.RLock()
+	defer v.implMu.RUnlock()
+	if t := v.impls[structName]; t != nil {
+		return t[method]
+	}
+	return nil
+}
+
+// HasImpl reports whether an impl for the struct defines method.
+func (v *VM) HasImpl(structName, method string) bool { return v.impl(structName, method) != nil }
+
+func (v *VM) setImpl(structName string, methods map[string]*Closure) {
+	v.implMu.Lock()
+	defer v.implMu.Unlock()
+	v.impls[structName] = methods
+}
+
+// Thread executes Harn code: one per task.
+type Thread struct {
+	vm     *VM
+	ID     int64
+	stack  []Value
+	sp     int
+	frames []frame
+	// Cancelled is set to cancel the task; checked at backward jumps and calls.
+	cancelled atomic.Bool
+	doneMu    sync.Mutex
+	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
+	// Deadlines pushed by `deadline` blocks, innermost last.
+	deadlines []deadlineScope
+	// Task is task-local state owned by the runtime hooks (spawned tasks,
+	// generators, served MCP requests …).
+	Task any
+	held bool // holds the VM lock
+	// ticks counts instructions between interrupt checks.
+	ticks int
+
+	wake     chan struct{} // lock hand-over signal (sched.go)
+	lender   *Thread       // the consumer this (generator) thread runs for
+	lentTo   atomic.Pointer[Thread]
+	childMu  sync.Mutex
+	children map[Child]int64 // running tasks this thread started
+	childSeq int64
+
+	stackBuf [16]Value
+	frameBuf [1]frame
+}
+
+type handler struct {
+	pc int
+	sp int
+}
+
+type frame struct {
+	cl       *Closure
+	rt       *funcRT
+	code     []int32
+	pc       int
+	base     int
+	argc     int
+	handlers []handler
+	// nested marks the first frame of a nested execution: when it returns,
+	// the nested run loop returns to its Go caller.
+	nested bool
+	// callback marks a nested execution whose failures are relabelled.
+	callback bool
+}
+
+// NewThread makes a thread on v.
+func (v *VM) NewThread() *Thread {
+	th := &Thread{vm: v, ID: v.threadIDs.Add(1)}
+	// A task's first stack and frame live in the thread itself: spawning
+	// many small tasks costs one allocation each, and the stack grows on
+	// demand (ensure).
+	th.stack = th.stackBuf[:]
+	th.frames = th.frameBuf[:0]
+	return th
+}
+
+// VM returns the thread's machine.
+func (th *Thread) VM() *VM { return th.vm }
+
+// Cancel requests cancellation of the thread's work: running code stops
+// at its next check, a Wait returns at once, and a generator the thread
+// is running (Lend) is cancelled too.
+func (th *Thread) Cancel() {
+	if th.cancelled.CompareAndSwap(false, true) {
+		th.doneMu.Lock()
+		if th.done == nil {
+			th.done = closedChan
+		} else {
+			close(th.done)
+		}
+		th.doneMu.Unlock()
+	}
+	if t := th.lentTo.Load(); t != nil {
+		t.Cancel()
+	}
+}
+
+// IsCancelled reports whether the thread was cancelled.
+func (th *Thread) IsCancelled() bool { return th.cancelled.Load() }
+
+// Unlock releases the VM lock around a blocking operation; Lock takes it
+// back. Builtins that wait (sleep, channel receive, process execution)
+// bracket the wait with them so other tasks can run.
+func (th *Thread) Unlock() {
+	if th.held {
+		th.held = false
+		th.vm.sched.release()
+	}
+}
+
+// Lock re-acquires the VM lock after Unlock.
+func (th *Thread) Lock() {
+	if !th.held {
+		th.vm.sched.acquire(th)
+		th.held = true
+	}
+}
+
+// Depth is the number of active frames.
+func (th *Thread) Depth() int { return len(th.frames) }
+
+// RunModule runs a module's top-level code and returns the program result
+// (a top-level return value, main's result, or the entry pipeline's value).
+// Tasks the module spawned and nobody awaited are cancelled when it ends.
+func (th *Thread) RunModule(m *Module) (Value, error) {
+	cl := &Closure{Proto: m.Prog.Main, Module: m, rt: m.rt}
+	v, err := th.CallPlain(cl, nil)
+	th.EndChildren()
+	return v, err
+}
+
+// CallPlain calls fn with args as an ordinary call (failures are not
+// relabelled). Hosts use it to invoke tool handlers and entry points.
+func (th *Thread) CallPlain(fn Value, args []Value) (Value, error) {
+	acquired := false
+	if !th.held {
+		th.Lock()
+		acquired = true
+	}
+	defer func() {
+		if acquired {
+			th.Unlock()
+		}
+	}()
+	return th.call(fn, args, false)
+}
+
+// Call invokes fn as a callback on the script's behalf (the callbacks of
+// `.map`, `.filter`, sort keys …): a non-thrown failure leaving it is
+// relabelled with its line (language.md §8.2).
+func (th *Thread) Call(fn Value, args ...Value) (Value, error) {
+	return th.call(fn, args, true)
+}
+
+// RunBody runs the body of a generator function f on th (calling f
+// anywhere else makes a generator instead); the generator runtime uses it
+// on the generator's own thread.
+func (th *Thread) RunBody(f *Closure, args []Value) (Value, error) {
+	return th.callClosure(f, args, false)
+}
+
+func (th *Thread) call(fn Value, args []Value, callback bool) (Value, error) {
+	switch f := fn.(type) {
+	case *Closure:
+		if f.Proto.IsGen || f.Proto.IsStream {
+			return th.makeGenerator(f, append([]Value(nil), args...))
+		}
+		return th.callClosure(f, args, callback)
+	case *Builtin:
+		return f.Fn(th, Args(args))
+	case *BoundMethod:
+		return f.Fn(th, f.Recv, Args(args))
+	}
+	if c, ok := fn.(interface {
+		CallWith(th *Thread, args []Value) (Value, error)
+	}); ok {
+		return c.CallWith(th, args)
+	}
+	return nil, Typef("cannot call %s", fn.Type())
+}
+
+func (th *Thread) callClosure(f *Closure, args []Value, callback bool) (Value, error) {
+	if len(th.frames) >= MaxFrames {
+		return nil, Plainf("Stack overflow: too many nested calls")
+	}
+	th.ensure(len(args) + 1)
+	th.stack[th.sp] = f
+	th.sp++
+	copy(th.stack[th.sp:], args)
+	th.sp += len(args)
+	if err := th.pushFrame(f, len(args), th.sp-len(args)); err != nil {
+		th.sp -= len(args) + 1
+		return nil, err
+	}
+	fr := &th.frames[len(th.frames)-1]
+	fr.nested = true
+	fr.callback = callback
+	v, err := th.run()
+	if err != nil {
+		e := AsError(err)
+		if callback {
+			e = e.Relabel()
+		}
+		return nil, e
+	}
+	return v, nil
+}
+
+// BoundMethod is a method value with its receiver (from universe tables).
+type BoundMethod struct {
+	Recv   Value
+	Method string
+	Fn     MethodFunc
+}
+
+func (b *BoundMethod) Name() string { return b.Method }
+func (*BoundMethod) Type() string   { return "builtin" }
+func (*BoundMethod) Truth() bool    { return true }
+func (b *BoundMethod) Display(sb *strings.Builder) {
+	sb.WriteString("<builtin " + b.Method + ">")
+}
+
+// ensure grows the value stack so n more values fit above sp.
+func (th *Thread) ensure(n int) {
+	if th.sp+n <= len(th.stack) {
+		return
+	}
+	size := 2 * len(th.stack)
+	for size < th.sp+n {
+		size *= 2
+	}
+	s := make([]Value, size)
+	copy(s, th.stack[:th.sp])
+	th.stack = s
+}
+
+// pushFrame sets up a frame for closure f whose argc arguments start at
+// stack index base (the callee value sits at base-1).
+func (th *Thread) pushFrame(f *Closure, argc, base int) error {
+	proto := f.Proto
+	if f.rt == nil {
+		f.rt = newFuncRT(proto)
+	}
+	nparams := len(proto.Params)
+	th.ensure(proto.NumLocals + proto.MaxStack + 2)
+	stack := th.stack
+	if nparams > 0 && proto.Params[nparams-1].Rest && !proto.RestPlain {
+		// Collect surplus arguments into a list.
+		var rest []Value
+		if argc >= nparams {
+			rest = make([]Value, argc-nparams+1)
+			copy(rest, stack[base+nparams-1:base+argc])
+		}
+		if rest == nil {
+			stack[base+nparams-1] = EmptyList
+		} else {
+			stack[base+nparams-1] = NewList(rest)
+		}
+		for i := argc; i < nparams-1; i++ {
+			stack[base+i] = Nil
+		}
+		for i := nparams; i < proto.NumLocals; i++ {
+			stack[base+i] = nil
+		}
+	} else {
+		for i := argc; i < nparams; i++ {
+			stack[base+i] = Nil
+		}
+		from := nparams
+		if argc < from {
+			from = argc
+		}
+		for i := max(from, nparams); i < proto.NumLocals; i++ {
+			stack[base+i] = nil
+		}
+		if proto.Kind == compiler.FuncPipeline {
+			// pipeline parameters are not bound under `harn run` (§5.5)
+			for i := argc; i < nparams; i++ {
+				stack[base+i] = nil
+			}
+		}
+	}
+	th.sp = base + proto.NumLocals
+	th.frames = append(th.frames, frame{cl: f, rt: f.rt, code: proto.Code, base: base, argc: argc})
+	return nil
+}
