@@ -1,0 +1,129 @@
+// Command harn runs Harn scripts and projects their tool registries into
+// catalogs, command-line programs and MCP servers.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"runtime/pprof"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `harn — the Harn scripting language
+
+Usage:
+  harn run FILE [ARGS...]        run a script
+  harn run -e CODE [ARGS...]     run code given on the command line
+  harn check FILE...             check scripts statically, without running them
+  harn repl                      start an interactive session
+  harn test conformance [DIR] [--filter PAT]
+                                 run .harn conformance tests
+  harn tool schema FILE [--surface script] [--pretty]
+                                 print the harn-tools/2.0 catalog a script publishes
+  harn version                   print the version
+  harn help                      print this help
+
+Run 'harn help COMMAND' for details on a command.
+`
+
+func main() {
+	if os.Getenv("GOGC") == "" {
+		// Scripts allocate many short-lived values; collecting less often
+		// trades a little memory for a lot of interpreter speed.
+		debug.SetGCPercent(400)
+	}
+	if path := os.Getenv("HARN_CPUPROFILE"); path != "" {
+		// Developer aid: profile a whole command (go tool pprof bin/harn FILE).
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "test":
+		return cmdTest(args[1:], stdout, stderr)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
+	case "repl":
+		return cmdRepl(args[1:], stdout, stderr)
+	case "tool":
+		return cmdTool(args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-V":
+		fmt.Fprintf(stdout, "harn %s\n", version)
+		return 0
+	case "help", "--help", "-h":
+		if len(args) > 1 {
+			return cmdHelp(args[1], stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "error: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func cmdHelp(name string, stdout, stderr io.Writer) int {
+	if h, ok := commandHelp[name]; ok {
+		fmt.Fprint(stdout, h)
+		return 0
+	}
+	fmt.Fprintf(stderr, "error: no help for unknown command %q\n", name)
+	return 2
+}
+
+var commandHelp = map[string]string{
+	"run": `Usage: harn run FILE [ARGS...]
+       harn run -e CODE [ARGS...]
+
+Parse, check and run a Harn script. ARGS are available as the global argv.
+Standard output is buffered and written when the program ends successfully.
+Exit status: the program's int result (clamped to 0-255), 1 on an error or a
+Result.Err result, 2 on an internal error, or the code passed to exit().
+`,
+	"check": `Usage: harn check FILE...
+
+Parse, resolve, type-check and compile each FILE and the modules it
+imports, without running anything. Errors and warnings are printed to
+stderr with their location. Exit status: 0 when no file has an error
+(warnings alone are fine), 1 otherwise, 2 on a usage error.
+`,
+	"repl": `Usage: harn repl
+
+Start an interactive session. Enter statements and expressions; the value
+of each expression is printed the way println prints it. Bindings,
+functions and imports persist from one entry to the next, and an entry
+continues on further lines while a bracket, a triple-quoted string or a
+block comment is open. Relative imports resolve against the working
+directory. Tab completes keywords, builtins, bound names and, after a dot,
+method names. Commands: :help, :quit, :load FILE, :type EXPR.
+
+History is kept in $HARN_REPL_HISTORY if set (set it empty to keep none),
+else in harn/repl_history under $XDG_STATE_HOME or the user's config
+directory.
+`,
+	"test": `Usage: harn test conformance [DIR] [--filter PAT]
+
+Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
+(compared with the program's trimmed stdout) or a NAME.error (text that must
+appear in the error). Prints failures and a final "N passed, N failed" line;
+exits 1 when a test fails.
+`,
+}

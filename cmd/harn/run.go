@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/harnlang/harn/interp"
+)
+
+// cmdRun is `harn run FILE [ARGS...]` and `harn run -e CODE [ARGS...]`.
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "error: harn run needs a FILE (or -e CODE)\n\n"+commandHelp["run"])
+		return 2
+	}
+	var path string
+	var src []byte
+	switch args[0] {
+	case "-e":
+		if len(args) < 2 {
+			fmt.Fprint(stderr, "error: -e needs CODE\n")
+			return 2
+		}
+		path, src, args = "<-e>", []byte(args[1]), args[2:]
+	case "-h", "--help":
+		fmt.Fprint(stdout, commandHelp["run"])
+		return 0
+	default:
+		path, args = args[0], args[1:]
+		if _, err := os.Stat(path); err != nil {
+			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+			return 1
+		}
+	}
+	if args == nil {
+		args = []string{}
+	}
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stderr: stderr})
+	stdout.Write(res.Stdout)
+	if res.ResultText != "" {
+		io.WriteString(stderr, res.ResultText)
+	}
+	return res.Status
+}

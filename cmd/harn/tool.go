@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/load"
+)
+
+// `harn tool SUBCOMMAND`: the registry adapters. Each subcommand is one
+// entry of toolCommands; the CLI adapter issue adds `run` and
+// `completions` there.
+var toolCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"schema": cmdToolSchema,
+}
+
+func init() {
+	commandHelp["tool"] = toolHelp
+	commandHelp["tool schema"] = toolSchemaHelp
+}
+
+const toolHelp = `Usage: harn tool schema FILE [--surface script] [--pretty]
+
+Project a script's published ToolRegistry:
+  schema   print its harn-tools/2.0 catalog (see 'harn help tool schema')
+`
+
+const toolSchemaHelp = `Usage: harn tool schema FILE [--surface script] [--pretty]
+
+Run FILE once, read the ToolRegistry it publishes with
+harness.tools.mcp_tools(...) and print its harn-tools/2.0 catalog: the tools
+whose governance includes the "catalog" audience, without handlers. The
+output is one line of JSON (--pretty: indented with two spaces), followed by
+a newline, byte-for-byte stable across runs. Output the script prints while
+loading goes to stderr.
+
+Exit status: 0 on success, 1 when the script fails to load, publishes
+nothing or publishes an invalid registry, 2 on a usage error.
+`
+
+func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+		if len(args) == 0 {
+			fmt.Fprint(stderr, toolHelp)
+			return 2
+		}
+		fmt.Fprint(stdout, toolHelp)
+		return 0
+	}
+	if sub, ok := toolCommands[args[0]]; ok {
+		return sub(args[1:], stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "error: unknown tool subcommand %q\n\n%s", args[0], toolHelp)
+	return 2
+}
+
+// catalogSurfaces produce the catalog of `harn tool schema` per
+// --surface. The exports issue adds "exports" and "auto" here.
+var catalogSurfaces = map[string]func(path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error){
+	"script": scriptCatalog,
+}
+
+// scriptCatalog runs the script and emits its published registry's
+// catalog audience. It applies the registry rules only; it does not
+// prepare the catalog (registry.md §3).
+func scriptCatalog(path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
+	s, err := load.Load(path, load.Options{Stderr: stderr, Stdin: stdin})
+	if err != nil {
+		return nil, err
+	}
+	return s.Registry.CatalogFor(tool.AudienceCatalog), nil
+}
+
+func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var file string
+	surface, pretty := "script", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "-h":
+			fmt.Fprint(stdout, toolSchemaHelp)
+			return 0
+		case a == "--pretty":
+			pretty = true
+		case a == "--surface":
+			if i+1 >= len(args) {
+				fmt.Fprintf(stderr, "error: --surface needs a value\n\n%s", toolSchemaHelp)
+				return 2
+			}
+			i++
+			surface = args[i]
+		case strings.HasPrefix(a, "--surface="):
+			surface = strings.TrimPrefix(a, "--surface=")
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "error: unknown option %q\n\n%s", a, toolSchemaHelp)
+			return 2
+		case file == "":
+			file = a
+		default:
+			fmt.Fprintf(stderr, "error: unexpected argument %q\n\n%s", a, toolSchemaHelp)
+			return 2
+		}
+	}
+	if file == "" {
+		fmt.Fprint(stderr, "error: harn tool schema needs a FILE\n\n"+toolSchemaHelp)
+		return 2
+	}
+	produce, ok := catalogSurfaces[surface]
+	if !ok {
+		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(surfaceNames(), ", "))
+		return 2
+	}
+	cat, err := produce(file, stdin, stderr)
+	if err != nil {
+		if le, ok := err.(*load.Error); ok {
+			io.WriteString(stderr, le.Render())
+			if le.Status != 0 {
+				return le.Status
+			}
+			return 1
+		}
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	out := cat.Marshal()
+	if pretty {
+		out = cat.MarshalIndent()
+	}
+	stdout.Write(append(out, '\n'))
+	return 0
+}
+
+func surfaceNames() []string {
+	var out []string
+	for _, n := range []string{"script", "exports", "auto"} {
+		if _, ok := catalogSurfaces[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}

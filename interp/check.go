@@ -1,0 +1,97 @@
+package interp
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/harnlang/harn/lang/check"
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/vm"
+)
+
+// Check runs the static checks that need more than name resolution and
+// returns errors and warnings (Severity tells them apart).
+func Check(f *syntax.File, info *resolve.Info) diag.List {
+	return checkFile(f, info, nil)
+}
+
+// checkFile is the static type checker (lang/check). env holds the type
+// declarations the file's imports make visible (nil: none); the checker
+// adds the file's own.
+var checkFile = func(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
+	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env}))
+}
+
+// stdQuiet drops the warnings of embedded std/* modules: they are the
+// library's business, not the script author's.
+func stdQuiet(path string, l diag.List) diag.List {
+	if !strings.HasPrefix(path, "std/") {
+		return l
+	}
+	var out diag.List
+	for _, d := range l {
+		if d.Severity != diag.SevWarning {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// importTypes makes the pub struct, enum and type declarations an import
+// names visible to the importing file's checker (following re-exports).
+func importTypes(env *types.Env, imp *Import) {
+	for _, n := range imp.Names {
+		def, _, ok := imp.Module.Exported(n)
+		if !ok || def.env == nil {
+			continue
+		}
+		if d := def.env.Lookup(n); d != nil && d.Origin == def.Syntax.Path {
+			env.Import(d)
+		}
+	}
+}
+
+// CheckFile is `harn check`: it parses, resolves, type-checks and
+// compiles the file at path and every module it imports, without running
+// anything, and returns every diagnostic (errors and warnings, Severity
+// tells them apart) in load order, modules before their importers. The
+// error is for an unreadable entry file.
+func (s *Session) CheckFile(path string) (diag.List, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s.collect = &diag.List{}
+	defer func() { s.collect = nil }()
+	if _, err := s.Compile(path, src); err != nil {
+		s.report(err)
+	}
+	return *s.collect, nil
+}
+
+// report adds a failure to the diagnostics CheckFile collects: load
+// failures (run-time errors under `harn run`) become diagnostics at their
+// import site.
+func (s *Session) report(err error) {
+	var dl diag.List
+	var de *diag.Error
+	var ve *vm.Error
+	switch {
+	case errors.As(err, &dl):
+		*s.collect = append(*s.collect, dl...)
+	case errors.As(err, &de):
+		*s.collect = append(*s.collect, de)
+	case errors.As(err, &ve):
+		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic}
+		if len(ve.Trace) > 0 {
+			d.File, d.Line, d.Col = ve.Trace[0].File, ve.Trace[0].Line, ve.Trace[0].Col
+		}
+		*s.collect = append(*s.collect, d)
+	default:
+		*s.collect = append(*s.collect, &diag.Error{Msg: err.Error(), Phase: diag.PhaseStatic})
+	}
+}

@@ -1,0 +1,252 @@
+package interp
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/harnlang/harn/lang/check"
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/vm"
+)
+
+// Interactive evaluates REPL entries in one persistent top-level
+// environment: the bindings, functions and imports an entry makes are
+// globals of one vm.Module that every later entry is compiled against
+// (resolve.Options.PriorGlobals keeps their slots), so a function defined
+// in one entry sees assignments made in the next.
+type Interactive struct {
+	s       *Session
+	dir     string     // relative imports of typed entries resolve here
+	mod     *vm.Module // the shared globals
+	globals []string   // global names in slot order
+	enums   []string
+	structs []*syntax.StructDecl
+	decls   []syntax.Stmt // latest declaration of each name, for TypeOf
+	types   *types.Env    // type declarations imported so far, for TypeOf
+	n       int           // entries evaluated
+
+	mu      sync.Mutex
+	current *vm.Thread // the thread running an entry, for Interrupt
+}
+
+// ShowBuiltin is the hidden builtin a REPL entry's expression statements
+// are wrapped in: it prints each non-nil value the way println does.
+const ShowBuiltin = "__repl_show"
+
+// NewInteractive prepares the session for REPL entries; dir is the
+// directory relative imports resolve against.
+func (s *Session) NewInteractive(dir string) *Interactive {
+	in := &Interactive{s: s, dir: dir, types: types.NewEnv()}
+	s.repl = in
+	s.Universe.AddBuiltin(vm.NewBuiltin(ShowBuiltin, ShowBuiltin+"(v)", "REPL: print a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() > 0 && a.At(0) != vm.Nil {
+			io.WriteString(th.VM().Stdout, vm.ToDisplay(a.At(0))+"\n")
+		}
+		return vm.Nil, nil
+	}))
+	return in
+}
+
+// Session returns the underlying session.
+func (in *Interactive) Session() *Session { return in.s }
+
+// Eval compiles and runs one entry typed at the prompt. The value of each
+// top-level expression statement is printed (nil is not). Static errors
+// change nothing; a run-time error keeps what ran before it.
+func (in *Interactive) Eval(src string) error {
+	in.n++
+	name := fmt.Sprintf("<repl:%d>", in.n)
+	return in.eval(name, in.dir, []byte(src), true)
+}
+
+// EvalFile runs a file in the session (`:load`): its bindings, functions
+// and imports become part of the environment; its imports resolve against
+// its own directory.
+func (in *Interactive) EvalFile(path string) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %s", path, osErrText(err))
+	}
+	return in.eval(path, absDir(path), src, false)
+}
+
+func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
+	s := in.s
+	s.Sources[name] = src
+	f, err := syntax.Parse(name, src)
+	if err != nil {
+		return err
+	}
+	if show {
+		wrapExprStmts(f)
+	}
+	m := &Module{Path: name, Name: name, Syntax: f, dir: dir}
+	if err := s.buildEntry(m, unitEntry); err != nil {
+		return err
+	}
+	th := s.VM.NewThread()
+	th.Lock()
+	if in.mod == nil {
+		in.mod = s.VM.NewModule(m.Program)
+	} else {
+		in.mod.Extend(m.Program)
+	}
+	th.Unlock()
+	m.VM = in.mod
+	in.globals = in.globals[:0]
+	for _, g := range m.Program.Globals {
+		in.globals = append(in.globals, g.Name)
+	}
+	in.remember(f)
+	for _, imp := range m.Imports {
+		importTypes(in.types, imp)
+	}
+
+	if err := s.link(m); err != nil {
+		return err
+	}
+	in.mu.Lock()
+	in.current = th
+	in.mu.Unlock()
+	defer func() {
+		in.mu.Lock()
+		in.current = nil
+		in.mu.Unlock()
+	}()
+	_, err = th.RunModule(m.VM)
+	return err
+}
+
+// Interrupt stops the entry now running, if any (Ctrl-C).
+func (in *Interactive) Interrupt() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.current != nil {
+		in.current.Cancel()
+	}
+}
+
+// wrapExprStmts makes every top-level expression statement print its value.
+func wrapExprStmts(f *syntax.File) {
+	for _, it := range f.Items {
+		if es, ok := it.(*syntax.ExprStmt); ok {
+			pos := es.X.Position()
+			es.X = &syntax.CallExpr{At: pos, Fn: &syntax.Ident{At: pos, Name: ShowBuiltin}, Args: []syntax.Expr{es.X}}
+		}
+	}
+}
+
+// remember records an entry's declarations (for TypeOf) and enums.
+func (in *Interactive) remember(f *syntax.File) {
+	for _, it := range f.Items {
+		var names []string
+		forTopLevelNames(it, func(name string, _ syntax.Node) { names = append(names, name) })
+		if imp, ok := it.(*syntax.ImportDecl); ok {
+			for _, id := range imp.Names {
+				names = append(names, id.Name)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		switch d := it.(type) {
+		case *syntax.EnumDecl:
+			in.enums = append(in.enums, d.Name)
+		case *syntax.StructDecl:
+			in.structs = append(in.structs, d)
+		}
+		kept := in.decls[:0]
+		for _, d := range in.decls {
+			clash := false
+			forTopLevelNames(d, func(name string, _ syntax.Node) {
+				for _, n := range names {
+					clash = clash || n == name
+				}
+			})
+			if !clash {
+				kept = append(kept, d)
+			}
+		}
+		in.decls = kept
+		if _, ok := it.(*syntax.ImportDecl); !ok {
+			// imported names stay prior globals: their modules are not here
+			in.decls = append(in.decls, it)
+		}
+	}
+}
+
+// Names lists the names bound in the environment (for completion), sorted.
+func (in *Interactive) Names() []string {
+	var out []string
+	if in.mod != nil {
+		for _, n := range in.globals {
+			if _, ok := in.mod.Global(n); ok {
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TypeOf returns the static type of an expression in the current
+// environment, as the checker sees it; nothing runs.
+func (in *Interactive) TypeOf(src string) (string, error) {
+	x, err := syntax.ParseExpr(src)
+	if err != nil {
+		return "", err
+	}
+	in.s.Sources["<type>"] = []byte(src)
+	items := append(append([]syntax.Stmt(nil), in.decls...), &syntax.ExprStmt{X: x})
+	f := &syntax.File{Path: "<type>", Items: items}
+	// Undefined names in the expression itself are errors here.
+	alone := resolve.File(&syntax.File{Path: "<type>", Items: items[len(items)-1:]},
+		resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs})
+	for _, w := range alone.Warnings {
+		if w.Code == "HARN-NAM-001" {
+			e := *w
+			e.Severity = diag.SevError
+			alone.Errors = append(alone.Errors, &e)
+		}
+	}
+	if len(alone.Errors) > 0 {
+		return "", alone.Errors
+	}
+	info := resolve.File(f, resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs})
+	if len(info.Errors) > 0 {
+		return "", info.Errors
+	}
+	env := types.NewEnv()
+	for _, d := range in.types.Decls() {
+		env.Import(d)
+	}
+	var t types.Type
+	last := items[len(items)-1]
+	diags := check.File(f, info, check.Options{Env: env, ExprStmt: func(s *syntax.ExprStmt, typ types.Type) {
+		if s == last {
+			t = typ
+		}
+	}})
+	for _, d := range diags {
+		if d.Severity == diag.SevError {
+			return "", d
+		}
+	}
+	if t == nil {
+		return "any", nil
+	}
+	return t.String(), nil
+}
+
+// Warnings returns the checker warnings produced since the last call.
+func (in *Interactive) Warnings() diag.List {
+	w := in.s.Warnings
+	in.s.Warnings = nil
+	return w
+}

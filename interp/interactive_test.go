@@ -1,0 +1,171 @@
+package interp
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/vm"
+)
+
+func newInteractive(t *testing.T) (*Interactive, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	s := NewSession(Options{Stdout: &out, Stderr: &out})
+	return s.NewInteractive(t.TempDir()), &out
+}
+
+func evalAll(t *testing.T, in *Interactive, entries ...string) {
+	t.Helper()
+	for _, e := range entries {
+		if err := in.Eval(e); err != nil {
+			t.Fatalf("%q: %v", e, err)
+		}
+	}
+}
+
+func TestInteractivePersistsAcrossEntries(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in,
+		"let n = 1",
+		"fn show() { return n }",
+		"n = 5",
+		"show()",
+		"const greeting = \"hi\"",
+		"greeting + \"!\"",
+		"enum Color { Red, Green }",
+		"Color.Green",
+		"struct P { x }",
+		"P { x: 1, y: 2 }",
+		"println(\"side effect\")",
+		"nil",
+		"1; 2",
+	)
+	want := "5\nhi!\nColor.Green\nP {x: 1}\nside effect\n1\n2\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+func TestInteractiveStaticErrorChangesNothing(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in, "let a = 1")
+	if err := in.Eval("let a = 2\nnot_a_function()"); err == nil {
+		t.Fatal("want a static error")
+	}
+	evalAll(t, in, "a")
+	if out.String() != "1\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+func TestInteractiveRuntimeErrorKeepsEarlierWork(t *testing.T) {
+	in, out := newInteractive(t)
+	err := in.Eval("let b = 2\nlet z = 1 / 0\nlet c = 3")
+	var e *vm.Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "Division by zero") {
+		t.Fatalf("got %v", err)
+	}
+	evalAll(t, in, "b")
+	if err := in.Eval("c"); err == nil || !strings.Contains(err.Error(), "Undefined variable: c") {
+		t.Errorf("c should be unset, got %v", err)
+	}
+	if out.String() != "2\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+func TestInteractiveImportsPersist(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"lib.harn": "let hits = 0\npub fn hit() {\n  hits += 1\n  return hits\n}\n",
+	})
+	var out bytes.Buffer
+	in := NewSession(Options{Stdout: &out}).NewInteractive(dir)
+	evalAll(t, in, `import { hit } from "lib"`, "hit()", "hit()")
+	err := in.Eval(`import "lib"`)
+	if err == nil || !strings.Contains(err.Error(), "Import collision: 'hit'") {
+		t.Errorf("re-importing should collide, got %v", err)
+	}
+	if out.String() != "1\n2\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+func TestInteractiveInterrupt(t *testing.T) {
+	in, _ := newInteractive(t)
+	done := make(chan error, 1)
+	go func() { done <- in.Eval("let i = 0\nwhile true { i += 1 }") }()
+	time.Sleep(50 * time.Millisecond)
+	in.Interrupt()
+	select {
+	case err := <-done:
+		var e *vm.Error
+		if !errors.As(err, &e) || e.Kind != vm.KindCancelled {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Interrupt did not stop the entry")
+	}
+	evalAll(t, in, "i > 0") // the session still works
+}
+
+func TestInteractiveTypeOf(t *testing.T) {
+	in, _ := newInteractive(t)
+	evalAll(t, in, "let n = 1", "fn f(x: int) -> string { return \"s\" }")
+	for expr, want := range map[string]string{
+		"n":         "int",
+		"n + 0.5":   "float",
+		"f(n)":      "string",
+		"[1, 2]":    "list<int>",
+		"f":         "fn(int) -> string",
+		"\"a\" + n": "",
+	} {
+		got, err := in.TypeOf(expr)
+		if want == "" {
+			if err == nil {
+				t.Errorf(":type %s: want an error, got %s", expr, got)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf(":type %s = %q, %v; want %q", expr, got, err, want)
+		}
+	}
+	if _, err := in.TypeOf("missing"); err == nil {
+		t.Error(":type of an undefined name should fail")
+	}
+	if names := strings.Join(in.Names(), " "); names != "f n" {
+		t.Errorf("Names() = %q", names)
+	}
+}
+
+func TestInteractiveRecoversFromFailedImports(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.harn":  "import { nope } from \"good\"\npub fn bad() { return 1 }\n",
+		"good.harn": "pub fn good() { return \"good\" }\n",
+		"flaky.harn": `fn check() {
+  throw "not yet"
+}
+let v = check()
+pub fn flaky() { return v }
+`,
+	})
+	var out bytes.Buffer
+	in := NewSession(Options{Stdout: &out}).NewInteractive(dir)
+	for i := 0; i < 2; i++ {
+		if err := in.Eval(`import { bad } from "bad"`); err == nil || !strings.Contains(err.Error(), "does not exist in `good`") {
+			t.Fatalf("attempt %d: got %v", i, err)
+		}
+	}
+	evalAll(t, in, `import { good } from "good"`, "good()")
+	for i := 0; i < 2; i++ {
+		if err := in.Eval(`import { flaky } from "flaky"`); err == nil || !strings.Contains(err.Error(), "not yet") {
+			t.Fatalf("attempt %d: got %v", i, err)
+		}
+	}
+	if out.String() != "good\n" {
+		t.Errorf("got %q", out.String())
+	}
+}

@@ -1,0 +1,122 @@
+package interp
+
+import (
+	"github.com/harnlang/harn/vm"
+)
+
+// The run phase of module loading: binding imports and initialising
+// modules (language.md §11.2–11.3).
+
+// lateBinding is an import that reached a module still initialising (an
+// import cycle); its names are bound once that module has finished.
+type lateBinding struct {
+	into *Module
+	imp  *Import
+}
+
+// link binds the imports of an entry (a program or REPL entry) into its
+// globals, initialising the modules they name first. It runs once per
+// compiled entry.
+func (s *Session) link(m *Module) error {
+	if m.bound {
+		return nil
+	}
+	m.bound = true
+	return s.bindImports(m)
+}
+
+// initModule initialises an imported module once per session: it binds
+// the module's own imports, then runs its init code (top-level bindings
+// and function declarations).
+//
+// A module whose initialisation fails is reset, so a later import (the
+// next REPL entry) tries again with a fresh instance; imports of it that
+// wait to be bound late stay pending until it has loaded.
+func (s *Session) initModule(m *Module) (err error) {
+	if m.init != initNone {
+		return nil // done, or still running further up an import cycle
+	}
+	m.init = initRunning
+	defer func() {
+		if err != nil {
+			m.init, m.VM = initNone, nil
+		}
+	}()
+	if m.VM == nil {
+		m.VM = s.VM.NewModule(m.Program)
+	}
+	if err := s.bindImports(m); err != nil {
+		return err
+	}
+	th := s.VM.NewThread()
+	if _, err := th.RunModule(m.VM); err != nil {
+		return err
+	}
+	m.init = initDone
+	return s.bindLate()
+}
+
+// bindImports binds each import of m in source order.
+func (s *Session) bindImports(m *Module) error {
+	for _, imp := range m.Imports {
+		t := imp.Module
+		if err := s.initModule(t); err != nil {
+			return addSite(err, m, imp.Decl)
+		}
+		if t.init != initDone {
+			s.late = append(s.late, lateBinding{into: m, imp: imp})
+			continue
+		}
+		if err := bind(m, imp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bindLate binds the pending cyclic imports whose module has finished.
+func (s *Session) bindLate() error {
+	pending := s.late[:0]
+	var ready []lateBinding
+	for _, lb := range s.late {
+		if lb.imp.Module.init == initDone {
+			ready = append(ready, lb)
+		} else {
+			pending = append(pending, lb)
+		}
+	}
+	s.late = pending
+	for _, lb := range ready {
+		if err := bind(lb.into, lb.imp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bind copies the values an import names from its module's globals into
+// the importer's. Names without a run-time value (enums, type aliases,
+// interfaces) bind nothing.
+func bind(into *Module, imp *Import) error {
+	t := imp.Module
+	for _, name := range imp.Names {
+		v, ok := t.VM.Global(name)
+		if !ok {
+			continue
+		}
+		if old, ok := into.VM.Global(name); ok && isFunction(old) && isFunction(v) {
+			e := vm.Runtimef("Import collision: '%s' is already defined when importing %s. Use selective imports to disambiguate: import { %s } from \"...\"",
+				name, imp.Decl.Path, name)
+			e.Line, e.Col = imp.Decl.PathPos.Line, imp.Decl.PathPos.Col
+			e.Trace = []vm.TraceFrame{{File: into.Name, Line: e.Line, Col: e.Col}}
+			return e
+		}
+		into.VM.SetGlobal(name, v)
+	}
+	return nil
+}
+
+func isFunction(v vm.Value) bool {
+	_, ok := v.(*vm.Closure)
+	return ok
+}
