@@ -1,0 +1,206 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// The functions below implement the Harn-facing constructors
+// (tool_registry, tool_define, tool_registry_from, tool_project). Their
+// errors carry the complete message a script sees.
+
+// NewRegistryValue builds an empty registry (tool_registry(info?,
+// components?, cli?)) after validating the options.
+func NewRegistryValue(info, components, cli vm.Value) (*vm.Dict, error) {
+	b := vm.NewDictBuilder(5)
+	b.Set("_type", vm.Str(RegistryType))
+	b.Set("tools", vm.NewList(nil))
+	for _, o := range []struct {
+		key string
+		v   vm.Value
+	}{{"info", info}, {"components", components}, {"cli", cli}} {
+		if o.v != nil && o.v != vm.Nil {
+			b.Set(o.key, o.v)
+		}
+	}
+	d := b.Build()
+	if err := NormalizeOptions(d); err != nil {
+		return nil, fmt.Errorf("%s", Message(err, "tool_registry: "))
+	}
+	return d, nil
+}
+
+// storedDefinition is a definition as the registry keeps it: the
+// complete-schema spelling input_schema moves onto inputSchema.
+func storedDefinition(def *vm.Dict) *vm.Dict {
+	if v, ok := field(def, "input_schema"); ok && !def.Has("inputSchema") {
+		return def.Delete("input_schema").Set("inputSchema", v)
+	}
+	return def
+}
+
+// defineEntry validates one definition and returns its stored form.
+func defineEntry(def *vm.Dict, index int, cache *Cache) (*vm.Dict, error) {
+	t, err := NormalizeEntry(def, index, cache)
+	if err != nil {
+		return nil, fmt.Errorf("%s", Message(err, ""))
+	}
+	stored := storedDefinition(def)
+	if stored != def {
+		c := *t
+		c.Definition = stored
+		cache.putEntry(stored, &c)
+	}
+	return stored, nil
+}
+
+// Define implements tool_define(registry, name, description, config):
+// the entry is validated at once; an entry of the same name is removed
+// and the new one appended.
+func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
+	if len(args) < 4 {
+		return nil, fmt.Errorf("tool_define: requires registry, name, description, and config dict")
+	}
+	reg, ok := args[0].(*vm.Dict)
+	if !ok || !IsRegistry(reg) {
+		return nil, fmt.Errorf("tool_define: first argument must be a tool registry")
+	}
+	config, ok := args[3].(*vm.Dict)
+	if !ok {
+		return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
+	}
+	name, ok := str(args[1])
+	if !ok || name == "" {
+		return nil, fmt.Errorf("tool_define: tool registry entry field \"name\" must be a non-empty string")
+	}
+	def := config.Set("name", args[1])
+	if args[2] != vm.Nil {
+		def = def.Set("description", args[2])
+	}
+	var kept []vm.Value
+	if tv, ok := field(reg, "tools"); ok {
+		if l, ok := tv.(*vm.List); ok {
+			for _, it := range l.Items() {
+				if d, ok := it.(*vm.Dict); ok {
+					if n, _ := d.Get("name"); n != nil && vm.Equal(n, args[1]) {
+						continue
+					}
+				}
+				kept = append(kept, it)
+			}
+		}
+	}
+	stored, err := defineEntry(def, len(kept), cache)
+	if err != nil {
+		return nil, err
+	}
+	return reg.Set("tools", vm.NewList(append(kept, stored))), nil
+}
+
+// RegistryFrom implements tool_registry_from(definitions, options?).
+func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
+	l, ok := defs.(*vm.List)
+	if !ok {
+		return nil, fmt.Errorf("tool_registry_from: definitions must be a list of tool definitions")
+	}
+	var info, comps, cli vm.Value
+	if options != nil && options != vm.Nil {
+		od, ok := options.(*vm.Dict)
+		if !ok {
+			return nil, fmt.Errorf("tool_registry_from: options must be a dict {info?, components?, cli?}")
+		}
+		for _, k := range od.Keys() {
+			v, _ := od.Get(k)
+			switch k {
+			case "info":
+				info = v
+			case "components":
+				comps = v
+			case "cli":
+				cli = v
+			default:
+				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q", k)
+			}
+		}
+	}
+	reg, err := NewRegistryValue(info, comps, cli)
+	if err != nil {
+		return nil, fmt.Errorf("%s", strings.Replace(err.Error(), "tool_registry: ", "tool_registry_from: ", 1))
+	}
+	seen := map[string]bool{}
+	stored := make([]vm.Value, 0, l.Len())
+	for i, it := range l.Items() {
+		def, ok := it.(*vm.Dict)
+		if !ok {
+			return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
+		}
+		s, err := defineEntry(def, i, cache)
+		if err != nil {
+			return nil, err
+		}
+		name, _ := s.Get("name")
+		n, _ := str(name)
+		if seen[n] {
+			return nil, fmt.Errorf("invalid tool catalog: tool registry contains duplicate tool name %q", n)
+		}
+		seen[n] = true
+		stored = append(stored, s)
+	}
+	out := reg.Set("tools", vm.NewList(stored))
+	if _, err := Normalize(out, cache); err != nil {
+		return nil, fmt.Errorf("%s", Message(err, ""))
+	}
+	return out, nil
+}
+
+// ParseAudience reads an audience argument.
+func ParseAudience(v vm.Value, builtin string) (Audience, error) {
+	s, _ := str(v)
+	a := Audience(s)
+	if audienceRank(a) < 0 {
+		return "", fmt.Errorf("%s: unknown audience %q; expected one of cli, mcp, catalog, dashboard, agent", builtin, display(v))
+	}
+	return a, nil
+}
+
+// ProjectValue implements tool_project(value, audience): the executable
+// projection keeps handler closures, outer registry fields and order.
+func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
+	var regValue *vm.Dict
+	bare := false
+	switch x := v.(type) {
+	case *vm.Dict:
+		if !IsRegistry(x) {
+			return nil, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
+		}
+		regValue = x
+	case *vm.List:
+		bare = true
+		b := vm.NewDictBuilder(2)
+		b.Set("_type", vm.Str(RegistryType))
+		b.Set("tools", x)
+		regValue = b.Build()
+	default:
+		return nil, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
+	}
+	a, err := ParseAudience(audience, "tool_project")
+	if err != nil {
+		return nil, err
+	}
+	reg, err := Normalize(regValue, cache)
+	if err != nil {
+		return nil, fmt.Errorf("%s", Message(err, ""))
+	}
+	var kept []vm.Value
+	for _, t := range reg.Tools {
+		if t.Entry.Governance.Allows(a) {
+			kept = append(kept, t.Definition)
+		}
+	}
+	if bare {
+		return vm.NewList(kept), nil
+	}
+	return regValue.Set("tools", vm.NewList(kept)), nil
+}

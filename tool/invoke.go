@@ -1,0 +1,220 @@
+package tool
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/tool/internal/schema"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/vm"
+)
+
+// Phase names the contract boundary a violation happened at.
+type Phase string
+
+// Contract phases.
+const (
+	PhaseInput            Phase = "input"
+	PhaseOutput           Phase = "output"
+	PhaseApplicationError Phase = "application error"
+)
+
+// ContractError is a value-free contract violation (registry.md §6):
+// `tool "X" <phase> violates its declared schema: <details>`.
+type ContractError struct {
+	Tool    string
+	Phase   Phase
+	Details string
+}
+
+func (e *ContractError) Error() string {
+	return fmt.Sprintf("tool %q %s violates its declared schema: %s", e.Tool, e.Phase, e.Details)
+}
+
+func contractError(tool string, phase Phase, fs []schema.Failure) *ContractError {
+	return &ContractError{Tool: tool, Phase: phase, Details: schema.Summary(fs)}
+}
+
+func portableViolation(tool string, phase Phase, err error) *ContractError {
+	path := "/"
+	if np, ok := err.(*NonPortableError); ok {
+		path = np.Path
+	}
+	return &ContractError{Tool: tool, Phase: phase, Details: path + " failed portableJson"}
+}
+
+// ToArgs converts call arguments to the form validators and handlers
+// use: a jsonv value; generic maps from encoding/json are accepted.
+func ToArgs(args any) any {
+	switch a := args.(type) {
+	case nil:
+		return jsonv.NewObject(0)
+	case map[string]any, float64, int, int64:
+		return jsonv.FromPlain(a)
+	case []any:
+		return jsonv.FromPlain(a)
+	}
+	return args
+}
+
+// ValidateInput checks call arguments against the prepared input schema.
+func (t *PreparedTool) ValidateInput(args any) error {
+	if fs := t.input.Validate(ToArgs(args)); fs != nil {
+		return contractError(t.Name(), PhaseInput, fs)
+	}
+	return nil
+}
+
+// ValidateOutput checks a portable result against the output schema.
+func (t *PreparedTool) ValidateOutput(result any) error {
+	if t.output == nil {
+		return nil
+	}
+	if fs := t.output.Validate(result); fs != nil {
+		return contractError(t.Name(), PhaseOutput, fs)
+	}
+	return nil
+}
+
+// OutcomeKind classifies a tool call.
+type OutcomeKind int
+
+const (
+	// Success: Result holds the portable, validated handler value.
+	Success OutcomeKind = iota
+	// ApplicationError: the handler threw a value matching errorSchema;
+	// Data holds it.
+	ApplicationError
+	// RuntimeFailure: an undeclared throw or a VM failure; Summary is
+	// value-free.
+	RuntimeFailure
+	// ContractViolation: a non-portable or schema-violating result, or a
+	// declared throw of the wrong shape; Contract explains it.
+	ContractViolation
+	// InvalidInput: the arguments violate the input schema; the handler
+	// was not called. Contract explains it.
+	InvalidInput
+)
+
+// Outcome is a classified tool call. Adapters render it; none of its
+// text fields ever contains a thrown value.
+type Outcome struct {
+	Kind OutcomeKind
+	Tool string
+	// Result is the portable handler result (Success).
+	Result any
+	// Value is the raw handler result (Success), e.g. for a display-form
+	// text rendering.
+	Value vm.Value
+	// Data is the portable thrown value (ApplicationError).
+	Data any
+	// Contract describes a ContractViolation or InvalidInput.
+	Contract *ContractError
+	// Summary is the value-free human summary of any failure
+	// (registry.md §6): "declared application error", "tool threw an
+	// undeclared value", the contract message, …
+	Summary string
+	// Err is the VM failure behind a RuntimeFailure (its Kind lets an
+	// adapter honour exit() or cancellation). Never print a thrown value
+	// it carries.
+	Err *vm.Error
+}
+
+// FailureText is "tool \"X\" failed: <summary>", the generic rendering
+// of a failed call (CLI stderr, MCP text content).
+func (o *Outcome) FailureText() string { return fmt.Sprintf("tool %q failed: %s", o.Tool, o.Summary) }
+
+// Summaries of registry.md §6.
+const (
+	SummaryApplicationError = "declared application error"
+	SummaryUndeclaredThrow  = "tool threw an undeclared value"
+)
+
+// Invoke validates the arguments, calls the tool's handler on th (a
+// thread of the VM that owns the registry) and classifies the outcome.
+func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
+	name := t.Name()
+	args = ToArgs(args)
+	if err := t.ValidateInput(args); err != nil {
+		ce := err.(*ContractError)
+		return &Outcome{Kind: InvalidInput, Tool: name, Contract: ce, Summary: ce.Error()}
+	}
+	if t.Tool.Handler == nil {
+		return &Outcome{Kind: RuntimeFailure, Tool: name,
+			Summary: fmt.Sprintf("tool has no local handler (executor %q)", t.Tool.Executor)}
+	}
+	v, err := th.CallPlain(t.Tool.Handler, []vm.Value{FromJSON(args)})
+	if err != nil {
+		return t.classifyError(vm.AsError(err))
+	}
+	return t.classifyResult(v)
+}
+
+func (t *PreparedTool) classifyResult(v vm.Value) *Outcome {
+	name := t.Name()
+	j, err := ToJSON(v)
+	if err != nil {
+		ce := portableViolation(name, PhaseOutput, err)
+		return &Outcome{Kind: ContractViolation, Tool: name, Contract: ce, Summary: ce.Error()}
+	}
+	if err := t.ValidateOutput(j); err != nil {
+		ce := err.(*ContractError)
+		return &Outcome{Kind: ContractViolation, Tool: name, Contract: ce, Summary: ce.Error()}
+	}
+	return &Outcome{Kind: Success, Tool: name, Result: j, Value: v}
+}
+
+// controlCategories are failures that stay runtime failures whatever the
+// error schema says (cancellation, budget exhaustion).
+var categorySummary = map[string]string{
+	"auth":            "tool authentication_error",
+	"budget_exceeded": "tool execution budget exceeded",
+	"cancelled":       "tool execution cancelled",
+	"rate_limit":      "tool execution was rate limited",
+}
+
+func (t *PreparedTool) classifyError(e *vm.Error) *Outcome {
+	name := t.Name()
+	runtime := func(summary string) *Outcome {
+		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: summary, Err: e}
+	}
+	switch e.Kind {
+	case vm.KindCancelled:
+		return runtime(categorySummary["cancelled"])
+	case vm.KindExit:
+		return runtime(e.UncaughtText())
+	case vm.KindCategorized:
+		if s, ok := categorySummary[e.Category]; ok {
+			return runtime(s)
+		}
+		return runtime(e.UncaughtText())
+	case vm.KindThrown:
+	default:
+		return runtime(vm.ToDisplay(e.Caught()))
+	}
+	// a raw throw
+	category := ""
+	if d, ok := e.Value.(*vm.Dict); ok {
+		if c, ok := d.Get("category"); ok {
+			category, _ = str(c)
+		}
+	}
+	if category == "cancelled" || category == "budget_exceeded" {
+		return runtime(categorySummary[category])
+	}
+	if t.appErr == nil {
+		if s, ok := categorySummary[category]; ok {
+			return runtime(s)
+		}
+		return runtime(SummaryUndeclaredThrow)
+	}
+	j, err := ToJSON(e.Value)
+	if err != nil {
+		ce := portableViolation(name, PhaseApplicationError, err)
+		return &Outcome{Kind: ContractViolation, Tool: name, Contract: ce, Summary: ce.Error()}
+	}
+	if fs := t.appErr.Validate(j); fs != nil {
+		ce := contractError(name, PhaseApplicationError, fs)
+		return &Outcome{Kind: ContractViolation, Tool: name, Contract: ce, Summary: ce.Error()}
+	}
+	return &Outcome{Kind: ApplicationError, Tool: name, Data: j, Summary: SummaryApplicationError}
+}

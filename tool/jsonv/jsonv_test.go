@@ -1,0 +1,75 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestRoundTripKeepsOrderAndNumbers(t *testing.T) {
+	for _, in := range []string{
+		`{"z":1,"a":[true,false,null],"m":{"b":1.50,"a":-0,"c":1e3}}`,
+		`[]`, `{}`, `"x"`, `12345678901234567890`,
+		`{"s":"quote \" back \\ nl \n tab \t ctl \u0001 <>& ü 🚀"}`,
+		`{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10}`,
+	} {
+		v, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := string(Marshal(v))
+		var a, b any
+		json.Unmarshal([]byte(in), &a)
+		json.Unmarshal([]byte(got), &b)
+		if string(Marshal(FromPlain(a))) != string(Marshal(FromPlain(b))) {
+			t.Errorf("%s -> %s", in, got)
+		}
+	}
+	v, _ := Parse([]byte(`{"z":1,"a":2}`))
+	if got := string(Marshal(v)); got != `{"z":1,"a":2}` {
+		t.Errorf("order lost: %s", got)
+	}
+	if got := string(Marshal("<&>")); got != `"<&>"` {
+		t.Errorf("HTML escaped: %s", got)
+	}
+	if got := string(MarshalIndent(v)); got != "{\n  \"z\": 1,\n  \"a\": 2\n}" {
+		t.Errorf("indent: %q", got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, in := range []string{``, `{`, `{"a"}`, `[1,]`, `01`, `"\x"`, `tru`, `{} x`, "\"a\x01\""} {
+		if _, err := Parse([]byte(in)); err == nil {
+			t.Errorf("%q parsed", in)
+		}
+	}
+}
+
+func TestEqualAndNumbers(t *testing.T) {
+	a, _ := Parse([]byte(`{"x":[1,2.0],"y":{"b":1,"a":2}}`))
+	b, _ := Parse([]byte(`{"y":{"a":2,"b":1.0},"x":[1.0,2]}`))
+	if !Equal(a, b) {
+		t.Error("semantically equal documents differ")
+	}
+	if !IsInteger("1.0") || !IsInteger("1e2") || IsInteger("1.5") || !IsInteger("-7") {
+		t.Error("IsInteger")
+	}
+	if CompareNumbers("10", "9") <= 0 || CompareNumbers("0.1", "0.10") != 0 || CompareNumbers("-1e400", "1") >= 0 {
+		t.Error("CompareNumbers")
+	}
+}
+
+func TestLargeObjectLookup(t *testing.T) {
+	o := NewObject(0)
+	for i := 0; i < 20; i++ {
+		o.Set(string(rune('a'+i)), i)
+	}
+	o.Set("c", 99)
+	if v, _ := o.Get("c"); v != 99 || o.Len() != 20 {
+		t.Errorf("replace in indexed object: %v %d", v, o.Len())
+	}
+	c := o.Copy()
+	c.Set("zz", 1)
+	if o.Has("zz") || !c.Has("zz") || !c.Has("t") {
+		t.Error("copy shares its index")
+	}
+}

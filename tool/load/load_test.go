@@ -1,0 +1,97 @@
+package load
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// TestLoadConformance runs conformance/registry_load (see its README).
+func TestLoadConformance(t *testing.T) {
+	files, err := filepath.Glob("../../conformance/registry_load/*.harn")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no load conformance tests: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".harn")
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(strings.TrimSuffix(f, ".harn") + ".load-error")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fragment := strings.TrimSpace(string(want))
+			got := loadFailure(t, f)
+			if got == "" {
+				t.Fatalf("loaded, prepared and ran without the expected failure %q", fragment)
+			}
+			if !strings.Contains(got, fragment) {
+				t.Fatalf("failure %q does not contain %q", got, fragment)
+			}
+		})
+	}
+}
+
+// loadFailure returns the first failure of loading, preparing, building
+// the CLI tree and (when the header asks) invoking one tool.
+func loadFailure(t *testing.T, path string) string {
+	src, _ := os.ReadFile(path)
+	var stderr bytes.Buffer
+	s, err := Load(path, Options{Stderr: &stderr})
+	if err != nil {
+		return err.Error()
+	}
+	p, err := tool.Prepare(s.Registry)
+	if err != nil {
+		return err.Error()
+	}
+	if _, err := p.CLITree(); err != nil {
+		return err.Error()
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		spec, ok := strings.CutPrefix(line, "// invoke: ")
+		if !ok {
+			continue
+		}
+		name, argText, _ := strings.Cut(spec, " ")
+		args, err := jsonv.Parse([]byte(argText))
+		if err != nil {
+			t.Fatalf("bad invoke header: %v", err)
+		}
+		pt, ok := p.Tool(name)
+		if !ok {
+			t.Fatalf("no tool %q", name)
+		}
+		o := pt.Invoke(s.Thread(), args)
+		switch o.Kind {
+		case tool.Success:
+			return ""
+		case tool.RuntimeFailure, tool.ApplicationError:
+			return o.FailureText()
+		default:
+			return o.Summary
+		}
+	}
+	return ""
+}
+
+func TestLoadKeepsVMAlive(t *testing.T) {
+	s, err := Load("../../cmd/harn/testdata/tool_schema/widget.harn", Options{Stderr: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tool.Prepare(s.Registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, _ := p.ToolFor(tool.AudienceCLI, "lookup_widget")
+	args, _ := jsonv.Parse([]byte(`{"widget_id":42,"verbose":false}`))
+	o := pt.Invoke(s.Thread(), args)
+	if o.Kind != tool.Success || string(jsonv.Marshal(o.Result)) != `{"id":42,"label":"example"}` {
+		t.Fatalf("outcome %+v", o)
+	}
+}

@@ -1,0 +1,186 @@
+package tool
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/tool/internal/schema"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// Prepared is a registry validated once for adapters (the prepared
+// catalog of the architecture seed): input, output and application-error
+// validators compiled, names indexed, the CLI tree and the MCP discovery
+// documents built. It is immutable; every adapter (harn tool run,
+// completions, harn serve mcp, export-backed dispatch) reads it and none
+// rebuilds any part of it per request.
+type Prepared struct {
+	registry *Registry
+	catalog  *Catalog
+	tools    []*PreparedTool
+	byName   map[string]*PreparedTool
+	cli      *CLITree
+	cliErr   error
+	mcp      [2][]*jsonv.Object
+}
+
+// PreparedTool is one tool of a prepared catalog.
+type PreparedTool struct {
+	Tool *Tool
+	// Args is the tool's CLI argument model (prepared for every tool).
+	Args []*CLIArg
+	// MCPInput, MCPOutput and MCPError are the standalone (bundled)
+	// schemas; MCPOutput/MCPError are nil when undeclared.
+	MCPInput, MCPOutput, MCPError any
+	// OutputIsObject reports whether the bundled output schema guarantees
+	// an object (decides the released-profile wrapper).
+	OutputIsObject bool
+
+	input, output, appErr *schema.Schema
+	jsonFlag              bool
+	mcpDocs               [2]*jsonv.Object
+}
+
+// Name is the tool name.
+func (t *PreparedTool) Name() string { return t.Tool.Entry.Name }
+
+// Entry is the tool's catalog entry.
+func (t *PreparedTool) Entry() *Entry { return t.Tool.Entry }
+
+// Allows reports whether the tool is exposed to an audience.
+func (t *PreparedTool) Allows(a Audience) bool { return t.Tool.Entry.Governance.Allows(a) }
+
+// MCPDocument is the tool's tools/list entry for a profile.
+func (t *PreparedTool) MCPDocument(p MCPProfile) *jsonv.Object { return t.mcpDocs[p] }
+
+// WrapsOutput reports whether, under profile p, structuredContent is the
+// handler value wrapped as {"result": value} (mcp-projection.md §5).
+func (t *PreparedTool) WrapsOutput(p MCPProfile) bool {
+	return p == MCPReleased && t.MCPOutput != nil && !t.OutputIsObject
+}
+
+// Prepare validates and prepares a normalized registry: the argument
+// rules P1-P20 over every tool, validator compilation (P27), the CLI
+// tree rules P21-P25 and the MCP bundling rules. Any failure stops every
+// adapter alike (registry.md §3). Problems only the command-line parser
+// cares about (P26) are kept for CLITree.
+func Prepare(reg *Registry) (*Prepared, error) {
+	p := &Prepared{
+		registry: reg,
+		catalog:  reg.Catalog,
+		tools:    make([]*PreparedTool, 0, len(reg.Tools)),
+		byName:   make(map[string]*PreparedTool, len(reg.Tools)),
+	}
+	var comps *SchemaMap
+	if reg.Catalog.Components != nil {
+		comps = reg.Catalog.Components.Schemas
+	}
+	c := schema.NewCompiler(comps.Object())
+	b := newBundler(comps)
+	for _, t := range reg.Tools {
+		e := t.Entry
+		pt := &PreparedTool{Tool: t}
+		args, jsonFlag, err := prepareArgs(e, comps)
+		if err != nil {
+			return nil, err
+		}
+		pt.Args, pt.jsonFlag = args, jsonFlag
+		q := fmt.Sprintf("tool %q", e.Name)
+		if pt.input, err = c.Compile(e.InputSchema.Doc()); err != nil {
+			return nil, fmt.Errorf("%s input schema could not be compiled: %v", q, err)
+		}
+		if !e.OutputSchema.IsZero() {
+			if pt.output, err = c.Compile(e.OutputSchema.Doc()); err != nil {
+				return nil, fmt.Errorf("%s output schema could not be compiled: %v", q, err)
+			}
+		}
+		if !e.ErrorSchema.IsZero() {
+			if pt.appErr, err = c.Compile(e.ErrorSchema.Doc()); err != nil {
+				return nil, fmt.Errorf("%s application error schema could not be compiled: %v", q, err)
+			}
+		}
+		if e.Governance.Allows(AudienceMCP) {
+			if err := pt.bundle(b); err != nil {
+				return nil, err
+			}
+			pt.mcpDocs = buildMCPDocs(pt)
+			p.mcp[MCPReleased] = append(p.mcp[MCPReleased], pt.mcpDocs[MCPReleased])
+			p.mcp[MCP20260728] = append(p.mcp[MCP20260728], pt.mcpDocs[MCP20260728])
+		}
+		p.tools = append(p.tools, pt)
+		p.byName[e.Name] = pt
+	}
+	tree, err := buildCLITree(p)
+	if err != nil {
+		return nil, err
+	}
+	p.cli = tree
+	p.cliErr = parserError(tree.Root)
+	return p, nil
+}
+
+func (t *PreparedTool) bundle(b *bundler) error {
+	e := t.Tool.Entry
+	label := func(f string) string { return fmt.Sprintf("tool %q %s", e.Name, f) }
+	var err error
+	if t.MCPInput, err = b.bundle(e.InputSchema.Doc(), label("inputSchema")); err != nil {
+		return err
+	}
+	if !e.OutputSchema.IsZero() {
+		if t.MCPOutput, err = b.bundle(e.OutputSchema.Doc(), label("outputSchema")); err != nil {
+			return err
+		}
+		t.OutputIsObject = GuaranteesObject(t.MCPOutput)
+	}
+	if !e.ErrorSchema.IsZero() {
+		if t.MCPError, err = b.bundle(e.ErrorSchema.Doc(), label("errorSchema")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Registry is the normalized registry the catalog was prepared from.
+func (p *Prepared) Registry() *Registry { return p.registry }
+
+// Catalog is the full catalog (every audience).
+func (p *Prepared) Catalog() *Catalog { return p.catalog }
+
+// Info is the registry info, or nil.
+func (p *Prepared) Info() *Info { return p.catalog.Info }
+
+// Tool looks a tool up by name, whatever its audiences.
+func (p *Prepared) Tool(name string) (*PreparedTool, bool) {
+	t, ok := p.byName[name]
+	return t, ok
+}
+
+// ToolFor looks a tool up for an adapter: a tool outside the audience is
+// reported as absent, so it can be neither listed nor invoked.
+func (p *Prepared) ToolFor(a Audience, name string) (*PreparedTool, bool) {
+	t, ok := p.byName[name]
+	if !ok || !t.Allows(a) {
+		return nil, false
+	}
+	return t, true
+}
+
+// Tools lists the tools of an audience in registry order.
+func (p *Prepared) Tools(a Audience) []*PreparedTool {
+	var out []*PreparedTool
+	for _, t := range p.tools {
+		if t.Allows(a) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// CLITree returns the command tree of the CLI-audience tools. The error
+// is the first problem that prevents building a command-line parser
+// (P26: an unresolvable $ref or unknown type in a CLI leaf's property);
+// the tree is returned either way.
+func (p *Prepared) CLITree() (*CLITree, error) { return p.cli, p.cliErr }
+
+// MCPTools lists the tools/list documents of the MCP-audience tools in
+// registry order. The documents are shared: callers must not modify them.
+func (p *Prepared) MCPTools(profile MCPProfile) []*jsonv.Object { return p.mcp[profile] }
