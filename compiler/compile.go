@@ -285,7 +285,9 @@ func (f *fcomp) name(s string) int {
 }
 
 func (f *fcomp) pushInt(n int64) {
-	if n >= -1<<30 && n < 1<<30 {
+	// INT boxes its operand at run time; only the VM's cached small ints
+	// are free to box, so larger literals come from the constant pool.
+	if n >= -256 && n < 1024 {
 		f.emit(INT, int(n))
 		return
 	}

@@ -32,8 +32,8 @@ func (th *Thread) run() (Value, error) {
 	startDepth := len(th.frames)
 	fr := &th.frames[len(th.frames)-1]
 	cl := fr.cl
-	rt := fr.rt
-	code := fr.code
+	rt := cl.rt
+	code := cl.Proto.Code
 	pc := fr.pc
 	base := fr.base
 	stack := th.stack
@@ -44,7 +44,8 @@ func (th *Thread) run() (Value, error) {
 	// reload refreshes the cached frame state after calls and unwinding.
 	reload := func() {
 		fr = &th.frames[len(th.frames)-1]
-		cl, rt, code, pc, base = fr.cl, fr.rt, fr.code, fr.pc, fr.base
+		cl, pc, base = fr.cl, fr.pc, fr.base
+		rt, code = cl.rt, cl.Proto.Code
 		stack = th.stack
 		sp = th.sp
 	}
@@ -501,9 +502,22 @@ loop:
 			x, y := stack[sp-2], stack[sp-1]
 			var v Value
 			if a, ok := x.(Int); ok {
-				if b, ok := y.(Int); ok && op != compiler.POW && op != compiler.DIV && op != compiler.MOD {
-					v = intArith(op, int64(a), int64(b))
-					goto arithDone
+				if b, ok := y.(Int); ok {
+					switch op {
+					case compiler.ADD, compiler.SUB, compiler.MUL:
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.MOD:
+						if b > 0 {
+							v = IntOf(int64(a) % int64(b))
+							goto arithDone
+						}
+					case compiler.DIV:
+						if b > 0 {
+							v = IntOf(int64(a) / int64(b))
+							goto arithDone
+						}
+					}
 				}
 			}
 			v, err = Arith(op, x, y)

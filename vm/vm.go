@@ -15,6 +15,21 @@
 // library. Only one thread executes Harn code at a time (the VM lock);
 // blocking builtins release it, so no Harn value is ever touched by two
 // goroutines at once.
+//
+// Concurrency (sched.go). The VM lock is handed over rather than competed
+// for: a releasing thread passes it to the longest-waiting thread, or starts
+// the next task queued by VM.Start on a goroutine that owns it; long-running
+// code yields it every 1024 backward jumps or loop iterations
+// (checkInterrupt). Blocking builtins wait with Thread.Wait, which releases
+// the lock and wakes on cancellation (Thread.Cancel), the innermost
+// deadline (PushDeadline), a VM interrupt or exit (ExitAll) and a timeout.
+// A thread records the tasks it started (AddChild); RunModule cancels those
+// still running when the module's code ends (EndChildren). A generator's
+// thread runs on its consumer's hold of the lock (Lend/Unlend), sharing its
+// cancellation and deadline. Calling a function that contains yield or emit
+// makes a generator through VM.GeneratorFactory or the `__generator` hook;
+// for loops pass their thread to ThreadIterator sources (channels,
+// generators).
 package vm
 
 import (
@@ -146,9 +161,7 @@ type handler struct {
 }
 
 type frame struct {
-	cl       *Closure
-	rt       *funcRT
-	code     []int32
+	cl       *Closure // its funcRT and code are cl.rt and cl.Proto.Code
 	pc       int
 	base     int
 	argc     int
@@ -378,6 +391,16 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 		}
 	}
 	th.sp = base + proto.NumLocals
-	th.frames = append(th.frames, frame{cl: f, rt: f.rt, code: proto.Code, base: base, argc: argc})
+	// Reuse the slot (and its handler stack) when the slice has room:
+	// appending a whole frame literal zeroes and copies it each call.
+	if n := len(th.frames); n < cap(th.frames) {
+		th.frames = th.frames[:n+1]
+		fr := &th.frames[n]
+		fr.cl, fr.pc, fr.base, fr.argc = f, 0, base, argc
+		fr.handlers = fr.handlers[:0]
+		fr.nested, fr.callback = false, false
+	} else {
+		th.frames = append(th.frames, frame{cl: f, base: base, argc: argc})
+	}
 	return nil
 }
