@@ -1,0 +1,91 @@
+package compiler_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/stdlib"
+)
+
+// TestCodeIsWellFormed compiles every conformance program and checks the
+// code of each function: known opcodes with their operand counts, jump
+// targets inside the function, and slot operands inside the frame.
+func TestCodeIsWellFormed(t *testing.T) {
+	u := stdlib.NewUniverse(stdlib.Config{})
+	var files []string
+	filepath.WalkDir("../conformance", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".harn") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Skip("no conformance programs")
+	}
+	compiled := 0
+	for _, path := range files {
+		src, _ := os.ReadFile(path)
+		f, err := syntax.Parse(path, src)
+		if err != nil {
+			continue
+		}
+		info := resolve.File(f, resolve.Options{Universe: u, OpaqueImports: true})
+		if len(info.Errors) > 0 {
+			continue
+		}
+		prog, err := compiler.Compile(f, info)
+		if err != nil {
+			continue
+		}
+		compiled++
+		checkFunc(t, path, prog.Main)
+	}
+	if compiled < len(files)/2 {
+		t.Fatalf("only %d of %d programs compiled", compiled, len(files))
+	}
+}
+
+var jumpOperand = map[compiler.Opcode]int{
+	compiler.JUMP: 0, compiler.JUMP_IF_FALSE: 0, compiler.JUMP_IF_TRUE: 0, compiler.JUMP_IF_NOT_NIL: 0,
+	compiler.JUMP_IF_NIL: 0, compiler.ARGC_GT: 1, compiler.FOR_NEXT: 1, compiler.SETUP_TRY: 0,
+	compiler.CATCH_IS: 1, compiler.CATCHABLE: 0, compiler.PROPAGATE: 0,
+}
+
+var slotOperand = map[compiler.Opcode]bool{
+	compiler.LOAD_LOCAL: true, compiler.LOAD_LOCAL_CK: true, compiler.STORE_LOCAL: true, compiler.MAKE_CELL: true,
+	compiler.CELLIFY: true, compiler.LOAD_CELL: true, compiler.STORE_CELL: true, compiler.CALLEE_LOCAL: true,
+	compiler.CALLEE_CELL: true, compiler.LOAD_LOCAL_SH: true, compiler.FOR_NEXT: true, compiler.CHECK_PARAM: true,
+}
+
+func checkFunc(t *testing.T, path string, f *compiler.Func) {
+	t.Helper()
+	for pc := 0; pc < len(f.Code); {
+		op := compiler.Opcode(f.Code[pc])
+		if op.String() == "OP?" {
+			t.Fatalf("%s: %s: unknown opcode %d at %d", path, f.Name, op, pc)
+		}
+		n := compiler.Info[op].Operands
+		if pc+n >= len(f.Code) {
+			t.Fatalf("%s: %s: truncated %s at %d", path, f.Name, op, pc)
+		}
+		if k, ok := jumpOperand[op]; ok {
+			if target := int(f.Code[pc+1+k]); target < 0 || target > len(f.Code) {
+				t.Fatalf("%s: %s: %s at %d jumps to %d (code length %d)", path, f.Name, op, pc, target, len(f.Code))
+			}
+		}
+		if slotOperand[op] {
+			if slot := int(f.Code[pc+1]); slot < 0 || slot >= f.NumLocals {
+				t.Fatalf("%s: %s: %s at %d uses slot %d of %d", path, f.Name, op, pc, slot, f.NumLocals)
+			}
+		}
+		pc += 1 + n
+	}
+	for _, child := range f.Funcs {
+		checkFunc(t, path, child)
+	}
+}
