@@ -310,7 +310,12 @@ loop:
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
 				}
-				th.tick()
+				if th.ticks++; th.ticks&1023 == 0 {
+					// recursion without loops still sees cancellation and deadlines
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
 				save()
 				if err = th.pushFrame(c, n, sp-n); err != nil {
 					break loop
@@ -1120,8 +1125,6 @@ func isCallee(v Value) bool {
 	}
 	return false
 }
-
-func (th *Thread) tick() {}
 
 // checkInterrupt stops the thread when it was cancelled, interrupted, or
 // ran past a deadline; otherwise it lets waiting threads run for a while

@@ -19,7 +19,7 @@
 // Concurrency (sched.go). The VM lock is handed over rather than competed
 // for: a releasing thread passes it to the longest-waiting thread, or starts
 // the next task queued by VM.Start on a goroutine that owns it; long-running
-// code yields it every 1024 backward jumps or loop iterations
+// code yields it every 1024 backward jumps, loop iterations or calls
 // (checkInterrupt). Blocking builtins wait with Thread.Wait, which releases
 // the lock and wakes on cancellation (Thread.Cancel), the innermost
 // deadline (PushDeadline), a VM interrupt or exit (ExitAll) and a timeout.
