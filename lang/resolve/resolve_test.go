@@ -1,0 +1,110 @@
+package resolve_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+type universe map[string]bool
+
+func (u universe) IsPredeclared(n string) bool { return u[n] }
+func (u universe) PredeclaredNames() []string {
+	var out []string
+	for n := range u {
+		out = append(out, n)
+	}
+	return out
+}
+
+func resolveSrc(t *testing.T, src string) (*syntax.File, *resolve.Info) {
+	t.Helper()
+	f, err := syntax.Parse("t.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, resolve.File(f, resolve.Options{Universe: universe{"println": true}})
+}
+
+// scopesOf returns the scope of every reference to name, in source order.
+func scopesOf(info *resolve.Info, name string) []resolve.Scope {
+	type at struct {
+		pos   syntax.Pos
+		scope resolve.Scope
+	}
+	var refs []at
+	for id, ref := range info.Refs {
+		if id.Name == name {
+			refs = append(refs, at{id.At, ref.Scope})
+		}
+	}
+	for i := range refs {
+		for j := i + 1; j < len(refs); j++ {
+			if refs[j].pos.Line < refs[i].pos.Line || refs[j].pos.Line == refs[i].pos.Line && refs[j].pos.Col < refs[i].pos.Col {
+				refs[i], refs[j] = refs[j], refs[i]
+			}
+		}
+	}
+	out := make([]resolve.Scope, len(refs))
+	for i, r := range refs {
+		out[i] = r.scope
+	}
+	return out
+}
+
+func TestScopes(t *testing.T) {
+	cases := []struct {
+		name, src, ident string
+		want           []resolve.Scope
+	}{
+		{"top-level is global", "let x = 1\nprintln(x)", "x", []resolve.Scope{resolve.Global}},
+		{"block local", "if true {\n let y = 1\n println(y)\n}", "y", []resolve.Scope{resolve.Local}},
+		{"captured local is a cell", "fn f() {\n let n = 0\n let g = { -> n }\n return n\n}", "n", []resolve.Scope{resolve.Free, resolve.Cell}},
+		{"builtin", "println(1)", "println", []resolve.Scope{resolve.Universal}},
+		{"undefined read is a run-time lookup", "println(nope)", "nope", []resolve.Scope{resolve.Undefined}},
+		{"variable declared after a function is hidden", "fn f() { return later }\nlet later = 1", "later", []resolve.Scope{resolve.Hidden}},
+		{"function declared later is visible", "fn f() { return g() }\nfn g() { return 1 }", "g", []resolve.Scope{resolve.Global}},
+		{"local fns see each other", "fn o() {\n fn a() { return b() }\n fn b() { return 1 }\n return a()\n}", "b", []resolve.Scope{resolve.Free}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, info := resolveSrc(t, c.src)
+			got := scopesOf(info, c.ident)
+			if len(got) != len(c.want) {
+				t.Fatalf("%s: scopes %v, want %v", c.ident, got, c.want)
+			}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Errorf("%s ref %d: %v, want %v", c.ident, i, got[i], c.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestUnknownCallIsStaticError(t *testing.T) {
+	_, info := resolveSrc(t, "let count = 1\nprintn(count)")
+	if len(info.Errors) != 1 {
+		t.Fatalf("errors: %v", info.Errors)
+	}
+	if got, want := info.Errors[0].Msg, "call target `printn` is not defined or imported — did you mean `println`?"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
+
+func TestConstRedeclarationInLocalScope(t *testing.T) {
+	f, info := resolveSrc(t, "fn f() {\n const a = 1\n const a = 2\n}")
+	body := f.Items[0].(*syntax.FnDecl).Body.Stmts
+	second := body[1].(*syntax.LetStmt).Pattern
+	if !info.ConstRedeclared[second] {
+		t.Error("second const not marked as a redeclaration")
+	}
+}
+
+func TestPipelineMode(t *testing.T) {
+	_, info := resolveSrc(t, "pipeline other() {}\npipeline default() {}")
+	if !info.Pipeline || info.Entry == nil || info.Entry.Name != "default" {
+		t.Fatalf("pipeline=%v entry=%v", info.Pipeline, info.Entry)
+	}
+}
