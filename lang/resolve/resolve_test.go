@@ -56,7 +56,7 @@ func scopesOf(info *resolve.Info, name string) []resolve.Scope {
 func TestScopes(t *testing.T) {
 	cases := []struct {
 		name, src, ident string
-		want           []resolve.Scope
+		want             []resolve.Scope
 	}{
 		{"top-level is global", "let x = 1\nprintln(x)", "x", []resolve.Scope{resolve.Global}},
 		{"block local", "if true {\n let y = 1\n println(y)\n}", "y", []resolve.Scope{resolve.Local}},
