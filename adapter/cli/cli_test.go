@@ -1,0 +1,489 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/vm"
+)
+
+// program prepares a registry given as JSON definitions (every handler
+// returns its arguments) and options, and builds its program.
+func program(t testing.TB, defs, options string) *Program {
+	t.Helper()
+	dv, err := jsonv.Parse([]byte(defs))
+	if err != nil {
+		t.Fatalf("bad definitions: %v", err)
+	}
+	list := tool.FromJSON(dv).(*vm.List)
+	items := make([]vm.Value, list.Len())
+	for i, d := range list.Items() {
+		items[i] = d.(*vm.Dict).Set("handler", echoBuiltin)
+	}
+	b := vm.NewDictBuilder(5)
+	b.Set("_type", vm.Str(tool.RegistryType))
+	b.Set("tools", vm.NewList(items))
+	if options != "" {
+		ov, err := jsonv.Parse([]byte(options))
+		if err != nil {
+			t.Fatalf("bad options: %v", err)
+		}
+		tool.FromJSON(ov).(*vm.Dict).Range(func(k string, v vm.Value) bool {
+			b.Set(k, v)
+			return true
+		})
+	}
+	reg, err := tool.Normalize(b.Build(), nil)
+	if err != nil {
+		t.Fatalf("normalize: %v", err)
+	}
+	p, err := tool.Prepare(reg)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	prog, err := New(p, "/srv/tools/server.harn")
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	return prog
+}
+
+var echoBuiltin = vm.NewBuiltin("echo", "echo(args)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	return a.At(0), nil
+})
+
+// result is one run of a program.
+type result struct {
+	stdout, stderr string
+	status         int
+	called         bool
+}
+
+func (p *Program) try(stdin string, args ...string) result {
+	var out, errb bytes.Buffer
+	var r result
+	call := func(t *tool.PreparedTool, args *jsonv.Object) *tool.Outcome {
+		o := t.Invoke(vm.New(vm.NewUniverse()).NewThread(), args)
+		r.called = o.Kind != tool.InvalidInput
+		return o
+	}
+	r.status = p.Run(args, call, Stdio{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	r.stdout, r.stderr = out.String(), errb.String()
+	return r
+}
+
+const opsDefs = `[{
+  "name": "ops",
+  "inputSchema": {"type": "object", "properties": {
+    "count": {"type": "integer"},
+    "ratio": {"type": "number"},
+    "on": {"type": "boolean"},
+    "name": {"type": "string"},
+    "obj": {"type": "object"},
+    "tags": {"type": "array", "items": {"type": "integer"}},
+    "enable": {"type": "boolean"},
+    "keep": {"type": "boolean"},
+    "first": {"type": "string"},
+    "rest": {"type": "array", "items": {"type": "number"}}
+  }},
+  "cli": {"arguments": {
+    "count": {"short": "c"},
+    "name": {"short": "n", "aliases": ["title"]},
+    "tags": {"repeatable": true, "long": "tag", "short": "t"},
+    "enable": {"short": "e", "boolean_style": "set_true"},
+    "keep": {"long": "no-keep", "short": "k", "boolean_style": "set_false"},
+    "first": {"position": 0},
+    "rest": {"position": 1, "repeatable": true}
+  }}
+}]`
+
+func TestParseSyntaxes(t *testing.T) {
+	p := program(t, opsDefs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, `{}`},
+		{[]string{"--count", "3"}, `{"count":3}`},
+		{[]string{"--count=3"}, `{"count":3}`},
+		{[]string{"-c", "3"}, `{"count":3}`},
+		{[]string{"-c=3"}, `{"count":3}`},
+		{[]string{"-c3"}, `{"count":3}`},
+		{[]string{"--count", "-3"}, `{"count":-3}`},
+		{[]string{"-c", "-3"}, `{"count":-3}`},
+		{[]string{"--ratio", "-2.5"}, `{"ratio":-2.5}`},
+		{[]string{"--ratio", "1e3"}, `{"ratio":1000}`},
+		{[]string{"--on", "true"}, `{"on":true}`},
+		{[]string{"--name", ""}, `{"name":""}`},
+		{[]string{"--title", "x y"}, `{"name":"x y"}`},
+		{[]string{"--name=-x"}, `{"name":"-x"}`},
+		{[]string{"--name", "-"}, `{"name":"-"}`},
+		{[]string{"--obj", `{"a":[1]}`}, `{"obj":{"a":[1]}}`},
+		{[]string{"--tag", "1", "-t2", "--tag=3"}, `{"tags":[1,2,3]}`},
+		{[]string{"--enable"}, `{"enable":true}`},
+		{[]string{"--no-keep"}, `{"keep":false}`},
+		{[]string{"-ek"}, `{"enable":true,"keep":false}`},
+		{[]string{"-ekc", "4"}, `{"count":4,"enable":true,"keep":false}`},
+		{[]string{"-ekc4"}, `{"count":4,"enable":true,"keep":false}`},
+		{[]string{"a", "1", "2.5"}, `{"first":"a","rest":[1,2.5]}`},
+		{[]string{"a", "-1", "-2"}, `{"first":"a","rest":[-1,-2]}`},
+		{[]string{"--", "-a", "-1"}, `{"first":"-a","rest":[-1]}`},
+		{[]string{"a", "--", "--count"}, ``}, // "--count" is not a number: a coercion error
+		{[]string{"--harn-input", `{"count":1,"name":"b"}`, "--count", "2"}, `{"count":2,"name":"b"}`},
+	}
+	for _, c := range cases {
+		r := p.try("", append([]string{"ops"}, c.args...)...)
+		if c.want == "" {
+			if r.status != 1 || r.called {
+				t.Errorf("%q: want a failure, got %d %q", c.args, r.status, r.stdout)
+			}
+			continue
+		}
+		if r.status != 0 || r.stdout != c.want+"\n" {
+			t.Errorf("%q:\n got %d %q %q\nwant %s", c.args, r.status, r.stdout, r.stderr, c.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	p := program(t, opsDefs, `{"info":{"name":"prog","version":"2.0"}}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ops", "--count"}, "error: a value is required for '--count <COUNT>' but none was supplied\n\nUsage: prog ops [OPTIONS] [FIRST] [REST]...\n\nFor more information, try '--help'.\n"},
+		{[]string{"ops", "--name", "--count"}, "a value is required for '--name <NAME>'"},
+		{[]string{"ops", "--name", "-x"}, "a value is required for '--name <NAME>'"},
+		{[]string{"ops", "--count", "-x"}, "a value is required for '--count <COUNT>'"},
+		{[]string{"ops", "--count", "1", "--count", "2"}, "the argument '--count <COUNT>' cannot be used multiple times"},
+		{[]string{"ops", "-e", "--enable"}, "the argument '--enable' cannot be used multiple times"},
+		{[]string{"ops", "--enable=yes"}, "unexpected value 'yes' for '--enable' found; no more were expected"},
+		{[]string{"ops", "--bogus"}, "unexpected argument '--bogus' found"},
+		{[]string{"ops", "--bogus=1"}, "unexpected argument '--bogus' found"},
+		{[]string{"ops", "-z"}, "unexpected argument '-z' found"},
+		{[]string{"ops", "-ez"}, "unexpected argument '-z' found"},
+		{[]string{"ops", "--version"}, "unexpected argument '--version' found"},
+		{[]string{"ops", "-V"}, "unexpected argument '-V' found"},
+		{[]string{"ops", "--harn-input", "{}", "--harn-input", "{}"}, "the argument '--harn-input <JSON|@FILE|->' cannot be used multiple times"},
+		{[]string{"ops", "--json", "--json"}, "the argument '--json' cannot be used multiple times"},
+		{[]string{"ops", "--harn-output", "json", "--json"}, "the argument '--harn-output <FORMAT>' cannot be used with '--json'"},
+		{[]string{"ops", "--json", "--harn-output", "json"}, "the argument '--json' cannot be used with '--harn-output <FORMAT>'"},
+		{[]string{"ops", "--harn-output", "xml"}, "invalid value 'xml' for '--harn-output <FORMAT>'\n  [possible values: json, pretty, text]"},
+		{[]string{"ops", "--json=1"}, "unexpected value '1' for '--json' found"},
+		{[]string{"nope"}, "error: unrecognized subcommand 'nope'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"--frob"}, "unexpected argument '--frob' found"},
+		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
+		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
+		{[]string{"help", "--frob"}, "unexpected argument '--frob' found"},
+		{[]string{"ops", "--count", "x"}, "error: --count expects an integer\n"},
+		{[]string{"ops", "--count", "9223372036854775808"}, "--count expects an integer"},
+		{[]string{"ops", "--ratio", "nan"}, "--ratio expects a number"},
+		{[]string{"ops", "--ratio", "0x10"}, "--ratio expects a number"},
+		{[]string{"ops", "--on", "True"}, "--on expects true or false"},
+		{[]string{"ops", "--obj", "{"}, "--obj expects JSON: "},
+		{[]string{"ops", "--tag", "1.5"}, "--tags expects an integer"},
+		{[]string{"ops", "x", "nope"}, "--rest expects a number"},
+		{[]string{"ops", "--harn-input", "{"}, "error: invalid --harn-input JSON: "},
+		{[]string{"ops", "--harn-input", "3"}, "error: --harn-input must resolve to a JSON object\n"},
+		{[]string{"ops", "--harn-input", "@/nonexistent/args.json"}, `error: failed to read --harn-input file "/nonexistent/args.json": no such file or directory`},
+		{[]string{"ops", "--obj", "[]"}, `error: tool "ops" input violates its declared schema: /* failed type`},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, c.want) || !strings.HasPrefix(r.stderr, "error: ") {
+			t.Errorf("%q:\n got %d stdout %q stderr %q\nwant %q", c.args, r.status, r.stdout, r.stderr, c.want)
+		}
+		if r.called {
+			t.Errorf("%q: the handler ran", c.args)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	p := program(t, opsDefs, `{"info":{"name":"prog","version":"2.0","description":"About prog"}}`)
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		r := p.try("", args...)
+		if r.status != 0 || !strings.HasPrefix(r.stdout, "About prog\n\nUsage: prog <COMMAND>\n") || r.stderr != "" {
+			t.Errorf("%q: %d %q %q", args, r.status, r.stdout, r.stderr)
+		}
+	}
+	leaf := p.try("", "ops", "--help").stdout
+	for _, args := range [][]string{{"ops", "-h"}, {"help", "ops"}, {"ops", "--count", "x", "--help"}, {"ops", "-eh"}, {"ops", "a", "-h", "--bogus"}} {
+		if r := p.try("", args...); r.status != 0 || r.stdout != leaf || r.called {
+			t.Errorf("%q: %d %q", args, r.status, r.stdout)
+		}
+	}
+	for _, want := range []string{"Usage: prog ops [OPTIONS] [FIRST] [REST]...", "  [FIRST]", "  [REST]...", "-n, --name <NAME>", "[aliases: --title]", "-e, --enable\n", "-k, --no-keep", "-t, --tag <TAGS>", "--harn-input <JSON|@FILE|->", "--json", "-h, --help"} {
+		if !strings.Contains(leaf, want) {
+			t.Errorf("leaf help lacks %q:\n%s", want, leaf)
+		}
+	}
+	if strings.Contains(leaf, "--version") {
+		t.Errorf("leaf help offers --version:\n%s", leaf)
+	}
+	for _, args := range [][]string{{"--version"}, {"-V"}} {
+		if r := p.try("", args...); r.status != 0 || r.stdout != "prog 2.0\n" {
+			t.Errorf("%q: %d %q", args, r.status, r.stdout)
+		}
+	}
+	if r := p.try("", "help", "help"); r.status != 0 || !strings.Contains(r.stdout, "Usage: prog help [COMMAND]...") {
+		t.Errorf("help help: %d %q", r.status, r.stdout)
+	}
+	if r := p.try(""); r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Usage: prog <COMMAND>") {
+		t.Errorf("no subcommand: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+}
+
+func TestHelpOrderingAndVisibility(t *testing.T) {
+	defs := `[
+	  {"name": "b", "cli": {"command": ["grp", "b"]}, "title": "Bee", "description": "Bee does b.\nSecond line."},
+	  {"name": "a", "cli": {"command": ["grp", "a"], "aliases": ["aa", "ab"]}, "description": "Ay"},
+	  {"name": "z", "cli": {"command": ["z"]}},
+	  {"name": "h", "cli": {"command": ["grp", "h"], "hidden": true}},
+	  {"name": "y", "cli": {"command": ["y"]}},
+	  {"name": "opts",
+	   "inputSchema": {"type": "object", "properties": {
+	     "zeta": {"type": "string", "description": "Last by name"},
+	     "alpha": {"type": "string", "enum": ["x", "y"]},
+	     "beta": {"type": "string", "enum": ["p", "q"]},
+	     "gamma": {"type": "integer", "default": 5},
+	     "hid": {"type": "string"},
+	     "first": {"type": "string"},
+	     "g1": {"type": "string"},
+	     "g2": {"type": "string"}
+	   }},
+	   "cli": {"command": ["y2"], "arguments": {
+	     "zeta": {"display_order": 0},
+	     "beta": {"completions": ["q"]},
+	     "hid": {"hidden": true},
+	     "first": {"display_order": 1},
+	     "g2": {"help_group": "Second"},
+	     "g1": {"help_group": "First"}
+	   }}}
+	]`
+	opts := `{"info": {"name": "p"}, "cli": {"commands": [{"command": ["grp"], "title": "Group", "display_order": 0, "aliases": ["g"]}, {"command": ["x"], "hidden": true}]}}`
+	defs = strings.Replace(defs, `{"name": "y", "cli": {"command": ["y"]}},`, `{"name": "y", "cli": {"command": ["y"]}}, {"name": "xx", "cli": {"command": ["x", "xx"]}},`, 1)
+	p := program(t, defs, opts)
+	root := p.try("", "--help").stdout
+	order := []string{"  grp ", "Group [alias: g]", "  y\n", "  y2\n", "  z\n", "  help "}
+	last := -1
+	for _, s := range order {
+		i := strings.Index(root, s)
+		if i < 0 || i < last {
+			t.Fatalf("root help order (%q):\n%s", s, root)
+		}
+		last = i
+	}
+	if strings.Contains(root, "  x ") {
+		t.Errorf("hidden parent listed:\n%s", root)
+	}
+	grp := p.try("", "g", "--help").stdout
+	if !strings.Contains(grp, "a     Ay [aliases: aa, ab]") || !strings.Contains(grp, "b     Bee\n") || strings.Contains(grp, " h ") {
+		t.Errorf("group help:\n%s", grp)
+	}
+	if r := p.try("", "grp", "b", "--help"); !strings.HasPrefix(r.stdout, "Bee\n\nBee does b.\nSecond line.\n\nUsage: p grp b [OPTIONS]\n") {
+		t.Errorf("leaf about:\n%s", r.stdout)
+	}
+	leaf := p.try("", "y2", "--help").stdout
+	order = []string{"--zeta", "Last by name", "--first", "--alpha <ALPHA>", "[possible values: x, y]", "--beta", "--gamma <GAMMA>", "[default: 5]", "--harn-input", "First:", "--g1", "Second:", "--g2"}
+	last = -1
+	for _, s := range order {
+		i := strings.Index(leaf, s)
+		if i < 0 || i < last {
+			t.Fatalf("leaf help order (%q):\n%s", s, leaf)
+		}
+		last = i
+	}
+	if strings.Contains(leaf, "hid") || strings.Contains(leaf, "possible values: p") {
+		t.Errorf("hidden argument or advisory candidates in help:\n%s", leaf)
+	}
+	if r := p.try("", "grp", "h"); r.status != 0 {
+		t.Errorf("hidden command not invocable: %+v", r)
+	}
+	if r := p.try("", "y2", "--hid", "v"); r.status != 0 || r.stdout != `{"hid":"v"}`+"\n" {
+		t.Errorf("hidden argument not accepted: %+v", r)
+	}
+}
+
+func TestProgramName(t *testing.T) {
+	for _, c := range []struct {
+		info       *tool.Info
+		path, want string
+	}{
+		{&tool.Info{Name: "n"}, "/a/b.harn", "n"},
+		{nil, "/a/b.harn", "b"},
+		{&tool.Info{}, "dir/tools", "tools"},
+		{nil, "", "harn-tool"},
+	} {
+		if got := programName(c.info, c.path); got != c.want {
+			t.Errorf("%+v %s: name %q, want %q", c.info, c.path, got, c.want)
+		}
+	}
+	if p := program(t, `[{"name":"t"}]`, ""); p.Name != "server" {
+		t.Errorf("file stem: %q", p.Name)
+	}
+}
+
+func TestInputFromStdin(t *testing.T) {
+	p := program(t, opsDefs, "")
+	if r := p.try(`{"count": 1, "name": "s"}`, "ops", "--harn-input", "-", "-c", "7"); r.status != 0 || r.stdout != `{"count":7,"name":"s"}`+"\n" {
+		t.Errorf("stdin: %+v", r)
+	}
+	if r := p.try("", "ops", "--harn-input", "-"); r.status != 1 || !strings.Contains(r.stderr, "invalid --harn-input JSON") {
+		t.Errorf("empty stdin: %+v", r)
+	}
+}
+
+func TestOutputModes(t *testing.T) {
+	p := program(t, `[{"name":"s","inputSchema":{"type":"object","properties":{"v":{}}}}]`, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--v", `"x"`, "--harn-output", "json"}, "{\"v\":\"x\"}\n"},
+		{[]string{"--v", `[1,{}]`, "--harn-output", "pretty"}, "{\n  \"v\": [\n    1,\n    {}\n  ]\n}\n"},
+		{[]string{"--v", `[]`, "--harn-output", "text"}, "{\n  \"v\": []\n}\n"},
+		{[]string{"--v", `1`, "--json"}, "{\"v\":1}\n"},
+	}
+	for _, c := range cases {
+		if r := p.try("", append([]string{"s"}, c.args...)...); r.status != 0 || r.stdout != c.want {
+			t.Errorf("%q: %d %q, want %q", c.args, r.status, r.stdout, c.want)
+		}
+	}
+	// text output of a string result is raw
+	enc := encode("plain", "text")
+	if string(enc) != "plain\n" {
+		t.Errorf("text string: %q", enc)
+	}
+}
+
+func TestFailureRendering(t *testing.T) {
+	p := program(t, `[{"name":"t"}]`, "")
+	data := jsonv.NewObject(1)
+	data.Set("secret", "hunter2")
+	cases := []struct {
+		o              *tool.Outcome
+		mode           string
+		stdout, stderr string
+		status         int
+	}{
+		{&tool.Outcome{Kind: tool.ApplicationError, Tool: "t", Data: data, Summary: tool.SummaryApplicationError}, "json",
+			`{"ok":false,"error":{"kind":"application","tool":"t","data":{"secret":"hunter2"}}}` + "\n",
+			"error: tool \"t\" returned application error: declared application error\n", 1},
+		{&tool.Outcome{Kind: tool.ApplicationError, Tool: "t", Data: data, Summary: tool.SummaryApplicationError}, "text",
+			"", "error: tool \"t\" returned application error: declared application error\n", 1},
+		{&tool.Outcome{Kind: tool.RuntimeFailure, Tool: "t", Summary: tool.SummaryUndeclaredThrow}, "pretty",
+			"", "error: tool \"t\" failed: tool threw an undeclared value\n", 1},
+		{&tool.Outcome{Kind: tool.RuntimeFailure, Tool: "t", Summary: "exit(4)", Err: vm.ExitError(260)}, "json", "", "", 4},
+		{&tool.Outcome{Kind: tool.ContractViolation, Tool: "t", Summary: `tool "t" output violates its declared schema: / failed type`}, "json",
+			"", "error: tool \"t\" failed: tool \"t\" output violates its declared schema: / failed type\n", 1},
+	}
+	_ = p
+	for i, c := range cases {
+		var out, errb bytes.Buffer
+		status := render(c.o, c.mode, Stdio{Stdout: &out, Stderr: &errb})
+		if status != c.status || out.String() != c.stdout || errb.String() != c.stderr {
+			t.Errorf("case %d: %d %q %q", i, status, out.String(), errb.String())
+		}
+		if strings.Contains(errb.String(), "hunter2") {
+			t.Errorf("case %d leaked error data on stderr", i)
+		}
+	}
+}
+
+func TestJSONFlagRules(t *testing.T) {
+	p := program(t, `[
+	  {"name":"plain"},
+	  {"name":"prop","inputSchema":{"type":"object","properties":{"json":{"type":"string"}}}},
+	  {"name":"renamed","inputSchema":{"type":"object","properties":{"json":{"type":"string"}}},"cli":{"arguments":{"json":{"long":"raw"}}}},
+	  {"name":"owner","inputSchema":{"type":"object","properties":{"format":{"type":"string"}}},"cli":{"arguments":{"format":{"long":"json"}}}},
+	  {"name":"alias","inputSchema":{"type":"object","properties":{"format":{"type":"string"}}},"cli":{"arguments":{"format":{"aliases":["json"]}}}}
+	]`, "")
+	cases := []struct {
+		args   []string
+		status int
+		out    string
+	}{
+		{[]string{"plain", "--json"}, 0, "{}\n"},
+		{[]string{"prop", "--json", "raw"}, 0, `{"json":"raw"}` + "\n"},
+		{[]string{"prop", "--json", "raw", "--harn-output", "pretty"}, 0, "{\n  \"json\": \"raw\"\n}\n"},
+		{[]string{"renamed", "--raw", "x"}, 0, `{"json":"x"}` + "\n"},
+		{[]string{"renamed", "--json"}, 1, ""},
+		{[]string{"owner", "--json", "yaml"}, 0, `{"format":"yaml"}` + "\n"},
+		{[]string{"alias", "--json", "yaml"}, 0, `{"format":"yaml"}` + "\n"},
+	}
+	for _, c := range cases {
+		if r := p.try("", c.args...); r.status != c.status || r.stdout != c.out {
+			t.Errorf("%q: %d %q %q", c.args, r.status, r.stdout, r.stderr)
+		}
+	}
+	for _, leaf := range []string{"prop", "renamed", "owner"} {
+		if h := p.try("", leaf, "--help").stdout; strings.Contains(h, "alias for --harn-output json") {
+			t.Errorf("%s help offers the framework --json:\n%s", leaf, h)
+		}
+	}
+}
+
+func TestIsNegativeNumber(t *testing.T) {
+	for s, want := range map[string]bool{"-1": true, "-0.5": true, "-.5": true, "-1e3": true, "-": false, "--": false, "-x": false, "-1x": false, "-inf": false, "-0x1": false, "1": false} {
+		if got := isNegativeNumber(s); got != want {
+			t.Errorf("isNegativeNumber(%q) = %v", s, got)
+		}
+	}
+}
+
+func TestCompletionModel(t *testing.T) {
+	p := program(t, `[{"name":"t",
+	  "inputSchema":{"type":"object","properties":{
+	    "secret":{"type":"string"},
+	    "mode":{"type":"string","enum":["b","a"]},
+	    "on":{"type":"boolean"},
+	    "flag":{"type":"boolean"}
+	  }},
+	  "cli":{"arguments":{
+	    "secret":{"position":0,"hidden":true},
+	    "mode":{"position":1,"completions":["c","a"]},
+	    "flag":{"boolean_style":"set_true"}
+	  }}}]`, `{"info":{"name":"p","version":"1"}}`)
+	m := p.completionModel()
+	leaf := m.nodes[1]
+	if len(leaf.pos) != 1 || leaf.pos[0].index != 1 || strings.Join(leaf.pos[0].candidates, " ") != "c a b" {
+		t.Fatalf("positionals: %+v", leaf.pos)
+	}
+	var on, flag *compOpt
+	for i := range leaf.opts {
+		switch leaf.opts[i].longs[0] {
+		case "on":
+			on = &leaf.opts[i]
+		case "flag":
+			flag = &leaf.opts[i]
+		}
+	}
+	if on == nil || strings.Join(on.candidates, " ") != "true false" || flag == nil || flag.value != "" {
+		t.Fatalf("boolean options: %+v %+v", on, flag)
+	}
+	if !strings.Contains(p.Completions(Bash), "(( npos == 1 )); then _p_reply \"$pre\" \"$cur\" c a b") {
+		t.Errorf("bash positional index:\n%s", p.Completions(Bash))
+	}
+	if !strings.Contains(p.Completions(Zsh), "'2:MODE:{_p_values c a b}'") {
+		t.Errorf("zsh positional index:\n%s", p.Completions(Zsh))
+	}
+	root := m.nodes[0]
+	if len(root.opts) != 2 || root.opts[1].longs[0] != "version" {
+		t.Errorf("root options: %+v", root.opts)
+	}
+	for _, sh := range Shells {
+		if s := p.Completions(sh); strings.Contains(s, "SECRET") || strings.Contains(s, "secret") {
+			t.Errorf("%s script mentions the hidden positional", sh)
+		}
+	}
+	if sh, ok := ParseShell("power-shell"); !ok || sh != PowerShell {
+		t.Error("power-shell spelling")
+	}
+	if _, ok := ParseShell("tcsh"); ok {
+		t.Error("tcsh accepted")
+	}
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/tool"
+)
+
+// Shell is a completion script dialect of `harn tool completions`.
+type Shell string
+
+// The supported shells.
+const (
+	Bash       Shell = "bash"
+	Zsh        Shell = "zsh"
+	Fish       Shell = "fish"
+	PowerShell Shell = "powershell"
+)
+
+// Shells lists the accepted --shell values in help order.
+var Shells = []Shell{Bash, Zsh, Fish, PowerShell}
+
+// ParseShell reads a --shell value; "power-shell" is accepted as a
+// spelling of powershell.
+func ParseShell(s string) (Shell, bool) {
+	switch s {
+	case "bash", "zsh", "fish", "powershell":
+		return Shell(s), true
+	case "power-shell":
+		return PowerShell, true
+	}
+	return "", false
+}
+
+// Completions renders the completion script of the program for a shell
+// (cli-projection.md §8). Every script is generated from the same model
+// of the command tree, so the shells agree on what they offer.
+func (p *Program) Completions(sh Shell) string {
+	m := p.completionModel()
+	switch sh {
+	case Bash:
+		return m.bash()
+	case Zsh:
+		return m.zsh()
+	case Fish:
+		return m.fish()
+	case PowerShell:
+		return m.powershell()
+	}
+	panic("cli: unknown shell " + string(sh))
+}
+
+// compModel is the completion view of the command tree: visible
+// commands and arguments only, plus the implicit help subcommand of
+// every parent. Nodes are numbered in depth-first order (n0 is the
+// root); the scripts use the numbers as states, so command names never
+// have to be valid identifiers in any shell.
+type compModel struct {
+	prog  string // program name
+	ident string // prog made safe for function names
+	nodes []*compNode
+}
+
+type compNode struct {
+	id       string
+	path     []string // primary names from the root
+	leaf     bool
+	children []compChild
+	opts     []compOpt
+	pos      []compPos
+}
+
+// compChild is a subcommand: its name first, then its aliases.
+type compChild struct {
+	names []string
+	about string
+	node  *compNode
+}
+
+// compOpt is a named option. shorts and longs are spellings without
+// dashes; value is empty for options that take no value.
+type compOpt struct {
+	short      string
+	longs      []string
+	help       string
+	value      string
+	repeatable bool
+	candidates []string
+	hint       tool.ValueHint
+	// exclusive options (help, version) end the command line
+	exclusive bool
+	// conflicts are spellings of other options this one excludes
+	conflicts []string
+}
+
+// spellings returns the option's spellings with their dashes.
+func (o *compOpt) spellings() []string {
+	var out []string
+	if o.short != "" {
+		out = append(out, "-"+o.short)
+	}
+	for _, l := range o.longs {
+		out = append(out, "--"+l)
+	}
+	return out
+}
+
+// compPos is a positional argument; index is its position (hidden
+// positionals leave gaps).
+type compPos struct {
+	index      int
+	name       string
+	help       string
+	repeatable bool
+	candidates []string
+	hint       tool.ValueHint
+}
+
+func (p *Program) completionModel() *compModel {
+	m := &compModel{prog: p.Name, ident: identifier(p.Name)}
+	m.add(p.Root, p.Version != "")
+	return m
+}
+
+func (m *compModel) newNode(path []string) *compNode {
+	n := &compNode{id: fmt.Sprintf("n%d", len(m.nodes)), path: path}
+	m.nodes = append(m.nodes, n)
+	return n
+}
+
+// add adds cmd (and its visible subtree) to the model.
+func (m *compModel) add(cmd *tool.CLICommand, version bool) *compNode {
+	n := m.newNode(cmd.Path)
+	if cmd.Leaf() {
+		n.leaf = true
+		n.opts, n.pos = leafOptions(cmd)
+		return n
+	}
+	for _, ch := range cmd.Children {
+		if ch.Hidden {
+			continue
+		}
+		names := append([]string{ch.Name}, ch.Aliases...)
+		n.children = append(n.children, compChild{names: names, about: firstLine(ch.About()), node: m.add(ch, false)})
+	}
+	n.children = append(n.children, compChild{names: []string{"help"}, about: helpCommand, node: m.addHelp(cmd, append(append([]string(nil), cmd.Path...), "help"))})
+	n.opts = []compOpt{{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true}}
+	if version {
+		n.opts = append(n.opts, compOpt{short: "V", longs: []string{"version"}, help: helpVersion, exclusive: true})
+	}
+	return n
+}
+
+// addHelp adds the tree of the implicit help subcommand of parent: the
+// names of its visible children, recursively.
+func (m *compModel) addHelp(parent *tool.CLICommand, path []string) *compNode {
+	n := m.newNode(path)
+	if parent.Leaf() {
+		n.leaf = true
+		return n
+	}
+	for _, ch := range parent.Children {
+		if ch.Hidden {
+			continue
+		}
+		n.children = append(n.children, compChild{names: []string{ch.Name}, about: firstLine(ch.About()), node: m.addHelp(ch, append(append([]string(nil), path...), ch.Name))})
+	}
+	return n
+}
+
+// leafOptions are the visible options and positionals of a leaf,
+// framework options included.
+func leafOptions(leaf *tool.CLICommand) ([]compOpt, []compPos) {
+	var opts []compOpt
+	var pos []compPos
+	for _, a := range leaf.Args {
+		if a.Hidden {
+			continue
+		}
+		if a.Positional {
+			pos = append(pos, compPos{index: a.Position, name: a.ValueName, help: firstLine(a.Help), repeatable: a.Repeatable, candidates: valueCandidates(a), hint: a.ValueHint})
+			continue
+		}
+		o := compOpt{short: a.Short, longs: append([]string{a.Long}, a.Aliases...), help: firstLine(a.Help), repeatable: a.Repeatable}
+		if !a.Presence() {
+			o.value, o.candidates, o.hint = a.ValueName, valueCandidates(a), a.ValueHint
+		}
+		opts = append(opts, o)
+	}
+	output := compOpt{longs: []string{flagHarnOutput}, help: helpHarnOutput, value: "FORMAT", candidates: outputModes}
+	if leaf.JSONFlag {
+		output.conflicts = []string{"--" + flagJSON}
+	}
+	opts = append(opts,
+		compOpt{longs: []string{flagHarnInput}, help: helpHarnInput, value: "JSON|@FILE|-", hint: tool.ValueHint("other")},
+		output,
+	)
+	if leaf.JSONFlag {
+		opts = append(opts, compOpt{longs: []string{flagJSON}, help: helpJSON, conflicts: []string{"--" + flagHarnOutput}})
+	}
+	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
+	return opts, pos
+}
+
+// valueCandidates are the prepared candidates of an argument (advisory
+// completions, then enum values); a boolean taking a value with neither
+// candidates nor a value hint offers its two spellings.
+func valueCandidates(a *tool.CLIArg) []string {
+	if len(a.Candidates) == 0 && a.ValueHint == "" && a.Coerce == "boolean" && !a.Presence() {
+		return []string{"true", "false"}
+	}
+	return a.Candidates
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
+
+// identifier makes a program name usable in shell function names.
+func identifier(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// valueOpts are the options of n that take a separate value.
+func (n *compNode) valueOpts() []compOpt {
+	var out []compOpt
+	for _, o := range n.opts {
+		if o.value != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// label is a readable name of a node for comments in the scripts.
+func (m *compModel) label(n *compNode) string {
+	return strings.Join(append([]string{m.prog}, n.path...), " ")
+}

@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// Help texts of the options and the subcommand every generated program
+// has.
+const (
+	helpHarnInput  = "Base JSON object; individual arguments override its properties"
+	helpHarnOutput = "Output encoding"
+	helpJSON       = "Emit compact JSON (alias for --harn-output json)"
+	helpHelp       = "Print help"
+	helpVersion    = "Print version"
+	helpCommand    = "Print this message or the help of the given subcommand(s)"
+)
+
+// helpRow is one entry of a help section: the spelling column and the
+// description.
+type helpRow struct{ spec, text string }
+
+type helpSection struct {
+	heading string
+	rows    []helpRow
+}
+
+// Help renders the help of a command of the tree (cli-projection.md
+// §6): about text, usage line, then the Commands section of a parent or
+// the Arguments, Options and help-group sections of a leaf. Hidden
+// commands and arguments never appear, nor do advisory completions.
+func (p *Program) Help(cmd *tool.CLICommand) string {
+	var b strings.Builder
+	if about := p.aboutText(cmd); about != "" {
+		b.WriteString(about)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Usage: ")
+	b.WriteString(p.usage(cmd))
+	b.WriteString("\n")
+	var sections []helpSection
+	if cmd.Leaf() {
+		sections = leafSections(cmd)
+	} else {
+		var cmds helpSection
+		cmds.heading = "Commands"
+		for _, ch := range cmd.Children {
+			if ch.Hidden {
+				continue
+			}
+			cmds.rows = append(cmds.rows, helpRow{ch.Name, joinText(ch.About(), aliasNote(ch.Aliases))})
+		}
+		cmds.rows = append(cmds.rows, helpRow{"help", helpCommand})
+		opts := helpSection{heading: "Options", rows: []helpRow{{"-h, --help", helpHelp}}}
+		if cmd == p.Root && p.Version != "" {
+			opts.rows = append(opts.rows, helpRow{"-V, --version", helpVersion})
+		}
+		sections = []helpSection{cmds, opts}
+	}
+	for _, s := range sections {
+		if len(s.rows) == 0 {
+			continue
+		}
+		b.WriteString("\n")
+		b.WriteString(s.heading)
+		b.WriteString(":\n")
+		writeRows(&b, s.rows)
+	}
+	return b.String()
+}
+
+// helpOfHelp is the help of a parent's implicit help subcommand.
+func (p *Program) helpOfHelp(parent *tool.CLICommand) string {
+	var b strings.Builder
+	b.WriteString(helpCommand)
+	b.WriteString("\n\nUsage: ")
+	b.WriteString(p.commandLine(parent))
+	b.WriteString(" help [COMMAND]...\n\nArguments:\n")
+	writeRows(&b, []helpRow{{"[COMMAND]...", "Print help for the subcommand(s)"}})
+	return b.String()
+}
+
+// aboutText is the root's info.description, or a command's title and
+// its description (when it says more than the title).
+func (p *Program) aboutText(cmd *tool.CLICommand) string {
+	if cmd == p.Root {
+		return p.About
+	}
+	if cmd.Title != "" && cmd.Description != "" && cmd.Description != cmd.Title {
+		return cmd.Title + "\n\n" + cmd.Description
+	}
+	return cmd.About()
+}
+
+// commandLine is the program name followed by the command's path.
+func (p *Program) commandLine(cmd *tool.CLICommand) string {
+	if len(cmd.Path) == 0 {
+		return p.Name
+	}
+	return p.Name + " " + strings.Join(cmd.Path, " ")
+}
+
+// usage is the usage line without its "Usage: " label.
+func (p *Program) usage(cmd *tool.CLICommand) string {
+	if !cmd.Leaf() {
+		return p.commandLine(cmd) + " <COMMAND>"
+	}
+	s := p.commandLine(cmd) + " [OPTIONS]"
+	for _, a := range cmd.Args {
+		if a.Positional && !a.Hidden {
+			s += " " + positionalSpec(a)
+		}
+	}
+	return s
+}
+
+func positionalSpec(a *tool.CLIArg) string {
+	s := "[" + a.ValueName + "]"
+	if a.Repeatable {
+		s += "..."
+	}
+	return s
+}
+
+// leafSections are a leaf's Arguments and Options sections and one
+// section per help group, in first-use order.
+func leafSections(leaf *tool.CLICommand) []helpSection {
+	args := helpSection{heading: "Arguments"}
+	opts := helpSection{heading: "Options"}
+	var groups []*helpSection
+	for _, a := range leaf.Args {
+		if a.Hidden {
+			continue
+		}
+		if a.Positional {
+			args.rows = append(args.rows, helpRow{positionalSpec(a), argText(a)})
+			continue
+		}
+		row := helpRow{optionSpec(a.Short, a.Long, a.ValueName, a.Presence()), argText(a)}
+		if a.HelpGroup == "" || a.HelpGroup == opts.heading {
+			opts.rows = append(opts.rows, row)
+			continue
+		}
+		var g *helpSection
+		for _, s := range groups {
+			if s.heading == a.HelpGroup {
+				g = s
+			}
+		}
+		if g == nil {
+			g = &helpSection{heading: a.HelpGroup}
+			groups = append(groups, g)
+		}
+		g.rows = append(g.rows, row)
+	}
+	opts.rows = append(opts.rows,
+		helpRow{optionSpec("", flagHarnInput, "JSON|@FILE|-", false), helpHarnInput},
+		helpRow{optionSpec("", flagHarnOutput, "FORMAT", false), helpHarnOutput + " [default: json] [possible values: json, pretty, text]"},
+	)
+	if leaf.JSONFlag {
+		opts.rows = append(opts.rows, helpRow{optionSpec("", flagJSON, "", true), helpJSON})
+	}
+	opts.rows = append(opts.rows, helpRow{"-h, --help", helpHelp})
+	out := []helpSection{args, opts}
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	return out
+}
+
+// optionSpec is "-s, --long <VALUE>", with the short column left blank
+// when there is no short spelling.
+func optionSpec(short, long, value string, presence bool) string {
+	s := "    --" + long
+	if short != "" {
+		s = "-" + short + ", --" + long
+	}
+	if !presence {
+		s += " <" + value + ">"
+	}
+	return s
+}
+
+// argText is an argument's help followed by its notes: long aliases,
+// default and enum values (unless advisory completions exist).
+func argText(a *tool.CLIArg) string {
+	notes := []string{a.Help}
+	if len(a.Aliases) > 0 {
+		notes = append(notes, "[aliases: --"+strings.Join(a.Aliases, ", --")+"]")
+	}
+	if a.HasDefault {
+		notes = append(notes, "[default: "+defaultText(a.Default)+"]")
+	}
+	if len(a.Completions) == 0 && len(a.EnumValues) > 0 {
+		notes = append(notes, "[possible values: "+strings.Join(a.EnumValues, ", ")+"]")
+	}
+	return joinText(notes...)
+}
+
+func defaultText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if n, ok := v.(json.Number); ok {
+		return string(n)
+	}
+	return string(jsonv.Marshal(v))
+}
+
+// aliasNote shows a command's aliases: [alias: x] or [aliases: x, y].
+func aliasNote(aliases []string) string {
+	switch len(aliases) {
+	case 0:
+		return ""
+	case 1:
+		return "[alias: " + aliases[0] + "]"
+	}
+	return "[aliases: " + strings.Join(aliases, ", ") + "]"
+}
+
+// joinText joins the non-empty parts with spaces.
+func joinText(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// writeRows writes a section's rows with the descriptions aligned two
+// columns after the widest spelling. Continuation lines of a
+// multi-line description are indented to the same column.
+func writeRows(b *strings.Builder, rows []helpRow) {
+	width := 0
+	for _, r := range rows {
+		if n := utf8.RuneCountInString(r.spec); n > width {
+			width = n
+		}
+	}
+	for _, r := range rows {
+		b.WriteString("  ")
+		b.WriteString(r.spec)
+		for i, line := range strings.Split(r.text, "\n") {
+			switch {
+			case line == "":
+			case i == 0:
+				b.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(r.spec)+2))
+				b.WriteString(line)
+			default:
+				b.WriteString(strings.Repeat(" ", width+4))
+				b.WriteString(line)
+			}
+			if i < strings.Count(r.text, "\n") {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString("\n")
+	}
+}

@@ -1,0 +1,434 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/tool"
+)
+
+// What a command line asks for.
+type requestKind int
+
+const (
+	reqInvoke     requestKind = iota // run the leaf's tool
+	reqHelp                          // print cmd's help to stdout, status 0
+	reqHelpOfHelp                    // help of the implicit help subcommand
+	reqVersion                       // print the version, status 0
+	reqMissingSub                    // a parent without subcommand: help on stderr, status 1
+)
+
+// request is a parsed command line.
+type request struct {
+	kind requestKind
+	cmd  *tool.CLICommand
+	// the leaf invocation: raw values in command-line order, the
+	// --harn-input text (nil when absent) and the output mode
+	values []assignment
+	input  *string
+	output string
+}
+
+// assignment is one raw value given for an argument.
+type assignment struct {
+	arg *tool.CLIArg
+	raw string
+}
+
+// usageError is a parse error of the generated program. It is printed
+// with the usage line of cmd, the way conventional parsers do.
+type usageError struct {
+	cmd *tool.CLICommand
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// Output modes of --harn-output.
+var outputModes = []string{"json", "pretty", "text"}
+
+const (
+	flagHarnInput  = "harn-input"
+	flagHarnOutput = "harn-output"
+	flagJSON       = "json"
+	flagHelp       = "help"
+	flagVersion    = "version"
+)
+
+// parse interprets everything after FILE (cli-projection.md §2-§4).
+func (p *Program) parse(args []string) (*request, error) {
+	cmd := p.Root
+	i := 0
+	for !cmd.Leaf() {
+		if i == len(args) {
+			return &request{kind: reqMissingSub, cmd: cmd}, nil
+		}
+		tok := args[i]
+		switch {
+		case tok == "-h" || tok == "--help":
+			return &request{kind: reqHelp, cmd: cmd}, nil
+		case (tok == "-V" || tok == "--version") && cmd == p.Root && p.Version != "":
+			return &request{kind: reqVersion, cmd: cmd}, nil
+		case tok == "help":
+			return p.parseHelp(cmd, args[i+1:])
+		case strings.HasPrefix(tok, "-") && tok != "-":
+			return nil, &usageError{cmd, fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
+		}
+		child := cmd.Child(tok)
+		if child == nil {
+			return nil, &usageError{cmd, fmt.Sprintf("unrecognized subcommand '%s'", tok)}
+		}
+		cmd = child
+		i++
+	}
+	return p.parseLeaf(cmd, args[i:])
+}
+
+// parseHelp is the implicit `help [COMMAND]...` subcommand of a parent.
+func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, error) {
+	cmd := parent
+	for i, tok := range args {
+		if strings.HasPrefix(tok, "-") && tok != "-" {
+			if tok == "-h" || tok == "--help" {
+				return &request{kind: reqHelpOfHelp, cmd: parent}, nil
+			}
+			return nil, &usageError{parent, fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
+		}
+		if tok == "help" && i == 0 {
+			if len(args) > 1 {
+				return nil, &usageError{parent, fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
+			}
+			return &request{kind: reqHelpOfHelp, cmd: parent}, nil
+		}
+		var child *tool.CLICommand
+		if !cmd.Leaf() {
+			child = cmd.Child(tok)
+		}
+		if child == nil {
+			return nil, &usageError{parent, fmt.Sprintf("unrecognized subcommand '%s'", tok)}
+		}
+		cmd = child
+	}
+	return &request{kind: reqHelp, cmd: cmd}, nil
+}
+
+// optionName is the option part of an --opt=value token.
+func optionName(tok string) string {
+	if strings.HasPrefix(tok, "--") {
+		if k := strings.IndexByte(tok, '='); k > 0 {
+			return tok[:k]
+		}
+	}
+	return tok
+}
+
+// option is one named option of a leaf: a tool argument or one of the
+// framework options every leaf has.
+type option struct {
+	arg  *tool.CLIArg // nil for framework options
+	name string       // framework: harn-input, harn-output, json, help
+}
+
+func (o option) takesValue() bool {
+	if o.arg != nil {
+		return !o.arg.Presence()
+	}
+	return o.name == flagHarnInput || o.name == flagHarnOutput
+}
+
+// display is the option as parse errors name it: --long <VALUE_NAME>.
+func (o option) display() string {
+	if o.arg != nil {
+		return argDisplay(o.arg)
+	}
+	switch o.name {
+	case flagHarnInput:
+		return "--harn-input <JSON|@FILE|->"
+	case flagHarnOutput:
+		return "--harn-output <FORMAT>"
+	}
+	return "--" + o.name
+}
+
+func argDisplay(a *tool.CLIArg) string {
+	if a.Positional {
+		return "[" + a.ValueName + "]"
+	}
+	if a.Presence() {
+		return "--" + a.Long
+	}
+	return "--" + a.Long + " <" + a.ValueName + ">"
+}
+
+func lookupLong(leaf *tool.CLICommand, name string) (option, bool) {
+	for _, a := range leaf.Args {
+		if a.Positional {
+			continue
+		}
+		if a.Long == name {
+			return option{arg: a}, true
+		}
+		for _, al := range a.Aliases {
+			if al == name {
+				return option{arg: a}, true
+			}
+		}
+	}
+	switch name {
+	case flagHarnInput, flagHarnOutput, flagHelp:
+		return option{name: name}, true
+	case flagJSON:
+		if leaf.JSONFlag {
+			return option{name: name}, true
+		}
+	}
+	return option{}, false
+}
+
+func lookupShort(leaf *tool.CLICommand, c byte) (option, bool) {
+	if c == 'h' {
+		return option{name: flagHelp}, true
+	}
+	for _, a := range leaf.Args {
+		if !a.Positional && len(a.Short) == 1 && a.Short[0] == c {
+			return option{arg: a}, true
+		}
+	}
+	return option{}, false
+}
+
+// leafParser holds the state of parsing one leaf's tokens.
+type leafParser struct {
+	leaf    *tool.CLICommand
+	req     *request
+	pos     []*tool.CLIArg
+	posIdx  int
+	seen    map[*tool.CLIArg]bool
+	seenFW  map[string]bool
+	outFlag string // the first of --json / --harn-output given
+}
+
+func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, error) {
+	lp := &leafParser{
+		leaf:   leaf,
+		req:    &request{kind: reqInvoke, cmd: leaf, output: "json"},
+		seen:   map[*tool.CLIArg]bool{},
+		seenFW: map[string]bool{},
+	}
+	for _, a := range leaf.Args {
+		if a.Positional {
+			lp.pos = append(lp.pos, a)
+		}
+	}
+	ddash := false
+	for j := 0; j < len(toks); j++ {
+		tok := toks[j]
+		switch {
+		case ddash || tok == "-" || !strings.HasPrefix(tok, "-"):
+			if err := lp.positional(tok); err != nil {
+				return nil, err
+			}
+			continue
+		case tok == "--":
+			ddash = true
+			continue
+		case lp.posIdx < len(lp.pos) && lp.pos[lp.posIdx].Negative && isNegativeNumber(tok):
+			if err := lp.positional(tok); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if strings.HasPrefix(tok, "--") {
+			name, val, hasVal := strings.Cut(tok[2:], "=")
+			o, ok := lookupLong(leaf, name)
+			if !ok {
+				return nil, lp.errorf("unexpected argument '--%s' found", name)
+			}
+			if !o.takesValue() {
+				if hasVal {
+					return nil, lp.errorf("unexpected value '%s' for '%s' found; no more were expected", val, o.display())
+				}
+				if done, err := lp.flag(o); err != nil || done {
+					return lp.result(err)
+				}
+				continue
+			}
+			if !hasVal {
+				var err error
+				if val, err = lp.next(o, toks, &j); err != nil {
+					return nil, err
+				}
+			}
+			if err := lp.value(o, val); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// short options, possibly clustered: -vq, -t value, -tvalue, -t=value
+		rest := tok[1:]
+		for rest != "" {
+			o, ok := lookupShort(leaf, rest[0])
+			if !ok {
+				r, _ := utf8.DecodeRuneInString(rest)
+				return nil, lp.errorf("unexpected argument '-%c' found", r)
+			}
+			if !o.takesValue() {
+				if done, err := lp.flag(o); err != nil || done {
+					return lp.result(err)
+				}
+				rest = rest[1:]
+				continue
+			}
+			val := strings.TrimPrefix(rest[1:], "=")
+			if rest[1:] == "" {
+				var err error
+				if val, err = lp.next(o, toks, &j); err != nil {
+					return nil, err
+				}
+			}
+			if err := lp.value(o, val); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	return lp.req, nil
+}
+
+// result ends parsing early: with an error, or with a help request.
+func (lp *leafParser) result(err error) (*request, error) {
+	if err != nil {
+		return nil, err
+	}
+	return lp.req, nil
+}
+
+func (lp *leafParser) errorf(format string, args ...any) error {
+	return &usageError{lp.leaf, fmt.Sprintf(format, args...)}
+}
+
+// next takes the token after an option as its value. A hyphen-leading
+// token is a value only when it is "-" or, for a numeric argument, a
+// negative number.
+func (lp *leafParser) next(o option, toks []string, j *int) (string, error) {
+	if *j+1 < len(toks) {
+		t := toks[*j+1]
+		if t == "-" || !strings.HasPrefix(t, "-") || (o.arg != nil && o.arg.Negative && isNegativeNumber(t)) {
+			*j++
+			return t, nil
+		}
+	}
+	return "", lp.errorf("a value is required for '%s' but none was supplied", o.display())
+}
+
+// flag applies an option that takes no value. done reports a help
+// request, which ends parsing.
+func (lp *leafParser) flag(o option) (done bool, err error) {
+	if o.arg != nil {
+		if lp.seen[o.arg] {
+			return false, lp.errorf("the argument '%s' cannot be used multiple times", o.display())
+		}
+		lp.seen[o.arg] = true
+		v := "true"
+		if o.arg.Style == tool.BooleanSetFalse {
+			v = "false"
+		}
+		lp.req.values = append(lp.req.values, assignment{o.arg, v})
+		return false, nil
+	}
+	switch o.name {
+	case flagHelp:
+		lp.req.kind = reqHelp
+		return true, nil
+	case flagJSON:
+		if err := lp.once(o); err != nil {
+			return false, err
+		}
+		if err := lp.outputSelector(o); err != nil {
+			return false, err
+		}
+		lp.req.output = "json"
+	}
+	return false, nil
+}
+
+func (lp *leafParser) once(o option) error {
+	if lp.seenFW[o.name] {
+		return lp.errorf("the argument '%s' cannot be used multiple times", o.display())
+	}
+	lp.seenFW[o.name] = true
+	return nil
+}
+
+// outputSelector enforces that --json and --harn-output exclude each
+// other.
+func (lp *leafParser) outputSelector(o option) error {
+	if lp.outFlag != "" && lp.outFlag != o.name {
+		first := option{name: lp.outFlag}
+		return lp.errorf("the argument '%s' cannot be used with '%s'", first.display(), o.display())
+	}
+	lp.outFlag = o.name
+	return nil
+}
+
+// value applies an option's value.
+func (lp *leafParser) value(o option, val string) error {
+	if a := o.arg; a != nil {
+		if lp.seen[a] && !a.Repeatable {
+			return lp.errorf("the argument '%s' cannot be used multiple times", o.display())
+		}
+		lp.seen[a] = true
+		lp.req.values = append(lp.req.values, assignment{a, val})
+		return nil
+	}
+	if err := lp.once(o); err != nil {
+		return err
+	}
+	switch o.name {
+	case flagHarnInput:
+		lp.req.input = &val
+	case flagHarnOutput:
+		if err := lp.outputSelector(o); err != nil {
+			return err
+		}
+		if !oneOf(val, outputModes) {
+			return lp.errorf("invalid value '%s' for '%s'\n  [possible values: %s]", val, o.display(), strings.Join(outputModes, ", "))
+		}
+		lp.req.output = val
+	}
+	return nil
+}
+
+func (lp *leafParser) positional(tok string) error {
+	if lp.posIdx >= len(lp.pos) {
+		return lp.errorf("unexpected argument '%s' found", tok)
+	}
+	a := lp.pos[lp.posIdx]
+	lp.req.values = append(lp.req.values, assignment{a, tok})
+	if !a.Repeatable {
+		lp.posIdx++
+	}
+	return nil
+}
+
+// isNegativeNumber reports a token such as -1, -2.5 or -1e3.
+func isNegativeNumber(s string) bool {
+	if len(s) < 2 || s[0] != '-' || !(isDigit(s[1]) || s[1] == '.') {
+		return false
+	}
+	_, err := strconv.ParseFloat(s[1:], 64)
+	return err == nil && !strings.ContainsAny(s, "xXpP_")
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func oneOf(s string, set []string) bool {
+	for _, x := range set {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

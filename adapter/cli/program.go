@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/tool/load"
+	"github.com/harnlang/harn/vm"
+)
+
+// Program is the command-line program generated from a prepared
+// catalog: its name, version and about text and the command tree.
+type Program struct {
+	// Name is the program name of usage lines and completion scripts:
+	// info.name, else the stem of the script file, else "harn-tool".
+	Name string
+	// Version is info.version; empty disables --version.
+	Version string
+	// About is info.description, the root's help text.
+	About string
+	// Root is the prepared command tree.
+	Root *tool.CLICommand
+}
+
+// New builds the program of a prepared catalog loaded from path. It
+// fails when the command-line parser cannot be built (an unresolved
+// $ref or an unknown type in a CLI leaf's property, cli-projection.md
+// §4).
+func New(p *tool.Prepared, path string) (*Program, error) {
+	tree, err := p.CLITree()
+	if err != nil {
+		return nil, err
+	}
+	prog := &Program{Name: programName(p.Info(), path), Version: tree.Version, Root: tree.Root}
+	if info := p.Info(); info != nil {
+		prog.About = info.Description
+	}
+	return prog, nil
+}
+
+func programName(info *tool.Info, path string) string {
+	if info != nil && info.Name != "" {
+		return info.Name
+	}
+	if stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)); path != "" && stem != "" && stem != "." && stem != "/" {
+		return stem
+	}
+	return "harn-tool"
+}
+
+// Caller runs a tool with a complete argument object and classifies the
+// outcome (validation included): tool.PreparedTool.Invoke on a thread
+// of the VM that owns the registry.
+type Caller func(t *tool.PreparedTool, args *jsonv.Object) *tool.Outcome
+
+// Stdio are the standard streams of one run.
+type Stdio struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// ThreadCaller is the Caller of a VM: each call runs on a new thread.
+func ThreadCaller(v *vm.VM) Caller {
+	return func(t *tool.PreparedTool, args *jsonv.Object) *tool.Outcome {
+		return t.Invoke(v.NewThread(), args)
+	}
+}
+
+// LoadFile loads a script with the shared loader, prepares its registry
+// and builds its program. On failure it writes the diagnostic to stderr
+// and returns the exit status to use.
+func LoadFile(path string, std Stdio) (*Program, *load.Script, int) {
+	s, err := load.Load(path, load.Options{Stderr: std.Stderr, Stdin: std.Stdin})
+	if err != nil {
+		if le, ok := err.(*load.Error); ok {
+			io.WriteString(std.Stderr, le.Render())
+			if le.Status != 0 {
+				return nil, nil, le.Status
+			}
+			return nil, nil, 1
+		}
+		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
+		return nil, nil, 1
+	}
+	p, err := tool.Prepare(s.Registry)
+	if err != nil {
+		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
+		return nil, nil, 1
+	}
+	prog, err := New(p, path)
+	if err != nil {
+		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
+		return nil, nil, 1
+	}
+	return prog, s, 0
+}
+
+// RunFile is `harn tool run FILE ARGS...`: load, prepare, parse args,
+// invoke, render. It returns the exit status.
+func RunFile(path string, args []string, std Stdio) int {
+	prog, s, status := LoadFile(path, std)
+	if prog == nil {
+		return status
+	}
+	return prog.Run(args, ThreadCaller(s.VM()), std)
+}
+
+// CompletionsFile is `harn tool completions FILE --shell SHELL` once the
+// shell is known: it writes the completion script to stdout.
+func CompletionsFile(path string, shell Shell, std Stdio) int {
+	prog, _, status := LoadFile(path, std)
+	if prog == nil {
+		return status
+	}
+	io.WriteString(std.Stdout, prog.Completions(shell))
+	return 0
+}

@@ -1,0 +1,388 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The completion scripts are checked in the real shells: each script is
+// loaded into bash, zsh and fish, and the candidates each shell offers
+// at a cursor position are compared with what the program accepts
+// there. The shells are installed by `make test-deps`; a test skips
+// only when its shell is genuinely unavailable.
+
+// kitchenScript is the registry shared with the golden tests of
+// `harn tool run` (cmd/harn/testdata/tool_run).
+const kitchenScript = "../../cmd/harn/testdata/tool_run/fixtures/kitchen.harn"
+
+// completionCase is the command line before the cursor and what the
+// shells must offer there. Candidates are compared after dropping a
+// trailing "/" of directories and an "--option=" prefix.
+type completionCase struct {
+	line string
+	// exact is the complete set of candidates (nil: not checked);
+	// ordered also checks their order.
+	exact   []string
+	ordered bool
+	// some must be offered; none must not be.
+	some, none []string
+}
+
+var kitchenCases = []completionCase{
+	{line: "kitchen ", exact: []string{"things", "t", "th", "configure", "files", "format", "raw", "renamed", "shift", "help"}, none: []string{"internal", "hidden-cmd"}},
+	{line: "kitchen th", exact: []string{"things", "th"}},
+	{line: "kitchen things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit", "help"}},
+	{line: "kitchen t lo", exact: []string{"lookup"}},
+	{line: "kitchen help ", exact: []string{"things", "configure", "files", "format", "raw", "renamed", "shift"}},
+	{line: "kitchen help things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit"}},
+	{line: "kitchen configure --", exact: []string{
+		"--name", "--offset", "--anything", "--no-cache", "--cmd", "--count", "--dir", "--either", "--enable", "--filter",
+		"--flavor", "--free", "--host", "--items", "--level", "--max-items", "--path", "--site", "--speed", "--tag", "--label", "--user",
+		"--verbose", "--harn-input", "--harn-output", "--json", "--help", "--mode", "--ratio",
+	}, none: []string{"--secret"}},
+	{line: "kitchen configure --mode ", exact: []string{"safe", "fast"}, ordered: true},
+	{line: "kitchen configure --speed ", exact: []string{"safe", "fast"}, ordered: true},
+	{line: "kitchen configure --tag ", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure -t gr", exact: []string{"green"}},
+	{line: "kitchen configure --label ", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure --harn-output ", exact: []string{"json", "pretty", "text"}, ordered: true},
+	{line: "kitchen configure --flavor ", exact: []string{"sweet", "sour"}, ordered: true},
+	{line: "kitchen configure --verbose ", exact: []string{"true", "false"}, ordered: true},
+	{line: "kitchen configure -n foo --mode s", exact: []string{"safe"}},
+	{line: "kitchen t lookup --what x --harn-output=p", exact: []string{"pretty"}},
+	{line: "kitchen configure --path ", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen configure --dir ", exact: []string{"beta"}},
+	{line: "kitchen configure --free ", exact: []string{}},
+	{line: "kitchen configure --site ", none: []string{"alpha.txt", "beta"}},
+	{line: "kitchen configure --user ro", some: []string{"root"}},
+	{line: "kitchen configure --cmd bas", some: []string{"bash"}},
+	{line: "kitchen configure --enable ", none: []string{"alpha.txt", "beta"}},
+	{line: "kitchen files ", exact: []string{"beta"}},
+	{line: "kitchen files /srv ", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen files /srv a.txt ", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen shift ", some: []string{"alpha.txt"}},
+}
+
+// completionFixture writes the script for shell into a fresh directory
+// that also holds a file and a directory for path completion.
+func completionFixture(t *testing.T, shell Shell) (dir, script string) {
+	t.Helper()
+	prog, _, status := LoadFile(kitchenScript, Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+	if prog == nil {
+		t.Fatalf("loading %s: status %d", kitchenScript, status)
+	}
+	dir = t.TempDir()
+	os.WriteFile(filepath.Join(dir, "alpha.txt"), nil, 0o644)
+	os.Mkdir(filepath.Join(dir, "beta"), 0o755)
+	script = filepath.Join(t.TempDir(), "kitchen."+string(shell))
+	if err := os.WriteFile(script, []byte(prog.Completions(shell)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, script
+}
+
+func needShell(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed (`make test-deps` installs zsh and fish): shell completion test skipped", name)
+	}
+	return path
+}
+
+// runShell runs a shell program with a time limit and returns stdout.
+func runShell(t *testing.T, dir string, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "XDG_CACHE_HOME="+home, "TERM=xterm")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", name, err, out.String(), errb.String())
+	}
+	return out.String()
+}
+
+var markerRE = regexp.MustCompile(`^@@(BEGIN|END) (\d+)$`)
+
+// splitResults reads "@@BEGIN n" ... "@@END n" blocks of candidates.
+func splitResults(t *testing.T, out string, n int) [][]string {
+	t.Helper()
+	res := make([][]string, n)
+	cur := -1
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := markerRE.FindStringSubmatch(line); m != nil {
+			if m[1] == "BEGIN" {
+				fmt.Sscan(m[2], &cur)
+				cur--
+			} else {
+				cur = -1
+			}
+			continue
+		}
+		if cur >= 0 && cur < n && line != "" {
+			res[cur] = append(res[cur], line)
+		}
+	}
+	return res
+}
+
+// normalize drops option prefixes of --opt=value candidates, fish
+// descriptions and directory slashes, and removes duplicates.
+func normalize(cands []string) []string {
+	var out []string
+	for _, c := range cands {
+		c, _, _ = strings.Cut(c, "\t")
+		if strings.HasPrefix(c, "--") {
+			if _, v, ok := strings.Cut(c, "="); ok {
+				c = v
+			}
+		}
+		c = strings.TrimSuffix(c, "/")
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func checkCandidates(t *testing.T, shell string, c completionCase, raw []string) {
+	t.Helper()
+	got := normalize(raw)
+	if c.exact != nil {
+		want := slices.Clone(c.exact)
+		g := slices.Clone(got)
+		if !c.ordered {
+			slices.Sort(want)
+			slices.Sort(g)
+		}
+		if !slices.Equal(g, want) && !(len(g) == 0 && len(want) == 0) {
+			t.Errorf("%s %q:\n got %q\nwant %q", shell, c.line, got, c.exact)
+		}
+	}
+	for _, s := range c.some {
+		if !slices.Contains(got, s) {
+			t.Errorf("%s %q: %q not offered (got %q)", shell, c.line, s, got)
+		}
+	}
+	for _, s := range c.none {
+		if slices.Contains(got, s) {
+			t.Errorf("%s %q: %q offered (got %q)", shell, c.line, s, got)
+		}
+	}
+}
+
+// bashWords splits a command line into COMP_WORDS the way readline
+// does with the default COMP_WORDBREAKS for these lines: at blanks and
+// around "=".
+func bashWords(line string) []string {
+	var words []string
+	for _, w := range strings.Split(line, " ") {
+		if k := strings.IndexByte(w, '='); k > 0 && strings.HasPrefix(w, "-") {
+			words = append(words, w[:k], "=", w[k+1:])
+			continue
+		}
+		words = append(words, w)
+	}
+	return words
+}
+
+func TestBashCompletion(t *testing.T) {
+	bash := needShell(t, "bash")
+	dir, script := completionFixture(t, Bash)
+	var prog strings.Builder
+	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
+	prog.WriteString("complete -p kitchen >/dev/null || exit 8\n")
+	for i, c := range kitchenCases {
+		words := bashWords(c.line)
+		q := make([]string, len(words))
+		for j, w := range words {
+			q[j] = shQuote(w)
+			if w == "" {
+				q[j] = "''"
+			}
+		}
+		fmt.Fprintf(&prog, "COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE=%s; COMP_POINT=${#COMP_LINE}; COMPREPLY=()\n",
+			strings.Join(q, " "), len(words)-1, shQuote(c.line))
+		fmt.Fprintf(&prog, "_kitchen; echo '@@BEGIN %d'; printf '%%s\\n' \"${COMPREPLY[@]}\"; echo '@@END %d'\n", i+1, i+1)
+	}
+	out := runShell(t, dir, bash, "--norc", "--noprofile", "-c", prog.String())
+	res := splitResults(t, out, len(kitchenCases))
+	for i, c := range kitchenCases {
+		checkCandidates(t, "bash", c, res[i])
+	}
+}
+
+func TestFishCompletion(t *testing.T) {
+	fish := needShell(t, "fish")
+	dir, script := completionFixture(t, Fish)
+	var prog strings.Builder
+	fmt.Fprintf(&prog, "source %s; or exit 9\n", fishQuote(script))
+	for i, c := range kitchenCases {
+		fmt.Fprintf(&prog, "echo '@@BEGIN %d'; complete -C %s; echo '@@END %d'\n", i+1, fishQuote(c.line), i+1)
+	}
+	out := runShell(t, dir, fish, "--no-config", "-c", prog.String())
+	res := splitResults(t, out, len(kitchenCases))
+	for i, c := range kitchenCases {
+		checkCandidates(t, "fish", c, res[i])
+	}
+}
+
+// zshDriver types each line into an interactive zsh on a pseudo-terminal
+// (zsh's own zpty module) and runs completion at its end through a
+// widget. compadd is wrapped to record every match the completion
+// functions add; "@@BEGIN n"/"@@END n" lines delimit each attempt.
+const zshDriver = `
+zmodload zsh/zpty || exit 3
+script=$1 out=$2
+shift 2
+: >| $out
+zpty z zsh -f -i || exit 3
+zpty -w z "PS1='' PROMPT='' RPROMPT=''"
+zpty -w z "autoload -Uz compinit && compinit -u -D"
+zpty -w z "source ${(q)script}"
+zpty -w z "__out=${(q)out}; integer __n=0"
+zpty -w z 'compadd() { if (( ${@[(I)-[OAD]*]} )); then builtin compadd "$@"; return; fi; local -a __m; builtin compadd -O __m "$@"; (( $#__m )) && print -rl -- $__m >> $__out; builtin compadd "$@"; }'
+zpty -w z '__capture() { (( __n++ )); print -r -- "@@BEGIN $__n" >> $__out; zle complete-word; print -r -- "@@END $__n" >> $__out; BUFFER=; CURSOR=0; }'
+zpty -w z 'zle -N __capture; bindkey "^T" __capture'
+integer n=0 tries
+for line in "$@"; do
+  (( n++ ))
+  zpty -w -n z "$line"$'\C-t'
+  tries=0
+  while ! grep -q "^@@END $n\$" $out; do
+    (( tries++ > 1500 )) && { print -u2 "timeout waiting for completion $n: $line"; zpty -d z; exit 4; }
+    sleep 0.02
+  done
+done
+zpty -d z
+`
+
+func TestZshCompletion(t *testing.T) {
+	zsh := needShell(t, "zsh")
+	dir, script := completionFixture(t, Zsh)
+	driver := filepath.Join(t.TempDir(), "driver.zsh")
+	os.WriteFile(driver, []byte(zshDriver), 0o644)
+	outFile := filepath.Join(t.TempDir(), "matches")
+	args := []string{"-f", driver, script, outFile}
+	for _, c := range kitchenCases {
+		args = append(args, c.line)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zsh, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "TERM=xterm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 3 {
+			t.Skipf("zsh has no zpty module: %s", out)
+		}
+		t.Fatalf("zsh driver: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := splitResults(t, string(data), len(kitchenCases))
+	for i, c := range kitchenCases {
+		checkCandidates(t, "zsh", c, res[i])
+	}
+}
+
+// TestScriptsContent checks what every script must contain
+// (cli-projection.md §8): markers, commands, options, value candidates
+// in order for bash, zsh and fish and none for PowerShell, and nothing
+// hidden.
+func TestScriptsContent(t *testing.T) {
+	prog, _, _ := LoadFile(kitchenScript, Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+	if prog == nil {
+		t.Fatal("kitchen fixture does not load")
+	}
+	markers := map[Shell][]string{
+		Bash:       {"_kitchen() {", "complete -F _kitchen -o nosort kitchen"},
+		Zsh:        {"#compdef kitchen\n", "_kitchen() {", "_arguments"},
+		Fish:       {"complete -c kitchen "},
+		PowerShell: {"Register-ArgumentCompleter -Native -CommandName 'kitchen'"},
+	}
+	for _, sh := range Shells {
+		s := prog.Completions(sh)
+		for _, m := range markers[sh] {
+			if !strings.Contains(s, m) {
+				t.Errorf("%s script lacks %q", sh, m)
+			}
+		}
+		if sh == Zsh && !strings.HasPrefix(s, "#compdef kitchen\n") {
+			t.Errorf("zsh script does not start with #compdef")
+		}
+		for _, w := range []string{"things", "lookup", "configure", "--harn-input", "--harn-output", "--json", "--tag", "--label", "--help", "help"} {
+			if !strings.Contains(s, spelled(sh, w)) {
+				t.Errorf("%s script lacks %q", sh, w)
+			}
+		}
+		for _, w := range []string{"secret", "hidden-cmd", "internal"} {
+			if strings.Contains(s, w) {
+				t.Errorf("%s script mentions hidden or non-CLI %q", sh, w)
+			}
+		}
+		ordered := []string{"safe", "fast"}
+		if sh == PowerShell {
+			for _, v := range []string{"safe", "fast", "blue", "green", "pretty", "sweet"} {
+				if strings.Contains(s, v) {
+					t.Errorf("powershell script offers value %q", v)
+				}
+			}
+			continue
+		}
+		for _, pair := range [][]string{ordered, {"blue", "green"}, {"json", "pretty", "text"}} {
+			re := regexp.MustCompile(strings.Join(pair, `\W+`))
+			if !re.MatchString(s) {
+				t.Errorf("%s script lacks candidates %q in order", sh, pair)
+			}
+		}
+	}
+	if !strings.Contains(prog.Completions(Bash), "compgen -f") || !strings.Contains(prog.Completions(Zsh), ":_files") || !strings.Contains(prog.Completions(Fish), " -F") {
+		t.Error("file value hint not mapped to the shells' file completion")
+	}
+}
+
+// spelled is how a script spells an option: fish declares --x as -l x.
+func spelled(sh Shell, w string) string {
+	if sh == Fish && strings.HasPrefix(w, "--") {
+		return "-l " + w[2:]
+	}
+	return w
+}
+
+// TestWidgetScripts covers the seed example's program name and tree.
+func TestWidgetScripts(t *testing.T) {
+	prog, _, _ := LoadFile("../../cmd/harn/testdata/tool_run/fixtures/widget.harn", Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+	if prog == nil {
+		t.Fatal("widget fixture does not load")
+	}
+	for _, sh := range Shells {
+		s := prog.Completions(sh)
+		for _, w := range []string{"widgets", "get", "show", "--verbose", "-v", "--harn-input", "--harn-output", "--json", "--version"} {
+			if !strings.Contains(s, spelled(sh, w)) {
+				t.Errorf("%s script lacks %q", sh, w)
+			}
+		}
+	}
+	if !strings.Contains(prog.Completions(Bash), "complete -F _widgets") || !strings.HasPrefix(prog.Completions(Zsh), "#compdef widgets") || !strings.Contains(prog.Completions(Fish), "complete -c widgets ") {
+		t.Error("widget script markers")
+	}
+}

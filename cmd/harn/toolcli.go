@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/harnlang/harn/adapter/cli"
+)
+
+// `harn tool run` and `harn tool completions`: the generated command
+// line of a script's registry (adapter/cli).
+
+func init() {
+	toolCommands["run"] = cmdToolRun
+	toolCommands["completions"] = cmdToolCompletions
+	commandHelp["tool run"] = toolRunHelp
+	commandHelp["tool completions"] = toolCompletionsHelp
+}
+
+const toolRunHelp = `Usage: harn tool run FILE [COMMAND...] [ARGS...]
+
+Run FILE once, read the ToolRegistry it publishes and run it as a nested
+command-line program built from its CLI-audience tools. Everything after
+FILE belongs to that program, --help included:
+
+  harn tool run server.harn --help              the program's commands
+  harn tool run server.harn widgets get --help  one command's arguments
+  harn tool run server.harn widgets get 42 -v false
+
+Every command that runs a tool also accepts --harn-input JSON|@FILE|- (a
+base argument object that individual arguments override), --harn-output
+json|pretty|text and, unless the tool has a json input, --json. Arguments
+are validated against the tool's input schema before its handler runs.
+
+Exit status: 0 on success and for help, 1 on any failure (load, registry,
+parse, validation, handler, declared application error), 2 when FILE is
+missing. See docs/tool-run.md.
+`
+
+const toolCompletionsHelp = `Usage: harn tool completions FILE --shell bash|zsh|fish|powershell
+
+Run FILE once and print a completion script for the command-line program
+that 'harn tool run FILE' projects from its registry: commands, aliases
+and options, and for bash, zsh and fish also option values (enum values,
+advisory completions and value hints). The script completes the
+program name (the registry's info.name, else the file stem), so install
+it for a command of that name, e.g. a wrapper that runs
+'harn tool run FILE "$@"'.
+
+Exit status: 0 on success, 1 when the script fails to load or its
+registry is invalid, 2 on a usage error. See docs/tool-completions.md.
+`
+
+func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "error: harn tool run needs a FILE\n\n"+toolRunHelp)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, toolRunHelp)
+		return 0
+	}
+	return cli.RunFile(args[0], args[1:], cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
+
+func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var file, shell string
+	haveShell := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "-h":
+			fmt.Fprint(stdout, toolCompletionsHelp)
+			return 0
+		case a == "--shell":
+			if i+1 >= len(args) {
+				fmt.Fprint(stderr, "error: --shell needs a value\n\n"+toolCompletionsHelp)
+				return 2
+			}
+			i++
+			shell, haveShell = args[i], true
+		case strings.HasPrefix(a, "--shell="):
+			shell, haveShell = strings.TrimPrefix(a, "--shell="), true
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "error: unknown option %q\n\n%s", a, toolCompletionsHelp)
+			return 2
+		case file == "":
+			file = a
+		default:
+			fmt.Fprintf(stderr, "error: unexpected argument %q\n\n%s", a, toolCompletionsHelp)
+			return 2
+		}
+	}
+	if file == "" {
+		fmt.Fprint(stderr, "error: harn tool completions needs a FILE\n\n"+toolCompletionsHelp)
+		return 2
+	}
+	if !haveShell {
+		fmt.Fprint(stderr, "error: harn tool completions needs --shell bash|zsh|fish|powershell\n\n"+toolCompletionsHelp)
+		return 2
+	}
+	sh, ok := cli.ParseShell(shell)
+	if !ok {
+		fmt.Fprintf(stderr, "error: invalid value %q for --shell (possible values: bash, zsh, fish, powershell)\n", shell)
+		return 2
+	}
+	return cli.CompletionsFile(file, sh, cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
