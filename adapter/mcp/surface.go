@@ -1,0 +1,164 @@
+package mcp
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/tool/load"
+	"github.com/harnlang/harn/vm"
+)
+
+// Surface is what a server serves: a prepared catalog, the runtime that
+// invokes its entries, and the resources, templates, prompts and server
+// identity published with it. A surface is immutable; --watch replaces
+// the whole value.
+type Surface struct {
+	// Kind names the surface ("script", "exports").
+	Kind    string
+	Catalog *tool.Prepared
+	Runtime Runtime
+
+	Resources []*tool.Resource
+	Templates []*tool.ResourceTemplate
+	Prompts   []*tool.Prompt
+
+	// Name, Version and Instructions are the server identity
+	// (mcp-projection.md §1).
+	Name, Version, Instructions string
+
+	releasedOnce sync.Once
+	releasedDocs []*jsonv.Object
+}
+
+// Runtime runs a surface's Harn code. Both methods are called from the
+// server's executor goroutine, one call at a time; h is the served
+// request the in-handler builtins talk to.
+type Runtime interface {
+	// Invoke validates args, calls the tool's handler and classifies the
+	// outcome (tool.PreparedTool.Invoke). start is called with the
+	// thread before the handler runs, so the server can cancel it.
+	Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args any, start func(*vm.Thread)) *tool.Outcome
+	// Call calls a resource-template or prompt handler.
+	Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (vm.Value, error)
+	// Close releases the runtime (an old VM after a reload).
+	Close()
+}
+
+// ScriptRuntime runs handlers on a loaded script's VM.
+type ScriptRuntime struct{ Script *load.Script }
+
+// Invoke implements Runtime.
+func (r *ScriptRuntime) Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args any, start func(*vm.Thread)) *tool.Outcome {
+	th := r.Script.Thread()
+	if start != nil {
+		start(th)
+	}
+	defer stdlib.SetMCPHandler(th.VM(), h)()
+	return t.Invoke(th, args)
+}
+
+// Call implements Runtime.
+func (r *ScriptRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (vm.Value, error) {
+	th := r.Script.Thread()
+	if start != nil {
+		start(th)
+	}
+	defer stdlib.SetMCPHandler(th.VM(), h)()
+	return th.CallPlain(fn, args)
+}
+
+// Close implements Runtime: the VM is left to the garbage collector
+// once nothing references it; interrupting it stops stray tasks.
+func (r *ScriptRuntime) Close() { r.Script.VM().Interrupt() }
+
+// LoadError is a failure to build a surface; Status is the exit status
+// (load.Error's, or 1).
+type LoadError struct {
+	Msg    string
+	Status int
+	// Rendered is the complete diagnostic text, when the loader made one.
+	Rendered string
+}
+
+func (e *LoadError) Error() string { return e.Msg }
+
+// Render is the text to print on stderr.
+func (e *LoadError) Render() string {
+	if e.Rendered != "" {
+		return e.Rendered
+	}
+	return "error: " + e.Msg + "\n"
+}
+
+// LoadScript builds the script surface of path: the script runs once
+// (its output goes to stderr), its published registry is prepared, and
+// the MCP projection is checked. harnVersion is the fallback server
+// version.
+func LoadScript(path string, stderr io.Writer, harnVersion string) (*Surface, error) {
+	s, err := load.Load(path, load.Options{Stderr: stderr, Stdin: strings.NewReader("")})
+	if err != nil {
+		if le, ok := err.(*load.Error); ok {
+			return nil, &LoadError{Msg: le.Msg, Status: le.Status, Rendered: le.Render()}
+		}
+		return nil, &LoadError{Msg: err.Error(), Status: 1}
+	}
+	prep, err := tool.Prepare(s.Registry)
+	if err != nil {
+		s.VM().Interrupt()
+		return nil, &LoadError{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}
+	}
+	pub := s.Publication
+	sf := &Surface{
+		Kind: "script", Catalog: prep, Runtime: &ScriptRuntime{Script: s},
+		Resources: pub.Resources, Templates: pub.Templates, Prompts: pub.Prompts,
+	}
+	sf.Name, sf.Version, sf.Instructions = identity(prep.Info(), pub.Server, path, harnVersion)
+	return sf, nil
+}
+
+// identity is the server identity of mcp-projection.md §1: metadata
+// first, then registry info, then the file stem and the Harn version.
+func identity(info *tool.Info, meta *tool.ServerMetadata, path, harnVersion string) (name, version, instructions string) {
+	if info != nil {
+		name, version, instructions = info.Name, info.Version, info.Description
+	}
+	if meta != nil {
+		if meta.Name != "" {
+			name = meta.Name
+		}
+		if meta.Version != "" {
+			version = meta.Version
+		}
+		if meta.Instructions != "" {
+			instructions = meta.Instructions
+		}
+	}
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	if version == "" {
+		version = harnVersion
+	}
+	return
+}
+
+// StartupLine is the line `harn serve mcp` writes on stderr when it
+// starts serving.
+func (s *Surface) StartupLine(watch bool) string {
+	n := len(s.Catalog.Tools(tool.AudienceMCP))
+	noun := "tools"
+	if n == 1 {
+		noun = "tool"
+	}
+	line := fmt.Sprintf("[harn] serve mcp: serving %d %s as '%s'", n, noun, s.Name)
+	if watch {
+		line += " with source reload"
+	}
+	return line
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn/adapter/mcp"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// `harn serve mcp`: the MCP projection (mcp-projection.md).
+
+func init() {
+	commandHelp["serve"] = serveHelp
+	commandHelp["serve mcp"] = serveHelp
+}
+
+const serveHelp = `Usage: harn serve mcp [--surface script|exports|auto] [--watch]
+                      [--transport stdio|http] [--bind ADDR] [--path PATH]
+                      [--api-key KEY[,KEY...]] [--hmac-secret SECRET]
+                      [--card PATH_OR_JSON] FILE
+
+Serve FILE's tools, resources and prompts to MCP clients. The script surface
+runs FILE once and serves the ToolRegistry it publishes with
+harness.tools.mcp_tools(...); only tools whose governance includes the "mcp"
+audience are listed or callable.
+
+  --surface    script, exports or auto (default auto: exports when the module
+               has public functions, else script)
+  --watch      reload FILE's directory on changes (stdio, script surface)
+  --transport  stdio (default: newline-delimited JSON-RPC on stdin/stdout) or
+               http (session-free Streamable HTTP, 2026-07-28 clients)
+  --bind       HTTP listen address (default 127.0.0.1:8765,
+               env HARN_SERVE_MCP_BIND)
+  --path       HTTP endpoint path (default /mcp)
+  --api-key    HTTP API keys (env HARN_SERVE_API_KEY)
+  --hmac-secret HTTP request-signing secret (env HARN_SERVE_HMAC_SECRET)
+  --card       Server Card JSON (file or inline), served as serverInfo.card and
+               the resource well-known://mcp-card
+
+Stdout carries protocol messages only; the script's output and the server's
+diagnostics go to stderr. Exit status: 0 when the client closes the
+connection, 1 when FILE fails to load or to prepare, 2 on a usage error.
+`
+
+// serveSurfaces build the surface named by --surface. The exports issue
+// adds "exports" here and decides "auto" in autoSurface.
+var serveSurfaces = map[string]func(path string, stderr io.Writer) (*mcp.Surface, error){
+	"script": func(path string, stderr io.Writer) (*mcp.Surface, error) {
+		return mcp.LoadScript(path, stderr, version)
+	},
+}
+
+// autoSurface resolves --surface auto.
+var autoSurface = func(path string) string { return "script" }
+
+type serveFlags struct {
+	surface, transport, bind, path, card, hmac string
+	apiKeys                                    []string
+	watch                                      bool
+	file                                       string
+}
+
+func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "mcp" {
+		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+			fmt.Fprint(stdout, serveHelp)
+			return 0
+		}
+		fmt.Fprint(stderr, serveHelp)
+		return 2
+	}
+	f, code := parseServeFlags(args[1:], stdout, stderr)
+	if f == nil {
+		return code
+	}
+	var card any
+	if f.card != "" {
+		text := f.card
+		if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+			b, err := os.ReadFile(text)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: --card: %v\n", err)
+				return 1
+			}
+			text = string(b)
+		}
+		v, err := jsonv.Parse([]byte(text))
+		if err != nil {
+			fmt.Fprintf(stderr, "error: --card: invalid JSON: %v\n", err)
+			return 1
+		}
+		card = v
+	}
+	surface := f.surface
+	if surface == "auto" {
+		surface = autoSurface(f.file)
+	}
+	if f.watch && (f.transport == "http" || surface == "exports") {
+		fmt.Fprintln(stderr, "error: --watch requires the stdio transport and the script surface")
+		return 2
+	}
+	build, ok := serveSurfaces[surface]
+	if !ok {
+		fmt.Fprintf(stderr, "error: --surface %s is not available in this build\n", surface)
+		return 2
+	}
+	sf, err := build(f.file, stderr)
+	if err != nil {
+		if le, ok := err.(*mcp.LoadError); ok {
+			fmt.Fprint(stderr, le.Render())
+			return le.Status
+		}
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	srv := mcp.NewServer(sf, mcp.Options{Watch: f.watch, Card: card, Stderr: stderr})
+	fmt.Fprintln(stderr, sf.StartupLine(f.watch))
+	if f.transport == "http" {
+		return serveHTTP(srv, f, stderr)
+	}
+	if f.watch {
+		stop := make(chan struct{})
+		defer close(stop)
+		go srv.Watch(filepath.Dir(f.file), func() (*mcp.Surface, error) { return build(f.file, stderr) }, stop)
+	}
+	if err := srv.Serve(stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int) {
+	f := &serveFlags{surface: "auto", transport: "stdio", path: "/mcp"}
+	f.bind = os.Getenv("HARN_SERVE_MCP_BIND")
+	if f.bind == "" {
+		f.bind = "127.0.0.1:8765"
+	}
+	if k := os.Getenv("HARN_SERVE_API_KEY"); k != "" {
+		f.apiKeys = splitKeys(k)
+	}
+	f.hmac = os.Getenv("HARN_SERVE_HMAC_SECRET")
+	usage := func(format string, a ...any) (*serveFlags, int) {
+		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(a, serveHelp)...)
+		return nil, 2
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		value := func() (string, bool) {
+			if hasVal {
+				return val, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
+		switch name {
+		case "--help", "-h":
+			fmt.Fprint(stdout, serveHelp)
+			return nil, 0
+		case "--watch":
+			f.watch = true
+		case "--surface", "--transport", "--bind", "--path", "--api-key", "--hmac-secret", "--card", "--tls", "--cert", "--key":
+			v, ok := value()
+			if !ok {
+				return usage("%s requires a value", name)
+			}
+			switch name {
+			case "--surface":
+				if v != "script" && v != "exports" && v != "auto" {
+					return usage("--surface must be script, exports or auto")
+				}
+				f.surface = v
+			case "--transport":
+				if v != "stdio" && v != "http" {
+					return usage("--transport must be stdio or http")
+				}
+				f.transport = v
+			case "--bind":
+				f.bind = v
+			case "--path":
+				f.path = v
+			case "--api-key":
+				f.apiKeys = splitKeys(v)
+			case "--hmac-secret":
+				f.hmac = v
+			case "--card":
+				f.card = v
+			case "--tls", "--cert", "--key":
+				if name == "--tls" && v != "plain" {
+					return usage("--tls %s is not supported; use plain behind a TLS-terminating proxy", v)
+				}
+			}
+		default:
+			if strings.HasPrefix(a, "-") && a != "-" {
+				return usage("unknown flag %s", a)
+			}
+			if f.file != "" {
+				return usage("unexpected argument %q", a)
+			}
+			f.file = a
+		}
+	}
+	if f.file == "" {
+		return usage("missing FILE")
+	}
+	return f, 0
+}
+
+func splitKeys(s string) []string {
+	var out []string
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}

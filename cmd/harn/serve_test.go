@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeServeScript(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "server.harn")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const serveWidget = `import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  println("loading")
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "lookup_widget", description: "Fetch.", handler: {x -> {id: 1}}},
+  ], {info: {name: "widgets", version: "1.0.0"}}))
+}
+`
+
+func TestServeMCPStdio(t *testing.T) {
+	p := writeServeScript(t, serveWidget)
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup_widget"}}
+`)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", "--surface", "script", p}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"serverInfo":{"name":"widgets","version":"1.0.0"}`) || !strings.Contains(lines[1], `"isError":false`) {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	// The script's output and the startup line go to stderr.
+	if !strings.Contains(errb.String(), "loading\n") || !strings.Contains(errb.String(), "[harn] serve mcp: serving 1 tool as 'widgets'\n") {
+		t.Errorf("stderr: %q", errb.String())
+	}
+}
+
+func TestServeMCPWatchLine(t *testing.T) {
+	p := writeServeScript(t, serveWidget)
+	var out, errb bytes.Buffer
+	run([]string{"serve", "mcp", "--watch", p}, strings.NewReader(""), &out, &errb)
+	if !strings.Contains(errb.String(), "serving 1 tool as 'widgets' with source reload") {
+		t.Errorf("stderr: %q", errb.String())
+	}
+}
+
+func TestServeMCPLoadFailures(t *testing.T) {
+	for _, c := range []struct{ src, msg string }{
+		{"fn main(harness: Harness) {}\n", "pipeline did not publish a tool registry"},
+		{`import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "t", description: "T.", returns: {"$anchor": "x", type: "integer"}, handler: {x -> 1}},
+  ], {components: {schemas: {C: {type: "string"}}}}))
+}
+`, "cannot project tool schema through MCP components: $anchor changes JSON Schema resource scope"},
+	} {
+		var out, errb bytes.Buffer
+		code := run([]string{"serve", "mcp", "--surface", "script", writeServeScript(t, c.src)}, strings.NewReader(""), &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), c.msg) || out.Len() != 0 {
+			t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
+		}
+	}
+}
+
+func TestServeMCPUsage(t *testing.T) {
+	p := writeServeScript(t, serveWidget)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", "--watch", "--transport", "http", p}, strings.NewReader(""), &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), "--watch requires the stdio transport and the script surface") {
+		t.Errorf("exit %d: %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"serve", "mcp", "--surface", "nope", p}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("bad surface: exit %d", code)
+	}
+	errb.Reset()
+	if code := run([]string{"serve", "mcp"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "missing FILE") {
+		t.Errorf("no file: exit %d %q", code, errb.String())
+	}
+}

@@ -1,0 +1,82 @@
+// The official TypeScript SDK client against `harn serve mcp` over stdio.
+// HARN_BIN names the harn binary.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const harn = process.env.HARN_BIN ?? path.join(here, "../../bin/harn");
+let client;
+
+before(async () => {
+  client = new Client({ name: "ts-sdk-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: harn, args: ["serve", "mcp", path.join(here, "server.harn")], stderr: "ignore" }));
+});
+
+after(async () => {
+  await client.close();
+});
+
+test("initialize negotiates and identifies the server", () => {
+  assert.deepEqual(client.getServerVersion(), { name: "widgets", version: "1.0.0" });
+  assert.equal(client.getInstructions(), "Widget integration");
+  assert.ok(client.getServerCapabilities().tools);
+});
+
+test("tools/list exposes only MCP-audience tools with standalone schemas", async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ["lookup", "count"]);
+  const lookup = tools[0];
+  assert.deepEqual(lookup.outputSchema, {
+    type: "object",
+    $ref: "#/$defs/Widget",
+    $defs: { Widget: { additionalProperties: false, properties: { id: { type: "integer" }, label: { type: "string" } }, required: ["id", "label"], type: "object" } },
+  });
+  assert.equal(lookup.annotations.readOnlyHint, true);
+  assert.deepEqual(lookup._meta["com.harnlang/toolContract"].errorSchema.required, ["variant"]);
+  assert.deepEqual(tools[1].outputSchema, { type: "object", properties: { result: { type: "integer" } }, required: ["result"], additionalProperties: false });
+});
+
+test("a valid call returns structured content the SDK validates", async () => {
+  const res = await client.callTool({ name: "lookup", arguments: { id: 42 } });
+  assert.equal(res.isError, false);
+  assert.deepEqual(res.structuredContent, { id: 42, label: "widget 42" });
+  const count = await client.callTool({ name: "count", arguments: {} });
+  assert.deepEqual(count.structuredContent, { result: 3 });
+});
+
+test("invalid arguments are an invalid-params error", async () => {
+  await assert.rejects(client.callTool({ name: "lookup", arguments: { id: 0 } }), (e) => {
+    assert.ok(e instanceof McpError);
+    assert.equal(e.code, -32602);
+    assert.match(e.message, /input violates its declared schema/);
+    return true;
+  });
+});
+
+test("a tool outside the MCP audience cannot be called", async () => {
+  await assert.rejects(client.callTool({ name: "operator_only", arguments: {} }), (e) => e.code === -32602 && /Unknown tool: operator_only/.test(e.message));
+});
+
+test("a declared failure is an isError result with typed data", async () => {
+  const res = await client.callTool({ name: "lookup", arguments: { id: 9 } });
+  assert.equal(res.isError, true);
+  assert.equal(res.content[0].text, 'tool "lookup" failed: declared application error');
+  assert.deepEqual(res._meta["com.harnlang/toolContract"].applicationError, { tool: "lookup", data: { variant: "NotFound" } });
+  assert.equal(res.structuredContent, undefined);
+});
+
+test("an undeclared throw never renders the thrown value", async () => {
+  const res = await client.callTool({ name: "lookup", arguments: { id: 13 } });
+  assert.equal(res.isError, true);
+  assert.doesNotMatch(JSON.stringify(res), /secret/);
+  assert.equal(res._meta?.["com.harnlang/toolContract"]?.applicationError, undefined);
+});
+
+test("ping answers", async () => {
+  assert.deepEqual(await client.ping(), {});
+});

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every server scenario of the official MCP conformance suite against
+# `harn serve mcp server.harn` (through bridge.mjs) and fails unless all
+# of them pass.   usage: run.sh HARN_BIN
+set -euo pipefail
+harn="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+cd "$(dirname "$0")"
+node=node_modules/node/bin/node # Node 22: the suite needs it
+port=$((20000 + RANDOM % 20000))
+"$node" bridge.mjs "$harn" server.harn "$port" 2>bridge.log &
+bridge=$!
+trap 'kill $bridge 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  grep -q listening bridge.log 2>/dev/null && break
+  sleep 0.1
+done
+out=$(mktemp)
+status=0
+"$node" node_modules/@modelcontextprotocol/conformance/dist/index.js server --suite all \
+  --url "http://127.0.0.1:$port/mcp" >"$out" 2>&1 || status=$?
+sed -n '/=== SUMMARY ===/,$p' "$out"
+if [ "$status" -ne 0 ] || grep -q '✗' "$out"; then
+  echo "mcp-conformance: FAILED (full output below)"
+  cat "$out"
+  exit 1
+fi
+scenarios=$(grep -c '^✓' "$out")
+echo "mcp-conformance ($scenarios scenarios):"
+echo "mcp-conformance: $scenarios passed, 0 failed"
