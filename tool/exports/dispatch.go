@@ -1,0 +1,154 @@
+package exports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/load"
+	"github.com/harnlang/harn/vm"
+)
+
+// Library is a module loaded for export-backed dispatch: its exports
+// catalog as a normalized registry whose handlers call the public
+// functions. Prepare it with tool.Prepare and invoke its tools with
+// PreparedTool.Invoke on a thread of the library's VM, exactly as a
+// script registry (tool/load): arguments are validated against the
+// prepared input schema before the function runs, results and declared
+// throws are classified against the same prepared catalog.
+type Library struct {
+	Path    string
+	Session *interp.Session
+	Module  *interp.Module
+	// Registry holds one tool per export, in catalog order. Each handler
+	// takes the validated argument object, hydrates struct and enum
+	// arguments (registry.md §8.4), supplies the host-injected leading
+	// Harness parameters and calls the function with positional
+	// arguments.
+	Registry *tool.Registry
+}
+
+// VM is the library's VM.
+func (l *Library) VM() *vm.VM { return l.Session.VM }
+
+// Thread returns a new thread of the library's VM.
+func (l *Library) Thread() *vm.Thread { return l.Session.VM.NewThread() }
+
+// Load compiles the module at path as Catalog does, then initialises it —
+// its imports, top-level bindings and function declarations; never `main`
+// or any other top-level statement (language.md §11.2) — so that its
+// public functions can be called. Failures are *load.Error values.
+func Load(path string, opts Options) (*Library, error) {
+	lib, err := compile(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	sess := lib.sess
+	if err := sess.InitModule(lib.mod); err != nil {
+		return nil, initError(sess, err)
+	}
+	root, _ := sess.Universe.Global("harness")
+	reg := &tool.Registry{Catalog: lib.catalog, Tools: make([]*tool.Tool, len(lib.exports))}
+	for i, ex := range lib.exports {
+		fn, ok := lib.mod.VM.Global(ex.name)
+		if !ok || fn == nil || fn == vm.Nil {
+			return nil, &load.Error{Msg: fmt.Sprintf("export %q has no value after module initialisation", ex.name), Status: 1}
+		}
+		reg.Tools[i] = &tool.Tool{Entry: ex.entry, Handler: ex.handler(fn, root), Executor: "harn"}
+	}
+	return &Library{Path: path, Session: sess, Module: lib.mod, Registry: reg}, nil
+}
+
+// initError is a failure of module initialisation; a thrown value is
+// summarized without being rendered.
+func initError(sess *interp.Session, err error) *load.Error {
+	e, ok := err.(*vm.Error)
+	if !ok {
+		return &load.Error{Msg: err.Error(), Status: 1}
+	}
+	switch e.Kind {
+	case vm.KindExit:
+		return &load.Error{Msg: fmt.Sprintf("module exited with status %d while loading", e.Code&0xff), Status: e.Code & 0xff}
+	case vm.KindThrown:
+		return &load.Error{Msg: "Runtime error: " + tool.SummaryUndeclaredThrow, Status: 1}
+	}
+	return &load.Error{Msg: strings.TrimSuffix(e.UncaughtText(), "\n"), Status: 1}
+}
+
+// handler is the registry handler of an export: a builtin taking the
+// validated argument object.
+func (ex *export) handler(fn, root vm.Value) vm.Value {
+	return vm.NewBuiltin(ex.name, ex.name+"(args)", "export-backed dispatch of "+ex.name,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			args, err := ex.arguments(a.At(0), root)
+			if err != nil {
+				return nil, err
+			}
+			return th.CallPlain(fn, args)
+		})
+}
+
+// arguments turns the validated argument object into the positional
+// arguments of the call: the injected handles, then each public
+// parameter up to the last one given. A parameter left out before a
+// given one gets its constant default, or nil when its type admits nil
+// (the input schema requires the others).
+func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
+	obj, _ := v.(*vm.Dict)
+	if obj == nil {
+		obj = vm.NewDict()
+	}
+	out := make([]vm.Value, 0, len(ex.inject)+len(ex.params))
+	for _, h := range ex.inject {
+		hv, err := handle(root, h)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hv)
+	}
+	last, lazyMissing := -1, false
+	for i, p := range ex.params {
+		given := obj.Has(p.name)
+		switch {
+		case given:
+			last = i
+		case p.rest && !lazyMissing:
+			last = i // an empty list rather than nil, unless that would skip a default
+		case p.lazy:
+			lazyMissing = true
+		}
+	}
+	for i := 0; i <= last; i++ {
+		p := ex.params[i]
+		given, ok := obj.Get(p.name)
+		switch {
+		case ok && p.rest:
+			out = append(out, given)
+		case p.rest:
+			out = append(out, vm.NewList(nil))
+		case ok:
+			out = append(out, hydrate(p.typ, given))
+		case p.hasDef:
+			out = append(out, hydrate(p.typ, tool.FromJSON(p.def)))
+		default:
+			out = append(out, vm.Nil)
+		}
+	}
+	return out, nil
+}
+
+// handle is the value of a host-injected parameter: the root harness or
+// one of its capability handles.
+func handle(root vm.Value, h *types.Handle) (vm.Value, error) {
+	if h.IsRoot() {
+		return root, nil
+	}
+	for _, c := range types.Capabilities {
+		if types.HandleName(c) == h.Name {
+			return vm.GetProp(root, c, false)
+		}
+	}
+	return nil, vm.Typef("unknown capability handle type %s", h.Name)
+}

@@ -1,0 +1,357 @@
+package exports
+
+import (
+	"encoding/base64"
+
+	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Argument hydration (registry.md §8.4): a validated JSON argument, read
+// into Harn values by tool.FromJSON (objects are dicts), becomes the
+// value its declared type describes — an object for a struct type a
+// struct instance of that struct (absent or null optional fields stay
+// unset), a {"enum","variant","fields"} object for an enum type that
+// variant, an array for a set type a set, {"$bytes_b64"} bytes, an
+// integral number for a float parameter a float — recursively, so the
+// function's run-time parameter checks (language.md §10.6) pass. The
+// way back is tool.ToJSON, which the prepared catalog applies to results
+// and thrown values.
+//
+// Input validation has already happened, so hydration never fails: a
+// value that does not fit is passed on unchanged. In a union the first
+// member the value fits decides.
+
+func hydrate(t types.Type, v vm.Value) vm.Value {
+	if v == nil || v == vm.Nil {
+		return vm.Nil
+	}
+	switch t := types.Underlying(t).(type) {
+	case *types.Basic:
+		switch t.Kind {
+		case types.KFloat:
+			if i, ok := v.(vm.Int); ok {
+				return vm.Float(float64(i))
+			}
+		case types.KBytes:
+			if d, ok := v.(*vm.Dict); ok {
+				if s, ok := d.Get("$bytes_b64"); ok {
+					if str, ok := s.(vm.String); ok {
+						if b, err := base64.StdEncoding.DecodeString(str.Go()); err == nil {
+							return stdlib.NewBytes(b)
+						}
+					}
+				}
+			}
+		}
+	case *types.List:
+		if l, ok := v.(*vm.List); ok {
+			return vm.NewList(hydrateAll(t.Elem, l.Items()))
+		}
+	case *types.Set:
+		if l, ok := v.(*vm.List); ok {
+			return vm.NewSet(hydrateAll(t.Elem, l.Items()))
+		}
+	case *types.Dict:
+		if d, ok := v.(*vm.Dict); ok {
+			b := vm.NewDictBuilder(d.Len())
+			d.Range(func(k string, e vm.Value) bool {
+				b.Set(k, hydrate(t.Value, e))
+				return true
+			})
+			return b.Build()
+		}
+	case *types.Shape:
+		return hydrateShape(t.Fields, v)
+	case *types.Intersection:
+		if fs, ok := mergedFields(t); ok {
+			return hydrateShape(fs, v)
+		}
+	case *types.Result:
+		return hydrateVariant("Result", []types.Variant{
+			{Name: "Ok", Fields: []types.Field{{Type: t.Ok}}},
+			{Name: "Err", Fields: []types.Field{{Type: t.Err}}},
+		}, v)
+	case *types.Union:
+		for _, m := range t.Types {
+			if fits(m, v) {
+				return hydrate(m, v)
+			}
+		}
+	case *types.Named:
+		switch t.Decl.Kind {
+		case types.StructDecl:
+			d, ok := v.(*vm.Dict)
+			if !ok {
+				return v
+			}
+			fs := types.StructFields(t)
+			fields := make([]vm.Field, 0, len(fs))
+			for _, f := range fs {
+				if fv, ok := d.Get(f.Name); ok && fv != vm.Nil {
+					fields = append(fields, vm.Field{Name: f.Name, Value: hydrate(f.Type, fv)})
+				}
+			}
+			return vm.NewStruct(t.Decl.Name, fields)
+		case types.EnumDecl:
+			return hydrateVariant(t.Decl.Name, variants(t), v)
+		}
+	}
+	return v
+}
+
+func hydrateAll(t types.Type, items []vm.Value) []vm.Value {
+	out := make([]vm.Value, len(items))
+	for i, it := range items {
+		out[i] = hydrate(t, it)
+	}
+	return out
+}
+
+// hydrateShape keeps a shape value a dict (shapes are dicts at run
+// time) with its fields hydrated.
+func hydrateShape(fs []types.Field, v vm.Value) vm.Value {
+	d, ok := v.(*vm.Dict)
+	if !ok {
+		return v
+	}
+	for _, f := range fs {
+		if fv, ok := d.Get(f.Name); ok {
+			d = d.Set(f.Name, hydrate(f.Type, fv))
+		}
+	}
+	return d
+}
+
+func hydrateVariant(enum string, vs []types.Variant, v vm.Value) vm.Value {
+	d, ok := v.(*vm.Dict)
+	if !ok {
+		return v
+	}
+	name, _ := d.Get("variant")
+	vname, _ := name.(vm.String)
+	for _, vr := range vs {
+		if vr.Name != vname.Go() {
+			continue
+		}
+		fv, _ := d.Get("fields")
+		items := []vm.Value{}
+		if l, ok := fv.(*vm.List); ok {
+			items = l.Items()
+		}
+		fields := make([]vm.Value, len(items))
+		for i, it := range items {
+			var ft types.Type = types.Any
+			if i < len(vr.Fields) {
+				ft = vr.Fields[i].Type
+			}
+			fields[i] = hydrate(ft, it)
+		}
+		if enum == "Result" {
+			if vr.Name == "Ok" {
+				return vm.Ok(fields[0])
+			}
+			return vm.Err(fields[0])
+		}
+		return &vm.EnumValue{Enum: enum, Variant: vr.Name, Fields: fields}
+	}
+	return v
+}
+
+// variants are an enum type's variants with its type arguments
+// substituted.
+func variants(t *types.Named) []types.Variant {
+	m := t.Decl.Instance(t.Args)
+	if m == nil {
+		return t.Decl.Variants
+	}
+	out := make([]types.Variant, len(t.Decl.Variants))
+	for i, v := range t.Decl.Variants {
+		fs := make([]types.Field, len(v.Fields))
+		for j, f := range v.Fields {
+			f.Type = types.Subst(f.Type, m)
+			fs[j] = f
+		}
+		out[i] = types.Variant{Name: v.Name, Fields: fs}
+	}
+	return out
+}
+
+// fits reports whether a JSON-derived value is an instance of t's JSON
+// Schema (the mapping of schema.go, checked structurally); it picks the
+// union member a value hydrates as.
+func fits(t types.Type, v vm.Value) bool {
+	switch t := types.Underlying(t).(type) {
+	case *types.Basic:
+		switch t.Kind {
+		case types.KAny, types.KUnknown:
+			return true
+		case types.KNil:
+			return v == vm.Nil
+		case types.KInt:
+			switch n := v.(type) {
+			case vm.Int:
+				return true
+			case vm.Float:
+				return float64(n) == float64(int64(n))
+			}
+			return false
+		case types.KFloat:
+			switch v.(type) {
+			case vm.Int, vm.Float:
+				return true
+			}
+			return false
+		case types.KString:
+			_, ok := v.(vm.String)
+			return ok
+		case types.KBool:
+			_, ok := v.(vm.Bool)
+			return ok
+		case types.KBytes:
+			d, ok := v.(*vm.Dict)
+			return ok && d.Len() == 1 && d.Has("$bytes_b64")
+		}
+		return false
+	case *types.Literal:
+		switch lv := t.Value.(type) {
+		case string:
+			s, ok := v.(vm.String)
+			return ok && s.Go() == lv
+		case int64:
+			switch n := v.(type) {
+			case vm.Int:
+				return int64(n) == lv
+			case vm.Float:
+				return float64(n) == float64(lv)
+			}
+		}
+		return false
+	case *types.List:
+		return allFit(t.Elem, v)
+	case *types.Set:
+		return allFit(t.Elem, v)
+	case *types.Dict:
+		d, ok := v.(*vm.Dict)
+		if !ok {
+			return false
+		}
+		good := true
+		d.Range(func(_ string, e vm.Value) bool {
+			good = fits(t.Value, e)
+			return good
+		})
+		return good
+	case *types.Shape:
+		return fitsFields(t.Fields, v)
+	case *types.Intersection:
+		if fs, ok := mergedFields(t); ok {
+			return fitsFields(fs, v)
+		}
+		for _, m := range t.Types {
+			if !fits(m, v) {
+				return false
+			}
+		}
+		return true
+	case *types.Union:
+		for _, m := range t.Types {
+			if fits(m, v) {
+				return true
+			}
+		}
+		return false
+	case *types.Result:
+		return fitsVariant("Result", []types.Variant{
+			{Name: "Ok", Fields: []types.Field{{Type: t.Ok}}},
+			{Name: "Err", Fields: []types.Field{{Type: t.Err}}},
+		}, v)
+	case *types.Named:
+		switch t.Decl.Kind {
+		case types.StructDecl:
+			return fitsFields(types.StructFields(t), v)
+		case types.EnumDecl:
+			return fitsVariant(t.Decl.Name, variants(t), v)
+		}
+		return false
+	case *types.TypeParam:
+		return true
+	}
+	return false
+}
+
+func allFit(t types.Type, v vm.Value) bool {
+	l, ok := v.(*vm.List)
+	if !ok {
+		return false
+	}
+	for _, it := range l.Items() {
+		if !fits(t, it) {
+			return false
+		}
+	}
+	return true
+}
+
+// fitsFields is the closed-object check of a shape or struct.
+func fitsFields(fs []types.Field, v vm.Value) bool {
+	d, ok := v.(*vm.Dict)
+	if !ok {
+		return false
+	}
+	known := 0
+	for _, f := range fs {
+		fv, ok := d.Get(f.Name)
+		if !ok {
+			if !f.Optional {
+				return false
+			}
+			continue
+		}
+		known++
+		if fv == vm.Nil && f.Optional {
+			continue
+		}
+		if !fits(f.Type, fv) {
+			return false
+		}
+	}
+	return known == d.Len()
+}
+
+func fitsVariant(enum string, vs []types.Variant, v vm.Value) bool {
+	d, ok := v.(*vm.Dict)
+	if !ok || d.Len() != 3 {
+		return false
+	}
+	e, _ := d.Get("enum")
+	if es, ok := e.(vm.String); !ok || es.Go() != enum {
+		return false
+	}
+	name, _ := d.Get("variant")
+	vname, ok := name.(vm.String)
+	if !ok {
+		return false
+	}
+	fv, _ := d.Get("fields")
+	l, ok := fv.(*vm.List)
+	if !ok {
+		return false
+	}
+	for _, vr := range vs {
+		if vr.Name != vname.Go() {
+			continue
+		}
+		if l.Len() != len(vr.Fields) {
+			return false
+		}
+		for i, f := range vr.Fields {
+			if !fits(f.Type, l.At(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
