@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test vet conformance bench fuzz fmt check-protocol-artifacts check-ts
+.PHONY: install build test test-deps vet conformance bench fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -14,8 +14,24 @@ build:
 	$(GO) build -o bin/harn ./cmd/harn
 
 ## test: everything CI runs
-test: vet check-protocol-artifacts check-ts
+test: test-deps vet check-protocol-artifacts check-ts
 	$(GO) test ./...
+	$(MAKE) mcp-client mcp-conformance
+
+## test-deps: install the shells the completion tests of `harn tool
+## completions` drive (zsh, fish; bash is assumed) when they are missing,
+## with apt-get when running as root; otherwise those tests skip and say why
+test-deps:
+	@missing=""; for s in zsh fish; do command -v $$s >/dev/null 2>&1 || missing="$$missing $$s"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "test-deps: installing$$missing"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } \
+			|| echo "test-deps: could not install$$missing; their completion tests will skip"; \
+	else \
+		echo "test-deps:$$missing missing (install them, or run make as root); their completion tests will skip"; \
+	fi
 
 ## check-protocol-artifacts: fail when spec/protocol-artifacts drifted from
 ## the catalog types (regenerate with `go generate ./tool`)
@@ -29,6 +45,21 @@ check-ts:
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
 	else echo "check-ts: npm not found, skipping"; fi
+
+## mcp-client: the official TypeScript MCP SDK client drives `harn serve mcp`
+## over stdio (SDK version pinned by tests/mcp-client/package-lock.json)
+mcp-client: build
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/mcp-client && npm ci --no-audit --no-fund --loglevel=error && HARN_BIN=../../bin/harn npm test; \
+	else echo "mcp-client: npm not found, skipping"; fi
+
+## mcp-conformance: every server scenario of the official MCP conformance
+## suite (pinned by tests/mcp-conformance/package-lock.json, run on the Node
+## 22 it installs) against tests/mcp-conformance/server.harn
+mcp-conformance: build
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
+	else echo "mcp-conformance: npm not found, skipping"; fi
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)

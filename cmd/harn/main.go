@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -22,8 +23,14 @@ Usage:
   harn repl                      start an interactive session
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
-  harn tool schema FILE [--surface script] [--pretty]
+  harn tool schema FILE [--surface script|exports|auto] [--pretty]
                                  print the harn-tools/2.0 catalog a script publishes
+  harn tool run FILE [COMMAND...] [ARGS...]
+                                 run a script's registry as a command-line program
+  harn tool completions FILE --shell bash|zsh|fish|powershell
+                                 print shell completions for that program
+  harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
+                                 serve a script's tools, resources and prompts over MCP
   harn version                   print the version
   harn help                      print this help
 
@@ -66,12 +73,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
 		return cmdTool(args[1:], stdin, stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0
 	case "help", "--help", "-h":
 		if len(args) > 1 {
-			return cmdHelp(args[1], stdout, stderr)
+			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -21,13 +21,17 @@ func init() {
 	commandHelp["tool schema"] = toolSchemaHelp
 }
 
-const toolHelp = `Usage: harn tool schema FILE [--surface script] [--pretty]
+const toolHelp = `Usage: harn tool schema FILE [--surface script|exports|auto] [--pretty]
+       harn tool run FILE [COMMAND...] [ARGS...]
+       harn tool completions FILE --shell bash|zsh|fish|powershell
 
 Project a script's published ToolRegistry:
-  schema   print its harn-tools/2.0 catalog (see 'harn help tool schema')
+  schema        print its harn-tools/2.0 catalog (see 'harn help tool schema')
+  run           run it as a nested command-line program (see 'harn help tool run')
+  completions   print shell completions for that program (see 'harn help tool completions')
 `
 
-const toolSchemaHelp = `Usage: harn tool schema FILE [--surface script] [--pretty]
+const toolSchemaHelp = `Usage: harn tool schema FILE [--surface script|exports|auto] [--pretty]
 
 Run FILE once, read the ToolRegistry it publishes with
 harness.tools.mcp_tools(...) and print its harn-tools/2.0 catalog: the tools
@@ -36,8 +40,14 @@ output is one line of JSON (--pretty: indented with two spaces), followed by
 a newline, byte-for-byte stable across runs. Output the script prints while
 loading goes to stderr.
 
+  --surface script   run FILE and read its published registry (the default)
+  --surface exports  derive the catalog from FILE's public functions without
+                     running anything (see docs/exports.md)
+  --surface auto     exports when FILE has a public function, else script
+
 Exit status: 0 on success, 1 when the script fails to load, publishes
-nothing or publishes an invalid registry, 2 on a usage error.
+nothing or publishes an invalid registry, or when an export has a type with
+no JSON Schema form, 2 on a usage error.
 `
 
 func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -57,7 +67,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // catalogSurfaces produce the catalog of `harn tool schema` per
-// --surface. The exports issue adds "exports" and "auto" here.
+// --surface; exports.go adds "exports" and "auto".
 var catalogSurfaces = map[string]func(path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error){
 	"script": scriptCatalog,
 }
