@@ -40,39 +40,45 @@ type ToolParam struct {
 // `defer` runs only at an explicit `return` or `throw`. (Enum variants go
 // unrecognised too: resolve the file with resolve.Options.Module.)
 func CompileModule(f *syntax.File, info *resolve.Info) (*Program, error) {
-	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, module: true}
-	c.collectAliases(f.Items)
-	prog := &Program{File: f.Path, Syntax: f}
-	for _, g := range info.Globals {
-		prog.Globals = append(prog.Globals, Global{Name: g.Name})
-	}
-	c.prog = prog
-	prog.Main = c.compileModuleInit()
-	prog.Exports = exports(f)
-	if len(c.errs) > 0 {
-		return prog, c.errs
-	}
-	return prog, nil
+	c := newCompiler(f, info)
+	c.module = true
+	c.prog = &Program{File: f.Path, Syntax: f, Globals: globalsOf(info)}
+	c.prog.Main = c.compileModuleInit()
+	return c.result()
 }
 
 // Compile compiles a resolved file. The error, when not nil, is a
 // diag.List of compile errors (break/continue outside a loop, try* at top
 // level).
 func Compile(f *syntax.File, info *resolve.Info) (*Program, error) {
-	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}}
+	c := newCompiler(f, info)
+	c.prog = &Program{File: f.Path, Pipeline: info.Pipeline, Syntax: f, Globals: globalsOf(info)}
+	c.prog.HasMain = !info.Pipeline && c.hasEntryMain()
+	c.prog.Main = c.compileMain()
+	return c.result()
+}
+
+func newCompiler(f *syntax.File, info *resolve.Info) *compiler {
+	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{}}
 	c.collectAliases(f.Items)
-	prog := &Program{File: f.Path, Pipeline: info.Pipeline, Syntax: f}
-	for _, g := range info.Globals {
-		prog.Globals = append(prog.Globals, Global{Name: g.Name})
+	return c
+}
+
+func globalsOf(info *resolve.Info) []Global {
+	globals := make([]Global, len(info.Globals))
+	for i, g := range info.Globals {
+		globals[i] = Global{Name: g.Name}
 	}
-	c.prog = prog
-	prog.HasMain = !info.Pipeline && c.hasEntryMain()
-	prog.Main = c.compileMain()
-	prog.Exports = exports(f)
+	return globals
+}
+
+// result finishes a compilation: the program, and its compile errors.
+func (c *compiler) result() (*Program, error) {
+	c.prog.Exports = exports(c.file)
 	if len(c.errs) > 0 {
-		return prog, c.errs
+		return c.prog, c.errs
 	}
-	return prog, nil
+	return c.prog, nil
 }
 
 type compiler struct {
@@ -82,6 +88,8 @@ type compiler struct {
 	errs    diag.List
 	aliases map[string]*syntax.TypeDecl
 	module  bool // an imported module (CompileModule)
+	// structRT caches the run-time check of each struct type.
+	structRT map[string]*RType
 }
 
 func (c *compiler) collectAliases(items []syntax.Stmt) {

@@ -230,21 +230,19 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
 			// dict with the struct's required fields (structs validate as
-			// dicts, builtins.md §4.7).
-			r := &RType{Kind: "struct", Name: t.Name}
-			if seen == nil {
-				seen = map[string]bool{}
+			// dicts, builtins.md §4.7). One RType per struct, shared by
+			// every use and by recursive fields, keeps this linear.
+			if r, ok := c.structRT[t.Name]; ok {
+				return r
 			}
-			if !seen[t.Name] {
-				seen[t.Name] = true
-				for _, fd := range sd.Fields {
-					ft := c.rtype(fd.Type, seen)
-					if ft == nil {
-						ft = &RType{Kind: "any", Name: "any"}
-					}
-					r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
+			r := &RType{Kind: "struct", Name: t.Name}
+			c.structRT[t.Name] = r
+			for _, fd := range sd.Fields {
+				ft := c.rtype(fd.Type, seen)
+				if ft == nil {
+					ft = &RType{Kind: "any", Name: "any"}
 				}
-				delete(seen, t.Name)
+				r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
 			}
 			return r
 		}
