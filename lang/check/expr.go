@@ -325,10 +325,9 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 	return types.Any
 }
 
-// module reports whether the file is an imported module, whose functions
-// are compiled without its other declarations: no name is an enum there,
-// not even Result (language.md §11.2).
-func (c *checker) module() bool { return !c.info.IsEnum("Result") }
+// module reports whether the file is an imported module, whose struct
+// literals keep every field (language.md §11.2).
+func (c *checker) module() bool { return c.info.Module }
 
 // isEnumRef reports whether id, used as `id.Variant`, names an enum of
 // this file (or Result) rather than a variable: the resolver leaves such

@@ -234,9 +234,6 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 			c.errorf(e.At, "Non-exhaustive match on enum %s: missing variants %s", t.Decl.Name, strings.Join(missing, ", "))
 		}
 	case *types.Result:
-		if !c.info.IsEnum("Result") {
-			return // a module: `Result.Ok(x)` patterns are plain values there (§11.2)
-		}
 		var missing []string
 		for _, v := range []string{"Ok", "Err"} {
 			if !covered["Result."+v] {

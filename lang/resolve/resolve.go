@@ -121,8 +121,10 @@ type Info struct {
 	// PipelineBodies holds each pipeline's statements with the bodies of
 	// the pipelines it extends in front (language.md §5.5).
 	PipelineBodies map[*syntax.PipelineDecl][]syntax.Stmt
-	Errors         diag.List
-	Warnings       diag.List
+	// Module is true for a file loaded by import (Options.Module).
+	Module   bool
+	Errors   diag.List
+	Warnings diag.List
 
 	enums   map[string]bool
 	structs map[string]*syntax.StructDecl
@@ -165,9 +167,9 @@ type Options struct {
 	// PriorEnums and PriorStructs were declared by earlier REPL entries.
 	PriorEnums   []string
 	PriorStructs []*syntax.StructDecl
-	// Module marks a file loaded by import. Its functions are compiled
-	// without the module's other declarations (language.md §11.2), so no
-	// name is an enum there, not even Result: `Enum.Variant` reads `Enum`
-	// as a variable, in expressions and patterns alike.
+	// Module marks a file loaded by import. Unlike upstream's April
+	// snapshot (language.md §11.2), enums declared in a module work in its
+	// functions: the seeds' exported functions declare and throw enum
+	// error types (`throws ParseError`), which the quirk would break.
 	Module bool
 }

@@ -73,9 +73,7 @@ func (r *resolver) warnf(pos syntax.Pos, code, format string, args ...any) {
 
 func (r *resolver) run() {
 	r.collectTypes(r.file.Items)
-	if r.opts.Module {
-		r.enums = map[string]bool{}
-	}
+	r.info.Module = r.opts.Module
 	r.info.enums = r.enums
 	r.info.structs = r.structs
 
