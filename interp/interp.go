@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
@@ -156,7 +157,14 @@ func (s *Session) RenderError(err error) string {
 		b.WriteString(e.UncaughtText())
 		b.WriteByte('\n')
 		if len(e.Trace) > 0 {
+			// Show the innermost frame of the script, not of a std module.
 			top := e.Trace[0]
+			for _, f := range e.Trace {
+				if !strings.HasPrefix(f.File, "std/") {
+					top = f
+					break
+				}
+			}
 			if top.File != "" && top.Line > 0 {
 				d := &diag.Error{File: top.File, Line: top.Line, Col: top.Col}
 				if loc := diag.RenderLocation(d, s.Sources[top.File]); loc != "" {

@@ -1073,7 +1073,10 @@ loop:
 	for {
 		e := AsError(err)
 		line, col := rt.fn.PosAt(opPC)
-		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized {
+		// The line of a failure is the failing operation's, except inside
+		// the embedded std/* modules: their lines mean nothing to the
+		// script, so the first caller outside them is named instead.
+		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !strings.HasPrefix(rt.fn.File, "std/") {
 			e.Line, e.Col = line, col
 		}
 		e.Trace = append(e.Trace, TraceFrame{Func: rt.fn.Name, File: rt.fn.File, Line: line, Col: col})
