@@ -24,6 +24,9 @@ var (
 // (santhosh-tekuri/jsonschema, compiled once per process from its
 // embedded copy; nothing is fetched).
 func metaValidate(doc any) error {
+	if plainlyValid(doc) {
+		return nil
+	}
 	metaOnce.Do(func() {
 		c := js.NewCompiler()
 		metaSchema, metaErr = c.Compile(Draft202012)

@@ -446,9 +446,9 @@ func (c cursor) primary() (Expr, *Ident) {
 			c.next()
 			return &NilLit{At: at(t.Pos)}, nil
 		case "fn":
-			return parse(prods().fnLit, c.lex).ast(), nil
+			return parse(prods().fnLit.get(), c.lex).ast(), nil
 		case "spawn":
-			return parse(prods().spawn, c.lex).ast(), nil
+			return parse(prods().spawn.get(), c.lex).ast(), nil
 		case "if", "match", "try", "retry", "parallel", "deadline", "select":
 			return c.keywordExpr(), nil
 		}
@@ -477,19 +477,19 @@ func (c cursor) keywordExpr() Expr {
 	p := prods()
 	switch c.peek().Value {
 	case "if":
-		return parse(p.ifExpr, c.lex).ast()
+		return parse(p.ifExpr.get(), c.lex).ast()
 	case "match":
-		return parse(p.match, c.lex).ast()
+		return parse(p.match.get(), c.lex).ast()
 	case "try":
-		return parse(p.try, c.lex).ast()
+		return parse(p.try.get(), c.lex).ast()
 	case "retry":
-		return parse(p.retry, c.lex).ast()
+		return parse(p.retry.get(), c.lex).ast()
 	case "parallel":
-		return parse(p.parallel, c.lex).ast()
+		return parse(p.parallel.get(), c.lex).ast()
 	case "deadline":
-		return parse(p.deadline, c.lex).ast()
+		return parse(p.deadline.get(), c.lex).ast()
 	default:
-		return parse(p.selectExp, c.lex).ast()
+		return parse(p.selectExp.get(), c.lex).ast()
 	}
 }
 

@@ -12,33 +12,54 @@ import (
 // conversion to its AST node. Newlines are elided from participle's view;
 // the statement list (parser.go) enforces separators.
 
-// productions holds one parser per production, built once.
+// productions holds one parser per production. Each is built the first
+// time it is needed: building a participle parser reflects over its whole
+// grammar, and a short script uses only a few productions, so building
+// them all up front would dominate the start-up of every harn command.
 type productions struct {
-	file      *participle.Parser[fileG]
-	let       *participle.Parser[letG]
-	forStmt   *participle.Parser[forG]
-	while     *participle.Parser[whileG]
-	deferStmt *participle.Parser[bodyStmtG]
-	ret       *participle.Parser[returnG]
-	throw     *participle.Parser[throwG]
-	guard     *participle.Parser[guardG]
-	require   *participle.Parser[requireG]
-	jump      *participle.Parser[jumpG]
-	override  *participle.Parser[overrideG]
-	decl      *participle.Parser[declG]
+	file      lazy[fileG]
+	let       lazy[letG]
+	forStmt   lazy[forG]
+	while     lazy[whileG]
+	deferStmt lazy[bodyStmtG]
+	ret       lazy[returnG]
+	throw     lazy[throwG]
+	guard     lazy[guardG]
+	require   lazy[requireG]
+	jump      lazy[jumpG]
+	override  lazy[overrideG]
+	decl      lazy[declG]
 	// declBy parses a declaration without attributes or pub by its
 	// keyword, skipping the trial of every member of declU.
 	declBy map[string]func(*lexer.PeekingLexer) declU
 
-	ifExpr    *participle.Parser[ifG]
-	match     *participle.Parser[matchG]
-	try       *participle.Parser[tryG]
-	retry     *participle.Parser[retryG]
-	parallel  *participle.Parser[parallelG]
-	deadline  *participle.Parser[deadlineG]
-	spawn     *participle.Parser[spawnG]
-	selectExp *participle.Parser[selectG]
-	fnLit     *participle.Parser[fnLitG]
+	ifExpr    lazy[ifG]
+	match     lazy[matchG]
+	try       lazy[tryG]
+	retry     lazy[retryG]
+	parallel  lazy[parallelG]
+	deadline  lazy[deadlineG]
+	spawn     lazy[spawnG]
+	selectExp lazy[selectG]
+	fnLit     lazy[fnLitG]
+}
+
+// lazy is a participle parser built on first use.
+type lazy[G any] struct {
+	once sync.Once
+	opts func() []participle.Option
+	p    *participle.Parser[G]
+}
+
+func (l *lazy[G]) get() *participle.Parser[G] {
+	l.once.Do(func() {
+		var opts []participle.Option
+		if l.opts != nil {
+			opts = l.opts()
+		}
+		l.p = build[G](opts...)
+	})
+	return l.p
 }
 
 var (
@@ -49,20 +70,11 @@ var (
 func prods() *productions {
 	prodsOnce.Do(func() {
 		p := &prodsVal
-		p.file = build[fileG]()
-		p.let = build[letG]()
-		p.forStmt = build[forG]()
-		p.while = build[whileG]()
-		p.deferStmt = build[bodyStmtG]()
-		p.ret = build[returnG]()
-		p.throw = build[throwG]()
-		p.guard = build[guardG]()
-		p.require = build[requireG]()
-		p.jump = build[jumpG]()
-		p.override = build[overrideG]()
-		p.decl = build[declG](participle.Union[declU](
-			&fnDeclG{}, &pipelineG{}, &toolG{}, &structG{}, &enumG{}, &typeDeclG{},
-			&interfaceG{}, &implG{}, &skillG{}, &evalPackG{}, &letG{}, &importG{}))
+		p.decl.opts = func() []participle.Option {
+			return []participle.Option{participle.Union[declU](
+				&fnDeclG{}, &pipelineG{}, &toolG{}, &structG{}, &enumG{}, &typeDeclG{},
+				&interfaceG{}, &implG{}, &skillG{}, &evalPackG{}, &letG{}, &importG{})}
+		}
 		fn := declParser[fnDeclG]()
 		p.declBy = map[string]func(*lexer.PeekingLexer) declU{
 			"fn":        fn,
@@ -78,15 +90,10 @@ func prods() *productions {
 			"import":    declParser[importG](),
 			"pipeline":  declParser[pipelineG](),
 		}
-		p.ifExpr = build[ifG]()
-		p.match = build[matchG]()
-		p.try = build[tryG]()
-		p.retry = build[retryG]()
-		p.parallel = build[parallelG]()
-		p.deadline = build[deadlineG]()
-		p.spawn = build[spawnG]()
-		p.selectExp = build[selectG]()
-		p.fnLit = build[fnLitG]()
+		// after `pub` only: `pub let` / `pub const` (and `pub var`, refused
+		// by finishDecl) reuse the statement production.
+		letDecl := func(lex *lexer.PeekingLexer) declU { return parse(prodsVal.let.get(), lex) }
+		p.declBy["let"], p.declBy["const"], p.declBy["var"] = letDecl, letDecl, letDecl
 	})
 	return &prodsVal
 }
@@ -96,13 +103,13 @@ func build[G any](opts ...participle.Option) *participle.Parser[G] {
 	return participle.MustBuild[G](opts...)
 }
 
-// declParser parses one kind of declaration.
+// declParser parses one kind of declaration (its parser built on first use).
 func declParser[G any, PG interface {
 	*G
 	declU
 }]() func(*lexer.PeekingLexer) declU {
-	p := build[G]()
-	return func(lex *lexer.PeekingLexer) declU { return PG(parse(p, lex)) }
+	var l lazy[G]
+	return func(lex *lexer.PeekingLexer) declU { return PG(parse(l.get(), lex)) }
 }
 
 func optType(h *typ) TypeExpr {

@@ -234,7 +234,7 @@ func (h *elseIf) Parse(lex *lexer.PeekingLexer) error {
 	}
 	c.enter()
 	defer c.leave()
-	h.X = parse(prods().ifExpr, lex).ast()
+	h.X = parse(prods().ifExpr.get(), lex).ast()
 	return nil
 }
 

@@ -19,7 +19,7 @@ func Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path}
 	err := run(newScanner(path, string(src), 1, 1, true), func(lex *lexer.PeekingLexer) {
 		f.Doc = fileDoc(lex)
-		g, err := prods().file.ParseFromLexer(lex)
+		g, err := prods().file.get().ParseFromLexer(lex)
 		if err != nil {
 			panic(bailout{fromParticiple(err, "end of file")})
 		}
@@ -403,7 +403,7 @@ func (c cursor) statement(top bool) Stmt {
 	case tKeyword:
 		switch t.Value {
 		case "let", "var", "const":
-			return parse(p.let, c.lex).ast()
+			return parse(p.let.get(), c.lex).ast()
 		case "pub", "import":
 			if top || t.Value == "pub" {
 				return c.declaration(top)
@@ -419,23 +419,23 @@ func (c cursor) statement(top bool) Stmt {
 		case "tool", "struct", "enum", "type", "interface", "impl", "skill", "eval_pack":
 			return c.declaration(top)
 		case "for":
-			return parse(p.forStmt, c.lex).ast()
+			return parse(p.forStmt.get(), c.lex).ast()
 		case "while":
-			return parse(p.while, c.lex).ast()
+			return parse(p.while.get(), c.lex).ast()
 		case "defer", "mutex":
-			return parse(p.deferStmt, c.lex).ast()
+			return parse(p.deferStmt.get(), c.lex).ast()
 		case "return", "yield":
-			return parse(p.ret, c.lex).ast()
+			return parse(p.ret.get(), c.lex).ast()
 		case "throw", "emit":
-			return parse(p.throw, c.lex).ast()
+			return parse(p.throw.get(), c.lex).ast()
 		case "guard":
-			return parse(p.guard, c.lex).ast()
+			return parse(p.guard.get(), c.lex).ast()
 		case "require":
-			return parse(p.require, c.lex).ast()
+			return parse(p.require.get(), c.lex).ast()
 		case "break", "continue":
-			return parse(p.jump, c.lex).ast()
+			return parse(p.jump.get(), c.lex).ast()
 		case "override":
-			return parse(p.override, c.lex).ast()
+			return parse(p.override.get(), c.lex).ast()
 		case "try":
 			if isPunct(c.peekAt(1), "*") {
 				break
@@ -482,7 +482,14 @@ func (c cursor) declaration(top bool) Stmt {
 	if by := prods().declBy[c.peek().Value]; by != nil {
 		return finishDecl(by(c.lex), nil, nil, top, doc)
 	}
-	g, err := prods().decl.ParseFromLexer(c.lex, allowTrailing)
+	// `pub` plus a keyword needs no trial of every declaration either.
+	if t := c.peek(); t.Type == tKeyword && t.Value == "pub" {
+		if by := prods().declBy[c.peekAt(1).Value]; by != nil && c.peekAt(1).Type == tKeyword {
+			pub := &opt[sPub]{Pos: c.next().Pos}
+			return finishDecl(by(c.lex), nil, pub, top, doc)
+		}
+	}
+	g, err := prods().decl.get().ParseFromLexer(c.lex, allowTrailing)
 	if err != nil {
 		// What follows attributes or pub is one of many productions;
 		// participle can only name the first.
