@@ -523,6 +523,20 @@ func (s *Server) capabilities(sf *Surface) *jsonv.Object {
 	if len(sf.Catalog.Tools(tool.AudienceMCP)) > 0 || s.opts.Watch {
 		caps.Set("tools", feature())
 	}
+	if sf.Kind == "exports" {
+		// The exports surface advertises tools, and the tasks extension
+		// only when some export is a @job (mcp-projection.md §3.3).
+		caps.Set("logging", jsonv.NewObject(0))
+		for _, pt := range sf.Catalog.Tools(tool.AudienceMCP) {
+			if pt.Entry().Execution != nil {
+				ext := jsonv.NewObject(1)
+				ext.Set(tasksExtension, jsonv.NewObject(0))
+				caps.Set("extensions", ext)
+				break
+			}
+		}
+		return caps
+	}
 	if len(sf.Resources) > 0 || len(sf.Templates) > 0 || s.opts.Card != nil || s.opts.Watch {
 		caps.Set("resources", feature("subscribe"))
 	}

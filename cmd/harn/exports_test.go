@@ -201,3 +201,21 @@ fn main(harness: Harness) { throw "main must not run" }
 		t.Errorf("auto script: exit %d %s %s", code, stderr, jsonv.Marshal(res["1"]))
 	}
 }
+
+// TestServeMCPExportsCapabilities: the exports surface advertises tools,
+// and the tasks extension only when some export is a @job
+// (mcp-projection.md §3.3).
+func TestServeMCPExportsCapabilities(t *testing.T) {
+	plain := writeModule(t, "plain.harn", "pub fn add(a: int, b: int) -> int { return a + b }\n")
+	res, stderr, code := mcpSession(t, []string{"--surface", "exports", plain})
+	caps := member(res["0"], "result", "capabilities")
+	if code != 0 || member(caps, "tools") == nil || member(caps, "extensions") != nil || member(caps, "resources") != nil {
+		t.Errorf("plain exports: exit %d %s caps %s", code, stderr, jsonv.Marshal(caps))
+	}
+	job := writeModule(t, "job.harn", "@job(\"nightly\")\npub fn sync(harness: Harness, event: dict) -> int { return 1 }\n")
+	res, stderr, code = mcpSession(t, []string{"--surface", "exports", job})
+	caps = member(res["0"], "result", "capabilities")
+	if code != 0 || member(caps, "extensions", "io.modelcontextprotocol/tasks") == nil {
+		t.Errorf("@job exports: exit %d %s caps %s", code, stderr, jsonv.Marshal(caps))
+	}
+}
