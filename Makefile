@@ -13,9 +13,10 @@ install:
 build:
 	$(GO) build -o bin/harn ./cmd/harn
 
-## test: everything CI runs
+## test: everything CI runs (the Go tests run under the race detector:
+## tasks, generators and the MCP server are concurrent)
 test: test-deps vet check-protocol-artifacts check-ts
-	$(GO) test ./...
+	$(GO) test -race ./...
 	$(MAKE) mcp-client mcp-conformance
 
 ## test-deps: install the shells the completion tests of `harn tool
