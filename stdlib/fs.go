@@ -231,6 +231,11 @@ func init() {
 	def("mkdir", "mkdir(path)", "create a directory and its parents", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := resolvePath(th, a.Text(0))
 		if err := os.MkdirAll(p, 0o755); err != nil {
+			// MkdirAll reports ENOTDIR for an existing non-directory
+			// without calling mkdir(2), which would say EEXIST
+			if info, serr := os.Stat(p); serr == nil && !info.IsDir() {
+				err = syscall.EEXIST
+			}
 			return nil, vm.Throwf("Failed to create directory %s: %s", p, osErrText(err))
 		}
 		return vm.Nil, nil

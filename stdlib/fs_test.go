@@ -41,6 +41,7 @@ func TestFiles(t *testing.T) {
 		{"mkdir", []vm.Value{sv("sub/deeper")}, "nil"},
 		{"write_file", []vm.Value{sv("sub/deeper/x.harn"), sv("x")}, "nil"},
 		{"mkdir", []vm.Value{sv("a.txt/x")}, "ERR: Failed to create directory " + p("a.txt/x") + ": Not a directory (os error 20)"},
+		{"mkdir", []vm.Value{sv("a.txt")}, "ERR: Failed to create directory " + p("a.txt") + ": File exists (os error 17)"},
 		{"list_dir", []vm.Value{}, "[a.txt, b.bin, d.txt, sub]"},
 		{"list_dir", []vm.Value{sv("nope")}, "ERR: Failed to list directory " + p("nope") + ": No such file or directory (os error 2)"},
 		{"glob", []vm.Value{sv("*.txt")}, "[" + p("a.txt") + ", " + p("d.txt") + "]"},

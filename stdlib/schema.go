@@ -7,6 +7,7 @@ package stdlib
 
 import (
 	"fmt"
+	"github.com/harnlang/harn/stdlib/jsonschema"
 	"strconv"
 	"strings"
 
@@ -75,27 +76,27 @@ func init() {
 		}
 		return x.Merge(y), nil
 	}))
-	def("schema_partial", "schema_partial(schema)", "schema without any `required`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	def("schema_partial", "schema_partial(schema)", "schema without any `required`", need("schema_partial", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaPartial(a.At(0)), nil
-	})
+	}))
 	def("schema_pick", "schema_pick(schema, keys)", "only the named properties", need("schema_pick", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaSelect("schema_pick", a, true)
 	}))
 	def("schema_omit", "schema_omit(schema, keys)", "without the named properties", need("schema_omit", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaSelect("schema_omit", a, false)
 	}))
-	def("schema_to_json_schema", "schema_to_json_schema(schema)", "convert to JSON Schema", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	def("schema_to_json_schema", "schema_to_json_schema(schema)", "convert to JSON Schema", need("schema_to_json_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return convertSchema(a.At(0), toJSONSchema), nil
-	})
-	def("schema_to_openapi_schema", "schema_to_openapi_schema(schema)", "convert to an OpenAPI 3 schema", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	}))
+	def("schema_to_openapi_schema", "schema_to_openapi_schema(schema)", "convert to an OpenAPI 3 schema", need("schema_to_openapi_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return convertSchema(a.At(0), toOpenAPI), nil
-	})
-	def("schema_from_json_schema", "schema_from_json_schema(schema)", "convert from JSON Schema", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	}))
+	def("schema_from_json_schema", "schema_from_json_schema(schema)", "convert from JSON Schema", need("schema_from_json_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return convertSchema(a.At(0), fromForeign), nil
-	})
-	def("schema_from_openapi_schema", "schema_from_openapi_schema(schema)", "convert from an OpenAPI 3 schema", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	}))
+	def("schema_from_openapi_schema", "schema_from_openapi_schema(schema)", "convert from an OpenAPI 3 schema", need("schema_from_openapi_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return convertSchema(a.At(0), fromForeign), nil
-	})
+	}))
 }
 
 func schemaResult(th *vm.Thread, v, schema vm.Value) vm.Value {
@@ -192,7 +193,23 @@ type schemaValidator struct {
 
 // ValidateSchema checks v against a Harn schema and returns every
 // violation message ("at PATH: …"), in check order.
+//
+// A schema that declares `$schema` is a standard JSON Schema document: it
+// is compiled once (cached by content) by the Draft 2020-12 validator of
+// stdlib/jsonschema, and its violations are reported in the same
+// "at PATH: message" form. Every other schema dict is the Harn dialect of
+// builtins.md §4.7.
 func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
+	if d, ok := schema.(*vm.Dict); ok && d.Has("$schema") {
+		val, err := jsonschema.CompileValue(schema)
+		if err != nil {
+			return []string{"invalid schema: " + err.Error()}
+		}
+		if err := val.ValidateValue(v); err != nil {
+			return jsonschema.Violations(err)
+		}
+		return nil
+	}
 	sv := &schemaValidator{th: th, root: schema}
 	sv.check(v, schema, "", 0)
 	return sv.errs

@@ -52,5 +52,10 @@ func TestSchemaHelpers(t *testing.T) {
 		{"schema_to_openapi_schema", []vm.Value{mustParse(t, `{"type":"list","items":{"type":"bool","nullable":true},"max_items":3}`)}, "{items: {nullable: true, type: boolean}, maxItems: 3, type: array}"},
 		{"schema_from_json_schema", []vm.Value{mustParse(t, `{"type":"object","properties":{"n":{"type":["integer","null"]},"s":{"anyOf":[{"type":"string"},{"type":"number"}]}},"additionalProperties":{"type":"boolean"}}`)}, "{additional_properties: {type: bool}, properties: {n: {nullable: true, type: int}, s: {union: [{type: string}, {type: float}]}}, type: dict}"},
 		{"schema_from_openapi_schema", []vm.Value{mustParse(t, `{"type":"string","nullable":true,"minLength":1}`)}, "{min_length: 1, nullable: true, type: string}"},
+		{"schema_partial", nil, "ERR: schema_partial requires 1 argument"},
+		{"schema_to_json_schema", nil, "ERR: schema_to_json_schema requires 1 argument"},
+		{"schema_to_openapi_schema", nil, "ERR: schema_to_openapi_schema requires 1 argument"},
+		{"schema_from_json_schema", nil, "ERR: schema_from_json_schema requires 1 argument"},
+		{"schema_from_openapi_schema", nil, "ERR: schema_from_openapi_schema requires 1 argument"},
 	})
 }

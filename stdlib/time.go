@@ -112,8 +112,10 @@ var (
 
 func init() {
 	def("timestamp", "timestamp()", "wall-clock Unix seconds as a float", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// whole seconds plus the fraction: UnixNano (~2^60) does not fit a
+		// float64 exactly, so a mocked 1700000000123 ms would print …1230001
 		t := clockOf(th).now()
-		return vm.Float(float64(t.UnixNano()) / 1e9), nil
+		return vm.Float(float64(t.Unix()) + float64(t.Nanosecond())/1e9), nil
 	})
 	def("now_ms", "now_ms()", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).now().UnixMilli()), nil

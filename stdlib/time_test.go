@@ -94,6 +94,8 @@ func TestClockMock(t *testing.T) {
 		{"sleep", []vm.Value{vm.Duration(500)}, "nil"},
 		{"advance_time", []vm.Value{iv(1000)}, "1705314603000"},
 		{"date_now", nil, "{day: 15, hour: 10, iso8601: 2024-01-15T10:30:03.000Z, minute: 30, month: 1, second: 3, timestamp: 1705314603.0, weekday: 1, year: 2024}"},
+		{"mock_time", []vm.Value{iv(1700000000123)}, "nil"},
+		{"timestamp", nil, "1700000000.123"},
 		{"unmock_time", nil, "nil"},
 	}
 	for _, c := range checks {

@@ -1,6 +1,11 @@
 // Package jsonschema compiles and caches JSON Schema (Draft 2020-12)
-// validators and owns the mapping between Harn values and the generic Go
-// form of JSON (map[string]any, []any, string, bool, nil, int64, float64).
+// validators for schemas a script supplies at run time, and owns the
+// standard library's mapping between Harn values and the generic Go form
+// of JSON (map[string]any, []any, string, bool, nil, int64, float64).
+//
+// The tool registry has its own, stricter counterparts: portable JSON
+// (tool.ToJSON, where a non-data value is an error rather than null) and
+// validators compiled once per prepared catalog (tool/internal/schema).
 //
 // A schema is compiled once per distinct document: documents are keyed by
 // their canonical JSON text (sorted keys, compact), so equal schemas built
@@ -118,4 +123,29 @@ func Canonical(doc any) (string, error) {
 		return "", fmt.Errorf("schema is not representable as JSON: %w", err)
 	}
 	return string(b), nil
+}
+
+// Violations lists the failures of a validation error, one per failing
+// keyword, each "at <instance location>: <message>" ("root" for the
+// document itself) — the shape of the Harn dialect's messages.
+func Violations(err error) []string {
+	ve, ok := err.(*js.ValidationError)
+	if !ok {
+		return []string{err.Error()}
+	}
+	var out []string
+	for _, u := range ve.BasicOutput().Errors {
+		if u.Error == nil {
+			continue
+		}
+		loc := u.InstanceLocation
+		if loc == "" {
+			loc = "root"
+		}
+		out = append(out, "at "+loc+": "+u.Error.String())
+	}
+	if len(out) == 0 {
+		out = append(out, ve.Error())
+	}
+	return out
 }
