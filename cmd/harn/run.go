@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/vm"
 )
 
 // cmdRun is `harn run FILE [ARGS...]` and `harn run -e CODE [ARGS...]`.
@@ -36,10 +38,23 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if args == nil {
 		args = []string{}
 	}
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stderr: stderr})
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stderr: stderr, OnVM: interruptOnSignal})
 	stdout.Write(res.Stdout)
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}
 	return res.Status
+}
+
+// interruptOnSignal makes Ctrl-C stop the program at its next check, so
+// it ends with status 124 (language.md §12.3); a second Ctrl-C kills the
+// process at once.
+func interruptOnSignal(v *vm.VM) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		<-sig
+		v.Interrupt()
+		signal.Stop(sig)
+	}()
 }
