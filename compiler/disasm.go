@@ -6,7 +6,8 @@ import (
 )
 
 // Disassemble renders a function's code, one instruction per line, with
-// nested functions after it. For debugging and compiler tests.
+// nested functions after it. It is a debugging aid for people working on
+// the compiler; nothing in the build calls it.
 func Disassemble(f *Func) string {
 	var sb strings.Builder
 	disassemble(&sb, f, "")

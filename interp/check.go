@@ -13,16 +13,11 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Check runs the static checks that need more than name resolution and
-// returns errors and warnings (Severity tells them apart).
-func Check(f *syntax.File, info *resolve.Info) diag.List {
-	return checkFile(f, info, nil)
-}
-
-// checkFile is the static type checker (lang/check). env holds the type
-// declarations the file's imports make visible (nil: none); the checker
-// adds the file's own.
-var checkFile = func(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
+// checkFile runs the static checker (lang/check) and returns errors and
+// warnings (Severity tells them apart). env holds the type declarations
+// the file's imports make visible (nil: none); the checker adds the
+// file's own.
+func checkFile(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
 	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env}))
 }
 

@@ -20,6 +20,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -48,7 +49,7 @@ func init() {
 		if m == nil {
 			return vm.NewDict(), nil
 		}
-		return FromJSON(m), nil
+		return jsonschema.FromAny(m), nil
 	})
 	def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, ok := jsonData(a.At(0)).(*vm.Dict)

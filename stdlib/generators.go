@@ -36,8 +36,6 @@ type producer interface {
 	pull(th *vm.Thread) (v vm.Value, ok bool, err error)
 }
 
-func newGenerator(v *vm.VM, src producer) *Generator { return &Generator{vm: v, src: src} }
-
 func newStream(v *vm.VM, src producer) *Generator {
 	return &Generator{vm: v, src: src, stream: true}
 }
@@ -104,10 +102,9 @@ type coroutine struct {
 }
 
 type coMsg struct {
-	v    vm.Value
-	end  bool
-	err  error
-	quit bool
+	v   vm.Value
+	end bool
+	err error
 }
 
 // abandoned unwinds the body of a generator nobody can resume any more;

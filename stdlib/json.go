@@ -314,37 +314,35 @@ func (p *jsonParser) unicodeEscape(sb *strings.Builder) error {
 	if n >= 0xDC00 && n <= 0xDFFF {
 		return p.err("lone leading surrogate in hex escape")
 	}
-	for {
-		if n < 0xD800 || n > 0xDBFF {
-			sb.WriteRune(n)
-			return nil
-		}
-		if p.i >= len(p.s) {
-			return p.err("EOF while parsing a string")
-		}
-		if p.s[p.i] != '\\' {
-			p.i++
-			return p.err("unexpected end of hex escape")
-		}
-		p.i++
-		if p.i >= len(p.s) {
-			return p.err("EOF while parsing a string")
-		}
-		if p.s[p.i] != 'u' {
-			p.i++
-			return p.err("unexpected end of hex escape")
-		}
-		p.i++
-		n2, err := p.hex4()
-		if err != nil {
-			return err
-		}
-		if n2 < 0xDC00 || n2 > 0xDFFF {
-			return p.err("lone leading surrogate in hex escape")
-		}
-		sb.WriteRune((((n - 0xD800) << 10) | (n2 - 0xDC00)) + 0x10000)
+	if n < 0xD800 || n > 0xDBFF {
+		sb.WriteRune(n)
 		return nil
 	}
+	if p.i >= len(p.s) {
+		return p.err("EOF while parsing a string")
+	}
+	if p.s[p.i] != '\\' {
+		p.i++
+		return p.err("unexpected end of hex escape")
+	}
+	p.i++
+	if p.i >= len(p.s) {
+		return p.err("EOF while parsing a string")
+	}
+	if p.s[p.i] != 'u' {
+		p.i++
+		return p.err("unexpected end of hex escape")
+	}
+	p.i++
+	n2, err := p.hex4()
+	if err != nil {
+		return err
+	}
+	if n2 < 0xDC00 || n2 > 0xDFFF {
+		return p.err("lone leading surrogate in hex escape")
+	}
+	sb.WriteRune((((n - 0xD800) << 10) | (n2 - 0xDC00)) + 0x10000)
+	return nil
 }
 
 func (p *jsonParser) array() (vm.Value, error) {
@@ -546,25 +544,10 @@ func writeJSONString(sb *strings.Builder, s string) {
 	sb.WriteByte('"')
 }
 
-// ---- the value↔JSON mapping shared with other packages ----
-//
-// The mapping itself lives in package jsonschema (which the tool registry
-// also uses, and which must not import this package); these are the names
-// the rest of the interpreter knows it by.
-
 // jsonData is v reduced to the JSON data model as json_stringify sees it.
+// The value↔JSON mapping of the library (this reduction, and the generic
+// Go form YAML and TOML decode to) is package jsonschema's.
 func jsonData(v vm.Value) vm.Value { return jsonschema.Normalize(v) }
-
-// ToJSON converts a Harn value into the generic Go form JSON libraries
-// use: map[string]any, []any, string, bool, nil, int64 and float64 (with
-// the same kind mapping as json_stringify). Non-finite floats cannot be
-// represented and are an error.
-func ToJSON(v vm.Value) (any, error) { return jsonschema.ToAny(v) }
-
-// FromJSON converts the generic Go form produced by JSON, YAML and TOML
-// decoders into a Harn value. Integral numbers that fit in 64 bits become
-// ints; float64 stays a float.
-func FromJSON(g any) vm.Value { return jsonschema.FromAny(g) }
 
 // ---- builtins ----
 

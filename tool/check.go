@@ -62,7 +62,6 @@ func checkComponentRefs(cat *Catalog, label func(int, string) string) error {
 // path that is both a tool and a parent (C3).
 func checkCLIPaths(cat *Catalog) error {
 	owner := map[string]string{}
-	var paths []string
 	for _, e := range cat.Tools {
 		if !e.Governance.Allows(AudienceCLI) {
 			continue
@@ -72,7 +71,6 @@ func checkCLIPaths(cat *Catalog) error {
 			return catalogErr("duplicate CLI command path %q: tools %q and %q claim it", key, prev, e.Name)
 		}
 		owner[key] = e.Name
-		paths = append(paths, key)
 	}
 	for _, e := range cat.Tools {
 		if !e.Governance.Allows(AudienceCLI) {

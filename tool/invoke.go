@@ -163,8 +163,9 @@ func (t *PreparedTool) classifyResult(v vm.Value) *Outcome {
 	return &Outcome{Kind: Success, Tool: name, Result: j, Value: v}
 }
 
-// controlCategories are failures that stay runtime failures whatever the
-// error schema says (cancellation, budget exhaustion).
+// categorySummary is the value-free summary of each failure category a
+// handler can end with; cancelled and budget_exceeded stay runtime
+// failures whatever the error schema says.
 var categorySummary = map[string]string{
 	"auth":            "tool authentication_error",
 	"budget_exceeded": "tool execution budget exceeded",

@@ -20,13 +20,6 @@ const (
 	MCP20260728
 )
 
-// BundleSchema makes a catalog schema standalone for MCP
-// (mcp-projection.md §4.1): reachable components move under $defs and
-// references are rebased. label names the schema in errors.
-func BundleSchema(doc any, comps *SchemaMap, label string) (any, error) {
-	return newBundler(comps).bundle(doc, label)
-}
-
 // bundler caches what does not depend on the bundled schema: each
 // component's safety verdict, its reference closure and its rewritten
 // copy (shared, immutable, by every tool document).
@@ -65,6 +58,9 @@ func (b *bundler) componentRefs(doc any) []string {
 	return out
 }
 
+// bundle makes a catalog schema standalone for MCP (mcp-projection.md
+// §4.1): reachable components move under $defs and references are
+// rebased. label names the schema in errors.
 func (b *bundler) bundle(doc any, label string) (any, error) {
 	comps := b.comps
 	if comps.Len() == 0 {

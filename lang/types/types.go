@@ -89,11 +89,6 @@ var (
 	Closure  = &Basic{KClosure}
 )
 
-var basics = [...]*Basic{Any, Unknown, Never, Nil, Int, Float, String, Bool, Bytes, Duration, Range, Closure}
-
-// BasicOf returns the shared *Basic of a kind.
-func BasicOf(k BasicKind) *Basic { return basics[k] }
-
 func (t *Basic) String() string { return basicNames[t.Kind] }
 
 // Literal is a string (Go string) or int (int64) literal type.

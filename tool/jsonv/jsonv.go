@@ -261,23 +261,6 @@ func FromPlain(v any) any {
 	return v
 }
 
-// Clone returns a deep copy of v.
-func Clone(v any) any {
-	switch x := v.(type) {
-	case *Object:
-		o := NewObject(x.Len())
-		x.Range(func(k string, v any) bool { o.Set(k, Clone(v)); return true })
-		return o
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Clone(e)
-		}
-		return out
-	}
-	return v
-}
-
 // Equal is JSON equality: numbers compare by value (1 equals 1.0),
 // objects ignore member order.
 func Equal(a, b any) bool {

@@ -195,27 +195,18 @@ var anchorRE = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
 
 func validAnchor(s string) bool { return anchorRE.MatchString(s) }
 
-// Keywords whose value is one subschema.
-var singleKeywords = []string{"additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"}
-
-// Keywords whose value is a list of subschemas.
-var listKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
-
-// Keywords whose value is a map of subschemas.
-var mapKeywords = []string{"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"}
-
 // EachSubschema calls fn for every schema-bearing position directly under
 // obj (registry.md §2.10), with a JSON-pointer-like location relative to
 // obj, until fn returns false.
 func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 	for i := 0; i < obj.Len(); i++ {
 		k, v := obj.At(i)
-		switch kwClass(k) {
-		case 1:
+		switch subschemaShape(k) {
+		case oneSubschema:
 			if !fn(k, v) {
 				return
 			}
-		case 2:
+		case subschemaList:
 			if arr, ok := v.([]any); ok {
 				for j, e := range arr {
 					if !fn(k+"/"+strconv.Itoa(j), e) {
@@ -223,7 +214,7 @@ func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 					}
 				}
 			}
-		case 3:
+		case subschemaMap:
 			if m, ok := v.(*jsonv.Object); ok {
 				for j := 0; j < m.Len(); j++ {
 					name, e := m.At(j)
@@ -236,16 +227,24 @@ func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 	}
 }
 
-func kwClass(k string) int {
+// How a keyword's value holds subschemas.
+const (
+	noSubschema   = iota
+	oneSubschema  // the value is one subschema
+	subschemaList // the value is a list of subschemas
+	subschemaMap  // the value is an object whose members are subschemas
+)
+
+func subschemaShape(k string) int {
 	switch k {
 	case "additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties":
-		return 1
+		return oneSubschema
 	case "allOf", "anyOf", "oneOf", "prefixItems":
-		return 2
+		return subschemaList
 	case "$defs", "definitions", "dependentSchemas", "patternProperties", "properties":
-		return 3
+		return subschemaMap
 	}
-	return 0
+	return noSubschema
 }
 
 // EscapePointer escapes one JSON Pointer reference token.
