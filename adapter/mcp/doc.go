@@ -8,7 +8,9 @@
 // tool's), a Runtime that invokes its entries, and the resources,
 // resource templates, prompts and identity published next to it. The
 // script surface (LoadScript) runs a .harn file through tool/load; the
-// exports surface plugs in the same way with its own Runtime.
+// exports surface (LoadExports) reads a module's public functions
+// through tool/exports. Both run handlers on their program's VM
+// (VMRuntime).
 //
 // A Server speaks JSON-RPC 2.0 for one connection. Every request is
 // answered in one of two profiles: the released profile of clients that

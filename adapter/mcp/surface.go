@@ -9,6 +9,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
@@ -50,12 +51,19 @@ type Runtime interface {
 	Close()
 }
 
-// ScriptRuntime runs handlers on a loaded script's VM.
-type ScriptRuntime struct{ Script *load.Script }
+// Program is a loaded program whose VM runs a surface's handlers: a
+// *load.Script or an *exports.Library.
+type Program interface {
+	VM() *vm.VM
+	Thread() *vm.Thread
+}
+
+// VMRuntime runs handlers on new threads of a loaded program's VM.
+type VMRuntime struct{ Program Program }
 
 // Invoke implements Runtime.
-func (r *ScriptRuntime) Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args any, start func(*vm.Thread)) *tool.Outcome {
-	th := r.Script.Thread()
+func (r *VMRuntime) Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args any, start func(*vm.Thread)) *tool.Outcome {
+	th := r.Program.Thread()
 	if start != nil {
 		start(th)
 	}
@@ -64,8 +72,8 @@ func (r *ScriptRuntime) Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args a
 }
 
 // Call implements Runtime.
-func (r *ScriptRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (vm.Value, error) {
-	th := r.Script.Thread()
+func (r *VMRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (vm.Value, error) {
+	th := r.Program.Thread()
 	if start != nil {
 		start(th)
 	}
@@ -75,51 +83,53 @@ func (r *ScriptRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, 
 
 // Close implements Runtime: the VM is left to the garbage collector
 // once nothing references it; interrupting it stops stray tasks.
-func (r *ScriptRuntime) Close() { r.Script.VM().Interrupt() }
-
-// LoadError is a failure to build a surface; Status is the exit status
-// (load.Error's, or 1).
-type LoadError struct {
-	Msg    string
-	Status int
-	// Rendered is the complete diagnostic text, when the loader made one.
-	Rendered string
-}
-
-func (e *LoadError) Error() string { return e.Msg }
-
-// Render is the text to print on stderr.
-func (e *LoadError) Render() string {
-	if e.Rendered != "" {
-		return e.Rendered
-	}
-	return "error: " + e.Msg + "\n"
-}
+func (r *VMRuntime) Close() { r.Program.VM().Interrupt() }
 
 // LoadScript builds the script surface of path: the script runs once
 // (its output goes to stderr), its published registry is prepared, and
 // the MCP projection is checked. harnVersion is the fallback server
-// version.
+// version. Failures are *load.Error values.
 func LoadScript(path string, stderr io.Writer, harnVersion string) (*Surface, error) {
 	s, err := load.Load(path, load.Options{Stderr: stderr, Stdin: strings.NewReader("")})
 	if err != nil {
-		if le, ok := err.(*load.Error); ok {
-			return nil, &LoadError{Msg: le.Msg, Status: le.Status, Rendered: le.Render()}
-		}
-		return nil, &LoadError{Msg: err.Error(), Status: 1}
-	}
-	prep, err := tool.Prepare(s.Registry)
-	if err != nil {
-		s.VM().Interrupt()
-		return nil, &LoadError{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}
+		return nil, err
 	}
 	pub := s.Publication
-	sf := &Surface{
-		Kind: "script", Catalog: prep, Runtime: &ScriptRuntime{Script: s},
-		Resources: pub.Resources, Templates: pub.Templates, Prompts: pub.Prompts,
+	sf, err := prepare(exports.SurfaceScript, s, s.Registry)
+	if err != nil {
+		return nil, err
 	}
-	sf.Name, sf.Version, sf.Instructions = identity(prep.Info(), pub.Server, path, harnVersion)
+	sf.Resources, sf.Templates, sf.Prompts = pub.Resources, pub.Templates, pub.Prompts
+	sf.Name, sf.Version, sf.Instructions = identity(sf.Catalog.Info(), pub.Server, path, harnVersion)
 	return sf, nil
+}
+
+// LoadExports builds the exports surface of path (registry.md §8.4): the
+// module's public functions, called in a VM that ran only the module's
+// initialisation. The server identity is the file stem, the Harn version
+// and the module doc comment. Failures are *load.Error values.
+func LoadExports(path string, stderr io.Writer, harnVersion string) (*Surface, error) {
+	lib, err := exports.Load(path, exports.Options{Stderr: stderr, Stdin: strings.NewReader("")})
+	if err != nil {
+		return nil, err
+	}
+	sf, err := prepare(exports.SurfaceExports, lib, lib.Registry)
+	if err != nil {
+		return nil, err
+	}
+	sf.Name, sf.Version, sf.Instructions = identity(sf.Catalog.Info(), nil, path, harnVersion)
+	return sf, nil
+}
+
+// prepare prepares a loaded program's registry into a surface of kind
+// that runs its handlers on the program's VM.
+func prepare(kind string, prog Program, reg *tool.Registry) (*Surface, error) {
+	prep, err := tool.Prepare(reg)
+	if err != nil {
+		prog.VM().Interrupt()
+		return nil, &load.Error{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}
+	}
+	return &Surface{Kind: kind, Catalog: prep, Runtime: &VMRuntime{Program: prog}}, nil
 }
 
 // identity is the server identity of mcp-projection.md §1: metadata

@@ -98,7 +98,15 @@ func cmdHelp(name string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// commandHelp is the text of `harn help COMMAND` and `harn COMMAND
+// --help`; the tool and serve texts are next to their commands.
 var commandHelp = map[string]string{
+	"tool":             toolHelp,
+	"tool schema":      toolSchemaHelp,
+	"tool run":         toolRunHelp,
+	"tool completions": toolCompletionsHelp,
+	"serve":            serveHelp,
+	"serve mcp":        serveHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 

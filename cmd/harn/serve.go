@@ -8,15 +8,12 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/adapter/mcp"
+	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/tool/load"
 )
 
 // `harn serve mcp`: the MCP projection (mcp-projection.md).
-
-func init() {
-	commandHelp["serve"] = serveHelp
-	commandHelp["serve mcp"] = serveHelp
-}
 
 const serveHelp = `Usage: harn serve mcp [--surface script|exports|auto] [--watch]
                       [--transport stdio|http] [--bind ADDR] [--path PATH]
@@ -46,16 +43,12 @@ diagnostics go to stderr. Exit status: 0 when the client closes the
 connection, 1 when FILE fails to load or to prepare, 2 on a usage error.
 `
 
-// serveSurfaces build the surface named by --surface. The exports issue
-// adds "exports" here and decides "auto" in autoSurface.
-var serveSurfaces = map[string]func(path string, stderr io.Writer) (*mcp.Surface, error){
-	"script": func(path string, stderr io.Writer) (*mcp.Surface, error) {
-		return mcp.LoadScript(path, stderr, version)
-	},
+// serveSurfaces build the surface named by --surface once auto is
+// resolved; harnVersion is the fallback server version.
+var serveSurfaces = map[string]func(path string, stderr io.Writer, harnVersion string) (*mcp.Surface, error){
+	exports.SurfaceScript:  mcp.LoadScript,
+	exports.SurfaceExports: mcp.LoadExports,
 }
-
-// autoSurface resolves --surface auto.
-var autoSurface = func(path string) string { return "script" }
 
 type serveFlags struct {
 	surface, transport, bind, path, card, hmac string
@@ -95,22 +88,15 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		card = v
 	}
-	surface := f.surface
-	if surface == "auto" {
-		surface = autoSurface(f.file)
-	}
-	if f.watch && (f.transport == "http" || surface == "exports") {
+	surface := exports.Resolve(f.surface, f.file)
+	if f.watch && (f.transport == "http" || surface == exports.SurfaceExports) {
 		fmt.Fprintln(stderr, "error: --watch requires the stdio transport and the script surface")
 		return 2
 	}
-	build, ok := serveSurfaces[surface]
-	if !ok {
-		fmt.Fprintf(stderr, "error: --surface %s is not available in this build\n", surface)
-		return 2
-	}
-	sf, err := build(f.file, stderr)
+	build := func() (*mcp.Surface, error) { return serveSurfaces[surface](f.file, stderr, version) }
+	sf, err := build()
 	if err != nil {
-		if le, ok := err.(*mcp.LoadError); ok {
+		if le, ok := err.(*load.Error); ok {
 			fmt.Fprint(stderr, le.Render())
 			return le.Status
 		}
@@ -125,7 +111,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.watch {
 		stop := make(chan struct{})
 		defer close(stop)
-		go srv.Watch(filepath.Dir(f.file), func() (*mcp.Surface, error) { return build(f.file, stderr) }, stop)
+		go srv.Watch(filepath.Dir(f.file), build, stop)
 	}
 	if err := srv.Serve(stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

@@ -3,22 +3,20 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/load"
 )
 
-// `harn tool SUBCOMMAND`: the registry adapters. Each subcommand is one
-// entry of toolCommands; the CLI adapter issue adds `run` and
-// `completions` there.
+// `harn tool SUBCOMMAND`: the registry adapters. `schema` is here,
+// `run` and `completions` (adapter/cli) are in toolcli.go.
 var toolCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"schema": cmdToolSchema,
-}
-
-func init() {
-	commandHelp["tool"] = toolHelp
-	commandHelp["tool schema"] = toolSchemaHelp
+	"schema":      cmdToolSchema,
+	"run":         cmdToolRun,
+	"completions": cmdToolCompletions,
 }
 
 const toolHelp = `Usage: harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -66,16 +64,18 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// catalogSurfaces produce the catalog of `harn tool schema` per
-// --surface; exports.go adds "exports" and "auto".
-var catalogSurfaces = map[string]func(path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error){
-	"script": scriptCatalog,
-}
+// schemaSurfaces are the values of `harn tool schema --surface`.
+var schemaSurfaces = []string{exports.SurfaceScript, exports.SurfaceExports, exports.SurfaceAuto}
 
-// scriptCatalog runs the script and emits its published registry's
-// catalog audience. It applies the registry rules only; it does not
-// prepare the catalog (registry.md §3).
-func scriptCatalog(path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
+// surfaceCatalog is the catalog `harn tool schema` prints for a surface.
+// The script surface runs the script and emits its published registry's
+// catalog audience; it applies the registry rules only and does not
+// prepare the catalog (registry.md §3). The exports surface reads the
+// module's public functions without running anything.
+func surfaceCatalog(surface, path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
+	if exports.Resolve(surface, path) == exports.SurfaceExports {
+		return exports.Catalog(path, exports.Options{Stderr: stderr, Stdin: stdin})
+	}
 	s, err := load.Load(path, load.Options{Stderr: stderr, Stdin: stdin})
 	if err != nil {
 		return nil, err
@@ -117,12 +117,11 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, "error: harn tool schema needs a FILE\n\n"+toolSchemaHelp)
 		return 2
 	}
-	produce, ok := catalogSurfaces[surface]
-	if !ok {
-		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(surfaceNames(), ", "))
+	if !slices.Contains(schemaSurfaces, surface) {
+		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))
 		return 2
 	}
-	cat, err := produce(file, stdin, stderr)
+	cat, err := surfaceCatalog(surface, file, stdin, stderr)
 	if err != nil {
 		if le, ok := err.(*load.Error); ok {
 			io.WriteString(stderr, le.Render())
@@ -140,14 +139,4 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	stdout.Write(append(out, '\n'))
 	return 0
-}
-
-func surfaceNames() []string {
-	var out []string
-	for _, n := range []string{"script", "exports", "auto"} {
-		if _, ok := catalogSurfaces[n]; ok {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -11,13 +11,6 @@ import (
 // `harn tool run` and `harn tool completions`: the generated command
 // line of a script's registry (adapter/cli).
 
-func init() {
-	toolCommands["run"] = cmdToolRun
-	toolCommands["completions"] = cmdToolCompletions
-	commandHelp["tool run"] = toolRunHelp
-	commandHelp["tool completions"] = toolCompletionsHelp
-}
-
 const toolRunHelp = `Usage: harn tool run FILE [COMMAND...] [ARGS...]
 
 Run FILE once, read the ToolRegistry it publishes and run it as a nested
