@@ -34,7 +34,8 @@ audience are listed or callable.
                env HARN_SERVE_MCP_BIND)
   --path       HTTP endpoint path (default /mcp)
   --api-key    HTTP API keys (env HARN_SERVE_API_KEY)
-  --hmac-secret HTTP request-signing secret (env HARN_SERVE_HMAC_SECRET)
+  --hmac-secret HTTP request signing (env HARN_SERVE_HMAC_SECRET): not
+               supported yet; the http transport refuses to start with it
   --card       Server Card JSON (file or inline), served as serverInfo.card and
                the resource well-known://mcp-card
 
