@@ -75,15 +75,7 @@ func ThreadCaller(v *vm.VM) Caller {
 func LoadFile(path string, std Stdio) (*Program, *load.Script, int) {
 	s, err := load.Load(path, load.Options{Stderr: std.Stderr, Stdin: std.Stdin})
 	if err != nil {
-		if le, ok := err.(*load.Error); ok {
-			io.WriteString(std.Stderr, le.Render())
-			if le.Status != 0 {
-				return nil, nil, le.Status
-			}
-			return nil, nil, 1
-		}
-		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
-		return nil, nil, 1
+		return nil, nil, load.Report(std.Stderr, err)
 	}
 	p, err := tool.Prepare(s.Registry)
 	if err != nil {

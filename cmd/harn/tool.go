@@ -123,15 +123,7 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	cat, err := surfaceCatalog(surface, file, stdin, stderr)
 	if err != nil {
-		if le, ok := err.(*load.Error); ok {
-			io.WriteString(stderr, le.Render())
-			if le.Status != 0 {
-				return le.Status
-			}
-			return 1
-		}
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return load.Report(stderr, err)
 	}
 	out := cat.Marshal()
 	if pretty {

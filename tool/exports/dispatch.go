@@ -2,7 +2,6 @@ package exports
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/types"
@@ -47,7 +46,7 @@ func Load(path string, opts Options) (*Library, error) {
 	}
 	sess := lib.sess
 	if err := sess.InitModule(lib.mod); err != nil {
-		return nil, initError(sess, err)
+		return nil, load.RunError("module", err)
 	}
 	root, _ := sess.Universe.Global("harness")
 	reg := &tool.Registry{Catalog: lib.catalog, Tools: make([]*tool.Tool, len(lib.exports))}
@@ -59,22 +58,6 @@ func Load(path string, opts Options) (*Library, error) {
 		reg.Tools[i] = &tool.Tool{Entry: ex.entry, Handler: ex.handler(fn, root), Executor: "harn"}
 	}
 	return &Library{Path: path, Session: sess, Module: lib.mod, Registry: reg}, nil
-}
-
-// initError is a failure of module initialisation; a thrown value is
-// summarized without being rendered.
-func initError(sess *interp.Session, err error) *load.Error {
-	e, ok := err.(*vm.Error)
-	if !ok {
-		return &load.Error{Msg: err.Error(), Status: 1}
-	}
-	switch e.Kind {
-	case vm.KindExit:
-		return &load.Error{Msg: fmt.Sprintf("module exited with status %d while loading", e.Code&0xff), Status: e.Code & 0xff}
-	case vm.KindThrown:
-		return &load.Error{Msg: "Runtime error: " + tool.SummaryUndeclaredThrow, Status: 1}
-	}
-	return &load.Error{Msg: strings.TrimSuffix(e.UncaughtText(), "\n"), Status: 1}
 }
 
 // handler is the registry handler of an export: a builtin taking the

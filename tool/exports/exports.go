@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/interp"
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/tool"
@@ -166,10 +165,12 @@ func stem(path string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
+// compileError is the load error of a module that failed to compile.
+// Unlike a script's (tool/load), a failure that is not a diagnostic, such
+// as an import that cannot be loaded, is rendered in full.
 func compileError(sess *interp.Session, err error) *load.Error {
-	switch err.(type) {
-	case diag.List, *diag.Error:
-		return &load.Error{Msg: interp.GoldenText(err), Status: 1, Rendered: sess.RenderError(err)}
+	if le, ok := load.DiagnosticError(sess, err); ok {
+		return le
 	}
 	return &load.Error{Msg: strings.TrimSuffix(strings.TrimPrefix(sess.RenderError(err), "error: "), "\n"), Status: 1, Rendered: sess.RenderError(err)}
 }

@@ -4,6 +4,10 @@
 // it, runs it once (its output goes to stderr: stdout belongs to the
 // adapter), reads what it published and validates the registry. The VM
 // stays alive so adapters can call the original handler closures.
+//
+// Error is the one load failure of the tool layer: the exports surface
+// (tool/exports) reports its failures with it too, so every adapter
+// prints and exits the same way for both surfaces.
 package load
 
 import (
@@ -64,6 +68,23 @@ func (e *Error) Render() string {
 	return "error: " + e.Msg + "\n"
 }
 
+// Report writes a load failure to w the way every one-shot adapter
+// prints it and returns the exit status to use: the *Error's status, or
+// 1 when it has none (a script that called exit(0) while loading still
+// failed to load).
+func Report(w io.Writer, err error) int {
+	le, ok := err.(*Error)
+	if !ok {
+		io.WriteString(w, "error: "+err.Error()+"\n")
+		return 1
+	}
+	io.WriteString(w, le.Render())
+	if le.Status != 0 {
+		return le.Status
+	}
+	return 1
+}
+
 // NotPublished is the message of a script that published no registry.
 const NotPublished = "pipeline did not publish a tool registry\nhint: call harness.tools.mcp_tools(tools) from main"
 
@@ -87,7 +108,7 @@ func Load(path string, opts Options) (*Script, error) {
 	pub := tool.PublicationFor(sess.VM)
 	pub.Reset()
 	if _, err := sess.Run(m); err != nil {
-		return nil, runError(sess, err)
+		return nil, RunError("script", err)
 	}
 	snap := pub.Snapshot()
 	if snap.Registry == nil {
@@ -101,25 +122,35 @@ func Load(path string, opts Options) (*Script, error) {
 }
 
 func compileError(sess *interp.Session, err error) *Error {
-	switch err.(type) {
-	case diag.List, *diag.Error:
-		return &Error{Msg: interp.GoldenText(err), Status: 1, Rendered: sess.RenderError(err)}
-	case *vm.Error:
-		return runError(sess, err)
+	if le, ok := DiagnosticError(sess, err); ok {
+		return le
 	}
-	return &Error{Msg: err.Error(), Status: 1}
+	return RunError("script", err)
 }
 
-// runError turns a failure of the script's run into a load error; a
-// thrown value is summarized without being rendered.
-func runError(sess *interp.Session, err error) *Error {
+// DiagnosticError is the load error of a program that failed its static
+// checks (err is a diag.List or a *diag.Error): the golden message, and
+// the diagnostics rendered with their source. ok is false for any other
+// error.
+func DiagnosticError(sess *interp.Session, err error) (le *Error, ok bool) {
+	switch err.(type) {
+	case diag.List, *diag.Error:
+		return &Error{Msg: interp.GoldenText(err), Status: 1, Rendered: sess.RenderError(err)}, true
+	}
+	return nil, false
+}
+
+// RunError turns a failure while loading — running a script, or
+// initialising a module (what names which) — into a load error. A thrown
+// value is summarized without being rendered: it may hold anything.
+func RunError(what string, err error) *Error {
 	e, ok := err.(*vm.Error)
 	if !ok {
 		return &Error{Msg: err.Error(), Status: 1}
 	}
 	switch e.Kind {
 	case vm.KindExit:
-		return &Error{Msg: fmt.Sprintf("script exited with status %d while loading", e.Code&0xff), Status: e.Code & 0xff}
+		return &Error{Msg: fmt.Sprintf("%s exited with status %d while loading", what, e.Code&0xff), Status: e.Code & 0xff}
 	case vm.KindThrown:
 		return &Error{Msg: "Runtime error: " + tool.SummaryUndeclaredThrow, Status: 1}
 	}
