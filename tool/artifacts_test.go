@@ -33,8 +33,9 @@ func TestProtocolArtifactsUpToDate(t *testing.T) {
 	}
 }
 
-// ArtifactSchema compiles the checked-in JSON Schema with an independent
-// Draft 2020-12 implementation.
+// artifactSchema compiles the generated JSON Schema artifact with an
+// independent Draft 2020-12 implementation; it is tooltest.ArtifactSchema,
+// which this package's tests cannot import.
 func artifactSchema(t testing.TB) *js.Schema {
 	t.Helper()
 	doc, err := js.UnmarshalJSON(bytes.NewReader(JSONSchemaArtifact()))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/tool/exports/exportstest"
+	"github.com/harnlang/harn/tool/tooltest"
 )
 
 // BenchmarkToolSchemaExportsLargeProcess is `harn tool schema FILE
@@ -15,7 +15,7 @@ import (
 // binary re-executed as harn), on the generated module with 1,000 public
 // functions over 200 structs. Target: under 150 ms per run.
 func BenchmarkToolSchemaExportsLargeProcess(b *testing.B) {
-	path, err := exportstest.WriteLargeModule(b.TempDir())
+	path, err := tooltest.WriteLargeModule(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func BenchmarkToolSchemaExportsLargeProcess(b *testing.B) {
 
 // BenchmarkToolSchemaExportsLarge is the same command in process.
 func BenchmarkToolSchemaExportsLarge(b *testing.B) {
-	path, err := exportstest.WriteLargeModule(b.TempDir())
+	path, err := tooltest.WriteLargeModule(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

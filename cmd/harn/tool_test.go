@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	js "github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/tool/tooltest"
 )
 
 // runHarn runs the command in-process.
@@ -30,7 +28,7 @@ func TestToolSchemaGolden(t *testing.T) {
 	if len(files) < 16 {
 		t.Fatalf("expected at least 16 golden registries, found %d", len(files))
 	}
-	artifact := compileArtifact(t)
+	artifact := tooltest.ArtifactSchema(t)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".harn")
 		t.Run(name, func(t *testing.T) {
@@ -64,44 +62,12 @@ func TestToolSchemaGolden(t *testing.T) {
 			if string(jsonv.Marshal(v))+"\n" != compact {
 				t.Error("compact and pretty outputs disagree")
 			}
-			doc, _ := js.UnmarshalJSON(strings.NewReader(compact))
-			if err := artifact.Validate(doc); err != nil {
-				t.Errorf("catalog does not validate against %s: %v", tool.ArtifactPaths.Schema, err)
-			}
-			cat, err := tool.ParseCatalog([]byte(compact))
-			if err != nil {
-				t.Fatalf("ToolCatalog reader rejects the catalog: %v", err)
-			}
-			if string(cat.Marshal())+"\n" != compact {
-				t.Error("reader round trip changed the catalog")
-			}
+			tooltest.CheckCatalog(t, artifact, []byte(strings.TrimSuffix(compact, "\n")))
 			if strings.Contains(compact, "handler") {
 				t.Error("catalog mentions a handler")
 			}
 		})
 	}
-}
-
-func compileArtifact(t *testing.T) *js.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", tool.ArtifactPaths.Schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := js.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := js.NewCompiler()
-	if err := c.AddResource(tool.SchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(tool.SchemaID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 func TestToolSchemaFailures(t *testing.T) {

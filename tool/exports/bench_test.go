@@ -3,7 +3,7 @@ package exports
 import (
 	"testing"
 
-	"github.com/harnlang/harn/tool/exports/exportstest"
+	"github.com/harnlang/harn/tool/tooltest"
 )
 
 // BenchmarkCatalogLarge is `harn tool schema --surface exports` in
@@ -11,7 +11,7 @@ import (
 // parse, resolve, check and compile the module, derive the catalog and
 // encode it.
 func BenchmarkCatalogLarge(b *testing.B) {
-	path, err := exportstest.WriteLargeModule(b.TempDir())
+	path, err := tooltest.WriteLargeModule(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func BenchmarkCatalogLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(cat.Tools) != exportstest.LargeFunctions || cat.Components.Schemas.Len() != exportstest.LargeStructs {
+		if len(cat.Tools) != tooltest.LargeFunctions || cat.Components.Schemas.Len() != tooltest.LargeStructs {
 			b.Fatalf("%d tools, %d components", len(cat.Tools), cat.Components.Schemas.Len())
 		}
 		_ = cat.Marshal()
@@ -28,7 +28,7 @@ func BenchmarkCatalogLarge(b *testing.B) {
 }
 
 func TestLargeModuleCatalog(t *testing.T) {
-	path, err := exportstest.WriteLargeModule(t.TempDir())
+	path, err := tooltest.WriteLargeModule(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +36,8 @@ func TestLargeModuleCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cat.Tools) != exportstest.LargeFunctions || cat.Components.Schemas.Len() != exportstest.LargeStructs {
+	if len(cat.Tools) != tooltest.LargeFunctions || cat.Components.Schemas.Len() != tooltest.LargeStructs {
 		t.Fatalf("%d tools, %d components", len(cat.Tools), cat.Components.Schemas.Len())
 	}
-	checkValid(t, compileArtifact(t), cat)
+	checkValid(t, tooltest.ArtifactSchema(t), cat)
 }

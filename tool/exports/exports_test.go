@@ -12,6 +12,7 @@ import (
 
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/load"
+	"github.com/harnlang/harn/tool/tooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden catalogs and refusal messages")
@@ -31,7 +32,7 @@ func TestGoldenCatalogs(t *testing.T) {
 	if len(files) < 40 {
 		t.Fatalf("expected at least 40 golden export modules, found %d", len(files))
 	}
-	artifact := compileArtifact(t)
+	artifact := tooltest.ArtifactSchema(t)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".harn")
 		t.Run(name, func(t *testing.T) {
@@ -60,24 +61,11 @@ func TestGoldenCatalogs(t *testing.T) {
 	}
 }
 
-// checkValid holds an exports catalog to the rules of every catalog.
+// checkValid holds an exports catalog to the rules of every catalog,
+// and prepares it.
 func checkValid(t *testing.T, artifact *js.Schema, cat *tool.Catalog) {
 	t.Helper()
-	compact := cat.Marshal()
-	doc, err := js.UnmarshalJSON(bytes.NewReader(compact))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := artifact.Validate(doc); err != nil {
-		t.Errorf("catalog does not validate against %s: %v", tool.ArtifactPaths.Schema, err)
-	}
-	back, err := tool.ParseCatalog(compact)
-	if err != nil {
-		t.Fatalf("ToolCatalog reader rejects the catalog: %v", err)
-	}
-	if string(back.Marshal()) != string(compact) {
-		t.Error("reader round trip changed the catalog")
-	}
+	back := tooltest.CheckCatalog(t, artifact, cat.Marshal())
 	reg := &tool.Registry{Catalog: back}
 	for _, e := range back.Tools {
 		reg.Tools = append(reg.Tools, &tool.Tool{Entry: e, Executor: "harn"})
@@ -85,28 +73,6 @@ func checkValid(t *testing.T, artifact *js.Schema, cat *tool.Catalog) {
 	if _, err := tool.Prepare(reg); err != nil {
 		t.Errorf("prepare: %v", err)
 	}
-}
-
-func compileArtifact(t *testing.T) *js.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", tool.ArtifactPaths.Schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := js.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := js.NewCompiler()
-	if err := c.AddResource(tool.SchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(tool.SchemaID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // TestRefusals: a module under testdata/refuse has a type with no JSON

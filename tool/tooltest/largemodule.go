@@ -1,6 +1,4 @@
-// Package exportstest provides utilities for testing and benchmarking the
-// exports surface (tool/exports).
-package exportstest
+package tooltest
 
 import (
 	"fmt"
