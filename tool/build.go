@@ -26,7 +26,8 @@ func NewRegistryValue(info, components, cli vm.Value) (*vm.Dict, error) {
 		}
 	}
 	d := b.Build()
-	if err := NormalizeOptions(d); err != nil {
+	// The options are checked now, alone; the tools come later.
+	if err := normalizeOptions(d, &Catalog{}); err != nil {
 		return nil, fmt.Errorf("%s", Message(err, "tool_registry: "))
 	}
 	return d, nil
@@ -64,7 +65,7 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 		return nil, fmt.Errorf("tool_define: requires registry, name, description, and config dict")
 	}
 	reg, ok := args[0].(*vm.Dict)
-	if !ok || !IsRegistry(reg) {
+	if !ok || !isRegistry(reg) {
 		return nil, fmt.Errorf("tool_define: first argument must be a tool registry")
 	}
 	config, ok := args[3].(*vm.Dict)
@@ -172,7 +173,7 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 	bare := false
 	switch x := v.(type) {
 	case *vm.Dict:
-		if !IsRegistry(x) {
+		if !isRegistry(x) {
 			return nil, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 		}
 		regValue = x

@@ -91,7 +91,7 @@ const MetaContractKey = "com.harnlang/toolContract"
 
 func checkMetaKeys(i int, e *Entry) error {
 	for _, k := range e.Meta.Keys() {
-		if msg := MetaKeyProblem(k); msg != "" {
+		if msg := metaKeyProblem(k); msg != "" {
 			if k == MetaContractKey {
 				return catalogErr("tools[%d]._meta[%q] %s", i, k, msg)
 			}
@@ -101,10 +101,10 @@ func checkMetaKeys(i int, e *Entry) error {
 	return nil
 }
 
-// MetaKeyProblem checks a _meta key against MCP's metadata-key grammar
+// metaKeyProblem checks a _meta key against MCP's metadata-key grammar
 // and Harn's reservation; it returns "" for a valid key, else the tail of
 // the message.
-func MetaKeyProblem(k string) string {
+func metaKeyProblem(k string) string {
 	if strings.Count(k, "/") > 1 {
 		return "must contain at most one '/' separator"
 	}

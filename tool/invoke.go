@@ -42,9 +42,9 @@ func portableViolation(tool string, phase Phase, err error) *ContractError {
 	return &ContractError{Tool: tool, Phase: phase, Details: path + " failed portableJson"}
 }
 
-// ToArgs converts call arguments to the form validators and handlers
+// toArgs converts call arguments to the form validators and handlers
 // use: a jsonv value; generic maps from encoding/json are accepted.
-func ToArgs(args any) any {
+func toArgs(args any) any {
 	switch a := args.(type) {
 	case nil:
 		return jsonv.NewObject(0)
@@ -58,7 +58,7 @@ func ToArgs(args any) any {
 
 // ValidateInput checks call arguments against the prepared input schema.
 func (t *PreparedTool) ValidateInput(args any) error {
-	if fs := t.input.Validate(ToArgs(args)); fs != nil {
+	if fs := t.input.Validate(toArgs(args)); fs != nil {
 		return contractError(t.Name(), PhaseInput, fs)
 	}
 	return nil
@@ -133,7 +133,7 @@ const (
 // thread of the VM that owns the registry) and classifies the outcome.
 func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 	name := t.Name()
-	args = ToArgs(args)
+	args = toArgs(args)
 	if err := t.ValidateInput(args); err != nil {
 		ce := err.(*ContractError)
 		return &Outcome{Kind: InvalidInput, Tool: name, Contract: ce, Summary: ce.Error()}

@@ -235,10 +235,9 @@ func rewriteRefs(doc any, fn func(string) string) any {
 	return out
 }
 
-// GuaranteesObject reports whether every instance valid against a
-// standalone schema is an object (mcp-projection.md §5).
-func GuaranteesObject(doc any) bool { return guaranteesObject(doc, doc, map[*jsonv.Object]bool{}) }
-
+// guaranteesObject reports whether every instance valid against s, a
+// subschema of the standalone schema root, is an object
+// (mcp-projection.md §5).
 func guaranteesObject(s, root any, seen map[*jsonv.Object]bool) bool {
 	o, ok := s.(*jsonv.Object)
 	if !ok || seen[o] {

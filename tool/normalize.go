@@ -169,8 +169,8 @@ func stringList(v vm.Value) ([]string, bool) {
 
 // ---- registry value ----
 
-// IsRegistry reports whether v is a registry value.
-func IsRegistry(v vm.Value) bool {
+// isRegistry reports whether v is a registry value.
+func isRegistry(v vm.Value) bool {
 	d, ok := v.(*vm.Dict)
 	if !ok {
 		return false
@@ -184,7 +184,7 @@ func IsRegistry(v vm.Value) bool {
 // registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	d, ok := v.(*vm.Dict)
-	if !ok || !IsRegistry(v) {
+	if !ok || !isRegistry(v) {
 		return nil, catalogErr("expected a tool registry created with tool_registry()")
 	}
 	if cache != nil {
@@ -233,12 +233,6 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 		cache.mu.Unlock()
 	}
 	return reg, nil
-}
-
-// NormalizeOptions validates registry options alone (tool_registry's
-// construction check).
-func NormalizeOptions(d *vm.Dict) error {
-	return normalizeOptions(d, &Catalog{})
 }
 
 func normalizeOptions(d *vm.Dict, cat *Catalog) error {
@@ -945,9 +939,9 @@ func normalizeGovernance(q string, v vm.Value) (Governance, error) {
 	return Governance{Audiences: out}, nil
 }
 
-// ImplicitCommand is the CLI path of a tool without cli.command:
+// implicitCommand is the CLI path of a tool without cli.command:
 // namespace parts then name parts, split on ".".
-func ImplicitCommand(name, namespace string) []string {
+func implicitCommand(name, namespace string) []string {
 	var parts []string
 	if namespace != "" {
 		parts = append(parts, strings.Split(namespace, ".")...)
@@ -1031,7 +1025,7 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 		}
 	}
 	if spec.Command == nil {
-		spec.Command = ImplicitCommand(name, namespace)
+		spec.Command = implicitCommand(name, namespace)
 		for _, p := range spec.Command {
 			if !ValidCommandComponent(p) {
 				return spec, entryErr("%s CLI command must contain only non-empty portable command names", q)

@@ -129,7 +129,7 @@ func (t *PreparedTool) bundle(b *bundler) error {
 		if t.MCPOutput, err = b.bundle(e.OutputSchema.Doc(), label("outputSchema")); err != nil {
 			return err
 		}
-		t.OutputIsObject = GuaranteesObject(t.MCPOutput)
+		t.OutputIsObject = guaranteesObject(t.MCPOutput, t.MCPOutput, map[*jsonv.Object]bool{})
 	}
 	if !e.ErrorSchema.IsZero() {
 		if t.MCPError, err = b.bundle(e.ErrorSchema.Doc(), label("errorSchema")); err != nil {

@@ -95,7 +95,7 @@ func (p *Publication) Snapshot() Published {
 // PublishRegistry validates and records a registry (mcp_tools); a later
 // call replaces an earlier one.
 func (p *Publication) PublishRegistry(v vm.Value, cache *Cache) error {
-	if !IsRegistry(v) {
+	if !isRegistry(v) {
 		return fmt.Errorf("mcp_tools: argument must be a tool registry (created with tool_registry())")
 	}
 	reg, err := Normalize(v, cache)
