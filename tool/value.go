@@ -24,7 +24,9 @@ func (e *NonPortableError) Error() string {
 	return fmt.Sprintf("%s value at %s has no portable JSON form", e.Kind, e.Path)
 }
 
-// ToJSON converts a Harn value to portable JSON (registry.md §6): nil,
+// ToJSON converts a Harn value to portable JSON (registry.md §6), the
+// strict counterpart of the standard library's lenient mapping
+// (stdlib/jsonschema), which turns non-data values into null: nil,
 // bools, numbers, strings, lists, sets, dicts (keys sorted), struct
 // instances (their set fields), enum variants as {"enum","variant",
 // "fields"}, ranges as their display string and bytes as

@@ -1,8 +1,8 @@
 // Package exports is the static exports surface of the tool registry
 // (registry.md §8.4): it derives a harn-tools/2.0 catalog from a module's
 // public functions without running anything, and calls those functions
-// for the adapters that serve it (harn serve mcp --surface exports, the
-// generated CLI).
+// for the adapter that serves it (harn serve mcp --surface exports;
+// `harn tool run` serves the script surface only).
 //
 // The flow has two halves that share one description of each export:
 //

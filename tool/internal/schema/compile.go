@@ -6,7 +6,9 @@
 // reported without instance values ("<path> failed <keyword>"). Both
 // needs are served by this small compiler instead of a general-purpose
 // library. Meta-schema validation of the documents themselves happens
-// earlier, when the registry is normalized.
+// earlier, when the registry is normalized (package tool, with
+// santhosh-tekuri/jsonschema); schemas a script supplies at run time are
+// stdlib/jsonschema's.
 //
 // A Compiler owns one catalog's components: `#/components/schemas/NAME`
 // references (from any document, at any depth) resolve to component NAME,
