@@ -3,6 +3,7 @@ package stdlib
 import (
 	"strings"
 
+	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -42,7 +43,7 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 	if _, exists := capabilities[name]; exists && len(methods) == 0 {
 		return // declaring never hides an implementation registered first
 	}
-	c := &capability{name: name, typeName: "Harness" + camelCase(name)}
+	c := &capability{name: name, typeName: types.HandleName(name)}
 	if len(methods) > 0 {
 		c.methods = map[string]*CapabilityMethod{}
 		for i := range methods {
@@ -57,17 +58,6 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 	}
 	capabilities[name] = c
 	capabilityByType[c.typeName] = c
-}
-
-// camelCase turns code_index into CodeIndex.
-func camelCase(name string) string {
-	var sb strings.Builder
-	for _, w := range strings.Split(name, "_") {
-		if w != "" {
-			sb.WriteString(strings.ToUpper(w[:1]) + w[1:])
-		}
-	}
-	return sb.String()
 }
 
 // Handle is the harness root or one of its capability handles.
@@ -126,22 +116,11 @@ func newHarness() *Handle {
 	return root
 }
 
-// knownCapabilities are the fields of the newer specification's handle
-// (language.md §5.4); those without an implementation here are declared
-// unavailable.
-var knownCapabilities = []string{
-	"stdio", "term", "clock", "env", "random", "system",
-	"fs", "process", "net", "channels", "secrets",
-	"llm", "agent", "tools", "interaction", "verdict",
-	"tenant", "auth", "obs", "runtime", "project",
-	"ast", "code_index", "scanner", "rules", "lint",
-	"computer", "embed", "memory", "sqlite", "postgres",
-	"fs_watch", "host_lease", "secret_store", "terminal",
-	"testing",
-}
-
 func init() {
-	for _, name := range knownCapabilities {
+	// Every field of the handle (language.md §5.4, the list the checker
+	// types it from) is declared; those without an implementation here
+	// report that they are unavailable.
+	for _, name := range types.Capabilities {
 		if name != "stdio" {
 			RegisterCapability(name, nil)
 		}
