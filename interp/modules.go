@@ -180,7 +180,7 @@ func forTopLevelNames(it syntax.Stmt, fn func(name string, node syntax.Node)) {
 	case *syntax.EvalPackDecl:
 		fn(d.Name, d)
 	case *syntax.LetStmt:
-		patternNames(d.Pattern, func(name string) { fn(name, d) })
+		syntax.PatternNames(d.Pattern, func(name string, _ syntax.Node) { fn(name, d) })
 	}
 }
 
@@ -207,31 +207,6 @@ func isPub(it syntax.Stmt) bool {
 		return d.Pub
 	}
 	return false
-}
-
-func patternNames(p syntax.Pattern, fn func(string)) {
-	switch p := p.(type) {
-	case *syntax.IdentPattern:
-		if p.Name != "_" {
-			fn(p.Name)
-		}
-	case *syntax.DictPattern:
-		for _, it := range p.Items {
-			name := it.Alias
-			if it.Rest || name == "" {
-				name = it.Key
-			}
-			if name != "_" {
-				fn(name)
-			}
-		}
-	case *syntax.ListPattern:
-		for _, it := range p.Items {
-			if it.Name != "_" && it.Name != "" {
-				fn(it.Name)
-			}
-		}
-	}
 }
 
 // declareOwn records the module's own export surface and private names.

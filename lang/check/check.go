@@ -132,7 +132,7 @@ func multiDeclared(f *syntax.File) map[string]bool {
 	for _, it := range f.Items {
 		switch d := it.(type) {
 		case *syntax.LetStmt:
-			eachPatternName(d.Pattern, func(name string) { count[name]++ })
+			syntax.PatternNames(d.Pattern, func(name string, _ syntax.Node) { count[name]++ })
 		case *syntax.FnDecl:
 			count[d.Name]++
 		case *syntax.ToolDecl:
@@ -152,25 +152,6 @@ func multiDeclared(f *syntax.File) map[string]bool {
 		}
 	}
 	return out
-}
-
-func eachPatternName(p syntax.Pattern, fn func(string)) {
-	switch p := p.(type) {
-	case *syntax.IdentPattern:
-		fn(p.Name)
-	case *syntax.DictPattern:
-		for _, it := range p.Items {
-			if it.Alias != "" && !it.Rest {
-				fn(it.Alias)
-			} else {
-				fn(it.Key)
-			}
-		}
-	case *syntax.ListPattern:
-		for _, it := range p.Items {
-			fn(it.Name)
-		}
-	}
 }
 
 // ---- diagnostics ----

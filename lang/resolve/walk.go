@@ -168,8 +168,8 @@ func (r *resolver) declareTopLevel(it syntax.Stmt) {
 	switch d := it.(type) {
 	case *syntax.LetStmt:
 		kind := letKind(d.Kind)
-		forPatternNames(d.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
-			r.global(name, kind, pos, node)
+		syntax.PatternNames(d.Pattern, func(name string, node syntax.Node) {
+			r.global(name, kind, node.Position(), node)
 		})
 	case *syntax.FnDecl:
 		r.global(d.Name, KFn, d.NamePos, d)
@@ -194,39 +194,6 @@ func letKind(k syntax.BindingKind) Kind {
 		return KConst
 	}
 	return KLet
-}
-
-// forPatternNames calls fn for each name a pattern binds (skipping `_`).
-func forPatternNames(p syntax.Pattern, fn func(name string, pos syntax.Pos, node syntax.Node)) {
-	switch p := p.(type) {
-	case *syntax.IdentPattern:
-		if p.Name != "_" {
-			fn(p.Name, p.At, p)
-		}
-	case *syntax.DictPattern:
-		for _, it := range p.Items {
-			name := it.Alias
-			if it.Rest || name == "" {
-				name = it.Key
-			}
-			if name != "_" {
-				fn(name, it.At, it)
-			}
-		}
-	case *syntax.ListPattern:
-		for _, it := range p.Items {
-			if it.Name != "_" && it.Name != "" {
-				fn(it.Name, it.At, it)
-			}
-		}
-	case *syntax.PairPattern:
-		if p.First != "_" {
-			fn(p.First, p.At, p)
-		}
-		if p.Second != "_" {
-			fn(p.Second, p.At, p)
-		}
-	}
 }
 
 // ---- scopes ----
@@ -529,8 +496,8 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		r.expr(s.Value)
 		r.patternDefaults(s.Pattern)
 		kind := letKind(s.Kind)
-		forPatternNames(s.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
-			r.declareChecked(name, kind, pos, node)
+		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
+			r.declareChecked(name, kind, node.Position(), node)
 		})
 	case *syntax.AssignStmt:
 		r.expr(s.Value)
@@ -581,8 +548,8 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		r.expr(s.Iter)
 		r.push()
 		r.patternDefaults(s.Pattern)
-		forPatternNames(s.Pattern, func(name string, pos syntax.Pos, node syntax.Node) {
-			r.declare(name, KFor, pos, node)
+		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
+			r.declare(name, KFor, node.Position(), node)
 		})
 		r.loop++
 		r.blockInline(s.Body)

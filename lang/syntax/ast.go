@@ -450,6 +450,41 @@ type PairPattern struct {
 	Second string
 }
 
+// PatternNames calls fn for each name p binds, in source order, with the
+// node that binds it: the pattern itself, or an item of a dict or list
+// pattern. `_` binds nothing.
+func PatternNames(p Pattern, fn func(name string, node Node)) {
+	switch p := p.(type) {
+	case *IdentPattern:
+		if p.Name != "_" {
+			fn(p.Name, p)
+		}
+	case *DictPattern:
+		for _, it := range p.Items {
+			name := it.Alias
+			if it.Rest || name == "" {
+				name = it.Key
+			}
+			if name != "_" {
+				fn(name, it)
+			}
+		}
+	case *ListPattern:
+		for _, it := range p.Items {
+			if it.Name != "_" && it.Name != "" {
+				fn(it.Name, it)
+			}
+		}
+	case *PairPattern:
+		if p.First != "_" {
+			fn(p.First, p)
+		}
+		if p.Second != "_" {
+			fn(p.Second, p)
+		}
+	}
+}
+
 // ---- expressions ----
 
 // Ident is a name reference.
