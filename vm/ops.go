@@ -534,6 +534,22 @@ func readStep(x Value, st compiler.PathStep, key Value) Value {
 	return v
 }
 
+// assignIndex is the element `xs[n] = v` replaces: a negative n counts
+// from the end (clamped to the first element), and there must be one.
+func assignIndex(xs *List, n Int) (int, error) {
+	i := int64(n)
+	if i < 0 {
+		i += int64(xs.Len())
+		if i < 0 {
+			i = 0
+		}
+	}
+	if xs.Len() == 0 || i >= int64(xs.Len()) {
+		return 0, Runtimef("Index %d out of bounds for list of length %d", int64(n), xs.Len())
+	}
+	return int(i), nil
+}
+
 // setStep applies one accessor assignment and returns the updated container.
 func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 	if !st.IsIndex {
@@ -551,17 +567,11 @@ func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 		if !ok {
 			return x, nil
 		}
-		i := int64(n)
-		if i < 0 {
-			i += int64(c.Len())
-			if i < 0 {
-				i = 0
-			}
+		i, err := assignIndex(c, n)
+		if err != nil {
+			return nil, err
 		}
-		if c.Len() == 0 || i >= int64(c.Len()) {
-			return nil, Runtimef("Index %d out of bounds for list of length %d", int64(n), c.Len())
-		}
-		return c.With(int(i), val), nil
+		return c.With(i, val), nil
 	case *Dict:
 		return c.Set(keyString(key), val), nil
 	}

@@ -97,15 +97,9 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 		if !st.IsIndex || !ok {
 			break
 		}
-		i := int64(n)
-		if i < 0 {
-			i += int64(c.Len())
-			if i < 0 {
-				i = 0
-			}
-		}
-		if c.Len() == 0 || i >= int64(c.Len()) {
-			return nil, Runtimef("Index %d out of bounds for list of length %d", int64(n), c.Len())
+		i, err := assignIndex(c, n)
+		if err != nil {
+			return nil, err
 		}
 		if op != 0 {
 			nv, err := Arith(op, c.items[i], val)
