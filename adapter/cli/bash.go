@@ -43,15 +43,7 @@ func (m *compModel) bash() string {
 	w("        case $word in\n")
 	w("        --) ddash=1; continue ;;\n")
 	w("        -?*)\n")
-	var skips []string
-	for _, n := range m.nodes {
-		for _, o := range n.valueOpts() {
-			for _, s := range o.spellings() {
-				skips = append(skips, shQuote(n.id+" "+s))
-			}
-		}
-	}
-	if len(skips) > 0 {
+	if skips := m.valueOptionWords(shQuote); len(skips) > 0 {
 		w("            case \"$node $word\" in\n")
 		w("            %s)\n", strings.Join(skips, "|"))
 		w("                # the option's value follows, maybe after a lone '=' word\n")

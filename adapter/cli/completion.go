@@ -243,6 +243,21 @@ func (n *compNode) valueOpts() []compOpt {
 	return out
 }
 
+// valueOptionWords lists "NODE SPELLING" for every spelling of every
+// option that takes a separate value, quoted for the shell: the words
+// after which a script skips the option's value.
+func (m *compModel) valueOptionWords(quote func(string) string) []string {
+	var out []string
+	for _, n := range m.nodes {
+		for _, o := range n.valueOpts() {
+			for _, s := range o.spellings() {
+				out = append(out, quote(n.id+" "+s))
+			}
+		}
+	}
+	return out
+}
+
 // label is a readable name of a node for comments in the scripts.
 func (m *compModel) label(n *compNode) string {
 	return strings.Join(append([]string{m.prog}, n.path...), " ")

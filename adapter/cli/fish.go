@@ -29,15 +29,7 @@ func (m *compModel) fish() string {
 	w("        if test $ddash = 1\n            set npos (math $npos + 1)\n            continue\n        end\n")
 	w("        if test \"$word\" = --\n            set ddash 1\n            continue\n        end\n")
 	w("        if string match -q -- '-?*' $word\n")
-	var skips []string
-	for _, n := range m.nodes {
-		for _, o := range n.valueOpts() {
-			for _, s := range o.spellings() {
-				skips = append(skips, fishQuote(n.id+" "+s))
-			}
-		}
-	}
-	if len(skips) > 0 {
+	if skips := m.valueOptionWords(fishQuote); len(skips) > 0 {
 		w("            switch \"$node $word\"\n                case %s\n                    set skip 1\n            end\n", strings.Join(skips, " "))
 	}
 	w("            continue\n        end\n")
