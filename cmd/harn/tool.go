@@ -48,6 +48,55 @@ nothing or publishes an invalid registry, or when an export has a type with
 no JSON Schema form, 2 on a usage error.
 `
 
+// toolArgs are the arguments of a `harn tool` subcommand that takes one
+// FILE and options.
+type toolArgs struct {
+	file   string
+	flags  map[string]bool   // the boolean flags given
+	values map[string]string // the options given with a value
+}
+
+// parseToolArgs reads one FILE, the boolean flags and the options with a
+// value (`--name V` or `--name=V`) of `harn tool SUB`. When ok is false
+// the command is over with status: 0 after --help, 2 after a usage error
+// (printed with help).
+func parseToolArgs(sub, help string, args, flags, options []string, stdout, stderr io.Writer) (a toolArgs, status int, ok bool) {
+	a = toolArgs{flags: map[string]bool{}, values: map[string]string{}}
+	usage := func(format string, args ...any) (toolArgs, int, bool) {
+		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(args, help)...)
+		return a, 2, false
+	}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, value, hasValue := strings.Cut(arg, "=")
+		switch {
+		case arg == "--help" || arg == "-h":
+			fmt.Fprint(stdout, help)
+			return a, 0, false
+		case slices.Contains(flags, arg):
+			a.flags[arg] = true
+		case slices.Contains(options, name) && hasValue:
+			a.values[name] = value
+		case slices.Contains(options, arg):
+			if i+1 >= len(args) {
+				return usage("%s needs a value", arg)
+			}
+			i++
+			a.values[arg] = args[i]
+		case strings.HasPrefix(arg, "-") && arg != "-":
+			return usage("unknown option %q", arg)
+		case a.file == "":
+			a.file = arg
+		default:
+			return usage("unexpected argument %q", arg)
+		}
+	}
+	if a.file == "" {
+		return usage("harn tool %s needs a FILE", sub)
+	}
+	return a, 0, true
+}
+
 func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
 		if len(args) == 0 {
@@ -84,38 +133,14 @@ func surfaceCatalog(surface, path string, stdin io.Reader, stderr io.Writer) (*t
 }
 
 func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var file string
-	surface, pretty := "script", false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--help" || a == "-h":
-			fmt.Fprint(stdout, toolSchemaHelp)
-			return 0
-		case a == "--pretty":
-			pretty = true
-		case a == "--surface":
-			if i+1 >= len(args) {
-				fmt.Fprintf(stderr, "error: --surface needs a value\n\n%s", toolSchemaHelp)
-				return 2
-			}
-			i++
-			surface = args[i]
-		case strings.HasPrefix(a, "--surface="):
-			surface = strings.TrimPrefix(a, "--surface=")
-		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "error: unknown option %q\n\n%s", a, toolSchemaHelp)
-			return 2
-		case file == "":
-			file = a
-		default:
-			fmt.Fprintf(stderr, "error: unexpected argument %q\n\n%s", a, toolSchemaHelp)
-			return 2
-		}
+	a, status, ok := parseToolArgs("schema", toolSchemaHelp, args, []string{"--pretty"}, []string{"--surface"}, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if file == "" {
-		fmt.Fprint(stderr, "error: harn tool schema needs a FILE\n\n"+toolSchemaHelp)
-		return 2
+	file, pretty := a.file, a.flags["--pretty"]
+	surface, given := a.values["--surface"]
+	if !given {
+		surface = exports.SurfaceScript
 	}
 	if !slices.Contains(schemaSurfaces, surface) {
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/harnlang/harn/adapter/cli"
 )
@@ -58,37 +57,12 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var file, shell string
-	haveShell := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--help" || a == "-h":
-			fmt.Fprint(stdout, toolCompletionsHelp)
-			return 0
-		case a == "--shell":
-			if i+1 >= len(args) {
-				fmt.Fprint(stderr, "error: --shell needs a value\n\n"+toolCompletionsHelp)
-				return 2
-			}
-			i++
-			shell, haveShell = args[i], true
-		case strings.HasPrefix(a, "--shell="):
-			shell, haveShell = strings.TrimPrefix(a, "--shell="), true
-		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "error: unknown option %q\n\n%s", a, toolCompletionsHelp)
-			return 2
-		case file == "":
-			file = a
-		default:
-			fmt.Fprintf(stderr, "error: unexpected argument %q\n\n%s", a, toolCompletionsHelp)
-			return 2
-		}
+	a, status, ok := parseToolArgs("completions", toolCompletionsHelp, args, nil, []string{"--shell"}, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if file == "" {
-		fmt.Fprint(stderr, "error: harn tool completions needs a FILE\n\n"+toolCompletionsHelp)
-		return 2
-	}
+	file := a.file
+	shell, haveShell := a.values["--shell"]
 	if !haveShell {
 		fmt.Fprint(stderr, "error: harn tool completions needs --shell bash|zsh|fish|powershell\n\n"+toolCompletionsHelp)
 		return 2
