@@ -118,7 +118,7 @@ func init() {
 		var err error
 		d.Range(func(k string, v vm.Value) bool {
 			var r vm.Value
-			r, err = th.Call(f, v)
+			r, err = th.Call1(f, v)
 			b.Set(k, r)
 			return err == nil
 		})
@@ -156,7 +156,7 @@ func init() {
 		var err error
 		d.Range(func(k string, v vm.Value) bool {
 			var nk vm.Value
-			nk, err = th.Call(f, str(k))
+			nk, err = th.Call1(f, str(k))
 			if err == nil {
 				b.Set(vm.KeyString(nk), v)
 			}

@@ -45,13 +45,13 @@ func textOr(args vm.Args, i int, def string) string {
 	return args.Text(i)
 }
 
-// truth calls f(args...) and reports the truthiness of its result.
-func truth(th *vm.Thread, f vm.Value, args ...vm.Value) (bool, error) {
-	v, err := th.Call(f, args...)
+// truth calls f(v) as a callback and reports the truthiness of its result.
+func truth(th *vm.Thread, f vm.Value, v vm.Value) (bool, error) {
+	r, err := th.Call1(f, v)
 	if err != nil {
 		return false, err
 	}
-	return v.Truth(), nil
+	return r.Truth(), nil
 }
 
 // runeCount is the number of Unicode scalar values (the length unit of

@@ -248,7 +248,7 @@ func streamOps() {
 			if err != nil || !ok {
 				return nil, false, err
 			}
-			v, err = th.Call(f, v)
+			v, err = th.Call1(f, v)
 			return v, err == nil, err
 		})), nil
 	})
@@ -291,7 +291,7 @@ func streamOps() {
 			if err != nil || !ok {
 				return nil, false, err
 			}
-			if _, err := th.Call(f, v); err != nil {
+			if _, err := th.Call1(f, v); err != nil {
 				return nil, false, err
 			}
 			return v, true, nil

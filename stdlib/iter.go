@@ -163,7 +163,7 @@ func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	r, err := th.Call(s.f, v)
+	r, err := th.Call1(s.f, v)
 	return r, err == nil, err
 }
 
@@ -210,7 +210,7 @@ func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		if !ok || err != nil {
 			return nil, false, err
 		}
-		r, err := th.Call(s.f, v)
+		r, err := th.Call1(s.f, v)
 		if err != nil {
 			return nil, false, err
 		}
@@ -611,7 +611,7 @@ func init() {
 	})
 	withFn("for_each", "it.for_each(f)", "drain, calling f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
 		err := each(th, it, func(v vm.Value) (bool, error) {
-			_, err := th.Call(f, v)
+			_, err := th.Call1(f, v)
 			return err == nil, err
 		})
 		return vm.Nil, err

@@ -324,7 +324,7 @@ func indexOf(items []vm.Value, x vm.Value) int {
 func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	out := make([]vm.Value, len(items))
 	for i, v := range items {
-		r, err := th.Call(f, v)
+		r, err := th.Call1(f, v)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +363,7 @@ func findIndex(th *vm.Thread, items []vm.Value, f vm.Value) (int, error) {
 func flatMap(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	var out []vm.Value
 	for _, v := range items {
-		r, err := th.Call(f, v)
+		r, err := th.Call1(f, v)
 		if err != nil {
 			return nil, err
 		}
@@ -395,7 +395,7 @@ func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	groups := map[string][]vm.Value{}
 	var order []string
 	for _, v := range items {
-		k, err := th.Call(f, v)
+		k, err := th.Call1(f, v)
 		if err != nil {
 			return nil, err
 		}
