@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
@@ -72,12 +73,31 @@ func ThreadCaller(v *vm.VM) Caller {
 // LoadFile loads a script with the shared loader, prepares its registry
 // and builds its program. On failure it writes the diagnostic to stderr
 // and returns the exit status to use.
-func LoadFile(path string, std Stdio) (*Program, *load.Script, int) {
-	s, err := load.Load(path, load.Options{Stderr: std.Stderr, Stdin: std.Stdin})
-	if err != nil {
-		return nil, nil, load.Report(std.Stderr, err)
+func LoadFile(path string, std Stdio) (*Program, *vm.VM, int) {
+	return LoadSurface(exports.SurfaceScript, path, std)
+}
+
+// LoadSurface is LoadFile for a chosen surface: "script" runs the file
+// and reads the registry it publishes; "exports" builds one tool per
+// public function without running main (registry.md §8.4); "auto"
+// picks exports when the module has public functions.
+func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
+	var reg *tool.Registry
+	var machine *vm.VM
+	if exports.Resolve(surface, path) == exports.SurfaceExports {
+		lib, err := exports.Load(path, exports.Options{Stderr: std.Stderr, Stdin: std.Stdin})
+		if err != nil {
+			return nil, nil, load.Report(std.Stderr, err)
+		}
+		reg, machine = lib.Registry, lib.VM()
+	} else {
+		s, err := load.Load(path, load.Options{Stderr: std.Stderr, Stdin: std.Stdin})
+		if err != nil {
+			return nil, nil, load.Report(std.Stderr, err)
+		}
+		reg, machine = s.Registry, s.VM()
 	}
-	p, err := tool.Prepare(s.Registry)
+	p, err := tool.Prepare(reg)
 	if err != nil {
 		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
 		return nil, nil, 1
@@ -87,23 +107,33 @@ func LoadFile(path string, std Stdio) (*Program, *load.Script, int) {
 		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
 		return nil, nil, 1
 	}
-	return prog, s, 0
+	return prog, machine, 0
 }
 
-// RunFile is `harn tool run FILE ARGS...`: load, prepare, parse args,
-// invoke, render. It returns the exit status.
+// RunFile is `harn tool run FILE ARGS...`: it loads the script and runs
+// its program on args. It returns the exit status.
 func RunFile(path string, args []string, std Stdio) int {
-	prog, s, status := LoadFile(path, std)
+	return RunSurface(exports.SurfaceScript, path, args, std)
+}
+
+// RunSurface is RunFile for a chosen surface (see LoadSurface).
+func RunSurface(surface, path string, args []string, std Stdio) int {
+	prog, machine, status := LoadSurface(surface, path, std)
 	if prog == nil {
 		return status
 	}
-	return prog.Run(args, ThreadCaller(s.VM()), std)
+	return prog.Run(args, ThreadCaller(machine), std)
 }
 
 // CompletionsFile is `harn tool completions FILE --shell SHELL` once the
 // shell is known: it writes the completion script to stdout.
 func CompletionsFile(path string, shell Shell, std Stdio) int {
-	prog, _, status := LoadFile(path, std)
+	return CompletionsSurface(exports.SurfaceScript, path, shell, std)
+}
+
+// CompletionsSurface is CompletionsFile for a chosen surface.
+func CompletionsSurface(surface, path string, shell Shell, std Stdio) int {
+	prog, _, status := LoadSurface(surface, path, std)
 	if prog == nil {
 		return status
 	}

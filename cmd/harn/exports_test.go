@@ -219,3 +219,41 @@ func TestServeMCPExportsCapabilities(t *testing.T) {
 		t.Errorf("@job exports: exit %d %s caps %s", code, stderr, jsonv.Marshal(caps))
 	}
 }
+
+// TestToolRunExports: `harn tool run --surface exports` projects a
+// module's public functions into the generated CLI and calls them through
+// export-backed dispatch: validated arguments, hydrated struct results,
+// main never run (issue: export-backed dispatch "used by … the CLI").
+func TestToolRunExports(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	lib := writeModule(t, "lib.harn", `struct Widget { id: int, label: string }
+/** Fetch one widget. */
+pub fn get_widget(id: int) -> Widget { return Widget { id: id, label: "w${id}" } }
+pub fn fail(code: int) -> int throws {code: int} { throw {code: code} }
+write_file("`+marker+`", "top level ran")
+fn main(harness: Harness) { write_file("`+marker+`", "main ran") }
+`)
+	out, stderr, code := runHarn("tool", "run", "--surface", "exports", lib, "get_widget", "--id", "4")
+	if code != 0 || out != `{"id":4,"label":"w4"}`+"\n" {
+		t.Errorf("call: exit %d out %q stderr %q", code, out, stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("main or top-level code ran")
+	}
+	out, stderr, code = runHarn("tool", "run", "--surface=auto", lib, "get_widget", "--id", "x")
+	if code != 1 || out != "" || !strings.Contains(stderr, "--id expects an integer") {
+		t.Errorf("bad argument: exit %d out %q stderr %q", code, out, stderr)
+	}
+	out, stderr, code = runHarn("tool", "run", "--surface", "exports", lib, "fail", "--code", "7")
+	if code != 1 || out != `{"ok":false,"error":{"kind":"application","tool":"fail","data":{"code":7}}}`+"\n" {
+		t.Errorf("declared failure: exit %d out %q stderr %q", code, out, stderr)
+	}
+	if _, stderr, code = runHarn("tool", "run", "--surface", "bogus", lib); code != 2 || !strings.Contains(stderr, "unsupported --surface") {
+		t.Errorf("bad surface: exit %d stderr %q", code, stderr)
+	}
+	out, _, code = runHarn("tool", "completions", lib, "--shell", "bash", "--surface", "exports")
+	if code != 0 || !strings.Contains(out, "get_widget") {
+		t.Errorf("completions: exit %d", code)
+	}
+}

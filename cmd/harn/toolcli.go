@@ -3,18 +3,23 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/adapter/cli"
+	"github.com/harnlang/harn/tool/exports"
 )
 
 // `harn tool run` and `harn tool completions`: the generated command
 // line of a script's registry (adapter/cli).
 
-const toolRunHelp = `Usage: harn tool run FILE [COMMAND...] [ARGS...]
+const toolRunHelp = `Usage: harn tool run [--surface script|exports|auto] FILE [COMMAND...] [ARGS...]
 
 Run FILE once, read the ToolRegistry it publishes and run it as a nested
-command-line program built from its CLI-audience tools. Everything after
-FILE belongs to that program, --help included:
+command-line program built from its CLI-audience tools. With --surface
+exports the tools are FILE's public functions instead, called without
+running main (auto: exports when FILE has a pub fn); the default is
+script. Everything after FILE belongs to that program, --help included:
 
   harn tool run server.harn --help              the program's commands
   harn tool run server.harn widgets get --help  one command's arguments
@@ -30,7 +35,7 @@ parse, validation, handler, declared application error), 2 when FILE is
 missing. See docs/tool-run.md.
 `
 
-const toolCompletionsHelp = `Usage: harn tool completions FILE --shell bash|zsh|fish|powershell
+const toolCompletionsHelp = `Usage: harn tool completions FILE --shell bash|zsh|fish|powershell [--surface script|exports|auto]
 
 Run FILE once and print a completion script for the command-line program
 that 'harn tool run FILE' projects from its registry: commands, aliases
@@ -53,11 +58,30 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, toolRunHelp)
 		return 0
 	}
-	return cli.RunFile(args[0], args[1:], cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	// --surface comes before FILE: everything after FILE is the program's.
+	surface := exports.SurfaceScript
+	if v, ok := strings.CutPrefix(args[0], "--surface="); ok {
+		surface, args = v, args[1:]
+	} else if args[0] == "--surface" {
+		if len(args) < 2 {
+			fmt.Fprint(stderr, "error: --surface needs a value\n\n"+toolRunHelp)
+			return 2
+		}
+		surface, args = args[1], args[2:]
+	}
+	if !slices.Contains(schemaSurfaces, surface) {
+		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))
+		return 2
+	}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "error: harn tool run needs a FILE\n\n"+toolRunHelp)
+		return 2
+	}
+	return cli.RunSurface(surface, args[0], args[1:], cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
 func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a, status, ok := parseToolArgs("completions", toolCompletionsHelp, args, nil, []string{"--shell"}, stdout, stderr)
+	a, status, ok := parseToolArgs("completions", toolCompletionsHelp, args, nil, []string{"--shell", "--surface"}, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -72,5 +96,13 @@ func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "error: invalid value %q for --shell (possible values: bash, zsh, fish, powershell)\n", shell)
 		return 2
 	}
-	return cli.CompletionsFile(file, sh, cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	surface, given := a.values["--surface"]
+	if !given {
+		surface = exports.SurfaceScript
+	}
+	if !slices.Contains(schemaSurfaces, surface) {
+		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))
+		return 2
+	}
+	return cli.CompletionsSurface(surface, file, sh, cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
