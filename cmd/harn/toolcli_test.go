@@ -236,7 +236,7 @@ func TestToolCLIUsage(t *testing.T) {
 		out    string // fragment of stdout+stderr
 	}{
 		{[]string{"tool", "run"}, 2, "harn tool run needs a FILE"},
-		{[]string{"tool", "run", "--help"}, 0, "Usage: harn tool run FILE"},
+		{[]string{"tool", "run", "--help"}, 0, "Usage: harn tool run [--surface script|exports|auto] FILE"},
 		{[]string{"tool", "run", "testdata/tool_run/fixtures/nope.harn"}, 1, "error:"},
 		{[]string{"tool", "completions"}, 2, "harn tool completions needs a FILE"},
 		{[]string{"tool", "completions", "testdata/tool_run/fixtures/widget.harn"}, 2, "needs --shell bash|zsh|fish|powershell"},
