@@ -227,19 +227,20 @@ func streamOps() {
 	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
 		streamNamespace = append(streamNamespace, vm.NewBuiltin("stream."+name, sig, doc, fn))
 	}
-	withFn := func(name string, a vm.Args) (vm.Value, error) {
+	// streamAndFn reads the (stream, callable) arguments most operators take.
+	streamAndFn := func(th *vm.Thread, name string, a vm.Args) (vm.Iterator, vm.Value, error) {
+		in, err := streamArg(th, name, a.At(0))
+		if err != nil {
+			return nil, nil, err
+		}
 		f, ok := a.Callable(1)
 		if !ok {
-			return nil, vm.Typef("stream.%s: expected callable", name)
+			return nil, nil, vm.Typef("stream.%s: expected callable", name)
 		}
-		return f, nil
+		return in, f, nil
 	}
 	op("map", "stream.map(s, f)", "apply f to each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "map", a.At(0))
-		if err != nil {
-			return nil, err
-		}
-		f, err := withFn("map", a)
+		in, f, err := streamAndFn(th, "map", a)
 		if err != nil {
 			return nil, err
 		}
@@ -253,11 +254,7 @@ func streamOps() {
 		})), nil
 	})
 	op("filter", "stream.filter(s, f)", "keep the elements f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "filter", a.At(0))
-		if err != nil {
-			return nil, err
-		}
-		f, err := withFn("filter", a)
+		in, f, err := streamAndFn(th, "filter", a)
 		if err != nil {
 			return nil, err
 		}
@@ -278,11 +275,7 @@ func streamOps() {
 		})), nil
 	})
 	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "tap", a.At(0))
-		if err != nil {
-			return nil, err
-		}
-		f, err := withFn("tap", a)
+		in, f, err := streamAndFn(th, "tap", a)
 		if err != nil {
 			return nil, err
 		}
@@ -334,11 +327,7 @@ func streamOps() {
 		})), nil
 	})
 	op("take_until", "stream.take_until(s, f)", "elements up to (not including) the first one f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "take_until", a.At(0))
-		if err != nil {
-			return nil, err
-		}
-		f, err := withFn("take_until", a)
+		in, f, err := streamAndFn(th, "take_until", a)
 		if err != nil {
 			return nil, err
 		}
