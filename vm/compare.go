@@ -91,15 +91,7 @@ func Equal(a, b Value) bool {
 		return ok && x.s == y.s
 	case *List:
 		y, ok := b.(*List)
-		if !ok || len(x.items) != len(y.items) {
-			return false
-		}
-		for i := range x.items {
-			if !Equal(x.items[i], y.items[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && equalAll(x.items, y.items)
 	case *Dict:
 		y, ok := b.(*Dict)
 		if !ok || x.Len() != y.Len() {
@@ -132,15 +124,7 @@ func Equal(a, b Value) bool {
 		return true
 	case *EnumValue:
 		y, ok := b.(*EnumValue)
-		if !ok || x.Enum != y.Enum || x.Variant != y.Variant || len(x.Fields) != len(y.Fields) {
-			return false
-		}
-		for i := range x.Fields {
-			if !Equal(x.Fields[i], y.Fields[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && x.Enum == y.Enum && x.Variant == y.Variant && equalAll(x.Fields, y.Fields)
 	case *StructValue:
 		y, ok := b.(*StructValue)
 		if !ok || x.Name != y.Name || len(x.Fields) != len(y.Fields) {
@@ -168,6 +152,19 @@ func Equal(a, b Value) bool {
 		return e.EqualTo(b)
 	}
 	return false
+}
+
+// equalAll reports whether two sequences have equal elements pairwise.
+func equalAll(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Compare orders two values (builtins.md §1.6): numbers numerically,

@@ -1051,14 +1051,7 @@ loop:
 	doReturn:
 		{
 			v := stack[sp-1]
-			nested := fr.nested
-			fbase := fr.base
-			for i := fbase - 1; i < sp; i++ {
-				stack[i] = nil
-			}
-			th.frames = th.frames[:len(th.frames)-1]
-			th.sp = fbase - 1
-			if nested || len(th.frames) < startDepth {
+			if th.popFrame(sp, startDepth) {
 				return v, nil
 			}
 			reload()
@@ -1093,20 +1086,25 @@ loop:
 			err = nil
 			goto loop
 		}
-		nested := fr.nested
-		fbase := fr.base
-		for i := fbase - 1; i < sp; i++ {
-			stack[i] = nil
-		}
-		th.frames = th.frames[:len(th.frames)-1]
-		th.sp = fbase - 1
-		if nested || len(th.frames) < startDepth {
+		if th.popFrame(sp, startDepth) {
 			return nil, e
 		}
 		reload()
 		opPC = fr.pc - 1
 		err = e
 	}
+}
+
+// popFrame discards the top frame and its window of the value stack (its
+// callee slot through sp). It reports whether that frame ends the current
+// run: the first frame of a nested execution, or the one run started with.
+func (th *Thread) popFrame(sp, startDepth int) bool {
+	fr := &th.frames[len(th.frames)-1]
+	nested, base := fr.nested, fr.base
+	clear(th.stack[base-1 : sp])
+	th.frames = th.frames[:len(th.frames)-1]
+	th.sp = base - 1
+	return nested || len(th.frames) < startDepth
 }
 
 func truth(v Value) bool {
