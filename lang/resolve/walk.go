@@ -332,13 +332,18 @@ func (fn *Function) FreeIndex(b *Binding) (int, bool) {
 
 // ---- references ----
 
-func (r *resolver) use(id *syntax.Ident) {
+// record resolves an identifier occurrence and marks its binding used.
+func (r *resolver) record(id *syntax.Ident) *Ref {
 	ref := r.lookup(id.Name)
 	r.info.Refs[id] = ref
 	if ref.Binding != nil {
 		ref.Binding.Used = true
 	}
-	if ref.Scope == Undefined {
+	return ref
+}
+
+func (r *resolver) use(id *syntax.Ident) {
+	if r.record(id).Scope == Undefined {
 		// Reading an undefined name is a run-time error (language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
@@ -352,12 +357,7 @@ func (r *resolver) use(id *syntax.Ident) {
 // useCall resolves the callee of a call; unknown callees are the static
 // error of language.md §9.2.
 func (r *resolver) useCall(id *syntax.Ident) {
-	ref := r.lookup(id.Name)
-	r.info.Refs[id] = ref
-	if ref.Binding != nil {
-		ref.Binding.Used = true
-	}
-	if ref.Scope == Undefined {
+	if r.record(id).Scope == Undefined {
 		msg := "call target `" + id.Name + "` is not defined or imported"
 		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
 			msg += " — did you mean `" + s + "`?"
