@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -71,7 +72,7 @@ func (in *Interactive) Eval(src string) error {
 func (in *Interactive) EvalFile(path string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("cannot read %s: %s", path, osErrText(err))
+		return fmt.Errorf("cannot read %s: %s", path, stdlib.OSErrorText(err))
 	}
 	return in.eval(path, absDir(path), src, false)
 }

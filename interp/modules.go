@@ -529,24 +529,10 @@ func (s *Session) locate(from *Module, path string) (key, name, dir string, err 
 			serr = &os.PathError{Op: "read", Path: abs, Err: syscall.EISDIR}
 		}
 		if serr != nil {
-			return "", "", "", fmt.Errorf("Import error: cannot read '%s': %s", name, osErrText(serr))
+			return "", "", "", fmt.Errorf("Import error: cannot read '%s': %s", name, stdlib.OSErrorText(serr))
 		}
 	}
 	return abs, name, filepath.Dir(abs), nil
-}
-
-// osErrText phrases an OS error the way upstream prints it
-// ("No such file or directory (os error 2)").
-func osErrText(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		msg := errno.Error()
-		if msg != "" {
-			msg = strings.ToUpper(msg[:1]) + msg[1:]
-		}
-		return fmt.Sprintf("%s (os error %d)", msg, int(errno))
-	}
-	return err.Error()
 }
 
 // loadFailure is a failure to read or parse a module, before its import
@@ -629,7 +615,7 @@ func (s *Session) parseModule(key, name string) (*syntax.File, *loadFailure) {
 func parseFile(path, name string) ([]byte, *syntax.File, *loadFailure) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, &loadFailure{msg: fmt.Sprintf("Import error: cannot read '%s': %s", name, osErrText(err))}
+		return nil, nil, &loadFailure{msg: fmt.Sprintf("Import error: cannot read '%s': %s", name, stdlib.OSErrorText(err))}
 	}
 	f, fail := parseSource(name, src)
 	return src, f, fail

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -214,7 +215,7 @@ func TestStdModulePreparedOncePerProcess(t *testing.T) {
 
 func TestOSErrorText(t *testing.T) {
 	_, err := os.ReadFile(filepath.Join(t.TempDir(), "nope.harn"))
-	if got := osErrText(err); got != "No such file or directory (os error 2)" {
+	if got := stdlib.OSErrorText(err); got != "No such file or directory (os error 2)" {
 		t.Errorf("got %q", got)
 	}
 }

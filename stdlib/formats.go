@@ -312,6 +312,13 @@ func yamlScalarString(s string) string {
 	if printable {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
+	return doubleQuoted(s, `\x%02x`)
+}
+
+// doubleQuoted writes s between double quotes with the escapes YAML and
+// TOML share (\" \\ \n \t \r); other control characters use ctl, a
+// printf format for the rune.
+func doubleQuoted(s, ctl string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')
 	for _, r := range s {
@@ -328,7 +335,7 @@ func yamlScalarString(s string) string {
 			sb.WriteString(`\r`)
 		default:
 			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&sb, `\x%02x`, r)
+				fmt.Fprintf(&sb, ctl, r)
 			} else {
 				sb.WriteRune(r)
 			}
@@ -434,32 +441,7 @@ func tomlKey(k string) string {
 	return k
 }
 
-func tomlString(s string) string {
-	var sb strings.Builder
-	sb.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			sb.WriteString(`\"`)
-		case '\\':
-			sb.WriteString(`\\`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\t':
-			sb.WriteString(`\t`)
-		case '\r':
-			sb.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&sb, `\u%04X`, r)
-			} else {
-				sb.WriteRune(r)
-			}
-		}
-	}
-	sb.WriteByte('"')
-	return sb.String()
-}
+func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
 func tomlInline(v vm.Value) string {
 	switch x := v.(type) {

@@ -59,7 +59,9 @@ func resolvePath(th *vm.Thread, p string) string {
 }
 
 // osErrText words a Go file-system error like Rust's io::Error Display.
-func osErrText(err error) string {
+// OSErrorText renders an OS error the way upstream Harn does (Rust's
+// wording): "No such file or directory (os error 2)".
+func OSErrorText(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		msg := errno.Error()
@@ -121,7 +123,7 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to read file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Str(s), nil
 	})
@@ -129,7 +131,7 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return vm.Err(vm.Str("Failed to read file " + p + ": " + osErrText(err))), nil
+			return vm.Err(vm.Str("Failed to read file " + p + ": " + OSErrorText(err))), nil
 		}
 		return vm.Ok(vm.Str(s)), nil
 	})
@@ -137,7 +139,7 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to read file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
 		}
 		return NewBytes(b), nil
 	})
@@ -145,7 +147,7 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return nil, vm.Throwf("read_lines: %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
 		}
 		return strList(splitLines(s)), nil
 	})
@@ -155,7 +157,7 @@ func init() {
 		}
 		p := resolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, contentBytes(a.At(1)), 0o644); err != nil {
-			return nil, vm.Throwf("Failed to write file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -166,7 +168,7 @@ func init() {
 		}
 		p := resolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, b.Data(), 0o644); err != nil {
-			return nil, vm.Throwf("Failed to write file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -177,18 +179,18 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			return nil, vm.Throwf("Failed to open file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to open file %s: %s", p, OSErrorText(err))
 		}
 		defer f.Close()
 		if _, err := f.Write(contentBytes(a.At(1))); err != nil {
-			return nil, vm.Throwf("Failed to append to file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to append to file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
 	def("copy_file", "copy_file(src, dst)", "copy a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		src, dst := resolvePath(th, a.Text(0)), resolvePath(th, a.Text(1))
 		if err := copyFile(src, dst); err != nil {
-			return nil, vm.Throwf("Failed to copy %s to %s: %s", src, dst, osErrText(err))
+			return nil, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -199,10 +201,10 @@ func init() {
 		src, dst := resolvePath(th, a.Text(0)), resolvePath(th, a.Text(1))
 		if err := os.Rename(src, dst); err != nil {
 			if cerr := copyFile(src, dst); cerr != nil {
-				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, osErrText(err))
+				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
 			}
 			if rerr := os.Remove(src); rerr != nil {
-				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, osErrText(rerr))
+				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(rerr))
 			}
 		}
 		return vm.Nil, nil
@@ -211,16 +213,16 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		info, err := os.Lstat(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to delete file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
 		}
 		if info.IsDir() {
 			if err := os.RemoveAll(p); err != nil {
-				return nil, vm.Throwf("Failed to delete directory %s: %s", p, osErrText(err))
+				return nil, vm.Throwf("Failed to delete directory %s: %s", p, OSErrorText(err))
 			}
 			return vm.Nil, nil
 		}
 		if err := os.Remove(p); err != nil {
-			return nil, vm.Throwf("Failed to delete file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -236,7 +238,7 @@ func init() {
 			if info, serr := os.Stat(p); serr == nil && !info.IsDir() {
 				err = syscall.EEXIST
 			}
-			return nil, vm.Throwf("Failed to create directory %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to create directory %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -248,7 +250,7 @@ func init() {
 		p := resolvePath(th, rel)
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to list directory %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to list directory %s: %s", p, OSErrorText(err))
 		}
 		names := make([]string, len(entries))
 		for i, e := range entries {
@@ -261,7 +263,7 @@ func init() {
 		p := resolvePath(th, a.Text(0))
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to stat %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("Failed to stat %s: %s", p, OSErrorText(err))
 		}
 		return dictOf(
 			"size", vm.IntOf(info.Size()),

@@ -228,16 +228,20 @@ func streamOps() {
 		streamNamespace = append(streamNamespace, vm.NewBuiltin("stream."+name, sig, doc, fn))
 	}
 	// streamAndFn reads the (stream, callable) arguments most operators take.
-	streamAndFn := func(th *vm.Thread, name string, a vm.Args) (vm.Iterator, vm.Value, error) {
+	// fnAt is the index of the callable (after an init value for scan/fold).
+	streamAndFnAt := func(th *vm.Thread, name string, a vm.Args, fnAt int) (vm.Iterator, vm.Value, error) {
 		in, err := streamArg(th, name, a.At(0))
 		if err != nil {
 			return nil, nil, err
 		}
-		f, ok := a.Callable(1)
+		f, ok := a.Callable(fnAt)
 		if !ok {
 			return nil, nil, vm.Typef("stream.%s: expected callable", name)
 		}
 		return in, f, nil
+	}
+	streamAndFn := func(th *vm.Thread, name string, a vm.Args) (vm.Iterator, vm.Value, error) {
+		return streamAndFnAt(th, name, a, 1)
 	}
 	op("map", "stream.map(s, f)", "apply f to each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "map", a)
@@ -291,13 +295,9 @@ func streamOps() {
 		})), nil
 	})
 	op("scan", "stream.scan(s, init, f)", "running accumulation: f(acc, x) for each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "scan", a.At(0))
+		in, f, err := streamAndFnAt(th, "scan", a, 2)
 		if err != nil {
 			return nil, err
-		}
-		f, ok := a.Callable(2)
-		if !ok {
-			return nil, vm.Typef("stream.scan: expected callable")
 		}
 		acc := a.At(1)
 		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
@@ -421,13 +421,9 @@ func streamOps() {
 		}
 	})
 	op("fold", "stream.fold(s, init, f)", "reduce the elements with f(acc, x)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, err := streamArg(th, "fold", a.At(0))
+		in, f, err := streamAndFnAt(th, "fold", a, 2)
 		if err != nil {
 			return nil, err
-		}
-		f, ok := a.Callable(2)
-		if !ok {
-			return nil, vm.Typef("stream.fold: expected callable")
 		}
 		acc := a.At(1)
 		for {

@@ -84,7 +84,7 @@ func init() {
 		}
 		p := resolvePath(th, a.Text(1))
 		if err := os.WriteFile(p, raw, 0o644); err != nil {
-			return nil, vm.Throwf("http_download: Failed to write file %s: %s", p, osErrText(err))
+			return nil, vm.Throwf("http_download: Failed to write file %s: %s", p, OSErrorText(err))
 		}
 		status, _ := res.Get("status")
 		headers, _ := res.Get("headers")

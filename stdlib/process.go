@@ -144,7 +144,7 @@ func runProcess(th *vm.Thread, kind, dir, name string, args []string) (vm.Value,
 	if runErr != nil {
 		var exitErr *exec.ExitError
 		if !errors.As(runErr, &exitErr) {
-			return nil, vm.Throwf("%s failed: %s", kind, osErrText(runErr))
+			return nil, vm.Throwf("%s failed: %s", kind, OSErrorText(runErr))
 		}
 	}
 	status := 0

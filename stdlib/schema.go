@@ -7,10 +7,10 @@ package stdlib
 
 import (
 	"fmt"
-	"github.com/harnlang/harn/stdlib/jsonschema"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -43,10 +43,10 @@ func storeOf(th *vm.Thread) *kvStore {
 // save rewrites the store file; the caller holds s.mu.
 func (s *kvStore) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-		return vm.Runtimef("store write error: %s", osErrText(err))
+		return vm.Runtimef("store write error: %s", OSErrorText(err))
 	}
 	if err := os.WriteFile(s.path, []byte(serdeJSON(s.data, "  ")), 0o644); err != nil {
-		return vm.Runtimef("store write error: %s", osErrText(err))
+		return vm.Runtimef("store write error: %s", OSErrorText(err))
 	}
 	return nil
 }

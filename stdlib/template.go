@@ -962,7 +962,7 @@ func (s *tplScope) flatten() *vm.Dict {
 func (r *tplRenderer) renderFile(path string, bindings *vm.Dict) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", vm.Throwf("Failed to read template %s: %s", path, osErrText(err))
+		return "", vm.Throwf("Failed to read template %s: %s", path, OSErrorText(err))
 	}
 	for _, p := range r.stack {
 		if p == path {
@@ -1145,7 +1145,7 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return vm.Throwf("Failed to read template %s: %s", path, osErrText(err))
+		return vm.Throwf("Failed to read template %s: %s", path, OSErrorText(err))
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
