@@ -3,7 +3,6 @@ package interp
 import (
 	"errors"
 	"os"
-	"strings"
 
 	"github.com/harnlang/harn/lang/check"
 	"github.com/harnlang/harn/lang/diag"
@@ -24,7 +23,7 @@ func checkFile(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
 // stdQuiet drops the warnings of embedded std/* modules: they are the
 // library's business, not the script author's.
 func stdQuiet(path string, l diag.List) diag.List {
-	if !strings.HasPrefix(path, "std/") {
+	if !isStd(path) {
 		return l
 	}
 	var out diag.List

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
@@ -160,7 +159,7 @@ func (s *Session) RenderError(err error) string {
 			// Show the innermost frame of the script, not of a std module.
 			top := e.Trace[0]
 			for _, f := range e.Trace {
-				if !strings.HasPrefix(f.File, "std/") {
+				if !f.InStd() {
 					top = f
 					break
 				}

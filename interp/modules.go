@@ -718,7 +718,7 @@ func declPos(n syntax.Node) syntax.Pos {
 
 // ---- embedded std modules, prepared once per process ----
 
-func isStd(key string) bool { return strings.HasPrefix(key, "std/") }
+func isStd(key string) bool { return vm.IsStdFile(key) }
 
 // stdSource returns an embedded module's text (a variable for tests).
 var stdSource = stdlib.StdModule

@@ -57,6 +57,14 @@ type TraceFrame struct {
 
 func (e *Error) Error() string { return e.UncaughtText() }
 
+// InStd reports whether the frame runs code of an embedded std/* module,
+// whose lines mean nothing to the script (failures are located at the
+// script's first frame instead).
+func (f TraceFrame) InStd() bool { return IsStdFile(f.File) }
+
+// IsStdFile reports whether a source name is an embedded std/* module.
+func IsStdFile(file string) bool { return strings.HasPrefix(file, "std/") }
+
 // Caught is the value `catch (e)` binds (language.md §8.2).
 func (e *Error) Caught() Value {
 	switch e.Kind {

@@ -1069,7 +1069,7 @@ loop:
 		// The line of a failure is the failing operation's, except inside
 		// the embedded std/* modules: their lines mean nothing to the
 		// script, so the first caller outside them is named instead.
-		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !strings.HasPrefix(rt.fn.File, "std/") {
+		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !IsStdFile(rt.fn.File) {
 			e.Line, e.Col = line, col
 		}
 		e.Trace = append(e.Trace, TraceFrame{Func: rt.fn.Name, File: rt.fn.File, Line: line, Col: col})
