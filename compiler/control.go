@@ -13,13 +13,12 @@ func (f *fcomp) match(e *syntax.MatchExpr) {
 	tmp := f.temp()
 	f.emit(STORE_LOCAL, tmp)
 	var ends []int
-	isEnum := func(name string) bool { return f.c.info.IsEnum(name) }
 	for _, arm := range e.Arms {
 		f.line(arm.At)
 		var fails []int
 		if len(arm.Patterns) == 1 {
-			fails = f.testPattern(arm.Patterns[0], tmp, isEnum)
-			f.bindMatch(arm.Patterns[0], tmp, isEnum)
+			fails = f.testPattern(arm.Patterns[0], tmp)
+			f.bindMatch(arm.Patterns[0], tmp)
 		} else {
 			var hits []int
 			for _, p := range arm.Patterns {
@@ -58,7 +57,7 @@ func (f *fcomp) match(e *syntax.MatchExpr) {
 
 // testPattern emits tests that jump away (to the returned jumps) when the
 // value in slot tmp does not match p.
-func (f *fcomp) testPattern(p syntax.Expr, tmp int, isEnum func(string) bool) []int {
+func (f *fcomp) testPattern(p syntax.Expr, tmp int) []int {
 	var fails []int
 	switch resolve.ClassifyPattern(p, f.enumPattern) {
 	case resolve.PatWildcard, resolve.PatBind:
@@ -117,7 +116,7 @@ func (f *fcomp) testPattern(p syntax.Expr, tmp int, isEnum func(string) bool) []
 func (f *fcomp) enumPattern(name string) bool { return f.c.info.IsEnum(name) }
 
 // bindMatch binds the pattern's names from the value in slot tmp.
-func (f *fcomp) bindMatch(p syntax.Expr, tmp int, isEnum func(string) bool) {
+func (f *fcomp) bindMatch(p syntax.Expr, tmp int) {
 	info := f.c.info
 	store := func(id *syntax.Ident) {
 		if id.Name == "_" {
@@ -165,7 +164,6 @@ func (f *fcomp) bindMatch(p syntax.Expr, tmp int, isEnum func(string) bool) {
 			}
 		}
 	}
-	_ = isEnum
 }
 
 // try compiles the try forms (language.md §8.1-8.6).

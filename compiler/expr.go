@@ -280,7 +280,7 @@ func (f *fcomp) expr(e syntax.Expr) {
 	case *syntax.ParallelExpr:
 		f.parallel(e)
 	case *syntax.SpawnExpr:
-		idx := f.lambda(e, e.Body, nil)
+		idx := f.lambda(e, e.Body)
 		f.emit(MAKE_CLOSURE, idx)
 		f.line(e.At)
 		f.emit(CALL_INTERNAL, f.name("__spawn"), 1)
@@ -569,17 +569,13 @@ func (f *fcomp) methodCall(e *syntax.MethodCall) {
 	}
 }
 
-// lambda compiles a block as a closure body (spawn, parallel) and returns
+// lambda compiles a block as a parameterless closure body (spawn) and returns
 // its function index.
-func (f *fcomp) lambda(node syntax.Node, body *syntax.Block, params []*syntax.Param) int {
-	return f.function(node, "", FuncClosure, params, body, node.Position().Line)
+func (f *fcomp) lambda(node syntax.Node, body *syntax.Block) int {
+	return f.function(node, "", FuncClosure, nil, body, node.Position().Line)
 }
 
 func (f *fcomp) parallel(e *syntax.ParallelExpr) {
-	var params []*syntax.Param
-	if e.Param != "" {
-		params = []*syntax.Param{{At: e.At, Name: e.Param}}
-	}
 	// The resolver declared the parameter against the ParallelExpr node.
 	res := f.c.info.Funcs[e]
 	g := f.c.newFunc("", FuncClosure, res, e.At.Line)
@@ -589,7 +585,6 @@ func (f *fcomp) parallel(e *syntax.ParallelExpr) {
 			g.emit(CELLIFY, b.Index)
 		}
 	}
-	_ = params
 	g.hoistCells(e.Body.Stmts)
 	g.blockValue(e.Body.Stmts)
 	g.emit(RETURN)

@@ -74,7 +74,7 @@ func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []
 			Check: f.c.rtype(p.Type, nil)})
 	}
 	g.line(node.Position())
-	g.prologue(node, params)
+	g.prologue(params)
 	switch kind {
 	case FuncNamed, FuncMethod:
 		if body != nil {
@@ -103,7 +103,7 @@ func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []
 
 // prologue evaluates defaults, moves captured parameters into cells and
 // emits runtime parameter checks.
-func (f *fcomp) prologue(node syntax.Node, params []*syntax.Param) {
+func (f *fcomp) prologue(params []*syntax.Param) {
 	for i, p := range params {
 		if p.Default == nil {
 			continue
@@ -127,7 +127,6 @@ func (f *fcomp) prologue(node syntax.Node, params []*syntax.Param) {
 			f.fn.HasCheck = true
 		}
 	}
-	_ = node
 }
 
 // hoistCells creates, at block entry, the cells of local fns declared in

@@ -44,7 +44,6 @@ type resolver struct {
 	stack   []*funcState
 	enums   map[string]bool
 	structs map[string]*syntax.StructDecl
-	loop    int // loop nesting in the current function (for break/continue checks)
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 }
@@ -415,8 +414,6 @@ func (r *resolver) params(ps []*syntax.Param) {
 }
 
 func (r *resolver) funcBody(node syntax.Node, ps []*syntax.Param, body *syntax.Block) *Function {
-	saved := r.loop
-	r.loop = 0
 	fn := r.enterFunc(node)
 	r.params(ps)
 	if body != nil {
@@ -424,7 +421,6 @@ func (r *resolver) funcBody(node syntax.Node, ps []*syntax.Param, body *syntax.B
 		r.stmts(body.Stmts)
 	}
 	r.leaveFunc()
-	r.loop = saved
 	return fn
 }
 
@@ -505,10 +501,8 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.ExprStmt:
 		r.expr(s.X)
 	case *syntax.FnDecl:
-		b := r.declare(s.Name, KFn, s.NamePos, s)
-		_ = b
-		fn := r.funcBody(s, s.Params, s.Body)
-		_ = fn
+		r.declare(s.Name, KFn, s.NamePos, s)
+		r.funcBody(s, s.Params, s.Body)
 	case *syntax.ToolDecl:
 		r.declare(s.Name, KTool, s.NamePos, s)
 		r.funcBody(s, s.Params, s.Body)
@@ -551,15 +545,11 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
 			r.declare(name, KFor, node.Position(), node)
 		})
-		r.loop++
 		r.blockInline(s.Body)
-		r.loop--
 		r.pop()
 	case *syntax.WhileStmt:
 		r.expr(s.Cond)
-		r.loop++
 		r.block(s.Body)
-		r.loop--
 	case *syntax.DeferStmt:
 		r.block(s.Body)
 	case *syntax.ReturnStmt:
@@ -725,13 +715,10 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.PipeExpr:
 		r.expr(e.X)
 		if HasPlaceholder(e.F) {
-			saved := r.loop
-			r.loop = 0
 			r.enterFunc(e)
 			r.declare("_", KHidden, e.At, e)
 			r.expr(e.F)
 			r.leaveFunc()
-			r.loop = saved
 		} else {
 			r.expr(e.F)
 		}
@@ -796,8 +783,6 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.ParallelExpr:
 		r.expr(e.Arg)
 		r.expr(e.MaxConcurrent)
-		saved := r.loop
-		r.loop = 0
 		r.enterFunc(e)
 		if e.Param != "" {
 			r.declare(e.Param, KParam, e.At, e)
@@ -805,15 +790,11 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.hoistFns(e.Body.Stmts)
 		r.stmts(e.Body.Stmts)
 		r.leaveFunc()
-		r.loop = saved
 	case *syntax.SpawnExpr:
-		saved := r.loop
-		r.loop = 0
 		r.enterFunc(e)
 		r.hoistFns(e.Body.Stmts)
 		r.stmts(e.Body.Stmts)
 		r.leaveFunc()
-		r.loop = saved
 	case *syntax.DeadlineExpr:
 		r.expr(e.Duration)
 		r.block(e.Body)
@@ -934,8 +915,7 @@ func (r *resolver) finish() {
 			}
 		}
 	}
-	for id, ref := range r.info.Refs {
-		_ = id
+	for _, ref := range r.info.Refs {
 		if ref.Scope == Local && ref.Binding != nil && ref.Binding.Scope == Cell {
 			ref.Scope = Cell
 		}
