@@ -413,15 +413,14 @@ func (r *resolver) params(ps []*syntax.Param) {
 	}
 }
 
-func (r *resolver) funcBody(node syntax.Node, ps []*syntax.Param, body *syntax.Block) *Function {
-	fn := r.enterFunc(node)
+func (r *resolver) funcBody(node syntax.Node, ps []*syntax.Param, body *syntax.Block) {
+	r.enterFunc(node)
 	r.params(ps)
 	if body != nil {
 		r.hoistFns(body.Stmts)
 		r.stmts(body.Stmts)
 	}
 	r.leaveFunc()
-	return fn
 }
 
 // ---- top level ----
@@ -791,10 +790,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.stmts(e.Body.Stmts)
 		r.leaveFunc()
 	case *syntax.SpawnExpr:
-		r.enterFunc(e)
-		r.hoistFns(e.Body.Stmts)
-		r.stmts(e.Body.Stmts)
-		r.leaveFunc()
+		r.funcBody(e, nil, e.Body)
 	case *syntax.DeadlineExpr:
 		r.expr(e.Duration)
 		r.block(e.Body)
