@@ -23,7 +23,9 @@ type HTTPOptions struct {
 // protocol layer's transport, plus GET /.well-known/mcp-card with
 // --card. It publishes no discovery or OAuth metadata documents.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
-	po := protocol.HTTPOptions{Path: o.Path}
+	// Bodies as large as a stdio line (64 MiB) are accepted, as before
+	// the protocol layer had a default limit.
+	po := protocol.HTTPOptions{Path: o.Path, MaxBody: 64 << 20}
 	if len(o.APIKeys) > 0 {
 		po.Auth = apiKeys(o.APIKeys)
 	}

@@ -2,11 +2,13 @@ package protocol
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/tool/jsonv"
 )
@@ -19,8 +21,21 @@ type HTTPOptions struct {
 	// Auth authenticates every POST after the Origin check and before
 	// the body is read; nil allows every request.
 	Auth Authenticator
-	// MaxBody bounds a request body (default 64 MiB).
+	// MaxBody bounds a request body (default 4 MiB); a larger one is
+	// HTTP 413.
 	MaxBody int64
+	// Discovery, when set, is served as GET /.well-known/mcp.json (the
+	// endpoint discovery document); nil answers that path 404.
+	Discovery *Discovery
+	// AllowedOrigins are browser origins accepted besides loopback ones
+	// (exact "scheme://host[:port]" values), for a browser client behind
+	// a proxy.
+	AllowedOrigins []string
+}
+
+// Discovery is the identity published in /.well-known/mcp.json.
+type Discovery struct {
+	Name, Title, Version string
 }
 
 // Authenticator checks credentials after the Origin check and before
@@ -37,10 +52,30 @@ type Authenticator interface {
 	ResourceMetadataURL(endpoint string) string
 }
 
-const defaultMaxBody = 64 << 20
+const defaultMaxBody = 4 << 20
 
-// HTTPHandler serves 2026-07-28 clients over HTTP: one JSON-RPC message
-// per POST, no sessions.
+// Well-known paths of the HTTP transport.
+const (
+	DiscoveryPath        = "/.well-known/mcp.json"
+	ResourceMetadataPath = "/.well-known/oauth-protected-resource"
+	discoveryTransport   = "streamable-http"
+	routingVersionHeader = "MCP-Protocol-Version"
+)
+
+// HTTPHandler serves 2026-07-28 clients over HTTP (orchestrator.md §8):
+//
+//	POST <path>                             one JSON-RPC message per request, no sessions
+//	other methods on <path>                 405
+//	GET /.well-known/mcp.json               the discovery document (Discovery set), else 404
+//	GET /.well-known/oauth-protected-resource[<path>]
+//	                                        Auth.ServeMetadata (404 without Auth)
+//	anything else                           404
+//
+// A POST is checked in this order: Origin (a browser origin that is not
+// loopback or allowed: 403), authentication, body size (413), JSON
+// (400), initialize refusal, routing headers; then it is dispatched on a
+// connection of its own. To serve more routes on the same listener
+// (webhooks), mount this handler in a mux next to them.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	if o.Path == "" {
 		o.Path = "/mcp"
@@ -57,17 +92,29 @@ type httpHandler struct {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("MCP-Protocol-Version", Version20260728)
+	w.Header().Set(routingVersionHeader, Version20260728)
 	switch {
-	case r.URL.Path != h.opts.Path:
+	case r.URL.Path == h.opts.Path:
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+	case r.URL.Path == DiscoveryPath && h.opts.Discovery != nil:
+		if getOnly(w, r) {
+			h.discovery(w, r)
+		}
+		return
+	case h.metadataPath(r.URL.Path) && h.opts.Auth != nil:
+		if getOnly(w, r) {
+			h.opts.Auth.ServeMetadata(w, r, PublicEndpoint(r, h.opts.Path))
+		}
+		return
+	default:
 		http.NotFound(w, r)
 		return
-	case r.Method != http.MethodPost:
-		w.Header().Set("Allow", "POST")
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !localOrigin(origin) {
+	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
 		w.WriteHeader(http.StatusForbidden)
 		return
 	}
@@ -79,9 +126,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		principal = id
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, h.opts.MaxBody+1))
-	if err != nil || int64(len(body)) > h.opts.MaxBody {
-		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: body too large or unreadable")))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, Errorf(CodeInvalidRequest, fmt.Sprintf("Invalid Request: body larger than %d bytes", h.opts.MaxBody))))
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
 		return
 	}
 	v, err := jsonv.Parse(body)
@@ -134,7 +186,18 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	}
 	want := idKey(m.id)
 	event := 0
-	for line := range lines {
+	done := r.Context().Done()
+	for answered := false; !answered; {
+		var line []byte
+		select {
+		case line = <-lines:
+		case <-done:
+			// The client went away: cancel its request as
+			// notifications/cancelled would, and stop writing.
+			c.cancelRequest(m.id)
+			answered = true
+			continue
+		}
 		v, _ := jsonv.Parse(line)
 		o, _ := v.(*jsonv.Object)
 		if o == nil {
@@ -151,22 +214,22 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 			}
 			continue
 		}
+		answered = true
 		if sse {
 			event++
 			fmt.Fprintf(w, "id: %d\nevent: message\ndata: %s\n\n", event, line)
-		} else {
-			status := http.StatusOK
-			if ev, ok := o.Get("error"); ok {
-				if eo, ok := ev.(*jsonv.Object); ok {
-					code, _ := eo.Get("code")
-					status = statusFor(numberInt(code))
-				}
-			}
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write(line)
+			continue
 		}
-		break
+		status := http.StatusOK
+		if ev, ok := o.Get("error"); ok {
+			if eo, ok := ev.(*jsonv.Object); ok {
+				code, _ := eo.Get("code")
+				status = statusFor(numberInt(code))
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(line)
 	}
 	// The connection finishes in the background (a task keeps running
 	// after its create answer), discarding what it still writes.
@@ -178,6 +241,102 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 		c.close()
 		close(lines)
 	}()
+}
+
+// HTTPServerOptions are the listener limits of NewHTTPServer; zero
+// values take the defaults.
+type HTTPServerOptions struct {
+	// ReadHeaderTimeout bounds reading the request headers (default 10s).
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request (default 30s).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds a response, including an inline tool call
+	// (default 5m; long work belongs in tasks).
+	WriteTimeout time.Duration
+	// IdleTimeout bounds an idle keep-alive connection (default 2m).
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds the request headers (default 64 KiB).
+	MaxHeaderBytes int
+}
+
+// NewHTTPServer is an http.Server for h with read and write timeouts
+// and a header size limit, so a slow or hostile client cannot hold a
+// connection open forever.
+func NewHTTPServer(h http.Handler, o HTTPServerOptions) *http.Server {
+	or := func(d, def time.Duration) time.Duration {
+		if d > 0 {
+			return d
+		}
+		return def
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = 64 << 10
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: or(o.ReadHeaderTimeout, 10*time.Second),
+		ReadTimeout:       or(o.ReadTimeout, 30*time.Second),
+		WriteTimeout:      or(o.WriteTimeout, 5*time.Minute),
+		IdleTimeout:       or(o.IdleTimeout, 2*time.Minute),
+		MaxHeaderBytes:    o.MaxHeaderBytes,
+	}
+}
+
+// getOnly answers 405 to anything but GET and HEAD; true lets the GET
+// through.
+func getOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	w.WriteHeader(http.StatusMethodNotAllowed)
+	return false
+}
+
+// metadataPath reports the RFC 9728 metadata paths: the bare one and
+// the one suffixed with the endpoint path.
+func (h *httpHandler) metadataPath(p string) bool {
+	return p == ResourceMetadataPath || (h.opts.Path != "/" && p == ResourceMetadataPath+h.opts.Path)
+}
+
+// ResourceMetadataURL is the RFC 9728 metadata URL of a public endpoint
+// (orchestrator.md §9): the well-known path suffixed with the endpoint
+// path, or bare when the path is "/".
+func ResourceMetadataURL(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	p := u.Path
+	if p == "/" {
+		p = ""
+	}
+	return u.Scheme + "://" + u.Host + ResourceMetadataPath + p
+}
+
+// discovery serves /.well-known/mcp.json (orchestrator.md §8): where the
+// Streamable HTTP endpoint is, by the public-origin rule, and, when the
+// authenticator runs OAuth, where its protected-resource metadata is.
+func (h *httpHandler) discovery(w http.ResponseWriter, r *http.Request) {
+	d := h.opts.Discovery
+	endpoint := PublicEndpoint(r, h.opts.Path)
+	doc := jsonv.NewObject(7)
+	doc.Set("name", d.Name)
+	if d.Title != "" {
+		doc.Set("title", d.Title)
+	}
+	doc.Set("version", d.Version)
+	doc.Set("endpoint", endpoint)
+	doc.Set("transport", discoveryTransport)
+	doc.Set("protocolVersions", []any{Version20260728})
+	if h.opts.Auth != nil {
+		if u := h.opts.Auth.ResourceMetadataURL(endpoint); u != "" {
+			auth := jsonv.NewObject(1)
+			auth.Set("resourceMetadata", u)
+			doc.Set("authorization", auth)
+		}
+	}
+	writeJSON(w, http.StatusOK, doc)
 }
 
 func numberInt(v any) int {
@@ -207,6 +366,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // ErrorResponse is a JSON-RPC error response for id (nil: null).
 func ErrorResponse(id any, e *Error) *jsonv.Object { return errorResponse(id, e) }
+
+// allowedOrigin is the DNS-rebinding check: a loopback origin, or one
+// the options allow.
+func (h *httpHandler) allowedOrigin(origin string) bool {
+	for _, o := range h.opts.AllowedOrigins {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return localOrigin(origin)
+}
 
 func localOrigin(origin string) bool {
 	u, err := url.Parse(origin)

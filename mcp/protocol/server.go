@@ -357,12 +357,17 @@ func (c *conn) notification(m *message) {
 		c.ready.Store(true)
 	case "notifications/cancelled":
 		id, _ := m.params.Get("requestId")
-		c.mu.Lock()
-		r := c.inflight[idKey(id)]
-		c.mu.Unlock()
-		if r != nil {
-			r.cancel.cancel()
-		}
+		c.cancelRequest(id)
+	}
+}
+
+// cancelRequest cancels an in-flight request by id.
+func (c *conn) cancelRequest(id any) {
+	c.mu.Lock()
+	r := c.inflight[idKey(id)]
+	c.mu.Unlock()
+	if r != nil {
+		r.cancel.cancel()
 	}
 }
 
