@@ -1,10 +1,10 @@
 package collections
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -1,9 +1,9 @@
 package collections
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"sort"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

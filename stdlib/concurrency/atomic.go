@@ -1,10 +1,10 @@
 package concurrency
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -18,12 +18,12 @@ package concurrency
 // wake-up never loses or duplicates a value.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -17,10 +17,10 @@ package concurrency
 // other sources.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"runtime"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

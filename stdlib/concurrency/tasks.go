@@ -13,13 +13,13 @@ package concurrency
 // cancelled.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -5,15 +5,15 @@ package console
 // makes their output deterministic.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/json"
-	htime "github.com/harnlang/harn/stdlib/time"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -1,13 +1,13 @@
 package console
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -2,14 +2,14 @@ package console
 
 import (
 	"bufio"
-	"github.com/harnlang/harn/stdlib/harness"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/text"
 	"io"
 	"os"
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/text"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -3,11 +3,11 @@ package core
 import (
 	"errors"
 	"fmt"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

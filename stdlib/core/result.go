@@ -1,9 +1,9 @@
 package core
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

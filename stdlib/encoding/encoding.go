@@ -15,14 +15,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"hash"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zeebo/blake3"
-
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
+	"github.com/zeebo/blake3"
 )
 
 // rawBytes is the byte content of a "bytes or text" argument.

@@ -8,9 +8,6 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"fmt"
-	"github.com/harnlang/harn/stdlib/encoding"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/json"
 	"math"
 	"mime"
 	"mime/multipart"
@@ -20,11 +17,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	toml "github.com/pelletier/go-toml/v2"
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
+	toml "github.com/pelletier/go-toml/v2"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func init() {

@@ -9,15 +9,14 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-	"github.com/harnlang/harn/stdlib/encoding"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"io"
 	"time"
 
 	"github.com/andybalholm/brotli"
-	"github.com/klauspost/compress/zstd"
-
+	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
+	"github.com/klauspost/compress/zstd"
 )
 
 // maxDecoded bounds decompressed output so a hostile input cannot exhaust

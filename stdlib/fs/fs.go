@@ -7,7 +7,6 @@ package fs
 
 import (
 	"errors"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"io"
 	"io/fs"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

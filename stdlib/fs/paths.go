@@ -5,9 +5,9 @@ package fs
 // as `/` and understands an optional `C:` drive prefix.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

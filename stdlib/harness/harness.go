@@ -1,10 +1,10 @@
 package harness
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

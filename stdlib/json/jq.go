@@ -7,12 +7,12 @@ package json
 
 import (
 	"fmt"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

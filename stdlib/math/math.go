@@ -2,13 +2,13 @@ package math
 
 import (
 	"encoding/binary"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

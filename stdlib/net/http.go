@@ -10,11 +10,6 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
-	"github.com/harnlang/harn/stdlib/formats"
-	"github.com/harnlang/harn/stdlib/fs"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/json"
-	htime "github.com/harnlang/harn/stdlib/time"
 	"io"
 	"net/http"
 	"net/url"
@@ -25,6 +20,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/formats"
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
 

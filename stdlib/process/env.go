@@ -5,12 +5,12 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"os"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

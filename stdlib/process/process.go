@@ -8,9 +8,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/harnlang/harn/stdlib/fs"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	htime "github.com/harnlang/harn/stdlib/time"
 	"os"
 	"os/exec"
 	"os/user"
@@ -19,6 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -7,13 +7,13 @@ package schema
 
 import (
 	"fmt"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/json"
-	"github.com/harnlang/harn/stdlib/text"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/stdlib/text"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -5,15 +5,15 @@ package store
 // rewritten (pretty JSON) on every change.
 
 import (
+	"os"
+	"path/filepath"
+	"sync"
+
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/templates"
-	"os"
-	"path/filepath"
-	"sync"
-
 	"github.com/harnlang/harn/vm"
 )
 

@@ -9,11 +9,6 @@ package templates
 
 import (
 	"fmt"
-	"github.com/harnlang/harn/stdlib/fs"
-	"github.com/harnlang/harn/stdlib/internal/lib"
-	"github.com/harnlang/harn/stdlib/json"
-	"github.com/harnlang/harn/stdlib/process"
-	"github.com/harnlang/harn/stdlib/schema"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,9 +17,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	toml "github.com/pelletier/go-toml/v2"
-
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
+	"github.com/harnlang/harn/stdlib/schema"
 	"github.com/harnlang/harn/vm"
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 func init() {

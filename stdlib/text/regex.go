@@ -11,16 +11,15 @@ package text
 // same way.
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
+	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"regexp"
-	"regexp/syntax"
-
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -1,17 +1,16 @@
 package text
 
 import (
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/clipperhouse/uax29/v2/graphemes"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/harnlang/harn/vm"
 )
 
 // String free functions (builtins.md §3.4). Every "text" parameter takes

@@ -10,7 +10,6 @@ package time
 import (
 	"context"
 	"fmt"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"math"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"time"
 	_ "time/tzdata" // IANA zones even on machines without a zoneinfo database
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 

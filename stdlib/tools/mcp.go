@@ -1,10 +1,10 @@
 package tools
 
 import (
-	"github.com/harnlang/harn/stdlib/harness"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
