@@ -24,7 +24,7 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// rawBytes is the byte content of a "bytes or text" argument.
+// RawBytes is the byte content of a "bytes or text" argument.
 func RawBytes(v vm.Value) []byte {
 	if b, ok := v.(*lib.Bytes); ok {
 		return b.Data()
@@ -333,7 +333,7 @@ func percentEncode(s string) string {
 	return sb.String()
 }
 
-// percentDecode decodes %XX (malformed escapes are kept) and, when
+// PercentDecode decodes %XX (malformed escapes are kept) and, when
 // plusSpace, `+` as a space; the result is decoded lossily.
 func PercentDecode(s string, plusSpace bool) string {
 	var out []byte

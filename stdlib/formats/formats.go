@@ -767,7 +767,7 @@ func formEncode(s string) string {
 	return sb.String()
 }
 
-// queryString encodes [{key, value}], [[k, v]] or a dict.
+// QueryString encodes [{key, value}], [[k, v]] or a dict.
 func QueryString(v vm.Value) string {
 	var pairs []string
 	add := func(k, val vm.Value) {

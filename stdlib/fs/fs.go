@@ -31,7 +31,7 @@ func SetExecutionRoot(m *vm.VM, dir string) {
 	*m.Local(execRootKey{}, func() any { return new(string) }).(*string) = dir
 }
 
-// executionRoot is the run's working directory.
+// ExecutionRoot is the run's working directory.
 func ExecutionRoot(th *vm.Thread) string {
 	if p, ok := th.VM().Local(execRootKey{}, nil).(*string); ok && *p != "" {
 		return *p
@@ -43,7 +43,7 @@ func ExecutionRoot(th *vm.Thread) string {
 	return wd
 }
 
-// resolvePath joins a relative path onto the execution root, without
+// ResolvePath joins a relative path onto the execution root, without
 // normalising it (as Rust's Path::join does).
 func ResolvePath(th *vm.Thread, p string) string {
 	if p == "" {
@@ -94,7 +94,7 @@ func readText(path string) (string, error) {
 	return string(b), nil
 }
 
-// splitLines splits like str::lines: on \n, dropping a trailing \r and a
+// SplitLines splits like str::lines: on \n, dropping a trailing \r and a
 // final empty line.
 func SplitLines(s string) []string {
 	if s == "" {

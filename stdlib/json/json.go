@@ -39,7 +39,7 @@ type jsonParser struct {
 	depth int
 }
 
-// ParseJSON parses strict JSON text into a Harn value: objects become
+// Parse parses strict JSON text into a Harn value: objects become
 // dicts, arrays lists, integers that fit in 64 bits ints and every other
 // number a float. The error reads like serde_json's ("expected value at
 // line 1 column 1").
@@ -436,7 +436,7 @@ type jsonEncoder struct {
 	sb strings.Builder
 }
 
-// JSONStringify is json_stringify: compact JSON, keys sorted, floats in
+// Stringify is json_stringify: compact JSON, keys sorted, floats in
 // the JSON float form, non-data values as null (builtins.md §3.12).
 func Stringify(v vm.Value) string {
 	var e jsonEncoder
@@ -508,7 +508,7 @@ func (e *jsonEncoder) object(n int, entry func(int) (string, vm.Value)) {
 	e.sb.WriteByte('}')
 }
 
-// writeJSONString quotes s: `"` `\` and the control characters U+0000–
+// WriteString quotes s: `"` `\` and the control characters U+0000–
 // U+001F and U+007F–U+009F are escaped, everything else stays literal.
 func WriteString(sb *strings.Builder, s string) {
 	const hexDigits = "0123456789abcdef"
@@ -543,7 +543,7 @@ func WriteString(sb *strings.Builder, s string) {
 	sb.WriteByte('"')
 }
 
-// jsonData is v reduced to the JSON data model as json_stringify sees it.
+// Data is v reduced to the JSON data model as json_stringify sees it.
 // The value↔JSON mapping of the library (this reduction, and the generic
 // Go form YAML and TOML decode to) is package jsonschema's.
 func Data(v vm.Value) vm.Value { return jsonschema.Normalize(v) }
@@ -695,7 +695,7 @@ func balancedSpan(text string, open, close byte) (string, bool) {
 	return "", false
 }
 
-// parsePointer splits an RFC 6901 pointer into unescaped reference tokens.
+// ParsePointer splits an RFC 6901 pointer into unescaped reference tokens.
 func ParsePointer(name string, p vm.Value) ([]string, error) {
 	s := vm.ToDisplay(p)
 	if s == "" {

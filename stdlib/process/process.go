@@ -172,7 +172,7 @@ func sourceDir(th *vm.Thread) string {
 	return fs.ExecutionRoot(th)
 }
 
-// projectRoot is the nearest ancestor of the script directory (or the
+// ProjectRoot is the nearest ancestor of the script directory (or the
 // execution root) that contains harn.toml; "" when there is none.
 func ProjectRoot(th *vm.Thread) string {
 	for _, start := range []string{sourceDir(th), fs.ExecutionRoot(th)} {
@@ -191,7 +191,7 @@ func ProjectRoot(th *vm.Thread) string {
 	return ""
 }
 
-// stateRoot is where persistent run state lives: $HARN_STATE_DIR, else
+// StateRoot is where persistent run state lives: $HARN_STATE_DIR, else
 // .harn under the project root (or the execution root).
 func StateRoot(th *vm.Thread) string {
 	if d := os.Getenv("HARN_STATE_DIR"); d != "" {

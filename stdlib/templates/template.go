@@ -1468,7 +1468,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 	return nil, &tplError{f.pos, "unknown filter `" + f.name + "`"}
 }
 
-// serdeJSON renders v the way serde_json does: floats keep `.0` and use
+// SerdeJSON renders v the way serde_json does: floats keep `.0` and use
 // exponents outside [1e-5, 1e16), non-finite floats are null, only
 // control characters below U+0020 are escaped.
 func SerdeJSON(v vm.Value, indent string) string {

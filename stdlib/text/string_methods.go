@@ -130,7 +130,7 @@ func chars(s string) *vm.List {
 	return lib.List(items)
 }
 
-// lines splits on "\n", drops a "\r" before each "\n" and yields no
+// Lines splits on "\n", drops a "\r" before each "\n" and yields no
 // trailing empty line for a final newline.
 func Lines(s string) []string {
 	if s == "" {

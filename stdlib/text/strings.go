@@ -151,7 +151,7 @@ func init() {
 
 func IsSpace(r rune) bool { return unicode.IsSpace(r) }
 
-// lower and upper apply the full Unicode case mappings (ß → SS, final
+// Lower and upper apply the full Unicode case mappings (ß → SS, final
 // sigma), which the unicode package's simple mappings lack.
 func Lower(s string) string { return cases.Lower(language.Und).String(s) }
 func upper(s string) string { return cases.Upper(language.Und).String(s) }

@@ -87,7 +87,7 @@ func Sleep(th *vm.Thread, d time.Duration) error {
 	return err
 }
 
-// blockingCtx runs work without the VM lock so other tasks can run. When the
+// BlockingCtx runs work without the VM lock so other tasks can run. When the
 // thread is stopped meanwhile, work's context is cancelled, blockingCtx waits
 // for work to return and reports the stop failure.
 func BlockingCtx(th *vm.Thread, work func(ctx context.Context)) error {

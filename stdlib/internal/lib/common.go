@@ -9,9 +9,16 @@ import (
 
 // Small helpers shared by the library files.
 
+// Str boxes a Go string.
 func Str(s string) vm.Value { return vm.Str(s) }
+
+// Intv boxes an int64.
 func Intv(i int64) vm.Value { return vm.IntOf(i) }
-func IntOf(i int) vm.Value  { return vm.IntOf(int64(i)) }
+
+// IntOf boxes an int.
+func IntOf(i int) vm.Value { return vm.IntOf(int64(i)) }
+
+// Display is the display form of v ("nil" for a Go nil).
 func Display(v vm.Value) string {
 	if v == nil {
 		return "nil"
@@ -19,7 +26,7 @@ func Display(v vm.Value) string {
 	return vm.ToDisplay(v)
 }
 
-// list wraps items (which the caller must not touch afterwards); an empty
+// List wraps items (which the caller must not touch afterwards); an empty
 // slice gives the shared empty list.
 func List(items []vm.Value) *vm.List {
 	if len(items) == 0 {
@@ -28,7 +35,7 @@ func List(items []vm.Value) *vm.List {
 	return vm.NewList(items)
 }
 
-// strList converts Go strings to a Harn list of strings.
+// StrList converts Go strings to a Harn list of strings.
 func StrList(ss []string) *vm.List {
 	items := make([]vm.Value, len(ss))
 	for i, s := range ss {
@@ -37,7 +44,7 @@ func StrList(ss []string) *vm.List {
 	return List(items)
 }
 
-// textOr returns the display form of argument i, or def when it was not
+// TextOr returns the display form of argument i, or def when it was not
 // passed at all.
 func TextOr(args vm.Args, i int, def string) string {
 	if !args.Has(i) {
@@ -46,7 +53,7 @@ func TextOr(args vm.Args, i int, def string) string {
 	return args.Text(i)
 }
 
-// truth calls f(v) as a callback and reports the truthiness of its result.
+// Truth calls f(v) as a callback and reports the truthiness of its result.
 func Truth(th *vm.Thread, f vm.Value, v vm.Value) (bool, error) {
 	r, err := th.Call1(f, v)
 	if err != nil {
@@ -55,11 +62,11 @@ func Truth(th *vm.Thread, f vm.Value, v vm.Value) (bool, error) {
 	return r.Truth(), nil
 }
 
-// runeCount is the number of Unicode scalar values (the length unit of
+// RuneCount is the number of Unicode scalar values (the length unit of
 // Harn strings).
 func RuneCount(s string) int { return utf8.RuneCountInString(s) }
 
-// clampInt limits n to [lo, hi].
+// ClampInt limits n to [lo, hi].
 func ClampInt(n, lo, hi int64) int64 {
 	if n < lo {
 		return lo
@@ -70,7 +77,7 @@ func ClampInt(n, lo, hi int64) int64 {
 	return n
 }
 
-// payload returns an enum variant's first payload value (nil when none).
+// Payload returns an enum variant's first payload value (nil when none).
 func Payload(e *vm.EnumValue) vm.Value {
 	if len(e.Fields) == 0 {
 		return vm.Nil
@@ -78,7 +85,7 @@ func Payload(e *vm.EnumValue) vm.Value {
 	return e.Fields[0]
 }
 
-// isNumber reports whether v is an int or a float.
+// IsNumber reports whether v is an int or a float.
 func IsNumber(v vm.Value) bool {
 	switch v.(type) {
 	case vm.Int, vm.Float:
@@ -87,7 +94,7 @@ func IsNumber(v vm.Value) bool {
 	return false
 }
 
-// toFloat converts an int or float.
+// ToFloat converts an int or float.
 func ToFloat(v vm.Value) (float64, bool) {
 	switch n := v.(type) {
 	case vm.Int:
@@ -98,8 +105,10 @@ func ToFloat(v vm.Value) (float64, bool) {
 	return 0, false
 }
 
+// ASCIIDigit reports whether c is 0-9.
 func ASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// JoinItems joins the display forms of items with sep.
 func JoinItems(items []vm.Value, sep string) string {
 	var sb strings.Builder
 	for i, v := range items {
@@ -111,10 +120,12 @@ func JoinItems(items []vm.Value, sep string) string {
 	return sb.String()
 }
 
+// CopyItems returns a fresh copy of items.
 func CopyItems(items []vm.Value) []vm.Value {
 	return append([]vm.Value(nil), items...)
 }
 
+// IndexOf is the index of the first item equal to x, -1 if none.
 func IndexOf(items []vm.Value, x vm.Value) int {
 	for i, v := range items {
 		if vm.Equal(v, x) {

@@ -10,7 +10,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// dictOf builds a dict from alternating string keys and values.
+// DictOf builds a dict from alternating string keys and values.
 func DictOf(kv ...any) *vm.Dict {
 	b := vm.NewDictBuilder(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -19,10 +19,10 @@ func DictOf(kv ...any) *vm.Dict {
 	return b.Build()
 }
 
-// intVal boxes an int.
+// IntVal boxes an int.
 func IntVal(n int) vm.Value { return vm.IntOf(int64(n)) }
 
-// argCountError is the `[T] NAME requires N arguments` failure.
+// ArgCountError is the `[T] NAME requires N arguments` failure.
 func ArgCountError(name string, n int) error {
 	if n == 1 {
 		return vm.Throwf("%s requires 1 argument", name)
@@ -30,7 +30,7 @@ func ArgCountError(name string, n int) error {
 	return vm.Throwf("%s requires %d arguments", name, n)
 }
 
-// lossyUTF8 decodes b as UTF-8, replacing each invalid byte with U+FFFD.
+// LossyUTF8 decodes b as UTF-8, replacing each invalid byte with U+FFFD.
 func LossyUTF8(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
@@ -49,5 +49,5 @@ func LossyUTF8(b []byte) string {
 	return sb.String()
 }
 
-// fsMode converts Unix permission bits.
+// FileMode converts Unix permission bits.
 func FileMode(perm int64) fs.FileMode { return fs.FileMode(perm & 0o7777) }
