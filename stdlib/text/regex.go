@@ -135,7 +135,7 @@ type regexCache struct {
 	m  map[string]*harnRegex
 }
 
-// CompileRegex compiles (and caches per VM) pattern with flags.
+// compileRegex compiles (and caches per VM) pattern with flags.
 func compileRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
 	cache := th.VM().Local(regexCacheKey{}, func() any { return &regexCache{m: map[string]*harnRegex{}} }).(*regexCache)
 	key := flags + "\x00" + pattern
