@@ -41,7 +41,7 @@ var (
 	errKeyGeneration error
 )
 
-func testKeys(t *testing.T) {
+func testKeys(t testing.TB) {
 	t.Helper()
 	keysOnce.Do(func() {
 		var err error
@@ -78,7 +78,7 @@ type jwksServer struct {
 	fetches atomic.Int32
 }
 
-func newJWKSServer(t *testing.T, keys ...jwk.Key) *jwksServer {
+func newJWKSServer(t testing.TB, keys ...jwk.Key) *jwksServer {
 	t.Helper()
 	s := &jwksServer{}
 	s.publish(t, keys...)
@@ -94,7 +94,7 @@ func newJWKSServer(t *testing.T, keys ...jwk.Key) *jwksServer {
 	return s
 }
 
-func (s *jwksServer) publish(t *testing.T, keys ...jwk.Key) {
+func (s *jwksServer) publish(t testing.TB, keys ...jwk.Key) {
 	t.Helper()
 	set := jwk.NewSet()
 	for _, k := range keys {
@@ -113,7 +113,7 @@ func (s *jwksServer) publish(t *testing.T, keys ...jwk.Key) {
 
 // publicJWK is the public half of priv as a JWK with kid (and alg when
 // not empty).
-func publicJWK(t *testing.T, pub any, kid, alg string) jwk.Key {
+func publicJWK(t testing.TB, pub any, kid, alg string) jwk.Key {
 	t.Helper()
 	k, err := jwk.Import(pub)
 	if err != nil {
@@ -143,7 +143,7 @@ type tokenSpec struct {
 	extra    map[string]any
 }
 
-func (ts tokenSpec) build(t *testing.T) jwt.Token {
+func (ts tokenSpec) build(t testing.TB) jwt.Token {
 	t.Helper()
 	b := jwt.NewBuilder().Issuer(ts.iss).Subject(ts.sub).IssuedAt(time.Now().Add(-time.Minute))
 	if ts.aud != nil {
@@ -182,7 +182,7 @@ func validSpec() tokenSpec {
 	return tokenSpec{iss: testIssuer, aud: []string{testResource}, sub: "user-1", scope: "openid mcp:control"}
 }
 
-func sign(t *testing.T, tok jwt.Token, alg string, key any, kid string) string {
+func sign(t testing.TB, tok jwt.Token, alg string, key any, kid string) string {
 	t.Helper()
 	a, ok := jwa.LookupSignatureAlgorithm(alg)
 	if !ok {
@@ -200,7 +200,7 @@ func sign(t *testing.T, tok jwt.Token, alg string, key any, kid string) string {
 }
 
 // unsignedToken is `alg: none`, which no library will produce for us.
-func unsignedToken(t *testing.T, tok jwt.Token) string {
+func unsignedToken(t testing.TB, tok jwt.Token) string {
 	t.Helper()
 	payload, err := json.Marshal(tok)
 	if err != nil {
@@ -214,7 +214,7 @@ func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-func mustConfig(t *testing.T, m map[string]string) *Config {
+func mustConfig(t testing.TB, m map[string]string) *Config {
 	t.Helper()
 	c, err := FromEnv(env(m))
 	if err != nil {
@@ -410,6 +410,48 @@ func TestJWKSRotationAndOutage(t *testing.T) {
 	got = authenticate(c2, bearer(sign(t, spec.build(t), "RS256", rsaKey, "old")))
 	if got.status != http.StatusServiceUnavailable || got.challenge != "" {
 		t.Errorf("JWKS down: status %d, WWW-Authenticate %q; want 503 and none", got.status, got.challenge)
+	}
+}
+
+// A cached verification never outlives the token: once the clock passes
+// exp the token is checked again and refused.
+func TestVerifiedTokenCache(t *testing.T) {
+	testKeys(t)
+	srv := newJWKSServer(t, publicJWK(t, &rsaKey.PublicKey, "rsa1", "RS256"))
+	c := mustConfig(t, map[string]string{
+		EnvAuthorizationServers: testIssuer,
+		EnvJWKSURL:              srv.URL,
+		EnvResource:             testResource,
+		EnvScopes:               "mcp:control",
+	})
+	var now atomic.Pointer[time.Time]
+	start := time.Now()
+	now.Store(&start)
+	c.oauth.jwks.clock = func() time.Time { return *now.Load() }
+	spec := validSpec()
+	spec.exp = start.Add(30 * time.Second)
+	tok := sign(t, spec.build(t), "RS256", rsaKey, "rsa1")
+	for range 3 {
+		if got := authenticate(c, bearer(tok)); !got.ok {
+			t.Fatalf("valid token refused: %+v", got)
+		}
+	}
+	if n := len(c.oauth.jwks.verified.m); n != 1 {
+		t.Errorf("%d cached verifications, want 1", n)
+	}
+	// Scopes are checked on every request, cached or not.
+	narrow := validSpec()
+	narrow.scope = "openid"
+	narrowTok := sign(t, narrow.build(t), "RS256", rsaKey, "rsa1")
+	for range 2 {
+		if got := authenticate(c, bearer(narrowTok)); got.status != 403 {
+			t.Fatalf("token without the scope: %+v", got)
+		}
+	}
+	later := start.Add(31 * time.Second)
+	now.Store(&later)
+	if got := authenticate(c, bearer(tok)); got.status != 401 || !strings.Contains(got.challenge, "access token is expired") {
+		t.Errorf("expired token answered from the cache: %+v", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // claims is what the policy needs from an access token, whichever way
@@ -14,6 +15,9 @@ type claims struct {
 	scopes    []string // scope (space-separated) ∪ scp
 	subject   string
 	clientID  string
+
+	expires     time.Time // exp, when known
+	cachedUntil time.Time // set by the verified-token cache
 }
 
 // identity names the caller for logs: the subject, else the client id.

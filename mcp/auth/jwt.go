@@ -2,11 +2,13 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lestrrat-go/httprc/v3"
@@ -24,12 +26,75 @@ type jwksVerifier struct {
 	url    string
 	client *http.Client
 
+	// res is the cached resource, read without the lock on every request.
+	res atomic.Pointer[httprc.ResourceBase[jwk.Set]]
+
 	mu          sync.Mutex // guards the fields below
 	cache       *jwk.Cache // started on first use, so an idle server fetches nothing
 	closed      bool
 	lastForced  time.Time // last refresh forced by an unknown kid
 	lastFailure time.Time // last failed refresh, and its error
 	failure     error
+
+	verified tokenCache
+	clock    func() time.Time // nil: time.Now (tests move it)
+}
+
+func (v *jwksVerifier) now() time.Time {
+	if v.clock != nil {
+		return v.clock()
+	}
+	return time.Now()
+}
+
+// tokenCache remembers tokens that verified, by SHA-256, for at most
+// tokenCacheTTL and never past their exp: a client reuses one access
+// token for many calls, and a signature check costs far more than the
+// rest of a request. The TTL is well under the JWKS cache's, so a key
+// withdrawn from the JWKS stops being honoured no later than without
+// this cache. Only successes are cached; issuer, audience and scopes are
+// checked on every request.
+type tokenCache struct {
+	mu sync.RWMutex
+	m  map[[sha256.Size]byte]claims
+}
+
+const (
+	tokenCacheTTL = time.Minute
+	tokenCacheMax = 4096
+)
+
+func (tc *tokenCache) get(digest [sha256.Size]byte, now time.Time) (claims, bool) {
+	tc.mu.RLock()
+	c, ok := tc.m[digest]
+	tc.mu.RUnlock()
+	if !ok || !now.Before(c.cachedUntil) {
+		return claims{}, false
+	}
+	return c, true
+}
+
+func (tc *tokenCache) put(digest [sha256.Size]byte, c claims, now time.Time) {
+	c.cachedUntil = now.Add(tokenCacheTTL)
+	if !c.expires.IsZero() && c.expires.Before(c.cachedUntil) {
+		c.cachedUntil = c.expires
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.m == nil {
+		tc.m = map[[sha256.Size]byte]claims{}
+	}
+	if len(tc.m) >= tokenCacheMax {
+		for k, e := range tc.m {
+			if !now.Before(e.cachedUntil) {
+				delete(tc.m, k)
+			}
+		}
+		if len(tc.m) >= tokenCacheMax {
+			clear(tc.m)
+		}
+	}
+	tc.m[digest] = c
 }
 
 // allowedAlgs are the signature algorithms accepted on access tokens,
@@ -49,8 +114,22 @@ var (
 )
 
 // verify checks the token's signature and time claims and returns its
-// claims, or the failure to report.
+// claims, or the failure to report. A token that verified recently is
+// answered from the verified-token cache.
 func (v *jwksVerifier) verify(ctx context.Context, raw string) (claims, *failure) {
+	digest := sha256.Sum256([]byte(raw))
+	now := v.now()
+	if c, ok := v.verified.get(digest, now); ok {
+		return c, nil
+	}
+	c, f := v.verifyNow(ctx, raw)
+	if f == nil {
+		v.verified.put(digest, c, now)
+	}
+	return c, f
+}
+
+func (v *jwksVerifier) verifyNow(ctx context.Context, raw string) (claims, *failure) {
 	if strings.Count(raw, ".") != 2 {
 		return claims{}, invalidToken("access token is malformed")
 	}
@@ -87,6 +166,7 @@ func (v *jwksVerifier) verify(ctx context.Context, raw string) (claims, *failure
 	tok, err := jwt.Parse([]byte(raw),
 		jwt.WithKeyProvider(provider),
 		jwt.WithValidate(true),
+		jwt.WithClock(jwt.ClockFunc(v.now)),
 		jwt.WithRequiredClaim("exp"),
 	)
 	switch {
@@ -104,7 +184,9 @@ func (v *jwksVerifier) verify(ctx context.Context, raw string) (claims, *failure
 	default:
 		return claims{}, invalidToken("access token signature is invalid")
 	}
-	return jwtClaims(tok), nil
+	c := jwtClaims(tok)
+	c.expires, _ = tok.Expiration()
+	return c, nil
 }
 
 // usableKey reports whether key may verify a token signed with alg under
@@ -130,36 +212,30 @@ func usableKey(key jwk.Key, kid string, alg jwa.SignatureAlgorithm, kty jwa.KeyT
 
 // keySet returns the cached key set, refreshing it first when it has not
 // been fetched yet or lacks kid (keys rotate); forced refreshes are rate
-// limited.
+// limited. The common case is one atomic load, without the lock.
 func (v *jwksVerifier) keySet(ctx context.Context, kid string) (jwk.Set, error) {
+	if res := v.res.Load(); res != nil {
+		if set := res.Resource(); set != nil && (kid == "" || hasKeyID(set, kid)) {
+			return set, nil
+		}
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.closed {
 		return nil, fmt.Errorf("%w: verifier closed", errUnavailable)
 	}
 	if v.cache == nil {
-		cache, err := jwk.NewCache(context.Background(), httprc.NewClient(httprc.WithWorkers(1)))
-		if err != nil {
+		if err := v.start(ctx); err != nil {
 			return nil, fmt.Errorf("%w: %v", errUnavailable, err)
 		}
-		err = cache.Register(ctx, v.url,
-			jwk.WithHTTPClient(v.client),
-			jwk.WithWaitReady(false),
-			jwk.WithMinInterval(jwksCacheTTL),
-			jwk.WithMaxInterval(jwksCacheTTL),
-		)
-		if err != nil {
-			cache.Shutdown(context.Background())
-			return nil, fmt.Errorf("%w: %v", errUnavailable, err)
-		}
-		v.cache = cache
 	}
-	set, err := v.cache.Lookup(ctx, v.url)
-	if err == nil && (kid == "" || hasKeyID(set, kid)) {
-		return set, nil
+	res := v.res.Load()
+	set := res.Resource()
+	if set != nil && (kid == "" || hasKeyID(set, kid)) {
+		return set, nil // another request refreshed it meanwhile
 	}
 	// Not fetched yet (or the first fetch failed), or kid is new.
-	notFetched := err != nil
+	notFetched := set == nil
 	if notFetched && time.Since(v.lastFailure) < jwksRetryGap {
 		return nil, fmt.Errorf("%w: %v", errUnavailable, v.failure)
 	}
@@ -167,16 +243,43 @@ func (v *jwksVerifier) keySet(ctx context.Context, kid string) (jwk.Set, error) 
 		if !notFetched {
 			v.lastForced = time.Now()
 		}
-		fresh, rerr := v.cache.Refresh(ctx, v.url)
-		if rerr == nil {
-			return fresh, nil
+		if _, err := v.cache.Refresh(ctx, v.url); err != nil {
+			v.lastFailure, v.failure = time.Now(), err
+			if notFetched {
+				return nil, fmt.Errorf("%w: %v", errUnavailable, err)
+			}
+			return set, nil
 		}
-		v.lastFailure, v.failure = time.Now(), rerr
-		if notFetched {
-			return nil, fmt.Errorf("%w: %v", errUnavailable, rerr)
-		}
+		return res.Resource(), nil
 	}
 	return set, nil
+}
+
+// start creates the cache and registers the JWKS URL; the first fetch is
+// left to the caller's refresh, so a JWKS that is down fails fast
+// instead of waiting for the cache's own retry.
+func (v *jwksVerifier) start(ctx context.Context) error {
+	cache, err := jwk.NewCache(context.Background(), httprc.NewClient(httprc.WithWorkers(1)))
+	if err != nil {
+		return err
+	}
+	err = cache.Register(ctx, v.url,
+		jwk.WithHTTPClient(v.client),
+		jwk.WithWaitReady(false),
+		jwk.WithMinInterval(jwksCacheTTL),
+		jwk.WithMaxInterval(jwksCacheTTL),
+	)
+	var res *httprc.ResourceBase[jwk.Set]
+	if err == nil {
+		res, err = cache.LookupResource(ctx, v.url)
+	}
+	if err != nil {
+		cache.Shutdown(context.Background())
+		return err
+	}
+	v.cache = cache
+	v.res.Store(res)
+	return nil
 }
 
 func hasKeyID(set jwk.Set, kid string) bool {
@@ -188,6 +291,7 @@ func (v *jwksVerifier) close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.closed = true
+	v.res.Store(nil)
 	if v.cache == nil {
 		return nil
 	}
