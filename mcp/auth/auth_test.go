@@ -721,6 +721,8 @@ func TestFromEnvErrors(t *testing.T) {
 			`HARN_MCP_OAUTH_JWKS_URL: "file:///etc/jwks" is not an absolute http(s) URL`},
 		{map[string]string{EnvAuthorizationServers: testIssuer, EnvIntrospectionURL: "https://auth.example.com/i", EnvIntrospectionClientSecret: "s", EnvResource: testResource},
 			"HARN_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET requires HARN_MCP_OAUTH_INTROSPECTION_CLIENT_ID"},
+		{map[string]string{EnvHMACSecret: "s"},
+			"HARN_ORCHESTRATOR_HMAC_SECRET is not supported; use HARN_ORCHESTRATOR_API_KEYS or OAuth resource-server mode"},
 	}
 	for _, tc := range tests {
 		c, err := FromEnv(env(tc.env))

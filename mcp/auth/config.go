@@ -38,6 +38,9 @@ const (
 	EnvAudience                  = "HARN_MCP_OAUTH_AUDIENCE"
 	EnvIssuer                    = "HARN_MCP_OAUTH_ISSUER"
 	EnvScopes                    = "HARN_MCP_OAUTH_SCOPES"
+	// EnvHMACSecret is upstream's HMAC-signed Authorization scheme, not
+	// supported here; FromEnv refuses it rather than serve unprotected.
+	EnvHMACSecret = "HARN_ORCHESTRATOR_HMAC_SECRET"
 )
 
 // jwksCacheTTL is how long a fetched JWKS is used before it is fetched
@@ -80,6 +83,9 @@ type oauthConfig struct {
 // getenv (os.Getenv in production). It refuses configurations that would
 // silently weaken authentication, with the messages of §9.
 func FromEnv(getenv func(string) string) (*Config, error) {
+	if strings.TrimSpace(getenv(EnvHMACSecret)) != "" {
+		return nil, fmt.Errorf("%s is not supported; use %s or OAuth resource-server mode", EnvHMACSecret, EnvAPIKeys)
+	}
 	c := &Config{}
 	for _, k := range splitList(getenv(EnvAPIKeys), ",") {
 		c.apiKeys = append(c.apiKeys, sha256.Sum256([]byte(k)))
