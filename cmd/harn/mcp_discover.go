@@ -91,6 +91,9 @@ func mcpDiscover(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
+	for _, w := range d.warnings() {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	if asJSON {
 		out := jsonv.NewObject(3)
 		out.Set("url", d.url)
@@ -170,6 +173,26 @@ func discover(ctx context.Context, client *http.Client, target string) (*discove
 		return nil, err
 	}
 	return d, nil
+}
+
+// warnings are the misalignments the seed asks operators to fix: the
+// published endpoint and resource must be the public URL the client
+// used, or OAuth clients ask for tokens the server will refuse.
+func (d *discovery) warnings() []string {
+	var out []string
+	endpoint, _ := d.mcp.Get("endpoint")
+	ep, _ := endpoint.(string)
+	asked, _ := url.Parse(d.discoveryURL)
+	if eu, err := url.Parse(ep); ep != "" && err == nil && asked != nil && !strings.EqualFold(eu.Host, asked.Host) {
+		out = append(out, fmt.Sprintf("the published endpoint %s is not on %s, the origin you asked; behind a proxy, forward X-Forwarded-Proto and X-Forwarded-Host", ep, asked.Scheme+"://"+asked.Host))
+	}
+	if d.protectedResource != nil {
+		resource, _ := d.protectedResource.Get("resource")
+		if r, _ := resource.(string); ep != "" && r != ep {
+			out = append(out, fmt.Sprintf("the protected resource %q is not the endpoint %q; clients will request tokens for %q", r, ep, r))
+		}
+	}
+	return out
 }
 
 // discoveryURLs lists where the discovery document may be: the URL

@@ -49,7 +49,7 @@ func TestMcpDiscoverJSON(t *testing.T) {
 	want := `{"url":"` + srv.URL + `","mcp":{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"1.2.3","endpoint":"` + srv.URL + `/mcp","transport":"streamable-http","protocolVersions":["2026-07-28"]},"protectedResource":null}` + "\n"
 	for _, arg := range []string{srv.URL, srv.URL + "/", srv.URL + "/.well-known/mcp.json", srv.URL + "/mcp", host} {
 		out, errs, code := runHarn("mcp", "discover", "--json", arg)
-		if code != 0 {
+		if code != 0 || errs != "" {
 			t.Fatalf("discover %s: exit %d, stderr %s", arg, code, errs)
 		}
 		// "url" echoes the argument (with a scheme added when missing).
@@ -75,7 +75,7 @@ func TestMcpDiscoverOAuth(t *testing.T) {
 		auth.EnvScopes:               "mcp:control",
 	})
 	out, errs, code := runHarn("mcp", "discover", srv.URL, "--json")
-	if code != 0 {
+	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
 	wantPR := `"protectedResource":{"resource":"` + srv.URL + `/mcp","authorization_servers":["https://auth.example.com"],"bearer_methods_supported":["header"],"scopes_supported":["mcp:control"]}}`
@@ -105,6 +105,32 @@ func TestMcpDiscoverOAuth(t *testing.T) {
 	}, "\n") + "\n"
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// A proxy that does not forward the public host, or a resource that is
+// not the endpoint, is reported on stderr without failing.
+func TestMcpDiscoverWarnings(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/mcp.json":
+			w.Write([]byte(`{"endpoint":"http://10.0.0.5:8765/mcp","authorization":{"resourceMetadata":"/.well-known/oauth-protected-resource/mcp"}}`))
+		case "/.well-known/oauth-protected-resource/mcp":
+			w.Write([]byte(`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://auth.example.com"]}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	out, errs, code := runHarn("mcp", "discover", "--json", srv.URL)
+	want := "warning: the published endpoint http://10.0.0.5:8765/mcp is not on " + srv.URL + ", the origin you asked; behind a proxy, forward X-Forwarded-Proto and X-Forwarded-Host\n" +
+		`warning: the protected resource "https://mcp.example.com/mcp" is not the endpoint "http://10.0.0.5:8765/mcp"; clients will request tokens for "https://mcp.example.com/mcp"` + "\n"
+	if code != 0 || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errs, want)
+	}
+	// The relative resourceMetadata was resolved against the discovery URL.
+	if !strings.Contains(out, `"protectedResource":{"resource":"https://mcp.example.com/mcp"`) {
+		t.Errorf("stdout %s", out)
 	}
 }
 
