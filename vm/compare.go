@@ -222,7 +222,8 @@ func cmpFloat(a, b float64) int {
 }
 
 // StructuralKey is the identity key used by set(), unique() and
-// hash_value (builtins.md §1.7); it tells 1 from 1.0 and 0.0 from -0.0.
+// hash_value (builtins.md §1.7). An integral float keys like the equal int,
+// so 1 and 1.0 (and 0.0 and -0.0) are one item (newer.md §2.6).
 func StructuralKey(v Value) string {
 	var sb strings.Builder
 	writeKey(&sb, v)
@@ -244,6 +245,12 @@ func writeKey(sb *strings.Builder, v Value) {
 		sb.WriteString(strconv.FormatInt(int64(x), 10))
 		sb.WriteByte(';')
 	case Float:
+		if f := float64(x); f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			sb.WriteByte('i')
+			sb.WriteString(strconv.FormatInt(int64(f), 10))
+			sb.WriteByte(';')
+			return
+		}
 		sb.WriteByte('f')
 		sb.WriteString(strconv.FormatUint(math.Float64bits(float64(x)), 10))
 		sb.WriteByte(';')
