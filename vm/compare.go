@@ -40,7 +40,7 @@ func FormatJSONFloat(f float64) string {
 }
 
 // FormatDuration renders milliseconds in the largest exact unit among
-// h, m, s and ms (builtins.md §1.1).
+// w, d, h, m, s and ms (newer.md §2.13; April stopped at h).
 func FormatDuration(ms int64) string {
 	sign := ""
 	a := ms
@@ -49,6 +49,10 @@ func FormatDuration(ms int64) string {
 		a = -a
 	}
 	switch {
+	case a >= 604800000 && a%604800000 == 0:
+		return sign + strconv.FormatInt(a/604800000, 10) + "w"
+	case a >= 86400000 && a%86400000 == 0:
+		return sign + strconv.FormatInt(a/86400000, 10) + "d"
 	case a >= 3600000 && a%3600000 == 0:
 		return sign + strconv.FormatInt(a/3600000, 10) + "h"
 	case a >= 60000 && a%60000 == 0:
