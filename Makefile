@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
+.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -17,7 +17,13 @@ build:
 ## tasks, generators and the MCP server are concurrent)
 test: test-deps pg-test-deps vet check-protocol-artifacts check-ts
 	$(GO) test -race ./...
-	$(MAKE) mcp-client mcp-conformance
+	$(MAKE) mcp-clients
+
+## mcp-clients: every real MCP client against the servers of
+## tests/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
+## narrows them, e.g. MCP_TARGETS=orchestrator); the conformance suite
+## runs last
+mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 
 ## test-deps: install the shells the completion tests of `harn tool
 ## completions` drive (zsh, fish; bash is assumed) when they are missing,
@@ -64,16 +70,35 @@ check-ts:
 		cd tests/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
 	else echo "check-ts: npm not found, skipping"; fi
 
-## mcp-client: the official TypeScript MCP SDK client drives `harn serve mcp`
-## over stdio (SDK version pinned by tests/mcp-client/package-lock.json)
+## mcp-client: the official TypeScript MCP SDK clients: v1 (released
+## protocol) drives `harn serve mcp` over stdio; v2 (2026-07-28) drives
+## every target over stdio and HTTP (pinned by
+## tests/mcp-client/package-lock.json)
 mcp-client: build
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/mcp-client && npm ci --no-audit --no-fund --loglevel=error && HARN_BIN=../../bin/harn npm test; \
 	else echo "mcp-client: npm not found, skipping"; fi
 
-## mcp-conformance: every server scenario of the official MCP conformance
-## suite (pinned by tests/mcp-conformance/package-lock.json, run on the Node
-## 22 it installs) against tests/mcp-conformance/server.harn
+## mcp-gosdk: the official Go SDK as a client of every target, over stdio
+## (2026-07-28 and 2025-11-25) and HTTP (tests/gosdk)
+mcp-gosdk: build
+	HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 ./tests/gosdk
+
+## mcp-inspector: the MCP Inspector CLI in its modern (2026-07-28) protocol
+## era against every target, over stdio and HTTP (pinned by
+## tests/mcp-inspector/package-lock.json, run on the Node 22 it installs)
+mcp-inspector: build
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error && \
+		HARN_BIN=../../bin/harn node_modules/node/bin/node --test inspector.test.mjs; \
+	elif [ "$$CI" = true ]; then echo "mcp-inspector: npm not found (required on CI)"; exit 1; \
+	else echo "mcp-inspector: npm not found, skipping"; fi
+
+## mcp-conformance: the official MCP conformance suite (pinned by
+## tests/mcp-conformance/package-lock.json, run on the Node 22 it installs):
+## its 2026-07-28 mode over HTTP against every target (known deviations in
+## tests/mcp-conformance/expected/), then every released-protocol server
+## scenario against tests/mcp-conformance/server.harn
 mcp-conformance: build
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
