@@ -25,3 +25,13 @@ func open(t *testing.T, url string) *postgres.Log {
 func TestConformance(t *testing.T) {
 	eventlogtest.Run(t, func(t *testing.T) eventlog.Log { return open(t, pgtest.Schema(t)) })
 }
+
+func BenchmarkDispatch(b *testing.B) {
+	eventlogtest.Bench(b, func(b *testing.B) eventlog.Log {
+		l, err := postgres.Open(context.Background(), pgtest.Schema(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	})
+}
