@@ -340,7 +340,9 @@ func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 	}
 	ids, err := appendAll(ctx, tx, records, store.NowMs())
 	if err != nil {
-		return err
+		// The records of the whole group went together: alone, the
+		// failure is the step's; in a group, find out whose it is.
+		return stepErr(group[0], err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("eventlog: postgres: commit: %w", err)
@@ -419,7 +421,7 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
 	ids, err := l.write(ctx, &step{finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
@@ -519,7 +521,7 @@ func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error)
 }
 
 func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckCursor(topic, consumer); err != nil {
 		return err
 	}
 	_, err := l.pool.Exec(ctx, `INSERT INTO consumers (topic, consumer_id, cursor, updated_at_ms)
@@ -652,6 +654,7 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 }
 
 func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckFinal(final); err != nil {
 		return err
 	}
@@ -663,6 +666,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}

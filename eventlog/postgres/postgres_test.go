@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/harnlang/harn/eventlog"
@@ -10,8 +9,6 @@ import (
 	"github.com/harnlang/harn/eventlog/internal/pgtest"
 	"github.com/harnlang/harn/eventlog/postgres"
 )
-
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func open(t *testing.T, url string) *postgres.Log {
 	t.Helper()
