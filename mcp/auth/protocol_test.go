@@ -198,6 +198,51 @@ func TestProtocolEndpointsOAuth(t *testing.T) {
 	}
 }
 
+// The same endpoints with opaque tokens checked by introspection.
+func TestProtocolEndpointsIntrospection(t *testing.T) {
+	intro := newIntrospectionServer(t, func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer rs-secret" }, introspectionTokens())
+	ts := protocolServer(t, mustConfig(t, map[string]string{
+		EnvAuthorizationServers: testIssuer,
+		EnvIntrospectionURL:     intro.URL,
+		EnvIntrospectionToken:   "rs-secret",
+		EnvResource:             testResource,
+		EnvIssuer:               testIssuer,
+		EnvScopes:               "mcp:control",
+	}))
+	posts := []struct {
+		token     string
+		status    int
+		challenge string
+	}{
+		{"good", 200, ""},
+		{"", 401, missingChallenge},
+		{"inactive", 401, invalidChallenge("access token is inactive")},
+		{"unknown", 401, invalidChallenge("access token is inactive")},
+		{"expired", 401, invalidChallenge("access token is expired")},
+		{"future", 401, invalidChallenge("access token is not yet valid")},
+		{"wrong-aud", 401, invalidChallenge("access token audience does not include this resource")},
+		{"wrong-iss", 401, invalidChallenge("access token issuer is not accepted")},
+		{"no-scope", 403, scopeChallenge},
+	}
+	for _, p := range posts {
+		var headers map[string]string
+		if p.token != "" {
+			headers = bearer(p.token)
+		}
+		status, hdr, body := exchange(t, ts, http.MethodPost, "/mcp", headers)
+		if status != p.status || hdr.Get("WWW-Authenticate") != p.challenge {
+			t.Errorf("token %q: status %d, WWW-Authenticate %q\nwant %d, %q", p.token, status, hdr.Get("WWW-Authenticate"), p.status, p.challenge)
+		} else if status == 200 && principalOf(t, body) != "alice" {
+			t.Errorf("token %q: principal %s", p.token, body)
+		}
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/mcp.json"} {
+		if status, _, _ := exchange(t, ts, http.MethodGet, path, nil); status != 200 {
+			t.Errorf("GET %s: %d, want 200 without credentials", path, status)
+		}
+	}
+}
+
 // With API keys only there is no OAuth metadata, and refusals carry no
 // challenge; with nothing configured the endpoint is open.
 func TestProtocolEndpointsAPIKeysAndOpen(t *testing.T) {
