@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/orchestrator/manifest"
+	"github.com/robfig/cron/v3"
 )
 
 // Topics of the event log (orchestrator.md §4).
@@ -74,13 +75,17 @@ type Orchestrator struct {
 	inFlight atomic.Int64
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 
+	cronMu sync.Mutex
+	cron   *cron.Cron
+
 	connMu     sync.Mutex
 	connectors map[string]bool
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	status atomic.Value // "running", "draining", "stopped"
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	status  atomic.Value // "running", "draining", "stopped"
+	started atomic.Bool
 }
 
 // Binding is a manifest trigger with its version and lifecycle state.
@@ -194,6 +199,9 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 		}
 	}
 	o.proj.Store(p)
+	if o.started.Load() {
+		o.startCron()
+	}
 	o.writeSnapshot(ctx)
 	return nil
 }
@@ -270,6 +278,8 @@ func readLifecycle(ctx context.Context, log eventlog.Log) (lifecycle, error) {
 
 // Start runs the worker loop until Close.
 func (o *Orchestrator) Start() {
+	o.startCron()
+	o.started.Store(true)
 	o.wg.Add(2)
 	go o.workLoop()
 	go func() { // keep the snapshot's metrics current
@@ -291,6 +301,7 @@ func (o *Orchestrator) Start() {
 // is recorded), then writes the final snapshot.
 func (o *Orchestrator) Close() error {
 	o.status.Store("draining")
+	o.stopCron()
 	o.cancel()
 	o.wg.Wait()
 	o.status.Store("stopped")
