@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps vet conformance bench fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
+.PHONY: install build test test-deps pg-test-deps vet conformance bench fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -15,7 +15,7 @@ build:
 
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)
-test: test-deps vet check-protocol-artifacts check-ts
+test: test-deps pg-test-deps vet check-protocol-artifacts check-ts
 	$(GO) test -race ./...
 	$(MAKE) mcp-client mcp-conformance
 
@@ -32,6 +32,23 @@ test-deps:
 			|| echo "test-deps: could not install$$missing; their completion tests will skip"; \
 	else \
 		echo "test-deps:$$missing missing (install them, or run make as root); their completion tests will skip"; \
+	fi
+
+## pg-test-deps: install PostgreSQL's server binaries (Debian package
+## postgresql) when they are missing, with apt-get when running as root. The
+## event log tests start their own throwaway server from them on loopback
+## and stop it; without them those tests skip, or fail when CI is set. The
+## cluster the package may start on install is stopped: the tests need none.
+pg-test-deps:
+	@if command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "pg-test-deps: installing postgresql"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		if apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql >/dev/null; then \
+			pg_lsclusters -h 2>/dev/null | while read v c rest; do pg_ctlcluster "$$v" "$$c" stop 2>/dev/null || true; done; \
+		else echo "pg-test-deps: could not install postgresql; the event log's PostgreSQL tests will skip (and fail under CI)"; fi; \
+	else \
+		echo "pg-test-deps: PostgreSQL missing (install the postgresql package, or run make as root); its tests will skip"; \
 	fi
 
 ## check-protocol-artifacts: fail when spec/protocol-artifacts drifted from

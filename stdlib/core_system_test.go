@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/console"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -259,7 +259,7 @@ func TestStdin(t *testing.T) {
 			t.Errorf("%v: %s, want %s", r.o, show(v), r.want)
 		}
 	}
-	stdlib.SetTerminals(e.vm, true, false, true)
+	console.SetTerminals(e.vm, true, false, true)
 	if v, _ := e.run(t, fn("is_stdin_tty")); show(v) != "true" {
 		t.Error("SetTerminals not honoured")
 	}

@@ -1,0 +1,13 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/eventlogtest"
+	"github.com/harnlang/harn/eventlog/memory"
+)
+
+func TestConformance(t *testing.T) {
+	eventlogtest.Run(t, func(t *testing.T) eventlog.Log { return memory.New() })
+}

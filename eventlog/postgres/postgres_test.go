@@ -1,0 +1,27 @@
+package postgres_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/eventlogtest"
+	"github.com/harnlang/harn/eventlog/internal/pgtest"
+	"github.com/harnlang/harn/eventlog/postgres"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+func open(t *testing.T, url string) *postgres.Log {
+	t.Helper()
+	l, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestConformance(t *testing.T) {
+	eventlogtest.Run(t, func(t *testing.T) eventlog.Log { return open(t, pgtest.Schema(t)) })
+}
