@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/orchestrator/internal/memlog"
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/eventlog/sqlite"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
@@ -137,7 +138,7 @@ func fire(t *testing.T, o *Orchestrator, id string, payload any) Handle {
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestFireSucceeds(t *testing.T) {
-	log := memlog.New()
+	log := memory.New()
 	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
 	h := fire(t, o, "cron-ok", map[string]any{"note": "hi"})
 	if h.Status != "succeeded" || js(h.Result) != `{"kind":"cron.tick","ok":true}` || h.BindingVersion != 1 || !strings.HasPrefix(h.EventID, "trigger_evt_") {
@@ -165,7 +166,7 @@ func TestFireSucceeds(t *testing.T) {
 }
 
 func TestRetryThenDLQThenRetryDLQ(t *testing.T) {
-	log := memlog.New()
+	log := memory.New()
 	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
 	h := fire(t, o, "no-retry", nil)
 	if h.Status != "dlq" || h.DLQEntryID == nil || *h.Error != "boom: manual" {
@@ -218,7 +219,7 @@ func TestRetryThenDLQThenRetryDLQ(t *testing.T) {
 }
 
 func TestFlakyRecovers(t *testing.T) {
-	o := start(t, memlog.New(), writeProject(t, testManifest, testLib, testHandlers))
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
 	h := fire(t, o, "flaky", nil)
 	if h.Status != "failed" {
 		t.Fatalf("%s", js(h))
@@ -240,7 +241,7 @@ func TestFlakyRecovers(t *testing.T) {
 }
 
 func TestPredicateWorkerAndReplay(t *testing.T) {
-	log := memlog.New()
+	log := memory.New()
 	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
 	if h := fire(t, o, "picky", map[string]any{"payload": map[string]any{"want": false}}); h.Status != "skipped" {
 		t.Fatalf("%s", js(h))
@@ -283,7 +284,7 @@ func TestPredicateWorkerAndReplay(t *testing.T) {
 }
 
 func TestSingletonSkipsOverlap(t *testing.T) {
-	o := start(t, memlog.New(), writeProject(t, testManifest, testLib, testHandlers))
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
 	var wg sync.WaitGroup
 	statuses := make([]string, 2)
 	for i := range statuses {
@@ -307,7 +308,7 @@ func TestSingletonSkipsOverlap(t *testing.T) {
 // TestVersionsAndLifecycle: a changed definition is a new version; a
 // removed binding is terminated; an unchanged one keeps its version.
 func TestVersionsAndLifecycle(t *testing.T) {
-	log := memlog.New()
+	log := memory.New()
 	path := writeProject(t, testManifest, testLib, testHandlers)
 	o := start(t, log, path)
 	if o.Binding("cron-ok").Version != 1 {
@@ -346,7 +347,7 @@ func TestUnresolvableHandlers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(context.Background(), Options{Log: memlog.New(), Manifest: m, Stderr: io.Discard})
+	_, err = New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: io.Discard})
 	if err == nil {
 		t.Fatal("accepted")
 	}
@@ -358,8 +359,51 @@ func TestUnresolvableHandlers(t *testing.T) {
 	}
 	path = writeProject(t, src, "fn broken( {", "")
 	m, _ = manifest.Load(path)
-	_, err = New(context.Background(), Options{Log: memlog.New(), Manifest: m, Stderr: io.Discard})
+	_, err = New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: io.Discard})
 	if err == nil || !strings.Contains(err.Error(), "handler: cannot load") {
 		t.Fatalf("syntax error: %v", err)
+	}
+}
+
+// TestSQLiteRestart: on the SQLite log, the DLQ, recorded events and
+// binding versions survive a restart of the node, and replay and DLQ
+// retry work on the events of the earlier process.
+func TestSQLiteRestart(t *testing.T) {
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	db := filepath.Join(t.TempDir(), "events.sqlite")
+	open := func() eventlog.Log {
+		l, err := sqlite.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	log1 := open()
+	o1 := start(t, log1, path)
+	ok := fire(t, o1, "cron-ok", nil)
+	dead := fire(t, o1, "no-retry", nil)
+	o1.Close()
+	log1.Close()
+
+	log2 := open()
+	defer log2.Close()
+	o2 := start(t, log2, path)
+	if o2.Binding("cron-ok").Version != 1 {
+		t.Fatal("version changed across restart")
+	}
+	entries, _ := o2.PendingDLQ(context.Background())
+	if len(entries) != 1 || entries[0].ID != *dead.DLQEntryID {
+		t.Fatalf("dlq %s", js(entries))
+	}
+	r, err := o2.Replay(context.Background(), ok.EventID, nil, Caller{})
+	if err != nil || r.(Handle).Status != "succeeded" {
+		t.Fatalf("%v %v", r, err)
+	}
+	if _, err := o2.RetryDLQ(context.Background(), entries[0].ID, Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := o2.List(context.Background())
+	if m := list["triggers"].([]TriggerInfo)[0].Metrics; m.Received != 2 || m.Dispatched != 2 {
+		t.Fatalf("metrics %s", js(m))
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn/orchestrator/internal/memlog"
+	"github.com/harnlang/harn/eventlog/memory"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
@@ -51,7 +51,7 @@ webhook = { path = "/in/open" }
 // tick is dispatched once, with the scheduled time in the binding's zone.
 func TestCronTwoNodes(t *testing.T) {
 	t.Setenv("HARN_TEST_HOOK_SECRET", "s3cret")
-	log := memlog.New()
+	log := memory.New()
 	path := writeProject(t, triggerManifest, "fn ok(e) { return e.payload }", "")
 	a := start(t, log, path)
 	b := start(t, log, path)
@@ -101,7 +101,7 @@ func TestWebhooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := memlog.New()
+	log := memory.New()
 	o, err := New(context.Background(), Options{Log: log, Manifest: m, Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
