@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps pg-test-deps vet conformance bench fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
+.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -90,6 +90,16 @@ conformance: build
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	./bench/run.sh
+
+## bench-compare: the side-by-side harness of ../shared/bench (harn against
+## CPython run as the real interpreter with -I, the Go-hosted interpreters,
+## Lua, Node and native Go; outputs cross-checked, medians, ratios from one
+## run). BENCH_RUNS, BENCH_WORKLOADS, BENCH_IMPLS … pass through.
+SHARED_BENCH ?= ../shared/bench
+BENCH_OUT    ?= bench/out
+bench-compare: build
+	@test -x $(SHARED_BENCH)/bench.sh || { echo "bench-compare: $(SHARED_BENCH)/bench.sh not found (set SHARED_BENCH)"; exit 1; }
+	$(SHARED_BENCH)/bench.sh $(CURDIR)/bin/harn $(BENCH_OUT)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 1m)
 FUZZTIME ?= 1m

@@ -31,6 +31,7 @@ Usage:
                                  print shell completions for that program
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
+  harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
   harn version                   print the version
   harn help                      print this help
 
@@ -75,6 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTool(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return cmdMcp(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0

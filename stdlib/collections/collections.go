@@ -22,12 +22,14 @@ func init() {
 		}
 		return windowList(l.Items(), args.At(1), args.At(2)), nil
 	})
-	lib.Def("group_by", "group_by(list, f)", "dict of lists keyed by display(f(item))", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("group_by", "group_by(list, f)", "dict of lists keyed by the string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("group_by", args)
 		if err != nil {
 			return nil, err
 		}
-		return groupBy(th, l.Items(), f)
+		// The free function insists on a string discriminator (newer.md
+		// §2.9); the .group_by method keeps April's display keys.
+		return groupByString(th, l.Items(), f)
 	})
 	lib.Def("partition", "partition(list, f)", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("partition", args)

@@ -9,7 +9,11 @@
 // lenient way (builtins.md §0).
 package lib
 
-import "github.com/harnlang/harn/vm"
+import (
+	"sync"
+
+	"github.com/harnlang/harn/vm"
+)
 
 var (
 	builtinTable []*vm.Builtin
@@ -36,5 +40,37 @@ func AddGlobal(hook func(u *vm.Universe)) { globalHooks = append(globalHooks, ho
 // Table returns the registered builtins, methods and global hooks in
 // registration order. The slices must not be modified.
 func Table() ([]*vm.Builtin, []*vm.Method, []func(u *vm.Universe)) {
+	resolveOnce.Do(resolveAliases)
 	return builtinTable, methodTable, globalHooks
+}
+
+// Alias registers newName as a second name of the method recv.oldName
+// (newer upstream renamed several value methods; both names stay
+// callable). The old method may be registered later, by any area: aliases
+// are resolved when the table is first read.
+func Alias(recv, newName, oldName, sig string) {
+	aliases = append(aliases, alias{recv, newName, oldName, sig})
+}
+
+type alias struct{ recv, newName, oldName, sig string }
+
+var (
+	aliases     []alias
+	resolveOnce sync.Once
+)
+
+func resolveAliases() {
+	for _, a := range aliases {
+		var found *vm.Method
+		for _, m := range methodTable {
+			if m.Recv == a.recv && m.Name == a.oldName {
+				found = m
+				break
+			}
+		}
+		if found == nil {
+			panic("lib.Alias: no method " + a.recv + "." + a.oldName)
+		}
+		Method(a.recv, a.newName, a.sig, found.Doc, found.Fn)
+	}
 }

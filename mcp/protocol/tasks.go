@@ -1,4 +1,4 @@
-package mcp
+package protocol
 
 import (
 	"crypto/rand"
@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/tool/jsonv"
-	"github.com/harnlang/harn/vm"
 )
 
 // The tasks extension (io.modelcontextprotocol/tasks, mcp-projection.md
-// §7). A task is created for a 2026-07-28 tools/call that opts in; the
-// create answer is written first and the handler runs right after it on
-// the executor, so tasks/get and tasks/cancel (answered by the reader)
-// observe a working task.
+// §7). A task is created for a 2026-07-28 tools/call that opts in to a
+// tool that supports it; the create answer is written first and the
+// tool runs right after it (on the executor, or in the background in
+// parallel mode), so tasks/get and tasks/cancel, answered by the reader,
+// observe a working task. Tasks belong to the server, not to a
+// connection: session-free HTTP polls them from later requests.
 
 const (
 	taskTTL          = 600000
@@ -30,14 +31,13 @@ const (
 type task struct {
 	id, owner string
 	created   time.Time
+	cancel    *canceller
 
 	mu      sync.Mutex
 	status  string
 	message string
 	updated time.Time
 	result  *jsonv.Object // completed: the CallToolResult
-	failure string        // failed: the error message
-	thread  *vm.Thread
 }
 
 type taskStore struct {
@@ -49,7 +49,7 @@ func newTaskStore() *taskStore { return &taskStore{tasks: map[string]*task{}} }
 
 func (s *taskStore) create(owner string) *task {
 	now := time.Now().UTC()
-	t := &task{id: uuidv7(now), owner: owner, created: now, updated: now, status: "working", message: msgWorking}
+	t := &task{id: UUIDv7(now), owner: owner, created: now, updated: now, status: "working", message: msgWorking, cancel: &canceller{}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, old := range s.tasks { // expire old tasks lazily
@@ -59,6 +59,14 @@ func (s *taskStore) create(owner string) *task {
 	}
 	s.tasks[t.id] = t
 	return t
+}
+
+// TaskCount is the number of tasks the server holds (live or
+// finished, not yet expired).
+func (s *Server) TaskCount() int {
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
+	return len(s.tasks.tasks)
 }
 
 // get finds a task for its owner; another identity never sees it.
@@ -72,8 +80,8 @@ func (s *taskStore) get(id, owner string) *task {
 	return t
 }
 
-// uuidv7 is an RFC 9562 version 7 UUID.
-func uuidv7(now time.Time) string {
+// UUIDv7 is an RFC 9562 version 7 UUID for time now.
+func UUIDv7(now time.Time) string {
 	var b [16]byte
 	rand.Read(b[6:])
 	ms := uint64(now.UnixMilli())
@@ -100,7 +108,7 @@ func (t *task) fields() *jsonv.Object {
 	return o
 }
 
-// created is the tools/call answer that creates the task.
+// createdAnswer is the tools/call answer that creates the task.
 func (t *task) createdAnswer() *jsonv.Object {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -112,34 +120,23 @@ func (t *task) createdAnswer() *jsonv.Object {
 	return o
 }
 
-func (t *task) start(th *vm.Thread) {
-	t.mu.Lock()
-	t.thread = th
-	cancelled := t.status == "cancelled"
-	t.mu.Unlock()
-	if cancelled {
-		th.Cancel()
-	}
-}
-
 func (t *task) terminal() bool { return t.status != "working" && t.status != "input_required" }
 
 // finish records the outcome unless the task was cancelled meanwhile.
 func (t *task) finish(res any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.thread = nil
 	if t.terminal() {
 		return
 	}
 	t.updated = time.Now().UTC()
 	switch r := res.(type) {
-	case *rpcError:
-		t.status, t.failure = "failed", r.Message
+	case *Error:
+		t.status = "failed"
 		t.message = "Tool execution failed: " + r.Message
 	case *jsonv.Object:
 		if rt, _ := r.Get("resultType"); rt == "input_required" {
-			t.status, t.failure = "failed", errTaskInput.Message
+			t.status = "failed"
 			t.message = "Tool execution failed: " + errTaskInput.Message
 			return
 		}
@@ -151,19 +148,10 @@ func (t *task) finish(res any) {
 	}
 }
 
-// runTask runs a task's handler on the executor.
-func (c *conn) runTask(req *request, call *toolCall, t *task) {
-	res := c.runTool(req, call, t)
-	if o, ok := res.(*jsonv.Object); ok && req.modern && !o.Has("resultType") {
-		o.Set("resultType", "complete") // stored exactly as the inline answer
-	}
-	t.finish(res)
-}
-
 // taskMethod answers tasks/get, tasks/update and tasks/cancel.
-func (c *conn) taskMethod(req *request) any {
-	if !req.tasksOptIn() {
-		return missingTasksCapability()
+func (c *conn) taskMethod(req *Request) any {
+	if !req.TasksOptIn() {
+		return MissingTasksCapability()
 	}
 	prefix := "Failed to retrieve task: "
 	if req.method == "tasks/cancel" {
@@ -172,38 +160,40 @@ func (c *conn) taskMethod(req *request) any {
 	iv, _ := req.params.Get("taskId")
 	id, ok := iv.(string)
 	if !ok || id == "" {
-		return invalidParams(prefix + "missing taskId")
+		return InvalidParams(prefix + "missing taskId")
 	}
 	t := c.srv.tasks.get(id, req.identity)
 	if t == nil {
-		return invalidParams(prefix + "task not found")
+		return InvalidParams(prefix + "task not found")
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	switch req.method {
 	case "tasks/cancel":
 		if t.terminal() {
-			return invalidParams(prefix + "already in terminal status '" + t.status + "'")
+			status := t.status
+			t.mu.Unlock()
+			return InvalidParams(prefix + "already in terminal status '" + status + "'")
 		}
 		t.status, t.message, t.updated = "cancelled", msgCancelled, time.Now().UTC()
-		if t.thread != nil {
-			t.thread.Cancel()
-		}
+		t.mu.Unlock()
+		t.cancel.cancel()
 		return jsonv.NewObject(0)
 	case "tasks/update":
+		t.mu.Unlock()
 		rv, _ := req.params.Get("inputResponses")
 		if ro, ok := rv.(*jsonv.Object); !ok || ro.Len() == 0 {
-			return invalidParams("tasks/update requires at least one input response")
+			return InvalidParams("tasks/update requires at least one input response")
 		}
-		return invalidParams("Task has no outstanding input requests")
+		return InvalidParams("Task has no outstanding input requests")
 	}
+	defer t.mu.Unlock()
 	o := t.fields()
 	o.Set("resultType", "complete")
 	switch t.status {
 	case "completed":
 		o.Set("result", t.result)
 	case "failed":
-		o.Set("error", errorf(codeInternalError, t.message).object())
+		o.Set("error", Errorf(CodeInternalError, t.message).Object())
 	}
 	return o
 }

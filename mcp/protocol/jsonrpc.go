@@ -1,4 +1,4 @@
-package mcp
+package protocol
 
 import (
 	"bufio"
@@ -11,33 +11,37 @@ import (
 
 // JSON-RPC and MCP error codes (mcp-projection.md §2).
 const (
-	codeParseError         = -32700
-	codeInvalidRequest     = -32600
-	codeMethodNotFound     = -32601
-	codeInvalidParams      = -32602
-	codeInternalError      = -32603
-	codeNotInitialized     = -32002
-	codeResourceNotFound   = -32002
-	codeUnauthorized       = -32001
-	codeHeaderMismatch     = -32020
-	codeMissingCapability  = -32021
-	codeUnsupportedVersion = -32022
+	CodeParseError         = -32700
+	CodeInvalidRequest     = -32600
+	CodeMethodNotFound     = -32601
+	CodeInvalidParams      = -32602
+	CodeInternalError      = -32603
+	CodeNotInitialized     = -32002
+	CodeResourceNotFound   = -32002
+	CodeUnauthorized       = -32001
+	CodeHeaderMismatch     = -32020
+	CodeMissingCapability  = -32021
+	CodeUnsupportedVersion = -32022
 )
 
-// rpcError is a JSON-RPC error object.
-type rpcError struct {
+// Error is a JSON-RPC error object. Provider methods return one to
+// answer a request with an error.
+type Error struct {
 	Code    int
 	Message string
-	Data    any // jsonv value or nil
+	Data    any // a jsonv value or nil
 }
 
-func (e *rpcError) Error() string { return e.Message }
+func (e *Error) Error() string { return e.Message }
 
-func errorf(code int, msg string) *rpcError { return &rpcError{Code: code, Message: msg} }
+// Errorf returns an error with code and message.
+func Errorf(code int, msg string) *Error { return &Error{Code: code, Message: msg} }
 
-func invalidParams(msg string) *rpcError { return errorf(codeInvalidParams, msg) }
+// InvalidParams returns a -32602 error.
+func InvalidParams(msg string) *Error { return Errorf(CodeInvalidParams, msg) }
 
-func (e *rpcError) object() *jsonv.Object {
+// Object is the error as a JSON-RPC error object.
+func (e *Error) Object() *jsonv.Object {
 	o := jsonv.NewObject(3)
 	o.Set("code", jsonv.Int(int64(e.Code)))
 	o.Set("message", e.Message)
@@ -47,7 +51,16 @@ func (e *rpcError) object() *jsonv.Object {
 	return o
 }
 
-// message is one decoded incoming line.
+// unsupportedVersion is -32022 with the supported and requested
+// versions.
+func unsupportedVersion(requested any) *Error {
+	data := jsonv.NewObject(2)
+	data.Set("supported", []any{Version20260728})
+	data.Set("requested", requested)
+	return &Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version", Data: data}
+}
+
+// message is one decoded incoming message.
 type message struct {
 	id     any // json.Number or string; nil for a notification
 	hasID  bool
@@ -59,12 +72,12 @@ type message struct {
 	rpcErr     any
 }
 
-// decode classifies one parsed JSON value. A non-nil *rpcError is the
+// decode classifies one parsed JSON value. A non-nil *Error is the
 // answer to send (with the id it carries, or null).
-func decode(v any) (*message, any, *rpcError) {
+func decode(v any) (*message, any, *Error) {
 	o, ok := v.(*jsonv.Object)
 	if !ok {
-		return nil, nil, errorf(codeInvalidRequest, "Invalid Request")
+		return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request")
 	}
 	m := &message{}
 	idv, hasID := o.Get("id")
@@ -73,7 +86,7 @@ func decode(v any) (*message, any, *rpcError) {
 		case json.Number, string:
 			m.id, m.hasID = idv, true
 		default:
-			return nil, nil, errorf(codeInvalidRequest, "Invalid Request: id must be a string or a number")
+			return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: id must be a string or a number")
 		}
 	}
 	mv, hasMethod := o.Get("method")
@@ -85,17 +98,17 @@ func decode(v any) (*message, any, *rpcError) {
 		return m, m.id, nil
 	}
 	if ver, _ := o.Get("jsonrpc"); ver != "2.0" {
-		return nil, m.id, errorf(codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
+		return nil, m.id, Errorf(CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
 	}
 	method, ok := mv.(string)
 	if !ok {
-		return nil, m.id, errorf(codeInvalidRequest, "Invalid Request: method must be a string")
+		return nil, m.id, Errorf(CodeInvalidRequest, "Invalid Request: method must be a string")
 	}
 	m.method = method
 	if pv, ok := o.Get("params"); ok && pv != nil {
 		p, ok := pv.(*jsonv.Object)
 		if !ok {
-			return nil, m.id, invalidParams("Invalid params: params must be an object")
+			return nil, m.id, InvalidParams("Invalid params: params must be an object")
 		}
 		m.params = p
 	} else {
@@ -116,7 +129,8 @@ func idKey(id any) string {
 	return ""
 }
 
-// writer serializes outgoing lines.
+// writer is a connection's one writer: it serializes every outgoing
+// line, whichever goroutine produced it.
 type writer struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
@@ -149,11 +163,11 @@ func response(id any, result any) *jsonv.Object {
 	return o
 }
 
-func errorResponse(id any, e *rpcError) *jsonv.Object {
+func errorResponse(id any, e *Error) *jsonv.Object {
 	o := jsonv.NewObject(3)
 	o.Set("jsonrpc", "2.0")
 	o.Set("id", id)
-	o.Set("error", e.object())
+	o.Set("error", e.Object())
 	return o
 }
 
