@@ -41,8 +41,12 @@ type Options struct {
 	Log eventlog.Log
 	// Manifest is the validated manifest (required).
 	Manifest *manifest.Manifest
-	// StateDir, when set, receives orchestrator-state.json.
+	// StateDir, when set, receives orchestrator-state.json (and inspect
+	// reports it).
 	StateDir string
+	// KeepSnapshot leaves the snapshot to the node that owns the state
+	// directory: set by operator commands, which only read it.
+	KeepSnapshot bool
 	// Bind is reported in the snapshot ("stdio" or the HTTP address).
 	Bind string
 	// Owner names this node in leases (default host-pid-random).
