@@ -31,7 +31,11 @@ Usage:
                                  print shell completions for that program
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
+  harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
+                                 serve the project's orchestrator over MCP
   harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
+  harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
+                                 operate the orchestrator from the command line
   harn version                   print the version
   harn help                      print this help
 
@@ -78,6 +82,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdin, stdout, stderr)
 	case "mcp":
 		return cmdMcp(args[1:], stdin, stdout, stderr)
+	case "orchestrator":
+		return cmdOrchestrator(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0
