@@ -308,3 +308,43 @@ func (c *checker) unusedLocals() {
 		}
 	}
 }
+
+// mismatch reports a value of type found where want is expected, in the
+// one format every context shares (newer.md §3.1):
+// "<context>: expected <want>, found <found>".
+func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
+	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),
+		fmt.Sprintf("%s: expected %s, found %s", context, want, show(found, want)))
+}
+
+// bindingContext names an annotated binding in a mismatch.
+func bindingContext(k syntax.BindingKind, name string) string {
+	return k.String() + " binding `" + name + "`"
+}
+
+// conversionHelp suggests the obvious conversion of a literal or a name.
+func conversionHelp(at syntax.Expr, want, found types.Type) string {
+	var fn string
+	switch types.Widen(want) {
+	case types.String:
+		fn = "to_string"
+	case types.Int:
+		if types.Widen(found) == types.String {
+			fn = "to_int"
+		}
+	case types.Float:
+		if types.Widen(found) == types.String {
+			fn = "to_float"
+		}
+	}
+	if fn == "" {
+		return ""
+	}
+	switch x := at.(type) {
+	case *syntax.IntLit:
+		return fmt.Sprintf("did you mean `%s(%d)`?", fn, x.Value)
+	case *syntax.Ident:
+		return fmt.Sprintf("did you mean `%s(%s)`?", fn, x.Name)
+	}
+	return ""
+}

@@ -435,7 +435,7 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 			ft = types.Optional(ft)
 		}
 		if known(vt) && known(ft) && !compatible(vt, ft) {
-			c.errorf(en.Value.Position(), "Field '%s' in struct '%s' expects %s, got %s", f.Name, d.Name, ft, show(vt, ft))
+			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", ft, vt)
 		}
 	}
 	if !complete {

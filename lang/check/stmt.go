@@ -163,7 +163,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
 			if known(vt) && !compatible(vt, declared) {
-				c.errorf(s.Value.Position(), "'%s' declared as %s, but assigned %s", p.Name, declared, show(vt, declared))
+				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst}
 		} else if s.Kind == syntax.BindConst {
@@ -313,7 +313,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		return
 	}
 	if known(vt) && known(v.t) && !compatible(vt, v.t) {
-		c.errorf(s.Value.Position(), "can't assign %s to '%s' (declared as %s)", show(vt, v.t), b.Name, v.t)
+		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
 }
 
@@ -462,7 +462,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 		return
 	}
 	if !compatible(t, want) {
-		c.errorf(s.Value.Position(), "return type doesn't match: expected %s, got %s", want, show(t, want))
+		c.mismatch(s.Value, "return value", want, t)
 	}
 }
 
