@@ -94,6 +94,8 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return c.call(e)
 	case *syntax.MethodCall:
 		return c.methodCall(e)
+	case *syntax.NonNilExpr:
+		return types.RemoveNil(c.expr(e.X))
 	case *syntax.PropagateExpr:
 		t := c.expr(e.X)
 		if r, ok := types.Underlying(t).(*types.Result); ok {

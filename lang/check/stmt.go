@@ -125,6 +125,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.expr(s.Message)
 		}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			c.expr(s.Key)
+		}
 		c.block(s.Body)
 	case *syntax.YieldStmt:
 		if s.Value != nil {

@@ -566,6 +566,9 @@ func (r *resolver) stmt(s syntax.Stmt) {
 			r.expr(s.Message)
 		}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			r.expr(s.Key)
+		}
 		r.block(s.Body)
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, language.md §7.3)
@@ -742,6 +745,8 @@ func (r *resolver) expr(e syntax.Expr) {
 		}
 		r.exprs(e.Args)
 	case *syntax.PropagateExpr:
+		r.expr(e.X)
+	case *syntax.NonNilExpr:
 		r.expr(e.X)
 	case *syntax.IfExpr:
 		r.expr(e.Cond)

@@ -385,6 +385,7 @@ type RequireStmt struct {
 // MutexStmt is `mutex { body }`.
 type MutexStmt struct {
 	At   Pos
+	Key  Expr // nil for the bare form, whose key is its call site
 	Body *Block
 }
 
@@ -519,12 +520,10 @@ type StringLit struct {
 }
 
 // StrPart is one part of an interpolated string: literal text or an expression.
-// Expr is nil for a literal part. Verbatim holds text that failed to parse
-// and is inserted as is (language.md §1.7).
+// Expr is nil for a literal part.
 type StrPart struct {
-	Lit      string
-	Expr     Expr
-	Verbatim bool
+	Lit  string
+	Expr Expr
 }
 
 // InterpString is a string containing `${…}` interpolations.
@@ -671,6 +670,12 @@ type MethodCall struct {
 // PropagateExpr is postfix `x?` (Result propagation).
 type PropagateExpr struct {
 	At Pos
+	X  Expr
+}
+
+// NonNilExpr is postfix `x!`, the non-null assertion (newer.md §1.4).
+type NonNilExpr struct {
+	At Pos // of the `!`
 	X  Expr
 }
 
@@ -894,6 +899,7 @@ func (n *SliceExpr) Position() Pos     { return n.At }
 func (n *CallExpr) Position() Pos      { return n.At }
 func (n *MethodCall) Position() Pos    { return n.At }
 func (n *PropagateExpr) Position() Pos { return n.At }
+func (n *NonNilExpr) Position() Pos    { return n.X.Position() }
 func (n *StructLit) Position() Pos     { return n.At }
 func (n *IfExpr) Position() Pos        { return n.At }
 func (n *MatchExpr) Position() Pos     { return n.At }
@@ -969,6 +975,7 @@ func (*SliceExpr) exprNode()     {}
 func (*CallExpr) exprNode()      {}
 func (*MethodCall) exprNode()    {}
 func (*PropagateExpr) exprNode() {}
+func (*NonNilExpr) exprNode()    {}
 func (*StructLit) exprNode()     {}
 func (*IfExpr) exprNode()        {}
 func (*MatchExpr) exprNode()     {}

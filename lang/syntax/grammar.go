@@ -181,16 +181,24 @@ type whileG struct {
 
 func (g *whileG) ast() Stmt { return &WhileStmt{At: at(g.Pos), Cond: g.Cond.X, Body: g.Body.B} }
 
-// bodyStmtG is `defer { … }` or `mutex { … }`.
+// bodyStmtG is `defer { … }`, `mutex { … }` or `mutex(key) { … }`.
 type bodyStmtG struct {
 	Pos     lexer.Position
 	Keyword string `parser:"@( 'defer' | 'mutex' )"`
+	Key     *expr  `parser:"( '(' @@ ')' )?"`
 	Body    block  `parser:"@@"`
 }
 
 func (g *bodyStmtG) ast() Stmt {
 	if g.Keyword == "mutex" {
-		return &MutexStmt{At: at(g.Pos), Body: g.Body.B}
+		m := &MutexStmt{At: at(g.Pos), Body: g.Body.B}
+		if g.Key != nil {
+			m.Key = g.Key.X
+		}
+		return m
+	}
+	if g.Key != nil {
+		failAt(g.Body.B.At, "Expected {, got (")
 	}
 	return &DeferStmt{At: at(g.Pos), Body: g.Body.B}
 }

@@ -287,7 +287,7 @@ func (s *scanner) str(start lexer.Position) (lexer.Token, error) {
 			}
 		case c == '$' && s.peekByte(1) == '{':
 			typ = tInterp
-			if err := s.interpolation(start, true); err != nil {
+			if err := s.interpolation(start); err != nil {
 				return lexer.Token{}, err
 			}
 		default:
@@ -314,7 +314,7 @@ func (s *scanner) tripleStr(start lexer.Position) (lexer.Token, error) {
 			s.col += 3
 		case strings.HasPrefix(rest, "${"):
 			typ = tInterp
-			if err := s.interpolation(start, false); err != nil {
+			if err := s.interpolation(start); err != nil {
 				return lexer.Token{}, err
 			}
 		default:
@@ -323,31 +323,29 @@ func (s *scanner) tripleStr(start lexer.Position) (lexer.Token, error) {
 	}
 }
 
-// interpolation skips `${ … }` up to the balancing brace.
-func (s *scanner) interpolation(strStart lexer.Position, plain bool) error {
+// interpolation skips `${ … }` up to the balancing brace (holeEnd).
+func (s *scanner) interpolation(strStart lexer.Position) error {
 	s.off += 2
 	s.col += 2
 	from := s.off
-	depth := 1
-	for {
-		if s.off >= len(s.src) {
-			return s.errorf(strStart, "Unterminated string")
-		}
-		switch s.src[s.off] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				if plain && strings.TrimSpace(s.src[from:s.off]) == "" {
-					return s.errorf(s.pos(), "Unexpected character '}'")
-				}
-				s.advance()
-				return nil
-			}
-		}
+	end, bad := holeEnd(s.src, s.off)
+	stop := end
+	if bad >= 0 {
+		stop = bad
+	} else if end < 0 {
+		return s.errorf(strStart, "Unterminated string")
+	}
+	for s.off < stop {
 		s.advance()
 	}
+	switch {
+	case bad >= 0:
+		return s.errorf(s.pos(), "Unexpected character '\\'")
+	case strings.TrimSpace(s.src[from:s.off]) == "":
+		return s.errorf(s.pos(), "Unexpected character '}'")
+	}
+	s.advance()
+	return nil
 }
 
 // rawHashes counts the `#` after an `r` that open a raw string, or -1 when

@@ -67,7 +67,9 @@ func TestScanner(t *testing.T) {
 		{"\"${\n x\n}\" y", "istr:\"${\n x\n}\"@1:1 id:y@3:4"},
 		{`r"a\" r#"b"c"# r##"d"#e"## r x`, `raw:r"a\"@1:1 raw:r#"b"c"#@1:7 raw:r##"d"#e"##@1:16 id:r@1:28 id:x@1:30`},
 		{"\"\"\"a\n\"b\"\"\"\" x", "error: Unterminated string at 2:6"},
-		{"\"\"\"${\"\"\"}\"\"\" x", "istr:\"\"\"${\"\"\"}\"\"\"@1:1 id:x@1:14"},
+		{`"${x ?? "a}b"}" y`, `istr:"${x ?? "a}b"}"@1:1 id:y@1:17`},
+		{`"${x ?? \"y\"}"`, `error: Unexpected character '\' at 1:9`},
+		{`"""${ }"""`, `error: Unexpected character '}' at 1:7`},
 		{"\"\"\"a\n\"\"\" b", "str:\"\"\"a\n\"\"\"@1:1 id:b@2:5"},
 	}
 	for _, tt := range tests {
