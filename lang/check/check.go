@@ -143,6 +143,9 @@ func multiDeclared(f *syntax.File) map[string]bool {
 			for _, n := range d.Names {
 				count[n.Name]++
 			}
+			if d.Namespace != nil {
+				count[d.Namespace.Name]++
+			}
 		}
 	}
 	out := map[string]bool{}

@@ -182,6 +182,9 @@ func (r *resolver) declareTopLevel(it syntax.Stmt) {
 		for _, n := range d.Names {
 			r.global(n.Name, KImport, n.At, d)
 		}
+		if n := d.Namespace; n != nil {
+			r.global(n.Name, KImport, n.At, d)
+		}
 	}
 }
 
@@ -429,6 +432,9 @@ func (r *resolver) topItem(it syntax.Stmt) {
 	switch d := it.(type) {
 	case *syntax.ImportDecl:
 		for _, n := range d.Names {
+			r.info.decls[declKey{d, n.Name}] = r.info.Globals[r.info.GlobalIndex[n.Name]]
+		}
+		if n := d.Namespace; n != nil {
 			r.info.decls[declKey{d, n.Name}] = r.info.Globals[r.info.GlobalIndex[n.Name]]
 		}
 	case *syntax.PipelineDecl:

@@ -74,14 +74,16 @@ func (k BindingKind) String() string {
 	return "let"
 }
 
-// ImportDecl is `import "p"`, `import { a, b } from "p"` or `import a::b::{x}`
-// (normalised to Path "a/b" and Names [x]).
+// ImportDecl is `import "p"`, `import { a, b } from "p"`, `import a::b::{x}`
+// (normalised to Path "a/b" and Names [x]) or `import * as ns from "p"`
+// (Namespace ns, no Names: newer.md §1.3).
 type ImportDecl struct {
-	At      Pos
-	Pub     bool
-	Path    string
-	PathPos Pos
-	Names   []*Ident // nil for a wildcard import
+	At        Pos
+	Pub       bool
+	Path      string
+	PathPos   Pos
+	Names     []*Ident // nil for a wildcard import
+	Namespace *Ident   // the name bound to the module's exports
 }
 
 // Attribute is `@name(args)` before a declaration.

@@ -412,7 +412,9 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 
 type importG struct {
 	Pos      lexer.Position
-	Names    []*ident      `parser:"'import' ( ( '{' ( @@ ( ','? @@ )* ','? )?"`
+	NS       *ident        `parser:"'import' ( ( '*' 'as' @@ 'from' )"`
+	NSPath   *str          `parser:"              @@"`
+	Names    []*ident      `parser:"        | ( '{' ( @@ ( ','? @@ )* ','? )?"`
 	Close    *tok[sRBrace] `parser:"              @@"`
 	From     *tok[sFrom]   `parser:"              @@"`
 	FromPath *str          `parser:"              @@ )"`
@@ -428,6 +430,9 @@ func (importG) decl() {}
 func (g *importG) ast() *ImportDecl {
 	d := &ImportDecl{At: at(g.Pos)}
 	switch {
+	case g.NS != nil:
+		d.Path, d.PathPos = g.NSPath.Value, at(g.NSPath.Pos)
+		d.Names, d.Namespace = []*Ident{}, g.NS.ast()
 	case g.Path != nil:
 		d.Path, d.PathPos = g.Path.Value, at(g.Path.Pos)
 	case g.FromPath != nil:
