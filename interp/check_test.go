@@ -197,7 +197,7 @@ func TestCheckImportedTypes(t *testing.T) {
 	}
 	want := []string{
 		"field `name` in struct `User`: expected string, found int",
-		`argument 2 `lvl`: expected Level, found "mid"`,
+		"argument 2 `lvl`: expected Level, found \"mid\"",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
