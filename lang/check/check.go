@@ -58,6 +58,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		multiDecl: multiDeclared(f),
 		seen:      map[string]bool{},
 		exprStmt:  opts.ExprStmt,
+		complete:  map[*syntax.MatchExpr]bool{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -85,6 +86,7 @@ type checker struct {
 	fn        *funcCtx
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
 	exprStmt  func(s *syntax.ExprStmt, t types.Type)
+	complete  map[*syntax.MatchExpr]bool // matches whose arms cover every value
 }
 
 // variable is what the checker knows about a binding.

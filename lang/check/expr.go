@@ -1,6 +1,9 @@
 package check
 
 import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -289,13 +292,17 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		return types.Any
 	case *types.Named:
 		if r.Decl.Kind == types.StructDecl {
-			for _, f := range types.StructFields(r) {
+			fields := types.StructFields(r)
+			for _, f := range fields {
 				if f.Name == name {
 					if f.Optional {
 						return types.Optional(f.Type)
 					}
 					return f.Type
 				}
+			}
+			if _, isMethod := r.Decl.Method(name); !isMethod && r.Decl.Node != nil && len(fields) > 0 {
+				c.noField(pos, name, "struct `"+r.Decl.Name+"`", fields)
 			}
 		}
 	case *types.Shape:
@@ -496,4 +503,18 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		return &types.Result{Ok: types.Any, Err: types.Any}
 	}
 	return result
+}
+
+// noField reports a read of a field the receiver's type does not declare
+// (newer.md §3.6).
+func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	msg := "field `" + name + "` does not exist on " + on
+	if s := diag.Suggest(name, names); s != "" {
+		msg += " — did you mean `" + s + "`?"
+	}
+	c.report(sevError, pos, "HARN-TYP-010", "available fields: "+strings.Join(names, ", "), msg)
 }

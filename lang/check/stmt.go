@@ -446,6 +446,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		c.declare(c.binding(p, p.Name), &variable{t: t})
 	}
 	v := c.stmts(body, false)
+	c.checkEnd(node, fc.ret, body, v)
 	fc.popScope()
 	c.fn = fc.parent
 	c.checkThrows(fc)
@@ -457,6 +458,9 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if s.Value == nil {
+		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
+		}
 		return
 	}
 	t := c.expr(s.Value)
@@ -510,4 +514,39 @@ func (c *checker) checkThrows(fc *funcCtx) {
 		c.report(sevError, th.pos, "HARN-TYP-026", "",
 			"this callable can throw `"+name+"`, which its declared `throws "+typeSource(fc.throwsT)+"` does not cover")
 	}
+}
+
+// checkEnd checks how a body with a declared result type ends: a typed
+// pipeline's tail value must fit the type (`pipeline result`), a function
+// must not fall through (newer.md §3.3).
+func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt, tail types.Type) {
+	if ret == nil {
+		return
+	}
+	switch d := node.(type) {
+	case *syntax.FnDecl:
+		c.fallThrough(d, d.At, ret, body)
+	case *syntax.PipelineDecl:
+		if len(body) == 0 {
+			return
+		}
+		es, ok := body[len(body)-1].(*syntax.ExprStmt)
+		if !ok || !known(tail) || !known(ret) || compatible(tail, ret) {
+			return
+		}
+		if c.exprExits(es.X) {
+			return
+		}
+		c.mismatch(es.X, "pipeline result", ret, tail)
+	}
+}
+
+// isGenerator reports whether the function being checked yields or is a
+// `gen fn` (a bare return just ends it).
+func (c *checker) isGenerator() bool {
+	if fn := c.info.Funcs[c.fn.node]; fn != nil && fn.HasYield {
+		return true
+	}
+	d, ok := c.fn.node.(*syntax.FnDecl)
+	return ok && d.Gen
 }
