@@ -50,6 +50,8 @@ func (c cursor) ternary() Expr {
 	c.next()
 	c.enter()
 	defer c.leave()
+	c.nestIn("ternary expression")
+	defer c.nestOut()
 	then := c.ternary()
 	c.expect(":")
 	return &TernaryExpr{At: cond.Position(), Cond: cond, Then: then, Else: c.ternary()}
@@ -123,6 +125,7 @@ func (c cursor) unary() Expr {
 	for {
 		t := c.peek()
 		if isPunct(t, "!") || isPunct(t, "-") || (isKw(t, "try") && isPunct(c.peekAt(1), "*")) {
+			c.nestIn("unary expression")
 			ops = append(ops, c.next())
 			if t.Value == "try" {
 				c.next()
@@ -132,6 +135,7 @@ func (c cursor) unary() Expr {
 		break
 	}
 	x := c.power()
+	c.st.nest -= len(ops)
 	for i := len(ops) - 1; i >= 0; i-- {
 		op := ops[i].Value
 		if op == "try" {
@@ -151,6 +155,8 @@ func (c cursor) power() Expr {
 	c.next()
 	c.enter()
 	defer c.leave()
+	c.nestIn("exponent expression")
+	defer c.nestOut()
 	return &BinaryExpr{At: at(t.Pos), Op: "**", X: x, Y: c.unary()}
 }
 
@@ -294,14 +300,22 @@ func (c cursor) memberName() string {
 
 // subscript parses the rest of `x[i]` or `x[lo:hi]` after the `[`.
 func (c cursor) subscript(x Expr, optional bool) Expr {
+	context := "subscript index"
+	if optional {
+		context = "optional subscript index"
+	}
 	var lo Expr
 	if !isPunct(c.peek(), ":") {
+		c.nestIn(context)
 		lo = c.expr()
+		c.nestOut()
 	}
 	if c.accept(":") {
 		s := &SliceExpr{At: x.Position(), X: x, Lo: lo}
 		if !isPunct(c.peek(), "]") {
+			c.nestIn("slice bound")
 			s.Hi = c.expr()
+			c.nestOut()
 		}
 		c.expect("]")
 		return s
@@ -414,7 +428,7 @@ func (c cursor) genericCall(fn *Ident) Expr {
 // backtracks, so nested calls cannot make parsing exponential.
 func (c cursor) typeArgs() (targs []TypeExpr) {
 	cp := c.lex.MakeCheckpoint()
-	depth := c.st.depth
+	depth, nest := c.st.depth, c.st.nest
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -424,7 +438,7 @@ func (c cursor) typeArgs() (targs []TypeExpr) {
 		}
 		if targs == nil {
 			c.lex.LoadCheckpoint(cp)
-			c.st.depth = depth
+			c.st.depth, c.st.nest = depth, nest
 		}
 	}()
 	c.next()
@@ -504,9 +518,11 @@ func (c cursor) primary() (Expr, *Ident) {
 	case tPunct:
 		switch t.Value {
 		case "(":
+			c.nestIn("parenthesized expression")
 			c.next()
 			x := c.expr()
 			c.expect(")")
+			c.nestOut()
 			return x, nil
 		case "[":
 			c.next()
