@@ -111,6 +111,13 @@ type funcCtx struct {
 	tries   []catcher // try bodies being walked, innermost last
 	thrown  []thrownValue
 	scopes  []map[string]bool // local names per block, for shadowing warnings
+	defers  int               // defer bodies being walked
+}
+
+// genFn reports whether the function is a `gen fn` (a stream producer).
+func (fc *funcCtx) genFn() bool {
+	d, ok := fc.node.(*syntax.FnDecl)
+	return ok && d.Gen
 }
 
 // catcher is what a try statement around the current position handles.

@@ -110,7 +110,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.expr(s.Cond)
 		c.block(s.Body)
 	case *syntax.DeferStmt:
+		c.fn.defers++
 		c.block(s.Body)
+		c.fn.defers--
 	case *syntax.ReturnStmt:
 		c.returnStmt(s)
 	case *syntax.ThrowStmt:
@@ -130,11 +132,21 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		c.block(s.Body)
 	case *syntax.YieldStmt:
+		c.inDefer(s.At, "yield")
+		if c.fn.genFn() {
+			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
+		}
 		if s.Value != nil {
 			c.expr(s.Value)
 		}
 	case *syntax.EmitStmt:
-		c.expr(s.Value)
+		c.inDefer(s.At, "emit")
+		t := c.expr(s.Value)
+		if !c.fn.genFn() {
+			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
+		} else if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+			c.mismatch(s.Value, "`emit` value", it.Elem, t)
+		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.BreakStmt, *syntax.ContinueStmt:
 	}
 	return nil
@@ -402,6 +414,11 @@ func (c *checker) sig(fn *syntax.FnDecl) *types.Func {
 
 func (c *checker) fnDecl(fn *syntax.FnDecl) {
 	sig := c.sig(fn)
+	if fn.Gen && fn.Return != nil {
+		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
+			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
+		}
+	}
 	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), nil)
 }
 
@@ -456,7 +473,16 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
+// inDefer rejects a statement that would leave a `defer` body early
+// (newer.md §3.12; upstream's wording is unverified).
+func (c *checker) inDefer(pos syntax.Pos, kw string) {
+	if c.fn.defers > 0 {
+		c.errorf(pos, "`%s` cannot be used inside a `defer` block", kw)
+	}
+}
+
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
+	c.inDefer(s.At, "return")
 	if s.Value == nil {
 		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
