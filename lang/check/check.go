@@ -227,6 +227,20 @@ func compatible(src, dst types.Type) bool {
 	return false
 }
 
+// fits is compatible plus invariance: a typed value (not a literal, whose
+// element types are inferred before the checker knows the target) does
+// not fit an invariant position through int → float widening.
+func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
+	if !compatible(src, dst) {
+		return false
+	}
+	switch at.(type) {
+	case *syntax.ListLit, *syntax.DictLit:
+		return true
+	}
+	return !types.WidensInvariantly(src, dst)
+}
+
 // known reports whether t says enough to report a mismatch.
 func known(t types.Type) bool {
 	return t != nil && !types.ContainsDynamic(t) && t != types.Never

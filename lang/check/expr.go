@@ -443,7 +443,7 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
-		if known(vt) && known(ft) && !compatible(vt, ft) {
+		if known(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
 			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", ft, vt)
 		}
 	}

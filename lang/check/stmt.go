@@ -53,6 +53,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.assign(s)
 	case *syntax.FnDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 		c.fnDecl(s)
 	case *syntax.ToolDecl:
 		c.attrs(s.Attrs, false)
@@ -68,12 +69,16 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -177,7 +182,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
-			if known(vt) && !compatible(vt, declared) {
+			if known(vt) && !c.fits(s.Value, vt, declared) {
 				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst}
@@ -327,7 +332,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
-	if known(vt) && known(v.t) && !compatible(vt, v.t) {
+	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
 }
@@ -494,7 +499,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want == nil || !known(t) || !known(want) {
 		return
 	}
-	if !compatible(t, want) {
+	if !c.fits(s.Value, t, want) {
 		c.mismatch(s.Value, "return value", want, t)
 	}
 }
