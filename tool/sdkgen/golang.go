@@ -1,0 +1,3 @@
+package sdkgen
+
+func renderGo(m *Model, name string) ([]File, error) { return nil, nil }

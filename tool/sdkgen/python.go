@@ -1,0 +1,3 @@
+package sdkgen
+
+func renderPython(m *Model, name string) []File { return nil }
