@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/tool"
 )
 
-//go:embed runtime
+//go:embed all:runtime
 var runtimeFS embed.FS
 
 func runtimeFile(name string) string {
@@ -122,6 +122,11 @@ func (m *Model) version() string {
 	}
 	return "0.0.0"
 }
+
+// defaultName is the package name when --name is not given: the
+// catalog's name and "client", so it does not shadow a package of the
+// same name (a catalog called "structs" is not Go's structs).
+func defaultName(m *Model) string { return kebab(m.Name) + "-client" }
 
 // kebab spells a package name for npm and PyPI: lower case words joined
 // by hyphens.

@@ -31,7 +31,7 @@ var tsReserved = map[string]bool{
 
 func renderTS(m *Model, name string) []File {
 	if name == "" {
-		name = kebab(m.Name)
+		name = defaultName(m)
 	}
 	return []File{
 		{"package.json", tsPackageJSON(m, name)},
