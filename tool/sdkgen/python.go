@@ -305,7 +305,7 @@ func pyClient(m *Model) []byte {
 	w.blank()
 	w.line("from collections.abc import AsyncIterator, Sequence")
 	w.line("from contextlib import asynccontextmanager")
-	w.line("from typing import cast")
+	w.line("from typing import Any, Literal, Never, cast")
 	w.blank()
 	w.line("from ._runtime import ApplicationError, Runtime, ToolSpec, connect_http, connect_stdio")
 	var used []string

@@ -160,7 +160,9 @@ func tsBase(t *Type) string {
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case Map:
-		return "Record<string, " + tsType(t.Elem) + ">"
+		// An index signature, not Record<…>: a type alias may recur
+		// through an object type but not through Record.
+		return "{ [key: string]: " + tsType(t.Elem) + " }"
 	case Ref:
 		return t.Decl.Name
 	case Literal:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import cast
+from typing import Any, Literal, Never, cast
 
 from ._runtime import ApplicationError, Runtime, ToolSpec, connect_http, connect_stdio
 from .types import (
