@@ -307,7 +307,7 @@ func pyClient(m *Model) []byte {
 	w.line("from contextlib import asynccontextmanager")
 	w.line("from typing import Any, Literal, Never, cast")
 	w.blank()
-	w.line("from ._runtime import ApplicationError, Runtime, ToolSpec, connect_http, connect_stdio")
+	w.line("from ._runtime import ApplicationError, Runtime, ToolError, ToolSpec, connect_http, connect_stdio")
 	var used []string
 	seen := map[string]bool{}
 	note := func(d *Decl) {
@@ -410,6 +410,12 @@ func pyClient(m *Model) []byte {
 		}
 		lines = append(lines, "ValidationError for arguments that do not match the input schema", "(nothing is sent) and ToolError for other failures.")
 		pyDoc(&w, "        ", lines)
+		if t.Output != nil && t.Output.Kind == Never && !t.Output.Nullable {
+			// The output schema admits no value: the call can only fail.
+			w.line("        await self.runtime.call(%s, args)", specs[i])
+			w.line("        raise ToolError(%s, \"the tool returned a value its output schema does not admit\")", strconv.Quote(t.Name))
+			continue
+		}
 		w.line("        return cast(%s, await self.runtime.call(%s, args))", strconv.Quote(out), specs[i])
 	}
 	return w.bytes()

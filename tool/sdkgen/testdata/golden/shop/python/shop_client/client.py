@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal, Never, cast
 
-from ._runtime import ApplicationError, Runtime, ToolSpec, connect_http, connect_stdio
+from ._runtime import ApplicationError, Runtime, ToolError, ToolSpec, connect_http, connect_stdio
 from .types import (
     CategoriesInput,
     Category,
