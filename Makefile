@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients
+.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -17,7 +17,7 @@ build:
 ## tasks, generators and the MCP server are concurrent)
 test: test-deps pg-test-deps vet check-protocol-artifacts check-ts
 	$(GO) test -race ./...
-	$(MAKE) mcp-clients
+	$(MAKE) mcp-clients sdk-e2e
 
 ## mcp-clients: every real MCP client against the servers of
 ## tests/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
@@ -103,6 +103,31 @@ mcp-conformance: build
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
 	else echo "mcp-conformance: npm not found, skipping"; fi
+
+## sdk-deps: what the end-to-end tests of `harn tool sdk` compile the
+## generated packages with: TypeScript, @types/node and the official MCP
+## SDK (pinned by tests/sdk/ts/package-lock.json), Debian's mypy and
+## jsonschema (installed with apt-get when root), and the Go module graph
+## of the generated Go packages (go mod download of a golden package)
+sdk-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/sdk/ts && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "sdk-deps: npm not found; the TypeScript SDK tests will skip"; fi
+	@if command -v mypy >/dev/null 2>&1 && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "sdk-deps: installing mypy python3-jsonschema"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends mypy python3-jsonschema >/dev/null; } \
+			|| echo "sdk-deps: could not install mypy; the Python SDK tests will skip"; \
+	else echo "sdk-deps: mypy missing (install it, or run make as root); the Python SDK tests will skip"; fi
+	cd tool/sdkgen/testdata/golden/shop/go && $(GO) mod download
+
+## sdk-e2e: generate the TypeScript, Go and Python SDKs of every golden
+## catalog, compile them strictly (tsc --strict, go vet + go build,
+## mypy --strict) and run each language's program against a live
+## `harn serve mcp` (tool/sdkgen/e2e_test.go)
+sdk-e2e: build sdk-deps
+	SDK_E2E=1 HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 -timeout 30m -v -run TestEndToEnd ./tool/sdkgen/
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)

@@ -29,6 +29,10 @@ Usage:
                                  run a script's registry as a command-line program
   harn tool completions FILE --shell bash|zsh|fish|powershell
                                  print shell completions for that program
+  harn tool sdk CATALOG --lang ts|go|python --out DIR
+                                 write a typed MCP client package for a catalog
+  harn tool diff OLD NEW [--json] [--fail-on breaking|any]
+                                 classify the changes between two catalogs
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
   harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
@@ -114,6 +118,8 @@ var commandHelp = map[string]string{
 	"tool schema":      toolSchemaHelp,
 	"tool run":         toolRunHelp,
 	"tool completions": toolCompletionsHelp,
+	"tool sdk":         toolSDKHelp,
+	"tool diff":        toolDiffHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
 	"run": `Usage: harn run FILE [ARGS...]
