@@ -21,6 +21,7 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn fmt [--check] [PATH...]   format .harn files in the canonical layout
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -69,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTest(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "fmt":
+		return cmdFmt(args[1:], stdin, stdout, stderr)
 	case "repl":
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
@@ -107,6 +110,7 @@ var commandHelp = map[string]string{
 	"tool completions": toolCompletionsHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
+	"fmt":              fmtHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
