@@ -156,6 +156,7 @@ FUZZTIME ?= 1m
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./lang/syntax/
 	$(GO) test -run='^$$' -fuzz=FuzzRun -fuzztime=$(FUZZTIME) ./interp/
+	$(GO) test -run='^$$' -fuzz=FuzzFormat -fuzztime=$(FUZZTIME) ./lang/format/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
