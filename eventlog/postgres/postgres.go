@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -121,9 +122,9 @@ const (
 type Log struct {
 	pool *pgxpool.Pool
 
-	steps   chan *step    // for writer(); unbuffered, so none is left behind at Close
-	quit    chan struct{} // closed by Close
-	stopped chan struct{} // closed when writer() returned
+	steps   chan *step     // for writer(); unbuffered, so none is left behind at Close
+	quit    chan struct{}  // closed by Close
+	writers sync.WaitGroup // the writer goroutines
 }
 
 var (
@@ -158,8 +159,11 @@ func Open(ctx context.Context, url string) (*Log, error) {
 		pool.Close()
 		return nil, fmt.Errorf("eventlog: postgres: create tables: %w", err)
 	}
-	l := &Log{pool: pool, steps: make(chan *step), quit: make(chan struct{}), stopped: make(chan struct{})}
-	go l.writer()
+	l := &Log{pool: pool, steps: make(chan *step), quit: make(chan struct{})}
+	for i := 0; i < writers; i++ {
+		l.writers.Add(1)
+		go l.writer()
+	}
 	return l, nil
 }
 
@@ -172,7 +176,7 @@ func (l *Log) Close() error {
 	default:
 	}
 	close(l.quit)
-	<-l.stopped
+	l.writers.Wait()
 	l.pool.Close()
 	return nil
 }
@@ -185,7 +189,7 @@ func (l *Log) Close() error {
 type step struct {
 	ctx     context.Context
 	queue   func(b *pgx.Batch)
-	finish  func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error)
+	finish  func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error)
 	records []eventlog.TopicRecord
 	ids     []int64 // the records' ids, once committed
 	err     error
@@ -215,18 +219,23 @@ func (l *Log) write(ctx context.Context, s *step) ([]int64, error) {
 // maxGroup bounds the steps one transaction commits together.
 const maxGroup = 128
 
-// writer is the goroutine that writes. Every append must hold its topic's
+// writers is the number of groups a process keeps in flight: while one
+// waits for its WAL flush, the next runs its statements.
+const writers = 3
+
+// writer is one of the goroutines that write. Every append must hold its topic's
 // head row until commit (that is what keeps ids dense and in commit
 // order), so one transaction per step would serialise a topic's writers
 // on one WAL flush and several round trips each. Instead the writer
 // commits the steps waiting at the same moment in one transaction (group
-// commit): their statements go to the server in one pipelined batch, then
-// the heads of all their records are bumped once each, in sorted topic
-// order and after every delivery row, in a second batch. The lock order is
-// the same in every process, so nodes do not deadlock on heads; a group
-// costs four round trips and one WAL flush however many steps it holds.
+// commit): BEGIN and their statements go to the server in one pipelined
+// batch, then the heads of all their records are bumped once each, in
+// sorted topic order and after every delivery row, with the COMMIT in a
+// second batch. The lock order is the same in every process, so nodes do
+// not deadlock on heads; a group costs two round trips and one WAL flush
+// however many steps it holds.
 func (l *Log) writer() {
-	defer close(l.stopped)
+	defer l.writers.Done()
 	for {
 		var group []*step
 		select {
@@ -289,11 +298,19 @@ func retryable(err error) bool {
 // errStepFailed: a step of a group failed; the group is retried step by step.
 var errStepFailed = errors.New("a step failed")
 
+// querier is what a step's finish may query through: the group's
+// connection, inside its transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// commitOnce runs a group in one transaction, in two round trips: BEGIN
+// and the steps' statements, then the appends and COMMIT.
 func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 	solo := len(group) == 1
 	// stepErr ends the group for a step's own failure: alone, it is the
-	// step's outcome (the deferred rollback undoes it); in a group, the
-	// steps are retried alone.
+	// step's outcome (the rollback undoes it); in a group, the steps are
+	// retried alone.
 	stepErr := func(s *step, err error) error {
 		if retryable(err) {
 			return err
@@ -307,28 +324,36 @@ func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 	for _, s := range group {
 		s.err, s.records, s.ids = nil, nil, nil
 	}
-	tx, err := l.pool.Begin(ctx)
+	conn, err := l.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("eventlog: postgres: begin: %w", err)
+		return fmt.Errorf("eventlog: postgres: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer conn.Release()
+	committed := false
+	defer func() {
+		if !committed {
+			// Ends the transaction a failed batch left open; outside one it
+			// is a no-op with a warning.
+			conn.Exec(ctx, `ROLLBACK`)
+		}
+	}()
+
 	batch := &pgx.Batch{}
+	batch.Queue(`BEGIN`)
 	for _, s := range group {
 		if s.err = s.ctx.Err(); s.err == nil && s.queue != nil {
 			s.queue(batch)
 		}
 	}
-	if batch.Len() > 0 {
-		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-			return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
-		}
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
 	}
 	var records []eventlog.TopicRecord
 	for _, s := range group {
 		if s.err != nil {
 			continue
 		}
-		s.records, s.err = s.finish(ctx, tx)
+		s.records, s.err = s.finish(ctx, conn)
 		switch {
 		case s.err == nil:
 			records = append(records, s.records...)
@@ -338,14 +363,22 @@ func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 			return stepErr(s, s.err)
 		}
 	}
-	ids, err := appendAll(ctx, tx, records, store.NowMs())
-	if err != nil {
+	batch = &pgx.Batch{}
+	ids := queueAppends(batch, records, store.NowMs())
+	batch.Queue(`COMMIT`).Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() != "COMMIT" {
+			return fmt.Errorf("transaction ended with %s", tag)
+		}
+		committed = true
+		return nil
+	})
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		if committed {
+			return fmt.Errorf("eventlog: postgres: after commit: %w", err)
+		}
 		// The records of the whole group went together: alone, the
 		// failure is the step's; in a group, find out whose it is.
-		return stepErr(group[0], err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("eventlog: postgres: commit: %w", err)
+		return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
 	}
 	for _, s := range group {
 		if s.err == nil {
@@ -368,12 +401,10 @@ const sqlAppendTopic = `WITH h AS (
 			WITH ORDINALITY AS r(kind, payload, headers, occurred, ord))
 	SELECT last_id FROM h`
 
-// appendAll appends records, bumping each topic's head once, in sorted
-// topic order, and returns their ids.
-func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, now int64) ([]int64, error) {
-	if len(records) == 0 {
-		return nil, nil
-	}
+// queueAppends queues the appends of records, bumping each topic's head
+// once, in sorted topic order. The returned slice holds their ids once the
+// batch ran.
+func queueAppends(batch *pgx.Batch, records []eventlog.TopicRecord, now int64) []int64 {
 	type column struct {
 		idx      []int // positions in records
 		kinds    []string
@@ -399,7 +430,6 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 	}
 	sort.Strings(topics)
 	ids := make([]int64, len(records))
-	batch := &pgx.Batch{}
 	for _, topic := range topics {
 		c := cols[topic]
 		n := int64(len(c.idx))
@@ -414,17 +444,14 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 			return nil
 		})
 	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, fmt.Errorf("eventlog: postgres: append: %w", err)
-	}
-	return ids, nil
+	return ids
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
 	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
-	ids, err := l.write(ctx, &step{finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+	ids, err := l.write(ctx, &step{finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
 		return []eventlog.TopicRecord{{Topic: topic, Record: rec}}, nil
 	}})
 	if err != nil {
@@ -567,12 +594,12 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 				return nil
 			})
 		},
-		finish: func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error) {
+		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
 			if created {
 				return records, nil
 			}
 			var err error
-			if stored, err = scanDelivery(tx.QueryRow(ctx, sqlGet, d.ID)); err != nil {
+			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, d.ID)); err != nil {
 				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
 			}
 			return nil, nil
@@ -611,7 +638,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 				return rows.Err()
 			})
 		},
-		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) { return nil, nil },
+		finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) { return nil, nil },
 	})
 	if err != nil {
 		return nil, err
@@ -632,7 +659,7 @@ func fenced(q string, ls eventlog.Lease, records []eventlog.TopicRecord, args ..
 				return nil
 			})
 		},
-		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+		finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
 			if !matched {
 				return nil, eventlog.ErrLeaseLost
 			}

@@ -42,6 +42,7 @@ type child struct {
 	mu      sync.Mutex
 	acks    int // one past the highest acknowledged delivery index
 	holding chan []string
+	ready   chan struct{}
 	exited  chan struct{}
 	err     error // cmd.Wait's, once exited is closed
 }
@@ -53,7 +54,8 @@ func spawn(t *testing.T, env []string, mode, owner string, total, ackFrom, holdA
 		envMode+"="+mode, envOwner+"="+owner,
 		envTotal+"="+strconv.Itoa(total), envAckFrom+"="+strconv.Itoa(ackFrom),
 		envHoldAfter+"="+strconv.Itoa(holdAfter), envTTL+"=400")
-	c := &child{t: t, name: owner, cmd: cmd, acks: ackFrom, holding: make(chan []string, 1), exited: make(chan struct{})}
+	c := &child{t: t, name: owner, cmd: cmd, acks: ackFrom, holding: make(chan []string, 1),
+		ready: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = &c.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -68,6 +70,8 @@ func spawn(t *testing.T, env []string, mode, owner string, total, ackFrom, holdA
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
+			case line == "ready":
+				close(c.ready)
 			case strings.HasPrefix(line, "ack "):
 				i, _ := strconv.Atoi(strings.TrimPrefix(line, "ack "))
 				c.mu.Lock()
@@ -224,8 +228,15 @@ func crashRun(t *testing.T, env []string, open func() eventlog.Log) {
 	kills := 1
 	for round := 0; round < rounds; round++ {
 		c := spawn(t, env, "run", fmt.Sprintf("w%02d", round), total, acks, 0)
+		// The instant is random within the worker's run, not its start-up.
 		select {
-		case <-time.After(time.Duration(5+rng.IntN(250)) * time.Millisecond):
+		case <-c.ready:
+		case <-c.exited:
+		case <-time.After(childTimeout):
+			t.Fatalf("worker %s did not open the log in %v; stderr:\n%s", c.name, childTimeout, c.stderr.String())
+		}
+		select {
+		case <-time.After(time.Duration(rng.IntN(150)) * time.Millisecond):
 			c.kill()
 			kills++
 		case <-c.exited:
