@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/eventlog/internal/pgtest"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

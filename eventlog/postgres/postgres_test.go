@@ -6,7 +6,7 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/eventlogtest"
-	"github.com/harnlang/harn/eventlog/internal/pgtest"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 	"github.com/harnlang/harn/eventlog/postgres"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/eventlog/internal/pgtest"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 	"github.com/harnlang/harn/eventlog/postgres"
 	"github.com/harnlang/harn/eventlog/sqlite"
 )

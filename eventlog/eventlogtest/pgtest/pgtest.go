@@ -1,10 +1,12 @@
-// Package pgtest gives the event log's tests a PostgreSQL server: the one
+// Package pgtest gives tests that need PostgreSQL (the event log's, and
+// the orchestrator's multi-node tests) a server: the one
 // named by HARN_TEST_POSTGRES_URL, or else a throwaway server this package
 // starts from the Debian postgresql binaries (initdb and pg_ctl) in a
 // temporary data directory, listening on a free loopback port, as the
 // postgres user when the tests run as root (PostgreSQL refuses root). It is
-// stopped and removed when the test binary's TestMain calls the returned
-// stop function.
+// stopped and removed when the package's tests end: a test package opts in
+// with `func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }` and gets
+// an empty schema per test from Schema(t).
 //
 // When no server can be had the tests skip and say why — unless CI is
 // set, where a missing PostgreSQL fails them: CI must exercise the
