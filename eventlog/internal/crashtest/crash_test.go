@@ -285,11 +285,27 @@ func TestCrashPostgres(t *testing.T) {
 // TestThreeWorkersPostgres: three processes share one database and split
 // the inbox; one dies holding leases while the others dispatch.
 func TestThreeWorkersPostgres(t *testing.T) {
-	const total = 300
 	url := pgtest.Schema(t)
-	env := []string{"HARN_EVENT_LOG_URL=" + url}
 	log := openPostgres(t, url)
 	defer log.Close()
+	threeWorkers(t, []string{"HARN_EVENT_LOG_URL=" + url}, log)
+}
+
+// TestThreeWorkersSQLite: the same on one SQLite file, as a server and
+// operator commands share a state directory.
+func TestThreeWorkersSQLite(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{envStateDir + "=" + dir, "HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=sqlite", "HARN_EVENT_LOG_SQLITE_PATH="}
+	log, err := sqlite.Open(context.Background(), filepath.Join(dir, "events.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	threeWorkers(t, env, log)
+}
+
+func threeWorkers(t *testing.T, env []string, log eventlog.Log) {
+	const total = 300
 	ctx := context.Background()
 	for i := 0; i < total; i++ {
 		id := deliveryID(i)
@@ -317,10 +333,12 @@ func TestThreeWorkersPostgres(t *testing.T) {
 	w1.wait()
 	w3.wait()
 	f := verify(t, log, total, held, "w2")
-	if f.byOwner["w2"] < 10 || f.byOwner["w1"] == 0 || f.byOwner["w3"] == 0 {
-		t.Errorf("completions by worker %v: want w2 ≥ 10 before it died, and w1 and w3 sharing the rest", f.byOwner)
+	// How w1 and w3 split the rest is up to the scheduler (SQLite's lock
+	// is not fair); that they finished it together is not.
+	if f.byOwner["w2"] < 10 || f.byOwner["w1"]+f.byOwner["w3"]+f.byOwner["w2"] != total {
+		t.Errorf("completions by worker %v: want w2 ≥ 10 before it died, and w1 and w3 the rest", f.byOwner)
 	}
-	t.Logf("postgres, three workers, w2 killed holding %d leases: accepted %d, dispatched %d, duplicated %d, lost %d; "+
+	t.Logf("%s, three workers, w2 killed holding %d leases: accepted %d, dispatched %d, duplicated %d, lost %d; "+
 		"completed by w1 %d, w2 %d, w3 %d; reclaimed after expiry %d, handler re-runs %d",
-		len(held), f.accepted, f.dispatched, f.duplicated, f.lost, f.byOwner["w1"], f.byOwner["w2"], f.byOwner["w3"], f.reclaimed, f.reruns)
+		log.Backend(), len(held), f.accepted, f.dispatched, f.duplicated, f.lost, f.byOwner["w1"], f.byOwner["w2"], f.byOwner["w3"], f.reclaimed, f.reruns)
 }
