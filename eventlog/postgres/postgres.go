@@ -7,10 +7,9 @@
 // # How processes share the inbox
 //
 // Claim takes due deliveries with SELECT … FOR UPDATE SKIP LOCKED inside
-// one UPDATE, so concurrent claimers (in other processes; one process's
-// writes go through one writer) skip each other's rows instead of
-// waiting or taking the same ones, and a delivery is leased to exactly one
-// of them. Each lease carries a fencing token (the delivery's lease count):
+// one UPDATE, so concurrent claimers, in this process or another, skip
+// each other's rows instead of waiting or taking the same ones, and a
+// delivery is leased to exactly one of them. Each lease carries a fencing token (the delivery's lease count):
 // Complete, Retry and Extend match it, so a process that stalled past its
 // lease expiry and lost the delivery to another cannot finish it too. When
 // a process dies, its leases simply expire and the others claim them.
@@ -20,10 +19,17 @@
 // A topic's next id comes from its topic_heads row, bumped with INSERT … ON
 // CONFLICT DO UPDATE … RETURNING in the transaction that inserts the
 // record: the row lock serialises appenders to one topic until commit, a
-// rolled-back append gives its id back, and ids stay dense from 1. A step
-// that appends to several topics bumps their heads in sorted topic order
-// (after any delivery row it locks), so two steps never wait on each other
-// in a cycle.
+// rolled-back append gives its id back, ids stay dense from 1, and a
+// reader never sees id n+1 before id n. Heads are bumped in sorted topic
+// order after any delivery row a transaction locks, so two transactions
+// never wait on each other in a cycle over heads.
+//
+// # Group commit
+//
+// Holding a head until commit would serialise a topic's writers on one
+// WAL flush each; instead a process commits the steps submitted at the
+// same moment in one transaction of two pipelined round trips (see
+// writer), so concurrent dispatches share flushes.
 //
 // # Clocks
 //
@@ -49,12 +55,12 @@ import (
 	"github.com/harnlang/harn/eventlog/internal/store"
 )
 
-// schemaLock is the advisory lock key that serialises schema creation when
-// several processes start at once (CREATE TABLE IF NOT EXISTS is not safe
-// against itself).
 // defaultMaxConns is the pool size when the URL sets no pool_max_conns.
 const defaultMaxConns = 16
 
+// schemaLock is the advisory lock key that serialises schema creation when
+// several processes start at once (CREATE TABLE IF NOT EXISTS is not safe
+// against itself).
 const schemaLock = 0x6861726e_65766c67 // "harnevlg"
 
 const schema = `
@@ -223,10 +229,10 @@ const maxGroup = 128
 // waits for its WAL flush, the next runs its statements.
 const writers = 3
 
-// writer is one of the goroutines that write. Every append must hold its topic's
-// head row until commit (that is what keeps ids dense and in commit
-// order), so one transaction per step would serialise a topic's writers
-// on one WAL flush and several round trips each. Instead the writer
+// writer is one of the goroutines that write. Every append must hold its
+// topic's head row until commit (that is what keeps ids dense and in
+// commit order), so one transaction per step would serialise a topic's
+// writers on one WAL flush and several round trips each. Instead a writer
 // commits the steps waiting at the same moment in one transaction (group
 // commit): BEGIN and their statements go to the server in one pipelined
 // batch, then the heads of all their records are bumped once each, in
