@@ -33,9 +33,11 @@
 //
 // # Clocks
 //
-// Due times and lease expiries are wall-clock milliseconds of the calling
-// process, as in the other backends, so nodes sharing a database must
-// keep their clocks synchronised (NTP) to well within the lease ttl.
+// Lease expiries, claim decisions and the default due time are the
+// database server's clock, so nodes whose clocks drift apart still agree
+// on when a lease expired. Due times a caller passes (Accept's DueAtMs,
+// Retry's dueAtMs) are the caller's, so a node's clock skew shifts its
+// retry backoffs by that much, no more.
 package postgres
 
 import (
@@ -106,21 +108,30 @@ const (
 	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
 	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
 	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = $1`
-	sqlAccept    = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
-		VALUES ($1, $2, $3, 'pending', $4, $5, $4) ON CONFLICT (id) DO NOTHING`
-	sqlClaim = `WITH picked AS (
-			SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= $3
-			ORDER BY ready_at_ms, created_ms, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+	// Lease and due times are the database server's clock, so nodes
+	// with skewed clocks still agree on when a lease expired.
+	dbNow     = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`
+	sqlAccept = `WITH t AS (SELECT ` + dbNow + ` AS now)
+		INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
+		SELECT $1, $2, $3, 'pending', COALESCE(NULLIF($4::bigint, 0), t.now), t.now, COALESCE(NULLIF($4::bigint, 0), t.now)
+		FROM t ON CONFLICT (id) DO NOTHING RETURNING due_at_ms, created_ms`
+	sqlClaim = `WITH t AS (SELECT ` + dbNow + ` AS now),
+		picked AS (
+			SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= (SELECT now FROM t)
+			ORDER BY ready_at_ms, created_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED)
 		UPDATE deliveries d SET state = 'leased', attempts = d.attempts + 1, lease_owner = $1,
-			lease_token = d.lease_token + 1, lease_expires_ms = $2, ready_at_ms = $2
-		FROM picked WHERE d.id = picked.id
+			lease_token = d.lease_token + 1, lease_expires_ms = t.now + $2, ready_at_ms = t.now + $2
+		FROM picked, t WHERE d.id = picked.id
 		RETURNING d.id, d.binding_id, d.envelope, d.state, d.attempts, d.due_at_ms, d.created_ms, d.last_error,
 			d.lease_owner, d.lease_token, d.lease_expires_ms`
-	fence       = ` WHERE id = $1 AND state = 'leased' AND lease_token = $2 AND lease_owner = $3`
-	sqlExtend   = `UPDATE deliveries SET lease_expires_ms = $4, ready_at_ms = $4` + fence
+	fence     = ` WHERE id = $1 AND state = 'leased' AND lease_token = $2 AND lease_owner = $3`
+	sqlExtend = `WITH t AS (SELECT ` + dbNow + ` AS now)
+		UPDATE deliveries SET lease_expires_ms = t.now + $4, ready_at_ms = t.now + $4 FROM t` + fence +
+		` RETURNING lease_expires_ms`
 	sqlComplete = `UPDATE deliveries SET state = $4, last_error = $5, lease_expires_ms = 0, ready_at_ms = NULL` + fence
-	sqlRetry    = `UPDATE deliveries SET state = 'pending', due_at_ms = $4, ready_at_ms = $4, last_error = $5,
-		lease_expires_ms = 0` + fence
+	sqlRetry    = `WITH t AS (SELECT COALESCE(NULLIF($4::bigint, 0), ` + dbNow + `) AS due)
+		UPDATE deliveries SET state = 'pending', due_at_ms = t.due, ready_at_ms = t.due, last_error = $5,
+		lease_expires_ms = 0 FROM t` + fence
 )
 
 // Log is the PostgreSQL event log. It implements eventlog.Log and
@@ -585,19 +596,19 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	if err := store.CheckRecords(records); err != nil {
 		return eventlog.Delivery{}, false, err
 	}
-	now := store.NowMs()
-	if d.DueAtMs == 0 {
-		d.DueAtMs = now
-	}
-	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
+	d.State, d.Attempts, d.LastError = eventlog.Pending, 0, ""
 	d.Envelope = store.Payload(d.Envelope)
 	var created bool
 	var stored eventlog.Delivery
 	_, err := l.write(ctx, &step{
 		queue: func(b *pgx.Batch) {
-			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now).Exec(func(tag pgconn.CommandTag) error {
-				created = tag.RowsAffected() == 1
-				return nil
+			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs).QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&d.DueAtMs, &d.CreatedMs)
+				created = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil // a duplicate
+				}
+				return err
 			})
 		},
 		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
@@ -627,12 +638,11 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	if n <= 0 {
 		return nil, nil
 	}
-	now := store.NowMs()
 	var leases []eventlog.Lease
 	_, err := l.write(ctx, &step{
 		queue: func(b *pgx.Batch) {
 			leases = nil
-			b.Queue(sqlClaim, owner, now+store.TTLMs(ttl), now, n).Query(func(rows pgx.Rows) error {
+			b.Queue(sqlClaim, owner, store.TTLMs(ttl), n).Query(func(rows pgx.Rows) error {
 				for rows.Next() {
 					var ls eventlog.Lease
 					var err error
@@ -655,14 +665,26 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 
 // fenced is the step of a statement that ends in the fence clause: it
 // fails with ErrLeaseLost when the statement matched no row, and appends
-// records otherwise.
-func fenced(q string, ls eventlog.Lease, records []eventlog.TopicRecord, args ...any) *step {
+// records otherwise. With ret, the statement returns one value into it.
+func fenced(q string, ls eventlog.Lease, ret *int64, records []eventlog.TopicRecord, args ...any) *step {
 	var matched bool
 	return &step{
 		queue: func(b *pgx.Batch) {
-			b.Queue(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...).Exec(func(tag pgconn.CommandTag) error {
-				matched = tag.RowsAffected() > 0
-				return nil
+			qq := b.Queue(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...)
+			if ret == nil {
+				qq.Exec(func(tag pgconn.CommandTag) error {
+					matched = tag.RowsAffected() > 0
+					return nil
+				})
+				return
+			}
+			qq.QueryRow(func(row pgx.Row) error {
+				err := row.Scan(ret)
+				matched = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil
+				}
+				return err
 			})
 		},
 		finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
@@ -678,8 +700,8 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 	if err := store.CheckClaim(ls.Owner, ttl); err != nil {
 		return err
 	}
-	exp := store.NowMs() + store.TTLMs(ttl)
-	_, err := l.write(ctx, fenced(sqlExtend, *ls, nil, exp))
+	var exp int64
+	_, err := l.write(ctx, fenced(sqlExtend, *ls, &exp, nil, store.TTLMs(ttl)))
 	if err == nil {
 		ls.ExpiresAtMs = exp
 	}
@@ -694,7 +716,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	_, err := l.write(ctx, fenced(sqlComplete, ls, records, string(final), errMsg))
+	_, err := l.write(ctx, fenced(sqlComplete, ls, nil, records, string(final), errMsg))
 	return err
 }
 
@@ -703,10 +725,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	if dueAtMs == 0 {
-		dueAtMs = store.NowMs()
-	}
-	_, err := l.write(ctx, fenced(sqlRetry, ls, records, dueAtMs, errMsg))
+	_, err := l.write(ctx, fenced(sqlRetry, ls, nil, records, dueAtMs, errMsg))
 	return err
 }
 
