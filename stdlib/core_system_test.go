@@ -188,7 +188,7 @@ func TestHarnessHandle(t *testing.T) {
 			t.Errorf("%s.%s: %v, want %q", show(c.recv), c.prop, err, c.err)
 		}
 	}
-	if _, err := e.th.CallMethod(stdio, "frobnicate"); err == nil || caught(err) != "Type error: `HarnessStdio` has no method `frobnicate`" {
+	if _, err := e.th.CallMethod(stdio, "frobnicate"); err == nil || caught(err) != "Type error: value of type HarnessStdio has no method `frobnicate`" {
 		t.Errorf("unknown stdio method: %v", err)
 	}
 	e.th.CallMethod(stdio, "print", s("a"), s("ignored"))

@@ -18,6 +18,7 @@ import (
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/std"
 	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/vm"
@@ -32,7 +33,6 @@ import (
 	_ "github.com/harnlang/harn/stdlib/harness"
 	_ "github.com/harnlang/harn/stdlib/math"
 	_ "github.com/harnlang/harn/stdlib/net"
-	_ "github.com/harnlang/harn/stdlib/process"
 	_ "github.com/harnlang/harn/stdlib/schema"
 	_ "github.com/harnlang/harn/stdlib/store"
 	_ "github.com/harnlang/harn/stdlib/templates"
@@ -114,3 +114,7 @@ func ParseJSON(text string) (vm.Value, error) { return json.Parse(text) }
 
 // StdModule returns the source of the embedded module std/NAME (stdlib/std).
 func StdModule(name string) ([]byte, bool) { return std.Module(name) }
+
+// Finish runs the program's pipeline_on_finish callbacks over its result
+// (stdlib/process); hosts call it after the entry module returned.
+func Finish(th *vm.Thread, result vm.Value) (vm.Value, error) { return process.Finish(th, result) }

@@ -21,6 +21,8 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn fmt [--check] [PATH...]   format .harn files in the canonical layout
+  harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -29,6 +31,10 @@ Usage:
                                  run a script's registry as a command-line program
   harn tool completions FILE --shell bash|zsh|fish|powershell
                                  print shell completions for that program
+  harn tool sdk CATALOG --lang ts|go|python --out DIR
+                                 write a typed MCP client package for a catalog
+  harn tool diff OLD NEW [--json] [--fail-on breaking|any]
+                                 classify the changes between two catalogs
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
   harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
@@ -74,6 +80,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTest(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "fmt":
+		return cmdFmt(args[1:], stdin, stdout, stderr)
+	case "lint":
+		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
@@ -114,8 +124,12 @@ var commandHelp = map[string]string{
 	"tool schema":      toolSchemaHelp,
 	"tool run":         toolRunHelp,
 	"tool completions": toolCompletionsHelp,
+	"tool sdk":         toolSDKHelp,
+	"tool diff":        toolDiffHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
+	"fmt":              fmtHelp,
+	"lint":             lintHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/mcp/auth"
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // discoveryServer serves /.well-known/mcp.json, and the RFC 9728
@@ -29,7 +30,7 @@ func discoveryServer(t *testing.T, env map[string]string) *httptest.Server {
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(doc + "}"))
-		case auth.MetadataPath, auth.MetadataPath + "/mcp":
+		case protocol.ResourceMetadataPath, protocol.ResourceMetadataPath + "/mcp":
 			cfg.ServeMetadata(w, r, endpoint)
 		case "/broken/.well-known/mcp.json":
 			w.Write([]byte("<html>not json</html>"))

@@ -6,6 +6,7 @@
 //	HARN_EVENT_LOG_BACKEND        sqlite (default) or memory, when no URL is set
 //	HARN_EVENT_LOG_SQLITE_PATH    the SQLite file, relative to the state
 //	                              directory (default events.sqlite)
+//	HARN_EVENT_LOG_SQLITE_SYNC    full (default) or normal: see eventlog/sqlite
 //
 // It is the only package that imports every backend, so the orchestrator
 // and the operator commands depend on the eventlog interface alone.
@@ -30,6 +31,7 @@ const DefaultSQLiteFile = "events.sqlite"
 type Config struct {
 	Backend    string // "sqlite", "postgres" or "memory"
 	SQLitePath string // the SQLite file, for sqlite
+	SQLiteSync sqlite.Synchronous
 	URL        string // the database URL, for postgres
 }
 
@@ -54,7 +56,11 @@ func Resolve(stateDir string, getenv func(string) string) (Config, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(stateDir, p)
 		}
-		return Config{Backend: "sqlite", SQLitePath: p}, nil
+		sync, err := sqlite.ParseSynchronous(getenv("HARN_EVENT_LOG_SQLITE_SYNC"))
+		if err != nil {
+			return Config{}, fmt.Errorf("HARN_EVENT_LOG_SQLITE_SYNC: %w", err)
+		}
+		return Config{Backend: "sqlite", SQLitePath: p, SQLiteSync: sync}, nil
 	case "memory":
 		return Config{Backend: "memory"}, nil
 	case "postgres", "postgresql":
@@ -77,7 +83,7 @@ func Open(ctx context.Context, stateDir string, getenv func(string) string) (eve
 	case "memory":
 		return memory.New(), nil
 	default:
-		return sqlite.Open(ctx, cfg.SQLitePath)
+		return sqlite.OpenSync(ctx, cfg.SQLitePath, cfg.SQLiteSync)
 	}
 }
 

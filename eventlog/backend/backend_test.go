@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/eventlog/backend"
+	"github.com/harnlang/harn/eventlog/sqlite"
 )
 
 func env(kv ...string) func(string) string {
@@ -24,10 +25,12 @@ func TestResolve(t *testing.T) {
 		want backend.Config
 		err  string
 	}{
-		{"default", env(), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite"}, ""},
-		{"sqlite named", env("HARN_EVENT_LOG_BACKEND", "SQLite"), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite"}, ""},
-		{"sqlite relative path", env("HARN_EVENT_LOG_SQLITE_PATH", "db/log.sqlite"), backend.Config{Backend: "sqlite", SQLitePath: "/st/db/log.sqlite"}, ""},
-		{"sqlite absolute path", env("HARN_EVENT_LOG_SQLITE_PATH", "/var/x.sqlite"), backend.Config{Backend: "sqlite", SQLitePath: "/var/x.sqlite"}, ""},
+		{"default", env(), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite", SQLiteSync: sqlite.Full}, ""},
+		{"sqlite named", env("HARN_EVENT_LOG_BACKEND", "SQLite"), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite", SQLiteSync: sqlite.Full}, ""},
+		{"sqlite relative path", env("HARN_EVENT_LOG_SQLITE_PATH", "db/log.sqlite"), backend.Config{Backend: "sqlite", SQLitePath: "/st/db/log.sqlite", SQLiteSync: sqlite.Full}, ""},
+		{"sqlite absolute path", env("HARN_EVENT_LOG_SQLITE_PATH", "/var/x.sqlite"), backend.Config{Backend: "sqlite", SQLitePath: "/var/x.sqlite", SQLiteSync: sqlite.Full}, ""},
+		{"sqlite normal", env("HARN_EVENT_LOG_SQLITE_SYNC", "Normal"), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite", SQLiteSync: sqlite.Normal}, ""},
+		{"sqlite bad sync", env("HARN_EVENT_LOG_SQLITE_SYNC", "off"), backend.Config{}, "want full or normal"},
 		{"memory", env("HARN_EVENT_LOG_BACKEND", "memory"), backend.Config{Backend: "memory"}, ""},
 		{"url wins", env("HARN_EVENT_LOG_BACKEND", "memory", "HARN_EVENT_LOG_URL", "postgresql://u@h/db"), backend.Config{Backend: "postgres", URL: "postgresql://u@h/db"}, ""},
 		{"postgres scheme", env("HARN_EVENT_LOG_URL", "postgres://h/db"), backend.Config{Backend: "postgres", URL: "postgres://h/db"}, ""},

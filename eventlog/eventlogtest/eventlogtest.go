@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) eventlog.Log) {
 		{"Retry", testRetry},
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"ConcurrentClaimers", testConcurrentClaimers},
+		{"ConcurrentMixedOutcomes", testConcurrentMixedOutcomes},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -238,6 +239,18 @@ func testBadInput(t *testing.T, l eventlog.Log) {
 	if _, err := l.Append(ctx, "", rec("x")); err == nil {
 		t.Error("Append to an empty topic name succeeded")
 	}
+	for _, bad := range []eventlog.Record{
+		{Kind: "not utf-8 \xff"},
+		{Kind: "nul \x00"},
+		{Kind: "k", Headers: map[string]string{"h": "\xfe"}},
+	} {
+		if _, err := l.Append(ctx, "t", bad); err == nil {
+			t.Errorf("Append of %+v succeeded; every backend must refuse text it cannot store", bad)
+		}
+	}
+	if n := must(l.Count(ctx, "t")); n != 0 {
+		t.Errorf("refused appends stored %d records", n)
+	}
 	if _, _, err := in.Accept(ctx, eventlog.Delivery{}); err == nil {
 		t.Error("Accept without an id succeeded")
 	}
@@ -260,6 +273,13 @@ func testBadInput(t *testing.T, l eventlog.Log) {
 	}
 	if d := must(in.Get(ctx, "d1")); d.State != eventlog.Leased {
 		t.Errorf("refused Complete changed the state to %s", d.State)
+	}
+	// A handler's error message is recorded whatever its bytes.
+	if err := in.Complete(ctx, ls[0], eventlog.Dead, "boom \xff\x00!"); err != nil {
+		t.Fatalf("Complete with a binary error message: %v", err)
+	}
+	if d := must(in.Get(ctx, "d1")); d.LastError != "boom \uFFFD\uFFFD!" {
+		t.Errorf("LastError = %q", d.LastError)
 	}
 	if _, err := in.Get(ctx, "missing"); !errors.Is(err, eventlog.ErrNotFound) {
 		t.Errorf("Get(missing) = %v, want ErrNotFound", err)
@@ -651,6 +671,68 @@ func testConcurrentClaimers(t *testing.T, l eventlog.Log) {
 		t.Errorf("%d completion records, want %d", len(done), total)
 	}
 	if st := must(in.Stats(ctx)); st != (eventlog.InboxStats{Done: total}) {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+// testConcurrentMixedOutcomes: steps submitted together (which a backend
+// may commit in one transaction) keep their own outcomes: a fenced-off
+// Complete fails and appends nothing while its neighbours succeed.
+func testConcurrentMixedOutcomes(t *testing.T, l eventlog.Log) {
+	in := l.Inbox()
+	const n = 24
+	for i := 0; i < n; i++ {
+		must(acceptN(t, in, fmt.Sprintf("m%02d", i)))
+	}
+	leases := must(in.Claim(ctx, "w", n, time.Hour))
+	if len(leases) != n {
+		t.Fatalf("claimed %d of %d", len(leases), n)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, lease := range leases {
+		if i%2 == 1 {
+			lease.Token++ // a stale holder
+		}
+		wg.Add(1)
+		go func(i int, lease eventlog.Lease) {
+			defer wg.Done()
+			errs[i] = in.Complete(ctx, lease, eventlog.Done, "",
+				eventlog.TopicRecord{Topic: "out", Record: eventlog.Record{Kind: lease.ID}})
+		}(i, lease)
+	}
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if _, err := l.Append(ctx, "side", rec(fmt.Sprint(i))); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	want := map[string]bool{}
+	for i, err := range errs {
+		if i%2 == 0 {
+			if err != nil {
+				t.Errorf("Complete of %s: %v", leases[i].ID, err)
+			}
+			want[leases[i].ID] = true
+		} else if !errors.Is(err, eventlog.ErrLeaseLost) {
+			t.Errorf("stale Complete of %s: %v, want ErrLeaseLost", leases[i].ID, err)
+		}
+	}
+	got := map[string]bool{}
+	for _, r := range must(l.Read(ctx, "out", 0, 0)) {
+		got[r.Kind] = true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("completion records for %v, want %v", got, want)
+	}
+	if c := must(l.Count(ctx, "side")); c != n {
+		t.Errorf("side topic holds %d records, want %d", c, n)
+	}
+	if st := must(in.Stats(ctx)); st != (eventlog.InboxStats{Done: n / 2, Leased: n / 2}) {
 		t.Errorf("Stats = %+v", st)
 	}
 }

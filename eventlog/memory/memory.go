@@ -73,7 +73,7 @@ func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -160,7 +160,7 @@ func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error)
 }
 
 func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckCursor(topic, consumer); err != nil {
 		return err
 	}
 	l.mu.Lock()
@@ -287,6 +287,7 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 }
 
 func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckFinal(final); err != nil {
 		return err
 	}
@@ -305,6 +306,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}

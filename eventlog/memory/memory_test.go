@@ -11,3 +11,7 @@ import (
 func TestConformance(t *testing.T) {
 	eventlogtest.Run(t, func(t *testing.T) eventlog.Log { return memory.New() })
 }
+
+func BenchmarkDispatch(b *testing.B) {
+	eventlogtest.Bench(b, func(b *testing.B) eventlog.Log { return memory.New() })
+}

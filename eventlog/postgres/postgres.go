@@ -7,7 +7,8 @@
 // # How processes share the inbox
 //
 // Claim takes due deliveries with SELECT … FOR UPDATE SKIP LOCKED inside
-// one UPDATE, so concurrent claimers skip each other's rows instead of
+// one UPDATE, so concurrent claimers (in other processes; one process's
+// writes go through one writer) skip each other's rows instead of
 // waiting or taking the same ones, and a delivery is leased to exactly one
 // of them. Each lease carries a fencing token (the delivery's lease count):
 // Complete, Retry and Extend match it, so a process that stalled past its
@@ -36,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,6 +51,9 @@ import (
 // schemaLock is the advisory lock key that serialises schema creation when
 // several processes start at once (CREATE TABLE IF NOT EXISTS is not safe
 // against itself).
+// defaultMaxConns is the pool size when the URL sets no pool_max_conns.
+const defaultMaxConns = 16
+
 const schemaLock = 0x6861726e_65766c67 // "harnevlg"
 
 const schema = `
@@ -91,10 +96,6 @@ CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries (state);
 `
 
 const (
-	sqlBumpHead = `INSERT INTO topic_heads (topic, last_id) VALUES ($1, $2)
-		ON CONFLICT (topic) DO UPDATE SET last_id = topic_heads.last_id + $2 RETURNING last_id`
-	sqlInsertEvent = `INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms)
-		VALUES ($1, $2, $3, $4, $5, $6)`
 	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
 	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
 	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = $1`
@@ -119,6 +120,10 @@ const (
 // eventlog.Inbox.
 type Log struct {
 	pool *pgxpool.Pool
+
+	steps   chan *step    // for writer(); unbuffered, so none is left behind at Close
+	quit    chan struct{} // closed by Close
+	stopped chan struct{} // closed when writer() returned
 }
 
 var (
@@ -134,12 +139,16 @@ func Open(ctx context.Context, url string) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: postgres: %w", err)
 	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// Commits wait for the WAL flush; enough connections let
+		// concurrent steps share one flush (PostgreSQL's group commit).
+		cfg.MaxConns = defaultMaxConns
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: postgres: %w", err)
 	}
-	l := &Log{pool: pool}
-	if err := l.write(ctx, func(tx pgx.Tx) error {
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(schemaLock)); err != nil {
 			return err
 		}
@@ -149,57 +158,261 @@ func Open(ctx context.Context, url string) (*Log, error) {
 		pool.Close()
 		return nil, fmt.Errorf("eventlog: postgres: create tables: %w", err)
 	}
+	l := &Log{pool: pool, steps: make(chan *step), quit: make(chan struct{}), stopped: make(chan struct{})}
+	go l.writer()
 	return l, nil
 }
 
 func (l *Log) Backend() string       { return "postgres" }
 func (l *Log) Inbox() eventlog.Inbox { return l }
-func (l *Log) Close() error          { l.pool.Close(); return nil }
+func (l *Log) Close() error {
+	select {
+	case <-l.quit:
+		return nil
+	default:
+	}
+	close(l.quit)
+	<-l.stopped
+	l.pool.Close()
+	return nil
+}
 
-// write runs fn in one transaction, again when PostgreSQL aborted it for a
-// deadlock or a serialisation failure (it changed nothing then).
-func (l *Log) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	for attempt := 0; ; attempt++ {
-		err := pgx.BeginFunc(ctx, l.pool, fn)
-		var pgErr *pgconn.PgError
-		if attempt < 5 && errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001") {
-			continue
+// A step is one write of the interface (Append, Accept, Claim, Complete,
+// …). queue adds its statements to the group's pipelined batch, with
+// callbacks that keep their results; finish, after the batch ran, turns
+// them into the step's outcome and the records it appends (it may query
+// again, e.g. for the stored copy of a duplicate Accept).
+type step struct {
+	ctx     context.Context
+	queue   func(b *pgx.Batch)
+	finish  func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error)
+	records []eventlog.TopicRecord
+	ids     []int64 // the records' ids, once committed
+	err     error
+	done    chan struct{}
+}
+
+var errClosed = errors.New("eventlog: postgres: log is closed")
+
+// write runs s and returns the ids of the records it appended, once the
+// transaction holding it committed.
+func (l *Log) write(ctx context.Context, s *step) ([]int64, error) {
+	s.ctx, s.done = ctx, make(chan struct{})
+	select {
+	case l.steps <- s:
+	case <-l.quit:
+		return nil, errClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	// Once taken, the step commits or fails as a whole: waiting for its
+	// outcome rather than for ctx keeps "returned without error" equal to
+	// "committed".
+	<-s.done
+	return s.ids, s.err
+}
+
+// maxGroup bounds the steps one transaction commits together.
+const maxGroup = 128
+
+// writer is the goroutine that writes. Every append must hold its topic's
+// head row until commit (that is what keeps ids dense and in commit
+// order), so one transaction per step would serialise a topic's writers
+// on one WAL flush and several round trips each. Instead the writer
+// commits the steps waiting at the same moment in one transaction (group
+// commit): their statements go to the server in one pipelined batch, then
+// the heads of all their records are bumped once each, in sorted topic
+// order and after every delivery row, in a second batch. The lock order is
+// the same in every process, so nodes do not deadlock on heads; a group
+// costs four round trips and one WAL flush however many steps it holds.
+func (l *Log) writer() {
+	defer close(l.stopped)
+	for {
+		var group []*step
+		select {
+		case s := <-l.steps:
+			group = append(group, s)
+		case <-l.quit:
+			return
 		}
-		return err
+	more:
+		for len(group) < maxGroup {
+			select {
+			case s := <-l.steps:
+				group = append(group, s)
+			default:
+				break more
+			}
+		}
+		l.commit(group)
+		for _, s := range group {
+			close(s.done)
+		}
 	}
 }
 
-// appendAll appends records in one transaction: heads are bumped once per
-// topic, in sorted topic order, then the events inserted.
+// commit runs a group in one transaction, again when PostgreSQL aborted it
+// for a deadlock or a serialisation failure (it changed nothing then).
+// When a step fails for another reason, the group is rolled back and its
+// steps run again one transaction each, so the failure stays the step's.
+func (l *Log) commit(group []*step) {
+	// Statements run under the writer's context, not the callers': a
+	// cancelled statement would abort the whole shared transaction.
+	ctx := context.Background()
+	for attempt := 0; ; attempt++ {
+		err := l.commitOnce(ctx, group)
+		if attempt < 5 && retryable(err) {
+			continue
+		}
+		if errors.Is(err, errStepFailed) {
+			for _, s := range group {
+				l.commit([]*step{s})
+			}
+			return
+		}
+		if err != nil {
+			for _, s := range group {
+				if s.err == nil {
+					s.err, s.ids = err, nil
+				}
+			}
+		}
+		return
+	}
+}
+
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
+// errStepFailed: a step of a group failed; the group is retried step by step.
+var errStepFailed = errors.New("a step failed")
+
+func (l *Log) commitOnce(ctx context.Context, group []*step) error {
+	solo := len(group) == 1
+	// stepErr ends the group for a step's own failure: alone, it is the
+	// step's outcome (the deferred rollback undoes it); in a group, the
+	// steps are retried alone.
+	stepErr := func(s *step, err error) error {
+		if retryable(err) {
+			return err
+		}
+		if solo {
+			s.err = err
+			return nil
+		}
+		return errStepFailed
+	}
+	for _, s := range group {
+		s.err, s.records, s.ids = nil, nil, nil
+	}
+	tx, err := l.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("eventlog: postgres: begin: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	batch := &pgx.Batch{}
+	for _, s := range group {
+		if s.err = s.ctx.Err(); s.err == nil && s.queue != nil {
+			s.queue(batch)
+		}
+	}
+	if batch.Len() > 0 {
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
+		}
+	}
+	var records []eventlog.TopicRecord
+	for _, s := range group {
+		if s.err != nil {
+			continue
+		}
+		s.records, s.err = s.finish(ctx, tx)
+		switch {
+		case s.err == nil:
+			records = append(records, s.records...)
+		case errors.Is(s.err, eventlog.ErrLeaseLost):
+			s.records = nil // a fenced statement that matched nothing changed nothing
+		default:
+			return stepErr(s, s.err)
+		}
+	}
+	ids, err := appendAll(ctx, tx, records, store.NowMs())
+	if err != nil {
+		// The records of the whole group went together: alone, the
+		// failure is the step's; in a group, find out whose it is.
+		return stepErr(group[0], err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("eventlog: postgres: commit: %w", err)
+	}
+	for _, s := range group {
+		if s.err == nil {
+			s.ids, ids = ids[:len(s.records)], ids[len(s.records):]
+		}
+	}
+	return nil
+}
+
+// sqlAppendTopic appends a topic's records of one transaction in one
+// statement: it bumps the head by their number and inserts them with the
+// ids below the new head, in order.
+const sqlAppendTopic = `WITH h AS (
+		INSERT INTO topic_heads (topic, last_id) VALUES ($1, $2)
+		ON CONFLICT (topic) DO UPDATE SET last_id = topic_heads.last_id + $2 RETURNING last_id),
+	ins AS (
+		INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms)
+		SELECT $1, h.last_id - $2 + r.ord, r.kind, r.payload, r.headers, r.occurred
+		FROM h, unnest($3::text[], $4::bytea[], $5::text[], $6::bigint[])
+			WITH ORDINALITY AS r(kind, payload, headers, occurred, ord))
+	SELECT last_id FROM h`
+
+// appendAll appends records, bumping each topic's head once, in sorted
+// topic order, and returns their ids.
 func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, now int64) ([]int64, error) {
 	if len(records) == 0 {
 		return nil, nil
 	}
-	count := map[string]int64{}
+	type column struct {
+		idx      []int // positions in records
+		kinds    []string
+		payloads [][]byte
+		headers  []string
+		occurred []int64
+	}
+	cols := map[string]*column{}
 	var topics []string
-	for _, r := range records {
-		if count[r.Topic] == 0 {
+	for i, r := range records {
+		c := cols[r.Topic]
+		if c == nil {
+			c = &column{}
+			cols[r.Topic] = c
 			topics = append(topics, r.Topic)
 		}
-		count[r.Topic]++
+		rec := store.Stamp(r.Record, now)
+		c.idx = append(c.idx, i)
+		c.kinds = append(c.kinds, rec.Kind)
+		c.payloads = append(c.payloads, store.Payload(rec.Payload))
+		c.headers = append(c.headers, store.EncodeHeaders(rec.Headers))
+		c.occurred = append(c.occurred, rec.OccurredAtMs)
 	}
 	sort.Strings(topics)
-	next := map[string]int64{}
-	for _, topic := range topics {
-		var last int64
-		if err := tx.QueryRow(ctx, sqlBumpHead, topic, count[topic]).Scan(&last); err != nil {
-			return nil, fmt.Errorf("eventlog: postgres: append to %s: %w", topic, err)
-		}
-		next[topic] = last - count[topic] + 1
-	}
 	ids := make([]int64, len(records))
 	batch := &pgx.Batch{}
-	for i, r := range records {
-		ids[i] = next[r.Topic]
-		next[r.Topic]++
-		rec := store.Stamp(r.Record, now)
-		batch.Queue(sqlInsertEvent, r.Topic, ids[i], rec.Kind, store.Payload(rec.Payload),
-			store.EncodeHeaders(rec.Headers), rec.OccurredAtMs)
+	for _, topic := range topics {
+		c := cols[topic]
+		n := int64(len(c.idx))
+		batch.Queue(sqlAppendTopic, topic, n, c.kinds, c.payloads, c.headers, c.occurred).QueryRow(func(row pgx.Row) error {
+			var last int64
+			if err := row.Scan(&last); err != nil {
+				return err
+			}
+			for k, i := range c.idx {
+				ids[i] = last - n + 1 + int64(k)
+			}
+			return nil
+		})
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, fmt.Errorf("eventlog: postgres: append: %w", err)
@@ -208,18 +421,16 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
-	var id int64
-	err := l.write(ctx, func(tx pgx.Tx) error {
-		ids, err := appendAll(ctx, tx, []eventlog.TopicRecord{{Topic: topic, Record: rec}}, store.NowMs())
-		if err == nil {
-			id = ids[0]
-		}
-		return err
-	})
-	return id, err
+	ids, err := l.write(ctx, &step{finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+		return []eventlog.TopicRecord{{Topic: topic, Record: rec}}, nil
+	}})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
 }
 
 const recordCols = `event_id, kind, payload, headers, occurred_at_ms`
@@ -310,7 +521,7 @@ func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error)
 }
 
 func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckCursor(topic, consumer); err != nil {
 		return err
 	}
 	_, err := l.pool.Exec(ctx, `INSERT INTO consumers (topic, consumer_id, cursor, updated_at_ms)
@@ -347,28 +558,33 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	}
 	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
 	d.Envelope = store.Payload(d.Envelope)
-	var out eventlog.Delivery
-	created := false
-	err := l.write(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now)
-		if err != nil {
-			return fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
-		}
-		if tag.RowsAffected() == 0 {
-			created = false
-			if out, err = scanDelivery(tx.QueryRow(ctx, sqlGet, d.ID)); err != nil {
-				return fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
+	var created bool
+	var stored eventlog.Delivery
+	_, err := l.write(ctx, &step{
+		queue: func(b *pgx.Batch) {
+			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now).Exec(func(tag pgconn.CommandTag) error {
+				created = tag.RowsAffected() == 1
+				return nil
+			})
+		},
+		finish: func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error) {
+			if created {
+				return records, nil
 			}
-			return nil
-		}
-		created, out = true, d
-		_, err = appendAll(ctx, tx, records, now)
-		return err
+			var err error
+			if stored, err = scanDelivery(tx.QueryRow(ctx, sqlGet, d.ID)); err != nil {
+				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
+			}
+			return nil, nil
+		},
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return eventlog.Delivery{}, false, err
+	case !created:
+		return stored, false, nil
 	}
-	return out, created, nil
+	return d, true, nil
 }
 
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
@@ -379,39 +595,50 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 		return nil, nil
 	}
 	now := store.NowMs()
-	// One statement is its own transaction: the picked rows are locked and
-	// leased atomically.
-	rows, err := l.pool.Query(ctx, sqlClaim, owner, now+store.TTLMs(ttl), now, n)
-	if err != nil {
-		return nil, fmt.Errorf("eventlog: postgres: claim: %w", err)
-	}
-	defer rows.Close()
 	var leases []eventlog.Lease
-	for rows.Next() {
-		var ls eventlog.Lease
-		if ls.Delivery, err = scanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs); err != nil {
-			return nil, fmt.Errorf("eventlog: postgres: claim: %w", err)
-		}
-		leases = append(leases, ls)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("eventlog: postgres: claim: %w", err)
+	_, err := l.write(ctx, &step{
+		queue: func(b *pgx.Batch) {
+			leases = nil
+			b.Queue(sqlClaim, owner, now+store.TTLMs(ttl), now, n).Query(func(rows pgx.Rows) error {
+				for rows.Next() {
+					var ls eventlog.Lease
+					var err error
+					if ls.Delivery, err = scanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs); err != nil {
+						return err
+					}
+					leases = append(leases, ls)
+				}
+				return rows.Err()
+			})
+		},
+		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) { return nil, nil },
+	})
+	if err != nil {
+		return nil, err
 	}
 	store.SortLeases(leases)
 	return leases, nil
 }
 
-// fenced runs a statement that ends in the fence clause and reports
-// ErrLeaseLost when it matched no row.
-func fenced(ctx context.Context, tx pgx.Tx, q string, ls eventlog.Lease, args ...any) error {
-	tag, err := tx.Exec(ctx, q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...)
-	if err != nil {
-		return fmt.Errorf("eventlog: postgres: delivery %s: %w", ls.ID, err)
+// fenced is the step of a statement that ends in the fence clause: it
+// fails with ErrLeaseLost when the statement matched no row, and appends
+// records otherwise.
+func fenced(q string, ls eventlog.Lease, records []eventlog.TopicRecord, args ...any) *step {
+	var matched bool
+	return &step{
+		queue: func(b *pgx.Batch) {
+			b.Queue(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...).Exec(func(tag pgconn.CommandTag) error {
+				matched = tag.RowsAffected() > 0
+				return nil
+			})
+		},
+		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+			if !matched {
+				return nil, eventlog.ErrLeaseLost
+			}
+			return records, nil
+		},
 	}
-	if tag.RowsAffected() == 0 {
-		return eventlog.ErrLeaseLost
-	}
-	return nil
 }
 
 func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration) error {
@@ -419,7 +646,7 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 		return err
 	}
 	exp := store.NowMs() + store.TTLMs(ttl)
-	err := l.write(ctx, func(tx pgx.Tx) error { return fenced(ctx, tx, sqlExtend, *ls, exp) })
+	_, err := l.write(ctx, fenced(sqlExtend, *ls, nil, exp))
 	if err == nil {
 		ls.ExpiresAtMs = exp
 	}
@@ -427,36 +654,27 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 }
 
 func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckFinal(final); err != nil {
 		return err
 	}
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	return l.write(ctx, func(tx pgx.Tx) error {
-		if err := fenced(ctx, tx, sqlComplete, ls, string(final), errMsg); err != nil {
-			return err
-		}
-		_, err := appendAll(ctx, tx, records, store.NowMs())
-		return err
-	})
+	_, err := l.write(ctx, fenced(sqlComplete, ls, records, string(final), errMsg))
+	return err
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	now := store.NowMs()
 	if dueAtMs == 0 {
-		dueAtMs = now
+		dueAtMs = store.NowMs()
 	}
-	return l.write(ctx, func(tx pgx.Tx) error {
-		if err := fenced(ctx, tx, sqlRetry, ls, dueAtMs, errMsg); err != nil {
-			return err
-		}
-		_, err := appendAll(ctx, tx, records, now)
-		return err
-	})
+	_, err := l.write(ctx, fenced(sqlRetry, ls, records, dueAtMs, errMsg))
+	return err
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/harnlang/harn/eventlog"
@@ -10,8 +9,6 @@ import (
 	"github.com/harnlang/harn/eventlog/internal/pgtest"
 	"github.com/harnlang/harn/eventlog/postgres"
 )
-
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func open(t *testing.T, url string) *postgres.Log {
 	t.Helper()
@@ -24,4 +21,14 @@ func open(t *testing.T, url string) *postgres.Log {
 
 func TestConformance(t *testing.T) {
 	eventlogtest.Run(t, func(t *testing.T) eventlog.Log { return open(t, pgtest.Schema(t)) })
+}
+
+func BenchmarkDispatch(b *testing.B) {
+	eventlogtest.Bench(b, func(b *testing.B) eventlog.Log {
+		l, err := postgres.Open(context.Background(), pgtest.Schema(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	})
 }

@@ -15,25 +15,30 @@
 //
 // # Durability
 //
-// The journal is WAL and synchronous is FULL: every commit is fsynced to
-// the WAL before Append, Accept, Complete or Retry returns. WAL with
-// synchronous=NORMAL (upstream's setting) already survives the kill -9 of
-// the process, because a committed transaction is in the WAL file before
-// the commit returns; it can still lose the last commits when the machine
-// loses power or the kernel crashes, and an accepted event has usually
-// been acknowledged to its sender (a webhook got its 200), which will not
-// send it again. FULL closes that window at the price of one fsync per
-// transaction; the benchmarks show it stays above 1,000 dispatches per
-// second, and claims are batched to amortise it.
+// The journal is WAL and synchronous is FULL by default: every commit is
+// fsynced to the WAL before Append, Accept, Complete or Retry returns.
+// WAL with synchronous=NORMAL (upstream's setting, available through
+// OpenSync and HARN_EVENT_LOG_SQLITE_SYNC=normal) already keeps the
+// contract's guarantee against a kill -9 of the process, because a
+// committed transaction is in the WAL file (the kernel's page cache)
+// before the commit returns; but it can lose the last commits when the
+// machine loses power or the kernel crashes, and an accepted event has
+// usually been acknowledged to its sender (a webhook got its 200), which
+// will not send it again. FULL closes that window at the price of an fsync
+// per commit, which group commit (below) shares between concurrent steps.
 //
 // # Concurrency
 //
-// All writes of one process go through a single connection, each step in
-// one BEGIN IMMEDIATE transaction, so writers never deadlock on lock
-// upgrades and a claim's select-and-lease is atomic. Other processes on
-// the same file (an operator's `harn orchestrator` command next to the
-// server) wait up to the busy timeout for the write lock. Reads use a pool
-// of read-only connections and see the last committed state.
+// All writes of one process go through one goroutine and one connection.
+// The steps that callers submit at the same moment are committed in one
+// BEGIN IMMEDIATE transaction (group commit), each under its own
+// savepoint, so a failing step is rolled back alone, and a step returns
+// only once its transaction committed. Writers never deadlock on lock
+// upgrades, a claim's select-and-lease is atomic, and concurrent callers
+// share one fsync. Other processes on the same file (an operator's
+// `harn orchestrator` command next to the server) wait up to the busy
+// timeout for the write lock. Reads use a pool of read-only connections
+// and see the last committed state.
 package sqlite
 
 import (
@@ -44,6 +49,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
@@ -122,9 +128,13 @@ const (
 // eventlog.Inbox.
 type Log struct {
 	path  string
-	w     *sql.DB // the one writer connection
+	w     *sql.DB // the one writer connection, used by writer() alone
 	r     *sql.DB // read-only connections
 	stmts map[string]*sql.Stmt
+
+	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
+	quit    chan struct{} // closed by Close
+	stopped chan struct{} // closed when writer() returned
 }
 
 var (
@@ -132,21 +142,53 @@ var (
 	_ eventlog.Inbox = (*Log)(nil)
 )
 
+// Synchronous is SQLite's commit durability level.
+type Synchronous string
+
+const (
+	// Full fsyncs the WAL at every commit: a returned step survives a kill
+	// of the process, a kernel crash and a power loss. The default.
+	Full Synchronous = "FULL"
+	// Normal fsyncs only at checkpoints: a returned step survives a kill
+	// of the process, but a power loss can roll back the last commits.
+	Normal Synchronous = "NORMAL"
+)
+
+// ParseSynchronous reads "full" or "normal" (any case); "" is Full.
+func ParseSynchronous(s string) (Synchronous, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "", "FULL":
+		return Full, nil
+	case "NORMAL":
+		return Normal, nil
+	}
+	return "", fmt.Errorf("eventlog: sqlite synchronous %q (want full or normal)", s)
+}
+
 // Open opens (creating when missing) the event log file at path and its
-// parent directory.
+// parent directory, with synchronous=FULL.
 func Open(ctx context.Context, path string) (*Log, error) {
+	return OpenSync(ctx, path, Full)
+}
+
+// OpenSync is Open with a chosen commit durability.
+func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) {
+	if sync != Full && sync != Normal {
+		return nil, fmt.Errorf("eventlog: sqlite synchronous %q (want %s or %s)", sync, Full, Normal)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: %w", err)
 	}
 	w, err := sql.Open("sqlite", dsn(path, "_txlock=immediate",
-		"_pragma=journal_mode(WAL)", "_pragma=synchronous(FULL)", "_pragma=foreign_keys(OFF)"))
+		"_pragma=journal_mode(WAL)", "_pragma=synchronous("+string(sync)+")", "_pragma=foreign_keys(OFF)"))
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{}}
+	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{},
+		ops: make(chan *op), quit: make(chan struct{}), stopped: make(chan struct{})}
 	if err := l.init(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
@@ -158,6 +200,7 @@ func Open(ctx context.Context, path string) (*Log, error) {
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
 	l.r.SetMaxOpenConns(4)
+	go l.writer()
 	return l, nil
 }
 
@@ -207,6 +250,17 @@ func (l *Log) Backend() string       { return "sqlite" }
 func (l *Log) Inbox() eventlog.Inbox { return l }
 
 func (l *Log) Close() error {
+	if l.quit != nil {
+		select {
+		case <-l.quit:
+			return nil // already closed
+		default:
+		}
+		close(l.quit)
+		if l.r != nil { // the writer runs once Open succeeded
+			<-l.stopped
+		}
+	}
 	var errs []error
 	for _, st := range l.stmts {
 		errs = append(errs, st.Close())
@@ -228,19 +282,109 @@ type tx struct {
 
 func (t tx) stmt(q string) *sql.Stmt { return t.StmtContext(t.ctx, t.l.stmts[q]) }
 
+// op is one write step waiting for the writer.
+type op struct {
+	ctx  context.Context
+	fn   func(t tx) error
+	done chan error
+}
+
+// write runs fn as one step and returns once the transaction holding it
+// committed (or fn failed and was rolled back alone).
 func (l *Log) write(ctx context.Context, fn func(t tx) error) error {
+	o := &op{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	select {
+	case l.ops <- o:
+	case <-l.quit:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once taken, the step is committed or refused as a whole: waiting for
+	// its outcome rather than for ctx keeps "returned without error" equal
+	// to "committed".
+	return <-o.done
+}
+
+var errClosed = errors.New("eventlog: sqlite: log is closed")
+
+// maxGroup bounds the steps one transaction commits together.
+const maxGroup = 128
+
+// writer is the one goroutine that writes. It commits the steps waiting
+// at the same moment in one transaction (group commit), each under its own
+// savepoint so a failing step is rolled back alone: with
+// synchronous=FULL, concurrent callers share one fsync instead of queueing
+// for one each.
+func (l *Log) writer() {
+	defer close(l.stopped)
+	for {
+		var group []*op
+		select {
+		case o := <-l.ops:
+			group = append(group, o)
+		case <-l.quit:
+			return
+		}
+	more:
+		for len(group) < maxGroup {
+			select {
+			case o := <-l.ops:
+				group = append(group, o)
+			default:
+				break more
+			}
+		}
+		l.commit(group)
+	}
+}
+
+func (l *Log) commit(group []*op) {
+	// Statements run under the writer's context, not the callers': an
+	// interrupted statement would roll back the whole shared transaction.
+	ctx := context.Background()
+	errs := make([]error, len(group))
 	sqlTx, err := l.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("eventlog: sqlite: begin: %w", err)
+		for _, o := range group {
+			o.done <- fmt.Errorf("eventlog: sqlite: begin: %w", err)
+		}
+		return
 	}
-	if err := fn(tx{sqlTx, ctx, l}); err != nil {
+	t := tx{sqlTx, ctx, l}
+	for i, o := range group {
+		if err := o.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if len(group) == 1 {
+			errs[i] = o.fn(t)
+			break
+		}
+		if _, err := sqlTx.ExecContext(ctx, `SAVEPOINT step`); err != nil {
+			errs[i] = err
+			continue
+		}
+		if errs[i] = o.fn(t); errs[i] != nil {
+			sqlTx.ExecContext(ctx, `ROLLBACK TO step`)
+		}
+		sqlTx.ExecContext(ctx, `RELEASE step`)
+	}
+	if len(group) == 1 && errs[0] != nil {
 		sqlTx.Rollback()
-		return err
+		group[0].done <- errs[0]
+		return
 	}
 	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("eventlog: sqlite: commit: %w", err)
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = fmt.Errorf("eventlog: sqlite: commit: %w", err)
+			}
+		}
 	}
-	return nil
+	for i, o := range group {
+		o.done <- errs[i]
+	}
 }
 
 func (t tx) append(topic string, rec eventlog.Record, now int64) (int64, error) {
@@ -266,7 +410,7 @@ func (t tx) appendAll(records []eventlog.TopicRecord, now int64) error {
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
 	var id int64
@@ -369,11 +513,11 @@ func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error)
 }
 
 func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
-	if err := store.CheckTopic(topic); err != nil {
+	if err := store.CheckCursor(topic, consumer); err != nil {
 		return err
 	}
 	return l.write(ctx, func(t tx) error {
-		_, err := t.ExecContext(ctx, `INSERT INTO consumers (topic, consumer_id, cursor, updated_at_ms)
+		_, err := t.ExecContext(t.ctx, `INSERT INTO consumers (topic, consumer_id, cursor, updated_at_ms)
 			VALUES (?, ?, ?, ?) ON CONFLICT (topic, consumer_id)
 			DO UPDATE SET cursor = excluded.cursor, updated_at_ms = excluded.updated_at_ms`,
 			topic, consumer, cursor, store.NowMs())
@@ -412,12 +556,12 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	d.Envelope = store.Payload(d.Envelope)
 	created := false
 	err := l.write(ctx, func(t tx) error {
-		res, err := t.stmt(sqlAccept).ExecContext(ctx, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now, d.DueAtMs)
+		res, err := t.stmt(sqlAccept).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now, d.DueAtMs)
 		if err != nil {
 			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(ctx, d.ID))
+			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
 			if err != nil {
 				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
 			}
@@ -443,7 +587,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	now := store.NowMs()
 	var leases []eventlog.Lease
 	err := l.write(ctx, func(t tx) error {
-		rows, err := t.stmt(sqlClaim).QueryContext(ctx, owner, now+store.TTLMs(ttl), now, n)
+		rows, err := t.stmt(sqlClaim).QueryContext(t.ctx, owner, now+store.TTLMs(ttl), now, n)
 		if err != nil {
 			return fmt.Errorf("eventlog: sqlite: claim: %w", err)
 		}
@@ -494,6 +638,7 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 }
 
 func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckFinal(final); err != nil {
 		return err
 	}
@@ -509,6 +654,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}

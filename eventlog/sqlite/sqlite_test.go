@@ -80,3 +80,17 @@ func TestPragmas(t *testing.T) {
 		t.Errorf("journal_mode %q synchronous %d, want wal and 2 (FULL)", mode, sync)
 	}
 }
+
+func BenchmarkDispatch(b *testing.B) {
+	for _, sync := range []sqlite.Synchronous{sqlite.Full, sqlite.Normal} {
+		b.Run(string(sync), func(b *testing.B) {
+			eventlogtest.Bench(b, func(b *testing.B) eventlog.Log {
+				l, err := sqlite.OpenSync(context.Background(), filepath.Join(b.TempDir(), "events.sqlite"), sync)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return l
+			})
+		})
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
@@ -698,7 +699,7 @@ func TestNoAuth(t *testing.T) {
 		t.Errorf("ResourceMetadataURL = %q, want empty", u)
 	}
 	w := httptest.NewRecorder()
-	c.ServeMetadata(w, httptest.NewRequest(http.MethodGet, MetadataPath, nil), testEndpoint)
+	c.ServeMetadata(w, httptest.NewRequest(http.MethodGet, protocol.ResourceMetadataPath, nil), testEndpoint)
 	if w.Code != http.StatusNotFound {
 		t.Errorf("metadata without OAuth: %d, want 404", w.Code)
 	}
@@ -773,7 +774,7 @@ func TestMetadata(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
-			tc.c.ServeMetadata(w, httptest.NewRequest(tc.method, MetadataPath, nil), tc.endpoint)
+			tc.c.ServeMetadata(w, httptest.NewRequest(tc.method, protocol.ResourceMetadataPath, nil), tc.endpoint)
 			if w.Code != tc.status || w.Body.String() != tc.body {
 				t.Errorf("status %d body %s\nwant %d %s", w.Code, w.Body.String(), tc.status, tc.body)
 			}

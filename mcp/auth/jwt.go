@@ -21,7 +21,8 @@ import (
 // jwksVerifier validates JWT access tokens against the keys a JWKS URL
 // publishes. The key set is cached by jwk.Cache (fetched again every
 // jwksCacheTTL); signature checks and the exp/nbf/iat checks are jwx's.
-// This file only decides which keys and algorithms are acceptable.
+// This file decides which keys and algorithms are acceptable, and
+// remembers recent successful verifications.
 type jwksVerifier struct {
 	url    string
 	client *http.Client
@@ -50,10 +51,10 @@ func (v *jwksVerifier) now() time.Time {
 // tokenCache remembers tokens that verified, by SHA-256, for at most
 // tokenCacheTTL and never past their exp: a client reuses one access
 // token for many calls, and a signature check costs far more than the
-// rest of a request. The TTL is well under the JWKS cache's, so a key
-// withdrawn from the JWKS stops being honoured no later than without
-// this cache. Only successes are cached; issuer, audience and scopes are
-// checked on every request.
+// rest of a request. A key withdrawn from the JWKS is therefore honoured
+// at most tokenCacheTTL after the JWKS refresh that drops it (the JWKS
+// itself is cached for five). Only successes are cached; issuer,
+// audience and scopes are checked on every request.
 type tokenCache struct {
 	mu sync.RWMutex
 	m  map[[sha256.Size]byte]claims

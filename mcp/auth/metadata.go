@@ -3,32 +3,19 @@ package auth
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
-	"strings"
-)
 
-// MetadataPath is the RFC 9728 well-known prefix; the document is served
-// there and at MetadataPath + the MCP path.
-const MetadataPath = "/.well-known/oauth-protected-resource"
+	"github.com/harnlang/harn/mcp/protocol"
+)
 
 // ResourceMetadataURL is where the metadata of the MCP endpoint is
 // published (the WWW-Authenticate resource_metadata value and the
-// discovery document's authorization.resourceMetadata): the endpoint's
-// origin, MetadataPath, then the endpoint's path unless it is "/". It is
-// "" when OAuth mode is off.
+// discovery document's authorization.resourceMetadata), by the rule of
+// protocol.ResourceMetadataURL; "" when OAuth mode is off.
 func (c *Config) ResourceMetadataURL(endpoint string) string {
 	if c == nil || c.oauth == nil {
 		return ""
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return strings.TrimRight(endpoint, "/") + MetadataPath
-	}
-	path := u.EscapedPath()
-	if path == "/" {
-		path = ""
-	}
-	return u.Scheme + "://" + u.Host + MetadataPath + path
+	return protocol.ResourceMetadataURL(endpoint)
 }
 
 // ProtectedResourceMetadata is the RFC 9728 document.

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/mcp/auth"
+	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
@@ -57,10 +59,11 @@ func load(b *testing.B, run func(Options) (Result, error), o Options) {
 	report(b, res)
 }
 
-// BenchmarkStub64 measures the harness and the auth modes on a handler
-// that does no MCP work: the floor under every server figure, and what
-// each auth mode adds to a request.
-func BenchmarkStub64(b *testing.B) {
+// BenchmarkProtocol64 measures the protocol layer both MCP servers sit
+// on (mcp/protocol's HTTP transport, a one-tool provider answering
+// inline) under each auth mode: the floor under every server figure,
+// and what each auth mode adds to a request.
+func BenchmarkProtocol64(b *testing.B) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		b.Fatal(err)
@@ -103,11 +106,61 @@ func BenchmarkStub64(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer cfg.Close()
-			h := protect(cfg, "https://mcp.example.com/mcp", stubMCP(false, nil))
+			srv := protocol.NewServer(echoProvider{}, protocol.Options{Parallel: true})
+			h := srv.HTTPHandler(protocol.HTTPOptions{Path: "/mcp", Auth: cfg})
 			load(b, func(o Options) (Result, error) { return RunHandler(context.Background(), h, o) },
 				Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`), Header: m.header})
 		})
 	}
+}
+
+// echoProvider serves one tool, echo, that answers its arguments' n.
+type echoProvider struct{}
+
+func (echoProvider) ServerInfo() *jsonv.Object {
+	o := jsonv.NewObject(2)
+	o.Set("name", "echo")
+	o.Set("version", "1")
+	return o
+}
+func (echoProvider) Instructions() string { return "" }
+func (echoProvider) Capabilities() *jsonv.Object {
+	o := jsonv.NewObject(1)
+	o.Set("tools", jsonv.NewObject(0))
+	return o
+}
+func (echoProvider) Tools(*protocol.Request) ([]*jsonv.Object, *protocol.Error) { return nil, nil }
+func (echoProvider) Tool(_ *protocol.Request, name string) (protocol.Tool, bool) {
+	return echoTool{}, name == "echo"
+}
+func (echoProvider) Resources(*protocol.Request) ([]any, *protocol.Error)         { return nil, nil }
+func (echoProvider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) { return nil, nil }
+func (echoProvider) ReadResource(*protocol.Request, string) any {
+	return protocol.Errorf(-32002, "no resources")
+}
+func (echoProvider) Prompts(*protocol.Request) ([]any, *protocol.Error) { return nil, nil }
+func (echoProvider) GetPrompt(*protocol.Request) any {
+	return protocol.Errorf(-32602, "no prompts")
+}
+func (echoProvider) Complete(*protocol.Request, protocol.CompletionRef, string, string) ([]string, *protocol.Error) {
+	return nil, nil
+}
+
+type echoTool struct{}
+
+func (echoTool) TaskSupport() string          { return "forbidden" }
+func (echoTool) Validate(any) *protocol.Error { return nil }
+func (echoTool) Call(_ *protocol.Call, args any) any {
+	n := any(nil)
+	if o, ok := args.(*jsonv.Object); ok {
+		n, _ = o.Get("n")
+	}
+	text := jsonv.NewObject(2)
+	text.Set("type", "text")
+	text.Set("text", string(jsonv.Marshal(n)))
+	res := jsonv.NewObject(1)
+	res.Set("content", []any{text})
+	return res
 }
 
 // BenchmarkHarnServeMCP64 loads `harn serve mcp --transport http` (the

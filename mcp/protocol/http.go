@@ -165,27 +165,25 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // call dispatches one request on a connection of its own and writes its
-// answer, as JSON or as an SSE stream that first carries the request's
-// notifications.
+// answer. A client that accepts only text/event-stream gets an SSE
+// stream from the start: a priming event, the request's notifications
+// (progress), then the answer as an `event: message`. A client that
+// accepts both JSON and SSE gets plain JSON, unless a notification comes
+// before the answer: then the response becomes that SSE stream, the only
+// way to deliver the progress it asked for. Notifications for a client
+// that does not accept SSE are dropped.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
 	lines := make(chan []byte, 16)
 	c := h.srv.newConn(newWriter(&lineSink{out: lines}), true)
 	c.principal = principal
 	c.handle(m)
-	sse := wantsSSE(r.Header.Get("Accept"))
-	var flusher http.Flusher
-	if sse {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		fmt.Fprint(w, "id: 0\ndata: \n\n")
-		flusher, _ = w.(http.Flusher)
-		if flusher != nil {
-			flusher.Flush()
-		}
+	accept := r.Header.Get("Accept")
+	st := &sseStream{w: w}
+	if wantsSSE(accept) {
+		st.start()
 	}
+	canSSE := acceptsSSE(accept)
 	want := idKey(m.id)
-	event := 0
 	done := r.Context().Done()
 	for answered := false; !answered; {
 		var line []byte
@@ -205,19 +203,15 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 		}
 		idv, hasID := o.Get("id")
 		if _, isNote := o.Get("method"); isNote || !hasID || idKey(idv) != want {
-			if sse {
-				event++
-				fmt.Fprintf(w, "id: %d\nevent: message\ndata: %s\n\n", event, line)
-				if flusher != nil {
-					flusher.Flush()
-				}
+			if canSSE {
+				st.start()
+				st.event(line)
 			}
 			continue
 		}
 		answered = true
-		if sse {
-			event++
-			fmt.Fprintf(w, "id: %d\nevent: message\ndata: %s\n\n", event, line)
+		if st.started {
+			st.event(line)
 			continue
 		}
 		status := http.StatusOK
@@ -241,6 +235,39 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 		c.close()
 		close(lines)
 	}()
+}
+
+// sseStream writes one response as server-sent events.
+type sseStream struct {
+	w       http.ResponseWriter
+	started bool
+	n       int
+}
+
+// start sends the headers and the priming event (id set, empty data),
+// once.
+func (s *sseStream) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	s.w.Header().Set("Content-Type", "text/event-stream")
+	s.w.Header().Set("Cache-Control", "no-cache")
+	s.w.WriteHeader(http.StatusOK)
+	fmt.Fprint(s.w, "id: 0\ndata: \n\n")
+	s.flush()
+}
+
+func (s *sseStream) event(data []byte) {
+	s.n++
+	fmt.Fprintf(s.w, "id: %d\nevent: message\ndata: %s\n\n", s.n, data)
+	s.flush()
+}
+
+func (s *sseStream) flush() {
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // HTTPServerOptions are the listener limits of NewHTTPServer; zero
@@ -390,6 +417,13 @@ func localOrigin(origin string) bool {
 	return false
 }
 
+// acceptsSSE reports an Accept header that lists text/event-stream.
+func acceptsSSE(accept string) bool {
+	return strings.Contains(strings.ToLower(accept), "text/event-stream")
+}
+
+// wantsSSE reports an Accept header that lists text/event-stream but
+// neither application/json nor */*.
 func wantsSSE(accept string) bool {
 	a := strings.ToLower(accept)
 	return strings.Contains(a, "text/event-stream") && !strings.Contains(a, "application/json") && !strings.Contains(a, "*/*")
@@ -404,6 +438,19 @@ func routingHeaders(r *http.Request, m *message) *Error {
 	}
 	if pv[0] != Version20260728 {
 		return unsupportedVersion(pv[0])
+	}
+	// The header routes the request; the body's _meta must agree with it.
+	if mv, ok := m.params.Get("_meta"); ok {
+		if meta, ok := mv.(*jsonv.Object); ok {
+			if bv, ok := meta.Get(MetaProtocolVersion); ok {
+				if s, isString := bv.(string); isString && s != pv[0] {
+					data := jsonv.NewObject(2)
+					data.Set("headerValue", pv[0])
+					data.Set("bodyVersion", s)
+					return &Error{Code: CodeHeaderMismatch, Message: "MCP-Protocol-Version header does not match request body", Data: data}
+				}
+			}
+		}
 	}
 	method, hasMethod := r.Header["Mcp-Method"]
 	if !hasMethod {

@@ -167,6 +167,13 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 		}
 		jsonEq(t, js(tc.header), r.json(t)["error"], tc.want)
 	}
+	// The version header must agree with the body's _meta.
+	r := do(h, http.MethodPost, "/mcp", map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/list"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`)
+	if r.status != 400 {
+		t.Errorf("version mismatch status %d", r.status)
+	}
+	jsonEq(t, "version mismatch", r.json(t)["error"], `{"code":-32020,"message":"MCP-Protocol-Version header does not match request body","data":{"headerValue":"2026-07-28","bodyVersion":"2099-01-01"}}`)
 	// Mcp-Name is not needed for other methods.
 	if r := rpc(h, 2, "tools/list", "", nil, nil); r.status != 200 {
 		t.Errorf("tools/list without Mcp-Name %d %s", r.status, r.body)
@@ -377,5 +384,26 @@ func TestNewHTTPServerLimits(t *testing.T) {
 	s := NewHTTPServer(http.NotFoundHandler(), HTTPServerOptions{})
 	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes != 64<<10 {
 		t.Errorf("limits %+v", s)
+	}
+}
+
+func TestHTTPUpgradesToSSEForProgress(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	params := map[string]any{"name": "progress", "_meta": map[string]any{"progressToken": "p"}}
+	// Accepting both: progress turns the answer into an SSE stream.
+	r := rpc(h, 1, "tools/call", "progress", params, map[string]string{"Accept": "application/json, text/event-stream"})
+	if r.header.Get("Content-Type") != "text/event-stream" || !strings.HasPrefix(r.body, "id: 0\ndata: \n\n") ||
+		strings.Count(r.body, `"method":"notifications/progress"`) != 3 || !strings.HasSuffix(r.body, "\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false,\"resultType\":\"complete\"}}\n\n") {
+		t.Errorf("upgrade: %v\n%s", r.header, r.body)
+	}
+	// Accepting JSON only: progress is dropped, the answer is JSON.
+	r = rpc(h, 2, "tools/call", "progress", params, map[string]string{"Accept": "application/json"})
+	if r.header.Get("Content-Type") != "application/json" || r.json(t)["result"] == nil {
+		t.Errorf("JSON only: %v\n%s", r.header, r.body)
+	}
+	// Nothing to stream: plain JSON even when SSE is accepted.
+	r = rpc(h, 3, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, map[string]string{"Accept": "application/json, text/event-stream"})
+	if r.header.Get("Content-Type") != "application/json" {
+		t.Errorf("no progress: %v\n%s", r.header, r.body)
 	}
 }

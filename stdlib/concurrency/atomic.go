@@ -43,8 +43,10 @@ func init() {
 		if !args.Given(0) {
 			return &Atomic{v: lib.Intv(0)}, nil
 		}
-		if _, ok := args.Int(0); !ok {
-			return nil, vm.Typef("atomic: initial value must be an int, got %s", args.At(0).Type())
+		switch args.At(0).(type) {
+		case vm.Int, vm.Float, vm.Bool: // newer.md §2.8
+		default:
+			return nil, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
 		}
 		return &Atomic{v: args.At(0)}, nil
 	})

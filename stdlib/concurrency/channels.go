@@ -201,6 +201,13 @@ func (c *Channel) Receive(th *vm.Thread) (v vm.Value, ok bool, err error) {
 }
 
 // Close closes the channel; waiting receivers get nil, senders false.
+// isClosed reports whether Close ran.
+func (c *Channel) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
 func (c *Channel) Close() {
 	c.mu.Lock()
 	if c.closed {
@@ -352,6 +359,21 @@ func init() {
 		}
 		c.Close()
 		return vm.Nil, nil
+	})
+	lib.Def("channel_close", "channel_close(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("channel_close", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		c.Close()
+		return vm.Nil, nil
+	})
+	lib.Def("channel_is_closed", "channel_is_closed(ch)", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("channel_is_closed", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(c.isClosed()), nil
 	})
 	lib.Def("__select", "__select(channels, timeout, has_default)", "runtime hook of `select`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		chans, err := selectChannels("select", a.At(0))

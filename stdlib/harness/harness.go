@@ -54,7 +54,7 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 		}
 		typeName := c.typeName
 		lib.Method(typeName, "*", typeName+".NAME(...)", "methods outside the capability are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return nil, vm.Typef("`%s` has no method `%s`", typeName, args.Text(0))
+			return nil, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // newer.md §2.11
 		})
 	}
 	capabilities[name] = c
@@ -132,4 +132,23 @@ func init() {
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("harness", newHarness())
 	})
+}
+
+// Delegate is a capability method that calls the free builtin named
+// builtin (looked up in the run's universe), after checking that argument
+// i is a string for each i in stringArgs (`HarnessFs.read_text expects
+// string argument 1, got int`).
+func Delegate(capType, name, builtin, sig, doc string, stringArgs ...int) CapabilityMethod {
+	return CapabilityMethod{Name: name, Sig: sig, Doc: doc, Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
+		for _, i := range stringArgs {
+			if _, ok := args.Str(i); !ok {
+				return nil, vm.Typef("%s.%s expects string argument %d, got %s", capType, name, i+1, args.At(i).Type())
+			}
+		}
+		b := th.VM().Universe.Builtin(builtin)
+		if b == nil {
+			return nil, vm.Typef("%s.%s is not available in this runtime", capType, name)
+		}
+		return b.Fn(th, args)
+	}}
 }

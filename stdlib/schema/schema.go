@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -516,6 +517,51 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			})
 			return out
 		}
+	case *vm.StructValue:
+		// The result stays an instance of the same struct, with the
+		// defaulted fields added (newer.md §2.22).
+		props, _ := sget(s, "properties")
+		pd, ok := props.(*vm.Dict)
+		if !ok {
+			return v
+		}
+		fields := append([]vm.Field(nil), x.Fields...)
+		changed := false
+		pd.Range(func(k string, sub vm.Value) bool {
+			at := -1
+			for i, f := range fields {
+				if f.Name == k {
+					at = i
+					break
+				}
+			}
+			if at >= 0 && fields[at].Value != nil && fields[at].Value != vm.Nil {
+				if nv := applySchemaDefaults(fields[at].Value, sub, root, depth+1); nv != fields[at].Value {
+					fields[at].Value, changed = nv, true
+				}
+				return true
+			}
+			sd, ok := sub.(*vm.Dict)
+			if !ok {
+				return true
+			}
+			def, ok := sd.Get("default")
+			if !ok {
+				return true
+			}
+			if at >= 0 {
+				fields[at].Value = def
+			} else {
+				fields = append(fields, vm.Field{Name: k, Value: def})
+			}
+			changed = true
+			return true
+		})
+		if !changed {
+			return v
+		}
+		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+		return &vm.StructValue{Name: x.Name, Fields: fields}
 	case *vm.List:
 		if items, ok := sget(s, "items"); ok {
 			out := make([]vm.Value, x.Len())

@@ -467,6 +467,11 @@ func parseDate(s string) (time.Time, error) {
 		if t, err := time.Parse(time.RFC3339Nano, c); err == nil {
 			return t.UTC(), nil
 		}
+		// YYYY-MM-DDTHH:MM with Z or ±HH:MM: a minute-precision time with
+		// an offset (newer.md §2.23), which the digit fallback misreads.
+		if t, err := time.Parse("2006-01-02T15:04Z07:00", c); err == nil {
+			return t.UTC(), nil
+		}
 	}
 	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, in); err == nil {

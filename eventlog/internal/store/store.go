@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/eventlog"
 )
@@ -16,30 +18,76 @@ import (
 // NowMs is the clock every backend stamps records and leases with.
 func NowMs() int64 { return time.Now().UnixMilli() }
 
-// CheckTopic refuses an empty topic name.
+// CheckTopic refuses an empty or malformed topic name.
 func CheckTopic(topic string) error {
 	if topic == "" {
 		return fmt.Errorf("eventlog: empty topic name")
 	}
+	return checkText("topic name", topic)
+}
+
+// checkText refuses what one backend would store and another refuse:
+// text that is not UTF-8 or holds a NUL.
+func checkText(what, s string) error {
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("eventlog: %s %q is not UTF-8 text without NUL", what, s)
+	}
 	return nil
 }
 
-// CheckRecords refuses records bound for an empty topic.
-func CheckRecords(records []eventlog.TopicRecord) error {
-	for _, r := range records {
-		if err := CheckTopic(r.Topic); err != nil {
+// CheckCursor refuses a cursor whose topic or consumer is not text.
+func CheckCursor(topic, consumer string) error {
+	if err := CheckTopic(topic); err != nil {
+		return err
+	}
+	return checkText("consumer", consumer)
+}
+
+// ErrorText makes a handler's error message storable everywhere: invalid
+// UTF-8 and NULs become U+FFFD. A failure is recorded, never refused.
+func ErrorText(msg string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(msg, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// CheckRecord refuses a record whose kind or headers are not text.
+func CheckRecord(rec eventlog.Record) error {
+	if err := checkText("record kind", rec.Kind); err != nil {
+		return err
+	}
+	for k, v := range rec.Headers {
+		if err := checkText("header", k); err != nil {
+			return err
+		}
+		if err := checkText("header "+k, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// CheckDelivery refuses a delivery without an idempotency key.
+// CheckRecords refuses records bound for an empty topic or malformed.
+func CheckRecords(records []eventlog.TopicRecord) error {
+	for _, r := range records {
+		if err := CheckTopic(r.Topic); err != nil {
+			return err
+		}
+		if err := CheckRecord(r.Record); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckDelivery refuses a delivery without an idempotency key, or with
+// ids that are not text.
 func CheckDelivery(d eventlog.Delivery) error {
 	if d.ID == "" {
 		return fmt.Errorf("eventlog: delivery without an id")
 	}
-	return nil
+	if err := checkText("delivery id", d.ID); err != nil {
+		return err
+	}
+	return checkText("binding id", d.BindingID)
 }
 
 // CheckFinal refuses a Complete whose final state is not Done or Dead.
@@ -54,6 +102,9 @@ func CheckFinal(final eventlog.DeliveryState) error {
 func CheckClaim(owner string, ttl time.Duration) error {
 	if owner == "" {
 		return fmt.Errorf("eventlog: claim without an owner")
+	}
+	if err := checkText("lease owner", owner); err != nil {
+		return err
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("eventlog: claim with lease ttl %v (want > 0)", ttl)
