@@ -1,6 +1,7 @@
 package sdkgen
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -96,6 +97,45 @@ func (e *e2e) checkOK(out string, want int) {
 	e.t.Log("\n" + out)
 }
 
+// serveHTTP starts `harn serve mcp --transport http` on a free loopback
+// port for the shop module and returns its URL; the server stops when
+// the test ends.
+func (e *e2e) serveHTTP() string {
+	e.t.Helper()
+	cmd := exec.Command(e.harn, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", e.shop)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				urls <- url
+			}
+		}
+		close(urls)
+	}()
+	select {
+	case url, ok := <-urls:
+		if !ok {
+			e.t.Fatal("harn serve mcp --transport http exited before listening")
+		}
+		return url
+	case <-time.After(2 * time.Minute):
+		e.t.Fatal("harn serve mcp --transport http did not start listening")
+	}
+	return ""
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -183,8 +223,9 @@ func TestEndToEnd(t *testing.T) {
 		e.run(root, env, "go", append([]string{"vet"}, pkgs...)...)
 		e.run(root, env, "go", append([]string{"build"}, pkgs...)...)
 		t.Logf("go vet, go build: %d modules", len(catalogs))
-		out := e.run(root, append(env, "HARN_BIN="+harn, "SHOP_FILE="+shop), "go", "run", "./shop/cmd/e2e")
-		e.checkOK(out, 7)
+		url := e.serveHTTP()
+		out := e.run(root, append(env, "HARN_BIN="+harn, "SHOP_FILE="+shop, "SHOP_URL="+url), "go", "run", "./shop/cmd/e2e")
+		e.checkOK(out, 9)
 	})
 	t.Run("python", func(t *testing.T) {
 		e := base
