@@ -21,6 +21,8 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn fmt [--check] [PATH...]   format .harn files in the canonical layout
+  harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -35,6 +37,11 @@ Usage:
                                  classify the changes between two catalogs
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
+  harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
+                                 serve the project's orchestrator over MCP
+  harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
+  harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
+                                 operate the orchestrator from the command line
   harn version                   print the version
   harn help                      print this help
 
@@ -73,12 +80,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTest(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "fmt":
+		return cmdFmt(args[1:], stdin, stdout, stderr)
+	case "lint":
+		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
 		return cmdTool(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return cmdMcp(args[1:], stdin, stdout, stderr)
+	case "orchestrator":
+		return cmdOrchestrator(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0
@@ -113,6 +128,8 @@ var commandHelp = map[string]string{
 	"tool diff":        toolDiffHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
+	"fmt":              fmtHelp,
+	"lint":             lintHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
