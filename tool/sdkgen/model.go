@@ -141,6 +141,7 @@ var runtimeNames = map[string]bool{
 	"Array": true, "Promise": true, "Record": true, "Map": true, "Set": true, "Date": true,
 	"JSON": true, "Symbol": true, "Function": true, "Runtime": true, "ToolSpec": true,
 	"Context": true, "ClientSession": true, "Exception": true, "Cast": true,
+	"Never": true, "Sequence": true, "AsyncIterator": true, "Mapping": true,
 }
 
 // Build reads the MCP-audience tools of a prepared catalog into a
