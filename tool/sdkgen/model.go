@@ -709,6 +709,17 @@ func snake(s string) string {
 	return out
 }
 
+// argsOptional reports whether a call may omit the argument object: the
+// input has no required property.
+func (t *Tool) argsOptional() bool {
+	for _, f := range t.Input.Fields {
+		if f.Required {
+			return false
+		}
+	}
+	return true
+}
+
 // docLines is a tool's documentation, the same in every language:
 // title, description, then one line each for its MCP name, annotations,
 // policy and CLI path.
