@@ -23,6 +23,8 @@ Usage:
   harn repl                      start an interactive session
   harn fmt [--check] [PATH...]   format .harn files in the canonical layout
   harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
+  harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
+                                 run test_* functions of *_test.harn and tests/ files
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -115,6 +117,7 @@ var commandHelp = map[string]string{
 	"serve mcp":        serveHelp,
 	"fmt":              fmtHelp,
 	"lint":             lintHelp,
+	"test":             testHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
@@ -144,7 +147,7 @@ History is kept in $HARN_REPL_HISTORY if set (set it empty to keep none),
 else in harn/repl_history under $XDG_STATE_HOME or the user's config
 directory.
 `,
-	"test": `Usage: harn test conformance [DIR] [--filter PAT]
+	"test conformance": `Usage: harn test conformance [DIR] [--filter PAT]
 
 Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 (compared with the program's trimmed stdout) or a NAME.error (text that must
