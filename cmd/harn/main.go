@@ -21,6 +21,8 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn init [DIR] [--template script|tool-server|library]
+                                 create a project: harn.toml, main, test, README
   harn fmt [--check] [PATH...]   format .harn files in the canonical layout
   harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
   harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
@@ -75,6 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "fmt":
 		return cmdFmt(args[1:], stdin, stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
 	case "lint":
 		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
@@ -118,6 +122,7 @@ var commandHelp = map[string]string{
 	"fmt":              fmtHelp,
 	"lint":             lintHelp,
 	"test":             testHelp,
+	"init":             initHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
