@@ -25,6 +25,7 @@ Usage:
                                  create a project: harn.toml, main, test, README
   harn fmt [--check] [PATH...]   format .harn files in the canonical layout
   harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
+  harn lsp                       run the language server on stdin/stdout
   harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
                                  run test_* functions of *_test.harn and tests/ files
   harn test conformance [DIR] [--filter PAT]
@@ -79,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdFmt(args[1:], stdin, stdout, stderr)
 	case "init":
 		return cmdInit(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLsp(args[1:], stdout, stderr)
 	case "lint":
 		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
@@ -123,6 +126,7 @@ var commandHelp = map[string]string{
 	"lint":             lintHelp,
 	"test":             testHelp,
 	"init":             initHelp,
+	"lsp":              lspHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
