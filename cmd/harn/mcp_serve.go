@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/harnlang/harn/eventlog/backend"
 	"github.com/harnlang/harn/mcp/auth"
 	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/orchestrator/mcpserver"
 )
@@ -43,7 +45,8 @@ Options:
 Environment: HARN_EVENT_LOG_URL (a postgres:// URL: share one log between
 several servers), HARN_EVENT_LOG_BACKEND, HARN_EVENT_LOG_SQLITE_PATH,
 HARN_ORCHESTRATOR_API_KEYS and HARN_MCP_OAUTH_* (HTTP auth),
-HARN_MCP_LIST_PAGE_SIZE.
+HARN_MCP_LIST_PAGE_SIZE, HARN_ORCHESTRATOR_WORKERS (concurrent dispatches,
+default 16), HARN_ORCHESTRATOR_LEASE_TTL (default 30s).
 
 Exit status: 0 when the client closes stdio or on SIGINT/SIGTERM; 1 when the
 manifest, auth configuration, state directory or event log is unusable;
@@ -132,6 +135,29 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// nodeOptions reads the node's tuning from the environment:
+// HARN_ORCHESTRATOR_WORKERS (concurrent dispatches, default 16) and
+// HARN_ORCHESTRATOR_LEASE_TTL (how long a dead node's deliveries stay
+// leased, default 30s).
+func nodeOptions(getenv func(string) string) (orchestrator.Options, error) {
+	var o orchestrator.Options
+	if v := getenv("HARN_ORCHESTRATOR_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("HARN_ORCHESTRATOR_WORKERS must be a positive integer, got %q", v)
+		}
+		o.Workers = n
+	}
+	if v := getenv("HARN_ORCHESTRATOR_LEASE_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return o, fmt.Errorf("HARN_ORCHESTRATOR_LEASE_TTL must be a duration of at least 1s, got %q", v)
+		}
+		o.LeaseTTL = d
+	}
+	return o, nil
+}
+
 func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := defaultOrchestratorFlags()
 	transport, bind, path := "stdio", envOr("HARN_MCP_SERVE_BIND", "127.0.0.1:8765"), "/mcp"
@@ -200,7 +226,12 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if transport == "stdio" {
 		reported = "stdio"
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr})
+	node, err := nodeOptions(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
 	if err != nil {
 		var bad *manifest.Error
 		if errors.As(err, &bad) {
