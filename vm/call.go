@@ -40,6 +40,10 @@ func (th *Thread) recoverNative(name string, depth int, v *Value, err *error) {
 	if len(th.frames) > depth {
 		th.frames = th.frames[:depth]
 	}
+	if e, ok := r.(*Error); ok {
+		*v, *err = Nil, e
+		return
+	}
 	*v, *err = Nil, Runtimef("%s failed: %s", name, nativePanicText(r))
 }
 
