@@ -559,7 +559,7 @@ func (c *conn) dispatch(req *Request) {
 		c.reply(req, c.listResult(req, "tools", items))
 	case "tools/call":
 		c.queue(req, c.toolsCall)
-	case "tasks/get", "tasks/update", "tasks/cancel":
+	case "tasks/get", "tasks/update", "tasks/cancel", "tasks/list":
 		c.reply(req, c.taskMethod(req))
 	case "resources/list":
 		c.replyList(req, "resources", pr.Resources)

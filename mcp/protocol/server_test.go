@@ -182,6 +182,14 @@ func TestTasks(t *testing.T) {
 		if got["status"] != "cancelled" || got["statusMessage"] != msgCancelled || got["result"] != nil {
 			t.Errorf("cancelled %s", js(got))
 		}
+		list := c.call(50, "tasks/list", modern(nil, tasksCaps))["result"].(map[string]any)
+		if ts := list["tasks"].([]any); len(ts) != 1 || ts[0].(map[string]any)["taskId"] != id || list["resultType"] != "complete" {
+			t.Errorf("tasks/list %s", js(list))
+		}
+		if ts := c.call(51, "tasks/list", other)["result"].(map[string]any)["tasks"].([]any); len(ts) != 0 {
+			t.Errorf("another owner's tasks/list %s", js(ts))
+		}
+		jsonEq(t, "tasks/list without opt-in", c.call(52, "tasks/list", modern(nil, nil))["error"].(map[string]any)["code"], `-32021`)
 		jsonEq(t, "cancel twice", c.call(7, "tasks/cancel", modern(map[string]any{"taskId": id}, tasksCaps))["error"],
 			`{"code":-32602,"message":"Cannot cancel task: already in terminal status 'cancelled'"}`)
 		// A task that needs client input fails.
