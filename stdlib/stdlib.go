@@ -28,6 +28,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/concurrency"
 	_ "github.com/harnlang/harn/stdlib/console"
 	_ "github.com/harnlang/harn/stdlib/core"
+	_ "github.com/harnlang/harn/stdlib/crypto"
 	_ "github.com/harnlang/harn/stdlib/encoding"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/harness"

@@ -202,7 +202,36 @@ func Compare(a, b Value) int {
 			return Compare(x.Second, y.Second)
 		}
 	}
+	if o, ok := a.(Ordered); ok {
+		if c, ok := o.CompareTo(b); ok {
+			return c
+		}
+	} else if o, ok := b.(Ordered); ok {
+		if c, ok := o.CompareTo(a); ok {
+			return -c
+		}
+	}
 	return 0
+}
+
+// Ordered is implemented by library value kinds with their own order
+// (decimal). CompareTo reports false when the two values are unordered,
+// which makes every relational comparison of them false.
+type Ordered interface {
+	CompareTo(other Value) (c int, ok bool)
+}
+
+// unordered reports whether an Ordered operand declines to compare.
+func unordered(a, b Value) bool {
+	if o, ok := a.(Ordered); ok {
+		_, ok := o.CompareTo(b)
+		return !ok
+	}
+	if o, ok := b.(Ordered); ok {
+		_, ok := o.CompareTo(a)
+		return !ok
+	}
+	return false
 }
 
 func cmpInt(a, b int64) int {

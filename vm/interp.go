@@ -566,7 +566,7 @@ loop:
 			default:
 				r = c >= 0
 			}
-			if c == 0 && isNaNPair(x, y) {
+			if c == 0 && (isNaNPair(x, y) || unordered(x, y)) {
 				r = false
 			}
 			sp--

@@ -21,8 +21,13 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn init [DIR] [--template script|tool-server|library]
+                                 create a project: harn.toml, main, test, README
   harn fmt [--check] [PATH...]   format .harn files in the canonical layout
   harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
+  harn lsp                       run the language server on stdin/stdout
+  harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
+                                 run test_* functions of *_test.harn and tests/ files
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -82,6 +87,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "fmt":
 		return cmdFmt(args[1:], stdin, stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLsp(args[1:], stdout, stderr)
 	case "lint":
 		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
@@ -130,6 +139,9 @@ var commandHelp = map[string]string{
 	"serve mcp":        serveHelp,
 	"fmt":              fmtHelp,
 	"lint":             lintHelp,
+	"test":             testHelp,
+	"init":             initHelp,
+	"lsp":              lspHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
@@ -159,7 +171,7 @@ History is kept in $HARN_REPL_HISTORY if set (set it empty to keep none),
 else in harn/repl_history under $XDG_STATE_HOME or the user's config
 directory.
 `,
-	"test": `Usage: harn test conformance [DIR] [--filter PAT]
+	"test conformance": `Usage: harn test conformance [DIR] [--filter PAT]
 
 Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 (compared with the program's trimmed stdout) or a NAME.error (text that must

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/mcp/auth"
 	"github.com/harnlang/harn/mcp/protocol"
@@ -196,5 +202,111 @@ func TestMcpCommandGroup(t *testing.T) {
 	}
 	if _, _, code := runHarn("mcp"); code != 2 {
 		t.Errorf("mcp without a command: exit %d", code)
+	}
+}
+
+// startMcpServeHTTP runs `harn mcp serve --transport http` (this test
+// binary re-executed as harn) on a fresh project with env added to the
+// environment, and returns its base URL.
+func startMcpServeHTTP(t *testing.T, env ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "harn.toml")
+	os.WriteFile(manifest, []byte("[package]\nname = \"discover-test\"\n\n[[triggers]]\nid = \"noop\"\nkind = \"manual\"\nhandler = \"noop\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn noop(event) { return {ok: true} }\n"), 0o644)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
+		"--config", manifest, "--state-dir", filepath.Join(dir, "state"))
+	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_EVENT_LOG_URL=", "HARN_ORCHESTRATOR_API_KEYS=",
+		"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=", "HARN_MCP_OAUTH_JWKS_URL=", "HARN_MCP_OAUTH_INTROSPECTION_URL=",
+		"HARN_MCP_OAUTH_RESOURCE=", "HARN_MCP_OAUTH_AUDIENCE=", "HARN_MCP_OAUTH_ISSUER=", "HARN_MCP_OAUTH_SCOPES=")
+	cmd.Env = append(cmd.Env, env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	var said strings.Builder
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			said.WriteString(sc.Text() + "\n")
+			if _, rest, ok := strings.Cut(sc.Text(), "[harn] MCP HTTP listener ready on "); ok {
+				found <- strings.TrimSuffix(rest, "/mcp")
+			}
+		}
+		close(found)
+	}()
+	select {
+	case base, ok := <-found:
+		if !ok {
+			t.Fatalf("harn mcp serve exited before listening:\n%s", said.String())
+		}
+		return base
+	case <-time.After(60 * time.Second):
+		t.Fatal("harn mcp serve did not start listening")
+	}
+	return ""
+}
+
+// End to end: discover a real `harn mcp serve` in OAuth mode, and see
+// the MCP endpoint refuse an unauthenticated POST with the challenge
+// that points at the same metadata.
+func TestMcpDiscoverServe(t *testing.T) {
+	base := startMcpServeHTTP(t,
+		"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com",
+		"HARN_MCP_OAUTH_JWKS_URL=https://auth.example.com/jwks.json",
+		"HARN_MCP_OAUTH_RESOURCE=https://mcp.example.com/mcp",
+		"HARN_MCP_OAUTH_SCOPES=mcp:control",
+	)
+	out, errs, code := runHarn("mcp", "discover", "--json", base)
+	if code != 0 {
+		t.Fatalf("discover: exit %d, stderr %s", code, errs)
+	}
+	var doc struct {
+		URL string `json:"url"`
+		MCP struct {
+			Name, Endpoint, Transport string
+			Authorization             struct{ ResourceMetadata string }
+		} `json:"mcp"`
+		ProtectedResource struct {
+			Resource             string   `json:"resource"`
+			AuthorizationServers []string `json:"authorization_servers"`
+			ScopesSupported      []string `json:"scopes_supported"`
+		} `json:"protectedResource"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	metadata := base + "/.well-known/oauth-protected-resource/mcp"
+	if doc.MCP.Name != "harn-orchestrator" || doc.MCP.Endpoint != base+"/mcp" || doc.MCP.Transport != "streamable-http" ||
+		doc.MCP.Authorization.ResourceMetadata != metadata || doc.ProtectedResource.Resource != "https://mcp.example.com/mcp" ||
+		strings.Join(doc.ProtectedResource.AuthorizationServers, ",") != "https://auth.example.com" ||
+		strings.Join(doc.ProtectedResource.ScopesSupported, ",") != "mcp:control" {
+		t.Errorf("discovered %s", out)
+	}
+	// The configured resource differs from the local endpoint: discover says so.
+	if !strings.Contains(errs, `warning: the protected resource "https://mcp.example.com/mcp" is not the endpoint`) {
+		t.Errorf("stderr %q", errs)
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	want := `Bearer resource_metadata="` + metadata + `", scope="mcp:control"`
+	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("unauthenticated POST: %d %q, want 401 %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
 	}
 }

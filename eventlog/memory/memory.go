@@ -21,6 +21,7 @@ type Log struct {
 	topics     map[string][]eventlog.Record
 	cursors    map[[2]string]int64
 	deliveries map[string]*delivery
+	open       map[string]*delivery // the pending and leased ones: what Claim scans
 }
 
 type delivery struct {
@@ -41,6 +42,7 @@ func New() *Log {
 		topics:     map[string][]eventlog.Record{},
 		cursors:    map[[2]string]int64{},
 		deliveries: map[string]*delivery{},
+		open:       map[string]*delivery{},
 	}
 }
 
@@ -210,6 +212,7 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
 	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
 	l.deliveries[d.ID] = &delivery{Delivery: d}
+	l.open[d.ID] = l.deliveries[d.ID]
 	l.appendAll(records, now)
 	return d, true, nil
 }
@@ -232,7 +235,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 		d  *delivery
 	}
 	var rs []ready
-	for _, d := range l.deliveries {
+	for _, d := range l.open {
 		if at, ok := d.readyAt(); ok && at <= now {
 			rs = append(rs, ready{at, d})
 		}
@@ -301,6 +304,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 		return err
 	}
 	d.State, d.LastError, d.expires = final, errMsg, 0
+	delete(l.open, d.ID)
 	l.appendAll(records, store.NowMs())
 	return nil
 }

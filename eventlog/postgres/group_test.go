@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/eventlog/internal/pgtest"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -39,7 +39,7 @@ func TestFailingStepInGroup(t *testing.T) {
 			// A step whose statement fails, with records of its own.
 			_, errs[i] = l.write(ctx, &step{
 				queue: func(b *pgx.Batch) { b.Queue(`SELECT 1 / 0`) },
-				finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+				finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
 					return []eventlog.TopicRecord{{Topic: "t", Record: eventlog.Record{Kind: "never"}}}, nil
 				},
 			})

@@ -7,10 +7,9 @@
 // # How processes share the inbox
 //
 // Claim takes due deliveries with SELECT … FOR UPDATE SKIP LOCKED inside
-// one UPDATE, so concurrent claimers (in other processes; one process's
-// writes go through one writer) skip each other's rows instead of
-// waiting or taking the same ones, and a delivery is leased to exactly one
-// of them. Each lease carries a fencing token (the delivery's lease count):
+// one UPDATE, so concurrent claimers, in this process or another, skip
+// each other's rows instead of waiting or taking the same ones, and a
+// delivery is leased to exactly one of them. Each lease carries a fencing token (the delivery's lease count):
 // Complete, Retry and Extend match it, so a process that stalled past its
 // lease expiry and lost the delivery to another cannot finish it too. When
 // a process dies, its leases simply expire and the others claim them.
@@ -20,16 +19,25 @@
 // A topic's next id comes from its topic_heads row, bumped with INSERT … ON
 // CONFLICT DO UPDATE … RETURNING in the transaction that inserts the
 // record: the row lock serialises appenders to one topic until commit, a
-// rolled-back append gives its id back, and ids stay dense from 1. A step
-// that appends to several topics bumps their heads in sorted topic order
-// (after any delivery row it locks), so two steps never wait on each other
-// in a cycle.
+// rolled-back append gives its id back, ids stay dense from 1, and a
+// reader never sees id n+1 before id n. Heads are bumped in sorted topic
+// order after any delivery row a transaction locks, so two transactions
+// never wait on each other in a cycle over heads.
+//
+// # Group commit
+//
+// Holding a head until commit would serialise a topic's writers on one
+// WAL flush each; instead a process commits the steps submitted at the
+// same moment in one transaction of two pipelined round trips (see
+// writer), so concurrent dispatches share flushes.
 //
 // # Clocks
 //
-// Due times and lease expiries are wall-clock milliseconds of the calling
-// process, as in the other backends, so nodes sharing a database must
-// keep their clocks synchronised (NTP) to well within the lease ttl.
+// Lease expiries, claim decisions and the default due time are the
+// database server's clock, so nodes whose clocks drift apart still agree
+// on when a lease expired. Due times a caller passes (Accept's DueAtMs,
+// Retry's dueAtMs) are the caller's, so a node's clock skew shifts its
+// retry backoffs by that much, no more.
 package postgres
 
 import (
@@ -38,6 +46,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,12 +57,12 @@ import (
 	"github.com/harnlang/harn/eventlog/internal/store"
 )
 
-// schemaLock is the advisory lock key that serialises schema creation when
-// several processes start at once (CREATE TABLE IF NOT EXISTS is not safe
-// against itself).
 // defaultMaxConns is the pool size when the URL sets no pool_max_conns.
 const defaultMaxConns = 16
 
+// schemaLock is the advisory lock key that serialises schema creation when
+// several processes start at once (CREATE TABLE IF NOT EXISTS is not safe
+// against itself).
 const schemaLock = 0x6861726e_65766c67 // "harnevlg"
 
 const schema = `
@@ -99,21 +108,30 @@ const (
 	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
 	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
 	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = $1`
-	sqlAccept    = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
-		VALUES ($1, $2, $3, 'pending', $4, $5, $4) ON CONFLICT (id) DO NOTHING`
-	sqlClaim = `WITH picked AS (
-			SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= $3
-			ORDER BY ready_at_ms, created_ms, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+	// Lease and due times are the database server's clock, so nodes
+	// with skewed clocks still agree on when a lease expired.
+	dbNow     = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`
+	sqlAccept = `WITH t AS (SELECT ` + dbNow + ` AS now)
+		INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
+		SELECT $1, $2, $3, 'pending', COALESCE(NULLIF($4::bigint, 0), t.now), t.now, COALESCE(NULLIF($4::bigint, 0), t.now)
+		FROM t ON CONFLICT (id) DO NOTHING RETURNING due_at_ms, created_ms`
+	sqlClaim = `WITH t AS (SELECT ` + dbNow + ` AS now),
+		picked AS (
+			SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= (SELECT now FROM t)
+			ORDER BY ready_at_ms, created_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED)
 		UPDATE deliveries d SET state = 'leased', attempts = d.attempts + 1, lease_owner = $1,
-			lease_token = d.lease_token + 1, lease_expires_ms = $2, ready_at_ms = $2
-		FROM picked WHERE d.id = picked.id
+			lease_token = d.lease_token + 1, lease_expires_ms = t.now + $2, ready_at_ms = t.now + $2
+		FROM picked, t WHERE d.id = picked.id
 		RETURNING d.id, d.binding_id, d.envelope, d.state, d.attempts, d.due_at_ms, d.created_ms, d.last_error,
 			d.lease_owner, d.lease_token, d.lease_expires_ms`
-	fence       = ` WHERE id = $1 AND state = 'leased' AND lease_token = $2 AND lease_owner = $3`
-	sqlExtend   = `UPDATE deliveries SET lease_expires_ms = $4, ready_at_ms = $4` + fence
+	fence     = ` WHERE id = $1 AND state = 'leased' AND lease_token = $2 AND lease_owner = $3`
+	sqlExtend = `WITH t AS (SELECT ` + dbNow + ` AS now)
+		UPDATE deliveries SET lease_expires_ms = t.now + $4, ready_at_ms = t.now + $4 FROM t` + fence +
+		` RETURNING lease_expires_ms`
 	sqlComplete = `UPDATE deliveries SET state = $4, last_error = $5, lease_expires_ms = 0, ready_at_ms = NULL` + fence
-	sqlRetry    = `UPDATE deliveries SET state = 'pending', due_at_ms = $4, ready_at_ms = $4, last_error = $5,
-		lease_expires_ms = 0` + fence
+	sqlRetry    = `WITH t AS (SELECT COALESCE(NULLIF($4::bigint, 0), ` + dbNow + `) AS due)
+		UPDATE deliveries SET state = 'pending', due_at_ms = t.due, ready_at_ms = t.due, last_error = $5,
+		lease_expires_ms = 0 FROM t` + fence
 )
 
 // Log is the PostgreSQL event log. It implements eventlog.Log and
@@ -121,9 +139,9 @@ const (
 type Log struct {
 	pool *pgxpool.Pool
 
-	steps   chan *step    // for writer(); unbuffered, so none is left behind at Close
-	quit    chan struct{} // closed by Close
-	stopped chan struct{} // closed when writer() returned
+	steps   chan *step     // for writer(); unbuffered, so none is left behind at Close
+	quit    chan struct{}  // closed by Close
+	writers sync.WaitGroup // the writer goroutines
 }
 
 var (
@@ -158,8 +176,11 @@ func Open(ctx context.Context, url string) (*Log, error) {
 		pool.Close()
 		return nil, fmt.Errorf("eventlog: postgres: create tables: %w", err)
 	}
-	l := &Log{pool: pool, steps: make(chan *step), quit: make(chan struct{}), stopped: make(chan struct{})}
-	go l.writer()
+	l := &Log{pool: pool, steps: make(chan *step), quit: make(chan struct{})}
+	for i := 0; i < writers; i++ {
+		l.writers.Add(1)
+		go l.writer()
+	}
 	return l, nil
 }
 
@@ -172,7 +193,7 @@ func (l *Log) Close() error {
 	default:
 	}
 	close(l.quit)
-	<-l.stopped
+	l.writers.Wait()
 	l.pool.Close()
 	return nil
 }
@@ -185,7 +206,7 @@ func (l *Log) Close() error {
 type step struct {
 	ctx     context.Context
 	queue   func(b *pgx.Batch)
-	finish  func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error)
+	finish  func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error)
 	records []eventlog.TopicRecord
 	ids     []int64 // the records' ids, once committed
 	err     error
@@ -215,18 +236,23 @@ func (l *Log) write(ctx context.Context, s *step) ([]int64, error) {
 // maxGroup bounds the steps one transaction commits together.
 const maxGroup = 128
 
-// writer is the goroutine that writes. Every append must hold its topic's
-// head row until commit (that is what keeps ids dense and in commit
-// order), so one transaction per step would serialise a topic's writers
-// on one WAL flush and several round trips each. Instead the writer
+// writers is the number of groups a process keeps in flight: while one
+// waits for its WAL flush, the next runs its statements.
+const writers = 3
+
+// writer is one of the goroutines that write. Every append must hold its
+// topic's head row until commit (that is what keeps ids dense and in
+// commit order), so one transaction per step would serialise a topic's
+// writers on one WAL flush and several round trips each. Instead a writer
 // commits the steps waiting at the same moment in one transaction (group
-// commit): their statements go to the server in one pipelined batch, then
-// the heads of all their records are bumped once each, in sorted topic
-// order and after every delivery row, in a second batch. The lock order is
-// the same in every process, so nodes do not deadlock on heads; a group
-// costs four round trips and one WAL flush however many steps it holds.
+// commit): BEGIN and their statements go to the server in one pipelined
+// batch, then the heads of all their records are bumped once each, in
+// sorted topic order and after every delivery row, with the COMMIT in a
+// second batch. The lock order is the same in every process, so nodes do
+// not deadlock on heads; a group costs two round trips and one WAL flush
+// however many steps it holds.
 func (l *Log) writer() {
-	defer close(l.stopped)
+	defer l.writers.Done()
 	for {
 		var group []*step
 		select {
@@ -289,11 +315,19 @@ func retryable(err error) bool {
 // errStepFailed: a step of a group failed; the group is retried step by step.
 var errStepFailed = errors.New("a step failed")
 
+// querier is what a step's finish may query through: the group's
+// connection, inside its transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// commitOnce runs a group in one transaction, in two round trips: BEGIN
+// and the steps' statements, then the appends and COMMIT.
 func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 	solo := len(group) == 1
 	// stepErr ends the group for a step's own failure: alone, it is the
-	// step's outcome (the deferred rollback undoes it); in a group, the
-	// steps are retried alone.
+	// step's outcome (the rollback undoes it); in a group, the steps are
+	// retried alone.
 	stepErr := func(s *step, err error) error {
 		if retryable(err) {
 			return err
@@ -307,28 +341,36 @@ func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 	for _, s := range group {
 		s.err, s.records, s.ids = nil, nil, nil
 	}
-	tx, err := l.pool.Begin(ctx)
+	conn, err := l.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("eventlog: postgres: begin: %w", err)
+		return fmt.Errorf("eventlog: postgres: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer conn.Release()
+	committed := false
+	defer func() {
+		if !committed {
+			// Ends the transaction a failed batch left open; outside one it
+			// is a no-op with a warning.
+			conn.Exec(ctx, `ROLLBACK`)
+		}
+	}()
+
 	batch := &pgx.Batch{}
+	batch.Queue(`BEGIN`)
 	for _, s := range group {
 		if s.err = s.ctx.Err(); s.err == nil && s.queue != nil {
 			s.queue(batch)
 		}
 	}
-	if batch.Len() > 0 {
-		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-			return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
-		}
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
 	}
 	var records []eventlog.TopicRecord
 	for _, s := range group {
 		if s.err != nil {
 			continue
 		}
-		s.records, s.err = s.finish(ctx, tx)
+		s.records, s.err = s.finish(ctx, conn)
 		switch {
 		case s.err == nil:
 			records = append(records, s.records...)
@@ -338,14 +380,22 @@ func (l *Log) commitOnce(ctx context.Context, group []*step) error {
 			return stepErr(s, s.err)
 		}
 	}
-	ids, err := appendAll(ctx, tx, records, store.NowMs())
-	if err != nil {
+	batch = &pgx.Batch{}
+	ids := queueAppends(batch, records, store.NowMs())
+	batch.Queue(`COMMIT`).Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() != "COMMIT" {
+			return fmt.Errorf("transaction ended with %s", tag)
+		}
+		committed = true
+		return nil
+	})
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		if committed {
+			return fmt.Errorf("eventlog: postgres: after commit: %w", err)
+		}
 		// The records of the whole group went together: alone, the
 		// failure is the step's; in a group, find out whose it is.
-		return stepErr(group[0], err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("eventlog: postgres: commit: %w", err)
+		return stepErr(group[0], fmt.Errorf("eventlog: postgres: %w", err))
 	}
 	for _, s := range group {
 		if s.err == nil {
@@ -368,12 +418,10 @@ const sqlAppendTopic = `WITH h AS (
 			WITH ORDINALITY AS r(kind, payload, headers, occurred, ord))
 	SELECT last_id FROM h`
 
-// appendAll appends records, bumping each topic's head once, in sorted
-// topic order, and returns their ids.
-func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, now int64) ([]int64, error) {
-	if len(records) == 0 {
-		return nil, nil
-	}
+// queueAppends queues the appends of records, bumping each topic's head
+// once, in sorted topic order. The returned slice holds their ids once the
+// batch ran.
+func queueAppends(batch *pgx.Batch, records []eventlog.TopicRecord, now int64) []int64 {
 	type column struct {
 		idx      []int // positions in records
 		kinds    []string
@@ -399,7 +447,6 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 	}
 	sort.Strings(topics)
 	ids := make([]int64, len(records))
-	batch := &pgx.Batch{}
 	for _, topic := range topics {
 		c := cols[topic]
 		n := int64(len(c.idx))
@@ -414,17 +461,14 @@ func appendAll(ctx context.Context, tx pgx.Tx, records []eventlog.TopicRecord, n
 			return nil
 		})
 	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, fmt.Errorf("eventlog: postgres: append: %w", err)
-	}
-	return ids, nil
+	return ids
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
 	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
 		return 0, err
 	}
-	ids, err := l.write(ctx, &step{finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+	ids, err := l.write(ctx, &step{finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
 		return []eventlog.TopicRecord{{Topic: topic, Record: rec}}, nil
 	}})
 	if err != nil {
@@ -552,27 +596,27 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	if err := store.CheckRecords(records); err != nil {
 		return eventlog.Delivery{}, false, err
 	}
-	now := store.NowMs()
-	if d.DueAtMs == 0 {
-		d.DueAtMs = now
-	}
-	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
+	d.State, d.Attempts, d.LastError = eventlog.Pending, 0, ""
 	d.Envelope = store.Payload(d.Envelope)
 	var created bool
 	var stored eventlog.Delivery
 	_, err := l.write(ctx, &step{
 		queue: func(b *pgx.Batch) {
-			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now).Exec(func(tag pgconn.CommandTag) error {
-				created = tag.RowsAffected() == 1
-				return nil
+			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs).QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&d.DueAtMs, &d.CreatedMs)
+				created = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil // a duplicate
+				}
+				return err
 			})
 		},
-		finish: func(ctx context.Context, tx pgx.Tx) ([]eventlog.TopicRecord, error) {
+		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
 			if created {
 				return records, nil
 			}
 			var err error
-			if stored, err = scanDelivery(tx.QueryRow(ctx, sqlGet, d.ID)); err != nil {
+			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, d.ID)); err != nil {
 				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
 			}
 			return nil, nil
@@ -594,12 +638,11 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	if n <= 0 {
 		return nil, nil
 	}
-	now := store.NowMs()
 	var leases []eventlog.Lease
 	_, err := l.write(ctx, &step{
 		queue: func(b *pgx.Batch) {
 			leases = nil
-			b.Queue(sqlClaim, owner, now+store.TTLMs(ttl), now, n).Query(func(rows pgx.Rows) error {
+			b.Queue(sqlClaim, owner, store.TTLMs(ttl), n).Query(func(rows pgx.Rows) error {
 				for rows.Next() {
 					var ls eventlog.Lease
 					var err error
@@ -611,7 +654,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 				return rows.Err()
 			})
 		},
-		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) { return nil, nil },
+		finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) { return nil, nil },
 	})
 	if err != nil {
 		return nil, err
@@ -622,17 +665,29 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 
 // fenced is the step of a statement that ends in the fence clause: it
 // fails with ErrLeaseLost when the statement matched no row, and appends
-// records otherwise.
-func fenced(q string, ls eventlog.Lease, records []eventlog.TopicRecord, args ...any) *step {
+// records otherwise. With ret, the statement returns one value into it.
+func fenced(q string, ls eventlog.Lease, ret *int64, records []eventlog.TopicRecord, args ...any) *step {
 	var matched bool
 	return &step{
 		queue: func(b *pgx.Batch) {
-			b.Queue(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...).Exec(func(tag pgconn.CommandTag) error {
-				matched = tag.RowsAffected() > 0
-				return nil
+			qq := b.Queue(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...)...)
+			if ret == nil {
+				qq.Exec(func(tag pgconn.CommandTag) error {
+					matched = tag.RowsAffected() > 0
+					return nil
+				})
+				return
+			}
+			qq.QueryRow(func(row pgx.Row) error {
+				err := row.Scan(ret)
+				matched = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil
+				}
+				return err
 			})
 		},
-		finish: func(context.Context, pgx.Tx) ([]eventlog.TopicRecord, error) {
+		finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
 			if !matched {
 				return nil, eventlog.ErrLeaseLost
 			}
@@ -645,8 +700,8 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 	if err := store.CheckClaim(ls.Owner, ttl); err != nil {
 		return err
 	}
-	exp := store.NowMs() + store.TTLMs(ttl)
-	_, err := l.write(ctx, fenced(sqlExtend, *ls, nil, exp))
+	var exp int64
+	_, err := l.write(ctx, fenced(sqlExtend, *ls, &exp, nil, store.TTLMs(ttl)))
 	if err == nil {
 		ls.ExpiresAtMs = exp
 	}
@@ -661,7 +716,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	_, err := l.write(ctx, fenced(sqlComplete, ls, records, string(final), errMsg))
+	_, err := l.write(ctx, fenced(sqlComplete, ls, nil, records, string(final), errMsg))
 	return err
 }
 
@@ -670,10 +725,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	if dueAtMs == 0 {
-		dueAtMs = store.NowMs()
-	}
-	_, err := l.write(ctx, fenced(sqlRetry, ls, records, dueAtMs, errMsg))
+	_, err := l.write(ctx, fenced(sqlRetry, ls, nil, records, dueAtMs, errMsg))
 	return err
 }
 

@@ -67,17 +67,28 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-// TestPragmas: the file is in WAL mode and commits are synchronous=FULL.
+// TestPragmas: the file is in WAL mode and commits are synchronous=FULL
+// unless NORMAL was asked for.
 func TestPragmas(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.sqlite")
-	l := open(t, path)
-	defer l.Close()
-	mode, sync, err := l.Pragmas(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		sync sqlite.Synchronous
+		want int
+	}{{sqlite.Full, 2}, {sqlite.Normal, 1}} {
+		l, err := sqlite.OpenSync(context.Background(), filepath.Join(t.TempDir(), "events.sqlite"), c.sync)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode, sync, err := l.Pragmas(context.Background())
+		l.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode != "wal" || sync != c.want {
+			t.Errorf("%s: journal_mode %q synchronous %d, want wal and %d", c.sync, mode, sync, c.want)
+		}
 	}
-	if mode != "wal" || sync != 2 {
-		t.Errorf("journal_mode %q synchronous %d, want wal and 2 (FULL)", mode, sync)
+	if _, err := sqlite.OpenSync(context.Background(), filepath.Join(t.TempDir(), "x.sqlite"), "OFF"); err == nil {
+		t.Error("synchronous=OFF was accepted")
 	}
 }
 

@@ -340,7 +340,24 @@ func (c *checker) unusedLocals() {
 // "<context>: expected <want>, found <found>".
 func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
 	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),
-		fmt.Sprintf("%s: expected %s, found %s", context, want, show(found, want)))
+		fmt.Sprintf("%s: expected %s, found %s%s", context, want, show(found, want), fieldDetail(want, found)))
+}
+
+// fieldDetail names the first shape field whose type does not fit:
+// " (field 'name' has type int, expected string)".
+func fieldDetail(want, found types.Type) string {
+	w, ok1 := types.Underlying(want).(*types.Shape)
+	f, ok2 := types.Underlying(found).(*types.Shape)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	for _, wf := range w.Fields {
+		ff, ok := f.Field(wf.Name)
+		if ok && known(ff.Type) && known(wf.Type) && !compatible(ff.Type, wf.Type) {
+			return fmt.Sprintf(" (field '%s' has type %s, expected %s)", wf.Name, show(ff.Type, wf.Type), wf.Type)
+		}
+	}
+	return ""
 }
 
 // bindingContext names an annotated binding in a mismatch.

@@ -496,6 +496,11 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
+	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
+		// a concrete value where the caller chooses the type (newer.md §3.3)
+		c.mismatch(s.Value, "return value", tp, t)
+		return
+	}
 	if want == nil || !known(t) || !known(want) {
 		return
 	}

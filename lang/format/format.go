@@ -78,6 +78,18 @@ func (e *UnsupportedError) Error() string {
 	return e.Path + ": cannot format " + e.What + " yet"
 }
 
+// TypeString prints a type annotation in the canonical layout, on one
+// line (for hovers and signatures).
+func TypeString(t syntax.TypeExpr) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = "?"
+		}
+	}()
+	p := newPrinter([]syntax.Token{{Kind: syntax.TokEOF}})
+	return strings.TrimSpace(render(p.typ(t)))
+}
+
 // unsupported is raised for a node kind the printer does not know (syntax
 // added after it), so that such a file is left alone rather than damaged.
 type unsupported string

@@ -675,6 +675,9 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 	case *syntax.LiteralType:
 		switch v := t.Value.(type) {
 		case string:
+			if p.tokenAt(t.At) < 0 {
+				return text(strconv.Quote(v))
+			}
 			return text(p.textAt(t.At))
 		case int64:
 			return text(strconv.FormatInt(v, 10))

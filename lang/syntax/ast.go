@@ -804,10 +804,12 @@ type ShapeField struct {
 	Type     TypeExpr
 }
 
-// ShapeType is `{name: T, age?: U}`.
+// ShapeType is `{name: T, age?: U}`, optionally open with a row tail
+// `...rest` or `...dict<string, V>` (Rest) standing for the other fields.
 type ShapeType struct {
 	At     Pos
 	Fields []*ShapeField
+	Rest   TypeExpr // nil for a closed shape
 }
 
 // FnType is `fn(A, B) -> R`.

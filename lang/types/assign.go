@@ -176,6 +176,9 @@ func coversShape(fields []Field, d *Shape, depth int) bool {
 			}
 			return false
 		}
+		if got.Optional && !want.Optional {
+			return false // an optional field never satisfies a required one
+		}
 		wt := want.Type
 		if want.Optional {
 			wt = Optional(wt)

@@ -166,27 +166,34 @@ func (echoTool) Call(_ *protocol.Call, args any) any {
 // BenchmarkHarnServeMCP64 loads `harn serve mcp --transport http` (the
 // registry projection) serving one trivial tool.
 func BenchmarkHarnServeMCP64(b *testing.B) {
-	url := startHarn(b, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
+	url := startHarn(b, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
 	load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
 		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)})
 }
 
 // BenchmarkHarnMcpServe64 loads the orchestrator, `harn mcp serve
-// --transport http`, calling harn.trust.query (no event-log write) and
-// harn.secret_scan (one audit append per call).
+// --transport http`, calling harn.trust.query and harn.secret_scan
+// (each call appends an observability.action_graph event, the scan also
+// an audit.secret_scan one), on the default SQLite event log and on the
+// in-memory one, which separates the log's cost from the server's.
 func BenchmarkHarnMcpServe64(b *testing.B) {
-	url := startHarn(b, "mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
-		"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
-	for _, c := range []struct {
-		tool string
-		args string
-	}{
-		{"harn.trust.query", `{}`},
-		{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
-	} {
-		b.Run(c.tool, func(b *testing.B) {
-			load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
-				Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
+	for _, backend := range []string{"sqlite", "memory"} {
+		b.Run(backend, func(b *testing.B) {
+			url := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
+				"mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
+				"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
+			for _, c := range []struct {
+				tool string
+				args string
+			}{
+				{"harn.trust.query", `{}`},
+				{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
+			} {
+				b.Run(c.tool, func(b *testing.B) {
+					load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
+						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
+				})
+			}
 		})
 	}
 }
@@ -194,9 +201,10 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 var listening = regexp.MustCompile(`http://[^\s]+`)
 
 // startHarn runs bin/harn (built by `make build`; the benchmark skips
-// without it) with args and returns the endpoint URL it announces on
-// stderr. The process is killed when the benchmark ends.
-func startHarn(b *testing.B, args ...string) string {
+// without it) with args and env added to the environment, and returns
+// the endpoint URL it announces on stderr. The process is killed when
+// the benchmark ends.
+func startHarn(b *testing.B, env []string, args ...string) string {
 	b.Helper()
 	bin, err := filepath.Abs("../../bin/harn")
 	if err != nil {
@@ -207,6 +215,7 @@ func startHarn(b *testing.B, args ...string) string {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "HARN_ORCHESTRATOR_API_KEYS=", "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=")
+	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)

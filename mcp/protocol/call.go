@@ -362,7 +362,7 @@ func (c *conn) toolsCall(x *Call) any {
 	if !asTask {
 		return t.Call(x, args)
 	}
-	tk := c.srv.tasks.create(req.identity)
+	tk := c.srv.tasks.create(req.taskOwner())
 	c.reply(req, tk.createdAnswer())
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers

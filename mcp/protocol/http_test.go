@@ -210,6 +210,21 @@ func TestHTTPOriginAndAuth(t *testing.T) {
 	}
 	r = call(map[string]string{"Authorization": "Bearer good"})
 	jsonEq(t, "principal", r.json(t)["result"], `{"content":[{"type":"text","text":"tester/1 alice"}],"isError":false,"resultType":"complete"}`)
+	// Tasks belong to the principal too: another caller with the same
+	// clientInfo does not see alice's task.
+	created := rpc(h, 2, "tools/call", "ask", map[string]any{"name": "ask"}, map[string]string{"Authorization": "Bearer good"}).json(t)["result"].(map[string]any)
+	id, _ := created["taskId"].(string)
+	if id == "" {
+		t.Fatalf("no task: %s", js(created))
+	}
+	if r := rpc(h, 3, "tasks/get", id, map[string]any{"taskId": id}, map[string]string{"Authorization": "Bearer good"}); r.status != 200 {
+		t.Errorf("owner tasks/get %d %s", r.status, r.body)
+	}
+	// The same server behind an authenticator that says "bob".
+	base := h.(*httpHandler)
+	bob := base.srv.HTTPHandler(HTTPOptions{Auth: &otherPrincipal{fakeAuth: auth}})
+	jsonEq(t, "other principal", rpc(bob, 4, "tasks/get", id, map[string]any{"taskId": id}, map[string]string{"Authorization": "Bearer good"}).json(t)["error"],
+		`{"code":-32602,"message":"Failed to retrieve task: task not found"}`)
 
 	// Authentication happens before the body is read.
 	body := &countingReader{r: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)}
@@ -224,6 +239,13 @@ func TestHTTPOriginAndAuth(t *testing.T) {
 	if r := rpc(small, 1, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", 100)}}, nil); r.status != 413 {
 		t.Errorf("large body %d %s", r.status, r.body)
 	}
+}
+
+// otherPrincipal authenticates everyone as bob.
+type otherPrincipal struct{ *fakeAuth }
+
+func (o *otherPrincipal) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (string, bool) {
+	return "bob", true
 }
 
 type countingReader struct {

@@ -68,6 +68,17 @@ func (r *Request) Meta() *jsonv.Object { return r.meta }
 // json.Number), or nil.
 func (r *Request) ProgressToken() any { return r.token }
 
+// taskOwner is who owns the tasks a request creates: the client
+// identity, qualified by the authenticated principal on HTTP, so two
+// callers with different credentials never see each other's tasks even
+// when their clientInfo is the same.
+func (r *Request) taskOwner() string {
+	if r.principal == "" {
+		return r.identity
+	}
+	return r.principal + "\x00" + r.identity
+}
+
 // TasksOptIn reports a 2026-07-28 request whose client capabilities
 // list the tasks extension (mcp-projection.md §7).
 func (r *Request) TasksOptIn() bool {

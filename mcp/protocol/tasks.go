@@ -162,7 +162,7 @@ func (c *conn) taskMethod(req *Request) any {
 	if !ok || id == "" {
 		return InvalidParams(prefix + "missing taskId")
 	}
-	t := c.srv.tasks.get(id, req.identity)
+	t := c.srv.tasks.get(id, req.taskOwner())
 	if t == nil {
 		return InvalidParams(prefix + "task not found")
 	}

@@ -3,6 +3,7 @@ package secretscan
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,11 +19,19 @@ func FuzzScan(f *testing.F) {
 		"ü\n" + awsKey + "\n-----BEGIN PRIVATE KEY-----\n",
 		`password: 'Zx9Qw2Lp7Rt5Yv3Bn8Mk4Hj6' sk-abcdefghijklmnopqrstuvwx`,
 		"\xff\xfe xoxb-1234567890-abcdefghij",
+		// Case folds outside ASCII: ſ (U+017F) matches s and K (U+212A)
+		// matches k under (?i).
+		`ſecret = "Zx9Qw2Lp7Rt5Yv3Bn8Mk4Hj6"`,
+		`api_KEY: "Zx9Qw2Lp7Rt5Yv3Bn8Mk4Hj6"`,
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
 		findings := Scan(content)
+		// The literal prefilter only skips searches that cannot match.
+		if ref := scan(content, false); fmt.Sprint(ref) != fmt.Sprint(findings) {
+			t.Fatalf("prefiltered scan %v differs from the full scan %v", findings, ref)
+		}
 		for i, fd := range findings {
 			if fd.StartOffset < 0 || fd.EndOffset > len(content) || fd.StartOffset >= fd.EndOffset {
 				t.Fatalf("finding %d out of bounds: %+v", i, fd)

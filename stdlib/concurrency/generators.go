@@ -452,12 +452,49 @@ func streamOps() {
 		return v, nil
 	})
 	lib.AddGlobal(func(u *vm.Universe) {
-		b := vm.NewDictBuilder(len(streamNamespace))
+		ns := &Namespace{name: "stream", members: map[string]*vm.Builtin{}}
 		for _, f := range streamNamespace {
-			b.Set(strings.TrimPrefix(f.Name(), "stream."), f)
+			ns.members[strings.TrimPrefix(f.Name(), "stream.")] = f
 		}
-		u.AddGlobal("stream", b.Build())
+		u.AddGlobal("stream", ns)
 	})
 }
 
 var streamNamespace []*vm.Builtin
+
+// Namespace is a named group of builtins such as `stream` (type
+// "namespace"). It is not a dict, so dict methods with the same names
+// (filter, merge) never shadow its members.
+type Namespace struct {
+	name    string
+	members map[string]*vm.Builtin
+}
+
+func (*Namespace) Type() string { return "namespace" }
+func (*Namespace) Truth() bool  { return true }
+func (n *Namespace) Display(sb *strings.Builder) {
+	sb.WriteString("<namespace ")
+	sb.WriteString(n.name)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a namespace equals only itself.
+func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.(*Namespace); return ok && m == n }
+
+// Attr is member access: `stream.map` is the builtin.
+func (n *Namespace) Attr(name string) (vm.Value, error) {
+	if f, ok := n.members[name]; ok {
+		return f, nil
+	}
+	return nil, vm.Typef("`%s` has no member `%s`", n.name, name)
+}
+
+// CallMethod is `stream.map(s, f)`.
+func (n *Namespace) CallMethod(th *vm.Thread, name string, args vm.Args) (vm.Value, bool, error) {
+	f, ok := n.members[name]
+	if !ok {
+		return nil, true, vm.Typef("`%s` has no member `%s`", n.name, name)
+	}
+	v, err := f.Fn(th, args)
+	return v, true, err
+}

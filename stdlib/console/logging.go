@@ -49,6 +49,12 @@ func init() {
 			json.WriteString(&sb, level)
 			sb.WriteString(`,"msg":`)
 			json.WriteString(&sb, a.Text(0))
+			if traceID, spanID, ok := currentSpan(th); ok {
+				sb.WriteString(`,"trace_id":`)
+				json.WriteString(&sb, traceID)
+				sb.WriteString(`,"span_id":`)
+				json.WriteString(&sb, spanID)
+			}
 			if fields, ok := a.Dict(1); ok {
 				fields.Range(func(k string, v vm.Value) bool {
 					sb.WriteByte(',')

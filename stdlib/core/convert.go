@@ -86,6 +86,8 @@ func toInt(v vm.Value) vm.Value {
 	switch x := v.(type) {
 	case vm.Int:
 		return x
+	case *Decimal:
+		return decimalToInt(x)
 	case vm.Float:
 		f := float64(x)
 		switch {
@@ -111,6 +113,8 @@ func toFloatValue(v vm.Value) vm.Value {
 	switch x := v.(type) {
 	case vm.Float:
 		return x
+	case *Decimal:
+		return decimalToFloat(x)
 	case vm.Int:
 		return vm.Float(float64(x))
 	case vm.String:

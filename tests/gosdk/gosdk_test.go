@@ -38,11 +38,17 @@ type expectation struct {
 	args         map[string]any
 	progressTool string
 	progressArgs map[string]any
+	// unknownTool is how a call of an unknown tool fails: a JSON-RPC
+	// error message, or the text of an isError result.
+	unknownToolError, unknownToolResult string
 }
 
 var expectations = map[string]expectation{
-	"serve":        {server: "harn-conformance", tool: "test_simple_text", progressTool: "test_tool_with_progress"},
-	"orchestrator": {server: "harn-orchestrator", tool: "harn.trigger.list", progressTool: "harn.trigger.fire", progressArgs: map[string]any{"trigger_id": "manual-ok", "payload": map[string]any{}}},
+	"serve": {server: "harn-conformance", tool: "test_simple_text", progressTool: "test_tool_with_progress",
+		unknownToolError: "Unknown tool: no_such_tool"}, // mcp-projection.md §6
+	"orchestrator": {server: "harn-orchestrator", tool: "harn.trigger.list", progressTool: "harn.trigger.fire",
+		progressArgs:      map[string]any{"trigger_id": "manual-ok", "payload": map[string]any{}},
+		unknownToolResult: "unknown tool 'no_such_tool'"}, // orchestrator.md §5
 }
 
 const testsDir = ".."
@@ -219,8 +225,18 @@ func exercise(t *testing.T, transport sdk.Transport, version string, want expect
 	if len(got) == 0 {
 		t.Errorf("no progress notifications from %s", want.progressTool)
 	}
-	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "Unknown tool: no_such_tool") {
-		t.Errorf("unknown tool: %v", err)
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+	switch {
+	case want.unknownToolError != "":
+		if err == nil || !strings.Contains(err.Error(), want.unknownToolError) {
+			t.Errorf("unknown tool: %v", err)
+		}
+	case err != nil || !res.IsError || len(res.Content) == 0:
+		t.Errorf("unknown tool: %v %+v", err, res)
+	default:
+		if tc, ok := res.Content[0].(*sdk.TextContent); !ok || tc.Text != want.unknownToolResult {
+			t.Errorf("unknown tool result %+v", res.Content[0])
+		}
 	}
 	if _, err := cs.ListPrompts(ctx, nil); err != nil {
 		t.Errorf("prompts/list: %v", err)

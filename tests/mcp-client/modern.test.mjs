@@ -17,6 +17,7 @@ const expect = {
     progressTool: "test_tool_with_progress",
     elicitTool: { name: "test_elicitation", arguments: { message: "Who?" } },
     prompt: { name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } },
+    unknownToolError: true, // -32602 Unknown tool: <name> (mcp-projection.md §6)
   },
   orchestrator: {
     name: "harn-orchestrator",
@@ -24,6 +25,7 @@ const expect = {
     progressTool: "harn.trigger.fire",
     progressArguments: { trigger_id: "manual-ok", payload: {} },
     prompt: { name: "review", arguments: { code: "x := 1", language: "go" } },
+    unknownToolError: false, // an isError result (orchestrator.md §5)
   },
 };
 
@@ -104,8 +106,15 @@ for (const t of targets()) {
         });
       }
 
-      test("an unknown tool is an invalid-params error", async () => {
-        await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e) => {
+      test("an unknown tool is refused", async () => {
+        const call = client.callTool({ name: "no_such_tool", arguments: {} });
+        if (!want.unknownToolError) {
+          const res = await call;
+          assert.equal(res.isError, true);
+          assert.equal(res.content[0].text, "unknown tool 'no_such_tool'");
+          return;
+        }
+        await assert.rejects(call, (e) => {
           assert.equal(e.code, -32602);
           assert.match(e.message, /Unknown tool: no_such_tool/);
           return true;

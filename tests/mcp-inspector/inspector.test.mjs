@@ -30,7 +30,7 @@ function inspect(server, ...args) {
   // --prompt-args would swallow a positional URL); a stdio command is
   // the trailing positional target.
   if (server.url) argv.push("--transport", "http", "--server-url", server.url, ...args);
-  else argv.push(...args, "--cwd", server.cwd, server.command, ...server.args);
+  else argv.push(...args, "--cwd", server.cwd, "--", server.command, ...server.args);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, { env: { ...process.env, HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";

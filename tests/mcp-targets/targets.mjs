@@ -53,8 +53,10 @@ export function stdioCommand(name) {
 export function startHTTP(name) {
   const t = table[name];
   const child = spawn(harnBin(), fill(t.http, { port: "0", state: stateDir() }), { cwd: testsDir, stdio: ["ignore", "ignore", "pipe"] });
+  process.on("exit", () => child.kill("SIGKILL"));
   const ready = new RegExp(t.ready);
   let stderr = "";
+  let announced = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${name}: no HTTP endpoint announced within 60s; stderr:\n${stderr}`)), 60000);
     function fail(err) {
@@ -66,17 +68,24 @@ export function startHTTP(name) {
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
-      const m = stderr.match(ready);
+      const m = announced ? null : stderr.match(ready);
       if (m) {
+        announced = true;
         clearTimeout(timer);
         child.removeAllListeners("exit");
         resolve({
           url: m[1],
           stderr: () => stderr,
+          // stop sends SIGTERM, and SIGKILL if the server has not exited
+          // 20 seconds later.
           stop: () =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.on("exit", () => done());
+              if (child.exitCode !== null || child.signalCode !== null) return done();
+              const force = setTimeout(() => child.kill("SIGKILL"), 20000);
+              child.on("exit", () => {
+                clearTimeout(force);
+                done();
+              });
               child.kill("SIGTERM");
             }),
         });

@@ -235,6 +235,20 @@ func TestRules(t *testing.T) {
 			back: []want{{Compatible, ErrorVariantRemoved, "/tools/a/errorSchema/type"}, {Compatible, ErrorVariantRemoved, "/tools/a/errorSchema/anyOf/1"}},
 		},
 		{
+			name: "error field removed / added",
+			old:  []spec{{name: "a", errSchema: obj(`"code":{"type":"integer"},"hint":{"type":"string"}`, `"code"`)}},
+			new:  []spec{{name: "a", errSchema: obj(`"code":{"type":"integer"}`, `"code"`)}},
+			fwd:  []want{{Breaking, ErrorChanged, "/tools/a/errorSchema/properties/hint"}},
+			back: []want{{Compatible, ErrorFieldAdded, "/tools/a/errorSchema/properties/hint"}},
+		},
+		{
+			name: "task support forbidden / optional",
+			old:  []spec{{name: "a", extra: `,"execution":{"taskSupport":"optional"}`}},
+			new:  []spec{{name: "a", extra: `,"execution":{"taskSupport":"forbidden"}`}},
+			fwd:  []want{{Breaking, TaskSupportNarrowed, "/tools/a/execution/taskSupport"}},
+			back: []want{{Compatible, ExecutionChanged, "/tools/a/execution/taskSupport"}},
+		},
+		{
 			name: "governance audience removed / added",
 			old:  []spec{{name: "a"}},
 			new:  []spec{{name: "a", extra: `,"governance":{"audiences":["cli","catalog"]}`}},

@@ -455,9 +455,11 @@ func (g *goGen) client() []byte {
 		lines := append([]string{method + " calls the tool " + strconv.Quote(t.Name) + ".", ""}, t.docLines()...)
 		lines = append(lines, "")
 		if t.Error != nil {
-			lines = append(lines, "A declared application error is a *"+t.ErrorClass+";")
+			lines = append(lines, "A declared application error is a *"+t.ErrorClass+";", "arguments that do not match the input schema are a *ValidationError")
+		} else {
+			lines = append(lines, "Arguments that do not match the input schema are a *ValidationError")
 		}
-		lines = append(lines, "arguments that do not match the input schema are a *ValidationError", "(nothing is sent); other failures are a *ToolError.")
+		lines = append(lines, "(nothing is sent); other failures are a *ToolError.")
 		goDoc(&w, "", lines)
 		w.line("func (c *Client) %s(ctx context.Context, in %s) (%s, error) {", method, t.Input.Name, out)
 		w.line("\tvar out %s", out)

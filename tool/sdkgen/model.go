@@ -141,6 +141,7 @@ var runtimeNames = map[string]bool{
 	"Array": true, "Promise": true, "Record": true, "Map": true, "Set": true, "Date": true,
 	"JSON": true, "Symbol": true, "Function": true, "Runtime": true, "ToolSpec": true,
 	"Context": true, "ClientSession": true, "Exception": true, "Cast": true,
+	"Never": true, "Sequence": true, "AsyncIterator": true, "Mapping": true,
 }
 
 // Build reads the MCP-audience tools of a prepared catalog into a
@@ -706,6 +707,17 @@ func snake(s string) string {
 		out = "t_" + out
 	}
 	return out
+}
+
+// argsOptional reports whether a call may omit the argument object: the
+// input has no required property.
+func (t *Tool) argsOptional() bool {
+	for _, f := range t.Input.Fields {
+		if f.Required {
+			return false
+		}
+	}
+	return true
 }
 
 // docLines is a tool's documentation, the same in every language:

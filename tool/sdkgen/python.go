@@ -401,7 +401,11 @@ func pyClient(m *Model) []byte {
 	for i, t := range m.Tools {
 		w.blank()
 		out := pyOutput(t)
-		w.line("    async def %s(self, args: %s) -> %s:", methods[i], t.Input.Name, out)
+		if t.argsOptional() {
+			w.line("    async def %s(self, args: %s | None = None) -> %s:", methods[i], t.Input.Name, out)
+		} else {
+			w.line("    async def %s(self, args: %s) -> %s:", methods[i], t.Input.Name, out)
+		}
 		lines := append(t.docLines(), "")
 		if t.Error != nil {
 			lines = append(lines, "Raises "+t.ErrorClass+" with the declared application error,")
@@ -410,6 +414,10 @@ func pyClient(m *Model) []byte {
 		}
 		lines = append(lines, "ValidationError for arguments that do not match the input schema", "(nothing is sent) and ToolError for other failures.")
 		pyDoc(&w, "        ", lines)
+		if t.argsOptional() {
+			w.line("        if args is None:")
+			w.line("            args = %s()", t.Input.Name)
+		}
 		if t.Output != nil && t.Output.Kind == Never && !t.Output.Nullable {
 			// The output schema admits no value: the call can only fail.
 			w.line("        await self.runtime.call(%s, args)", specs[i])

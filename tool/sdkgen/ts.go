@@ -384,7 +384,11 @@ func tsClient(m *Model) []byte {
 		doc = append(doc, "@throws {ValidationError} arguments that do not match the input schema (nothing is sent)")
 		tsDoc(&w, "  ", doc)
 		out := tsOutput(t)
-		w.line("  async %s(args: %s): Promise<%s> {", methods[i], t.Input.Name, out)
+		param := "args: " + t.Input.Name
+		if t.argsOptional() {
+			param += " = {}"
+		}
+		w.line("  async %s(%s): Promise<%s> {", methods[i], param, out)
 		w.line("    return (await this.#rt.call(tools[%s], args)) as %s;", strconv.Quote(t.Name), out)
 		w.line("  }")
 	}

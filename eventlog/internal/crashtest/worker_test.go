@@ -42,8 +42,9 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// out is the worker's line protocol to the test: "ack <i>" once delivery i
-// is accepted (the sender's acknowledgement), "holding <ids>" in hold mode.
+// out is the worker's line protocol to the test: "ready" once the log is
+// open, "ack <i>" once delivery i is accepted (the sender's
+// acknowledgement), "holding <ids>" in hold mode.
 var out = struct {
 	sync.Mutex
 	w *bufio.Writer
@@ -66,6 +67,7 @@ func worker() int {
 		return 2
 	}
 	defer log.Close()
+	say("ready")
 	in := log.Inbox()
 	owner := os.Getenv(envOwner)
 	total, ackFrom := envInt(envTotal, 0), envInt(envAckFrom, 0)

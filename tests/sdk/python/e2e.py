@@ -27,7 +27,7 @@ async def main() -> None:
         assert await client.count({"kind": "book"}) == 10
         print("ok success: a non-object output is unwrapped")
 
-        tree = await client.categories({})
+        tree = await client.categories()
         assert tree["children"][0]["name"] == "tools", tree
         print("ok success: a recursive output type")
 

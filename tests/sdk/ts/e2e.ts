@@ -28,7 +28,7 @@ try {
   assert.equal(await client.count({ kind: "book" }), 10);
   console.log("ok success: a non-object output is unwrapped");
 
-  const tree = await client.categories({});
+  const tree = await client.categories();
   assert.equal(tree.children[0]?.name, "tools");
   console.log("ok success: a recursive output type");
 

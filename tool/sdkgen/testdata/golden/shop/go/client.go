@@ -31,7 +31,7 @@ var specCategories = &toolSpec{
 // MCP tool: categories.
 // CLI: categories.
 //
-// arguments that do not match the input schema are a *ValidationError
+// Arguments that do not match the input schema are a *ValidationError
 // (nothing is sent); other failures are a *ToolError.
 func (c *Client) Categories(ctx context.Context, in CategoriesInput) (Category, error) {
 	var out Category
@@ -53,7 +53,7 @@ var specCount = &toolSpec{
 // MCP tool: count.
 // CLI: count.
 //
-// arguments that do not match the input schema are a *ValidationError
+// Arguments that do not match the input schema are a *ValidationError
 // (nothing is sent); other failures are a *ToolError.
 func (c *Client) Count(ctx context.Context, in CountInput) (int64, error) {
 	var out int64
@@ -119,7 +119,7 @@ var specPing = &toolSpec{
 // MCP tool: ping.
 // CLI: ping.
 //
-// arguments that do not match the input schema are a *ValidationError
+// Arguments that do not match the input schema are a *ValidationError
 // (nothing is sent); other failures are a *ToolError.
 func (c *Client) Ping(ctx context.Context, in PingInput) (string, error) {
 	var out string
@@ -141,7 +141,7 @@ var specTotal = &toolSpec{
 // MCP tool: total.
 // CLI: total.
 //
-// arguments that do not match the input schema are a *ValidationError
+// Arguments that do not match the input schema are a *ValidationError
 // (nothing is sent); other failures are a *ToolError.
 func (c *Client) Total(ctx context.Context, in TotalInput) (float64, error) {
 	var out float64

@@ -32,7 +32,7 @@ var specLookupWidget = &toolSpec{
 // Policy: kind=fetch, side_effect_level=network.
 // CLI: widgets get (aliases: show).
 //
-// arguments that do not match the input schema are a *ValidationError
+// Arguments that do not match the input schema are a *ValidationError
 // (nothing is sent); other failures are a *ToolError.
 func (c *Client) LookupWidget(ctx context.Context, in LookupWidgetInput) (Widget, error) {
 	var out Widget

@@ -105,7 +105,7 @@ class Client:
         async with connect_http(url, headers=headers, validate=validate) as rt:
             yield cls(rt)
 
-    async def categories(self, args: CategoriesInput) -> Category:
+    async def categories(self, args: CategoriesInput | None = None) -> Category:
         """The category tree, as deep as asked.
 
         MCP tool: categories.
@@ -115,6 +115,8 @@ class Client:
         ValidationError for arguments that do not match the input schema
         (nothing is sent) and ToolError for other failures.
         """
+        if args is None:
+            args = CategoriesInput()
         return cast("Category", await self.runtime.call(_SPEC_CATEGORIES, args))
 
     async def count(self, args: CountInput) -> int:
@@ -144,7 +146,7 @@ class Client:
         """
         return cast("Item", await self.runtime.call(_SPEC_GET_ITEM, args))
 
-    async def ping(self, args: PingInput) -> str:
+    async def ping(self, args: PingInput | None = None) -> str:
         """Say hello.
 
         MCP tool: ping.
@@ -154,6 +156,8 @@ class Client:
         ValidationError for arguments that do not match the input schema
         (nothing is sent) and ToolError for other failures.
         """
+        if args is None:
+            args = PingInput()
         return cast("str", await self.runtime.call(_SPEC_PING, args))
 
     async def total(self, args: TotalInput) -> float:

@@ -94,7 +94,7 @@ export class Client {
    *
    * @throws {ValidationError} arguments that do not match the input schema (nothing is sent)
    */
-  async categories(args: CategoriesInput): Promise<Category> {
+  async categories(args: CategoriesInput = {}): Promise<Category> {
     return (await this.#rt.call(tools["categories"], args)) as Category;
   }
 
@@ -134,7 +134,7 @@ export class Client {
    *
    * @throws {ValidationError} arguments that do not match the input schema (nothing is sent)
    */
-  async ping(args: PingInput): Promise<string> {
+  async ping(args: PingInput = {}): Promise<string> {
     return (await this.#rt.call(tools["ping"], args)) as string;
   }
 

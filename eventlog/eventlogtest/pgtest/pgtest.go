@@ -1,10 +1,12 @@
-// Package pgtest gives the event log's tests a PostgreSQL server: the one
+// Package pgtest gives tests that need PostgreSQL (the event log's, and
+// the orchestrator's multi-node tests) a server: the one
 // named by HARN_TEST_POSTGRES_URL, or else a throwaway server this package
 // starts from the Debian postgresql binaries (initdb and pg_ctl) in a
 // temporary data directory, listening on a free loopback port, as the
 // postgres user when the tests run as root (PostgreSQL refuses root). It is
-// stopped and removed when the test binary's TestMain calls the returned
-// stop function.
+// stopped and removed when the package's tests end: a test package opts in
+// with `func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }` and gets
+// an empty schema per test from Schema(t).
 //
 // When no server can be had the tests skip and say why — unless CI is
 // set, where a missing PostgreSQL fails them: CI must exercise the
@@ -169,8 +171,32 @@ func start() (stop func(), err error) {
 			return nil, fmt.Errorf("%v\n%s", err, log)
 		}
 	}
+	// A watchdog stops the server and removes its files if this process
+	// dies before stop runs (a panic, a test timeout, a kill): it waits
+	// for EOF on a pipe whose write end only this process holds.
+	guardR, guardW, err := os.Pipe()
+	if err != nil {
+		run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
+		cleanup()
+		return nil, err
+	}
+	script := fmt.Sprintf(`read _; %q -D %q -m immediate -w stop >/dev/null 2>&1; rm -rf %q`,
+		filepath.Join(bin, "pg_ctl"), data, dir)
+	argv := append(append([]string(nil), asUser...), "/bin/sh", "-c", script)
+	guard := exec.Command(argv[0], argv[1:]...)
+	guard.Stdin = guardR
+	if err := guard.Start(); err != nil {
+		guardR.Close()
+		guardW.Close()
+		run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
+		cleanup()
+		return nil, err
+	}
+	guardR.Close()
 	return func() {
 		run("pg_ctl", "-D", data, "-m", "fast", "-w", "-t", "60", "stop")
+		guardW.Close() // the watchdog finds the server stopped and ends
+		guard.Wait()
 		cleanup()
 	}, nil
 }
