@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -172,6 +171,3 @@ func toJSONV(v any) any {
 	}
 	return out
 }
-
-// projectFile is a path under the project root.
-func (s *Server) projectFile(rel string) string { return filepath.Join(s.root, rel) }
