@@ -396,6 +396,7 @@ func TestToolCalls(t *testing.T) {
 
 	// observability: a stderr line and an action-graph record per call;
 	// fire carries the client identity and trace id into the event.
+	c.srv.Flush()
 	lines := strings.Count(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool=")
 	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
 	calls := 0
