@@ -968,6 +968,11 @@ loop:
 			} else {
 				pc++
 			}
+		case compiler.NON_NIL:
+			if stack[sp-1] == Nil {
+				err = Categorized("unwrap_nil", "non-null assertion failed: the value is nil")
+				break loop
+			}
 		case compiler.RAISE:
 			msg := rt.consts[code[pc]].(String).s
 			switch code[pc+1] {

@@ -71,13 +71,22 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 		}
 		c.warnf(e.At, "Function '%s' expects %s arguments, got %d", fn.Name, want, n)
 	}
+	bind := c.instantiate(e, sig, args)
 	for i, p := range sig.Params {
 		if p.Rest || i >= len(args) {
 			break
 		}
-		if known(args[i]) && known(p.Type) && !compatible(args[i], p.Type) {
-			c.errorf(e.Args[i].Position(), "Argument %d ('%s'): expected %s, got %s", i+1, p.Name, p.Type, show(args[i], p.Type))
+		pt := types.Subst(p.Type, bind)
+		if known(args[i]) && known(pt) && !c.fits(e.Args[i], args[i], pt) {
+			c.mismatch(e.Args[i], fmt.Sprintf("argument %d `%s`", i+1, p.Name), pt, args[i])
 		}
+	}
+	if bind != nil {
+		c.constraints(e.At, sig, bind)
+		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
+			return r
+		}
+		return types.Any
 	}
 	return c.result(sig)
 }

@@ -112,6 +112,13 @@ func (c cursor) shapeType() TypeExpr {
 	open := c.next()
 	s := &ShapeType{At: at(open.Pos)}
 	for !c.accept("}") {
+		if c.atSpread() {
+			// `...rest` or `...dict<string, V>`: an open record (newer.md §1.6)
+			c.skipSpread()
+			s.Rest = c.typeExpr()
+			c.accept(",")
+			continue
+		}
 		t := c.peek()
 		if !isName(t) {
 			failName(t, "field name")

@@ -492,7 +492,8 @@ func ContainsDynamic(t Type) bool {
 	return IsDynamic(t)
 }
 
-// Widen replaces literal types by their base types (also inside unions).
+// Widen replaces literal types by their base types (also inside unions,
+// shape fields and list elements).
 func Widen(t Type) Type {
 	switch t := t.(type) {
 	case *Literal:
@@ -503,6 +504,15 @@ func Widen(t Type) Type {
 			ms[i] = Widen(m)
 		}
 		return NewUnion(ms...)
+	case *Shape:
+		s := &Shape{Fields: make([]Field, len(t.Fields))}
+		for i, f := range t.Fields {
+			f.Type = Widen(f.Type)
+			s.Fields[i] = f
+		}
+		return s
+	case *List:
+		return &List{Elem: Widen(t.Elem)}
 	}
 	return t
 }

@@ -1,0 +1,169 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// This file instantiates generic functions at their call sites (newer.md
+// §3.3, §3.9): explicit type arguments freeze the type parameters,
+// otherwise each parameter written as a bare `T` (or `list<T>`) binds T to
+// its argument's type, conflicting bindings joining into a union. The
+// instantiated signature checks the arguments, the `where` bounds and
+// gives the call its result type.
+
+// instantiate binds sig's type parameters for a call; nil when sig is not
+// generic.
+func (c *checker) instantiate(e *syntax.CallExpr, sig *types.Func, args []types.Type) map[*types.TypeParam]types.Type {
+	if len(sig.TypeParams) == 0 {
+		return nil
+	}
+	bind := map[*types.TypeParam]types.Type{}
+	if len(e.TypeArgs) > 0 {
+		for i, tp := range sig.TypeParams {
+			if i < len(e.TypeArgs) {
+				bind[tp] = c.typeOf(e.TypeArgs[i])
+			}
+		}
+		return bind
+	}
+	own := map[*types.TypeParam]bool{}
+	for _, tp := range sig.TypeParams {
+		own[tp] = true
+	}
+	for i, p := range sig.Params {
+		if p.Rest || i >= len(args) || !known(args[i]) {
+			continue
+		}
+		infer(p.Type, types.Widen(args[i]), own, bind)
+	}
+	return bind
+}
+
+// infer matches a parameter type against an argument type.
+func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.TypeParam]types.Type) {
+	switch p := pt.(type) {
+	case *types.TypeParam:
+		if !own[p] {
+			return
+		}
+		if prev, ok := bind[p]; ok {
+			bind[p] = types.NewUnion(prev, at)
+		} else {
+			bind[p] = at
+		}
+	case *types.List:
+		if a, ok := types.Underlying(at).(*types.List); ok {
+			infer(p.Elem, a.Elem, own, bind)
+		}
+	}
+}
+
+// concrete reports whether t mentions no type parameter.
+func concrete(t types.Type) bool {
+	found := false
+	var walk func(t types.Type, depth int)
+	walk = func(t types.Type, depth int) {
+		if found || depth > 16 {
+			return
+		}
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.List:
+			walk(t.Elem, depth+1)
+		case *types.Set:
+			walk(t.Elem, depth+1)
+		case *types.Dict:
+			walk(t.Key, depth+1)
+			walk(t.Value, depth+1)
+		case *types.Iter:
+			walk(t.Elem, depth+1)
+		case *types.Result:
+			walk(t.Ok, depth+1)
+			walk(t.Err, depth+1)
+		case *types.Union:
+			for _, m := range t.Types {
+				walk(m, depth+1)
+			}
+		case *types.Shape:
+			for _, f := range t.Fields {
+				walk(f.Type, depth+1)
+			}
+		case *types.Func:
+			for _, p := range t.Params {
+				walk(p.Type, depth+1)
+			}
+			walk(t.Return, depth+1)
+		case *types.Named:
+			for _, a := range t.Args {
+				walk(a, depth+1)
+			}
+		}
+	}
+	walk(t, 0)
+	return !found
+}
+
+// constraints checks the `where T: I` bounds of the bound type parameters.
+func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.TypeParam]types.Type) {
+	for _, tp := range sig.TypeParams {
+		t, ok := bind[tp]
+		if !ok {
+			continue
+		}
+		n, ok := types.Underlying(t).(*types.Named)
+		if !ok || n.Decl.Kind != types.StructDecl || !n.Decl.HasImpl {
+			continue
+		}
+		for _, b := range tp.Bounds {
+			iface := c.env.Lookup(b)
+			if iface == nil || iface.Kind != types.InterfaceDecl {
+				continue
+			}
+			if why := unsatisfied(n.Decl, iface); why != "" {
+				c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
+					"Type '%s' does not satisfy interface '%s': %s (required by constraint `where %s: %s`)",
+					n.Decl.Name, iface.Name, why, tp.Name, b))
+				return
+			}
+		}
+	}
+}
+
+// unsatisfied explains why struct s does not implement iface, structurally
+// (names, parameter counts, annotated parameter and return types); "" when
+// it does.
+func unsatisfied(s, iface *types.Decl) string {
+	for _, want := range iface.Methods {
+		got, ok := s.Method(want.Name)
+		if !ok {
+			return fmt.Sprintf("missing method '%s'", want.Name)
+		}
+		if got.Arity() != want.Arity() {
+			return fmt.Sprintf("method '%s' has %d parameter(s), expected %d", want.Name, got.Arity(), want.Arity())
+		}
+		gp, wp := nonSelf(got), nonSelf(want)
+		for i := range wp {
+			g, w := gp[i].Type, wp[i].Type
+			if known(g) && known(w) && concrete(w) && !types.Identical(types.Widen(g), types.Widen(w)) {
+				return fmt.Sprintf("method '%s' parameter %d has type '%s', expected '%s'", want.Name, i+1, g, w)
+			}
+		}
+		g, w := got.Type.Return, want.Type.Return
+		if known(g) && known(w) && concrete(w) && !types.AssignableTo(g, w) {
+			return fmt.Sprintf("method '%s' returns '%s', expected '%s'", want.Name, g, w)
+		}
+	}
+	return ""
+}
+
+func nonSelf(m types.Method) []types.Param {
+	ps := m.Type.Params
+	if len(ps) > 0 && ps[0].Name == "self" {
+		return ps[1:]
+	}
+	return ps
+}
