@@ -175,6 +175,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
 	}
 	recv := c.expr(e.X)
+	if !e.Optional {
+		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
+	}
 	for _, a := range e.Args {
 		c.expr(a)
 	}

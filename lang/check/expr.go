@@ -65,7 +65,14 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return t
 	case *syntax.TernaryExpr:
 		c.expr(e.Cond)
-		return types.NewUnion(c.expr(e.Then), c.expr(e.Else))
+		saved := c.saveNarrow()
+		c.narrowFor(e.Cond, true)
+		then := c.expr(e.Then)
+		c.restoreNarrow(saved)
+		c.narrowFor(e.Cond, false)
+		els := c.expr(e.Else)
+		c.restoreNarrow(saved)
+		return types.NewUnion(then, els)
 	case *syntax.RangeExpr:
 		c.expr(e.Start)
 		c.expr(e.End)
@@ -77,7 +84,10 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.MemberExpr:
 		return c.member(e)
 	case *syntax.IndexExpr:
-		c.expr(e.X)
+		t := c.expr(e.X)
+		if !e.Optional {
+			c.nilUse(e.X, t, "an index", e.At)
+		}
 		c.expr(e.Index)
 		return types.Any
 	case *syntax.SliceExpr:
@@ -108,15 +118,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.propagate(types.Any, e.At)
 		return types.Any
 	case *syntax.IfExpr:
-		c.expr(e.Cond)
-		then := c.block(e.Then)
-		switch el := e.Else.(type) {
-		case *syntax.Block:
-			return types.NewUnion(then, c.block(el))
-		case *syntax.IfExpr:
-			return types.NewUnion(then, c.expr(el))
-		}
-		return types.Optional(then)
+		return c.ifExpr(e)
 	case *syntax.MatchExpr:
 		return c.match(e)
 	case *syntax.TryExpr:
@@ -181,6 +183,9 @@ func (c *checker) ident(e *syntax.Ident) types.Type {
 	if b := ref.Binding; b != nil {
 		if ref.Scope == resolve.Hidden {
 			return types.Any
+		}
+		if t, ok := c.narrowed[narrowKey{b, e.Name}]; ok {
+			return t
 		}
 		if v := c.vars[b]; v != nil {
 			return v.t
@@ -269,11 +274,50 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		return c.variant(id.Name, e.Name, nil, e.At, false)
 	}
 	t := c.expr(e.X)
+	if nt, ok := c.narrowedType(e); ok {
+		return nt
+	}
+	if !e.Optional {
+		c.nilUse(e.X, t, "property `"+e.Name+"`", e.At)
+	}
 	r := c.memberType(t, e.Name, e.At)
 	if e.Optional {
 		return types.Optional(r)
 	}
 	return r
+}
+
+// ifExpr checks an if expression, narrowing each branch by the condition
+// and the code after it when one branch always exits.
+func (c *checker) ifExpr(e *syntax.IfExpr) types.Type {
+	c.expr(e.Cond)
+	saved := c.saveNarrow()
+	c.narrowFor(e.Cond, true)
+	then := c.block(e.Then)
+	c.restoreNarrow(saved)
+	c.narrowFor(e.Cond, false)
+	var out types.Type
+	switch el := e.Else.(type) {
+	case *syntax.Block:
+		out = types.NewUnion(then, c.block(el))
+	case *syntax.IfExpr:
+		out = types.NewUnion(then, c.ifExpr(el))
+	default:
+		out = types.Optional(then)
+	}
+	c.restoreNarrow(saved)
+	thenExits := c.blockExits(e.Then)
+	elseExits := false
+	if b, ok := e.Else.(*syntax.Block); ok {
+		elseExits = c.blockExits(b)
+	}
+	switch {
+	case thenExits && !elseExits:
+		c.narrowFor(e.Cond, false)
+	case elseExits && !thenExits:
+		c.narrowFor(e.Cond, true)
+	}
+	return out
 }
 
 // memberType is the type of `v.name` for a receiver of type t; it
