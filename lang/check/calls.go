@@ -60,16 +60,7 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 	}
 	min, max := sig.Arity()
 	if n := len(e.Args); n < min || max >= 0 && n > max {
-		var want string
-		switch {
-		case max < 0:
-			want = fmt.Sprintf("at least %d", min)
-		case min == max:
-			want = fmt.Sprint(min)
-		default:
-			want = fmt.Sprintf("%d-%d", min, max)
-		}
-		c.warnf(e.At, "Function '%s' expects %s arguments, got %d", fn.Name, want, n)
+		c.warnf(e.At, "Function '%s' expects %s, got %d", fn.Name, arityText(min, max, n), n)
 	}
 	bind := c.instantiate(e, sig, args)
 	for i, p := range sig.Params {
@@ -290,4 +281,24 @@ func (c *checker) attrs(list []*syntax.Attribute, pipeline bool) {
 			c.warnf(a.At, "`@test` only marks pipelines; it has no effect here")
 		}
 	}
+}
+
+// arityText describes how many arguments a callable takes, as the arity
+// warnings word it: "2 arguments", "1-2 arguments", and "at least 1
+// argument" when too few are passed to a fixed or variadic arity
+// (newer.md §3.4).
+func arityText(min, max, n int) string {
+	plural := func(k int) string {
+		if k == 1 {
+			return "1 argument"
+		}
+		return fmt.Sprintf("%d arguments", k)
+	}
+	switch {
+	case max < 0 || (min == max && n < min):
+		return "at least " + plural(min)
+	case min == max:
+		return plural(min)
+	}
+	return fmt.Sprintf("%d-%d arguments", min, max)
 }

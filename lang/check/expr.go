@@ -446,6 +446,9 @@ func hasSpread(args []syntax.Expr) bool {
 
 func (c *checker) structLit(e *syntax.StructLit) types.Type {
 	d := c.env.Lookup(e.Name)
+	if d == nil && c.info.Struct(e.Name) == nil {
+		c.unknownStruct(e)
+	}
 	if d == nil || d.Kind != types.StructDecl {
 		c.dictLit(e.Fields)
 		return types.Any
@@ -561,4 +564,20 @@ func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field)
 		msg += " — did you mean `" + s + "`?"
 	}
 	c.report(sevError, pos, "HARN-TYP-010", "available fields: "+strings.Join(names, ", "), msg)
+}
+
+// unknownStruct reports a struct literal naming no visible struct
+// (newer.md §3.2).
+func (c *checker) unknownStruct(e *syntax.StructLit) {
+	var names []string
+	for _, d := range c.env.Decls() {
+		if d.Kind == types.StructDecl {
+			names = append(names, d.Name)
+		}
+	}
+	msg := "unknown struct type `" + e.Name + "`"
+	if s := diag.Suggest(e.Name, names); s != "" {
+		msg += " — did you mean `" + s + "`?"
+	}
+	c.report(sevError, e.At, "HARN-TYP-012", "declare `struct "+e.Name+" { ... }` or fix the type name", msg)
 }
