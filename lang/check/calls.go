@@ -169,6 +169,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if !e.Optional {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
+	c.unknownUse(e.X, recv, "method call `."+e.Name+"()` on an `unknown` value will fail at runtime if the value has no such method", e.At)
 	for _, a := range e.Args {
 		c.expr(a)
 	}

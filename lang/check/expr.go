@@ -88,6 +88,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		if !e.Optional {
 			c.nilUse(e.X, t, "an index", e.At)
 		}
+		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
 		c.expr(e.Index)
 		return types.Any
 	case *syntax.SliceExpr:
@@ -280,6 +281,7 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 	if !e.Optional {
 		c.nilUse(e.X, t, "property `"+e.Name+"`", e.At)
 	}
+	c.unknownUse(e.X, t, "property access `."+e.Name+"` on an `unknown` value will fail at runtime if the value is not a shape with that field", e.At)
 	r := c.memberType(t, e.Name, e.At)
 	if e.Optional {
 		return types.Optional(r)

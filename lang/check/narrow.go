@@ -56,7 +56,36 @@ type narrowKey struct {
 // fact is what a condition tells about one path.
 type fact struct {
 	key narrowKey
-	nn  bool // the path is not nil
+	nn  bool       // the path is not nil
+	to  types.Type // the path has this type (type_of tests), when set
+}
+
+// kindTypes maps type_of names to the types a test for them narrows to.
+var kindTypes = map[string]types.Type{
+	"int": types.Int, "float": types.Float, "string": types.String, "bool": types.Bool,
+	"nil": types.Nil, "list": &types.List{Elem: types.Any}, "dict": &types.Dict{Key: types.String, Value: types.Any},
+}
+
+// typeOfFact reads `type_of(x) == "kind"` (either side).
+func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
+	call, lit := e.X, e.Y
+	if _, ok := call.(*syntax.StringLit); ok {
+		call, lit = lit, call
+	}
+	ce, ok := call.(*syntax.CallExpr)
+	sl, ok2 := lit.(*syntax.StringLit)
+	if !ok || !ok2 || ce.Fn.Name != "type_of" || len(ce.Args) != 1 {
+		return fact{}, false
+	}
+	path, b := c.pathKey(ce.Args[0])
+	if b == nil {
+		return fact{}, false
+	}
+	t, ok := kindTypes[sl.Value]
+	if !ok {
+		t = types.Any
+	}
+	return fact{key: narrowKey{b, path}, to: t}, true
 }
 
 func (c *checker) narrowedType(x syntax.Expr) (types.Type, bool) {
@@ -75,6 +104,12 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 	case *syntax.BinaryExpr:
 		switch e.Op {
 		case "!=", "==":
+			if f, ok := c.typeOfFact(e); ok {
+				if e.Op == "==" {
+					return []fact{f}, nil
+				}
+				return nil, []fact{f}
+			}
 			var subject syntax.Expr
 			if _, ok := e.Y.(*syntax.NilLit); ok {
 				subject = e.X
@@ -107,6 +142,13 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 			t, f := c.facts(e.X)
 			return f, t
 		}
+	case *syntax.CallExpr:
+		// schema_is(v, S) / is_type(v, …) narrow an unknown value
+		if (e.Fn.Name == "schema_is" || e.Fn.Name == "is_type") && len(e.Args) >= 1 {
+			if path, b := c.pathKey(e.Args[0]); b != nil {
+				return []fact{{key: narrowKey{b, path}, nn: true, to: types.Any}}, nil
+			}
+		}
 	case *syntax.Ident, *syntax.MemberExpr:
 		if path, b := c.pathKey(e); b != nil {
 			return []fact{{key: narrowKey{b, path}, nn: true}}, nil
@@ -118,7 +160,14 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 // apply records facts, typing each path as its current type without nil.
 func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 	for _, f := range fs {
-		if t, ok := types_[f.key]; ok && f.nn {
+		t, ok := types_[f.key]
+		switch {
+		case !ok:
+		case f.to != nil:
+			if types.IsDynamic(t) {
+				c.narrowed[f.key] = f.to
+			}
+		case f.nn:
 			c.narrowed[f.key] = types.RemoveNil(t)
 		}
 	}
@@ -133,6 +182,10 @@ func (c *checker) pathTypes(cond syntax.Expr, out map[narrowKey]types.Type) {
 		c.pathTypes(e.Y, out)
 	case *syntax.UnaryExpr:
 		c.pathTypes(e.X, out)
+	case *syntax.CallExpr:
+		for _, a := range e.Args {
+			c.pathTypes(a, out)
+		}
 	case *syntax.Ident, *syntax.MemberExpr:
 		if path, b := c.pathKey(e); b != nil {
 			if t := c.quietType(e); t != nil {
@@ -248,4 +301,13 @@ func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Po
 	}
 	c.errorf(pos, "operator `%s` cannot be applied to nilable type `%s`; the operand may be nil at runtime", op, t)
 	return true
+}
+
+// unknownUse warns about using a declared `unknown` value before
+// narrowing it (newer.md §3.7).
+func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax.Pos) {
+	if t != types.Unknown || !c.declaredPath(x) {
+		return
+	}
+	c.warnf(pos, "%s", msg)
 }
