@@ -255,9 +255,16 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 	lines := splitLines(a.text)
 	out := []protocol.Diagnostic{}
 	source := Name
+	linted := map[syntax.Pos]bool{}
+	for _, f := range a.findings {
+		linted[f.Pos] = true
+	}
 	for _, d := range a.diags {
 		if d.File != "" && d.File != path {
 			continue // reported by the module it belongs to
+		}
+		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
+			continue // the checker's warning repeats a lint finding (which has a fix)
 		}
 		sev := protocol.DiagnosticSeverityError
 		if d.Severity == diag.SevWarning {
