@@ -255,7 +255,8 @@ func catchTypeName(t syntax.TypeExpr) string {
 	return ""
 }
 
-// retry compiles `retry N { body }` (language.md §7.5).
+// retry compiles `retry N { body }` (language.md §7.5); its value is the
+// body's value.
 func (f *fcomp) retry(e *syntax.RetryExpr) {
 	f.expr(e.Count)
 	limit := f.temp()
@@ -270,10 +271,9 @@ func (f *fcomp) retry(e *syntax.RetryExpr) {
 	f.emit(STORE_LOCAL, count)
 	h := f.emit(SETUP_TRY, 0)
 	f.regions = append(f.regions, region{active: true})
-	f.blockStmts(e.Body)
+	f.blockValueOf(e.Body) // the successful attempt's value (newer.md §1.10)
 	f.regions = f.regions[:len(f.regions)-1]
 	f.emit(POP_TRY)
-	f.emit(NIL)
 	jEnd := f.emit(JUMP, 0)
 	f.depth--
 	f.patchHere(h)

@@ -260,6 +260,10 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.call(e)
 	case *syntax.MethodCall:
 		f.methodCall(e)
+	case *syntax.NonNilExpr:
+		f.expr(e.X)
+		f.line(e.At)
+		f.emit(NON_NIL)
 	case *syntax.PropagateExpr:
 		f.expr(e.X)
 		f.line(e.At)

@@ -138,6 +138,7 @@ const (
 	RAISE         //     - RAISE<k n> -                      (raise constant message k with kind n)
 	MATCH_FAIL    //     - MATCH_FAIL -
 	RETRY_RERAISE //  err RETRY_RERAISE                     (exhausted retry: re-throw as a thrown value)
+	NON_NIL       //     v NON_NIL v                         (`v!`: error [unwrap_nil] when v is nil)
 
 	// declarations and misc
 	CHECK_PARAM   //              - CHECK_PARAM<i k> -      (runtime parameter type check, k: RType constant)
@@ -188,8 +189,8 @@ var Info = [numOpcodes]OpInfo{
 	SETUP_TRY: {"SETUP_TRY", 1}, POP_TRY: {"POP_TRY", 0}, THROW: {"THROW", 0}, RERAISE: {"RERAISE", 0},
 	CAUGHT: {"CAUGHT", 0}, CATCH_IS: {"CATCH_IS", 2}, CATCHABLE: {"CATCHABLE", 1}, WRAP_OK: {"WRAP_OK", 0},
 	ERR_RESULT: {"ERR_RESULT", 0}, PROPAGATE: {"PROPAGATE", 1}, RAISE: {"RAISE", 2}, MATCH_FAIL: {"MATCH_FAIL", 0},
-	RETRY_RERAISE: {"RETRY_RERAISE", 0},
-	CHECK_PARAM:   {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
+	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0},
+	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 }
 

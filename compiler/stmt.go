@@ -122,7 +122,13 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.emit(THROW)
 		f.patchHere(j)
 	case *syntax.MutexStmt:
-		f.guardedInternal("__mutex_enter", nil, s.Body, "__mutex_exit")
+		// The lock's key: the value of `mutex(key)`, else the block's call
+		// site (newer.md §1.7). The exit hook releases the innermost lock.
+		key := s.Key
+		if key == nil {
+			key = &syntax.StringLit{At: s.At, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, s.At.Line, s.At.Col)}
+		}
+		f.guardedInternal("__mutex_enter", key, s.Body, "__mutex_exit")
 	case *syntax.BreakStmt:
 		f.breakContinue(s.At, true)
 	case *syntax.ContinueStmt:

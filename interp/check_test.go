@@ -196,8 +196,8 @@ func TestCheckImportedTypes(t *testing.T) {
 		got = append(got, d.Msg)
 	}
 	want := []string{
-		"Field 'name' in struct 'User' expects string, got int",
-		`Argument 2 ('lvl'): expected Level, got "mid"`,
+		"field `name` in struct `User`: expected string, found int",
+		"argument 2 `lvl`: expected Level, found \"mid\"",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

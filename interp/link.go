@@ -99,6 +99,10 @@ func (s *Session) bindLate() error {
 // interfaces) bind nothing.
 func bind(into *Module, imp *Import) error {
 	t := imp.Module
+	if ns := imp.Decl.Namespace; ns != nil {
+		into.VM.SetGlobal(ns.Name, namespace(t))
+		return nil
+	}
 	for _, name := range imp.Names {
 		v, ok := t.VM.Global(name)
 		if !ok {
@@ -119,4 +123,16 @@ func bind(into *Module, imp *Import) error {
 func isFunction(v vm.Value) bool {
 	_, ok := v.(*vm.Closure)
 	return ok
+}
+
+// namespace is the value `import * as ns` binds (newer.md §1.3): a dict of
+// the module's exported values, whose stored functions `ns.f(args)` calls.
+func namespace(t *Module) *vm.Dict {
+	b := vm.NewDictBuilder(0)
+	for _, name := range t.Exports() {
+		if v, ok := t.VM.Global(name); ok {
+			b.Set(name, v)
+		}
+	}
+	return b.Build()
 }

@@ -228,6 +228,9 @@ func (m *Module) declareOwn() {
 			m.sibling[fn.Name] = true
 		}
 		if imp, ok := it.(*syntax.ImportDecl); ok && !imp.Pub {
+			if ns := imp.Namespace; ns != nil && m.exports[ns.Name] == nil && m.private[ns.Name] == nil {
+				m.private[ns.Name] = ns
+			}
 			for _, id := range imp.Names {
 				if m.exports[id.Name] == nil && m.private[id.Name] == nil {
 					m.private[id.Name] = id
@@ -358,6 +361,9 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	env := types.NewEnv()
 	for _, imp := range m.Imports {
 		imported = append(imported, imp.Names...)
+		if ns := imp.Decl.Namespace; ns != nil {
+			imported = append(imported, ns.Name)
+		}
 		importTypes(env, imp)
 	}
 	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, OpaqueImports: opaque, Module: kind == unitModule}

@@ -172,7 +172,7 @@ let unused_typo: int = "x"
 		msgs = append(msgs, d.Msg)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"Import error: cannot read", "not exported by `lib`", "declared as int"} {
+	for _, want := range []string{"Import error: cannot read", "not exported by `lib`", "expected int, found string"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("CheckFile diagnostics lack %q:\n%s", want, all)
 		}

@@ -300,6 +300,9 @@ loop:
 						stack[i] = nil
 					}
 					th.frames = th.frames[:len(th.frames)-1]
+					// pushFrame may grow the stack, copying it up to th.sp:
+					// the moved callee and arguments must be inside.
+					th.sp = dst + n + 1
 					if err = th.pushFrame(c, n, dst+1); err != nil {
 						break loop
 					}
@@ -563,7 +566,7 @@ loop:
 			default:
 				r = c >= 0
 			}
-			if c == 0 && isNaNPair(x, y) {
+			if c == 0 && (isNaNPair(x, y) || unordered(x, y)) {
 				r = false
 			}
 			sp--
@@ -964,6 +967,11 @@ loop:
 				pc = int(code[pc])
 			} else {
 				pc++
+			}
+		case compiler.NON_NIL:
+			if stack[sp-1] == Nil {
+				err = Categorized("unwrap_nil", "non-null assertion failed: the value is nil")
+				break loop
 			}
 		case compiler.RAISE:
 			msg := rt.consts[code[pc]].(String).s

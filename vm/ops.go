@@ -133,6 +133,16 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 			}
 		}
 	}
+	if a, ok := x.(Arithmetic); ok {
+		if v, handled, err := a.Arith(op, y, false); handled || err != nil {
+			return v, err
+		}
+	}
+	if b, ok := y.(Arithmetic); ok {
+		if v, handled, err := b.Arith(op, x, true); handled || err != nil {
+			return v, err
+		}
+	}
 	lt, rt := x.Type(), y.Type()
 	switch op {
 	case compiler.ADD:
@@ -214,8 +224,20 @@ func Negate(v Value) (Value, error) {
 		return IntOf(-int64(x)), nil
 	case Float:
 		return -x, nil
+	case Arithmetic:
+		if r, handled, err := x.Arith(compiler.SUB, IntOf(0), true); handled || err != nil {
+			return r, err
+		}
 	}
 	return nil, Runtimef("Cannot negate value of type %s", v.Type())
+}
+
+// Arithmetic is implemented by library value kinds with their own
+// arithmetic (decimal). Arith computes `v op other` (or `other op v` when
+// right is set); handled=false leaves the operands to the usual rules and
+// their type error.
+type Arithmetic interface {
+	Arith(op compiler.Opcode, other Value, right bool) (r Value, handled bool, err error)
 }
 
 // Contains is `x in c` (language.md §6.6).

@@ -36,8 +36,17 @@ Usage:
                                  run a script's registry as a command-line program
   harn tool completions FILE --shell bash|zsh|fish|powershell
                                  print shell completions for that program
+  harn tool sdk CATALOG --lang ts|go|python --out DIR
+                                 write a typed MCP client package for a catalog
+  harn tool diff OLD NEW [--json] [--fail-on breaking|any]
+                                 classify the changes between two catalogs
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
+  harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
+                                 serve the project's orchestrator over MCP
+  harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
+  harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
+                                 operate the orchestrator from the command line
   harn version                   print the version
   harn help                      print this help
 
@@ -90,6 +99,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTool(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return cmdMcp(args[1:], stdin, stdout, stderr)
+	case "orchestrator":
+		return cmdOrchestrator(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0
@@ -120,6 +133,8 @@ var commandHelp = map[string]string{
 	"tool schema":      toolSchemaHelp,
 	"tool run":         toolRunHelp,
 	"tool completions": toolCompletionsHelp,
+	"tool sdk":         toolSDKHelp,
+	"tool diff":        toolDiffHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
 	"fmt":              fmtHelp,

@@ -75,8 +75,8 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 		if p.Rest || i >= len(args) {
 			break
 		}
-		if known(args[i]) && known(p.Type) && !compatible(args[i], p.Type) {
-			c.errorf(e.Args[i].Position(), "Argument %d ('%s'): expected %s, got %s", i+1, p.Name, p.Type, show(args[i], p.Type))
+		if known(args[i]) && known(p.Type) && !c.fits(e.Args[i], args[i], p.Type) {
+			c.mismatch(e.Args[i], fmt.Sprintf("argument %d `%s`", i+1, p.Name), p.Type, args[i])
 		}
 	}
 	return c.result(sig)

@@ -58,6 +58,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		multiDecl: multiDeclared(f),
 		seen:      map[string]bool{},
 		exprStmt:  opts.ExprStmt,
+		complete:  map[*syntax.MatchExpr]bool{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -85,6 +86,7 @@ type checker struct {
 	fn        *funcCtx
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
 	exprStmt  func(s *syntax.ExprStmt, t types.Type)
+	complete  map[*syntax.MatchExpr]bool // matches whose arms cover every value
 }
 
 // variable is what the checker knows about a binding.
@@ -109,6 +111,13 @@ type funcCtx struct {
 	tries   []catcher // try bodies being walked, innermost last
 	thrown  []thrownValue
 	scopes  []map[string]bool // local names per block, for shadowing warnings
+	defers  int               // defer bodies being walked
+}
+
+// genFn reports whether the function is a `gen fn` (a stream producer).
+func (fc *funcCtx) genFn() bool {
+	d, ok := fc.node.(*syntax.FnDecl)
+	return ok && d.Gen
 }
 
 // catcher is what a try statement around the current position handles.
@@ -142,6 +151,9 @@ func multiDeclared(f *syntax.File) map[string]bool {
 		case *syntax.ImportDecl:
 			for _, n := range d.Names {
 				count[n.Name]++
+			}
+			if d.Namespace != nil {
+				count[d.Namespace.Name]++
 			}
 		}
 	}
@@ -213,6 +225,20 @@ func compatible(src, dst types.Type) bool {
 		}
 	}
 	return false
+}
+
+// fits is compatible plus invariance: a typed value (not a literal, whose
+// element types are inferred before the checker knows the target) does
+// not fit an invariant position through int → float widening.
+func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
+	if !compatible(src, dst) {
+		return false
+	}
+	switch at.(type) {
+	case *syntax.ListLit, *syntax.DictLit:
+		return true
+	}
+	return !types.WidensInvariantly(src, dst)
 }
 
 // known reports whether t says enough to report a mismatch.
@@ -307,4 +333,44 @@ func (c *checker) unusedLocals() {
 				"unused variable `"+b.Name+"`")
 		}
 	}
+}
+
+// mismatch reports a value of type found where want is expected, in the
+// one format every context shares (newer.md §3.1):
+// "<context>: expected <want>, found <found>".
+func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
+	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),
+		fmt.Sprintf("%s: expected %s, found %s", context, want, show(found, want)))
+}
+
+// bindingContext names an annotated binding in a mismatch.
+func bindingContext(k syntax.BindingKind, name string) string {
+	return k.String() + " binding `" + name + "`"
+}
+
+// conversionHelp suggests the obvious conversion of a literal or a name.
+func conversionHelp(at syntax.Expr, want, found types.Type) string {
+	var fn string
+	switch types.Widen(want) {
+	case types.String:
+		fn = "to_string"
+	case types.Int:
+		if types.Widen(found) == types.String {
+			fn = "to_int"
+		}
+	case types.Float:
+		if types.Widen(found) == types.String {
+			fn = "to_float"
+		}
+	}
+	if fn == "" {
+		return ""
+	}
+	switch x := at.(type) {
+	case *syntax.IntLit:
+		return fmt.Sprintf("did you mean `%s(%d)`?", fn, x.Value)
+	case *syntax.Ident:
+		return fmt.Sprintf("did you mean `%s(%s)`?", fn, x.Name)
+	}
+	return ""
 }

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -94,6 +97,8 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return c.call(e)
 	case *syntax.MethodCall:
 		return c.methodCall(e)
+	case *syntax.NonNilExpr:
+		return types.RemoveNil(c.expr(e.X))
 	case *syntax.PropagateExpr:
 		t := c.expr(e.X)
 		if r, ok := types.Underlying(t).(*types.Result); ok {
@@ -287,13 +292,17 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		return types.Any
 	case *types.Named:
 		if r.Decl.Kind == types.StructDecl {
-			for _, f := range types.StructFields(r) {
+			fields := types.StructFields(r)
+			for _, f := range fields {
 				if f.Name == name {
 					if f.Optional {
 						return types.Optional(f.Type)
 					}
 					return f.Type
 				}
+			}
+			if _, isMethod := r.Decl.Method(name); !isMethod && r.Decl.Node != nil && len(fields) > 0 {
+				c.noField(pos, name, "struct `"+r.Decl.Name+"`", fields)
 			}
 		}
 	case *types.Shape:
@@ -434,8 +443,8 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
-		if known(vt) && known(ft) && !compatible(vt, ft) {
-			c.errorf(en.Value.Position(), "Field '%s' in struct '%s' expects %s, got %s", f.Name, d.Name, ft, show(vt, ft))
+		if known(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
+			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", ft, vt)
 		}
 	}
 	if !complete {
@@ -494,4 +503,18 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		return &types.Result{Ok: types.Any, Err: types.Any}
 	}
 	return result
+}
+
+// noField reports a read of a field the receiver's type does not declare
+// (newer.md §3.6).
+func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	msg := "field `" + name + "` does not exist on " + on
+	if s := diag.Suggest(name, names); s != "" {
+		msg += " — did you mean `" + s + "`?"
+	}
+	c.report(sevError, pos, "HARN-TYP-010", "available fields: "+strings.Join(names, ", "), msg)
 }

@@ -33,7 +33,9 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		c.fn.popScope()
 		results = append(results, v)
 	}
-	c.exhaustive(e, st)
+	if c.exhaustive(e, st) {
+		c.complete[e] = true
+	}
 	if len(results) == 0 {
 		return types.Any
 	}
@@ -180,10 +182,12 @@ func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types
 }
 
 // exhaustive reports a match over a statically known enum, Result or
-// literal union that misses cases and has no catch-all arm.
-func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
+// literal union that misses cases and has no catch-all arm. It returns
+// whether the arms are known to cover every value (a catch-all arm, or
+// every case of such a type).
+func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	if !known(st) {
-		return
+		return hasCatchAll(c, e)
 	}
 	covered := map[string]bool{}
 	for _, arm := range e.Arms {
@@ -193,10 +197,10 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 		for _, p := range arm.Patterns {
 			switch c.classify(p) {
 			case resolve.PatWildcard:
-				return
+				return true
 			case resolve.PatBind:
 				if len(arm.Patterns) == 1 {
-					return
+					return true
 				}
 			case resolve.PatVariant:
 				enum, name, args := resolve.VariantOf(p)
@@ -222,7 +226,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 	switch t := types.Underlying(st).(type) {
 	case *types.Named:
 		if t.Decl.Kind != types.EnumDecl || !c.info.IsEnum(t.Decl.Name) {
-			return
+			return false
 		}
 		var missing []string
 		for _, v := range t.Decl.Variants {
@@ -233,6 +237,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 		if len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum %s: missing variants %s", t.Decl.Name, strings.Join(missing, ", "))
 		}
+		return true // covered, or reported above
 	case *types.Result:
 		var missing []string
 		for _, v := range []string{"Ok", "Err"} {
@@ -243,12 +248,13 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 		if len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum Result: missing variants %s", strings.Join(missing, ", "))
 		}
+		return true // covered, or reported above
 	case *types.Union:
 		var missing []string
 		for _, m := range t.Types {
 			l, ok := m.(*types.Literal)
 			if !ok {
-				return
+				return false
 			}
 			if !covered[l.String()] {
 				missing = append(missing, l.String())
@@ -257,5 +263,21 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) {
 		if len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on literal union: missing %s", strings.Join(missing, ", "))
 		}
+		return true // covered, or reported above
 	}
+	return false
+}
+
+// hasCatchAll reports whether an unguarded arm matches every value.
+func hasCatchAll(c *checker, e *syntax.MatchExpr) bool {
+	for _, arm := range e.Arms {
+		if arm.Guard != nil || len(arm.Patterns) != 1 {
+			continue
+		}
+		switch c.classify(arm.Patterns[0]) {
+		case resolve.PatWildcard, resolve.PatBind:
+			return true
+		}
+	}
+	return false
 }

@@ -53,6 +53,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.assign(s)
 	case *syntax.FnDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 		c.fnDecl(s)
 	case *syntax.ToolDecl:
 		c.attrs(s.Attrs, false)
@@ -68,12 +69,16 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
+		c.checkVariance(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -110,7 +115,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.expr(s.Cond)
 		c.block(s.Body)
 	case *syntax.DeferStmt:
+		c.fn.defers++
 		c.block(s.Body)
+		c.fn.defers--
 	case *syntax.ReturnStmt:
 		c.returnStmt(s)
 	case *syntax.ThrowStmt:
@@ -125,13 +132,26 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.expr(s.Message)
 		}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			c.expr(s.Key)
+		}
 		c.block(s.Body)
 	case *syntax.YieldStmt:
+		c.inDefer(s.At, "yield")
+		if c.fn.genFn() {
+			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
+		}
 		if s.Value != nil {
 			c.expr(s.Value)
 		}
 	case *syntax.EmitStmt:
-		c.expr(s.Value)
+		c.inDefer(s.At, "emit")
+		t := c.expr(s.Value)
+		if !c.fn.genFn() {
+			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
+		} else if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+			c.mismatch(s.Value, "`emit` value", it.Elem, t)
+		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.BreakStmt, *syntax.ContinueStmt:
 	}
 	return nil
@@ -162,8 +182,8 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
-			if known(vt) && !compatible(vt, declared) {
-				c.errorf(s.Value.Position(), "'%s' declared as %s, but assigned %s", p.Name, declared, show(vt, declared))
+			if known(vt) && !c.fits(s.Value, vt, declared) {
+				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst}
 		} else if s.Kind == syntax.BindConst {
@@ -312,8 +332,8 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
-	if known(vt) && known(v.t) && !compatible(vt, v.t) {
-		c.errorf(s.Value.Position(), "can't assign %s to '%s' (declared as %s)", show(vt, v.t), b.Name, v.t)
+	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
+		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
 }
 
@@ -399,6 +419,11 @@ func (c *checker) sig(fn *syntax.FnDecl) *types.Func {
 
 func (c *checker) fnDecl(fn *syntax.FnDecl) {
 	sig := c.sig(fn)
+	if fn.Gen && fn.Return != nil {
+		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
+			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
+		}
+	}
 	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), nil)
 }
 
@@ -443,6 +468,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		c.declare(c.binding(p, p.Name), &variable{t: t})
 	}
 	v := c.stmts(body, false)
+	c.checkEnd(node, fc.ret, body, v)
 	fc.popScope()
 	c.fn = fc.parent
 	c.checkThrows(fc)
@@ -452,8 +478,20 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
+// inDefer rejects a statement that would leave a `defer` body early
+// (newer.md §3.12; upstream's wording is unverified).
+func (c *checker) inDefer(pos syntax.Pos, kw string) {
+	if c.fn.defers > 0 {
+		c.errorf(pos, "`%s` cannot be used inside a `defer` block", kw)
+	}
+}
+
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
+	c.inDefer(s.At, "return")
 	if s.Value == nil {
+		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
+		}
 		return
 	}
 	t := c.expr(s.Value)
@@ -461,8 +499,8 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want == nil || !known(t) || !known(want) {
 		return
 	}
-	if !compatible(t, want) {
-		c.errorf(s.Value.Position(), "return type doesn't match: expected %s, got %s", want, show(t, want))
+	if !c.fits(s.Value, t, want) {
+		c.mismatch(s.Value, "return value", want, t)
 	}
 }
 
@@ -507,4 +545,39 @@ func (c *checker) checkThrows(fc *funcCtx) {
 		c.report(sevError, th.pos, "HARN-TYP-026", "",
 			"this callable can throw `"+name+"`, which its declared `throws "+typeSource(fc.throwsT)+"` does not cover")
 	}
+}
+
+// checkEnd checks how a body with a declared result type ends: a typed
+// pipeline's tail value must fit the type (`pipeline result`), a function
+// must not fall through (newer.md §3.3).
+func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt, tail types.Type) {
+	if ret == nil {
+		return
+	}
+	switch d := node.(type) {
+	case *syntax.FnDecl:
+		c.fallThrough(d, d.At, ret, body)
+	case *syntax.PipelineDecl:
+		if len(body) == 0 {
+			return
+		}
+		es, ok := body[len(body)-1].(*syntax.ExprStmt)
+		if !ok || !known(tail) || !known(ret) || compatible(tail, ret) {
+			return
+		}
+		if c.exprExits(es.X) {
+			return
+		}
+		c.mismatch(es.X, "pipeline result", ret, tail)
+	}
+}
+
+// isGenerator reports whether the function being checked yields or is a
+// `gen fn` (a bare return just ends it).
+func (c *checker) isGenerator() bool {
+	if fn := c.info.Funcs[c.fn.node]; fn != nil && fn.HasYield {
+		return true
+	}
+	d, ok := c.fn.node.(*syntax.FnDecl)
+	return ok && d.Gen
 }

@@ -47,7 +47,7 @@ func precOf(x syntax.Expr) int {
 	case *syntax.UnaryExpr:
 		return precUnary
 	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
-		*syntax.PropagateExpr, *syntax.StructLit:
+		*syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
 		return precPostfix
 	}
 	return precPrimary
@@ -123,7 +123,8 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return d
 	case *syntax.PipeExpr:
 		return p.pipe(x)
-	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.PropagateExpr:
+	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.PropagateExpr,
+		*syntax.NonNilExpr:
 		return p.chain(x)
 	case *syntax.CallExpr:
 		return p.call(x)
@@ -290,6 +291,10 @@ func (p *printer) chain(x syntax.Expr) doc {
 			links = append(links, n)
 			head = n.X
 			continue
+		case *syntax.NonNilExpr:
+			links = append(links, n)
+			head = n.X
+			continue
 		}
 		break
 	}
@@ -353,6 +358,8 @@ func (p *printer) chain(x syntax.Expr) doc {
 			rest = append(rest, text("]"))
 		case *syntax.PropagateExpr:
 			rest = append(rest, text("?"))
+		case *syntax.NonNilExpr:
+			rest = append(rest, text("!"))
 		}
 	}
 	if calls >= 2 {

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
@@ -20,8 +21,9 @@ func File(f *syntax.File, opts Options) *Info {
 			ConstRedeclared: map[syntax.Node]bool{},
 			PipelineBodies:  map[*syntax.PipelineDecl][]syntax.Stmt{},
 		},
-		enums:   map[string]bool{"Result": true},
-		structs: map[string]*syntax.StructDecl{},
+		enums:    map[string]bool{"Result": true},
+		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
+		structs:  map[string]*syntax.StructDecl{},
 	}
 	r.run()
 	return r.info
@@ -38,12 +40,13 @@ type funcState struct {
 }
 
 type resolver struct {
-	file    *syntax.File
-	opts    Options
-	info    *Info
-	stack   []*funcState
-	enums   map[string]bool
-	structs map[string]*syntax.StructDecl
+	file     *syntax.File
+	opts     Options
+	info     *Info
+	stack    []*funcState
+	enums    map[string]bool
+	variants map[string][]string // variant name → the enums declaring it (bare patterns)
+	structs  map[string]*syntax.StructDecl
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 }
@@ -126,6 +129,9 @@ func (r *resolver) collectTypes(stmts []syntax.Stmt) {
 		switch d := s.(type) {
 		case *syntax.EnumDecl:
 			r.enums[d.Name] = true
+			for _, v := range d.Variants {
+				r.variants[v.Name] = append(r.variants[v.Name], d.Name)
+			}
 		case *syntax.StructDecl:
 			if _, dup := r.structs[d.Name]; !dup {
 				r.structs[d.Name] = d
@@ -180,6 +186,9 @@ func (r *resolver) declareTopLevel(it syntax.Stmt) {
 		r.global(d.Name, KPipeline, d.NamePos, d)
 	case *syntax.ImportDecl:
 		for _, n := range d.Names {
+			r.global(n.Name, KImport, n.At, d)
+		}
+		if n := d.Namespace; n != nil {
 			r.global(n.Name, KImport, n.At, d)
 		}
 	}
@@ -453,6 +462,9 @@ func (r *resolver) topItem(it syntax.Stmt) {
 		for _, n := range d.Names {
 			r.info.decls[declKey{d, n.Name}] = r.info.Globals[r.info.GlobalIndex[n.Name]]
 		}
+		if n := d.Namespace; n != nil {
+			r.info.decls[declKey{d, n.Name}] = r.info.Globals[r.info.GlobalIndex[n.Name]]
+		}
 	case *syntax.PipelineDecl:
 		body := r.pipelineBody(d, map[string]bool{})
 		r.info.PipelineBodies[d] = body
@@ -588,6 +600,9 @@ func (r *resolver) stmt(s syntax.Stmt) {
 			r.expr(s.Message)
 		}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			r.expr(s.Key)
+		}
 		r.block(s.Body)
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, language.md §7.3)
@@ -765,6 +780,8 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.exprs(e.Args)
 	case *syntax.PropagateExpr:
 		r.expr(e.X)
+	case *syntax.NonNilExpr:
+		r.expr(e.X)
 	case *syntax.IfExpr:
 		r.expr(e.Cond)
 		r.block(e.Then)
@@ -778,8 +795,9 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.expr(e.X)
 		for _, arm := range e.Arms {
 			r.push()
-			for _, p := range arm.Patterns {
-				r.pattern(p, len(arm.Patterns) > 1)
+			for i, p := range arm.Patterns {
+				arm.Patterns[i] = r.qualify(p)
+				r.pattern(arm.Patterns[i], len(arm.Patterns) > 1)
 			}
 			if arm.Guard != nil {
 				r.expr(arm.Guard)
@@ -856,6 +874,48 @@ func (r *resolver) isEnumRef(name string) bool {
 	}
 	ref := r.lookup(name)
 	return ref.Scope == Undefined || ref.Scope == Universal || ref.Scope == Import
+}
+
+// qualify rewrites a bare variant pattern — `Circle(r)`, `Dot`, `Ok(x)` —
+// into its qualified form `Shape.Circle(r)` when the name is a variant of
+// exactly one enum declared in the file (or of Result) and no variable of
+// that name is in scope (newer.md §1.12). A bare `Dot` must start with an
+// upper-case letter, so ordinary bindings stay bindings.
+func (r *resolver) qualify(p syntax.Expr) syntax.Expr {
+	var name string
+	var at syntax.Pos
+	call, isCall := p.(*syntax.CallExpr)
+	switch x := p.(type) {
+	case *syntax.CallExpr:
+		if len(x.TypeArgs) > 0 {
+			return p
+		}
+		name, at = x.Fn.Name, x.Fn.At
+	case *syntax.Ident:
+		if x.Name == "" || x.Name[0] < 'A' || x.Name[0] > 'Z' {
+			return p
+		}
+		name, at = x.Name, x.At
+	default:
+		return p
+	}
+	enums := r.variants[name]
+	if len(enums) == 0 {
+		return p
+	}
+	if ref := r.lookup(name); ref.Scope != Undefined && ref.Scope != Universal {
+		return p // a variable or function of that name owns it
+	}
+	if len(enums) > 1 {
+		r.errorf(at, "variant `%s` is declared by more than one enum (%s); qualify it, e.g. `%s.%s`",
+			name, strings.Join(enums, ", "), enums[0], name)
+		return p
+	}
+	enum := &syntax.Ident{At: at, Name: enums[0]}
+	if isCall {
+		return &syntax.MethodCall{At: at, X: enum, Name: name, Args: call.Args}
+	}
+	return &syntax.MemberExpr{At: at, X: enum, Name: name}
 }
 
 // pattern resolves one match-arm pattern, declaring its bindings in the

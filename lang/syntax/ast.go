@@ -74,14 +74,16 @@ func (k BindingKind) String() string {
 	return "let"
 }
 
-// ImportDecl is `import "p"`, `import { a, b } from "p"` or `import a::b::{x}`
-// (normalised to Path "a/b" and Names [x]).
+// ImportDecl is `import "p"`, `import { a, b } from "p"`, `import a::b::{x}`
+// (normalised to Path "a/b" and Names [x]) or `import * as ns from "p"`
+// (Namespace ns, no Names: newer.md §1.3).
 type ImportDecl struct {
-	At      Pos
-	Pub     bool
-	Path    string
-	PathPos Pos
-	Names   []*Ident // nil for a wildcard import
+	At        Pos
+	Pub       bool
+	Path      string
+	PathPos   Pos
+	Names     []*Ident // nil for a wildcard import
+	Namespace *Ident   // the name bound to the module's exports
 }
 
 // Attribute is `@name(args)` before a declaration.
@@ -385,6 +387,7 @@ type RequireStmt struct {
 // MutexStmt is `mutex { body }`.
 type MutexStmt struct {
 	At   Pos
+	Key  Expr // nil for the bare form, whose key is its call site
 	Body *Block
 }
 
@@ -519,12 +522,10 @@ type StringLit struct {
 }
 
 // StrPart is one part of an interpolated string: literal text or an expression.
-// Expr is nil for a literal part. Verbatim holds text that failed to parse
-// and is inserted as is (language.md §1.7).
+// Expr is nil for a literal part.
 type StrPart struct {
-	Lit      string
-	Expr     Expr
-	Verbatim bool
+	Lit  string
+	Expr Expr
 }
 
 // InterpString is a string containing `${…}` interpolations.
@@ -671,6 +672,12 @@ type MethodCall struct {
 // PropagateExpr is postfix `x?` (Result propagation).
 type PropagateExpr struct {
 	At Pos
+	X  Expr
+}
+
+// NonNilExpr is postfix `x!`, the non-null assertion (newer.md §1.4).
+type NonNilExpr struct {
+	At Pos // of the `!`
 	X  Expr
 }
 
@@ -894,6 +901,7 @@ func (n *SliceExpr) Position() Pos     { return n.At }
 func (n *CallExpr) Position() Pos      { return n.At }
 func (n *MethodCall) Position() Pos    { return n.At }
 func (n *PropagateExpr) Position() Pos { return n.At }
+func (n *NonNilExpr) Position() Pos    { return n.X.Position() }
 func (n *StructLit) Position() Pos     { return n.At }
 func (n *IfExpr) Position() Pos        { return n.At }
 func (n *MatchExpr) Position() Pos     { return n.At }
@@ -969,6 +977,7 @@ func (*SliceExpr) exprNode()     {}
 func (*CallExpr) exprNode()      {}
 func (*MethodCall) exprNode()    {}
 func (*PropagateExpr) exprNode() {}
+func (*NonNilExpr) exprNode()    {}
 func (*StructLit) exprNode()     {}
 func (*IfExpr) exprNode()        {}
 func (*MatchExpr) exprNode()     {}

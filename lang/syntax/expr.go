@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,18 +40,20 @@ func (c cursor) rangeExpr() Expr {
 	return r
 }
 
+// ternary parses `cond ? a : b`. The `?` may begin a line and line
+// breaks may follow `?` and `:` (newer.md §1.9).
 func (c cursor) ternary() Expr {
 	cond := c.binary(precOr)
-	if !isPunct(c.peek(), "?") || c.nl() {
+	if !isPunct(c.peek(), "?") || (c.nl() && !c.ternaryAhead()) {
 		return cond
 	}
 	c.next()
 	c.enter()
 	defer c.leave()
-	c.sameLine("expression")
+	c.nestIn("ternary expression")
+	defer c.nestOut()
 	then := c.ternary()
 	c.expect(":")
-	c.sameLine("expression")
 	return &TernaryExpr{At: cond.Position(), Cond: cond, Then: then, Else: c.ternary()}
 }
 
@@ -124,6 +125,7 @@ func (c cursor) unary() Expr {
 	for {
 		t := c.peek()
 		if isPunct(t, "!") || isPunct(t, "-") || (isKw(t, "try") && isPunct(c.peekAt(1), "*")) {
+			c.nestIn("unary expression")
 			ops = append(ops, c.next())
 			if t.Value == "try" {
 				c.next()
@@ -133,6 +135,7 @@ func (c cursor) unary() Expr {
 		break
 	}
 	x := c.power()
+	c.st.nest -= len(ops)
 	for i := len(ops) - 1; i >= 0; i-- {
 		op := ops[i].Value
 		if op == "try" {
@@ -152,21 +155,66 @@ func (c cursor) power() Expr {
 	c.next()
 	c.enter()
 	defer c.leave()
+	c.nestIn("exponent expression")
+	defer c.nestOut()
 	return &BinaryExpr{At: at(t.Pos), Op: "**", X: x, Y: c.unary()}
 }
 
-// ternaryStart reports whether t can begin a ternary branch, which makes a
-// preceding `?` a ternary rather than Result propagation.
+// ternaryStart reports whether t can begin a ternary branch (newer.md
+// §1.9).
 func ternaryStart(t *lexer.Token) bool {
 	switch t.Type {
-	case tIdent, tInt, tFloat, tString, tInterp:
+	case tIdent, tInt, tFloat, tString, tRaw, tInterp, tDuration:
 		return true
 	case tKeyword:
-		return t.Value == "true" || t.Value == "false" || t.Value == "nil" || t.Value == "fn"
+		switch t.Value {
+		case "true", "false", "nil", "fn", "if", "match", "try", "spawn", "parallel", "retry", "deadline":
+			return true
+		}
 	case tPunct:
-		return t.Value == "(" || t.Value == "{" || t.Value == "!" || t.Value == "-"
+		switch t.Value {
+		case "(", "[", "{", "!", "-":
+			return true
+		}
 	}
 	return false
+}
+
+// ternaryAhead decides what the `?` at the cursor starts (newer.md §1.9):
+// a ternary when the next token can begin a branch and a `:` follows at
+// the same bracket depth; otherwise Result propagation or a legacy
+// optional subscript. The scan stops at the end of the enclosing bracket
+// or statement, so it stays within one expression.
+func (c cursor) ternaryAhead() bool {
+	cp := c.lex.MakeCheckpoint()
+	defer c.lex.LoadCheckpoint(cp)
+	q := c.lex.Next()
+	if !ternaryStart(c.lex.Peek()) {
+		return false
+	}
+	depth := 0
+	line := q.Pos.Line
+	for {
+		t := c.lex.Next()
+		switch {
+		case t.Type == tEOF:
+			return false
+		case t.Type == tKeyword && depth == 0 && t.Pos.Line > line+1:
+			return false // a later statement
+		case t.Type != tPunct:
+		case t.Value == "(" || t.Value == "[" || t.Value == "{":
+			depth++
+		case t.Value == ")" || t.Value == "]" || t.Value == "}":
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && (t.Value == ":"):
+			return true
+		case depth == 0 && (t.Value == ";" || t.Value == "="):
+			return false
+		}
+	}
 }
 
 func (c cursor) postfix() Expr {
@@ -174,6 +222,10 @@ func (c cursor) postfix() Expr {
 	for {
 		t := c.peek()
 		switch {
+		case isPunct(t, "?.") && isPunct(c.peekAt(1), "["):
+			c.next()
+			c.next()
+			x = c.subscript(x, true)
 		case isPunct(t, ".") && !c.atSpread(), isPunct(t, "?."):
 			c.next()
 			name := c.memberName()
@@ -188,16 +240,19 @@ func (c cursor) postfix() Expr {
 		case isPunct(t, "["):
 			c.next()
 			x = c.subscript(x, false)
+		case isPunct(t, "!"):
+			c.next()
+			x = &NonNilExpr{At: at(t.Pos), X: x}
 		case isPunct(t, "?"):
 			next := c.peekAt(1)
+			if c.ternaryAhead() {
+				return x
+			}
 			if isPunct(next, "[") {
 				c.next()
 				c.next()
 				x = c.subscript(x, true)
 				break
-			}
-			if ternaryStart(next) && !c.nlAfterNext() {
-				return x
 			}
 			c.next()
 			x = &PropagateExpr{At: x.Position(), X: x}
@@ -245,14 +300,22 @@ func (c cursor) memberName() string {
 
 // subscript parses the rest of `x[i]` or `x[lo:hi]` after the `[`.
 func (c cursor) subscript(x Expr, optional bool) Expr {
+	context := "subscript index"
+	if optional {
+		context = "optional subscript index"
+	}
 	var lo Expr
 	if !isPunct(c.peek(), ":") {
+		c.nestIn(context)
 		lo = c.expr()
+		c.nestOut()
 	}
 	if c.accept(":") {
 		s := &SliceExpr{At: x.Position(), X: x, Lo: lo}
 		if !isPunct(c.peek(), "]") {
+			c.nestIn("slice bound")
 			s.Hi = c.expr()
+			c.nestOut()
 		}
 		c.expect("]")
 		return s
@@ -365,7 +428,7 @@ func (c cursor) genericCall(fn *Ident) Expr {
 // backtracks, so nested calls cannot make parsing exponential.
 func (c cursor) typeArgs() (targs []TypeExpr) {
 	cp := c.lex.MakeCheckpoint()
-	depth := c.st.depth
+	depth, nest := c.st.depth, c.st.nest
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -375,7 +438,7 @@ func (c cursor) typeArgs() (targs []TypeExpr) {
 		}
 		if targs == nil {
 			c.lex.LoadCheckpoint(cp)
-			c.st.depth = depth
+			c.st.depth, c.st.nest = depth, nest
 		}
 	}()
 	c.next()
@@ -402,7 +465,7 @@ func (c cursor) structLitAhead() bool {
 	if isPunct(t1, "}") {
 		return true
 	}
-	return (t1.Type == tIdent || t1.Type == tString) && isPunct(c.peekAt(2), ":")
+	return (isName(t1) || t1.Type == tString) && isPunct(c.peekAt(2), ":")
 }
 
 // primary parses a primary expression. For a plain identifier it also
@@ -455,9 +518,11 @@ func (c cursor) primary() (Expr, *Ident) {
 	case tPunct:
 		switch t.Value {
 		case "(":
+			c.nestIn("parenthesized expression")
 			c.next()
 			x := c.expr()
 			c.expect(")")
+			c.nestOut()
 			return x, nil
 		case "[":
 			c.next()
@@ -571,7 +636,8 @@ func (c cursor) dictEntries() []*DictEntry {
 	}
 }
 
-// interpolated builds an InterpString, parsing each `${…}` (§1.7).
+// interpolated builds an InterpString, parsing each `${…}` (§1.7): each
+// hole holds exactly one expression (newer.md §1.8).
 func (c cursor) interpolated(t *lexer.Token) Expr {
 	segs, holes := splitString(t)
 	s := &InterpString{At: at(t.Pos)}
@@ -579,41 +645,26 @@ func (c cursor) interpolated(t *lexer.Token) Expr {
 		if seg != "" {
 			s.Parts = append(s.Parts, StrPart{Lit: seg})
 		}
-		if i >= len(holes) || strings.TrimSpace(holes[i].text) == "" {
-			continue
-		}
-		h := holes[i]
-		x, lexed := c.holeExpr(h)
-		switch {
-		case x != nil:
-			s.Parts = append(s.Parts, StrPart{Expr: x})
-		case lexed:
-			s.Parts = append(s.Parts, StrPart{Lit: h.text, Verbatim: true})
+		if i < len(holes) {
+			s.Parts = append(s.Parts, StrPart{Expr: c.holeExpr(holes[i])})
 		}
 	}
 	return s
 }
 
-// holeExpr parses the first expression of an interpolation. It returns
-// nil with lexed true when the text does not parse, and nil with lexed
-// false when it cannot even be tokenized.
-func (c cursor) holeExpr(h hole) (x Expr, lexed bool) {
+// holeExpr parses the expression of an interpolation hole; its errors are
+// the parse's errors.
+func (c cursor) holeExpr(h hole) Expr {
 	toks, err := newScanner(c.peek().Pos.Filename, h.text, h.line, h.col, false).all()
 	if err != nil {
-		return nil, false
+		panic(bailout{err})
 	}
 	lex := peekingLexer(toks)
 	defer register(lex, c.st)()
-	depth := c.st.depth
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(bailout); !ok {
-				panic(r)
-			}
-			c.st.depth = depth
-			x = nil
-		}
-	}()
-	lexed = true
-	return cursor{lex: lex, st: c.st}.expr(), true
+	hc := cursor{lex: lex, st: c.st}
+	x := hc.expr()
+	if t := hc.peek(); t.Type != tEOF {
+		fail(t, "end of interpolated expression")
+	}
+	return x
 }

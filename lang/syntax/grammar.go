@@ -181,16 +181,24 @@ type whileG struct {
 
 func (g *whileG) ast() Stmt { return &WhileStmt{At: at(g.Pos), Cond: g.Cond.X, Body: g.Body.B} }
 
-// bodyStmtG is `defer { … }` or `mutex { … }`.
+// bodyStmtG is `defer { … }`, `mutex { … }` or `mutex(key) { … }`.
 type bodyStmtG struct {
 	Pos     lexer.Position
 	Keyword string `parser:"@( 'defer' | 'mutex' )"`
+	Key     *expr  `parser:"( '(' @@ ')' )?"`
 	Body    block  `parser:"@@"`
 }
 
 func (g *bodyStmtG) ast() Stmt {
 	if g.Keyword == "mutex" {
-		return &MutexStmt{At: at(g.Pos), Body: g.Body.B}
+		m := &MutexStmt{At: at(g.Pos), Body: g.Body.B}
+		if g.Key != nil {
+			m.Key = g.Key.X
+		}
+		return m
+	}
+	if g.Key != nil {
+		failAt(g.Body.B.At, "Expected {, got (")
 	}
 	return &DeferStmt{At: at(g.Pos), Body: g.Body.B}
 }
@@ -404,7 +412,9 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 
 type importG struct {
 	Pos      lexer.Position
-	Names    []*ident      `parser:"'import' ( ( '{' ( @@ ( ','? @@ )* ','? )?"`
+	NS       *ident        `parser:"'import' ( ( '*' 'as' @@ 'from' )"`
+	NSPath   *str          `parser:"              @@"`
+	Names    []*ident      `parser:"        | ( '{' ( @@ ( ','? @@ )* ','? )?"`
 	Close    *tok[sRBrace] `parser:"              @@"`
 	From     *tok[sFrom]   `parser:"              @@"`
 	FromPath *str          `parser:"              @@ )"`
@@ -420,6 +430,9 @@ func (importG) decl() {}
 func (g *importG) ast() *ImportDecl {
 	d := &ImportDecl{At: at(g.Pos)}
 	switch {
+	case g.NS != nil:
+		d.Path, d.PathPos = g.NSPath.Value, at(g.NSPath.Pos)
+		d.Names, d.Namespace = []*Ident{}, g.NS.ast()
 	case g.Path != nil:
 		d.Path, d.PathPos = g.Path.Value, at(g.Path.Pos)
 	case g.FromPath != nil:

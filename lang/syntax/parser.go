@@ -108,9 +108,14 @@ func (l *tokenList) Next() (lexer.Token, error) {
 // input can exhaust the stack.
 const maxDepth = 1000
 
+// maxNesting is upstream's limit on nested expressions and blocks
+// (newer.md §4.4).
+const maxNesting = 64
+
 // parseState is what the parser needs beyond the token stream.
 type parseState struct {
 	depth int
+	nest  int // nesting levels counted against maxNesting
 }
 
 // Participle instantiates Parseable hooks itself and hands them only the
@@ -285,6 +290,18 @@ func (c cursor) enter() {
 
 func (c cursor) leave() { c.st.depth-- }
 
+// nestIn enters one level of a construct that counts against the nesting
+// limit; context names it in the error. nestOut leaves it.
+func (c cursor) nestIn(context string) {
+	c.st.nest++
+	if c.st.nest > maxNesting {
+		t := c.peek()
+		failAt(at(t.Pos), fmt.Sprintf("Expected parser nesting depth within %d levels, got %s nesting depth exceeded", maxNesting, context))
+	}
+}
+
+func (c cursor) nestOut() { c.st.nest-- }
+
 // prevEnd is the line on which the last consumed token ends.
 func (c cursor) prevEnd() int {
 	rc := c.lex.RawCursor()
@@ -320,6 +337,10 @@ func (c cursor) skipSpread() {
 func (c cursor) stmts(top bool) []Stmt {
 	c.enter()
 	defer c.leave()
+	if !top {
+		c.nestIn("source")
+		defer c.nestOut()
+	}
 	var out []Stmt
 	for {
 		t := c.peek()
@@ -489,6 +510,9 @@ func (c cursor) declaration(top bool) Stmt {
 			return finishDecl(by(c.lex), nil, pub, top, doc)
 		}
 	}
+	if isPunct(c.peek(), "@") {
+		c.declAfterAttrs()
+	}
 	g, err := prods().decl.get().ParseFromLexer(c.lex, allowTrailing)
 	if err != nil {
 		// What follows attributes or pub is one of many productions;
@@ -512,3 +536,39 @@ func parse[G any](p *participle.Parser[G], lex *lexer.PeekingLexer) *G {
 }
 
 var allowTrailing = participle.AllowTrailing(true)
+
+// declKeywords are the words that may follow attributes.
+var declKeywords = map[string]bool{
+	"pub": true, "fn": true, "gen": true, "tool": true, "skill": true, "pipeline": true, "struct": true,
+	"enum": true, "type": true, "interface": true, "impl": true, "eval_pack": true,
+}
+
+// declAfterAttrs looks past the attributes at the cursor and fails unless
+// a declaration follows them (newer.md §4.5).
+func (c cursor) declAfterAttrs() {
+	cp := c.lex.MakeCheckpoint()
+	defer c.lex.LoadCheckpoint(cp)
+	for isPunct(c.lex.Peek(), "@") {
+		c.lex.Next()
+		c.lex.Next() // the name
+		if !isPunct(c.lex.Peek(), "(") {
+			continue
+		}
+		for depth := 0; ; {
+			t := c.lex.Next()
+			if t.Type == tEOF {
+				return // the attribute's own error comes first
+			}
+			if isPunct(t, "(") {
+				depth++
+			} else if isPunct(t, ")") {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+	}
+	if t := c.lex.Peek(); t.Type != tEOF && !declKeywords[t.Value] {
+		failAt(at(t.Pos), "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement")
+	}
+}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -148,7 +149,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 		case c == 'r' && (s.peekByte(1) == '"' || s.peekByte(1) == '#' && s.rawHashes() >= 0):
 			return s.raw(start)
 		case c >= '0' && c <= '9':
-			return s.number(start), nil
+			return s.number(start)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			return s.ident(start), nil
 		case c >= utf8.RuneSelf:
@@ -295,7 +296,7 @@ func (s *scanner) str(start lexer.Position) (lexer.Token, error) {
 			}
 		case c == '$' && s.peekByte(1) == '{':
 			typ = tInterp
-			if err := s.interpolation(start, true); err != nil {
+			if err := s.interpolation(start); err != nil {
 				return lexer.Token{}, err
 			}
 		default:
@@ -322,7 +323,7 @@ func (s *scanner) tripleStr(start lexer.Position) (lexer.Token, error) {
 			s.col += 3
 		case strings.HasPrefix(rest, "${"):
 			typ = tInterp
-			if err := s.interpolation(start, false); err != nil {
+			if err := s.interpolation(start); err != nil {
 				return lexer.Token{}, err
 			}
 		default:
@@ -331,31 +332,29 @@ func (s *scanner) tripleStr(start lexer.Position) (lexer.Token, error) {
 	}
 }
 
-// interpolation skips `${ … }` up to the balancing brace.
-func (s *scanner) interpolation(strStart lexer.Position, plain bool) error {
+// interpolation skips `${ … }` up to the balancing brace (holeEnd).
+func (s *scanner) interpolation(strStart lexer.Position) error {
 	s.off += 2
 	s.col += 2
 	from := s.off
-	depth := 1
-	for {
-		if s.off >= len(s.src) {
-			return s.errorf(strStart, "Unterminated string")
-		}
-		switch s.src[s.off] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				if plain && strings.TrimSpace(s.src[from:s.off]) == "" {
-					return s.errorf(s.pos(), "Unexpected character '}'")
-				}
-				s.advance()
-				return nil
-			}
-		}
+	end, bad := holeEnd(s.src, s.off)
+	stop := end
+	if bad >= 0 {
+		stop = bad
+	} else if end < 0 {
+		return s.errorf(strStart, "Unterminated string")
+	}
+	for s.off < stop {
 		s.advance()
 	}
+	switch {
+	case bad >= 0:
+		return s.errorf(s.pos(), "Unexpected character '\\'")
+	case strings.TrimSpace(s.src[from:s.off]) == "":
+		return s.errorf(s.pos(), "Unexpected character '}'")
+	}
+	s.advance()
+	return nil
 }
 
 // rawHashes counts the `#` after an `r` that open a raw string, or -1 when
@@ -391,7 +390,7 @@ func (s *scanner) raw(start lexer.Position) (lexer.Token, error) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func (s *scanner) number(start lexer.Position) lexer.Token {
+func (s *scanner) number(start lexer.Position) (lexer.Token, error) {
 	for s.off < len(s.src) && isDigit(s.src[s.off]) {
 		s.off++
 		s.col++
@@ -403,21 +402,31 @@ func (s *scanner) number(start lexer.Position) lexer.Token {
 			s.off++
 			s.col++
 		}
-		return s.token(tFloat, start)
+		return s.token(tFloat, start), nil
 	}
+	// A duration suffix ends at an identifier boundary (newer.md §1.13).
 	switch c := s.peekByte(0); {
-	case c == 'm' && s.peekByte(1) == 's':
+	case c == 'm' && s.peekByte(1) == 's' && !s.wordCharAt(s.off+2):
 		s.off += 2
 		s.col += 2
-		return s.token(tDuration, start)
+		return s.token(tDuration, start), nil
 	case c == 's' || c == 'm' || c == 'h' || c == 'd' || c == 'w':
-		if !s.letterOrDigitAt(s.off + 1) {
+		if !s.wordCharAt(s.off + 1) {
 			s.off++
 			s.col++
-			return s.token(tDuration, start)
+			return s.token(tDuration, start), nil
 		}
 	}
-	return s.token(tInt, start)
+	digits := s.src[start.Offset:s.off]
+	if _, err := strconv.ParseInt(digits, 10, 64); err != nil {
+		return lexer.Token{}, s.errorf(start, "Integer literal `%s` is out of range for int (i64)", digits)
+	}
+	return s.token(tInt, start), nil
+}
+
+// wordCharAt reports whether src[i] continues an identifier.
+func (s *scanner) wordCharAt(i int) bool {
+	return i < len(s.src) && (s.src[i] == '_' || s.letterOrDigitAt(i))
 }
 
 func (s *scanner) letterOrDigitAt(i int) bool {

@@ -330,8 +330,6 @@ func (w sxWriter) node(n any) {
 			switch {
 			case p.Expr != nil:
 				w.node(p.Expr)
-			case p.Verbatim:
-				w.s("(verbatim ", strconv.Quote(p.Lit), ")")
 			default:
 				w.s(strconv.Quote(p.Lit))
 			}
@@ -394,6 +392,8 @@ func (w sxWriter) node(n any) {
 			head = "?."
 		}
 		w.list(head, n.X, n.Name)
+	case *NonNilExpr:
+		w.list("!!", n.X)
 	case *IndexExpr:
 		head := "idx"
 		if n.Optional {

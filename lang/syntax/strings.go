@@ -74,22 +74,17 @@ func (w *walker) skip(n int) {
 	}
 }
 
-// hole reads `${ … }` at the walker's position.
+// hole reads `${ … }` at the walker's position. The scanner has already
+// checked that the hole is well formed (holeEnd).
 func (w *walker) hole() hole {
 	w.skip(2)
 	h := hole{line: w.line, col: w.col}
 	from := w.i
-	depth := 1
-	for w.i < len(w.s) {
-		switch w.s[w.i] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		}
-		if depth == 0 {
-			break
-		}
+	end, _ := holeEnd(w.s, w.i)
+	if end < 0 {
+		end = len(w.s)
+	}
+	for w.i < end {
 		w.step()
 	}
 	h.text = w.s[from:w.i]
@@ -97,6 +92,62 @@ func (w *walker) hole() hole {
 		w.step()
 	}
 	return h
+}
+
+// holeEnd finds the `}` that closes the interpolation hole whose text
+// starts at src[i] (newer.md §1.8): braces are counted, but a `"` starts
+// a nested string literal whose escapes, braces and own holes do not
+// count. It returns the offset of the closing brace, or -1 when the hole
+// is unterminated; bad is the offset of a backslash met in expression
+// position (an error), else -1. Each byte is visited once.
+func holeEnd(src string, i int) (end, bad int) {
+	depth := 1
+	for i < len(src) {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i, -1
+			}
+		case '\\':
+			return -1, i
+		case '"':
+			j, bad := nestedStringEnd(src, i+1)
+			if j < 0 || bad >= 0 {
+				return -1, bad
+			}
+			i = j
+		}
+		i++
+	}
+	return -1, -1
+}
+
+// nestedStringEnd finds the closing quote of a plain string literal inside
+// an interpolation hole, its text starting at src[i].
+func nestedStringEnd(src string, i int) (end, bad int) {
+	for i < len(src) {
+		switch src[i] {
+		case '"':
+			return i, -1
+		case '\n':
+			return -1, -1
+		case '\\':
+			i++
+		case '$':
+			if i+1 < len(src) && src[i+1] == '{' {
+				j, bad := holeEnd(src, i+2)
+				if j < 0 {
+					return -1, bad
+				}
+				i = j
+			}
+		}
+		i++
+	}
+	return -1, -1
 }
 
 func splitPlain(t *lexer.Token) ([]string, []hole) {

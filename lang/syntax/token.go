@@ -53,10 +53,6 @@ func init() {
 	}
 }
 
-// notNames are the keywords that may not be used as property names, dict
-// keys or shape fields (language.md §2.7 rule 6).
-var notNames = map[string]bool{"finally": true, "require": true, "select": true, "skill": true, "eval_pack": true}
-
 func is(t *lexer.Token, typ lexer.TokenType, v string) bool {
 	return t.Type == typ && t.Value == v
 }
@@ -65,9 +61,10 @@ func isPunct(t *lexer.Token, v string) bool { return t.Type == tPunct && t.Value
 func isKw(t *lexer.Token, v string) bool    { return t.Type == tKeyword && t.Value == v }
 
 // isName reports whether t may be used where a property name, dict key or
-// shape field is expected: an identifier or most keywords.
+// shape field is expected: an identifier or any keyword (newer.md §1.1;
+// April excluded five keywords).
 func isName(t *lexer.Token) bool {
-	return t.Type == tIdent || (t.Type == tKeyword && !notNames[t.Value])
+	return t.Type == tIdent || t.Type == tKeyword
 }
 
 // render spells a token the way upstream's parse errors do.

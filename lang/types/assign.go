@@ -260,3 +260,59 @@ func mergeShapes(in *Intersection) *Shape {
 	}
 	return out
 }
+
+// WidensInvariantly reports whether accepting src for dst relies on the
+// int → float widening inside an invariant position — an element of a
+// list, set or dict, or an argument of a generic declaration whose type
+// parameter is not declared `out` (newer.md §1.5): `list<int>` is not a
+// `list<float>`. AssignableTo stays lenient about it because the checker
+// types literals before it knows what they are assigned to.
+func WidensInvariantly(src, dst Type) bool { return widensInv(src, dst, false, 0) }
+
+func widensInv(src, dst Type, inv bool, depth int) bool {
+	if depth > 24 || src == nil || dst == nil {
+		return false
+	}
+	depth++
+	src, dst = Underlying(src), Underlying(dst)
+	if IsDynamic(src) || IsDynamic(dst) {
+		return false
+	}
+	if inv && dst == Float {
+		if l, ok := src.(*Literal); ok {
+			src = l.Base()
+		}
+		if src == Int {
+			return true
+		}
+	}
+	switch d := dst.(type) {
+	case *List:
+		if s, ok := src.(*List); ok {
+			return widensInv(s.Elem, d.Elem, true, depth)
+		}
+	case *Set:
+		if s, ok := src.(*Set); ok {
+			return widensInv(s.Elem, d.Elem, true, depth)
+		}
+	case *Dict:
+		if s, ok := src.(*Dict); ok {
+			return widensInv(s.Value, d.Value, true, depth)
+		}
+	case *Named:
+		s, ok := src.(*Named)
+		if !ok || s.Decl != d.Decl || len(s.Args) != len(d.Args) {
+			return false
+		}
+		for i := range d.Args {
+			argInv := inv
+			if i < len(d.Decl.TypeParams) && d.Decl.TypeParams[i].Variance != "out" {
+				argInv = true
+			}
+			if widensInv(s.Args[i], d.Args[i], argInv, depth) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Runs every server scenario of the official MCP conformance suite against
-# `harn serve mcp server.harn` (through bridge.mjs) and fails unless all
-# of them pass.   usage: run.sh HARN_BIN
+# The official MCP conformance suite, in both protocol eras.
+#
+# 1. 2026-07-28 (conformance-2026 in package.json): every server scenario
+#    over session-free HTTP, straight against each server of
+#    ../mcp-targets.json (`harn serve mcp`, `harn mcp serve`; MCP_TARGETS
+#    narrows them), with the known deviations of expected/<target>.yml.
+# 2. Released (2025-11-25, sessions): every server scenario against
+#    `harn serve mcp server.harn` on stdio, through bridge.mjs, all of
+#    which must pass.
+#
+# usage: run.sh HARN_BIN
 set -euo pipefail
 harn="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 cd "$(dirname "$0")"
 node=node_modules/node/bin/node # Node 22: the suite needs it
+HARN_BIN="$harn" "$node" http.mjs
 port=$((20000 + RANDOM % 20000))
 "$node" bridge.mjs "$harn" server.harn "$port" 2>bridge.log &
 bridge=$!

@@ -1,0 +1,149 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// This file decides whether control can run off the end of a function
+// body (newer.md §3.3): a function with a declared result type that does
+// not accept nil must end every path with `return` or `throw`.
+
+// fallThrough reports `function can fall through without returning T` at
+// the declaration of a function whose body can reach its end. Generators,
+// streams and result types that accept nil are exempt.
+func (c *checker) fallThrough(node syntax.Node, pos syntax.Pos, ret types.Type, body []syntax.Stmt) {
+	if ret == nil || !known(ret) || types.AssignableTo(types.Nil, ret) {
+		return
+	}
+	if fn := c.info.Funcs[node]; fn != nil && fn.HasYield {
+		return
+	}
+	if d, ok := node.(*syntax.FnDecl); ok && d.Gen {
+		return
+	}
+	if c.exits(body) {
+		return
+	}
+	c.report(sevError, pos, "HARN-TYP-011", "", "function can fall through without returning "+ret.String())
+}
+
+// exits reports whether running the statements never reaches their end.
+func (c *checker) exits(list []syntax.Stmt) bool {
+	for _, s := range list {
+		if c.stmtExits(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) blockExits(b *syntax.Block) bool { return b != nil && c.exits(b.Stmts) }
+
+func (c *checker) stmtExits(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.ReturnStmt, *syntax.ThrowStmt:
+		return true
+	case *syntax.ExprStmt:
+		return c.exprExits(s.X)
+	case *syntax.MutexStmt:
+		return c.blockExits(s.Body)
+	case *syntax.WhileStmt:
+		return isTrue(s.Cond) && !breaks(s.Body.Stmts)
+	}
+	return false
+}
+
+func (c *checker) exprExits(x syntax.Expr) bool {
+	switch e := x.(type) {
+	case *syntax.IfExpr:
+		if !c.blockExits(e.Then) {
+			return false
+		}
+		switch el := e.Else.(type) {
+		case *syntax.Block:
+			return c.blockExits(el)
+		case *syntax.IfExpr:
+			return c.exprExits(el)
+		}
+		return false
+	case *syntax.MatchExpr:
+		if !c.complete[e] || len(e.Arms) == 0 {
+			return false
+		}
+		for _, arm := range e.Arms {
+			if !c.blockExits(arm.Body) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TryExpr:
+		if c.blockExits(e.Finally) {
+			return true
+		}
+		return c.blockExits(e.Body) && e.HasCatch && c.blockExits(e.Catch)
+	case *syntax.RetryExpr:
+		return c.blockExits(e.Body)
+	case *syntax.DeadlineExpr:
+		return c.blockExits(e.Body)
+	case *syntax.CallExpr:
+		// a call of a function declared to return never
+		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Binding != nil {
+			if fn, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && c.sig(fn).Return == types.Never {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isTrue(x syntax.Expr) bool {
+	b, ok := x.(*syntax.BoolLit)
+	return ok && b.Value
+}
+
+// breaks reports whether a `break` in the statements leaves the loop they
+// are the body of (breaks of nested loops do not).
+func breaks(list []syntax.Stmt) bool {
+	found := false
+	var walk func(n syntax.Node)
+	walk = func(n syntax.Node) {
+		switch n := n.(type) {
+		case *syntax.BreakStmt:
+			found = true
+		case *syntax.WhileStmt, *syntax.ForStmt, *syntax.FnDecl, *syntax.ClosureLit:
+			return
+		case *syntax.Block:
+			for _, s := range n.Stmts {
+				walk(s)
+			}
+		case *syntax.ExprStmt:
+			walk(n.X)
+		case *syntax.IfExpr:
+			walk(n.Then)
+			if n.Else != nil {
+				walk(n.Else)
+			}
+		case *syntax.MatchExpr:
+			for _, a := range n.Arms {
+				walk(a.Body)
+			}
+		case *syntax.TryExpr:
+			walk(n.Body)
+			if n.Catch != nil {
+				walk(n.Catch)
+			}
+			if n.Finally != nil {
+				walk(n.Finally)
+			}
+		case *syntax.GuardStmt:
+			walk(n.Else)
+		case *syntax.MutexStmt:
+			walk(n.Body)
+		}
+	}
+	for _, s := range list {
+		walk(s)
+	}
+	return found
+}
