@@ -317,7 +317,15 @@ func (p *printer) chain(x syntax.Expr) doc {
 		sc.i++
 	}
 	var rest concat
+	lastPropagate := false
 	for i := len(links) - 1; i >= 0; i-- {
+		if _, nonNil := links[i].(*syntax.NonNilExpr); lastPropagate && !nonNil {
+			// `x?` then `.y`, `[i]` or `?` would read as `x?.y`, `x?[i]`
+			// or `x??`: parenthesise what comes before.
+			out = concat{text("("), out, rest, text(")")}
+			rest = nil
+		}
+		_, lastPropagate = links[i].(*syntax.PropagateExpr)
 		switch n := links[i].(type) {
 		case *syntax.MemberExpr:
 			dot := "."

@@ -59,6 +59,8 @@ func TestLayout(t *testing.T) {
 			"parallel each xs with { max_concurrent: 2 } { x -> f(x) }\nselect {\n  v from ch { println(v) }\n  timeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n"},
 		{"newer syntax", "import * as m from \"lib\"\nfn f(k) {\n  mutex ( k ) { return m.x! }\n}\n",
 			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
+		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
+			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n"},
 		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
 	} {
 		check(t, c.name, c.in, c.want)
