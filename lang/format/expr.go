@@ -113,7 +113,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		}
 		return concat{text(op), p.exprAt(x.X, precPower)}
 	case *syntax.TernaryExpr:
-		return grp(p.exprAt(x.Cond, precOr), text(" ? "), p.exprAt(x.Then, precTernary),
+		return grp(p.clarified(x.Cond, precOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, precTernary),
 			indent{sp, text(": "), p.exprAt(x.Else, precTernary)})
 	case *syntax.RangeExpr:
 		d := concat{p.exprAt(x.Start, precTernary), text(" to "), p.exprAt(x.End, precTernary)}
@@ -236,13 +236,37 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		ops = append(ops, b)
 		left = b.X
 	}
-	parts := concat{p.exprAt(left, prec)}
+	operand := func(y syntax.Expr, min int) doc {
+		if prec == precOr {
+			return p.clarified(y, min, "&&")
+		}
+		return p.exprAt(y, min)
+	}
+	parts := concat{operand(left, prec)}
 	var rest concat
 	for i := len(ops) - 1; i >= 0; i-- {
 		b := ops[i]
-		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sp, p.exprAt(b.Y, prec+1))
+		sep := doc(sp)
+		if len(ops) == 1 && simple(b.Y) {
+			sep = text(" ") // x(…) != nil: the short operand stays with the operator
+		}
+		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
+}
+
+// clarified prints x at level min, and also parenthesises it when it is
+// a binary expression with one of ops, where the parentheses the grammar
+// does not need still help a reader: `(a && b) || c`, `(a || b) ? x : y`.
+func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
+	if b, ok := x.(*syntax.BinaryExpr); ok && precOf(x) >= min {
+		for _, op := range ops {
+			if b.Op == op {
+				return concat{p.inline(leftmost(x)), text("("), p.expr(x), text(")")}
+			}
+		}
+	}
+	return p.exprAt(x, min)
 }
 
 // pipe prints `x |> f |> g`, breaking before each `|>`.

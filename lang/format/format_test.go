@@ -103,7 +103,10 @@ func TestLineBreaking(t *testing.T) {
 		"let r = some_long_value_name\n  |> first_transformation\n  |> second_transformation\n  |> third_one_here_xyz_and_more_text\n")
 	check(t, "expanded dict stays", "let cfg = {\n  a: 1, b: 2}\n", "let cfg = {\n  a: 1,\n  b: 2,\n}\n")
 	check(t, "ternary", "let label = some_condition_that_is_long && another_condition ? \"a long string value\" : \"another long string\"\n",
-		"let label = some_condition_that_is_long && another_condition ? \"a long string value\"\n  : \"another long string\"\n")
+		"let label = (some_condition_that_is_long && another_condition) ? \"a long string value\"\n  : \"another long string\"\n")
+	check(t, "clarifying parentheses", "let j = a && b || c\nlet k = a || b ? 1 : 2\n", "let j = (a && b) || c\nlet k = (a || b) ? 1 : 2\n")
+	check(t, "short operand stays", "let found = regex_match(\"a very long pattern that will not fit on the line at all, no way\", text_input) != nil\n",
+		"let found = regex_match(\n  \"a very long pattern that will not fit on the line at all, no way\",\n  text_input,\n) != nil\n")
 }
 
 func TestUnparsable(t *testing.T) {
