@@ -295,6 +295,7 @@ func (o *Orchestrator) Start() {
 			case <-o.ctx.Done():
 				return
 			case <-t.C:
+				o.purgeExpiredDLQ(o.ctx, o.opts.Now())
 				o.writeSnapshot(o.ctx)
 			}
 		}

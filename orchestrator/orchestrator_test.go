@@ -407,3 +407,23 @@ func TestSQLiteRestart(t *testing.T) {
 		t.Fatalf("metrics %s", js(m))
 	}
 }
+
+// TestDLQRetention: a pending entry older than retry.retention_days is
+// purged (a tombstone), younger ones stay.
+func TestDLQRetention(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "no-retry", nil)
+	o.purgeExpiredDLQ(context.Background(), time.Now())
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 1 {
+		t.Fatalf("purged too early: %s", js(entries))
+	}
+	o.purgeExpiredDLQ(context.Background(), time.Now().Add(8*24*time.Hour))
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 0 {
+		t.Fatalf("not purged: %s", js(entries))
+	}
+	recs, _ := log.Read(context.Background(), TopicDLQ, 0, 0)
+	if last := recs[len(recs)-1]; last.Kind != "dlq_purged" || last.Headers["entry_id"] != *h.DLQEntryID {
+		t.Fatalf("tombstone %+v", last)
+	}
+}

@@ -274,3 +274,17 @@ func TestQuiesceAndListChanged(t *testing.T) {
 		t.Errorf("notifications %v", order)
 	}
 }
+
+// A Go panic inside one handler answers that request with an internal
+// error; the server goes on serving (issue 17).
+func TestHandlerPanicKeepsServing(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	e, _ := c.call(2, "tools/call", map[string]any{"name": "crash"})["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32603) || !strings.Contains(e["message"].(string), "internal error") {
+		t.Fatalf("crash answered %s", js(e))
+	}
+	jsonEq(t, "after the crash", c.call(3, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "still here"}})["result"],
+		`{"content":[{"type":"text","text":"still here"}],"isError":false}`)
+}
