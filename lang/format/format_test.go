@@ -61,6 +61,8 @@ func TestLayout(t *testing.T) {
 			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
 		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
 			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n"},
+		{"open records", "fn f(c: {name: string, ...dict<string, int>}, d: {...R, id: int}) {}\n",
+			"fn f(c: {name: string, ...dict<string, int>}, d: {id: int, ...R}) {}\n"},
 		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
 	} {
 		check(t, c.name, c.in, c.want)

@@ -648,6 +648,11 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 				return concat{text(name + ": "), p.typ(f.Type)}
 			}}
 		}
+		if t.Rest != nil {
+			// an open record: `...rest` or `...dict<string, V>` (printed last)
+			rest := t.Rest
+			elems = append(elems, elem{rest.Position(), func() doc { return concat{text("..."), p.typ(rest)} }})
+		}
 		return p.seq("{", elems, "}", p.closing(t.At), false)
 	case *syntax.FnType:
 		d := concat{text("fn(")}
