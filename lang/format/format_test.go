@@ -116,3 +116,24 @@ func TestUnparsable(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestUnknownSyntaxIsRefused: a node kind or a set field the printer does
+// not know makes it refuse rather than drop code.
+func TestUnknownSyntaxIsRefused(t *testing.T) {
+	type Future struct{ X int }
+	func() {
+		defer func() {
+			if _, ok := recover().(unsupported); !ok {
+				t.Error("an unknown node kind was not refused")
+			}
+		}()
+		checkKnown(&Future{X: 1})
+	}()
+	saved := known["BreakStmt"]
+	delete(knownSet["BreakStmt"], "At")
+	defer func() { knownSet["BreakStmt"]["At"] = true; known["BreakStmt"] = saved }()
+	_, err := Source("x.harn", []byte("while true {\n  break\n}\n"))
+	if _, ok := err.(*UnsupportedError); !ok {
+		t.Errorf("an unknown field was not refused: %v", err)
+	}
+}
