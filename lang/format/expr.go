@@ -73,6 +73,7 @@ func (p *printer) expr(x syntax.Expr) doc {
 }
 
 func (p *printer) expr1(x syntax.Expr) doc {
+	checkKnown(x)
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return text(x.Name)
@@ -207,6 +208,7 @@ func (p *printer) dict(openAt syntax.Pos, entries []*syntax.DictEntry) doc {
 }
 
 func (p *printer) entry(e *syntax.DictEntry) doc {
+	checkKnown(e)
 	switch {
 	case e.Spread != nil:
 		return concat{text("..."), p.expr(e.Spread)}

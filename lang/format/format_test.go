@@ -61,6 +61,8 @@ func TestLayout(t *testing.T) {
 			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
 		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
 			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n"},
+		{"open records", "fn f(c: {name: string, ...dict<string, int>}, d: {...R, id: int}) {}\n",
+			"fn f(c: {name: string, ...dict<string, int>}, d: {id: int, ...R}) {}\n"},
 		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
 	} {
 		check(t, c.name, c.in, c.want)
@@ -112,5 +114,26 @@ func TestLineBreaking(t *testing.T) {
 func TestUnparsable(t *testing.T) {
 	if _, err := Source("bad.harn", []byte("let = 1\n")); err == nil || !strings.Contains(err.Error(), "bad.harn:1:5") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestUnknownSyntaxIsRefused: a node kind or a set field the printer does
+// not know makes it refuse rather than drop code.
+func TestUnknownSyntaxIsRefused(t *testing.T) {
+	type Future struct{ X int }
+	func() {
+		defer func() {
+			if _, ok := recover().(unsupported); !ok {
+				t.Error("an unknown node kind was not refused")
+			}
+		}()
+		checkKnown(&Future{X: 1})
+	}()
+	saved := known["BreakStmt"]
+	delete(knownSet["BreakStmt"], "At")
+	defer func() { knownSet["BreakStmt"]["At"] = true; known["BreakStmt"] = saved }()
+	_, err := Source("x.harn", []byte("while true {\n  break\n}\n"))
+	if _, ok := err.(*UnsupportedError); !ok {
+		t.Errorf("an unknown field was not refused: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 // stmt prints a statement or declaration (without surrounding comments;
 // the statement list places those).
 func (p *printer) stmt(s syntax.Stmt) doc {
+	checkKnown(s)
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		switch x := s.X.(type) {
@@ -244,6 +245,7 @@ func (p *printer) params(ps []*syntax.Param, paren syntax.Pos) doc {
 }
 
 func (p *printer) param(prm *syntax.Param) doc {
+	checkKnown(prm)
 	d := concat{}
 	if prm.Rest {
 		d = append(d, text("..."))
@@ -538,6 +540,7 @@ func (p *printer) evalPack(s *syntax.EvalPackDecl) doc {
 // ---- patterns ----
 
 func (p *printer) pattern(pt syntax.Pattern) doc {
+	checkKnown(pt)
 	lead := p.inline(pt.Position())
 	var d doc
 	switch pt := pt.(type) {
@@ -621,6 +624,7 @@ func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
 }
 
 func (p *printer) type1(t syntax.TypeExpr) doc {
+	checkKnown(t)
 	switch t := t.(type) {
 	case *syntax.NamedType:
 		if len(t.Args) == 0 {
@@ -647,6 +651,11 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 				}
 				return concat{text(name + ": "), p.typ(f.Type)}
 			}}
+		}
+		if t.Rest != nil {
+			// an open record: `...rest` or `...dict<string, V>` (printed last)
+			rest := t.Rest
+			elems = append(elems, elem{rest.Position(), func() doc { return concat{text("..."), p.typ(rest)} }})
 		}
 		return p.seq("{", elems, "}", p.closing(t.At), false)
 	case *syntax.FnType:
