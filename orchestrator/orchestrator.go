@@ -16,7 +16,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/orchestrator/manifest"
-	"github.com/robfig/cron/v3"
 )
 
 // Topics of the event log (orchestrator.md §4).
@@ -79,8 +78,9 @@ type Orchestrator struct {
 	inFlight atomic.Int64
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 
-	cronMu sync.Mutex
-	cron   *cron.Cron
+	cronMu   sync.Mutex
+	cronStop chan struct{} // closed to stop the schedule goroutines
+	cronWG   sync.WaitGroup
 
 	connMu     sync.Mutex
 	connectors map[string]bool
