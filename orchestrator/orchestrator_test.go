@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -82,7 +81,7 @@ fn flaky(event) {
 fn echo(event) { return event.payload }
 
 fn slow(event) {
-  sleep(200)
+  sleep(3000)
   return "done"
 }
 
@@ -285,19 +284,22 @@ func TestPredicateWorkerAndReplay(t *testing.T) {
 
 func TestSingletonSkipsOverlap(t *testing.T) {
 	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
-	var wg sync.WaitGroup
-	statuses := make([]string, 2)
-	for i := range statuses {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			statuses[i] = fire(t, o, "solo", nil).Status
-		}(i)
+	first := make(chan Handle, 1)
+	go func() { first <- fire(t, o, "solo", nil) }()
+	// Once the first event runs (its handler sleeps 3 s), a second one of
+	// the same singleton partition is skipped.
+	deadline := time.Now().Add(20 * time.Second)
+	for o.bindingInFlight("solo").Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("first event never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	wg.Wait()
-	got := statuses[0] + "," + statuses[1]
-	if got != "succeeded,skipped" && got != "skipped,succeeded" {
-		t.Fatalf("statuses %s", got)
+	if h := fire(t, o, "solo", nil); h.Status != "skipped" {
+		t.Fatalf("second: %s", js(h))
+	}
+	if h := <-first; h.Status != "succeeded" {
+		t.Fatalf("first: %s", js(h))
 	}
 	insp, _ := o.Inspect(context.Background())
 	if !strings.Contains(js(insp), `"singleton":{"state":{"waited":0,"skipped":1,"running":0}}`) {
