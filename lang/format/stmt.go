@@ -38,6 +38,9 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 	case *syntax.DeferStmt:
 		return concat{text("defer "), p.block(s.Body)}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			return concat{text("mutex("), p.expr(s.Key), text(") "), p.body(s.Body)}
+		}
 		return concat{text("mutex "), p.body(s.Body)}
 	case *syntax.ReturnStmt:
 		if s.Value == nil {
@@ -138,6 +141,9 @@ func (p *printer) importDecl(s *syntax.ImportDecl) doc {
 		d = append(d, text("pub "))
 	}
 	d = append(d, text("import "))
+	if s.Namespace != nil {
+		return append(d, text("* as "+s.Namespace.Name+" from "+p.textAt(s.PathPos)))
+	}
 	if i := p.tokenAt(s.PathPos); i >= 0 && p.toks[i].Kind == syntax.TokIdent {
 		// import a::b::{x, y}
 		d = append(d, text(strings.ReplaceAll(s.Path, "/", "::")+"::{"))
