@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -428,4 +429,40 @@ func TestDLQRetention(t *testing.T) {
 	if last := recs[len(recs)-1]; last.Kind != "dlq_purged" || last.Headers["entry_id"] != *h.DLQEntryID {
 		t.Fatalf("tombstone %+v", last)
 	}
+}
+
+// TestCloseDrainTimeout: Close does not wait past DrainTimeout for a
+// handler that does not end.
+func TestCloseDrainTimeout(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"stuck\"\nkind = \"manual\"\nhandler = \"stuck\"\n", "fn stuck(event) { sleep(60000) }\n", "")
+	m, _ := manifest.Load(path)
+	var stderr strings.Builder
+	o, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: &syncWriter{w: &stderr}, Poll: 10 * time.Millisecond, DrainTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	ctx, cancel := context.WithCancel(context.Background())
+	go o.Fire(ctx, "stuck", nil, Caller{})
+	deadline := time.Now().Add(20 * time.Second)
+	for o.inFlight.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	o.Close()
+	cancel()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("Close took %s", d)
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
