@@ -88,7 +88,7 @@ func TestThreeNodesOnePostgres(t *testing.T) {
 			dead[1] = true
 			mu.Unlock()
 			nodes[1].cmd.Process.Signal(syscall.SIGKILL)
-			nodes[1].cmd.Wait()
+			nodes[1].wait()
 		}
 		work <- n
 	}
@@ -114,7 +114,7 @@ func TestThreeNodesOnePostgres(t *testing.T) {
 	}
 	for _, i := range []int{0, 2} {
 		nodes[i].cmd.Process.Signal(syscall.SIGTERM)
-		if err := nodes[i].cmd.Wait(); err != nil {
+		if err := nodes[i].wait(); err != nil {
 			t.Errorf("node %d: %v\n%s", i, err, nodes[i].errText())
 		}
 	}

@@ -18,8 +18,11 @@ type recorder struct {
 	log   eventlog.Log
 	queue chan recorderItem
 	done  chan struct{}
-	once  sync.Once
 	fail  func(error)
+	// mu guards closed: a call that finishes after close (its connection
+	// ended while it ran) appends synchronously instead.
+	mu     sync.RWMutex
+	closed bool
 }
 
 type recorderItem struct {
@@ -49,20 +52,39 @@ func (r *recorder) run() {
 
 // add queues a record.
 func (r *recorder) add(topic string, rec eventlog.Record) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		if _, err := r.log.Append(context.Background(), topic, rec); err != nil {
+			r.fail(err)
+		}
+		return
+	}
 	r.queue <- recorderItem{topic: topic, rec: rec}
 }
 
 // Flush waits until every record queued before it is appended.
 func (r *recorder) Flush() {
+	r.mu.RLock()
+	if r.closed {
+		r.mu.RUnlock()
+		return
+	}
 	ch := make(chan struct{})
 	r.queue <- recorderItem{flush: ch}
+	r.mu.RUnlock()
 	<-ch
 }
 
 // close appends what is queued and stops.
 func (r *recorder) close() {
-	r.once.Do(func() {
-		close(r.queue)
-		<-r.done
-	})
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.closed = true
+	close(r.queue)
+	r.mu.Unlock()
+	<-r.done
 }
