@@ -264,7 +264,7 @@ pub fn m%d_f%d(x: int, ys: list<int>) -> int {
 
 // TestLoadingLargeProject checks a 5,000-line project of 26 modules
 // without errors. Its speed (budget 100 ms) is measured by
-// BenchmarkLoadingLargeProject, not asserted here: a wall-clock limit
+// BenchmarkCheckProject5000Lines, not asserted here: a wall-clock limit
 // fails on a loaded machine.
 func TestLoadingLargeProject(t *testing.T) {
 	dir, lines := project(t, 25, 15)
