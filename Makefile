@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps vet conformance bench fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance
+.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -15,23 +15,49 @@ build:
 
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)
-test: test-deps vet check-protocol-artifacts check-ts
+test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
 	$(GO) test -race ./...
-	$(MAKE) mcp-client mcp-conformance
+	$(MAKE) mcp-clients sdk-e2e
+
+## mcp-clients: every real MCP client against the servers of
+## tests/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
+## narrows them, e.g. MCP_TARGETS=orchestrator); the conformance suite
+## runs last
+mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 
 ## test-deps: install the shells the completion tests of `harn tool
-## completions` drive (zsh, fish; bash is assumed) when they are missing,
-## with apt-get when running as root; otherwise those tests skip and say why
+## completions` drive (zsh, fish; bash is assumed) and Neovim, the editor
+## the `harn lsp` end-to-end test drives, when they are missing, with
+## apt-get when running as root; otherwise those tests skip and say why
+## (under CI the Neovim test fails instead)
 test-deps:
 	@missing=""; for s in zsh fish; do command -v $$s >/dev/null 2>&1 || missing="$$missing $$s"; done; \
+	command -v nvim >/dev/null 2>&1 || missing="$$missing neovim"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "test-deps: installing$$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \
 		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } \
-			|| echo "test-deps: could not install$$missing; their completion tests will skip"; \
+			|| echo "test-deps: could not install$$missing; the tests that need them will skip"; \
 	else \
-		echo "test-deps:$$missing missing (install them, or run make as root); their completion tests will skip"; \
+		echo "test-deps:$$missing missing (install them, or run make as root); the tests that need them will skip"; \
+	fi
+
+## pg-test-deps: install PostgreSQL's server binaries (Debian package
+## postgresql) when they are missing, with apt-get when running as root. The
+## event log tests start their own throwaway server from them on loopback
+## and stop it; without them those tests skip, or fail when CI is set. The
+## cluster the package may start on install is stopped: the tests need none.
+pg-test-deps:
+	@if command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "pg-test-deps: installing postgresql"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		if apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql >/dev/null; then \
+			pg_lsclusters -h 2>/dev/null | while read v c rest; do pg_ctlcluster "$$v" "$$c" stop 2>/dev/null || true; done; \
+		else echo "pg-test-deps: could not install postgresql; the event log's PostgreSQL tests will skip (and fail under CI)"; fi; \
+	else \
+		echo "pg-test-deps: PostgreSQL missing (install the postgresql package, or run make as root); its tests will skip"; \
 	fi
 
 ## check-protocol-artifacts: fail when spec/protocol-artifacts drifted from
@@ -47,20 +73,73 @@ check-ts:
 		cd tests/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
 	else echo "check-ts: npm not found, skipping"; fi
 
-## mcp-client: the official TypeScript MCP SDK client drives `harn serve mcp`
-## over stdio (SDK version pinned by tests/mcp-client/package-lock.json)
+## check-vscode: package the VS Code extension (editors/vscode) with vsce,
+## dependencies pinned by its package-lock.json; nothing is published
+## (skipped when npm is missing)
+check-vscode:
+	@if command -v npm >/dev/null 2>&1; then \
+		cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && npm run --silent package >/dev/null && \
+		test -s harn.vsix && echo "check-vscode: packaged editors/vscode/harn.vsix"; \
+	else echo "check-vscode: npm not found, skipping"; fi
+
+## mcp-client: the official TypeScript MCP SDK clients: v1 (released
+## protocol) drives `harn serve mcp` over stdio; v2 (2026-07-28) drives
+## every target over stdio and HTTP (pinned by
+## tests/mcp-client/package-lock.json)
 mcp-client: build
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/mcp-client && npm ci --no-audit --no-fund --loglevel=error && HARN_BIN=../../bin/harn npm test; \
 	else echo "mcp-client: npm not found, skipping"; fi
 
-## mcp-conformance: every server scenario of the official MCP conformance
-## suite (pinned by tests/mcp-conformance/package-lock.json, run on the Node
-## 22 it installs) against tests/mcp-conformance/server.harn
+## mcp-gosdk: the official Go SDK as a client of every target, over stdio
+## (2026-07-28 and 2025-11-25) and HTTP (tests/gosdk)
+mcp-gosdk: build
+	HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 ./tests/gosdk
+
+## mcp-inspector: the MCP Inspector CLI in its modern (2026-07-28) protocol
+## era against every target, over stdio and HTTP (pinned by
+## tests/mcp-inspector/package-lock.json, run on the Node 22 it installs)
+mcp-inspector: build
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error && \
+		HARN_BIN=../../bin/harn node_modules/node/bin/node --test inspector.test.mjs; \
+	elif [ "$$CI" = true ]; then echo "mcp-inspector: npm not found (required on CI)"; exit 1; \
+	else echo "mcp-inspector: npm not found, skipping"; fi
+
+## mcp-conformance: the official MCP conformance suite (pinned by
+## tests/mcp-conformance/package-lock.json, run on the Node 22 it installs):
+## its 2026-07-28 mode over HTTP against every target (known deviations in
+## tests/mcp-conformance/expected/), then every released-protocol server
+## scenario against tests/mcp-conformance/server.harn
 mcp-conformance: build
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
 	else echo "mcp-conformance: npm not found, skipping"; fi
+
+## sdk-deps: what the end-to-end tests of `harn tool sdk` compile the
+## generated packages with: TypeScript, @types/node and the official MCP
+## SDK (pinned by tests/sdk/ts/package-lock.json), Debian's mypy and
+## jsonschema (installed with apt-get when root), and the Go module graph
+## of the generated Go packages (go mod download of a golden package)
+sdk-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/sdk/ts && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "sdk-deps: npm not found; the TypeScript SDK tests will skip"; fi
+	@if command -v mypy >/dev/null 2>&1 && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "sdk-deps: installing mypy python3-jsonschema"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends mypy python3-jsonschema >/dev/null; } \
+			|| echo "sdk-deps: could not install mypy; the Python SDK tests will skip"; \
+	else echo "sdk-deps: mypy missing (install it, or run make as root); the Python SDK tests will skip"; fi
+	cd tool/sdkgen/testdata/golden/shop/go && $(GO) mod download
+
+## sdk-e2e: generate the TypeScript, Go and Python SDKs of every golden
+## catalog, compile them strictly (tsc --strict, go vet + go build,
+## mypy --strict) and run each language's program against a live
+## `harn serve mcp` (tool/sdkgen/e2e_test.go)
+sdk-e2e: build sdk-deps
+	SDK_E2E=1 HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 -timeout 30m -v -run TestEndToEnd ./tool/sdkgen/
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
@@ -74,11 +153,22 @@ bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	./bench/run.sh
 
+## bench-compare: the side-by-side harness of ../shared/bench (harn against
+## CPython run as the real interpreter with -I, the Go-hosted interpreters,
+## Lua, Node and native Go; outputs cross-checked, medians, ratios from one
+## run). BENCH_RUNS, BENCH_WORKLOADS, BENCH_IMPLS … pass through.
+SHARED_BENCH ?= ../shared/bench
+BENCH_OUT    ?= bench/out
+bench-compare: build
+	@test -x $(SHARED_BENCH)/bench.sh || { echo "bench-compare: $(SHARED_BENCH)/bench.sh not found (set SHARED_BENCH)"; exit 1; }
+	$(SHARED_BENCH)/bench.sh $(CURDIR)/bin/harn $(BENCH_OUT)
+
 ## fuzz: run each fuzz target for FUZZTIME (default 1m)
 FUZZTIME ?= 1m
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./lang/syntax/
 	$(GO) test -run='^$$' -fuzz=FuzzRun -fuzztime=$(FUZZTIME) ./interp/
+	$(GO) test -run='^$$' -fuzz=FuzzFormat -fuzztime=$(FUZZTIME) ./lang/format/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -136,7 +136,11 @@ func (s *Session) Run(m *Module) (vm.Value, error) {
 		return nil, err
 	}
 	th := s.VM.NewThread()
-	return th.RunModule(m.VM)
+	v, err := th.RunModule(m.VM)
+	if err != nil {
+		return nil, err
+	}
+	return stdlib.Finish(th, v) // pipeline_on_finish may replace the result
 }
 
 // RenderError formats any error from Compile or Run the way `harn` prints

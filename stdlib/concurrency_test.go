@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -34,7 +35,7 @@ func expectOutput(t *testing.T, src, want string) {
 // Go code on other goroutines can use a channel with its own threads.
 func TestChannelFromGo(t *testing.T) {
 	v := vm.New(stdlib.NewUniverse(stdlib.Config{}))
-	ch := stdlib.NewChannel(v, "go", 2)
+	ch := concurrency.NewChannel(v, "go", 2)
 	const n = 500
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -222,14 +223,14 @@ receive(never)
 	}
 }
 
-// A spawned task started from Go (stdlib.Spawn) can be awaited from Go.
+// A spawned task started from Go (concurrency.Spawn) can be awaited from Go.
 func TestSpawnFromGo(t *testing.T) {
 	u := stdlib.NewUniverse(stdlib.Config{})
 	v := vm.New(u)
 	th := v.NewThread()
 	th.Lock()
 	defer th.Unlock()
-	task := stdlib.Spawn(th, u.Builtin("len"), vm.Str("four"))
+	task := concurrency.Spawn(th, u.Builtin("len"), vm.Str("four"))
 	got, err := task.Await(th)
 	if err != nil || vm.ToDisplay(got) != "4" {
 		t.Fatalf("got %v %v", got, err)

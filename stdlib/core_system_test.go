@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/console"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -188,7 +188,7 @@ func TestHarnessHandle(t *testing.T) {
 			t.Errorf("%s.%s: %v, want %q", show(c.recv), c.prop, err, c.err)
 		}
 	}
-	if _, err := e.th.CallMethod(stdio, "frobnicate"); err == nil || caught(err) != "Type error: `HarnessStdio` has no method `frobnicate`" {
+	if _, err := e.th.CallMethod(stdio, "frobnicate"); err == nil || caught(err) != "Type error: value of type HarnessStdio has no method `frobnicate`" {
 		t.Errorf("unknown stdio method: %v", err)
 	}
 	e.th.CallMethod(stdio, "print", s("a"), s("ignored"))
@@ -259,7 +259,7 @@ func TestStdin(t *testing.T) {
 			t.Errorf("%v: %s, want %s", r.o, show(v), r.want)
 		}
 	}
-	stdlib.SetTerminals(e.vm, true, false, true)
+	console.SetTerminals(e.vm, true, false, true)
 	if v, _ := e.run(t, fn("is_stdin_tty")); show(v) != "true" {
 		t.Error("SetTerminals not honoured")
 	}

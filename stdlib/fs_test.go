@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/vm"
 )
 
 func TestFiles(t *testing.T) {
 	dir := t.TempDir()
 	e := newT2(t)
-	stdlib.SetExecutionRoot(e.th.VM(), dir)
+	fs.SetExecutionRoot(e.th.VM(), dir)
 	p := func(name string) string { return dir + "/" + name }
 	steps := []t2case{
 		{"write_file", []vm.Value{sv("a.txt"), sv("one\r\ntwo\n")}, "nil"},
@@ -115,7 +116,7 @@ func TestPaths(t *testing.T) {
 func TestProcesses(t *testing.T) {
 	dir := t.TempDir()
 	e := newT2(t)
-	stdlib.SetExecutionRoot(e.th.VM(), dir)
+	fs.SetExecutionRoot(e.th.VM(), dir)
 	os.Setenv("HARN_DEFAULT_SHELL", "sh")
 	cases := []t2case{
 		{"exec", []vm.Value{sv("echo"), sv("hi"), iv(2)}, "{status: 0, stderr: , stdout: hi 2\n, success: true}"},

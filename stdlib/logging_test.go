@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -104,7 +104,7 @@ func TestHTTPMocksAndClient(t *testing.T) {
 		t.Errorf("retry: %s (hits %d)", got, hits)
 	}
 	dir := t.TempDir()
-	stdlib.SetExecutionRoot(e.th.VM(), dir)
+	fs.SetExecutionRoot(e.th.VM(), dir)
 	got = e.show(t, "http_download", sv(srv.URL+"/dl?z=1"), sv("out.txt"))
 	if b, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(b) != "z=1|:" || !strings.Contains(got, "bytes_written: 5") {
 		t.Errorf("download: %s / %q", got, b)
@@ -117,7 +117,7 @@ func TestHTTPMocksAndClient(t *testing.T) {
 func TestStore(t *testing.T) {
 	dir := t.TempDir()
 	e := newT2(t)
-	stdlib.SetExecutionRoot(e.th.VM(), dir)
+	fs.SetExecutionRoot(e.th.VM(), dir)
 	os.Unsetenv("HARN_STATE_DIR")
 	steps := []t2case{
 		{"store_get", []vm.Value{sv("a")}, "nil"},
@@ -138,7 +138,7 @@ func TestStore(t *testing.T) {
 		t.Errorf("store file: %q %v", b, err)
 	}
 	e2 := newT2(t)
-	stdlib.SetExecutionRoot(e2.th.VM(), dir)
+	fs.SetExecutionRoot(e2.th.VM(), dir)
 	if got := e2.show(t, "store_get", sv("b")); got != "{f: nil, x: 1.0}" {
 		t.Errorf("reload: %s", got)
 	}

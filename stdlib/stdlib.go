@@ -1,39 +1,45 @@
-// Package stdlib owns Harn's standard library: every builtin function, the
-// method tables of each value kind, the host globals (pi, e, argv,
+// Package stdlib assembles Harn's standard library: every builtin function,
+// the method tables of each value kind, the host globals (pi, e, argv,
 // harness) and the embedded std/* modules.
 //
-// Each area of the library lives in its own file and registers its entries
-// at init time with def (functions) and method (methods). Those calls feed
-// one descriptor table — name, signature, one-line doc, implementation —
+// The library itself lives in one area package per concern under stdlib/
+// (docs/builtins-areas.md maps each area to its package). Each area
+// registers its entries at init time into the one descriptor table of
+// stdlib/internal/lib — name, signature, one-line doc, implementation —
 // which the VM calls through, the REPL completes from and `harn doc`-style
-// listings read. Builtins read their arguments through vm.Args, the one
-// argument-unpacking helper, so every builtin treats missing and
-// wrong-typed arguments the same lenient way (builtins.md §0).
+// listings read. This package imports every area and builds a run's
+// universe from the table.
 package stdlib
 
 import (
 	"math"
 	"sort"
 
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
+	"github.com/harnlang/harn/stdlib/std"
+	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/vm"
+
+	// The areas register their builtins and methods when imported.
+	_ "github.com/harnlang/harn/stdlib/collections"
+	_ "github.com/harnlang/harn/stdlib/concurrency"
+	_ "github.com/harnlang/harn/stdlib/console"
+	_ "github.com/harnlang/harn/stdlib/core"
+	_ "github.com/harnlang/harn/stdlib/crypto"
+	_ "github.com/harnlang/harn/stdlib/encoding"
+	_ "github.com/harnlang/harn/stdlib/formats"
+	_ "github.com/harnlang/harn/stdlib/harness"
+	_ "github.com/harnlang/harn/stdlib/math"
+	_ "github.com/harnlang/harn/stdlib/net"
+	_ "github.com/harnlang/harn/stdlib/schema"
+	_ "github.com/harnlang/harn/stdlib/store"
+	_ "github.com/harnlang/harn/stdlib/templates"
+	_ "github.com/harnlang/harn/stdlib/text"
+	_ "github.com/harnlang/harn/stdlib/time"
 )
-
-var (
-	builtinTable []*vm.Builtin
-	methodTable  []*vm.Method
-)
-
-// def registers a builtin function. Call it from an init function.
-func def(name, sig, doc string, fn vm.BuiltinFunc) {
-	builtinTable = append(builtinTable, vm.NewBuiltin(name, sig, doc, fn))
-}
-
-// method registers a method for the receiver kind recv (a type_of name).
-// Name "*" registers the kind's fallback for unknown method names; it
-// receives the method name as its first argument.
-func method(recv, name, sig, doc string, fn vm.MethodFunc) {
-	methodTable = append(methodTable, &vm.Method{Recv: recv, Name: name, Sig: sig, Doc: doc, Fn: fn})
-}
 
 // Config carries the per-run host globals.
 type Config struct {
@@ -45,10 +51,11 @@ type Config struct {
 // NewUniverse builds the predeclared environment for one run.
 func NewUniverse(cfg Config) *vm.Universe {
 	u := vm.NewUniverse()
-	for _, b := range builtinTable {
+	builtins, methods, hooks := lib.Table()
+	for _, b := range builtins {
 		u.AddBuiltin(b)
 	}
-	for _, m := range methodTable {
+	for _, m := range methods {
 		u.AddMethod(m)
 	}
 	u.AddGlobal("pi", vm.Float(math.Pi))
@@ -60,26 +67,25 @@ func NewUniverse(cfg Config) *vm.Universe {
 		}
 		u.AddGlobal("argv", vm.NewList(items))
 	}
-	for _, g := range globalHooks {
+	for _, g := range hooks {
 		g(u)
 	}
 	return u
 }
 
-// globalHooks add host globals that need more than a constant (harness).
-var globalHooks []func(u *vm.Universe)
-
 // Builtins lists every registered builtin, sorted by name (for docs and
 // REPL completion).
 func Builtins() []*vm.Builtin {
-	out := append([]*vm.Builtin(nil), builtinTable...)
+	builtins, _, _ := lib.Table()
+	out := append([]*vm.Builtin(nil), builtins...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out
 }
 
 // Methods lists every registered method, sorted by receiver then name.
 func Methods() []*vm.Method {
-	out := append([]*vm.Method(nil), methodTable...)
+	_, methods, _ := lib.Table()
+	out := append([]*vm.Method(nil), methods...)
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Recv != out[j].Recv {
 			return out[i].Recv < out[j].Recv
@@ -88,3 +94,28 @@ func Methods() []*vm.Method {
 	})
 	return out
 }
+
+// The names the rest of the interpreter reaches the library through; each
+// is owned by its area package.
+
+// MCPHandler is the served MCP request a handler runs for (stdlib/tools).
+type MCPHandler = tools.MCPHandler
+
+// SetMCPHandler makes h the active MCP request of v's handlers (stdlib/tools).
+func SetMCPHandler(v *vm.VM, h MCPHandler) (restore func()) { return tools.SetMCPHandler(v, h) }
+
+// NewBytes wraps b as a Harn bytes value; the caller must not modify b.
+func NewBytes(b []byte) *lib.Bytes { return lib.NewBytes(b) }
+
+// OSErrorText renders an OS error the way every builtin reports one (stdlib/fs).
+func OSErrorText(err error) string { return fs.OSErrorText(err) }
+
+// ParseJSON parses JSON text into Harn values (stdlib/json).
+func ParseJSON(text string) (vm.Value, error) { return json.Parse(text) }
+
+// StdModule returns the source of the embedded module std/NAME (stdlib/std).
+func StdModule(name string) ([]byte, bool) { return std.Module(name) }
+
+// Finish runs the program's pipeline_on_finish callbacks over its result
+// (stdlib/process); hosts call it after the entry module returned.
+func Finish(th *vm.Thread, result vm.Value) (vm.Value, error) { return process.Finish(th, result) }

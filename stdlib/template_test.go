@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/templates"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -68,12 +68,12 @@ func TestRenderFiles(t *testing.T) {
 }
 
 func TestTemplateExports(t *testing.T) {
-	names, err := stdlib.TemplateVariables("Review {{ language }} code:\n{{ code | trim }}{{ for x in items }}{{ x }}{{ loop.index }}{{ other }}{{ end }}{{ if language == lang2 }}{{ end }}")
+	names, err := templates.TemplateVariables("Review {{ language }} code:\n{{ code | trim }}{{ for x in items }}{{ x }}{{ loop.index }}{{ other }}{{ end }}{{ if language == lang2 }}{{ end }}")
 	if err != nil || strings.Join(names, ",") != "language,code,items,other,lang2" {
 		t.Errorf("TemplateVariables = %v, %v", names, err)
 	}
 	e := newT2(t)
-	out, err := stdlib.RenderTemplate(e.th, "Hi {{ who }}", "", dv("who", sv("you")).(*vm.Dict))
+	out, err := templates.RenderTemplate(e.th, "Hi {{ who }}", "", dv("who", sv("you")).(*vm.Dict))
 	if err != nil || out != "Hi you" {
 		t.Errorf("RenderTemplate = %q, %v", out, err)
 	}

@@ -40,7 +40,7 @@ func FormatJSONFloat(f float64) string {
 }
 
 // FormatDuration renders milliseconds in the largest exact unit among
-// h, m, s and ms (builtins.md §1.1).
+// w, d, h, m, s and ms (newer.md §2.13; April stopped at h).
 func FormatDuration(ms int64) string {
 	sign := ""
 	a := ms
@@ -49,6 +49,10 @@ func FormatDuration(ms int64) string {
 		a = -a
 	}
 	switch {
+	case a >= 604800000 && a%604800000 == 0:
+		return sign + strconv.FormatInt(a/604800000, 10) + "w"
+	case a >= 86400000 && a%86400000 == 0:
+		return sign + strconv.FormatInt(a/86400000, 10) + "d"
 	case a >= 3600000 && a%3600000 == 0:
 		return sign + strconv.FormatInt(a/3600000, 10) + "h"
 	case a >= 60000 && a%60000 == 0:
@@ -198,7 +202,36 @@ func Compare(a, b Value) int {
 			return Compare(x.Second, y.Second)
 		}
 	}
+	if o, ok := a.(Ordered); ok {
+		if c, ok := o.CompareTo(b); ok {
+			return c
+		}
+	} else if o, ok := b.(Ordered); ok {
+		if c, ok := o.CompareTo(a); ok {
+			return -c
+		}
+	}
 	return 0
+}
+
+// Ordered is implemented by library value kinds with their own order
+// (decimal). CompareTo reports false when the two values are unordered,
+// which makes every relational comparison of them false.
+type Ordered interface {
+	CompareTo(other Value) (c int, ok bool)
+}
+
+// unordered reports whether an Ordered operand declines to compare.
+func unordered(a, b Value) bool {
+	if o, ok := a.(Ordered); ok {
+		_, ok := o.CompareTo(b)
+		return !ok
+	}
+	if o, ok := b.(Ordered); ok {
+		_, ok := o.CompareTo(a)
+		return !ok
+	}
+	return false
 }
 
 func cmpInt(a, b int64) int {
@@ -222,7 +255,8 @@ func cmpFloat(a, b float64) int {
 }
 
 // StructuralKey is the identity key used by set(), unique() and
-// hash_value (builtins.md §1.7); it tells 1 from 1.0 and 0.0 from -0.0.
+// hash_value (builtins.md §1.7). An integral float keys like the equal int,
+// so 1 and 1.0 (and 0.0 and -0.0) are one item (newer.md §2.6).
 func StructuralKey(v Value) string {
 	var sb strings.Builder
 	writeKey(&sb, v)
@@ -244,6 +278,12 @@ func writeKey(sb *strings.Builder, v Value) {
 		sb.WriteString(strconv.FormatInt(int64(x), 10))
 		sb.WriteByte(';')
 	case Float:
+		if f := float64(x); f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			sb.WriteByte('i')
+			sb.WriteString(strconv.FormatInt(int64(f), 10))
+			sb.WriteByte(';')
+			return
+		}
 		sb.WriteByte('f')
 		sb.WriteString(strconv.FormatUint(math.Float64bits(float64(x)), 10))
 		sb.WriteByte(';')

@@ -292,6 +292,13 @@ loop:
 			pc++
 			fnv := stack[sp-n-1]
 			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+				if th.ticks++; th.ticks&1023 == 0 {
+					// recursion without loops (tail calls included) still
+					// sees cancellation, deadlines and Ctrl-C
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
 				if op == compiler.TAILCALL && !fr.nested && len(fr.handlers) == 0 {
 					// reuse the frame: move callee and arguments down
 					dst := fr.base - 1
@@ -300,6 +307,9 @@ loop:
 						stack[i] = nil
 					}
 					th.frames = th.frames[:len(th.frames)-1]
+					// pushFrame may grow the stack, copying it up to th.sp:
+					// the moved callee and arguments must be inside.
+					th.sp = dst + n + 1
 					if err = th.pushFrame(c, n, dst+1); err != nil {
 						break loop
 					}
@@ -309,12 +319,6 @@ loop:
 				if len(th.frames) >= MaxFrames {
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
-				}
-				if th.ticks++; th.ticks&1023 == 0 {
-					// recursion without loops still sees cancellation and deadlines
-					if err = th.checkInterrupt(); err != nil {
-						break loop
-					}
 				}
 				save()
 				if err = th.pushFrame(c, n, sp-n); err != nil {
@@ -563,7 +567,7 @@ loop:
 			default:
 				r = c >= 0
 			}
-			if c == 0 && isNaNPair(x, y) {
+			if c == 0 && (isNaNPair(x, y) || unordered(x, y)) {
 				r = false
 			}
 			sp--

@@ -110,7 +110,7 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 			}
 		case compiler.MUL:
 			if n, ok := y.(Int); ok {
-				return repeatString(a.s, int64(n)), nil
+				return RepeatString(a.s, int64(n))
 			}
 		}
 	case *List:
@@ -129,8 +129,18 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 	if op == compiler.MUL {
 		if n, ok := x.(Int); ok {
 			if s, ok := y.(String); ok {
-				return repeatString(s.s, int64(n)), nil
+				return RepeatString(s.s, int64(n))
 			}
+		}
+	}
+	if a, ok := x.(Arithmetic); ok {
+		if v, handled, err := a.Arith(op, y, false); handled || err != nil {
+			return v, err
+		}
+	}
+	if b, ok := y.(Arithmetic); ok {
+		if v, handled, err := b.Arith(op, x, true); handled || err != nil {
+			return v, err
 		}
 	}
 	lt, rt := x.Type(), y.Type()
@@ -197,11 +207,16 @@ func IntPow(a, b int64) Value {
 	return IntOf(result)
 }
 
-func repeatString(s string, n int64) Value {
+// RepeatString is s repeated n times (n <= 0 gives ""), refused with a
+// catchable out-of-memory error when the result would pass the ceiling.
+func RepeatString(s string, n int64) (Value, error) {
 	if n <= 0 || s == "" {
-		return EmptyString
+		return EmptyString, nil
 	}
-	return Str(strings.Repeat(s, int(n)))
+	if err := CheckAlloc("repeating a string", n, int64(len(s))); err != nil {
+		return nil, err
+	}
+	return Str(strings.Repeat(s, int(n))), nil
 }
 
 // Negate is unary minus.
@@ -214,8 +229,20 @@ func Negate(v Value) (Value, error) {
 		return IntOf(-int64(x)), nil
 	case Float:
 		return -x, nil
+	case Arithmetic:
+		if r, handled, err := x.Arith(compiler.SUB, IntOf(0), true); handled || err != nil {
+			return r, err
+		}
 	}
 	return nil, Runtimef("Cannot negate value of type %s", v.Type())
+}
+
+// Arithmetic is implemented by library value kinds with their own
+// arithmetic (decimal). Arith computes `v op other` (or `other op v` when
+// right is set); handled=false leaves the operands to the usual rules and
+// their type error.
+type Arithmetic interface {
+	Arith(op compiler.Opcode, other Value, right bool) (r Value, handled bool, err error)
 }
 
 // Contains is `x in c` (language.md §6.6).

@@ -1,9 +1,9 @@
 package mcp
 
 import (
-	"sort"
 	"strings"
 
+	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
@@ -20,10 +20,12 @@ func setIf(o *jsonv.Object, k, v string) {
 	}
 }
 
-func (c *conn) resourcesList(req *request) any {
-	sf := c.srv.Surface()
+// Resources implements protocol.Provider: the card first (with
+// --card), then the published resources.
+func (p provider) Resources(*protocol.Request) ([]any, *protocol.Error) {
+	sf := p.s.Surface()
 	var items []any
-	if c.srv.opts.Card != nil {
+	if p.s.opts.Card != nil {
 		r := jsonv.NewObject(4)
 		r.Set("uri", cardURI)
 		r.Set("name", "Server Card")
@@ -40,27 +42,13 @@ func (c *conn) resourcesList(req *request) any {
 		setIf(r, "mimeType", res.MimeType)
 		items = append(items, r)
 	}
-	return c.listResult(req, "resources", items)
+	return items, nil
 }
 
-func (c *conn) listResult(req *request, key string, items []any) any {
-	start, end, next, rerr := c.page(req, len(items))
-	if rerr != nil {
-		return rerr
-	}
-	res := jsonv.NewObject(2)
-	page := make([]any, 0, end-start)
-	page = append(page, items[start:end]...)
-	res.Set(key, page)
-	if next != "" {
-		res.Set("nextCursor", next)
-	}
-	return res
-}
-
-func (c *conn) templatesList(req *request) any {
+// ResourceTemplates implements protocol.Provider.
+func (p provider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
-	for _, t := range c.srv.Surface().Templates {
+	for _, t := range p.s.Surface().Templates {
 		r := jsonv.NewObject(5)
 		r.Set("uriTemplate", t.URITemplate)
 		r.Set("name", t.Name)
@@ -69,16 +57,7 @@ func (c *conn) templatesList(req *request) any {
 		setIf(r, "mimeType", t.MimeType)
 		items = append(items, r)
 	}
-	return c.listResult(req, "resourceTemplates", items)
-}
-
-func readURI(req *request) (string, *rpcError) {
-	uv, _ := req.params.Get("uri")
-	uri, ok := uv.(string)
-	if !ok {
-		return "", invalidParams("resources/read: uri must be a string")
-	}
-	return uri, nil
+	return items, nil
 }
 
 func contents(item *jsonv.Object) *jsonv.Object {
@@ -87,20 +66,17 @@ func contents(item *jsonv.Object) *jsonv.Object {
 	return res
 }
 
-// readStatic answers the card and static resources, and unknown URIs;
-// handled is false for a template match, which runs a handler.
-func (c *conn) readStatic(req *request) (any, bool) {
-	uri, rerr := readURI(req)
-	if rerr != nil {
-		return rerr, true
-	}
-	sf := c.srv.Surface()
-	if uri == cardURI && c.srv.opts.Card != nil {
+// ReadResource implements protocol.Provider: the card and static
+// resources are answered at once (static resources win over
+// templates); a template match runs its handler on the executor.
+func (p provider) ReadResource(_ *protocol.Request, uri string) any {
+	sf := p.s.Surface()
+	if uri == cardURI && p.s.opts.Card != nil {
 		item := jsonv.NewObject(3)
 		item.Set("uri", cardURI)
 		item.Set("mimeType", "application/json")
-		item.Set("text", string(jsonv.Marshal(c.srv.opts.Card)))
-		return contents(item), true
+		item.Set("text", string(jsonv.Marshal(p.s.opts.Card)))
+		return contents(item)
 	}
 	for _, r := range sf.Resources {
 		if r.URI == uri {
@@ -112,24 +88,24 @@ func (c *conn) readStatic(req *request) (any, bool) {
 			} else {
 				item.Set("text", r.Text)
 			}
-			return contents(item), true
+			return contents(item)
 		}
 	}
 	for _, t := range sf.Templates {
 		if _, ok := matchTemplate(t.URITemplate, uri); ok {
-			return nil, false
+			return protocol.Handler(func(x *protocol.Call) any { return p.readTemplate(x, uri) })
 		}
 	}
-	return errorf(codeResourceNotFound, "Resource not found: "+uri), true
+	return resourceNotFound(uri)
 }
 
-// readTemplate runs a template handler on the executor.
-func (c *conn) readTemplate(req *request) any {
-	uri, rerr := readURI(req)
-	if rerr != nil {
-		return rerr
-	}
-	sf := c.srv.Surface()
+func resourceNotFound(uri string) *protocol.Error {
+	return protocol.Errorf(protocol.CodeResourceNotFound, "Resource not found: "+uri)
+}
+
+// readTemplate runs a template handler (on the executor).
+func (p provider) readTemplate(x *protocol.Call, uri string) any {
+	sf := p.s.Surface()
 	for _, t := range sf.Templates {
 		vars, ok := matchTemplate(t.URITemplate, uri)
 		if !ok {
@@ -139,7 +115,7 @@ func (c *conn) readTemplate(req *request) any {
 		for k, v := range vars {
 			arg = arg.Set(k, vm.Str(v))
 		}
-		v, res := c.callHandler(req, sf, t.Handler, arg, "resource template")
+		v, res := p.callHandler(x, sf, t.Handler, arg, "resource template")
 		if res != nil {
 			return res
 		}
@@ -149,25 +125,22 @@ func (c *conn) readTemplate(req *request) any {
 		item.Set("text", vm.ToDisplay(v))
 		return contents(item)
 	}
-	return errorf(codeResourceNotFound, "Resource not found: "+uri)
+	return resourceNotFound(uri)
 }
 
 // callHandler calls a template or prompt handler; a non-nil second
-// result is the answer to send instead (input_required or -32603).
-func (c *conn) callHandler(req *request, sf *Surface, fn vm.Value, arg vm.Value, what string) (vm.Value, any) {
-	state, rerr := inputState(req.params)
-	if rerr != nil {
+// result is the answer to send instead (-32602 for bad input state,
+// -32603 for a failure; the protocol layer turns an abandoned handler
+// into input_required).
+func (p provider) callHandler(x *protocol.Call, sf *Surface, fn vm.Value, arg vm.Value, what string) (vm.Value, any) {
+	if rerr := x.ReadInputResponses(); rerr != nil {
 		return nil, rerr
 	}
-	h := c.handlerFor(req, state, nil)
-	c.srv.callMu.Lock()
-	v, err := sf.Runtime.Call(h, fn, []vm.Value{arg}, req.start)
-	c.srv.callMu.Unlock()
-	if h.pending != nil {
-		return nil, h.inputRequired()
-	}
+	p.s.callMu.Lock()
+	v, err := sf.Runtime.Call(handler{x}, fn, []vm.Value{arg}, func(th *vm.Thread) { x.OnCancel(th.Cancel) })
+	p.s.callMu.Unlock()
 	if err != nil {
-		return nil, errorf(codeInternalError, what+" handler failed: "+failureSummary(err))
+		return nil, protocol.Errorf(protocol.CodeInternalError, what+" handler failed: "+failureSummary(err))
 	}
 	return v, nil
 }
@@ -223,16 +196,17 @@ func matchTemplate(tmpl, uri string) (map[string]string, bool) {
 	}
 }
 
-func (c *conn) promptsList(req *request) any {
+// Prompts implements protocol.Provider.
+func (p provider) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
-	for _, p := range c.srv.Surface().Prompts {
+	for _, pr := range p.s.Surface().Prompts {
 		r := jsonv.NewObject(4)
-		r.Set("name", p.Name)
-		setIf(r, "title", p.Title)
-		setIf(r, "description", p.Description)
-		if len(p.Arguments) > 0 {
-			args := make([]any, len(p.Arguments))
-			for i, a := range p.Arguments {
+		r.Set("name", pr.Name)
+		setIf(r, "title", pr.Title)
+		setIf(r, "description", pr.Description)
+		if len(pr.Arguments) > 0 {
+			args := make([]any, len(pr.Arguments))
+			for i, a := range pr.Arguments {
 				ao := jsonv.NewObject(3)
 				ao.Set("name", a.Name)
 				ao.Set("required", a.Required)
@@ -243,7 +217,7 @@ func (c *conn) promptsList(req *request) any {
 		}
 		items = append(items, r)
 	}
-	return c.listResult(req, "prompts", items)
+	return items, nil
 }
 
 func findPrompt(sf *Surface, name string) *tool.Prompt {
@@ -255,38 +229,43 @@ func findPrompt(sf *Surface, name string) *tool.Prompt {
 	return nil
 }
 
-// promptsGet runs a prompt handler on the executor.
-func (c *conn) promptsGet(req *request) any {
-	sf := c.srv.Surface()
-	nv, _ := req.params.Get("name")
+// GetPrompt implements protocol.Provider: the prompt handler runs on
+// the executor.
+func (p provider) GetPrompt(*protocol.Request) any {
+	return protocol.Handler(p.promptsGet)
+}
+
+func (p provider) promptsGet(x *protocol.Call) any {
+	sf := p.s.Surface()
+	nv, _ := x.Params().Get("name")
 	name, _ := nv.(string)
-	p := findPrompt(sf, name)
-	if p == nil {
-		return invalidParams("Unknown prompt: " + name)
+	pr := findPrompt(sf, name)
+	if pr == nil {
+		return protocol.InvalidParams("Unknown prompt: " + name)
 	}
 	args := jsonv.NewObject(0)
-	if av, ok := req.params.Get("arguments"); ok && av != nil {
+	if av, ok := x.Params().Get("arguments"); ok && av != nil {
 		o, ok := av.(*jsonv.Object)
 		if !ok {
-			return invalidParams("prompts/get: arguments must be an object")
+			return protocol.InvalidParams("prompts/get: arguments must be an object")
 		}
 		args = o
 	}
-	for _, a := range p.Arguments {
+	for _, a := range pr.Arguments {
 		if a.Required && !args.Has(a.Name) {
-			return invalidParams("Missing required argument: " + a.Name)
+			return protocol.InvalidParams("Missing required argument: " + a.Name)
 		}
 	}
-	v, res := c.callHandler(req, sf, p.Handler, tool.FromJSON(args), "prompt")
+	v, res := p.callHandler(x, sf, pr.Handler, tool.FromJSON(args), "prompt")
 	if res != nil {
 		return res
 	}
 	msgs, ok := promptMessages(v)
 	if !ok {
-		return errorf(codeInternalError, "prompt handler failed: it must return a string or a list of {role, content}")
+		return protocol.Errorf(protocol.CodeInternalError, "prompt handler failed: it must return a string or a list of {role, content}")
 	}
 	out := jsonv.NewObject(2)
-	setIf(out, "description", p.Description)
+	setIf(out, "description", pr.Description)
 	out.Set("messages", msgs)
 	return out
 }
@@ -340,108 +319,35 @@ func message1(role string, content *jsonv.Object) *jsonv.Object {
 	return m
 }
 
-// complete answers completion/complete from prompt argument candidates
-// (resource template variables have none).
-func (c *conn) complete(req *request) any {
-	rv, _ := req.params.Get("ref")
-	ref, _ := rv.(*jsonv.Object)
-	var typ string
-	if ref != nil {
-		tv, _ := ref.Get("type")
-		typ, _ = tv.(string)
-	}
-	if typ == "" {
-		return invalidParams("completion ref.type is required")
-	}
-	av, _ := req.params.Get("argument")
-	arg, _ := av.(*jsonv.Object)
-	var argName, value string
-	if arg != nil {
-		nv, _ := arg.Get("name")
-		argName, _ = nv.(string)
-		vv, _ := arg.Get("value")
-		value, _ = vv.(string)
-	}
-	if argName == "" {
-		return invalidParams("completion argument.name is required")
-	}
-	sf := c.srv.Surface()
-	var candidates []string
-	switch typ {
+// Complete implements protocol.Provider: prompt arguments offer their
+// declared completions; resource template variables have none.
+func (p provider) Complete(_ *protocol.Request, ref protocol.CompletionRef, argName, _ string) ([]string, *protocol.Error) {
+	sf := p.s.Surface()
+	switch ref.Type {
 	case "ref/prompt":
-		nv, _ := ref.Get("name")
-		name, _ := nv.(string)
-		p := findPrompt(sf, name)
-		if p == nil {
-			return invalidParams("Unknown prompt: " + name)
+		pr := findPrompt(sf, ref.Name)
+		if pr == nil {
+			return nil, protocol.InvalidParams("Unknown prompt: " + ref.Name)
 		}
-		found := false
-		for _, a := range p.Arguments {
+		for _, a := range pr.Arguments {
 			if a.Name == argName {
-				found, candidates = true, a.Completions
+				return a.Completions, nil
 			}
 		}
-		if !found {
-			return invalidParams("Unknown prompt argument: " + argName)
-		}
-	case "ref/resource":
-		uv, _ := ref.Get("uri")
-		uri, _ := uv.(string)
+		return nil, protocol.InvalidParams("Unknown prompt argument: " + argName)
+	default: // ref/resource
 		var tmpl *tool.ResourceTemplate
 		for _, t := range sf.Templates {
-			if t.URITemplate == uri {
+			if t.URITemplate == ref.URI {
 				tmpl = t
 			}
 		}
 		if tmpl == nil {
-			return invalidParams("Unknown resource template: " + uri)
+			return nil, protocol.InvalidParams("Unknown resource template: " + ref.URI)
 		}
 		if !strings.Contains(tmpl.URITemplate, "{"+argName+"}") {
-			return invalidParams("Unknown resource template argument: " + argName)
+			return nil, protocol.InvalidParams("Unknown resource template argument: " + argName)
 		}
-	default:
-		return invalidParams("Unsupported completion ref.type: " + typ)
+		return nil, nil
 	}
-	values := rankCompletions(candidates, value)
-	total := len(values)
-	if len(values) > 100 {
-		values = values[:100]
-	}
-	items := make([]any, len(values))
-	for i, v := range values {
-		items[i] = v
-	}
-	comp := jsonv.NewObject(3)
-	comp.Set("values", items)
-	comp.Set("total", jsonv.Int(int64(total)))
-	comp.Set("hasMore", total > 100)
-	res := jsonv.NewObject(1)
-	res.Set("completion", comp)
-	return res
-}
-
-// rankCompletions trims, de-duplicates and filters candidates by a
-// case-insensitive substring; prefix matches come first, then the rest,
-// each sorted by lower-case text.
-func rankCompletions(candidates []string, value string) []string {
-	needle := strings.ToLower(value)
-	seen := map[string]bool{}
-	var out []string
-	for _, c := range candidates {
-		c = strings.TrimSpace(c)
-		if c == "" || seen[c] || !strings.Contains(strings.ToLower(c), needle) {
-			continue
-		}
-		seen[c] = true
-		out = append(out, c)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := strings.ToLower(out[i]), strings.ToLower(out[j])
-		pa, pb := strings.HasPrefix(a, needle), strings.HasPrefix(b, needle)
-		if pa != pb {
-			return pa
-		}
-		return a < b
-	})
-	return out
 }

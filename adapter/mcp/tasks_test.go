@@ -108,10 +108,7 @@ func TestTaskRequiredAndInvalid(t *testing.T) {
 	if e["code"] != float64(-32602) {
 		t.Errorf("invalid task call %s", js(e))
 	}
-	s.srv.tasks.mu.Lock()
-	n := len(s.srv.tasks.tasks)
-	s.srv.tasks.mu.Unlock()
-	if n != 0 {
+	if n := s.srv.proto.TaskCount(); n != 0 {
 		t.Errorf("%d tasks created", n)
 	}
 }

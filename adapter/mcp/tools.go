@@ -1,31 +1,11 @@
 package mcp
 
 import (
-	"encoding/base64"
-	"strconv"
-
+	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 )
-
-func encodeCursor(off int) string {
-	return base64.StdEncoding.EncodeToString([]byte(strconv.Itoa(off)))
-}
-
-func decodeCursor(s string) (int, bool) {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil || len(b) == 0 {
-		return 0, false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.Atoi(string(b))
-	return n, err == nil
-}
 
 // toolDocs are the tools/list documents of a profile: the prepared
 // catalog's, except that in the released profile an output schema that
@@ -67,111 +47,52 @@ func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 	return sf.releasedDocs
 }
 
-// toolsList pages the prepared tools/list documents of the request's
-// profile (mcp-projection.md §4).
-func (c *conn) toolsList(req *request) any {
-	docs := c.srv.Surface().toolDocs(req.profile())
-	start, end, next, rerr := c.page(req, len(docs))
-	if rerr != nil {
-		return rerr
-	}
-	items := make([]any, 0, end-start)
-	for _, d := range docs[start:end] {
-		items = append(items, d)
-	}
-	res := jsonv.NewObject(2)
-	res.Set("tools", items)
-	if next != "" {
-		res.Set("nextCursor", next)
-	}
-	return res
+// Tools implements protocol.Provider: the prepared tools/list
+// documents of the request's profile (mcp-projection.md §4).
+func (p provider) Tools(r *protocol.Request) ([]*jsonv.Object, *protocol.Error) {
+	return p.s.Surface().toolDocs(profile(r)), nil
 }
 
-// toolCall is a validated tools/call.
-type toolCall struct {
-	sf    *Surface
-	tool  *tool.PreparedTool
-	args  any
-	state *jsonv.Object // collected input responses (2026 profile)
-}
-
-// toolsCall runs on the executor (mcp-projection.md §6).
-func (c *conn) toolsCall(req *request) any {
-	call, asTask, rerr := c.prepareCall(req)
-	if rerr != nil {
-		return rerr
-	}
-	if asTask {
-		t := c.srv.tasks.create(req.identity)
-		c.reply(req, t.createdAnswer())
-		c.runTask(req, call, t)
-		return nil
-	}
-	return c.runTool(req, call, nil)
-}
-
-// prepareCall applies steps 1-4 of the tools/call processing order.
-func (c *conn) prepareCall(req *request) (*toolCall, bool, *rpcError) {
-	sf := c.srv.Surface()
-	nv, _ := req.params.Get("name")
-	name, _ := nv.(string)
+// Tool implements protocol.Provider: an MCP-audience tool of the
+// surface now served.
+func (p provider) Tool(r *protocol.Request, name string) (protocol.Tool, bool) {
+	sf := p.s.Surface()
 	t, ok := sf.Catalog.ToolFor(tool.AudienceMCP, name)
 	if !ok {
-		if _, isString := nv.(string); !isString {
-			return nil, false, invalidParams("Unknown tool: " + string(jsonv.Marshal(nv)))
-		}
-		return nil, false, invalidParams("Unknown tool: " + name)
+		return nil, false
 	}
-	support := tool.TaskSupport("forbidden")
-	if ex := t.Entry().Execution; ex != nil {
-		support = ex.TaskSupport
-	}
-	asTask := req.tasksOptIn() && (support == "optional" || support == "required")
-	if support == "required" && !asTask {
-		return nil, false, missingTasksCapability()
-	}
-	args, ok := req.params.Get("arguments")
-	if !ok || args == nil {
-		args = jsonv.NewObject(0)
-	}
-	if err := t.ValidateInput(args); err != nil {
-		return nil, false, invalidParams(err.Error())
-	}
-	state, rerr := inputState(req.params)
-	if rerr != nil {
-		return nil, false, rerr
-	}
-	return &toolCall{sf: sf, tool: t, args: args, state: state}, asTask, nil
+	return &mcpTool{s: p.s, sf: sf, tool: t}, true
 }
 
-func missingTasksCapability() *rpcError {
-	ext := jsonv.NewObject(1)
-	ext.Set(tasksExtension, jsonv.NewObject(0))
-	caps := jsonv.NewObject(1)
-	caps.Set("extensions", ext)
-	data := jsonv.NewObject(1)
-	data.Set("requiredCapabilities", caps)
-	return &rpcError{Code: codeMissingCapability, Message: "Missing required client capability", Data: data}
+// mcpTool is a catalog entry called through tools/call
+// (mcp-projection.md §6).
+type mcpTool struct {
+	s    *Server
+	sf   *Surface
+	tool *tool.PreparedTool
 }
 
-// runTool calls the handler and shapes its CallToolResult; task is set
-// when the call runs as a task.
-func (c *conn) runTool(req *request, call *toolCall, task *task) any {
-	h := c.handlerFor(req, call.state, task)
-	start := req.start
-	if task != nil {
-		start = task.start
+func (t *mcpTool) TaskSupport() string {
+	if ex := t.tool.Entry().Execution; ex != nil {
+		return string(ex.TaskSupport)
 	}
-	c.srv.callMu.Lock()
-	out := call.sf.Runtime.Invoke(h, call.tool, call.args, start)
-	c.srv.callMu.Unlock()
-	if h.pending != nil {
-		return h.inputRequired()
+	return "forbidden"
+}
+
+func (t *mcpTool) Validate(args any) *protocol.Error {
+	if err := t.tool.ValidateInput(args); err != nil {
+		return protocol.InvalidParams(err.Error())
 	}
-	if h.taskInput {
-		return errTaskInput
-	}
-	return callResult(call.tool, out, req.profile())
+	return nil
+}
+
+// Call runs the handler on the surface's runtime and shapes its
+// CallToolResult.
+func (t *mcpTool) Call(x *protocol.Call, args any) any {
+	t.s.callMu.Lock()
+	out := t.sf.Runtime.Invoke(handler{x}, t.tool, args, func(th *vm.Thread) { x.OnCancel(th.Cancel) })
+	t.s.callMu.Unlock()
+	return callResult(t.tool, out, profile(x.Request))
 }
 
 // callResult projects a classified outcome (mcp-projection.md §5-§6).
@@ -207,7 +128,7 @@ func callResult(t *tool.PreparedTool, out *tool.Outcome, profile tool.MCPProfile
 	case tool.ContractViolation:
 		failure(out.Contract.Error())
 	case tool.InvalidInput:
-		return invalidParams(out.Contract.Error())
+		return protocol.InvalidParams(out.Contract.Error())
 	default:
 		failure(out.FailureText())
 	}

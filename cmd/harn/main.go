@@ -21,6 +21,13 @@ Usage:
   harn run -e CODE [ARGS...]     run code given on the command line
   harn check FILE...             check scripts statically, without running them
   harn repl                      start an interactive session
+  harn init [DIR] [--template script|tool-server|library]
+                                 create a project: harn.toml, main, test, README
+  harn fmt [--check] [PATH...]   format .harn files in the canonical layout
+  harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
+  harn lsp                       run the language server on stdin/stdout
+  harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
+                                 run test_* functions of *_test.harn and tests/ files
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -29,8 +36,17 @@ Usage:
                                  run a script's registry as a command-line program
   harn tool completions FILE --shell bash|zsh|fish|powershell
                                  print shell completions for that program
+  harn tool sdk CATALOG --lang ts|go|python --out DIR
+                                 write a typed MCP client package for a catalog
+  harn tool diff OLD NEW [--json] [--fail-on breaking|any]
+                                 classify the changes between two catalogs
   harn serve mcp [--surface S] [--watch] [--transport stdio|http] FILE
                                  serve a script's tools, resources and prompts over MCP
+  harn mcp serve [--config PATH] [--state-dir DIR] [--transport stdio|http]
+                                 serve the project's orchestrator over MCP
+  harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
+  harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
+                                 operate the orchestrator from the command line
   harn version                   print the version
   harn help                      print this help
 
@@ -69,12 +85,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTest(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "fmt":
+		return cmdFmt(args[1:], stdin, stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLsp(args[1:], stdout, stderr)
+	case "lint":
+		return cmdLint(args[1:], stdout, stderr)
 	case "repl":
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
 		return cmdTool(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return cmdMcp(args[1:], stdin, stdout, stderr)
+	case "orchestrator":
+		return cmdOrchestrator(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "harn %s\n", version)
 		return 0
@@ -105,8 +133,15 @@ var commandHelp = map[string]string{
 	"tool schema":      toolSchemaHelp,
 	"tool run":         toolRunHelp,
 	"tool completions": toolCompletionsHelp,
+	"tool sdk":         toolSDKHelp,
+	"tool diff":        toolDiffHelp,
 	"serve":            serveHelp,
 	"serve mcp":        serveHelp,
+	"fmt":              fmtHelp,
+	"lint":             lintHelp,
+	"test":             testHelp,
+	"init":             initHelp,
+	"lsp":              lspHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
@@ -136,7 +171,7 @@ History is kept in $HARN_REPL_HISTORY if set (set it empty to keep none),
 else in harn/repl_history under $XDG_STATE_HOME or the user's config
 directory.
 `,
-	"test": `Usage: harn test conformance [DIR] [--filter PAT]
+	"test conformance": `Usage: harn test conformance [DIR] [--filter PAT]
 
 Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 (compared with the program's trimmed stdout) or a NAME.error (text that must

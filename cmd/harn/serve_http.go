@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 
 	"github.com/harnlang/harn/adapter/mcp"
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // serveHTTP runs the session-free Streamable HTTP transport
@@ -23,7 +23,7 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "[harn] serve mcp: listening on http://%s%s\n", ln.Addr(), f.path)
 	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys})
-	if err := http.Serve(ln, h); err != nil {
+	if err := protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}).Serve(ln); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}

@@ -3,18 +3,150 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/harnlang/harn/conformance"
+	"github.com/harnlang/harn/harntest"
 )
 
-// cmdTest is `harn test conformance [DIR] [--filter PAT]`.
+const testHelp = `Usage: harn test [PATH...] [--filter PAT] [--json] [--junit FILE] [--timeout DUR]
+       harn test conformance [DIR] [--filter PAT]
+
+Run the test functions of test files (docs/test.md): top-level functions
+named test_* (or marked @test) without required parameters, in *_test.harn
+files and in .harn files under tests/ directories. PATH is a file or a
+directory to search (default: the current directory). Each test runs in a
+fresh session; assert, assert_eq and assert_ne fail it, and a failed
+assert_eq shows expected and actual values side by side or as a line diff.
+
+  --filter PAT    run only tests whose FILE::NAME contains PAT
+  --json          print results as JSON on stdout instead of text
+  --junit FILE    also write JUnit XML to FILE (for CI)
+  --timeout DUR   fail a test that runs longer (default 60s)
+
+harn test conformance runs the .harn conformance suite instead.
+Exit status: 0 when every test passes, 1 when one fails, 2 on bad usage.
+`
+
+// cmdTest is `harn test`: users' tests, or the conformance suite.
 func cmdTest(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "conformance" {
-		fmt.Fprint(stderr, "error: usage: harn test conformance [DIR] [--filter PAT]\n")
-		return 2
+	if len(args) > 0 && args[0] == "conformance" {
+		return cmdTestConformance(args[1:], stdout, stderr)
 	}
+	var paths []string
+	var opts harntest.Options
+	asJSON, junit := false, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		value := func() (string, bool) {
+			if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
+				return a[k+1:], true
+			}
+			if i+1 >= len(args) {
+				fmt.Fprintf(stderr, "error: %s needs a value\n", a)
+				return "", false
+			}
+			i++
+			return args[i], true
+		}
+		name := a
+		if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
+			name = a[:k]
+		}
+		switch name {
+		case "-h", "--help":
+			fmt.Fprint(stdout, testHelp)
+			return 0
+		case "--json":
+			asJSON = true
+		case "--filter":
+			v, ok := value()
+			if !ok {
+				return 2
+			}
+			opts.Filter = v
+		case "--junit":
+			v, ok := value()
+			if !ok {
+				return 2
+			}
+			junit = v
+		case "--timeout":
+			v, ok := value()
+			if !ok {
+				return 2
+			}
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				fmt.Fprintf(stderr, "error: --timeout: %q is not a duration such as 30s\n", v)
+				return 2
+			}
+			opts.Timeout = d
+		default:
+			if strings.HasPrefix(a, "-") {
+				fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, testHelp)
+				return 2
+			}
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	tests, errs := harntest.Discover(paths, opts.Filter)
+	status := 0
+	if len(errs) > 0 {
+		var files []string
+		for f := range errs {
+			files = append(files, f)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			src, _ := os.ReadFile(f)
+			reportFmtError(stderr, errs[f], src)
+		}
+		status = 1
+	}
+	start := time.Now()
+	results := make([]harntest.Result, 0, len(tests))
+	for _, t := range tests {
+		results = append(results, harntest.Run(t, opts))
+	}
+	sum := harntest.Summarize(results, time.Since(start))
+	if asJSON {
+		harntest.WriteJSON(stdout, results, sum)
+	} else if len(tests) == 0 {
+		fmt.Fprintln(stdout, "no tests found")
+	} else {
+		harntest.WriteText(stdout, results, sum)
+	}
+	if junit != "" {
+		f, err := os.Create(junit)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return 1
+		}
+		err = harntest.WriteJUnit(f, results, sum)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "error: writing %s: %v\n", junit, err)
+			return 1
+		}
+	}
+	if sum.Failed > 0 {
+		status = 1
+	}
+	return status
+}
+
+// cmdTestConformance is `harn test conformance [DIR] [--filter PAT]`.
+func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 	dir, filter := "conformance", ""
-	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		switch a := rest[i]; {
 		case a == "--filter":

@@ -17,16 +17,22 @@ var toolCommands = map[string]func(args []string, stdin io.Reader, stdout, stder
 	"schema":      cmdToolSchema,
 	"run":         cmdToolRun,
 	"completions": cmdToolCompletions,
+	"sdk":         cmdToolSDK,
+	"diff":        cmdToolDiff,
 }
 
 const toolHelp = `Usage: harn tool schema FILE [--surface script|exports|auto] [--pretty]
        harn tool run FILE [COMMAND...] [ARGS...]
        harn tool completions FILE --shell bash|zsh|fish|powershell
+       harn tool sdk (CATALOG.json | FILE) --lang ts|go|python --out DIR
+       harn tool diff OLD NEW [--json] [--fail-on breaking|any]
 
 Project a script's published ToolRegistry:
   schema        print its harn-tools/2.0 catalog (see 'harn help tool schema')
   run           run it as a nested command-line program (see 'harn help tool run')
   completions   print shell completions for that program (see 'harn help tool completions')
+  sdk           write a typed MCP client package for its catalog (see 'harn help tool sdk')
+  diff          classify the changes between two catalogs (see 'harn help tool diff')
 `
 
 const toolSchemaHelp = `Usage: harn tool schema FILE [--surface script|exports|auto] [--pretty]

@@ -80,6 +80,7 @@ type Binding struct {
 	FirstPos syntax.Pos  // globals: position of the first top-level declaration
 	PathRoot bool        // the root of some path assignment (`x[k] = v`, `x.f = v`)
 	Reassign bool        // assigned after declaration
+	Shadows  *Binding    // a local of an enclosing block or function this one hides
 }
 
 // Ref is one resolved identifier occurrence.

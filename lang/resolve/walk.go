@@ -231,10 +231,32 @@ func (r *resolver) declare(name string, kind Kind, pos syntax.Pos, node syntax.N
 		}
 	}
 	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Local, Index: len(fs.fn.Locals), Func: fs.fn}
+	b.Shadows = r.outerLocal(name)
 	fs.fn.Locals = append(fs.fn.Locals, b)
 	sc.names[name] = b
 	r.info.decls[declKey{node, name}] = b
 	return b
+}
+
+// outerLocal is the local of an enclosing block or function that a new
+// declaration of name in the current block hides, if any (for lint).
+func (r *resolver) outerLocal(name string) *Binding {
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		fs := r.stack[depth]
+		last := len(fs.scopes) - 1
+		if depth == len(r.stack)-1 {
+			last-- // the current block: a redeclaration, not shadowing
+		}
+		for i := last; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				continue // globals
+			}
+			if b := fs.scopes[i].names[name]; b != nil {
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // hoistFns pre-declares the local fn declarations of a block so that

@@ -45,6 +45,7 @@ type scanner struct {
 	line, col int  // of src[off]; col counts characters
 	whole     bool // src is a whole file: a shebang is allowed at byte 0
 	lastNL    bool // the previous token was a Newline, so line feeds collapse
+	comments  bool // also yield plain comments and the shebang (Scan)
 }
 
 func newScanner(file, src string, line, col int, whole bool) *scanner {
@@ -112,6 +113,9 @@ func (s *scanner) Next() (lexer.Token, error) {
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
 				s.advance()
 			}
+			if s.comments {
+				return s.token(tComment, start), nil
+			}
 		case c == '\\':
 			switch {
 			case s.peekByte(1) == '\n':
@@ -127,6 +131,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 		case c == '/' && s.peekByte(1) == '/':
 			if tok, ok := s.lineComment(start); ok {
 				return tok, nil
+			} else if s.comments {
+				return s.token(tComment, start), nil
 			}
 		case c == '/' && s.peekByte(1) == '*':
 			tok, ok, err := s.blockComment(start)
@@ -135,6 +141,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 			}
 			if ok {
 				return tok, nil
+			} else if s.comments {
+				return s.token(tComment, start), nil
 			}
 		case c == '"':
 			return s.str(start)

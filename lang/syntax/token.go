@@ -23,6 +23,7 @@ const (
 	tPunct    = lexer.TokenType(-10)
 	tNewline  = lexer.TokenType(-11) // elided
 	tDoc      = lexer.TokenType(-12) // elided
+	tComment  = lexer.TokenType(-13) // only from Scan; never reaches the parser
 )
 
 var symbols = map[string]lexer.TokenType{

@@ -27,9 +27,8 @@ import (
 	"fmt"
 	"sync"
 
-	js "github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/harnlang/harn/vm"
+	js "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Validator is a compiled schema.

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/format"
+)
+
+const fmtHelp = `Usage: harn fmt [--check] [FILE|DIR|-]...
+
+Format Harn source files in place in the canonical layout (docs/fmt.md):
+two-space indentation, one statement per line, lines broken at 100 columns,
+trailing commas in broken literals, at most one blank line, every comment
+kept. Directories are searched for .harn files (hidden directories and
+node_modules are skipped); with no argument the current directory is. "-"
+formats standard input to standard output.
+
+  --check   change nothing; list the files that are not formatted and exit 1
+            when there is any
+
+Exit status: 0 when all is well, 1 when --check found unformatted files or a
+file does not parse, 2 on bad usage.
+`
+
+// cmdFmt is `harn fmt`.
+func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	check := false
+	var paths []string
+	for _, a := range args {
+		switch {
+		case a == "--check":
+			check = true
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, fmtHelp)
+			return 0
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, fmtHelp)
+			return 2
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	status := 0
+	for _, p := range paths {
+		if p == "-" {
+			src, err := io.ReadAll(stdin)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: reading standard input: %v\n", err)
+				return 1
+			}
+			out, err := format.Source("<stdin>", src)
+			if err != nil {
+				reportFmtError(stderr, err, src)
+				status = 1
+				continue
+			}
+			if check {
+				if !bytes.Equal(out, src) {
+					fmt.Fprintln(stdout, "<stdin>")
+					status = 1
+				}
+				continue
+			}
+			stdout.Write(out)
+			continue
+		}
+		files, err := harnFiles(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			status = 1
+			continue
+		}
+		for _, f := range files {
+			changed, err := formatFile(f, check, stderr)
+			if err != nil {
+				status = 1
+				continue
+			}
+			if changed && check {
+				fmt.Fprintln(stdout, f)
+				status = 1
+			}
+		}
+	}
+	return status
+}
+
+// formatFile formats one file in place (or, with check, only reports
+// whether it would change).
+func formatFile(path string, check bool, stderr io.Writer) (changed bool, err error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+		return false, err
+	}
+	out, err := format.Source(path, src)
+	if err != nil {
+		reportFmtError(stderr, err, src)
+		return false, err
+	}
+	if bytes.Equal(out, src) {
+		return false, nil
+	}
+	if !check {
+		info, _ := os.Stat(path)
+		mode := fs.FileMode(0o644)
+		if info != nil {
+			mode = info.Mode().Perm()
+		}
+		if err := os.WriteFile(path, out, mode); err != nil {
+			fmt.Fprintf(stderr, "error: cannot write %s: %v\n", path, err)
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func reportFmtError(stderr io.Writer, err error, src []byte) {
+	var de *diag.Error
+	if errors.As(err, &de) {
+		io.WriteString(stderr, diag.Render(de, src))
+		return
+	}
+	fmt.Fprintf(stderr, "error: %v\n", err)
+}
+
+// harnFiles lists the .harn files a path names: the file itself, or the
+// .harn files under a directory, skipping hidden directories and
+// node_modules.
+func harnFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var out []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != path && (strings.HasPrefix(name, ".") || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(p, ".harn") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}

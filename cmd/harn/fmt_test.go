@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFmt(t *testing.T) {
+	dir := t.TempDir()
+	messy := filepath.Join(dir, "messy.harn")
+	clean := filepath.Join(dir, "sub", "clean.harn")
+	hidden := filepath.Join(dir, ".git", "x.harn")
+	os.MkdirAll(filepath.Dir(clean), 0o755)
+	os.MkdirAll(filepath.Dir(hidden), 0o755)
+	os.WriteFile(messy, []byte("let x=1 // one\nfn f( a ){return a}\n"), 0o644)
+	os.WriteFile(clean, []byte("let y = 2\n"), 0o644)
+	os.WriteFile(hidden, []byte("let   z = 3\n"), 0o644)
+
+	out, errOut, code := runHarn("fmt", "--check", dir)
+	if code != 1 || strings.TrimSpace(out) != messy || errOut != "" {
+		t.Fatalf("--check: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(messy); !strings.Contains(string(b), "x=1") {
+		t.Fatalf("--check changed the file: %s", b)
+	}
+
+	if _, errOut, code := runHarn("fmt", dir); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	got, _ := os.ReadFile(messy)
+	want := "let x = 1 // one\n\nfn f(a) {\n  return a\n}\n"
+	if string(got) != want {
+		t.Fatalf("formatted:\n%s\nwant:\n%s", got, want)
+	}
+	if b, _ := os.ReadFile(hidden); string(b) != "let   z = 3\n" {
+		t.Fatalf("hidden directory was formatted: %q", b)
+	}
+	if out, _, code := runHarn("fmt", "--check", dir); code != 0 || out != "" {
+		t.Fatalf("--check after fmt: code %d, %q", code, out)
+	}
+}
+
+func TestFmtErrorsAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.harn")
+	os.WriteFile(bad, []byte("let = 1\n"), 0o644)
+	_, errOut, code := runHarn("fmt", bad)
+	if code != 1 || !strings.Contains(errOut, "bad.harn:1:5") || !strings.Contains(errOut, "^") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	if _, _, code := runHarn("fmt", "--bogus"); code != 2 {
+		t.Fatalf("unknown option: code %d", code)
+	}
+	var stdout, stderr bytes.Buffer
+	code = run([]string{"fmt", "-"}, strings.NewReader("println( 1 )"), &stdout, &stderr)
+	if code != 0 || stdout.String() != "println(1)\n" {
+		t.Fatalf("stdin: code %d, %q %q", code, stdout.String(), stderr.String())
+	}
+}

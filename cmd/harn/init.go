@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/harnlang/harn/scaffold"
+)
+
+const initHelp = `Usage: harn init [DIR] [--template script|tool-server|library] [--name NAME]
+
+Create a Harn project in DIR (default: the current directory; created when
+missing): harn.toml, a main file, a test file and a README (docs/init.md).
+Existing files are never overwritten.
+
+  --template T   script (default): main.harn with fn main
+                 tool-server: main.harn publishing a tool registry
+                 library: lib.harn with pub functions
+  --name NAME    the package name (default: DIR's base name)
+`
+
+// cmdInit is `harn init`.
+func cmdInit(args []string, stdout, stderr io.Writer) int {
+	dir, template, name := ".", "script", ""
+	dirSet := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		key, val, hasVal := strings.Cut(a, "=")
+		switch key {
+		case "-h", "--help":
+			fmt.Fprint(stdout, initHelp)
+			return 0
+		case "--template", "-t", "--name":
+			if !hasVal {
+				if i+1 >= len(args) {
+					fmt.Fprintf(stderr, "error: %s needs a value\n", key)
+					return 2
+				}
+				i++
+				val = args[i]
+			}
+			if key == "--name" {
+				name = val
+			} else {
+				template = val
+			}
+		default:
+			if strings.HasPrefix(a, "-") || dirSet {
+				fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, initHelp)
+				return 2
+			}
+			dir, dirSet = a, true
+		}
+	}
+	if name == "" {
+		name = scaffold.ProjectName(dir)
+	}
+	files, err := scaffold.Create(dir, template, name)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	for _, f := range files {
+		fmt.Fprintf(stdout, "created %s\n", f)
+	}
+	return 0
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/scaffold"
+)
+
+// TestInitTemplates creates a project from each template and checks that it
+// works as generated: harn run, harn test, harn tool schema, and that it is
+// formatted and lint-clean.
+func TestInitTemplates(t *testing.T) {
+	for _, tmpl := range scaffold.Templates() {
+		t.Run(tmpl, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "my-project")
+			out, errOut, code := runHarn("init", dir, "--template", tmpl)
+			if code != 0 {
+				t.Fatalf("init: exit %d: %s", code, errOut)
+			}
+			main := "main.harn"
+			if tmpl == "library" {
+				main = "lib.harn"
+			}
+			for _, f := range []string{"harn.toml", main, strings.TrimSuffix(main, ".harn") + "_test.harn", "README.md"} {
+				if !strings.Contains(out, filepath.Join(dir, f)) {
+					t.Errorf("init did not report %s:\n%s", f, out)
+				}
+				b, err := os.ReadFile(filepath.Join(dir, f))
+				if err != nil || strings.Contains(string(b), "{{") {
+					t.Errorf("%s: %v %q", f, err, b)
+				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "harn.toml")); !strings.Contains(string(b), `name = "my-project"`) {
+				t.Errorf("harn.toml: %s", b)
+			}
+			mainPath := filepath.Join(dir, main)
+			if out, errOut, code := runHarn("run", mainPath); code != 0 || (tmpl == "script" && out != "Hello, world!\n") {
+				t.Errorf("run: exit %d: %q %s", code, out, errOut)
+			}
+			if out, errOut, code := runHarn("test", dir); code != 0 || !strings.Contains(out, " passed, 0 failed") {
+				t.Errorf("test: exit %d:\n%s%s", code, out, errOut)
+			}
+			surface := []string{"tool", "schema", mainPath}
+			if tmpl != "tool-server" {
+				surface = append(surface, "--surface", "exports")
+			}
+			if out, errOut, code := runHarn(surface...); code != 0 || !strings.Contains(out, `"schema_version":"harn-tools/2.0"`) {
+				t.Errorf("tool schema: exit %d: %s %s", code, out, errOut)
+			}
+			if out, _, code := runHarn("fmt", "--check", dir); code != 0 {
+				t.Errorf("not formatted: %s", out)
+			}
+			if _, errOut, code := runHarn("lint", dir); code != 0 {
+				t.Errorf("not lint-clean:\n%s", errOut)
+			}
+		})
+	}
+	if !strings.Contains(strings.Join(scaffold.Templates(), " "), "library script tool-server") {
+		t.Errorf("templates: %v", scaffold.Templates())
+	}
+}
+
+func TestInitRefusesToOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "main.harn"), []byte("println(1)\n"), 0o644)
+	if _, errOut, code := runHarn("init", dir); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "harn.toml")); err == nil {
+		t.Fatal("init wrote files before refusing")
+	}
+	if _, errOut, code := runHarn("init", dir, "--template", "nope"); code != 1 || !strings.Contains(errOut, "tool-server") {
+		t.Fatalf("unknown template: exit %d: %s", code, errOut)
+	}
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/lint"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR]...
+       harn lint --explain ID
+
+Report code that runs but is probably not what was meant (docs/lint.md).
+Directories are searched for .harn files; with no argument the current
+directory is linted. Each finding names its rule in brackets.
+
+  --fix           apply every safe fix, then format the file (harn fmt)
+  --disable IDS   skip the rules with these comma-separated ids
+  --explain ID    print what a rule checks and why, and its fix
+
+Exit status: 0 when nothing is found, 1 when findings remain or a file does
+not parse, 2 on bad usage.
+`
+
+// cmdLint is `harn lint`.
+func cmdLint(args []string, stdout, stderr io.Writer) int {
+	fix := false
+	var paths []string
+	var opts lint.Options
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--fix":
+			fix = true
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, lintHelp)
+			return 0
+		case a == "--explain" || a == "--disable":
+			if i+1 >= len(args) {
+				fmt.Fprintf(stderr, "error: %s needs a rule id\n", a)
+				return 2
+			}
+			i++
+			if a == "--explain" {
+				return explainRule(args[i], stdout, stderr)
+			}
+			for _, id := range strings.Split(args[i], ",") {
+				if lint.Lookup(id) == nil {
+					fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
+					return 2
+				}
+				opts.Disable = append(opts.Disable, id)
+			}
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, lintHelp)
+			return 2
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	status, total, fixable := 0, 0, 0
+	for _, p := range paths {
+		files, err := harnFiles(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			status = 1
+			continue
+		}
+		for _, path := range files {
+			n, nfix, ok := lintFile(path, fix, opts, stderr)
+			total += n
+			fixable += nfix
+			if !ok || n > 0 {
+				status = 1
+			}
+		}
+	}
+	if total > 0 {
+		fmt.Fprintf(stderr, "%d %s", total, plural(total, "finding", "findings"))
+		if fixable > 0 {
+			fmt.Fprintf(stderr, " (%d fixable with harn lint --fix)", fixable)
+		}
+		fmt.Fprintln(stderr)
+	}
+	return status
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func ruleIDs() string {
+	var ids []string
+	for _, r := range lint.Rules {
+		ids = append(ids, r.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func explainRule(id string, stdout, stderr io.Writer) int {
+	r := lint.Lookup(id)
+	if r == nil {
+		fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
+		return 2
+	}
+	fmt.Fprintf(stdout, "%s: %s\n\n%s\n", r.ID, r.Summary, r.Explain)
+	return 0
+}
+
+// lintAnalyzer resolves a version of path's source with its imports
+// loaded the way harn check loads them.
+func lintAnalyzer(path string) lint.Analyzer {
+	return func(src []byte) (*syntax.File, *resolve.Info, error) {
+		m, diags := interp.NewSession(interp.Options{Stderr: io.Discard}).Analyze(path, src)
+		if m == nil {
+			return nil, nil, diags
+		}
+		return m.Syntax, m.Info, nil
+	}
+}
+
+// lintFile lints (and with fix, fixes) one file, printing findings. It
+// returns the number of findings left and how many of them have a fix;
+// ok is false when the file could not be read or parsed.
+func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fixable int, ok bool) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+		return 0, 0, false
+	}
+	analyze := lintAnalyzer(path)
+	if fix {
+		out, nfixed, err := lint.Fix(path, src, analyze, opts)
+		if err != nil {
+			reportLintError(stderr, err, src)
+			return 0, 0, false
+		}
+		if !bytes.Equal(out, src) {
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				fmt.Fprintf(stderr, "error: cannot write %s: %v\n", path, err)
+				return 0, 0, false
+			}
+			if nfixed > 0 {
+				fmt.Fprintf(stderr, "%s: fixed %d %s\n", path, nfixed, plural(nfixed, "finding", "findings"))
+			}
+		}
+		src = out
+	}
+	f, info, err := analyze(src)
+	if err != nil {
+		reportLintError(stderr, err, src)
+		return 0, 0, false
+	}
+	for _, fd := range lint.File(f, info, opts) {
+		d := &diag.Error{File: path, Line: fd.Pos.Line, Col: fd.Pos.Col, Severity: diag.SevWarning,
+			Msg: fd.Msg + " [" + fd.Rule.ID + "]"}
+		if fd.HasFix() {
+			d.Help = "fix: " + fd.Fix + " (harn lint --fix)"
+			fixable++
+		}
+		io.WriteString(stderr, diag.Render(d, src))
+		n++
+	}
+	return n, fixable, true
+}
+
+func reportLintError(stderr io.Writer, err error, src []byte) {
+	if l, ok := err.(diag.List); ok {
+		for _, d := range l {
+			if d.Severity == diag.SevError {
+				io.WriteString(stderr, diag.Render(d, src))
+			}
+		}
+		return
+	}
+	reportFmtError(stderr, err, src)
+}

@@ -1,0 +1,370 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/orchestrator"
+)
+
+// End-to-end tests of `harn mcp serve` and `harn orchestrator`: the test
+// binary re-executed as harn (TestMain), on the fixture project
+// tests/orchestrator-fixture, over stdio and HTTP.
+
+const fixtureManifest = "../../tests/orchestrator-fixture/harn.toml"
+
+// harnProc is a running `harn` subprocess.
+type harnProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	mu     sync.Mutex
+	stderr bytes.Buffer
+	lines  chan string // stderr lines
+}
+
+func startHarn(t *testing.T, env []string, args ...string) *harnProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "HARN_TEST_MAIN=1"), env...)
+	p := &harnProc{cmd: cmd, lines: make(chan string, 256)}
+	var err error
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stdout = bufio.NewReader(out)
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.stderr.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			select {
+			case p.lines <- sc.Text():
+			default:
+			}
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+func (p *harnProc) errText() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+// waitLine waits for a stderr line matching re.
+func (p *harnProc) waitLine(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("harn exited before %s; stderr:\n%s", re, p.errText())
+			}
+			if m := re.FindStringSubmatch(line); m != nil {
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("no %s; stderr:\n%s", re, p.errText())
+		}
+	}
+}
+
+// rpc sends one JSON-RPC request on stdio and reads lines until its
+// response.
+func (p *harnProc) rpc(t *testing.T, id int, method string, params any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		line, err := p.stdout.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("%s: %v; stderr:\n%s", method, err, p.errText())
+		}
+		var m map[string]any
+		if json.Unmarshal(line, &m) == nil && m["id"] == float64(id) {
+			return m
+		}
+	}
+}
+
+func dig(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+func callArgs(name string, args any) map[string]any {
+	return map[string]any{"name": name, "arguments": args}
+}
+
+func TestMcpServeStdio(t *testing.T) {
+	state := t.TempDir()
+	p := startHarn(t, nil, "mcp", "serve", "--config", fixtureManifest, "--state-dir", state)
+	p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP stdio server ready$`))
+	init := p.rpc(t, 1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "e2e", "version": "1"}})
+	if dig(init, "result", "serverInfo", "name") != "harn-orchestrator" {
+		t.Fatalf("initialize %v", init)
+	}
+	p.stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+
+	list := p.rpc(t, 2, "tools/call", callArgs("harn.trigger.list", map[string]any{}))
+	if n := len(dig(list, "result", "structuredContent", "triggers").([]any)); n != 4 {
+		t.Fatalf("list %v", list)
+	}
+	fire := p.rpc(t, 3, "tools/call", callArgs("harn.trigger.fire", map[string]any{"trigger_id": "manual-ok", "payload": map[string]any{}}))
+	if dig(fire, "result", "structuredContent", "status") != "succeeded" {
+		t.Fatalf("fire %v", fire)
+	}
+	dead := p.rpc(t, 4, "tools/call", callArgs("harn.trigger.fire", map[string]any{"trigger_id": "cron-fail", "payload": map[string]any{}}))
+	entry, _ := dig(dead, "result", "structuredContent", "dlq_entry_id").(string)
+	if dig(dead, "result", "structuredContent", "status") != "dlq" || entry == "" {
+		t.Fatalf("dead %v", dead)
+	}
+	dlq := p.rpc(t, 5, "tools/call", callArgs("harn.orchestrator.dlq.list", map[string]any{}))
+	if dig(dlq, "result", "structuredContent", "entries", 0, "id") != entry {
+		t.Fatalf("dlq %v", dlq)
+	}
+	retry := p.rpc(t, 6, "tools/call", callArgs("harn.orchestrator.dlq.retry", map[string]any{"entry_id": entry}))
+	if dig(retry, "result", "structuredContent", "handle", "replay_of_event_id") != dig(dead, "result", "structuredContent", "event_id") {
+		t.Fatalf("retry %v", retry)
+	}
+	eventID := dig(fire, "result", "structuredContent", "event_id").(string)
+	replay := p.rpc(t, 7, "tools/call", callArgs("harn.trigger.replay", map[string]any{"event_id": eventID}))
+	if dig(replay, "result", "structuredContent", "replay_of_event_id") != eventID {
+		t.Fatalf("replay %v", replay)
+	}
+	queue := p.rpc(t, 8, "tools/call", callArgs("harn.orchestrator.queue", map[string]any{}))
+	if dig(queue, "result", "structuredContent", "outbox", "count") != 4.0 {
+		t.Fatalf("queue %v", queue)
+	}
+	insp := p.rpc(t, 9, "tools/call", callArgs("harn.orchestrator.inspect", map[string]any{}))
+	if dig(insp, "result", "structuredContent", "snapshot", "bind") != "stdio" {
+		t.Fatalf("inspect %v", insp)
+	}
+	res := p.rpc(t, 10, "resources/read", map[string]any{"uri": "harn://event/" + eventID})
+	if !strings.Contains(dig(res, "result", "contents", 0, "text").(string), `"x-harn-mcp-client": "e2e/1"`) {
+		t.Fatalf("event %v", res)
+	}
+	prompt := p.rpc(t, 11, "prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": "x = 1", "language": "python"}})
+	if dig(prompt, "result", "messages", 0, "content", "text") != "Review this python code:\nx = 1\n" {
+		t.Fatalf("prompt %v", prompt)
+	}
+	p.stdin.Close()
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v; stderr:\n%s", err, p.errText())
+	}
+	if got := strings.Count(p.errText(), "[harn] mcp: client=e2e/1 tool="); got != 8 {
+		t.Errorf("%d tool-call lines; stderr:\n%s", got, p.errText())
+	}
+	snap, _ := os.ReadFile(filepath.Join(state, orchestrator.SnapshotFile))
+	if !strings.Contains(string(snap), `"status": "stopped"`) {
+		t.Errorf("snapshot %s", snap)
+	}
+
+	// The operator CLI reads the same state directory.
+	var out, errb bytes.Buffer
+	if code := run([]string{"orchestrator", "dlq", "list", "--json", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 {
+		t.Fatalf("dlq list: %d %s", code, errb.String())
+	}
+	// The retried event failed again: one new entry, not the retried one.
+	var pending struct{ Entries []orchestrator.DLQEntry }
+	json.Unmarshal(out.Bytes(), &pending)
+	if len(pending.Entries) != 1 || pending.Entries[0].ID == entry || pending.Entries[0].EventID != dig(retry, "result", "structuredContent", "handle", "event_id") {
+		t.Fatalf("dlq list after retry: %s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"orchestrator", "replay", eventID, "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "status:  succeeded") || !strings.Contains(out.String(), "replay of: "+eventID) {
+		t.Fatalf("replay: %d %s %s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "manual-ok") || !strings.Contains(out.String(), "received 3") {
+		t.Fatalf("inspect: %d %s %s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"orchestrator", "fire", "cron-fail", "--json", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 1 || !strings.Contains(out.String(), `"status": "dlq"`) {
+		t.Fatalf("fire failing: %d %s %s", code, out.String(), errb.String())
+	}
+}
+
+func TestMcpServeHTTP(t *testing.T) {
+	state := t.TempDir()
+	p := startHarn(t, []string{"HARN_ORCHESTRATOR_API_KEYS=k1,k2"}, "mcp", "serve", "--config", fixtureManifest, "--state-dir", state, "--transport", "http", "--bind", "127.0.0.1:0")
+	endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP HTTP listener ready on (http://\S+)$`))[1]
+	base := strings.TrimSuffix(endpoint, "/mcp")
+	post := func(method, name string, params map[string]any, key string) (int, map[string]any) {
+		params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "curl", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+		req, _ := http.NewRequest("POST", endpoint, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		req.Header.Set("Mcp-Name", name)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	if code, _ := post("tools/call", "harn.trigger.list", callArgs("harn.trigger.list", map[string]any{}), ""); code != 401 {
+		t.Fatalf("no key: %d", code)
+	}
+	code, fire := post("tools/call", "harn.trigger.fire", callArgs("harn.trigger.fire", map[string]any{"trigger_id": "manual-ok", "payload": map[string]any{}}), "k2")
+	if code != 200 || dig(fire, "result", "structuredContent", "status") != "succeeded" || dig(fire, "result", "resultType") != "complete" {
+		t.Fatalf("fire %d %v", code, fire)
+	}
+	resp, err := http.Get(base + "/.well-known/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disc map[string]any
+	json.NewDecoder(resp.Body).Decode(&disc)
+	resp.Body.Close()
+	if disc["endpoint"] != endpoint || disc["name"] != "harn-orchestrator" {
+		t.Fatalf("discovery %v", disc)
+	}
+	// Webhook deliveries share the listener; an unsigned binding needs
+	// the server's credentials.
+	hook := func(key, body, delivery string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", base+"/hooks/push", strings.NewReader(body))
+		if key != "" {
+			req.Header.Set("x-api-key", key)
+		}
+		req.Header.Set("X-Harn-Delivery-Id", delivery)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	if code, _ := hook("", `{}`, "a"); code != 401 {
+		t.Fatalf("hook without key: %d", code)
+	}
+	body := `{"ref":"refs/heads/main","commits":[{"id":"c1"}]}`
+	code, ack := hook("k1", body, "d-1")
+	if code != 202 || ack["status"] != "accepted" {
+		t.Fatalf("hook %d %v", code, ack)
+	}
+	if code, again := hook("k1", body, "d-1"); code != 202 || again["duplicate"] != true || again["event_id"] != ack["event_id"] {
+		t.Fatalf("redelivery %d %v", code, again)
+	}
+	// The delivery is dispatched asynchronously: wait for its outcome.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, ev := post("resources/read", "harn://event/"+ack["event_id"].(string), map[string]any{"uri": "harn://event/" + ack["event_id"].(string)}, "k1")
+		text, _ := dig(ev, "result", "contents", 0, "text").(string)
+		if strings.Contains(text, `"dispatch_succeeded"`) {
+			if !strings.Contains(text, `"received": "refs/heads/main"`) {
+				t.Fatalf("event %s", text)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivery not dispatched: %s", text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+	}
+	snap, _ := os.ReadFile(filepath.Join(state, orchestrator.SnapshotFile))
+	var s map[string]any
+	json.Unmarshal(snap, &s)
+	if s["status"] != "stopped" || !strings.Contains(fmt.Sprint(s["connectors"]), "webhook") {
+		t.Fatalf("snapshot %s", snap)
+	}
+}
+
+func TestMcpServeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "harn.toml")
+	os.WriteFile(bad, []byte("[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 500 }\n"), 0o644)
+	cases := []struct {
+		args []string
+		env  []string
+		code int
+		want string
+	}{
+		{[]string{"mcp", "serve", "--config", filepath.Join(dir, "missing.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "missing.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir}, nil, 1, "error: invalid manifest " + bad + ":\n  " + bad + ":1: [[triggers]][0] (id \"x\"): retry.max: must be between 0 and 100, got 500"},
+		{[]string{"mcp", "serve", "--transport", "carrier-pigeon"}, nil, 2, "--transport must be stdio or http"},
+		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown argument "--bogus"`},
+		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS requires"},
+		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
+		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
+		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(os.Args[0], c.args...)
+		cmd.Env = append(append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_ORCHESTRATOR_API_KEYS="), c.env...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		cmd.Stdin = strings.NewReader("")
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != c.code || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant exit %d and %q", c.args, code, errb.String(), c.code, c.want)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/orchestrator"
+	"github.com/harnlang/harn/orchestrator/manifest"
+)
+
+const orchestratorHelp = `Usage: harn orchestrator fire TRIGGER_ID [--payload JSON]   dispatch a trigger now
+       harn orchestrator replay EVENT_ID [--as-of RFC3339]    re-dispatch a recorded event
+       harn orchestrator queue                                queue counts and recent records
+       harn orchestrator dlq list                             pending dead letters
+       harn orchestrator dlq retry ENTRY_ID                   re-dispatch a dead letter
+       harn orchestrator inspect                              triggers, metrics, flow control
+
+Every command takes --config PATH (default harn.toml), --state-dir DIR
+(default .harn/orchestrator) and --json, and reads the same state directory
+or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve'. fire, replay and
+dlq retry run as a worker node until the event's first attempt is recorded
+(a running server may take the attempt instead) and print the dispatch
+handle. See docs/orchestrator.md.
+
+Exit status: 0 on success (fire/replay/retry: the first attempt succeeded or
+was skipped); 1 when the attempt failed or dead-lettered, or on an error;
+2 on a usage error.
+`
+
+func init() {
+	commandHelp["orchestrator"] = orchestratorHelp
+	for _, c := range []string{"fire", "replay", "queue", "dlq", "dlq list", "dlq retry", "inspect"} {
+		commandHelp["orchestrator "+c] = orchestratorHelp
+	}
+}
+
+func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(a, orchestratorHelp)...)
+		return 2
+	}
+	f := defaultOrchestratorFlags()
+	var pos []string
+	asJSON := false
+	payload, asOf := "", ""
+	for i := 0; i < len(args); {
+		n, err := f.take(args, i)
+		if err != nil {
+			return usage("%v", err)
+		}
+		if n > 0 {
+			i += n
+			continue
+		}
+		a := args[i]
+		name, val, inline := strings.Cut(a, "=")
+		switch {
+		case a == "--json":
+			asJSON = true
+			i++
+		case a == "--help" || a == "-h":
+			fmt.Fprint(stdout, orchestratorHelp)
+			return 0
+		case name == "--payload" || name == "--as-of":
+			dst := &payload
+			if name == "--as-of" {
+				dst = &asOf
+			}
+			if inline {
+				*dst, i = val, i+1
+			} else if i+1 < len(args) {
+				*dst, i = args[i+1], i+2
+			} else {
+				return usage("%s needs a value", name)
+			}
+		case strings.HasPrefix(a, "-"):
+			return usage("unknown argument %q", a)
+		default:
+			pos = append(pos, a)
+			i++
+		}
+	}
+	if len(pos) == 0 {
+		fmt.Fprint(stderr, orchestratorHelp)
+		return 2
+	}
+	cmd := pos[0]
+	if cmd == "dlq" {
+		if len(pos) < 2 || (pos[1] != "list" && pos[1] != "retry") {
+			return usage("dlq needs list or retry")
+		}
+		cmd, pos = "dlq "+pos[1], pos[1:]
+	}
+	want := map[string]int{"fire": 1, "replay": 1, "queue": 0, "dlq list": 0, "dlq retry": 1, "inspect": 0}
+	n, known := want[cmd]
+	if !known {
+		return usage("unknown orchestrator command %q", cmd)
+	}
+	if len(pos)-1 != n {
+		return usage("%s takes %d argument(s)", cmd, n)
+	}
+	if payload != "" && cmd != "fire" {
+		return usage("--payload applies to fire only")
+	}
+	if asOf != "" && cmd != "replay" {
+		return usage("--as-of applies to replay only")
+	}
+	var payloadValue any = map[string]any{}
+	if payload != "" {
+		if err := json.Unmarshal([]byte(payload), &payloadValue); err != nil {
+			return usage("--payload is not JSON: %v", err)
+		}
+	}
+	var asOfTime *time.Time
+	if asOf != "" {
+		t, err := time.Parse(time.RFC3339Nano, asOf)
+		if err != nil {
+			return usage("--as-of must be an RFC 3339 timestamp, got %q", asOf)
+		}
+		asOfTime = &t
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	m, log, ok := f.openProject(ctx, stderr)
+	if !ok {
+		return 1
+	}
+	defer log.Close()
+	o, err := openNode(ctx, m, log, f.stateDir, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	dispatches := cmd == "fire" || cmd == "replay" || cmd == "dlq retry"
+	if dispatches {
+		o.Start()
+	}
+	defer o.Close()
+	caller := orchestrator.Caller{Client: "harn-cli/" + version, TraceID: orchestrator.NewTraceID()}
+	var out any
+	switch cmd {
+	case "fire":
+		out, err = o.Fire(ctx, pos[1], payloadValue, caller)
+	case "replay":
+		out, err = o.Replay(ctx, pos[1], asOfTime, caller)
+	case "dlq retry":
+		out, err = o.RetryDLQ(ctx, pos[1], caller)
+	case "queue":
+		out, err = o.Queue(ctx)
+	case "dlq list":
+		out, err = o.DLQList(ctx)
+	case "inspect":
+		out, err = o.Inspect(ctx)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	if asJSON {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else {
+		printHuman(stdout, cmd, out)
+	}
+	if dispatches {
+		if h := handleOf(out); h != nil && h.Status != "succeeded" && h.Status != "skipped" {
+			return 1
+		}
+	}
+	return 0
+}
+
+// openNode opens an orchestrator node for one operator command; its
+// handler output goes to stderr.
+func openNode(ctx context.Context, m *manifest.Manifest, log eventlog.Log, stateDir string, stderr io.Writer) (*orchestrator.Orchestrator, error) {
+	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, KeepSnapshot: true, Workers: 1, Stderr: stderr})
+}
+
+func handleOf(out any) *orchestrator.Handle {
+	switch v := out.(type) {
+	case orchestrator.Handle:
+		return &v
+	case orchestrator.ReplayReport:
+		return &v.Handle
+	case orchestrator.DLQRetry:
+		return &v.Handle
+	}
+	return nil
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// printHuman prints a command's result as short key: value lines.
+func printHuman(w io.Writer, cmd string, out any) {
+	handle := func(h orchestrator.Handle) {
+		fmt.Fprintf(w, "event:   %s\nbinding: %s (version %d)\nstatus:  %s\n", h.EventID, h.BindingID, h.BindingVersion, h.Status)
+		if h.ReplayOfEventID != nil {
+			fmt.Fprintf(w, "replay of: %s\n", *h.ReplayOfEventID)
+		}
+		if h.DLQEntryID != nil {
+			fmt.Fprintf(w, "dlq entry: %s\n", *h.DLQEntryID)
+		}
+		if h.Error != nil {
+			fmt.Fprintf(w, "error:   %s\n", *h.Error)
+		}
+		if h.Result != nil {
+			fmt.Fprintf(w, "result:  %s\n", compact(h.Result))
+		}
+	}
+	switch v := out.(type) {
+	case orchestrator.Handle:
+		handle(v)
+	case orchestrator.ReplayReport:
+		fmt.Fprintf(w, "as of %s: binding %s version %s (now %d)\n%s\n", v.AsOf, v.BindingID, intOrNone(v.BindingVersionAsOf), v.BindingVersionCurrent, v.Note)
+		handle(v.Handle)
+	case orchestrator.DLQRetry:
+		fmt.Fprintf(w, "retried %s\n", v.EntryID)
+		handle(v.Handle)
+	case map[string]any:
+		switch cmd {
+		case "queue":
+			d := v["dispatcher"].(orchestrator.Dispatcher)
+			fmt.Fprintf(w, "in flight %d, waiting for retry %d, dead letters %d\n", d.InFlight, d.RetryQueueDepth, d.DLQDepth)
+			for _, k := range []string{"inbox", "outbox", "attempts", "dlq"} {
+				tp := v[k].(orchestrator.TopicPreview)
+				fmt.Fprintf(w, "%-9s %d records\n", k, tp.Count)
+				for _, p := range tp.Head {
+					fmt.Fprintf(w, "  #%d %s %s %s\n", p.EventID, time.UnixMilli(p.OccurredAtMs).UTC().Format(time.RFC3339), p.Kind, p.Headers["event_id"])
+				}
+			}
+		case "dlq list":
+			entries := v["entries"].([]orchestrator.DLQEntry)
+			if len(entries) == 0 {
+				fmt.Fprintln(w, "no pending dead letters")
+			}
+			for _, e := range entries {
+				fmt.Fprintf(w, "%s  %s  %s  %s (%d attempts): %s\n", e.ID, e.BindingID, e.EventID, e.ErrorClass, len(e.RetryHistory), e.Error)
+			}
+		case "inspect":
+			d := v["dispatcher"].(orchestrator.Dispatcher)
+			node, _ := v["node"].(map[string]any)
+			fmt.Fprintf(w, "node %v, event log %v\n", node["owner"], node["backend"])
+			fmt.Fprintf(w, "in flight %d, waiting for retry %d, dead letters %d\n", d.InFlight, d.RetryQueueDepth, d.DLQDepth)
+			b, _ := json.Marshal(v["triggers"])
+			var triggers []map[string]any
+			json.Unmarshal(b, &triggers)
+			for _, t := range triggers {
+				m := t["metrics"].(map[string]any)
+				fmt.Fprintf(w, "%-24v %-8v v%v %-10v received %v, dispatched %v, failed %v, in flight %v", t["id"], t["kind"], t["version"], t["state"], m["received"], m["dispatched"], m["failed"], m["in_flight"])
+				if fc, _ := t["flow_control"].(map[string]any); len(fc) > 0 {
+					keys := make([]string, 0, len(fc))
+					for k := range fc {
+						keys = append(keys, k)
+					}
+					sort.Strings(keys)
+					fmt.Fprintf(w, "; flow control: %s", strings.Join(keys, ", "))
+				}
+				fmt.Fprintln(w)
+			}
+		default:
+			fmt.Fprintln(w, compact(v))
+		}
+	default:
+		fmt.Fprintln(w, compact(v))
+	}
+}
+
+func intOrNone(p *int) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/harnlang/harn/tool/catalogdiff"
+	"github.com/harnlang/harn/tool/exports"
+)
+
+const toolDiffHelp = `Usage: harn tool diff OLD NEW [--json] [--fail-on breaking|any]
+                     [--surface script|exports|auto]
+
+Compare two harn-tools/2.0 catalogs and classify every change as breaking
+(a client or caller built for OLD can fail against NEW) or compatible,
+with a JSON-pointer-like location and a one-line reason, then suggest a
+semantic-version bump. OLD and NEW are catalog files (*.json) or Harn
+modules, whose catalogs are built as 'harn tool schema --surface S' does
+(default auto). The rules are listed in docs/tool-diff.md.
+
+  --json             print the report as one JSON object
+  --fail-on breaking exit 1 when a breaking change exists
+  --fail-on any      exit 1 when any change exists
+
+Exit status: 0, or 1 when --fail-on found a change of its class; 2 on a
+usage error or when a catalog cannot be read.
+`
+
+func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var files []string
+	asJSON := false
+	failOn, surface := "", exports.SurfaceAuto
+	usage := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(args, toolDiffHelp)...)
+		return 2
+	}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, value, hasValue := strings.Cut(arg, "=")
+		switch {
+		case arg == "--help" || arg == "-h":
+			fmt.Fprint(stdout, toolDiffHelp)
+			return 0
+		case arg == "--json":
+			asJSON = true
+		case name == "--fail-on" || name == "--surface":
+			if !hasValue {
+				if i+1 >= len(args) {
+					return usage("%s needs a value", arg)
+				}
+				i++
+				value = args[i]
+			}
+			if name == "--fail-on" {
+				failOn = value
+			} else {
+				surface = value
+			}
+		case strings.HasPrefix(arg, "-") && arg != "-":
+			return usage("unknown option %q", arg)
+		default:
+			files = append(files, arg)
+		}
+	}
+	if len(files) != 2 {
+		return usage("harn tool diff needs OLD and NEW")
+	}
+	if failOn != "" && failOn != "breaking" && failOn != "any" {
+		return usage("unsupported --fail-on %q (available: breaking, any)", failOn)
+	}
+	if !slices.Contains(schemaSurfaces, surface) {
+		return usage("unsupported --surface %q (available: %s)", surface, strings.Join(schemaSurfaces, ", "))
+	}
+	old, err := catalogFrom(files[0], surface, stdin, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %s: %v\n", files[0], err)
+		return 2
+	}
+	new, err := catalogFrom(files[1], surface, stdin, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %s: %v\n", files[1], err)
+		return 2
+	}
+	r := catalogdiff.Diff(old, new)
+	if asJSON {
+		b, _ := json.Marshal(r)
+		stdout.Write(append(b, '\n'))
+	} else {
+		writeDiffText(stdout, r)
+	}
+	switch {
+	case failOn == "breaking" && r.Count(catalogdiff.Breaking) > 0, failOn == "any" && len(r.Changes) > 0:
+		return 1
+	}
+	return 0
+}
+
+// writeDiffText prints one line per change, then the summary.
+func writeDiffText(w io.Writer, r *catalogdiff.Report) {
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "%-10s %s: %s (%s)\n", c.Class, c.Path, c.Reason, c.Rule)
+	}
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(w, "no changes")
+	}
+	fmt.Fprintf(w, "%d breaking, %d compatible; suggested version bump: %s", r.Count(catalogdiff.Breaking), r.Count(catalogdiff.Compatible), r.Bump)
+	if r.Suggested != "" && r.Suggested != r.OldVersion {
+		fmt.Fprintf(w, " (%s → %s)", r.OldVersion, r.Suggested)
+	}
+	fmt.Fprintln(w)
+}

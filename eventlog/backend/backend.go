@@ -1,0 +1,99 @@
+// Package backend chooses and opens the event log a process uses, from its
+// state directory and environment (orchestrator.md §4):
+//
+//	HARN_EVENT_LOG_URL            postgres:// or postgresql:// URL: the postgres
+//	                              backend, shared by every process pointed at it
+//	HARN_EVENT_LOG_BACKEND        sqlite (default) or memory, when no URL is set
+//	HARN_EVENT_LOG_SQLITE_PATH    the SQLite file, relative to the state
+//	                              directory (default events.sqlite)
+//	HARN_EVENT_LOG_SQLITE_SYNC    full (default) or normal: see eventlog/sqlite
+//
+// It is the only package that imports every backend, so the orchestrator
+// and the operator commands depend on the eventlog interface alone.
+package backend
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/eventlog/postgres"
+	"github.com/harnlang/harn/eventlog/sqlite"
+)
+
+// DefaultSQLiteFile is the SQLite log's file name in the state directory.
+const DefaultSQLiteFile = "events.sqlite"
+
+// Config is what Open resolved from the environment.
+type Config struct {
+	Backend    string // "sqlite", "postgres" or "memory"
+	SQLitePath string // the SQLite file, for sqlite
+	SQLiteSync sqlite.Synchronous
+	URL        string // the database URL, for postgres
+}
+
+// Resolve reads the environment through getenv and says which backend
+// Open would use, without opening anything.
+func Resolve(stateDir string, getenv func(string) string) (Config, error) {
+	if u := strings.TrimSpace(getenv("HARN_EVENT_LOG_URL")); u != "" {
+		if !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
+			return Config{}, fmt.Errorf("HARN_EVENT_LOG_URL must be a postgres:// or postgresql:// URL, got %q", redact(u))
+		}
+		return Config{Backend: "postgres", URL: u}, nil
+	}
+	switch b := strings.ToLower(strings.TrimSpace(getenv("HARN_EVENT_LOG_BACKEND"))); b {
+	case "", "sqlite":
+		if stateDir == "" {
+			return Config{}, fmt.Errorf("the sqlite event log needs a state directory")
+		}
+		p := strings.TrimSpace(getenv("HARN_EVENT_LOG_SQLITE_PATH"))
+		if p == "" {
+			p = DefaultSQLiteFile
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(stateDir, p)
+		}
+		sync, err := sqlite.ParseSynchronous(getenv("HARN_EVENT_LOG_SQLITE_SYNC"))
+		if err != nil {
+			return Config{}, fmt.Errorf("HARN_EVENT_LOG_SQLITE_SYNC: %w", err)
+		}
+		return Config{Backend: "sqlite", SQLitePath: p, SQLiteSync: sync}, nil
+	case "memory":
+		return Config{Backend: "memory"}, nil
+	case "postgres", "postgresql":
+		return Config{}, fmt.Errorf("HARN_EVENT_LOG_BACKEND=%s needs HARN_EVENT_LOG_URL (a postgres:// URL)", b)
+	default:
+		return Config{}, fmt.Errorf("HARN_EVENT_LOG_BACKEND=%q is not a backend (want sqlite or memory, or set HARN_EVENT_LOG_URL for postgres)", b)
+	}
+}
+
+// Open opens the event log that the environment selects; see the package
+// comment for the variables.
+func Open(ctx context.Context, stateDir string, getenv func(string) string) (eventlog.Log, error) {
+	cfg, err := Resolve(stateDir, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: %w", err)
+	}
+	switch cfg.Backend {
+	case "postgres":
+		return postgres.Open(ctx, cfg.URL)
+	case "memory":
+		return memory.New(), nil
+	default:
+		return sqlite.OpenSync(ctx, cfg.SQLitePath, cfg.SQLiteSync)
+	}
+}
+
+// redact hides a password in a URL-like string for error messages.
+func redact(u string) string {
+	if at := strings.LastIndex(u, "@"); at >= 0 {
+		if colon := strings.Index(u[:at], "://"); colon >= 0 {
+			return u[:colon+3] + "…" + u[at:]
+		}
+		return "…" + u[at:]
+	}
+	return u
+}

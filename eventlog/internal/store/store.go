@@ -1,0 +1,187 @@
+// Package store holds what the event log backends share beyond the
+// eventlog contract: argument checks, the clock, header encoding and the
+// ordering of claimed leases, so that sqlite, postgres and memory agree on
+// every edge of the interface.
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/eventlog"
+)
+
+// NowMs is the clock every backend stamps records and leases with.
+func NowMs() int64 { return time.Now().UnixMilli() }
+
+// CheckTopic refuses an empty or malformed topic name.
+func CheckTopic(topic string) error {
+	if topic == "" {
+		return fmt.Errorf("eventlog: empty topic name")
+	}
+	return checkText("topic name", topic)
+}
+
+// checkText refuses what one backend would store and another refuse:
+// text that is not UTF-8 or holds a NUL.
+func checkText(what, s string) error {
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("eventlog: %s %q is not UTF-8 text without NUL", what, s)
+	}
+	return nil
+}
+
+// CheckCursor refuses a cursor whose topic or consumer is not text.
+func CheckCursor(topic, consumer string) error {
+	if err := CheckTopic(topic); err != nil {
+		return err
+	}
+	return checkText("consumer", consumer)
+}
+
+// ErrorText makes a handler's error message storable everywhere: invalid
+// UTF-8 and NULs become U+FFFD. A failure is recorded, never refused.
+func ErrorText(msg string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(msg, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// CheckRecord refuses a record whose kind or headers are not text.
+func CheckRecord(rec eventlog.Record) error {
+	if err := checkText("record kind", rec.Kind); err != nil {
+		return err
+	}
+	for k, v := range rec.Headers {
+		if err := checkText("header", k); err != nil {
+			return err
+		}
+		if err := checkText("header "+k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckRecords refuses records bound for an empty topic or malformed.
+func CheckRecords(records []eventlog.TopicRecord) error {
+	for _, r := range records {
+		if err := CheckTopic(r.Topic); err != nil {
+			return err
+		}
+		if err := CheckRecord(r.Record); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckDelivery refuses a delivery without an idempotency key, or with
+// ids that are not text.
+func CheckDelivery(d eventlog.Delivery) error {
+	if d.ID == "" {
+		return fmt.Errorf("eventlog: delivery without an id")
+	}
+	if err := checkText("delivery id", d.ID); err != nil {
+		return err
+	}
+	return checkText("binding id", d.BindingID)
+}
+
+// CheckFinal refuses a Complete whose final state is not Done or Dead.
+func CheckFinal(final eventlog.DeliveryState) error {
+	if final != eventlog.Done && final != eventlog.Dead {
+		return fmt.Errorf("eventlog: complete with state %q (want %q or %q)", final, eventlog.Done, eventlog.Dead)
+	}
+	return nil
+}
+
+// CheckClaim refuses a claim without an owner or with a non-positive ttl.
+func CheckClaim(owner string, ttl time.Duration) error {
+	if owner == "" {
+		return fmt.Errorf("eventlog: claim without an owner")
+	}
+	if err := checkText("lease owner", owner); err != nil {
+		return err
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("eventlog: claim with lease ttl %v (want > 0)", ttl)
+	}
+	return nil
+}
+
+// TTLMs is a lease duration in whole milliseconds, at least 1.
+func TTLMs(ttl time.Duration) int64 {
+	ms := ttl.Milliseconds()
+	if ms < 1 {
+		ms = 1
+	}
+	return ms
+}
+
+// Stamp fills OccurredAtMs when the caller left it 0.
+func Stamp(rec eventlog.Record, now int64) eventlog.Record {
+	if rec.OccurredAtMs == 0 {
+		rec.OccurredAtMs = now
+	}
+	return rec
+}
+
+// EncodeHeaders is the stored form of a header map (a JSON object).
+func EncodeHeaders(h map[string]string) string {
+	if len(h) == 0 {
+		return "{}"
+	}
+	b, _ := json.Marshal(h) // a map[string]string always marshals
+	return string(b)
+}
+
+// DecodeHeaders reads EncodeHeaders' form back; an empty object is nil.
+func DecodeHeaders(s string) (map[string]string, error) {
+	if s == "" || s == "{}" {
+		return nil, nil
+	}
+	var h map[string]string
+	if err := json.Unmarshal([]byte(s), &h); err != nil {
+		return nil, fmt.Errorf("eventlog: stored headers: %w", err)
+	}
+	return h, nil
+}
+
+// Payload is the stored form of a payload: JSON null when empty.
+func Payload(p json.RawMessage) []byte {
+	if len(p) == 0 {
+		return []byte("null")
+	}
+	return p
+}
+
+// SortLeases orders claimed leases oldest due first, as Claim promises.
+func SortLeases(ls []eventlog.Lease) {
+	sort.Slice(ls, func(i, j int) bool {
+		a, b := ls[i], ls[j]
+		if a.DueAtMs != b.DueAtMs {
+			return a.DueAtMs < b.DueAtMs
+		}
+		if a.CreatedMs != b.CreatedMs {
+			return a.CreatedMs < b.CreatedMs
+		}
+		return a.ID < b.ID
+	})
+}
+
+// AddStat adds n deliveries in state to st.
+func AddStat(st *eventlog.InboxStats, state eventlog.DeliveryState, n int64) {
+	switch state {
+	case eventlog.Pending:
+		st.Pending += n
+	case eventlog.Leased:
+		st.Leased += n
+	case eventlog.Done:
+		st.Done += n
+	case eventlog.Dead:
+		st.Dead += n
+	}
+}

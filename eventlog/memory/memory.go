@@ -1,0 +1,350 @@
+// Package memory is the in-process event log backend
+// (HARN_EVENT_LOG_BACKEND=memory): the same contract as the durable
+// backends, held in maps under one mutex, lost when the process exits.
+// Tests and throwaway runs use it; it keeps every guarantee of eventlog
+// except surviving a crash.
+package memory
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/internal/store"
+)
+
+// Log is the in-memory event log.
+type Log struct {
+	mu         sync.Mutex
+	topics     map[string][]eventlog.Record
+	cursors    map[[2]string]int64
+	deliveries map[string]*delivery
+	open       map[string]*delivery // the pending and leased ones: what Claim scans
+}
+
+type delivery struct {
+	eventlog.Delivery
+	owner   string
+	token   int64
+	expires int64
+}
+
+var (
+	_ eventlog.Log   = (*Log)(nil)
+	_ eventlog.Inbox = (*Log)(nil)
+)
+
+// New returns an empty log.
+func New() *Log {
+	return &Log{
+		topics:     map[string][]eventlog.Record{},
+		cursors:    map[[2]string]int64{},
+		deliveries: map[string]*delivery{},
+		open:       map[string]*delivery{},
+	}
+}
+
+func (l *Log) Backend() string       { return "memory" }
+func (l *Log) Inbox() eventlog.Inbox { return l }
+func (l *Log) Close() error          { return nil }
+
+// append adds rec to topic; l.mu is held.
+func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
+	rec = store.Stamp(rec, now)
+	rec.ID = int64(len(l.topics[topic])) + 1
+	rec.Payload = append([]byte(nil), store.Payload(rec.Payload)...)
+	if len(rec.Headers) == 0 {
+		rec.Headers = nil
+	} else {
+		h := make(map[string]string, len(rec.Headers))
+		for k, v := range rec.Headers {
+			h[k] = v
+		}
+		rec.Headers = h
+	}
+	l.topics[topic] = append(l.topics[topic], rec)
+	return rec.ID
+}
+
+func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
+	for _, r := range records {
+		l.append(r.Topic, r.Record, now)
+	}
+}
+
+func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.append(topic, rec, store.NowMs()), nil
+}
+
+// copyRecords returns copies, so callers cannot alter the stored records.
+func copyRecords(recs []eventlog.Record) []eventlog.Record {
+	if len(recs) == 0 {
+		return nil
+	}
+	out := make([]eventlog.Record, len(recs))
+	for i, r := range recs {
+		r.Payload = append([]byte(nil), r.Payload...)
+		if r.Headers != nil {
+			h := make(map[string]string, len(r.Headers))
+			for k, v := range r.Headers {
+				h[k] = v
+			}
+			r.Headers = h
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	recs := l.topics[topic]
+	if after < 0 {
+		after = 0
+	}
+	if after >= int64(len(recs)) {
+		return nil, nil
+	}
+	recs = recs[after:]
+	if limit > 0 && limit < len(recs) {
+		recs = recs[:limit]
+	}
+	return copyRecords(recs), nil
+}
+
+func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	recs := l.topics[topic]
+	if n < len(recs) {
+		recs = recs[len(recs)-n:]
+	}
+	return copyRecords(recs), nil
+}
+
+func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return int64(len(l.topics[topic])), nil
+}
+
+func (l *Log) Topics(ctx context.Context) ([]string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ts []string
+	for t, recs := range l.topics {
+		if len(recs) > 0 {
+			ts = append(ts, t)
+		}
+	}
+	sort.Strings(ts)
+	return ts, nil
+}
+
+func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cursors[[2]string{topic, consumer}], nil
+}
+
+func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
+	if err := store.CheckCursor(topic, consumer); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cursors[[2]string{topic, consumer}] = cursor
+	return nil
+}
+
+// ---- the inbox ----
+
+func (d *delivery) snapshot() eventlog.Delivery {
+	out := d.Delivery
+	out.Envelope = append([]byte(nil), d.Envelope...)
+	return out
+}
+
+// readyAt is when d can be claimed, and false once it has ended.
+func (d *delivery) readyAt() (int64, bool) {
+	switch d.State {
+	case eventlog.Pending:
+		return d.DueAtMs, true
+	case eventlog.Leased:
+		return d.expires, true
+	}
+	return 0, false
+}
+
+func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if old, ok := l.deliveries[d.ID]; ok {
+		return old.snapshot(), false, nil
+	}
+	now := store.NowMs()
+	if d.DueAtMs == 0 {
+		d.DueAtMs = now
+	}
+	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
+	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
+	l.deliveries[d.ID] = &delivery{Delivery: d}
+	l.open[d.ID] = l.deliveries[d.ID]
+	l.appendAll(records, now)
+	return d, true, nil
+}
+
+func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := store.NowMs()
+	type ready struct {
+		at int64
+		d  *delivery
+	}
+	var rs []ready
+	for _, d := range l.open {
+		if at, ok := d.readyAt(); ok && at <= now {
+			rs = append(rs, ready{at, d})
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		if a.d.CreatedMs != b.d.CreatedMs {
+			return a.d.CreatedMs < b.d.CreatedMs
+		}
+		return a.d.ID < b.d.ID
+	})
+	if len(rs) > n {
+		rs = rs[:n]
+	}
+	leases := make([]eventlog.Lease, 0, len(rs))
+	for _, r := range rs {
+		d := r.d
+		d.State = eventlog.Leased
+		d.Attempts++
+		d.owner, d.token, d.expires = owner, d.token+1, now+store.TTLMs(ttl)
+		leases = append(leases, eventlog.Lease{Delivery: d.snapshot(), Owner: d.owner, Token: d.token, ExpiresAtMs: d.expires})
+	}
+	store.SortLeases(leases)
+	return leases, nil
+}
+
+// held returns the delivery ls still holds; l.mu is held.
+func (l *Log) held(ls eventlog.Lease) (*delivery, error) {
+	d, ok := l.deliveries[ls.ID]
+	if !ok || d.State != eventlog.Leased || d.token != ls.Token || d.owner != ls.Owner {
+		return nil, eventlog.ErrLeaseLost
+	}
+	return d, nil
+}
+
+func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration) error {
+	if err := store.CheckClaim(ls.Owner, ttl); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d, err := l.held(*ls)
+	if err != nil {
+		return err
+	}
+	d.expires = store.NowMs() + store.TTLMs(ttl)
+	ls.ExpiresAtMs = d.expires
+	return nil
+}
+
+func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
+	if err := store.CheckFinal(final); err != nil {
+		return err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d, err := l.held(ls)
+	if err != nil {
+		return err
+	}
+	d.State, d.LastError, d.expires = final, errMsg, 0
+	delete(l.open, d.ID)
+	l.appendAll(records, store.NowMs())
+	return nil
+}
+
+func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
+	if err := store.CheckRecords(records); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d, err := l.held(ls)
+	if err != nil {
+		return err
+	}
+	now := store.NowMs()
+	if dueAtMs == 0 {
+		dueAtMs = now
+	}
+	d.State, d.DueAtMs, d.LastError, d.expires = eventlog.Pending, dueAtMs, errMsg, 0
+	l.appendAll(records, now)
+	return nil
+}
+
+func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d, ok := l.deliveries[id]
+	if !ok {
+		return eventlog.Delivery{}, eventlog.ErrNotFound
+	}
+	return d.snapshot(), nil
+}
+
+func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var st eventlog.InboxStats
+	for _, d := range l.deliveries {
+		store.AddStat(&st, d.State, 1)
+	}
+	return st, nil
+}

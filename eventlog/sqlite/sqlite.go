@@ -1,0 +1,700 @@
+// Package sqlite is the embedded event log backend: one SQLite file in the
+// state directory (orchestrator.md §4), opened through modernc.org/sqlite,
+// so the harn binary needs no cgo.
+//
+// # Storage
+//
+// The tables are those of orchestrator.md §4 — topic_heads (the last id of
+// each topic), events (one row per record, keyed by topic and id) and
+// consumers (cursors) — plus deliveries, the dispatch inbox: one row per
+// accepted delivery with its state, attempts, due time, and the current
+// lease (owner, fencing token, expiry). A delivery is claimable while
+// ready_at_ms is set and not in the future: ready_at_ms is the due time of
+// a pending delivery and the lease expiry of a leased one, and is cleared
+// when the delivery ends, so one partial index serves every claim.
+//
+// # Durability
+//
+// The journal is WAL and synchronous is FULL by default: every commit is
+// fsynced to the WAL before Append, Accept, Complete or Retry returns.
+// WAL with synchronous=NORMAL (upstream's setting, available through
+// OpenSync and HARN_EVENT_LOG_SQLITE_SYNC=normal) already keeps the
+// contract's guarantee against a kill -9 of the process, because a
+// committed transaction is in the WAL file (the kernel's page cache)
+// before the commit returns; but it can lose the last commits when the
+// machine loses power or the kernel crashes, and an accepted event has
+// usually been acknowledged to its sender (a webhook got its 200), which
+// will not send it again. FULL closes that window at the price of an fsync
+// per commit, which group commit (below) shares between concurrent steps.
+//
+// # Concurrency
+//
+// All writes of one process go through one goroutine and one connection.
+// The steps that callers submit at the same moment are committed in one
+// BEGIN IMMEDIATE transaction (group commit), each under its own
+// savepoint, so a failing step is rolled back alone, and a step returns
+// only once its transaction committed. Writers never deadlock on lock
+// upgrades, a claim's select-and-lease is atomic, and concurrent callers
+// share one fsync. Other processes on the same file (an operator's
+// `harn orchestrator` command next to the server) wait up to the busy
+// timeout for the write lock. Reads use a pool of read-only connections
+// and see the last committed state.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/internal/store"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// busyTimeoutMs bounds how long a writer waits for another process's
+// write lock before the step fails.
+const busyTimeoutMs = 30000
+
+const schema = `
+CREATE TABLE IF NOT EXISTS topic_heads (
+	topic   TEXT PRIMARY KEY,
+	last_id INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+	topic          TEXT NOT NULL,
+	event_id       INTEGER NOT NULL,
+	kind           TEXT NOT NULL,
+	payload        BLOB NOT NULL,
+	headers        TEXT NOT NULL,
+	occurred_at_ms INTEGER NOT NULL,
+	PRIMARY KEY (topic, event_id)
+);
+CREATE TABLE IF NOT EXISTS consumers (
+	topic         TEXT NOT NULL,
+	consumer_id   TEXT NOT NULL,
+	cursor        INTEGER NOT NULL,
+	updated_at_ms INTEGER NOT NULL,
+	PRIMARY KEY (topic, consumer_id)
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+	id               TEXT PRIMARY KEY,
+	binding_id       TEXT NOT NULL,
+	envelope         BLOB NOT NULL,
+	state            TEXT NOT NULL,
+	attempts         INTEGER NOT NULL DEFAULT 0,
+	due_at_ms        INTEGER NOT NULL,
+	created_ms       INTEGER NOT NULL,
+	last_error       TEXT NOT NULL DEFAULT '',
+	lease_owner      TEXT NOT NULL DEFAULT '',
+	lease_token      INTEGER NOT NULL DEFAULT 0,
+	lease_expires_ms INTEGER NOT NULL DEFAULT 0,
+	ready_at_ms      INTEGER
+);
+CREATE INDEX IF NOT EXISTS deliveries_ready ON deliveries (ready_at_ms, created_ms, id) WHERE ready_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries (state);
+`
+
+// The statements every step uses, prepared once on the writer connection.
+const (
+	sqlBumpHead = `INSERT INTO topic_heads (topic, last_id) VALUES (?, 1)
+		ON CONFLICT (topic) DO UPDATE SET last_id = last_id + 1 RETURNING last_id`
+	sqlInsertEvent = `INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms)
+		VALUES (?, ?, ?, ?, ?, ?)`
+	sqlAccept = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
+		VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
+	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
+	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = ?`
+	sqlClaim     = `UPDATE deliveries SET state = 'leased', attempts = attempts + 1,
+		lease_owner = ?1, lease_token = lease_token + 1, lease_expires_ms = ?2, ready_at_ms = ?2
+		WHERE id IN (SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= ?3
+			ORDER BY ready_at_ms, created_ms, id LIMIT ?4)
+		RETURNING ` + leaseCols
+	fence       = ` WHERE id = ? AND state = 'leased' AND lease_token = ? AND lease_owner = ?`
+	sqlExtend   = `UPDATE deliveries SET lease_expires_ms = ?1, ready_at_ms = ?1` + fence
+	sqlComplete = `UPDATE deliveries SET state = ?, last_error = ?, lease_expires_ms = 0, ready_at_ms = NULL` + fence
+	sqlRetry    = `UPDATE deliveries SET state = 'pending', due_at_ms = ?1, ready_at_ms = ?1, last_error = ?2,
+		lease_expires_ms = 0` + fence
+)
+
+// Log is the SQLite event log. It implements eventlog.Log and
+// eventlog.Inbox.
+type Log struct {
+	path  string
+	w     *sql.DB // the one writer connection, used by writer() alone
+	r     *sql.DB // read-only connections
+	stmts map[string]*sql.Stmt
+
+	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
+	quit    chan struct{} // closed by Close
+	stopped chan struct{} // closed when writer() returned
+}
+
+var (
+	_ eventlog.Log   = (*Log)(nil)
+	_ eventlog.Inbox = (*Log)(nil)
+)
+
+// Synchronous is SQLite's commit durability level.
+type Synchronous string
+
+const (
+	// Full fsyncs the WAL at every commit: a returned step survives a kill
+	// of the process, a kernel crash and a power loss. The default.
+	Full Synchronous = "FULL"
+	// Normal fsyncs only at checkpoints: a returned step survives a kill
+	// of the process, but a power loss can roll back the last commits.
+	Normal Synchronous = "NORMAL"
+)
+
+// ParseSynchronous reads "full" or "normal" (any case); "" is Full.
+func ParseSynchronous(s string) (Synchronous, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "", "FULL":
+		return Full, nil
+	case "NORMAL":
+		return Normal, nil
+	}
+	return "", fmt.Errorf("eventlog: sqlite synchronous %q (want full or normal)", s)
+}
+
+// Open opens (creating when missing) the event log file at path and its
+// parent directory, with synchronous=FULL.
+func Open(ctx context.Context, path string) (*Log, error) {
+	return OpenSync(ctx, path, Full)
+}
+
+// OpenSync is Open with a chosen commit durability.
+func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) {
+	if sync != Full && sync != Normal {
+		return nil, fmt.Errorf("eventlog: sqlite synchronous %q (want %s or %s)", sync, Full, Normal)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: %w", err)
+	}
+	w, err := sql.Open("sqlite", dsn(path, "_txlock=immediate",
+		"_pragma=journal_mode(WAL)", "_pragma=synchronous("+string(sync)+")", "_pragma=foreign_keys(OFF)"))
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{},
+		ops: make(chan *op), quit: make(chan struct{}), stopped: make(chan struct{})}
+	if err := l.init(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+	}
+	// The journal mode is persistent in the file, so readers need not set it.
+	l.r, err = sql.Open("sqlite", dsn(path, "_pragma=query_only(1)"))
+	if err != nil {
+		l.Close()
+		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+	}
+	l.r.SetMaxOpenConns(4)
+	go l.writer()
+	return l, nil
+}
+
+func dsn(path string, params ...string) string {
+	q := "_pragma=busy_timeout(" + fmt.Sprint(busyTimeoutMs) + ")"
+	for _, p := range params {
+		q += "&" + p
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q
+}
+
+func (l *Log) init(ctx context.Context) error {
+	if _, err := l.w.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	var mode string
+	if err := l.w.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("journal mode is %q, want wal", mode)
+	}
+	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
+		st, err := l.w.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		l.stmts[q] = st
+	}
+	return nil
+}
+
+// Pragmas reports the writer connection's journal mode and synchronous
+// level (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA), for diagnostics and tests.
+func (l *Log) Pragmas(ctx context.Context) (journal string, synchronous int, err error) {
+	if err = l.w.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&journal); err != nil {
+		return "", 0, err
+	}
+	err = l.w.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&synchronous)
+	return journal, synchronous, err
+}
+
+// Path is the database file.
+func (l *Log) Path() string { return l.path }
+
+func (l *Log) Backend() string       { return "sqlite" }
+func (l *Log) Inbox() eventlog.Inbox { return l }
+
+func (l *Log) Close() error {
+	if l.quit != nil {
+		select {
+		case <-l.quit:
+			return nil // already closed
+		default:
+		}
+		close(l.quit)
+		if l.r != nil { // the writer runs once Open succeeded
+			<-l.stopped
+		}
+	}
+	var errs []error
+	for _, st := range l.stmts {
+		errs = append(errs, st.Close())
+	}
+	if l.r != nil {
+		errs = append(errs, l.r.Close())
+	}
+	errs = append(errs, l.w.Close())
+	return errors.Join(errs...)
+}
+
+// tx is one write step: a BEGIN IMMEDIATE transaction with the prepared
+// statements bound to it.
+type tx struct {
+	*sql.Tx
+	ctx context.Context
+	l   *Log
+}
+
+func (t tx) stmt(q string) *sql.Stmt { return t.StmtContext(t.ctx, t.l.stmts[q]) }
+
+// op is one write step waiting for the writer.
+type op struct {
+	ctx  context.Context
+	fn   func(t tx) error
+	done chan error
+}
+
+// write runs fn as one step and returns once the transaction holding it
+// committed (or fn failed and was rolled back alone).
+func (l *Log) write(ctx context.Context, fn func(t tx) error) error {
+	o := &op{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	select {
+	case l.ops <- o:
+	case <-l.quit:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once taken, the step is committed or refused as a whole: waiting for
+	// its outcome rather than for ctx keeps "returned without error" equal
+	// to "committed".
+	return <-o.done
+}
+
+var errClosed = errors.New("eventlog: sqlite: log is closed")
+
+// maxGroup bounds the steps one transaction commits together.
+const maxGroup = 128
+
+// writer is the one goroutine that writes. It commits the steps waiting
+// at the same moment in one transaction (group commit), each under its own
+// savepoint so a failing step is rolled back alone: with
+// synchronous=FULL, concurrent callers share one fsync instead of queueing
+// for one each.
+func (l *Log) writer() {
+	defer close(l.stopped)
+	for {
+		var group []*op
+		select {
+		case o := <-l.ops:
+			group = append(group, o)
+		case <-l.quit:
+			return
+		}
+	more:
+		for len(group) < maxGroup {
+			select {
+			case o := <-l.ops:
+				group = append(group, o)
+			default:
+				break more
+			}
+		}
+		l.commit(group)
+	}
+}
+
+func (l *Log) commit(group []*op) {
+	// Statements run under the writer's context, not the callers': an
+	// interrupted statement would roll back the whole shared transaction.
+	ctx := context.Background()
+	errs := make([]error, len(group))
+	sqlTx, err := l.w.BeginTx(ctx, nil)
+	if err != nil {
+		for _, o := range group {
+			o.done <- fmt.Errorf("eventlog: sqlite: begin: %w", err)
+		}
+		return
+	}
+	t := tx{sqlTx, ctx, l}
+	for i, o := range group {
+		if err := o.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if len(group) == 1 {
+			errs[i] = o.fn(t)
+			break
+		}
+		if _, err := sqlTx.ExecContext(ctx, `SAVEPOINT step`); err != nil {
+			errs[i] = err
+			continue
+		}
+		if errs[i] = o.fn(t); errs[i] != nil {
+			sqlTx.ExecContext(ctx, `ROLLBACK TO step`)
+		}
+		sqlTx.ExecContext(ctx, `RELEASE step`)
+	}
+	if len(group) == 1 && errs[0] != nil {
+		sqlTx.Rollback()
+		group[0].done <- errs[0]
+		return
+	}
+	if err := sqlTx.Commit(); err != nil {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = fmt.Errorf("eventlog: sqlite: commit: %w", err)
+			}
+		}
+	}
+	for i, o := range group {
+		o.done <- errs[i]
+	}
+}
+
+func (t tx) append(topic string, rec eventlog.Record, now int64) (int64, error) {
+	var id int64
+	if err := t.stmt(sqlBumpHead).QueryRowContext(t.ctx, topic).Scan(&id); err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
+	}
+	rec = store.Stamp(rec, now)
+	if _, err := t.stmt(sqlInsertEvent).ExecContext(t.ctx, topic, id, rec.Kind, store.Payload(rec.Payload),
+		store.EncodeHeaders(rec.Headers), rec.OccurredAtMs); err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
+	}
+	return id, nil
+}
+
+func (t tx) appendAll(records []eventlog.TopicRecord, now int64) error {
+	for _, r := range records {
+		if _, err := t.append(r.Topic, r.Record, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
+	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := l.write(ctx, func(t tx) (err error) {
+		id, err = t.append(topic, rec, store.NowMs())
+		return err
+	})
+	return id, err
+}
+
+const recordCols = `event_id, kind, payload, headers, occurred_at_ms`
+
+func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	return l.records(ctx, `SELECT `+recordCols+` FROM events WHERE topic = ? AND event_id > ?
+		ORDER BY event_id LIMIT ?`, topic, after, limit)
+}
+
+func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	recs, err := l.records(ctx, `SELECT `+recordCols+` FROM events WHERE topic = ?
+		ORDER BY event_id DESC LIMIT ?`, topic, n)
+	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
+		recs[i], recs[j] = recs[j], recs[i]
+	}
+	return recs, err
+}
+
+func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
+	rows, err := l.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
+	}
+	defer rows.Close()
+	var recs []eventlog.Record
+	for rows.Next() {
+		var rec eventlog.Record
+		var payload []byte
+		var headers string
+		if err := rows.Scan(&rec.ID, &rec.Kind, &payload, &headers, &rec.OccurredAtMs); err != nil {
+			return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
+		}
+		rec.Payload = payload
+		if rec.Headers, err = store.DecodeHeaders(headers); err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
+	}
+	return recs, nil
+}
+
+func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
+	// Ids are dense from 1 and records are never removed, so the head is the count.
+	var n int64
+	err := l.r.QueryRowContext(ctx, `SELECT last_id FROM topic_heads WHERE topic = ?`, topic).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: count: %w", err)
+	}
+	return n, nil
+}
+
+func (l *Log) Topics(ctx context.Context) ([]string, error) {
+	rows, err := l.r.QueryContext(ctx, `SELECT topic FROM topic_heads WHERE last_id > 0 ORDER BY topic`)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
+	}
+	defer rows.Close()
+	var topics []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
+		}
+		topics = append(topics, t)
+	}
+	return topics, rows.Err()
+}
+
+func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error) {
+	var c int64
+	err := l.r.QueryRowContext(ctx, `SELECT cursor FROM consumers WHERE topic = ? AND consumer_id = ?`,
+		topic, consumer).Scan(&c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: cursor: %w", err)
+	}
+	return c, nil
+}
+
+func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int64) error {
+	if err := store.CheckCursor(topic, consumer); err != nil {
+		return err
+	}
+	return l.write(ctx, func(t tx) error {
+		_, err := t.ExecContext(t.ctx, `INSERT INTO consumers (topic, consumer_id, cursor, updated_at_ms)
+			VALUES (?, ?, ?, ?) ON CONFLICT (topic, consumer_id)
+			DO UPDATE SET cursor = excluded.cursor, updated_at_ms = excluded.updated_at_ms`,
+			topic, consumer, cursor, store.NowMs())
+		if err != nil {
+			return fmt.Errorf("eventlog: sqlite: set cursor: %w", err)
+		}
+		return nil
+	})
+}
+
+// ---- the inbox ----
+
+type scanner interface{ Scan(...any) error }
+
+func scanDelivery(s scanner, extra ...any) (eventlog.Delivery, error) {
+	var d eventlog.Delivery
+	var env []byte
+	var state string
+	err := s.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
+	d.Envelope, d.State = env, eventlog.DeliveryState(state)
+	return d, err
+}
+
+func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	now := store.NowMs()
+	if d.DueAtMs == 0 {
+		d.DueAtMs = now
+	}
+	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
+	d.Envelope = store.Payload(d.Envelope)
+	created := false
+	err := l.write(ctx, func(t tx) error {
+		res, err := t.stmt(sqlAccept).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now, d.DueAtMs)
+		if err != nil {
+			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
+			if err != nil {
+				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+			}
+			d = stored
+			return nil
+		}
+		created = true
+		return t.appendAll(records, now)
+	})
+	if err != nil {
+		return eventlog.Delivery{}, false, err
+	}
+	return d, created, nil
+}
+
+func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	now := store.NowMs()
+	var leases []eventlog.Lease
+	err := l.write(ctx, func(t tx) error {
+		rows, err := t.stmt(sqlClaim).QueryContext(t.ctx, owner, now+store.TTLMs(ttl), now, n)
+		if err != nil {
+			return fmt.Errorf("eventlog: sqlite: claim: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var ls eventlog.Lease
+			ls.Delivery, err = scanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs)
+			if err != nil {
+				return fmt.Errorf("eventlog: sqlite: claim: %w", err)
+			}
+			leases = append(leases, ls)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("eventlog: sqlite: claim: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	store.SortLeases(leases)
+	return leases, nil
+}
+
+// fenced runs a statement that ends in the fence clause and reports
+// ErrLeaseLost when it matched no row.
+func (t tx) fenced(q string, l eventlog.Lease, args ...any) error {
+	res, err := t.stmt(q).ExecContext(t.ctx, append(args, l.ID, l.Token, l.Owner)...)
+	if err != nil {
+		return fmt.Errorf("eventlog: sqlite: delivery %s: %w", l.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return eventlog.ErrLeaseLost
+	}
+	return nil
+}
+
+func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration) error {
+	if err := store.CheckClaim(ls.Owner, ttl); err != nil {
+		return err
+	}
+	exp := store.NowMs() + store.TTLMs(ttl)
+	err := l.write(ctx, func(t tx) error { return t.fenced(sqlExtend, *ls, exp) })
+	if err == nil {
+		ls.ExpiresAtMs = exp
+	}
+	return err
+}
+
+func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
+	if err := store.CheckFinal(final); err != nil {
+		return err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return err
+	}
+	return l.write(ctx, func(t tx) error {
+		if err := t.fenced(sqlComplete, ls, string(final), errMsg); err != nil {
+			return err
+		}
+		return t.appendAll(records, store.NowMs())
+	})
+}
+
+func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
+	errMsg = store.ErrorText(errMsg)
+	if err := store.CheckRecords(records); err != nil {
+		return err
+	}
+	now := store.NowMs()
+	if dueAtMs == 0 {
+		dueAtMs = now
+	}
+	return l.write(ctx, func(t tx) error {
+		if err := t.fenced(sqlRetry, ls, dueAtMs, errMsg); err != nil {
+			return err
+		}
+		return t.appendAll(records, now)
+	})
+}
+
+func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
+	d, err := scanDelivery(l.r.QueryRowContext(ctx, sqlGet, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return eventlog.Delivery{}, eventlog.ErrNotFound
+	}
+	if err != nil {
+		return eventlog.Delivery{}, fmt.Errorf("eventlog: sqlite: get %s: %w", id, err)
+	}
+	return d, nil
+}
+
+func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
+	var st eventlog.InboxStats
+	rows, err := l.r.QueryContext(ctx, `SELECT state, count(*) FROM deliveries GROUP BY state`)
+	if err != nil {
+		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var state string
+		var n int64
+		if err := rows.Scan(&state, &n); err != nil {
+			return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
+		}
+		store.AddStat(&st, eventlog.DeliveryState(state), n)
+	}
+	return st, rows.Err()
+}

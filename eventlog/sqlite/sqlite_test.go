@@ -1,0 +1,107 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/eventlogtest"
+	"github.com/harnlang/harn/eventlog/sqlite"
+)
+
+func open(t *testing.T, path string) *sqlite.Log {
+	t.Helper()
+	l, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestConformance(t *testing.T) {
+	eventlogtest.Run(t, func(t *testing.T) eventlog.Log {
+		return open(t, filepath.Join(t.TempDir(), "events.sqlite"))
+	})
+}
+
+// TestReopen: what one process accepted and appended is there for the
+// next, and ids and leases continue where they stopped.
+func TestReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state", "events.sqlite")
+	l := open(t, path)
+	for i := 0; i < 3; i++ {
+		if _, err := l.Append(ctx, "t", eventlog.Record{Kind: "k"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.SetCursor(ctx, "t", "c", 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Accept(ctx, eventlog.Delivery{ID: "d1"}); err != nil {
+		t.Fatal(err)
+	}
+	leases, err := l.Claim(ctx, "w", 1, time.Hour)
+	if err != nil || len(leases) != 1 {
+		t.Fatalf("Claim = %v, %v", leases, err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	l = open(t, path)
+	defer l.Close()
+	if id, err := l.Append(ctx, "t", eventlog.Record{Kind: "k"}); err != nil || id != 4 {
+		t.Errorf("append after reopen: id %d, %v; want 4", id, err)
+	}
+	if c, err := l.Cursor(ctx, "t", "c"); err != nil || c != 2 {
+		t.Errorf("cursor after reopen: %d, %v", c, err)
+	}
+	if err := l.Complete(ctx, leases[0], eventlog.Done, ""); err != nil {
+		t.Errorf("a lease taken before reopen: Complete: %v", err)
+	}
+	if _, created, err := l.Accept(ctx, eventlog.Delivery{ID: "d1"}); err != nil || created {
+		t.Errorf("Accept of a known id after reopen: created %v, %v", created, err)
+	}
+}
+
+// TestPragmas: the file is in WAL mode and commits are synchronous=FULL
+// unless NORMAL was asked for.
+func TestPragmas(t *testing.T) {
+	for _, c := range []struct {
+		sync sqlite.Synchronous
+		want int
+	}{{sqlite.Full, 2}, {sqlite.Normal, 1}} {
+		l, err := sqlite.OpenSync(context.Background(), filepath.Join(t.TempDir(), "events.sqlite"), c.sync)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode, sync, err := l.Pragmas(context.Background())
+		l.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode != "wal" || sync != c.want {
+			t.Errorf("%s: journal_mode %q synchronous %d, want wal and %d", c.sync, mode, sync, c.want)
+		}
+	}
+	if _, err := sqlite.OpenSync(context.Background(), filepath.Join(t.TempDir(), "x.sqlite"), "OFF"); err == nil {
+		t.Error("synchronous=OFF was accepted")
+	}
+}
+
+func BenchmarkDispatch(b *testing.B) {
+	for _, sync := range []sqlite.Synchronous{sqlite.Full, sqlite.Normal} {
+		b.Run(string(sync), func(b *testing.B) {
+			eventlogtest.Bench(b, func(b *testing.B) eventlog.Log {
+				l, err := sqlite.OpenSync(context.Background(), filepath.Join(b.TempDir(), "events.sqlite"), sync)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return l
+			})
+		})
+	}
+}

@@ -1,0 +1,273 @@
+// Package harntest is `harn test` for users' own tests: it finds test
+// functions in test files, runs each in a session of its own, and reports
+// results as text, JSON or JUnit XML.
+//
+// The model. A test file is a `*_test.harn` file, or any `.harn` file under
+// a `tests/` directory. Its tests are the top-level functions named
+// `test_*` (or marked `@test`) that take no required parameter; discovery
+// only parses files. Each test gets a fresh interpreter session: the file
+// is loaded as a module (its imports, top-level bindings and functions —
+// no other top-level statement runs, language.md §11.2) and the test
+// function is called. A test passes when it returns; a thrown error, a
+// failed assert/assert_eq/assert_ne, or a timeout fails it. The session's
+// assert_eq is wrapped so that a failed equality keeps both values, which
+// the report shows as a line diff.
+package harntest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/vm"
+)
+
+// Test is one discovered test function.
+type Test struct {
+	File string // path as found
+	Name string // function name
+	Line int
+}
+
+// ID is "file::name", what --filter matches and reports show.
+func (t Test) ID() string { return t.File + "::" + t.Name }
+
+// Status is a test's outcome.
+type Status string
+
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+)
+
+// Result is the outcome of one test.
+type Result struct {
+	Test     Test
+	Status   Status
+	Duration time.Duration
+	Message  string // the failure, one line
+	Location string // file:line:col of the failing statement in the test file
+	Diff     string // for a failed assert_eq: expected vs actual, line by line
+	Output   string // what the test printed
+}
+
+// Options configure a run.
+type Options struct {
+	Filter  string        // keep tests whose ID contains it
+	Timeout time.Duration // per test; 0 means 60s
+}
+
+// IsTestFile reports whether path names a test file.
+func IsTestFile(path string) bool {
+	if !strings.HasSuffix(path, ".harn") {
+		return false
+	}
+	if strings.HasSuffix(path, "_test.harn") {
+		return true
+	}
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+		if part == "tests" {
+			return true
+		}
+	}
+	return false
+}
+
+// Discover finds the tests under paths (files or directories) in file and
+// source order. A file named explicitly is searched even when its name does
+// not mark it as a test file. Files that do not parse are returned as
+// errors keyed by path.
+func Discover(paths []string, filter string) ([]Test, map[string]error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, map[string]error{p: err}
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != p && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if IsTestFile(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	sort.Strings(files)
+	var tests []Test
+	errs := map[string]error{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			errs[f] = err
+			continue
+		}
+		file, err := syntax.Parse(f, src)
+		if err != nil {
+			errs[f] = err
+			continue
+		}
+		for _, it := range file.Items {
+			fn, ok := it.(*syntax.FnDecl)
+			if !ok || !isTest(fn) {
+				continue
+			}
+			t := Test{File: f, Name: fn.Name, Line: fn.NamePos.Line}
+			if filter == "" || strings.Contains(t.ID(), filter) {
+				tests = append(tests, t)
+			}
+		}
+	}
+	return tests, errs
+}
+
+func isTest(fn *syntax.FnDecl) bool {
+	for _, p := range fn.Params {
+		if p.Default == nil && !p.Rest {
+			return false
+		}
+	}
+	if strings.HasPrefix(fn.Name, "test_") {
+		return true
+	}
+	for _, a := range fn.Attrs {
+		if a.Name == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs one test in a session of its own.
+func Run(t Test, opts Options) Result {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	var out strings.Builder
+	var mu sync.Mutex
+	lockedOut := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.Write(p)
+	})
+	s := interp.NewSession(interp.Options{Stdout: lockedOut, Stderr: lockedOut})
+	rec := recordAsserts(s)
+	res := Result{Test: t}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		done <- func() (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("internal error: %v", r)
+				}
+			}()
+			m, err := s.LoadModule(t.File)
+			if err != nil {
+				return err
+			}
+			if err := s.InitModule(m); err != nil {
+				return err
+			}
+			fn, ok := m.VM.Global(t.Name)
+			if !ok || fn == nil || fn == vm.Nil {
+				return fmt.Errorf("test function %s has no value", t.Name)
+			}
+			_, err = s.VM.NewThread().CallPlain(fn, nil)
+			return err
+		}()
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(timeout):
+		s.VM.Interrupt()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		err = fmt.Errorf("timed out after %v", timeout)
+	}
+	res.Duration = time.Since(start)
+	mu.Lock()
+	res.Output = out.String()
+	mu.Unlock()
+	if err == nil {
+		res.Status = Pass
+		return res
+	}
+	res.Status = Fail
+	res.Message, res.Location = describe(s, t, err)
+	if rec.failed {
+		res.Diff = Diff(rec.expected, rec.actual)
+	}
+	return res
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// describe turns a failure into one message line and the location in the
+// test file where it happened.
+func describe(s *interp.Session, t Test, err error) (msg, loc string) {
+	ve, ok := err.(*vm.Error)
+	if !ok {
+		text := strings.TrimSpace(s.RenderError(err))
+		text = strings.TrimPrefix(text, "error: ")
+		return text, ""
+	}
+	msg = ve.UncaughtText()
+	abs, _ := filepath.Abs(t.File)
+	for _, f := range ve.Trace {
+		if f.File == t.File || f.File == abs {
+			return msg, fmt.Sprintf("%s:%d:%d", t.File, f.Line, f.Col)
+		}
+	}
+	return msg, ""
+}
+
+// assertRecorder keeps the values of the first failed assert_eq.
+type assertRecorder struct {
+	failed           bool
+	expected, actual vm.Value
+}
+
+// recordAsserts wraps the session's assert_eq so that a failure keeps
+// its values; the error is the builtin's own.
+func recordAsserts(s *interp.Session) *assertRecorder {
+	rec := &assertRecorder{}
+	orig := s.Universe.Builtin("assert_eq")
+	if orig == nil {
+		return rec
+	}
+	s.Universe.AddBuiltin(vm.NewBuiltin("assert_eq", "assert_eq(actual, expected, msg?)", "throw unless actual == expected",
+		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			v, err := th.CallPlain(orig, args)
+			if err != nil && len(args) >= 2 && !rec.failed {
+				rec.failed, rec.actual, rec.expected = true, args[0], args[1]
+			}
+			return v, err
+		}))
+	return rec
+}

@@ -1,0 +1,162 @@
+package harntest
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, src string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func project(t *testing.T) string {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "lib.harn"), "pub fn add(a, b) { return a + b }\nfn test_not_in_a_test_file() {}\n")
+	write(t, filepath.Join(dir, "lib_test.harn"), `import { add } from "lib"
+
+let counter = 0
+
+fn test_add() {
+  assert_eq(add(1, 2), 3)
+}
+
+fn test_isolated() {
+  counter = counter + 1
+  assert_eq(counter, 1)
+}
+
+fn test_isolated_again() {
+  counter = counter + 1
+  assert_eq(counter, 1, "each test gets fresh globals")
+}
+
+fn test_diff() {
+  println("about to fail")
+  assert_eq({a: 1, b: [1, 2], c: "a long string that makes the display long"}, {a: 1, b: [1, 3], c: "a long string that makes the display long"})
+}
+
+@test
+fn marked() {
+  assert(false, "marked tests run")
+}
+
+fn test_with_param(x) {}
+
+fn helper() { return 1 }
+
+println("top-level statements do not run")
+`)
+	write(t, filepath.Join(dir, "tests", "slow.harn"), "fn test_forever() {\n  while true {}\n}\n")
+	write(t, filepath.Join(dir, "node_modules", "x_test.harn"), "fn test_skipped() { assert(false) }\n")
+	return dir
+}
+
+func TestDiscover(t *testing.T) {
+	dir := project(t)
+	tests, errs := Discover([]string{dir}, "")
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	var names []string
+	for _, tc := range tests {
+		rel, _ := filepath.Rel(dir, tc.File)
+		names = append(names, rel+"::"+tc.Name)
+	}
+	want := "lib_test.harn::test_add lib_test.harn::test_isolated lib_test.harn::test_isolated_again " +
+		"lib_test.harn::test_diff lib_test.harn::marked tests/slow.harn::test_forever"
+	if strings.Join(names, " ") != want {
+		t.Fatalf("discovered %v\nwant %s", names, want)
+	}
+	filtered, _ := Discover([]string{dir}, "isolated")
+	if len(filtered) != 2 {
+		t.Fatalf("filter: %v", filtered)
+	}
+	// A file named explicitly is searched whatever its name.
+	explicit, _ := Discover([]string{filepath.Join(dir, "lib.harn")}, "")
+	if len(explicit) != 1 || explicit[0].Name != "test_not_in_a_test_file" {
+		t.Fatalf("explicit file: %v", explicit)
+	}
+}
+
+func TestRun(t *testing.T) {
+	dir := project(t)
+	tests, _ := Discover([]string{dir}, "")
+	byName := map[string]Result{}
+	for _, tc := range tests {
+		timeout := time.Minute // generous: CI runs this under the race detector on shared cores
+		if tc.Name == "test_forever" {
+			timeout = 300 * time.Millisecond
+		}
+		byName[tc.Name] = Run(tc, Options{Timeout: timeout})
+	}
+	for _, name := range []string{"test_add", "test_isolated", "test_isolated_again"} {
+		if r := byName[name]; r.Status != Pass {
+			t.Errorf("%s: %s %s", name, r.Status, r.Message)
+		}
+	}
+	d := byName["test_diff"]
+	if d.Status != Fail || !strings.Contains(d.Message, "Assertion failed") || !strings.HasSuffix(d.Location, "lib_test.harn:21:3") {
+		t.Errorf("test_diff: %+v", d)
+	}
+	if !strings.Contains(d.Diff, "-     2,\n") && !strings.Contains(d.Diff, "-     3,") {
+		t.Errorf("diff:\n%s", d.Diff)
+	}
+	if d.Output != "about to fail\n" {
+		t.Errorf("output %q", d.Output)
+	}
+	if m := byName["marked"]; m.Status != Fail || !strings.Contains(m.Message, "marked tests run") {
+		t.Errorf("marked: %+v", m)
+	}
+	if f := byName["test_forever"]; f.Status != Fail || !strings.Contains(f.Message, "timed out") {
+		t.Errorf("forever: %+v", f)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	if got := lineDiff([]string{"a", "b", "c"}, []string{"a", "x", "c"}); got != "  a\n- b\n+ x\n  c\n" {
+		t.Errorf("lineDiff: %q", got)
+	}
+}
+
+func TestReports(t *testing.T) {
+	results := []Result{
+		{Test: Test{File: "a_test.harn", Name: "test_ok"}, Status: Pass, Duration: time.Millisecond},
+		{Test: Test{File: "a_test.harn", Name: "test_bad"}, Status: Fail, Message: "Thrown: no", Location: "a_test.harn:3:3",
+			Diff: "expected: 1\n  actual: 2", Output: "hi\n"},
+	}
+	sum := Summarize(results, 2*time.Millisecond)
+	var text bytes.Buffer
+	WriteText(&text, results, sum)
+	for _, want := range []string{"ok   a_test.harn::test_ok (1.0ms)", "FAIL a_test.harn::test_bad", "    at a_test.harn:3:3",
+		"    expected: 1", "      hi", "1 passed, 1 failed"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	var js bytes.Buffer
+	WriteJSON(&js, results, sum)
+	var doc struct {
+		Tests  []map[string]any `json:"tests"`
+		Failed int              `json:"failed"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || doc.Failed != 1 || doc.Tests[1]["status"] != "fail" {
+		t.Errorf("json: %v %s", err, js.String())
+	}
+	var xm bytes.Buffer
+	WriteJUnit(&xm, results, sum)
+	var suites junitSuites
+	if err := xml.Unmarshal(xm.Bytes(), &suites); err != nil || suites.Failures != 1 || len(suites.Suites) != 1 ||
+		suites.Suites[0].Cases[1].Failure == nil || suites.Suites[0].Cases[1].SystemOut != "hi\n" {
+		t.Errorf("junit: %v\n%s", err, xm.String())
+	}
+}

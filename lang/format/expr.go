@@ -1,0 +1,809 @@
+package format
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// Precedence levels of language.md §2.5, loosest first. An operand whose
+// level is below what its position requires is parenthesised; the tree
+// keeps no parentheses, so the printer writes exactly the ones needed.
+const (
+	precPipe = iota + 1
+	precRange
+	precTernary
+	precOr
+	precAnd
+	precEq
+	precCmp
+	precAdd
+	precNil
+	precMul
+	precUnary
+	precPower
+	precPostfix
+	precPrimary
+)
+
+var binaryPrec = map[string]int{
+	"||": precOr, "&&": precAnd, "==": precEq, "!=": precEq,
+	"<": precCmp, ">": precCmp, "<=": precCmp, ">=": precCmp, "in": precCmp, "not in": precCmp,
+	"+": precAdd, "-": precAdd, "??": precNil, "*": precMul, "/": precMul, "%": precMul, "**": precPower,
+}
+
+func precOf(x syntax.Expr) int {
+	switch x := x.(type) {
+	case *syntax.PipeExpr:
+		return precPipe
+	case *syntax.RangeExpr:
+		return precRange
+	case *syntax.TernaryExpr:
+		return precTernary
+	case *syntax.BinaryExpr:
+		return binaryPrec[x.Op]
+	case *syntax.UnaryExpr:
+		return precUnary
+	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
+		*syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
+		return precPostfix
+	}
+	return precPrimary
+}
+
+// exprAt prints x where the grammar expects level min.
+func (p *printer) exprAt(x syntax.Expr, min int) doc {
+	if precOf(x) < min {
+		lead := p.inline(leftmost(x))
+		return concat{lead, text("("), p.expr(x), text(")")}
+	}
+	return p.expr(x)
+}
+
+// expr prints an expression at the loosest level.
+func (p *printer) expr(x syntax.Expr) doc {
+	lead := p.inline(leftmost(x))
+	d := p.expr1(x)
+	if lead == nil {
+		return d
+	}
+	return concat{lead, d}
+}
+
+func (p *printer) expr1(x syntax.Expr) doc {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		return text(x.Name)
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.DurationLit, *syntax.StringLit, *syntax.InterpString:
+		return text(p.textAt(x.Position()))
+	case *syntax.BoolLit:
+		return text(strconv.FormatBool(x.Value))
+	case *syntax.NilLit:
+		return text("nil")
+	case *syntax.SpreadExpr:
+		return concat{text("..."), p.expr(x.X)}
+	case *syntax.ListLit:
+		elems := make([]elem, len(x.Elems))
+		for i, e := range x.Elems {
+			e := e
+			elems[i] = elem{leftmost(e), func() doc { return p.expr(e) }}
+		}
+		return p.seq("[", elems, "]", p.closing(x.At), false)
+	case *syntax.DictLit:
+		return p.dict(x.At, x.Entries)
+	case *syntax.StructLit:
+		if len(x.Fields) == 0 {
+			return concat{text(x.Name + " "), p.dict(p.nextPunct(x.At, "{"), x.Fields)}
+		}
+		d := p.dict(p.nextPunct(x.At, "{"), x.Fields).(*group)
+		// Point { x: 1 }: spaces inside the braces when flat
+		d.docs[1] = indent{sp, d.docs[1].(indent)[1]}
+		d.docs[2] = sp
+		return concat{text(x.Name + " "), d}
+	case *syntax.ClosureLit:
+		return p.closure(x)
+	case *syntax.BinaryExpr:
+		return p.binary(x)
+	case *syntax.UnaryExpr:
+		op := x.Op
+		if op == "try*" {
+			op = "try* "
+		}
+		return concat{text(op), p.exprAt(x.X, precPower)}
+	case *syntax.TernaryExpr:
+		return grp(p.clarified(x.Cond, precOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, precTernary),
+			indent{sp, text(": "), p.exprAt(x.Else, precTernary)})
+	case *syntax.RangeExpr:
+		d := concat{p.exprAt(x.Start, precTernary), text(" to "), p.exprAt(x.End, precTernary)}
+		if x.Exclusive {
+			d = append(d, text(" exclusive"))
+		}
+		return d
+	case *syntax.PipeExpr:
+		return p.pipe(x)
+	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.PropagateExpr,
+		*syntax.NonNilExpr:
+		return p.chain(x)
+	case *syntax.CallExpr:
+		return p.call(x)
+	case *syntax.IfExpr:
+		return p.ifExpr(x, false)
+	case *syntax.MatchExpr:
+		return p.match(x)
+	case *syntax.TryExpr:
+		return p.try(x, false)
+	case *syntax.RetryExpr:
+		return concat{text("retry "), p.exprAt(x.Count, precPrimary), text(" "), p.block(x.Body)}
+	case *syntax.ParallelExpr:
+		return p.parallel(x)
+	case *syntax.DeadlineExpr:
+		return concat{text("deadline "), p.exprAt(x.Duration, precPrimary), text(" "), p.block(x.Body)}
+	case *syntax.SpawnExpr:
+		return concat{text("spawn "), p.block(x.Body)}
+	case *syntax.SelectExpr:
+		return p.selectExpr(x)
+	}
+	panic(unsupported("an expression of kind " + typeName(x)))
+}
+
+func typeName(x any) string {
+	return fmt.Sprintf("%T", x)
+}
+
+// elem is one element of a bracketed, comma-separated list.
+type elem struct {
+	start syntax.Pos
+	print func() doc
+}
+
+// seq prints open, the elements separated by commas, close: on one line if
+// it fits, otherwise one element per line with a trailing comma. closeAt
+// is the closing bracket's position (comments before it stay inside).
+// expand breaks the list even when it would fit.
+func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Pos, expand bool) doc {
+	if len(elems) == 0 {
+		var inner doc
+		if closeAt.IsValid() {
+			inner = p.inline(closeAt)
+		}
+		if inner == nil {
+			return text(open + close)
+		}
+		return grp(text(open), indent{softline, inner}, softline, text(close))
+	}
+	var body concat
+	for i, e := range elems {
+		if i > 0 {
+			body = append(body, text(","), p.trailingComments(e.start), sp)
+		}
+		body = append(body, e.print())
+	}
+	body = append(body, ifBreak{text(","), nil})
+	if closeAt.IsValid() {
+		body = append(body, p.trailingComments(closeAt))
+		if rest := p.inline(closeAt); rest != nil {
+			body = append(body, rest)
+		}
+	}
+	g := grp(text(open), indent{softline, body}, softline, text(close))
+	if expand {
+		g.docs = append(g.docs, breakParent{})
+	}
+	return g
+}
+
+// dict prints `{k: v, …}` (also a struct literal's fields). A dict written
+// with a line break after its `{` stays broken, one entry per line.
+func (p *printer) dict(openAt syntax.Pos, entries []*syntax.DictEntry) doc {
+	elems := make([]elem, len(entries))
+	for i, e := range entries {
+		e := e
+		elems[i] = elem{e.At, func() doc { return p.entry(e) }}
+	}
+	expand := len(entries) > 0 && entries[0].At.Line > openAt.Line
+	return p.seq("{", elems, "}", p.closing(openAt), expand)
+}
+
+func (p *printer) entry(e *syntax.DictEntry) doc {
+	switch {
+	case e.Spread != nil:
+		return concat{text("..."), p.expr(e.Spread)}
+	case e.KeyExpr != nil:
+		return concat{text("["), p.expr(e.KeyExpr), text("]: "), p.expr(e.Value)}
+	case e.KeyIsString:
+		return concat{text(p.textAt(e.At) + ": "), p.expr(e.Value)}
+	}
+	return concat{text(e.KeyName + ": "), p.expr(e.Value)}
+}
+
+// binary prints a chain of operators of one level, breaking after the
+// operators when it does not fit.
+func (p *printer) binary(x *syntax.BinaryExpr) doc {
+	if x.Op == "**" {
+		return concat{p.exprAt(x.X, precPostfix), text(" ** "), p.exprAt(x.Y, precUnary)}
+	}
+	prec := binaryPrec[x.Op]
+	// Flatten the left-leaning chain a op b op c of this level.
+	var ops []*syntax.BinaryExpr
+	var left syntax.Expr = x
+	for {
+		b, ok := left.(*syntax.BinaryExpr)
+		if !ok || b.Op == "**" || binaryPrec[b.Op] != prec {
+			break
+		}
+		ops = append(ops, b)
+		left = b.X
+	}
+	operand := func(y syntax.Expr, min int) doc {
+		if prec == precOr {
+			return p.clarified(y, min, "&&")
+		}
+		return p.exprAt(y, min)
+	}
+	parts := concat{operand(left, prec)}
+	var rest concat
+	for i := len(ops) - 1; i >= 0; i-- {
+		b := ops[i]
+		sep := doc(sp)
+		if len(ops) == 1 && simple(b.Y) {
+			sep = text(" ") // x(…) != nil: the short operand stays with the operator
+		}
+		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sep, operand(b.Y, prec+1))
+	}
+	return grp(parts, indent{rest})
+}
+
+// clarified prints x at level min, and also parenthesises it when it is
+// a binary expression with one of ops, where the parentheses the grammar
+// does not need still help a reader: `(a && b) || c`, `(a || b) ? x : y`.
+func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
+	if b, ok := x.(*syntax.BinaryExpr); ok && precOf(x) >= min {
+		for _, op := range ops {
+			if b.Op == op {
+				return concat{p.inline(leftmost(x)), text("("), p.expr(x), text(")")}
+			}
+		}
+	}
+	return p.exprAt(x, min)
+}
+
+// pipe prints `x |> f |> g`, breaking before each `|>`.
+func (p *printer) pipe(x *syntax.PipeExpr) doc {
+	var fs []syntax.Expr
+	var head syntax.Expr = x
+	for {
+		pp, ok := head.(*syntax.PipeExpr)
+		if !ok {
+			break
+		}
+		fs = append(fs, pp.F)
+		head = pp.X
+	}
+	var rest concat
+	for i := len(fs) - 1; i >= 0; i-- {
+		rest = append(rest, sp, text("|> "), p.exprAt(fs[i], precRange))
+	}
+	return grp(p.exprAt(head, precPipe), indent{rest})
+}
+
+// chain prints postfix operations. A chain with two or more method calls
+// that does not fit breaks before each `.`.
+func (p *printer) chain(x syntax.Expr) doc {
+	var links []syntax.Expr
+	head := x
+	for {
+		switch n := head.(type) {
+		case *syntax.MemberExpr:
+			links = append(links, n)
+			head = n.X
+			continue
+		case *syntax.MethodCall:
+			links = append(links, n)
+			head = n.X
+			continue
+		case *syntax.IndexExpr:
+			links = append(links, n)
+			head = n.X
+			continue
+		case *syntax.SliceExpr:
+			links = append(links, n)
+			head = n.X
+			continue
+		case *syntax.PropagateExpr:
+			links = append(links, n)
+			head = n.X
+			continue
+		case *syntax.NonNilExpr:
+			links = append(links, n)
+			head = n.X
+			continue
+		}
+		break
+	}
+	calls := 0
+	for _, l := range links {
+		if _, ok := l.(*syntax.MethodCall); ok {
+			calls++
+		}
+	}
+	out := concat{p.exprAt(head, precPostfix)}
+	sc := p.scanFrom(leftmost(head))
+	if sc.i >= 0 {
+		// step over the head itself
+		sc.i = sc.find(func(j int) bool { return true })
+		if t := p.toks[sc.i]; t.Kind == syntax.TokPunct && (t.Text == "(" || t.Text == "[" || t.Text == "{") {
+			if c, ok := p.closer[sc.i]; ok {
+				sc.i = c
+			}
+		}
+		sc.i++
+	}
+	var rest concat
+	lastPropagate := false
+	for i := len(links) - 1; i >= 0; i-- {
+		if _, nonNil := links[i].(*syntax.NonNilExpr); lastPropagate && !nonNil {
+			// `x?` then `.y`, `[i]` or `?` would read as `x?.y`, `x?[i]`
+			// or `x??`: parenthesise what comes before.
+			out = concat{text("("), out, rest, text(")")}
+			rest = nil
+		}
+		_, lastPropagate = links[i].(*syntax.PropagateExpr)
+		switch n := links[i].(type) {
+		case *syntax.MemberExpr:
+			dot := "."
+			if n.Optional {
+				dot = "?."
+			}
+			if calls >= 2 {
+				rest = append(rest, softline)
+			}
+			sc.member(n.Name, false)
+			rest = append(rest, text(dot+n.Name))
+		case *syntax.MethodCall:
+			dot := "."
+			if n.Optional {
+				dot = "?."
+			}
+			if calls >= 2 {
+				rest = append(rest, softline)
+			}
+			rest = append(rest, text(dot+n.Name), p.args(n.Args, sc.member(n.Name, true)))
+		case *syntax.IndexExpr:
+			open := "["
+			if n.Optional {
+				open = "?["
+			}
+			sc.bracket()
+			rest = append(rest, text(open), p.expr(n.Index), text("]"))
+		case *syntax.SliceExpr:
+			sc.bracket()
+			rest = append(rest, text("["))
+			if n.Lo != nil {
+				rest = append(rest, p.expr(n.Lo))
+			}
+			rest = append(rest, text(":"))
+			if n.Hi != nil {
+				rest = append(rest, p.expr(n.Hi))
+			}
+			rest = append(rest, text("]"))
+		case *syntax.PropagateExpr:
+			rest = append(rest, text("?"))
+		case *syntax.NonNilExpr:
+			rest = append(rest, text("!"))
+		}
+	}
+	if calls >= 2 {
+		return grp(out, indent{rest})
+	}
+	return append(out, rest...)
+}
+
+// scanChain walks the tokens of a postfix chain in step with its links
+// so that each method call's `(` is known. It starts at the chain's head
+// and skips bracketed groups.
+type scanChain struct {
+	p *printer
+	i int
+}
+
+func (p *printer) scanFrom(pos syntax.Pos) *scanChain {
+	return &scanChain{p: p, i: p.tokenAt(p.startOf(pos))}
+}
+
+// nextSig is the index of the first significant token from j on.
+func (s *scanChain) nextSig(j int) int {
+	for j < len(s.p.toks) && !significant(s.p.toks[j]) {
+		j++
+	}
+	return j
+}
+
+// find moves to the first token at bracket depth 0 for which ok holds.
+func (s *scanChain) find(ok func(j int) bool) int {
+	if s.i < 0 {
+		return -1
+	}
+	toks := s.p.toks
+	for j := s.i; j < len(toks); j++ {
+		if ok(j) {
+			return j
+		}
+		if t := toks[j]; t.Kind == syntax.TokPunct && (t.Text == "(" || t.Text == "[" || t.Text == "{") {
+			if c, found := s.p.closer[j]; found {
+				j = c
+			}
+		}
+	}
+	s.i = -1
+	return -1
+}
+
+func (s *scanChain) isPunct(j int, vs ...string) bool {
+	if j >= len(s.p.toks) {
+		return false
+	}
+	t := s.p.toks[j]
+	if t.Kind != syntax.TokPunct {
+		return false
+	}
+	for _, v := range vs {
+		if t.Text == v {
+			return true
+		}
+	}
+	return false
+}
+
+// member moves past `.name` and, for a call, returns its `(`.
+func (s *scanChain) member(name string, call bool) syntax.Pos {
+	j := s.find(func(j int) bool {
+		if !s.isPunct(j, ".", "?.") {
+			return false
+		}
+		k := s.nextSig(j + 1)
+		if k >= len(s.p.toks) || s.p.toks[k].Text != name {
+			return false
+		}
+		return !call || s.isPunct(s.nextSig(k+1), "(")
+	})
+	if j < 0 {
+		return syntax.Pos{}
+	}
+	k := s.nextSig(j + 1)
+	if !call {
+		s.i = k + 1
+		return syntax.Pos{}
+	}
+	paren := s.nextSig(k + 1)
+	if c, ok := s.p.closer[paren]; ok {
+		s.i = c + 1
+	}
+	return s.p.toks[paren].Pos
+}
+
+// bracket moves past the next `[…]`.
+func (s *scanChain) bracket() {
+	j := s.find(func(j int) bool { return s.isPunct(j, "[") })
+	if j < 0 {
+		return
+	}
+	if c, ok := s.p.closer[j]; ok {
+		s.i = c + 1
+	}
+}
+
+// call prints `f(args)` or `f<T>(args)`.
+func (p *printer) call(x *syntax.CallExpr) doc {
+	d := concat{text(x.Fn.Name)}
+	if len(x.TypeArgs) > 0 {
+		d = append(d, text("<"))
+		for i, t := range x.TypeArgs {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, p.typ(t))
+		}
+		d = append(d, text(">"))
+	}
+	paren := p.nextPunct(x.Fn.At, "(")
+	if len(x.TypeArgs) > 0 {
+		paren = p.afterTypeArgs(x.Fn.At)
+	}
+	return append(d, p.args(x.Args, paren))
+}
+
+// afterTypeArgs is the `(` after `name<…>`.
+func (p *printer) afterTypeArgs(name syntax.Pos) syntax.Pos {
+	i := p.tokenAt(name)
+	if i < 0 {
+		return syntax.Pos{}
+	}
+	depth := 0
+	for j := i + 1; j < len(p.toks); j++ {
+		t := p.toks[j]
+		if t.Kind != syntax.TokPunct {
+			continue
+		}
+		switch t.Text {
+		case "<":
+			depth++
+		case ">":
+			depth--
+		case "(":
+			if depth == 0 {
+				return t.Pos
+			}
+		}
+	}
+	return syntax.Pos{}
+}
+
+// args prints a parenthesised argument list whose `(` is at paren. A
+// trailing closure argument does not force the list to break.
+func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
+	closeAt := p.closing(paren)
+	if closeAt == paren {
+		closeAt = syntax.Pos{}
+	}
+	elems := make([]elem, len(args))
+	for i, a := range args {
+		a := a
+		elems[i] = elem{leftmost(a), func() doc { return p.expr(a) }}
+	}
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(leftmost(args[0]), closeAt) && hugs(args) {
+		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
+		// call's line and only it breaks.
+		var d concat
+		d = append(d, text("("))
+		for i, a := range args {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, p.expr(a))
+		}
+		return append(d, text(")"))
+	}
+	return p.seq("(", elems, ")", closeAt, false)
+}
+
+// hugs reports whether an argument list keeps its parentheses on the
+// lines of its last argument: that argument is a bracketed literal, a
+// closure, a match or a call that hugs in turn, and the others are simple.
+func hugs(args []syntax.Expr) bool {
+	for _, a := range args[:len(args)-1] {
+		if !simple(a) {
+			return false
+		}
+	}
+	switch x := args[len(args)-1].(type) {
+	case *syntax.ListLit:
+		return len(x.Elems) > 0
+	case *syntax.DictLit:
+		return len(x.Entries) > 0
+	case *syntax.StructLit:
+		return len(x.Fields) > 0
+	case *syntax.ClosureLit, *syntax.MatchExpr:
+		return true
+	case *syntax.CallExpr:
+		return len(x.Args) > 0 && hugs(x.Args)
+	case *syntax.MethodCall:
+		return len(x.Args) > 0 && simple(x.X) && hugs(x.Args)
+	}
+	return false
+}
+
+// simple reports whether an expression is short and unbreakable enough to
+// stay in front of a hugged argument.
+func simple(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.Ident, *syntax.IntLit, *syntax.FloatLit, *syntax.DurationLit, *syntax.BoolLit, *syntax.NilLit:
+		return true
+	case *syntax.StringLit:
+		return len(x.Value) <= 40 && !strings.Contains(x.Value, "\n")
+	case *syntax.MemberExpr:
+		return simple(x.X)
+	case *syntax.UnaryExpr:
+		return simple(x.X)
+	}
+	return false
+}
+
+// closure prints `{ params -> body }` or `fn(params) -> R { body }`.
+func (p *printer) closure(x *syntax.ClosureLit) doc {
+	if x.Kind == syntax.ClosureFn {
+		d := concat{text("fn"), p.params(x.Params, p.nextPunct(x.At, "(")), p.returnThrows(x.Return, x.Throws), text(" ")}
+		return append(d, p.block(x.Body))
+	}
+	var head concat
+	for i, prm := range x.Params {
+		if i > 0 {
+			head = append(head, text(", "))
+		}
+		head = append(head, p.param(prm))
+	}
+	if len(head) > 0 {
+		head = append(head, text(" "))
+	}
+	head = append(head, text("->"))
+	return p.blockWith(x.Body, head, x.Body.Stmts)
+}
+
+func (p *printer) returnThrows(ret, throws syntax.TypeExpr) doc {
+	var d concat
+	if ret != nil {
+		d = append(d, text(" -> "), p.typ(ret))
+	}
+	if throws != nil {
+		d = append(d, text(" throws "), p.typ(throws))
+	}
+	return d
+}
+
+// ifExpr prints an if; at statement level (stmt) its blocks are always
+// broken, as an expression short ones may stay on one line.
+func (p *printer) ifExpr(x *syntax.IfExpr, stmt bool) doc {
+	blk := p.block
+	if stmt {
+		blk = p.body
+	}
+	d := concat{text("if "), p.expr(x.Cond), text(" "), blk(x.Then)}
+	switch e := x.Else.(type) {
+	case nil:
+	case *syntax.IfExpr:
+		d = append(d, text(" else "), p.ifExpr(e, stmt))
+	case *syntax.Block:
+		d = append(d, text(" else "), blk(e))
+	}
+	return d
+}
+
+func (p *printer) match(x *syntax.MatchExpr) doc {
+	d := concat{text("match "), p.expr(x.X), text(" {")}
+	items := make([]item, len(x.Arms))
+	for i, a := range x.Arms {
+		a := a
+		items[i] = item{start: leftmost(a.Patterns[0]), print: func() doc { return p.arm(a) }}
+	}
+	end := p.closing(p.matchBrace(x))
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 {
+		return append(d, p.inline(end), text("}"))
+	}
+	return append(d, indent{hardline, p.list(items, end)}, hardline, text("}"))
+}
+
+// matchBrace is the `{` that opens a match's arms: the first `{` at depth
+// 0 after the subject.
+func (p *printer) matchBrace(x *syntax.MatchExpr) syntax.Pos {
+	if len(x.Arms) > 0 {
+		// the last `{` before the first arm's pattern
+		i := p.tokenAt(p.startOf(leftmost(x.Arms[0].Patterns[0])))
+		for j := i - 1; j >= 0; j-- {
+			if t := p.toks[j]; t.Kind == syntax.TokPunct && t.Text == "{" {
+				return t.Pos
+			}
+		}
+	}
+	return p.nextPunct(leftmost(x.X), "{")
+}
+
+func (p *printer) arm(a *syntax.MatchArm) doc {
+	var d concat
+	for i, pat := range a.Patterns {
+		if i > 0 {
+			d = append(d, text(" | "))
+		}
+		d = append(d, p.expr(pat))
+	}
+	if a.Guard != nil {
+		d = append(d, text(" if "), p.expr(a.Guard))
+	}
+	return append(d, text(" -> "), p.block(a.Body))
+}
+
+func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
+	blk := p.block
+	if stmt {
+		blk = p.body
+	}
+	d := concat{text("try "), blk(x.Body)}
+	if x.HasCatch {
+		d = append(d, text(" catch "))
+		if x.CatchVar != "" {
+			d = append(d, text("("+x.CatchVar))
+			if x.CatchType != nil {
+				d = append(d, text(": "), p.typ(x.CatchType))
+			}
+			d = append(d, text(") "))
+		}
+		d = append(d, blk(x.Catch))
+	}
+	if x.Finally != nil {
+		d = append(d, text(" finally "), blk(x.Finally))
+	}
+	return d
+}
+
+func (p *printer) parallel(x *syntax.ParallelExpr) doc {
+	d := concat{text("parallel ")}
+	switch x.Mode {
+	case syntax.ParallelEach:
+		d = append(d, text("each "))
+	case syntax.ParallelSettle:
+		d = append(d, text("settle "))
+	}
+	d = append(d, p.expr(x.Arg), text(" "))
+	if x.MaxConcurrent != nil {
+		d = append(d, text("with { max_concurrent: "), p.expr(x.MaxConcurrent), text(" } "))
+	}
+	var head doc
+	if x.Param != "" {
+		head = text(x.Param + " ->")
+	}
+	d = append(d, p.blockWith(x.Body, head, x.Body.Stmts))
+	if x.Stream {
+		d = append(d, text(" as stream"))
+	}
+	return d
+}
+
+func (p *printer) selectExpr(x *syntax.SelectExpr) doc {
+	var items []item
+	for _, c := range x.Cases {
+		c := c
+		items = append(items, item{start: c.At, print: func() doc {
+			return concat{text(c.Name + " from "), p.expr(c.Channel), text(" "), p.block(c.Body)}
+		}})
+	}
+	if x.TimeoutBody != nil {
+		items = append(items, item{start: p.keywordBefore(x.TimeoutBody.At, "timeout"), print: func() doc {
+			return concat{text("timeout "), p.expr(x.Timeout), text(" "), p.block(x.TimeoutBody)}
+		}})
+	}
+	if x.Default != nil {
+		items = append(items, item{start: p.keywordBefore(x.Default.At, "default"), print: func() doc {
+			return concat{text("default "), p.block(x.Default)}
+		}})
+	}
+	sortItems(items)
+	open := p.nextPunct(x.At, "{")
+	end := p.closing(open)
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 {
+		return concat{text("select {"), p.inline(end), text("}")}
+	}
+	return concat{text("select {"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+}
+
+// keywordBefore finds the last occurrence of the word kw before pos.
+func (p *printer) keywordBefore(pos syntax.Pos, kw string) syntax.Pos {
+	i := p.tokenAt(pos)
+	for j := i - 1; j >= 0; j-- {
+		if p.toks[j].Text == kw {
+			return p.toks[j].Pos
+		}
+	}
+	return pos
+}
+
+func sortItems(items []item) {
+	for i := 1; i < len(items); i++ {
+		for j := i; j > 0 && before(items[j].start, items[j-1].start); j-- {
+			items[j], items[j-1] = items[j-1], items[j]
+		}
+	}
+}

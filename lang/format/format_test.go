@@ -1,0 +1,116 @@
+package format
+
+import (
+	"strings"
+	"testing"
+)
+
+func check(t *testing.T, name, in, want string) {
+	t.Helper()
+	out, err := Source(name+".harn", []byte(in))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if string(out) != want {
+		t.Errorf("%s:\n--- got\n%s--- want\n%s", name, out, want)
+	}
+	again, err := Source(name+".harn", out)
+	if err != nil || string(again) != string(out) {
+		t.Errorf("%s: not idempotent (%v):\n%s", name, err, again)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"spacing", "let   x=1+2*3\nprintln( x )\n", "let x = 1 + 2 * 3\nprintln(x)\n"},
+		{"indent", "fn f(a,b){\nif a{\nreturn b}\n}\n", "fn f(a, b) {\n  if a {\n    return b\n  }\n}\n"},
+		{"semicolons", "let a = 1; let b = 2;\n", "let a = 1\nlet b = 2\n"},
+		{"blank lines collapse", "let a = 1\n\n\n\nlet b = 2\n", "let a = 1\n\nlet b = 2\n"},
+		{"no blank at block edges", "fn f() {\n\n  return 1\n\n}\n", "fn f() {\n  return 1\n}\n"},
+		{"blank around declarations", "let a = 1\nfn f() {\n  return a\n}\nfn g() {\n  return 2\n}\n",
+			"let a = 1\n\nfn f() {\n  return a\n}\n\nfn g() {\n  return 2\n}\n"},
+		{"parens kept where needed", "let x = (a + b) * c\nlet y = a + (b * c)\nlet z = -(2 ** 2)\nlet w = (-2) ** 2\n",
+			"let x = (a + b) * c\nlet y = a + b * c\nlet z = -2 ** 2\nlet w = (-2) ** 2\n"},
+		{"left associativity", "let x = a - (b - c)\nlet y = (a - b) - c\n", "let x = a - (b - c)\nlet y = a - b - c\n"},
+		{"literals as written", "let s = r#\"a\"b\"#\nlet t = \"\"\"\n  x\n  \"\"\"\nlet d = 1500ms\nlet f = 1.50\n",
+			"let s = r#\"a\"b\"#\nlet t = \"\"\"\n  x\n  \"\"\"\nlet d = 1500ms\nlet f = 1.50\n"},
+		{"dict and struct literals", "let d = { a : 1 , \"b c\": 2, [k]: 3, ...rest }\nlet p = Point{x: 1}\n",
+			"let d = {a: 1, \"b c\": 2, [k]: 3, ...rest}\nlet p = Point { x: 1 }\n"},
+		{"closures", "let f = {x,y->x+y}\nlet g = fn(a: int) -> int { return a }\nxs.map({ x -> x * 2 })\n",
+			"let f = { x, y -> x + y }\nlet g = fn(a: int) -> int { return a }\nxs.map({ x -> x * 2 })\n"},
+		{"match", "match x {\n1|2->{ \"small\" }\n_ if x > 9 -> {\nprintln(x)\n}\n}\n",
+			"match x {\n  1 | 2 -> { \"small\" }\n  _ if x > 9 -> {\n    println(x)\n  }\n}\n"},
+		{"try", "let r = try { f() } catch (e: string) { nil } finally { done() }\n",
+			"let r = try { f() } catch (e: string) { nil } finally { done() }\n"},
+		{"types", "fn f(a: list<int>, b: {name: string, age?: int}, c: (int | string)?, d: fn(int) -> bool) -> int | nil { return 1 }\n",
+			"fn f(\n  a: list<int>,\n  b: {name: string, age?: int},\n  c: (int | string)?,\n  d: fn(int) -> bool,\n) -> int | nil {\n  return 1\n}\n"},
+		{"type parens", "type T = (fn(int) -> bool)?\ntype U = (A | B) & C\ntype V = fn(int) -> bool | nil\n",
+			"type T = (fn(int) -> bool)?\ntype U = (A | B) & C\ntype V = fn(int) -> bool | nil\n"},
+		{"declarations", "pub struct P<T>{x:int\ny?:T}\nenum E{A,B(n:int)}\ntype Id=string\ninterface Show{fn show(self)->string}\n",
+			"pub struct P<T> {\n  x: int\n  y?: T\n}\n\nenum E { A, B(n: int) }\n\ntype Id = string\n\ninterface Show {\n  fn show(self) -> string\n}\n"},
+		{"imports", "import \"std/json\"\nimport {a,b} from \"lib\"\nimport std::text::{trim}\npub import { x } from \"y\"\n",
+			"import \"std/json\"\nimport { a, b } from \"lib\"\nimport std::text::{trim}\npub import { x } from \"y\"\n"},
+		{"attributes", "@deprecated(since: \"1\", use: \"g\") @test pub fn f() { }\n",
+			"@deprecated(since: \"1\", use: \"g\")\n@test\npub fn f() {}\n"},
+		{"tool", "tool add(a: int, b: int) -> int {\ndescription \"Add.\"\nreturn a + b\n}\n",
+			"tool add(a: int, b: int) -> int {\n  description \"Add.\"\n  return a + b\n}\n"},
+		{"var becomes nothing else", "var x = 1\nx += 2\n", "var x = 1\nx += 2\n"},
+		{"keyword expressions", "parallel each xs with {max_concurrent: 2} { x -> f(x) }\nselect {\nv from ch { println(v) }\ntimeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n",
+			"parallel each xs with { max_concurrent: 2 } { x -> f(x) }\nselect {\n  v from ch { println(v) }\n  timeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n"},
+		{"newer syntax", "import * as m from \"lib\"\nfn f(k) {\n  mutex ( k ) { return m.x! }\n}\n",
+			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
+		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
+			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n"},
+		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+func TestComments(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"line comments", "// head\nlet x = 1 // trailing\n\n// before y\nlet y = 2\n// tail\n",
+			"// head\nlet x = 1 // trailing\n\n// before y\nlet y = 2\n// tail\n"},
+		{"doc comments", "/// Adds.\n///   Indented.\npub fn add(a, b) { return a + b }\n",
+			"/// Adds.\n///   Indented.\npub fn add(a, b) {\n  return a + b\n}\n"},
+		{"doc comment stays attached", "let a = 1\n/** Doc. */\nfn f() {}\n", "let a = 1\n\n/** Doc. */\nfn f() {}\n"},
+		{"comments in lists", "let xs = [\n  1, // one\n  // two next\n  2,\n  3 // three\n]\n",
+			"let xs = [\n  1, // one\n  // two next\n  2,\n  3, // three\n]\n"},
+		{"comments in calls", "f(a, /* inline */ b)\ng(\n  a, // first\n  b,\n)\n",
+			"f(a, /* inline */ b)\ng(\n  a, // first\n  b,\n)\n"},
+		{"comment in empty block", "fn f() {\n  // nothing yet\n}\n", "fn f() {\n  // nothing yet\n}\n"},
+		{"comment in expression", "let x = a + // why\n  b\n", "let x = a + // why\n  b\n"},
+		{"comment at block end", "if x {\n  f()\n  // done\n}\n", "if x {\n  f()\n  // done\n}\n"},
+		{"block comment keeps the expression joined", "let x = 5 /* a\nb */ - 2\n", "let x = 5 /* a\nb */ - 2\n"},
+		{"comment in struct", "struct P {\n  x: int // the x\n  // y next\n  y: int\n}\n",
+			"struct P {\n  x: int // the x\n  // y next\n  y: int\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+func TestLineBreaking(t *testing.T) {
+	long := "let result = compute_something(first_argument, second_argument, third_argument, fourth_argument_xyz_and_more_text)\n"
+	check(t, "args", long,
+		"let result = compute_something(\n  first_argument,\n  second_argument,\n  third_argument,\n  fourth_argument_xyz_and_more_text,\n)\n")
+	check(t, "hug", "register([{name: \"alpha\", handler: { x -> x }}, {name: \"beta\", handler: { x -> x * 2 }}, {name: \"c\"}])\n",
+		"register([\n  {name: \"alpha\", handler: { x -> x }},\n  {name: \"beta\", handler: { x -> x * 2 }},\n  {name: \"c\"},\n])\n")
+	check(t, "binary", "let ok = first_condition_is_true && second_condition_is_true && third_condition_is_also_true_xyz_and_more_text\n",
+		"let ok = first_condition_is_true &&\n  second_condition_is_true &&\n  third_condition_is_also_true_xyz_and_more_text\n")
+	check(t, "chain", "let r = items.filter({ x -> x.enabled }).map({ x -> x.name }).sort().join(\", \").upper_case_it_now_and_more_text()\n",
+		"let r = items\n  .filter({ x -> x.enabled })\n  .map({ x -> x.name })\n  .sort()\n  .join(\", \")\n  .upper_case_it_now_and_more_text()\n")
+	check(t, "pipe", "let r = some_long_value_name |> first_transformation |> second_transformation |> third_one_here_xyz_and_more_text\n",
+		"let r = some_long_value_name\n  |> first_transformation\n  |> second_transformation\n  |> third_one_here_xyz_and_more_text\n")
+	check(t, "expanded dict stays", "let cfg = {\n  a: 1, b: 2}\n", "let cfg = {\n  a: 1,\n  b: 2,\n}\n")
+	check(t, "ternary", "let label = some_condition_that_is_long && another_condition ? \"a long string value\" : \"another long string\"\n",
+		"let label = (some_condition_that_is_long && another_condition) ? \"a long string value\"\n  : \"another long string\"\n")
+	check(t, "clarifying parentheses", "let j = a && b || c\nlet k = a || b ? 1 : 2\n", "let j = (a && b) || c\nlet k = (a || b) ? 1 : 2\n")
+	check(t, "short operand stays", "let found = regex_match(\"a very long pattern that will not fit on the line at all, no way\", text_input) != nil\n",
+		"let found = regex_match(\n  \"a very long pattern that will not fit on the line at all, no way\",\n  text_input,\n) != nil\n")
+}
+
+func TestUnparsable(t *testing.T) {
+	if _, err := Source("bad.harn", []byte("let = 1\n")); err == nil || !strings.Contains(err.Error(), "bad.harn:1:5") {
+		t.Fatalf("err = %v", err)
+	}
+}

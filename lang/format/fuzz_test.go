@@ -1,0 +1,52 @@
+package format
+
+import (
+	"os"
+	"testing"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// FuzzFormat parses arbitrary input and, when it parses, formats it: the
+// formatter must not panic, its output must parse to the same tree with
+// the same comments (Source checks both), and formatting must be
+// idempotent. A file the formatter refuses to touch (syntax it does not
+// know yet) is not a failure; any other error is.
+func FuzzFormat(f *testing.F) {
+	for _, seed := range []string{
+		"let x = 1 // c\nfn f(a, b = 2, ...c) -> int { return a + b }\n",
+		"let d = {a: 1, \"b\": [1, 2, ...xs], [k]: { x -> x }}\nmatch d { {a} -> { 1 } _ -> { 2 } }\n",
+		"/// doc\n@attr(1, k: \"v\")\npub fn g<T>(x: T) -> T where T: Show { return x }\n",
+		"let x = 5 /* a\nb */ - 2\nlet y = a\n  .b()\n  .c()\n",
+		"try { throw \"x\" } catch (e: string) { println(e) } finally { done() }\n",
+		"parallel each xs with { max_concurrent: 2 } { x -> x } as stream\nselect { v from ch {} timeout 5s {} }\n",
+		"import a::b::{x, y}\nimport { p } from \"q\"\nstruct S { a: int, b?: string }\nenum E { A, B(n: int) }\n",
+		"let s = \"${a} and ${b[\"k\"]}\"\nlet r = r#\"raw\"#\nlet t = \"\"\"\n  text\n  \"\"\"\n",
+	} {
+		f.Add(seed)
+	}
+	for _, path := range []string{"../../examples/hello.harn", "../../stdlib/std/text.harn"} {
+		if b, err := os.ReadFile(path); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, err := syntax.Parse("fuzz.harn", []byte(src)); err != nil {
+			return
+		}
+		out, err := Source("fuzz.harn", []byte(src))
+		if err != nil {
+			if _, refused := err.(*UnsupportedError); refused {
+				return
+			}
+			t.Fatalf("%v\n--- input\n%s", err, src)
+		}
+		again, err := Source("fuzz.harn", out)
+		if err != nil {
+			t.Fatalf("formatting the output: %v\n--- output\n%s", err, out)
+		}
+		if string(again) != string(out) {
+			t.Fatalf("not idempotent:\n--- first\n%s--- second\n%s", out, again)
+		}
+	})
+}

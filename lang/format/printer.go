@@ -1,0 +1,491 @@
+package format
+
+import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// printer holds what the tree lacks: the token stream (for comments,
+// literals as written and where statements end) and the comments not yet
+// emitted.
+type printer struct {
+	toks     []syntax.Token
+	index    map[syntax.Pos]int // token index by start position
+	comments []comment
+	next     int         // first comment not yet emitted
+	lastLine int         // source line on which the last emitted element ended
+	closer   map[int]int // token index of an opening bracket → its closing one
+}
+
+type comment struct {
+	tok      syntax.Token
+	trailing bool // follows code on the same line
+	block    bool // a /* */ comment: code may follow it on its last line
+	nlAfter  bool // a line break follows it
+}
+
+func newPrinter(toks []syntax.Token) *printer {
+	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}}
+	prevLine := 0
+	var open []int
+	for i, t := range toks {
+		p.index[t.Pos] = i
+		if t.Kind == syntax.TokPunct {
+			switch t.Text {
+			case "(", "[", "{":
+				open = append(open, i)
+			case ")", "]", "}":
+				if n := len(open); n > 0 {
+					p.closer[open[n-1]] = i
+					open = open[:n-1]
+				}
+			}
+		}
+		switch t.Kind {
+		case syntax.TokComment, syntax.TokDoc:
+			c := comment{tok: t, trailing: prevLine == t.Pos.Line}
+			c.block = strings.HasPrefix(t.Text, "/*")
+			c.nlAfter = !c.block || i+1 < len(toks) && (toks[i+1].Kind == syntax.TokNewline || toks[i+1].Kind == syntax.TokEOF)
+			p.comments = append(p.comments, c)
+			if c.block {
+				prevLine = t.End().Line
+			}
+		case syntax.TokNewline:
+		default:
+			prevLine = t.End().Line
+		}
+	}
+	return p
+}
+
+func before(a, b syntax.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// significant reports whether a token is code (not a comment, line break
+// or statement separator).
+func significant(t syntax.Token) bool {
+	switch t.Kind {
+	case syntax.TokComment, syntax.TokDoc, syntax.TokNewline:
+		return false
+	case syntax.TokPunct:
+		return t.Text != ";"
+	}
+	return true
+}
+
+// tokenAt is the index of the token starting at pos, or -1.
+func (p *printer) tokenAt(pos syntax.Pos) int {
+	if i, ok := p.index[pos]; ok {
+		return i
+	}
+	return -1
+}
+
+// textAt is the source text of the token starting at pos.
+func (p *printer) textAt(pos syntax.Pos) string {
+	if i := p.tokenAt(pos); i >= 0 {
+		return p.toks[i].Text
+	}
+	panic(unsupported("a node without a token at " + posString(pos)))
+}
+
+func posString(p syntax.Pos) string {
+	return strings.Join([]string{itoa(p.Line), itoa(p.Col)}, ":")
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+// closing is the position of the bracket that closes the one at pos (or
+// pos itself when there is none).
+func (p *printer) closing(pos syntax.Pos) syntax.Pos {
+	if i, ok := p.closer[p.tokenAt(pos)]; ok {
+		return p.toks[i].Pos
+	}
+	return pos
+}
+
+// nextPunct is the position of the first punctuation v at or after pos.
+func (p *printer) nextPunct(pos syntax.Pos, v string) syntax.Pos {
+	i := p.tokenAt(pos)
+	if i < 0 {
+		return pos
+	}
+	for ; i < len(p.toks); i++ {
+		if t := p.toks[i]; t.Kind == syntax.TokPunct && t.Text == v {
+			return t.Pos
+		}
+	}
+	return pos
+}
+
+// trailingComments emits the comments before pos that trail code on their
+// line (after a separator such as a comma).
+func (p *printer) trailingComments(pos syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, pos) && p.comments[p.next].trailing {
+		c := p.comments[p.next]
+		p.next++
+		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
+		if c.nlAfter {
+			out = append(out, breakParent{})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// endBefore is the position where the last significant token before pos
+// ends (the end of the statement that precedes pos).
+func (p *printer) endBefore(pos syntax.Pos) syntax.Pos {
+	i := p.tokenAt(pos)
+	if i < 0 {
+		i = len(p.toks) - 1
+	}
+	for i--; i >= 0; i-- {
+		if significant(p.toks[i]) {
+			return p.toks[i].End()
+		}
+	}
+	return syntax.Pos{}
+}
+
+// startOf widens a start position over the opening parentheses written
+// before it (a statement such as `(a + b).f()` starts at its `(`).
+func (p *printer) startOf(pos syntax.Pos) syntax.Pos {
+	i := p.tokenAt(pos)
+	if i < 0 {
+		return pos
+	}
+	for j := i - 1; j >= 0; j-- {
+		t := p.toks[j]
+		if !significant(t) {
+			continue
+		}
+		if t.Kind == syntax.TokPunct && t.Text == "(" {
+			pos = t.Pos
+			continue
+		}
+		break
+	}
+	return pos
+}
+
+// commentDoc is the text of a comment; `///` runs are re-indented line by
+// line.
+func commentDoc(t syntax.Token) doc {
+	if t.Kind == syntax.TokDoc && strings.HasPrefix(t.Text, "///") {
+		lines := strings.Split(t.Text, "\n")
+		var out concat
+		for i, l := range lines {
+			if i > 0 {
+				out = append(out, hardline)
+			}
+			out = append(out, text(strings.TrimRight(strings.TrimSpace(l), " \t\r")))
+		}
+		return out
+	}
+	return text(strings.TrimRight(t.Text, " \t\r"))
+}
+
+// inline emits, inside an expression or declaration, the comments that
+// come before pos.
+func (p *printer) inline(pos syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, pos) {
+		c := p.comments[p.next]
+		p.next++
+		if c.trailing {
+			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
+		} else {
+			out = append(out, hardline, commentDoc(c.tok))
+		}
+		if c.nlAfter {
+			out = append(out, hardline)
+		} else {
+			out = append(out, text(" "))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// item is one element of a statement list: its start, the position just
+// after its end, and how to print it.
+type item struct {
+	start, end syntax.Pos
+	blockDecl  bool // a declaration with a body: blank lines around it
+	print      func() doc
+}
+
+// list prints statements (or members) one per line. boundary is where the
+// list ends (its closing brace, or the end of the file).
+func (p *printer) list(items []item, boundary syntax.Pos) doc {
+	var out concat
+	p.lastLine = 0
+	for i, it := range items {
+		// Comments before the item that trail the previous one were taken
+		// by it; the rest stand on their own lines.
+		needBlank := i > 0 && (it.blockDecl || items[i-1].blockDecl)
+		first := true
+		for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, it.start) {
+			c := p.comments[p.next]
+			p.next++
+			if (first && needBlank) || (p.lastLine > 0 && c.tok.Pos.Line-p.lastLine > 1) {
+				out = append(out, blankline{})
+			} else if len(out) > 0 {
+				out = append(out, hardline)
+			}
+			first = false
+			out = append(out, commentDoc(c.tok))
+			p.lastLine = c.tok.End().Line
+		}
+		switch {
+		case first && needBlank:
+			out = append(out, blankline{})
+		case p.lastLine > 0 && it.start.Line-p.lastLine > 1:
+			out = append(out, blankline{})
+		case len(out) > 0:
+			out = append(out, hardline)
+		}
+		out = append(out, it.print())
+		p.lastLine = it.end.Line
+		// Comments on the line the item ends on trail it.
+		next := boundary
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, next) {
+			c := p.comments[p.next]
+			if !c.trailing || c.tok.Pos.Line != p.lastLine {
+				break
+			}
+			p.next++
+			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
+			if c.nlAfter {
+				out = append(out, breakParent{})
+			}
+			p.lastLine = c.tok.End().Line
+		}
+	}
+	// Comments left before the boundary close the list.
+	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, boundary) {
+		c := p.comments[p.next]
+		p.next++
+		switch {
+		case c.trailing && c.tok.Pos.Line == p.lastLine:
+			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
+		default:
+			if p.lastLine > 0 && c.tok.Pos.Line-p.lastLine > 1 {
+				out = append(out, blankline{})
+			} else if len(out) > 0 {
+				out = append(out, hardline)
+			}
+			out = append(out, commentDoc(c.tok))
+		}
+		p.lastLine = c.tok.End().Line
+	}
+	return out
+}
+
+// hasComments reports whether a comment lies between two positions.
+func (p *printer) hasComments(from, to syntax.Pos) bool {
+	for i := p.next; i < len(p.comments); i++ {
+		c := p.comments[i].tok.Pos
+		if !before(c, to) {
+			return false
+		}
+		if !before(c, from) {
+			return true
+		}
+	}
+	return false
+}
+
+// file prints a whole file.
+func (p *printer) file(f *syntax.File) doc {
+	eof := p.toks[len(p.toks)-1].Pos
+	items := p.stmtItems(f.Items, eof, true)
+	return p.list(items, syntax.Pos{Line: eof.Line + 1})
+}
+
+// stmtItems makes list items of statements; boundary is the list's end.
+func (p *printer) stmtItems(stmts []syntax.Stmt, boundary syntax.Pos, top bool) []item {
+	items := make([]item, len(stmts))
+	for i, s := range stmts {
+		s := s
+		items[i] = item{start: p.stmtStart(s), blockDecl: top && isBlockDecl(s), print: func() doc { return p.stmt(s) }}
+	}
+	for i := range items {
+		next := boundary
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	return items
+}
+
+func isBlockDecl(s syntax.Stmt) bool {
+	switch s.(type) {
+	case *syntax.FnDecl, *syntax.PipelineDecl, *syntax.ToolDecl, *syntax.StructDecl, *syntax.EnumDecl,
+		*syntax.InterfaceDecl, *syntax.ImplBlock, *syntax.SkillDecl, *syntax.EvalPackDecl:
+		return true
+	}
+	return false
+}
+
+// stmtStart is where a statement's first token is: before its attributes,
+// at the leftmost operand of an expression, before opening parentheses.
+func (p *printer) stmtStart(s syntax.Stmt) syntax.Pos {
+	var pos syntax.Pos
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		pos = leftmost(s.X)
+	case *syntax.AssignStmt:
+		pos = leftmost(s.Target)
+	default:
+		pos = s.Position()
+	}
+	if attrs := attrsOf(s); len(attrs) > 0 && before(attrs[0].At, pos) {
+		pos = attrs[0].At
+	}
+	return p.startOf(pos)
+}
+
+func attrsOf(s syntax.Stmt) []*syntax.Attribute {
+	switch s := s.(type) {
+	case *syntax.FnDecl:
+		return s.Attrs
+	case *syntax.PipelineDecl:
+		return s.Attrs
+	case *syntax.ToolDecl:
+		return s.Attrs
+	case *syntax.StructDecl:
+		return s.Attrs
+	case *syntax.EnumDecl:
+		return s.Attrs
+	case *syntax.TypeDecl:
+		return s.Attrs
+	case *syntax.InterfaceDecl:
+		return s.Attrs
+	case *syntax.ImplBlock:
+		return s.Attrs
+	case *syntax.SkillDecl:
+		return s.Attrs
+	case *syntax.EvalPackDecl:
+		return s.Attrs
+	}
+	return nil
+}
+
+// leftmost is the position of an expression's first token (a binary
+// expression records its operator's).
+func leftmost(x syntax.Expr) syntax.Pos {
+	for {
+		switch n := x.(type) {
+		case *syntax.BinaryExpr:
+			x = n.X
+		case *syntax.TernaryExpr:
+			x = n.Cond
+		case *syntax.RangeExpr:
+			x = n.Start
+		case *syntax.PipeExpr:
+			x = n.X
+		case *syntax.MemberExpr:
+			x = n.X
+		case *syntax.IndexExpr:
+			x = n.X
+		case *syntax.SliceExpr:
+			x = n.X
+		case *syntax.MethodCall:
+			x = n.X
+		case *syntax.PropagateExpr:
+			x = n.X
+		case *syntax.NonNilExpr:
+			x = n.X
+		default:
+			return x.Position()
+		}
+	}
+}
+
+// block prints `{ statements }`. Statements go one per line; a block that
+// was written on one line with at most one simple statement and no
+// comments stays on one line when it fits.
+func (p *printer) block(b *syntax.Block) doc {
+	return p.blockWith(b, nil, b.Stmts)
+}
+
+// body prints a block one statement per line, whatever its source layout
+// (the bodies of declarations, loops and statement-level if and try).
+func (p *printer) body(b *syntax.Block) doc {
+	if len(b.Stmts) == 0 && !p.hasComments(b.At, b.End) {
+		return text("{}")
+	}
+	items := p.stmtItems(b.Stmts, b.End, false)
+	return concat{text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+}
+
+// blockWith prints a block whose first line carries head after the brace
+// (a closure's parameters) and whose statements are stmts.
+func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc {
+	open := concat{text("{")}
+	if head != nil {
+		open = append(open, text(" "), head)
+	}
+	if len(stmts) == 0 && !p.hasComments(b.At, b.End) {
+		if head != nil {
+			return concat{open, text(" }")}
+		}
+		return text("{}")
+	}
+	if p.oneLine(b, stmts) {
+		return grp(open, indent{sp, p.stmt(stmts[0])}, sp, text("}"))
+	}
+	items := p.stmtItems(stmts, b.End, false)
+	body := p.list(items, b.End)
+	return concat{open, indent{hardline, body}, hardline, text("}")}
+}
+
+// oneLine reports whether a block may be printed on one line.
+func (p *printer) oneLine(b *syntax.Block, stmts []syntax.Stmt) bool {
+	if len(stmts) != 1 || b.At.Line != b.End.Line || p.hasComments(b.At, b.End) {
+		return false
+	}
+	switch s := stmts[0].(type) {
+	case *syntax.ExprStmt:
+		switch s.X.(type) {
+		case *syntax.IfExpr, *syntax.MatchExpr, *syntax.TryExpr, *syntax.RetryExpr, *syntax.ParallelExpr,
+			*syntax.DeadlineExpr, *syntax.SelectExpr, *syntax.SpawnExpr:
+			return false
+		}
+		return true
+	case *syntax.ReturnStmt, *syntax.ThrowStmt, *syntax.BreakStmt, *syntax.ContinueStmt, *syntax.AssignStmt,
+		*syntax.YieldStmt, *syntax.EmitStmt, *syntax.LetStmt:
+		return true
+	}
+	return false
+}

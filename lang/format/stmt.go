@@ -1,0 +1,698 @@
+package format
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// stmt prints a statement or declaration (without surrounding comments;
+// the statement list places those).
+func (p *printer) stmt(s syntax.Stmt) doc {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		switch x := s.X.(type) {
+		case *syntax.IfExpr:
+			return concat{p.inline(x.At), p.ifExpr(x, true)}
+		case *syntax.TryExpr:
+			return concat{p.inline(x.At), p.try(x, true)}
+		}
+		return p.expr(s.X)
+	case *syntax.AssignStmt:
+		return concat{p.expr(s.Target), text(" " + s.Op + " "), p.expr(s.Value)}
+	case *syntax.LetStmt:
+		d := concat{}
+		if s.Pub {
+			d = append(d, text("pub "))
+		}
+		d = append(d, text(s.Kind.String()+" "), p.pattern(s.Pattern))
+		if s.Type != nil {
+			d = append(d, text(": "), p.typ(s.Type))
+		}
+		return append(d, text(" = "), p.expr(s.Value))
+	case *syntax.ForStmt:
+		return concat{text("for "), p.pattern(s.Pattern), text(" in "), p.expr(s.Iter), text(" "), p.body(s.Body)}
+	case *syntax.WhileStmt:
+		return concat{text("while "), p.expr(s.Cond), text(" "), p.body(s.Body)}
+	case *syntax.DeferStmt:
+		return concat{text("defer "), p.block(s.Body)}
+	case *syntax.MutexStmt:
+		if s.Key != nil {
+			return concat{text("mutex("), p.expr(s.Key), text(") "), p.body(s.Body)}
+		}
+		return concat{text("mutex "), p.body(s.Body)}
+	case *syntax.ReturnStmt:
+		if s.Value == nil {
+			return text("return")
+		}
+		return concat{text("return "), p.expr(s.Value)}
+	case *syntax.YieldStmt:
+		if s.Value == nil {
+			return text("yield")
+		}
+		return concat{text("yield "), p.expr(s.Value)}
+	case *syntax.ThrowStmt:
+		return concat{text("throw "), p.expr(s.Value)}
+	case *syntax.EmitStmt:
+		return concat{text("emit "), p.expr(s.Value)}
+	case *syntax.GuardStmt:
+		return concat{text("guard "), p.expr(s.Cond), text(" else "), p.block(s.Else)}
+	case *syntax.RequireStmt:
+		d := concat{text("require "), p.expr(s.Cond)}
+		if s.Message != nil {
+			d = append(d, text(", "), p.expr(s.Message))
+		}
+		return d
+	case *syntax.BreakStmt:
+		return text("break")
+	case *syntax.ContinueStmt:
+		return text("continue")
+	case *syntax.ImportDecl:
+		return p.importDecl(s)
+	case *syntax.FnDecl:
+		return p.fnDecl(s)
+	case *syntax.PipelineDecl:
+		d := p.declHead(s.Attrs, s.Pub, "pipeline "+s.Name)
+		d = append(d, p.params(s.Params, p.nextPunct(s.NamePos, "(")), p.returnThrows(s.Return, s.Throws))
+		if s.Extends != "" {
+			d = append(d, text(" extends "+s.Extends))
+		}
+		return append(d, text(" "), p.body(s.Body))
+	case *syntax.ToolDecl:
+		return p.toolDecl(s)
+	case *syntax.StructDecl:
+		return p.structDecl(s)
+	case *syntax.EnumDecl:
+		return p.enumDecl(s)
+	case *syntax.TypeDecl:
+		d := p.declHead(s.Attrs, s.Pub, "type "+s.Name)
+		return append(d, p.typeParams(s.TypeParams), text(" = "), p.typ(s.Type))
+	case *syntax.InterfaceDecl:
+		return p.interfaceDecl(s)
+	case *syntax.ImplBlock:
+		return p.implBlock(s)
+	case *syntax.SkillDecl:
+		return p.skillDecl(s)
+	case *syntax.EvalPackDecl:
+		return p.evalPack(s)
+	case *syntax.OverrideDecl:
+		return concat{text("override " + s.Name + "(" + strings.Join(s.Params, ", ") + ") "), p.body(s.Body)}
+	}
+	panic(unsupported("a statement of kind " + typeName(s)))
+}
+
+// declHead prints attributes (one per line), `pub` and the keyword and
+// name of a declaration.
+func (p *printer) declHead(attrs []*syntax.Attribute, pub bool, head string) concat {
+	var d concat
+	for _, a := range attrs {
+		d = append(d, p.inline(a.At), p.attribute(a), hardline)
+	}
+	if pub {
+		head = "pub " + head
+	}
+	return append(d, text(head))
+}
+
+func (p *printer) attribute(a *syntax.Attribute) doc {
+	d := concat{text("@" + a.Name)}
+	if len(a.Args) == 0 {
+		return d
+	}
+	elems := make([]elem, len(a.Args))
+	for i, arg := range a.Args {
+		arg := arg
+		start := leftmost(arg.Value)
+		elems[i] = elem{start, func() doc {
+			if arg.Name != "" {
+				return concat{text(arg.Name + ": "), p.expr(arg.Value)}
+			}
+			return p.expr(arg.Value)
+		}}
+	}
+	paren := p.nextPunct(a.At, "(")
+	return append(d, p.seq("(", elems, ")", p.closing(paren), false))
+}
+
+func (p *printer) importDecl(s *syntax.ImportDecl) doc {
+	d := concat{}
+	if s.Pub {
+		d = append(d, text("pub "))
+	}
+	d = append(d, text("import "))
+	if s.Namespace != nil {
+		return append(d, text("* as "+s.Namespace.Name+" from "+p.textAt(s.PathPos)))
+	}
+	if i := p.tokenAt(s.PathPos); i >= 0 && p.toks[i].Kind == syntax.TokIdent {
+		// import a::b::{x, y}
+		d = append(d, text(strings.ReplaceAll(s.Path, "/", "::")+"::{"))
+		for i, n := range s.Names {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, text(n.Name))
+		}
+		return append(d, text("}"))
+	}
+	if s.Names != nil {
+		if len(s.Names) == 0 {
+			d = append(d, text("{} from "))
+		} else {
+			elems := make([]elem, len(s.Names))
+			for i, n := range s.Names {
+				n := n
+				elems[i] = elem{n.At, func() doc { return text(n.Name) }}
+			}
+			inner := p.seq("{", elems, "}", p.closing(p.nextPunct(s.At, "{")), false)
+			// `{ a, b }`: spaces inside the braces when flat
+			if g, ok := inner.(*group); ok {
+				g.docs[1] = indent{sp, g.docs[1].(indent)[1]}
+				g.docs[2] = sp
+			}
+			d = append(d, inner, text(" from "))
+		}
+	}
+	return append(d, text(p.textAt(s.PathPos)))
+}
+
+func (p *printer) fnDecl(s *syntax.FnDecl) doc {
+	head := "fn " + s.Name
+	if s.Gen {
+		head = "gen " + head
+	}
+	d := p.declHead(s.Attrs, s.Pub, head)
+	d = append(d, p.typeParams(s.TypeParams), p.params(s.Params, p.paramsParen(s.NamePos)), p.returnThrows(s.Return, s.Throws))
+	if len(s.Where) > 0 {
+		d = append(d, text(" where "))
+		for i, w := range s.Where {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, text(w.Param+": "+strings.Join(w.Bounds, " + ")))
+		}
+	}
+	return append(d, text(" "), p.body(s.Body))
+}
+
+// paramsParen is the `(` of a parameter list after a name and optional
+// type parameters.
+func (p *printer) paramsParen(name syntax.Pos) syntax.Pos {
+	i := p.tokenAt(name)
+	if i < 0 {
+		return syntax.Pos{}
+	}
+	j := i + 1
+	for j < len(p.toks) && !significant(p.toks[j]) {
+		j++
+	}
+	if j < len(p.toks) && p.toks[j].Text == "<" {
+		return p.afterTypeArgs(name)
+	}
+	return p.nextPunct(name, "(")
+}
+
+func (p *printer) typeParams(tps []*syntax.TypeParam) doc {
+	if len(tps) == 0 {
+		return nil
+	}
+	d := concat{text("<")}
+	for i, tp := range tps {
+		if i > 0 {
+			d = append(d, text(", "))
+		}
+		if tp.Variance != "" {
+			d = append(d, text(tp.Variance+" "))
+		}
+		d = append(d, text(tp.Name))
+	}
+	return append(d, text(">"))
+}
+
+// params prints `(a: T = d, ...rest)`; paren is the `(`.
+func (p *printer) params(ps []*syntax.Param, paren syntax.Pos) doc {
+	elems := make([]elem, len(ps))
+	for i, prm := range ps {
+		prm := prm
+		elems[i] = elem{prm.At, func() doc { return p.param(prm) }}
+	}
+	closeAt := p.closing(paren)
+	if closeAt == paren {
+		closeAt = syntax.Pos{}
+	}
+	return p.seq("(", elems, ")", closeAt, false)
+}
+
+func (p *printer) param(prm *syntax.Param) doc {
+	d := concat{}
+	if prm.Rest {
+		d = append(d, text("..."))
+	}
+	d = append(d, text(prm.Name))
+	if prm.Type != nil {
+		d = append(d, text(": "), p.typ(prm.Type))
+	}
+	if prm.Default != nil {
+		d = append(d, text(" = "), p.expr(prm.Default))
+	}
+	return d
+}
+
+func (p *printer) toolDecl(s *syntax.ToolDecl) doc {
+	d := p.declHead(s.Attrs, s.Pub, "tool "+s.Name)
+	d = append(d, p.params(s.Params, p.nextPunct(s.NamePos, "(")), p.returnThrows(s.Return, s.Throws), text(" "))
+	b := s.Body
+	desc := p.description(b.At)
+	if desc == "" {
+		return append(d, p.body(b))
+	}
+	// `description "…"` is the body's first line, printed as one more item.
+	descAt := p.nextWord(b.At, "description")
+	first := item{start: descAt, print: func() doc { return text("description " + desc) }}
+	items := append([]item{first}, p.stmtItems(b.Stmts, b.End, false)...)
+	next := b.End
+	if len(items) > 1 {
+		next = items[1].start
+	}
+	items[0].end = p.endBefore(next)
+	return append(d, text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}"))
+}
+
+// description returns the text of the `description "…"` string that opens
+// the tool body at open, or "".
+func (p *printer) description(open syntax.Pos) string {
+	i := p.tokenAt(open)
+	if i < 0 {
+		return ""
+	}
+	var sig []syntax.Token
+	for j := i + 1; j < len(p.toks) && len(sig) < 2; j++ {
+		if significant(p.toks[j]) {
+			sig = append(sig, p.toks[j])
+		}
+	}
+	if len(sig) == 2 && sig[0].Kind == syntax.TokIdent && sig[0].Text == "description" &&
+		(sig[1].Kind == syntax.TokString || sig[1].Kind == syntax.TokRaw) {
+		return sig[1].Text
+	}
+	return ""
+}
+
+// members prints `{ members }`: one per line when written on several lines
+// or too long, else `{ a, b }`.
+func (p *printer) members(openAt syntax.Pos, items []item) doc {
+	end := p.closing(openAt)
+	if len(items) == 0 {
+		if p.hasComments(openAt, end) {
+			return concat{text("{"), indent{hardline, p.list(nil, end)}, hardline, text("}")}
+		}
+		return text("{}")
+	}
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if items[0].start.Line == openAt.Line && end.Line == openAt.Line && !p.hasComments(openAt, end) {
+		var flatDoc concat
+		for i, it := range items {
+			if i > 0 {
+				flatDoc = append(flatDoc, text(","), sp)
+			}
+			flatDoc = append(flatDoc, it.print())
+		}
+		return grp(text("{"), indent{sp, flatDoc}, sp, text("}"))
+	}
+	return concat{text("{"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+}
+
+func (p *printer) structDecl(s *syntax.StructDecl) doc {
+	d := p.declHead(s.Attrs, s.Pub, "struct "+s.Name)
+	d = append(d, p.typeParams(s.TypeParams), text(" "))
+	items := make([]item, len(s.Fields))
+	for i, f := range s.Fields {
+		f := f
+		items[i] = item{start: f.At, print: func() doc {
+			fd := concat{text(f.Name)}
+			if f.Optional {
+				fd = append(fd, text("?"))
+			}
+			if f.Type != nil {
+				fd = append(fd, text(": "), p.typ(f.Type))
+			}
+			return fd
+		}}
+	}
+	return append(d, p.members(p.bodyBrace(s.At, s.TypeParams != nil), items))
+}
+
+// bodyBrace is the `{` after a declaration's name and type parameters.
+func (p *printer) bodyBrace(at syntax.Pos, generic bool) syntax.Pos {
+	i := p.tokenAt(at)
+	depth := 0
+	for j := i; j >= 0 && j < len(p.toks); j++ {
+		t := p.toks[j]
+		if t.Kind != syntax.TokPunct {
+			continue
+		}
+		switch t.Text {
+		case "<":
+			depth++
+		case ">":
+			depth--
+		case "{":
+			if depth <= 0 || !generic {
+				return t.Pos
+			}
+		}
+	}
+	return at
+}
+
+func (p *printer) enumDecl(s *syntax.EnumDecl) doc {
+	d := p.declHead(s.Attrs, s.Pub, "enum "+s.Name)
+	d = append(d, p.typeParams(s.TypeParams), text(" "))
+	items := make([]item, len(s.Variants))
+	for i, v := range s.Variants {
+		v := v
+		items[i] = item{start: v.At, print: func() doc {
+			if v.Params == nil {
+				return text(v.Name)
+			}
+			return concat{text(v.Name), p.params(v.Params, p.nextPunct(v.At, "("))}
+		}}
+	}
+	return append(d, p.members(p.bodyBrace(s.At, s.TypeParams != nil), items))
+}
+
+func (p *printer) interfaceDecl(s *syntax.InterfaceDecl) doc {
+	d := p.declHead(s.Attrs, false, "interface "+s.Name)
+	d = append(d, p.typeParams(s.TypeParams), text(" "))
+	var items []item
+	for _, t := range s.Types {
+		t := t
+		items = append(items, item{start: t.At, print: func() doc {
+			if t.Default == nil {
+				return text("type " + t.Name)
+			}
+			return concat{text("type " + t.Name + " = "), p.typ(t.Default)}
+		}})
+	}
+	for _, m := range s.Methods {
+		m := m
+		items = append(items, item{start: m.At, print: func() doc {
+			name := p.nextWord(m.At, m.Name)
+			return concat{text("fn " + m.Name), p.typeParams(m.TypeParams), p.params(m.Params, p.paramsParen(name)),
+				p.returnThrows(m.Return, nil)}
+		}})
+	}
+	sortItems(items)
+	open := p.bodyBrace(s.At, s.TypeParams != nil)
+	end := p.closing(open)
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 && !p.hasComments(open, end) {
+		return append(d, text("{}"))
+	}
+	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+}
+
+// nextWord is the position of the first token spelled w at or after pos.
+func (p *printer) nextWord(pos syntax.Pos, w string) syntax.Pos {
+	i := p.tokenAt(pos)
+	if i < 0 {
+		return pos
+	}
+	for ; i < len(p.toks); i++ {
+		if p.toks[i].Text == w && p.toks[i].Kind == syntax.TokIdent {
+			return p.toks[i].Pos
+		}
+	}
+	return pos
+}
+
+func (p *printer) implBlock(s *syntax.ImplBlock) doc {
+	d := p.declHead(s.Attrs, false, "impl "+s.Name)
+	d = append(d, text(" "))
+	open := p.nextPunct(s.At, "{")
+	end := p.closing(open)
+	items := make([]item, len(s.Methods))
+	for i, m := range s.Methods {
+		m := m
+		items[i] = item{start: p.stmtStart(m), blockDecl: true, print: func() doc { return p.fnDecl(m) }}
+	}
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 && !p.hasComments(open, end) {
+		return append(d, text("{}"))
+	}
+	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+}
+
+func (p *printer) skillDecl(s *syntax.SkillDecl) doc {
+	d := p.declHead(s.Attrs, s.Pub, "skill "+s.Name)
+	d = append(d, text(" "))
+	open := p.nextPunct(s.At, "{")
+	end := p.closing(open)
+	items := make([]item, len(s.Fields))
+	for i, f := range s.Fields {
+		f := f
+		items[i] = item{start: f.At, print: func() doc { return concat{text(f.Name + " "), p.expr(f.Value)} }}
+	}
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 && !p.hasComments(open, end) {
+		return append(d, text("{}"))
+	}
+	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+}
+
+func (p *printer) evalPack(s *syntax.EvalPackDecl) doc {
+	head := "eval_pack"
+	if s.Name != "" {
+		head += " " + s.Name
+	}
+	d := p.declHead(s.Attrs, s.Pub, head)
+	open := p.nextPunct(s.At, "{")
+	// the title as written: the string token before the `{`
+	if i := p.tokenAt(open); i > 0 {
+		for j := i - 1; j >= 0 && p.toks[j].Pos != s.At; j-- {
+			if k := p.toks[j].Kind; k == syntax.TokString || k == syntax.TokRaw {
+				d = append(d, text(" "+p.toks[j].Text))
+				break
+			}
+			if significant(p.toks[j]) && p.toks[j].Kind != syntax.TokIdent {
+				break
+			}
+		}
+	}
+	d = append(d, text(" "))
+	end := p.closing(open)
+	items := make([]item, len(s.Items))
+	for i, it := range s.Items {
+		it := it
+		start := it.At
+		if it.Stmt != nil {
+			start = p.stmtStart(it.Stmt)
+		}
+		items[i] = item{start: start, print: func() doc {
+			switch {
+			case it.Stmt != nil:
+				return p.stmt(it.Stmt)
+			case it.Summarize != nil:
+				return concat{text("summarize "), p.block(it.Summarize)}
+			}
+			return concat{text(it.Key + ": "), p.expr(it.Value)}
+		}}
+	}
+	for i := range items {
+		next := end
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+	if len(items) == 0 && !p.hasComments(open, end) {
+		return append(d, text("{}"))
+	}
+	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+}
+
+// ---- patterns ----
+
+func (p *printer) pattern(pt syntax.Pattern) doc {
+	lead := p.inline(pt.Position())
+	var d doc
+	switch pt := pt.(type) {
+	case *syntax.IdentPattern:
+		d = text(pt.Name)
+	case *syntax.PairPattern:
+		d = text("(" + pt.First + ", " + pt.Second + ")")
+	case *syntax.DictPattern:
+		elems := make([]elem, len(pt.Items))
+		for i, it := range pt.Items {
+			it := it
+			elems[i] = elem{it.At, func() doc {
+				if it.Rest {
+					return text("..." + it.Key)
+				}
+				id := concat{text(it.Key)}
+				if it.Alias != it.Key {
+					id = append(id, text(": "+it.Alias))
+				}
+				if it.Default != nil {
+					id = append(id, text(" = "), p.expr(it.Default))
+				}
+				return id
+			}}
+		}
+		d = p.seq("{", elems, "}", p.closing(pt.At), false)
+	case *syntax.ListPattern:
+		elems := make([]elem, len(pt.Items))
+		for i, it := range pt.Items {
+			it := it
+			elems[i] = elem{it.At, func() doc {
+				if it.Rest {
+					return text("..." + it.Name)
+				}
+				if it.Default != nil {
+					return concat{text(it.Name + " = "), p.expr(it.Default)}
+				}
+				return text(it.Name)
+			}}
+		}
+		d = p.seq("[", elems, "]", p.closing(pt.At), false)
+	default:
+		panic(unsupported("a pattern of kind " + typeName(pt)))
+	}
+	if lead == nil {
+		return d
+	}
+	return concat{lead, d}
+}
+
+// ---- types ----
+
+// Type contexts: where a type appears decides which forms need
+// parentheses.
+const (
+	tyTop = iota
+	tyUnion
+	tyInter
+	tyOptional
+)
+
+func (p *printer) typ(t syntax.TypeExpr) doc {
+	return p.typeIn(t, tyTop)
+}
+
+func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
+	paren := false
+	switch t.(type) {
+	case *syntax.UnionType:
+		paren = ctx == tyInter || ctx == tyOptional
+	case *syntax.InterType:
+		paren = ctx == tyOptional
+	case *syntax.FnType:
+		paren = ctx != tyTop
+	}
+	d := p.type1(t)
+	if paren {
+		return concat{text("("), d, text(")")}
+	}
+	return d
+}
+
+func (p *printer) type1(t syntax.TypeExpr) doc {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if len(t.Args) == 0 {
+			return text(t.Name)
+		}
+		d := concat{text(t.Name + "<")}
+		for i, a := range t.Args {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, p.typ(a))
+		}
+		return append(d, text(">"))
+	case *syntax.ListType:
+		return concat{text("["), p.typ(t.Elem), text("]")}
+	case *syntax.ShapeType:
+		elems := make([]elem, len(t.Fields))
+		for i, f := range t.Fields {
+			f := f
+			elems[i] = elem{f.At, func() doc {
+				name := f.Name
+				if f.Optional {
+					name += "?"
+				}
+				return concat{text(name + ": "), p.typ(f.Type)}
+			}}
+		}
+		if rest := t.Rest; rest != nil {
+			elems = append(elems, elem{rest.Position(), func() doc { return concat{text("..."), p.typ(rest)} }})
+		}
+		return p.seq("{", elems, "}", p.closing(t.At), false)
+	case *syntax.FnType:
+		d := concat{text("fn(")}
+		for i, a := range t.Params {
+			if i > 0 {
+				d = append(d, text(", "))
+			}
+			d = append(d, p.typ(a))
+		}
+		return append(d, text(") -> "), p.typ(t.Return))
+	case *syntax.UnionType:
+		var d concat
+		for i, m := range t.Types {
+			if i > 0 {
+				d = append(d, text(" | "))
+			}
+			d = append(d, p.typeIn(m, tyUnion))
+		}
+		return d
+	case *syntax.InterType:
+		var d concat
+		for i, m := range t.Types {
+			if i > 0 {
+				d = append(d, text(" & "))
+			}
+			d = append(d, p.typeIn(m, tyInter))
+		}
+		return d
+	case *syntax.OptionalType:
+		return concat{p.typeIn(t.Elem, tyOptional), text("?")}
+	case *syntax.LiteralType:
+		switch v := t.Value.(type) {
+		case string:
+			if p.tokenAt(t.At) < 0 {
+				return text(strconv.Quote(v))
+			}
+			return text(p.textAt(t.At))
+		case int64:
+			return text(strconv.FormatInt(v, 10))
+		}
+	case *syntax.NilType:
+		return text("nil")
+	}
+	panic(unsupported("a type of kind " + typeName(t)))
+}

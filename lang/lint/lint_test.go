@@ -1,0 +1,185 @@
+package lint_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/lint"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// analyzer resolves source as the file path inside dir, loading imports
+// the way harn check does.
+func analyzer(path string) lint.Analyzer {
+	return func(src []byte) (*syntax.File, *resolve.Info, error) {
+		m, diags := interp.NewSession(interp.Options{}).Analyze(path, src)
+		if m == nil {
+			return nil, nil, diags
+		}
+		return m.Syntax, m.Info, nil
+	}
+}
+
+// findings lints src and renders each finding of rule as "L:C msg".
+func findings(t *testing.T, dir, src, rule string) []string {
+	t.Helper()
+	path := filepath.Join(dir, "main.harn")
+	f, info, err := analyzer(path)([]byte(src))
+	if err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	var out []string
+	for _, fd := range lint.File(f, info, lint.Options{}) {
+		if fd.Rule.ID == rule {
+			out = append(out, fmt.Sprintf("%d:%d %s", fd.Pos.Line, fd.Pos.Col, fd.Msg))
+		}
+	}
+	return out
+}
+
+type ruleCase struct {
+	rule  string
+	fires string   // source with findings of the rule
+	want  []string // "L:C message" of each finding
+	fixed string   // the fires source after harn lint --fix ("" when the rule has no fix there)
+	quiet string   // source where the rule must not fire
+}
+
+var ruleCases = []ruleCase{
+	{rule: "unused-variable",
+		fires: "fn f(xs) {\n  let a = g()\n  for x in xs {\n    println(1)\n  }\n  try {\n    h()\n  } catch (e) {\n    println(2)\n  }\n}\nfn g() { return 1 }\nfn h() { return 2 }\nf([1])\n",
+		want:  []string{"2:7 `a` is assigned but never used", "3:7 loop variable `x` is never used", "8:15 caught error `e` is never used"},
+		fixed: "fn f(xs) {\n  let _ = g()\n  for _ in xs {\n    println(1)\n  }\n  try {\n    h()\n  } catch {\n    println(2)\n  }\n}\n\nfn g() {\n  return 1\n}\n\nfn h() {\n  return 2\n}\n\nf([1])\n",
+		quiet: "let _ignored = 1\npub let exported = 2\nlet used = 3\nprintln(used)\n" +
+			"pipeline base() {\n  let shared = 1\n}\npipeline main() extends base {\n  println(shared)\n}\n"},
+	{rule: "unused-variable", // reported, but no fix: the name is assigned later, the catch is typed
+		fires: "let x = 1\nx = 2\ntry {\n  println(0)\n} catch (e: string) {\n  println(1)\n}\n",
+		want:  []string{"1:5 `x` is assigned but never used", "5:21 caught error `e` is never used"},
+		fixed: "let x = 1\nx = 2\ntry {\n  println(0)\n} catch (e: string) {\n  println(1)\n}\n",
+		quiet: "let y = 1\nprintln(y)\n"},
+	{rule: "unused-parameter",
+		fires: "fn add(a, b) {\n  return a\n}\nlet f = { x, y -> y }\nprintln(add(1, 2), f(1, 2))\n",
+		want:  []string{"1:11 parameter `b` is never used", "4:11 parameter `x` is never used"},
+		fixed: "fn add(a, _b) {\n  return a\n}\n\nlet f = { _x, y -> y }\nprintln(add(1, 2), f(1, 2))\n",
+		quiet: "fn main(harness: Harness) {\n  println(1)\n}\nfn stub(a) {}\nfn g(_unused) { return 1 }\nprintln(g(1), stub(1))\n"},
+	{rule: "unused-import",
+		fires: "import { one, two } from \"lib\"\nimport { three } from \"lib\"\nprintln(one())\n",
+		want:  []string{"1:15 `two` is imported from \"lib\" but never used", "2:10 `three` is imported from \"lib\" but never used"},
+		fixed: "import { one } from \"lib\"\nprintln(one())\n",
+		quiet: "import { one } from \"lib\"\nimport \"lib\"\npub import { two } from \"lib\"\nprintln(one())\n"},
+	{rule: "unused-pattern-binding",
+		fires: "let {a, b} = {a: 1, b: 2}\nlet [x, y] = [1, 2]\nprintln(a, x)\nmatch Ok(1) {\n  Result.Ok(v) -> { println(\"ok\") }\n  Result.Err(e) -> { println(e) }\n}\n",
+		want:  []string{"1:9 `b` is bound by the pattern but never used", "2:9 `y` is bound by the pattern but never used", "5:13 `v` is bound by the match arm but never used"},
+		fixed: "let {a, b: _} = {a: 1, b: 2}\nlet [x, _] = [1, 2]\nprintln(a, x)\nmatch Ok(1) {\n  Result.Ok(_) -> { println(\"ok\") }\n  Result.Err(e) -> { println(e) }\n}\n",
+		quiet: "let {a, ...rest} = {a: 1, b: 2}\nprintln(a, rest)\n"},
+	{rule: "shadowing",
+		fires: "fn f(n) {\n  let total = 0\n  for i in [1] {\n    let total = i\n    let n = 2\n    println(total, n)\n  }\n  return total\n}\nprintln(f(1))\n",
+		want:  []string{"4:9 `total` shadows the variable declared at 2:7", "5:9 `n` shadows the parameter declared at 1:6"},
+		quiet: "let x = 1\nfn f(x) {\n  let y = x\n  let y = y + 1\n  return y\n}\nprintln(f(x))\n"},
+	{rule: "unreachable-code",
+		fires: "fn f() {\n  return 1\n  println(\"never\")\n  fn helper() { return 2 }\n}\nprintln(f())\n",
+		want:  []string{"3:3 unreachable code: the statement before always leaves the block"},
+		fixed: "fn f() {\n  return 1\n  fn helper() {\n    return 2\n  }\n}\n\nprintln(f())\n",
+		quiet: "fn f(x) {\n  if x {\n    return 1\n  }\n  return 2\n}\nprintln(f(true))\n"},
+	{rule: "pointless-comparison",
+		fires: "let a = 1\nlet b = 2\nif a == a {\n  println(1)\n}\nif (a > b) == true {\n  println(2)\n}\nif (a < b) != true {\n  println(3)\n}\nlet flag = true\nif flag == false {\n  println(4)\n}\n",
+		want: []string{"3:4 comparing a value with itself is always true", "6:5 comparison with `true`: for a bool `b` this is `b`",
+			"9:5 comparison with `true`: for a bool `b` this is `!b`", "13:4 comparison with `false`: for a bool `b` this is `!b`"},
+		fixed: "let a = 1\nlet b = 2\nif a == a {\n  println(1)\n}\nif a > b {\n  println(2)\n}\nif !(a < b) {\n  println(3)\n}\nlet flag = true\nif flag == false {\n  println(4)\n}\n",
+		quiet: "let a = 1\nprintln(a == 2, f() == f())\nfn f() { return 1 }\n"},
+	{rule: "prefer-let",
+		fires: "var count = 0\ncount += 1\nprintln(count)\n",
+		want:  []string{"1:1 use `let` instead of `var`"},
+		fixed: "let count = 0\ncount += 1\nprintln(count)\n",
+		quiet: "let count = 0\nconst k = 1\nprintln(count, k)\n"},
+	{rule: "unnecessary-conversion",
+		fires: "println(to_string(\"hi\"), to_int(3), to_float(1.5))\n",
+		want: []string{"1:9 `to_string` of a literal that already has that type returns it unchanged",
+			"1:26 `to_int` of a literal that already has that type returns it unchanged",
+			"1:37 `to_float` of a literal that already has that type returns it unchanged"},
+		fixed: "println(\"hi\", 3, 1.5)\n",
+		quiet: "fn to_int(x) { return x }\nprintln(to_string(1), to_int(3), to_float(\"2\"))\n"},
+	{rule: "missing-doc",
+		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
+		want:  []string{"1:8 public function `area` has no doc comment"},
+		quiet: "/// The area of a rectangle.\npub fn area(w, h) {\n  return w * h\n}\nfn private_helper() { return 1 }\nprintln(private_helper())\n"},
+	{rule: "naming",
+		fires: "fn doThing(someArg) {\n  return someArg\n}\nstruct point_2d {\n  x: int\n}\nenum Color {\n  dark_red\n}\nprintln(doThing(1))\n",
+		want: []string{"1:4 function `doThing` should be snake_case (`do_thing`)", "1:12 parameter `someArg` should be snake_case (`some_arg`)",
+			"4:1 struct `point_2d` should be PascalCase (`Point2d`)", "8:3 variant `dark_red` should be PascalCase (`DarkRed`)"},
+		quiet: "const MAX_SIZE = 3\nconst min_size = 1\nfn do_thing(some_arg) {\n  return some_arg + MAX_SIZE + min_size\n}\nstruct Point2D {\n  x: int\n}\nprintln(do_thing(1))\n"},
+}
+
+func TestRules(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range ruleCases {
+		t.Run(c.rule, func(t *testing.T) {
+			covered[c.rule] = true
+			if lint.Lookup(c.rule) == nil {
+				t.Fatalf("no rule %s", c.rule)
+			}
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("pub fn one() { return 1 }\npub fn two() { return 2 }\npub fn three() { return 3 }\n"), 0o644)
+			got := findings(t, dir, c.fires, c.rule)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("fires:\n got %q\nwant %q", got, c.want)
+			}
+			if got := findings(t, dir, c.quiet, c.rule); len(got) > 0 {
+				t.Errorf("fires on the quiet case: %q", got)
+			}
+			if c.fixed == "" {
+				return
+			}
+			path := filepath.Join(dir, "main.harn")
+			out, n, err := lint.Fix(path, []byte(c.fires), analyzer(path), lint.Options{Disable: others(c.rule)})
+			if err != nil {
+				t.Fatalf("fix: %v", err)
+			}
+			if string(out) != c.fixed || (n == 0) != (c.fixed == c.fires) {
+				t.Errorf("fixed (%d fixes):\n%s--- want\n%s", n, out, c.fixed)
+			}
+			// The fixed program still runs.
+			os.WriteFile(path, out, 0o644)
+			if r := interp.RunProgram(path, nil, interp.Options{Stdout: &strings.Builder{}, Stderr: &strings.Builder{}}); r.Err != nil {
+				t.Errorf("fixed program fails: %v", r.Err)
+			}
+		})
+	}
+	for _, r := range lint.Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no test", r.ID)
+		}
+		if r.Summary == "" || r.Explain == "" {
+			t.Errorf("rule %s lacks a summary or explanation", r.ID)
+		}
+	}
+}
+
+// others lists every rule id but one, so a fix test sees only its rule.
+func others(id string) []string {
+	var out []string
+	for _, r := range lint.Rules {
+		if r.ID != id {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// TestDocsListEveryRule keeps docs/lint.md in step with the rule table.
+func TestDocsListEveryRule(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lint.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lint.Rules {
+		if !strings.Contains(string(doc), "### `"+r.ID+"`") || !strings.Contains(string(doc), r.Explain) {
+			t.Errorf("docs/lint.md does not describe %s as --explain does", r.ID)
+		}
+	}
+}

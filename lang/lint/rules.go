@@ -1,0 +1,333 @@
+package lint
+
+import (
+	"reflect"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// The rules, in the order `harn lint --explain` lists them.
+var (
+	UnusedVariable = &Rule{"unused-variable", "a variable, loop variable or caught error is never read",
+		`A binding that is assigned but never read is usually a leftover or a typo
+(the value was meant to be used under another name). The fix replaces the
+name with _, which still evaluates the right-hand side, so side effects
+are kept: "let x = f()" becomes "let _ = f()", "for x in xs" becomes
+"for _ in xs", "catch (e)" becomes "catch". Names starting with _ are never
+reported; pub top-level bindings are part of the module's interface and
+are not reported either.`}
+	UnusedParameter = &Rule{"unused-parameter", "a function or closure parameter is never read",
+		`A parameter the body never reads usually means the body computes
+something else than the caller thinks. The fix prefixes the name with _
+(for closures and private functions only: the parameter names of pub
+functions, tools and pipelines are their published interface). fn main,
+impl methods and functions with an empty body are not reported.`}
+	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
+		`Importing a name that is never used loads a module for nothing and
+misleads readers about the file's dependencies. The fix removes the name
+from the import, and the import itself when no name is left. pub import
+(a re-export) and wildcard imports are not reported.`}
+	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
+		`A destructuring pattern or match arm binds a name that is never read.
+The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
+(the key is still required, and a ...rest item still leaves it out),
+"[x, y]" becomes "[x, _]", "Ok(v) ->" becomes "Ok(_) ->". A ...rest item
+of a list pattern is reported without a fix.`}
+	Shadowing = &Rule{"shadowing", "a declaration hides a variable of an enclosing block or function",
+		`Declaring a name that an enclosing block, loop or function already
+declares hides the outer variable for the rest of the block; assignments
+meant for the outer variable then silently go to the new one. Rename one
+of them. Redeclaring a name in the same block, and names starting with _,
+are not reported; shadowing a top-level name or a builtin is not
+reported either.`}
+	UnreachableCode = &Rule{"unreachable-code", "statements after return, throw, break or continue never run",
+		`Statements that follow return, throw, break or continue in the same block
+can never run. The fix deletes them (local fn declarations are kept: they
+are hoisted and may be called from the reachable part).`}
+	PointlessComparison = &Rule{"pointless-comparison", "a comparison whose result is known, or a comparison with true or false",
+		`"x == x" is always true and "x != x" always false (for operands without
+calls); the author usually meant another operand. "b == true" is "b" and
+"b == false" is "!b" when b is a bool; the fix rewrites them when the
+operand is certainly a bool (a comparison, a logical operator, !, a bool
+literal). For other operands == true also tests the type, so there is no
+automatic fix.`}
+	PreferLet = &Rule{"prefer-let", "var is the old spelling of let",
+		`In the current language let declares a reassignable variable and var is
+kept only as a synonym for old scripts (language.md §3.1). The fix writes
+let.`}
+	UnnecessaryConversion = &Rule{"unnecessary-conversion", "a conversion of a literal that already has the target type",
+		`to_string("hi"), to_int(3) and to_float(1.5) return their argument
+unchanged. The fix replaces the call with the argument. Not reported when
+the name is a user function rather than the builtin.`}
+	MissingDoc = &Rule{"missing-doc", "a pub fn has no doc comment",
+		`Public functions are a module's interface: importers, harn lsp hovers and
+the exports surface (docs/exports.md, where the doc comment becomes the
+tool description) read their doc comment. Write one with /// or /** */
+directly above the declaration.`}
+	Naming = &Rule{"naming", "a name does not follow Harn's naming conventions",
+		`Functions, variables and parameters are snake_case; constants are
+snake_case or SCREAMING_SNAKE_CASE; structs, enums, enum variants,
+interfaces and type aliases are PascalCase. A leading _ is allowed. There
+is no automatic fix: a rename may reach other modules.`}
+)
+
+// Rules lists every rule.
+var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
+	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming}
+
+// syntactic runs the rules that need only the tree.
+func (l *linter) syntactic() {
+	walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
+		switch n := n.(type) {
+		case *syntax.Block:
+			l.unreachable(&n.Stmts)
+		case *syntax.LetStmt:
+			if n.Kind == syntax.BindVar {
+				l.report(PreferLet, n.At, 3, "write let", func() { n.Kind = syntax.BindLet }, "use `let` instead of `var`")
+			}
+		case *syntax.BinaryExpr:
+			l.comparison(n, replace)
+		case *syntax.CallExpr:
+			l.conversion(n, replace)
+		case *syntax.FnDecl:
+			if n.Pub && n.Doc == "" {
+				l.report(MissingDoc, n.NamePos, len(n.Name), "", nil, "public function `%s` has no doc comment", n.Name)
+			}
+		case *syntax.StructDecl:
+			l.typeNaming("struct", n.Name, n.At)
+		case *syntax.EnumDecl:
+			l.typeNaming("enum", n.Name, n.At)
+			for _, v := range n.Variants {
+				l.typeNaming("variant", v.Name, v.At)
+			}
+		case *syntax.InterfaceDecl:
+			l.typeNaming("interface", n.Name, n.At)
+		case *syntax.TypeDecl:
+			l.typeNaming("type", n.Name, n.At)
+		}
+		return true
+	})
+	// The statements of a file's top level are a block too.
+	l.unreachable(&l.file.Items)
+}
+
+// unreachable reports the statements after the first one that always
+// leaves the block.
+func (l *linter) unreachable(stmts *[]syntax.Stmt) {
+	list := *stmts
+	for i, s := range list {
+		switch s.(type) {
+		case *syntax.ReturnStmt, *syntax.ThrowStmt, *syntax.BreakStmt, *syntax.ContinueStmt:
+		default:
+			continue
+		}
+		var dead []syntax.Stmt
+		for _, d := range list[i+1:] {
+			if _, fn := d.(*syntax.FnDecl); !fn {
+				dead = append(dead, d)
+			}
+		}
+		if len(dead) == 0 {
+			return
+		}
+		keep := i + 1
+		l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
+			out := append([]syntax.Stmt(nil), list[:keep]...)
+			for _, d := range list[keep:] {
+				if _, fn := d.(*syntax.FnDecl); fn {
+					out = append(out, d)
+				}
+			}
+			*stmts = out
+		}, "unreachable code: the statement before always leaves the block")
+		return
+	}
+}
+
+func startOf(s syntax.Stmt) syntax.Pos {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		return leftmost(s.X)
+	case *syntax.AssignStmt:
+		return leftmost(s.Target)
+	}
+	return s.Position()
+}
+
+func leftmost(x syntax.Expr) syntax.Pos {
+	for {
+		switch n := x.(type) {
+		case *syntax.BinaryExpr:
+			x = n.X
+		case *syntax.TernaryExpr:
+			x = n.Cond
+		case *syntax.RangeExpr:
+			x = n.Start
+		case *syntax.PipeExpr:
+			x = n.X
+		case *syntax.MemberExpr:
+			x = n.X
+		case *syntax.IndexExpr:
+			x = n.X
+		case *syntax.SliceExpr:
+			x = n.X
+		case *syntax.MethodCall:
+			x = n.X
+		case *syntax.PropagateExpr:
+			x = n.X
+		case *syntax.NonNilExpr:
+			x = n.X
+		default:
+			return x.Position()
+		}
+	}
+}
+
+// comparison reports x == x and comparisons with a bool literal.
+func (l *linter) comparison(b *syntax.BinaryExpr, replace func(syntax.Node)) {
+	if b.Op != "==" && b.Op != "!=" {
+		return
+	}
+	if pure(b.X) && sameExpr(b.X, b.Y) {
+		result := b.Op == "=="
+		l.report(PointlessComparison, leftmost(b.X), 1, "", nil, "comparing a value with itself is always %v", result)
+		return
+	}
+	lit, other := b.Y, b.X
+	if _, ok := b.X.(*syntax.BoolLit); ok {
+		lit, other = b.X, b.Y
+	}
+	bl, ok := lit.(*syntax.BoolLit)
+	if !ok {
+		return
+	}
+	// b == true and b != false are b; b == false and b != true are !b.
+	negate := bl.Value != (b.Op == "==")
+	form := "b"
+	if negate {
+		form = "!b"
+	}
+	var fix func()
+	if certainlyBool(other) && replace != nil {
+		fix = func() {
+			if negate {
+				replace(&syntax.UnaryExpr{At: other.Position(), Op: "!", X: other})
+			} else {
+				replace(other)
+			}
+		}
+	}
+	desc := ""
+	if fix != nil {
+		desc = "write the operand alone"
+	}
+	l.report(PointlessComparison, leftmost(b.X), 1, desc, fix, "comparison with `%v`: for a bool `b` this is `%s`", bl.Value, form)
+}
+
+// certainlyBool reports whether an expression always yields a bool.
+func certainlyBool(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.BoolLit:
+		return true
+	case *syntax.UnaryExpr:
+		return x.Op == "!"
+	case *syntax.BinaryExpr:
+		switch x.Op {
+		case "==", "!=", "<", ">", "<=", ">=", "&&", "||", "in", "not in":
+			return true
+		}
+	}
+	return false
+}
+
+// pure reports whether evaluating x twice has no effect and gives the
+// same value (no calls).
+func pure(x syntax.Expr) bool {
+	ok := true
+	walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		switch n.(type) {
+		case *syntax.CallExpr, *syntax.MethodCall, *syntax.ClosureLit, *syntax.PipeExpr, *syntax.IfExpr,
+			*syntax.MatchExpr, *syntax.TryExpr, *syntax.SpawnExpr, *syntax.ParallelExpr, *syntax.SelectExpr,
+			*syntax.RetryExpr, *syntax.DeadlineExpr, *syntax.PropagateExpr, *syntax.InterpString:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+var posType = reflect.TypeOf(syntax.Pos{})
+
+// sameExpr compares two expressions without positions.
+func sameExpr(a, b syntax.Expr) bool {
+	return same(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func same(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return same(a.Elem(), b.Elem())
+	case reflect.Struct:
+		if a.Type() == posType {
+			return true
+		}
+		for i := 0; i < a.NumField(); i++ {
+			if !same(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !same(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.Interface() == b.Interface()
+}
+
+// conversion reports to_string("…"), to_int(3) and to_float(1.5).
+func (l *linter) conversion(c *syntax.CallExpr, replace func(syntax.Node)) {
+	if len(c.Args) != 1 || len(c.TypeArgs) > 0 {
+		return
+	}
+	arg := c.Args[0]
+	var same bool
+	switch c.Fn.Name {
+	case "to_string":
+		switch arg.(type) {
+		case *syntax.StringLit, *syntax.InterpString:
+			same = true
+		}
+	case "to_int":
+		_, same = arg.(*syntax.IntLit)
+	case "to_float":
+		_, same = arg.(*syntax.FloatLit)
+	}
+	if !same {
+		return
+	}
+	if l.info != nil {
+		if ref := l.info.Refs[c.Fn]; ref == nil || ref.Scope != resolve.Universal {
+			return // a user function of that name
+		}
+	}
+	var fix func()
+	if replace != nil {
+		fix = func() { replace(arg) }
+	}
+	l.report(UnnecessaryConversion, c.At, len(c.Fn.Name), "replace the call with its argument", fix,
+		"`%s` of a literal that already has that type returns it unchanged", c.Fn.Name)
+}

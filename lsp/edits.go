@@ -1,0 +1,370 @@
+package lsp
+
+import (
+	"io"
+	"strings"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/format"
+	"github.com/harnlang/harn/lang/lint"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// This file produces edits (formatting, lint fixes) and the token-level
+// views of a document (semantic tokens, folding ranges).
+
+// fixAllKind is the code action kind of "apply every lint fix".
+const fixAllKind protocol.CodeActionKind = "source.fixAll.harn"
+
+// replaceAll is an edit replacing the whole of text with out.
+func replaceAll(text, out string) []protocol.TextEdit {
+	if text == out {
+		return []protocol.TextEdit{}
+	}
+	return []protocol.TextEdit{{Range: wholeRange(text), NewText: out}}
+}
+
+func (s *Server) text(uri string) (*document, string) {
+	d := s.doc(uri)
+	if d == nil {
+		return nil, ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return d, d.text
+}
+
+func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	d, text := s.text(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	out, err := format.Source(d.path, []byte(text))
+	if err != nil {
+		return nil, nil // a file that does not parse is left as it is
+	}
+	return replaceAll(text, string(out)), nil
+}
+
+// onTypeFormatting formats the document after `}` or a line break, when
+// it parses.
+func (s *Server) onTypeFormatting(ctx *glsp.Context, p *protocol.DocumentOnTypeFormattingParams) ([]protocol.TextEdit, error) {
+	return s.formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: p.TextDocument})
+}
+
+// analyzer is the lint.Analyzer of a document: its imports load from disk.
+func analyzer(path string) lint.Analyzer {
+	return func(src []byte) (*syntax.File, *resolve.Info, error) {
+		m, diags := interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard}).Analyze(path, src)
+		if m == nil {
+			return nil, nil, diags
+		}
+		return m.Syntax, m.Info, nil
+	}
+}
+
+// codeAction offers each lint fix in the range as a quick fix, and all of
+// them as source.fixAll.harn.
+func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
+	d, a := s.current(p.TextDocument.URI)
+	out := []protocol.CodeAction{}
+	if d == nil || a == nil || a.text != d.text {
+		return out, nil
+	}
+	want := func(k protocol.CodeActionKind) bool {
+		if len(p.Context.Only) == 0 {
+			return true
+		}
+		for _, o := range p.Context.Only {
+			if o == k || strings.HasPrefix(string(k), string(o)+".") {
+				return true
+			}
+		}
+		return false
+	}
+	lines := splitLines(a.text)
+	diags := a.diagnostics(d.path)
+	fixable := 0
+	for _, f := range a.findings {
+		if !f.HasFix() {
+			continue
+		}
+		fixable++
+		r := protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})}
+		if !want(protocol.CodeActionKindQuickFix) || !overlaps(r, p.Range) {
+			continue
+		}
+		out2, err := lint.FixOne(d.path, []byte(a.text), analyzer(d.path), lint.Options{}, f.Rule.ID, f.Pos)
+		if err != nil {
+			continue
+		}
+		kind := protocol.CodeActionKindQuickFix
+		action := protocol.CodeAction{Title: "Fix: " + f.Fix + " [" + f.Rule.ID + "]", Kind: &kind,
+			Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: replaceAll(a.text, string(out2))}}}
+		for _, pd := range diags {
+			if pd.Code != nil && pd.Code.Value == f.Rule.ID && pd.Range.Start == r.Start {
+				action.Diagnostics = append(action.Diagnostics, pd)
+			}
+		}
+		out = append(out, action)
+	}
+	if fixable > 0 && want(fixAllKind) {
+		if fixed, _, err := lint.Fix(d.path, []byte(a.text), analyzer(d.path), lint.Options{}); err == nil {
+			kind := fixAllKind
+			out = append(out, protocol.CodeAction{Title: "Fix all harn lint findings", Kind: &kind,
+				Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: replaceAll(a.text, string(fixed))}}})
+		}
+	}
+	return out, nil
+}
+
+func overlaps(a, b protocol.Range) bool {
+	return !posBefore(a.End, b.Start) && !posBefore(b.End, a.Start)
+}
+
+func posBefore(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+// ---- semantic tokens ----
+
+var tokenTypes = []string{"namespace", "type", "enum", "enumMember", "struct", "parameter", "variable", "property",
+	"function", "method", "keyword", "comment", "string", "number", "operator"}
+
+var tokenModifiers = []string{"declaration", "readonly", "defaultLibrary", "documentation"}
+
+const (
+	ttNamespace = iota
+	ttType
+	ttEnum
+	ttEnumMember
+	ttStruct
+	ttParameter
+	ttVariable
+	ttProperty
+	ttFunction
+	ttMethod
+	ttKeyword
+	ttComment
+	ttString
+	ttNumber
+	ttOperator
+)
+
+const (
+	tmDeclaration = 1 << iota
+	tmReadonly
+	tmDefaultLibrary
+	tmDocumentation
+)
+
+func (s *Server) semanticTokens(_ *glsp.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	d, a := s.current(p.TextDocument.URI)
+	if d == nil || a == nil {
+		return &protocol.SemanticTokens{Data: []protocol.UInteger{}}, nil
+	}
+	return &protocol.SemanticTokens{Data: a.semanticTokens()}, nil
+}
+
+// semanticTokens classifies every token and encodes them relative to each
+// other as the protocol wants (multi-line tokens are split per line).
+func (a *analysis) semanticTokens() []protocol.UInteger {
+	lines := splitLines(a.text)
+	data := []protocol.UInteger{}
+	var prevLine, prevChar protocol.UInteger
+	emit := func(p syntax.Pos, text string, typ, mods int) {
+		for i, part := range strings.Split(text, "\n") {
+			pos := p
+			if i > 0 {
+				pos = syntax.Pos{Line: p.Line + i, Col: 1}
+			}
+			if part == "" {
+				continue
+			}
+			start := toPosition(lines, pos)
+			end := toPosition(lines, syntax.Pos{Line: pos.Line, Col: pos.Col + runeLen(part)})
+			dl := start.Line - prevLine
+			dc := start.Character
+			if dl == 0 {
+				dc = start.Character - prevChar
+			}
+			data = append(data, dl, dc, end.Character-start.Character, protocol.UInteger(typ), protocol.UInteger(mods))
+			prevLine, prevChar = start.Line, start.Character
+		}
+	}
+	for i, t := range a.toks {
+		switch t.Kind {
+		case syntax.TokKeyword:
+			emit(t.Pos, t.Text, ttKeyword, 0)
+		case syntax.TokComment:
+			emit(t.Pos, t.Text, ttComment, 0)
+		case syntax.TokDoc:
+			emit(t.Pos, t.Text, ttComment, tmDocumentation)
+		case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+			emit(t.Pos, t.Text, ttString, 0)
+		case syntax.TokInt, syntax.TokFloat, syntax.TokDuration:
+			emit(t.Pos, t.Text, ttNumber, 0)
+		case syntax.TokPunct:
+			switch t.Text {
+			case "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "?.", "@":
+			default:
+				emit(t.Pos, t.Text, ttOperator, 0)
+			}
+		case syntax.TokIdent:
+			typ, mods := a.classify(i)
+			emit(t.Pos, t.Text, typ, mods)
+		}
+	}
+	return data
+}
+
+// classify decides the semantic type of the identifier token i.
+func (a *analysis) classify(i int) (int, int) {
+	t := a.toks[i]
+	prev, next := a.sig(i, -1), a.sig(i, 1)
+	if prev != nil && (prev.Text == "." || prev.Text == "?.") && prev.Kind == syntax.TokPunct {
+		if pp := a.sig(i-1, -1); pp != nil && a.info != nil && a.info.IsEnum(pp.Text) {
+			return ttEnumMember, 0
+		}
+		if next != nil && next.Text == "(" {
+			return ttMethod, 0
+		}
+		return ttProperty, 0
+	}
+	if a.info != nil {
+		if id := a.identAt[t.Pos]; id != nil {
+			ref := a.info.Refs[id]
+			if ref.Binding != nil {
+				return bindingType(ref.Binding), bindingMods(ref.Binding)
+			}
+			if ref.Scope == resolve.Universal {
+				if a.sess != nil && a.sess.Universe.Builtin(t.Text) != nil {
+					return ttFunction, tmDefaultLibrary
+				}
+				return ttVariable, tmDefaultLibrary
+			}
+		}
+		if b := a.declAt[t.Pos]; b != nil && b.Name == t.Text {
+			return bindingType(b), bindingMods(b) | tmDeclaration
+		}
+		if a.info.IsEnum(t.Text) {
+			return ttEnum, 0
+		}
+		if a.info.Struct(t.Text) != nil {
+			return ttStruct, 0
+		}
+	}
+	if next != nil && next.Text == "(" {
+		return ttFunction, 0
+	}
+	if r := []rune(t.Text); len(r) > 0 && r[0] >= 'A' && r[0] <= 'Z' {
+		return ttType, 0
+	}
+	return ttVariable, 0
+}
+
+// sig is the nearest significant token before (dir -1) or after (dir 1)
+// token i.
+func (a *analysis) sig(i, dir int) *syntax.Token {
+	for j := i + dir; j >= 0 && j < len(a.toks); j += dir {
+		switch a.toks[j].Kind {
+		case syntax.TokComment, syntax.TokDoc, syntax.TokNewline:
+			continue
+		}
+		return &a.toks[j]
+	}
+	return nil
+}
+
+func bindingType(b *resolve.Binding) int {
+	switch b.Kind {
+	case resolve.KFn, resolve.KTool, resolve.KPipeline:
+		return ttFunction
+	case resolve.KParam:
+		return ttParameter
+	case resolve.KStruct:
+		return ttStruct
+	case resolve.KEnum:
+		return ttEnum
+	case resolve.KType, resolve.KInterface:
+		return ttType
+	case resolve.KImport:
+		if _, ok := b.Decl.(*syntax.ImportDecl); ok {
+			return ttVariable
+		}
+	}
+	return ttVariable
+}
+
+func bindingMods(b *resolve.Binding) int {
+	if b.Kind == resolve.KConst {
+		return tmReadonly
+	}
+	return 0
+}
+
+// ---- folding ----
+
+func (s *Server) foldingRanges(_ *glsp.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	_, a := s.current(p.TextDocument.URI)
+	if a == nil {
+		return []protocol.FoldingRange{}, nil
+	}
+	return a.folds(), nil
+}
+
+// folds are the bracketed regions spanning lines, multi-line comments and
+// runs of line comments, and runs of imports.
+func (a *analysis) folds() []protocol.FoldingRange {
+	out := []protocol.FoldingRange{}
+	comment, imports := string(protocol.FoldingRangeKindComment), string(protocol.FoldingRangeKindImports)
+	add := func(from, to int, kind *string) {
+		if to > from {
+			out = append(out, protocol.FoldingRange{StartLine: protocol.UInteger(from - 1), EndLine: protocol.UInteger(to - 1), Kind: kind})
+		}
+	}
+	var open []syntax.Token
+	runStart, runEnd := 0, 0
+	impStart, impEnd := 0, 0
+	for _, t := range a.toks {
+		switch t.Kind {
+		case syntax.TokPunct:
+			switch t.Text {
+			case "{", "[", "(":
+				open = append(open, t)
+			case "}", "]", ")":
+				if n := len(open); n > 0 {
+					add(open[n-1].Pos.Line, t.Pos.Line-1, nil)
+					open = open[:n-1]
+				}
+			}
+		case syntax.TokComment, syntax.TokDoc:
+			end := t.End().Line
+			if end > t.Pos.Line {
+				add(t.Pos.Line, end, &comment)
+				continue
+			}
+			if runEnd == t.Pos.Line-1 && runStart > 0 {
+				runEnd = t.Pos.Line
+			} else {
+				add(runStart, runEnd, &comment)
+				runStart, runEnd = t.Pos.Line, t.Pos.Line
+			}
+		case syntax.TokKeyword:
+			if t.Text == "import" && t.Pos.Col == 1 {
+				if impEnd == t.Pos.Line-1 && impStart > 0 {
+					impEnd = t.Pos.Line
+				} else {
+					add(impStart, impEnd, &imports)
+					impStart, impEnd = t.Pos.Line, t.Pos.Line
+				}
+			}
+		}
+	}
+	add(runStart, runEnd, &comment)
+	add(impStart, impEnd, &imports)
+	return out
+}

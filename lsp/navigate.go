@@ -1,0 +1,573 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/harnlang/harn/lang/format"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// This file answers questions about names: what a name at the cursor
+// refers to, where that is declared (also in another module), where it is
+// used, what it is (hover), and renames it.
+
+// tokenIndex is the index of the token starting at p, or -1.
+func (a *analysis) tokenIndex(p syntax.Pos) int {
+	lo, hi := 0, len(a.toks)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if before(a.toks[m].Pos, p) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(a.toks) && a.toks[lo].Pos == p {
+		return lo
+	}
+	return -1
+}
+
+// nameOf is the position of the identifier token that spells a binding's
+// name in its declaration.
+func (a *analysis) nameOf(b *resolve.Binding) (syntax.Pos, bool) {
+	from := b.Pos
+	if t, ok := b.Decl.(*syntax.TryExpr); ok && t.Catch != nil {
+		// catch (e) { … }: the name is just before the catch block
+		i := a.tokenIndex(t.Catch.At)
+		for j := i - 1; j >= 0 && j > i-6; j-- {
+			if a.toks[j].Kind == syntax.TokIdent && a.toks[j].Text == b.Name {
+				return a.toks[j].Pos, true
+			}
+		}
+		return syntax.Pos{}, false
+	}
+	i := a.tokenIndex(from)
+	if i < 0 {
+		return syntax.Pos{}, false
+	}
+	for j := i; j < len(a.toks) && j < i+12; j++ {
+		if a.toks[j].Kind == syntax.TokIdent && a.toks[j].Text == b.Name {
+			return a.toks[j].Pos, true
+		}
+	}
+	return syntax.Pos{}, false
+}
+
+// at finds what the identifier at p is: a reference (ref set) or a
+// declaration (decl set).
+func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *resolve.Binding, ok bool) {
+	tok, ok = identAtCursor(a.toks, p)
+	if !ok || a.info == nil {
+		return tok, nil, nil, ok
+	}
+	if id := a.identAt[tok.Pos]; id != nil {
+		return tok, a.info.Refs[id], nil, true
+	}
+	for _, b := range a.bindings {
+		if b.Name != tok.Text {
+			continue
+		}
+		if np, found := a.nameOf(b); found && np == tok.Pos {
+			return tok, nil, b, true
+		}
+	}
+	return tok, nil, nil, true
+}
+
+// location is a place in some file.
+type location struct {
+	path string
+	pos  syntax.Pos
+	name string
+}
+
+// definition is where a binding is declared: in this file, or for an
+// imported name in the module that defines it (following re-exports).
+func (a *analysis) definition(path string, b *resolve.Binding) (location, bool) {
+	if b == nil {
+		return location{}, false
+	}
+	if b.Kind == resolve.KImport && a.mod != nil {
+		def, decl, ok := a.mod.ImportedDecl(b.Name)
+		if !ok || def == nil || decl == nil || isStd(def.Path) {
+			return location{}, false
+		}
+		return location{path: def.Path, pos: declNamePos(decl, b.Name), name: b.Name}, true
+	}
+	p, ok := a.nameOf(b)
+	if !ok {
+		p = b.Pos
+	}
+	return location{path: path, pos: p, name: b.Name}, true
+}
+
+// declNamePos is the position of a declaration's name.
+func declNamePos(n syntax.Node, name string) syntax.Pos {
+	switch d := n.(type) {
+	case *syntax.FnDecl:
+		return d.NamePos
+	case *syntax.ToolDecl:
+		return d.NamePos
+	case *syntax.PipelineDecl:
+		return d.NamePos
+	case *syntax.LetStmt:
+		var p syntax.Pos
+		syntax.PatternNames(d.Pattern, func(n string, node syntax.Node) {
+			if n == name {
+				p = node.Position()
+			}
+		})
+		if p.IsValid() {
+			return p
+		}
+	}
+	return n.Position()
+}
+
+func (s *Server) current(uri string) (*document, *analysis) {
+	d := s.doc(uri)
+	if d == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.cur != nil && d.cur.file != nil {
+		return d, d.cur
+	}
+	return d, d.good
+}
+
+func (s *Server) definitionOf(uri string, pos protocol.Position) (location, bool) {
+	d, a := s.current(uri)
+	if a == nil {
+		return location{}, false
+	}
+	p := fromPosition(splitLines(a.text), pos)
+	_, ref, decl, ok := a.at(p)
+	if !ok {
+		return location{}, false
+	}
+	b := decl
+	if ref != nil {
+		b = ref.Binding
+	}
+	return a.definition(d.path, b)
+}
+
+func (s *Server) lspLocation(l location) protocol.Location {
+	text, _ := s.readFile(l.path)
+	return protocol.Location{URI: pathURI(l.path), Range: rangeOf(splitLines(text), l.pos, runeLen(l.name))}
+}
+
+func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	l, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	if !ok {
+		return nil, nil
+	}
+	return s.lspLocation(l), nil
+}
+
+// references lists the uses of the name at the cursor in every open
+// document, the file that defines it and the workspace's .harn files.
+func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	target, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	if !ok {
+		return nil, nil
+	}
+	var out []protocol.Location
+	if p.Context.IncludeDeclaration {
+		out = append(out, s.lspLocation(target))
+	}
+	for _, path := range s.searchPaths(target.path) {
+		a := s.analysisOf(path)
+		if a == nil || a.info == nil {
+			continue
+		}
+		lines := splitLines(a.text)
+		for _, u := range a.uses(path, target) {
+			out = append(out, protocol.Location{URI: pathURI(path), Range: rangeOf(lines, u, runeLen(target.name))})
+		}
+	}
+	return out, nil
+}
+
+// uses lists the positions in this analysis whose identifiers refer to the
+// declaration at target (imported names included, at their import).
+func (a *analysis) uses(path string, target location) []syntax.Pos {
+	var out []syntax.Pos
+	seen := map[syntax.Pos]bool{}
+	for id, ref := range a.info.Refs {
+		if id.Name != target.name || ref.Binding == nil {
+			continue
+		}
+		if l, ok := a.definition(path, ref.Binding); ok && l.path == target.path && l.pos == target.pos && !seen[id.At] {
+			seen[id.At] = true
+			out = append(out, id.At)
+		}
+	}
+	// the names listed in imports
+	if a.mod != nil {
+		for _, it := range a.file.Items {
+			d, ok := it.(*syntax.ImportDecl)
+			if !ok {
+				continue
+			}
+			for _, n := range d.Names {
+				if n.Name != target.name || seen[n.At] {
+					continue
+				}
+				def, decl, ok := a.mod.ImportedDecl(n.Name)
+				if ok && def != nil && decl != nil && def.Path == target.path && declNamePos(decl, n.Name) == target.pos {
+					seen[n.At] = true
+					out = append(out, n.At)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
+	return out
+}
+
+// searchPaths are the files references and renames look at: open
+// documents, the defining file, and the workspace's .harn files (bounded).
+func (s *Server) searchPaths(defPath string) []string {
+	set := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if !set[p] {
+			set[p] = true
+			out = append(out, p)
+		}
+	}
+	s.mu.Lock()
+	for _, d := range s.docs {
+		add(d.path)
+	}
+	s.mu.Unlock()
+	if !isStd(defPath) {
+		add(defPath)
+	}
+	for _, f := range s.workspaceFiles(500) {
+		add(f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// workspaceFiles lists up to limit .harn files under the workspace root.
+func (s *Server) workspaceFiles(limit int) []string {
+	if s.root == "" {
+		return nil
+	}
+	var out []string
+	filepath.WalkDir(s.root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || len(out) >= limit {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if p != s.root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(p, ".harn") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// rename renames the name at the cursor wherever references finds it.
+func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	if !validName(p.NewName) {
+		return nil, &renameError{p.NewName}
+	}
+	target, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	if !ok {
+		return nil, nil
+	}
+	changes := map[protocol.DocumentUri][]protocol.TextEdit{}
+	add := func(path string, lines []string, at syntax.Pos) {
+		uri := pathURI(path)
+		for _, e := range changes[uri] {
+			if e.Range.Start == toPosition(lines, at) {
+				return
+			}
+		}
+		changes[uri] = append(changes[uri], protocol.TextEdit{Range: rangeOf(lines, at, runeLen(target.name)), NewText: p.NewName})
+	}
+	defText, _ := s.readFile(target.path)
+	add(target.path, splitLines(defText), target.pos)
+	for _, path := range s.searchPaths(target.path) {
+		a := s.analysisOf(path)
+		if a == nil || a.info == nil {
+			continue
+		}
+		lines := splitLines(a.text)
+		for _, u := range a.uses(path, target) {
+			add(path, lines, u)
+		}
+	}
+	return &protocol.WorkspaceEdit{Changes: changes}, nil
+}
+
+type renameError struct{ name string }
+
+func (e *renameError) Error() string { return "`" + e.name + "` is not a valid Harn name" }
+
+func validName(s string) bool {
+	if s == "" || syntaxKeyword(s) {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127) {
+			return false
+		}
+	}
+	return true
+}
+
+func syntaxKeyword(s string) bool {
+	toks, err := syntax.Scan("", []byte(s))
+	return err == nil && len(toks) > 0 && toks[0].Kind == syntax.TokKeyword
+}
+
+// ---- hover ----
+
+func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	_, a := s.current(p.TextDocument.URI)
+	if a == nil {
+		return nil, nil
+	}
+	lines := splitLines(a.text)
+	pos := fromPosition(lines, p.Position)
+	tok, ref, decl, ok := a.at(pos)
+	if !ok {
+		return nil, nil
+	}
+	var md string
+	switch {
+	case ref != nil && ref.Binding == nil:
+		md = a.builtinDoc(tok.Text)
+	case ref != nil:
+		md = a.bindingDoc(ref.Binding)
+	case decl != nil:
+		md = a.bindingDoc(decl)
+	default:
+		md = a.memberDoc(tok)
+	}
+	if md == "" {
+		return nil, nil
+	}
+	r := rangeOf(lines, tok.Pos, runeLen(tok.Text))
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}, nil
+}
+
+func code(s string) string { return "```harn\n" + s + "\n```" }
+
+func (a *analysis) builtinDoc(name string) string {
+	if a.sess == nil {
+		return ""
+	}
+	if b := a.sess.Universe.Builtin(name); b != nil {
+		return code(b.Sig) + "\n\n" + b.Doc + "\n\n*builtin*"
+	}
+	if _, ok := a.sess.Universe.Global(name); ok {
+		return code(name) + "\n\n*host global*"
+	}
+	return ""
+}
+
+// memberDoc describes a method name after `.` from the builtin method
+// tables (every receiver kind that has it).
+func (a *analysis) memberDoc(tok syntax.Token) string {
+	i := a.tokenIndex(tok.Pos)
+	if i < 1 || a.sess == nil || (a.toks[i-1].Text != "." && a.toks[i-1].Text != "?.") {
+		return ""
+	}
+	var parts []string
+	for _, recv := range receiverKinds {
+		if m := a.sess.Universe.Method(recv, tok.Text); m != nil {
+			parts = append(parts, code(recv+"."+m.Sig)+"\n\n"+m.Doc)
+		}
+	}
+	return strings.Join(parts, "\n\n---\n\n")
+}
+
+var receiverKinds = []string{"string", "list", "dict", "set", "range", "iter", "int", "float", "bool", "channel", "bytes"}
+
+// bindingDoc describes a declared name: its declaration's first line and
+// its doc comment.
+func (a *analysis) bindingDoc(b *resolve.Binding) string {
+	decl := b.Decl
+	if b.Kind == resolve.KImport && a.mod != nil {
+		if _, d, ok := a.mod.ImportedDecl(b.Name); ok && d != nil {
+			decl = d
+			md := describe(decl, b)
+			if imp := a.importOf(b.Name); imp != nil {
+				md += "\n\n*imported from* `" + imp.Path + "`"
+			}
+			return md
+		}
+	}
+	return describe(decl, b)
+}
+
+// importOf is the import declaration that names name.
+func (a *analysis) importOf(name string) *syntax.ImportDecl {
+	if a.file == nil {
+		return nil
+	}
+	for _, it := range a.file.Items {
+		if d, ok := it.(*syntax.ImportDecl); ok {
+			for _, n := range d.Names {
+				if n.Name == name {
+					return d
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func describe(n syntax.Node, b *resolve.Binding) string {
+	switch d := n.(type) {
+	case *syntax.FnDecl:
+		return withDoc(code(Signature(d)), d.Doc)
+	case *syntax.ToolDecl:
+		return withDoc(code("tool "+d.Name+params(d.Params)+ret(d.Return)), d.Doc)
+	case *syntax.PipelineDecl:
+		return withDoc(code("pipeline "+d.Name+params(d.Params)+ret(d.Return)), d.Doc)
+	case *syntax.StructDecl:
+		var fs []string
+		for _, f := range d.Fields {
+			t := ""
+			if f.Type != nil {
+				t = ": " + format.TypeString(f.Type)
+			}
+			opt := ""
+			if f.Optional {
+				opt = "?"
+			}
+			fs = append(fs, "  "+f.Name+opt+t)
+		}
+		return withDoc(code("struct "+d.Name+" {\n"+strings.Join(fs, "\n")+"\n}"), d.Doc)
+	case *syntax.EnumDecl:
+		var vs []string
+		for _, v := range d.Variants {
+			if v.Params != nil {
+				vs = append(vs, "  "+v.Name+params(v.Params))
+			} else {
+				vs = append(vs, "  "+v.Name)
+			}
+		}
+		return withDoc(code("enum "+d.Name+" {\n"+strings.Join(vs, "\n")+"\n}"), d.Doc)
+	case *syntax.Param:
+		t := ""
+		if d.Type != nil {
+			t = ": " + format.TypeString(d.Type)
+		}
+		return code("(parameter) " + d.Name + t)
+	case *syntax.LetStmt:
+		return code(letLine(d, b.Name))
+	case *syntax.IdentPattern, *syntax.DictPatItem, *syntax.ListPatItem, *syntax.PairPattern:
+		return code("(" + kindWord(b.Kind) + ") " + b.Name)
+	}
+	if b != nil {
+		return code("(" + kindWord(b.Kind) + ") " + b.Name)
+	}
+	return ""
+}
+
+func letLine(d *syntax.LetStmt, name string) string {
+	s := d.Kind.String() + " " + name
+	if d.Type != nil {
+		s += ": " + format.TypeString(d.Type)
+	}
+	return s
+}
+
+func kindWord(k resolve.Kind) string {
+	switch k {
+	case resolve.KLet:
+		return "let"
+	case resolve.KVar:
+		return "var"
+	case resolve.KConst:
+		return "const"
+	case resolve.KParam:
+		return "parameter"
+	case resolve.KFor:
+		return "loop variable"
+	case resolve.KCatch:
+		return "caught error"
+	case resolve.KMatch:
+		return "match binding"
+	case resolve.KFn:
+		return "function"
+	case resolve.KImport:
+		return "import"
+	}
+	return "name"
+}
+
+func withDoc(sig, doc string) string {
+	if strings.TrimSpace(doc) == "" {
+		return sig
+	}
+	return sig + "\n\n" + strings.TrimSpace(doc)
+}
+
+// Signature is a function declaration's first line.
+func Signature(d *syntax.FnDecl) string {
+	s := "fn " + d.Name
+	if d.Pub {
+		s = "pub " + s
+	}
+	if len(d.TypeParams) > 0 {
+		var tps []string
+		for _, tp := range d.TypeParams {
+			tps = append(tps, tp.Name)
+		}
+		s += "<" + strings.Join(tps, ", ") + ">"
+	}
+	return s + params(d.Params) + ret(d.Return)
+}
+
+func paramList(ps []*syntax.Param) []string {
+	var out []string
+	for _, p := range ps {
+		s := p.Name
+		if p.Rest {
+			s = "..." + s
+		}
+		if p.Type != nil {
+			s += ": " + format.TypeString(p.Type)
+		}
+		if p.Default != nil {
+			s += " = …"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func params(ps []*syntax.Param) string { return "(" + strings.Join(paramList(ps), ", ") + ")" }
+
+func ret(t syntax.TypeExpr) string {
+	if t == nil {
+		return ""
+	}
+	return " -> " + format.TypeString(t)
+}

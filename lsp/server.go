@@ -1,0 +1,388 @@
+// Package lsp is `harn lsp`: a language server over stdio, built on the
+// glsp protocol library and on the same front end as `harn check`, `harn
+// fmt` and `harn lint`.
+//
+// The model. The client sends whole documents (full sync). On every open
+// or change the document is analysed the way `harn check` analyses a file
+// — parsed, resolved with its imports loaded from disk, checked, compiled
+// (interp.Session.Analyze) — then linted (lang/lint); the diagnostics are
+// published. Each request reads the latest analysis of its document: the
+// tree, the resolution (every identifier's binding) and the token stream
+// (syntax.Scan). When the text being typed does not parse, requests that
+// only need names (completion, hover, symbols) fall back to the last
+// analysis that did. Edits (formatting, fixes) replace the whole document
+// with the output of lang/format.
+package lsp
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/lint"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/tliron/commonlog"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/tliron/glsp/server"
+)
+
+// Name is the server name reported to clients.
+const Name = "harn"
+
+// Server is the state of one language server session.
+type Server struct {
+	version string
+	mu      sync.Mutex
+	docs    map[string]*document // by URI
+	root    string               // workspace root directory ("" when none)
+	handler protocol.Handler
+}
+
+// document is one open text document.
+type document struct {
+	uri, path string
+	text      string
+	version   protocol.Integer
+	cur       *analysis // of text
+	good      *analysis // the last analysis whose text parsed
+}
+
+// analysis is what the front end knows about one version of a document.
+type analysis struct {
+	text     string
+	file     *syntax.File // nil when the text does not parse
+	info     *resolve.Info
+	mod      *interp.Module
+	sess     *interp.Session
+	diags    diag.List
+	findings []*lint.Finding
+	toks     []syntax.Token
+	identAt  map[syntax.Pos]*syntax.Ident    // resolved identifiers by position
+	declAt   map[syntax.Pos]*resolve.Binding // bindings by declaring position
+	bindings []*resolve.Binding              // every binding of the file
+}
+
+// New makes a server; version is reported in serverInfo.
+func New(version string) *Server {
+	s := &Server{version: version, docs: map[string]*document{}}
+	s.handler = protocol.Handler{
+		Initialize:                     s.initialize,
+		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                       func(*glsp.Context) error { return nil },
+		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:            safeNote(s.didOpen),
+		TextDocumentDidChange:          safeNote(s.didChange),
+		TextDocumentDidClose:           safeNote(s.didClose),
+		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:         safe(s.completion),
+		TextDocumentHover:              safe(s.hover),
+		TextDocumentDefinition:         safe(s.definition),
+		TextDocumentReferences:         safe(s.references),
+		TextDocumentDocumentSymbol:     safe(s.documentSymbols),
+		WorkspaceSymbol:                safe(s.workspaceSymbols),
+		TextDocumentSignatureHelp:      safe(s.signatureHelp),
+		TextDocumentRename:             safe(s.rename),
+		TextDocumentFormatting:         safe(s.formatting),
+		TextDocumentOnTypeFormatting:   safe(s.onTypeFormatting),
+		TextDocumentCodeAction:         safe(s.codeAction),
+		TextDocumentSemanticTokensFull: safe(s.semanticTokens),
+		TextDocumentFoldingRange:       safe(s.foldingRanges),
+	}
+	return s
+}
+
+// safe turns a panic in a request handler into an error answer, so that
+// one bad request cannot end the session.
+func safe[P, R any](f func(*glsp.Context, P) (R, error)) func(*glsp.Context, P) (R, error) {
+	return func(ctx *glsp.Context, p P) (r R, err error) {
+		defer func() {
+			if x := recover(); x != nil {
+				err = fmt.Errorf("internal error: %v", x)
+			}
+		}()
+		return f(ctx, p)
+	}
+}
+
+// safeNote is safe for notifications.
+func safeNote[P any](f func(*glsp.Context, P) error) func(*glsp.Context, P) error {
+	return func(ctx *glsp.Context, p P) (err error) {
+		defer func() {
+			if x := recover(); x != nil {
+				err = fmt.Errorf("internal error: %v", x)
+			}
+		}()
+		return f(ctx, p)
+	}
+}
+
+// RunStdio serves one client on standard input and output until it exits.
+func (s *Server) RunStdio() error {
+	commonlog.Configure(0, nil) // nothing may reach stdout but protocol messages
+	return server.NewServer(&s.handler, Name, false).RunStdio()
+}
+
+func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {
+	if params.RootURI != nil {
+		s.root = uriPath(*params.RootURI)
+	} else if params.RootPath != nil {
+		s.root = *params.RootPath
+	}
+	full := protocol.TextDocumentSyncKindFull
+	yes := true
+	caps := protocol.ServerCapabilities{
+		TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full},
+		CompletionProvider: &protocol.CompletionOptions{
+			TriggerCharacters: []string{".", "\"", "/"},
+		},
+		HoverProvider:           true,
+		DefinitionProvider:      true,
+		ReferencesProvider:      true,
+		DocumentSymbolProvider:  true,
+		WorkspaceSymbolProvider: true,
+		SignatureHelpProvider: &protocol.SignatureHelpOptions{
+			TriggerCharacters: []string{"(", ","},
+		},
+		RenameProvider:             true,
+		DocumentFormattingProvider: true,
+		DocumentOnTypeFormattingProvider: &protocol.DocumentOnTypeFormattingOptions{
+			FirstTriggerCharacter: "}",
+			MoreTriggerCharacter:  []string{"\n"},
+		},
+		CodeActionProvider: protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, fixAllKind},
+		},
+		SemanticTokensProvider: protocol.SemanticTokensOptions{
+			Legend: protocol.SemanticTokensLegend{TokenTypes: tokenTypes, TokenModifiers: tokenModifiers},
+			Full:   true,
+		},
+		FoldingRangeProvider: true,
+	}
+	version := s.version
+	return protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: Name, Version: &version},
+	}, nil
+}
+
+// ---- documents ----
+
+func (s *Server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	d := &document{uri: p.TextDocument.URI, path: uriPath(p.TextDocument.URI)}
+	s.mu.Lock()
+	s.docs[d.uri] = d
+	s.mu.Unlock()
+	s.update(ctx, d, p.TextDocument.Text, p.TextDocument.Version)
+	return nil
+}
+
+func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil
+	}
+	text := d.text
+	for _, c := range p.ContentChanges {
+		switch c := c.(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			text = c.Text
+		case protocol.TextDocumentContentChangeEvent:
+			if c.Range == nil {
+				text = c.Text
+				continue
+			}
+			lines := splitLines(text)
+			start, end := offsetOf(lines, c.Range.Start), offsetOf(lines, c.Range.End)
+			text = text[:start] + c.Text + text[end:]
+		}
+	}
+	s.update(ctx, d, text, p.TextDocument.Version)
+	return nil
+}
+
+func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	delete(s.docs, p.TextDocument.URI)
+	s.mu.Unlock()
+	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
+		URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	return nil
+}
+
+func (s *Server) doc(uri string) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[uri]
+}
+
+// update analyses a new version of a document and publishes its
+// diagnostics.
+func (s *Server) update(ctx *glsp.Context, d *document, text string, version protocol.Integer) {
+	a := Analyze(d.path, text)
+	s.mu.Lock()
+	d.text, d.version, d.cur = text, version, a
+	if a.file != nil {
+		d.good = a
+	}
+	s.mu.Unlock()
+	v := protocol.UInteger(version)
+	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
+		URI: d.uri, Version: &v, Diagnostics: a.diagnostics(d.path)})
+}
+
+// Analyze runs the front end and the linter on one version of a file.
+func Analyze(path, text string) (a *analysis) {
+	a = &analysis{text: text, identAt: map[syntax.Pos]*syntax.Ident{}, declAt: map[syntax.Pos]*resolve.Binding{}}
+	defer func() {
+		if x := recover(); x != nil {
+			// Report rather than crash; the text is kept for the next change.
+			a.file, a.info, a.findings = nil, nil, nil
+			a.diags = append(a.diags, &diag.Error{File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("internal error while analysing: %v", x)})
+		}
+	}()
+	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
+	a.mod, a.diags = a.sess.Analyze(path, []byte(text))
+	a.toks, _ = syntax.Scan(path, []byte(text))
+	if a.mod == nil || a.mod.Syntax == nil {
+		return a
+	}
+	a.file, a.info = a.mod.Syntax, a.mod.Info
+	if a.info == nil {
+		return a
+	}
+	a.findings = lint.File(a.file, a.info, lint.Options{})
+	for id := range a.info.Refs {
+		a.identAt[id.At] = id
+	}
+	seen := map[*resolve.Binding]bool{}
+	add := func(b *resolve.Binding) {
+		if b != nil && !seen[b] {
+			seen[b] = true
+			a.bindings = append(a.bindings, b)
+			if b.Pos.IsValid() {
+				a.declAt[b.Pos] = b
+			}
+		}
+	}
+	for _, b := range a.info.Globals {
+		add(b)
+	}
+	for _, fn := range a.info.Funcs {
+		for _, b := range fn.Locals {
+			add(b)
+		}
+	}
+	return a
+}
+
+// diagnostics converts the analysis's errors, warnings and lint findings.
+func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
+	lines := splitLines(a.text)
+	out := []protocol.Diagnostic{}
+	source := Name
+	linted := map[syntax.Pos]bool{}
+	for _, f := range a.findings {
+		linted[f.Pos] = true
+	}
+	for _, d := range a.diags {
+		if d.File != "" && d.File != path {
+			continue // reported by the module it belongs to
+		}
+		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
+			continue // the checker's warning repeats a lint finding (which has a fix)
+		}
+		sev := protocol.DiagnosticSeverityError
+		if d.Severity == diag.SevWarning {
+			sev = protocol.DiagnosticSeverityWarning
+		}
+		line, col := d.Line, d.Col
+		if line < 1 {
+			line, col = 1, 1
+		}
+		r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
+		pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
+		if d.Code != "" {
+			pd.Code = &protocol.IntegerOrString{Value: d.Code}
+		}
+		out = append(out, pd)
+	}
+	lintSource := "harn lint"
+	for _, f := range a.findings {
+		sev := protocol.DiagnosticSeverityWarning
+		if f.Rule == lint.MissingDoc || f.Rule == lint.Naming || f.Rule == lint.PreferLet {
+			sev = protocol.DiagnosticSeverityInformation
+		}
+		start := toPosition(lines, f.Pos)
+		end := toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})
+		pd := protocol.Diagnostic{Range: protocol.Range{Start: start, End: end}, Severity: &sev, Source: &lintSource,
+			Message: f.Msg, Code: &protocol.IntegerOrString{Value: f.Rule.ID}}
+		switch f.Rule {
+		case lint.UnusedVariable, lint.UnusedParameter, lint.UnusedImport, lint.UnusedPatternBinding, lint.UnreachableCode:
+			pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// ---- URIs ----
+
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return uri
+	}
+	return filepath.FromSlash(u.Path)
+}
+
+func pathURI(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// readFile returns an open document's text, or the file's on disk.
+func (s *Server) readFile(path string) (string, bool) {
+	s.mu.Lock()
+	for _, d := range s.docs {
+		if d.path == path {
+			t := d.text
+			s.mu.Unlock()
+			return t, true
+		}
+	}
+	s.mu.Unlock()
+	b, err := os.ReadFile(path)
+	return string(b), err == nil
+}
+
+// analysisOf returns the analysis for a file: an open document's current
+// one, or a fresh analysis of the file on disk.
+func (s *Server) analysisOf(path string) *analysis {
+	s.mu.Lock()
+	for _, d := range s.docs {
+		if d.path == path {
+			a := d.cur
+			s.mu.Unlock()
+			return a
+		}
+	}
+	s.mu.Unlock()
+	text, ok := s.readFile(path)
+	if !ok {
+		return nil
+	}
+	return Analyze(path, text)
+}
+
+func isStd(path string) bool { return strings.HasPrefix(path, "std/") }

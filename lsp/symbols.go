@@ -1,0 +1,537 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// This file lists names: document and workspace symbols, completion
+// candidates and signature help.
+
+// ---- symbols ----
+
+type symbol struct {
+	name     string
+	kind     protocol.SymbolKind
+	detail   string
+	start    syntax.Pos // of the whole declaration
+	end      syntax.Pos // just after it
+	namePos  syntax.Pos
+	children []symbol
+}
+
+// fileSymbols lists a file's top-level declarations, with struct fields,
+// enum variants and impl methods as children.
+func fileSymbols(f *syntax.File, toks []syntax.Token) []symbol {
+	var out []symbol
+	ends := itemEnds(f.Items, toks)
+	for i, it := range f.Items {
+		start, end := it.Position(), ends[i]
+		switch d := it.(type) {
+		case *syntax.FnDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindFunction, detail: Signature(d), start: start, end: end, namePos: d.NamePos})
+		case *syntax.ToolDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindFunction, detail: "tool", start: start, end: end, namePos: d.NamePos})
+		case *syntax.PipelineDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindFunction, detail: "pipeline", start: start, end: end, namePos: d.NamePos})
+		case *syntax.StructDecl:
+			s := symbol{name: d.Name, kind: protocol.SymbolKindStruct, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			for _, fd := range d.Fields {
+				s.children = append(s.children, symbol{name: fd.Name, kind: protocol.SymbolKindField, start: fd.At, end: syntax.Pos{Line: fd.At.Line, Col: fd.At.Col + runeLen(fd.Name)}, namePos: fd.At})
+			}
+			out = append(out, s)
+		case *syntax.EnumDecl:
+			s := symbol{name: d.Name, kind: protocol.SymbolKindEnum, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			for _, v := range d.Variants {
+				s.children = append(s.children, symbol{name: v.Name, kind: protocol.SymbolKindEnumMember, start: v.At, end: syntax.Pos{Line: v.At.Line, Col: v.At.Col + runeLen(v.Name)}, namePos: v.At})
+			}
+			out = append(out, s)
+		case *syntax.InterfaceDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindInterface, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
+		case *syntax.TypeDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindTypeParameter, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
+		case *syntax.ImplBlock:
+			s := symbol{name: "impl " + d.Name, kind: protocol.SymbolKindClass, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			for _, m := range d.Methods {
+				s.children = append(s.children, symbol{name: m.Name, kind: protocol.SymbolKindMethod, detail: Signature(m), start: m.At, end: m.Body.End, namePos: m.NamePos})
+			}
+			out = append(out, s)
+		case *syntax.LetStmt:
+			kind := protocol.SymbolKindVariable
+			if d.Kind == syntax.BindConst {
+				kind = protocol.SymbolKindConstant
+			}
+			syntax.PatternNames(d.Pattern, func(name string, n syntax.Node) {
+				out = append(out, symbol{name: name, kind: kind, start: start, end: end, namePos: n.Position()})
+			})
+		}
+	}
+	return out
+}
+
+// itemEnds computes where each top-level item ends: after the last code
+// token before the next item.
+func itemEnds(items []syntax.Stmt, toks []syntax.Token) []syntax.Pos {
+	ends := make([]syntax.Pos, len(items))
+	idx := map[syntax.Pos]int{}
+	for i, t := range toks {
+		idx[t.Pos] = i
+	}
+	for i := range items {
+		next := len(toks) - 1
+		if i+1 < len(items) {
+			if j, ok := idx[items[i+1].Position()]; ok {
+				next = j
+			}
+		}
+		end := items[i].Position()
+		for j := next - 1; j >= 0; j-- {
+			if k := toks[j].Kind; k != syntax.TokComment && k != syntax.TokDoc && k != syntax.TokNewline {
+				end = toks[j].End()
+				break
+			}
+		}
+		ends[i] = end
+	}
+	return ends
+}
+
+func nameAfter(toks []syntax.Token, from syntax.Pos, name string) syntax.Pos {
+	for _, t := range toks {
+		if !before(t.Pos, from) && t.Kind == syntax.TokIdent && t.Text == name {
+			return t.Pos
+		}
+	}
+	return from
+}
+
+func toDocumentSymbols(lines []string, syms []symbol) []protocol.DocumentSymbol {
+	out := []protocol.DocumentSymbol{}
+	for _, s := range syms {
+		ds := protocol.DocumentSymbol{Name: s.name, Kind: s.kind,
+			Range:          protocol.Range{Start: toPosition(lines, s.start), End: toPosition(lines, s.end)},
+			SelectionRange: rangeOf(lines, s.namePos, runeLen(strings.TrimPrefix(s.name, "impl ")))}
+		if s.detail != "" {
+			d := s.detail
+			ds.Detail = &d
+		}
+		if len(s.children) > 0 {
+			ds.Children = toDocumentSymbols(lines, s.children)
+		}
+		out = append(out, ds)
+	}
+	return out
+}
+
+func (s *Server) documentSymbols(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	_, a := s.current(p.TextDocument.URI)
+	if a == nil || a.file == nil {
+		return []protocol.DocumentSymbol{}, nil
+	}
+	return toDocumentSymbols(splitLines(a.text), fileSymbols(a.file, a.toks)), nil
+}
+
+// workspaceSymbols searches the top-level declarations of open documents
+// and of the workspace's .harn files (parsed, not run).
+func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+	query := strings.ToLower(p.Query)
+	paths := map[string]bool{}
+	s.mu.Lock()
+	for _, d := range s.docs {
+		paths[d.path] = true
+	}
+	s.mu.Unlock()
+	for _, f := range s.workspaceFiles(1000) {
+		paths[f] = true
+	}
+	var sorted []string
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	out := []protocol.SymbolInformation{}
+	for _, path := range sorted {
+		text, ok := s.readFile(path)
+		if !ok {
+			continue
+		}
+		f, err := syntax.Parse(path, []byte(text))
+		if err != nil {
+			continue
+		}
+		toks, _ := syntax.Scan(path, []byte(text))
+		lines := splitLines(text)
+		var walk func(syms []symbol, container string)
+		walk = func(syms []symbol, container string) {
+			for _, sym := range syms {
+				if query == "" || strings.Contains(strings.ToLower(sym.name), query) {
+					si := protocol.SymbolInformation{Name: sym.name, Kind: sym.kind,
+						Location: protocol.Location{URI: pathURI(path), Range: rangeOf(lines, sym.namePos, runeLen(sym.name))}}
+					if container != "" {
+						c := container
+						si.ContainerName = &c
+					}
+					out = append(out, si)
+				}
+				walk(sym.children, sym.name)
+			}
+		}
+		walk(fileSymbols(f, toks), "")
+	}
+	return out, nil
+}
+
+// ---- completion ----
+
+var keywordList = strings.Fields(`break catch const continue deadline defer else emit enum eval_pack false finally fn
+	for from guard if impl import in interface let match mutex nil parallel pipeline pub require retry return select
+	spawn struct throw throws tool true try type var while yield`)
+
+func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
+	d, a := s.current(p.TextDocument.URI)
+	if d == nil || a == nil {
+		return []protocol.CompletionItem{}, nil
+	}
+	s.mu.Lock()
+	text := d.text
+	s.mu.Unlock()
+	lines := splitLines(text)
+	pos := fromPosition(lines, p.Position)
+	line := ""
+	if pos.Line-1 < len(lines) {
+		r := []rune(lines[pos.Line-1])
+		line = string(r[:min(pos.Col-1, len(r))])
+	}
+	// import paths
+	if i := strings.LastIndexByte(line, '"'); i >= 0 && strings.HasPrefix(strings.TrimSpace(line), "import") &&
+		strings.Count(line, `"`)%2 == 1 {
+		return s.importCompletions(d.path, line[i+1:]), nil
+	}
+	// after `.`: enum variants, or methods
+	trimmed := strings.TrimRightFunc(line, isWordRune)
+	if strings.HasSuffix(trimmed, ".") {
+		recv := strings.TrimSuffix(strings.TrimSuffix(trimmed, "."), "?")
+		recvName := lastWord(recv)
+		return a.memberCompletions(recvName), nil
+	}
+	return a.scopeCompletions(pos), nil
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
+}
+
+func lastWord(s string) string {
+	i := strings.LastIndexFunc(s, func(r rune) bool { return !isWordRune(r) })
+	return s[i+1:]
+}
+
+func item(label string, kind protocol.CompletionItemKind, detail, doc string) protocol.CompletionItem {
+	it := protocol.CompletionItem{Label: label, Kind: &kind}
+	if detail != "" {
+		it.Detail = &detail
+	}
+	if doc != "" {
+		it.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: doc}
+	}
+	return it
+}
+
+// scopeCompletions offers the names visible at pos: locals of the
+// enclosing functions declared before it, globals and imports, builtins,
+// keywords.
+func (a *analysis) scopeCompletions(pos syntax.Pos) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	seen := map[string]bool{}
+	add := func(it protocol.CompletionItem) {
+		if !seen[it.Label] && it.Label != "_" {
+			seen[it.Label] = true
+			out = append(out, it)
+		}
+	}
+	if a.info != nil {
+		for node, fn := range a.info.Funcs {
+			if !encloses(node, pos) {
+				continue
+			}
+			for _, b := range fn.Locals {
+				if b.Kind == resolve.KHidden || !before(b.Pos, pos) {
+					continue
+				}
+				add(item(b.Name, completionKind(b), kindWord(b.Kind), ""))
+			}
+		}
+		for _, b := range a.info.Globals {
+			if b.Decl == nil && b.Kind != resolve.KImport {
+				continue
+			}
+			detail := kindWord(b.Kind)
+			if fd, ok := b.Decl.(*syntax.FnDecl); ok {
+				detail = Signature(fd)
+			}
+			add(item(b.Name, completionKind(b), detail, ""))
+		}
+	}
+	if a.sess != nil {
+		for _, name := range a.sess.Universe.BuiltinNames() {
+			if strings.HasPrefix(name, "__") {
+				continue // runtime hooks of the compiler
+			}
+			b := a.sess.Universe.Builtin(name)
+			add(item(name, protocol.CompletionItemKindFunction, b.Sig, b.Doc))
+		}
+		for _, name := range a.sess.Universe.GlobalNames() {
+			add(item(name, protocol.CompletionItemKindVariable, "host global", ""))
+		}
+	}
+	for _, k := range keywordList {
+		add(item(k, protocol.CompletionItemKindKeyword, "", ""))
+	}
+	return out
+}
+
+// encloses reports whether a function node's body contains pos.
+func encloses(n syntax.Node, pos syntax.Pos) bool {
+	var body *syntax.Block
+	switch d := n.(type) {
+	case *syntax.File:
+		return true
+	case *syntax.FnDecl:
+		body = d.Body
+	case *syntax.ClosureLit:
+		body = d.Body
+	case *syntax.PipelineDecl:
+		body = d.Body
+	case *syntax.ToolDecl:
+		body = d.Body
+	}
+	return body != nil && !before(pos, body.At) && !before(body.End, pos)
+}
+
+func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
+	switch b.Kind {
+	case resolve.KFn, resolve.KTool, resolve.KPipeline:
+		return protocol.CompletionItemKindFunction
+	case resolve.KStruct:
+		return protocol.CompletionItemKindStruct
+	case resolve.KEnum:
+		return protocol.CompletionItemKindEnum
+	case resolve.KConst:
+		return protocol.CompletionItemKindConstant
+	case resolve.KImport:
+		return protocol.CompletionItemKindReference
+	}
+	return protocol.CompletionItemKindVariable
+}
+
+// memberCompletions offers what may follow `recv.`: an enum's variants, a
+// struct's fields when recv is a parameter or variable annotated with a
+// struct type, otherwise the builtin methods.
+func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	if a.file != nil && recv != "" {
+		for _, it := range a.file.Items {
+			if e, ok := it.(*syntax.EnumDecl); ok && e.Name == recv {
+				for _, v := range e.Variants {
+					detail := e.Name + "." + v.Name
+					if v.Params != nil {
+						detail += params(v.Params)
+					}
+					out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
+				}
+				return out
+			}
+		}
+		if st := a.structOf(recv); st != nil {
+			for _, f := range st.Fields {
+				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
+			}
+		}
+	}
+	if a.sess != nil {
+		seen := map[string]bool{}
+		for _, recvKind := range receiverKinds {
+			for _, m := range a.sess.Universe.Methods(recvKind) {
+				if seen[m.Name] {
+					continue
+				}
+				seen[m.Name] = true
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, recvKind+"."+m.Sig, m.Doc))
+			}
+		}
+	}
+	return out
+}
+
+// structOf finds the struct a parameter is annotated with.
+func (a *analysis) structOf(name string) *syntax.StructDecl {
+	var typeName string
+	for _, b := range a.bindings {
+		if b.Name != name {
+			continue
+		}
+		switch d := b.Decl.(type) {
+		case *syntax.Param:
+			if nt, ok := d.Type.(*syntax.NamedType); ok {
+				typeName = nt.Name
+			}
+		}
+	}
+	if typeName == "" || a.info == nil {
+		return nil
+	}
+	return a.info.Struct(typeName)
+}
+
+// importCompletions offers std modules and .harn files relative to the
+// importing file's directory.
+func (s *Server) importCompletions(path, prefix string) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for _, m := range []string{"std/collections", "std/json", "std/math", "std/path", "std/schema", "std/text", "std/tools"} {
+		if strings.HasPrefix(m, prefix) {
+			out = append(out, item(m, protocol.CompletionItemKindModule, "standard module", ""))
+		}
+	}
+	dir := filepath.Dir(path)
+	sub, base := filepath.Split(prefix)
+	entries, _ := os.ReadDir(filepath.Join(dir, sub))
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasPrefix(name, base) {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			out = append(out, item(sub+name+"/", protocol.CompletionItemKindFolder, "", ""))
+		case strings.HasSuffix(name, ".harn") && filepath.Join(dir, sub, name) != path:
+			out = append(out, item(sub+strings.TrimSuffix(name, ".harn"), protocol.CompletionItemKindFile, "module", ""))
+		}
+	}
+	return out
+}
+
+// ---- signature help ----
+
+func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	d, a := s.current(p.TextDocument.URI)
+	if d == nil || a == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	text := d.text
+	s.mu.Unlock()
+	lines := splitLines(text)
+	pos := fromPosition(lines, p.Position)
+	toks, _ := syntax.Scan(d.path, []byte(text))
+	if toks == nil {
+		toks = a.toks
+	}
+	// Walk back to the unmatched `(` before the cursor.
+	depth, commas := 0, 0
+	i := len(toks) - 1
+	for i >= 0 && !before(toks[i].Pos, pos) {
+		i--
+	}
+	for ; i >= 0; i-- {
+		t := toks[i]
+		if t.Kind != syntax.TokPunct {
+			continue
+		}
+		switch t.Text {
+		case ")", "]", "}":
+			depth++
+		case "[", "{":
+			if depth == 0 {
+				return nil, nil
+			}
+			depth--
+		case ",":
+			if depth == 0 {
+				commas++
+			}
+		case "(":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i == 0 || toks[i-1].Kind != syntax.TokIdent {
+				return nil, nil
+			}
+			name := toks[i-1].Text
+			method := i >= 2 && (toks[i-2].Text == "." || toks[i-2].Text == "?.")
+			label, ps, doc := a.signatureOf(name, method)
+			if label == "" {
+				return nil, nil
+			}
+			info := protocol.SignatureInformation{Label: label}
+			if doc != "" {
+				info.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: doc}
+			}
+			for _, prm := range ps {
+				info.Parameters = append(info.Parameters, protocol.ParameterInformation{Label: prm})
+			}
+			active := protocol.UInteger(commas)
+			if n := len(ps); n > 0 && commas >= n {
+				active = protocol.UInteger(n - 1)
+			}
+			zero := protocol.UInteger(0)
+			return &protocol.SignatureHelp{Signatures: []protocol.SignatureInformation{info}, ActiveSignature: &zero, ActiveParameter: &active}, nil
+		}
+	}
+	return nil, nil
+}
+
+// signatureOf returns a callable's label, parameter labels and doc.
+func (a *analysis) signatureOf(name string, method bool) (string, []string, string) {
+	if method {
+		if a.sess == nil {
+			return "", nil, ""
+		}
+		for _, recv := range receiverKinds {
+			if m := a.sess.Universe.Method(recv, name); m != nil {
+				return m.Sig, sigParams(m.Sig), m.Doc
+			}
+		}
+		return "", nil, ""
+	}
+	for _, b := range a.bindings {
+		if b.Name != name {
+			continue
+		}
+		decl := b.Decl
+		if b.Kind == resolve.KImport && a.mod != nil {
+			if _, d, ok := a.mod.ImportedDecl(name); ok {
+				decl = d
+			}
+		}
+		if fd, ok := decl.(*syntax.FnDecl); ok {
+			return Signature(fd), paramList(fd.Params), fd.Doc
+		}
+	}
+	if a.sess != nil {
+		if b := a.sess.Universe.Builtin(name); b != nil {
+			return b.Sig, sigParams(b.Sig), b.Doc
+		}
+	}
+	return "", nil, ""
+}
+
+// sigParams splits the parameters of a builtin signature "f(a, b?)".
+func sigParams(sig string) []string {
+	open, close := strings.IndexByte(sig, '('), strings.LastIndexByte(sig, ')')
+	if open < 0 || close <= open+1 {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(sig[open+1:close], ",") {
+		out = append(out, strings.TrimSpace(p))
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Authenticate decides whether r may reach the MCP endpoint, in the
+// order of §9: a valid API key; else, in OAuth mode, a valid bearer
+// token (401 when missing or invalid, 403 when a scope is missing);
+// else, with API keys configured, 401; else anonymous access. When it
+// returns false it has written the response. identity names the caller
+// for logs and never contains a secret: "api-key#N" (the key's 1-based
+// position in the list), the token's sub or client_id, or "anonymous".
+func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (identity string, ok bool) {
+	if len(c.apiKeys) > 0 {
+		if n := c.matchAPIKey(r); n > 0 {
+			return fmt.Sprintf("api-key#%d", n), true
+		}
+	}
+	if o := c.oauth; o != nil {
+		token, present := bearerToken(r)
+		if !present {
+			c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
+			return "", false
+		}
+		cl, f := o.validate(r.Context(), token)
+		if f == nil {
+			f = o.check(cl)
+		}
+		if f != nil {
+			c.refuse(w, endpoint, f)
+			return "", false
+		}
+		return cl.identity(), true
+	}
+	if len(c.apiKeys) > 0 {
+		c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
+		return "", false
+	}
+	return "anonymous", true
+}
+
+// validate checks the token with the configured mode: introspection
+// when set, else JWKS.
+func (o *oauthConfig) validate(ctx context.Context, token string) (claims, *failure) {
+	ctx, cancel := context.WithTimeout(ctx, outboundTimeout)
+	defer cancel()
+	if o.introspection != nil {
+		return o.introspection.introspect(ctx, token)
+	}
+	return o.jwks.verify(ctx, token)
+}
+
+// matchAPIKey returns the 1-based index of the configured key that the
+// request presents in x-api-key or as a bearer token, or 0. Every
+// configured key is compared against every presented value, each as a
+// SHA-256 digest, so the time taken reveals neither which key matched
+// nor how long the keys are.
+func (c *Config) matchAPIKey(r *http.Request) int {
+	var presented [][sha256.Size]byte
+	if v := r.Header.Get("X-Api-Key"); v != "" {
+		presented = append(presented, sha256.Sum256([]byte(v)))
+	}
+	if v, ok := bearerToken(r); ok {
+		presented = append(presented, sha256.Sum256([]byte(v)))
+	}
+	match := 0
+	for _, p := range presented {
+		for i, k := range c.apiKeys {
+			if subtle.ConstantTimeCompare(p[:], k[:]) == 1 && match == 0 {
+				match = i + 1
+			}
+		}
+	}
+	return match
+}
+
+// bearerToken returns the credentials of an `Authorization: Bearer`
+// header (scheme case-insensitive).
+func bearerToken(r *http.Request) (string, bool) {
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	scheme, rest, found := strings.Cut(h, " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token := strings.TrimSpace(rest)
+	return token, token != ""
+}
+
+// refuse writes a refusal. In OAuth mode it carries the RFC 6750 / RFC
+// 9728 challenge; the body is the plain text upstream sends.
+func (c *Config) refuse(w http.ResponseWriter, endpoint string, f *failure) {
+	if c.oauth != nil && f.status != http.StatusServiceUnavailable {
+		w.Header().Set("WWW-Authenticate", c.challenge(endpoint, f))
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(f.status)
+	if f.status == http.StatusServiceUnavailable {
+		fmt.Fprintln(w, "auth unavailable")
+		return
+	}
+	fmt.Fprintln(w, "auth failed")
+}
+
+// challenge renders the WWW-Authenticate value of §9, e.g.
+// `Bearer error="invalid_token", resource_metadata="…", scope="…",
+// error_description="…"`.
+func (c *Config) challenge(endpoint string, f *failure) string {
+	var params []string
+	if f.code != "" {
+		params = append(params, authParam("error", f.code))
+	}
+	params = append(params, authParam("resource_metadata", c.ResourceMetadataURL(endpoint)))
+	if len(c.oauth.scopes) > 0 {
+		params = append(params, authParam("scope", strings.Join(c.oauth.scopes, " ")))
+	}
+	if f.code != "" && f.desc != "" {
+		params = append(params, authParam("error_description", f.desc))
+	}
+	return "Bearer " + strings.Join(params, ", ")
+}
+
+// authParam renders name="value" as an RFC 9110 quoted string.
+func authParam(name, value string) string {
+	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r", " ", "\n", " ").Replace(value)
+	return name + `="` + value + `"`
+}

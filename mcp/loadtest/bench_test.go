@@ -1,0 +1,258 @@
+package loadtest
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/mcp/auth"
+	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/lestrrat-go/jwx/v3/jwt"
+)
+
+// Issue 11's figure: HTTP tools/call p99 with 64 concurrent clients on
+// loopback. Each benchmark runs b.N measured requests (at least 640)
+// and reports the percentiles as metrics: `go test -run '^$' -bench .
+// ./mcp/loadtest` (make bench runs it after building bin/harn).
+
+const clients = 64
+
+func report(b *testing.B, res Result) {
+	b.Helper()
+	if res.Errors > 0 {
+		b.Fatalf("%d of %d requests failed; first: %s", res.Errors, res.Requests, res.FirstError)
+	}
+	b.ReportMetric(float64(res.P50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(res.P99.Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(res.Max.Microseconds())/1000, "max-ms")
+	b.ReportMetric(res.PerSecond(), "calls/s")
+	b.ReportMetric(0, "ns/op") // one op is not one request: hide the default
+	b.Logf("%s", res)
+}
+
+func load(b *testing.B, run func(Options) (Result, error), o Options) {
+	b.Helper()
+	o.Clients = clients
+	o.Requests = max(b.N, 10*clients)
+	b.ResetTimer()
+	res, err := run(o)
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	report(b, res)
+}
+
+// BenchmarkProtocol64 measures the protocol layer both MCP servers sit
+// on (mcp/protocol's HTTP transport, a one-tool provider answering
+// inline) under each auth mode: the floor under every server figure,
+// and what each auth mode adds to a request.
+func BenchmarkProtocol64(b *testing.B) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pub, _ := jwk.Import(&key.PublicKey)
+	pub.Set(jwk.KeyIDKey, "k1")
+	pub.Set(jwk.AlgorithmKey, jwa.ES256())
+	set := jwk.NewSet()
+	set.AddKey(pub)
+	setJSON, _ := json.Marshal(set)
+	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(setJSON) }))
+	defer jwks.Close()
+	tok, _ := jwt.NewBuilder().Issuer("https://auth.example.com").Audience([]string{"https://mcp.example.com/mcp"}).
+		Subject("bench").Expiration(time.Now().Add(time.Hour)).Claim("scope", "mcp:control").Build()
+	hdr := jws.NewHeaders()
+	hdr.Set(jws.KeyIDKey, "k1")
+	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.ES256(), key, jws.WithProtectedHeaders(hdr)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	modes := []struct {
+		name   string
+		env    map[string]string
+		header http.Header
+	}{
+		{"none", nil, nil},
+		{"api-key", map[string]string{auth.EnvAPIKeys: "a,b,c,bench-key"}, http.Header{"X-Api-Key": {"bench-key"}}},
+		{"jwt-es256", map[string]string{
+			auth.EnvAuthorizationServers: "https://auth.example.com",
+			auth.EnvJWKSURL:              jwks.URL,
+			auth.EnvResource:             "https://mcp.example.com/mcp",
+			auth.EnvIssuer:               "https://auth.example.com",
+			auth.EnvScopes:               "mcp:control",
+		}, http.Header{"Authorization": {"Bearer " + string(signed)}}},
+	}
+	for _, m := range modes {
+		b.Run(m.name, func(b *testing.B) {
+			cfg, err := auth.FromEnv(func(k string) string { return m.env[k] })
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cfg.Close()
+			srv := protocol.NewServer(echoProvider{}, protocol.Options{Parallel: true})
+			h := srv.HTTPHandler(protocol.HTTPOptions{Path: "/mcp", Auth: cfg})
+			load(b, func(o Options) (Result, error) { return RunHandler(context.Background(), h, o) },
+				Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`), Header: m.header})
+		})
+	}
+}
+
+// echoProvider serves one tool, echo, that answers its arguments' n.
+type echoProvider struct{}
+
+func (echoProvider) ServerInfo() *jsonv.Object {
+	o := jsonv.NewObject(2)
+	o.Set("name", "echo")
+	o.Set("version", "1")
+	return o
+}
+func (echoProvider) Instructions() string { return "" }
+func (echoProvider) Capabilities() *jsonv.Object {
+	o := jsonv.NewObject(1)
+	o.Set("tools", jsonv.NewObject(0))
+	return o
+}
+func (echoProvider) Tools(*protocol.Request) ([]*jsonv.Object, *protocol.Error) { return nil, nil }
+func (echoProvider) Tool(_ *protocol.Request, name string) (protocol.Tool, bool) {
+	return echoTool{}, name == "echo"
+}
+func (echoProvider) Resources(*protocol.Request) ([]any, *protocol.Error)         { return nil, nil }
+func (echoProvider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) { return nil, nil }
+func (echoProvider) ReadResource(*protocol.Request, string) any {
+	return protocol.Errorf(-32002, "no resources")
+}
+func (echoProvider) Prompts(*protocol.Request) ([]any, *protocol.Error) { return nil, nil }
+func (echoProvider) GetPrompt(*protocol.Request) any {
+	return protocol.Errorf(-32602, "no prompts")
+}
+func (echoProvider) Complete(*protocol.Request, protocol.CompletionRef, string, string) ([]string, *protocol.Error) {
+	return nil, nil
+}
+
+type echoTool struct{}
+
+func (echoTool) TaskSupport() string          { return "forbidden" }
+func (echoTool) Validate(any) *protocol.Error { return nil }
+func (echoTool) Call(_ *protocol.Call, args any) any {
+	n := any(nil)
+	if o, ok := args.(*jsonv.Object); ok {
+		n, _ = o.Get("n")
+	}
+	text := jsonv.NewObject(2)
+	text.Set("type", "text")
+	text.Set("text", string(jsonv.Marshal(n)))
+	res := jsonv.NewObject(1)
+	res.Set("content", []any{text})
+	return res
+}
+
+// BenchmarkHarnServeMCP64 loads `harn serve mcp --transport http` (the
+// registry projection) serving one trivial tool.
+func BenchmarkHarnServeMCP64(b *testing.B) {
+	url := startHarn(b, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
+	load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
+		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)})
+}
+
+// BenchmarkHarnMcpServe64 loads the orchestrator, `harn mcp serve
+// --transport http`, calling harn.trust.query and harn.secret_scan
+// (each call appends an observability.action_graph event, the scan also
+// an audit.secret_scan one), on the default SQLite event log and on the
+// in-memory one, which separates the log's cost from the server's.
+func BenchmarkHarnMcpServe64(b *testing.B) {
+	for _, backend := range []string{"sqlite", "memory"} {
+		b.Run(backend, func(b *testing.B) {
+			url := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
+				"mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
+				"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
+			for _, c := range []struct {
+				tool string
+				args string
+			}{
+				{"harn.trust.query", `{}`},
+				{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
+			} {
+				b.Run(c.tool, func(b *testing.B) {
+					load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
+						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
+				})
+			}
+		})
+	}
+}
+
+var listening = regexp.MustCompile(`http://[^\s]+`)
+
+// startHarn runs bin/harn (built by `make build`; the benchmark skips
+// without it) with args and env added to the environment, and returns
+// the endpoint URL it announces on stderr. The process is killed when
+// the benchmark ends.
+func startHarn(b *testing.B, env []string, args ...string) string {
+	b.Helper()
+	bin, err := filepath.Abs("../../bin/harn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		b.Skipf("%s not found: run `make build` first", bin)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "HARN_ORCHESTRATOR_API_KEYS=", "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=")
+	cmd.Env = append(cmd.Env, env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	var said strings.Builder
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			if said.Len() < 4096 {
+				said.WriteString(line + "\n")
+			}
+			if u := listening.FindString(line); u != "" {
+				select {
+				case found <- u:
+				default:
+				}
+			}
+		}
+		close(found)
+	}()
+	select {
+	case u, ok := <-found:
+		if !ok {
+			b.Skipf("harn %s exited without listening:\n%s", strings.Join(args, " "), said.String())
+		}
+		return u
+	case <-time.After(30 * time.Second):
+		b.Skipf("harn %s did not announce a listener within 30s", strings.Join(args, " "))
+	}
+	return ""
+}

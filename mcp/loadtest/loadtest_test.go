@@ -1,0 +1,109 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/harnlang/harn/mcp/auth"
+)
+
+// stubMCP answers every tools/call with a small CallToolResult, after
+// checking the routing headers a 2026-07-28 server requires, so the
+// harness itself can be tested and the cost of auth measured apart from
+// any dispatch. fail makes every call an isError result.
+func stubMCP(fail bool, calls *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(body, &m); err != nil || r.Header.Get("Mcp-Method") != m.Method ||
+			r.Header.Get("Mcp-Name") != m.Params.Name || r.Header.Get("MCP-Protocol-Version") != "2026-07-28" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		if calls != nil {
+			calls.Add(1)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"1"}],"isError":` + map[bool]string{true: "true", false: "false"}[fail] + `}}`))
+	})
+}
+
+// protect puts cfg in front of h the way the MCP HTTP handler does.
+func protect(cfg *auth.Config, endpoint string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := cfg.Authenticate(w, r, endpoint); ok {
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
+func TestRunHandler(t *testing.T) {
+	var calls atomic.Int64
+	res, err := RunHandler(context.Background(), stubMCP(false, &calls), Options{Clients: 4, Requests: 40, Warmup: 2, Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 40 || res.Errors != 0 || res.FirstError != "" {
+		t.Errorf("result %+v", res)
+	}
+	if n := calls.Load(); n != 40+4*2 {
+		t.Errorf("server saw %d calls, want 48 (40 measured + 8 warm-up)", n)
+	}
+	if res.P50 <= 0 || res.P50 > res.P90 || res.P90 > res.P99 || res.P99 > res.Max || res.PerSecond() <= 0 {
+		t.Errorf("inconsistent percentiles: %v", res)
+	}
+}
+
+func TestRunCountsFailures(t *testing.T) {
+	res, err := RunHandler(context.Background(), stubMCP(true, nil), Options{Clients: 2, Requests: 10, Warmup: -1, Tool: "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 10 || !strings.HasPrefix(res.FirstError, "tool failed: ") {
+		t.Errorf("isError results: %+v", res)
+	}
+
+	cfg, err := auth.FromEnv(func(k string) string { return map[string]string{auth.EnvAPIKeys: "right"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := protect(cfg, "http://127.0.0.1/mcp", stubMCP(false, nil))
+	res, err = RunHandler(context.Background(), h, Options{Clients: 2, Requests: 10, Warmup: -1, Tool: "echo", Header: http.Header{"X-Api-Key": {"wrong"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 10 || res.FirstError != "HTTP 401: auth failed\n" {
+		t.Errorf("wrong key: %+v", res)
+	}
+	res, err = RunHandler(context.Background(), h, Options{Clients: 2, Requests: 10, Tool: "echo", Header: http.Header{"X-Api-Key": {"right"}}})
+	if err != nil || res.Errors != 0 {
+		t.Errorf("right key: %+v, %v", res, err)
+	}
+}
+
+func TestCheckAnswer(t *testing.T) {
+	tests := []struct{ answer, err string }{
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, ""},
+		{"id: 0\ndata: \n\nid: 1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n", ""},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool"}}`, "JSON-RPC error -32602: Unknown tool"},
+		{`{"jsonrpc":"2.0","id":1}`, `answer has no result: {"jsonrpc":"2.0","id":1}`},
+		{`nope`, "answer is not JSON-RPC: nope"},
+	}
+	for _, tc := range tests {
+		err := checkAnswer([]byte(tc.answer))
+		if (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("checkAnswer(%q) = %v, want %q", tc.answer, err, tc.err)
+		}
+	}
+}

@@ -1,0 +1,534 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// HTTPOptions configures the session-free Streamable HTTP transport
+// (orchestrator.md §8, mcp-projection.md §12).
+type HTTPOptions struct {
+	// Path is the endpoint path (default /mcp).
+	Path string
+	// Auth authenticates every POST after the Origin check and before
+	// the body is read; nil allows every request.
+	Auth Authenticator
+	// MaxBody bounds a request body (default 4 MiB); a larger one is
+	// HTTP 413.
+	MaxBody int64
+	// Discovery, when set, is served as GET /.well-known/mcp.json (the
+	// endpoint discovery document); nil answers that path 404.
+	Discovery *Discovery
+	// AllowedOrigins are browser origins accepted besides loopback ones
+	// (exact "scheme://host[:port]" values), for a browser client behind
+	// a proxy.
+	AllowedOrigins []string
+}
+
+// Discovery is the identity published in /.well-known/mcp.json.
+type Discovery struct {
+	Name, Title, Version string
+}
+
+// Authenticator checks credentials after the Origin check and before
+// the body is read.
+type Authenticator interface {
+	// Authenticate returns the caller's identity, or writes the 401/403
+	// response itself and returns false.
+	Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (identity string, ok bool)
+	// ServeMetadata serves RFC 9728 protected-resource metadata (404
+	// when OAuth is off).
+	ServeMetadata(w http.ResponseWriter, r *http.Request, endpoint string)
+	// ResourceMetadataURL is the metadata URL published in
+	// /.well-known/mcp.json ("" when OAuth is off).
+	ResourceMetadataURL(endpoint string) string
+}
+
+const defaultMaxBody = 4 << 20
+
+// Well-known paths of the HTTP transport.
+const (
+	DiscoveryPath        = "/.well-known/mcp.json"
+	ResourceMetadataPath = "/.well-known/oauth-protected-resource"
+	discoveryTransport   = "streamable-http"
+	routingVersionHeader = "MCP-Protocol-Version"
+)
+
+// HTTPHandler serves 2026-07-28 clients over HTTP (orchestrator.md §8):
+//
+//	POST <path>                             one JSON-RPC message per request, no sessions
+//	other methods on <path>                 405
+//	GET /.well-known/mcp.json               the discovery document (Discovery set), else 404
+//	GET /.well-known/oauth-protected-resource[<path>]
+//	                                        Auth.ServeMetadata (404 without Auth)
+//	anything else                           404
+//
+// A POST is checked in this order: Origin (a browser origin that is not
+// loopback or allowed: 403), authentication, body size (413), JSON
+// (400), initialize refusal, routing headers; then it is dispatched on a
+// connection of its own. To serve more routes on the same listener
+// (webhooks), mount this handler in a mux next to them.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+	if o.Path == "" {
+		o.Path = "/mcp"
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = defaultMaxBody
+	}
+	return &httpHandler{srv: s, opts: o}
+}
+
+type httpHandler struct {
+	srv  *Server
+	opts HTTPOptions
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(routingVersionHeader, Version20260728)
+	switch {
+	case r.URL.Path == h.opts.Path:
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+	case r.URL.Path == DiscoveryPath && h.opts.Discovery != nil:
+		if getOnly(w, r) {
+			h.discovery(w, r)
+		}
+		return
+	case h.metadataPath(r.URL.Path) && h.opts.Auth != nil:
+		if getOnly(w, r) {
+			h.opts.Auth.ServeMetadata(w, r, PublicEndpoint(r, h.opts.Path))
+		}
+		return
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	principal := ""
+	if h.opts.Auth != nil {
+		id, ok := h.opts.Auth.Authenticate(w, r, PublicEndpoint(r, h.opts.Path))
+		if !ok {
+			return
+		}
+		principal = id
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, Errorf(CodeInvalidRequest, fmt.Sprintf("Invalid Request: body larger than %d bytes", h.opts.MaxBody))))
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
+		return
+	}
+	v, err := jsonv.Parse(body)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeParseError, "Parse error: "+err.Error())))
+		return
+	}
+	m, id, rerr := decode(v)
+	if rerr != nil {
+		writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
+		return
+	}
+	if m.method == "initialize" {
+		pv, _ := m.params.Get("protocolVersion")
+		writeJSON(w, http.StatusBadRequest, errorResponse(id, unsupportedVersion(pv)))
+		return
+	}
+	if !m.isResponse {
+		if rerr := routingHeaders(r, m); rerr != nil {
+			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
+			return
+		}
+	}
+	if m.isResponse || !m.hasID {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.call(w, r, m, principal)
+}
+
+// call dispatches one request on a connection of its own and writes its
+// answer. A client that accepts only text/event-stream gets an SSE
+// stream from the start: a priming event, the request's notifications
+// (progress), then the answer as an `event: message`. A client that
+// accepts both JSON and SSE gets plain JSON, unless a notification comes
+// before the answer: then the response becomes that SSE stream, the only
+// way to deliver the progress it asked for. Notifications for a client
+// that does not accept SSE are dropped.
+func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
+	lines := make(chan []byte, 16)
+	c := h.srv.newConn(newWriter(&lineSink{out: lines}), true)
+	c.principal = principal
+	c.handle(m)
+	accept := r.Header.Get("Accept")
+	st := &sseStream{w: w}
+	if wantsSSE(accept) {
+		st.start()
+	}
+	canSSE := acceptsSSE(accept)
+	want := idKey(m.id)
+	done := r.Context().Done()
+	for answered := false; !answered; {
+		var line []byte
+		select {
+		case line = <-lines:
+		case <-done:
+			// The client went away: cancel its request as
+			// notifications/cancelled would, and stop writing.
+			c.cancelRequest(m.id)
+			answered = true
+			continue
+		}
+		v, _ := jsonv.Parse(line)
+		o, _ := v.(*jsonv.Object)
+		if o == nil {
+			continue
+		}
+		idv, hasID := o.Get("id")
+		if _, isNote := o.Get("method"); isNote || !hasID || idKey(idv) != want {
+			if canSSE {
+				st.start()
+				st.event(line)
+			}
+			continue
+		}
+		answered = true
+		if st.started {
+			st.event(line)
+			continue
+		}
+		status := http.StatusOK
+		if ev, ok := o.Get("error"); ok {
+			if eo, ok := ev.(*jsonv.Object); ok {
+				code, _ := eo.Get("code")
+				status = statusFor(numberInt(code))
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(line)
+	}
+	// The connection finishes in the background (a task keeps running
+	// after its create answer), discarding what it still writes.
+	go func() {
+		for range lines {
+		}
+	}()
+	go func() {
+		c.close()
+		close(lines)
+	}()
+}
+
+// sseStream writes one response as server-sent events.
+type sseStream struct {
+	w       http.ResponseWriter
+	started bool
+	n       int
+}
+
+// start sends the headers and the priming event (id set, empty data),
+// once.
+func (s *sseStream) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	s.w.Header().Set("Content-Type", "text/event-stream")
+	s.w.Header().Set("Cache-Control", "no-cache")
+	s.w.WriteHeader(http.StatusOK)
+	fmt.Fprint(s.w, "id: 0\ndata: \n\n")
+	s.flush()
+}
+
+func (s *sseStream) event(data []byte) {
+	s.n++
+	fmt.Fprintf(s.w, "id: %d\nevent: message\ndata: %s\n\n", s.n, data)
+	s.flush()
+}
+
+func (s *sseStream) flush() {
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// HTTPServerOptions are the listener limits of NewHTTPServer; zero
+// values take the defaults.
+type HTTPServerOptions struct {
+	// ReadHeaderTimeout bounds reading the request headers (default 10s).
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request (default 30s).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds a response, including an inline tool call
+	// (default 5m; long work belongs in tasks).
+	WriteTimeout time.Duration
+	// IdleTimeout bounds an idle keep-alive connection (default 2m).
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds the request headers (default 64 KiB).
+	MaxHeaderBytes int
+}
+
+// NewHTTPServer is an http.Server for h with read and write timeouts
+// and a header size limit, so a slow or hostile client cannot hold a
+// connection open forever.
+func NewHTTPServer(h http.Handler, o HTTPServerOptions) *http.Server {
+	or := func(d, def time.Duration) time.Duration {
+		if d > 0 {
+			return d
+		}
+		return def
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = 64 << 10
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: or(o.ReadHeaderTimeout, 10*time.Second),
+		ReadTimeout:       or(o.ReadTimeout, 30*time.Second),
+		WriteTimeout:      or(o.WriteTimeout, 5*time.Minute),
+		IdleTimeout:       or(o.IdleTimeout, 2*time.Minute),
+		MaxHeaderBytes:    o.MaxHeaderBytes,
+	}
+}
+
+// getOnly answers 405 to anything but GET and HEAD; true lets the GET
+// through.
+func getOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	w.WriteHeader(http.StatusMethodNotAllowed)
+	return false
+}
+
+// metadataPath reports the RFC 9728 metadata paths: the bare one and
+// the one suffixed with the endpoint path.
+func (h *httpHandler) metadataPath(p string) bool {
+	return p == ResourceMetadataPath || (h.opts.Path != "/" && p == ResourceMetadataPath+h.opts.Path)
+}
+
+// ResourceMetadataURL is the RFC 9728 metadata URL of a public endpoint
+// (orchestrator.md §9): the well-known path suffixed with the endpoint
+// path, or bare when the path is "/".
+func ResourceMetadataURL(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	p := u.Path
+	if p == "/" {
+		p = ""
+	}
+	return u.Scheme + "://" + u.Host + ResourceMetadataPath + p
+}
+
+// discovery serves /.well-known/mcp.json (orchestrator.md §8): where the
+// Streamable HTTP endpoint is, by the public-origin rule, and, when the
+// authenticator runs OAuth, where its protected-resource metadata is.
+func (h *httpHandler) discovery(w http.ResponseWriter, r *http.Request) {
+	d := h.opts.Discovery
+	endpoint := PublicEndpoint(r, h.opts.Path)
+	doc := jsonv.NewObject(7)
+	doc.Set("name", d.Name)
+	if d.Title != "" {
+		doc.Set("title", d.Title)
+	}
+	doc.Set("version", d.Version)
+	doc.Set("endpoint", endpoint)
+	doc.Set("transport", discoveryTransport)
+	doc.Set("protocolVersions", []any{Version20260728})
+	if h.opts.Auth != nil {
+		if u := h.opts.Auth.ResourceMetadataURL(endpoint); u != "" {
+			auth := jsonv.NewObject(1)
+			auth.Set("resourceMetadata", u)
+			doc.Set("authorization", auth)
+		}
+	}
+	writeJSON(w, http.StatusOK, doc)
+}
+
+func numberInt(v any) int {
+	var n int
+	fmt.Sscan(fmt.Sprint(v), &n)
+	return n
+}
+
+// statusFor maps a JSON-RPC error code to the HTTP status.
+func statusFor(code int) int {
+	switch code {
+	case CodeInvalidParams, CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion, CodeParseError, CodeInvalidRequest:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// WriteJSON writes a JSON response (JSON-RPC bodies of the transport,
+// and authenticators' own answers).
+func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(jsonv.Marshal(v))
+}
+
+// ErrorResponse is a JSON-RPC error response for id (nil: null).
+func ErrorResponse(id any, e *Error) *jsonv.Object { return errorResponse(id, e) }
+
+// allowedOrigin is the DNS-rebinding check: a loopback origin, or one
+// the options allow.
+func (h *httpHandler) allowedOrigin(origin string) bool {
+	for _, o := range h.opts.AllowedOrigins {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return localOrigin(origin)
+}
+
+func localOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	switch u.Hostname() {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	return false
+}
+
+// acceptsSSE reports an Accept header that lists text/event-stream.
+func acceptsSSE(accept string) bool {
+	return strings.Contains(strings.ToLower(accept), "text/event-stream")
+}
+
+// wantsSSE reports an Accept header that lists text/event-stream but
+// neither application/json nor */*.
+func wantsSSE(accept string) bool {
+	a := strings.ToLower(accept)
+	return strings.Contains(a, "text/event-stream") && !strings.Contains(a, "application/json") && !strings.Contains(a, "*/*")
+}
+
+// routingHeaders checks MCP-Protocol-Version, Mcp-Method and Mcp-Name
+// against the body.
+func routingHeaders(r *http.Request, m *message) *Error {
+	pv, hasPV := r.Header["Mcp-Protocol-Version"]
+	if !hasPV {
+		return Errorf(CodeHeaderMismatch, "MCP-Protocol-Version header is required")
+	}
+	if pv[0] != Version20260728 {
+		return unsupportedVersion(pv[0])
+	}
+	// The header routes the request; the body's _meta must agree with it.
+	if mv, ok := m.params.Get("_meta"); ok {
+		if meta, ok := mv.(*jsonv.Object); ok {
+			if bv, ok := meta.Get(MetaProtocolVersion); ok {
+				if s, isString := bv.(string); isString && s != pv[0] {
+					data := jsonv.NewObject(2)
+					data.Set("headerValue", pv[0])
+					data.Set("bodyVersion", s)
+					return &Error{Code: CodeHeaderMismatch, Message: "MCP-Protocol-Version header does not match request body", Data: data}
+				}
+			}
+		}
+	}
+	method, hasMethod := r.Header["Mcp-Method"]
+	if !hasMethod {
+		return Errorf(CodeHeaderMismatch, "Mcp-Method header is required")
+	}
+	if method[0] != m.method {
+		data := jsonv.NewObject(2)
+		data.Set("headerValue", method[0])
+		data.Set("bodyMethod", m.method)
+		return &Error{Code: CodeHeaderMismatch, Message: "Mcp-Method header does not match request body", Data: data}
+	}
+	key := ""
+	switch m.method {
+	case "tools/call", "prompts/get":
+		key = "name"
+	case "resources/read":
+		key = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		key = "taskId"
+	default:
+		return nil
+	}
+	name, hasName := r.Header["Mcp-Name"]
+	if !hasName {
+		return Errorf(CodeHeaderMismatch, "Mcp-Name header is required for this request")
+	}
+	body, _ := m.params.Get(key)
+	if bs, _ := body.(string); bs != name[0] {
+		data := jsonv.NewObject(2)
+		data.Set("headerValue", name[0])
+		data.Set("bodyName", body)
+		return &Error{Code: CodeHeaderMismatch, Message: "Mcp-Name header does not match request body", Data: data}
+	}
+	return nil
+}
+
+// PublicEndpoint is the endpoint clients reach path at, by the
+// public-origin rule (orchestrator.md §8): scheme from the first
+// X-Forwarded-Proto value when it is http or https (else http), host
+// from the first X-Forwarded-Host value, else Host, else 127.0.0.1;
+// both lower-cased.
+func PublicEndpoint(r *http.Request, path string) string {
+	scheme := "http"
+	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p != "" {
+		if lp := strings.ToLower(p); lp == "http" || lp == "https" {
+			scheme = lp
+		}
+	}
+	host := firstValue(r.Header.Get("X-Forwarded-Host"))
+	if host == "" {
+		host = r.Host
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return scheme + "://" + strings.ToLower(host) + path
+}
+
+func firstValue(v string) string {
+	first, _, _ := strings.Cut(v, ",")
+	return strings.TrimSpace(first)
+}
+
+// lineSink splits what a writer writes into lines.
+type lineSink struct {
+	buf []byte
+	out chan<- []byte
+}
+
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.buf = append(s.buf, p...)
+	for {
+		i := bytes.IndexByte(s.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := append([]byte(nil), s.buf[:i]...)
+		s.buf = s.buf[i+1:]
+		s.out <- line
+	}
+}

@@ -1,0 +1,431 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeAuth stands in for mcp/auth: "Bearer good" is alice, "Bearer
+// weak" lacks a scope (403), anything else is 401.
+type fakeAuth struct {
+	oauth bool
+	mu    sync.Mutex
+	seen  []string // endpoints passed to Authenticate
+}
+
+func (a *fakeAuth) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (string, bool) {
+	a.mu.Lock()
+	a.seen = append(a.seen, endpoint)
+	a.mu.Unlock()
+	switch r.Header.Get("Authorization") {
+	case "Bearer good":
+		return "alice", true
+	case "Bearer weak":
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope"`)
+		w.WriteHeader(http.StatusForbidden)
+		return "", false
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+a.ResourceMetadataURL(endpoint)+`"`)
+	w.WriteHeader(http.StatusUnauthorized)
+	io.WriteString(w, "auth failed")
+	return "", false
+}
+
+func (a *fakeAuth) ServeMetadata(w http.ResponseWriter, r *http.Request, endpoint string) {
+	if !a.oauth {
+		http.NotFound(w, r)
+		return
+	}
+	WriteJSON(w, http.StatusOK, map[string]any{"resource": endpoint})
+}
+
+func (a *fakeAuth) ResourceMetadataURL(endpoint string) string {
+	if !a.oauth {
+		return ""
+	}
+	return ResourceMetadataURL(endpoint)
+}
+
+func (a *fakeAuth) endpoints() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.seen...)
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+		t.Fatalf("body is not JSON (%d): %q", r.status, r.body)
+	}
+	return m
+}
+
+// do serves one request through h.
+func do(h http.Handler, method, path string, header map[string]string, body string) reply {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return reply{rec.Code, rec.Header(), rec.Body.String()}
+}
+
+// rpc is a well-formed 2026-07-28 POST of method with params.
+func rpc(h http.Handler, id any, method, name string, params map[string]any, extra map[string]string) reply {
+	body := map[string]any{"jsonrpc": "2.0", "method": method, "params": modern(params, tasksCaps)}
+	if id != nil {
+		body["id"] = id
+	}
+	hdr := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"MCP-Protocol-Version": Version20260728, "Mcp-Method": method}
+	if name != "" {
+		hdr["Mcp-Name"] = name
+	}
+	for k, v := range extra {
+		hdr[k] = v
+	}
+	return do(h, http.MethodPost, "/mcp", hdr, js(body))
+}
+
+func TestHTTPPost(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	r := rpc(h, 1, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil)
+	if r.status != 200 || r.header.Get("Content-Type") != "application/json" || r.header.Get("MCP-Protocol-Version") != Version20260728 || r.header.Get("Mcp-Session-Id") != "" {
+		t.Fatalf("post %d %v %s", r.status, r.header, r.body)
+	}
+	jsonEq(t, "answer", r.json(t), `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}}`)
+	// Error codes map to HTTP statuses.
+	r = rpc(h, 2, "tools/call", "nope", map[string]any{"name": "nope"}, nil)
+	if r.status != 400 || r.json(t)["error"].(map[string]any)["code"] != float64(-32602) {
+		t.Errorf("invalid params %d %s", r.status, r.body)
+	}
+	r = rpc(h, 3, "resources/read", "fake://nope", map[string]any{"uri": "fake://nope"}, nil)
+	if r.status != 200 || r.json(t)["error"].(map[string]any)["code"] != float64(-32002) {
+		t.Errorf("not found %d %s", r.status, r.body)
+	}
+	// Notifications and stray responses: 202, empty body.
+	if r = rpc(h, nil, "notifications/cancelled", "", map[string]any{"requestId": 9}, nil); r.status != 202 || r.body != "" {
+		t.Errorf("notification %d %q", r.status, r.body)
+	}
+	// initialize is refused before the header checks.
+	r = do(h, http.MethodPost, "/mcp", nil, `{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
+	jsonEq(t, "initialize", r.json(t), `{"jsonrpc":"2.0","id":4,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-06-18"}}}`)
+	if r.status != 400 {
+		t.Errorf("initialize status %d", r.status)
+	}
+	r = do(h, http.MethodPost, "/mcp", nil, `{"jsonrpc":`)
+	if m := r.json(t); r.status != 400 || m["id"] != nil || !strings.HasPrefix(m["error"].(map[string]any)["message"].(string), "Parse error: ") {
+		t.Errorf("parse error %d %s", r.status, r.body)
+	}
+	// Other methods and paths.
+	if r = do(h, http.MethodGet, "/mcp", nil, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
+		t.Errorf("GET /mcp %d %v", r.status, r.header)
+	}
+	if r = do(h, http.MethodDelete, "/mcp", nil, ""); r.status != 405 {
+		t.Errorf("DELETE /mcp %d", r.status)
+	}
+	for _, p := range []string{"/other", DiscoveryPath, ResourceMetadataPath, ResourceMetadataPath + "/mcp"} {
+		if r = do(h, http.MethodGet, p, nil, ""); r.status != 404 {
+			t.Errorf("GET %s without discovery or auth: %d", p, r.status)
+		}
+	}
+}
+
+func TestHTTPRoutingHeaders(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	body := js(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil)})
+	for _, tc := range []struct {
+		header map[string]string
+		want   string
+	}{
+		{map[string]string{}, `{"code":-32020,"message":"MCP-Protocol-Version header is required"}`},
+		{map[string]string{"MCP-Protocol-Version": "2025-06-18"}, `{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-06-18"}}`},
+		{map[string]string{"MCP-Protocol-Version": Version20260728}, `{"code":-32020,"message":"Mcp-Method header is required"}`},
+		{map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/list"}, `{"code":-32020,"message":"Mcp-Method header does not match request body","data":{"headerValue":"tools/list","bodyMethod":"tools/call"}}`},
+		{map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/call"}, `{"code":-32020,"message":"Mcp-Name header is required for this request"}`},
+		{map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/call", "Mcp-Name": "other"}, `{"code":-32020,"message":"Mcp-Name header does not match request body","data":{"headerValue":"other","bodyName":"echo"}}`},
+	} {
+		r := do(h, http.MethodPost, "/mcp", tc.header, body)
+		if r.status != 400 {
+			t.Errorf("%v: status %d", tc.header, r.status)
+		}
+		jsonEq(t, js(tc.header), r.json(t)["error"], tc.want)
+	}
+	// The version header must agree with the body's _meta.
+	r := do(h, http.MethodPost, "/mcp", map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/list"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`)
+	if r.status != 400 {
+		t.Errorf("version mismatch status %d", r.status)
+	}
+	jsonEq(t, "version mismatch", r.json(t)["error"], `{"code":-32020,"message":"MCP-Protocol-Version header does not match request body","data":{"headerValue":"2026-07-28","bodyVersion":"2099-01-01"}}`)
+	// Mcp-Name is not needed for other methods.
+	if r := rpc(h, 2, "tools/list", "", nil, nil); r.status != 200 {
+		t.Errorf("tools/list without Mcp-Name %d %s", r.status, r.body)
+	}
+}
+
+func TestHTTPOriginAndAuth(t *testing.T) {
+	auth := &fakeAuth{oauth: true}
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{Auth: auth, AllowedOrigins: []string{"https://app.example.com"}})
+	call := func(extra map[string]string) reply {
+		return rpc(h, 1, "tools/call", "whoami", map[string]any{"name": "whoami"}, extra)
+	}
+	// DNS rebinding: a foreign Origin is refused before authentication.
+	if r := call(map[string]string{"Origin": "http://evil.example", "Authorization": "Bearer good"}); r.status != 403 || r.body != "" {
+		t.Errorf("foreign origin %d %q", r.status, r.body)
+	}
+	if n := len(auth.endpoints()); n != 0 {
+		t.Errorf("authenticator ran %d times for a refused origin", n)
+	}
+	if r := call(map[string]string{"Origin": "http://localhost:3000", "Authorization": "Bearer good"}); r.status != 200 {
+		t.Errorf("loopback origin %d %s", r.status, r.body)
+	}
+	if r := call(map[string]string{"Origin": "https://app.example.com", "Authorization": "Bearer good"}); r.status != 200 {
+		t.Errorf("allowed origin %d %s", r.status, r.body)
+	}
+	// The authenticator answers failures itself; the identity reaches
+	// the provider.
+	r := call(map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "mcp.example.com"})
+	if r.status != 401 || r.header.Get("WWW-Authenticate") != `Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"` || r.body != "auth failed" {
+		t.Errorf("401 %d %v %q", r.status, r.header, r.body)
+	}
+	if r = call(map[string]string{"Authorization": "Bearer weak"}); r.status != 403 {
+		t.Errorf("403 %d", r.status)
+	}
+	r = call(map[string]string{"Authorization": "Bearer good"})
+	jsonEq(t, "principal", r.json(t)["result"], `{"content":[{"type":"text","text":"tester/1 alice"}],"isError":false,"resultType":"complete"}`)
+	// Tasks belong to the principal too: another caller with the same
+	// clientInfo does not see alice's task.
+	created := rpc(h, 2, "tools/call", "ask", map[string]any{"name": "ask"}, map[string]string{"Authorization": "Bearer good"}).json(t)["result"].(map[string]any)
+	id, _ := created["taskId"].(string)
+	if id == "" {
+		t.Fatalf("no task: %s", js(created))
+	}
+	if r := rpc(h, 3, "tasks/get", id, map[string]any{"taskId": id}, map[string]string{"Authorization": "Bearer good"}); r.status != 200 {
+		t.Errorf("owner tasks/get %d %s", r.status, r.body)
+	}
+	// The same server behind an authenticator that says "bob".
+	base := h.(*httpHandler)
+	bob := base.srv.HTTPHandler(HTTPOptions{Auth: &otherPrincipal{fakeAuth: auth}})
+	jsonEq(t, "other principal", rpc(bob, 4, "tasks/get", id, map[string]any{"taskId": id}, map[string]string{"Authorization": "Bearer good"}).json(t)["error"],
+		`{"code":-32602,"message":"Failed to retrieve task: task not found"}`)
+
+	// Authentication happens before the body is read.
+	body := &countingReader{r: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)}
+	req := httptest.NewRequest(http.MethodPost, "/mcp", body)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 401 || body.n != 0 {
+		t.Errorf("unauthenticated request: status %d, %d body bytes read", rec.Code, body.n)
+	}
+	// A body over the limit is 413.
+	small := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{MaxBody: 64})
+	if r := rpc(small, 1, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": strings.Repeat("x", 100)}}, nil); r.status != 413 {
+		t.Errorf("large body %d %s", r.status, r.body)
+	}
+}
+
+// otherPrincipal authenticates everyone as bob.
+type otherPrincipal struct{ *fakeAuth }
+
+func (o *otherPrincipal) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (string, bool) {
+	return "bob", true
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestHTTPDiscoveryAndMetadata(t *testing.T) {
+	d := &Discovery{Name: "harn-orchestrator", Title: "Harn Orchestrator MCP", Version: "0.1.0"}
+	for _, tc := range []struct {
+		auth   Authenticator
+		header map[string]string
+		want   string
+	}{
+		{nil, map[string]string{"Host": "127.0.0.1:8765"},
+			`{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"0.1.0","endpoint":"http://127.0.0.1:8765/mcp","transport":"streamable-http","protocolVersions":["2026-07-28"]}`},
+		{&fakeAuth{}, map[string]string{"X-Forwarded-Proto": "HTTPS, http", "X-Forwarded-Host": "MCP.example.com, proxy.internal", "Host": "127.0.0.1"},
+			`{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"0.1.0","endpoint":"https://mcp.example.com/mcp","transport":"streamable-http","protocolVersions":["2026-07-28"]}`},
+		{&fakeAuth{oauth: true}, map[string]string{"X-Forwarded-Proto": "ftp", "Host": "mcp.example.com:8443"},
+			`{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"0.1.0","endpoint":"http://mcp.example.com:8443/mcp","transport":"streamable-http","protocolVersions":["2026-07-28"],"authorization":{"resourceMetadata":"http://mcp.example.com:8443/.well-known/oauth-protected-resource/mcp"}}`},
+	} {
+		h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{Discovery: d, Auth: tc.auth})
+		req := httptest.NewRequest(http.MethodGet, DiscoveryPath, nil)
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		req.Host = req.Header.Get("Host")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("discovery %d %v", rec.Code, rec.Header())
+		}
+		var got any
+		json.Unmarshal(rec.Body.Bytes(), &got)
+		jsonEq(t, "discovery", got, tc.want)
+	}
+	// Both metadata paths reach the authenticator with the public endpoint.
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{Path: "/rpc", Auth: &fakeAuth{oauth: true}})
+	for _, p := range []string{ResourceMetadataPath, ResourceMetadataPath + "/rpc"} {
+		r := do(h, http.MethodGet, p, map[string]string{"X-Forwarded-Host": "m.example"}, "")
+		jsonEq(t, p, r.json(t), `{"resource":"http://m.example/rpc"}`)
+	}
+	if r := do(h, http.MethodGet, ResourceMetadataPath+"/mcp", nil, ""); r.status != 404 {
+		t.Errorf("metadata for another path %d", r.status)
+	}
+	if r := do(h, http.MethodPost, ResourceMetadataPath, nil, ""); r.status != 405 {
+		t.Errorf("POST metadata %d", r.status)
+	}
+	if r := do(h, http.MethodGet, ResourceMetadataPath, nil, ""); r.status != 200 {
+		t.Errorf("metadata %d", r.status)
+	}
+	off := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{Auth: &fakeAuth{}})
+	if r := do(off, http.MethodGet, ResourceMetadataPath+"/mcp", nil, ""); r.status != 404 {
+		t.Errorf("metadata with OAuth off %d", r.status)
+	}
+	if got := ResourceMetadataURL("https://a.example/"); got != "https://a.example/.well-known/oauth-protected-resource" {
+		t.Errorf("root path metadata URL %s", got)
+	}
+}
+
+func TestHTTPSSE(t *testing.T) {
+	srv := httptest.NewServer(NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	body := js(map[string]any{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": modern(map[string]any{"name": "progress", "_meta": map[string]any{"progressToken": 7}}, nil)})
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", Version20260728)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "progress")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("SSE %d %v", resp.StatusCode, resp.Header)
+	}
+	var events []map[string]string
+	cur := map[string]string{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			events = append(events, cur)
+			cur = map[string]string{}
+			continue
+		}
+		k, v, _ := strings.Cut(line, ": ")
+		cur[k] = v
+	}
+	if len(events) != 5 || events[0]["id"] != "0" || events[0]["data"] != "" {
+		t.Fatalf("events %v", events)
+	}
+	for i, ev := range events[1:4] {
+		var m map[string]any
+		json.Unmarshal([]byte(ev["data"]), &m)
+		if ev["event"] != "message" || m["method"] != "notifications/progress" || m["params"].(map[string]any)["progress"] != float64(i+1) {
+			t.Errorf("progress event %d: %v", i, ev)
+		}
+	}
+	var last map[string]any
+	json.Unmarshal([]byte(events[4]["data"]), &last)
+	if events[4]["event"] != "message" || last["id"] != float64(5) || last["result"] == nil {
+		t.Errorf("message event %v", events[4])
+	}
+}
+
+func TestHTTPTasksAcrossRequests(t *testing.T) {
+	f := newFake()
+	h := NewServer(f, Options{Parallel: true}).HTTPHandler(HTTPOptions{})
+	created := rpc(h, 1, "tools/call", "block", map[string]any{"name": "block"}, nil).json(t)["result"].(map[string]any)
+	id := created["taskId"].(string)
+	<-f.started
+	got := rpc(h, 2, "tasks/get", id, map[string]any{"taskId": id}, nil).json(t)["result"].(map[string]any)
+	if got["status"] != "working" {
+		t.Errorf("tasks/get %s", js(got))
+	}
+	close(f.release)
+	for i := 0; i < 3000; i++ {
+		got = rpc(h, 3, "tasks/get", id, map[string]any{"taskId": id}, nil).json(t)["result"].(map[string]any)
+		if got["status"] != "working" {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	jsonEq(t, "completed", got["result"], `{"content":[{"type":"text","text":"released"}],"isError":false,"resultType":"complete"}`)
+}
+
+func TestHTTPClientGoneCancels(t *testing.T) {
+	f := newFake()
+	h := NewServer(f, Options{Parallel: true}).HTTPHandler(HTTPOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	body := js(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body)).WithContext(ctx)
+	req.Header.Set("MCP-Protocol-Version", Version20260728)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "block")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	<-f.started
+	cancel()
+	if name := <-f.stopped; name != "block" {
+		t.Errorf("stopped %s", name)
+	}
+	<-done
+}
+
+func TestNewHTTPServerLimits(t *testing.T) {
+	s := NewHTTPServer(http.NotFoundHandler(), HTTPServerOptions{})
+	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes != 64<<10 {
+		t.Errorf("limits %+v", s)
+	}
+}
+
+func TestHTTPUpgradesToSSEForProgress(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	params := map[string]any{"name": "progress", "_meta": map[string]any{"progressToken": "p"}}
+	// Accepting both: progress turns the answer into an SSE stream.
+	r := rpc(h, 1, "tools/call", "progress", params, map[string]string{"Accept": "application/json, text/event-stream"})
+	if r.header.Get("Content-Type") != "text/event-stream" || !strings.HasPrefix(r.body, "id: 0\ndata: \n\n") ||
+		strings.Count(r.body, `"method":"notifications/progress"`) != 3 || !strings.HasSuffix(r.body, "\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false,\"resultType\":\"complete\"}}\n\n") {
+		t.Errorf("upgrade: %v\n%s", r.header, r.body)
+	}
+	// Accepting JSON only: progress is dropped, the answer is JSON.
+	r = rpc(h, 2, "tools/call", "progress", params, map[string]string{"Accept": "application/json"})
+	if r.header.Get("Content-Type") != "application/json" || r.json(t)["result"] == nil {
+		t.Errorf("JSON only: %v\n%s", r.header, r.body)
+	}
+	// Nothing to stream: plain JSON even when SSE is accepted.
+	r = rpc(h, 3, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, map[string]string{"Accept": "application/json, text/event-stream"})
+	if r.header.Get("Content-Type") != "application/json" {
+		t.Errorf("no progress: %v\n%s", r.header, r.body)
+	}
+}

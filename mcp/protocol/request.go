@@ -1,0 +1,245 @@
+package protocol
+
+import (
+	"context"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// Request is one incoming request with its profile. The server fills
+// it in before calling the provider; providers only read it.
+type Request struct {
+	id       any
+	method   string
+	params   *jsonv.Object
+	modern   bool          // 2026-07-28 profile
+	version  string        // the profile's protocol version
+	identity string        // "<name>/<version>"
+	caps     *jsonv.Object // client capabilities (nil when none)
+	meta     *jsonv.Object
+	logLevel string
+	token    any // progress token
+	// principal is the caller an HTTP authenticator established.
+	principal string
+
+	cancel *canceller
+}
+
+// ID is the request id (a json.Number or a string).
+func (r *Request) ID() any { return r.id }
+
+// Method is the JSON-RPC method.
+func (r *Request) Method() string { return r.method }
+
+// Params are the request params ({} when absent).
+func (r *Request) Params() *jsonv.Object { return r.params }
+
+// Modern reports the 2026-07-28 profile (per-request _meta); false is
+// the released profile of an initialized connection.
+func (r *Request) Modern() bool { return r.modern }
+
+// Version is the protocol version the request is answered in.
+func (r *Request) Version() string { return r.version }
+
+// Identity is the client identity "<clientInfo.name>/<clientInfo.version>"
+// ("unknown" when the client sent none).
+func (r *Request) Identity() string {
+	if r.identity == "" {
+		return "unknown"
+	}
+	return r.identity
+}
+
+// Principal is the identity an HTTP Authenticator returned ("" on
+// stdio and without authentication).
+func (r *Request) Principal() string { return r.principal }
+
+// Capabilities are the client's capabilities (nil when unknown).
+func (r *Request) Capabilities() *jsonv.Object { return r.caps }
+
+// Meta is params._meta (nil when absent).
+func (r *Request) Meta() *jsonv.Object { return r.meta }
+
+// ProgressToken is _meta.progressToken (a string or an integer
+// json.Number), or nil.
+func (r *Request) ProgressToken() any { return r.token }
+
+// taskOwner is who owns the tasks a request creates: the client
+// identity, qualified by the authenticated principal on HTTP, so two
+// callers with different credentials never see each other's tasks even
+// when their clientInfo is the same.
+func (r *Request) taskOwner() string {
+	if r.principal == "" {
+		return r.identity
+	}
+	return r.principal + "\x00" + r.identity
+}
+
+// TasksOptIn reports a 2026-07-28 request whose client capabilities
+// list the tasks extension (mcp-projection.md §7).
+func (r *Request) TasksOptIn() bool {
+	if !r.modern || r.caps == nil {
+		return false
+	}
+	ext, _ := r.caps.Get("extensions")
+	eo, ok := ext.(*jsonv.Object)
+	return ok && eo.Has(TasksExtension)
+}
+
+// modernRequest validates the per-request metadata of a 2026-07-28
+// request (mcp-projection.md §3.2).
+func (r *Request) modernRequest() *Error {
+	names := []string{MetaProtocolVersion, MetaClientInfo, MetaClientCaps}
+	malformed := func(keys ...string) *Error {
+		return InvalidParams("request _meta is missing or has malformed required fields: " + strings.Join(keys, ", "))
+	}
+	mv, _ := r.params.Get("_meta")
+	meta, ok := mv.(*jsonv.Object)
+	if !ok {
+		return malformed(names...)
+	}
+	pv, ok := meta.Get(MetaProtocolVersion)
+	if !ok {
+		return malformed(names...)
+	}
+	var bad []string
+	version, isString := pv.(string)
+	if !isString {
+		bad = append(bad, MetaProtocolVersion)
+	} else if version != Version20260728 {
+		return unsupportedVersion(version)
+	}
+	ci, _ := meta.Get(MetaClientInfo)
+	identity, ok := clientIdentity(ci)
+	if !ok {
+		bad = append(bad, MetaClientInfo)
+	}
+	cv, _ := meta.Get(MetaClientCaps)
+	caps, ok := cv.(*jsonv.Object)
+	if !ok {
+		bad = append(bad, MetaClientCaps)
+	}
+	if len(bad) > 0 {
+		return malformed(bad...)
+	}
+	r.modern, r.version, r.identity, r.caps = true, Version20260728, identity, caps
+	if lv, ok := meta.Get(MetaLogLevel); ok {
+		r.logLevel, _ = lv.(string)
+	}
+	return nil
+}
+
+// clientIdentity is "<name>/<version>" of a clientInfo object.
+func clientIdentity(v any) (string, bool) {
+	o, ok := v.(*jsonv.Object)
+	if !ok {
+		return "unknown", false
+	}
+	name, ok1 := o.Get("name")
+	version, ok2 := o.Get("version")
+	ns, ok3 := name.(string)
+	vs, ok4 := version.(string)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return "unknown", false
+	}
+	return ns + "/" + vs, true
+}
+
+// canceller is the cancellation state of a request or a task: hooks
+// registered before cancellation run when it happens, hooks registered
+// after it run at once.
+type canceller struct {
+	mu        sync.Mutex
+	cancelled bool
+	hooks     []func()
+}
+
+func (c *canceller) cancel() {
+	c.mu.Lock()
+	if c.cancelled {
+		c.mu.Unlock()
+		return
+	}
+	c.cancelled = true
+	hooks := c.hooks
+	c.hooks = nil
+	c.mu.Unlock()
+	for _, h := range hooks {
+		h()
+	}
+}
+
+func (c *canceller) isCancelled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cancelled
+}
+
+func (c *canceller) onCancel(f func()) {
+	c.mu.Lock()
+	if c.cancelled {
+		c.mu.Unlock()
+		f()
+		return
+	}
+	c.hooks = append(c.hooks, f)
+	c.mu.Unlock()
+}
+
+// EncodeCursor is the cursor of list offset off: the standard base64
+// encoding of its decimal form (mcp-projection.md §9).
+func EncodeCursor(off int) string {
+	return base64.StdEncoding.EncodeToString([]byte(strconv.Itoa(off)))
+}
+
+// DecodeCursor is the inverse of EncodeCursor.
+func DecodeCursor(s string) (int, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b) == 0 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(string(b))
+	return n, err == nil
+}
+
+// page slices a list of n items per the request's cursor.
+func (c *conn) page(req *Request, n int) (start, end int, next string, rerr *Error) {
+	bad := InvalidParams("invalid " + req.method + " cursor")
+	if cv, ok := req.params.Get("cursor"); ok && cv != nil {
+		s, ok := cv.(string)
+		if !ok {
+			return 0, 0, "", bad
+		}
+		off, ok := DecodeCursor(s)
+		if !ok {
+			return 0, 0, "", bad
+		}
+		start = off
+	}
+	if start > n {
+		start = n
+	}
+	size := c.srv.opts.PageSize
+	end = n
+	if n-start > size {
+		end = start + size
+		next = EncodeCursor(end)
+	}
+	return start, end, next, nil
+}
+
+// contextFor is a context cancelled with c.
+func contextFor(c *canceller) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.onCancel(cancel)
+	return ctx
+}

@@ -1,0 +1,699 @@
+package protocol
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// Protocol versions and _meta keys (mcp-projection.md §3).
+const (
+	Version20260728 = "2026-07-28"
+	LatestReleased  = "2025-11-25"
+
+	MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	MetaClientInfo      = "io.modelcontextprotocol/clientInfo"
+	MetaClientCaps      = "io.modelcontextprotocol/clientCapabilities"
+	MetaServerInfo      = "io.modelcontextprotocol/serverInfo"
+	MetaLogLevel        = "io.modelcontextprotocol/logLevel"
+	TasksExtension      = "io.modelcontextprotocol/tasks"
+)
+
+var releasedVersions = map[string]bool{"2024-11-05": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
+
+// maxLine bounds one incoming stdio message (64 MiB).
+const maxLine = 64 << 20
+
+// Provider is what a server serves. The server answers the protocol
+// (lifecycles, envelopes, pagination, tasks, cancellation, errors) and
+// asks the provider only for content. List methods return every item;
+// the server pages them. Methods are called on the connection's reader
+// goroutine unless they return a Handler, which the server runs on the
+// executor (see the package comment).
+type Provider interface {
+	// ServerInfo is initialize's serverInfo and server/discover's
+	// _meta serverInfo ({name, version, ...}).
+	ServerInfo() *jsonv.Object
+	// Instructions are the server instructions ("" for none).
+	Instructions() string
+	// Capabilities is the capabilities object of both lifecycles.
+	Capabilities() *jsonv.Object
+
+	// Tools are the tools/list documents for r's profile.
+	Tools(r *Request) ([]*jsonv.Object, *Error)
+	// Tool finds a tool for tools/call (false: unknown tool). It is
+	// called on the executor.
+	Tool(r *Request, name string) (Tool, bool)
+
+	// Resources are the resources/list items.
+	Resources(r *Request) ([]any, *Error)
+	// ResourceTemplates are the resources/templates/list items.
+	ResourceTemplates(r *Request) ([]any, *Error)
+	// ReadResource answers resources/read of uri: a result object, an
+	// *Error, or a Handler.
+	ReadResource(r *Request, uri string) any
+
+	// Prompts are the prompts/list items.
+	Prompts(r *Request) ([]any, *Error)
+	// GetPrompt answers prompts/get: a result object, an *Error, or a
+	// Handler.
+	GetPrompt(r *Request) any
+
+	// Complete returns the candidates for a completion/complete whose
+	// ref and argument name are present; the server filters, ranks and
+	// caps them (mcp-projection.md §14).
+	Complete(r *Request, ref CompletionRef, argument, value string) ([]string, *Error)
+}
+
+// Tool is a tools/call target.
+type Tool interface {
+	// TaskSupport is the tool's execution.taskSupport: "forbidden" (or
+	// ""), "optional" or "required".
+	TaskSupport() string
+	// Validate checks the call's arguments; an error (usually -32602)
+	// answers the call before any task exists.
+	Validate(args any) *Error
+	// Call runs the tool on valid arguments and returns the
+	// CallToolResult (*jsonv.Object) or an *Error.
+	Call(x *Call, args any) any
+}
+
+// Handler is an answer that runs provider code on the executor: the
+// result object or an *Error (nil sends nothing).
+type Handler func(x *Call) any
+
+// CompletionRef is the ref of completion/complete: Type is ref/prompt
+// (Name set) or ref/resource (URI set).
+type CompletionRef struct {
+	Type, Name, URI string
+}
+
+// Options configures a Server.
+type Options struct {
+	// PageSize is the list page size; 0 reads HARN_MCP_LIST_PAGE_SIZE
+	// (default 100).
+	PageSize int
+	// Parallel runs each handler job of a connection on its own
+	// goroutine (and task work in the background) instead of one
+	// executor in arrival order. Set it when the provider's handlers
+	// are safe to run concurrently.
+	Parallel bool
+}
+
+// Server serves one provider to any number of connections.
+type Server struct {
+	p     Provider
+	opts  Options
+	tasks *taskStore
+	// jobs: every handler job holds it for reading; Quiesce takes it
+	// for writing.
+	jobs sync.RWMutex
+
+	mu    sync.Mutex
+	conns map[*conn]bool
+}
+
+// NewServer returns a server for p.
+func NewServer(p Provider, opts Options) *Server {
+	if opts.PageSize <= 0 {
+		opts.PageSize = PageSizeFromEnv()
+	}
+	return &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}}
+}
+
+// PageSizeFromEnv is HARN_MCP_LIST_PAGE_SIZE when it is a positive
+// integer, else 100.
+func PageSizeFromEnv() int {
+	if n, err := strconv.Atoi(os.Getenv("HARN_MCP_LIST_PAGE_SIZE")); err == nil && n > 0 {
+		return n
+	}
+	return 100
+}
+
+// Quiesce runs f while no handler job of any connection runs: jobs in
+// progress finish first, later ones wait for f.
+func (s *Server) Quiesce(f func()) {
+	s.jobs.Lock()
+	defer s.jobs.Unlock()
+	f()
+}
+
+// NotifyListChanged sends notifications/<kind>/list_changed, for each
+// kind in order, to every stdio connection ready for notifications.
+func (s *Server) NotifyListChanged(kinds ...string) {
+	s.mu.Lock()
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		if c.ready.Load() && !c.ephemeral {
+			for _, k := range kinds {
+				c.w.line(notification("notifications/"+k+"/list_changed", nil))
+			}
+		}
+	}
+}
+
+// Serve speaks newline-delimited JSON-RPC on r and w until r ends, then
+// finishes the calls in progress.
+func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	c := s.newConn(newWriter(w), false)
+	defer c.close()
+	lr := &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: maxLine}
+	for {
+		line, tooLong, err := lr.next()
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if tooLong {
+			c.w.line(errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: message too large")))
+			continue
+		}
+		c.handleLine(line)
+	}
+}
+
+// conn is one client connection.
+type conn struct {
+	srv *Server
+	w   *writer
+	// ephemeral: one HTTP request's connection (no pushed notifications).
+	ephemeral bool
+	// principal is the identity an HTTP authenticator established.
+	principal string
+
+	// Lifecycle (written by the reader goroutine).
+	initialized atomic.Bool
+	ready       atomic.Bool
+	mu          sync.Mutex
+	version     string        // negotiated released version
+	identity    string        // released client identity
+	caps        *jsonv.Object // released client capabilities
+	logLevel    string
+	subscribed  map[string]bool
+
+	// Requests queued or running, by id key (for cancellation).
+	inflight map[string]*Request
+	// The server's own requests awaiting the client's answer.
+	pending map[string]*pendingCall
+	nextID  atomic.Int64
+
+	// The executor's queue: unbounded, so the reader never blocks on it
+	// (it must stay free to deliver the client's answers).
+	qmu     sync.Mutex
+	queued  []func()
+	closed  bool
+	wake    chan struct{}
+	done    chan struct{}
+	running sync.WaitGroup // parallel jobs
+}
+
+func (s *Server) newConn(w *writer, ephemeral bool) *conn {
+	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}, pending: map[string]*pendingCall{},
+		subscribed: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.mu.Lock()
+	s.conns[c] = true
+	s.mu.Unlock()
+	go c.executor()
+	return c
+}
+
+func (c *conn) executor() {
+	defer close(c.done)
+	for {
+		c.qmu.Lock()
+		for len(c.queued) == 0 && !c.closed {
+			c.qmu.Unlock()
+			<-c.wake
+			c.qmu.Lock()
+		}
+		if len(c.queued) == 0 {
+			c.qmu.Unlock()
+			return
+		}
+		job := c.queued[0]
+		c.queued[0] = nil
+		c.queued = c.queued[1:]
+		c.qmu.Unlock()
+		job()
+	}
+}
+
+// enqueue hands a job to the executor (or, in parallel mode, to a
+// goroutine of its own); false once the connection closed.
+func (c *conn) enqueue(job func()) bool {
+	run := func() {
+		c.srv.jobs.RLock()
+		defer c.srv.jobs.RUnlock()
+		job()
+	}
+	c.qmu.Lock()
+	if c.closed {
+		c.qmu.Unlock()
+		return false
+	}
+	if c.srv.opts.Parallel {
+		c.running.Add(1)
+		c.qmu.Unlock()
+		go func() {
+			defer c.running.Done()
+			run()
+		}()
+		return true
+	}
+	c.queued = append(c.queued, run)
+	c.qmu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// close finishes queued calls, then fails the server's outstanding
+// requests.
+func (c *conn) close() {
+	c.srv.mu.Lock()
+	delete(c.srv.conns, c)
+	c.srv.mu.Unlock()
+	c.qmu.Lock()
+	c.closed = true
+	c.qmu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	// A handler waiting for the client's answer can get none now.
+	c.mu.Lock()
+	for id, pc := range c.pending {
+		close(pc.wake)
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	<-c.done
+	c.running.Wait()
+}
+
+func (c *conn) handleLine(line []byte) {
+	if blank(line) {
+		return
+	}
+	v, err := jsonv.Parse(line)
+	if err != nil {
+		c.w.line(errorResponse(nil, Errorf(CodeParseError, "Parse error")))
+		return
+	}
+	m, id, rerr := decode(v)
+	if rerr != nil {
+		c.w.line(errorResponse(id, rerr))
+		return
+	}
+	c.handle(m)
+}
+
+func (c *conn) handle(m *message) {
+	switch {
+	case m.isResponse:
+		c.deliver(m)
+	case !m.hasID:
+		c.notification(m)
+	default:
+		c.request(m)
+	}
+}
+
+// deliver routes a response to the server request awaiting it; other
+// responses are ignored.
+func (c *conn) deliver(m *message) {
+	if !m.hasID {
+		return
+	}
+	c.mu.Lock()
+	pc, ok := c.pending[idKey(m.id)]
+	if ok {
+		delete(c.pending, idKey(m.id))
+	}
+	c.mu.Unlock()
+	if ok {
+		pc.msg = m
+		close(pc.wake)
+	}
+}
+
+func (c *conn) notification(m *message) {
+	switch m.method {
+	case "notifications/initialized":
+		c.ready.Store(true)
+	case "notifications/cancelled":
+		id, _ := m.params.Get("requestId")
+		c.cancelRequest(id)
+	}
+}
+
+// cancelRequest cancels an in-flight request by id.
+func (c *conn) cancelRequest(id any) {
+	c.mu.Lock()
+	r := c.inflight[idKey(id)]
+	c.mu.Unlock()
+	if r != nil {
+		r.cancel.cancel()
+	}
+}
+
+// request decides the profile of a request, then answers or queues it.
+func (c *conn) request(m *message) {
+	req := &Request{id: m.id, method: m.method, params: m.params, principal: c.principal, cancel: &canceller{}}
+	if m.method == "initialize" {
+		c.reply(req, c.initialize(req))
+		return
+	}
+	_, hasMeta := m.params.Get("_meta")
+	switch {
+	case m.method == "server/discover" || (!c.initialized.Load() && hasMeta):
+		if rerr := req.modernRequest(); rerr != nil {
+			c.fail(req, rerr)
+			return
+		}
+		c.ready.Store(true)
+	case c.initialized.Load():
+		c.mu.Lock()
+		req.version, req.identity, req.caps = c.version, c.identity, c.caps
+		c.mu.Unlock()
+	case m.method == "ping":
+		c.reply(req, jsonv.NewObject(0))
+		return
+	default:
+		c.fail(req, Errorf(CodeNotInitialized, "server not initialized"))
+		return
+	}
+	if meta, ok := m.params.Get("_meta"); ok {
+		if mo, ok := meta.(*jsonv.Object); ok {
+			req.meta = mo
+			if tok, ok := mo.Get("progressToken"); ok {
+				switch t := tok.(type) {
+				case string:
+					req.token = t
+				case json.Number:
+					if jsonv.IsInteger(t) {
+						req.token = t
+					}
+				}
+			}
+		}
+	}
+	c.dispatch(req)
+}
+
+// initialize is the released lifecycle's handshake.
+func (c *conn) initialize(req *Request) any {
+	p := req.params
+	pv, ok := p.Get("protocolVersion")
+	requested, isString := pv.(string)
+	if !ok || !isString {
+		return InvalidParams("invalid MCP initialize params: protocolVersion must be a string")
+	}
+	cv, _ := p.Get("capabilities")
+	caps, ok := cv.(*jsonv.Object)
+	if !ok {
+		return InvalidParams("invalid MCP initialize params: capabilities must be an object")
+	}
+	ci, hasInfo := p.Get("clientInfo")
+	identity, ok := clientIdentity(ci)
+	if !hasInfo || !ok {
+		return InvalidParams("invalid MCP initialize params: clientInfo must be an object with a name and a version")
+	}
+	version := LatestReleased
+	if releasedVersions[requested] {
+		version = requested
+	}
+	c.mu.Lock()
+	c.version, c.identity, c.caps = version, identity, caps
+	c.mu.Unlock()
+	c.initialized.Store(true)
+	pr := c.srv.p
+	res := jsonv.NewObject(4)
+	res.Set("protocolVersion", version)
+	res.Set("capabilities", pr.Capabilities())
+	res.Set("serverInfo", pr.ServerInfo())
+	if in := pr.Instructions(); in != "" {
+		res.Set("instructions", in)
+	}
+	return res
+}
+
+func (c *conn) discover() any {
+	pr := c.srv.p
+	res := jsonv.NewObject(7)
+	res.Set("resultType", "complete")
+	res.Set("supportedVersions", []any{Version20260728})
+	res.Set("capabilities", pr.Capabilities())
+	res.Set("ttlMs", jsonv.Int(0))
+	res.Set("cacheScope", "private")
+	meta := jsonv.NewObject(1)
+	meta.Set(MetaServerInfo, pr.ServerInfo())
+	res.Set("_meta", meta)
+	if in := pr.Instructions(); in != "" {
+		res.Set("instructions", in)
+	}
+	return res
+}
+
+// listMethods get the 2026 cache envelope (mcp-projection.md §3.2).
+var listMethods = map[string]bool{"tools/list": true, "resources/list": true, "resources/templates/list": true, "prompts/list": true}
+
+// envelope adds the 2026-07-28 result envelope to o.
+func envelope(req *Request, o *jsonv.Object) {
+	if !req.modern {
+		return
+	}
+	if !o.Has("resultType") {
+		o.Set("resultType", "complete")
+	}
+	switch {
+	case listMethods[req.method]:
+		o.Set("ttlMs", jsonv.Int(5000))
+		o.Set("cacheScope", "private")
+	case req.method == "resources/read":
+		o.Set("ttlMs", jsonv.Int(1000))
+		o.Set("cacheScope", "private")
+	}
+}
+
+// reply answers a request with a result object or an *Error.
+func (c *conn) reply(req *Request, result any) {
+	if rerr, ok := result.(*Error); ok {
+		c.fail(req, rerr)
+		return
+	}
+	o, ok := result.(*jsonv.Object)
+	if !ok {
+		o = jsonv.NewObject(0)
+	}
+	envelope(req, o)
+	c.w.line(response(req.id, o))
+}
+
+func (c *conn) fail(req *Request, e *Error) { c.w.line(errorResponse(req.id, e)) }
+
+// unsupported are the explicitly unsupported features (§10).
+var unsupported = map[string]struct{ feature, role, reason string }{
+	"sampling/createMessage": {"sampling", "client", "MCP sampling is an embedded input request in stable multi-round-trip results; it cannot be called as a top-level request on an MCP server endpoint."},
+	"elicitation/create":     {"elicitation", "client", "MCP elicitation is an embedded input request in stable multi-round-trip results; it cannot be called as a top-level request on an MCP server endpoint."},
+	"roots/list":             {"roots", "client", "MCP roots are an embedded input request in stable multi-round-trip results; they cannot be called as a top-level request on an MCP server endpoint."},
+	"subscriptions/listen":   {"subscriptions", "server", "Harn does not advertise or implement the request-scoped notification stream."},
+}
+
+// UnsupportedFeature is the -32601 answer to an explicitly unsupported
+// method (mcp-projection.md §10), or nil for any other method.
+func UnsupportedFeature(method, version string) *Error {
+	u, ok := unsupported[method]
+	if !ok {
+		return nil
+	}
+	data := jsonv.NewObject(7)
+	data.Set("type", "mcp.unsupportedFeature")
+	data.Set("protocolVersion", version)
+	data.Set("method", method)
+	data.Set("feature", u.feature)
+	data.Set("role", u.role)
+	data.Set("status", "unsupported")
+	data.Set("reason", u.reason)
+	prefix := "Unsupported MCP client-bound method: "
+	if u.role == "server" {
+		prefix = "Unsupported MCP server method: "
+	}
+	return &Error{Code: CodeMethodNotFound, Message: prefix + method, Data: data}
+}
+
+// dispatch answers a request of a known profile: inline, or by queuing
+// it on the executor when it runs provider handler code.
+func (c *conn) dispatch(req *Request) {
+	pr := c.srv.p
+	switch req.method {
+	case "ping":
+		c.reply(req, jsonv.NewObject(0))
+	case "server/discover":
+		c.reply(req, c.discover())
+	case "tools/list":
+		docs, rerr := pr.Tools(req)
+		if rerr != nil {
+			c.fail(req, rerr)
+			return
+		}
+		items := make([]any, len(docs))
+		for i, d := range docs {
+			items[i] = d
+		}
+		c.reply(req, c.listResult(req, "tools", items))
+	case "tools/call":
+		c.queue(req, c.toolsCall)
+	case "tasks/get", "tasks/update", "tasks/cancel", "tasks/list":
+		c.reply(req, c.taskMethod(req))
+	case "resources/list":
+		c.replyList(req, "resources", pr.Resources)
+	case "resources/templates/list":
+		c.replyList(req, "resourceTemplates", pr.ResourceTemplates)
+	case "resources/read":
+		uv, _ := req.params.Get("uri")
+		uri, ok := uv.(string)
+		if !ok {
+			c.fail(req, InvalidParams("resources/read: uri must be a string"))
+			return
+		}
+		c.answer(req, pr.ReadResource(req, uri))
+	case "resources/subscribe", "resources/unsubscribe":
+		c.reply(req, c.subscribe(req))
+	case "prompts/list":
+		c.replyList(req, "prompts", pr.Prompts)
+	case "prompts/get":
+		c.answer(req, pr.GetPrompt(req))
+	case "completion/complete":
+		c.reply(req, c.complete(req))
+	case "logging/setLevel":
+		c.reply(req, c.setLevel(req))
+	default:
+		if u := UnsupportedFeature(req.method, req.version); u != nil {
+			c.fail(req, u)
+			return
+		}
+		c.fail(req, Errorf(CodeMethodNotFound, "Method not found: "+req.method))
+	}
+}
+
+// answer sends a provider's answer, queuing it when it is a Handler.
+func (c *conn) answer(req *Request, res any) {
+	if h, ok := res.(Handler); ok {
+		c.queue(req, func(x *Call) any { return h(x) })
+		return
+	}
+	c.reply(req, res)
+}
+
+// queue runs a handler job for req on the executor. Its answer is
+// suppressed when the client cancels it.
+func (c *conn) queue(req *Request, run func(*Call) any) {
+	key := idKey(req.id)
+	c.mu.Lock()
+	c.inflight[key] = req
+	c.mu.Unlock()
+	job := func() {
+		var res any
+		if !req.cancel.isCancelled() {
+			res = guardHandler(func() any {
+				x := c.newCall(req, nil)
+				return x.outcome(run(x))
+			})
+		}
+		c.mu.Lock()
+		if c.inflight[key] == req {
+			delete(c.inflight, key)
+		}
+		c.mu.Unlock()
+		if res != nil && !req.cancel.isCancelled() {
+			c.reply(req, res)
+		}
+	}
+	if !c.enqueue(job) {
+		c.fail(req, Errorf(CodeInternalError, "server is shutting down"))
+	}
+}
+
+// guardHandler runs one request's handler so that a Go panic in it (a
+// bug in a builtin or in the projection) is answered as an internal error
+// for that request alone: the server keeps reading and serving the others.
+func guardHandler(run func() any) (res any) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = Errorf(CodeInternalError, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	return run()
+}
+
+func (c *conn) replyList(req *Request, key string, list func(*Request) ([]any, *Error)) {
+	items, rerr := list(req)
+	if rerr != nil {
+		c.fail(req, rerr)
+		return
+	}
+	c.reply(req, c.listResult(req, key, items))
+}
+
+// listResult pages items into {key: [...], nextCursor?}
+// (mcp-projection.md §9).
+func (c *conn) listResult(req *Request, key string, items []any) any {
+	start, end, next, rerr := c.page(req, len(items))
+	if rerr != nil {
+		return rerr
+	}
+	res := jsonv.NewObject(2)
+	page := make([]any, 0, end-start)
+	page = append(page, items[start:end]...)
+	res.Set(key, page)
+	if next != "" {
+		res.Set("nextCursor", next)
+	}
+	return res
+}
+
+var levelRank = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7}
+
+func (c *conn) setLevel(req *Request) any {
+	lv, _ := req.params.Get("level")
+	level, ok := lv.(string)
+	if _, known := levelRank[level]; !ok || !known {
+		return InvalidParams("logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency")
+	}
+	c.mu.Lock()
+	c.logLevel = level
+	c.mu.Unlock()
+	return jsonv.NewObject(0)
+}
+
+func (c *conn) subscribe(req *Request) any {
+	uv, _ := req.params.Get("uri")
+	uri, ok := uv.(string)
+	if !ok {
+		return InvalidParams(req.method + ": uri must be a string")
+	}
+	c.mu.Lock()
+	if req.method == "resources/subscribe" {
+		c.subscribed[uri] = true
+	} else {
+		delete(c.subscribed, uri)
+	}
+	c.mu.Unlock()
+	return jsonv.NewObject(0)
+}

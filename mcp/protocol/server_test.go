@@ -1,0 +1,290 @@
+package protocol
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReleasedLifecycle(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	jsonEq(t, "ping before initialize", c.call(1, "ping", nil)["result"], `{}`)
+	jsonEq(t, "list before initialize", c.call(2, "tools/list", nil)["error"], `{"code":-32002,"message":"server not initialized"}`)
+	jsonEq(t, "bad initialize", c.call(3, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}})["error"],
+		`{"code":-32602,"message":"invalid MCP initialize params: clientInfo must be an object with a name and a version"}`)
+	res := c.call(4, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
+	jsonEq(t, "initialize", res["result"], `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"serverInfo":{"name":"fake","version":"1.0.0"},"instructions":"A fake server."}`)
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	// Released results carry no envelope, even with _meta.
+	list := c.call(5, "tools/list", map[string]any{"_meta": map[string]any{"progressToken": "p"}})["result"].(map[string]any)
+	if _, ok := list["resultType"]; ok || len(list["tools"].([]any)) != len(fakeTools) {
+		t.Errorf("released tools/list %s", js(list))
+	}
+	jsonEq(t, "identity", c.call(6, "tools/call", map[string]any{"name": "whoami"})["result"], `{"content":[{"type":"text","text":"c/2 "}],"isError":false}`)
+	// An unknown version is answered with the latest released one.
+	c2 := startPipe(t, newFake(), Options{})
+	res = c2.call(1, "initialize", map[string]any{"protocolVersion": "2026-07-28", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
+	if res["result"].(map[string]any)["protocolVersion"] != LatestReleased {
+		t.Errorf("negotiated %s", js(res))
+	}
+}
+
+func TestFramingErrors(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.sendRaw("{not json")
+	c.sendRaw("   ")
+	c.sendRaw(`{"jsonrpc":"2.0","id":true,"method":"ping"}`)
+	c.sendRaw(`{"jsonrpc":"1.0","id":7,"method":"ping"}`)
+	c.sendRaw(`{"jsonrpc":"2.0","id":8,"method":"ping","params":[1]}`)
+	c.sendRaw(`{"jsonrpc":"2.0","id":99,"result":{}}`) // a stray response: ignored
+	jsonEq(t, "bad params", c.answer(8)["error"], `{"code":-32602,"message":"Invalid params: params must be an object"}`)
+	msgs := c.messages()
+	if len(msgs) != 4 {
+		t.Fatalf("messages %s", js(msgs))
+	}
+	jsonEq(t, "parse", msgs[0], `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+	jsonEq(t, "bad id", msgs[1]["error"], `{"code":-32600,"message":"Invalid Request: id must be a string or a number"}`)
+	jsonEq(t, "bad version", msgs[2], `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`)
+}
+
+func TestModernProfile(t *testing.T) {
+	c := startPipe(t, &fake{extra: 3}, Options{PageSize: 3})
+	disc := c.call(1, "server/discover", modern(nil, nil))["result"]
+	jsonEq(t, "discover", disc, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fake","version":"1.0.0"}},"instructions":"A fake server."}`)
+	// Paging: 8 tools, 3 per page.
+	page := c.call(2, "tools/list", modern(nil, nil))["result"].(map[string]any)
+	if len(page["tools"].([]any)) != 3 || page["nextCursor"] != "Mw==" || page["resultType"] != "complete" || page["ttlMs"] != float64(5000) || page["cacheScope"] != "private" {
+		t.Errorf("page 1 %s", js(page))
+	}
+	page = c.call(3, "tools/list", modern(map[string]any{"cursor": "Ng=="}, nil))["result"].(map[string]any)
+	if len(page["tools"].([]any)) != 2 || page["nextCursor"] != nil {
+		t.Errorf("last page %s", js(page))
+	}
+	page = c.call(4, "tools/list", modern(map[string]any{"cursor": EncodeCursor(100)}, nil))["result"].(map[string]any)
+	if len(page["tools"].([]any)) != 0 {
+		t.Errorf("past the end %s", js(page))
+	}
+	for i, bad := range []any{"%%%", 3, "YQ=="} {
+		jsonEq(t, "bad cursor", c.call(10+i, "resources/list", modern(map[string]any{"cursor": bad}, nil))["error"], `{"code":-32602,"message":"invalid resources/list cursor"}`)
+	}
+	read := c.call(20, "resources/read", modern(map[string]any{"uri": "fake://static"}, nil))["result"]
+	jsonEq(t, "read envelope", read, `{"contents":[{"uri":"fake://static","text":"hello"}],"resultType":"complete","ttlMs":1000,"cacheScope":"private"}`)
+	read = c.call(21, "resources/read", modern(map[string]any{"uri": "fake://item/1"}, nil))["result"]
+	jsonEq(t, "handler read", read, `{"contents":[{"uri":"fake://item/1","text":"item one"}],"resultType":"complete","ttlMs":1000,"cacheScope":"private"}`)
+	jsonEq(t, "missing", c.call(22, "resources/read", modern(map[string]any{"uri": "fake://nope"}, nil))["error"], `{"code":-32002,"message":"Resource not found: fake://nope"}`)
+	// Metadata errors.
+	jsonEq(t, "no version", c.call(30, "tools/list", map[string]any{"_meta": map[string]any{}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"}`)
+	jsonEq(t, "old version", c.call(31, "tools/list", map[string]any{"_meta": map[string]any{MetaProtocolVersion: "2025-06-18"}})["error"],
+		`{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-06-18"}}`)
+	jsonEq(t, "bad info", c.call(32, "tools/list", map[string]any{"_meta": map[string]any{MetaProtocolVersion: Version20260728, MetaClientCaps: map[string]any{}}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientInfo"}`)
+	jsonEq(t, "unknown method", c.call(33, "nope/nope", modern(nil, nil))["error"], `{"code":-32601,"message":"Method not found: nope/nope"}`)
+	e := c.call(34, "subscriptions/listen", modern(nil, nil))["error"].(map[string]any)
+	if e["code"] != float64(-32601) || e["message"] != "Unsupported MCP server method: subscriptions/listen" || e["data"].(map[string]any)["type"] != "mcp.unsupportedFeature" {
+		t.Errorf("subscriptions/listen %s", js(e))
+	}
+	jsonEq(t, "unknown tool", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Unknown tool: 5"}`)
+	jsonEq(t, "invalid args", c.call(36, "tools/call", modern(map[string]any{"name": "echo"}, tasksCaps))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
+	jsonEq(t, "echo", c.call(37, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))["result"],
+		`{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}`)
+}
+
+func TestCompletion(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	res := c.call(1, "completion/complete", modern(map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "greet"}, "argument": map[string]any{"name": "who", "value": "AL"}}, nil))
+	jsonEq(t, "ranked", res["result"], `{"completion":{"values":["alpha","Alphabet","gamma-alpha"],"total":3,"hasMore":false},"resultType":"complete"}`)
+	for i, tc := range []struct {
+		params map[string]any
+		want   string
+	}{
+		{map[string]any{"argument": map[string]any{"name": "who"}}, `completion ref.type is required`},
+		{map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "greet"}}, `completion argument.name is required`},
+		{map[string]any{"ref": map[string]any{"type": "ref/tool"}, "argument": map[string]any{"name": "x"}}, `Unsupported completion ref.type: ref/tool`},
+		{map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "other"}, "argument": map[string]any{"name": "x"}}, `Unknown prompt: other`},
+	} {
+		e := c.call(10+i, "completion/complete", modern(tc.params, nil))["error"].(map[string]any)
+		if e["message"] != tc.want || e["code"] != float64(-32602) {
+			t.Errorf("case %d: %s", i, js(e))
+		}
+	}
+	if got := RankCompletions(nil, "x"); len(got) != 0 {
+		t.Errorf("no candidates %v", got)
+	}
+}
+
+func TestProgressComesBeforeTheAnswer(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.call(1, "tools/call", modern(map[string]any{"name": "progress", "_meta": map[string]any{"progressToken": "tok"}}, nil))
+	var seq []string
+	for _, m := range c.messages() {
+		if m["method"] == "notifications/progress" {
+			p := m["params"].(map[string]any)
+			seq = append(seq, js(p))
+		} else {
+			seq = append(seq, "answer")
+		}
+	}
+	want := []string{
+		`{"message":"step 1","progress":1,"progressToken":"tok","total":3}`,
+		`{"message":"step 2","progress":2,"progressToken":"tok","total":3}`,
+		`{"message":"step 3","progress":3,"progressToken":"tok","total":3}`,
+		"answer",
+	}
+	if strings.Join(seq, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sequence:\n%s", strings.Join(seq, "\n"))
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		c := startPipe(t, f, Options{Parallel: parallel})
+		c.send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		<-f.started
+		c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 1}})
+		<-f.stopped
+		// The cancelled call is never answered; the next one is.
+		jsonEq(t, "after cancel", c.call(2, "ping", modern(nil, nil))["result"], `{"resultType":"complete"}`)
+		c.call(3, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil))
+		for _, m := range c.messages() {
+			if m["id"] == float64(1) {
+				t.Errorf("parallel=%v: cancelled call answered: %s", parallel, js(m))
+			}
+		}
+	}
+}
+
+func TestTasks(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		c := startPipe(t, f, Options{Parallel: parallel})
+		created := c.call(1, "tools/call", modern(map[string]any{"name": "block"}, tasksCaps))["result"].(map[string]any)
+		id, _ := created["taskId"].(string)
+		if created["resultType"] != "task" || created["status"] != "working" || len(id) != 36 || id[14] != '7' {
+			t.Fatalf("created %s", js(created))
+		}
+		<-f.started
+		got := c.call(2, "tasks/get", modern(map[string]any{"taskId": id}, tasksCaps))["result"].(map[string]any)
+		if got["status"] != "working" || got["resultType"] != "complete" {
+			t.Errorf("working %s", js(got))
+		}
+		jsonEq(t, "no opt-in", c.call(3, "tasks/get", modern(map[string]any{"taskId": id}, nil))["error"].(map[string]any)["code"], `-32021`)
+		// Another client identity never sees the task.
+		other := modern(map[string]any{"taskId": id}, tasksCaps)
+		other["_meta"].(map[string]any)[MetaClientInfo] = map[string]any{"name": "other", "version": "1"}
+		jsonEq(t, "other owner", c.call(4, "tasks/get", other)["error"], `{"code":-32602,"message":"Failed to retrieve task: task not found"}`)
+		jsonEq(t, "cancel", c.call(5, "tasks/cancel", modern(map[string]any{"taskId": id}, tasksCaps))["result"], `{"resultType":"complete"}`)
+		if name := <-f.stopped; name != "block" {
+			t.Errorf("stopped %s", name)
+		}
+		got = c.call(6, "tasks/get", modern(map[string]any{"taskId": id}, tasksCaps))["result"].(map[string]any)
+		if got["status"] != "cancelled" || got["statusMessage"] != msgCancelled || got["result"] != nil {
+			t.Errorf("cancelled %s", js(got))
+		}
+		list := c.call(50, "tasks/list", modern(nil, tasksCaps))["result"].(map[string]any)
+		if ts := list["tasks"].([]any); len(ts) != 1 || ts[0].(map[string]any)["taskId"] != id || list["resultType"] != "complete" {
+			t.Errorf("tasks/list %s", js(list))
+		}
+		if ts := c.call(51, "tasks/list", other)["result"].(map[string]any)["tasks"].([]any); len(ts) != 0 {
+			t.Errorf("another owner's tasks/list %s", js(ts))
+		}
+		jsonEq(t, "tasks/list without opt-in", c.call(52, "tasks/list", modern(nil, nil))["error"].(map[string]any)["code"], `-32021`)
+		jsonEq(t, "cancel twice", c.call(7, "tasks/cancel", modern(map[string]any{"taskId": id}, tasksCaps))["error"],
+			`{"code":-32602,"message":"Cannot cancel task: already in terminal status 'cancelled'"}`)
+		// A task that needs client input fails.
+		created = c.call(8, "tools/call", modern(map[string]any{"name": "ask"}, map[string]any{"extensions": tasksCaps["extensions"], "elicitation": map[string]any{}}))["result"].(map[string]any)
+		id = created["taskId"].(string)
+		status := ""
+		for i := 0; i < 3000 && status != "failed"; i++ {
+			if status = taskStatus(c, id); status != "failed" {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		if status != "failed" {
+			t.Errorf("parallel=%v: ask task %s", parallel, status)
+		}
+	}
+}
+
+var statusID = 1000
+
+// taskStatus polls a task once.
+func taskStatus(c *pipe, id string) string {
+	statusID++
+	res := c.call(statusID, "tasks/get", modern(map[string]any{"taskId": id}, tasksCaps))["result"].(map[string]any)
+	if res["status"] == "failed" {
+		jsonEq(c.t, "failed task", res["error"], `{"code":-32603,"message":"Tool execution failed: Tool requested client input, which a task cannot carry"}`)
+	}
+	return res["status"].(string)
+}
+
+func TestInputRoundTrip(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	caps := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
+	res := c.call(1, "tools/call", modern(map[string]any{"name": "ask"}, caps))["result"]
+	jsonEq(t, "input required", res, `{"resultType":"input_required","inputRequests":{"harn-input-0":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object"}}}},"requestState":"{}"}`)
+	res = c.call(2, "tools/call", modern(map[string]any{"name": "ask", "requestState": "{}", "inputResponses": map[string]any{"harn-input-0": map[string]any{"action": "decline"}}}, caps))["result"]
+	jsonEq(t, "answered", res, `{"content":[{"type":"text","text":"answer {\"action\":\"decline\"}"}],"isError":false,"resultType":"complete"}`)
+	jsonEq(t, "bad state", c.call(3, "tools/call", modern(map[string]any{"name": "ask", "requestState": 1}, caps))["error"], `{"code":-32602,"message":"MCP requestState must be a string"}`)
+	// Without the capability the handler is told so.
+	res = c.call(4, "tools/call", modern(map[string]any{"name": "ask"}, nil))["result"]
+	jsonEq(t, "unsupported", res, `{"content":[{"type":"text","text":"error: the MCP client did not advertise support for the input method"}],"isError":false,"resultType":"complete"}`)
+
+	// Released profile: a real server-to-client request.
+	r := startPipe(t, newFake(), Options{})
+	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"elicitation": map[string]any{}}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	r.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req := r.waitFor("elicitation request", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
+	jsonEq(t, "server request params", req["params"], `{"message":"Which?","requestedSchema":{"type":"object"}}`)
+	r.send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": map[string]any{"action": "accept", "content": map[string]any{}}})
+	jsonEq(t, "released answer", r.answer(2)["result"], `{"content":[{"type":"text","text":"answer {\"action\":\"accept\",\"content\":{}}"}],"isError":false}`)
+	r.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req = r.waitFor("second request", func(m map[string]any) bool { return m["method"] == "elicitation/create" && m["id"] != req["id"] })
+	r.send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -1, "message": "nope"}})
+	jsonEq(t, "client error", r.answer(3)["result"], `{"content":[{"type":"text","text":"client error: nope"}],"isError":false}`)
+}
+
+func TestQuiesceAndListChanged(t *testing.T) {
+	f := newFake()
+	srv := NewServer(f, Options{})
+	c := startPipeServer(t, srv)
+	c.call(1, "server/discover", modern(nil, nil)) // 2026 requests make the connection ready
+	c.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+	<-f.started
+	swapped := make(chan struct{})
+	go srv.Quiesce(func() { close(swapped) })
+	select {
+	case <-swapped:
+		t.Fatal("Quiesce ran while a handler was running")
+	default:
+	}
+	close(f.release)
+	<-swapped
+	c.answer(2)
+	srv.NotifyListChanged("tools", "prompts")
+	c.waitFor("prompts list_changed", func(m map[string]any) bool { return m["method"] == "notifications/prompts/list_changed" })
+	var order []string
+	for _, m := range c.messages() {
+		if s, _ := m["method"].(string); strings.HasSuffix(s, "list_changed") {
+			order = append(order, s)
+		}
+	}
+	if strings.Join(order, ",") != "notifications/tools/list_changed,notifications/prompts/list_changed" {
+		t.Errorf("notifications %v", order)
+	}
+}
+
+// A Go panic inside one handler answers that request with an internal
+// error; the server goes on serving (issue 17).
+func TestHandlerPanicKeepsServing(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	e, _ := c.call(2, "tools/call", map[string]any{"name": "crash"})["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32603) || !strings.Contains(e["message"].(string), "internal error") {
+		t.Fatalf("crash answered %s", js(e))
+	}
+	jsonEq(t, "after the crash", c.call(3, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "still here"}})["result"],
+		`{"content":[{"type":"text","text":"still here"}],"isError":false}`)
+}

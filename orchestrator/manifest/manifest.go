@@ -1,0 +1,272 @@
+// Package manifest reads the orchestrator's part of a project manifest
+// (harn.toml, orchestrator.md §2): the [package] identity, the
+// [exports] module aliases and the [[triggers]] bindings with their
+// handler references, retry policy, flow control, budgets and secrets.
+//
+// Load decodes the file with go-toml, then validates every trigger
+// field by field, so that a bad manifest is refused before anything is
+// served. Every problem is reported, each naming the file, the line of
+// its [[triggers]] table, the trigger's index and id, and the field:
+//
+//	harn.toml:14: [[triggers]][1] (id "nightly"): retry.max: must be between 0 and 100, got 250
+//
+// The package is static: it never runs Harn code. Whether a local
+// handler names a function of its module is checked when the
+// orchestrator loads the handlers (package orchestrator), with the same
+// error shape (Problem).
+package manifest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/robfig/cron/v3"
+)
+
+// Manifest is a validated manifest.
+type Manifest struct {
+	// Path is the file as named by the caller; Root is its directory
+	// (absolute), the project root.
+	Path string
+	Root string
+	// Source is the file's bytes, served as harn://manifest.
+	Source  []byte
+	Package Package
+	// Exports maps a module alias to a file relative to Root.
+	Exports map[string]string
+	// Dependencies lists the aliases of [dependencies], sorted; their
+	// prompt libraries live under .harn/packages/<alias>/.
+	Dependencies []string
+	// Triggers are the bindings in manifest order, `sources` expanded.
+	Triggers []*Trigger
+}
+
+// Package is the [package] table.
+type Package struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// Trigger returns the binding with id, or nil.
+func (m *Manifest) Trigger(id string) *Trigger {
+	for _, t := range m.Triggers {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// Problem is one thing wrong with a manifest.
+type Problem struct {
+	File  string
+	Line  int // line of the [[triggers]] table (0 when unknown)
+	Index int // the [[triggers]] index, -1 outside a trigger
+	ID    string
+	Field string
+	Msg   string
+}
+
+func (p Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+	}
+	b.WriteString(": ")
+	if p.Index >= 0 {
+		fmt.Fprintf(&b, "[[triggers]][%d]", p.Index)
+		if p.ID != "" {
+			fmt.Fprintf(&b, " (id %q)", p.ID)
+		}
+		b.WriteString(": ")
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field + ": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// Error is a refused manifest: every problem found, in file order.
+type Error struct{ Problems []Problem }
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Load reads and validates the manifest at path.
+func Load(path string) (*Manifest, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// Parse validates manifest source; path names it in errors and fixes
+// the project root.
+func Parse(path string, src []byte) (*Manifest, error) {
+	root, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		root = filepath.Dir(path)
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(src, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, &Error{[]Problem{{File: fmt.Sprintf("%s:%d:%d", path, row, col), Index: -1, Msg: "invalid TOML: " + de.Error()}}}
+		}
+		return nil, &Error{[]Problem{{File: path, Index: -1, Msg: "invalid TOML: " + err.Error()}}}
+	}
+	m := &Manifest{Path: path, Root: root, Source: src, Exports: map[string]string{}}
+	v := &validator{file: path, lines: triggerLines(src)}
+	v.top(m, doc)
+	if len(v.problems) > 0 {
+		return nil, &Error{v.problems}
+	}
+	return m, nil
+}
+
+// triggerLines finds the line of each [[triggers]] header, in order.
+func triggerLines(src []byte) []int {
+	var out []int
+	for i, line := range bytes.Split(src, []byte("\n")) {
+		s := strings.TrimSpace(string(line))
+		if strings.HasPrefix(s, "[[") && strings.TrimSpace(strings.Trim(s, "[] \t")) == "triggers" && strings.HasSuffix(strings.SplitN(s, "#", 2)[0], "]]") {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+type validator struct {
+	file     string
+	lines    []int
+	problems []Problem
+	// the trigger being validated
+	index int
+	id    string
+}
+
+func (v *validator) fail(field, format string, args ...any) {
+	p := Problem{File: v.file, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)}
+	if v.index >= 0 && v.index < len(v.lines) {
+		p.Line = v.lines[v.index]
+	}
+	v.problems = append(v.problems, p)
+}
+
+func (v *validator) top(m *Manifest, doc map[string]any) {
+	v.index = -1
+	if pkg, ok := doc["package"]; ok {
+		t, ok := pkg.(map[string]any)
+		if !ok {
+			v.fail("package", "must be a table")
+		} else {
+			m.Package.Name, _ = v.str(t, "name", "package.name")
+			m.Package.Version, _ = v.str(t, "version", "package.version")
+		}
+	}
+	if ex, ok := doc["exports"]; ok {
+		t, ok := ex.(map[string]any)
+		if !ok {
+			v.fail("exports", "must be a table of module alias = \"file\"")
+		}
+		for alias, f := range t {
+			s, ok := f.(string)
+			switch {
+			case !ok || s == "":
+				v.fail("exports."+alias, "must be a file name (string)")
+			case !identRe.MatchString(alias):
+				v.fail("exports."+alias, "module alias must be an identifier")
+			default:
+				m.Exports[alias] = s
+			}
+		}
+	}
+	if deps, ok := doc["dependencies"].(map[string]any); ok {
+		for alias := range deps {
+			m.Dependencies = append(m.Dependencies, alias)
+		}
+		sort.Strings(m.Dependencies)
+	}
+	raw, ok := doc["triggers"]
+	if !ok {
+		return
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		v.fail("triggers", "must be an array of tables ([[triggers]])")
+		return
+	}
+	seen := map[string]int{}
+	for i, item := range list {
+		v.index, v.id = i, ""
+		t, ok := item.(map[string]any)
+		if !ok {
+			v.fail("", "must be a table")
+			continue
+		}
+		for _, tr := range v.trigger(m, t) {
+			if prev, dup := seen[tr.ID]; dup {
+				v.fail("id", "duplicate trigger id %q (also [[triggers]][%d])", tr.ID, prev)
+				continue
+			}
+			seen[tr.ID] = i
+			m.Triggers = append(m.Triggers, tr)
+		}
+	}
+	v.index, v.id = -1, ""
+}
+
+var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// idRe is what a trigger id may contain: it appears in URLs
+// (/hooks/<id>) and idempotency keys.
+var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Fingerprint is a stable hash of a trigger's definition; a changed
+// fingerprint for the same id makes a new binding version.
+func fingerprint(t map[string]any) string {
+	b, _ := json.Marshal(t) // map keys are sorted: stable
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// durationOf parses a duration field: a Go duration string ("30s",
+// "5m", "1h30m") or a number of seconds.
+func durationOf(x any) (time.Duration, bool) {
+	switch d := x.(type) {
+	case string:
+		v, err := time.ParseDuration(d)
+		return v, err == nil && v >= 0
+	case int64:
+		return time.Duration(d) * time.Second, d >= 0
+	case float64:
+		return time.Duration(d * float64(time.Second)), d >= 0
+	}
+	return 0, false
+}
+
+var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// ParseSchedule parses a cron expression (five fields, an optional
+// leading seconds field, or a descriptor such as @hourly).
+func ParseSchedule(expr string) (cron.Schedule, error) { return cronParser.Parse(expr) }

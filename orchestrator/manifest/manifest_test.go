@@ -1,0 +1,197 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const good = `
+[package]
+name = "fixture"
+
+[exports]
+handlers = "handlers.harn"
+
+[[triggers]]
+id = "cron-ok"
+kind = "cron"
+provider = "cron"
+schedule = "*/5 * * * *"
+timezone = "Europe/Paris"
+match = { events = ["cron.tick"] }
+handler = "handlers::on_ok"
+retry = { max = 3, backoff = "exponential", base = "10ms" }
+priority = "high"
+concurrency = { max = 2 }
+singleton = true
+
+[[triggers]]
+id = "hook"
+kind = "webhook"
+handler = "on_hook"
+when = "handlers::wanted"
+webhook = { path = "/in/hook", replay_window = "2m" }
+throttle = { period = "1m", max = 10, key = "payload.repo" }
+
+[[triggers]]
+id = "by-hand"
+kind = "manual"
+handler = "worker://triage"
+
+[[triggers]]
+id = "agent"
+kind = "webhook"
+provider = "github"
+handler = "a2a://reviewer.prod/triage"
+sources = [{ id = "push", match = { events = ["push"] } }, { id = "pr", match = { events = ["pull_request"] } }]
+`
+
+func TestGoodManifest(t *testing.T) {
+	m, err := Parse("harn.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Package.Name != "fixture" || m.Exports["handlers"] != "handlers.harn" {
+		t.Fatalf("package/exports: %+v %+v", m.Package, m.Exports)
+	}
+	var ids []string
+	for _, tr := range m.Triggers {
+		ids = append(ids, tr.ID)
+	}
+	if got := strings.Join(ids, ","); got != "cron-ok,hook,by-hand,agent.push,agent.pr" {
+		t.Fatalf("ids %s", got)
+	}
+	c := m.Trigger("cron-ok")
+	if c.Location.String() != "Europe/Paris" || c.Handler.File != "handlers.harn" || c.Handler.Function != "on_ok" || c.Handler.Module != "handlers" {
+		t.Fatalf("cron: %+v", c)
+	}
+	if c.Retry.Max != 3 || c.Retry.Delay(1) != 10*time.Millisecond || c.Retry.Delay(3) != 40*time.Millisecond {
+		t.Fatalf("retry %+v", c.Retry)
+	}
+	if c.Flow.Concurrency.Max != 2 || c.Flow.Singleton == nil || c.Priority.Level != "high" {
+		t.Fatalf("flow %+v", c.Flow)
+	}
+	h := m.Trigger("hook")
+	if h.Provider != "webhook" || h.Handler.File != "lib.harn" || h.WhenRef.Module != "handlers" || h.Webhook.Path != "/in/hook" || h.Webhook.ReplayWindow != 2*time.Minute {
+		t.Fatalf("hook %+v %+v", h, h.Webhook)
+	}
+	if h.Flow.Throttle.Period != time.Minute || h.Flow.Throttle.Key != "payload.repo" {
+		t.Fatalf("throttle %+v", h.Flow.Throttle)
+	}
+	if w := m.Trigger("by-hand"); w.Handler.Kind != "worker" || w.Handler.Queue != "triage" || w.EventKind() != "manual" {
+		t.Fatalf("worker %+v", w)
+	}
+	a := m.Trigger("agent.pr")
+	if a.Handler.Target != "reviewer.prod/triage" || a.EventKind() != "pull_request" || a.Webhook.Scheme != "github" || a.Webhook.DeliveryHeader != "X-GitHub-Delivery" {
+		t.Fatalf("agent %+v", a)
+	}
+	if m.Trigger("agent.push").Fingerprint == a.Fingerprint {
+		t.Fatal("sources share a fingerprint")
+	}
+	// The default policy is the svix schedule, 7 attempts.
+	if r := h.Retry; r.Max != 6 || r.Backoff != "svix" || r.Delay(1) != 5*time.Second || r.Delay(2) != 5*time.Minute || r.Delay(9) != 10*time.Hour {
+		t.Fatalf("default retry %+v", r)
+	}
+}
+
+// TestRefusals: every refused field names the file, the line and index
+// of its [[triggers]] table, the trigger id and the field.
+func TestRefusals(t *testing.T) {
+	const head = "[exports]\nhandlers = \"h.harn\"\n\n[[triggers]]\nid = \"ok\"\nkind = \"manual\"\nhandler = \"f\"\n\n[[triggers]]\n"
+	cases := []struct{ body, want string }{
+		{`kind = "cron"` + "\nhandler = \"f\"\nschedule = \"* * * * *\"", `harn.toml:9: [[triggers]][1]: id: is required`},
+		{`id = "ok"` + "\nkind = \"manual\"\nhandler = \"f\"", `harn.toml:9: [[triggers]][1] (id "ok"): id: duplicate trigger id "ok" (also [[triggers]][0])`},
+		{`id = "a b"` + "\nkind = \"manual\"\nhandler = \"f\"", `id: "a b" may contain only`},
+		{`id = "x"` + "\nhandler = \"f\"", `[[triggers]][1] (id "x"): kind: is required (one of cron, webhook, manual, poll, stream, predicate, a2a-push)`},
+		{`id = "x"` + "\nkind = \"timer\"\nhandler = \"f\"", `kind: unknown kind "timer"`},
+		{`id = "x"` + "\nkind = \"stream\"\nhandler = \"f\"", `provider: is required for kind "stream"`},
+		{`id = "x"` + "\nkind = \"webhook\"\nprovider = \"myspace\"\nhandler = \"f\"", `provider: unknown provider "myspace"`},
+		{`id = "x"` + "\nkind = \"stream\"\nprovider = \"cron\"\nhandler = \"f\"", `provider: provider "cron" does not serve kind "stream"`},
+		{`id = "x"` + "\nkind = \"manual\"", `(id "x"): handler: is required`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = 3", `handler: must be a non-empty string`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"http://x\"", `handler: unsupported handler scheme "http://"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"nope::f\"", `handler: unknown module "nope" in handler "nope::f" ([exports] declares handlers)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"a2a://\"", `handler: a2a handler "a2a://" needs a target`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"worker://\"", `handler: worker handler "worker://" needs a queue name`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f-g\"", `handler: invalid handler "f-g"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"worker://q\"", `when: a predicate must be a local function`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen_budget = { timeout = \"1s\" }", `when_budget: requires ` + "`when`"},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntier = \"yolo\"", `tier: unknown tier "yolo"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"", `schedule: is required for a cron trigger`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"every day\"", `schedule: invalid cron expression "every day"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"* * * * *\"\ntimezone = \"Mars/Olympus\"", `timezone: unknown time zone "Mars/Olympus"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nschedule = \"* * * * *\"", `schedule: only a cron trigger has a schedule`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 250 }", `harn.toml:9: [[triggers]][1] (id "x"): retry.max: must be between 0 and 100, got 250`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = -1 }", `retry.max: must be a non-negative integer`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { backoff = \"fibonacci\" }", `retry.backoff: unknown backoff "fibonacci" (one of svix, linear, exponential)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { retention_days = 0 }", `retry.retention_days: must be at least 1, got 0`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { tries = 3 }", `retry.tries: unknown field (retry has max, backoff, retention_days, base)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { base = \"1s\" }", `retry.base: applies to linear and exponential backoff only`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\npriority = \"urgent\"", `priority: unknown priority "urgent"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\npriority = { key = \"tier\" }", `priority.order: must list at least one value`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbudget = { max_cost_usd = -1.0 }", `budget.max_cost_usd: must be a non-negative number`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbudget = { on_budget_exhausted = \"panic\" }", `budget.on_budget_exhausted: unknown action "panic"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nconcurrency = { key = \"k\" }", `concurrency.max: is required and must be at least 1`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nthrottle = { max = 3 }", `throttle.period: is required and must be a positive duration`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nrate_limit = { max = 3, period = \"soon\" }", `rate_limit.period: must be a duration such as "30s"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ndebounce = { key = \"k\" }", `debounce.period: is required`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbatch = { timeout = \"1s\" }", `batch.size: is required and must be at least 1`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsingleton = { max = 2 }", `singleton.max: unknown field (singleton has key)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsecrets = { token = \"plain\" }", `secrets.token: must be "<provider>/<secret>"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nallow_cleartext = true", `allow_cleartext: applies only to a2a:// handlers`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwebhook = { path = \"/x\" }", `webhook: only a webhook trigger has a ` + "`webhook`" + ` table`},
+		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { secret_env = \"HARN_TEST_UNSET_SECRET\" }", `webhook.secret_env: environment variable HARN_TEST_UNSET_SECRET (the webhook's HMAC secret) is not set`},
+		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"hooks\" }", `webhook.path: must be an absolute URL path`},
+		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { scheme = \"stripe\" }", `webhook.scheme: unknown signature scheme "stripe"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nhandlr = \"g\"", `handlr: unknown field (did you mean handler?)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nmatch = { event = [\"a\"] }", `match.event: unknown field (match has only ` + "`events`)"},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nmatch = { events = \"a\" }", `match.events: must be an array of strings`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntimeout = \"forever\"", `timeout: must be a duration`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = []", `sources: must be a non-empty array of tables`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ handler = \"g\", id = \"s\" }]", `sources[0].handler: not allowed in a source`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nsources = [{ id = \"s\" }]", `[[triggers]][1] (id "x"): sources[0].schedule: is required for a cron trigger`},
+	}
+	for _, c := range cases {
+		_, err := Parse("harn.toml", []byte(head+c.body+"\n"))
+		if err == nil {
+			t.Errorf("%q: accepted", c.body)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got %s\nwant %s", c.body, err, c.want)
+		}
+		if !strings.HasPrefix(err.Error(), "harn.toml:9: [[triggers]][1]") {
+			t.Errorf("%q: not located: %s", c.body, err)
+		}
+	}
+}
+
+func TestTopLevelRefusals(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"[[triggers]\nid=1", "harn.toml:1:"},
+		{"triggers = 3", "harn.toml: triggers: must be an array of tables"},
+		{"[exports]\nhandlers = 3", "harn.toml: exports.handlers: must be a file name"},
+		{"[exports]\n\"a-b\" = \"x.harn\"", "exports.a-b: module alias must be an identifier"},
+		{"package = 3", "harn.toml: package: must be a table"},
+	}
+	for _, c := range cases {
+		_, err := Parse("harn.toml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestAllProblemsReported: a manifest with several errors reports them all.
+func TestAllProblemsReported(t *testing.T) {
+	src := "[[triggers]]\nid = \"a\"\nkind = \"cron\"\nhandler = \"f\"\n\n[[triggers]]\nid = \"b\"\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 101 }\n"
+	_, err := Parse("p/harn.toml", []byte(src))
+	e, ok := err.(*Error)
+	if !ok || len(e.Problems) != 2 {
+		t.Fatalf("got %v", err)
+	}
+	if e.Problems[0].Line != 1 || e.Problems[1].Line != 6 || e.Problems[1].Index != 1 {
+		t.Fatalf("%+v", e.Problems)
+	}
+}

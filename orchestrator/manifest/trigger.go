@@ -1,0 +1,808 @@
+package manifest
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/lang/diag"
+)
+
+// Trigger is one binding: an event source, the events it accepts and the
+// handler that runs for each.
+type Trigger struct {
+	// Index is the [[triggers]] table the binding comes from.
+	Index    int
+	ID       string
+	Kind     string // cron, webhook, manual, poll, stream, predicate, a2a-push
+	Provider string
+	// Events is match.events; DefaultEventKind applies when it is empty.
+	Events  []string
+	Handler Handler
+	// When is the raw predicate reference, "" when none; WhenRef is it
+	// resolved.
+	When       string
+	WhenRef    *Handler
+	WhenBudget *WhenBudget
+	Tier       string
+	Schedule   string
+	Timezone   string
+	Location   *time.Location
+	DedupeKey  string
+	Filter     string
+	Timeout    time.Duration // 0: no handler timeout
+	Retry      Retry
+	Priority   *Priority
+	Budget     *Budget
+	Flow       Flow
+	Secrets    map[string]string
+	Webhook    *Webhook
+	// AllowCleartext permits http:// for an a2a:// handler.
+	AllowCleartext bool
+	// Fingerprint changes whenever the definition does (binding versions).
+	Fingerprint string
+	// Definition is the trigger table as written (for replay reports).
+	Definition map[string]any
+}
+
+// EventKind is the kind of a synthetic event for the binding: the first
+// of match.events, else the kind's default.
+func (t *Trigger) EventKind() string {
+	if len(t.Events) > 0 {
+		return t.Events[0]
+	}
+	return DefaultEventKind(t.Kind)
+}
+
+// DefaultEventKind is the event kind of a binding kind with no
+// match.events (orchestrator.md §2).
+func DefaultEventKind(kind string) string {
+	switch kind {
+	case "cron":
+		return "cron.tick"
+	case "a2a-push":
+		return "a2a.task.received"
+	}
+	return kind
+}
+
+// Handler is a resolved handler reference.
+type Handler struct {
+	Kind string `json:"kind"` // local, a2a, worker
+	// Reference is the local form as written ("on_event", "handlers::on_event").
+	Reference string `json:"reference,omitempty"`
+	Target    string `json:"target,omitempty"` // a2a: host/path
+	Queue     string `json:"queue,omitempty"`  // worker
+	// Module is the [exports] alias of a "module::fn" reference ("" for
+	// lib.harn); File is the module's path relative to the root;
+	// Function the function name.
+	Module   string `json:"-"`
+	File     string `json:"-"`
+	Function string `json:"-"`
+}
+
+// String is the reference as a manifest writes it.
+func (h Handler) String() string {
+	switch h.Kind {
+	case "a2a":
+		return "a2a://" + h.Target
+	case "worker":
+		return "worker://" + h.Queue
+	}
+	return h.Reference
+}
+
+// DefaultLibrary is the module bare handler names resolve in.
+const DefaultLibrary = "lib.harn"
+
+// Retry is the retry policy: up to Max retries after the first attempt,
+// spaced by Backoff.
+type Retry struct {
+	Max           int           `json:"max"`
+	Backoff       string        `json:"backoff"` // svix, linear, exponential
+	Base          time.Duration `json:"-"`       // linear/exponential step
+	RetentionDays int           `json:"retention_days"`
+}
+
+// DefaultRetry is the policy of a trigger without `retry`: the svix
+// schedule, 7 attempts in all.
+var DefaultRetry = Retry{Max: 6, Backoff: "svix", Base: 5 * time.Second, RetentionDays: 7}
+
+var svixSchedule = []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
+
+// Delay is how long to wait before retry number n (1 for the first
+// retry, after the first failed attempt).
+func (r Retry) Delay(n int) time.Duration {
+	if n < 1 {
+		return 0
+	}
+	const ceiling = 10 * time.Hour
+	switch r.Backoff {
+	case "linear":
+		return min(r.Base*time.Duration(n), ceiling)
+	case "exponential":
+		if n > 30 {
+			return ceiling
+		}
+		return min(r.Base<<(n-1), ceiling)
+	}
+	if n >= len(svixSchedule) {
+		return svixSchedule[len(svixSchedule)-1]
+	}
+	return svixSchedule[n]
+}
+
+// Priority is `priority`: a level, or a key and the order of its values.
+type Priority struct {
+	Level string   `json:"level,omitempty"` // high, normal, low
+	Key   string   `json:"key,omitempty"`
+	Order []string `json:"order,omitempty"`
+}
+
+// Budget is `budget`; zero fields are unset.
+type Budget struct {
+	MaxCostUSD                    float64 `json:"max_cost_usd,omitempty"`
+	MaxTokens                     int64   `json:"max_tokens,omitempty"`
+	HourlyCostUSD                 float64 `json:"hourly_cost_usd,omitempty"`
+	DailyCostUSD                  float64 `json:"daily_cost_usd,omitempty"`
+	MaxAutonomousDecisionsPerHour int64   `json:"max_autonomous_decisions_per_hour,omitempty"`
+	MaxAutonomousDecisionsPerDay  int64   `json:"max_autonomous_decisions_per_day,omitempty"`
+	MaxConcurrent                 int64   `json:"max_concurrent,omitempty"`
+	OnBudgetExhausted             string  `json:"on_budget_exhausted,omitempty"`
+}
+
+// WhenBudget bounds the `when` predicate.
+type WhenBudget struct {
+	MaxCostUSD float64       `json:"max_cost_usd,omitempty"`
+	TokensMax  int64         `json:"tokens_max,omitempty"`
+	Timeout    time.Duration `json:"-"`
+}
+
+// Flow holds the flow-control gates; nil means not configured.
+type Flow struct {
+	Concurrency *Gate `json:"concurrency,omitempty"`
+	Throttle    *Gate `json:"throttle,omitempty"`
+	RateLimit   *Gate `json:"rate_limit,omitempty"`
+	Debounce    *Gate `json:"debounce,omitempty"`
+	Singleton   *Gate `json:"singleton,omitempty"`
+	Batch       *Gate `json:"batch,omitempty"`
+}
+
+// Gate is one flow-control table. Key is a top-level event field (or a
+// dotted path into the event) that partitions the gate; "" is one
+// partition for the binding.
+type Gate struct {
+	Key     string        `json:"key,omitempty"`
+	Max     int           `json:"max,omitempty"`
+	Period  time.Duration `json:"-"`
+	Size    int           `json:"size,omitempty"`
+	Timeout time.Duration `json:"-"`
+}
+
+// Webhook is the `webhook` table of a webhook trigger.
+type Webhook struct {
+	// Path is where deliveries are posted (default /hooks/<id>).
+	Path string
+	// Secret is the HMAC key, read from the environment variable
+	// SecretEnv at load time; nil means deliveries are not signed.
+	Secret    []byte
+	SecretEnv string
+	// SignatureHeader carries "sha256=<hex>"; TimestampHeader the unix
+	// seconds the signature covers (scheme "harn") — see docs.
+	SignatureHeader string
+	TimestampHeader string
+	Scheme          string // harn: HMAC(ts + "." + body); github: HMAC(body)
+	// ReplayWindow bounds the age of a signed timestamp.
+	ReplayWindow time.Duration
+	// DeliveryHeader names the idempotency header.
+	DeliveryHeader string
+}
+
+// Providers is the provider catalog, with the binding kinds each serves.
+var Providers = map[string][]string{
+	"cron":         {"cron"},
+	"manual":       {"manual"},
+	"webhook":      {"webhook"},
+	"github":       {"webhook", "poll"},
+	"slack":        {"webhook", "poll"},
+	"linear":       {"webhook", "poll"},
+	"notion":       {"webhook", "poll"},
+	"a2a-push":     {"a2a-push"},
+	"kafka":        {"stream"},
+	"nats":         {"stream"},
+	"pulsar":       {"stream"},
+	"postgres-cdc": {"stream"},
+	"email":        {"stream", "poll"},
+	"websocket":    {"stream"},
+	"predicate":    {"predicate"},
+}
+
+// Kinds are the binding kinds, in documentation order.
+var Kinds = []string{"cron", "webhook", "manual", "poll", "stream", "predicate", "a2a-push"}
+
+// defaultProvider is the provider of a kind with only one.
+var defaultProvider = map[string]string{"cron": "cron", "manual": "manual", "webhook": "webhook", "a2a-push": "a2a-push", "predicate": "predicate"}
+
+var triggerFields = map[string]bool{
+	"id": true, "kind": true, "provider": true, "match": true, "handler": true, "tier": true, "autonomy_tier": true,
+	"when": true, "when_budget": true, "schedule": true, "timezone": true, "dedupe_key": true, "filter": true,
+	"retry": true, "priority": true, "budget": true, "concurrency": true, "throttle": true, "rate_limit": true,
+	"debounce": true, "singleton": true, "batch": true, "secrets": true, "allow_cleartext": true, "sources": true,
+	"webhook": true, "timeout": true,
+}
+
+var tiers = []string{"shadow", "suggest", "act_with_approval", "act_auto"}
+
+// trigger validates one [[triggers]] table and returns its bindings
+// (several when it has `sources`).
+func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
+	id, ok := v.str(t, "id", "id")
+	if ok && id == "" {
+		v.fail("id", "is required")
+	} else if !ok && t["id"] == nil {
+		v.fail("id", "is required")
+	}
+	if id != "" && !idRe.MatchString(id) {
+		v.fail("id", "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", id)
+	}
+	v.id = id
+	for _, k := range sortedKeys(t) {
+		if !triggerFields[k] {
+			if hint := diag.Suggest(k, sortedKeys(triggerFields)); hint != "" {
+				v.fail(k, "unknown field (did you mean %s?)", hint)
+			} else {
+				v.fail(k, "unknown field")
+			}
+		}
+	}
+	if raw, ok := t["sources"]; ok {
+		list, ok := raw.([]any)
+		if !ok || len(list) == 0 {
+			v.fail("sources", "must be a non-empty array of tables")
+			return nil
+		}
+		var out []*Trigger
+		for j, s := range list {
+			st, ok := s.(map[string]any)
+			if !ok {
+				v.fail(fmt.Sprintf("sources[%d]", j), "must be a table")
+				continue
+			}
+			sid, _ := st["id"].(string)
+			if sid == "" {
+				v.fail(fmt.Sprintf("sources[%d].id", j), "is required")
+				continue
+			}
+			merged := map[string]any{}
+			for k, x := range t {
+				if k != "sources" {
+					merged[k] = x
+				}
+			}
+			for k, x := range st {
+				if !triggerFields[k] || k == "sources" || k == "handler" || k == "when" {
+					v.fail(fmt.Sprintf("sources[%d].%s", j, k), "not allowed in a source (sources share the handler and predicate)")
+					continue
+				}
+				merged[k] = x
+			}
+			merged["id"] = id + "." + sid
+			if tr := v.binding(m, merged, fmt.Sprintf("sources[%d].", j)); tr != nil {
+				out = append(out, tr)
+			}
+		}
+		return out
+	}
+	if tr := v.binding(m, t, ""); tr != nil {
+		return []*Trigger{tr}
+	}
+	return nil
+}
+
+// binding validates the fields of one binding; prefix names a source.
+func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigger {
+	before := len(v.problems)
+	f := func(name string) string { return prefix + name }
+	tr := &Trigger{Index: v.index, Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
+	tr.ID, _ = t["id"].(string)
+
+	tr.Kind, _ = v.str(t, "kind", f("kind"))
+	tr.Provider, _ = v.str(t, "provider", f("provider"))
+	switch {
+	case tr.Kind == "" && t["kind"] == nil:
+		v.fail(f("kind"), "is required (one of %s)", strings.Join(Kinds, ", "))
+	case tr.Kind != "" && !contains(Kinds, tr.Kind):
+		v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+	}
+	if tr.Provider == "" && t["provider"] == nil {
+		tr.Provider = defaultProvider[tr.Kind]
+		if tr.Provider == "" && contains(Kinds, tr.Kind) {
+			v.fail(f("provider"), "is required for kind %q", tr.Kind)
+		}
+	}
+	if kinds, ok := Providers[tr.Provider]; tr.Provider != "" && !ok {
+		v.fail(f("provider"), "unknown provider %q (one of %s)", tr.Provider, strings.Join(sortedKeys(Providers), ", "))
+	} else if ok && contains(Kinds, tr.Kind) && !contains(kinds, tr.Kind) {
+		v.fail(f("provider"), "provider %q does not serve kind %q (it serves %s)", tr.Provider, tr.Kind, strings.Join(kinds, ", "))
+	}
+
+	if raw, ok := t["match"]; ok {
+		mt, ok := raw.(map[string]any)
+		if !ok {
+			v.fail(f("match"), "must be a table {events = [...]}")
+		} else {
+			for k := range mt {
+				if k != "events" {
+					v.fail(f("match."+k), "unknown field (match has only `events`)")
+				}
+			}
+			tr.Events = v.strList(mt, "events", f("match.events"))
+		}
+	}
+
+	if raw, ok := t["handler"]; !ok {
+		v.fail(f("handler"), "is required")
+	} else if s, ok := raw.(string); !ok || s == "" {
+		v.fail(f("handler"), "must be a non-empty string")
+	} else if h, err := ParseHandler(s, m.Exports); err != nil {
+		v.fail(f("handler"), "%s", err)
+	} else {
+		tr.Handler = h
+	}
+	if raw, ok := t["when"]; ok {
+		if s, ok := raw.(string); !ok || s == "" {
+			v.fail(f("when"), "must be a function reference (string)")
+		} else if h, err := ParseHandler(s, m.Exports); err != nil || h.Kind != "local" {
+			if err == nil {
+				err = fmt.Errorf("a predicate must be a local function, not %s", s)
+			}
+			v.fail(f("when"), "%s", err)
+		} else {
+			tr.When, tr.WhenRef = s, &h
+		}
+	}
+	if raw, ok := t["when_budget"]; ok {
+		wt, ok := v.table(raw, f("when_budget"), "max_cost_usd", "tokens_max", "timeout")
+		if ok {
+			if tr.When == "" {
+				v.fail(f("when_budget"), "requires `when`")
+			}
+			wb := &WhenBudget{}
+			wb.MaxCostUSD = v.nonNegFloat(wt, "max_cost_usd", f("when_budget.max_cost_usd"))
+			wb.TokensMax = v.nonNegInt(wt, "tokens_max", f("when_budget.tokens_max"))
+			wb.Timeout = v.duration(wt, "timeout", f("when_budget.timeout"))
+			tr.WhenBudget = wb
+		}
+	}
+	for _, key := range []string{"tier", "autonomy_tier"} {
+		if s, ok := v.str(t, key, f(key)); ok && s != "" {
+			if !contains(tiers, s) {
+				v.fail(f(key), "unknown tier %q (one of %s)", s, strings.Join(tiers, ", "))
+			}
+			tr.Tier = s
+		}
+	}
+
+	tr.Schedule, _ = v.str(t, "schedule", f("schedule"))
+	tr.Timezone, _ = v.str(t, "timezone", f("timezone"))
+	if tr.Kind == "cron" {
+		if tr.Schedule == "" {
+			v.fail(f("schedule"), "is required for a cron trigger")
+		} else if _, err := ParseSchedule(tr.Schedule); err != nil {
+			v.fail(f("schedule"), "invalid cron expression %q: %v", tr.Schedule, err)
+		}
+		tr.Location = time.UTC
+		if tr.Timezone != "" {
+			loc, err := time.LoadLocation(tr.Timezone)
+			if err != nil {
+				v.fail(f("timezone"), "unknown time zone %q (an IANA name such as Europe/Paris)", tr.Timezone)
+			} else {
+				tr.Location = loc
+			}
+		}
+	} else {
+		if tr.Schedule != "" {
+			v.fail(f("schedule"), "only a cron trigger has a schedule")
+		}
+		if tr.Timezone != "" {
+			v.fail(f("timezone"), "only a cron trigger has a time zone")
+		}
+	}
+	tr.DedupeKey, _ = v.str(t, "dedupe_key", f("dedupe_key"))
+	tr.Filter, _ = v.str(t, "filter", f("filter"))
+	tr.Timeout = v.duration(t, "timeout", f("timeout"))
+
+	if raw, ok := t["retry"]; ok {
+		if rt, ok := v.table(raw, f("retry"), "max", "backoff", "retention_days", "base"); ok {
+			if _, set := rt["max"]; set {
+				n := v.nonNegInt(rt, "max", f("retry.max"))
+				if n > 100 {
+					v.fail(f("retry.max"), "must be between 0 and 100, got %d", n)
+				}
+				tr.Retry.Max = int(n)
+			}
+			if s, ok := v.str(rt, "backoff", f("retry.backoff")); ok {
+				if !contains([]string{"svix", "linear", "exponential"}, s) {
+					v.fail(f("retry.backoff"), "unknown backoff %q (one of svix, linear, exponential)", s)
+				}
+				tr.Retry.Backoff = s
+			}
+			if _, set := rt["retention_days"]; set {
+				n := v.nonNegInt(rt, "retention_days", f("retry.retention_days"))
+				if n < 1 {
+					v.fail(f("retry.retention_days"), "must be at least 1, got %d", n)
+				}
+				tr.Retry.RetentionDays = int(n)
+			}
+			if _, set := rt["base"]; set {
+				tr.Retry.Base = v.duration(rt, "base", f("retry.base"))
+				if tr.Retry.Backoff == "svix" {
+					v.fail(f("retry.base"), "applies to linear and exponential backoff only (svix has a fixed schedule)")
+				}
+			}
+		}
+	}
+
+	if raw, ok := t["priority"]; ok {
+		switch p := raw.(type) {
+		case string:
+			if !contains([]string{"high", "normal", "low"}, p) {
+				v.fail(f("priority"), "unknown priority %q (high, normal, low, or {key, order})", p)
+			}
+			tr.Priority = &Priority{Level: p}
+		case map[string]any:
+			if pt, ok := v.table(p, f("priority"), "key", "order"); ok {
+				pr := &Priority{}
+				pr.Key, _ = v.str(pt, "key", f("priority.key"))
+				if pr.Key == "" {
+					v.fail(f("priority.key"), "is required")
+				}
+				pr.Order = v.strList(pt, "order", f("priority.order"))
+				if len(pr.Order) == 0 {
+					v.fail(f("priority.order"), "must list at least one value")
+				}
+				tr.Priority = pr
+			}
+		default:
+			v.fail(f("priority"), "must be high, normal, low, or a table {key, order}")
+		}
+	}
+
+	if raw, ok := t["budget"]; ok {
+		if bt, ok := v.table(raw, f("budget"), "max_cost_usd", "max_tokens", "hourly_cost_usd", "daily_cost_usd",
+			"max_autonomous_decisions_per_hour", "max_autonomous_decisions_per_day", "max_concurrent", "on_budget_exhausted"); ok {
+			b := &Budget{}
+			b.MaxCostUSD = v.nonNegFloat(bt, "max_cost_usd", f("budget.max_cost_usd"))
+			b.MaxTokens = v.nonNegInt(bt, "max_tokens", f("budget.max_tokens"))
+			b.HourlyCostUSD = v.nonNegFloat(bt, "hourly_cost_usd", f("budget.hourly_cost_usd"))
+			b.DailyCostUSD = v.nonNegFloat(bt, "daily_cost_usd", f("budget.daily_cost_usd"))
+			b.MaxAutonomousDecisionsPerHour = v.nonNegInt(bt, "max_autonomous_decisions_per_hour", f("budget.max_autonomous_decisions_per_hour"))
+			b.MaxAutonomousDecisionsPerDay = v.nonNegInt(bt, "max_autonomous_decisions_per_day", f("budget.max_autonomous_decisions_per_day"))
+			b.MaxConcurrent = v.nonNegInt(bt, "max_concurrent", f("budget.max_concurrent"))
+			if s, ok := v.str(bt, "on_budget_exhausted", f("budget.on_budget_exhausted")); ok && s != "" {
+				if !contains([]string{"skip", "dlq", "retry_later"}, s) {
+					v.fail(f("budget.on_budget_exhausted"), "unknown action %q (one of skip, dlq, retry_later)", s)
+				}
+				b.OnBudgetExhausted = s
+			}
+			tr.Budget = b
+		}
+	}
+
+	tr.Flow.Concurrency = v.gate(t, "concurrency", f, gateMax)
+	tr.Flow.Throttle = v.gate(t, "throttle", f, gateMax|gatePeriod)
+	tr.Flow.RateLimit = v.gate(t, "rate_limit", f, gateMax|gatePeriod)
+	tr.Flow.Debounce = v.gate(t, "debounce", f, gatePeriod)
+	tr.Flow.Singleton = v.gate(t, "singleton", f, 0)
+	tr.Flow.Batch = v.gate(t, "batch", f, gateSize)
+
+	if raw, ok := t["secrets"]; ok {
+		st, ok := raw.(map[string]any)
+		if !ok {
+			v.fail(f("secrets"), "must be a table {name = \"<provider>/<secret>\"}")
+		}
+		tr.Secrets = map[string]string{}
+		for _, k := range sortedKeys(st) {
+			s, ok := st[k].(string)
+			if parts := strings.SplitN(s, "/", 2); !ok || len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+				v.fail(f("secrets."+k), "must be \"<provider>/<secret>\"")
+				continue
+			}
+			tr.Secrets[k] = s
+		}
+	}
+	if raw, ok := t["allow_cleartext"]; ok {
+		b, ok := raw.(bool)
+		if !ok {
+			v.fail(f("allow_cleartext"), "must be true or false")
+		} else if b && tr.Handler.Kind != "a2a" {
+			v.fail(f("allow_cleartext"), "applies only to a2a:// handlers")
+		}
+		tr.AllowCleartext = b
+	}
+	if raw, ok := t["webhook"]; ok {
+		if tr.Kind != "webhook" {
+			v.fail(f("webhook"), "only a webhook trigger has a `webhook` table")
+		} else if wt, ok := v.table(raw, f("webhook"), "path", "secret_env", "signature_header", "timestamp_header", "scheme", "replay_window", "delivery_header"); ok {
+			tr.Webhook = v.webhook(tr, wt, f)
+		}
+	}
+	if tr.Kind == "webhook" && tr.Webhook == nil {
+		tr.Webhook = v.webhook(tr, map[string]any{}, f)
+	}
+	if len(v.problems) > before {
+		return nil
+	}
+	return tr
+}
+
+func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) string) *Webhook {
+	w := &Webhook{Path: "/hooks/" + tr.ID, Scheme: "harn", SignatureHeader: "X-Harn-Signature", TimestampHeader: "X-Harn-Timestamp",
+		ReplayWindow: 5 * time.Minute, DeliveryHeader: "X-Harn-Delivery-Id"}
+	if tr.Provider == "github" {
+		w.Scheme, w.SignatureHeader, w.TimestampHeader, w.DeliveryHeader = "github", "X-Hub-Signature-256", "", "X-GitHub-Delivery"
+	}
+	if s, ok := v.str(wt, "path", f("webhook.path")); ok && s != "" {
+		if !strings.HasPrefix(s, "/") || strings.ContainsAny(s, " ?#") {
+			v.fail(f("webhook.path"), "must be an absolute URL path such as /hooks/%s", tr.ID)
+		}
+		w.Path = s
+	}
+	if s, ok := v.str(wt, "scheme", f("webhook.scheme")); ok && s != "" {
+		if s != "harn" && s != "github" {
+			v.fail(f("webhook.scheme"), "unknown signature scheme %q (harn or github)", s)
+		}
+		w.Scheme = s
+		if s == "github" {
+			w.SignatureHeader, w.TimestampHeader = "X-Hub-Signature-256", ""
+		}
+	}
+	for key, dst := range map[string]*string{"signature_header": &w.SignatureHeader, "timestamp_header": &w.TimestampHeader, "delivery_header": &w.DeliveryHeader} {
+		if s, ok := v.str(wt, key, f("webhook."+key)); ok && s != "" {
+			*dst = s
+		}
+	}
+	if _, set := wt["replay_window"]; set {
+		w.ReplayWindow = v.duration(wt, "replay_window", f("webhook.replay_window"))
+		if w.ReplayWindow <= 0 {
+			v.fail(f("webhook.replay_window"), "must be a positive duration")
+		}
+	}
+	if s, ok := v.str(wt, "secret_env", f("webhook.secret_env")); ok && s != "" {
+		w.SecretEnv = s
+		val := os.Getenv(s)
+		if val == "" {
+			v.fail(f("webhook.secret_env"), "environment variable %s (the webhook's HMAC secret) is not set", s)
+		}
+		w.Secret = []byte(val)
+	}
+	return w
+}
+
+const (
+	gateMax = 1 << iota
+	gatePeriod
+	gateSize
+)
+
+// gate validates a flow-control table. `singleton = true` is accepted
+// for a singleton without key.
+func (v *validator) gate(t map[string]any, name string, f func(string) string, need int) *Gate {
+	raw, ok := t[name]
+	if !ok {
+		return nil
+	}
+	if b, ok := raw.(bool); ok && name == "singleton" {
+		if !b {
+			return nil
+		}
+		return &Gate{Max: 1}
+	}
+	allowed := []string{"key"}
+	if need&gateMax != 0 {
+		allowed = append(allowed, "max")
+	}
+	if need&gatePeriod != 0 {
+		allowed = append(allowed, "period")
+	}
+	if need&gateSize != 0 {
+		allowed = append(allowed, "size", "timeout")
+	}
+	gt, ok := v.table(raw, f(name), allowed...)
+	if !ok {
+		return nil
+	}
+	g := &Gate{}
+	g.Key, _ = v.str(gt, "key", f(name+".key"))
+	if need&gateMax != 0 {
+		g.Max = int(v.nonNegInt(gt, "max", f(name+".max")))
+		if g.Max < 1 {
+			v.fail(f(name+".max"), "is required and must be at least 1")
+		}
+	}
+	if need&gatePeriod != 0 {
+		g.Period = v.duration(gt, "period", f(name+".period"))
+		if g.Period <= 0 {
+			v.fail(f(name+".period"), "is required and must be a positive duration such as \"1m\"")
+		}
+	}
+	if need&gateSize != 0 {
+		g.Size = int(v.nonNegInt(gt, "size", f(name+".size")))
+		if g.Size < 1 {
+			v.fail(f(name+".size"), "is required and must be at least 1")
+		}
+		g.Timeout = v.duration(gt, "timeout", f(name+".timeout"))
+	}
+	if name == "singleton" {
+		g.Max = 1
+	}
+	return g
+}
+
+// ParseHandler resolves a handler reference: "fn" (in lib.harn),
+// "module::fn" (an [exports] alias), "a2a://host/path",
+// "worker://queue".
+func ParseHandler(s string, exports map[string]string) (Handler, error) {
+	if i := strings.Index(s, "://"); i >= 0 {
+		scheme, rest := s[:i], s[i+3:]
+		switch scheme {
+		case "a2a":
+			if rest == "" || strings.HasPrefix(rest, "/") {
+				return Handler{}, fmt.Errorf("a2a handler %q needs a target (a2a://host/path)", s)
+			}
+			return Handler{Kind: "a2a", Target: rest}, nil
+		case "worker":
+			if rest == "" || strings.ContainsAny(rest, "/ ") {
+				return Handler{}, fmt.Errorf("worker handler %q needs a queue name (worker://queue)", s)
+			}
+			return Handler{Kind: "worker", Queue: rest}, nil
+		}
+		return Handler{}, fmt.Errorf("unsupported handler scheme %q (a local function, module::fn, a2a:// or worker://)", scheme+"://")
+	}
+	mod, fn, qualified := strings.Cut(s, "::")
+	if !qualified {
+		if !identRe.MatchString(s) {
+			return Handler{}, fmt.Errorf("invalid handler %q (a function name, module::fn, a2a:// or worker://)", s)
+		}
+		return Handler{Kind: "local", Reference: s, File: DefaultLibrary, Function: s}, nil
+	}
+	if !identRe.MatchString(mod) || !identRe.MatchString(fn) {
+		return Handler{}, fmt.Errorf("invalid handler %q (module::fn)", s)
+	}
+	file, ok := exports[mod]
+	if !ok {
+		known := sortedKeys(exports)
+		if len(known) == 0 {
+			return Handler{}, fmt.Errorf("unknown module %q in handler %q: [exports] declares no modules", mod, s)
+		}
+		return Handler{}, fmt.Errorf("unknown module %q in handler %q ([exports] declares %s)", mod, s, strings.Join(known, ", "))
+	}
+	return Handler{Kind: "local", Reference: s, Module: mod, File: file, Function: fn}, nil
+}
+
+// Field readers: each reports a wrong type against the field name.
+
+func (v *validator) str(t map[string]any, key, field string) (string, bool) {
+	raw, ok := t[key]
+	if !ok {
+		return "", false
+	}
+	s, ok := raw.(string)
+	if !ok {
+		v.fail(field, "must be a string")
+		return "", false
+	}
+	return s, true
+}
+
+func (v *validator) strList(t map[string]any, key, field string) []string {
+	raw, ok := t[key]
+	if !ok {
+		return nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		v.fail(field, "must be an array of strings")
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			v.fail(field, "must be an array of non-empty strings")
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (v *validator) table(raw any, field string, allowed ...string) (map[string]any, bool) {
+	t, ok := raw.(map[string]any)
+	if !ok {
+		v.fail(field, "must be a table")
+		return nil, false
+	}
+	set := map[string]bool{}
+	for _, a := range allowed {
+		set[a] = true
+	}
+	good := true
+	for _, k := range sortedKeys(t) {
+		if !set[k] {
+			v.fail(field+"."+k, "unknown field (%s has %s)", field, strings.Join(allowed, ", "))
+			good = false
+		}
+	}
+	return t, good
+}
+
+func (v *validator) nonNegInt(t map[string]any, key, field string) int64 {
+	raw, ok := t[key]
+	if !ok {
+		return 0
+	}
+	n, ok := raw.(int64)
+	if !ok {
+		if fl, isF := raw.(float64); isF && fl == math.Trunc(fl) {
+			n, ok = int64(fl), true
+		}
+	}
+	if !ok || n < 0 {
+		v.fail(field, "must be a non-negative integer")
+		return 0
+	}
+	return n
+}
+
+func (v *validator) nonNegFloat(t map[string]any, key, field string) float64 {
+	raw, ok := t[key]
+	if !ok {
+		return 0
+	}
+	switch n := raw.(type) {
+	case int64:
+		if n >= 0 {
+			return float64(n)
+		}
+	case float64:
+		if n >= 0 && !math.IsInf(n, 0) && !math.IsNaN(n) {
+			return n
+		}
+	}
+	v.fail(field, "must be a non-negative number")
+	return 0
+}
+
+func (v *validator) duration(t map[string]any, key, field string) time.Duration {
+	raw, ok := t[key]
+	if !ok {
+		return 0
+	}
+	d, ok := durationOf(raw)
+	if !ok {
+		v.fail(field, "must be a duration such as \"30s\" or \"5m\", or a number of seconds")
+	}
+	return d
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

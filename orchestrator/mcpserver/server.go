@@ -1,0 +1,183 @@
+// Package mcpserver is `harn mcp serve`: the orchestrator control plane
+// as an MCP server (orchestrator.md §1, §5–§12). It is a
+// protocol.Provider — the wire rules (lifecycles, envelopes, paging,
+// tasks, progress, the session-free HTTP transport) are package
+// mcp/protocol's — over an orchestrator node: the nine tools and the
+// harn::secret_scan alias, the harn:// resources and their templates,
+// the project's .harn.prompt files, completion, observability (a stderr
+// line and an action-graph record per tool call) and the watcher that
+// reloads the project and sends list-changed notifications. The HTTP
+// listener also receives the webhook deliveries of the manifest.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/orchestrator"
+	"github.com/harnlang/harn/orchestrator/manifest"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// Identity of the server (orchestrator.md §1).
+const (
+	ServerName   = "harn-orchestrator"
+	ServerTitle  = "Harn Orchestrator MCP"
+	Instructions = "Expose Harn trigger and orchestrator controls over MCP."
+)
+
+// Options configures a Server.
+type Options struct {
+	// ManifestPath is the project manifest; its directory is the root.
+	ManifestPath string
+	// StateDir holds the SQLite log and the state snapshot.
+	StateDir string
+	// Log is the event log (the caller opens and closes it).
+	Log eventlog.Log
+	// Version is the Harn version reported in serverInfo.
+	Version string
+	// Bind is reported in the state snapshot ("stdio" or host:port).
+	Bind string
+	// Stderr receives the per-call log lines and handler output.
+	Stderr io.Writer
+	// PageSize overrides HARN_MCP_LIST_PAGE_SIZE (0: environment).
+	PageSize int
+	// Node tunes the orchestrator node (Workers, LeaseTTL, Poll, Owner).
+	Node orchestrator.Options
+}
+
+// Server is one `harn mcp serve` process.
+type Server struct {
+	opts  Options
+	orch  *orchestrator.Orchestrator
+	proto *protocol.Server
+	errMu sync.Mutex
+	root  string
+	rec   *recorder
+}
+
+// New loads the manifest and its handlers, opens the orchestrator node
+// on the log and starts its workers and triggers. A bad manifest is an
+// error naming the file, trigger and field.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	m, err := manifest.Load(opts.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	node := opts.Node
+	node.Log, node.Manifest, node.StateDir, node.Bind, node.Stderr = opts.Log, m, opts.StateDir, opts.Bind, opts.Stderr
+	o, err := orchestrator.New(ctx, node)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, orch: o, root: m.Root}
+	s.rec = newRecorder(opts.Log, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
+	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
+	o.Start()
+	return s, nil
+}
+
+// Orchestrator is the node the server controls.
+func (s *Server) Orchestrator() *orchestrator.Orchestrator { return s.orch }
+
+// Protocol is the MCP protocol server.
+func (s *Server) Protocol() *protocol.Server { return s.proto }
+
+// ServeStdio serves one stdio connection until r ends.
+func (s *Server) ServeStdio(r io.Reader, w io.Writer) error { return s.proto.Serve(r, w) }
+
+// HTTPHandler is the HTTP listener's handler: the MCP endpoint at path
+// and the well-known documents (package protocol), and the webhook
+// deliveries of the manifest at their paths. Unsigned webhook bindings
+// require the same credentials as MCP requests when auth is set.
+func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Handler {
+	mcp := s.proto.HTTPHandler(protocol.HTTPOptions{Path: path, Auth: auth,
+		Discovery: &protocol.Discovery{Name: ServerName, Title: ServerTitle, Version: s.opts.Version}})
+	s.orch.ServingWebhooks()
+	var unsigned func(http.ResponseWriter, *http.Request) bool
+	if auth != nil {
+		unsigned = func(w http.ResponseWriter, r *http.Request) bool {
+			_, ok := auth.Authenticate(w, r, protocol.PublicEndpoint(r, path))
+			return ok
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path || strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			mcp.ServeHTTP(w, r)
+			return
+		}
+		if s.orch.ServeWebhook(w, r, unsigned) {
+			return
+		}
+		http.NotFound(w, r)
+	})
+}
+
+// Close stops the node: triggers stop, attempts in flight finish and
+// are recorded, the final snapshot is written.
+func (s *Server) Close() error {
+	err := s.orch.Close()
+	s.rec.close()
+	return err
+}
+
+// Flush waits until the observability records of the calls answered so
+// far are in the log.
+func (s *Server) Flush() { s.rec.Flush() }
+
+// logf writes one operational line to stderr.
+func (s *Server) logf(format string, args ...any) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	fmt.Fprintf(s.opts.Stderr, format+"\n", args...)
+}
+
+// ServerInfo is serverInfo (orchestrator.md §1).
+func (s *Server) ServerInfo() *jsonv.Object {
+	o := jsonv.NewObject(3)
+	o.Set("name", ServerName)
+	o.Set("title", ServerTitle)
+	o.Set("version", s.opts.Version)
+	return o
+}
+
+// Instructions are the server instructions.
+func (s *Server) Instructions() string { return Instructions }
+
+// Capabilities lists what the server supports; listChanged because the
+// watcher sends list-changed notifications.
+func (s *Server) Capabilities() *jsonv.Object {
+	return mustObject(`{"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true},"extensions":{"io.modelcontextprotocol/tasks":{}},"completions":{}}`)
+}
+
+func mustObject(text string) *jsonv.Object {
+	v, err := jsonv.Parse([]byte(text))
+	if err != nil {
+		panic(err)
+	}
+	return v.(*jsonv.Object)
+}
+
+// toJSONV converts a Go value to the ordered JSON form through
+// encoding/json (struct field order is kept; map keys are sorted).
+func toJSONV(v any) any {
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return fmt.Sprintf("<unencodable: %v>", err)
+	}
+	out, err := jsonv.Parse(b)
+	if err != nil {
+		return nil
+	}
+	return out
+}

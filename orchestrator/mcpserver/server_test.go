@@ -1,0 +1,607 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/orchestrator"
+)
+
+const fixtureManifest = `
+[package]
+name = "fixture"
+
+[exports]
+handlers = "handlers.harn"
+
+[[triggers]]
+id = "cron-ok"
+kind = "cron"
+provider = "cron"
+schedule = "0 0 1 1 *"
+match = { events = ["cron.tick"] }
+handler = "handlers::on_ok"
+
+[[triggers]]
+id = "cron-fail"
+kind = "cron"
+schedule = "0 0 1 1 *"
+handler = "fail"
+retry = { max = 0 }
+
+[[triggers]]
+id = "hook"
+kind = "webhook"
+handler = "echo"
+when = "handlers::wanted"
+concurrency = { max = 2 }
+`
+
+const fixtureLib = `
+fn fail(event) { throw "boom" }
+fn echo(event) { return event.payload }
+`
+
+const fixtureHandlers = `
+pub fn on_ok(event) { return {ok: true} }
+pub fn wanted(event) { return true }
+`
+
+const fixturePrompt = `---
+id = "review"
+title = "Code review"
+description = "Review code"
+[[arguments]]
+name = "code"
+description = "Code to review"
+required = true
+[[arguments]]
+name = "language"
+required = false
+suggestions = ["rust", "typescript", "python"]
+---
+Review this {{ language }} code:
+{{ code }}
+`
+
+// syncBuffer collects stderr across goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type client struct {
+	t      *testing.T
+	in     io.WriteCloser
+	next   int
+	mu     sync.Mutex
+	notes  []map[string]any
+	resp   chan map[string]any
+	stderr *syncBuffer
+	srv    *Server
+	log    eventlog.Log
+	root   string
+}
+
+func writeFixture(t *testing.T) string {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"harn.toml": fixtureManifest, "lib.harn": fixtureLib, "handlers.harn": fixtureHandlers, "prompts/review.harn.prompt": fixturePrompt,
+		"prompts/inferred.harn.prompt": "Hello {{ name }}!"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func newClient(t *testing.T) *client {
+	t.Helper()
+	dir := writeFixture(t)
+	log := memory.New()
+	stderr := &syncBuffer{}
+	srv, err := New(context.Background(), Options{ManifestPath: filepath.Join(dir, "harn.toml"), StateDir: dir, Log: log, Version: "9.9.9", Bind: "stdio", Stderr: stderr,
+		Node: orchestrator.Options{Poll: 10 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		srv.ServeStdio(inR, outW)
+		outW.Close()
+		close(done)
+	}()
+	c := &client{t: t, in: inW, resp: make(chan map[string]any, 16), stderr: stderr, srv: srv, log: log, root: dir}
+	go func() { // one reader: responses to call, notifications to notes
+		r := bufio.NewReader(outR)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				close(c.resp)
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(line, &m) != nil {
+				continue
+			}
+			if m["id"] == nil {
+				c.mu.Lock()
+				c.notes = append(c.notes, m)
+				c.mu.Unlock()
+				continue
+			}
+			c.resp <- m
+		}
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		<-done
+		srv.Close()
+	})
+	return c
+}
+
+// notifications returns the notifications received so far.
+func (c *client) notifications() []map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]map[string]any(nil), c.notes...)
+}
+
+// call sends a request and returns its response.
+func (c *client) call(method string, params any) map[string]any {
+	c.t.Helper()
+	c.next++
+	id := c.next
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, _ := json.Marshal(msg)
+	if _, err := c.in.Write(append(b, '\n')); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		select {
+		case m, ok := <-c.resp:
+			if !ok {
+				c.t.Fatalf("%s: server closed the connection", method)
+			}
+			if m["id"] == float64(id) {
+				return m
+			}
+		case <-time.After(30 * time.Second):
+			c.t.Fatalf("%s: no response", method)
+		}
+	}
+}
+
+func (c *client) notify(method string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method})
+	c.in.Write(append(b, '\n'))
+}
+
+func (c *client) initialize() {
+	c.t.Helper()
+	res := c.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "tester", "version": "1.0"}})
+	if res["result"] == nil {
+		c.t.Fatalf("initialize: %v", res)
+	}
+	c.notify("notifications/initialized")
+}
+
+func (c *client) tool(name string, args any) map[string]any {
+	c.t.Helper()
+	res := c.call("tools/call", map[string]any{"name": name, "arguments": args})
+	r, ok := res["result"].(map[string]any)
+	if !ok {
+		c.t.Fatalf("%s: %v", name, res)
+	}
+	return r
+}
+
+// ok returns a successful call's structuredContent.
+func (c *client) ok(name string, args any) any {
+	c.t.Helper()
+	r := c.tool(name, args)
+	if r["isError"] != false {
+		c.t.Fatalf("%s failed: %v", name, r)
+	}
+	return r["structuredContent"]
+}
+
+func (c *client) fails(name string, args any, want string) {
+	c.t.Helper()
+	r := c.tool(name, args)
+	text := r["content"].([]any)[0].(map[string]any)["text"]
+	if r["isError"] != true || text != want {
+		c.t.Errorf("%s %v: got %v, want error %q", name, args, r, want)
+	}
+}
+
+func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// sameJSON compares a decoded value with JSON text, ignoring key order.
+func sameJSON(v any, want string) bool {
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		panic(err)
+	}
+	return js(v) == js(w)
+}
+
+func get(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+func TestIdentityAndToolList(t *testing.T) {
+	c := newClient(t)
+	res := c.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "tester", "version": "1.0"}})
+	r := res["result"]
+	if js(get(r, "serverInfo")) != `{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"9.9.9"}` ||
+		get(r, "instructions") != Instructions ||
+		js(get(r, "capabilities")) != `{"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}},"prompts":{"listChanged":true},"resources":{"listChanged":true},"tools":{"listChanged":true}}` {
+		t.Fatalf("initialize %s", js(r))
+	}
+	c.notify("notifications/initialized")
+	list := get(c.call("tools/list", nil), "result", "tools").([]any)
+	var names []string
+	for _, x := range list {
+		names = append(names, x.(map[string]any)["name"].(string))
+	}
+	want := "harn.secret_scan harn.trigger.fire harn.trigger.list harn.trigger.replay harn.orchestrator.queue harn.orchestrator.dlq.list harn.orchestrator.dlq.retry harn.orchestrator.inspect harn.trust.query"
+	if strings.Join(names, " ") != want {
+		t.Fatalf("tools %v", names)
+	}
+	fire := list[1].(map[string]any)
+	if js(fire["annotations"]) != `{"destructiveHint":true,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false,"title":"Fire Trigger"}` || fire["title"] != "Fire Trigger" ||
+		js(fire["execution"]) != `{"taskSupport":"optional"}` || js(get(fire, "inputSchema", "required")) != `["trigger_id","payload"]` || get(fire, "inputSchema", "additionalProperties") != false {
+		t.Fatalf("fire %s", js(fire))
+	}
+	listTool := list[2].(map[string]any)
+	if js(listTool["annotations"]) != `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true,"title":"List Triggers"}` || listTool["execution"] != nil {
+		t.Fatalf("list %s", js(listTool))
+	}
+}
+
+func TestToolCalls(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	triggers := c.ok("harn.trigger.list", map[string]any{})
+	first := get(triggers, "triggers", 0)
+	if !sameJSON(first, `{"trigger_id":"cron-ok","kind":"cron","provider":"cron","when":null,"handler":{"kind":"local","reference":"handlers::on_ok"},"version":1,"state":"active","metrics":{"received":0,"dispatched":0,"failed":0,"dlq":0,"in_flight":0,"last_received_ms":null,"cost_total_usd_micros":0,"cost_today_usd_micros":0,"cost_hour_usd_micros":0,"autonomous_decisions_total":0,"autonomous_decisions_today":0,"autonomous_decisions_hour":0}}`) {
+		t.Fatalf("list %s", js(first))
+	}
+	if get(triggers, "triggers", 2, "when") != "handlers::wanted" {
+		t.Fatal("when")
+	}
+
+	// fire with progress
+	res := c.call("tools/call", map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}, "_meta": map[string]any{"progressToken": "p1"}})
+	h := get(res, "result", "structuredContent")
+	if get(h, "status") != "succeeded" || js(get(h, "result")) != `{"ok":true}` || get(h, "binding_id") != "cron-ok" || get(h, "dlq_entry_id") != nil {
+		t.Fatalf("fire %s", js(res))
+	}
+	var milestones []string
+	for _, n := range c.notifications() {
+		if n["method"] == "notifications/progress" {
+			milestones = append(milestones, fmt.Sprintf("%v %v", get(n, "params", "progress"), get(n, "params", "message")))
+		}
+	}
+	if strings.Join(milestones, ",") != "0.1 loading runtime,0.3 preparing event,0.5 firing trigger,0.95 trigger complete" {
+		t.Fatalf("progress %v", milestones)
+	}
+	eventID := get(h, "event_id").(string)
+	text := get(res, "result", "content", 0, "text").(string)
+	if !strings.Contains(text, "\n  \"event_id\"") {
+		t.Fatalf("text not pretty JSON: %q", text)
+	}
+
+	// argument and lookup errors
+	c.fails("harn.trigger.fire", map[string]any{"payload": map[string]any{}}, "missing field `trigger_id`")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok"}, "missing field `payload`")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": nil, "extra": 1}, "unknown field `extra`, expected one of `trigger_id`, `payload`")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": nil}, "invalid type for field `trigger_id`: expected a string, got number")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": nil}, "unknown manifest binding 'nope'")
+	c.fails("harn.nope", map[string]any{}, "unknown tool 'harn.nope'")
+	c.fails("harn.trigger.list", map[string]any{"x": 1}, "unknown field `x`, there are no fields")
+	c.fails("harn.orchestrator.dlq.retry", map[string]any{"entry_id": "dlq_x"}, "unknown pending DLQ entry 'dlq_x'")
+	c.fails("harn.trigger.replay", map[string]any{"event_id": "trigger_evt_x"}, "unknown trigger event id 'trigger_evt_x'")
+	c.fails("harn.trust.query", map[string]any{"since": "yesterday"}, "invalid timestamp 'yesterday': expected RFC3339 or unix seconds/milliseconds")
+	c.fails("harn.trust.query", map[string]any{"tier": "god"}, "unknown variant `god` for field `tier`, expected one of `shadow`, `suggest`, `act_with_approval`, `act_auto`")
+	if js(c.ok("harn.trust.query", map[string]any{"since": 1754000000, "limit": 5})) != `{"results":[]}` {
+		t.Fatal("trust")
+	}
+
+	// DLQ, retry, replay, queue, inspect
+	dead := c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-fail", "payload": map[string]any{}})
+	if get(dead, "status") != "dlq" || get(dead, "error") != "boom" {
+		t.Fatalf("dead %s", js(dead))
+	}
+	entries := get(c.ok("harn.orchestrator.dlq.list", map[string]any{}), "entries").([]any)
+	if len(entries) != 1 || get(entries, 0, "error_class") != "handler_panic" || get(entries, 0, "kind") != "cron.tick" {
+		t.Fatalf("dlq %s", js(entries))
+	}
+	entryID := get(entries, 0, "id").(string)
+	retry := c.ok("harn.orchestrator.dlq.retry", map[string]any{"entry_id": entryID})
+	if get(retry, "entry_id") != entryID || get(retry, "handle", "replay_of_event_id") != get(dead, "event_id") {
+		t.Fatalf("retry %s", js(retry))
+	}
+	replay := c.ok("harn.trigger.replay", map[string]any{"event_id": eventID})
+	if get(replay, "replay_of_event_id") != eventID || get(replay, "status") != "succeeded" {
+		t.Fatalf("replay %s", js(replay))
+	}
+	report := c.ok("harn.trigger.replay", map[string]any{"event_id": eventID, "as_of": time.Now().Add(time.Second).UTC().Format(time.RFC3339)})
+	if get(report, "binding_version_as_of") != 1.0 || get(report, "handle", "status") != "succeeded" {
+		t.Fatalf("as_of %s", js(report))
+	}
+	queue := c.ok("harn.orchestrator.queue", map[string]any{})
+	if get(queue, "outbox", "count").(float64) < 4 || len(get(queue, "outbox", "head").([]any)) > 5 || get(queue, "dispatcher", "dlq_depth") != 1.0 {
+		t.Fatalf("queue %s", js(queue))
+	}
+	insp := c.ok("harn.orchestrator.inspect", map[string]any{})
+	if get(insp, "triggers", 2, "flow_control", "concurrency", "max") != 2.0 || get(insp, "snapshot", "status") != "running" || len(get(insp, "recent_dispatches").([]any)) < 4 {
+		t.Fatalf("inspect %s", js(insp))
+	}
+
+	// secret scan and its alias; the audit holds only redacted text
+	secret := "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"
+	findings := c.ok("harn::secret_scan", map[string]any{"content": `token = "` + secret + `"`})
+	if !sameJSON(findings, `[{"detector":"github-token","source":"gitleaks","title":"GitHub token","line":1,"column_start":10,"column_end":52,"start_offset":9,"end_offset":51,"redacted":"ghp_…yzAB","fingerprint":"c2f9a2618fbd63dd"}]`) {
+		t.Fatalf("scan %s", js(findings))
+	}
+	audits, _ := c.log.Read(context.Background(), "audit.secret_scan", 0, 0)
+	if len(audits) != 1 || audits[0].Kind != "scan_detected" || strings.Contains(string(audits[0].Payload), secret) {
+		t.Fatalf("audit %v", audits)
+	}
+
+	// observability: a stderr line and an action-graph record per call;
+	// fire carries the client identity and trace id into the event.
+	c.srv.Flush()
+	lines := strings.Count(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool=")
+	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
+	calls := 0
+	for _, g := range graph {
+		if g.Kind == "action_graph_update" {
+			calls++
+		}
+	}
+	if lines != calls || calls != 22 {
+		t.Fatalf("%d stderr lines, %d action graph records\n%s", lines, calls, c.stderr.String())
+	}
+	if !strings.Contains(c.stderr.String(), "tool=harn.nope status=failed trace_id=mcp_") {
+		t.Fatalf("stderr %s", c.stderr.String())
+	}
+	ev := c.call("resources/read", map[string]any{"uri": "harn://event/" + eventID})
+	body := get(ev, "result", "contents", 0, "text").(string)
+	var et map[string]any
+	json.Unmarshal([]byte(body), &et)
+	trace := get(et, "trace", "trace_id").(string)
+	if get(et, "event", "headers", "x-harn-mcp-client") != "tester/1.0" || get(et, "event", "headers", "x-harn-mcp-trace-id") != trace || !strings.HasPrefix(trace, "mcp_") || len(trace) != 36 {
+		t.Fatalf("event %s", body)
+	}
+	if len(get(et, "trace", "action_graph").([]any)) == 0 || len(get(et, "trace", "outbox").([]any)) != 1 {
+		t.Fatalf("trace %s", body)
+	}
+	// list-changed after a successful fire
+	changed := 0
+	for _, n := range c.notifications() {
+		if n["method"] == "notifications/resources/list_changed" {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no resources/list_changed")
+	}
+}
+
+func TestResourcesPromptsCompletion(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	h := c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-fail", "payload": map[string]any{}})
+	eventID, entryID := get(h, "event_id").(string), get(h, "dlq_entry_id").(string)
+	c.srv.orch.Log().Append(context.Background(), "agent.transcript.a1", eventlog.Record{Kind: "message", Payload: json.RawMessage(`{}`)})
+
+	res := get(c.call("resources/list", nil), "result", "resources").([]any)
+	var uris []string
+	for _, r := range res {
+		uris = append(uris, get(r, "uri").(string))
+	}
+	want := "harn://manifest harn://topic/trigger.inbox harn://topic/trigger.outbox harn://topic/agent.transcript.a1 harn://event/" + eventID + " harn://dlq/" + entryID
+	if strings.Join(uris, " ") != want {
+		t.Fatalf("resources %v", uris)
+	}
+	if get(res, 4, "description") != "Trigger event log record #1" || get(res, 5, "description") != "Pending DLQ entry for event "+eventID {
+		t.Fatalf("resources %s", js(res))
+	}
+	man := c.call("resources/read", map[string]any{"uri": "harn://manifest"})
+	if get(man, "result", "contents", 0, "text") != fixtureManifest || get(man, "result", "contents", 0, "mimeType") != "application/toml" {
+		t.Fatalf("manifest %s", js(man))
+	}
+	topic := get(c.call("resources/read", map[string]any{"uri": "harn://topic/trigger.outbox"}), "result", "contents", 0, "text").(string)
+	if !strings.Contains(topic, `"topic": "trigger.outbox"`) || !strings.Contains(topic, `"dispatch_dlq"`) {
+		t.Fatalf("topic %s", topic)
+	}
+	dlq := get(c.call("resources/read", map[string]any{"uri": "harn://dlq/" + entryID}), "result", "contents", 0, "text").(string)
+	if !strings.Contains(dlq, `"error_class": "handler_panic"`) {
+		t.Fatalf("dlq %s", dlq)
+	}
+	for uri, msg := range map[string]string{
+		"harn://nope":              "resource not found: harn://nope",
+		"harn://topic/secret":      "resource not found: harn://topic/secret",
+		"harn://event/trigger_evt": "unknown trigger event id 'trigger_evt'",
+		"harn://dlq/dlq_x":         "unknown DLQ entry 'dlq_x'",
+	} {
+		e := c.call("resources/read", map[string]any{"uri": uri})
+		if get(e, "error", "code") != -32002.0 || get(e, "error", "message") != msg {
+			t.Errorf("%s: %s", uri, js(e))
+		}
+	}
+	tpl := get(c.call("resources/templates/list", nil), "result", "resourceTemplates").([]any)
+	if len(tpl) != 3 || get(tpl, 1, "uriTemplate") != "harn://event/{event_id}" || get(tpl, 2, "name") != "dead-letter-entry" {
+		t.Fatalf("templates %s", js(tpl))
+	}
+	complete := func(ref map[string]any, arg, value string) map[string]any {
+		return c.call("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": value}})
+	}
+	vals := get(complete(map[string]any{"type": "ref/resource", "uri": "harn://topic/{name}"}, "name", ""), "result", "completion", "values")
+	if js(vals) != `["agent.transcript.a1","trigger.inbox","trigger.outbox"]` {
+		t.Fatalf("topics %s", js(vals))
+	}
+	if v := get(complete(map[string]any{"type": "ref/resource", "uri": "harn://dlq/{entry_id}"}, "entry_id", "dlq"), "result", "completion", "values"); js(v) != `["`+entryID+`"]` {
+		t.Fatalf("dlq ids %s", js(v))
+	}
+	if e := complete(map[string]any{"type": "ref/resource", "uri": "harn://event/{event_id}"}, "id", ""); get(e, "error", "message") != "Unknown resource template argument: id" {
+		t.Fatalf("%s", js(e))
+	}
+	if e := complete(map[string]any{"type": "ref/resource", "uri": "harn://x/{y}"}, "y", ""); get(e, "error", "message") != "Unknown resource template: harn://x/{y}" {
+		t.Fatalf("%s", js(e))
+	}
+	if v := get(complete(map[string]any{"type": "ref/prompt", "name": "review"}, "language", "py"), "result", "completion", "values"); js(v) != `["python"]` {
+		t.Fatalf("prompt completion %s", js(v))
+	}
+
+	prompts := get(c.call("prompts/list", nil), "result", "prompts")
+	if !sameJSON(prompts, `[{"name":"prompts/inferred","arguments":[{"name":"name","required":true}]},{"name":"review","title":"Code review","description":"Review code","arguments":[{"name":"code","required":true,"description":"Code to review"},{"name":"language","required":false}]}]`) {
+		t.Fatalf("prompts %s", js(prompts))
+	}
+	got := c.call("prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": "fn x() {}", "language": "harn"}})
+	if js(get(got, "result", "messages")) != `[{"content":{"text":"Review this harn code:\nfn x() {}\n","type":"text"},"role":"user"}]` || get(got, "result", "description") != "Review code" {
+		t.Fatalf("prompt %s", js(got))
+	}
+	for _, tc := range []struct {
+		params map[string]any
+		msg    string
+	}{
+		{map[string]any{"name": "nope"}, "Unknown prompt: nope"},
+		{map[string]any{"name": "review", "arguments": map[string]any{}}, "Missing required argument: code"},
+		{map[string]any{"name": "review", "arguments": map[string]any{"code": nil}}, "Missing required argument: code"},
+		{map[string]any{"name": "review", "arguments": []any{}}, "prompt arguments must be an object"},
+	} {
+		e := c.call("prompts/get", tc.params)
+		if get(e, "error", "code") != -32602.0 || get(e, "error", "message") != tc.msg {
+			t.Errorf("%v: %s", tc.params, js(e))
+		}
+	}
+	sub := c.call("subscriptions/listen", map[string]any{})
+	if get(sub, "error", "code") != -32601.0 {
+		t.Fatalf("subscriptions/listen %s", js(sub))
+	}
+}
+
+// TestWatchReloads: a changed manifest is reloaded (new binding
+// version) and announced; a broken one keeps the previous project.
+func TestWatchReloads(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { c.srv.Watch(stop); close(done) }()
+	defer func() { close(stop); <-done }()
+	path := filepath.Join(c.root, "harn.toml")
+	time.Sleep(300 * time.Millisecond)
+	os.WriteFile(path, []byte(strings.Replace(fixtureManifest, "retry = { max = 0 }", "retry = { max = 1 }", 1)), 0o644)
+	deadline := time.Now().Add(10 * time.Second)
+	for c.srv.orch.Binding("cron-fail").Version != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("not reloaded; stderr:\n%s", c.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for {
+		kinds := map[string]bool{}
+		for _, n := range c.notifications() {
+			kinds[n["method"].(string)] = true
+		}
+		if kinds["notifications/tools/list_changed"] && kinds["notifications/prompts/list_changed"] && kinds["notifications/resources/list_changed"] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("notes %v", c.notifications())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	os.WriteFile(path, []byte(fixtureManifest+"\n[[triggers]]\nid = \"bad\"\n"), 0o644)
+	for !strings.Contains(c.stderr.String(), "reload failed") {
+		if time.Now().After(deadline.Add(5 * time.Second)) {
+			t.Fatalf("no reload failure; stderr:\n%s", c.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c.srv.orch.Binding("cron-fail").Version != 2 || c.srv.orch.Binding("bad") != nil {
+		t.Fatal("bad manifest was swapped in")
+	}
+}
+
+// TestFireAsTask: a 2026-07-28 client that opts into the tasks extension
+// gets a task for harn.trigger.fire and polls it to the dispatch handle.
+func TestFireAsTask(t *testing.T) {
+	c := newClient(t)
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "modern", "version": "2"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}
+	created := c.call("tools/call", map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}, "_meta": meta})
+	id, _ := get(created, "result", "taskId").(string)
+	if get(created, "result", "resultType") != "task" || id == "" {
+		t.Fatalf("created %s", js(created))
+	}
+	// A read-only tool stays inline for the same client.
+	if r := c.call("tools/call", map[string]any{"name": "harn.trigger.list", "arguments": map[string]any{}, "_meta": meta}); get(r, "result", "resultType") != "complete" {
+		t.Fatalf("list %s", js(r))
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := c.call("tasks/get", map[string]any{"taskId": id, "_meta": meta})
+		if st := get(got, "result", "status"); st != "working" {
+			if st != "completed" || get(got, "result", "result", "structuredContent", "status") != "succeeded" {
+				t.Fatalf("task %s", js(got))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("task never finished")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(c.stderr.String(), "client=modern/2 tool=harn.trigger.fire status=completed") {
+		t.Fatalf("stderr %s", c.stderr.String())
+	}
+}

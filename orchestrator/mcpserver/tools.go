@@ -1,0 +1,539 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/orchestrator"
+	"github.com/harnlang/harn/orchestrator/secretscan"
+	"github.com/harnlang/harn/tool/jsonv"
+)
+
+// toolSpec is one tool of the catalog (orchestrator.md §5).
+type toolSpec struct {
+	name, title, description string
+	readOnly                 bool
+	// async tools run as a task when the client opts into tasks.
+	async  bool
+	fields []field
+	// required lists the required fields.
+	required []string
+	output   string // outputSchema JSON, or ""
+	run      func(s *Server, c *callCtx, args map[string]any) (any, error)
+}
+
+// field is one input property and its type check.
+type field struct {
+	name   string
+	schema string // JSON schema of the property
+	kind   string // string, any, integer, boolean, enum
+	enum   []string
+	min    *int64
+}
+
+var zero = int64(0)
+
+var tools = []*toolSpec{
+	{
+		name: "harn.secret_scan", title: "Secret Scan", readOnly: true,
+		description: "Scan text or a diff for leaked credentials (cloud keys, tokens, private keys, high-entropy secret assignments) and return redacted findings with stable fingerprints. Use before committing or opening a pull request.",
+		fields:      []field{{name: "content", kind: "string", schema: `{"type":"string","description":"Text or diff to scan."}`}},
+		required:    []string{"content"},
+		run:         (*Server).secretScan,
+	},
+	{
+		name: "harn.trigger.fire", title: "Fire Trigger", async: true,
+		description: "Dispatch a manifest trigger now with a synthetic event; the payload object is merged over the event. Returns the dispatch handle (event_id, status, result).",
+		fields: []field{
+			{name: "trigger_id", kind: "string", schema: `{"type":"string","description":"Trigger (binding) id from harn.trigger.list."}`},
+			{name: "payload", kind: "any", schema: `{"description":"Event fields merged over the synthetic event (an object), e.g. {\"payload\": {...}}."}`},
+		},
+		required: []string{"trigger_id", "payload"},
+		output:   `{"type":"object","properties":{"event_id":{"type":"string"},"status":{"type":"string"}},"required":["event_id","status"]}`,
+		run:      (*Server).fire,
+	},
+	{
+		name: "harn.trigger.list", title: "List Triggers", readOnly: true,
+		description: "List the manifest's triggers with kind, provider, predicate, handler, version, state and dispatch metrics.",
+		run:         func(s *Server, c *callCtx, _ map[string]any) (any, error) { return s.orch.List(c.ctx) },
+	},
+	{
+		name: "harn.trigger.replay", title: "Replay Trigger", async: true,
+		description: "Re-dispatch a recorded trigger event under a new event id linked to the original. With as_of (RFC 3339), also report the binding as it was registered then.",
+		fields: []field{
+			{name: "event_id", kind: "string", schema: `{"type":"string","description":"Recorded event id (trigger_evt_...)."}`},
+			{name: "as_of", kind: "string", schema: `{"type":"string","format":"date-time","description":"Resolve the binding as of this instant (RFC 3339)."}`},
+			{name: "steer_from", kind: "string", schema: `{"type":"string"}`},
+			{name: "to_decision", kind: "string", schema: `{"type":"string"}`},
+			{name: "reason", kind: "string", schema: `{"type":"string"}`},
+			{name: "applied_by", kind: "string", schema: `{"type":"string"}`},
+			{name: "scope", kind: "enum", enum: []string{"this_run", "this_persona", "all"}, schema: `{"type":"string","enum":["this_run","this_persona","all"]}`},
+		},
+		required: []string{"event_id"},
+		run:      (*Server).replay,
+	},
+	{
+		name: "harn.orchestrator.queue", title: "Inspect Orchestrator Queue", readOnly: true,
+		description: "Queue counts and the most recent records of the inbox, outbox, attempts and dead-letter queue.",
+		run:         func(s *Server, c *callCtx, _ map[string]any) (any, error) { return s.orch.Queue(c.ctx) },
+	},
+	{
+		name: "harn.orchestrator.dlq.list", title: "List Dead Letter Queue", readOnly: true,
+		description: "List pending dead-letter entries with their error class and retry history.",
+		run:         func(s *Server, c *callCtx, _ map[string]any) (any, error) { return s.orch.DLQList(c.ctx) },
+	},
+	{
+		name: "harn.orchestrator.dlq.retry", title: "Retry Dead Letter Queue Entry", async: true,
+		description: "Re-dispatch the event of one pending dead-letter entry; the entry is marked retried and linked to the new event.",
+		fields:      []field{{name: "entry_id", kind: "string", schema: `{"type":"string","description":"DLQ entry id (dlq_...)."}`}},
+		required:    []string{"entry_id"},
+		run:         (*Server).dlqRetry,
+	},
+	{
+		name: "harn.orchestrator.inspect", title: "Inspect Orchestrator", readOnly: true,
+		description: "The dispatcher snapshot: per-trigger metrics and flow control, budget, connectors, the persisted state snapshot and recent dispatches.",
+		run:         func(s *Server, c *callCtx, _ map[string]any) (any, error) { return s.orch.Inspect(c.ctx) },
+	},
+	{
+		name: "harn.trust.query", title: "Query Trust Records", readOnly: true,
+		description: "Query trust records of autonomous actions by agent, action, time range, tier and outcome.",
+		fields: []field{
+			{name: "agent", kind: "string", schema: `{"type":"string"}`},
+			{name: "action", kind: "string", schema: `{"type":"string"}`},
+			{name: "since", kind: "timestamp", schema: `{"type":["string","integer"],"description":"RFC 3339, or unix seconds or milliseconds."}`},
+			{name: "until", kind: "timestamp", schema: `{"type":["string","integer"],"description":"RFC 3339, or unix seconds or milliseconds."}`},
+			{name: "tier", kind: "enum", enum: []string{"shadow", "suggest", "act_with_approval", "act_auto"}, schema: `{"type":"string","enum":["shadow","suggest","act_with_approval","act_auto"]}`},
+			{name: "outcome", kind: "enum", enum: []string{"success", "failure", "denied", "timeout"}, schema: `{"type":"string","enum":["success","failure","denied","timeout"]}`},
+			{name: "limit", kind: "integer", min: &zero, schema: `{"type":"integer","minimum":0}`},
+			{name: "grouped_by_trace", kind: "boolean", schema: `{"type":"boolean"}`},
+		},
+		output: `{"type":"object","properties":{"results":{"type":"array"}},"required":["results"],"additionalProperties":false}`,
+		run:    (*Server).trustQuery,
+	},
+}
+
+// toolAlias maps legacy names to their tools (called, never listed).
+var toolAlias = map[string]string{"harn::secret_scan": "harn.secret_scan"}
+
+func findTool(name string) *toolSpec {
+	if a, ok := toolAlias[name]; ok {
+		name = a
+	}
+	for _, t := range tools {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// document is the tools/list entry of a tool.
+func (t *toolSpec) document() *jsonv.Object {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"name":%s,"title":%s,"description":%s,"annotations":`, q(t.name), q(t.title), q(t.description))
+	if t.readOnly {
+		fmt.Fprintf(&b, `{"title":%s,"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`, q(t.title))
+	} else {
+		fmt.Fprintf(&b, `{"title":%s,"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":true}`, q(t.title))
+	}
+	b.WriteString(`,"inputSchema":{"type":"object","properties":{`)
+	for i, f := range t.fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `%s:%s`, q(f.name), f.schema)
+	}
+	b.WriteString(`}`)
+	if len(t.required) > 0 {
+		req, _ := json.Marshal(t.required)
+		fmt.Fprintf(&b, `,"required":%s`, req)
+	}
+	b.WriteString(`,"additionalProperties":false}`)
+	if t.output != "" {
+		fmt.Fprintf(&b, `,"outputSchema":%s`, t.output)
+	}
+	if t.async {
+		b.WriteString(`,"execution":{"taskSupport":"optional"}`)
+	}
+	b.WriteString(`}`)
+	return mustObject(b.String())
+}
+
+func q(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Tools is tools/list.
+func (s *Server) Tools(*protocol.Request) ([]*jsonv.Object, *protocol.Error) {
+	out := make([]*jsonv.Object, len(tools))
+	for i, t := range tools {
+		out[i] = t.document()
+	}
+	return out, nil
+}
+
+// Tool answers every name: an unknown one is a tool whose call fails
+// with `unknown tool '<name>'` (orchestrator.md §5, unlike harn serve mcp).
+func (s *Server) Tool(_ *protocol.Request, name string) (protocol.Tool, bool) {
+	return &callable{s: s, name: name, spec: findTool(name)}, true
+}
+
+type callable struct {
+	s    *Server
+	name string
+	spec *toolSpec
+}
+
+func (c *callable) TaskSupport() string {
+	if c.spec != nil && c.spec.async {
+		return "optional"
+	}
+	return ""
+}
+
+// Validate accepts everything: argument errors are tool results with
+// isError (orchestrator.md §5), reported by Call.
+func (c *callable) Validate(any) *protocol.Error { return nil }
+
+// callCtx is what a tool run sees.
+type callCtx struct {
+	ctx    context.Context
+	x      *protocol.Call
+	caller orchestrator.Caller
+}
+
+// Call runs the tool and records the call: one stderr line and one
+// observability.action_graph record.
+func (c *callable) Call(x *protocol.Call, args any) any {
+	s := c.s
+	start := time.Now()
+	cc := &callCtx{ctx: x.Context(), x: x, caller: orchestrator.Caller{Client: x.Identity(), TraceID: orchestrator.NewTraceID()}}
+	var value any
+	var err error
+	if c.spec == nil {
+		err = fmt.Errorf("unknown tool '%s'", c.name)
+	} else {
+		var plain map[string]any
+		if plain, err = c.spec.check(args); err == nil {
+			value, err = c.spec.run(s, cc, plain)
+		}
+	}
+	status := "completed"
+	var res *jsonv.Object
+	if err != nil {
+		status = "failed"
+		res = errorResult(err.Error())
+	} else {
+		res = successResult(value)
+	}
+	s.logf("[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
+	s.recordCall(cc, c.name, status, value, err)
+	if err == nil && c.spec != nil && c.spec.async {
+		s.proto.NotifyListChanged("resources")
+	}
+	return res
+}
+
+func successResult(v any) *jsonv.Object {
+	jv := toJSONV(v)
+	res := jsonv.NewObject(3)
+	res.Set("content", []any{textContent(string(jsonv.MarshalIndent(jv)))})
+	res.Set("structuredContent", jv)
+	res.Set("isError", false)
+	return res
+}
+
+func errorResult(msg string) *jsonv.Object {
+	res := jsonv.NewObject(2)
+	res.Set("content", []any{textContent(msg)})
+	res.Set("isError", true)
+	return res
+}
+
+func textContent(text string) *jsonv.Object {
+	o := jsonv.NewObject(2)
+	o.Set("type", "text")
+	o.Set("text", text)
+	return o
+}
+
+// recordCall appends the call's action_graph_update (orchestrator.md §12).
+func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr error) {
+	outcome, errText := "success", any(nil)
+	if callErr != nil {
+		outcome, errText = "error", callErr.Error()
+	}
+	if result == nil {
+		result = map[string]any{}
+	}
+	id := c.caller.TraceID
+	payload := map[string]any{
+		"context": map[string]any{"tool_name": tool, "client_identity": c.caller.Client, "trace_id": id},
+		"observability": map[string]any{
+			"schema_version": 1, "planner_rounds": []any{}, "research_fact_count": 0,
+			"action_graph_nodes": []any{map[string]any{"id": "mcp/" + id, "label": tool, "kind": "mcp_tool_call", "status": status, "outcome": outcome, "trace_id": id}},
+			"action_graph_edges": []any{}, "worker_lineage": []any{}, "verification_outcomes": []any{}, "transcript_pointers": []any{},
+			"compaction_events": []any{}, "daemon_events": []any{},
+		},
+		"result": result,
+		"error":  errText,
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return
+	}
+	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
+	s.rec.add(orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
+}
+
+// check validates arguments against the tool's fields, naming the field
+// like serde does (`missing field \`trigger_id\“).
+func (t *toolSpec) check(args any) (map[string]any, error) {
+	obj, ok := args.(*jsonv.Object)
+	if !ok {
+		return nil, fmt.Errorf("invalid arguments: expected an object, got %s", jsonv.TypeName(args))
+	}
+	known := map[string]*field{}
+	names := make([]string, len(t.fields))
+	for i := range t.fields {
+		known[t.fields[i].name] = &t.fields[i]
+		names[i] = "`" + t.fields[i].name + "`"
+	}
+	plain := map[string]any{}
+	for _, k := range obj.Keys() {
+		f := known[k]
+		if f == nil {
+			if len(names) == 0 {
+				return nil, fmt.Errorf("unknown field `%s`, there are no fields", k)
+			}
+			return nil, fmt.Errorf("unknown field `%s`, expected one of %s", k, strings.Join(names, ", "))
+		}
+		v, _ := obj.Get(k)
+		if err := f.check(v); err != nil {
+			return nil, err
+		}
+		plain[k] = jsonv.Plain(v)
+	}
+	for _, r := range t.required {
+		if !obj.Has(r) {
+			return nil, fmt.Errorf("missing field `%s`", r)
+		}
+	}
+	return plain, nil
+}
+
+func (f *field) check(v any) error {
+	bad := func(want string) error {
+		return fmt.Errorf("invalid type for field `%s`: expected %s, got %s", f.name, want, jsonv.TypeName(v))
+	}
+	switch f.kind {
+	case "string":
+		if _, ok := v.(string); !ok {
+			return bad("a string")
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return bad("a boolean")
+		}
+	case "integer":
+		n, ok := v.(json.Number)
+		if !ok || !jsonv.IsInteger(n) {
+			return bad("an integer")
+		}
+		if i, err := n.Int64(); f.min != nil && (err != nil || i < *f.min) {
+			return fmt.Errorf("invalid value for field `%s`: must be at least %d", f.name, *f.min)
+		}
+	case "enum":
+		s, ok := v.(string)
+		if !ok {
+			return bad("a string")
+		}
+		for _, e := range f.enum {
+			if e == s {
+				return nil
+			}
+		}
+		return fmt.Errorf("unknown variant `%s` for field `%s`, expected one of `%s`", s, f.name, strings.Join(f.enum, "`, `"))
+	case "timestamp":
+		if _, err := parseTimestamp(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseTimestamp reads RFC 3339, or unix seconds (up to 10 digits) or
+// milliseconds, as a string or a number.
+func parseTimestamp(v any) (time.Time, error) {
+	raw := ""
+	switch x := v.(type) {
+	case string:
+		raw = x
+	case json.Number:
+		raw = string(x)
+	default:
+		return time.Time{}, fmt.Errorf("invalid timestamp '%s': expected RFC3339 or unix seconds/milliseconds", string(jsonv.Marshal(v)))
+	}
+	if t, err := time.Parse(time.RFC3339Nano, raw); err == nil {
+		return t, nil
+	}
+	if digits.MatchString(raw) {
+		var n int64
+		fmt.Sscan(raw, &n)
+		if len(raw) <= 10 {
+			return time.Unix(n, 0), nil
+		}
+		return time.UnixMilli(n), nil
+	}
+	return time.Time{}, fmt.Errorf("invalid timestamp '%s': expected RFC3339 or unix seconds/milliseconds", raw)
+}
+
+var digits = regexp.MustCompile(`^[0-9]{1,13}$`)
+
+func (s *Server) fire(c *callCtx, args map[string]any) (any, error) {
+	total := 1.0
+	step := func(p float64, msg string) { c.x.Progress(p, &total, &msg, nil) }
+	step(0.1, "loading runtime")
+	id := args["trigger_id"].(string)
+	if s.orch.Binding(id) == nil {
+		return nil, fmt.Errorf("unknown manifest binding '%s'", id)
+	}
+	step(0.3, "preparing event")
+	step(0.5, "firing trigger")
+	h, err := s.orch.Fire(c.ctx, id, args["payload"], c.caller)
+	if err != nil {
+		return nil, err
+	}
+	step(0.95, "trigger complete")
+	return h, nil
+}
+
+func (s *Server) replay(c *callCtx, args map[string]any) (any, error) {
+	var asOf *time.Time
+	if raw, ok := args["as_of"].(string); ok {
+		t, err := time.Parse(time.RFC3339Nano, raw)
+		if err != nil {
+			return nil, fmt.Errorf("invalid as_of '%s': expected an RFC 3339 timestamp", raw)
+		}
+		asOf = &t
+	}
+	res, err := s.orch.Replay(c.ctx, args["event_id"].(string), asOf, c.caller)
+	if err != nil {
+		return nil, err
+	}
+	steering := map[string]any{}
+	for _, k := range []string{"steer_from", "to_decision", "reason", "applied_by", "scope"} {
+		if v, ok := args[k]; ok {
+			steering[k] = v
+		}
+	}
+	if len(steering) == 0 {
+		return res, nil
+	}
+	// Steering fields make a report: the request recorded next to the
+	// replay's handle (decision steering itself needs run records this
+	// orchestrator does not keep).
+	report := map[string]any{"replay_of_event_id": args["event_id"], "steering": steering, "steering_applied": false}
+	switch r := res.(type) {
+	case orchestrator.Handle:
+		report["handle"] = r
+	case orchestrator.ReplayReport:
+		report["as_of_report"] = r
+		report["handle"] = r.Handle
+	}
+	return report, nil
+}
+
+func (s *Server) dlqRetry(c *callCtx, args map[string]any) (any, error) {
+	return s.orch.RetryDLQ(c.ctx, args["entry_id"].(string), c.caller)
+}
+
+func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
+	content := args["content"].(string)
+	findings := secretscan.Scan(content)
+	audit := secretscan.NewAudit(secretscan.CallerMCP, len(content), findings, time.Now())
+	b, err := json.Marshal(audit)
+	if err != nil {
+		return nil, err
+	}
+	h := map[string]string{"trace_id": c.caller.TraceID, "mcp_client": c.caller.Client}
+	if _, err := s.orch.Log().Append(c.ctx, secretscan.AuditTopic, eventlog.Record{Kind: audit.Kind(), Payload: b, Headers: h}); err != nil {
+		return nil, fmt.Errorf("recording the scan audit: %v", err)
+	}
+	return findings, nil
+}
+
+// trustQuery answers from the trust records on the trust.records topic
+// (none are written yet: the trust graph is a placeholder upstream too).
+func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
+	recs, err := s.orch.Log().Read(c.ctx, "trust.records", 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	var since, until time.Time
+	if v, ok := args["since"]; ok {
+		since, _ = parseTimestamp(jsonv.FromPlain(v))
+	}
+	if v, ok := args["until"]; ok {
+		until, _ = parseTimestamp(jsonv.FromPlain(v))
+	}
+	results := []any{}
+	for _, r := range recs {
+		var p map[string]any
+		if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
+			continue
+		}
+		at := time.UnixMilli(r.OccurredAtMs)
+		if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
+			continue
+		}
+		match := true
+		for _, k := range []string{"agent", "action", "tier", "outcome"} {
+			if want, ok := args[k]; ok && p[k] != want {
+				match = false
+			}
+		}
+		if match {
+			results = append(results, p)
+		}
+	}
+	if lim, ok := args["limit"].(json.Number); ok {
+		if n, _ := lim.Int64(); int(n) < len(results) {
+			results = results[:n]
+		}
+	}
+	if g, _ := args["grouped_by_trace"].(bool); g {
+		groups := map[string][]any{}
+		var keys []string
+		for _, r := range results {
+			t := fmt.Sprint(r.(map[string]any)["trace_id"])
+			if _, ok := groups[t]; !ok {
+				keys = append(keys, t)
+			}
+			groups[t] = append(groups[t], r)
+		}
+		sort.Strings(keys)
+		grouped := []any{}
+		for _, k := range keys {
+			grouped = append(grouped, map[string]any{"trace_id": k, "records": groups[k]})
+		}
+		results = grouped
+	}
+	return map[string]any{"results": results}, nil
+}
+
+func jsonMarshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}

@@ -1,0 +1,178 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/orchestrator/manifest"
+)
+
+// Caller identifies who asked for an operation: the MCP client
+// identity ("name/version" or "unknown") and the call's trace id.
+type Caller struct {
+	Client  string
+	TraceID string
+}
+
+// Fire dispatches a synthetic event for a binding (harn.trigger.fire,
+// orchestrator.md §3): the binding's provider and event kind and the
+// synthetic headers, with the caller's payload object shallow-merged
+// over it, then the caller's identity and trace id.
+func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, c Caller) (Handle, error) {
+	b := o.Binding(triggerID)
+	if b == nil {
+		return Handle{}, fmt.Errorf("unknown manifest binding '%s'", triggerID)
+	}
+	event := map[string]any{
+		"provider": b.Provider,
+		"kind":     b.EventKind(),
+		"headers":  map[string]any{"x-harn-binding-id": b.ID, "x-harn-synthetic": "true"},
+	}
+	switch p := payload.(type) {
+	case map[string]any:
+		maps.Copy(event, p)
+	case nil:
+	default:
+		event["payload"] = p
+	}
+	if c.TraceID == "" {
+		c.TraceID = NewTraceID()
+	}
+	if c.Client == "" {
+		c.Client = "unknown"
+	}
+	headers, ok := event["headers"].(map[string]any)
+	if !ok {
+		headers = map[string]any{}
+	} else {
+		headers = maps.Clone(headers)
+	}
+	headers["x-harn-mcp-client"] = c.Client
+	headers["x-harn-mcp-trace-id"] = c.TraceID
+	event["headers"] = headers
+	return o.Dispatch(ctx, b, Envelope{Source: "manual", TraceID: c.TraceID, Event: event}, "")
+}
+
+// ReplayReport is the result of a replay resolved as of a past instant.
+type ReplayReport struct {
+	ReplayOfEventID       string `json:"replay_of_event_id"`
+	AsOf                  string `json:"as_of"`
+	BindingID             string `json:"binding_id"`
+	BindingVersionAsOf    *int   `json:"binding_version_as_of"`
+	BindingVersionCurrent int    `json:"binding_version_current"`
+	HandlerAsOf           any    `json:"handler_as_of"`
+	HandlerCurrent        string `json:"handler_current"`
+	DefinitionChanged     bool   `json:"definition_changed"`
+	Note                  string `json:"note"`
+	Handle                Handle `json:"handle"`
+}
+
+// Replay re-dispatches a recorded event under a new event id that
+// carries replay_of_event_id; the link is a replay_chain action-graph
+// record. With asOf, the binding is also resolved as it was registered
+// at that instant and a ReplayReport compares it with today's.
+func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Time, c Caller) (any, error) {
+	if err := o.view.refresh(ctx); err != nil {
+		return nil, err
+	}
+	rec, ok := o.view.event(eventID)
+	if !ok {
+		return nil, fmt.Errorf("unknown trigger event id '%s'", eventID)
+	}
+	b := o.Binding(rec.BindingID)
+	if b == nil {
+		return nil, fmt.Errorf("binding '%s' of event '%s' is no longer in the manifest", rec.BindingID, eventID)
+	}
+	env := Envelope{Source: "replay", ReplayOfEventID: eventID, TraceID: c.TraceID, Event: maps.Clone(rec.Event)}
+	delete(env.Event, "trace_id")
+	delete(env.Event, "received_at")
+	if asOf == nil {
+		return o.Dispatch(ctx, b, env, "")
+	}
+	life, err := readLifecycle(ctx, o.log)
+	if err != nil {
+		return nil, err
+	}
+	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: asOf.UTC().Format(time.RFC3339), BindingID: b.ID,
+		BindingVersionCurrent: b.Version, HandlerCurrent: b.Handler.String()}
+	if then := life.asOf(b.ID, asOf.UnixMilli()); then != nil && then.State != "terminated" {
+		v := then.Version
+		rep.BindingVersionAsOf, rep.HandlerAsOf = &v, then.Handler
+		rep.DefinitionChanged = then.Fingerprint != b.Fingerprint
+	} else {
+		rep.DefinitionChanged = true
+	}
+	switch {
+	case rep.BindingVersionAsOf == nil:
+		rep.Note = "the binding was not registered at as_of; the event was replayed against the current binding"
+	case rep.DefinitionChanged:
+		rep.Note = "the binding changed since as_of; the event was replayed against the current definition (handler code is not versioned)"
+	default:
+		rep.Note = "the binding is unchanged since as_of"
+	}
+	h, err := o.Dispatch(ctx, b, env, "")
+	if err != nil {
+		return nil, err
+	}
+	rep.Handle = h
+	return rep, nil
+}
+
+// DLQRetry is the result of harn.orchestrator.dlq.retry.
+type DLQRetry struct {
+	EntryID string `json:"entry_id"`
+	Handle  Handle `json:"handle"`
+}
+
+// RetryDLQ re-dispatches a pending DLQ entry's event as a replay; the
+// entry is marked retried (a trigger.dlq tombstone linking the new event)
+// in the same transaction that accepts it, so concurrent retries of one
+// entry run it once.
+func (o *Orchestrator) RetryDLQ(ctx context.Context, entryID string, c Caller) (DLQRetry, error) {
+	if err := o.view.refresh(ctx); err != nil {
+		return DLQRetry{}, err
+	}
+	e, ok := o.view.dlqEntry(entryID)
+	if !ok {
+		return DLQRetry{}, fmt.Errorf("unknown pending DLQ entry '%s'", entryID)
+	}
+	b := o.Binding(e.BindingID)
+	if b == nil {
+		return DLQRetry{}, fmt.Errorf("binding '%s' of DLQ entry '%s' is no longer in the manifest", e.BindingID, entryID)
+	}
+	event := maps.Clone(e.Event)
+	delete(event, "trace_id")
+	delete(event, "received_at")
+	env := Envelope{Source: "dlq_retry", ReplayOfEventID: e.EventID, DLQRetryOf: entryID, TraceID: c.TraceID, Event: event}
+	h, err := o.Dispatch(ctx, b, env, "dlq-retry/"+entryID)
+	if err != nil {
+		return DLQRetry{}, err
+	}
+	return DLQRetry{EntryID: entryID, Handle: h}, nil
+}
+
+// purgeExpiredDLQ ends the pending DLQ entries older than their
+// binding's retry.retention_days: each gets a dlq_purged tombstone on
+// trigger.dlq (the entry itself stays in the log for audit). Entries of
+// bindings no longer in the manifest keep the default retention.
+func (o *Orchestrator) purgeExpiredDLQ(ctx context.Context, now time.Time) {
+	entries, err := o.PendingDLQ(ctx)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		days := manifest.DefaultRetry.RetentionDays
+		if b := o.Binding(e.BindingID); b != nil {
+			days = b.Retry.RetentionDays
+		}
+		if now.Sub(time.UnixMilli(e.DeadAtMs)) < time.Duration(days)*24*time.Hour {
+			continue
+		}
+		tomb, _ := json.Marshal(map[string]any{"entry_id": e.ID, "state": "purged", "event_id": e.EventID, "retention_days": days})
+		o.log.Append(ctx, TopicDLQ, eventlog.Record{Kind: "dlq_purged", Payload: tomb, Headers: map[string]string{"entry_id": e.ID, "event_id": e.EventID}})
+	}
+}

@@ -1,0 +1,331 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/orchestrator/manifest"
+	"github.com/robfig/cron/v3"
+)
+
+// Topics of the event log (orchestrator.md §4).
+const (
+	TopicInboxEnvelopes = "trigger.inbox.envelopes"
+	TopicInboxClaims    = "trigger.inbox.claims"
+	TopicInboxLegacy    = "trigger.inbox"
+	TopicOutbox         = "trigger.outbox"
+	TopicAttempts       = "trigger.attempts"
+	TopicDLQ            = "trigger.dlq"
+	TopicLifecycle      = "triggers.lifecycle"
+	TopicEvents         = "triggers.events"
+	TopicActionGraph    = "observability.action_graph"
+	TopicSecretScan     = "audit.secret_scan"
+	TopicOpsAudit       = "trigger.operations.audit"
+	TranscriptPrefix    = "agent.transcript."
+)
+
+// Options configures a node.
+type Options struct {
+	// Log is the event log (required); the Orchestrator does not close it.
+	Log eventlog.Log
+	// Manifest is the validated manifest (required).
+	Manifest *manifest.Manifest
+	// StateDir, when set, receives orchestrator-state.json (and inspect
+	// reports it).
+	StateDir string
+	// KeepSnapshot leaves the snapshot to the node that owns the state
+	// directory: set by operator commands, which only read it.
+	KeepSnapshot bool
+	// Bind is reported in the snapshot ("stdio" or the HTTP address).
+	Bind string
+	// Owner names this node in leases (default host-pid-random).
+	Owner string
+	// Workers bounds concurrent dispatches on this node (default 16).
+	Workers int
+	// LeaseTTL is how long a claimed delivery stays leased without
+	// renewal (default 30s); a dead node's work is taken over after it.
+	LeaseTTL time.Duration
+	// Poll is how often an idle worker loop looks for due deliveries
+	// accepted elsewhere or due for retry (default 200ms).
+	Poll time.Duration
+	// Stderr receives handler output and operational messages.
+	Stderr io.Writer
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Orchestrator is one node of the trigger runtime.
+type Orchestrator struct {
+	opts Options
+	log  eventlog.Log
+	proj atomic.Pointer[project]
+	view *view
+	flow *flow
+
+	wake     chan struct{}
+	waitMu   sync.Mutex
+	waiters  map[string]chan Handle
+	inFlight atomic.Int64
+	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
+
+	cronMu sync.Mutex
+	cron   *cron.Cron
+
+	connMu     sync.Mutex
+	connectors map[string]bool
+
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	status  atomic.Value // "running", "draining", "stopped"
+	started atomic.Bool
+}
+
+// Binding is a manifest trigger with its version and lifecycle state.
+type Binding struct {
+	*manifest.Trigger
+	Version int
+	State   string // registering, active, draining, terminated
+}
+
+// project is what one manifest load produced; replaced as a whole on
+// reload.
+type project struct {
+	m        *manifest.Manifest
+	rt       *Runtime
+	bindings map[string]*Binding
+	order    []*Binding
+}
+
+// New opens a node: loads the handlers, registers the bindings'
+// versions and lifecycle in the log, and writes the state snapshot. It
+// starts no goroutines; Start does.
+func New(ctx context.Context, opts Options) (*Orchestrator, error) {
+	if opts.Log == nil || opts.Manifest == nil {
+		return nil, errors.New("orchestrator: Log and Manifest are required")
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = 16
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = 30 * time.Second
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 200 * time.Millisecond
+	}
+	if opts.Owner == "" {
+		host, _ := os.Hostname()
+		opts.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
+	}
+	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), waiters: map[string]chan Handle{}}
+	o.view = newView(opts.Log)
+	o.flow = newFlow()
+	o.status.Store("running")
+	o.ctx, o.cancel = context.WithCancel(context.Background())
+	if err := o.Reload(ctx, opts.Manifest); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Manifest is the manifest now served.
+func (o *Orchestrator) Manifest() *manifest.Manifest { return o.proj.Load().m }
+
+// Log is the node's event log.
+func (o *Orchestrator) Log() eventlog.Log { return o.log }
+
+// Bindings lists the bindings in manifest order.
+func (o *Orchestrator) Bindings() []*Binding { return o.proj.Load().order }
+
+// Binding returns the binding with id, or nil.
+func (o *Orchestrator) Binding(id string) *Binding { return o.proj.Load().bindings[id] }
+
+// Reload loads a manifest's handlers and swaps it in: a binding whose
+// definition changed gets the next version, a new one version 1, and a
+// removed one is terminated; each change is a triggers.lifecycle record.
+// A failure leaves the previous project served.
+func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
+	rt, err := LoadRuntime(m, o.opts.Stderr)
+	if err != nil {
+		return err
+	}
+	known, err := readLifecycle(ctx, o.log)
+	if err != nil {
+		return err
+	}
+	p := &project{m: m, rt: rt, bindings: map[string]*Binding{}}
+	now := o.opts.Now().UnixMilli()
+	for _, t := range m.Triggers {
+		b := &Binding{Trigger: t, State: "active"}
+		last := known.latest(t.ID)
+		switch {
+		case last == nil:
+			b.Version = 1
+		case last.Fingerprint == t.Fingerprint && last.State != "terminated":
+			b.Version = last.Version
+		default:
+			b.Version = last.Version + 1
+		}
+		if last == nil || last.Version != b.Version || last.State == "terminated" {
+			rec := lifecycleRecord{BindingID: t.ID, Version: b.Version, State: "active", Fingerprint: t.Fingerprint,
+				Kind: t.Kind, Provider: t.Provider, Handler: t.Handler.String(), When: t.When, Definition: t.Definition}
+			if err := o.appendJSON(ctx, TopicLifecycle, "binding_registered", rec, map[string]string{"binding_id": t.ID}, now); err != nil {
+				return err
+			}
+		}
+		p.bindings[t.ID] = b
+		p.order = append(p.order, b)
+	}
+	for _, id := range known.ids() {
+		if last := known.latest(id); p.bindings[id] == nil && last.State != "terminated" {
+			rec := *last
+			rec.State = "terminated"
+			if err := o.appendJSON(ctx, TopicLifecycle, "binding_terminated", rec, map[string]string{"binding_id": id}, now); err != nil {
+				return err
+			}
+		}
+	}
+	o.proj.Store(p)
+	if o.started.Load() {
+		o.startCron()
+	}
+	o.writeSnapshot(ctx)
+	return nil
+}
+
+func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, payload any, headers map[string]string, at int64) error {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	_, err = o.log.Append(ctx, topic, eventlog.Record{Kind: kind, Payload: b, Headers: headers, OccurredAtMs: at})
+	return err
+}
+
+// lifecycleRecord is the payload of a triggers.lifecycle record.
+type lifecycleRecord struct {
+	BindingID   string         `json:"binding_id"`
+	Version     int            `json:"version"`
+	State       string         `json:"state"`
+	Fingerprint string         `json:"fingerprint"`
+	Kind        string         `json:"kind"`
+	Provider    string         `json:"provider"`
+	Handler     string         `json:"handler"`
+	When        string         `json:"when,omitempty"`
+	Definition  map[string]any `json:"definition,omitempty"`
+	AtMs        int64          `json:"-"`
+}
+
+type lifecycle map[string][]*lifecycleRecord
+
+func (l lifecycle) latest(id string) *lifecycleRecord {
+	recs := l[id]
+	if len(recs) == 0 {
+		return nil
+	}
+	return recs[len(recs)-1]
+}
+
+// asOf is the binding's registration in force at ms, or nil.
+func (l lifecycle) asOf(id string, ms int64) *lifecycleRecord {
+	var out *lifecycleRecord
+	for _, r := range l[id] {
+		if r.AtMs <= ms {
+			out = r
+		}
+	}
+	return out
+}
+
+func (l lifecycle) ids() []string {
+	out := make([]string, 0, len(l))
+	for id := range l {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readLifecycle(ctx context.Context, log eventlog.Log) (lifecycle, error) {
+	recs, err := log.Read(ctx, TopicLifecycle, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := lifecycle{}
+	for _, r := range recs {
+		var lr lifecycleRecord
+		if json.Unmarshal(r.Payload, &lr) != nil || lr.BindingID == "" {
+			continue
+		}
+		lr.AtMs = r.OccurredAtMs
+		out[lr.BindingID] = append(out[lr.BindingID], &lr)
+	}
+	return out, nil
+}
+
+// Start runs the worker loop until Close.
+func (o *Orchestrator) Start() {
+	o.startCron()
+	o.started.Store(true)
+	o.wg.Add(2)
+	go o.workLoop()
+	go func() { // keep the snapshot's metrics current
+		defer o.wg.Done()
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-o.ctx.Done():
+				return
+			case <-t.C:
+				o.purgeExpiredDLQ(o.ctx, o.opts.Now())
+				o.writeSnapshot(o.ctx)
+			}
+		}
+	}()
+}
+
+// Close stops claiming, waits for the attempts in flight to end (each
+// is recorded), then writes the final snapshot.
+func (o *Orchestrator) Close() error {
+	o.status.Store("draining")
+	o.stopCron()
+	o.cancel()
+	o.wg.Wait()
+	o.status.Store("stopped")
+	o.writeSnapshot(context.Background())
+	return nil
+}
+
+// NewEventID is a fresh trigger event id.
+func NewEventID() string { return "trigger_evt_" + mustV7() }
+
+// NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
+func NewTraceID() string { return "mcp_" + strings.ReplaceAll(mustV7(), "-", "") }
+
+func newDLQID() string { return "dlq_" + mustV7() }
+
+func mustV7() string {
+	u, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return u.String()
+}

@@ -1,0 +1,429 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/eventlog/sqlite"
+	"github.com/harnlang/harn/orchestrator/manifest"
+)
+
+const testManifest = `
+[package]
+name = "fixture"
+
+[exports]
+handlers = "handlers.harn"
+
+[[triggers]]
+id = "cron-ok"
+kind = "cron"
+schedule = "0 0 1 1 *"
+handler = "handlers::on_ok"
+
+[[triggers]]
+id = "always-fails"
+kind = "manual"
+handler = "boom"
+retry = { max = 2, backoff = "linear", base = "1ms" }
+
+[[triggers]]
+id = "no-retry"
+kind = "manual"
+handler = "boom"
+retry = { max = 0 }
+
+[[triggers]]
+id = "flaky"
+kind = "manual"
+handler = "flaky"
+retry = { max = 3, backoff = "exponential", base = "1ms" }
+
+[[triggers]]
+id = "picky"
+kind = "manual"
+handler = "echo"
+when = "handlers::wanted"
+
+[[triggers]]
+id = "queued"
+kind = "manual"
+handler = "worker://triage"
+
+[[triggers]]
+id = "solo"
+kind = "manual"
+handler = "slow"
+singleton = true
+`
+
+const testLib = `
+let calls = 0
+
+fn boom(event) {
+  throw "boom: " + event.kind
+}
+
+fn flaky(event) {
+  calls = calls + 1
+  if calls < 3 { throw "not yet" }
+  return {ok: true, calls: calls}
+}
+
+fn echo(event) { return event.payload }
+
+fn slow(event) {
+  sleep(200)
+  return "done"
+}
+
+fn helper() { return 1 }
+`
+
+const testHandlers = `
+pub fn on_ok(event) { return {ok: true, kind: event.kind} }
+pub fn wanted(event) { return event.payload.want == true }
+`
+
+// project writes a fixture project and returns its manifest path.
+func writeProject(t *testing.T, manifestSrc, lib, handlers string) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("harn.toml", manifestSrc)
+	write("lib.harn", lib)
+	write("handlers.harn", handlers)
+	return filepath.Join(dir, "harn.toml")
+}
+
+func start(t *testing.T, log eventlog.Log, path string) *Orchestrator {
+	t.Helper()
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := New(context.Background(), Options{Log: log, Manifest: m, StateDir: filepath.Dir(path), Stderr: io.Discard, Poll: 10 * time.Millisecond, Bind: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	t.Cleanup(func() { o.Close() })
+	return o
+}
+
+func fire(t *testing.T, o *Orchestrator, id string, payload any) Handle {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	h, err := o.Fire(ctx, id, payload, Caller{Client: "test/1", TraceID: "mcp_trace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestFireSucceeds(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "cron-ok", map[string]any{"note": "hi"})
+	if h.Status != "succeeded" || js(h.Result) != `{"kind":"cron.tick","ok":true}` || h.BindingVersion != 1 || !strings.HasPrefix(h.EventID, "trigger_evt_") {
+		t.Fatalf("%+v", h)
+	}
+	ev, err := o.Event(context.Background(), h.EventID)
+	if err != nil || ev == nil {
+		t.Fatal(ev, err)
+	}
+	hdr := ev.Event["headers"].(map[string]any)
+	if ev.Event["note"] != "hi" || hdr["x-harn-mcp-client"] != "test/1" || hdr["x-harn-mcp-trace-id"] != "mcp_trace" || hdr["x-harn-synthetic"] != "true" || ev.Event["trace_id"] != "mcp_trace" {
+		t.Fatalf("event %s", js(ev.Event))
+	}
+	if len(ev.Trace.Outbox) != 1 || len(ev.Trace.Attempts) != 1 {
+		t.Fatalf("trace %s", js(ev.Trace))
+	}
+	list, _ := o.List(context.Background())
+	first := list["triggers"].([]TriggerInfo)[0]
+	if first.Metrics.Received != 1 || first.Metrics.Dispatched != 1 || js(first.Handler) != `{"kind":"local","reference":"handlers::on_ok"}` || first.State != "active" {
+		t.Fatalf("list %s", js(first))
+	}
+	if _, err := o.Fire(context.Background(), "nope", nil, Caller{}); err == nil || err.Error() != "unknown manifest binding 'nope'" {
+		t.Fatalf("unknown: %v", err)
+	}
+}
+
+func TestRetryThenDLQThenRetryDLQ(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "no-retry", nil)
+	if h.Status != "dlq" || h.DLQEntryID == nil || *h.Error != "boom: manual" {
+		t.Fatalf("%s", js(h))
+	}
+	h = fire(t, o, "always-fails", nil)
+	if h.Status != "failed" {
+		t.Fatalf("first attempt: %s", js(h))
+	}
+	// Two retries follow in the background, then the DLQ.
+	deadline := time.Now().Add(10 * time.Second)
+	var entries []DLQEntry
+	for time.Now().Before(deadline) {
+		entries, _ = o.PendingDLQ(context.Background())
+		if len(entries) == 2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("dlq %s", js(entries))
+	}
+	var e DLQEntry
+	for _, x := range entries {
+		if x.EventID == h.EventID {
+			e = x
+		}
+	}
+	if e.ErrorClass != "handler_panic" || e.State != "pending" || len(e.RetryHistory) != 3 || e.RetryHistory[2].Attempt != 3 || e.Kind != "manual" || e.Provider != "manual" {
+		t.Fatalf("entry %s", js(e))
+	}
+	attempts, _ := log.Count(context.Background(), TopicAttempts)
+	if attempts != 4 {
+		t.Fatalf("attempts %d", attempts)
+	}
+	r, err := o.RetryDLQ(context.Background(), e.ID, Caller{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Handle.ReplayOfEventID == nil || *r.Handle.ReplayOfEventID != h.EventID || r.Handle.Status != "failed" {
+		t.Fatalf("retry %s", js(r))
+	}
+	if _, err := o.RetryDLQ(context.Background(), e.ID, Caller{}); err == nil || !strings.Contains(err.Error(), "unknown pending DLQ entry") {
+		t.Fatalf("second retry: %v", err)
+	}
+	ev, _ := o.Event(context.Background(), r.Handle.EventID)
+	if len(ev.Trace.ActionGraph) != 1 || ev.Trace.ActionGraph[0]["kind"] != "replay_chain" {
+		t.Fatalf("link %s", js(ev.Trace))
+	}
+}
+
+func TestFlakyRecovers(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "flaky", nil)
+	if h.Status != "failed" {
+		t.Fatalf("%s", js(h))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		list, _ := o.List(context.Background())
+		for _, ti := range list["triggers"].([]TriggerInfo) {
+			if ti.TriggerID == "flaky" && ti.Metrics.Dispatched == 1 {
+				if ti.Metrics.Failed != 2 {
+					t.Fatalf("%s", js(ti))
+				}
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("flaky never succeeded")
+}
+
+func TestPredicateWorkerAndReplay(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	if h := fire(t, o, "picky", map[string]any{"payload": map[string]any{"want": false}}); h.Status != "skipped" {
+		t.Fatalf("%s", js(h))
+	}
+	h := fire(t, o, "picky", map[string]any{"payload": map[string]any{"want": true}})
+	if h.Status != "succeeded" || js(h.Result) != `{"want":true}` {
+		t.Fatalf("%s", js(h))
+	}
+	w := fire(t, o, "queued", nil)
+	if w.Status != "succeeded" || w.Result.(map[string]any)["queue"] != "triage" {
+		t.Fatalf("%s", js(w))
+	}
+	if n, _ := log.Count(context.Background(), "worker.triage"); n != 1 {
+		t.Fatalf("worker jobs %d", n)
+	}
+	r, err := o.Replay(context.Background(), h.EventID, nil, Caller{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh := r.(Handle)
+	if rh.Status != "succeeded" || *rh.ReplayOfEventID != h.EventID || rh.EventID == h.EventID {
+		t.Fatalf("%s", js(rh))
+	}
+	past := time.Now().Add(-time.Hour)
+	rep, err := o.Replay(context.Background(), h.EventID, &past, Caller{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr := rep.(ReplayReport); rr.BindingVersionAsOf != nil || rr.Handle.Status != "succeeded" {
+		t.Fatalf("%s", js(rr))
+	}
+	now := time.Now()
+	rep, _ = o.Replay(context.Background(), h.EventID, &now, Caller{})
+	if rr := rep.(ReplayReport); rr.BindingVersionAsOf == nil || *rr.BindingVersionAsOf != 1 || rr.DefinitionChanged {
+		t.Fatalf("%s", js(rr))
+	}
+	if _, err := o.Replay(context.Background(), "trigger_evt_x", nil, Caller{}); err == nil || err.Error() != "unknown trigger event id 'trigger_evt_x'" {
+		t.Fatal(err)
+	}
+}
+
+func TestSingletonSkipsOverlap(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	var wg sync.WaitGroup
+	statuses := make([]string, 2)
+	for i := range statuses {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			statuses[i] = fire(t, o, "solo", nil).Status
+		}(i)
+	}
+	wg.Wait()
+	got := statuses[0] + "," + statuses[1]
+	if got != "succeeded,skipped" && got != "skipped,succeeded" {
+		t.Fatalf("statuses %s", got)
+	}
+	insp, _ := o.Inspect(context.Background())
+	if !strings.Contains(js(insp), `"singleton":{"state":{"waited":0,"skipped":1,"running":0}}`) {
+		t.Fatalf("inspect %s", js(insp))
+	}
+}
+
+// TestVersionsAndLifecycle: a changed definition is a new version; a
+// removed binding is terminated; an unchanged one keeps its version.
+func TestVersionsAndLifecycle(t *testing.T) {
+	log := memory.New()
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	o := start(t, log, path)
+	if o.Binding("cron-ok").Version != 1 {
+		t.Fatal("v1")
+	}
+	changed := strings.Replace(testManifest, `schedule = "0 0 1 1 *"`, `schedule = "0 0 2 1 *"`, 1)
+	changed = strings.Replace(changed, "[[triggers]]\nid = \"queued\"", "[[triggers]]\nid = \"queued-renamed\"", 1)
+	m, err := manifest.Parse(path, []byte(changed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Reload(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if o.Binding("cron-ok").Version != 2 || o.Binding("flaky").Version != 1 {
+		t.Fatalf("versions %d %d", o.Binding("cron-ok").Version, o.Binding("flaky").Version)
+	}
+	recs, _ := log.Read(context.Background(), TopicLifecycle, 0, 0)
+	var kinds []string
+	for _, r := range recs[7:] {
+		kinds = append(kinds, r.Kind+":"+r.Headers["binding_id"])
+	}
+	if strings.Join(kinds, " ") != "binding_registered:cron-ok binding_registered:queued-renamed binding_terminated:queued" {
+		t.Fatalf("lifecycle %v", kinds)
+	}
+	snap, err := os.ReadFile(filepath.Join(filepath.Dir(path), SnapshotFile))
+	if err != nil || !strings.Contains(string(snap), `"queued-renamed"`) || !strings.Contains(string(snap), `"status": "running"`) {
+		t.Fatalf("snapshot %s %v", snap, err)
+	}
+}
+
+func TestUnresolvableHandlers(t *testing.T) {
+	src := "[[triggers]]\nid = \"a\"\nkind = \"manual\"\nhandler = \"missing\"\n\n[[triggers]]\nid = \"b\"\nkind = \"manual\"\nhandler = \"helper_value\"\n"
+	path := writeProject(t, src, "let helper_value = 3\n", "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: io.Discard})
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	want := []string{`[[triggers]][0] (id "a"): handler: function missing is not defined in lib.harn`, `[[triggers]][1] (id "b"): handler: helper_value in lib.harn is not a function`}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("missing %q in %v", w, err)
+		}
+	}
+	path = writeProject(t, src, "fn broken( {", "")
+	m, _ = manifest.Load(path)
+	_, err = New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), "handler: cannot load") {
+		t.Fatalf("syntax error: %v", err)
+	}
+}
+
+// TestSQLiteRestart: on the SQLite log, the DLQ, recorded events and
+// binding versions survive a restart of the node, and replay and DLQ
+// retry work on the events of the earlier process.
+func TestSQLiteRestart(t *testing.T) {
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	db := filepath.Join(t.TempDir(), "events.sqlite")
+	open := func() eventlog.Log {
+		l, err := sqlite.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	log1 := open()
+	o1 := start(t, log1, path)
+	ok := fire(t, o1, "cron-ok", nil)
+	dead := fire(t, o1, "no-retry", nil)
+	o1.Close()
+	log1.Close()
+
+	log2 := open()
+	defer log2.Close()
+	o2 := start(t, log2, path)
+	if o2.Binding("cron-ok").Version != 1 {
+		t.Fatal("version changed across restart")
+	}
+	entries, _ := o2.PendingDLQ(context.Background())
+	if len(entries) != 1 || entries[0].ID != *dead.DLQEntryID {
+		t.Fatalf("dlq %s", js(entries))
+	}
+	r, err := o2.Replay(context.Background(), ok.EventID, nil, Caller{})
+	if err != nil || r.(Handle).Status != "succeeded" {
+		t.Fatalf("%v %v", r, err)
+	}
+	if _, err := o2.RetryDLQ(context.Background(), entries[0].ID, Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := o2.List(context.Background())
+	if m := list["triggers"].([]TriggerInfo)[0].Metrics; m.Received != 2 || m.Dispatched != 2 {
+		t.Fatalf("metrics %s", js(m))
+	}
+}
+
+// TestDLQRetention: a pending entry older than retry.retention_days is
+// purged (a tombstone), younger ones stay.
+func TestDLQRetention(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "no-retry", nil)
+	o.purgeExpiredDLQ(context.Background(), time.Now())
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 1 {
+		t.Fatalf("purged too early: %s", js(entries))
+	}
+	o.purgeExpiredDLQ(context.Background(), time.Now().Add(8*24*time.Hour))
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 0 {
+		t.Fatalf("not purged: %s", js(entries))
+	}
+	recs, _ := log.Read(context.Background(), TopicDLQ, 0, 0)
+	if last := recs[len(recs)-1]; last.Kind != "dlq_purged" || last.Headers["entry_id"] != *h.DLQEntryID {
+		t.Fatalf("tombstone %+v", last)
+	}
+}

@@ -1,0 +1,142 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/orchestrator/manifest"
+	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/vm"
+)
+
+// Runtime holds the project's local handler and predicate functions:
+// every module a binding names, loaded as a library (language.md §11.2:
+// imports, top-level bindings and functions; never `main`) into one
+// interpreter session. Calls from several dispatches run on threads of
+// the one VM, which serializes Harn code and lets waiting handlers
+// overlap (docs/concurrency.md).
+type Runtime struct {
+	sess *interp.Session
+	fns  map[string]*vm.Closure // by file + "::" + function
+}
+
+// LoadRuntime loads the modules of m's local handlers and predicates and
+// resolves each reference; an unresolvable one is a manifest problem
+// naming the binding and field. Handler output (print, log) goes to
+// stderr: on stdio, stdout belongs to the protocol.
+func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
+	r := &Runtime{
+		sess: interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: strings.NewReader("")}),
+		fns:  map[string]*vm.Closure{},
+	}
+	modules := map[string]*interp.Module{}
+	failed := map[string]string{}
+	var problems []manifest.Problem
+	resolve := func(t *manifest.Trigger, field string, h manifest.Handler) {
+		key := h.File + "::" + h.Function
+		if _, ok := r.fns[key]; ok {
+			return
+		}
+		bad := func(msg string) {
+			problems = append(problems, manifest.Problem{File: m.Path, Index: t.Index, ID: t.ID, Field: field, Msg: msg})
+		}
+		mod, loaded := modules[h.File]
+		if !loaded {
+			if msg, ok := failed[h.File]; ok {
+				bad(msg)
+				return
+			}
+			var err error
+			mod, err = r.load(filepath.Join(m.Root, h.File))
+			if err != nil {
+				failed[h.File] = err.Error()
+				bad(err.Error())
+				return
+			}
+			modules[h.File] = mod
+		}
+		v, ok := mod.VM.Global(h.Function)
+		fn, isFn := v.(*vm.Closure)
+		switch {
+		case !ok:
+			bad(fmt.Sprintf("function %s is not defined in %s", h.Function, h.File))
+		case !isFn:
+			bad(fmt.Sprintf("%s in %s is not a function", h.Function, h.File))
+		default:
+			r.fns[key] = fn
+		}
+	}
+	for _, t := range m.Triggers {
+		if t.Handler.Kind == "local" {
+			resolve(t, "handler", t.Handler)
+		}
+		if t.WhenRef != nil {
+			resolve(t, "when", *t.WhenRef)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &manifest.Error{Problems: problems}
+	}
+	return r, nil
+}
+
+func (r *Runtime) load(path string) (*interp.Module, error) {
+	mod, err := r.sess.LoadModule(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot load %s:\n%s", path, strings.TrimRight(r.sess.RenderError(err), "\n"))
+	}
+	if err := r.sess.InitModule(mod); err != nil {
+		return nil, fmt.Errorf("initialising %s failed: %s", path, callError(err))
+	}
+	return mod, nil
+}
+
+// Call runs a local function with the event as a Harn dict and returns
+// its result as JSON. A function that throws, or returns Err(x), fails;
+// ctx's end cancels the Harn thread.
+func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any) (any, error) {
+	fn := r.fns[h.File+"::"+h.Function]
+	if fn == nil {
+		return nil, fmt.Errorf("handler %s is not loaded", h.Reference)
+	}
+	th := r.sess.VM.NewThread()
+	stop := context.AfterFunc(ctx, th.Cancel)
+	defer stop()
+	res, err := th.CallPlain(fn, []vm.Value{tool.FromJSON(event)})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, errors.New(callError(err))
+	}
+	if ok, isResult := vm.IsResult(res); isResult {
+		inner := res.(*vm.EnumValue).Fields[0]
+		if !ok {
+			return nil, errors.New(vm.ToDisplay(inner))
+		}
+		res = inner
+	}
+	out, err := jsonschema.ToAny(res)
+	if err != nil {
+		return nil, fmt.Errorf("handler result is not JSON data: %v", err)
+	}
+	return out, nil
+}
+
+// callError is the message of a failed call: a thrown value's text, or
+// the runtime error without its stack trace.
+func callError(err error) string {
+	if e, ok := err.(*vm.Error); ok {
+		if e.Kind == vm.KindThrown && e.Value != nil {
+			return vm.ToDisplay(e.Value)
+		}
+		return e.UncaughtText()
+	}
+	return err.Error()
+}

@@ -1,0 +1,227 @@
+// Package secretscan finds high-signal leaked credentials in text
+// (orchestrator.md §5.2): the `harn.secret_scan` tool's detectors,
+// positions, redaction and fingerprints, and the redacted record the
+// orchestrator appends to the `audit.secret_scan` topic.
+//
+// A finding never carries the matched text itself: only its position,
+// a redacted form (a few characters at each end) and a fingerprint
+// (a truncated SHA-256) that lets two scans be correlated without
+// storing the secret.
+package secretscan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Finding is one detected credential. Offsets are bytes into the
+// scanned content (end exclusive); line and columns are 1-based and
+// count characters.
+type Finding struct {
+	Detector    string `json:"detector"`
+	Source      string `json:"source"`
+	Title       string `json:"title"`
+	Line        int    `json:"line"`
+	ColumnStart int    `json:"column_start"`
+	ColumnEnd   int    `json:"column_end"`
+	StartOffset int    `json:"start_offset"`
+	EndOffset   int    `json:"end_offset"`
+	Redacted    string `json:"redacted"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// detector is one rule. group selects the capture group that is the
+// finding (0: the whole match); minEntropy, when set, keeps only
+// findings at least that random (bits per character). anyOf lists
+// literals of which every match contains at least one: content without
+// them is not searched (a leading \b keeps RE2 from skipping ahead to a
+// literal prefix by itself, so the regexps alone scan slowly).
+type detector struct {
+	id, source, title string
+	re                *regexp.Regexp
+	group             int
+	minEntropy        float64
+	anyOf             []string
+	// folded: anyOf is matched against the content lower-cased (and
+	// with the one non-ASCII fold of an ASCII letter in the keywords
+	// that lower-casing leaves alone, U+017F ſ, mapped to s), for
+	// case-insensitive rules.
+	folded bool
+}
+
+// highEntropyID is the generic rule whose findings give way to a
+// specific detector's finding on the same span.
+const highEntropyID = "high-entropy-credential-assignment"
+
+const privateKeyID = "private-key-block"
+
+// detectors are the rules of §5.2. Go's `\b` is an ASCII word boundary.
+var detectors = []detector{
+	{id: "aws-access-key-id", source: "gitleaks", title: "AWS access key id",
+		re:    regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|ANPA|AROA|AIPA)[A-Z0-9]{16}\b`),
+		anyOf: []string{"AKIA", "ASIA", "AGPA", "AIDA", "ANPA", "AROA", "AIPA"}},
+	{id: "github-token", source: "gitleaks", title: "GitHub token",
+		re:    regexp.MustCompile(`\bgh(?:p|o|u|s|r)_[A-Za-z0-9]{36,255}\b`),
+		anyOf: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
+	{id: "github-fine-grained-token", source: "gitleaks", title: "GitHub fine-grained personal access token",
+		re:    regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,255}\b`),
+		anyOf: []string{"github_pat_"}},
+	{id: "gitlab-token", source: "detect-secrets", title: "GitLab personal access token",
+		re:    regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,255}\b`),
+		anyOf: []string{"glpat-"}},
+	{id: "npm-token", source: "detect-secrets", title: "npm access token",
+		re:    regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+		anyOf: []string{"npm_"}},
+	{id: "openai-api-key", source: "detect-secrets", title: "OpenAI API key",
+		re:    regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,255}\b`),
+		anyOf: []string{"sk-"}},
+	{id: "slack-token", source: "trufflehog", title: "Slack token",
+		re:    regexp.MustCompile(`\bxox(?:a|b|p|r|s)-[A-Za-z0-9-]{10,255}\b`),
+		anyOf: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}},
+	{id: "stripe-secret-key", source: "trufflehog", title: "Stripe secret or restricted key",
+		re:    regexp.MustCompile(`\b(?:rk|sk)_(?:live|test)_[0-9A-Za-z]{16,255}\b`),
+		anyOf: []string{"rk_live_", "rk_test_", "sk_live_", "sk_test_"}},
+	{id: privateKeyID, source: "detect-secrets", title: "Private key block",
+		re:    regexp.MustCompile(`(?m)^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----$`),
+		anyOf: []string{"PRIVATE KEY-----"}},
+	{id: highEntropyID, source: "trufflehog", title: "High-entropy secret assignment",
+		re:    regexp.MustCompile(`(?im)(?:secret|token|api[_-]?key|access[_-]?key|password|passwd|pwd|client[_-]?secret|private[_-]?key)[^\n:=]{0,32}(?::|=)\s*["']([A-Za-z0-9+/=_\.-]{20,})["']`),
+		group: 1, minEntropy: 3.5,
+		anyOf: []string{"secret", "token", "key", "passw", "pwd"}, folded: true},
+}
+
+// Scan returns the findings in content sorted by start offset, end
+// offset and detector; never nil.
+func Scan(content string) []Finding { return scan(content, true) }
+
+// scan is Scan; prefilter false searches with every regexp regardless
+// of anyOf (the reference the fuzz test compares against).
+func scan(content string, prefilter bool) []Finding {
+	type span struct{ start, end int }
+	var found []Finding
+	specific := map[span]bool{}
+	folded := ""
+	for _, d := range detectors {
+		hay := content
+		if d.folded {
+			if folded == "" {
+				folded = strings.ReplaceAll(strings.ToLower(content), "ſ", "s")
+			}
+			hay = folded
+		}
+		if prefilter && !containsAny(hay, d.anyOf) {
+			continue
+		}
+		for _, m := range d.re.FindAllStringSubmatchIndex(content, -1) {
+			start, end := m[2*d.group], m[2*d.group+1]
+			if start < 0 {
+				continue
+			}
+			text := content[start:end]
+			if d.minEntropy > 0 && entropy(text) < d.minEntropy {
+				continue
+			}
+			if d.id != highEntropyID {
+				specific[span{start, end}] = true
+			}
+			found = append(found, newFinding(d, content, start, end))
+		}
+	}
+	out := []Finding{}
+	for _, f := range found {
+		if f.Detector == highEntropyID && specific[span{f.StartOffset, f.EndOffset}] {
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b Finding) int {
+		if a.StartOffset != b.StartOffset {
+			return a.StartOffset - b.StartOffset
+		}
+		if a.EndOffset != b.EndOffset {
+			return a.EndOffset - b.EndOffset
+		}
+		return strings.Compare(a.Detector, b.Detector)
+	})
+	return slices.CompactFunc(out, func(a, b Finding) bool {
+		return a.Detector == b.Detector && a.StartOffset == b.StartOffset && a.EndOffset == b.EndOffset
+	})
+}
+
+func containsAny(s string, literals []string) bool {
+	if literals == nil {
+		return true
+	}
+	for _, l := range literals {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func newFinding(d detector, content string, start, end int) Finding {
+	text := content[start:end]
+	line, col := position(content, start)
+	_, colEnd := position(content, end)
+	sum := sha256.Sum256([]byte(text))
+	return Finding{
+		Detector:    d.id,
+		Source:      d.source,
+		Title:       d.title,
+		Line:        line,
+		ColumnStart: col,
+		ColumnEnd:   colEnd,
+		StartOffset: start,
+		EndOffset:   end,
+		Redacted:    redact(d.id, text),
+		Fingerprint: hex.EncodeToString(sum[:])[:16],
+	}
+}
+
+// position returns the 1-based line and character column of byte offset
+// off.
+func position(content string, off int) (line, col int) {
+	before := content[:off]
+	lineStart := strings.LastIndexByte(before, '\n') + 1
+	return strings.Count(before, "\n") + 1, utf8.RuneCountInString(before[lineStart:]) + 1
+}
+
+// redact keeps just enough of a match to recognise it: a private key's
+// header line, else the first and last four characters; short matches
+// become all asterisks.
+func redact(detector, text string) string {
+	if detector == privateKeyID {
+		first, _, _ := strings.Cut(text, "\n")
+		return first + " …"
+	}
+	runes := []rune(text)
+	if len(runes) <= 8 {
+		return strings.Repeat("*", len(runes))
+	}
+	return string(runes[:4]) + "…" + string(runes[len(runes)-4:])
+}
+
+// entropy is the Shannon entropy of s in bits per character.
+func entropy(s string) float64 {
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	h := 0.0
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h
+}

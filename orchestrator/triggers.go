@@ -1,0 +1,228 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
+)
+
+// Triggers: the event sources of cron and webhook bindings. Manual
+// bindings have none; any binding can also be fired through Fire.
+
+var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// startCron schedules the project's cron bindings, replacing any
+// earlier schedule. Each tick is accepted under the idempotency key
+// cron/<binding>/<version>/<scheduled unix second>, so several nodes
+// running the same schedule dispatch each tick once.
+func (o *Orchestrator) startCron() {
+	o.cronMu.Lock()
+	defer o.cronMu.Unlock()
+	if o.cron != nil {
+		o.cron.Stop()
+		o.cron = nil
+	}
+	if o.ctx.Err() != nil {
+		return
+	}
+	c := cron.New(cron.WithParser(cronSpec))
+	n := 0
+	for _, b := range o.Bindings() {
+		if b.Kind != "cron" {
+			continue
+		}
+		sched, err := cronSpec.Parse("CRON_TZ=" + b.Location.String() + " " + b.Schedule)
+		if err != nil {
+			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
+			continue
+		}
+		c.Schedule(sched, cron.FuncJob(func() { o.tick(b, time.Now().Truncate(time.Second)) }))
+		n++
+	}
+	if n > 0 {
+		o.cron = c
+		c.Start()
+		o.addConnectors("cron")
+	}
+}
+
+func (o *Orchestrator) stopCron() {
+	o.cronMu.Lock()
+	defer o.cronMu.Unlock()
+	if o.cron != nil {
+		<-o.cron.Stop().Done()
+		o.cron = nil
+	}
+}
+
+// tick accepts one cron event.
+func (o *Orchestrator) tick(b *Binding, at time.Time) {
+	event := map[string]any{
+		"provider": b.Provider,
+		"kind":     b.EventKind(),
+		"headers":  map[string]any{"x-harn-binding-id": b.ID},
+		"payload":  map[string]any{"scheduled_at": at.In(b.Location).Format(time.RFC3339), "schedule": b.Schedule, "timezone": b.Location.String()},
+	}
+	key := fmt.Sprintf("cron/%s/%d/%d", b.ID, b.Version, at.Unix())
+	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
+	defer cancel()
+	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", Event: event}, key); err != nil && o.ctx.Err() == nil {
+		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
+	}
+}
+
+// MaxWebhookBody bounds a webhook delivery.
+const MaxWebhookBody = 4 << 20
+
+// WebhookAck is the answer to an accepted delivery.
+type WebhookAck struct {
+	EventID   string `json:"event_id"`
+	TriggerID string `json:"trigger_id"`
+	Status    string `json:"status"` // accepted
+	Duplicate bool   `json:"duplicate"`
+}
+
+// ServeWebhook serves the deliveries of the webhook bindings, each at its
+// path (default /hooks/<id>). A binding with a secret requires a valid
+// HMAC signature (and, for the harn scheme, a timestamp inside the
+// replay window); for one without, unsigned decides (nil admits all) —
+// the MCP server passes its own authentication there. A delivery id
+// header makes deliveries idempotent. Deliveries are acknowledged with
+// 202 once accepted; dispatch is asynchronous. ok is false when no
+// binding has the path.
+func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(http.ResponseWriter, *http.Request) bool) (ok bool) {
+	var b *Binding
+	for _, x := range o.Bindings() {
+		if x.Kind == "webhook" && x.Webhook != nil && x.Webhook.Path == r.URL.Path {
+			b = x
+			break
+		}
+	}
+	if b == nil {
+		return false
+	}
+	fail := func(code int, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(map[string]any{"error": msg})
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		fail(http.StatusMethodNotAllowed, "webhook deliveries are POST requests")
+		return true
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
+	if err != nil {
+		fail(http.StatusRequestEntityTooLarge, fmt.Sprintf("delivery larger than %d bytes", MaxWebhookBody))
+		return true
+	}
+	wh := b.Webhook
+	if len(wh.Secret) > 0 {
+		if msg := verifySignature(wh.Scheme, wh.Secret, wh.SignatureHeader, wh.TimestampHeader, wh.ReplayWindow, r, body, o.opts.Now()); msg != "" {
+			fail(http.StatusUnauthorized, msg)
+			return true
+		}
+	} else if unsigned != nil && !unsigned(w, r) {
+		return true
+	}
+	kind := b.EventKind()
+	if gh := r.Header.Get("X-GitHub-Event"); gh != "" && b.Provider == "github" {
+		kind = gh
+	}
+	if len(b.Events) > 0 && !slices.Contains(b.Events, kind) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		json.NewEncoder(w).Encode(map[string]any{"trigger_id": b.ID, "status": "ignored", "reason": "event kind " + kind + " is not in match.events"})
+		return true
+	}
+	var payload any
+	if json.Unmarshal(body, &payload) != nil {
+		payload = map[string]any{"raw": string(body)}
+	}
+	headers := map[string]any{}
+	for k, v := range r.Header {
+		lk := strings.ToLower(k)
+		if lk == "authorization" || lk == "cookie" || lk == "x-api-key" || strings.EqualFold(k, wh.SignatureHeader) {
+			continue
+		}
+		headers[lk] = strings.Join(v, ", ")
+	}
+	event := map[string]any{"provider": b.Provider, "kind": kind, "headers": headers, "payload": payload}
+	key := ""
+	if id := r.Header.Get(wh.DeliveryHeader); id != "" {
+		event["delivery_id"] = id
+		key = "webhook/" + b.ID + "/" + id
+	}
+	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", Event: event}, key)
+	if err != nil {
+		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusAccepted)
+	json.NewEncoder(w).Encode(WebhookAck{EventID: acc.Envelope.EventID, TriggerID: b.ID, Status: "accepted", Duplicate: !acc.New})
+	return true
+}
+
+// verifySignature checks a delivery's HMAC-SHA256 signature
+// ("sha256=<hex>"): over "<timestamp>.<body>" for the harn scheme, whose
+// timestamp (unix seconds) must lie within the replay window, or over
+// the body for the github scheme. It returns "" or the rejection.
+func verifySignature(scheme string, secret []byte, sigHeader, tsHeader string, window time.Duration, r *http.Request, body []byte, now time.Time) string {
+	sig := r.Header.Get(sigHeader)
+	if sig == "" {
+		return "missing signature header " + sigHeader
+	}
+	mac := hmac.New(sha256.New, secret)
+	if scheme == "harn" {
+		ts := r.Header.Get(tsHeader)
+		if ts == "" {
+			return "missing timestamp header " + tsHeader
+		}
+		secs, err := strconv.ParseInt(ts, 10, 64)
+		if err != nil {
+			return "timestamp header " + tsHeader + " is not unix seconds"
+		}
+		if d := now.Sub(time.Unix(secs, 0)); d > window || d < -window {
+			return fmt.Sprintf("timestamp outside the replay window of %s", window)
+		}
+		mac.Write([]byte(ts + "."))
+	}
+	mac.Write(body)
+	want := "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	if !hmac.Equal([]byte(strings.ToLower(strings.TrimSpace(sig))), []byte(want)) {
+		return "signature mismatch"
+	}
+	return ""
+}
+
+// Sign is the harn-scheme signature of a delivery, for senders and
+// tests: the value of X-Harn-Signature for body sent at ts.
+func Sign(secret []byte, ts int64, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(strconv.FormatInt(ts, 10) + "."))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// ServingWebhooks records that this node's HTTP listener serves the
+// webhook bindings (their providers become connectors in inspect and
+// the snapshot).
+func (o *Orchestrator) ServingWebhooks() {
+	for _, b := range o.Bindings() {
+		if b.Kind == "webhook" {
+			o.addConnectors(b.Provider)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/orchestrator/manifest"
+)
+
+const triggerManifest = `
+[[triggers]]
+id = "every-second"
+kind = "cron"
+schedule = "* * * * * *"
+timezone = "Asia/Tokyo"
+handler = "ok"
+
+[[triggers]]
+id = "signed"
+kind = "webhook"
+handler = "ok"
+webhook = { secret_env = "HARN_TEST_HOOK_SECRET", replay_window = "1m" }
+
+[[triggers]]
+id = "gh"
+kind = "webhook"
+provider = "github"
+handler = "ok"
+match = { events = ["push"] }
+webhook = { secret_env = "HARN_TEST_HOOK_SECRET" }
+
+[[triggers]]
+id = "open"
+kind = "webhook"
+handler = "ok"
+webhook = { path = "/in/open" }
+`
+
+// TestCronTwoNodes: two nodes on one log run the same schedule; each
+// tick is dispatched once, with the scheduled time in the binding's zone.
+func TestCronTwoNodes(t *testing.T) {
+	t.Setenv("HARN_TEST_HOOK_SECRET", "s3cret")
+	log := memory.New()
+	path := writeProject(t, triggerManifest, "fn ok(e) { return e.payload }", "")
+	a := start(t, log, path)
+	b := start(t, log, path)
+	_ = b
+	ctx := context.Background()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, _ := log.Count(ctx, TopicOutbox); n >= 3 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	a.Close()
+	b.Close()
+	recs, _ := log.Read(ctx, TopicEvents, 0, 0)
+	if len(recs) < 3 {
+		t.Fatalf("only %d ticks", len(recs))
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		var p struct {
+			Event struct {
+				Payload struct {
+					ScheduledAt string `json:"scheduled_at"`
+				} `json:"payload"`
+			} `json:"event"`
+		}
+		json.Unmarshal(r.Payload, &p)
+		at := p.Event.Payload.ScheduledAt
+		if !strings.HasSuffix(at, "+09:00") {
+			t.Fatalf("scheduled_at %q not in Asia/Tokyo", at)
+		}
+		if seen[at] {
+			t.Fatalf("tick %s dispatched twice", at)
+		}
+		seen[at] = true
+	}
+	if !strings.Contains(js(a.connectorList()), "cron") {
+		t.Fatal("cron connector not reported")
+	}
+}
+
+func TestWebhooks(t *testing.T) {
+	t.Setenv("HARN_TEST_HOOK_SECRET", "s3cret")
+	path := writeProject(t, strings.Replace(triggerManifest, `schedule = "* * * * * *"`, `schedule = "0 0 1 1 *"`, 1), "fn ok(e) { return e.payload }", "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := memory.New()
+	o, err := New(context.Background(), Options{Log: log, Manifest: m, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := "open"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		unsigned := func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("x-api-key") == gate {
+				return true
+			}
+			w.WriteHeader(401)
+			return false
+		}
+		if !o.ServeWebhook(w, r, unsigned) {
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	post := func(p, body string, h map[string]string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", srv.URL+p, strings.NewReader(body))
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	secret := []byte("s3cret")
+	now := time.Now().Unix()
+	body := `{"n":1}`
+	good := map[string]string{"X-Harn-Timestamp": strconv.FormatInt(now, 10), "X-Harn-Signature": Sign(secret, now, []byte(body)), "X-Harn-Delivery-Id": "d1"}
+	code, out := post("/hooks/signed", body, good)
+	if code != 202 || out["status"] != "accepted" || out["duplicate"] != false {
+		t.Fatalf("%d %v", code, out)
+	}
+	first := out["event_id"]
+	code, out = post("/hooks/signed", body, good)
+	if code != 202 || out["duplicate"] != true || out["event_id"] != first {
+		t.Fatalf("duplicate: %d %v", code, out)
+	}
+	stale := now - 120
+	cases := []struct {
+		name string
+		h    map[string]string
+		want string
+	}{
+		{"no signature", map[string]string{"X-Harn-Timestamp": strconv.FormatInt(now, 10)}, "missing signature header X-Harn-Signature"},
+		{"no timestamp", map[string]string{"X-Harn-Signature": Sign(secret, now, []byte(body))}, "missing timestamp header X-Harn-Timestamp"},
+		{"wrong secret", map[string]string{"X-Harn-Timestamp": strconv.FormatInt(now, 10), "X-Harn-Signature": Sign([]byte("nope"), now, []byte(body))}, "signature mismatch"},
+		{"stale", map[string]string{"X-Harn-Timestamp": strconv.FormatInt(stale, 10), "X-Harn-Signature": Sign(secret, stale, []byte(body))}, "timestamp outside the replay window of 1m0s"},
+		{"body changed", map[string]string{"X-Harn-Timestamp": strconv.FormatInt(now, 10), "X-Harn-Signature": Sign(secret, now, []byte(`{"n":2}`))}, "signature mismatch"},
+	}
+	for _, c := range cases {
+		code, out := post("/hooks/signed", body, c.h)
+		if code != 401 || out["error"] != c.want {
+			t.Errorf("%s: %d %v", c.name, code, out)
+		}
+	}
+	// github scheme: HMAC of the body, event kind from X-GitHub-Event.
+	ghSig := func(b string) string { return githubSig(secret, b) }
+	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body), "X-GitHub-Event": "push", "X-GitHub-Delivery": "g1"})
+	if code != 202 || out["status"] != "accepted" {
+		t.Fatalf("github: %d %v", code, out)
+	}
+	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body), "X-GitHub-Event": "issues"})
+	if code != 202 || out["status"] != "ignored" {
+		t.Fatalf("github issues: %d %v", code, out)
+	}
+	// unsigned bindings defer to the server's authentication.
+	if code, _ := post("/in/open", body, nil); code != 401 {
+		t.Fatalf("open without key: %d", code)
+	}
+	if code, out := post("/in/open", "not json", map[string]string{"x-api-key": "open"}); code != 202 || out["status"] != "accepted" {
+		t.Fatalf("open: %d %v", code, out)
+	}
+	if code, _ := post("/hooks/nope", body, nil); code != 404 {
+		t.Fatalf("unknown path: %d", code)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/hooks/signed", nil)
+	if resp, _ := http.DefaultClient.Do(req); resp.StatusCode != 405 {
+		t.Fatalf("GET: %d", resp.StatusCode)
+	}
+	// Three accepted deliveries; the recorded events keep the request
+	// headers but never the signature or credentials.
+	recs, _ := log.Read(context.Background(), TopicEvents, 0, 0)
+	if len(recs) != 3 {
+		t.Fatalf("%d events", len(recs))
+	}
+	all := ""
+	for _, r := range recs {
+		all += string(r.Payload)
+	}
+	if strings.Contains(all, "sha256=") || strings.Contains(all, `"x-api-key"`) || !strings.Contains(all, `"raw":"not json"`) || !strings.Contains(all, `"delivery_id":"d1"`) {
+		t.Fatalf("events %s", all)
+	}
+}
+
+func githubSig(secret []byte, body string) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(body))
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}

@@ -1,0 +1,233 @@
+package collections
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Collection free functions (builtins.md §3.7) and dicts (§3.8).
+
+func init() {
+	lib.Def("chunk", "chunk(list, size?)", "consecutive slices of size items", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, err := firstList("chunk", args)
+		if err != nil {
+			return nil, err
+		}
+		return chunkList(l.Items(), args.At(1)), nil
+	})
+	lib.Def("window", "window(list, size?, step?)", "full windows of size items, advancing by step", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, err := firstList("window", args)
+		if err != nil {
+			return nil, err
+		}
+		return windowList(l.Items(), args.At(1), args.At(2)), nil
+	})
+	lib.Def("group_by", "group_by(list, f)", "dict of lists keyed by the string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, f, err := listAndCallback("group_by", args)
+		if err != nil {
+			return nil, err
+		}
+		// The free function insists on a string discriminator (newer.md
+		// §2.9); the .group_by method keeps April's display keys.
+		return groupByString(th, l.Items(), f)
+	})
+	lib.Def("partition", "partition(list, f)", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, f, err := listAndCallback("partition", args)
+		if err != nil {
+			return nil, err
+		}
+		yes, no, err := partition(th, l.Items(), f)
+		if err != nil {
+			return nil, err
+		}
+		b := vm.NewDictBuilder(2)
+		b.Set("match", lib.List(yes))
+		b.Set("no_match", lib.List(no))
+		return b.Build(), nil
+	})
+	lib.Def("dedup_by", "dedup_by(list, f)", "first item for each structural key of f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, f, err := listAndCallback("dedup_by", args)
+		if err != nil {
+			return nil, err
+		}
+		keys, err := mapItems(th, l.Items(), f)
+		if err != nil {
+			return nil, err
+		}
+		return lib.List(uniqueBy(l.Items(), keys)), nil
+	})
+	lib.Def("flat_map", "flat_map(list, f)", "f(item), splicing list results in", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		l, f, err := listAndCallback("flat_map", args)
+		if err != nil {
+			return nil, err
+		}
+		return flatMap(th, l.Items(), f)
+	})
+	lib.Def("keys", "keys(d)", "sorted keys of a dict", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		d, _ := args.Dict(0)
+		return dictKeys(d), nil
+	})
+	lib.Def("values", "values(d)", "values of a dict in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		d, _ := args.Dict(0)
+		return dictValues(d), nil
+	})
+	lib.Def("entries", "entries(d)", "[{key, value}, …] in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		d, _ := args.Dict(0)
+		return dictEntries(d), nil
+	})
+
+	dm := func(name, sig, doc string, fn func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error)) {
+		lib.Method("dict", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return fn(th, recv.(*vm.Dict), args)
+		})
+	}
+	dm("keys", "d.keys()", "sorted keys", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return dictKeys(d), nil
+	})
+	dm("values", "d.values()", "values in key order", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return dictValues(d), nil
+	})
+	dm("entries", "d.entries()", "[{key, value}, …] in key order", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return dictEntries(d), nil
+	})
+	dm("count", "d.count()", "number of entries", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return lib.IntOf(d.Len()), nil
+	})
+	dm("has", "d.has(key)", "whether key is present", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return vm.BoolOf(d.Has(vm.KeyString(args.At(0)))), nil
+	})
+	dm("get", "d.get(key, default?)", "the value under key, or default", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		if v, ok := d.Get(vm.KeyString(args.At(0))); ok {
+			return v, nil
+		}
+		return args.At(1), nil
+	})
+	dm("merge", "d.merge(other)", "union; other's values win", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		o, ok := args.Dict(0)
+		if !ok {
+			return d, nil
+		}
+		return d.Merge(o), nil
+	})
+	dm("remove", "d.remove(key)", "a copy without key", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		return d.Delete(vm.KeyString(args.At(0))), nil
+	})
+	dm("map_values", "d.map_values(f)", "f(value) for each entry", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		f, ok := args.Callable(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		b := vm.NewDictBuilder(d.Len())
+		var err error
+		d.Range(func(k string, v vm.Value) bool {
+			var r vm.Value
+			r, err = th.Call1(f, v)
+			b.Set(k, r)
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return b.Build(), nil
+	})
+	dm("filter", "d.filter(f)", "entries whose value passes f(value)", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		f, ok := args.Callable(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		b := vm.NewDictBuilder(d.Len())
+		var err error
+		d.Range(func(k string, v vm.Value) bool {
+			var keep bool
+			keep, err = lib.Truth(th, f, v)
+			if keep {
+				b.Set(k, v)
+			}
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return b.Build(), nil
+	})
+	rekey := func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
+		f, ok := args.Callable(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		b := vm.NewDictBuilder(d.Len())
+		var err error
+		d.Range(func(k string, v vm.Value) bool {
+			var nk vm.Value
+			nk, err = th.Call1(f, lib.Str(k))
+			if err == nil {
+				b.Set(vm.KeyString(nk), v)
+			}
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return b.Build(), nil
+	}
+	dm("rekey", "d.rekey(f)", "new key display(f(key)) for each entry", rekey)
+	dm("map_keys", "d.map_keys(f)", "new key display(f(key)) for each entry", rekey)
+}
+
+// firstList checks the first argument of the §3.7 functions.
+func firstList(name string, args vm.Args) (*vm.List, error) {
+	if args.Len() == 0 {
+		return nil, vm.Runtimef("%s: first argument must be a list", name)
+	}
+	l, ok := args.List(0)
+	if !ok {
+		return nil, vm.Typef("%s: first argument must be a list, got %s", name, args[0].Type())
+	}
+	return l, nil
+}
+
+func listAndCallback(name string, args vm.Args) (*vm.List, vm.Value, error) {
+	l, err := firstList(name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if args.Len() < 2 {
+		return nil, nil, vm.Runtimef("%s: callback is required", name)
+	}
+	f, ok := args.Callable(1)
+	if !ok {
+		return nil, nil, vm.Typef("%s: callback must be callable, got %s", name, args[1].Type())
+	}
+	return l, f, nil
+}
+
+func dictKeys(d *vm.Dict) *vm.List {
+	if d == nil {
+		return lib.List(nil)
+	}
+	return lib.StrList(d.Keys())
+}
+
+func dictValues(d *vm.Dict) *vm.List {
+	if d == nil {
+		return lib.List(nil)
+	}
+	out := make([]vm.Value, 0, d.Len())
+	d.Range(func(_ string, v vm.Value) bool {
+		out = append(out, v)
+		return true
+	})
+	return lib.List(out)
+}
+
+func dictEntries(d *vm.Dict) *vm.List {
+	if d == nil {
+		return lib.List(nil)
+	}
+	out := make([]vm.Value, 0, d.Len())
+	d.Range(func(k string, v vm.Value) bool {
+		out = append(out, vm.EntryDict(k, v))
+		return true
+	})
+	return lib.List(out)
+}

@@ -1,0 +1,656 @@
+package collections
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Lazy iterators (builtins.md §3.10). An iterator is a single-pass,
+// fused handle: combinators wrap it in a new iterator that pulls from it
+// on demand, sinks drain it, and once it reports its end it stays
+// exhausted. Sources are immutable values, so an iterator over a list or
+// dict sees the collection as it was when the iterator was made.
+
+// Iter is a lazy iterator (type_of "iter").
+type Iter struct {
+	src  source
+	done bool
+	// th is the thread that made the iterator; a for loop runs callbacks
+	// on the thread holding the VM lock, or on th when there is none.
+	th *vm.Thread
+}
+
+// source produces an iterator's elements; ok=false at the end.
+type source interface {
+	next(th *vm.Thread) (v vm.Value, ok bool, err error)
+}
+
+func newIter(th *vm.Thread, src source) *Iter { return &Iter{src: src, th: th} }
+
+func (*Iter) Type() string { return "iter" }
+func (*Iter) Truth() bool  { return true }
+
+// Display never consumes: it only reports whether the end was reached.
+func (it *Iter) Display(sb *strings.Builder) {
+	if it.done {
+		sb.WriteString("<iter (exhausted)>")
+	} else {
+		sb.WriteString("<iter>")
+	}
+}
+
+// EqualTo: an iterator equals only itself.
+func (it *Iter) EqualTo(o vm.Value) bool {
+	x, ok := o.(*Iter)
+	return ok && x == it
+}
+
+// Next pulls the next element.
+func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
+	if it.done {
+		return nil, false, nil
+	}
+	v, ok, err := it.src.next(th)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		it.done = true
+		it.src = nil
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+// Iterate lets `for` loops walk the iterator (vm.Iterable).
+func (it *Iter) Iterate() vm.Iterator { return loopIter{it} }
+
+// loopIter runs the iterator's callbacks on the thread executing the loop.
+type loopIter struct{ it *Iter }
+
+func (l loopIter) Next() (vm.Value, bool, error) {
+	th := l.it.th.VM().Current()
+	if th == nil {
+		th = l.it.th
+	}
+	return l.it.Next(th)
+}
+
+// ---- sources over values ----
+
+type sliceSource struct {
+	items []vm.Value
+	i     int
+}
+
+func (s *sliceSource) next(*vm.Thread) (vm.Value, bool, error) {
+	if s.i >= len(s.items) {
+		return nil, false, nil
+	}
+	v := s.items[s.i]
+	s.i++
+	return v, true, nil
+}
+
+type charSource struct{ s string }
+
+func (s *charSource) next(*vm.Thread) (vm.Value, bool, error) {
+	if s.s == "" {
+		return nil, false, nil
+	}
+	_, n := utf8.DecodeRuneInString(s.s)
+	c := s.s[:n]
+	s.s = s.s[n:]
+	return lib.Str(c), true, nil
+}
+
+type pairSource struct {
+	d *vm.Dict
+	i int
+}
+
+func (s *pairSource) next(*vm.Thread) (vm.Value, bool, error) {
+	keys := s.d.Keys()
+	if s.i >= len(keys) {
+		return nil, false, nil
+	}
+	k := keys[s.i]
+	s.i++
+	v, _ := s.d.Get(k)
+	return &vm.Pair{First: lib.Str(k), Second: v}, true, nil
+}
+
+// vmSource adapts a VM iterator (ranges, generators, streams, channels).
+type vmSource struct{ it vm.Iterator }
+
+func (s *vmSource) next(*vm.Thread) (vm.Value, bool, error) { return s.it.Next() }
+
+// toIter lifts an iterable value into a lazy iterator; an iterator is
+// returned as is.
+func toIter(th *vm.Thread, v vm.Value) (*Iter, bool) {
+	switch x := v.(type) {
+	case *Iter:
+		return x, true
+	case *vm.List:
+		return newIter(th, &sliceSource{items: x.Items()}), true
+	case *vm.Set:
+		return newIter(th, &sliceSource{items: x.Items()}), true
+	case *vm.Dict:
+		return newIter(th, &pairSource{d: x}), true
+	case vm.String:
+		return newIter(th, &charSource{s: x.Go()}), true
+	case vm.Iterable:
+		return newIter(th, &vmSource{it: x.Iterate()}), true
+	}
+	return nil, false
+}
+
+func notIterable(who string, v vm.Value) error {
+	return vm.Typef("%s: value of type %s is not iterable", who, v.Type())
+}
+
+// ---- combinators ----
+
+type mapSource struct {
+	in *Iter
+	f  vm.Value
+}
+
+func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	v, ok, err := s.in.Next(th)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	r, err := th.Call1(s.f, v)
+	return r, err == nil, err
+}
+
+type filterSource struct {
+	in *Iter
+	f  vm.Value
+}
+
+func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	for {
+		v, ok, err := s.in.Next(th)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		keep, err := lib.Truth(th, s.f, v)
+		if err != nil {
+			return nil, false, err
+		}
+		if keep {
+			return v, true, nil
+		}
+	}
+}
+
+type flatMapSource struct {
+	in  *Iter
+	f   vm.Value
+	cur *Iter
+}
+
+func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	for {
+		if s.cur != nil {
+			v, ok, err := s.cur.Next(th)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				return v, true, nil
+			}
+			s.cur = nil
+		}
+		v, ok, err := s.in.Next(th)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		r, err := th.Call1(s.f, v)
+		if err != nil {
+			return nil, false, err
+		}
+		sub, ok := toIter(th, r)
+		if !ok {
+			return r, true, nil
+		}
+		s.cur = sub
+	}
+}
+
+type takeSource struct {
+	in *Iter
+	n  int64
+}
+
+func (s *takeSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	if s.n <= 0 {
+		return nil, false, nil
+	}
+	s.n--
+	return s.in.Next(th)
+}
+
+type skipSource struct {
+	in *Iter
+	n  int64
+}
+
+func (s *skipSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	for ; s.n > 0; s.n-- {
+		if _, ok, err := s.in.Next(th); !ok || err != nil {
+			return nil, false, err
+		}
+	}
+	return s.in.Next(th)
+}
+
+type takeWhileSource struct {
+	in *Iter
+	f  vm.Value
+}
+
+func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	v, ok, err := s.in.Next(th)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	keep, err := lib.Truth(th, s.f, v)
+	if !keep || err != nil {
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+type skipWhileSource struct {
+	in      *Iter
+	f       vm.Value
+	skipped bool
+}
+
+func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	for {
+		v, ok, err := s.in.Next(th)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		if s.skipped {
+			return v, true, nil
+		}
+		skip, err := lib.Truth(th, s.f, v)
+		if err != nil {
+			return nil, false, err
+		}
+		if !skip {
+			s.skipped = true
+			return v, true, nil
+		}
+	}
+}
+
+type zipSource struct{ a, b *Iter }
+
+func (s *zipSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	x, ok, err := s.a.Next(th)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	y, ok, err := s.b.Next(th)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return &vm.Pair{First: x, Second: y}, true, nil
+}
+
+type enumerateSource struct {
+	in *Iter
+	i  int64
+}
+
+func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	v, ok, err := s.in.Next(th)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	p := &vm.Pair{First: lib.Intv(s.i), Second: v}
+	s.i++
+	return p, true, nil
+}
+
+type chainSource struct{ a, b *Iter }
+
+func (s *chainSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	v, ok, err := s.a.Next(th)
+	if ok || err != nil {
+		return v, ok, err
+	}
+	return s.b.Next(th)
+}
+
+type chunksSource struct {
+	in *Iter
+	n  int64
+}
+
+func (s *chunksSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	var chunk []vm.Value
+	for int64(len(chunk)) < s.n {
+		v, ok, err := s.in.Next(th)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			break
+		}
+		chunk = append(chunk, v)
+	}
+	if len(chunk) == 0 {
+		return nil, false, nil
+	}
+	return lib.List(chunk), true, nil
+}
+
+type windowsSource struct {
+	in  *Iter
+	n   int64
+	win []vm.Value
+}
+
+func (s *windowsSource) next(th *vm.Thread) (vm.Value, bool, error) {
+	for int64(len(s.win)) < s.n {
+		v, ok, err := s.in.Next(th)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		s.win = append(s.win, v)
+	}
+	out := lib.CopyItems(s.win)
+	s.win = s.win[1:]
+	return lib.List(out), true, nil
+}
+
+// ---- registration ----
+
+func init() {
+	lib.Def("iter", "iter(x)", "a lazy iterator over a list, set, dict, string, range or iterator", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.Len() == 0 {
+			return nil, vm.Typef("iter: expected 1 argument")
+		}
+		it, ok := toIter(th, args[0])
+		if !ok {
+			return nil, notIterable("iter", args[0])
+		}
+		return it, nil
+	})
+	iterMethod := func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		it, ok := toIter(th, recv)
+		if !ok {
+			return nil, notIterable("iter", recv)
+		}
+		return it, nil
+	}
+	for _, kind := range []string{"list", "set", "dict", "string", "range", "iter", "generator", "stream", "channel"} {
+		lib.Method(kind, "iter", "x.iter()", "a lazy iterator", iterMethod)
+	}
+
+	im := func(name, sig, doc string, fn func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error)) {
+		lib.Method("iter", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return fn(th, recv.(*Iter), args)
+		})
+	}
+	// withFn registers a method whose first argument must be callable.
+	withFn := func(name, sig, doc string, fn func(th *vm.Thread, it *Iter, f vm.Value, args vm.Args) (vm.Value, error)) {
+		im(name, sig, doc, func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+			f, ok := args.Callable(0)
+			if !ok {
+				return nil, vm.Typef("iter.%s: expected callable", name)
+			}
+			return fn(th, it, f, args)
+		})
+	}
+
+	withFn("map", "it.map(f)", "lazily f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		return newIter(th, &mapSource{it, f}), nil
+	})
+	withFn("filter", "it.filter(f)", "lazily the items where f(item) is truthy", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		return newIter(th, &filterSource{it, f}), nil
+	})
+	withFn("flat_map", "it.flat_map(f)", "lazily the items of each f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		return newIter(th, &flatMapSource{in: it, f: f}), nil
+	})
+	count := func(name string) func(vm.Args) (int64, error) {
+		return func(args vm.Args) (int64, error) {
+			n, ok := args.Int(0)
+			if !ok || n < 0 {
+				return 0, vm.Typef("iter.%s: expected non-negative int", name)
+			}
+			return n, nil
+		}
+	}
+	takeN, skipN := count("take"), count("skip")
+	im("take", "it.take(n)", "lazily the first n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		n, err := takeN(args)
+		if err != nil {
+			return nil, err
+		}
+		return newIter(th, &takeSource{it, n}), nil
+	})
+	im("skip", "it.skip(n)", "lazily all but the first n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		n, err := skipN(args)
+		if err != nil {
+			return nil, err
+		}
+		return newIter(th, &skipSource{it, n}), nil
+	})
+	withFn("take_while", "it.take_while(f)", "lazily the items up to the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		return newIter(th, &takeWhileSource{it, f}), nil
+	})
+	withFn("skip_while", "it.skip_while(f)", "lazily the items from the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		return newIter(th, &skipWhileSource{in: it, f: f}), nil
+	})
+	im("zip", "it.zip(other)", "lazily pair(a, b), stopping at the shorter", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		o, ok := toIter(th, args.At(0))
+		if !ok {
+			return nil, notIterable("iter.zip", args.At(0))
+		}
+		return newIter(th, &zipSource{it, o}), nil
+	})
+	im("enumerate", "it.enumerate()", "lazily pair(index, item)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		return newIter(th, &enumerateSource{in: it}), nil
+	})
+	im("chain", "it.chain(other)", "lazily the items, then other's", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		o, ok := toIter(th, args.At(0))
+		if !ok {
+			return nil, notIterable("iter.chain", args.At(0))
+		}
+		return newIter(th, &chainSource{it, o}), nil
+	})
+	im("chunks", "it.chunks(n)", "lazily lists of n items (the last may be shorter)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		n, ok := args.Int(0)
+		if !ok || n <= 0 {
+			return nil, vm.Typef("iter.chunks: chunk size must be positive")
+		}
+		return newIter(th, &chunksSource{it, n}), nil
+	})
+	im("windows", "it.windows(n)", "lazily every full window of n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		n, ok := args.Int(0)
+		if !ok || n <= 0 {
+			return nil, vm.Typef("iter.windows: window size must be positive")
+		}
+		return newIter(th, &windowsSource{in: it, n: n}), nil
+	})
+	im("iter", "it.iter()", "the iterator itself", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		return it, nil
+	})
+
+	// sinks
+	im("to_list", "it.to_list()", "drain into a list", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		items, err := drain(th, it)
+		if err != nil {
+			return nil, err
+		}
+		return lib.List(items), nil
+	})
+	im("to_set", "it.to_set()", "drain into a set (deduplicated by equality)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		items, err := drain(th, it)
+		if err != nil {
+			return nil, err
+		}
+		return setByEquality(items), nil
+	})
+	im("to_dict", "it.to_dict()", "drain pair(key, value) items into a dict", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		b := vm.NewDictBuilder(0)
+		err := each(th, it, func(v vm.Value) (bool, error) {
+			p, ok := v.(*vm.Pair)
+			if !ok {
+				return false, vm.Typef("iter.to_dict: expected pair, got %s", v.Type())
+			}
+			k, ok := p.First.(vm.String)
+			if !ok {
+				return false, vm.Typef("iter.to_dict: expected string key, got %s", p.First.Type())
+			}
+			b.Set(k.Go(), p.Second)
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return b.Build(), nil
+	})
+	im("count", "it.count()", "drain and count the items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		n := 0
+		err := each(th, it, func(vm.Value) (bool, error) { n++; return true, nil })
+		if err != nil {
+			return nil, err
+		}
+		return lib.IntOf(n), nil
+	})
+	im("sum", "it.sum()", "drain and add the numbers", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		var s summer
+		err := each(th, it, func(v vm.Value) (bool, error) {
+			if !s.add(v) {
+				return false, vm.Typef("iter.sum: expected number, got %s", v.Type())
+			}
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return s.value(), nil
+	})
+	minmax := func(dir int) func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		return func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+			items, err := drain(th, it)
+			if err != nil {
+				return nil, err
+			}
+			return extreme(items, items, dir), nil
+		}
+	}
+	im("min", "it.min()", "drain; the smallest item or nil", minmax(-1))
+	im("max", "it.max()", "drain; the largest item or nil", minmax(1))
+	im("reduce", "it.reduce(init, f)", "drain with a left fold from init", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		if args.Len() < 2 {
+			return nil, vm.Typef("iter.reduce: expected (init, fn)")
+		}
+		f, ok := args.Callable(1)
+		if !ok {
+			return nil, vm.Typef("iter.reduce: second arg must be callable")
+		}
+		acc := args[0]
+		err := each(th, it, func(v vm.Value) (bool, error) {
+			r, err := th.Call(f, acc, v)
+			acc = r
+			return err == nil, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return acc, nil
+	})
+	im("first", "it.first()", "the next item, or nil", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		v, ok, err := it.Next(th)
+		if !ok || err != nil {
+			return vm.Nil, err
+		}
+		return v, nil
+	})
+	im("last", "it.last()", "drain; the last item or nil", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
+		var last vm.Value = vm.Nil
+		err := each(th, it, func(v vm.Value) (bool, error) { last = v; return true, nil })
+		if err != nil {
+			return nil, err
+		}
+		return last, nil
+	})
+	withFn("any", "it.any(f)", "whether some item matches (stops at the first)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		v, err := findIn(th, it, f)
+		return vm.BoolOf(v != nil), err
+	})
+	withFn("all", "it.all(f)", "whether every item matches (stops at the first failure)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		result := true
+		err := each(th, it, func(v vm.Value) (bool, error) {
+			ok, err := lib.Truth(th, f, v)
+			if !ok {
+				result = false
+			}
+			return ok, err
+		})
+		return vm.BoolOf(result), err
+	})
+	withFn("find", "it.find(f)", "the first matching item, or nil", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		v, err := findIn(th, it, f)
+		if v == nil || err != nil {
+			return vm.Nil, err
+		}
+		return v, nil
+	})
+	withFn("for_each", "it.for_each(f)", "drain, calling f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		err := each(th, it, func(v vm.Value) (bool, error) {
+			_, err := th.Call1(f, v)
+			return err == nil, err
+		})
+		return vm.Nil, err
+	})
+}
+
+// each feeds items to fn until the end, an error, or fn returning false.
+func each(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
+	for {
+		v, ok, err := it.Next(th)
+		if err != nil || !ok {
+			return err
+		}
+		more, err := fn(v)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+func drain(th *vm.Thread, it *Iter) ([]vm.Value, error) {
+	var out []vm.Value
+	err := each(th, it, func(v vm.Value) (bool, error) {
+		out = append(out, v)
+		return true, nil
+	})
+	return out, err
+}
+
+// findIn returns the first item with a truthy f(item), or nil.
+func findIn(th *vm.Thread, it *Iter, f vm.Value) (vm.Value, error) {
+	var found vm.Value
+	err := each(th, it, func(v vm.Value) (bool, error) {
+		ok, err := lib.Truth(th, f, v)
+		if ok {
+			found = v
+		}
+		return !ok, err
+	})
+	return found, err
+}

@@ -1,0 +1,528 @@
+package collections
+
+import (
+	"sort"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// List methods (builtins.md §3.6). The receiver never changes. A callback
+// method given no callable returns its documented fallback instead of
+// failing.
+
+func init() {
+	lm := func(name, sig, doc string, fn func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error)) {
+		lib.Method("list", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return fn(th, recv.(*vm.List), args)
+		})
+	}
+	// withFn registers a callback method whose fallback, without a
+	// callable first argument, is fallback.
+	withFn := func(name, sig, doc string, fallback vm.Value, fn func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error)) {
+		lm(name, sig, doc, func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+			f, ok := args.Callable(0)
+			if !ok {
+				return fallback, nil
+			}
+			return fn(th, l.Items(), f)
+		})
+	}
+
+	lm("count", "xs.count()", "number of items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return lib.IntOf(l.Len()), nil
+	})
+	lm("empty", "xs.empty()", "whether the list is empty", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return vm.BoolOf(l.Len() == 0), nil
+	})
+	withFn("map", "xs.map(f)", "f(item) for each item", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		out, err := mapItems(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return lib.List(out), nil
+	})
+	withFn("filter", "xs.filter(f)", "items where f(item) is truthy", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		out, err := filterItems(th, items, f, true)
+		if err != nil {
+			return nil, err
+		}
+		return lib.List(out), nil
+	})
+	lm("reduce", "xs.reduce(init, f)", "left fold starting from init", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		f, ok := args.Callable(1)
+		if !ok {
+			return vm.Nil, nil
+		}
+		acc := args.At(0)
+		for _, v := range l.Items() {
+			r, err := th.Call(f, acc, v)
+			if err != nil {
+				return nil, err
+			}
+			acc = r
+		}
+		return acc, nil
+	})
+	withFn("find", "xs.find(f)", "first item with truthy f(item), or nil", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		i, err := findIndex(th, items, f)
+		if err != nil || i < 0 {
+			return vm.Nil, err
+		}
+		return items[i], nil
+	})
+	withFn("find_index", "xs.find_index(f)", "index of the first match, -1 if none", lib.Intv(-1), func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		i, err := findIndex(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return lib.IntOf(i), nil
+	})
+	withFn("any", "xs.any(f)", "whether some item matches", vm.False, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		i, err := findIndex(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(i >= 0), nil
+	})
+	all := func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		for _, v := range items {
+			ok, err := lib.Truth(th, f, v)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return vm.False, nil
+			}
+		}
+		return vm.True, nil
+	}
+	withFn("all", "xs.all(f)", "whether every item matches", vm.True, all)
+	withFn("every", "xs.every(f)", "whether every item matches", vm.True, all)
+	lm("none", "xs.none(f?)", "no item matches (without f: the list is empty)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		f, ok := args.Callable(0)
+		if !ok {
+			return vm.BoolOf(l.Len() == 0), nil
+		}
+		i, err := findIndex(th, l.Items(), f)
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(i < 0), nil
+	})
+	withFn("flat_map", "xs.flat_map(f)", "f(item), splicing list results in", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		return flatMap(th, items, f)
+	})
+	lm("flatten", "xs.flatten()", "splice list items in, one level", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		var out []vm.Value
+		for _, v := range l.Items() {
+			if sub, ok := v.(*vm.List); ok {
+				out = append(out, sub.Items()...)
+			} else {
+				out = append(out, v)
+			}
+		}
+		return lib.List(out), nil
+	})
+	lm("sort", "xs.sort()", "stable ascending sort", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := append([]vm.Value(nil), l.Items()...)
+		sortByKeys(items, append([]vm.Value(nil), items...))
+		return lib.List(items), nil
+	})
+	withFn("sort_by", "xs.sort_by(f)", "stable ascending sort by key f(item)", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		keys, err := mapItems(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		out := append([]vm.Value(nil), items...)
+		sortByKeys(out, keys)
+		return lib.List(out), nil
+	})
+	lm("reverse", "xs.reverse()", "reversed copy", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		out := make([]vm.Value, len(items))
+		for i, v := range items {
+			out[len(items)-1-i] = v
+		}
+		return lib.List(out), nil
+	})
+	lm("min", "xs.min()", "smallest item (first of equals), nil when empty", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return extreme(l.Items(), l.Items(), -1), nil
+	})
+	lm("max", "xs.max()", "largest item (first of equals), nil when empty", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return extreme(l.Items(), l.Items(), 1), nil
+	})
+	withFn("min_by", "xs.min_by(f)", "item with the smallest key", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		keys, err := mapItems(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return extreme(items, keys, -1), nil
+	})
+	withFn("max_by", "xs.max_by(f)", "item with the largest key", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		keys, err := mapItems(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return extreme(items, keys, 1), nil
+	})
+	lm("sum", "xs.sum()", "sum of the numbers, skipping other items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		var s summer
+		for _, v := range l.Items() {
+			s.add(v)
+		}
+		return s.value(), nil
+	})
+	lm("join", "xs.join(sep?)", `display items joined by sep (default "")`, func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return lib.Str(lib.JoinItems(l.Items(), lib.TextOr(args, 0, ""))), nil
+	})
+	lm("contains", "xs.contains(x)", "whether some item equals x", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return vm.BoolOf(lib.IndexOf(l.Items(), args.At(0)) >= 0), nil
+	})
+	lm("index_of", "xs.index_of(x)", "index of the first item equal to x, -1 if absent", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return lib.IntOf(lib.IndexOf(l.Items(), args.At(0))), nil
+	})
+	lm("first", "xs.first(n?)", "first item (or the first n items)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		if n, ok := args.Int(0); ok {
+			return lib.List(lib.CopyItems(items[:lib.ClampInt(n, 0, int64(len(items)))])), nil
+		}
+		if len(items) == 0 {
+			return vm.Nil, nil
+		}
+		return items[0], nil
+	})
+	lm("last", "xs.last(n?)", "last item (or the last n items)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		if n, ok := args.Int(0); ok {
+			return lib.List(lib.CopyItems(items[int64(len(items))-lib.ClampInt(n, 0, int64(len(items))):])), nil
+		}
+		if len(items) == 0 {
+			return vm.Nil, nil
+		}
+		return items[len(items)-1], nil
+	})
+	lm("take", "xs.take(n)", "the first n items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		return lib.List(lib.CopyItems(items[:lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items)))])), nil
+	})
+	lm("skip", "xs.skip(n)", "all but the first n items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		return lib.List(lib.CopyItems(items[lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items))):])), nil
+	})
+	lm("slice", "xs.slice(start?, end?)", "items from start to end (exclusive; negative from the end)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		n := int64(len(items))
+		start := sliceIndex(args.IntOr(0, 0), n)
+		end := sliceIndex(args.IntOr(1, n), n)
+		if start >= end {
+			return lib.List(nil), nil
+		}
+		return lib.List(lib.CopyItems(items[start:end])), nil
+	})
+	lm("push", "xs.push(x)", "a copy with x appended", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		if !args.Has(0) {
+			return lib.List(lib.CopyItems(l.Items())), nil
+		}
+		return l.Push(args[0]), nil
+	})
+	lm("pop", "xs.pop()", "a copy without the last item", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		items := l.Items()
+		if len(items) == 0 {
+			return lib.List(nil), nil
+		}
+		return lib.List(lib.CopyItems(items[:len(items)-1])), nil
+	})
+	lm("unique", "xs.unique()", "first occurrence of each structural key", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return lib.List(uniqueBy(l.Items(), l.Items())), nil
+	})
+	lm("compact", "xs.compact()", "without nil items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		var out []vm.Value
+		for _, v := range l.Items() {
+			if v != vm.Nil {
+				out = append(out, v)
+			}
+		}
+		return lib.List(out), nil
+	})
+	lm("enumerate", "xs.enumerate()", "[{index, value}, …]", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		out := make([]vm.Value, l.Len())
+		for i, v := range l.Items() {
+			b := vm.NewDictBuilder(2)
+			b.Set("index", lib.IntOf(i))
+			b.Set("value", v)
+			out[i] = b.Build()
+		}
+		return lib.List(out), nil
+	})
+	lm("zip", "xs.zip(other)", "[[a0, b0], …] up to the shorter list", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		o, ok := args.List(0)
+		if !ok {
+			return lib.List(nil), nil
+		}
+		n := min(l.Len(), o.Len())
+		out := make([]vm.Value, n)
+		for i := 0; i < n; i++ {
+			out[i] = lib.List([]vm.Value{l.At(i), o.At(i)})
+		}
+		return lib.List(out), nil
+	})
+	withFn("partition", "xs.partition(f)", "[[truthy items], [falsy items]]", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		yes, no, err := partition(th, items, f)
+		if err != nil {
+			return nil, err
+		}
+		return lib.List([]vm.Value{lib.List(yes), lib.List(no)}), nil
+	})
+	withFn("group_by", "xs.group_by(f)", "dict of lists keyed by display(f(item))", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		return groupBy(th, items, f)
+	})
+	lm("tally", "xs.tally()", "dict of counts keyed by display(item)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		counts := map[string]int64{}
+		for _, v := range l.Items() {
+			counts[vm.KeyString(v)]++
+		}
+		b := vm.NewDictBuilder(len(counts))
+		for k, n := range counts {
+			b.Set(k, lib.Intv(n))
+		}
+		return b.Build(), nil
+	})
+	chunk := func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return chunkList(l.Items(), args.At(0)), nil
+	}
+	lm("chunk", "xs.chunk(n)", "consecutive slices of n items", chunk)
+	lm("each_slice", "xs.each_slice(n)", "consecutive slices of n items", chunk)
+	window := func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
+		return windowList(l.Items(), args.At(0), args.At(1)), nil
+	}
+	lm("window", "xs.window(size = 2, step = 1)", "full windows of size items, advancing by step", window)
+	lm("each_cons", "xs.each_cons(size = 2, step = 1)", "full windows of size items, advancing by step", window)
+	lm("sliding_window", "xs.sliding_window(size = 2, step = 1)", "full windows of size items, advancing by step", window)
+}
+
+// sliceIndex resolves a negative index from the end and clamps to [0, n].
+func sliceIndex(i, n int64) int64 {
+	if i < 0 {
+		i += n
+	}
+	return lib.ClampInt(i, 0, n)
+}
+
+func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
+	out := make([]vm.Value, len(items))
+	for i, v := range items {
+		r, err := th.Call1(f, v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
+	var out []vm.Value
+	for _, v := range items {
+		ok, err := lib.Truth(th, f, v)
+		if err != nil {
+			return nil, err
+		}
+		if ok == keep {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+func findIndex(th *vm.Thread, items []vm.Value, f vm.Value) (int, error) {
+	for i, v := range items {
+		ok, err := lib.Truth(th, f, v)
+		if err != nil {
+			return -1, err
+		}
+		if ok {
+			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+func flatMap(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+	var out []vm.Value
+	for _, v := range items {
+		r, err := th.Call1(f, v)
+		if err != nil {
+			return nil, err
+		}
+		if sub, ok := r.(*vm.List); ok {
+			out = append(out, sub.Items()...)
+		} else {
+			out = append(out, r)
+		}
+	}
+	return lib.List(out), nil
+}
+
+func partition(th *vm.Thread, items []vm.Value, f vm.Value) (yes, no []vm.Value, err error) {
+	for _, v := range items {
+		ok, err := lib.Truth(th, f, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			yes = append(yes, v)
+		} else {
+			no = append(no, v)
+		}
+	}
+	return yes, no, nil
+}
+
+func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+	groups := map[string][]vm.Value{}
+	var order []string
+	for _, v := range items {
+		k, err := th.Call1(f, v)
+		if err != nil {
+			return nil, err
+		}
+		key := vm.KeyString(k)
+		if _, seen := groups[key]; !seen {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], v)
+	}
+	b := vm.NewDictBuilder(len(order))
+	for _, k := range order {
+		b.Set(k, lib.List(groups[k]))
+	}
+	return b.Build(), nil
+}
+
+// uniqueBy keeps the first item of each structural key of keys[i].
+func uniqueBy(items, keys []vm.Value) []vm.Value {
+	seen := map[string]bool{}
+	var out []vm.Value
+	for i, v := range items {
+		k := vm.StructuralKey(keys[i])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// chunkList splits items into slices of n (default 1, at least 1).
+func chunkList(items []vm.Value, nv vm.Value) *vm.List {
+	n := 1
+	if k, ok := nv.(vm.Int); ok && k > 1 {
+		n = int(min(int64(k), int64(len(items))+1))
+	}
+	var out []vm.Value
+	for i := 0; i < len(items); i += n {
+		out = append(out, lib.List(lib.CopyItems(items[i:min(i+n, len(items))])))
+	}
+	return lib.List(out)
+}
+
+// windowList yields the full windows of size items, advancing by step.
+func windowList(items []vm.Value, sizeV, stepV vm.Value) *vm.List {
+	size, step := int64(2), int64(1)
+	if k, ok := sizeV.(vm.Int); ok {
+		size = max(int64(k), 1)
+	}
+	if k, ok := stepV.(vm.Int); ok {
+		step = max(int64(k), 1)
+	}
+	var out []vm.Value
+	n := int64(len(items))
+	for i := int64(0); i+size <= n; i += step {
+		out = append(out, lib.List(lib.CopyItems(items[i:i+size])))
+	}
+	return lib.List(out)
+}
+
+// extreme returns the item whose key is smallest (dir -1) or largest
+// (dir 1); the first of equal extremes wins.
+func extreme(items, keys []vm.Value, dir int) vm.Value {
+	if len(items) == 0 {
+		return vm.Nil
+	}
+	best := 0
+	for i := 1; i < len(items); i++ {
+		if vm.Compare(keys[i], keys[best])*dir > 0 {
+			best = i
+		}
+	}
+	return items[best]
+}
+
+// sortByKeys sorts items stably by keys (both reordered together) with
+// the ordering of builtins.md §1.6. Up to 20 items are insertion-sorted
+// exactly as upstream does, which fixes the outcome when the order is not
+// total (mixed kinds, NaN).
+func sortByKeys(items, keys []vm.Value) {
+	if len(items) <= 20 {
+		for i := 1; i < len(items); i++ {
+			for j := i; j > 0 && vm.Compare(keys[j], keys[j-1]) < 0; j-- {
+				keys[j], keys[j-1] = keys[j-1], keys[j]
+				items[j], items[j-1] = items[j-1], items[j]
+			}
+		}
+		return
+	}
+	sort.Stable(keyedSort{items, keys})
+}
+
+type keyedSort struct{ items, keys []vm.Value }
+
+func (s keyedSort) Len() int           { return len(s.items) }
+func (s keyedSort) Less(i, j int) bool { return vm.Compare(s.keys[i], s.keys[j]) < 0 }
+func (s keyedSort) Swap(i, j int) {
+	s.items[i], s.items[j] = s.items[j], s.items[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+}
+
+// summer adds numbers: an int sum until a float is seen or the sum leaves
+// 64 bits, a float sum from then on.
+type summer struct {
+	i       int64
+	f       float64
+	isFloat bool
+}
+
+// add adds v and reports whether it was a number.
+func (s *summer) add(v vm.Value) bool {
+	switch n := v.(type) {
+	case vm.Int:
+		if s.isFloat {
+			s.f += float64(n)
+			return true
+		}
+		r := s.i + int64(n)
+		if (r > s.i) != (n > 0) {
+			s.isFloat = true
+			s.f = float64(s.i) + float64(n)
+			return true
+		}
+		s.i = r
+	case vm.Float:
+		if !s.isFloat {
+			s.isFloat = true
+			s.f = float64(s.i)
+		}
+		s.f += float64(n)
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *summer) value() vm.Value {
+	if s.isFloat {
+		return vm.Float(s.f)
+	}
+	return lib.Intv(s.i)
+}

@@ -1,0 +1,72 @@
+package collections
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Ranges and pairs (builtins.md §3.10). A range answers a few methods
+// itself; any other method lifts it into a lazy iterator first, so
+// `(1 to 3).map(f)` is an iterator and `(1 to 4).sum()` is 10.
+
+func init() {
+	lib.Def("range", "range(n) / range(a, b)", "0 to n exclusive / a to b exclusive", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		switch args.Len() {
+		case 1:
+			n, ok := args.Int(0)
+			if !ok {
+				return nil, vm.Typef("range(n): expected integer argument")
+			}
+			return &vm.Range{Start: 0, End: n}, nil
+		case 2:
+			a, ok1 := args.Int(0)
+			b, ok2 := args.Int(1)
+			if !ok1 || !ok2 {
+				return nil, vm.Typef("range(a, b): expected integer arguments")
+			}
+			return &vm.Range{Start: a, End: b}, nil
+		}
+		return nil, vm.Typef("range expects 1 or 2 integer arguments, got %d", args.Len())
+	})
+	lib.Def("pair", "pair(a, b)", "the pair (a, b)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.Len() != 2 {
+			return nil, vm.Typef("pair: expected 2 arguments, got %d", args.Len())
+		}
+		return &vm.Pair{First: args[0], Second: args[1]}, nil
+	})
+
+	rm := func(name, sig, doc string, fn func(r *vm.Range, args vm.Args) vm.Value) {
+		lib.Method("range", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return fn(recv.(*vm.Range), args), nil
+		})
+	}
+	size := func(r *vm.Range, args vm.Args) vm.Value { return lib.Intv(r.Len()) }
+	rm("len", "r.len()", "number of elements", size)
+	rm("count", "r.count()", "number of elements", size)
+	rm("empty", "r.empty()", "whether the range is empty", func(r *vm.Range, args vm.Args) vm.Value {
+		return vm.BoolOf(r.Len() == 0)
+	})
+	rm("contains", "r.contains(n)", "whether the int n is in the range", func(r *vm.Range, args vm.Args) vm.Value {
+		n, ok := args.Int(0)
+		return vm.BoolOf(ok && vm.Contains(r, lib.Intv(n)))
+	})
+	rm("first", "r.first()", "the first element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
+		if r.Len() == 0 {
+			return vm.Nil
+		}
+		return lib.Intv(r.Start)
+	})
+	rm("last", "r.last()", "the last element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
+		if r.Len() == 0 {
+			return vm.Nil
+		}
+		return lib.Intv(r.Start + r.Len() - 1)
+	})
+	rm("to_string", "r.to_string()", "the display form", func(r *vm.Range, args vm.Args) vm.Value {
+		return lib.Str(vm.ToDisplay(r))
+	})
+	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		it, _ := toIter(th, recv)
+		return th.CallMethod(it, args.Text(0), args[1:]...)
+	})
+}

@@ -1,0 +1,97 @@
+package concurrency
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Atomics: shared int cells that tasks update without a lock of their own.
+
+// Atomic is a shared mutable int cell (type_of "atomic"); atomics compare
+// equal when their current values do.
+type Atomic struct {
+	mu sync.Mutex
+	v  vm.Value
+}
+
+func (*Atomic) Type() string { return "atomic" }
+func (*Atomic) Truth() bool  { return true }
+func (a *Atomic) Display(sb *strings.Builder) {
+	sb.WriteString("<atomic:")
+	a.Load().Display(sb)
+	sb.WriteByte('>')
+}
+
+// Load returns the current value.
+func (a *Atomic) Load() vm.Value {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.v
+}
+
+// EqualTo compares current values.
+func (a *Atomic) EqualTo(o vm.Value) bool {
+	b, ok := o.(*Atomic)
+	return ok && vm.Equal(a.Load(), b.Load())
+}
+
+func init() {
+	lib.Def("atomic", "atomic(initial = 0)", "a shared int cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if !args.Given(0) {
+			return &Atomic{v: lib.Intv(0)}, nil
+		}
+		switch args.At(0).(type) {
+		case vm.Int, vm.Float, vm.Bool: // newer.md §2.8
+		default:
+			return nil, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
+		}
+		return &Atomic{v: args.At(0)}, nil
+	})
+	lib.Def("atomic_get", "atomic_get(a)", "the current value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		a, ok := args.At(0).(*Atomic)
+		if !ok {
+			return vm.Nil, nil
+		}
+		return a.Load(), nil
+	})
+	lib.Def("atomic_set", "atomic_set(a, v)", "store v; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		a, ok := args.At(0).(*Atomic)
+		if !ok {
+			return vm.Nil, nil
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		old := a.v
+		a.v = args.At(1)
+		return old, nil
+	})
+	lib.Def("atomic_add", "atomic_add(a, n)", "add n; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		a, ok := args.At(0).(*Atomic)
+		if !ok {
+			return vm.Nil, nil
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		old := a.v
+		cur, _ := old.(vm.Int)
+		n, _ := args.Int(1)
+		a.v = lib.Intv(int64(cur) + n)
+		return old, nil
+	})
+	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		a, ok := args.At(0).(*Atomic)
+		if !ok {
+			return vm.False, nil
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if !vm.Equal(a.v, args.At(1)) {
+			return vm.False, nil
+		}
+		a.v = args.At(2)
+		return vm.True, nil
+	})
+}

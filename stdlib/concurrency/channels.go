@@ -1,0 +1,431 @@
+package concurrency
+
+// Channels and `select` (language.md §13).
+//
+// A channel is a FIFO queue of at most its capacity values, shared by
+// reference between tasks (the values in it are immutable). send waits
+// while the channel is full; receive waits while it is empty. Closing
+// wakes everyone: receivers drain what is left and then get nil, senders
+// get false. `for x in ch` receives until the channel is closed and
+// empty. `select` receives from the first of its channels that is ready
+// (in source order, so programs are deterministic), waiting for one when
+// none is; a closed and drained channel counts as ready with nil.
+//
+// Every blocked operation waits through vm.Thread.Wait, so it releases
+// the VM lock and wakes for cancellation, deadlines and timeouts. A value
+// is handed to a waiting receiver by the sender itself (claimed with a
+// compare-and-swap, since one select waits on several channels), so a
+// wake-up never loses or duplicates a value.
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// DefaultChannelCapacity is the capacity of `channel()` without one.
+const DefaultChannelCapacity = 256
+
+// Channel is a channel value (`<channel:NAME>`, type "channel", never
+// equal to anything).
+type Channel struct {
+	vm   *vm.VM
+	name string
+	cap  int
+
+	mu     sync.Mutex
+	buf    []vm.Value
+	head   int
+	closed bool
+	recvq  []*recvWaiter
+	sendq  []*sendWaiter
+}
+
+// selectWait is one blocked receive or select: whoever claims it first
+// (a sender, a closer, or the waiter giving up) decides its outcome.
+type selectWait struct {
+	state  atomic.Bool
+	wake   chan struct{}
+	idx    int
+	val    vm.Value
+	closed bool
+}
+
+func (w *selectWait) claim() bool { return w.state.CompareAndSwap(false, true) }
+
+type recvWaiter struct {
+	w   *selectWait
+	idx int
+}
+
+type sendWaiter struct {
+	state atomic.Bool
+	wake  chan struct{}
+	val   vm.Value
+	sent  bool
+}
+
+// NewChannel makes a channel (capacity at least 1).
+func NewChannel(v *vm.VM, name string, capacity int) *Channel {
+	return &Channel{vm: v, name: name, cap: max(capacity, 1)}
+}
+
+func (*Channel) Type() string   { return "channel" }
+func (*Channel) Truth() bool    { return true }
+func (c *Channel) Name() string { return c.name }
+func (c *Channel) Display(sb *strings.Builder) {
+	sb.WriteString("<channel:")
+	sb.WriteString(c.name)
+	sb.WriteByte('>')
+}
+
+func (c *Channel) size() int { return len(c.buf) - c.head }
+
+func (c *Channel) pop() vm.Value {
+	v := c.buf[c.head]
+	c.buf[c.head] = nil
+	c.head++
+	if c.head == len(c.buf) {
+		c.buf, c.head = c.buf[:0], 0
+	} else if c.head > 64 && c.head*2 > len(c.buf) {
+		n := copy(c.buf, c.buf[c.head:])
+		clear(c.buf[n:])
+		c.buf, c.head = c.buf[:n], 0
+	}
+	return v
+}
+
+// refill moves the value of the oldest waiting sender into the buffer
+// (c.mu held, buffer not full).
+func (c *Channel) refill() {
+	for len(c.sendq) > 0 {
+		s := c.sendq[0]
+		c.sendq = c.sendq[1:]
+		if s.state.CompareAndSwap(false, true) {
+			c.buf = append(c.buf, s.val)
+			s.sent = true
+			s.wake <- struct{}{}
+			return
+		}
+	}
+}
+
+// takeReady takes a value if one is available now (c.mu held): ok reports
+// readiness, open is false when the channel is closed and drained.
+func (c *Channel) takeReady() (v vm.Value, ok, open bool) {
+	if c.size() > 0 {
+		v = c.pop()
+		c.refill()
+		return v, true, true
+	}
+	if c.closed {
+		return vm.Nil, true, false
+	}
+	return nil, false, true
+}
+
+// Send puts v on the channel, waiting while it is full; it reports false
+// when the channel is (or gets) closed.
+func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false, nil
+	}
+	for len(c.recvq) > 0 {
+		r := c.recvq[0]
+		c.recvq = c.recvq[1:]
+		if r.w.claim() {
+			r.w.idx, r.w.val = r.idx, v
+			c.mu.Unlock()
+			r.w.wake <- struct{}{}
+			return true, nil
+		}
+	}
+	if c.size() < c.cap {
+		c.buf = append(c.buf, v)
+		c.mu.Unlock()
+		return true, nil
+	}
+	s := &sendWaiter{wake: make(chan struct{}, 1), val: v}
+	c.sendq = append(c.sendq, s)
+	c.mu.Unlock()
+	fired, err := th.Wait(s.wake, -1)
+	if fired {
+		return s.sent, nil
+	}
+	if s.state.CompareAndSwap(false, true) {
+		c.mu.Lock()
+		c.sendq = removeSender(c.sendq, s)
+		c.mu.Unlock()
+		return false, err
+	}
+	// Taken (or refused by a close) just as we stopped.
+	<-s.wake
+	return s.sent, err
+}
+
+func removeSender(q []*sendWaiter, s *sendWaiter) []*sendWaiter {
+	for i, x := range q {
+		if x == s {
+			return append(q[:i:i], q[i+1:]...)
+		}
+	}
+	return q
+}
+
+// TryReceive takes a value if one is ready.
+func (c *Channel) TryReceive() (vm.Value, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.size() == 0 {
+		return vm.Nil, false
+	}
+	v := c.pop()
+	c.refill()
+	return v, true
+}
+
+// Receive takes the next value, waiting while the channel is empty; ok is
+// false once it is closed and drained.
+func (c *Channel) Receive(th *vm.Thread) (v vm.Value, ok bool, err error) {
+	_, v, closed, err := selectOn(th, []*Channel{c}, -1, false)
+	if err != nil {
+		return nil, false, err
+	}
+	return v, !closed, nil
+}
+
+// Close closes the channel; waiting receivers get nil, senders false.
+// isClosed reports whether Close ran.
+func (c *Channel) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+func (c *Channel) Close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	rq, sq := c.recvq, c.sendq
+	c.recvq, c.sendq = nil, nil
+	c.mu.Unlock()
+	for _, r := range rq {
+		if r.w.claim() {
+			r.w.idx, r.w.val, r.w.closed = r.idx, vm.Nil, true
+			r.w.wake <- struct{}{}
+		}
+	}
+	for _, s := range sq {
+		if s.state.CompareAndSwap(false, true) {
+			s.wake <- struct{}{}
+		}
+	}
+}
+
+// selectOn receives from the first ready channel. It returns the index of
+// that channel (closed reports that it was closed and drained, the value
+// being nil), -1 when timeout passed (timeout < 0: wait forever), or -2
+// when nothing was ready and withDefault is set.
+func selectOn(th *vm.Thread, chans []*Channel, timeout time.Duration, withDefault bool) (idx int, v vm.Value, closed bool, err error) {
+	for i, c := range chans {
+		c.mu.Lock()
+		v, ok, open := c.takeReady()
+		c.mu.Unlock()
+		if ok {
+			return i, v, !open, nil
+		}
+	}
+	if withDefault {
+		return -2, vm.Nil, false, nil
+	}
+	if timeout == 0 {
+		return -1, vm.Nil, false, nil
+	}
+	w := &selectWait{wake: make(chan struct{}, 1)}
+	registered := 0
+	for i, c := range chans {
+		c.mu.Lock()
+		if c.size() > 0 || c.closed {
+			// Became ready while we were registering elsewhere.
+			if w.claim() {
+				v, _, open := c.takeReady()
+				w.idx, w.val, w.closed = i, v, !open
+				w.wake <- struct{}{}
+			}
+			c.mu.Unlock()
+			break
+		}
+		c.recvq = append(c.recvq, &recvWaiter{w: w, idx: i})
+		registered = i + 1
+		c.mu.Unlock()
+	}
+	fired, err := th.Wait(w.wake, timeout)
+	if !fired && !w.claim() {
+		// A value arrived as we gave up: keep it.
+		<-w.wake
+		fired, err = true, nil
+	}
+	for _, c := range chans[:registered] {
+		c.mu.Lock()
+		q := c.recvq[:0]
+		for _, r := range c.recvq {
+			if r.w != w {
+				q = append(q, r)
+			}
+		}
+		clear(c.recvq[len(q):])
+		c.recvq = q
+		c.mu.Unlock()
+	}
+	if !fired {
+		return -1, vm.Nil, false, err
+	}
+	return w.idx, w.val, w.closed, nil
+}
+
+// NextOn makes `for x in ch` receive until the channel is closed and empty.
+func (c *Channel) NextOn(th *vm.Thread) (vm.Value, bool, error) { return c.Receive(th) }
+
+// Next receives for the thread holding the VM lock.
+func (c *Channel) Next() (vm.Value, bool, error) { return c.Receive(c.vm.Current()) }
+
+// Iterate makes the channel a for-loop source (vm.Iterable).
+func (c *Channel) Iterate() vm.Iterator { return c }
+
+func channelArg(name string, a vm.Args, i int) (*Channel, error) {
+	c, ok := a.At(i).(*Channel)
+	if !ok {
+		return nil, vm.Typef("%s: expected a channel, got %s", name, a.At(i).Type())
+	}
+	return c, nil
+}
+
+func init() {
+	lib.Def("channel", "channel(name = \"default\", capacity = 256)", "a channel holding at most capacity values (capacity alone may be given)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		name, capacity := "default", int64(DefaultChannelCapacity)
+		if n, ok := a.Int(0); ok && a.Len() == 1 {
+			capacity = n
+		} else {
+			if a.Given(0) {
+				name = a.Text(0)
+			}
+			capacity = a.IntOr(1, capacity)
+		}
+		return NewChannel(th.VM(), name, int(min(capacity, 1<<30))), nil
+	})
+	lib.Def("send", "send(ch, value)", "put a value on a channel, waiting while it is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("send", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := c.Send(th, a.At(1))
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(ok), nil
+	})
+	lib.Def("receive", "receive(ch)", "the next value of a channel, waiting for one; nil once it is closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("receive", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		v, _, err := c.Receive(th)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	})
+	lib.Def("try_receive", "try_receive(ch)", "the next value of a channel if one is ready, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("try_receive", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		v, _ := c.TryReceive()
+		return v, nil
+	})
+	lib.Def("close_channel", "close_channel(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("close_channel", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		c.Close()
+		return vm.Nil, nil
+	})
+	lib.Def("channel_close", "channel_close(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("channel_close", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		c.Close()
+		return vm.Nil, nil
+	})
+	lib.Def("channel_is_closed", "channel_is_closed(ch)", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := channelArg("channel_is_closed", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(c.isClosed()), nil
+	})
+	lib.Def("__select", "__select(channels, timeout, has_default)", "runtime hook of `select`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		chans, err := selectChannels("select", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		timeout := time.Duration(-1)
+		if a.Given(1) {
+			d, ok := waitDuration(a.At(1))
+			if !ok {
+				return nil, vm.Typef("select: timeout must be a duration, got %s", a.At(1).Type())
+			}
+			timeout = max(d, 0)
+		}
+		withDefault, _ := a.Bool(2)
+		idx, v, _, err := selectOn(th, chans, timeout, withDefault)
+		if err != nil {
+			return nil, err
+		}
+		return vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v}), nil
+	})
+	lib.Def("channel_select", "channel_select(channels, timeout?)", "receive from the first ready channel: {index, value} (index -1 on timeout)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		chans, err := selectChannels("channel_select", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		timeout := time.Duration(-1)
+		if a.Given(1) {
+			if d, ok := waitDuration(a.At(1)); ok {
+				timeout = max(d, 0)
+			}
+		}
+		idx, v, _, err := selectOn(th, chans, timeout, false)
+		if err != nil {
+			return nil, err
+		}
+		return lib.DictOf("index", vm.IntOf(int64(idx)), "value", v), nil
+	})
+}
+
+func selectChannels(name string, v vm.Value) ([]*Channel, error) {
+	l, ok := v.(*vm.List)
+	if !ok {
+		return nil, vm.Typef("%s: expected a list of channels, got %s", name, v.Type())
+	}
+	chans := make([]*Channel, l.Len())
+	for i, x := range l.Items() {
+		c, ok := x.(*Channel)
+		if !ok {
+			return nil, vm.Typef("%s: expected a channel, got %s", name, x.Type())
+		}
+		chans[i] = c
+	}
+	return chans, nil
+}

@@ -1,0 +1,93 @@
+package concurrency
+
+import (
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// The runtime context (builtins.md §5): which task is running, and a
+// per-run dict of context values any task can read and set.
+
+type contextState struct {
+	mu     sync.Mutex
+	values *vm.Dict
+}
+
+type contextKey struct{}
+
+func contextOf(v *vm.VM) *contextState {
+	return v.Local(contextKey{}, func() any { return &contextState{values: vm.NewDict()} }).(*contextState)
+}
+
+// currentTask is the task th runs for, or nil on the main thread.
+func currentTask(th *vm.Thread) *Task {
+	for t := th; t != nil; t = t.Lender() {
+		if task, ok := t.Task.(*Task); ok {
+			return task
+		}
+	}
+	return nil
+}
+
+func init() {
+	lib.Def("task_current", "task_current()", "the handle of the running task, or nil on the main thread", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if t := currentTask(th); t != nil {
+			return t, nil
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("runtime_context", "runtime_context()", "{task_id, in_task, values}: where the code runs and the context values", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var id vm.Value = vm.Nil
+		t := currentTask(th)
+		if t != nil {
+			id = vm.IntOf(t.ID())
+		}
+		c := contextOf(th.VM())
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.values), nil
+	})
+	lib.Def("runtime_context_values", "runtime_context_values()", "the context values as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c := contextOf(th.VM())
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.values, nil
+	})
+	lib.Def("runtime_context_get", "runtime_context_get(key, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c := contextOf(th.VM())
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if v, ok := c.values.Get(a.Text(0)); ok {
+			return v, nil
+		}
+		return a.At(1), nil
+	})
+	lib.Def("runtime_context_set", "runtime_context_set(key, value)", "set a context value; returns the previous one (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, ok := a.Str(0)
+		if !ok {
+			return nil, vm.Typef("runtime_context_set: key must be a string, got %s", a.At(0).Type())
+		}
+		c := contextOf(th.VM())
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		old, had := c.values.Get(key)
+		if !had {
+			old = vm.Nil
+		}
+		c.values = c.values.Set(key, a.At(1))
+		return old, nil
+	})
+	lib.Def("runtime_context_clear", "runtime_context_clear(key?)", "remove one context value, or all of them", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c := contextOf(th.VM())
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if a.Given(0) {
+			c.values = c.values.Delete(a.Text(0))
+		} else {
+			c.values = vm.NewDict()
+		}
+		return vm.Nil, nil
+	})
+}

@@ -1,0 +1,500 @@
+package concurrency
+
+// Generators and streams (language.md §13, builtins.md §3.10).
+//
+// Calling a function that contains `yield` makes a generator; calling a
+// `gen fn` that uses `emit` makes a stream. Both are pull-based: the body
+// runs on its own thread and goroutine, started by the first `.next()`,
+// and runs only while its consumer waits for the next value — the
+// consumer lends it the VM lock (vm.Thread.Lend) and gets it back at the
+// next `yield`/`emit`. `.next()` returns `{done: false, value: v}` or, once
+// the body has returned, `{done: true, value: nil}`; a failure in the body
+// is raised by the `.next()` that runs into it, after which the generator
+// is done. A generator that becomes garbage before finishing has its
+// goroutine released without running any more of its code.
+//
+// `parallel … as stream` and the `stream.*` operators make streams from
+// other sources.
+
+import (
+	"runtime"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Generator is a generator or stream value.
+type Generator struct {
+	vm     *vm.VM
+	stream bool
+	src    producer
+	done   bool
+}
+
+// producer makes a generator's elements; ok=false at the end.
+type producer interface {
+	pull(th *vm.Thread) (v vm.Value, ok bool, err error)
+}
+
+func newStream(v *vm.VM, src producer) *Generator {
+	return &Generator{vm: v, src: src, stream: true}
+}
+
+func (g *Generator) Type() string {
+	if g.stream {
+		return "stream"
+	}
+	return "generator"
+}
+func (g *Generator) Truth() bool { return true }
+func (g *Generator) Display(sb *strings.Builder) {
+	sb.WriteByte('<')
+	sb.WriteString(g.Type())
+	if g.done {
+		sb.WriteString(" (done)")
+	}
+	sb.WriteByte('>')
+}
+
+// NextOn pulls the next element on behalf of th.
+func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
+	if g.done {
+		return nil, false, nil
+	}
+	if c, ok := g.src.(*coroutine); ok && c.running {
+		// Another task resumed it and its body is waiting for something.
+		return nil, false, vm.Runtimef("%s already running", g.Type())
+	}
+	v, ok, err := g.src.pull(th)
+	if err != nil || !ok {
+		g.done = true
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// Next pulls the next element for the thread holding the VM lock.
+func (g *Generator) Next() (vm.Value, bool, error) { return g.NextOn(g.vm.Current()) }
+
+// Iterate makes `for x in g` consume g.
+func (g *Generator) Iterate() vm.Iterator { return g }
+
+func nextDict(v vm.Value, ok bool) vm.Value {
+	if !ok {
+		return lib.DictOf("done", vm.True, "value", vm.Nil)
+	}
+	return lib.DictOf("done", vm.False, "value", v)
+}
+
+// ---- coroutines: the bodies of generator functions ----
+
+// coroutine runs a generator function's body on its own thread. The
+// consumer resumes it by sending itself on in (nil abandons it); the body
+// answers on out at each yield and when it ends.
+type coroutine struct {
+	fn      *vm.Closure
+	args    []vm.Value
+	th      *vm.Thread
+	started bool
+	running bool // a consumer is waiting for the body
+	in      chan *vm.Thread
+	out     chan coMsg
+}
+
+type coMsg struct {
+	v   vm.Value
+	end bool
+	err error
+}
+
+// abandoned unwinds the body of a generator nobody can resume any more;
+// as an exit-kind failure it runs no handler on the way out. (A fresh
+// error each time: unwinding annotates it.)
+func abandoned() *vm.Error { return &vm.Error{Kind: vm.KindExit, Msg: abandonedMsg} }
+
+const abandonedMsg = "generator abandoned"
+
+func makeGenerator(th *vm.Thread, f *vm.Closure, args []vm.Value) *Generator {
+	c := &coroutine{fn: f, args: args, in: make(chan *vm.Thread, 1), out: make(chan coMsg)}
+	g := &Generator{vm: th.VM(), src: c, stream: f.Proto.IsStream}
+	runtime.AddCleanup(g, func(c *coroutine) {
+		select {
+		case c.in <- nil:
+		default:
+		}
+	}, c)
+	return g
+}
+
+func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
+	c.running = true
+	defer func() { c.running = false }()
+	if !c.started {
+		c.started = true
+		c.th = th.VM().NewThread()
+		c.th.Task = c
+		go c.body()
+	}
+	c.in <- th
+	m := <-c.out
+	if m.end {
+		return nil, false, m.err
+	}
+	return m.v, true, nil
+}
+
+func (c *coroutine) body() {
+	from := <-c.in
+	if from == nil {
+		return
+	}
+	th := c.th
+	th.Lend(from)
+	_, err := th.RunBody(c.fn, c.args)
+	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == abandonedMsg {
+		th.CancelChildren(-1)
+		return
+	}
+	th.EndChildren()
+	releaseMutexOf(th)
+	th.Unlend()
+	c.out <- coMsg{end: true, err: err}
+}
+
+// Yield hands v to the consumer and waits to be resumed (vm.Yielder).
+func (c *coroutine) Yield(th *vm.Thread, v vm.Value) (vm.Value, error) {
+	th.Unlend()
+	c.out <- coMsg{v: v}
+	from := <-c.in
+	if from == nil {
+		return nil, abandoned()
+	}
+	th.Lend(from)
+	return vm.Nil, nil
+}
+
+// ---- stream sources built in Go ----
+
+// funcSource adapts a Go function.
+type funcSource func(th *vm.Thread) (vm.Value, bool, error)
+
+func (f funcSource) pull(th *vm.Thread) (vm.Value, bool, error) { return f(th) }
+
+// pullFrom reads the next element of any iterable source on th.
+func pullFrom(th *vm.Thread, it vm.Iterator) (vm.Value, bool, error) {
+	if ti, ok := it.(vm.ThreadIterator); ok {
+		return ti.NextOn(th)
+	}
+	return it.Next()
+}
+
+func streamArg(th *vm.Thread, name string, v vm.Value) (vm.Iterator, error) {
+	if it, ok := v.(vm.Iterable); ok {
+		return it.Iterate(), nil
+	}
+	return nil, vm.Typef("stream.%s: expected a stream, got %s", name, v.Type())
+}
+
+func init() {
+	lib.Def("__generator", "__generator(f, args)", "runtime hook: call a generator function", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		f, ok := a.At(0).(*vm.Closure)
+		if !ok {
+			return nil, vm.Typef("cannot make a generator from %s", a.At(0).Type())
+		}
+		var args []vm.Value
+		if l, ok := a.List(1); ok {
+			args = l.Items()
+		}
+		return makeGenerator(th, f, args), nil
+	})
+	next := func(th *vm.Thread, recv vm.Value, a vm.Args) (vm.Value, error) {
+		v, ok, err := recv.(*Generator).NextOn(th)
+		if err != nil {
+			return nil, err
+		}
+		return nextDict(v, ok), nil
+	}
+	lib.Method("generator", "next", "g.next()", "the next value as {done, value}", next)
+	lib.Method("stream", "next", "s.next()", "the next value as {done, value}", next)
+
+	streamOps()
+}
+
+// streamOps registers the `stream` namespace (builtins.md §5 "Stream
+// operators"): each operator takes a stream (or any iterable) first and
+// returns a new lazy stream, or consumes it.
+func streamOps() {
+	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
+		streamNamespace = append(streamNamespace, vm.NewBuiltin("stream."+name, sig, doc, fn))
+	}
+	// streamAndFn reads the (stream, callable) arguments most operators take.
+	// fnAt is the index of the callable (after an init value for scan/fold).
+	streamAndFnAt := func(th *vm.Thread, name string, a vm.Args, fnAt int) (vm.Iterator, vm.Value, error) {
+		in, err := streamArg(th, name, a.At(0))
+		if err != nil {
+			return nil, nil, err
+		}
+		f, ok := a.Callable(fnAt)
+		if !ok {
+			return nil, nil, vm.Typef("stream.%s: expected callable", name)
+		}
+		return in, f, nil
+	}
+	streamAndFn := func(th *vm.Thread, name string, a vm.Args) (vm.Iterator, vm.Value, error) {
+		return streamAndFnAt(th, name, a, 1)
+	}
+	op("map", "stream.map(s, f)", "apply f to each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFn(th, "map", a)
+		if err != nil {
+			return nil, err
+		}
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			v, ok, err := pullFrom(th, in)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			v, err = th.Call1(f, v)
+			return v, err == nil, err
+		})), nil
+	})
+	op("filter", "stream.filter(s, f)", "keep the elements f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFn(th, "filter", a)
+		if err != nil {
+			return nil, err
+		}
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			for {
+				v, ok, err := pullFrom(th, in)
+				if err != nil || !ok {
+					return nil, false, err
+				}
+				keep, err := lib.Truth(th, f, v)
+				if err != nil {
+					return nil, false, err
+				}
+				if keep {
+					return v, true, nil
+				}
+			}
+		})), nil
+	})
+	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFn(th, "tap", a)
+		if err != nil {
+			return nil, err
+		}
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			v, ok, err := pullFrom(th, in)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if _, err := th.Call1(f, v); err != nil {
+				return nil, false, err
+			}
+			return v, true, nil
+		})), nil
+	})
+	op("scan", "stream.scan(s, init, f)", "running accumulation: f(acc, x) for each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFnAt(th, "scan", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		acc := a.At(1)
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			v, ok, err := pullFrom(th, in)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			acc, err = th.Call(f, acc, v)
+			return acc, err == nil, err
+		})), nil
+	})
+	op("take", "stream.take(s, n)", "the first n elements", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, err := streamArg(th, "take", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		n, ok := a.Int(1)
+		if !ok || n < 0 {
+			return nil, vm.Typef("stream.take: expected non-negative int")
+		}
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			if n <= 0 {
+				return nil, false, nil
+			}
+			n--
+			return pullFrom(th, in)
+		})), nil
+	})
+	op("take_until", "stream.take_until(s, f)", "elements up to (not including) the first one f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFn(th, "take_until", a)
+		if err != nil {
+			return nil, err
+		}
+		stopped := false
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			if stopped {
+				return nil, false, nil
+			}
+			v, ok, err := pullFrom(th, in)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			stop, err := lib.Truth(th, f, v)
+			if err != nil || stop {
+				stopped = true
+				return nil, false, err
+			}
+			return v, true, nil
+		})), nil
+	})
+	op("zip", "stream.zip(a, b)", "pairs of elements, ending with the shorter", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		x, err := streamArg(th, "zip", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		y, err := streamArg(th, "zip", a.At(1))
+		if err != nil {
+			return nil, err
+		}
+		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			v, ok, err := pullFrom(th, x)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			w, ok, err := pullFrom(th, y)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			return &vm.Pair{First: v, Second: w}, true, nil
+		})), nil
+	})
+	interleave := func(name string) vm.BuiltinFunc {
+		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			var ins []vm.Iterator
+			srcs := []vm.Value(a)
+			if l, ok := a.List(0); ok && a.Len() == 1 {
+				srcs = l.Items()
+			}
+			for _, s := range srcs {
+				it, err := streamArg(th, name, s)
+				if err != nil {
+					return nil, err
+				}
+				ins = append(ins, it)
+			}
+			i := 0
+			return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+				for len(ins) > 0 {
+					i %= len(ins)
+					v, ok, err := pullFrom(th, ins[i])
+					if err != nil {
+						return nil, false, err
+					}
+					if ok {
+						i++
+						return v, true, nil
+					}
+					ins = append(ins[:i:i], ins[i+1:]...)
+				}
+				return nil, false, nil
+			})), nil
+		}
+	}
+	op("interleave", "stream.interleave(a, b, …)", "one element of each stream in turn, until all end", interleave("interleave"))
+	op("merge", "stream.merge(a, b, …)", "the elements of all streams (taken in turn)", interleave("merge"))
+	op("collect", "stream.collect(s)", "all remaining elements as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, err := streamArg(th, "collect", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		for {
+			v, ok, err := pullFrom(th, in)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return lib.List(out), nil
+			}
+			out = append(out, v)
+		}
+	})
+	op("fold", "stream.fold(s, init, f)", "reduce the elements with f(acc, x)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, f, err := streamAndFnAt(th, "fold", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		acc := a.At(1)
+		for {
+			v, ok, err := pullFrom(th, in)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return acc, nil
+			}
+			if acc, err = th.Call(f, acc, v); err != nil {
+				return nil, err
+			}
+		}
+	})
+	op("first", "stream.first(s)", "the next element (nil when the stream has ended)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		in, err := streamArg(th, "first", a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		v, ok, err := pullFrom(th, in)
+		if err != nil || !ok {
+			return vm.Nil, err
+		}
+		return v, nil
+	})
+	lib.AddGlobal(func(u *vm.Universe) {
+		ns := &Namespace{name: "stream", members: map[string]*vm.Builtin{}}
+		for _, f := range streamNamespace {
+			ns.members[strings.TrimPrefix(f.Name(), "stream.")] = f
+		}
+		u.AddGlobal("stream", ns)
+	})
+}
+
+var streamNamespace []*vm.Builtin
+
+// Namespace is a named group of builtins such as `stream` (type
+// "namespace"). It is not a dict, so dict methods with the same names
+// (filter, merge) never shadow its members.
+type Namespace struct {
+	name    string
+	members map[string]*vm.Builtin
+}
+
+func (*Namespace) Type() string { return "namespace" }
+func (*Namespace) Truth() bool  { return true }
+func (n *Namespace) Display(sb *strings.Builder) {
+	sb.WriteString("<namespace ")
+	sb.WriteString(n.name)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a namespace equals only itself.
+func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.(*Namespace); return ok && m == n }
+
+// Attr is member access: `stream.map` is the builtin.
+func (n *Namespace) Attr(name string) (vm.Value, error) {
+	if f, ok := n.members[name]; ok {
+		return f, nil
+	}
+	return nil, vm.Typef("`%s` has no member `%s`", n.name, name)
+}
+
+// CallMethod is `stream.map(s, f)`.
+func (n *Namespace) CallMethod(th *vm.Thread, name string, args vm.Args) (vm.Value, bool, error) {
+	f, ok := n.members[name]
+	if !ok {
+		return nil, true, vm.Typef("`%s` has no member `%s`", n.name, name)
+	}
+	v, err := f.Fn(th, args)
+	return v, true, err
+}

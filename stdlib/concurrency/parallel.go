@@ -1,0 +1,306 @@
+package concurrency
+
+// `parallel` (language.md §13): the runtime hook
+// __parallel(mode, arg, body, max_concurrent, stream).
+//
+//	parallel N { i -> … }         mode 0: body(0) … body(N-1), results in index order
+//	parallel each xs { x -> … }   mode 1: one branch per element, source order
+//	parallel settle xs { x -> … } mode 2: never fails; {results, succeeded, failed}
+//	… with { max_concurrent: K }  at most K branches running at once
+//	… as stream                   a stream of the results in completion order
+//
+// Branches are tasks (tasks.go). When a branch fails (modes 0 and 1) the
+// branches still running are cancelled, no further branch starts, and the
+// failure of the lowest-numbered branch that failed is raised once all
+// have stopped. If the waiting code is itself cancelled or passes its
+// deadline, every branch is cancelled before the failure propagates.
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+	"strconv"
+)
+
+const (
+	parCount  = 0
+	parEach   = 1
+	parSettle = 2
+)
+
+type parallelRun struct {
+	parent *vm.Thread
+	fn     vm.Value
+	mode   int
+	items  []vm.Value // nil in count mode
+	n      int
+	limit  int // max branches running at once (n when unlimited)
+
+	// Touched only by threads holding the VM lock.
+	started, finished int
+	queued            int // branches started but not yet running
+	one               [1]vm.Value
+	onStart, onDone   func(*Task) // branchStarted and branchDone
+	failed            bool
+	results           []vm.Value
+	errs              []*vm.Error
+	running           map[*Task]int
+	allDone           chan struct{}
+
+	// stream mode: completed branches in completion order
+	queue  []parResult
+	signal chan struct{}
+}
+
+type parResult struct {
+	v   vm.Value
+	err *vm.Error
+}
+
+func init() {
+	lib.Def("__parallel", "__parallel(mode, arg, body, max_concurrent, stream)", "runtime hook of `parallel`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mode, _ := a.Int(0)
+		p := &parallelRun{parent: th, fn: a.At(2), mode: int(mode), running: map[*Task]int{}, allDone: make(chan struct{})}
+		p.onStart, p.onDone = p.branchStarted, p.branchDone
+		if p.mode == parCount {
+			n, ok := a.Int(1)
+			if !ok {
+				return nil, vm.Typef("parallel: expected an int count, got %s", a.At(1).Type())
+			}
+			// the result is a list of n values: refuse a count whose
+			// result could never be held, before allocating anything
+			if err := vm.CheckAlloc("parallel "+strconv.FormatInt(n, 10), n, 24); err != nil {
+				return nil, err
+			}
+			p.n = int(max(n, 0))
+		} else {
+			items, err := parallelItems(th, p.mode, a.At(1))
+			if err != nil {
+				return nil, err
+			}
+			p.items, p.n = items, len(items)
+		}
+		p.limit = p.n
+		if a.Given(3) {
+			k, ok := a.Int(3)
+			if !ok || k < 1 {
+				return nil, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", vm.ToDisplay(a.At(3)))
+			}
+			if int(k) < p.limit {
+				p.limit = int(k)
+			}
+		}
+		p.results = make([]vm.Value, p.n)
+		p.errs = make([]*vm.Error, p.n)
+		stream, _ := a.Bool(4)
+		if stream {
+			p.signal = make(chan struct{}, 1)
+		}
+		p.startMore()
+		if p.finished == p.n {
+			close(p.allDone)
+		}
+		if stream {
+			return newStream(th.VM(), &parallelSource{p: p}), nil
+		}
+		return p.wait(th)
+	})
+}
+
+func parallelItems(th *vm.Thread, mode int, v vm.Value) ([]vm.Value, error) {
+	switch x := v.(type) {
+	case *vm.List:
+		return x.Items(), nil
+	case vm.Iterable:
+		var out []vm.Value
+		it := x.Iterate()
+		for {
+			var e vm.Value
+			var ok bool
+			var err error
+			if ti, isTI := it.(vm.ThreadIterator); isTI {
+				e, ok, err = ti.NextOn(th)
+			} else {
+				e, ok, err = it.Next()
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return out, nil
+			}
+			out = append(out, e)
+		}
+	}
+	word := "each"
+	if mode == parSettle {
+		word = "settle"
+	}
+	return nil, vm.Typef("parallel %s: expected a list, got %s", word, v.Type())
+}
+
+// startMore queues the next branch, if the concurrency limit allows (lock
+// held). Only one branch waits in the scheduler's queue at a time; the
+// next is queued when it starts (branchStarted), so a parallel over many
+// items keeps just a few threads alive, whatever its size.
+func (p *parallelRun) startMore() {
+	if !p.failed && p.queued == 0 && p.started < p.n && p.started-p.finished < p.limit {
+		i := p.started
+		p.started++
+		var arg vm.Value
+		if p.items != nil {
+			arg = p.items[i]
+		} else {
+			arg = vm.IntOf(int64(i))
+		}
+		p.queued++
+		p.one[0] = arg
+		t := spawnTask(p.parent, p.fn, p.one[:], p.onDone)
+		t.onStart = p.onStart
+		p.running[t] = i
+	}
+}
+
+// branchStarted runs when a branch begins (on its thread, lock held).
+func (p *parallelRun) branchStarted(*Task) {
+	p.queued--
+	p.startMore()
+}
+
+// branchDone records a finished branch; it runs on the branch's thread
+// holding the VM lock.
+func (p *parallelRun) branchDone(t *Task) {
+	i := p.running[t]
+	delete(p.running, t)
+	p.finished++
+	var r parResult
+	switch {
+	case t.err == nil:
+		r.v = t.result
+		if p.mode == parSettle {
+			r.v = vm.Ok(t.result)
+		}
+	case p.mode == parSettle && !isCancellation(t.err):
+		r.v = vm.Err(t.err.Caught())
+	case isCancellation(t.err) && p.failed:
+		// stopped because a sibling failed
+		r.err = t.err
+	default:
+		r.err = t.err
+		if !p.failed {
+			p.failed = true
+			for other := range p.running {
+				other.Cancel()
+			}
+		}
+	}
+	p.results[i], p.errs[i] = r.v, r.err
+	if p.signal != nil && (r.err == nil || !isCancellation(r.err)) {
+		p.queue = append(p.queue, r)
+		select {
+		case p.signal <- struct{}{}:
+		default:
+		}
+	}
+	p.startMore()
+	if p.finished == p.started && (p.started == p.n || p.failed) {
+		close(p.allDone)
+		if p.signal != nil {
+			select {
+			case p.signal <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// cancel stops every running branch and starts no more (lock held).
+func (p *parallelRun) cancel() {
+	p.failed = true
+	for t := range p.running {
+		t.Cancel()
+	}
+}
+
+// stopAll cancels the branches and waits, without the lock, until they
+// have all ended.
+func (p *parallelRun) stopAll(th *vm.Thread) {
+	p.cancel()
+	th.Unlock()
+	<-p.allDone
+	th.Lock()
+}
+
+// wait blocks until every branch has ended and returns the results.
+func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
+	select {
+	case <-p.allDone:
+	default:
+		if _, err := th.Wait(p.allDone, -1); err != nil {
+			p.stopAll(th)
+			return nil, err
+		}
+	}
+	if p.failed {
+		if e := p.firstError(); e != nil {
+			return nil, e
+		}
+	}
+	if p.mode == parSettle {
+		ok := 0
+		for _, r := range p.results {
+			if isOk, _ := vm.IsResult(r); isOk {
+				ok++
+			}
+		}
+		return lib.DictOf("results", vm.NewList(p.results), "succeeded", lib.IntVal(ok), "failed", lib.IntVal(p.n-ok)), nil
+	}
+	return vm.NewList(p.results), nil
+}
+
+// firstError is the failure of the lowest-numbered branch that failed on
+// its own (not because it was cancelled).
+func (p *parallelRun) firstError() *vm.Error {
+	var fallback *vm.Error
+	for _, e := range p.errs {
+		if e == nil {
+			continue
+		}
+		if !isCancellation(e) {
+			return e
+		}
+		if fallback == nil {
+			fallback = e
+		}
+	}
+	return fallback
+}
+
+// parallelSource feeds `parallel … as stream` results, in completion
+// order, to the stream's consumer.
+type parallelSource struct {
+	p *parallelRun
+}
+
+func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
+	p := s.p
+	for {
+		if len(p.queue) > 0 {
+			r := p.queue[0]
+			p.queue = p.queue[1:]
+			if r.err != nil {
+				p.stopAll(th)
+				return nil, false, r.err
+			}
+			return r.v, true, nil
+		}
+		select {
+		case <-p.allDone:
+			return nil, false, nil
+		default:
+		}
+		if _, err := th.Wait(p.signal, -1); err != nil {
+			p.stopAll(th)
+			return nil, false, err
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package concurrency
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// parallel_race (builtins.md §5): run callables as tasks and keep the
+// first success; the others are cancelled.
+
+func init() {
+	lib.Def("parallel_race", "parallel_race(callables)", "the result of the first callable to finish without failing; the rest are cancelled; if all fail, the last failure is raised", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		l, ok := a.List(0)
+		if !ok || l.Len() == 0 {
+			return nil, vm.Typef("parallel_race: expected a non-empty list of callables")
+		}
+		for _, f := range l.Items() {
+			if !vm.IsCallable(f) {
+				return nil, vm.Typef("parallel_race: expected a non-empty list of callables, got an item of type %s", f.Type())
+			}
+		}
+		notify := make(chan struct{}, l.Len())
+		tasks := make([]*Task, l.Len())
+		for i, f := range l.Items() {
+			tasks[i] = spawnTask(th, f, nil, func(*Task) { notify <- struct{}{} })
+		}
+		cancelAll := func() {
+			for _, t := range tasks {
+				t.Cancel()
+			}
+		}
+		finished := map[*Task]bool{}
+		var lastErr error
+		for len(finished) < len(tasks) {
+			if _, err := th.Wait(notify, -1); err != nil {
+				cancelAll()
+				return nil, err
+			}
+			for _, t := range tasks {
+				if finished[t] {
+					continue
+				}
+				select {
+				case <-t.Done():
+				default:
+					continue
+				}
+				finished[t] = true
+				v, err := t.outcome()
+				if err == nil && t.err == nil {
+					cancelAll()
+					return v, nil
+				}
+				if err != nil {
+					lastErr = err
+				}
+			}
+		}
+		if lastErr == nil {
+			return vm.Nil, nil
+		}
+		return nil, lastErr
+	})
+}

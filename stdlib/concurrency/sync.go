@@ -1,0 +1,561 @@
+package concurrency
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Keyed synchronisation, shared state and mailboxes (builtins.md §5, the
+// Tier 3 concurrency names): sync_{mutex,semaphore,gate,rwlock}_acquire
+// hand out permits (`<sync_permit:KIND:KEY>`) that sync_release gives
+// back; shared cells and maps are mutable slots tasks share; a mailbox is
+// a channel registered under a name. All of it lives per VM. Blocking
+// acquires release the VM lock while they wait, honour cancellation and
+// deadlines, and give nil when their `timeout` option passes.
+
+func init() {
+	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout}; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return acquire(th, "sync_mutex_acquire", "mutex", a.Text(0), 1, modeExclusive, a.At(1))
+	})
+	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		n, ok := a.Int(1)
+		if !ok || n < 1 {
+			return nil, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
+		}
+		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
+	})
+	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		n := int64(1)
+		if a.Given(1) {
+			var ok bool
+			if n, ok = a.Int(1); !ok || n < 1 {
+				return nil, vm.Typef("sync_gate_acquire: limit must be a positive int")
+			}
+		}
+		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
+	})
+	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mode := modeExclusive
+		switch a.Text(1) {
+		case "read":
+			mode = modeShared
+		case "write":
+		default:
+			return nil, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write"`)
+		}
+		return acquire(th, "sync_rwlock_acquire", "rwlock", a.Text(0), 1, mode, a.At(2))
+	})
+	lib.Def("sync_release", "sync_release(permit)", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p, ok := a.At(0).(*Permit)
+		if !ok {
+			return nil, vm.Typef("sync_release: expected a sync_permit, got %s", a.At(0).Type())
+		}
+		return vm.BoolOf(p.release()), nil
+	})
+	lib.Def("sync_metrics", "sync_metrics(key?)", "{acquired, released, held, waiting, timeouts} for a key, or a dict of them by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		reg := syncRegistryOf(th.VM())
+		reg.mu.Lock()
+		defer reg.mu.Unlock()
+		if a.Given(0) {
+			k := a.Text(0)
+			for _, l := range reg.locks {
+				if l.key == k {
+					return l.metrics(), nil
+				}
+			}
+			return l0Metrics(), nil
+		}
+		out := vm.NewDict()
+		for _, l := range reg.locks {
+			out = out.Set(l.kind+":"+l.key, l.metrics())
+		}
+		return out, nil
+	})
+
+	lib.Def("shared_cell", "shared_cell(initial = nil)", "a mutable slot tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return &SharedCell{v: a.At(0)}, nil
+	})
+	lib.Def("shared_get", "shared_get(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := cellArg("shared_get", a)
+		if err != nil {
+			return nil, err
+		}
+		return c.load(), nil
+	})
+	lib.Def("shared_snapshot", "shared_snapshot(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := cellArg("shared_snapshot", a)
+		if err != nil {
+			return nil, err
+		}
+		return c.load(), nil
+	})
+	lib.Def("shared_set", "shared_set(cell, v)", "store v; returns the previous value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := cellArg("shared_set", a)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		old := c.v
+		c.v = a.At(1)
+		return old, nil
+	})
+	lib.Def("shared_cas", "shared_cas(cell, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, err := cellArg("shared_cas", a)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !vm.Equal(c.v, a.At(1)) {
+			return vm.False, nil
+		}
+		c.v = a.At(2)
+		return vm.True, nil
+	})
+	lib.Def("shared_map", "shared_map(initial = {})", "a mutable dict tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		d, ok := a.Dict(0)
+		if !ok {
+			d = vm.NewDict()
+		}
+		return &SharedMap{d: d}, nil
+	})
+	lib.Def("shared_map_get", "shared_map_get(m, key, default = nil)", "the value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_get", a)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := m.snapshot().Get(a.Text(1)); ok {
+			return v, nil
+		}
+		return a.At(2), nil
+	})
+	lib.Def("shared_map_set", "shared_map_set(m, key, v)", "store v at key; returns the previous value (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_set", a)
+		if err != nil {
+			return nil, err
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		old, _ := m.d.Get(a.Text(1))
+		m.d = m.d.Set(a.Text(1), a.At(2))
+		if old == nil {
+			old = vm.Nil
+		}
+		return old, nil
+	})
+	lib.Def("shared_map_delete", "shared_map_delete(m, key)", "remove key; whether it was present", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_delete", a)
+		if err != nil {
+			return nil, err
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		had := m.d.Has(a.Text(1))
+		m.d = m.d.Delete(a.Text(1))
+		return vm.BoolOf(had), nil
+	})
+	lib.Def("shared_map_cas", "shared_map_cas(m, key, expected, new)", "store new at key if its value equals expected (nil for absent); whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_cas", a)
+		if err != nil {
+			return nil, err
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		cur, ok := m.d.Get(a.Text(1))
+		if !ok {
+			cur = vm.Nil
+		}
+		if !vm.Equal(cur, a.At(2)) {
+			return vm.False, nil
+		}
+		m.d = m.d.Set(a.Text(1), a.At(3))
+		return vm.True, nil
+	})
+	lib.Def("shared_map_snapshot", "shared_map_snapshot(m)", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_snapshot", a)
+		if err != nil {
+			return nil, err
+		}
+		return m.snapshot(), nil
+	})
+	lib.Def("shared_map_entries", "shared_map_entries(m)", "the map's entries as {key, value} dicts, sorted by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		m, err := mapArg("shared_map_entries", a)
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		m.snapshot().Range(func(k string, v vm.Value) bool {
+			out = append(out, lib.DictOf("key", lib.Str(k), "value", v))
+			return true
+		})
+		return lib.List(out), nil
+	})
+
+	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		reg := mailboxesOf(th.VM())
+		reg.mu.Lock()
+		defer reg.mu.Unlock()
+		name := a.Text(0)
+		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
+			return mb, nil
+		}
+		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(a.IntOr(1, DefaultChannelCapacity)))}
+		reg.byName[name] = mb
+		return mb, nil
+	})
+	lib.Def("mailbox_lookup", "mailbox_lookup(name)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		reg := mailboxesOf(th.VM())
+		reg.mu.Lock()
+		defer reg.mu.Unlock()
+		if mb, ok := reg.byName[a.Text(0)]; ok && !mb.ch.isClosed() {
+			return mb, nil
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("mailbox_send", "mailbox_send(mailbox_or_name, v)", "queue v, waiting while the mailbox is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mb, err := mailboxArg(th, "mailbox_send", a)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := mb.ch.Send(th, a.At(1))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			mb.sent.Add(1)
+		}
+		return vm.BoolOf(ok), nil
+	})
+	lib.Def("mailbox_receive", "mailbox_receive(mailbox_or_name)", "the next message, waiting for one; nil once closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mb, err := mailboxArg(th, "mailbox_receive", a)
+		if err != nil {
+			return nil, err
+		}
+		v, ok, err := mb.ch.Receive(th)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			mb.received.Add(1)
+		}
+		return v, nil
+	})
+	lib.Def("mailbox_try_receive", "mailbox_try_receive(mailbox_or_name)", "the next message if one is queued, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mb, err := mailboxArg(th, "mailbox_try_receive", a)
+		if err != nil {
+			return nil, err
+		}
+		v, ok := mb.ch.TryReceive()
+		if ok {
+			mb.received.Add(1)
+		}
+		return v, nil
+	})
+	lib.Def("mailbox_close", "mailbox_close(mailbox_or_name)", "close the mailbox; queued messages can still be received", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mb, err := mailboxArg(th, "mailbox_close", a)
+		if err != nil {
+			return nil, err
+		}
+		mb.ch.Close()
+		return vm.Nil, nil
+	})
+	lib.Def("mailbox_metrics", "mailbox_metrics(mailbox_or_name)", "{name, sent, received, queued, closed}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mb, err := mailboxArg(th, "mailbox_metrics", a)
+		if err != nil {
+			return nil, err
+		}
+		mb.ch.mu.Lock()
+		queued, closed := mb.ch.size(), mb.ch.closed
+		mb.ch.mu.Unlock()
+		return lib.DictOf("name", lib.Str(mb.ch.name), "sent", vm.IntOf(mb.sent.Load()), "received", vm.IntOf(mb.received.Load()),
+			"queued", lib.IntOf(queued), "closed", vm.BoolOf(closed)), nil
+	})
+}
+
+// ---- permits ----
+
+type lockMode int
+
+const (
+	modeExclusive lockMode = iota // counts against the capacity
+	modeShared                    // rwlock readers
+)
+
+// keyedLock is the state of one KIND:KEY.
+type keyedLock struct {
+	kind, key string
+	capacity  int
+	held      int // exclusive holders
+	readers   int
+	waiters   []*lockWaiter
+
+	acquired, released, timeouts int64
+}
+
+type lockWaiter struct {
+	mode    lockMode
+	wake    chan struct{}
+	granted bool
+}
+
+func (l *keyedLock) canGrant(mode lockMode) bool {
+	if mode == modeShared {
+		return l.held == 0
+	}
+	if l.kind == "rwlock" {
+		return l.held == 0 && l.readers == 0
+	}
+	return l.held < l.capacity
+}
+
+func (l *keyedLock) grant(mode lockMode) {
+	if mode == modeShared {
+		l.readers++
+	} else {
+		l.held++
+	}
+	l.acquired++
+}
+
+// wakeWaiters grants queued waiters in arrival order while they fit.
+func (l *keyedLock) wakeWaiters() {
+	for len(l.waiters) > 0 && l.canGrant(l.waiters[0].mode) {
+		w := l.waiters[0]
+		l.waiters = l.waiters[1:]
+		l.grant(w.mode)
+		w.granted = true
+		close(w.wake)
+	}
+}
+
+func (l *keyedLock) metrics() *vm.Dict {
+	return lib.DictOf("acquired", vm.IntOf(l.acquired), "released", vm.IntOf(l.released),
+		"held", lib.IntOf(l.held+l.readers), "waiting", lib.IntOf(len(l.waiters)), "timeouts", vm.IntOf(l.timeouts))
+}
+
+func l0Metrics() *vm.Dict {
+	return (&keyedLock{}).metrics()
+}
+
+type syncRegistry struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type syncKey struct{}
+
+func syncRegistryOf(v *vm.VM) *syncRegistry {
+	return v.Local(syncKey{}, func() any { return &syncRegistry{locks: map[string]*keyedLock{}} }).(*syncRegistry)
+}
+
+// Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`).
+type Permit struct {
+	reg      *syncRegistry
+	lock     *keyedLock
+	mode     lockMode
+	released atomic.Bool
+}
+
+func (*Permit) Type() string { return "sync_permit" }
+func (*Permit) Truth() bool  { return true }
+func (p *Permit) Display(sb *strings.Builder) {
+	sb.WriteString("<sync_permit:")
+	sb.WriteString(p.lock.kind)
+	sb.WriteByte(':')
+	sb.WriteString(p.lock.key)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a permit equals only itself.
+func (p *Permit) EqualTo(o vm.Value) bool { q, ok := o.(*Permit); return ok && p == q }
+
+func (p *Permit) release() bool {
+	if !p.released.CompareAndSwap(false, true) {
+		return false
+	}
+	p.reg.mu.Lock()
+	defer p.reg.mu.Unlock()
+	if p.mode == modeShared {
+		p.lock.readers--
+	} else {
+		p.lock.held--
+	}
+	p.lock.released++
+	p.lock.wakeWaiters()
+	return true
+}
+
+// acquire waits for a permit of kind:key; nil when the timeout option
+// passes first.
+func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
+	timeout := time.Duration(-1)
+	if d, ok := opts.(*vm.Dict); ok {
+		if t, ok := d.Get("timeout"); ok && t != vm.Nil {
+			w, ok := waitDuration(t)
+			if !ok {
+				return nil, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
+			}
+			timeout = max(w, 0)
+		}
+	}
+	reg := syncRegistryOf(th.VM())
+	reg.mu.Lock()
+	l := reg.locks[kind+":"+key]
+	if l == nil {
+		l = &keyedLock{kind: kind, key: key, capacity: capacity}
+		reg.locks[kind+":"+key] = l
+	}
+	p := &Permit{reg: reg, lock: l, mode: mode}
+	if len(l.waiters) == 0 && l.canGrant(mode) {
+		l.grant(mode)
+		reg.mu.Unlock()
+		return p, nil
+	}
+	w := &lockWaiter{mode: mode, wake: make(chan struct{})}
+	l.waiters = append(l.waiters, w)
+	reg.mu.Unlock()
+	_, err := th.Wait(w.wake, timeout)
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if w.granted {
+		if err != nil {
+			// granted while giving up: hand the permit on
+			if mode == modeShared {
+				l.readers--
+			} else {
+				l.held--
+			}
+			l.wakeWaiters()
+			return nil, err
+		}
+		return p, nil
+	}
+	for i, x := range l.waiters {
+		if x == w {
+			l.waiters = append(l.waiters[:i], l.waiters[i+1:]...)
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.timeouts++
+	return vm.Nil, nil
+}
+
+// ---- shared state ----
+
+// SharedCell is a mutable slot shared by tasks (type "shared_cell").
+type SharedCell struct {
+	mu sync.Mutex
+	v  vm.Value
+}
+
+func (*SharedCell) Type() string { return "shared_cell" }
+func (*SharedCell) Truth() bool  { return true }
+func (c *SharedCell) Display(sb *strings.Builder) {
+	sb.WriteString("<shared_cell:")
+	c.load().Display(sb)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a cell equals only itself.
+func (c *SharedCell) EqualTo(o vm.Value) bool { d, ok := o.(*SharedCell); return ok && c == d }
+
+func (c *SharedCell) load() vm.Value {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.v
+}
+
+func cellArg(name string, a vm.Args) (*SharedCell, error) {
+	c, ok := a.At(0).(*SharedCell)
+	if !ok {
+		return nil, vm.Typef("%s: expected a shared_cell, got %s", name, a.At(0).Type())
+	}
+	return c, nil
+}
+
+// SharedMap is a mutable dict shared by tasks (type "shared_map").
+type SharedMap struct {
+	mu sync.Mutex
+	d  *vm.Dict
+}
+
+func (*SharedMap) Type() string { return "shared_map" }
+func (*SharedMap) Truth() bool  { return true }
+func (m *SharedMap) Display(sb *strings.Builder) {
+	sb.WriteString("<shared_map:")
+	m.snapshot().Display(sb)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a map equals only itself.
+func (m *SharedMap) EqualTo(o vm.Value) bool { n, ok := o.(*SharedMap); return ok && m == n }
+
+func (m *SharedMap) snapshot() *vm.Dict {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.d
+}
+
+func mapArg(name string, a vm.Args) (*SharedMap, error) {
+	m, ok := a.At(0).(*SharedMap)
+	if !ok {
+		return nil, vm.Typef("%s: expected a shared_map, got %s", name, a.At(0).Type())
+	}
+	return m, nil
+}
+
+// ---- mailboxes ----
+
+// Mailbox is a channel registered under a name (type "mailbox").
+type Mailbox struct {
+	ch             *Channel
+	sent, received atomic.Int64
+}
+
+func (*Mailbox) Type() string { return "mailbox" }
+func (*Mailbox) Truth() bool  { return true }
+func (m *Mailbox) Display(sb *strings.Builder) {
+	sb.WriteString("<mailbox:")
+	sb.WriteString(m.ch.name)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a mailbox equals only itself.
+func (m *Mailbox) EqualTo(o vm.Value) bool { n, ok := o.(*Mailbox); return ok && m == n }
+
+type mailboxRegistry struct {
+	mu     sync.Mutex
+	byName map[string]*Mailbox
+}
+
+type mailboxKey struct{}
+
+func mailboxesOf(v *vm.VM) *mailboxRegistry {
+	return v.Local(mailboxKey{}, func() any { return &mailboxRegistry{byName: map[string]*Mailbox{}} }).(*mailboxRegistry)
+}
+
+// mailboxArg is a mailbox value or the name of a registered one.
+func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
+	switch x := a.At(0).(type) {
+	case *Mailbox:
+		return x, nil
+	case vm.String:
+		reg := mailboxesOf(th.VM())
+		reg.mu.Lock()
+		defer reg.mu.Unlock()
+		if mb, ok := reg.byName[x.Go()]; ok {
+			return mb, nil
+		}
+		return nil, vm.Throwf("%s: no mailbox named '%s'", name, x.Go())
+	}
+	return nil, vm.Typef("%s: expected a mailbox or a mailbox name, got %s", name, a.At(0).Type())
+}

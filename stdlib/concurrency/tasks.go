@@ -1,0 +1,398 @@
+package concurrency
+
+// Tasks: `spawn`, `await`, `cancel`, `cancel_graceful`, `is_cancelled`,
+// `parallel`, `deadline` and `mutex` (language.md §13).
+//
+// Every task runs on its own vm.Thread (own stack, own goroutine once it
+// starts) and executes Harn code only while holding the VM lock, so no
+// value is ever touched by two goroutines at once; a task body captures
+// variables like any closure (§3.4). Tasks are queued by vm.VM.Start and
+// begin when the spawning code blocks or yields. A task is a child of the
+// thread that spawned it: when that thread's work ends (a task body
+// returns, the program finishes), its children still running are
+// cancelled.
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Task is a spawned task or a parallel branch; as a value it is the task
+// handle (`<task:ID>`, type "task_handle", equal by id).
+type Task struct {
+	id     int64
+	parent *vm.Thread
+	fn     vm.Value
+	args   []vm.Value
+	arg    [1]vm.Value   // backing for a single argument
+	done   chan struct{} // closed when the task has ended
+	// onDone runs on the task's thread, holding the VM lock, just before
+	// done is closed (parallel bookkeeping).
+	onDone func(*Task)
+	// onStart runs on the task's thread, holding the VM lock, when the task
+	// leaves the queue.
+	onStart func(*Task)
+
+	// Set before done is closed.
+	result vm.Value
+	err    *vm.Error
+
+	graceful atomic.Bool // cancel_graceful asked it to stop
+
+	mu      sync.Mutex
+	th      *vm.Thread // the thread running the body, while it runs
+	stopped bool       // cancel was asked for
+}
+
+func (t *Task) Type() string { return "task_handle" }
+func (t *Task) Truth() bool  { return true }
+func (t *Task) Display(sb *strings.Builder) {
+	sb.WriteString("<task:")
+	sb.WriteString(strconv.FormatInt(t.id, 10))
+	sb.WriteByte('>')
+}
+
+// EqualTo makes handles equal by id (builtins.md §1.5).
+func (t *Task) EqualTo(o vm.Value) bool {
+	u, ok := o.(*Task)
+	return ok && u.id == t.id
+}
+
+// Cancel stops the task: at once if it has not started, else at its next
+// check or wait.
+func (t *Task) Cancel() {
+	t.mu.Lock()
+	t.stopped = true
+	th := t.th
+	t.mu.Unlock()
+	if th != nil {
+		th.Cancel()
+	}
+}
+
+// cancelRequested reports whether cancel or cancel_graceful was called.
+func (t *Task) cancelRequested() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopped || t.graceful.Load()
+}
+
+// Done is closed once the task has ended.
+func (t *Task) Done() <-chan struct{} { return t.done }
+
+// ID is the number shown in the handle's display form.
+func (t *Task) ID() int64 { return t.id }
+
+type taskIDKey struct{}
+
+// spawnTask queues fn(args...) as a child task of th.
+func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) *Task {
+	ids := th.VM().Local(taskIDKey{}, func() any { return new(atomic.Int64) }).(*atomic.Int64)
+	t := &Task{id: ids.Add(1), parent: th, fn: fn, done: make(chan struct{}), onDone: onDone}
+	if len(args) == 1 {
+		t.arg[0] = args[0]
+		t.args = t.arg[:]
+	} else {
+		t.args = args
+	}
+	th.AddChild(t)
+	th.VM().Start(t)
+	return t
+}
+
+// Spawn starts fn(args...) as a task of th, as `spawn` does; hosts use it
+// for background work that scripts can await or cancel.
+func Spawn(th *vm.Thread, fn vm.Value, args ...vm.Value) *Task {
+	return spawnTask(th, fn, args, nil)
+}
+
+// RunTask runs the task's body on its own thread (vm.Runner).
+func (t *Task) RunTask(th *vm.Thread) bool {
+	t.mu.Lock()
+	t.th = th
+	stopped := t.stopped
+	t.mu.Unlock()
+	th.Task = t
+	if t.onStart != nil {
+		t.onStart(t)
+	}
+	var err error
+	if stopped {
+		err = &vm.Error{Kind: vm.KindCancelled, Msg: "Task cancelled"}
+	} else {
+		t.result, err = th.CallPlain(t.fn, t.args)
+	}
+	th.EndChildren()
+	releaseMutexOf(th)
+	if err != nil {
+		t.result = nil
+		t.err = vm.AsError(err)
+		if t.err.Kind == vm.KindExit && !isCancellation(t.err) {
+			th.VM().ExitAll(t.err)
+		}
+	}
+	t.parent.RemoveChild(t)
+	if t.onDone != nil {
+		t.onDone(t)
+	}
+	t.mu.Lock()
+	t.th = nil
+	t.mu.Unlock()
+	close(t.done)
+	return true
+}
+
+// isCancellation reports whether e only says that a task was stopped.
+func isCancellation(e *vm.Error) bool {
+	return e.Kind == vm.KindCancelled || e.Kind == vm.KindExit && e.Msg == "interrupted"
+}
+
+// outcome returns the task's result, or a copy of its failure (the caller
+// may decorate it; several threads may await one task).
+func (t *Task) outcome() (vm.Value, error) {
+	if t.err == nil {
+		return t.result, nil
+	}
+	if t.err.Kind == vm.KindCancelled {
+		return vm.Nil, nil
+	}
+	e := *t.err
+	e.Trace = append([]vm.TraceFrame(nil), t.err.Trace...)
+	return nil, &e
+}
+
+// Await waits for the task and returns its result, re-raising its
+// failure; a cancelled task yields nil.
+func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
+	select {
+	case <-t.done:
+	default:
+		if _, err := th.Wait(t.done, -1); err != nil {
+			return nil, err
+		}
+	}
+	return t.outcome()
+}
+
+// waitDuration reads a duration (or a number of milliseconds) argument.
+func waitDuration(v vm.Value) (time.Duration, bool) {
+	switch d := v.(type) {
+	case vm.Duration:
+		return time.Duration(d) * time.Millisecond, true
+	case vm.Int:
+		return time.Duration(d) * time.Millisecond, true
+	case vm.Float:
+		return time.Duration(float64(d) * float64(time.Millisecond)), true
+	}
+	return 0, false
+}
+
+func taskArg(name string, a vm.Args) (*Task, error) {
+	t, ok := a.At(0).(*Task)
+	if !ok {
+		return nil, vm.Typef("%s: expected a task handle, got %s", name, a.At(0).Type())
+	}
+	return t, nil
+}
+
+func init() {
+	lib.Def("__spawn", "__spawn(body)", "runtime hook of `spawn { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return spawnTask(th, a.At(0), nil, nil), nil
+	})
+	lib.Def("await", "await(handle)", "wait for a task and return its result (re-raising its failure)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, ok := a.At(0).(*Task)
+		if !ok {
+			return a.At(0), nil
+		}
+		return t.Await(th)
+	})
+	lib.Def("cancel", "cancel(handle)", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := taskArg("cancel", a)
+		if err != nil {
+			return nil, err
+		}
+		t.Cancel()
+		return vm.Nil, nil
+	})
+	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := taskArg("cancel_graceful", a)
+		if err != nil {
+			return nil, err
+		}
+		grace, ok := waitDuration(a.At(1))
+		if !ok {
+			grace = 0
+		}
+		t.graceful.Store(true)
+		select {
+		case <-t.done:
+			return vm.True, nil
+		default:
+		}
+		fired, err := th.Wait(t.done, max(grace, 0))
+		if err != nil {
+			return nil, err
+		}
+		if fired {
+			return vm.True, nil
+		}
+		t.Cancel()
+		return vm.False, nil
+	})
+	lib.Def("is_cancelled", "is_cancelled(handle?)", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Given(0) {
+			t, err := taskArg("is_cancelled", a)
+			if err != nil {
+				return nil, err
+			}
+			return vm.BoolOf(t.cancelRequested()), nil
+		}
+		for cur := th; cur != nil; cur = cur.Lender() {
+			if cur.IsCancelled() {
+				return vm.True, nil
+			}
+			if t, ok := cur.Task.(*Task); ok && t.graceful.Load() {
+				return vm.True, nil
+			}
+		}
+		return vm.False, nil
+	})
+
+	lib.Def("__deadline_enter", "__deadline_enter(d)", "runtime hook of `deadline d { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		d, ok := waitDuration(a.At(0))
+		if !ok {
+			return nil, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
+		}
+		th.PushDeadline(time.Now().Add(d).UnixMilli())
+		return vm.Nil, nil
+	})
+	lib.Def("__deadline_exit", "__deadline_exit()", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		th.PopDeadline()
+		return vm.Nil, nil
+	})
+	lib.Def("__deadline_fail", "__deadline_fail(err)", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		own, mark := th.PopDeadline()
+		e, ok := vm.ErrorOf(a.At(0))
+		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || time.Now().UnixMilli() < own {
+			return a.At(0), nil
+		}
+		// This block's own deadline passed: stop what it started and make
+		// the failure catchable.
+		th.CancelChildren(mark)
+		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
+	})
+
+	lib.Def("__mutex_enter", "__mutex_enter()", "runtime hook of `mutex { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Nil, mutexOf(th).enter(th)
+	})
+	lib.Def("__mutex_exit", "__mutex_exit()", "runtime hook of `mutex { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mutexOf(th).exit(th, false)
+		return vm.Nil, nil
+	})
+}
+
+const deadlineMsg = "Deadline exceeded"
+
+// ---- mutex ----
+
+// harnMutex is the lock of `mutex { … }` blocks: one per VM (the process
+// a Harn program runs in), re-entrant for the thread holding it, handed
+// to waiters in arrival order.
+type harnMutex struct {
+	mu      sync.Mutex
+	owner   *vm.Thread
+	depth   int
+	waiters []*mutexWaiter
+}
+
+type mutexWaiter struct {
+	th   *vm.Thread
+	wake chan struct{}
+}
+
+type mutexKey struct{}
+
+func mutexOf(th *vm.Thread) *harnMutex {
+	return th.VM().Local(mutexKey{}, func() any { return &harnMutex{} }).(*harnMutex)
+}
+
+// owns reports whether th (or the consumer it runs for) holds m.
+func (m *harnMutex) owns(th *vm.Thread) bool {
+	for t := th; t != nil; t = t.Lender() {
+		if m.owner == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *harnMutex) enter(th *vm.Thread) error {
+	m.mu.Lock()
+	if m.owner == nil || m.owns(th) {
+		if m.owner == nil {
+			m.owner = th
+		}
+		m.depth++
+		m.mu.Unlock()
+		return nil
+	}
+	w := &mutexWaiter{th: th, wake: make(chan struct{}, 1)}
+	m.waiters = append(m.waiters, w)
+	m.mu.Unlock()
+	if _, err := th.Wait(w.wake, -1); err != nil {
+		m.mu.Lock()
+		for i, x := range m.waiters {
+			if x == w {
+				m.waiters = append(m.waiters[:i], m.waiters[i+1:]...)
+				m.mu.Unlock()
+				return err
+			}
+		}
+		m.mu.Unlock()
+		// It was handed to us as we stopped: pass it on.
+		m.exit(th, true)
+		return err
+	}
+	return nil
+}
+
+// exit leaves one level (all levels when all is set) if th holds m.
+func (m *harnMutex) exit(th *vm.Thread, all bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.owner == nil || !m.owns(th) {
+		return
+	}
+	m.depth--
+	if all {
+		m.depth = 0
+	}
+	if m.depth > 0 {
+		return
+	}
+	m.owner = nil
+	if len(m.waiters) > 0 {
+		w := m.waiters[0]
+		m.waiters = m.waiters[1:]
+		m.owner, m.depth = w.th, 1
+		w.wake <- struct{}{}
+	}
+}
+
+// releaseMutexOf frees the mutex when a thread ends while holding it.
+func releaseMutexOf(th *vm.Thread) {
+	if m, ok := th.VM().Local(mutexKey{}, nil).(*harnMutex); ok {
+		m.mu.Lock()
+		mine := m.owner == th
+		m.mu.Unlock()
+		if mine {
+			m.exit(th, true)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package console
+
+import (
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// The `__io_*` bridge of the newer upstream (newer.md §2.1): global
+// builtins newer scripts print and read through. They share stdout, stderr
+// and stdin with print, read_line and harness.stdio.
+
+func init() {
+	lib.Def("__io_print", "__io_print(v?, ...)", "write display(v) to stdout; extra arguments are ignored", builtinPrint)
+	lib.Def("__io_println", "__io_println(v?, ...)", "write display(v) and a newline to stdout; extra arguments are ignored", builtinPrintln)
+	lib.Def("__io_eprint", "__io_eprint(v)", "write display(v) to stderr", builtinEprint)
+	lib.Def("__io_eprintln", "__io_eprintln(v)", "write display(v) and a newline to stderr", builtinEprintln)
+	lib.Def("__io_write_stdout", "__io_write_stdout(v)", "write display(v) to stdout as is", builtinPrint)
+	lib.Def("__io_write_stderr", "__io_write_stderr(v)", "write display(v) to stderr as is", builtinEprint)
+	lib.Def("__io_read_line", "__io_read_line(options?)", "one line of stdin as {ok, status, value?}; options prompt, timeout_ms, trim, echo, raw", ioReadLine)
+}
+
+// ioReadLine reads one line. Status is "ok" (with value), "eof",
+// "timeout" (timeout_ms passed first) or "error".
+func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	opts := vm.NewDict()
+	if args.Given(0) {
+		d, ok := args.Dict(0)
+		if !ok {
+			return nil, vm.Typef("__io_read_line: options must be a dict, got %s", args.At(0).Type())
+		}
+		opts = d
+	}
+	if p, ok := opts.Get("prompt"); ok && p != vm.Nil {
+		writeOut(th, vm.ToDisplay(p))
+		if f, ok := th.VM().Stdout.(interface{ Flush() error }); ok {
+			f.Flush()
+		}
+	}
+	trim := true
+	if t, ok := opts.Get("trim"); ok && t != vm.Nil {
+		trim = t.Truth()
+	}
+	var (
+		line  string
+		got   bool
+		rerr  error
+		timed bool
+	)
+	if t, ok := opts.Get("timeout_ms"); ok {
+		if ms, isInt := t.(vm.Int); isInt && ms >= 0 {
+			line, got, timed, rerr = readLineWithin(th, time.Duration(ms)*time.Millisecond)
+		} else {
+			line, got, rerr = readLine(th)
+		}
+	} else {
+		line, got, rerr = readLine(th)
+	}
+	b := vm.NewDictBuilder(4)
+	switch {
+	case rerr != nil:
+		return nil, rerr
+	case timed:
+		b.Set("ok", vm.False)
+		b.Set("status", lib.Str("timeout"))
+	case !got:
+		b.Set("ok", vm.False)
+		b.Set("status", lib.Str("eof"))
+	default:
+		if trim {
+			line = strings.TrimSpace(line)
+		}
+		b.Set("ok", vm.True)
+		b.Set("status", lib.Str("ok"))
+		b.Set("value", lib.Str(line))
+	}
+	return b.Build(), nil
+}
+
+// readLineWithin is readLine that gives up after d; a line that arrives
+// later is consumed by the abandoned read.
+func readLineWithin(th *vm.Thread, d time.Duration) (line string, ok, timedOut bool, err error) {
+	r := stdinOf(th).reader(th.VM())
+	done := make(chan struct{})
+	var got string
+	var rerr error
+	go func() {
+		defer close(done)
+		got, rerr = r.ReadString('\n')
+	}()
+	fired, err := th.Wait(done, d)
+	if err != nil {
+		return "", false, false, err
+	}
+	if !fired {
+		return "", false, true, nil
+	}
+	if rerr != nil && got == "" {
+		return "", false, false, nil
+	}
+	line = strings.TrimSuffix(got, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	return line, true, false, nil
+}

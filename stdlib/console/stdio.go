@@ -1,0 +1,272 @@
+package console
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/text"
+	"github.com/harnlang/harn/vm"
+)
+
+// Standard input and terminal queries (builtins.md §4.9, first bullet),
+// shared by the free functions and the harness.stdio handle. Each VM keeps
+// one buffered reader over its stdin so consecutive read_line calls never
+// lose buffered input, plus the mocks installed by mock_stdin and mock_tty.
+
+func init() {
+	harness.RegisterCapability("stdio", stdioMethods())
+	lib.Def("read_stdin", "read_stdin()", "the rest of standard input (nil on error)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return readStdin(th)
+	})
+	lib.Def("read_line", "read_line()", "one line of standard input without its line ending; nil at end of input", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		line, ok, err := readLine(th)
+		if !ok {
+			return vm.Nil, err
+		}
+		return lib.Str(line), nil
+	})
+	lib.Def("prompt_user", "prompt_user(msg?)", "write msg to stdout, read a line and trim trailing whitespace", builtinPromptUser)
+	lib.Def("mock_stdin", "mock_stdin(text)", "make standard input read from text", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		st := stdinOf(th)
+		st.mu.Lock()
+		st.mock = bufio.NewReader(strings.NewReader(args.Text(0)))
+		st.mu.Unlock()
+		return vm.Nil, nil
+	})
+	lib.Def("unmock_stdin", "unmock_stdin()", "restore the real standard input", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		st := stdinOf(th)
+		st.mu.Lock()
+		st.mock = nil
+		st.mu.Unlock()
+		return vm.Nil, nil
+	})
+	for _, s := range []string{"stdin", "stdout", "stderr"} {
+		stream := s
+		lib.Def("is_"+stream+"_tty", "is_"+stream+"_tty()", "whether "+stream+" is a terminal", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			return vm.BoolOf(isTerminal(th, stream)), nil
+		})
+	}
+	lib.Def("mock_tty", "mock_tty(stream, bool)", `pretend "stdin", "stdout" or "stderr" is (or is not) a terminal`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		stream := args.Text(0)
+		switch stream {
+		case "stdin", "stdout", "stderr":
+			st := stdinOf(th)
+			st.mu.Lock()
+			st.ttyMock[stream] = args.At(1).Truth()
+			st.mu.Unlock()
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("unmock_tty", "unmock_tty()", "forget every mock_tty setting", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		st := stdinOf(th)
+		st.mu.Lock()
+		st.ttyMock = map[string]bool{}
+		st.mu.Unlock()
+		return vm.Nil, nil
+	})
+}
+
+type stdioKey struct{}
+
+// stdioState is the per-VM standard input and terminal state.
+type stdioState struct {
+	mu      sync.Mutex
+	real    *bufio.Reader // over the VM's Stdin, made on first read
+	mock    *bufio.Reader // non-nil while mock_stdin is active
+	ttyMock map[string]bool
+	ttyHost map[string]bool // set by the host through SetTerminals
+}
+
+func stdinState(v *vm.VM) *stdioState {
+	return v.Local(stdioKey{}, func() any {
+		return &stdioState{ttyMock: map[string]bool{}, ttyHost: map[string]bool{}}
+	}).(*stdioState)
+}
+
+func stdinOf(th *vm.Thread) *stdioState { return stdinState(th.VM()) }
+
+// SetTerminals tells the library which of the process's standard streams
+// are terminals, for hosts whose VM streams are buffers (harn run buffers
+// stdout, so the library cannot see the terminal itself). Without it, a
+// stream counts as a terminal only when the VM's stream is one.
+func SetTerminals(v *vm.VM, stdin, stdout, stderr bool) {
+	st := stdinState(v)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.ttyHost["stdin"] = stdin
+	st.ttyHost["stdout"] = stdout
+	st.ttyHost["stderr"] = stderr
+}
+
+// isTerminal answers is_<stream>_tty: a mock wins, then the host's word,
+// then a look at the VM's own stream.
+func isTerminal(th *vm.Thread, stream string) bool {
+	st := stdinOf(th)
+	st.mu.Lock()
+	if b, ok := st.ttyMock[stream]; ok {
+		st.mu.Unlock()
+		return b
+	}
+	if b, ok := st.ttyHost[stream]; ok {
+		st.mu.Unlock()
+		return b
+	}
+	st.mu.Unlock()
+	var s any
+	switch stream {
+	case "stdin":
+		s = th.VM().Stdin
+	case "stdout":
+		s = th.VM().Stdout
+	case "stderr":
+		s = th.VM().Stderr
+	}
+	f, ok := s.(*os.File)
+	return ok && fileIsTerminal(f)
+}
+
+// reader returns the reader stdin reads come from.
+func (st *stdioState) reader(v *vm.VM) *bufio.Reader {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.mock != nil {
+		return st.mock
+	}
+	if st.real == nil {
+		in := v.Stdin
+		if in == nil {
+			in = strings.NewReader("")
+		}
+		st.real = bufio.NewReader(in)
+	}
+	return st.real
+}
+
+// waitRead runs a read on its own goroutine and waits for it with the VM
+// lock released, so other tasks run and an interrupt, cancellation or
+// deadline ends the wait (a terminal read cannot be cancelled, so unlike
+// blocking it does not wait for the read to finish then).
+func waitRead(th *vm.Thread, read func()) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		read()
+	}()
+	fired, err := th.Wait(done, -1)
+	if err != nil {
+		return err
+	}
+	if !fired {
+		<-done
+	}
+	return nil
+}
+
+// readStdin reads the rest of stdin; nil when reading fails.
+func readStdin(th *vm.Thread) (vm.Value, error) {
+	r := stdinOf(th).reader(th.VM())
+	var data []byte
+	var rerr error
+	if err := waitRead(th, func() { data, rerr = io.ReadAll(r) }); err != nil {
+		return nil, err
+	}
+	if rerr != nil {
+		return vm.Nil, nil
+	}
+	return lib.Str(string(data)), nil
+}
+
+// readLine reads one line without its `\n` / `\r\n`; ok=false at end of
+// input.
+func readLine(th *vm.Thread) (line string, ok bool, err error) {
+	r := stdinOf(th).reader(th.VM())
+	var rerr error
+	if err := waitRead(th, func() { line, rerr = r.ReadString('\n') }); err != nil {
+		return "", false, err
+	}
+	if rerr != nil && line == "" {
+		return "", false, nil
+	}
+	line = strings.TrimSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	return line, true, nil
+}
+
+func builtinPromptUser(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	return prompt(th, args.Given(0), args.Text(0))
+}
+
+// prompt writes msg (when given), reads a line and trims trailing
+// whitespace; end of input reads as "".
+func prompt(th *vm.Thread, hasMsg bool, msg string) (vm.Value, error) {
+	if hasMsg {
+		writeOut(th, msg)
+		if f, ok := th.VM().Stdout.(interface{ Flush() error }); ok {
+			f.Flush()
+		}
+	}
+	line, _, err := readLine(th)
+	if err != nil {
+		return nil, err
+	}
+	return lib.Str(strings.TrimRightFunc(line, text.IsSpace)), nil
+}
+
+// stdioMethods are harness.stdio's methods: the output and stdin
+// builtins, sharing their streams and buffers.
+func stdioMethods() []harness.CapabilityMethod {
+	fn := func(b vm.BuiltinFunc) vm.MethodFunc {
+		return func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) { return b(th, args) }
+	}
+	return []harness.CapabilityMethod{
+		{Name: "print", Sig: "stdio.print(v?)", Doc: "write display(v) to stdout", Fn: fn(builtinPrint)},
+		{Name: "println", Sig: "stdio.println(v?)", Doc: "write display(v) and a newline to stdout", Fn: fn(builtinPrintln)},
+		{Name: "eprint", Sig: "stdio.eprint(v?)", Doc: "write display(v) to stderr", Fn: fn(builtinEprint)},
+		{Name: "eprintln", Sig: "stdio.eprintln(v?)", Doc: "write display(v) and a newline to stderr", Fn: fn(builtinEprintln)},
+		{Name: "log", Sig: "stdio.log(v)", Doc: "write `[harn] ` + display(v) and a newline to stdout", Fn: fn(builtinLog)},
+		{Name: "progress", Sig: "stdio.progress(phase, message, progress_or_options?, total?)", Doc: "write one progress line to stdout", Fn: fn(builtinProgress)},
+		{Name: "read_line", Sig: "stdio.read_line(options?)", Doc: "one line of stdin (nil at end); with options {ok, status, value?}", Fn: fn(stdioReadLine)},
+		{Name: "read_stdin", Sig: "stdio.read_stdin()", Doc: "the rest of stdin", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			return readStdin(th)
+		})},
+		{Name: "prompt", Sig: "stdio.prompt(message)", Doc: "write message, read one line", Fn: fn(builtinPromptUser)},
+		{Name: "is_stdin_tty", Sig: "stdio.is_stdin_tty()", Doc: "whether stdin is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			return vm.BoolOf(isTerminal(th, "stdin")), nil
+		})},
+		{Name: "is_stdout_tty", Sig: "stdio.is_stdout_tty()", Doc: "whether stdout is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			return vm.BoolOf(isTerminal(th, "stdout")), nil
+		})},
+		{Name: "is_stderr_tty", Sig: "stdio.is_stderr_tty()", Doc: "whether stderr is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+			return vm.BoolOf(isTerminal(th, "stderr")), nil
+		})},
+	}
+}
+
+// stdioReadLine is read_line; given an options dict it reports
+// {ok, status, value?} with status "ok" or "eof" instead.
+func stdioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	line, ok, err := readLine(th)
+	if err != nil {
+		return nil, err
+	}
+	if _, withOptions := args.Dict(0); !withOptions {
+		if !ok {
+			return vm.Nil, nil
+		}
+		return lib.Str(line), nil
+	}
+	b := vm.NewDictBuilder(3)
+	b.Set("ok", vm.BoolOf(ok))
+	if ok {
+		b.Set("status", lib.Str("ok"))
+		b.Set("value", lib.Str(line))
+	} else {
+		b.Set("status", lib.Str("eof"))
+	}
+	return b.Build(), nil
+}

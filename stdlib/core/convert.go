@@ -1,0 +1,171 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Types and conversion (builtins.md §3.2).
+
+func init() {
+	lib.Def("type_of", "type_of(v)", "the type name of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.Str(args.At(0).Type()), nil
+	})
+	lib.Def("to_string", "to_string(v)", "the display form of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.Str(args.Text(0)), nil
+	})
+	lib.Def("to_int", "to_int(v)", "v as an int, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return toInt(args.At(0)), nil
+	})
+	lib.Def("to_float", "to_float(v)", "v as a float, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return toFloatValue(args.At(0)), nil
+	})
+	lib.Def("len", "len(v)", "length of a string (chars), bytes, list, dict, set or range; else 0", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.IntOf(length(args.At(0))), nil
+	})
+	lib.Def("to_list", "to_list(v)", "a set's items, a list itself, else [v]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		switch v := args.At(0).(type) {
+		case *vm.List:
+			return v, nil
+		case *vm.Set:
+			return lib.List(append([]vm.Value(nil), v.Items()...)), nil
+		}
+		return lib.List([]vm.Value{args.At(0)}), nil
+	})
+	lib.Def("is_same", "is_same(a, b)", "identity for lists, dicts, sets, closures and pairs; equality otherwise", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		a, b := args.At(0), args.At(1)
+		if identityKind(a) {
+			return vm.BoolOf(identityKind(b) && a == b), nil
+		}
+		return vm.BoolOf(vm.Equal(a, b)), nil
+	})
+	lib.Def("addr_of", "addr_of(v)", "an identity key for v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.Str(addrOf(args.At(0))), nil
+	})
+	lib.Def("hash_value", "hash_value(v)", "64-bit FNV-1a of v's structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.Intv(fnv1a(vm.StructuralKey(args.At(0)))), nil
+	})
+}
+
+// identityKind reports whether v is compared by allocation in is_same.
+func identityKind(v vm.Value) bool {
+	switch v.(type) {
+	case *vm.List, *vm.Dict, *vm.Set, *vm.Closure, *vm.Pair:
+		return true
+	}
+	return false
+}
+
+func addrOf(v vm.Value) string {
+	switch x := v.(type) {
+	case *vm.List, *vm.Dict, *vm.Set, *vm.Closure, *vm.Pair:
+		return fmt.Sprintf("%s@%p", v.Type(), x)
+	case *vm.Builtin:
+		return "builtin@" + x.Name()
+	}
+	return v.Type() + "@" + vm.ToDisplay(v)
+}
+
+// fnv1a is 64-bit FNV-1a, reinterpreted as a signed int.
+func fnv1a(s string) int64 {
+	h := uint64(0xcbf29ce484222325)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 0x100000001b3
+	}
+	return int64(h)
+}
+
+func toInt(v vm.Value) vm.Value {
+	switch x := v.(type) {
+	case vm.Int:
+		return x
+	case *Decimal:
+		return decimalToInt(x)
+	case vm.Bool:
+		// newer.md §2.12: bools convert to 1 and 0
+		if x {
+			return lib.Intv(1)
+		}
+		return lib.Intv(0)
+	case vm.Float:
+		// newer.md §2.12: NaN and floats outside the int range give nil
+		// (April saturated them and mapped NaN to 0)
+		f := float64(x)
+		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
+			return vm.Nil
+		}
+		return lib.Intv(int64(f))
+	case vm.String:
+		// newer.md §2.12: surrounding whitespace is trimmed first
+		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
+		if err != nil {
+			return vm.Nil
+		}
+		return lib.Intv(n)
+	}
+	return vm.Nil
+}
+
+func toFloatValue(v vm.Value) vm.Value {
+	switch x := v.(type) {
+	case vm.Float:
+		return x
+	case *Decimal:
+		return decimalToFloat(x)
+	case vm.Int:
+		return vm.Float(float64(x))
+	case vm.String:
+		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
+			return vm.Float(f)
+		}
+	}
+	return vm.Nil
+}
+
+// parseDecimal accepts the float syntax of to_float: optional sign, digits
+// with an optional fraction, an optional exponent, or inf/infinity/nan.
+// Go's parser also takes hex floats and `_` separators, which are refused.
+func parseDecimal(s string) (float64, bool) {
+	if s == "" || strings.ContainsAny(s, "_xXpP") {
+		return 0, false
+	}
+	if t := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")); t == "nan" {
+		return math.NaN(), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// length is len(v): chars of a string, bytes, elements of collections and
+// ranges; 0 for anything else.
+func length(v vm.Value) int {
+	switch x := v.(type) {
+	case vm.String:
+		return x.Len()
+	case *vm.List:
+		return x.Len()
+	case *vm.Dict:
+		return x.Len()
+	case *vm.Set:
+		return x.Len()
+	case *vm.Range:
+		return int(x.Len())
+	case *lib.Bytes:
+		return len(x.Data())
+	}
+	return 0
+}

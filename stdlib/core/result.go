@@ -1,0 +1,223 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Assertions, error values and Result helpers (builtins.md §3.3).
+
+func init() {
+	lib.Def("assert", "assert(cond, msg?)", "throw msg (or `Assertion failed`) when cond is falsy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.At(0).Truth() {
+			return vm.Nil, nil
+		}
+		if args.Has(1) {
+			return nil, vm.Throw(lib.Str(args.Text(1)))
+		}
+		return nil, vm.Throwf("Assertion failed")
+	})
+	lib.Def("assert_eq", "assert_eq(actual, expected, msg?)", "throw unless actual == expected", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.Len() < 2 {
+			return nil, vm.Throwf("assert_eq requires at least 2 arguments")
+		}
+		if vm.Equal(args[0], args[1]) {
+			return vm.Nil, nil
+		}
+		if args.Has(2) {
+			return nil, vm.Throw(lib.Str(args.Text(2)))
+		}
+		return nil, vm.Throwf("Assertion failed: expected %s, got %s", lib.Display(args[1]), lib.Display(args[0]))
+	})
+	lib.Def("assert_ne", "assert_ne(a, b, msg?)", "throw if a == b", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.Len() < 2 {
+			return nil, vm.Throwf("assert_ne requires at least 2 arguments")
+		}
+		if !vm.Equal(args[0], args[1]) {
+			return vm.Nil, nil
+		}
+		if args.Has(2) {
+			return nil, vm.Throw(lib.Str(args.Text(2)))
+		}
+		return nil, vm.Throwf("Assertion failed: values should not be equal: %s", lib.Display(args[0]))
+	})
+	lib.Def("unreachable", "unreachable(v?)", "fail: unreachable code was reached", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		if args.Has(0) {
+			return nil, vm.Runtimef("unreachable code was reached: %s", args.Text(0))
+		}
+		return nil, vm.Runtimef("unreachable code was reached")
+	})
+	lib.Def("throw_error", "throw_error(message, category?)", "throw {category, message}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		cat := "generic"
+		if c := args.Text(1); isCategory(c) {
+			cat = c
+		}
+		b := vm.NewDictBuilder(2)
+		b.Set("category", lib.Str(cat))
+		b.Set("message", lib.Str(args.Text(0)))
+		return nil, vm.Throw(b.Build())
+	})
+	lib.Def("error_category", "error_category(err)", "the category of an error value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return lib.Str(errorCategory(args.At(0))), nil
+	})
+	lib.Def("is_timeout", "is_timeout(err)", `whether err's category is "timeout"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return vm.BoolOf(hasCategory(args.At(0), "timeout")), nil
+	})
+	lib.Def("is_rate_limited", "is_rate_limited(err)", `whether err's category is "rate_limit"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return vm.BoolOf(hasCategory(args.At(0), "rate_limit")), nil
+	})
+
+	lib.Def("Ok", "Ok(v)", "Result.Ok(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return vm.Ok(args.At(0)), nil
+	})
+	lib.Def("Err", "Err(v)", "Result.Err(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		return vm.Err(args.At(0)), nil
+	})
+	lib.Def("is_ok", "is_ok(v)", "whether v is Result.Ok", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		ok, is := vm.IsResult(args.At(0))
+		return vm.BoolOf(is && ok), nil
+	})
+	lib.Def("is_err", "is_err(v)", "whether v is Result.Err", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		ok, is := vm.IsResult(args.At(0))
+		return vm.BoolOf(is && !ok), nil
+	})
+	lib.Def("unwrap", "unwrap(v)", "an Ok's payload; fails on Err; other values unchanged", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		v := args.At(0)
+		ok, is := vm.IsResult(v)
+		if !is {
+			return v, nil
+		}
+		p := lib.Payload(v.(*vm.EnumValue))
+		if !ok {
+			return nil, vm.Runtimef("unwrap called on Err: %s", lib.Display(p))
+		}
+		return p, nil
+	})
+	lib.Def("unwrap_or", "unwrap_or(v, default)", "an Ok's payload, default for Err, other values unchanged", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		v := args.At(0)
+		ok, is := vm.IsResult(v)
+		switch {
+		case !is:
+			return v, nil
+		case ok:
+			return lib.Payload(v.(*vm.EnumValue)), nil
+		}
+		return args.At(1), nil
+	})
+	lib.Def("unwrap_err", "unwrap_err(v)", "an Err's payload; fails on anything else", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		v := args.At(0)
+		if ok, is := vm.IsResult(v); is && !ok {
+			return lib.Payload(v.(*vm.EnumValue)), nil
+		}
+		return nil, vm.Runtimef("unwrap_err called on non-Err")
+	})
+}
+
+// categories are the error categories of builtins.md §3.3.
+var categories = []string{
+	"timeout", "auth", "rate_limit", "overloaded", "server_error",
+	"transient_network", "schema_validation", "tool_error", "tool_rejected",
+	"egress_blocked", "cancelled", "not_found", "circuit_open",
+	"budget_exceeded", "generic",
+}
+
+func isCategory(s string) bool {
+	for _, c := range categories {
+		if c == s {
+			return true
+		}
+	}
+	return false
+}
+
+// errorCategory: a dict's `category` field, a classified string, else
+// "generic".
+func errorCategory(v vm.Value) string {
+	switch x := v.(type) {
+	case *vm.Dict:
+		if c, ok := x.Get("category"); ok {
+			return vm.ToDisplay(c)
+		}
+		return "generic"
+	case vm.String:
+		return classifyError(x.Go())
+	}
+	return "generic"
+}
+
+func hasCategory(v vm.Value, cat string) bool {
+	switch x := v.(type) {
+	case *vm.Dict:
+		c, ok := x.Get("category")
+		return ok && vm.ToDisplay(c) == cat
+	case vm.String:
+		return classifyError(x.Go()) == cat
+	}
+	return false
+}
+
+var statusCategories = map[string]string{
+	"401": "auth", "403": "auth",
+	"404": "not_found", "410": "not_found",
+	"408": "timeout", "504": "timeout", "522": "timeout", "524": "timeout",
+	"429": "rate_limit",
+	"503": "overloaded", "529": "overloaded",
+	"500": "server_error", "502": "server_error",
+}
+
+// markerCategories are checked in order, case-sensitively.
+var markerCategories = []struct{ marker, category string }{
+	{"Deadline exceeded", "timeout"},
+	{"overloaded_error", "overloaded"},
+	{"api_error", "server_error"},
+	{"insufficient_quota", "rate_limit"},
+	{"billing_hard_limit_reached", "rate_limit"},
+	{"invalid_api_key", "auth"},
+	{"authentication_error", "auth"},
+	{"not_found_error", "not_found"},
+	{"model_not_found", "not_found"},
+	{"circuit_open", "circuit_open"},
+}
+
+var networkMarkers = []string{
+	"connection reset", "connection refused", "connection closed",
+	"broken pipe", "dns error", "stream error", "unexpected eof",
+}
+
+// classifyError is the heuristic classification of an error string
+// (builtins.md §3.3): HTTP status codes first, then provider markers, then
+// network failures.
+func classifyError(s string) string {
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j-i == 3 {
+			if c, ok := statusCategories[s[i:j]]; ok {
+				return c
+			}
+		}
+		i = j
+	}
+	for _, m := range markerCategories {
+		if strings.Contains(s, m.marker) {
+			return m.category
+		}
+	}
+	lower := strings.ToLower(s)
+	for _, m := range networkMarkers {
+		if strings.Contains(lower, m) {
+			return "transient_network"
+		}
+	}
+	return "generic"
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,0 +1,288 @@
+package crypto
+
+import (
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	htime "github.com/harnlang/harn/stdlib/time"
+	"github.com/harnlang/harn/vm"
+)
+
+// Keys and signatures are lowercase hex; an ed25519 private key is its
+// 32-byte seed. Signed URLs carry `expires` (Unix seconds) and `signature`
+// (hex HMAC-SHA256 of the URL without the signature) query parameters.
+// Signed cookie values and session tokens are `payload.mac` with the MAC
+// in unpadded base64url; a session payload is base64url JSON.
+
+func init() {
+	lib.Def("ed25519_keypair", "ed25519_keypair(seed_hex?)", "{public_key, private_key} in hex (the private key is the 32-byte seed)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var seed []byte
+		if a.Given(0) {
+			s, err := hexArg("ed25519_keypair", "seed", a.At(0), ed25519.SeedSize)
+			if err != nil {
+				return nil, err
+			}
+			seed = s
+		} else {
+			seed = make([]byte, ed25519.SeedSize)
+			rand.Read(seed)
+		}
+		priv := ed25519.NewKeyFromSeed(seed)
+		return lib.DictOf("public_key", lib.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
+			"private_key", lib.Str(hex.EncodeToString(seed))), nil
+	})
+	lib.Def("ed25519_sign", "ed25519_sign(private_key, message)", "the hex signature of message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		seed, err := hexArg("ed25519_sign", "private key", a.At(0), ed25519.SeedSize)
+		if err != nil {
+			return nil, err
+		}
+		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), messageBytes(a.At(1)))
+		return lib.Str(hex.EncodeToString(sig)), nil
+	})
+	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message for public_key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		pub, err := hexArg("ed25519_verify", "public key", a.At(0), ed25519.PublicKeySize)
+		if err != nil {
+			return nil, err
+		}
+		sig, err := hex.DecodeString(a.Text(2))
+		if err != nil || len(sig) != ed25519.SignatureSize {
+			return vm.False, nil
+		}
+		return vm.BoolOf(ed25519.Verify(pub, messageBytes(a.At(1)), sig)), nil
+	})
+
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		u, err := url.Parse(a.Text(0))
+		if err != nil {
+			return nil, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
+		}
+		exp, ok := a.Int(2)
+		if !ok {
+			return nil, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
+		}
+		q := u.Query()
+		q.Del("signature")
+		q.Set("expires", strconv.FormatInt(exp, 10))
+		u.RawQuery = q.Encode()
+		q.Set("signature", urlMAC(u.String(), a.Text(1)))
+		u.RawQuery = q.Encode()
+		return lib.Str(u.String()), nil
+	})
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		fail := func(reason string) (vm.Value, error) {
+			return lib.DictOf("valid", vm.False, "reason", lib.Str(reason)), nil
+		}
+		u, err := url.Parse(a.Text(0))
+		if err != nil {
+			return fail("invalid url")
+		}
+		q := u.Query()
+		sig := q.Get("signature")
+		if sig == "" || q.Get("expires") == "" {
+			return fail("missing signature")
+		}
+		q.Del("signature")
+		u.RawQuery = q.Encode()
+		if !hmac.Equal([]byte(sig), []byte(urlMAC(u.String(), a.Text(1)))) {
+			return fail("bad signature")
+		}
+		exp, err := strconv.ParseInt(q.Get("expires"), 10, 64)
+		if err != nil {
+			return fail("bad signature")
+		}
+		now := htime.VMNow(th).Unix()
+		if n, ok := a.Int(2); ok {
+			now = n
+		}
+		if now > exp {
+			return fail("expired")
+		}
+		return lib.DictOf("valid", vm.True, "reason", vm.Nil), nil
+	})
+
+	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return parseCookies(a.Text(0)), nil
+	})
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(2)
+		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
+	})
+	lib.Def("cookie_delete", "cookie_delete(name, options?)", "a Set-Cookie value that deletes the cookie", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(1)
+		if opts == nil {
+			opts = vm.NewDict()
+		}
+		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", lib.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
+		return serializeCookie("cookie_delete", a.At(0), "", opts)
+	})
+	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return lib.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
+	})
+	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		v, ok := unsign(a.Text(0), a.Text(1))
+		if !ok {
+			return vm.Nil, nil
+		}
+		return lib.Str(v), nil
+	})
+	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return sessionToken("session_sign", a.At(0), a.Text(1))
+	})
+	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return sessionData(a.Text(0), a.Text(1)), nil
+	})
+	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		tok, err := sessionToken("session_cookie", a.At(1), a.Text(2))
+		if err != nil {
+			return nil, err
+		}
+		opts, _ := a.Dict(3)
+		if opts == nil {
+			opts = lib.DictOf("path", lib.Str("/"), "http_only", vm.True)
+		}
+		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
+	})
+	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c, ok := parseCookies(a.Text(0)).Get(a.Text(1))
+		if !ok {
+			return vm.Nil, nil
+		}
+		return sessionData(vm.ToDisplay(c), a.Text(2)), nil
+	})
+}
+
+func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
+	s, ok := v.(vm.String)
+	if !ok {
+		return nil, vm.Typef("%s: %s must be a hex string, got %s", name, what, v.Type())
+	}
+	b, err := hex.DecodeString(s.Go())
+	if err != nil || len(b) != size {
+		return nil, vm.Throwf("%s: %s must be %d bytes of hex", name, what, size)
+	}
+	return b, nil
+}
+
+// messageBytes is the bytes of a bytes value, else of its display form.
+func messageBytes(v vm.Value) []byte {
+	if b, ok := v.(*lib.Bytes); ok {
+		return b.Data()
+	}
+	return []byte(vm.ToDisplay(v))
+}
+
+func urlMAC(s, secret string) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(s))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func mac(s, secret string) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(s))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// unsign splits payload.mac and checks the MAC.
+func unsign(signed, secret string) (string, bool) {
+	i := strings.LastIndexByte(signed, '.')
+	if i < 0 {
+		return "", false
+	}
+	payload, sig := signed[:i], signed[i+1:]
+	return payload, hmac.Equal([]byte(sig), []byte(mac(payload, secret)))
+}
+
+func parseCookies(header string) *vm.Dict {
+	out := vm.NewDict()
+	for _, part := range strings.Split(header, ";") {
+		name, value, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || name == "" {
+			continue
+		}
+		if uv, err := url.QueryUnescape(value); err == nil {
+			value = uv
+		}
+		out = out.Set(strings.TrimSpace(name), lib.Str(strings.Trim(value, `"`)))
+	}
+	return out
+}
+
+func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
+	name, ok := nameV.(vm.String)
+	if !ok || name.Go() == "" || strings.ContainsAny(name.Go(), "=; \t\r\n,") {
+		return nil, vm.Throwf("%s: invalid cookie name %s", fn, vm.ToDisplay(nameV))
+	}
+	var sb strings.Builder
+	sb.WriteString(name.Go())
+	sb.WriteByte('=')
+	sb.WriteString(url.QueryEscape(value))
+	if opts == nil {
+		return lib.Str(sb.String()), nil
+	}
+	get := func(k string) (vm.Value, bool) {
+		v, ok := opts.Get(k)
+		return v, ok && v != vm.Nil
+	}
+	if v, ok := get("path"); ok {
+		sb.WriteString("; Path=" + vm.ToDisplay(v))
+	}
+	if v, ok := get("domain"); ok {
+		sb.WriteString("; Domain=" + vm.ToDisplay(v))
+	}
+	if v, ok := get("max_age"); ok {
+		sb.WriteString("; Max-Age=" + vm.ToDisplay(v))
+	}
+	if v, ok := get("expires"); ok {
+		sb.WriteString("; Expires=" + vm.ToDisplay(v))
+	}
+	if v, ok := get("http_only"); ok && v.Truth() {
+		sb.WriteString("; HttpOnly")
+	}
+	if v, ok := get("secure"); ok && v.Truth() {
+		sb.WriteString("; Secure")
+	}
+	if v, ok := get("same_site"); ok {
+		s := strings.ToLower(vm.ToDisplay(v))
+		switch s {
+		case "lax", "strict", "none":
+			sb.WriteString("; SameSite=" + strings.ToUpper(s[:1]) + s[1:])
+		default:
+			return nil, vm.Throwf("%s: same_site must be lax, strict or none, got %s", fn, vm.ToDisplay(v))
+		}
+	}
+	return lib.Str(sb.String()), nil
+}
+
+func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
+	if _, ok := data.(*vm.Dict); !ok {
+		return nil, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
+	}
+	payload := base64.RawURLEncoding.EncodeToString([]byte(json.Stringify(data)))
+	return lib.Str(payload + "." + mac(payload, secret)), nil
+}
+
+func sessionData(token, secret string) vm.Value {
+	payload, ok := unsign(token, secret)
+	if !ok {
+		return vm.Nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		return vm.Nil
+	}
+	v, err := json.Parse(string(raw))
+	if err != nil {
+		return vm.Nil
+	}
+	return v
+}

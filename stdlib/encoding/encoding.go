@@ -1,0 +1,358 @@
+package encoding
+
+// Encodings, hashes and the bytes_* helpers (builtins.md §4.5). Text
+// inputs are UTF-8; decoders that return strings decode lossily.
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/sha256"
+	"crypto/sha3"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+	"github.com/zeebo/blake3"
+)
+
+// RawBytes is the byte content of a "bytes or text" argument.
+func RawBytes(v vm.Value) []byte {
+	if b, ok := v.(*lib.Bytes); ok {
+		return b.Data()
+	}
+	return []byte(vm.ToDisplay(v))
+}
+
+func init() {
+	codec := func(name, sig, doc string, fn func(a vm.Args) (vm.Value, error)) {
+		lib.Def(name, sig, doc, func(th *vm.Thread, a vm.Args) (vm.Value, error) { return fn(a) })
+	}
+	codec("base64_encode", "base64_encode(x)", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(base64.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
+	})
+	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text", func(a vm.Args) (vm.Value, error) {
+		b, err := decodeBase64(base64.StdEncoding, a.Text(0))
+		if err != nil {
+			return nil, vm.Runtimef("base64 decode error: %s", err)
+		}
+		return vm.Str(lib.LossyUTF8(b)), nil
+	})
+	codec("base64url_encode", "base64url_encode(s)", "URL-safe base64 without padding", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(base64.RawURLEncoding.EncodeToString(RawBytes(a.At(0)))), nil
+	})
+	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 (no padding) to text", func(a vm.Args) (vm.Value, error) {
+		b, err := decodeBase64(base64.RawURLEncoding, a.Text(0))
+		if err != nil {
+			return nil, vm.Runtimef("base64url decode error: %s", err)
+		}
+		return vm.Str(lib.LossyUTF8(b)), nil
+	})
+	codec("base32_encode", "base32_encode(s)", "RFC 4648 base32 with padding", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(base32.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
+	})
+	codec("base32_decode", "base32_decode(s)", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
+		b, err := base32.StdEncoding.DecodeString(a.Text(0))
+		if err != nil {
+			var ce base32.CorruptInputError
+			if errors.As(err, &ce) {
+				return nil, vm.Runtimef("base32 decode error: invalid base32 input at offset %d", int64(ce))
+			}
+			return nil, vm.Runtimef("base32 decode error: %s", err)
+		}
+		return vm.Str(lib.LossyUTF8(b)), nil
+	})
+	codec("hex_encode", "hex_encode(s)", "lower-case hex", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(hex.EncodeToString(RawBytes(a.At(0)))), nil
+	})
+	codec("hex_decode", "hex_decode(s)", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
+		b, err := decodeHex(a.Text(0))
+		if err != nil {
+			return nil, vm.Runtimef("hex decode error: %s", err)
+		}
+		return vm.Str(lib.LossyUTF8(b)), nil
+	})
+	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(percentEncode(a.Text(0))), nil
+	})
+	codec("url_decode", "url_decode(s)", "decode %XX and + as space", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(PercentDecode(a.Text(0), true)), nil
+	})
+
+	digest := func(name string, mk func() hash.Hash) {
+		codec(name, name+"(x)", "lower-case hex digest", func(a vm.Args) (vm.Value, error) {
+			h := mk()
+			h.Write(RawBytes(a.At(0)))
+			return vm.Str(hex.EncodeToString(h.Sum(nil))), nil
+		})
+	}
+	digest("sha256", sha256.New)
+	digest("sha224", sha256.New224)
+	digest("sha384", sha512.New384)
+	digest("sha512", sha512.New)
+	digest("sha512_256", sha512.New512_256)
+	digest("md5", md5.New)
+	digest("sha3_256", func() hash.Hash { return sha3.New256() })
+	digest("sha3_512", func() hash.Hash { return sha3.New512() })
+	digest("blake3", func() hash.Hash { return blake3.New() })
+	codec("hmac_sha256", "hmac_sha256(key, msg)", "HMAC-SHA256 as hex", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(hex.EncodeToString(hmacSHA256(a))), nil
+	})
+	codec("hmac_sha256_base64", "hmac_sha256_base64(key, msg)", "HMAC-SHA256 as base64", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(base64.StdEncoding.EncodeToString(hmacSHA256(a))), nil
+	})
+	codec("constant_time_eq", "constant_time_eq(a, b)", "timing-safe equality", func(a vm.Args) (vm.Value, error) {
+		return vm.BoolOf(subtle.ConstantTimeCompare(RawBytes(a.At(0)), RawBytes(a.At(1))) == 1), nil
+	})
+
+	// bytes_*: strict argument kinds.
+	codec("bytes_from_string", "bytes_from_string(s)", "the UTF-8 bytes of s", func(a vm.Args) (vm.Value, error) {
+		s, err := strArgN(a, "bytes_from_string", 0)
+		if err != nil {
+			return nil, err
+		}
+		return lib.NewBytes([]byte(s)), nil
+	})
+	codec("bytes_to_string", "bytes_to_string(b)", "strict UTF-8 decode", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_to_string", 0)
+		if err != nil {
+			return nil, err
+		}
+		if !utf8.Valid(b) {
+			return nil, vm.Runtimef("bytes_to_string: invalid UTF-8 at byte %d", firstInvalidUTF8(b))
+		}
+		return vm.Str(string(b)), nil
+	})
+	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b)", "UTF-8 decode, invalid → U+FFFD", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_to_string_lossy", 0)
+		if err != nil {
+			return nil, err
+		}
+		return vm.Str(lib.LossyUTF8(b)), nil
+	})
+	codec("bytes_to_hex", "bytes_to_hex(b)", "lower-case hex", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_to_hex", 0)
+		if err != nil {
+			return nil, err
+		}
+		return vm.Str(hex.EncodeToString(b)), nil
+	})
+	codec("bytes_from_hex", "bytes_from_hex(s)", "bytes from hex", func(a vm.Args) (vm.Value, error) {
+		s, err := strArgN(a, "bytes_from_hex", 0)
+		if err != nil {
+			return nil, err
+		}
+		b, derr := decodeHex(s)
+		if derr != nil {
+			return nil, vm.Runtimef("bytes_from_hex: %s", derr)
+		}
+		return lib.NewBytes(b), nil
+	})
+	codec("bytes_to_base64", "bytes_to_base64(b)", "standard base64", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_to_base64", 0)
+		if err != nil {
+			return nil, err
+		}
+		return vm.Str(base64.StdEncoding.EncodeToString(b)), nil
+	})
+	codec("bytes_from_base64", "bytes_from_base64(s)", "bytes from standard base64", func(a vm.Args) (vm.Value, error) {
+		s, err := strArgN(a, "bytes_from_base64", 0)
+		if err != nil {
+			return nil, err
+		}
+		b, derr := decodeBase64(base64.StdEncoding, s)
+		if derr != nil {
+			return nil, vm.Runtimef("bytes_from_base64: %s", derr)
+		}
+		return lib.NewBytes(b), nil
+	})
+	codec("bytes_len", "bytes_len(b)", "number of bytes", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_len", 0)
+		if err != nil {
+			return nil, err
+		}
+		return lib.IntVal(len(b)), nil
+	})
+	codec("bytes_concat", "bytes_concat(a, b)", "a followed by b", func(a vm.Args) (vm.Value, error) {
+		x, err := bytesArgN(a, "bytes_concat", 0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := bytesArgN(a, "bytes_concat", 1)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, 0, len(x)+len(y))
+		return lib.NewBytes(append(append(out, x...), y...)), nil
+	})
+	codec("bytes_slice", "bytes_slice(b, start, end?)", "b[start:end], clamped", func(a vm.Args) (vm.Value, error) {
+		b, err := bytesArgN(a, "bytes_slice", 0)
+		if err != nil {
+			return nil, err
+		}
+		start, err := intArgN(a, "bytes_slice", 1)
+		if err != nil {
+			return nil, err
+		}
+		end := int64(len(b))
+		if a.Given(2) {
+			if end, err = intArgN(a, "bytes_slice", 2); err != nil {
+				return nil, err
+			}
+		}
+		n := int64(len(b))
+		start = max(0, min(start, n))
+		end = max(start, min(end, n))
+		return lib.NewBytes(append([]byte(nil), b[start:end]...)), nil
+	})
+	codec("bytes_eq", "bytes_eq(a, b)", "constant-time equality", func(a vm.Args) (vm.Value, error) {
+		x, err := bytesArgN(a, "bytes_eq", 0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := bytesArgN(a, "bytes_eq", 1)
+		if err != nil {
+			return nil, err
+		}
+		return vm.BoolOf(subtle.ConstantTimeCompare(x, y) == 1), nil
+	})
+}
+
+func hmacSHA256(a vm.Args) []byte {
+	m := hmac.New(sha256.New, RawBytes(a.At(0)))
+	m.Write(RawBytes(a.At(1)))
+	return m.Sum(nil)
+}
+
+func bytesArgN(a vm.Args, name string, i int) ([]byte, error) {
+	if !a.Has(i) {
+		return nil, vm.Runtimef("%s: missing argument %d", name, i+1)
+	}
+	b, ok := a.At(i).(*lib.Bytes)
+	if !ok {
+		return nil, vm.Runtimef("%s: expected bytes at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return b.Data(), nil
+}
+
+func strArgN(a vm.Args, name string, i int) (string, error) {
+	if !a.Has(i) {
+		return "", vm.Runtimef("%s: missing argument %d", name, i+1)
+	}
+	s, ok := a.Str(i)
+	if !ok {
+		return "", vm.Runtimef("%s: expected string at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return s, nil
+}
+
+func intArgN(a vm.Args, name string, i int) (int64, error) {
+	if !a.Has(i) {
+		return 0, vm.Runtimef("%s: missing argument %d", name, i+1)
+	}
+	n, ok := a.Int(i)
+	if !ok {
+		return 0, vm.Runtimef("%s: expected int at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return n, nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// decodeBase64 decodes with enc and words failures like Rust's base64
+// crate ("Invalid symbol 33, offset 4.").
+func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
+	if enc == base64.RawURLEncoding {
+		s = strings.TrimRight(s, "=")
+	}
+	b, err := enc.DecodeString(s)
+	if err == nil {
+		return b, nil
+	}
+	alphabet := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	if enc == base64.RawURLEncoding {
+		alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	}
+	body := strings.TrimRight(s, "=")
+	for i := 0; i < len(body); i++ {
+		if strings.IndexByte(alphabet, body[i]) < 0 {
+			return nil, fmt.Errorf("Invalid symbol %d, offset %d.", body[i], i)
+		}
+	}
+	if len(body)%4 == 1 {
+		return nil, fmt.Errorf("Invalid input length: %d", len(body))
+	}
+	return nil, errors.New("Invalid padding")
+}
+
+// decodeHex decodes hex of either case, with the hex crate's wording.
+func decodeHex(s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(lib.ASCIIDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return nil, fmt.Errorf("Invalid character '%c' at position %d", r, i)
+		}
+	}
+	if len(s)%2 != 0 {
+		return nil, errors.New("Odd number of digits")
+	}
+	return hex.DecodeString(s)
+}
+
+func percentEncode(s string) string {
+	const hexUpper = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if lib.ASCIIDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' || c == '.' || c == '~' {
+			sb.WriteByte(c)
+			continue
+		}
+		sb.WriteByte('%')
+		sb.WriteByte(hexUpper[c>>4])
+		sb.WriteByte(hexUpper[c&15])
+	}
+	return sb.String()
+}
+
+// PercentDecode decodes %XX (malformed escapes are kept) and, when
+// plusSpace, `+` as a space; the result is decoded lossily.
+func PercentDecode(s string, plusSpace bool) string {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '+' && plusSpace:
+			out = append(out, ' ')
+		case c == '%' && i+2 < len(s) && isHexByte(s[i+1]) && isHexByte(s[i+2]):
+			b, _ := hex.DecodeString(s[i+1 : i+3])
+			out = append(out, b[0])
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	return lib.LossyUTF8(out)
+}
+
+func isHexByte(c byte) bool {
+	return lib.ASCIIDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}

@@ -1,0 +1,981 @@
+package formats
+
+// Other data formats (builtins.md §4.6): YAML and TOML over the JSON data
+// model, CSV, URLs and query strings, multipart bodies and JUnit XML.
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"mime"
+	"mime/multipart"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/vm"
+	toml "github.com/pelletier/go-toml/v2"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+func init() {
+	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(a.Text(0)), &doc); err != nil {
+			return nil, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		v, err := yamlValue(&doc, 0)
+		if err != nil {
+			return nil, vm.Throwf("YAML parse error: %s", err)
+		}
+		return v, nil
+	})
+	lib.Def("yaml_stringify", "yaml_stringify(v)", "block-style YAML with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var sb strings.Builder
+		writeYAML(&sb, json.Data(a.At(0)), 0)
+		return vm.Str(sb.String()), nil
+	})
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var m map[string]any
+		if err := toml.Unmarshal([]byte(a.Text(0)), &m); err != nil {
+			return nil, vm.Throwf("TOML parse error: %s", err)
+		}
+		if m == nil {
+			return vm.NewDict(), nil
+		}
+		return jsonschema.FromAny(m), nil
+	})
+	lib.Def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		d, ok := json.Data(a.At(0)).(*vm.Dict)
+		if !ok {
+			return nil, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())
+		}
+		var sb strings.Builder
+		writeTOMLTable(&sb, d, nil)
+		return vm.Str(strings.TrimPrefix(sb.String(), "\n")), nil
+	})
+	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true})", csvParse)
+	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
+	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}", urlParse)
+	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts", urlBuild)
+	lib.Def("query_parse", "query_parse(s)", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := strings.TrimPrefix(a.Text(0), "?")
+		var out []vm.Value
+		for _, pair := range strings.Split(s, "&") {
+			if pair == "" {
+				continue
+			}
+			k, v, _ := strings.Cut(pair, "=")
+			out = append(out, lib.DictOf("key", vm.Str(encoding.PercentDecode(k, true)), "value", vm.Str(encoding.PercentDecode(v, true))))
+		}
+		return vm.NewList(out), nil
+	})
+	lib.Def("query_stringify", "query_stringify(pairs)", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Str(QueryString(a.At(0))), nil
+	})
+	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1))), nil
+	})
+	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		b := vm.NewDictBuilder(4)
+		b.Set("name", vm.Str(a.Text(0)))
+		b.Set("bytes", lib.NewBytes(encoding.RawBytes(a.At(1))))
+		if a.Given(2) {
+			b.Set("filename", vm.Str(a.Text(2)))
+		}
+		ct := "application/octet-stream"
+		if a.Given(3) {
+			ct = a.Text(3)
+		}
+		b.Set("content_type", vm.Str(ct))
+		return b.Build(), nil
+	})
+	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body} for a multipart/form-data request", MultipartFormData)
+	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body", multipartParse)
+	lib.Def("parse_junit_xml", "parse_junit_xml(text)", "[{name, status, duration_ms, message, stdout, stderr}]", parseJUnit)
+}
+
+// ---- YAML ----
+
+func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
+	if depth > 512 {
+		return nil, fmt.Errorf("document is nested too deeply")
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return vm.Nil, nil
+		}
+		return yamlValue(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		return yamlValue(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		out := make([]vm.Value, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := yamlValue(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return vm.NewList(out), nil
+	case yaml.MappingNode:
+		b := vm.NewDictBuilder(len(n.Content) / 2)
+		var merged []*vm.Dict
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, vn := n.Content[i], n.Content[i+1]
+			v, err := yamlValue(vn, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if k.ShortTag() == "!!merge" {
+				switch m := v.(type) {
+				case *vm.Dict:
+					merged = append(merged, m)
+				case *vm.List:
+					for _, it := range m.Items() {
+						if md, ok := it.(*vm.Dict); ok {
+							merged = append(merged, md)
+						}
+					}
+				}
+				continue
+			}
+			kv, err := yamlValue(k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			b.Set(vm.ToDisplay(kv), v)
+		}
+		d := b.Build()
+		for _, m := range merged {
+			m.Range(func(k string, v vm.Value) bool {
+				if !d.Has(k) {
+					d = d.Set(k, v)
+				}
+				return true
+			})
+		}
+		return d, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return vm.Nil, nil
+		case "!!bool":
+			var b bool
+			if err := n.Decode(&b); err != nil {
+				return nil, err
+			}
+			return vm.BoolOf(b), nil
+		case "!!int":
+			var i int64
+			if err := n.Decode(&i); err == nil {
+				return vm.IntOf(i), nil
+			}
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, err
+			}
+			return vm.Float(f), nil
+		case "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, err
+			}
+			return vm.Float(f), nil
+		}
+		return vm.Str(n.Value), nil
+	}
+	return vm.Nil, nil
+}
+
+// writeYAML writes v in block style at the given indent. Scalars are
+// written inline by the caller's line; collections start on the current
+// line position.
+func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
+	switch x := v.(type) {
+	case *vm.Dict:
+		if x.Len() == 0 {
+			sb.WriteString("{}\n")
+			return
+		}
+		first := true
+		x.Range(func(k string, val vm.Value) bool {
+			if !first {
+				sb.WriteString(strings.Repeat(" ", indent))
+			}
+			first = false
+			sb.WriteString(yamlScalarString(k))
+			sb.WriteByte(':')
+			yamlChild(sb, val, indent, true)
+			return true
+		})
+	case *vm.List:
+		if x.Len() == 0 {
+			sb.WriteString("[]\n")
+			return
+		}
+		for i, it := range x.Items() {
+			if i > 0 {
+				sb.WriteString(strings.Repeat(" ", indent))
+			}
+			sb.WriteString("-")
+			yamlChild(sb, it, indent, false)
+		}
+	default:
+		sb.WriteString(yamlScalar(v))
+		sb.WriteByte('\n')
+	}
+}
+
+// yamlChild writes the value after `key:` or `-`.
+func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
+	switch x := v.(type) {
+	case *vm.Dict:
+		if x.Len() == 0 {
+			sb.WriteString(" {}\n")
+			return
+		}
+		if inMap {
+			sb.WriteByte('\n')
+			sb.WriteString(strings.Repeat(" ", indent+2))
+		} else {
+			sb.WriteByte(' ')
+		}
+		writeYAML(sb, x, indent+2)
+	case *vm.List:
+		if x.Len() == 0 {
+			sb.WriteString(" []\n")
+			return
+		}
+		if inMap {
+			// list items sit at the key's indent
+			sb.WriteByte('\n')
+			sb.WriteString(strings.Repeat(" ", indent))
+			writeYAML(sb, x, indent)
+		} else {
+			sb.WriteByte(' ')
+			writeYAML(sb, x, indent+2)
+		}
+	default:
+		sb.WriteByte(' ')
+		sb.WriteString(yamlScalar(v))
+		sb.WriteByte('\n')
+	}
+}
+
+func yamlScalar(v vm.Value) string {
+	switch x := v.(type) {
+	case vm.Bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case vm.Int:
+		return strconv.FormatInt(int64(x), 10)
+	case vm.Float:
+		f := float64(x)
+		switch {
+		case math.IsNaN(f):
+			return ".nan"
+		case math.IsInf(f, 1):
+			return ".inf"
+		case math.IsInf(f, -1):
+			return "-.inf"
+		}
+		return vm.FormatFloat(f)
+	case vm.String:
+		return yamlScalarString(x.Go())
+	}
+	return "null"
+}
+
+// yamlScalarString writes a string plainly when that reads back as the
+// same string, else single-quoted, else double-quoted with escapes.
+func yamlScalarString(s string) string {
+	if yamlPlainOK(s) {
+		return s
+	}
+	printable := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			printable = false
+			break
+		}
+	}
+	if printable {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return doubleQuoted(s, `\x%02x`)
+}
+
+// doubleQuoted writes s between double quotes with the escapes YAML and
+// TOML share (\" \\ \n \t \r); other control characters use ctl, a
+// printf format for the rune.
+func doubleQuoted(s, ctl string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			sb.WriteString(`\"`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\r':
+			sb.WriteString(`\r`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&sb, ctl, r)
+			} else {
+				sb.WriteRune(r)
+			}
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+func yamlPlainOK(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "null", "~", "true", "false", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
+		return false
+	}
+	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") && !(s[0] == '-' && len(s) > 1 && s[1] != ' ' && !lib.ASCIIDigit(s[1]) && s[1] != '.') {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	// anything YAML would read as a number stays quoted
+	var probe any
+	if err := yaml.Unmarshal([]byte(s), &probe); err != nil {
+		return false
+	}
+	str, ok := probe.(string)
+	return ok && str == s
+}
+
+// ---- TOML ----
+
+func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
+	var tables, arrays []string
+	d.Range(func(k string, v vm.Value) bool {
+		if v == vm.Nil {
+			return true
+		}
+		if _, ok := v.(*vm.Dict); ok {
+			tables = append(tables, k)
+			return true
+		}
+		if l, ok := v.(*vm.List); ok && l.Len() > 0 && allDicts(l) {
+			arrays = append(arrays, k)
+			return true
+		}
+		sb.WriteString(tomlKey(k))
+		sb.WriteString(" = ")
+		sb.WriteString(tomlInline(v))
+		sb.WriteByte('\n')
+		return true
+	})
+	for _, k := range tables {
+		v, _ := d.Get(k)
+		sub := append(append([]string(nil), path...), k)
+		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		writeTOMLTable(sb, v.(*vm.Dict), sub)
+	}
+	for _, k := range arrays {
+		v, _ := d.Get(k)
+		sub := append(append([]string(nil), path...), k)
+		for _, it := range v.(*vm.List).Items() {
+			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
+			writeTOMLTable(sb, it.(*vm.Dict), sub)
+		}
+	}
+}
+
+func allDicts(l *vm.List) bool {
+	for _, it := range l.Items() {
+		if _, ok := it.(*vm.Dict); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func tomlPath(p []string) string {
+	parts := make([]string, len(p))
+	for i, k := range p {
+		parts[i] = tomlKey(k)
+	}
+	return strings.Join(parts, ".")
+}
+
+func tomlKey(k string) string {
+	if k == "" {
+		return `""`
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(lib.ASCIIDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-') {
+			return tomlString(k)
+		}
+	}
+	return k
+}
+
+func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
+
+func tomlInline(v vm.Value) string {
+	switch x := v.(type) {
+	case vm.Bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case vm.Int:
+		return strconv.FormatInt(int64(x), 10)
+	case vm.Float:
+		f := float64(x)
+		switch {
+		case math.IsNaN(f):
+			return "nan"
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		}
+		s := vm.FormatFloat(f)
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0"
+		}
+		return s
+	case vm.String:
+		return tomlString(x.Go())
+	case *vm.List:
+		parts := make([]string, 0, x.Len())
+		for _, it := range x.Items() {
+			if it == vm.Nil {
+				continue
+			}
+			parts = append(parts, tomlInline(it))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case *vm.Dict:
+		var parts []string
+		x.Range(func(k string, val vm.Value) bool {
+			if val != vm.Nil {
+				parts = append(parts, tomlKey(k)+" = "+tomlInline(val))
+			}
+			return true
+		})
+		if len(parts) == 0 {
+			return "{}"
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	return `""`
+}
+
+// ---- CSV ----
+
+func csvDelimiter(opts *vm.Dict) rune {
+	if opts != nil {
+		if d, ok := opts.Get("delimiter"); ok {
+			if s, ok := d.(vm.String); ok && s.Go() != "" {
+				return rune(s.Go()[0])
+			}
+		}
+	}
+	return ','
+}
+
+func optTrue(opts *vm.Dict, key string) bool {
+	if opts == nil {
+		return false
+	}
+	v, ok := opts.Get(key)
+	return ok && v.Truth()
+}
+
+func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	opts, _ := a.Dict(1)
+	r := csv.NewReader(strings.NewReader(a.Text(0)))
+	r.Comma = csvDelimiter(opts)
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	records, err := r.ReadAll()
+	if err != nil {
+		return nil, vm.Throwf("csv_parse: %s", err)
+	}
+	if !optTrue(opts, "headers") {
+		out := make([]vm.Value, len(records))
+		for i, rec := range records {
+			out[i] = lib.StrList(rec)
+		}
+		return vm.NewList(out), nil
+	}
+	if len(records) == 0 {
+		return vm.NewList(nil), nil
+	}
+	header := records[0]
+	out := make([]vm.Value, 0, len(records)-1)
+	for _, rec := range records[1:] {
+		b := vm.NewDictBuilder(len(header))
+		for i, h := range header {
+			cell := ""
+			if i < len(rec) {
+				cell = rec[i]
+			}
+			b.Set(h, vm.Str(cell))
+		}
+		out = append(out, b.Build())
+	}
+	return vm.NewList(out), nil
+}
+
+func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	rows, ok := a.List(0)
+	if !ok {
+		return nil, vm.Throwf("csv_stringify: expected a list of rows")
+	}
+	opts, _ := a.Dict(1)
+	delim := csvDelimiter(opts)
+	cell := func(v vm.Value) string {
+		if v == nil || v == vm.Nil {
+			return ""
+		}
+		return vm.ToDisplay(v)
+	}
+	var lines [][]string
+	// dict rows: columns are the sorted union of keys
+	var columns []string
+	seen := map[string]bool{}
+	for _, r := range rows.Items() {
+		if d, ok := r.(*vm.Dict); ok {
+			for _, k := range d.Keys() {
+				if !seen[k] {
+					seen[k] = true
+					columns = append(columns, k)
+				}
+			}
+		}
+	}
+	sort.Strings(columns)
+	if optTrue(opts, "headers") && len(columns) > 0 {
+		lines = append(lines, columns)
+	}
+	for _, r := range rows.Items() {
+		switch x := r.(type) {
+		case *vm.List:
+			rec := make([]string, x.Len())
+			for i, it := range x.Items() {
+				rec[i] = cell(it)
+			}
+			lines = append(lines, rec)
+		case *vm.Dict:
+			rec := make([]string, len(columns))
+			for i, c := range columns {
+				v, _ := x.Get(c)
+				rec[i] = cell(v)
+			}
+			lines = append(lines, rec)
+		default:
+			return nil, vm.Throwf("csv_stringify: expected a list of rows")
+		}
+	}
+	var sb strings.Builder
+	for _, rec := range lines {
+		for i, f := range rec {
+			if i > 0 {
+				sb.WriteRune(delim)
+			}
+			if strings.ContainsRune(f, delim) || strings.ContainsAny(f, "\"\r\n") || (len(rec) == 1 && f == "") {
+				sb.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
+			} else {
+				sb.WriteString(f)
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return vm.Str(sb.String()), nil
+}
+
+// ---- URLs ----
+
+var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
+
+func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	s := strings.TrimSpace(a.Text(0))
+	u, err := url.Parse(s)
+	if err != nil {
+		var ue *url.Error
+		msg := err.Error()
+		if e, ok := err.(*url.Error); ok {
+			ue = e
+			msg = ue.Err.Error()
+		}
+		if strings.Contains(msg, "port") {
+			msg = "invalid port number"
+		}
+		return nil, vm.Throwf("url_parse: %s", msg)
+	}
+	if u.Scheme == "" {
+		return nil, vm.Throwf("url_parse: relative URL without a base")
+	}
+	scheme := strings.ToLower(u.Scheme)
+	_, special := defaultPorts[scheme]
+	if special && u.Host == "" && u.Opaque == "" {
+		return nil, vm.Throwf("url_parse: empty host")
+	}
+	if special && u.Opaque != "" {
+		// "http:example.com" — treat like the WHATWG parser: host follows
+		rest := strings.TrimLeft(u.Opaque, "/")
+		if u2, err := url.Parse(scheme + "://" + rest); err == nil {
+			u = u2
+		}
+	}
+	nilOr := func(s string, present bool) vm.Value {
+		if !present {
+			return vm.Nil
+		}
+		return vm.Str(s)
+	}
+	host := u.Hostname()
+	if special {
+		host = strings.ToLower(host)
+	}
+	var port vm.Value = vm.Nil
+	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
+		n, err := strconv.Atoi(p)
+		if err != nil || n > 65535 {
+			return nil, vm.Throwf("url_parse: invalid port number")
+		}
+		port = lib.IntVal(n)
+	}
+	path := u.EscapedPath()
+	if u.Opaque != "" {
+		path = u.Opaque
+	}
+	if special && path == "" {
+		path = "/"
+	}
+	var user, pass vm.Value = vm.Nil, vm.Nil
+	if u.User != nil {
+		if name := u.User.Username(); name != "" {
+			user = vm.Str(name)
+		}
+		if pw, ok := u.User.Password(); ok {
+			pass = vm.Str(pw)
+		}
+	}
+	return lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
+		"query", nilOr(u.RawQuery, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
+		"username", user, "password", pass), nil
+}
+
+func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	parts, ok := a.Dict(0)
+	if !ok {
+		return nil, vm.Throwf("url_build: expected a dict of URL parts, got %s", a.At(0).Type())
+	}
+	get := func(k string) (string, bool) {
+		v, ok := parts.Get(k)
+		if !ok || v == vm.Nil {
+			return "", false
+		}
+		return vm.ToDisplay(v), true
+	}
+	scheme, ok := get("scheme")
+	if !ok || scheme == "" {
+		return nil, vm.Throwf("url_build: scheme is required")
+	}
+	var sb strings.Builder
+	sb.WriteString(scheme + "://")
+	if user, ok := get("username"); ok {
+		sb.WriteString(url.PathEscape(user))
+		if pw, ok := get("password"); ok {
+			sb.WriteString(":" + url.PathEscape(pw))
+		}
+		sb.WriteByte('@')
+	}
+	host, _ := get("host")
+	sb.WriteString(host)
+	if port, ok := get("port"); ok {
+		sb.WriteString(":" + port)
+	}
+	path, ok := get("path")
+	if !ok || path == "" {
+		path = "/"
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	sb.WriteString(path)
+	if q, ok := parts.Get("query"); ok && q != vm.Nil {
+		text := vm.ToDisplay(q)
+		switch q.(type) {
+		case *vm.Dict, *vm.List:
+			text = QueryString(q)
+		}
+		if text != "" {
+			sb.WriteString("?" + strings.TrimPrefix(text, "?"))
+		}
+	}
+	if f, ok := get("fragment"); ok {
+		sb.WriteString("#" + f)
+	}
+	return vm.Str(sb.String()), nil
+}
+
+// formEncode is application/x-www-form-urlencoded byte serialisation.
+func formEncode(s string) string {
+	const hexUpper = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case lib.ASCIIDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*' || c == '-' || c == '.' || c == '_':
+			sb.WriteByte(c)
+		case c == ' ':
+			sb.WriteByte('+')
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(hexUpper[c>>4])
+			sb.WriteByte(hexUpper[c&15])
+		}
+	}
+	return sb.String()
+}
+
+// QueryString encodes [{key, value}], [[k, v]] or a dict.
+func QueryString(v vm.Value) string {
+	var pairs []string
+	add := func(k, val vm.Value) {
+		if val == nil || val == vm.Nil {
+			return
+		}
+		pairs = append(pairs, formEncode(vm.ToDisplay(k))+"="+formEncode(vm.ToDisplay(val)))
+	}
+	switch x := v.(type) {
+	case *vm.Dict:
+		x.Range(func(k string, val vm.Value) bool {
+			if l, ok := val.(*vm.List); ok {
+				for _, it := range l.Items() {
+					add(vm.Str(k), it)
+				}
+			} else {
+				add(vm.Str(k), val)
+			}
+			return true
+		})
+	case *vm.List:
+		for _, it := range x.Items() {
+			switch p := it.(type) {
+			case *vm.Dict:
+				k, _ := p.Get("key")
+				val, _ := p.Get("value")
+				if k == nil {
+					k = vm.Nil
+				}
+				add(k, val)
+			case *vm.List:
+				if p.Len() >= 2 {
+					add(p.At(0), p.At(1))
+				}
+			}
+		}
+	}
+	return strings.Join(pairs, "&")
+}
+
+// ---- multipart ----
+
+func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	fields, ok := a.List(0)
+	if !ok {
+		if d, isDict := a.Dict(0); isDict {
+			var items []vm.Value
+			d.Range(func(k string, v vm.Value) bool {
+				items = append(items, lib.DictOf("name", vm.Str(k), "value", v))
+				return true
+			})
+			fields = vm.NewList(items)
+		} else {
+			return nil, vm.Throwf("multipart_form_data: expected a list of fields, got %s", a.At(0).Type())
+		}
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if a.Given(1) {
+		if err := w.SetBoundary(a.Text(1)); err != nil {
+			return nil, vm.Throwf("multipart_form_data: %s", err)
+		}
+	}
+	for _, it := range fields.Items() {
+		f, ok := it.(*vm.Dict)
+		if !ok {
+			continue
+		}
+		name, _ := f.Get("name")
+		nameS := vm.ToDisplay(OrNil(name))
+		if b, ok := f.Get("bytes"); ok && b != vm.Nil {
+			filename := ""
+			if fn, ok := f.Get("filename"); ok && fn != vm.Nil {
+				filename = vm.ToDisplay(fn)
+			}
+			ct := "application/octet-stream"
+			if c, ok := f.Get("content_type"); ok && c != vm.Nil {
+				ct = vm.ToDisplay(c)
+			}
+			h := make(map[string][]string)
+			disp := fmt.Sprintf(`form-data; name="%s"`, escapeQuotes(nameS))
+			if filename != "" {
+				disp += fmt.Sprintf(`; filename="%s"`, escapeQuotes(filename))
+			}
+			h["Content-Disposition"] = []string{disp}
+			h["Content-Type"] = []string{ct}
+			pw, err := w.CreatePart(h)
+			if err != nil {
+				return nil, vm.Throwf("multipart_form_data: %s", err)
+			}
+			pw.Write(encoding.RawBytes(b))
+			continue
+		}
+		val, _ := f.Get("value")
+		w.WriteField(nameS, vm.ToDisplay(OrNil(val)))
+	}
+	w.Close()
+	return lib.DictOf("content_type", vm.Str(w.FormDataContentType()), "body", lib.NewBytes(buf.Bytes()), "boundary", vm.Str(w.Boundary())), nil
+}
+
+func OrNil(v vm.Value) vm.Value {
+	if v == nil {
+		return vm.Nil
+	}
+	return v
+}
+
+func escapeQuotes(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+}
+
+func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	body := encoding.RawBytes(a.At(0))
+	ct := a.Text(1)
+	boundary := ct
+	if _, params, err := mime.ParseMediaType(ct); err == nil && params["boundary"] != "" {
+		boundary = params["boundary"]
+	}
+	if boundary == "" || boundary == "nil" {
+		return nil, vm.Throwf("multipart_parse: missing boundary")
+	}
+	r := multipart.NewReader(bytes.NewReader(body), boundary)
+	var out []vm.Value
+	for {
+		p, err := r.NextRawPart()
+		if err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			return nil, vm.Throwf("multipart_parse: %s", err)
+		}
+		data := new(bytes.Buffer)
+		data.ReadFrom(p)
+		b := vm.NewDictBuilder(6)
+		b.Set("name", vm.Str(p.FormName()))
+		if fn := p.FileName(); fn != "" {
+			b.Set("filename", vm.Str(fn))
+		} else {
+			b.Set("filename", vm.Nil)
+		}
+		if c := p.Header.Get("Content-Type"); c != "" {
+			b.Set("content_type", vm.Str(c))
+		} else {
+			b.Set("content_type", vm.Nil)
+		}
+		b.Set("value", vm.Str(lib.LossyUTF8(data.Bytes())))
+		b.Set("bytes", lib.NewBytes(data.Bytes()))
+		out = append(out, b.Build())
+	}
+	return vm.NewList(out), nil
+}
+
+// ---- JUnit XML ----
+
+type junitCase struct {
+	Name      string    `xml:"name,attr"`
+	ClassName string    `xml:"classname,attr"`
+	Time      string    `xml:"time,attr"`
+	Failure   *junitMsg `xml:"failure"`
+	Error     *junitMsg `xml:"error"`
+	Skipped   *junitMsg `xml:"skipped"`
+	SystemOut string    `xml:"system-out"`
+	SystemErr string    `xml:"system-err"`
+}
+
+type junitMsg struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	dec := xml.NewDecoder(strings.NewReader(a.Text(0)))
+	var out []vm.Value
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() != "EOF" {
+				return vm.NewList(nil), nil
+			}
+			break
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "testcase" {
+			continue
+		}
+		var c junitCase
+		if err := dec.DecodeElement(&c, &se); err != nil {
+			return vm.NewList(nil), nil
+		}
+		status, msg := "passed", ""
+		pick := func(m *junitMsg) string {
+			if m.Message != "" {
+				return m.Message
+			}
+			return strings.TrimSpace(m.Text)
+		}
+		switch {
+		case c.Failure != nil:
+			status, msg = "failed", pick(c.Failure)
+		case c.Error != nil:
+			status, msg = "error", pick(c.Error)
+		case c.Skipped != nil:
+			status, msg = "skipped", pick(c.Skipped)
+		}
+		secs, _ := strconv.ParseFloat(c.Time, 64)
+		out = append(out, lib.DictOf("name", vm.Str(c.Name), "status", vm.Str(status),
+			"duration_ms", vm.IntOf(int64(math.Round(secs*1000))), "message", vm.Str(msg),
+			"stdout", vm.Str(c.SystemOut), "stderr", vm.Str(c.SystemErr)))
+	}
+	return vm.NewList(out), nil
+}

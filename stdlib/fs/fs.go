@@ -1,0 +1,457 @@
+package fs
+
+// Files and directories (builtins.md §4.1). Relative paths resolve against
+// the execution root (the run's working directory); error texts carry the
+// resolved path and the OS error worded as Rust's io::Error prints it
+// ("No such file or directory (os error 2)").
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+type execRootKey struct{}
+
+// SetExecutionRoot overrides the directory relative paths resolve against
+// (default: the process working directory).
+func SetExecutionRoot(m *vm.VM, dir string) {
+	*m.Local(execRootKey{}, func() any { return new(string) }).(*string) = dir
+}
+
+// ExecutionRoot is the run's working directory.
+func ExecutionRoot(th *vm.Thread) string {
+	if p, ok := th.VM().Local(execRootKey{}, nil).(*string); ok && *p != "" {
+		return *p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}
+
+// ResolvePath joins a relative path onto the execution root, without
+// normalising it (as Rust's Path::join does).
+func ResolvePath(th *vm.Thread, p string) string {
+	if p == "" {
+		return ExecutionRoot(th)
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	root := ExecutionRoot(th)
+	if strings.HasSuffix(root, "/") {
+		return root + p
+	}
+	return root + "/" + p
+}
+
+// osErrText words a Go file-system error like Rust's io::Error Display.
+// OSErrorText renders an OS error the way upstream Harn does (Rust's
+// wording): "No such file or directory (os error 2)".
+func OSErrorText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		msg := errno.Error()
+		if msg != "" {
+			msg = strings.ToUpper(msg[:1]) + msg[1:]
+		}
+		return msg + " (os error " + strconv.Itoa(int(errno)) + ")"
+	}
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return "No such file or directory (os error 2)"
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return "Permission denied (os error 13)"
+	}
+	return err.Error()
+}
+
+var errNotUTF8 = errors.New("stream did not contain valid UTF-8")
+
+// readText reads a whole file as strict UTF-8.
+func readText(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(b) {
+		return "", errNotUTF8
+	}
+	return string(b), nil
+}
+
+// SplitLines splits like str::lines: on \n, dropping a trailing \r and a
+// final empty line.
+func SplitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "\n")
+	if parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	for i, p := range parts {
+		parts[i] = strings.TrimSuffix(p, "\r")
+	}
+	return parts
+}
+
+// contentBytes is what write_file writes: bytes as is, anything else as
+// its display form.
+func contentBytes(v vm.Value) []byte {
+	if b, ok := v.(*lib.Bytes); ok {
+		return b.Data()
+	}
+	return []byte(vm.ToDisplay(v))
+}
+
+func init() {
+	lib.Def("read_file", "read_file(path)", "a file's text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		s, err := readText(p)
+		if err != nil {
+			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
+		}
+		return vm.Str(s), nil
+	})
+	lib.Def("read_file_result", "read_file_result(path)", "Ok(text) or Err(message); never throws", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		s, err := readText(p)
+		if err != nil {
+			return vm.Err(vm.Str("Failed to read file " + p + ": " + OSErrorText(err))), nil
+		}
+		return vm.Ok(vm.Str(s)), nil
+	})
+	lib.Def("read_file_bytes", "read_file_bytes(path)", "a file's bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
+		}
+		return lib.NewBytes(b), nil
+	})
+	lib.Def("read_lines", "read_lines(path)", "a file's lines", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		s, err := readText(p)
+		if err != nil {
+			return nil, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
+		}
+		return lib.StrList(SplitLines(s)), nil
+	})
+	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Nil, nil
+		}
+		p := ResolvePath(th, a.Text(0))
+		if err := os.WriteFile(p, contentBytes(a.At(1)), 0o644); err != nil {
+			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		b, ok := a.At(1).(*lib.Bytes)
+		if !ok {
+			return nil, vm.Throwf("write_file_bytes expects bytes content, got %s", a.At(1).Type())
+		}
+		p := ResolvePath(th, a.Text(0))
+		if err := os.WriteFile(p, b.Data(), 0o644); err != nil {
+			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("append_file", "append_file(path, content)", "append content, creating the file if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Nil, nil
+		}
+		p := ResolvePath(th, a.Text(0))
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, vm.Throwf("Failed to open file %s: %s", p, OSErrorText(err))
+		}
+		defer f.Close()
+		if _, err := f.Write(contentBytes(a.At(1))); err != nil {
+			return nil, vm.Throwf("Failed to append to file %s: %s", p, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("copy_file", "copy_file(src, dst)", "copy a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
+		if err := copyFile(src, dst); err != nil {
+			return nil, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) || !a.Given(1) {
+			return nil, vm.Throwf("move_file: src and dst are required")
+		}
+		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
+		if err := os.Rename(src, dst); err != nil {
+			if cerr := copyFile(src, dst); cerr != nil {
+				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
+			}
+			if rerr := os.Remove(src); rerr != nil {
+				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(rerr))
+			}
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		info, err := os.Lstat(p)
+		if err != nil {
+			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
+		}
+		if info.IsDir() {
+			if err := os.RemoveAll(p); err != nil {
+				return nil, vm.Throwf("Failed to delete directory %s: %s", p, OSErrorText(err))
+			}
+			return vm.Nil, nil
+		}
+		if err := os.Remove(p); err != nil {
+			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("file_exists", "file_exists(path)", "whether a file or directory exists", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		_, err := os.Stat(ResolvePath(th, a.Text(0)))
+		return vm.BoolOf(err == nil), nil
+	})
+	lib.Def("mkdir", "mkdir(path)", "create a directory and its parents", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			// MkdirAll reports ENOTDIR for an existing non-directory
+			// without calling mkdir(2), which would say EEXIST
+			if info, serr := os.Stat(p); serr == nil && !info.IsDir() {
+				err = syscall.EEXIST
+			}
+			return nil, vm.Throwf("Failed to create directory %s: %s", p, OSErrorText(err))
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("list_dir", "list_dir(path = \".\")", "entry names, sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		rel := "."
+		if a.Given(0) {
+			rel = a.Text(0)
+		}
+		p := ResolvePath(th, rel)
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, vm.Throwf("Failed to list directory %s: %s", p, OSErrorText(err))
+		}
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		sort.Strings(names)
+		return lib.StrList(names), nil
+	})
+	lib.Def("stat", "stat(path)", "{size, is_file, is_dir, readonly, modified}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		p := ResolvePath(th, a.Text(0))
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, vm.Throwf("Failed to stat %s: %s", p, OSErrorText(err))
+		}
+		return lib.DictOf(
+			"size", vm.IntOf(info.Size()),
+			"is_file", vm.BoolOf(info.Mode().IsRegular()),
+			"is_dir", vm.BoolOf(info.IsDir()),
+			"readonly", vm.BoolOf(info.Mode().Perm()&0o222 == 0),
+			"modified", vm.Float(float64(info.ModTime().UnixNano())/1e9),
+		), nil
+	})
+	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries", walkDir)
+	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /)", globBuiltin)
+	lib.Def("temp_dir", "temp_dir()", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Str(os.TempDir()), nil
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	if !a.Given(0) {
+		return nil, vm.Throwf("walk_dir: root path is required")
+	}
+	root := ResolvePath(th, a.Text(0))
+	maxDepth := -1
+	follow := false
+	if opts, ok := a.Dict(1); ok {
+		if v, ok := opts.Get("max_depth"); ok {
+			if n, ok := v.(vm.Int); ok {
+				maxDepth = int(n)
+			}
+		}
+		if v, ok := opts.Get("follow_symlinks"); ok {
+			follow = v.Truth()
+		}
+	}
+	var out []vm.Value
+	var visit func(path string, depth int)
+	visit = func(path string, depth int) {
+		info, err := os.Lstat(path)
+		if err != nil {
+			return
+		}
+		if follow && info.Mode()&fs.ModeSymlink != 0 {
+			if t, err := os.Stat(path); err == nil {
+				info = t
+			}
+		}
+		out = append(out, lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
+			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntVal(depth)))
+		if !info.IsDir() || (maxDepth >= 0 && depth >= maxDepth) {
+			return
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return
+		}
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			visit(strings.TrimSuffix(path, "/")+"/"+n, depth+1)
+		}
+	}
+	visit(root, 0)
+	return vm.NewList(out), nil
+}
+
+func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	if !a.Given(0) {
+		return nil, vm.Throwf("glob: pattern is required")
+	}
+	pattern := a.Text(0)
+	base := "."
+	if opts, ok := a.Dict(1); ok {
+		if b, ok := opts.Get("base"); ok && b != vm.Nil {
+			base = vm.ToDisplay(b)
+		}
+	} else if a.Given(1) {
+		base = a.Text(1)
+	}
+	if opts, ok := a.Dict(2); ok {
+		if b, ok := opts.Get("base"); ok && b != vm.Nil {
+			base = vm.ToDisplay(b)
+		}
+	}
+	re, err := globRegexp(pattern)
+	if err != nil {
+		return nil, vm.Throwf("glob: %s", err.Error())
+	}
+	root := filepath.Clean(ResolvePath(th, base))
+	var matches []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == root {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path[len(root):], string(filepath.Separator)))
+		if re.MatchString(rel) {
+			matches = append(matches, path)
+		}
+		return nil
+	})
+	sort.Strings(matches)
+	return lib.StrList(matches), nil
+}
+
+// globRegexp translates a glob into an anchored regexp: `*` and `**` match
+// any run of characters (including `/`), `?` one character, `[…]` a class
+// and `{a,b}` alternatives.
+func globRegexp(pattern string) (*regexp.Regexp, error) {
+	var sb strings.Builder
+	sb.WriteString("^")
+	depth := 0
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch c {
+		case '*':
+			for i+1 < len(pattern) && pattern[i+1] == '*' {
+				i++
+			}
+			// `**/` may also match nothing
+			if i+1 < len(pattern) && pattern[i+1] == '/' && i >= 1 && pattern[i-1] == '*' {
+				i++
+				sb.WriteString("(?:.*/)?")
+				continue
+			}
+			sb.WriteString(".*")
+		case '?':
+			sb.WriteString(".")
+		case '[':
+			end := strings.IndexByte(pattern[i+1:], ']')
+			if end < 0 {
+				return nil, errors.New("unclosed character class in pattern `" + pattern + "`")
+			}
+			class := pattern[i+1 : i+1+end]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			sb.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
+			i += end + 1
+		case '{':
+			depth++
+			sb.WriteString("(?:")
+		case '}':
+			if depth == 0 {
+				sb.WriteString(`\}`)
+				continue
+			}
+			depth--
+			sb.WriteString(")")
+		case ',':
+			if depth > 0 {
+				sb.WriteString("|")
+			} else {
+				sb.WriteString(",")
+			}
+		default:
+			if c >= utf8.RuneSelf {
+				sb.WriteByte(c)
+			} else {
+				sb.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+	}
+	if depth > 0 {
+		return nil, errors.New("unclosed alternation in pattern `" + pattern + "`")
+	}
+	sb.WriteString("$")
+	return regexp.Compile(sb.String())
+}

@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// The `harness` host global (language.md §5.4): a capability handle of
+// type Harness whose fields are typed sub-handles (harness.stdio is a
+// HarnessStdio). A capability is available when its methods were
+// registered with RegisterCapability; the other names of the newer
+// specification's table are known but unavailable, and reading one is a
+// type error rather than "no such capability".
+
+// CapabilityMethod is one method of a capability handle.
+type CapabilityMethod struct {
+	Name string
+	Sig  string
+	Doc  string
+	Fn   vm.MethodFunc
+}
+
+// capability is one field of the harness handle.
+type capability struct {
+	name     string
+	typeName string // Harness + CamelCase(name)
+	methods  map[string]*CapabilityMethod
+}
+
+var (
+	capabilities     = map[string]*capability{}
+	capabilityByType = map[string]*capability{}
+)
+
+// RegisterCapability makes harness.NAME available as a handle of type
+// Harness<Name> (CamelCase) with the given methods; with no methods the
+// name is only declared, and reading it reports that the capability is
+// not available in this runtime. Call it at init time: universes built
+// before the call do not see it.
+func RegisterCapability(name string, methods []CapabilityMethod) {
+	if _, exists := capabilities[name]; exists && len(methods) == 0 {
+		return // declaring never hides an implementation registered first
+	}
+	c := &capability{name: name, typeName: types.HandleName(name)}
+	if len(methods) > 0 {
+		c.methods = map[string]*CapabilityMethod{}
+		for i := range methods {
+			m := methods[i]
+			c.methods[m.Name] = &m
+			lib.Method(c.typeName, m.Name, m.Sig, m.Doc, m.Fn)
+		}
+		typeName := c.typeName
+		lib.Method(typeName, "*", typeName+".NAME(...)", "methods outside the capability are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return nil, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // newer.md §2.11
+		})
+	}
+	capabilities[name] = c
+	capabilityByType[c.typeName] = c
+}
+
+// Handle is the harness root or one of its capability handles.
+type Handle struct {
+	cap *capability // nil for the root
+	sub map[string]*Handle
+}
+
+func (h *Handle) Type() string {
+	if h.cap == nil {
+		return "Harness"
+	}
+	return h.cap.typeName
+}
+
+func (*Handle) Truth() bool { return true }
+
+func (h *Handle) Display(sb *strings.Builder) {
+	sb.WriteByte('<')
+	sb.WriteString(h.Type())
+	sb.WriteByte('>')
+}
+
+// EqualTo: a handle equals only itself.
+func (h *Handle) EqualTo(o vm.Value) bool {
+	x, ok := o.(*Handle)
+	return ok && x == h
+}
+
+// Attr is field access: capabilities on the root; on a capability handle
+// only its methods, as bound method values.
+func (h *Handle) Attr(name string) (vm.Value, error) {
+	if h.cap == nil {
+		if s, ok := h.sub[name]; ok {
+			return s, nil
+		}
+		if _, known := capabilities[name]; known {
+			return nil, vm.Typef("`harness.%s` is not available in this runtime", name)
+		}
+		return nil, vm.Typef("`Harness` has no capability `%s`", name)
+	}
+	if m, ok := h.cap.methods[name]; ok {
+		return &vm.BoundMethod{Recv: h, Method: name, Fn: m.Fn}, nil
+	}
+	return nil, vm.Typef("cannot access property `%s` on %s", name, h.cap.typeName)
+}
+
+// newHarness builds the root handle with every available capability.
+func newHarness() *Handle {
+	root := &Handle{sub: map[string]*Handle{}}
+	for name, c := range capabilities {
+		if c.methods != nil {
+			root.sub[name] = &Handle{cap: c}
+		}
+	}
+	return root
+}
+
+func init() {
+	// Every field of the handle (language.md §5.4, the list the checker
+	// types it from) is declared; those without an implementation here
+	// report that they are unavailable.
+	for _, name := range types.Capabilities {
+		if name != "stdio" {
+			RegisterCapability(name, nil)
+		}
+	}
+	lib.Method("Harness", "*", "harness.NAME(...)", "methods outside the handle are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return nil, vm.Typef("`Harness` has no method `%s`", args.Text(0))
+	})
+	lib.AddGlobal(func(u *vm.Universe) {
+		u.AddGlobal("harness", newHarness())
+	})
+}
+
+// Delegate is a capability method that calls the free builtin named
+// builtin (looked up in the run's universe), after checking that argument
+// i is a string for each i in stringArgs (`HarnessFs.read_text expects
+// string argument 1, got int`).
+func Delegate(capType, name, builtin, sig, doc string, stringArgs ...int) CapabilityMethod {
+	return CapabilityMethod{Name: name, Sig: sig, Doc: doc, Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
+		for _, i := range stringArgs {
+			if _, ok := args.Str(i); !ok {
+				return nil, vm.Typef("%s.%s expects string argument %d, got %s", capType, name, i+1, args.At(i).Type())
+			}
+		}
+		b := th.VM().Universe.Builtin(builtin)
+		if b == nil {
+			return nil, vm.Typef("%s.%s is not available in this runtime", capType, name)
+		}
+		return b.Fn(th, args)
+	}}
+}

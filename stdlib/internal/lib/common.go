@@ -1,0 +1,136 @@
+package lib
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// Small helpers shared by the library files.
+
+// Str boxes a Go string.
+func Str(s string) vm.Value { return vm.Str(s) }
+
+// Intv boxes an int64.
+func Intv(i int64) vm.Value { return vm.IntOf(i) }
+
+// IntOf boxes an int.
+func IntOf(i int) vm.Value { return vm.IntOf(int64(i)) }
+
+// Display is the display form of v ("nil" for a Go nil).
+func Display(v vm.Value) string {
+	if v == nil {
+		return "nil"
+	}
+	return vm.ToDisplay(v)
+}
+
+// List wraps items (which the caller must not touch afterwards); an empty
+// slice gives the shared empty list.
+func List(items []vm.Value) *vm.List {
+	if len(items) == 0 {
+		return vm.NewList(nil)
+	}
+	return vm.NewList(items)
+}
+
+// StrList converts Go strings to a Harn list of strings.
+func StrList(ss []string) *vm.List {
+	items := make([]vm.Value, len(ss))
+	for i, s := range ss {
+		items[i] = vm.Str(s)
+	}
+	return List(items)
+}
+
+// TextOr returns the display form of argument i, or def when it was not
+// passed at all.
+func TextOr(args vm.Args, i int, def string) string {
+	if !args.Has(i) {
+		return def
+	}
+	return args.Text(i)
+}
+
+// Truth calls f(v) as a callback and reports the truthiness of its result.
+func Truth(th *vm.Thread, f vm.Value, v vm.Value) (bool, error) {
+	r, err := th.Call1(f, v)
+	if err != nil {
+		return false, err
+	}
+	return r.Truth(), nil
+}
+
+// RuneCount is the number of Unicode scalar values (the length unit of
+// Harn strings).
+func RuneCount(s string) int { return utf8.RuneCountInString(s) }
+
+// ClampInt limits n to [lo, hi].
+func ClampInt(n, lo, hi int64) int64 {
+	if n < lo {
+		return lo
+	}
+	if n > hi {
+		return hi
+	}
+	return n
+}
+
+// Payload returns an enum variant's first payload value (nil when none).
+func Payload(e *vm.EnumValue) vm.Value {
+	if len(e.Fields) == 0 {
+		return vm.Nil
+	}
+	return e.Fields[0]
+}
+
+// IsNumber reports whether v is an int or a float.
+func IsNumber(v vm.Value) bool {
+	switch v.(type) {
+	case vm.Int, vm.Float:
+		return true
+	}
+	return false
+}
+
+// ToFloat converts an int or float.
+func ToFloat(v vm.Value) (float64, bool) {
+	switch n := v.(type) {
+	case vm.Int:
+		return float64(n), true
+	case vm.Float:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// ASCIIDigit reports whether c is 0-9.
+func ASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// JoinItems joins the display forms of items with sep.
+func JoinItems(items []vm.Value, sep string) string {
+	var sb strings.Builder
+	for i, v := range items {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		v.Display(&sb)
+	}
+	return sb.String()
+}
+
+// CopyItems returns a fresh copy of items.
+func CopyItems(items []vm.Value) []vm.Value {
+	return append([]vm.Value(nil), items...)
+}
+
+// IndexOf is the index of the first item equal to x, -1 if none.
+func IndexOf(items []vm.Value, x vm.Value) int {
+	for i, v := range items {
+		if vm.Equal(v, x) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,76 @@
+// Package lib is the part of the standard library every area shares: the
+// one descriptor table that each area package fills at init time (Def for
+// functions, Method for methods, AddGlobal for host globals that need more
+// than a constant), the Bytes value kind and the small value helpers the
+// areas have in common.
+//
+// Builtins read their arguments through vm.Args, the one argument-unpacking
+// helper, so every builtin treats missing and wrong-typed arguments the same
+// lenient way (builtins.md §0).
+package lib
+
+import (
+	"sync"
+
+	"github.com/harnlang/harn/vm"
+)
+
+var (
+	builtinTable []*vm.Builtin
+	methodTable  []*vm.Method
+	globalHooks  []func(u *vm.Universe)
+)
+
+// Def registers a builtin function. Call it from an init function.
+func Def(name, sig, doc string, fn vm.BuiltinFunc) {
+	builtinTable = append(builtinTable, vm.NewBuiltin(name, sig, doc, fn))
+}
+
+// Method registers a method for the receiver kind recv (a type_of name).
+// Name "*" registers the kind's fallback for unknown method names; it
+// receives the method name as its first argument.
+func Method(recv, name, sig, doc string, fn vm.MethodFunc) {
+	methodTable = append(methodTable, &vm.Method{Recv: recv, Name: name, Sig: sig, Doc: doc, Fn: fn})
+}
+
+// AddGlobal registers a hook that adds host globals to every universe
+// (harness). Call it from an init function.
+func AddGlobal(hook func(u *vm.Universe)) { globalHooks = append(globalHooks, hook) }
+
+// Table returns the registered builtins, methods and global hooks in
+// registration order. The slices must not be modified.
+func Table() ([]*vm.Builtin, []*vm.Method, []func(u *vm.Universe)) {
+	resolveOnce.Do(resolveAliases)
+	return builtinTable, methodTable, globalHooks
+}
+
+// Alias registers newName as a second name of the method recv.oldName
+// (newer upstream renamed several value methods; both names stay
+// callable). The old method may be registered later, by any area: aliases
+// are resolved when the table is first read.
+func Alias(recv, newName, oldName, sig string) {
+	aliases = append(aliases, alias{recv, newName, oldName, sig})
+}
+
+type alias struct{ recv, newName, oldName, sig string }
+
+var (
+	aliases     []alias
+	resolveOnce sync.Once
+)
+
+func resolveAliases() {
+	for _, a := range aliases {
+		var found *vm.Method
+		for _, m := range methodTable {
+			if m.Recv == a.recv && m.Name == a.oldName {
+				found = m
+				break
+			}
+		}
+		if found == nil {
+			panic("lib.Alias: no method " + a.recv + "." + a.oldName)
+		}
+		Method(a.recv, a.newName, a.sig, found.Doc, found.Fn)
+	}
+}

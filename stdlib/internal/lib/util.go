@@ -1,0 +1,53 @@
+package lib
+
+// Small helpers shared by the Tier 2 library files.
+
+import (
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// DictOf builds a dict from alternating string keys and values.
+func DictOf(kv ...any) *vm.Dict {
+	b := vm.NewDictBuilder(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.Set(kv[i].(string), kv[i+1].(vm.Value))
+	}
+	return b.Build()
+}
+
+// IntVal boxes an int.
+func IntVal(n int) vm.Value { return vm.IntOf(int64(n)) }
+
+// ArgCountError is the `[T] NAME requires N arguments` failure.
+func ArgCountError(name string, n int) error {
+	if n == 1 {
+		return vm.Throwf("%s requires 1 argument", name)
+	}
+	return vm.Throwf("%s requires %d arguments", name, n)
+}
+
+// LossyUTF8 decodes b as UTF-8, replacing each invalid byte with U+FFFD.
+func LossyUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			sb.WriteRune(utf8.RuneError)
+			b = b[1:]
+			continue
+		}
+		sb.Write(b[:size])
+		b = b[size:]
+	}
+	return sb.String()
+}
+
+// FileMode converts Unix permission bits.
+func FileMode(perm int64) fs.FileMode { return fs.FileMode(perm & 0o7777) }

@@ -1,0 +1,1342 @@
+package json
+
+// jq / jq_first (builtins.md §3.12): a small jq subset evaluated over
+// Harn values. A filter maps one input to zero or more outputs; `|`
+// feeds every output of the left side to the right side, `,` concatenates.
+// Truthiness is jq's: only false and null are false.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+func init() {
+	lib.Def("jq", "jq(v, expr)", "run a jq filter; every output as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return nil, lib.ArgCountError("jq", 2)
+		}
+		out, err := runJQ(a.At(0), a.Text(1))
+		if err != nil {
+			return nil, err
+		}
+		return vm.NewList(out), nil
+	})
+	lib.Def("jq_first", "jq_first(v, expr)", "run a jq filter; its first output or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return nil, lib.ArgCountError("jq_first", 2)
+		}
+		out, err := runJQ(a.At(0), a.Text(1))
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == 0 {
+			return vm.Nil, nil
+		}
+		return out[0], nil
+	})
+}
+
+func runJQ(input vm.Value, expr string) ([]vm.Value, error) {
+	p := &jqParser{src: expr}
+	p.next()
+	f, err := p.parsePipe()
+	if err == nil && p.tok.kind != jqEOF {
+		err = p.errorf("unexpected %s", p.tok.describe())
+	}
+	if err != nil {
+		return nil, vm.Throwf("%s", err.Error())
+	}
+	out, err := f(input)
+	if err != nil {
+		return nil, vm.Throwf("%s", err.Error())
+	}
+	return out, nil
+}
+
+// jqFilter maps one input to its outputs.
+type jqFilter func(in vm.Value) ([]vm.Value, error)
+
+type jqError struct{ msg string }
+
+func (e *jqError) Error() string { return e.msg }
+
+func jqErrf(format string, args ...any) error { return &jqError{fmt.Sprintf(format, args...)} }
+
+// ---- lexer ----
+
+type jqKind int
+
+const (
+	jqEOF    jqKind = iota
+	jqDot           // .
+	jqDotDot        // ..
+	jqField         // .name or ."name"
+	jqIdent         // name
+	jqNum
+	jqStr
+	jqPunct // | , ( ) [ ] { } : ? and operators
+)
+
+type jqToken struct {
+	kind jqKind
+	text string
+	num  float64
+	pos  int
+}
+
+func (t jqToken) describe() string {
+	switch t.kind {
+	case jqEOF:
+		return "end of expression"
+	case jqStr:
+		return strconv.Quote(t.text)
+	}
+	return "'" + t.text + "'"
+}
+
+type jqParser struct {
+	src string
+	i   int
+	tok jqToken
+	err error
+}
+
+func (p *jqParser) errorf(format string, args ...any) error {
+	return jqErrf("jq: parse error: "+format+" at position %d", append(args, p.tok.pos)...)
+}
+
+func jqIdentByte(c byte, first bool) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')
+}
+
+func (p *jqParser) next() {
+	for p.i < len(p.src) && strings.IndexByte(" \t\n\r", p.src[p.i]) >= 0 {
+		p.i++
+	}
+	start := p.i
+	if p.i >= len(p.src) {
+		p.tok = jqToken{kind: jqEOF, pos: start}
+		return
+	}
+	c := p.src[p.i]
+	switch {
+	case c == '.':
+		p.i++
+		if p.i < len(p.src) && p.src[p.i] == '.' {
+			p.i++
+			p.tok = jqToken{kind: jqDotDot, text: "..", pos: start}
+			return
+		}
+		if p.i < len(p.src) && jqIdentByte(p.src[p.i], true) {
+			j := p.i
+			for j < len(p.src) && jqIdentByte(p.src[j], false) {
+				j++
+			}
+			p.tok = jqToken{kind: jqField, text: p.src[p.i:j], pos: start}
+			p.i = j
+			return
+		}
+		if p.i < len(p.src) && p.src[p.i] == '"' {
+			s, ok := p.lexString()
+			if !ok {
+				return
+			}
+			p.tok = jqToken{kind: jqField, text: s, pos: start}
+			return
+		}
+		p.tok = jqToken{kind: jqDot, text: ".", pos: start}
+	case c == '"':
+		s, ok := p.lexString()
+		if ok {
+			p.tok = jqToken{kind: jqStr, text: s, pos: start}
+		}
+	case c >= '0' && c <= '9':
+		j := p.i
+		for j < len(p.src) && (lib.ASCIIDigit(p.src[j]) || p.src[j] == '.') {
+			j++
+		}
+		f, err := strconv.ParseFloat(p.src[p.i:j], 64)
+		if err != nil {
+			p.tok = jqToken{kind: jqPunct, text: p.src[p.i:j], pos: start}
+			p.err = jqErrf("jq: parse error: invalid number '%s' at position %d", p.src[p.i:j], start)
+		} else {
+			p.tok = jqToken{kind: jqNum, text: p.src[p.i:j], num: f, pos: start}
+		}
+		p.i = j
+	case jqIdentByte(c, true):
+		j := p.i
+		for j < len(p.src) && jqIdentByte(p.src[j], false) {
+			j++
+		}
+		p.tok = jqToken{kind: jqIdent, text: p.src[p.i:j], pos: start}
+		p.i = j
+	default:
+		for _, op := range []string{"==", "!=", "<=", ">=", "//", "|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%"} {
+			if strings.HasPrefix(p.src[p.i:], op) {
+				p.i += len(op)
+				p.tok = jqToken{kind: jqPunct, text: op, pos: start}
+				return
+			}
+		}
+		r, _ := utf8.DecodeRuneInString(p.src[p.i:])
+		p.tok = jqToken{kind: jqPunct, text: string(r), pos: start}
+		p.err = jqErrf("jq: parse error: unexpected character '%c' at position %d", r, start)
+		p.i += utf8.RuneLen(r)
+	}
+}
+
+// lexString reads a "…" literal at p.i (JSON escapes).
+func (p *jqParser) lexString() (string, bool) {
+	start := p.i
+	j := p.i + 1
+	for j < len(p.src) {
+		if p.src[j] == '\\' {
+			j += 2
+			continue
+		}
+		if p.src[j] == '"' {
+			break
+		}
+		j++
+	}
+	if j >= len(p.src) {
+		p.err = jqErrf("jq: parse error: unterminated string at position %d", start)
+		p.tok = jqToken{kind: jqEOF, pos: start}
+		p.i = len(p.src)
+		return "", false
+	}
+	raw := p.src[start : j+1]
+	p.i = j + 1
+	v, err := Parse(raw)
+	if err != nil {
+		p.err = jqErrf("jq: parse error: invalid string literal at position %d", start)
+		return "", false
+	}
+	return vm.ToDisplay(v), true
+}
+
+func (p *jqParser) is(text string) bool {
+	return (p.tok.kind == jqPunct || p.tok.kind == jqIdent) && p.tok.text == text
+}
+
+func (p *jqParser) expect(text string) error {
+	if p.err != nil {
+		return p.err
+	}
+	if !p.is(text) {
+		return p.errorf("expected '%s' but found %s", text, p.tok.describe())
+	}
+	p.next()
+	return p.err
+}
+
+// ---- parser: pipe < comma < alternative < or < and < comparison < additive < multiplicative < postfix ----
+
+func (p *jqParser) parsePipe() (jqFilter, error) {
+	left, err := p.parseComma()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("|") {
+		p.next()
+		right, err := p.parseComma()
+		if err != nil {
+			return nil, err
+		}
+		left = jqCompose(left, right)
+	}
+	return left, nil
+}
+
+func jqCompose(left, right jqFilter) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		mid, err := left(in)
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		for _, m := range mid {
+			r, err := right(m)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r...)
+		}
+		return out, nil
+	}
+}
+
+func (p *jqParser) parseComma() (jqFilter, error) {
+	left, err := p.parseAlt()
+	if err != nil {
+		return nil, err
+	}
+	for p.is(",") {
+		p.next()
+		right, err := p.parseAlt()
+		if err != nil {
+			return nil, err
+		}
+		l := left
+		left = func(in vm.Value) ([]vm.Value, error) {
+			a, err := l(in)
+			if err != nil {
+				return nil, err
+			}
+			b, err := right(in)
+			if err != nil {
+				return nil, err
+			}
+			return append(append([]vm.Value(nil), a...), b...), nil
+		}
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseAlt() (jqFilter, error) {
+	left, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("//") {
+		p.next()
+		right, err := p.parseOr()
+		if err != nil {
+			return nil, err
+		}
+		l := left
+		left = func(in vm.Value) ([]vm.Value, error) {
+			a, err := l(in)
+			var keep []vm.Value
+			if err == nil {
+				for _, v := range a {
+					if jqTruthy(v) {
+						keep = append(keep, v)
+					}
+				}
+			}
+			if len(keep) > 0 {
+				return keep, nil
+			}
+			return right(in)
+		}
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseOr() (jqFilter, error) {
+	left, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("or") {
+		p.next()
+		right, err := p.parseAnd()
+		if err != nil {
+			return nil, err
+		}
+		left = jqLogic(left, right, true)
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseAnd() (jqFilter, error) {
+	left, err := p.parseCmp()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("and") {
+		p.next()
+		right, err := p.parseCmp()
+		if err != nil {
+			return nil, err
+		}
+		left = jqLogic(left, right, false)
+	}
+	return left, nil
+}
+
+func jqLogic(left, right jqFilter, isOr bool) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		a, err := left(in)
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		for _, x := range a {
+			if jqTruthy(x) == isOr {
+				out = append(out, vm.BoolOf(isOr))
+				continue
+			}
+			b, err := right(in)
+			if err != nil {
+				return nil, err
+			}
+			for _, y := range b {
+				out = append(out, vm.BoolOf(jqTruthy(y)))
+			}
+		}
+		return out, nil
+	}
+}
+
+func (p *jqParser) parseCmp() (jqFilter, error) {
+	left, err := p.parseAdditive()
+	if err != nil {
+		return nil, err
+	}
+	for _, op := range []string{"==", "!=", "<=", ">=", "<", ">"} {
+		if p.is(op) {
+			p.next()
+			right, err := p.parseAdditive()
+			if err != nil {
+				return nil, err
+			}
+			return jqBinary(left, right, func(a, b vm.Value) (vm.Value, error) {
+				c := jqCompare(a, b)
+				switch op {
+				case "==":
+					return vm.BoolOf(c == 0), nil
+				case "!=":
+					return vm.BoolOf(c != 0), nil
+				case "<":
+					return vm.BoolOf(c < 0), nil
+				case ">":
+					return vm.BoolOf(c > 0), nil
+				case "<=":
+					return vm.BoolOf(c <= 0), nil
+				}
+				return vm.BoolOf(c >= 0), nil
+			}), nil
+		}
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseAdditive() (jqFilter, error) {
+	left, err := p.parseMul()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("+") || p.is("-") {
+		op := p.tok.text
+		p.next()
+		right, err := p.parseMul()
+		if err != nil {
+			return nil, err
+		}
+		left = jqBinary(left, right, func(a, b vm.Value) (vm.Value, error) { return jqArith(op, a, b) })
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseMul() (jqFilter, error) {
+	left, err := p.parsePostfix()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("*") || p.is("/") || p.is("%") {
+		op := p.tok.text
+		p.next()
+		right, err := p.parsePostfix()
+		if err != nil {
+			return nil, err
+		}
+		left = jqBinary(left, right, func(a, b vm.Value) (vm.Value, error) { return jqArith(op, a, b) })
+	}
+	return left, nil
+}
+
+// jqBinary evaluates both sides against the same input and combines every
+// pair of outputs (right side varying slowest, as jq does).
+func jqBinary(left, right jqFilter, op func(a, b vm.Value) (vm.Value, error)) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		bs, err := right(in)
+		if err != nil {
+			return nil, err
+		}
+		as, err := left(in)
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		for _, b := range bs {
+			for _, a := range as {
+				v, err := op(a, b)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	}
+}
+
+func (p *jqParser) parsePostfix() (jqFilter, error) {
+	f, err := p.parseTerm()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if p.err != nil {
+			return nil, p.err
+		}
+		switch {
+		case p.tok.kind == jqField:
+			name := p.tok.text
+			p.next()
+			f = jqCompose(f, jqIndexKey(name))
+		case p.is("["):
+			idx, err := p.parseBracket()
+			if err != nil {
+				return nil, err
+			}
+			f = jqCompose(f, idx)
+		case p.is("?"):
+			p.next()
+			f = jqTry(f)
+		default:
+			return f, nil
+		}
+	}
+}
+
+func jqTry(f jqFilter) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		out, err := f(in)
+		if err != nil {
+			return nil, nil
+		}
+		return out, nil
+	}
+}
+
+// parseBracket parses `[]`, `[e]` or `[a:b]` after a term.
+func (p *jqParser) parseBracket() (jqFilter, error) {
+	p.next() // [
+	if p.err != nil {
+		return nil, p.err
+	}
+	if p.is("]") {
+		p.next()
+		return jqIterate, nil
+	}
+	var lo, hi jqFilter
+	var err error
+	if !p.is(":") {
+		lo, err = p.parsePipe()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p.is(":") {
+		p.next()
+		if !p.is("]") {
+			hi, err = p.parsePipe()
+			if err != nil {
+				return nil, err
+			}
+		}
+		if err := p.expect("]"); err != nil {
+			return nil, err
+		}
+		return jqSlice(lo, hi), nil
+	}
+	if err := p.expect("]"); err != nil {
+		return nil, err
+	}
+	return func(in vm.Value) ([]vm.Value, error) {
+		keys, err := lo(in)
+		if err != nil {
+			return nil, err
+		}
+		var out []vm.Value
+		for _, k := range keys {
+			v, err := jqIndex(in, k)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}, nil
+}
+
+func (p *jqParser) parseTerm() (jqFilter, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	t := p.tok
+	switch t.kind {
+	case jqDot:
+		p.next()
+		if p.is("[") {
+			return p.parseBracket()
+		}
+		return func(in vm.Value) ([]vm.Value, error) { return []vm.Value{in}, nil }, nil
+	case jqDotDot:
+		p.next()
+		return func(in vm.Value) ([]vm.Value, error) {
+			var out []vm.Value
+			jqRecurse(in, &out)
+			return out, nil
+		}, nil
+	case jqField:
+		p.next()
+		return jqIndexKey(t.text), nil
+	case jqNum:
+		p.next()
+		v := jqNumber(t.num)
+		return jqConst(v), nil
+	case jqStr:
+		p.next()
+		return jqConst(vm.Str(t.text)), nil
+	case jqIdent:
+		return p.parseCall()
+	case jqEOF:
+		return nil, p.errorf("unexpected end of expression")
+	}
+	switch t.text {
+	case "(":
+		p.next()
+		f, err := p.parsePipe()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+		return f, nil
+	case "[":
+		p.next()
+		if p.is("]") {
+			p.next()
+			return jqConst(vm.NewList(nil)), nil
+		}
+		f, err := p.parsePipe()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect("]"); err != nil {
+			return nil, err
+		}
+		return func(in vm.Value) ([]vm.Value, error) {
+			out, err := f(in)
+			if err != nil {
+				return nil, err
+			}
+			return []vm.Value{vm.NewList(out)}, nil
+		}, nil
+	case "{":
+		return p.parseObject()
+	case "-":
+		p.next()
+		f, err := p.parsePostfix()
+		if err != nil {
+			return nil, err
+		}
+		return jqCompose(f, func(in vm.Value) ([]vm.Value, error) {
+			v, err := jqArith("-", vm.IntOf(0), in)
+			return []vm.Value{v}, err
+		}), nil
+	}
+	return nil, p.errorf("unexpected %s", t.describe())
+}
+
+func jqConst(v vm.Value) jqFilter {
+	return func(vm.Value) ([]vm.Value, error) { return []vm.Value{v}, nil }
+}
+
+func jqNumber(f float64) vm.Value {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return vm.IntOf(int64(f))
+	}
+	return vm.Float(f)
+}
+
+func (p *jqParser) parseObject() (jqFilter, error) {
+	p.next() // {
+	type entry struct {
+		key jqFilter
+		val jqFilter
+	}
+	var entries []entry
+	for !p.is("}") {
+		if p.err != nil {
+			return nil, p.err
+		}
+		var key jqFilter
+		var name string
+		shorthand := false
+		switch {
+		case p.tok.kind == jqIdent || p.tok.kind == jqStr:
+			name = p.tok.text
+			key = jqConst(vm.Str(name))
+			shorthand = true
+			p.next()
+		case p.is("("):
+			p.next()
+			k, err := p.parsePipe()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			key = k
+		default:
+			return nil, p.errorf("unexpected %s in object construction", p.tok.describe())
+		}
+		var val jqFilter
+		if p.is(":") {
+			p.next()
+			v, err := p.parseObjectValue()
+			if err != nil {
+				return nil, err
+			}
+			val = v
+		} else if shorthand {
+			val = jqIndexKey(name)
+		} else {
+			return nil, p.errorf("expected ':' but found %s", p.tok.describe())
+		}
+		entries = append(entries, entry{key, val})
+		if p.is(",") {
+			p.next()
+			continue
+		}
+		if !p.is("}") {
+			return nil, p.errorf("expected ',' or '}' but found %s", p.tok.describe())
+		}
+	}
+	p.next()
+	return func(in vm.Value) ([]vm.Value, error) {
+		results := []*vm.Dict{vm.NewDict()}
+		for _, e := range entries {
+			keys, err := e.key(in)
+			if err != nil {
+				return nil, err
+			}
+			vals, err := e.val(in)
+			if err != nil {
+				return nil, err
+			}
+			var next []*vm.Dict
+			for _, d := range results {
+				for _, k := range keys {
+					ks, ok := k.(vm.String)
+					if !ok {
+						return nil, jqErrf("Object keys must be strings")
+					}
+					for _, v := range vals {
+						next = append(next, d.Set(ks.Go(), v))
+					}
+				}
+			}
+			results = next
+		}
+		out := make([]vm.Value, len(results))
+		for i, d := range results {
+			out[i] = d
+		}
+		return out, nil
+	}, nil
+}
+
+// parseObjectValue parses an object value: alternatives of `|` without `,`.
+func (p *jqParser) parseObjectValue() (jqFilter, error) {
+	left, err := p.parseAlt()
+	if err != nil {
+		return nil, err
+	}
+	for p.is("|") {
+		p.next()
+		right, err := p.parseAlt()
+		if err != nil {
+			return nil, err
+		}
+		left = jqCompose(left, right)
+	}
+	return left, nil
+}
+
+func (p *jqParser) parseCall() (jqFilter, error) {
+	name := p.tok.text
+	p.next()
+	var args []jqFilter
+	if p.is("(") {
+		p.next()
+		for {
+			a, err := p.parsePipe()
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, a)
+			if p.is(";") {
+				p.next()
+				continue
+			}
+			break
+		}
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+	}
+	arity := func(n int) error {
+		if len(args) != n {
+			return jqErrf("jq: error: %s/%d is not defined", name, len(args))
+		}
+		return nil
+	}
+	simple := func(fn func(vm.Value) (vm.Value, error)) (jqFilter, error) {
+		if err := arity(0); err != nil {
+			return nil, err
+		}
+		return func(in vm.Value) ([]vm.Value, error) {
+			v, err := fn(in)
+			if err != nil {
+				return nil, err
+			}
+			return []vm.Value{v}, nil
+		}, nil
+	}
+	switch name {
+	case "true":
+		return simple(func(vm.Value) (vm.Value, error) { return vm.True, nil })
+	case "false":
+		return simple(func(vm.Value) (vm.Value, error) { return vm.False, nil })
+	case "null":
+		return simple(func(vm.Value) (vm.Value, error) { return vm.Nil, nil })
+	case "not":
+		return simple(func(in vm.Value) (vm.Value, error) { return vm.BoolOf(!jqTruthy(in)), nil })
+	case "length":
+		return simple(jqLength)
+	case "keys":
+		return simple(jqKeys)
+	case "values":
+		return simple(func(in vm.Value) (vm.Value, error) {
+			switch x := in.(type) {
+			case *vm.Dict:
+				var out []vm.Value
+				x.Range(func(_ string, v vm.Value) bool { out = append(out, v); return true })
+				return vm.NewList(out), nil
+			case *vm.List:
+				return x, nil
+			case *vm.Set:
+				return vm.NewList(append([]vm.Value(nil), x.Items()...)), nil
+			}
+			return nil, jqErrf("%s has no values", jqDescribe(in))
+		})
+	case "type":
+		return simple(func(in vm.Value) (vm.Value, error) { return vm.Str(jqTypeName(in)), nil })
+	case "tostring":
+		return simple(func(in vm.Value) (vm.Value, error) {
+			if s, ok := in.(vm.String); ok {
+				return s, nil
+			}
+			return vm.Str(Stringify(in)), nil
+		})
+	case "tonumber":
+		return simple(func(in vm.Value) (vm.Value, error) {
+			switch x := in.(type) {
+			case vm.Int, vm.Float:
+				return in, nil
+			case vm.String:
+				v, err := Parse(strings.TrimSpace(x.Go()))
+				if err == nil {
+					if _, ok := v.(vm.Int); ok {
+						return v, nil
+					}
+					if _, ok := v.(vm.Float); ok {
+						return v, nil
+					}
+				}
+			}
+			return nil, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
+		})
+	case "add":
+		return simple(func(in vm.Value) (vm.Value, error) {
+			items, ok := jqItems(in)
+			if !ok {
+				return nil, jqErrf("Cannot iterate over %s", jqDescribe(in))
+			}
+			var acc vm.Value = vm.Nil
+			for _, it := range items {
+				v, err := jqArith("+", acc, it)
+				if err != nil {
+					return nil, err
+				}
+				acc = v
+			}
+			return acc, nil
+		})
+	case "empty":
+		if err := arity(0); err != nil {
+			return nil, err
+		}
+		return func(vm.Value) ([]vm.Value, error) { return nil, nil }, nil
+	case "map":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		f := args[0]
+		return func(in vm.Value) ([]vm.Value, error) {
+			items, ok := jqItems(in)
+			if !ok {
+				return nil, jqErrf("Cannot iterate over %s", jqDescribe(in))
+			}
+			var out []vm.Value
+			for _, it := range items {
+				r, err := f(it)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, r...)
+			}
+			return []vm.Value{vm.NewList(out)}, nil
+		}, nil
+	case "select":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		f := args[0]
+		return func(in vm.Value) ([]vm.Value, error) {
+			conds, err := f(in)
+			if err != nil {
+				return nil, err
+			}
+			var out []vm.Value
+			for _, c := range conds {
+				if jqTruthy(c) {
+					out = append(out, in)
+				}
+			}
+			return out, nil
+		}, nil
+	case "has":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		f := args[0]
+		return func(in vm.Value) ([]vm.Value, error) {
+			keys, err := f(in)
+			if err != nil {
+				return nil, err
+			}
+			var out []vm.Value
+			for _, k := range keys {
+				switch x := in.(type) {
+				case *vm.Dict:
+					out = append(out, vm.BoolOf(x.Has(vm.ToDisplay(k))))
+				case *vm.List:
+					n, ok := k.(vm.Int)
+					if !ok {
+						return nil, jqErrf("Cannot check whether array has a %s key", jqTypeName(k))
+					}
+					out = append(out, vm.BoolOf(n >= 0 && int(n) < x.Len()))
+				default:
+					return nil, jqErrf("Cannot check whether %s has a %s key", jqTypeName(in), jqTypeName(k))
+				}
+			}
+			return out, nil
+		}, nil
+	}
+	return nil, jqErrf("jq: error: %s/%d is not defined", name, len(args))
+}
+
+// ---- evaluation helpers ----
+
+func jqTruthy(v vm.Value) bool {
+	switch x := v.(type) {
+	case vm.Bool:
+		return bool(x)
+	}
+	return v != vm.Nil
+}
+
+func jqTypeName(v vm.Value) string {
+	switch v.(type) {
+	case vm.Bool:
+		return "boolean"
+	case vm.Int, vm.Float:
+		return "number"
+	case vm.String:
+		return "string"
+	case *vm.List, *vm.Set:
+		return "array"
+	case *vm.Dict, *vm.StructValue:
+		return "object"
+	}
+	if v == vm.Nil {
+		return "null"
+	}
+	return v.Type()
+}
+
+// jqDescribe is jq's `type (value)` error operand, e.g. `number (5)`.
+func jqDescribe(v vm.Value) string {
+	text := Stringify(v)
+	if len(text) > 11 {
+		text = text[:10] + "..."
+	}
+	return jqTypeName(v) + " (" + text + ")"
+}
+
+func jqItems(v vm.Value) ([]vm.Value, bool) {
+	switch x := v.(type) {
+	case *vm.List:
+		return x.Items(), true
+	case *vm.Set:
+		return x.Items(), true
+	case *vm.Dict:
+		var out []vm.Value
+		x.Range(func(_ string, val vm.Value) bool { out = append(out, val); return true })
+		return out, true
+	case *vm.StructValue:
+		var out []vm.Value
+		for _, f := range x.Fields {
+			out = append(out, f.Value)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func jqIterate(in vm.Value) ([]vm.Value, error) {
+	items, ok := jqItems(in)
+	if !ok {
+		return nil, jqErrf("Cannot iterate over %s", jqDescribe(in))
+	}
+	return append([]vm.Value(nil), items...), nil
+}
+
+func jqIndexKey(name string) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		v, err := jqIndex(in, vm.Str(name))
+		if err != nil {
+			return nil, err
+		}
+		return []vm.Value{v}, nil
+	}
+}
+
+func jqIndex(in, key vm.Value) (vm.Value, error) {
+	if in == vm.Nil {
+		return vm.Nil, nil
+	}
+	switch k := key.(type) {
+	case vm.String:
+		switch x := in.(type) {
+		case *vm.Dict:
+			if v, ok := x.Get(k.Go()); ok {
+				return v, nil
+			}
+			return vm.Nil, nil
+		case *vm.StructValue:
+			if v, ok := x.Get(k.Go()); ok {
+				return v, nil
+			}
+			return vm.Nil, nil
+		}
+		return nil, jqErrf("Cannot index %s with \"%s\"", jqTypeName(in), k.Go())
+	case vm.Int, vm.Float:
+		f, _ := lib.ToFloat(k)
+		items, ok := jqListItems(in)
+		if !ok {
+			return nil, jqErrf("Cannot index %s with number", jqTypeName(in))
+		}
+		i := int(math.Floor(f))
+		if i < 0 {
+			i += len(items)
+		}
+		if i < 0 || i >= len(items) {
+			return vm.Nil, nil
+		}
+		return items[i], nil
+	}
+	return nil, jqErrf("Cannot index %s with %s", jqTypeName(in), jqTypeName(key))
+}
+
+func jqListItems(v vm.Value) ([]vm.Value, bool) {
+	switch x := v.(type) {
+	case *vm.List:
+		return x.Items(), true
+	case *vm.Set:
+		return x.Items(), true
+	}
+	return nil, false
+}
+
+func jqSlice(lo, hi jqFilter) jqFilter {
+	bound := func(f jqFilter, in vm.Value, def int) ([]int, error) {
+		if f == nil {
+			return []int{def}, nil
+		}
+		vs, err := f(in)
+		if err != nil {
+			return nil, err
+		}
+		var out []int
+		for _, v := range vs {
+			if v == vm.Nil {
+				out = append(out, def)
+				continue
+			}
+			n, ok := lib.ToFloat(v)
+			if !ok {
+				return nil, jqErrf("Start and end indices of an array slice must be numbers")
+			}
+			out = append(out, int(math.Floor(n)))
+		}
+		return out, nil
+	}
+	return func(in vm.Value) ([]vm.Value, error) {
+		if in == vm.Nil {
+			return []vm.Value{vm.Nil}, nil
+		}
+		var n int
+		var runes []rune
+		items, isList := jqListItems(in)
+		s, isStr := in.(vm.String)
+		switch {
+		case isList:
+			n = len(items)
+		case isStr:
+			runes = []rune(s.Go())
+			n = len(runes)
+		default:
+			return nil, jqErrf("Cannot index %s with object", jqTypeName(in))
+		}
+		los, err := bound(lo, in, 0)
+		if err != nil {
+			return nil, err
+		}
+		his, err := bound(hi, in, n)
+		if err != nil {
+			return nil, err
+		}
+		fix := func(i int) int {
+			if i < 0 {
+				i += n
+			}
+			return max(0, min(i, n))
+		}
+		var out []vm.Value
+		for _, h := range his {
+			for _, l := range los {
+				a, b := fix(l), fix(h)
+				if b < a {
+					b = a
+				}
+				if isList {
+					out = append(out, vm.NewList(append([]vm.Value(nil), items[a:b]...)))
+				} else {
+					out = append(out, vm.Str(string(runes[a:b])))
+				}
+			}
+		}
+		return out, nil
+	}
+}
+
+func jqRecurse(v vm.Value, out *[]vm.Value) {
+	*out = append(*out, v)
+	switch x := v.(type) {
+	case *vm.List, *vm.Set, *vm.Dict, *vm.StructValue:
+		items, _ := jqItems(x)
+		for _, it := range items {
+			jqRecurse(it, out)
+		}
+	}
+}
+
+func jqLength(in vm.Value) (vm.Value, error) {
+	switch x := in.(type) {
+	case vm.String:
+		return vm.IntOf(int64(x.Len())), nil
+	case *vm.List:
+		return vm.IntOf(int64(x.Len())), nil
+	case *vm.Set:
+		return vm.IntOf(int64(x.Len())), nil
+	case *vm.Dict:
+		return vm.IntOf(int64(x.Len())), nil
+	case *vm.StructValue:
+		return vm.IntOf(int64(len(x.Fields))), nil
+	case vm.Int:
+		if x < 0 {
+			return -x, nil
+		}
+		return x, nil
+	case vm.Float:
+		return vm.Float(math.Abs(float64(x))), nil
+	}
+	if in == vm.Nil {
+		return vm.IntOf(0), nil
+	}
+	return nil, jqErrf("%s has no length", jqDescribe(in))
+}
+
+func jqKeys(in vm.Value) (vm.Value, error) {
+	switch x := in.(type) {
+	case *vm.Dict:
+		return lib.StrList(x.Keys()), nil
+	case *vm.StructValue:
+		names := make([]string, len(x.Fields))
+		for i, f := range x.Fields {
+			names[i] = f.Name
+		}
+		return lib.StrList(names), nil
+	case *vm.List, *vm.Set:
+		items, _ := jqListItems(x)
+		out := make([]vm.Value, len(items))
+		for i := range items {
+			out[i] = vm.IntOf(int64(i))
+		}
+		return vm.NewList(out), nil
+	}
+	return nil, jqErrf("%s has no keys", jqDescribe(in))
+}
+
+// jqRank orders kinds as jq does: null < false < true < numbers < strings
+// < arrays < objects.
+func jqRank(v vm.Value) int {
+	switch x := v.(type) {
+	case vm.Bool:
+		if x {
+			return 2
+		}
+		return 1
+	case vm.Int, vm.Float:
+		return 3
+	case vm.String:
+		return 4
+	case *vm.List, *vm.Set:
+		return 5
+	case *vm.Dict, *vm.StructValue:
+		return 6
+	}
+	return 0
+}
+
+func jqCompare(a, b vm.Value) int {
+	ra, rb := jqRank(a), jqRank(b)
+	if ra != rb {
+		return ra - rb
+	}
+	switch ra {
+	case 3, 4:
+		return vm.Compare(a, b)
+	case 5:
+		x, _ := jqListItems(a)
+		y, _ := jqListItems(b)
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if c := jqCompare(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+		return len(x) - len(y)
+	case 6:
+		if vm.Equal(Data(a), Data(b)) {
+			return 0
+		}
+		ka, _ := jqKeys(a)
+		kb, _ := jqKeys(b)
+		if c := jqCompare(ka, kb); c != 0 {
+			return c
+		}
+		va, _ := jqItems(a)
+		vb, _ := jqItems(b)
+		return jqCompare(vm.NewList(va), vm.NewList(vb))
+	}
+	return 0
+}
+
+func jqArith(op string, a, b vm.Value) (vm.Value, error) {
+	if op == "+" {
+		if a == vm.Nil {
+			return b, nil
+		}
+		if b == vm.Nil {
+			return a, nil
+		}
+	}
+	_, an := lib.ToFloat(a)
+	_, bn := lib.ToFloat(b)
+	if an && bn {
+		x, _ := lib.ToFloat(a)
+		y, _ := lib.ToFloat(b)
+		var r float64
+		switch op {
+		case "+":
+			r = x + y
+		case "-":
+			r = x - y
+		case "*":
+			r = x * y
+		case "/":
+			if y == 0 {
+				return nil, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
+			}
+			r = x / y
+		case "%":
+			if int64(y) == 0 {
+				return nil, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
+			}
+			r = float64(int64(x) % int64(y))
+		}
+		_, ai := a.(vm.Int)
+		_, bi := b.(vm.Int)
+		if ai && bi && op != "/" {
+			return jqNumber(r), nil
+		}
+		if ai && bi && r == math.Trunc(r) {
+			return jqNumber(r), nil
+		}
+		return vm.Float(r), nil
+	}
+	if op == "+" {
+		switch x := a.(type) {
+		case vm.String:
+			if y, ok := b.(vm.String); ok {
+				return vm.Str(x.Go() + y.Go()), nil
+			}
+		case *vm.List:
+			if y, ok := b.(*vm.List); ok {
+				return vm.NewList(append(append([]vm.Value(nil), x.Items()...), y.Items()...)), nil
+			}
+		case *vm.Dict:
+			if y, ok := b.(*vm.Dict); ok {
+				return x.Merge(y), nil
+			}
+		}
+	}
+	if op == "-" {
+		if x, ok := a.(*vm.List); ok {
+			if y, ok := b.(*vm.List); ok {
+				var out []vm.Value
+				for _, it := range x.Items() {
+					keep := true
+					for _, r := range y.Items() {
+						if vm.Equal(it, r) {
+							keep = false
+							break
+						}
+					}
+					if keep {
+						out = append(out, it)
+					}
+				}
+				return vm.NewList(out), nil
+			}
+		}
+	}
+	verb := map[string]string{"+": "added", "-": "subtracted", "*": "multiplied", "/": "divided", "%": "divided"}[op]
+	return nil, jqErrf("%s and %s cannot be %s", jqDescribe(a), jqDescribe(b), verb)
+}

@@ -1,0 +1,453 @@
+package net
+
+// HTTP client builtins and mocks (builtins.md §4.3). Mocks registered with
+// http_mock are consulted before the network; a request a mock answers is
+// recorded for http_mock_calls. Network failures throw; HTTP error
+// statuses are ordinary results ({status, headers, body, ok}).
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/formats"
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	htime "github.com/harnlang/harn/stdlib/time"
+	"github.com/harnlang/harn/vm"
+)
+
+type httpMockKey struct{}
+
+type httpMock struct {
+	method    string // upper case, or "*"
+	pattern   string
+	re        *regexp.Regexp
+	responses []vm.Value
+	served    int
+}
+
+type httpMocks struct {
+	mu    sync.Mutex
+	mocks []*httpMock
+	calls []httpCall
+}
+
+type httpCall struct {
+	method, url string
+	headers     map[string]string
+	body        string
+}
+
+func httpMocksOf(th *vm.Thread) *httpMocks {
+	return th.VM().Local(httpMockKey{}, func() any { return &httpMocks{} }).(*httpMocks)
+}
+
+func init() {
+	lib.Def("http_get", "http_get(url, opts?)", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(1)
+		return doHTTP(th, "GET", a.Text(0), nil, opts)
+	})
+	lib.Def("http_delete", "http_delete(url, opts?)", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(1)
+		return doHTTP(th, "DELETE", a.Text(0), nil, opts)
+	})
+	for _, m := range []string{"post", "put", "patch"} {
+		method := strings.ToUpper(m)
+		name := "http_" + m
+		lib.Def(name, name+"(url, body, opts?)", method+" → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			opts, _ := a.Dict(2)
+			return doHTTP(th, method, a.Text(0), a.At(1), opts)
+		})
+	}
+	lib.Def("http_request", "http_request(method, url, opts?)", "any method → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(2)
+		var body vm.Value
+		if opts != nil {
+			if b, ok := opts.Get("body"); ok {
+				body = b
+			}
+		}
+		return doHTTP(th, strings.ToUpper(a.Text(0)), a.Text(1), body, opts)
+	})
+	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(2)
+		res, raw, err := httpExchange(th, "GET", a.Text(0), nil, opts)
+		if err != nil {
+			return nil, err
+		}
+		p := fs.ResolvePath(th, a.Text(1))
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			return nil, vm.Throwf("http_download: Failed to write file %s: %s", p, fs.OSErrorText(err))
+		}
+		status, _ := res.Get("status")
+		headers, _ := res.Get("headers")
+		ok, _ := res.Get("ok")
+		return lib.DictOf("bytes_written", lib.IntVal(len(raw)), "status", status, "headers", headers, "ok", ok), nil
+	})
+	lib.Def("http_mock", "http_mock(method, pattern, response)", "answer matching requests without the network", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		method := strings.ToUpper(a.Text(0))
+		pattern := a.Text(1)
+		var responses []vm.Value
+		if d, ok := a.Dict(2); ok {
+			if rs, ok := d.Get("responses"); ok {
+				if l, ok := rs.(*vm.List); ok {
+					responses = append(responses, l.Items()...)
+				}
+			}
+		}
+		if len(responses) == 0 {
+			responses = []vm.Value{a.At(2)}
+		}
+		quoted := regexp.QuoteMeta(pattern)
+		re := regexp.MustCompile("^" + strings.ReplaceAll(quoted, `\*`, ".*") + "$")
+		hm := httpMocksOf(th)
+		hm.mu.Lock()
+		defer hm.mu.Unlock()
+		m := &httpMock{method: method, pattern: pattern, re: re, responses: responses}
+		for i, old := range hm.mocks {
+			if old.method == method && old.pattern == pattern {
+				hm.mocks[i] = m
+				return vm.Nil, nil
+			}
+		}
+		hm.mocks = append(hm.mocks, m)
+		return vm.Nil, nil
+	})
+	lib.Def("http_mock_calls", "http_mock_calls(opts?)", "[{method, url, headers, body}] of mocked requests", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		redact := true
+		if opts, ok := a.Dict(0); ok {
+			if r, ok := opts.Get("redact_sensitive"); ok {
+				redact = r.Truth()
+			}
+		}
+		hm := httpMocksOf(th)
+		hm.mu.Lock()
+		defer hm.mu.Unlock()
+		out := make([]vm.Value, len(hm.calls))
+		for i, c := range hm.calls {
+			hb := vm.NewDictBuilder(len(c.headers))
+			for k, v := range c.headers {
+				if redact && sensitiveHeader(k) {
+					v = "[redacted]"
+				}
+				hb.Set(k, vm.Str(v))
+			}
+			out[i] = lib.DictOf("method", vm.Str(c.method), "url", vm.Str(c.url), "headers", hb.Build(), "body", vm.Str(c.body))
+		}
+		return vm.NewList(out), nil
+	})
+	lib.Def("http_mock_clear", "http_mock_clear()", "remove every mock and recorded call", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		hm := httpMocksOf(th)
+		hm.mu.Lock()
+		hm.mocks, hm.calls = nil, nil
+		hm.mu.Unlock()
+		return vm.Nil, nil
+	})
+}
+
+func sensitiveHeader(name string) bool {
+	switch name {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token":
+		return true
+	}
+	return strings.Contains(name, "token") || strings.Contains(name, "secret") || strings.Contains(name, "password")
+}
+
+func doHTTP(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.Dict) (vm.Value, error) {
+	res, _, err := httpExchange(th, method, rawURL, body, opts)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func optGet(opts *vm.Dict, key string) (vm.Value, bool) {
+	if opts == nil {
+		return nil, false
+	}
+	v, ok := opts.Get(key)
+	if !ok || v == vm.Nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// httpExchange performs one request (mock or network) and returns the
+// result dict and the raw body.
+func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.Dict) (*vm.Dict, []byte, error) {
+	full := rawURL
+	if q, ok := optGet(opts, "query"); ok {
+		if qs := formats.QueryString(q); qs != "" {
+			if strings.Contains(full, "?") {
+				full += "&" + qs
+			} else {
+				full += "?" + qs
+			}
+		}
+	}
+	headers := map[string]string{}
+	if h, ok := optGet(opts, "headers"); ok {
+		if hd, ok := h.(*vm.Dict); ok {
+			hd.Range(func(k string, v vm.Value) bool {
+				if v != vm.Nil {
+					headers[strings.ToLower(k)] = vm.ToDisplay(v)
+				}
+				return true
+			})
+		}
+	}
+	if auth, ok := optGet(opts, "auth"); ok {
+		switch x := auth.(type) {
+		case vm.String:
+			if strings.Contains(x.Go(), " ") {
+				headers["authorization"] = x.Go()
+			} else {
+				headers["authorization"] = "Bearer " + x.Go()
+			}
+		case *vm.Dict:
+			if b, ok := x.Get("bearer"); ok {
+				headers["authorization"] = "Bearer " + vm.ToDisplay(b)
+			} else if basic, ok := x.Get("basic"); ok {
+				if bd, ok := basic.(*vm.Dict); ok {
+					user, _ := bd.Get("user")
+					pw, _ := bd.Get("password")
+					req, _ := http.NewRequest("GET", "http://x", nil)
+					req.SetBasicAuth(vm.ToDisplay(formats.OrNil(user)), vm.ToDisplay(formats.OrNil(pw)))
+					headers["authorization"] = req.Header.Get("Authorization")
+				}
+			}
+		}
+	}
+	if body == nil || body == vm.Nil {
+		if b, ok := optGet(opts, "body"); ok {
+			body = b
+		}
+	}
+	var payload []byte
+	if mp, ok := optGet(opts, "multipart"); ok {
+		form, err := formats.MultipartFormData(th, vm.Args{mp})
+		if err != nil {
+			return nil, nil, err
+		}
+		fd := form.(*vm.Dict)
+		ct, _ := fd.Get("content_type")
+		b, _ := fd.Get("body")
+		headers["content-type"] = vm.ToDisplay(ct)
+		payload = b.(*lib.Bytes).Data()
+	} else if body != nil && body != vm.Nil {
+		switch x := body.(type) {
+		case vm.String:
+			payload = []byte(x.Go())
+		case *lib.Bytes:
+			payload = x.Data()
+		case *vm.Dict, *vm.List, *vm.StructValue:
+			payload = []byte(json.Stringify(x))
+			if _, set := headers["content-type"]; !set {
+				headers["content-type"] = "application/json"
+			}
+		default:
+			payload = []byte(vm.ToDisplay(x))
+		}
+	}
+
+	if res, raw, ok := mockResponse(th, method, full, headers, payload); ok {
+		return res, raw, nil
+	}
+
+	timeout := 30 * time.Second
+	if t, ok := optGet(opts, "timeout_ms"); ok {
+		if f, ok := lib.ToFloat(t); ok && f > 0 {
+			timeout = time.Duration(f * float64(time.Millisecond))
+		}
+	}
+	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: false}
+	if p, ok := optGet(opts, "proxy"); ok {
+		if pu, err := url.Parse(vm.ToDisplay(p)); err == nil {
+			transport.Proxy = http.ProxyURL(pu)
+		}
+	}
+	if t, ok := optGet(opts, "tls"); ok {
+		if td, ok := t.(*vm.Dict); ok {
+			cfg := &tls.Config{}
+			for _, k := range []string{"insecure", "insecure_skip_verify", "danger_accept_invalid_certs"} {
+				if v, ok := td.Get(k); ok && v.Truth() {
+					cfg.InsecureSkipVerify = true
+				}
+			}
+			transport.TLSClientConfig = cfg
+		}
+	}
+	decompress := true
+	if d, ok := optGet(opts, "decompress"); ok {
+		decompress = d.Truth()
+	}
+	transport.DisableCompression = !decompress
+	client := &http.Client{Timeout: timeout, Transport: transport}
+	if fr, ok := optGet(opts, "follow_redirects"); ok && !fr.Truth() {
+		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	maxRetries, backoff := 0, 500*time.Millisecond
+	retryOn := map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}
+	if r, ok := optGet(opts, "retry"); ok {
+		if rd, ok := r.(*vm.Dict); ok {
+			if m, ok := rd.Get("max"); ok {
+				if n, ok := m.(vm.Int); ok {
+					maxRetries = int(n)
+				}
+			}
+			if b, ok := rd.Get("backoff_ms"); ok {
+				if f, ok := lib.ToFloat(b); ok {
+					backoff = time.Duration(f * float64(time.Millisecond))
+				}
+			}
+			if s, ok := rd.Get("statuses"); ok {
+				if l, ok := s.(*vm.List); ok {
+					retryOn = map[int]bool{}
+					for _, it := range l.Items() {
+						if n, ok := it.(vm.Int); ok {
+							retryOn[int(n)] = true
+						}
+					}
+				}
+			}
+		}
+	}
+
+	var resp *http.Response
+	var raw []byte
+	var netErr error
+	stop := htime.BlockingCtx(th, func(ctx context.Context) {
+		for attempt := 0; ; attempt++ {
+			req, err := http.NewRequestWithContext(ctx, method, full, bytes.NewReader(payload))
+			if err != nil {
+				netErr = err
+				return
+			}
+			for k, v := range headers {
+				req.Header.Set(k, v)
+			}
+			resp, err = client.Do(req)
+			if err != nil {
+				if attempt < maxRetries && ctx.Err() == nil {
+					sleepCtx(ctx, backoff*time.Duration(1<<attempt))
+					continue
+				}
+				netErr = err
+				return
+			}
+			var reader io.Reader = resp.Body
+			if decompress && resp.Header.Get("Content-Encoding") == "gzip" && !resp.Uncompressed {
+				if gz, gerr := gzip.NewReader(resp.Body); gerr == nil {
+					reader = gz
+				}
+			}
+			raw, err = io.ReadAll(reader)
+			resp.Body.Close()
+			if err != nil {
+				netErr = err
+				return
+			}
+			if retryOn[resp.StatusCode] && attempt < maxRetries && ctx.Err() == nil {
+				sleepCtx(ctx, backoff*time.Duration(1<<attempt))
+				continue
+			}
+			return
+		}
+	})
+	if stop != nil {
+		return nil, nil, stop
+	}
+	if netErr != nil {
+		return nil, nil, vm.Throwf("HTTP request failed: %s", netErr)
+	}
+	hb := vm.NewDictBuilder(len(resp.Header))
+	keys := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		hb.Set(strings.ToLower(k), vm.Str(strings.Join(resp.Header.Values(k), ", ")))
+	}
+	return lib.DictOf("status", lib.IntVal(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
+		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, nil
+}
+
+// mockResponse answers from the first matching mock and records the call.
+func mockResponse(th *vm.Thread, method, full string, headers map[string]string, payload []byte) (*vm.Dict, []byte, bool) {
+	hm := httpMocksOf(th)
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	var found *httpMock
+	for _, m := range hm.mocks {
+		if (m.method == "*" || m.method == method) && m.re.MatchString(full) {
+			found = m
+			break
+		}
+	}
+	if found == nil {
+		return nil, nil, false
+	}
+	hcopy := make(map[string]string, len(headers))
+	for k, v := range headers {
+		hcopy[k] = v
+	}
+	hm.calls = append(hm.calls, httpCall{method: method, url: full, headers: hcopy, body: lib.LossyUTF8(payload)})
+	idx := min(found.served, len(found.responses)-1)
+	found.served++
+	spec, _ := found.responses[idx].(*vm.Dict)
+	status := int64(200)
+	var raw []byte
+	hb := vm.NewDictBuilder(2)
+	if spec != nil {
+		if s, ok := spec.Get("status"); ok {
+			if n, ok := s.(vm.Int); ok {
+				status = int64(n)
+			}
+		}
+		if b, ok := spec.Get("body"); ok && b != vm.Nil {
+			switch x := b.(type) {
+			case vm.String:
+				raw = []byte(x.Go())
+			case *lib.Bytes:
+				raw = x.Data()
+			case *vm.Dict, *vm.List:
+				raw = []byte(json.Stringify(x))
+			default:
+				raw = []byte(vm.ToDisplay(x))
+			}
+		}
+		if h, ok := spec.Get("headers"); ok {
+			if hd, ok := h.(*vm.Dict); ok {
+				hd.Range(func(k string, v vm.Value) bool {
+					hb.Set(strings.ToLower(k), vm.Str(vm.ToDisplay(v)))
+					return true
+				})
+			}
+		}
+	}
+	return lib.DictOf("status", vm.IntOf(status), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
+		"ok", vm.BoolOf(status >= 200 && status <= 299)), raw, true
+}
+
+// sleepCtx waits for d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,63 @@
+package process
+
+import (
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// pipeline_on_finish (newer.md §2.20): callbacks that run when the entry
+// pipeline or `main` finishes; each receives (harness, result) and its
+// return value replaces the program result, and so the exit status.
+
+func init() {
+	lib.Def("pipeline_on_finish", "pipeline_on_finish(cb)", "run cb(harness, result) when the program finishes; its return value replaces the result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		cb, ok := a.Callable(0)
+		if !ok {
+			return nil, vm.Typef("pipeline_on_finish: expected a callable, got %s", a.At(0).Type())
+		}
+		h := finishHooksOf(th.VM())
+		h.mu.Lock()
+		h.cbs = append(h.cbs, cb)
+		h.mu.Unlock()
+		return vm.Nil, nil
+	})
+}
+
+type finishHooks struct {
+	mu  sync.Mutex
+	cbs []vm.Value
+}
+
+type finishKey struct{}
+
+func finishHooksOf(v *vm.VM) *finishHooks {
+	return v.Local(finishKey{}, func() any { return &finishHooks{} }).(*finishHooks)
+}
+
+// Finish runs the pipeline_on_finish callbacks in registration order,
+// threading the program result through them. Hosts call it once the
+// entry module returned.
+func Finish(th *vm.Thread, result vm.Value) (vm.Value, error) {
+	h := finishHooksOf(th.VM())
+	h.mu.Lock()
+	cbs := h.cbs
+	h.cbs = nil
+	h.mu.Unlock()
+	if len(cbs) == 0 {
+		return result, nil
+	}
+	harness, ok := th.VM().Universe.Global("harness")
+	if !ok {
+		harness = vm.Nil
+	}
+	for _, cb := range cbs {
+		v, err := th.CallPlain(cb, []vm.Value{harness, result})
+		if err != nil {
+			return nil, err
+		}
+		result = v
+	}
+	return result, nil
+}

@@ -1,0 +1,771 @@
+package schema
+
+// Schema validation (builtins.md §4.7) in Harn's schema dialect: schema
+// dicts with Harn type names (JSON-Schema spellings are mapped, camelCase
+// keys accepted), checked in a fixed order with fixed messages, plus the
+// schema builders' helpers and the JSON-Schema / OpenAPI converters.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/stdlib/text"
+	"github.com/harnlang/harn/vm"
+)
+
+func init() {
+	need := func(name string, n int, fn vm.BuiltinFunc) vm.BuiltinFunc {
+		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if a.Len() < n {
+				return nil, lib.ArgCountError(name, n)
+			}
+			return fn(th, a)
+		}
+	}
+	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", need("json_validate", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if errs := ValidateSchema(th, a.At(0), a.At(1)); len(errs) > 0 {
+			return nil, vm.Throwf("%s", strings.Join(errs, "; "))
+		}
+		return vm.True, nil
+	}))
+	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", need("schema_check", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return schemaResult(th, a.At(0), a.At(1)), nil
+	}))
+	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", need("schema_parse", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), a.At(1)), nil
+	}))
+	isType := func(name string) vm.BuiltinFunc {
+		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return vm.BoolOf(len(ValidateSchema(th, a.At(0), a.At(1))) == 0), nil
+		})
+	}
+	lib.Def("schema_is", "schema_is(v, schema)", "whether v satisfies schema", isType("schema_is"))
+	lib.Def("is_type", "is_type(v, schema)", "whether v satisfies schema", isType("is_type"))
+	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", need("schema_expect", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		v := a.At(0)
+		switch d := a.At(2).(type) {
+		case *vm.Dict:
+			if vd, ok := v.(*vm.Dict); ok {
+				v = d.Merge(vd)
+			}
+		default:
+			if d.Truth() {
+				v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
+			}
+		}
+		if errs := ValidateSchema(th, v, a.At(1)); len(errs) > 0 {
+			return nil, vm.Throwf("%s", strings.Join(errs, "; "))
+		}
+		return v, nil
+	}))
+	lib.Def("schema_of", "schema_of(T)", "the JSON-schema dict of a type alias", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if d, ok := a.Dict(0); ok {
+			return d, nil
+		}
+		return nil, vm.Throwf("schema_of: expected a type alias or schema dict, got %s", a.At(0).Type())
+	})
+	lib.Def("schema_extend", "schema_extend(a, b)", "a with b's keys (shallow)", need("schema_extend", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		x, _ := a.Dict(0)
+		y, _ := a.Dict(1)
+		if x == nil {
+			x = vm.NewDict()
+		}
+		if y == nil {
+			y = vm.NewDict()
+		}
+		return x.Merge(y), nil
+	}))
+	lib.Def("schema_partial", "schema_partial(schema)", "schema without any `required`", need("schema_partial", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return schemaPartial(a.At(0)), nil
+	}))
+	lib.Def("schema_pick", "schema_pick(schema, keys)", "only the named properties", need("schema_pick", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return schemaSelect("schema_pick", a, true)
+	}))
+	lib.Def("schema_omit", "schema_omit(schema, keys)", "without the named properties", need("schema_omit", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return schemaSelect("schema_omit", a, false)
+	}))
+	lib.Def("schema_to_json_schema", "schema_to_json_schema(schema)", "convert to JSON Schema", need("schema_to_json_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return convertSchema(a.At(0), toJSONSchema), nil
+	}))
+	lib.Def("schema_to_openapi_schema", "schema_to_openapi_schema(schema)", "convert to an OpenAPI 3 schema", need("schema_to_openapi_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return convertSchema(a.At(0), toOpenAPI), nil
+	}))
+	lib.Def("schema_from_json_schema", "schema_from_json_schema(schema)", "convert from JSON Schema", need("schema_from_json_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return convertSchema(a.At(0), fromForeign), nil
+	}))
+	lib.Def("schema_from_openapi_schema", "schema_from_openapi_schema(schema)", "convert from an OpenAPI 3 schema", need("schema_from_openapi_schema", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return convertSchema(a.At(0), fromForeign), nil
+	}))
+}
+
+func schemaResult(th *vm.Thread, v, schema vm.Value) vm.Value {
+	errs := ValidateSchema(th, v, schema)
+	if len(errs) == 0 {
+		return vm.Ok(v)
+	}
+	return vm.Err(lib.DictOf("message", vm.Str(errs[0]), "errors", lib.StrList(errs), "value", v))
+}
+
+// schemaKeys lists each schema keyword with its accepted spellings.
+var schemaKeys = map[string][]string{
+	"additional_properties": {"additional_properties", "additionalProperties"},
+	"min_length":            {"min_length", "minLength"},
+	"max_length":            {"max_length", "maxLength"},
+	"min_items":             {"min_items", "minItems"},
+	"max_items":             {"max_items", "maxItems"},
+	"min":                   {"min", "minimum"},
+	"max":                   {"max", "maximum"},
+	"all_of":                {"all_of", "allOf"},
+	"union":                 {"union", "oneOf", "anyOf", "one_of", "any_of"},
+}
+
+// sget reads a schema keyword in any of its spellings.
+func sget(s *vm.Dict, key string) (vm.Value, bool) {
+	names, ok := schemaKeys[key]
+	if !ok {
+		names = []string{key}
+	}
+	for _, n := range names {
+		if v, ok := s.Get(n); ok && v != vm.Nil {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// harnTypeName maps a schema type name to the Harn name.
+func harnTypeName(t string) string {
+	switch t {
+	case "object":
+		return "dict"
+	case "array":
+		return "list"
+	case "integer":
+		return "int"
+	case "number":
+		return "float"
+	case "boolean":
+		return "bool"
+	case "null":
+		return "nil"
+	}
+	return t
+}
+
+func typeMatches(t string, v vm.Value) bool {
+	switch t {
+	case "any", "":
+		return true
+	case "int":
+		_, ok := v.(vm.Int)
+		return ok
+	case "float":
+		_, ok := v.(vm.Float)
+		return ok
+	case "dict":
+		switch v.(type) {
+		case *vm.Dict, *vm.StructValue:
+			return true
+		}
+		return false
+	case "string", "bool", "nil", "list", "set", "bytes", "closure", "duration":
+		return v.Type() == t
+	}
+	return true // unknown names (struct or alias names) are not checked
+}
+
+// schemaPath joins a path step: "root" for the top, "a.b", "a[0]", "[2]".
+func schemaChild(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func schemaIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+type schemaValidator struct {
+	th   *vm.Thread
+	root vm.Value
+	errs []string
+}
+
+// ValidateSchema checks v against a Harn schema and returns every
+// violation message ("at PATH: …"), in check order.
+//
+// A schema that declares `$schema` is a standard JSON Schema document: it
+// is compiled once (cached by content) by the Draft 2020-12 validator of
+// stdlib/jsonschema, and its violations are reported in the same
+// "at PATH: message" form. Every other schema dict is the Harn dialect of
+// builtins.md §4.7.
+func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
+	if d, ok := schema.(*vm.Dict); ok && d.Has("$schema") {
+		val, err := jsonschema.CompileValue(schema)
+		if err != nil {
+			return []string{"invalid schema: " + err.Error()}
+		}
+		if err := val.ValidateValue(v); err != nil {
+			return jsonschema.Violations(err)
+		}
+		return nil
+	}
+	sv := &schemaValidator{th: th, root: schema}
+	sv.check(v, schema, "", 0)
+	return sv.errs
+}
+
+func (sv *schemaValidator) fail(path, format string, args ...any) {
+	p := path
+	if p == "" {
+		p = "root"
+	}
+	sv.errs = append(sv.errs, "at "+p+": "+fmt.Sprintf(format, args...))
+}
+
+// matches reports whether v passes schema without recording errors.
+func (sv *schemaValidator) matches(v, schema vm.Value, path string, depth int) bool {
+	sub := &schemaValidator{th: sv.th, root: sv.root}
+	sub.check(v, schema, path, depth)
+	return len(sub.errs) == 0
+}
+
+func (sv *schemaValidator) resolveRef(ref string) (vm.Value, bool) {
+	if !strings.HasPrefix(ref, "#") {
+		if d, ok := sv.root.(*vm.Dict); ok {
+			for _, defs := range []string{"$defs", "definitions"} {
+				if m, ok := d.Get(defs); ok {
+					if md, ok := m.(*vm.Dict); ok {
+						if t, ok := md.Get(ref); ok {
+							return t, true
+						}
+					}
+				}
+			}
+		}
+		return nil, false
+	}
+	toks, err := json.ParsePointer("$ref", vm.Str(strings.TrimPrefix(ref, "#")))
+	if err != nil {
+		return nil, false
+	}
+	cur := sv.root
+	for _, t := range toks {
+		next, ok := json.PointerStep(cur, t)
+		if !ok {
+			return nil, false
+		}
+		cur = next
+	}
+	return cur, true
+}
+
+func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
+	s, ok := schema.(*vm.Dict)
+	if !ok {
+		if b, isBool := schema.(vm.Bool); isBool && !bool(b) {
+			sv.fail(path, "value is not allowed")
+		}
+		return
+	}
+	if depth > 64 {
+		sv.fail(path, "schema nesting too deep")
+		return
+	}
+	if ref, ok := sget(s, "$ref"); ok {
+		target, found := sv.resolveRef(vm.ToDisplay(ref))
+		if !found {
+			sv.fail(path, "unresolved $ref '%s'", vm.ToDisplay(ref))
+			return
+		}
+		sv.check(v, target, path, depth+1)
+		return
+	}
+	if n, ok := sget(s, "nullable"); ok && n.Truth() && v == vm.Nil {
+		return
+	}
+	if c, ok := s.Get("const"); ok {
+		if !vm.Equal(json.Data(v), json.Data(c)) {
+			sv.fail(path, "expected constant %s, got %s", vm.ToDisplay(c), vm.ToDisplay(v))
+			return
+		}
+	}
+	if all, ok := sget(s, "all_of"); ok {
+		if l, ok := all.(*vm.List); ok {
+			for _, sub := range l.Items() {
+				sv.check(v, sub, path, depth+1)
+			}
+		}
+	}
+	if u, ok := sget(s, "union"); ok {
+		if l, ok := u.(*vm.List); ok {
+			matched := false
+			for _, sub := range l.Items() {
+				if sv.matches(v, sub, path, depth+1) {
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				sv.fail(path, "value did not match any union branch")
+				return
+			}
+		}
+	}
+	if t, ok := s.Get("type"); ok && t != vm.Nil {
+		var names []string
+		switch x := t.(type) {
+		case *vm.List:
+			for _, it := range x.Items() {
+				names = append(names, harnTypeName(vm.ToDisplay(it)))
+			}
+		default:
+			names = []string{harnTypeName(vm.ToDisplay(t))}
+		}
+		good := false
+		for _, n := range names {
+			if typeMatches(n, v) {
+				good = true
+				break
+			}
+		}
+		if !good {
+			sv.fail(path, "expected type '%s', got '%s'", strings.Join(names, "' or '"), v.Type())
+			return
+		}
+	}
+	switch x := v.(type) {
+	case *vm.Dict:
+		sv.checkDict(x, s, path, depth)
+	case *vm.StructValue:
+		sv.checkDict(StructFields(x), s, path, depth)
+	case *vm.List:
+		sv.checkList(x, s, path, depth)
+	case vm.String:
+		sv.checkString(x.Go(), s, path)
+	case vm.Int, vm.Float:
+		sv.checkNumber(x, s, path)
+	}
+}
+
+func StructFields(st *vm.StructValue) *vm.Dict {
+	b := vm.NewDictBuilder(len(st.Fields))
+	for _, f := range st.Fields {
+		b.Set(f.Name, f.Value)
+	}
+	return b.Build()
+}
+
+func (sv *schemaValidator) checkDict(d *vm.Dict, s *vm.Dict, path string, depth int) {
+	if req, ok := sget(s, "required"); ok {
+		if l, ok := req.(*vm.List); ok {
+			for _, k := range l.Items() {
+				if !d.Has(vm.ToDisplay(k)) {
+					sv.fail(path, "missing required key '%s'", vm.ToDisplay(k))
+				}
+			}
+		}
+	}
+	props, _ := sget(s, "properties")
+	pd, _ := props.(*vm.Dict)
+	if pd != nil {
+		pd.Range(func(k string, sub vm.Value) bool {
+			if val, ok := d.Get(k); ok {
+				sv.check(val, sub, schemaChild(path, k), depth+1)
+			}
+			return true
+		})
+	}
+	if ap, ok := sget(s, "additional_properties"); ok {
+		d.Range(func(k string, val vm.Value) bool {
+			if pd != nil && pd.Has(k) {
+				return true
+			}
+			switch x := ap.(type) {
+			case vm.Bool:
+				if !bool(x) {
+					sv.fail(path, "unexpected key '%s'", k)
+				}
+			case *vm.Dict:
+				sv.check(val, x, schemaChild(path, k), depth+1)
+			}
+			return true
+		})
+	}
+}
+
+func (sv *schemaValidator) checkList(l *vm.List, s *vm.Dict, path string, depth int) {
+	if n, ok := schemaInt(s, "min_items"); ok && int64(l.Len()) < n {
+		sv.fail(path, "expected at least %d items, got %d", n, l.Len())
+	}
+	if n, ok := schemaInt(s, "max_items"); ok && int64(l.Len()) > n {
+		sv.fail(path, "expected at most %d items, got %d", n, l.Len())
+	}
+	if items, ok := sget(s, "items"); ok {
+		for i, it := range l.Items() {
+			sv.check(it, items, schemaIndex(path, i), depth+1)
+		}
+	}
+}
+
+func (sv *schemaValidator) checkString(str string, s *vm.Dict, path string) {
+	n := lib.RuneCount(str)
+	if m, ok := schemaInt(s, "min_length"); ok && int64(n) < m {
+		sv.fail(path, "expected length >= %d, got %d", m, n)
+	}
+	if m, ok := schemaInt(s, "max_length"); ok && int64(n) > m {
+		sv.fail(path, "expected length <= %d, got %d", m, n)
+	}
+	if p, ok := sget(s, "pattern"); ok {
+		pat := vm.ToDisplay(p)
+		if matched, err := text.RegexMatches(sv.th, pat, str); err == nil && !matched {
+			sv.fail(path, "value does not match pattern '%s'", pat)
+		}
+	}
+	sv.checkEnum(vm.Str(str), s, path)
+}
+
+func (sv *schemaValidator) checkNumber(v vm.Value, s *vm.Dict, path string) {
+	f, _ := lib.ToFloat(v)
+	if m, ok := sget(s, "min"); ok {
+		if mf, ok := lib.ToFloat(m); ok && f < mf {
+			sv.fail(path, "expected value >= %s, got %s", json.Stringify(m), json.Stringify(v))
+		}
+	}
+	if m, ok := sget(s, "max"); ok {
+		if mf, ok := lib.ToFloat(m); ok && f > mf {
+			sv.fail(path, "expected value <= %s, got %s", json.Stringify(m), json.Stringify(v))
+		}
+	}
+	sv.checkEnum(v, s, path)
+}
+
+func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
+	e, ok := sget(s, "enum")
+	if !ok {
+		return
+	}
+	l, ok := e.(*vm.List)
+	if !ok {
+		return
+	}
+	for _, it := range l.Items() {
+		if vm.Equal(it, v) {
+			return
+		}
+	}
+	sv.fail(path, "value must be one of %s", vm.ToDisplay(l))
+}
+
+func schemaInt(s *vm.Dict, key string) (int64, bool) {
+	v, ok := sget(s, key)
+	if !ok {
+		return 0, false
+	}
+	switch n := v.(type) {
+	case vm.Int:
+		return int64(n), true
+	case vm.Float:
+		return int64(n), true
+	}
+	return 0, false
+}
+
+// applySchemaDefaults fills the `default` of missing properties (and of a
+// nil value), recursively.
+func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
+	s, ok := schema.(*vm.Dict)
+	if !ok || depth > 64 {
+		return v
+	}
+	if ref, ok := sget(s, "$ref"); ok {
+		sv := &schemaValidator{root: root}
+		if target, found := sv.resolveRef(vm.ToDisplay(ref)); found {
+			return applySchemaDefaults(v, target, root, depth+1)
+		}
+		return v
+	}
+	if v == vm.Nil {
+		if def, ok := s.Get("default"); ok {
+			return def
+		}
+		return v
+	}
+	switch x := v.(type) {
+	case *vm.Dict:
+		props, _ := sget(s, "properties")
+		if pd, ok := props.(*vm.Dict); ok {
+			out := x
+			pd.Range(func(k string, sub vm.Value) bool {
+				cur, present := out.Get(k)
+				if !present {
+					if sd, ok := sub.(*vm.Dict); ok {
+						if def, ok := sd.Get("default"); ok {
+							out = out.Set(k, def)
+						}
+					}
+					return true
+				}
+				if nv := applySchemaDefaults(cur, sub, root, depth+1); nv != cur {
+					out = out.Set(k, nv)
+				}
+				return true
+			})
+			return out
+		}
+	case *vm.StructValue:
+		// The result stays an instance of the same struct, with the
+		// defaulted fields added (newer.md §2.22).
+		props, _ := sget(s, "properties")
+		pd, ok := props.(*vm.Dict)
+		if !ok {
+			return v
+		}
+		fields := append([]vm.Field(nil), x.Fields...)
+		changed := false
+		pd.Range(func(k string, sub vm.Value) bool {
+			at := -1
+			for i, f := range fields {
+				if f.Name == k {
+					at = i
+					break
+				}
+			}
+			if at >= 0 && fields[at].Value != nil && fields[at].Value != vm.Nil {
+				if nv := applySchemaDefaults(fields[at].Value, sub, root, depth+1); nv != fields[at].Value {
+					fields[at].Value, changed = nv, true
+				}
+				return true
+			}
+			sd, ok := sub.(*vm.Dict)
+			if !ok {
+				return true
+			}
+			def, ok := sd.Get("default")
+			if !ok {
+				return true
+			}
+			if at >= 0 {
+				fields[at].Value = def
+			} else {
+				fields = append(fields, vm.Field{Name: k, Value: def})
+			}
+			changed = true
+			return true
+		})
+		if !changed {
+			return v
+		}
+		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+		return &vm.StructValue{Name: x.Name, Fields: fields}
+	case *vm.List:
+		if items, ok := sget(s, "items"); ok {
+			out := make([]vm.Value, x.Len())
+			for i, it := range x.Items() {
+				out[i] = applySchemaDefaults(it, items, root, depth+1)
+			}
+			return vm.NewList(out)
+		}
+	}
+	return v
+}
+
+// schemaPartial drops `required` everywhere.
+func schemaPartial(v vm.Value) vm.Value {
+	switch x := v.(type) {
+	case *vm.Dict:
+		b := vm.NewDictBuilder(x.Len())
+		x.Range(func(k string, val vm.Value) bool {
+			if k != "required" {
+				b.Set(k, schemaPartial(val))
+			}
+			return true
+		})
+		return b.Build()
+	case *vm.List:
+		out := make([]vm.Value, x.Len())
+		for i, it := range x.Items() {
+			out[i] = schemaPartial(it)
+		}
+		return vm.NewList(out)
+	}
+	return v
+}
+
+func schemaSelect(name string, a vm.Args, keep bool) (vm.Value, error) {
+	keys, ok := a.List(1)
+	if !ok {
+		return nil, vm.Throwf("%s: keys must be a list", name)
+	}
+	s, ok := a.Dict(0)
+	if !ok {
+		return a.At(0), nil
+	}
+	want := map[string]bool{}
+	for _, k := range keys.Items() {
+		want[vm.ToDisplay(k)] = true
+	}
+	out := s
+	if props, ok := s.Get("properties"); ok {
+		if pd, ok := props.(*vm.Dict); ok {
+			b := vm.NewDictBuilder(pd.Len())
+			pd.Range(func(k string, v vm.Value) bool {
+				if want[k] == keep {
+					b.Set(k, v)
+				}
+				return true
+			})
+			out = out.Set("properties", b.Build())
+		}
+	}
+	if req, ok := s.Get("required"); ok {
+		if l, ok := req.(*vm.List); ok {
+			var kept []vm.Value
+			for _, k := range l.Items() {
+				if want[vm.ToDisplay(k)] == keep {
+					kept = append(kept, k)
+				}
+			}
+			out = out.Set("required", vm.NewList(kept))
+		}
+	}
+	return out, nil
+}
+
+// ---- converters ----
+
+type schemaDialect int
+
+const (
+	toJSONSchema schemaDialect = iota
+	toOpenAPI
+	fromForeign
+)
+
+var harnToJSONType = map[string]string{"dict": "object", "list": "array", "int": "integer", "float": "number", "bool": "boolean", "nil": "null", "string": "string"}
+
+var camelOf = map[string]string{
+	"additional_properties": "additionalProperties", "min_length": "minLength", "max_length": "maxLength",
+	"min_items": "minItems", "max_items": "maxItems", "min": "minimum", "max": "maximum", "all_of": "allOf", "union": "anyOf",
+}
+
+var snakeOf = map[string]string{
+	"additionalProperties": "additional_properties", "minLength": "min_length", "maxLength": "max_length",
+	"minItems": "min_items", "maxItems": "max_items", "minimum": "min", "maximum": "max", "allOf": "all_of",
+	"anyOf": "union", "oneOf": "union",
+}
+
+// schemaChildKeys are keywords whose values are schemas (or lists/dicts of
+// schemas) and are converted recursively.
+var schemaChildKeys = map[string]string{
+	"properties": "map", "$defs": "map", "definitions": "map",
+	"items": "one", "additional_properties": "one", "additionalProperties": "one",
+	"all_of": "list", "allOf": "list", "union": "list", "anyOf": "list", "oneOf": "list",
+}
+
+func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
+	s, ok := v.(*vm.Dict)
+	if !ok {
+		return v
+	}
+	b := vm.NewDictBuilder(s.Len())
+	nullable := false
+	s.Range(func(k string, val vm.Value) bool {
+		key := k
+		switch dialect {
+		case toJSONSchema, toOpenAPI:
+			if c, ok := camelOf[k]; ok {
+				key = c
+			}
+		case fromForeign:
+			if c, ok := snakeOf[k]; ok {
+				key = c
+			}
+		}
+		switch schemaChildKeys[k] {
+		case "map":
+			if m, ok := val.(*vm.Dict); ok {
+				mb := vm.NewDictBuilder(m.Len())
+				m.Range(func(pk string, pv vm.Value) bool {
+					mb.Set(pk, convertSchema(pv, dialect))
+					return true
+				})
+				val = mb.Build()
+			}
+		case "one":
+			val = convertSchema(val, dialect)
+		case "list":
+			if l, ok := val.(*vm.List); ok {
+				out := make([]vm.Value, l.Len())
+				for i, it := range l.Items() {
+					out[i] = convertSchema(it, dialect)
+				}
+				val = vm.NewList(out)
+			}
+		}
+		if k == "type" {
+			val = convertTypeName(val, dialect, &nullable)
+			if val == vm.Nil {
+				return true
+			}
+		}
+		if k == "nullable" && dialect == toJSONSchema {
+			nullable = val.Truth()
+			return true
+		}
+		b.Set(key, val)
+		return true
+	})
+	out := b.Build()
+	if nullable {
+		switch dialect {
+		case toJSONSchema:
+			if t, ok := out.Get("type"); ok {
+				if ts, ok := t.(vm.String); ok {
+					out = out.Set("type", vm.NewList([]vm.Value{ts, vm.Str("null")}))
+				}
+			} else {
+				out = out.Set("nullable", vm.True)
+			}
+		default:
+			out = out.Set("nullable", vm.True)
+		}
+	}
+	return out
+}
+
+func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value {
+	switch x := t.(type) {
+	case vm.String:
+		name := x.Go()
+		if dialect == fromForeign {
+			return vm.Str(harnTypeName(name))
+		}
+		if j, ok := harnToJSONType[harnTypeName(name)]; ok {
+			return vm.Str(j)
+		}
+		if name == "any" {
+			return vm.Nil
+		}
+		return x
+	case *vm.List:
+		var names []vm.Value
+		for _, it := range x.Items() {
+			n := vm.ToDisplay(it)
+			if (dialect == fromForeign || dialect == toOpenAPI) && (n == "null" || n == "nil") {
+				*nullable = true
+				continue
+			}
+			names = append(names, convertTypeName(vm.Str(n), dialect, nullable))
+		}
+		if len(names) == 1 && dialect != toJSONSchema {
+			return names[0]
+		}
+		return vm.NewList(names)
+	}
+	return t
+}

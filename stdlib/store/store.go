@@ -1,0 +1,102 @@
+package store
+
+// The persistent key-value store (builtins.md §4.4): string keys to
+// JSON-able values in <state root>/store.json, loaded on first use and
+// rewritten (pretty JSON) on every change.
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
+	"github.com/harnlang/harn/stdlib/templates"
+	"github.com/harnlang/harn/vm"
+)
+
+type storeKey struct{}
+
+type kvStore struct {
+	mu     sync.Mutex
+	path   string
+	loaded bool
+	data   *vm.Dict
+}
+
+func storeOf(th *vm.Thread) *kvStore {
+	s := th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		s.path = filepath.Join(process.StateRoot(th), "store.json")
+		s.data = vm.NewDict()
+		if b, err := os.ReadFile(s.path); err == nil {
+			if v, err := json.Parse(string(b)); err == nil {
+				if d, ok := v.(*vm.Dict); ok {
+					s.data = d
+				}
+			}
+		}
+		s.loaded = true
+	}
+	return s
+}
+
+// save rewrites the store file; the caller holds s.mu.
+func (s *kvStore) save() error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
+	}
+	if err := os.WriteFile(s.path, []byte(templates.SerdeJSON(s.data, "  ")), 0o644); err != nil {
+		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
+	}
+	return nil
+}
+
+func init() {
+	lib.Def("store_get", "store_get(key)", "the stored value, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if v, ok := s.data.Get(a.Text(0)); ok {
+			return v, nil
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.data = s.data.Set(a.Text(0), json.Data(a.At(1)))
+		return vm.Nil, s.save()
+	})
+	lib.Def("store_delete", "store_delete(key)", "remove a key and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.data = s.data.Delete(a.Text(0))
+		return vm.Nil, s.save()
+	})
+	lib.Def("store_clear", "store_clear()", "remove every key and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.data = vm.NewDict()
+		return vm.Nil, s.save()
+	})
+	lib.Def("store_save", "store_save()", "write the store file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return vm.Nil, s.save()
+	})
+	lib.Def("store_list", "store_list()", "the stored keys, sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := storeOf(th)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return lib.StrList(append([]string(nil), s.data.Keys()...)), nil
+	})
+}

@@ -1,0 +1,153 @@
+package text
+
+import (
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// String helpers of the newer upstream (newer.md §2.7, §2.10): free
+// chars, repeat, indent, dedent, word_wrap and index_of, and the string
+// methods .reversed, .slice and .includes.
+
+func init() {
+	lib.Def("chars", "chars(text)", "list of one-character strings", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("chars", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return chars(s), nil
+	})
+	lib.Def("repeat", "repeat(text, count)", "text repeated count times; count <= 0 gives \"\"", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("repeat", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := args.Int(1)
+		if !ok {
+			return nil, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
+		}
+		return vm.RepeatString(s, n)
+	})
+	lib.Def("indent", "indent(text, prefix = \"  \")", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("indent", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		prefix := lib.TextOr(args, 1, "  ")
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				lines[i] = prefix + l
+			}
+		}
+		return lib.Str(strings.Join(lines, "\n")), nil
+	})
+	lib.Def("dedent", "dedent(text)", "remove the longest common leading-whitespace prefix of the non-blank lines", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("dedent", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return lib.Str(dedent(s)), nil
+	})
+	lib.Def("word_wrap", "word_wrap(text, width = 80)", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("word_wrap", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		width := int64(80)
+		if args.Given(1) {
+			w, ok := args.Int(1)
+			if !ok {
+				return nil, vm.Typef("word_wrap: width must be an int, got %s", args.At(1).Type())
+			}
+			width = w
+		}
+		return lib.Str(wordWrap(s, int(max(width, 1)))), nil
+	})
+	lib.Def("index_of", "index_of(haystack, needle, from = 0)", "char index of the first occurrence at or after from, -1 if none", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s, err := stringArg("index_of", args, 0)
+		if err != nil {
+			return nil, err
+		}
+		needle, err := stringArg("index_of", args, 1)
+		if err != nil {
+			return nil, err
+		}
+		rs := []rune(s)
+		from := lib.ClampInt(args.IntOr(2, 0), 0, int64(len(rs)))
+		i := strings.Index(string(rs[from:]), needle)
+		if i < 0 {
+			return lib.Intv(-1), nil
+		}
+		return lib.IntOf(int(from) + lib.RuneCount(string(rs[from:])[:i])), nil
+	})
+	lib.Alias("string", "reversed", "reverse", "s.reversed()")
+	lib.Alias("string", "slice", "substring", "s.slice(start, end?)")
+	lib.Alias("string", "includes", "contains", "s.includes(x)")
+}
+
+// stringArg is argument i, which must be a string.
+func stringArg(name string, args vm.Args, i int) (string, error) {
+	s, ok := args.Str(i)
+	if !ok {
+		return "", vm.Typef("%s: expected a string, got %s", name, args.At(i).Type())
+	}
+	return s, nil
+}
+
+// dedent strips the longest common leading-whitespace prefix of the
+// non-blank lines, comparing characters exactly (a tab is not spaces).
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	prefix, first := "", true
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if first {
+			prefix, first = ws, false
+			continue
+		}
+		n := 0
+		for n < len(prefix) && n < len(ws) && prefix[n] == ws[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	if prefix == "" {
+		return s
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, prefix)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wordWrap fills each paragraph line greedily; width counts grapheme
+// clusters.
+func wordWrap(s string, width int) string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		words := strings.FieldsFunc(para, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' })
+		if len(words) == 0 {
+			out = append(out, "")
+			continue
+		}
+		line, n := words[0], len(graphemeClusters(words[0]))
+		for _, w := range words[1:] {
+			wn := len(graphemeClusters(w))
+			if n+1+wn <= width {
+				line += " " + w
+				n += 1 + wn
+				continue
+			}
+			out = append(out, line)
+			line, n = w, wn
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,546 @@
+package text
+
+// Regular expressions (builtins.md §3.13). Patterns are RE2 syntax with
+// Unicode-aware \d \w \s \b. Go's regexp treats those classes as ASCII,
+// so patterns are rewritten before compiling: \d → \p{Nd}, \w → letters,
+// marks, decimal digits and connector punctuation, \s → the Unicode
+// White_Space set. A word boundary cannot be rewritten, so a pattern that
+// uses \b or \B runs on a small Pike VM over Go's compiled program whose
+// empty-width test uses the Unicode word definition; everything else runs
+// on regexp.Regexp. Both find leftmost-first matches and iterate them the
+// same way.
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+func init() {
+	lib.Def("regex_match", "regex_match(pattern, text, flags?)", "every non-overlapping match as a string; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Nil, nil
+		}
+		re, err := compileRegex(th, a.Text(0), flagsArg(a, 2))
+		if err != nil {
+			return nil, err
+		}
+		text := a.Text(1)
+		ms := re.findAll(text)
+		if len(ms) == 0 {
+			return vm.Nil, nil
+		}
+		out := make([]vm.Value, len(ms))
+		for i, m := range ms {
+			out[i] = vm.Str(text[m[0]:m[1]])
+		}
+		return vm.NewList(out), nil
+	})
+	replace := func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 3 {
+			return vm.Nil, nil
+		}
+		re, err := compileRegex(th, a.Text(0), "")
+		if err != nil {
+			return nil, err
+		}
+		repl, text := a.Text(1), a.Text(2)
+		var sb strings.Builder
+		last := 0
+		for _, m := range re.findAll(text) {
+			sb.WriteString(text[last:m[0]])
+			re.expand(&sb, repl, text, m)
+			last = m[1]
+		}
+		sb.WriteString(text[last:])
+		return vm.Str(sb.String()), nil
+	}
+	lib.Def("regex_replace", "regex_replace(pattern, replacement, text)", "replace every match ($1, ${name}, $$)", replace)
+	lib.Def("regex_replace_all", "regex_replace_all(pattern, replacement, text)", "alias of regex_replace", replace)
+	lib.Def("regex_captures", "regex_captures(pattern, text)", "one {match, groups, <named>} dict per match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.NewList(nil), nil
+		}
+		re, err := compileRegex(th, a.Text(0), "")
+		if err != nil {
+			return nil, err
+		}
+		text := a.Text(1)
+		var out []vm.Value
+		for _, m := range re.findAll(text) {
+			b := vm.NewDictBuilder(4)
+			b.Set("match", vm.Str(text[m[0]:m[1]]))
+			groups := make([]vm.Value, 0, len(m)/2-1)
+			for g := 1; 2*g+1 < len(m); g++ {
+				if m[2*g] < 0 {
+					groups = append(groups, vm.Nil)
+					continue
+				}
+				gv := vm.Str(text[m[2*g]:m[2*g+1]])
+				groups = append(groups, gv)
+				if name := re.names[g]; name != "" {
+					b.Set(name, gv)
+				}
+			}
+			b.Set("groups", vm.NewList(groups))
+			out = append(out, b.Build())
+		}
+		return vm.NewList(out), nil
+	})
+	lib.Def("regex_split", "regex_split(text, pattern, flags?)", "split text around every match, keeping empty pieces", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Nil, nil
+		}
+		re, err := compileRegex(th, a.Text(1), flagsArg(a, 2))
+		if err != nil {
+			return nil, err
+		}
+		text := a.Text(0)
+		var out []vm.Value
+		last := 0
+		for _, m := range re.findAll(text) {
+			out = append(out, vm.Str(text[last:m[0]]))
+			last = m[1]
+		}
+		out = append(out, vm.Str(text[last:]))
+		return vm.NewList(out), nil
+	})
+}
+
+// flagsArg is the optional flags string (anything but a string means none).
+func flagsArg(a vm.Args, i int) string {
+	s, _ := a.Str(i)
+	return s
+}
+
+// harnRegex is a compiled pattern.
+type harnRegex struct {
+	re    *regexp.Regexp // nil when prog is used
+	prog  *syntax.Prog   // Pike VM program for patterns with \b / \B
+	ncap  int            // 2 × (groups + 1)
+	names []string       // group names by index ("" for unnamed)
+}
+
+type regexCacheKey struct{}
+
+type regexCache struct {
+	mu sync.Mutex
+	m  map[string]*harnRegex
+}
+
+// compileRegex compiles (and caches per VM) pattern with flags.
+func compileRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
+	cache := th.VM().Local(regexCacheKey{}, func() any { return &regexCache{m: map[string]*harnRegex{}} }).(*regexCache)
+	key := flags + "\x00" + pattern
+	cache.mu.Lock()
+	re, ok := cache.m[key]
+	cache.mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := newHarnRegex(pattern, flags)
+	if err != nil {
+		return nil, vm.Throwf("Invalid regex: %s", err.Error())
+	}
+	cache.mu.Lock()
+	if len(cache.m) > 1000 {
+		cache.m = map[string]*harnRegex{}
+	}
+	cache.m[key] = re
+	cache.mu.Unlock()
+	return re, nil
+}
+
+type regexError struct{ msg string }
+
+func (e *regexError) Error() string { return e.msg }
+
+func newHarnRegex(pattern, flags string) (*harnRegex, error) {
+	verbose := false
+	var goFlags []byte
+	for _, c := range flags {
+		switch c {
+		case 'i', 'm', 's':
+			goFlags = append(goFlags, byte(c))
+		case 'x':
+			verbose = true
+		default:
+			return nil, &regexError{"unsupported regex flag '" + string(c) + "', expected one of i/m/s/x"}
+		}
+	}
+	// A leading inline group may ask for verbose mode, which Go lacks.
+	if strings.HasPrefix(pattern, "(?") {
+		if end := strings.IndexByte(pattern, ')'); end > 2 {
+			inner := pattern[2:end]
+			if strings.Trim(inner, "imsxU-") == "" && strings.Contains(inner, "x") && !strings.Contains(inner, "-") {
+				verbose = true
+				inner = strings.ReplaceAll(inner, "x", "")
+				if inner == "" {
+					pattern = pattern[end+1:]
+				} else {
+					pattern = "(?" + inner + ")" + pattern[end+1:]
+				}
+			}
+		}
+	}
+	translated, boundary := translateRegex(pattern, verbose)
+	if len(goFlags) > 0 {
+		translated = "(?" + string(goFlags) + ")" + translated
+	}
+	parsed, err := syntax.Parse(translated, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	names := parsed.CapNames()
+	ncap := 2 * (parsed.MaxCap() + 1)
+	if !boundary {
+		re, err := regexp.Compile(translated)
+		if err != nil {
+			return nil, err
+		}
+		return &harnRegex{re: re, ncap: ncap, names: names}, nil
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, err
+	}
+	return &harnRegex{prog: prog, ncap: ncap, names: names}, nil
+}
+
+// Unicode replacements of the Perl classes.
+const (
+	uniWordItems  = `\p{L}\p{M}\p{Nd}\p{Pc}`
+	uniSpaceItems = `\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
+)
+
+// translateRegex rewrites the Perl classes to their Unicode forms, strips
+// verbose-mode whitespace and comments, and reports whether the pattern
+// uses a word-boundary assertion.
+func translateRegex(p string, verbose bool) (string, bool) {
+	var sb strings.Builder
+	boundary := false
+	inClass := false
+	classStart := false // just after `[` or `[^`, where `]` is literal
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if verbose && !inClass {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+				continue
+			}
+			if c == '#' {
+				for i < len(p) && p[i] != '\n' {
+					i++
+				}
+				continue
+			}
+		}
+		if verbose && inClass && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			continue
+		}
+		if c == '\\' && i+1 < len(p) {
+			e := p[i+1]
+			i++
+			classStart = false
+			switch {
+			case e == 'd' && !inClass:
+				sb.WriteString(`\p{Nd}`)
+			case e == 'd':
+				sb.WriteString(`\p{Nd}`)
+			case e == 'D':
+				sb.WriteString(`\P{Nd}`)
+			case e == 'w' && !inClass:
+				sb.WriteString("[" + uniWordItems + "]")
+			case e == 'w':
+				sb.WriteString(uniWordItems)
+			case e == 'W' && !inClass:
+				sb.WriteString("[^" + uniWordItems + "]")
+			case e == 's' && !inClass:
+				sb.WriteString("[" + uniSpaceItems + "]")
+			case e == 's':
+				sb.WriteString(uniSpaceItems)
+			case e == 'S' && !inClass:
+				sb.WriteString("[^" + uniSpaceItems + "]")
+			case (e == 'b' || e == 'B') && !inClass:
+				boundary = true
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			case e == ' ':
+				sb.WriteString(`\x20`)
+			case e == 'p' || e == 'P' || e == 'x':
+				// copy a braced argument whole so verbose mode leaves it alone
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+				if i+1 < len(p) && p[i+1] == '{' {
+					if end := strings.IndexByte(p[i+1:], '}'); end >= 0 {
+						sb.WriteString(p[i+1 : i+2+end])
+						i += 1 + end
+					}
+				}
+			default:
+				sb.WriteByte('\\')
+				r, size := utf8.DecodeRuneInString(p[i:])
+				sb.WriteRune(r)
+				i += size - 1
+			}
+			continue
+		}
+		if inClass {
+			switch {
+			case c == '[' && i+1 < len(p) && p[i+1] == ':':
+				if end := strings.Index(p[i:], ":]"); end >= 0 {
+					sb.WriteString(p[i : i+end+2])
+					i += end + 1
+					classStart = false
+					continue
+				}
+			case c == ']' && !classStart:
+				inClass = false
+			case c == '^' && classStart && p[i-1] == '[':
+				sb.WriteByte(c)
+				continue
+			}
+			classStart = false
+			sb.WriteByte(c)
+			continue
+		}
+		if c == '[' {
+			inClass = true
+			classStart = true
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String(), boundary
+}
+
+// findAll returns every non-overlapping match as capture index pairs
+// (-1 for a group that did not take part). An empty match right after
+// the previous match is skipped.
+func (r *harnRegex) findAll(text string) [][]int {
+	if r.re != nil {
+		return r.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	var out [][]int
+	prevEnd := -1
+	for pos := 0; pos <= len(text); {
+		m := r.pikeFind(text, pos)
+		if m == nil {
+			break
+		}
+		accept := true
+		if m[1] == pos {
+			if m[0] == prevEnd {
+				accept = false
+			}
+			if pos < len(text) {
+				_, w := utf8.DecodeRuneInString(text[pos:])
+				pos += w
+			} else {
+				pos++
+			}
+		} else {
+			pos = m[1]
+		}
+		prevEnd = m[1]
+		if accept {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// isUniWord is the Unicode \w used by \b.
+func isUniWord(r rune) bool {
+	return r >= 0 && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r))
+}
+
+type pikeThread struct {
+	pc  uint32
+	cap []int
+}
+
+type pikeList struct {
+	threads []pikeThread
+}
+
+// pikeFind finds the leftmost-first match starting at or after pos.
+func (r *harnRegex) pikeFind(text string, pos int) []int {
+	prog := r.prog
+	seen := make([]int, len(prog.Inst))
+	gen := 0
+	var matched []int
+	clist := &pikeList{}
+	nlist := &pikeList{}
+	caps := make([]int, r.ncap)
+
+	var add func(l *pikeList, pc uint32, at int, cap []int, prev, next rune)
+	add = func(l *pikeList, pc uint32, at int, cap []int, prev, next rune) {
+		if seen[pc] == gen {
+			return
+		}
+		seen[pc] = gen
+		inst := &prog.Inst[pc]
+		switch inst.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			add(l, inst.Out, at, cap, prev, next)
+			add(l, inst.Arg, at, cap, prev, next)
+		case syntax.InstNop:
+			add(l, inst.Out, at, cap, prev, next)
+		case syntax.InstCapture:
+			if int(inst.Arg) < len(cap) {
+				old := cap[inst.Arg]
+				cap[inst.Arg] = at
+				add(l, inst.Out, at, cap, prev, next)
+				cap[inst.Arg] = old
+			} else {
+				add(l, inst.Out, at, cap, prev, next)
+			}
+		case syntax.InstEmptyWidth:
+			ctx := syntax.EmptyOpContext(prev, next) &^ (syntax.EmptyWordBoundary | syntax.EmptyNoWordBoundary)
+			if isUniWord(prev) != isUniWord(next) {
+				ctx |= syntax.EmptyWordBoundary
+			} else {
+				ctx |= syntax.EmptyNoWordBoundary
+			}
+			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
+				add(l, inst.Out, at, cap, prev, next)
+			}
+		case syntax.InstFail:
+		default:
+			l.threads = append(l.threads, pikeThread{pc: pc, cap: append([]int(nil), cap...)})
+		}
+	}
+
+	prev := rune(-1)
+	if pos > 0 {
+		prev, _ = utf8.DecodeLastRuneInString(text[:pos])
+	}
+	gen++
+	for p := pos; ; {
+		next, width := rune(-1), 0
+		if p < len(text) {
+			next, width = utf8.DecodeRuneInString(text[p:])
+		}
+		if matched == nil {
+			for k := range caps {
+				caps[k] = -1
+			}
+			caps[0] = p
+			add(clist, uint32(prog.Start), p, caps, prev, next)
+		}
+		if len(clist.threads) == 0 && (matched != nil || p >= len(text)) {
+			break
+		}
+		gen++
+		nlist.threads = nlist.threads[:0]
+		nextPrev := next
+		var after rune = -1
+		if p+width < len(text) {
+			after, _ = utf8.DecodeRuneInString(text[p+width:])
+		}
+	threads:
+		for _, t := range clist.threads {
+			inst := &prog.Inst[t.pc]
+			switch inst.Op {
+			case syntax.InstMatch:
+				t.cap[1] = p
+				matched = t.cap
+				break threads
+			default:
+				if next >= 0 && instMatches(inst, next) {
+					add(nlist, inst.Out, p+width, t.cap, nextPrev, after)
+				}
+			}
+		}
+		clist, nlist = nlist, clist
+		if p >= len(text) {
+			break
+		}
+		prev = next
+		p += width
+	}
+	return matched
+}
+
+func instMatches(inst *syntax.Inst, r rune) bool {
+	switch inst.Op {
+	case syntax.InstRuneAny:
+		return true
+	case syntax.InstRuneAnyNotNL:
+		return r != '\n'
+	case syntax.InstRune1:
+		return r == inst.Rune[0]
+	case syntax.InstRune:
+		return inst.MatchRune(r)
+	}
+	return false
+}
+
+// expand writes the replacement template for match m: $1, ${1}, $name,
+// ${name}, $$. A $name takes the longest run of letters, digits and
+// underscores; unknown groups expand to nothing.
+func (r *harnRegex) expand(sb *strings.Builder, tmpl, text string, m []int) {
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		if c != '$' || i+1 >= len(tmpl) {
+			sb.WriteByte(c)
+			continue
+		}
+		var name string
+		switch n := tmpl[i+1]; {
+		case n == '$':
+			sb.WriteByte('$')
+			i++
+			continue
+		case n == '{':
+			end := strings.IndexByte(tmpl[i+2:], '}')
+			if end < 0 {
+				sb.WriteByte(c)
+				continue
+			}
+			name = tmpl[i+2 : i+2+end]
+			i += 2 + end
+		default:
+			j := i + 1
+			for j < len(tmpl) && (tmpl[j] == '_' || tmpl[j] < utf8.RuneSelf && (unicode.IsLetter(rune(tmpl[j])) || lib.ASCIIDigit(tmpl[j]))) {
+				j++
+			}
+			if j == i+1 {
+				sb.WriteByte(c)
+				continue
+			}
+			name = tmpl[i+1 : j]
+			i = j - 1
+		}
+		g := -1
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 {
+			g = n
+		} else {
+			for k, nm := range r.names {
+				if nm == name && nm != "" {
+					g = k
+					break
+				}
+			}
+		}
+		if g >= 0 && 2*g+1 < len(m) && m[2*g] >= 0 {
+			sb.WriteString(text[m[2*g]:m[2*g+1]])
+		}
+	}
+}
+
+// RegexMatches reports whether pattern (Harn regex syntax, no flags)
+// matches somewhere in s; a pattern that does not compile is an error.
+func RegexMatches(th *vm.Thread, pattern, s string) (bool, error) {
+	re, err := compileRegex(th, pattern, "")
+	if err != nil {
+		return false, err
+	}
+	return len(re.findAll(s)) > 0, nil
+}

@@ -1,0 +1,172 @@
+package text
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// String methods (builtins.md §3.5). Any name not registered here returns
+// nil (the VM's default), including `.title_case()` and `.to_string()`.
+
+func init() {
+	sm := func(name, sig, doc string, fn func(s string, args vm.Args) vm.Value) {
+		lib.Method("string", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+			return fn(recv.(vm.String).Go(), args), nil
+		})
+	}
+	count := func(s string, args vm.Args) vm.Value { return lib.IntOf(lib.RuneCount(s)) }
+	sm("count", "s.count()", "number of chars", count)
+	sm("len", "s.len()", "number of chars", count)
+	sm("empty", "s.empty()", `whether s is ""`, func(s string, args vm.Args) vm.Value { return vm.BoolOf(s == "") })
+	sm("contains", "s.contains(x)", "substring test", func(s string, args vm.Args) vm.Value {
+		return vm.BoolOf(strings.Contains(s, lib.TextOr(args, 0, "")))
+	})
+	sm("starts_with", "s.starts_with(x)", "prefix test", func(s string, args vm.Args) vm.Value {
+		return vm.BoolOf(strings.HasPrefix(s, lib.TextOr(args, 0, "")))
+	})
+	sm("ends_with", "s.ends_with(x)", "suffix test", func(s string, args vm.Args) vm.Value {
+		return vm.BoolOf(strings.HasSuffix(s, lib.TextOr(args, 0, "")))
+	})
+	sm("replace", "s.replace(old, new)", "replace every occurrence (needs both arguments)", func(s string, args vm.Args) vm.Value {
+		if args.Len() < 2 {
+			return vm.Nil
+		}
+		return lib.Str(strings.ReplaceAll(s, args.Text(0), args.Text(1)))
+	})
+	sm("split", "s.split(sep?)", `split on sep (default ",")`, func(s string, args vm.Args) vm.Value {
+		return lib.StrList(splitText(s, lib.TextOr(args, 0, ",")))
+	})
+	sm("trim", "s.trim()", "remove surrounding whitespace", func(s string, args vm.Args) vm.Value {
+		return lib.Str(strings.TrimFunc(s, IsSpace))
+	})
+	sm("trim_start", "s.trim_start()", "remove leading whitespace", func(s string, args vm.Args) vm.Value {
+		return lib.Str(strings.TrimLeftFunc(s, IsSpace))
+	})
+	sm("trim_end", "s.trim_end()", "remove trailing whitespace", func(s string, args vm.Args) vm.Value {
+		return lib.Str(strings.TrimRightFunc(s, IsSpace))
+	})
+	for _, name := range []string{"lowercase", "lower", "to_lower"} {
+		sm(name, "s."+name+"()", "full Unicode lower-casing", func(s string, args vm.Args) vm.Value { return lib.Str(Lower(s)) })
+	}
+	for _, name := range []string{"uppercase", "upper", "to_upper"} {
+		sm(name, "s."+name+"()", "full Unicode upper-casing", func(s string, args vm.Args) vm.Value { return lib.Str(upper(s)) })
+	}
+	sm("substring", "s.substring(start?, end?)", "chars from start to END (an index, not a length)", func(s string, args vm.Args) vm.Value {
+		rs := []rune(s)
+		n := int64(len(rs))
+		start := lib.ClampInt(args.IntOr(0, 0), 0, n)
+		end := n
+		if e, ok := args.Int(1); ok && e >= 0 {
+			end = min(e, n)
+		}
+		if end < start {
+			return vm.EmptyString
+		}
+		return lib.Str(string(rs[start:end]))
+	})
+	sm("index_of", "s.index_of(sub)", "char offset of the first occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
+		i := strings.Index(s, lib.TextOr(args, 0, ""))
+		if i < 0 {
+			return lib.Intv(-1)
+		}
+		return lib.IntOf(lib.RuneCount(s[:i]))
+	})
+	sm("last_index_of", "s.last_index_of(sub)", "char offset of the last occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
+		i := strings.LastIndex(s, lib.TextOr(args, 0, ""))
+		if i < 0 {
+			return lib.Intv(-1)
+		}
+		return lib.IntOf(lib.RuneCount(s[:i]))
+	})
+	sm("char_at", "s.char_at(i?)", "the char at index i (default 0), nil when out of range", func(s string, args vm.Args) vm.Value {
+		i := args.IntOr(0, 0)
+		if i < 0 {
+			return vm.Nil
+		}
+		for _, r := range s {
+			if i == 0 {
+				return lib.Str(string(r))
+			}
+			i--
+		}
+		return vm.Nil
+	})
+	sm("chars", "s.chars()", "one string per char", func(s string, args vm.Args) vm.Value {
+		return chars(s)
+	})
+	sm("lines", "s.lines()", "lines without their endings", func(s string, args vm.Args) vm.Value {
+		return lib.StrList(Lines(s))
+	})
+	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return vm.RepeatString(recv.(vm.String).Go(), args.IntOr(0, 1))
+	})
+	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
+		rs := []rune(s)
+		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+			rs[i], rs[j] = rs[j], rs[i]
+		}
+		return lib.Str(string(rs))
+	})
+	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return padChars(recv.(vm.String).Go(), args, true)
+	})
+	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return padChars(recv.(vm.String).Go(), args, false)
+	})
+}
+
+func chars(s string) *vm.List {
+	items := make([]vm.Value, 0, len(s))
+	for _, r := range s {
+		items = append(items, lib.Str(string(r)))
+	}
+	return lib.List(items)
+}
+
+// Lines splits on "\n", drops a "\r" before each "\n" and yields no
+// trailing empty line for a final newline.
+func Lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "\n")
+	last := len(parts) - 1
+	if parts[last] == "" {
+		parts = parts[:last]
+	}
+	for i := range parts {
+		if i < last { // followed by "\n"
+			parts[i] = strings.TrimSuffix(parts[i], "\r")
+		}
+	}
+	return parts
+}
+
+// padChars pads s to width chars with the first char of display(ch).
+func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
+	recv := lib.Str(s)
+	width, ok := args.Int(0)
+	if !ok {
+		return recv, nil
+	}
+	fill := " "
+	if args.Has(1) {
+		if r, n := utf8.DecodeRuneInString(args.Text(1)); n > 0 {
+			fill = string(r)
+		}
+	}
+	n := width - int64(lib.RuneCount(s))
+	if n <= 0 {
+		return recv, nil
+	}
+	if err := vm.CheckAlloc("padding a string", n, int64(len(fill))); err != nil {
+		return nil, err
+	}
+	if left {
+		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
+	}
+	return lib.Str(s + strings.Repeat(fill, int(n))), nil
+}

@@ -1,0 +1,236 @@
+package time
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// The calendar primitives behind std/calendar (newer.md §2.17). Instants
+// are Unix seconds; calendar fields are read in a zone (UTC by default).
+// Weeks start on Monday and ranges are half-open: end_of_X is the first
+// instant of the next X. The only holiday calendar is US-FEDERAL (the
+// actual dates, not the observed ones).
+
+func init() {
+	lib.Def("__calendar_parts", "__calendar_parts(ts, tz?)", "std/calendar parts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := calTime("parts", a, 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		y, w := t.ISOWeek()
+		return lib.DictOf("year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
+			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
+			"weekday", lib.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
+			"day_of_year", lib.IntOf(t.YearDay()), "iso_year", lib.IntOf(y), "iso_week", lib.IntOf(w),
+			"quarter", lib.IntOf(quarterOf(t)), "timezone", lib.Str(t.Location().String())), nil
+	})
+	lib.Def("__calendar_boundary", "__calendar_boundary(ts, unit, end, tz?)", "std/calendar start_of_*/end_of_*", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := calTime("boundary", a, 0, 3)
+		if err != nil {
+			return nil, err
+		}
+		unit := a.Text(1)
+		s, ok := startOf(t, unit)
+		if !ok {
+			return nil, vm.Throwf("std/calendar: unknown unit '%s' (expected day, week, month, quarter or year)", unit)
+		}
+		if a.At(2).Truth() {
+			s, _ = addUnits(s, 1, unit)
+		}
+		return vm.IntOf(s.Unix()), nil
+	})
+	lib.Def("__calendar_add", "__calendar_add(ts, n, unit, tz?)", "std/calendar add_calendar_units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := calTime("add_calendar_units", a, 0, 3)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := a.Int(1)
+		if !ok {
+			return nil, vm.Typef("std/calendar: add_calendar_units: n must be an int, got %s", a.At(1).Type())
+		}
+		r, ok := addUnits(t, int(n), a.Text(2))
+		if !ok {
+			return nil, vm.Throwf("std/calendar: unknown unit '%s' (expected minute, hour, day, week, month, quarter or year)", a.Text(2))
+		}
+		return vm.IntOf(r.Unix()), nil
+	})
+	lib.Def("__calendar_holidays", "__calendar_holidays(year, calendar)", "std/calendar holidays", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		y, ok := a.Int(0)
+		if !ok {
+			return nil, vm.Typef("std/calendar: holidays: year must be an int, got %s", a.At(0).Type())
+		}
+		if cal := a.Text(1); cal != "US-FEDERAL" {
+			return nil, vm.Throwf("std/calendar: unsupported holiday calendar '%s'", cal)
+		}
+		var out []vm.Value
+		for _, h := range usFederal(int(y)) {
+			out = append(out, lib.DictOf("date", lib.Str(h.date.Format("2006-01-02")), "name", lib.Str(h.name)))
+		}
+		return lib.List(out), nil
+	})
+	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, ok := a.Str(0)
+		return vm.BoolOf(ok && validCron(s)), nil
+	})
+}
+
+// calTime reads the instant at argument i in the zone at argument z.
+func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
+	var secs float64
+	switch x := a.At(i).(type) {
+	case vm.Int:
+		secs = float64(x)
+	case vm.Float:
+		secs = float64(x)
+	default:
+		return time.Time{}, vm.Typef("std/calendar: %s: expected a timestamp (seconds), got %s", fn, a.At(i).Type())
+	}
+	loc := time.UTC
+	if a.Given(z) {
+		l, err := loadZone(a.Text(z))
+		if err != nil {
+			return time.Time{}, vm.Throwf("std/calendar: %s: unknown timezone '%s'", fn, a.Text(z))
+		}
+		loc = l
+	}
+	sec, frac := math.Modf(secs)
+	return time.Unix(int64(sec), int64(frac*1e9)).In(loc), nil
+}
+
+func isoWeekday(t time.Time) int {
+	if t.Weekday() == time.Sunday {
+		return 7
+	}
+	return int(t.Weekday())
+}
+
+func quarterOf(t time.Time) int { return (int(t.Month())-1)/3 + 1 }
+
+func startOf(t time.Time, unit string) (time.Time, bool) {
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	switch unit {
+	case "day":
+		return day, true
+	case "week":
+		return day.AddDate(0, 0, -(isoWeekday(t) - 1)), true
+	case "month":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, t.Location()), true
+	case "quarter":
+		return time.Date(t.Year(), time.Month((quarterOf(t)-1)*3+1), 1, 0, 0, 0, 0, t.Location()), true
+	case "year":
+		return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, t.Location()), true
+	}
+	return t, false
+}
+
+// addUnits moves t by n units; months clamp to the last day of the month.
+func addUnits(t time.Time, n int, unit string) (time.Time, bool) {
+	switch unit {
+	case "minute":
+		return t.Add(time.Duration(n) * time.Minute), true
+	case "hour":
+		return t.Add(time.Duration(n) * time.Hour), true
+	case "day":
+		return t.AddDate(0, 0, n), true
+	case "week":
+		return t.AddDate(0, 0, 7*n), true
+	case "month", "quarter", "year":
+		months := n
+		if unit == "quarter" {
+			months = 3 * n
+		} else if unit == "year" {
+			months = 12 * n
+		}
+		first := time.Date(t.Year(), t.Month(), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location()).AddDate(0, months, 0)
+		last := first.AddDate(0, 1, -1).Day()
+		return time.Date(first.Year(), first.Month(), min(t.Day(), last), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location()), true
+	}
+	return t, false
+}
+
+type holiday struct {
+	date time.Time
+	name string
+}
+
+// nthWeekday is the n-th (1-based; -1 = last) weekday wd of a month.
+func nthWeekday(y int, m time.Month, wd time.Weekday, n int) time.Time {
+	if n < 0 {
+		last := time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC)
+		return last.AddDate(0, 0, -((int(last.Weekday()) - int(wd) + 7) % 7))
+	}
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	return first.AddDate(0, 0, (int(wd)-int(first.Weekday())+7)%7+7*(n-1))
+}
+
+func usFederal(y int) []holiday {
+	d := func(m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+	return []holiday{
+		{d(time.January, 1), "New Year's Day"},
+		{nthWeekday(y, time.January, time.Monday, 3), "Martin Luther King Jr. Day"},
+		{nthWeekday(y, time.February, time.Monday, 3), "Washington's Birthday"},
+		{nthWeekday(y, time.May, time.Monday, -1), "Memorial Day"},
+		{d(time.June, 19), "Juneteenth National Independence Day"},
+		{d(time.July, 4), "Independence Day"},
+		{nthWeekday(y, time.September, time.Monday, 1), "Labor Day"},
+		{nthWeekday(y, time.October, time.Monday, 2), "Columbus Day"},
+		{d(time.November, 11), "Veterans Day"},
+		{nthWeekday(y, time.November, time.Thursday, 4), "Thanksgiving Day"},
+		{d(time.December, 25), "Christmas Day"},
+	}
+}
+
+// validCron checks a five-field cron expression (minute hour day month
+// weekday) with *, lists, ranges, steps and month/day names.
+func validCron(expr string) bool {
+	fields := strings.Fields(expr)
+	if len(fields) != 5 {
+		return false
+	}
+	bounds := [5][2]int{{0, 59}, {0, 23}, {1, 31}, {1, 12}, {0, 7}}
+	names := [5][]string{nil, nil, nil,
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"},
+		{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}}
+	value := func(s string, f int) (int, bool) {
+		for i, n := range names[f] {
+			if strings.EqualFold(s, n) {
+				if f == 3 {
+					return i + 1, true
+				}
+				return i, true
+			}
+		}
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= bounds[f][0] && n <= bounds[f][1]
+	}
+	for f, field := range fields {
+		for _, part := range strings.Split(field, ",") {
+			rng, step, hasStep := strings.Cut(part, "/")
+			if hasStep {
+				if n, err := strconv.Atoi(step); err != nil || n < 1 {
+					return false
+				}
+			}
+			if rng == "*" {
+				continue
+			}
+			lo, hi, isRange := strings.Cut(rng, "-")
+			a, ok := value(lo, f)
+			if !ok {
+				return false
+			}
+			if isRange {
+				b, ok := value(hi, f)
+				if !ok || b < a {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

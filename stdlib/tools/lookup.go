@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Registry queries of the Tier 3 tools names (builtins.md §5): counting,
+// finding, listing, selecting and removing the definitions of a
+// ToolRegistry value. They read and rebuild the registry dict only; the
+// contract's checks run when the result is published or projected.
+
+func init() {
+	lib.Def("tool_count", "tool_count(registry)", "the number of tools in the registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		_, tools, err := registryTools(a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		return lib.IntOf(len(tools)), nil
+	})
+	lib.Def("tool_find", "tool_find(registry, name)", "the definition of the tool named name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		_, tools, err := registryTools(a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		name, ok := a.Str(1)
+		if !ok {
+			return nil, vm.Typef("tool_find: name must be a string, got %s", a.At(1).Type())
+		}
+		for _, t := range tools {
+			if toolName(t) == name {
+				return t, nil
+			}
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("tool_list", "tool_list(registry)", "the tool names in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		_, tools, err := registryTools(a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = toolName(t)
+		}
+		return lib.StrList(names), nil
+	})
+	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool, or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		_, tools, err := registryTools(a.At(0))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tools {
+			if toolName(t) == a.Text(1) {
+				desc, _ := t.Get("description")
+				return lib.Str(toolName(t) + ": " + vm.ToDisplay(desc)), nil
+			}
+		}
+		return vm.Nil, nil
+	})
+	lib.Def("tool_remove", "tool_remove(registry, name)", "the registry without the tool named name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return filterTools(a.At(0), func(name string) bool { return name != a.Text(1) })
+	})
+	lib.Def("tool_select", "tool_select(registry, names)", "the registry with only the named tools, in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		want := map[string]bool{}
+		if l, ok := a.List(1); ok {
+			for _, n := range l.Items() {
+				want[vm.ToDisplay(n)] = true
+			}
+		} else {
+			return nil, vm.Typef("tool_select: names must be a list, got %s", a.At(1).Type())
+		}
+		return filterTools(a.At(0), func(name string) bool { return want[name] })
+	})
+}
+
+// registryTools checks that v is a registry (registry.md §1) and returns
+// it with its definitions.
+func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
+	d, ok := v.(*vm.Dict)
+	if ok {
+		if t, has := d.Get("_type"); has && vm.ToDisplay(t) == "tool_registry" {
+			var out []*vm.Dict
+			if l, ok := mustGet(d, "tools").(*vm.List); ok {
+				for _, it := range l.Items() {
+					if def, ok := it.(*vm.Dict); ok {
+						out = append(out, def)
+					}
+				}
+			}
+			return d, out, nil
+		}
+	}
+	return nil, nil, vm.Throwf("expected a tool registry created with tool_registry()")
+}
+
+func mustGet(d *vm.Dict, k string) vm.Value {
+	v, ok := d.Get(k)
+	if !ok {
+		return vm.Nil
+	}
+	return v
+}
+
+func toolName(def *vm.Dict) string { return vm.ToDisplay(mustGet(def, "name")) }
+
+func filterTools(v vm.Value, keep func(name string) bool) (vm.Value, error) {
+	reg, tools, err := registryTools(v)
+	if err != nil {
+		return nil, err
+	}
+	var out []vm.Value
+	for _, t := range tools {
+		if keep(toolName(t)) {
+			out = append(out, t)
+		}
+	}
+	return reg.Set("tools", lib.List(out)), nil
+}

@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/vm"
+)
+
+// The tool registry builtins (registry.md §1-§5) and the publishing
+// surface of harness.tools (registry.md §7, mcp-projection.md §15). The
+// contract itself — normalization, validation, the catalog — is package
+// tool; these are thin bindings. std/tools (std/tools.harn) re-exports
+// tool_registry_from and tool_project, which are registered here under
+// internal names so the module's wrappers do not shadow them.
+
+func toolErr(err error) error {
+	return &vm.Error{Kind: vm.KindRuntime, Msg: err.Error()}
+}
+
+func toolCache(th *vm.Thread) *tool.Cache { return tool.CacheFor(th.VM()) }
+
+func publication(th *vm.Thread) *tool.Publication { return tool.PublicationFor(th.VM()) }
+
+// publishers are the publishing functions, shared by the free builtins
+// and the harness.tools methods.
+var publishers = []struct {
+	name, sig, doc string
+	fn             func(th *vm.Thread, v vm.Value) error
+}{
+	{"mcp_tools", "mcp_tools(registry)", "publish a ToolRegistry for script-backed adapters", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishRegistry(v, toolCache(th))
+	}},
+	{"mcp_serve", "mcp_serve(registry)", "legacy alias of mcp_tools", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishRegistry(v, toolCache(th))
+	}},
+	{"mcp_resource", "mcp_resource({uri, name, text, title?, description?, mime_type?})", "publish a static MCP resource", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishResource(v)
+	}},
+	{"mcp_resource_template", "mcp_resource_template({uri_template, name, handler, ...})", "publish an MCP resource template", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishTemplate(v)
+	}},
+	{"mcp_prompt", "mcp_prompt({name, handler, title?, description?, arguments?})", "publish an MCP prompt", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishPrompt(v)
+	}},
+	{"mcp_server_metadata", "mcp_server_metadata({name?, version?, instructions?})", "override the published MCP server identity", func(th *vm.Thread, v vm.Value) error {
+		return publication(th).PublishServerMetadata(v)
+	}},
+}
+
+// ToolsCapabilityMethods are harness.tools's methods. The MCP adapter
+// adds the in-handler methods (mcp_elicit, mcp_report_progress, …) to
+// this list.
+func toolsCapabilityMethods() []harness.CapabilityMethod {
+	var out []harness.CapabilityMethod
+	for _, p := range publishers {
+		p := p
+		out = append(out, harness.CapabilityMethod{Name: p.name, Sig: "harness.tools." + p.sig, Doc: p.doc,
+			Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
+				if err := p.fn(th, args.At(0)); err != nil {
+					return nil, toolErr(err)
+				}
+				return vm.Nil, nil
+			}})
+	}
+	return append(out, mcpCapabilityMethods()...)
+}
+
+func init() {
+	lib.Def("tool_registry", "tool_registry(info?, components?, cli?)", "an empty tool registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		r, err := tool.NewRegistryValue(a.At(0), a.At(1), a.At(2))
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		return r, nil
+	})
+	lib.Def("tool_define", "tool_define(registry, name, description, config)", "the registry with one tool added or replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		r, err := tool.Define(a, toolCache(th))
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		return r, nil
+	})
+	lib.Def("__tool_registry_from", "__tool_registry_from(definitions, options?)", "std/tools tool_registry_from", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		r, err := tool.RegistryFrom(a.At(0), a.At(1), toolCache(th))
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		return r, nil
+	})
+	lib.Def("__tool_project", "__tool_project(registry, audience)", "std/tools tool_project", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		r, err := tool.ProjectValue(a.At(0), a.At(1), toolCache(th))
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		return r, nil
+	})
+	for _, p := range publishers {
+		p := p
+		lib.Def(p.name, p.sig, p.doc, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if err := p.fn(th, a.At(0)); err != nil {
+				return nil, toolErr(err)
+			}
+			return vm.Nil, nil
+		})
+	}
+	// harness.go declares every capability name at init; this file sorts
+	// after it, so this registration supplies the tools methods.
+	harness.RegisterCapability("tools", toolsCapabilityMethods())
+}

@@ -1,0 +1,125 @@
+// The official TypeScript SDK v2 client (@modelcontextprotocol/client,
+// the 2026-07-28 line) against every server of ../mcp-targets.json, over
+// stdio (version negotiation 'auto': a server/discover probe, then
+// per-request _meta) and over session-free Streamable HTTP (pinned to
+// 2026-07-28). Targets that are not built yet are skipped.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { targets, stdioCommand, startHTTP } from "../mcp-targets/targets.mjs";
+
+// What each target serves, for the checks that name tools.
+const expect = {
+  serve: {
+    name: "harn-conformance",
+    tool: { name: "test_simple_text", arguments: {}, text: "This is a simple text response for testing." },
+    progressTool: "test_tool_with_progress",
+    elicitTool: { name: "test_elicitation", arguments: { message: "Who?" } },
+    prompt: { name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } },
+    unknownToolError: true, // -32602 Unknown tool: <name> (mcp-projection.md §6)
+  },
+  orchestrator: {
+    name: "harn-orchestrator",
+    tool: { name: "harn.trigger.list", arguments: {} },
+    progressTool: "harn.trigger.fire",
+    progressArguments: { trigger_id: "manual-ok", payload: {} },
+    prompt: { name: "review", arguments: { code: "x := 1", language: "go" } },
+    unknownToolError: false, // an isError result (orchestrator.md §5)
+  },
+};
+
+function newClient() {
+  const client = new Client({ name: "ts-sdk-v2-test", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }));
+  return client;
+}
+
+for (const t of targets()) {
+  const want = expect[t.name];
+  for (const transport of ["stdio", "http"]) {
+    describe(`${t.name} over ${transport}`, { skip: t.available ? false : `${t.title} is not built yet (${t.reason})` }, () => {
+      let client, server;
+      before(async () => {
+        client = newClient();
+        if (transport === "stdio") {
+          const cmd = stdioCommand(t.name);
+          client.setVersionNegotiation({ mode: "auto" });
+          await client.connect(new StdioClientTransport({ ...cmd, stderr: "ignore" }));
+        } else {
+          server = await startHTTP(t.name);
+          client.setVersionNegotiation({ mode: { pin: "2026-07-28" } });
+          await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        }
+      });
+      after(async () => {
+        await client?.close();
+        await server?.stop();
+      });
+
+      test("negotiates the 2026-07-28 era through server/discover", () => {
+        assert.equal(client.getProtocolEra(), "modern");
+        assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+        assert.equal(client.getServerVersion().name, want.name);
+        assert.ok(client.getServerCapabilities().tools);
+      });
+
+      test("lists tools, resources, templates and prompts", async () => {
+        const { tools } = await client.listTools();
+        assert.ok(tools.some((x) => x.name === want.tool.name), tools.map((x) => x.name).join(","));
+        assert.equal(new Set(tools.map((x) => x.name)).size, tools.length);
+        for (const x of tools) assert.equal(x.inputSchema.type, "object", x.name);
+        await client.listResources();
+        await client.listResourceTemplates();
+        const { prompts } = await client.listPrompts();
+        assert.ok(prompts.some((p) => p.name === want.prompt.name), prompts.map((p) => p.name).join(","));
+      });
+
+      test("calls a tool", async () => {
+        const res = await client.callTool({ name: want.tool.name, arguments: want.tool.arguments });
+        assert.equal(res.isError, false, JSON.stringify(res));
+        if (want.tool.text) assert.equal(res.content[0].text, want.tool.text);
+      });
+
+      test("streams progress for a request with a progress token", async () => {
+        const seen = [];
+        const res = await client.callTool(
+          { name: want.progressTool, arguments: want.progressArguments ?? {} },
+          { onprogress: (p) => seen.push(p.progress) },
+        );
+        assert.equal(res.isError, false, JSON.stringify(res));
+        assert.ok(seen.length >= 1, "no progress notifications");
+        for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `progress not increasing: ${seen}`);
+      });
+
+      test("gets a prompt", async () => {
+        const res = await client.getPrompt(want.prompt);
+        assert.ok(res.messages.length >= 1);
+      });
+
+      if (want.elicitTool) {
+        test("answers an input_required elicitation and retries", async () => {
+          const res = await client.callTool(want.elicitTool);
+          assert.equal(res.isError, false, JSON.stringify(res));
+          assert.match(res.content[0].text, /action=accept/);
+          assert.match(res.content[0].text, /ada@example.com/);
+        });
+      }
+
+      test("an unknown tool is refused", async () => {
+        const call = client.callTool({ name: "no_such_tool", arguments: {} });
+        if (!want.unknownToolError) {
+          const res = await call;
+          assert.equal(res.isError, true);
+          assert.equal(res.content[0].text, "unknown tool 'no_such_tool'");
+          return;
+        }
+        await assert.rejects(call, (e) => {
+          assert.equal(e.code, -32602);
+          assert.match(e.message, /Unknown tool: no_such_tool/);
+          return true;
+        });
+      });
+    });
+  }
+}
