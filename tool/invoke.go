@@ -190,7 +190,7 @@ func (t *PreparedTool) classifyError(e *vm.Error) *Outcome {
 		return runtime(e.UncaughtText())
 	case vm.KindThrown:
 	default:
-		return runtime(vm.ToDisplay(e.Caught()))
+		return runtime(e.ValueFreeText())
 	}
 	// a raw throw
 	category := ""
