@@ -161,6 +161,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./tool/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCatalog$$' -fuzztime=$(FUZZTIME) ./tool/
 	$(GO) test -run='^$$' -fuzz=FuzzParseArgs -fuzztime=$(FUZZTIME) ./adapter/cli/
+	$(GO) test -run='^$$' -fuzz=FuzzServe -fuzztime=$(FUZZTIME) ./mcp/protocol/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
