@@ -27,3 +27,24 @@ func FuzzServe(f *testing.F) {
 		srv.Serve(io.NopCloser(bytes.NewReader([]byte(input))), &out)
 	})
 }
+
+// A notification with malformed params gets no reply, while a request
+// with the same params is answered with its id (issue 17 item 11).
+func TestBadNotificationParamsGetNoReply(t *testing.T) {
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized","params":"x"}`,
+		`{"jsonrpc":"2.0","method":"notifications/unknown","params":[1]}`,
+	} {
+		var out bytes.Buffer
+		NewServer(newFake(), Options{}).Serve(io.NopCloser(bytes.NewReader([]byte(in+"\n"))), &out)
+		if out.Len() != 0 {
+			t.Errorf("%s answered: %s", in, out.String())
+		}
+	}
+	var out bytes.Buffer
+	NewServer(newFake(), Options{}).Serve(io.NopCloser(bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":9,"method":"ping","params":7}`+"\n"))), &out)
+	if got := out.String(); got != `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params: params must be an object"}}`+"\n" {
+		t.Errorf("request with bad params: %s", got)
+	}
+}
