@@ -169,6 +169,11 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./lang/syntax/
 	$(GO) test -run='^$$' -fuzz=FuzzRun -fuzztime=$(FUZZTIME) ./interp/
 	$(GO) test -run='^$$' -fuzz=FuzzFormat -fuzztime=$(FUZZTIME) ./lang/format/
+	$(GO) test -run='^$$' -fuzz=FuzzReaders -fuzztime=$(FUZZTIME) ./stdlib/
+	$(GO) test -run='^$$' -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./tool/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseCatalog$$' -fuzztime=$(FUZZTIME) ./tool/
+	$(GO) test -run='^$$' -fuzz=FuzzParseArgs -fuzztime=$(FUZZTIME) ./adapter/cli/
+	$(GO) test -run='^$$' -fuzz=FuzzServe -fuzztime=$(FUZZTIME) ./mcp/protocol/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -203,3 +203,33 @@ func TestCheckImportedTypes(t *testing.T) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Diagnostics never quote lines of an imported file that is not Harn
+// source: `import "../secret/.env"` reports positions only (issue 17
+// item 8).
+func TestDiagnosticsDoNotQuoteNonHarnFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "secret"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "proj"), 0o755)
+	os.WriteFile(filepath.Join(dir, "secret", ".env"), []byte("API_KEY=sk-live-abc\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "secret", "bad.env"), []byte("TOKEN=sk-live-def\nfn (\n"), 0o600)
+	for _, imp := range []string{"../secret/.env", "../secret/bad.env"} {
+		path := filepath.Join(dir, "proj", "main.harn")
+		os.WriteFile(path, []byte("import \""+imp+"\"\nprintln(1)\n"), 0o644)
+		s := NewSession(Options{})
+		diags, err := s.CheckFile(path)
+		var text strings.Builder
+		for _, d := range diags {
+			text.WriteString(s.RenderDiagnostic(d))
+		}
+		if err != nil {
+			text.WriteString(s.RenderError(err))
+		}
+		if text.Len() == 0 {
+			t.Fatalf("%s: no diagnostic", imp)
+		}
+		if strings.Contains(text.String(), "sk-live") {
+			t.Errorf("%s: diagnostics quote the file:\n%s", imp, text.String())
+		}
+	}
+}

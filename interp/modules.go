@@ -604,17 +604,22 @@ func (s *Session) parseModule(key, name string) (*syntax.File, *loadFailure) {
 	if job := s.jobs[key]; job != nil {
 		<-job.done
 		delete(s.jobs, key)
-		if job.src != nil {
+		if job.src != nil && isHarnSource(key) {
 			s.Sources[name] = job.src
 		}
 		return job.file, job.fail
 	}
 	src, f, fail := parseFile(key, name)
-	if src != nil {
+	if src != nil && isHarnSource(key) {
 		s.Sources[name] = src
 	}
 	return f, fail
 }
+
+// isHarnSource reports whether diagnostics may quote lines of an imported
+// file: only *.harn files. `import "../secret/.env"` still fails with a
+// position, but its lines (possibly secrets) are never printed.
+func isHarnSource(path string) bool { return strings.HasSuffix(path, ".harn") }
 
 // parseFile reads and parses the module file at path (its absolute path),
 // naming it name in diagnostics. It touches no session state.

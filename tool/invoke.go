@@ -138,6 +138,7 @@ func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 		ce := err.(*ContractError)
 		return &Outcome{Kind: InvalidInput, Tool: name, Contract: ce, Summary: ce.Error()}
 	}
+	args = t.input.Integers(args)
 	if t.Tool.Handler == nil {
 		return &Outcome{Kind: RuntimeFailure, Tool: name,
 			Summary: fmt.Sprintf("tool has no local handler (executor %q)", t.Tool.Executor)}
@@ -190,7 +191,7 @@ func (t *PreparedTool) classifyError(e *vm.Error) *Outcome {
 		return runtime(e.UncaughtText())
 	case vm.KindThrown:
 	default:
-		return runtime(vm.ToDisplay(e.Caught()))
+		return runtime(e.ValueFreeText())
 	}
 	// a raw throw
 	category := ""

@@ -45,6 +45,11 @@ type Error struct {
 	// Rethrown marks a failure re-raised by an exhausted retry: it prints as
 	// a thrown string (language.md §8.6).
 	Rethrown bool
+	// Redacted, when set, is Msg without the script values it quotes
+	// (unwrap's Err payload, unreachable's argument). Value-free reports
+	// such as a tool failure summary use it instead of Msg, which may
+	// carry a secret.
+	Redacted string
 }
 
 // TraceFrame is one line of a Harn stack trace, innermost first.
@@ -104,6 +109,17 @@ func (e *Error) UncaughtText() string {
 	return e.Msg
 }
 
+// ValueFreeText is the caught text of a non-thrown failure with any
+// quoted script value left out (the Redacted message when there is one).
+func (e *Error) ValueFreeText() string {
+	if e.Redacted == "" {
+		return ToDisplay(e.Caught())
+	}
+	r := *e
+	r.Msg = e.Redacted
+	return ToDisplay(r.Caught())
+}
+
 // Relabel applies the callback rule (language.md §8.2): a non-thrown
 // failure leaving a nested execution gets " (line N)" appended and, if it
 // had no prefix, becomes a runtime error.
@@ -115,6 +131,9 @@ func (e *Error) Relabel() *Error {
 	out := *e
 	if e.Line > 0 {
 		out.Msg = e.Msg + " (line " + strconv.Itoa(e.Line) + ")"
+		if e.Redacted != "" {
+			out.Redacted = e.Redacted + " (line " + strconv.Itoa(e.Line) + ")"
+		}
 	}
 	if out.Kind == KindPlain {
 		out.Kind = KindRuntime

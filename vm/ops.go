@@ -266,7 +266,7 @@ func Contains(c, x Value) bool {
 		return strings.Contains(c.s, ToDisplay(x))
 	case *Range:
 		if n, ok := x.(Int); ok {
-			return c.Len() > 0 && int64(n) >= c.Start && int64(n) < c.Start+c.Len()
+			return c.Has(int64(n))
 		}
 	}
 	return false

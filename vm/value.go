@@ -165,20 +165,36 @@ func (r *Range) Display(sb *strings.Builder) {
 	}
 }
 
-// Len is the number of elements.
+// Len is the number of elements, saturated at math.MaxInt64 (a range
+// such as -2 to 9223372036854775807 has more elements than an int holds).
 func (r *Range) Len() int64 {
-	end := r.End
-	if r.Inclusive {
-		if end == math.MaxInt64 {
-			// avoid overflow; such ranges are absurdly large anyway
-			return end - r.Start + 1
-		}
-		end++
-	}
-	if end <= r.Start {
+	last, ok := r.Last()
+	if !ok {
 		return 0
 	}
-	return end - r.Start
+	n := uint64(last) - uint64(r.Start) // exact: last >= Start
+	if n >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(n) + 1
+}
+
+// Last is the last element; ok is false for an empty range.
+func (r *Range) Last() (last int64, ok bool) {
+	last = r.End
+	if !r.Inclusive {
+		if r.End == math.MinInt64 {
+			return 0, false
+		}
+		last--
+	}
+	return last, last >= r.Start
+}
+
+// Has reports whether n is an element, exactly for any bounds.
+func (r *Range) Has(n int64) bool {
+	last, ok := r.Last()
+	return ok && n >= r.Start && n <= last
 }
 
 // Iterate walks the range's ints in order.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
@@ -39,7 +40,7 @@ func (p *Program) Run(args []string, call Caller, std Stdio) int {
 	}
 	obj, err := buildArguments(req, std.Stdin)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "error: %v\n", err)
+		fmt.Fprintf(std.Stderr, "error: %s\n", escapeControls(err.Error()))
 		return 1
 	}
 	return render(call(req.cmd.Tool, obj), req.output, std)
@@ -48,10 +49,33 @@ func (p *Program) Run(args []string, call Caller, std Stdio) int {
 func (p *Program) writeUsageError(w io.Writer, err error) {
 	ue, ok := err.(*usageError)
 	if !ok {
-		fmt.Fprintf(w, "error: %v\n", err)
+		fmt.Fprintf(w, "error: %s\n", escapeControls(err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "error: %s\n\nUsage: %s\n\nFor more information, try '--help'.\n", ue.msg, p.usage(ue.cmd))
+	fmt.Fprintf(w, "error: %s\n\nUsage: %s\n\nFor more information, try '--help'.\n", escapeControls(ue.msg), p.usage(ue.cmd))
+}
+
+// escapeControls writes the control characters an error quotes from the
+// command line (an argument holding ESC sequences or a NUL) as \xNN or
+// \u{N} escapes, so an error can never drive the user's terminal.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r) // the error's own layout
+		case r < 0x80 && unicode.IsControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, `\u{%x}`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // buildArguments merges the --harn-input base object and the coerced

@@ -152,7 +152,7 @@ func failureSummary(err error) string {
 	if e.Kind == vm.KindThrown {
 		return tool.SummaryUndeclaredThrow
 	}
-	return strings.TrimSuffix(vm.ToDisplay(e.Caught()), "\n")
+	return strings.TrimSuffix(e.ValueFreeText(), "\n")
 }
 
 // matchTemplate matches an RFC 6570 level-1 template against a URI.

@@ -81,14 +81,40 @@ fn main(harness: Harness) {
 `
 
 func startWatched(t *testing.T) (*session, string) {
+	return startWatchedAfter(t, nil)
+}
+
+// startWatchedAfter loads a script the way `serve mcp --watch` does, with
+// the snapshot taken before the build; edit (when set) runs between the
+// build and the start of the watcher.
+func startWatchedAfter(t *testing.T, edit func(path string)) (*session, string) {
 	p := writeScript(t, watchV1)
 	stderr := &syncBuffer{}
+	since := TakeSnapshot(dirOf(p))
 	sf := loadSurface(t, p, stderr)
+	if edit != nil {
+		edit(p)
+	}
 	s := startSurface(t, sf, Options{Watch: true, Stderr: stderr}, stderr)
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
-	go s.srv.Watch(dirOf(p), func() (*Surface, error) { return LoadScript(p, stderr, "test") }, stop)
+	go s.srv.Watch(dirOf(p), since, func() (*Surface, error) { return LoadScript(p, stderr, "test") }, stop)
 	return s, p
+}
+
+// An edit saved while the script was loading, before the watcher's
+// first poll, is still reloaded (issue 17 item 10).
+func TestWatchSeesEditDuringLoad(t *testing.T) {
+	s, _ := startWatchedAfter(t, func(p string) {
+		if err := os.WriteFile(p, []byte(watchV2), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	s.initialize("2025-06-18")
+	waitFor(t, "reload", func() bool { return len(s.notifications("notifications/tools/list_changed")) == 1 })
+	if got := strings.Join(toolNames(s), ","); got != "one,two" {
+		t.Errorf("tools after the early edit: %s", got)
+	}
 }
 
 func toolNames(s *session) []string {

@@ -15,9 +15,13 @@ import (
 // replacement surface (new VM, registry, preparation); only a success
 // is swapped in, and a failure leaves the previous handlers live. Watch
 // returns when stop is closed.
-func (s *Server) Watch(dir string, reload func() (*Surface, error), stop <-chan struct{}) {
+//
+// since is the state the serving surface was built from: take it with
+// TakeSnapshot before that first build, so a save made while the script
+// loads is seen as a change (a snapshot taken later would absorb it).
+func (s *Server) Watch(dir string, since Snapshot, reload func() (*Surface, error), stop <-chan struct{}) {
 	const poll, settle = 100 * time.Millisecond, 75 * time.Millisecond
-	last := snapshot(dir)
+	last := since.files
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {
@@ -53,6 +57,12 @@ func (s *Server) Watch(dir string, reload func() (*Surface, error), stop <-chan 
 		fmt.Fprintln(s.opts.Stderr, "[harn] serve mcp: reloaded "+sf.StartupLine(true)[len("[harn] serve mcp: "):])
 	}
 }
+
+// Snapshot is the modification state of the files --watch follows.
+type Snapshot struct{ files map[string]fileStamp }
+
+// TakeSnapshot records the watched files under dir now.
+func TakeSnapshot(dir string) Snapshot { return Snapshot{snapshot(dir)} }
 
 type fileStamp struct {
 	mod  time.Time

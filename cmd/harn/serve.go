@@ -95,6 +95,10 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	build := func() (*mcp.Surface, error) { return serveSurfaces[surface](f.file, stderr, version) }
+	var since mcp.Snapshot
+	if f.watch {
+		since = mcp.TakeSnapshot(filepath.Dir(f.file)) // before the build: an edit during loading is a change
+	}
 	sf, err := build()
 	if err != nil {
 		if le, ok := err.(*load.Error); ok {
@@ -112,7 +116,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.watch {
 		stop := make(chan struct{})
 		defer close(stop)
-		go srv.Watch(filepath.Dir(f.file), build, stop)
+		go srv.Watch(filepath.Dir(f.file), since, build, stop)
 	}
 	if err := srv.Serve(stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

@@ -134,16 +134,51 @@ func RenderLocation(e *Error, src []byte) string {
 		if line, ok := sourceLine(src, e.Line); ok {
 			num := fmt.Sprint(e.Line)
 			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(&sb, "%s |\n", pad)
-			fmt.Fprintf(&sb, "%s | %s\n", num, line)
 			col := e.Col
 			if col < 1 {
 				col = 1
 			}
+			line, col = clip(line, col)
+			fmt.Fprintf(&sb, "%s |\n", pad)
+			fmt.Fprintf(&sb, "%s | %s\n", num, line)
 			fmt.Fprintf(&sb, "%s | %s^\n", pad, caretIndent(line, col))
 		}
 	}
 	return sb.String()
+}
+
+// maxShownLine is the widest source line a snippet shows in full; a
+// longer one (minified or generated code) is clipped to a window around
+// the column, marked with "…" on the clipped sides.
+const maxShownLine = 160
+
+// clip cuts a long line to a window around col and returns the window and
+// the column inside it.
+func clip(line string, col int) (string, int) {
+	runes := []rune(line)
+	if len(runes) <= maxShownLine {
+		return line, col
+	}
+	const before = maxShownLine / 2
+	start := col - 1 - before
+	if start < 0 {
+		start = 0
+	}
+	end := start + maxShownLine
+	if end > len(runes) {
+		end = len(runes)
+		start = max(0, end-maxShownLine)
+	}
+	out := string(runes[start:end])
+	col -= start
+	if start > 0 {
+		out = "…" + out
+		col++
+	}
+	if end < len(runes) {
+		out += "…"
+	}
+	return out, col
 }
 
 // sourceLine returns line n (1-based) of src without its line ending.

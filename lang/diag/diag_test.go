@@ -42,3 +42,23 @@ func TestGoldenText(t *testing.T) {
 		t.Errorf("compile golden = %q", comp.GoldenText())
 	}
 }
+
+// A very long source line is clipped to a window around the column, the
+// caret still under the right character (issue 17 item 11).
+func TestRenderClipsLongLines(t *testing.T) {
+	line := strings.Repeat("a", 100000) + "XYZ" + strings.Repeat("b", 100000)
+	got := Render(&Error{File: "m.harn", Line: 1, Col: 100002, Msg: "boom"}, []byte(line+"\n"))
+	if len(got) > 600 {
+		t.Fatalf("snippet is %d bytes long", len(got))
+	}
+	lines := strings.Split(got, "\n")
+	src, caret := lines[3], lines[4]
+	i := strings.Index(caret, "^")
+	if !strings.HasPrefix(src, "1 | …") || !strings.HasSuffix(src, "…") || i < 0 || []rune(src)[len([]rune(caret[:i]))] != 'Y' {
+		t.Errorf("clipped snippet:\n%s", got)
+	}
+	short := Render(&Error{File: "m.harn", Line: 1, Col: 3, Msg: "boom"}, []byte("let x = 1\n"))
+	if !strings.Contains(short, "1 | let x = 1\n  |   ^\n") {
+		t.Errorf("short line changed:\n%s", short)
+	}
+}

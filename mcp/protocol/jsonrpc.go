@@ -108,6 +108,12 @@ func decode(v any) (*message, any, *Error) {
 	if pv, ok := o.Get("params"); ok && pv != nil {
 		p, ok := pv.(*jsonv.Object)
 		if !ok {
+			if !m.hasID {
+				// A notification is never answered, not even when its
+				// params are malformed: drop it like a stray message.
+				m.isResponse = true
+				return m, nil, nil
+			}
 			return nil, m.id, InvalidParams("Invalid params: params must be an object")
 		}
 		m.params = p

@@ -57,10 +57,11 @@ func init() {
 		return lib.Intv(r.Start)
 	})
 	rm("last", "r.last()", "the last element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
-		if r.Len() == 0 {
+		last, ok := r.Last()
+		if !ok {
 			return vm.Nil
 		}
-		return lib.Intv(r.Start + r.Len() - 1)
+		return lib.Intv(last)
 	})
 	rm("to_string", "r.to_string()", "the display form", func(r *vm.Range, args vm.Args) vm.Value {
 		return lib.Str(vm.ToDisplay(r))

@@ -184,11 +184,11 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 func waitDuration(v vm.Value) (time.Duration, bool) {
 	switch d := v.(type) {
 	case vm.Duration:
-		return time.Duration(d) * time.Millisecond, true
+		return lib.Millis(int64(d)), true
 	case vm.Int:
-		return time.Duration(d) * time.Millisecond, true
+		return lib.Millis(int64(d)), true
 	case vm.Float:
-		return time.Duration(float64(d) * float64(time.Millisecond)), true
+		return lib.MillisFloat(float64(d)), true
 	}
 	return 0, false
 }

@@ -51,7 +51,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	)
 	if t, ok := opts.Get("timeout_ms"); ok {
 		if ms, isInt := t.(vm.Int); isInt && ms >= 0 {
-			line, got, timed, rerr = readLineWithin(th, time.Duration(ms)*time.Millisecond)
+			line, got, timed, rerr = readLineWithin(th, lib.Millis(int64(ms)))
 		} else {
 			line, got, rerr = readLine(th)
 		}

@@ -45,7 +45,9 @@ func init() {
 	})
 	lib.Def("unreachable", "unreachable(v?)", "fail: unreachable code was reached", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Has(0) {
-			return nil, vm.Runtimef("unreachable code was reached: %s", args.Text(0))
+			e := vm.Runtimef("unreachable code was reached: %s", args.Text(0))
+			e.Redacted = "unreachable code was reached"
+			return nil, e
 		}
 		return nil, vm.Runtimef("unreachable code was reached")
 	})
@@ -91,7 +93,9 @@ func init() {
 		}
 		p := lib.Payload(v.(*vm.EnumValue))
 		if !ok {
-			return nil, vm.Runtimef("unwrap called on Err: %s", lib.Display(p))
+			e := vm.Runtimef("unwrap called on Err: %s", lib.Display(p))
+			e.Redacted = "unwrap called on Err"
+			return nil, e
 		}
 		return p, nil
 	})

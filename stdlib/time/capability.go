@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -23,9 +24,9 @@ func init() {
 			var d time.Duration
 			switch x := a.At(0).(type) {
 			case vm.Int:
-				d = time.Duration(x) * time.Millisecond
+				d = lib.Millis(int64(x))
 			case vm.Duration:
-				d = time.Duration(x) * time.Millisecond
+				d = lib.Millis(int64(x))
 			default:
 				return nil, vm.Typef("HarnessClock.sleep_ms expects an int or duration argument")
 			}

@@ -266,9 +266,9 @@ func init() {
 		var err error
 		switch d := a.At(0).(type) {
 		case vm.Duration:
-			err = Sleep(th, time.Duration(d)*time.Millisecond)
+			err = Sleep(th, lib.Millis(int64(d)))
 		case vm.Int:
-			err = Sleep(th, time.Duration(d)*time.Millisecond)
+			err = Sleep(th, lib.Millis(int64(d)))
 		}
 		return vm.Nil, err
 	})
@@ -276,11 +276,11 @@ func init() {
 		var err error
 		switch d := a.At(0).(type) {
 		case vm.Int:
-			err = Sleep(th, time.Duration(d)*time.Millisecond)
+			err = Sleep(th, lib.Millis(int64(d)))
 		case vm.Float:
-			err = Sleep(th, time.Duration(float64(d)*float64(time.Millisecond)))
+			err = Sleep(th, lib.MillisFloat(float64(d)))
 		case vm.Duration:
-			err = Sleep(th, time.Duration(d)*time.Millisecond)
+			err = Sleep(th, lib.Millis(int64(d)))
 		}
 		return vm.Nil, err
 	})

@@ -95,3 +95,39 @@ func TestLoadKeepsVMAlive(t *testing.T) {
 		t.Fatalf("outcome %+v", o)
 	}
 }
+
+// A tool failure never quotes a script value: unwrap(Err(v)) and
+// unreachable(v) keep v in their script-visible text but out of the
+// value-free summary (issue 17 item 5).
+func TestFailureSummaryOmitsValues(t *testing.T) {
+	for _, body := range []string{
+		`unwrap(Err("sk-live-123"))`,
+		`unreachable("sk-live-123")`,
+		`unwrap(Err({token: "sk-live-123"}))`,
+		`[1].map({_ -> unwrap(Err("sk-live-123"))})`,
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "t.harn")
+		src := "import { tool_registry_from } from \"std/tools\"\n\nfn main(harness: Harness) {\n" +
+			"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> " + body + "}}]))\n}\n"
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(path, Options{Stderr: &bytes.Buffer{}})
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		p, err := tool.Prepare(s.Registry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, _ := p.Tool("t")
+		o := pt.Invoke(s.Thread(), map[string]any{})
+		if o.Kind != tool.RuntimeFailure {
+			t.Fatalf("%s: outcome %+v", body, o)
+		}
+		if text := o.FailureText(); strings.Contains(text, "sk-live") || !strings.Contains(text, "Runtime error: un") {
+			t.Errorf("%s: failure text %q", body, text)
+		}
+	}
+}

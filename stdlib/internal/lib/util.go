@@ -4,7 +4,9 @@ package lib
 
 import (
 	"io/fs"
+	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/vm"
@@ -51,3 +53,31 @@ func LossyUTF8(b []byte) string {
 
 // FileMode converts Unix permission bits.
 func FileMode(perm int64) fs.FileMode { return fs.FileMode(perm & 0o7777) }
+
+// Millis is ms milliseconds as a time.Duration, saturated at the largest
+// durations Go holds (about 292 years) instead of wrapping: a huge sleep
+// or deadline waits "forever" rather than firing at once.
+func Millis(ms int64) time.Duration {
+	const limit = math.MaxInt64 / int64(time.Millisecond)
+	switch {
+	case ms > limit:
+		return math.MaxInt64
+	case ms < -limit:
+		return math.MinInt64
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// MillisFloat is Millis for a fractional count (NaN counts as 0).
+func MillisFloat(ms float64) time.Duration {
+	ns := ms * float64(time.Millisecond)
+	switch {
+	case ns != ns:
+		return 0
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(ns)
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"sort"
 	"strings"
@@ -47,6 +48,9 @@ func Summary(fs []Failure) string {
 // Validate checks an instance (a jsonv value) and returns its failures;
 // nil means valid.
 func (s *Schema) Validate(instance any) []Failure {
+	if path, bad := nonFinite(instance, nil, 0); bad {
+		return []Failure{{Path: render(path), Keyword: "type", Detail: "number outside the 64-bit float range"}}
+	}
 	v := &validator{}
 	if v.validate(s.root, instance, nil, true).ok {
 		return nil
@@ -59,8 +63,41 @@ func (s *Schema) Validate(instance any) []Failure {
 
 // Valid reports whether the instance validates.
 func (s *Schema) Valid(instance any) bool {
+	if _, bad := nonFinite(instance, nil, 0); bad {
+		return false
+	}
 	v := &validator{}
 	return v.validate(s.root, instance, nil, false).ok
+}
+
+// nonFinite finds a number no float64 can hold (1e400): whatever the
+// schema says, such a value would reach a handler as inf, so every
+// instance is refused at the boundary. Nesting is bounded by the JSON
+// reader; depth guards values built in Go.
+func nonFinite(x any, path []string, depth int) ([]string, bool) {
+	if depth > 10000 {
+		return nil, false
+	}
+	switch t := x.(type) {
+	case json.Number:
+		return path, !finite(t)
+	case float64:
+		return path, math.IsInf(t, 0) || math.IsNaN(t)
+	case *jsonv.Object:
+		for i := 0; i < t.Len(); i++ {
+			_, e := t.At(i)
+			if p, bad := nonFinite(e, nil, depth+1); bad {
+				return append(append(path, "*"), p...), true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if p, bad := nonFinite(e, nil, depth+1); bad {
+				return append(append(path, "[]"), p...), true
+			}
+		}
+	}
+	return nil, false
 }
 
 type validator struct {
@@ -196,12 +233,17 @@ func (v *validator) validate(n *node, x any, path []string, report bool) result 
 	t := typeOf(x)
 	if n.types != 0 {
 		ok := n.types&t != 0
+		detail := ""
 		if !ok && t == tNumber && n.types&tInteger != 0 {
 			num, _ := asNumber(x)
-			ok = jsonv.IsInteger(num)
+			if ok = jsonv.IsInteger(num); ok {
+				if _, fits := int64Of(num); !fits {
+					ok, detail = false, "integer outside the 64-bit range"
+				}
+			}
 		}
 		if !ok {
-			bad("type", "")
+			bad("type", detail)
 		}
 	}
 	if n.hasConst && !jsonv.Equal(normalize(x), n.constVal) {
