@@ -50,3 +50,59 @@ func TestRunFlushesBeforeResultText(t *testing.T) {
 		t.Fatalf("status %d output %q", code, out)
 	}
 }
+
+// TestRunDeepRecursion: 9,000 nested Harn calls work, and so do 9,000
+// frames of callbacks that recurse through a builtin on the Go stack.
+func TestRunDeepRecursion(t *testing.T) {
+	src := `fn f(n) {
+  if n == 0 { return 0 }
+  return 1 + f(n - 1)
+}
+println(f(9000))
+fn g(n) {
+  if n == 0 { return 0 }
+  return [n].map({ x -> g(x - 1) })[0] + 1
+}
+println(g(4500))
+`
+	out, code := runShared(t, src)
+	if code != 0 || out != "9000\n4500\n" {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+}
+
+// TestRunStackOverflowTrace: running past the limit is a Harn error whose
+// stack trace collapses the repeated frames.
+func TestRunStackOverflowTrace(t *testing.T) {
+	out, code := runShared(t, "fn f(n) {\n  return 1 + f(n + 1)\n}\nf(0)\n")
+	if code != 1 {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"Stack overflow: too many nested calls",
+		"  at f (", "p.harn:2)\n  [repeated 9,998 more times]\n  at <top level> (",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("missing %q in:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n > 20 {
+		t.Fatalf("trace not collapsed (%d lines)", n)
+	}
+}
+
+// TestRunDeepCallbackOverflow: overflowing through thousands of nested
+// callbacks is a catchable error with a bounded message, not a Go crash.
+func TestRunDeepCallbackOverflow(t *testing.T) {
+	src := `fn g(n) {
+  return [n].map({ x -> g(x + 1) })[0]
+}
+let r = try { g(0) } catch (e) { e }
+println(len(r) < 200)
+println(r.starts_with("Runtime error: Stack overflow: too many nested calls (line 2)"))
+`
+	out, code := runShared(t, src)
+	if code != 0 || out != "true\ntrue\n" {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+}
