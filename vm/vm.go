@@ -36,8 +36,8 @@ import (
 	"github.com/harnlang/harn/compiler"
 	"io"
 	"os"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
