@@ -47,7 +47,7 @@ Usage:
   harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
   harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
                                  operate the orchestrator from the command line
-  harn version                   print the version
+  harn version                   print the version, commit and build date
   harn help                      print this help
 
 Run 'harn help COMMAND' for details on a command.
@@ -104,8 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "orchestrator":
 		return cmdOrchestrator(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
-		fmt.Fprintf(stdout, "harn %s\n", version)
-		return 0
+		return cmdVersion(stdout)
 	case "help", "--help", "-h":
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
@@ -146,7 +145,9 @@ var commandHelp = map[string]string{
        harn run -e CODE [ARGS...]
 
 Parse, check and run a Harn script. ARGS are available as the global argv.
-Standard output is buffered and written when the program ends successfully.
+Standard output is written as the program goes (line-buffered to a terminal)
+and flushed before an error report and on exit(), so nothing printed is lost.
+HARN_MAX_DEPTH sets the call depth limit (default 10000).
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
 `,
