@@ -47,6 +47,7 @@ Usage:
   harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
   harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
                                  operate the orchestrator from the command line
+  harn doc NAME                  print the reference entry of a builtin
   harn version                   print the version, commit and build date
   harn help                      print this help
 
@@ -103,6 +104,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdMcp(args[1:], stdin, stdout, stderr)
 	case "orchestrator":
 		return cmdOrchestrator(args[1:], stdout, stderr)
+	case "doc":
+		return cmdDoc(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		return cmdVersion(stdout)
 	case "help", "--help", "-h":
@@ -141,6 +144,7 @@ var commandHelp = map[string]string{
 	"test":             testHelp,
 	"init":             initHelp,
 	"lsp":              lspHelp,
+	"doc":              docHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 

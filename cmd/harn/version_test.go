@@ -28,3 +28,13 @@ func TestVersionCommand(t *testing.T) {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
 }
+
+func TestDocCommand(t *testing.T) {
+	out, _, code := runHarn("doc", "len")
+	if code != 0 || !strings.HasPrefix(out, "len(") || !strings.Contains(out, "area: ") {
+		t.Fatalf("status %d:\n%s", code, out)
+	}
+	if _, stderr, code := runHarn("doc", "no_such_thing"); code != 1 || !strings.Contains(stderr, `no builtin named "no_such_thing"`) {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+}
