@@ -76,7 +76,7 @@ func main() {
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return 2
 	}
 	switch args[0] {
@@ -112,7 +112,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
 		}
-		fmt.Fprint(stdout, usage)
+		writeUsage(stdout)
 		return 0
 	}
 	fmt.Fprintf(stderr, "error: unknown command %q\n\n%s", args[0], usage)
