@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
+.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -15,7 +15,7 @@ build:
 
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)
-test: test-deps pg-test-deps vet check-protocol-artifacts check-ts
+test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
 	$(GO) test -race ./...
 	$(MAKE) mcp-clients sdk-e2e
 
@@ -26,18 +26,21 @@ test: test-deps pg-test-deps vet check-protocol-artifacts check-ts
 mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 
 ## test-deps: install the shells the completion tests of `harn tool
-## completions` drive (zsh, fish; bash is assumed) when they are missing,
-## with apt-get when running as root; otherwise those tests skip and say why
+## completions` drive (zsh, fish; bash is assumed) and Neovim, the editor
+## the `harn lsp` end-to-end test drives, when they are missing, with
+## apt-get when running as root; otherwise those tests skip and say why
+## (under CI the Neovim test fails instead)
 test-deps:
 	@missing=""; for s in zsh fish; do command -v $$s >/dev/null 2>&1 || missing="$$missing $$s"; done; \
+	command -v nvim >/dev/null 2>&1 || missing="$$missing neovim"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "test-deps: installing$$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \
 		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } \
-			|| echo "test-deps: could not install$$missing; their completion tests will skip"; \
+			|| echo "test-deps: could not install$$missing; the tests that need them will skip"; \
 	else \
-		echo "test-deps:$$missing missing (install them, or run make as root); their completion tests will skip"; \
+		echo "test-deps:$$missing missing (install them, or run make as root); the tests that need them will skip"; \
 	fi
 
 ## pg-test-deps: install PostgreSQL's server binaries (Debian package
@@ -69,6 +72,15 @@ check-ts:
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tests/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
 	else echo "check-ts: npm not found, skipping"; fi
+
+## check-vscode: package the VS Code extension (editors/vscode) with vsce,
+## dependencies pinned by its package-lock.json; nothing is published
+## (skipped when npm is missing)
+check-vscode:
+	@if command -v npm >/dev/null 2>&1; then \
+		cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && npm run --silent package >/dev/null && \
+		test -s harn.vsix && echo "check-vscode: packaged editors/vscode/harn.vsix"; \
+	else echo "check-vscode: npm not found, skipping"; fi
 
 ## mcp-client: the official TypeScript MCP SDK clients: v1 (released
 ## protocol) drives `harn serve mcp` over stdio; v2 (2026-07-28) drives

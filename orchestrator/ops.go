@@ -2,9 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
 // Caller identifies who asked for an operation: the MCP client
@@ -149,4 +153,26 @@ func (o *Orchestrator) RetryDLQ(ctx context.Context, entryID string, c Caller) (
 		return DLQRetry{}, err
 	}
 	return DLQRetry{EntryID: entryID, Handle: h}, nil
+}
+
+// purgeExpiredDLQ ends the pending DLQ entries older than their
+// binding's retry.retention_days: each gets a dlq_purged tombstone on
+// trigger.dlq (the entry itself stays in the log for audit). Entries of
+// bindings no longer in the manifest keep the default retention.
+func (o *Orchestrator) purgeExpiredDLQ(ctx context.Context, now time.Time) {
+	entries, err := o.PendingDLQ(ctx)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		days := manifest.DefaultRetry.RetentionDays
+		if b := o.Binding(e.BindingID); b != nil {
+			days = b.Retry.RetentionDays
+		}
+		if now.Sub(time.UnixMilli(e.DeadAtMs)) < time.Duration(days)*24*time.Hour {
+			continue
+		}
+		tomb, _ := json.Marshal(map[string]any{"entry_id": e.ID, "state": "purged", "event_id": e.EventID, "retention_days": days})
+		o.log.Append(ctx, TopicDLQ, eventlog.Record{Kind: "dlq_purged", Payload: tomb, Headers: map[string]string{"entry_id": e.ID, "event_id": e.EventID}})
+	}
 }

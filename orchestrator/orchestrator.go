@@ -16,7 +16,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/orchestrator/manifest"
-	"github.com/robfig/cron/v3"
 )
 
 // Topics of the event log (orchestrator.md §4).
@@ -59,6 +58,10 @@ type Options struct {
 	// Poll is how often an idle worker loop looks for due deliveries
 	// accepted elsewhere or due for retry (default 200ms).
 	Poll time.Duration
+	// DrainTimeout bounds how long Close waits for the attempts in flight
+	// (default 30s); attempts still running then are left to their lease
+	// expiry, and run again on a live node.
+	DrainTimeout time.Duration
 	// Stderr receives handler output and operational messages.
 	Stderr io.Writer
 	// Now is the clock (default time.Now).
@@ -79,8 +82,9 @@ type Orchestrator struct {
 	inFlight atomic.Int64
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 
-	cronMu sync.Mutex
-	cron   *cron.Cron
+	cronMu   sync.Mutex
+	cronStop chan struct{} // closed to stop the schedule goroutines
+	cronWG   sync.WaitGroup
 
 	connMu     sync.Mutex
 	connectors map[string]bool
@@ -129,6 +133,9 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 200 * time.Millisecond
+	}
+	if opts.DrainTimeout <= 0 {
+		opts.DrainTimeout = 30 * time.Second
 	}
 	if opts.Owner == "" {
 		host, _ := os.Hostname()
@@ -295,19 +302,27 @@ func (o *Orchestrator) Start() {
 			case <-o.ctx.Done():
 				return
 			case <-t.C:
+				o.purgeExpiredDLQ(o.ctx, o.opts.Now())
 				o.writeSnapshot(o.ctx)
 			}
 		}
 	}()
 }
 
-// Close stops claiming, waits for the attempts in flight to end (each
-// is recorded), then writes the final snapshot.
+// Close stops claiming, waits up to DrainTimeout for the attempts in
+// flight to end (each is recorded), then writes the final snapshot.
 func (o *Orchestrator) Close() error {
 	o.status.Store("draining")
 	o.stopCron()
 	o.cancel()
-	o.wg.Wait()
+	drained := make(chan struct{})
+	go func() { o.wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(o.opts.DrainTimeout):
+		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: %d attempts still running after %s; their leases will expire and another node will run them\n",
+			o.inFlight.Load(), o.opts.DrainTimeout)
+	}
 	o.status.Store("stopped")
 	o.writeSnapshot(context.Background())
 	return nil

@@ -82,7 +82,7 @@ fn flaky(event) {
 fn echo(event) { return event.payload }
 
 fn slow(event) {
-  sleep(200)
+  sleep(3000)
   return "done"
 }
 
@@ -285,19 +285,22 @@ func TestPredicateWorkerAndReplay(t *testing.T) {
 
 func TestSingletonSkipsOverlap(t *testing.T) {
 	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
-	var wg sync.WaitGroup
-	statuses := make([]string, 2)
-	for i := range statuses {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			statuses[i] = fire(t, o, "solo", nil).Status
-		}(i)
+	first := make(chan Handle, 1)
+	go func() { first <- fire(t, o, "solo", nil) }()
+	// Once the first event runs (its handler sleeps 3 s), a second one of
+	// the same singleton partition is skipped.
+	deadline := time.Now().Add(20 * time.Second)
+	for o.bindingInFlight("solo").Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("first event never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	wg.Wait()
-	got := statuses[0] + "," + statuses[1]
-	if got != "succeeded,skipped" && got != "skipped,succeeded" {
-		t.Fatalf("statuses %s", got)
+	if h := fire(t, o, "solo", nil); h.Status != "skipped" {
+		t.Fatalf("second: %s", js(h))
+	}
+	if h := <-first; h.Status != "succeeded" {
+		t.Fatalf("first: %s", js(h))
 	}
 	insp, _ := o.Inspect(context.Background())
 	if !strings.Contains(js(insp), `"singleton":{"state":{"waited":0,"skipped":1,"running":0}}`) {
@@ -406,4 +409,60 @@ func TestSQLiteRestart(t *testing.T) {
 	if m := list["triggers"].([]TriggerInfo)[0].Metrics; m.Received != 2 || m.Dispatched != 2 {
 		t.Fatalf("metrics %s", js(m))
 	}
+}
+
+// TestDLQRetention: a pending entry older than retry.retention_days is
+// purged (a tombstone), younger ones stay.
+func TestDLQRetention(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "no-retry", nil)
+	o.purgeExpiredDLQ(context.Background(), time.Now())
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 1 {
+		t.Fatalf("purged too early: %s", js(entries))
+	}
+	o.purgeExpiredDLQ(context.Background(), time.Now().Add(8*24*time.Hour))
+	if entries, _ := o.PendingDLQ(context.Background()); len(entries) != 0 {
+		t.Fatalf("not purged: %s", js(entries))
+	}
+	recs, _ := log.Read(context.Background(), TopicDLQ, 0, 0)
+	if last := recs[len(recs)-1]; last.Kind != "dlq_purged" || last.Headers["entry_id"] != *h.DLQEntryID {
+		t.Fatalf("tombstone %+v", last)
+	}
+}
+
+// TestCloseDrainTimeout: Close does not wait past DrainTimeout for a
+// handler that does not end.
+func TestCloseDrainTimeout(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"stuck\"\nkind = \"manual\"\nhandler = \"stuck\"\n", "fn stuck(event) { sleep(60000) }\n", "")
+	m, _ := manifest.Load(path)
+	var stderr strings.Builder
+	o, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: &syncWriter{w: &stderr}, Poll: 10 * time.Millisecond, DrainTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	ctx, cancel := context.WithCancel(context.Background())
+	go o.Fire(ctx, "stuck", nil, Caller{})
+	deadline := time.Now().Add(20 * time.Second)
+	for o.inFlight.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	o.Close()
+	cancel()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("Close took %s", d)
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

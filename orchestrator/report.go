@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/eventlog"
 )
@@ -37,7 +38,7 @@ func handlerJSON(b *Binding) map[string]any {
 func (o *Orchestrator) metrics(b *Binding) Metrics {
 	m := o.view.metricsOf(b.ID)
 	if v, ok := o.perBind.Load(b.ID); ok {
-		m.InFlight = v.(interface{ Load() int64 }).Load()
+		m.InFlight = v.(*atomic.Int64).Load()
 	}
 	return m
 }

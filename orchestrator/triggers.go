@@ -23,20 +23,20 @@ import (
 var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
 // startCron schedules the project's cron bindings, replacing any
-// earlier schedule. Each tick is accepted under the idempotency key
-// cron/<binding>/<version>/<scheduled unix second>, so several nodes
-// running the same schedule dispatch each tick once.
+// earlier schedule: one goroutine per binding sleeps until the next
+// activation of its robfig/cron schedule (in the binding's time zone) and
+// accepts a tick for that exact instant. The idempotency key
+// cron/<binding>/<version>/<scheduled unix second> is therefore the same
+// on every node however late its timer fires, so several nodes running
+// the same schedule dispatch each tick once.
 func (o *Orchestrator) startCron() {
 	o.cronMu.Lock()
 	defer o.cronMu.Unlock()
-	if o.cron != nil {
-		o.cron.Stop()
-		o.cron = nil
-	}
+	o.stopCronLocked()
 	if o.ctx.Err() != nil {
 		return
 	}
-	c := cron.New(cron.WithParser(cronSpec))
+	stop := make(chan struct{})
 	n := 0
 	for _, b := range o.Bindings() {
 		if b.Kind != "cron" {
@@ -47,12 +47,30 @@ func (o *Orchestrator) startCron() {
 			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
 			continue
 		}
-		c.Schedule(sched, cron.FuncJob(func() { o.tick(b, time.Now().Truncate(time.Second)) }))
 		n++
+		o.cronWG.Add(1)
+		go func(b *Binding, sched cron.Schedule) {
+			defer o.cronWG.Done()
+			at := time.Now()
+			for {
+				next := sched.Next(at)
+				if next.IsZero() {
+					return
+				}
+				t := time.NewTimer(time.Until(next))
+				select {
+				case <-stop:
+					t.Stop()
+					return
+				case <-t.C:
+				}
+				o.tick(b, next)
+				at = next
+			}
+		}(b, sched)
 	}
+	o.cronStop = stop
 	if n > 0 {
-		o.cron = c
-		c.Start()
 		o.addConnectors("cron")
 	}
 }
@@ -60,9 +78,14 @@ func (o *Orchestrator) startCron() {
 func (o *Orchestrator) stopCron() {
 	o.cronMu.Lock()
 	defer o.cronMu.Unlock()
-	if o.cron != nil {
-		<-o.cron.Stop().Done()
-		o.cron = nil
+	o.stopCronLocked()
+}
+
+func (o *Orchestrator) stopCronLocked() {
+	if o.cronStop != nil {
+		close(o.cronStop)
+		o.cronStop = nil
+		o.cronWG.Wait()
 	}
 }
 

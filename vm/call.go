@@ -2,17 +2,20 @@ package vm
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/harnlang/harn/compiler"
 )
 
 // callValue calls a non-closure callable (or a generator function) from
 // the interpreter loop.
-func (th *Thread) callValue(fn Value, args []Value) (Value, error) {
+func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 	switch f := fn.(type) {
 	case *Builtin:
+		defer th.recoverNative(f.name, len(th.frames), &v, &err)
 		return f.Fn(th, Args(args))
 	case *BoundMethod:
+		defer th.recoverNative(f.Method, len(th.frames), &v, &err)
 		return f.Fn(th, f.Recv, Args(args))
 	case *Closure:
 		if f.Proto.IsGen || f.Proto.IsStream {
@@ -21,6 +24,39 @@ func (th *Thread) callValue(fn Value, args []Value) (Value, error) {
 		return th.call(f, append([]Value(nil), args...), false)
 	}
 	return th.call(fn, args, false)
+}
+
+// recoverNative is deferred around every call from the interpreter loop
+// into Go code (builtins and methods). A Go panic there — an allocation
+// size the runtime refuses, an index a builtin got wrong — becomes a
+// catchable run-time error instead of ending the process, so one bad call
+// never takes down a script, `harn tool run` or an MCP server. Frames that
+// a nested call into Harn code pushed before the panic are dropped.
+func (th *Thread) recoverNative(name string, depth int, v *Value, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if len(th.frames) > depth {
+		th.frames = th.frames[:depth]
+	}
+	if e, ok := r.(*Error); ok {
+		*v, *err = Nil, e
+		return
+	}
+	*v, *err = Nil, Runtimef("%s failed: %s", name, nativePanicText(r))
+}
+
+// nativePanicText says what went wrong in a native function without the
+// Go runtime's internal wording where a plainer one exists.
+func nativePanicText(r any) string {
+	msg := fmt.Sprint(r)
+	switch {
+	case strings.Contains(msg, "length overflow"), strings.Contains(msg, "len out of range"),
+		strings.Contains(msg, "cap out of range"), strings.Contains(msg, "makeslice"):
+		return "result too large"
+	}
+	return "internal error: " + msg
 }
 
 // makeGenerator creates the value returned by calling a function that
@@ -55,10 +91,11 @@ type Yielder interface {
 }
 
 // callMethod dispatches `recv.name(args)` (builtins.md §2).
-func (th *Thread) callMethod(recv Value, name string, args []Value) (Value, error) {
+func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, err error) {
 	u := th.vm.Universe
 	t := recv.Type()
 	if m := u.Method(t, name); m != nil {
+		defer th.recoverNative(name, len(th.frames), &v, &err)
 		return m.Fn(th, recv, Args(args))
 	}
 	switch r := recv.(type) {

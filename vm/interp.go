@@ -292,6 +292,13 @@ loop:
 			pc++
 			fnv := stack[sp-n-1]
 			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+				if th.ticks++; th.ticks&1023 == 0 {
+					// recursion without loops (tail calls included) still
+					// sees cancellation, deadlines and Ctrl-C
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
 				if op == compiler.TAILCALL && !fr.nested && len(fr.handlers) == 0 {
 					// reuse the frame: move callee and arguments down
 					dst := fr.base - 1
@@ -312,12 +319,6 @@ loop:
 				if len(th.frames) >= MaxFrames {
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
-				}
-				if th.ticks++; th.ticks&1023 == 0 {
-					// recursion without loops still sees cancellation and deadlines
-					if err = th.checkInterrupt(); err != nil {
-						break loop
-					}
 				}
 				save()
 				if err = th.pushFrame(c, n, sp-n); err != nil {

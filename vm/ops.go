@@ -110,7 +110,7 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 			}
 		case compiler.MUL:
 			if n, ok := y.(Int); ok {
-				return repeatString(a.s, int64(n)), nil
+				return RepeatString(a.s, int64(n))
 			}
 		}
 	case *List:
@@ -129,7 +129,7 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 	if op == compiler.MUL {
 		if n, ok := x.(Int); ok {
 			if s, ok := y.(String); ok {
-				return repeatString(s.s, int64(n)), nil
+				return RepeatString(s.s, int64(n))
 			}
 		}
 	}
@@ -207,11 +207,16 @@ func IntPow(a, b int64) Value {
 	return IntOf(result)
 }
 
-func repeatString(s string, n int64) Value {
+// RepeatString is s repeated n times (n <= 0 gives ""), refused with a
+// catchable out-of-memory error when the result would pass the ceiling.
+func RepeatString(s string, n int64) (Value, error) {
 	if n <= 0 || s == "" {
-		return EmptyString
+		return EmptyString, nil
 	}
-	return Str(strings.Repeat(s, int(n)))
+	if err := CheckAlloc("repeating a string", n, int64(len(s))); err != nil {
+		return nil, err
+	}
+	return Str(strings.Repeat(s, int(n))), nil
 }
 
 // Negate is unary minus.

@@ -254,6 +254,16 @@ func (th *Thread) Lock() {
 // Depth is the number of active frames.
 func (th *Thread) Depth() int { return len(th.frames) }
 
+// CallerFile is the source file of the innermost Harn frame ("" when
+// none): builtins that resolve paths relative to the calling module (a
+// template rendered from an imported module) read it.
+func (th *Thread) CallerFile() string {
+	if n := len(th.frames); n > 0 && th.frames[n-1].cl != nil {
+		return th.frames[n-1].cl.Proto.File
+	}
+	return ""
+}
+
 // RunModule runs a module's top-level code and returns the program result
 // (a top-level return value, main's result, or the entry pipeline's value).
 // Tasks the module spawned and nobody awaited are cancelled when it ends.

@@ -29,6 +29,11 @@ func testUniverse() *vm.Universe {
 	u.AddBuiltin(vm.NewBuiltin("Err", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Err(a.At(0)), nil
 	}))
+	// crash() is a builtin with a bug: it panics in Go.
+	u.AddBuiltin(vm.NewBuiltin("crash", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var xs []int
+		return vm.Int(xs[3]), nil
+	}))
 	u.AddGlobal("e", vm.Float(2.718281828459045))
 	return u
 }
@@ -110,5 +115,22 @@ func TestSemantics(t *testing.T) {
 				t.Errorf("error %q, want %q", err, c.err)
 			}
 		})
+	}
+}
+
+// A Go panic inside a builtin is a catchable run-time error (issue 17),
+// and the thread goes on running after it.
+func TestNativePanicIsCatchable(t *testing.T) {
+	out, fail := run(t, `
+let r = try { crash() } catch (e) { "caught" }
+println(r)
+println("after")
+`)
+	if fail != "" || out != "caught\nafter\n" {
+		t.Fatalf("out %q fail %q", out, fail)
+	}
+	_, fail = run(t, "crash()")
+	if !strings.Contains(fail, "crash failed: internal error") {
+		t.Fatalf("uncaught: %q", fail)
 	}
 }

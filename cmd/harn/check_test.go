@@ -24,7 +24,7 @@ func TestCheckCommand(t *testing.T) {
 		status int
 		want   []string
 	}{
-		{[]string{good}, 0, []string{"warning: Function 'f' expects 1 arguments, got 2", "good.harn:4:9"}},
+		{[]string{good}, 0, []string{"warning: Function 'f' expects 1 argument, got 2", "good.harn:4:9"}},
 		{[]string{good, bad}, 1, []string{"error: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
 		{[]string{filepath.Join(dir, "missing.harn")}, 1, []string{"cannot read"}},
 		{nil, 2, []string{"needs at least one FILE"}},

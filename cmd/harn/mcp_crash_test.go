@@ -96,7 +96,7 @@ func TestCrashRecovery(t *testing.T) {
 			p.cmd.Process.Signal(syscall.SIGKILL)
 		}()
 		send(base, time.Now().Add(10*time.Second))
-		p.cmd.Wait()
+		p.wait()
 	}
 	p, base := start()
 	for {
@@ -127,7 +127,7 @@ func TestCrashRecovery(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
-	if err := p.cmd.Wait(); err != nil {
+	if err := p.wait(); err != nil {
 		t.Fatalf("final server: %v", err)
 	}
 

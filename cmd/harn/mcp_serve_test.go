@@ -33,14 +33,15 @@ type harnProc struct {
 	stdout *bufio.Reader
 	mu     sync.Mutex
 	stderr bytes.Buffer
-	lines  chan string // stderr lines
+	lines  chan string   // stderr lines
+	eof    chan struct{} // closed when stderr is read to its end
 }
 
 func startHarn(t *testing.T, env []string, args ...string) *harnProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(append(os.Environ(), "HARN_TEST_MAIN=1"), env...)
-	p := &harnProc{cmd: cmd, lines: make(chan string, 256)}
+	p := &harnProc{cmd: cmd, lines: make(chan string, 256), eof: make(chan struct{})}
 	var err error
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -69,14 +70,22 @@ func startHarn(t *testing.T, env []string, args ...string) *harnProc {
 			}
 		}
 		close(p.lines)
+		close(p.eof)
 	}()
 	t.Cleanup(func() {
 		if p.cmd.ProcessState == nil {
 			p.cmd.Process.Kill()
-			p.cmd.Wait()
+			p.wait()
 		}
 	})
 	return p
+}
+
+// wait reads stderr to its end, then reaps the process (Wait closes the
+// pipe, so it must come last).
+func (p *harnProc) wait() error {
+	<-p.eof
+	return p.cmd.Wait()
 }
 
 func (p *harnProc) errText() string {
@@ -198,7 +207,7 @@ func TestMcpServeStdio(t *testing.T) {
 		t.Fatalf("prompt %v", prompt)
 	}
 	p.stdin.Close()
-	if err := p.cmd.Wait(); err != nil {
+	if err := p.wait(); err != nil {
 		t.Fatalf("exit: %v; stderr:\n%s", err, p.errText())
 	}
 	if got := strings.Count(p.errText(), "[harn] mcp: client=e2e/1 tool="); got != 8 {
@@ -322,7 +331,7 @@ func TestMcpServeHTTP(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
-	if err := p.cmd.Wait(); err != nil {
+	if err := p.wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
 	}
 	snap, _ := os.ReadFile(filepath.Join(state, orchestrator.SnapshotFile))

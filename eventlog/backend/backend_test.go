@@ -2,11 +2,13 @@ package backend_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/harnlang/harn/eventlog/backend"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 	"github.com/harnlang/harn/eventlog/sqlite"
 )
 
@@ -77,5 +79,23 @@ func TestOpen(t *testing.T) {
 	l.Close()
 	if _, err := backend.Open(ctx, dir, env("HARN_EVENT_LOG_BACKEND", "nope")); err == nil {
 		t.Error("an unknown backend opened")
+	}
+}
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+func TestOpenPostgres(t *testing.T) {
+	url := pgtest.Schema(t)
+	l, err := backend.Open(context.Background(), t.TempDir(), env("HARN_EVENT_LOG_URL", url, "HARN_EVENT_LOG_BACKEND", "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.Backend() != "postgres" {
+		t.Errorf("Backend() = %q, want postgres", l.Backend())
+	}
+	if _, err := backend.Open(context.Background(), "", env("HARN_EVENT_LOG_URL", "postgres://u:pw@127.0.0.1:1/db?connect_timeout=2")); err == nil ||
+		strings.Contains(err.Error(), "pw@") {
+		t.Errorf("unreachable database: %v; want an error without the password", err)
 	}
 }

@@ -166,6 +166,10 @@ func Open(ctx context.Context, url string) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: postgres: %w", err)
 	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("eventlog: postgres: %w", err)
+	}
 	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(schemaLock)); err != nil {
 			return err

@@ -60,16 +60,7 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 	}
 	min, max := sig.Arity()
 	if n := len(e.Args); n < min || max >= 0 && n > max {
-		var want string
-		switch {
-		case max < 0:
-			want = fmt.Sprintf("at least %d", min)
-		case min == max:
-			want = fmt.Sprint(min)
-		default:
-			want = fmt.Sprintf("%d-%d", min, max)
-		}
-		c.warnf(e.At, "Function '%s' expects %s arguments, got %d", fn.Name, want, n)
+		c.warnf(e.At, "Function '%s' expects %s, got %d", fn.Name, arityText(min, max, n), n)
 	}
 	bind := c.instantiate(e, sig, args)
 	for i, p := range sig.Params {
@@ -175,6 +166,10 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
 	}
 	recv := c.expr(e.X)
+	if !e.Optional {
+		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
+	}
+	c.unknownUse(e.X, recv, "method call `."+e.Name+"()` on an `unknown` value will fail at runtime if the value has no such method", e.At)
 	for _, a := range e.Args {
 		c.expr(a)
 	}
@@ -287,4 +282,24 @@ func (c *checker) attrs(list []*syntax.Attribute, pipeline bool) {
 			c.warnf(a.At, "`@test` only marks pipelines; it has no effect here")
 		}
 	}
+}
+
+// arityText describes how many arguments a callable takes, as the arity
+// warnings word it: "2 arguments", "1-2 arguments", and "at least 1
+// argument" when too few are passed to a fixed or variadic arity
+// (newer.md §3.4).
+func arityText(min, max, n int) string {
+	plural := func(k int) string {
+		if k == 1 {
+			return "1 argument"
+		}
+		return fmt.Sprintf("%d arguments", k)
+	}
+	switch {
+	case max < 0 || (min == max && n < min):
+		return "at least " + plural(min)
+	case min == max:
+		return plural(min)
+	}
+	return fmt.Sprintf("%d-%d arguments", min, max)
 }

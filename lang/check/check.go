@@ -59,6 +59,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		seen:      map[string]bool{},
 		exprStmt:  opts.ExprStmt,
 		complete:  map[*syntax.MatchExpr]bool{},
+		narrowed:  map[narrowKey]types.Type{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -87,6 +88,7 @@ type checker struct {
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
 	exprStmt  func(s *syntax.ExprStmt, t types.Type)
 	complete  map[*syntax.MatchExpr]bool // matches whose arms cover every value
+	narrowed  map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
 }
 
 // variable is what the checker knows about a binding.
@@ -98,6 +100,9 @@ type variable struct {
 	// nilInit: initialised with nil, the type is fixed by the first non-nil
 	// assignment (language.md §3.1).
 	nilInit bool
+	// annotated: the type was written in the program (a let annotation or
+	// a parameter type), so nil safety applies to it.
+	annotated bool
 }
 
 // funcCtx is the function (or top-level code) being checked.

@@ -65,7 +65,14 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return t
 	case *syntax.TernaryExpr:
 		c.expr(e.Cond)
-		return types.NewUnion(c.expr(e.Then), c.expr(e.Else))
+		saved := c.saveNarrow()
+		c.narrowFor(e.Cond, true)
+		then := c.expr(e.Then)
+		c.restoreNarrow(saved)
+		c.narrowFor(e.Cond, false)
+		els := c.expr(e.Else)
+		c.restoreNarrow(saved)
+		return types.NewUnion(then, els)
 	case *syntax.RangeExpr:
 		c.expr(e.Start)
 		c.expr(e.End)
@@ -77,7 +84,11 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.MemberExpr:
 		return c.member(e)
 	case *syntax.IndexExpr:
-		c.expr(e.X)
+		t := c.expr(e.X)
+		if !e.Optional {
+			c.nilUse(e.X, t, "an index", e.At)
+		}
+		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
 		c.expr(e.Index)
 		return types.Any
 	case *syntax.SliceExpr:
@@ -108,15 +119,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.propagate(types.Any, e.At)
 		return types.Any
 	case *syntax.IfExpr:
-		c.expr(e.Cond)
-		then := c.block(e.Then)
-		switch el := e.Else.(type) {
-		case *syntax.Block:
-			return types.NewUnion(then, c.block(el))
-		case *syntax.IfExpr:
-			return types.NewUnion(then, c.expr(el))
-		}
-		return types.Optional(then)
+		return c.ifExpr(e)
 	case *syntax.MatchExpr:
 		return c.match(e)
 	case *syntax.TryExpr:
@@ -181,6 +184,9 @@ func (c *checker) ident(e *syntax.Ident) types.Type {
 	if b := ref.Binding; b != nil {
 		if ref.Scope == resolve.Hidden {
 			return types.Any
+		}
+		if t, ok := c.narrowed[narrowKey{b, e.Name}]; ok {
+			return t
 		}
 		if v := c.vars[b]; v != nil {
 			return v.t
@@ -269,11 +275,51 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		return c.variant(id.Name, e.Name, nil, e.At, false)
 	}
 	t := c.expr(e.X)
+	if nt, ok := c.narrowedType(e); ok {
+		return nt
+	}
+	if !e.Optional {
+		c.nilUse(e.X, t, "property `"+e.Name+"`", e.At)
+	}
+	c.unknownUse(e.X, t, "property access `."+e.Name+"` on an `unknown` value will fail at runtime if the value is not a shape with that field", e.At)
 	r := c.memberType(t, e.Name, e.At)
 	if e.Optional {
 		return types.Optional(r)
 	}
 	return r
+}
+
+// ifExpr checks an if expression, narrowing each branch by the condition
+// and the code after it when one branch always exits.
+func (c *checker) ifExpr(e *syntax.IfExpr) types.Type {
+	c.expr(e.Cond)
+	saved := c.saveNarrow()
+	c.narrowFor(e.Cond, true)
+	then := c.block(e.Then)
+	c.restoreNarrow(saved)
+	c.narrowFor(e.Cond, false)
+	var out types.Type
+	switch el := e.Else.(type) {
+	case *syntax.Block:
+		out = types.NewUnion(then, c.block(el))
+	case *syntax.IfExpr:
+		out = types.NewUnion(then, c.ifExpr(el))
+	default:
+		out = types.Optional(then)
+	}
+	c.restoreNarrow(saved)
+	thenExits := c.blockExits(e.Then)
+	elseExits := false
+	if b, ok := e.Else.(*syntax.Block); ok {
+		elseExits = c.blockExits(b)
+	}
+	switch {
+	case thenExits && !elseExits:
+		c.narrowFor(e.Cond, false)
+	case elseExits && !thenExits:
+		c.narrowFor(e.Cond, true)
+	}
+	return out
 }
 
 // memberType is the type of `v.name` for a receiver of type t; it
@@ -402,6 +448,9 @@ func hasSpread(args []syntax.Expr) bool {
 
 func (c *checker) structLit(e *syntax.StructLit) types.Type {
 	d := c.env.Lookup(e.Name)
+	if d == nil && c.info.Struct(e.Name) == nil {
+		c.unknownStruct(e)
+	}
 	if d == nil || d.Kind != types.StructDecl {
 		c.dictLit(e.Fields)
 		return types.Any
@@ -517,4 +566,20 @@ func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field)
 		msg += " — did you mean `" + s + "`?"
 	}
 	c.report(sevError, pos, "HARN-TYP-010", "available fields: "+strings.Join(names, ", "), msg)
+}
+
+// unknownStruct reports a struct literal naming no visible struct
+// (newer.md §3.2).
+func (c *checker) unknownStruct(e *syntax.StructLit) {
+	var names []string
+	for _, d := range c.env.Decls() {
+		if d.Kind == types.StructDecl {
+			names = append(names, d.Name)
+		}
+	}
+	msg := "unknown struct type `" + e.Name + "`"
+	if s := diag.Suggest(e.Name, names); s != "" {
+		msg += " — did you mean `" + s + "`?"
+	}
+	c.report(sevError, e.At, "HARN-TYP-012", "declare `struct "+e.Name+" { ... }` or fix the type name", msg)
 }

@@ -7,7 +7,22 @@ import (
 
 func (c *checker) binary(e *syntax.BinaryExpr) types.Type {
 	x := c.expr(e.X)
-	y := c.expr(e.Y)
+	var y types.Type
+	switch e.Op {
+	case "&&", "||":
+		saved := c.saveNarrow()
+		c.narrowFor(e.X, e.Op == "&&")
+		y = c.expr(e.Y)
+		c.restoreNarrow(saved)
+	default:
+		y = c.expr(e.Y)
+	}
+	switch e.Op {
+	case "+", "-", "*", "/", "%", "**":
+		if c.nilArith(e.Op, e.X, x, e.At) || c.nilArith(e.Op, e.Y, y, e.At) {
+			return types.Any
+		}
+	}
 	switch e.Op {
 	case "&&", "||", "==", "!=", "in", "not in":
 		return types.Bool

@@ -31,7 +31,9 @@ func (c *checker) block(b *syntax.Block) types.Type {
 		return types.Nil
 	}
 	c.fn.pushScope()
+	saved := c.saveNarrow()
 	t := c.stmts(b.Stmts, false)
+	c.restoreNarrow(saved)
 	c.fn.popScope()
 	if t == nil {
 		return types.Nil
@@ -113,7 +115,10 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.forStmt(s)
 	case *syntax.WhileStmt:
 		c.expr(s.Cond)
+		saved := c.saveNarrow()
+		c.narrowFor(s.Cond, true)
 		c.block(s.Body)
+		c.restoreNarrow(saved)
 	case *syntax.DeferStmt:
 		c.fn.defers++
 		c.block(s.Body)
@@ -125,7 +130,11 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.throw(t, s.At)
 	case *syntax.GuardStmt:
 		c.expr(s.Cond)
+		saved := c.saveNarrow()
+		c.narrowFor(s.Cond, false)
 		c.block(s.Else)
+		c.restoreNarrow(saved)
+		c.narrowFor(s.Cond, true)
 	case *syntax.RequireStmt:
 		c.expr(s.Cond)
 		if s.Message != nil {
@@ -185,7 +194,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			if known(vt) && !c.fits(s.Value, vt, declared) {
 				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
 			}
-			v = &variable{t: declared, checked: s.Kind != syntax.BindConst}
+			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
@@ -312,10 +321,14 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
+	c.forget(b)
 	if root != s.Target {
 		return // path assignments update part of the value
 	}
 	v := c.vars[b]
+	if v != nil && s.Op == "=" && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
+	}
 	if v == nil || !v.checked {
 		return
 	}
@@ -465,7 +478,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 			t = self
 		}
 		fc.scopes[0][p.Name] = true
-		c.declare(c.binding(p, p.Name), &variable{t: t})
+		c.declare(c.binding(p, p.Name), &variable{t: t, annotated: p.Type != nil})
 	}
 	v := c.stmts(body, false)
 	c.checkEnd(node, fc.ret, body, v)

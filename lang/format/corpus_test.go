@@ -46,6 +46,12 @@ func TestCorpus(t *testing.T) {
 			continue // a parse-error test
 		}
 		out, err := Source(path, src)
+		if _, refused := err.(*UnsupportedError); refused {
+			// Syntax newer than the printer: the file is left alone, which
+			// is correct; say so without failing.
+			t.Logf("left alone: %v", err)
+			continue
+		}
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

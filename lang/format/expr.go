@@ -47,7 +47,7 @@ func precOf(x syntax.Expr) int {
 	case *syntax.UnaryExpr:
 		return precUnary
 	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
-		*syntax.PropagateExpr, *syntax.StructLit:
+		*syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
 		return precPostfix
 	}
 	return precPrimary
@@ -73,6 +73,7 @@ func (p *printer) expr(x syntax.Expr) doc {
 }
 
 func (p *printer) expr1(x syntax.Expr) doc {
+	checkKnown(x)
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return text(x.Name)
@@ -113,7 +114,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		}
 		return concat{text(op), p.exprAt(x.X, precPower)}
 	case *syntax.TernaryExpr:
-		return grp(p.exprAt(x.Cond, precOr), text(" ? "), p.exprAt(x.Then, precTernary),
+		return grp(p.clarified(x.Cond, precOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, precTernary),
 			indent{sp, text(": "), p.exprAt(x.Else, precTernary)})
 	case *syntax.RangeExpr:
 		d := concat{p.exprAt(x.Start, precTernary), text(" to "), p.exprAt(x.End, precTernary)}
@@ -123,7 +124,8 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return d
 	case *syntax.PipeExpr:
 		return p.pipe(x)
-	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.PropagateExpr:
+	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.PropagateExpr,
+		*syntax.NonNilExpr:
 		return p.chain(x)
 	case *syntax.CallExpr:
 		return p.call(x)
@@ -206,6 +208,7 @@ func (p *printer) dict(openAt syntax.Pos, entries []*syntax.DictEntry) doc {
 }
 
 func (p *printer) entry(e *syntax.DictEntry) doc {
+	checkKnown(e)
 	switch {
 	case e.Spread != nil:
 		return concat{text("..."), p.expr(e.Spread)}
@@ -235,13 +238,37 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		ops = append(ops, b)
 		left = b.X
 	}
-	parts := concat{p.exprAt(left, prec)}
+	operand := func(y syntax.Expr, min int) doc {
+		if prec == precOr {
+			return p.clarified(y, min, "&&")
+		}
+		return p.exprAt(y, min)
+	}
+	parts := concat{operand(left, prec)}
 	var rest concat
 	for i := len(ops) - 1; i >= 0; i-- {
 		b := ops[i]
-		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sp, p.exprAt(b.Y, prec+1))
+		sep := doc(sp)
+		if len(ops) == 1 && simple(b.Y) {
+			sep = text(" ") // x(…) != nil: the short operand stays with the operator
+		}
+		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
+}
+
+// clarified prints x at level min, and also parenthesises it when it is
+// a binary expression with one of ops, where the parentheses the grammar
+// does not need still help a reader: `(a && b) || c`, `(a || b) ? x : y`.
+func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
+	if b, ok := x.(*syntax.BinaryExpr); ok && precOf(x) >= min {
+		for _, op := range ops {
+			if b.Op == op {
+				return concat{p.inline(leftmost(x)), text("("), p.expr(x), text(")")}
+			}
+		}
+	}
+	return p.exprAt(x, min)
 }
 
 // pipe prints `x |> f |> g`, breaking before each `|>`.
@@ -290,6 +317,10 @@ func (p *printer) chain(x syntax.Expr) doc {
 			links = append(links, n)
 			head = n.X
 			continue
+		case *syntax.NonNilExpr:
+			links = append(links, n)
+			head = n.X
+			continue
 		}
 		break
 	}
@@ -312,7 +343,15 @@ func (p *printer) chain(x syntax.Expr) doc {
 		sc.i++
 	}
 	var rest concat
+	lastPropagate := false
 	for i := len(links) - 1; i >= 0; i-- {
+		if _, nonNil := links[i].(*syntax.NonNilExpr); lastPropagate && !nonNil {
+			// `x?` then `.y`, `[i]` or `?` would read as `x?.y`, `x?[i]`
+			// or `x??`: parenthesise what comes before.
+			out = concat{text("("), out, rest, text(")")}
+			rest = nil
+		}
+		_, lastPropagate = links[i].(*syntax.PropagateExpr)
 		switch n := links[i].(type) {
 		case *syntax.MemberExpr:
 			dot := "."
@@ -353,6 +392,8 @@ func (p *printer) chain(x syntax.Expr) doc {
 			rest = append(rest, text("]"))
 		case *syntax.PropagateExpr:
 			rest = append(rest, text("?"))
+		case *syntax.NonNilExpr:
+			rest = append(rest, text("!"))
 		}
 	}
 	if calls >= 2 {

@@ -57,6 +57,12 @@ func TestLayout(t *testing.T) {
 		{"var becomes nothing else", "var x = 1\nx += 2\n", "var x = 1\nx += 2\n"},
 		{"keyword expressions", "parallel each xs with {max_concurrent: 2} { x -> f(x) }\nselect {\nv from ch { println(v) }\ntimeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n",
 			"parallel each xs with { max_concurrent: 2 } { x -> f(x) }\nselect {\n  v from ch { println(v) }\n  timeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n"},
+		{"newer syntax", "import * as m from \"lib\"\nfn f(k) {\n  mutex ( k ) { return m.x! }\n}\n",
+			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
+		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
+			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n"},
+		{"open records", "fn f(c: {name: string, ...dict<string, int>}, d: {...R, id: int}) {}\n",
+			"fn f(c: {name: string, ...dict<string, int>}, d: {id: int, ...R}) {}\n"},
 		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
 	} {
 		check(t, c.name, c.in, c.want)
@@ -99,11 +105,35 @@ func TestLineBreaking(t *testing.T) {
 		"let r = some_long_value_name\n  |> first_transformation\n  |> second_transformation\n  |> third_one_here_xyz_and_more_text\n")
 	check(t, "expanded dict stays", "let cfg = {\n  a: 1, b: 2}\n", "let cfg = {\n  a: 1,\n  b: 2,\n}\n")
 	check(t, "ternary", "let label = some_condition_that_is_long && another_condition ? \"a long string value\" : \"another long string\"\n",
-		"let label = some_condition_that_is_long && another_condition ? \"a long string value\"\n  : \"another long string\"\n")
+		"let label = (some_condition_that_is_long && another_condition) ? \"a long string value\"\n  : \"another long string\"\n")
+	check(t, "clarifying parentheses", "let j = a && b || c\nlet k = a || b ? 1 : 2\n", "let j = (a && b) || c\nlet k = (a || b) ? 1 : 2\n")
+	check(t, "short operand stays", "let found = regex_match(\"a very long pattern that will not fit on the line at all, no way\", text_input) != nil\n",
+		"let found = regex_match(\n  \"a very long pattern that will not fit on the line at all, no way\",\n  text_input,\n) != nil\n")
 }
 
 func TestUnparsable(t *testing.T) {
 	if _, err := Source("bad.harn", []byte("let = 1\n")); err == nil || !strings.Contains(err.Error(), "bad.harn:1:5") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestUnknownSyntaxIsRefused: a node kind or a set field the printer does
+// not know makes it refuse rather than drop code.
+func TestUnknownSyntaxIsRefused(t *testing.T) {
+	type Future struct{ X int }
+	func() {
+		defer func() {
+			if _, ok := recover().(unsupported); !ok {
+				t.Error("an unknown node kind was not refused")
+			}
+		}()
+		checkKnown(&Future{X: 1})
+	}()
+	saved := known["BreakStmt"]
+	delete(knownSet["BreakStmt"], "At")
+	defer func() { knownSet["BreakStmt"]["At"] = true; known["BreakStmt"] = saved }()
+	_, err := Source("x.harn", []byte("while true {\n  break\n}\n"))
+	if _, ok := err.(*UnsupportedError); !ok {
+		t.Errorf("an unknown field was not refused: %v", err)
 	}
 }

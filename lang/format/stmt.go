@@ -10,6 +10,7 @@ import (
 // stmt prints a statement or declaration (without surrounding comments;
 // the statement list places those).
 func (p *printer) stmt(s syntax.Stmt) doc {
+	checkKnown(s)
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		switch x := s.X.(type) {
@@ -38,6 +39,9 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 	case *syntax.DeferStmt:
 		return concat{text("defer "), p.block(s.Body)}
 	case *syntax.MutexStmt:
+		if s.Key != nil {
+			return concat{text("mutex("), p.expr(s.Key), text(") "), p.body(s.Body)}
+		}
 		return concat{text("mutex "), p.body(s.Body)}
 	case *syntax.ReturnStmt:
 		if s.Value == nil {
@@ -138,6 +142,9 @@ func (p *printer) importDecl(s *syntax.ImportDecl) doc {
 		d = append(d, text("pub "))
 	}
 	d = append(d, text("import "))
+	if s.Namespace != nil {
+		return append(d, text("* as "+s.Namespace.Name+" from "+p.textAt(s.PathPos)))
+	}
 	if i := p.tokenAt(s.PathPos); i >= 0 && p.toks[i].Kind == syntax.TokIdent {
 		// import a::b::{x, y}
 		d = append(d, text(strings.ReplaceAll(s.Path, "/", "::")+"::{"))
@@ -238,6 +245,7 @@ func (p *printer) params(ps []*syntax.Param, paren syntax.Pos) doc {
 }
 
 func (p *printer) param(prm *syntax.Param) doc {
+	checkKnown(prm)
 	d := concat{}
 	if prm.Rest {
 		d = append(d, text("..."))
@@ -532,6 +540,7 @@ func (p *printer) evalPack(s *syntax.EvalPackDecl) doc {
 // ---- patterns ----
 
 func (p *printer) pattern(pt syntax.Pattern) doc {
+	checkKnown(pt)
 	lead := p.inline(pt.Position())
 	var d doc
 	switch pt := pt.(type) {
@@ -615,6 +624,7 @@ func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
 }
 
 func (p *printer) type1(t syntax.TypeExpr) doc {
+	checkKnown(t)
 	switch t := t.(type) {
 	case *syntax.NamedType:
 		if len(t.Args) == 0 {
@@ -641,6 +651,11 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 				}
 				return concat{text(name + ": "), p.typ(f.Type)}
 			}}
+		}
+		if t.Rest != nil {
+			// an open record: `...rest` or `...dict<string, V>` (printed last)
+			rest := t.Rest
+			elems = append(elems, elem{rest.Position(), func() doc { return concat{text("..."), p.typ(rest)} }})
 		}
 		return p.seq("{", elems, "}", p.closing(t.At), false)
 	case *syntax.FnType:

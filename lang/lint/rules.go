@@ -176,6 +176,8 @@ func leftmost(x syntax.Expr) syntax.Pos {
 			x = n.X
 		case *syntax.PropagateExpr:
 			x = n.X
+		case *syntax.NonNilExpr:
+			x = n.X
 		default:
 			return x.Position()
 		}

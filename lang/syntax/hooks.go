@@ -370,6 +370,9 @@ func (h *scopedPath) Parse(lex *lexer.PeekingLexer) error {
 	if t.Type != tIdent {
 		return participle.NextMatch
 	}
+	if !isPunct(c.peekAt(1), ":") {
+		fail(t, "import path string") // `import name` without `::`
+	}
 	h.Pos = t.Pos
 	for {
 		t := c.peek()

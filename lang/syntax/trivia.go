@@ -53,7 +53,7 @@ func (t Token) End() Pos {
 func Scan(path string, src []byte) ([]Token, error) {
 	sc := newScanner(path, string(src), 1, 1, true)
 	sc.comments = true
-	var out []Token
+	out := make([]Token, 0, len(src)/3+8)
 	for {
 		t, err := sc.Next()
 		if err != nil {

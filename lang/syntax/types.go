@@ -340,6 +340,6 @@ func (c cursor) attrValue() Expr {
 		}
 		return &CallExpr{At: id.At, Fn: id, Args: args}
 	}
-	fail(t, "attribute value")
+	fail(t, "attribute value (literal or identifier)")
 	return nil
 }

@@ -18,7 +18,8 @@ package types
 //     arguments covariant); a struct satisfies an interface when its impl
 //     has every method with the same number of non-`self` parameters (a
 //     struct whose impl is not visible satisfies every interface);
-//   - any callable flows into closure and into every fn type.
+//   - any callable flows into closure and into every fn type that passes
+//     it at least as many arguments as it requires.
 func AssignableTo(src, dst Type) bool { return assignable(src, dst, 0) }
 
 func assignable(src, dst Type, depth int) bool {
@@ -138,8 +139,15 @@ func assignable(src, dst Type, depth int) bool {
 		s, ok := src.(*Result)
 		return ok && assignable(s.Ok, d.Ok, depth) && assignable(s.Err, d.Err, depth)
 	case *Func:
-		_, isFn := src.(*Func)
-		return isFn || src == Closure
+		s, isFn := src.(*Func)
+		if !isFn {
+			return src == Closure
+		}
+		// A callback that needs more arguments than the caller passes does
+		// not fit (newer.md §3.4).
+		min, _ := s.Arity()
+		_, dmax := d.Arity()
+		return dmax < 0 || min <= dmax
 	case *Handle:
 		s, ok := src.(*Handle)
 		return ok && s.Name == d.Name

@@ -5,7 +5,8 @@ import (
 )
 
 // BenchmarkAuthenticate is the per-request cost of each mode, without
-// HTTP (the JWKS and introspection servers are on loopback).
+// HTTP (the JWKS server is on loopback, fetched once), with the
+// verified-token cache and without it.
 func BenchmarkAuthenticate(b *testing.B) {
 	testKeys(b)
 	srv := newJWKSServer(b, publicJWK(b, &rsaKey.PublicKey, "rsa1", "RS256"), publicJWK(b, &ecKey.PublicKey, "ec1", ""))
@@ -23,10 +24,13 @@ func BenchmarkAuthenticate(b *testing.B) {
 	for _, bc := range []struct {
 		name    string
 		headers map[string]string
+		cold    bool // forget verified tokens before each request
 	}{
-		{"api-key", map[string]string{"X-Api-Key": "bench-key"}},
-		{"jwt-rs256", bearer(rsTok)},
-		{"jwt-es256", bearer(esTok)},
+		{"api-key", map[string]string{"X-Api-Key": "bench-key"}, false},
+		{"jwt-rs256", bearer(rsTok), false},
+		{"jwt-es256", bearer(esTok), false},
+		{"jwt-rs256-uncached", bearer(rsTok), true},
+		{"jwt-es256-uncached", bearer(esTok), true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			if got := authenticate(c, bc.headers); !got.ok {
@@ -35,6 +39,12 @@ func BenchmarkAuthenticate(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
+				if bc.cold {
+					tc := &c.oauth.jwks.verified
+					tc.mu.Lock()
+					clear(tc.m)
+					tc.mu.Unlock()
+				}
 				authenticate(c, bc.headers)
 			}
 		})

@@ -367,7 +367,7 @@ func (c *conn) toolsCall(x *Call) any {
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers
 	work := func() {
-		res := tx.outcome(t.Call(tx, args))
+		res := guardHandler(func() any { return tx.outcome(t.Call(tx, args)) })
 		if o, ok := res.(*jsonv.Object); ok && req.modern && !o.Has("resultType") {
 			o.Set("resultType", "complete") // stored exactly as the inline answer
 		}

@@ -64,8 +64,10 @@
 // sampling/createMessage) whose answer the reader delivers. A
 // tools/call that opts in to the tasks extension for a tool that
 // supports it becomes a task: the create answer is written first, the
-// work runs next, and tasks/get, tasks/update and tasks/cancel reach it
-// from any connection of the same client identity.
+// work runs next, and tasks/get, tasks/update, tasks/cancel and
+// tasks/list reach it from any connection of the same owner: the client
+// identity, qualified on HTTP by the principal the Authenticator
+// returned.
 //
 // # HTTP
 //

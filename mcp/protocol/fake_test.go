@@ -53,6 +53,9 @@ func (f *fake) Tools(r *Request) ([]*jsonv.Object, *Error) {
 }
 
 func (f *fake) Tool(r *Request, name string) (Tool, bool) {
+	if name == "crash" { // unlisted: a handler with a bug
+		return &fakeTool{f: f, name: name}, true
+	}
 	for _, n := range fakeTools {
 		if n == name {
 			return &fakeTool{f: f, name: name}, true
@@ -132,6 +135,10 @@ func textResult(text string) *jsonv.Object {
 
 func (t *fakeTool) Call(x *Call, args any) any {
 	switch t.name {
+	case "crash":
+		var m map[string]int
+		m["boom"] = 1 // a nil-map write: a Go panic inside the handler
+		return nil
 	case "echo":
 		v, _ := args.(*jsonv.Object).Get("text")
 		return textResult(fmt.Sprint(v))

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -173,8 +172,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // way to deliver the progress it asked for. Notifications for a client
 // that does not accept SSE are dropped.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
-	lines := make(chan []byte, 16)
-	c := h.srv.newConn(newWriter(&lineSink{out: lines}), true)
+	lines := make(chan message1, 16)
+	c := h.srv.newConn(&writer{emit: func(v any, line []byte) { lines <- message1{v, line} }}, true)
 	c.principal = principal
 	c.handle(m)
 	accept := r.Header.Get("Accept")
@@ -186,9 +185,9 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	want := idKey(m.id)
 	done := r.Context().Done()
 	for answered := false; !answered; {
-		var line []byte
+		var msg message1
 		select {
-		case line = <-lines:
+		case msg = <-lines:
 		case <-done:
 			// The client went away: cancel its request as
 			// notifications/cancelled would, and stop writing.
@@ -196,8 +195,8 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 			answered = true
 			continue
 		}
-		v, _ := jsonv.Parse(line)
-		o, _ := v.(*jsonv.Object)
+		line := msg.line
+		o, _ := msg.v.(*jsonv.Object)
 		if o == nil {
 			continue
 		}
@@ -514,21 +513,9 @@ func firstValue(v string) string {
 	return strings.TrimSpace(first)
 }
 
-// lineSink splits what a writer writes into lines.
-type lineSink struct {
-	buf []byte
-	out chan<- []byte
-}
-
-func (s *lineSink) Write(p []byte) (int, error) {
-	s.buf = append(s.buf, p...)
-	for {
-		i := bytes.IndexByte(s.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		line := append([]byte(nil), s.buf[:i]...)
-		s.buf = s.buf[i+1:]
-		s.out <- line
-	}
+// message1 is one outgoing message of an HTTP request's connection:
+// the value (to route it without parsing it again) and its JSON text.
+type message1 struct {
+	v    any
+	line []byte
 }

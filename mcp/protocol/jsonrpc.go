@@ -130,12 +130,15 @@ func idKey(id any) string {
 }
 
 // writer is a connection's one writer: it serializes every outgoing
-// line, whichever goroutine produced it.
+// line, whichever goroutine produced it, to a stream (stdio) or, with
+// emit set, to a function that gets each message with its text (an
+// HTTP request's connection, which routes messages by id).
 type writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	buf []byte
-	err error
+	mu   sync.Mutex
+	w    *bufio.Writer
+	emit func(v any, line []byte)
+	buf  []byte
+	err  error
 }
 
 func newWriter(w io.Writer) *writer { return &writer{w: bufio.NewWriterSize(w, 64<<10)} }
@@ -143,6 +146,10 @@ func newWriter(w io.Writer) *writer { return &writer{w: bufio.NewWriterSize(w, 6
 func (w *writer) line(v any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.emit != nil {
+		w.emit(v, jsonv.Marshal(v))
+		return
+	}
 	if w.err != nil {
 		return
 	}

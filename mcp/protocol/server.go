@@ -3,6 +3,7 @@ package protocol
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -558,7 +559,7 @@ func (c *conn) dispatch(req *Request) {
 		c.reply(req, c.listResult(req, "tools", items))
 	case "tools/call":
 		c.queue(req, c.toolsCall)
-	case "tasks/get", "tasks/update", "tasks/cancel":
+	case "tasks/get", "tasks/update", "tasks/cancel", "tasks/list":
 		c.reply(req, c.taskMethod(req))
 	case "resources/list":
 		c.replyList(req, "resources", pr.Resources)
@@ -610,8 +611,10 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 	job := func() {
 		var res any
 		if !req.cancel.isCancelled() {
-			x := c.newCall(req, nil)
-			res = x.outcome(run(x))
+			res = guardHandler(func() any {
+				x := c.newCall(req, nil)
+				return x.outcome(run(x))
+			})
 		}
 		c.mu.Lock()
 		if c.inflight[key] == req {
@@ -625,6 +628,18 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 	if !c.enqueue(job) {
 		c.fail(req, Errorf(CodeInternalError, "server is shutting down"))
 	}
+}
+
+// guardHandler runs one request's handler so that a Go panic in it (a
+// bug in a builtin or in the projection) is answered as an internal error
+// for that request alone: the server keeps reading and serving the others.
+func guardHandler(run func() any) (res any) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = Errorf(CodeInternalError, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	return run()
 }
 
 func (c *conn) replyList(req *Request, key string, list func(*Request) ([]any, *Error)) {

@@ -182,6 +182,14 @@ func TestTasks(t *testing.T) {
 		if got["status"] != "cancelled" || got["statusMessage"] != msgCancelled || got["result"] != nil {
 			t.Errorf("cancelled %s", js(got))
 		}
+		list := c.call(50, "tasks/list", modern(nil, tasksCaps))["result"].(map[string]any)
+		if ts := list["tasks"].([]any); len(ts) != 1 || ts[0].(map[string]any)["taskId"] != id || list["resultType"] != "complete" {
+			t.Errorf("tasks/list %s", js(list))
+		}
+		if ts := c.call(51, "tasks/list", other)["result"].(map[string]any)["tasks"].([]any); len(ts) != 0 {
+			t.Errorf("another owner's tasks/list %s", js(ts))
+		}
+		jsonEq(t, "tasks/list without opt-in", c.call(52, "tasks/list", modern(nil, nil))["error"].(map[string]any)["code"], `-32021`)
 		jsonEq(t, "cancel twice", c.call(7, "tasks/cancel", modern(map[string]any{"taskId": id}, tasksCaps))["error"],
 			`{"code":-32602,"message":"Cannot cancel task: already in terminal status 'cancelled'"}`)
 		// A task that needs client input fails.
@@ -265,4 +273,18 @@ func TestQuiesceAndListChanged(t *testing.T) {
 	if strings.Join(order, ",") != "notifications/tools/list_changed,notifications/prompts/list_changed" {
 		t.Errorf("notifications %v", order)
 	}
+}
+
+// A Go panic inside one handler answers that request with an internal
+// error; the server goes on serving (issue 17).
+func TestHandlerPanicKeepsServing(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	e, _ := c.call(2, "tools/call", map[string]any{"name": "crash"})["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32603) || !strings.Contains(e["message"].(string), "internal error") {
+		t.Fatalf("crash answered %s", js(e))
+	}
+	jsonEq(t, "after the crash", c.call(3, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "still here"}})["result"],
+		`{"content":[{"type":"text","text":"still here"}],"isError":false}`)
 }

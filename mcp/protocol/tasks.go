@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"sort"
 	"sync"
 	"time"
 
@@ -80,6 +81,25 @@ func (s *taskStore) get(id, owner string) *task {
 	return t
 }
 
+// list is the owner's live tasks, oldest first.
+func (s *taskStore) list(owner string) []*task {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*task
+	for _, t := range s.tasks {
+		if t.owner == owner && time.Since(t.created) <= taskTTL*time.Millisecond {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].created.Equal(out[j].created) {
+			return out[i].created.Before(out[j].created)
+		}
+		return out[i].id < out[j].id
+	})
+	return out
+}
+
 // UUIDv7 is an RFC 9562 version 7 UUID for time now.
 func UUIDv7(now time.Time) string {
 	var b [16]byte
@@ -148,10 +168,14 @@ func (t *task) finish(res any) {
 	}
 }
 
-// taskMethod answers tasks/get, tasks/update and tasks/cancel.
+// taskMethod answers tasks/get, tasks/update, tasks/cancel and
+// tasks/list.
 func (c *conn) taskMethod(req *Request) any {
 	if !req.TasksOptIn() {
 		return MissingTasksCapability()
+	}
+	if req.method == "tasks/list" {
+		return c.tasksList(req)
 	}
 	prefix := "Failed to retrieve task: "
 	if req.method == "tasks/cancel" {
@@ -196,4 +220,17 @@ func (c *conn) taskMethod(req *Request) any {
 		o.Set("error", Errorf(CodeInternalError, t.message).Object())
 	}
 	return o
+}
+
+// tasksList answers tasks/list: the requester's tasks, oldest first,
+// paged like the other lists (mcp-projection.md §9).
+func (c *conn) tasksList(req *Request) any {
+	tasks := c.srv.tasks.list(req.taskOwner())
+	items := make([]any, len(tasks))
+	for i, t := range tasks {
+		t.mu.Lock()
+		items[i] = t.fields()
+		t.mu.Unlock()
+	}
+	return c.listResult(req, "tasks", items)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator"
@@ -26,11 +27,16 @@ func resource(uri, name, desc, mime string) *jsonv.Object {
 	return o
 }
 
-func ctxOf(r *protocol.Request) context.Context { return context.Background() }
+// readCtx bounds the log reads of a list, read or completion: these
+// requests answer on the reader without a cancellable call.
+func readCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 30*time.Second)
+}
 
 // Resources is resources/list.
 func (s *Server) Resources(r *protocol.Request) ([]any, *protocol.Error) {
-	ctx := ctxOf(r)
+	ctx, cancel := readCtx()
+	defer cancel()
 	out := []any{resource("harn://manifest", "Manifest", "The running orchestrator manifest", "application/toml")}
 	for _, t := range staticTopics {
 		out = append(out, resource("harn://topic/"+t, t, "EventLog topic "+t, "application/json"))
@@ -82,7 +88,8 @@ func notFound(msg string) *protocol.Error { return protocol.Errorf(protocol.Code
 
 // ReadResource is resources/read; every failure is -32002.
 func (s *Server) ReadResource(r *protocol.Request, uri string) any {
-	ctx := ctxOf(r)
+	ctx, cancel := readCtx()
+	defer cancel()
 	contents := func(text, mime string) any {
 		c := jsonv.NewObject(3)
 		c.Set("uri", uri)
@@ -153,7 +160,8 @@ func (s *Server) ReadResource(r *protocol.Request, uri string) any {
 // Complete is completion/complete for the resource templates and prompt
 // arguments; the protocol layer ranks and caps the candidates.
 func (s *Server) Complete(r *protocol.Request, ref protocol.CompletionRef, argument, value string) ([]string, *protocol.Error) {
-	ctx := ctxOf(r)
+	ctx, cancel := readCtx()
+	defer cancel()
 	if ref.Type == "ref/prompt" {
 		return s.completePrompt(ref.Name, argument)
 	}

@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -61,6 +60,7 @@ type Server struct {
 	proto *protocol.Server
 	errMu sync.Mutex
 	root  string
+	rec   *recorder
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node
@@ -81,6 +81,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, orch: o, root: m.Root}
+	s.rec = newRecorder(opts.Log, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()
 	return s, nil
@@ -124,7 +125,15 @@ func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Hand
 
 // Close stops the node: triggers stop, attempts in flight finish and
 // are recorded, the final snapshot is written.
-func (s *Server) Close() error { return s.orch.Close() }
+func (s *Server) Close() error {
+	err := s.orch.Close()
+	s.rec.close()
+	return err
+}
+
+// Flush waits until the observability records of the calls answered so
+// far are in the log.
+func (s *Server) Flush() { s.rec.Flush() }
 
 // logf writes one operational line to stderr.
 func (s *Server) logf(format string, args ...any) {
@@ -172,6 +181,3 @@ func toJSONV(v any) any {
 	}
 	return out
 }
-
-// projectFile is a path under the project root.
-func (s *Server) projectFile(rel string) string { return filepath.Join(s.root, rel) }

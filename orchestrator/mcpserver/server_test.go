@@ -396,6 +396,7 @@ func TestToolCalls(t *testing.T) {
 
 	// observability: a stderr line and an action-graph record per call;
 	// fire carries the client identity and trace id into the event.
+	c.srv.Flush()
 	lines := strings.Count(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool=")
 	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
 	calls := 0
@@ -568,5 +569,39 @@ func TestWatchReloads(t *testing.T) {
 	}
 	if c.srv.orch.Binding("cron-fail").Version != 2 || c.srv.orch.Binding("bad") != nil {
 		t.Fatal("bad manifest was swapped in")
+	}
+}
+
+// TestFireAsTask: a 2026-07-28 client that opts into the tasks extension
+// gets a task for harn.trigger.fire and polls it to the dispatch handle.
+func TestFireAsTask(t *testing.T) {
+	c := newClient(t)
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "modern", "version": "2"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}
+	created := c.call("tools/call", map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}, "_meta": meta})
+	id, _ := get(created, "result", "taskId").(string)
+	if get(created, "result", "resultType") != "task" || id == "" {
+		t.Fatalf("created %s", js(created))
+	}
+	// A read-only tool stays inline for the same client.
+	if r := c.call("tools/call", map[string]any{"name": "harn.trigger.list", "arguments": map[string]any{}, "_meta": meta}); get(r, "result", "resultType") != "complete" {
+		t.Fatalf("list %s", js(r))
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := c.call("tasks/get", map[string]any{"taskId": id, "_meta": meta})
+		if st := get(got, "result", "status"); st != "working" {
+			if st != "completed" || get(got, "result", "result", "structuredContent", "status") != "succeeded" {
+				t.Fatalf("task %s", js(got))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("task never finished")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(c.stderr.String(), "client=modern/2 tool=harn.trigger.fire status=completed") {
+		t.Fatalf("stderr %s", c.stderr.String())
 	}
 }

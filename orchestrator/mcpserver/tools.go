@@ -289,9 +289,7 @@ func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr
 		return
 	}
 	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
-	if _, err := s.orch.Log().Append(context.Background(), orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers}); err != nil {
-		s.logf("[harn] mcp: recording tool call %s: %v", id, err)
-	}
+	s.rec.add(orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
 }
 
 // check validates arguments against the tool's fields, naming the field

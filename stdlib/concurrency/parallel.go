@@ -18,6 +18,7 @@ package concurrency
 import (
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
+	"strconv"
 )
 
 const (
@@ -64,6 +65,11 @@ func init() {
 			n, ok := a.Int(1)
 			if !ok {
 				return nil, vm.Typef("parallel: expected an int count, got %s", a.At(1).Type())
+			}
+			// the result is a list of n values: refuse a count whose
+			// result could never be held, before allocating anything
+			if err := vm.CheckAlloc("parallel "+strconv.FormatInt(n, 10), n, 24); err != nil {
+				return nil, err
 			}
 			p.n = int(max(n, 0))
 		} else {

@@ -88,19 +88,23 @@ func toInt(v vm.Value) vm.Value {
 		return x
 	case *Decimal:
 		return decimalToInt(x)
+	case vm.Bool:
+		// newer.md §2.12: bools convert to 1 and 0
+		if x {
+			return lib.Intv(1)
+		}
+		return lib.Intv(0)
 	case vm.Float:
+		// newer.md §2.12: NaN and floats outside the int range give nil
+		// (April saturated them and mapped NaN to 0)
 		f := float64(x)
-		switch {
-		case math.IsNaN(f):
-			return lib.Intv(0)
-		case f >= 9223372036854775807:
-			return lib.Intv(math.MaxInt64)
-		case f <= -9223372036854775808:
-			return lib.Intv(math.MinInt64)
+		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
+			return vm.Nil
 		}
 		return lib.Intv(int64(f))
 	case vm.String:
-		n, err := strconv.ParseInt(x.Go(), 10, 64)
+		// newer.md §2.12: surrounding whitespace is trimmed first
+		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
 		if err != nil {
 			return vm.Nil
 		}
@@ -118,7 +122,7 @@ func toFloatValue(v vm.Value) vm.Value {
 	case vm.Int:
 		return vm.Float(float64(x))
 	case vm.String:
-		if f, ok := parseDecimal(x.Go()); ok {
+		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
 			return vm.Float(f)
 		}
 	}

@@ -158,7 +158,19 @@ func bindingsArg(a vm.Args, i int) *vm.Dict {
 
 // templateBaseDir is the calling script's directory (fallback: the
 // execution root).
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
 func templateBaseDir(th *vm.Thread) string {
+	// A template named by a function of an imported module is relative to
+	// that module's file, like its imports.
+	if f := th.CallerFile(); f != "" && !vm.IsStdFile(f) && fileExists(f) {
+		if abs, err := filepath.Abs(filepath.Dir(f)); err == nil {
+			return abs
+		}
+	}
 	if d := th.VM().ScriptDir; d != "" {
 		return d
 	}

@@ -28,10 +28,7 @@ func init() {
 		if !ok {
 			return nil, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
 		}
-		if n <= 0 {
-			return vm.EmptyString, nil
-		}
-		return lib.Str(strings.Repeat(s, int(n))), nil
+		return vm.RepeatString(s, n)
 	})
 	lib.Def("indent", "indent(text, prefix = \"  \")", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("indent", args, 0)

@@ -100,12 +100,8 @@ func init() {
 	sm("lines", "s.lines()", "lines without their endings", func(s string, args vm.Args) vm.Value {
 		return lib.StrList(Lines(s))
 	})
-	sm("repeat", "s.repeat(n?)", "n copies (default 1)", func(s string, args vm.Args) vm.Value {
-		n := args.IntOr(0, 1)
-		if n <= 0 || s == "" {
-			return vm.EmptyString
-		}
-		return lib.Str(strings.Repeat(s, int(n)))
+	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return vm.RepeatString(recv.(vm.String).Go(), args.IntOr(0, 1))
 	})
 	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
@@ -114,11 +110,11 @@ func init() {
 		}
 		return lib.Str(string(rs))
 	})
-	sm("pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(s string, args vm.Args) vm.Value {
-		return lib.Str(padChars(s, args, true))
+	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return padChars(recv.(vm.String).Go(), args, true)
 	})
-	sm("pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(s string, args vm.Args) vm.Value {
-		return lib.Str(padChars(s, args, false))
+	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return padChars(recv.(vm.String).Go(), args, false)
 	})
 }
 
@@ -150,10 +146,11 @@ func Lines(s string) []string {
 }
 
 // padChars pads s to width chars with the first char of display(ch).
-func padChars(s string, args vm.Args, left bool) string {
+func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
+	recv := lib.Str(s)
 	width, ok := args.Int(0)
 	if !ok {
-		return s
+		return recv, nil
 	}
 	fill := " "
 	if args.Has(1) {
@@ -163,10 +160,13 @@ func padChars(s string, args vm.Args, left bool) string {
 	}
 	n := width - int64(lib.RuneCount(s))
 	if n <= 0 {
-		return s
+		return recv, nil
+	}
+	if err := vm.CheckAlloc("padding a string", n, int64(len(fill))); err != nil {
+		return nil, err
 	}
 	if left {
-		return strings.Repeat(fill, int(n)) + s
+		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
 	}
-	return s + strings.Repeat(fill, int(n))
+	return lib.Str(s + strings.Repeat(fill, int(n))), nil
 }

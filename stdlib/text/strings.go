@@ -275,6 +275,9 @@ func builtinStrPad(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if n <= 0 {
 		return lib.Str(s), nil
 	}
+	if err := vm.CheckAlloc("str_pad", n, int64(len(fill))); err != nil {
+		return nil, err
+	}
 	switch side {
 	case "left":
 		return lib.Str(strings.Repeat(fill, int(n)) + s), nil

@@ -219,9 +219,16 @@ func exercise(t *testing.T, transport sdk.Transport, version string, want expect
 	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
 		t.Errorf("call %s: %v %+v", want.progressTool, err, res)
 	}
-	pmu.Lock()
-	got := append([]float64(nil), progress...)
-	pmu.Unlock()
+	// The SDK hands notifications to the handler asynchronously.
+	var got []float64
+	for i := 0; i < 1000 && len(got) == 0; i++ {
+		pmu.Lock()
+		got = append(got[:0], progress...)
+		pmu.Unlock()
+		if len(got) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 	if len(got) == 0 {
 		t.Errorf("no progress notifications from %s", want.progressTool)
 	}

@@ -4,7 +4,7 @@
 // official TypeScript SDK's server transport handles sessions, SSE streams
 // and resumption; the bridge only moves messages between the two.
 //
-//   node bridge.mjs HARN_BIN SCRIPT PORT
+//   node bridge.mjs HARN_BIN SCRIPT PORT     (PORT 0: any free port, announced on stderr)
 import http from "node:http";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -13,7 +13,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 
 const [harn, script, port] = process.argv.slice(2);
-const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+// Filled in once listening: PORT may be 0 (any free port).
+let allowedHosts = new Set();
 const sessions = new Map();
 
 function startSession() {
@@ -101,7 +102,11 @@ const server = http.createServer(async (req, res) => {
   await transport.handleRequest(req, res, body);
 });
 
-server.listen(Number(port), "127.0.0.1", () => console.error(`bridge: listening on 127.0.0.1:${port}`));
+server.listen(Number(port), "127.0.0.1", () => {
+  const actual = server.address().port;
+  allowedHosts = new Set([`127.0.0.1:${actual}`, `localhost:${actual}`, `[::1]:${actual}`]);
+  console.error(`bridge: listening on 127.0.0.1:${actual}`);
+});
 process.on("SIGTERM", () => {
   for (const t of sessions.values()) t.close().catch(() => {});
   server.close();

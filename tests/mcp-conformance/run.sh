@@ -15,14 +15,18 @@ harn="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 cd "$(dirname "$0")"
 node=node_modules/node/bin/node # Node 22: the suite needs it
 HARN_BIN="$harn" "$node" http.mjs
-port=$((20000 + RANDOM % 20000))
-"$node" bridge.mjs "$harn" server.harn "$port" 2>bridge.log &
+"$node" bridge.mjs "$harn" server.harn 0 2>bridge.log &
 bridge=$!
 trap 'kill $bridge 2>/dev/null || true' EXIT
-for _ in $(seq 50); do
-  grep -q listening bridge.log 2>/dev/null && break
+port=
+for _ in $(seq 600); do
+  port=$(sed -n 's/^bridge: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' bridge.log 2>/dev/null)
+  [ -n "$port" ] && break
   sleep 0.1
 done
+if [ -z "$port" ]; then
+  echo "mcp-conformance: the bridge did not start listening"; cat bridge.log; exit 1
+fi
 out=$(mktemp)
 status=0
 "$node" node_modules/@modelcontextprotocol/conformance/dist/index.js server --suite all \

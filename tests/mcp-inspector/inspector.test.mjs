@@ -25,7 +25,7 @@ const expect = {
 
 // inspect runs one Inspector CLI invocation and resolves to its JSON result.
 function inspect(server, ...args) {
-  const argv = [inspector, "--cli", "--protocol-era", "modern", "--format", "json", "--quiet"];
+  const argv = [inspector, "--cli", "--protocol-era", "modern", "--format", "json", "--quiet", "--connect-timeout", "60000"];
   // An HTTP server goes in an option (variadic options such as
   // --prompt-args would swallow a positional URL); a stdio command is
   // the trailing positional target.

@@ -101,6 +101,13 @@ func TestRules(t *testing.T) {
 			back: []want{{Breaking, ToolRenamed, "/tools/fetch"}},
 		},
 		{
+			name: "tool renamed (same explicit CLI path)",
+			old:  []spec{{name: "get", extra: `,"cli":{"command":["w","get"],"aliases":[],"hidden":false,"arguments":{}}`}},
+			new:  []spec{{name: "get_widget", extra: `,"cli":{"command":["w","get"],"aliases":[],"hidden":false,"arguments":{}}`}},
+			fwd:  []want{{Breaking, ToolRenamed, "/tools/get"}},
+			back: []want{{Breaking, ToolRenamed, "/tools/get_widget"}},
+		},
+		{
 			name: "new required input / input removed",
 			old:  []spec{{name: "a", input: obj(sku, "")}},
 			new:  []spec{{name: "a", input: obj(sku+`,"qty":{"type":"integer"}`, `"qty"`)}},

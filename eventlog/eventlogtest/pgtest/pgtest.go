@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -32,29 +33,35 @@ import (
 )
 
 var (
+	once        sync.Once
 	serverURL   string
 	unavailable string
+	stopServer  func()
 	schemas     atomic.Int64
 )
 
-// Main starts (or finds) the server, runs the tests and stops the server;
-// a package's TestMain is `os.Exit(pgtest.Main(m))`.
+// Main runs the tests and then stops the server, if one of them started
+// it; a package's TestMain is `os.Exit(pgtest.Main(m))`. The server starts
+// at the first URL or Schema call, so a run whose filter selects no
+// PostgreSQL test starts none.
 func Main(m *testing.M) int {
-	stop, err := start()
-	if err != nil {
-		unavailable = err.Error()
-	}
 	code := m.Run()
-	if stop != nil {
-		stop()
+	if stopServer != nil {
+		stopServer()
 	}
 	return code
 }
 
-// URL returns the server's URL for t, or skips t (fails it under CI) when
-// there is no server.
+// URL returns the server's URL for t, starting the server on first use,
+// or skips t (fails it under CI) when there is no server.
 func URL(t testing.TB) string {
 	t.Helper()
+	once.Do(func() {
+		var err error
+		if stopServer, err = start(); err != nil {
+			unavailable = err.Error()
+		}
+	})
 	if serverURL == "" {
 		msg := "PostgreSQL unavailable: " + unavailable +
 			" (install the postgresql package, e.g. `make pg-test-deps` as root, or set HARN_TEST_POSTGRES_URL)"

@@ -183,7 +183,9 @@ func (c *Client) call(ctx context.Context, spec *toolSpec, in, out any) error {
 			return &ValidationError{Tool: spec.name, Problem: err.Error()}
 		}
 	}
-	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: spec.name, Arguments: args})
+	// The arguments go out as marshalled: the map above holds float64
+	// numbers, which would round integers beyond 2^53.
+	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: spec.name, Arguments: json.RawMessage(raw)})
 	if err != nil {
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) {

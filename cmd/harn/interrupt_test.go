@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Ctrl-C stops a program that never reaches a loop's back edge — a tail
+// call recursing for ever, mutual tail calls, a receive that blocks — with
+// the interrupted status 124 (issue 17). The generous timeout only stops a
+// broken build from hanging the suite; it is not a speed assertion.
+func TestInterruptStopsRunawayPrograms(t *testing.T) {
+	programs := map[string]string{
+		"tail_call":   "fn f(n) { return f(n + 1) }\neprintln(\"started\")\nf(0)\n",
+		"mutual_tail": "fn a(n) { return b(n + 1) }\nfn b(n) { return a(n + 1) }\neprintln(\"started\")\na(0)\n",
+		"receive":     "let ch = channel()\neprintln(\"started\")\nlet v = receive(ch)\nprintln(v)\n",
+	}
+	for name, src := range programs {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name+".harn")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "run", path)
+			cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
+			errPipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			stderr := bufio.NewReader(errPipe)
+			line, _ := stderr.ReadString('\n')
+			if strings.TrimSpace(line) != "started" {
+				cmd.Process.Kill()
+				t.Fatalf("first stderr line %q", line)
+			}
+			time.Sleep(50 * time.Millisecond) // let it get deep into the loop
+			cmd.Process.Signal(syscall.SIGINT)
+			done := make(chan error, 1)
+			go func() {
+				rest, _ := stderr.ReadString(0)
+				_ = rest
+				done <- cmd.Wait()
+			}()
+			select {
+			case err := <-done:
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != 124 {
+					t.Fatalf("exit after Ctrl-C: %v (want status 124)", err)
+				}
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("Ctrl-C did not stop the program")
+			}
+		})
+	}
+}

@@ -1,0 +1,313 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// This file is nil safety (newer.md §3.5). A value whose declared type is
+// `T | nil` must be narrowed before a property, method, index or
+// arithmetic use: by `x != nil` / `x == nil` conditions (also through
+// `&&`, `||`, `!` and truthiness) in `if`, ternaries and `guard`, by an
+// early exit in the `nil` branch, by assigning a non-nil value, or by
+// `x!` / `x ?? d`. Narrowings are keyed by access path (`u`, `u.name`) and
+// end with the block that established them.
+//
+// Only paths rooted at an annotated binding or parameter are reported: a
+// type the checker inferred (a binding first initialised with nil, a
+// branch without else) is not a statement of the program's intent.
+
+// pathKey names an access path: a binding and its property names.
+func (c *checker) pathKey(x syntax.Expr) (string, *resolve.Binding) {
+	var props []string
+	for {
+		switch e := x.(type) {
+		case *syntax.Ident:
+			ref := c.info.Refs[e]
+			if ref == nil || ref.Binding == nil {
+				return "", nil
+			}
+			var sb strings.Builder
+			sb.WriteString(e.Name)
+			for i := len(props) - 1; i >= 0; i-- {
+				sb.WriteByte('.')
+				sb.WriteString(props[i])
+			}
+			return sb.String(), ref.Binding
+		case *syntax.MemberExpr:
+			props = append(props, e.Name)
+			x = e.X
+		case *syntax.NonNilExpr:
+			x = e.X
+		default:
+			return "", nil
+		}
+	}
+}
+
+type narrowKey struct {
+	b    *resolve.Binding
+	path string
+}
+
+// fact is what a condition tells about one path.
+type fact struct {
+	key narrowKey
+	nn  bool       // the path is not nil
+	to  types.Type // the path has this type (type_of tests), when set
+}
+
+// kindTypes maps type_of names to the types a test for them narrows to.
+var kindTypes = map[string]types.Type{
+	"int": types.Int, "float": types.Float, "string": types.String, "bool": types.Bool,
+	"nil": types.Nil, "list": &types.List{Elem: types.Any}, "dict": &types.Dict{Key: types.String, Value: types.Any},
+}
+
+// typeOfFact reads `type_of(x) == "kind"` (either side).
+func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
+	call, lit := e.X, e.Y
+	if _, ok := call.(*syntax.StringLit); ok {
+		call, lit = lit, call
+	}
+	ce, ok := call.(*syntax.CallExpr)
+	sl, ok2 := lit.(*syntax.StringLit)
+	if !ok || !ok2 || ce.Fn.Name != "type_of" || len(ce.Args) != 1 {
+		return fact{}, false
+	}
+	path, b := c.pathKey(ce.Args[0])
+	if b == nil {
+		return fact{}, false
+	}
+	t, ok := kindTypes[sl.Value]
+	if !ok {
+		t = types.Any
+	}
+	return fact{key: narrowKey{b, path}, to: t}, true
+}
+
+func (c *checker) narrowedType(x syntax.Expr) (types.Type, bool) {
+	path, b := c.pathKey(x)
+	if b == nil {
+		return nil, false
+	}
+	t, ok := c.narrowed[narrowKey{b, path}]
+	return t, ok
+}
+
+// facts returns what cond implies about nil-ness when it is true and when
+// it is false.
+func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
+	switch e := cond.(type) {
+	case *syntax.BinaryExpr:
+		switch e.Op {
+		case "!=", "==":
+			if f, ok := c.typeOfFact(e); ok {
+				if e.Op == "==" {
+					return []fact{f}, nil
+				}
+				return nil, []fact{f}
+			}
+			var subject syntax.Expr
+			if _, ok := e.Y.(*syntax.NilLit); ok {
+				subject = e.X
+			} else if _, ok := e.X.(*syntax.NilLit); ok {
+				subject = e.Y
+			}
+			if subject == nil {
+				return nil, nil
+			}
+			path, b := c.pathKey(subject)
+			if b == nil {
+				return nil, nil
+			}
+			f := []fact{{key: narrowKey{b, path}, nn: true}}
+			if e.Op == "!=" {
+				return f, nil
+			}
+			return nil, f
+		case "&&":
+			t1, _ := c.facts(e.X)
+			t2, _ := c.facts(e.Y)
+			return append(t1, t2...), nil
+		case "||":
+			_, f1 := c.facts(e.X)
+			_, f2 := c.facts(e.Y)
+			return nil, append(f1, f2...)
+		}
+	case *syntax.UnaryExpr:
+		if e.Op == "!" {
+			t, f := c.facts(e.X)
+			return f, t
+		}
+	case *syntax.CallExpr:
+		// schema_is(v, S) / is_type(v, …) narrow an unknown value
+		if (e.Fn.Name == "schema_is" || e.Fn.Name == "is_type") && len(e.Args) >= 1 {
+			if path, b := c.pathKey(e.Args[0]); b != nil {
+				return []fact{{key: narrowKey{b, path}, nn: true, to: types.Any}}, nil
+			}
+		}
+	case *syntax.Ident, *syntax.MemberExpr:
+		if path, b := c.pathKey(e); b != nil {
+			return []fact{{key: narrowKey{b, path}, nn: true}}, nil
+		}
+	}
+	return nil, nil
+}
+
+// apply records facts, typing each path as its current type without nil.
+func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
+	for _, f := range fs {
+		t, ok := types_[f.key]
+		switch {
+		case !ok:
+		case f.to != nil:
+			if types.IsDynamic(t) {
+				c.narrowed[f.key] = f.to
+			}
+		case f.nn:
+			c.narrowed[f.key] = types.RemoveNil(t)
+		}
+	}
+}
+
+// pathTypes evaluates the current types of the paths facts mention
+// (without reporting anything).
+func (c *checker) pathTypes(cond syntax.Expr, out map[narrowKey]types.Type) {
+	switch e := cond.(type) {
+	case *syntax.BinaryExpr:
+		c.pathTypes(e.X, out)
+		c.pathTypes(e.Y, out)
+	case *syntax.UnaryExpr:
+		c.pathTypes(e.X, out)
+	case *syntax.CallExpr:
+		for _, a := range e.Args {
+			c.pathTypes(a, out)
+		}
+	case *syntax.Ident, *syntax.MemberExpr:
+		if path, b := c.pathKey(e); b != nil {
+			if t := c.quietType(e); t != nil {
+				out[narrowKey{b, path}] = t
+			}
+		}
+	}
+}
+
+// quietType is the type of a path without diagnostics.
+func (c *checker) quietType(x syntax.Expr) types.Type {
+	if t, ok := c.narrowedType(x); ok {
+		return t
+	}
+	switch e := x.(type) {
+	case *syntax.Ident:
+		ref := c.info.Refs[e]
+		if ref == nil || ref.Binding == nil {
+			return nil
+		}
+		if v := c.vars[ref.Binding]; v != nil {
+			return v.t
+		}
+	case *syntax.MemberExpr:
+		rt := c.quietType(e.X)
+		if rt == nil {
+			return nil
+		}
+		saved := c.diags
+		t := c.memberType(types.RemoveNil(rt), e.Name, e.At)
+		c.diags = saved
+		return t
+	}
+	return nil
+}
+
+// narrowFor applies what cond implies (truth says which outcome).
+func (c *checker) narrowFor(cond syntax.Expr, truth bool) {
+	t, f := c.facts(cond)
+	fs := t
+	if !truth {
+		fs = f
+	}
+	if len(fs) == 0 {
+		return
+	}
+	ts := map[narrowKey]types.Type{}
+	c.pathTypes(cond, ts)
+	c.apply(fs, ts)
+}
+
+func (c *checker) saveNarrow() map[narrowKey]types.Type {
+	out := make(map[narrowKey]types.Type, len(c.narrowed))
+	for k, v := range c.narrowed {
+		out[k] = v
+	}
+	return out
+}
+
+func (c *checker) restoreNarrow(m map[narrowKey]types.Type) { c.narrowed = m }
+
+// forget drops the narrowings of a binding (it was reassigned).
+func (c *checker) forget(b *resolve.Binding) {
+	for k := range c.narrowed {
+		if k.b == b {
+			delete(c.narrowed, k)
+		}
+	}
+}
+
+// nilable reports whether t is T | nil for some known T.
+func nilable(t types.Type) bool {
+	if t == nil || types.ContainsDynamic(t) {
+		return false
+	}
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok {
+		return false
+	}
+	hasNil := false
+	for _, m := range u.Types {
+		if m == types.Nil {
+			hasNil = true
+		}
+	}
+	return hasNil
+}
+
+// declaredPath reports whether x is an access path rooted at a binding
+// whose type the program declared (an annotation or a parameter).
+func (c *checker) declaredPath(x syntax.Expr) bool {
+	_, b := c.pathKey(x)
+	if b == nil {
+		return false
+	}
+	v := c.vars[b]
+	return v != nil && v.annotated
+}
+
+// nilUse reports a use of a possibly-nil value; what is "property `p`",
+// "method `m`", "an index".
+func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Pos) {
+	if !nilable(t) || !c.declaredPath(x) {
+		return
+	}
+	c.errorf(pos, "cannot access %s on nilable type `%s`; the value may be nil at runtime", what, t)
+}
+
+// nilArith reports arithmetic on a possibly-nil operand.
+func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Pos) bool {
+	if !nilable(t) || !c.declaredPath(x) {
+		return false
+	}
+	c.errorf(pos, "operator `%s` cannot be applied to nilable type `%s`; the operand may be nil at runtime", op, t)
+	return true
+}
+
+// unknownUse warns about using a declared `unknown` value before
+// narrowing it (newer.md §3.7).
+func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax.Pos) {
+	if t != types.Unknown || !c.declaredPath(x) {
+		return
+	}
+	c.warnf(pos, "%s", msg)
+}

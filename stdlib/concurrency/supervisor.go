@@ -1,0 +1,265 @@
+package concurrency
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// Supervisors (builtins.md §5): run child callables as tasks and restart
+// them by policy. A child's restart policy is "permanent" (restart after
+// any exit), "transient" (restart after a failure; the default) or
+// "temporary" (never restart); at most max_restarts restarts per child
+// (default 3). supervisor_stop cancels the running children and waits for
+// them, so the state it returns is final.
+
+func init() {
+	lib.Def("supervisor_start", "supervisor_start(children, options?)", "run [{name, run, restart?}] as supervised tasks; options {name, max_restarts}", supervisorStart)
+	lib.Def("supervisor_state", "supervisor_state(sup)", "{name, status, children: [{name, status, restarts}]}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, err := supArg("supervisor_state", a)
+		if err != nil {
+			return nil, err
+		}
+		return s.state(), nil
+	})
+	lib.Def("supervisor_events", "supervisor_events(sup)", "the {child, event, error?} events so far (started, restarted, completed, failed, stopped)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, err := supArg("supervisor_events", a)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return lib.List(lib.CopyItems(s.events)), nil
+	})
+	lib.Def("supervisor_metrics", "supervisor_metrics(sup)", "{children, running, restarts, failures}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, err := supArg("supervisor_metrics", a)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		running, restarts, failures := 0, 0, 0
+		for _, c := range s.children {
+			if c.status == "running" {
+				running++
+			}
+			restarts += c.restarts
+			failures += c.failures
+		}
+		return lib.DictOf("children", lib.IntOf(len(s.children)), "running", lib.IntOf(running),
+			"restarts", lib.IntOf(restarts), "failures", lib.IntOf(failures)), nil
+	})
+	lib.Def("supervisor_wait", "supervisor_wait(sup)", "wait until no child is running (each completed, failed or stopped) and return the state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, err := supArg("supervisor_wait", a)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			s.mu.Lock()
+			var t *Task
+			for _, c := range s.children {
+				if c.status == "running" && c.task != nil {
+					t = c.task
+					break
+				}
+			}
+			s.mu.Unlock()
+			if t == nil {
+				return s.state(), nil
+			}
+			select {
+			case <-t.Done():
+			default:
+				if _, err := th.Wait(t.Done(), -1); err != nil {
+					return nil, err
+				}
+			}
+		}
+	})
+	lib.Def("supervisor_stop", "supervisor_stop(sup)", "cancel the running children, wait for them, and return the final state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s, err := supArg("supervisor_stop", a)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.stopping = true
+		var running []*Task
+		for _, c := range s.children {
+			if c.task != nil && c.status == "running" {
+				running = append(running, c.task)
+			}
+		}
+		s.mu.Unlock()
+		for _, t := range running {
+			t.Cancel()
+		}
+		for _, t := range running {
+			select {
+			case <-t.Done():
+			default:
+				if _, err := th.Wait(t.Done(), -1); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return s.state(), nil
+	})
+}
+
+// Supervisor is a supervisor handle (`<supervisor:NAME>`).
+type Supervisor struct {
+	name        string
+	owner       *vm.Thread
+	maxRestarts int
+
+	mu       sync.Mutex
+	children []*supChild
+	events   []vm.Value
+	stopping bool
+}
+
+type supChild struct {
+	name, restart string
+	run           vm.Value
+	status        string // running, completed, failed, stopped
+	restarts      int
+	failures      int
+	task          *Task
+}
+
+func (*Supervisor) Type() string { return "supervisor" }
+func (*Supervisor) Truth() bool  { return true }
+func (s *Supervisor) Display(sb *strings.Builder) {
+	sb.WriteString("<supervisor:")
+	sb.WriteString(s.name)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a supervisor equals only itself.
+func (s *Supervisor) EqualTo(o vm.Value) bool { t, ok := o.(*Supervisor); return ok && s == t }
+
+func supArg(name string, a vm.Args) (*Supervisor, error) {
+	s, ok := a.At(0).(*Supervisor)
+	if !ok {
+		return nil, vm.Typef("%s: expected a supervisor, got %s", name, a.At(0).Type())
+	}
+	return s, nil
+}
+
+func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	l, ok := a.List(0)
+	if !ok {
+		return nil, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())
+	}
+	s := &Supervisor{name: "supervisor", owner: th, maxRestarts: 3}
+	if opts, ok := a.Dict(1); ok {
+		if n, ok := opts.Get("name"); ok && n != vm.Nil {
+			s.name = vm.ToDisplay(n)
+		}
+		if m, ok := opts.Get("max_restarts"); ok && m != vm.Nil {
+			n, isInt := m.(vm.Int)
+			if !isInt || n < 0 {
+				return nil, vm.Typef("supervisor_start: max_restarts must be a non-negative int")
+			}
+			s.maxRestarts = int(n)
+		}
+	}
+	for i, it := range l.Items() {
+		d, ok := it.(*vm.Dict)
+		if !ok {
+			return nil, vm.Typef("supervisor_start: child %d must be a dict {name, run, restart?}, got %s", i, it.Type())
+		}
+		run, _ := d.Get("run")
+		if run == nil || !vm.IsCallable(run) {
+			return nil, vm.Typef("supervisor_start: child %d needs a callable run", i)
+		}
+		c := &supChild{name: lib.TextOr(vm.Args{mustGet(d, "name")}, 0, ""), restart: "transient", run: run}
+		if c.name == "" || c.name == "nil" {
+			c.name = "child" + itoa(i)
+		}
+		if r, ok := d.Get("restart"); ok && r != vm.Nil {
+			switch vm.ToDisplay(r) {
+			case "permanent", "transient", "temporary":
+				c.restart = vm.ToDisplay(r)
+			default:
+				return nil, vm.Typef(`supervisor_start: restart must be "permanent", "transient" or "temporary", got %s`, vm.ToDisplay(r))
+			}
+		}
+		s.children = append(s.children, c)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.children {
+		s.launch(c, "started")
+	}
+	return s, nil
+}
+
+func mustGet(d *vm.Dict, k string) vm.Value {
+	if v, ok := d.Get(k); ok {
+		return v
+	}
+	return vm.Nil
+}
+
+func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }
+
+// launch starts c (s.mu held) and records event.
+func (s *Supervisor) launch(c *supChild, event string) {
+	c.status = "running"
+	s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str(event)))
+	c.task = spawnTask(s.owner, c.run, nil, func(t *Task) { s.exited(c, t) })
+}
+
+// exited runs on the child's thread when its task ends.
+func (s *Supervisor) exited(c *supChild, t *Task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	failed := t.err != nil && t.err.Kind != vm.KindCancelled
+	switch {
+	case s.stopping || (t.err != nil && t.err.Kind == vm.KindCancelled):
+		c.status = "stopped"
+		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("stopped")))
+		return
+	case failed:
+		c.failures++
+		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("failed"), "error", lib.Str(vm.ToDisplay(t.err.Caught()))))
+	default:
+		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("completed")))
+	}
+	again := c.restart == "permanent" || (c.restart == "transient" && failed)
+	if again && c.restarts < s.maxRestarts {
+		c.restarts++
+		s.launch(c, "restarted")
+		return
+	}
+	if failed {
+		c.status = "failed"
+	} else {
+		c.status = "completed"
+	}
+}
+
+func (s *Supervisor) state() *vm.Dict {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	status := "completed"
+	var kids []vm.Value
+	anyRunning, anyFailed := false, false
+	for _, c := range s.children {
+		kids = append(kids, lib.DictOf("name", lib.Str(c.name), "status", lib.Str(c.status), "restarts", lib.IntOf(c.restarts)))
+		anyRunning = anyRunning || c.status == "running"
+		anyFailed = anyFailed || c.status == "failed"
+	}
+	switch {
+	case s.stopping:
+		status = "stopped"
+	case anyRunning:
+		status = "running"
+	case anyFailed:
+		status = "failed"
+	}
+	return lib.DictOf("name", lib.Str(s.name), "status", lib.Str(status), "children", lib.List(kids))
+}
