@@ -42,8 +42,8 @@ import (
 	"sync/atomic"
 )
 
-// DefaultMaxFrames is the default call depth limit (docs/language.md,
-// "Functions"). The reference implementation stopped at 512; deep
+// DefaultMaxFrames is the default call depth limit (docs/run.md,
+// "Call depth"). The reference implementation stopped at 512; deep
 // recursion over real data needs more, and frames live on the heap, so
 // only nested native calls (callbacks) use the Go stack.
 const DefaultMaxFrames = 10000
