@@ -11,7 +11,7 @@ install:
 	$(HARN) run examples/hello.harn
 
 build:
-	$(GO) build -o bin/harn ./cmd/harn
+	$(GO) build -ldflags "-X main.buildDate=$$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o bin/harn ./cmd/harn
 
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)

@@ -24,29 +24,46 @@ type RunResult struct {
 	Value  vm.Value // program result (nil when the run failed)
 	Err    error    // static or runtime failure
 	Status int      // process exit status (language.md §12.3)
-	Stdout []byte   // buffered standard output (discarded on failure)
+	// Stdout is everything the program printed, when Options.Stdout
+	// was nil (tests and the conformance runner capture it); it is kept
+	// when the program fails or calls exit().
+	Stdout []byte
 	// ResultText is what a Result.Err program result writes to stderr
 	// after stdout (language.md §12.3).
 	ResultText string
 }
 
 // RunProgram runs the file (or, when src is non-nil, the given source
-// text named path) with buffered stdout, exactly as `harn run` does:
-// warnings go to stderr first, stdout is written only when the program
-// succeeds, and the program result decides the exit status.
+// text named path) exactly as `harn run` does: warnings go to stderr
+// first, stdout streams to opts.Stdout through an Output (line-buffered
+// to a terminal, block-buffered otherwise) that is flushed before any
+// error report, on exit() and at the end, and the program result decides
+// the exit status. With a nil opts.Stdout the output is captured into
+// RunResult.Stdout instead.
 func RunProgram(path string, src []byte, opts Options) (res RunResult) {
-	var out bytes.Buffer
+	var captured *bytes.Buffer
+	dest := opts.Stdout
+	if dest == nil {
+		captured = new(bytes.Buffer)
+		dest = captured
+	}
+	out := NewOutput(dest, isTerminal(dest))
 	stderr := opts.Stderr
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	opts.Stdout = &out
+	opts.Stdout = out
 	opts.Stderr = stderr
 	s := NewSession(opts)
 	defer func() {
 		if r := recover(); r != nil {
+			out.Flush()
 			res = RunResult{Status: ExitInternal, Err: fmt.Errorf("internal error: %v", r)}
 			fmt.Fprintf(stderr, "error: internal error: %v\n%s", r, debug.Stack())
+		}
+		out.Flush()
+		if captured != nil {
+			res.Stdout = captured.Bytes()
 		}
 	}()
 	var m *Module
@@ -64,6 +81,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		return RunResult{Err: err, Status: ExitFailure}
 	}
 	v, err := s.Run(m)
+	out.Flush()
 	if err != nil {
 		if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit {
 			return RunResult{Err: err, Status: e.Code & 0xff}
@@ -71,7 +89,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		io.WriteString(stderr, s.RenderError(err))
 		return RunResult{Err: err, Status: ExitFailure}
 	}
-	res = RunResult{Value: v, Stdout: out.Bytes(), Status: ExitOK}
+	res = RunResult{Value: v, Status: ExitOK}
 	switch r := v.(type) {
 	case vm.Int:
 		n := int64(r)

@@ -15,6 +15,7 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"github.com/harnlang/harn/builtindoc"
 	"io"
 	"os"
 	"os/signal"
@@ -238,6 +239,7 @@ string or a block comment is open. Tab completes names and .methods.
 
 Commands:
   :help          show this help
+  :help NAME     show a builtin's signature and description (as harn doc)
   :quit          leave the REPL (also Ctrl-D)
   :load FILE     run FILE here: its bindings, functions and imports stay
   :type EXPR     show the static type of EXPR without running it
@@ -249,7 +251,17 @@ func (r *REPL) Command(line string) (quit bool) {
 	arg = strings.TrimSpace(arg)
 	switch name {
 	case "help", "h", "?":
-		fmt.Fprint(r.out, help)
+		if arg == "" {
+			fmt.Fprint(r.out, help)
+			return false
+		}
+		es := builtindoc.Lookup(arg)
+		if len(es) == 0 {
+			fmt.Fprintf(r.errw, "error: no builtin named %q (see docs/builtins.md)\n", arg)
+		}
+		for _, e := range es {
+			io.WriteString(r.out, e.Text())
+		}
 	case "quit", "q", "exit":
 		return true
 	case "load", "l":

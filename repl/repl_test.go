@@ -102,3 +102,12 @@ func TestHistoryPath(t *testing.T) {
 		t.Errorf("disabled: %q", p)
 	}
 }
+
+func TestHelpName(t *testing.T) {
+	var out, errb strings.Builder
+	r := &REPL{out: &out, errw: &errb}
+	r.Command(":help len")
+	if !strings.HasPrefix(out.String(), "len(v)\n") {
+		t.Fatalf(":help len printed %q (stderr %q)", out.String(), errb.String())
+	}
+}

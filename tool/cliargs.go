@@ -417,6 +417,34 @@ func followRefs(s any, doc *jsonv.Object, comps *SchemaMap) (any, error) {
 
 // singleType returns the schema's type keyword when it is one string.
 // bad is set to an unknown type name.
+var scalarTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true}
+
+// nullableBranch is T for anyOf/oneOf [{type: T}, {type: "null"}] with a
+// scalar T, else "".
+func nullableBranch(o *jsonv.Object) string {
+	for _, key := range []string{"anyOf", "oneOf"} {
+		v, _ := o.Get(key)
+		l, ok := v.([]any)
+		if !ok || len(l) != 2 {
+			continue
+		}
+		types := [2]string{}
+		for i, b := range l {
+			if bo, ok := b.(*jsonv.Object); ok && bo.Len() == 1 {
+				if t, ok := bo.Get("type"); ok {
+					types[i], _ = t.(string)
+				}
+			}
+		}
+		for i := range types {
+			if types[i] == "null" && scalarTypes[types[1-i]] {
+				return types[1-i]
+			}
+		}
+	}
+	return ""
+}
+
 func singleType(s any) (typ, bad string) {
 	o, ok := s.(*jsonv.Object)
 	if !ok {
@@ -424,10 +452,19 @@ func singleType(s any) (typ, bad string) {
 	}
 	tv, ok := o.Get("type")
 	if !ok {
-		return "", ""
+		return nullableBranch(o), ""
 	}
 	t, ok := tv.(string)
 	if !ok {
+		// ["string", "null"] (an optional `string?`) takes a plain word:
+		// JSON only where the type needs it.
+		if l, isList := tv.([]any); isList && len(l) == 2 {
+			for i, x := range l {
+				if other, _ := l[1-i].(string); x == "null" && scalarTypes[other] {
+					return other, ""
+				}
+			}
+		}
 		return "", ""
 	}
 	if !jsonTypes[t] {

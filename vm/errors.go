@@ -120,6 +120,10 @@ func (e *Error) ValueFreeText() string {
 	return ToDisplay(r.Caught())
 }
 
+// maxRelabels bounds how many identical " (line N)" suffixes Relabel
+// appends to one message.
+const maxRelabels = 8
+
 // Relabel applies the callback rule (language.md §8.2): a non-thrown
 // failure leaving a nested execution gets " (line N)" appended and, if it
 // had no prefix, becomes a runtime error.
@@ -130,9 +134,15 @@ func (e *Error) Relabel() *Error {
 	}
 	out := *e
 	if e.Line > 0 {
-		out.Msg = e.Msg + " (line " + strconv.Itoa(e.Line) + ")"
-		if e.Redacted != "" {
-			out.Redacted = e.Redacted + " (line " + strconv.Itoa(e.Line) + ")"
+		suffix := " (line " + strconv.Itoa(e.Line) + ")"
+		// Deep recursion through callbacks would grow the message by one
+		// suffix per level (thousands); past maxRelabels identical levels
+		// the message stops growing.
+		if !strings.HasSuffix(e.Msg, strings.Repeat(suffix, maxRelabels)) {
+			out.Msg = e.Msg + suffix
+			if e.Redacted != "" {
+				out.Redacted = e.Redacted + suffix
+			}
 		}
 	}
 	if out.Kind == KindPlain {
@@ -142,17 +152,37 @@ func (e *Error) Relabel() *Error {
 	return &out
 }
 
-// FormatTrace renders the Harn stack trace, one frame per line.
+// FormatTrace renders the Harn stack trace, one frame per line; a run
+// of identical frames (deep recursion) prints once, followed by
+// `[repeated N more times]`.
 func (e *Error) FormatTrace() string {
 	var sb strings.Builder
-	for _, f := range e.Trace {
+	for i := 0; i < len(e.Trace); {
+		f := e.Trace[i]
+		j := i + 1
+		for j < len(e.Trace) && e.Trace[j].Func == f.Func && e.Trace[j].File == f.File && e.Trace[j].Line == f.Line {
+			j++
+		}
 		name := f.Func
 		if name == "" {
 			name = "<top level>"
 		}
 		fmt.Fprintf(&sb, "  at %s (%s:%d)\n", name, f.File, f.Line)
+		if j-i > 1 {
+			fmt.Fprintf(&sb, "  [repeated %s more times]\n", groupDigits(j-i-1))
+		}
+		i = j
 	}
 	return sb.String()
+}
+
+// groupDigits writes n with comma thousands separators (9,990).
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Throw raises v as a thrown value.

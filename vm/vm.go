@@ -36,13 +36,38 @@ import (
 	"github.com/harnlang/harn/compiler"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// MaxFrames bounds call depth (language.md §9.2): the top level counts as one.
-const MaxFrames = 512
+// DefaultMaxFrames is the default call depth limit (docs/run.md,
+// "Call depth"). The reference implementation stopped at 512; deep
+// recursion over real data needs more, and frames live on the heap, so
+// only nested native calls (callbacks) use the Go stack.
+const DefaultMaxFrames = 10000
+
+// MaxFrames bounds call depth, the top level counting as one: the call
+// that would push frame MaxFrames+1 raises `Stack overflow: too many
+// nested calls`. It is read once from HARN_MAX_DEPTH (a positive int, at
+// most MaxMaxFrames).
+var MaxFrames = maxFramesFromEnv()
+
+// MaxMaxFrames caps HARN_MAX_DEPTH: every frame may be a callback run by
+// a nested interpreter loop on the Go stack (about 2.5 KB per level
+// measured), and 100,000 levels stay far below Go's 1 GB stack limit, so
+// deep recursion is always a Harn error, never a Go crash.
+const MaxMaxFrames = 100000
+
+func maxFramesFromEnv() int {
+	if s := os.Getenv("HARN_MAX_DEPTH"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return min(n, MaxMaxFrames)
+		}
+	}
+	return DefaultMaxFrames
+}
 
 // VM is one interpreter instance.
 type VM struct {

@@ -111,6 +111,14 @@ func (p *Program) usage(cmd *tool.CLICommand) string {
 	}
 	s := p.commandLine(cmd) + " [OPTIONS]"
 	for _, a := range cmd.Args {
+		if a.Required && !a.Positional && !a.Hidden {
+			s += " --" + a.Long
+			if !a.Presence() {
+				s += " <" + a.ValueName + ">"
+			}
+		}
+	}
+	for _, a := range cmd.Args {
 		if a.Positional && !a.Hidden {
 			s += " " + positionalSpec(a)
 		}
@@ -185,10 +193,17 @@ func optionSpec(short, long, value string, presence bool) string {
 	return s
 }
 
-// argText is an argument's help followed by its notes: long aliases,
-// default and enum values (unless advisory completions exist).
+// argText is an argument's help followed by its notes: (required), the
+// value's type, long aliases, default and enum values (unless advisory
+// completions exist).
 func argText(a *tool.CLIArg) string {
 	notes := []string{a.Help}
+	if a.Required {
+		notes = append(notes, "(required)")
+	}
+	if t := typeNote(a); t != "" {
+		notes = append(notes, "[type: "+t+"]")
+	}
 	if len(a.Aliases) > 0 {
 		notes = append(notes, "[aliases: --"+strings.Join(a.Aliases, ", --")+"]")
 	}
@@ -199,6 +214,22 @@ func argText(a *tool.CLIArg) string {
 		notes = append(notes, "[possible values: "+strings.Join(a.EnumValues, ", ")+"]")
 	}
 	return joinText(notes...)
+}
+
+// typeNote names what a value must be: the schema type a token is
+// coerced to, or JSON; presence flags take no value.
+func typeNote(a *tool.CLIArg) string {
+	if a.Presence() {
+		return ""
+	}
+	t := a.Coerce
+	if t == "" {
+		t = "JSON"
+	}
+	if a.Repeatable {
+		t += ", repeatable"
+	}
+	return t
 }
 
 func defaultText(v any) string {

@@ -43,7 +43,14 @@ func (p *Program) Run(args []string, call Caller, std Stdio) int {
 		fmt.Fprintf(std.Stderr, "error: %s\n", escapeControls(err.Error()))
 		return 1
 	}
-	return render(call(req.cmd.Tool, obj), req.output, std)
+	o := call(req.cmd.Tool, obj)
+	status := render(o, req.output, std)
+	if o.Kind == tool.InvalidInput {
+		for _, h := range inputHints(req.cmd, o.Contract, obj) {
+			fmt.Fprintln(std.Stderr, h)
+		}
+	}
+	return status
 }
 
 func (p *Program) writeUsageError(w io.Writer, err error) {

@@ -59,9 +59,14 @@ throw "top level panics"
 		}
 	}
 
-	// the default surface stays script
-	if _, stderr, code := runHarn("tool", "schema", lib); code != 1 || !strings.Contains(stderr, "tool threw an undeclared value") {
-		t.Errorf("default surface: exit %d %q", code, stderr)
+	// the default surface is auto: a module with a pub fn gets the
+	// exports catalog, as with --surface exports (issue 14); script stays
+	// available explicitly
+	if def, stderr, code := runHarn("tool", "schema", lib); code != 0 || def != out {
+		t.Errorf("default surface: exit %d %q\n%s", code, stderr, def)
+	}
+	if _, stderr, code := runHarn("tool", "schema", lib, "--surface", "script"); code != 1 || !strings.Contains(stderr, "tool threw an undeclared value") {
+		t.Errorf("script surface: exit %d %q", code, stderr)
 	}
 
 	// refusals stop publication: nothing on stdout, exit 1

@@ -47,7 +47,8 @@ Usage:
   harn mcp discover URL [--json] show an HTTP MCP server's discovery documents
   harn orchestrator fire|queue|dlq list|dlq retry|inspect|replay [--json]
                                  operate the orchestrator from the command line
-  harn version                   print the version
+  harn doc NAME                  print the reference entry of a builtin
+  harn version                   print the version, commit and build date
   harn help                      print this help
 
 Run 'harn help COMMAND' for details on a command.
@@ -75,7 +76,7 @@ func main() {
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return 2
 	}
 	switch args[0] {
@@ -103,14 +104,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdMcp(args[1:], stdin, stdout, stderr)
 	case "orchestrator":
 		return cmdOrchestrator(args[1:], stdout, stderr)
+	case "doc":
+		return cmdDoc(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
-		fmt.Fprintf(stdout, "harn %s\n", version)
-		return 0
+		return cmdVersion(stdout)
 	case "help", "--help", "-h":
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
 		}
-		fmt.Fprint(stdout, usage)
+		writeUsage(stdout)
 		return 0
 	}
 	fmt.Fprintf(stderr, "error: unknown command %q\n\n%s", args[0], usage)
@@ -142,11 +144,14 @@ var commandHelp = map[string]string{
 	"test":             testHelp,
 	"init":             initHelp,
 	"lsp":              lspHelp,
+	"doc":              docHelp,
 	"run": `Usage: harn run FILE [ARGS...]
        harn run -e CODE [ARGS...]
 
 Parse, check and run a Harn script. ARGS are available as the global argv.
-Standard output is buffered and written when the program ends successfully.
+Standard output is written as the program goes (line-buffered to a terminal)
+and flushed before an error report and on exit(), so nothing printed is lost.
+HARN_MAX_DEPTH sets the call depth limit (default 10000).
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
 `,

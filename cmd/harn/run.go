@@ -38,8 +38,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if args == nil {
 		args = []string{}
 	}
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stderr: stderr, OnVM: interruptOnSignal})
-	stdout.Write(res.Stdout)
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: interruptOnSignal})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}

@@ -44,10 +44,11 @@ output is one line of JSON (--pretty: indented with two spaces), followed by
 a newline, byte-for-byte stable across runs. Output the script prints while
 loading goes to stderr.
 
-  --surface script   run FILE and read its published registry (the default)
+  --surface script   run FILE and read its published registry
   --surface exports  derive the catalog from FILE's public functions without
                      running anything (see docs/exports.md)
   --surface auto     exports when FILE has a public function, else script
+                     (the default, as for harn serve mcp)
 
 Exit status: 0 on success, 1 when the script fails to load, publishes
 nothing or publishes an invalid registry, or when an export has a type with
@@ -146,7 +147,7 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	file, pretty := a.file, a.flags["--pretty"]
 	surface, given := a.values["--surface"]
 	if !given {
-		surface = exports.SurfaceScript
+		surface = exports.SurfaceAuto
 	}
 	if !slices.Contains(schemaSurfaces, surface) {
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))

@@ -18,8 +18,8 @@ const toolRunHelp = `Usage: harn tool run [--surface script|exports|auto] FILE [
 Run FILE once, read the ToolRegistry it publishes and run it as a nested
 command-line program built from its CLI-audience tools. With --surface
 exports the tools are FILE's public functions instead, called without
-running main (auto: exports when FILE has a pub fn); the default is
-script. Everything after FILE belongs to that program, --help included:
+running main; the default, auto, uses exports when FILE has a pub fn and
+script otherwise (like harn serve mcp). Everything after FILE belongs to that program, --help included:
 
   harn tool run server.harn --help              the program's commands
   harn tool run server.harn widgets get --help  one command's arguments
@@ -59,7 +59,7 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	// --surface comes before FILE: everything after FILE is the program's.
-	surface := exports.SurfaceScript
+	surface := exports.SurfaceAuto
 	if v, ok := strings.CutPrefix(args[0], "--surface="); ok {
 		surface, args = v, args[1:]
 	} else if args[0] == "--surface" {
@@ -98,7 +98,7 @@ func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	surface, given := a.values["--surface"]
 	if !given {
-		surface = exports.SurfaceScript
+		surface = exports.SurfaceAuto
 	}
 	if !slices.Contains(schemaSurfaces, surface) {
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))

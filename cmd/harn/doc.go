@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/harnlang/harn/builtindoc"
+)
+
+const docHelp = `Usage: harn doc NAME
+
+Print the reference entry of a builtin function or method: its signature,
+one-line description and standard-library area (NAME is a function name
+such as split, or TYPE.METHOD such as string.split). docs/builtins.md lists
+every entry; the REPL's :help NAME prints the same text.
+`
+
+// cmdDoc is `harn doc NAME`.
+func cmdDoc(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
+		if len(args) == 1 {
+			fmt.Fprint(stdout, docHelp)
+			return 0
+		}
+		fmt.Fprint(stderr, "error: harn doc needs one NAME\n\n"+docHelp)
+		return 2
+	}
+	es := builtindoc.Lookup(args[0])
+	if len(es) == 0 {
+		fmt.Fprintf(stderr, "error: no builtin named %q (see docs/builtins.md)\n", args[0])
+		return 1
+	}
+	for i, e := range es {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		io.WriteString(stdout, e.Text())
+	}
+	return 0
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runShared runs harn with stdout and stderr going to one buffer, so the
+// test sees the order in which the two streams were written.
+func runShared(t *testing.T, src string, args ...string) (string, int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.harn")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var both bytes.Buffer
+	code := run(append([]string{"run", path}, args...), strings.NewReader(""), &both, &both)
+	return both.String(), code
+}
+
+// TestRunKeepsOutputBeforeError: what a program printed before an
+// uncaught error stays printed, and comes before the error's report.
+func TestRunKeepsOutputBeforeError(t *testing.T) {
+	out, code := runShared(t, "println(\"first\")\nprint(\"partial\")\nthrow \"boom\"\n")
+	if code != 1 {
+		t.Fatalf("status %d, want 1\n%s", code, out)
+	}
+	i, j := strings.Index(out, "first\npartial"), strings.Index(out, "Thrown: boom")
+	if i < 0 || j < 0 || i > j {
+		t.Fatalf("printed output must survive and precede the report:\n%s", out)
+	}
+}
+
+// TestRunFlushesOnExit: exit() keeps what was printed, including output
+// that is still in the block buffer.
+func TestRunFlushesOnExit(t *testing.T) {
+	out, code := runShared(t, "print(\"a\")\nprintln(\"b\")\nexit(3)\nprintln(\"never\")\n")
+	if code != 3 || out != "ab\n" {
+		t.Fatalf("status %d output %q, want 3 and \"ab\\n\"", code, out)
+	}
+}
+
+// TestRunFlushesBeforeResultText: an Err result's text follows stdout.
+func TestRunFlushesBeforeResultText(t *testing.T) {
+	out, code := runShared(t, "pipeline default() {\n  println(\"work\")\n  return Err(\"bad\")\n}\n")
+	if code != 1 || out != "work\nbad\n" {
+		t.Fatalf("status %d output %q", code, out)
+	}
+}
+
+// TestRunDeepRecursion: 9,000 nested Harn calls work, and so do 9,000
+// frames of callbacks that recurse through a builtin on the Go stack.
+func TestRunDeepRecursion(t *testing.T) {
+	src := `fn f(n) {
+  if n == 0 { return 0 }
+  return 1 + f(n - 1)
+}
+println(f(9000))
+fn g(n) {
+  if n == 0 { return 0 }
+  return [n].map({ x -> g(x - 1) })[0] + 1
+}
+println(g(4500))
+`
+	out, code := runShared(t, src)
+	if code != 0 || out != "9000\n4500\n" {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+}
+
+// TestRunStackOverflowTrace: running past the limit is a Harn error whose
+// stack trace collapses the repeated frames.
+func TestRunStackOverflowTrace(t *testing.T) {
+	out, code := runShared(t, "fn f(n) {\n  return 1 + f(n + 1)\n}\nf(0)\n")
+	if code != 1 {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"Stack overflow: too many nested calls",
+		"  at f (", "p.harn:2)\n  [repeated 9,998 more times]\n  at <top level> (",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("missing %q in:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n > 20 {
+		t.Fatalf("trace not collapsed (%d lines)", n)
+	}
+}
+
+// TestRunDeepCallbackOverflow: overflowing through thousands of nested
+// callbacks is a catchable error with a bounded message, not a Go crash.
+func TestRunDeepCallbackOverflow(t *testing.T) {
+	src := `fn g(n) {
+  return [n].map({ x -> g(x + 1) })[0]
+}
+let r = try { g(0) } catch (e) { e }
+println(len(r) < 200)
+println(r.starts_with("Runtime error: Stack overflow: too many nested calls (line 2)"))
+`
+	out, code := runShared(t, src)
+	if code != 0 || out != "true\ntrue\n" {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+}

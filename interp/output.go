@@ -1,0 +1,52 @@
+package interp
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"sync"
+)
+
+// Output is the standard output of a run: writes are buffered (block
+// buffering suits a pipe or file), flushed at every newline when
+// lineBuffered (a terminal), and flushed by RunProgram before an error
+// report, on exit() and when the program ends, so nothing printed is
+// lost. Tasks print concurrently, so writes are serialised.
+type Output struct {
+	mu   sync.Mutex
+	w    *bufio.Writer
+	line bool
+}
+
+// NewOutput buffers w; lineBuffered flushes at each newline.
+func NewOutput(w io.Writer, lineBuffered bool) *Output {
+	return &Output{w: bufio.NewWriterSize(w, 32*1024), line: lineBuffered}
+}
+
+func (o *Output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n, err := o.w.Write(p)
+	if err == nil && o.line && bytes.IndexByte(p, '\n') >= 0 {
+		err = o.w.Flush()
+	}
+	return n, err
+}
+
+// Flush writes out whatever is buffered (prompts call it before reading).
+func (o *Output) Flush() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.w.Flush()
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
