@@ -56,7 +56,7 @@ func precOf(x syntax.Expr) int {
 // exprAt prints x where the grammar expects level min.
 func (p *printer) exprAt(x syntax.Expr, min int) doc {
 	if precOf(x) < min {
-		lead := p.inline(leftmost(x))
+		lead := p.inline(syntax.ExprStart(x))
 		return concat{lead, text("("), p.expr(x), text(")")}
 	}
 	return p.expr(x)
@@ -64,7 +64,7 @@ func (p *printer) exprAt(x syntax.Expr, min int) doc {
 
 // expr prints an expression at the loosest level.
 func (p *printer) expr(x syntax.Expr) doc {
-	lead := p.inline(leftmost(x))
+	lead := p.inline(syntax.ExprStart(x))
 	d := p.expr1(x)
 	if lead == nil {
 		return d
@@ -89,7 +89,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		elems := make([]elem, len(x.Elems))
 		for i, e := range x.Elems {
 			e := e
-			elems[i] = elem{leftmost(e), func() doc { return p.expr(e) }}
+			elems[i] = elem{syntax.ExprStart(e), func() doc { return p.expr(e) }}
 		}
 		return p.seq("[", elems, "]", p.closing(x.At), false)
 	case *syntax.DictLit:
@@ -252,7 +252,7 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		if len(ops) == 1 && simple(b.Y) {
 			sep = text(" ") // x(…) != nil: the short operand stays with the operator
 		}
-		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(leftmost(b.Y))), sep, operand(b.Y, prec+1))
+		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(syntax.ExprStart(b.Y))), sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
 }
@@ -264,7 +264,7 @@ func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
 	if b, ok := x.(*syntax.BinaryExpr); ok && precOf(x) >= min {
 		for _, op := range ops {
 			if b.Op == op {
-				return concat{p.inline(leftmost(x)), text("("), p.expr(x), text(")")}
+				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
 			}
 		}
 	}
@@ -331,7 +331,7 @@ func (p *printer) chain(x syntax.Expr) doc {
 		}
 	}
 	out := concat{p.exprAt(head, precPostfix)}
-	sc := p.scanFrom(leftmost(head))
+	sc := p.scanFrom(syntax.ExprStart(head))
 	if sc.i >= 0 {
 		// step over the head itself
 		sc.i = sc.find(func(j int) bool { return true })
@@ -552,9 +552,9 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 	elems := make([]elem, len(args))
 	for i, a := range args {
 		a := a
-		elems[i] = elem{leftmost(a), func() doc { return p.expr(a) }}
+		elems[i] = elem{syntax.ExprStart(a), func() doc { return p.expr(a) }}
 	}
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(leftmost(args[0]), closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.ExprStart(args[0]), closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks.
 		var d concat
@@ -666,7 +666,7 @@ func (p *printer) match(x *syntax.MatchExpr) doc {
 	items := make([]item, len(x.Arms))
 	for i, a := range x.Arms {
 		a := a
-		items[i] = item{start: leftmost(a.Patterns[0]), print: func() doc { return p.arm(a) }}
+		items[i] = item{start: syntax.ExprStart(a.Patterns[0]), print: func() doc { return p.arm(a) }}
 	}
 	end := p.closing(p.matchBrace(x))
 	for i := range items {
@@ -687,14 +687,14 @@ func (p *printer) match(x *syntax.MatchExpr) doc {
 func (p *printer) matchBrace(x *syntax.MatchExpr) syntax.Pos {
 	if len(x.Arms) > 0 {
 		// the last `{` before the first arm's pattern
-		i := p.tokenAt(p.startOf(leftmost(x.Arms[0].Patterns[0])))
+		i := p.tokenAt(p.startOf(syntax.ExprStart(x.Arms[0].Patterns[0])))
 		for j := i - 1; j >= 0; j-- {
 			if t := p.toks[j]; t.Kind == syntax.TokPunct && t.Text == "{" {
 				return t.Pos
 			}
 		}
 	}
-	return p.nextPunct(leftmost(x.X), "{")
+	return p.nextPunct(syntax.ExprStart(x.X), "{")
 }
 
 func (p *printer) arm(a *syntax.MatchArm) doc {

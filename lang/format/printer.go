@@ -363,9 +363,9 @@ func (p *printer) stmtStart(s syntax.Stmt) syntax.Pos {
 	var pos syntax.Pos
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
-		pos = leftmost(s.X)
+		pos = syntax.ExprStart(s.X)
 	case *syntax.AssignStmt:
-		pos = leftmost(s.Target)
+		pos = syntax.ExprStart(s.Target)
 	default:
 		pos = s.Position()
 	}
@@ -399,37 +399,6 @@ func attrsOf(s syntax.Stmt) []*syntax.Attribute {
 		return s.Attrs
 	}
 	return nil
-}
-
-// leftmost is the position of an expression's first token (a binary
-// expression records its operator's).
-func leftmost(x syntax.Expr) syntax.Pos {
-	for {
-		switch n := x.(type) {
-		case *syntax.BinaryExpr:
-			x = n.X
-		case *syntax.TernaryExpr:
-			x = n.Cond
-		case *syntax.RangeExpr:
-			x = n.Start
-		case *syntax.PipeExpr:
-			x = n.X
-		case *syntax.MemberExpr:
-			x = n.X
-		case *syntax.IndexExpr:
-			x = n.X
-		case *syntax.SliceExpr:
-			x = n.X
-		case *syntax.MethodCall:
-			x = n.X
-		case *syntax.PropagateExpr:
-			x = n.X
-		case *syntax.NonNilExpr:
-			x = n.X
-		default:
-			return x.Position()
-		}
-	}
 }
 
 // block prints `{ statements }`. Statements go one per line; a block that

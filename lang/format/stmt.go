@@ -124,7 +124,7 @@ func (p *printer) attribute(a *syntax.Attribute) doc {
 	elems := make([]elem, len(a.Args))
 	for i, arg := range a.Args {
 		arg := arg
-		start := leftmost(arg.Value)
+		start := syntax.ExprStart(arg.Value)
 		elems[i] = elem{start, func() doc {
 			if arg.Name != "" {
 				return concat{text(arg.Name + ": "), p.expr(arg.Value)}

@@ -148,40 +148,11 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt) {
 func startOf(s syntax.Stmt) syntax.Pos {
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
-		return leftmost(s.X)
+		return syntax.ExprStart(s.X)
 	case *syntax.AssignStmt:
-		return leftmost(s.Target)
+		return syntax.ExprStart(s.Target)
 	}
 	return s.Position()
-}
-
-func leftmost(x syntax.Expr) syntax.Pos {
-	for {
-		switch n := x.(type) {
-		case *syntax.BinaryExpr:
-			x = n.X
-		case *syntax.TernaryExpr:
-			x = n.Cond
-		case *syntax.RangeExpr:
-			x = n.Start
-		case *syntax.PipeExpr:
-			x = n.X
-		case *syntax.MemberExpr:
-			x = n.X
-		case *syntax.IndexExpr:
-			x = n.X
-		case *syntax.SliceExpr:
-			x = n.X
-		case *syntax.MethodCall:
-			x = n.X
-		case *syntax.PropagateExpr:
-			x = n.X
-		case *syntax.NonNilExpr:
-			x = n.X
-		default:
-			return x.Position()
-		}
-	}
 }
 
 // comparison reports x == x and comparisons with a bool literal.
@@ -191,7 +162,7 @@ func (l *linter) comparison(b *syntax.BinaryExpr, replace func(syntax.Node)) {
 	}
 	if pure(b.X) && sameExpr(b.X, b.Y) {
 		result := b.Op == "=="
-		l.report(PointlessComparison, leftmost(b.X), 1, "", nil, "comparing a value with itself is always %v", result)
+		l.report(PointlessComparison, syntax.ExprStart(b.X), 1, "", nil, "comparing a value with itself is always %v", result)
 		return
 	}
 	lit, other := b.Y, b.X
@@ -222,7 +193,7 @@ func (l *linter) comparison(b *syntax.BinaryExpr, replace func(syntax.Node)) {
 	if fix != nil {
 		desc = "write the operand alone"
 	}
-	l.report(PointlessComparison, leftmost(b.X), 1, desc, fix, "comparison with `%v`: for a bool `b` this is `%s`", bl.Value, form)
+	l.report(PointlessComparison, syntax.ExprStart(b.X), 1, desc, fix, "comparison with `%v`: for a bool `b` this is `%s`", bl.Value, form)
 }
 
 // certainlyBool reports whether an expression always yields a bool.
