@@ -29,6 +29,8 @@ type Options struct {
 	// OnVM, when set, receives the session's VM as soon as it exists (the
 	// conformance runner uses it to interrupt runaway tests).
 	OnVM func(*vm.VM)
+	// Warnings says what RunProgram does with checker warnings.
+	Warnings WarningMode
 }
 
 // Session is one program run: a VM, its universe and the modules loaded

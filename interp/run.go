@@ -35,7 +35,7 @@ type RunResult struct {
 
 // RunProgram runs the file (or, when src is non-nil, the given source
 // text named path) exactly as `harn run` does: warnings go to stderr
-// first, stdout streams to opts.Stdout through an Output (line-buffered
+// first (or nowhere, or stop the run as errors: opts.Warnings), stdout streams to opts.Stdout through an Output (line-buffered
 // to a terminal, block-buffered otherwise) that is flushed before any
 // error report, on exit() and at the end, and the program result decides
 // the exit status. With a nil opts.Stdout the output is captured into
@@ -73,8 +73,13 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	} else {
 		m, err = s.Compile(path, src)
 	}
-	for _, w := range s.Warnings {
+	shown, promoted := opts.Warnings.Apply(s.Warnings)
+	for _, w := range shown {
 		io.WriteString(stderr, diag.Render(w, s.Sources[w.File]))
+	}
+	if err == nil && promoted > 0 {
+		io.WriteString(stderr, PromotedText(promoted))
+		return RunResult{Err: shown, Status: ExitFailure}
 	}
 	if err != nil {
 		io.WriteString(stderr, s.RenderError(err))

@@ -12,7 +12,7 @@ func TestListMethods(t *testing.T) {
 	age := cb(func(a vm.Args) vm.Value { v, _ := a.At(0).(*vm.Dict).Get("age"); return v })
 	runCore(t, []coreCase{
 		{op: m(xs, "count"), want: "5"},
-		{op: m(xs, "len"), want: "nil"},
+		{op: m(xs, "len"), err: "Runtime error: value of type list has no method `len`"}, // newer.md §2.11
 		{op: m(l(), "empty"), want: "true"},
 		{op: m(xs, "map", double), want: "[2, 4, 6, 8, 10]"},
 		{op: m(xs, "map"), want: "nil"},
@@ -96,7 +96,7 @@ func TestListMethods(t *testing.T) {
 		{op: m(xs, "sliding_window", i(3), i(2)), want: "[[1, 2, 3], [3, 4, 5]]"},
 		{op: m(xs, "each_cons", i(9)), want: "[]"},
 		{op: m(xs, "iter"), want: "<iter>"},
-		{op: m(xs, "nope"), want: "nil"},
+		{op: m(xs, "nope"), err: "Runtime error: value of type list has no method `nope`"},
 		{op: m(xs, "map", boom), err: "boom"},
 	})
 }
@@ -132,10 +132,10 @@ func TestDictMethods(t *testing.T) {
 		{op: m(dd, "values"), want: "[1, 2]"},
 		{op: m(dd, "entries"), want: "[{key: a, value: 1}, {key: b, value: 2}]"},
 		{op: m(dd, "count"), want: "2"},
-		{op: m(dd, "len"), want: "nil"},
+		{op: m(dd, "len"), err: "Runtime error: dict has no method `len`"}, // newer.md §2.11
 		{op: m(dd, "has", s("a")), want: "true"},
 		{op: m(d("1", i(5)), "has", i(1)), want: "true"},
-		{op: m(dd, "contains", s("a")), want: "nil"},
+		{op: m(dd, "contains", s("a")), err: "Runtime error: dict has no method `contains`"}, // newer.md §2.11
 		{op: m(dd, "get", s("z"), i(0)), want: "0"},
 		{op: m(dd, "get", s("z")), want: "nil"},
 		{op: m(d("k", nilv), "get", s("k"), i(0)), want: "nil"},
@@ -150,7 +150,7 @@ func TestDictMethods(t *testing.T) {
 		{op: m(dd, "map_keys", cb(func(a vm.Args) vm.Value { return l(a.At(0)) })), want: "{[a]: 1, [b]: 2}"},
 		{op: m(dd, "iter"), want: "<iter>"},
 		{op: m(d("f", double), "f", i(4)), want: "8"},
-		{op: m(dd, "nothing"), want: "nil"},
+		{op: m(dd, "nothing"), err: "Runtime error: dict has no method `nothing`"},
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 )
@@ -37,6 +38,9 @@ type Tool struct {
 	Executor       string
 	HostCapability string
 	MCPServer      string
+	// Warnings are definition keys that look like misspelt known keys
+	// (the definition is still accepted: other keys are kept verbatim).
+	Warnings []string
 }
 
 // Name is the tool name.
@@ -449,6 +453,59 @@ var shorthand = map[string]string{
 
 var inputSpellings = []string{"parameters", "input_schema", "inputSchema"}
 
+// definitionKeys are the keys a tool definition may carry (registry.md §2).
+var definitionKeys = []string{
+	"name", "description", "title", "parameters", "input_schema", "inputSchema",
+	"returns", "output_schema", "error_schema", "annotations", "execution_policy",
+	"policy", "governance", "cli", "source", "namespace", "defer_loading", "icons",
+	"execution", "meta", "_meta", "handler", "executor", "host_capability", "mcp_server",
+}
+
+// misspeltKeys warns about keys that are not definition keys but are
+// close to one. Other unknown keys are kept for other subsystems
+// (registry.md §2), so only a likely typo is worth a warning. A key is
+// also compared with the stem of the *_schema keys, so `errors` suggests
+// `error_schema`.
+func misspeltKeys(q string, def *vm.Dict) []string {
+	known := map[string]bool{}
+	stems := map[string]string{}
+	for _, k := range definitionKeys {
+		known[k] = true
+		if stem, ok := strings.CutSuffix(k, "_schema"); ok {
+			stems[stem] = k
+		}
+	}
+	stemNames := make([]string, 0, len(stems))
+	for stem := range stems {
+		stemNames = append(stemNames, stem)
+	}
+	var warnings []string
+	for _, k := range def.Keys() {
+		if known[k] {
+			continue
+		}
+		hint := diag.Suggest(k, definitionKeys)
+		if full, ok := stems[k]; ok && hint == "" {
+			hint = full
+		} else if hint == "" {
+			hint = stems[diag.Suggest(k, stemNames)]
+		}
+		if hint != "" {
+			warnings = append(warnings, fmt.Sprintf("%s has unknown key `%s` — did you mean `%s`?", q, k, hint))
+		}
+	}
+	return warnings
+}
+
+// Warnings lists every tool's definition warnings, in catalog order.
+func (r *Registry) Warnings() []string {
+	var ws []string
+	for _, t := range r.Tools {
+		ws = append(ws, t.Warnings...)
+	}
+	return ws
+}
+
 // NormalizeEntry validates one definition with the per-entry rules of
 // registry.md §3 (index is its position in the registry, used only in
 // messages). cache may be nil.
@@ -476,6 +533,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 	e := &Entry{Name: name}
 	t := &Tool{Entry: e, Definition: def}
 	q := fmt.Sprintf("tool %q", name)
+	t.Warnings = misspeltKeys(q, def)
 
 	if v, ok := field(def, "description"); ok {
 		s, isStr := str(v)

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/harnlang/harn/tool/jsonv"
@@ -143,4 +144,17 @@ func mustParse(t *testing.T, e *Entry) any {
 	}
 	tools, _ := v.(*jsonv.Object).Get("tools")
 	return tools.([]any)[0]
+}
+
+// TestMisspeltDefinitionKeys: a key close to a definition key warns with
+// a suggestion; other extra keys are kept silently (registry.md §2).
+func TestMisspeltDefinitionKeys(t *testing.T) {
+	r := mustNormalize(t, `[{"name":"a","errors":{"type":"object"},"descripton":"x","guidance":"keep","returns":true},{"name":"b","input":{"type":"object"}}]`, ``)
+	got := strings.Join(r.Warnings(), "\n")
+	want := "tool \"a\" has unknown key `descripton` — did you mean `description`?\n" +
+		"tool \"a\" has unknown key `errors` — did you mean `error_schema`?\n" +
+		"tool \"b\" has unknown key `input` — did you mean `input_schema`?"
+	if got != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", got, want)
+	}
 }

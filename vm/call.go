@@ -90,7 +90,9 @@ type Yielder interface {
 	Yield(th *Thread, v Value) (Value, error)
 }
 
-// callMethod dispatches `recv.name(args)` (builtins.md §2).
+// callMethod dispatches `recv.name(args)` (builtins.md §2). A method
+// nothing answers is a run-time error (newer.md §2.11): April returned nil,
+// which let a typo run on silently.
 func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, err error) {
 	u := th.vm.Universe
 	t := recv.Type()
@@ -106,12 +108,12 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			full = append(full, args...)
 			return th.Call(c, full...)
 		}
-		return Nil, nil
+		return nil, noMethod(recv, name)
 	case *Dict:
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
-		return Nil, nil
+		return nil, Runtimef("dict has no method `%s`", name)
 	}
 	if m := u.Method(t, "*"); m != nil {
 		// a kind-wide fallback (ranges lift themselves into iterators)
@@ -125,7 +127,18 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			return v, err
 		}
 	}
-	return Nil, nil
+	switch recv.Type() {
+	case "int", "float":
+		// newer.md §2.11 leaves numbers unverified (some newer versions
+		// still return nil), so they keep builtins.md §2's nil.
+		return Nil, nil
+	}
+	return nil, noMethod(recv, name)
+}
+
+// noMethod is the error for a method no receiver of this kind has.
+func noMethod(recv Value, name string) *Error {
+	return Runtimef("value of type %s has no method `%s`", recv.Type(), name)
 }
 
 // CallMethod is the public form of method dispatch, for builtins.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
@@ -11,7 +12,8 @@ import (
 // cmdCheck is `harn check FILE...`: parse, resolve, type-check and compile
 // each file and the modules it imports without running anything. Every
 // diagnostic goes to stderr; the exit status is 1 when any file has an
-// error (warnings alone exit 0).
+// error (warnings alone exit 0 unless HARN_WARNINGS=error makes them
+// errors; HARN_WARNINGS=off drops them).
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "error: harn check needs at least one FILE\n\n"+commandHelp["check"])
@@ -21,7 +23,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
 	}
-	status := 0
+	warnings, err := interp.ParseWarningMode(os.Getenv("HARN_WARNINGS"))
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	}
+	status, promoted := 0, 0
 	for _, path := range args {
 		s := interp.NewSession(interp.Options{Stderr: stderr})
 		diags, err := s.CheckFile(path)
@@ -30,12 +37,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		for _, d := range diags {
+		shown, n := warnings.Apply(diags)
+		promoted += n
+		for _, d := range shown {
 			io.WriteString(stderr, s.RenderDiagnostic(d))
 			if d.Severity == diag.SevError {
 				status = 1
 			}
 		}
+	}
+	if promoted > 0 {
+		io.WriteString(stderr, interp.PromotedText(promoted))
 	}
 	return status
 }

@@ -45,3 +45,49 @@ func TestCheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsMode: HARN_WARNINGS=error makes `harn check` and `harn run`
+// fail on a warning (the program does not run); =off hides warnings.
+func TestWarningsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.harn")
+	src := "fn f(a) {\n  return a\n}\nprintln(\"ran\")\nprintln(f(1, 2))\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const warning = "Function 'f' expects 1 argument, got 2"
+	cases := []struct {
+		mode, cmd   string
+		status      int
+		stdout      string
+		stderr      []string
+		quietStderr bool
+	}{
+		{"", "run", 0, "ran\n1\n", []string{"warning: " + warning}, false},
+		{"error", "run", 1, "", []string{"error: " + warning, "w.harn:5:9", "1 warning treated as error (HARN_WARNINGS=error)"}, false},
+		{"off", "run", 0, "ran\n1\n", nil, true},
+		{"error", "check", 1, "", []string{"error: " + warning, "1 warning treated as error"}, false},
+		{"off", "check", 0, "", nil, true},
+		{"errors", "run", 2, "", []string{"HARN_WARNINGS=errors: expected `error`, `off` or `warn`"}, false},
+		{"errors", "check", 2, "", []string{"HARN_WARNINGS=errors"}, false},
+	}
+	for _, c := range cases {
+		t.Setenv("HARN_WARNINGS", c.mode)
+		var stdout, stderr bytes.Buffer
+		status := run([]string{c.cmd, path}, strings.NewReader(""), &stdout, &stderr)
+		label := "HARN_WARNINGS=" + c.mode + " harn " + c.cmd
+		if status != c.status {
+			t.Errorf("%s: status %d, want %d\n%s", label, status, c.status, stderr.String())
+		}
+		if stdout.String() != c.stdout {
+			t.Errorf("%s: stdout %q, want %q", label, stdout.String(), c.stdout)
+		}
+		for _, w := range c.stderr {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", label, w, stderr.String())
+			}
+		}
+		if c.quietStderr && stderr.Len() > 0 {
+			t.Errorf("%s: stderr should be empty:\n%s", label, stderr.String())
+		}
+	}
+}

@@ -151,7 +151,8 @@ var commandHelp = map[string]string{
 Parse, check and run a Harn script. ARGS are available as the global argv.
 Standard output is written as the program goes (line-buffered to a terminal)
 and flushed before an error report and on exit(), so nothing printed is lost.
-HARN_MAX_DEPTH sets the call depth limit (default 10000).
+HARN_MAX_DEPTH sets the call depth limit (default 10000). HARN_WARNINGS=error
+turns checker warnings into errors (the program does not run); =off hides them.
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
 `,
@@ -161,6 +162,7 @@ Parse, resolve, type-check and compile each FILE and the modules it
 imports, without running anything. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
+HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.
 `,
 	"repl": `Usage: harn repl
 

@@ -38,7 +38,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if args == nil {
 		args = []string{}
 	}
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: interruptOnSignal})
+	warnings, err := interp.ParseWarningMode(os.Getenv("HARN_WARNINGS"))
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	}
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: interruptOnSignal, Warnings: warnings})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}

@@ -67,7 +67,11 @@ func init() {
 		return lib.Str(vm.ToDisplay(r))
 	})
 	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		name := args.Text(0)
+		if th.VM().Universe.Method("iter", name) == nil {
+			return nil, vm.Runtimef("value of type range has no method `%s`", name) // newer.md §2.11
+		}
 		it, _ := toIter(th, recv)
-		return th.CallMethod(it, args.Text(0), args[1:]...)
+		return th.CallMethod(it, name, args[1:]...)
 	})
 }

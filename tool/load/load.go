@@ -97,13 +97,18 @@ func Load(path string, opts Options) (*Script, error) {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
+	mode, err := interp.ParseWarningMode(os.Getenv("HARN_WARNINGS"))
+	if err != nil {
+		return nil, &Error{Msg: err.Error(), Status: 2}
+	}
 	sess := interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: opts.Stdin})
 	m, err := sess.LoadFile(path)
-	for _, w := range sess.Warnings {
-		io.WriteString(stderr, sess.RenderDiagnostic(w))
-	}
+	promoted := warn(stderr, sess, mode, sess.Warnings)
 	if err != nil {
 		return nil, compileError(sess, err)
+	}
+	if promoted > 0 {
+		return nil, &Error{Msg: promotedMsg(promoted), Status: 1}
 	}
 	pub := tool.PublicationFor(sess.VM)
 	pub.Reset()
@@ -118,7 +123,28 @@ func Load(path string, opts Options) (*Script, error) {
 	if err != nil {
 		return nil, &Error{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}
 	}
+	var defWarnings diag.List
+	for _, w := range reg.Warnings() {
+		defWarnings = append(defWarnings, &diag.Error{Msg: w, Severity: diag.SevWarning})
+	}
+	if n := warn(stderr, sess, mode, defWarnings); n > 0 {
+		return nil, &Error{Msg: promotedMsg(n), Status: 1}
+	}
 	return &Script{Path: path, Session: sess, Publication: snap, Registry: reg}, nil
+}
+
+// warn prints warnings the way HARN_WARNINGS asks and returns how many
+// it reported as errors.
+func warn(w io.Writer, sess *interp.Session, mode interp.WarningMode, ws diag.List) int {
+	shown, promoted := mode.Apply(ws)
+	for _, d := range shown {
+		io.WriteString(w, sess.RenderDiagnostic(d))
+	}
+	return promoted
+}
+
+func promotedMsg(n int) string {
+	return strings.TrimSuffix(strings.TrimPrefix(interp.PromotedText(n), "error: "), "\n")
 }
 
 func compileError(sess *interp.Session, err error) *Error {

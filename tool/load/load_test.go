@@ -131,3 +131,37 @@ func TestFailureSummaryOmitsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadWarnsAboutMisspeltKeys: a definition key close to a known one
+// warns on stderr; HARN_WARNINGS=error fails the load, =off is silent.
+func TestLoadWarnsAboutMisspeltKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.harn")
+	src := `import { tool_registry_from } from "std/tools"
+
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "t", errors: {type: "object"}, handler: {x -> x}},
+  ]))
+}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const warning = "warning: tool \"t\" has unknown key `errors` — did you mean `error_schema`?\n"
+	for _, c := range []struct{ mode, stderr, err string }{
+		{"", warning, ""},
+		{"off", "", ""},
+		{"error", "error: tool \"t\" has unknown key `errors` — did you mean `error_schema`?\n", "1 warning treated as error (HARN_WARNINGS=error)"},
+	} {
+		t.Setenv("HARN_WARNINGS", c.mode)
+		var stderr bytes.Buffer
+		_, err := Load(path, Options{Stderr: &stderr})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.err || stderr.String() != c.stderr {
+			t.Errorf("HARN_WARNINGS=%s: err %q, stderr %q; want %q, %q", c.mode, got, stderr.String(), c.err, c.stderr)
+		}
+	}
+}
