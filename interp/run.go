@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -73,9 +72,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	} else {
 		m, err = s.Compile(path, src)
 	}
-	for _, w := range s.Warnings {
-		io.WriteString(stderr, diag.Render(w, s.Sources[w.File]))
-	}
+	s.WriteWarnings(stderr, s.Warnings)
 	if err != nil {
 		io.WriteString(stderr, s.RenderError(err))
 		return RunResult{Err: err, Status: ExitFailure}

@@ -30,11 +30,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
+		// Every error, and warnings up to interp.MaxWarnings.
+		warnings := 0
 		for _, d := range diags {
-			io.WriteString(stderr, s.RenderDiagnostic(d))
 			if d.Severity == diag.SevError {
 				status = 1
+			} else if warnings++; warnings > interp.MaxWarnings {
+				continue
 			}
+			io.WriteString(stderr, s.RenderDiagnostic(d))
+		}
+		if warnings > interp.MaxWarnings {
+			interp.WriteMoreWarnings(stderr, warnings-interp.MaxWarnings)
 		}
 	}
 	return status

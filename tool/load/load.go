@@ -99,9 +99,7 @@ func Load(path string, opts Options) (*Script, error) {
 	}
 	sess := interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: opts.Stdin})
 	m, err := sess.LoadFile(path)
-	for _, w := range sess.Warnings {
-		io.WriteString(stderr, sess.RenderDiagnostic(w))
-	}
+	sess.WriteWarnings(stderr, sess.Warnings)
 	if err != nil {
 		return nil, compileError(sess, err)
 	}
