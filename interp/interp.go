@@ -192,6 +192,29 @@ func (s *Session) RenderDiagnostic(d *diag.Error) string {
 	return diag.RenderWithNotes(d, s.source)
 }
 
+// MaxWarnings is how many warnings a command prints; the rest are
+// counted in one line, so a program with millions of them still starts
+// promptly and leaves a readable terminal.
+const MaxWarnings = 100
+
+// WriteWarnings writes the first MaxWarnings of ws, then one line
+// counting the others.
+func (s *Session) WriteWarnings(w io.Writer, ws diag.List) {
+	for i, d := range ws {
+		if i == MaxWarnings {
+			WriteMoreWarnings(w, len(ws)-MaxWarnings)
+			return
+		}
+		io.WriteString(w, s.RenderDiagnostic(d))
+	}
+}
+
+// WriteMoreWarnings writes the line that counts the warnings left
+// unprinted past MaxWarnings.
+func WriteMoreWarnings(w io.Writer, more int) {
+	fmt.Fprintf(w, "… and %d more warnings\n", more)
+}
+
 // GoldenText is an error's message in upstream's golden form
 // (language.md §12.4), used by the conformance runner.
 func GoldenText(err error) string {

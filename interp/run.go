@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -74,9 +73,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		m, err = s.Compile(path, src)
 	}
 	shown, promoted := opts.Warnings.Apply(s.Warnings)
-	for _, w := range shown {
-		io.WriteString(stderr, diag.Render(w, s.Sources[w.File]))
-	}
+	s.WriteWarnings(stderr, shown)
 	if err == nil && promoted > 0 {
 		io.WriteString(stderr, PromotedText(promoted))
 		return RunResult{Err: shown, Status: ExitFailure}

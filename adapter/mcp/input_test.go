@@ -49,6 +49,11 @@ func TestElicitationInvalidContent(t *testing.T) {
 	if r["isError"] != true || !strings.Contains(text(r), "does not match requestedSchema") {
 		t.Errorf("invalid content %s", js(r))
 	}
+	// The client learns what is wrong, not the server's internal schema
+	// id (issue 17 item 11).
+	if strings.Contains(text(r), "urn:harn:schema") || !strings.Contains(text(r), "at /env: ") {
+		t.Errorf("rejection text %q", text(r))
+	}
 }
 
 func TestElicitationNeedsCapability(t *testing.T) {

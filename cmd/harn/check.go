@@ -39,11 +39,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		shown, n := warnings.Apply(diags)
 		promoted += n
+		// Every error, and warnings up to interp.MaxWarnings.
+		count := 0
 		for _, d := range shown {
-			io.WriteString(stderr, s.RenderDiagnostic(d))
 			if d.Severity == diag.SevError {
 				status = 1
+			} else if count++; count > interp.MaxWarnings {
+				continue
 			}
+			io.WriteString(stderr, s.RenderDiagnostic(d))
+		}
+		if count > interp.MaxWarnings {
+			interp.WriteMoreWarnings(stderr, count-interp.MaxWarnings)
 		}
 	}
 	if promoted > 0 {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn/interp"
 )
 
 func TestCheckCommand(t *testing.T) {
@@ -89,5 +92,29 @@ func TestWarningsMode(t *testing.T) {
 		if c.quietStderr && stderr.Len() > 0 {
 			t.Errorf("%s: stderr should be empty:\n%s", label, stderr.String())
 		}
+	}
+}
+
+// harn check prints every error but at most interp.MaxWarnings
+// warnings, then counts the rest (issue 17 item 11).
+func TestCheckCapsWarnings(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("fn main() {\n")
+	for i := 0; i < interp.MaxWarnings+3; i++ {
+		fmt.Fprintf(&src, "  let v%d = 1\n", i)
+	}
+	src.WriteString("  let n: int = \"five\"\n}\n")
+	p := filepath.Join(t.TempDir(), "w.harn")
+	if err := os.WriteFile(p, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"check", p}, strings.NewReader(""), &stdout, &stderr); status != 1 {
+		t.Errorf("status %d", status)
+	}
+	got := stderr.String()
+	if n := strings.Count(got, "warning: "); n != interp.MaxWarnings || !strings.Contains(got, "error: let binding `n`") ||
+		!strings.HasSuffix(got, "… and 4 more warnings\n") {
+		t.Errorf("%d warnings:\n%s", n, got[max(0, len(got)-600):])
 	}
 }

@@ -46,9 +46,9 @@ func TestInterruptStopsRunawayPrograms(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // let it get deep into the loop
 			cmd.Process.Signal(syscall.SIGINT)
 			done := make(chan error, 1)
+			var rest string
 			go func() {
-				rest, _ := stderr.ReadString(0)
-				_ = rest
+				rest, _ = stderr.ReadString(0)
 				done <- cmd.Wait()
 			}()
 			select {
@@ -56,6 +56,10 @@ func TestInterruptStopsRunawayPrograms(t *testing.T) {
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != 124 {
 					t.Fatalf("exit after Ctrl-C: %v (want status 124)", err)
+				}
+				// One line says why the run ended.
+				if rest != "error: interrupted by Ctrl-C\n" {
+					t.Errorf("stderr after Ctrl-C %q", rest)
 				}
 			case <-time.After(30 * time.Second):
 				cmd.Process.Kill()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/vm"
@@ -43,21 +44,32 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
 	}
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: interruptOnSignal, Warnings: warnings})
+	var interrupted atomic.Bool
+	onVM := func(v *vm.VM) { interruptOnSignal(v, &interrupted) }
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
+	}
+	if interrupted.Load() && res.Status == interruptedStatus {
+		// Otherwise the run would end silently, as if it had finished.
+		fmt.Fprintln(stderr, "error: interrupted by Ctrl-C")
 	}
 	return res.Status
 }
 
+// interruptedStatus is the exit status of an interrupted run
+// (language.md §12.3).
+const interruptedStatus = 124
+
 // interruptOnSignal makes Ctrl-C stop the program at its next check, so
-// it ends with status 124 (language.md §12.3); a second Ctrl-C kills the
-// process at once.
-func interruptOnSignal(v *vm.VM) {
+// it ends with status 124, and sets interrupted; a second Ctrl-C kills
+// the process at once.
+func interruptOnSignal(v *vm.VM, interrupted *atomic.Bool) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	go func() {
 		<-sig
+		interrupted.Store(true)
 		v.Interrupt()
 		signal.Stop(sig)
 	}()

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -103,13 +104,21 @@ func (c cursor) binaryOp(t *lexer.Token) (op string, prec int, lineStart bool) {
 	return "", 0, false
 }
 
+// maxChain bounds the operators of one left-associative chain such as
+// `1 + 1 + …`: the chain becomes a tree as deep as it is long, which
+// every later stage walks recursively.
+const maxChain = 10000
+
 func (c cursor) binary(min int) Expr {
 	x := c.unary()
-	for {
+	for n := 1; ; n++ {
 		t := c.peek()
 		op, prec, lineStart := c.binaryOp(t)
 		if prec < min || (!lineStart && c.nl()) {
 			return x
+		}
+		if n > maxChain {
+			failAt(at(t.Pos), fmt.Sprintf("Expected at most %d operators in a chain of binary operators, got more", maxChain))
 		}
 		c.next()
 		if op == "not in" {

@@ -740,3 +740,30 @@ func TestNoPanicOnOddInputs(t *testing.T) {
 		}
 	}
 }
+
+// A chain of more than maxChain binary operators is refused with a
+// positioned error instead of becoming a tree deep enough to overflow
+// the stack of a later stage (issue 17 item 3: `1 + 1 + …` with two
+// million terms crashed lang/resolve); a chain of exactly maxChain
+// operators still parses.
+func TestLongBinaryChains(t *testing.T) {
+	chain := func(terms int, op string) string {
+		return "let x = " + strings.Repeat("1 "+op+" ", terms-1) + "1\n"
+	}
+	if _, err := Parse("t.harn", []byte(chain(maxChain+1, "+"))); err != nil {
+		t.Fatalf("%d operators: %v", maxChain, err)
+	}
+	for _, op := range []string{"+", "*", "&&", "??", "=="} {
+		_, err := Parse("t.harn", []byte(chain(200000, op)))
+		var d *diag.Error
+		if !errors.As(err, &d) {
+			t.Fatalf("%s chain: %v", op, err)
+		}
+		// The first term is at column 9 and each "1 op " takes 3+len(op)
+		// columns: the error points at operator maxChain+1.
+		col := 9 + maxChain*(3+len(op)) + 2
+		if d.Line != 1 || d.Col != col || !strings.Contains(d.Msg, "Expected at most 10000 operators in a chain of binary operators") {
+			t.Errorf("%s chain: %d:%d %s (want 1:%d)", op, d.Line, d.Col, d.Msg, col)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +47,46 @@ func TestBadNotificationParamsGetNoReply(t *testing.T) {
 	NewServer(newFake(), Options{}).Serve(io.NopCloser(bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":9,"method":"ping","params":7}`+"\n"))), &out)
 	if got := out.String(); got != `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params: params must be an object"}}`+"\n" {
 		t.Errorf("request with bad params: %s", got)
+	}
+}
+
+// serveLines runs a fresh server over input and returns what it wrote.
+func serveLines(input string) string {
+	var out bytes.Buffer
+	NewServer(newFake(), Options{}).Serve(io.NopCloser(bytes.NewReader([]byte(input+"\n"))), &out)
+	return out.String()
+}
+
+// A request too deep to parse is answered with its id when the id can
+// be read from its text (issue 17 item 11).
+func TestTooDeepRequestKeepsItsID(t *testing.T) {
+	deep := strings.Repeat("[", 10002) + strings.Repeat("]", 10002)
+	for _, tc := range []struct{ in, id string }{
+		{`{"jsonrpc":"2.0","id":41,"method":"ping","params":{"x":` + deep + `}}`, `41`},
+		{`{"jsonrpc":"2.0","params":{"x":` + deep + `},"method":"ping","id":"a\"}"}`, `"a\"}"`},
+		{`{"jsonrpc":"2.0","id":7,"method":"ping","params":{`, `null`}, // truncated: no sure id
+		{`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":` + deep + `}} {}`, `null`},
+		{`{"jsonrpc":"2.0","id":{"x":` + deep + `},"method":"ping"}`, `null`},
+		{deep, `null`},
+	} {
+		want := `{"jsonrpc":"2.0","id":` + tc.id + `,"error":{"code":-32700,"message":"Parse error"}}` + "\n"
+		if got := serveLines(tc.in); got != want {
+			t.Errorf("%.60s…: got %.200s, want %s", tc.in, got, want)
+		}
+	}
+}
+
+// Ids with NUL or lone surrogates come back exactly as sent, on
+// answers and on errors (issue 17 item 11).
+func TestIDsRoundTripUnchanged(t *testing.T) {
+	for _, id := range []string{`"\u0000"`, `"\ud800"`, `"a\udfff\u0000b"`, `"\ud83d\ude00"`, `"\\"`} {
+		got := serveLines(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}` + "\n"; got != want {
+			t.Errorf("ping %s: got %s, want %s", id, got, want)
+		}
+		got = serveLines(`{"jsonrpc":"1.0","id":` + id + `,"method":"ping"}`)
+		if !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":`+id+`,"error":`) {
+			t.Errorf("bad version %s: got %s", id, got)
+		}
 	}
 }

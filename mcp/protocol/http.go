@@ -137,10 +137,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := jsonv.Parse(body)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeParseError, "Parse error: "+err.Error())))
+		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: "+err.Error())))
 		return
 	}
 	m, id, rerr := decode(v)
+	id = wireID(id, body)
+	if m != nil {
+		m.wire = id
+	}
 	if rerr != nil {
 		writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 		return

@@ -429,3 +429,16 @@ func TestHTTPUpgradesToSSEForProgress(t *testing.T) {
 		t.Errorf("no progress: %v\n%s", r.header, r.body)
 	}
 }
+
+// Over HTTP too, an id with a lone surrogate comes back as sent and the
+// answer is routed to its request (issue 17 item 11).
+func TestHTTPLoneSurrogateID(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	body := js(map[string]any{"jsonrpc": "2.0", "id": "X", "method": "tools/call", "params": modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, tasksCaps)})
+	body = strings.Replace(body, `"id":"X"`, `"id":"\ud800"`, 1)
+	r := do(h, http.MethodPost, "/mcp", map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/call", "Mcp-Name": "echo"}, body)
+	if r.status != 200 || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":"\ud800","result":`) {
+		t.Errorf("got %d %s", r.status, r.body)
+	}
+}

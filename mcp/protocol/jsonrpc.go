@@ -2,8 +2,10 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/tool/jsonv"
@@ -63,6 +65,7 @@ func unsupportedVersion(requested any) *Error {
 // message is one decoded incoming message.
 type message struct {
 	id     any // json.Number or string; nil for a notification
+	wire   any // id as written back (see wireID)
 	hasID  bool
 	method string
 	params *jsonv.Object
@@ -131,8 +134,167 @@ func idKey(id any) string {
 		return "n" + string(x)
 	case string:
 		return "s" + x
+	case json.RawMessage:
+		v, _ := jsonv.Parse(x)
+		return idKey(v)
 	}
 	return ""
+}
+
+// wireID is the id to write back for a request decoded from line: the
+// decoded id, or, for a string id written with escapes, the id's own
+// text, since decoding turns a lone surrogate (`"\ud800"`) into U+FFFD
+// and the client must get back exactly the id it sent.
+func wireID(id any, line []byte) any {
+	if _, ok := id.(string); !ok {
+		return id
+	}
+	if raw := rawID(line); raw != nil && bytes.IndexByte(raw, '\\') >= 0 {
+		return json.RawMessage(raw)
+	}
+	return id
+}
+
+// unparsedID is the id of a message that does not parse (nested too
+// deep, or malformed after its id), read from its text; nil when none
+// can be read.
+func unparsedID(line []byte) any {
+	if raw := rawID(line); raw != nil {
+		return json.RawMessage(raw)
+	}
+	return nil
+}
+
+// rawID returns the text of the last top-level "id" member of the JSON
+// object in data when it is a string or a number, skipping the other
+// members without decoding them (and without recursion, so any depth
+// is fine). Text that is not a whole object (truncated, or followed by
+// more) has no id: like JSON-RPC, only a message whose id can be
+// detected for sure is answered with it.
+func rawID(data []byte) []byte {
+	s := idScanner{data: data}
+	s.space()
+	if !s.byte('{') {
+		return nil
+	}
+	var id []byte
+	s.space()
+	if s.byte('}') {
+		return nil
+	}
+	for {
+		s.space()
+		start := s.pos
+		if !s.skipString() {
+			return nil
+		}
+		var key string
+		if json.Unmarshal(data[start:s.pos], &key) != nil {
+			return nil
+		}
+		s.space()
+		if !s.byte(':') {
+			return nil
+		}
+		s.space()
+		start = s.pos
+		if !s.skipValue() {
+			return nil
+		}
+		if key == "id" {
+			v := data[start:s.pos]
+			if (v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid(v) {
+				id = v
+			} else {
+				id = nil
+			}
+		}
+		s.space()
+		if s.byte('}') {
+			s.space()
+			if s.pos != len(data) {
+				return nil
+			}
+			return id
+		}
+		if !s.byte(',') {
+			return nil
+		}
+	}
+}
+
+type idScanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *idScanner) space() {
+	for s.pos < len(s.data) && (s.data[s.pos] == ' ' || s.data[s.pos] == '\t' || s.data[s.pos] == '\n' || s.data[s.pos] == '\r') {
+		s.pos++
+	}
+}
+
+func (s *idScanner) byte(c byte) bool {
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+func (s *idScanner) skipString() bool {
+	if !s.byte('"') {
+		return false
+	}
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case '\\':
+			s.pos += 2
+		case '"':
+			s.pos++
+			return true
+		default:
+			s.pos++
+		}
+	}
+	return false
+}
+
+// skipValue moves past one value, counting brackets for containers.
+func (s *idScanner) skipValue() bool {
+	if s.pos >= len(s.data) {
+		return false
+	}
+	switch c := s.data[s.pos]; c {
+	case '"':
+		return s.skipString()
+	case '{', '[':
+		depth := 0
+		for s.pos < len(s.data) {
+			switch s.data[s.pos] {
+			case '"':
+				if !s.skipString() {
+					return false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return true
+				}
+			}
+			s.pos++
+		}
+		return false
+	}
+	start := s.pos
+	for s.pos < len(s.data) && !strings.ContainsRune(" \t\r\n,}]", rune(s.data[s.pos])) {
+		s.pos++
+	}
+	return s.pos > start
 }
 
 // writer is a connection's one writer: it serializes every outgoing

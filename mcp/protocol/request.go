@@ -17,6 +17,7 @@ type Request struct {
 	method   string
 	params   *jsonv.Object
 	modern   bool          // 2026-07-28 profile
+	wire     any           // id as written back (see wireID)
 	version  string        // the profile's protocol version
 	identity string        // "<name>/<version>"
 	caps     *jsonv.Object // client capabilities (nil when none)

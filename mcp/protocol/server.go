@@ -312,14 +312,15 @@ func (c *conn) handleLine(line []byte) {
 	}
 	v, err := jsonv.Parse(line)
 	if err != nil {
-		c.w.line(errorResponse(nil, Errorf(CodeParseError, "Parse error")))
+		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
 		return
 	}
 	m, id, rerr := decode(v)
 	if rerr != nil {
-		c.w.line(errorResponse(id, rerr))
+		c.w.line(errorResponse(wireID(id, line), rerr))
 		return
 	}
+	m.wire = wireID(m.id, line)
 	c.handle(m)
 }
 
@@ -374,7 +375,7 @@ func (c *conn) cancelRequest(id any) {
 
 // request decides the profile of a request, then answers or queues it.
 func (c *conn) request(m *message) {
-	req := &Request{id: m.id, method: m.method, params: m.params, principal: c.principal, cancel: &canceller{}}
+	req := &Request{id: m.id, wire: m.wire, method: m.method, params: m.params, principal: c.principal, cancel: &canceller{}}
 	if m.method == "initialize" {
 		c.reply(req, c.initialize(req))
 		return
@@ -502,10 +503,10 @@ func (c *conn) reply(req *Request, result any) {
 		o = jsonv.NewObject(0)
 	}
 	envelope(req, o)
-	c.w.line(response(req.id, o))
+	c.w.line(response(req.wire, o))
 }
 
-func (c *conn) fail(req *Request, e *Error) { c.w.line(errorResponse(req.id, e)) }
+func (c *conn) fail(req *Request, e *Error) { c.w.line(errorResponse(req.wire, e)) }
 
 // unsupported are the explicitly unsupported features (§10).
 var unsupported = map[string]struct{ feature, role, reason string }{

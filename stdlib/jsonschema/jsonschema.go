@@ -24,7 +24,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/vm"
@@ -102,17 +104,24 @@ func (c *Cache) Compile(doc any) (*Validator, error) {
 	comp := js.NewCompiler()
 	comp.DefaultDraft(js.Draft2020)
 	if err := comp.AddResource(url, parsed); err != nil {
-		return nil, err
+		return nil, withoutURL(err, url)
 	}
 	sch, err := comp.Compile(url)
 	if err != nil {
-		return nil, err
+		return nil, withoutURL(err, url)
 	}
 	v = &Validator{schema: sch, Source: text}
 	c.mu.Lock()
 	c.m[text] = v
 	c.mu.Unlock()
 	return v, nil
+}
+
+// withoutURL replaces the schema's internal cache id in a compile error
+// with "schema": the id means nothing to the script or the client who
+// may read the error.
+func withoutURL(err error, url string) error {
+	return errors.New(strings.ReplaceAll(err.Error(), url, "schema"))
 }
 
 // Canonical is the compact JSON text of doc with object keys sorted.
@@ -144,7 +153,8 @@ func Violations(err error) []string {
 		out = append(out, "at "+loc+": "+u.Error.String())
 	}
 	if len(out) == 0 {
-		out = append(out, ve.Error())
+		// ve.Error() would name the schema by its internal cache id.
+		out = append(out, "at root: the value does not match the schema")
 	}
 	return out
 }

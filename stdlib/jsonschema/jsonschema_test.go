@@ -80,3 +80,22 @@ func TestValueMapping(t *testing.T) {
 		t.Errorf("FromAny: %s", got)
 	}
 }
+
+// Errors never show the internal cache id a schema is compiled under
+// (issue 17 item 11): they reach MCP clients through tool failures.
+func TestErrorsHideTheSchemaID(t *testing.T) {
+	for _, doc := range []any{map[string]any{"type": 5}, map[string]any{"$ref": "#/nope"}} {
+		_, err := jsonschema.Compile(doc)
+		if err == nil || strings.Contains(err.Error(), "urn:harn:schema") {
+			t.Errorf("compile %v: %v", doc, err)
+		}
+	}
+	v, err := jsonschema.Compile(map[string]any{"type": "integer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(jsonschema.Violations(v.Validate("x")), "; ")
+	if got != "at root: got string, want integer" {
+		t.Errorf("violations %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/stdlib/harness"
@@ -186,7 +187,9 @@ func mcpElicit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 				return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": invalid requestedSchema: " + err.Error()}
 			}
 			if err := v.Validate(jsonv.Plain(content)); err != nil {
-				return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the accepted content does not match requestedSchema: " + err.Error()}
+				// The violations only: the library's own text names the
+				// schema by its internal cache id.
+				return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the accepted content does not match requestedSchema: " + strings.Join(jsonschema.Violations(err), "; ")}
 			}
 		}
 		out.Set("content", content)

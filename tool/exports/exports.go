@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/tool"
@@ -95,11 +96,13 @@ func compile(path string, opts Options) (*library, error) {
 	}
 	sess := interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: opts.Stdin})
 	m, err := sess.LoadModule(path)
+	var warnings diag.List
 	for _, w := range sess.ModuleWarnings {
 		if w.File == path {
-			io.WriteString(stderr, sess.RenderDiagnostic(w))
+			warnings = append(warnings, w)
 		}
 	}
+	sess.WriteWarnings(stderr, warnings)
 	if err != nil {
 		return nil, compileError(sess, err)
 	}

@@ -53,6 +53,10 @@ func (e *encoder) value(v any, depth int) {
 		}
 	case string:
 		e.buf = AppendString(e.buf, x)
+	case json.RawMessage:
+		// Written as is: the caller holds JSON text it must echo byte for
+		// byte (a request id whose escapes decoding would not preserve).
+		e.buf = append(e.buf, x...)
 	case []any:
 		if len(x) == 0 {
 			e.buf = append(e.buf, "[]"...)

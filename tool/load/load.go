@@ -137,9 +137,7 @@ func Load(path string, opts Options) (*Script, error) {
 // it reported as errors.
 func warn(w io.Writer, sess *interp.Session, mode interp.WarningMode, ws diag.List) int {
 	shown, promoted := mode.Apply(ws)
-	for _, d := range shown {
-		io.WriteString(w, sess.RenderDiagnostic(d))
-	}
+	sess.WriteWarnings(w, shown)
 	return promoted
 }
 
