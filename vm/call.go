@@ -135,15 +135,25 @@ func (th *Thread) CallMethod(recv Value, name string, args ...Value) (Value, err
 
 // pipe is `x |> f` (language.md §2.8).
 func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
+	fn, err := th.pipeCallee(m, f)
+	if err != nil {
+		return nil, err
+	}
+	return th.callValue(fn, []Value{x})
+}
+
+// pipeCallee is what `x |> f` calls: f itself when callable, or the
+// function or builtin a string names.
+func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
 	switch fn := f.(type) {
 	case *Closure, *Builtin, *BoundMethod:
-		return th.callValue(fn, []Value{x})
+		return fn, nil
 	case String:
 		if v, ok := m.Global(fn.s); ok && isCallee(v) {
-			return th.callValue(v, []Value{x})
+			return v, nil
 		}
 		if b := th.vm.Universe.Builtin(fn.s); b != nil {
-			return b.Fn(th, Args{x})
+			return b, nil
 		}
 		return nil, th.undefinedBuiltin(fn.s, m)
 	}
