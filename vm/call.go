@@ -185,6 +185,9 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 		if d != nil {
 			for _, f := range t.Fields {
 				fv, present := d.Get(f.Name)
+				if present && nilField(th, f, fv) {
+					continue
+				}
 				if !present || fv == Nil {
 					if !f.Optional {
 						return fmt.Sprintf(": missing field '%s' (%s)", f.Name, f.Type.Name)
@@ -215,6 +218,13 @@ func structAsDict(s *StructValue) *Dict {
 		b.Set(f.Name, f.Value)
 	}
 	return b.Build()
+}
+
+// nilField reports whether v is a nil that shape field f accepts as its
+// value: a field written `name: T?` must be present, but may hold nil
+// (newer.md §2.22).
+func nilField(th *Thread, f compiler.RField, v Value) bool {
+	return v == Nil && matchesRType(th, f.Type, Nil)
 }
 
 func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
@@ -271,6 +281,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		for _, f := range t.Fields {
 			fv, present := d.Get(f.Name)
+			if present && nilField(th, f, fv) {
+				continue
+			}
 			if !present || fv == Nil {
 				if !f.Optional {
 					return false
@@ -292,6 +305,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		for _, f := range t.Fields {
 			fv, present := d.Get(f.Name)
+			if present && nilField(th, f, fv) {
+				continue
+			}
 			if !present || fv == Nil {
 				if !f.Optional {
 					return false
