@@ -213,19 +213,7 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.emit(MAKE_RANGE, incl)
 	case *syntax.PipeExpr:
 		f.expr(e.X)
-		if resolve.HasPlaceholder(e.F) {
-			g := f.c.newFunc("", FuncClosure, f.c.info.Funcs[e], e.At.Line)
-			g.fn.Params = []Param{{Name: "_"}}
-			if b := f.c.info.Decl(e, "_"); b != nil && b.Scope == resolve.Cell {
-				g.emit(CELLIFY, b.Index)
-			}
-			g.expr(e.F)
-			g.emit(RETURN)
-			f.fn.Funcs = append(f.fn.Funcs, g.finish())
-			f.emit(MAKE_CLOSURE, len(f.fn.Funcs)-1)
-		} else {
-			f.expr(e.F)
-		}
+		f.pipeTarget(e)
 		f.line(e.At)
 		f.emit(PIPE)
 	case *syntax.MemberExpr:
@@ -654,4 +642,27 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	for _, j := range ends {
 		f.patchHere(j)
 	}
+}
+
+// pipeTarget pushes what `x |> F` calls: F's value, or for a right side
+// holding the placeholder `_` a one-parameter closure evaluating it.
+func (f *fcomp) pipeTarget(e *syntax.PipeExpr) {
+	if !resolve.HasPlaceholder(e.F) {
+		f.expr(e.F)
+		return
+	}
+	g := f.c.newFunc("", FuncClosure, f.c.info.Funcs[e], e.At.Line)
+	g.fn.Params = []Param{{Name: "_"}}
+	if b := f.c.info.Decl(e, "_"); b != nil && b.Scope == resolve.Cell {
+		g.emit(CELLIFY, b.Index)
+	}
+	if call, ok := e.F.(*syntax.CallExpr); ok && g.tailCall(call) {
+		f.fn.Funcs = append(f.fn.Funcs, g.finish())
+		f.emit(MAKE_CLOSURE, len(f.fn.Funcs)-1)
+		return
+	}
+	g.expr(e.F)
+	g.emit(RETURN)
+	f.fn.Funcs = append(f.fn.Funcs, g.finish())
+	f.emit(MAKE_CLOSURE, len(f.fn.Funcs)-1)
 }

@@ -12,10 +12,12 @@ func (c *compiler) compileMain() *Func {
 	f := c.newFunc("", FuncMain, c.info.Main, 1)
 	items := c.file.Items
 	if c.info.Pipeline {
-		// 1. top-level bindings, 2. declarations, 3. the entry pipeline.
+		// 1. top-level bindings and assignments to them (newer: the
+		// pipeline reads a module variable's current value), 2.
+		// declarations, 3. the entry pipeline.
 		for _, it := range items {
 			switch it.(type) {
-			case *syntax.LetStmt, *syntax.ImportDecl:
+			case *syntax.LetStmt, *syntax.ImportDecl, *syntax.AssignStmt:
 				f.stmt(it)
 			}
 		}

@@ -61,6 +61,7 @@ const (
 	RETURN          //           v RETURN
 	MAKE_CLOSURE    //           - MAKE_CLOSURE<f> closure
 	PIPE            //         x f PIPE r
+	PIPE_CALLEE     //         x f PIPE_CALLEE f' x     (f resolved as PIPE would; feeds TAILCALL<1>)
 
 	// jumps
 	JUMP            //            - JUMP<t> -
@@ -170,7 +171,7 @@ var Info = [numOpcodes]OpInfo{
 	CALLEE_GLOBAL: {"CALLEE_GLOBAL", 2}, CALLEE_NAME: {"CALLEE_NAME", 1}, CALLEE_UNIV: {"CALLEE_UNIV", 1},
 	CALL: {"CALL", 1}, CALL_SPREAD: {"CALL_SPREAD", 0}, TAILCALL: {"TAILCALL", 1},
 	CALL_METHOD: {"CALL_METHOD", 2}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 2}, CALL_METHOD_SP: {"CALL_METHOD_SP", 2},
-	RETURN: {"RETURN", 0}, MAKE_CLOSURE: {"MAKE_CLOSURE", 1}, PIPE: {"PIPE", 0},
+	RETURN: {"RETURN", 0}, MAKE_CLOSURE: {"MAKE_CLOSURE", 1}, PIPE: {"PIPE", 0}, PIPE_CALLEE: {"PIPE_CALLEE", 0},
 	JUMP: {"JUMP", 1}, JUMP_IF_FALSE: {"JUMP_IF_FALSE", 1}, JUMP_IF_TRUE: {"JUMP_IF_TRUE", 1},
 	JUMP_IF_NOT_NIL: {"JUMP_IF_NOT_NIL", 1}, JUMP_IF_NIL: {"JUMP_IF_NIL", 1}, ARGC_GT: {"ARGC_GT", 2},
 	ADD: {"ADD", 0}, SUB: {"SUB", 0}, MUL: {"MUL", 0}, DIV: {"DIV", 0}, MOD: {"MOD", 0}, POW: {"POW", 0},

@@ -488,15 +488,21 @@ func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 	saved := f.depth
 	defer func() { f.depth = saved }()
 	if s.Value != nil {
-		if call, ok := s.Value.(*syntax.CallExpr); ok && len(f.regions) == 0 && len(f.defers) == 0 &&
-			f.kind != FuncMain && !f.fn.IsGen && !hasSpread(call.Args) {
-			f.callee(call.Fn)
-			for _, a := range call.Args {
-				f.expr(a)
+		switch v := s.Value.(type) {
+		case *syntax.CallExpr:
+			if f.tailCall(v) {
+				return
 			}
-			f.line(call.At)
-			f.emit(TAILCALL, len(call.Args))
-			return
+		case *syntax.PipeExpr:
+			// `return x |> f` calls f in tail position too
+			if f.canTailCall() {
+				f.expr(v.X)
+				f.pipeTarget(v)
+				f.line(v.At)
+				f.emit(PIPE_CALLEE)
+				f.emit(TAILCALL, 1)
+				return
+			}
 		}
 		f.expr(s.Value)
 	} else {
@@ -506,6 +512,28 @@ func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 	f.emitDefers()
 	f.line(s.At)
 	f.emit(RETURN)
+}
+
+// canTailCall reports whether a call in return position may replace this
+// frame: nothing has to run after it (no hook regions, no defers) and the
+// frame is an ordinary function's.
+func (f *fcomp) canTailCall() bool {
+	return len(f.regions) == 0 && len(f.defers) == 0 && f.kind != FuncMain && !f.fn.IsGen
+}
+
+// tailCall emits `return call` as a TAILCALL when it can; it reports
+// whether it did.
+func (f *fcomp) tailCall(call *syntax.CallExpr) bool {
+	if !f.canTailCall() || hasSpread(call.Args) {
+		return false
+	}
+	f.callee(call.Fn)
+	for _, a := range call.Args {
+		f.expr(a)
+	}
+	f.line(call.At)
+	f.emit(TAILCALL, len(call.Args))
+	return true
 }
 
 // ---- declarations ----

@@ -148,15 +148,25 @@ func (th *Thread) CallMethod(recv Value, name string, args ...Value) (Value, err
 
 // pipe is `x |> f` (language.md §2.8).
 func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
+	fn, err := th.pipeCallee(m, f)
+	if err != nil {
+		return nil, err
+	}
+	return th.callValue(fn, []Value{x})
+}
+
+// pipeCallee is what `x |> f` calls: f itself when callable, or the
+// function or builtin a string names.
+func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
 	switch fn := f.(type) {
 	case *Closure, *Builtin, *BoundMethod:
-		return th.callValue(fn, []Value{x})
+		return fn, nil
 	case String:
 		if v, ok := m.Global(fn.s); ok && isCallee(v) {
-			return th.callValue(v, []Value{x})
+			return v, nil
 		}
 		if b := th.vm.Universe.Builtin(fn.s); b != nil {
-			return b.Fn(th, Args{x})
+			return b, nil
 		}
 		return nil, th.undefinedBuiltin(fn.s, m)
 	}
@@ -188,6 +198,9 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 		if d != nil {
 			for _, f := range t.Fields {
 				fv, present := d.Get(f.Name)
+				if present && nilField(th, f, fv) {
+					continue
+				}
 				if !present || fv == Nil {
 					if !f.Optional {
 						return fmt.Sprintf(": missing field '%s' (%s)", f.Name, f.Type.Name)
@@ -218,6 +231,13 @@ func structAsDict(s *StructValue) *Dict {
 		b.Set(f.Name, f.Value)
 	}
 	return b.Build()
+}
+
+// nilField reports whether v is a nil that shape field f accepts as its
+// value: a field written `name: T?` must be present, but may hold nil
+// (newer.md §2.22).
+func nilField(th *Thread, f compiler.RField, v Value) bool {
+	return v == Nil && matchesRType(th, f.Type, Nil)
 }
 
 func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
@@ -274,6 +294,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		for _, f := range t.Fields {
 			fv, present := d.Get(f.Name)
+			if present && nilField(th, f, fv) {
+				continue
+			}
 			if !present || fv == Nil {
 				if !f.Optional {
 					return false
@@ -295,6 +318,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		for _, f := range t.Fields {
 			fv, present := d.Get(f.Name)
+			if present && nilField(th, f, fv) {
+				continue
+			}
 			if !present || fv == Nil {
 				if !f.Optional {
 					return false

@@ -432,6 +432,13 @@ loop:
 			stack[sp+1] = nil
 			stack[sp] = v
 			sp++
+		case compiler.PIPE_CALLEE:
+			fnv, perr := th.pipeCallee(cl.Module, stack[sp-1])
+			if perr != nil {
+				err = perr
+				break loop
+			}
+			stack[sp-2], stack[sp-1] = fnv, stack[sp-2]
 		case compiler.MAKE_CLOSURE:
 			child := rt.children[code[pc]]
 			pc++

@@ -288,11 +288,11 @@ func init() {
 		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
 	})
 
-	lib.Def("__mutex_enter", "__mutex_enter()", "runtime hook of `mutex { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Nil, mutexOf(th).enter(th)
+	lib.Def("__mutex_enter", "__mutex_enter(key)", "runtime hook of `mutex(key) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Nil, mutexesOf(th).enter(th, vm.StructuralKey(a.At(0)))
 	})
-	lib.Def("__mutex_exit", "__mutex_exit()", "runtime hook of `mutex { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		mutexOf(th).exit(th, false)
+	lib.Def("__mutex_exit", "__mutex_exit()", "runtime hook of `mutex(key) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		mutexesOf(th).exit(th)
 		return vm.Nil, nil
 	})
 }
@@ -301,13 +301,20 @@ const deadlineMsg = "Deadline exceeded"
 
 // ---- mutex ----
 
-// harnMutex is the lock of `mutex { … }` blocks: one per VM (the process
-// a Harn program runs in), re-entrant for the thread holding it, handed
-// to waiters in arrival order.
+// mutexTable holds the locks of `mutex(key) { … }` blocks of one VM (the
+// process a Harn program runs in), one per structural key of the block's
+// key (newer.md §1.7; the compiler gives a bare `mutex { … }` its call
+// site as key). A lock is not re-entrant and is handed to its waiters in
+// arrival order. Blocks nest lexically, so each thread releases its locks
+// in the reverse order it took them: held is that stack.
+type mutexTable struct {
+	mu    sync.Mutex
+	locks map[string]*harnMutex
+	held  map[*vm.Thread][]string
+}
+
 type harnMutex struct {
-	mu      sync.Mutex
 	owner   *vm.Thread
-	depth   int
 	waiters []*mutexWaiter
 }
 
@@ -318,81 +325,99 @@ type mutexWaiter struct {
 
 type mutexKey struct{}
 
-func mutexOf(th *vm.Thread) *harnMutex {
-	return th.VM().Local(mutexKey{}, func() any { return &harnMutex{} }).(*harnMutex)
+func mutexesOf(th *vm.Thread) *mutexTable {
+	return th.VM().Local(mutexKey{}, func() any {
+		return &mutexTable{locks: map[string]*harnMutex{}, held: map[*vm.Thread][]string{}}
+	}).(*mutexTable)
 }
 
-// owns reports whether th (or the consumer it runs for) holds m.
-func (m *harnMutex) owns(th *vm.Thread) bool {
-	for t := th; t != nil; t = t.Lender() {
-		if m.owner == t {
-			return true
+// reentrantMsg is newer.md §1.7's text for taking a lock the task holds.
+const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
+
+func (t *mutexTable) enter(th *vm.Thread, key string) error {
+	t.mu.Lock()
+	m := t.locks[key]
+	if m == nil {
+		m = &harnMutex{}
+		t.locks[key] = m
+	}
+	// A thread lent to a consumer (a generator body) runs for that
+	// consumer's task: waiting on the consumer's lock would never end.
+	for o := th; o != nil; o = o.Lender() {
+		if m.owner == o {
+			t.mu.Unlock()
+			return vm.Categorized("deadlock", reentrantMsg)
 		}
 	}
-	return false
-}
-
-func (m *harnMutex) enter(th *vm.Thread) error {
-	m.mu.Lock()
-	if m.owner == nil || m.owns(th) {
-		if m.owner == nil {
-			m.owner = th
-		}
-		m.depth++
-		m.mu.Unlock()
+	if m.owner == nil {
+		m.owner = th
+		t.held[th] = append(t.held[th], key)
+		t.mu.Unlock()
 		return nil
 	}
 	w := &mutexWaiter{th: th, wake: make(chan struct{}, 1)}
 	m.waiters = append(m.waiters, w)
-	m.mu.Unlock()
+	t.mu.Unlock()
 	if _, err := th.Wait(w.wake, -1); err != nil {
-		m.mu.Lock()
+		t.mu.Lock()
 		for i, x := range m.waiters {
 			if x == w {
 				m.waiters = append(m.waiters[:i], m.waiters[i+1:]...)
-				m.mu.Unlock()
+				t.mu.Unlock()
 				return err
 			}
 		}
-		m.mu.Unlock()
+		t.mu.Unlock()
 		// It was handed to us as we stopped: pass it on.
-		m.exit(th, true)
+		t.exit(th)
 		return err
 	}
 	return nil
 }
 
-// exit leaves one level (all levels when all is set) if th holds m.
-func (m *harnMutex) exit(th *vm.Thread, all bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.owner == nil || !m.owns(th) {
+// exit releases the lock th took last.
+func (t *mutexTable) exit(th *vm.Thread) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	keys := t.held[th]
+	if len(keys) == 0 {
 		return
 	}
-	m.depth--
-	if all {
-		m.depth = 0
+	key := keys[len(keys)-1]
+	if len(keys) == 1 {
+		delete(t.held, th)
+	} else {
+		t.held[th] = keys[:len(keys)-1]
 	}
-	if m.depth > 0 {
-		return
-	}
-	m.owner = nil
-	if len(m.waiters) > 0 {
-		w := m.waiters[0]
-		m.waiters = m.waiters[1:]
-		m.owner, m.depth = w.th, 1
-		w.wake <- struct{}{}
-	}
+	t.handOff(key)
 }
 
-// releaseMutexOf frees the mutex when a thread ends while holding it.
+// handOff passes the lock of key to its first waiter, or frees it.
+// t.mu is held.
+func (t *mutexTable) handOff(key string) {
+	m := t.locks[key]
+	if len(m.waiters) == 0 {
+		delete(t.locks, key)
+		return
+	}
+	w := m.waiters[0]
+	m.waiters = m.waiters[1:]
+	m.owner = w.th
+	t.held[w.th] = append(t.held[w.th], key)
+	w.wake <- struct{}{}
+}
+
+// releaseMutexOf frees the locks a thread still holds when it ends.
 func releaseMutexOf(th *vm.Thread) {
-	if m, ok := th.VM().Local(mutexKey{}, nil).(*harnMutex); ok {
-		m.mu.Lock()
-		mine := m.owner == th
-		m.mu.Unlock()
-		if mine {
-			m.exit(th, true)
-		}
+	t, ok := th.VM().Local(mutexKey{}, nil).(*mutexTable)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	keys := t.held[th]
+	delete(t.held, th)
+	for i := len(keys) - 1; i >= 0; i-- {
+		t.handOff(keys[i])
 	}
 }
