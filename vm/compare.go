@@ -66,7 +66,16 @@ func FormatDuration(ms int64) string {
 // Equal is `==` (builtins.md §1.5): never fails; int and float compare
 // numerically; collections, variants and structs structurally; closures,
 // durations and handles are never equal.
-func Equal(a, b Value) bool {
+//
+// It panics with TooDeep on values nested past MaxValueDepth; the
+// interpreter loop uses EqualChecked.
+func Equal(a, b Value) bool { return equal(a, b, 0) }
+
+func equal(a, b Value, depth int) bool {
+	if depth > MaxValueDepth {
+		panic(TooDeep("compare"))
+	}
+	depth++
 	switch x := a.(type) {
 	case nilValue:
 		_, ok := b.(nilValue)
@@ -95,7 +104,7 @@ func Equal(a, b Value) bool {
 		return ok && x.s == y.s
 	case *List:
 		y, ok := b.(*List)
-		return ok && equalAll(x.items, y.items)
+		return ok && equalAll(x.items, y.items, depth)
 	case *Dict:
 		y, ok := b.(*Dict)
 		if !ok || x.Len() != y.Len() {
@@ -104,7 +113,7 @@ func Equal(a, b Value) bool {
 		eq := true
 		x.Range(func(k string, v Value) bool {
 			w, ok := y.Get(k)
-			eq = ok && Equal(v, w)
+			eq = ok && equal(v, w, depth)
 			return eq
 		})
 		return eq
@@ -116,7 +125,7 @@ func Equal(a, b Value) bool {
 		for _, v := range x.items {
 			found := false
 			for _, w := range y.items {
-				if Equal(v, w) {
+				if equal(v, w, depth) {
 					found = true
 					break
 				}
@@ -128,14 +137,14 @@ func Equal(a, b Value) bool {
 		return true
 	case *EnumValue:
 		y, ok := b.(*EnumValue)
-		return ok && x.Enum == y.Enum && x.Variant == y.Variant && equalAll(x.Fields, y.Fields)
+		return ok && x.Enum == y.Enum && x.Variant == y.Variant && equalAll(x.Fields, y.Fields, depth)
 	case *StructValue:
 		y, ok := b.(*StructValue)
 		if !ok || x.Name != y.Name || len(x.Fields) != len(y.Fields) {
 			return false
 		}
 		for i := range x.Fields {
-			if x.Fields[i].Name != y.Fields[i].Name || !Equal(x.Fields[i].Value, y.Fields[i].Value) {
+			if x.Fields[i].Name != y.Fields[i].Name || !equal(x.Fields[i].Value, y.Fields[i].Value, depth) {
 				return false
 			}
 		}
@@ -145,7 +154,7 @@ func Equal(a, b Value) bool {
 		return ok && *x == *y
 	case *Pair:
 		y, ok := b.(*Pair)
-		return ok && Equal(x.First, y.First) && Equal(x.Second, y.Second)
+		return ok && equal(x.First, y.First, depth) && equal(x.Second, y.Second, depth)
 	case *Builtin:
 		y, ok := b.(*Builtin)
 		return ok && x.Name() == y.Name()
@@ -159,12 +168,12 @@ func Equal(a, b Value) bool {
 }
 
 // equalAll reports whether two sequences have equal elements pairwise.
-func equalAll(a, b []Value) bool {
+func equalAll(a, b []Value, depth int) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !Equal(a[i], b[i]) {
+		if !equal(a[i], b[i], depth) {
 			return false
 		}
 	}
@@ -259,11 +268,15 @@ func cmpFloat(a, b float64) int {
 // so 1 and 1.0 (and 0.0 and -0.0) are one item (newer.md §2.6).
 func StructuralKey(v Value) string {
 	var sb strings.Builder
-	writeKey(&sb, v)
+	writeKey(&sb, v, 0)
 	return sb.String()
 }
 
-func writeKey(sb *strings.Builder, v Value) {
+func writeKey(sb *strings.Builder, v Value, depth int) {
+	if depth > MaxValueDepth {
+		panic(TooDeep("hash"))
+	}
+	depth++
 	switch x := v.(type) {
 	case nilValue:
 		sb.WriteByte('N')
@@ -299,7 +312,7 @@ func writeKey(sb *strings.Builder, v Value) {
 	case *List:
 		sb.WriteByte('L')
 		for _, it := range x.items {
-			writeKey(sb, it)
+			writeKey(sb, it, depth)
 			sb.WriteByte(',')
 		}
 		sb.WriteByte(']')
@@ -310,7 +323,7 @@ func writeKey(sb *strings.Builder, v Value) {
 			sb.WriteByte(':')
 			sb.WriteString(k)
 			sb.WriteByte('=')
-			writeKey(sb, val)
+			writeKey(sb, val, depth)
 			sb.WriteByte(',')
 			return true
 		})
@@ -318,7 +331,9 @@ func writeKey(sb *strings.Builder, v Value) {
 	case *Set:
 		keys := make([]string, len(x.items))
 		for i, it := range x.items {
-			keys[i] = StructuralKey(it)
+			var kb strings.Builder
+			writeKey(&kb, it, depth)
+			keys[i] = kb.String()
 		}
 		sort.Strings(keys)
 		sb.WriteByte('S')

@@ -65,9 +65,10 @@ var EmptyDict = &Dict{}
 // NewDict returns an empty dict.
 func NewDict() *Dict { return EmptyDict }
 
-func (*Dict) Type() string  { return "dict" }
-func (d *Dict) Truth() bool { return d.Len() > 0 }
-func (d *Dict) Display(sb *strings.Builder) {
+func (*Dict) Type() string                  { return "dict" }
+func (d *Dict) Truth() bool                 { return d.Len() > 0 }
+func (d *Dict) Display(sb *strings.Builder) { d.display(sb, 0) }
+func (d *Dict) display(sb *strings.Builder, depth int) {
 	keys, vals := d.sortedView()
 	sb.WriteByte('{')
 	for i, k := range keys {
@@ -76,7 +77,7 @@ func (d *Dict) Display(sb *strings.Builder) {
 		}
 		sb.WriteString(k)
 		sb.WriteString(": ")
-		vals[i].Display(sb)
+		displayAt(sb, vals[i], depth)
 	}
 	sb.WriteByte('}')
 }

@@ -94,7 +94,7 @@ func (e *Error) UncaughtText() string {
 	}
 	switch e.Kind {
 	case KindThrown:
-		return "Thrown: " + ToDisplay(e.Value)
+		return "Thrown: " + displayForError(e.Value)
 	case KindRuntime, KindPlain:
 		return "Runtime error: " + e.Msg + line
 	case KindType:
@@ -113,11 +113,22 @@ func (e *Error) UncaughtText() string {
 // quoted script value left out (the Redacted message when there is one).
 func (e *Error) ValueFreeText() string {
 	if e.Redacted == "" {
-		return ToDisplay(e.Caught())
+		return displayForError(e.Caught())
 	}
 	r := *e
 	r.Msg = e.Redacted
-	return ToDisplay(r.Caught())
+	return displayForError(r.Caught())
+}
+
+// displayForError is the display form of a value in an error report; a
+// value too deep to display is named instead, since the report itself
+// must not fail.
+func displayForError(v Value) string {
+	s, err := DisplayChecked(v)
+	if err != nil {
+		return "<" + AsError(err).Msg + ">"
+	}
+	return s
 }
 
 // maxRelabels bounds how many identical " (line N)" suffixes Relabel

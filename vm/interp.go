@@ -544,13 +544,14 @@ loop:
 			sp--
 			stack[sp] = nil
 			stack[sp-1] = v
-		case compiler.EQ:
+		case compiler.EQ, compiler.NE:
+			eq, eerr := EqualChecked(stack[sp-2], stack[sp-1])
+			if eerr != nil {
+				err = eerr
+				break loop
+			}
 			sp--
-			stack[sp-1] = BoolOf(Equal(stack[sp-1], stack[sp]))
-			stack[sp] = nil
-		case compiler.NE:
-			sp--
-			stack[sp-1] = BoolOf(!Equal(stack[sp-1], stack[sp]))
+			stack[sp-1] = BoolOf(eq == (op == compiler.EQ))
 			stack[sp] = nil
 		case compiler.LT, compiler.GT, compiler.LE, compiler.GE:
 			x, y := stack[sp-2], stack[sp-1]
@@ -581,7 +582,15 @@ loop:
 			stack[sp] = nil
 			stack[sp-1] = BoolOf(r)
 		case compiler.IN, compiler.NOT_IN:
-			r := Contains(stack[sp-1], stack[sp-2])
+			var r bool
+			if isNested(stack[sp-2]) {
+				c, x := stack[sp-1], stack[sp-2]
+				if err = catchDeep(func() { r = Contains(c, x) }); err != nil {
+					break loop
+				}
+			} else {
+				r = Contains(stack[sp-1], stack[sp-2])
+			}
 			if op == compiler.NOT_IN {
 				r = !r
 			}
@@ -642,7 +651,12 @@ loop:
 			}
 			b := NewDictBuilder(n)
 			for i := sp - 2*n; i < sp; i += 2 {
-				b.Set(keyString(stack[i]), stack[i+1])
+				k, kerr := keyStringChecked(stack[i])
+				if kerr != nil {
+					err = kerr
+					break loop
+				}
+				b.Set(k, stack[i+1])
 			}
 			for i := sp - 2*n; i < sp; i++ {
 				stack[i] = nil
@@ -652,7 +666,12 @@ loop:
 			sp++
 		case compiler.DICT_SET:
 			d := stack[sp-3].(*Dict)
-			stack[sp-3] = d.Set(keyString(stack[sp-2]), stack[sp-1])
+			k, kerr := keyStringChecked(stack[sp-2])
+			if kerr != nil {
+				err = kerr
+				break loop
+			}
+			stack[sp-3] = d.Set(k, stack[sp-1])
 			sp -= 2
 			stack[sp], stack[sp+1] = nil, nil
 		case compiler.DICT_MERGE:
@@ -697,7 +716,12 @@ loop:
 			} else {
 				b := NewDictBuilder(n)
 				for i := sp - 2*n; i < sp; i += 2 {
-					b.Set(keyString(stack[i]), stack[i+1])
+					k, kerr := keyStringChecked(stack[i])
+					if kerr != nil {
+						err = kerr
+						break loop
+					}
+					b.Set(k, stack[i+1])
 				}
 				for i := sp - 2*n; i < sp; i++ {
 					stack[i] = nil
@@ -731,6 +755,10 @@ loop:
 			for i := sp - n; i < sp; i++ {
 				if s, ok := stack[i].(String); ok {
 					sb.WriteString(s.s)
+				} else if isNested(stack[i]) {
+					if err = catchDeep(func() { stack[i].Display(&sb) }); err != nil {
+						break loop
+					}
 				} else {
 					stack[i].Display(&sb)
 				}

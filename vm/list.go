@@ -26,15 +26,16 @@ func NewList(items []Value) *List { return &List{items: items} }
 // EmptyList is [].
 var EmptyList = &List{}
 
-func (*List) Type() string  { return "list" }
-func (l *List) Truth() bool { return len(l.items) > 0 }
-func (l *List) Display(sb *strings.Builder) {
+func (*List) Type() string                  { return "list" }
+func (l *List) Truth() bool                 { return len(l.items) > 0 }
+func (l *List) Display(sb *strings.Builder) { l.display(sb, 0) }
+func (l *List) display(sb *strings.Builder, depth int) {
 	sb.WriteByte('[')
 	for i, v := range l.items {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		v.Display(sb)
+		displayAt(sb, v, depth)
 	}
 	sb.WriteByte(']')
 }

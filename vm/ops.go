@@ -280,6 +280,15 @@ func keyString(v Value) string {
 	return ToDisplay(v)
 }
 
+// keyStringChecked is keyString that reports a key nested too deeply to
+// display as an error, for callers in the interpreter loop.
+func keyStringChecked(v Value) (string, error) {
+	if s, ok := v.(String); ok {
+		return s.s, nil
+	}
+	return DisplayChecked(v)
+}
+
 // KeyString is the dict-key conversion of a value (its display form).
 func KeyString(v Value) string { return keyString(v) }
 
@@ -389,7 +398,11 @@ func Index(x, i Value) (Value, error) {
 		}
 		return Str(r), nil
 	case *Dict:
-		if r, ok := v.Get(keyString(i)); ok {
+		k, err := keyStringChecked(i)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := v.Get(k); ok {
 			return r, nil
 		}
 		return Nil, nil
@@ -600,7 +613,11 @@ func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 		}
 		return c.With(i, val), nil
 	case *Dict:
-		return c.Set(keyString(key), val), nil
+		k, err := keyStringChecked(key)
+		if err != nil {
+			return nil, err
+		}
+		return c.Set(k, val), nil
 	}
 	return x, nil
 }

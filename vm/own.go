@@ -74,7 +74,10 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 	case *Dict:
 		k := st.Prop
 		if st.IsIndex {
-			k = keyString(keys[0])
+			var err error
+			if k, err = keyStringChecked(keys[0]); err != nil {
+				return nil, err
+			}
 		}
 		if op != 0 {
 			old, ok := c.Get(k)

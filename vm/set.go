@@ -37,15 +37,16 @@ func (s *Set) add(v Value) bool {
 	return true
 }
 
-func (*Set) Type() string  { return "set" }
-func (s *Set) Truth() bool { return len(s.items) > 0 }
-func (s *Set) Display(sb *strings.Builder) {
+func (*Set) Type() string                  { return "set" }
+func (s *Set) Truth() bool                 { return len(s.items) > 0 }
+func (s *Set) Display(sb *strings.Builder) { s.display(sb, 0) }
+func (s *Set) display(sb *strings.Builder, depth int) {
 	sb.WriteString("set(")
 	for i, v := range s.items {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		v.Display(sb)
+		displayAt(sb, v, depth)
 	}
 	sb.WriteByte(')')
 }

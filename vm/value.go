@@ -135,13 +135,14 @@ type Pair struct {
 	First, Second Value
 }
 
-func (*Pair) Type() string { return "pair" }
-func (*Pair) Truth() bool  { return true }
-func (p *Pair) Display(sb *strings.Builder) {
+func (*Pair) Type() string                  { return "pair" }
+func (*Pair) Truth() bool                   { return true }
+func (p *Pair) Display(sb *strings.Builder) { p.display(sb, 0) }
+func (p *Pair) display(sb *strings.Builder, depth int) {
 	sb.WriteByte('(')
-	p.First.Display(sb)
+	displayAt(sb, p.First, depth)
 	sb.WriteString(", ")
-	p.Second.Display(sb)
+	displayAt(sb, p.Second, depth)
 	sb.WriteByte(')')
 }
 
@@ -225,9 +226,10 @@ type EnumValue struct {
 	Fields  []Value
 }
 
-func (*EnumValue) Type() string { return "enum" }
-func (*EnumValue) Truth() bool  { return true }
-func (e *EnumValue) Display(sb *strings.Builder) {
+func (*EnumValue) Type() string                  { return "enum" }
+func (*EnumValue) Truth() bool                   { return true }
+func (e *EnumValue) Display(sb *strings.Builder) { e.display(sb, 0) }
+func (e *EnumValue) display(sb *strings.Builder, depth int) {
 	sb.WriteString(e.Enum)
 	sb.WriteByte('.')
 	sb.WriteString(e.Variant)
@@ -237,7 +239,7 @@ func (e *EnumValue) Display(sb *strings.Builder) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			f.Display(sb)
+			displayAt(sb, f, depth)
 		}
 		sb.WriteByte(')')
 	}
@@ -275,9 +277,10 @@ type Field struct {
 	Value Value
 }
 
-func (*StructValue) Type() string { return "struct" }
-func (*StructValue) Truth() bool  { return true }
-func (s *StructValue) Display(sb *strings.Builder) {
+func (*StructValue) Type() string                  { return "struct" }
+func (*StructValue) Truth() bool                   { return true }
+func (s *StructValue) Display(sb *strings.Builder) { s.display(sb, 0) }
+func (s *StructValue) display(sb *strings.Builder, depth int) {
 	sb.WriteString(s.Name)
 	sb.WriteString(" {")
 	for i, f := range s.Fields {
@@ -286,7 +289,7 @@ func (s *StructValue) Display(sb *strings.Builder) {
 		}
 		sb.WriteString(f.Name)
 		sb.WriteString(": ")
-		f.Value.Display(sb)
+		displayAt(sb, f.Value, depth)
 	}
 	sb.WriteByte('}')
 }

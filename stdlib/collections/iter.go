@@ -21,6 +21,9 @@ type Iter struct {
 	// th is the thread that made the iterator; a for loop runs callbacks
 	// on the thread holding the VM lock, or on th when there is none.
 	th *vm.Thread
+	// pace paces interrupt checks: a builtin draining a huge range
+	// (range(300000000).sum()) still stops at a deadline or Ctrl-C.
+	pace lib.Pacer
 }
 
 // source produces an iterator's elements; ok=false at the end.
@@ -52,6 +55,10 @@ func (it *Iter) EqualTo(o vm.Value) bool {
 func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
 	if it.done {
 		return nil, false, nil
+	}
+	it.pace.Th = th
+	if err := it.pace.Step(); err != nil {
+		return nil, false, err
 	}
 	v, ok, err := it.src.next(th)
 	if err != nil {

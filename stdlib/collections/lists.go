@@ -126,7 +126,9 @@ func init() {
 	})
 	lm("sort", "xs.sort()", "stable ascending sort", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := append([]vm.Value(nil), l.Items()...)
-		sortByKeys(items, append([]vm.Value(nil), items...))
+		if err := sortByKeys(th, items, append([]vm.Value(nil), items...)); err != nil {
+			return nil, err
+		}
 		return lib.List(items), nil
 	})
 	withFn("sort_by", "xs.sort_by(f)", "stable ascending sort by key f(item)", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
@@ -135,7 +137,9 @@ func init() {
 			return nil, err
 		}
 		out := append([]vm.Value(nil), items...)
-		sortByKeys(out, keys)
+		if err := sortByKeys(th, out, keys); err != nil {
+			return nil, err
+		}
 		return lib.List(out), nil
 	})
 	lm("reverse", "xs.reverse()", "reversed copy", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
@@ -168,13 +172,21 @@ func init() {
 	})
 	lm("sum", "xs.sum()", "sum of the numbers, skipping other items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		var s summer
+		p := lib.Pacer{Th: th}
 		for _, v := range l.Items() {
+			if err := p.Step(); err != nil {
+				return nil, err
+			}
 			s.add(v)
 		}
 		return s.value(), nil
 	})
 	lm("join", "xs.join(sep?)", `display items joined by sep (default "")`, func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
-		return lib.Str(lib.JoinItems(l.Items(), lib.TextOr(args, 0, ""))), nil
+		s, err := lib.JoinItems(th, l.Items(), lib.TextOr(args, 0, ""))
+		if err != nil {
+			return nil, err
+		}
+		return lib.Str(s), nil
 	})
 	lm("contains", "xs.contains(x)", "whether some item equals x", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(lib.IndexOf(l.Items(), args.At(0)) >= 0), nil
@@ -311,7 +323,11 @@ func sliceIndex(i, n int64) int64 {
 
 func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	out := make([]vm.Value, len(items))
+	p := lib.Pacer{Th: th}
 	for i, v := range items {
+		if err := p.Step(); err != nil {
+			return nil, err
+		}
 		r, err := th.Call1(f, v)
 		if err != nil {
 			return nil, err
@@ -323,7 +339,11 @@ func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 
 func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
 	var out []vm.Value
+	p := lib.Pacer{Th: th}
 	for _, v := range items {
+		if err := p.Step(); err != nil {
+			return nil, err
+		}
 		ok, err := lib.Truth(th, f, v)
 		if err != nil {
 			return nil, err
@@ -463,7 +483,11 @@ func extreme(items, keys []vm.Value, dir int) vm.Value {
 // the ordering of builtins.md §1.6. Up to 20 items are insertion-sorted
 // exactly as upstream does, which fixes the outcome when the order is not
 // total (mixed kinds, NaN).
-func sortByKeys(items, keys []vm.Value) {
+//
+// A long sort stops at an interrupt (deadline, cancel, Ctrl-C): the
+// comparator checks every few thousand calls and unwinds the sort by
+// panicking with the error, which sortByKeys recovers and returns.
+func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 	if len(items) <= 20 {
 		for i := 1; i < len(items); i++ {
 			for j := i; j > 0 && vm.Compare(keys[j], keys[j-1]) < 0; j-- {
@@ -471,16 +495,36 @@ func sortByKeys(items, keys []vm.Value) {
 				items[j], items[j-1] = items[j-1], items[j]
 			}
 		}
-		return
+		return nil
 	}
-	sort.Stable(keyedSort{items, keys})
+	s := &keyedSort{items: items, keys: keys, pacer: lib.Pacer{Th: th}}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != s {
+				panic(r)
+			}
+			err = s.err
+		}
+	}()
+	sort.Stable(s)
+	return nil
 }
 
-type keyedSort struct{ items, keys []vm.Value }
+type keyedSort struct {
+	items, keys []vm.Value
+	pacer       lib.Pacer
+	err         error // the interrupt that stopped the sort
+}
 
-func (s keyedSort) Len() int           { return len(s.items) }
-func (s keyedSort) Less(i, j int) bool { return vm.Compare(s.keys[i], s.keys[j]) < 0 }
-func (s keyedSort) Swap(i, j int) {
+func (s *keyedSort) Len() int { return len(s.items) }
+func (s *keyedSort) Less(i, j int) bool {
+	if err := s.pacer.Step(); err != nil {
+		s.err = err
+		panic(s)
+	}
+	return vm.Compare(s.keys[i], s.keys[j]) < 0
+}
+func (s *keyedSort) Swap(i, j int) {
 	s.items[i], s.items[j] = s.items[j], s.items[i]
 	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }

@@ -201,6 +201,9 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 // written inline by the caller's line; collections start on the current
 // line position.
 func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
+	if indent > 2*vm.MaxValueDepth {
+		panic(vm.TooDeep("encode as YAML"))
+	}
 	switch x := v.(type) {
 	case *vm.Dict:
 		if x.Len() == 0 {

@@ -433,11 +433,14 @@ func (p *jsonParser) object() (vm.Value, error) {
 
 // jsonEncoder writes values as compact JSON.
 type jsonEncoder struct {
-	sb strings.Builder
+	sb    strings.Builder
+	depth int // containers open around the current value
 }
 
 // Stringify is json_stringify: compact JSON, keys sorted, floats in
 // the JSON float form, non-data values as null (builtins.md §3.12).
+// A value nested past vm.MaxValueDepth panics with vm.TooDeep, which a
+// builtin's caller turns into a catchable error.
 func Stringify(v vm.Value) string {
 	var e jsonEncoder
 	e.value(v)
@@ -483,7 +486,20 @@ func (e *jsonEncoder) value(v vm.Value) {
 	}
 }
 
+// enter and leave bracket each container so the walk stays within
+// vm.MaxValueDepth.
+func (e *jsonEncoder) enter() {
+	if e.depth >= vm.MaxValueDepth {
+		panic(vm.TooDeep("encode as JSON"))
+	}
+	e.depth++
+}
+
+func (e *jsonEncoder) leave() { e.depth-- }
+
 func (e *jsonEncoder) array(items []vm.Value) {
+	e.enter()
+	defer e.leave()
 	e.sb.WriteByte('[')
 	for i, it := range items {
 		if i > 0 {
@@ -495,6 +511,8 @@ func (e *jsonEncoder) array(items []vm.Value) {
 }
 
 func (e *jsonEncoder) object(n int, entry func(int) (string, vm.Value)) {
+	e.enter()
+	defer e.leave()
 	e.sb.WriteByte('{')
 	for i := 0; i < n; i++ {
 		if i > 0 {

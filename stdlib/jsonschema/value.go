@@ -20,25 +20,34 @@ type bytesValue interface {
 // Normalize reduces v to the JSON data model as a Harn value: sets become
 // lists, structs dicts of their fields, ranges their display string,
 // bytes {"$bytes_b64": …}, every non-data kind nil.
-func Normalize(v vm.Value) vm.Value {
+//
+// A value nested past vm.MaxValueDepth panics with vm.TooDeep, which a
+// builtin's caller turns into a catchable error.
+func Normalize(v vm.Value) vm.Value { return normalize(v, 0) }
+
+func normalize(v vm.Value, depth int) vm.Value {
+	if depth > vm.MaxValueDepth {
+		panic(vm.TooDeep("encode"))
+	}
+	depth++
 	switch x := v.(type) {
 	case vm.Bool, vm.Int, vm.Float, vm.String:
 		return v
 	case *vm.List:
-		return normalizeList(x.Items())
+		return normalizeList(x.Items(), depth)
 	case *vm.Set:
-		return normalizeList(x.Items())
+		return normalizeList(x.Items(), depth)
 	case *vm.Dict:
 		b := vm.NewDictBuilder(x.Len())
 		x.Range(func(k string, val vm.Value) bool {
-			b.Set(k, Normalize(val))
+			b.Set(k, normalize(val, depth))
 			return true
 		})
 		return b.Build()
 	case *vm.StructValue:
 		b := vm.NewDictBuilder(len(x.Fields))
 		for _, f := range x.Fields {
-			b.Set(f.Name, Normalize(f.Value))
+			b.Set(f.Name, normalize(f.Value, depth))
 		}
 		return b.Build()
 	case *vm.Range:
@@ -53,10 +62,10 @@ func Normalize(v vm.Value) vm.Value {
 	return vm.Nil
 }
 
-func normalizeList(items []vm.Value) vm.Value {
+func normalizeList(items []vm.Value, depth int) vm.Value {
 	out := make([]vm.Value, len(items))
 	for i, it := range items {
-		out[i] = Normalize(it)
+		out[i] = normalize(it, depth)
 	}
 	return vm.NewList(out)
 }
@@ -70,8 +79,18 @@ func (e *NonFiniteError) Error() string {
 
 // ToAny converts a Harn value into the generic Go form of JSON
 // (map[string]any, []any, string, bool, nil, int64, float64) with the
-// kind mapping of Normalize. Non-finite floats are an error.
-func ToAny(v vm.Value) (any, error) {
+// kind mapping of Normalize. Non-finite floats and values nested past
+// vm.MaxValueDepth are an error.
+func ToAny(v vm.Value) (a any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*vm.Error)
+			if !ok {
+				panic(r)
+			}
+			a, err = nil, e
+		}
+	}()
 	return toAny(Normalize(v))
 }
 

@@ -53,7 +53,11 @@ func init() {
 		if !ok {
 			return vm.EmptyString, nil
 		}
-		return lib.Str(lib.JoinItems(l.Items(), lib.TextOr(args, 1, ""))), nil
+		s, err := lib.JoinItems(th, l.Items(), lib.TextOr(args, 1, ""))
+		if err != nil {
+			return nil, err
+		}
+		return lib.Str(s), nil
 	})
 	lib.Def("substring", "substring(s, start?, length?)", "length chars from start (a length, not an end)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		rs := []rune(args.Text(0))

@@ -109,15 +109,39 @@ func ToFloat(v vm.Value) (float64, bool) {
 func ASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // JoinItems joins the display forms of items with sep.
-func JoinItems(items []vm.Value, sep string) string {
+func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 	var sb strings.Builder
+	p := Pacer{Th: th}
 	for i, v := range items {
+		if err := p.Step(); err != nil {
+			return "", err
+		}
 		if i > 0 {
 			sb.WriteString(sep)
 		}
 		v.Display(&sb)
 	}
-	return sb.String()
+	return sb.String(), nil
+}
+
+// Pacer lets a long native loop honour deadlines, cancellation and
+// Ctrl-C: Step checks the thread for an interrupt every pacerEvery calls,
+// rarely enough to cost nothing measurable.
+type Pacer struct {
+	Th *vm.Thread
+	n  uint32
+}
+
+const pacerEvery = 4096
+
+// Step counts one iteration and returns the interrupt, if any, on every
+// pacerEvery-th call.
+func (p *Pacer) Step() error {
+	p.n++
+	if p.n%pacerEvery != 0 || p.Th == nil {
+		return nil
+	}
+	return p.Th.CheckInterrupt()
 }
 
 // CopyItems returns a fresh copy of items.
