@@ -54,7 +54,7 @@ const (
 	// calls
 	CALL            //  f a1 .. an CALL<n> r
 	CALL_SPREAD     //      f args CALL_SPREAD r         (args: a list)
-	TAILCALL        //  f a1 .. an TAILCALL<n> r
+	TAILCALL        //  f a1 .. an TAILCALL<n> r            (always followed by RETURN: a frame that cannot be replaced — the first frame of a nested run — calls, then returns r)
 	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n> r
 	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n> r (nil when x is nil)
 	CALL_METHOD_SP  //      x args CALL_METHOD_SP<s o> r  (o: 1 when optional)

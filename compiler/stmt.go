@@ -501,6 +501,7 @@ func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 				f.line(v.At)
 				f.emit(PIPE_CALLEE)
 				f.emit(TAILCALL, 1)
+				f.emit(RETURN)
 				return
 			}
 		}
@@ -533,6 +534,10 @@ func (f *fcomp) tailCall(call *syntax.CallExpr) bool {
 	}
 	f.line(call.At)
 	f.emit(TAILCALL, len(call.Args))
+	// The VM replaces the frame only when it may; otherwise (the first
+	// frame of a nested run, e.g. a function called as a dict member)
+	// TAILCALL is an ordinary call and this RETURN returns its result.
+	f.emit(RETURN)
 	return true
 }
 
