@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
+.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -24,6 +24,11 @@ test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
 ## narrows them, e.g. MCP_TARGETS=orchestrator); the conformance suite
 ## runs last
 mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
+
+## test-go: only the Go tests (the conformance suite included), offline
+## once the Go modules are cached; no npm packages, shells or servers
+test-go:
+	$(GO) test -race ./...
 
 ## test-deps: install the shells the completion tests of `harn tool
 ## completions` drive (zsh, fish; bash is assumed) and Neovim, the editor
