@@ -49,6 +49,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -421,13 +422,11 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return id, err
 }
 
-const recordCols = `event_id, kind, payload, headers, occurred_at_ms`
-
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return l.records(ctx, `SELECT `+recordCols+` FROM events WHERE topic = ? AND event_id > ?
+	return l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ? AND event_id > ?
 		ORDER BY event_id LIMIT ?`, topic, after, limit)
 }
 
@@ -435,11 +434,9 @@ func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record,
 	if n <= 0 {
 		return nil, nil
 	}
-	recs, err := l.records(ctx, `SELECT `+recordCols+` FROM events WHERE topic = ?
+	recs, err := l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ?
 		ORDER BY event_id DESC LIMIT ?`, topic, n)
-	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
-		recs[i], recs[j] = recs[j], recs[i]
-	}
+	slices.Reverse(recs) // newest first from the query; callers get ascending ids
 	return recs, err
 }
 
@@ -449,24 +446,7 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
 	}
 	defer rows.Close()
-	var recs []eventlog.Record
-	for rows.Next() {
-		var rec eventlog.Record
-		var payload []byte
-		var headers string
-		if err := rows.Scan(&rec.ID, &rec.Kind, &payload, &headers, &rec.OccurredAtMs); err != nil {
-			return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
-		}
-		rec.Payload = payload
-		if rec.Headers, err = store.DecodeHeaders(headers); err != nil {
-			return nil, err
-		}
-		recs = append(recs, rec)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
-	}
-	return recs, nil
+	return store.ReadRecords(rows, "sqlite")
 }
 
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {

@@ -185,3 +185,38 @@ func AddStat(st *eventlog.InboxStats, state eventlog.DeliveryState, n int64) {
 		st.Dead += n
 	}
 }
+
+// RecordCols are the columns ReadRecords scans, in its order.
+const RecordCols = `event_id, kind, payload, headers, occurred_at_ms`
+
+// Rows is the part of a result set both SQL drivers (database/sql and
+// pgx) offer.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ReadRecords reads every row of a query over RecordCols; backend names
+// the driver in errors ("sqlite", "postgres").
+func ReadRecords(rows Rows, backend string) ([]eventlog.Record, error) {
+	var recs []eventlog.Record
+	for rows.Next() {
+		var rec eventlog.Record
+		var payload []byte
+		var headers string
+		if err := rows.Scan(&rec.ID, &rec.Kind, &payload, &headers, &rec.OccurredAtMs); err != nil {
+			return nil, fmt.Errorf("eventlog: %s: read: %w", backend, err)
+		}
+		rec.Payload = payload
+		var err error
+		if rec.Headers, err = DecodeHeaders(headers); err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("eventlog: %s: read: %w", backend, err)
+	}
+	return recs, nil
+}
