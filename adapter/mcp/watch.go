@@ -3,6 +3,7 @@ package mcp
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func (s *Server) Watch(dir string, since Snapshot, reload func() (*Surface, erro
 		case <-tick.C:
 		}
 		cur := snapshot(dir)
-		if sameSnapshot(cur, last) {
+		if maps.Equal(cur, last) {
 			continue
 		}
 		// Coalesce a burst: wait until two looks agree.
@@ -42,7 +43,7 @@ func (s *Server) Watch(dir string, since Snapshot, reload func() (*Surface, erro
 			case <-time.After(settle):
 			}
 			next := snapshot(dir)
-			if sameSnapshot(next, cur) {
+			if maps.Equal(next, cur) {
 				break
 			}
 			cur = next
@@ -92,16 +93,4 @@ func snapshot(dir string) map[string]fileStamp {
 		return nil
 	})
 	return out
-}
-
-func sameSnapshot(a, b map[string]fileStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }

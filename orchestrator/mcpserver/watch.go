@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func (s *Server) Watch(stop <-chan struct{}) {
 		case <-t.C:
 		}
 		cur := s.snapshot()
-		if equalStamps(cur, last) {
+		if maps.Equal(cur, last) {
 			continue
 		}
 		for { // let a burst of writes settle
@@ -41,7 +42,7 @@ func (s *Server) Watch(stop <-chan struct{}) {
 			case <-time.After(settle):
 			}
 			next := s.snapshot()
-			if equalStamps(next, cur) {
+			if maps.Equal(next, cur) {
 				break
 			}
 			cur = next
@@ -83,18 +84,6 @@ func (s *Server) snapshot() map[string]stamp {
 		return nil
 	})
 	return out
-}
-
-func equalStamps(a, b map[string]stamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // changed reloads and notifies for the files that differ.
