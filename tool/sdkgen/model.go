@@ -800,3 +800,20 @@ func (t *Type) refs(fn func(*Decl)) {
 		x.refs(fn)
 	}
 }
+
+// methodNames names each tool's client method: its identifier in the
+// language's case, with suffix appended while the name is reserved or
+// already taken by an earlier tool.
+func methodNames(m *Model, inCase func(string) string, reserved func(string) bool, suffix string) []string {
+	out := make([]string, len(m.Tools))
+	taken := map[string]bool{}
+	for i, t := range m.Tools {
+		n := inCase(t.Ident)
+		for reserved(n) || taken[n] {
+			n += suffix
+		}
+		taken[n] = true
+		out[i] = n
+	}
+	return out
+}

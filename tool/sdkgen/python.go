@@ -279,17 +279,9 @@ func pyDecl(w *writer, d *Decl) {
 }
 
 func pyMethods(m *Model) []string {
-	out := make([]string, len(m.Tools))
-	taken := map[string]bool{}
-	for i, t := range m.Tools {
-		n := snake(t.Ident)
-		for pyKeywords[n] || pyClientMembers[n] || taken[n] || strings.HasPrefix(n, "__") {
-			n += "_tool"
-		}
-		taken[n] = true
-		out[i] = n
-	}
-	return out
+	return methodNames(m, snake, func(n string) bool {
+		return pyKeywords[n] || pyClientMembers[n] || strings.HasPrefix(n, "__")
+	}, "_tool")
 }
 
 func pyOutput(t *Tool) string {

@@ -270,17 +270,7 @@ func tsLabel(label string, i int) string {
 // tsMethods names each tool's method: the identifier in camelCase, away
 // from reserved words.
 func tsMethods(m *Model) []string {
-	out := make([]string, len(m.Tools))
-	taken := map[string]bool{}
-	for i, t := range m.Tools {
-		n := camel(t.Ident)
-		for tsReserved[n] || taken[n] {
-			n += "Tool"
-		}
-		taken[n] = true
-		out[i] = n
-	}
-	return out
+	return methodNames(m, camel, func(n string) bool { return tsReserved[n] }, "Tool")
 }
 
 func tsOutput(t *Tool) string {
