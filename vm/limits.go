@@ -43,12 +43,11 @@ func MaxMemory() int64 { return maxMemory.Load() }
 
 // ParseByteSize reads "1048576", "512K", "64M", "2G" (powers of 1024).
 func ParseByteSize(s string) (int64, error) {
-	s = strings.TrimSpace(strings.ToUpper(s))
+	s = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(s)), "B")
 	mult := int64(1)
-	for suffix, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
-		if t, ok := strings.CutSuffix(strings.TrimSuffix(s, "B"), suffix); ok {
-			s, mult = t, m
-			break
+	if s != "" {
+		if i := strings.IndexByte("KMGT", s[len(s)-1]); i >= 0 {
+			s, mult = s[:len(s)-1], int64(1)<<(10*(i+1))
 		}
 	}
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
