@@ -50,6 +50,10 @@ type TopicRecord struct {
 type Log interface {
 	// Append adds rec to topic and returns its id (1, 2, … per topic).
 	Append(ctx context.Context, topic string, rec Record) (int64, error)
+	// AppendAll appends records, in order, in one transaction: all of
+	// them or none. It returns their ids. Writers of many small records
+	// (observability) use it to pay for one commit instead of one each.
+	AppendAll(ctx context.Context, records ...TopicRecord) ([]int64, error)
 	// Read returns up to limit records of topic whose id is > after, in
 	// ascending id order. limit <= 0 means no limit.
 	Read(ctx context.Context, topic string, after int64, limit int) ([]Record, error)

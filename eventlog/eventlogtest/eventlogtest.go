@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -26,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) eventlog.Log) {
 		fn   func(t *testing.T, l eventlog.Log)
 	}{
 		{"IDsPerTopic", testIDsPerTopic},
+		{"AppendAll", testAppendAll},
 		{"RecordRoundTrip", testRecordRoundTrip},
 		{"ReadTailCountTopics", testReadTailCountTopics},
 		{"Cursors", testCursors},
@@ -113,6 +115,32 @@ func testIDsPerTopic(t *testing.T, l eventlog.Log) {
 	}
 	if got := must(l.Append(ctx, "a", rec("a3"))); got != 4 {
 		t.Fatalf("append to a after b: id %d, want 4", got)
+	}
+}
+
+func testAppendAll(t *testing.T, l eventlog.Log) {
+	must(l.Append(ctx, "a", rec("a0")))
+	got := must(l.AppendAll(ctx,
+		eventlog.TopicRecord{Topic: "a", Record: rec("a1")},
+		eventlog.TopicRecord{Topic: "b", Record: rec("b0")},
+		eventlog.TopicRecord{Topic: "a", Record: rec("a2")}))
+	if want := []int64{2, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("AppendAll ids %v, want %v", got, want)
+	}
+	if ks := kinds(must(l.Read(ctx, "a", 0, 0))); !slices.Equal(ks, []string{"a0", "a1", "a2"}) {
+		t.Errorf("topic a holds %v", ks)
+	}
+	// All or nothing: a record that cannot be stored refuses the batch.
+	if _, err := l.AppendAll(ctx,
+		eventlog.TopicRecord{Topic: "a", Record: rec("a3")},
+		eventlog.TopicRecord{Topic: "", Record: rec("x")}); err == nil {
+		t.Error("AppendAll with a record for an empty topic succeeded")
+	}
+	if n := must(l.Count(ctx, "a")); n != 3 {
+		t.Errorf("a refused AppendAll left topic a with %d records, want 3", n)
+	}
+	if got := must(l.AppendAll(ctx)); len(got) != 0 {
+		t.Errorf("AppendAll of nothing: %v", got)
 	}
 }
 

@@ -86,6 +86,23 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return l.append(topic, rec, store.NowMs()), nil
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := store.NowMs()
+	ids := make([]int64, len(records))
+	for i, r := range records {
+		ids[i] = l.append(r.Topic, r.Record, now)
+	}
+	return ids, nil
+}
+
 // copyRecords returns copies, so callers cannot alter the stored records.
 func copyRecords(recs []eventlog.Record) []eventlog.Record {
 	if len(recs) == 0 {

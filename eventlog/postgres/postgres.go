@@ -482,6 +482,18 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return ids[0], nil
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return []int64{}, nil
+	}
+	return l.write(ctx, &step{finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
+		return records, nil
+	}})
+}
+
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	var lim *int
 	if limit > 0 {

@@ -422,6 +422,27 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return id, err
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(records))
+	err := l.write(ctx, func(t tx) error {
+		now := store.NowMs()
+		for i, r := range records {
+			var err error
+			if ids[i], err = t.append(r.Topic, r.Record, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit

@@ -10,7 +10,9 @@ import (
 // recorder appends the per-call observability records off the call
 // path: a tool call answers without waiting for its action-graph record
 // to reach the disk (one fsync per call would bound the server's rate by
-// the disk's), while the records keep their order. A full queue makes
+// the disk's), while the records keep their order. The records queued
+// while the previous batch was written go in one AppendAll, one
+// transaction, however many calls they describe. A full queue makes
 // callers wait (backpressure); Close and Flush drain it. Records still
 // queued when the process is killed are lost — they describe calls, not
 // events; events and audits are written synchronously.
@@ -37,14 +39,51 @@ func newRecorder(log eventlog.Log, fail func(error)) *recorder {
 	return r
 }
 
+// maxBatch bounds the records of one AppendAll.
+const maxBatch = 256
+
 func (r *recorder) run() {
 	defer close(r.done)
+	var batch []eventlog.TopicRecord
+	var flushes []chan struct{}
 	for it := range r.queue {
-		if it.flush != nil {
-			close(it.flush)
-			continue
+		batch, flushes = batch[:0], flushes[:0]
+		for {
+			if it.flush != nil {
+				flushes = append(flushes, it.flush)
+			} else {
+				batch = append(batch, eventlog.TopicRecord{Topic: it.topic, Record: it.rec})
+			}
+			if len(batch) == maxBatch {
+				break
+			}
+			var ok bool
+			select {
+			case it, ok = <-r.queue:
+			default:
+			}
+			if !ok {
+				break
+			}
 		}
-		if _, err := r.log.Append(context.Background(), it.topic, it.rec); err != nil {
+		if len(batch) > 0 {
+			r.write(batch)
+		}
+		for _, f := range flushes {
+			close(f)
+		}
+	}
+}
+
+// write appends a batch; when the log refuses it, the records are
+// appended one by one, so one record the log cannot store does not take
+// the others with it.
+func (r *recorder) write(batch []eventlog.TopicRecord) {
+	if _, err := r.log.AppendAll(context.Background(), batch...); err == nil {
+		return
+	}
+	for _, tr := range batch {
+		if _, err := r.log.Append(context.Background(), tr.Topic, tr.Record); err != nil {
 			r.fail(err)
 		}
 	}
