@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 	"github.com/harnlang/harn/eventlog/memory"
 	"github.com/harnlang/harn/eventlog/postgres"
 	"github.com/harnlang/harn/eventlog/sqlite"
@@ -20,8 +21,8 @@ import (
 // Each operation is one Fire: accept into the inbox, lease, run the Harn
 // handler, complete with its attempt and outbox records, and wait for
 // the handle. "serial" is one caller; "parallel" keeps GOMAXPROCS*16
-// callers busy, the sustained rate of many clients. `make bench` runs
-// them; the PostgreSQL ones need HARN_BENCH_POSTGRES_URL.
+// callers busy, the sustained rate of many clients. `make bench-orch`
+// runs them (and `make bench`).
 
 const benchManifest = `
 [[triggers]]
@@ -78,6 +79,8 @@ func benchFire(b *testing.B, log eventlog.Log) {
 	}
 }
 
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
 func BenchmarkFireMemory(b *testing.B) { benchFire(b, memory.New()) }
 
 func BenchmarkFireSQLite(b *testing.B) {
@@ -89,10 +92,13 @@ func BenchmarkFireSQLite(b *testing.B) {
 	benchFire(b, log)
 }
 
+// BenchmarkFirePostgres uses the database HARN_BENCH_POSTGRES_URL names,
+// or else a throwaway server of package pgtest (an empty schema of its
+// own either way); without PostgreSQL it skips.
 func BenchmarkFirePostgres(b *testing.B) {
 	url := os.Getenv("HARN_BENCH_POSTGRES_URL")
 	if url == "" {
-		b.Skip("HARN_BENCH_POSTGRES_URL is not set (a postgres:// URL of a scratch database)")
+		url = pgtest.Schema(b)
 	}
 	log, err := postgres.Open(context.Background(), url)
 	if err != nil {

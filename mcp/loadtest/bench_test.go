@@ -182,13 +182,7 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 			url := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
 				"mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
 				"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
-			for _, c := range []struct {
-				tool string
-				args string
-			}{
-				{"harn.trust.query", `{}`},
-				{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
-			} {
+			for _, c := range benchCalls {
 				b.Run(c.tool, func(b *testing.B) {
 					load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
 						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
@@ -196,6 +190,14 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchCalls are the orchestrator tools the benchmarks call: a read
+// (harn.trust.query) and a call that also appends an audit record
+// synchronously (harn.secret_scan).
+var benchCalls = []struct{ tool, args string }{
+	{"harn.trust.query", `{}`},
+	{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
 }
 
 var listening = regexp.MustCompile(`http://[^\s]+`)
