@@ -41,7 +41,7 @@ func BenchmarkOrchestratorInProcess64(b *testing.B) {
 			for _, c := range benchCalls {
 				b.Run(c.tool, func(b *testing.B) {
 					load(b, func(o Options) (Result, error) { return RunHandler(context.Background(), h, o) },
-						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
+						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)}, selfCPU)
 				})
 			}
 		})
