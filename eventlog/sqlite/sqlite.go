@@ -125,13 +125,29 @@ const (
 		lease_expires_ms = 0` + fence
 )
 
+// The frequent reads, prepared once on the read pool (database/sql
+// prepares them again on each connection it opens): a tool call that
+// reads a topic does not parse SQL.
+const (
+	sqlRead = `SELECT ` + store.RecordCols + ` FROM events WHERE topic = ? AND event_id > ?
+		ORDER BY event_id LIMIT ?`
+	sqlTail = `SELECT ` + store.RecordCols + ` FROM events WHERE topic = ?
+		ORDER BY event_id DESC LIMIT ?`
+	sqlCount = `SELECT last_id FROM topic_heads WHERE topic = ?`
+)
+
+// readConns is the size of the read pool. Every connection stays open:
+// opening one costs more than most reads.
+const readConns = 4
+
 // Log is the SQLite event log. It implements eventlog.Log and
 // eventlog.Inbox.
 type Log struct {
 	path  string
 	w     *sql.DB // the one writer connection, used by writer() alone
 	r     *sql.DB // read-only connections
-	stmts map[string]*sql.Stmt
+	stmts map[string]*sql.Stmt // on w
+	reads map[string]*sql.Stmt // on r
 
 	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
 	quit    chan struct{} // closed by Close
@@ -200,7 +216,17 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 		l.Close()
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
-	l.r.SetMaxOpenConns(4)
+	l.r.SetMaxOpenConns(readConns)
+	l.r.SetMaxIdleConns(readConns)
+	l.reads = map[string]*sql.Stmt{}
+	for _, q := range []string{sqlRead, sqlTail, sqlCount, sqlGet} {
+		st, err := l.r.PrepareContext(ctx, q)
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+		}
+		l.reads[q] = st
+	}
 	go l.writer()
 	return l, nil
 }
@@ -264,6 +290,9 @@ func (l *Log) Close() error {
 	}
 	var errs []error
 	for _, st := range l.stmts {
+		errs = append(errs, st.Close())
+	}
+	for _, st := range l.reads {
 		errs = append(errs, st.Close())
 	}
 	if l.r != nil {
@@ -447,22 +476,20 @@ func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ? AND event_id > ?
-		ORDER BY event_id LIMIT ?`, topic, after, limit)
+	return l.records(ctx, sqlRead, topic, after, limit)
 }
 
 func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	recs, err := l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ?
-		ORDER BY event_id DESC LIMIT ?`, topic, n)
+	recs, err := l.records(ctx, sqlTail, topic, n)
 	slices.Reverse(recs) // newest first from the query; callers get ascending ids
 	return recs, err
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
-	rows, err := l.r.QueryContext(ctx, q, args...)
+	rows, err := l.reads[q].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
 	}
@@ -473,7 +500,7 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
-	err := l.r.QueryRowContext(ctx, `SELECT last_id FROM topic_heads WHERE topic = ?`, topic).Scan(&n)
+	err := l.reads[sqlCount].QueryRowContext(ctx, topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -672,7 +699,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	d, err := scanDelivery(l.r.QueryRowContext(ctx, sqlGet, id))
+	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}
