@@ -7,20 +7,22 @@ import (
 	"github.com/harnlang/harn/eventlog"
 )
 
-// recorder appends the per-call observability records off the call
-// path: a tool call answers without waiting for its action-graph record
-// to reach the disk (one fsync per call would bound the server's rate by
-// the disk's), while the records keep their order. The records queued
-// while the previous batch was written go in one AppendAll, one
+// recorder writes the per-call observability off the call path: a tool
+// call answers without waiting for its stderr line to be written or its
+// action-graph record to reach the disk (one fsync per call would bound
+// the server's rate by the disk's), while lines and records keep their
+// order. What is queued while the previous batch is written goes
+// together: the lines in one write, the records in one AppendAll, one
 // transaction, however many calls they describe. A full queue makes
-// callers wait (backpressure); Close and Flush drain it. Records still
-// queued when the process is killed are lost — they describe calls, not
+// callers wait (backpressure); Close and Flush drain it. What is still
+// queued when the process is killed is lost — it describes calls, not
 // events; events and audits are written synchronously.
 type recorder struct {
 	log   eventlog.Log
 	queue chan recorderItem
 	done  chan struct{}
 	fail  func(error)
+	emit  func(lines []byte) // writes stderr lines
 	// mu guards closed: a call that finishes after close (its connection
 	// ended while it ran) appends synchronously instead.
 	mu     sync.RWMutex
@@ -28,13 +30,14 @@ type recorder struct {
 }
 
 type recorderItem struct {
+	line  []byte // a stderr line, with its newline
 	topic string
 	rec   eventlog.Record
 	flush chan struct{}
 }
 
-func newRecorder(log eventlog.Log, fail func(error)) *recorder {
-	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), fail: fail}
+func newRecorder(log eventlog.Log, emit func([]byte), fail func(error)) *recorder {
+	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), emit: emit, fail: fail}
 	go r.run()
 	return r
 }
@@ -46,12 +49,15 @@ func (r *recorder) run() {
 	defer close(r.done)
 	var batch []eventlog.TopicRecord
 	var flushes []chan struct{}
+	var lines []byte
 	for it := range r.queue {
-		batch, flushes = batch[:0], flushes[:0]
+		batch, flushes, lines = batch[:0], flushes[:0], lines[:0]
 		for {
-			if it.flush != nil {
+			switch {
+			case it.flush != nil:
 				flushes = append(flushes, it.flush)
-			} else {
+			default:
+				lines = append(lines, it.line...)
 				batch = append(batch, eventlog.TopicRecord{Topic: it.topic, Record: it.rec})
 			}
 			if len(batch) == maxBatch {
@@ -65,6 +71,9 @@ func (r *recorder) run() {
 			if !ok {
 				break
 			}
+		}
+		if len(lines) > 0 {
+			r.emit(lines)
 		}
 		if len(batch) > 0 {
 			r.write(batch)
@@ -89,17 +98,18 @@ func (r *recorder) write(batch []eventlog.TopicRecord) {
 	}
 }
 
-// add queues a record.
-func (r *recorder) add(topic string, rec eventlog.Record) {
+// add queues a call's stderr line (ending in a newline) and record.
+func (r *recorder) add(line []byte, topic string, rec eventlog.Record) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
+		r.emit(line)
 		if _, err := r.log.Append(context.Background(), topic, rec); err != nil {
 			r.fail(err)
 		}
 		return
 	}
-	r.queue <- recorderItem{topic: topic, rec: rec}
+	r.queue <- recorderItem{line: line, topic: topic, rec: rec}
 }
 
 // Flush waits until every record queued before it is appended.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -37,17 +38,21 @@ func (l *batchLog) AppendAll(ctx context.Context, records ...eventlog.TopicRecor
 // one, in order: one transaction for many calls.
 func TestRecorderBatches(t *testing.T) {
 	log := &batchLog{Log: memory.New(), entered: make(chan struct{}), release: make(chan struct{})}
-	r := newRecorder(log, func(err error) { t.Error(err) })
-	r.add("t", eventlog.Record{Kind: "k0"})
+	var writes []string
+	r := newRecorder(log, func(b []byte) { writes = append(writes, string(b)) }, func(err error) { t.Error(err) })
+	r.add([]byte("line 0\n"), "t", eventlog.Record{Kind: "k0"})
 	<-log.entered
 	for i := 1; i <= 10; i++ {
-		r.add("t", eventlog.Record{Kind: fmt.Sprint("k", i)})
+		r.add(fmt.Appendf(nil, "line %d\n", i), "t", eventlog.Record{Kind: fmt.Sprint("k", i)})
 	}
 	close(log.release)
 	r.Flush()
 	r.close()
 	if want := []int{1, 10}; !slices.Equal(log.batches, want) {
 		t.Errorf("batches of %v records, want %v", log.batches, want)
+	}
+	if len(writes) != 2 || writes[0] != "line 0\n" || !strings.HasPrefix(writes[1], "line 1\nline 2\n") || !strings.HasSuffix(writes[1], "line 10\n") {
+		t.Errorf("stderr writes %q, want line 0 then lines 1 to 10 in one", writes)
 	}
 	recs, _ := log.Read(context.Background(), "t", 0, 0)
 	var kinds []string
