@@ -144,8 +144,8 @@ const readConns = 4
 // eventlog.Inbox.
 type Log struct {
 	path  string
-	w     *sql.DB // the one writer connection, used by writer() alone
-	r     *sql.DB // read-only connections
+	w     *sql.DB              // the one writer connection, used by writer() alone
+	r     *sql.DB              // read-only connections
 	stmts map[string]*sql.Stmt // on w
 	reads map[string]*sql.Stmt // on r
 
