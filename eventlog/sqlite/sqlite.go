@@ -110,6 +110,9 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?)`
 	sqlAccept = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
 		VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	sqlAcceptLeased = `INSERT INTO deliveries (id, binding_id, envelope, state, attempts, due_at_ms, created_ms,
+			lease_owner, lease_token, lease_expires_ms, ready_at_ms)
+		VALUES (?1, ?2, ?3, 'leased', 1, ?4, ?4, ?5, 1, ?6, ?6) ON CONFLICT (id) DO NOTHING`
 	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
 	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
 	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = ?`
@@ -250,7 +253,7 @@ func (l *Log) init(ctx context.Context) error {
 	if mode != "wal" {
 		return fmt.Errorf("journal mode is %q, want wal", mode)
 	}
-	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
+	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
 		st, err := l.w.PrepareContext(ctx, q)
 		if err != nil {
 			return err
@@ -603,6 +606,43 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 		return eventlog.Delivery{}, false, err
 	}
 	return d, created, nil
+}
+
+func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	now := store.NowMs()
+	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
+	d.Envelope = store.Payload(d.Envelope)
+	ls := eventlog.Lease{Delivery: d, Owner: owner, Token: 1, ExpiresAtMs: now + store.TTLMs(ttl)}
+	created := false
+	err := l.write(ctx, func(t tx) error {
+		res, err := t.stmt(sqlAcceptLeased).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), now, owner, ls.ExpiresAtMs)
+		if err != nil {
+			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
+			if err != nil {
+				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+			}
+			ls = eventlog.Lease{Delivery: stored}
+			return nil
+		}
+		created = true
+		return t.appendAll(records, now)
+	})
+	if err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	return ls, created, nil
 }
 
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
