@@ -72,6 +72,15 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	if env.TraceID != "" {
 		env.Event["trace_id"] = env.TraceID
 	}
+	if env.Source != "replay" && env.Source != "dlq_retry" { // a replay runs again by design
+		dk, err := dedupeKey(b, env.Event)
+		if err != nil {
+			return Accepted{}, err
+		}
+		if dk != "" {
+			key = dk
+		}
+	}
 	now := o.opts.Now()
 	if _, ok := env.Event["received_at"]; !ok {
 		env.Event["received_at"] = now.UTC().Format(time.RFC3339Nano)
@@ -369,6 +378,11 @@ func (o *Orchestrator) renew(ctx context.Context, lost context.CancelFunc, l *ev
 func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope) attempt {
 	start := o.opts.Now()
 	p := o.proj.Load()
+	if ok, err := passesFilter(b, env.Event); err != nil {
+		return attempt{status: "failed", err: err, errorClass: "predicate_panic", durationMs: since(o, start)}
+	} else if !ok {
+		return attempt{status: "skipped", result: map[string]any{"reason": "filter " + b.Filter + " did not match"}, durationMs: since(o, start)}
+	}
 	if b.WhenRef != nil {
 		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if b.WhenBudget != nil && b.WhenBudget.Timeout > 0 {

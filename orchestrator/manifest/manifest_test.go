@@ -139,6 +139,8 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbatch = { timeout = \"1s\" }", `batch.size: is required and must be at least 1`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsingleton = { max = 2 }", `singleton.max: unknown field (singleton has key)`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsecrets = { token = \"plain\" }", `secrets.token: must be "<provider>/<secret>"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ndedupe_key = \"payload.[\"", `dedupe_key: invalid JMESPath expression "payload.["`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nfilter = \" \"", `filter: must be a JMESPath expression over the event`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nallow_cleartext = true", `allow_cleartext: applies only to a2a:// handlers`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwebhook = { path = \"/x\" }", `webhook: only a webhook trigger has a ` + "`webhook`" + ` table`},
 		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { secret_env = \"HARN_TEST_UNSET_SECRET\" }", `webhook.secret_env: environment variable HARN_TEST_UNSET_SECRET (the webhook's HMAC secret) is not set`},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/jmespath-community/go-jmespath"
 )
 
 // Trigger is one binding: an event source, the events it accepts and the
@@ -31,15 +32,19 @@ type Trigger struct {
 	Schedule   string
 	Timezone   string
 	Location   *time.Location
-	DedupeKey  string
-	Filter     string
-	Timeout    time.Duration // 0: no handler timeout
-	Retry      Retry
-	Priority   *Priority
-	Budget     *Budget
-	Flow       Flow
-	Secrets    map[string]string
-	Webhook    *Webhook
+	// DedupeKey and Filter are JMESPath expressions over the event, as
+	// written; Dedupe and Match are them compiled (nil when unset).
+	DedupeKey string
+	Filter    string
+	Dedupe    jmespath.JMESPath
+	Match     jmespath.JMESPath
+	Timeout   time.Duration // 0: no handler timeout
+	Retry     Retry
+	Priority  *Priority
+	Budget    *Budget
+	Flow      Flow
+	Secrets   map[string]string
+	Webhook   *Webhook
 	// AllowCleartext permits http:// for an a2a:// handler.
 	AllowCleartext bool
 	// Fingerprint changes whenever the definition does (binding versions).
@@ -411,8 +416,8 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			v.fail(f("timezone"), "only a cron trigger has a time zone")
 		}
 	}
-	tr.DedupeKey, _ = v.str(t, "dedupe_key", f("dedupe_key"))
-	tr.Filter, _ = v.str(t, "filter", f("filter"))
+	tr.DedupeKey, tr.Dedupe = v.jmespath(t, "dedupe_key", f("dedupe_key"))
+	tr.Filter, tr.Match = v.jmespath(t, "filter", f("filter"))
 	tr.Timeout = v.duration(t, "timeout", f("timeout"))
 
 	if raw, ok := t["retry"]; ok {
@@ -696,6 +701,24 @@ func (v *validator) str(t map[string]any, key, field string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// jmespath reads and compiles a JMESPath expression field.
+func (v *validator) jmespath(t map[string]any, key, field string) (string, jmespath.JMESPath) {
+	s, ok := v.str(t, key, field)
+	if !ok {
+		return "", nil
+	}
+	if strings.TrimSpace(s) == "" {
+		v.fail(field, "must be a JMESPath expression over the event, such as \"payload.id\"")
+		return "", nil
+	}
+	jp, err := jmespath.Compile(s)
+	if err != nil {
+		v.fail(field, "invalid JMESPath expression %q: %v", s, err)
+		return "", nil
+	}
+	return s, jp
 }
 
 func (v *validator) strList(t map[string]any, key, field string) []string {
