@@ -72,6 +72,9 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	if env.TraceID != "" {
 		env.Event["trace_id"] = env.TraceID
 	}
+	if _, ok := env.Event["autonomy_tier"]; !ok && b.Tier != "" {
+		env.Event["autonomy_tier"] = b.Tier // the handler acts in this mode
+	}
 	if env.Source != "replay" && env.Source != "dlq_retry" { // a replay runs again by design
 		dk, err := dedupeKey(b, env.Event)
 		if err != nil {
@@ -324,6 +327,10 @@ type attempt struct {
 	errorClass string
 	extra      []eventlog.TopicRecord // e.g. the worker:// job
 	durationMs int64
+	ran        bool  // the handler ran (an autonomous decision at tier act_auto)
+	denied     bool  // a budget stopped it
+	hopeless   bool  // straight to the DLQ, whatever the retry policy
+	retryAtMs  int64 // pending again at this instant, whatever the retry policy
 }
 
 // run executes one leased attempt and records it.
@@ -397,6 +404,10 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 			return attempt{status: "skipped", result: map[string]any{"reason": "predicate " + b.When + " returned false"}, durationMs: since(o, start)}
 		}
 	}
+	if a := o.checkBudget(ctx, b); a != nil {
+		a.durationMs = since(o, start)
+		return *a
+	}
 	release, skip, err := o.flow.acquire(ctx, b, env)
 	if err != nil {
 		return attempt{status: "failed", err: err, errorClass: "unknown", durationMs: since(o, start)}
@@ -411,6 +422,7 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 	}
 	defer cancel()
 	a := o.invoke(hctx, p, b, env)
+	a.ran = true
 	if a.err != nil && errors.Is(hctx.Err(), context.DeadlineExceeded) {
 		a.err, a.errorClass = fmt.Errorf("handler timed out after %s", b.Timeout), "handler_timeout"
 	}
@@ -454,6 +466,10 @@ type dispatchRecord struct {
 	Result          any     `json:"result"`
 	RetryAtMs       int64   `json:"retry_at_ms,omitempty"`
 	DLQEntryID      string  `json:"dlq_entry_id,omitempty"`
+	CostUSDMicros   int64   `json:"cost_usd_micros,omitempty"`
+	Tokens          int64   `json:"tokens,omitempty"`
+	Tier            string  `json:"tier,omitempty"`
+	Autonomous      bool    `json:"autonomous,omitempty"`
 }
 
 // DLQEntry is a dead-lettered delivery (trigger.dlq, kind dlq_entry).
@@ -518,6 +534,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	if b != nil {
 		rec.HandlerKind, rec.TargetURI = b.Handler.Kind, b.Handler.String()
 	}
+	account(b, a, &rec)
 	handle := Handle{EventID: env.EventID, Status: a.status, BindingID: env.BindingID, BindingVersion: env.BindingVersion,
 		ReplayOfEventID: rec.ReplayOfEventID, Error: errText, Result: a.result}
 
@@ -530,8 +547,13 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	switch {
 	case a.status == "succeeded" || a.status == "skipped":
 		records = append(records, outbox("dispatch_"+a.status))
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Done, "", records...)
-	case !hopeless && b != nil && l.Attempts <= b.Retry.Max:
+	case a.retryAtMs > 0 && !hopeless:
+		rec.RetryAtMs = a.retryAtMs
+		records = append(records, outbox("dispatch_failed"))
+		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
+	case !hopeless && !a.hopeless && b != nil && l.Attempts <= b.Retry.Max:
 		rec.RetryAtMs = now.Add(b.Retry.Delay(l.Attempts)).UnixMilli()
 		records = append(records, outbox("dispatch_failed"))
 		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
@@ -544,6 +566,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 		dh["entry_id"] = entry.ID
 		records = append(records, outbox("dispatch_dlq"),
 			eventlog.TopicRecord{Topic: TopicDLQ, Record: eventlog.Record{Kind: "dlq_entry", Payload: entryJSON, Headers: dh, OccurredAtMs: ms}})
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Dead, entry.Error, records...)
 	}
 	if err != nil {

@@ -2,10 +2,14 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
 // The manifest fields that shape dispatch beyond the handler: each test
@@ -56,5 +60,117 @@ func TestDedupeKeyAndFilter(t *testing.T) {
 	claims, _ := log.Count(context.Background(), TopicInboxClaims)
 	if claims != 2 { // A-1 and A-2
 		t.Fatalf("claims: %d", claims)
+	}
+}
+
+const budgetManifest = `
+[package]
+name = "budget"
+
+[[triggers]]
+id = "paid"
+kind = "manual"
+handler = "spend"
+tier = "act_auto"
+budget = { hourly_cost_usd = 1.0 }
+
+[[triggers]]
+id = "capped"
+kind = "manual"
+handler = "spend"
+autonomy_tier = "act_auto"
+budget = { max_autonomous_decisions_per_hour = 1, on_budget_exhausted = "skip" }
+
+[[triggers]]
+id = "later"
+kind = "manual"
+handler = "spend"
+budget = { hourly_cost_usd = 0.1, on_budget_exhausted = "retry_later" }
+
+[[triggers]]
+id = "plain"
+kind = "manual"
+handler = "spend"
+`
+
+const budgetLib = `
+fn spend(event) { return {tier: event.autonomy_tier, usage: {cost_usd: 0.4, tokens: 100}} }
+`
+
+// startAt starts a node whose clock stands still at now, so the hour and
+// day windows of budgets do not move during the test.
+func startAt(t *testing.T, path string, now time.Time) *Orchestrator {
+	t.Helper()
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: io.Discard, Poll: 10 * time.Millisecond, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	t.Cleanup(func() { o.Close() })
+	return o
+}
+
+func TestBudgetsAutonomyAndTrust(t *testing.T) {
+	now := time.Date(2026, 8, 1, 10, 30, 0, 0, time.UTC)
+	o := startAt(t, writeProject(t, budgetManifest, budgetLib, ""), now)
+	ctx := context.Background()
+
+	for i := 0; i < 3; i++ { // 0.4, 0.8, 1.2 USD: each starts under the 1 USD hourly budget
+		if h := fire(t, o, "paid", nil); h.Status != "succeeded" || js(h.Result) != `{"tier":"act_auto","usage":{"cost_usd":0.4,"tokens":100}}` {
+			t.Fatalf("paid %d: %s", i, js(h))
+		}
+	}
+	h := fire(t, o, "paid", nil)
+	if h.Status != "dlq" || h.Error == nil || !strings.Contains(*h.Error, "budget.hourly_cost_usd (1 USD) is spent for this hour") {
+		t.Fatalf("over budget: %s", js(h))
+	}
+	dlq, _ := o.DLQList(ctx)
+	if entries := dlq["entries"].([]DLQEntry); len(entries) != 1 || entries[0].ErrorClass != "budget_exhausted" {
+		t.Fatalf("dlq %s", js(dlq))
+	}
+	m := o.metrics(o.Binding("paid"))
+	if m.CostTotalUSDMicros != 1200000 || m.CostHourUSDMicros != 1200000 || m.CostTodayUSDMicros != 1200000 || m.AutonomousDecisionsTotal != 3 || m.AutonomousDecisionsHour != 3 {
+		t.Fatalf("metrics %s", js(m))
+	}
+
+	if h := fire(t, o, "capped", nil); h.Status != "succeeded" {
+		t.Fatalf("capped 1: %s", js(h))
+	}
+	if h := fire(t, o, "capped", nil); h.Status != "skipped" || !strings.Contains(js(h.Result), "max_autonomous_decisions_per_hour (1) is reached") {
+		t.Fatalf("capped 2: %s", js(h))
+	}
+
+	fire(t, o, "later", nil)
+	if h := fire(t, o, "later", nil); h.Status != "failed" {
+		t.Fatalf("later: %s", js(h))
+	}
+	o.view.refresh(ctx)
+	last := o.view.recentDispatches()
+	if d := last[len(last)-1]; d.ErrorClass != "budget_exhausted" || d.RetryAtMs != time.Date(2026, 8, 1, 11, 0, 0, 0, time.UTC).UnixMilli() {
+		t.Fatalf("retry_later: %s", js(d))
+	}
+
+	if h := fire(t, o, "plain", nil); h.Status != "succeeded" || js(h.Result) != `{"tier":null,"usage":{"cost_usd":0.4,"tokens":100}}` {
+		t.Fatalf("plain: %s", js(h))
+	}
+	insp, _ := o.Inspect(ctx)
+	if b := insp["budget"].(map[string]any); b["used_hour_usd"] != 2.4 || b["hourly_limit_usd"] != 1.1 || b["remaining_hour_usd"] != 0.0 {
+		t.Fatalf("inspect budget %s", js(b))
+	}
+
+	// One trust record per final outcome of a tiered binding.
+	recs, _ := o.Log().Read(ctx, TopicTrust, 0, 0)
+	var outcomes []string
+	for _, r := range recs {
+		var tr TrustRecord
+		json.Unmarshal(r.Payload, &tr)
+		outcomes = append(outcomes, tr.Agent+":"+tr.Outcome)
+	}
+	if got := strings.Join(outcomes, " "); got != "paid:success paid:success paid:success paid:denied capped:success capped:denied" {
+		t.Fatalf("trust records: %s", got)
 	}
 }

@@ -142,7 +142,7 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 		opts.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
 	}
 	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), waiters: map[string]chan Handle{}}
-	o.view = newView(opts.Log)
+	o.view = newView(opts.Log, opts.Now)
 	o.flow = newFlow()
 	o.status.Store("running")
 	o.ctx, o.cancel = context.WithCancel(context.Background())

@@ -198,23 +198,27 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	}
 	triggers := []trig{}
 	daily, hourly := 0.0, 0.0
+	var usedToday, usedHour int64
 	for _, b := range o.Bindings() {
 		m := o.metrics(b)
 		triggers = append(triggers, trig{ID: b.ID, Provider: b.Provider, Kind: b.Kind, Handler: b.Handler.String(), Version: b.Version, State: o.state(b),
 			Metrics: map[string]any{"received": m.Received, "dispatched": m.Dispatched, "failed": m.Failed, "in_flight": m.InFlight,
-				"autonomous_decisions_total": 0, "autonomous_decisions_hour": 0, "autonomous_decisions_today": 0},
+				"autonomous_decisions_total": m.AutonomousDecisionsTotal, "autonomous_decisions_hour": m.AutonomousDecisionsHour,
+				"autonomous_decisions_today": m.AutonomousDecisionsToday},
 			FlowControl: o.flow.report(b)})
+		usedToday += m.CostTodayUSDMicros
+		usedHour += m.CostHourUSDMicros
 		if b.Budget != nil {
 			daily += b.Budget.DailyCostUSD
 			hourly += b.Budget.HourlyCostUSD
 		}
 	}
-	budget := map[string]any{"used_today_usd": 0.0, "used_hour_usd": 0.0}
+	budget := map[string]any{"used_today_usd": float64(usedToday) / 1e6, "used_hour_usd": float64(usedHour) / 1e6}
 	if daily > 0 {
-		budget["daily_limit_usd"], budget["remaining_today_usd"] = daily, daily
+		budget["daily_limit_usd"], budget["remaining_today_usd"] = daily, max(0, daily-float64(usedToday)/1e6)
 	}
 	if hourly > 0 {
-		budget["hourly_limit_usd"], budget["remaining_hour_usd"] = hourly, hourly
+		budget["hourly_limit_usd"], budget["remaining_hour_usd"] = hourly, max(0, hourly-float64(usedHour)/1e6)
 	}
 	var snapshot any
 	if o.opts.StateDir != "" {

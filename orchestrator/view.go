@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/harnlang/harn/eventlog"
 )
@@ -28,6 +29,8 @@ type view struct {
 	byEvent map[string]int           // event id -> index in events
 	recent  []dispatchRecord         // last dispatch records, newest last
 	last    map[string]dispatchRecord
+	spend   map[string]spend // by binding id
+	now     func() time.Time
 }
 
 // Metrics are a binding's counters (harn.trigger.list).
@@ -45,6 +48,52 @@ type Metrics struct {
 	AutonomousDecisionsToday int64  `json:"autonomous_decisions_today"`
 	AutonomousDecisionsHour  int64  `json:"autonomous_decisions_hour"`
 	Skipped                  int64  `json:"-"`
+	TokensTotal              int64  `json:"-"`
+}
+
+// spend is a binding's cost and autonomous decisions per clock hour
+// (unix ms of the hour's start), for the last day or so.
+type spend map[int64]*hourSpend
+
+type hourSpend struct{ costMicros, decisions int64 }
+
+// add counts a dispatch record and forgets the hours more than a day
+// older than it.
+func (s spend) add(atMs, costMicros int64, decision bool) {
+	h := atMs - atMs%hourMs
+	x := s[h]
+	if x == nil {
+		x = &hourSpend{}
+		s[h] = x
+		for k := range s {
+			if k < h-25*hourMs {
+				delete(s, k)
+			}
+		}
+	}
+	x.costMicros += costMicros
+	if decision {
+		x.decisions++
+	}
+}
+
+const hourMs = int64(time.Hour / time.Millisecond)
+
+// fill sets the today (UTC day) and this-hour figures of m as of now.
+func (s spend) fill(m *Metrics, now time.Time) {
+	ms := now.UnixMilli()
+	hour := ms - ms%hourMs
+	day := ms - ms%(24*hourMs)
+	for h, x := range s {
+		if h >= day && h <= ms {
+			m.CostTodayUSDMicros += x.costMicros
+			m.AutonomousDecisionsToday += x.decisions
+		}
+		if h == hour {
+			m.CostHourUSDMicros += x.costMicros
+			m.AutonomousDecisionsHour += x.decisions
+		}
+	}
 }
 
 type recordedEvent struct {
@@ -59,9 +108,10 @@ type recordedEvent struct {
 
 const recentDispatches = 20
 
-func newView(log eventlog.Log) *view {
+func newView(log eventlog.Log, now func() time.Time) *view {
 	return &view{log: log, cursors: map[string]int64{}, metrics: map[string]*Metrics{}, open: map[string][]AttemptInfo{},
-		retry: map[string]bool{}, dlq: map[string]*DLQEntry{}, dlqAll: map[string]bool{}, byEvent: map[string]int{}, last: map[string]dispatchRecord{}}
+		retry: map[string]bool{}, dlq: map[string]*DLQEntry{}, dlqAll: map[string]bool{}, byEvent: map[string]int{}, last: map[string]dispatchRecord{},
+		spend: map[string]spend{}, now: now}
 }
 
 func (v *view) m(id string) *Metrics {
@@ -141,6 +191,19 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		case "dlq":
 			m.DLQ++
 		}
+		if d.CostUSDMicros != 0 || d.Tokens != 0 || d.Autonomous {
+			m.CostTotalUSDMicros += d.CostUSDMicros
+			m.TokensTotal += d.Tokens
+			if d.Autonomous {
+				m.AutonomousDecisionsTotal++
+			}
+			sp := v.spend[d.TriggerID]
+			if sp == nil {
+				sp = spend{}
+				v.spend[d.TriggerID] = sp
+			}
+			sp.add(r.OccurredAtMs, d.CostUSDMicros, d.Autonomous)
+		}
 		if d.Status == "failed" {
 			v.retry[d.EventID] = true
 		} else {
@@ -182,10 +245,12 @@ func (v *view) lastDispatch(eventID string) (dispatchRecord, bool) {
 func (v *view) metricsOf(id string) Metrics {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	var out Metrics
 	if m := v.metrics[id]; m != nil {
-		return *m
+		out = *m
 	}
-	return Metrics{}
+	v.spend[id].fill(&out, v.now())
+	return out
 }
 
 // pendingDLQ lists the pending entries, oldest first.

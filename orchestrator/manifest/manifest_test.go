@@ -132,6 +132,7 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\npriority = { key = \"tier\" }", `priority.order: must list at least one value`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbudget = { max_cost_usd = -1.0 }", `budget.max_cost_usd: must be a non-negative number`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbudget = { on_budget_exhausted = \"panic\" }", `budget.on_budget_exhausted: unknown action "panic"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntier = \"suggest\"\nbudget = { max_autonomous_decisions_per_hour = 3 }", `budget.max_autonomous_decisions_per_hour: counts autonomous decisions, which only a binding with tier = "act_auto" makes`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nconcurrency = { key = \"k\" }", `concurrency.max: is required and must be at least 1`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nthrottle = { max = 3 }", `throttle.period: is required and must be a positive duration`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nrate_limit = { max = 3, period = \"soon\" }", `rate_limit.period: must be a duration such as "30s"`},

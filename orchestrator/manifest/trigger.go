@@ -487,6 +487,14 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			b.MaxAutonomousDecisionsPerHour = v.nonNegInt(bt, "max_autonomous_decisions_per_hour", f("budget.max_autonomous_decisions_per_hour"))
 			b.MaxAutonomousDecisionsPerDay = v.nonNegInt(bt, "max_autonomous_decisions_per_day", f("budget.max_autonomous_decisions_per_day"))
 			b.MaxConcurrent = v.nonNegInt(bt, "max_concurrent", f("budget.max_concurrent"))
+			for _, lim := range []struct {
+				key string
+				n   int64
+			}{{"max_autonomous_decisions_per_hour", b.MaxAutonomousDecisionsPerHour}, {"max_autonomous_decisions_per_day", b.MaxAutonomousDecisionsPerDay}} {
+				if lim.n > 0 && tr.Tier != "act_auto" {
+					v.fail(f("budget."+lim.key), "counts autonomous decisions, which only a binding with tier = \"act_auto\" makes")
+				}
+			}
 			if s, ok := v.str(bt, "on_budget_exhausted", f("budget.on_budget_exhausted")); ok && s != "" {
 				if !contains([]string{"skip", "dlq", "retry_later"}, s) {
 					v.fail(f("budget.on_budget_exhausted"), "unknown action %q (one of skip, dlq, retry_later)", s)

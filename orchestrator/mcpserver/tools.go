@@ -469,10 +469,10 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 	return findings, nil
 }
 
-// trustQuery answers from the trust records on the trust.records topic
-// (none are written yet: the trust graph is a placeholder upstream too).
+// trustQuery answers from the trust records the dispatcher writes for
+// the final outcomes of bindings with a tier (orchestrator/budget.go).
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	recs, err := s.orch.Log().Read(c.ctx, "trust.records", 0, 0)
+	recs, err := s.orch.Log().Read(c.ctx, orchestrator.TopicTrust, 0, 0)
 	if err != nil {
 		return nil, err
 	}
