@@ -93,7 +93,7 @@ func account(b *Binding, a attempt, rec *dispatchRecord) {
 	if b == nil {
 		return
 	}
-	if a.status == "succeeded" {
+	if a.status == "succeeded" && !a.batched { // a batch's usage counts once, on its leader
 		rec.CostUSDMicros, rec.Tokens = usageOf(a.result)
 	}
 	rec.Tier = b.Tier

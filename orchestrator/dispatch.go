@@ -331,6 +331,7 @@ type attempt struct {
 	denied     bool  // a budget stopped it
 	hopeless   bool  // straight to the DLQ, whatever the retry policy
 	retryAtMs  int64 // pending again at this instant, whatever the retry policy
+	batched    bool  // the outcome of a batch this event joined
 }
 
 // run executes one leased attempt and records it.
@@ -408,6 +409,24 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		a.durationMs = since(o, start)
 		return *a
 	}
+	var input any = env.Event
+	if b.Flow.Batch != nil {
+		x, lead := o.batches.join(b, env)
+		if !lead {
+			a := x.await(ctx)
+			a.durationMs = since(o, start)
+			return a
+		}
+		a := o.runGated(ctx, p, b, env, o.batches.collect(ctx, b, env, x), start)
+		x.finish(a)
+		return a
+	}
+	return o.runGated(ctx, p, b, env, input, start)
+}
+
+// runGated passes the flow-control gates and runs the handler once with
+// input (the event, or a batch's list of events).
+func (o *Orchestrator) runGated(ctx context.Context, p *project, b *Binding, env Envelope, input any, start time.Time) attempt {
 	release, skip, err := o.flow.acquire(ctx, b, env)
 	if err != nil {
 		return attempt{status: "failed", err: err, errorClass: "unknown", durationMs: since(o, start)}
@@ -421,7 +440,7 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		hctx, cancel = context.WithTimeout(ctx, b.Timeout)
 	}
 	defer cancel()
-	a := o.invoke(hctx, p, b, env)
+	a := o.invoke(hctx, p, b, env, input)
 	a.ran = true
 	if a.err != nil && errors.Is(hctx.Err(), context.DeadlineExceeded) {
 		a.err, a.errorClass = fmt.Errorf("handler timed out after %s", b.Timeout), "handler_timeout"
@@ -433,10 +452,10 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 func since(o *Orchestrator, t time.Time) int64 { return o.opts.Now().Sub(t).Milliseconds() }
 
 // invoke runs the handler once.
-func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope) attempt {
+func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope, input any) attempt {
 	switch b.Handler.Kind {
 	case "local":
-		res, err := p.rt.Call(ctx, b.Handler, env.Event)
+		res, err := p.rt.Call(ctx, b.Handler, input)
 		if err != nil {
 			return attempt{status: "failed", err: err, errorClass: "handler_panic"}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,5 +173,57 @@ func TestBudgetsAutonomyAndTrust(t *testing.T) {
 	}
 	if got := strings.Join(outcomes, " "); got != "paid:success paid:success paid:success paid:denied capped:success capped:denied" {
 		t.Fatalf("trust records: %s", got)
+	}
+}
+
+const batchManifest = `
+[package]
+name = "batch"
+
+[[triggers]]
+id = "bulk"
+kind = "manual"
+handler = "count"
+tier = "act_auto"
+batch = { size = 3, timeout = "30s", key = "payload.repo" }
+
+[[triggers]]
+id = "trickle"
+kind = "manual"
+handler = "count"
+batch = { size = 10, timeout = "20ms" }
+`
+
+const batchLib = `
+fn count(events) {
+  let repos = []
+  for e in events { repos = repos + [e.payload.repo] }
+  return {count: len(events), repos: repos, usage: {cost_usd: 0.3}}
+}
+`
+
+func TestBatch(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, batchManifest, batchLib, ""))
+	// Three events of repo "a" make one batch: one handler run.
+	var wg sync.WaitGroup
+	handles := make([]Handle, 3)
+	for i := range handles {
+		wg.Add(1)
+		go func() { defer wg.Done(); handles[i] = fire(t, o, "bulk", map[string]any{"payload": map[string]any{"repo": "a"}}) }()
+	}
+	wg.Wait()
+	for _, h := range handles {
+		if h.Status != "succeeded" || js(h.Result) != `{"count":3,"repos":["a","a","a"],"usage":{"cost_usd":0.3}}` {
+			t.Fatalf("batch member: %s", js(h))
+		}
+	}
+	o.view.refresh(context.Background())
+	m := o.metrics(o.Binding("bulk"))
+	if m.Dispatched != 3 || m.CostTotalUSDMicros != 300000 || m.AutonomousDecisionsTotal != 1 {
+		t.Fatalf("one handler run for three events: %s", js(m))
+	}
+	// A batch that does not fill runs when its timeout passes.
+	if h := fire(t, o, "trickle", map[string]any{"payload": map[string]any{"repo": "c"}}); h.Status != "succeeded" || js(h.Result) != `{"count":1,"repos":["c"],"usage":{"cost_usd":0.3}}` {
+		t.Fatalf("timeout: %s", js(h))
 	}
 }

@@ -75,6 +75,8 @@ type Orchestrator struct {
 	proj atomic.Pointer[project]
 	view *view
 	flow *flow
+	// batches collects the events of batch bindings on this node.
+	batches batcher
 
 	wake     chan struct{}
 	waitMu   sync.Mutex

@@ -138,6 +138,7 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nrate_limit = { max = 3, period = \"soon\" }", `rate_limit.period: must be a duration such as "30s"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ndebounce = { key = \"k\" }", `debounce.period: is required`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nbatch = { timeout = \"1s\" }", `batch.size: is required and must be at least 1`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"worker://q\"\nbatch = { size = 2 }", `batch: applies only to a local function handler`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsingleton = { max = 2 }", `singleton.max: unknown field (singleton has key)`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsecrets = { token = \"plain\" }", `secrets.token: must be "<provider>/<secret>"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ndedupe_key = \"payload.[\"", `dedupe_key: invalid JMESPath expression "payload.["`},

@@ -511,6 +511,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Flow.Debounce = v.gate(t, "debounce", f, gatePeriod)
 	tr.Flow.Singleton = v.gate(t, "singleton", f, 0)
 	tr.Flow.Batch = v.gate(t, "batch", f, gateSize)
+	if tr.Flow.Batch != nil && tr.Handler.Kind != "" && tr.Handler.Kind != "local" {
+		v.fail(f("batch"), "applies only to a local function handler (it is called with the list of events)")
+	}
 
 	if raw, ok := t["secrets"]; ok {
 		st, ok := raw.(map[string]any)
