@@ -396,7 +396,7 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		if b.WhenBudget != nil && b.WhenBudget.Timeout > 0 {
 			pctx, cancel = context.WithTimeout(ctx, b.WhenBudget.Timeout)
 		}
-		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event)
+		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event, b.SecretValues)
 		cancel()
 		if err != nil {
 			return attempt{status: "failed", err: fmt.Errorf("predicate %s: %v", b.When, err), errorClass: "predicate_panic", durationMs: since(o, start)}
@@ -455,7 +455,7 @@ func since(o *Orchestrator, t time.Time) int64 { return o.opts.Now().Sub(t).Mill
 func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope, input any) attempt {
 	switch b.Handler.Kind {
 	case "local":
-		res, err := p.rt.Call(ctx, b.Handler, input)
+		res, err := p.rt.Call(ctx, b.Handler, input, b.SecretValues)
 		if err != nil {
 			return attempt{status: "failed", err: err, errorClass: "handler_panic"}
 		}

@@ -209,7 +209,10 @@ func TestBatch(t *testing.T) {
 	handles := make([]Handle, 3)
 	for i := range handles {
 		wg.Add(1)
-		go func() { defer wg.Done(); handles[i] = fire(t, o, "bulk", map[string]any{"payload": map[string]any{"repo": "a"}}) }()
+		go func() {
+			defer wg.Done()
+			handles[i] = fire(t, o, "bulk", map[string]any{"payload": map[string]any{"repo": "a"}})
+		}()
 	}
 	wg.Wait()
 	for _, h := range handles {
@@ -225,5 +228,51 @@ func TestBatch(t *testing.T) {
 	// A batch that does not fill runs when its timeout passes.
 	if h := fire(t, o, "trickle", map[string]any{"payload": map[string]any{"repo": "c"}}); h.Status != "succeeded" || js(h.Result) != `{"count":1,"repos":["c"],"usage":{"cost_usd":0.3}}` {
 		t.Fatalf("timeout: %s", js(h))
+	}
+}
+
+const secretsManifest = `
+[package]
+name = "secrets"
+
+[[triggers]]
+id = "push"
+kind = "manual"
+handler = "with_token"
+secrets = { token = "github/api-token" }
+
+[[triggers]]
+id = "plain"
+kind = "manual"
+handler = "echo"
+secrets = { token = "github/api-token" }
+`
+
+const secretsLib = `
+fn with_token(event, secrets) { return {token_len: len(secrets.token), starts: secrets.token[0:3]} }
+fn echo(event) { return event.kind }
+`
+
+// Secrets reach a handler's second parameter and nothing else: the
+// recorded event and the log never hold them.
+func TestSecrets(t *testing.T) {
+	t.Setenv("HARN_SECRET_GITHUB_API_TOKEN", "ghp_not_a_real_secret_value")
+	log := memory.New()
+	o := start(t, log, writeProject(t, secretsManifest, secretsLib, ""))
+	if h := fire(t, o, "push", nil); h.Status != "succeeded" || js(h.Result) != `{"starts":"ghp","token_len":27}` {
+		t.Fatalf("push: %s", js(h))
+	}
+	if h := fire(t, o, "plain", nil); h.Status != "succeeded" {
+		t.Fatalf("one-parameter handler: %s", js(h))
+	}
+	ctx := context.Background()
+	topics, _ := log.Topics(ctx)
+	for _, topic := range topics {
+		recs, _ := log.Read(ctx, topic, 0, 0)
+		for _, r := range recs {
+			if strings.Contains(string(r.Payload), "not_a_real") || strings.Contains(js(r.Headers), "not_a_real") {
+				t.Fatalf("%s holds the secret: %s", topic, r.Payload)
+			}
+		}
 	}
 }

@@ -43,8 +43,11 @@ type Trigger struct {
 	Priority  *Priority
 	Budget    *Budget
 	Flow      Flow
-	Secrets   map[string]string
-	Webhook   *Webhook
+	// Secrets is `secrets` as written (name -> "<provider>/<secret>");
+	// SecretValues the values read from the environment at load time.
+	Secrets      map[string]string
+	SecretValues map[string]string
+	Webhook      *Webhook
 	// AllowCleartext permits http:// for an a2a:// handler.
 	AllowCleartext bool
 	// Fingerprint changes whenever the definition does (binding versions).
@@ -378,6 +381,13 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			wb := &WhenBudget{}
 			wb.MaxCostUSD = v.nonNegFloat(wt, "max_cost_usd", f("when_budget.max_cost_usd"))
 			wb.TokensMax = v.nonNegInt(wt, "tokens_max", f("when_budget.tokens_max"))
+			// A predicate returns a bool: it has no way to report what it
+			// spent, so a cost or token ceiling could never be enforced.
+			for _, k := range []string{"max_cost_usd", "tokens_max"} {
+				if _, set := wt[k]; set {
+					v.fail(f("when_budget."+k), "is not supported: a predicate cannot report its cost, so only when_budget.timeout bounds it (put cost limits in `budget`)")
+				}
+			}
 			wb.Timeout = v.duration(wt, "timeout", f("when_budget.timeout"))
 			tr.WhenBudget = wb
 		}
@@ -520,7 +530,7 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 		if !ok {
 			v.fail(f("secrets"), "must be a table {name = \"<provider>/<secret>\"}")
 		}
-		tr.Secrets = map[string]string{}
+		tr.Secrets, tr.SecretValues = map[string]string{}, map[string]string{}
 		for _, k := range sortedKeys(st) {
 			s, ok := st[k].(string)
 			if parts := strings.SplitN(s, "/", 2); !ok || len(parts) != 2 || parts[0] == "" || parts[1] == "" {
@@ -528,6 +538,13 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 				continue
 			}
 			tr.Secrets[k] = s
+			env := SecretEnv(s)
+			val := os.Getenv(env)
+			if val == "" {
+				v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				continue
+			}
+			tr.SecretValues[k] = val
 		}
 	}
 	if raw, ok := t["allow_cleartext"]; ok {
@@ -656,6 +673,22 @@ func (v *validator) gate(t map[string]any, name string, f func(string) string, n
 		g.Max = 1
 	}
 	return g
+}
+
+// SecretEnv is the environment variable that holds a secret
+// "<provider>/<secret>": HARN_SECRET_<PROVIDER>_<SECRET>, upper-cased,
+// every character other than a letter or digit replaced by '_'.
+func SecretEnv(ref string) string {
+	var b strings.Builder
+	b.WriteString("HARN_SECRET_")
+	for _, r := range strings.ToUpper(ref) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }
 
 // ParseHandler resolves a handler reference: "fn" (in lib.harn),
