@@ -253,7 +253,11 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 	if err := o.view.refresh(ctx); err != nil {
 		return h, err
 	}
-	if d, ok := o.view.lastDispatch(env.EventID); ok {
+	d, ok, err := o.view.lastDispatch(ctx, env.EventID)
+	if err != nil {
+		return h, err
+	}
+	if ok {
 		h.Status, h.Result = d.Status, d.Result
 		if d.Error != nil {
 			e := *d.Error

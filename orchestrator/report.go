@@ -314,9 +314,9 @@ func (o *Orchestrator) Event(ctx context.Context, id string) (*EventTrace, error
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
-	rec, ok := o.view.event(id)
-	if !ok {
-		return nil, nil
+	rec, ok, err := o.view.event(ctx, id)
+	if err != nil || !ok {
+		return nil, err
 	}
 	et := &EventTrace{LogEventID: rec.LogID, BindingID: rec.BindingID, BindingVersion: rec.BindingVersion, ReplayOfEventID: rec.ReplayOf, Event: rec.Event}
 	trace, _ := rec.Event["trace_id"].(string)
@@ -324,28 +324,16 @@ func (o *Orchestrator) Event(ctx context.Context, id string) (*EventTrace, error
 		et.Trace.TraceID = &trace
 	}
 	related := func(topic string) ([]map[string]any, error) {
-		recs, err := o.log.Read(ctx, topic, 0, 0)
-		if err != nil {
-			return nil, err
-		}
 		out := []map[string]any{}
-		for _, r := range recs {
-			match := r.Headers["event_id"] == id || (trace != "" && r.Headers["trace_id"] == trace)
-			if !match && strings.Contains(string(r.Payload), id) {
-				var p struct {
-					Context struct {
-						EventID string `json:"event_id"`
-					} `json:"context"`
-				}
-				match = json.Unmarshal(r.Payload, &p) == nil && p.Context.EventID == id
+		for _, rid := range o.view.relatedTo(id, topic) {
+			r, err := readOne(ctx, o.log, topic, rid)
+			if err != nil {
+				return nil, err
 			}
-			if match {
-				out = append(out, map[string]any{"id": r.ID, "kind": r.Kind, "occurred_at_ms": r.OccurredAtMs, "headers": r.Headers, "payload": json.RawMessage(r.Payload)})
-			}
+			out = append(out, map[string]any{"id": r.ID, "kind": r.Kind, "occurred_at_ms": r.OccurredAtMs, "headers": r.Headers, "payload": json.RawMessage(r.Payload)})
 		}
 		return out, nil
 	}
-	var err error
 	if et.Trace.Outbox, err = related(TopicOutbox); err != nil {
 		return nil, err
 	}
@@ -372,12 +360,7 @@ func (o *Orchestrator) Events(ctx context.Context) ([]EventRef, error) {
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
-	recs := o.view.eventList()
-	out := make([]EventRef, len(recs))
-	for i, r := range recs {
-		out[i] = EventRef{r.EventID, r.LogID}
-	}
-	return out, nil
+	return o.view.eventList(), nil
 }
 
 // PendingDLQ lists the pending DLQ entries.
