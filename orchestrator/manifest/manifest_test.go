@@ -146,7 +146,7 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nfilter = \" \"", `filter: must be a JMESPath expression over the event`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsecrets = { token = \"github/unset-token\" }", `secrets.token: environment variable HARN_SECRET_GITHUB_UNSET_TOKEN (secret github/unset-token) is not set`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nallow_cleartext = true", `allow_cleartext: applies only to a2a:// handlers`},
-		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwebhook = { path = \"/x\" }", `webhook: only a webhook trigger has a ` + "`webhook`" + ` table`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwebhook = { path = \"/x\" }", `webhook: only a webhook or a2a-push trigger has a ` + "`webhook`" + ` table`},
 		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { secret_env = \"HARN_TEST_UNSET_SECRET\" }", `webhook.secret_env: environment variable HARN_TEST_UNSET_SECRET (the webhook's HMAC secret) is not set`},
 		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"hooks\" }", `webhook.path: must be an absolute URL path`},
 		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { scheme = \"stripe\" }", `webhook.scheme: unknown signature scheme "stripe"`},

@@ -198,11 +198,12 @@ type Webhook struct {
 	// SecretEnv at load time; nil means deliveries are not signed.
 	Secret    []byte
 	SecretEnv string
-	// SignatureHeader carries "sha256=<hex>"; TimestampHeader the unix
-	// seconds the signature covers (scheme "harn") — see docs.
+	// SignatureHeader carries "sha256=<hex>" (the secret itself for
+	// scheme "token"); TimestampHeader the unix seconds the signature
+	// covers (scheme "harn") — see docs.
 	SignatureHeader string
 	TimestampHeader string
-	Scheme          string // harn: HMAC(ts + "." + body); github: HMAC(body)
+	Scheme          string // harn: HMAC(ts + "." + body); github: HMAC(body); token: the secret (A2A push notification token)
 	// ReplayWindow bounds the age of a signed timestamp.
 	ReplayWindow time.Duration
 	// DeliveryHeader names the idempotency header.
@@ -556,14 +557,15 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 		}
 		tr.AllowCleartext = b
 	}
+	pushed := tr.Kind == "webhook" || tr.Kind == "a2a-push"
 	if raw, ok := t["webhook"]; ok {
-		if tr.Kind != "webhook" {
-			v.fail(f("webhook"), "only a webhook trigger has a `webhook` table")
+		if !pushed {
+			v.fail(f("webhook"), "only a webhook or a2a-push trigger has a `webhook` table")
 		} else if wt, ok := v.table(raw, f("webhook"), "path", "secret_env", "signature_header", "timestamp_header", "scheme", "replay_window", "delivery_header"); ok {
 			tr.Webhook = v.webhook(tr, wt, f)
 		}
 	}
-	if tr.Kind == "webhook" && tr.Webhook == nil {
+	if pushed && tr.Webhook == nil {
 		tr.Webhook = v.webhook(tr, map[string]any{}, f)
 	}
 	if len(v.problems) > before {
@@ -575,8 +577,11 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) string) *Webhook {
 	w := &Webhook{Path: "/hooks/" + tr.ID, Scheme: "harn", SignatureHeader: "X-Harn-Signature", TimestampHeader: "X-Harn-Timestamp",
 		ReplayWindow: 5 * time.Minute, DeliveryHeader: "X-Harn-Delivery-Id"}
-	if tr.Provider == "github" {
+	switch {
+	case tr.Provider == "github":
 		w.Scheme, w.SignatureHeader, w.TimestampHeader, w.DeliveryHeader = "github", "X-Hub-Signature-256", "", "X-GitHub-Delivery"
+	case tr.Kind == "a2a-push":
+		w.Path, w.Scheme, w.SignatureHeader, w.TimestampHeader = "/a2a/"+tr.ID, "token", "X-A2A-Notification-Token", ""
 	}
 	if s, ok := v.str(wt, "path", f("webhook.path")); ok && s != "" {
 		if !strings.HasPrefix(s, "/") || strings.ContainsAny(s, " ?#") {
@@ -585,12 +590,15 @@ func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) strin
 		w.Path = s
 	}
 	if s, ok := v.str(wt, "scheme", f("webhook.scheme")); ok && s != "" {
-		if s != "harn" && s != "github" {
-			v.fail(f("webhook.scheme"), "unknown signature scheme %q (harn or github)", s)
+		if s != "harn" && s != "github" && s != "token" {
+			v.fail(f("webhook.scheme"), "unknown signature scheme %q (harn, github or token)", s)
 		}
 		w.Scheme = s
-		if s == "github" {
+		switch s {
+		case "github":
 			w.SignatureHeader, w.TimestampHeader = "X-Hub-Signature-256", ""
+		case "token":
+			w.SignatureHeader, w.TimestampHeader = "X-A2A-Notification-Token", ""
 		}
 	}
 	for key, dst := range map[string]*string{"signature_header": &w.SignatureHeader, "timestamp_header": &w.TimestampHeader, "delivery_header": &w.DeliveryHeader} {
