@@ -276,3 +276,27 @@ func TestSecrets(t *testing.T) {
 		}
 	}
 }
+
+// A kind this build has no connector for is served, and said so.
+func TestKindsWithoutConnector(t *testing.T) {
+	path := writeProject(t, `
+[[triggers]]
+id = "issues"
+kind = "poll"
+provider = "github"
+handler = "echo"
+`, fieldsLib, "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	o, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, Stderr: &syncWriter{w: &buf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if !strings.Contains(buf.String(), "trigger issues (kind poll, provider github): this build runs no poll connector; the trigger fires only through harn.trigger.fire") {
+		t.Fatalf("stderr: %q", buf.String())
+	}
+}

@@ -211,6 +211,12 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 			}
 		}
 	}
+	for _, b := range p.order {
+		if !hasConnector(b.Kind) {
+			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: trigger %s (kind %s, provider %s): this build runs no %s connector; the trigger fires only through harn.trigger.fire or harn orchestrator fire\n",
+				b.ID, b.Kind, b.Provider, b.Kind)
+		}
+	}
 	o.proj.Store(p)
 	if o.started.Load() {
 		o.startCron()
@@ -226,6 +232,18 @@ func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, paylo
 	}
 	_, err = o.log.Append(ctx, topic, eventlog.Record{Kind: kind, Payload: b, Headers: headers, OccurredAtMs: at})
 	return err
+}
+
+// hasConnector says whether this build brings events of a binding kind
+// in by itself: cron runs a schedule, webhook and a2a-push receive HTTP
+// deliveries, manual triggers need none. poll, stream and predicate
+// bindings have no connector yet.
+func hasConnector(kind string) bool {
+	switch kind {
+	case "poll", "stream", "predicate":
+		return false
+	}
+	return true
 }
 
 // lifecycleRecord is the payload of a triggers.lifecycle record.
