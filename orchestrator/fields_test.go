@@ -116,7 +116,9 @@ func startAt(t *testing.T, path string, now time.Time) *Orchestrator {
 }
 
 func TestBudgetsAutonomyAndTrust(t *testing.T) {
-	now := time.Date(2026, 8, 1, 10, 30, 0, 0, time.UTC)
+	// The clock stands still at the start of the test: retry_later's
+	// window reset (the next hour) is then in the future.
+	now := time.Now().UTC()
 	o := startAt(t, writeProject(t, budgetManifest, budgetLib, ""), now)
 	ctx := context.Background()
 
@@ -151,7 +153,7 @@ func TestBudgetsAutonomyAndTrust(t *testing.T) {
 	}
 	o.view.refresh(ctx)
 	last := o.view.recentDispatches()
-	if d := last[len(last)-1]; d.ErrorClass != "budget_exhausted" || d.RetryAtMs != time.Date(2026, 8, 1, 11, 0, 0, 0, time.UTC).UnixMilli() {
+	if d := last[len(last)-1]; d.ErrorClass != "budget_exhausted" || d.RetryAtMs != now.Truncate(time.Hour).Add(time.Hour).UnixMilli() {
 		t.Fatalf("retry_later: %s", js(d))
 	}
 
