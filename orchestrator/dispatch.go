@@ -99,6 +99,18 @@ func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.D
 	if env.TraceID != "" {
 		env.Event["trace_id"] = env.TraceID
 	}
+	if _, ok := env.Event["autonomy_tier"]; !ok && b.Tier != "" {
+		env.Event["autonomy_tier"] = b.Tier // the handler acts in this mode
+	}
+	if env.Source != "replay" && env.Source != "dlq_retry" { // a replay runs again by design
+		dk, err := dedupeKey(b, env.Event)
+		if err != nil {
+			return eventlog.Delivery{}, nil, env, err
+		}
+		if dk != "" {
+			key = dk
+		}
+	}
 	now := o.opts.Now()
 	if _, ok := env.Event["received_at"]; !ok {
 		env.Event["received_at"] = now.UTC().Format(time.RFC3339Nano)
@@ -292,7 +304,11 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 	if err := o.view.refresh(ctx); err != nil {
 		return h, err
 	}
-	if d, ok := o.view.lastDispatch(env.EventID); ok {
+	d, ok, err := o.view.lastDispatch(ctx, env.EventID)
+	if err != nil {
+		return h, err
+	}
+	if ok {
 		h.Status, h.Result = d.Status, d.Result
 		if d.Error != nil {
 			e := *d.Error
@@ -366,6 +382,11 @@ type attempt struct {
 	errorClass string
 	extra      []eventlog.TopicRecord // e.g. the worker:// job
 	durationMs int64
+	ran        bool  // the handler ran (an autonomous decision at tier act_auto)
+	denied     bool  // a budget stopped it
+	hopeless   bool  // straight to the DLQ, whatever the retry policy
+	retryAtMs  int64 // pending again at this instant, whatever the retry policy
+	batched    bool  // the outcome of a batch this event joined
 }
 
 // run executes one leased attempt and records it.
@@ -420,12 +441,17 @@ func (o *Orchestrator) renew(ctx context.Context, lost context.CancelFunc, l *ev
 func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope) attempt {
 	start := o.opts.Now()
 	p := o.proj.Load()
+	if ok, err := passesFilter(b, env.Event); err != nil {
+		return attempt{status: "failed", err: err, errorClass: "predicate_panic", durationMs: since(o, start)}
+	} else if !ok {
+		return attempt{status: "skipped", result: map[string]any{"reason": "filter " + b.Filter + " did not match"}, durationMs: since(o, start)}
+	}
 	if b.WhenRef != nil {
 		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if b.WhenBudget != nil && b.WhenBudget.Timeout > 0 {
 			pctx, cancel = context.WithTimeout(ctx, b.WhenBudget.Timeout)
 		}
-		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event)
+		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event, b.SecretValues)
 		cancel()
 		if err != nil {
 			return attempt{status: "failed", err: fmt.Errorf("predicate %s: %v", b.When, err), errorClass: "predicate_panic", durationMs: since(o, start)}
@@ -434,6 +460,28 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 			return attempt{status: "skipped", result: map[string]any{"reason": "predicate " + b.When + " returned false"}, durationMs: since(o, start)}
 		}
 	}
+	if a := o.checkBudget(ctx, b); a != nil {
+		a.durationMs = since(o, start)
+		return *a
+	}
+	var input any = env.Event
+	if b.Flow.Batch != nil {
+		x, lead := o.batches.join(b, env)
+		if !lead {
+			a := x.await(ctx)
+			a.durationMs = since(o, start)
+			return a
+		}
+		a := o.runGated(ctx, p, b, env, o.batches.collect(ctx, b, env, x), start)
+		x.finish(a)
+		return a
+	}
+	return o.runGated(ctx, p, b, env, input, start)
+}
+
+// runGated passes the flow-control gates and runs the handler once with
+// input (the event, or a batch's list of events).
+func (o *Orchestrator) runGated(ctx context.Context, p *project, b *Binding, env Envelope, input any, start time.Time) attempt {
 	release, skip, err := o.flow.acquire(ctx, b, env)
 	if err != nil {
 		return attempt{status: "failed", err: err, errorClass: "unknown", durationMs: since(o, start)}
@@ -447,7 +495,8 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		hctx, cancel = context.WithTimeout(ctx, b.Timeout)
 	}
 	defer cancel()
-	a := o.invoke(hctx, p, b, env)
+	a := o.invoke(hctx, p, b, env, input)
+	a.ran = true
 	if a.err != nil && errors.Is(hctx.Err(), context.DeadlineExceeded) {
 		a.err, a.errorClass = fmt.Errorf("handler timed out after %s", b.Timeout), "handler_timeout"
 	}
@@ -458,10 +507,10 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 func since(o *Orchestrator, t time.Time) int64 { return o.opts.Now().Sub(t).Milliseconds() }
 
 // invoke runs the handler once.
-func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope) attempt {
+func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope, input any) attempt {
 	switch b.Handler.Kind {
 	case "local":
-		res, err := p.rt.Call(ctx, b.Handler, env.Event)
+		res, err := p.rt.Call(ctx, b.Handler, input, b.SecretValues)
 		if err != nil {
 			return attempt{status: "failed", err: err, errorClass: "handler_panic"}
 		}
@@ -491,6 +540,10 @@ type dispatchRecord struct {
 	Result          any     `json:"result"`
 	RetryAtMs       int64   `json:"retry_at_ms,omitempty"`
 	DLQEntryID      string  `json:"dlq_entry_id,omitempty"`
+	CostUSDMicros   int64   `json:"cost_usd_micros,omitempty"`
+	Tokens          int64   `json:"tokens,omitempty"`
+	Tier            string  `json:"tier,omitempty"`
+	Autonomous      bool    `json:"autonomous,omitempty"`
 }
 
 // DLQEntry is a dead-lettered delivery (trigger.dlq, kind dlq_entry).
@@ -555,6 +608,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	if b != nil {
 		rec.HandlerKind, rec.TargetURI = b.Handler.Kind, b.Handler.String()
 	}
+	account(b, a, &rec)
 	handle := Handle{EventID: env.EventID, Status: a.status, BindingID: env.BindingID, BindingVersion: env.BindingVersion,
 		ReplayOfEventID: rec.ReplayOfEventID, Error: errText, Result: a.result}
 
@@ -567,8 +621,13 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	switch {
 	case a.status == "succeeded" || a.status == "skipped":
 		records = append(records, outbox("dispatch_"+a.status))
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Done, "", records...)
-	case !hopeless && b != nil && l.Attempts <= b.Retry.Max:
+	case a.retryAtMs > 0 && !hopeless:
+		rec.RetryAtMs = a.retryAtMs
+		records = append(records, outbox("dispatch_failed"))
+		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
+	case !hopeless && !a.hopeless && b != nil && l.Attempts <= b.Retry.Max:
 		rec.RetryAtMs = now.Add(b.Retry.Delay(l.Attempts)).UnixMilli()
 		records = append(records, outbox("dispatch_failed"))
 		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
@@ -581,6 +640,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 		dh["entry_id"] = entry.ID
 		records = append(records, outbox("dispatch_dlq"),
 			eventlog.TopicRecord{Topic: TopicDLQ, Record: eventlog.Record{Kind: "dlq_entry", Payload: entryJSON, Headers: dh, OccurredAtMs: ms}})
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Dead, entry.Error, records...)
 	}
 	if err != nil {

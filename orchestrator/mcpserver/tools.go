@@ -470,12 +470,15 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 	return findings, nil
 }
 
-// trustQuery answers from the trust records on the trust.records topic
-// (none are written yet: the trust graph is a placeholder upstream too).
+// trustQuery answers from the trust records the dispatcher writes for
+// the final outcomes of bindings with a tier (orchestrator/budget.go).
+// The topic is read a page at a time and the reading stops at limit, so
+// a query holds its results, not the topic.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	recs, err := s.orch.Log().Read(c.ctx, "trust.records", 0, 0)
-	if err != nil {
-		return nil, err
+	limit := -1
+	if lim, ok := args["limit"].(json.Number); ok {
+		n, _ := lim.Int64()
+		limit = int(n)
 	}
 	var since, until time.Time
 	if v, ok := args["since"]; ok {
@@ -485,28 +488,37 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		until, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
 	results := []any{}
-	for _, r := range recs {
-		var p map[string]any
-		if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
-			continue
+	const page = 1000
+	for after := int64(0); limit < 0 || len(results) < limit; {
+		recs, err := s.orch.Log().Read(c.ctx, orchestrator.TopicTrust, after, page)
+		if err != nil {
+			return nil, err
 		}
-		at := time.UnixMilli(r.OccurredAtMs)
-		if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
-			continue
-		}
-		match := true
-		for _, k := range []string{"agent", "action", "tier", "outcome"} {
-			if want, ok := args[k]; ok && p[k] != want {
-				match = false
+		for _, r := range recs {
+			after = r.ID
+			if limit >= 0 && len(results) >= limit {
+				break
+			}
+			var p map[string]any
+			if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
+				continue
+			}
+			at := time.UnixMilli(r.OccurredAtMs)
+			if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
+				continue
+			}
+			match := true
+			for _, k := range []string{"agent", "action", "tier", "outcome"} {
+				if want, ok := args[k]; ok && p[k] != want {
+					match = false
+				}
+			}
+			if match {
+				results = append(results, p)
 			}
 		}
-		if match {
-			results = append(results, p)
-		}
-	}
-	if lim, ok := args["limit"].(json.Number); ok {
-		if n, _ := lim.Int64(); int(n) < len(results) {
-			results = results[:n]
+		if len(recs) < page {
+			break
 		}
 	}
 	if g, _ := args["grouped_by_trace"].(bool); g {
