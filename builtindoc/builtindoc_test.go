@@ -54,7 +54,9 @@ func TestBuiltinExamples(t *testing.T) {
 // pkgDir is this package's directory (the examples run elsewhere).
 var pkgDir, _ = os.Getwd()
 
-func where(e Entry) string { return "builtindoc/" + e.Example.File + ":" + strconv.Itoa(e.Example.Line) }
+func where(e Entry) string {
+	return "builtindoc/" + e.Example.File + ":" + strconv.Itoa(e.Example.Line)
+}
 
 // runExamples runs every example as a program of its own, in an empty
 // directory, with empty stdin, and returns what each printed; an example
