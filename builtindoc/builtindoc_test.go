@@ -58,19 +58,26 @@ func where(e Entry) string {
 	return "builtindoc/" + e.Example.File + ":" + strconv.Itoa(e.Example.Line)
 }
 
-// runExamples runs every example as a program of its own, in an empty
-// directory, with empty stdin, and returns what each printed; an example
+// runExamples runs every example as a program of its own, each in an
+// empty directory of its own, with empty stdin, and returns what each printed; an example
 // that fails is an error.
 func runExamples(t *testing.T) map[Entry]string {
 	dir := t.TempDir()
-	t.Chdir(dir)
+	t.Chdir(dir) // restored when the test ends
 	out := map[Entry]string{}
 	for _, e := range Entries() {
 		if e.Example == nil {
 			continue
 		}
+		exdir, err := os.MkdirTemp(dir, "")
+		if err == nil {
+			err = os.Chdir(exdir)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		var stderr bytes.Buffer
-		res := interp.RunProgram(filepath.Join(dir, "example.harn"), []byte(e.Program()),
+		res := interp.RunProgram(filepath.Join(exdir, "example.harn"), []byte(e.Program()),
 			interp.Options{Stderr: &stderr, Stdin: strings.NewReader("")})
 		if res.Err != nil {
 			t.Errorf("%s: the example of %s fails: %v\n%s", where(e), e.Title(), res.Err, stderr.String())
