@@ -59,8 +59,10 @@ func (e Entry) signature() string {
 		sig = e.Name + "(…)"
 	}
 	if e.Recv != "" {
-		// method signatures name the receiver by a variable ("s.len()")
-		if i, j := strings.Index(sig, "."), strings.Index(sig, "("); i >= 0 && (j < 0 || i < j) {
+		// method signatures name the receiver by a variable ("s.len()",
+		// "harness.tools.mcp_log(…)")
+		head, _, _ := strings.Cut(sig, "(")
+		if i := strings.LastIndex(head, "."); i >= 0 {
 			sig = sig[i+1:]
 		}
 		sig = e.Recv + "." + sig
