@@ -16,7 +16,7 @@ build:
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)
 test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
-	$(GO) test -race ./...
+	@$(GO_TEST_RACE)
 	$(MAKE) mcp-clients sdk-e2e
 
 ## mcp-clients: every real MCP client against the servers of
@@ -28,7 +28,16 @@ mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 ## test-go: only the Go tests (the conformance suite included), offline
 ## once the Go modules are cached; no npm packages, shells or servers
 test-go:
-	$(GO) test -race ./...
+	@$(GO_TEST_RACE)
+
+## GO_TEST_RACE runs go test -race ./... and, while it runs, says so every
+## HEARTBEAT seconds: go test prints each package's result in package
+## order, so one slow package can hold every line back for minutes
+HEARTBEAT ?= 60
+GO_TEST_RACE = echo "$(GO) test -race ./..."; \
+	( trap 'kill $$s 2>/dev/null; exit 0' TERM; n=0; \
+	  while :; do sleep $(HEARTBEAT) & s=$$!; wait $$s; n=$$((n + $(HEARTBEAT))); echo "go test -race: still running ($${n}s)"; done ) & hb=$$!; \
+	$(GO) test -race ./...; rc=$$?; kill $$hb; exit $$rc
 
 ## test-deps: install the shells the completion tests of `harn tool
 ## completions` drive (zsh, fish; bash is assumed) and Neovim, the editor

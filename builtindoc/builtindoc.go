@@ -1,8 +1,11 @@
-// Package builtindoc is the reference documentation of the builtins,
-// read from the one descriptor table the standard library's area
-// packages fill (name, signature, one-line doc). docs/builtins.md is
-// generated from it (a test keeps the file in step), `harn doc NAME`
-// prints one entry and the REPL's `:help NAME` uses the same lookup.
+// Package builtindoc is the reference documentation of the builtins and
+// the std/* modules. Builtins are read from the one descriptor table the
+// standard library's area packages fill (name, signature, one-line doc);
+// std/* functions from the embedded modules' `pub fn` declarations and
+// their doc comments; every entry's example from examples/*.harn (see
+// examples.go). docs/builtins.md is generated from it (a test keeps the
+// file in step and runs every example), `harn doc NAME` prints one entry
+// and the REPL's `:help NAME` uses the same lookup.
 package builtindoc
 
 import (
@@ -11,45 +14,96 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/std"
 )
 
-// Entry documents one builtin function or method.
+// Entry documents one builtin function or method, or one function of a
+// std/* module.
 type Entry struct {
-	Area string // the stdlib area package that registers it ("console", …)
-	Recv string // receiver type for a method, "" for a function
-	Name string
-	Sig  string
-	Doc  string
+	Area    string // the stdlib area package that registers it ("console", …) or the module ("std/math")
+	Recv    string // receiver type for a method, "" for a function
+	Name    string
+	Sig     string
+	Doc     string
+	Example *Example // nil when the entry has none yet
 }
 
-// Title is how the entry is looked up and headed: name or recv.name.
+// Module is the std/* module that defines the entry ("" for a builtin).
+func (e Entry) Module() string {
+	if strings.HasPrefix(e.Area, "std/") {
+		return e.Area
+	}
+	return ""
+}
+
+// Title is how the entry is looked up and headed: name, recv.name or
+// std/module.name.
 func (e Entry) Title() string {
-	if e.Recv != "" {
+	switch {
+	case e.Recv != "":
 		return e.Recv + "." + e.Name
+	case e.Module() != "":
+		return e.Module() + "." + e.Name
 	}
 	return e.Name
 }
 
-// Text is the entry as `harn doc` prints it.
-func (e Entry) Text() string {
+// signature is the entry's call form (receiver-qualified for a method).
+func (e Entry) signature() string {
 	sig := e.Sig
 	if sig == "" {
 		sig = e.Name + "(…)"
 	}
 	if e.Recv != "" {
-		// method signatures name the receiver by a variable ("s.len()")
-		if i, j := strings.Index(sig, "."), strings.Index(sig, "("); i >= 0 && (j < 0 || i < j) {
+		// method signatures name the receiver by a variable ("s.len()",
+		// "harness.tools.mcp_log(…)")
+		head, _, _ := strings.Cut(sig, "(")
+		if i := strings.LastIndex(head, "."); i >= 0 {
 			sig = sig[i+1:]
 		}
 		sig = e.Recv + "." + sig
 	}
+	return sig
+}
+
+// Program is the example as a complete program: a std/* function's
+// module is imported for it unless the example imports it itself.
+func (e Entry) Program() string {
+	if e.Example == nil {
+		return ""
+	}
+	code := e.Example.Code
+	if m := e.Module(); m != "" && !strings.Contains(code, `"`+m+`"`) {
+		code = fmt.Sprintf("import { %s } from %q\n", e.Name, m) + code
+	}
+	return code
+}
+
+// Text is the entry as `harn doc` prints it.
+func (e Entry) Text() string {
 	doc := e.Doc
 	if doc == "" {
 		doc = "(no description yet)"
 	}
-	return fmt.Sprintf("%s\n  %s\n  area: %s\n", sig, doc, e.Area)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n  %s\n  area: %s\n", e.signature(), doc, e.Area)
+	if e.Example != nil {
+		b.WriteString("  example:\n")
+		for _, l := range strings.Split(strings.TrimSuffix(e.Program(), "\n"), "\n") {
+			b.WriteString(strings.TrimRight("    "+l, " ") + "\n")
+		}
+		if e.Example.Output != "" {
+			b.WriteString("  prints:\n")
+			for _, l := range strings.Split(strings.TrimSuffix(e.Example.Output, "\n"), "\n") {
+				b.WriteString(strings.TrimRight("    "+l, " ") + "\n")
+			}
+		}
+	}
+	return b.String()
 }
 
 // areaOf names the stdlib area package that defines fn.
@@ -71,9 +125,73 @@ func areaOf(fn any) string {
 	return name
 }
 
+// moduleEntries lists the `pub fn`s of the std/* modules.
+func moduleEntries() ([]Entry, error) {
+	var out []Entry
+	for _, name := range std.Names() {
+		src, _ := std.Module(name)
+		f, err := syntax.Parse("std/"+name+".harn", src)
+		if err != nil {
+			return nil, err
+		}
+		lines := strings.Split(string(src), "\n")
+		for _, item := range f.Items {
+			fn, ok := item.(*syntax.FnDecl)
+			if !ok || !fn.Pub {
+				continue
+			}
+			out = append(out, Entry{
+				Area: "std/" + name,
+				Name: fn.Name,
+				Sig:  fnSignature(lines, fn.NamePos),
+				Doc:  strings.Join(strings.Fields(fn.Doc), " "),
+			})
+		}
+	}
+	return out, nil
+}
+
+// fnSignature is the source text from a function's name to the end of
+// its parameter list (and return type), with its white space collapsed.
+func fnSignature(lines []string, at syntax.Pos) string {
+	text := strings.Join(lines[at.Line-1:], "\n")
+	text = text[min(at.Col-1, len(text)):]
+	depth := 0
+	for i, r := range text {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '{':
+			if depth == 0 {
+				return strings.Join(strings.Fields(text[:i]), " ")
+			}
+			depth++
+		case '}':
+			depth--
+		}
+	}
+	return strings.Join(strings.Fields(text), " ")
+}
+
+var (
+	entriesOnce sync.Once
+	entries     []Entry
+	entriesErr  error
+)
+
 // Entries lists every builtin function, then every method, sorted by
-// area and title.
+// area and title, then the std/* functions by module in source order.
 func Entries() []Entry {
+	entriesOnce.Do(func() { entries, entriesErr = load() })
+	if entriesErr != nil {
+		panic("builtindoc: " + entriesErr.Error())
+	}
+	return entries
+}
+
+func load() ([]Entry, error) {
 	var out []Entry
 	for _, b := range stdlib.Builtins() {
 		out = append(out, Entry{Area: areaOf(b.Fn), Name: b.Name(), Sig: b.Sig, Doc: b.Doc})
@@ -93,45 +211,76 @@ func Entries() []Entry {
 		}
 		return out[i].Title() < out[j].Title()
 	})
-	return out
+	mods, err := moduleEntries()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, mods...)
+	examples, err := loadExamples()
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Example = examples[out[i].Title()]
+	}
+	return out, nil
 }
 
 // Lookup finds the entries titled name ("split" finds the function and
-// every method called split; "string.split" one method).
+// every method called split; "string.split" one method; "clamp" also the
+// std/* functions called clamp; "std/math" every function of std/math).
 func Lookup(name string) []Entry {
 	var out []Entry
 	for _, e := range Entries() {
-		if e.Title() == name || (e.Recv != "" && e.Name == name) {
+		if e.Title() == name || e.Area == name && e.Module() != "" || (e.Recv != "" || e.Module() != "") && e.Name == name {
 			out = append(out, e)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Recv == "" && out[j].Recv != "" })
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out
+}
+
+// rank orders lookup results: builtin functions, methods, std functions.
+func rank(e Entry) int {
+	switch {
+	case e.Module() != "":
+		return 2
+	case e.Recv != "":
+		return 1
+	}
+	return 0
 }
 
 // Markdown renders docs/builtins.md.
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Builtins\n\n")
-	b.WriteString("<!-- Generated from the builtin descriptor table by builtindoc; do not edit.\n")
-	b.WriteString("     Regenerate with: go test ./builtindoc -run TestBuiltinsDoc -update -->\n\n")
+	b.WriteString("<!-- Generated from the builtin descriptor table, the std/* modules and\n")
+	b.WriteString("     builtindoc/examples by builtindoc; do not edit. Regenerate with:\n")
+	b.WriteString("     go test ./builtindoc -run TestBuiltinsDoc -update -->\n\n")
 	b.WriteString("Every builtin function and method, grouped by the standard-library area that\n")
-	b.WriteString("defines it. `harn doc NAME` prints one entry; in `harn repl`, `:help NAME`.\n")
+	b.WriteString("defines it, then every function of the `std/*` modules (`import { NAME } from\n")
+	b.WriteString("\"std/MODULE\"`), grouped by module. Each example is a whole program, run by\n")
+	b.WriteString("`go test ./builtindoc`, followed by what it prints. `harn doc NAME` prints one\n")
+	b.WriteString("entry (`harn doc std/math` a whole module); in `harn repl`, `:help NAME`.\n")
+	b.WriteString("Adding a builtin: [CONTRIBUTING.md](CONTRIBUTING.md#builtins-and-their-examples).\n")
 	area := ""
 	for _, e := range Entries() {
 		if e.Area != area {
 			area = e.Area
-			fmt.Fprintf(&b, "\n## %s\n\n| name | signature | description |\n| --- | --- | --- |\n", area)
+			fmt.Fprintf(&b, "\n## %s\n", area)
 		}
-		sig := e.Sig
-		if sig == "" {
-			sig = e.Name + "(…)"
+		fmt.Fprintf(&b, "\n### `%s`\n\n`%s`", e.Title(), e.signature())
+		if e.Doc != "" {
+			fmt.Fprintf(&b, " — %s", e.Doc)
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", e.Title(), cell(sig), cell(e.Doc))
+		b.WriteString("\n")
+		if e.Example != nil {
+			fmt.Fprintf(&b, "\n```harn\n%s```\n", e.Program())
+			if e.Example.Output != "" {
+				fmt.Fprintf(&b, "\n```text\n%s```\n", e.Example.Output)
+			}
+		}
 	}
 	return b.String()
-}
-
-func cell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
 }

@@ -177,7 +177,7 @@ func Run(path string) Result {
 
 var timerLine = regexp.MustCompile(`^\[timer\] (.*): \d+ms$`)
 
-// normalize applies the golden comparison rules (language.md §12.4):
+// normalize applies the golden comparison rules (docs/spec/language.md §12.4):
 // trailing whitespace removed, CR before LF ignored, timer values masked.
 func normalize(s string) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")

@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/interp"
 )
 
-// The examples of language.md are tests. The convention, for whoever
+// The examples of docs/language.md are tests. The convention, for whoever
 // edits that page:
 //
 //   - A ```harn block is a complete program. It must be followed (blank

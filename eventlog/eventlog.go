@@ -1,5 +1,5 @@
 // Package eventlog is the orchestrator's durable, append-only event log
-// (orchestrator.md §4): named topics of records, each with its own
+// (docs/spec/orchestrator.md §4): named topics of records, each with its own
 // monotonically increasing id starting at 1, consumer cursors, and the
 // dispatch inbox, whose deliveries are leased to one worker at a time.
 //

@@ -7,7 +7,7 @@
 // `test_*` (or marked `@test`) that take no required parameter; discovery
 // only parses files. Each test gets a fresh interpreter session: the file
 // is loaded as a module (its imports, top-level bindings and functions —
-// no other top-level statement runs, language.md §11.2) and the test
+// no other top-level statement runs, docs/spec/language.md §11.2) and the test
 // function is called. A test passes when it returns; a thrown error, a
 // failed assert/assert_eq/assert_ne, or a timeout fails it. The session's
 // assert_eq is wrapped so that a failed equality keeps both values, which

@@ -14,7 +14,7 @@ import (
 // entry file importing modules modules and calling into every one. The
 // modules hold typed structs and functions with loops, closures, dicts and
 // try; the entry file also has enums, impl blocks and matches (which
-// modules cannot use, language.md §11.2).
+// modules cannot use, docs/spec/language.md §11.2).
 func writeProject(t testing.TB, dir string, lines, modules int) string {
 	per := lines / (modules + 1)
 	var main strings.Builder

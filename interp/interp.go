@@ -95,7 +95,7 @@ func (s *Session) LoadFile(path string) (*Module, error) {
 // program, loading (but not yet initialising) the modules it imports;
 // relative imports resolve against path's directory. The error is a
 // diag.List (or a *diag.Error) for static problems, or a *vm.Error for a
-// module that cannot be loaded (language.md §11.1, §11.3).
+// module that cannot be loaded (docs/spec/language.md §11.1, §11.3).
 func (s *Session) Compile(path string, src []byte) (*Module, error) {
 	s.Sources[path] = src
 	f, err := syntax.Parse(path, src)
@@ -132,7 +132,7 @@ func (s *Session) Modules() []*Module {
 
 // Run executes a compiled entry module and returns the program result.
 // The modules it imports are initialised first, each once per session, in
-// import order (language.md §11.1).
+// import order (docs/spec/language.md §11.1).
 func (s *Session) Run(m *Module) (vm.Value, error) {
 	if err := s.link(m); err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func WriteMoreWarnings(w io.Writer, more int) {
 }
 
 // GoldenText is an error's message in upstream's golden form
-// (language.md §12.4), used by the conformance runner.
+// (docs/spec/language.md §12.4), used by the conformance runner.
 func GoldenText(err error) string {
 	switch e := err.(type) {
 	case diag.List:

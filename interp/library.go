@@ -17,7 +17,7 @@ import (
 // ever runs.
 
 // LoadModule reads and compiles the file at path, and the modules it
-// imports, as an imported module (language.md §11.2): its init code is
+// imports, as an imported module (docs/spec/language.md §11.2): its init code is
 // its top-level bindings and function declarations only. Nothing runs;
 // InitModule does that. Errors are those of Compile.
 func (s *Session) LoadModule(path string) (*Module, error) {

@@ -5,7 +5,7 @@ import (
 )
 
 // The run phase of module loading: binding imports and initialising
-// modules (language.md §11.2–11.3).
+// modules (docs/spec/language.md §11.2–11.3).
 
 // lateBinding is an import that reached a module still initialising (an
 // import cycle); its names are bound once that module has finished.
@@ -125,7 +125,7 @@ func isFunction(v vm.Value) bool {
 	return ok
 }
 
-// namespace is the value `import * as ns` binds (newer.md §1.3): a dict of
+// namespace is the value `import * as ns` binds (docs/spec/newer.md §1.3): a dict of
 // the module's exported values, whose stored functions `ns.f(args)` calls.
 func namespace(t *Module) *vm.Dict {
 	b := vm.NewDictBuilder(0)

@@ -1,6 +1,6 @@
 package interp
 
-// The module loader (language.md §11).
+// The module loader (docs/spec/language.md §11).
 //
 // Loading has two phases. The static phase (Compile) walks the import
 // graph depth-first from the entry file: each module file is read, parsed,
@@ -647,7 +647,7 @@ func parseSource(name string, src []byte) (*syntax.File, *loadFailure) {
 }
 
 // importFailure is a load failure at an import site: a run-time error
-// (language.md §11.3) located at the import's path.
+// (docs/spec/language.md §11.3) located at the import's path.
 func importFailure(from *Module, d *syntax.ImportDecl, format string, args ...any) *vm.Error {
 	e := vm.Runtimef(format, args...)
 	e.Line, e.Col = d.PathPos.Line, d.PathPos.Col

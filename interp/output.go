@@ -16,13 +16,18 @@ import (
 type Output struct {
 	mu   sync.Mutex
 	w    *bufio.Writer
+	dest io.Writer
 	line bool
 }
 
 // NewOutput buffers w; lineBuffered flushes at each newline.
 func NewOutput(w io.Writer, lineBuffered bool) *Output {
-	return &Output{w: bufio.NewWriterSize(w, 32*1024), line: lineBuffered}
+	return &Output{w: bufio.NewWriterSize(w, 32*1024), dest: w, line: lineBuffered}
 }
+
+// Unwrap is the writer the output goes to, so that is_stdout_tty can
+// look at the terminal behind the buffer.
+func (o *Output) Unwrap() io.Writer { return o.dest }
 
 func (o *Output) Write(p []byte) (int, error) {
 	o.mu.Lock()

@@ -22,13 +22,13 @@ const (
 type RunResult struct {
 	Value  vm.Value // program result (nil when the run failed)
 	Err    error    // static or runtime failure
-	Status int      // process exit status (language.md §12.3)
+	Status int      // process exit status (docs/spec/language.md §12.3)
 	// Stdout is everything the program printed, when Options.Stdout
 	// was nil (tests and the conformance runner capture it); it is kept
 	// when the program fails or calls exit().
 	Stdout []byte
 	// ResultText is what a Result.Err program result writes to stderr
-	// after stdout (language.md §12.3).
+	// after stdout (docs/spec/language.md §12.3).
 	ResultText string
 }
 

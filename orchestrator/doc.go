@@ -1,5 +1,5 @@
 // Package orchestrator is the trigger runtime behind `harn mcp serve`
-// and `harn orchestrator` (orchestrator.md §3–§5): bindings read from
+// and `harn orchestrator` (docs/spec/orchestrator.md §3–§5): bindings read from
 // the manifest, events accepted into the durable inbox of an
 // eventlog.Log, a worker loop that leases deliveries and runs their
 // handlers, retries with the binding's backoff, the dead-letter queue,

@@ -11,7 +11,7 @@ import (
 )
 
 // flow applies a binding's flow-control gates on this node
-// (orchestrator.md §3 step 4). Each gate is partitioned by its key (an
+// (docs/spec/orchestrator.md §3 step 4). Each gate is partitioned by its key (an
 // event field, dotted paths allowed):
 //
 //   - concurrency {max}: at most max attempts of a partition run at once;

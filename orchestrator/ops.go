@@ -19,7 +19,7 @@ type Caller struct {
 }
 
 // Fire dispatches a synthetic event for a binding (harn.trigger.fire,
-// orchestrator.md §3): the binding's provider and event kind and the
+// docs/spec/orchestrator.md §3): the binding's provider and event kind and the
 // synthetic headers, with the caller's payload object shallow-merged
 // over it, then the caller's identity and trace id.
 func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, c Caller) (Handle, error) {

@@ -18,7 +18,7 @@ import (
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
-// Topics of the event log (orchestrator.md §4).
+// Topics of the event log (docs/spec/orchestrator.md §4).
 const (
 	TopicInboxEnvelopes = "trigger.inbox.envelopes"
 	TopicInboxClaims    = "trigger.inbox.claims"

@@ -16,7 +16,7 @@ import (
 )
 
 // Runtime holds the project's local handler and predicate functions:
-// every module a binding names, loaded as a library (language.md §11.2:
+// every module a binding names, loaded as a library (docs/spec/language.md §11.2:
 // imports, top-level bindings and functions; never `main`) into one
 // interpreter session. Calls from several dispatches run on threads of
 // the one VM, which serializes Harn code and lets waiting handlers

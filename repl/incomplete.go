@@ -5,7 +5,7 @@ import "strings"
 // Incomplete reports whether src, the lines of an entry typed so far,
 // needs more lines: a bracket, a triple-quoted string, an interpolation or
 // a block comment is still open, or the last line ends with a backslash
-// (language.md §1.1) or with an operator that continues the expression on
+// (docs/spec/language.md §1.1) or with an operator that continues the expression on
 // the next line (§2.6). Strings and comments are skipped, so brackets
 // inside them do not count. Anything else — including text that will not
 // parse — is complete and goes to the parser, which reports the problem.
@@ -21,7 +21,7 @@ func Incomplete(src string) bool {
 }
 
 // continuing are the line endings that continue an expression on the next
-// line (language.md §1.1, §2.6). `<` and `>` are left out: a line may end
+// line (docs/spec/language.md §1.1, §2.6). `<` and `>` are left out: a line may end
 // with a generic type such as `list<int>`.
 var continuing = []string{"\\", "|>", "||", "&&", "==", "!=", "<=", ">=", "+", "-", "??", "*", "/", "%", ".", " in"}
 
@@ -194,7 +194,7 @@ func (sc *scanner) tripleString() {
 }
 
 // interpolation skips `${…}` text after the `${`: braces are counted and
-// quotes ignored (language.md §1.7).
+// quotes ignored (docs/spec/language.md §1.7).
 func (sc *scanner) interpolation() {
 	depth := 0
 	for sc.i < len(sc.src) {

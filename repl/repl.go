@@ -239,7 +239,7 @@ string or a block comment is open. Tab completes names and .methods.
 
 Commands:
   :help          show this help
-  :help NAME     show a builtin's signature and description (as harn doc)
+  :help NAME     show a builtin's or std/* function's entry and example (as harn doc)
   :quit          leave the REPL (also Ctrl-D)
   :load FILE     run FILE here: its bindings, functions and imports stay
   :type EXPR     show the static type of EXPR without running it

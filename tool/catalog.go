@@ -14,7 +14,7 @@ const CatalogVersion = "harn-tools/2.0"
 
 // The catalog types below are the single owner of the harn-tools/2.0
 // contract: the JSON they marshal to is the catalog (field order, names
-// and omission rules of registry.md §8), and the generator under
+// and omission rules of docs/spec/registry.md §8), and the generator under
 // internal/gen derives the published JSON Schema and TypeScript files
 // from them. Optional members use pointers or the `omitzero`/`omitempty`
 // options; members that are always present use value types. Records are

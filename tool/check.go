@@ -8,7 +8,7 @@ import (
 // labelTool names a tool field in catalog-stage messages.
 func labelTool(i int, field string) string { return fmt.Sprintf("tools[%d].%s", i, field) }
 
-// checkCatalog applies the whole-registry rules (C1-C6 of registry.md
+// checkCatalog applies the whole-registry rules (C1-C6 of docs/spec/registry.md
 // §3) to a catalog built from a registry.
 func checkCatalog(cat *Catalog, label func(int, string) string) error {
 	seen := map[string]bool{}

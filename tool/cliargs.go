@@ -12,7 +12,7 @@ import (
 )
 
 // CLIArg is the prepared command-line form of one input property
-// (cli-projection.md §3-§4): spelling, help, candidates and the coercion
+// (docs/spec/cli-projection.md §3-§4): spelling, help, candidates and the coercion
 // the token parser applies. Every tool gets its arguments prepared (the
 // P1-P20 rules run over the whole registry); only CLI-audience leaves
 // appear in the command tree.
@@ -37,7 +37,7 @@ type CLIArg struct {
 	DisplayOrder *int64
 	Required     bool // listed in the input schema's required
 	// Completions are the advisory candidates; Candidates adds the
-	// string enum values not already listed (cli-projection.md §3).
+	// string enum values not already listed (docs/spec/cli-projection.md §3).
 	Completions []string
 	Candidates  []string
 	// EnumValues are the schema's string enum values (help shows them as
@@ -369,7 +369,7 @@ func stringMember(own, resolved *jsonv.Object, k string) string {
 }
 
 // followRefs follows a chain of $ref from a property schema that has no
-// type of its own (cli-projection.md §4): component references resolve
+// type of its own (docs/spec/cli-projection.md §4): component references resolve
 // in the catalog's components, other "#..." pointers inside the document
 // they appear in.
 func followRefs(s any, doc *jsonv.Object, comps *SchemaMap) (any, error) {

@@ -7,7 +7,7 @@ import (
 )
 
 // CLICommand is one node of the generated command tree: the root, a
-// parent command, or a leaf that runs a tool (cli-projection.md §2).
+// parent command, or a leaf that runs a tool (docs/spec/cli-projection.md §2).
 type CLICommand struct {
 	Name    string
 	Path    []string // from the root; empty for the root
@@ -64,7 +64,7 @@ type CLITree struct {
 }
 
 // buildCLITree assembles the tree (P21-P25 and the registry-level
-// metadata rules of registry.md §4). Leaves carry the prepared tools.
+// metadata rules of docs/spec/registry.md §4). Leaves carry the prepared tools.
 func buildCLITree(p *Prepared) (*CLITree, error) {
 	root := &CLICommand{}
 	tree := &CLITree{Root: root}

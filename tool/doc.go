@@ -1,6 +1,6 @@
-// Package tool owns the ToolRegistry contract (registry.md): it turns a
+// Package tool owns the ToolRegistry contract (docs/spec/registry.md): it turns a
 // registry value built by a script into normalized entries (every R and
-// C rule of registry.md §3), writes and reads the harn-tools/2.0 catalog,
+// C rule of docs/spec/registry.md §3), writes and reads the harn-tools/2.0 catalog,
 // and prepares a registry once for the adapters.
 //
 // The flow is one way:
@@ -18,7 +18,7 @@
 // application-error validators, name lookup, the command tree with its
 // argument rules, and the MCP tools/list documents of both protocol
 // profiles. PreparedTool.Invoke calls a handler in its VM and classifies
-// the outcome (registry.md §6) so that no adapter ever renders an
+// the outcome (docs/spec/registry.md §6) so that no adapter ever renders an
 // undeclared thrown value.
 //
 // ParseCatalog is the reader for serialized catalogs: structural checks

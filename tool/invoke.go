@@ -18,7 +18,7 @@ const (
 	PhaseApplicationError Phase = "application error"
 )
 
-// ContractError is a value-free contract violation (registry.md §6):
+// ContractError is a value-free contract violation (docs/spec/registry.md §6):
 // `tool "X" <phase> violates its declared schema: <details>`.
 type ContractError struct {
 	Tool    string
@@ -110,7 +110,7 @@ type Outcome struct {
 	// Contract describes a ContractViolation or InvalidInput.
 	Contract *ContractError
 	// Summary is the value-free human summary of any failure
-	// (registry.md §6): "declared application error", "tool threw an
+	// (docs/spec/registry.md §6): "declared application error", "tool threw an
 	// undeclared value", the contract message, …
 	Summary string
 	// Err is the VM failure behind a RuntimeFailure (its Kind lets an
@@ -123,7 +123,7 @@ type Outcome struct {
 // of a failed call (CLI stderr, MCP text content).
 func (o *Outcome) FailureText() string { return fmt.Sprintf("tool %q failed: %s", o.Tool, o.Summary) }
 
-// Summaries of registry.md §6.
+// Summaries of docs/spec/registry.md §6.
 const (
 	SummaryApplicationError = "declared application error"
 	SummaryUndeclaredThrow  = "tool threw an undeclared value"

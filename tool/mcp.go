@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// MCPProfile selects the structured-output rule of mcp-projection.md §5.
+// MCPProfile selects the structured-output rule of docs/spec/mcp-projection.md §5.
 type MCPProfile int
 
 const (
@@ -58,7 +58,7 @@ func (b *bundler) componentRefs(doc any) []string {
 	return out
 }
 
-// bundle makes a catalog schema standalone for MCP (mcp-projection.md
+// bundle makes a catalog schema standalone for MCP (docs/spec/mcp-projection.md
 // §4.1): reachable components move under $defs and references are
 // rebased. label names the schema in errors.
 func (b *bundler) bundle(doc any, label string) (any, error) {
@@ -237,7 +237,7 @@ func rewriteRefs(doc any, fn func(string) string) any {
 
 // guaranteesObject reports whether every instance valid against s, a
 // subschema of the standalone schema root, is an object
-// (mcp-projection.md §5).
+// (docs/spec/mcp-projection.md §5).
 func guaranteesObject(s, root any, seen map[*jsonv.Object]bool) bool {
 	o, ok := s.(*jsonv.Object)
 	if !ok || seen[o] {

@@ -15,7 +15,7 @@ import (
 // RegistryType is the `_type` discriminator of a registry value.
 const RegistryType = "tool_registry"
 
-// Registry is a validated, normalized ToolRegistry (registry.md §1-§4):
+// Registry is a validated, normalized ToolRegistry (docs/spec/registry.md §1-§4):
 // the catalog form of every tool plus the runtime parts the catalog
 // omits. It is immutable once built.
 type Registry struct {
@@ -47,7 +47,7 @@ type Tool struct {
 func (t *Tool) Name() string { return t.Entry.Name }
 
 // Stage tells which family of rules an error comes from, so callers can
-// prefix it the way registry.md §3 describes.
+// prefix it the way docs/spec/registry.md §3 describes.
 type Stage int
 
 const (
@@ -185,7 +185,7 @@ func isRegistry(v vm.Value) bool {
 }
 
 // Normalize validates a registry value with every R and C rule of
-// registry.md §3 and returns its normalized form. cache may be nil.
+// docs/spec/registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	d, ok := v.(*vm.Dict)
 	if !ok || !isRegistry(v) {
@@ -453,7 +453,7 @@ var shorthand = map[string]string{
 
 var inputSpellings = []string{"parameters", "input_schema", "inputSchema"}
 
-// definitionKeys are the keys a tool definition may carry (registry.md §2).
+// definitionKeys are the keys a tool definition may carry (docs/spec/registry.md §2).
 var definitionKeys = []string{
 	"name", "description", "title", "parameters", "input_schema", "inputSchema",
 	"returns", "output_schema", "error_schema", "annotations", "execution_policy",
@@ -463,7 +463,7 @@ var definitionKeys = []string{
 
 // misspeltKeys warns about keys that are not definition keys but are
 // close to one. Other unknown keys are kept for other subsystems
-// (registry.md §2), so only a likely typo is worth a warning. A key is
+// (docs/spec/registry.md §2), so only a likely typo is worth a warning. A key is
 // also compared with the stem of the *_schema keys, so `errors` suggests
 // `error_schema`.
 func misspeltKeys(q string, def *vm.Dict) []string {
@@ -507,7 +507,7 @@ func (r *Registry) Warnings() []string {
 }
 
 // NormalizeEntry validates one definition with the per-entry rules of
-// registry.md §3 (index is its position in the registry, used only in
+// docs/spec/registry.md §3 (index is its position in the registry, used only in
 // messages). cache may be nil.
 func NormalizeEntry(def *vm.Dict, index int, cache *Cache) (*Tool, error) {
 	if t := cache.entry(def); t != nil {
@@ -948,7 +948,7 @@ func normalizePolicy(q string, v vm.Value) (*Policy, error) {
 	return &Policy{Kind: PolicyKind(kind), SideEffectLevel: SideEffectLevel(level)}, nil
 }
 
-// legacyPolicy reads the legacy annotation literals (registry.md §2.4);
+// legacyPolicy reads the legacy annotation literals (docs/spec/registry.md §2.4);
 // anything missing or unrecognized yields no policy.
 func legacyPolicy(ann *vm.Dict) *Policy {
 	kv, _ := ann.Get("kind")

@@ -147,7 +147,7 @@ func mustParse(t *testing.T, e *Entry) any {
 }
 
 // TestMisspeltDefinitionKeys: a key close to a definition key warns with
-// a suggestion; other extra keys are kept silently (registry.md §2).
+// a suggestion; other extra keys are kept silently (docs/spec/registry.md §2).
 func TestMisspeltDefinitionKeys(t *testing.T) {
 	r := mustNormalize(t, `[{"name":"a","errors":{"type":"object"},"descripton":"x","guidance":"keep","returns":true},{"name":"b","input":{"type":"object"}}]`, ``)
 	got := strings.Join(r.Warnings(), "\n")

@@ -53,7 +53,7 @@ func (t *PreparedTool) Allows(a Audience) bool { return t.Tool.Entry.Governance.
 func (t *PreparedTool) MCPDocument(p MCPProfile) *jsonv.Object { return t.mcpDocs[p] }
 
 // WrapsOutput reports whether, under profile p, structuredContent is the
-// handler value wrapped as {"result": value} (mcp-projection.md §5).
+// handler value wrapped as {"result": value} (docs/spec/mcp-projection.md §5).
 func (t *PreparedTool) WrapsOutput(p MCPProfile) bool {
 	return p == MCPReleased && t.MCPOutput != nil && !t.OutputIsObject
 }
@@ -61,7 +61,7 @@ func (t *PreparedTool) WrapsOutput(p MCPProfile) bool {
 // Prepare validates and prepares a normalized registry: the argument
 // rules P1-P20 over every tool, validator compilation (P27), the CLI
 // tree rules P21-P25 and the MCP bundling rules. Any failure stops every
-// adapter alike (registry.md §3). Problems only the command-line parser
+// adapter alike (docs/spec/registry.md §3). Problems only the command-line parser
 // cares about (P26) are kept for CLITree.
 func Prepare(reg *Registry) (*Prepared, error) {
 	p := &Prepared{

@@ -8,7 +8,7 @@ import (
 )
 
 // Publication is what one script run published for script-backed
-// adapters (registry.md §7, mcp-projection.md §15): the registry plus
+// adapters (docs/spec/registry.md §7, docs/spec/mcp-projection.md §15): the registry plus
 // the MCP resources, resource templates, prompts and server metadata.
 // It lives per VM; the script loader clears it before each run.
 type Publication struct {

@@ -59,7 +59,7 @@ func metaReason(err error) string {
 	return best
 }
 
-// schemaDocCheck applies the per-document rules of registry.md §2.10
+// schemaDocCheck applies the per-document rules of docs/spec/registry.md §2.10
 // that need no components: dialect (rule 2), runtime-only types (rule 4),
 // meta-schema validity (rule 3) and local reference closure (rule 5).
 // label names the field in messages; invalid is the label used for the

@@ -24,7 +24,7 @@ func (e *NonPortableError) Error() string {
 	return fmt.Sprintf("%s value at %s has no portable JSON form", e.Kind, e.Path)
 }
 
-// ToJSON converts a Harn value to portable JSON (registry.md §6), the
+// ToJSON converts a Harn value to portable JSON (docs/spec/registry.md §6), the
 // strict counterpart of the standard library's lenient mapping
 // (stdlib/jsonschema), which turns non-data values into null: nil,
 // bools, numbers, strings, lists, sets, dicts (keys sorted), struct

@@ -34,7 +34,7 @@ func ParseShell(s string) (Shell, bool) {
 }
 
 // Completions renders the completion script of the program for a shell
-// (cli-projection.md §8). Every script is generated from the same model
+// (docs/spec/cli-projection.md §8). Every script is generated from the same model
 // of the command tree, so the shells agree on what they offer.
 func (p *Program) Completions(sh Shell) string {
 	m := p.completionModel()

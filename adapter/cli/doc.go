@@ -1,5 +1,5 @@
 // Package cli is the generated command-line adapter of a ToolRegistry
-// (cli-projection.md): `harn tool run` and `harn tool completions`.
+// (docs/spec/cli-projection.md): `harn tool run` and `harn tool completions`.
 //
 // It owns no part of the contract. The prepared catalog (package tool)
 // already holds the command tree of the CLI-audience tools, every
@@ -15,7 +15,7 @@
 // PowerShell (completion.go and one file per shell).
 //
 // A Program is cheap to build and stateless; Run may be called any
-// number of times. Exit statuses follow cli-projection.md §5: 0 for
+// number of times. Exit statuses follow docs/spec/cli-projection.md §5: 0 for
 // success, help and version; 1 for every failure of the generated
 // program. Usage errors of Harn's own `harn tool ...` arguments (status
 // 2) are the caller's business.

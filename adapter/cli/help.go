@@ -29,7 +29,7 @@ type helpSection struct {
 	rows    []helpRow
 }
 
-// Help renders the help of a command of the tree (cli-projection.md
+// Help renders the help of a command of the tree (docs/spec/cli-projection.md
 // §6): about text, usage line, then the Commands section of a parent or
 // the Arguments, Options and help-group sections of a leaf. Hidden
 // commands and arguments never appear, nor do advisory completions.

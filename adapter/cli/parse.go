@@ -57,7 +57,7 @@ const (
 	flagVersion    = "version"
 )
 
-// parse interprets everything after FILE (cli-projection.md §2-§4).
+// parse interprets everything after FILE (docs/spec/cli-projection.md §2-§4).
 func (p *Program) parse(args []string) (*request, error) {
 	cmd := p.Root
 	i := 0

@@ -28,7 +28,7 @@ type Program struct {
 
 // New builds the program of a prepared catalog loaded from path. It
 // fails when the command-line parser cannot be built (an unresolved
-// $ref or an unknown type in a CLI leaf's property, cli-projection.md
+// $ref or an unknown type in a CLI leaf's property, docs/spec/cli-projection.md
 // §4).
 func New(p *tool.Prepared, path string) (*Program, error) {
 	tree, err := p.CLITree()
@@ -79,7 +79,7 @@ func LoadFile(path string, std Stdio) (*Program, *vm.VM, int) {
 
 // LoadSurface is LoadFile for a chosen surface: "script" runs the file
 // and reads the registry it publishes; "exports" builds one tool per
-// public function without running main (registry.md §8.4); "auto"
+// public function without running main (docs/spec/registry.md §8.4); "auto"
 // picks exports when the module has public functions.
 func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
 	var reg *tool.Registry

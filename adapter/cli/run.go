@@ -17,7 +17,7 @@ import (
 )
 
 // Run executes one command line of the generated program (everything
-// after FILE) and returns the exit status (cli-projection.md §5).
+// after FILE) and returns the exit status (docs/spec/cli-projection.md §5).
 func (p *Program) Run(args []string, call Caller, std Stdio) int {
 	req, err := p.parse(args)
 	if err != nil {
@@ -86,7 +86,7 @@ func escapeControls(s string) string {
 }
 
 // buildArguments merges the --harn-input base object and the coerced
-// command-line values (cli-projection.md §4 "Building the argument
+// command-line values (docs/spec/cli-projection.md §4 "Building the argument
 // object"). Flags override base properties.
 func buildArguments(req *request, stdin io.Reader) (*jsonv.Object, error) {
 	obj := jsonv.NewObject(len(req.values))
@@ -155,7 +155,7 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 }
 
 // coerce converts one token by the argument's prepared coercion type
-// (cli-projection.md §4). Errors name the property's derived flag.
+// (docs/spec/cli-projection.md §4). Errors name the property's derived flag.
 func coerce(a *tool.CLIArg, raw string) (any, error) {
 	switch a.Coerce {
 	case "string":
@@ -189,7 +189,7 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 }
 
 // render writes a classified outcome in the selected output mode and
-// returns the exit status (cli-projection.md §5). Thrown values are
+// returns the exit status (docs/spec/cli-projection.md §5). Thrown values are
 // never printed: failures are rendered from their value-free summaries.
 func render(o *tool.Outcome, mode string, std Stdio) int {
 	switch o.Kind {

@@ -305,7 +305,7 @@ func TestZshCompletion(t *testing.T) {
 }
 
 // TestScriptsContent checks what every script must contain
-// (cli-projection.md §8): markers, commands, options, value candidates
+// (docs/spec/cli-projection.md §8): markers, commands, options, value candidates
 // in order for bash, zsh and fish and none for PowerShell, and nothing
 // hidden.
 func TestScriptsContent(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package mcp is the MCP projection of a prepared tool catalog: the
-// server behind `harn serve mcp` (mcp-projection.md).
+// server behind `harn serve mcp` (docs/spec/mcp-projection.md).
 //
 // The model has two parts.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // HTTPOptions configures the session-free Streamable HTTP transport of
-// `harn serve mcp` (mcp-projection.md §12).
+// `harn serve mcp` (docs/spec/mcp-projection.md §12).
 type HTTPOptions struct {
 	// Path is the endpoint path (default /mcp).
 	Path string
@@ -42,7 +42,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 }
 
 // apiKeys is the --api-key authenticator: a missing or wrong key is
-// HTTP 401 with a -32001 JSON-RPC error (mcp-projection.md §12).
+// HTTP 401 with a -32001 JSON-RPC error (docs/spec/mcp-projection.md §12).
 type apiKeys []string
 
 func (keys apiKeys) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {

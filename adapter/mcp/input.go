@@ -12,7 +12,7 @@ import (
 // handler is the stdlib.MCPHandler of one handler call: the in-handler
 // builtins (progress, logging, resource updates, client input) reach
 // the served request's protocol.Call through it. In the 2026-07-28
-// profile input works by multi-round-trip results (mcp-projection.md
+// profile input works by multi-round-trip results (docs/spec/mcp-projection.md
 // §8); in the released profile, a client that advertised the
 // capability gets a real server-to-client request, waited for with the
 // VM released (docs/mcp.md).
@@ -22,7 +22,7 @@ type handler struct{ x *protocol.Call }
 // the protocol layer then answers input_required or fails the task.
 var errAbandon = &vm.Error{Kind: vm.KindCancelled, Msg: "MCP handler abandoned for client input"}
 
-// ReportProgress implements stdlib.MCPHandler (mcp-projection.md §13).
+// ReportProgress implements stdlib.MCPHandler (docs/spec/mcp-projection.md §13).
 func (h handler) ReportProgress(progress float64, total *float64, message *string, token any) bool {
 	return h.x.Progress(progress, total, message, token)
 }

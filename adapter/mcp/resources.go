@@ -10,7 +10,7 @@ import (
 )
 
 // Resources, resource templates, prompts and completion of the script
-// surface (mcp-projection.md §14).
+// surface (docs/spec/mcp-projection.md §14).
 
 const cardURI = "well-known://mcp-card"
 
@@ -146,7 +146,7 @@ func (p provider) callHandler(x *protocol.Call, sf *Surface, fn vm.Value, arg vm
 }
 
 // failureSummary describes a handler failure without rendering a
-// thrown value (registry.md §6).
+// thrown value (docs/spec/registry.md §6).
 func failureSummary(err error) string {
 	e := vm.AsError(err)
 	if e.Kind == vm.KindThrown {

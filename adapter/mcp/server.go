@@ -16,7 +16,7 @@ const Version20260728 = protocol.Version20260728
 
 // Options configures a Server.
 type Options struct {
-	// Watch advertises listChanged and enables Reload (mcp-projection.md §11).
+	// Watch advertises listChanged and enables Reload (docs/spec/mcp-projection.md §11).
 	Watch bool
 	// Card is the Server Card (--card), a JSON value, or nil.
 	Card any
@@ -94,7 +94,7 @@ func (p provider) ServerInfo() *jsonv.Object {
 func (p provider) Instructions() string { return p.s.Surface().Instructions }
 
 // Capabilities implements protocol.Provider: the capabilities object of
-// mcp-projection.md §3.3, plus the logging capability and resource
+// docs/spec/mcp-projection.md §3.3, plus the logging capability and resource
 // subscriptions (docs/mcp.md).
 func (p provider) Capabilities() *jsonv.Object {
 	s, sf := p.s, p.s.Surface()
@@ -114,7 +114,7 @@ func (p provider) Capabilities() *jsonv.Object {
 	}
 	if sf.Kind == "exports" {
 		// The exports surface advertises tools, and the tasks extension
-		// only when some export is a @job (mcp-projection.md §3.3).
+		// only when some export is a @job (docs/spec/mcp-projection.md §3.3).
 		caps.Set("logging", jsonv.NewObject(0))
 		for _, pt := range sf.Catalog.Tools(tool.AudienceMCP) {
 			if pt.Entry().Execution != nil {

@@ -30,7 +30,7 @@ type Surface struct {
 	Prompts   []*tool.Prompt
 
 	// Name, Version and Instructions are the server identity
-	// (mcp-projection.md §1).
+	// (docs/spec/mcp-projection.md §1).
 	Name, Version, Instructions string
 
 	releasedOnce sync.Once
@@ -104,7 +104,7 @@ func LoadScript(path string, stderr io.Writer, harnVersion string) (*Surface, er
 	return sf, nil
 }
 
-// LoadExports builds the exports surface of path (registry.md §8.4): the
+// LoadExports builds the exports surface of path (docs/spec/registry.md §8.4): the
 // module's public functions, called in a VM that ran only the module's
 // initialisation. The server identity is the file stem, the Harn version
 // and the module doc comment. Failures are *load.Error values.
@@ -132,7 +132,7 @@ func prepare(kind string, prog Program, reg *tool.Registry) (*Surface, error) {
 	return &Surface{Kind: kind, Catalog: prep, Runtime: &VMRuntime{Program: prog}}, nil
 }
 
-// identity is the server identity of mcp-projection.md §1: metadata
+// identity is the server identity of docs/spec/mcp-projection.md §1: metadata
 // first, then registry info, then the file stem and the Harn version.
 func identity(info *tool.Info, meta *tool.ServerMetadata, path, harnVersion string) (name, version, instructions string) {
 	if info != nil {

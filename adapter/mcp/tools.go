@@ -48,7 +48,7 @@ func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 }
 
 // Tools implements protocol.Provider: the prepared tools/list
-// documents of the request's profile (mcp-projection.md §4).
+// documents of the request's profile (docs/spec/mcp-projection.md §4).
 func (p provider) Tools(r *protocol.Request) ([]*jsonv.Object, *protocol.Error) {
 	return p.s.Surface().toolDocs(profile(r)), nil
 }
@@ -65,7 +65,7 @@ func (p provider) Tool(r *protocol.Request, name string) (protocol.Tool, bool) {
 }
 
 // mcpTool is a catalog entry called through tools/call
-// (mcp-projection.md §6).
+// (docs/spec/mcp-projection.md §6).
 type mcpTool struct {
 	s    *Server
 	sf   *Surface
@@ -95,7 +95,7 @@ func (t *mcpTool) Call(x *protocol.Call, args any) any {
 	return callResult(t.tool, out, profile(x.Request))
 }
 
-// callResult projects a classified outcome (mcp-projection.md §5-§6).
+// callResult projects a classified outcome (docs/spec/mcp-projection.md §5-§6).
 func callResult(t *tool.PreparedTool, out *tool.Outcome, profile tool.MCPProfile) any {
 	res := jsonv.NewObject(4)
 	failure := func(text string) {

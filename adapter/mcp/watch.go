@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Watch implements --watch (mcp-projection.md §11): it polls dir
+// Watch implements --watch (docs/spec/mcp-projection.md §11): it polls dir
 // recursively for changes to *.harn files and harn.toml, waits for a
 // burst of changes to settle, and reloads. A reload builds a complete
 // replacement surface (new VM, registry, preparation); only a success

@@ -9,10 +9,13 @@ import (
 
 const docHelp = `Usage: harn doc NAME
 
-Print the reference entry of a builtin function or method: its signature,
-one-line description and standard-library area (NAME is a function name
-such as split, or TYPE.METHOD such as string.split). docs/builtins.md lists
-every entry; the REPL's :help NAME prints the same text.
+Print the reference entry of a builtin function or method, or of a std/*
+module function: its signature, one-line description, area and example
+with what it prints. NAME is a function name such as split (which also
+finds methods and std/* functions of that name), TYPE.METHOD such as
+string.split, std/MODULE.NAME such as std/math.clamp, or a module such as
+std/calendar (every function of it). docs/builtins.md lists every entry;
+the REPL's :help NAME prints the same text.
 `
 
 // cmdDoc is `harn doc NAME`.

@@ -209,7 +209,7 @@ fn main(harness: Harness) { throw "main must not run" }
 
 // TestServeMCPExportsCapabilities: the exports surface advertises tools,
 // and the tasks extension only when some export is a @job
-// (mcp-projection.md §3.3).
+// (docs/spec/mcp-projection.md §3.3).
 func TestServeMCPExportsCapabilities(t *testing.T) {
 	plain := writeModule(t, "plain.harn", "pub fn add(a: int, b: int) -> int { return a + b }\n")
 	res, stderr, code := mcpSession(t, []string{"--surface", "exports", plain})

@@ -14,7 +14,7 @@ import (
 )
 
 // `harn mcp discover`: the client side of /.well-known/mcp.json
-// (orchestrator.md §8) and, when the server is OAuth-protected, of its
+// (docs/spec/orchestrator.md §8) and, when the server is OAuth-protected, of its
 // RFC 9728 protected-resource metadata.
 
 const mcpDiscoverHelp = `Usage: harn mcp discover URL [--json] [--timeout DURATION]

@@ -58,7 +58,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // interruptedStatus is the exit status of an interrupted run
-// (language.md §12.3).
+// (docs/spec/language.md §12.3).
 const interruptedStatus = 124
 
 // interruptOnSignal makes Ctrl-C stop the program at its next check, so

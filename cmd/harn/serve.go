@@ -13,7 +13,7 @@ import (
 	"github.com/harnlang/harn/tool/load"
 )
 
-// `harn serve mcp`: the MCP projection (mcp-projection.md).
+// `harn serve mcp`: the MCP projection (docs/spec/mcp-projection.md).
 
 const serveHelp = `Usage: harn serve mcp [--surface script|exports|auto] [--watch]
                       [--transport stdio|http] [--bind ADDR] [--path PATH]

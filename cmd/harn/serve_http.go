@@ -10,7 +10,7 @@ import (
 )
 
 // serveHTTP runs the session-free Streamable HTTP transport
-// (mcp-projection.md §12) until the listener fails.
+// (docs/spec/mcp-projection.md §12) until the listener fails.
 func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	if f.hmac != "" {
 		fmt.Fprintln(stderr, "error: --hmac-secret is not supported yet; use --api-key")

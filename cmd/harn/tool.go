@@ -126,7 +126,7 @@ var schemaSurfaces = []string{exports.SurfaceScript, exports.SurfaceExports, exp
 // surfaceCatalog is the catalog `harn tool schema` prints for a surface.
 // The script surface runs the script and emits its published registry's
 // catalog audience; it applies the registry rules only and does not
-// prepare the catalog (registry.md §3). The exports surface reads the
+// prepare the catalog (docs/spec/registry.md §3). The exports surface reads the
 // module's public functions without running anything.
 func surfaceCatalog(surface, path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
 	if exports.Resolve(surface, path) == exports.SurfaceExports {

@@ -1,5 +1,5 @@
 // Package backend chooses and opens the event log a process uses, from its
-// state directory and environment (orchestrator.md §4):
+// state directory and environment (docs/spec/orchestrator.md §4):
 //
 //	HARN_EVENT_LOG_URL            postgres:// or postgresql:// URL: the postgres
 //	                              backend, shared by every process pointed at it

@@ -1,10 +1,10 @@
 // Package sqlite is the embedded event log backend: one SQLite file in the
-// state directory (orchestrator.md §4), opened through modernc.org/sqlite,
+// state directory (docs/spec/orchestrator.md §4), opened through modernc.org/sqlite,
 // so the harn binary needs no cgo.
 //
 // # Storage
 //
-// The tables are those of orchestrator.md §4 — topic_heads (the last id of
+// The tables are those of docs/spec/orchestrator.md §4 — topic_heads (the last id of
 // each topic), events (one row per record, keyed by topic and id) and
 // consumers (cursors) — plus deliveries, the dispatch inbox: one row per
 // accepted delivery with its state, attempts, due time, and the current

@@ -1,4 +1,4 @@
-// Package auth owns HTTP authentication for MCP servers (orchestrator.md
+// Package auth owns HTTP authentication for MCP servers (docs/spec/orchestrator.md
 // §9): API keys, and OAuth resource-server mode in which bearer tokens
 // are validated as JWTs against a JWKS endpoint or by RFC 7662
 // introspection, plus the RFC 9728 protected-resource metadata that tells

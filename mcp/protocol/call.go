@@ -57,7 +57,7 @@ func (x *Call) Context() context.Context {
 }
 
 // Progress emits notifications/progress for the request's progress
-// token, or for token when it is not nil (mcp-projection.md §13). It
+// token, or for token when it is not nil (docs/spec/mcp-projection.md §13). It
 // reports false, sending nothing, without a token or when progress does
 // not strictly increase.
 func (x *Call) Progress(progress float64, total *float64, message *string, token any) bool {
@@ -142,7 +142,7 @@ type ClientError struct{ Message string }
 func (e *ClientError) Error() string { return e.Message }
 
 // ReadInputResponses collects the responses of a multi-round-trip retry
-// (requestState and inputResponses, mcp-projection.md §6 step 4) for
+// (requestState and inputResponses, docs/spec/mcp-projection.md §6 step 4) for
 // Input. tools/call does it before running the tool; a Handler calls it
 // before running code that may ask for input.
 func (x *Call) ReadInputResponses() *Error {
@@ -332,7 +332,7 @@ func (c *conn) call(x *Call, method string, params *jsonv.Object, wait func(<-ch
 	return m.result, nil
 }
 
-// toolsCall answers tools/call on the executor (mcp-projection.md §6).
+// toolsCall answers tools/call on the executor (docs/spec/mcp-projection.md §6).
 func (c *conn) toolsCall(x *Call) any {
 	req := x.Request
 	nv, _ := req.params.Get("name")

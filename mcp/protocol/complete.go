@@ -12,7 +12,7 @@ const maxCompletions = 100
 
 // complete answers completion/complete: it checks the request's shape,
 // asks the provider for candidates and ranks them
-// (mcp-projection.md §14).
+// (docs/spec/mcp-projection.md §14).
 func (c *conn) complete(req *Request) any {
 	rv, _ := req.params.Get("ref")
 	refObj, _ := rv.(*jsonv.Object)

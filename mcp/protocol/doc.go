@@ -2,8 +2,8 @@
 // MCP server says on the wire that does not depend on what it serves.
 // Both MCP servers sit on it — `harn serve mcp` (adapter/mcp, the
 // projection of a tool registry) and `harn mcp serve` (orchestrator,
-// the control plane) — so the rules of mcp-projection.md §2–§3, §7,
-// §9, §10 and §13 and orchestrator.md §8 live in one place. It knows
+// the control plane) — so the rules of docs/spec/mcp-projection.md §2–§3, §7,
+// §9, §10 and §13 and docs/spec/orchestrator.md §8 live in one place. It knows
 // nothing of registries, package tool or the VM; JSON values are
 // package jsonv's (ordered objects, json.Number numbers).
 //

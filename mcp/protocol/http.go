@@ -13,7 +13,7 @@ import (
 )
 
 // HTTPOptions configures the session-free Streamable HTTP transport
-// (orchestrator.md §8, mcp-projection.md §12).
+// (docs/spec/orchestrator.md §8, docs/spec/mcp-projection.md §12).
 type HTTPOptions struct {
 	// Path is the endpoint path (default /mcp).
 	Path string
@@ -61,7 +61,7 @@ const (
 	routingVersionHeader = "MCP-Protocol-Version"
 )
 
-// HTTPHandler serves 2026-07-28 clients over HTTP (orchestrator.md §8):
+// HTTPHandler serves 2026-07-28 clients over HTTP (docs/spec/orchestrator.md §8):
 //
 //	POST <path>                             one JSON-RPC message per request, no sessions
 //	other methods on <path>                 405
@@ -330,7 +330,7 @@ func (h *httpHandler) metadataPath(p string) bool {
 }
 
 // ResourceMetadataURL is the RFC 9728 metadata URL of a public endpoint
-// (orchestrator.md §9): the well-known path suffixed with the endpoint
+// (docs/spec/orchestrator.md §9): the well-known path suffixed with the endpoint
 // path, or bare when the path is "/".
 func ResourceMetadataURL(endpoint string) string {
 	u, err := url.Parse(endpoint)
@@ -344,7 +344,7 @@ func ResourceMetadataURL(endpoint string) string {
 	return u.Scheme + "://" + u.Host + ResourceMetadataPath + p
 }
 
-// discovery serves /.well-known/mcp.json (orchestrator.md §8): where the
+// discovery serves /.well-known/mcp.json (docs/spec/orchestrator.md §8): where the
 // Streamable HTTP endpoint is, by the public-origin rule, and, when the
 // authenticator runs OAuth, where its protected-resource metadata is.
 func (h *httpHandler) discovery(w http.ResponseWriter, r *http.Request) {
@@ -491,7 +491,7 @@ func routingHeaders(r *http.Request, m *message) *Error {
 }
 
 // PublicEndpoint is the endpoint clients reach path at, by the
-// public-origin rule (orchestrator.md §8): scheme from the first
+// public-origin rule (docs/spec/orchestrator.md §8): scheme from the first
 // X-Forwarded-Proto value when it is http or https (else http), host
 // from the first X-Forwarded-Host value, else Host, else 127.0.0.1;
 // both lower-cased.

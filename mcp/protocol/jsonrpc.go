@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// JSON-RPC and MCP error codes (mcp-projection.md §2).
+// JSON-RPC and MCP error codes (docs/spec/mcp-projection.md §2).
 const (
 	CodeParseError         = -32700
 	CodeInvalidRequest     = -32600

@@ -81,7 +81,7 @@ func (r *Request) taskOwner() string {
 }
 
 // TasksOptIn reports a 2026-07-28 request whose client capabilities
-// list the tasks extension (mcp-projection.md §7).
+// list the tasks extension (docs/spec/mcp-projection.md §7).
 func (r *Request) TasksOptIn() bool {
 	if !r.modern || r.caps == nil {
 		return false
@@ -92,7 +92,7 @@ func (r *Request) TasksOptIn() bool {
 }
 
 // modernRequest validates the per-request metadata of a 2026-07-28
-// request (mcp-projection.md §3.2).
+// request (docs/spec/mcp-projection.md §3.2).
 func (r *Request) modernRequest() *Error {
 	names := []string{MetaProtocolVersion, MetaClientInfo, MetaClientCaps}
 	malformed := func(keys ...string) *Error {
@@ -192,7 +192,7 @@ func (c *canceller) onCancel(f func()) {
 }
 
 // EncodeCursor is the cursor of list offset off: the standard base64
-// encoding of its decimal form (mcp-projection.md §9).
+// encoding of its decimal form (docs/spec/mcp-projection.md §9).
 func EncodeCursor(off int) string {
 	return base64.StdEncoding.EncodeToString([]byte(strconv.Itoa(off)))
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// Protocol versions and _meta keys (mcp-projection.md §3).
+// Protocol versions and _meta keys (docs/spec/mcp-projection.md §3).
 const (
 	Version20260728 = "2026-07-28"
 	LatestReleased  = "2025-11-25"
@@ -68,7 +68,7 @@ type Provider interface {
 
 	// Complete returns the candidates for a completion/complete whose
 	// ref and argument name are present; the server filters, ranks and
-	// caps them (mcp-projection.md §14).
+	// caps them (docs/spec/mcp-projection.md §14).
 	Complete(r *Request, ref CompletionRef, argument, value string) ([]string, *Error)
 }
 
@@ -471,7 +471,7 @@ func (c *conn) discover() any {
 	return res
 }
 
-// listMethods get the 2026 cache envelope (mcp-projection.md §3.2).
+// listMethods get the 2026 cache envelope (docs/spec/mcp-projection.md §3.2).
 var listMethods = map[string]bool{"tools/list": true, "resources/list": true, "resources/templates/list": true, "prompts/list": true}
 
 // envelope adds the 2026-07-28 result envelope to o.
@@ -517,7 +517,7 @@ var unsupported = map[string]struct{ feature, role, reason string }{
 }
 
 // UnsupportedFeature is the -32601 answer to an explicitly unsupported
-// method (mcp-projection.md §10), or nil for any other method.
+// method (docs/spec/mcp-projection.md §10), or nil for any other method.
 func UnsupportedFeature(method, version string) *Error {
 	u, ok := unsupported[method]
 	if !ok {
@@ -653,7 +653,7 @@ func (c *conn) replyList(req *Request, key string, list func(*Request) ([]any, *
 }
 
 // listResult pages items into {key: [...], nextCursor?}
-// (mcp-projection.md §9).
+// (docs/spec/mcp-projection.md §9).
 func (c *conn) listResult(req *Request, key string, items []any) any {
 	start, end, next, rerr := c.page(req, len(items))
 	if rerr != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// The tasks extension (io.modelcontextprotocol/tasks, mcp-projection.md
+// The tasks extension (io.modelcontextprotocol/tasks, docs/spec/mcp-projection.md
 // §7). A task is created for a 2026-07-28 tools/call that opts in to a
 // tool that supports it; the create answer is written first and the
 // tool runs right after it (on the executor, or in the background in
@@ -223,7 +223,7 @@ func (c *conn) taskMethod(req *Request) any {
 }
 
 // tasksList answers tasks/list: the requester's tasks, oldest first,
-// paged like the other lists (mcp-projection.md §9).
+// paged like the other lists (docs/spec/mcp-projection.md §9).
 func (c *conn) tasksList(req *Request) any {
 	tasks := c.srv.tasks.list(req.taskOwner())
 	items := make([]any, len(tasks))

@@ -1,5 +1,5 @@
 // Package manifest reads the orchestrator's part of a project manifest
-// (harn.toml, orchestrator.md §2): the [package] identity, the
+// (harn.toml, docs/spec/orchestrator.md §2): the [package] identity, the
 // [exports] module aliases and the [[triggers]] bindings with their
 // handler references, retry policy, flow control, budgets and secrets.
 //

@@ -66,7 +66,7 @@ func (t *Trigger) EventKind() string {
 }
 
 // DefaultEventKind is the event kind of a binding kind with no
-// match.events (orchestrator.md §2).
+// match.events (docs/spec/orchestrator.md §2).
 func DefaultEventKind(kind string) string {
 	switch kind {
 	case "cron":

@@ -21,7 +21,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
-// Prompts (orchestrator.md §7): every *.harn.prompt file under the
+// Prompts (docs/spec/orchestrator.md §7): every *.harn.prompt file under the
 // project root, and under .harn/packages/<alias>/ for each dependency
 // alias (names prefixed <alias>/), read afresh for each request.
 

@@ -13,7 +13,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// Resources (orchestrator.md §6): harn://manifest, harn://topic/<name>,
+// Resources (docs/spec/orchestrator.md §6): harn://manifest, harn://topic/<name>,
 // harn://event/<event_id>, harn://dlq/<entry_id>.
 
 var staticTopics = []string{"trigger.inbox", "trigger.outbox"}

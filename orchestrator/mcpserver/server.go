@@ -1,5 +1,5 @@
 // Package mcpserver is `harn mcp serve`: the orchestrator control plane
-// as an MCP server (orchestrator.md §1, §5–§12). It is a
+// as an MCP server (docs/spec/orchestrator.md §1, §5–§12). It is a
 // protocol.Provider — the wire rules (lifecycles, envelopes, paging,
 // tasks, progress, the session-free HTTP transport) are package
 // mcp/protocol's — over an orchestrator node: the nine tools and the
@@ -26,7 +26,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// Identity of the server (orchestrator.md §1).
+// Identity of the server (docs/spec/orchestrator.md §1).
 const (
 	ServerName   = "harn-orchestrator"
 	ServerTitle  = "Harn Orchestrator MCP"
@@ -147,7 +147,7 @@ func (s *Server) writeStderr(lines []byte) {
 	s.opts.Stderr.Write(lines)
 }
 
-// ServerInfo is serverInfo (orchestrator.md §1).
+// ServerInfo is serverInfo (docs/spec/orchestrator.md §1).
 func (s *Server) ServerInfo() *jsonv.Object {
 	o := jsonv.NewObject(3)
 	o.Set("name", ServerName)

@@ -17,7 +17,7 @@ import (
 	"github.com/harnlang/harn/tool/jsonv"
 )
 
-// toolSpec is one tool of the catalog (orchestrator.md §5).
+// toolSpec is one tool of the catalog (docs/spec/orchestrator.md §5).
 type toolSpec struct {
 	name, title, description string
 	readOnly                 bool
@@ -179,7 +179,7 @@ func (s *Server) Tools(*protocol.Request) ([]*jsonv.Object, *protocol.Error) {
 }
 
 // Tool answers every name: an unknown one is a tool whose call fails
-// with `unknown tool '<name>'` (orchestrator.md §5, unlike harn serve mcp).
+// with `unknown tool '<name>'` (docs/spec/orchestrator.md §5, unlike harn serve mcp).
 func (s *Server) Tool(_ *protocol.Request, name string) (protocol.Tool, bool) {
 	return &callable{s: s, name: name, spec: findTool(name)}, true
 }
@@ -198,7 +198,7 @@ func (c *callable) TaskSupport() string {
 }
 
 // Validate accepts everything: argument errors are tool results with
-// isError (orchestrator.md §5), reported by Call.
+// isError (docs/spec/orchestrator.md §5), reported by Call.
 func (c *callable) Validate(any) *protocol.Error { return nil }
 
 // callCtx is what a tool run sees.
@@ -264,7 +264,7 @@ func textContent(text string) *jsonv.Object {
 }
 
 // recordCall queues the call's stderr line and its action_graph_update
-// (orchestrator.md §12).
+// (docs/spec/orchestrator.md §12).
 func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, callErr error) {
 	outcome, errText := "success", any(nil)
 	if callErr != nil {

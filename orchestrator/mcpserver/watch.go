@@ -12,7 +12,7 @@ import (
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
-// Watch polls the project root until stop is closed (orchestrator.md
+// Watch polls the project root until stop is closed (docs/spec/orchestrator.md
 // §11). A changed harn.toml or Harn source reloads the manifest and the
 // handlers (a failure keeps the previous project and is reported on
 // stderr); then the list-changed notifications go out:

@@ -1,5 +1,5 @@
 // Package secretscan finds high-signal leaked credentials in text
-// (orchestrator.md §5.2): the `harn.secret_scan` tool's detectors,
+// (docs/spec/orchestrator.md §5.2): the `harn.secret_scan` tool's detectors,
 // positions, redaction and fingerprints, and the redacted record the
 // orchestrator appends to the `audit.secret_scan` topic.
 //

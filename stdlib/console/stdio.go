@@ -91,9 +91,10 @@ func stdinState(v *vm.VM) *stdioState {
 func stdinOf(th *vm.Thread) *stdioState { return stdinState(th.VM()) }
 
 // SetTerminals tells the library which of the process's standard streams
-// are terminals, for hosts whose VM streams are buffers (harn run buffers
-// stdout, so the library cannot see the terminal itself). Without it, a
-// stream counts as a terminal only when the VM's stream is one.
+// are terminals, for hosts whose VM streams are buffers that hide them (a
+// buffer with an Unwrap method, like harn run's stdout, needs no telling).
+// Without it, a stream counts as a terminal only when the VM's stream, or
+// the writer it unwraps to, is one.
 func SetTerminals(v *vm.VM, stdin, stdout, stderr bool) {
 	st := stdinState(v)
 	st.mu.Lock()
@@ -125,6 +126,9 @@ func isTerminal(th *vm.Thread, stream string) bool {
 		s = th.VM().Stdout
 	case "stderr":
 		s = th.VM().Stderr
+	}
+	if u, ok := s.(interface{ Unwrap() io.Writer }); ok {
+		s = u.Unwrap() // harn run's buffered stdout (interp.Output)
 	}
 	f, ok := s.(*os.File)
 	return ok && fileIsTerminal(f)

@@ -4,6 +4,7 @@ package std
 
 import (
 	"embed"
+	"strings"
 )
 
 //go:embed *.harn
@@ -31,4 +32,16 @@ func cleanStdName(name string) string {
 		}
 	}
 	return name
+}
+
+// Names lists the embedded modules, sorted ("math" for std/math).
+func Names() []string {
+	entries, _ := stdFiles.ReadDir(".")
+	var out []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".harn"); ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }

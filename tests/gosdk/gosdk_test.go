@@ -45,10 +45,10 @@ type expectation struct {
 
 var expectations = map[string]expectation{
 	"serve": {server: "harn-conformance", tool: "test_simple_text", progressTool: "test_tool_with_progress",
-		unknownToolError: "Unknown tool: no_such_tool"}, // mcp-projection.md §6
+		unknownToolError: "Unknown tool: no_such_tool"}, // docs/spec/mcp-projection.md §6
 	"orchestrator": {server: "harn-orchestrator", tool: "harn.trigger.list", progressTool: "harn.trigger.fire",
 		progressArgs:      map[string]any{"trigger_id": "manual-ok", "payload": map[string]any{}},
-		unknownToolResult: "unknown tool 'no_such_tool'"}, // orchestrator.md §5
+		unknownToolResult: "unknown tool 'no_such_tool'"}, // docs/spec/orchestrator.md §5
 }
 
 const testsDir = ".."

@@ -17,7 +17,7 @@ const expect = {
     progressTool: "test_tool_with_progress",
     elicitTool: { name: "test_elicitation", arguments: { message: "Who?" } },
     prompt: { name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } },
-    unknownToolError: true, // -32602 Unknown tool: <name> (mcp-projection.md §6)
+    unknownToolError: true, // -32602 Unknown tool: <name> (docs/spec/mcp-projection.md §6)
   },
   orchestrator: {
     name: "harn-orchestrator",
@@ -25,7 +25,7 @@ const expect = {
     progressTool: "harn.trigger.fire",
     progressArguments: { trigger_id: "manual-ok", payload: {} },
     prompt: { name: "review", arguments: { code: "x := 1", language: "go" } },
-    unknownToolError: false, // an isError result (orchestrator.md §5)
+    unknownToolError: false, // an isError result (docs/spec/orchestrator.md §5)
   },
 };
 

@@ -1,5 +1,5 @@
 // A catalog as `harn tool schema` prints it (the seed's widget registry,
-// registry.md §8.3) must satisfy the generated declarations.
+// docs/spec/registry.md §8.3) must satisfy the generated declarations.
 import type { ToolCatalog, ToolCatalogEntry } from "../../spec/protocol-artifacts/harn-tools";
 import { HARN_TOOLS_SCHEMA_VERSION } from "../../spec/protocol-artifacts/harn-tools";
 

@@ -941,7 +941,7 @@ type variant struct {
 }
 
 // variants reads a Harn enum schema ({enum, variant, fields} oneOf
-// branches, registry.md §8.4); nil when o is not one.
+// branches, docs/spec/registry.md §8.4); nil when o is not one.
 func variants(o *jsonv.Object) []variant {
 	x, ok := o.Get("oneOf")
 	branches, _ := x.([]any)

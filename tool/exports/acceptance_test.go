@@ -44,7 +44,7 @@ func toolJSON(t *testing.T, cat any, name string) any {
 	return nil
 }
 
-// TestAcceptanceItems restates the exports items of spec/acceptance.md
+// TestAcceptanceItems restates the exports items of docs/spec/acceptance.md
 // (74-84, 262-269) on the golden modules; the golden files pin every
 // byte, these name the behaviour. Items 74, 81, 84 and 268 need the
 // command line and MCP: cmd/harn/exports_test.go has them.

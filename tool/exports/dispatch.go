@@ -23,7 +23,7 @@ type Library struct {
 	Module  *interp.Module
 	// Registry holds one tool per export, in catalog order. Each handler
 	// takes the validated argument object, hydrates struct and enum
-	// arguments (registry.md §8.4), supplies the host-injected leading
+	// arguments (docs/spec/registry.md §8.4), supplies the host-injected leading
 	// Harness parameters and calls the function with positional
 	// arguments.
 	Registry *tool.Registry
@@ -37,7 +37,7 @@ func (l *Library) Thread() *vm.Thread { return l.Session.VM.NewThread() }
 
 // Load compiles the module at path as Catalog does, then initialises it —
 // its imports, top-level bindings and function declarations; never `main`
-// or any other top-level statement (language.md §11.2) — so that its
+// or any other top-level statement (docs/spec/language.md §11.2) — so that its
 // public functions can be called. Failures are *load.Error values.
 func Load(path string, opts Options) (*Library, error) {
 	lib, err := compile(path, opts)

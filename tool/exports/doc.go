@@ -1,5 +1,5 @@
 // Package exports is the static exports surface of the tool registry
-// (registry.md §8.4): it derives a harn-tools/2.0 catalog from a module's
+// (docs/spec/registry.md §8.4): it derives a harn-tools/2.0 catalog from a module's
 // public functions without running anything, and calls those functions
 // for the adapter that serves it (harn serve mcp --surface exports;
 // `harn tool run` serves the script surface only).
@@ -27,7 +27,7 @@
 // an import would (interp.LoadModule) and reads declarations; no
 // top-level statement, `main`, handler, capability or connector runs. Load
 // additionally initialises the module — its top-level bindings and
-// function declarations only (language.md §11.2) — because dispatch needs
+// function declarations only (docs/spec/language.md §11.2) — because dispatch needs
 // the function values.
 //
 // Types map to JSON Schema once per declaration: a non-generic struct or

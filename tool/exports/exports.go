@@ -75,7 +75,7 @@ type library struct {
 }
 
 // Catalog compiles the module at path and the modules it imports and
-// derives the harn-tools/2.0 catalog of its public functions (registry.md
+// derives the harn-tools/2.0 catalog of its public functions (docs/spec/registry.md
 // §8.4). Nothing runs: not main, not a top-level statement, not a
 // handler; no capability or connector is touched. Failures are
 // *load.Error values: compile errors with their rendered diagnostics,
@@ -227,7 +227,7 @@ func typePos(t syntax.TypeExpr, fallback syntax.Pos) syntax.Pos {
 	return fallback
 }
 
-// describe builds an export's catalog entry (registry.md §8.4). Types
+// describe builds an export's catalog entry (docs/spec/registry.md §8.4). Types
 // reach the schema builder in reach order: parameters, then the return
 // type, then the throws type.
 func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {

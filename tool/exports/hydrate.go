@@ -8,14 +8,14 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Argument hydration (registry.md §8.4): a validated JSON argument, read
+// Argument hydration (docs/spec/registry.md §8.4): a validated JSON argument, read
 // into Harn values by tool.FromJSON (objects are dicts), becomes the
 // value its declared type describes — an object for a struct type a
 // struct instance of that struct (absent or null optional fields stay
 // unset), a {"enum","variant","fields"} object for an enum type that
 // variant, an array for a set type a set, {"$bytes_b64"} bytes, an
 // integral number for a float parameter a float — recursively, so the
-// function's run-time parameter checks (language.md §10.6) pass. The
+// function's run-time parameter checks (docs/spec/language.md §10.6) pass. The
 // way back is tool.ToJSON, which the prepared catalog applies to results
 // and thrown values.
 //

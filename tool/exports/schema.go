@@ -102,7 +102,7 @@ func closedObject(props *jsonv.Object, required []string) *jsonv.Object {
 	return o
 }
 
-// bytesSchema is the portable form of bytes (registry.md §6).
+// bytesSchema is the portable form of bytes (docs/spec/registry.md §6).
 func bytesSchema() *jsonv.Object {
 	return closedObject(obj("$bytes_b64", obj("type", "string", "contentEncoding", "base64")), []string{"$bytes_b64"})
 }
@@ -262,7 +262,7 @@ func (b *schemaBuilder) fields(fs []types.Field) (any, *typeError) {
 
 // tagged is the body of an enum (or Result): one tagged object per
 // variant, {"enum", "variant", "fields"}, the portable form of an enum
-// value (registry.md §6). Named payload fields carry their name as title.
+// value (docs/spec/registry.md §6). Named payload fields carry their name as title.
 func (b *schemaBuilder) tagged(enum string, variants []types.Variant, titles bool) (any, *typeError) {
 	branches := make([]any, len(variants))
 	for i, v := range variants {

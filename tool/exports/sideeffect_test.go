@@ -61,7 +61,7 @@ func TestCatalogHasNoSideEffect(t *testing.T) {
 }
 
 // TestLoadRunsOnlyModuleInitialisation: loading for dispatch runs what
-// importing the module runs (language.md §11.2) — its top-level bindings
+// importing the module runs (docs/spec/language.md §11.2) — its top-level bindings
 // and function declarations — and never main or a top-level statement.
 func TestLoadRunsOnlyModuleInitialisation(t *testing.T) {
 	path, marker := sideEffectModule(t)

@@ -8,8 +8,8 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// The surfaces an adapter can serve a file through (registry.md §8,
-// mcp-projection.md §1).
+// The surfaces an adapter can serve a file through (docs/spec/registry.md §8,
+// docs/spec/mcp-projection.md §1).
 const (
 	SurfaceScript  = "script"  // run the script, read its published registry (tool/load)
 	SurfaceExports = "exports" // the module's public functions (this package)

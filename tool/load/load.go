@@ -1,4 +1,4 @@
-// Package load is the shared script loader of registry.md §7: `harn
+// Package load is the shared script loader of docs/spec/registry.md §7: `harn
 // tool schema`, `harn tool run`, `harn tool completions` and `harn serve
 // mcp --surface script` all load a script through Load, which compiles
 // it, runs it once (its output goes to stderr: stdout belongs to the

@@ -599,7 +599,7 @@ func scalars(vals []any) bool {
 }
 
 // harnEnum returns the enum name when o is the schema of a Harn enum
-// (registry.md §8.4): a oneOf whose every branch is an object with
+// (docs/spec/registry.md §8.4): a oneOf whose every branch is an object with
 // constant "enum" (the same name), constant "variant" and a "fields"
 // array.
 func harnEnum(o *jsonv.Object) string {

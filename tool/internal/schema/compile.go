@@ -198,7 +198,7 @@ var anchorRE = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
 func validAnchor(s string) bool { return anchorRE.MatchString(s) }
 
 // EachSubschema calls fn for every schema-bearing position directly under
-// obj (registry.md §2.10), with a JSON-pointer-like location relative to
+// obj (docs/spec/registry.md §2.10), with a JSON-pointer-like location relative to
 // obj, until fn returns false.
 func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 	for i := 0; i < obj.Len(); i++ {
