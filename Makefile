@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
+.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -191,3 +191,11 @@ fuzz:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+## soak: the leak check, outside make test: `harn serve mcp` and `harn mcp
+## serve` over stdio and HTTP under 100,000 mixed valid and hostile
+## messages from 8 clients (SOAK_MESSAGES), memory and goroutines sampled
+## each second (cmd/harn/soak_test.go)
+SOAK_MESSAGES ?= 100000
+soak:
+	HARN_SOAK=1 HARN_SOAK_MESSAGES=$(SOAK_MESSAGES) $(GO) test -count=1 -v -timeout 60m -run '^TestSoak$$' ./cmd/harn/

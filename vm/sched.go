@@ -481,7 +481,7 @@ func (th *Thread) stopErr() error {
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
 		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
 	}
-	return nil
+	return checkMemory()
 }
 
 // ExitAll ends every thread of the VM with err (exit() called in a task):

@@ -144,6 +144,45 @@ func (p *Pacer) Step() error {
 	return p.Th.CheckInterrupt()
 }
 
+// OffThread runs f, a Go computation over a large input that cannot check
+// for interrupts itself (a library parser, Go's regexp) and touches no
+// Harn state, so that th's deadline, cancellation or Ctrl-C still stop
+// the builtin. From offThreadMin bytes of input it runs f on a goroutine
+// of its own while th waits (releasing the VM lock, so other tasks run
+// meanwhile); when th is stopped, OffThread returns th's error at once and
+// f finishes unobserved. A panic in f is raised again on th. Smaller
+// inputs, and calls without a thread, run f inline.
+func OffThread(th *vm.Thread, size int, f func()) error {
+	if th == nil || size < offThreadMin {
+		f()
+		return nil
+	}
+	done := make(chan struct{})
+	var failure any
+	go func() {
+		defer close(done)
+		defer func() { failure = recover() }()
+		f()
+	}()
+	for {
+		fired, err := th.Wait(done, -1)
+		if err != nil {
+			return err
+		}
+		if fired {
+			if failure != nil {
+				panic(failure)
+			}
+			return nil
+		}
+	}
+}
+
+// offThreadMin is where OffThread starts using a goroutine: below a MiB
+// the work takes around a millisecond, less than a goroutine hand-over is
+// worth.
+const offThreadMin = 1 << 20
+
 // CopyItems returns a fresh copy of items.
 func CopyItems(items []vm.Value) []vm.Value {
 	return append([]vm.Value(nil), items...)
