@@ -16,8 +16,19 @@ import (
 // warnings (Severity tells them apart). env holds the type declarations
 // the file's imports make visible (nil: none); the checker adds the
 // file's own.
-func checkFile(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
-	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env}))
+func checkFile(f *syntax.File, info *resolve.Info, env *types.Env, u *vm.Universe) diag.List {
+	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env, Library: library{u}}))
+}
+
+// library shows the checker the builtins' signatures, from the one
+// descriptor table the universe was built from.
+type library struct{ u *vm.Universe }
+
+func (l library) BuiltinSig(name string) (string, bool) {
+	if b := l.u.Builtin(name); b != nil {
+		return b.Sig, true
+	}
+	return "", false
 }
 
 // stdQuiet drops the warnings of embedded std/* modules: they are the

@@ -47,6 +47,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		return types.Any
 	}
 	if ref.Scope == resolve.Universal {
+		c.builtinCall(e, args)
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
 	return types.Any

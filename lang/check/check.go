@@ -39,6 +39,9 @@ type Options struct {
 	// ExprStmt, when set, receives the type of each expression statement
 	// checked (the REPL's :type asks for one).
 	ExprStmt func(s *syntax.ExprStmt, t types.Type)
+	// Library, when set, gives the builtins' signatures, for the arity
+	// and argument warnings of builtin calls.
+	Library Library
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -58,6 +61,8 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		multiDecl: multiDeclared(f),
 		seen:      map[string]bool{},
 		exprStmt:  opts.ExprStmt,
+		lib:       opts.Library,
+		libSigs:   map[string]signature{},
 		complete:  map[*syntax.MatchExpr]bool{},
 		narrowed:  map[narrowKey]types.Type{},
 	}
@@ -87,6 +92,8 @@ type checker struct {
 	fn        *funcCtx
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
 	exprStmt  func(s *syntax.ExprStmt, t types.Type)
+	lib       Library
+	libSigs   map[string]signature       // parsed library signatures, by name
 	complete  map[*syntax.MatchExpr]bool // matches whose arms cover every value
 	narrowed  map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
 }

@@ -18,13 +18,13 @@ import (
 // scalar values.
 
 func init() {
-	lib.Def("trim", "trim(s)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("trim", "trim(s: string)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
 	})
-	lib.Def("lowercase", "lowercase(s)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("lowercase", "lowercase(s: string)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(Lower(args.Text(0))), nil
 	})
-	lib.Def("uppercase", "uppercase(s)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uppercase", "uppercase(s: string)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(upper(args.Text(0))), nil
 	})
 	lib.Def("split", "split(s, sep?)", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
