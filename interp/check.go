@@ -31,6 +31,24 @@ func (l library) BuiltinSig(name string) (string, bool) {
 	return "", false
 }
 
+func (l library) MethodSig(recv, name string) (string, bool) {
+	if m := l.u.Method(recv, name); m != nil {
+		return m.Sig, true
+	}
+	if l.u.Method(recv, "*") != nil {
+		return "", true
+	}
+	return "", false
+}
+
+func (l library) MethodNames(recv string) []string {
+	var out []string
+	for _, m := range l.u.Methods(recv) {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
 // stdQuiet drops the warnings of embedded std/* modules: they are the
 // library's business, not the script author's.
 func stdQuiet(path string, l diag.List) diag.List {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -14,6 +15,12 @@ import (
 type Library interface {
 	// BuiltinSig returns the signature of the builtin function name.
 	BuiltinSig(name string) (sig string, ok bool)
+	// MethodSig returns the signature of the method name of the value
+	// kind recv (a type_of name). A kind whose unknown names go to a
+	// kind-wide fallback answers ok with an empty signature.
+	MethodSig(recv, name string) (sig string, ok bool)
+	// MethodNames lists the methods of the value kind recv.
+	MethodNames(recv string) []string
 }
 
 // signature is a parsed descriptor signature. Its grammar is small:
@@ -172,20 +179,28 @@ func parseType(text string) (types.Type, bool) {
 	return types.NewEnv().FromSyntax(fn.Params[0].Type, nil), true
 }
 
-// librarySig is the parsed signature of a builtin, cached per checker.
-func (c *checker) librarySig(name string) (signature, bool) {
+// librarySig is the parsed signature of a builtin (recv "") or a method,
+// cached per checker.
+func (c *checker) librarySig(recv, name string) (signature, bool) {
 	if c.lib == nil {
 		return signature{}, false
 	}
-	if s, ok := c.libSigs[name]; ok {
+	key := recv + "." + name
+	if s, ok := c.libSigs[key]; ok {
 		return s, s.min >= 0
 	}
-	text, ok := c.lib.BuiltinSig(name)
+	var text string
+	var ok bool
+	if recv == "" {
+		text, ok = c.lib.BuiltinSig(name)
+	} else {
+		text, ok = c.lib.MethodSig(recv, name)
+	}
 	s, parsed := parseSig(text)
 	if !ok || !parsed {
 		s = signature{min: -1}
 	}
-	c.libSigs[name] = s
+	c.libSigs[key] = s
 	return s, s.min >= 0
 }
 
@@ -198,12 +213,18 @@ func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
 	if hasSpread(e.Args) {
 		return
 	}
-	sig, ok := c.librarySig(e.Fn.Name)
-	if !ok {
-		return
+	sig, ok := c.librarySig("", e.Fn.Name)
+	if ok {
+		c.libraryArgs(e.Fn.Name, sig, e.At, e.Args, args, "")
 	}
-	if n := len(e.Args); n < sig.min || sig.max >= 0 && n > sig.max {
-		c.warnf(e.At, "Builtin function '%s' expects %s, got %d", e.Fn.Name, builtinArity(sig.min, sig.max), n)
+}
+
+// libraryArgs checks the arguments of a call of the builtin or method
+// title against its signature.
+func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx []syntax.Expr, args []types.Type, help string) {
+	if n := len(argx); n < sig.min || sig.max >= 0 && n > sig.max {
+		c.report(sevWarning, pos, "", help,
+			fmt.Sprintf("Builtin function '%s' expects %s, got %d", title, builtinArity(sig.min, sig.max), n))
 		return
 	}
 	for i, p := range sig.params {
@@ -211,7 +232,7 @@ func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
 			break
 		}
 		if p.t != nil && known(args[i]) && !compatible(args[i], p.t) {
-			c.report(sevWarning, e.Args[i].Position(), "", conversionHelp(e.Args[i], p.t, args[i]),
+			c.report(sevWarning, argx[i].Position(), "", conversionHelp(argx[i], p.t, args[i]),
 				fmt.Sprintf("argument %d `%s`: expected %s, found %s", i+1, p.name, p.t, show(args[i], p.t)))
 		}
 	}
@@ -233,4 +254,85 @@ func builtinArity(min, max int) string {
 		return plural(min)
 	}
 	return fmt.Sprintf("%d-%d arguments", min, max)
+}
+
+// valueMethod checks `x.name(args)` on a receiver whose kind is known
+// statically. An unknown name is the static form of the run-time error
+// (newer.md §2.11, §3.6); a known one gets the builtin arity and argument
+// warnings. Kinds with a dynamic side stay unchecked: dicts (a key may
+// hold a callable), numbers (their unknown methods still yield nil at run
+// time), ranges and handles (kind-wide fallbacks).
+func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []types.Type) {
+	if c.lib == nil || hasSpread(e.Args) {
+		return
+	}
+	if d := c.localStruct(recv); d != nil {
+		if _, ok := d.Method(e.Name); !ok {
+			names := make([]string, len(d.Methods))
+			for i, m := range d.Methods {
+				names[i] = m.Name
+			}
+			c.noMethod(e, d.Name, names)
+		}
+		return
+	}
+	kind := methodKind(recv)
+	if kind == "" {
+		return
+	}
+	if _, ok := c.lib.MethodSig(kind, e.Name); !ok {
+		c.noMethod(e, kind, c.lib.MethodNames(kind))
+		return
+	}
+	sig, ok := c.librarySig(kind, e.Name)
+	if !ok {
+		return
+	}
+	help := ""
+	if kind == "list" && len(e.Args) == 1 && (e.Name == "sort" || e.Name == "sorted") {
+		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
+	}
+	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help)
+}
+
+func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {
+	msg := "value of type " + typeName + " has no method `" + e.Name + "`"
+	help := ""
+	if s := diag.Suggest(e.Name, names); s != "" {
+		help = "did you mean `" + s + "`?"
+	}
+	c.report(sevError, e.At, "", help, msg)
+}
+
+// methodKind is the run-time kind (a type_of name) of every value of type
+// t whose methods the checker knows, or "".
+func methodKind(t types.Type) string {
+	switch t := types.Underlying(t).(type) {
+	case *types.Basic:
+		switch t {
+		case types.String:
+			return "string"
+		case types.Bool:
+			return "bool"
+		}
+	case *types.Literal:
+		if t.Base() == types.String {
+			return "string"
+		}
+	case *types.List:
+		return "list"
+	case *types.Set:
+		return "set"
+	}
+	return ""
+}
+
+// localStruct is the struct declaration of t when this file declares it
+// (so its impl blocks, the only methods a struct value has, are known).
+func (c *checker) localStruct(t types.Type) *types.Decl {
+	n, ok := t.(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Origin != c.file.Path {
+		return nil
+	}
+	return n.Decl
 }

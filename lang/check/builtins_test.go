@@ -16,24 +16,46 @@ func (l testLibrary) BuiltinSig(name string) (string, bool) {
 	return s, ok
 }
 
+func (l testLibrary) MethodSig(recv, name string) (string, bool) {
+	s, ok := l[recv+"."+name]
+	return s, ok
+}
+
+func (l testLibrary) MethodNames(recv string) []string {
+	var out []string
+	for k := range l {
+		if r, name, ok := strings.Cut(k, "."); ok && r == recv {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 var testLib = testLibrary{
-	"len":       "len(v: string | bytes | list | dict | set | range)",
-	"round":     "round(n: int | float)",
-	"uppercase": "uppercase(s: string)",
-	"split":     "split(s, sep?)",
-	"println":   "println(v?)",
-	"range":     "range(n) / range(a, b)",
-	"format":    "format(template, ...args)",
-	"channel":   `channel(name = "default", capacity = 256)`,
-	"mcp_log":   "mcp_prompt({name, handler, title?})",
-	"odd":       "odd(a, b) extra", // outside the grammar: never checked
+	"len":            "len(v: string | bytes | list | dict | set | range)",
+	"round":          "round(n: int | float)",
+	"uppercase":      "uppercase(s: string)",
+	"split":          "split(s, sep?)",
+	"println":        "println(v?)",
+	"range":          "range(n) / range(a, b)",
+	"format":         "format(template, ...args)",
+	"channel":        `channel(name = "default", capacity = 256)`,
+	"mcp_log":        "mcp_prompt({name, handler, title?})",
+	"odd":            "odd(a, b) extra", // outside the grammar: never checked
+	"list.sort":      "xs.sort()",
+	"list.map":       "xs.map(f)",
+	"string.upper":   "s.upper()",
+	"string.replace": "s.replace(old, new)",
+	"set.contains":   "s.contains(x)",
 }
 
 func runLibCases(t *testing.T, cases []checkCase) {
 	t.Helper()
 	u := universe{}
 	for n := range testLib {
-		u[n] = true
+		if !strings.Contains(n, ".") {
+			u[n] = true
+		}
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +115,42 @@ fn size(x) {
 println([up("a"), size(1)])`, nil},
 		{"a user function shadows the builtin", "fn len(a, b) {\n  return a\n}\nprintln(len(1, 2))", nil},
 		{"spread", "let xs = [2.5, 1]\nprintln(round(...xs))", nil},
+	})
+}
+
+func TestValueMethods(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"unknown string method", "let s = \"a\"\nprintln(s.uper())",
+			[]string{"error: value of type string has no method `uper`"}},
+		{"unknown list method on a parameter", "fn f(xs: list<int>) {\n  return xs.mapp({ x -> x })\n}\nprintln(f([1]))",
+			[]string{"error: value of type list has no method `mapp`"}},
+		{"bool has no methods", "println(true.upper())",
+			[]string{"error: value of type bool has no method `upper`"}},
+		{"unknown struct method", "struct P {\n  x: int\n}\nimpl P {\n  fn get(self) {\n    return self.x\n  }\n}\nprintln(P { x: 1 }.gett())",
+			[]string{"error: value of type P has no method `gett`"}},
+		{"comparator passed to sort", "let xs = [2, 1]\nprintln(xs.sort({ a, b -> a - b }))",
+			[]string{"warning: Builtin function 'list.sort' expects 0 arguments, got 1"}},
+		{"method arity", "println(\"ab\".replace(\"a\"))",
+			[]string{"warning: Builtin function 'string.replace' expects 2 arguments, got 1"}},
+		{"valid and unchecked receivers", `let s = "a"
+let xs = [1]
+let d = {f: { -> 1 }}
+struct P {
+  x: int
+}
+impl P {
+  fn get(self) {
+    return self.x
+  }
+}
+fn dyn(v) {
+  return v
+}
+fn opt(v: string?) {
+  return v?.nope()
+}
+println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), 1.abs(), 2.5.floor(), set(1).contains(1), opt(nil)])`, nil},
+		{"struct without a visible impl list", "struct P {\n  x: int\n}\nfn f(p: P) {\n  return p.x\n}\nprintln(f(P { x: 1 }))", nil},
 	})
 }
 

@@ -171,8 +171,12 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
 	c.unknownUse(e.X, recv, "method call `."+e.Name+"()` on an `unknown` value will fail at runtime if the value has no such method", e.At)
-	for _, a := range e.Args {
-		c.expr(a)
+	args := make([]types.Type, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = c.expr(a)
+	}
+	if !e.Optional {
+		c.valueMethod(e, recv, args)
 	}
 	// An impl method with an annotated result (dict members, builtin
 	// methods and unknown names stay any).
