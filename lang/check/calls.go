@@ -76,6 +76,10 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 	if bind != nil {
 		c.constraints(e.At, sig, bind)
 		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
+			if tp, ok := sig.Return.(*types.TypeParam); ok && len(e.TypeArgs) == 0 && inferredTwice(sig, tp) {
+				_, isUnion := r.(*types.Union)
+				c.joined[e] = isUnion
+			}
 			return r
 		}
 		return types.Any
@@ -307,4 +311,16 @@ func arityText(min, max, n int) string {
 		return plural(min)
 	}
 	return fmt.Sprintf("%d-%d arguments", min, max)
+}
+
+// inferredTwice reports whether more than one parameter of sig is written
+// as the bare type parameter tp, so that its binding may be a join.
+func inferredTwice(sig *types.Func, tp *types.TypeParam) bool {
+	n := 0
+	for _, p := range sig.Params {
+		if p.Type == tp && !p.Rest {
+			n++
+		}
+	}
+	return n > 1
 }
