@@ -18,14 +18,14 @@ import (
 // scalar values.
 
 func init() {
-	lib.Def("trim", "trim(s)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("trim", "trim(s: string)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
 	})
-	lib.Def("lowercase", "lowercase(s)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("lowercase", "lowercase(s: string)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
 		return longText(th, len(s), func() vm.Value { return lib.Str(Lower(s)) })
 	})
-	lib.Def("uppercase", "uppercase(s)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uppercase", "uppercase(s: string)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
 		return longText(th, len(s), func() vm.Value { return lib.Str(upper(s)) })
 	})
