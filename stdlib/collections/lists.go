@@ -1,6 +1,8 @@
 package collections
 
 import (
+	"slices"
+
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -335,8 +337,11 @@ func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	return out, nil
 }
 
+// filterItems keeps the items whose f(item) truth is keep. The result is
+// allocated at the input's length (no regrowth and copying as it fills)
+// and trimmed when most of it would be left empty.
 func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
-	var out []vm.Value
+	out := make([]vm.Value, 0, len(items))
 	p := lib.Pacer{Th: th}
 	for _, v := range items {
 		if err := p.Step(); err != nil {
@@ -349,6 +354,9 @@ func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.V
 		if ok == keep {
 			out = append(out, v)
 		}
+	}
+	if len(out) < cap(out)/4 {
+		out = slices.Clone(out)
 	}
 	return out, nil
 }
