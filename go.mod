@@ -69,3 +69,7 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.62.0 // indirect
 )
+
+// jsonschema compiles its meta-schemas lazily instead of at init (see
+// third_party/jsonschema/PATCH.md).
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

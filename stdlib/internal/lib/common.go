@@ -109,8 +109,22 @@ func ToFloat(v vm.Value) (float64, bool) {
 func ASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // JoinItems joins the display forms of items with sep.
+// The builder is sized up front from the string items (other items are
+// guessed at 8 bytes), so joining many strings copies them once.
 func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
+	if len(items) == 0 {
+		return "", nil
+	}
+	size := len(sep) * (len(items) - 1)
+	for _, v := range items {
+		if s, ok := v.(vm.String); ok {
+			size += len(s.Go())
+		} else {
+			size += 8
+		}
+	}
 	var sb strings.Builder
+	sb.Grow(size)
 	p := Pacer{Th: th}
 	for i, v := range items {
 		if err := p.Step(); err != nil {
@@ -119,7 +133,11 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		v.Display(&sb)
+		if s, ok := v.(vm.String); ok {
+			sb.WriteString(s.Go())
+		} else {
+			v.Display(&sb)
+		}
 	}
 	return sb.String(), nil
 }
