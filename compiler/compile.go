@@ -292,6 +292,12 @@ func (f *fcomp) name(s string) int {
 	return len(f.fn.Names) - 1
 }
 
+// cacheSlot allocates one of the function's inline cache slots (Func.NumCaches).
+func (f *fcomp) cacheSlot() int {
+	f.fn.NumCaches++
+	return f.fn.NumCaches - 1
+}
+
 func (f *fcomp) pushInt(n int64) {
 	// INT boxes its operand at run time; only the VM's cached small ints
 	// are free to box, so larger literals come from the constant pool.

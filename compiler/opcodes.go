@@ -6,7 +6,9 @@ package compiler
 // Stack pictures read "before OP after"; `-` is an empty stack effect.
 // Operand names: k = constant index, n = count, i = frame slot,
 // u = upvalue index, g = global slot, s = name (string table) index,
-// t = jump target (absolute code index), f = nested function index.
+// t = jump target (absolute code index), f = nested function index,
+// c = inline cache slot (Func.NumCaches; the VM remembers there what the
+// site found last time, see vm/cache.go).
 type Opcode int32
 
 const (
@@ -55,8 +57,8 @@ const (
 	CALL            //  f a1 .. an CALL<n> r
 	CALL_SPREAD     //      f args CALL_SPREAD r         (args: a list)
 	TAILCALL        //  f a1 .. an TAILCALL<n> r            (always followed by RETURN: a frame that cannot be replaced — the first frame of a nested run — calls, then returns r)
-	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n> r
-	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n> r (nil when x is nil)
+	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n c> r
+	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n c> r (nil when x is nil)
 	CALL_METHOD_SP  //      x args CALL_METHOD_SP<s o> r  (o: 1 when optional)
 	RETURN          //           v RETURN
 	MAKE_CLOSURE    //           - MAKE_CLOSURE<f> closure
@@ -103,8 +105,8 @@ const (
 	INTERP       //   p1 .. pn INTERP<n> string           (display forms concatenated)
 
 	// access
-	GET_PROP      //          x GET_PROP<s> v
-	GET_PROP_OPT  //          x GET_PROP_OPT<s> v
+	GET_PROP      //          x GET_PROP<s c> v
+	GET_PROP_OPT  //          x GET_PROP_OPT<s c> v
 	GET_INDEX     //        x i GET_INDEX v
 	GET_INDEX_OPT //        x i GET_INDEX_OPT v
 	SLICE         //    x lo hi SLICE v                    (absent bounds are nil)
@@ -170,7 +172,7 @@ var Info = [numOpcodes]OpInfo{
 	CALLEE_LOCAL: {"CALLEE_LOCAL", 2}, CALLEE_CELL: {"CALLEE_CELL", 2}, CALLEE_FREE: {"CALLEE_FREE", 2},
 	CALLEE_GLOBAL: {"CALLEE_GLOBAL", 2}, CALLEE_NAME: {"CALLEE_NAME", 1}, CALLEE_UNIV: {"CALLEE_UNIV", 1},
 	CALL: {"CALL", 1}, CALL_SPREAD: {"CALL_SPREAD", 0}, TAILCALL: {"TAILCALL", 1},
-	CALL_METHOD: {"CALL_METHOD", 2}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 2}, CALL_METHOD_SP: {"CALL_METHOD_SP", 2},
+	CALL_METHOD: {"CALL_METHOD", 3}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 3}, CALL_METHOD_SP: {"CALL_METHOD_SP", 2},
 	RETURN: {"RETURN", 0}, MAKE_CLOSURE: {"MAKE_CLOSURE", 1}, PIPE: {"PIPE", 0}, PIPE_CALLEE: {"PIPE_CALLEE", 0},
 	JUMP: {"JUMP", 1}, JUMP_IF_FALSE: {"JUMP_IF_FALSE", 1}, JUMP_IF_TRUE: {"JUMP_IF_TRUE", 1},
 	JUMP_IF_NOT_NIL: {"JUMP_IF_NOT_NIL", 1}, JUMP_IF_NIL: {"JUMP_IF_NIL", 1}, ARGC_GT: {"ARGC_GT", 2},
@@ -181,7 +183,7 @@ var Info = [numOpcodes]OpInfo{
 	MAKE_DICT: {"MAKE_DICT", 1}, DICT_SET: {"DICT_SET", 0}, DICT_MERGE: {"DICT_MERGE", 0},
 	MAKE_RANGE: {"MAKE_RANGE", 1}, MAKE_STRUCT: {"MAKE_STRUCT", 3}, MAKE_VARIANT: {"MAKE_VARIANT", 3},
 	INTERP:   {"INTERP", 1},
-	GET_PROP: {"GET_PROP", 1}, GET_PROP_OPT: {"GET_PROP_OPT", 1}, GET_INDEX: {"GET_INDEX", 0},
+	GET_PROP: {"GET_PROP", 2}, GET_PROP_OPT: {"GET_PROP_OPT", 2}, GET_INDEX: {"GET_INDEX", 0},
 	GET_INDEX_OPT: {"GET_INDEX_OPT", 0}, SLICE: {"SLICE", 0}, SET_PATH: {"SET_PATH", 3},
 	ITER: {"ITER", 0}, FOR_NEXT: {"FOR_NEXT", 2}, PAIR_SPLIT: {"PAIR_SPLIT", 0},
 	PAT_DICT: {"PAT_DICT", 0}, PAT_LIST: {"PAT_LIST", 0}, DICT_KEY: {"DICT_KEY", 1}, DICT_REST: {"DICT_REST", 1},

@@ -46,10 +46,11 @@ type funcRT struct {
 	consts   []Value
 	univ     []Value // by name index; nil until first use
 	children []*funcRT
+	caches   siteCaches // inline caches, one slot per call/read site (cache.go)
 }
 
 func newFuncRT(fn *compiler.Func) *funcRT {
-	rt := &funcRT{fn: fn, consts: make([]Value, len(fn.Consts)), univ: make([]Value, len(fn.Names))}
+	rt := &funcRT{fn: fn, consts: make([]Value, len(fn.Consts)), univ: make([]Value, len(fn.Names)), caches: newSiteCaches(fn.NumCaches)}
 	for i, c := range fn.Consts {
 		rt.consts[i] = constValue(c)
 	}

@@ -299,7 +299,7 @@ loop:
 						break loop
 					}
 				}
-				if op == compiler.TAILCALL && !fr.nested && len(fr.handlers) == 0 {
+				if op == compiler.TAILCALL && !fr.nested && !fr.method && len(fr.handlers) == 0 {
 					// reuse the frame: move callee and arguments down
 					dst := fr.base - 1
 					copy(stack[dst:], stack[sp-n-1:sp])
@@ -378,12 +378,43 @@ loop:
 			stack[sp] = v
 			sp++
 		case compiler.CALL_METHOD, compiler.CALL_METHOD_OPT:
-			s, n := int(code[pc]), int(code[pc+1])
-			pc += 2
+			s, n, c := int(code[pc]), int(code[pc+1]), int(code[pc+2])
+			pc += 3
 			recv := stack[sp-n-1]
 			var v Value
 			if op == compiler.CALL_METHOD_OPT && recv == Nil {
 				v = Nil
+			} else if m := th.implMethod(rt, c, recv, rt.fn.Names[s]); m != nil {
+				// An impl method runs as an ordinary frame: slide the
+				// receiver and arguments up one slot and put the method
+				// in the callee slot below them.
+				if len(th.frames) >= MaxFrames {
+					err = Plainf("Stack overflow: too many nested calls")
+					break loop
+				}
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				th.sp = sp
+				th.ensure(1)
+				stack = th.stack
+				copy(stack[sp-n:sp+1], stack[sp-n-1:sp])
+				stack[sp-n-1] = m
+				sp++
+				save()
+				th.pushFrame(m, n+1, sp-n-1)
+				reload()
+				fr.method = true
+				continue
+			} else if nm := th.nativeMethod(rt, c, recv, rt.fn.Names[s]); nm != nil {
+				save()
+				v, err = th.callNative(nm, recv, stack[sp-n:sp:sp])
+				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+				if err != nil {
+					break loop
+				}
 			} else {
 				save()
 				v, err = th.callMethod(recv, rt.fn.Names[s], stack[sp-n:sp:sp])
@@ -770,7 +801,12 @@ loop:
 
 		case compiler.GET_PROP, compiler.GET_PROP_OPT:
 			name := rt.fn.Names[code[pc]]
-			pc++
+			c := int(code[pc+1])
+			pc += 2
+			if sv, ok := stack[sp-1].(*StructValue); ok {
+				stack[sp-1] = structField(rt, c, sv, name)
+				break
+			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
 			if gerr != nil {
 				err = gerr
@@ -1130,8 +1166,12 @@ loop:
 			err = nil
 			goto loop
 		}
+		method := fr.method
 		if th.popFrame(sp, startDepth) {
 			return nil, e
+		}
+		if method {
+			e = e.Relabel()
 		}
 		reload()
 		opPC = fr.pc - 1
