@@ -150,6 +150,19 @@ const (
 	EMIT          //              v EMIT -
 	CALL_INTERNAL // a1 .. an CALL_INTERNAL<s n> r        (runtime hook by name: parallel, spawn, select, tool …)
 
+	// superinstructions, made by the peephole pass (peephole.go) from the
+	// plain sequence in parentheses. Each is exactly as long as the
+	// sequence it replaces (unused operands are written _), so jump
+	// targets and the line table stay valid; a failure is reported at the
+	// position of the operator in the sequence. x is the right operand:
+	// slot x (m 0), the literal x (m 1) or constant x (m 2); op is one of
+	// ADD SUB MUL DIV MOD EQ NE LT GT LE GE.
+	LOCAL_BINOP       // - LOCAL_BINOP<i x m op> v             (LOAD_LOCAL i; LOAD_LOCAL x | INT x | CONST x; op)
+	LOCAL_BINOP_STORE // - LOCAL_BINOP_STORE<i x m op j _> -   (… ; STORE_LOCAL j)
+	LOCAL_BINOP_JUMP  // - LOCAL_BINOP_JUMP<i x m op t _> -    (… ; JUMP_IF_FALSE t)
+	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
+	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
+
 	numOpcodes
 )
 
@@ -195,6 +208,8 @@ var Info = [numOpcodes]OpInfo{
 	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0},
 	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
+	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
+	RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 }
 
 func (op Opcode) String() string {

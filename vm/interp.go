@@ -495,6 +495,41 @@ loop:
 
 		case compiler.RETURN:
 			goto doReturn
+		case compiler.RETURN_LOCAL:
+			stack[sp] = stack[base+int(code[pc])]
+			sp++
+			goto doReturn
+		case compiler.LOCAL_BINOP:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3 // the operator of the fused sequence
+				err = berr
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc += 4
+		case compiler.LOCAL_BINOP_STORE:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3
+				err = berr
+				break loop
+			}
+			stack[base+int(code[pc+4])] = v
+			pc += 6
+		case compiler.LOCAL_BINOP_JUMP:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3
+				err = berr
+				break loop
+			}
+			if truth(v) {
+				pc += 6
+			} else {
+				pc = int(code[pc+4])
+			}
 
 		case compiler.JUMP:
 			t := int(code[pc])
@@ -595,20 +630,7 @@ loop:
 			}
 			c = Compare(x, y)
 		cmpDone:
-			var r bool
-			switch op {
-			case compiler.LT:
-				r = c < 0
-			case compiler.GT:
-				r = c > 0
-			case compiler.LE:
-				r = c <= 0
-			default:
-				r = c >= 0
-			}
-			if c == 0 && (isNaNPair(x, y) || unordered(x, y)) {
-				r = false
-			}
+			r := ordered(op, c, x, y)
 			sp--
 			stack[sp] = nil
 			stack[sp-1] = BoolOf(r)
@@ -866,6 +888,25 @@ loop:
 
 		case compiler.ITER:
 			stack[sp-1] = &iterSlot{it: iterate(stack[sp-1])}
+		case compiler.FOR_NEXT_STORE:
+			if r, ok := stack[base+int(code[pc])].(*iterSlot).it.(*rangeIter); ok {
+				// a range steps inline: its counter is a plain int64
+				if r.remaining <= 0 {
+					pc = int(code[pc+1])
+					break
+				}
+				stack[base+int(code[pc+2])] = IntOf(r.next)
+				r.next++
+				r.remaining--
+				pc += 4
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				break
+			}
+			fallthrough
 		case compiler.FOR_NEXT:
 			slot := stack[base+int(code[pc])].(*iterSlot)
 			save()
@@ -886,9 +927,14 @@ loop:
 				pc = int(code[pc+1])
 				break
 			}
-			pc += 2
-			stack[sp] = v
-			sp++
+			if op == compiler.FOR_NEXT_STORE {
+				stack[base+int(code[pc+2])] = v
+				pc += 4
+			} else {
+				stack[sp] = v
+				sp++
+				pc += 2
+			}
 			if th.ticks++; th.ticks&1023 == 0 {
 				if err = th.checkInterrupt(); err != nil {
 					break loop
