@@ -99,3 +99,25 @@ func structField(rt *funcRT, c int, s *StructValue, name string) Value {
 	}
 	return Nil
 }
+
+// global is m.Global(name) for name index s, with the name's slot
+// resolved once per module epoch: a REPL entry that declares new globals
+// (Module.Extend) may give a name a slot it did not have, so the cached
+// slot is only trusted while the epoch it was found in lasts. A funcRT
+// always runs with the module it was made for.
+func (rt *funcRT) global(m *Module, s int) (Value, bool) {
+	epoch := m.epoch.Load()
+	c := rt.slots[s].Load()
+	if uint32(c>>32) != epoch {
+		i, ok := m.byName[rt.fn.Names[s]]
+		if !ok {
+			i = -1
+		}
+		c = uint64(epoch)<<32 | uint64(uint32(i))
+		rt.slots[s].Store(c)
+	}
+	if i := int32(uint32(c)); i >= 0 && m.Globals[i] != nil {
+		return Share(m.Globals[i]), true
+	}
+	return nil, false
+}

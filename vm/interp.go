@@ -226,7 +226,7 @@ loop:
 			pc++
 		case compiler.LOAD_NAME:
 			name := rt.fn.Names[code[pc]]
-			v, ok := cl.Module.Global(name)
+			v, ok := rt.global(cl.Module, int(code[pc]))
 			if !ok {
 				v = th.universal(name)
 			}
@@ -274,13 +274,12 @@ loop:
 			pc++
 		case compiler.CALLEE_NAME:
 			s := int(code[pc])
-			name := rt.fn.Names[s]
-			v, ok := cl.Module.Global(name)
+			v, ok := rt.global(cl.Module, s)
 			if !ok || !isCallee(v) {
 				v = th.builtinCallee(rt, s)
 			}
 			if v == nil {
-				err = th.undefinedBuiltin(name, cl.Module)
+				err = th.undefinedBuiltin(rt.fn.Names[s], cl.Module)
 				break loop
 			}
 			stack[sp] = v
@@ -1326,9 +1325,14 @@ func (th *Thread) universal(name string) Value {
 	return nil
 }
 
+// builtinCallee is the builtin named by name index s, or nil; resolved
+// once per function and name (a universe does not change once built).
 func (th *Thread) builtinCallee(rt *funcRT, s int) Value {
-	name := rt.fn.Names[s]
-	if b := th.vm.Universe.Builtin(name); b != nil {
+	if b := rt.builtins[s].Load(); b != nil {
+		return b
+	}
+	if b := th.vm.Universe.Builtin(rt.fn.Names[s]); b != nil {
+		rt.builtins[s].Store(b)
 		return b
 	}
 	return nil
