@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
+.PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -178,8 +178,15 @@ bench-compare: build
 	@test -x $(SHARED_BENCH)/bench.sh || { echo "bench-compare: $(SHARED_BENCH)/bench.sh not found (set SHARED_BENCH)"; exit 1; }
 	$(SHARED_BENCH)/bench.sh $(CURDIR)/bin/harn $(BENCH_OUT)
 
-## pgo: regenerate cmd/harn/default.pgo, the CPU profile `go build`
-## applies to harn by default (-pgo=auto), from the nine workloads of
+## release: the release build of harn, optimised with the CPU profile
+## cmd/harn/release.pgo (kept out of the default build: a profile makes the
+## first build recompile every dependency, which tests and `make install`
+## would pay for no measured gain on this machine).
+release:
+	$(GO) build -pgo=cmd/harn/release.pgo -trimpath -ldflags "-X main.buildDate=$$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o bin/harn-release ./cmd/harn
+
+## pgo: regenerate cmd/harn/release.pgo, the CPU profile `make release`
+## builds harn with, from the nine workloads of
 ## $(SHARED_BENCH)/workloads run by a harn built without it (each one's
 ## profile is taken with HARN_CPUPROFILE; pprof merges them). Regenerate
 ## after changes to the interpreter loop or the builtins; a stale profile
@@ -193,7 +200,7 @@ pgo:
 		echo "pgo: profiling $$w"; \
 		HARN_CPUPROFILE=$(BENCH_OUT)/pgo/$$w.prof ./bin/harn-nopgo run $(SHARED_BENCH)/workloads/$$w.harn >/dev/null || exit 1; \
 	done
-	$(GO) tool pprof -proto $(addprefix $(BENCH_OUT)/pgo/,$(addsuffix .prof,$(PGO_WORKLOADS))) > cmd/harn/default.pgo
+	$(GO) tool pprof -proto $(addprefix $(BENCH_OUT)/pgo/,$(addsuffix .prof,$(PGO_WORKLOADS))) > cmd/harn/release.pgo
 
 ## fuzz: run each fuzz target for FUZZTIME (default 1m)
 FUZZTIME ?= 1m

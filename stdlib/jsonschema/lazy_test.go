@@ -7,9 +7,8 @@ import (
 )
 
 // TestConcurrentFirstCompile compiles schemas from several goroutines at
-// once: the meta-schemas the library compiles on first use (see
-// third_party/jsonschema/PATCH.md) must be built once and published
-// safely (run with -race). An invalid schema must still be refused, which
+// once: the compiler this package builds on first use must be built once
+// and published safely (run with -race). An invalid schema must still be refused, which
 // needs the meta-schema.
 func TestConcurrentFirstCompile(t *testing.T) {
 	var wg sync.WaitGroup
