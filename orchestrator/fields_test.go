@@ -222,7 +222,10 @@ func TestBatch(t *testing.T) {
 			t.Fatalf("batch member: %s", js(h))
 		}
 	}
-	o.view.refresh(context.Background())
+	insp, _ := o.Inspect(context.Background())
+	if !strings.Contains(js(insp), `"batch":{"key":"payload.repo","size":3,"state":{"waited":2,"skipped":0,"running":0},"timeout":"30s"}`) {
+		t.Fatalf("inspect: %s", js(insp))
+	}
 	m := o.metrics(o.Binding("bulk"))
 	if m.Dispatched != 3 || m.CostTotalUSDMicros != 300000 || m.AutonomousDecisionsTotal != 1 {
 		t.Fatalf("one handler run for three events: %s", js(m))
