@@ -52,6 +52,33 @@ type Accepted struct {
 // idempotency key ("" means the event id); the event map is completed
 // with id, provider and kind when it lacks them.
 func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key string) (Accepted, error) {
+	d, records, env, err := o.prepare(b, env, key)
+	if err != nil {
+		return Accepted{}, err
+	}
+	stored, isNew, err := o.log.Inbox().Accept(ctx, d, records...)
+	if err != nil {
+		return Accepted{}, err
+	}
+	if !isNew {
+		return o.known(stored)
+	}
+	o.poke()
+	return Accepted{Envelope: env, New: true}, nil
+}
+
+// known is the Accepted of an idempotency key stored before.
+func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
+	var prev Envelope
+	if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
+		return Accepted{}, fmt.Errorf("stored delivery %s: %v", stored.ID, err)
+	}
+	return Accepted{Envelope: prev}, nil
+}
+
+// prepare completes an event for binding b and builds its delivery and
+// the records accepting it appends.
+func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.Delivery, []eventlog.TopicRecord, Envelope, error) {
 	if env.EventID == "" {
 		env.EventID = NewEventID()
 	}
@@ -78,7 +105,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	if env.Source != "replay" && env.Source != "dlq_retry" { // a replay runs again by design
 		dk, err := dedupeKey(b, env.Event)
 		if err != nil {
-			return Accepted{}, err
+			return eventlog.Delivery{}, nil, env, err
 		}
 		if dk != "" {
 			key = dk
@@ -90,7 +117,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	}
 	envJSON, err := json.Marshal(env)
 	if err != nil {
-		return Accepted{}, fmt.Errorf("event is not JSON data: %v", err)
+		return eventlog.Delivery{}, nil, env, fmt.Errorf("event is not JSON data: %v", err)
 	}
 	var replayOf any
 	if env.ReplayOfEventID != "" {
@@ -116,19 +143,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	}
 	d := eventlog.Delivery{ID: key, BindingID: b.ID, Envelope: envJSON, DueAtMs: o.flow.dueAt(b, env.Event, ms)}
 	o.flow.noteAccepted(b, env.Event, env.EventID, now)
-	stored, isNew, err := o.log.Inbox().Accept(ctx, d, records...)
-	if err != nil {
-		return Accepted{}, err
-	}
-	if !isNew {
-		var prev Envelope
-		if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
-			return Accepted{}, fmt.Errorf("stored delivery %s: %v", key, err)
-		}
-		return Accepted{Envelope: prev}, nil
-	}
-	o.poke()
-	return Accepted{Envelope: env, New: true}, nil
+	return d, records, env, nil
 }
 
 func (o *Orchestrator) headers(env Envelope) map[string]string {
@@ -182,7 +197,7 @@ func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, k
 	}
 	ch := o.await(env.EventID)
 	defer o.unawait(env.EventID)
-	acc, err := o.Accept(ctx, b, env, key)
+	acc, err := o.acceptToRun(ctx, b, env, key)
 	if err != nil {
 		return Handle{}, err
 	}
@@ -192,6 +207,42 @@ func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, k
 		return h, err
 	}
 	return o.wait(ctx, acc.Envelope, ch)
+}
+
+// acceptToRun accepts an event that its caller waits for. When this node
+// has a free worker and the event is due now, the delivery is accepted
+// already leased to this node (AcceptLeased) and runs at once: one write
+// to the log, not an Accept and then a Claim. Otherwise it is accepted
+// for the work loop (Accept).
+func (o *Orchestrator) acceptToRun(ctx context.Context, b *Binding, env Envelope, key string) (Accepted, error) {
+	if !o.started.Load() || o.ctx.Err() != nil || b.Priority != nil {
+		return o.Accept(ctx, b, env, key)
+	}
+	select {
+	case o.slots <- struct{}{}:
+	default:
+		return o.Accept(ctx, b, env, key)
+	}
+	release := func() { <-o.slots }
+	d, records, env, err := o.prepare(b, env, key)
+	if err != nil {
+		release()
+		return Accepted{}, err
+	}
+	l, isNew, err := o.log.Inbox().AcceptLeased(ctx, d, o.opts.Owner, o.opts.LeaseTTL, records...)
+	if err != nil || !isNew {
+		release()
+		if err != nil {
+			return Accepted{}, err
+		}
+		return o.known(l.Delivery)
+	}
+	o.inFlight.Add(1)
+	go func() {
+		defer func() { release(); o.inFlight.Add(-1) }()
+		o.run(l)
+	}()
+	return Accepted{Envelope: env, New: true}, nil
 }
 
 func (o *Orchestrator) await(eventID string) chan Handle {
@@ -274,7 +325,7 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 // workLoop claims due deliveries and runs them, at most Workers at once.
 func (o *Orchestrator) workLoop() {
 	defer o.wg.Done()
-	slots := make(chan struct{}, o.opts.Workers)
+	slots := o.slots
 	defer func() { // wait for the attempts in flight
 		for i := 0; i < cap(slots); i++ {
 			slots <- struct{}{}

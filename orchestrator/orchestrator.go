@@ -79,6 +79,7 @@ type Orchestrator struct {
 	batches batcher
 
 	wake     chan struct{}
+	slots    chan struct{} // one per attempt running on this node (Workers)
 	waitMu   sync.Mutex
 	waiters  map[string]chan Handle
 	inFlight atomic.Int64
@@ -143,7 +144,7 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 		host, _ := os.Hostname()
 		opts.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
 	}
-	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), waiters: map[string]chan Handle{}}
+	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), slots: make(chan struct{}, opts.Workers), waiters: map[string]chan Handle{}}
 	o.view = newView(opts.Log, opts.Now)
 	o.flow = newFlow()
 	o.status.Store("running")

@@ -10,13 +10,13 @@ import (
 	"github.com/harnlang/harn/eventlog/memory"
 )
 
-// countingLog counts the records its Reads return.
-type countingLog struct {
+// readCountingLog counts the records its Reads return.
+type readCountingLog struct {
 	eventlog.Log
 	read atomic.Int64
 }
 
-func (c *countingLog) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
+func (c *readCountingLog) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	recs, err := c.Log.Read(ctx, topic, after, limit)
 	c.read.Add(int64(len(recs)))
 	return recs, err
@@ -26,7 +26,7 @@ func (c *countingLog) Read(ctx context.Context, topic string, after int64, limit
 // the records asked for: an event's trace does not rescan the topics,
 // and a duplicate's handle reads one outbox record.
 func TestViewsReadOnlyWhatTheyShow(t *testing.T) {
-	log := &countingLog{Log: memory.New()}
+	log := &readCountingLog{Log: memory.New()}
 	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
 	ctx := context.Background()
 	var first Handle

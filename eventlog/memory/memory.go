@@ -116,6 +116,23 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return id, nil
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := store.NowMs()
+	ids := make([]int64, len(records))
+	for i, r := range records {
+		ids[i] = l.append(r.Topic, r.Record, now)
+	}
+	return ids, nil
+}
+
 // copyRecords returns copies, so callers cannot alter the stored records.
 func copyRecords(recs []eventlog.Record) []eventlog.Record {
 	if len(recs) == 0 {
@@ -258,6 +275,34 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 		return eventlog.Delivery{}, false, err
 	}
 	return d, true, nil
+}
+
+func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if old, ok := l.deliveries[d.ID]; ok {
+		return eventlog.Lease{Delivery: old.snapshot()}, false, nil
+	}
+	now := store.NowMs()
+	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
+	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
+	nd := &delivery{Delivery: d, owner: owner, token: 1, expires: now + store.TTLMs(ttl)}
+	l.deliveries[d.ID] = nd
+	l.open[d.ID] = nd
+	l.appendAll(records, now)
+	return eventlog.Lease{Delivery: nd.snapshot(), Owner: owner, Token: 1, ExpiresAtMs: nd.expires}, true, nil
 }
 
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {

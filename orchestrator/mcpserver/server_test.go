@@ -601,6 +601,7 @@ func TestFireAsTask(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	c.srv.Flush() // the call's stderr line is written off the call path
 	if !strings.Contains(c.stderr.String(), "client=modern/2 tool=harn.trigger.fire status=completed") {
 		t.Fatalf("stderr %s", c.stderr.String())
 	}

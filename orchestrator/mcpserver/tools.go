@@ -232,8 +232,8 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	} else {
 		res = successResult(value)
 	}
-	s.logf("[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
-	s.recordCall(cc, c.name, status, value, err)
+	line := fmt.Appendf(nil, "[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d\n", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
+	s.recordCall(cc, line, c.name, status, value, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
 	}
@@ -263,8 +263,9 @@ func textContent(text string) *jsonv.Object {
 	return o
 }
 
-// recordCall appends the call's action_graph_update (orchestrator.md §12).
-func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr error) {
+// recordCall queues the call's stderr line and its action_graph_update
+// (orchestrator.md §12).
+func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, callErr error) {
 	outcome, errText := "success", any(nil)
 	if callErr != nil {
 		outcome, errText = "error", callErr.Error()
@@ -286,10 +287,10 @@ func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
-		return
+		b, _ = json.Marshal(map[string]any{"context": payload["context"], "error": fmt.Sprintf("unencodable result: %v", err)})
 	}
 	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
-	s.rec.add(orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
+	s.rec.add(line, orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
 }
 
 // check validates arguments against the tool's fields, naming the field
