@@ -468,6 +468,7 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 	if b.Flow.Batch != nil {
 		x, lead := o.batches.join(b, env)
 		if !lead {
+			o.flow.count(b, "batch", func(s *gateStats) { s.Waited++ }) // joined another event's batch
 			a := x.await(ctx)
 			a.durationMs = since(o, start)
 			return a

@@ -222,7 +222,10 @@ func TestBatch(t *testing.T) {
 			t.Fatalf("batch member: %s", js(h))
 		}
 	}
-	o.view.refresh(context.Background())
+	insp, _ := o.Inspect(context.Background())
+	if !strings.Contains(js(insp), `"batch":{"key":"payload.repo","size":3,"state":{"waited":2,"skipped":0,"running":0},"timeout":"30s"}`) {
+		t.Fatalf("inspect: %s", js(insp))
+	}
 	m := o.metrics(o.Binding("bulk"))
 	if m.Dispatched != 3 || m.CostTotalUSDMicros != 300000 || m.AutonomousDecisionsTotal != 1 {
 		t.Fatalf("one handler run for three events: %s", js(m))
@@ -300,5 +303,57 @@ handler = "echo"
 	o.Close()
 	if !strings.Contains(buf.String(), "trigger issues (kind poll, provider github): this build runs no poll connector; the trigger fires only through harn.trigger.fire") {
 		t.Fatalf("stderr: %q", buf.String())
+	}
+}
+
+// An urgent event is claimed before a less urgent one accepted well
+// before it (here ten minutes, on the node's clock).
+func TestPriority(t *testing.T) {
+	path := writeProject(t, `
+[[triggers]]
+id = "urgent"
+kind = "manual"
+handler = "echo"
+priority = "high"
+
+[[triggers]]
+id = "lazy"
+kind = "manual"
+handler = "echo"
+priority = "low"
+`, fieldsLib, "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Now().Add(-time.Hour)
+	log := memory.New()
+	o, err := New(context.Background(), Options{Log: log, Manifest: m, Stderr: io.Discard, Workers: 1, Poll: 10 * time.Millisecond, Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := o.Accept(ctx, o.Binding("lazy"), Envelope{Source: "manual"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(10 * time.Minute)
+	if _, err := o.Accept(ctx, o.Binding("urgent"), Envelope{Source: "manual"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	defer o.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if n, _ := log.Count(ctx, TopicAttempts); n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the events did not run")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	recs, _ := log.Read(ctx, TopicAttempts, 0, 0)
+	if recs[0].Headers["binding_id"] != "urgent" || recs[1].Headers["binding_id"] != "lazy" {
+		t.Fatalf("order: %s then %s", recs[0].Headers["binding_id"], recs[1].Headers["binding_id"])
 	}
 }

@@ -24,8 +24,10 @@ import (
 //   - debounce {period}: an event runs only if no newer event of its
 //     partition was accepted (on this node) within period; older ones are
 //     skipped.
-//   - priority: high-priority events are due earlier, so workers claim
-//     them first (claims go oldest due first).
+//   - priority: an urgent event is due earlier, by priorityStep per
+//     level, so workers claim it before less urgent events accepted up to
+//     that long before it (claims go oldest due first). Older ones still
+//     go first: nothing waits forever.
 //   - budget.max_concurrent gates like concurrency.
 //
 // A batch (batch.go) passes the gates once, as its leader's event.
@@ -78,27 +80,30 @@ func (f *flow) stats(b *Binding, gate string) *gateStats {
 	return s
 }
 
+// priorityStep is the head start of one priority level.
+const priorityStep = time.Hour
+
 // dueAt is when a new event becomes claimable: priority shifts it.
 func (f *flow) dueAt(b *Binding, event map[string]any, nowMs int64) int64 {
 	if b.Priority == nil {
 		return nowMs
 	}
-	level := b.Priority.Level
+	step := priorityStep.Milliseconds()
 	if b.Priority.Key != "" {
 		v := fmt.Sprint(event[b.Priority.Key])
 		for i, o := range b.Priority.Order {
 			if o == v {
 				// earlier in the order = more urgent
-				return nowMs - int64(len(b.Priority.Order)-i)*1000
+				return nowMs - int64(len(b.Priority.Order)-i)*step
 			}
 		}
 		return nowMs
 	}
-	switch level {
+	switch b.Priority.Level {
 	case "high":
-		return nowMs - 2000
+		return nowMs - 2*step
 	case "normal":
-		return nowMs - 1000
+		return nowMs - step
 	}
 	return nowMs
 }

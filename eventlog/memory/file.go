@@ -25,8 +25,8 @@ import (
 //	<dir>/journal.jsonl   the redo log of the inbox and the cursors
 //	<dir>/.lock           held by the process that has the log open
 //
-// A transaction (Accept, Claim, Extend, Complete, Retry, SetCursor) is one
-// journal line holding the delivery states it sets and the records it
+// A transaction (Accept, AcceptLeased, Claim, Extend, Complete, Retry,
+// SetCursor, an AppendAll of several records) is one journal line holding the delivery states it sets and the records it
 // appends, written and synced before the topic files are; a plain Append
 // is one topic-file line, synced. Opening replays the journal over the
 // topic files, so a crash between the two writes only leaves records to
@@ -262,15 +262,17 @@ func (l *Log) writable() error {
 	return nil
 }
 
-// flush commits what the operation changed; l.mu is held. Records alone
-// are a plain append; anything else is a transaction.
+// flush commits what the operation changed; l.mu is held. One record
+// alone is a plain append (a topic line is atomic); anything else — a
+// delivery or cursor change, or records for several topics (AppendAll) —
+// is a transaction.
 func (l *Log) flush() error {
 	if l.disk == nil {
 		return nil
 	}
 	tx := l.tx
 	l.tx = journalLine{}
-	if len(tx.Deliveries)+len(tx.Cursors) == 0 {
+	if len(tx.Deliveries)+len(tx.Cursors) == 0 && len(tx.Records) <= 1 {
 		return l.disk.commit(journalLine{}, tx.Records)
 	}
 	return l.disk.commit(tx, nil)

@@ -125,10 +125,16 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.writable(); err != nil {
+		return nil, err
+	}
 	now := store.NowMs()
 	ids := make([]int64, len(records))
 	for i, r := range records {
 		ids[i] = l.append(r.Topic, r.Record, now)
+	}
+	if err := l.flush(); err != nil {
+		return nil, err
 	}
 	return ids, nil
 }
@@ -295,13 +301,20 @@ func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner strin
 	if old, ok := l.deliveries[d.ID]; ok {
 		return eventlog.Lease{Delivery: old.snapshot()}, false, nil
 	}
+	if err := l.writable(); err != nil {
+		return eventlog.Lease{}, false, err
+	}
 	now := store.NowMs()
 	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
 	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
 	nd := &delivery{Delivery: d, owner: owner, token: 1, expires: now + store.TTLMs(ttl)}
 	l.deliveries[d.ID] = nd
 	l.open[d.ID] = nd
+	l.changed(nd)
 	l.appendAll(records, now)
+	if err := l.flush(); err != nil {
+		return eventlog.Lease{}, false, err
+	}
 	return eventlog.Lease{Delivery: nd.snapshot(), Owner: owner, Token: 1, ExpiresAtMs: nd.expires}, true, nil
 }
 

@@ -131,3 +131,32 @@ func TestFileCrashRepair(t *testing.T) {
 		t.Fatalf("topic file after repair: %q", raw)
 	}
 }
+
+// TestFileAcceptLeasedAndAppendAll: the operations that write without an
+// Accept or a Claim are on disk when they return.
+func TestFileAcceptLeasedAndAppendAll(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	l := openDir(t, dir)
+	lease, created, err := l.AcceptLeased(ctx, eventlog.Delivery{ID: "d1"}, "w", time.Hour, eventlog.TopicRecord{Topic: "env", Record: eventlog.Record{Kind: "accepted"}})
+	if err != nil || !created {
+		t.Fatal(created, err)
+	}
+	if _, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: "a", Record: eventlog.Record{Kind: "x"}}, eventlog.TopicRecord{Topic: "b", Record: eventlog.Record{Kind: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l = openDir(t, dir)
+	defer l.Close()
+	for _, topic := range []string{"env", "a", "b"} {
+		if n, _ := l.Count(ctx, topic); n != 1 {
+			t.Errorf("%s: %d records after reopen", topic, n)
+		}
+	}
+	if d, err := l.Get(ctx, "d1"); err != nil || d.State != eventlog.Leased {
+		t.Fatalf("delivery after reopen: %+v %v", d, err)
+	}
+	if err := l.Complete(ctx, lease, eventlog.Done, ""); err != nil {
+		t.Fatalf("the lease survives the reopen: %v", err)
+	}
+}
