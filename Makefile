@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
+.PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-orchestrator bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -166,6 +166,17 @@ conformance: build
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	./bench/run.sh
+
+## bench-orchestrator: issue 11's speed figures alone — HTTP tools/call
+## latency with 64 clients (mcp/loadtest: the protocol layer, harn serve
+## mcp, harn mcp serve, in and out of process) and the harn.trigger.fire
+## dispatch rate on the memory, SQLite and PostgreSQL logs (a throwaway
+## server from pg-test-deps, or HARN_BENCH_POSTGRES_URL). Each reports
+## CPU time per call and log writes per dispatch besides the wall-clock
+## figures, which a shared machine skews. `make bench` runs them too.
+bench-orchestrator: build pg-test-deps
+	$(GO) test -run='^$$' -bench=. -benchtime=3000x ./mcp/loadtest
+	$(GO) test -run='^$$' -bench=Fire -benchtime=3s ./orchestrator
 
 ## bench-compare: the side-by-side harness of ../shared/bench (harn against
 ## CPython run as the real interpreter with -I, the Go-hosted interpreters,

@@ -12,7 +12,9 @@
 // into the log's inbox together with its records (the recorded event on
 // triggers.events, the envelope on trigger.inbox.envelopes) in one
 // transaction, keyed by an idempotency key. Workers claim due deliveries
-// under a lease, run one attempt and end it with Complete (done or
+// under a lease (an event fired through the node while one of its
+// workers is free is accepted already leased to it, and runs at once),
+// run one attempt and end it with Complete (done or
 // dead-lettered) or Retry (pending again, due after the backoff), which
 // append the attempt, outbox and DLQ records in the same transaction as
 // the state change. So an accepted event is never lost, a completed one

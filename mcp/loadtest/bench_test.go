@@ -33,7 +33,9 @@ import (
 // Issue 11's figure: HTTP tools/call p99 with 64 concurrent clients on
 // loopback. Each benchmark runs b.N measured requests (at least 640)
 // and reports the percentiles as metrics: `go test -run '^$' -bench .
-// ./mcp/loadtest` (make bench runs it after building bin/harn).
+// ./mcp/loadtest` (`make bench-orchestrator` and `make bench` run it after
+// building bin/harn). Besides the percentiles each reports CPU time per
+// call, which other load on the machine does not inflate as much.
 
 const clients = 64
 
