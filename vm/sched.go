@@ -168,6 +168,9 @@ func (s *sched) stuck() bool {
 	if s.held || len(s.ready) > 0 || len(s.starts) > 0 || len(s.away) > 0 || len(s.parked) == 0 {
 		return false
 	}
+	if s.vm.interrupt.Load() {
+		return false // ending anyway (Ctrl-C, exit in a task): every wait is woken
+	}
 	for _, p := range s.parked {
 		if len(p.wake) > 0 {
 			return false
