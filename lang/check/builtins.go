@@ -276,6 +276,13 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		}
 		return
 	}
+	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
+		// capability methods: arity only (unknown names are the handle's business)
+		if sig, ok := c.librarySig(h.Name, e.Name); ok {
+			c.libraryArgs(pathText(e.X, h.Name)+"."+e.Name, sig, e.At, e.Args, args, "")
+		}
+		return
+	}
 	kind := methodKind(recv)
 	if kind == "" {
 		return
@@ -335,4 +342,18 @@ func (c *checker) localStruct(t types.Type) *types.Decl {
 		return nil
 	}
 	return n.Decl
+}
+
+// pathText spells a receiver written as a dotted path of names
+// (`harness.llm`), else fallback.
+func pathText(x syntax.Expr, fallback string) string {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		return x.Name
+	case *syntax.MemberExpr:
+		if p := pathText(x.X, ""); p != "" && !x.Optional {
+			return p + "." + x.Name
+		}
+	}
+	return fallback
 }

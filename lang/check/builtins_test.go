@@ -32,21 +32,23 @@ func (l testLibrary) MethodNames(recv string) []string {
 }
 
 var testLib = testLibrary{
-	"len":            "len(v: string | bytes | list | dict | set | range)",
-	"round":          "round(n: int | float)",
-	"uppercase":      "uppercase(s: string)",
-	"split":          "split(s, sep?)",
-	"println":        "println(v?)",
-	"range":          "range(n) / range(a, b)",
-	"format":         "format(template, ...args)",
-	"channel":        `channel(name = "default", capacity = 256)`,
-	"mcp_log":        "mcp_prompt({name, handler, title?})",
-	"odd":            "odd(a, b) extra", // outside the grammar: never checked
-	"list.sort":      "xs.sort()",
-	"list.map":       "xs.map(f)",
-	"string.upper":   "s.upper()",
-	"string.replace": "s.replace(old, new)",
-	"set.contains":   "s.contains(x)",
+	"len":                 "len(v: string | bytes | list | dict | set | range)",
+	"round":               "round(n: int | float)",
+	"uppercase":           "uppercase(s: string)",
+	"split":               "split(s, sep?)",
+	"println":             "println(v?)",
+	"range":               "range(n) / range(a, b)",
+	"format":              "format(template, ...args)",
+	"channel":             `channel(name = "default", capacity = 256)`,
+	"mcp_log":             "mcp_prompt({name, handler, title?})",
+	"odd":                 "odd(a, b) extra", // outside the grammar: never checked
+	"list.sort":           "xs.sort()",
+	"list.map":            "xs.map(f)",
+	"string.upper":        "s.upper()",
+	"string.replace":      "s.replace(old, new)",
+	"set.contains":        "s.contains(x)",
+	"HarnessClock.now_ms": "harness.clock.now_ms()",
+	"harness":             "",
 }
 
 func runLibCases(t *testing.T, cases []checkCase) {
@@ -132,6 +134,9 @@ func TestValueMethods(t *testing.T) {
 			[]string{"warning: Builtin function 'list.sort' expects 0 arguments, got 1"}},
 		{"method arity", "println(\"ab\".replace(\"a\"))",
 			[]string{"warning: Builtin function 'string.replace' expects 2 arguments, got 1"}},
+		{"capability method arity", "println(harness.clock.now_ms(5))",
+			[]string{"warning: Builtin function 'harness.clock.now_ms' expects 0 arguments, got 1"}},
+		{"capability method", "println(harness.clock.now_ms())", nil},
 		{"valid and unchecked receivers", `let s = "a"
 let xs = [1]
 let d = {f: { -> 1 }}

@@ -464,12 +464,12 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	c.fn = fc
 	fc.pushScope()
 	for i, p := range params {
-		if p.Default != nil {
-			c.expr(p.Default)
-		}
 		var t types.Type = types.Any
 		if i < len(sig.Params) {
 			t = sig.Params[i].Type
+		}
+		if p.Default != nil {
+			c.paramDefault(p, t)
 		}
 		if p.Rest {
 			t = types.Any
@@ -598,4 +598,19 @@ func (c *checker) isGenerator() bool {
 	}
 	d, ok := c.fn.node.(*syntax.FnDecl)
 	return ok && d.Gen
+}
+
+// paramDefault checks a parameter's default value against the parameter's
+// annotation. The default is evaluated in the function's defining scope
+// at each call, so it may name an outer binding, whose declared type is
+// what counts. A nil default is how an annotated parameter is made
+// optional, so it is left alone.
+func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
+	dt := c.expr(p.Default)
+	if _, isNil := p.Default.(*syntax.NilLit); isNil || p.Type == nil || p.Rest {
+		return
+	}
+	if known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
+		c.mismatch(p.Default, "default of parameter `"+p.Name+"`", t, dt)
+	}
 }

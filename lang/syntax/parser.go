@@ -27,6 +27,7 @@ func Parse(path string, src []byte) (*File, error) {
 	})
 	if err != nil {
 		err.File = path
+		hint(err, path, src)
 		return nil, err
 	}
 	return f, nil
@@ -150,7 +151,7 @@ func expectedError(t *lexer.Token, what, got string) *diag.Error {
 		return e
 	}
 	e.Golden = fmt.Sprintf("Expected %s, got %s at %d:%d", what, got, t.Pos.Line, t.Pos.Column)
-	e.Msg = fmt.Sprintf("expected %s, found %s", what, got)
+	e.Msg = fmt.Sprintf("expected %s, found %s", what, spell(t, got))
 	return e
 }
 

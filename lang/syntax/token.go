@@ -97,6 +97,22 @@ func render(t *lexer.Token) string {
 	return t.Value
 }
 
+// spell is a token as the reworded message shows it: upstream's rendered
+// form (golden) except for names, numbers and strings, which upstream
+// wraps in its internal token names (`id(x)`, `int(2)`); those are
+// quoted as written.
+func spell(t *lexer.Token, golden string) string {
+	switch t.Type {
+	case tIdent, tInt, tFloat, tDuration:
+		return "`" + t.Value + "`"
+	case tString, tRaw:
+		return "string " + t.Value
+	case tInterp:
+		return "interpolated string"
+	}
+	return golden
+}
+
 // renderName spells a token found where a name was expected: keywords are
 // called out as reserved.
 func renderName(t *lexer.Token) string {

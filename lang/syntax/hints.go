@@ -1,0 +1,124 @@
+package syntax
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/harnlang/harn/lang/diag"
+)
+
+// This file adds hints to a parse error after the fact, from a rescan of
+// the source: the bracket a file ends inside, and the keyword a misspelt
+// word was probably meant to be. The upstream message (Golden) is left as
+// it is; the hints go to Help and Notes.
+
+// keywordLookalikes are other languages' words for Harn keywords, and the
+// keyword each stands for.
+var keywordLookalikes = map[string]string{
+	"function": "fn", "func": "fn", "def": "fn", "fun": "fn",
+	"elif": "else if", "elsif": "else if", "elseif": "else if",
+	"foreach": "for", "switch": "match", "case": "match",
+}
+
+// hint explains err, a parse error in src, in terms a reader can act on.
+func hint(err *diag.Error, path string, src []byte) {
+	if err.Phase != diag.PhaseParse || err.Help != "" {
+		return
+	}
+	toks, lerr := newScanner(path, string(src), 1, 1, true).all()
+	if lerr != nil {
+		return
+	}
+	var sig []lexer.Token // significant tokens, with newlines kept as separators
+	for _, t := range toks {
+		if t.Type != tDoc {
+			sig = append(sig, t)
+		}
+	}
+	if strings.Contains(err.Msg, "end of file") {
+		if open := unclosed(sig); open != nil {
+			err.Help = fmt.Sprintf("the `%s` opened at %d:%d is never closed", open.Value, open.Pos.Line, open.Pos.Column)
+			err.Notes = append(err.Notes, &diag.Error{File: path, Line: open.Pos.Line, Col: open.Pos.Column,
+				Msg: "unclosed `" + open.Value + "` opened here", Phase: diag.PhaseParse})
+		}
+		return
+	}
+	if word, kw := misspeltKeyword(sig, err.Line, err.Col); kw != "" {
+		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
+	}
+}
+
+// unclosed returns the innermost bracket left open at the end of toks.
+func unclosed(toks []lexer.Token) *lexer.Token {
+	var stack []*lexer.Token
+	for i := range toks {
+		t := &toks[i]
+		if t.Type != tPunct {
+			continue
+		}
+		switch v := t.Value; {
+		case strings.HasSuffix(v, "(") || strings.HasSuffix(v, "[") || v == "{":
+			stack = append(stack, t)
+		case v == ")" || v == "]" || v == "}":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return nil
+	}
+	return stack[len(stack)-1]
+}
+
+// misspeltKeyword looks at the token where the parse failed (line:col)
+// and the word that starts its statement: an identifier close to a
+// keyword, or another language's word for one, is probably that keyword.
+func misspeltKeyword(toks []lexer.Token, line, col int) (word, kw string) {
+	at := -1
+	for i, t := range toks {
+		if t.Pos.Line == line && t.Pos.Column == col {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return "", ""
+	}
+	// the statement's first word, when the failing token follows it
+	if at > 0 && toks[at-1].Type == tIdent && startsStatement(toks, at-1) {
+		if kw := keywordFor(toks[at-1].Value); kw != "" {
+			return toks[at-1].Value, kw
+		}
+	}
+	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 {
+		if kw := keywordFor(t.Value); kw != "" {
+			return t.Value, kw
+		}
+	}
+	return "", ""
+}
+
+func startsStatement(toks []lexer.Token, i int) bool {
+	if i == 0 {
+		return true
+	}
+	p := toks[i-1]
+	return p.Type == tNewline || p.Type == tPunct && (p.Value == "{" || p.Value == "}" || p.Value == ";")
+}
+
+func keywordFor(word string) string {
+	if kw, ok := keywordLookalikes[word]; ok {
+		return kw
+	}
+	candidates := Keywords()
+	for w := range keywordLookalikes {
+		candidates = append(candidates, w)
+	}
+	s := diag.Suggest(word, candidates)
+	if kw, ok := keywordLookalikes[s]; ok {
+		return kw
+	}
+	return s
+}
