@@ -266,14 +266,9 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 	if c.lib == nil || hasSpread(e.Args) {
 		return
 	}
-	if d := c.localStruct(recv); d != nil {
-		if _, ok := d.Method(e.Name); !ok {
-			names := make([]string, len(d.Methods))
-			for i, m := range d.Methods {
-				names[i] = m.Name
-			}
-			c.noMethod(e, d.Name, names)
-		}
+	if c.localStruct(recv) != nil {
+		// newer.md §2.11 names string, list, set and the scalars only: a
+		// struct's unknown method stays the run-time error a catch sees.
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
