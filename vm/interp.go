@@ -610,6 +610,14 @@ loop:
 			stack[sp] = nil
 			stack[sp-1] = v
 		case compiler.EQ, compiler.NE:
+			if a, ok := stack[sp-2].(Int); ok {
+				if b, ok := stack[sp-1].(Int); ok {
+					sp--
+					stack[sp-1] = BoolOf((a == b) == (op == compiler.EQ))
+					stack[sp] = nil
+					break
+				}
+			}
 			eq, eerr := EqualChecked(stack[sp-2], stack[sp-1])
 			if eerr != nil {
 				err = eerr

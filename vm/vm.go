@@ -434,22 +434,16 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 			stack[base+i] = nil
 		}
 	} else {
-		for i := argc; i < nparams; i++ {
-			stack[base+i] = Nil
-		}
-		from := nparams
-		if argc < from {
-			from = argc
-		}
-		for i := max(from, nparams); i < proto.NumLocals; i++ {
-			stack[base+i] = nil
-		}
+		// Missing arguments are nil (defaults are assigned by the code,
+		// ARGC_GT); surplus ones and the other locals start unassigned.
+		missing := Value(Nil)
 		if proto.Kind == compiler.FuncPipeline {
-			// pipeline parameters are not bound under `harn run` (§5.5)
-			for i := argc; i < nparams; i++ {
-				stack[base+i] = nil
-			}
+			missing = nil // pipeline parameters are not bound under `harn run` (§5.5)
 		}
+		for i := argc; i < nparams; i++ {
+			stack[base+i] = missing
+		}
+		clear(stack[base+nparams : base+proto.NumLocals])
 	}
 	th.sp = base + proto.NumLocals
 	// Reuse the slot (and its handler stack) when the slice has room:
