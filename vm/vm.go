@@ -5,10 +5,12 @@
 // stack of frames; each frame is a function prototype, a program counter,
 // the base of its window on the value stack (local slots first, operands
 // above) and the try handlers it has installed. Calls between Harn
-// functions push frames without recursing in Go; a builtin that calls back
-// into Harn (the callback of `.map`, an impl method, a dict member) runs a
-// nested interpreter loop, and failures leaving such a nested execution are
-// relabelled (language.md §8.2). At most MaxFrames frames exist per thread.
+// functions push frames without recursing in Go, and so do impl method
+// calls (frame.method; inline caches in cache.go); a builtin that calls
+// back into Harn (the callback of `.map`, a dict member) runs a nested
+// interpreter loop, and failures leaving such a nested execution or an
+// impl method are relabelled (language.md §8.2). At most MaxFrames frames
+// exist per thread.
 //
 // A VM holds what threads share: the universe of builtins and methods, the
 // impl method tables, standard streams and per-VM state for the standard
