@@ -362,6 +362,8 @@ func stackEffect(op Opcode, a []int) int {
 		return 1
 	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
 		return 0
+	case CONST_BINOP_JUMP:
+		return -1
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }

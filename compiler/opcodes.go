@@ -160,6 +160,7 @@ const (
 	LOCAL_BINOP       // - LOCAL_BINOP<i x m op> v             (LOAD_LOCAL i; LOAD_LOCAL x | INT x | CONST x; op)
 	LOCAL_BINOP_STORE // - LOCAL_BINOP_STORE<i x m op j _> -   (… ; STORE_LOCAL j)
 	LOCAL_BINOP_JUMP  // - LOCAL_BINOP_JUMP<i x m op t _> -    (… ; JUMP_IF_FALSE t)
+	CONST_BINOP_JUMP  // v CONST_BINOP_JUMP<x m op t> -        (INT x | CONST x; op; JUMP_IF_FALSE t)
 	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
 	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
 
@@ -209,7 +210,7 @@ var Info = [numOpcodes]OpInfo{
 	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
-	RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
+	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 }
 
 func (op Opcode) String() string {

@@ -18,6 +18,8 @@ func targetOperand(op Opcode) int {
 		return 1
 	case LOCAL_BINOP_JUMP:
 		return 4
+	case CONST_BINOP_JUMP:
+		return 3
 	}
 	return -1
 }
@@ -82,6 +84,15 @@ func fuse(fn *Func) {
 				copy(code[pc:pc+7], []int32{int32(LOCAL_BINOP_JUMP), i, x, m, int32(op), t, 0})
 			default:
 				copy(code[pc:pc+5], []int32{int32(LOCAL_BINOP), i, x, m, int32(op)})
+			}
+		case INT, CONST:
+			m := int32(1)
+			if Opcode(code[pc]) == CONST {
+				m = 2
+			}
+			if op := at(pc + 2); fusable(op) && at(pc+3) == JUMP_IF_FALSE {
+				x, t := code[pc+1], code[pc+4]
+				copy(code[pc:pc+5], []int32{int32(CONST_BINOP_JUMP), x, m, int32(op), t})
 			}
 		case FOR_NEXT:
 			if at(pc+3) == STORE_LOCAL {

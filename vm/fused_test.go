@@ -63,3 +63,33 @@ println(count(0))`, "lt\nge\nlt\nge\n9223372036854776000\n50\n30\n", ""},
 		})
 	}
 }
+
+// A comparison of the stack top with a literal, fused with its branch,
+// fails at the operator as before (expectation taken with the pass off).
+func TestFusedCompareWithLiteral(t *testing.T) {
+	src := `fn half(xs) {
+  if xs.count / 0 {
+    return "one"
+  }
+  return "other"
+}
+fn parity(n) {
+  if n.count % 2 == 0 {
+    return "even"
+  }
+  return "odd"
+}
+println(parity([1, 2]))
+println(parity([1]))
+half([1])
+`
+	out, e := runError(t, src)
+	got := ""
+	if e != nil {
+		got = describe(e)
+	}
+	want := "Runtime error: Division by zero (line 2) @2:15 | half t.harn:2:15 |  t.harn:15:1"
+	if out != "even\nodd\n" || got != want {
+		t.Errorf("got %q %q, want %q", out, got, want)
+	}
+}

@@ -494,6 +494,33 @@ loop:
 
 		case compiler.RETURN:
 			goto doReturn
+		case compiler.CONST_BINOP_JUMP:
+			x, bop := code[pc], compiler.Opcode(code[pc+2])
+			a := stack[sp-1]
+			var v Value
+			var berr error
+			if code[pc+1] == 2 {
+				v, berr = binary(bop, a, rt.consts[x])
+			} else if ai, ok := a.(Int); ok {
+				var fast bool
+				if v, fast = intBinary(bop, int64(ai), int64(x)); !fast {
+					v, berr = binary(bop, a, IntOf(int64(x)))
+				}
+			} else {
+				v, berr = binary(bop, a, IntOf(int64(x)))
+			}
+			if berr != nil {
+				opPC = pc + 1 // the operator of the fused sequence
+				err = berr
+				break loop
+			}
+			sp--
+			stack[sp] = nil
+			if truth(v) {
+				pc += 4
+			} else {
+				pc = int(code[pc+3])
+			}
 		case compiler.RETURN_LOCAL:
 			stack[sp] = stack[base+int(code[pc])]
 			sp++
@@ -610,6 +637,14 @@ loop:
 			stack[sp] = nil
 			stack[sp-1] = v
 		case compiler.EQ, compiler.NE:
+			if a, ok := stack[sp-2].(Int); ok {
+				if b, ok := stack[sp-1].(Int); ok {
+					sp--
+					stack[sp-1] = BoolOf((a == b) == (op == compiler.EQ))
+					stack[sp] = nil
+					break
+				}
+			}
 			eq, eerr := EqualChecked(stack[sp-2], stack[sp-1])
 			if eerr != nil {
 				err = eerr

@@ -5,10 +5,12 @@
 // stack of frames; each frame is a function prototype, a program counter,
 // the base of its window on the value stack (local slots first, operands
 // above) and the try handlers it has installed. Calls between Harn
-// functions push frames without recursing in Go; a builtin that calls back
-// into Harn (the callback of `.map`, an impl method, a dict member) runs a
-// nested interpreter loop, and failures leaving such a nested execution are
-// relabelled (language.md §8.2). At most MaxFrames frames exist per thread.
+// functions push frames without recursing in Go, and so do impl method
+// calls (frame.method; inline caches in cache.go); a builtin that calls
+// back into Harn (the callback of `.map`, a dict member) runs a nested
+// interpreter loop, and failures leaving such a nested execution or an
+// impl method are relabelled (language.md §8.2). At most MaxFrames frames
+// exist per thread.
 //
 // A VM holds what threads share: the universe of builtins and methods, the
 // impl method tables, standard streams and per-VM state for the standard
@@ -434,22 +436,16 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 			stack[base+i] = nil
 		}
 	} else {
-		for i := argc; i < nparams; i++ {
-			stack[base+i] = Nil
-		}
-		from := nparams
-		if argc < from {
-			from = argc
-		}
-		for i := max(from, nparams); i < proto.NumLocals; i++ {
-			stack[base+i] = nil
-		}
+		// Missing arguments are nil (defaults are assigned by the code,
+		// ARGC_GT); surplus ones and the other locals start unassigned.
+		missing := Value(Nil)
 		if proto.Kind == compiler.FuncPipeline {
-			// pipeline parameters are not bound under `harn run` (§5.5)
-			for i := argc; i < nparams; i++ {
-				stack[base+i] = nil
-			}
+			missing = nil // pipeline parameters are not bound under `harn run` (§5.5)
 		}
+		for i := argc; i < nparams; i++ {
+			stack[base+i] = missing
+		}
+		clear(stack[base+nparams : base+proto.NumLocals])
 	}
 	th.sp = base + proto.NumLocals
 	// Reuse the slot (and its handler stack) when the slice has room:
