@@ -91,8 +91,8 @@ func commentCitations(t *testing.T, path string) []citation {
 		case strings.HasPrefix(strings.TrimSpace(line), "/*"):
 			comment, inBlock = line, !strings.Contains(line, "*/")
 		default:
-			if loc := lineComment.FindStringIndex(line); loc != nil {
-				comment = line[loc[1]:]
+			if loc := lineComment.FindStringIndex(line); loc != nil && !strings.HasPrefix(line[loc[1]:], " =>") {
+				comment = line[loc[1]:] // "// =>" lines are printed output (builtindoc/examples)
 			}
 		}
 		for _, doc := range citedDoc.FindAllString(comment, -1) {
