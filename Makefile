@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e
+.PHONY: install build test test-go test-deps pg-test-deps vet conformance bench bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn`, then run the example program
 install:
@@ -170,12 +170,30 @@ bench: build
 ## bench-compare: the side-by-side harness of ../shared/bench (harn against
 ## CPython run as the real interpreter with -I, the Go-hosted interpreters,
 ## Lua, Node and native Go; outputs cross-checked, medians, ratios from one
-## run). BENCH_RUNS, BENCH_WORKLOADS, BENCH_IMPLS … pass through.
+## run). BENCH_RUNS, BENCH_WORKLOADS, BENCH_IMPLS … pass through;
+## BENCH_RSS=1 adds each median run's peak RSS.
 SHARED_BENCH ?= ../shared/bench
 BENCH_OUT    ?= bench/out
 bench-compare: build
 	@test -x $(SHARED_BENCH)/bench.sh || { echo "bench-compare: $(SHARED_BENCH)/bench.sh not found (set SHARED_BENCH)"; exit 1; }
 	$(SHARED_BENCH)/bench.sh $(CURDIR)/bin/harn $(BENCH_OUT)
+
+## pgo: regenerate cmd/harn/default.pgo, the CPU profile `go build`
+## applies to harn by default (-pgo=auto), from the nine workloads of
+## $(SHARED_BENCH)/workloads run by a harn built without it (each one's
+## profile is taken with HARN_CPUPROFILE; pprof merges them). Regenerate
+## after changes to the interpreter loop or the builtins; a stale profile
+## costs only part of the gain.
+PGO_WORKLOADS ?= fib loop strings lists dicts closures json sort methods
+pgo:
+	@test -d $(SHARED_BENCH)/workloads || { echo "pgo: $(SHARED_BENCH)/workloads not found (set SHARED_BENCH)"; exit 1; }
+	$(GO) build -pgo=off -o bin/harn-nopgo ./cmd/harn
+	@mkdir -p $(BENCH_OUT)/pgo
+	@for w in $(PGO_WORKLOADS); do \
+		echo "pgo: profiling $$w"; \
+		HARN_CPUPROFILE=$(BENCH_OUT)/pgo/$$w.prof ./bin/harn-nopgo run $(SHARED_BENCH)/workloads/$$w.harn >/dev/null || exit 1; \
+	done
+	$(GO) tool pprof -proto $(addprefix $(BENCH_OUT)/pgo/,$(addsuffix .prof,$(PGO_WORKLOADS))) > cmd/harn/default.pgo
 
 ## fuzz: run each fuzz target for FUZZTIME (default 1m)
 FUZZTIME ?= 1m
@@ -191,3 +209,11 @@ fuzz:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+## soak: the leak check, outside make test: `harn serve mcp` and `harn mcp
+## serve` over stdio and HTTP under 100,000 mixed valid and hostile
+## messages from 8 clients (SOAK_MESSAGES), memory and goroutines sampled
+## each second (cmd/harn/soak_test.go)
+SOAK_MESSAGES ?= 100000
+soak:
+	HARN_SOAK=1 HARN_SOAK_MESSAGES=$(SOAK_MESSAGES) $(GO) test -count=1 -v -timeout 60m -run '^TestSoak$$' ./cmd/harn/

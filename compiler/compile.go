@@ -214,6 +214,7 @@ func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, li
 
 func (f *fcomp) finish() *Func {
 	f.fn.NumLocals = f.nlocals
+	fuse(f.fn)
 	return f.fn
 }
 
@@ -248,12 +249,7 @@ func (f *fcomp) patch(at, k, target int) { f.fn.Code[at+1+k] = int32(target) }
 
 // patchHere points the jump at at to the current position.
 func (f *fcomp) patchHere(at int) {
-	op := Opcode(f.fn.Code[at])
-	k := 0
-	if op == ARGC_GT || op == FOR_NEXT || op == CATCH_IS {
-		k = 1
-	}
-	f.patch(at, k, f.pc())
+	f.patch(at, targetOperand(Opcode(f.fn.Code[at])), f.pc())
 }
 
 func (f *fcomp) line(pos syntax.Pos) {
@@ -290,6 +286,12 @@ func (f *fcomp) name(s string) int {
 	f.names[s] = len(f.fn.Names)
 	f.fn.Names = append(f.fn.Names, s)
 	return len(f.fn.Names) - 1
+}
+
+// cacheSlot allocates one of the function's inline cache slots (Func.NumCaches).
+func (f *fcomp) cacheSlot() int {
+	f.fn.NumCaches++
+	return f.fn.NumCaches - 1
 }
 
 func (f *fcomp) pushInt(n int64) {
@@ -356,6 +358,10 @@ func stackEffect(op Opcode, a []int) int {
 		return -a[1]
 	case CALL_INTERNAL:
 		return 1 - a[1]
+	case LOCAL_BINOP:
+		return 1
+	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
+		return 0
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }

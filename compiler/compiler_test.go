@@ -14,7 +14,8 @@ import (
 
 // TestCodeIsWellFormed compiles every conformance program and checks the
 // code of each function: known opcodes with their operand counts, jump
-// targets inside the function, and slot operands inside the frame.
+// targets on instruction boundaries (superinstructions never swallow
+// one), and slot operands inside the frame.
 func TestCodeIsWellFormed(t *testing.T) {
 	u := stdlib.NewUniverse(stdlib.Config{})
 	var files []string
@@ -54,16 +55,23 @@ var jumpOperand = map[compiler.Opcode]int{
 	compiler.JUMP: 0, compiler.JUMP_IF_FALSE: 0, compiler.JUMP_IF_TRUE: 0, compiler.JUMP_IF_NOT_NIL: 0,
 	compiler.JUMP_IF_NIL: 0, compiler.ARGC_GT: 1, compiler.FOR_NEXT: 1, compiler.SETUP_TRY: 0,
 	compiler.CATCH_IS: 1, compiler.CATCHABLE: 0, compiler.PROPAGATE: 0,
+	compiler.FOR_NEXT_STORE: 1, compiler.LOCAL_BINOP_JUMP: 4,
 }
 
 var slotOperand = map[compiler.Opcode]bool{
 	compiler.LOAD_LOCAL: true, compiler.LOAD_LOCAL_CK: true, compiler.STORE_LOCAL: true, compiler.MAKE_CELL: true,
 	compiler.CELLIFY: true, compiler.LOAD_CELL: true, compiler.STORE_CELL: true, compiler.CALLEE_LOCAL: true,
 	compiler.CALLEE_CELL: true, compiler.LOAD_LOCAL_SH: true, compiler.FOR_NEXT: true, compiler.CHECK_PARAM: true,
+	compiler.LOCAL_BINOP: true, compiler.LOCAL_BINOP_STORE: true, compiler.LOCAL_BINOP_JUMP: true,
+	compiler.RETURN_LOCAL: true, compiler.FOR_NEXT_STORE: true,
 }
 
 func checkFunc(t *testing.T, path string, f *compiler.Func) {
 	t.Helper()
+	starts := map[int]bool{len(f.Code): true}
+	for pc := 0; pc < len(f.Code); pc += 1 + compiler.Info[f.Code[pc]].Operands {
+		starts[pc] = true
+	}
 	for pc := 0; pc < len(f.Code); {
 		op := compiler.Opcode(f.Code[pc])
 		if op.String() == "OP?" {
@@ -76,6 +84,8 @@ func checkFunc(t *testing.T, path string, f *compiler.Func) {
 		if k, ok := jumpOperand[op]; ok {
 			if target := int(f.Code[pc+1+k]); target < 0 || target > len(f.Code) {
 				t.Fatalf("%s: %s: %s at %d jumps to %d (code length %d)", path, f.Name, op, pc, target, len(f.Code))
+			} else if !starts[target] {
+				t.Fatalf("%s: %s: %s at %d jumps into the middle of an instruction (%d)", path, f.Name, op, pc, target)
 			}
 		}
 		if slotOperand[op] {

@@ -225,9 +225,9 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.borrow(e.X)
 		f.line(e.At)
 		if e.Optional {
-			f.emit(GET_PROP_OPT, f.name(e.Name))
+			f.emit(GET_PROP_OPT, f.name(e.Name), f.cacheSlot())
 		} else {
-			f.emit(GET_PROP, f.name(e.Name))
+			f.emit(GET_PROP, f.name(e.Name), f.cacheSlot())
 		}
 	case *syntax.IndexExpr:
 		f.borrow(e.X)
@@ -555,9 +555,9 @@ func (f *fcomp) methodCall(e *syntax.MethodCall) {
 	}
 	f.line(e.At)
 	if e.Optional {
-		f.emit(CALL_METHOD_OPT, f.name(e.Name), len(e.Args))
+		f.emit(CALL_METHOD_OPT, f.name(e.Name), len(e.Args), f.cacheSlot())
 	} else {
-		f.emit(CALL_METHOD, f.name(e.Name), len(e.Args))
+		f.emit(CALL_METHOD, f.name(e.Name), len(e.Args), f.cacheSlot())
 	}
 }
 

@@ -6,7 +6,9 @@ package compiler
 // Stack pictures read "before OP after"; `-` is an empty stack effect.
 // Operand names: k = constant index, n = count, i = frame slot,
 // u = upvalue index, g = global slot, s = name (string table) index,
-// t = jump target (absolute code index), f = nested function index.
+// t = jump target (absolute code index), f = nested function index,
+// c = inline cache slot (Func.NumCaches; the VM remembers there what the
+// site found last time, see vm/cache.go).
 type Opcode int32
 
 const (
@@ -55,8 +57,8 @@ const (
 	CALL            //  f a1 .. an CALL<n> r
 	CALL_SPREAD     //      f args CALL_SPREAD r         (args: a list)
 	TAILCALL        //  f a1 .. an TAILCALL<n> r            (always followed by RETURN: a frame that cannot be replaced — the first frame of a nested run — calls, then returns r)
-	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n> r
-	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n> r (nil when x is nil)
+	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n c> r
+	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n c> r (nil when x is nil)
 	CALL_METHOD_SP  //      x args CALL_METHOD_SP<s o> r  (o: 1 when optional)
 	RETURN          //           v RETURN
 	MAKE_CLOSURE    //           - MAKE_CLOSURE<f> closure
@@ -103,8 +105,8 @@ const (
 	INTERP       //   p1 .. pn INTERP<n> string           (display forms concatenated)
 
 	// access
-	GET_PROP      //          x GET_PROP<s> v
-	GET_PROP_OPT  //          x GET_PROP_OPT<s> v
+	GET_PROP      //          x GET_PROP<s c> v
+	GET_PROP_OPT  //          x GET_PROP_OPT<s c> v
 	GET_INDEX     //        x i GET_INDEX v
 	GET_INDEX_OPT //        x i GET_INDEX_OPT v
 	SLICE         //    x lo hi SLICE v                    (absent bounds are nil)
@@ -148,6 +150,19 @@ const (
 	EMIT          //              v EMIT -
 	CALL_INTERNAL // a1 .. an CALL_INTERNAL<s n> r        (runtime hook by name: parallel, spawn, select, tool …)
 
+	// superinstructions, made by the peephole pass (peephole.go) from the
+	// plain sequence in parentheses. Each is exactly as long as the
+	// sequence it replaces (unused operands are written _), so jump
+	// targets and the line table stay valid; a failure is reported at the
+	// position of the operator in the sequence. x is the right operand:
+	// slot x (m 0), the literal x (m 1) or constant x (m 2); op is one of
+	// ADD SUB MUL DIV MOD EQ NE LT GT LE GE.
+	LOCAL_BINOP       // - LOCAL_BINOP<i x m op> v             (LOAD_LOCAL i; LOAD_LOCAL x | INT x | CONST x; op)
+	LOCAL_BINOP_STORE // - LOCAL_BINOP_STORE<i x m op j _> -   (… ; STORE_LOCAL j)
+	LOCAL_BINOP_JUMP  // - LOCAL_BINOP_JUMP<i x m op t _> -    (… ; JUMP_IF_FALSE t)
+	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
+	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
+
 	numOpcodes
 )
 
@@ -170,7 +185,7 @@ var Info = [numOpcodes]OpInfo{
 	CALLEE_LOCAL: {"CALLEE_LOCAL", 2}, CALLEE_CELL: {"CALLEE_CELL", 2}, CALLEE_FREE: {"CALLEE_FREE", 2},
 	CALLEE_GLOBAL: {"CALLEE_GLOBAL", 2}, CALLEE_NAME: {"CALLEE_NAME", 1}, CALLEE_UNIV: {"CALLEE_UNIV", 1},
 	CALL: {"CALL", 1}, CALL_SPREAD: {"CALL_SPREAD", 0}, TAILCALL: {"TAILCALL", 1},
-	CALL_METHOD: {"CALL_METHOD", 2}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 2}, CALL_METHOD_SP: {"CALL_METHOD_SP", 2},
+	CALL_METHOD: {"CALL_METHOD", 3}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 3}, CALL_METHOD_SP: {"CALL_METHOD_SP", 2},
 	RETURN: {"RETURN", 0}, MAKE_CLOSURE: {"MAKE_CLOSURE", 1}, PIPE: {"PIPE", 0}, PIPE_CALLEE: {"PIPE_CALLEE", 0},
 	JUMP: {"JUMP", 1}, JUMP_IF_FALSE: {"JUMP_IF_FALSE", 1}, JUMP_IF_TRUE: {"JUMP_IF_TRUE", 1},
 	JUMP_IF_NOT_NIL: {"JUMP_IF_NOT_NIL", 1}, JUMP_IF_NIL: {"JUMP_IF_NIL", 1}, ARGC_GT: {"ARGC_GT", 2},
@@ -181,7 +196,7 @@ var Info = [numOpcodes]OpInfo{
 	MAKE_DICT: {"MAKE_DICT", 1}, DICT_SET: {"DICT_SET", 0}, DICT_MERGE: {"DICT_MERGE", 0},
 	MAKE_RANGE: {"MAKE_RANGE", 1}, MAKE_STRUCT: {"MAKE_STRUCT", 3}, MAKE_VARIANT: {"MAKE_VARIANT", 3},
 	INTERP:   {"INTERP", 1},
-	GET_PROP: {"GET_PROP", 1}, GET_PROP_OPT: {"GET_PROP_OPT", 1}, GET_INDEX: {"GET_INDEX", 0},
+	GET_PROP: {"GET_PROP", 2}, GET_PROP_OPT: {"GET_PROP_OPT", 2}, GET_INDEX: {"GET_INDEX", 0},
 	GET_INDEX_OPT: {"GET_INDEX_OPT", 0}, SLICE: {"SLICE", 0}, SET_PATH: {"SET_PATH", 3},
 	ITER: {"ITER", 0}, FOR_NEXT: {"FOR_NEXT", 2}, PAIR_SPLIT: {"PAIR_SPLIT", 0},
 	PAT_DICT: {"PAT_DICT", 0}, PAT_LIST: {"PAT_LIST", 0}, DICT_KEY: {"DICT_KEY", 1}, DICT_REST: {"DICT_REST", 1},
@@ -193,6 +208,8 @@ var Info = [numOpcodes]OpInfo{
 	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0},
 	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
+	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
+	RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 }
 
 func (op Opcode) String() string {

@@ -77,6 +77,10 @@ type Func struct {
 	Funcs     []*Func
 	FreeVars  []FreeVar
 	Lines     []LineEntry
+	// NumCaches counts the inline cache slots the VM keeps for this
+	// function: one per method call and property read site (the c
+	// operand of CALL_METHOD and GET_PROP).
+	NumCaches int
 	IsGen     bool // contains yield: calling it makes a generator
 	IsStream  bool // gen fn with emit: calling it makes a stream
 	HasCheck  bool // some parameter has a runtime type check

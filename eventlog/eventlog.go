@@ -50,6 +50,10 @@ type TopicRecord struct {
 type Log interface {
 	// Append adds rec to topic and returns its id (1, 2, … per topic).
 	Append(ctx context.Context, topic string, rec Record) (int64, error)
+	// AppendAll appends records, in order, in one transaction: all of
+	// them or none. It returns their ids. Writers of many small records
+	// (observability) use it to pay for one commit instead of one each.
+	AppendAll(ctx context.Context, records ...TopicRecord) ([]int64, error)
 	// Read returns up to limit records of topic whose id is > after, in
 	// ascending id order. limit <= 0 means no limit.
 	Read(ctx context.Context, topic string, after int64, limit int) ([]Record, error)
@@ -121,6 +125,15 @@ type Inbox interface {
 	// the same transaction. When a delivery with d.ID already exists it
 	// changes nothing and returns the stored delivery and false.
 	Accept(ctx context.Context, d Delivery, records ...TopicRecord) (Delivery, bool, error)
+	// AcceptLeased is Accept for a delivery due now that the caller runs
+	// itself: a new delivery is stored already leased to owner for ttl
+	// (Attempts 1, the first fencing token) in the same transaction, so
+	// the node that accepts an event need not Claim it; d.DueAtMs is
+	// ignored. A known idempotency key changes nothing, as with Accept:
+	// the Lease then holds the stored delivery and no owner, and the bool
+	// is false. Crash-wise the lease is like any other: if the caller
+	// dies, it expires and the delivery is claimed again.
+	AcceptLeased(ctx context.Context, d Delivery, owner string, ttl time.Duration, records ...TopicRecord) (Lease, bool, error)
 	// Claim leases to owner, for ttl, up to n deliveries that are Pending
 	// and due, or Leased with an expired lease, oldest due first. Each
 	// claim increments Attempts.

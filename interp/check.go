@@ -16,8 +16,37 @@ import (
 // warnings (Severity tells them apart). env holds the type declarations
 // the file's imports make visible (nil: none); the checker adds the
 // file's own.
-func checkFile(f *syntax.File, info *resolve.Info, env *types.Env) diag.List {
-	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env}))
+func checkFile(f *syntax.File, info *resolve.Info, env *types.Env, u *vm.Universe) diag.List {
+	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env, Library: library{u}}))
+}
+
+// library shows the checker the builtins' signatures, from the one
+// descriptor table the universe was built from.
+type library struct{ u *vm.Universe }
+
+func (l library) BuiltinSig(name string) (string, bool) {
+	if b := l.u.Builtin(name); b != nil {
+		return b.Sig, true
+	}
+	return "", false
+}
+
+func (l library) MethodSig(recv, name string) (string, bool) {
+	if m := l.u.Method(recv, name); m != nil {
+		return m.Sig, true
+	}
+	if l.u.Method(recv, "*") != nil {
+		return "", true
+	}
+	return "", false
+}
+
+func (l library) MethodNames(recv string) []string {
+	var out []string
+	for _, m := range l.u.Methods(recv) {
+		out = append(out, m.Name)
+	}
+	return out
 }
 
 // stdQuiet drops the warnings of embedded std/* modules: they are the

@@ -388,7 +388,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		split(info.Warnings)
 	}
 	if len(info.Errors) == 0 {
-		split(checkFile(m.Syntax, info, env))
+		split(checkFile(m.Syntax, info, env, s.Universe))
 	}
 	m.Info, m.env = info, env
 	m.state = stReady

@@ -54,6 +54,9 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	opts.Stdout = out
 	opts.Stderr = stderr
 	s := NewSession(opts)
+	// Only the program's own threads can end its waits here (no server or
+	// host starts threads), so a wait none of them can end is a deadlock.
+	s.VM.DetectDeadlocks()
 	defer func() {
 		if r := recover(); r != nil {
 			out.Flush()

@@ -52,6 +52,33 @@ type Accepted struct {
 // idempotency key ("" means the event id); the event map is completed
 // with id, provider and kind when it lacks them.
 func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key string) (Accepted, error) {
+	d, records, env, err := o.prepare(b, env, key)
+	if err != nil {
+		return Accepted{}, err
+	}
+	stored, isNew, err := o.log.Inbox().Accept(ctx, d, records...)
+	if err != nil {
+		return Accepted{}, err
+	}
+	if !isNew {
+		return o.known(stored)
+	}
+	o.poke()
+	return Accepted{Envelope: env, New: true}, nil
+}
+
+// known is the Accepted of an idempotency key stored before.
+func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
+	var prev Envelope
+	if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
+		return Accepted{}, fmt.Errorf("stored delivery %s: %v", stored.ID, err)
+	}
+	return Accepted{Envelope: prev}, nil
+}
+
+// prepare completes an event for binding b and builds its delivery and
+// the records accepting it appends.
+func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.Delivery, []eventlog.TopicRecord, Envelope, error) {
 	if env.EventID == "" {
 		env.EventID = NewEventID()
 	}
@@ -72,13 +99,25 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	if env.TraceID != "" {
 		env.Event["trace_id"] = env.TraceID
 	}
+	if _, ok := env.Event["autonomy_tier"]; !ok && b.Tier != "" {
+		env.Event["autonomy_tier"] = b.Tier // the handler acts in this mode
+	}
+	if env.Source != "replay" && env.Source != "dlq_retry" { // a replay runs again by design
+		dk, err := dedupeKey(b, env.Event)
+		if err != nil {
+			return eventlog.Delivery{}, nil, env, err
+		}
+		if dk != "" {
+			key = dk
+		}
+	}
 	now := o.opts.Now()
 	if _, ok := env.Event["received_at"]; !ok {
 		env.Event["received_at"] = now.UTC().Format(time.RFC3339Nano)
 	}
 	envJSON, err := json.Marshal(env)
 	if err != nil {
-		return Accepted{}, fmt.Errorf("event is not JSON data: %v", err)
+		return eventlog.Delivery{}, nil, env, fmt.Errorf("event is not JSON data: %v", err)
 	}
 	var replayOf any
 	if env.ReplayOfEventID != "" {
@@ -104,19 +143,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 	}
 	d := eventlog.Delivery{ID: key, BindingID: b.ID, Envelope: envJSON, DueAtMs: o.flow.dueAt(b, env.Event, ms)}
 	o.flow.noteAccepted(b, env.Event, env.EventID, now)
-	stored, isNew, err := o.log.Inbox().Accept(ctx, d, records...)
-	if err != nil {
-		return Accepted{}, err
-	}
-	if !isNew {
-		var prev Envelope
-		if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
-			return Accepted{}, fmt.Errorf("stored delivery %s: %v", key, err)
-		}
-		return Accepted{Envelope: prev}, nil
-	}
-	o.poke()
-	return Accepted{Envelope: env, New: true}, nil
+	return d, records, env, nil
 }
 
 func (o *Orchestrator) headers(env Envelope) map[string]string {
@@ -170,7 +197,7 @@ func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, k
 	}
 	ch := o.await(env.EventID)
 	defer o.unawait(env.EventID)
-	acc, err := o.Accept(ctx, b, env, key)
+	acc, err := o.acceptToRun(ctx, b, env, key)
 	if err != nil {
 		return Handle{}, err
 	}
@@ -180,6 +207,42 @@ func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, k
 		return h, err
 	}
 	return o.wait(ctx, acc.Envelope, ch)
+}
+
+// acceptToRun accepts an event that its caller waits for. When this node
+// has a free worker and the event is due now, the delivery is accepted
+// already leased to this node (AcceptLeased) and runs at once: one write
+// to the log, not an Accept and then a Claim. Otherwise it is accepted
+// for the work loop (Accept).
+func (o *Orchestrator) acceptToRun(ctx context.Context, b *Binding, env Envelope, key string) (Accepted, error) {
+	if !o.started.Load() || o.ctx.Err() != nil || b.Priority != nil {
+		return o.Accept(ctx, b, env, key)
+	}
+	select {
+	case o.slots <- struct{}{}:
+	default:
+		return o.Accept(ctx, b, env, key)
+	}
+	release := func() { <-o.slots }
+	d, records, env, err := o.prepare(b, env, key)
+	if err != nil {
+		release()
+		return Accepted{}, err
+	}
+	l, isNew, err := o.log.Inbox().AcceptLeased(ctx, d, o.opts.Owner, o.opts.LeaseTTL, records...)
+	if err != nil || !isNew {
+		release()
+		if err != nil {
+			return Accepted{}, err
+		}
+		return o.known(l.Delivery)
+	}
+	o.inFlight.Add(1)
+	go func() {
+		defer func() { release(); o.inFlight.Add(-1) }()
+		o.run(l)
+	}()
+	return Accepted{Envelope: env, New: true}, nil
 }
 
 func (o *Orchestrator) await(eventID string) chan Handle {
@@ -241,7 +304,11 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 	if err := o.view.refresh(ctx); err != nil {
 		return h, err
 	}
-	if d, ok := o.view.lastDispatch(env.EventID); ok {
+	d, ok, err := o.view.lastDispatch(ctx, env.EventID)
+	if err != nil {
+		return h, err
+	}
+	if ok {
 		h.Status, h.Result = d.Status, d.Result
 		if d.Error != nil {
 			e := *d.Error
@@ -258,7 +325,7 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 // workLoop claims due deliveries and runs them, at most Workers at once.
 func (o *Orchestrator) workLoop() {
 	defer o.wg.Done()
-	slots := make(chan struct{}, o.opts.Workers)
+	slots := o.slots
 	defer func() { // wait for the attempts in flight
 		for i := 0; i < cap(slots); i++ {
 			slots <- struct{}{}
@@ -315,6 +382,11 @@ type attempt struct {
 	errorClass string
 	extra      []eventlog.TopicRecord // e.g. the worker:// job
 	durationMs int64
+	ran        bool  // the handler ran (an autonomous decision at tier act_auto)
+	denied     bool  // a budget stopped it
+	hopeless   bool  // straight to the DLQ, whatever the retry policy
+	retryAtMs  int64 // pending again at this instant, whatever the retry policy
+	batched    bool  // the outcome of a batch this event joined
 }
 
 // run executes one leased attempt and records it.
@@ -369,12 +441,17 @@ func (o *Orchestrator) renew(ctx context.Context, lost context.CancelFunc, l *ev
 func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope) attempt {
 	start := o.opts.Now()
 	p := o.proj.Load()
+	if ok, err := passesFilter(b, env.Event); err != nil {
+		return attempt{status: "failed", err: err, errorClass: "predicate_panic", durationMs: since(o, start)}
+	} else if !ok {
+		return attempt{status: "skipped", result: map[string]any{"reason": "filter " + b.Filter + " did not match"}, durationMs: since(o, start)}
+	}
 	if b.WhenRef != nil {
 		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if b.WhenBudget != nil && b.WhenBudget.Timeout > 0 {
 			pctx, cancel = context.WithTimeout(ctx, b.WhenBudget.Timeout)
 		}
-		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event)
+		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event, b.SecretValues)
 		cancel()
 		if err != nil {
 			return attempt{status: "failed", err: fmt.Errorf("predicate %s: %v", b.When, err), errorClass: "predicate_panic", durationMs: since(o, start)}
@@ -383,6 +460,28 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 			return attempt{status: "skipped", result: map[string]any{"reason": "predicate " + b.When + " returned false"}, durationMs: since(o, start)}
 		}
 	}
+	if a := o.checkBudget(ctx, b); a != nil {
+		a.durationMs = since(o, start)
+		return *a
+	}
+	var input any = env.Event
+	if b.Flow.Batch != nil {
+		x, lead := o.batches.join(b, env)
+		if !lead {
+			a := x.await(ctx)
+			a.durationMs = since(o, start)
+			return a
+		}
+		a := o.runGated(ctx, p, b, env, o.batches.collect(ctx, b, env, x), start)
+		x.finish(a)
+		return a
+	}
+	return o.runGated(ctx, p, b, env, input, start)
+}
+
+// runGated passes the flow-control gates and runs the handler once with
+// input (the event, or a batch's list of events).
+func (o *Orchestrator) runGated(ctx context.Context, p *project, b *Binding, env Envelope, input any, start time.Time) attempt {
 	release, skip, err := o.flow.acquire(ctx, b, env)
 	if err != nil {
 		return attempt{status: "failed", err: err, errorClass: "unknown", durationMs: since(o, start)}
@@ -396,7 +495,8 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		hctx, cancel = context.WithTimeout(ctx, b.Timeout)
 	}
 	defer cancel()
-	a := o.invoke(hctx, p, b, env)
+	a := o.invoke(hctx, p, b, env, input)
+	a.ran = true
 	if a.err != nil && errors.Is(hctx.Err(), context.DeadlineExceeded) {
 		a.err, a.errorClass = fmt.Errorf("handler timed out after %s", b.Timeout), "handler_timeout"
 	}
@@ -407,10 +507,10 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 func since(o *Orchestrator, t time.Time) int64 { return o.opts.Now().Sub(t).Milliseconds() }
 
 // invoke runs the handler once.
-func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope) attempt {
+func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env Envelope, input any) attempt {
 	switch b.Handler.Kind {
 	case "local":
-		res, err := p.rt.Call(ctx, b.Handler, env.Event)
+		res, err := p.rt.Call(ctx, b.Handler, input, b.SecretValues)
 		if err != nil {
 			return attempt{status: "failed", err: err, errorClass: "handler_panic"}
 		}
@@ -440,6 +540,10 @@ type dispatchRecord struct {
 	Result          any     `json:"result"`
 	RetryAtMs       int64   `json:"retry_at_ms,omitempty"`
 	DLQEntryID      string  `json:"dlq_entry_id,omitempty"`
+	CostUSDMicros   int64   `json:"cost_usd_micros,omitempty"`
+	Tokens          int64   `json:"tokens,omitempty"`
+	Tier            string  `json:"tier,omitempty"`
+	Autonomous      bool    `json:"autonomous,omitempty"`
 }
 
 // DLQEntry is a dead-lettered delivery (trigger.dlq, kind dlq_entry).
@@ -504,6 +608,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	if b != nil {
 		rec.HandlerKind, rec.TargetURI = b.Handler.Kind, b.Handler.String()
 	}
+	account(b, a, &rec)
 	handle := Handle{EventID: env.EventID, Status: a.status, BindingID: env.BindingID, BindingVersion: env.BindingVersion,
 		ReplayOfEventID: rec.ReplayOfEventID, Error: errText, Result: a.result}
 
@@ -516,8 +621,13 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	switch {
 	case a.status == "succeeded" || a.status == "skipped":
 		records = append(records, outbox("dispatch_"+a.status))
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Done, "", records...)
-	case !hopeless && b != nil && l.Attempts <= b.Retry.Max:
+	case a.retryAtMs > 0 && !hopeless:
+		rec.RetryAtMs = a.retryAtMs
+		records = append(records, outbox("dispatch_failed"))
+		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
+	case !hopeless && !a.hopeless && b != nil && l.Attempts <= b.Retry.Max:
 		rec.RetryAtMs = now.Add(b.Retry.Delay(l.Attempts)).UnixMilli()
 		records = append(records, outbox("dispatch_failed"))
 		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
@@ -530,6 +640,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 		dh["entry_id"] = entry.ID
 		records = append(records, outbox("dispatch_dlq"),
 			eventlog.TopicRecord{Topic: TopicDLQ, Record: eventlog.Record{Kind: "dlq_entry", Payload: entryJSON, Headers: dh, OccurredAtMs: ms}})
+		records = append(records, trustRecord(env, b, a, rec, l.Attempts, now)...)
 		err = o.log.Inbox().Complete(ctx, l, eventlog.Dead, entry.Error, records...)
 	}
 	if err != nil {

@@ -26,8 +26,9 @@ import (
 //     skipped.
 //   - priority: high-priority events are due earlier, so workers claim
 //     them first (claims go oldest due first).
-//   - batch and budget limits are validated, reported by inspect and
-//     counted; budget.max_concurrent gates like concurrency.
+//   - budget.max_concurrent gates like concurrency.
+//
+// A batch (batch.go) passes the gates once, as its leader's event.
 type flow struct {
 	mu       sync.Mutex
 	running  map[string]int // concurrency / singleton / max_concurrent partitions
@@ -298,10 +299,11 @@ func (f *flow) report(b *Binding) map[string]any {
 		gate("singleton", g, map[string]any{})
 	}
 	if g := fl.Batch; g != nil {
-		cfg := map[string]any{"size": g.Size, "enforced": false}
-		if g.Timeout > 0 {
-			cfg["timeout"] = g.Timeout.String()
+		timeout := g.Timeout
+		if timeout <= 0 {
+			timeout = DefaultBatchTimeout
 		}
+		cfg := map[string]any{"size": g.Size, "timeout": timeout.String()}
 		gate("batch", g, cfg)
 	}
 	if p := b.Priority; p != nil {

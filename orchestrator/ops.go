@@ -79,7 +79,10 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
-	rec, ok := o.view.event(eventID)
+	rec, ok, err := o.view.event(ctx, eventID)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, fmt.Errorf("unknown trigger event id '%s'", eventID)
 	}

@@ -75,8 +75,11 @@ type Orchestrator struct {
 	proj atomic.Pointer[project]
 	view *view
 	flow *flow
+	// batches collects the events of batch bindings on this node.
+	batches batcher
 
 	wake     chan struct{}
+	slots    chan struct{} // one per attempt running on this node (Workers)
 	waitMu   sync.Mutex
 	waiters  map[string]chan Handle
 	inFlight atomic.Int64
@@ -141,8 +144,8 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 		host, _ := os.Hostname()
 		opts.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
 	}
-	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), waiters: map[string]chan Handle{}}
-	o.view = newView(opts.Log)
+	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), slots: make(chan struct{}, opts.Workers), waiters: map[string]chan Handle{}}
+	o.view = newView(opts.Log, opts.Now)
 	o.flow = newFlow()
 	o.status.Store("running")
 	o.ctx, o.cancel = context.WithCancel(context.Background())
@@ -209,6 +212,12 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 			}
 		}
 	}
+	for _, b := range p.order {
+		if !hasConnector(b.Kind) {
+			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: trigger %s (kind %s, provider %s): this build runs no %s connector; the trigger fires only through harn.trigger.fire or harn orchestrator fire\n",
+				b.ID, b.Kind, b.Provider, b.Kind)
+		}
+	}
 	o.proj.Store(p)
 	if o.started.Load() {
 		o.startCron()
@@ -224,6 +233,18 @@ func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, paylo
 	}
 	_, err = o.log.Append(ctx, topic, eventlog.Record{Kind: kind, Payload: b, Headers: headers, OccurredAtMs: at})
 	return err
+}
+
+// hasConnector says whether this build brings events of a binding kind
+// in by itself: cron runs a schedule, webhook and a2a-push receive HTTP
+// deliveries, manual triggers need none. poll, stream and predicate
+// bindings have no connector yet.
+func hasConnector(kind string) bool {
+	switch kind {
+	case "poll", "stream", "predicate":
+		return false
+	}
+	return true
 }
 
 // lifecycleRecord is the payload of a triggers.lifecycle record.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -465,4 +466,60 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// claimCounter is a memory log whose inbox counts the deliveries Claim
+// hands out.
+type claimCounter struct {
+	*memory.Log
+	mu      sync.Mutex
+	claimed []string
+}
+
+func (c *claimCounter) Inbox() eventlog.Inbox { return c }
+
+func (c *claimCounter) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
+	ls, err := c.Log.Claim(ctx, owner, n, ttl)
+	c.mu.Lock()
+	for _, l := range ls {
+		c.claimed = append(c.claimed, l.ID)
+	}
+	c.mu.Unlock()
+	return ls, err
+}
+
+// A fired event that a free worker of the node can run is accepted
+// already leased to the node and runs without a Claim; a failed attempt
+// goes back to the inbox and its retries are claimed as usual.
+func TestFireRunsWithoutClaim(t *testing.T) {
+	log := &claimCounter{Log: memory.New()}
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "cron-ok", nil)
+	if h.Status != "succeeded" {
+		t.Fatalf("%+v", h)
+	}
+	d, err := log.Get(context.Background(), h.EventID)
+	if err != nil || d.State != eventlog.Done || d.Attempts != 1 {
+		t.Fatalf("delivery %+v, %v", d, err)
+	}
+	h = fire(t, o, "flaky", nil)
+	if h.Status != "failed" {
+		t.Fatalf("first attempt of flaky: %+v", h)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d, _ := log.Get(context.Background(), h.EventID)
+		if d.State == eventlog.Done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flaky never succeeded: %+v", d)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if want := []string{h.EventID, h.EventID}; !slices.Equal(log.claimed, want) {
+		t.Errorf("claimed %v, want only flaky's two retries %v", log.claimed, want)
+	}
 }

@@ -198,23 +198,27 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	}
 	triggers := []trig{}
 	daily, hourly := 0.0, 0.0
+	var usedToday, usedHour int64
 	for _, b := range o.Bindings() {
 		m := o.metrics(b)
 		triggers = append(triggers, trig{ID: b.ID, Provider: b.Provider, Kind: b.Kind, Handler: b.Handler.String(), Version: b.Version, State: o.state(b),
 			Metrics: map[string]any{"received": m.Received, "dispatched": m.Dispatched, "failed": m.Failed, "in_flight": m.InFlight,
-				"autonomous_decisions_total": 0, "autonomous_decisions_hour": 0, "autonomous_decisions_today": 0},
+				"autonomous_decisions_total": m.AutonomousDecisionsTotal, "autonomous_decisions_hour": m.AutonomousDecisionsHour,
+				"autonomous_decisions_today": m.AutonomousDecisionsToday},
 			FlowControl: o.flow.report(b)})
+		usedToday += m.CostTodayUSDMicros
+		usedHour += m.CostHourUSDMicros
 		if b.Budget != nil {
 			daily += b.Budget.DailyCostUSD
 			hourly += b.Budget.HourlyCostUSD
 		}
 	}
-	budget := map[string]any{"used_today_usd": 0.0, "used_hour_usd": 0.0}
+	budget := map[string]any{"used_today_usd": float64(usedToday) / 1e6, "used_hour_usd": float64(usedHour) / 1e6}
 	if daily > 0 {
-		budget["daily_limit_usd"], budget["remaining_today_usd"] = daily, daily
+		budget["daily_limit_usd"], budget["remaining_today_usd"] = daily, max(0, daily-float64(usedToday)/1e6)
 	}
 	if hourly > 0 {
-		budget["hourly_limit_usd"], budget["remaining_hour_usd"] = hourly, hourly
+		budget["hourly_limit_usd"], budget["remaining_hour_usd"] = hourly, max(0, hourly-float64(usedHour)/1e6)
 	}
 	var snapshot any
 	if o.opts.StateDir != "" {
@@ -310,9 +314,9 @@ func (o *Orchestrator) Event(ctx context.Context, id string) (*EventTrace, error
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
-	rec, ok := o.view.event(id)
-	if !ok {
-		return nil, nil
+	rec, ok, err := o.view.event(ctx, id)
+	if err != nil || !ok {
+		return nil, err
 	}
 	et := &EventTrace{LogEventID: rec.LogID, BindingID: rec.BindingID, BindingVersion: rec.BindingVersion, ReplayOfEventID: rec.ReplayOf, Event: rec.Event}
 	trace, _ := rec.Event["trace_id"].(string)
@@ -320,28 +324,16 @@ func (o *Orchestrator) Event(ctx context.Context, id string) (*EventTrace, error
 		et.Trace.TraceID = &trace
 	}
 	related := func(topic string) ([]map[string]any, error) {
-		recs, err := o.log.Read(ctx, topic, 0, 0)
-		if err != nil {
-			return nil, err
-		}
 		out := []map[string]any{}
-		for _, r := range recs {
-			match := r.Headers["event_id"] == id || (trace != "" && r.Headers["trace_id"] == trace)
-			if !match && strings.Contains(string(r.Payload), id) {
-				var p struct {
-					Context struct {
-						EventID string `json:"event_id"`
-					} `json:"context"`
-				}
-				match = json.Unmarshal(r.Payload, &p) == nil && p.Context.EventID == id
+		for _, rid := range o.view.relatedTo(id, topic) {
+			r, err := readOne(ctx, o.log, topic, rid)
+			if err != nil {
+				return nil, err
 			}
-			if match {
-				out = append(out, map[string]any{"id": r.ID, "kind": r.Kind, "occurred_at_ms": r.OccurredAtMs, "headers": r.Headers, "payload": json.RawMessage(r.Payload)})
-			}
+			out = append(out, map[string]any{"id": r.ID, "kind": r.Kind, "occurred_at_ms": r.OccurredAtMs, "headers": r.Headers, "payload": json.RawMessage(r.Payload)})
 		}
 		return out, nil
 	}
-	var err error
 	if et.Trace.Outbox, err = related(TopicOutbox); err != nil {
 		return nil, err
 	}
@@ -368,12 +360,7 @@ func (o *Orchestrator) Events(ctx context.Context) ([]EventRef, error) {
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
-	recs := o.view.eventList()
-	out := make([]EventRef, len(recs))
-	for i, r := range recs {
-		out[i] = EventRef{r.EventID, r.LogID}
-	}
-	return out, nil
+	return o.view.eventList(), nil
 }
 
 // PendingDLQ lists the pending DLQ entries.

@@ -98,17 +98,27 @@ func (r *Runtime) load(path string) (*interp.Module, error) {
 }
 
 // Call runs a local function with the event as a Harn dict and returns
-// its result as JSON. A function that throws, or returns Err(x), fails;
-// ctx's end cancels the Harn thread.
-func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any) (any, error) {
+// its result as JSON. A function with a second parameter receives the
+// binding's secrets in it, as a dict (never in the event, which the log
+// keeps). A function that throws, or returns Err(x), fails; ctx's end
+// cancels the Harn thread.
+func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string) (any, error) {
 	fn := r.fns[h.File+"::"+h.Function]
 	if fn == nil {
 		return nil, fmt.Errorf("handler %s is not loaded", h.Reference)
 	}
+	args := []vm.Value{tool.FromJSON(event)}
+	if len(fn.Proto.Params) >= 2 {
+		s := make(map[string]any, len(secrets))
+		for k, v := range secrets {
+			s[k] = v
+		}
+		args = append(args, tool.FromJSON(s))
+	}
 	th := r.sess.VM.NewThread()
 	stop := context.AfterFunc(ctx, th.Cancel)
 	defer stop()
-	res, err := th.CallPlain(fn, []vm.Value{tool.FromJSON(event)})
+	res, err := th.CallPlain(fn, args)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -17,8 +18,9 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// Triggers: the event sources of cron and webhook bindings. Manual
-// bindings have none; any binding can also be fired through Fire.
+// Triggers: the event sources of cron bindings, and of webhook and
+// a2a-push bindings, whose deliveries arrive on the HTTP listener.
+// Manual bindings have none; any binding can also be fired through Fire.
 
 var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
@@ -116,8 +118,8 @@ type WebhookAck struct {
 	Duplicate bool   `json:"duplicate"`
 }
 
-// ServeWebhook serves the deliveries of the webhook bindings, each at its
-// path (default /hooks/<id>). A binding with a secret requires a valid
+// ServeWebhook serves the deliveries of the webhook and a2a-push
+// bindings, each at its path (default /hooks/<id>, /a2a/<id>). A binding with a secret requires a valid
 // HMAC signature (and, for the harn scheme, a timestamp inside the
 // replay window); for one without, unsigned decides (nil admits all) —
 // the MCP server passes its own authentication there. A delivery id
@@ -127,7 +129,7 @@ type WebhookAck struct {
 func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(http.ResponseWriter, *http.Request) bool) (ok bool) {
 	var b *Binding
 	for _, x := range o.Bindings() {
-		if x.Kind == "webhook" && x.Webhook != nil && x.Webhook.Path == r.URL.Path {
+		if x.Webhook != nil && x.Webhook.Path == r.URL.Path {
 			b = x
 			break
 		}
@@ -207,6 +209,12 @@ func verifySignature(scheme string, secret []byte, sigHeader, tsHeader string, w
 	if sig == "" {
 		return "missing signature header " + sigHeader
 	}
+	if scheme == "token" {
+		if subtle.ConstantTimeCompare([]byte(sig), secret) != 1 {
+			return "token mismatch"
+		}
+		return ""
+	}
 	mac := hmac.New(sha256.New, secret)
 	if scheme == "harn" {
 		ts := r.Header.Get(tsHeader)
@@ -244,7 +252,7 @@ func Sign(secret []byte, ts int64, body []byte) string {
 // the snapshot).
 func (o *Orchestrator) ServingWebhooks() {
 	for _, b := range o.Bindings() {
-		if b.Kind == "webhook" {
+		if b.Webhook != nil {
 			o.addConnectors(b.Provider)
 		}
 	}

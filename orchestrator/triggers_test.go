@@ -209,3 +209,68 @@ func githubSig(secret []byte, body string) string {
 	mac.Write([]byte(body))
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
+
+// TestA2APush: an a2a-push binding receives A2A push notifications on
+// the listener (default /a2a/<id>), checking the notification token when
+// the manifest names one.
+func TestA2APush(t *testing.T) {
+	t.Setenv("HARN_TEST_A2A_TOKEN", "tok-123")
+	src := `
+[[triggers]]
+id = "reviews"
+kind = "a2a-push"
+handler = "ok"
+webhook = { secret_env = "HARN_TEST_A2A_TOKEN" }
+
+[[triggers]]
+id = "open-push"
+kind = "a2a-push"
+handler = "ok"
+`
+	path := writeProject(t, src, "fn ok(e) { return {kind: e.kind, state: e.payload.status.state} }", "")
+	log := memory.New()
+	o := start(t, log, path)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !o.ServeWebhook(w, r, nil) {
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	post := func(p string, h map[string]string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", srv.URL+p, strings.NewReader(`{"id":"task-1","kind":"task","status":{"state":"completed"}}`))
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	if code, out := post("/a2a/reviews", nil); code != 401 || out["error"] != "missing signature header X-A2A-Notification-Token" {
+		t.Fatalf("no token: %d %v", code, out)
+	}
+	if code, _ := post("/a2a/reviews", map[string]string{"X-A2A-Notification-Token": "tok-999"}); code != 401 {
+		t.Fatalf("wrong token: %d", code)
+	}
+	code, out := post("/a2a/reviews", map[string]string{"X-A2A-Notification-Token": "tok-123"})
+	if code != 202 || out["status"] != "accepted" {
+		t.Fatalf("good token: %d %v", code, out)
+	}
+	if code, _ := post("/a2a/open-push", nil); code != 202 {
+		t.Fatalf("no token configured: %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	h, err := o.wait(ctx, Envelope{EventID: out["event_id"].(string), BindingID: "reviews", BindingVersion: 1}, make(chan Handle))
+	if err != nil || h.Status != "succeeded" || js(h.Result) != `{"kind":"a2a.task.received","state":"completed"}` {
+		t.Fatalf("dispatch: %s %v", js(h), err)
+	}
+	o.ServingWebhooks()
+	if c := o.connectorList(); js(c) != `["a2a-push"]` {
+		t.Fatalf("connectors %v", c)
+	}
+}

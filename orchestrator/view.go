@@ -1,19 +1,26 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/harnlang/harn/eventlog"
 )
 
 // view folds the dispatch topics of the log into what the tools report:
 // per-binding metrics, the attempts of events still in progress, the
-// pending DLQ entries, the recorded events and the recent dispatches.
-// It reads each topic from where it stopped, so every node and the
-// operator CLI compute the same figures from the shared log.
+// pending DLQ entries and the recent dispatches, plus an index that says
+// where each event's records are. It reads each topic from where it
+// stopped, so every node and the operator CLI compute the same figures
+// from the shared log, and it keeps no record it can read again: events,
+// outcomes and related records are kept as log ids and read back when
+// asked for, so its memory grows by a few ids per event, not with the
+// payloads.
 type view struct {
 	log     eventlog.Log
 	mu      sync.Mutex
@@ -23,11 +30,21 @@ type view struct {
 	open    map[string][]AttemptInfo // attempts of events without a final outcome
 	retry   map[string]bool          // events waiting for a retry
 	dlq     map[string]*DLQEntry     // pending entries
-	dlqAll  map[string]bool          // every entry id ever recorded
-	events  []recordedEvent          // in log order
-	byEvent map[string]int           // event id -> index in events
-	recent  []dispatchRecord         // last dispatch records, newest last
-	last    map[string]dispatchRecord
+	events  []EventRef               // in log order
+	byEvent map[string]*eventIndex
+	byTrace map[string][]string // trace id -> the events it started
+	recent  []dispatchRecord    // last dispatch records, newest last
+	spend   map[string]spend    // by binding id
+	now     func() time.Time
+}
+
+// eventIndex locates an event's records: its triggers.events record, its
+// latest outcome on trigger.outbox, and the records related to it
+// (harn://event/<id>) by topic.
+type eventIndex struct {
+	logID   int64
+	last    int64 // trigger.outbox id of the latest outcome, 0 before one
+	related map[string][]int64
 }
 
 // Metrics are a binding's counters (harn.trigger.list).
@@ -45,8 +62,55 @@ type Metrics struct {
 	AutonomousDecisionsToday int64  `json:"autonomous_decisions_today"`
 	AutonomousDecisionsHour  int64  `json:"autonomous_decisions_hour"`
 	Skipped                  int64  `json:"-"`
+	TokensTotal              int64  `json:"-"`
 }
 
+// spend is a binding's cost and autonomous decisions per clock hour
+// (unix ms of the hour's start), for the last day or so.
+type spend map[int64]*hourSpend
+
+type hourSpend struct{ costMicros, decisions int64 }
+
+// add counts a dispatch record and forgets the hours more than a day
+// older than it.
+func (s spend) add(atMs, costMicros int64, decision bool) {
+	h := atMs - atMs%hourMs
+	x := s[h]
+	if x == nil {
+		x = &hourSpend{}
+		s[h] = x
+		for k := range s {
+			if k < h-25*hourMs {
+				delete(s, k)
+			}
+		}
+	}
+	x.costMicros += costMicros
+	if decision {
+		x.decisions++
+	}
+}
+
+const hourMs = int64(time.Hour / time.Millisecond)
+
+// fill sets the today (UTC day) and this-hour figures of m as of now.
+func (s spend) fill(m *Metrics, now time.Time) {
+	ms := now.UnixMilli()
+	hour := ms - ms%hourMs
+	day := ms - ms%(24*hourMs)
+	for h, x := range s {
+		if h >= day && h <= ms {
+			m.CostTodayUSDMicros += x.costMicros
+			m.AutonomousDecisionsToday += x.decisions
+		}
+		if h == hour {
+			m.CostHourUSDMicros += x.costMicros
+			m.AutonomousDecisionsHour += x.decisions
+		}
+	}
+}
+
+// recordedEvent is a triggers.events record.
 type recordedEvent struct {
 	LogID          int64
 	EventID        string
@@ -59,9 +123,53 @@ type recordedEvent struct {
 
 const recentDispatches = 20
 
-func newView(log eventlog.Log) *view {
+func newView(log eventlog.Log, now func() time.Time) *view {
 	return &view{log: log, cursors: map[string]int64{}, metrics: map[string]*Metrics{}, open: map[string][]AttemptInfo{},
-		retry: map[string]bool{}, dlq: map[string]*DLQEntry{}, dlqAll: map[string]bool{}, byEvent: map[string]int{}, last: map[string]dispatchRecord{}}
+		retry: map[string]bool{}, dlq: map[string]*DLQEntry{}, byEvent: map[string]*eventIndex{}, byTrace: map[string][]string{},
+		spend: map[string]spend{}, now: now}
+}
+
+// index is the entry of an event id, made on first mention: a record may
+// name an event this view has not folded yet.
+func (v *view) index(eventID string) *eventIndex {
+	x := v.byEvent[eventID]
+	if x == nil {
+		x = &eventIndex{}
+		v.byEvent[eventID] = x
+	}
+	return x
+}
+
+// relate notes that record id of topic belongs to the events its headers
+// (event_id, trace_id) or its payload's context.event_id name.
+func (v *view) relate(topic string, r eventlog.Record) {
+	seen := map[string]bool{}
+	add := func(ev string) {
+		if ev != "" && !seen[ev] {
+			seen[ev] = true
+			x := v.index(ev)
+			if x.related == nil {
+				x.related = map[string][]int64{}
+			}
+			x.related[topic] = append(x.related[topic], r.ID)
+		}
+	}
+	add(r.Headers["event_id"])
+	if t := r.Headers["trace_id"]; t != "" {
+		for _, ev := range v.byTrace[t] {
+			add(ev)
+		}
+	}
+	if topic == TopicActionGraph && bytes.Contains(r.Payload, []byte(`"event_id"`)) {
+		var p struct {
+			Context struct {
+				EventID string `json:"event_id"`
+			} `json:"context"`
+		}
+		if json.Unmarshal(r.Payload, &p) == nil {
+			add(p.Context.EventID)
+		}
+	}
 }
 
 func (v *view) m(id string) *Metrics {
@@ -73,26 +181,49 @@ func (v *view) m(id string) *Metrics {
 	return x
 }
 
-// refresh folds the records appended since the last refresh.
+const refreshPage = 1000
+
+// refresh folds the records appended since the last refresh. A page of
+// observability.action_graph is read before the dispatch topics and
+// folded after them: an action-graph record relates to an event by its
+// trace id, and the event, appended earlier, is then already indexed.
 func (v *view) refresh(ctx context.Context) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	for _, topic := range []string{TopicEvents, TopicAttempts, TopicOutbox, TopicDLQ} {
-		for {
-			recs, err := v.log.Read(ctx, topic, v.cursors[topic], 1000)
-			if err != nil {
+	for {
+		graph, err := v.log.Read(ctx, TopicActionGraph, v.cursors[TopicActionGraph], refreshPage)
+		if err != nil {
+			return err
+		}
+		for _, topic := range []string{TopicEvents, TopicAttempts, TopicOutbox, TopicDLQ} {
+			if err := v.drain(ctx, topic); err != nil {
 				return err
 			}
-			for _, r := range recs {
-				v.fold(topic, r)
-				v.cursors[topic] = r.ID
-			}
-			if len(recs) < 1000 {
-				break
-			}
+		}
+		for _, r := range graph {
+			v.relate(TopicActionGraph, r)
+			v.cursors[TopicActionGraph] = r.ID
+		}
+		if len(graph) < refreshPage {
+			return nil
 		}
 	}
-	return nil
+}
+
+func (v *view) drain(ctx context.Context, topic string) error {
+	for {
+		recs, err := v.log.Read(ctx, topic, v.cursors[topic], refreshPage)
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			v.fold(topic, r)
+			v.cursors[topic] = r.ID
+		}
+		if len(recs) < refreshPage {
+			return nil
+		}
+	}
 }
 
 func (v *view) fold(topic string, r eventlog.Record) {
@@ -111,8 +242,11 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		if id == "" {
 			id = r.Headers["event_id"]
 		}
-		v.byEvent[id] = len(v.events)
-		v.events = append(v.events, recordedEvent{LogID: r.ID, EventID: id, BindingID: p.BindingID, BindingVersion: p.BindingVersion, ReplayOf: p.ReplayOf, Event: p.Event, AtMs: r.OccurredAtMs})
+		v.index(id).logID = r.ID
+		v.events = append(v.events, EventRef{EventID: id, LogID: r.ID})
+		if t, _ := p.Event["trace_id"].(string); t != "" {
+			v.byTrace[t] = append(v.byTrace[t], id)
+		}
 		m := v.m(p.BindingID)
 		m.Received++
 		at := r.OccurredAtMs
@@ -126,6 +260,7 @@ func (v *view) fold(topic string, r eventlog.Record) {
 			v.m(a.BindingID).Failed++
 		}
 		v.open[a.EventID] = append(v.open[a.EventID], a)
+		v.relate(topic, r)
 	case TopicOutbox:
 		var d dispatchRecord
 		if json.Unmarshal(r.Payload, &d) != nil {
@@ -141,24 +276,38 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		case "dlq":
 			m.DLQ++
 		}
+		if d.CostUSDMicros != 0 || d.Tokens != 0 || d.Autonomous {
+			m.CostTotalUSDMicros += d.CostUSDMicros
+			m.TokensTotal += d.Tokens
+			if d.Autonomous {
+				m.AutonomousDecisionsTotal++
+			}
+			sp := v.spend[d.TriggerID]
+			if sp == nil {
+				sp = spend{}
+				v.spend[d.TriggerID] = sp
+			}
+			sp.add(r.OccurredAtMs, d.CostUSDMicros, d.Autonomous)
+		}
 		if d.Status == "failed" {
 			v.retry[d.EventID] = true
 		} else {
 			delete(v.retry, d.EventID)
 			delete(v.open, d.EventID)
 		}
-		v.last[d.EventID] = d
+		v.index(d.EventID).last = r.ID
+		v.relate(topic, r)
 		v.recent = append(v.recent, d)
 		if len(v.recent) > recentDispatches {
 			v.recent = v.recent[len(v.recent)-recentDispatches:]
 		}
 	case TopicDLQ:
+		v.relate(topic, r)
 		switch r.Kind {
 		case "dlq_entry":
 			var e DLQEntry
 			if json.Unmarshal(r.Payload, &e) == nil && e.ID != "" {
 				v.dlq[e.ID] = &e
-				v.dlqAll[e.ID] = true
 			}
 		default: // dlq_retried, dlq_purged: tombstones
 			delete(v.dlq, r.Headers["entry_id"])
@@ -172,20 +321,51 @@ func (v *view) attemptsOf(eventID string) []AttemptInfo {
 	return append([]AttemptInfo(nil), v.open[eventID]...)
 }
 
-func (v *view) lastDispatch(eventID string) (dispatchRecord, bool) {
+// lastDispatch reads an event's latest outcome from the outbox.
+func (v *view) lastDispatch(ctx context.Context, eventID string) (dispatchRecord, bool, error) {
 	v.mu.Lock()
-	defer v.mu.Unlock()
-	d, ok := v.last[eventID]
-	return d, ok
+	x := v.byEvent[eventID]
+	var id int64
+	if x != nil {
+		id = x.last
+	}
+	v.mu.Unlock()
+	if id == 0 {
+		return dispatchRecord{}, false, nil
+	}
+	r, err := readOne(ctx, v.log, TopicOutbox, id)
+	if err != nil {
+		return dispatchRecord{}, false, err
+	}
+	var d dispatchRecord
+	if err := json.Unmarshal(r.Payload, &d); err != nil {
+		return dispatchRecord{}, false, fmt.Errorf("outbox record %d: %v", id, err)
+	}
+	d.Kind, d.OccurredAtMs = r.Kind, r.OccurredAtMs
+	return d, true, nil
+}
+
+// readOne reads the record id of topic.
+func readOne(ctx context.Context, log eventlog.Log, topic string, id int64) (eventlog.Record, error) {
+	recs, err := log.Read(ctx, topic, id-1, 1)
+	if err != nil {
+		return eventlog.Record{}, err
+	}
+	if len(recs) != 1 || recs[0].ID != id {
+		return eventlog.Record{}, fmt.Errorf("record %d of %s is missing", id, topic)
+	}
+	return recs[0], nil
 }
 
 func (v *view) metricsOf(id string) Metrics {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	var out Metrics
 	if m := v.metrics[id]; m != nil {
-		return *m
+		out = *m
 	}
-	return Metrics{}
+	v.spend[id].fill(&out, v.now())
+	return out
 }
 
 // pendingDLQ lists the pending entries, oldest first.
@@ -210,20 +390,48 @@ func (v *view) dlqEntry(id string) (DLQEntry, bool) {
 	return *e, true
 }
 
-func (v *view) event(id string) (recordedEvent, bool) {
+// event reads a recorded event from triggers.events.
+func (v *view) event(ctx context.Context, id string) (recordedEvent, bool, error) {
 	v.mu.Lock()
-	defer v.mu.Unlock()
-	i, ok := v.byEvent[id]
-	if !ok {
-		return recordedEvent{}, false
+	x := v.byEvent[id]
+	var logID int64
+	if x != nil {
+		logID = x.logID
 	}
-	return v.events[i], true
+	v.mu.Unlock()
+	if logID == 0 {
+		return recordedEvent{}, false, nil
+	}
+	r, err := readOne(ctx, v.log, TopicEvents, logID)
+	if err != nil {
+		return recordedEvent{}, false, err
+	}
+	var p struct {
+		BindingID      string         `json:"binding_id"`
+		BindingVersion int            `json:"binding_version"`
+		ReplayOf       *string        `json:"replay_of_event_id"`
+		Event          map[string]any `json:"event"`
+	}
+	if err := json.Unmarshal(r.Payload, &p); err != nil {
+		return recordedEvent{}, false, fmt.Errorf("event record %d: %v", logID, err)
+	}
+	return recordedEvent{LogID: r.ID, EventID: id, BindingID: p.BindingID, BindingVersion: p.BindingVersion, ReplayOf: p.ReplayOf, Event: p.Event, AtMs: r.OccurredAtMs}, true, nil
 }
 
-func (v *view) eventList() []recordedEvent {
+// relatedTo lists the ids of an event's related records in topic.
+func (v *view) relatedTo(eventID, topic string) []int64 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return append([]recordedEvent(nil), v.events...)
+	if x := v.byEvent[eventID]; x != nil {
+		return append([]int64(nil), x.related[topic]...)
+	}
+	return nil
+}
+
+func (v *view) eventList() []EventRef {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]EventRef(nil), v.events...)
 }
 
 func (v *view) recentDispatches() []dispatchRecord {

@@ -2,6 +2,7 @@ package stdlib_test
 
 import (
 	"math"
+	"runtime/debug"
 	"testing"
 
 	"github.com/harnlang/harn/stdlib"
@@ -161,5 +162,25 @@ func TestJQOperators(t *testing.T) {
 		{"jq", []vm.Value{data, sv(".[\"a\"], .l[-1:], .l[:1]")}, "[2, [2], [3]]"},
 		{"jq", []vm.Value{data, sv("{")}, "ERR: jq: parse error: unexpected end of expression in object construction at position 1"},
 		{"jq", []vm.Value{data, sv(".a ~")}, "ERR: jq: parse error: unexpected character '~' at position 3"},
+	})
+}
+
+// jq's ordering of lists nested past vm.MaxValueDepth is a catchable error,
+// not a Go stack overflow (issue 17 item 3); the stack is capped at 8 MiB
+// here, which the old recursive comparison overran.
+func TestJQCompareDeepLists(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(8 << 20))
+	deep := func(leaf int64) vm.Value {
+		v := lv(iv(leaf))
+		for i := 0; i < 200000; i++ {
+			v = lv(v)
+		}
+		return v
+	}
+	x := lv(deep(1), deep(2))
+	want := "ERR: Runtime error: value nested too deeply to compare (over 10000 levels)"
+	runT2(t, []t2case{
+		{"jq", []vm.Value{x, sv(".[0] < .[1]")}, want},
+		{"jq", []vm.Value{lv(lv(iv(1)), lv(iv(2))), sv(".[0] < .[1]")}, "[true]"},
 	})
 }

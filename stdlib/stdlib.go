@@ -14,6 +14,7 @@ package stdlib
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -50,14 +51,7 @@ type Config struct {
 
 // NewUniverse builds the predeclared environment for one run.
 func NewUniverse(cfg Config) *vm.Universe {
-	u := vm.NewUniverse()
-	builtins, methods, hooks := lib.Table()
-	for _, b := range builtins {
-		u.AddBuiltin(b)
-	}
-	for _, m := range methods {
-		u.AddMethod(m)
-	}
+	u := baseUniverse().Clone()
 	u.AddGlobal("pi", vm.Float(math.Pi))
 	u.AddGlobal("e", vm.Float(math.E))
 	if cfg.Argv != nil {
@@ -67,11 +61,27 @@ func NewUniverse(cfg Config) *vm.Universe {
 		}
 		u.AddGlobal("argv", vm.NewList(items))
 	}
+	_, _, hooks := lib.Table()
 	for _, g := range hooks {
 		g(u)
 	}
 	return u
 }
+
+// baseUniverse holds every builtin and method, registered once per
+// process; NewUniverse clones it. It is never modified after it is built,
+// so sessions on different goroutines can clone it concurrently.
+var baseUniverse = sync.OnceValue(func() *vm.Universe {
+	u := vm.NewUniverse()
+	builtins, methods, _ := lib.Table()
+	for _, b := range builtins {
+		u.AddBuiltin(b)
+	}
+	for _, m := range methods {
+		u.AddMethod(m)
+	}
+	return u
+})
 
 // Builtins lists every registered builtin, sorted by name (for docs and
 // REPL completion).

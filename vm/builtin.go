@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -63,6 +65,22 @@ func NewUniverse() *Universe {
 		methods:  map[string]map[string]*Method{},
 		globals:  map[string]Value{},
 	}
+}
+
+// Clone returns a copy of u that can be extended without changing u, so
+// a universe built once can serve as the base of every session's (copying
+// the tables is several times cheaper than registering each entry again).
+func (u *Universe) Clone() *Universe {
+	c := &Universe{
+		builtins: maps.Clone(u.builtins),
+		methods:  make(map[string]map[string]*Method, len(u.methods)),
+		globals:  maps.Clone(u.globals),
+		order:    slices.Clone(u.order),
+	}
+	for recv, t := range u.methods {
+		c.methods[recv] = maps.Clone(t)
+	}
+	return c
 }
 
 // AddBuiltin registers b; a later registration of the same name replaces it.

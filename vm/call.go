@@ -97,8 +97,7 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	u := th.vm.Universe
 	t := recv.Type()
 	if m := u.Method(t, name); m != nil {
-		defer th.recoverNative(name, len(th.frames), &v, &err)
-		return m.Fn(th, recv, Args(args))
+		return th.callNative(m, recv, args)
 	}
 	switch r := recv.(type) {
 	case *StructValue:
@@ -134,6 +133,12 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		return Nil, nil
 	}
 	return nil, noMethod(recv, name)
+}
+
+// callNative calls universe method m on recv.
+func (th *Thread) callNative(m *Method, recv Value, args []Value) (v Value, err error) {
+	defer th.recoverNative(m.Name, len(th.frames), &v, &err)
+	return m.Fn(th, recv, Args(args))
 }
 
 // noMethod is the error for a method no receiver of this kind has.

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/compiler"
 )
@@ -46,10 +47,16 @@ type funcRT struct {
 	consts   []Value
 	univ     []Value // by name index; nil until first use
 	children []*funcRT
+	caches   siteCaches // inline caches, one slot per call/read site (cache.go)
+	// by name index (cache.go): the builtin a callee name resolves to,
+	// and the module global slot a dynamic name (CALLEE_NAME) refers to
+	builtins []atomic.Pointer[Builtin]
+	slots    []atomic.Uint64
 }
 
 func newFuncRT(fn *compiler.Func) *funcRT {
-	rt := &funcRT{fn: fn, consts: make([]Value, len(fn.Consts)), univ: make([]Value, len(fn.Names))}
+	rt := &funcRT{fn: fn, consts: make([]Value, len(fn.Consts)), univ: make([]Value, len(fn.Names)), caches: newSiteCaches(fn.NumCaches),
+		builtins: make([]atomic.Pointer[Builtin], len(fn.Names)), slots: make([]atomic.Uint64, len(fn.Names))}
 	for i, c := range fn.Consts {
 		rt.consts[i] = constValue(c)
 	}
@@ -123,7 +130,10 @@ type Module struct {
 	consts  []uint8 // per global: 0 mutable, 1 const, 2 other immutable
 	rt      *funcRT
 	byName  map[string]int
-	vm      *VM
+	// epoch changes whenever byName does (Extend): caches of name to
+	// slot resolutions remember it (cache.go).
+	epoch atomic.Uint32
+	vm    *VM
 }
 
 // NewModule prepares a compiled program to run on v.
@@ -139,6 +149,7 @@ func (v *VM) NewModule(p *compiler.Program) *Module {
 	for i, g := range p.Globals {
 		m.byName[g.Name] = i
 	}
+	m.epoch.Store(1)
 	return m
 }
 
@@ -154,6 +165,7 @@ func (m *Module) Extend(p *compiler.Program) {
 	for i, g := range p.Globals {
 		m.byName[g.Name] = i
 	}
+	m.epoch.Add(1)
 	m.Prog = p
 	m.rt = newFuncRT(p.Main)
 }

@@ -184,6 +184,40 @@ func equalAll(a, b []Value, depth int) bool {
 // strings byte-wise, pairs by first then second; every other combination
 // compares as equal (0).
 func Compare(a, b Value) int {
+	if x, ok := a.(*Pair); ok {
+		if y, ok := b.(*Pair); ok {
+			return comparePairs(x, y)
+		}
+	}
+	return compareFlat(a, b)
+}
+
+// comparePairs orders two pairs lexicographically, walking them with a
+// stack of its own instead of recursing: a pair nested millions deep (easy
+// to build in a loop) must not overflow the Go stack, and Compare has no
+// error to report (the interpreter loop and sort call it directly).
+func comparePairs(x, y *Pair) int {
+	type operands struct{ a, b Value }
+	var buf [8]operands
+	todo := append(buf[:0], operands{x, y})
+	for len(todo) > 0 {
+		top := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		p, ok := top.a.(*Pair)
+		q, ok2 := top.b.(*Pair)
+		if ok && ok2 {
+			todo = append(todo, operands{p.Second, q.Second}, operands{p.First, q.First})
+			continue
+		}
+		if c := compareFlat(top.a, top.b); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compareFlat is Compare for everything but two pairs.
+func compareFlat(a, b Value) int {
 	switch x := a.(type) {
 	case Int:
 		switch y := b.(type) {
@@ -202,13 +236,6 @@ func Compare(a, b Value) int {
 	case String:
 		if y, ok := b.(String); ok {
 			return strings.Compare(x.s, y.s)
-		}
-	case *Pair:
-		if y, ok := b.(*Pair); ok {
-			if c := Compare(x.First, y.First); c != 0 {
-				return c
-			}
-			return Compare(x.Second, y.Second)
 		}
 	}
 	if o, ok := a.(Ordered); ok {

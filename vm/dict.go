@@ -34,6 +34,10 @@ type dictView struct {
 
 const smallDict = 16
 
+// dictEntrySize estimates what one more entry costs (a string header, a
+// value and the map's or trie's share), for the memory ceiling.
+const dictEntrySize = 64
+
 // sortedView returns the keys and values in key order.
 func (d *Dict) sortedView() ([]string, []Value) {
 	if d.root == nil && d.m == nil {
@@ -129,6 +133,7 @@ func (d *Dict) Has(k string) bool {
 
 // Set returns a dict with k bound to v.
 func (d *Dict) Set(k string, v Value) *Dict {
+	noteGrowth(dictEntrySize + int64(len(k)))
 	if d.m != nil {
 		return d.toTrie().Set(k, v)
 	}

@@ -226,7 +226,7 @@ loop:
 			pc++
 		case compiler.LOAD_NAME:
 			name := rt.fn.Names[code[pc]]
-			v, ok := cl.Module.Global(name)
+			v, ok := rt.global(cl.Module, int(code[pc]))
 			if !ok {
 				v = th.universal(name)
 			}
@@ -274,13 +274,12 @@ loop:
 			pc++
 		case compiler.CALLEE_NAME:
 			s := int(code[pc])
-			name := rt.fn.Names[s]
-			v, ok := cl.Module.Global(name)
+			v, ok := rt.global(cl.Module, s)
 			if !ok || !isCallee(v) {
 				v = th.builtinCallee(rt, s)
 			}
 			if v == nil {
-				err = th.undefinedBuiltin(name, cl.Module)
+				err = th.undefinedBuiltin(rt.fn.Names[s], cl.Module)
 				break loop
 			}
 			stack[sp] = v
@@ -299,7 +298,7 @@ loop:
 						break loop
 					}
 				}
-				if op == compiler.TAILCALL && !fr.nested && len(fr.handlers) == 0 {
+				if op == compiler.TAILCALL && !fr.nested && !fr.method && len(fr.handlers) == 0 {
 					// reuse the frame: move callee and arguments down
 					dst := fr.base - 1
 					copy(stack[dst:], stack[sp-n-1:sp])
@@ -378,12 +377,43 @@ loop:
 			stack[sp] = v
 			sp++
 		case compiler.CALL_METHOD, compiler.CALL_METHOD_OPT:
-			s, n := int(code[pc]), int(code[pc+1])
-			pc += 2
+			s, n, c := int(code[pc]), int(code[pc+1]), int(code[pc+2])
+			pc += 3
 			recv := stack[sp-n-1]
 			var v Value
 			if op == compiler.CALL_METHOD_OPT && recv == Nil {
 				v = Nil
+			} else if m := th.implMethod(rt, c, recv, rt.fn.Names[s]); m != nil {
+				// An impl method runs as an ordinary frame: slide the
+				// receiver and arguments up one slot and put the method
+				// in the callee slot below them.
+				if len(th.frames) >= MaxFrames {
+					err = Plainf("Stack overflow: too many nested calls")
+					break loop
+				}
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				th.sp = sp
+				th.ensure(1)
+				stack = th.stack
+				copy(stack[sp-n:sp+1], stack[sp-n-1:sp])
+				stack[sp-n-1] = m
+				sp++
+				save()
+				th.pushFrame(m, n+1, sp-n-1)
+				reload()
+				fr.method = true
+				continue
+			} else if nm := th.nativeMethod(rt, c, recv, rt.fn.Names[s]); nm != nil {
+				save()
+				v, err = th.callNative(nm, recv, stack[sp-n:sp:sp])
+				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+				if err != nil {
+					break loop
+				}
 			} else {
 				save()
 				v, err = th.callMethod(recv, rt.fn.Names[s], stack[sp-n:sp:sp])
@@ -464,6 +494,41 @@ loop:
 
 		case compiler.RETURN:
 			goto doReturn
+		case compiler.RETURN_LOCAL:
+			stack[sp] = stack[base+int(code[pc])]
+			sp++
+			goto doReturn
+		case compiler.LOCAL_BINOP:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3 // the operator of the fused sequence
+				err = berr
+				break loop
+			}
+			stack[sp] = v
+			sp++
+			pc += 4
+		case compiler.LOCAL_BINOP_STORE:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3
+				err = berr
+				break loop
+			}
+			stack[base+int(code[pc+4])] = v
+			pc += 6
+		case compiler.LOCAL_BINOP_JUMP:
+			v, berr := localBinop(code, pc, stack, base, rt)
+			if berr != nil {
+				opPC = pc + 3
+				err = berr
+				break loop
+			}
+			if truth(v) {
+				pc += 6
+			} else {
+				pc = int(code[pc+4])
+			}
 
 		case compiler.JUMP:
 			t := int(code[pc])
@@ -564,20 +629,7 @@ loop:
 			}
 			c = Compare(x, y)
 		cmpDone:
-			var r bool
-			switch op {
-			case compiler.LT:
-				r = c < 0
-			case compiler.GT:
-				r = c > 0
-			case compiler.LE:
-				r = c <= 0
-			default:
-				r = c >= 0
-			}
-			if c == 0 && (isNaNPair(x, y) || unordered(x, y)) {
-				r = false
-			}
+			r := ordered(op, c, x, y)
 			sp--
 			stack[sp] = nil
 			stack[sp-1] = BoolOf(r)
@@ -770,7 +822,12 @@ loop:
 
 		case compiler.GET_PROP, compiler.GET_PROP_OPT:
 			name := rt.fn.Names[code[pc]]
-			pc++
+			c := int(code[pc+1])
+			pc += 2
+			if sv, ok := stack[sp-1].(*StructValue); ok {
+				stack[sp-1] = structField(rt, c, sv, name)
+				break
+			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
 			if gerr != nil {
 				err = gerr
@@ -830,6 +887,25 @@ loop:
 
 		case compiler.ITER:
 			stack[sp-1] = &iterSlot{it: iterate(stack[sp-1])}
+		case compiler.FOR_NEXT_STORE:
+			if r, ok := stack[base+int(code[pc])].(*iterSlot).it.(*rangeIter); ok {
+				// a range steps inline: its counter is a plain int64
+				if r.remaining <= 0 {
+					pc = int(code[pc+1])
+					break
+				}
+				stack[base+int(code[pc+2])] = IntOf(r.next)
+				r.next++
+				r.remaining--
+				pc += 4
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				break
+			}
+			fallthrough
 		case compiler.FOR_NEXT:
 			slot := stack[base+int(code[pc])].(*iterSlot)
 			save()
@@ -850,9 +926,14 @@ loop:
 				pc = int(code[pc+1])
 				break
 			}
-			pc += 2
-			stack[sp] = v
-			sp++
+			if op == compiler.FOR_NEXT_STORE {
+				stack[base+int(code[pc+2])] = v
+				pc += 4
+			} else {
+				stack[sp] = v
+				sp++
+				pc += 2
+			}
 			if th.ticks++; th.ticks&1023 == 0 {
 				if err = th.checkInterrupt(); err != nil {
 					break loop
@@ -1130,8 +1211,12 @@ loop:
 			err = nil
 			goto loop
 		}
+		method := fr.method
 		if th.popFrame(sp, startDepth) {
 			return nil, e
+		}
+		if method {
+			e = e.Relabel()
 		}
 		reload()
 		opPC = fr.pc - 1
@@ -1240,9 +1325,14 @@ func (th *Thread) universal(name string) Value {
 	return nil
 }
 
+// builtinCallee is the builtin named by name index s, or nil; resolved
+// once per function and name (a universe does not change once built).
 func (th *Thread) builtinCallee(rt *funcRT, s int) Value {
-	name := rt.fn.Names[s]
-	if b := th.vm.Universe.Builtin(name); b != nil {
+	if b := rt.builtins[s].Load(); b != nil {
+		return b
+	}
+	if b := th.vm.Universe.Builtin(rt.fn.Names[s]); b != nil {
+		rt.builtins[s].Store(b)
 		return b
 	}
 	return nil

@@ -3,17 +3,28 @@ package vm
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
-// maxMemory is the ceiling on one allocation a script asks for (a string
-// repeated or padded, a list or range materialised, the slots of a
-// `parallel N`). Builtins check a size against it before allocating, so a
-// huge count is a catchable "out of memory" error instead of a Go crash.
+// maxMemory is the memory ceiling, in two parts:
+//
+//   - one allocation a script asks for (a string repeated or padded, a list
+//     or range materialised, the slots of a `parallel N`): builtins check
+//     its size first (CheckAlloc), so a huge count is a catchable "out of
+//     memory" error instead of a Go crash;
+//   - the heap as a whole, grown by many small steps (`xs = xs.push(x)`,
+//     `s += t`, `d[k] = v` in a loop): the collection types report their
+//     growth (noteGrowth), every so many bytes the heap is sampled, and
+//     once it is over the ceiling the next interrupt check of a running
+//     thread raises the same catchable error (checkMemory).
+//
 // HARN_MAX_MEMORY (bytes, or with a K/M/G suffix) sets it; SetMaxMemory
-// overrides it for `--max-memory`.
+// overrides it for `--max-memory`. The ceiling is per process: the heap is.
 var maxMemory atomic.Int64
 
 // defaultMaxMemory is used when HARN_MAX_MEMORY is unset: 4 GiB, well
@@ -73,6 +84,7 @@ func CheckAlloc(what string, count, size int64) error {
 		return Runtimef("out of memory: %s would need %s, over the limit of %s (HARN_MAX_MEMORY)",
 			what, byteSize(count, size), FormatByteSize(limit))
 	}
+	noteGrowth(count * size)
 	return nil
 }
 
@@ -96,4 +108,69 @@ func FormatByteSize(n int64) string {
 		return fmt.Sprintf("%d B", n)
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64) + " " + units[i]
+}
+
+// Growth accounting for the heap ceiling. The counter only decides when to
+// look: the figure compared with the ceiling is the Go heap itself, read
+// with runtime/metrics, which costs about a microsecond.
+var (
+	grown     atomic.Int64 // bytes of growth reported since the last sample
+	heapOver  atomic.Bool  // the last sample found the heap over the ceiling
+	sampling  sync.Mutex
+	heapStats = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+)
+
+// noteGrowth records that a list, dict, set or string is about to grow by
+// n bytes. It is one atomic add on the growth paths that allocate (not on
+// an append that fits the spare capacity), and a heap sample every
+// sampleEvery bytes.
+func noteGrowth(n int64) {
+	if grown.Add(n) >= sampleEvery() {
+		sampleHeap()
+	}
+}
+
+// sampleEvery is a 32nd of the ceiling, between 256 KiB and 64 MiB: at the
+// 4 GiB default one sample per 64 MiB grown.
+func sampleEvery() int64 {
+	return min(max(maxMemory.Load()>>5, 256<<10), 64<<20)
+}
+
+func sampleHeap() {
+	if !sampling.TryLock() {
+		return // another thread is looking right now
+	}
+	defer sampling.Unlock()
+	grown.Store(0)
+	if heapBytes() > maxMemory.Load() {
+		heapOver.Store(true)
+	}
+}
+
+// heapBytes is the heap held by objects, live or not yet swept.
+// The caller holds sampling.
+func heapBytes() int64 {
+	metrics.Read(heapStats)
+	if heapStats[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(heapStats[0].Value.Uint64())
+}
+
+// checkMemory is the ceiling's part of the interrupt check (stopErr): one
+// atomic load while the heap is under it. After a sample found it over, the
+// first thread to check collects garbage and, if the heap is still over,
+// gets the error; catching it lets the thread drop what it built.
+func checkMemory() error {
+	if !heapOver.Load() || !heapOver.CompareAndSwap(true, false) {
+		return nil
+	}
+	sampling.Lock()
+	defer sampling.Unlock()
+	runtime.GC()
+	n, limit := heapBytes(), maxMemory.Load()
+	if n <= limit {
+		return nil
+	}
+	return Runtimef("out of memory: the heap holds %s, over the limit of %s (HARN_MAX_MEMORY)", FormatByteSize(n), FormatByteSize(limit))
 }

@@ -20,6 +20,9 @@ type List struct {
 	owned bool
 }
 
+// valueSize is the size of one element slot (an interface value).
+const valueSize = 16
+
 // NewList wraps items; the caller must not modify the slice afterwards.
 func NewList(items []Value) *List { return &List{items: items} }
 
@@ -58,6 +61,7 @@ func (l *List) Push(v Value) *List {
 		return &List{items: items, tip: l.tip}
 	}
 	c := 2*n + 4
+	noteGrowth(int64(c) * valueSize)
 	items := make([]Value, n+1, c)
 	copy(items, l.items)
 	items[n] = v
@@ -77,7 +81,9 @@ func (l *List) Concat(other []Value) *List {
 		copy(items[n:], other)
 		return &List{items: items, tip: l.tip}
 	}
-	items := make([]Value, n+len(other), 2*(n+len(other))+4)
+	c := 2*(n+len(other)) + 4
+	noteGrowth(int64(c) * valueSize)
+	items := make([]Value, n+len(other), c)
 	copy(items, l.items)
 	copy(items[n:], other)
 	tip := new(atomic.Int64)

@@ -40,6 +40,7 @@ func Share(v Value) Value {
 
 // ownedCopy returns an owned copy of d in the map form.
 func (d *Dict) ownedCopy() *Dict {
+	noteGrowth(int64(d.Len()+1) * dictEntrySize)
 	m := make(map[string]Value, d.Len()+1)
 	d.Range(func(k string, v Value) bool {
 		m[k] = v
@@ -50,12 +51,17 @@ func (d *Dict) ownedCopy() *Dict {
 
 // setInPlace updates an owned dict.
 func (d *Dict) setInPlace(k string, v Value) {
+	n := len(d.m)
 	d.m[k] = v
+	if len(d.m) > n {
+		noteGrowth(dictEntrySize + int64(len(k)))
+	}
 	d.view.Store(nil)
 }
 
 // ownedCopy returns an owned copy of l with its own backing array.
 func (l *List) ownedCopy() *List {
+	noteGrowth(int64(len(l.items)) * valueSize)
 	items := make([]Value, len(l.items))
 	copy(items, l.items)
 	return &List{items: items, owned: true}

@@ -29,6 +29,25 @@ type sched struct {
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
 	cur *Thread
+
+	// Deadlock detection (DetectDeadlocks), all under mu. away holds the
+	// threads that let the lock go and will want it back by themselves
+	// (a timer, I/O, a host); parked holds the threads waiting for
+	// something only another thread of this VM can do, each with the
+	// channel closed to tell it that nothing ever will. gen counts changes
+	// to the three, so a suspected deadlock is confirmed only if nothing
+	// moved in between.
+	detect    bool
+	away      map[*Thread]struct{}
+	parked    map[*Thread]*parking
+	gen       uint64
+	suspected bool
+}
+
+// parking is a thread's entry in sched.parked.
+type parking struct {
+	wake <-chan struct{}
+	dead chan struct{} // closed when a deadlock is declared
 }
 
 // startBatch bounds how many queued tasks a goroutine runs in a row while
@@ -40,10 +59,12 @@ func (s *sched) acquire(th *Thread) {
 	s.mu.Lock()
 	if !s.held {
 		s.held = true
+		s.back(th)
 		s.mu.Unlock()
 		s.cur = th
 		return
 	}
+	s.back(th)
 	w := th.wakeChan()
 	s.ready = append(s.ready, w)
 	s.waiting.Add(1)
@@ -56,7 +77,21 @@ func (s *sched) acquire(th *Thread) {
 // goroutine running the oldest queued task, else to nobody.
 func (s *sched) release() {
 	s.mu.Lock()
+	if s.detect {
+		if _, ok := s.parked[s.cur]; !ok {
+			s.away[s.cur] = struct{}{}
+			s.gen++
+		}
+	}
 	s.handOff()
+}
+
+// back records that th wants the lock again (s.mu held).
+func (s *sched) back(th *Thread) {
+	if _, ok := s.away[th]; ok {
+		delete(s.away, th)
+		s.gen++
+	}
 }
 
 // handOff passes the lock on; s.mu is held on entry and released.
@@ -74,6 +109,96 @@ func (s *sched) handOff() {
 		return
 	}
 	s.held = false
+	if s.detect {
+		s.suspectDeadlock()
+	}
+	s.mu.Unlock()
+}
+
+// DetectDeadlocks makes the VM report a deadlock when every thread waits
+// for another thread of the VM (WaitOnThreads) and none is left to act:
+// the waits fail with a deadlock error instead of hanging. Call it before
+// the program runs, and only when nothing outside the VM (a server, a
+// host) starts threads that could end those waits.
+func (v *VM) DetectDeadlocks() {
+	s := &v.sched
+	s.mu.Lock()
+	s.detect = true
+	s.away = map[*Thread]struct{}{}
+	s.parked = map[*Thread]*parking{}
+	s.mu.Unlock()
+}
+
+// deadlockGrace is how long a suspected deadlock must stay unchanged
+// before it is declared: a parked thread whose wake has just fired may
+// not yet have told the scheduler.
+const deadlockGrace = 50 * time.Millisecond
+
+// suspectDeadlock checks, with s.mu held and the lock free, whether the
+// parked threads are all that is left; if so it confirms after
+// deadlockGrace.
+func (s *sched) suspectDeadlock() {
+	if !s.stuck() || s.suspected {
+		return
+	}
+	s.suspected = true
+	gen := s.gen
+	time.AfterFunc(deadlockGrace, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.suspected = false
+		if s.gen != gen || !s.stuck() {
+			if s.stuck() {
+				s.suspectDeadlock()
+			}
+			return
+		}
+		for th, p := range s.parked {
+			close(p.dead)
+			delete(s.parked, th)
+		}
+		s.gen++
+	})
+}
+
+// stuck reports whether nothing can run: the lock is free, no thread
+// wants it, none will come back by itself, and some are parked with no
+// wake pending.
+func (s *sched) stuck() bool {
+	if s.held || len(s.ready) > 0 || len(s.starts) > 0 || len(s.away) > 0 || len(s.parked) == 0 {
+		return false
+	}
+	for _, p := range s.parked {
+		if len(p.wake) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// DeadlockMsg is the text of the error a deadlocked wait fails with.
+const DeadlockMsg = "every task is waiting for another task; none can continue"
+
+// park enters th into s.parked while it waits for wake (nil when
+// deadlocks are not detected, or th's wait can end by itself).
+func (s *sched) park(th *Thread, wake <-chan struct{}) *parking {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.detect {
+		return nil
+	}
+	p := &parking{wake: wake, dead: make(chan struct{})}
+	s.parked[th] = p
+	s.gen++
+	return p
+}
+
+func (s *sched) unpark(th *Thread) {
+	s.mu.Lock()
+	if _, ok := s.parked[th]; ok {
+		delete(s.parked, th)
+		s.gen++
+	}
 	s.mu.Unlock()
 }
 
@@ -260,8 +385,28 @@ func (th *Thread) Unlend() {
 // not fired, so callers that hand values over through wake must check
 // whether the hand-over happened.
 func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	return th.wait(wake, timeout, false)
+}
+
+// WaitOnThreads is Wait for a wake that only another thread of this VM
+// can fire (a channel send or receive, a task's end). Without a timeout
+// or deadline it is a park: when every thread is parked so (and
+// DetectDeadlocks is on), it fails with a "deadlock" error instead of
+// waiting forever.
+func (th *Thread) WaitOnThreads(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	return th.wait(wake, timeout, true)
+}
+
+func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads bool) (bool, error) {
 	if err := th.stopErr(); err != nil {
 		return false, err
+	}
+	var p *parking
+	var dead <-chan struct{}
+	if onThreads && timeout < 0 && th.held && th.Deadline() == 0 {
+		if p = th.vm.sched.park(th, wake); p != nil {
+			dead = p.dead
+		}
 	}
 	var tc, dc <-chan time.Time
 	if timeout >= 0 {
@@ -289,6 +434,10 @@ func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error
 	case <-th.doneChan():
 	case <-lenderDone:
 	case <-th.vm.stop:
+	case <-dead:
+	}
+	if p != nil {
+		th.vm.sched.unpark(th)
 	}
 	if held {
 		th.Lock()
@@ -299,7 +448,19 @@ func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error
 	if err := th.stopErr(); err != nil {
 		return false, err
 	}
+	if p != nil && isClosed(p.dead) {
+		return false, Categorized("deadlock", DeadlockMsg)
+	}
 	return false, nil
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // stopErr is the failure that stops th now, if any: an interrupt or exit
@@ -320,7 +481,7 @@ func (th *Thread) stopErr() error {
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
 		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
 	}
-	return nil
+	return checkMemory()
 }
 
 // ExitAll ends every thread of the VM with err (exit() called in a task):

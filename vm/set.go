@@ -68,6 +68,7 @@ func (s *Set) Add(v Value) *Set {
 	if s.HasKey(v) {
 		return s
 	}
+	noteGrowth(int64(len(s.items)+1) * dictEntrySize)
 	return NewSet(append(s.Items(), v))
 }
 

@@ -58,6 +58,7 @@ func (s String) Concat(t string) String {
 	}
 	// Start a new growable buffer with room to double.
 	c := 2 * (n + len(t))
+	noteGrowth(int64(c))
 	b := &strBuf{b: make([]byte, n+len(t), c)}
 	copy(b.b, s.s)
 	copy(b.b[n:], t)

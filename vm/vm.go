@@ -81,6 +81,9 @@ type VM struct {
 
 	implMu sync.RWMutex
 	impls  map[string]map[string]*Closure
+	// implEpoch counts impl blocks run: inline caches remember the epoch
+	// of the impl methods they hold (cache.go).
+	implEpoch atomic.Uint64
 
 	localMu sync.Mutex
 	local   map[any]any
@@ -147,6 +150,7 @@ func (v *VM) setImpl(structName string, methods map[string]*Closure) {
 	v.implMu.Lock()
 	defer v.implMu.Unlock()
 	v.impls[structName] = methods
+	v.implEpoch.Add(1)
 }
 
 // Thread executes Harn code: one per task.
@@ -196,6 +200,9 @@ type frame struct {
 	nested bool
 	// callback marks a nested execution whose failures are relabelled.
 	callback bool
+	// method marks an impl method called by CALL_METHOD without a nested
+	// run: a failure leaving it is relabelled as a callback's would be.
+	method bool
 }
 
 // NewThread makes a thread on v.
@@ -452,7 +459,7 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 		fr := &th.frames[n]
 		fr.cl, fr.pc, fr.base, fr.argc = f, 0, base, argc
 		fr.handlers = fr.handlers[:0]
-		fr.nested, fr.callback = false, false
+		fr.nested, fr.callback, fr.method = false, false, false
 	} else {
 		th.frames = append(th.frames, frame{cl: f, base: base, argc: argc})
 	}

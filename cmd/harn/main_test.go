@@ -13,6 +13,9 @@ import (
 // pgtest (they skip without one, and fail under CI).
 func TestMain(m *testing.M) {
 	if os.Getenv("HARN_TEST_MAIN") == "1" {
+		if path := os.Getenv(soakStatsEnv); path != "" {
+			go writeSoakStats(path)
+		}
 		main()
 		return
 	}

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
 	"github.com/harnlang/harn/eventlog/sqlite"
 	"github.com/harnlang/harn/orchestrator"
 )
@@ -26,7 +28,13 @@ import (
 // across restarts), and every accepted event has exactly one recorded
 // outcome — none lost, none completed twice. Handlers may run again for
 // attempts a kill interrupted (at-least-once); the test reports how many.
-func TestCrashRecovery(t *testing.T) {
+func TestCrashRecovery(t *testing.T) { crashRecovery(t, "sqlite") }
+
+// TestCrashRecoveryFile is the same on the file backend (JSON lines and a
+// redo journal instead of SQLite).
+func TestCrashRecoveryFile(t *testing.T) { crashRecovery(t, "file") }
+
+func crashRecovery(t *testing.T, backend string) {
 	if testing.Short() {
 		t.Skip("kills and restarts a server several times")
 	}
@@ -36,7 +44,7 @@ func TestCrashRecovery(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "harn.toml"), []byte("[[triggers]]\nid = \"ingest\"\nkind = \"webhook\"\nhandler = \"on_event\"\nretry = { max = 0 }\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fmt.Sprintf("fn on_event(event) {\n  sleep(40)\n  append_file(%q, \"${event.payload.n}\\n\")\n  return {n: event.payload.n}\n}\n", runs)), 0o644)
 	state := filepath.Join(dir, "state")
-	env := []string{"HARN_ORCHESTRATOR_LEASE_TTL=1s", "HARN_ORCHESTRATOR_API_KEYS=", "HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND="}
+	env := []string{"HARN_ORCHESTRATOR_LEASE_TTL=1s", "HARN_ORCHESTRATOR_API_KEYS=", "HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend, "HARN_EVENT_LOG_DIR="}
 	rng := rand.New(rand.NewSource(11))
 	client := &http.Client{Timeout: 5 * time.Second}
 
@@ -109,15 +117,28 @@ func TestCrashRecovery(t *testing.T) {
 		send(base, time.Now().Add(time.Minute))
 	}
 	// Drain: every accepted event gets its outcome (interrupted leases
-	// expire after 1s and are claimed again).
-	log, err := sqlite.Open(context.Background(), filepath.Join(state, "events.sqlite"))
-	if err != nil {
-		t.Fatal(err)
+	// expire after 1s and are claimed again). The file log is open in the
+	// server only: its outbox file is counted instead.
+	outcomeCount := func() int64 {
+		data, _ := os.ReadFile(filepath.Join(state, "events", orchestrator.TopicOutbox+".jsonl"))
+		return int64(strings.Count(string(data), "\n"))
 	}
-	defer log.Close()
+	var log eventlog.Log
+	if backend == "sqlite" {
+		l, err := sqlite.Open(context.Background(), filepath.Join(state, "events.sqlite"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		log = l
+		outcomeCount = func() int64 {
+			n, _ := l.Count(context.Background(), orchestrator.TopicOutbox)
+			return n
+		}
+	}
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		n, _ := log.Count(context.Background(), orchestrator.TopicOutbox)
+		n := outcomeCount()
 		if n >= deliveries {
 			break
 		}
@@ -129,6 +150,14 @@ func TestCrashRecovery(t *testing.T) {
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	if err := p.wait(); err != nil {
 		t.Fatalf("final server: %v", err)
+	}
+	if backend == "file" {
+		l, err := memory.OpenDir(filepath.Join(state, "events"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		log = l
 	}
 
 	ctx := context.Background()
@@ -172,8 +201,8 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	data, _ := os.ReadFile(runs)
 	handlerRuns := strings.Count(string(data), "\n")
-	t.Logf("crash recovery: %d kills, %d deliveries accepted, %d events recorded, %d outcomes, %d attempts, %d handler runs (%d re-run after a kill), %d lost, %d completed twice",
-		kills, len(acked), len(events), len(outbox), len(attempts), handlerRuns, handlerRuns-deliveries, lost, twice)
+	t.Logf("crash recovery (%s): %d kills, %d deliveries accepted, %d events recorded, %d outcomes, %d attempts, %d handler runs (%d re-run after a kill), %d lost, %d completed twice",
+		backend, kills, len(acked), len(events), len(outbox), len(attempts), handlerRuns, handlerRuns-deliveries, lost, twice)
 	if lost != 0 || twice != 0 || len(events) != deliveries || len(outbox) != deliveries {
 		t.Fatalf("lost %d, completed twice %d, events %d, outcomes %d", lost, twice, len(events), len(outbox))
 	}

@@ -3,7 +3,10 @@
 //
 //	HARN_EVENT_LOG_URL            postgres:// or postgresql:// URL: the postgres
 //	                              backend, shared by every process pointed at it
-//	HARN_EVENT_LOG_BACKEND        sqlite (default) or memory, when no URL is set
+//	HARN_EVENT_LOG_BACKEND        sqlite (default), file or memory, when no URL
+//	                              is set
+//	HARN_EVENT_LOG_DIR            the file backend's directory, relative to the
+//	                              state directory (default events)
 //	HARN_EVENT_LOG_SQLITE_PATH    the SQLite file, relative to the state
 //	                              directory (default events.sqlite)
 //	HARN_EVENT_LOG_SQLITE_SYNC    full (default) or normal: see eventlog/sqlite
@@ -27,9 +30,13 @@ import (
 // DefaultSQLiteFile is the SQLite log's file name in the state directory.
 const DefaultSQLiteFile = "events.sqlite"
 
+// DefaultFileDir is the file log's directory in the state directory.
+const DefaultFileDir = "events"
+
 // Config is what Open resolved from the environment.
 type Config struct {
-	Backend    string // "sqlite", "postgres" or "memory"
+	Backend    string // "sqlite", "postgres", "file" or "memory"
+	Dir        string // the directory, for file
 	SQLitePath string // the SQLite file, for sqlite
 	SQLiteSync sqlite.Synchronous
 	URL        string // the database URL, for postgres
@@ -63,10 +70,22 @@ func Resolve(stateDir string, getenv func(string) string) (Config, error) {
 		return Config{Backend: "sqlite", SQLitePath: p, SQLiteSync: sync}, nil
 	case "memory":
 		return Config{Backend: "memory"}, nil
+	case "file":
+		if stateDir == "" {
+			return Config{}, fmt.Errorf("the file event log needs a state directory")
+		}
+		d := strings.TrimSpace(getenv("HARN_EVENT_LOG_DIR"))
+		if d == "" {
+			d = DefaultFileDir
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(stateDir, d)
+		}
+		return Config{Backend: "file", Dir: d}, nil
 	case "postgres", "postgresql":
 		return Config{}, fmt.Errorf("HARN_EVENT_LOG_BACKEND=%s needs HARN_EVENT_LOG_URL (a postgres:// URL)", b)
 	default:
-		return Config{}, fmt.Errorf("HARN_EVENT_LOG_BACKEND=%q is not a backend (want sqlite or memory, or set HARN_EVENT_LOG_URL for postgres)", b)
+		return Config{}, fmt.Errorf("HARN_EVENT_LOG_BACKEND=%q is not a backend (want sqlite, file or memory, or set HARN_EVENT_LOG_URL for postgres)", b)
 	}
 }
 
@@ -82,6 +101,8 @@ func Open(ctx context.Context, stateDir string, getenv func(string) string) (eve
 		return postgres.Open(ctx, cfg.URL)
 	case "memory":
 		return memory.New(), nil
+	case "file":
+		return memory.OpenDir(cfg.Dir)
 	default:
 		return sqlite.OpenSync(ctx, cfg.SQLitePath, cfg.SQLiteSync)
 	}

@@ -38,7 +38,9 @@ func TestResolve(t *testing.T) {
 		{"postgres scheme", env("HARN_EVENT_LOG_URL", "postgres://h/db"), backend.Config{Backend: "postgres", URL: "postgres://h/db"}, ""},
 		{"bad url", env("HARN_EVENT_LOG_URL", "mysql://u:secret@h/db"), backend.Config{}, "must be a postgres:// or postgresql:// URL"},
 		{"postgres without url", env("HARN_EVENT_LOG_BACKEND", "postgres"), backend.Config{}, "needs HARN_EVENT_LOG_URL"},
-		{"unknown backend", env("HARN_EVENT_LOG_BACKEND", "file"), backend.Config{}, `"file" is not a backend`},
+		{"file", env("HARN_EVENT_LOG_BACKEND", "file"), backend.Config{Backend: "file", Dir: "/st/events"}, ""},
+		{"file dir", env("HARN_EVENT_LOG_BACKEND", "file", "HARN_EVENT_LOG_DIR", "/var/log/harn"), backend.Config{Backend: "file", Dir: "/var/log/harn"}, ""},
+		{"unknown backend", env("HARN_EVENT_LOG_BACKEND", "jsonl"), backend.Config{}, `"jsonl" is not a backend`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := backend.Resolve("/st", c.env)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -26,11 +27,13 @@ func Run(t *testing.T, open func(t *testing.T) eventlog.Log) {
 		fn   func(t *testing.T, l eventlog.Log)
 	}{
 		{"IDsPerTopic", testIDsPerTopic},
+		{"AppendAll", testAppendAll},
 		{"RecordRoundTrip", testRecordRoundTrip},
 		{"ReadTailCountTopics", testReadTailCountTopics},
 		{"Cursors", testCursors},
 		{"BadInput", testBadInput},
 		{"AcceptIdempotent", testAcceptIdempotent},
+		{"AcceptLeased", testAcceptLeased},
 		{"ClaimOrderAndDue", testClaimOrderAndDue},
 		{"LeaseHeld", testLeaseHeld},
 		{"LeaseExpiryAndFencing", testLeaseExpiryAndFencing},
@@ -113,6 +116,32 @@ func testIDsPerTopic(t *testing.T, l eventlog.Log) {
 	}
 	if got := must(l.Append(ctx, "a", rec("a3"))); got != 4 {
 		t.Fatalf("append to a after b: id %d, want 4", got)
+	}
+}
+
+func testAppendAll(t *testing.T, l eventlog.Log) {
+	must(l.Append(ctx, "a", rec("a0")))
+	got := must(l.AppendAll(ctx,
+		eventlog.TopicRecord{Topic: "a", Record: rec("a1")},
+		eventlog.TopicRecord{Topic: "b", Record: rec("b0")},
+		eventlog.TopicRecord{Topic: "a", Record: rec("a2")}))
+	if want := []int64{2, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("AppendAll ids %v, want %v", got, want)
+	}
+	if ks := kinds(must(l.Read(ctx, "a", 0, 0))); !slices.Equal(ks, []string{"a0", "a1", "a2"}) {
+		t.Errorf("topic a holds %v", ks)
+	}
+	// All or nothing: a record that cannot be stored refuses the batch.
+	if _, err := l.AppendAll(ctx,
+		eventlog.TopicRecord{Topic: "a", Record: rec("a3")},
+		eventlog.TopicRecord{Topic: "", Record: rec("x")}); err == nil {
+		t.Error("AppendAll with a record for an empty topic succeeded")
+	}
+	if n := must(l.Count(ctx, "a")); n != 3 {
+		t.Errorf("a refused AppendAll left topic a with %d records, want 3", n)
+	}
+	if got := must(l.AppendAll(ctx)); len(got) != 0 {
+		t.Errorf("AppendAll of nothing: %v", got)
 	}
 }
 
@@ -339,6 +368,55 @@ func testAcceptIdempotent(t *testing.T, l eventlog.Log) {
 	}
 	if ls := must(in.Claim(ctx, "w", 1, time.Minute)); len(ls) != 0 {
 		t.Errorf("re-accepting a done delivery made it claimable: %+v", ls)
+	}
+}
+
+func testAcceptLeased(t *testing.T, l eventlog.Log) {
+	in := l.Inbox()
+	accepted := eventlog.TopicRecord{Topic: "trigger.inbox", Record: rec("accepted")}
+	ls, created, err := in.AcceptLeased(ctx, eventlog.Delivery{ID: "d", BindingID: "b", Envelope: json.RawMessage(`{"n":1}`)}, "w", time.Hour, accepted)
+	if err != nil || !created {
+		t.Fatalf("AcceptLeased = %v, %v", created, err)
+	}
+	if ls.Owner != "w" || ls.Token <= 0 || ls.Attempts != 1 || ls.State != eventlog.Leased || ls.ID != "d" ||
+		ls.ExpiresAtMs <= ls.CreatedMs || ls.DueAtMs == 0 || string(ls.Envelope) != `{"n":1}` {
+		t.Errorf("lease %+v", ls)
+	}
+	if d := must(in.Get(ctx, "d")); d.State != eventlog.Leased || d.Attempts != 1 {
+		t.Errorf("stored %+v, want leased after 1 attempt", d)
+	}
+	if got := must(in.Claim(ctx, "other", 5, time.Hour)); len(got) != 0 {
+		t.Errorf("a delivery leased on accept was claimed again: %+v", got)
+	}
+	// The key is known: nothing changes, with either Accept.
+	again, created, err := in.AcceptLeased(ctx, eventlog.Delivery{ID: "d", BindingID: "b2"}, "w2", time.Hour, accepted)
+	if err != nil || created || again.Owner != "" || again.Token != 0 || again.BindingID != "b" || again.State != eventlog.Leased {
+		t.Errorf("AcceptLeased of a known key = %+v, %v, %v", again, created, err)
+	}
+	if _, created, err := in.Accept(ctx, eventlog.Delivery{ID: "d", BindingID: "b"}); err != nil || created {
+		t.Errorf("Accept of a key accepted leased: created %v, %v", created, err)
+	}
+	if n := must(l.Count(ctx, "trigger.inbox")); n != 1 {
+		t.Errorf("%d accept records, want 1", n)
+	}
+	if err := in.Complete(ctx, ls, eventlog.Done, ""); err != nil {
+		t.Errorf("Complete with the lease taken on accept: %v", err)
+	}
+	// The lease expires like a claimed one, and the next claim fences it off.
+	short, _, err := in.AcceptLeased(ctx, eventlog.Delivery{ID: "e", BindingID: "b"}, "dead-worker", time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPast(short.ExpiresAtMs)
+	next := must(in.Claim(ctx, "live-worker", 1, time.Hour))
+	if len(next) != 1 || next[0].ID != "e" || next[0].Token <= short.Token || next[0].Attempts != 2 {
+		t.Fatalf("reclaim of an expired lease taken on accept: %+v (first %+v)", next, short)
+	}
+	if err := in.Complete(ctx, short, eventlog.Done, ""); !errors.Is(err, eventlog.ErrLeaseLost) {
+		t.Errorf("Complete with the fenced-off lease: %v, want ErrLeaseLost", err)
+	}
+	if _, _, err := in.AcceptLeased(ctx, eventlog.Delivery{ID: "f"}, "", time.Hour); err == nil {
+		t.Error("AcceptLeased without an owner succeeded")
 	}
 }
 

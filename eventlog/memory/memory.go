@@ -3,6 +3,9 @@
 // backends, held in maps under one mutex, lost when the process exits.
 // Tests and throwaway runs use it; it keeps every guarantee of eventlog
 // except surviving a crash.
+//
+// OpenDir adds that guarantee: the file backend (file.go) is this log
+// with every change written to JSON-lines files before it returns.
 package memory
 
 import (
@@ -22,6 +25,9 @@ type Log struct {
 	cursors    map[[2]string]int64
 	deliveries map[string]*delivery
 	open       map[string]*delivery // the pending and leased ones: what Claim scans
+
+	disk *disk       // nil: memory only
+	tx   journalLine // what the operation in progress changed, for disk
 }
 
 type delivery struct {
@@ -46,9 +52,23 @@ func New() *Log {
 	}
 }
 
-func (l *Log) Backend() string       { return "memory" }
+func (l *Log) Backend() string {
+	if l.disk != nil {
+		return "file"
+	}
+	return "memory"
+}
+
 func (l *Log) Inbox() eventlog.Inbox { return l }
-func (l *Log) Close() error          { return nil }
+
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.disk != nil {
+		l.disk.close()
+	}
+	return nil
+}
 
 // append adds rec to topic; l.mu is held.
 func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
@@ -65,6 +85,9 @@ func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
 		rec.Headers = h
 	}
 	l.topics[topic] = append(l.topics[topic], rec)
+	if l.disk != nil {
+		l.tx.Records = append(l.tx.Records, savedRecord{topic, rec})
+	}
 	return rec.ID
 }
 
@@ -83,7 +106,31 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.append(topic, rec, store.NowMs()), nil
+	if err := l.writable(); err != nil {
+		return 0, err
+	}
+	id := l.append(topic, rec, store.NowMs())
+	if err := l.flush(); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := store.NowMs()
+	ids := make([]int64, len(records))
+	for i, r := range records {
+		ids[i] = l.append(r.Topic, r.Record, now)
+	}
+	return ids, nil
 }
 
 // copyRecords returns copies, so callers cannot alter the stored records.
@@ -167,8 +214,14 @@ func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int6
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.writable(); err != nil {
+		return err
+	}
 	l.cursors[[2]string{topic, consumer}] = cursor
-	return nil
+	if l.disk != nil {
+		l.tx.Cursors = append(l.tx.Cursors, savedCursor{topic, consumer, cursor})
+	}
+	return l.flush()
 }
 
 // ---- the inbox ----
@@ -205,6 +258,9 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	if old, ok := l.deliveries[d.ID]; ok {
 		return old.snapshot(), false, nil
 	}
+	if err := l.writable(); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
 	now := store.NowMs()
 	if d.DueAtMs == 0 {
 		d.DueAtMs = now
@@ -213,8 +269,40 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
 	l.deliveries[d.ID] = &delivery{Delivery: d}
 	l.open[d.ID] = l.deliveries[d.ID]
+	l.changed(l.deliveries[d.ID])
 	l.appendAll(records, now)
+	if err := l.flush(); err != nil {
+		return eventlog.Delivery{}, false, err
+	}
 	return d, true, nil
+}
+
+func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if old, ok := l.deliveries[d.ID]; ok {
+		return eventlog.Lease{Delivery: old.snapshot()}, false, nil
+	}
+	now := store.NowMs()
+	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
+	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
+	nd := &delivery{Delivery: d, owner: owner, token: 1, expires: now + store.TTLMs(ttl)}
+	l.deliveries[d.ID] = nd
+	l.open[d.ID] = nd
+	l.appendAll(records, now)
+	return eventlog.Lease{Delivery: nd.snapshot(), Owner: owner, Token: 1, ExpiresAtMs: nd.expires}, true, nil
 }
 
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
@@ -229,6 +317,9 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err := l.writable(); err != nil {
+		return nil, err
+	}
 	now := store.NowMs()
 	type ready struct {
 		at int64
@@ -260,6 +351,12 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 		d.Attempts++
 		d.owner, d.token, d.expires = owner, d.token+1, now+store.TTLMs(ttl)
 		leases = append(leases, eventlog.Lease{Delivery: d.snapshot(), Owner: d.owner, Token: d.token, ExpiresAtMs: d.expires})
+		l.changed(d)
+	}
+	if len(leases) > 0 {
+		if err := l.flush(); err != nil {
+			return nil, err
+		}
 	}
 	store.SortLeases(leases)
 	return leases, nil
@@ -284,9 +381,13 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 	if err != nil {
 		return err
 	}
+	if err := l.writable(); err != nil {
+		return err
+	}
 	d.expires = store.NowMs() + store.TTLMs(ttl)
 	ls.ExpiresAtMs = d.expires
-	return nil
+	l.changed(d)
+	return l.flush()
 }
 
 func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.DeliveryState, errMsg string, records ...eventlog.TopicRecord) error {
@@ -303,10 +404,14 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 	if err != nil {
 		return err
 	}
+	if err := l.writable(); err != nil {
+		return err
+	}
 	d.State, d.LastError, d.expires = final, errMsg, 0
 	delete(l.open, d.ID)
+	l.changed(d)
 	l.appendAll(records, store.NowMs())
-	return nil
+	return l.flush()
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
@@ -320,13 +425,17 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 	if err != nil {
 		return err
 	}
+	if err := l.writable(); err != nil {
+		return err
+	}
 	now := store.NowMs()
 	if dueAtMs == 0 {
 		dueAtMs = now
 	}
 	d.State, d.DueAtMs, d.LastError, d.expires = eventlog.Pending, dueAtMs, errMsg, 0
+	l.changed(d)
 	l.appendAll(records, now)
-	return nil
+	return l.flush()
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {

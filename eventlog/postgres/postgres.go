@@ -116,6 +116,11 @@ const (
 		INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
 		SELECT $1, $2, $3, 'pending', COALESCE(NULLIF($4::bigint, 0), t.now), t.now, COALESCE(NULLIF($4::bigint, 0), t.now)
 		FROM t ON CONFLICT (id) DO NOTHING RETURNING due_at_ms, created_ms`
+	sqlAcceptLeased = `WITH t AS (SELECT ` + dbNow + ` AS now)
+		INSERT INTO deliveries (id, binding_id, envelope, state, attempts, due_at_ms, created_ms,
+			lease_owner, lease_token, lease_expires_ms, ready_at_ms)
+		SELECT $1, $2, $3, 'leased', 1, t.now, t.now, $4, 1, t.now + $5, t.now + $5
+		FROM t ON CONFLICT (id) DO NOTHING RETURNING created_ms, lease_expires_ms`
 	sqlClaim = `WITH t AS (SELECT ` + dbNow + ` AS now),
 		picked AS (
 			SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= (SELECT now FROM t)
@@ -482,6 +487,18 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return ids[0], nil
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return []int64{}, nil
+	}
+	return l.write(ctx, &step{finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
+		return records, nil
+	}})
+}
+
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	var lim *int
 	if limit > 0 {
@@ -613,6 +630,53 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 		return stored, false, nil
 	}
 	return d, true, nil
+}
+
+func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	d.State, d.Attempts, d.LastError = eventlog.Leased, 1, ""
+	d.Envelope = store.Payload(d.Envelope)
+	var created bool
+	var expires int64
+	var stored eventlog.Delivery
+	_, err := l.write(ctx, &step{
+		queue: func(b *pgx.Batch) {
+			b.Queue(sqlAcceptLeased, d.ID, d.BindingID, []byte(d.Envelope), owner, store.TTLMs(ttl)).QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&d.CreatedMs, &expires)
+				created = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil // a duplicate
+				}
+				return err
+			})
+		},
+		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
+			if created {
+				return records, nil
+			}
+			var err error
+			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, d.ID)); err != nil {
+				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
+			}
+			return nil, nil
+		},
+	})
+	switch {
+	case err != nil:
+		return eventlog.Lease{}, false, err
+	case !created:
+		return eventlog.Lease{Delivery: stored}, false, nil
+	}
+	d.DueAtMs = d.CreatedMs
+	return eventlog.Lease{Delivery: d, Owner: owner, Token: 1, ExpiresAtMs: expires}, true, nil
 }
 
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {

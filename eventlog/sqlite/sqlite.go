@@ -110,6 +110,9 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?)`
 	sqlAccept = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
 		VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	sqlAcceptLeased = `INSERT INTO deliveries (id, binding_id, envelope, state, attempts, due_at_ms, created_ms,
+			lease_owner, lease_token, lease_expires_ms, ready_at_ms)
+		VALUES (?1, ?2, ?3, 'leased', 1, ?4, ?4, ?5, 1, ?6, ?6) ON CONFLICT (id) DO NOTHING`
 	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
 	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
 	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = ?`
@@ -125,13 +128,29 @@ const (
 		lease_expires_ms = 0` + fence
 )
 
+// The frequent reads, prepared once on the read pool (database/sql
+// prepares them again on each connection it opens): a tool call that
+// reads a topic does not parse SQL.
+const (
+	sqlRead = `SELECT ` + store.RecordCols + ` FROM events WHERE topic = ? AND event_id > ?
+		ORDER BY event_id LIMIT ?`
+	sqlTail = `SELECT ` + store.RecordCols + ` FROM events WHERE topic = ?
+		ORDER BY event_id DESC LIMIT ?`
+	sqlCount = `SELECT last_id FROM topic_heads WHERE topic = ?`
+)
+
+// readConns is the size of the read pool. Every connection stays open:
+// opening one costs more than most reads.
+const readConns = 4
+
 // Log is the SQLite event log. It implements eventlog.Log and
 // eventlog.Inbox.
 type Log struct {
 	path  string
-	w     *sql.DB // the one writer connection, used by writer() alone
-	r     *sql.DB // read-only connections
-	stmts map[string]*sql.Stmt
+	w     *sql.DB              // the one writer connection, used by writer() alone
+	r     *sql.DB              // read-only connections
+	stmts map[string]*sql.Stmt // on w
+	reads map[string]*sql.Stmt // on r
 
 	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
 	quit    chan struct{} // closed by Close
@@ -200,7 +219,17 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 		l.Close()
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
-	l.r.SetMaxOpenConns(4)
+	l.r.SetMaxOpenConns(readConns)
+	l.r.SetMaxIdleConns(readConns)
+	l.reads = map[string]*sql.Stmt{}
+	for _, q := range []string{sqlRead, sqlTail, sqlCount, sqlGet} {
+		st, err := l.r.PrepareContext(ctx, q)
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+		}
+		l.reads[q] = st
+	}
 	go l.writer()
 	return l, nil
 }
@@ -224,7 +253,7 @@ func (l *Log) init(ctx context.Context) error {
 	if mode != "wal" {
 		return fmt.Errorf("journal mode is %q, want wal", mode)
 	}
-	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
+	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
 		st, err := l.w.PrepareContext(ctx, q)
 		if err != nil {
 			return err
@@ -264,6 +293,9 @@ func (l *Log) Close() error {
 	}
 	var errs []error
 	for _, st := range l.stmts {
+		errs = append(errs, st.Close())
+	}
+	for _, st := range l.reads {
 		errs = append(errs, st.Close())
 	}
 	if l.r != nil {
@@ -422,26 +454,45 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	return id, err
 }
 
+func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	if err := store.CheckRecords(records); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(records))
+	err := l.write(ctx, func(t tx) error {
+		now := store.NowMs()
+		for i, r := range records {
+			var err error
+			if ids[i], err = t.append(r.Topic, r.Record, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ? AND event_id > ?
-		ORDER BY event_id LIMIT ?`, topic, after, limit)
+	return l.records(ctx, sqlRead, topic, after, limit)
 }
 
 func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	recs, err := l.records(ctx, `SELECT `+store.RecordCols+` FROM events WHERE topic = ?
-		ORDER BY event_id DESC LIMIT ?`, topic, n)
+	recs, err := l.records(ctx, sqlTail, topic, n)
 	slices.Reverse(recs) // newest first from the query; callers get ascending ids
 	return recs, err
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
-	rows, err := l.r.QueryContext(ctx, q, args...)
+	rows, err := l.reads[q].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
 	}
@@ -452,7 +503,7 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
-	err := l.r.QueryRowContext(ctx, `SELECT last_id FROM topic_heads WHERE topic = ?`, topic).Scan(&n)
+	err := l.reads[sqlCount].QueryRowContext(ctx, topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -557,6 +608,43 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	return d, created, nil
 }
 
+func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
+	if err := store.CheckDelivery(d); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckClaim(owner, ttl); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	if err := store.CheckRecords(records); err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	now := store.NowMs()
+	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
+	d.Envelope = store.Payload(d.Envelope)
+	ls := eventlog.Lease{Delivery: d, Owner: owner, Token: 1, ExpiresAtMs: now + store.TTLMs(ttl)}
+	created := false
+	err := l.write(ctx, func(t tx) error {
+		res, err := t.stmt(sqlAcceptLeased).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), now, owner, ls.ExpiresAtMs)
+		if err != nil {
+			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
+			if err != nil {
+				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
+			}
+			ls = eventlog.Lease{Delivery: stored}
+			return nil
+		}
+		created = true
+		return t.appendAll(records, now)
+	})
+	if err != nil {
+		return eventlog.Lease{}, false, err
+	}
+	return ls, created, nil
+}
+
 func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
 	if err := store.CheckClaim(owner, ttl); err != nil {
 		return nil, err
@@ -651,7 +739,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	d, err := scanDelivery(l.r.QueryRowContext(ctx, sqlGet, id))
+	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}

@@ -47,6 +47,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		return types.Any
 	}
 	if ref.Scope == resolve.Universal {
+		c.builtinCall(e, args)
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
 	return types.Any
@@ -75,6 +76,10 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 	if bind != nil {
 		c.constraints(e.At, sig, bind)
 		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
+			if tp, ok := sig.Return.(*types.TypeParam); ok && len(e.TypeArgs) == 0 && inferredTwice(sig, tp) {
+				_, isUnion := r.(*types.Union)
+				c.joined[e] = isUnion
+			}
 			return r
 		}
 		return types.Any
@@ -170,8 +175,12 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
 	c.unknownUse(e.X, recv, "method call `."+e.Name+"()` on an `unknown` value will fail at runtime if the value has no such method", e.At)
-	for _, a := range e.Args {
-		c.expr(a)
+	args := make([]types.Type, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = c.expr(a)
+	}
+	if !e.Optional {
+		c.valueMethod(e, recv, args)
 	}
 	// An impl method with an annotated result (dict members, builtin
 	// methods and unknown names stay any).
@@ -302,4 +311,16 @@ func arityText(min, max, n int) string {
 		return plural(min)
 	}
 	return fmt.Sprintf("%d-%d arguments", min, max)
+}
+
+// inferredTwice reports whether more than one parameter of sig is written
+// as the bare type parameter tp, so that its binding may be a join.
+func inferredTwice(sig *types.Func, tp *types.TypeParam) bool {
+	n := 0
+	for _, p := range sig.Params {
+		if p.Type == tp && !p.Rest {
+			n++
+		}
+	}
+	return n > 1
 }

@@ -21,6 +21,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -39,6 +40,9 @@ type Options struct {
 	// ExprStmt, when set, receives the type of each expression statement
 	// checked (the REPL's :type asks for one).
 	ExprStmt func(s *syntax.ExprStmt, t types.Type)
+	// Library, when set, gives the builtins' signatures, for the arity
+	// and argument warnings of builtin calls.
+	Library Library
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -58,6 +62,9 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		multiDecl: multiDeclared(f),
 		seen:      map[string]bool{},
 		exprStmt:  opts.ExprStmt,
+		lib:       opts.Library,
+		joined:    map[syntax.Expr]bool{},
+		libSigs:   map[string]signature{},
 		complete:  map[*syntax.MatchExpr]bool{},
 		narrowed:  map[narrowKey]types.Type{},
 	}
@@ -87,8 +94,14 @@ type checker struct {
 	fn        *funcCtx
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
 	exprStmt  func(s *syntax.ExprStmt, t types.Type)
-	complete  map[*syntax.MatchExpr]bool // matches whose arms cover every value
-	narrowed  map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
+	lib       Library
+	// joined marks generic calls whose result is the union of conflicting
+	// inferred arguments: every member is a possible value, so the union
+	// must fit as a whole (newer.md §3.3).
+	joined   map[syntax.Expr]bool
+	libSigs  map[string]signature       // parsed library signatures, by name
+	complete map[*syntax.MatchExpr]bool // matches whose arms cover every value
+	narrowed map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
 }
 
 // variable is what the checker knows about a binding.
@@ -236,7 +249,10 @@ func compatible(src, dst types.Type) bool {
 // element types are inferred before the checker knows the target) does
 // not fit an invariant position through int → float widening.
 func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
-	if !compatible(src, dst) {
+	if c.joined[at] {
+		return types.AssignableTo(src, dst)
+	}
+	if !compatible(src, dst) || c.bareDict(at, src, dst) {
 		return false
 	}
 	switch at.(type) {
@@ -244,6 +260,34 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		return true
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// bareDict reports a binding the program annotated as a bare `dict`
+// going where a shape with required fields is expected: nothing says the
+// keys are there (newer.md §3.13). Narrow it first (`schema_is`), or
+// annotate the shape. Dicts the checker inferred are not reported, since
+// it reduces every dict literal's binding to `dict`.
+func (c *checker) bareDict(at syntax.Expr, src, dst types.Type) bool {
+	d, ok := src.(*types.Dict)
+	if !ok || d.Key != types.String || d.Value != types.Any {
+		return false
+	}
+	sh, ok := types.Underlying(dst).(*types.Shape)
+	if !ok || !slices.ContainsFunc(sh.Fields, func(f types.Field) bool { return !f.Optional }) {
+		return false
+	}
+	id, ok := at.(*syntax.Ident)
+	if !ok {
+		return false
+	}
+	if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
+		if _, narrowed := c.narrowed[narrowKey{ref.Binding, id.Name}]; narrowed {
+			return false
+		}
+		v := c.vars[ref.Binding]
+		return v != nil && v.annotated
+	}
+	return false
 }
 
 // known reports whether t says enough to report a mismatch.

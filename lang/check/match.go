@@ -186,6 +186,9 @@ func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types
 // whether the arms are known to cover every value (a catch-all arm, or
 // every case of such a type).
 func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
+	if done, ok := c.taggedExhaustive(e, st); ok {
+		return done
+	}
 	if !known(st) {
 		return hasCatchAll(c, e)
 	}
@@ -280,4 +283,139 @@ func hasCatchAll(c *checker, e *syntax.MatchExpr) bool {
 		}
 	}
 	return false
+}
+
+// taggedExhaustive handles a match over a tagged shape union: shapes that
+// all carry one field (the tag) of distinct literal types, such as
+// {kind: "ok", …} | {kind: "bad", …}. The match either looks at the tag
+// (`match r.kind { "ok" -> … }`) or at the value with dict patterns
+// naming the tag (`match r { {kind: "ok"} -> … }`). ok is false when the
+// match is of neither form.
+func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type) (done, ok bool) {
+	var tags []string
+	var field string
+	if m, isMember := e.X.(*syntax.MemberExpr); isMember && !m.Optional {
+		if tags = tagValues(c.quietType(m.X), m.Name); tags == nil {
+			return false, false
+		}
+	} else if field = tagField(st); field == "" {
+		return false, false
+	} else {
+		tags = tagValues(st, field)
+	}
+	covered := map[string]bool{}
+	for _, arm := range e.Arms {
+		if arm.Guard != nil {
+			continue
+		}
+		for _, p := range arm.Patterns {
+			switch c.classify(p) {
+			case resolve.PatWildcard:
+				return true, true
+			case resolve.PatBind:
+				if len(arm.Patterns) == 1 {
+					return true, true
+				}
+			}
+			if field == "" {
+				l := literalText(p)
+				if l == "" {
+					return false, true // a computed pattern: coverage unknown
+				}
+				covered[l] = true
+				continue
+			}
+			d, isDict := p.(*syntax.DictLit)
+			if !isDict {
+				return false, true
+			}
+			for _, en := range d.Entries {
+				if en.KeyName == field {
+					if l := literalText(en.Value); l != "" {
+						covered[l] = true
+					}
+				}
+			}
+		}
+	}
+	var missing []string
+	for _, t := range tags {
+		if !covered[t] {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		c.errorf(e.At, "Non-exhaustive match on tagged shape union: missing variants %s", strings.Join(missing, ", "))
+	}
+	return true, true
+}
+
+// tagField is the tag of a tagged shape union: the first field that every
+// member declares, required, with a literal type of its own. "" when t is
+// no such union.
+func tagField(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok {
+		return ""
+	}
+	first, ok := types.Underlying(u.Types[0]).(*types.Shape)
+	if !ok {
+		return ""
+	}
+	for _, f := range first.Fields {
+		if tagValues(t, f.Name) != nil {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// tagValues lists the tag literals of a tagged shape union whose tag is
+// field, in member order, or nil.
+func tagValues(t types.Type, field string) []string {
+	if t == nil {
+		return nil
+	}
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok || len(u.Types) < 2 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range u.Types {
+		sh, ok := types.Underlying(m).(*types.Shape)
+		if !ok {
+			return nil
+		}
+		f, ok := sh.Field(field)
+		if !ok || f.Optional {
+			return nil
+		}
+		l, ok := f.Type.(*types.Literal)
+		if !ok || seen[l.String()] {
+			return nil
+		}
+		seen[l.String()] = true
+		out = append(out, l.String())
+	}
+	return out
+}
+
+// literalText is a string or int literal pattern as its literal type
+// prints ("ok", 3, -1), or "".
+func literalText(p syntax.Expr) string {
+	switch l := p.(type) {
+	case *syntax.StringLit:
+		return strconv.Quote(l.Value)
+	case *syntax.IntLit:
+		return strconv.FormatInt(l.Value, 10)
+	case *syntax.UnaryExpr:
+		if n, ok := l.X.(*syntax.IntLit); ok && l.Op == "-" {
+			return strconv.FormatInt(-n.Value, 10)
+		}
+	}
+	return ""
 }

@@ -164,7 +164,9 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 		switch {
 		case !ok:
 		case f.to != nil:
-			if types.IsDynamic(t) {
+			// schema tests (to any) also vouch for a bare dict's keys
+			_, isDict := t.(*types.Dict)
+			if types.IsDynamic(t) || f.to == types.Any && isDict {
 				c.narrowed[f.key] = f.to
 			}
 		case f.nn:

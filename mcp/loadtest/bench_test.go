@@ -2,18 +2,22 @@ package loadtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -46,15 +50,59 @@ func report(b *testing.B, res Result) {
 	b.Logf("%s", res)
 }
 
-func load(b *testing.B, run func(Options) (Result, error), o Options) {
+// A cpuClock reads the CPU time (user and system) a process used so
+// far. Latency on a shared machine mostly measures the other load; CPU
+// time per call measures the work a call costs, whatever else runs.
+type cpuClock struct {
+	metric string
+	read   func() time.Duration
+}
+
+// selfCPU is this process's CPU: server and load generator, for the
+// in-process benchmarks.
+var selfCPU = cpuClock{"cpu-us/call", func() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}}
+
+// procCPU is the CPU of another process (a harn server), from
+// /proc/PID/stat (Linux; elsewhere the metric is not reported).
+func procCPU(pid int) cpuClock {
+	return cpuClock{"server-cpu-us/call", func() time.Duration {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return -1
+		}
+		// Fields after the parenthesised command: state is field 3,
+		// utime and stime are 14 and 15, in clock ticks (USER_HZ, 100).
+		i := bytes.LastIndexByte(stat, ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 13 {
+			return -1
+		}
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		return time.Duration(ut+st) * 10 * time.Millisecond
+	}}
+}
+
+func load(b *testing.B, run func(Options) (Result, error), o Options, cpu cpuClock) {
 	b.Helper()
 	o.Clients = clients
 	o.Requests = max(b.N, 10*clients)
+	const warmup = 5
+	o.Warmup = warmup
+	before := cpu.read()
 	b.ResetTimer()
 	res, err := run(o)
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)
+	}
+	if after := cpu.read(); before >= 0 && after >= 0 {
+		calls := o.Requests + warmup*o.Clients
+		b.ReportMetric(float64((after-before).Microseconds())/float64(calls), cpu.metric)
 	}
 	report(b, res)
 }
@@ -109,7 +157,7 @@ func BenchmarkProtocol64(b *testing.B) {
 			srv := protocol.NewServer(echoProvider{}, protocol.Options{Parallel: true})
 			h := srv.HTTPHandler(protocol.HTTPOptions{Path: "/mcp", Auth: cfg})
 			load(b, func(o Options) (Result, error) { return RunHandler(context.Background(), h, o) },
-				Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`), Header: m.header})
+				Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`), Header: m.header}, selfCPU)
 		})
 	}
 }
@@ -166,9 +214,9 @@ func (echoTool) Call(_ *protocol.Call, args any) any {
 // BenchmarkHarnServeMCP64 loads `harn serve mcp --transport http` (the
 // registry projection) serving one trivial tool.
 func BenchmarkHarnServeMCP64(b *testing.B) {
-	url := startHarn(b, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
+	url, pid := startHarn(b, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
 	load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
-		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)})
+		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)}, procCPU(pid))
 }
 
 // BenchmarkHarnMcpServe64 loads the orchestrator, `harn mcp serve
@@ -179,32 +227,34 @@ func BenchmarkHarnServeMCP64(b *testing.B) {
 func BenchmarkHarnMcpServe64(b *testing.B) {
 	for _, backend := range []string{"sqlite", "memory"} {
 		b.Run(backend, func(b *testing.B) {
-			url := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
+			url, pid := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
 				"mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
 				"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
-			for _, c := range []struct {
-				tool string
-				args string
-			}{
-				{"harn.trust.query", `{}`},
-				{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
-			} {
+			for _, c := range benchCalls {
 				b.Run(c.tool, func(b *testing.B) {
 					load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
-						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)})
+						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)}, procCPU(pid))
 				})
 			}
 		})
 	}
 }
 
+// benchCalls are the orchestrator tools the benchmarks call: a read
+// (harn.trust.query) and a call that also appends an audit record
+// synchronously (harn.secret_scan).
+var benchCalls = []struct{ tool, args string }{
+	{"harn.trust.query", `{}`},
+	{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
+}
+
 var listening = regexp.MustCompile(`http://[^\s]+`)
 
 // startHarn runs bin/harn (built by `make build`; the benchmark skips
 // without it) with args and env added to the environment, and returns
-// the endpoint URL it announces on stderr. The process is killed when
-// the benchmark ends.
-func startHarn(b *testing.B, env []string, args ...string) string {
+// the endpoint URL it announces on stderr, with its pid. The process is
+// killed when the benchmark ends.
+func startHarn(b *testing.B, env []string, args ...string) (string, int) {
 	b.Helper()
 	bin, err := filepath.Abs("../../bin/harn")
 	if err != nil {
@@ -250,9 +300,9 @@ func startHarn(b *testing.B, env []string, args ...string) string {
 		if !ok {
 			b.Skipf("harn %s exited without listening:\n%s", strings.Join(args, " "), said.String())
 		}
-		return u
+		return u, cmd.Process.Pid
 	case <-time.After(30 * time.Second):
 		b.Skipf("harn %s did not announce a listener within 30s", strings.Join(args, " "))
 	}
-	return ""
+	return "", 0
 }

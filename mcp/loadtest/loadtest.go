@@ -14,15 +14,19 @@
 package loadtest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	neturl "net/url"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,14 +112,10 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	transport := &http.Transport{
-		MaxIdleConns:        o.Clients,
-		MaxIdleConnsPerHost: o.Clients,
-		MaxConnsPerHost:     o.Clients,
-		IdleConnTimeout:     time.Minute,
+	target, err := parseTarget(url)
+	if err != nil {
+		return Result{}, err
 	}
-	defer transport.CloseIdleConnections()
-	client := &http.Client{Transport: transport, Timeout: o.Timeout}
 
 	var (
 		next       atomic.Int64 // measured requests handed out
@@ -132,7 +132,7 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 		firstErr.Do(func() { firstError = msg })
 	}
 	// The body differs per request only in its id: marshal the rest once,
-	// so the clients spend their CPU on HTTP, not on building requests.
+	// so the clients spend their CPU on the requests, not on building them.
 	params, err := json.Marshal(map[string]any{
 		"name": o.Tool, "arguments": args,
 		"_meta": map[string]any{
@@ -144,44 +144,18 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("loadtest: arguments: %v", err)
 	}
+	head := requestHead(target, o)
 	var id atomic.Int64
-	one := func() (time.Duration, error) {
-		body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id.Add(1), params)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			return 0, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", o.Tool)
-		for k, vs := range o.Header {
-			for _, v := range vs {
-				req.Header.Add(k, v)
-			}
-		}
-		begin := time.Now()
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		answer, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		took := time.Since(begin)
-		if err != nil {
-			return took, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return took, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, answer)
-		}
-		return took, checkAnswer(answer)
-	}
 	for range o.Clients {
 		ready.Add(1)
 		done.Add(1)
 		go func() {
 			defer done.Done()
+			c := &client{target: target, head: head, params: params, timeout: o.Timeout}
+			defer c.close()
+			stop := context.AfterFunc(ctx, c.close)
+			defer stop()
+			one := func() (time.Duration, error) { return c.call(id.Add(1)) }
 			for range o.Warmup {
 				if _, err := one(); err != nil {
 					fail("warm-up: " + err.Error())
@@ -255,3 +229,222 @@ func checkAnswer(answer []byte) error {
 	}
 	return nil
 }
+
+// target is where a run sends its requests: a plain-HTTP endpoint.
+type target struct {
+	addr string // host:port to dial
+	host string // Host header
+	path string // request target
+}
+
+func parseTarget(raw string) (target, error) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return target{}, fmt.Errorf("loadtest: %v", err)
+	}
+	if u.Scheme != "http" {
+		return target{}, fmt.Errorf("loadtest: %s: only http:// endpoints can be loaded (loopback, no TLS)", raw)
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), "80")
+	}
+	path := u.RequestURI()
+	return target{addr: addr, host: u.Host, path: path}, nil
+}
+
+// requestHead is the request line and the headers every request
+// carries, up to the Content-Length value.
+func requestHead(t target, o Options) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: %s\r\n", t.path, t.host)
+	b.WriteString("Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n")
+	b.WriteString("MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n")
+	fmt.Fprintf(&b, "Mcp-Name: %s\r\n", o.Tool)
+	for k, vs := range o.Header {
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("Content-Length: ")
+	return b.Bytes()
+}
+
+// client is one load client: a keep-alive HTTP/1.1 connection of its
+// own, written and read directly. net/http's client costs two goroutine
+// hand-offs and several allocations a request; on a machine whose cores
+// the server shares, that CPU would be taken from the server being
+// measured.
+type client struct {
+	target  target
+	head    []byte
+	params  []byte
+	timeout time.Duration
+
+	mu     sync.Mutex // guards conn and closed against close from ctx
+	conn   net.Conn
+	closed bool
+	r      *bufio.Reader
+	req    []byte
+	body   []byte
+}
+
+func (c *client) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+func (c *client) dial() (net.Conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, errors.New("loadtest: cancelled")
+	}
+	if c.conn == nil {
+		conn, err := net.DialTimeout("tcp", c.target.addr, c.timeout)
+		if err != nil {
+			return nil, err
+		}
+		c.conn, c.r = conn, bufio.NewReaderSize(conn, 16<<10)
+	}
+	return c.conn, nil
+}
+
+// drop closes the connection after a failure or a Connection: close
+// answer; the next request dials again.
+func (c *client) drop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+// call sends one tools/call with id and checks its answer.
+func (c *client) call(id int64) (time.Duration, error) {
+	conn, err := c.dial()
+	if err != nil {
+		return 0, err
+	}
+	body := c.req[:0]
+	body = append(body, `{"jsonrpc":"2.0","id":`...)
+	body = strconv.AppendInt(body, id, 10)
+	body = append(body, `,"method":"tools/call","params":`...)
+	body = append(body, c.params...)
+	body = append(body, '}')
+	n := len(body)
+	// The head, Content-Length and body go out in one write.
+	msg := append(body, c.head...)
+	msg = strconv.AppendInt(msg, int64(n), 10)
+	msg = append(msg, "\r\n\r\n"...)
+	msg = append(msg, body[:n]...)
+	c.req = msg
+	begin := time.Now()
+	conn.SetDeadline(begin.Add(c.timeout))
+	if _, err := conn.Write(msg[n:]); err != nil {
+		c.drop()
+		return 0, err
+	}
+	status, answer, keep, err := c.readResponse()
+	took := time.Since(begin)
+	if err != nil || !keep {
+		c.drop()
+	}
+	if err != nil {
+		return took, err
+	}
+	if status != 200 {
+		return took, fmt.Errorf("HTTP %d: %.200s", status, answer)
+	}
+	return took, checkAnswer(answer)
+}
+
+// readResponse reads one HTTP/1.1 response: its status, its body
+// (Content-Length or chunked) and whether the connection stays open.
+func (c *client) readResponse() (status int, body []byte, keep bool, err error) {
+	line, err := c.r.ReadSlice('\n')
+	if err != nil {
+		return 0, nil, false, err
+	}
+	// "HTTP/1.1 200 OK"
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
+		return 0, nil, false, fmt.Errorf("malformed status line %q", line)
+	}
+	if status, err = strconv.Atoi(string(line[9:12])); err != nil {
+		return 0, nil, false, fmt.Errorf("malformed status line %q", line)
+	}
+	length, chunked, keep := -1, false, true
+	for {
+		line, err := c.r.ReadSlice('\n')
+		if err != nil {
+			return 0, nil, false, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			break
+		}
+		name, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimSpace(value)
+		switch {
+		case asciiEqual(name, "Content-Length"):
+			if length, err = strconv.Atoi(string(value)); err != nil {
+				return 0, nil, false, fmt.Errorf("bad Content-Length %q", value)
+			}
+		case asciiEqual(name, "Transfer-Encoding"):
+			chunked = asciiEqual(value, "chunked")
+		case asciiEqual(name, "Connection"):
+			keep = !asciiEqual(value, "close")
+		}
+	}
+	c.body = c.body[:0]
+	switch {
+	case chunked:
+		for {
+			line, err := c.r.ReadSlice('\n')
+			if err != nil {
+				return 0, nil, false, err
+			}
+			size, err := strconv.ParseInt(string(bytes.TrimSpace(bytes.SplitN(line, []byte(";"), 2)[0])), 16, 32)
+			if err != nil {
+				return 0, nil, false, fmt.Errorf("bad chunk size %q", line)
+			}
+			if size == 0 {
+				// Trailers, then the blank line.
+				for {
+					line, err := c.r.ReadSlice('\n')
+					if err != nil {
+						return 0, nil, false, err
+					}
+					if len(bytes.TrimRight(line, "\r\n")) == 0 {
+						return status, c.body, keep, nil
+					}
+				}
+			}
+			if c.body, err = readN(c.r, c.body, int(size)+2); err != nil {
+				return 0, nil, false, err
+			}
+			c.body = c.body[:len(c.body)-2]
+		}
+	case length >= 0:
+		c.body, err = readN(c.r, c.body, length)
+		return status, c.body, keep, err
+	default:
+		c.body, err = io.ReadAll(c.r)
+		return status, c.body, false, err
+	}
+}
+
+func readN(r io.Reader, buf []byte, n int) ([]byte, error) {
+	start := len(buf)
+	buf = slices.Grow(buf, n)[:start+n]
+	_, err := io.ReadFull(r, buf[start:])
+	return buf, err
+}
+
+func asciiEqual(b []byte, s string) bool { return bytes.EqualFold(b, []byte(s)) }

@@ -107,3 +107,31 @@ func TestCheckAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The client reads chunked answers (a server that flushes, or an SSE
+// stream) and dials again after Connection: close.
+func TestRunChunkedAndClose(t *testing.T) {
+	var calls atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(body, &m)
+		n := calls.Add(1)
+		if n%2 == 0 {
+			w.Header().Set("Connection", "close")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID)))
+		w.(http.Flusher).Flush() // no Content-Length: chunked
+		w.Write([]byte(`,"result":{"content":[]}}`))
+	})
+	res, err := RunHandler(context.Background(), h, Options{Clients: 3, Requests: 30, Warmup: -1, Tool: "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 0 || calls.Load() != 30 {
+		t.Errorf("%d calls: %+v", calls.Load(), res)
+	}
+}

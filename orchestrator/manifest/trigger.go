@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/jmespath-community/go-jmespath"
 )
 
 // Trigger is one binding: an event source, the events it accepts and the
@@ -31,15 +32,22 @@ type Trigger struct {
 	Schedule   string
 	Timezone   string
 	Location   *time.Location
-	DedupeKey  string
-	Filter     string
-	Timeout    time.Duration // 0: no handler timeout
-	Retry      Retry
-	Priority   *Priority
-	Budget     *Budget
-	Flow       Flow
-	Secrets    map[string]string
-	Webhook    *Webhook
+	// DedupeKey and Filter are JMESPath expressions over the event, as
+	// written; Dedupe and Match are them compiled (nil when unset).
+	DedupeKey string
+	Filter    string
+	Dedupe    jmespath.JMESPath
+	Match     jmespath.JMESPath
+	Timeout   time.Duration // 0: no handler timeout
+	Retry     Retry
+	Priority  *Priority
+	Budget    *Budget
+	Flow      Flow
+	// Secrets is `secrets` as written (name -> "<provider>/<secret>");
+	// SecretValues the values read from the environment at load time.
+	Secrets      map[string]string
+	SecretValues map[string]string
+	Webhook      *Webhook
 	// AllowCleartext permits http:// for an a2a:// handler.
 	AllowCleartext bool
 	// Fingerprint changes whenever the definition does (binding versions).
@@ -190,11 +198,12 @@ type Webhook struct {
 	// SecretEnv at load time; nil means deliveries are not signed.
 	Secret    []byte
 	SecretEnv string
-	// SignatureHeader carries "sha256=<hex>"; TimestampHeader the unix
-	// seconds the signature covers (scheme "harn") — see docs.
+	// SignatureHeader carries "sha256=<hex>" (the secret itself for
+	// scheme "token"); TimestampHeader the unix seconds the signature
+	// covers (scheme "harn") — see docs.
 	SignatureHeader string
 	TimestampHeader string
-	Scheme          string // harn: HMAC(ts + "." + body); github: HMAC(body)
+	Scheme          string // harn: HMAC(ts + "." + body); github: HMAC(body); token: the secret (A2A push notification token)
 	// ReplayWindow bounds the age of a signed timestamp.
 	ReplayWindow time.Duration
 	// DeliveryHeader names the idempotency header.
@@ -373,6 +382,13 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			wb := &WhenBudget{}
 			wb.MaxCostUSD = v.nonNegFloat(wt, "max_cost_usd", f("when_budget.max_cost_usd"))
 			wb.TokensMax = v.nonNegInt(wt, "tokens_max", f("when_budget.tokens_max"))
+			// A predicate returns a bool: it has no way to report what it
+			// spent, so a cost or token ceiling could never be enforced.
+			for _, k := range []string{"max_cost_usd", "tokens_max"} {
+				if _, set := wt[k]; set {
+					v.fail(f("when_budget."+k), "is not supported: a predicate cannot report its cost, so only when_budget.timeout bounds it (put cost limits in `budget`)")
+				}
+			}
 			wb.Timeout = v.duration(wt, "timeout", f("when_budget.timeout"))
 			tr.WhenBudget = wb
 		}
@@ -411,8 +427,8 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			v.fail(f("timezone"), "only a cron trigger has a time zone")
 		}
 	}
-	tr.DedupeKey, _ = v.str(t, "dedupe_key", f("dedupe_key"))
-	tr.Filter, _ = v.str(t, "filter", f("filter"))
+	tr.DedupeKey, tr.Dedupe = v.jmespath(t, "dedupe_key", f("dedupe_key"))
+	tr.Filter, tr.Match = v.jmespath(t, "filter", f("filter"))
 	tr.Timeout = v.duration(t, "timeout", f("timeout"))
 
 	if raw, ok := t["retry"]; ok {
@@ -482,6 +498,14 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			b.MaxAutonomousDecisionsPerHour = v.nonNegInt(bt, "max_autonomous_decisions_per_hour", f("budget.max_autonomous_decisions_per_hour"))
 			b.MaxAutonomousDecisionsPerDay = v.nonNegInt(bt, "max_autonomous_decisions_per_day", f("budget.max_autonomous_decisions_per_day"))
 			b.MaxConcurrent = v.nonNegInt(bt, "max_concurrent", f("budget.max_concurrent"))
+			for _, lim := range []struct {
+				key string
+				n   int64
+			}{{"max_autonomous_decisions_per_hour", b.MaxAutonomousDecisionsPerHour}, {"max_autonomous_decisions_per_day", b.MaxAutonomousDecisionsPerDay}} {
+				if lim.n > 0 && tr.Tier != "act_auto" {
+					v.fail(f("budget."+lim.key), "counts autonomous decisions, which only a binding with tier = \"act_auto\" makes")
+				}
+			}
 			if s, ok := v.str(bt, "on_budget_exhausted", f("budget.on_budget_exhausted")); ok && s != "" {
 				if !contains([]string{"skip", "dlq", "retry_later"}, s) {
 					v.fail(f("budget.on_budget_exhausted"), "unknown action %q (one of skip, dlq, retry_later)", s)
@@ -498,13 +522,16 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Flow.Debounce = v.gate(t, "debounce", f, gatePeriod)
 	tr.Flow.Singleton = v.gate(t, "singleton", f, 0)
 	tr.Flow.Batch = v.gate(t, "batch", f, gateSize)
+	if tr.Flow.Batch != nil && tr.Handler.Kind != "" && tr.Handler.Kind != "local" {
+		v.fail(f("batch"), "applies only to a local function handler (it is called with the list of events)")
+	}
 
 	if raw, ok := t["secrets"]; ok {
 		st, ok := raw.(map[string]any)
 		if !ok {
 			v.fail(f("secrets"), "must be a table {name = \"<provider>/<secret>\"}")
 		}
-		tr.Secrets = map[string]string{}
+		tr.Secrets, tr.SecretValues = map[string]string{}, map[string]string{}
 		for _, k := range sortedKeys(st) {
 			s, ok := st[k].(string)
 			if parts := strings.SplitN(s, "/", 2); !ok || len(parts) != 2 || parts[0] == "" || parts[1] == "" {
@@ -512,6 +539,13 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 				continue
 			}
 			tr.Secrets[k] = s
+			env := SecretEnv(s)
+			val := os.Getenv(env)
+			if val == "" {
+				v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				continue
+			}
+			tr.SecretValues[k] = val
 		}
 	}
 	if raw, ok := t["allow_cleartext"]; ok {
@@ -523,14 +557,15 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 		}
 		tr.AllowCleartext = b
 	}
+	pushed := tr.Kind == "webhook" || tr.Kind == "a2a-push"
 	if raw, ok := t["webhook"]; ok {
-		if tr.Kind != "webhook" {
-			v.fail(f("webhook"), "only a webhook trigger has a `webhook` table")
+		if !pushed {
+			v.fail(f("webhook"), "only a webhook or a2a-push trigger has a `webhook` table")
 		} else if wt, ok := v.table(raw, f("webhook"), "path", "secret_env", "signature_header", "timestamp_header", "scheme", "replay_window", "delivery_header"); ok {
 			tr.Webhook = v.webhook(tr, wt, f)
 		}
 	}
-	if tr.Kind == "webhook" && tr.Webhook == nil {
+	if pushed && tr.Webhook == nil {
 		tr.Webhook = v.webhook(tr, map[string]any{}, f)
 	}
 	if len(v.problems) > before {
@@ -542,8 +577,11 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) string) *Webhook {
 	w := &Webhook{Path: "/hooks/" + tr.ID, Scheme: "harn", SignatureHeader: "X-Harn-Signature", TimestampHeader: "X-Harn-Timestamp",
 		ReplayWindow: 5 * time.Minute, DeliveryHeader: "X-Harn-Delivery-Id"}
-	if tr.Provider == "github" {
+	switch {
+	case tr.Provider == "github":
 		w.Scheme, w.SignatureHeader, w.TimestampHeader, w.DeliveryHeader = "github", "X-Hub-Signature-256", "", "X-GitHub-Delivery"
+	case tr.Kind == "a2a-push":
+		w.Path, w.Scheme, w.SignatureHeader, w.TimestampHeader = "/a2a/"+tr.ID, "token", "X-A2A-Notification-Token", ""
 	}
 	if s, ok := v.str(wt, "path", f("webhook.path")); ok && s != "" {
 		if !strings.HasPrefix(s, "/") || strings.ContainsAny(s, " ?#") {
@@ -552,12 +590,15 @@ func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) strin
 		w.Path = s
 	}
 	if s, ok := v.str(wt, "scheme", f("webhook.scheme")); ok && s != "" {
-		if s != "harn" && s != "github" {
-			v.fail(f("webhook.scheme"), "unknown signature scheme %q (harn or github)", s)
+		if s != "harn" && s != "github" && s != "token" {
+			v.fail(f("webhook.scheme"), "unknown signature scheme %q (harn, github or token)", s)
 		}
 		w.Scheme = s
-		if s == "github" {
+		switch s {
+		case "github":
 			w.SignatureHeader, w.TimestampHeader = "X-Hub-Signature-256", ""
+		case "token":
+			w.SignatureHeader, w.TimestampHeader = "X-A2A-Notification-Token", ""
 		}
 	}
 	for key, dst := range map[string]*string{"signature_header": &w.SignatureHeader, "timestamp_header": &w.TimestampHeader, "delivery_header": &w.DeliveryHeader} {
@@ -642,6 +683,22 @@ func (v *validator) gate(t map[string]any, name string, f func(string) string, n
 	return g
 }
 
+// SecretEnv is the environment variable that holds a secret
+// "<provider>/<secret>": HARN_SECRET_<PROVIDER>_<SECRET>, upper-cased,
+// every character other than a letter or digit replaced by '_'.
+func SecretEnv(ref string) string {
+	var b strings.Builder
+	b.WriteString("HARN_SECRET_")
+	for _, r := range strings.ToUpper(ref) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
 // ParseHandler resolves a handler reference: "fn" (in lib.harn),
 // "module::fn" (an [exports] alias), "a2a://host/path",
 // "worker://queue".
@@ -696,6 +753,24 @@ func (v *validator) str(t map[string]any, key, field string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// jmespath reads and compiles a JMESPath expression field.
+func (v *validator) jmespath(t map[string]any, key, field string) (string, jmespath.JMESPath) {
+	s, ok := v.str(t, key, field)
+	if !ok {
+		return "", nil
+	}
+	if strings.TrimSpace(s) == "" {
+		v.fail(field, "must be a JMESPath expression over the event, such as \"payload.id\"")
+		return "", nil
+	}
+	jp, err := jmespath.Compile(s)
+	if err != nil {
+		v.fail(field, "invalid JMESPath expression %q: %v", s, err)
+		return "", nil
+	}
+	return s, jp
 }
 
 func (v *validator) strList(t map[string]any, key, field string) []string {

@@ -7,18 +7,22 @@ import (
 	"github.com/harnlang/harn/eventlog"
 )
 
-// recorder appends the per-call observability records off the call
-// path: a tool call answers without waiting for its action-graph record
-// to reach the disk (one fsync per call would bound the server's rate by
-// the disk's), while the records keep their order. A full queue makes
-// callers wait (backpressure); Close and Flush drain it. Records still
-// queued when the process is killed are lost — they describe calls, not
+// recorder writes the per-call observability off the call path: a tool
+// call answers without waiting for its stderr line to be written or its
+// action-graph record to reach the disk (one fsync per call would bound
+// the server's rate by the disk's), while lines and records keep their
+// order. What is queued while the previous batch is written goes
+// together: the lines in one write, the records in one AppendAll, one
+// transaction, however many calls they describe. A full queue makes
+// callers wait (backpressure); Close and Flush drain it. What is still
+// queued when the process is killed is lost — it describes calls, not
 // events; events and audits are written synchronously.
 type recorder struct {
 	log   eventlog.Log
 	queue chan recorderItem
 	done  chan struct{}
 	fail  func(error)
+	emit  func(lines []byte) // writes stderr lines
 	// mu guards closed: a call that finishes after close (its connection
 	// ended while it ran) appends synchronously instead.
 	mu     sync.RWMutex
@@ -26,41 +30,86 @@ type recorder struct {
 }
 
 type recorderItem struct {
+	line  []byte // a stderr line, with its newline
 	topic string
 	rec   eventlog.Record
 	flush chan struct{}
 }
 
-func newRecorder(log eventlog.Log, fail func(error)) *recorder {
-	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), fail: fail}
+func newRecorder(log eventlog.Log, emit func([]byte), fail func(error)) *recorder {
+	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), emit: emit, fail: fail}
 	go r.run()
 	return r
 }
 
+// maxBatch bounds the records of one AppendAll.
+const maxBatch = 256
+
 func (r *recorder) run() {
 	defer close(r.done)
+	var batch []eventlog.TopicRecord
+	var flushes []chan struct{}
+	var lines []byte
 	for it := range r.queue {
-		if it.flush != nil {
-			close(it.flush)
-			continue
+		batch, flushes, lines = batch[:0], flushes[:0], lines[:0]
+		for {
+			switch {
+			case it.flush != nil:
+				flushes = append(flushes, it.flush)
+			default:
+				lines = append(lines, it.line...)
+				batch = append(batch, eventlog.TopicRecord{Topic: it.topic, Record: it.rec})
+			}
+			if len(batch) == maxBatch {
+				break
+			}
+			var ok bool
+			select {
+			case it, ok = <-r.queue:
+			default:
+			}
+			if !ok {
+				break
+			}
 		}
-		if _, err := r.log.Append(context.Background(), it.topic, it.rec); err != nil {
+		if len(lines) > 0 {
+			r.emit(lines)
+		}
+		if len(batch) > 0 {
+			r.write(batch)
+		}
+		for _, f := range flushes {
+			close(f)
+		}
+	}
+}
+
+// write appends a batch; when the log refuses it, the records are
+// appended one by one, so one record the log cannot store does not take
+// the others with it.
+func (r *recorder) write(batch []eventlog.TopicRecord) {
+	if _, err := r.log.AppendAll(context.Background(), batch...); err == nil {
+		return
+	}
+	for _, tr := range batch {
+		if _, err := r.log.Append(context.Background(), tr.Topic, tr.Record); err != nil {
 			r.fail(err)
 		}
 	}
 }
 
-// add queues a record.
-func (r *recorder) add(topic string, rec eventlog.Record) {
+// add queues a call's stderr line (ending in a newline) and record.
+func (r *recorder) add(line []byte, topic string, rec eventlog.Record) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
+		r.emit(line)
 		if _, err := r.log.Append(context.Background(), topic, rec); err != nil {
 			r.fail(err)
 		}
 		return
 	}
-	r.queue <- recorderItem{topic: topic, rec: rec}
+	r.queue <- recorderItem{line: line, topic: topic, rec: rec}
 }
 
 // Flush waits until every record queued before it is appended.

@@ -81,7 +81,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, orch: o, root: m.Root}
-	s.rec = newRecorder(opts.Log, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
+	s.rec = newRecorder(opts.Log, s.writeStderr, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()
 	return s, nil
@@ -137,9 +137,14 @@ func (s *Server) Flush() { s.rec.Flush() }
 
 // logf writes one operational line to stderr.
 func (s *Server) logf(format string, args ...any) {
+	s.writeStderr(fmt.Appendf(nil, format+"\n", args...))
+}
+
+// writeStderr writes whole lines to stderr, one writer at a time.
+func (s *Server) writeStderr(lines []byte) {
 	s.errMu.Lock()
 	defer s.errMu.Unlock()
-	fmt.Fprintf(s.opts.Stderr, format+"\n", args...)
+	s.opts.Stderr.Write(lines)
 }
 
 // ServerInfo is serverInfo (docs/spec/orchestrator.md §1).

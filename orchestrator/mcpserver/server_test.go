@@ -601,7 +601,32 @@ func TestFireAsTask(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	c.srv.Flush() // the call's stderr line is written off the call path
 	if !strings.Contains(c.stderr.String(), "client=modern/2 tool=harn.trigger.fire status=completed") {
 		t.Fatalf("stderr %s", c.stderr.String())
+	}
+}
+
+// harn.trust.query filters the trust records the dispatcher writes, and
+// stops reading at limit.
+func TestTrustQuery(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	ctx := context.Background()
+	for i, o := range []string{"success", "failure", "success", "denied"} {
+		p, _ := json.Marshal(orchestrator.TrustRecord{Agent: "triage", Action: "handlers::triage", Tier: "act_auto", Outcome: o, EventID: fmt.Sprintf("trigger_evt_%d", i)})
+		c.log.Append(ctx, orchestrator.TopicTrust, eventlog.Record{Kind: "trust_" + o, Payload: p, OccurredAtMs: 1754000000000 + int64(i)*1000})
+	}
+	got := c.ok("harn.trust.query", map[string]any{"outcome": "success"})
+	if n := len(get(got, "results").([]any)); n != 2 {
+		t.Fatalf("outcome filter: %s", js(got))
+	}
+	got = c.ok("harn.trust.query", map[string]any{"limit": 1, "tier": "act_auto"})
+	if r := get(got, "results").([]any); len(r) != 1 || get(r[0], "event_id") != "trigger_evt_0" {
+		t.Fatalf("limit: %s", js(got))
+	}
+	got = c.ok("harn.trust.query", map[string]any{"since": 1754000002, "grouped_by_trace": true})
+	if r := get(got, "results").([]any); len(r) != 1 || len(get(r[0], "records").([]any)) != 2 {
+		t.Fatalf("since + grouped: %s", js(got))
 	}
 }

@@ -232,8 +232,8 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	} else {
 		res = successResult(value)
 	}
-	s.logf("[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
-	s.recordCall(cc, c.name, status, value, err)
+	line := fmt.Appendf(nil, "[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d\n", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
+	s.recordCall(cc, line, c.name, status, value, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
 	}
@@ -263,8 +263,9 @@ func textContent(text string) *jsonv.Object {
 	return o
 }
 
-// recordCall appends the call's action_graph_update (docs/spec/orchestrator.md §12).
-func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr error) {
+// recordCall queues the call's stderr line and its action_graph_update
+// (docs/spec/orchestrator.md §12).
+func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, callErr error) {
 	outcome, errText := "success", any(nil)
 	if callErr != nil {
 		outcome, errText = "error", callErr.Error()
@@ -286,10 +287,10 @@ func (s *Server) recordCall(c *callCtx, tool, status string, result any, callErr
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
-		return
+		b, _ = json.Marshal(map[string]any{"context": payload["context"], "error": fmt.Sprintf("unencodable result: %v", err)})
 	}
 	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
-	s.rec.add(orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
+	s.rec.add(line, orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
 }
 
 // check validates arguments against the tool's fields, naming the field
@@ -469,12 +470,15 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 	return findings, nil
 }
 
-// trustQuery answers from the trust records on the trust.records topic
-// (none are written yet: the trust graph is a placeholder upstream too).
+// trustQuery answers from the trust records the dispatcher writes for
+// the final outcomes of bindings with a tier (orchestrator/budget.go).
+// The topic is read a page at a time and the reading stops at limit, so
+// a query holds its results, not the topic.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	recs, err := s.orch.Log().Read(c.ctx, "trust.records", 0, 0)
-	if err != nil {
-		return nil, err
+	limit := -1
+	if lim, ok := args["limit"].(json.Number); ok {
+		n, _ := lim.Int64()
+		limit = int(n)
 	}
 	var since, until time.Time
 	if v, ok := args["since"]; ok {
@@ -484,28 +488,37 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		until, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
 	results := []any{}
-	for _, r := range recs {
-		var p map[string]any
-		if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
-			continue
+	const page = 1000
+	for after := int64(0); limit < 0 || len(results) < limit; {
+		recs, err := s.orch.Log().Read(c.ctx, orchestrator.TopicTrust, after, page)
+		if err != nil {
+			return nil, err
 		}
-		at := time.UnixMilli(r.OccurredAtMs)
-		if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
-			continue
-		}
-		match := true
-		for _, k := range []string{"agent", "action", "tier", "outcome"} {
-			if want, ok := args[k]; ok && p[k] != want {
-				match = false
+		for _, r := range recs {
+			after = r.ID
+			if limit >= 0 && len(results) >= limit {
+				break
+			}
+			var p map[string]any
+			if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
+				continue
+			}
+			at := time.UnixMilli(r.OccurredAtMs)
+			if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
+				continue
+			}
+			match := true
+			for _, k := range []string{"agent", "action", "tier", "outcome"} {
+				if want, ok := args[k]; ok && p[k] != want {
+					match = false
+				}
+			}
+			if match {
+				results = append(results, p)
 			}
 		}
-		if match {
-			results = append(results, p)
-		}
-	}
-	if lim, ok := args["limit"].(json.Number); ok {
-		if n, _ := lim.Int64(); int(n) < len(results) {
-			results = results[:n]
+		if len(recs) < page {
+			break
 		}
 	}
 	if g, _ := args["grouped_by_trace"].(bool); g {

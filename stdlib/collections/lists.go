@@ -1,7 +1,7 @@
 package collections
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -337,8 +337,11 @@ func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	return out, nil
 }
 
+// filterItems keeps the items whose f(item) truth is keep. The result is
+// allocated at the input's length (no regrowth and copying as it fills)
+// and trimmed when most of it would be left empty.
 func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
-	var out []vm.Value
+	out := make([]vm.Value, 0, len(items))
 	p := lib.Pacer{Th: th}
 	for _, v := range items {
 		if err := p.Step(); err != nil {
@@ -351,6 +354,9 @@ func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.V
 		if ok == keep {
 			out = append(out, v)
 		}
+	}
+	if len(out) < cap(out)/4 {
+		out = slices.Clone(out)
 	}
 	return out, nil
 }
@@ -477,56 +483,6 @@ func extreme(items, keys []vm.Value, dir int) vm.Value {
 		}
 	}
 	return items[best]
-}
-
-// sortByKeys sorts items stably by keys (both reordered together) with
-// the ordering of builtins.md §1.6. Up to 20 items are insertion-sorted
-// exactly as upstream does, which fixes the outcome when the order is not
-// total (mixed kinds, NaN).
-//
-// A long sort stops at an interrupt (deadline, cancel, Ctrl-C): the
-// comparator checks every few thousand calls and unwinds the sort by
-// panicking with the error, which sortByKeys recovers and returns.
-func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
-	if len(items) <= 20 {
-		for i := 1; i < len(items); i++ {
-			for j := i; j > 0 && vm.Compare(keys[j], keys[j-1]) < 0; j-- {
-				keys[j], keys[j-1] = keys[j-1], keys[j]
-				items[j], items[j-1] = items[j-1], items[j]
-			}
-		}
-		return nil
-	}
-	s := &keyedSort{items: items, keys: keys, pacer: lib.Pacer{Th: th}}
-	defer func() {
-		if r := recover(); r != nil {
-			if r != s {
-				panic(r)
-			}
-			err = s.err
-		}
-	}()
-	sort.Stable(s)
-	return nil
-}
-
-type keyedSort struct {
-	items, keys []vm.Value
-	pacer       lib.Pacer
-	err         error // the interrupt that stopped the sort
-}
-
-func (s *keyedSort) Len() int { return len(s.items) }
-func (s *keyedSort) Less(i, j int) bool {
-	if err := s.pacer.Step(); err != nil {
-		s.err = err
-		panic(s)
-	}
-	return vm.Compare(s.keys[i], s.keys[j]) < 0
-}
-func (s *keyedSort) Swap(i, j int) {
-	s.items[i], s.items[j] = s.items[j], s.items[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 // summer adds numbers: an int sum until a float is seen or the sum leaves

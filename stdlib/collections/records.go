@@ -12,7 +12,7 @@ import (
 
 func init() {
 	lib.Def("pick", "pick(value, keys)", "a record of the fields named in keys (dict, struct or capability handle); absent keys are omitted", builtinPick)
-	lib.Def("tuple", "tuple(a, b, ...)", "a list of the arguments (statically a tuple<A, B, ...>)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("tuple", "tuple(...items)", "a list of the arguments (statically a tuple<A, B, ...>)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.List(lib.CopyItems(args)), nil
 	})
 	lib.Def("clone", "clone(v)", "a shallow copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

@@ -154,7 +154,7 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	s := &sendWaiter{wake: make(chan struct{}, 1), val: v}
 	c.sendq = append(c.sendq, s)
 	c.mu.Unlock()
-	fired, err := th.Wait(s.wake, -1)
+	fired, err := th.WaitOnThreads(s.wake, -1)
 	if fired {
 		return s.sent, nil
 	}
@@ -268,7 +268,7 @@ func selectOn(th *vm.Thread, chans []*Channel, timeout time.Duration, withDefaul
 		registered = i + 1
 		c.mu.Unlock()
 	}
-	fired, err := th.Wait(w.wake, timeout)
+	fired, err := th.WaitOnThreads(w.wake, timeout)
 	if !fired && !w.claim() {
 		// A value arrived as we gave up: keep it.
 		<-w.wake

@@ -330,7 +330,7 @@ func (l *keyedLock) wakeWaiters() {
 		l.waiters = l.waiters[1:]
 		l.grant(w.mode)
 		w.granted = true
-		close(w.wake)
+		w.wake <- struct{}{}
 	}
 }
 
@@ -417,10 +417,11 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 		reg.mu.Unlock()
 		return p, nil
 	}
-	w := &lockWaiter{mode: mode, wake: make(chan struct{})}
+	// buffered, so the scheduler sees a grant not yet taken (WaitOnThreads)
+	w := &lockWaiter{mode: mode, wake: make(chan struct{}, 1)}
 	l.waiters = append(l.waiters, w)
 	reg.mu.Unlock()
-	_, err := th.Wait(w.wake, timeout)
+	_, err := th.WaitOnThreads(w.wake, timeout)
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if w.granted {

@@ -173,7 +173,7 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 	select {
 	case <-t.done:
 	default:
-		if _, err := th.Wait(t.done, -1); err != nil {
+		if _, err := th.WaitOnThreads(t.done, -1); err != nil {
 			return nil, err
 		}
 	}
@@ -358,7 +358,7 @@ func (t *mutexTable) enter(th *vm.Thread, key string) error {
 	w := &mutexWaiter{th: th, wake: make(chan struct{}, 1)}
 	m.waiters = append(m.waiters, w)
 	t.mu.Unlock()
-	if _, err := th.Wait(w.wake, -1); err != nil {
+	if _, err := th.WaitOnThreads(w.wake, -1); err != nil {
 		t.mu.Lock()
 		for i, x := range m.waiters {
 			if x == w {

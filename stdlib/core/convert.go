@@ -26,7 +26,7 @@ func init() {
 	lib.Def("to_float", "to_float(v)", "v as a float, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return toFloatValue(args.At(0)), nil
 	})
-	lib.Def("len", "len(v)", "length of a string (chars), bytes, list, dict, set or range; else 0", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("len", "len(v: string | bytes | list | dict | set | range)", "length of a string (chars), bytes, list, dict, set or range; else 0", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.IntOf(length(args.At(0))), nil
 	})
 	lib.Def("to_list", "to_list(v)", "a set's items, a list itself, else [v]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

@@ -71,10 +71,10 @@ func init() {
 		return vm.BoolOf(hasCategory(args.At(0), "rate_limit")), nil
 	})
 
-	lib.Def("Ok", "Ok(v)", "Result.Ok(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("Ok", "Ok(v?)", "Result.Ok(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Ok(args.At(0)), nil
 	})
-	lib.Def("Err", "Err(v)", "Result.Err(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("Err", "Err(v?)", "Result.Err(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Err(args.At(0)), nil
 	})
 	lib.Def("is_ok", "is_ok(v)", "whether v is Result.Ok", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

@@ -29,7 +29,12 @@ import (
 func init() {
 	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(a.Text(0)), &doc); err != nil {
+		var err error
+		text := a.Text(0)
+		if stop := lib.OffThread(th, len(text), func() { err = yaml.Unmarshal([]byte(text), &doc) }); stop != nil {
+			return nil, stop
+		}
+		if err != nil {
 			return nil, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		}
 		v, err := yamlValue(&doc, 0)
@@ -45,7 +50,12 @@ func init() {
 	})
 	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
-		if err := toml.Unmarshal([]byte(a.Text(0)), &m); err != nil {
+		var err error
+		text := a.Text(0)
+		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
+			return nil, stop
+		}
+		if err != nil {
 			return nil, vm.Throwf("TOML parse error: %s", err)
 		}
 		if m == nil {

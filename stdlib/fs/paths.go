@@ -294,7 +294,13 @@ func workspaceInfo(th *vm.Thread, a vm.Args) *vm.Dict {
 	input := a.Text(0)
 	root := ExecutionRoot(th)
 	if a.Given(1) {
-		root = a.Text(1)
+		// a relative root, like any relative path, is under the execution
+		// root: the absolute result is then absolute too
+		if r := a.Text(1); pathIsAbs(normalizePath(r)) {
+			root = r
+		} else {
+			root += "/" + r
+		}
 	}
 	root = normalizePath(root)
 	norm := normalizePath(input)

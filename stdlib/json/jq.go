@@ -399,7 +399,10 @@ func (p *jqParser) parseCmp() (jqFilter, error) {
 				return nil, err
 			}
 			return jqBinary(left, right, func(a, b vm.Value) (vm.Value, error) {
-				c := jqCompare(a, b)
+				c, err := jqCompare(a, b)
+				if err != nil {
+					return nil, err
+				}
 				switch op {
 				case "==":
 					return vm.BoolOf(c == 0), nil
@@ -1225,7 +1228,28 @@ func jqRank(v vm.Value) int {
 	return 0
 }
 
-func jqCompare(a, b vm.Value) int {
+// jqCompare orders two values as jq does; values nested past
+// vm.MaxValueDepth are an error rather than a Go stack overflow.
+func jqCompare(a, b vm.Value) (c int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*vm.Error)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	return jqCompareAt(a, b, 0), nil
+}
+
+// jqCompareAt is jqCompare at nesting depth depth; it panics with
+// vm.TooDeep past vm.MaxValueDepth.
+func jqCompareAt(a, b vm.Value, depth int) int {
+	if depth > vm.MaxValueDepth {
+		panic(vm.TooDeep("compare"))
+	}
+	depth++
 	ra, rb := jqRank(a), jqRank(b)
 	if ra != rb {
 		return ra - rb
@@ -1237,7 +1261,7 @@ func jqCompare(a, b vm.Value) int {
 		x, _ := jqListItems(a)
 		y, _ := jqListItems(b)
 		for i := 0; i < len(x) && i < len(y); i++ {
-			if c := jqCompare(x[i], y[i]); c != 0 {
+			if c := jqCompareAt(x[i], y[i], depth); c != 0 {
 				return c
 			}
 		}
@@ -1248,12 +1272,12 @@ func jqCompare(a, b vm.Value) int {
 		}
 		ka, _ := jqKeys(a)
 		kb, _ := jqKeys(b)
-		if c := jqCompare(ka, kb); c != 0 {
+		if c := jqCompareAt(ka, kb, depth); c != 0 {
 			return c
 		}
 		va, _ := jqItems(a)
 		vb, _ := jqItems(b)
-		return jqCompare(vm.NewList(va), vm.NewList(vb))
+		return jqCompareAt(vm.NewList(va), vm.NewList(vb), depth)
 	}
 	return 0
 }

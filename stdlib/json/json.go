@@ -37,14 +37,20 @@ type jsonParser struct {
 	s     string
 	i     int
 	depth int
+	pace  lib.Pacer // checks the calling thread for interrupts (nil Th: none)
 }
 
 // Parse parses strict JSON text into a Harn value: objects become
 // dicts, arrays lists, integers that fit in 64 bits ints and every other
 // number a float. The error reads like serde_json's ("expected value at
 // line 1 column 1").
-func Parse(text string) (vm.Value, error) {
-	p := &jsonParser{s: text}
+func Parse(text string) (vm.Value, error) { return ParseOn(nil, text) }
+
+// ParseOn is Parse for a builtin running on th: a long parse stops at
+// th's deadline, cancellation or Ctrl-C with th's error (a *vm.Error),
+// which callers pass on as it is.
+func ParseOn(th *vm.Thread, text string) (vm.Value, error) {
+	p := &jsonParser{s: text, pace: lib.Pacer{Th: th}}
 	v, err := p.value()
 	if err != nil {
 		return nil, err
@@ -88,6 +94,9 @@ func (p *jsonParser) skipWS() (byte, bool) {
 }
 
 func (p *jsonParser) value() (vm.Value, error) {
+	if err := p.pace.Step(); err != nil {
+		return nil, err
+	}
 	c, ok := p.skipWS()
 	if !ok {
 		return nil, p.peekErr("EOF while parsing a value")
@@ -573,7 +582,10 @@ func init() {
 		if a.Len() < 1 {
 			return nil, lib.ArgCountError("json_parse", 1)
 		}
-		v, err := Parse(a.Text(0))
+		v, err := ParseOn(th, a.Text(0))
+		if e, stopped := err.(*vm.Error); stopped {
+			return nil, e
+		}
 		if err != nil {
 			return nil, vm.Throwf("JSON parse error: %s", err.Error())
 		}
@@ -634,7 +646,10 @@ func jsonExtract(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return nil, vm.Throwf("json_extract requires at least 1 argument: text")
 	}
 	body := extractJSONText(a.Text(0))
-	v, err := Parse(body)
+	v, err := ParseOn(th, body)
+	if e, stopped := err.(*vm.Error); stopped {
+		return nil, e
+	}
 	if err != nil {
 		return nil, vm.Throwf("json_extract: failed to parse JSON: %s", err.Error())
 	}

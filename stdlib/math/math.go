@@ -16,7 +16,7 @@ import (
 // arguments give nil unless an error is documented.
 
 func init() {
-	lib.Def("abs", "abs(n)", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("abs", "abs(n: int | float)", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		switch n := args.At(0).(type) {
 		case vm.Int:
 			if n == math.MinInt64 {
@@ -32,7 +32,7 @@ func init() {
 		return vm.Nil, nil
 	})
 	rounding := func(name string, f func(float64) float64) {
-		lib.Def(name, name+"(n)", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float)", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			switch n := args.At(0).(type) {
 			case vm.Int:
 				return n, nil
@@ -46,7 +46,7 @@ func init() {
 	rounding("ceil", math.Ceil)
 	rounding("round", math.Round)
 	unary := func(name string, f func(float64) float64) {
-		lib.Def(name, name+"(n)", name+" as a float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float)", name+" as a float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			x, ok := args.Num(0)
 			if !ok {
 				return vm.Nil, nil
@@ -87,7 +87,7 @@ func init() {
 		return vm.Float(math.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
-		lib.Def(name, name+"(a, b)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a: int | float, b: int | float)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, b := args.At(0), args.At(1)
 			if !lib.IsNumber(a) || !lib.IsNumber(b) {
 				return vm.Nil, nil
@@ -114,7 +114,7 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	lib.Def("sign", "sign(n)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		switch n := args.At(0).(type) {
 		case vm.Int:
 			return lib.Intv(int64(vm.Compare(n, lib.Intv(0)))), nil

@@ -721,6 +721,9 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		return true
 	})
 	out := b.Build()
+	if dialect == toOpenAPI {
+		out = openAPINullable(out, &nullable)
+	}
 	if nullable {
 		switch dialect {
 		case toJSONSchema:
@@ -734,6 +737,48 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		default:
 			out = out.Set("nullable", vm.True)
 		}
+	}
+	return out
+}
+
+// openAPINullable rewrites null types, which OpenAPI 3.0 lacks, as
+// `nullable: true`: a null type alone, and null branches of an anyOf (a
+// single branch left replaces the anyOf).
+func openAPINullable(out *vm.Dict, nullable *bool) *vm.Dict {
+	if t, ok := out.Get("type"); ok && vm.ToDisplay(t) == "null" {
+		out = out.Delete("type")
+		*nullable = true
+	}
+	l, ok := out.Get("anyOf")
+	branches, isList := l.(*vm.List)
+	if !ok || !isList {
+		return out
+	}
+	var kept []vm.Value
+	for _, br := range branches.Items() {
+		if d, ok := br.(*vm.Dict); ok && d.Len() == 1 {
+			if v, ok := d.Get("nullable"); ok && v.Truth() {
+				*nullable = true
+				continue
+			}
+		}
+		kept = append(kept, br)
+	}
+	if len(kept) == len(branches.Items()) {
+		return out
+	}
+	out = out.Delete("anyOf")
+	if len(kept) == 1 {
+		if d, ok := kept[0].(*vm.Dict); ok {
+			d.Range(func(k string, v vm.Value) bool {
+				out = out.Set(k, v)
+				return true
+			})
+			return out
+		}
+	}
+	if len(kept) > 0 {
+		out = out.Set("anyOf", vm.NewList(kept))
 	}
 	return out
 }

@@ -17,7 +17,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return chars(s), nil
+		return longText(th, len(s), func() vm.Value { return chars(s) })
 	})
 	lib.Def("repeat", "repeat(text, count)", "text repeated count times; count <= 0 gives \"\"", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("repeat", args, 0)
@@ -28,7 +28,7 @@ func init() {
 		if !ok {
 			return nil, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
 		}
-		return vm.RepeatString(s, n)
+		return repeatOn(th, s, n)
 	})
 	lib.Def("indent", "indent(text, prefix = \"  \")", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("indent", args, 0)

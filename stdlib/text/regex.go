@@ -33,7 +33,10 @@ func init() {
 			return nil, err
 		}
 		text := a.Text(1)
-		ms := re.findAll(text)
+		ms, err := re.findAll(th, text)
+		if err != nil {
+			return nil, err
+		}
 		if len(ms) == 0 {
 			return vm.Nil, nil
 		}
@@ -52,9 +55,13 @@ func init() {
 			return nil, err
 		}
 		repl, text := a.Text(1), a.Text(2)
+		ms, err := re.findAll(th, text)
+		if err != nil {
+			return nil, err
+		}
 		var sb strings.Builder
 		last := 0
-		for _, m := range re.findAll(text) {
+		for _, m := range ms {
 			sb.WriteString(text[last:m[0]])
 			re.expand(&sb, repl, text, m)
 			last = m[1]
@@ -73,8 +80,12 @@ func init() {
 			return nil, err
 		}
 		text := a.Text(1)
+		ms, err := re.findAll(th, text)
+		if err != nil {
+			return nil, err
+		}
 		var out []vm.Value
-		for _, m := range re.findAll(text) {
+		for _, m := range ms {
 			b := vm.NewDictBuilder(4)
 			b.Set("match", vm.Str(text[m[0]:m[1]]))
 			groups := make([]vm.Value, 0, len(m)/2-1)
@@ -103,9 +114,13 @@ func init() {
 			return nil, err
 		}
 		text := a.Text(0)
+		ms, err := re.findAll(th, text)
+		if err != nil {
+			return nil, err
+		}
 		var out []vm.Value
 		last := 0
-		for _, m := range re.findAll(text) {
+		for _, m := range ms {
 			out = append(out, vm.Str(text[last:m[0]]))
 			last = m[1]
 		}
@@ -321,8 +336,14 @@ func translateRegex(p string, verbose bool) (string, bool) {
 
 // findAll returns every non-overlapping match as capture index pairs
 // (-1 for a group that did not take part). An empty match right after
-// the previous match is skipped.
-func (r *harnRegex) findAll(text string) [][]int {
+// the previous match is skipped. On a large text th's interrupts stop
+// the search (lib.OffThread).
+func (r *harnRegex) findAll(th *vm.Thread, text string) (ms [][]int, err error) {
+	err = lib.OffThread(th, len(text), func() { ms = r.findAllIn(text) })
+	return ms, err
+}
+
+func (r *harnRegex) findAllIn(text string) [][]int {
 	if r.re != nil {
 		return r.re.FindAllStringSubmatchIndex(text, -1)
 	}
@@ -542,5 +563,6 @@ func RegexMatches(th *vm.Thread, pattern, s string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return len(re.findAll(s)) > 0, nil
+	ms, err := re.findAll(th, s)
+	return len(ms) > 0, err
 }

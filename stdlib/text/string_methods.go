@@ -14,7 +14,8 @@ import (
 func init() {
 	sm := func(name, sig, doc string, fn func(s string, args vm.Args) vm.Value) {
 		lib.Method("string", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(recv.(vm.String).Go(), args), nil
+			s := recv.(vm.String).Go()
+			return longText(th, len(s), func() vm.Value { return fn(s, args) })
 		})
 	}
 	count := func(s string, args vm.Args) vm.Value { return lib.IntOf(lib.RuneCount(s)) }
@@ -101,7 +102,7 @@ func init() {
 		return lib.StrList(Lines(s))
 	})
 	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return vm.RepeatString(recv.(vm.String).Go(), args.IntOr(0, 1))
+		return repeatOn(th, recv.(vm.String).Go(), args.IntOr(0, 1))
 	})
 	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
@@ -169,4 +170,23 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
 	}
 	return lib.Str(s + strings.Repeat(fill, int(n))), nil
+}
+
+// longText runs f, a string builtin over size bytes of text, so that th's
+// deadline, cancellation and Ctrl-C stop it on a large text (lib.OffThread).
+func longText(th *vm.Thread, size int, f func() vm.Value) (v vm.Value, err error) {
+	err = lib.OffThread(th, size, func() { v = f() })
+	return v, err
+}
+
+// repeatOn is vm.RepeatString, interruptible when the result is large.
+func repeatOn(th *vm.Thread, s string, n int64) (v vm.Value, err error) {
+	size := 0
+	if n > 0 && int64(len(s)) <= vm.MaxMemory()/max(n, 1) {
+		size = len(s) * int(n)
+	}
+	if stop := lib.OffThread(th, size, func() { v, err = vm.RepeatString(s, n) }); stop != nil {
+		return nil, stop
+	}
+	return v, err
 }

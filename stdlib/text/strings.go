@@ -18,17 +18,20 @@ import (
 // scalar values.
 
 func init() {
-	lib.Def("trim", "trim(s)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("trim", "trim(s: string)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
 	})
-	lib.Def("lowercase", "lowercase(s)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(Lower(args.Text(0))), nil
+	lib.Def("lowercase", "lowercase(s: string)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s := args.Text(0)
+		return longText(th, len(s), func() vm.Value { return lib.Str(Lower(s)) })
 	})
-	lib.Def("uppercase", "uppercase(s)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(upper(args.Text(0))), nil
+	lib.Def("uppercase", "uppercase(s: string)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		s := args.Text(0)
+		return longText(th, len(s), func() vm.Value { return lib.Str(upper(s)) })
 	})
 	lib.Def("split", "split(s, sep?)", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.StrList(splitText(args.Text(0), lib.TextOr(args, 1, " "))), nil
+		s, sep := args.Text(0), lib.TextOr(args, 1, " ")
+		return longText(th, len(s), func() vm.Value { return lib.StrList(splitText(s, sep)) })
 	})
 	lib.Def("starts_with", "starts_with(s, p)", "whether s starts with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(strings.HasPrefix(args.Text(0), args.Text(1))), nil
@@ -46,7 +49,8 @@ func init() {
 		return vm.False, nil
 	})
 	lib.Def("replace", "replace(s, old, new)", "replace every occurrence of old", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(strings.ReplaceAll(args.Text(0), args.Text(1), args.Text(2))), nil
+		s, old, repl := args.Text(0), args.Text(1), args.Text(2)
+		return longText(th, len(s), func() vm.Value { return lib.Str(strings.ReplaceAll(s, old, repl)) })
 	})
 	lib.Def("join", "join(list, sep?)", "display each element and join with sep", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, ok := args.List(0)

@@ -1,7 +1,6 @@
 package time
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -98,8 +97,7 @@ func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
 		}
 		loc = l
 	}
-	sec, frac := math.Modf(secs)
-	return time.Unix(int64(sec), int64(frac*1e9)).In(loc), nil
+	return floatInstant(secs).In(loc), nil
 }
 
 func isoWeekday(t time.Time) int {

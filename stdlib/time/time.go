@@ -342,12 +342,18 @@ func timeArg(name string, a vm.Args, i int) (time.Time, error) {
 	case vm.Float:
 		f := float64(n)
 		if !math.IsNaN(f) && !math.IsInf(f, 0) {
-			sec := math.Floor(f)
-			ns := math.Round((f - sec) * 1e9)
-			return time.Unix(int64(sec), int64(ns)).UTC(), nil
+			return floatInstant(f), nil
 		}
 	}
 	return time.Time{}, vm.Throwf("%s: expected timestamp number or date dict, got %s", name, a.At(i).Type())
+}
+
+// floatInstant reads fractional Unix seconds at millisecond precision,
+// rounded: timestamps carry milliseconds, and the float nearest
+// 1705314600.123 lies just below it, so the nanosecond reading would show
+// .122999907 and a truncating one .122.
+func floatInstant(f float64) time.Time {
+	return time.UnixMilli(int64(math.Round(f * 1000))).UTC()
 }
 
 // zoneArg reads an optional IANA zone name (UTC when absent).

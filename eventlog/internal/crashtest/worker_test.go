@@ -75,19 +75,50 @@ func worker() int {
 	hold := os.Getenv(envMode) == "hold"
 	holdAfter := envInt(envHoldAfter, 0)
 
+	complete := func(l eventlog.Lease) error {
+		err := in.Complete(ctx, l, eventlog.Done, "",
+			eventlog.TopicRecord{Topic: topicOutbox, Record: eventlog.Record{Kind: l.ID,
+				Headers: map[string]string{"owner": owner, "attempt": strconv.Itoa(l.Attempts)}}})
+		if err == eventlog.ErrLeaseLost {
+			return nil // another worker took it after our lease expired; it completes it
+		}
+		return err
+	}
+
 	errc := make(chan error, 2)
 	accepted := make(chan struct{})
 	go func() {
 		defer close(accepted)
 		for i := ackFrom; i < total; i++ {
 			id := deliveryID(i)
-			_, _, err := in.Accept(ctx, eventlog.Delivery{ID: id, BindingID: "crash", Envelope: []byte(`{"n":` + strconv.Itoa(i) + `}`)},
-				eventlog.TopicRecord{Topic: topicEnvelopes, Record: eventlog.Record{Kind: id}})
+			d := eventlog.Delivery{ID: id, BindingID: "crash", Envelope: []byte(`{"n":` + strconv.Itoa(i) + `}`)}
+			envelope := eventlog.TopicRecord{Topic: topicEnvelopes, Record: eventlog.Record{Kind: id}}
+			if hold || i%2 == 0 {
+				if _, _, err := in.Accept(ctx, d, envelope); err != nil {
+					errc <- err
+					return
+				}
+				say("ack %d", i)
+				continue
+			}
+			// Every other delivery is accepted leased to this worker and
+			// run at once, as a node runs an event fired through it.
+			l, created, err := in.AcceptLeased(ctx, d, owner, ttl, envelope)
 			if err != nil {
 				errc <- err
 				return
 			}
 			say("ack %d", i)
+			if created {
+				if err := effect(ctx, log, l); err != nil {
+					errc <- err
+					return
+				}
+				if err := complete(l); err != nil {
+					errc <- err
+					return
+				}
+			}
 		}
 	}()
 
@@ -137,18 +168,11 @@ func worker() int {
 				fmt.Fprintln(os.Stderr, "worker:", err)
 				return 2
 			}
-			err := in.Complete(ctx, l, eventlog.Done, "",
-				eventlog.TopicRecord{Topic: topicOutbox, Record: eventlog.Record{Kind: l.ID,
-					Headers: map[string]string{"owner": owner, "attempt": strconv.Itoa(l.Attempts)}}})
-			switch {
-			case err == eventlog.ErrLeaseLost:
-				// Another worker took it after our lease expired; it completes it.
-			case err != nil:
+			if err := complete(l); err != nil {
 				fmt.Fprintln(os.Stderr, "worker: complete:", err)
 				return 2
-			default:
-				completed++
 			}
+			completed++
 		}
 	}
 }

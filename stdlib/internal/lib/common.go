@@ -109,8 +109,22 @@ func ToFloat(v vm.Value) (float64, bool) {
 func ASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // JoinItems joins the display forms of items with sep.
+// The builder is sized up front from the string items (other items are
+// guessed at 8 bytes), so joining many strings copies them once.
 func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
+	if len(items) == 0 {
+		return "", nil
+	}
+	size := len(sep) * (len(items) - 1)
+	for _, v := range items {
+		if s, ok := v.(vm.String); ok {
+			size += len(s.Go())
+		} else {
+			size += 8
+		}
+	}
 	var sb strings.Builder
+	sb.Grow(size)
 	p := Pacer{Th: th}
 	for i, v := range items {
 		if err := p.Step(); err != nil {
@@ -119,7 +133,11 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		v.Display(&sb)
+		if s, ok := v.(vm.String); ok {
+			sb.WriteString(s.Go())
+		} else {
+			v.Display(&sb)
+		}
 	}
 	return sb.String(), nil
 }
@@ -143,6 +161,45 @@ func (p *Pacer) Step() error {
 	}
 	return p.Th.CheckInterrupt()
 }
+
+// OffThread runs f, a Go computation over a large input that cannot check
+// for interrupts itself (a library parser, Go's regexp) and touches no
+// Harn state, so that th's deadline, cancellation or Ctrl-C still stop
+// the builtin. From offThreadMin bytes of input it runs f on a goroutine
+// of its own while th waits (releasing the VM lock, so other tasks run
+// meanwhile); when th is stopped, OffThread returns th's error at once and
+// f finishes unobserved. A panic in f is raised again on th. Smaller
+// inputs, and calls without a thread, run f inline.
+func OffThread(th *vm.Thread, size int, f func()) error {
+	if th == nil || size < offThreadMin {
+		f()
+		return nil
+	}
+	done := make(chan struct{})
+	var failure any
+	go func() {
+		defer close(done)
+		defer func() { failure = recover() }()
+		f()
+	}()
+	for {
+		fired, err := th.Wait(done, -1)
+		if err != nil {
+			return err
+		}
+		if fired {
+			if failure != nil {
+				panic(failure)
+			}
+			return nil
+		}
+	}
+}
+
+// offThreadMin is where OffThread starts using a goroutine: below a MiB
+// the work takes around a millisecond, less than a goroutine hand-over is
+// worth.
+const offThreadMin = 1 << 20
 
 // CopyItems returns a fresh copy of items.
 func CopyItems(items []vm.Value) []vm.Value {

@@ -1,0 +1,50 @@
+package compiler
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFuse(t *testing.T) {
+	cases := []struct {
+		name    string
+		code    []int32
+		want    []int32
+		unfused bool
+	}{
+		{"local op literal, store",
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(ADD), int32(STORE_LOCAL), 2, int32(RETURN)},
+			[]int32{int32(LOCAL_BINOP_STORE), 0, 1, 1, int32(ADD), 2, 0, int32(RETURN)}, false},
+		{"compare locals and branch",
+			[]int32{int32(LOAD_LOCAL), 0, int32(LOAD_LOCAL), 1, int32(LT), int32(JUMP_IF_FALSE), 9, int32(NIL), int32(POP), int32(NIL), int32(RETURN)},
+			[]int32{int32(LOCAL_BINOP_JUMP), 0, 1, 0, int32(LT), 9, 0, int32(NIL), int32(POP), int32(NIL), int32(RETURN)}, false},
+		{"local op constant",
+			[]int32{int32(LOAD_LOCAL), 0, int32(CONST), 3, int32(MUL), int32(RETURN)},
+			[]int32{int32(LOCAL_BINOP), 0, 3, 2, int32(MUL), int32(RETURN)}, false},
+		{"return local",
+			[]int32{int32(LOAD_LOCAL), 4, int32(RETURN)},
+			[]int32{int32(RETURN_LOCAL), 4, 0}, false},
+		{"loop step",
+			[]int32{int32(FOR_NEXT), 0, 7, int32(STORE_LOCAL), 1, int32(JUMP), 0, int32(NIL), int32(RETURN)},
+			[]int32{int32(FOR_NEXT_STORE), 0, 7, 1, 0, int32(JUMP), 0, int32(NIL), int32(RETURN)}, false},
+		// A jump into the sequence (to the INT at 2) keeps it unfused, so
+		// the path through the jump still starts at an instruction.
+		{"jump target inside",
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(ADD), int32(RETURN), int32(JUMP), 2}, nil, true},
+		{"not an operator",
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(POW), int32(RETURN)}, nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fn := &Func{Code: slices.Clone(c.code)}
+			fuse(fn)
+			want := c.want
+			if c.unfused {
+				want = c.code
+			}
+			if !slices.Equal(fn.Code, want) {
+				t.Errorf("got\n%s\nwant\n%s", Disassemble(fn), Disassemble(&Func{Code: want}))
+			}
+		})
+	}
+}

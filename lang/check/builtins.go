@@ -1,0 +1,338 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// Library describes the standard library to the checker through the one
+// builtin descriptor table: each entry's documented signature, such as
+// `split(s, sep?)`, `round(n: int | float)` or `xs.sort()`.
+type Library interface {
+	// BuiltinSig returns the signature of the builtin function name.
+	BuiltinSig(name string) (sig string, ok bool)
+	// MethodSig returns the signature of the method name of the value
+	// kind recv (a type_of name). A kind whose unknown names go to a
+	// kind-wide fallback answers ok with an empty signature.
+	MethodSig(recv, name string) (sig string, ok bool)
+	// MethodNames lists the methods of the value kind recv.
+	MethodNames(recv string) []string
+}
+
+// signature is a parsed descriptor signature. Its grammar is small:
+// parameters separated by commas, each `name`, `name?` or `name = default`
+// (optional), `...name` or `...` (a rest), optionally typed `name: T` with
+// T in Harn type syntax; a `{…}` parameter is one option dict, and
+// `f(a) / f(a, b)` lists alternative forms.
+type signature struct {
+	params   []sigParam // nil when the forms differ
+	min, max int        // max < 0: no upper bound
+}
+
+type sigParam struct {
+	name     string
+	t        types.Type // nil when the signature does not say
+	optional bool
+	rest     bool
+}
+
+// parseSig reads a descriptor signature; ok is false for a text outside
+// the grammar, which the checker then leaves alone.
+func parseSig(sig string) (s signature, ok bool) {
+	forms := strings.Split(sig, " / ")
+	for i, form := range forms {
+		ps, ok := parseForm(form)
+		if !ok {
+			return signature{}, false
+		}
+		min, max := 0, len(ps)
+		for _, p := range ps {
+			if p.rest {
+				max = -1
+			} else if !p.optional {
+				min++
+			}
+		}
+		if i == 0 {
+			s = signature{params: ps, min: min, max: max}
+			continue
+		}
+		s.params = nil
+		s.min = minInt(s.min, min)
+		if s.max >= 0 && (max < 0 || max > s.max) {
+			s.max = max
+		}
+	}
+	return s, true
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func parseForm(form string) ([]sigParam, bool) {
+	form = strings.TrimSpace(form)
+	open := strings.Index(form, "(")
+	if open < 0 || !strings.HasSuffix(form, ")") {
+		return nil, false
+	}
+	var out []sigParam
+	for _, part := range splitTop(form[open+1 : len(form)-1]) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, ok := parseParam(part)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// splitTop splits at the commas outside brackets.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if i > 0 && s[i-1] == '-' { // the arrow of fn(T) -> U
+				continue
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+func parseParam(part string) (sigParam, bool) {
+	var p sigParam
+	if strings.HasPrefix(part, "{") {
+		return sigParam{name: "options"}, strings.HasSuffix(part, "}")
+	}
+	if rest, ok := strings.CutPrefix(part, "..."); ok {
+		p.rest = true
+		part = rest
+		if part == "" {
+			return p, true
+		}
+	}
+	if name, _, ok := strings.Cut(part, "="); ok {
+		p.optional = true
+		part = strings.TrimSpace(name)
+	}
+	name, typ, typed := strings.Cut(part, ":")
+	name = strings.TrimSpace(name)
+	if n, ok := strings.CutSuffix(name, "?"); ok {
+		p.optional = true
+		name = n
+	}
+	if !isIdent(name) {
+		return p, false
+	}
+	p.name = name
+	if typed {
+		t, ok := parseType(strings.TrimSpace(typ))
+		if !ok {
+			return p, false
+		}
+		p.t = t
+	}
+	return p, true
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// parseType reads a type in Harn syntax, through the parser.
+func parseType(text string) (types.Type, bool) {
+	f, err := syntax.Parse("", []byte("fn f(p: "+text+") {}"))
+	if err != nil || len(f.Items) != 1 {
+		return nil, false
+	}
+	fn, ok := f.Items[0].(*syntax.FnDecl)
+	if !ok || len(fn.Params) != 1 || fn.Params[0].Type == nil {
+		return nil, false
+	}
+	return types.NewEnv().FromSyntax(fn.Params[0].Type, nil), true
+}
+
+// librarySig is the parsed signature of a builtin (recv "") or a method,
+// cached per checker.
+func (c *checker) librarySig(recv, name string) (signature, bool) {
+	if c.lib == nil {
+		return signature{}, false
+	}
+	key := recv + "." + name
+	if s, ok := c.libSigs[key]; ok {
+		return s, s.min >= 0
+	}
+	var text string
+	var ok bool
+	if recv == "" {
+		text, ok = c.lib.BuiltinSig(name)
+	} else {
+		text, ok = c.lib.MethodSig(recv, name)
+	}
+	s, parsed := parseSig(text)
+	if !ok || !parsed {
+		s = signature{min: -1}
+	}
+	c.libSigs[key] = s
+	return s, s.min >= 0
+}
+
+// builtinCall warns about a builtin called with the wrong number of
+// arguments or with an argument of a kind its signature excludes
+// (newer.md §3.4). Builtins are lenient at run time (a missing argument
+// reads as nil, an extra one is ignored), which is why these are warnings
+// and why they matter: the call runs, but not as written.
+func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
+	if hasSpread(e.Args) {
+		return
+	}
+	sig, ok := c.librarySig("", e.Fn.Name)
+	if ok {
+		c.libraryArgs(e.Fn.Name, sig, e.At, e.Args, args, "")
+	}
+}
+
+// libraryArgs checks the arguments of a call of the builtin or method
+// title against its signature.
+func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx []syntax.Expr, args []types.Type, help string) {
+	if n := len(argx); n < sig.min || sig.max >= 0 && n > sig.max {
+		c.report(sevWarning, pos, "", help,
+			fmt.Sprintf("Builtin function '%s' expects %s, got %d", title, builtinArity(sig.min, sig.max), n))
+		return
+	}
+	for i, p := range sig.params {
+		if p.rest || i >= len(args) {
+			break
+		}
+		if p.t != nil && known(args[i]) && !compatible(args[i], p.t) {
+			c.report(sevWarning, argx[i].Position(), "", conversionHelp(argx[i], p.t, args[i]),
+				fmt.Sprintf("argument %d `%s`: expected %s, found %s", i+1, p.name, p.t, show(args[i], p.t)))
+		}
+	}
+}
+
+// builtinArity words a builtin's arity as upstream does: "1 argument",
+// "0 arguments", "1-2 arguments", "at least 1 argument".
+func builtinArity(min, max int) string {
+	plural := func(k int) string {
+		if k == 1 {
+			return "1 argument"
+		}
+		return fmt.Sprintf("%d arguments", k)
+	}
+	switch {
+	case max < 0:
+		return "at least " + plural(min)
+	case min == max:
+		return plural(min)
+	}
+	return fmt.Sprintf("%d-%d arguments", min, max)
+}
+
+// valueMethod checks `x.name(args)` on a receiver whose kind is known
+// statically. An unknown name is the static form of the run-time error
+// (newer.md §2.11, §3.6); a known one gets the builtin arity and argument
+// warnings. Kinds with a dynamic side stay unchecked: dicts (a key may
+// hold a callable), numbers (their unknown methods still yield nil at run
+// time), ranges and handles (kind-wide fallbacks).
+func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []types.Type) {
+	if c.lib == nil || hasSpread(e.Args) {
+		return
+	}
+	if d := c.localStruct(recv); d != nil {
+		if _, ok := d.Method(e.Name); !ok {
+			names := make([]string, len(d.Methods))
+			for i, m := range d.Methods {
+				names[i] = m.Name
+			}
+			c.noMethod(e, d.Name, names)
+		}
+		return
+	}
+	kind := methodKind(recv)
+	if kind == "" {
+		return
+	}
+	if _, ok := c.lib.MethodSig(kind, e.Name); !ok {
+		c.noMethod(e, kind, c.lib.MethodNames(kind))
+		return
+	}
+	sig, ok := c.librarySig(kind, e.Name)
+	if !ok {
+		return
+	}
+	help := ""
+	if kind == "list" && len(e.Args) == 1 && (e.Name == "sort" || e.Name == "sorted") {
+		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
+	}
+	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help)
+}
+
+func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {
+	msg := "value of type " + typeName + " has no method `" + e.Name + "`"
+	help := ""
+	if s := diag.Suggest(e.Name, names); s != "" {
+		help = "did you mean `" + s + "`?"
+	}
+	c.report(sevError, e.At, "", help, msg)
+}
+
+// methodKind is the run-time kind (a type_of name) of every value of type
+// t whose methods the checker knows, or "".
+func methodKind(t types.Type) string {
+	switch t := types.Underlying(t).(type) {
+	case *types.Basic:
+		switch t {
+		case types.String:
+			return "string"
+		case types.Bool:
+			return "bool"
+		}
+	case *types.Literal:
+		if t.Base() == types.String {
+			return "string"
+		}
+	case *types.List:
+		return "list"
+	case *types.Set:
+		return "set"
+	}
+	return ""
+}
+
+// localStruct is the struct declaration of t when this file declares it
+// (so its impl blocks, the only methods a struct value has, are known).
+func (c *checker) localStruct(t types.Type) *types.Decl {
+	n, ok := t.(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Origin != c.file.Path {
+		return nil
+	}
+	return n.Decl
+}

@@ -1,0 +1,181 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// testLibrary stands in for the descriptor table's signatures.
+type testLibrary map[string]string
+
+func (l testLibrary) BuiltinSig(name string) (string, bool) {
+	s, ok := l[name]
+	return s, ok
+}
+
+func (l testLibrary) MethodSig(recv, name string) (string, bool) {
+	s, ok := l[recv+"."+name]
+	return s, ok
+}
+
+func (l testLibrary) MethodNames(recv string) []string {
+	var out []string
+	for k := range l {
+		if r, name, ok := strings.Cut(k, "."); ok && r == recv {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+var testLib = testLibrary{
+	"len":            "len(v: string | bytes | list | dict | set | range)",
+	"round":          "round(n: int | float)",
+	"uppercase":      "uppercase(s: string)",
+	"split":          "split(s, sep?)",
+	"println":        "println(v?)",
+	"range":          "range(n) / range(a, b)",
+	"format":         "format(template, ...args)",
+	"channel":        `channel(name = "default", capacity = 256)`,
+	"mcp_log":        "mcp_prompt({name, handler, title?})",
+	"odd":            "odd(a, b) extra", // outside the grammar: never checked
+	"list.sort":      "xs.sort()",
+	"list.map":       "xs.map(f)",
+	"string.upper":   "s.upper()",
+	"string.replace": "s.replace(old, new)",
+	"set.contains":   "s.contains(x)",
+}
+
+func runLibCases(t *testing.T, cases []checkCase) {
+	t.Helper()
+	u := universe{}
+	for n := range testLib {
+		if !strings.Contains(n, ".") {
+			u[n] = true
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := syntax.Parse("test.harn", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := resolve.File(f, resolve.Options{Universe: u})
+			got := File(f, info, Options{Library: testLib})
+			text := strings.TrimRight(format(got), "\n")
+			var lines []string
+			if text != "" {
+				lines = strings.Split(text, "\n")
+			}
+			if len(lines) != len(tc.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(lines), len(tc.want), text)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(lines[i], w) {
+					t.Errorf("diagnostic %d = %q, want it to contain %q", i, lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestBuiltinCalls(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"too many", "println(round(2.5, 2))",
+			[]string{"warning: Builtin function 'round' expects 1 argument, got 2"}},
+		{"too few", "println(split())",
+			[]string{"warning: Builtin function 'split' expects 1-2 arguments, got 0"}},
+		{"alternative forms", "println(range(1, 2, 3))",
+			[]string{"warning: Builtin function 'range' expects 1-2 arguments, got 3"}},
+		{"rest", "println(format())",
+			[]string{"warning: Builtin function 'format' expects at least 1 argument, got 0"}},
+		{"argument kind", "println(len(42))",
+			[]string{"warning: argument 1 `v`: expected string | bytes | list | dict | set | range, found int"}},
+		{"nil argument", "println(uppercase(nil))",
+			[]string{"warning: argument 1 `s`: expected string, found nil"}},
+		{"valid calls", `println(round(2.5))
+println(len("abc") + len([1]) + len({a: 1}))
+println(split("a b"))
+println(split("a,b", ","))
+println(range(3))
+println(range(1, 3))
+println(format("{}-{}", 1, 2))
+println(channel())
+println(channel("c", 2))
+println(odd(1, 2, 3, 4))
+fn up(s: string?) {
+  return uppercase(s)
+}
+fn size(x) {
+  return len(x)
+}
+println([up("a"), size(1)])`, nil},
+		{"a user function shadows the builtin", "fn len(a, b) {\n  return a\n}\nprintln(len(1, 2))", nil},
+		{"spread", "let xs = [2.5, 1]\nprintln(round(...xs))", nil},
+	})
+}
+
+func TestValueMethods(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"unknown string method", "let s = \"a\"\nprintln(s.uper())",
+			[]string{"error: value of type string has no method `uper`"}},
+		{"unknown list method on a parameter", "fn f(xs: list<int>) {\n  return xs.mapp({ x -> x })\n}\nprintln(f([1]))",
+			[]string{"error: value of type list has no method `mapp`"}},
+		{"bool has no methods", "println(true.upper())",
+			[]string{"error: value of type bool has no method `upper`"}},
+		{"unknown struct method", "struct P {\n  x: int\n}\nimpl P {\n  fn get(self) {\n    return self.x\n  }\n}\nprintln(P { x: 1 }.gett())",
+			[]string{"error: value of type P has no method `gett`"}},
+		{"comparator passed to sort", "let xs = [2, 1]\nprintln(xs.sort({ a, b -> a - b }))",
+			[]string{"warning: Builtin function 'list.sort' expects 0 arguments, got 1"}},
+		{"method arity", "println(\"ab\".replace(\"a\"))",
+			[]string{"warning: Builtin function 'string.replace' expects 2 arguments, got 1"}},
+		{"valid and unchecked receivers", `let s = "a"
+let xs = [1]
+let d = {f: { -> 1 }}
+struct P {
+  x: int
+}
+impl P {
+  fn get(self) {
+    return self.x
+  }
+}
+fn dyn(v) {
+  return v
+}
+fn opt(v: string?) {
+  return v?.nope()
+}
+println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), 1.abs(), 2.5.floor(), set(1).contains(1), opt(nil)])`, nil},
+		{"struct without a visible impl list", "struct P {\n  x: int\n}\nfn f(p: P) {\n  return p.x\n}\nprintln(f(P { x: 1 }))", nil},
+	})
+}
+
+func TestParseSig(t *testing.T) {
+	for _, tc := range []struct {
+		sig      string
+		min, max int
+		ok       bool
+	}{
+		{"f()", 0, 0, true},
+		{"xs.sort_by(f)", 1, 1, true},
+		{"f(a, b?, c = 1)", 1, 3, true},
+		{"f(...args)", 0, -1, true},
+		{"tuple(a, b, ...)", 2, -1, true},
+		{"random_choice(rng?, list)", 1, 2, true},
+		{"f(x: fn(int) -> int, y: list<int>)", 2, 2, true},
+		{"mcp_elicit({message, requestedSchema, mode?})", 1, 1, true},
+		{"range(n) / range(a, b)", 1, 2, true},
+		{"f(a) extra", 0, 0, false},
+		{"f(a b)", 0, 0, false},
+		{"f(x: ???)", 0, 0, false},
+	} {
+		s, ok := parseSig(tc.sig)
+		if ok != tc.ok || ok && (s.min != tc.min || s.max != tc.max) {
+			t.Errorf("parseSig(%q) = %d..%d %v, want %d..%d %v", tc.sig, s.min, s.max, ok, tc.min, tc.max, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
+)
+
+// readCountingLog counts the records its Reads return.
+type readCountingLog struct {
+	eventlog.Log
+	read atomic.Int64
+}
+
+func (c *readCountingLog) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
+	recs, err := c.Log.Read(ctx, topic, after, limit)
+	c.read.Add(int64(len(recs)))
+	return recs, err
+}
+
+// The views read each record once when folding it and afterwards only
+// the records asked for: an event's trace does not rescan the topics,
+// and a duplicate's handle reads one outbox record.
+func TestViewsReadOnlyWhatTheyShow(t *testing.T) {
+	log := &readCountingLog{Log: memory.New()}
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	ctx := context.Background()
+	var first Handle
+	for i := 0; i < 60; i++ {
+		h, err := o.Fire(ctx, "cron-ok", map[string]any{"n": i}, Caller{Client: "test/1", TraceID: fmt.Sprintf("mcp_trace_%d", i)})
+		if err != nil || h.Status != "succeeded" {
+			t.Fatal(h, err)
+		}
+		if i == 0 {
+			first = h
+		}
+	}
+	// What the MCP server appends after the call, related by trace id.
+	log.Append(ctx, TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: []byte(`{"context":{"trace_id":"mcp_trace_0"}}`), Headers: map[string]string{"trace_id": "mcp_trace_0"}})
+	if _, err := o.Queue(ctx); err != nil { // folds everything
+		t.Fatal(err)
+	}
+	before := log.read.Load()
+	et, err := o.Event(ctx, first.EventID)
+	if err != nil || et == nil {
+		t.Fatal(et, err)
+	}
+	if len(et.Trace.Outbox) != 1 || len(et.Trace.Attempts) != 1 || len(et.Trace.ActionGraph) != 1 || et.Event["n"] != float64(0) {
+		t.Fatalf("trace %s", js(et))
+	}
+	// The event, its outcome, its attempt and its action-graph record;
+	// rescanning would read the 240 records of the four topics.
+	if n := log.read.Load() - before; n > 6 {
+		t.Fatalf("harn://event read %d records", n)
+	}
+	before = log.read.Load()
+	h, err := o.handleFromLog(ctx, Envelope{EventID: first.EventID, BindingID: "cron-ok", BindingVersion: 1})
+	if err != nil || h.Status != "succeeded" || js(h.Result) != `{"kind":"cron.tick","ok":true}` {
+		t.Fatalf("handle %s %v", js(h), err)
+	}
+	if n := log.read.Load() - before; n > 1 {
+		t.Fatalf("a handle from the log read %d records", n)
+	}
+}

@@ -1,0 +1,63 @@
+package collections
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// benchList is n ints, or the strings "item0", "item1", … (the strings
+// workload's parts).
+func benchList(n int, strs bool) []vm.Value {
+	items := make([]vm.Value, n)
+	for i := range items {
+		if strs {
+			items[i] = vm.Str("item" + strconv.Itoa(i))
+		} else {
+			items[i] = vm.Int(i)
+		}
+	}
+	return items
+}
+
+func BenchmarkJoin200k(b *testing.B) {
+	items := benchList(200000, true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := lib.JoinItems(nil, items, ","); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFilterMap is the lists workload's map(x*2) and
+// filter(x%3==0) on 200,000 ints, with builtins as the callbacks.
+func BenchmarkFilterMap(b *testing.B) {
+	items := benchList(200000, false)
+	th := vm.New(vm.NewUniverse()).NewThread()
+	double := vm.NewBuiltin("double", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return a[0].(vm.Int) * 2, nil
+	})
+	third := vm.NewBuiltin("third", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.BoolOf(a[0].(vm.Int)%3 == 0), nil
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := mapItems(th, items, double); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("filter", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := filterItems(th, items, third, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,162 @@
+package vm_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/vm"
+)
+
+// runError compiles and runs src and returns stdout and the uncaught
+// failure (nil when none).
+func runError(t *testing.T, src string) (string, *vm.Error) {
+	t.Helper()
+	f, err := syntax.Parse("t.harn", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	u := testUniverse()
+	info := resolve.File(f, resolve.Options{Universe: u})
+	prog, err := compiler.Compile(f, info)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	machine := vm.New(u)
+	var out bytes.Buffer
+	machine.Stdout = &out
+	_, err = machine.NewThread().RunModule(machine.NewModule(prog))
+	if err == nil {
+		return out.String(), nil
+	}
+	return out.String(), err.(*vm.Error)
+}
+
+// describe renders what a failure carries: its text, position and trace.
+func describe(e *vm.Error) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s @%d:%d", e.UncaughtText(), e.Line, e.Col)
+	for _, fr := range e.Trace {
+		fmt.Fprintf(&sb, " | %s %s:%d:%d", fr.Func, fr.File, fr.Line, fr.Col)
+	}
+	return sb.String()
+}
+
+const implSrc = `struct P { x: int }
+impl P {
+  fn div(self, k) {
+    return self.x / k
+  }
+  fn twice(self, k) {
+    return self.div(k) * 2
+  }
+  fn boom(self) {
+    throw "boom ${self.x}"
+  }
+}
+let p = P { x: 4 }
+`
+
+// Failures inside impl methods keep their message, line and column, and
+// the call site's line, whether the method runs for the first time or
+// through a call site that already ran it (a warmed cache).
+func TestImplMethodErrors(t *testing.T) {
+	cases := []struct{ name, src, out, err string }{
+		{"first call", "p.div(0)",
+			"",
+			"Runtime error: Division by zero (line 4) (line 14) @14:1 | div t.harn:4:19 |  t.harn:14:1"},
+		{"second call at one site", "for k in [2, 0] { println(p.div(k)) }",
+			"2\n",
+			"Runtime error: Division by zero (line 4) (line 14) @14:27 | div t.harn:4:19 |  t.harn:14:27"},
+		{"nested methods", "for k in [1, 0] { println(p.twice(k)) }",
+			"8\n",
+			"Runtime error: Division by zero (line 4) (line 7) (line 14) @14:27 | div t.harn:4:19 | twice t.harn:7:12 |  t.harn:14:27"},
+		{"thrown", "for i in [1, 2] { try { p.boom() } catch (e) { println(e) } }\np.boom()",
+			"boom 4\nboom 4\n",
+			"Thrown: boom 4 @0:0 | boom t.harn:10:5 |  t.harn:15:1"},
+		{"caught runtime error", "for k in [0, 0] { try { p.div(k) } catch (e) { println(e) } }",
+			"Runtime error: Division by zero (line 4)\nRuntime error: Division by zero (line 4)\n", ""},
+		{"missing method", "for i in [1, 2] { p.nope() }",
+			"",
+			"Runtime error: value of type struct has no method `nope` (line 14) @14:19 |  t.harn:14:19"},
+		{"arity", "for i in [1, 2] { println(p.div()) }",
+			"",
+			"Runtime error: Cannot divide int by nil (line 4) (line 14) @14:27 | div t.harn:4:19 |  t.harn:14:27"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, e := runError(t, implSrc+c.src)
+			got := ""
+			if e != nil {
+				got = describe(e)
+			}
+			if out != c.out || got != c.err {
+				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
+			}
+		})
+	}
+}
+
+// An impl block that runs again replaces the methods, also for call sites
+// that already called the old ones.
+func TestImplRedefinitionTakesEffect(t *testing.T) {
+	src := `struct P { x: int }
+let p = P { x: 1 }
+fn show() { println(p.name()) }
+impl P { fn name(self) { return "first" } }
+show()
+impl P { fn name(self) { return "second" } }
+show()
+impl P { fn other(self) { return "other" } }
+try { show() } catch (e) { println(e) }
+`
+	out, e := runError(t, src)
+	want := "first\nsecond\nRuntime error: value of type struct has no method `name`\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}
+
+// A method call site that sees receivers of different kinds answers each
+// the way it would answer it alone.
+func TestMethodSiteSeesManyReceivers(t *testing.T) {
+	src := `struct A { v: int }
+struct B { v: int }
+impl A { fn get(self) { return "A${self.v}" } }
+impl B { fn get(self) { return "B${self.v}" } }
+let d = { get: { -> "dict" } }
+for x in [A { v: 1 }, B { v: 2 }, A { v: 3 }, d, B { v: 4 }] {
+  println(x.get())
+  println(x.v)
+}
+`
+	out, e := runError(t, src)
+	want := "A1\n1\nB2\n2\nA3\n3\ndict\nnil\nB4\n4\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}
+
+// A method whose last act is a call (a tail call) still reports the
+// failure of that call as leaving a method.
+func TestImplMethodTailCall(t *testing.T) {
+	src := `fn divide(a, b) { return a / b }
+struct P { x: int }
+impl P { fn via(self, k) { return divide(self.x, k) } }
+let p = P { x: 6 }
+for k in [3, 0] { println(p.via(k)) }
+`
+	out, e := runError(t, src)
+	got := ""
+	if e != nil {
+		got = describe(e)
+	}
+	want := "Runtime error: Division by zero (line 1) (line 5) @5:27 | divide t.harn:1:28 | via t.harn:3:35 |  t.harn:5:27"
+	if out != "2\n" || got != want {
+		t.Errorf("got %q %q, want %q", out, got, want)
+	}
+}
