@@ -263,7 +263,20 @@ func Markdown() string {
 	b.WriteString("\"std/MODULE\"`), grouped by module. Each example is a whole program, run by\n")
 	b.WriteString("`go test ./builtindoc`, followed by what it prints. `harn doc NAME` prints one\n")
 	b.WriteString("entry (`harn doc std/math` a whole module); in `harn repl`, `:help NAME`.\n")
-	b.WriteString("Adding a builtin: [CONTRIBUTING.md](CONTRIBUTING.md#builtins-and-their-examples).\n")
+	b.WriteString("Adding a builtin: [CONTRIBUTING.md](CONTRIBUTING.md#builtins-and-their-examples).\n\n")
+	var areas []string
+	for _, e := range Entries() {
+		if len(areas) == 0 || areas[len(areas)-1] != e.Area {
+			areas = append(areas, e.Area)
+		}
+	}
+	for i, a := range areas {
+		if i > 0 {
+			b.WriteString(" ·\n")
+		}
+		fmt.Fprintf(&b, "[%s](#%s)", a, strings.ReplaceAll(a, "/", ""))
+	}
+	b.WriteString("\n")
 	area := ""
 	for _, e := range Entries() {
 		if e.Area != area {

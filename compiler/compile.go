@@ -33,7 +33,7 @@ type ToolParam struct {
 }
 
 // CompileModule compiles a file loaded by import: running it only binds
-// its top-level let/var/const values and functions (language.md §11.2).
+// its top-level let/var/const values and functions (docs/spec/language.md §11.2).
 //
 // Module functions keep upstream's quirks (§11.2): struct literals keep
 // every field given, a `...rest` parameter is a plain parameter, and a
@@ -109,7 +109,7 @@ func (c *compiler) errorf(pos syntax.Pos, format string, args ...any) {
 
 // hasEntryMain reports whether the file declares a top-level
 // `fn main(harness: Harness)`-shaped main (one parameter), which script
-// mode calls after the top level (language.md §5.4).
+// mode calls after the top level (docs/spec/language.md §5.4).
 func (c *compiler) hasEntryMain() bool {
 	for _, it := range c.file.Items {
 		if fn, ok := it.(*syntax.FnDecl); ok && fn.Name == "main" && len(fn.Params) >= 1 {
@@ -180,7 +180,7 @@ type fcomp struct {
 	loops    []*loopCtx
 	regions  []region
 	defers   []*syntax.Block
-	catching int // enclosing try-with-catch bodies (defer rule, language.md §8.6)
+	catching int // enclosing try-with-catch bodies (defer rule, docs/spec/language.md §8.6)
 	kind     FuncKind
 }
 

@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// match compiles `match x { arms }` (language.md §7.4). The scrutinee is
+// match compiles `match x { arms }` (docs/spec/language.md §7.4). The scrutinee is
 // kept in a temporary slot; each arm tests its patterns, binds, checks its
 // guard and yields its block value.
 func (f *fcomp) match(e *syntax.MatchExpr) {
@@ -166,7 +166,7 @@ func (f *fcomp) bindMatch(p syntax.Expr, tmp int) {
 	}
 }
 
-// try compiles the try forms (language.md §8.1-8.6).
+// try compiles the try forms (docs/spec/language.md §8.1-8.6).
 func (f *fcomp) try(e *syntax.TryExpr) {
 	f.line(e.At)
 	if !e.HasCatch && e.Finally == nil {
@@ -255,7 +255,7 @@ func catchTypeName(t syntax.TypeExpr) string {
 	return ""
 }
 
-// retry compiles `retry N { body }` (language.md §7.5); its value is the
+// retry compiles `retry N { body }` (docs/spec/language.md §7.5); its value is the
 // body's value.
 func (f *fcomp) retry(e *syntax.RetryExpr) {
 	f.expr(e.Count)
@@ -271,7 +271,7 @@ func (f *fcomp) retry(e *syntax.RetryExpr) {
 	f.emit(STORE_LOCAL, count)
 	h := f.emit(SETUP_TRY, 0)
 	f.regions = append(f.regions, region{active: true})
-	f.blockValueOf(e.Body) // the successful attempt's value (newer.md §1.10)
+	f.blockValueOf(e.Body) // the successful attempt's value (docs/spec/newer.md §1.10)
 	f.regions = f.regions[:len(f.regions)-1]
 	f.emit(POP_TRY)
 	jEnd := f.emit(JUMP, 0)

@@ -119,7 +119,7 @@ var borrowingMethods = map[string]bool{
 }
 
 // callee pushes the function a call by name invokes, falling back to the
-// builtin of that name (language.md §9.2).
+// builtin of that name (docs/spec/language.md §9.2).
 func (f *fcomp) callee(id *syntax.Ident) {
 	ref := f.c.info.Refs[id]
 	s := f.name(id.Name)
@@ -169,7 +169,7 @@ func (f *fcomp) expr(e syntax.Expr) {
 		userToString := f.c.userToString()
 		for _, p := range e.Parts {
 			if p.Expr != nil && userToString >= 0 {
-				// interpolation calls to_string by name (language.md §1.7)
+				// interpolation calls to_string by name (docs/spec/language.md §1.7)
 				f.emit(CALLEE_GLOBAL, userToString, f.name("to_string"))
 				f.expr(p.Expr)
 				f.emit(CALL, 1)

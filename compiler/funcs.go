@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// compileMain compiles the file's top-level code (language.md §5).
+// compileMain compiles the file's top-level code (docs/spec/language.md §5).
 func (c *compiler) compileMain() *Func {
 	f := c.newFunc("", FuncMain, c.info.Main, 1)
 	items := c.file.Items
@@ -50,7 +50,7 @@ func (c *compiler) compileMain() *Func {
 	return f.finish()
 }
 
-// compileModuleInit compiles what loading a module runs (language.md
+// compileModuleInit compiles what loading a module runs (docs/spec/language.md
 // §11.2): its top-level bindings and function declarations, nothing else.
 func (c *compiler) compileModuleInit() *Func {
 	f := c.newFunc("", FuncMain, c.info.Main, 1)
@@ -157,7 +157,7 @@ func (f *fcomp) emitDefers() {
 // ---- runtime type checks ----
 
 // rtype converts a parameter annotation into a runtime check, or nil when
-// the annotation is not checked at run time (language.md §10.6).
+// the annotation is not checked at run time (docs/spec/language.md §10.6).
 func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 	switch t := t.(type) {
 	case nil:
@@ -231,7 +231,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
 			// dict with the struct's required fields (structs validate as
-			// dicts, builtins.md §4.7). One RType per struct, shared by
+			// dicts, docs/spec/builtins.md §4.7). One RType per struct, shared by
 			// every use and by recursive fields, keeps this linear.
 			if r, ok := c.structRT[t.Name]; ok {
 				return r

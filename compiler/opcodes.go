@@ -45,7 +45,7 @@ const (
 	LOAD_UNIV      // - LOAD_UNIV<s> v           (builtin or host global by name)
 	LOAD_NAME      // - LOAD_NAME<s> v           (dynamic: globals by name, then universe)
 
-	// callee lookup with builtin fallback (language.md §9.2)
+	// callee lookup with builtin fallback (docs/spec/language.md §9.2)
 	CALLEE_LOCAL  // - CALLEE_LOCAL<i s> f
 	CALLEE_CELL   // - CALLEE_CELL<i s> f
 	CALLEE_FREE   // - CALLEE_FREE<u s> f

@@ -150,7 +150,7 @@ type PathStep struct {
 	IsIndex bool
 }
 
-// RType is a runtime parameter type check (language.md §10.6).
+// RType is a runtime parameter type check (docs/spec/language.md §10.6).
 type RType struct {
 	Kind   string   // int float string bool nil list dict set closure bytes any union listof dictof shape struct interface
 	Name   string   // struct or interface name; the written type for messages

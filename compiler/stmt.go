@@ -23,7 +23,7 @@ func (f *fcomp) blockStmts(b *syntax.Block) {
 }
 
 // blockValue compiles statements and pushes the value of the last one
-// when it is an expression, else nil (language.md §7 "Block values").
+// when it is an expression, else nil (docs/spec/language.md §7 "Block values").
 func (f *fcomp) blockValue(list []syntax.Stmt) {
 	if len(list) == 0 {
 		f.emit(NIL)
@@ -123,7 +123,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.patchHere(j)
 	case *syntax.MutexStmt:
 		// The lock's key: the value of `mutex(key)`, else the block's call
-		// site (newer.md §1.7). The exit hook releases the innermost lock.
+		// site (docs/spec/newer.md §1.7). The exit hook releases the innermost lock.
 		key := s.Key
 		if key == nil {
 			key = &syntax.StringLit{At: s.At, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, s.At.Line, s.At.Col)}
@@ -464,7 +464,7 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 }
 
 // leaveRegions runs the finally blocks of the try regions above index
-// keep, innermost first, removing their handlers (language.md §8.6 rule 2).
+// keep, innermost first, removing their handlers (docs/spec/language.md §8.6 rule 2).
 func (f *fcomp) leaveRegions(keep int) {
 	saved := f.regions
 	for i := len(saved) - 1; i >= keep; i-- {
@@ -560,7 +560,7 @@ func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
 			g.emit(CELLIFY, b.Index)
 		}
 	}
-	// A pipeline's parameters are not bound under `harn run` (language.md
+	// A pipeline's parameters are not bound under `harn run` (docs/spec/language.md
 	// §5.5): the VM leaves their slots unassigned unless a host passes values.
 	body := f.c.info.PipelineBodies[s]
 	g.hoistCells(body)

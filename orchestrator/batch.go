@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Batching (`batch = {size, timeout?, key?}`, orchestrator.md §3 step 4)
+// Batching (`batch = {size, timeout?, key?}`, docs/spec/orchestrator.md §3 step 4)
 // runs the handler once for several events of one partition. On each
 // node, the first event of a partition to reach its attempt opens a
 // batch and leads it; the events that reach theirs while it is open join

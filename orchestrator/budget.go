@@ -10,7 +10,7 @@ import (
 	"github.com/harnlang/harn/eventlog"
 )
 
-// Budgets, autonomy and trust (orchestrator.md §2 `budget`, `tier`; §5
+// Budgets, autonomy and trust (docs/spec/orchestrator.md §2 `budget`, `tier`; §5
 // harn.trust.query).
 //
 // Cost is what handlers say they spent: a handler whose result is a dict

@@ -7,7 +7,7 @@ import (
 	"github.com/jmespath-community/go-jmespath"
 )
 
-// The JMESPath fields of a binding (orchestrator.md §2): dedupe_key picks
+// The JMESPath fields of a binding (docs/spec/orchestrator.md §2): dedupe_key picks
 // the idempotency key of an event, filter decides whether it runs. Both
 // see the event as JSON data (numbers are float64), whatever Go types the
 // source built it with.

@@ -12,7 +12,7 @@ func TestListMethods(t *testing.T) {
 	age := cb(func(a vm.Args) vm.Value { v, _ := a.At(0).(*vm.Dict).Get("age"); return v })
 	runCore(t, []coreCase{
 		{op: m(xs, "count"), want: "5"},
-		{op: m(xs, "len"), err: "Runtime error: value of type list has no method `len`"}, // newer.md §2.11
+		{op: m(xs, "len"), err: "Runtime error: value of type list has no method `len`"}, // docs/spec/newer.md §2.11
 		{op: m(l(), "empty"), want: "true"},
 		{op: m(xs, "map", double), want: "[2, 4, 6, 8, 10]"},
 		{op: m(xs, "map"), want: "nil"},
@@ -80,7 +80,7 @@ func TestListMethods(t *testing.T) {
 		{op: m(l(i(1)), "push"), want: "[1]"},
 		{op: m(l(i(1), i(2)), "pop"), want: "[1]"},
 		{op: m(l(), "pop"), want: "[]"},
-		{op: m(l(i(1), f(1), i(1), s("1")), "unique"), want: "[1, 1]"}, // newer.md §2.6
+		{op: m(l(i(1), f(1), i(1), s("1")), "unique"), want: "[1, 1]"}, // docs/spec/newer.md §2.6
 		{op: m(l(i(1), nilv, vm.False), "compact"), want: "[1, false]"},
 		{op: m(l(s("a"), s("b")), "enumerate"), want: "[{index: 0, value: a}, {index: 1, value: b}]"},
 		{op: m(l(i(1), i(2), i(3)), "zip", l(s("x"), s("y"))), want: "[[1, x], [2, y]]"},
@@ -106,9 +106,9 @@ func TestCollectionFunctions(t *testing.T) {
 	runCore(t, []coreCase{
 		{op: fn("chunk", xs, i(2)), want: "[[1, 2], [3, 4], [5]]"},
 		{op: fn("window", xs, i(2), i(3)), want: "[[1, 2], [4, 5]]"},
-		{op: fn("group_by", xs, isEven), err: "Type error: group_by: callback must return a string discriminator, got bool; wrap with to_string(...) so the bucket key is unambiguous"}, // newer.md §2.9
+		{op: fn("group_by", xs, isEven), err: "Type error: group_by: callback must return a string discriminator, got bool; wrap with to_string(...) so the bucket key is unambiguous"}, // docs/spec/newer.md §2.9
 		{op: fn("partition", xs, isEven), want: "{match: [2, 4], no_match: [1, 3, 5]}"},
-		{op: fn("dedup_by", l(i(1), f(1), i(3)), cb(func(a vm.Args) vm.Value { return a.At(0) })), want: "[1, 3]"}, // newer.md §2.6
+		{op: fn("dedup_by", l(i(1), f(1), i(3)), cb(func(a vm.Args) vm.Value { return a.At(0) })), want: "[1, 3]"}, // docs/spec/newer.md §2.6
 		{op: fn("dedup_by", l(i(1), i(2), i(3)), isEven), want: "[1, 2]"},
 		{op: fn("flat_map", l(i(1), i(2)), cb(func(a vm.Args) vm.Value { return l(a.At(0), a.At(0)) })), want: "[1, 1, 2, 2]"},
 		{op: fn("chunk"), err: "Runtime error: chunk: first argument must be a list"},
@@ -132,10 +132,10 @@ func TestDictMethods(t *testing.T) {
 		{op: m(dd, "values"), want: "[1, 2]"},
 		{op: m(dd, "entries"), want: "[{key: a, value: 1}, {key: b, value: 2}]"},
 		{op: m(dd, "count"), want: "2"},
-		{op: m(dd, "len"), err: "Runtime error: dict has no method `len`"}, // newer.md §2.11
+		{op: m(dd, "len"), err: "Runtime error: dict has no method `len`"}, // docs/spec/newer.md §2.11
 		{op: m(dd, "has", s("a")), want: "true"},
 		{op: m(d("1", i(5)), "has", i(1)), want: "true"},
-		{op: m(dd, "contains", s("a")), err: "Runtime error: dict has no method `contains`"}, // newer.md §2.11
+		{op: m(dd, "contains", s("a")), err: "Runtime error: dict has no method `contains`"}, // docs/spec/newer.md §2.11
 		{op: m(dd, "get", s("z"), i(0)), want: "0"},
 		{op: m(dd, "get", s("z")), want: "nil"},
 		{op: m(d("k", nilv), "get", s("k"), i(0)), want: "nil"},
@@ -158,7 +158,7 @@ func TestSets(t *testing.T) {
 	st := set(i(3), i(1), i(2))
 	runCore(t, []coreCase{
 		{op: fn("set", i(3), i(1), i(3), i(2)), want: "set(3, 1, 2)"},
-		{op: fn("set", i(1), f(1)), want: "set(1)"}, // newer.md §2.6
+		{op: fn("set", i(1), f(1)), want: "set(1)"}, // docs/spec/newer.md §2.6
 		{op: fn("set", l(i(1), i(2)), set(i(2), i(3)), s("ab")), want: "set(1, 2, 3, ab)"},
 		{op: fn("set"), want: "set()"},
 		{op: fn("set_add", st, i(4)), want: "set(3, 1, 2, 4)"},

@@ -44,7 +44,7 @@ func TestRanges(t *testing.T) {
 		{op: m(r, "to_list"), want: "[1, 2, 3, 4]"},
 		{op: m(r, "sum"), want: "10"},
 		{op: m(r, "iter"), want: "<iter>"},
-		{op: m(r, "nope"), err: "Runtime error: value of type range has no method `nope`"}, // newer.md §2.11
+		{op: m(r, "nope"), err: "Runtime error: value of type range has no method `nope`"}, // docs/spec/newer.md §2.11
 		{op: fn("pair", i(1), s("a")), want: "(1, a)"},
 		{op: fn("pair", i(1)), err: "Type error: pair: expected 2 arguments, got 1"},
 	})
@@ -93,7 +93,7 @@ func TestIterators(t *testing.T) {
 		{l(i(1)), "find", args(isEven), "", "nil", ""},
 		{xs, "for_each", args(ident), "", "nil", ""},
 		{xs, "iter", nil, "", "<iter>", ""},
-		{xs, "nope", nil, "", "", "Runtime error: value of type iter has no method `nope`"}, // newer.md §2.11
+		{xs, "nope", nil, "", "", "Runtime error: value of type iter has no method `nope`"}, // docs/spec/newer.md §2.11
 		{s("hé"), "to_list", nil, "", "[h, é]", ""},
 		{rng(0, 3, false), "to_list", nil, "", "[0, 1, 2]", ""},
 		// errors

@@ -114,7 +114,7 @@ func TestStringMethods(t *testing.T) {
 		{op: m(s("7"), "pad_right", i(3)), want: "7  "},
 		{op: m(s("7"), "pad_right", i(3), s("xy")), want: "7xx"},
 		{op: m(s("long"), "pad_left", i(2)), want: "long"},
-		{op: m(s("ab"), "title_case"), err: "Runtime error: value of type string has no method `title_case`"}, // newer.md §2.11
+		{op: m(s("ab"), "title_case"), err: "Runtime error: value of type string has no method `title_case`"}, // docs/spec/newer.md §2.11
 		{op: m(s("ab"), "to_string"), err: "Runtime error: value of type string has no method `to_string`"},
 		{op: m(s("hé"), "iter"), want: "<iter>", typ: "iter"},
 	})

@@ -66,13 +66,13 @@ func TestConversions(t *testing.T) {
 		{op: fn("to_int", s("-7")), want: "-7"},
 		{op: fn("to_int", s("+7")), want: "7"},
 		{op: fn("to_int", s("4.2")), want: "nil"},
-		{op: fn("to_int", s(" 7")), want: "7"}, // newer.md §2.12: trimmed
+		{op: fn("to_int", s(" 7")), want: "7"}, // docs/spec/newer.md §2.12: trimmed
 		{op: fn("to_int", s("1_0")), want: "nil"},
 		{op: fn("to_int", s("0x10")), want: "nil"},
 		{op: fn("to_int", s("9223372036854775808")), want: "nil"},
 		{op: fn("to_int", f(3.99)), want: "3"},
 		{op: fn("to_int", f(-3.99)), want: "-3"},
-		{op: fn("to_int", f(math.NaN())), want: "nil"}, // newer.md §2.12
+		{op: fn("to_int", f(math.NaN())), want: "nil"}, // docs/spec/newer.md §2.12
 		{op: fn("to_int", f(1e300)), want: "nil"},
 		{op: fn("to_int", f(-1e300)), want: "nil"},
 		{op: fn("to_int", vm.True), want: "1"},
@@ -84,7 +84,7 @@ func TestConversions(t *testing.T) {
 		{op: fn("to_float", s("1e400")), want: "inf"},
 		{op: fn("to_float", s("1_0")), want: "nil"},
 		{op: fn("to_float", s("0x1p3")), want: "nil"},
-		{op: fn("to_float", s(" 1")), want: "1.0"}, // newer.md §2.12: trimmed
+		{op: fn("to_float", s(" 1")), want: "1.0"}, // docs/spec/newer.md §2.12: trimmed
 		{op: fn("to_float", i(2)), want: "2.0"},
 		{op: fn("to_float", vm.True), want: "nil"},
 		{op: fn("len", s("héllo")), want: "5"},

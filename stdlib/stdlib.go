@@ -45,7 +45,7 @@ import (
 // Config carries the per-run host globals.
 type Config struct {
 	// Argv is bound as the global `argv` when non-nil (only `harn run`
-	// defines it, language.md §3.2).
+	// defines it, docs/spec/language.md §3.2).
 	Argv []string
 }
 

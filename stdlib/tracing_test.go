@@ -7,7 +7,7 @@ import (
 )
 
 // While a span is open, log lines carry its trace_id and span_id right
-// after msg (builtins.md §4.9); outside spans they carry none.
+// after msg (docs/spec/builtins.md §4.9); outside spans they carry none.
 func TestLogLinesCarryTraceIDs(t *testing.T) {
 	e := newT2(t)
 	e.show(t, "mock_time", iv(1705314600000))

@@ -32,7 +32,7 @@ func (a Args) Given(i int) bool {
 }
 
 // Text returns the display form of argument i ("nil" when missing):
-// the "text" parameters of builtins.md §0.
+// the "text" parameters of docs/spec/builtins.md §0.
 func (a Args) Text(i int) string { return ToDisplay(a.At(i)) }
 
 // Str returns argument i when it is a string.

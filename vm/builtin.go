@@ -8,7 +8,7 @@ import (
 )
 
 // BuiltinFunc implements a builtin function. Builtins are lenient by
-// contract (builtins.md §0): bad argument types usually produce a fallback
+// contract (docs/spec/builtins.md §0): bad argument types usually produce a fallback
 // value, not an error; read arguments through Args.
 type BuiltinFunc func(th *Thread, args Args) (Value, error)
 
@@ -38,7 +38,7 @@ func (b *Builtin) Display(sb *strings.Builder) {
 // MethodFunc implements a method on a receiver kind.
 type MethodFunc func(th *Thread, recv Value, args Args) (Value, error)
 
-// Method is one entry of a receiver kind's method table (builtins.md §2-3).
+// Method is one entry of a receiver kind's method table (docs/spec/builtins.md §2-3).
 type Method struct {
 	Recv string // receiver type_of name: "string", "list", "dict", "set", "range", "iter", …
 	Name string

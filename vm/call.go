@@ -90,8 +90,8 @@ type Yielder interface {
 	Yield(th *Thread, v Value) (Value, error)
 }
 
-// callMethod dispatches `recv.name(args)` (builtins.md §2). A method
-// nothing answers is a run-time error (newer.md §2.11): April returned nil,
+// callMethod dispatches `recv.name(args)` (docs/spec/builtins.md §2). A method
+// nothing answers is a run-time error (docs/spec/newer.md §2.11): April returned nil,
 // which let a typo run on silently.
 func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, err error) {
 	u := th.vm.Universe
@@ -128,8 +128,8 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	}
 	switch recv.Type() {
 	case "int", "float":
-		// newer.md §2.11 leaves numbers unverified (some newer versions
-		// still return nil), so they keep builtins.md §2's nil.
+		// docs/spec/newer.md §2.11 leaves numbers unverified (some newer versions
+		// still return nil), so they keep docs/spec/builtins.md §2's nil.
 		return Nil, nil
 	}
 	return nil, noMethod(recv, name)
@@ -151,7 +151,7 @@ func (th *Thread) CallMethod(recv Value, name string, args ...Value) (Value, err
 	return th.callMethod(recv, name, args)
 }
 
-// pipe is `x |> f` (language.md §2.8).
+// pipe is `x |> f` (docs/spec/language.md §2.8).
 func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
 	fn, err := th.pipeCallee(m, f)
 	if err != nil {
@@ -179,7 +179,7 @@ func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
 }
 
 // checkParam is the run-time check of an annotated parameter
-// (language.md §10.6).
+// (docs/spec/language.md §10.6).
 func (th *Thread) checkParam(name string, t *compiler.RType, v Value) error {
 	if msg := typeMismatch(th, t, v); msg != "" {
 		return Typef("parameter '%s'%s", name, msg)
@@ -240,7 +240,7 @@ func structAsDict(s *StructValue) *Dict {
 
 // nilField reports whether v is a nil that shape field f accepts as its
 // value: a field written `name: T?` must be present, but may hold nil
-// (newer.md §2.22).
+// (docs/spec/newer.md §2.22).
 func nilField(th *Thread, f compiler.RField, v Value) bool {
 	return v == Nil && matchesRType(th, f.Type, Nil)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Cell is a variable shared between a frame and the closures that capture
-// it (language.md §3.4). A nil V means "declared but not yet assigned".
+// it (docs/spec/language.md §3.4). A nil V means "declared but not yet assigned".
 type Cell struct {
 	V Value
 }
@@ -91,7 +91,7 @@ func (*Opaque) Truth() bool                 { return true }
 func (*Opaque) Display(sb *strings.Builder) { sb.WriteString("<opaque>") }
 
 // structConstructor is the callable a struct declaration binds: it keeps
-// only declared fields of the dict it is given (language.md §10.2).
+// only declared fields of the dict it is given (docs/spec/language.md §10.2).
 func structConstructor(sd *compiler.StructDef) *Builtin {
 	return NewBuiltin(sd.Name, sd.Name+"(fields)", "construct a "+sd.Name, func(th *Thread, args Args) (Value, error) {
 		d, _ := args.Dict(0)

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// FormatFloat renders a float in the display form (builtins.md §1.2):
+// FormatFloat renders a float in the display form (docs/spec/builtins.md §1.2):
 // integral values below 1e15 keep one decimal (`3.0`), NaN/inf are spelled
 // `NaN`/`inf`/`-inf`, everything else is the shortest round-trip decimal,
 // never in exponent notation.
@@ -40,7 +40,7 @@ func FormatJSONFloat(f float64) string {
 }
 
 // FormatDuration renders milliseconds in the largest exact unit among
-// w, d, h, m, s and ms (newer.md §2.13; April stopped at h).
+// w, d, h, m, s and ms (docs/spec/newer.md §2.13; April stopped at h).
 func FormatDuration(ms int64) string {
 	sign := ""
 	a := ms
@@ -63,7 +63,7 @@ func FormatDuration(ms int64) string {
 	return sign + strconv.FormatInt(a, 10) + "ms"
 }
 
-// Equal is `==` (builtins.md §1.5): never fails; int and float compare
+// Equal is `==` (docs/spec/builtins.md §1.5): never fails; int and float compare
 // numerically; collections, variants and structs structurally; closures,
 // durations and handles are never equal.
 //
@@ -180,7 +180,7 @@ func equalAll(a, b []Value, depth int) bool {
 	return true
 }
 
-// Compare orders two values (builtins.md §1.6): numbers numerically,
+// Compare orders two values (docs/spec/builtins.md §1.6): numbers numerically,
 // strings byte-wise, pairs by first then second; every other combination
 // compares as equal (0).
 func Compare(a, b Value) int {
@@ -291,8 +291,8 @@ func cmpFloat(a, b float64) int {
 }
 
 // StructuralKey is the identity key used by set(), unique() and
-// hash_value (builtins.md §1.7). An integral float keys like the equal int,
-// so 1 and 1.0 (and 0.0 and -0.0) are one item (newer.md §2.6).
+// hash_value (docs/spec/builtins.md §1.7). An integral float keys like the equal int,
+// so 1 and 1.0 (and 0.0 and -0.0) are one item (docs/spec/newer.md §2.6).
 func StructuralKey(v Value) string {
 	var sb strings.Builder
 	writeKey(&sb, v, 0)

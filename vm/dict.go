@@ -7,7 +7,7 @@ import (
 )
 
 // Dict is an immutable map from string keys to values, always traversed in
-// ascending byte-wise key order (builtins.md §1.5a).
+// ascending byte-wise key order (docs/spec/builtins.md §1.5a).
 //
 // The representation is private so it can change (a persistent tree keeps
 // `d[k] = v` in a loop from going quadratic); use the methods.
@@ -246,7 +246,7 @@ func (d *Dict) Merge(other *Dict) *Dict {
 }
 
 // Iterate yields {key, value} dicts in key order, as a `for` loop over a
-// dict does (language.md §7.2).
+// dict does (docs/spec/language.md §7.2).
 func (d *Dict) Iterate() Iterator { return &dictEntryIter{d: d} }
 
 type dictEntryIter struct {

@@ -8,7 +8,7 @@ import (
 
 // ErrorKind classifies run-time failures; the kind decides the text a
 // script's `catch` receives and the text printed when nothing catches it
-// (builtins.md §0, language.md §8.2 and §12.2).
+// (docs/spec/builtins.md §0, docs/spec/language.md §8.2 and §12.2).
 type ErrorKind int
 
 const (
@@ -43,7 +43,7 @@ type Error struct {
 	Col      int
 	Trace    []TraceFrame
 	// Rethrown marks a failure re-raised by an exhausted retry: it prints as
-	// a thrown string (language.md §8.6).
+	// a thrown string (docs/spec/language.md §8.6).
 	Rethrown bool
 	// Redacted, when set, is Msg without the script values it quotes
 	// (unwrap's Err payload, unreachable's argument). Value-free reports
@@ -70,7 +70,7 @@ func (f TraceFrame) InStd() bool { return IsStdFile(f.File) }
 // IsStdFile reports whether a source name is an embedded std/* module.
 func IsStdFile(file string) bool { return strings.HasPrefix(file, "std/") }
 
-// Caught is the value `catch (e)` binds (language.md §8.2).
+// Caught is the value `catch (e)` binds (docs/spec/language.md §8.2).
 func (e *Error) Caught() Value {
 	switch e.Kind {
 	case KindThrown:
@@ -86,7 +86,7 @@ func (e *Error) Caught() Value {
 }
 
 // UncaughtText is the first line `harn run` prints after "error: "
-// (language.md §12.2).
+// (docs/spec/language.md §12.2).
 func (e *Error) UncaughtText() string {
 	line := ""
 	if e.Line > 0 {
@@ -135,7 +135,7 @@ func displayForError(v Value) string {
 // appends to one message.
 const maxRelabels = 8
 
-// Relabel applies the callback rule (language.md §8.2): a non-thrown
+// Relabel applies the callback rule (docs/spec/language.md §8.2): a non-thrown
 // failure leaving a nested execution gets " (line N)" appended and, if it
 // had no prefix, becomes a runtime error.
 func (e *Error) Relabel() *Error {
@@ -199,7 +199,7 @@ func groupDigits(n int) string {
 // Throw raises v as a thrown value.
 func Throw(v Value) *Error { return &Error{Kind: KindThrown, Value: v} }
 
-// Throwf raises a thrown string (the `[T]` errors of builtins.md).
+// Throwf raises a thrown string (the `[T]` errors of docs/spec/builtins.md).
 func Throwf(format string, args ...any) *Error {
 	return &Error{Kind: KindThrown, Value: Str(fmt.Sprintf(format, args...))}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // intArith is + - * on two ints, promoting to float on overflow
-// (language.md §6.6).
+// (docs/spec/language.md §6.6).
 func intArith(op compiler.Opcode, a, b int64) Value {
 	switch op {
 	case compiler.ADD:
@@ -64,7 +64,7 @@ func absU(a int64) uint64 {
 }
 
 // Arith applies a binary arithmetic operator (+ - * / % **) following the
-// table of language.md §6.6.
+// table of docs/spec/language.md §6.6.
 func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 	switch a := x.(type) {
 	case Int:
@@ -179,7 +179,7 @@ func floatArith(op compiler.Opcode, a, b float64) (Value, error) {
 }
 
 // IntPow is int ** int: exact for exponents 0…2³²−1 when the result fits,
-// else a float (language.md §6.6).
+// else a float (docs/spec/language.md §6.6).
 func IntPow(a, b int64) Value {
 	if b < 0 || b >= 1<<32 {
 		return Float(math.Pow(float64(a), float64(b)))
@@ -245,7 +245,7 @@ type Arithmetic interface {
 	Arith(op compiler.Opcode, other Value, right bool) (r Value, handled bool, err error)
 }
 
-// Contains is `x in c` (language.md §6.6).
+// Contains is `x in c` (docs/spec/language.md §6.6).
 func Contains(c, x Value) bool {
 	switch c := c.(type) {
 	case *List:
@@ -299,7 +299,7 @@ type HasAttrs interface {
 	Attr(name string) (Value, error)
 }
 
-// GetProp is `x.name` / `x?.name` (language.md §6.7).
+// GetProp is `x.name` / `x?.name` (docs/spec/language.md §6.7).
 func GetProp(x Value, name string, optional bool) (Value, error) {
 	switch v := x.(type) {
 	case *Dict:
@@ -371,7 +371,7 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 	return nil, Typef("cannot access property `%s` on %s", name, x.Type())
 }
 
-// Index is `x[i]` (language.md §6.7).
+// Index is `x[i]` (docs/spec/language.md §6.7).
 func Index(x, i Value) (Value, error) {
 	switch v := x.(type) {
 	case *List:
@@ -521,7 +521,7 @@ func Slice(x, lo, hi Value) (Value, error) {
 	return nil, Typef("cannot slice %s", x.Type())
 }
 
-// SetPath implements path assignment `root.a[k].b op= v` (language.md
+// SetPath implements path assignment `root.a[k].b op= v` (docs/spec/language.md
 // §3.3): read each intermediate value, apply the last accessor, and store
 // the updated values back towards the root.
 func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op compiler.Opcode) (Value, error) {
@@ -649,7 +649,7 @@ func spreadItems(v Value) ([]Value, bool) {
 }
 
 // iterate returns the iterator a for loop uses; non-iterable values yield
-// nothing (language.md §7.2).
+// nothing (docs/spec/language.md §7.2).
 func iterate(v Value) Iterator {
 	if it, ok := v.(Iterable); ok {
 		return it.Iterate()

@@ -68,7 +68,7 @@ func (l *List) ownedCopy() *List {
 }
 
 // setPathOwned is SetPath for a root variable eligible for in-place
-// updates (language.md §3.3 semantics unchanged): a single `[k]` or `.f`
+// updates (docs/spec/language.md §3.3 semantics unchanged): a single `[k]` or `.f`
 // step on a dict, or `[i]` on a list, updates an owned copy in place; any
 // other shape falls back to the persistent path.
 func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value, op compiler.Opcode) (Value, error) {

@@ -550,7 +550,7 @@ var EndChildrenTimeout = 5 * time.Second
 
 // EndChildren cancels every child still running and waits (without the
 // VM lock) until they have stopped: un-awaited tasks end with the thread
-// that spawned them, and with the program (language.md §13).
+// that spawned them, and with the program (docs/spec/language.md §13).
 func (th *Thread) EndChildren() {
 	cs := th.CancelChildren(-1)
 	if len(cs) == 0 {

@@ -3,7 +3,7 @@ package vm
 import "strings"
 
 // Set is an immutable, insertion-ordered collection without duplicates.
-// Construction deduplicates by the structural key (builtins.md §1.7); the
+// Construction deduplicates by the structural key (docs/spec/builtins.md §1.7); the
 // set *methods* compare with ordinary equality (§3.9), which callers
 // implement on top of Items.
 type Set struct {

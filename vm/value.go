@@ -6,14 +6,14 @@ import (
 )
 
 // Value is any Harn runtime value. Values never change once made: every
-// "modifying" operation returns a new value (language.md §6.1), which is
+// "modifying" operation returns a new value (docs/spec/language.md §6.1), which is
 // what lets goroutines share them freely.
 type Value interface {
-	// Type is the name type_of returns (builtins.md §1.3).
+	// Type is the name type_of returns (docs/spec/builtins.md §1.3).
 	Type() string
-	// Truth is the value's truthiness (builtins.md §1.4).
+	// Truth is the value's truthiness (docs/spec/builtins.md §1.4).
 	Truth() bool
-	// Display appends the display form (builtins.md §1.1) to sb.
+	// Display appends the display form (docs/spec/builtins.md §1.1) to sb.
 	Display(sb *strings.Builder)
 }
 

@@ -9,7 +9,7 @@
 // calls (frame.method; inline caches in cache.go); a builtin that calls
 // back into Harn (the callback of `.map`, a dict member) runs a nested
 // interpreter loop, and failures leaving such a nested execution or an
-// impl method are relabelled (language.md §8.2). At most MaxFrames frames
+// impl method are relabelled (docs/spec/language.md §8.2). At most MaxFrames frames
 // exist per thread.
 //
 // A VM holds what threads share: the universe of builtins and methods, the
@@ -301,7 +301,7 @@ func (th *Thread) CallPlain(fn Value, args []Value) (Value, error) {
 
 // Call invokes fn as a callback on the script's behalf (the callbacks of
 // `.map`, `.filter`, sort keys …): a non-thrown failure leaving it is
-// relabelled with its line (language.md §8.2).
+// relabelled with its line (docs/spec/language.md §8.2).
 func (th *Thread) Call(fn Value, args ...Value) (Value, error) {
 	return th.call(fn, args, true)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/harnlang/harn/eventlog"
 )
 
-// The file backend (HARN_EVENT_LOG_BACKEND=file, orchestrator.md §4): this
+// The file backend (HARN_EVENT_LOG_BACKEND=file, docs/spec/orchestrator.md §4): this
 // log, kept on disk in a directory as JSON lines.
 //
 //	<dir>/<topic>.jsonl   one record per line, in id order (the topic name

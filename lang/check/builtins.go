@@ -206,7 +206,7 @@ func (c *checker) librarySig(recv, name string) (signature, bool) {
 
 // builtinCall warns about a builtin called with the wrong number of
 // arguments or with an argument of a kind its signature excludes
-// (newer.md §3.4). Builtins are lenient at run time (a missing argument
+// (docs/spec/newer.md §3.4). Builtins are lenient at run time (a missing argument
 // reads as nil, an extra one is ignored), which is why these are warnings
 // and why they matter: the call runs, but not as written.
 func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
@@ -258,7 +258,7 @@ func builtinArity(min, max int) string {
 
 // valueMethod checks `x.name(args)` on a receiver whose kind is known
 // statically. An unknown name is the static form of the run-time error
-// (newer.md §2.11, §3.6); a known one gets the builtin arity and argument
+// (docs/spec/newer.md §2.11, §3.6); a known one gets the builtin arity and argument
 // warnings. Kinds with a dynamic side stay unchecked: dicts (a key may
 // hold a callable), numbers (their unknown methods still yield nil at run
 // time), ranges and handles (kind-wide fallbacks).
@@ -267,7 +267,7 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		return
 	}
 	if c.localStruct(recv) != nil {
-		// newer.md §2.11 names string, list, set and the scalars only: a
+		// docs/spec/newer.md §2.11 names string, list, set and the scalars only: a
 		// struct's unknown method stays the run-time error a catch sees.
 		return
 	}

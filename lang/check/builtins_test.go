@@ -128,7 +128,7 @@ func TestValueMethods(t *testing.T) {
 			[]string{"error: value of type list has no method `mapp`"}},
 		{"bool has no methods", "println(true.upper())",
 			[]string{"error: value of type bool has no method `upper`"}},
-		// newer.md §2.11/§3.6 name string, list, set and the scalars only:
+		// docs/spec/newer.md §2.11/§3.6 name string, list, set and the scalars only:
 		// a struct's unknown method stays a run-time error a catch can see
 		{"unknown struct method is left to run time", "struct P {\n  x: int\n}\nimpl P {\n  fn get(self) {\n    return self.x\n  }\n}\nprintln(P { x: 1 }.gett())",
 			nil},

@@ -192,7 +192,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	return types.Any
 }
 
-// ---- fn main (language.md §5.4) ----
+// ---- fn main (docs/spec/language.md §5.4) ----
 
 const mainHelp = "rewrite as `fn main(harness: Harness) { ... }` — the runtime threads its capability handle through this single parameter"
 
@@ -268,7 +268,7 @@ func typeSource(t syntax.TypeExpr) string {
 	return types.NewEnv().FromSyntax(t, nil).String()
 }
 
-// ---- attributes (language.md §10.5) ----
+// ---- attributes (docs/spec/language.md §10.5) ----
 
 var knownAttrs = map[string]bool{
 	"deprecated": true, "test": true, "annotations": true, "job": true,
@@ -296,7 +296,7 @@ func (c *checker) attrs(list []*syntax.Attribute, pipeline bool) {
 // arityText describes how many arguments a callable takes, as the arity
 // warnings word it: "2 arguments", "1-2 arguments", and "at least 1
 // argument" when too few are passed to a fixed or variadic arity
-// (newer.md §3.4).
+// (docs/spec/newer.md §3.4).
 func arityText(min, max, n int) string {
 	plural := func(k int) string {
 		if k == 1 {

@@ -1,4 +1,4 @@
-// Package check is Harn's static checker (language.md §10.6): it runs
+// Package check is Harn's static checker (docs/spec/language.md §10.6): it runs
 // after name resolution and before compilation, and reports the static
 // errors that stop a program before anything runs and the warnings that
 // are printed while it runs anyway.
@@ -97,7 +97,7 @@ type checker struct {
 	lib       Library
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
-	// must fit as a whole (newer.md §3.3).
+	// must fit as a whole (docs/spec/newer.md §3.3).
 	joined   map[syntax.Expr]bool
 	libSigs  map[string]signature       // parsed library signatures, by name
 	complete map[*syntax.MatchExpr]bool // matches whose arms cover every value
@@ -111,7 +111,7 @@ type variable struct {
 	// annotated ones).
 	checked bool
 	// nilInit: initialised with nil, the type is fixed by the first non-nil
-	// assignment (language.md §3.1).
+	// assignment (docs/spec/language.md §3.1).
 	nilInit bool
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
@@ -264,7 +264,7 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 
 // bareDict reports a binding the program annotated as a bare `dict`
 // going where a shape with required fields is expected: nothing says the
-// keys are there (newer.md §3.13). Narrow it first (`schema_is`), or
+// keys are there (docs/spec/newer.md §3.13). Narrow it first (`schema_is`), or
 // annotate the shape. Dicts the checker inferred are not reported, since
 // it reduces every dict literal's binding to `dict`.
 func (c *checker) bareDict(at syntax.Expr, src, dst types.Type) bool {
@@ -385,7 +385,7 @@ func (c *checker) unusedLocals() {
 }
 
 // mismatch reports a value of type found where want is expected, in the
-// one format every context shares (newer.md §3.1):
+// one format every context shares (docs/spec/newer.md §3.1):
 // "<context>: expected <want>, found <found>".
 func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
 	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),

@@ -21,7 +21,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.FloatLit:
 		return types.Float
 	case *syntax.DurationLit:
-		// The checker does not type duration literals (language.md §1.6).
+		// The checker does not type duration literals (docs/spec/language.md §1.6).
 		return types.Any
 	case *syntax.StringLit:
 		return &types.Literal{Value: e.Value}
@@ -381,7 +381,7 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 }
 
 // module reports whether the file is an imported module, whose struct
-// literals keep every field (language.md §11.2).
+// literals keep every field (docs/spec/language.md §11.2).
 func (c *checker) module() bool { return c.info.Module }
 
 // isEnumRef reports whether id, used as `id.Variant`, names an enum of
@@ -394,7 +394,7 @@ func (c *checker) isEnumRef(id *syntax.Ident) bool {
 	return c.info.IsEnum(id.Name)
 }
 
-// variant checks `Enum.Variant` / `Enum.Variant(args)` (language.md
+// variant checks `Enum.Variant` / `Enum.Variant(args)` (docs/spec/language.md
 // §10.1) and returns the enum's type. args is nil for the bare form.
 func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos, called bool) types.Type {
 	var argTypes []types.Type
@@ -459,7 +459,7 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 	return &types.Named{Decl: d}
 }
 
-// structFields checks the fields given to a struct (language.md §10.2):
+// structFields checks the fields given to a struct (docs/spec/language.md §10.2):
 // unknown and missing fields are warnings, wrong field types errors.
 func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos syntax.Pos) {
 	given := map[string]bool{}
@@ -555,7 +555,7 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 }
 
 // noField reports a read of a field the receiver's type does not declare
-// (newer.md §3.6).
+// (docs/spec/newer.md §3.6).
 func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {
 	names := make([]string, len(fields))
 	for i, f := range fields {
@@ -569,7 +569,7 @@ func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field)
 }
 
 // unknownStruct reports a struct literal naming no visible struct
-// (newer.md §3.2).
+// (docs/spec/newer.md §3.2).
 func (c *checker) unknownStruct(e *syntax.StructLit) {
 	var names []string
 	for _, d := range c.env.Decls() {

@@ -6,7 +6,7 @@ import (
 )
 
 // This file decides whether control can run off the end of a function
-// body (newer.md §3.3): a function with a declared result type that does
+// body (docs/spec/newer.md §3.3): a function with a declared result type that does
 // not accept nil must end every path with `return` or `throw`.
 
 // fallThrough reports `function can fall through without returning T` at

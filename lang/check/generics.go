@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/lang/types"
 )
 
-// This file instantiates generic functions at their call sites (newer.md
+// This file instantiates generic functions at their call sites (docs/spec/newer.md
 // §3.3, §3.9): explicit type arguments freeze the type parameters,
 // otherwise each parameter written as a bare `T` (or `list<T>`) binds T to
 // its argument's type, conflicting bindings joining into a union. The

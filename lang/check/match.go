@@ -12,7 +12,7 @@ import (
 // match checks a match expression: arm bindings get the scrutinee's (or
 // the variant payload's) type, pattern literals are compared with the
 // scrutinee's kind, and a match over an enum, Result or literal union
-// must cover every case unless an arm catches all (language.md §7.4).
+// must cover every case unless an arm catches all (docs/spec/language.md §7.4).
 func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	st := c.expr(e.X)
 	var results []types.Type

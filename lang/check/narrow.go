@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/lang/types"
 )
 
-// This file is nil safety (newer.md §3.5). A value whose declared type is
+// This file is nil safety (docs/spec/newer.md §3.5). A value whose declared type is
 // `T | nil` must be narrowed before a property, method, index or
 // arithmetic use: by `x != nil` / `x == nil` conditions (also through
 // `&&`, `||`, `!` and truthiness) in `if`, ternaries and `guard`, by an
@@ -306,7 +306,7 @@ func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Po
 }
 
 // unknownUse warns about using a declared `unknown` value before
-// narrowing it (newer.md §3.7).
+// narrowing it (docs/spec/newer.md §3.7).
 func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax.Pos) {
 	if t != types.Unknown || !c.declaredPath(x) {
 		return

@@ -55,7 +55,7 @@ func kinds(t types.Type) []string {
 func numeric(k string) bool { return k == "int" || k == "float" }
 
 // operandsOK reports whether op accepts operands of kinds l and r
-// (language.md §6.6).
+// (docs/spec/language.md §6.6).
 func operandsOK(op, l, r string) bool {
 	if numeric(l) && numeric(r) {
 		return true
@@ -138,7 +138,7 @@ func opName(t types.Type) string {
 }
 
 // compare warns about orderings that compare as equal at run time
-// (language.md §6.4): anything but two numbers or two strings.
+// (docs/spec/language.md §6.4): anything but two numbers or two strings.
 func (c *checker) compare(op string, x, y types.Type, pos syntax.Pos) {
 	lk, rk := kinds(x), kinds(y)
 	if len(lk) != 1 || len(rk) != 1 {

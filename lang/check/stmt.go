@@ -212,7 +212,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 	}
 }
 
-// destructure checks that a pattern fits the value (language.md §4) and
+// destructure checks that a pattern fits the value (docs/spec/language.md §4) and
 // declares its names.
 func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 	kind := types.KindName(vt)
@@ -492,7 +492,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 }
 
 // inDefer rejects a statement that would leave a `defer` body early
-// (newer.md §3.12; upstream's wording is unverified).
+// (docs/spec/newer.md §3.12; upstream's wording is unverified).
 func (c *checker) inDefer(pos syntax.Pos, kw string) {
 	if c.fn.defers > 0 {
 		c.errorf(pos, "`%s` cannot be used inside a `defer` block", kw)
@@ -510,7 +510,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	t := c.expr(s.Value)
 	want := c.fn.ret
 	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
-		// a concrete value where the caller chooses the type (newer.md §3.3)
+		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		c.mismatch(s.Value, "return value", tp, t)
 		return
 	}
@@ -522,7 +522,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	}
 }
 
-// ---- throws (language.md §9.4) ----
+// ---- throws (docs/spec/language.md §9.4) ----
 
 // throw records a value the current function lets escape, unless an
 // enclosing try of the same function handles it.
@@ -567,7 +567,7 @@ func (c *checker) checkThrows(fc *funcCtx) {
 
 // checkEnd checks how a body with a declared result type ends: a typed
 // pipeline's tail value must fit the type (`pipeline result`), a function
-// must not fall through (newer.md §3.3).
+// must not fall through (docs/spec/newer.md §3.3).
 func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt, tail types.Type) {
 	if ret == nil {
 		return

@@ -4,7 +4,7 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// This file checks declaration-site variance (newer.md §1.5): a type
+// This file checks declaration-site variance (docs/spec/newer.md §1.5): a type
 // parameter declared `out T` may appear only in covariant positions, `in
 // T` only in contravariant ones. Function parameters flip the polarity,
 // results keep it; list<…>, dict<…> and [T] are invariant; iter,

@@ -18,7 +18,7 @@ const (
 )
 
 // Phase names the stage that produced a diagnostic. It decides how the
-// message is phrased in the upstream golden form (language.md §12.4).
+// message is phrased in the upstream golden form (docs/spec/language.md §12.4).
 type Phase int
 
 const (

@@ -3,7 +3,7 @@ package diag
 import "strings"
 
 // Suggest returns the closest candidate to name by the rule of
-// language.md §3.2, or "" when none is close enough:
+// docs/spec/language.md §3.2, or "" when none is close enough:
 // edit distance ≤ 1 for names of 1–2 bytes, ≤ 2 for 3–5 bytes, ≤ 3 for
 // longer ones; names starting with "__" are never suggested; ties go to the
 // smallest distance, then the closest length, then the byte-wise smallest.

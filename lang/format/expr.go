@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// Precedence levels of language.md §2.5, loosest first. An operand whose
+// Precedence levels of docs/spec/language.md §2.5, loosest first. An operand whose
 // level is below what its position requires is parenthesised; the tree
 // keeps no parentheses, so the printer writes exactly the ones needed.
 const (

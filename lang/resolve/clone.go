@@ -8,7 +8,7 @@ import (
 
 // cloneStmts deep-copies statements so one body can be resolved and
 // compiled in a second function (a pipeline that extends another runs its
-// parent's body in its own scope, language.md §5.5).
+// parent's body in its own scope, docs/spec/language.md §5.5).
 func cloneStmts(list []syntax.Stmt) []syntax.Stmt {
 	out := make([]syntax.Stmt, len(list))
 	for i, s := range list {

@@ -2,7 +2,7 @@ package resolve
 
 import "github.com/harnlang/harn/lang/syntax"
 
-// PatternKind classifies a match-arm pattern (language.md §7.4).
+// PatternKind classifies a match-arm pattern (docs/spec/language.md §7.4).
 type PatternKind int
 
 const (
@@ -60,7 +60,7 @@ func VariantOf(p syntax.Expr) (enum, variant string, args []syntax.Expr) {
 // HasPlaceholder reports whether the right side of a pipe contains the
 // placeholder `_`, searching only call arguments, method receivers and
 // arguments, binary and unary operands, list elements, and property and
-// subscript receivers and indices (language.md §2.8).
+// subscript receivers and indices (docs/spec/language.md §2.8).
 func HasPlaceholder(e syntax.Expr) bool {
 	switch e := e.(type) {
 	case *syntax.Ident:

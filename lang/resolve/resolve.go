@@ -3,7 +3,7 @@
 // (a local captured by a nested function), a free variable (an upvalue of
 // the enclosing function), a module global, a predeclared name (builtin or
 // host global) or an imported name. It also enforces the binding rules of
-// language.md §3 and reports undefined names with a "did you mean".
+// docs/spec/language.md §3 and reports undefined names with a "did you mean".
 //
 // Model. Each function (named fn, closure literal, pipeline, impl method,
 // and the file's top-level code) has a frame of local slots. Script-mode
@@ -13,7 +13,7 @@
 // reference runs). Names declared inside blocks are locals with a fresh
 // slot per declaration; a local that a nested function refers to is a cell,
 // created anew each time its declaration executes, so closures share the
-// variable itself (language.md §3.4) and loop iterations do not.
+// variable itself (docs/spec/language.md §3.4) and loop iterations do not.
 package resolve
 
 import (
@@ -120,7 +120,7 @@ type Info struct {
 	// const of the same name in the same local scope (a run-time error).
 	ConstRedeclared map[syntax.Node]bool
 	// PipelineBodies holds each pipeline's statements with the bodies of
-	// the pipelines it extends in front (language.md §5.5).
+	// the pipelines it extends in front (docs/spec/language.md §5.5).
 	PipelineBodies map[*syntax.PipelineDecl][]syntax.Stmt
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
@@ -169,7 +169,7 @@ type Options struct {
 	PriorEnums   []string
 	PriorStructs []*syntax.StructDecl
 	// Module marks a file loaded by import. Unlike upstream's April
-	// snapshot (language.md §11.2), enums declared in a module work in its
+	// snapshot (docs/spec/language.md §11.2), enums declared in a module work in its
 	// functions: the seeds' exported functions declare and throw enum
 	// error types (`throws ParseError`), which the quirk would break.
 	Module bool

@@ -319,7 +319,7 @@ func (r *resolver) lookup(name string) *Ref {
 }
 
 // hiddenGlobal implements the script-mode rule that a function does not
-// see a top-level variable declared after it (language.md §3.4): the
+// see a top-level variable declared after it (docs/spec/language.md §3.4): the
 // reference sits in a function that starts before the variable's first
 // declaration.
 func (r *resolver) hiddenGlobal(b *Binding) bool {
@@ -374,7 +374,7 @@ func (r *resolver) record(id *syntax.Ident) *Ref {
 
 func (r *resolver) use(id *syntax.Ident) {
 	if r.record(id).Scope == Undefined {
-		// Reading an undefined name is a run-time error (language.md §3.2)
+		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
 		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
@@ -385,7 +385,7 @@ func (r *resolver) use(id *syntax.Ident) {
 }
 
 // useCall resolves the callee of a call; unknown callees are the static
-// error of language.md §9.2.
+// error of docs/spec/language.md §9.2.
 func (r *resolver) useCall(id *syntax.Ident) {
 	if r.record(id).Scope == Undefined {
 		msg := "call target `" + id.Name + "` is not defined or imported"
@@ -605,7 +605,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		}
 		r.block(s.Body)
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
-		// checked by the compiler (a compile error, language.md §7.3)
+		// checked by the compiler (a compile error, docs/spec/language.md §7.3)
 	case *syntax.YieldStmt:
 		r.cur().fn.HasYield = true
 		if s.Value != nil {
@@ -629,7 +629,7 @@ func (r *resolver) blockInline(b *syntax.Block) {
 }
 
 // declareChecked declares a let/var/const binding and records a const
-// redeclaration in the same scope (a run-time error, language.md §3.2).
+// redeclaration in the same scope (a run-time error, docs/spec/language.md §3.2).
 func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) {
 	var prev *Binding
 	if r.atTopLevel() {
@@ -879,7 +879,7 @@ func (r *resolver) isEnumRef(name string) bool {
 // qualify rewrites a bare variant pattern — `Circle(r)`, `Dot`, `Ok(x)` —
 // into its qualified form `Shape.Circle(r)` when the name is a variant of
 // exactly one enum declared in the file (or of Result) and no variable of
-// that name is in scope (newer.md §1.12). A bare `Dot` must start with an
+// that name is in scope (docs/spec/newer.md §1.12). A bare `Dot` must start with an
 // upper-case letter, so ordinary bindings stay bindings.
 func (r *resolver) qualify(p syntax.Expr) syntax.Expr {
 	var name string

@@ -76,7 +76,7 @@ func (k BindingKind) String() string {
 
 // ImportDecl is `import "p"`, `import { a, b } from "p"`, `import a::b::{x}`
 // (normalised to Path "a/b" and Names [x]) or `import * as ns from "p"`
-// (Namespace ns, no Names: newer.md §1.3).
+// (Namespace ns, no Names: docs/spec/newer.md §1.3).
 type ImportDecl struct {
 	At        Pos
 	Pub       bool
@@ -675,7 +675,7 @@ type PropagateExpr struct {
 	X  Expr
 }
 
-// NonNilExpr is postfix `x!`, the non-null assertion (newer.md §1.4).
+// NonNilExpr is postfix `x!`, the non-null assertion (docs/spec/newer.md §1.4).
 type NonNilExpr struct {
 	At Pos // of the `!`
 	X  Expr
@@ -697,7 +697,7 @@ type IfExpr struct {
 }
 
 // MatchArm is `p1 | p2 if guard -> { body }`. Patterns are expressions
-// interpreted by the rules of language.md §7.4.
+// interpreted by the rules of docs/spec/language.md §7.4.
 type MatchArm struct {
 	At       Pos
 	Patterns []Expr

@@ -1,5 +1,5 @@
 // Package syntax owns Harn's surface syntax: the scanner, the grammar, and
-// the abstract syntax tree they produce (language.md §1–§2).
+// the abstract syntax tree they produce (docs/spec/language.md §1–§2).
 //
 // The scanner (scanner.go) is hand-written and implements participle's
 // lexer.Definition. It yields one token per identifier, keyword, literal

@@ -10,7 +10,7 @@ import (
 )
 
 // This file is the expression parser: precedence climbing over the table
-// of language.md §2.5, with the newline rules of §2.6 and the
+// of docs/spec/language.md §2.5, with the newline rules of §2.6 and the
 // disambiguations of §2.7. Statement-like expressions (if, match, try, …)
 // are participle productions (grammar.go) called from primary.
 
@@ -42,7 +42,7 @@ func (c cursor) rangeExpr() Expr {
 }
 
 // ternary parses `cond ? a : b`. The `?` may begin a line and line
-// breaks may follow `?` and `:` (newer.md §1.9).
+// breaks may follow `?` and `:` (docs/spec/newer.md §1.9).
 func (c cursor) ternary() Expr {
 	cond := c.binary(precOr)
 	if !isPunct(c.peek(), "?") || (c.nl() && !c.ternaryAhead()) {
@@ -169,7 +169,7 @@ func (c cursor) power() Expr {
 	return &BinaryExpr{At: at(t.Pos), Op: "**", X: x, Y: c.unary()}
 }
 
-// ternaryStart reports whether t can begin a ternary branch (newer.md
+// ternaryStart reports whether t can begin a ternary branch (docs/spec/newer.md
 // §1.9).
 func ternaryStart(t *lexer.Token) bool {
 	switch t.Type {
@@ -189,7 +189,7 @@ func ternaryStart(t *lexer.Token) bool {
 	return false
 }
 
-// ternaryAhead decides what the `?` at the cursor starts (newer.md §1.9):
+// ternaryAhead decides what the `?` at the cursor starts (docs/spec/newer.md §1.9):
 // a ternary when the next token can begin a branch and a `:` follows at
 // the same bracket depth; otherwise Result propagation or a legacy
 // optional subscript. The scan stops at the end of the enclosing bracket
@@ -646,7 +646,7 @@ func (c cursor) dictEntries() []*DictEntry {
 }
 
 // interpolated builds an InterpString, parsing each `${…}` (§1.7): each
-// hole holds exactly one expression (newer.md §1.8).
+// hole holds exactly one expression (docs/spec/newer.md §1.8).
 func (c cursor) interpolated(t *lexer.Token) Expr {
 	segs, holes := splitString(t)
 	s := &InterpString{At: at(t.Pos)}

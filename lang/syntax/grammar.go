@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the participle grammar of statements and declarations
-// (language.md §2.2–§2.3), one tagged struct per production, each with the
+// (docs/spec/language.md §2.2–§2.3), one tagged struct per production, each with the
 // conversion to its AST node. Newlines are elided from participle's view;
 // the statement list (parser.go) enforces separators.
 

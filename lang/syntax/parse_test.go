@@ -129,7 +129,7 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
-// TestNewlines covers language.md §2.6: which operators continue an
+// TestNewlines covers docs/spec/language.md §2.6: which operators continue an
 // expression across a line break.
 func TestNewlines(t *testing.T) {
 	tests := []struct{ src, want string }{

@@ -110,7 +110,7 @@ func (l *tokenList) Next() (lexer.Token, error) {
 const maxDepth = 1000
 
 // maxNesting is upstream's limit on nested expressions and blocks
-// (newer.md §4.4).
+// (docs/spec/newer.md §4.4).
 const maxNesting = 64
 
 // parseState is what the parser needs beyond the token stream.
@@ -545,7 +545,7 @@ var declKeywords = map[string]bool{
 }
 
 // declAfterAttrs looks past the attributes at the cursor and fails unless
-// a declaration follows them (newer.md §4.5).
+// a declaration follows them (docs/spec/newer.md §4.5).
 func (c cursor) declAfterAttrs() {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)

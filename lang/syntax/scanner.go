@@ -404,7 +404,7 @@ func (s *scanner) number(start lexer.Position) (lexer.Token, error) {
 		}
 		return s.token(tFloat, start), nil
 	}
-	// A duration suffix ends at an identifier boundary (newer.md §1.13).
+	// A duration suffix ends at an identifier boundary (docs/spec/newer.md §1.13).
 	switch c := s.peekByte(0); {
 	case c == 'm' && s.peekByte(1) == 's' && !s.wordCharAt(s.off+2):
 		s.off += 2

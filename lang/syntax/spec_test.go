@@ -27,7 +27,7 @@ func docExamples(rel string) []string {
 	return out
 }
 
-// TestLanguageExamples parses every example program of language.md. None
+// TestLanguageExamples parses every example program of docs/spec/language.md. None
 // of them is a lexer or parse error (the error examples there fail later,
 // statically or at run time).
 func TestLanguageExamples(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 // This file turns string tokens (which keep their source text) into values:
 // escapes, raw strings, interpolation splitting and the triple-quoted
-// dedent of language.md §1.7.
+// dedent of docs/spec/language.md §1.7.
 
 // hole is one `${…}` of an interpolated string: its text and where the
 // text starts in the source.
@@ -95,7 +95,7 @@ func (w *walker) hole() hole {
 }
 
 // holeEnd finds the `}` that closes the interpolation hole whose text
-// starts at src[i] (newer.md §1.8): braces are counted, but a `"` starts
+// starts at src[i] (docs/spec/newer.md §1.8): braces are counted, but a `"` starts
 // a nested string literal whose escapes, braces and own holes do not
 // count. It returns the offset of the closing brace, or -1 when the hole
 // is unterminated; bad is the offset of a backslash met in expression
@@ -238,7 +238,7 @@ func indentOf(line string) int {
 	return n
 }
 
-// dedent applies the triple-quoted string rules of language.md §1.7 to the
+// dedent applies the triple-quoted string rules of docs/spec/language.md §1.7 to the
 // literal segments (holes sit between them).
 func dedent(segs []string) []string {
 	k := -1

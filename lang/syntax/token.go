@@ -41,7 +41,7 @@ var symbols = map[string]lexer.TokenType{
 	"Doc":      tDoc,
 }
 
-// keywords are the reserved words of language.md §1.4.
+// keywords are the reserved words of docs/spec/language.md §1.4.
 var keywords = map[string]bool{}
 
 func init() {
@@ -61,7 +61,7 @@ func isPunct(t *lexer.Token, v string) bool { return t.Type == tPunct && t.Value
 func isKw(t *lexer.Token, v string) bool    { return t.Type == tKeyword && t.Value == v }
 
 // isName reports whether t may be used where a property name, dict key or
-// shape field is expected: an identifier or any keyword (newer.md §1.1;
+// shape field is expected: an identifier or any keyword (docs/spec/newer.md §1.1;
 // April excluded five keywords).
 func isName(t *lexer.Token) bool {
 	return t.Type == tIdent || t.Type == tKeyword

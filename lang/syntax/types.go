@@ -113,7 +113,7 @@ func (c cursor) shapeType() TypeExpr {
 	s := &ShapeType{At: at(open.Pos)}
 	for !c.accept("}") {
 		if c.atSpread() {
-			// `...rest` or `...dict<string, V>`: an open record (newer.md §1.6)
+			// `...rest` or `...dict<string, V>`: an open record (docs/spec/newer.md §1.6)
 			c.skipSpread()
 			s.Rest = c.typeExpr()
 			c.accept(",")

@@ -1,7 +1,7 @@
 package types
 
 // AssignableTo reports whether a value of type src may be used where dst
-// is expected (language.md §10.6), by gradual rules:
+// is expected (docs/spec/language.md §10.6), by gradual rules:
 //
 //   - any, unknown, unresolved names and type parameters on either side
 //     are compatible with everything; never flows anywhere;
@@ -144,7 +144,7 @@ func assignable(src, dst Type, depth int) bool {
 			return src == Closure
 		}
 		// A callback that needs more arguments than the caller passes does
-		// not fit (newer.md §3.4).
+		// not fit (docs/spec/newer.md §3.4).
 		min, _ := s.Arity()
 		_, dmax := d.Arity()
 		return dmax < 0 || min <= dmax
@@ -239,7 +239,7 @@ func argsAssignable(src, dst []Type, depth int) bool {
 
 // Satisfies reports whether struct s implements interface iface: its impl
 // has every method of iface with the same number of non-`self`
-// parameters (language.md §10.4). A struct whose impl blocks are not
+// parameters (docs/spec/language.md §10.4). A struct whose impl blocks are not
 // known satisfies every interface.
 func Satisfies(s, iface *Decl) bool {
 	if !s.HasImpl {
@@ -275,7 +275,7 @@ func mergeShapes(in *Intersection) *Shape {
 // WidensInvariantly reports whether accepting src for dst relies on the
 // int → float widening inside an invariant position — an element of a
 // list, set or dict, or an argument of a generic declaration whose type
-// parameter is not declared `out` (newer.md §1.5): `list<int>` is not a
+// parameter is not declared `out` (docs/spec/newer.md §1.5): `list<int>` is not a
 // `list<float>`. AssignableTo stays lenient about it because the checker
 // types literals before it knows what they are assigned to.
 func WidensInvariantly(src, dst Type) bool { return widensInv(src, dst, false, 0) }

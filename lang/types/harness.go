@@ -3,7 +3,7 @@ package types
 import "strings"
 
 // Capabilities lists the fields of the root `Harness` handle
-// (language.md §5.4), each a sub-handle named by HandleName.
+// (docs/spec/language.md §5.4), each a sub-handle named by HandleName.
 var Capabilities = []string{
 	"stdio", "term", "clock", "env", "random", "system",
 	"fs", "process", "net", "channels", "secrets",

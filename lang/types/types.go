@@ -1,4 +1,4 @@
-// Package types is Harn's static type representation (language.md §2.4,
+// Package types is Harn's static type representation (docs/spec/language.md §2.4,
 // §10.6): the values the checker reasons about and that the exports
 // surface translates to JSON Schema.
 //

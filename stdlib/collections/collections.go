@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Collection free functions (builtins.md §3.7) and dicts (§3.8).
+// Collection free functions (docs/spec/builtins.md §3.7) and dicts (§3.8).
 
 func init() {
 	lib.Def("chunk", "chunk(list, size?)", "consecutive slices of size items", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -27,7 +27,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		// The free function insists on a string discriminator (newer.md
+		// The free function insists on a string discriminator (docs/spec/newer.md
 		// §2.9); the .group_by method keeps April's display keys.
 		return groupByString(th, l.Items(), f)
 	})

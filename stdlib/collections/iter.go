@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Lazy iterators (builtins.md §3.10). An iterator is a single-pass,
+// Lazy iterators (docs/spec/builtins.md §3.10). An iterator is a single-pass,
 // fused handle: combinators wrap it in a new iterator that pulls from it
 // on demand, sinks drain it, and once it reports its end it stays
 // exhausted. Sources are immutable values, so an iterator over a list or

@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// List methods (builtins.md §3.6). The receiver never changes. A callback
+// List methods (docs/spec/builtins.md §3.6). The receiver never changes. A callback
 // method given no callable returns its documented fallback instead of
 // failing.
 

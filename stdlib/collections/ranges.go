@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Ranges and pairs (builtins.md §3.10). A range answers a few methods
+// Ranges and pairs (docs/spec/builtins.md §3.10). A range answers a few methods
 // itself; any other method lifts it into a lazy iterator first, so
 // `(1 to 3).map(f)` is an iterator and `(1 to 4).sum()` is 10.
 
@@ -69,7 +69,7 @@ func init() {
 	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		name := args.Text(0)
 		if th.VM().Universe.Method("iter", name) == nil {
-			return nil, vm.Runtimef("value of type range has no method `%s`", name) // newer.md §2.11
+			return nil, vm.Runtimef("value of type range has no method `%s`", name) // docs/spec/newer.md §2.11
 		}
 		it, _ := toIter(th, recv)
 		return th.CallMethod(it, name, args[1:]...)

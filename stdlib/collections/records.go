@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Record and collection builtins of the newer upstream (newer.md §2.2,
+// Record and collection builtins of the newer upstream (docs/spec/newer.md §2.2,
 // §2.3, §2.5, §2.6, §2.9, §2.10, §2.21): pick, tuple, clone, deep_merge,
 // the free unique/take_while/drop_while/count_by, the internal __dict_*
 // helpers behind std/collections, and the renamed value methods.
@@ -90,7 +90,7 @@ func init() {
 		return b.Build(), nil
 	})
 
-	// The newer method names (newer.md §2.10) beside the April ones.
+	// The newer method names (docs/spec/newer.md §2.10) beside the April ones.
 	lib.Alias("list", "sorted", "sort", "xs.sorted()")
 	lib.Alias("list", "sorted_by", "sort_by", "xs.sorted_by(f)")
 	lib.Alias("list", "reversed", "reverse", "xs.reversed()")
@@ -287,7 +287,7 @@ func takeWhile(th *vm.Thread, items []vm.Value, f vm.Value, take bool) (vm.Value
 	return lib.List(lib.CopyItems(items[n:])), nil
 }
 
-// discriminator calls f(v) and insists on a string result (newer.md §2.9).
+// discriminator calls f(v) and insists on a string result (docs/spec/newer.md §2.9).
 func discriminator(th *vm.Thread, name string, f, v vm.Value) (string, error) {
 	k, err := th.Call1(f, v)
 	if err != nil {

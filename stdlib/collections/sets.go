@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Sets (builtins.md §3.9). The free set_* functions test membership by
+// Sets (docs/spec/builtins.md §3.9). The free set_* functions test membership by
 // structural key (set_contains(set(1), 1.0) is false); the methods use
 // ordinary equality (set(1).contains(1.0) is true).
 

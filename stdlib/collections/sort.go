@@ -9,7 +9,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// sortByKeys sorts items stably by keys with the ordering of builtins.md
+// sortByKeys sorts items stably by keys with the ordering of docs/spec/builtins.md
 // §1.6; keys are left in an unspecified order. Up to 20 items are
 // insertion-sorted exactly as upstream does, which fixes the outcome when
 // the order is not total (mixed kinds, NaN).

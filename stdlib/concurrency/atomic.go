@@ -44,7 +44,7 @@ func init() {
 			return &Atomic{v: lib.Intv(0)}, nil
 		}
 		switch args.At(0).(type) {
-		case vm.Int, vm.Float, vm.Bool: // newer.md §2.8
+		case vm.Int, vm.Float, vm.Bool: // docs/spec/newer.md §2.8
 		default:
 			return nil, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
 		}

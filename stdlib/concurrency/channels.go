@@ -1,6 +1,6 @@
 package concurrency
 
-// Channels and `select` (language.md §13).
+// Channels and `select` (docs/spec/language.md §13).
 //
 // A channel is a FIFO queue of at most its capacity values, shared by
 // reference between tasks (the values in it are immutable). send waits

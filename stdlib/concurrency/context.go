@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The runtime context (builtins.md §5): which task is running, and a
+// The runtime context (docs/spec/builtins.md §5): which task is running, and a
 // per-run dict of context values any task can read and set.
 
 type contextState struct {

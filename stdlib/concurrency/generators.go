@@ -1,6 +1,6 @@
 package concurrency
 
-// Generators and streams (language.md §13, builtins.md §3.10).
+// Generators and streams (docs/spec/language.md §13, docs/spec/builtins.md §3.10).
 //
 // Calling a function that contains `yield` makes a generator; calling a
 // `gen fn` that uses `emit` makes a stream. Both are pull-based: the body
@@ -221,7 +221,7 @@ func init() {
 	streamOps()
 }
 
-// streamOps registers the `stream` namespace (builtins.md §5 "Stream
+// streamOps registers the `stream` namespace (docs/spec/builtins.md §5 "Stream
 // operators"): each operator takes a stream (or any iterable) first and
 // returns a new lazy stream, or consumes it.
 func streamOps() {

@@ -1,6 +1,6 @@
 package concurrency
 
-// `parallel` (language.md §13): the runtime hook
+// `parallel` (docs/spec/language.md §13): the runtime hook
 // __parallel(mode, arg, body, max_concurrent, stream).
 //
 //	parallel N { i -> … }         mode 0: body(0) … body(N-1), results in index order

@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// parallel_race (builtins.md §5): run callables as tasks and keep the
+// parallel_race (docs/spec/builtins.md §5): run callables as tasks and keep the
 // first success; the others are cancelled.
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Supervisors (builtins.md §5): run child callables as tasks and restart
+// Supervisors (docs/spec/builtins.md §5): run child callables as tasks and restart
 // them by policy. A child's restart policy is "permanent" (restart after
 // any exit), "transient" (restart after a failure; the default) or
 // "temporary" (never restart); at most max_restarts restarts per child

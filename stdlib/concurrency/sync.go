@@ -10,7 +10,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Keyed synchronisation, shared state and mailboxes (builtins.md §5, the
+// Keyed synchronisation, shared state and mailboxes (docs/spec/builtins.md §5, the
 // Tier 3 concurrency names): sync_{mutex,semaphore,gate,rwlock}_acquire
 // hand out permits (`<sync_permit:KIND:KEY>`) that sync_release gives
 // back; shared cells and maps are mutable slots tasks share; a mailbox is

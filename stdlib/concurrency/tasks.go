@@ -1,7 +1,7 @@
 package concurrency
 
 // Tasks: `spawn`, `await`, `cancel`, `cancel_graceful`, `is_cancelled`,
-// `parallel`, `deadline` and `mutex` (language.md §13).
+// `parallel`, `deadline` and `mutex` (docs/spec/language.md §13).
 //
 // Every task runs on its own vm.Thread (own stack, own goroutine once it
 // starts) and executes Harn code only while holding the VM lock, so no
@@ -58,7 +58,7 @@ func (t *Task) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
-// EqualTo makes handles equal by id (builtins.md §1.5).
+// EqualTo makes handles equal by id (docs/spec/builtins.md §1.5).
 func (t *Task) EqualTo(o vm.Value) bool {
 	u, ok := o.(*Task)
 	return ok && u.id == t.id
@@ -303,7 +303,7 @@ const deadlineMsg = "Deadline exceeded"
 
 // mutexTable holds the locks of `mutex(key) { … }` blocks of one VM (the
 // process a Harn program runs in), one per structural key of the block's
-// key (newer.md §1.7; the compiler gives a bare `mutex { … }` its call
+// key (docs/spec/newer.md §1.7; the compiler gives a bare `mutex { … }` its call
 // site as key). A lock is not re-entrant and is handed to its waiters in
 // arrival order. Blocks nest lexically, so each thread releases its locks
 // in the reverse order it took them: held is that stack.
@@ -331,7 +331,7 @@ func mutexesOf(th *vm.Thread) *mutexTable {
 	}).(*mutexTable)
 }
 
-// reentrantMsg is newer.md §1.7's text for taking a lock the task holds.
+// reentrantMsg is docs/spec/newer.md §1.7's text for taking a lock the task holds.
 const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
 
 func (t *mutexTable) enter(th *vm.Thread, key string) error {

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The `__io_*` bridge of the newer upstream (newer.md §2.1): global
+// The `__io_*` bridge of the newer upstream (docs/spec/newer.md §2.1): global
 // builtins newer scripts print and read through. They share stdout, stderr
 // and stdin with print, read_line and harness.stdio.
 

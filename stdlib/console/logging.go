@@ -1,7 +1,7 @@
 package console
 
 // Structured logging, timers, circuit breakers and stderr capture
-// (builtins.md §4.9). All of them read the VM's clock, so clock mocking
+// (docs/spec/builtins.md §4.9). All of them read the VM's clock, so clock mocking
 // makes their output deterministic.
 
 import (

@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Output builtins (builtins.md §3.1). print, println and log write to the
+// Output builtins (docs/spec/builtins.md §3.1). print, println and log write to the
 // VM's stdout, which `harn run` buffers; eprint and eprintln go to stderr.
 // Each uses only its first argument.
 
@@ -74,7 +74,7 @@ func builtinProgress(th *vm.Thread, args vm.Args) (vm.Value, error) {
 }
 
 // progressLine formats `[phase] msg` with the optional counter, percentage,
-// spinner or bar of builtins.md §3.1.
+// spinner or bar of docs/spec/builtins.md §3.1.
 func progressLine(args vm.Args) string {
 	phase, msg := args.Text(0), args.Text(1)
 	head := "[" + phase + "] "

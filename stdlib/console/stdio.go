@@ -13,7 +13,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Standard input and terminal queries (builtins.md §4.9, first bullet),
+// Standard input and terminal queries (docs/spec/builtins.md §4.9, first bullet),
 // shared by the free functions and the harness.stdio handle. Each VM keeps
 // one buffered reader over its stdin so consecutive read_line calls never
 // lose buffered input, plus the mocks installed by mock_stdin and mock_tty.

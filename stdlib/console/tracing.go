@@ -10,9 +10,9 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Tracing (builtins.md §5, runtime context/tracing): spans opened with
+// Tracing (docs/spec/builtins.md §5, runtime context/tracing): spans opened with
 // trace_start and closed with trace_end, nested per VM. While a span is
-// open, log_* lines carry its trace_id and span_id (builtins.md §4.9).
+// open, log_* lines carry its trace_id and span_id (docs/spec/builtins.md §4.9).
 // Tracing is on by default; enable_tracing(false) makes trace_start a
 // no-op returning nil.
 

@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Types and conversion (builtins.md §3.2).
+// Types and conversion (docs/spec/builtins.md §3.2).
 
 func init() {
 	lib.Def("type_of", "type_of(v)", "the type name of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -89,13 +89,13 @@ func toInt(v vm.Value) vm.Value {
 	case *Decimal:
 		return decimalToInt(x)
 	case vm.Bool:
-		// newer.md §2.12: bools convert to 1 and 0
+		// docs/spec/newer.md §2.12: bools convert to 1 and 0
 		if x {
 			return lib.Intv(1)
 		}
 		return lib.Intv(0)
 	case vm.Float:
-		// newer.md §2.12: NaN and floats outside the int range give nil
+		// docs/spec/newer.md §2.12: NaN and floats outside the int range give nil
 		// (April saturated them and mapped NaN to 0)
 		f := float64(x)
 		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
@@ -103,7 +103,7 @@ func toInt(v vm.Value) vm.Value {
 		}
 		return lib.Intv(int64(f))
 	case vm.String:
-		// newer.md §2.12: surrounding whitespace is trimmed first
+		// docs/spec/newer.md §2.12: surrounding whitespace is trimmed first
 		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
 		if err != nil {
 			return vm.Nil

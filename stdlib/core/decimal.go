@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Decimal numbers (newer.md §2.4): exact base-10 values built with
+// Decimal numbers (docs/spec/newer.md §2.4): exact base-10 values built with
 // decimal(v), no literal syntax. A decimal keeps the scale it was written
 // with for display (decimal("1.50") prints 1.50) but compares and keys by
 // value. Arithmetic with decimals and ints gives decimals; mixing with a

@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Assertions, error values and Result helpers (builtins.md §3.3).
+// Assertions, error values and Result helpers (docs/spec/builtins.md §3.3).
 
 func init() {
 	lib.Def("assert", "assert(cond, msg?)", "throw msg (or `Assertion failed`) when cond is falsy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -119,7 +119,7 @@ func init() {
 	})
 }
 
-// categories are the error categories of builtins.md §3.3.
+// categories are the error categories of docs/spec/builtins.md §3.3.
 var categories = []string{
 	"timeout", "auth", "rate_limit", "overloaded", "server_error",
 	"transient_network", "schema_validation", "tool_error", "tool_rejected",
@@ -191,7 +191,7 @@ var networkMarkers = []string{
 }
 
 // classifyError is the heuristic classification of an error string
-// (builtins.md §3.3): HTTP status codes first, then provider markers, then
+// (docs/spec/builtins.md §3.3): HTTP status codes first, then provider markers, then
 // network failures.
 func classifyError(s string) string {
 	for i := 0; i < len(s); {

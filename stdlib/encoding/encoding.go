@@ -1,6 +1,6 @@
 package encoding
 
-// Encodings, hashes and the bytes_* helpers (builtins.md §4.5). Text
+// Encodings, hashes and the bytes_* helpers (docs/spec/builtins.md §4.5). Text
 // inputs are UTF-8; decoders that return strings decode lossily.
 
 import (

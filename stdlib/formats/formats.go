@@ -1,6 +1,6 @@
 package formats
 
-// Other data formats (builtins.md §4.6): YAML and TOML over the JSON data
+// Other data formats (docs/spec/builtins.md §4.6): YAML and TOML over the JSON data
 // model, CSV, URLs and query strings, multipart bodies and JUnit XML.
 
 import (

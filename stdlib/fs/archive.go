@@ -1,6 +1,6 @@
 package fs
 
-// Compression and archives (builtins.md §4.5): gzip, zstd and brotli
+// Compression and archives (docs/spec/builtins.md §4.5): gzip, zstd and brotli
 // codecs over bytes, and tar/zip archives built from and extracted to
 // [{path, content, mode}] lists.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// harness.fs (language.md §5.4, newer.md §2.15): the file builtins as
+// harness.fs (docs/spec/language.md §5.4, docs/spec/newer.md §2.15): the file builtins as
 // methods of the HarnessFs handle, with argument guards, plus temporary
 // directories.
 

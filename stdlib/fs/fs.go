@@ -1,6 +1,6 @@
 package fs
 
-// Files and directories (builtins.md §4.1). Relative paths resolve against
+// Files and directories (docs/spec/builtins.md §4.1). Relative paths resolve against
 // the execution root (the run's working directory); error texts carry the
 // resolved path and the OS error worded as Rust's io::Error prints it
 // ("No such file or directory (os error 2)").

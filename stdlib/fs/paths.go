@@ -1,6 +1,6 @@
 package fs
 
-// Path helpers (builtins.md §4.1). dirname/basename/extname follow OS path
+// Path helpers (docs/spec/builtins.md §4.1). dirname/basename/extname follow OS path
 // semantics; the path_* family is pure string manipulation that reads `\`
 // as `/` and understands an optional `C:` drive prefix.
 

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The `harness` host global (language.md §5.4): a capability handle of
+// The `harness` host global (docs/spec/language.md §5.4): a capability handle of
 // type Harness whose fields are typed sub-handles (harness.stdio is a
 // HarnessStdio). A capability is available when its methods were
 // registered with RegisterCapability; the other names of the newer
@@ -54,7 +54,7 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 		}
 		typeName := c.typeName
 		lib.Method(typeName, "*", typeName+".NAME(...)", "methods outside the capability are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return nil, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // newer.md §2.11
+			return nil, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // docs/spec/newer.md §2.11
 		})
 	}
 	capabilities[name] = c
@@ -118,7 +118,7 @@ func newHarness() *Handle {
 }
 
 func init() {
-	// Every field of the handle (language.md §5.4, the list the checker
+	// Every field of the handle (docs/spec/language.md §5.4, the list the checker
 	// types it from) is declared; those without an implementation here
 	// report that they are unavailable.
 	for _, name := range types.Capabilities {

@@ -1,6 +1,6 @@
 package json
 
-// jq / jq_first (builtins.md §3.12): a small jq subset evaluated over
+// jq / jq_first (docs/spec/builtins.md §3.12): a small jq subset evaluated over
 // Harn values. A filter maps one input to zero or more outputs; `|`
 // feeds every output of the left side to the right side, `,` concatenates.
 // Truthiness is jq's: only false and null are false.

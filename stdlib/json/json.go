@@ -1,6 +1,6 @@
 package json
 
-// JSON (builtins.md §3.12): a strict parser whose error messages and
+// JSON (docs/spec/builtins.md §3.12): a strict parser whose error messages and
 // positions follow serde_json, a custom encoder (compact, sorted keys, the
 // JSON float form), and the one value↔JSON mapping every other part of
 // the interpreter reuses (ToJSON, FromJSON, JSONStringify).
@@ -447,7 +447,7 @@ type jsonEncoder struct {
 }
 
 // Stringify is json_stringify: compact JSON, keys sorted, floats in
-// the JSON float form, non-data values as null (builtins.md §3.12).
+// the JSON float form, non-data values as null (docs/spec/builtins.md §3.12).
 // A value nested past vm.MaxValueDepth panics with vm.TooDeep, which a
 // builtin's caller turns into a catchable error.
 func Stringify(v vm.Value) string {

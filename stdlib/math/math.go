@@ -12,7 +12,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Math, statistics and random numbers (builtins.md §3.11). Non-numeric
+// Math, statistics and random numbers (docs/spec/builtins.md §3.11). Non-numeric
 // arguments give nil unless an error is documented.
 
 func init() {

@@ -1,6 +1,6 @@
 package net
 
-// HTTP client builtins and mocks (builtins.md §4.3). Mocks registered with
+// HTTP client builtins and mocks (docs/spec/builtins.md §4.3). Mocks registered with
 // http_mock are consulted before the network; a request a mock answers is
 // recorded for http_mock_calls. Network failures throw; HTTP error
 // statuses are ordinary results ({status, headers, body, ok}).

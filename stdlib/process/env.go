@@ -14,7 +14,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Environment, identifiers and system basics (builtins.md §3.15).
+// Environment, identifiers and system basics (docs/spec/builtins.md §3.15).
 
 func init() {
 	lib.Def("env", "env(name)", "an environment variable, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// pipeline_on_finish (newer.md §2.20): callbacks that run when the entry
+// pipeline_on_finish (docs/spec/newer.md §2.20): callbacks that run when the entry
 // pipeline or `main` finishes; each receives (harness, result) and its
 // return value replaces the program result, and so the exit status.
 

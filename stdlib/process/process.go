@@ -1,6 +1,6 @@
 package process
 
-// Processes and system information (builtins.md §4.2). Commands run with
+// Processes and system information (docs/spec/builtins.md §4.2). Commands run with
 // stdin closed and their output captured; the VM lock is released while
 // they run. A non-zero exit status is a result, not an error.
 

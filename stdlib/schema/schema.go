@@ -1,6 +1,6 @@
 package schema
 
-// Schema validation (builtins.md §4.7) in Harn's schema dialect: schema
+// Schema validation (docs/spec/builtins.md §4.7) in Harn's schema dialect: schema
 // dicts with Harn type names (JSON-Schema spellings are mapped, camelCase
 // keys accepted), checked in a fixed order with fixed messages, plus the
 // schema builders' helpers and the JSON-Schema / OpenAPI converters.
@@ -202,7 +202,7 @@ type schemaValidator struct {
 // is compiled once (cached by content) by the Draft 2020-12 validator of
 // stdlib/jsonschema, and its violations are reported in the same
 // "at PATH: message" form. Every other schema dict is the Harn dialect of
-// builtins.md §4.7.
+// docs/spec/builtins.md §4.7.
 func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
 	if d, ok := schema.(*vm.Dict); ok && d.Has("$schema") {
 		val, err := jsonschema.CompileValue(schema)
@@ -519,7 +519,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 		}
 	case *vm.StructValue:
 		// The result stays an instance of the same struct, with the
-		// defaulted fields added (newer.md §2.22).
+		// defaulted fields added (docs/spec/newer.md §2.22).
 		props, _ := sget(s, "properties")
 		pd, ok := props.(*vm.Dict)
 		if !ok {

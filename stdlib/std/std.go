@@ -1,4 +1,4 @@
-// Package std owns the embedded std/* modules (builtins.md §4.10): the
+// Package std owns the embedded std/* modules (docs/spec/builtins.md §4.10): the
 // Harn source files in this directory, loaded by `import "std/NAME"`.
 package std
 

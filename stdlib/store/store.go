@@ -1,6 +1,6 @@
 package store
 
-// The persistent key-value store (builtins.md §4.4): string keys to
+// The persistent key-value store (docs/spec/builtins.md §4.4): string keys to
 // JSON-able values in <state root>/store.json, loaded on first use and
 // rewritten (pretty JSON) on every change.
 

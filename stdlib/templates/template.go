@@ -1,6 +1,6 @@
 package templates
 
-// Templates (builtins.md §4.8): render / render_prompt read a template
+// Templates (docs/spec/builtins.md §4.8): render / render_prompt read a template
 // file relative to the calling script's directory, render_string renders
 // inline text. A template is text with `{{ … }}` directives: expressions
 // with filters, if/elif/else, for loops with a `loop` variable, include,

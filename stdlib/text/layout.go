@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// String helpers of the newer upstream (newer.md §2.7, §2.10): free
+// String helpers of the newer upstream (docs/spec/newer.md §2.7, §2.10): free
 // chars, repeat, indent, dedent, word_wrap and index_of, and the string
 // methods .reversed, .slice and .includes.
 

@@ -1,6 +1,6 @@
 package text
 
-// Regular expressions (builtins.md §3.13). Patterns are RE2 syntax with
+// Regular expressions (docs/spec/builtins.md §3.13). Patterns are RE2 syntax with
 // Unicode-aware \d \w \s \b. Go's regexp treats those classes as ASCII,
 // so patterns are rewritten before compiling: \d → \p{Nd}, \w → letters,
 // marks, decimal digits and connector punctuation, \s → the Unicode

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// String methods (builtins.md §3.5). Any name not registered here returns
+// String methods (docs/spec/builtins.md §3.5). Any name not registered here returns
 // nil (the VM's default), including `.title_case()` and `.to_string()`.
 
 func init() {

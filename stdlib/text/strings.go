@@ -13,7 +13,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// String free functions (builtins.md §3.4). Every "text" parameter takes
+// String free functions (docs/spec/builtins.md §3.4). Every "text" parameter takes
 // any value through its display form; positions and lengths count Unicode
 // scalar values.
 

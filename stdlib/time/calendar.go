@@ -9,7 +9,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The calendar primitives behind std/calendar (newer.md §2.17). Instants
+// The calendar primitives behind std/calendar (docs/spec/newer.md §2.17). Instants
 // are Unix seconds; calendar fields are read in a zone (UTC by default).
 // Weeks start on Monday and ranges are half-open: end_of_X is the first
 // instant of the next X. The only holiday calendar is US-FEDERAL (the

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// harness.clock (newer.md §2.15): the clock builtins as methods of the
+// harness.clock (docs/spec/newer.md §2.15): the clock builtins as methods of the
 // HarnessClock handle, reading the same (mockable) VM clock.
 
 func init() {

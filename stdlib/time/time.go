@@ -1,6 +1,6 @@
 package time
 
-// Time, dates and durations (builtins.md §3.14) and clock mocking (§4.9).
+// Time, dates and durations (docs/spec/builtins.md §3.14) and clock mocking (§4.9).
 //
 // Timestamps are Unix seconds: ints when whole, floats otherwise. Every
 // reading of the wall or monotonic clock goes through the VM's clock,
@@ -474,7 +474,7 @@ func parseDate(s string) (time.Time, error) {
 			return t.UTC(), nil
 		}
 		// YYYY-MM-DDTHH:MM with Z or ±HH:MM: a minute-precision time with
-		// an offset (newer.md §2.23), which the digit fallback misreads.
+		// an offset (docs/spec/newer.md §2.23), which the digit fallback misreads.
 		if t, err := time.Parse("2006-01-02T15:04Z07:00", c); err == nil {
 			return t.UTC(), nil
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Tool hooks (builtins.md §5 names register_tool_hook and
+// Tool hooks (docs/spec/builtins.md §5 names register_tool_hook and
 // clear_tool_hooks; the config keys pattern, deny and max_output are
 // upstream's as far as we know, unverified). A hook applies to the tool
 // calls whose name matches its glob pattern: deny refuses the call with a

@@ -5,7 +5,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Registry queries of the Tier 3 tools names (builtins.md §5): counting,
+// Registry queries of the Tier 3 tools names (docs/spec/builtins.md §5): counting,
 // finding, listing, selecting and removing the definitions of a
 // ToolRegistry value. They read and rebuild the registry dict only; the
 // contract's checks run when the result is published or projected.
@@ -74,7 +74,7 @@ func init() {
 	})
 }
 
-// registryTools checks that v is a registry (registry.md §1) and returns
+// registryTools checks that v is a registry (docs/spec/registry.md §1) and returns
 // it with its definitions.
 func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
 	d, ok := v.(*vm.Dict)

@@ -12,7 +12,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The in-handler MCP builtins (mcp-projection.md §8, §13): they talk to
+// The in-handler MCP builtins (docs/spec/mcp-projection.md §8, §13): they talk to
 // the MCP request a served handler runs for. The MCP adapter
 // (adapter/mcp) installs an MCPHandler on the VM around every handler
 // call; outside one, each builtin reports that there is no active

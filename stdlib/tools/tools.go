@@ -7,8 +7,8 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The tool registry builtins (registry.md §1-§5) and the publishing
-// surface of harness.tools (registry.md §7, mcp-projection.md §15). The
+// The tool registry builtins (docs/spec/registry.md §1-§5) and the publishing
+// surface of harness.tools (docs/spec/registry.md §7, docs/spec/mcp-projection.md §15). The
 // contract itself — normalization, validation, the catalog — is package
 // tool; these are thin bindings. std/tools (std/tools.harn) re-exports
 // tool_registry_from and tool_project, which are registered here under

@@ -8,7 +8,7 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Bytes is the library's byte-string value kind (builtins.md §1); every
+// Bytes is the library's byte-string value kind (docs/spec/builtins.md §1); every
 // area that reads or returns binary data shares it.
 
 // Bytes is an immutable byte string (type_of "bytes").

@@ -6,7 +6,7 @@
 //
 // Builtins read their arguments through vm.Args, the one argument-unpacking
 // helper, so every builtin treats missing and wrong-typed arguments the same
-// lenient way (builtins.md §0).
+// lenient way (docs/spec/builtins.md §0).
 package lib
 
 import (
