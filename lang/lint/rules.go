@@ -54,7 +54,7 @@ literal). For other operands == true also tests the type, so there is no
 automatic fix.`}
 	PreferLet = &Rule{"prefer-let", "var is the old spelling of let",
 		`In the current language let declares a reassignable variable and var is
-kept only as a synonym for old scripts (language.md §3.1). The fix writes
+kept only as a synonym for old scripts (docs/spec/language.md §3.1). The fix writes
 let.`}
 	UnnecessaryConversion = &Rule{"unnecessary-conversion", "a conversion of a literal that already has the target type",
 		`to_string("hi"), to_int(3) and to_float(1.5) return their argument
