@@ -112,6 +112,15 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		if op == "try*" {
 			op = "try* "
 		}
+		if inner, ok := x.X.(*syntax.UnaryExpr); ok {
+			// Prefix operators stack without parentheses (`!!x`, `- -x`):
+			// each pair of parentheses would count against the parser's
+			// nesting limit, so a chain within it could be printed past it.
+			if op == "-" && inner.Op == "-" {
+				op = "- "
+			}
+			return concat{text(op), p.expr(inner)}
+		}
 		return concat{text(op), p.exprAt(x.X, precPower)}
 	case *syntax.TernaryExpr:
 		return grp(p.clarified(x.Cond, precOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, precTernary),

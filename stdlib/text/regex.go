@@ -338,9 +338,12 @@ func translateRegex(p string, verbose bool) (string, bool) {
 // (-1 for a group that did not take part). An empty match right after
 // the previous match is skipped. On a large text th's interrupts stop
 // the search (lib.OffThread).
-func (r *harnRegex) findAll(th *vm.Thread, text string) (ms [][]int, err error) {
-	err = lib.OffThread(th, len(text), func() { ms = r.findAllIn(text) })
-	return ms, err
+func (r *harnRegex) findAll(th *vm.Thread, text string) ([][]int, error) {
+	var ms [][]int
+	if err := lib.OffThread(th, len(text), func() { ms = r.findAllIn(text) }); err != nil {
+		return nil, err // the search may still be running: ms is not read
+	}
+	return ms, nil
 }
 
 func (r *harnRegex) findAllIn(text string) [][]int {

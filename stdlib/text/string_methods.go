@@ -15,6 +15,11 @@ func init() {
 	sm := func(name, sig, doc string, fn func(s string, args vm.Args) vm.Value) {
 		lib.Method("string", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 			s := recv.(vm.String).Go()
+			if len(s) >= lib.OffThreadMin {
+				// args lives on the thread's stack, which is reused once
+				// an interrupt returns while fn still runs
+				args = append(vm.Args(nil), args...)
+			}
 			return longText(th, len(s), func() vm.Value { return fn(s, args) })
 		})
 	}
@@ -174,17 +179,23 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 
 // longText runs f, a string builtin over size bytes of text, so that th's
 // deadline, cancellation and Ctrl-C stop it on a large text (lib.OffThread).
-func longText(th *vm.Thread, size int, f func() vm.Value) (v vm.Value, err error) {
-	err = lib.OffThread(th, size, func() { v = f() })
-	return v, err
+// After a stop f may still be running: its result is not read.
+func longText(th *vm.Thread, size int, f func() vm.Value) (vm.Value, error) {
+	var v vm.Value
+	if err := lib.OffThread(th, size, func() { v = f() }); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // repeatOn is vm.RepeatString, interruptible when the result is large.
-func repeatOn(th *vm.Thread, s string, n int64) (v vm.Value, err error) {
+func repeatOn(th *vm.Thread, s string, n int64) (vm.Value, error) {
 	size := 0
-	if n > 0 && int64(len(s)) <= vm.MaxMemory()/max(n, 1) {
+	if n > 0 && int64(len(s)) <= vm.MaxMemory()/n {
 		size = len(s) * int(n)
 	}
+	var v vm.Value
+	var err error
 	if stop := lib.OffThread(th, size, func() { v, err = vm.RepeatString(s, n) }); stop != nil {
 		return nil, stop
 	}

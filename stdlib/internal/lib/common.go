@@ -168,10 +168,11 @@ func (p *Pacer) Step() error {
 // the builtin. From offThreadMin bytes of input it runs f on a goroutine
 // of its own while th waits (releasing the VM lock, so other tasks run
 // meanwhile); when th is stopped, OffThread returns th's error at once and
-// f finishes unobserved. A panic in f is raised again on th. Smaller
+// f finishes unobserved, so the caller must not read what f writes unless
+// OffThread returned nil. A panic in f is raised again on th. Smaller
 // inputs, and calls without a thread, run f inline.
 func OffThread(th *vm.Thread, size int, f func()) error {
-	if th == nil || size < offThreadMin {
+	if th == nil || size < OffThreadMin {
 		f()
 		return nil
 	}
@@ -196,10 +197,10 @@ func OffThread(th *vm.Thread, size int, f func()) error {
 	}
 }
 
-// offThreadMin is where OffThread starts using a goroutine: below a MiB
+// OffThreadMin is where OffThread starts using a goroutine: below a MiB
 // the work takes around a millisecond, less than a goroutine hand-over is
 // worth.
-const offThreadMin = 1 << 20
+const OffThreadMin = 1 << 20
 
 // CopyItems returns a fresh copy of items.
 func CopyItems(items []vm.Value) []vm.Value {
