@@ -599,30 +599,7 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	}
 	d.State, d.Attempts, d.LastError = eventlog.Pending, 0, ""
 	d.Envelope = store.Payload(d.Envelope)
-	var created bool
-	var stored eventlog.Delivery
-	_, err := l.write(ctx, &step{
-		queue: func(b *pgx.Batch) {
-			b.Queue(sqlAccept, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs).QueryRow(func(row pgx.Row) error {
-				err := row.Scan(&d.DueAtMs, &d.CreatedMs)
-				created = err == nil
-				if errors.Is(err, pgx.ErrNoRows) {
-					return nil // a duplicate
-				}
-				return err
-			})
-		},
-		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
-			if created {
-				return records, nil
-			}
-			var err error
-			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, d.ID)); err != nil {
-				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
-			}
-			return nil, nil
-		},
-	})
+	created, stored, err := l.insertOrGet(ctx, d.ID, records, sqlAccept, []any{d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs}, &d.DueAtMs, &d.CreatedMs)
 	switch {
 	case err != nil:
 		return eventlog.Delivery{}, false, err
@@ -633,42 +610,13 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 }
 
 func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
-	if err := store.CheckDelivery(d); err != nil {
-		return eventlog.Lease{}, false, err
-	}
-	if err := store.CheckClaim(owner, ttl); err != nil {
-		return eventlog.Lease{}, false, err
-	}
-	if err := store.CheckRecords(records); err != nil {
+	if err := store.CheckAcceptLeased(d, owner, ttl, records); err != nil {
 		return eventlog.Lease{}, false, err
 	}
 	d.State, d.Attempts, d.LastError = eventlog.Leased, 1, ""
 	d.Envelope = store.Payload(d.Envelope)
-	var created bool
 	var expires int64
-	var stored eventlog.Delivery
-	_, err := l.write(ctx, &step{
-		queue: func(b *pgx.Batch) {
-			b.Queue(sqlAcceptLeased, d.ID, d.BindingID, []byte(d.Envelope), owner, store.TTLMs(ttl)).QueryRow(func(row pgx.Row) error {
-				err := row.Scan(&d.CreatedMs, &expires)
-				created = err == nil
-				if errors.Is(err, pgx.ErrNoRows) {
-					return nil // a duplicate
-				}
-				return err
-			})
-		},
-		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
-			if created {
-				return records, nil
-			}
-			var err error
-			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, d.ID)); err != nil {
-				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", d.ID, err)
-			}
-			return nil, nil
-		},
-	})
+	created, stored, err := l.insertOrGet(ctx, d.ID, records, sqlAcceptLeased, []any{d.ID, d.BindingID, []byte(d.Envelope), owner, store.TTLMs(ttl)}, &d.CreatedMs, &expires)
 	switch {
 	case err != nil:
 		return eventlog.Lease{}, false, err
@@ -804,4 +752,34 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		store.AddStat(&st, eventlog.DeliveryState(state), n)
 	}
 	return st, rows.Err()
+}
+
+// insertOrGet runs an insert that returns a row only when it created the
+// delivery (scanned into dest), with records appended in the same
+// transaction; when the delivery existed already it returns the stored one
+// and appends nothing.
+func (l *Log) insertOrGet(ctx context.Context, id string, records []eventlog.TopicRecord, sql string, args []any, dest ...any) (created bool, stored eventlog.Delivery, err error) {
+	_, err = l.write(ctx, &step{
+		queue: func(b *pgx.Batch) {
+			b.Queue(sql, args...).QueryRow(func(row pgx.Row) error {
+				err := row.Scan(dest...)
+				created = err == nil
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil // a duplicate
+				}
+				return err
+			})
+		},
+		finish: func(ctx context.Context, q querier) ([]eventlog.TopicRecord, error) {
+			if created {
+				return records, nil
+			}
+			var err error
+			if stored, err = scanDelivery(q.QueryRow(ctx, sqlGet, id)); err != nil {
+				return nil, fmt.Errorf("eventlog: postgres: accept %s: %w", id, err)
+			}
+			return nil, nil
+		},
+	})
+	return created, stored, err
 }

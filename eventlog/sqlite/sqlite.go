@@ -609,13 +609,7 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 }
 
 func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
-	if err := store.CheckDelivery(d); err != nil {
-		return eventlog.Lease{}, false, err
-	}
-	if err := store.CheckClaim(owner, ttl); err != nil {
-		return eventlog.Lease{}, false, err
-	}
-	if err := store.CheckRecords(records); err != nil {
+	if err := store.CheckAcceptLeased(d, owner, ttl, records); err != nil {
 		return eventlog.Lease{}, false, err
 	}
 	now := store.NowMs()

@@ -112,6 +112,18 @@ func CheckClaim(owner string, ttl time.Duration) error {
 	return nil
 }
 
+// CheckAcceptLeased refuses what Accept and Claim would refuse: the
+// arguments of Inbox.AcceptLeased.
+func CheckAcceptLeased(d eventlog.Delivery, owner string, ttl time.Duration, records []eventlog.TopicRecord) error {
+	if err := CheckDelivery(d); err != nil {
+		return err
+	}
+	if err := CheckClaim(owner, ttl); err != nil {
+		return err
+	}
+	return CheckRecords(records)
+}
+
 // TTLMs is a lease duration in whole milliseconds, at least 1.
 func TTLMs(ttl time.Duration) int64 {
 	ms := ttl.Milliseconds()
