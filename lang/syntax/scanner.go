@@ -242,10 +242,13 @@ func (s *scanner) skipLine() {
 	}
 }
 
-// blockComment skips a nesting `/* */` comment; `/** */` is a doc comment.
+// blockComment skips a nesting `/* */` comment; `/** */` first on its
+// line is a doc comment (after code on the same line it is a trailing
+// comment, which `harn fmt` keeps on that line).
 func (s *scanner) blockComment(start lexer.Position) (lexer.Token, bool, error) {
 	rest := s.src[s.off:]
-	doc := strings.HasPrefix(rest, "/**") && !strings.HasPrefix(rest, "/**/") && !strings.HasPrefix(rest, "/***")
+	doc := strings.HasPrefix(rest, "/**") && !strings.HasPrefix(rest, "/**/") && !strings.HasPrefix(rest, "/***") &&
+		strings.TrimLeft(s.src[strings.LastIndexByte(s.src[:s.off], '\n')+1:s.off], " \t\r") == ""
 	s.off += 2
 	s.col += 2
 	depth := 1
