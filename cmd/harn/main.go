@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+
+	"github.com/harnlang/harn/vm"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -51,6 +53,8 @@ Usage:
   harn version                   print the version, commit and build date
   harn help                      print this help
 
+Every command takes --max-memory SIZE before its name (harn --max-memory 1G
+serve mcp …): the memory ceiling of the scripts it runs (HARN_MAX_MEMORY).
 Run 'harn help COMMAND' for details on a command.
 `
 
@@ -75,6 +79,10 @@ func main() {
 
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, ok := takeMaxMemory(args, stderr)
+	if !ok {
+		return 2
+	}
 	if len(args) == 0 {
 		writeUsage(stderr)
 		return 2
@@ -145,13 +153,15 @@ var commandHelp = map[string]string{
 	"init":             initHelp,
 	"lsp":              lspHelp,
 	"doc":              docHelp,
-	"run": `Usage: harn run FILE [ARGS...]
-       harn run -e CODE [ARGS...]
+	"run": `Usage: harn run [--max-memory SIZE] FILE [ARGS...]
+       harn run [--max-memory SIZE] -e CODE [ARGS...]
 
 Parse, check and run a Harn script. ARGS are available as the global argv.
 Standard output is written as the program goes (line-buffered to a terminal)
 and flushed before an error report and on exit(), so nothing printed is lost.
-HARN_MAX_DEPTH sets the call depth limit (default 10000). HARN_WARNINGS=error
+HARN_MAX_DEPTH sets the call depth limit (default 10000); --max-memory (or
+HARN_MAX_MEMORY) the memory ceiling, e.g. 512M or 2G (default 4G): a program
+over it fails with a catchable out of memory error. HARN_WARNINGS=error
 turns checker warnings into errors (the program does not run); =off hides them.
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
@@ -185,4 +195,29 @@ Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 appear in the error). Prints failures and a final "N passed, N failed" line;
 exits 1 when a test fails.
 `,
+}
+
+// takeMaxMemory applies leading `--max-memory SIZE` (or `=SIZE`) options,
+// which every command accepts before its name (`harn --max-memory 1G run
+// x.harn`) and `harn run` also after its own (docs/limits.md): the memory
+// ceiling HARN_MAX_MEMORY otherwise sets. ok is false after a usage error.
+func takeMaxMemory(args []string, stderr io.Writer) (rest []string, ok bool) {
+	for len(args) > 0 && (args[0] == "--max-memory" || strings.HasPrefix(args[0], "--max-memory=")) {
+		val, n := strings.TrimPrefix(args[0], "--max-memory="), 1
+		if args[0] == "--max-memory" {
+			if len(args) < 2 {
+				fmt.Fprintln(stderr, "error: --max-memory needs a SIZE (bytes, or with a K/M/G/T suffix)")
+				return nil, false
+			}
+			val, n = args[1], 2
+		}
+		size, err := vm.ParseByteSize(val)
+		if err != nil || size == 0 {
+			fmt.Fprintf(stderr, "error: --max-memory: invalid size %q (bytes, or with a K/M/G/T suffix)\n", val)
+			return nil, false
+		}
+		vm.SetMaxMemory(size)
+		args = args[n:]
+	}
+	return args, true
 }

@@ -13,6 +13,10 @@ import (
 
 // cmdRun is `harn run FILE [ARGS...]` and `harn run -e CODE [ARGS...]`.
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, ok := takeMaxMemory(args, stderr)
+	if !ok {
+		return 2
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "error: harn run needs a FILE (or -e CODE)\n\n"+commandHelp["run"])
 		return 2
