@@ -30,7 +30,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	status, promoted := 0, 0
 	for _, path := range args {
-		s := interp.NewSession(interp.Options{Stderr: stderr})
+		// Argv as `harn run` has it, so check and run agree on what is defined.
+		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}})
 		diags, err := s.CheckFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)

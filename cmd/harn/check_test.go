@@ -118,3 +118,16 @@ func TestCheckCapsWarnings(t *testing.T) {
 		t.Errorf("%d warnings:\n%s", n, got[max(0, len(got)-600):])
 	}
 }
+
+// TestCheckKnowsArgv: `harn run` defines argv, so `harn check` of a script
+// that reads it must not warn (check and run agree on what is defined).
+func TestCheckKnowsArgv(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "args.harn")
+	if err := os.WriteFile(p, []byte("println(len(argv))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"check", p}, strings.NewReader(""), &stdout, &stderr); status != 0 || stderr.Len() > 0 {
+		t.Errorf("harn check: status %d, stderr:\n%s", status, stderr.String())
+	}
+}
