@@ -131,3 +131,21 @@ func TestCheckKnowsArgv(t *testing.T) {
 		t.Errorf("harn check: status %d, stderr:\n%s", status, stderr.String())
 	}
 }
+
+// TestCheckUnknownCallHidesNothing: a call to an undefined function is an
+// error, and the file's type errors are still reported next to it.
+func TestCheckUnknownCallHidesNothing(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "many.harn")
+	if err := os.WriteFile(p, []byte("foo()\nlet x: int = \"s\"\nbar()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"check", p}, strings.NewReader(""), &stdout, &stderr); status != 1 {
+		t.Errorf("harn check: status %d, want 1", status)
+	}
+	for _, want := range []string{"call target `foo`", "let binding `x`: expected int, found string", "call target `bar`"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
