@@ -53,15 +53,9 @@ func Resolve(stateDir string, getenv func(string) string) (Config, error) {
 	}
 	switch b := strings.ToLower(strings.TrimSpace(getenv("HARN_EVENT_LOG_BACKEND"))); b {
 	case "", "sqlite":
-		if stateDir == "" {
-			return Config{}, fmt.Errorf("the sqlite event log needs a state directory")
-		}
-		p := strings.TrimSpace(getenv("HARN_EVENT_LOG_SQLITE_PATH"))
-		if p == "" {
-			p = DefaultSQLiteFile
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(stateDir, p)
+		p, err := inStateDir(stateDir, getenv("HARN_EVENT_LOG_SQLITE_PATH"), DefaultSQLiteFile, "sqlite")
+		if err != nil {
+			return Config{}, err
 		}
 		sync, err := sqlite.ParseSynchronous(getenv("HARN_EVENT_LOG_SQLITE_SYNC"))
 		if err != nil {
@@ -71,15 +65,9 @@ func Resolve(stateDir string, getenv func(string) string) (Config, error) {
 	case "memory":
 		return Config{Backend: "memory"}, nil
 	case "file":
-		if stateDir == "" {
-			return Config{}, fmt.Errorf("the file event log needs a state directory")
-		}
-		d := strings.TrimSpace(getenv("HARN_EVENT_LOG_DIR"))
-		if d == "" {
-			d = DefaultFileDir
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(stateDir, d)
+		d, err := inStateDir(stateDir, getenv("HARN_EVENT_LOG_DIR"), DefaultFileDir, "file")
+		if err != nil {
+			return Config{}, err
 		}
 		return Config{Backend: "file", Dir: d}, nil
 	case "postgres", "postgresql":
@@ -117,4 +105,20 @@ func redact(u string) string {
 		return "…" + u[at:]
 	}
 	return u
+}
+
+// inStateDir is the path a backend keeps its files at: setting (or def
+// when empty), relative to the state directory unless absolute.
+func inStateDir(stateDir, setting, def, backend string) (string, error) {
+	if stateDir == "" {
+		return "", fmt.Errorf("the %s event log needs a state directory", backend)
+	}
+	p := strings.TrimSpace(setting)
+	if p == "" {
+		p = def
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(stateDir, p)
+	}
+	return p, nil
 }
