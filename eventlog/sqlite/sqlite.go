@@ -587,20 +587,12 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	d.Envelope = store.Payload(d.Envelope)
 	created := false
 	err := l.write(ctx, func(t tx) error {
-		res, err := t.stmt(sqlAccept).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now, d.DueAtMs)
-		if err != nil {
-			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
-			if err != nil {
-				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
-			}
+		stored, isNew, err := t.insertOrGet(sqlAccept, d.ID, records, now, d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs, now, d.DueAtMs)
+		if err == nil && !isNew {
 			d = stored
-			return nil
 		}
-		created = true
-		return t.appendAll(records, now)
+		created = isNew
+		return err
 	})
 	if err != nil {
 		return eventlog.Delivery{}, false, err
@@ -618,20 +610,12 @@ func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner strin
 	ls := eventlog.Lease{Delivery: d, Owner: owner, Token: 1, ExpiresAtMs: now + store.TTLMs(ttl)}
 	created := false
 	err := l.write(ctx, func(t tx) error {
-		res, err := t.stmt(sqlAcceptLeased).ExecContext(t.ctx, d.ID, d.BindingID, []byte(d.Envelope), now, owner, ls.ExpiresAtMs)
-		if err != nil {
-			return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			stored, err := scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, d.ID))
-			if err != nil {
-				return fmt.Errorf("eventlog: sqlite: accept %s: %w", d.ID, err)
-			}
+		stored, isNew, err := t.insertOrGet(sqlAcceptLeased, d.ID, records, now, d.ID, d.BindingID, []byte(d.Envelope), now, owner, ls.ExpiresAtMs)
+		if err == nil && !isNew {
 			ls = eventlog.Lease{Delivery: stored}
-			return nil
 		}
-		created = true
-		return t.appendAll(records, now)
+		created = isNew
+		return err
 	})
 	if err != nil {
 		return eventlog.Lease{}, false, err
@@ -759,4 +743,21 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		store.AddStat(&st, eventlog.DeliveryState(state), n)
 	}
 	return st, rows.Err()
+}
+
+// insertOrGet runs an insert of delivery id that affects no row when the
+// delivery exists: a new one gets records appended in the same
+// transaction, an existing one is read back and nothing is appended.
+func (t tx) insertOrGet(insert, id string, records []eventlog.TopicRecord, now int64, args ...any) (stored eventlog.Delivery, created bool, err error) {
+	res, err := t.stmt(insert).ExecContext(t.ctx, args...)
+	if err != nil {
+		return stored, false, fmt.Errorf("eventlog: sqlite: accept %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if stored, err = scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, id)); err != nil {
+			return stored, false, fmt.Errorf("eventlog: sqlite: accept %s: %w", id, err)
+		}
+		return stored, false, nil
+	}
+	return stored, true, t.appendAll(records, now)
 }
