@@ -72,7 +72,7 @@ func (c *checker) checkVariance(s syntax.Stmt) {
 			v.fn(m.Params, m.Return)
 		}
 		for _, at := range d.Types {
-			v.walk(at.Default, covariant)
+			v.walk(at.Type, covariant)
 		}
 	case *syntax.StructDecl:
 		for _, f := range d.Fields {

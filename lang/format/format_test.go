@@ -48,6 +48,8 @@ func TestLayout(t *testing.T) {
 			"type T = (fn(int) -> bool)?\ntype U = (A | B) & C\ntype V = fn(int) -> bool | nil\n"},
 		{"declarations", "pub struct P<T>{x:int\ny?:T}\nenum E{A,B(n:int)}\ntype Id=string\ninterface Show{fn show(self)->string}\n",
 			"pub struct P<T> {\n  x: int\n  y?: T\n}\n\nenum E { A, B(n: int) }\n\ntype Id = string\n\ninterface Show {\n  fn show(self) -> string\n}\n"},
+		{"associated types", "interface C{type Item=int\nfn get(self)->Self.Item}\nimpl B{type Item=int\nfn get(self)->Item{return 1}}\n",
+			"interface C {\n  type Item = int\n  fn get(self) -> Self.Item\n}\n\nimpl B {\n  type Item = int\n\n  fn get(self) -> Item {\n    return 1\n  }\n}\n"},
 		{"imports", "import \"std/json\"\nimport {a,b} from \"lib\"\nimport std::text::{trim}\npub import { x } from \"y\"\n",
 			"import \"std/json\"\nimport { a, b } from \"lib\"\nimport std::text::{trim}\npub import { x } from \"y\"\n"},
 		{"attributes", "@deprecated(since: \"1\", use: \"g\") @test pub fn f() { }\n",

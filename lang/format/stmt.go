@@ -394,13 +394,7 @@ func (p *printer) interfaceDecl(s *syntax.InterfaceDecl) doc {
 	d = append(d, p.typeParams(s.TypeParams), text(" "))
 	var items []item
 	for _, t := range s.Types {
-		t := t
-		items = append(items, item{start: t.At, print: func() doc {
-			if t.Default == nil {
-				return text("type " + t.Name)
-			}
-			return concat{text("type " + t.Name + " = "), p.typ(t.Default)}
-		}})
+		items = append(items, p.assocType(t))
 	}
 	for _, m := range s.Methods {
 		m := m
@@ -440,16 +434,30 @@ func (p *printer) nextWord(pos syntax.Pos, w string) syntax.Pos {
 	return pos
 }
 
+// assocType prints `type Name [= Type]`, a member of an interface or impl.
+func (p *printer) assocType(t *syntax.AssocType) item {
+	return item{start: t.At, print: func() doc {
+		if t.Type == nil {
+			return text("type " + t.Name)
+		}
+		return concat{text("type " + t.Name + " = "), p.typ(t.Type)}
+	}}
+}
+
 func (p *printer) implBlock(s *syntax.ImplBlock) doc {
 	d := p.declHead(s.Attrs, false, "impl "+s.Name)
 	d = append(d, text(" "))
 	open := p.nextPunct(s.At, "{")
 	end := p.closing(open)
-	items := make([]item, len(s.Methods))
-	for i, m := range s.Methods {
-		m := m
-		items[i] = item{start: p.stmtStart(m), blockDecl: true, print: func() doc { return p.fnDecl(m) }}
+	var items []item
+	for _, t := range s.Types {
+		items = append(items, p.assocType(t))
 	}
+	for _, m := range s.Methods {
+		m := m
+		items = append(items, item{start: p.stmtStart(m), blockDecl: true, print: func() doc { return p.fnDecl(m) }})
+	}
+	sortItems(items)
 	for i := range items {
 		next := end
 		if i+1 < len(items) {

@@ -229,11 +229,14 @@ type MethodSig struct {
 	Return     TypeExpr
 }
 
-// AssocType is `type Name [= Type]` inside an interface.
+// AssocType is an associated type: `type Name [= Type]` inside an
+// interface, where Type is the type every implementation must resolve it
+// to (nil when free), or `type Name = Type` inside an impl block, where
+// Type is what the impl provides.
 type AssocType struct {
-	At      Pos
-	Name    string
-	Default TypeExpr
+	At   Pos
+	Name string
+	Type TypeExpr
 }
 
 // InterfaceDecl is `interface Name<T> { … }`.
@@ -247,12 +250,13 @@ type InterfaceDecl struct {
 	Types      []*AssocType
 }
 
-// ImplBlock is `impl Name { fn … }`.
+// ImplBlock is `impl Name { type … fn … }`.
 type ImplBlock struct {
 	At      Pos
 	Doc     string
 	Attrs   []*Attribute
 	Name    string
+	Types   []*AssocType
 	Methods []*FnDecl
 }
 

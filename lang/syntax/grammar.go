@@ -614,9 +614,13 @@ type memberG struct {
 }
 
 type assocG struct {
-	Pos     lexer.Position
-	Name    name[rType] `parser:"'type' @@"`
-	Default *typ        `parser:"( '=' @@ )?"`
+	Pos  lexer.Position
+	Name name[rType] `parser:"'type' @@"`
+	Type *typ        `parser:"( '=' @@ )?"`
+}
+
+func (a *assocG) ast() *AssocType {
+	return &AssocType{At: at(a.Pos), Name: a.Name.Name, Type: optType(a.Type)}
 }
 
 type methodSigG struct {
@@ -636,7 +640,7 @@ func (g *interfaceG) ast() *InterfaceDecl {
 	}
 	for _, m := range g.Members {
 		if a := m.Assoc; a != nil {
-			d.Types = append(d.Types, &AssocType{At: at(a.Pos), Name: a.Name.Name, Default: optType(a.Default)})
+			d.Types = append(d.Types, a.ast())
 			continue
 		}
 		s := m.Method
@@ -651,8 +655,21 @@ func (g *interfaceG) ast() *InterfaceDecl {
 
 type implG struct {
 	Pos     lexer.Position
-	Name    name[rType] `parser:"'impl' @@"`
-	Methods []*methodG  `parser:"'{' ( @@ ';'? )* '}'"`
+	Name    name[rType]    `parser:"'impl' @@"`
+	Members []*implMemberG `parser:"'{' ( @@ ';'? )* '}'"`
+}
+
+// implMemberG is an impl method or an associated type the impl provides
+// (`type Item = int`).
+type implMemberG struct {
+	Assoc  *implAssocG `parser:"  @@"`
+	Method *methodG    `parser:"| @@"`
+}
+
+type implAssocG struct {
+	Pos  lexer.Position
+	Name name[rType] `parser:"'type' @@"`
+	Type typ         `parser:"'=' @@"`
 }
 
 type methodG struct {
@@ -665,7 +682,12 @@ func (implG) decl() {}
 
 func (g *implG) ast() *ImplBlock {
 	d := &ImplBlock{At: at(g.Pos), Name: g.Name.Name}
-	for _, m := range g.Methods {
+	for _, mb := range g.Members {
+		if a := mb.Assoc; a != nil {
+			d.Types = append(d.Types, &AssocType{At: at(a.Pos), Name: a.Name.Name, Type: a.Type.T})
+			continue
+		}
+		m := mb.Method
 		fn := m.Fn.ast()
 		fn.Doc = m.Doc.Text
 		if m.Pub != nil {

@@ -233,15 +233,20 @@ func (w sxWriter) node(n any) {
 		}
 		for _, a := range n.Types {
 			w.s(" (type ", a.Name)
-			if a.Default != nil {
+			if a.Type != nil {
 				w.s(" ")
-				w.node(a.Default)
+				w.node(a.Type)
 			}
 			w.s(")")
 		}
 		w.s(")")
 	case *ImplBlock:
 		w.s("(impl ", n.Name)
+		for _, a := range n.Types {
+			w.s(" (type ", a.Name, " ")
+			w.node(a.Type)
+			w.s(")")
+		}
 		for _, m := range n.Methods {
 			w.s(" ")
 			w.node(m)

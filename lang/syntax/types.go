@@ -78,6 +78,11 @@ func (c cursor) typeAtom() TypeExpr {
 	case t.Type == tIdent:
 		c.next()
 		n := &NamedType{At: at(t.Pos), Name: t.Value}
+		if t.Value == "Self" && isPunct(c.peek(), ".") && c.peekAt(1).Type == tIdent {
+			// an associated type of the interface or impl being declared
+			c.next()
+			n.Name += "." + c.next().Value
+		}
 		if c.accept("<") {
 			for {
 				n.Args = append(n.Args, c.typeExpr())
