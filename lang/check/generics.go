@@ -134,9 +134,23 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 }
 
 // unsatisfied explains why struct s does not implement iface, structurally
-// (names, parameter counts, annotated parameter and return types); "" when
-// it does.
+// (names, parameter counts, annotated parameter and return types,
+// associated types); "" when it does.
+//
+// An associated type resolves to what s's impl provides for it (`type Item
+// = int`), otherwise to the first annotated impl type found where the
+// interface's signatures name it. An impl that provides associated types
+// must provide every one the interface leaves free; one the interface fixes
+// (`type Item = int`) must resolve to that type.
 func unsatisfied(s, iface *types.Decl) string {
+	bind := map[*types.TypeParam]types.Type{}
+	for _, a := range iface.AssocTypes {
+		if got, ok := s.AssocType(a.Name); ok {
+			bind[a.Param] = got.Type
+		} else if len(s.AssocTypes) > 0 && a.Type == nil {
+			return fmt.Sprintf("missing associated type '%s'", a.Name)
+		}
+	}
 	for _, want := range iface.Methods {
 		got, ok := s.Method(want.Name)
 		if !ok {
@@ -147,17 +161,47 @@ func unsatisfied(s, iface *types.Decl) string {
 		}
 		gp, wp := nonSelf(got), nonSelf(want)
 		for i := range wp {
-			g, w := gp[i].Type, wp[i].Type
+			resolveAssoc(iface, wp[i].Type, gp[i].Type, bind)
+		}
+		resolveAssoc(iface, want.Type.Return, got.Type.Return, bind)
+		for i := range wp {
+			g, w := gp[i].Type, types.Subst(wp[i].Type, bind)
 			if known(g) && known(w) && concrete(w) && !types.Identical(types.Widen(g), types.Widen(w)) {
 				return fmt.Sprintf("method '%s' parameter %d has type '%s', expected '%s'", want.Name, i+1, g, w)
 			}
 		}
-		g, w := got.Type.Return, want.Type.Return
+		g, w := got.Type.Return, types.Subst(want.Type.Return, bind)
 		if known(g) && known(w) && concrete(w) && !types.AssignableTo(g, w) {
 			return fmt.Sprintf("method '%s' returns '%s', expected '%s'", want.Name, g, w)
 		}
 	}
+	for _, a := range iface.AssocTypes {
+		got, ok := bind[a.Param]
+		if !ok || a.Type == nil || !known(got) || !concrete(a.Type) {
+			continue
+		}
+		if !types.Identical(types.Widen(got), types.Widen(a.Type)) {
+			return fmt.Sprintf("associated type '%s' resolves to '%s', expected '%s'", a.Name, got, a.Type)
+		}
+	}
 	return ""
+}
+
+// resolveAssoc binds the still unresolved associated types of iface that
+// the interface type want names to the matching parts of the impl type got.
+func resolveAssoc(iface *types.Decl, want, got types.Type, bind map[*types.TypeParam]types.Type) {
+	if !known(got) {
+		return
+	}
+	free := map[*types.TypeParam]bool{}
+	for _, a := range iface.AssocTypes {
+		if _, done := bind[a.Param]; !done {
+			free[a.Param] = true
+		}
+	}
+	if len(free) > 0 {
+		infer(want, got, free, bind)
+	}
 }
 
 func nonSelf(m types.Method) []types.Param {
@@ -166,4 +210,29 @@ func nonSelf(m types.Method) []types.Param {
 		return ps[1:]
 	}
 	return ps
+}
+
+// implAssocTypes checks the associated types an impl block provides: each
+// name once, and each declared by some visible interface (satisfaction is
+// structural, so no single interface is the impl's).
+func (c *checker) implAssocTypes(im *syntax.ImplBlock) {
+	seen := map[string]bool{}
+	for _, a := range im.Types {
+		switch {
+		case seen[a.Name]:
+			c.errorf(a.At, "associated type '%s' is declared twice in impl '%s'", a.Name, im.Name)
+		case !c.declaresAssoc(a.Name):
+			c.errorf(a.At, "associated type '%s' in impl '%s' is not declared by any interface", a.Name, im.Name)
+		}
+		seen[a.Name] = true
+	}
+}
+
+func (c *checker) declaresAssoc(name string) bool {
+	for _, d := range c.env.Decls() {
+		if _, ok := d.AssocType(name); ok && d.Kind == types.InterfaceDecl {
+			return true
+		}
+	}
+	return false
 }

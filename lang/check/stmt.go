@@ -87,8 +87,10 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if d := c.env.Lookup(s.Name); d != nil && d.Kind == types.StructDecl {
 			self = &types.Named{Decl: d}
 		}
+		c.implAssocTypes(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
+			c.sigs[m] = c.env.MethodType(s, m)
 			c.method(m, self)
 		}
 	case *syntax.SkillDecl:

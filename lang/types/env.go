@@ -1,6 +1,8 @@
 package types
 
 import (
+	"strings"
+
 	"github.com/harnlang/harn/lang/syntax"
 )
 
@@ -40,6 +42,18 @@ func (m Method) Arity() int {
 	return n
 }
 
+// AssocType is an associated type (docs/spec/language.md §10.4). An
+// interface declares it: Param stands for it in the interface's method
+// signatures (as `Item` or `Self.Item`) and Type, when not nil, is the type
+// every implementation must resolve it to. A struct's impl block provides
+// it (`type Item = int`): Type is the provided type and Param is nil.
+type AssocType struct {
+	Name  string
+	Pos   syntax.Pos
+	Param *TypeParam
+	Type  Type
+}
+
 // Decl is one struct, enum, interface or type alias declaration.
 type Decl struct {
 	Kind       DeclKind
@@ -50,11 +64,11 @@ type Decl struct {
 	Doc        string
 	Attrs      []*syntax.Attribute
 	TypeParams []*TypeParam
-	Fields     []Field   // struct fields, declaration order
-	Variants   []Variant // enum variants, declaration order
-	Methods    []Method  // interface methods; for a struct, the methods of its impl blocks
-	AssocTypes []string  // interface associated types
-	Target     Type      // alias: the aliased type
+	Fields     []Field     // struct fields, declaration order
+	Variants   []Variant   // enum variants, declaration order
+	Methods    []Method    // interface methods; for a struct, the methods of its impl blocks
+	AssocTypes []AssocType // declared by an interface, or provided by a struct's impl blocks
+	Target     Type        // alias: the aliased type
 	// HasImpl is true when the declaring file has an impl block for the
 	// struct (so Methods is its complete method list).
 	HasImpl bool
@@ -79,6 +93,16 @@ func (d *Decl) Variant(name string) (Variant, bool) {
 		}
 	}
 	return Variant{}, false
+}
+
+// AssocType returns the associated type named name.
+func (d *Decl) AssocType(name string) (AssocType, bool) {
+	for _, a := range d.AssocTypes {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return AssocType{}, false
 }
 
 // Method returns the method named name.
@@ -193,8 +217,11 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 			continue
 		}
 		d.HasImpl = true
+		for _, a := range im.Types {
+			d.AssocTypes = append(d.AssocTypes, AssocType{Name: a.Name, Pos: a.At, Type: e.fromSyntax(a.Type, nil)})
+		}
 		for _, m := range im.Methods {
-			d.Methods = append(d.Methods, Method{Name: m.Name, Type: e.FnType(m)})
+			d.Methods = append(d.Methods, Method{Name: m.Name, Type: e.MethodType(im, m)})
 		}
 	}
 	return added
@@ -247,8 +274,16 @@ func (e *Env) resolveDecl(d *Decl) {
 	case *syntax.TypeDecl:
 		d.Target = e.fromSyntax(n.Type, scope)
 	case *syntax.InterfaceDecl:
+		scope = scope[:len(scope):len(scope)] // appending must not touch d.TypeParams
 		for _, at := range n.Types {
-			d.AssocTypes = append(d.AssocTypes, at.Name)
+			scope = append(scope, &TypeParam{Name: at.Name})
+		}
+		for i, at := range n.Types {
+			a := AssocType{Name: at.Name, Pos: at.At, Param: scope[len(d.TypeParams)+i]}
+			if at.Type != nil {
+				a.Type = e.fromSyntax(at.Type, scope)
+			}
+			d.AssocTypes = append(d.AssocTypes, a)
 		}
 		for _, m := range n.Methods {
 			own := typeParams(m.TypeParams, nil)
@@ -269,6 +304,24 @@ func (e *Env) FromSyntax(t syntax.TypeExpr, typeParams []*TypeParam) Type {
 func (e *Env) FnType(fn *syntax.FnDecl) *Func {
 	tps := typeParams(fn.TypeParams, fn.Where)
 	return e.signature(fn.Params, tps, tps, fn.Return, fn.Throws)
+}
+
+// MethodType is the signature of a method of impl block im: the associated
+// types im provides stand for themselves in it, by their own name or as
+// `Self.Name`.
+func (e *Env) MethodType(im *syntax.ImplBlock, fn *syntax.FnDecl) *Func {
+	if len(im.Types) == 0 {
+		return e.FnType(fn)
+	}
+	scope := make([]*TypeParam, len(im.Types))
+	bind := make(map[*TypeParam]Type, len(im.Types))
+	for i, a := range im.Types {
+		scope[i] = &TypeParam{Name: a.Name}
+		bind[scope[i]] = e.fromSyntax(a.Type, nil)
+	}
+	tps := typeParams(fn.TypeParams, fn.Where)
+	f := e.signature(fn.Params, append(scope, tps...), tps, fn.Return, fn.Throws)
+	return Subst(f, bind).(*Func)
 }
 
 // Signature is the type of a parameter list with result and throws
@@ -337,8 +390,9 @@ var basicByName = map[string]*Basic{
 }
 
 func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
+	name := strings.TrimPrefix(t.Name, "Self.")
 	for i := len(scope) - 1; i >= 0; i-- {
-		if scope[i].Name == t.Name {
+		if scope[i].Name == name {
 			return scope[i]
 		}
 	}

@@ -271,3 +271,54 @@ func TestKindName(t *testing.T) {
 		}
 	}
 }
+
+func TestAssociatedTypes(t *testing.T) {
+	_, decls := envFor(t, "a.harn", `
+interface Container<K> {
+  type Item
+  type Size = int
+  fn get(self, k: K) -> Item
+  fn put(self, x: Self.Item) -> Self.Size
+}
+struct Box { v: string }
+impl Box {
+  type Item = string
+  fn get(self, k: int) -> Item { return self.v }
+  fn put(self, x: Self.Item) -> list<Item> { return [x] }
+  fn other(self) -> Self.Nope { return nil }
+}
+`)
+	iface, box := decls[0], decls[1]
+	item, ok := iface.AssocType("Item")
+	if !ok || item.Param == nil || item.Type != nil {
+		t.Fatalf("Item = %+v", item)
+	}
+	if size, _ := iface.AssocType("Size"); size.Type != Int {
+		t.Errorf("Size fixed to %v", size.Type)
+	}
+	get, _ := iface.Method("get")
+	if get.Type.Params[1].Type != iface.TypeParams[0] || get.Type.Return != item.Param {
+		t.Errorf("interface get = %s", get.Type)
+	}
+	put, _ := iface.Method("put")
+	if put.Type.Params[1].Type != item.Param || put.Type.Return.String() != "Size" {
+		t.Errorf("interface put = %s", put.Type)
+	}
+	if len(iface.TypeParams) != 1 {
+		t.Errorf("associated types leaked into the type parameters: %v", iface.TypeParams)
+	}
+
+	if a, ok := box.AssocType("Item"); !ok || a.Type != String || a.Param != nil {
+		t.Errorf("Box provides %+v", a)
+	}
+	for name, want := range map[string]string{
+		"get":   "fn(any, int) -> string",
+		"put":   "fn(any, string) -> list<string>",
+		"other": "fn(any) -> Self.Nope",
+	} {
+		m, _ := box.Method(name)
+		if got := m.Type.String(); got != want {
+			t.Errorf("Box.%s = %s, want %s", name, got, want)
+		}
+	}
+}
