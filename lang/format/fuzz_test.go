@@ -22,6 +22,7 @@ func FuzzFormat(f *testing.F) {
 		"parallel each xs with { max_concurrent: 2 } { x -> x } as stream\nselect { v from ch {} timeout 5s {} }\n",
 		"import a::b::{x, y}\nimport { p } from \"q\"\nstruct S { a: int, b?: string }\nenum E { A, B(n: int) }\n",
 		"let s = \"${a} and ${b[\"k\"]}\"\nlet r = r#\"raw\"#\nlet t = \"\"\"\n  text\n  \"\"\"\n",
+		"interface C {\n  type Item = int // c\n  fn get(self) -> Self.Item\n}\nimpl B {\n  /// d\n  fn get(self) -> Item { return 1 }\n  type Item = int\n}\n",
 	} {
 		f.Add(seed)
 	}
