@@ -190,7 +190,7 @@ func Run(t Test, opts Options) Result {
 				return err
 			}
 			fn, ok := m.VM.Global(t.Name)
-			if !ok || fn == nil || fn == vm.Nil {
+			if !ok || !fn.IsValid() || fn.IsNil() {
 				return fmt.Errorf("test function %s has no value", t.Name)
 			}
 			_, err = s.VM.NewThread().CallPlain(fn, nil)
@@ -263,7 +263,7 @@ func recordAsserts(s *interp.Session) *assertRecorder {
 	}
 	s.Universe.AddBuiltin(vm.NewBuiltin("assert_eq", "assert_eq(actual, expected, msg?)", "throw unless actual == expected",
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-			v, err := th.CallPlain(orig, args)
+			v, err := th.CallPlain(vm.Of(orig), args)
 			if err != nil && len(args) >= 2 && !rec.failed {
 				rec.failed, rec.actual, rec.expected = true, args[0], args[1]
 			}

@@ -27,11 +27,11 @@ func Diff(expected, actual vm.Value) string {
 
 // short is a value's display form, strings quoted.
 func short(v vm.Value) string {
-	if s, ok := v.(vm.String); ok {
+	if s, ok := v.AsString(); ok {
 		q, _ := json.Marshal(s.Go())
 		return string(q)
 	}
-	if v == nil {
+	if !v.IsValid() {
 		return "nil"
 	}
 	return vm.ToDisplay(v)
@@ -41,7 +41,7 @@ func short(v vm.Value) string {
 // line (keys sorted, as Harn displays them), strings quoted, multi-line
 // strings one line per line.
 func pretty(v vm.Value, ind string) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List:
 		if x.Len() == 0 {
 			return "[]"
@@ -68,10 +68,10 @@ func pretty(v vm.Value, ind string) string {
 		b.WriteString(ind + "}")
 		return b.String()
 	}
-	if v == nil {
+	if !v.IsValid() {
 		return "nil"
 	}
-	if s, ok := v.(vm.String); ok {
+	if s, ok := v.AsString(); ok {
 		text := s.Go()
 		if strings.Contains(text, "\n") {
 			return `"""` + "\n" + ind + strings.ReplaceAll(text, "\n", "\n"+ind) + "\n" + ind + `"""`

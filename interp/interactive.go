@@ -46,7 +46,7 @@ func (s *Session) NewInteractive(dir string) *Interactive {
 	in := &Interactive{s: s, dir: dir, types: types.NewEnv()}
 	s.repl = in
 	s.Universe.AddBuiltin(vm.NewBuiltin(ShowBuiltin, ShowBuiltin+"(v)", "REPL: print a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if a.Len() > 0 && a.At(0) != vm.Nil {
+		if a.Len() > 0 && !a.At(0).IsNil() {
 			io.WriteString(th.VM().Stdout, vm.ToDisplay(a.At(0))+"\n")
 		}
 		return vm.Nil, nil

@@ -135,12 +135,12 @@ func (s *Session) Modules() []*Module {
 // import order (docs/spec/language.md §11.1).
 func (s *Session) Run(m *Module) (vm.Value, error) {
 	if err := s.link(m); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	th := s.VM.NewThread()
 	v, err := th.RunModule(m.VM)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	return stdlib.Finish(th, v) // pipeline_on_finish may replace the result
 }

@@ -100,7 +100,7 @@ func (s *Session) bindLate() error {
 func bind(into *Module, imp *Import) error {
 	t := imp.Module
 	if ns := imp.Decl.Namespace; ns != nil {
-		into.VM.SetGlobal(ns.Name, namespace(t))
+		into.VM.SetGlobal(ns.Name, vm.Of(namespace(t)))
 		return nil
 	}
 	for _, name := range imp.Names {
@@ -121,7 +121,7 @@ func bind(into *Module, imp *Import) error {
 }
 
 func isFunction(v vm.Value) bool {
-	_, ok := v.(*vm.Closure)
+	_, ok := v.AsClosure()
 	return ok
 }
 

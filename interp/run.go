@@ -95,7 +95,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		return RunResult{Err: err, Status: ExitFailure}
 	}
 	res = RunResult{Value: v, Status: ExitOK}
-	switch r := v.(type) {
+	switch r := v.Object().(type) {
 	case vm.Int:
 		n := int64(r)
 		if n < 0 {
@@ -106,7 +106,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		}
 		res.Status = int(n)
 	case *vm.EnumValue:
-		if ok, isRes := vm.IsResult(r); isRes && !ok {
+		if ok, isRes := vm.IsResult(vm.Of(r)); isRes && !ok {
 			text := vm.ToDisplay(r.Fields[0])
 			if text == "" {
 				text = "error"

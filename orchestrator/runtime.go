@@ -62,7 +62,7 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 			modules[h.File] = mod
 		}
 		v, ok := mod.VM.Global(h.Function)
-		fn, isFn := v.(*vm.Closure)
+		fn, isFn := v.AsClosure()
 		switch {
 		case !ok:
 			bad(fmt.Sprintf("function %s is not defined in %s", h.Function, h.File))
@@ -118,7 +118,7 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 	th := r.sess.VM.NewThread()
 	stop := context.AfterFunc(ctx, th.Cancel)
 	defer stop()
-	res, err := th.CallPlain(fn, args)
+	res, err := th.CallPlain(vm.Of(fn), args)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -126,7 +126,7 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 		return nil, errors.New(callError(err))
 	}
 	if ok, isResult := vm.IsResult(res); isResult {
-		inner := res.(*vm.EnumValue).Fields[0]
+		inner := res.Object().(*vm.EnumValue).Fields[0]
 		if !ok {
 			return nil, errors.New(vm.ToDisplay(inner))
 		}
@@ -143,7 +143,7 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 // the runtime error without its stack trace.
 func callError(err error) string {
 	if e, ok := err.(*vm.Error); ok {
-		if e.Kind == vm.KindThrown && e.Value != nil {
+		if e.Kind == vm.KindThrown && e.Value.IsValid() {
 			return vm.ToDisplay(e.Value)
 		}
 		return e.UncaughtText()

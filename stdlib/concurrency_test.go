@@ -64,7 +64,7 @@ func TestChannelFromGo(t *testing.T) {
 		if !ok {
 			break
 		}
-		sum += int64(x.(vm.Int))
+		sum += int64(x.Object().(vm.Int))
 		count++
 	}
 	th.Unlock()
@@ -230,13 +230,13 @@ func TestSpawnFromGo(t *testing.T) {
 	th := v.NewThread()
 	th.Lock()
 	defer th.Unlock()
-	task := concurrency.Spawn(th, u.Builtin("len"), vm.Str("four"))
+	task := concurrency.Spawn(th, vm.Of(u.Builtin("len")), vm.Str("four"))
 	got, err := task.Await(th)
 	if err != nil || vm.ToDisplay(got) != "4" {
 		t.Fatalf("got %v %v", got, err)
 	}
-	if !strings.HasPrefix(vm.ToDisplay(task), "<task:") {
-		t.Fatalf("display %s", vm.ToDisplay(task))
+	if !strings.HasPrefix(vm.ToDisplay(vm.Of(task)), "<task:") {
+		t.Fatalf("display %s", vm.ToDisplay(vm.Of(task)))
 	}
 }
 

@@ -91,7 +91,7 @@ func runCore(t *testing.T, cases []coreCase) {
 }
 
 func show(v vm.Value) string {
-	if v == nil {
+	if !v.IsValid() {
 		return "<Go nil>"
 	}
 	return vm.ToDisplay(v)
@@ -104,7 +104,7 @@ func caught(err error) string {
 
 func s(x string) vm.Value            { return vm.Str(x) }
 func i(x int64) vm.Value             { return vm.IntOf(x) }
-func f(x float64) vm.Value           { return vm.Float(x) }
+func f(x float64) vm.Value           { return vm.FloatOf(float64(x)) }
 func l(xs ...vm.Value) *vm.List      { return vm.NewList(xs) }
 func set(xs ...vm.Value) *vm.Set     { return vm.NewSet(xs) }
 func args(xs ...vm.Value) []vm.Value { return xs }
@@ -114,14 +114,18 @@ var nilv = vm.Nil
 func d(kv ...any) *vm.Dict {
 	b := vm.NewDictBuilder(len(kv) / 2)
 	for k := 0; k+1 < len(kv); k += 2 {
-		b.Set(kv[k].(string), kv[k+1].(vm.Value))
+		v, ok := kv[k+1].(vm.Value)
+		if !ok {
+			v = vm.Of(kv[k+1].(vm.Object))
+		}
+		b.Set(kv[k].(string), v)
 	}
 	return b.Build()
 }
 
 // cb makes a Go callback usable wherever Harn expects a callable.
 func cb(fn func(a vm.Args) vm.Value) vm.Value {
-	return vm.NewBuiltin("cb", "cb", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return fn(a), nil })
+	return vm.Of(vm.NewBuiltin("cb", "cb", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return fn(a), nil }))
 }
 
 var (
@@ -130,7 +134,7 @@ var (
 	ident  = cb(func(a vm.Args) vm.Value { return a.At(0) })
 	add    = cb(func(a vm.Args) vm.Value { x, _ := a.Int(0); y, _ := a.Int(1); return i(x + y) })
 	boom   = vm.NewBuiltin("boom", "boom", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return nil, vm.Throwf("boom")
+		return vm.Value{}, vm.Throwf("boom")
 	})
 )
 

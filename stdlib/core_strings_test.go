@@ -1,6 +1,7 @@
 package stdlib_test
 
 import (
+	"github.com/harnlang/harn/vm"
 	"testing"
 )
 
@@ -18,13 +19,13 @@ func TestStringFunctions(t *testing.T) {
 		{op: fn("starts_with", s("abc"), s("")), want: "true"},
 		{op: fn("ends_with", s("abc"), s("bc")), want: "true"},
 		{op: fn("contains", s("a1b"), i(1)), want: "true"},
-		{op: fn("contains", l(i(1), i(2)), f(2)), want: "true"},
-		{op: fn("contains", d("a", i(1)), s("a")), want: "false"},
+		{op: fn("contains", vm.Of(l(i(1), i(2))), f(2)), want: "true"},
+		{op: fn("contains", vm.Of(d("a", i(1))), s("a")), want: "false"},
 		{op: fn("replace", s("aXbX"), s("X"), s("-")), want: "a-b-"},
 		{op: fn("replace", s("ab"), s(""), s("-")), want: "-a-b-"},
 		{op: fn("replace", s("aaa"), s("aa"), s("b")), want: "ba"},
-		{op: fn("join", l(i(1), f(2), s("x"), nilv), s("-")), want: "1-2.0-x-nil"},
-		{op: fn("join", l(i(1), i(2))), want: "12"},
+		{op: fn("join", vm.Of(l(i(1), f(2), s("x"), nilv)), s("-")), want: "1-2.0-x-nil"},
+		{op: fn("join", vm.Of(l(i(1), i(2)))), want: "12"},
 		{op: fn("join", s("ab"), s("-")), want: ""},
 		{op: fn("substring", s("hello world"), i(2), i(5)), want: "llo w"},
 		{op: fn("substring", s("hello"), i(-3)), want: "hello"},
@@ -34,9 +35,9 @@ func TestStringFunctions(t *testing.T) {
 		{op: fn("substring", s("hello"), i(9)), want: ""},
 		{op: fn("format", s("{} + {} = {}"), i(1), f(2)), want: "1 + 2.0 = {}"},
 		{op: fn("format", s("{}"), i(1), i(2)), want: "1"},
-		{op: fn("format", s("Hi {name}, {missing}!"), d("name", s("Bo"))), want: "Hi Bo, {missing}!"},
-		{op: fn("format", s("{a}{b}"), d("a", s("{b}"), "b", i(1))), want: "{b}1"},
-		{op: fn("format", s("{x {a}}"), d("a", i(1))), want: "{x 1}"},
+		{op: fn("format", s("Hi {name}, {missing}!"), vm.Of(d("name", s("Bo")))), want: "Hi Bo, {missing}!"},
+		{op: fn("format", s("{a}{b}"), vm.Of(d("a", s("{b}"), "b", i(1)))), want: "{b}1"},
+		{op: fn("format", s("{x {a}}"), vm.Of(d("a", i(1)))), want: "{x 1}"},
 		{op: fn("str_pad", s("ab"), i(7), s("*"), s("both")), want: "**ab***"},
 		{op: fn("str_pad", s("ab"), i(4)), want: "ab  "},
 		{op: fn("str_pad", s("ab"), i(4), s(""), s("LEFT")), want: "  ab"},

@@ -38,7 +38,7 @@ func TestMath(t *testing.T) {
 		{op: fn("min", i(2), i(9)), want: "2", typ: "int"},
 		{op: fn("max", i(2), i(9), i(100)), want: "9"},
 		{op: fn("min", f(3), i(1)), want: "1.0"},
-		{op: fn("max", l(i(1), i(2))), want: "nil"},
+		{op: fn("max", vm.Of(l(i(1), i(2)))), want: "nil"},
 		{op: fn("min", f(math.NaN()), i(1)), want: "1.0"},
 		{op: fn("sign", i(-5)), want: "-1"},
 		{op: fn("sign", f(0)), want: "0"},
@@ -54,47 +54,47 @@ func TestMath(t *testing.T) {
 		{op: fn("log10", i(1000)), want: "3.0"},
 		{op: fn("atan2", i(0), i(1)), want: "0.0"},
 		{op: fn("cos", s("x")), want: "nil"},
-		{op: fn("mean", l(i(1), i(2))), want: "1.5"},
-		{op: fn("mean", l()), want: "0.0"},
+		{op: fn("mean", vm.Of(l(i(1), i(2)))), want: "1.5"},
+		{op: fn("mean", vm.Of(l())), want: "0.0"},
 		{op: fn("mean", s("x")), err: "Type error: mean: items must be a list"},
-		{op: fn("mean", l(i(1), s("x"))), err: "Type error: mean must be numeric"},
-		{op: fn("median", l(i(3), i(1), i(2), i(4))), want: "2.5"},
-		{op: fn("median", l(i(3), i(1), i(2))), want: "2.0"},
-		{op: fn("median", l()), err: "Runtime error: median: items must not be empty"},
-		{op: fn("percentile", l(i(15), i(20), i(35), i(40), i(50)), i(40)), want: "29.0"},
-		{op: fn("percentile", l(i(1), i(2), i(3), i(4)), i(100)), want: "4.0"},
-		{op: fn("percentile", l(i(1), i(2)), i(0)), want: "1.0"},
-		{op: fn("percentile", l(i(1)), i(101)), err: "Runtime error: percentile must be between 0 and 100"},
-		{op: fn("percentile", l(i(1)), s("50")), err: "Type error: percentile must be numeric"},
-		{op: fn("variance", l(i(1), i(2), i(3), i(4))), want: "1.25"},
-		{op: fn("variance", l(i(1), i(2), i(3), i(4)), vm.True), want: "1.6666666666666667"},
-		{op: fn("stddev", l(i(2), i(4), i(4), i(4), i(5), i(5), i(7), i(9))), want: "2.0"},
-		{op: fn("variance", l(i(1)), vm.True), err: "Runtime error: sample variance requires at least 2 values"},
-		{op: fn("variance", l()), err: "Runtime error: variance: items must not be empty"},
-		{op: fn("stddev", l()), err: "Runtime error: stddev: items must not be empty"},
+		{op: fn("mean", vm.Of(l(i(1), s("x")))), err: "Type error: mean must be numeric"},
+		{op: fn("median", vm.Of(l(i(3), i(1), i(2), i(4)))), want: "2.5"},
+		{op: fn("median", vm.Of(l(i(3), i(1), i(2)))), want: "2.0"},
+		{op: fn("median", vm.Of(l())), err: "Runtime error: median: items must not be empty"},
+		{op: fn("percentile", vm.Of(l(i(15), i(20), i(35), i(40), i(50))), i(40)), want: "29.0"},
+		{op: fn("percentile", vm.Of(l(i(1), i(2), i(3), i(4))), i(100)), want: "4.0"},
+		{op: fn("percentile", vm.Of(l(i(1), i(2))), i(0)), want: "1.0"},
+		{op: fn("percentile", vm.Of(l(i(1))), i(101)), err: "Runtime error: percentile must be between 0 and 100"},
+		{op: fn("percentile", vm.Of(l(i(1))), s("50")), err: "Type error: percentile must be numeric"},
+		{op: fn("variance", vm.Of(l(i(1), i(2), i(3), i(4)))), want: "1.25"},
+		{op: fn("variance", vm.Of(l(i(1), i(2), i(3), i(4))), vm.True), want: "1.6666666666666667"},
+		{op: fn("stddev", vm.Of(l(i(2), i(4), i(4), i(4), i(5), i(5), i(7), i(9)))), want: "2.0"},
+		{op: fn("variance", vm.Of(l(i(1))), vm.True), err: "Runtime error: sample variance requires at least 2 values"},
+		{op: fn("variance", vm.Of(l())), err: "Runtime error: variance: items must not be empty"},
+		{op: fn("stddev", vm.Of(l())), err: "Runtime error: stddev: items must not be empty"},
 		{op: fn("random_int", i(5), i(1)), want: "nil"},
 		{op: fn("random_int", i(5)), want: "nil"},
 		{op: fn("random_int", i(3), i(3)), want: "3"},
 		{op: fn("random_int", s("1"), i(3)), err: "Type error: random_int: min must be an integer"},
 		{op: fn("random_int", i(1), f(3)), err: "Type error: random_int: max must be an integer"},
-		{op: fn("random_choice", l()), want: "nil"},
-		{op: fn("random_choice", l(i(7))), want: "7"},
+		{op: fn("random_choice", vm.Of(l())), want: "nil"},
+		{op: fn("random_choice", vm.Of(l(i(7)))), want: "7"},
 		{op: fn("random_choice", s("abc")), want: "nil"},
 		{op: fn("random_shuffle", s("abc")), want: "nil"},
-		{op: fn("random_shuffle", l()), want: "[]"},
+		{op: fn("random_shuffle", vm.Of(l())), want: "[]"},
 		{op: fn("rng_seed", f(1)), err: "Type error: rng_seed(seed): seed must be an integer"},
 	})
 
 	e := newCore()
 	for k := 0; k < 200; k++ {
 		v, _ := e.run(t, fn("random"))
-		x := float64(v.(vm.Float))
+		x := float64(v.Object().(vm.Float))
 		n, _ := e.run(t, fn("random_int", i(-2), i(2)))
-		if x < 0 || x >= 1 || n.(vm.Int) < -2 || n.(vm.Int) > 2 {
+		if x < 0 || x >= 1 || n.Object().(vm.Int) < -2 || n.Object().(vm.Int) > 2 {
 			t.Fatalf("random out of range: %v %v", x, n)
 		}
 	}
-	shuffled, _ := e.run(t, fn("random_shuffle", l(i(1), i(2), i(3), i(4))))
+	shuffled, _ := e.run(t, fn("random_shuffle", vm.Of(l(i(1), i(2), i(3), i(4)))))
 	sorted, _ := e.th.CallMethod(shuffled, "sort")
 	if show(sorted) != "[1, 2, 3, 4]" {
 		t.Errorf("shuffle lost items: %s", show(shuffled))
@@ -108,8 +108,8 @@ func TestMath(t *testing.T) {
 		for k := 0; k < 5; k++ {
 			a, _ := e.run(t, fn("random", g))
 			b, _ := e.run(t, fn("random_int", g, i(0), i(1000)))
-			c, _ := e.run(t, fn("random_choice", g, l(s("a"), s("b"), s("c"))))
-			d, _ := e.run(t, fn("random_shuffle", g, l(i(1), i(2), i(3))))
+			c, _ := e.run(t, fn("random_choice", g, vm.Of(l(s("a"), s("b"), s("c")))))
+			d, _ := e.run(t, fn("random_shuffle", g, vm.Of(l(i(1), i(2), i(3)))))
 			parts = append(parts, show(a), show(b), show(c), show(d))
 		}
 		return strings.Join(parts, " ")
@@ -125,7 +125,7 @@ func TestEnvAndIdentifiers(t *testing.T) {
 		{op: fn("env", s("HARN_TEST_SET")), want: ""},
 		{op: fn("env", s("HARN_TEST_UNSET_X")), want: "nil"},
 		{op: fn("env_or", s("HARN_TEST_SET"), i(1)), want: ""},
-		{op: fn("env_or", s("HARN_TEST_UNSET_X"), l(i(1))), want: "[1]"},
+		{op: fn("env_or", s("HARN_TEST_UNSET_X"), vm.Of(l(i(1)))), want: "[1]"},
 		{op: fn("uuid_nil"), want: "00000000-0000-0000-0000-000000000000"},
 		{op: fn("uuid_v5", s("dns"), s("example.com")), want: "cfbff0d1-9375-5685-968c-48ce8b15ae17"},
 		{op: fn("uuid_v5", s("NAMESPACE_DNS"), s("example.com")), want: "cfbff0d1-9375-5685-968c-48ce8b15ae17"},
@@ -222,10 +222,10 @@ func TestStdin(t *testing.T) {
 		{func() (vm.Value, error) { return e.run(t, fn("read_line")) }, "one"},
 		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_line") }, "two"},
 		{func() (vm.Value, error) { return e.run(t, fn("prompt_user", s("? "))) }, "  three"},
-		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_line", d()) }, "{ok: true, status: ok, value: rest}"},
+		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_line", vm.Of(d())) }, "{ok: true, status: ok, value: rest}"},
 		{func() (vm.Value, error) { return e.run(t, fn("read_stdin")) }, "of it"},
 		{func() (vm.Value, error) { return e.run(t, fn("read_line")) }, "nil"},
-		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_line", d()) }, "{ok: false, status: eof}"},
+		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_line", vm.Of(d())) }, "{ok: false, status: eof}"},
 		{func() (vm.Value, error) { return e.run(t, fn("mock_stdin", s("mocked\nx"))) }, "nil"},
 		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "prompt", s("> ")) }, "mocked"},
 		{func() (vm.Value, error) { return e.th.CallMethod(stdio, "read_stdin") }, "x"},

@@ -14,17 +14,17 @@ func TestOutput(t *testing.T) {
 		out, serr string
 	}{
 		{[]op{fn("print", s("a")), fn("print", s("b"), s("c")), fn("println")}, "ab\n", ""},
-		{[]op{fn("println", l(s("a"), nilv, f(2)))}, "[a, nil, 2.0]\n", ""},
+		{[]op{fn("println", vm.Of(l(s("a"), nilv, f(2))))}, "[a, nil, 2.0]\n", ""},
 		{[]op{fn("print")}, "", ""},
-		{[]op{fn("log", s("")), fn("log", d("b", i(1), "a", i(2)))}, "[harn] \n[harn] {a: 2, b: 1}\n", ""},
+		{[]op{fn("log", s("")), fn("log", vm.Of(d("b", i(1), "a", i(2))))}, "[harn] \n[harn] {a: 2, b: 1}\n", ""},
 		{[]op{fn("eprint", s("x")), fn("eprintln", s("y"), s("z"))}, "", "xy\n"},
 		{[]op{
 			fn("progress", s("build"), s("compiling"), i(3), i(10)),
 			fn("progress", s("build"), s("half"), i(50)),
 			fn("progress", s("build"), s("plain")),
-			fn("progress", s("dl"), s("file"), d("mode", s("bar"), "current", i(5), "total", i(10))),
-			fn("progress", s("dl"), s("f"), d("mode", s("bar"), "current", i(9), "total", i(0), "width", i(1))),
-			fn("progress", s("wait"), s("spin"), d("mode", s("spinner"), "step", i(7))),
+			fn("progress", s("dl"), s("file"), vm.Of(d("mode", s("bar"), "current", i(5), "total", i(10)))),
+			fn("progress", s("dl"), s("f"), vm.Of(d("mode", s("bar"), "current", i(9), "total", i(0), "width", i(1)))),
+			fn("progress", s("wait"), s("spin"), vm.Of(d("mode", s("spinner"), "step", i(7)))),
 		}, "[build] compiling (3/10)\n[build] half (50%)\n[build] plain\n[dl] [#####-----] file (5/10)\n[dl] [---] f (9/0)\n[wait] \\ spin\n", ""},
 	} {
 		e := newCore()
@@ -59,9 +59,9 @@ func TestConversions(t *testing.T) {
 	runCore(t, []coreCase{
 		{op: fn("type_of", f(1)), want: "float"},
 		{op: fn("type_of"), want: "nil"},
-		{op: fn("type_of", stdlib.NewBytes(nil)), want: "bytes"},
+		{op: fn("type_of", vm.Of(stdlib.NewBytes(nil))), want: "bytes"},
 		{op: fn("to_string", nilv), want: "nil"},
-		{op: fn("to_string", l(s("a"), f(1))), want: "[a, 1.0]"},
+		{op: fn("to_string", vm.Of(l(s("a"), f(1)))), want: "[a, 1.0]"},
 		{op: fn("to_int", s("42")), want: "42", typ: "int"},
 		{op: fn("to_int", s("-7")), want: "-7"},
 		{op: fn("to_int", s("+7")), want: "7"},
@@ -88,35 +88,35 @@ func TestConversions(t *testing.T) {
 		{op: fn("to_float", i(2)), want: "2.0"},
 		{op: fn("to_float", vm.True), want: "nil"},
 		{op: fn("len", s("héllo")), want: "5"},
-		{op: fn("len", stdlib.NewBytes([]byte{1, 2, 3})), want: "3"},
-		{op: fn("len", l(i(1), i(2))), want: "2"},
-		{op: fn("len", d("a", i(1))), want: "1"},
-		{op: fn("len", set(i(1), i(2), i(2))), want: "2"},
-		{op: fn("len", &vm.Range{Start: 1, End: 5, Inclusive: true}), want: "5"},
+		{op: fn("len", vm.Of(stdlib.NewBytes([]byte{1, 2, 3}))), want: "3"},
+		{op: fn("len", vm.Of(l(i(1), i(2)))), want: "2"},
+		{op: fn("len", vm.Of(d("a", i(1)))), want: "1"},
+		{op: fn("len", vm.Of(set(i(1), i(2), i(2)))), want: "2"},
+		{op: fn("len", vm.Of(&vm.Range{Start: 1, End: 5, Inclusive: true})), want: "5"},
 		{op: fn("len", i(12)), want: "0"},
 		{op: fn("len", nilv), want: "0"},
-		{op: fn("to_list", set(i(3), i(1))), want: "[3, 1]"},
-		{op: fn("to_list", l(i(1))), want: "[1]"},
-		{op: fn("to_list", &vm.Range{Start: 1, End: 3, Inclusive: true}), want: "[1 to 3]"},
+		{op: fn("to_list", vm.Of(set(i(3), i(1)))), want: "[3, 1]"},
+		{op: fn("to_list", vm.Of(l(i(1)))), want: "[1]"},
+		{op: fn("to_list", vm.Of(&vm.Range{Start: 1, End: 3, Inclusive: true})), want: "[1 to 3]"},
 		{op: fn("to_list", nilv), want: "[nil]"},
-		{op: fn("is_same", l(i(1)), l(i(1))), want: "false"},
+		{op: fn("is_same", vm.Of(l(i(1))), vm.Of(l(i(1)))), want: "false"},
 		{op: fn("is_same", i(1), f(1)), want: "true"},
-		{op: fn("addr_of", vm.NewBuiltin("len", "", "", nil)), want: "builtin@len"},
+		{op: fn("addr_of", vm.Of(vm.NewBuiltin("len", "", "", nil))), want: "builtin@len"},
 		{op: fn("addr_of", i(3)), want: "int@3"},
 		{op: fn("hash_value", i(1)), want: "3092770186382245500"},
 		{op: fn("hash_value", s("a")), want: "7692299998510702488"},
 		{op: fn("hash_value", nilv), want: "-5808513992200409391"},
-		{op: fn("hash_value", l(i(1), i(2))), want: "4749552980125323689"},
+		{op: fn("hash_value", vm.Of(l(i(1), i(2)))), want: "4749552980125323689"},
 	})
 	xs := l(i(1))
-	runCore(t, []coreCase{{op: fn("is_same", xs, xs), want: "true"}})
+	runCore(t, []coreCase{{op: fn("is_same", vm.Of(xs), vm.Of(xs)), want: "true"}})
 }
 
 func TestAssertionsAndResults(t *testing.T) {
 	runCore(t, []coreCase{
 		{op: fn("assert", i(1)), want: "nil"},
 		{op: fn("assert", i(0)), err: "Assertion failed"},
-		{op: fn("assert", vm.False, l(i(1))), err: "[1]"},
+		{op: fn("assert", vm.False, vm.Of(l(i(1)))), err: "[1]"},
 		{op: fn("assert_eq", i(1), f(1)), want: "nil"},
 		{op: fn("assert_eq", i(2), i(3)), err: "Assertion failed: expected 3, got 2"},
 		{op: fn("assert_eq", i(2), i(3), s("custom")), err: "custom"},
@@ -125,29 +125,29 @@ func TestAssertionsAndResults(t *testing.T) {
 		{op: fn("assert_ne", s("a"), s("a")), err: "Assertion failed: values should not be equal: a"},
 		{op: fn("assert_ne"), err: "assert_ne requires at least 2 arguments"},
 		{op: fn("unreachable"), err: "Runtime error: unreachable code was reached"},
-		{op: fn("unreachable", l(i(1))), err: "Runtime error: unreachable code was reached: [1]"},
+		{op: fn("unreachable", vm.Of(l(i(1)))), err: "Runtime error: unreachable code was reached: [1]"},
 		{op: fn("throw_error", s("boom"), s("timeout")), err: "{category: timeout, message: boom}"},
 		{op: fn("throw_error", i(5), s("weird")), err: "{category: generic, message: 5}"},
-		{op: fn("error_category", d("category", s("auth"))), want: "auth"},
-		{op: fn("error_category", d("x", i(1))), want: "generic"},
+		{op: fn("error_category", vm.Of(d("category", s("auth")))), want: "auth"},
+		{op: fn("error_category", vm.Of(d("x", i(1)))), want: "generic"},
 		{op: fn("error_category", i(429)), want: "generic"},
-		{op: fn("is_timeout", d("category", s("timeout"))), want: "true"},
+		{op: fn("is_timeout", vm.Of(d("category", s("timeout")))), want: "true"},
 		{op: fn("is_timeout", s("HTTP 504 gateway")), want: "true"},
 		{op: fn("is_rate_limited", s("insufficient_quota")), want: "true"},
 		{op: fn("is_rate_limited", i(429)), want: "false"},
 		{op: fn("Ok", i(1)), want: "Result.Ok(1)"},
 		{op: fn("Err"), want: "Result.Err(nil)"},
-		{op: fn("is_ok", vm.Ok(i(1))), want: "true"},
+		{op: fn("is_ok", vm.Of(vm.Ok(i(1)))), want: "true"},
 		{op: fn("is_ok", i(1)), want: "false"},
-		{op: fn("is_err", vm.Err(i(1))), want: "true"},
-		{op: fn("unwrap", vm.Ok(i(1))), want: "1"},
+		{op: fn("is_err", vm.Of(vm.Err(i(1)))), want: "true"},
+		{op: fn("unwrap", vm.Of(vm.Ok(i(1)))), want: "1"},
 		{op: fn("unwrap", i(42)), want: "42"},
-		{op: fn("unwrap", vm.Err(s("boom"))), err: "Runtime error: unwrap called on Err: boom"},
-		{op: fn("unwrap_or", vm.Err(s("boom")), i(5)), want: "5"},
+		{op: fn("unwrap", vm.Of(vm.Err(s("boom")))), err: "Runtime error: unwrap called on Err: boom"},
+		{op: fn("unwrap_or", vm.Of(vm.Err(s("boom"))), i(5)), want: "5"},
 		{op: fn("unwrap_or", nilv, i(5)), want: "nil"},
-		{op: fn("unwrap_or", vm.Ok(i(2)), i(5)), want: "2"},
-		{op: fn("unwrap_err", vm.Err(s("e"))), want: "e"},
-		{op: fn("unwrap_err", vm.Ok(s("e"))), err: "Runtime error: unwrap_err called on non-Err"},
+		{op: fn("unwrap_or", vm.Of(vm.Ok(i(2))), i(5)), want: "2"},
+		{op: fn("unwrap_err", vm.Of(vm.Err(s("e")))), want: "e"},
+		{op: fn("unwrap_err", vm.Of(vm.Ok(s("e")))), err: "Runtime error: unwrap_err called on non-Err"},
 	})
 }
 
@@ -188,13 +188,13 @@ func TestValueKinds(t *testing.T) {
 		long[k] = byte(k)
 	}
 	b := stdlib.NewBytes(long)
-	if got := vm.ToDisplay(b); got != `b"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f...+8"` {
+	if got := vm.ToDisplay(vm.Of(b)); got != `b"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f...+8"` {
 		t.Errorf("bytes display %s", got)
 	}
-	if vm.ToDisplay(stdlib.NewBytes([]byte{0xab})) != `b"ab"` || stdlib.NewBytes(nil).Truth() {
+	if vm.ToDisplay(vm.Of(stdlib.NewBytes([]byte{0xab}))) != `b"ab"` || stdlib.NewBytes(nil).Truth() {
 		t.Error("short bytes")
 	}
-	if !vm.Equal(stdlib.NewBytes([]byte("x")), stdlib.NewBytes([]byte("x"))) || vm.StructuralKey(stdlib.NewBytes([]byte{1})) != "b01;" {
+	if !vm.Equal(vm.Of(stdlib.NewBytes([]byte("x"))), vm.Of(stdlib.NewBytes([]byte("x")))) || vm.StructuralKey(vm.Of(stdlib.NewBytes([]byte{1}))) != "b01;" {
 		t.Error("bytes equality / key")
 	}
 	e := newCore()

@@ -8,7 +8,7 @@ import (
 )
 
 func TestEncodings(t *testing.T) {
-	b := func(x string) vm.Value { return stdlib.NewBytes([]byte(x)) }
+	b := func(x string) vm.Value { return vm.Of(stdlib.NewBytes([]byte(x))) }
 	runT2(t, []t2case{
 		{"base64_encode", []vm.Value{sv("hello?")}, "aGVsbG8/"},
 		{"base64_encode", []vm.Value{b("\xff")}, "/w=="},

@@ -52,12 +52,12 @@ func TestMultipart(t *testing.T) {
 	e := newT2(t)
 	fields := lv(dv("name", sv("a"), "value", sv("1")))
 	fb, _ := e.call(t, "multipart_field_bytes", sv("f"), sv("data"), sv("x.txt"), sv("text/plain"))
-	fields = lv(fields.(*vm.List).At(0), fb)
+	fields = lv(fields.Object().(*vm.List).At(0), fb)
 	form, err := e.call(t, "multipart_form_data", fields, sv("BOUNDARY"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd := form.(*vm.Dict)
+	fd := form.Object().(*vm.Dict)
 	ct, _ := fd.Get("content_type")
 	body, _ := fd.Get("body")
 	if vm.ToDisplay(ct) != "multipart/form-data; boundary=BOUNDARY" {

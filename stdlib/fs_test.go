@@ -29,7 +29,7 @@ func TestFiles(t *testing.T) {
 		{"read_lines", []vm.Value{sv("nope")}, "ERR: read_lines: " + p("nope") + ": No such file or directory (os error 2)"},
 		{"write_file", []vm.Value{sv("no/dir/x.txt"), sv("x")}, "ERR: Failed to write file " + p("no/dir/x.txt") + ": No such file or directory (os error 2)"},
 		{"write_file_bytes", []vm.Value{sv("b.bin"), sv("x")}, "ERR: write_file_bytes expects bytes content, got string"},
-		{"write_file_bytes", []vm.Value{sv("b.bin"), stdlib.NewBytes([]byte{0xff, 0})}, "nil"},
+		{"write_file_bytes", []vm.Value{sv("b.bin"), vm.Of(stdlib.NewBytes([]byte{0xff, 0}))}, "nil"},
 		{"read_file_bytes", []vm.Value{sv("b.bin")}, `b"ff00"`},
 		{"read_file", []vm.Value{sv("b.bin")}, "ERR: Failed to read file " + p("b.bin") + ": stream did not contain valid UTF-8"},
 		{"copy_file", []vm.Value{sv("a.txt"), sv("c.txt")}, "nil"},

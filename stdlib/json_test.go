@@ -55,9 +55,9 @@ func TestJSONStringify(t *testing.T) {
 	}{
 		{lv(fv(1.0), fv(math.Copysign(0, -1)), fv(0.5), fv(1e15), fv(pointOne+0.2)), `[1,-0,0.5,1000000000000000,0.30000000000000004]`},
 		{lv(fv(math.NaN()), fv(math.Inf(1)), fv(math.Inf(-1))), `[NaN,inf,-inf]`},
-		{lv(vm.Ok(iv(1)), vm.Duration(5000), &vm.Range{Start: 1, End: 3, Inclusive: true}, vm.NewSet([]vm.Value{iv(1), iv(2)})), `[null,null,"1 to 3",[1,2]]`},
-		{vm.NewStruct("P", []vm.Field{{Name: "y", Value: iv(2)}, {Name: "x", Value: iv(1)}}), `{"x":1,"y":2}`},
-		{stdlib.NewBytes([]byte("hi")), `{"$bytes_b64":"aGk="}`},
+		{lv(vm.Of(vm.Ok(iv(1))), vm.DurationOf(int64(5000)), vm.Of(&vm.Range{Start: 1, End: 3, Inclusive: true}), vm.Of(vm.NewSet([]vm.Value{iv(1), iv(2)}))), `[null,null,"1 to 3",[1,2]]`},
+		{vm.Of(vm.NewStruct("P", []vm.Field{{Name: "y", Value: iv(2)}, {Name: "x", Value: iv(1)}})), `{"x":1,"y":2}`},
+		{vm.Of(stdlib.NewBytes([]byte("hi"))), `{"$bytes_b64":"aGk="}`},
 		{sv("tab\there \"q\" back\\ é/<>&\u007f\u0001\r"), `"tab\there \"q\" back\\ é/<>&\u007f\u0001\r"`},
 		{vm.Nil, `null`},
 	}

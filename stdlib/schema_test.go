@@ -26,7 +26,7 @@ func TestSchemaValidation(t *testing.T) {
 		{"json_validate", []vm.Value{lv(dv("a", sv("x"))), dv("items", dv("properties", dv("a", dv("type", sv("int")))))}, "ERR: at [0].a: expected type 'int', got 'string'"},
 		{"json_validate", []vm.Value{dv("n", iv(1)), mustParse(t, `{"$defs":{"N":{"type":"string"}},"properties":{"n":{"$ref":"#/$defs/N"}}}`)}, "ERR: at n: expected type 'string', got 'int'"},
 		{"json_validate", []vm.Value{iv(1), dv("all_of", lv(dv("type", sv("int")), dv("min", iv(5))))}, "ERR: at root: expected value >= 5, got 1"},
-		{"json_validate", []vm.Value{vm.NewStruct("P", []vm.Field{{Name: "x", Value: iv(1)}}), dv("type", sv("dict"), "required", lv(sv("y")))}, "ERR: at root: missing required key 'y'"},
+		{"json_validate", []vm.Value{vm.Of(vm.NewStruct("P", []vm.Field{{Name: "x", Value: iv(1)}})), dv("type", sv("dict"), "required", lv(sv("y")))}, "ERR: at root: missing required key 'y'"},
 		{"json_validate", []vm.Value{iv(1)}, "ERR: json_validate requires 2 arguments"},
 		{"schema_check", []vm.Value{okUser, user}, "Result.Ok({age: 36, name: Ada, tags: [x]})"},
 		{"schema_check", []vm.Value{dv("age", iv(1)), user}, "Result.Err({errors: [at root: missing required key 'name'], message: at root: missing required key 'name', value: {age: 1}})"},

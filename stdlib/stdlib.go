@@ -52,14 +52,14 @@ type Config struct {
 // NewUniverse builds the predeclared environment for one run.
 func NewUniverse(cfg Config) *vm.Universe {
 	u := baseUniverse().Clone()
-	u.AddGlobal("pi", vm.Float(math.Pi))
-	u.AddGlobal("e", vm.Float(math.E))
+	u.AddGlobal("pi", vm.FloatOf(float64(math.Pi)))
+	u.AddGlobal("e", vm.FloatOf(float64(math.E)))
 	if cfg.Argv != nil {
 		items := make([]vm.Value, len(cfg.Argv))
 		for i, a := range cfg.Argv {
 			items[i] = vm.Str(a)
 		}
-		u.AddGlobal("argv", vm.NewList(items))
+		u.AddGlobal("argv", vm.Of(vm.NewList(items)))
 	}
 	_, _, hooks := lib.Table()
 	for _, g := range hooks {

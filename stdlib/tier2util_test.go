@@ -63,16 +63,20 @@ func runT2(t *testing.T, cases []t2case) {
 
 func sv(x string) vm.Value       { return vm.Str(x) }
 func iv(x int64) vm.Value        { return vm.IntOf(x) }
-func fv(x float64) vm.Value      { return vm.Float(x) }
-func lv(xs ...vm.Value) vm.Value { return vm.NewList(xs) }
+func fv(x float64) vm.Value      { return vm.FloatOf(float64(x)) }
+func lv(xs ...vm.Value) vm.Value { return vm.Of(vm.NewList(xs)) }
 
 // dv builds a dict from alternating keys and values.
 func dv(kv ...any) vm.Value {
 	b := vm.NewDictBuilder(len(kv) / 2)
 	for j := 0; j+1 < len(kv); j += 2 {
-		b.Set(kv[j].(string), kv[j+1].(vm.Value))
+		v, ok := kv[j+1].(vm.Value)
+		if !ok {
+			v = vm.Of(kv[j+1].(vm.Object))
+		}
+		b.Set(kv[j].(string), v)
 	}
-	return b.Build()
+	return vm.Of(b.Build())
 }
 
 // mustParse parses JSON text into a value for test inputs.

@@ -42,9 +42,9 @@ func TestDates(t *testing.T) {
 		{"date_to_zone", []vm.Value{iv(1705314600), sv("Europe/Paris")}, "2024-01-15T11:30:00+01:00"},
 		{"date_to_zone", []vm.Value{fv(1705314600.25), sv("UTC")}, "2024-01-15T10:30:00.250+00:00"},
 		{"date_in_zone", []vm.Value{iv(1705314600), sv("Europe/Paris")}, "{day: 15, hour: 11, iso8601: 2024-01-15T11:30:00+01:00, minute: 30, month: 1, offset_seconds: 3600, second: 0, timestamp: 1705314600, weekday: 1, year: 2024, zone: Europe/Paris}"},
-		{"date_add", []vm.Value{iv(0), vm.Duration(90000)}, "90"},
-		{"date_add", []vm.Value{iv(1705314600), vm.Duration(86400000)}, "1705401000"},
-		{"date_add", []vm.Value{iv(0), vm.Duration(1500)}, "1.5"},
+		{"date_add", []vm.Value{iv(0), vm.DurationOf(int64(90000))}, "90"},
+		{"date_add", []vm.Value{iv(1705314600), vm.DurationOf(int64(86400000))}, "1705401000"},
+		{"date_add", []vm.Value{iv(0), vm.DurationOf(int64(1500))}, "1.5"},
 		{"date_add", []vm.Value{iv(0), sv("x")}, "ERR: date_add: expected duration, got string"},
 		{"date_diff", []vm.Value{iv(100), iv(40)}, "1m"},
 		{"weekday_name", []vm.Value{iv(0)}, "Thursday"},
@@ -63,13 +63,13 @@ func TestDurations(t *testing.T) {
 		{"duration_days", []vm.Value{iv(1)}, "1d"},   // docs/spec/newer.md §2.13,
 		{"duration_seconds", []vm.Value{fv(1.5)}, "1500ms"},
 		{"duration_ms", []vm.Value{sv("x")}, "ERR: duration_ms: expected number, got string"},
-		{"duration_to_human", []vm.Value{vm.Duration(90061001)}, "1d 1h 1m"},
-		{"duration_to_human", []vm.Value{vm.Duration(0)}, "0s"},
-		{"duration_to_human", []vm.Value{vm.Duration(-1500)}, "-1s 500ms"},
-		{"duration_to_human", []vm.Value{vm.Duration(3723004)}, "1h 2m 3s"},
+		{"duration_to_human", []vm.Value{vm.DurationOf(int64(90061001))}, "1d 1h 1m"},
+		{"duration_to_human", []vm.Value{vm.DurationOf(int64(0))}, "0s"},
+		{"duration_to_human", []vm.Value{vm.DurationOf(int64(-1500))}, "-1s 500ms"},
+		{"duration_to_human", []vm.Value{vm.DurationOf(int64(3723004))}, "1h 2m 3s"},
 		{"duration_to_human", []vm.Value{sv("x")}, "ERR: duration_to_human: expected duration, got string"},
-		{"duration_to_seconds", []vm.Value{vm.Duration(90500)}, "90"},
-		{"duration_to_seconds", []vm.Value{vm.Duration(-1500)}, "-1"},
+		{"duration_to_seconds", []vm.Value{vm.DurationOf(int64(90500))}, "90"},
+		{"duration_to_seconds", []vm.Value{vm.DurationOf(int64(-1500))}, "-1"},
 	})
 }
 
@@ -91,7 +91,7 @@ func TestClockMock(t *testing.T) {
 		{"sleep_ms", []vm.Value{iv(1500)}, "nil"},
 		{"now_ms", nil, "1705314601500"},
 		{"elapsed", nil, "1500"},
-		{"sleep", []vm.Value{vm.Duration(500)}, "nil"},
+		{"sleep", []vm.Value{vm.DurationOf(int64(500))}, "nil"},
 		{"advance_time", []vm.Value{iv(1000)}, "1705314603000"},
 		{"date_now", nil, "{day: 15, hour: 10, iso8601: 2024-01-15T10:30:03.000Z, minute: 30, month: 1, second: 3, timestamp: 1705314603.0, weekday: 1, year: 2024}"},
 		{"mock_time", []vm.Value{iv(1700000000123)}, "nil"},
@@ -103,7 +103,7 @@ func TestClockMock(t *testing.T) {
 			t.Errorf("%s: got %s want %s", c.name, got, c.want)
 		}
 	}
-	if v, _ := e.call(t, "now_ms"); int64(v.(vm.Int)) < 1705314603000+1e6 {
+	if v, _ := e.call(t, "now_ms"); int64(v.Object().(vm.Int)) < 1705314603000+1e6 {
 		t.Errorf("unmock did not restore the real clock: %v", v)
 	}
 }

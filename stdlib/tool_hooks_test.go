@@ -23,7 +23,7 @@ func TestToolHookFor(t *testing.T) {
 			}
 			b.Set(cfg[i].(string), v)
 		}
-		if _, err := e.run(t, op{fn: "register_tool_hook", args: []vm.Value{b.Build()}}); err != nil {
+		if _, err := e.run(t, op{fn: "register_tool_hook", args: []vm.Value{vm.Of(b.Build())}}); err != nil {
 			t.Fatal(err)
 		}
 	}

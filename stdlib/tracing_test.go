@@ -15,7 +15,7 @@ func TestLogLinesCarryTraceIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := span.(*vm.Dict)
+	d := span.Object().(*vm.Dict)
 	traceID, _ := d.Get("trace_id")
 	spanID, _ := d.Get("span_id")
 	e.show(t, "log_info", sv("inside"))

@@ -16,12 +16,12 @@ import (
 func NewRegistryValue(info, components, cli vm.Value) (*vm.Dict, error) {
 	b := vm.NewDictBuilder(5)
 	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.NewList(nil))
+	b.Set("tools", vm.Of(vm.NewList(nil)))
 	for _, o := range []struct {
 		key string
 		v   vm.Value
 	}{{"info", info}, {"components", components}, {"cli", cli}} {
-		if o.v != nil && o.v != vm.Nil {
+		if o.v.IsValid() && !o.v.IsNil() {
 			b.Set(o.key, o.v)
 		}
 	}
@@ -64,11 +64,11 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 	if len(args) < 4 {
 		return nil, fmt.Errorf("tool_define: requires registry, name, description, and config dict")
 	}
-	reg, ok := args[0].(*vm.Dict)
-	if !ok || !isRegistry(reg) {
+	reg, ok := args[0].AsDict()
+	if !ok || !isRegistry(vm.Of(reg)) {
 		return nil, fmt.Errorf("tool_define: first argument must be a tool registry")
 	}
-	config, ok := args[3].(*vm.Dict)
+	config, ok := args[3].AsDict()
 	if !ok {
 		return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
 	}
@@ -77,15 +77,15 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 		return nil, fmt.Errorf("tool_define: tool registry entry field \"name\" must be a non-empty string")
 	}
 	def := config.Set("name", args[1])
-	if args[2] != vm.Nil {
+	if !args[2].IsNil() {
 		def = def.Set("description", args[2])
 	}
 	var kept []vm.Value
 	if tv, ok := field(reg, "tools"); ok {
-		if l, ok := tv.(*vm.List); ok {
+		if l, ok := tv.AsList(); ok {
 			for _, it := range l.Items() {
-				if d, ok := it.(*vm.Dict); ok {
-					if n, _ := d.Get("name"); n != nil && vm.Equal(n, args[1]) {
+				if d, ok := it.AsDict(); ok {
+					if n, _ := d.Get("name"); n.IsValid() && vm.Equal(n, args[1]) {
 						continue
 					}
 				}
@@ -97,18 +97,18 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reg.Set("tools", vm.NewList(append(kept, stored))), nil
+	return reg.Set("tools", vm.Of(vm.NewList(append(kept, vm.Of(stored))))), nil
 }
 
 // RegistryFrom implements tool_registry_from(definitions, options?).
 func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
-	l, ok := defs.(*vm.List)
+	l, ok := defs.AsList()
 	if !ok {
 		return nil, fmt.Errorf("tool_registry_from: definitions must be a list of tool definitions")
 	}
 	var info, comps, cli vm.Value
-	if options != nil && options != vm.Nil {
-		od, ok := options.(*vm.Dict)
+	if options.IsValid() && !options.IsNil() {
+		od, ok := options.AsDict()
 		if !ok {
 			return nil, fmt.Errorf("tool_registry_from: options must be a dict {info?, components?, cli?}")
 		}
@@ -133,7 +133,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 	seen := map[string]bool{}
 	stored := make([]vm.Value, 0, l.Len())
 	for i, it := range l.Items() {
-		def, ok := it.(*vm.Dict)
+		def, ok := it.AsDict()
 		if !ok {
 			return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
 		}
@@ -147,10 +147,10 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 			return nil, fmt.Errorf("invalid tool catalog: tool registry contains duplicate tool name %q", n)
 		}
 		seen[n] = true
-		stored = append(stored, s)
+		stored = append(stored, vm.Of(s))
 	}
-	out := reg.Set("tools", vm.NewList(stored))
-	if _, err := Normalize(out, cache); err != nil {
+	out := reg.Set("tools", vm.Of(vm.NewList(stored)))
+	if _, err := Normalize(vm.Of(out), cache); err != nil {
 		return nil, fmt.Errorf("%s", Message(err, ""))
 	}
 	return out, nil
@@ -171,37 +171,37 @@ func ParseAudience(v vm.Value, builtin string) (Audience, error) {
 func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 	var regValue *vm.Dict
 	bare := false
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
-		if !isRegistry(x) {
-			return nil, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
+		if !isRegistry(vm.Of(x)) {
+			return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 		}
 		regValue = x
 	case *vm.List:
 		bare = true
 		b := vm.NewDictBuilder(2)
 		b.Set("_type", vm.Str(RegistryType))
-		b.Set("tools", x)
+		b.Set("tools", vm.Of(x))
 		regValue = b.Build()
 	default:
-		return nil, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
+		return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 	}
 	a, err := ParseAudience(audience, "tool_project")
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
-	reg, err := Normalize(regValue, cache)
+	reg, err := Normalize(vm.Of(regValue), cache)
 	if err != nil {
-		return nil, fmt.Errorf("%s", Message(err, ""))
+		return vm.Value{}, fmt.Errorf("%s", Message(err, ""))
 	}
 	var kept []vm.Value
 	for _, t := range reg.Tools {
 		if t.Entry.Governance.Allows(a) {
-			kept = append(kept, t.Definition)
+			kept = append(kept, vm.Of(t.Definition))
 		}
 	}
 	if bare {
-		return vm.NewList(kept), nil
+		return vm.Of(vm.NewList(kept)), nil
 	}
-	return regValue.Set("tools", vm.NewList(kept)), nil
+	return vm.Of(regValue.Set("tools", vm.Of(vm.NewList(kept)))), nil
 }

@@ -20,21 +20,21 @@ func FuzzNormalize(f *testing.F) {
 		if err != nil {
 			return
 		}
-		l, ok := FromJSON(x).(*vm.List)
+		l, ok := FromJSON(x).AsList()
 		if !ok {
 			return
 		}
 		items := make([]vm.Value, l.Len())
 		for i, d := range l.Items() {
-			if dict, ok := d.(*vm.Dict); ok {
-				d = withHandler(dict)
+			if dict, ok := d.AsDict(); ok {
+				d = withHandler(vm.Of(dict))
 			}
 			items[i] = d
 		}
 		b := vm.NewDictBuilder(2)
 		b.Set("_type", vm.Str(RegistryType))
-		b.Set("tools", vm.NewList(items))
-		reg, err := Normalize(b.Build(), nil)
+		b.Set("tools", vm.Of(vm.NewList(items)))
+		reg, err := Normalize(vm.Of(b.Build()), nil)
 		if err != nil {
 			return
 		}

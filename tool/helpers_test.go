@@ -25,31 +25,31 @@ var echoHandler = vm.NewBuiltin("echo", "echo(args)", "", func(th *vm.Thread, a 
 // withHandler adds a handler to a definition dict unless it declares an
 // executor.
 func withHandler(v vm.Value) vm.Value {
-	d := v.(*vm.Dict)
+	d := v.Object().(*vm.Dict)
 	if d.Has("executor") || d.Has("handler") {
-		return d
+		return vm.Of(d)
 	}
-	return d.Set("handler", echoHandler)
+	return vm.Of(d.Set("handler", vm.Of(echoHandler)))
 }
 
 // registry builds a registry value from definition JSON and options JSON.
 func registry(t testing.TB, defs string, options string) vm.Value {
 	t.Helper()
-	l := jv(t, defs).(*vm.List)
+	l := jv(t, defs).Object().(*vm.List)
 	items := make([]vm.Value, l.Len())
 	for i, d := range l.Items() {
 		items[i] = withHandler(d)
 	}
 	b := vm.NewDictBuilder(5)
 	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.NewList(items))
+	b.Set("tools", vm.Of(vm.NewList(items)))
 	if options != "" {
-		jv(t, options).(*vm.Dict).Range(func(k string, v vm.Value) bool {
+		jv(t, options).Object().(*vm.Dict).Range(func(k string, v vm.Value) bool {
 			b.Set(k, v)
 			return true
 		})
 	}
-	return b.Build()
+	return vm.Of(b.Build())
 }
 
 func mustNormalize(t testing.TB, defs, options string) *Registry {

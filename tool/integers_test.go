@@ -13,7 +13,7 @@ import (
 func TestIntegerInputs(t *testing.T) {
 	var got []string
 	typer := vm.NewBuiltin("h", "h(a)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d := a.At(0).(*vm.Dict)
+		d := a.At(0).Object().(*vm.Dict)
 		var parts []string
 		d.Range(func(k string, v vm.Value) bool {
 			parts = append(parts, k+"="+v.Type()+":"+vm.ToDisplay(v))
@@ -28,11 +28,11 @@ func TestIntegerInputs(t *testing.T) {
 		"l":{"type":"array","items":{"type":"integer"}},
 		"o":{"anyOf":[{"type":"string"},{"type":"integer"}]},
 		"r":{"$ref":"#/$defs/count"}},
-		"$defs":{"count":{"type":"integer","minimum":0}}}}`).(*vm.Dict).Set("handler", typer)
+		"$defs":{"count":{"type":"integer","minimum":0}}}}`).Object().(*vm.Dict).Set("handler", vm.Of(typer))
 	b := vm.NewDictBuilder(2)
 	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.NewList([]vm.Value{d}))
-	reg, err := Normalize(b.Build(), nil)
+	b.Set("tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
+	reg, err := Normalize(vm.Of(b.Build()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

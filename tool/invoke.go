@@ -139,7 +139,7 @@ func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 		return &Outcome{Kind: InvalidInput, Tool: name, Contract: ce, Summary: ce.Error()}
 	}
 	args = t.input.Integers(args)
-	if t.Tool.Handler == nil {
+	if !t.Tool.Handler.IsValid() {
 		return &Outcome{Kind: RuntimeFailure, Tool: name,
 			Summary: fmt.Sprintf("tool has no local handler (executor %q)", t.Tool.Executor)}
 	}
@@ -195,7 +195,7 @@ func (t *PreparedTool) classifyError(e *vm.Error) *Outcome {
 	}
 	// a raw throw
 	category := ""
-	if d, ok := e.Value.(*vm.Dict); ok {
+	if d, ok := e.Value.AsDict(); ok {
 		if c, ok := d.Get("category"); ok {
 			category, _ = str(c)
 		}

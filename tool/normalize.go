@@ -137,14 +137,14 @@ func (c *Cache) putEntry(d *vm.Dict, t *Tool) {
 // field returns a dict member, treating nil as absent.
 func field(d *vm.Dict, k string) (vm.Value, bool) {
 	v, ok := d.Get(k)
-	if !ok || v == vm.Nil {
-		return nil, false
+	if !ok || v.IsNil() {
+		return vm.Value{}, false
 	}
 	return v, true
 }
 
 func str(v vm.Value) (string, bool) {
-	s, ok := v.(vm.String)
+	s, ok := v.AsString()
 	return s.Go(), ok
 }
 
@@ -156,7 +156,7 @@ var componentRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 func ValidCommandComponent(s string) bool { return componentRE.MatchString(s) }
 
 func stringList(v vm.Value) ([]string, bool) {
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok {
 		return nil, false
 	}
@@ -175,7 +175,7 @@ func stringList(v vm.Value) ([]string, bool) {
 
 // isRegistry reports whether v is a registry value.
 func isRegistry(v vm.Value) bool {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return false
 	}
@@ -187,7 +187,7 @@ func isRegistry(v vm.Value) bool {
 // Normalize validates a registry value with every R and C rule of
 // docs/spec/registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok || !isRegistry(v) {
 		return nil, catalogErr("expected a tool registry created with tool_registry()")
 	}
@@ -205,8 +205,8 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	}
 	tv, _ := field(d, "tools")
 	var defs []vm.Value
-	if tv != nil {
-		l, ok := tv.(*vm.List)
+	if tv.IsValid() {
+		l, ok := tv.AsList()
 		if !ok {
 			return nil, catalogErr("tool registry field \"tools\" must be a list of tool definitions")
 		}
@@ -214,7 +214,7 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	}
 	reg := &Registry{Value: d, Catalog: cat, Tools: make([]*Tool, 0, len(defs))}
 	for i, dv := range defs {
-		def, ok := dv.(*vm.Dict)
+		def, ok := dv.AsDict()
 		if !ok {
 			return nil, entryErr("tool registry entry must be a dict")
 		}
@@ -265,14 +265,14 @@ func normalizeOptions(d *vm.Dict, cat *Catalog) error {
 }
 
 func normalizeInfo(v vm.Value) (*Info, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, catalogErr("tool registry info must be an object")
 	}
 	info := &Info{}
 	for _, k := range d.Keys() {
 		val, _ := d.Get(k)
-		if val == vm.Nil && k != "name" {
+		if val.IsNil() && k != "name" {
 			continue
 		}
 		s, isStr := str(val)
@@ -300,7 +300,7 @@ func normalizeInfo(v vm.Value) (*Info, error) {
 }
 
 func normalizeComponents(v vm.Value) (*Components, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, catalogErr("tool registry components must be an object with a schemas field")
 	}
@@ -313,7 +313,7 @@ func normalizeComponents(v vm.Value) (*Components, error) {
 	if !ok {
 		return nil, catalogErr("tool registry components must be an object with a schemas field")
 	}
-	sd, ok := sv.(*vm.Dict)
+	sd, ok := sv.AsDict()
 	if !ok {
 		return nil, catalogErr("tool registry components.schemas must be an object of named JSON Schemas")
 	}
@@ -341,7 +341,7 @@ func normalizeComponents(v vm.Value) (*Components, error) {
 // schemaValue converts a schema-position value: a bool or a dict of
 // portable JSON.
 func schemaValue(v vm.Value, label string) (any, error) {
-	switch v.(type) {
+	switch v.Object().(type) {
 	case vm.Bool, *vm.Dict:
 	default:
 		return nil, catalogErr("%s must be a boolean or object JSON Schema", label)
@@ -357,7 +357,7 @@ func schemaValue(v vm.Value, label string) (any, error) {
 }
 
 func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, fmt.Errorf("cli must be an object")
 	}
@@ -371,19 +371,19 @@ func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
 	if !ok {
 		return tree, nil
 	}
-	l, ok := cv.(*vm.List)
+	l, ok := cv.AsList()
 	if !ok {
 		return nil, fmt.Errorf("cli.commands must be a list")
 	}
 	for i, it := range l.Items() {
-		cd, ok := it.(*vm.Dict)
+		cd, ok := it.AsDict()
 		if !ok {
 			return nil, fmt.Errorf("cli.commands[%d] must be an object", i)
 		}
 		cmd := &CLICommandSpec{Aliases: []string{}}
 		for _, k := range cd.Keys() {
 			val, _ := cd.Get(k)
-			if val == vm.Nil {
+			if val.IsNil() {
 				continue
 			}
 			switch k {
@@ -415,13 +415,13 @@ func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
 				}
 				cmd.Aliases = al
 			case "hidden":
-				b, ok := val.(vm.Bool)
+				b, ok := val.AsBool()
 				if !ok {
 					return nil, fmt.Errorf("cli.commands[%d].hidden must be a bool", i)
 				}
 				cmd.Hidden = bool(b)
 			case "display_order":
-				n, ok := val.(vm.Int)
+				n, ok := val.AsInt()
 				if !ok || n < 0 {
 					return nil, fmt.Errorf("cli.commands[%d].display_order must be a non-negative integer", i)
 				}
@@ -557,7 +557,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 		e.Namespace = s
 	}
 	if v, ok := field(def, "defer_loading"); ok {
-		b, isBool := v.(vm.Bool)
+		b, isBool := v.AsBool()
 		if !isBool {
 			return nil, entryErr("tool_define: `defer_loading` must be a bool")
 		}
@@ -586,7 +586,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 		e.InputSchema = NewSchema(doc)
 	default:
 		iv, _ := field(def, given[0])
-		d, isDict := iv.(*vm.Dict)
+		d, isDict := iv.AsDict()
 		var tv vm.Value
 		if isDict {
 			tv, _ = d.Get("type")
@@ -594,7 +594,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 		if ts, _ := str(tv); !isDict || ts != "object" {
 			return nil, entryErr("%s field %q must be an object-root JSON Schema", q, given[0])
 		}
-		doc, err := schemaValue(d, q+" input schema")
+		doc, err := schemaValue(vm.Of(d), q+" input schema")
 		if err != nil {
 			return nil, entryErr("%s", err.Error())
 		}
@@ -627,7 +627,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 
 	var annDict *vm.Dict
 	if v, ok := field(def, "annotations"); ok {
-		d, isDict := v.(*vm.Dict)
+		d, isDict := v.AsDict()
 		if !isDict {
 			return nil, entryErr("%s field 'annotations' must be an object", q)
 		}
@@ -680,7 +680,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 		e.Icons = icons
 	}
 	if v, ok := field(def, "execution"); ok {
-		d, isDict := v.(*vm.Dict)
+		d, isDict := v.AsDict()
 		if !isDict {
 			return nil, entryErr("%s field 'execution' must be an object", q)
 		}
@@ -709,7 +709,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 			key = "_meta"
 		}
 		mv, _ := field(def, key)
-		if _, isDict := mv.(*vm.Dict); !isDict {
+		if _, isDict := mv.AsDict(); !isDict {
 			return nil, entryErr("%s field 'meta' must be an object", q)
 		}
 		j, err := ToJSON(mv)
@@ -726,7 +726,7 @@ func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 }
 
 func display(v vm.Value) string {
-	if v == nil {
+	if !v.IsValid() {
 		return "nil"
 	}
 	return vm.ToDisplay(v)
@@ -734,7 +734,7 @@ func display(v vm.Value) string {
 
 func defSchema(def *vm.Dict, key, q, catalogField, kind string) (any, error) {
 	v, _ := field(def, key)
-	switch v.(type) {
+	switch v.Object().(type) {
 	case vm.Bool, *vm.Dict:
 	default:
 		return nil, entryErr("%s field %q must be a JSON Schema boolean or object", q, catalogField)
@@ -759,7 +759,7 @@ func defSchemaCheck(q, kind string, doc any) error {
 
 // deriveParameters builds the input schema of a legacy parameters map.
 func deriveParameters(name string, v vm.Value) (any, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, entryErr("tool parameters must be a per-parameter definition object; use input_schema for a complete JSON Schema")
 	}
@@ -772,7 +772,7 @@ func deriveParameters(name string, v vm.Value) (any, error) {
 	var required []string
 	for _, p := range d.Keys() {
 		pv, _ := d.Get(p)
-		switch x := pv.(type) {
+		switch x := pv.Object().(type) {
 		case vm.String:
 			t, known := shorthand[x.Go()]
 			if !known {
@@ -785,12 +785,12 @@ func deriveParameters(name string, v vm.Value) (any, error) {
 			props.Set(p, o)
 		case *vm.Dict:
 			if rv, ok := field(x, "required"); ok && rv.Truth() {
-				if b, isBool := rv.(vm.Bool); isBool && bool(b) {
+				if b, isBool := rv.AsBool(); isBool && bool(b) {
 					required = append(required, p)
 				}
 			}
 			if sv, ok := x.Get("schema"); ok {
-				switch sv.(type) {
+				switch sv.Object().(type) {
 				case vm.Bool, *vm.Dict:
 				default:
 					return nil, entryErr("tool parameter %q field \"schema\" must be a JSON Schema boolean or object", p)
@@ -909,7 +909,7 @@ func normalizeAnnotations(q string, d *vm.Dict) (*Annotations, error) {
 		if !ok {
 			continue
 		}
-		b, isBool := v.(vm.Bool)
+		b, isBool := v.AsBool()
 		if !isBool {
 			return nil, entryErr("%s annotations field %q must be a bool", q, h.key)
 		}
@@ -920,7 +920,7 @@ func normalizeAnnotations(q string, d *vm.Dict) (*Annotations, error) {
 }
 
 func normalizePolicy(q string, v vm.Value) (*Policy, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, entryErr("%s field 'execution_policy' must be an object", q)
 	}
@@ -962,7 +962,7 @@ func legacyPolicy(ann *vm.Dict) *Policy {
 }
 
 func normalizeGovernance(q string, v vm.Value) (Governance, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return Governance{}, entryErr("%s field 'governance' must be an object", q)
 	}
@@ -972,7 +972,7 @@ func normalizeGovernance(q string, v vm.Value) (Governance, error) {
 		}
 	}
 	av, _ := field(d, "audiences")
-	l, ok := av.(*vm.List)
+	l, ok := av.AsList()
 	if !ok || l.Len() == 0 {
 		return Governance{}, entryErr("%s field 'governance.audiences' must be a non-empty list", q)
 	}
@@ -1019,7 +1019,7 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 	v, ok := field(def, "cli")
 	var d *vm.Dict
 	if ok {
-		d, ok = v.(*vm.Dict)
+		d, ok = v.AsDict()
 		if !ok {
 			return spec, entryErr("%s field 'cli' must be an object", q)
 		}
@@ -1034,7 +1034,7 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 	if d != nil {
 		if cv, ok := field(d, "command"); ok {
 			parts, isList := stringList(cv)
-			if l, _ := cv.(*vm.List); l != nil && !isList {
+			if l, _ := cv.AsList(); l != nil && !isList {
 				return spec, entryErr("%s field 'cli.command' must contain only non-empty command names", q)
 			}
 			if !isList || len(parts) == 0 {
@@ -1048,7 +1048,7 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 			spec.Command = parts
 		}
 		if av, ok := field(d, "aliases"); ok {
-			l, isList := av.(*vm.List)
+			l, isList := av.AsList()
 			if !isList {
 				return spec, entryErr("%s field 'cli.aliases' must be a list of portable command names", q)
 			}
@@ -1061,14 +1061,14 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 			}
 		}
 		if hv, ok := field(d, "hidden"); ok {
-			b, isBool := hv.(vm.Bool)
+			b, isBool := hv.AsBool()
 			if !isBool {
 				return spec, entryErr("%s field 'cli' field \"hidden\" must be a bool", q)
 			}
 			spec.Hidden = bool(b)
 		}
 		if argv, ok := field(d, "arguments"); ok {
-			ad, isDict := argv.(*vm.Dict)
+			ad, isDict := argv.AsDict()
 			if !isDict {
 				return spec, entryErr("%s field 'cli.arguments' must be an object keyed by input property", q)
 			}
@@ -1096,10 +1096,10 @@ func normalizeCLISpec(name, namespace string, def *vm.Dict) (CLISpec, error) {
 func normalizeCLIArgument(prop string, v vm.Value) (*CLIArgument, string) {
 	p := fmt.Sprintf("property %q", prop)
 	arg := &CLIArgument{Aliases: []string{}, Completions: []string{}, BooleanStyle: BooleanValue}
-	if v == vm.Nil {
+	if v.IsNil() {
 		return arg, ""
 	}
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, p + " must be an object"
 	}
@@ -1108,7 +1108,7 @@ func normalizeCLIArgument(prop string, v vm.Value) (*CLIArgument, string) {
 			return nil, fmt.Sprintf("%s contains unknown field %q", p, k)
 		}
 		val, _ := d.Get(k)
-		if val == vm.Nil {
+		if val.IsNil() {
 			continue
 		}
 		switch k {
@@ -1143,7 +1143,7 @@ func normalizeCLIArgument(prop string, v vm.Value) (*CLIArgument, string) {
 				arg.Completions = l
 			}
 		case "position", "display_order":
-			n, ok := val.(vm.Int)
+			n, ok := val.AsInt()
 			if !ok || n < 0 {
 				return nil, fmt.Sprintf("%s field %q must be a non-negative integer", p, k)
 			}
@@ -1166,7 +1166,7 @@ func normalizeCLIArgument(prop string, v vm.Value) (*CLIArgument, string) {
 			}
 			arg.BooleanStyle = BooleanStyle(s)
 		case "repeatable", "hidden":
-			b, ok := val.(vm.Bool)
+			b, ok := val.AsBool()
 			if !ok {
 				return nil, fmt.Sprintf("%s field %q must be a bool", p, k)
 			}
@@ -1181,7 +1181,7 @@ func normalizeCLIArgument(prop string, v vm.Value) (*CLIArgument, string) {
 }
 
 func normalizeSource(q string, v vm.Value) (*Source, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return nil, entryErr("%s field 'source' must be an object", q)
 	}
@@ -1205,7 +1205,7 @@ func normalizeSource(q string, v vm.Value) (*Source, error) {
 		s.ID = id
 	}
 	if bv, ok := field(d, "binding"); ok {
-		if _, isDict := bv.(*vm.Dict); !isDict {
+		if _, isDict := bv.AsDict(); !isDict {
 			return nil, entryErr("%s field 'source.binding' must be an object", q)
 		}
 		j, err := ToJSON(bv)
@@ -1218,13 +1218,13 @@ func normalizeSource(q string, v vm.Value) (*Source, error) {
 }
 
 func normalizeIcons(q string, v vm.Value, index int) ([]*Icon, error) {
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok || l.Len() == 0 {
 		return nil, entryErr("%s field 'icons' must be a non-empty list", q)
 	}
 	var out []*Icon
 	for _, it := range l.Items() {
-		d, ok := it.(*vm.Dict)
+		d, ok := it.AsDict()
 		if !ok {
 			return nil, entryErr("%s icon must be an object", q)
 		}
@@ -1243,7 +1243,7 @@ func normalizeIcons(q string, v vm.Value, index int) ([]*Icon, error) {
 					icon.MimeType = s
 				}
 			case "sizes":
-				sl, isList := val.(*vm.List)
+				sl, isList := val.AsList()
 				if !isList || sl.Len() == 0 {
 					return nil, entryErr("%s icon field 'sizes' must be a non-empty list", q)
 				}

@@ -153,18 +153,18 @@ func newThread() *vm.Thread { return vm.New(vm.NewUniverse()).NewThread() }
 
 func TestInvokeClassification(t *testing.T) {
 	throwing := func(v vm.Value) vm.Value {
-		return vm.NewBuiltin("h", "h(a)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return nil, vm.Throw(v) })
+		return vm.Of(vm.NewBuiltin("h", "h(a)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return vm.Value{}, vm.Throw(v) }))
 	}
 	returning := func(v vm.Value) vm.Value {
-		return vm.NewBuiltin("h", "h(a)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return v, nil })
+		return vm.Of(vm.NewBuiltin("h", "h(a)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) { return v, nil }))
 	}
 	errSchema := `"error_schema":{"type":"object","properties":{"variant":{"const":"NotFound"}},"required":["variant"]}`
 	build := func(def string, h vm.Value) *PreparedTool {
-		d := jv(t, def).(*vm.Dict).Set("handler", h)
+		d := jv(t, def).Object().(*vm.Dict).Set("handler", h)
 		b := vm.NewDictBuilder(2)
 		b.Set("_type", vm.Str(RegistryType))
-		b.Set("tools", vm.NewList([]vm.Value{d}))
-		reg, err := Normalize(b.Build(), nil)
+		b.Set("tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
+		reg, err := Normalize(vm.Of(b.Build()), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,12 +190,12 @@ func TestInvokeClassification(t *testing.T) {
 		{`{"name":"lookup"}`, throwing(vm.Str("secret")), `{}`, RuntimeFailure, `tool threw an undeclared value`},
 		{`{"name":"lookup"}`, throwing(jv(t, `{"category":"rate_limit"}`)), `{}`, RuntimeFailure, `tool execution was rate limited`},
 		{`{"name":"lookup",` + errSchema + `}`, throwing(jv(t, `{"category":"cancelled","variant":"NotFound"}`)), `{}`, RuntimeFailure, `tool execution cancelled`},
-		{`{"name":"lookup"}`, returning(echoHandler), `{}`, ContractViolation, `tool "lookup" output violates its declared schema: / failed portableJson`},
+		{`{"name":"lookup"}`, returning(vm.Of(echoHandler)), `{}`, ContractViolation, `tool "lookup" output violates its declared schema: / failed portableJson`},
 		{`{"name":"lookup","returns":{"type":"string"}}`, returning(vm.IntOf(3)), `{}`, ContractViolation, `tool "lookup" output violates its declared schema: / failed type`},
 		{`{"name":"lookup","returns":{"type":"integer"}}`, returning(vm.IntOf(3)), `{}`, Success, ``},
-		{`{"name":"lookup"}`, vm.NewBuiltin("h", "", "", func(*vm.Thread, vm.Args) (vm.Value, error) {
-			return nil, vm.Plainf("Undefined builtin: f")
-		}), `{}`, RuntimeFailure, `Undefined builtin: f`},
+		{`{"name":"lookup"}`, vm.Of(vm.NewBuiltin("h", "", "", func(*vm.Thread, vm.Args) (vm.Value, error) {
+			return vm.Value{}, vm.Plainf("Undefined builtin: f")
+		})), `{}`, RuntimeFailure, `Undefined builtin: f`},
 	}
 	for i, c := range cases {
 		o := build(c.def, c.handler).Invoke(th, parseArgs(t, c.args))

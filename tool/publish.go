@@ -123,7 +123,7 @@ func publishField(d *vm.Dict, builtin, key string, required bool) (string, error
 // description?, mime_type?}); values are display-coerced. A binary
 // resource gives `blob` (bytes, or a base64 string) instead of `text`.
 func (p *Publication) PublishResource(v vm.Value) error {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return fmt.Errorf("mcp_resource: argument must be a dict")
 	}
@@ -154,7 +154,7 @@ func (p *Publication) PublishResource(v vm.Value) error {
 // PublishTemplate records mcp_resource_template({uri_template, name,
 // handler, title?, description?, mime_type?}).
 func (p *Publication) PublishTemplate(v vm.Value) error {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return fmt.Errorf("mcp_resource_template: argument must be a dict")
 	}
@@ -189,7 +189,7 @@ func (p *Publication) PublishTemplate(v vm.Value) error {
 // PublishPrompt records mcp_prompt({name, handler, title?, description?,
 // arguments?: [{name, description?, required?}]}).
 func (p *Publication) PublishPrompt(v vm.Value) error {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return fmt.Errorf("mcp_prompt: argument must be a dict")
 	}
@@ -206,12 +206,12 @@ func (p *Publication) PublishPrompt(v vm.Value) error {
 	pr.Title, _ = publishField(d, "mcp_prompt", "title", false)
 	pr.Description, _ = publishField(d, "mcp_prompt", "description", false)
 	if av, ok := field(d, "arguments"); ok {
-		l, isList := av.(*vm.List)
+		l, isList := av.AsList()
 		if !isList {
 			return fmt.Errorf("mcp_prompt: 'arguments' must be a list")
 		}
 		for _, it := range l.Items() {
-			ad, isDict := it.(*vm.Dict)
+			ad, isDict := it.AsDict()
 			if !isDict {
 				return fmt.Errorf("mcp_prompt: each argument must be a dict")
 			}
@@ -224,7 +224,7 @@ func (p *Publication) PublishPrompt(v vm.Value) error {
 				a.Required = rv.Truth()
 			}
 			if cv, ok := field(ad, "completions"); ok {
-				cl, isList := cv.(*vm.List)
+				cl, isList := cv.AsList()
 				if !isList {
 					return fmt.Errorf("mcp_prompt: argument 'completions' must be a list")
 				}
@@ -244,7 +244,7 @@ func (p *Publication) PublishPrompt(v vm.Value) error {
 // PublishServerMetadata records mcp_server_metadata({name?, version?,
 // instructions?}).
 func (p *Publication) PublishServerMetadata(v vm.Value) error {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return fmt.Errorf("mcp_server_metadata: argument must be a dict")
 	}

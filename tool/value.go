@@ -35,7 +35,7 @@ func (e *NonPortableError) Error() string {
 func ToJSON(v vm.Value) (any, error) { return toJSON(v, nil) }
 
 func toJSON(v vm.Value, path []string) (any, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case nil:
 		return nil, nil
 	case vm.Bool:
@@ -90,12 +90,12 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		o.Set("fields", fields)
 		return o, nil
 	case *vm.Range:
-		return vm.ToDisplay(x), nil
+		return vm.ToDisplay(vm.Of(x)), nil
 	}
-	if v == vm.Nil {
+	if v.IsNil() {
 		return nil, nil
 	}
-	if b, ok := v.(interface{ Data() []byte }); ok && v.Type() == "bytes" {
+	if b, ok := v.Object().(interface{ Data() []byte }); ok && v.Type() == "bytes" {
 		o := jsonv.NewObject(1)
 		o.Set("$bytes_b64", base64.StdEncoding.EncodeToString(b.Data()))
 		return o, nil
@@ -140,12 +140,12 @@ func FromJSON(x any) vm.Value {
 			return vm.IntOf(n)
 		}
 		f, _ := strconv.ParseFloat(string(v), 64)
-		return vm.Float(f)
+		return vm.FloatOf(float64(f))
 	case float64:
 		if v == math.Trunc(v) && math.Abs(v) < 1<<63 && !strings.ContainsAny(strconv.FormatFloat(v, 'g', -1, 64), ".e") {
 			return vm.IntOf(int64(v))
 		}
-		return vm.Float(v)
+		return vm.FloatOf(float64(v))
 	case int:
 		return vm.IntOf(int64(v))
 	case int64:
@@ -155,20 +155,20 @@ func FromJSON(x any) vm.Value {
 		for i, e := range v {
 			items[i] = FromJSON(e)
 		}
-		return vm.NewList(items)
+		return vm.Of(vm.NewList(items))
 	case *jsonv.Object:
 		b := vm.NewDictBuilder(v.Len())
 		v.Range(func(k string, e any) bool {
 			b.Set(k, FromJSON(e))
 			return true
 		})
-		return b.Build()
+		return vm.Of(b.Build())
 	case map[string]any:
 		b := vm.NewDictBuilder(len(v))
 		for k, e := range v {
 			b.Set(k, FromJSON(e))
 		}
-		return b.Build()
+		return vm.Of(b.Build())
 	}
 	return vm.Nil
 }

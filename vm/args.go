@@ -27,7 +27,7 @@ func (a Args) Given(i int) bool {
 	if i >= len(a) {
 		return false
 	}
-	_, isNil := a[i].(nilValue)
+	_, isNil := a[i].Object().(nilValue)
 	return !isNil
 }
 
@@ -37,7 +37,7 @@ func (a Args) Text(i int) string { return ToDisplay(a.At(i)) }
 
 // Str returns argument i when it is a string.
 func (a Args) Str(i int) (string, bool) {
-	if s, ok := a.At(i).(String); ok {
+	if s, ok := a.At(i).AsString(); ok {
 		return s.s, true
 	}
 	return "", false
@@ -45,7 +45,7 @@ func (a Args) Str(i int) (string, bool) {
 
 // Int returns argument i when it is an int.
 func (a Args) Int(i int) (int64, bool) {
-	if n, ok := a.At(i).(Int); ok {
+	if n, ok := a.At(i).AsInt(); ok {
 		return int64(n), true
 	}
 	return 0, false
@@ -61,7 +61,7 @@ func (a Args) IntOr(i int, def int64) int64 {
 
 // Num returns argument i as a float64 when it is an int or a float.
 func (a Args) Num(i int) (float64, bool) {
-	switch n := a.At(i).(type) {
+	switch n := a.At(i).Object().(type) {
 	case Int:
 		return float64(n), true
 	case Float:
@@ -72,25 +72,25 @@ func (a Args) Num(i int) (float64, bool) {
 
 // Bool returns argument i when it is a bool.
 func (a Args) Bool(i int) (bool, bool) {
-	b, ok := a.At(i).(Bool)
+	b, ok := a.At(i).AsBool()
 	return bool(b), ok
 }
 
 // List returns argument i when it is a list.
 func (a Args) List(i int) (*List, bool) {
-	l, ok := a.At(i).(*List)
+	l, ok := a.At(i).AsList()
 	return l, ok
 }
 
 // Dict returns argument i when it is a dict.
 func (a Args) Dict(i int) (*Dict, bool) {
-	d, ok := a.At(i).(*Dict)
+	d, ok := a.At(i).AsDict()
 	return d, ok
 }
 
 // Set returns argument i when it is a set.
 func (a Args) Set(i int) (*Set, bool) {
-	s, ok := a.At(i).(*Set)
+	s, ok := a.At(i).AsSet()
 	return s, ok
 }
 
@@ -100,11 +100,11 @@ func (a Args) Callable(i int) (Value, bool) {
 	if IsCallable(v) {
 		return v, true
 	}
-	return nil, false
+	return Value{}, false
 }
 
 // IsCallable reports whether v can be called (closure, builtin, bound method).
 func IsCallable(v Value) bool {
-	_, ok := v.(Callable)
+	_, ok := v.Object().(Callable)
 	return ok
 }

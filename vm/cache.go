@@ -49,7 +49,7 @@ func newSiteCaches(n int) siteCaches {
 // method is an ordinary function (not a generator), using and filling
 // cache slot c; otherwise nil.
 func (th *Thread) implMethod(rt *funcRT, c int, recv Value, name string) *Closure {
-	s, ok := recv.(*StructValue)
+	s, ok := recv.AsStruct()
 	if !ok {
 		return nil
 	}
@@ -116,8 +116,8 @@ func (rt *funcRT) global(m *Module, s int) (Value, bool) {
 		c = uint64(epoch)<<32 | uint64(uint32(i))
 		rt.slots[s].Store(c)
 	}
-	if i := int32(uint32(c)); i >= 0 && m.Globals[i] != nil {
+	if i := int32(uint32(c)); i >= 0 && m.Globals[i].IsValid() {
 		return Share(m.Globals[i]), true
 	}
-	return nil, false
+	return Value{}, false
 }

@@ -10,7 +10,7 @@ import (
 // callValue calls a non-closure callable (or a generator function) from
 // the interpreter loop.
 func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
-	switch f := fn.(type) {
+	switch f := fn.Object().(type) {
 	case *Builtin:
 		defer th.recoverNative(f.name, len(th.frames), &v, &err)
 		return f.Fn(th, Args(args))
@@ -21,7 +21,7 @@ func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 		if f.Proto.IsGen || f.Proto.IsStream {
 			return th.makeGenerator(f, append([]Value(nil), args...))
 		}
-		return th.call(f, append([]Value(nil), args...), false)
+		return th.call(Of(f), append([]Value(nil), args...), false)
 	}
 	return th.call(fn, args, false)
 }
@@ -68,9 +68,9 @@ func (th *Thread) makeGenerator(f *Closure, args []Value) (Value, error) {
 		return th.vm.GeneratorFactory(th, f, args)
 	}
 	if hook := th.vm.Universe.Builtin("__generator"); hook != nil {
-		return hook.Fn(th, Args{f, NewList(args)})
+		return hook.Fn(th, Args{Of(f), Of(NewList(args))})
 	}
-	return nil, Runtimef("generators are not available in this runtime")
+	return Value{}, Runtimef("generators are not available in this runtime")
 }
 
 // yield hands a value to the generator's consumer (YIELD/EMIT).
@@ -78,9 +78,9 @@ func (th *Thread) yield(emit bool, v Value) (Value, error) {
 	y, ok := th.Task.(Yielder)
 	if !ok {
 		if emit {
-			return nil, Runtimef("emit outside a gen fn")
+			return Value{}, Runtimef("emit outside a gen fn")
 		}
-		return nil, Runtimef("yield outside a generator")
+		return Value{}, Runtimef("yield outside a generator")
 	}
 	return y.Yield(th, v)
 }
@@ -99,26 +99,26 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	if m := u.Method(t, name); m != nil {
 		return th.callNative(m, recv, args)
 	}
-	switch r := recv.(type) {
+	switch r := recv.Object().(type) {
 	case *StructValue:
 		if c := th.vm.impl(r.Name, name); c != nil {
 			full := make([]Value, 0, len(args)+1)
 			full = append(full, recv)
 			full = append(full, args...)
-			return th.Call(c, full...)
+			return th.Call(Of(c), full...)
 		}
-		return nil, noMethod(recv, name)
+		return Value{}, noMethod(recv, name)
 	case *Dict:
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
-		return nil, Runtimef("dict has no method `%s`", name)
+		return Value{}, Runtimef("dict has no method `%s`", name)
 	}
 	if m := u.Method(t, "*"); m != nil {
 		// a kind-wide fallback (ranges lift themselves into iterators)
 		return m.Fn(th, recv, append(Args{Str(name)}, args...))
 	}
-	if o, ok := recv.(interface {
+	if o, ok := recv.Object().(interface {
 		CallMethod(th *Thread, name string, args Args) (Value, bool, error)
 	}); ok {
 		v, found, err := o.CallMethod(th, name, Args(args))
@@ -132,7 +132,7 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		// still return nil), so they keep docs/spec/builtins.md §2's nil.
 		return Nil, nil
 	}
-	return nil, noMethod(recv, name)
+	return Value{}, noMethod(recv, name)
 }
 
 // callNative calls universe method m on recv.
@@ -155,7 +155,7 @@ func (th *Thread) CallMethod(recv Value, name string, args ...Value) (Value, err
 func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
 	fn, err := th.pipeCallee(m, f)
 	if err != nil {
-		return nil, err
+		return Value{}, err
 	}
 	return th.callValue(fn, []Value{x})
 }
@@ -163,19 +163,19 @@ func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
 // pipeCallee is what `x |> f` calls: f itself when callable, or the
 // function or builtin a string names.
 func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
-	switch fn := f.(type) {
+	switch fn := f.Object().(type) {
 	case *Closure, *Builtin, *BoundMethod:
-		return fn, nil
+		return Of(fn), nil
 	case String:
 		if v, ok := m.Global(fn.s); ok && isCallee(v) {
 			return v, nil
 		}
 		if b := th.vm.Universe.Builtin(fn.s); b != nil {
-			return b, nil
+			return Of(b), nil
 		}
-		return nil, th.undefinedBuiltin(fn.s, m)
+		return Value{}, th.undefinedBuiltin(fn.s, m)
 	}
-	return nil, Typef("cannot pipe into %s", f.Type())
+	return Value{}, Typef("cannot pipe into %s", f.Type())
 }
 
 // checkParam is the run-time check of an annotated parameter
@@ -194,9 +194,9 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 	}
 	switch t.Kind {
 	case "shape":
-		d, ok := v.(*Dict)
+		d, ok := v.AsDict()
 		if !ok {
-			if s, ok := v.(*StructValue); ok {
+			if s, ok := v.AsStruct(); ok {
 				d = structAsDict(s)
 			}
 		}
@@ -206,7 +206,7 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 				if present && nilField(th, f, fv) {
 					continue
 				}
-				if !present || fv == Nil {
+				if !present || fv.IsNil() {
 					if !f.Optional {
 						return fmt.Sprintf(": missing field '%s' (%s)", f.Name, f.Type.Name)
 					}
@@ -224,7 +224,7 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 }
 
 func typeNameOf(v Value) string {
-	if s, ok := v.(*StructValue); ok {
+	if s, ok := v.AsStruct(); ok {
 		return s.Name
 	}
 	return v.Type()
@@ -242,7 +242,7 @@ func structAsDict(s *StructValue) *Dict {
 // value: a field written `name: T?` must be present, but may hold nil
 // (docs/spec/newer.md §2.22).
 func nilField(th *Thread, f compiler.RField, v Value) bool {
-	return v == Nil && matchesRType(th, f.Type, Nil)
+	return v.IsNil() && matchesRType(th, f.Type, Nil)
 }
 
 func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
@@ -250,7 +250,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 	case "any":
 		return true
 	case "int", "float":
-		switch v.(type) {
+		switch v.Object().(type) {
 		case Int, Float:
 			return true
 		}
@@ -267,7 +267,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return false
 	case "listof":
-		l, ok := v.(*List)
+		l, ok := v.AsList()
 		if !ok {
 			return false
 		}
@@ -278,7 +278,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return true
 	case "dictof":
-		d, ok := v.(*Dict)
+		d, ok := v.AsDict()
 		if !ok {
 			return false
 		}
@@ -289,9 +289,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		})
 		return good
 	case "shape":
-		d, ok := v.(*Dict)
+		d, ok := v.AsDict()
 		if !ok {
-			s, isStruct := v.(*StructValue)
+			s, isStruct := v.AsStruct()
 			if !isStruct {
 				return false
 			}
@@ -302,7 +302,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			if present && nilField(th, f, fv) {
 				continue
 			}
-			if !present || fv == Nil {
+			if !present || fv.IsNil() {
 				if !f.Optional {
 					return false
 				}
@@ -314,10 +314,10 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return true
 	case "struct":
-		if s, ok := v.(*StructValue); ok {
+		if s, ok := v.AsStruct(); ok {
 			return s.Name == t.Name
 		}
-		d, ok := v.(*Dict)
+		d, ok := v.AsDict()
 		if !ok {
 			return false
 		}
@@ -326,7 +326,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			if present && nilField(th, f, fv) {
 				continue
 			}
-			if !present || fv == Nil {
+			if !present || fv.IsNil() {
 				if !f.Optional {
 					return false
 				}
@@ -338,7 +338,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return true
 	case "interface":
-		_, ok := v.(*StructValue)
+		_, ok := v.AsStruct()
 		return ok
 	}
 	return true

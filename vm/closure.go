@@ -71,15 +71,15 @@ func constValue(c any) Value {
 	case int64:
 		return IntOf(c)
 	case float64:
-		return Float(c)
+		return FloatOf(float64(c))
 	case string:
 		return Str(c)
 	case compiler.Duration:
-		return Duration(c)
+		return DurationOf(int64(c))
 	case *compiler.StructDef:
-		return structConstructor(c)
+		return Of(structConstructor(c))
 	}
-	return &Opaque{X: c}
+	return Of(&Opaque{X: c})
 }
 
 // Opaque carries a compile-time descriptor (type checks, assignment paths,
@@ -98,7 +98,7 @@ func structConstructor(sd *compiler.StructDef) *Builtin {
 		if d == nil {
 			d = EmptyDict
 		}
-		return buildStruct(sd.Name, sd, d), nil
+		return Of(buildStruct(sd.Name, sd, d)), nil
 	})
 }
 
@@ -159,7 +159,7 @@ func (v *VM) NewModule(p *compiler.Program) *Module {
 // functions defined earlier keep reading and writing the same slots.
 func (m *Module) Extend(p *compiler.Program) {
 	for len(m.Globals) < len(p.Globals) {
-		m.Globals = append(m.Globals, nil)
+		m.Globals = append(m.Globals, Value{})
 		m.consts = append(m.consts, 0)
 	}
 	for i, g := range p.Globals {
@@ -172,10 +172,10 @@ func (m *Module) Extend(p *compiler.Program) {
 
 // Global returns a module global by name.
 func (m *Module) Global(name string) (Value, bool) {
-	if i, ok := m.byName[name]; ok && m.Globals[i] != nil {
+	if i, ok := m.byName[name]; ok && m.Globals[i].IsValid() {
 		return Share(m.Globals[i]), true
 	}
-	return nil, false
+	return Value{}, false
 }
 
 // SetGlobal defines a module global by name (used by the module loader to

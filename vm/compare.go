@@ -76,37 +76,38 @@ func equal(a, b Value, depth int) bool {
 		panic(TooDeep("compare"))
 	}
 	depth++
-	switch x := a.(type) {
-	case nilValue:
-		_, ok := b.(nilValue)
-		return ok
-	case Bool:
-		y, ok := b.(Bool)
-		return ok && x == y
-	case Int:
-		switch y := b.(type) {
-		case Int:
-			return x == y
-		case Float:
-			return float64(x) == float64(y)
+	switch a.Kind() {
+	case KNil:
+		return b.Kind() == KNil
+	case KBool:
+		return b.Kind() == KBool && a.n == b.n
+	case KInt:
+		switch b.Kind() {
+		case KInt:
+			return a.n == b.n
+		case KFloat:
+			return float64(a.int64()) == b.float64()
 		}
 		return false
-	case Float:
-		switch y := b.(type) {
-		case Int:
-			return float64(x) == float64(y)
-		case Float:
-			return x == y
+	case KFloat:
+		switch b.Kind() {
+		case KInt:
+			return a.float64() == float64(b.int64())
+		case KFloat:
+			return a.float64() == b.float64()
 		}
 		return false
-	case String:
-		y, ok := b.(String)
-		return ok && x.s == y.s
+	case KString:
+		return b.Kind() == KString && a.str() == b.str()
+	case KDuration:
+		return false
+	}
+	switch x := a.Object().(type) {
 	case *List:
-		y, ok := b.(*List)
+		y, ok := b.AsList()
 		return ok && equalAll(x.items, y.items, depth)
 	case *Dict:
-		y, ok := b.(*Dict)
+		y, ok := b.AsDict()
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
@@ -118,7 +119,7 @@ func equal(a, b Value, depth int) bool {
 		})
 		return eq
 	case *Set:
-		y, ok := b.(*Set)
+		y, ok := b.AsSet()
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
@@ -136,10 +137,10 @@ func equal(a, b Value, depth int) bool {
 		}
 		return true
 	case *EnumValue:
-		y, ok := b.(*EnumValue)
+		y, ok := b.AsEnum()
 		return ok && x.Enum == y.Enum && x.Variant == y.Variant && equalAll(x.Fields, y.Fields, depth)
 	case *StructValue:
-		y, ok := b.(*StructValue)
+		y, ok := b.AsStruct()
 		if !ok || x.Name != y.Name || len(x.Fields) != len(y.Fields) {
 			return false
 		}
@@ -150,18 +151,16 @@ func equal(a, b Value, depth int) bool {
 		}
 		return true
 	case *Range:
-		y, ok := b.(*Range)
+		y, ok := b.AsRange()
 		return ok && *x == *y
 	case *Pair:
-		y, ok := b.(*Pair)
+		y, ok := b.AsPair()
 		return ok && equal(x.First, y.First, depth) && equal(x.Second, y.Second, depth)
 	case *Builtin:
-		y, ok := b.(*Builtin)
+		y, ok := b.AsBuiltin()
 		return ok && x.Name() == y.Name()
-	case Duration:
-		return false
 	}
-	if e, ok := a.(interface{ EqualTo(Value) bool }); ok {
+	if e, ok := a.Object().(interface{ EqualTo(Value) bool }); ok {
 		return e.EqualTo(b)
 	}
 	return false
@@ -184,8 +183,8 @@ func equalAll(a, b []Value, depth int) bool {
 // strings byte-wise, pairs by first then second; every other combination
 // compares as equal (0).
 func Compare(a, b Value) int {
-	if x, ok := a.(*Pair); ok {
-		if y, ok := b.(*Pair); ok {
+	if x, ok := a.AsPair(); ok {
+		if y, ok := b.AsPair(); ok {
 			return comparePairs(x, y)
 		}
 	}
@@ -199,12 +198,12 @@ func Compare(a, b Value) int {
 func comparePairs(x, y *Pair) int {
 	type operands struct{ a, b Value }
 	var buf [8]operands
-	todo := append(buf[:0], operands{x, y})
+	todo := append(buf[:0], operands{Of(x), Of(y)})
 	for len(todo) > 0 {
 		top := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		p, ok := top.a.(*Pair)
-		q, ok2 := top.b.(*Pair)
+		p, ok := top.a.AsPair()
+		q, ok2 := top.b.AsPair()
 		if ok && ok2 {
 			todo = append(todo, operands{p.Second, q.Second}, operands{p.First, q.First})
 			continue
@@ -218,31 +217,31 @@ func comparePairs(x, y *Pair) int {
 
 // compareFlat is Compare for everything but two pairs.
 func compareFlat(a, b Value) int {
-	switch x := a.(type) {
-	case Int:
-		switch y := b.(type) {
-		case Int:
-			return cmpInt(int64(x), int64(y))
-		case Float:
-			return cmpFloat(float64(x), float64(y))
+	switch a.Kind() {
+	case KInt:
+		switch b.Kind() {
+		case KInt:
+			return cmpInt(a.int64(), b.int64())
+		case KFloat:
+			return cmpFloat(float64(a.int64()), b.float64())
 		}
-	case Float:
-		switch y := b.(type) {
-		case Int:
-			return cmpFloat(float64(x), float64(y))
-		case Float:
-			return cmpFloat(float64(x), float64(y))
+	case KFloat:
+		switch b.Kind() {
+		case KInt:
+			return cmpFloat(a.float64(), float64(b.int64()))
+		case KFloat:
+			return cmpFloat(a.float64(), b.float64())
 		}
-	case String:
-		if y, ok := b.(String); ok {
-			return strings.Compare(x.s, y.s)
+	case KString:
+		if b.Kind() == KString {
+			return strings.Compare(a.str(), b.str())
 		}
 	}
-	if o, ok := a.(Ordered); ok {
+	if o, ok := a.Object().(Ordered); ok {
 		if c, ok := o.CompareTo(b); ok {
 			return c
 		}
-	} else if o, ok := b.(Ordered); ok {
+	} else if o, ok := b.Object().(Ordered); ok {
 		if c, ok := o.CompareTo(a); ok {
 			return -c
 		}
@@ -259,11 +258,11 @@ type Ordered interface {
 
 // unordered reports whether an Ordered operand declines to compare.
 func unordered(a, b Value) bool {
-	if o, ok := a.(Ordered); ok {
+	if o, ok := a.Object().(Ordered); ok {
 		_, ok := o.CompareTo(b)
 		return !ok
 	}
-	if o, ok := b.(Ordered); ok {
+	if o, ok := b.Object().(Ordered); ok {
 		_, ok := o.CompareTo(a)
 		return !ok
 	}
@@ -304,7 +303,22 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 		panic(TooDeep("hash"))
 	}
 	depth++
-	switch x := v.(type) {
+	switch v.Kind() {
+	case KInt:
+		sb.WriteByte('i')
+		var buf [24]byte
+		sb.Write(strconv.AppendInt(buf[:0], v.int64(), 10))
+		sb.WriteByte(';')
+		return
+	case KString:
+		sb.WriteByte('s')
+		var buf [24]byte
+		sb.Write(strconv.AppendInt(buf[:0], int64(len(v.str())), 10))
+		sb.WriteByte(':')
+		sb.WriteString(v.str())
+		return
+	}
+	switch x := v.Object().(type) {
 	case nilValue:
 		sb.WriteByte('N')
 	case Bool:
@@ -370,7 +384,7 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteByte('}')
 	default:
-		if b, ok := v.(interface{ KeyBytes() string }); ok {
+		if b, ok := v.Object().(interface{ KeyBytes() string }); ok {
 			sb.WriteString(b.KeyBytes())
 			return
 		}

@@ -17,9 +17,9 @@ func TestCompareDeepPairs(t *testing.T) {
 		var v vm.Value = vm.IntOf(leaf)
 		for i := 0; i < depth; i++ {
 			if viaFirst {
-				v = &vm.Pair{First: v, Second: vm.IntOf(int64(i))}
+				v = vm.Of(&vm.Pair{First: v, Second: vm.IntOf(int64(i))})
 			} else {
-				v = &vm.Pair{First: vm.IntOf(int64(i)), Second: v}
+				v = vm.Of(&vm.Pair{First: vm.IntOf(int64(i)), Second: v})
 			}
 		}
 		return v
@@ -37,9 +37,9 @@ func TestCompareDeepPairs(t *testing.T) {
 		}
 	}
 	// Lexicographic: the first components decide before the second ones.
-	p := func(x, y int64) vm.Value { return &vm.Pair{First: vm.IntOf(x), Second: vm.IntOf(y)} }
-	if vm.Compare(&vm.Pair{First: p(1, 9), Second: vm.IntOf(0)}, &vm.Pair{First: p(2, 0), Second: vm.IntOf(9)}) != -1 ||
-		vm.Compare(&vm.Pair{First: p(1, 9), Second: vm.IntOf(0)}, &vm.Pair{First: p(1, 9), Second: vm.IntOf(1)}) != -1 {
+	p := func(x, y int64) vm.Value { return vm.Of(&vm.Pair{First: vm.IntOf(x), Second: vm.IntOf(y)}) }
+	if vm.Compare(vm.Of(&vm.Pair{First: p(1, 9), Second: vm.IntOf(0)}), vm.Of(&vm.Pair{First: p(2, 0), Second: vm.IntOf(9)})) != -1 ||
+		vm.Compare(vm.Of(&vm.Pair{First: p(1, 9), Second: vm.IntOf(0)}), vm.Of(&vm.Pair{First: p(1, 9), Second: vm.IntOf(1)})) != -1 {
 		t.Error("pairs do not order lexicographically")
 	}
 }

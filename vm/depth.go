@@ -25,7 +25,11 @@ type nested interface {
 // return no error, so callers that must not panic use DisplayChecked, and
 // calls from builtins are turned into a catchable error by recoverNative.
 func displayAt(sb *strings.Builder, v Value, depth int) {
-	n, ok := v.(nested)
+	if v.Kind() < KList {
+		v.Display(sb)
+		return
+	}
+	n, ok := v.Object().(nested)
 	if !ok {
 		v.Display(sb)
 		return
@@ -54,8 +58,8 @@ func catchDeep(f func()) (err error) {
 
 // isNested reports whether v may hold other values (and so be deep).
 func isNested(v Value) bool {
-	switch v.(type) {
-	case *List, *Dict, *Set, *Pair, *EnumValue, *StructValue:
+	switch v.Kind() {
+	case KList, KDict, KSet, KPair, KEnum, KStruct:
 		return true
 	}
 	return false

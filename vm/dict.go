@@ -117,12 +117,12 @@ func (d *Dict) Get(k string) (Value, bool) {
 				return d.vals[i], true
 			}
 		}
-		return nil, false
+		return Value{}, false
 	}
 	if i, ok := d.find(k); ok {
 		return d.vals[i], true
 	}
-	return nil, false
+	return Value{}, false
 }
 
 // Has reports whether k is present.
@@ -257,11 +257,11 @@ type dictEntryIter struct {
 func (it *dictEntryIter) Next() (Value, bool, error) {
 	keys, vals := it.d.sortedView()
 	if it.i >= len(keys) {
-		return nil, false, nil
+		return Value{}, false, nil
 	}
 	k, v := keys[it.i], vals[it.i]
 	it.i++
-	return EntryDict(k, v), true, nil
+	return Of(EntryDict(k, v)), true, nil
 }
 
 // EntryDict builds the {key, value} dict.

@@ -50,7 +50,7 @@ func checkDict(t *testing.T, d *Dict, ref map[string]int64) {
 	for k, v := range ref {
 		want = append(want, k)
 		got, ok := d.Get(k)
-		if !ok || got != IntOf(v) {
+		if !ok || !Identical(got, IntOf(v)) {
 			t.Fatalf("get %s = %v %v, want %d", k, got, ok, v)
 		}
 	}
@@ -85,7 +85,7 @@ func BenchmarkListPushLoop(b *testing.B) {
 
 func BenchmarkStringConcatLoop(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		s := Str("")
+		s := String{}
 		for j := 0; j < 200000; j++ {
 			s = s.Concat("xy")
 		}

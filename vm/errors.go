@@ -245,7 +245,7 @@ func AsError(err error) *Error {
 // ErrorOf returns the failure carried by a catch-path value (the operand
 // a runtime hook receives from a guarded region's failure path).
 func ErrorOf(v Value) (*Error, bool) {
-	b, ok := v.(*errBox)
+	b, ok := v.Object().(*errBox)
 	if !ok {
 		return nil, false
 	}
@@ -253,4 +253,4 @@ func ErrorOf(v Value) (*Error, bool) {
 }
 
 // ErrorValue boxes a failure so a runtime hook can hand it back for RERAISE.
-func ErrorValue(e *Error) Value { return &errBox{err: e} }
+func ErrorValue(e *Error) Value { return Of(&errBox{err: e}) }

@@ -9,8 +9,8 @@ import "github.com/harnlang/harn/compiler"
 // binary applies op, one of ADD SUB MUL DIV MOD POW EQ NE LT GT LE GE, to
 // x and y.
 func binary(op compiler.Opcode, x, y Value) (Value, error) {
-	if a, ok := x.(Int); ok {
-		if b, ok := y.(Int); ok {
+	if a, ok := x.AsInt(); ok {
+		if b, ok := y.AsInt(); ok {
 			if v, ok := intBinary(op, int64(a), int64(b)); ok {
 				return v, nil
 			}
@@ -20,7 +20,7 @@ func binary(op compiler.Opcode, x, y Value) (Value, error) {
 	case compiler.EQ, compiler.NE:
 		eq, err := EqualChecked(x, y)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		return BoolOf(eq == (op == compiler.EQ)), nil
 	case compiler.LT, compiler.GT, compiler.LE, compiler.GE:
@@ -56,7 +56,7 @@ func intBinary(op compiler.Opcode, a, b int64) (Value, bool) {
 	case compiler.GE:
 		return BoolOf(a >= b), true
 	}
-	return nil, false
+	return Value{}, false
 }
 
 // ordered is the result of comparison op given Compare's c: false for
@@ -90,7 +90,7 @@ func localBinop(code []int32, pc int, stack []Value, base int, rt *funcRT) (Valu
 	case 0:
 		b = stack[base+int(x)]
 	case 1:
-		if ai, ok := a.(Int); ok {
+		if ai, ok := a.AsInt(); ok {
 			if v, ok := intBinary(op, int64(ai), int64(x)); ok {
 				return v, nil
 			}

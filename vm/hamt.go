@@ -48,18 +48,18 @@ func (n *hamtNode) get(k string, h uint64, shift uint) (Value, bool) {
 					return e.val, true
 				}
 			}
-			return nil, false
+			return Value{}, false
 		}
 		bit := uint32(1) << ((h >> shift) & hamtMask)
 		if n.bitmap&bit == 0 {
-			return nil, false
+			return Value{}, false
 		}
 		s := &n.entries[bits.OnesCount32(n.bitmap&(bit-1))]
 		if s.child == nil {
 			if s.entry.key == k {
 				return s.entry.val, true
 			}
-			return nil, false
+			return Value{}, false
 		}
 		n = s.child
 		shift += hamtBits

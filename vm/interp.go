@@ -64,13 +64,13 @@ loop:
 		case compiler.NOP:
 		case compiler.POP:
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 		case compiler.POPN:
 			n := int(code[pc])
 			pc++
 			for i := 0; i < n; i++ {
 				sp--
-				stack[sp] = nil
+				stack[sp] = Value{}
 			}
 		case compiler.DUP:
 			stack[sp] = stack[sp-1]
@@ -103,7 +103,7 @@ loop:
 			sp++
 		case compiler.LOAD_LOCAL_CK:
 			v := stack[base+int(code[pc])]
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
 				break loop
 			}
@@ -119,7 +119,7 @@ loop:
 		case compiler.LOAD_GLOBAL_SH:
 			g := int(code[pc])
 			v := cl.Module.Globals[g]
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
 				break loop
 			}
@@ -130,18 +130,18 @@ loop:
 		case compiler.STORE_LOCAL:
 			sp--
 			stack[base+int(code[pc])] = stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			pc++
 		case compiler.MAKE_CELL:
-			stack[base+int(code[pc])] = &Cell{}
+			stack[base+int(code[pc])] = Of(&Cell{})
 			pc++
 		case compiler.CELLIFY:
 			i := base + int(code[pc])
-			stack[i] = &Cell{V: stack[i]}
+			stack[i] = Of(&Cell{V: stack[i]})
 			pc++
 		case compiler.LOAD_CELL:
-			c, _ := stack[base+int(code[pc])].(*Cell)
-			if c == nil || c.V == nil {
+			c, _ := stack[base+int(code[pc])].AsCell()
+			if c == nil || !c.V.IsValid() {
 				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
 				break loop
 			}
@@ -151,17 +151,17 @@ loop:
 		case compiler.STORE_CELL:
 			sp--
 			i := base + int(code[pc])
-			c, _ := stack[i].(*Cell)
+			c, _ := stack[i].AsCell()
 			if c == nil {
 				c = &Cell{}
-				stack[i] = c
+				stack[i] = Of(c)
 			}
 			c.V = stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			pc++
 		case compiler.LOAD_FREE:
 			v := cl.Upvals[code[pc]].V
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
 				break loop
 			}
@@ -171,12 +171,12 @@ loop:
 		case compiler.STORE_FREE:
 			sp--
 			cl.Upvals[code[pc]].V = stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			pc++
 		case compiler.LOAD_GLOBAL:
 			g := int(code[pc])
 			v := cl.Module.Globals[g]
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
 				break loop
 			}
@@ -186,7 +186,7 @@ loop:
 		case compiler.STORE_GLOBAL:
 			g := int(code[pc])
 			m := cl.Module
-			if m.Globals[g] == nil {
+			if !m.Globals[g].IsValid() {
 				err = th.undefinedVariable(m.Prog.Globals[g].Name, m)
 				break loop
 			}
@@ -196,26 +196,26 @@ loop:
 			}
 			sp--
 			m.Globals[g] = stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			pc++
 		case compiler.DEF_GLOBAL:
 			g, kind := int(code[pc]), uint8(code[pc+1])
 			m := cl.Module
-			if kind == 1 && m.consts[g] == 1 && m.Globals[g] != nil {
+			if kind == 1 && m.consts[g] == 1 && m.Globals[g].IsValid() {
 				err = Plainf("Cannot redeclare immutable variable '%s' in the same scope (use 'var' for mutable bindings)", m.Prog.Globals[g].Name)
 				break loop
 			}
 			sp--
 			m.Globals[g] = stack[sp]
 			m.consts[g] = kind
-			stack[sp] = nil
+			stack[sp] = Value{}
 			pc += 2
 		case compiler.LOAD_UNIV:
 			s := code[pc]
 			v := rt.univ[s]
-			if v == nil {
+			if !v.IsValid() {
 				v = th.universal(rt.fn.Names[s])
-				if v == nil {
+				if !v.IsValid() {
 					err = th.undefinedVariable(rt.fn.Names[s], cl.Module)
 					break loop
 				}
@@ -230,7 +230,7 @@ loop:
 			if !ok {
 				v = th.universal(name)
 			}
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedVariable(name, cl.Module)
 				break loop
 			}
@@ -245,7 +245,7 @@ loop:
 			case compiler.CALLEE_LOCAL:
 				v = stack[base+int(i)]
 			case compiler.CALLEE_CELL:
-				if c, ok := stack[base+int(i)].(*Cell); ok {
+				if c, ok := stack[base+int(i)].AsCell(); ok {
 					v = c.V
 				}
 			case compiler.CALLEE_FREE:
@@ -255,7 +255,7 @@ loop:
 			}
 			if !isCallee(v) {
 				v = th.builtinCallee(rt, int(code[pc+1]))
-				if v == nil {
+				if !v.IsValid() {
 					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
 					break loop
 				}
@@ -265,7 +265,7 @@ loop:
 			pc += 2
 		case compiler.CALLEE_UNIV:
 			v := th.builtinCallee(rt, int(code[pc]))
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedBuiltin(rt.fn.Names[code[pc]], cl.Module)
 				break loop
 			}
@@ -278,7 +278,7 @@ loop:
 			if !ok || !isCallee(v) {
 				v = th.builtinCallee(rt, s)
 			}
-			if v == nil {
+			if !v.IsValid() {
 				err = th.undefinedBuiltin(rt.fn.Names[s], cl.Module)
 				break loop
 			}
@@ -290,7 +290,7 @@ loop:
 			n := int(code[pc])
 			pc++
 			fnv := stack[sp-n-1]
-			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+			if c, ok := fnv.AsClosure(); ok && !c.Proto.IsGen && !c.Proto.IsStream {
 				if th.ticks++; th.ticks&1023 == 0 {
 					// recursion without loops (tail calls included) still
 					// sees cancellation, deadlines and Ctrl-C
@@ -303,7 +303,7 @@ loop:
 					dst := fr.base - 1
 					copy(stack[dst:], stack[sp-n-1:sp])
 					for i := dst + n + 1; i < sp; i++ {
-						stack[i] = nil
+						stack[i] = Value{}
 					}
 					th.frames = th.frames[:len(th.frames)-1]
 					// pushFrame may grow the stack, copying it up to th.sp:
@@ -334,7 +334,7 @@ loop:
 				break loop
 			}
 			for i := sp - n - 1; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= n + 1
 			stack[sp] = v
@@ -343,12 +343,12 @@ loop:
 				goto doReturn
 			}
 		case compiler.CALL_SPREAD:
-			argl, _ := stack[sp-1].(*List)
+			argl, _ := stack[sp-1].AsList()
 			fnv := stack[sp-2]
 			sp -= 2
-			stack[sp], stack[sp+1] = nil, nil
+			stack[sp], stack[sp+1] = Value{}, Value{}
 			args := argl.Items()
-			if c, ok := fnv.(*Closure); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+			if c, ok := fnv.AsClosure(); ok && !c.Proto.IsGen && !c.Proto.IsStream {
 				if len(th.frames) >= MaxFrames {
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
@@ -381,7 +381,7 @@ loop:
 			pc += 3
 			recv := stack[sp-n-1]
 			var v Value
-			if op == compiler.CALL_METHOD_OPT && recv == Nil {
+			if op == compiler.CALL_METHOD_OPT && recv.IsNil() {
 				v = Nil
 			} else if m := th.implMethod(rt, c, recv, rt.fn.Names[s]); m != nil {
 				// An impl method runs as an ordinary frame: slide the
@@ -400,7 +400,7 @@ loop:
 				th.ensure(1)
 				stack = th.stack
 				copy(stack[sp-n:sp+1], stack[sp-n-1:sp])
-				stack[sp-n-1] = m
+				stack[sp-n-1] = Of(m)
 				sp++
 				save()
 				th.pushFrame(m, n+1, sp-n-1)
@@ -423,7 +423,7 @@ loop:
 				}
 			}
 			for i := sp - n - 1; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= n + 1
 			stack[sp] = v
@@ -431,10 +431,10 @@ loop:
 		case compiler.CALL_METHOD_SP:
 			s, opt := int(code[pc]), code[pc+1]
 			pc += 2
-			argl, _ := stack[sp-1].(*List)
+			argl, _ := stack[sp-1].AsList()
 			recv := stack[sp-2]
 			var v Value
-			if opt == 1 && recv == Nil {
+			if opt == 1 && recv.IsNil() {
 				v = Nil
 			} else {
 				save()
@@ -445,7 +445,7 @@ loop:
 				}
 			}
 			sp -= 2
-			stack[sp+1] = nil
+			stack[sp+1] = Value{}
 			stack[sp] = v
 			sp++
 		case compiler.PIPE:
@@ -459,7 +459,7 @@ loop:
 				break loop
 			}
 			sp -= 2
-			stack[sp+1] = nil
+			stack[sp+1] = Value{}
 			stack[sp] = v
 			sp++
 		case compiler.PIPE_CALLEE:
@@ -477,11 +477,11 @@ loop:
 				nc.Upvals = make([]*Cell, nf)
 				for i, fv := range child.fn.FreeVars {
 					if fv.FromLocal {
-						c, ok := stack[base+fv.Index].(*Cell)
+						c, ok := stack[base+fv.Index].AsCell()
 						if !ok {
 							// a captured slot not yet turned into a cell
 							c = &Cell{V: stack[base+fv.Index]}
-							stack[base+fv.Index] = c
+							stack[base+fv.Index] = Of(c)
 						}
 						nc.Upvals[i] = c
 					} else {
@@ -489,7 +489,7 @@ loop:
 					}
 				}
 			}
-			stack[sp] = nc
+			stack[sp] = Of(nc)
 			sp++
 
 		case compiler.RETURN:
@@ -501,7 +501,7 @@ loop:
 			var berr error
 			if code[pc+1] == 2 {
 				v, berr = binary(bop, a, rt.consts[x])
-			} else if ai, ok := a.(Int); ok {
+			} else if ai, ok := a.AsInt(); ok {
 				var fast bool
 				if v, fast = intBinary(bop, int64(ai), int64(x)); !fast {
 					v, berr = binary(bop, a, IntOf(int64(x)))
@@ -515,7 +515,7 @@ loop:
 				break loop
 			}
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 			if truth(v) {
 				pc += 4
 			} else {
@@ -570,7 +570,7 @@ loop:
 		case compiler.JUMP_IF_FALSE:
 			sp--
 			v := stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			if !truth(v) {
 				pc = int(code[pc])
 			} else {
@@ -579,22 +579,22 @@ loop:
 		case compiler.JUMP_IF_TRUE:
 			sp--
 			v := stack[sp]
-			stack[sp] = nil
+			stack[sp] = Value{}
 			if truth(v) {
 				pc = int(code[pc])
 			} else {
 				pc++
 			}
 		case compiler.JUMP_IF_NOT_NIL:
-			if stack[sp-1] != Nil {
+			if !stack[sp-1].IsNil() {
 				pc = int(code[pc])
 			} else {
 				sp--
-				stack[sp] = nil
+				stack[sp] = Value{}
 				pc++
 			}
 		case compiler.JUMP_IF_NIL:
-			if stack[sp-1] == Nil {
+			if stack[sp-1].IsNil() {
 				pc = int(code[pc])
 			} else {
 				pc++
@@ -609,8 +609,8 @@ loop:
 		case compiler.ADD, compiler.SUB, compiler.MUL, compiler.DIV, compiler.MOD, compiler.POW:
 			x, y := stack[sp-2], stack[sp-1]
 			var v Value
-			if a, ok := x.(Int); ok {
-				if b, ok := y.(Int); ok {
+			if a, ok := x.AsInt(); ok {
+				if b, ok := y.AsInt(); ok {
 					switch op {
 					case compiler.ADD, compiler.SUB, compiler.MUL:
 						v = intArith(op, int64(a), int64(b))
@@ -634,14 +634,14 @@ loop:
 			}
 		arithDone:
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 			stack[sp-1] = v
 		case compiler.EQ, compiler.NE:
-			if a, ok := stack[sp-2].(Int); ok {
-				if b, ok := stack[sp-1].(Int); ok {
+			if a, ok := stack[sp-2].AsInt(); ok {
+				if b, ok := stack[sp-1].AsInt(); ok {
 					sp--
 					stack[sp-1] = BoolOf((a == b) == (op == compiler.EQ))
-					stack[sp] = nil
+					stack[sp] = Value{}
 					break
 				}
 			}
@@ -652,12 +652,12 @@ loop:
 			}
 			sp--
 			stack[sp-1] = BoolOf(eq == (op == compiler.EQ))
-			stack[sp] = nil
+			stack[sp] = Value{}
 		case compiler.LT, compiler.GT, compiler.LE, compiler.GE:
 			x, y := stack[sp-2], stack[sp-1]
 			var c int
-			if a, ok := x.(Int); ok {
-				if b, ok := y.(Int); ok {
+			if a, ok := x.AsInt(); ok {
+				if b, ok := y.AsInt(); ok {
 					c = cmpInt(int64(a), int64(b))
 					goto cmpDone
 				}
@@ -666,7 +666,7 @@ loop:
 		cmpDone:
 			r := ordered(op, c, x, y)
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 			stack[sp-1] = BoolOf(r)
 		case compiler.IN, compiler.NOT_IN:
 			var r bool
@@ -682,7 +682,7 @@ loop:
 				r = !r
 			}
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 			stack[sp-1] = BoolOf(r)
 		case compiler.NOT:
 			stack[sp-1] = BoolOf(!truth(stack[sp-1]))
@@ -706,33 +706,33 @@ loop:
 				items := make([]Value, n)
 				copy(items, stack[sp-n:sp])
 				for i := sp - n; i < sp; i++ {
-					stack[i] = nil
+					stack[i] = Value{}
 				}
 				l = NewList(items)
 			}
 			sp -= n
-			stack[sp] = l
+			stack[sp] = Of(l)
 			sp++
 		case compiler.LIST_PUSH:
-			l := stack[sp-2].(*List)
-			stack[sp-2] = l.Push(stack[sp-1])
+			l := stack[sp-2].Object().(*List)
+			stack[sp-2] = Of(l.Push(stack[sp-1]))
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 		case compiler.LIST_EXTEND:
-			l := stack[sp-2].(*List)
+			l := stack[sp-2].Object().(*List)
 			items, ok := spreadItems(stack[sp-1])
 			if !ok {
 				err = Typef("cannot spread %s into a list", stack[sp-1].Type())
 				break loop
 			}
-			stack[sp-2] = l.Concat(items)
+			stack[sp-2] = Of(l.Concat(items))
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 		case compiler.MAKE_DICT:
 			n := int(code[pc])
 			pc++
 			if n == 0 {
-				stack[sp] = &Dict{}
+				stack[sp] = Of(&Dict{})
 				sp++
 				break
 			}
@@ -746,46 +746,46 @@ loop:
 				b.Set(k, stack[i+1])
 			}
 			for i := sp - 2*n; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= 2 * n
-			stack[sp] = b.Build()
+			stack[sp] = Of(b.Build())
 			sp++
 		case compiler.DICT_SET:
-			d := stack[sp-3].(*Dict)
+			d := stack[sp-3].Object().(*Dict)
 			k, kerr := keyStringChecked(stack[sp-2])
 			if kerr != nil {
 				err = kerr
 				break loop
 			}
-			stack[sp-3] = d.Set(k, stack[sp-1])
+			stack[sp-3] = Of(d.Set(k, stack[sp-1]))
 			sp -= 2
-			stack[sp], stack[sp+1] = nil, nil
+			stack[sp], stack[sp+1] = Value{}, Value{}
 		case compiler.DICT_MERGE:
-			d := stack[sp-2].(*Dict)
-			switch o := stack[sp-1].(type) {
+			d := stack[sp-2].Object().(*Dict)
+			switch o := stack[sp-1].Object().(type) {
 			case *Dict:
-				stack[sp-2] = d.Merge(o)
+				stack[sp-2] = Of(d.Merge(o))
 			case *StructValue:
 				for _, f := range o.Fields {
 					d = d.Set(f.Name, f.Value)
 				}
-				stack[sp-2] = d
+				stack[sp-2] = Of(d)
 			case nilValue:
 			default:
 				err = Typef("cannot spread %s into a dict", o.Type())
 				break loop
 			}
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 		case compiler.MAKE_RANGE:
 			incl := code[pc] == 1
 			pc++
-			a, _ := stack[sp-2].(Int)
-			b, _ := stack[sp-1].(Int)
+			a, _ := stack[sp-2].AsInt()
+			b, _ := stack[sp-1].AsInt()
 			sp--
-			stack[sp] = nil
-			stack[sp-1] = &Range{Start: int64(a), End: int64(b), Inclusive: incl}
+			stack[sp] = Value{}
+			stack[sp-1] = Of(&Range{Start: int64(a), End: int64(b), Inclusive: incl})
 		case compiler.MAKE_STRUCT:
 			name := rt.fn.Names[code[pc]]
 			n := int(code[pc+1])
@@ -797,9 +797,9 @@ loop:
 			}
 			var d *Dict
 			if n < 0 {
-				d, _ = stack[sp-1].(*Dict)
+				d, _ = stack[sp-1].AsDict()
 				sp--
-				stack[sp] = nil
+				stack[sp] = Value{}
 			} else {
 				b := NewDictBuilder(n)
 				for i := sp - 2*n; i < sp; i += 2 {
@@ -811,7 +811,7 @@ loop:
 					b.Set(k, stack[i+1])
 				}
 				for i := sp - 2*n; i < sp; i++ {
-					stack[i] = nil
+					stack[i] = Value{}
 				}
 				sp -= 2 * n
 				d = b.Build()
@@ -819,7 +819,7 @@ loop:
 			if d == nil {
 				d = EmptyDict
 			}
-			stack[sp] = buildStruct(name, sd, d)
+			stack[sp] = Of(buildStruct(name, sd, d))
 			sp++
 		case compiler.MAKE_VARIANT:
 			enum, variant, n := rt.fn.Names[code[pc]], rt.fn.Names[code[pc+1]], int(code[pc+2])
@@ -827,20 +827,20 @@ loop:
 			fields := make([]Value, n)
 			copy(fields, stack[sp-n:sp])
 			for i := sp - n; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= n
 			if enum == "Result" && n == 0 {
 				fields = []Value{Nil}
 			}
-			stack[sp] = &EnumValue{Enum: enum, Variant: variant, Fields: fields}
+			stack[sp] = Of(&EnumValue{Enum: enum, Variant: variant, Fields: fields})
 			sp++
 		case compiler.INTERP:
 			n := int(code[pc])
 			pc++
 			var sb strings.Builder
 			for i := sp - n; i < sp; i++ {
-				if s, ok := stack[i].(String); ok {
+				if s, ok := stack[i].AsString(); ok {
 					sb.WriteString(s.s)
 				} else if isNested(stack[i]) {
 					if err = catchDeep(func() { stack[i].Display(&sb) }); err != nil {
@@ -849,7 +849,7 @@ loop:
 				} else {
 					stack[i].Display(&sb)
 				}
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= n
 			stack[sp] = Str(sb.String())
@@ -859,7 +859,7 @@ loop:
 			name := rt.fn.Names[code[pc]]
 			c := int(code[pc+1])
 			pc += 2
-			if sv, ok := stack[sp-1].(*StructValue); ok {
+			if sv, ok := stack[sp-1].AsStruct(); ok {
 				stack[sp-1] = structField(rt, c, sv, name)
 				break
 			}
@@ -872,13 +872,13 @@ loop:
 		case compiler.GET_INDEX, compiler.GET_INDEX_OPT:
 			x, i := stack[sp-2], stack[sp-1]
 			var v Value
-			if op == compiler.GET_INDEX_OPT && x == Nil {
+			if op == compiler.GET_INDEX_OPT && x.IsNil() {
 				v = Nil
 			} else if v, err = Index(x, i); err != nil {
 				break loop
 			}
 			sp--
-			stack[sp] = nil
+			stack[sp] = Value{}
 			stack[sp-1] = v
 		case compiler.SLICE:
 			v, serr := Slice(stack[sp-3], stack[sp-2], stack[sp-1])
@@ -887,10 +887,10 @@ loop:
 				break loop
 			}
 			sp -= 2
-			stack[sp], stack[sp+1] = nil, nil
+			stack[sp], stack[sp+1] = Value{}, Value{}
 			stack[sp-1] = v
 		case compiler.SET_PATH:
-			desc := rt.consts[code[pc]].(*Opaque).X.(*compiler.PathDesc)
+			desc := rt.consts[code[pc]].Object().(*Opaque).X.(*compiler.PathDesc)
 			bop := compiler.Opcode(code[pc+1])
 			own := code[pc+2] == 1
 			pc += 3
@@ -915,15 +915,15 @@ loop:
 				break loop
 			}
 			for i := sp - m - 1; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= m + 1
 			stack[sp-1] = nv
 
 		case compiler.ITER:
-			stack[sp-1] = &iterSlot{it: iterate(stack[sp-1])}
+			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
 		case compiler.FOR_NEXT_STORE:
-			if r, ok := stack[base+int(code[pc])].(*iterSlot).it.(*rangeIter); ok {
+			if r, ok := (*iterSlot)(stack[base+int(code[pc])].p).it.(*rangeIter); ok {
 				// a range steps inline: its counter is a plain int64
 				if r.remaining <= 0 {
 					pc = int(code[pc+1])
@@ -942,7 +942,7 @@ loop:
 			}
 			fallthrough
 		case compiler.FOR_NEXT:
-			slot := stack[base+int(code[pc])].(*iterSlot)
+			slot := (*iterSlot)(stack[base+int(code[pc])].p)
 			save()
 			var v Value
 			var ok bool
@@ -977,7 +977,7 @@ loop:
 		case compiler.PAIR_SPLIT:
 			p := stack[sp-1]
 			var a, b Value
-			if pr, ok := p.(*Pair); ok {
+			if pr, ok := p.AsPair(); ok {
 				a, b = pr.First, pr.Second
 			} else {
 				if a, err = GetProp(p, "first", false); err != nil {
@@ -991,18 +991,18 @@ loop:
 			stack[sp] = b
 			sp++
 		case compiler.PAT_DICT:
-			if _, ok := stack[sp-1].(*Dict); !ok {
+			if _, ok := stack[sp-1].AsDict(); !ok {
 				err = Typef("cannot destructure %s with {...} pattern — expected dict", stack[sp-1].Type())
 				break loop
 			}
 		case compiler.PAT_LIST:
-			if _, ok := stack[sp-1].(*List); !ok {
+			if _, ok := stack[sp-1].AsList(); !ok {
 				err = Typef("cannot destructure %s with [...] pattern — expected list", stack[sp-1].Type())
 				break loop
 			}
 		case compiler.DICT_KEY:
 			v := Value(Nil)
-			if d, ok := stack[sp-1].(*Dict); ok {
+			if d, ok := stack[sp-1].AsDict(); ok {
 				if x, ok := d.Get(rt.fn.Names[code[pc]]); ok {
 					v = x
 				}
@@ -1010,53 +1010,53 @@ loop:
 			stack[sp-1] = v
 			pc++
 		case compiler.DICT_REST:
-			named := rt.consts[code[pc]].(*Opaque).X.([]string)
+			named := rt.consts[code[pc]].Object().(*Opaque).X.([]string)
 			pc++
-			d, _ := stack[sp-1].(*Dict)
+			d, _ := stack[sp-1].AsDict()
 			if d == nil {
 				d = EmptyDict
 			}
 			for _, k := range named {
 				d = d.Delete(k)
 			}
-			stack[sp-1] = d
+			stack[sp-1] = Of(d)
 		case compiler.LIST_AT:
 			i := int(code[pc])
 			pc++
 			v := Value(Nil)
-			if l, ok := stack[sp-1].(*List); ok && i < l.Len() {
+			if l, ok := stack[sp-1].AsList(); ok && i < l.Len() {
 				v = l.At(i)
 			}
 			stack[sp-1] = v
 		case compiler.LIST_FROM:
 			i := int(code[pc])
 			pc++
-			v := Value(EmptyList)
-			if l, ok := stack[sp-1].(*List); ok && i < l.Len() {
+			v := Of(EmptyList)
+			if l, ok := stack[sp-1].AsList(); ok && i < l.Len() {
 				items := make([]Value, l.Len()-i)
 				copy(items, l.Items()[i:])
-				v = NewList(items)
+				v = Of(NewList(items))
 			}
 			stack[sp-1] = v
 		case compiler.IS_VARIANT:
-			e, ok := stack[sp-1].(*EnumValue)
+			e, ok := stack[sp-1].AsEnum()
 			stack[sp-1] = BoolOf(ok && e.Enum == rt.fn.Names[code[pc]] && e.Variant == rt.fn.Names[code[pc+1]])
 			pc += 2
 		case compiler.VARIANT_FIELD:
 			i := int(code[pc])
 			pc++
 			v := Value(Nil)
-			if e, ok := stack[sp-1].(*EnumValue); ok && i < len(e.Fields) {
+			if e, ok := stack[sp-1].AsEnum(); ok && i < len(e.Fields) {
 				v = e.Fields[i]
 			}
 			stack[sp-1] = v
 		case compiler.LIST_LEN_IS:
 			n, atLeast := int(code[pc]), code[pc+1] == 1
 			pc += 2
-			l, ok := stack[sp-1].(*List)
+			l, ok := stack[sp-1].AsList()
 			stack[sp-1] = BoolOf(ok && (l.Len() == n || atLeast && l.Len() >= n))
 		case compiler.IS_DICT:
-			_, ok := stack[sp-1].(*Dict)
+			_, ok := stack[sp-1].AsDict()
 			stack[sp-1] = BoolOf(ok)
 
 		case compiler.SETUP_TRY:
@@ -1067,17 +1067,17 @@ loop:
 		case compiler.THROW:
 			sp--
 			err = Throw(stack[sp])
-			stack[sp] = nil
+			stack[sp] = Value{}
 			break loop
 		case compiler.RERAISE:
 			sp--
-			err = stack[sp].(*errBox).err
-			stack[sp] = nil
+			err = stack[sp].Object().(*errBox).err
+			stack[sp] = Value{}
 			break loop
 		case compiler.RETRY_RERAISE:
 			sp--
-			e := stack[sp].(*errBox).err
-			stack[sp] = nil
+			e := stack[sp].Object().(*errBox).err
+			stack[sp] = Value{}
 			if e.Kind == KindThrown {
 				err = e
 			} else {
@@ -1085,17 +1085,17 @@ loop:
 			}
 			break loop
 		case compiler.CAUGHT:
-			stack[sp-1] = stack[sp-1].(*errBox).err.Caught()
+			stack[sp-1] = stack[sp-1].Object().(*errBox).err.Caught()
 		case compiler.CATCH_IS:
-			e := stack[sp-1].(*errBox).err
-			ev, ok := e.Value.(*EnumValue)
+			e := stack[sp-1].Object().(*errBox).err
+			ev, ok := e.Value.AsEnum()
 			if e.Kind == KindThrown && ok && ev.Enum == rt.fn.Names[code[pc]] {
 				pc += 2
 			} else {
 				pc = int(code[pc+1])
 			}
 		case compiler.CATCHABLE:
-			e := stack[sp-1].(*errBox).err
+			e := stack[sp-1].Object().(*errBox).err
 			if e.Kind == KindExit || e.Kind == KindCancelled {
 				pc = int(code[pc])
 			} else {
@@ -1103,10 +1103,10 @@ loop:
 			}
 		case compiler.WRAP_OK:
 			if _, isRes := IsResult(stack[sp-1]); !isRes {
-				stack[sp-1] = Ok(stack[sp-1])
+				stack[sp-1] = Of(Ok(stack[sp-1]))
 			}
 		case compiler.ERR_RESULT:
-			stack[sp-1] = Err(stack[sp-1].(*errBox).err.Caught())
+			stack[sp-1] = Of(Err(stack[sp-1].Object().(*errBox).err.Caught()))
 		case compiler.PROPAGATE:
 			v := stack[sp-1]
 			ok, isRes := IsResult(v)
@@ -1115,18 +1115,18 @@ loop:
 				break loop
 			}
 			if ok {
-				stack[sp-1] = v.(*EnumValue).Fields[0]
+				stack[sp-1] = v.Object().(*EnumValue).Fields[0]
 				pc = int(code[pc])
 			} else {
 				pc++
 			}
 		case compiler.NON_NIL:
-			if stack[sp-1] == Nil {
+			if stack[sp-1].IsNil() {
 				err = Categorized("unwrap_nil", "non-null assertion failed: the value is nil")
 				break loop
 			}
 		case compiler.RAISE:
-			msg := rt.consts[code[pc]].(String).s
+			msg := rt.consts[code[pc]].Object().(String).s
 			switch code[pc+1] {
 			case compiler.RaiseThrown:
 				err = Throw(Str(msg))
@@ -1146,10 +1146,10 @@ loop:
 			i, k := int(code[pc]), int(code[pc+1])
 			pc += 2
 			v := stack[base+i]
-			if c, ok := v.(*Cell); ok {
+			if c, ok := v.AsCell(); ok {
 				v = c.V
 			}
-			rtype := rt.consts[k].(*Opaque).X.(*compiler.RType)
+			rtype := rt.consts[k].Object().(*Opaque).X.(*compiler.RType)
 			if cerr := th.checkParam(rt.fn.Params[i].Name, rtype, v); cerr != nil {
 				err = cerr
 				break loop
@@ -1157,11 +1157,11 @@ loop:
 		case compiler.IMPL:
 			s, n, k := int(code[pc]), int(code[pc+1]), int(code[pc+2])
 			pc += 3
-			names := rt.consts[k].(*Opaque).X.([]string)
+			names := rt.consts[k].Object().(*Opaque).X.([]string)
 			methods := make(map[string]*Closure, n)
 			for i, name := range names {
-				methods[name] = stack[sp-n+i].(*Closure)
-				stack[sp-n+i] = nil
+				methods[name] = stack[sp-n+i].Object().(*Closure)
+				stack[sp-n+i] = Value{}
 			}
 			sp -= n
 			th.vm.setImpl(rt.fn.Names[s], methods)
@@ -1175,7 +1175,7 @@ loop:
 			}
 			if op == compiler.EMIT {
 				sp--
-				stack[sp] = nil
+				stack[sp] = Value{}
 			} else {
 				stack[sp-1] = v
 			}
@@ -1197,7 +1197,7 @@ loop:
 				break loop
 			}
 			for i := sp - n; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp -= n
 			stack[sp] = v
@@ -1237,10 +1237,10 @@ loop:
 			h := fr.handlers[len(fr.handlers)-1]
 			fr.handlers = fr.handlers[:len(fr.handlers)-1]
 			for i := h.sp; i < sp; i++ {
-				stack[i] = nil
+				stack[i] = Value{}
 			}
 			sp = h.sp
-			stack[sp] = &errBox{err: e}
+			stack[sp] = Of(&errBox{err: e})
 			sp++
 			pc = h.pc
 			err = nil
@@ -1248,7 +1248,7 @@ loop:
 		}
 		method := fr.method
 		if th.popFrame(sp, startDepth) {
-			return nil, e
+			return Value{}, e
 		}
 		if method {
 			e = e.Relabel()
@@ -1272,20 +1272,18 @@ func (th *Thread) popFrame(sp, startDepth int) bool {
 }
 
 func truth(v Value) bool {
-	switch x := v.(type) {
-	case Bool:
-		return bool(x)
-	case nilValue:
+	switch v.Kind() {
+	case KBool, KInt:
+		return v.n != 0
+	case KNil:
 		return false
-	case Int:
-		return x != 0
 	}
 	return v.Truth()
 }
 
 func isCallee(v Value) bool {
-	switch v.(type) {
-	case *Closure, *Builtin, *BoundMethod:
+	switch v.Kind() {
+	case KClosure, KBuiltin, KBound:
 		return true
 	}
 	return false
@@ -1352,25 +1350,25 @@ func (th *Thread) Deadline() int64 {
 
 func (th *Thread) universal(name string) Value {
 	if b := th.vm.Universe.Builtin(name); b != nil {
-		return b
+		return Of(b)
 	}
 	if v, ok := th.vm.Universe.Global(name); ok {
 		return v
 	}
-	return nil
+	return Value{}
 }
 
 // builtinCallee is the builtin named by name index s, or nil; resolved
 // once per function and name (a universe does not change once built).
 func (th *Thread) builtinCallee(rt *funcRT, s int) Value {
 	if b := rt.builtins[s].Load(); b != nil {
-		return b
+		return Of(b)
 	}
 	if b := th.vm.Universe.Builtin(rt.fn.Names[s]); b != nil {
 		rt.builtins[s].Store(b)
-		return b
+		return Of(b)
 	}
-	return nil
+	return Value{}
 }
 
 func (th *Thread) undefinedVariable(name string, m *Module) *Error {
@@ -1393,7 +1391,7 @@ func (th *Thread) knownNames(m *Module) []string {
 	var names []string
 	if m != nil {
 		for i, g := range m.Prog.Globals {
-			if m.Globals[i] != nil {
+			if m.Globals[i].IsValid() {
 				names = append(names, g.Name)
 			}
 		}
@@ -1411,10 +1409,10 @@ func constStructDef(rt *funcRT, k int) *compiler.StructDef {
 }
 
 func isNaNPair(x, y Value) bool {
-	f, ok := x.(Float)
+	f, ok := x.AsFloat()
 	if ok && f != f {
 		return true
 	}
-	g, ok := y.(Float)
+	g, ok := y.AsFloat()
 	return ok && g != g
 }

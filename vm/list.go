@@ -109,7 +109,7 @@ type sliceIter struct {
 
 func (it *sliceIter) Next() (Value, bool, error) {
 	if it.i >= len(it.items) {
-		return nil, false, nil
+		return Value{}, false, nil
 	}
 	v := it.items[it.i]
 	it.i++

@@ -18,18 +18,18 @@ func intArith(op compiler.Opcode, a, b int64) Value {
 		if (s > a) == (b > 0) {
 			return IntOf(s)
 		}
-		return Float(float64(a) + float64(b))
+		return FloatOf(float64(float64(a) + float64(b)))
 	case compiler.SUB:
 		d := a - b
 		if (d < a) == (b > 0) {
 			return IntOf(d)
 		}
-		return Float(float64(a) - float64(b))
+		return FloatOf(float64(float64(a) - float64(b)))
 	case compiler.MUL:
 		if p, ok := mulInt(a, b); ok {
 			return IntOf(p)
 		}
-		return Float(float64(a) * float64(b))
+		return FloatOf(float64(float64(a) * float64(b)))
 	}
 	panic("vm: intArith op")
 }
@@ -66,79 +66,82 @@ func absU(a int64) uint64 {
 // Arith applies a binary arithmetic operator (+ - * / % **) following the
 // table of docs/spec/language.md §6.6.
 func Arith(op compiler.Opcode, x, y Value) (Value, error) {
-	switch a := x.(type) {
-	case Int:
-		switch b := y.(type) {
-		case Int:
+	switch x.Kind() {
+	case KInt:
+		switch y.Kind() {
+		case KInt:
+			a, b := x.int64(), y.int64()
 			switch op {
 			case compiler.ADD, compiler.SUB, compiler.MUL:
-				return intArith(op, int64(a), int64(b)), nil
+				return intArith(op, a, b), nil
 			case compiler.DIV:
 				if b == 0 {
-					return nil, DivisionByZero()
+					return Value{}, DivisionByZero()
 				}
 				if a == math.MinInt64 && b == -1 {
-					return Float(-float64(a)), nil
+					return FloatOf(-float64(a)), nil
 				}
-				return IntOf(int64(a) / int64(b)), nil
+				return IntOf(a / b), nil
 			case compiler.MOD:
 				if b == 0 {
-					return nil, DivisionByZero()
+					return Value{}, DivisionByZero()
 				}
 				if b == -1 {
 					return IntOf(0), nil
 				}
-				return IntOf(int64(a) % int64(b)), nil
+				return IntOf(a % b), nil
 			case compiler.POW:
-				return IntPow(int64(a), int64(b)), nil
+				return IntPow(a, b), nil
 			}
-		case Float:
-			return floatArith(op, float64(a), float64(b))
+		case KFloat:
+			return floatArith(op, float64(x.int64()), y.float64())
 		}
-	case Float:
-		switch b := y.(type) {
-		case Int:
-			return floatArith(op, float64(a), float64(b))
-		case Float:
-			return floatArith(op, float64(a), float64(b))
+	case KFloat:
+		switch y.Kind() {
+		case KInt:
+			return floatArith(op, x.float64(), float64(y.int64()))
+		case KFloat:
+			return floatArith(op, x.float64(), y.float64())
 		}
+	}
+	switch a := x.Object().(type) {
 	case String:
 		switch op {
 		case compiler.ADD:
-			if b, ok := y.(String); ok {
-				return a.Concat(b.s), nil
+			if b, ok := y.AsString(); ok {
+				return Of(a.Concat(b.s)), nil
 			}
 		case compiler.MUL:
-			if n, ok := y.(Int); ok {
+			if n, ok := y.AsInt(); ok {
 				return RepeatString(a.s, int64(n))
 			}
 		}
 	case *List:
 		if op == compiler.ADD {
-			if b, ok := y.(*List); ok {
-				return a.Concat(b.items), nil
+			if b, ok := y.AsList(); ok {
+				return Of(a.Concat(b.items)), nil
 			}
 		}
 	case *Dict:
 		if op == compiler.ADD {
-			if b, ok := y.(*Dict); ok {
-				return a.Merge(b), nil
+			if b, ok := y.AsDict(); ok {
+				return Of(a.Merge(b)), nil
 			}
 		}
 	}
 	if op == compiler.MUL {
-		if n, ok := x.(Int); ok {
-			if s, ok := y.(String); ok {
+		if n, ok := x.AsInt(); ok {
+			if s, ok := y.AsString(); ok {
 				return RepeatString(s.s, int64(n))
 			}
 		}
 	}
-	if a, ok := x.(Arithmetic); ok {
+	if a, ok := x.Object().(Arithmetic); ok {
 		if v, handled, err := a.Arith(op, y, false); handled || err != nil {
 			return v, err
 		}
 	}
-	if b, ok := y.(Arithmetic); ok {
+	if b, ok := y.Object().(Arithmetic); ok {
 		if v, handled, err := b.Arith(op, x, true); handled || err != nil {
 			return v, err
 		}
@@ -146,43 +149,43 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 	lt, rt := x.Type(), y.Type()
 	switch op {
 	case compiler.ADD:
-		return nil, Typef("Cannot add %s and %s", lt, rt)
+		return Value{}, Typef("Cannot add %s and %s", lt, rt)
 	case compiler.SUB:
-		return nil, Typef("Cannot subtract %s from %s", rt, lt)
+		return Value{}, Typef("Cannot subtract %s from %s", rt, lt)
 	case compiler.MUL:
-		return nil, Typef("Cannot multiply %s and %s", lt, rt)
+		return Value{}, Typef("Cannot multiply %s and %s", lt, rt)
 	case compiler.DIV:
-		return nil, Runtimef("Cannot divide %s by %s", lt, rt)
+		return Value{}, Runtimef("Cannot divide %s by %s", lt, rt)
 	case compiler.MOD:
-		return nil, Runtimef("Cannot modulo %s by %s", lt, rt)
+		return Value{}, Runtimef("Cannot modulo %s by %s", lt, rt)
 	}
-	return nil, Typef("Cannot exponentiate %s by %s", lt, rt)
+	return Value{}, Typef("Cannot exponentiate %s by %s", lt, rt)
 }
 
 func floatArith(op compiler.Opcode, a, b float64) (Value, error) {
 	switch op {
 	case compiler.ADD:
-		return Float(a + b), nil
+		return FloatOf(float64(a + b)), nil
 	case compiler.SUB:
-		return Float(a - b), nil
+		return FloatOf(float64(a - b)), nil
 	case compiler.MUL:
-		return Float(a * b), nil
+		return FloatOf(float64(a * b)), nil
 	case compiler.DIV:
-		return Float(a / b), nil
+		return FloatOf(float64(a / b)), nil
 	case compiler.MOD:
 		if b == 0 {
-			return nil, DivisionByZero()
+			return Value{}, DivisionByZero()
 		}
-		return Float(math.Mod(a, b)), nil
+		return FloatOf(float64(math.Mod(a, b))), nil
 	}
-	return Float(math.Pow(a, b)), nil
+	return FloatOf(float64(math.Pow(a, b))), nil
 }
 
 // IntPow is int ** int: exact for exponents 0…2³²−1 when the result fits,
 // else a float (docs/spec/language.md §6.6).
 func IntPow(a, b int64) Value {
 	if b < 0 || b >= 1<<32 {
-		return Float(math.Pow(float64(a), float64(b)))
+		return FloatOf(float64(math.Pow(float64(a), float64(b))))
 	}
 	result := int64(1)
 	base := a
@@ -191,7 +194,7 @@ func IntPow(a, b int64) Value {
 		if e&1 == 1 {
 			r, ok := mulInt(result, base)
 			if !ok {
-				return Float(math.Pow(float64(a), float64(b)))
+				return FloatOf(float64(math.Pow(float64(a), float64(b))))
 			}
 			result = r
 		}
@@ -199,7 +202,7 @@ func IntPow(a, b int64) Value {
 		if e > 0 {
 			nb, ok := mulInt(base, base)
 			if !ok {
-				return Float(math.Pow(float64(a), float64(b)))
+				return FloatOf(float64(math.Pow(float64(a), float64(b))))
 			}
 			base = nb
 		}
@@ -214,27 +217,27 @@ func RepeatString(s string, n int64) (Value, error) {
 		return EmptyString, nil
 	}
 	if err := CheckAlloc("repeating a string", n, int64(len(s))); err != nil {
-		return nil, err
+		return Value{}, err
 	}
 	return Str(strings.Repeat(s, int(n))), nil
 }
 
 // Negate is unary minus.
 func Negate(v Value) (Value, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case Int:
 		if x == math.MinInt64 {
-			return Float(-float64(x)), nil
+			return FloatOf(float64(-float64(x))), nil
 		}
 		return IntOf(-int64(x)), nil
 	case Float:
-		return -x, nil
+		return FloatOf(float64(-x)), nil
 	case Arithmetic:
 		if r, handled, err := x.Arith(compiler.SUB, IntOf(0), true); handled || err != nil {
 			return r, err
 		}
 	}
-	return nil, Runtimef("Cannot negate value of type %s", v.Type())
+	return Value{}, Runtimef("Cannot negate value of type %s", v.Type())
 }
 
 // Arithmetic is implemented by library value kinds with their own
@@ -247,7 +250,7 @@ type Arithmetic interface {
 
 // Contains is `x in c` (docs/spec/language.md §6.6).
 func Contains(c, x Value) bool {
-	switch c := c.(type) {
+	switch c := c.Object().(type) {
 	case *List:
 		for _, v := range c.items {
 			if Equal(v, x) {
@@ -265,7 +268,7 @@ func Contains(c, x Value) bool {
 	case String:
 		return strings.Contains(c.s, ToDisplay(x))
 	case *Range:
-		if n, ok := x.(Int); ok {
+		if n, ok := x.AsInt(); ok {
 			return c.Has(int64(n))
 		}
 	}
@@ -274,7 +277,7 @@ func Contains(c, x Value) bool {
 
 // keyString converts a dict key to its string (display form).
 func keyString(v Value) string {
-	if s, ok := v.(String); ok {
+	if s, ok := v.AsString(); ok {
 		return s.s
 	}
 	return ToDisplay(v)
@@ -283,7 +286,7 @@ func keyString(v Value) string {
 // keyStringChecked is keyString that reports a key nested too deeply to
 // display as an error, for callers in the interpreter loop.
 func keyStringChecked(v Value) (string, error) {
-	if s, ok := v.(String); ok {
+	if s, ok := v.AsString(); ok {
 		return s.s, nil
 	}
 	return DisplayChecked(v)
@@ -295,13 +298,13 @@ func KeyString(v Value) string { return keyString(v) }
 // HasAttrs is implemented by values with named fields of their own
 // (capability handles, namespaces).
 type HasAttrs interface {
-	Value
+	Object
 	Attr(name string) (Value, error)
 }
 
 // GetProp is `x.name` / `x?.name` (docs/spec/language.md §6.7).
 func GetProp(x Value, name string, optional bool) (Value, error) {
-	switch v := x.(type) {
+	switch v := x.Object().(type) {
 	case *Dict:
 		if r, ok := v.Get(name); ok {
 			return r, nil
@@ -318,17 +321,17 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 		}
 	}
 	if optional {
-		if _, ok := x.(HasAttrs); !ok {
+		if _, ok := x.Object().(HasAttrs); !ok {
 			return Nil, nil
 		}
 	}
-	switch v := x.(type) {
+	switch v := x.Object().(type) {
 	case *EnumValue:
 		switch name {
 		case "variant":
 			return Str(v.Variant), nil
 		case "fields":
-			return NewList(append([]Value(nil), v.Fields...)), nil
+			return Of(NewList(append([]Value(nil), v.Fields...))), nil
 		}
 		return Nil, nil
 	case *List:
@@ -364,20 +367,20 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 		case "second":
 			return v.Second, nil
 		}
-		return nil, Typef("cannot access property `%s` on pair (expected `first` or `second`)", name)
+		return Value{}, Typef("cannot access property `%s` on pair (expected `first` or `second`)", name)
 	case HasAttrs:
 		return v.Attr(name)
 	}
-	return nil, Typef("cannot access property `%s` on %s", name, x.Type())
+	return Value{}, Typef("cannot access property `%s` on %s", name, x.Type())
 }
 
 // Index is `x[i]` (docs/spec/language.md §6.7).
 func Index(x, i Value) (Value, error) {
-	switch v := x.(type) {
+	switch v := x.Object().(type) {
 	case *List:
-		n, ok := i.(Int)
+		n, ok := i.AsInt()
 		if !ok {
-			return nil, Typef("cannot index into list with %s", i.Type())
+			return Value{}, Typef("cannot index into list with %s", i.Type())
 		}
 		k := int64(n)
 		if k < 0 {
@@ -388,9 +391,9 @@ func Index(x, i Value) (Value, error) {
 		}
 		return v.items[k], nil
 	case String:
-		n, ok := i.(Int)
+		n, ok := i.AsInt()
 		if !ok {
-			return nil, Typef("cannot index into string with %s", i.Type())
+			return Value{}, Typef("cannot index into string with %s", i.Type())
 		}
 		r, ok := runeAt(v.s, int64(n))
 		if !ok {
@@ -400,27 +403,27 @@ func Index(x, i Value) (Value, error) {
 	case *Dict:
 		k, err := keyStringChecked(i)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		if r, ok := v.Get(k); ok {
 			return r, nil
 		}
 		return Nil, nil
 	case *Range:
-		n, ok := i.(Int)
+		n, ok := i.AsInt()
 		if !ok {
-			return nil, Typef("cannot index into range with %s", i.Type())
+			return Value{}, Typef("cannot index into range with %s", i.Type())
 		}
 		k, l := int64(n), v.Len()
 		if k < 0 {
 			k += l
 		}
 		if k < 0 || k >= l {
-			return nil, Runtimef("range index out of range: index %d for range of length %d", int64(n), l)
+			return Value{}, Runtimef("range index out of range: index %d for range of length %d", int64(n), l)
 		}
 		return IntOf(v.Start + k), nil
 	}
-	return nil, Typef("cannot index into %s with %s", x.Type(), i.Type())
+	return Value{}, Typef("cannot index into %s with %s", x.Type(), i.Type())
 }
 
 // runeAt returns the i-th character (negative counts from the end).
@@ -459,15 +462,15 @@ func isASCII(s string) bool {
 // count from the end; nil means the default).
 func SliceBounds(lo, hi Value, n int) (int, int, error) {
 	start, end := 0, n
-	if lo != nil && lo != Nil {
-		k, ok := lo.(Int)
+	if lo.IsValid() && !lo.IsNil() {
+		k, ok := lo.AsInt()
 		if !ok {
 			return 0, 0, Typef("slice start must be an integer, got %s", lo.Type())
 		}
 		start = clampIndex(int64(k), n)
 	}
-	if hi != nil && hi != Nil {
-		k, ok := hi.(Int)
+	if hi.IsValid() && !hi.IsNil() {
+		k, ok := hi.AsInt()
 		if !ok {
 			return 0, 0, Typef("slice end must be an integer, got %s", hi.Type())
 		}
@@ -494,31 +497,31 @@ func clampIndex(k int64, n int) int {
 
 // Slice is `x[lo:hi]`.
 func Slice(x, lo, hi Value) (Value, error) {
-	switch v := x.(type) {
+	switch v := x.Object().(type) {
 	case *List:
 		a, b, err := SliceBounds(lo, hi, v.Len())
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		items := make([]Value, b-a)
 		copy(items, v.items[a:b])
-		return NewList(items), nil
+		return Of(NewList(items)), nil
 	case String:
 		if isASCII(v.s) {
 			a, b, err := SliceBounds(lo, hi, len(v.s))
 			if err != nil {
-				return nil, err
+				return Value{}, err
 			}
 			return Str(v.s[a:b]), nil
 		}
 		rs := []rune(v.s)
 		a, b, err := SliceBounds(lo, hi, len(rs))
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		return Str(string(rs[a:b])), nil
 	}
-	return nil, Typef("cannot slice %s", x.Type())
+	return Value{}, Typef("cannot slice %s", x.Type())
 }
 
 // SetPath implements path assignment `root.a[k].b op= v` (docs/spec/language.md
@@ -546,14 +549,14 @@ func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op 
 		old := readStep(chain[last], steps[last], keyOf[last])
 		nv, err := Arith(op, old, val)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		val = nv
 	}
 	for i := last; i >= 0; i-- {
 		nv, err := setStep(chain[i], steps[i], keyOf[i], val)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		val = nv
 	}
@@ -568,7 +571,7 @@ func readStep(x Value, st compiler.PathStep, key Value) Value {
 	} else {
 		v, err = GetProp(x, st.Prop, false)
 	}
-	if err != nil || v == nil {
+	if err != nil || !v.IsValid() {
 		return Nil
 	}
 	return v
@@ -593,31 +596,31 @@ func assignIndex(xs *List, n Int) (int, error) {
 // setStep applies one accessor assignment and returns the updated container.
 func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 	if !st.IsIndex {
-		switch c := x.(type) {
+		switch c := x.Object().(type) {
 		case *Dict:
-			return c.Set(st.Prop, val), nil
+			return Of(c.Set(st.Prop, val)), nil
 		case *StructValue:
-			return c.With(st.Prop, val), nil
+			return Of(c.With(st.Prop, val)), nil
 		}
-		return nil, Typef("cannot set property `%s` on %s", st.Prop, x.Type())
+		return Value{}, Typef("cannot set property `%s` on %s", st.Prop, x.Type())
 	}
-	switch c := x.(type) {
+	switch c := x.Object().(type) {
 	case *List:
-		n, ok := key.(Int)
+		n, ok := key.AsInt()
 		if !ok {
 			return x, nil
 		}
 		i, err := assignIndex(c, n)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
-		return c.With(i, val), nil
+		return Of(c.With(i, val)), nil
 	case *Dict:
 		k, err := keyStringChecked(key)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
-		return c.Set(k, val), nil
+		return Of(c.Set(k, val)), nil
 	}
 	return x, nil
 }
@@ -625,7 +628,7 @@ func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 // spreadItems returns the elements a `...x` spread contributes to a list
 // or an argument list.
 func spreadItems(v Value) ([]Value, bool) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *List:
 		return x.items, true
 	case *Set:
@@ -633,7 +636,7 @@ func spreadItems(v Value) ([]Value, bool) {
 	case nilValue:
 		return nil, true
 	}
-	if it, ok := v.(Iterable); ok {
+	if it, ok := v.Object().(Iterable); ok {
 		var out []Value
 		iter := it.Iterate()
 		for {
@@ -651,7 +654,7 @@ func spreadItems(v Value) ([]Value, bool) {
 // iterate returns the iterator a for loop uses; non-iterable values yield
 // nothing (docs/spec/language.md §7.2).
 func iterate(v Value) Iterator {
-	if it, ok := v.(Iterable); ok {
+	if it, ok := v.Object().(Iterable); ok {
 		return it.Iterate()
 	}
 	return &sliceIter{}

@@ -19,7 +19,7 @@ import "github.com/harnlang/harn/compiler"
 
 // share ends a value's owned status before a second reference is made.
 func share(v Value) {
-	switch c := v.(type) {
+	switch c := v.Object().(type) {
 	case *Dict:
 		if c.owned {
 			c.owned = false
@@ -76,13 +76,13 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 		return SetPath(root, steps, keys, val, op)
 	}
 	st := steps[0]
-	switch c := root.(type) {
+	switch c := root.Object().(type) {
 	case *Dict:
 		k := st.Prop
 		if st.IsIndex {
 			var err error
 			if k, err = keyStringChecked(keys[0]); err != nil {
-				return nil, err
+				return Value{}, err
 			}
 		}
 		if op != 0 {
@@ -92,7 +92,7 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 			}
 			nv, err := Arith(op, old, val)
 			if err != nil {
-				return nil, err
+				return Value{}, err
 			}
 			val = nv
 		}
@@ -100,20 +100,20 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 			c = c.ownedCopy()
 		}
 		c.setInPlace(k, val)
-		return c, nil
+		return Of(c), nil
 	case *List:
-		n, ok := keys[0].(Int)
+		n, ok := keys[0].AsInt()
 		if !st.IsIndex || !ok {
 			break
 		}
 		i, err := assignIndex(c, n)
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
 		if op != 0 {
 			nv, err := Arith(op, c.items[i], val)
 			if err != nil {
-				return nil, err
+				return Value{}, err
 			}
 			val = nv
 		}
@@ -121,7 +121,7 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 			c = c.ownedCopy()
 		}
 		c.items[i] = val
-		return c, nil
+		return Of(c), nil
 	}
 	return SetPath(root, steps, keys, val, op)
 }

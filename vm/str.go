@@ -25,12 +25,6 @@ type strBuf struct {
 	used atomic.Int64 // bytes claimed so far
 }
 
-// Str wraps a Go string.
-func Str(s string) String { return String{s: s} }
-
-// EmptyString is "".
-var EmptyString Value = String{}
-
 func (String) Type() string                  { return "string" }
 func (s String) Truth() bool                 { return s.s != "" }
 func (s String) Display(sb *strings.Builder) { sb.WriteString(s.s) }

@@ -5,10 +5,11 @@ import (
 	"strings"
 )
 
-// Value is any Harn runtime value. Values never change once made: every
-// "modifying" operation returns a new value (docs/spec/language.md §6.1), which is
-// what lets goroutines share them freely.
-type Value interface {
+// Object is implemented by every kind of Harn value: the scalar types
+// below, strings, the collections and functions of this package, and the
+// extension types of the standard library (channels, tasks, ...). A Value
+// holds one; Value.Object returns it and Of wraps it.
+type Object interface {
 	// Type is the name type_of returns (docs/spec/builtins.md §1.3).
 	Type() string
 	// Truth is the value's truthiness (docs/spec/builtins.md §1.4).
@@ -19,7 +20,7 @@ type Value interface {
 
 // Iterable is implemented by values a `for` loop can walk.
 type Iterable interface {
-	Value
+	Object
 	// Iterate returns a fresh iterator over the value's elements.
 	Iterate() Iterator
 }
@@ -41,7 +42,7 @@ type ThreadIterator interface {
 // Callable is implemented by values that can be called: closures, builtins
 // and bound methods.
 type Callable interface {
-	Value
+	Object
 	Name() string
 }
 
@@ -49,29 +50,12 @@ type Callable interface {
 
 type nilValue struct{}
 
-// Nil is the nil value.
-var Nil Value = nilValue{}
-
 func (nilValue) Type() string                { return "nil" }
 func (nilValue) Truth() bool                 { return false }
 func (nilValue) Display(sb *strings.Builder) { sb.WriteString("nil") }
 
 // Bool is true or false.
 type Bool bool
-
-// True and False are the boolean values.
-var (
-	True  Value = Bool(true)
-	False Value = Bool(false)
-)
-
-// BoolOf converts a Go bool.
-func BoolOf(b bool) Value {
-	if b {
-		return True
-	}
-	return False
-}
 
 func (b Bool) Type() string { return "bool" }
 func (b Bool) Truth() bool  { return bool(b) }
@@ -85,23 +69,6 @@ func (b Bool) Display(sb *strings.Builder) {
 
 // Int is a signed 64-bit integer.
 type Int int64
-
-// smallInts caches boxed small integers so loops over them do not allocate.
-var smallInts [1280]Value
-
-func init() {
-	for i := range smallInts {
-		smallInts[i] = Int(i - 256)
-	}
-}
-
-// IntOf boxes an int64, reusing cached values for small numbers.
-func IntOf(i int64) Value {
-	if i >= -256 && i < 1024 {
-		return smallInts[i+256]
-	}
-	return Int(i)
-}
 
 func (Int) Type() string  { return "int" }
 func (i Int) Truth() bool { return i != 0 }
@@ -209,7 +176,7 @@ type rangeIter struct {
 
 func (it *rangeIter) Next() (Value, bool, error) {
 	if it.remaining <= 0 {
-		return nil, false, nil
+		return Value{}, false, nil
 	}
 	v := IntOf(it.next)
 	it.next++
@@ -251,7 +218,7 @@ func Err(v Value) *EnumValue { return &EnumValue{Enum: "Result", Variant: "Err",
 
 // IsResult reports whether v is Result.Ok or Result.Err, and which.
 func IsResult(v Value) (ok, isResult bool) {
-	e, is := v.(*EnumValue)
+	e, is := v.AsEnum()
 	if !is || e.Enum != "Result" {
 		return false, false
 	}
@@ -301,7 +268,7 @@ func (s *StructValue) Get(name string) (Value, bool) {
 			return f.Value, true
 		}
 	}
-	return nil, false
+	return Value{}, false
 }
 
 // With returns a copy with the field set (added if unset).
@@ -339,12 +306,12 @@ func NewStruct(name string, fields []Field) *StructValue {
 
 // ToDisplay returns the display form of v.
 func ToDisplay(v Value) string {
-	switch x := v.(type) {
-	case String:
-		return x.s
-	case Int:
+	switch v.Kind() {
+	case KString:
+		return v.str()
+	case KInt:
 		var buf [24]byte
-		return string(appendInt(buf[:0], int64(x)))
+		return string(appendInt(buf[:0], v.int64()))
 	}
 	var sb strings.Builder
 	v.Display(&sb)

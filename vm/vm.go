@@ -278,7 +278,7 @@ func (th *Thread) CallerFile() string {
 // Tasks the module spawned and nobody awaited are cancelled when it ends.
 func (th *Thread) RunModule(m *Module) (Value, error) {
 	cl := &Closure{Proto: m.Prog.Main, Module: m, rt: m.rt}
-	v, err := th.CallPlain(cl, nil)
+	v, err := th.CallPlain(Of(cl), nil)
 	th.EndChildren()
 	return v, err
 }
@@ -314,7 +314,7 @@ func (th *Thread) RunBody(f *Closure, args []Value) (Value, error) {
 }
 
 func (th *Thread) call(fn Value, args []Value, callback bool) (Value, error) {
-	switch f := fn.(type) {
+	switch f := fn.Object().(type) {
 	case *Closure:
 		if f.Proto.IsGen || f.Proto.IsStream {
 			return th.makeGenerator(f, append([]Value(nil), args...))
@@ -325,17 +325,17 @@ func (th *Thread) call(fn Value, args []Value, callback bool) (Value, error) {
 	case *BoundMethod:
 		return f.Fn(th, f.Recv, Args(args))
 	}
-	if c, ok := fn.(interface {
+	if c, ok := fn.Object().(interface {
 		CallWith(th *Thread, args []Value) (Value, error)
 	}); ok {
 		return c.CallWith(th, args)
 	}
-	return nil, Typef("cannot call %s", fn.Type())
+	return Value{}, Typef("cannot call %s", fn.Type())
 }
 
 func (th *Thread) callClosure(f *Closure, args []Value, callback bool) (Value, error) {
 	th.ensure(len(args) + 1)
-	th.stack[th.sp] = f
+	th.stack[th.sp] = Of(f)
 	copy(th.stack[th.sp+1:], args)
 	th.sp += len(args) + 1
 	return th.runPushed(f, len(args), callback)
@@ -345,9 +345,9 @@ func (th *Thread) callClosure(f *Closure, args []Value, callback bool) (Value, e
 // allocates no argument slice: it is the hot path of .map, .filter and
 // sort keys.
 func (th *Thread) Call1(fn Value, arg Value) (Value, error) {
-	if f, ok := fn.(*Closure); ok && !f.Proto.IsGen && !f.Proto.IsStream {
+	if f, ok := fn.AsClosure(); ok && !f.Proto.IsGen && !f.Proto.IsStream {
 		th.ensure(2)
-		th.stack[th.sp], th.stack[th.sp+1] = f, arg
+		th.stack[th.sp], th.stack[th.sp+1] = Of(f), arg
 		th.sp += 2
 		return th.runPushed(f, 1, true)
 	}
@@ -359,11 +359,11 @@ func (th *Thread) Call1(fn Value, arg Value) (Value, error) {
 func (th *Thread) runPushed(f *Closure, n int, callback bool) (Value, error) {
 	if len(th.frames) >= MaxFrames {
 		th.sp -= n + 1
-		return nil, Plainf("Stack overflow: too many nested calls")
+		return Value{}, Plainf("Stack overflow: too many nested calls")
 	}
 	if err := th.pushFrame(f, n, th.sp-n); err != nil {
 		th.sp -= n + 1
-		return nil, err
+		return Value{}, err
 	}
 	fr := &th.frames[len(th.frames)-1]
 	fr.nested = true
@@ -374,7 +374,7 @@ func (th *Thread) runPushed(f *Closure, n int, callback bool) (Value, error) {
 		if callback {
 			e = e.Relabel()
 		}
-		return nil, e
+		return Value{}, e
 	}
 	return v, nil
 }
@@ -425,22 +425,22 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 			copy(rest, stack[base+nparams-1:base+argc])
 		}
 		if rest == nil {
-			stack[base+nparams-1] = EmptyList
+			stack[base+nparams-1] = Of(EmptyList)
 		} else {
-			stack[base+nparams-1] = NewList(rest)
+			stack[base+nparams-1] = Of(NewList(rest))
 		}
 		for i := argc; i < nparams-1; i++ {
 			stack[base+i] = Nil
 		}
 		for i := nparams; i < proto.NumLocals; i++ {
-			stack[base+i] = nil
+			stack[base+i] = Value{}
 		}
 	} else {
 		// Missing arguments are nil (defaults are assigned by the code,
 		// ARGC_GT); surplus ones and the other locals start unassigned.
 		missing := Value(Nil)
 		if proto.Kind == compiler.FuncPipeline {
-			missing = nil // pipeline parameters are not bound under `harn run` (§5.5)
+			missing = Value{} // pipeline parameters are not bound under `harn run` (§5.5)
 		}
 		for i := argc; i < nparams; i++ {
 			stack[base+i] = missing

@@ -27,14 +27,14 @@ func testUniverse() *vm.Universe {
 		return th.Call(a.At(0), a.At(1))
 	}))
 	u.AddBuiltin(vm.NewBuiltin("Err", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Err(a.At(0)), nil
+		return vm.Of(vm.Err(a.At(0))), nil
 	}))
 	// crash() is a builtin with a bug: it panics in Go.
 	u.AddBuiltin(vm.NewBuiltin("crash", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var xs []int
-		return vm.Int(xs[3]), nil
+		return vm.IntOf(int64(xs[3])), nil
 	}))
-	u.AddGlobal("e", vm.Float(2.718281828459045))
+	u.AddGlobal("e", vm.FloatOf(float64(2.718281828459045)))
 	return u
 }
 

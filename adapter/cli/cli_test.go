@@ -18,25 +18,25 @@ func program(t testing.TB, defs, options string) *Program {
 	if err != nil {
 		t.Fatalf("bad definitions: %v", err)
 	}
-	list := tool.FromJSON(dv).(*vm.List)
+	list := tool.FromJSON(dv).Object().(*vm.List)
 	items := make([]vm.Value, list.Len())
 	for i, d := range list.Items() {
-		items[i] = d.(*vm.Dict).Set("handler", echoBuiltin)
+		items[i] = vm.Of(d.Object().(*vm.Dict).Set("handler", vm.Of(echoBuiltin)))
 	}
 	b := vm.NewDictBuilder(5)
 	b.Set("_type", vm.Str(tool.RegistryType))
-	b.Set("tools", vm.NewList(items))
+	b.Set("tools", vm.Of(vm.NewList(items)))
 	if options != "" {
 		ov, err := jsonv.Parse([]byte(options))
 		if err != nil {
 			t.Fatalf("bad options: %v", err)
 		}
-		tool.FromJSON(ov).(*vm.Dict).Range(func(k string, v vm.Value) bool {
+		tool.FromJSON(ov).Object().(*vm.Dict).Range(func(k string, v vm.Value) bool {
 			b.Set(k, v)
 			return true
 		})
 	}
-	reg, err := tool.Normalize(b.Build(), nil)
+	reg, err := tool.Normalize(vm.Of(b.Build()), nil)
 	if err != nil {
 		t.Fatalf("normalize: %v", err)
 	}

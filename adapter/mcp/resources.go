@@ -115,7 +115,7 @@ func (p provider) readTemplate(x *protocol.Call, uri string) any {
 		for k, v := range vars {
 			arg = arg.Set(k, vm.Str(v))
 		}
-		v, res := p.callHandler(x, sf, t.Handler, arg, "resource template")
+		v, res := p.callHandler(x, sf, t.Handler, vm.Of(arg), "resource template")
 		if res != nil {
 			return res
 		}
@@ -134,13 +134,13 @@ func (p provider) readTemplate(x *protocol.Call, uri string) any {
 // into input_required).
 func (p provider) callHandler(x *protocol.Call, sf *Surface, fn vm.Value, arg vm.Value, what string) (vm.Value, any) {
 	if rerr := x.ReadInputResponses(); rerr != nil {
-		return nil, rerr
+		return vm.Value{}, rerr
 	}
 	p.s.callMu.Lock()
 	v, err := sf.Runtime.Call(handler{x}, fn, []vm.Value{arg}, func(th *vm.Thread) { x.OnCancel(th.Cancel) })
 	p.s.callMu.Unlock()
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternalError, what+" handler failed: "+failureSummary(err))
+		return vm.Value{}, protocol.Errorf(protocol.CodeInternalError, what+" handler failed: "+failureSummary(err))
 	}
 	return v, nil
 }
@@ -274,16 +274,16 @@ func (p provider) promptsGet(x *protocol.Call) any {
 // text message; a list holds {role, content} records whose content is a
 // string or a content record (text, image, audio, resource).
 func promptMessages(v vm.Value) ([]any, bool) {
-	if s, ok := v.(vm.String); ok {
+	if s, ok := v.AsString(); ok {
 		return []any{message1("user", textBlock(s.Go()))}, true
 	}
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok {
 		return nil, false
 	}
 	var out []any
 	for _, it := range l.Items() {
-		d, ok := it.(*vm.Dict)
+		d, ok := it.AsDict()
 		if !ok {
 			return nil, false
 		}
@@ -296,7 +296,7 @@ func promptMessages(v vm.Value) ([]any, bool) {
 			return nil, false
 		}
 		var block *jsonv.Object
-		if s, ok := cv.(vm.String); ok {
+		if s, ok := cv.AsString(); ok {
 			block = textBlock(s.Go())
 		} else {
 			j, err := tool.ToJSON(cv)

@@ -11,21 +11,21 @@ func init() {
 	lib.Def("chunk", "chunk(list, size?)", "consecutive slices of size items", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, err := firstList("chunk", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return chunkList(l.Items(), args.At(1)), nil
+		return vm.Of(chunkList(l.Items(), args.At(1))), nil
 	})
 	lib.Def("window", "window(list, size?, step?)", "full windows of size items, advancing by step", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, err := firstList("window", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return windowList(l.Items(), args.At(1), args.At(2)), nil
+		return vm.Of(windowList(l.Items(), args.At(1), args.At(2))), nil
 	})
 	lib.Def("group_by", "group_by(list, f)", "dict of lists keyed by the string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("group_by", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		// The free function insists on a string discriminator (docs/spec/newer.md
 		// §2.9); the .group_by method keeps April's display keys.
@@ -34,61 +34,61 @@ func init() {
 	lib.Def("partition", "partition(list, f)", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("partition", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		yes, no, err := partition(th, l.Items(), f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		b := vm.NewDictBuilder(2)
-		b.Set("match", lib.List(yes))
-		b.Set("no_match", lib.List(no))
-		return b.Build(), nil
+		b.Set("match", vm.Of(lib.List(yes)))
+		b.Set("no_match", vm.Of(lib.List(no)))
+		return vm.Of(b.Build()), nil
 	})
 	lib.Def("dedup_by", "dedup_by(list, f)", "first item for each structural key of f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("dedup_by", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		keys, err := mapItems(th, l.Items(), f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(uniqueBy(l.Items(), keys)), nil
+		return vm.Of(lib.List(uniqueBy(l.Items(), keys))), nil
 	})
 	lib.Def("flat_map", "flat_map(list, f)", "f(item), splicing list results in", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("flat_map", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return flatMap(th, l.Items(), f)
 	})
 	lib.Def("keys", "keys(d)", "sorted keys of a dict", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
-		return dictKeys(d), nil
+		return vm.Of(dictKeys(d)), nil
 	})
 	lib.Def("values", "values(d)", "values of a dict in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
-		return dictValues(d), nil
+		return vm.Of(dictValues(d)), nil
 	})
 	lib.Def("entries", "entries(d)", "[{key, value}, …] in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
-		return dictEntries(d), nil
+		return vm.Of(dictEntries(d)), nil
 	})
 
 	dm := func(name, sig, doc string, fn func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error)) {
 		lib.Method("dict", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.(*vm.Dict), args)
+			return fn(th, recv.Object().(*vm.Dict), args)
 		})
 	}
 	dm("keys", "d.keys()", "sorted keys", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
-		return dictKeys(d), nil
+		return vm.Of(dictKeys(d)), nil
 	})
 	dm("values", "d.values()", "values in key order", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
-		return dictValues(d), nil
+		return vm.Of(dictValues(d)), nil
 	})
 	dm("entries", "d.entries()", "[{key, value}, …] in key order", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
-		return dictEntries(d), nil
+		return vm.Of(dictEntries(d)), nil
 	})
 	dm("count", "d.count()", "number of entries", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
 		return lib.IntOf(d.Len()), nil
@@ -105,12 +105,12 @@ func init() {
 	dm("merge", "d.merge(other)", "union; other's values win", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
 		o, ok := args.Dict(0)
 		if !ok {
-			return d, nil
+			return vm.Of(d), nil
 		}
-		return d.Merge(o), nil
+		return vm.Of(d.Merge(o)), nil
 	})
 	dm("remove", "d.remove(key)", "a copy without key", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
-		return d.Delete(vm.KeyString(args.At(0))), nil
+		return vm.Of(d.Delete(vm.KeyString(args.At(0)))), nil
 	})
 	dm("map_values", "d.map_values(f)", "f(value) for each entry", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -126,9 +126,9 @@ func init() {
 			return err == nil
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 	dm("filter", "d.filter(f)", "entries whose value passes f(value)", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -146,9 +146,9 @@ func init() {
 			return err == nil
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 	rekey := func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -166,9 +166,9 @@ func init() {
 			return err == nil
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	}
 	dm("rekey", "d.rekey(f)", "new key display(f(key)) for each entry", rekey)
 	dm("map_keys", "d.map_keys(f)", "new key display(f(key)) for each entry", rekey)
@@ -189,14 +189,14 @@ func firstList(name string, args vm.Args) (*vm.List, error) {
 func listAndCallback(name string, args vm.Args) (*vm.List, vm.Value, error) {
 	l, err := firstList(name, args)
 	if err != nil {
-		return nil, nil, err
+		return nil, vm.Value{}, err
 	}
 	if args.Len() < 2 {
-		return nil, nil, vm.Runtimef("%s: callback is required", name)
+		return nil, vm.Value{}, vm.Runtimef("%s: callback is required", name)
 	}
 	f, ok := args.Callable(1)
 	if !ok {
-		return nil, nil, vm.Typef("%s: callback must be callable, got %s", name, args[1].Type())
+		return nil, vm.Value{}, vm.Typef("%s: callback must be callable, got %s", name, args[1].Type())
 	}
 	return l, f, nil
 }
@@ -226,7 +226,7 @@ func dictEntries(d *vm.Dict) *vm.List {
 	}
 	out := make([]vm.Value, 0, d.Len())
 	d.Range(func(k string, v vm.Value) bool {
-		out = append(out, vm.EntryDict(k, v))
+		out = append(out, vm.Of(vm.EntryDict(k, v)))
 		return true
 	})
 	return lib.List(out)

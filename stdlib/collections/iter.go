@@ -47,27 +47,27 @@ func (it *Iter) Display(sb *strings.Builder) {
 
 // EqualTo: an iterator equals only itself.
 func (it *Iter) EqualTo(o vm.Value) bool {
-	x, ok := o.(*Iter)
+	x, ok := o.Object().(*Iter)
 	return ok && x == it
 }
 
 // Next pulls the next element.
 func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
 	if it.done {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	it.pace.Th = th
 	if err := it.pace.Step(); err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	v, ok, err := it.src.next(th)
 	if err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	if !ok {
 		it.done = true
 		it.src = nil
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	return v, true, nil
 }
@@ -95,7 +95,7 @@ type sliceSource struct {
 
 func (s *sliceSource) next(*vm.Thread) (vm.Value, bool, error) {
 	if s.i >= len(s.items) {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	v := s.items[s.i]
 	s.i++
@@ -106,7 +106,7 @@ type charSource struct{ s string }
 
 func (s *charSource) next(*vm.Thread) (vm.Value, bool, error) {
 	if s.s == "" {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	_, n := utf8.DecodeRuneInString(s.s)
 	c := s.s[:n]
@@ -122,12 +122,12 @@ type pairSource struct {
 func (s *pairSource) next(*vm.Thread) (vm.Value, bool, error) {
 	keys := s.d.Keys()
 	if s.i >= len(keys) {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	k := keys[s.i]
 	s.i++
 	v, _ := s.d.Get(k)
-	return &vm.Pair{First: lib.Str(k), Second: v}, true, nil
+	return vm.Of(&vm.Pair{First: lib.Str(k), Second: v}), true, nil
 }
 
 // vmSource adapts a VM iterator (ranges, generators, streams, channels).
@@ -138,7 +138,7 @@ func (s *vmSource) next(*vm.Thread) (vm.Value, bool, error) { return s.it.Next()
 // toIter lifts an iterable value into a lazy iterator; an iterator is
 // returned as is.
 func toIter(th *vm.Thread, v vm.Value) (*Iter, bool) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *Iter:
 		return x, true
 	case *vm.List:
@@ -169,7 +169,7 @@ type mapSource struct {
 func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
 	if !ok || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	r, err := th.Call1(s.f, v)
 	return r, err == nil, err
@@ -184,11 +184,11 @@ func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
 		v, ok, err := s.in.Next(th)
 		if !ok || err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		keep, err := lib.Truth(th, s.f, v)
 		if err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		if keep {
 			return v, true, nil
@@ -207,7 +207,7 @@ func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		if s.cur != nil {
 			v, ok, err := s.cur.Next(th)
 			if err != nil {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			if ok {
 				return v, true, nil
@@ -216,11 +216,11 @@ func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		}
 		v, ok, err := s.in.Next(th)
 		if !ok || err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		r, err := th.Call1(s.f, v)
 		if err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		sub, ok := toIter(th, r)
 		if !ok {
@@ -237,7 +237,7 @@ type takeSource struct {
 
 func (s *takeSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if s.n <= 0 {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	s.n--
 	return s.in.Next(th)
@@ -251,7 +251,7 @@ type skipSource struct {
 func (s *skipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for ; s.n > 0; s.n-- {
 		if _, ok, err := s.in.Next(th); !ok || err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 	}
 	return s.in.Next(th)
@@ -265,11 +265,11 @@ type takeWhileSource struct {
 func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
 	if !ok || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	keep, err := lib.Truth(th, s.f, v)
 	if !keep || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	return v, true, nil
 }
@@ -284,14 +284,14 @@ func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
 		v, ok, err := s.in.Next(th)
 		if !ok || err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		if s.skipped {
 			return v, true, nil
 		}
 		skip, err := lib.Truth(th, s.f, v)
 		if err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		if !skip {
 			s.skipped = true
@@ -305,13 +305,13 @@ type zipSource struct{ a, b *Iter }
 func (s *zipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	x, ok, err := s.a.Next(th)
 	if !ok || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	y, ok, err := s.b.Next(th)
 	if !ok || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
-	return &vm.Pair{First: x, Second: y}, true, nil
+	return vm.Of(&vm.Pair{First: x, Second: y}), true, nil
 }
 
 type enumerateSource struct {
@@ -322,11 +322,11 @@ type enumerateSource struct {
 func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
 	if !ok || err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	p := &vm.Pair{First: lib.Intv(s.i), Second: v}
 	s.i++
-	return p, true, nil
+	return vm.Of(p), true, nil
 }
 
 type chainSource struct{ a, b *Iter }
@@ -349,7 +349,7 @@ func (s *chunksSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for int64(len(chunk)) < s.n {
 		v, ok, err := s.in.Next(th)
 		if err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		if !ok {
 			break
@@ -357,9 +357,9 @@ func (s *chunksSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		chunk = append(chunk, v)
 	}
 	if len(chunk) == 0 {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
-	return lib.List(chunk), true, nil
+	return vm.Of(lib.List(chunk)), true, nil
 }
 
 type windowsSource struct {
@@ -372,13 +372,13 @@ func (s *windowsSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for int64(len(s.win)) < s.n {
 		v, ok, err := s.in.Next(th)
 		if !ok || err != nil {
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 		s.win = append(s.win, v)
 	}
 	out := lib.CopyItems(s.win)
 	s.win = s.win[1:]
-	return lib.List(out), true, nil
+	return vm.Of(lib.List(out)), true, nil
 }
 
 // ---- registration ----
@@ -386,20 +386,20 @@ func (s *windowsSource) next(th *vm.Thread) (vm.Value, bool, error) {
 func init() {
 	lib.Def("iter", "iter(x)", "a lazy iterator over a list, set, dict, string, range or iterator", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() == 0 {
-			return nil, vm.Typef("iter: expected 1 argument")
+			return vm.Value{}, vm.Typef("iter: expected 1 argument")
 		}
 		it, ok := toIter(th, args[0])
 		if !ok {
-			return nil, notIterable("iter", args[0])
+			return vm.Value{}, notIterable("iter", args[0])
 		}
-		return it, nil
+		return vm.Of(it), nil
 	})
 	iterMethod := func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		it, ok := toIter(th, recv)
 		if !ok {
-			return nil, notIterable("iter", recv)
+			return vm.Value{}, notIterable("iter", recv)
 		}
-		return it, nil
+		return vm.Of(it), nil
 	}
 	for _, kind := range []string{"list", "set", "dict", "string", "range", "iter", "generator", "stream", "channel"} {
 		lib.Method(kind, "iter", "x.iter()", "a lazy iterator", iterMethod)
@@ -407,7 +407,7 @@ func init() {
 
 	im := func(name, sig, doc string, fn func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error)) {
 		lib.Method("iter", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.(*Iter), args)
+			return fn(th, recv.Object().(*Iter), args)
 		})
 	}
 	// withFn registers a method whose first argument must be callable.
@@ -415,20 +415,20 @@ func init() {
 		im(name, sig, doc, func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 			f, ok := args.Callable(0)
 			if !ok {
-				return nil, vm.Typef("iter.%s: expected callable", name)
+				return vm.Value{}, vm.Typef("iter.%s: expected callable", name)
 			}
 			return fn(th, it, f, args)
 		})
 	}
 
 	withFn("map", "it.map(f)", "lazily f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return newIter(th, &mapSource{it, f}), nil
+		return vm.Of(newIter(th, &mapSource{it, f})), nil
 	})
 	withFn("filter", "it.filter(f)", "lazily the items where f(item) is truthy", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return newIter(th, &filterSource{it, f}), nil
+		return vm.Of(newIter(th, &filterSource{it, f})), nil
 	})
 	withFn("flat_map", "it.flat_map(f)", "lazily the items of each f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return newIter(th, &flatMapSource{in: it, f: f}), nil
+		return vm.Of(newIter(th, &flatMapSource{in: it, f: f})), nil
 	})
 	count := func(name string) func(vm.Args) (int64, error) {
 		return func(args vm.Args) (int64, error) {
@@ -443,81 +443,81 @@ func init() {
 	im("take", "it.take(n)", "lazily the first n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		n, err := takeN(args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newIter(th, &takeSource{it, n}), nil
+		return vm.Of(newIter(th, &takeSource{it, n})), nil
 	})
 	im("skip", "it.skip(n)", "lazily all but the first n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		n, err := skipN(args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newIter(th, &skipSource{it, n}), nil
+		return vm.Of(newIter(th, &skipSource{it, n})), nil
 	})
 	withFn("take_while", "it.take_while(f)", "lazily the items up to the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return newIter(th, &takeWhileSource{it, f}), nil
+		return vm.Of(newIter(th, &takeWhileSource{it, f})), nil
 	})
 	withFn("skip_while", "it.skip_while(f)", "lazily the items from the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return newIter(th, &skipWhileSource{in: it, f: f}), nil
+		return vm.Of(newIter(th, &skipWhileSource{in: it, f: f})), nil
 	})
 	im("zip", "it.zip(other)", "lazily pair(a, b), stopping at the shorter", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		o, ok := toIter(th, args.At(0))
 		if !ok {
-			return nil, notIterable("iter.zip", args.At(0))
+			return vm.Value{}, notIterable("iter.zip", args.At(0))
 		}
-		return newIter(th, &zipSource{it, o}), nil
+		return vm.Of(newIter(th, &zipSource{it, o})), nil
 	})
 	im("enumerate", "it.enumerate()", "lazily pair(index, item)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
-		return newIter(th, &enumerateSource{in: it}), nil
+		return vm.Of(newIter(th, &enumerateSource{in: it})), nil
 	})
 	im("chain", "it.chain(other)", "lazily the items, then other's", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		o, ok := toIter(th, args.At(0))
 		if !ok {
-			return nil, notIterable("iter.chain", args.At(0))
+			return vm.Value{}, notIterable("iter.chain", args.At(0))
 		}
-		return newIter(th, &chainSource{it, o}), nil
+		return vm.Of(newIter(th, &chainSource{it, o})), nil
 	})
 	im("chunks", "it.chunks(n)", "lazily lists of n items (the last may be shorter)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		n, ok := args.Int(0)
 		if !ok || n <= 0 {
-			return nil, vm.Typef("iter.chunks: chunk size must be positive")
+			return vm.Value{}, vm.Typef("iter.chunks: chunk size must be positive")
 		}
-		return newIter(th, &chunksSource{it, n}), nil
+		return vm.Of(newIter(th, &chunksSource{it, n})), nil
 	})
 	im("windows", "it.windows(n)", "lazily every full window of n items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		n, ok := args.Int(0)
 		if !ok || n <= 0 {
-			return nil, vm.Typef("iter.windows: window size must be positive")
+			return vm.Value{}, vm.Typef("iter.windows: window size must be positive")
 		}
-		return newIter(th, &windowsSource{in: it, n: n}), nil
+		return vm.Of(newIter(th, &windowsSource{in: it, n: n})), nil
 	})
 	im("iter", "it.iter()", "the iterator itself", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
-		return it, nil
+		return vm.Of(it), nil
 	})
 
 	// sinks
 	im("to_list", "it.to_list()", "drain into a list", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		items, err := drain(th, it)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(items), nil
+		return vm.Of(lib.List(items)), nil
 	})
 	im("to_set", "it.to_set()", "drain into a set (deduplicated by equality)", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		items, err := drain(th, it)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return setByEquality(items), nil
+		return vm.Of(setByEquality(items)), nil
 	})
 	im("to_dict", "it.to_dict()", "drain pair(key, value) items into a dict", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		b := vm.NewDictBuilder(0)
 		err := each(th, it, func(v vm.Value) (bool, error) {
-			p, ok := v.(*vm.Pair)
+			p, ok := v.AsPair()
 			if !ok {
 				return false, vm.Typef("iter.to_dict: expected pair, got %s", v.Type())
 			}
-			k, ok := p.First.(vm.String)
+			k, ok := p.First.AsString()
 			if !ok {
 				return false, vm.Typef("iter.to_dict: expected string key, got %s", p.First.Type())
 			}
@@ -525,15 +525,15 @@ func init() {
 			return true, nil
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 	im("count", "it.count()", "drain and count the items", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		n := 0
 		err := each(th, it, func(vm.Value) (bool, error) { n++; return true, nil })
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.IntOf(n), nil
 	})
@@ -546,7 +546,7 @@ func init() {
 			return true, nil
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return s.value(), nil
 	})
@@ -554,7 +554,7 @@ func init() {
 		return func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 			items, err := drain(th, it)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return extreme(items, items, dir), nil
 		}
@@ -563,11 +563,11 @@ func init() {
 	im("max", "it.max()", "drain; the largest item or nil", minmax(1))
 	im("reduce", "it.reduce(init, f)", "drain with a left fold from init", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
-			return nil, vm.Typef("iter.reduce: expected (init, fn)")
+			return vm.Value{}, vm.Typef("iter.reduce: expected (init, fn)")
 		}
 		f, ok := args.Callable(1)
 		if !ok {
-			return nil, vm.Typef("iter.reduce: second arg must be callable")
+			return vm.Value{}, vm.Typef("iter.reduce: second arg must be callable")
 		}
 		acc := args[0]
 		err := each(th, it, func(v vm.Value) (bool, error) {
@@ -576,7 +576,7 @@ func init() {
 			return err == nil, err
 		})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return acc, nil
 	})
@@ -591,13 +591,13 @@ func init() {
 		var last vm.Value = vm.Nil
 		err := each(th, it, func(v vm.Value) (bool, error) { last = v; return true, nil })
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return last, nil
 	})
 	withFn("any", "it.any(f)", "whether some item matches (stops at the first)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
 		v, err := findIn(th, it, f)
-		return vm.BoolOf(v != nil), err
+		return vm.BoolOf(v.IsValid()), err
 	})
 	withFn("all", "it.all(f)", "whether every item matches (stops at the first failure)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
 		result := true
@@ -612,7 +612,7 @@ func init() {
 	})
 	withFn("find", "it.find(f)", "the first matching item, or nil", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
 		v, err := findIn(th, it, f)
-		if v == nil || err != nil {
+		if !v.IsValid() || err != nil {
 			return vm.Nil, err
 		}
 		return v, nil

@@ -14,7 +14,7 @@ import (
 func init() {
 	lm := func(name, sig, doc string, fn func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error)) {
 		lib.Method("list", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.(*vm.List), args)
+			return fn(th, recv.Object().(*vm.List), args)
 		})
 	}
 	// withFn registers a callback method whose fallback, without a
@@ -38,16 +38,16 @@ func init() {
 	withFn("map", "xs.map(f)", "f(item) for each item", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		out, err := mapItems(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	withFn("filter", "xs.filter(f)", "items where f(item) is truthy", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		out, err := filterItems(th, items, f, true)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("reduce", "xs.reduce(init, f)", "left fold starting from init", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(1)
@@ -58,7 +58,7 @@ func init() {
 		for _, v := range l.Items() {
 			r, err := th.Call(f, acc, v)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			acc = r
 		}
@@ -74,14 +74,14 @@ func init() {
 	withFn("find_index", "xs.find_index(f)", "index of the first match, -1 if none", lib.Intv(-1), func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		i, err := findIndex(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.IntOf(i), nil
 	})
 	withFn("any", "xs.any(f)", "whether some item matches", vm.False, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		i, err := findIndex(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(i >= 0), nil
 	})
@@ -89,7 +89,7 @@ func init() {
 		for _, v := range items {
 			ok, err := lib.Truth(th, f, v)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			if !ok {
 				return vm.False, nil
@@ -106,7 +106,7 @@ func init() {
 		}
 		i, err := findIndex(th, l.Items(), f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(i < 0), nil
 	})
@@ -116,31 +116,31 @@ func init() {
 	lm("flatten", "xs.flatten()", "splice list items in, one level", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		var out []vm.Value
 		for _, v := range l.Items() {
-			if sub, ok := v.(*vm.List); ok {
+			if sub, ok := v.AsList(); ok {
 				out = append(out, sub.Items()...)
 			} else {
 				out = append(out, v)
 			}
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("sort", "xs.sort()", "stable ascending sort", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := append([]vm.Value(nil), l.Items()...)
 		if err := sortByKeys(th, items, append([]vm.Value(nil), items...)); err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(items), nil
+		return vm.Of(lib.List(items)), nil
 	})
 	withFn("sort_by", "xs.sort_by(f)", "stable ascending sort by key f(item)", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		keys, err := mapItems(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		out := append([]vm.Value(nil), items...)
 		if err := sortByKeys(th, out, keys); err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("reverse", "xs.reverse()", "reversed copy", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
@@ -148,7 +148,7 @@ func init() {
 		for i, v := range items {
 			out[len(items)-1-i] = v
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("min", "xs.min()", "smallest item (first of equals), nil when empty", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		return extreme(l.Items(), l.Items(), -1), nil
@@ -159,14 +159,14 @@ func init() {
 	withFn("min_by", "xs.min_by(f)", "item with the smallest key", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		keys, err := mapItems(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return extreme(items, keys, -1), nil
 	})
 	withFn("max_by", "xs.max_by(f)", "item with the largest key", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		keys, err := mapItems(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return extreme(items, keys, 1), nil
 	})
@@ -175,7 +175,7 @@ func init() {
 		p := lib.Pacer{Th: th}
 		for _, v := range l.Items() {
 			if err := p.Step(); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			s.add(v)
 		}
@@ -184,7 +184,7 @@ func init() {
 	lm("join", "xs.join(sep?)", `display items joined by sep (default "")`, func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		s, err := lib.JoinItems(th, l.Items(), lib.TextOr(args, 0, ""))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.Str(s), nil
 	})
@@ -197,7 +197,7 @@ func init() {
 	lm("first", "xs.first(n?)", "first item (or the first n items)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
 		if n, ok := args.Int(0); ok {
-			return lib.List(lib.CopyItems(items[:lib.ClampInt(n, 0, int64(len(items)))])), nil
+			return vm.Of(lib.List(lib.CopyItems(items[:lib.ClampInt(n, 0, int64(len(items)))]))), nil
 		}
 		if len(items) == 0 {
 			return vm.Nil, nil
@@ -207,7 +207,7 @@ func init() {
 	lm("last", "xs.last(n?)", "last item (or the last n items)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
 		if n, ok := args.Int(0); ok {
-			return lib.List(lib.CopyItems(items[int64(len(items))-lib.ClampInt(n, 0, int64(len(items))):])), nil
+			return vm.Of(lib.List(lib.CopyItems(items[int64(len(items))-lib.ClampInt(n, 0, int64(len(items))):]))), nil
 		}
 		if len(items) == 0 {
 			return vm.Nil, nil
@@ -216,11 +216,11 @@ func init() {
 	})
 	lm("take", "xs.take(n)", "the first n items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
-		return lib.List(lib.CopyItems(items[:lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items)))])), nil
+		return vm.Of(lib.List(lib.CopyItems(items[:lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items)))]))), nil
 	})
 	lm("skip", "xs.skip(n)", "all but the first n items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
-		return lib.List(lib.CopyItems(items[lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items))):])), nil
+		return vm.Of(lib.List(lib.CopyItems(items[lib.ClampInt(args.IntOr(0, 0), 0, int64(len(items))):]))), nil
 	})
 	lm("slice", "xs.slice(start?, end?)", "items from start to end (exclusive; negative from the end)", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
@@ -228,34 +228,34 @@ func init() {
 		start := sliceIndex(args.IntOr(0, 0), n)
 		end := sliceIndex(args.IntOr(1, n), n)
 		if start >= end {
-			return lib.List(nil), nil
+			return vm.Of(lib.List(nil)), nil
 		}
-		return lib.List(lib.CopyItems(items[start:end])), nil
+		return vm.Of(lib.List(lib.CopyItems(items[start:end]))), nil
 	})
 	lm("push", "xs.push(x)", "a copy with x appended", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		if !args.Has(0) {
-			return lib.List(lib.CopyItems(l.Items())), nil
+			return vm.Of(lib.List(lib.CopyItems(l.Items()))), nil
 		}
-		return l.Push(args[0]), nil
+		return vm.Of(l.Push(args[0])), nil
 	})
 	lm("pop", "xs.pop()", "a copy without the last item", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		items := l.Items()
 		if len(items) == 0 {
-			return lib.List(nil), nil
+			return vm.Of(lib.List(nil)), nil
 		}
-		return lib.List(lib.CopyItems(items[:len(items)-1])), nil
+		return vm.Of(lib.List(lib.CopyItems(items[:len(items)-1]))), nil
 	})
 	lm("unique", "xs.unique()", "first occurrence of each structural key", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
-		return lib.List(uniqueBy(l.Items(), l.Items())), nil
+		return vm.Of(lib.List(uniqueBy(l.Items(), l.Items()))), nil
 	})
 	lm("compact", "xs.compact()", "without nil items", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		var out []vm.Value
 		for _, v := range l.Items() {
-			if v != vm.Nil {
+			if !v.IsNil() {
 				out = append(out, v)
 			}
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("enumerate", "xs.enumerate()", "[{index, value}, …]", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		out := make([]vm.Value, l.Len())
@@ -263,28 +263,28 @@ func init() {
 			b := vm.NewDictBuilder(2)
 			b.Set("index", lib.IntOf(i))
 			b.Set("value", v)
-			out[i] = b.Build()
+			out[i] = vm.Of(b.Build())
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lm("zip", "xs.zip(other)", "[[a0, b0], …] up to the shorter list", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		o, ok := args.List(0)
 		if !ok {
-			return lib.List(nil), nil
+			return vm.Of(lib.List(nil)), nil
 		}
 		n := min(l.Len(), o.Len())
 		out := make([]vm.Value, n)
 		for i := 0; i < n; i++ {
-			out[i] = lib.List([]vm.Value{l.At(i), o.At(i)})
+			out[i] = vm.Of(lib.List([]vm.Value{l.At(i), o.At(i)}))
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	withFn("partition", "xs.partition(f)", "[[truthy items], [falsy items]]", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		yes, no, err := partition(th, items, f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.List([]vm.Value{lib.List(yes), lib.List(no)}), nil
+		return vm.Of(lib.List([]vm.Value{vm.Of(lib.List(yes)), vm.Of(lib.List(no))})), nil
 	})
 	withFn("group_by", "xs.group_by(f)", "dict of lists keyed by display(f(item))", vm.Nil, func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		return groupBy(th, items, f)
@@ -298,15 +298,15 @@ func init() {
 		for k, n := range counts {
 			b.Set(k, lib.Intv(n))
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 	chunk := func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
-		return chunkList(l.Items(), args.At(0)), nil
+		return vm.Of(chunkList(l.Items(), args.At(0))), nil
 	}
 	lm("chunk", "xs.chunk(n)", "consecutive slices of n items", chunk)
 	lm("each_slice", "xs.each_slice(n)", "consecutive slices of n items", chunk)
 	window := func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
-		return windowList(l.Items(), args.At(0), args.At(1)), nil
+		return vm.Of(windowList(l.Items(), args.At(0), args.At(1))), nil
 	}
 	lm("window", "xs.window(size = 2, step = 1)", "full windows of size items, advancing by step", window)
 	lm("each_cons", "xs.each_cons(size = 2, step = 1)", "full windows of size items, advancing by step", window)
@@ -379,15 +379,15 @@ func flatMap(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	for _, v := range items {
 		r, err := th.Call1(f, v)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		if sub, ok := r.(*vm.List); ok {
+		if sub, ok := r.AsList(); ok {
 			out = append(out, sub.Items()...)
 		} else {
 			out = append(out, r)
 		}
 	}
-	return lib.List(out), nil
+	return vm.Of(lib.List(out)), nil
 }
 
 func partition(th *vm.Thread, items []vm.Value, f vm.Value) (yes, no []vm.Value, err error) {
@@ -411,7 +411,7 @@ func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	for _, v := range items {
 		k, err := th.Call1(f, v)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		key := vm.KeyString(k)
 		if _, seen := groups[key]; !seen {
@@ -421,9 +421,9 @@ func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	}
 	b := vm.NewDictBuilder(len(order))
 	for _, k := range order {
-		b.Set(k, lib.List(groups[k]))
+		b.Set(k, vm.Of(lib.List(groups[k])))
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }
 
 // uniqueBy keeps the first item of each structural key of keys[i].
@@ -443,12 +443,12 @@ func uniqueBy(items, keys []vm.Value) []vm.Value {
 // chunkList splits items into slices of n (default 1, at least 1).
 func chunkList(items []vm.Value, nv vm.Value) *vm.List {
 	n := 1
-	if k, ok := nv.(vm.Int); ok && k > 1 {
+	if k, ok := nv.AsInt(); ok && k > 1 {
 		n = int(min(int64(k), int64(len(items))+1))
 	}
 	var out []vm.Value
 	for i := 0; i < len(items); i += n {
-		out = append(out, lib.List(lib.CopyItems(items[i:min(i+n, len(items))])))
+		out = append(out, vm.Of(lib.List(lib.CopyItems(items[i:min(i+n, len(items))]))))
 	}
 	return lib.List(out)
 }
@@ -456,16 +456,16 @@ func chunkList(items []vm.Value, nv vm.Value) *vm.List {
 // windowList yields the full windows of size items, advancing by step.
 func windowList(items []vm.Value, sizeV, stepV vm.Value) *vm.List {
 	size, step := int64(2), int64(1)
-	if k, ok := sizeV.(vm.Int); ok {
+	if k, ok := sizeV.AsInt(); ok {
 		size = max(int64(k), 1)
 	}
-	if k, ok := stepV.(vm.Int); ok {
+	if k, ok := stepV.AsInt(); ok {
 		step = max(int64(k), 1)
 	}
 	var out []vm.Value
 	n := int64(len(items))
 	for i := int64(0); i+size <= n; i += step {
-		out = append(out, lib.List(lib.CopyItems(items[i:i+size])))
+		out = append(out, vm.Of(lib.List(lib.CopyItems(items[i:i+size]))))
 	}
 	return lib.List(out)
 }
@@ -495,7 +495,7 @@ type summer struct {
 
 // add adds v and reports whether it was a number.
 func (s *summer) add(v vm.Value) bool {
-	switch n := v.(type) {
+	switch n := v.Object().(type) {
 	case vm.Int:
 		if s.isFloat {
 			s.f += float64(n)
@@ -522,7 +522,7 @@ func (s *summer) add(v vm.Value) bool {
 
 func (s *summer) value() vm.Value {
 	if s.isFloat {
-		return vm.Float(s.f)
+		return vm.FloatOf(float64(s.f))
 	}
 	return lib.Intv(s.i)
 }

@@ -16,7 +16,7 @@ func benchList(n int, strs bool) []vm.Value {
 		if strs {
 			items[i] = vm.Str("item" + strconv.Itoa(i))
 		} else {
-			items[i] = vm.Int(i)
+			items[i] = vm.IntOf(int64(i))
 		}
 	}
 	return items
@@ -39,15 +39,15 @@ func BenchmarkFilterMap(b *testing.B) {
 	items := benchList(200000, false)
 	th := vm.New(vm.NewUniverse()).NewThread()
 	double := vm.NewBuiltin("double", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return a[0].(vm.Int) * 2, nil
+		return vm.IntOf(int64(a[0].Object().(vm.Int) * 2)), nil
 	})
 	third := vm.NewBuiltin("third", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.BoolOf(a[0].(vm.Int)%3 == 0), nil
+		return vm.BoolOf(a[0].Object().(vm.Int)%3 == 0), nil
 	})
 	b.Run("map", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := mapItems(th, items, double); err != nil {
+			if _, err := mapItems(th, items, vm.Of(double)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -55,7 +55,7 @@ func BenchmarkFilterMap(b *testing.B) {
 	b.Run("filter", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := filterItems(th, items, third, true); err != nil {
+			if _, err := filterItems(th, items, vm.Of(third), true); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -15,29 +15,29 @@ func init() {
 		case 1:
 			n, ok := args.Int(0)
 			if !ok {
-				return nil, vm.Typef("range(n): expected integer argument")
+				return vm.Value{}, vm.Typef("range(n): expected integer argument")
 			}
-			return &vm.Range{Start: 0, End: n}, nil
+			return vm.Of(&vm.Range{Start: 0, End: n}), nil
 		case 2:
 			a, ok1 := args.Int(0)
 			b, ok2 := args.Int(1)
 			if !ok1 || !ok2 {
-				return nil, vm.Typef("range(a, b): expected integer arguments")
+				return vm.Value{}, vm.Typef("range(a, b): expected integer arguments")
 			}
-			return &vm.Range{Start: a, End: b}, nil
+			return vm.Of(&vm.Range{Start: a, End: b}), nil
 		}
-		return nil, vm.Typef("range expects 1 or 2 integer arguments, got %d", args.Len())
+		return vm.Value{}, vm.Typef("range expects 1 or 2 integer arguments, got %d", args.Len())
 	})
 	lib.Def("pair", "pair(a, b)", "the pair (a, b)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() != 2 {
-			return nil, vm.Typef("pair: expected 2 arguments, got %d", args.Len())
+			return vm.Value{}, vm.Typef("pair: expected 2 arguments, got %d", args.Len())
 		}
-		return &vm.Pair{First: args[0], Second: args[1]}, nil
+		return vm.Of(&vm.Pair{First: args[0], Second: args[1]}), nil
 	})
 
 	rm := func(name, sig, doc string, fn func(r *vm.Range, args vm.Args) vm.Value) {
 		lib.Method("range", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(recv.(*vm.Range), args), nil
+			return fn(recv.Object().(*vm.Range), args), nil
 		})
 	}
 	size := func(r *vm.Range, args vm.Args) vm.Value { return lib.Intv(r.Len()) }
@@ -48,7 +48,7 @@ func init() {
 	})
 	rm("contains", "r.contains(n)", "whether the int n is in the range", func(r *vm.Range, args vm.Args) vm.Value {
 		n, ok := args.Int(0)
-		return vm.BoolOf(ok && vm.Contains(r, lib.Intv(n)))
+		return vm.BoolOf(ok && vm.Contains(vm.Of(r), lib.Intv(n)))
 	})
 	rm("first", "r.first()", "the first element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
 		if r.Len() == 0 {
@@ -64,14 +64,14 @@ func init() {
 		return lib.Intv(last)
 	})
 	rm("to_string", "r.to_string()", "the display form", func(r *vm.Range, args vm.Args) vm.Value {
-		return lib.Str(vm.ToDisplay(r))
+		return lib.Str(vm.ToDisplay(vm.Of(r)))
 	})
 	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		name := args.Text(0)
 		if th.VM().Universe.Method("iter", name) == nil {
-			return nil, vm.Runtimef("value of type range has no method `%s`", name) // docs/spec/newer.md §2.11
+			return vm.Value{}, vm.Runtimef("value of type range has no method `%s`", name) // docs/spec/newer.md §2.11
 		}
 		it, _ := toIter(th, recv)
-		return th.CallMethod(it, name, args[1:]...)
+		return th.CallMethod(vm.Of(it), name, args[1:]...)
 	})
 }

@@ -13,7 +13,7 @@ import (
 func init() {
 	lib.Def("pick", "pick(value, keys)", "a record of the fields named in keys (dict, struct or capability handle); absent keys are omitted", builtinPick)
 	lib.Def("tuple", "tuple(...items)", "a list of the arguments (statically a tuple<A, B, ...>)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.List(lib.CopyItems(args)), nil
+		return vm.Of(lib.List(lib.CopyItems(args))), nil
 	})
 	lib.Def("clone", "clone(v)", "a shallow copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return args.At(0), nil // values are immutable: the value is its own copy
@@ -29,65 +29,65 @@ func init() {
 	lib.Def("take_while", "take_while(list, f)", "the leading items for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("take_while", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return takeWhile(th, l.Items(), f, true)
 	})
 	lib.Def("drop_while", "drop_while(list, f)", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("drop_while", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return takeWhile(th, l.Items(), f, false)
 	})
 	lib.Def("count_by", "count_by(list, f)", "dict of counts per string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("count_by", args)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return countBy(th, "count_by", l.Items(), f)
 	})
 	lib.Def("__dict_pick", "__dict_pick(d, keys)", "the entries of d named in keys, without nil values", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		keys, err := keyList("__dict_pick", args.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return pickKeys(args.At(0), keys, true), nil
+		return vm.Of(pickKeys(args.At(0), keys, true)), nil
 	})
 	lib.Def("__dict_pick_keys", "__dict_pick_keys(d, keys, drop_nil?)", "the entries of d named in keys; with drop_nil also without nil values", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		keys, err := keyList("__dict_pick_keys", args.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return pickKeys(args.At(0), keys, args.At(2).Truth()), nil
+		return vm.Of(pickKeys(args.At(0), keys, args.At(2).Truth())), nil
 	})
 	lib.Def("__dict_omit", "__dict_omit(d, keys)", "d without the keys in keys", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		keys, err := keyList("__dict_omit", args.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		d, ok := args.Dict(0)
 		if !ok {
-			return vm.NewDict(), nil
+			return vm.Of(vm.NewDict()), nil
 		}
 		for _, k := range keys {
 			d = d.Delete(k)
 		}
-		return d, nil
+		return vm.Of(d), nil
 	})
 	lib.Def("__dict_filter_nil", "__dict_filter_nil(d)", "d without its nil-valued entries", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, ok := args.Dict(0)
 		if !ok {
-			return vm.NewDict(), nil
+			return vm.Of(vm.NewDict()), nil
 		}
 		b := vm.NewDictBuilder(d.Len())
 		d.Range(func(k string, v vm.Value) bool {
-			if v != vm.Nil {
+			if !v.IsNil() {
 				b.Set(k, v)
 			}
 			return true
 		})
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 
 	// The newer method names (docs/spec/newer.md §2.10) beside the April ones.
@@ -103,40 +103,40 @@ func init() {
 	lib.Alias("dict", "rekeyed", "rekey", "d.rekeyed(f)")
 	lib.Alias("dict", "removing", "remove", "d.removing(key)")
 	lib.Method("list", "to_set", "xs.to_set()", "a set of the items (first of each structural key)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return vm.NewSet(recv.(*vm.List).Items()), nil
+		return vm.Of(vm.NewSet(recv.Object().(*vm.List).Items())), nil
 	})
 	lib.Method("list", "take_while", "xs.take_while(f)", "the leading items for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
-			return nil, vm.Typef("take_while: callback must be callable, got %s", args.At(0).Type())
+			return vm.Value{}, vm.Typef("take_while: callback must be callable, got %s", args.At(0).Type())
 		}
-		return takeWhile(th, recv.(*vm.List).Items(), f, true)
+		return takeWhile(th, recv.Object().(*vm.List).Items(), f, true)
 	})
 	lib.Method("list", "drop_while", "xs.drop_while(f)", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
-			return nil, vm.Typef("drop_while: callback must be callable, got %s", args.At(0).Type())
+			return vm.Value{}, vm.Typef("drop_while: callback must be callable, got %s", args.At(0).Type())
 		}
-		return takeWhile(th, recv.(*vm.List).Items(), f, false)
+		return takeWhile(th, recv.Object().(*vm.List).Items(), f, false)
 	})
 	lib.Method("list", "count_by", "xs.count_by(f)", "dict of counts per string discriminator f(item)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
-			return nil, vm.Typef("count_by: callback must be callable, got %s", args.At(0).Type())
+			return vm.Value{}, vm.Typef("count_by: callback must be callable, got %s", args.At(0).Type())
 		}
-		return countBy(th, "count_by", recv.(*vm.List).Items(), f)
+		return countBy(th, "count_by", recv.Object().(*vm.List).Items(), f)
 	})
 	lib.Method("dict", "to_dict", "d.to_dict()", "the dict itself", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return recv, nil
 	})
 	lib.Method("dict", "to_list", "d.to_list()", "the entries as {key, value} dicts, sorted by key", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		d := recv.(*vm.Dict)
+		d := recv.Object().(*vm.Dict)
 		out := make([]vm.Value, 0, d.Len())
 		d.Range(func(k string, v vm.Value) bool {
-			out = append(out, lib.DictOf("key", lib.Str(k), "value", v))
+			out = append(out, vm.Of(lib.DictOf("key", lib.Str(k), "value", v)))
 			return true
 		})
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 }
 
@@ -144,29 +144,29 @@ func init() {
 func builtinPick(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	keys, ok := args.List(1)
 	if !ok {
-		return nil, vm.Typef("pick: keys must be a list of strings, got %s", args.At(1).Type())
+		return vm.Value{}, vm.Typef("pick: keys must be a list of strings, got %s", args.At(1).Type())
 	}
 	get, err := fieldReader(th, args.At(0))
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	b := vm.NewDictBuilder(keys.Len())
 	for _, k := range keys.Items() {
-		name, ok := k.(vm.String)
+		name, ok := k.AsString()
 		if !ok {
-			return nil, vm.Typef("pick: keys must be strings, got %s", k.Type())
+			return vm.Value{}, vm.Typef("pick: keys must be strings, got %s", k.Type())
 		}
 		if v, ok := get(name.Go()); ok {
 			b.Set(name.Go(), v)
 		}
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }
 
 // fieldReader reads named fields of a dict, struct instance or any value
 // with attributes (harness handles).
 func fieldReader(th *vm.Thread, v vm.Value) (func(string) (vm.Value, bool), error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		return x.Get, nil
 	case *vm.StructValue:
@@ -176,7 +176,7 @@ func fieldReader(th *vm.Thread, v vm.Value) (func(string) (vm.Value, bool), erro
 					return f.Value, true
 				}
 			}
-			return nil, false
+			return vm.Value{}, false
 		}, nil
 	case interface {
 		Attr(string) (vm.Value, error)
@@ -193,22 +193,22 @@ func builtinDeepMerge(name string) vm.BuiltinFunc {
 	return func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, err := dictOrEmpty(name, args.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		b, err := dictOrEmpty(name, args.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return deepMerge(a, b), nil
+		return vm.Of(deepMerge(a, b)), nil
 	}
 }
 
 func dictOrEmpty(name string, v vm.Value) (*vm.Dict, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		return x, nil
 	}
-	if v == vm.Nil {
+	if v.IsNil() {
 		return vm.NewDict(), nil
 	}
 	return nil, vm.Typef("%s: expected dict, got %s", name, v.Type())
@@ -218,10 +218,10 @@ func deepMerge(a, b *vm.Dict) *vm.Dict {
 	out := a
 	b.Range(func(k string, bv vm.Value) bool {
 		if av, ok := a.Get(k); ok {
-			ad, aok := av.(*vm.Dict)
-			bd, bok := bv.(*vm.Dict)
+			ad, aok := av.AsDict()
+			bd, bok := bv.AsDict()
 			if aok && bok {
-				out = out.Set(k, deepMerge(ad, bd))
+				out = out.Set(k, vm.Of(deepMerge(ad, bd)))
 				return true
 			}
 		}
@@ -234,36 +234,36 @@ func deepMerge(a, b *vm.Dict) *vm.Dict {
 func builtinDictFromPairs(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	l, ok := args.List(0)
 	if !ok {
-		return nil, vm.Typef("dict_from_pairs: expected a list of pairs, got %s", args.At(0).Type())
+		return vm.Value{}, vm.Typef("dict_from_pairs: expected a list of pairs, got %s", args.At(0).Type())
 	}
 	out := vm.NewDict()
 	for _, it := range l.Items() {
-		switch p := it.(type) {
+		switch p := it.Object().(type) {
 		case *vm.Pair:
 			out = out.Set(vm.ToDisplay(p.First), p.Second)
 		case *vm.List:
 			if p.Len() != 2 {
-				return nil, vm.Typef("dict_from_pairs: each entry must have two items, got %d", p.Len())
+				return vm.Value{}, vm.Typef("dict_from_pairs: each entry must have two items, got %d", p.Len())
 			}
 			items := p.Items()
 			out = out.Set(vm.ToDisplay(items[0]), items[1])
 		default:
-			return nil, vm.Typef("dict_from_pairs: each entry must be a [key, value] list or a pair, got %s", it.Type())
+			return vm.Value{}, vm.Typef("dict_from_pairs: each entry must be a [key, value] list or a pair, got %s", it.Type())
 		}
 	}
-	return out, nil
+	return vm.Of(out), nil
 }
 
 func builtinUnique(name string) vm.BuiltinFunc {
 	return func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		if args.At(0) == vm.Nil {
-			return vm.NewList(nil), nil
+		if args.At(0).IsNil() {
+			return vm.Of(vm.NewList(nil)), nil
 		}
 		l, ok := args.List(0)
 		if !ok {
-			return nil, vm.Typef("%s: expected a list, got %s", name, args.At(0).Type())
+			return vm.Value{}, vm.Typef("%s: expected a list, got %s", name, args.At(0).Type())
 		}
-		return lib.List(uniqueBy(l.Items(), l.Items())), nil
+		return vm.Of(lib.List(uniqueBy(l.Items(), l.Items()))), nil
 	}
 }
 
@@ -274,7 +274,7 @@ func takeWhile(th *vm.Thread, items []vm.Value, f vm.Value, take bool) (vm.Value
 	for n < len(items) {
 		ok, err := lib.Truth(th, f, items[n])
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if !ok {
 			break
@@ -282,9 +282,9 @@ func takeWhile(th *vm.Thread, items []vm.Value, f vm.Value, take bool) (vm.Value
 		n++
 	}
 	if take {
-		return lib.List(lib.CopyItems(items[:n])), nil
+		return vm.Of(lib.List(lib.CopyItems(items[:n]))), nil
 	}
-	return lib.List(lib.CopyItems(items[n:])), nil
+	return vm.Of(lib.List(lib.CopyItems(items[n:]))), nil
 }
 
 // discriminator calls f(v) and insists on a string result (docs/spec/newer.md §2.9).
@@ -293,11 +293,11 @@ func discriminator(th *vm.Thread, name string, f, v vm.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch s := k.(type) {
+	switch s := k.Object().(type) {
 	case vm.String:
 		return s.Go(), nil
 	}
-	if k == vm.Nil {
+	if k.IsNil() {
 		return "", vm.Typef("%s: callback returned nil; expected a string discriminator (wrap with to_string(...) if you intended a scalar)", name)
 	}
 	return "", vm.Typef("%s: callback must return a string discriminator, got %s; wrap with to_string(...) so the bucket key is unambiguous", name, k.Type())
@@ -309,7 +309,7 @@ func countBy(th *vm.Thread, name string, items []vm.Value, f vm.Value) (vm.Value
 	for _, v := range items {
 		k, err := discriminator(th, name, f, v)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if _, seen := counts[k]; !seen {
 			order = append(order, k)
@@ -320,13 +320,13 @@ func countBy(th *vm.Thread, name string, items []vm.Value, f vm.Value) (vm.Value
 	for _, k := range order {
 		b.Set(k, lib.IntOf(counts[k]))
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }
 
 // keyList reads a list-or-set argument of key names.
 func keyList(name string, v vm.Value) ([]string, error) {
 	var items []vm.Value
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List:
 		items = x.Items()
 	case *vm.Set:
@@ -343,13 +343,13 @@ func keyList(name string, v vm.Value) ([]string, error) {
 
 // pickKeys keeps the keys of d (a non-dict gives {}) that are present.
 func pickKeys(v vm.Value, keys []string, dropNil bool) *vm.Dict {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return vm.NewDict()
 	}
 	b := vm.NewDictBuilder(len(keys))
 	for _, k := range keys {
-		if x, ok := d.Get(k); ok && !(dropNil && x == vm.Nil) {
+		if x, ok := d.Get(k); ok && !(dropNil && x.IsNil()) {
 			b.Set(k, x)
 		}
 	}
@@ -364,7 +364,7 @@ func groupByString(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error
 	for _, v := range items {
 		k, err := discriminator(th, "group_by", f, v)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if _, seen := groups[k]; !seen {
 			order = append(order, k)
@@ -373,7 +373,7 @@ func groupByString(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error
 	}
 	b := vm.NewDictBuilder(len(order))
 	for _, k := range order {
-		b.Set(k, lib.List(groups[k]))
+		b.Set(k, vm.Of(lib.List(groups[k])))
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }

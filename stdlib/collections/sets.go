@@ -13,7 +13,7 @@ func init() {
 	lib.Def("set", "set(...args)", "a set of the arguments (lists and sets contribute their items)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var items []vm.Value
 		for _, a := range args {
-			switch x := a.(type) {
+			switch x := a.Object().(type) {
 			case *vm.List:
 				items = append(items, x.Items()...)
 			case *vm.Set:
@@ -22,22 +22,22 @@ func init() {
 				items = append(items, a)
 			}
 		}
-		return vm.NewSet(items), nil
+		return vm.Of(vm.NewSet(items)), nil
 	})
 	lib.Def("set_add", "set_add(s, v)", "s with v added", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
 		if !ok {
-			return nil, vm.Throwf("set_add: first argument must be a set")
+			return vm.Value{}, vm.Throwf("set_add: first argument must be a set")
 		}
-		return s.Add(args.At(1)), nil
+		return vm.Of(s.Add(args.At(1))), nil
 	})
 	lib.Def("set_remove", "set_remove(s, v)", "s without v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
 		if !ok {
-			return nil, vm.Throwf("set_remove: first argument must be a set")
+			return vm.Value{}, vm.Throwf("set_remove: first argument must be a set")
 		}
 		k := vm.StructuralKey(args.At(1))
-		return keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k }), nil
+		return vm.Of(keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k })), nil
 	})
 	lib.Def("set_contains", "set_contains(s, v)", "structural-key membership", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
@@ -48,9 +48,9 @@ func init() {
 			a, ok1 := args.Set(0)
 			b, ok2 := args.Set(1)
 			if !ok1 || !ok2 {
-				return nil, vm.Throwf("%s: arguments must be sets", name)
+				return vm.Value{}, vm.Throwf("%s: arguments must be sets", name)
 			}
-			return op(a, b, hasKey), nil
+			return vm.Of(op(a, b, hasKey)), nil
 		})
 	}
 	algebra("set_union", union)
@@ -73,7 +73,7 @@ func init() {
 
 	sm := func(name, sig, doc string, fn func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error)) {
 		lib.Method("set", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.(*vm.Set), args)
+			return fn(th, recv.Object().(*vm.Set), args)
 		})
 	}
 	size := func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) { return lib.IntOf(s.Len()), nil }
@@ -88,13 +88,13 @@ func init() {
 	sm("add", "s.add(v)", "s with v appended unless an equal item exists", func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		v := args.At(0)
 		if hasEqual(s, v) {
-			return s, nil
+			return vm.Of(s), nil
 		}
-		return vm.NewSet(append(lib.CopyItems(s.Items()), v)), nil
+		return vm.Of(vm.NewSet(append(lib.CopyItems(s.Items()), v))), nil
 	})
 	remove := func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		x := args.At(0)
-		return keepItems(s, func(v vm.Value) bool { return !vm.Equal(v, x) }), nil
+		return vm.Of(keepItems(s, func(v vm.Value) bool { return !vm.Equal(v, x) })), nil
 	}
 	sm("remove", "s.remove(v)", "s without the items equal to v", remove)
 	sm("delete", "s.delete(v)", "s without the items equal to v", remove)
@@ -104,11 +104,11 @@ func init() {
 			if !ok {
 				return nonSet(s), nil
 			}
-			return op(s, o, hasEqual), nil
+			return vm.Of(op(s, o, hasEqual)), nil
 		})
 	}
-	self := func(s *vm.Set) vm.Value { return s }
-	empty := func(*vm.Set) vm.Value { return vm.EmptySet }
+	self := func(s *vm.Set) vm.Value { return vm.Of(s) }
+	empty := func(*vm.Set) vm.Value { return vm.Of(vm.EmptySet) }
 	binary("union", self, union)
 	binary("intersect", empty, intersect)
 	binary("intersection", empty, intersect)
@@ -127,7 +127,7 @@ func init() {
 	relation("is_superset", false, func(a, b *vm.Set, in func(*vm.Set, vm.Value) bool) bool { return isSubset(b, a, in) })
 	relation("is_disjoint", true, isDisjoint)
 	sm("to_list", "s.to_list()", "the items in order", func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
-		return lib.List(lib.CopyItems(s.Items())), nil
+		return vm.Of(lib.List(lib.CopyItems(s.Items()))), nil
 	})
 	sm("map", "s.map(f)", "mapped items, deduplicated by equality", func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -136,9 +136,9 @@ func init() {
 		}
 		out, err := mapItems(th, s.Items(), f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return setByEquality(out), nil
+		return vm.Of(setByEquality(out)), nil
 	})
 	sm("filter", "s.filter(f)", "items where f(item) is truthy", func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -147,9 +147,9 @@ func init() {
 		}
 		out, err := filterItems(th, s.Items(), f, true)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return vm.NewSet(out), nil
+		return vm.Of(vm.NewSet(out)), nil
 	})
 	sm("any", "s.any(f)", "whether some item matches", func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
@@ -158,7 +158,7 @@ func init() {
 		}
 		i, err := findIndex(th, s.Items(), f)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(i >= 0), nil
 	})
@@ -169,7 +169,7 @@ func init() {
 		}
 		out, err := filterItems(th, s.Items(), f, false)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(len(out) == 0), nil
 	}

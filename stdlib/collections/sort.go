@@ -45,9 +45,9 @@ func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 	}()
 	switch keyKind(keys) {
 	case intKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) int64 { return int64(v.(vm.Int)) })
+		sortUnboxed(items, keys, p, func(v vm.Value) int64 { return int64(v.Object().(vm.Int)) })
 	case stringKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) string { return v.(vm.String).Go() })
+		sortUnboxed(items, keys, p, func(v vm.Value) string { return v.Object().(vm.String).Go() })
 	case floatKeys:
 		sortUnboxed(items, keys, p, exactFloat)
 	default:
@@ -81,7 +81,7 @@ const maxExactInt = 1 << 53
 func keyKind(keys []vm.Value) sortKind {
 	ints, strs, floats := true, true, true
 	for _, k := range keys {
-		switch x := k.(type) {
+		switch x := k.Object().(type) {
 		case vm.Int:
 			strs = false
 			floats = floats && x >= -maxExactInt && x <= maxExactInt
@@ -109,10 +109,10 @@ func keyKind(keys []vm.Value) sortKind {
 }
 
 func exactFloat(v vm.Value) float64 {
-	if i, ok := v.(vm.Int); ok {
+	if i, ok := v.AsInt(); ok {
 		return float64(i)
 	}
-	return float64(v.(vm.Float))
+	return float64(v.Object().(vm.Float))
 }
 
 // keyed is an unboxed sort key and the position of its item.

@@ -30,7 +30,7 @@ func referenceSort(items, keys []vm.Value) {
 func show(items []vm.Value) string {
 	s := ""
 	for _, v := range items {
-		switch x := v.(type) {
+		switch x := v.Object().(type) {
 		case vm.Float:
 			s += fmt.Sprintf("f%v(%v) ", x, math.Signbit(float64(x)))
 		default:
@@ -46,17 +46,17 @@ func show(items []vm.Value) string {
 func TestSortByKeysMatchesStableSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	gens := map[string]func() vm.Value{
-		"ints":     func() vm.Value { return vm.Int(r.IntN(40) - 20) },
-		"big ints": func() vm.Value { return vm.Int(int64(1)<<53 + int64(r.IntN(5)) - 2) },
+		"ints":     func() vm.Value { return vm.IntOf(int64(r.IntN(40) - 20)) },
+		"big ints": func() vm.Value { return vm.IntOf(int64(int64(1)<<53 + int64(r.IntN(5)) - 2)) },
 		"strings":  func() vm.Value { return vm.Str(string(rune('a' + r.IntN(6)))) },
 		"floats": func() vm.Value {
-			return vm.Float([]float64{0, math.Copysign(0, -1), 1.5, -2, math.Inf(1), math.Inf(-1)}[r.IntN(6)])
+			return vm.FloatOf(float64([]float64{0, math.Copysign(0, -1), 1.5, -2, math.Inf(1), math.Inf(-1)}[r.IntN(6)]))
 		},
 		"int floats": func() vm.Value {
-			return []vm.Value{vm.Int(1), vm.Float(1), vm.Int(2), vm.Float(1.5), vm.Int(-3)}[r.IntN(5)]
+			return []vm.Value{vm.IntOf(int64(1)), vm.FloatOf(float64(1)), vm.IntOf(int64(2)), vm.FloatOf(float64(1.5)), vm.IntOf(int64(-3))}[r.IntN(5)]
 		},
 		"pairs": func() vm.Value {
-			return &vm.Pair{First: vm.Int(r.IntN(3)), Second: vm.Str(string(rune('a' + r.IntN(3))))}
+			return vm.Of(&vm.Pair{First: vm.IntOf(int64(r.IntN(3))), Second: vm.Str(string(rune('a' + r.IntN(3))))})
 		},
 	}
 	for name, gen := range gens {
@@ -65,7 +65,7 @@ func TestSortByKeysMatchesStableSort(t *testing.T) {
 			items := make([]vm.Value, n)
 			for i := range keys {
 				keys[i] = gen()
-				items[i] = vm.Int(i) // the item records its original position
+				items[i] = vm.IntOf(int64(i)) // the item records its original position
 			}
 			want := append([]vm.Value(nil), items...)
 			referenceSort(want, append([]vm.Value(nil), keys...))
@@ -96,14 +96,14 @@ func TestKeyKind(t *testing.T) {
 		keys []vm.Value
 		want sortKind
 	}{
-		{[]vm.Value{vm.Int(1), vm.Int(2)}, intKeys},
+		{[]vm.Value{vm.IntOf(int64(1)), vm.IntOf(int64(2))}, intKeys},
 		{[]vm.Value{vm.Str("a"), vm.Str("b")}, stringKeys},
-		{[]vm.Value{vm.Int(1), vm.Float(2)}, floatKeys},
-		{[]vm.Value{vm.Float(1), nan}, mixedKeys},
-		{[]vm.Value{vm.Int(1<<53 + 1), vm.Float(2)}, mixedKeys},
-		{[]vm.Value{vm.Int(1<<53 + 1), vm.Int(2)}, intKeys},
-		{[]vm.Value{vm.Int(1), vm.Str("a")}, mixedKeys},
-		{[]vm.Value{vm.Int(1), vm.Nil}, mixedKeys},
+		{[]vm.Value{vm.IntOf(int64(1)), vm.FloatOf(float64(2))}, floatKeys},
+		{[]vm.Value{vm.FloatOf(float64(1)), vm.FloatOf(float64(nan))}, mixedKeys},
+		{[]vm.Value{vm.IntOf(int64(1<<53 + 1)), vm.FloatOf(float64(2))}, mixedKeys},
+		{[]vm.Value{vm.IntOf(int64(1<<53 + 1)), vm.IntOf(int64(2))}, intKeys},
+		{[]vm.Value{vm.IntOf(int64(1)), vm.Str("a")}, mixedKeys},
+		{[]vm.Value{vm.IntOf(int64(1)), vm.Nil}, mixedKeys},
 	} {
 		if got := keyKind(tc.keys); got != tc.want {
 			t.Errorf("keyKind(%v) = %d, want %d", tc.keys, got, tc.want)
@@ -117,10 +117,10 @@ func TestSortStopsAtInterrupt(t *testing.T) {
 	v := vm.New(vm.NewUniverse())
 	v.Interrupt()
 	for name, gen := range map[string]func(i int) vm.Value{
-		"ints":    func(i int) vm.Value { return vm.Int(i * 7919 % 10007) },
+		"ints":    func(i int) vm.Value { return vm.IntOf(int64(i * 7919 % 10007)) },
 		"strings": func(i int) vm.Value { return vm.Str(fmt.Sprint(i * 7919 % 10007)) },
-		"floats":  func(i int) vm.Value { return vm.Float(i * 7919 % 10007) },
-		"pairs":   func(i int) vm.Value { return &vm.Pair{First: vm.Int(i * 7919 % 10007), Second: vm.Nil} },
+		"floats":  func(i int) vm.Value { return vm.FloatOf(float64(i * 7919 % 10007)) },
+		"pairs":   func(i int) vm.Value { return vm.Of(&vm.Pair{First: vm.IntOf(int64(i * 7919 % 10007)), Second: vm.Nil}) },
 	} {
 		items := make([]vm.Value, 10000)
 		for i := range items {
@@ -140,10 +140,12 @@ func BenchmarkSort(b *testing.B) {
 		name string
 		gen  func(x int) vm.Value
 	}{
-		{"ints", func(x int) vm.Value { return vm.Int(x) }},
+		{"ints", func(x int) vm.Value { return vm.IntOf(int64(x)) }},
 		{"strings", func(x int) vm.Value { return vm.Str(fmt.Sprint(x)) }},
-		{"floats", func(x int) vm.Value { return vm.Float(x) / 3 }},
-		{"pairs", func(x int) vm.Value { return &vm.Pair{First: vm.Int(x % 100), Second: vm.Int(x)} }},
+		{"floats", func(x int) vm.Value { return vm.FloatOf(float64(vm.Float(x) / 3)) }},
+		{"pairs", func(x int) vm.Value {
+			return vm.Of(&vm.Pair{First: vm.IntOf(int64(x % 100)), Second: vm.IntOf(int64(x))})
+		}},
 	} {
 		keys := make([]vm.Value, n)
 		x := 42

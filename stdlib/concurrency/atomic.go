@@ -34,31 +34,31 @@ func (a *Atomic) Load() vm.Value {
 
 // EqualTo compares current values.
 func (a *Atomic) EqualTo(o vm.Value) bool {
-	b, ok := o.(*Atomic)
+	b, ok := o.Object().(*Atomic)
 	return ok && vm.Equal(a.Load(), b.Load())
 }
 
 func init() {
 	lib.Def("atomic", "atomic(initial = 0)", "a shared int cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
-			return &Atomic{v: lib.Intv(0)}, nil
+			return vm.Of(&Atomic{v: lib.Intv(0)}), nil
 		}
-		switch args.At(0).(type) {
+		switch args.At(0).Object().(type) {
 		case vm.Int, vm.Float, vm.Bool: // docs/spec/newer.md §2.8
 		default:
-			return nil, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
+			return vm.Value{}, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
 		}
-		return &Atomic{v: args.At(0)}, nil
+		return vm.Of(&Atomic{v: args.At(0)}), nil
 	})
 	lib.Def("atomic_get", "atomic_get(a)", "the current value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).(*Atomic)
+		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.Nil, nil
 		}
 		return a.Load(), nil
 	})
 	lib.Def("atomic_set", "atomic_set(a, v)", "store v; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).(*Atomic)
+		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.Nil, nil
 		}
@@ -69,20 +69,20 @@ func init() {
 		return old, nil
 	})
 	lib.Def("atomic_add", "atomic_add(a, n)", "add n; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).(*Atomic)
+		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.Nil, nil
 		}
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		old := a.v
-		cur, _ := old.(vm.Int)
+		cur, _ := old.AsInt()
 		n, _ := args.Int(1)
 		a.v = lib.Intv(int64(cur) + n)
 		return old, nil
 	})
 	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).(*Atomic)
+		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.False, nil
 		}

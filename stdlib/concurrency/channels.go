@@ -87,7 +87,7 @@ func (c *Channel) size() int { return len(c.buf) - c.head }
 
 func (c *Channel) pop() vm.Value {
 	v := c.buf[c.head]
-	c.buf[c.head] = nil
+	c.buf[c.head] = vm.Value{}
 	c.head++
 	if c.head == len(c.buf) {
 		c.buf, c.head = c.buf[:0], 0
@@ -125,7 +125,7 @@ func (c *Channel) takeReady() (v vm.Value, ok, open bool) {
 	if c.closed {
 		return vm.Nil, true, false
 	}
-	return nil, false, true
+	return vm.Value{}, false, true
 }
 
 // Send puts v on the channel, waiting while it is full; it reports false
@@ -195,7 +195,7 @@ func (c *Channel) TryReceive() (vm.Value, bool) {
 func (c *Channel) Receive(th *vm.Thread) (v vm.Value, ok bool, err error) {
 	_, v, closed, err := selectOn(th, []*Channel{c}, -1, false)
 	if err != nil {
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	return v, !closed, nil
 }
@@ -302,7 +302,7 @@ func (c *Channel) Next() (vm.Value, bool, error) { return c.Receive(c.vm.Current
 func (c *Channel) Iterate() vm.Iterator { return c }
 
 func channelArg(name string, a vm.Args, i int) (*Channel, error) {
-	c, ok := a.At(i).(*Channel)
+	c, ok := a.At(i).Object().(*Channel)
 	if !ok {
 		return nil, vm.Typef("%s: expected a channel, got %s", name, a.At(i).Type())
 	}
@@ -320,34 +320,34 @@ func init() {
 			}
 			capacity = a.IntOr(1, capacity)
 		}
-		return NewChannel(th.VM(), name, int(min(capacity, 1<<30))), nil
+		return vm.Of(NewChannel(th.VM(), name, int(min(capacity, 1<<30)))), nil
 	})
 	lib.Def("send", "send(ch, value)", "put a value on a channel, waiting while it is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("send", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		ok, err := c.Send(th, a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(ok), nil
 	})
 	lib.Def("receive", "receive(ch)", "the next value of a channel, waiting for one; nil once it is closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("receive", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		v, _, err := c.Receive(th)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return v, nil
 	})
 	lib.Def("try_receive", "try_receive(ch)", "the next value of a channel if one is ready, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("try_receive", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		v, _ := c.TryReceive()
 		return v, nil
@@ -355,7 +355,7 @@ func init() {
 	lib.Def("close_channel", "close_channel(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("close_channel", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		c.Close()
 		return vm.Nil, nil
@@ -363,7 +363,7 @@ func init() {
 	lib.Def("channel_close", "channel_close(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("channel_close", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		c.Close()
 		return vm.Nil, nil
@@ -371,34 +371,34 @@ func init() {
 	lib.Def("channel_is_closed", "channel_is_closed(ch)", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("channel_is_closed", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(c.isClosed()), nil
 	})
 	lib.Def("__select", "__select(channels, timeout, has_default)", "runtime hook of `select`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		chans, err := selectChannels("select", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		timeout := time.Duration(-1)
 		if a.Given(1) {
 			d, ok := waitDuration(a.At(1))
 			if !ok {
-				return nil, vm.Typef("select: timeout must be a duration, got %s", a.At(1).Type())
+				return vm.Value{}, vm.Typef("select: timeout must be a duration, got %s", a.At(1).Type())
 			}
 			timeout = max(d, 0)
 		}
 		withDefault, _ := a.Bool(2)
 		idx, v, _, err := selectOn(th, chans, timeout, withDefault)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v}), nil
+		return vm.Of(vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v})), nil
 	})
 	lib.Def("channel_select", "channel_select(channels, timeout?)", "receive from the first ready channel: {index, value} (index -1 on timeout)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		chans, err := selectChannels("channel_select", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		timeout := time.Duration(-1)
 		if a.Given(1) {
@@ -408,20 +408,20 @@ func init() {
 		}
 		idx, v, _, err := selectOn(th, chans, timeout, false)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.DictOf("index", vm.IntOf(int64(idx)), "value", v), nil
+		return vm.Of(lib.DictOf("index", vm.IntOf(int64(idx)), "value", v)), nil
 	})
 }
 
 func selectChannels(name string, v vm.Value) ([]*Channel, error) {
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Typef("%s: expected a list of channels, got %s", name, v.Type())
 	}
 	chans := make([]*Channel, l.Len())
 	for i, x := range l.Items() {
-		c, ok := x.(*Channel)
+		c, ok := x.Object().(*Channel)
 		if !ok {
 			return nil, vm.Typef("%s: expected a channel, got %s", name, x.Type())
 		}

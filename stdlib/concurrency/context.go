@@ -34,7 +34,7 @@ func currentTask(th *vm.Thread) *Task {
 func init() {
 	lib.Def("task_current", "task_current()", "the handle of the running task, or nil on the main thread", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if t := currentTask(th); t != nil {
-			return t, nil
+			return vm.Of(t), nil
 		}
 		return vm.Nil, nil
 	})
@@ -47,13 +47,13 @@ func init() {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.values), nil
+		return vm.Of(lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.values)), nil
 	})
 	lib.Def("runtime_context_values", "runtime_context_values()", "the context values as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return c.values, nil
+		return vm.Of(c.values), nil
 	})
 	lib.Def("runtime_context_get", "runtime_context_get(key, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := contextOf(th.VM())
@@ -67,7 +67,7 @@ func init() {
 	lib.Def("runtime_context_set", "runtime_context_set(key, value)", "set a context value; returns the previous one (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, ok := a.Str(0)
 		if !ok {
-			return nil, vm.Typef("runtime_context_set: key must be a string, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("runtime_context_set: key must be a string, got %s", a.At(0).Type())
 		}
 		c := contextOf(th.VM())
 		c.mu.Lock()

@@ -60,16 +60,16 @@ func (g *Generator) Display(sb *strings.Builder) {
 // NextOn pulls the next element on behalf of th.
 func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
 	if g.done {
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	if c, ok := g.src.(*coroutine); ok && c.running {
 		// Another task resumed it and its body is waiting for something.
-		return nil, false, vm.Runtimef("%s already running", g.Type())
+		return vm.Value{}, false, vm.Runtimef("%s already running", g.Type())
 	}
 	v, ok, err := g.src.pull(th)
 	if err != nil || !ok {
 		g.done = true
-		return nil, false, err
+		return vm.Value{}, false, err
 	}
 	return v, true, nil
 }
@@ -82,9 +82,9 @@ func (g *Generator) Iterate() vm.Iterator { return g }
 
 func nextDict(v vm.Value, ok bool) vm.Value {
 	if !ok {
-		return lib.DictOf("done", vm.True, "value", vm.Nil)
+		return vm.Of(lib.DictOf("done", vm.True, "value", vm.Nil))
 	}
-	return lib.DictOf("done", vm.False, "value", v)
+	return vm.Of(lib.DictOf("done", vm.False, "value", v))
 }
 
 // ---- coroutines: the bodies of generator functions ----
@@ -139,7 +139,7 @@ func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
 	c.in <- th
 	m := <-c.out
 	if m.end {
-		return nil, false, m.err
+		return vm.Value{}, false, m.err
 	}
 	return m.v, true, nil
 }
@@ -168,7 +168,7 @@ func (c *coroutine) Yield(th *vm.Thread, v vm.Value) (vm.Value, error) {
 	c.out <- coMsg{v: v}
 	from := <-c.in
 	if from == nil {
-		return nil, abandoned()
+		return vm.Value{}, abandoned()
 	}
 	th.Lend(from)
 	return vm.Nil, nil
@@ -190,7 +190,7 @@ func pullFrom(th *vm.Thread, it vm.Iterator) (vm.Value, bool, error) {
 }
 
 func streamArg(th *vm.Thread, name string, v vm.Value) (vm.Iterator, error) {
-	if it, ok := v.(vm.Iterable); ok {
+	if it, ok := v.Object().(vm.Iterable); ok {
 		return it.Iterate(), nil
 	}
 	return nil, vm.Typef("stream.%s: expected a stream, got %s", name, v.Type())
@@ -198,20 +198,20 @@ func streamArg(th *vm.Thread, name string, v vm.Value) (vm.Iterator, error) {
 
 func init() {
 	lib.Def("__generator", "__generator(f, args)", "runtime hook: call a generator function", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		f, ok := a.At(0).(*vm.Closure)
+		f, ok := a.At(0).AsClosure()
 		if !ok {
-			return nil, vm.Typef("cannot make a generator from %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("cannot make a generator from %s", a.At(0).Type())
 		}
 		var args []vm.Value
 		if l, ok := a.List(1); ok {
 			args = l.Items()
 		}
-		return makeGenerator(th, f, args), nil
+		return vm.Of(makeGenerator(th, f, args)), nil
 	})
 	next := func(th *vm.Thread, recv vm.Value, a vm.Args) (vm.Value, error) {
-		v, ok, err := recv.(*Generator).NextOn(th)
+		v, ok, err := recv.Object().(*Generator).NextOn(th)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return nextDict(v, ok), nil
 	}
@@ -233,11 +233,11 @@ func streamOps() {
 	streamAndFnAt := func(th *vm.Thread, name string, a vm.Args, fnAt int) (vm.Iterator, vm.Value, error) {
 		in, err := streamArg(th, name, a.At(0))
 		if err != nil {
-			return nil, nil, err
+			return nil, vm.Value{}, err
 		}
 		f, ok := a.Callable(fnAt)
 		if !ok {
-			return nil, nil, vm.Typef("stream.%s: expected callable", name)
+			return nil, vm.Value{}, vm.Typef("stream.%s: expected callable", name)
 		}
 		return in, f, nil
 	}
@@ -247,128 +247,128 @@ func streamOps() {
 	op("map", "stream.map(s, f)", "apply f to each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "map", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			v, ok, err := pullFrom(th, in)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			v, err = th.Call1(f, v)
 			return v, err == nil, err
-		})), nil
+		}))), nil
 	})
 	op("filter", "stream.filter(s, f)", "keep the elements f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "filter", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			for {
 				v, ok, err := pullFrom(th, in)
 				if err != nil || !ok {
-					return nil, false, err
+					return vm.Value{}, false, err
 				}
 				keep, err := lib.Truth(th, f, v)
 				if err != nil {
-					return nil, false, err
+					return vm.Value{}, false, err
 				}
 				if keep {
 					return v, true, nil
 				}
 			}
-		})), nil
+		}))), nil
 	})
 	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "tap", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			v, ok, err := pullFrom(th, in)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			if _, err := th.Call1(f, v); err != nil {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			return v, true, nil
-		})), nil
+		}))), nil
 	})
 	op("scan", "stream.scan(s, init, f)", "running accumulation: f(acc, x) for each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFnAt(th, "scan", a, 2)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		acc := a.At(1)
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			v, ok, err := pullFrom(th, in)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			acc, err = th.Call(f, acc, v)
 			return acc, err == nil, err
-		})), nil
+		}))), nil
 	})
 	op("take", "stream.take(s, n)", "the first n elements", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, err := streamArg(th, "take", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		n, ok := a.Int(1)
 		if !ok || n < 0 {
-			return nil, vm.Typef("stream.take: expected non-negative int")
+			return vm.Value{}, vm.Typef("stream.take: expected non-negative int")
 		}
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			if n <= 0 {
-				return nil, false, nil
+				return vm.Value{}, false, nil
 			}
 			n--
 			return pullFrom(th, in)
-		})), nil
+		}))), nil
 	})
 	op("take_until", "stream.take_until(s, f)", "elements up to (not including) the first one f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "take_until", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		stopped := false
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			if stopped {
-				return nil, false, nil
+				return vm.Value{}, false, nil
 			}
 			v, ok, err := pullFrom(th, in)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			stop, err := lib.Truth(th, f, v)
 			if err != nil || stop {
 				stopped = true
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			return v, true, nil
-		})), nil
+		}))), nil
 	})
 	op("zip", "stream.zip(a, b)", "pairs of elements, ending with the shorter", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := streamArg(th, "zip", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		y, err := streamArg(th, "zip", a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 			v, ok, err := pullFrom(th, x)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
 			w, ok, err := pullFrom(th, y)
 			if err != nil || !ok {
-				return nil, false, err
+				return vm.Value{}, false, err
 			}
-			return &vm.Pair{First: v, Second: w}, true, nil
-		})), nil
+			return vm.Of(&vm.Pair{First: v, Second: w}), true, nil
+		}))), nil
 	})
 	interleave := func(name string) vm.BuiltinFunc {
 		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -380,17 +380,17 @@ func streamOps() {
 			for _, s := range srcs {
 				it, err := streamArg(th, name, s)
 				if err != nil {
-					return nil, err
+					return vm.Value{}, err
 				}
 				ins = append(ins, it)
 			}
 			i := 0
-			return newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 				for len(ins) > 0 {
 					i %= len(ins)
 					v, ok, err := pullFrom(th, ins[i])
 					if err != nil {
-						return nil, false, err
+						return vm.Value{}, false, err
 					}
 					if ok {
 						i++
@@ -398,8 +398,8 @@ func streamOps() {
 					}
 					ins = append(ins[:i:i], ins[i+1:]...)
 				}
-				return nil, false, nil
-			})), nil
+				return vm.Value{}, false, nil
+			}))), nil
 		}
 	}
 	op("interleave", "stream.interleave(a, b, …)", "one element of each stream in turn, until all end", interleave("interleave"))
@@ -407,16 +407,16 @@ func streamOps() {
 	op("collect", "stream.collect(s)", "all remaining elements as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, err := streamArg(th, "collect", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var out []vm.Value
 		for {
 			v, ok, err := pullFrom(th, in)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			if !ok {
-				return lib.List(out), nil
+				return vm.Of(lib.List(out)), nil
 			}
 			out = append(out, v)
 		}
@@ -424,26 +424,26 @@ func streamOps() {
 	op("fold", "stream.fold(s, init, f)", "reduce the elements with f(acc, x)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFnAt(th, "fold", a, 2)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		acc := a.At(1)
 		for {
 			v, ok, err := pullFrom(th, in)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			if !ok {
 				return acc, nil
 			}
 			if acc, err = th.Call(f, acc, v); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 		}
 	})
 	op("first", "stream.first(s)", "the next element (nil when the stream has ended)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, err := streamArg(th, "first", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		v, ok, err := pullFrom(th, in)
 		if err != nil || !ok {
@@ -456,7 +456,7 @@ func streamOps() {
 		for _, f := range streamNamespace {
 			ns.members[strings.TrimPrefix(f.Name(), "stream.")] = f
 		}
-		u.AddGlobal("stream", ns)
+		u.AddGlobal("stream", vm.Of(ns))
 	})
 }
 
@@ -479,21 +479,21 @@ func (n *Namespace) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a namespace equals only itself.
-func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.(*Namespace); return ok && m == n }
+func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.Object().(*Namespace); return ok && m == n }
 
 // Attr is member access: `stream.map` is the builtin.
 func (n *Namespace) Attr(name string) (vm.Value, error) {
 	if f, ok := n.members[name]; ok {
-		return f, nil
+		return vm.Of(f), nil
 	}
-	return nil, vm.Typef("`%s` has no member `%s`", n.name, name)
+	return vm.Value{}, vm.Typef("`%s` has no member `%s`", n.name, name)
 }
 
 // CallMethod is `stream.map(s, f)`.
 func (n *Namespace) CallMethod(th *vm.Thread, name string, args vm.Args) (vm.Value, bool, error) {
 	f, ok := n.members[name]
 	if !ok {
-		return nil, true, vm.Typef("`%s` has no member `%s`", n.name, name)
+		return vm.Value{}, true, vm.Typef("`%s` has no member `%s`", n.name, name)
 	}
 	v, err := f.Fn(th, args)
 	return v, true, err

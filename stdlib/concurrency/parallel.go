@@ -64,18 +64,18 @@ func init() {
 		if p.mode == parCount {
 			n, ok := a.Int(1)
 			if !ok {
-				return nil, vm.Typef("parallel: expected an int count, got %s", a.At(1).Type())
+				return vm.Value{}, vm.Typef("parallel: expected an int count, got %s", a.At(1).Type())
 			}
 			// the result is a list of n values: refuse a count whose
 			// result could never be held, before allocating anything
 			if err := vm.CheckAlloc("parallel "+strconv.FormatInt(n, 10), n, 24); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			p.n = int(max(n, 0))
 		} else {
 			items, err := parallelItems(th, p.mode, a.At(1))
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			p.items, p.n = items, len(items)
 		}
@@ -83,7 +83,7 @@ func init() {
 		if a.Given(3) {
 			k, ok := a.Int(3)
 			if !ok || k < 1 {
-				return nil, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", vm.ToDisplay(a.At(3)))
+				return vm.Value{}, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", vm.ToDisplay(a.At(3)))
 			}
 			if int(k) < p.limit {
 				p.limit = int(k)
@@ -100,14 +100,14 @@ func init() {
 			close(p.allDone)
 		}
 		if stream {
-			return newStream(th.VM(), &parallelSource{p: p}), nil
+			return vm.Of(newStream(th.VM(), &parallelSource{p: p})), nil
 		}
 		return p.wait(th)
 	})
 }
 
 func parallelItems(th *vm.Thread, mode int, v vm.Value) ([]vm.Value, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List:
 		return x.Items(), nil
 	case vm.Iterable:
@@ -177,10 +177,10 @@ func (p *parallelRun) branchDone(t *Task) {
 	case t.err == nil:
 		r.v = t.result
 		if p.mode == parSettle {
-			r.v = vm.Ok(t.result)
+			r.v = vm.Of(vm.Ok(t.result))
 		}
 	case p.mode == parSettle && !isCancellation(t.err):
-		r.v = vm.Err(t.err.Caught())
+		r.v = vm.Of(vm.Err(t.err.Caught()))
 	case isCancellation(t.err) && p.failed:
 		// stopped because a sibling failed
 		r.err = t.err
@@ -237,12 +237,12 @@ func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
 	default:
 		if _, err := th.WaitOnThreads(p.allDone, -1); err != nil {
 			p.stopAll(th)
-			return nil, err
+			return vm.Value{}, err
 		}
 	}
 	if p.failed {
 		if e := p.firstError(); e != nil {
-			return nil, e
+			return vm.Value{}, e
 		}
 	}
 	if p.mode == parSettle {
@@ -252,9 +252,9 @@ func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
 				ok++
 			}
 		}
-		return lib.DictOf("results", vm.NewList(p.results), "succeeded", lib.IntVal(ok), "failed", lib.IntVal(p.n-ok)), nil
+		return vm.Of(lib.DictOf("results", vm.NewList(p.results), "succeeded", lib.IntVal(ok), "failed", lib.IntVal(p.n-ok))), nil
 	}
-	return vm.NewList(p.results), nil
+	return vm.Of(vm.NewList(p.results)), nil
 }
 
 // firstError is the failure of the lowest-numbered branch that failed on
@@ -289,18 +289,18 @@ func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
 			p.queue = p.queue[1:]
 			if r.err != nil {
 				p.stopAll(th)
-				return nil, false, r.err
+				return vm.Value{}, false, r.err
 			}
 			return r.v, true, nil
 		}
 		select {
 		case <-p.allDone:
-			return nil, false, nil
+			return vm.Value{}, false, nil
 		default:
 		}
 		if _, err := th.WaitOnThreads(p.signal, -1); err != nil {
 			p.stopAll(th)
-			return nil, false, err
+			return vm.Value{}, false, err
 		}
 	}
 }

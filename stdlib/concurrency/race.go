@@ -12,11 +12,11 @@ func init() {
 	lib.Def("parallel_race", "parallel_race(callables)", "the result of the first callable to finish without failing; the rest are cancelled; if all fail, the last failure is raised", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		l, ok := a.List(0)
 		if !ok || l.Len() == 0 {
-			return nil, vm.Typef("parallel_race: expected a non-empty list of callables")
+			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables")
 		}
 		for _, f := range l.Items() {
 			if !vm.IsCallable(f) {
-				return nil, vm.Typef("parallel_race: expected a non-empty list of callables, got an item of type %s", f.Type())
+				return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got an item of type %s", f.Type())
 			}
 		}
 		notify := make(chan struct{}, l.Len())
@@ -34,7 +34,7 @@ func init() {
 		for len(finished) < len(tasks) {
 			if _, err := th.WaitOnThreads(notify, -1); err != nil {
 				cancelAll()
-				return nil, err
+				return vm.Value{}, err
 			}
 			for _, t := range tasks {
 				if finished[t] {
@@ -59,6 +59,6 @@ func init() {
 		if lastErr == nil {
 			return vm.Nil, nil
 		}
-		return nil, lastErr
+		return vm.Value{}, lastErr
 	})
 }

@@ -20,23 +20,23 @@ func init() {
 	lib.Def("supervisor_state", "supervisor_state(sup)", "{name, status, children: [{name, status, restarts}]}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_state", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return s.state(), nil
+		return vm.Of(s.state()), nil
 	})
 	lib.Def("supervisor_events", "supervisor_events(sup)", "the {child, event, error?} events so far (started, restarted, completed, failed, stopped)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_events", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return lib.List(lib.CopyItems(s.events)), nil
+		return vm.Of(lib.List(lib.CopyItems(s.events))), nil
 	})
 	lib.Def("supervisor_metrics", "supervisor_metrics(sup)", "{children, running, restarts, failures}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_metrics", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -48,13 +48,13 @@ func init() {
 			restarts += c.restarts
 			failures += c.failures
 		}
-		return lib.DictOf("children", lib.IntOf(len(s.children)), "running", lib.IntOf(running),
-			"restarts", lib.IntOf(restarts), "failures", lib.IntOf(failures)), nil
+		return vm.Of(lib.DictOf("children", lib.IntOf(len(s.children)), "running", lib.IntOf(running),
+			"restarts", lib.IntOf(restarts), "failures", lib.IntOf(failures))), nil
 	})
 	lib.Def("supervisor_wait", "supervisor_wait(sup)", "wait until no child is running (each completed, failed or stopped) and return the state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_wait", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		for {
 			s.mu.Lock()
@@ -67,13 +67,13 @@ func init() {
 			}
 			s.mu.Unlock()
 			if t == nil {
-				return s.state(), nil
+				return vm.Of(s.state()), nil
 			}
 			select {
 			case <-t.Done():
 			default:
 				if _, err := th.Wait(t.Done(), -1); err != nil {
-					return nil, err
+					return vm.Value{}, err
 				}
 			}
 		}
@@ -81,7 +81,7 @@ func init() {
 	lib.Def("supervisor_stop", "supervisor_stop(sup)", "cancel the running children, wait for them, and return the final state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_stop", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		s.mu.Lock()
 		s.stopping = true
@@ -100,11 +100,11 @@ func init() {
 			case <-t.Done():
 			default:
 				if _, err := th.Wait(t.Done(), -1); err != nil {
-					return nil, err
+					return vm.Value{}, err
 				}
 			}
 		}
-		return s.state(), nil
+		return vm.Of(s.state()), nil
 	})
 }
 
@@ -138,10 +138,10 @@ func (s *Supervisor) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a supervisor equals only itself.
-func (s *Supervisor) EqualTo(o vm.Value) bool { t, ok := o.(*Supervisor); return ok && s == t }
+func (s *Supervisor) EqualTo(o vm.Value) bool { t, ok := o.Object().(*Supervisor); return ok && s == t }
 
 func supArg(name string, a vm.Args) (*Supervisor, error) {
-	s, ok := a.At(0).(*Supervisor)
+	s, ok := a.At(0).Object().(*Supervisor)
 	if !ok {
 		return nil, vm.Typef("%s: expected a supervisor, got %s", name, a.At(0).Type())
 	}
@@ -151,40 +151,40 @@ func supArg(name string, a vm.Args) (*Supervisor, error) {
 func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	l, ok := a.List(0)
 	if !ok {
-		return nil, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())
+		return vm.Value{}, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())
 	}
 	s := &Supervisor{name: "supervisor", owner: th, maxRestarts: 3}
 	if opts, ok := a.Dict(1); ok {
-		if n, ok := opts.Get("name"); ok && n != vm.Nil {
+		if n, ok := opts.Get("name"); ok && !n.IsNil() {
 			s.name = vm.ToDisplay(n)
 		}
-		if m, ok := opts.Get("max_restarts"); ok && m != vm.Nil {
-			n, isInt := m.(vm.Int)
+		if m, ok := opts.Get("max_restarts"); ok && !m.IsNil() {
+			n, isInt := m.AsInt()
 			if !isInt || n < 0 {
-				return nil, vm.Typef("supervisor_start: max_restarts must be a non-negative int")
+				return vm.Value{}, vm.Typef("supervisor_start: max_restarts must be a non-negative int")
 			}
 			s.maxRestarts = int(n)
 		}
 	}
 	for i, it := range l.Items() {
-		d, ok := it.(*vm.Dict)
+		d, ok := it.AsDict()
 		if !ok {
-			return nil, vm.Typef("supervisor_start: child %d must be a dict {name, run, restart?}, got %s", i, it.Type())
+			return vm.Value{}, vm.Typef("supervisor_start: child %d must be a dict {name, run, restart?}, got %s", i, it.Type())
 		}
 		run, _ := d.Get("run")
-		if run == nil || !vm.IsCallable(run) {
-			return nil, vm.Typef("supervisor_start: child %d needs a callable run", i)
+		if !run.IsValid() || !vm.IsCallable(run) {
+			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run", i)
 		}
 		c := &supChild{name: lib.TextOr(vm.Args{mustGet(d, "name")}, 0, ""), restart: "transient", run: run}
 		if c.name == "" || c.name == "nil" {
 			c.name = "child" + itoa(i)
 		}
-		if r, ok := d.Get("restart"); ok && r != vm.Nil {
+		if r, ok := d.Get("restart"); ok && !r.IsNil() {
 			switch vm.ToDisplay(r) {
 			case "permanent", "transient", "temporary":
 				c.restart = vm.ToDisplay(r)
 			default:
-				return nil, vm.Typef(`supervisor_start: restart must be "permanent", "transient" or "temporary", got %s`, vm.ToDisplay(r))
+				return vm.Value{}, vm.Typef(`supervisor_start: restart must be "permanent", "transient" or "temporary", got %s`, vm.ToDisplay(r))
 			}
 		}
 		s.children = append(s.children, c)
@@ -194,7 +194,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	for _, c := range s.children {
 		s.launch(c, "started")
 	}
-	return s, nil
+	return vm.Of(s), nil
 }
 
 func mustGet(d *vm.Dict, k string) vm.Value {
@@ -209,7 +209,7 @@ func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }
 // launch starts c (s.mu held) and records event.
 func (s *Supervisor) launch(c *supChild, event string) {
 	c.status = "running"
-	s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str(event)))
+	s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str(event))))
 	c.task = spawnTask(s.owner, c.run, nil, func(t *Task) { s.exited(c, t) })
 }
 
@@ -221,13 +221,13 @@ func (s *Supervisor) exited(c *supChild, t *Task) {
 	switch {
 	case s.stopping || (t.err != nil && t.err.Kind == vm.KindCancelled):
 		c.status = "stopped"
-		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("stopped")))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("stopped"))))
 		return
 	case failed:
 		c.failures++
-		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("failed"), "error", lib.Str(vm.ToDisplay(t.err.Caught()))))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("failed"), "error", lib.Str(vm.ToDisplay(t.err.Caught())))))
 	default:
-		s.events = append(s.events, lib.DictOf("child", lib.Str(c.name), "event", lib.Str("completed")))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("completed"))))
 	}
 	again := c.restart == "permanent" || (c.restart == "transient" && failed)
 	if again && c.restarts < s.maxRestarts {
@@ -249,7 +249,7 @@ func (s *Supervisor) state() *vm.Dict {
 	var kids []vm.Value
 	anyRunning, anyFailed := false, false
 	for _, c := range s.children {
-		kids = append(kids, lib.DictOf("name", lib.Str(c.name), "status", lib.Str(c.status), "restarts", lib.IntOf(c.restarts)))
+		kids = append(kids, vm.Of(lib.DictOf("name", lib.Str(c.name), "status", lib.Str(c.status), "restarts", lib.IntOf(c.restarts))))
 		anyRunning = anyRunning || c.status == "running"
 		anyFailed = anyFailed || c.status == "failed"
 	}

@@ -25,7 +25,7 @@ func init() {
 	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n, ok := a.Int(1)
 		if !ok || n < 1 {
-			return nil, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
+			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
 		}
 		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
 	})
@@ -34,7 +34,7 @@ func init() {
 		if a.Given(1) {
 			var ok bool
 			if n, ok = a.Int(1); !ok || n < 1 {
-				return nil, vm.Typef("sync_gate_acquire: limit must be a positive int")
+				return vm.Value{}, vm.Typef("sync_gate_acquire: limit must be a positive int")
 			}
 		}
 		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
@@ -46,14 +46,14 @@ func init() {
 			mode = modeShared
 		case "write":
 		default:
-			return nil, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write"`)
+			return vm.Value{}, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write"`)
 		}
 		return acquire(th, "sync_rwlock_acquire", "rwlock", a.Text(0), 1, mode, a.At(2))
 	})
 	lib.Def("sync_release", "sync_release(permit)", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		p, ok := a.At(0).(*Permit)
+		p, ok := a.At(0).Object().(*Permit)
 		if !ok {
-			return nil, vm.Typef("sync_release: expected a sync_permit, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("sync_release: expected a sync_permit, got %s", a.At(0).Type())
 		}
 		return vm.BoolOf(p.release()), nil
 	})
@@ -65,39 +65,39 @@ func init() {
 			k := a.Text(0)
 			for _, l := range reg.locks {
 				if l.key == k {
-					return l.metrics(), nil
+					return vm.Of(l.metrics()), nil
 				}
 			}
-			return l0Metrics(), nil
+			return vm.Of(l0Metrics()), nil
 		}
 		out := vm.NewDict()
 		for _, l := range reg.locks {
-			out = out.Set(l.kind+":"+l.key, l.metrics())
+			out = out.Set(l.kind+":"+l.key, vm.Of(l.metrics()))
 		}
-		return out, nil
+		return vm.Of(out), nil
 	})
 
 	lib.Def("shared_cell", "shared_cell(initial = nil)", "a mutable slot tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return &SharedCell{v: a.At(0)}, nil
+		return vm.Of(&SharedCell{v: a.At(0)}), nil
 	})
 	lib.Def("shared_get", "shared_get(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := cellArg("shared_get", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return c.load(), nil
 	})
 	lib.Def("shared_snapshot", "shared_snapshot(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := cellArg("shared_snapshot", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return c.load(), nil
 	})
 	lib.Def("shared_set", "shared_set(cell, v)", "store v; returns the previous value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := cellArg("shared_set", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -108,7 +108,7 @@ func init() {
 	lib.Def("shared_cas", "shared_cas(cell, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := cellArg("shared_cas", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -123,12 +123,12 @@ func init() {
 		if !ok {
 			d = vm.NewDict()
 		}
-		return &SharedMap{d: d}, nil
+		return vm.Of(&SharedMap{d: d}), nil
 	})
 	lib.Def("shared_map_get", "shared_map_get(m, key, default = nil)", "the value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_get", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if v, ok := m.snapshot().Get(a.Text(1)); ok {
 			return v, nil
@@ -138,13 +138,13 @@ func init() {
 	lib.Def("shared_map_set", "shared_map_set(m, key, v)", "store v at key; returns the previous value (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_set", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		old, _ := m.d.Get(a.Text(1))
 		m.d = m.d.Set(a.Text(1), a.At(2))
-		if old == nil {
+		if !old.IsValid() {
 			old = vm.Nil
 		}
 		return old, nil
@@ -152,7 +152,7 @@ func init() {
 	lib.Def("shared_map_delete", "shared_map_delete(m, key)", "remove key; whether it was present", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_delete", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -163,7 +163,7 @@ func init() {
 	lib.Def("shared_map_cas", "shared_map_cas(m, key, expected, new)", "store new at key if its value equals expected (nil for absent); whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_cas", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -180,21 +180,21 @@ func init() {
 	lib.Def("shared_map_snapshot", "shared_map_snapshot(m)", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_snapshot", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return m.snapshot(), nil
+		return vm.Of(m.snapshot()), nil
 	})
 	lib.Def("shared_map_entries", "shared_map_entries(m)", "the map's entries as {key, value} dicts, sorted by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_entries", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var out []vm.Value
 		m.snapshot().Range(func(k string, v vm.Value) bool {
-			out = append(out, lib.DictOf("key", lib.Str(k), "value", v))
+			out = append(out, vm.Of(lib.DictOf("key", lib.Str(k), "value", v)))
 			return true
 		})
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 
 	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -203,29 +203,29 @@ func init() {
 		defer reg.mu.Unlock()
 		name := a.Text(0)
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
-			return mb, nil
+			return vm.Of(mb), nil
 		}
 		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(a.IntOr(1, DefaultChannelCapacity)))}
 		reg.byName[name] = mb
-		return mb, nil
+		return vm.Of(mb), nil
 	})
 	lib.Def("mailbox_lookup", "mailbox_lookup(name)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		if mb, ok := reg.byName[a.Text(0)]; ok && !mb.ch.isClosed() {
-			return mb, nil
+			return vm.Of(mb), nil
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("mailbox_send", "mailbox_send(mailbox_or_name, v)", "queue v, waiting while the mailbox is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_send", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		ok, err := mb.ch.Send(th, a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if ok {
 			mb.sent.Add(1)
@@ -235,11 +235,11 @@ func init() {
 	lib.Def("mailbox_receive", "mailbox_receive(mailbox_or_name)", "the next message, waiting for one; nil once closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_receive", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		v, ok, err := mb.ch.Receive(th)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if ok {
 			mb.received.Add(1)
@@ -249,7 +249,7 @@ func init() {
 	lib.Def("mailbox_try_receive", "mailbox_try_receive(mailbox_or_name)", "the next message if one is queued, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_try_receive", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		v, ok := mb.ch.TryReceive()
 		if ok {
@@ -260,7 +260,7 @@ func init() {
 	lib.Def("mailbox_close", "mailbox_close(mailbox_or_name)", "close the mailbox; queued messages can still be received", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_close", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		mb.ch.Close()
 		return vm.Nil, nil
@@ -268,13 +268,13 @@ func init() {
 	lib.Def("mailbox_metrics", "mailbox_metrics(mailbox_or_name)", "{name, sent, received, queued, closed}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_metrics", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		mb.ch.mu.Lock()
 		queued, closed := mb.ch.size(), mb.ch.closed
 		mb.ch.mu.Unlock()
-		return lib.DictOf("name", lib.Str(mb.ch.name), "sent", vm.IntOf(mb.sent.Load()), "received", vm.IntOf(mb.received.Load()),
-			"queued", lib.IntOf(queued), "closed", vm.BoolOf(closed)), nil
+		return vm.Of(lib.DictOf("name", lib.Str(mb.ch.name), "sent", vm.IntOf(mb.sent.Load()), "received", vm.IntOf(mb.received.Load()),
+			"queued", lib.IntOf(queued), "closed", vm.BoolOf(closed))), nil
 	})
 }
 
@@ -373,7 +373,7 @@ func (p *Permit) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a permit equals only itself.
-func (p *Permit) EqualTo(o vm.Value) bool { q, ok := o.(*Permit); return ok && p == q }
+func (p *Permit) EqualTo(o vm.Value) bool { q, ok := o.Object().(*Permit); return ok && p == q }
 
 func (p *Permit) release() bool {
 	if !p.released.CompareAndSwap(false, true) {
@@ -395,11 +395,11 @@ func (p *Permit) release() bool {
 // passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout := time.Duration(-1)
-	if d, ok := opts.(*vm.Dict); ok {
-		if t, ok := d.Get("timeout"); ok && t != vm.Nil {
+	if d, ok := opts.AsDict(); ok {
+		if t, ok := d.Get("timeout"); ok && !t.IsNil() {
 			w, ok := waitDuration(t)
 			if !ok {
-				return nil, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
+				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
 			}
 			timeout = max(w, 0)
 		}
@@ -415,7 +415,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	if len(l.waiters) == 0 && l.canGrant(mode) {
 		l.grant(mode)
 		reg.mu.Unlock()
-		return p, nil
+		return vm.Of(p), nil
 	}
 	// buffered, so the scheduler sees a grant not yet taken (WaitOnThreads)
 	w := &lockWaiter{mode: mode, wake: make(chan struct{}, 1)}
@@ -433,9 +433,9 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 				l.held--
 			}
 			l.wakeWaiters()
-			return nil, err
+			return vm.Value{}, err
 		}
-		return p, nil
+		return vm.Of(p), nil
 	}
 	for i, x := range l.waiters {
 		if x == w {
@@ -444,7 +444,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 		}
 	}
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	l.timeouts++
 	return vm.Nil, nil
@@ -467,7 +467,7 @@ func (c *SharedCell) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a cell equals only itself.
-func (c *SharedCell) EqualTo(o vm.Value) bool { d, ok := o.(*SharedCell); return ok && c == d }
+func (c *SharedCell) EqualTo(o vm.Value) bool { d, ok := o.Object().(*SharedCell); return ok && c == d }
 
 func (c *SharedCell) load() vm.Value {
 	c.mu.Lock()
@@ -476,7 +476,7 @@ func (c *SharedCell) load() vm.Value {
 }
 
 func cellArg(name string, a vm.Args) (*SharedCell, error) {
-	c, ok := a.At(0).(*SharedCell)
+	c, ok := a.At(0).Object().(*SharedCell)
 	if !ok {
 		return nil, vm.Typef("%s: expected a shared_cell, got %s", name, a.At(0).Type())
 	}
@@ -498,7 +498,7 @@ func (m *SharedMap) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a map equals only itself.
-func (m *SharedMap) EqualTo(o vm.Value) bool { n, ok := o.(*SharedMap); return ok && m == n }
+func (m *SharedMap) EqualTo(o vm.Value) bool { n, ok := o.Object().(*SharedMap); return ok && m == n }
 
 func (m *SharedMap) snapshot() *vm.Dict {
 	m.mu.Lock()
@@ -507,7 +507,7 @@ func (m *SharedMap) snapshot() *vm.Dict {
 }
 
 func mapArg(name string, a vm.Args) (*SharedMap, error) {
-	m, ok := a.At(0).(*SharedMap)
+	m, ok := a.At(0).Object().(*SharedMap)
 	if !ok {
 		return nil, vm.Typef("%s: expected a shared_map, got %s", name, a.At(0).Type())
 	}
@@ -531,7 +531,7 @@ func (m *Mailbox) Display(sb *strings.Builder) {
 }
 
 // EqualTo: a mailbox equals only itself.
-func (m *Mailbox) EqualTo(o vm.Value) bool { n, ok := o.(*Mailbox); return ok && m == n }
+func (m *Mailbox) EqualTo(o vm.Value) bool { n, ok := o.Object().(*Mailbox); return ok && m == n }
 
 type mailboxRegistry struct {
 	mu     sync.Mutex
@@ -546,7 +546,7 @@ func mailboxesOf(v *vm.VM) *mailboxRegistry {
 
 // mailboxArg is a mailbox value or the name of a registered one.
 func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
-	switch x := a.At(0).(type) {
+	switch x := a.At(0).Object().(type) {
 	case *Mailbox:
 		return x, nil
 	case vm.String:

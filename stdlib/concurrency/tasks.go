@@ -60,7 +60,7 @@ func (t *Task) Display(sb *strings.Builder) {
 
 // EqualTo makes handles equal by id (docs/spec/builtins.md §1.5).
 func (t *Task) EqualTo(o vm.Value) bool {
-	u, ok := o.(*Task)
+	u, ok := o.Object().(*Task)
 	return ok && u.id == t.id
 }
 
@@ -131,7 +131,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	th.EndChildren()
 	releaseMutexOf(th)
 	if err != nil {
-		t.result = nil
+		t.result = vm.Value{}
 		t.err = vm.AsError(err)
 		if t.err.Kind == vm.KindExit && !isCancellation(t.err) {
 			th.VM().ExitAll(t.err)
@@ -164,7 +164,7 @@ func (t *Task) outcome() (vm.Value, error) {
 	}
 	e := *t.err
 	e.Trace = append([]vm.TraceFrame(nil), t.err.Trace...)
-	return nil, &e
+	return vm.Value{}, &e
 }
 
 // Await waits for the task and returns its result, re-raising its
@@ -174,7 +174,7 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 	case <-t.done:
 	default:
 		if _, err := th.WaitOnThreads(t.done, -1); err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 	}
 	return t.outcome()
@@ -182,7 +182,7 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 
 // waitDuration reads a duration (or a number of milliseconds) argument.
 func waitDuration(v vm.Value) (time.Duration, bool) {
-	switch d := v.(type) {
+	switch d := v.Object().(type) {
 	case vm.Duration:
 		return lib.Millis(int64(d)), true
 	case vm.Int:
@@ -194,7 +194,7 @@ func waitDuration(v vm.Value) (time.Duration, bool) {
 }
 
 func taskArg(name string, a vm.Args) (*Task, error) {
-	t, ok := a.At(0).(*Task)
+	t, ok := a.At(0).Object().(*Task)
 	if !ok {
 		return nil, vm.Typef("%s: expected a task handle, got %s", name, a.At(0).Type())
 	}
@@ -203,10 +203,10 @@ func taskArg(name string, a vm.Args) (*Task, error) {
 
 func init() {
 	lib.Def("__spawn", "__spawn(body)", "runtime hook of `spawn { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return spawnTask(th, a.At(0), nil, nil), nil
+		return vm.Of(spawnTask(th, a.At(0), nil, nil)), nil
 	})
 	lib.Def("await", "await(handle)", "wait for a task and return its result (re-raising its failure)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		t, ok := a.At(0).(*Task)
+		t, ok := a.At(0).Object().(*Task)
 		if !ok {
 			return a.At(0), nil
 		}
@@ -215,7 +215,7 @@ func init() {
 	lib.Def("cancel", "cancel(handle)", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		t.Cancel()
 		return vm.Nil, nil
@@ -223,7 +223,7 @@ func init() {
 	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel_graceful", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		grace, ok := waitDuration(a.At(1))
 		if !ok {
@@ -237,7 +237,7 @@ func init() {
 		}
 		fired, err := th.Wait(t.done, max(grace, 0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if fired {
 			return vm.True, nil
@@ -249,7 +249,7 @@ func init() {
 		if a.Given(0) {
 			t, err := taskArg("is_cancelled", a)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return vm.BoolOf(t.cancelRequested()), nil
 		}
@@ -267,7 +267,7 @@ func init() {
 	lib.Def("__deadline_enter", "__deadline_enter(d)", "runtime hook of `deadline d { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, ok := waitDuration(a.At(0))
 		if !ok {
-			return nil, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
 		}
 		th.PushDeadline(time.Now().Add(d).UnixMilli())
 		return vm.Nil, nil

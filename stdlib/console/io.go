@@ -29,18 +29,18 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if args.Given(0) {
 		d, ok := args.Dict(0)
 		if !ok {
-			return nil, vm.Typef("__io_read_line: options must be a dict, got %s", args.At(0).Type())
+			return vm.Value{}, vm.Typef("__io_read_line: options must be a dict, got %s", args.At(0).Type())
 		}
 		opts = d
 	}
-	if p, ok := opts.Get("prompt"); ok && p != vm.Nil {
+	if p, ok := opts.Get("prompt"); ok && !p.IsNil() {
 		writeOut(th, vm.ToDisplay(p))
 		if f, ok := th.VM().Stdout.(interface{ Flush() error }); ok {
 			f.Flush()
 		}
 	}
 	trim := true
-	if t, ok := opts.Get("trim"); ok && t != vm.Nil {
+	if t, ok := opts.Get("trim"); ok && !t.IsNil() {
 		trim = t.Truth()
 	}
 	var (
@@ -50,7 +50,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		timed bool
 	)
 	if t, ok := opts.Get("timeout_ms"); ok {
-		if ms, isInt := t.(vm.Int); isInt && ms >= 0 {
+		if ms, isInt := t.AsInt(); isInt && ms >= 0 {
 			line, got, timed, rerr = readLineWithin(th, lib.Millis(int64(ms)))
 		} else {
 			line, got, rerr = readLine(th)
@@ -61,7 +61,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	b := vm.NewDictBuilder(4)
 	switch {
 	case rerr != nil:
-		return nil, rerr
+		return vm.Value{}, rerr
 	case timed:
 		b.Set("ok", vm.False)
 		b.Set("status", lib.Str("timeout"))
@@ -76,7 +76,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		b.Set("status", lib.Str("ok"))
 		b.Set("value", lib.Str(line))
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }
 
 // readLineWithin is readLine that gives up after d; a line that arrives

@@ -73,7 +73,7 @@ func init() {
 		name := a.Text(0)
 		lv, ok := scriptLogLevels[name]
 		if !ok {
-			return nil, vm.Throwf("log_set_level: invalid level '%s'. Expected debug, info, warn, or error", name)
+			return vm.Value{}, vm.Throwf("log_set_level: invalid level '%s'. Expected debug, info, warn, or error", name)
 		}
 		st := logStateOf(th)
 		st.mu.Lock()
@@ -98,7 +98,7 @@ func init() {
 		if a.Given(0) {
 			name = a.Text(0)
 		}
-		return lib.DictOf("name", vm.Str(name), "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli())), nil
+		return vm.Of(lib.DictOf("name", vm.Str(name), "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))), nil
 	})
 	lib.Def("timer_end", "timer_end(t)", "write `[timer] NAME: Nms` and return N", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, start := "default", htime.VMNow(th).UnixMilli()
@@ -199,7 +199,7 @@ func init() {
 // logFieldJSON renders a log field: JSON scalars as JSON (non-finite
 // floats null), every other kind as its quoted display string.
 func logFieldJSON(v vm.Value) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool, vm.Int, vm.String:
 		return json.Stringify(v)
 	case vm.Float:
@@ -208,7 +208,7 @@ func logFieldJSON(v vm.Value) string {
 		}
 		return json.Stringify(v)
 	}
-	if v == vm.Nil {
+	if v.IsNil() {
 		return "null"
 	}
 	var sb strings.Builder

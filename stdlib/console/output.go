@@ -126,7 +126,7 @@ func entryText(d *vm.Dict, key string) string {
 
 // optText is the display form of an optional dict entry ("" when absent).
 func optText(v vm.Value) string {
-	if v == nil {
+	if !v.IsValid() {
 		return ""
 	}
 	return vm.ToDisplay(v)
@@ -135,7 +135,7 @@ func optText(v vm.Value) string {
 // dictInt reads an int entry, def when absent or not an int.
 func dictInt(d *vm.Dict, key string, def int64) int64 {
 	if v, ok := d.Get(key); ok {
-		if n, ok := v.(vm.Int); ok {
+		if n, ok := v.AsInt(); ok {
 			return int64(n)
 		}
 	}
@@ -199,5 +199,5 @@ func builtinSetColorMode(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		colorState(th).mode = mode
 		return vm.Nil, nil
 	}
-	return nil, vm.Throwf("set_color_mode: invalid mode '%s'. Expected 'auto', 'always', or 'never'.", mode)
+	return vm.Value{}, vm.Throwf("set_color_mode: invalid mode '%s'. Expected 'auto', 'always', or 'never'.", mode)
 }

@@ -177,7 +177,7 @@ func readStdin(th *vm.Thread) (vm.Value, error) {
 	var data []byte
 	var rerr error
 	if err := waitRead(th, func() { data, rerr = io.ReadAll(r) }); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	if rerr != nil {
 		return vm.Nil, nil
@@ -216,7 +216,7 @@ func prompt(th *vm.Thread, hasMsg bool, msg string) (vm.Value, error) {
 	}
 	line, _, err := readLine(th)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	return lib.Str(strings.TrimRightFunc(line, text.IsSpace)), nil
 }
@@ -256,7 +256,7 @@ func stdioMethods() []harness.CapabilityMethod {
 func stdioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	line, ok, err := readLine(th)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	if _, withOptions := args.Dict(0); !withOptions {
 		if !ok {
@@ -272,5 +272,5 @@ func stdioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	} else {
 		b.Set("status", lib.Str("eof"))
 	}
-	return b.Build(), nil
+	return vm.Of(b.Build()), nil
 }

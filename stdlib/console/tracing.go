@@ -60,7 +60,7 @@ func init() {
 	lib.Def("trace_start", "trace_start(name, attributes?)", "open a span {trace_id, span_id, parent_id, name, attributes, start_ms} inside the current one; nil when tracing is off", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok {
-			return nil, vm.Typef("trace_start: name must be a string, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("trace_start: name must be a string, got %s", a.At(0).Type())
 		}
 		attrs, ok := a.Dict(1)
 		if !ok {
@@ -80,15 +80,15 @@ func init() {
 		span := lib.DictOf("trace_id", traceID, "span_id", lib.Str(randomHex(8)), "parent_id", parent,
 			"name", lib.Str(name), "attributes", attrs, "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))
 		st.open = append(st.open, span)
-		return span, nil
+		return vm.Of(span), nil
 	})
 	lib.Def("trace_end", "trace_end(span, attributes?)", "close span (and any spans opened inside it); the finished span with end_ms and duration_ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		span, ok := a.Dict(0)
 		if !ok {
-			if a.At(0) == vm.Nil {
+			if a.At(0).IsNil() {
 				return vm.Nil, nil // trace_start returned nil: tracing is off
 			}
-			return nil, vm.Typef("trace_end: expected a span, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("trace_end: expected a span, got %s", a.At(0).Type())
 		}
 		id, _ := span.Get("span_id")
 		st := tracesOf(th.VM())
@@ -96,30 +96,30 @@ func init() {
 		defer st.mu.Unlock()
 		at := -1
 		for i, s := range st.open {
-			if sid, _ := s.Get("span_id"); id != nil && vm.Equal(sid, id) {
+			if sid, _ := s.Get("span_id"); id.IsValid() && vm.Equal(sid, id) {
 				at = i
 			}
 		}
 		if at < 0 {
-			return nil, vm.Throwf("trace_end: span is not open")
+			return vm.Value{}, vm.Throwf("trace_end: span is not open")
 		}
 		end := htime.VMNow(th).UnixMilli()
 		var done vm.Value
 		for i := len(st.open) - 1; i >= at; i-- {
 			s := st.open[i]
 			start, _ := s.Get("start_ms")
-			startMs, _ := start.(vm.Int)
+			startMs, _ := start.AsInt()
 			f := s.Set("end_ms", vm.IntOf(end)).Set("duration_ms", vm.IntOf(end-int64(startMs)))
 			if i == at {
 				if extra, ok := a.Dict(1); ok {
 					attrs, _ := f.Get("attributes")
-					if ad, ok := attrs.(*vm.Dict); ok {
-						f = f.Set("attributes", ad.Merge(extra))
+					if ad, ok := attrs.AsDict(); ok {
+						f = f.Set("attributes", vm.Of(ad.Merge(extra)))
 					}
 				}
-				done = f
+				done = vm.Of(f)
 			}
-			st.finished = append(st.finished, f)
+			st.finished = append(st.finished, vm.Of(f))
 		}
 		st.open = st.open[:at]
 		return done, nil
@@ -135,7 +135,7 @@ func init() {
 		st := tracesOf(th.VM())
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		return lib.List(lib.CopyItems(st.finished)), nil
+		return vm.Of(lib.List(lib.CopyItems(st.finished))), nil
 	})
 	lib.Def("trace_summary", "trace_summary()", "{spans, open, total_ms, names}: counts of the recorded spans", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		st := tracesOf(th.VM())
@@ -144,17 +144,17 @@ func init() {
 		var total int64
 		names := vm.NewDict()
 		for _, s := range st.finished {
-			d := s.(*vm.Dict)
+			d := s.Object().(*vm.Dict)
 			if ms, ok := d.Get("duration_ms"); ok {
-				if n, ok := ms.(vm.Int); ok {
+				if n, ok := ms.AsInt(); ok {
 					total += int64(n)
 				}
 			}
 			nm, _ := d.Get("name")
 			c, _ := names.Get(vm.ToDisplay(nm))
-			n, _ := c.(vm.Int)
+			n, _ := c.AsInt()
 			names = names.Set(vm.ToDisplay(nm), vm.IntOf(int64(n)+1))
 		}
-		return lib.DictOf("spans", lib.IntOf(len(st.finished)), "open", lib.IntOf(len(st.open)), "total_ms", vm.IntOf(total), "names", names), nil
+		return vm.Of(lib.DictOf("spans", lib.IntOf(len(st.finished)), "open", lib.IntOf(len(st.open)), "total_ms", vm.IntOf(total), "names", names)), nil
 	})
 }

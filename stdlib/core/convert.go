@@ -30,18 +30,18 @@ func init() {
 		return lib.IntOf(length(args.At(0))), nil
 	})
 	lib.Def("to_list", "to_list(v)", "a set's items, a list itself, else [v]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch v := args.At(0).(type) {
+		switch v := args.At(0).Object().(type) {
 		case *vm.List:
-			return v, nil
+			return vm.Of(v), nil
 		case *vm.Set:
-			return lib.List(append([]vm.Value(nil), v.Items()...)), nil
+			return vm.Of(lib.List(append([]vm.Value(nil), v.Items()...))), nil
 		}
-		return lib.List([]vm.Value{args.At(0)}), nil
+		return vm.Of(lib.List([]vm.Value{args.At(0)})), nil
 	})
 	lib.Def("is_same", "is_same(a, b)", "identity for lists, dicts, sets, closures and pairs; equality otherwise", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, b := args.At(0), args.At(1)
 		if identityKind(a) {
-			return vm.BoolOf(identityKind(b) && a == b), nil
+			return vm.BoolOf(identityKind(b) && vm.Identical(a, b)), nil
 		}
 		return vm.BoolOf(vm.Equal(a, b)), nil
 	})
@@ -55,7 +55,7 @@ func init() {
 
 // identityKind reports whether v is compared by allocation in is_same.
 func identityKind(v vm.Value) bool {
-	switch v.(type) {
+	switch v.Object().(type) {
 	case *vm.List, *vm.Dict, *vm.Set, *vm.Closure, *vm.Pair:
 		return true
 	}
@@ -63,7 +63,7 @@ func identityKind(v vm.Value) bool {
 }
 
 func addrOf(v vm.Value) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List, *vm.Dict, *vm.Set, *vm.Closure, *vm.Pair:
 		return fmt.Sprintf("%s@%p", v.Type(), x)
 	case *vm.Builtin:
@@ -83,9 +83,9 @@ func fnv1a(s string) int64 {
 }
 
 func toInt(v vm.Value) vm.Value {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Int:
-		return x
+		return vm.IntOf(int64(x))
 	case *Decimal:
 		return decimalToInt(x)
 	case vm.Bool:
@@ -114,16 +114,16 @@ func toInt(v vm.Value) vm.Value {
 }
 
 func toFloatValue(v vm.Value) vm.Value {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Float:
-		return x
+		return vm.FloatOf(float64(x))
 	case *Decimal:
 		return decimalToFloat(x)
 	case vm.Int:
-		return vm.Float(float64(x))
+		return vm.FloatOf(float64(float64(x)))
 	case vm.String:
 		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
-			return vm.Float(f)
+			return vm.FloatOf(float64(f))
 		}
 	}
 	return vm.Nil
@@ -153,7 +153,7 @@ func parseDecimal(s string) (float64, bool) {
 // length is len(v): chars of a string, bytes, elements of collections and
 // ranges; 0 for anything else.
 func length(v vm.Value) int {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.String:
 		return x.Len()
 	case *vm.List:

@@ -19,7 +19,11 @@ import (
 
 func init() {
 	lib.Def("decimal", "decimal(v)", "an exact decimal from a string, int, float or decimal", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return toDecimal(a.At(0))
+		d, err := toDecimal(a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(d), nil
 	})
 }
 
@@ -33,7 +37,7 @@ type Decimal struct {
 }
 
 func toDecimal(v vm.Value) (*Decimal, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *Decimal:
 		return x, nil
 	case vm.Int:
@@ -41,11 +45,11 @@ func toDecimal(v vm.Value) (*Decimal, error) {
 	case vm.Float:
 		f := float64(x)
 		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 7.9e28 {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(x))
+			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
 		}
 		d, ok := parseDecimalText(strconv.FormatFloat(f, 'f', -1, 64))
 		if !ok {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(x))
+			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
 		}
 		return d, nil
 	case vm.String:
@@ -140,7 +144,7 @@ func (d *Decimal) cmp(e *Decimal) int {
 // EqualTo: decimals are equal by value, ignoring scale; never equal to
 // an int or float.
 func (d *Decimal) EqualTo(o vm.Value) bool {
-	e, ok := o.(*Decimal)
+	e, ok := o.Object().(*Decimal)
 	return ok && d.cmp(e) == 0
 }
 
@@ -149,7 +153,7 @@ func (d *Decimal) KeyBytes() string { return "M" + d.normalized().text() + ";" }
 
 // CompareTo orders decimals; other kinds are unordered.
 func (d *Decimal) CompareTo(o vm.Value) (int, bool) {
-	e, ok := o.(*Decimal)
+	e, ok := o.Object().(*Decimal)
 	if !ok {
 		return 0, false
 	}
@@ -159,13 +163,13 @@ func (d *Decimal) CompareTo(o vm.Value) (int, bool) {
 // Arith is decimal arithmetic; an int operand is promoted exactly.
 func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Value, bool, error) {
 	var e *Decimal
-	switch o := other.(type) {
+	switch o := other.Object().(type) {
 	case *Decimal:
 		e = o
 	case vm.Int:
 		e = &Decimal{unscaled: big.NewInt(int64(o))}
 	default:
-		return nil, false, nil
+		return vm.Value{}, false, nil
 	}
 	a, b := d, e
 	if right {
@@ -174,14 +178,14 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 	s := max(a.scale, b.scale)
 	switch op {
 	case compiler.ADD:
-		return &Decimal{unscaled: new(big.Int).Add(a.rescaled(s), b.rescaled(s)), scale: s}, true, nil
+		return vm.Of(&Decimal{unscaled: new(big.Int).Add(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.SUB:
-		return &Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}, true, nil
+		return vm.Of(&Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.MUL:
-		return &Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}, true, nil
+		return vm.Of(&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}), true, nil
 	case compiler.DIV:
 		if b.unscaled.Sign() == 0 {
-			return nil, true, vm.DivisionByZero()
+			return vm.Value{}, true, vm.DivisionByZero()
 		}
 		// a/b to divScale fraction digits (truncated), then without
 		// trailing zeros beyond the operands' scale.
@@ -192,21 +196,21 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 		if r.scale < s {
 			r = &Decimal{unscaled: r.rescaled(s), scale: s}
 		}
-		return r, true, nil
+		return vm.Of(r), true, nil
 	case compiler.MOD:
 		if b.unscaled.Sign() == 0 {
-			return nil, true, vm.DivisionByZero()
+			return vm.Value{}, true, vm.DivisionByZero()
 		}
-		return &Decimal{unscaled: new(big.Int).Rem(a.rescaled(s), b.rescaled(s)), scale: s}, true, nil
+		return vm.Of(&Decimal{unscaled: new(big.Int).Rem(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.POW:
-		n, ok := other.(vm.Int)
+		n, ok := other.AsInt()
 		if right || !ok || n < 0 || n > 1000 {
-			return nil, false, nil
+			return vm.Value{}, false, nil
 		}
 		u := new(big.Int).Exp(d.unscaled, big.NewInt(int64(n)), nil)
-		return &Decimal{unscaled: u, scale: d.scale * int32(n)}, true, nil
+		return vm.Of(&Decimal{unscaled: u, scale: d.scale * int32(n)}), true, nil
 	}
-	return nil, false, nil
+	return vm.Value{}, false, nil
 }
 
 // decimalToInt truncates toward zero; nil outside the int range.
@@ -220,5 +224,5 @@ func decimalToInt(d *Decimal) vm.Value {
 
 func decimalToFloat(d *Decimal) vm.Value {
 	f, _ := strconv.ParseFloat(d.text(), 64)
-	return vm.Float(f)
+	return vm.FloatOf(float64(f))
 }

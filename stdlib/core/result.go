@@ -15,41 +15,41 @@ func init() {
 			return vm.Nil, nil
 		}
 		if args.Has(1) {
-			return nil, vm.Throw(lib.Str(args.Text(1)))
+			return vm.Value{}, vm.Throw(lib.Str(args.Text(1)))
 		}
-		return nil, vm.Throwf("Assertion failed")
+		return vm.Value{}, vm.Throwf("Assertion failed")
 	})
 	lib.Def("assert_eq", "assert_eq(actual, expected, msg?)", "throw unless actual == expected", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
-			return nil, vm.Throwf("assert_eq requires at least 2 arguments")
+			return vm.Value{}, vm.Throwf("assert_eq requires at least 2 arguments")
 		}
 		if vm.Equal(args[0], args[1]) {
 			return vm.Nil, nil
 		}
 		if args.Has(2) {
-			return nil, vm.Throw(lib.Str(args.Text(2)))
+			return vm.Value{}, vm.Throw(lib.Str(args.Text(2)))
 		}
-		return nil, vm.Throwf("Assertion failed: expected %s, got %s", lib.Display(args[1]), lib.Display(args[0]))
+		return vm.Value{}, vm.Throwf("Assertion failed: expected %s, got %s", lib.Display(args[1]), lib.Display(args[0]))
 	})
 	lib.Def("assert_ne", "assert_ne(a, b, msg?)", "throw if a == b", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
-			return nil, vm.Throwf("assert_ne requires at least 2 arguments")
+			return vm.Value{}, vm.Throwf("assert_ne requires at least 2 arguments")
 		}
 		if !vm.Equal(args[0], args[1]) {
 			return vm.Nil, nil
 		}
 		if args.Has(2) {
-			return nil, vm.Throw(lib.Str(args.Text(2)))
+			return vm.Value{}, vm.Throw(lib.Str(args.Text(2)))
 		}
-		return nil, vm.Throwf("Assertion failed: values should not be equal: %s", lib.Display(args[0]))
+		return vm.Value{}, vm.Throwf("Assertion failed: values should not be equal: %s", lib.Display(args[0]))
 	})
 	lib.Def("unreachable", "unreachable(v?)", "fail: unreachable code was reached", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Has(0) {
 			e := vm.Runtimef("unreachable code was reached: %s", args.Text(0))
 			e.Redacted = "unreachable code was reached"
-			return nil, e
+			return vm.Value{}, e
 		}
-		return nil, vm.Runtimef("unreachable code was reached")
+		return vm.Value{}, vm.Runtimef("unreachable code was reached")
 	})
 	lib.Def("throw_error", "throw_error(message, category?)", "throw {category, message}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		cat := "generic"
@@ -59,7 +59,7 @@ func init() {
 		b := vm.NewDictBuilder(2)
 		b.Set("category", lib.Str(cat))
 		b.Set("message", lib.Str(args.Text(0)))
-		return nil, vm.Throw(b.Build())
+		return vm.Value{}, vm.Throw(vm.Of(b.Build()))
 	})
 	lib.Def("error_category", "error_category(err)", "the category of an error value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(errorCategory(args.At(0))), nil
@@ -72,10 +72,10 @@ func init() {
 	})
 
 	lib.Def("Ok", "Ok(v?)", "Result.Ok(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Ok(args.At(0)), nil
+		return vm.Of(vm.Ok(args.At(0))), nil
 	})
 	lib.Def("Err", "Err(v?)", "Result.Err(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Err(args.At(0)), nil
+		return vm.Of(vm.Err(args.At(0))), nil
 	})
 	lib.Def("is_ok", "is_ok(v)", "whether v is Result.Ok", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		ok, is := vm.IsResult(args.At(0))
@@ -91,11 +91,11 @@ func init() {
 		if !is {
 			return v, nil
 		}
-		p := lib.Payload(v.(*vm.EnumValue))
+		p := lib.Payload(v.Object().(*vm.EnumValue))
 		if !ok {
 			e := vm.Runtimef("unwrap called on Err: %s", lib.Display(p))
 			e.Redacted = "unwrap called on Err"
-			return nil, e
+			return vm.Value{}, e
 		}
 		return p, nil
 	})
@@ -106,16 +106,16 @@ func init() {
 		case !is:
 			return v, nil
 		case ok:
-			return lib.Payload(v.(*vm.EnumValue)), nil
+			return lib.Payload(v.Object().(*vm.EnumValue)), nil
 		}
 		return args.At(1), nil
 	})
 	lib.Def("unwrap_err", "unwrap_err(v)", "an Err's payload; fails on anything else", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		v := args.At(0)
 		if ok, is := vm.IsResult(v); is && !ok {
-			return lib.Payload(v.(*vm.EnumValue)), nil
+			return lib.Payload(v.Object().(*vm.EnumValue)), nil
 		}
-		return nil, vm.Runtimef("unwrap_err called on non-Err")
+		return vm.Value{}, vm.Runtimef("unwrap_err called on non-Err")
 	})
 }
 
@@ -139,7 +139,7 @@ func isCategory(s string) bool {
 // errorCategory: a dict's `category` field, a classified string, else
 // "generic".
 func errorCategory(v vm.Value) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		if c, ok := x.Get("category"); ok {
 			return vm.ToDisplay(c)
@@ -152,7 +152,7 @@ func errorCategory(v vm.Value) string {
 }
 
 func hasCategory(v vm.Value, cat string) bool {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		c, ok := x.Get("category")
 		return ok && vm.ToDisplay(c) == cat

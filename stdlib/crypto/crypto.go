@@ -29,7 +29,7 @@ func init() {
 		if a.Given(0) {
 			s, err := hexArg("ed25519_keypair", "seed", a.At(0), ed25519.SeedSize)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			seed = s
 		} else {
@@ -37,13 +37,13 @@ func init() {
 			rand.Read(seed)
 		}
 		priv := ed25519.NewKeyFromSeed(seed)
-		return lib.DictOf("public_key", lib.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
-			"private_key", lib.Str(hex.EncodeToString(seed))), nil
+		return vm.Of(lib.DictOf("public_key", lib.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
+			"private_key", lib.Str(hex.EncodeToString(seed)))), nil
 	})
 	lib.Def("ed25519_sign", "ed25519_sign(private_key, message)", "the hex signature of message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		seed, err := hexArg("ed25519_sign", "private key", a.At(0), ed25519.SeedSize)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), messageBytes(a.At(1)))
 		return lib.Str(hex.EncodeToString(sig)), nil
@@ -51,7 +51,7 @@ func init() {
 	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message for public_key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		pub, err := hexArg("ed25519_verify", "public key", a.At(0), ed25519.PublicKeySize)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		sig, err := hex.DecodeString(a.Text(2))
 		if err != nil || len(sig) != ed25519.SignatureSize {
@@ -63,11 +63,11 @@ func init() {
 	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		u, err := url.Parse(a.Text(0))
 		if err != nil {
-			return nil, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
+			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
 		}
 		exp, ok := a.Int(2)
 		if !ok {
-			return nil, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
+			return vm.Value{}, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
 		}
 		q := u.Query()
 		q.Del("signature")
@@ -79,7 +79,7 @@ func init() {
 	})
 	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		fail := func(reason string) (vm.Value, error) {
-			return lib.DictOf("valid", vm.False, "reason", lib.Str(reason)), nil
+			return vm.Of(lib.DictOf("valid", vm.False, "reason", lib.Str(reason))), nil
 		}
 		u, err := url.Parse(a.Text(0))
 		if err != nil {
@@ -106,11 +106,11 @@ func init() {
 		if now > exp {
 			return fail("expired")
 		}
-		return lib.DictOf("valid", vm.True, "reason", vm.Nil), nil
+		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
 	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return parseCookies(a.Text(0)), nil
+		return vm.Of(parseCookies(a.Text(0))), nil
 	})
 	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
@@ -143,7 +143,7 @@ func init() {
 	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		tok, err := sessionToken("session_cookie", a.At(1), a.Text(2))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		opts, _ := a.Dict(3)
 		if opts == nil {
@@ -161,7 +161,7 @@ func init() {
 }
 
 func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
-	s, ok := v.(vm.String)
+	s, ok := v.AsString()
 	if !ok {
 		return nil, vm.Typef("%s: %s must be a hex string, got %s", name, what, v.Type())
 	}
@@ -174,7 +174,7 @@ func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
 
 // messageBytes is the bytes of a bytes value, else of its display form.
 func messageBytes(v vm.Value) []byte {
-	if b, ok := v.(*lib.Bytes); ok {
+	if b, ok := v.Object().(*lib.Bytes); ok {
 		return b.Data()
 	}
 	return []byte(vm.ToDisplay(v))
@@ -218,9 +218,9 @@ func parseCookies(header string) *vm.Dict {
 }
 
 func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
-	name, ok := nameV.(vm.String)
+	name, ok := nameV.AsString()
 	if !ok || name.Go() == "" || strings.ContainsAny(name.Go(), "=; \t\r\n,") {
-		return nil, vm.Throwf("%s: invalid cookie name %s", fn, vm.ToDisplay(nameV))
+		return vm.Value{}, vm.Throwf("%s: invalid cookie name %s", fn, vm.ToDisplay(nameV))
 	}
 	var sb strings.Builder
 	sb.WriteString(name.Go())
@@ -231,7 +231,7 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	}
 	get := func(k string) (vm.Value, bool) {
 		v, ok := opts.Get(k)
-		return v, ok && v != vm.Nil
+		return v, ok && !v.IsNil()
 	}
 	if v, ok := get("path"); ok {
 		sb.WriteString("; Path=" + vm.ToDisplay(v))
@@ -257,15 +257,15 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 		case "lax", "strict", "none":
 			sb.WriteString("; SameSite=" + strings.ToUpper(s[:1]) + s[1:])
 		default:
-			return nil, vm.Throwf("%s: same_site must be lax, strict or none, got %s", fn, vm.ToDisplay(v))
+			return vm.Value{}, vm.Throwf("%s: same_site must be lax, strict or none, got %s", fn, vm.ToDisplay(v))
 		}
 	}
 	return lib.Str(sb.String()), nil
 }
 
 func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
-	if _, ok := data.(*vm.Dict); !ok {
-		return nil, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
+	if _, ok := data.AsDict(); !ok {
+		return vm.Value{}, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
 	}
 	payload := base64.RawURLEncoding.EncodeToString([]byte(json.Stringify(data)))
 	return lib.Str(payload + "." + mac(payload, secret)), nil

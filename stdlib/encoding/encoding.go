@@ -26,7 +26,7 @@ import (
 
 // RawBytes is the byte content of a "bytes or text" argument.
 func RawBytes(v vm.Value) []byte {
-	if b, ok := v.(*lib.Bytes); ok {
+	if b, ok := v.Object().(*lib.Bytes); ok {
 		return b.Data()
 	}
 	return []byte(vm.ToDisplay(v))
@@ -42,7 +42,7 @@ func init() {
 	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.StdEncoding, a.Text(0))
 		if err != nil {
-			return nil, vm.Runtimef("base64 decode error: %s", err)
+			return vm.Value{}, vm.Runtimef("base64 decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
@@ -52,7 +52,7 @@ func init() {
 	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 (no padding) to text", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.RawURLEncoding, a.Text(0))
 		if err != nil {
-			return nil, vm.Runtimef("base64url decode error: %s", err)
+			return vm.Value{}, vm.Runtimef("base64url decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
@@ -64,9 +64,9 @@ func init() {
 		if err != nil {
 			var ce base32.CorruptInputError
 			if errors.As(err, &ce) {
-				return nil, vm.Runtimef("base32 decode error: invalid base32 input at offset %d", int64(ce))
+				return vm.Value{}, vm.Runtimef("base32 decode error: invalid base32 input at offset %d", int64(ce))
 			}
-			return nil, vm.Runtimef("base32 decode error: %s", err)
+			return vm.Value{}, vm.Runtimef("base32 decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
@@ -76,7 +76,7 @@ func init() {
 	codec("hex_decode", "hex_decode(s)", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeHex(a.Text(0))
 		if err != nil {
-			return nil, vm.Runtimef("hex decode error: %s", err)
+			return vm.Value{}, vm.Runtimef("hex decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
@@ -117,110 +117,110 @@ func init() {
 	codec("bytes_from_string", "bytes_from_string(s)", "the UTF-8 bytes of s", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_string", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return lib.NewBytes([]byte(s)), nil
+		return vm.Of(lib.NewBytes([]byte(s))), nil
 	})
 	codec("bytes_to_string", "bytes_to_string(b)", "strict UTF-8 decode", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_string", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if !utf8.Valid(b) {
-			return nil, vm.Runtimef("bytes_to_string: invalid UTF-8 at byte %d", firstInvalidUTF8(b))
+			return vm.Value{}, vm.Runtimef("bytes_to_string: invalid UTF-8 at byte %d", firstInvalidUTF8(b))
 		}
 		return vm.Str(string(b)), nil
 	})
 	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b)", "UTF-8 decode, invalid → U+FFFD", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_string_lossy", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
 	codec("bytes_to_hex", "bytes_to_hex(b)", "lower-case hex", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_hex", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(hex.EncodeToString(b)), nil
 	})
 	codec("bytes_from_hex", "bytes_from_hex(s)", "bytes from hex", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_hex", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		b, derr := decodeHex(s)
 		if derr != nil {
-			return nil, vm.Runtimef("bytes_from_hex: %s", derr)
+			return vm.Value{}, vm.Runtimef("bytes_from_hex: %s", derr)
 		}
-		return lib.NewBytes(b), nil
+		return vm.Of(lib.NewBytes(b)), nil
 	})
 	codec("bytes_to_base64", "bytes_to_base64(b)", "standard base64", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_base64", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(base64.StdEncoding.EncodeToString(b)), nil
 	})
 	codec("bytes_from_base64", "bytes_from_base64(s)", "bytes from standard base64", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_base64", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		b, derr := decodeBase64(base64.StdEncoding, s)
 		if derr != nil {
-			return nil, vm.Runtimef("bytes_from_base64: %s", derr)
+			return vm.Value{}, vm.Runtimef("bytes_from_base64: %s", derr)
 		}
-		return lib.NewBytes(b), nil
+		return vm.Of(lib.NewBytes(b)), nil
 	})
 	codec("bytes_len", "bytes_len(b)", "number of bytes", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_len", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.IntVal(len(b)), nil
 	})
 	codec("bytes_concat", "bytes_concat(a, b)", "a followed by b", func(a vm.Args) (vm.Value, error) {
 		x, err := bytesArgN(a, "bytes_concat", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		y, err := bytesArgN(a, "bytes_concat", 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		out := make([]byte, 0, len(x)+len(y))
-		return lib.NewBytes(append(append(out, x...), y...)), nil
+		return vm.Of(lib.NewBytes(append(append(out, x...), y...))), nil
 	})
 	codec("bytes_slice", "bytes_slice(b, start, end?)", "b[start:end], clamped", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_slice", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		start, err := intArgN(a, "bytes_slice", 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		end := int64(len(b))
 		if a.Given(2) {
 			if end, err = intArgN(a, "bytes_slice", 2); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 		}
 		n := int64(len(b))
 		start = max(0, min(start, n))
 		end = max(start, min(end, n))
-		return lib.NewBytes(append([]byte(nil), b[start:end]...)), nil
+		return vm.Of(lib.NewBytes(append([]byte(nil), b[start:end]...))), nil
 	})
 	codec("bytes_eq", "bytes_eq(a, b)", "constant-time equality", func(a vm.Args) (vm.Value, error) {
 		x, err := bytesArgN(a, "bytes_eq", 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		y, err := bytesArgN(a, "bytes_eq", 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(subtle.ConstantTimeCompare(x, y) == 1), nil
 	})
@@ -236,7 +236,7 @@ func bytesArgN(a vm.Args, name string, i int) ([]byte, error) {
 	if !a.Has(i) {
 		return nil, vm.Runtimef("%s: missing argument %d", name, i+1)
 	}
-	b, ok := a.At(i).(*lib.Bytes)
+	b, ok := a.At(i).Object().(*lib.Bytes)
 	if !ok {
 		return nil, vm.Runtimef("%s: expected bytes at argument %d, got %s", name, i+1, a.At(i).Type())
 	}

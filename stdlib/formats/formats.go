@@ -32,14 +32,14 @@ func init() {
 		var err error
 		text := a.Text(0)
 		if stop := lib.OffThread(th, len(text), func() { err = yaml.Unmarshal([]byte(text), &doc) }); stop != nil {
-			return nil, stop
+			return vm.Value{}, stop
 		}
 		if err != nil {
-			return nil, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+			return vm.Value{}, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		}
 		v, err := yamlValue(&doc, 0)
 		if err != nil {
-			return nil, vm.Throwf("YAML parse error: %s", err)
+			return vm.Value{}, vm.Throwf("YAML parse error: %s", err)
 		}
 		return v, nil
 	})
@@ -53,20 +53,20 @@ func init() {
 		var err error
 		text := a.Text(0)
 		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
-			return nil, stop
+			return vm.Value{}, stop
 		}
 		if err != nil {
-			return nil, vm.Throwf("TOML parse error: %s", err)
+			return vm.Value{}, vm.Throwf("TOML parse error: %s", err)
 		}
 		if m == nil {
-			return vm.NewDict(), nil
+			return vm.Of(vm.NewDict()), nil
 		}
 		return jsonschema.FromAny(m), nil
 	})
 	lib.Def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d, ok := json.Data(a.At(0)).(*vm.Dict)
+		d, ok := json.Data(a.At(0)).AsDict()
 		if !ok {
-			return nil, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())
 		}
 		var sb strings.Builder
 		writeTOMLTable(&sb, d, nil)
@@ -84,20 +84,20 @@ func init() {
 				continue
 			}
 			k, v, _ := strings.Cut(pair, "=")
-			out = append(out, lib.DictOf("key", vm.Str(encoding.PercentDecode(k, true)), "value", vm.Str(encoding.PercentDecode(v, true))))
+			out = append(out, vm.Of(lib.DictOf("key", vm.Str(encoding.PercentDecode(k, true)), "value", vm.Str(encoding.PercentDecode(v, true)))))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	lib.Def("query_stringify", "query_stringify(pairs)", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(QueryString(a.At(0))), nil
 	})
 	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1))), nil
+		return vm.Of(lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1)))), nil
 	})
 	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		b := vm.NewDictBuilder(4)
 		b.Set("name", vm.Str(a.Text(0)))
-		b.Set("bytes", lib.NewBytes(encoding.RawBytes(a.At(1))))
+		b.Set("bytes", vm.Of(lib.NewBytes(encoding.RawBytes(a.At(1)))))
 		if a.Given(2) {
 			b.Set("filename", vm.Str(a.Text(2)))
 		}
@@ -106,7 +106,7 @@ func init() {
 			ct = a.Text(3)
 		}
 		b.Set("content_type", vm.Str(ct))
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	})
 	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body} for a multipart/form-data request", MultipartFormData)
 	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body", multipartParse)
@@ -117,7 +117,7 @@ func init() {
 
 func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 	if depth > 512 {
-		return nil, fmt.Errorf("document is nested too deeply")
+		return vm.Value{}, fmt.Errorf("document is nested too deeply")
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -132,11 +132,11 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 		for _, c := range n.Content {
 			v, err := yamlValue(c, depth+1)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			out = append(out, v)
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	case yaml.MappingNode:
 		b := vm.NewDictBuilder(len(n.Content) / 2)
 		var merged []*vm.Dict
@@ -144,15 +144,15 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			k, vn := n.Content[i], n.Content[i+1]
 			v, err := yamlValue(vn, depth+1)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			if k.ShortTag() == "!!merge" {
-				switch m := v.(type) {
+				switch m := v.Object().(type) {
 				case *vm.Dict:
 					merged = append(merged, m)
 				case *vm.List:
 					for _, it := range m.Items() {
-						if md, ok := it.(*vm.Dict); ok {
+						if md, ok := it.AsDict(); ok {
 							merged = append(merged, md)
 						}
 					}
@@ -161,7 +161,7 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			kv, err := yamlValue(k, depth+1)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			b.Set(vm.ToDisplay(kv), v)
 		}
@@ -174,7 +174,7 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 				return true
 			})
 		}
-		return d, nil
+		return vm.Of(d), nil
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
 		case "!!null":
@@ -182,7 +182,7 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 		case "!!bool":
 			var b bool
 			if err := n.Decode(&b); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return vm.BoolOf(b), nil
 		case "!!int":
@@ -192,15 +192,15 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
-			return vm.Float(f), nil
+			return vm.FloatOf(float64(f)), nil
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
-			return vm.Float(f), nil
+			return vm.FloatOf(float64(f)), nil
 		}
 		return vm.Str(n.Value), nil
 	}
@@ -214,7 +214,7 @@ func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
 	if indent > 2*vm.MaxValueDepth {
 		panic(vm.TooDeep("encode as YAML"))
 	}
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		if x.Len() == 0 {
 			sb.WriteString("{}\n")
@@ -251,7 +251,7 @@ func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
 
 // yamlChild writes the value after `key:` or `-`.
 func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		if x.Len() == 0 {
 			sb.WriteString(" {}\n")
@@ -263,7 +263,7 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 		} else {
 			sb.WriteByte(' ')
 		}
-		writeYAML(sb, x, indent+2)
+		writeYAML(sb, vm.Of(x), indent+2)
 	case *vm.List:
 		if x.Len() == 0 {
 			sb.WriteString(" []\n")
@@ -273,10 +273,10 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 			// list items sit at the key's indent
 			sb.WriteByte('\n')
 			sb.WriteString(strings.Repeat(" ", indent))
-			writeYAML(sb, x, indent)
+			writeYAML(sb, vm.Of(x), indent)
 		} else {
 			sb.WriteByte(' ')
-			writeYAML(sb, x, indent+2)
+			writeYAML(sb, vm.Of(x), indent+2)
 		}
 	default:
 		sb.WriteByte(' ')
@@ -286,7 +286,7 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 }
 
 func yamlScalar(v vm.Value) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
 			return "true"
@@ -393,14 +393,14 @@ func yamlPlainOK(s string) bool {
 func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 	var tables, arrays []string
 	d.Range(func(k string, v vm.Value) bool {
-		if v == vm.Nil {
+		if v.IsNil() {
 			return true
 		}
-		if _, ok := v.(*vm.Dict); ok {
+		if _, ok := v.AsDict(); ok {
 			tables = append(tables, k)
 			return true
 		}
-		if l, ok := v.(*vm.List); ok && l.Len() > 0 && allDicts(l) {
+		if l, ok := v.AsList(); ok && l.Len() > 0 && allDicts(l) {
 			arrays = append(arrays, k)
 			return true
 		}
@@ -414,21 +414,21 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
 		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
-		writeTOMLTable(sb, v.(*vm.Dict), sub)
+		writeTOMLTable(sb, v.Object().(*vm.Dict), sub)
 	}
 	for _, k := range arrays {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		for _, it := range v.(*vm.List).Items() {
+		for _, it := range v.Object().(*vm.List).Items() {
 			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
-			writeTOMLTable(sb, it.(*vm.Dict), sub)
+			writeTOMLTable(sb, it.Object().(*vm.Dict), sub)
 		}
 	}
 }
 
 func allDicts(l *vm.List) bool {
 	for _, it := range l.Items() {
-		if _, ok := it.(*vm.Dict); !ok {
+		if _, ok := it.AsDict(); !ok {
 			return false
 		}
 	}
@@ -459,7 +459,7 @@ func tomlKey(k string) string {
 func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
 func tomlInline(v vm.Value) string {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
 			return "true"
@@ -487,7 +487,7 @@ func tomlInline(v vm.Value) string {
 	case *vm.List:
 		parts := make([]string, 0, x.Len())
 		for _, it := range x.Items() {
-			if it == vm.Nil {
+			if it.IsNil() {
 				continue
 			}
 			parts = append(parts, tomlInline(it))
@@ -496,7 +496,7 @@ func tomlInline(v vm.Value) string {
 	case *vm.Dict:
 		var parts []string
 		x.Range(func(k string, val vm.Value) bool {
-			if val != vm.Nil {
+			if !val.IsNil() {
 				parts = append(parts, tomlKey(k)+" = "+tomlInline(val))
 			}
 			return true
@@ -514,7 +514,7 @@ func tomlInline(v vm.Value) string {
 func csvDelimiter(opts *vm.Dict) rune {
 	if opts != nil {
 		if d, ok := opts.Get("delimiter"); ok {
-			if s, ok := d.(vm.String); ok && s.Go() != "" {
+			if s, ok := d.AsString(); ok && s.Go() != "" {
 				return rune(s.Go()[0])
 			}
 		}
@@ -538,17 +538,17 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	r.LazyQuotes = true
 	records, err := r.ReadAll()
 	if err != nil {
-		return nil, vm.Throwf("csv_parse: %s", err)
+		return vm.Value{}, vm.Throwf("csv_parse: %s", err)
 	}
 	if !optTrue(opts, "headers") {
 		out := make([]vm.Value, len(records))
 		for i, rec := range records {
-			out[i] = lib.StrList(rec)
+			out[i] = vm.Of(lib.StrList(rec))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	}
 	if len(records) == 0 {
-		return vm.NewList(nil), nil
+		return vm.Of(vm.NewList(nil)), nil
 	}
 	header := records[0]
 	out := make([]vm.Value, 0, len(records)-1)
@@ -561,20 +561,20 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			}
 			b.Set(h, vm.Str(cell))
 		}
-		out = append(out, b.Build())
+		out = append(out, vm.Of(b.Build()))
 	}
-	return vm.NewList(out), nil
+	return vm.Of(vm.NewList(out)), nil
 }
 
 func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	rows, ok := a.List(0)
 	if !ok {
-		return nil, vm.Throwf("csv_stringify: expected a list of rows")
+		return vm.Value{}, vm.Throwf("csv_stringify: expected a list of rows")
 	}
 	opts, _ := a.Dict(1)
 	delim := csvDelimiter(opts)
 	cell := func(v vm.Value) string {
-		if v == nil || v == vm.Nil {
+		if !v.IsValid() || v.IsNil() {
 			return ""
 		}
 		return vm.ToDisplay(v)
@@ -584,7 +584,7 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var columns []string
 	seen := map[string]bool{}
 	for _, r := range rows.Items() {
-		if d, ok := r.(*vm.Dict); ok {
+		if d, ok := r.AsDict(); ok {
 			for _, k := range d.Keys() {
 				if !seen[k] {
 					seen[k] = true
@@ -598,7 +598,7 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		lines = append(lines, columns)
 	}
 	for _, r := range rows.Items() {
-		switch x := r.(type) {
+		switch x := r.Object().(type) {
 		case *vm.List:
 			rec := make([]string, x.Len())
 			for i, it := range x.Items() {
@@ -613,7 +613,7 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			}
 			lines = append(lines, rec)
 		default:
-			return nil, vm.Throwf("csv_stringify: expected a list of rows")
+			return vm.Value{}, vm.Throwf("csv_stringify: expected a list of rows")
 		}
 	}
 	var sb strings.Builder
@@ -650,15 +650,15 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if strings.Contains(msg, "port") {
 			msg = "invalid port number"
 		}
-		return nil, vm.Throwf("url_parse: %s", msg)
+		return vm.Value{}, vm.Throwf("url_parse: %s", msg)
 	}
 	if u.Scheme == "" {
-		return nil, vm.Throwf("url_parse: relative URL without a base")
+		return vm.Value{}, vm.Throwf("url_parse: relative URL without a base")
 	}
 	scheme := strings.ToLower(u.Scheme)
 	_, special := defaultPorts[scheme]
 	if special && u.Host == "" && u.Opaque == "" {
-		return nil, vm.Throwf("url_parse: empty host")
+		return vm.Value{}, vm.Throwf("url_parse: empty host")
 	}
 	if special && u.Opaque != "" {
 		// "http:example.com" — treat like the WHATWG parser: host follows
@@ -681,7 +681,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
 		n, err := strconv.Atoi(p)
 		if err != nil || n > 65535 {
-			return nil, vm.Throwf("url_parse: invalid port number")
+			return vm.Value{}, vm.Throwf("url_parse: invalid port number")
 		}
 		port = lib.IntVal(n)
 	}
@@ -701,26 +701,26 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			pass = vm.Str(pw)
 		}
 	}
-	return lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
+	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
 		"query", nilOr(u.RawQuery, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
-		"username", user, "password", pass), nil
+		"username", user, "password", pass)), nil
 }
 
 func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	parts, ok := a.Dict(0)
 	if !ok {
-		return nil, vm.Throwf("url_build: expected a dict of URL parts, got %s", a.At(0).Type())
+		return vm.Value{}, vm.Throwf("url_build: expected a dict of URL parts, got %s", a.At(0).Type())
 	}
 	get := func(k string) (string, bool) {
 		v, ok := parts.Get(k)
-		if !ok || v == vm.Nil {
+		if !ok || v.IsNil() {
 			return "", false
 		}
 		return vm.ToDisplay(v), true
 	}
 	scheme, ok := get("scheme")
 	if !ok || scheme == "" {
-		return nil, vm.Throwf("url_build: scheme is required")
+		return vm.Value{}, vm.Throwf("url_build: scheme is required")
 	}
 	var sb strings.Builder
 	sb.WriteString(scheme + "://")
@@ -744,9 +744,9 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		path = "/" + path
 	}
 	sb.WriteString(path)
-	if q, ok := parts.Get("query"); ok && q != vm.Nil {
+	if q, ok := parts.Get("query"); ok && !q.IsNil() {
 		text := vm.ToDisplay(q)
-		switch q.(type) {
+		switch q.Object().(type) {
 		case *vm.Dict, *vm.List:
 			text = QueryString(q)
 		}
@@ -784,15 +784,15 @@ func formEncode(s string) string {
 func QueryString(v vm.Value) string {
 	var pairs []string
 	add := func(k, val vm.Value) {
-		if val == nil || val == vm.Nil {
+		if !val.IsValid() || val.IsNil() {
 			return
 		}
 		pairs = append(pairs, formEncode(vm.ToDisplay(k))+"="+formEncode(vm.ToDisplay(val)))
 	}
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		x.Range(func(k string, val vm.Value) bool {
-			if l, ok := val.(*vm.List); ok {
+			if l, ok := val.AsList(); ok {
 				for _, it := range l.Items() {
 					add(vm.Str(k), it)
 				}
@@ -803,11 +803,11 @@ func QueryString(v vm.Value) string {
 		})
 	case *vm.List:
 		for _, it := range x.Items() {
-			switch p := it.(type) {
+			switch p := it.Object().(type) {
 			case *vm.Dict:
 				k, _ := p.Get("key")
 				val, _ := p.Get("value")
-				if k == nil {
+				if !k.IsValid() {
 					k = vm.Nil
 				}
 				add(k, val)
@@ -829,35 +829,35 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if d, isDict := a.Dict(0); isDict {
 			var items []vm.Value
 			d.Range(func(k string, v vm.Value) bool {
-				items = append(items, lib.DictOf("name", vm.Str(k), "value", v))
+				items = append(items, vm.Of(lib.DictOf("name", vm.Str(k), "value", v)))
 				return true
 			})
 			fields = vm.NewList(items)
 		} else {
-			return nil, vm.Throwf("multipart_form_data: expected a list of fields, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Throwf("multipart_form_data: expected a list of fields, got %s", a.At(0).Type())
 		}
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	if a.Given(1) {
 		if err := w.SetBoundary(a.Text(1)); err != nil {
-			return nil, vm.Throwf("multipart_form_data: %s", err)
+			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
 		}
 	}
 	for _, it := range fields.Items() {
-		f, ok := it.(*vm.Dict)
+		f, ok := it.AsDict()
 		if !ok {
 			continue
 		}
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
-		if b, ok := f.Get("bytes"); ok && b != vm.Nil {
+		if b, ok := f.Get("bytes"); ok && !b.IsNil() {
 			filename := ""
-			if fn, ok := f.Get("filename"); ok && fn != vm.Nil {
+			if fn, ok := f.Get("filename"); ok && !fn.IsNil() {
 				filename = vm.ToDisplay(fn)
 			}
 			ct := "application/octet-stream"
-			if c, ok := f.Get("content_type"); ok && c != vm.Nil {
+			if c, ok := f.Get("content_type"); ok && !c.IsNil() {
 				ct = vm.ToDisplay(c)
 			}
 			h := make(map[string][]string)
@@ -869,7 +869,7 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			h["Content-Type"] = []string{ct}
 			pw, err := w.CreatePart(h)
 			if err != nil {
-				return nil, vm.Throwf("multipart_form_data: %s", err)
+				return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
 			}
 			pw.Write(encoding.RawBytes(b))
 			continue
@@ -878,11 +878,11 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		w.WriteField(nameS, vm.ToDisplay(OrNil(val)))
 	}
 	w.Close()
-	return lib.DictOf("content_type", vm.Str(w.FormDataContentType()), "body", lib.NewBytes(buf.Bytes()), "boundary", vm.Str(w.Boundary())), nil
+	return vm.Of(lib.DictOf("content_type", vm.Str(w.FormDataContentType()), "body", lib.NewBytes(buf.Bytes()), "boundary", vm.Str(w.Boundary()))), nil
 }
 
 func OrNil(v vm.Value) vm.Value {
-	if v == nil {
+	if !v.IsValid() {
 		return vm.Nil
 	}
 	return v
@@ -900,7 +900,7 @@ func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		boundary = params["boundary"]
 	}
 	if boundary == "" || boundary == "nil" {
-		return nil, vm.Throwf("multipart_parse: missing boundary")
+		return vm.Value{}, vm.Throwf("multipart_parse: missing boundary")
 	}
 	r := multipart.NewReader(bytes.NewReader(body), boundary)
 	var out []vm.Value
@@ -910,7 +910,7 @@ func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if err.Error() == "EOF" {
 				break
 			}
-			return nil, vm.Throwf("multipart_parse: %s", err)
+			return vm.Value{}, vm.Throwf("multipart_parse: %s", err)
 		}
 		data := new(bytes.Buffer)
 		data.ReadFrom(p)
@@ -927,10 +927,10 @@ func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			b.Set("content_type", vm.Nil)
 		}
 		b.Set("value", vm.Str(lib.LossyUTF8(data.Bytes())))
-		b.Set("bytes", lib.NewBytes(data.Bytes()))
-		out = append(out, b.Build())
+		b.Set("bytes", vm.Of(lib.NewBytes(data.Bytes())))
+		out = append(out, vm.Of(b.Build()))
 	}
-	return vm.NewList(out), nil
+	return vm.Of(vm.NewList(out)), nil
 }
 
 // ---- JUnit XML ----
@@ -958,7 +958,7 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		tok, err := dec.Token()
 		if err != nil {
 			if err.Error() != "EOF" {
-				return vm.NewList(nil), nil
+				return vm.Of(vm.NewList(nil)), nil
 			}
 			break
 		}
@@ -968,7 +968,7 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 		var c junitCase
 		if err := dec.DecodeElement(&c, &se); err != nil {
-			return vm.NewList(nil), nil
+			return vm.Of(vm.NewList(nil)), nil
 		}
 		status, msg := "passed", ""
 		pick := func(m *junitMsg) string {
@@ -986,9 +986,9 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			status, msg = "skipped", pick(c.Skipped)
 		}
 		secs, _ := strconv.ParseFloat(c.Time, 64)
-		out = append(out, lib.DictOf("name", vm.Str(c.Name), "status", vm.Str(status),
+		out = append(out, vm.Of(lib.DictOf("name", vm.Str(c.Name), "status", vm.Str(status),
 			"duration_ms", vm.IntOf(int64(math.Round(secs*1000))), "message", vm.Str(msg),
-			"stdout", vm.Str(c.SystemOut), "stderr", vm.Str(c.SystemErr)))
+			"stdout", vm.Str(c.SystemOut), "stderr", vm.Str(c.SystemErr))))
 	}
-	return vm.NewList(out), nil
+	return vm.Of(vm.NewList(out)), nil
 }

@@ -29,45 +29,45 @@ func init() {
 		var buf bytes.Buffer
 		w, err := gzip.NewWriterLevel(&buf, level(a, 6))
 		if err != nil {
-			return nil, vm.Runtimef("gzip_encode: %s", err)
+			return vm.Value{}, vm.Runtimef("gzip_encode: %s", err)
 		}
 		w.Write(encoding.RawBytes(a.At(0)))
 		w.Close()
-		return lib.NewBytes(buf.Bytes()), nil
+		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("gzip_decode", "gzip_decode(b)", "gunzip to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := gzip.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0))))
 		if err != nil {
-			return nil, vm.Runtimef("gzip_decode: %s", err)
+			return vm.Value{}, vm.Runtimef("gzip_decode: %s", err)
 		}
 		return readAllCapped("gzip_decode", r)
 	})
 	lib.Def("zstd_encode", "zstd_encode(x, level = 3)", "zstd-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level(a, 3))))
 		if err != nil {
-			return nil, vm.Runtimef("zstd_encode: %s", err)
+			return vm.Value{}, vm.Runtimef("zstd_encode: %s", err)
 		}
 		defer enc.Close()
-		return lib.NewBytes(enc.EncodeAll(encoding.RawBytes(a.At(0)), nil)), nil
+		return vm.Of(lib.NewBytes(enc.EncodeAll(encoding.RawBytes(a.At(0)), nil))), nil
 	})
 	lib.Def("zstd_decode", "zstd_decode(b)", "zstd-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecoded))
 		if err != nil {
-			return nil, vm.Runtimef("zstd_decode: %s", err)
+			return vm.Value{}, vm.Runtimef("zstd_decode: %s", err)
 		}
 		defer dec.Close()
 		out, err := dec.DecodeAll(encoding.RawBytes(a.At(0)), nil)
 		if err != nil {
-			return nil, vm.Runtimef("zstd_decode: %s", err)
+			return vm.Value{}, vm.Runtimef("zstd_decode: %s", err)
 		}
-		return lib.NewBytes(out), nil
+		return vm.Of(lib.NewBytes(out)), nil
 	})
 	lib.Def("brotli_encode", "brotli_encode(x, quality = 11)", "brotli-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var buf bytes.Buffer
 		w := brotli.NewWriterLevel(&buf, level(a, 11))
 		w.Write(encoding.RawBytes(a.At(0)))
 		w.Close()
-		return lib.NewBytes(buf.Bytes()), nil
+		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("brotli_decode", "brotli_decode(b)", "brotli-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return readAllCapped("brotli_decode", brotli.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0)))))
@@ -75,21 +75,21 @@ func init() {
 	lib.Def("tar_create", "tar_create(entries)", "a tar archive from [{path, content, mode?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		entries, err := archiveEntries("tar_create", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var buf bytes.Buffer
 		w := tar.NewWriter(&buf)
 		for _, e := range entries {
 			hdr := &tar.Header{Name: e.path, Mode: e.mode, Size: int64(len(e.content)), Typeflag: tar.TypeReg, ModTime: time.Unix(0, 0)}
 			if err := w.WriteHeader(hdr); err != nil {
-				return nil, vm.Runtimef("tar_create: %s", err)
+				return vm.Value{}, vm.Runtimef("tar_create: %s", err)
 			}
 			w.Write(e.content)
 		}
 		if err := w.Close(); err != nil {
-			return nil, vm.Runtimef("tar_create: %s", err)
+			return vm.Value{}, vm.Runtimef("tar_create: %s", err)
 		}
-		return lib.NewBytes(buf.Bytes()), nil
+		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("tar_extract", "tar_extract(b)", "the [{path, content, mode}] files of a tar archive", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r := tar.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0))))
@@ -100,23 +100,23 @@ func init() {
 				break
 			}
 			if err != nil {
-				return nil, vm.Runtimef("tar_extract: %s", err)
+				return vm.Value{}, vm.Runtimef("tar_extract: %s", err)
 			}
 			if hdr.Typeflag != tar.TypeReg {
 				continue
 			}
 			data, err := io.ReadAll(io.LimitReader(r, maxDecoded))
 			if err != nil {
-				return nil, vm.Runtimef("tar_extract: %s", err)
+				return vm.Value{}, vm.Runtimef("tar_extract: %s", err)
 			}
-			out = append(out, lib.DictOf("path", vm.Str(hdr.Name), "content", lib.NewBytes(data), "mode", vm.IntOf(hdr.Mode)))
+			out = append(out, vm.Of(lib.DictOf("path", vm.Str(hdr.Name), "content", lib.NewBytes(data), "mode", vm.IntOf(hdr.Mode))))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	lib.Def("zip_create", "zip_create(entries)", "a zip archive from [{path, content, mode?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		entries, err := archiveEntries("zip_create", a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var buf bytes.Buffer
 		w := zip.NewWriter(&buf)
@@ -125,20 +125,20 @@ func init() {
 			hdr.SetMode(lib.FileMode(e.mode))
 			f, err := w.CreateHeader(hdr)
 			if err != nil {
-				return nil, vm.Runtimef("zip_create: %s", err)
+				return vm.Value{}, vm.Runtimef("zip_create: %s", err)
 			}
 			f.Write(e.content)
 		}
 		if err := w.Close(); err != nil {
-			return nil, vm.Runtimef("zip_create: %s", err)
+			return vm.Value{}, vm.Runtimef("zip_create: %s", err)
 		}
-		return lib.NewBytes(buf.Bytes()), nil
+		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("zip_extract", "zip_extract(b)", "the [{path, content, mode}] files of a zip archive", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		data := encoding.RawBytes(a.At(0))
 		r, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return nil, vm.Runtimef("zip_extract: %s", err)
+			return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
 		}
 		var out []vm.Value
 		for _, f := range r.File {
@@ -147,25 +147,25 @@ func init() {
 			}
 			rc, err := f.Open()
 			if err != nil {
-				return nil, vm.Runtimef("zip_extract: %s", err)
+				return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
 			}
 			content, err := io.ReadAll(io.LimitReader(rc, maxDecoded))
 			rc.Close()
 			if err != nil {
-				return nil, vm.Runtimef("zip_extract: %s", err)
+				return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
 			}
-			out = append(out, lib.DictOf("path", vm.Str(f.Name), "content", lib.NewBytes(content), "mode", vm.IntOf(int64(f.Mode().Perm()))))
+			out = append(out, vm.Of(lib.DictOf("path", vm.Str(f.Name), "content", lib.NewBytes(content), "mode", vm.IntOf(int64(f.Mode().Perm())))))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 }
 
 func readAllCapped(name string, r io.Reader) (vm.Value, error) {
 	out, err := io.ReadAll(io.LimitReader(r, maxDecoded))
 	if err != nil {
-		return nil, vm.Runtimef("%s: %s", name, err)
+		return vm.Value{}, vm.Runtimef("%s: %s", name, err)
 	}
-	return lib.NewBytes(out), nil
+	return vm.Of(lib.NewBytes(out)), nil
 }
 
 type archiveEntry struct {
@@ -177,26 +177,26 @@ type archiveEntry struct {
 // archiveEntries reads [{path, content, mode?}] (content: bytes or text,
 // mode default 0644), in list order.
 func archiveEntries(name string, v vm.Value) ([]archiveEntry, error) {
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Runtimef("%s: expected a list of {path, content} entries, got %s", name, v.Type())
 	}
 	var out []archiveEntry
 	for _, it := range l.Items() {
-		d, ok := it.(*vm.Dict)
+		d, ok := it.AsDict()
 		if !ok {
 			return nil, vm.Runtimef("%s: expected a list of {path, content} entries, got %s", name, it.Type())
 		}
 		p, _ := d.Get("path")
-		if p == nil || p == vm.Nil {
+		if !p.IsValid() || p.IsNil() {
 			return nil, vm.Runtimef("%s: entry is missing a path", name)
 		}
 		e := archiveEntry{path: vm.ToDisplay(p), mode: 0o644}
-		if c, ok := d.Get("content"); ok && c != vm.Nil {
+		if c, ok := d.Get("content"); ok && !c.IsNil() {
 			e.content = encoding.RawBytes(c)
 		}
 		if m, ok := d.Get("mode"); ok {
-			if n, ok := m.(vm.Int); ok {
+			if n, ok := m.AsInt(); ok {
 				e.mode = int64(n)
 			}
 		}

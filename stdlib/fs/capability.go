@@ -40,14 +40,14 @@ func init() {
 		{Name: "workspace_temp_dir", Sig: "fs.workspace_temp_dir()", Doc: "the workspace's temporary directory (.harn/tmp under the execution root), created if needed", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, vm.Throwf("%s", OSErrorText(err))
+				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 			}
 			return lib.Str(dir), nil
 		}},
 		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix)", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, vm.Throwf("%s", OSErrorText(err))
+				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 			}
 			return mkdtemp(t+".mkdtemp_in_workspace", dir, a)
 		}},
@@ -63,13 +63,13 @@ func mkdtemp(name, dir string, a vm.Args) (vm.Value, error) {
 	if a.Given(0) {
 		s, ok := a.Str(0)
 		if !ok {
-			return nil, vm.Typef("%s expects string argument 1, got %s", name, a.At(0).Type())
+			return vm.Value{}, vm.Typef("%s expects string argument 1, got %s", name, a.At(0).Type())
 		}
 		prefix = s
 	}
 	p, err := os.MkdirTemp(dir, prefix)
 	if err != nil {
-		return nil, vm.Throwf("%s", OSErrorText(err))
+		return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 	}
 	return lib.Str(p), nil
 }

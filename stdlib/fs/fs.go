@@ -113,7 +113,7 @@ func SplitLines(s string) []string {
 // contentBytes is what write_file writes: bytes as is, anything else as
 // its display form.
 func contentBytes(v vm.Value) []byte {
-	if b, ok := v.(*lib.Bytes); ok {
+	if b, ok := v.Object().(*lib.Bytes); ok {
 		return b.Data()
 	}
 	return []byte(vm.ToDisplay(v))
@@ -124,7 +124,7 @@ func init() {
 		p := ResolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Str(s), nil
 	})
@@ -132,25 +132,25 @@ func init() {
 		p := ResolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return vm.Err(vm.Str("Failed to read file " + p + ": " + OSErrorText(err))), nil
+			return vm.Of(vm.Err(vm.Str("Failed to read file " + p + ": " + OSErrorText(err)))), nil
 		}
-		return vm.Ok(vm.Str(s)), nil
+		return vm.Of(vm.Ok(vm.Str(s))), nil
 	})
 	lib.Def("read_file_bytes", "read_file_bytes(path)", "a file's bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
 		}
-		return lib.NewBytes(b), nil
+		return vm.Of(lib.NewBytes(b)), nil
 	})
 	lib.Def("read_lines", "read_lines(path)", "a file's lines", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		s, err := readText(p)
 		if err != nil {
-			return nil, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
 		}
-		return lib.StrList(SplitLines(s)), nil
+		return vm.Of(lib.StrList(SplitLines(s))), nil
 	})
 	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
@@ -158,18 +158,18 @@ func init() {
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, contentBytes(a.At(1)), 0o644); err != nil {
-			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		b, ok := a.At(1).(*lib.Bytes)
+		b, ok := a.At(1).Object().(*lib.Bytes)
 		if !ok {
-			return nil, vm.Throwf("write_file_bytes expects bytes content, got %s", a.At(1).Type())
+			return vm.Value{}, vm.Throwf("write_file_bytes expects bytes content, got %s", a.At(1).Type())
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, b.Data(), 0o644); err != nil {
-			return nil, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to write file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -180,32 +180,32 @@ func init() {
 		p := ResolvePath(th, a.Text(0))
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			return nil, vm.Throwf("Failed to open file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to open file %s: %s", p, OSErrorText(err))
 		}
 		defer f.Close()
 		if _, err := f.Write(contentBytes(a.At(1))); err != nil {
-			return nil, vm.Throwf("Failed to append to file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to append to file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("copy_file", "copy_file(src, dst)", "copy a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := copyFile(src, dst); err != nil {
-			return nil, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) || !a.Given(1) {
-			return nil, vm.Throwf("move_file: src and dst are required")
+			return vm.Value{}, vm.Throwf("move_file: src and dst are required")
 		}
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := os.Rename(src, dst); err != nil {
 			if cerr := copyFile(src, dst); cerr != nil {
-				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
+				return vm.Value{}, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
 			}
 			if rerr := os.Remove(src); rerr != nil {
-				return nil, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(rerr))
+				return vm.Value{}, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(rerr))
 			}
 		}
 		return vm.Nil, nil
@@ -214,16 +214,16 @@ func init() {
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Lstat(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
 		}
 		if info.IsDir() {
 			if err := os.RemoveAll(p); err != nil {
-				return nil, vm.Throwf("Failed to delete directory %s: %s", p, OSErrorText(err))
+				return vm.Value{}, vm.Throwf("Failed to delete directory %s: %s", p, OSErrorText(err))
 			}
 			return vm.Nil, nil
 		}
 		if err := os.Remove(p); err != nil {
-			return nil, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to delete file %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -239,7 +239,7 @@ func init() {
 			if info, serr := os.Stat(p); serr == nil && !info.IsDir() {
 				err = syscall.EEXIST
 			}
-			return nil, vm.Throwf("Failed to create directory %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to create directory %s: %s", p, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
@@ -251,28 +251,28 @@ func init() {
 		p := ResolvePath(th, rel)
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to list directory %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to list directory %s: %s", p, OSErrorText(err))
 		}
 		names := make([]string, len(entries))
 		for i, e := range entries {
 			names[i] = e.Name()
 		}
 		sort.Strings(names)
-		return lib.StrList(names), nil
+		return vm.Of(lib.StrList(names)), nil
 	})
 	lib.Def("stat", "stat(path)", "{size, is_file, is_dir, readonly, modified}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, vm.Throwf("Failed to stat %s: %s", p, OSErrorText(err))
+			return vm.Value{}, vm.Throwf("Failed to stat %s: %s", p, OSErrorText(err))
 		}
-		return lib.DictOf(
+		return vm.Of(lib.DictOf(
 			"size", vm.IntOf(info.Size()),
 			"is_file", vm.BoolOf(info.Mode().IsRegular()),
 			"is_dir", vm.BoolOf(info.IsDir()),
 			"readonly", vm.BoolOf(info.Mode().Perm()&0o222 == 0),
 			"modified", vm.Float(float64(info.ModTime().UnixNano())/1e9),
-		), nil
+		)), nil
 	})
 	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries", walkDir)
 	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /)", globBuiltin)
@@ -304,14 +304,14 @@ func copyFile(src, dst string) error {
 
 func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if !a.Given(0) {
-		return nil, vm.Throwf("walk_dir: root path is required")
+		return vm.Value{}, vm.Throwf("walk_dir: root path is required")
 	}
 	root := ResolvePath(th, a.Text(0))
 	maxDepth := -1
 	follow := false
 	if opts, ok := a.Dict(1); ok {
 		if v, ok := opts.Get("max_depth"); ok {
-			if n, ok := v.(vm.Int); ok {
+			if n, ok := v.AsInt(); ok {
 				maxDepth = int(n)
 			}
 		}
@@ -331,8 +331,8 @@ func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 				info = t
 			}
 		}
-		out = append(out, lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
-			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntVal(depth)))
+		out = append(out, vm.Of(lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
+			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntVal(depth))))
 		if !info.IsDir() || (maxDepth >= 0 && depth >= maxDepth) {
 			return
 		}
@@ -350,30 +350,30 @@ func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	visit(root, 0)
-	return vm.NewList(out), nil
+	return vm.Of(vm.NewList(out)), nil
 }
 
 func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if !a.Given(0) {
-		return nil, vm.Throwf("glob: pattern is required")
+		return vm.Value{}, vm.Throwf("glob: pattern is required")
 	}
 	pattern := a.Text(0)
 	base := "."
 	if opts, ok := a.Dict(1); ok {
-		if b, ok := opts.Get("base"); ok && b != vm.Nil {
+		if b, ok := opts.Get("base"); ok && !b.IsNil() {
 			base = vm.ToDisplay(b)
 		}
 	} else if a.Given(1) {
 		base = a.Text(1)
 	}
 	if opts, ok := a.Dict(2); ok {
-		if b, ok := opts.Get("base"); ok && b != vm.Nil {
+		if b, ok := opts.Get("base"); ok && !b.IsNil() {
 			base = vm.ToDisplay(b)
 		}
 	}
 	re, err := globRegexp(pattern)
 	if err != nil {
-		return nil, vm.Throwf("glob: %s", err.Error())
+		return vm.Value{}, vm.Throwf("glob: %s", err.Error())
 	}
 	root := filepath.Clean(ResolvePath(th, base))
 	var matches []string
@@ -388,7 +388,7 @@ func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return nil
 	})
 	sort.Strings(matches)
-	return lib.StrList(matches), nil
+	return vm.Of(lib.StrList(matches)), nil
 }
 
 // globRegexp translates a glob into an anchored regexp: `*` and `**` match

@@ -45,8 +45,8 @@ func init() {
 	lib.Def("path_parts", "path_parts(p)", "{dir, file, stem, ext, segments}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := posixPath(a.Text(0))
 		file := pathBase(p)
-		return lib.DictOf("dir", vm.Str(pathParent(p)), "file", vm.Str(file), "stem", vm.Str(stemOf(file)),
-			"ext", vm.Str(dotExt(file)), "segments", lib.StrList(pathSegments(p))), nil
+		return vm.Of(lib.DictOf("dir", vm.Str(pathParent(p)), "file", vm.Str(file), "stem", vm.Str(stemOf(file)),
+			"ext", vm.Str(dotExt(file)), "segments", lib.StrList(pathSegments(p)))), nil
 	})
 	lib.Def("path_parent", "path_parent(p)", "the parent path", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(pathParent(posixPath(a.Text(0)))), nil
@@ -101,14 +101,14 @@ func init() {
 		return vm.Str(posixPath(a.Text(0))), nil
 	})
 	lib.Def("path_segments", "path_segments(p)", "the non-empty components", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return lib.StrList(pathSegments(posixPath(a.Text(0)))), nil
+		return vm.Of(lib.StrList(pathSegments(posixPath(a.Text(0))))), nil
 	})
 	lib.Def("path_workspace_info", "path_workspace_info(p, root?)", "how p relates to a workspace root", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return workspaceInfo(th, a), nil
+		return vm.Of(workspaceInfo(th, a)), nil
 	})
 	lib.Def("path_workspace_normalize", "path_workspace_normalize(p, root?)", "p relative to the workspace root when inside it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		info := workspaceInfo(th, a)
-		if rel, _ := info.Get("relative"); rel != vm.Nil {
+		if rel, _ := info.Get("relative"); !rel.IsNil() {
 			return rel, nil
 		}
 		v, _ := info.Get("normalized")

@@ -54,7 +54,7 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 		}
 		typeName := c.typeName
 		lib.Method(typeName, "*", typeName+".NAME(...)", "methods outside the capability are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return nil, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // docs/spec/newer.md §2.11
+			return vm.Value{}, vm.Typef("value of type %s has no method `%s`", typeName, args.Text(0)) // docs/spec/newer.md §2.11
 		})
 	}
 	capabilities[name] = c
@@ -84,7 +84,7 @@ func (h *Handle) Display(sb *strings.Builder) {
 
 // EqualTo: a handle equals only itself.
 func (h *Handle) EqualTo(o vm.Value) bool {
-	x, ok := o.(*Handle)
+	x, ok := o.Object().(*Handle)
 	return ok && x == h
 }
 
@@ -93,17 +93,17 @@ func (h *Handle) EqualTo(o vm.Value) bool {
 func (h *Handle) Attr(name string) (vm.Value, error) {
 	if h.cap == nil {
 		if s, ok := h.sub[name]; ok {
-			return s, nil
+			return vm.Of(s), nil
 		}
 		if _, known := capabilities[name]; known {
-			return nil, vm.Typef("`harness.%s` is not available in this runtime", name)
+			return vm.Value{}, vm.Typef("`harness.%s` is not available in this runtime", name)
 		}
-		return nil, vm.Typef("`Harness` has no capability `%s`", name)
+		return vm.Value{}, vm.Typef("`Harness` has no capability `%s`", name)
 	}
 	if m, ok := h.cap.methods[name]; ok {
-		return &vm.BoundMethod{Recv: h, Method: name, Fn: m.Fn}, nil
+		return vm.Of(&vm.BoundMethod{Recv: vm.Of(h), Method: name, Fn: m.Fn}), nil
 	}
-	return nil, vm.Typef("cannot access property `%s` on %s", name, h.cap.typeName)
+	return vm.Value{}, vm.Typef("cannot access property `%s` on %s", name, h.cap.typeName)
 }
 
 // newHarness builds the root handle with every available capability.
@@ -127,10 +127,10 @@ func init() {
 		}
 	}
 	lib.Method("Harness", "*", "harness.NAME(...)", "methods outside the handle are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return nil, vm.Typef("`Harness` has no method `%s`", args.Text(0))
+		return vm.Value{}, vm.Typef("`Harness` has no method `%s`", args.Text(0))
 	})
 	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("harness", newHarness())
+		u.AddGlobal("harness", vm.Of(newHarness()))
 	})
 }
 
@@ -142,12 +142,12 @@ func Delegate(capType, name, builtin, sig, doc string, stringArgs ...int) Capabi
 	return CapabilityMethod{Name: name, Sig: sig, Doc: doc, Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
 		for _, i := range stringArgs {
 			if _, ok := args.Str(i); !ok {
-				return nil, vm.Typef("%s.%s expects string argument %d, got %s", capType, name, i+1, args.At(i).Type())
+				return vm.Value{}, vm.Typef("%s.%s expects string argument %d, got %s", capType, name, i+1, args.At(i).Type())
 			}
 		}
 		b := th.VM().Universe.Builtin(builtin)
 		if b == nil {
-			return nil, vm.Typef("%s.%s is not available in this runtime", capType, name)
+			return vm.Value{}, vm.Typef("%s.%s is not available in this runtime", capType, name)
 		}
 		return b.Fn(th, args)
 	}}

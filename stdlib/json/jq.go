@@ -19,21 +19,21 @@ import (
 func init() {
 	lib.Def("jq", "jq(v, expr)", "run a jq filter; every output as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
-			return nil, lib.ArgCountError("jq", 2)
+			return vm.Value{}, lib.ArgCountError("jq", 2)
 		}
 		out, err := runJQ(a.At(0), a.Text(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	lib.Def("jq_first", "jq_first(v, expr)", "run a jq filter; its first output or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
-			return nil, lib.ArgCountError("jq_first", 2)
+			return vm.Value{}, lib.ArgCountError("jq_first", 2)
 		}
 		out, err := runJQ(a.At(0), a.Text(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if len(out) == 0 {
 			return vm.Nil, nil
@@ -401,7 +401,7 @@ func (p *jqParser) parseCmp() (jqFilter, error) {
 			return jqBinary(left, right, func(a, b vm.Value) (vm.Value, error) {
 				c, err := jqCompare(a, b)
 				if err != nil {
-					return nil, err
+					return vm.Value{}, err
 				}
 				switch op {
 				case "==":
@@ -621,7 +621,7 @@ func (p *jqParser) parseTerm() (jqFilter, error) {
 		p.next()
 		if p.is("]") {
 			p.next()
-			return jqConst(vm.NewList(nil)), nil
+			return jqConst(vm.Of(vm.NewList(nil))), nil
 		}
 		f, err := p.parsePipe()
 		if err != nil {
@@ -635,7 +635,7 @@ func (p *jqParser) parseTerm() (jqFilter, error) {
 			if err != nil {
 				return nil, err
 			}
-			return []vm.Value{vm.NewList(out)}, nil
+			return []vm.Value{vm.Of(vm.NewList(out))}, nil
 		}, nil
 	case "{":
 		return p.parseObject()
@@ -661,7 +661,7 @@ func jqNumber(f float64) vm.Value {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return vm.IntOf(int64(f))
 	}
-	return vm.Float(f)
+	return vm.FloatOf(float64(f))
 }
 
 func (p *jqParser) parseObject() (jqFilter, error) {
@@ -734,7 +734,7 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 			var next []*vm.Dict
 			for _, d := range results {
 				for _, k := range keys {
-					ks, ok := k.(vm.String)
+					ks, ok := k.AsString()
 					if !ok {
 						return nil, jqErrf("Object keys must be strings")
 					}
@@ -747,7 +747,7 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 		}
 		out := make([]vm.Value, len(results))
 		for i, d := range results {
-			out[i] = d
+			out[i] = vm.Of(d)
 		}
 		return out, nil
 	}, nil
@@ -825,56 +825,56 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 		return simple(jqKeys)
 	case "values":
 		return simple(func(in vm.Value) (vm.Value, error) {
-			switch x := in.(type) {
+			switch x := in.Object().(type) {
 			case *vm.Dict:
 				var out []vm.Value
 				x.Range(func(_ string, v vm.Value) bool { out = append(out, v); return true })
-				return vm.NewList(out), nil
+				return vm.Of(vm.NewList(out)), nil
 			case *vm.List:
-				return x, nil
+				return vm.Of(x), nil
 			case *vm.Set:
-				return vm.NewList(append([]vm.Value(nil), x.Items()...)), nil
+				return vm.Of(vm.NewList(append([]vm.Value(nil), x.Items()...))), nil
 			}
-			return nil, jqErrf("%s has no values", jqDescribe(in))
+			return vm.Value{}, jqErrf("%s has no values", jqDescribe(in))
 		})
 	case "type":
 		return simple(func(in vm.Value) (vm.Value, error) { return vm.Str(jqTypeName(in)), nil })
 	case "tostring":
 		return simple(func(in vm.Value) (vm.Value, error) {
-			if s, ok := in.(vm.String); ok {
-				return s, nil
+			if s, ok := in.AsString(); ok {
+				return vm.Of(s), nil
 			}
 			return vm.Str(Stringify(in)), nil
 		})
 	case "tonumber":
 		return simple(func(in vm.Value) (vm.Value, error) {
-			switch x := in.(type) {
+			switch x := in.Object().(type) {
 			case vm.Int, vm.Float:
 				return in, nil
 			case vm.String:
 				v, err := Parse(strings.TrimSpace(x.Go()))
 				if err == nil {
-					if _, ok := v.(vm.Int); ok {
+					if _, ok := v.AsInt(); ok {
 						return v, nil
 					}
-					if _, ok := v.(vm.Float); ok {
+					if _, ok := v.AsFloat(); ok {
 						return v, nil
 					}
 				}
 			}
-			return nil, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
+			return vm.Value{}, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
 		})
 	case "add":
 		return simple(func(in vm.Value) (vm.Value, error) {
 			items, ok := jqItems(in)
 			if !ok {
-				return nil, jqErrf("Cannot iterate over %s", jqDescribe(in))
+				return vm.Value{}, jqErrf("Cannot iterate over %s", jqDescribe(in))
 			}
 			var acc vm.Value = vm.Nil
 			for _, it := range items {
 				v, err := jqArith("+", acc, it)
 				if err != nil {
-					return nil, err
+					return vm.Value{}, err
 				}
 				acc = v
 			}
@@ -903,7 +903,7 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 				}
 				out = append(out, r...)
 			}
-			return []vm.Value{vm.NewList(out)}, nil
+			return []vm.Value{vm.Of(vm.NewList(out))}, nil
 		}, nil
 	case "select":
 		if err := arity(1); err != nil {
@@ -935,11 +935,11 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 			}
 			var out []vm.Value
 			for _, k := range keys {
-				switch x := in.(type) {
+				switch x := in.Object().(type) {
 				case *vm.Dict:
 					out = append(out, vm.BoolOf(x.Has(vm.ToDisplay(k))))
 				case *vm.List:
-					n, ok := k.(vm.Int)
+					n, ok := k.AsInt()
 					if !ok {
 						return nil, jqErrf("Cannot check whether array has a %s key", jqTypeName(k))
 					}
@@ -957,15 +957,15 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 // ---- evaluation helpers ----
 
 func jqTruthy(v vm.Value) bool {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		return bool(x)
 	}
-	return v != vm.Nil
+	return !v.IsNil()
 }
 
 func jqTypeName(v vm.Value) string {
-	switch v.(type) {
+	switch v.Object().(type) {
 	case vm.Bool:
 		return "boolean"
 	case vm.Int, vm.Float:
@@ -977,7 +977,7 @@ func jqTypeName(v vm.Value) string {
 	case *vm.Dict, *vm.StructValue:
 		return "object"
 	}
-	if v == vm.Nil {
+	if v.IsNil() {
 		return "null"
 	}
 	return v.Type()
@@ -993,7 +993,7 @@ func jqDescribe(v vm.Value) string {
 }
 
 func jqItems(v vm.Value) ([]vm.Value, bool) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List:
 		return x.Items(), true
 	case *vm.Set:
@@ -1031,12 +1031,12 @@ func jqIndexKey(name string) jqFilter {
 }
 
 func jqIndex(in, key vm.Value) (vm.Value, error) {
-	if in == vm.Nil {
+	if in.IsNil() {
 		return vm.Nil, nil
 	}
-	switch k := key.(type) {
+	switch k := key.Object().(type) {
 	case vm.String:
-		switch x := in.(type) {
+		switch x := in.Object().(type) {
 		case *vm.Dict:
 			if v, ok := x.Get(k.Go()); ok {
 				return v, nil
@@ -1048,12 +1048,12 @@ func jqIndex(in, key vm.Value) (vm.Value, error) {
 			}
 			return vm.Nil, nil
 		}
-		return nil, jqErrf("Cannot index %s with \"%s\"", jqTypeName(in), k.Go())
+		return vm.Value{}, jqErrf("Cannot index %s with \"%s\"", jqTypeName(in), k.Go())
 	case vm.Int, vm.Float:
-		f, _ := lib.ToFloat(k)
+		f, _ := lib.ToFloat(vm.Of(k))
 		items, ok := jqListItems(in)
 		if !ok {
-			return nil, jqErrf("Cannot index %s with number", jqTypeName(in))
+			return vm.Value{}, jqErrf("Cannot index %s with number", jqTypeName(in))
 		}
 		i := int(math.Floor(f))
 		if i < 0 {
@@ -1064,11 +1064,11 @@ func jqIndex(in, key vm.Value) (vm.Value, error) {
 		}
 		return items[i], nil
 	}
-	return nil, jqErrf("Cannot index %s with %s", jqTypeName(in), jqTypeName(key))
+	return vm.Value{}, jqErrf("Cannot index %s with %s", jqTypeName(in), jqTypeName(key))
 }
 
 func jqListItems(v vm.Value) ([]vm.Value, bool) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List:
 		return x.Items(), true
 	case *vm.Set:
@@ -1088,7 +1088,7 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 		}
 		var out []int
 		for _, v := range vs {
-			if v == vm.Nil {
+			if v.IsNil() {
 				out = append(out, def)
 				continue
 			}
@@ -1101,13 +1101,13 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 		return out, nil
 	}
 	return func(in vm.Value) ([]vm.Value, error) {
-		if in == vm.Nil {
+		if in.IsNil() {
 			return []vm.Value{vm.Nil}, nil
 		}
 		var n int
 		var runes []rune
 		items, isList := jqListItems(in)
-		s, isStr := in.(vm.String)
+		s, isStr := in.AsString()
 		switch {
 		case isList:
 			n = len(items)
@@ -1139,7 +1139,7 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 					b = a
 				}
 				if isList {
-					out = append(out, vm.NewList(append([]vm.Value(nil), items[a:b]...)))
+					out = append(out, vm.Of(vm.NewList(append([]vm.Value(nil), items[a:b]...))))
 				} else {
 					out = append(out, vm.Str(string(runes[a:b])))
 				}
@@ -1151,9 +1151,9 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 
 func jqRecurse(v vm.Value, out *[]vm.Value) {
 	*out = append(*out, v)
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.List, *vm.Set, *vm.Dict, *vm.StructValue:
-		items, _ := jqItems(x)
+		items, _ := jqItems(vm.Of(x))
 		for _, it := range items {
 			jqRecurse(it, out)
 		}
@@ -1161,7 +1161,7 @@ func jqRecurse(v vm.Value, out *[]vm.Value) {
 }
 
 func jqLength(in vm.Value) (vm.Value, error) {
-	switch x := in.(type) {
+	switch x := in.Object().(type) {
 	case vm.String:
 		return vm.IntOf(int64(x.Len())), nil
 	case *vm.List:
@@ -1174,43 +1174,43 @@ func jqLength(in vm.Value) (vm.Value, error) {
 		return vm.IntOf(int64(len(x.Fields))), nil
 	case vm.Int:
 		if x < 0 {
-			return -x, nil
+			return vm.IntOf(int64(-x)), nil
 		}
-		return x, nil
+		return vm.IntOf(int64(x)), nil
 	case vm.Float:
-		return vm.Float(math.Abs(float64(x))), nil
+		return vm.FloatOf(float64(math.Abs(float64(x)))), nil
 	}
-	if in == vm.Nil {
+	if in.IsNil() {
 		return vm.IntOf(0), nil
 	}
-	return nil, jqErrf("%s has no length", jqDescribe(in))
+	return vm.Value{}, jqErrf("%s has no length", jqDescribe(in))
 }
 
 func jqKeys(in vm.Value) (vm.Value, error) {
-	switch x := in.(type) {
+	switch x := in.Object().(type) {
 	case *vm.Dict:
-		return lib.StrList(x.Keys()), nil
+		return vm.Of(lib.StrList(x.Keys())), nil
 	case *vm.StructValue:
 		names := make([]string, len(x.Fields))
 		for i, f := range x.Fields {
 			names[i] = f.Name
 		}
-		return lib.StrList(names), nil
+		return vm.Of(lib.StrList(names)), nil
 	case *vm.List, *vm.Set:
-		items, _ := jqListItems(x)
+		items, _ := jqListItems(vm.Of(x))
 		out := make([]vm.Value, len(items))
 		for i := range items {
 			out[i] = vm.IntOf(int64(i))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	}
-	return nil, jqErrf("%s has no keys", jqDescribe(in))
+	return vm.Value{}, jqErrf("%s has no keys", jqDescribe(in))
 }
 
 // jqRank orders kinds as jq does: null < false < true < numbers < strings
 // < arrays < objects.
 func jqRank(v vm.Value) int {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
 			return 2
@@ -1277,17 +1277,17 @@ func jqCompareAt(a, b vm.Value, depth int) int {
 		}
 		va, _ := jqItems(a)
 		vb, _ := jqItems(b)
-		return jqCompareAt(vm.NewList(va), vm.NewList(vb), depth)
+		return jqCompareAt(vm.Of(vm.NewList(va)), vm.Of(vm.NewList(vb)), depth)
 	}
 	return 0
 }
 
 func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 	if op == "+" {
-		if a == vm.Nil {
+		if a.IsNil() {
 			return b, nil
 		}
-		if b == vm.Nil {
+		if b.IsNil() {
 			return a, nil
 		}
 	}
@@ -1306,44 +1306,44 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 			r = x * y
 		case "/":
 			if y == 0 {
-				return nil, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
+				return vm.Value{}, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
 			}
 			r = x / y
 		case "%":
 			if int64(y) == 0 {
-				return nil, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
+				return vm.Value{}, jqErrf("%s and %s cannot be divided because the divisor is zero", jqDescribe(a), jqDescribe(b))
 			}
 			r = float64(int64(x) % int64(y))
 		}
-		_, ai := a.(vm.Int)
-		_, bi := b.(vm.Int)
+		_, ai := a.AsInt()
+		_, bi := b.AsInt()
 		if ai && bi && op != "/" {
 			return jqNumber(r), nil
 		}
 		if ai && bi && r == math.Trunc(r) {
 			return jqNumber(r), nil
 		}
-		return vm.Float(r), nil
+		return vm.FloatOf(float64(r)), nil
 	}
 	if op == "+" {
-		switch x := a.(type) {
+		switch x := a.Object().(type) {
 		case vm.String:
-			if y, ok := b.(vm.String); ok {
+			if y, ok := b.AsString(); ok {
 				return vm.Str(x.Go() + y.Go()), nil
 			}
 		case *vm.List:
-			if y, ok := b.(*vm.List); ok {
-				return vm.NewList(append(append([]vm.Value(nil), x.Items()...), y.Items()...)), nil
+			if y, ok := b.AsList(); ok {
+				return vm.Of(vm.NewList(append(append([]vm.Value(nil), x.Items()...), y.Items()...))), nil
 			}
 		case *vm.Dict:
-			if y, ok := b.(*vm.Dict); ok {
-				return x.Merge(y), nil
+			if y, ok := b.AsDict(); ok {
+				return vm.Of(x.Merge(y)), nil
 			}
 		}
 	}
 	if op == "-" {
-		if x, ok := a.(*vm.List); ok {
-			if y, ok := b.(*vm.List); ok {
+		if x, ok := a.AsList(); ok {
+			if y, ok := b.AsList(); ok {
 				var out []vm.Value
 				for _, it := range x.Items() {
 					keep := true
@@ -1357,10 +1357,10 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 						out = append(out, it)
 					}
 				}
-				return vm.NewList(out), nil
+				return vm.Of(vm.NewList(out)), nil
 			}
 		}
 	}
 	verb := map[string]string{"+": "added", "-": "subtracted", "*": "multiplied", "/": "divided", "%": "divided"}[op]
-	return nil, jqErrf("%s and %s cannot be %s", jqDescribe(a), jqDescribe(b), verb)
+	return vm.Value{}, jqErrf("%s and %s cannot be %s", jqDescribe(a), jqDescribe(b), verb)
 }

@@ -53,10 +53,10 @@ func ParseOn(th *vm.Thread, text string) (vm.Value, error) {
 	p := &jsonParser{s: text, pace: lib.Pacer{Th: th}}
 	v, err := p.value()
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	if _, ok := p.skipWS(); ok {
-		return nil, p.peekErr("trailing characters")
+		return vm.Value{}, p.peekErr("trailing characters")
 	}
 	return v, nil
 }
@@ -95,11 +95,11 @@ func (p *jsonParser) skipWS() (byte, bool) {
 
 func (p *jsonParser) value() (vm.Value, error) {
 	if err := p.pace.Step(); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	c, ok := p.skipWS()
 	if !ok {
-		return nil, p.peekErr("EOF while parsing a value")
+		return vm.Value{}, p.peekErr("EOF while parsing a value")
 	}
 	switch c {
 	case 'n':
@@ -118,12 +118,12 @@ func (p *jsonParser) value() (vm.Value, error) {
 		p.i++
 		s, err := p.str()
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(s), nil
 	case '[':
 		if p.depth+1 >= jsonMaxDepth {
-			return nil, p.peekErr("recursion limit exceeded")
+			return vm.Value{}, p.peekErr("recursion limit exceeded")
 		}
 		p.depth++
 		p.i++
@@ -132,7 +132,7 @@ func (p *jsonParser) value() (vm.Value, error) {
 		return v, err
 	case '{':
 		if p.depth+1 >= jsonMaxDepth {
-			return nil, p.peekErr("recursion limit exceeded")
+			return vm.Value{}, p.peekErr("recursion limit exceeded")
 		}
 		p.depth++
 		p.i++
@@ -143,7 +143,7 @@ func (p *jsonParser) value() (vm.Value, error) {
 	if c >= '0' && c <= '9' {
 		return p.number(true)
 	}
-	return nil, p.peekErr("expected value")
+	return vm.Value{}, p.peekErr("expected value")
 }
 
 func (p *jsonParser) ident(rest string) error {
@@ -171,21 +171,21 @@ func (p *jsonParser) peekByte() byte {
 func (p *jsonParser) number(positive bool) (vm.Value, error) {
 	start := p.i
 	if p.i >= len(p.s) {
-		return nil, p.err("EOF while parsing a value")
+		return vm.Value{}, p.err("EOF while parsing a value")
 	}
 	c := p.s[p.i]
 	p.i++
 	switch {
 	case c == '0':
 		if lib.ASCIIDigit(p.peekByte()) {
-			return nil, p.peekErr("invalid number")
+			return vm.Value{}, p.peekErr("invalid number")
 		}
 	case c >= '1' && c <= '9':
 		for lib.ASCIIDigit(p.peekByte()) {
 			p.i++
 		}
 	default:
-		return nil, p.err("invalid number")
+		return vm.Value{}, p.err("invalid number")
 	}
 	isFloat := false
 	if p.peekByte() == '.' {
@@ -193,9 +193,9 @@ func (p *jsonParser) number(positive bool) (vm.Value, error) {
 		p.i++
 		if !lib.ASCIIDigit(p.peekByte()) {
 			if p.i < len(p.s) {
-				return nil, p.peekErr("invalid number")
+				return vm.Value{}, p.peekErr("invalid number")
 			}
-			return nil, p.peekErr("EOF while parsing a value")
+			return vm.Value{}, p.peekErr("EOF while parsing a value")
 		}
 		for lib.ASCIIDigit(p.peekByte()) {
 			p.i++
@@ -208,12 +208,12 @@ func (p *jsonParser) number(positive bool) (vm.Value, error) {
 			p.i++
 		}
 		if p.i >= len(p.s) {
-			return nil, p.err("EOF while parsing a value")
+			return vm.Value{}, p.err("EOF while parsing a value")
 		}
 		d := p.s[p.i]
 		p.i++
 		if !lib.ASCIIDigit(d) {
-			return nil, p.err("invalid number")
+			return vm.Value{}, p.err("invalid number")
 		}
 		for lib.ASCIIDigit(p.peekByte()) {
 			p.i++
@@ -227,16 +227,16 @@ func (p *jsonParser) number(positive bool) (vm.Value, error) {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			if n == 0 && !positive {
 				// serde_json reads -0 as the float -0.0
-				return vm.Float(math.Copysign(0, -1)), nil
+				return vm.FloatOf(float64(math.Copysign(0, -1))), nil
 			}
 			return vm.IntOf(n), nil
 		}
 	}
 	f, _ := strconv.ParseFloat(text, 64)
 	if math.IsInf(f, 0) {
-		return nil, p.err("number out of range")
+		return vm.Value{}, p.err("number out of range")
 	}
-	return vm.Float(f), nil
+	return vm.FloatOf(float64(f)), nil
 }
 
 // str parses a string body after the opening quote.
@@ -359,29 +359,29 @@ func (p *jsonParser) array() (vm.Value, error) {
 	for {
 		c, ok := p.skipWS()
 		if !ok {
-			return nil, p.peekErr("EOF while parsing a list")
+			return vm.Value{}, p.peekErr("EOF while parsing a list")
 		}
 		if c == ']' {
 			p.i++
-			return vm.NewList(items), nil
+			return vm.Of(vm.NewList(items)), nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, p.peekErr("expected `,` or `]`")
+				return vm.Value{}, p.peekErr("expected `,` or `]`")
 			}
 			p.i++
 			c, ok = p.skipWS()
 			if !ok {
-				return nil, p.peekErr("EOF while parsing a value")
+				return vm.Value{}, p.peekErr("EOF while parsing a value")
 			}
 			if c == ']' {
-				return nil, p.peekErr("trailing comma")
+				return vm.Value{}, p.peekErr("trailing comma")
 			}
 		}
 		first = false
 		v, err := p.value()
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		items = append(items, v)
 	}
@@ -393,46 +393,46 @@ func (p *jsonParser) object() (vm.Value, error) {
 	for {
 		c, ok := p.skipWS()
 		if !ok {
-			return nil, p.peekErr("EOF while parsing an object")
+			return vm.Value{}, p.peekErr("EOF while parsing an object")
 		}
 		if c == '}' {
 			p.i++
-			return b.Build(), nil
+			return vm.Of(b.Build()), nil
 		}
 		if !first {
 			if c != ',' {
-				return nil, p.peekErr("expected `,` or `}`")
+				return vm.Value{}, p.peekErr("expected `,` or `}`")
 			}
 			p.i++
 			c, ok = p.skipWS()
 			if !ok {
-				return nil, p.peekErr("EOF while parsing a value")
+				return vm.Value{}, p.peekErr("EOF while parsing a value")
 			}
 		}
 		first = false
 		switch c {
 		case '"':
 		case '}':
-			return nil, p.peekErr("trailing comma")
+			return vm.Value{}, p.peekErr("trailing comma")
 		default:
-			return nil, p.peekErr("key must be a string")
+			return vm.Value{}, p.peekErr("key must be a string")
 		}
 		p.i++
 		key, err := p.str()
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		c, ok = p.skipWS()
 		if !ok {
-			return nil, p.peekErr("EOF while parsing an object")
+			return vm.Value{}, p.peekErr("EOF while parsing an object")
 		}
 		if c != ':' {
-			return nil, p.peekErr("expected `:`")
+			return vm.Value{}, p.peekErr("expected `:`")
 		}
 		p.i++
 		v, err := p.value()
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		b.Set(key, v)
 	}
@@ -457,7 +457,7 @@ func Stringify(v vm.Value) string {
 }
 
 func (e *jsonEncoder) value(v vm.Value) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
 			e.sb.WriteString("true")
@@ -485,7 +485,7 @@ func (e *jsonEncoder) value(v vm.Value) {
 			return x.Fields[i].Name, x.Fields[i].Value
 		})
 	case *vm.Range:
-		WriteString(&e.sb, vm.ToDisplay(x))
+		WriteString(&e.sb, vm.ToDisplay(vm.Of(x)))
 	case *lib.Bytes:
 		e.object(1, func(int) (string, vm.Value) {
 			return "$bytes_b64", vm.Str(base64.StdEncoding.EncodeToString(x.Data()))
@@ -580,31 +580,31 @@ func Data(v vm.Value) vm.Value { return jsonschema.Normalize(v) }
 func init() {
 	lib.Def("json_parse", "json_parse(text)", "parse strict JSON into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 1 {
-			return nil, lib.ArgCountError("json_parse", 1)
+			return vm.Value{}, lib.ArgCountError("json_parse", 1)
 		}
 		v, err := ParseOn(th, a.Text(0))
 		if e, stopped := err.(*vm.Error); stopped {
-			return nil, e
+			return vm.Value{}, e
 		}
 		if err != nil {
-			return nil, vm.Throwf("JSON parse error: %s", err.Error())
+			return vm.Value{}, vm.Throwf("JSON parse error: %s", err.Error())
 		}
 		return v, nil
 	})
 	lib.Def("json_stringify", "json_stringify(v)", "compact JSON text with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 1 {
-			return nil, lib.ArgCountError("json_stringify", 1)
+			return vm.Value{}, lib.ArgCountError("json_stringify", 1)
 		}
 		return vm.Str(Stringify(a.At(0))), nil
 	})
 	lib.Def("json_extract", "json_extract(text, key?)", "parse the JSON embedded in free text (code fence, {…} or […])", jsonExtract)
 	lib.Def("json_pointer", "json_pointer(v, ptr)", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
-			return nil, lib.ArgCountError("json_pointer", 2)
+			return vm.Value{}, lib.ArgCountError("json_pointer", 2)
 		}
 		toks, err := ParsePointer("json_pointer", a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		cur := a.At(0)
 		for _, t := range toks {
@@ -618,52 +618,52 @@ func init() {
 	})
 	lib.Def("json_pointer_set", "json_pointer_set(v, ptr, new)", "copy of v with the pointer target replaced or inserted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 3 {
-			return nil, lib.ArgCountError("json_pointer_set", 3)
+			return vm.Value{}, lib.ArgCountError("json_pointer_set", 3)
 		}
 		toks, err := ParsePointer("json_pointer_set", a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return pointerSet(a.At(0), toks, a.At(2), false), nil
 	})
 	lib.Def("json_pointer_delete", "json_pointer_delete(v, ptr)", "copy of v without the pointer target", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
-			return nil, lib.ArgCountError("json_pointer_delete", 2)
+			return vm.Value{}, lib.ArgCountError("json_pointer_delete", 2)
 		}
 		toks, err := ParsePointer("json_pointer_delete", a.At(1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if len(toks) == 0 {
 			return vm.Nil, nil
 		}
-		return pointerSet(a.At(0), toks, nil, true), nil
+		return pointerSet(a.At(0), toks, vm.Value{}, true), nil
 	})
 }
 
 func jsonExtract(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if a.Len() < 1 {
-		return nil, vm.Throwf("json_extract requires at least 1 argument: text")
+		return vm.Value{}, vm.Throwf("json_extract requires at least 1 argument: text")
 	}
 	body := extractJSONText(a.Text(0))
 	v, err := ParseOn(th, body)
 	if e, stopped := err.(*vm.Error); stopped {
-		return nil, e
+		return vm.Value{}, e
 	}
 	if err != nil {
-		return nil, vm.Throwf("json_extract: failed to parse JSON: %s", err.Error())
+		return vm.Value{}, vm.Throwf("json_extract: failed to parse JSON: %s", err.Error())
 	}
 	if !a.Given(1) {
 		return v, nil
 	}
 	key := a.Text(1)
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
-		return nil, vm.Throwf("json_extract: parsed value is not a dict, cannot extract key")
+		return vm.Value{}, vm.Throwf("json_extract: parsed value is not a dict, cannot extract key")
 	}
 	val, ok := d.Get(key)
 	if !ok {
-		return nil, vm.Throwf("json_extract: key '%s' not found", key)
+		return vm.Value{}, vm.Throwf("json_extract: key '%s' not found", key)
 	}
 	return val, nil
 }
@@ -782,7 +782,7 @@ func pointerIndex(tok string) (int, bool) {
 }
 
 func PointerStep(cur vm.Value, tok string) (vm.Value, bool) {
-	switch c := cur.(type) {
+	switch c := cur.Object().(type) {
 	case *vm.Dict:
 		return c.Get(tok)
 	case *vm.StructValue:
@@ -790,11 +790,11 @@ func PointerStep(cur vm.Value, tok string) (vm.Value, bool) {
 	case *vm.List:
 		i, ok := pointerIndex(tok)
 		if !ok || i >= c.Len() {
-			return nil, false
+			return vm.Value{}, false
 		}
 		return c.At(i), true
 	}
-	return nil, false
+	return vm.Value{}, false
 }
 
 // pointerSet returns cur with the value at toks replaced by v (or removed
@@ -804,19 +804,19 @@ func pointerSet(cur vm.Value, toks []string, v vm.Value, del bool) vm.Value {
 		return v
 	}
 	tok, last := toks[0], len(toks) == 1
-	switch c := cur.(type) {
+	switch c := cur.Object().(type) {
 	case *vm.Dict:
 		if last {
 			if del {
-				return c.Delete(tok)
+				return vm.Of(c.Delete(tok))
 			}
-			return c.Set(tok, v)
+			return vm.Of(c.Set(tok, v))
 		}
 		child, ok := c.Get(tok)
 		if !ok {
 			return cur
 		}
-		return c.Set(tok, pointerSet(child, toks[1:], v, del))
+		return vm.Of(c.Set(tok, pointerSet(child, toks[1:], v, del)))
 	case *vm.StructValue:
 		child, ok := c.Get(tok)
 		if last {
@@ -830,18 +830,18 @@ func pointerSet(cur vm.Value, toks []string, v vm.Value, del bool) vm.Value {
 						out.Fields = append(out.Fields, f)
 					}
 				}
-				return out
+				return vm.Of(out)
 			}
-			return c.With(tok, v)
+			return vm.Of(c.With(tok, v))
 		}
 		if !ok {
 			return cur
 		}
-		return c.With(tok, pointerSet(child, toks[1:], v, del))
+		return vm.Of(c.With(tok, pointerSet(child, toks[1:], v, del)))
 	case *vm.List:
 		n := c.Len()
 		if last && !del && (tok == "-" || tok == strconv.Itoa(n)) {
-			return c.Push(v)
+			return vm.Of(c.Push(v))
 		}
 		i, ok := pointerIndex(tok)
 		if !ok || i >= n {
@@ -852,11 +852,11 @@ func pointerSet(cur vm.Value, toks []string, v vm.Value, del bool) vm.Value {
 				items := make([]vm.Value, 0, n-1)
 				items = append(items, c.Items()[:i]...)
 				items = append(items, c.Items()[i+1:]...)
-				return vm.NewList(items)
+				return vm.Of(vm.NewList(items))
 			}
-			return c.With(i, v)
+			return vm.Of(c.With(i, v))
 		}
-		return c.With(i, pointerSet(c.At(i), toks[1:], v, del))
+		return vm.Of(c.With(i, pointerSet(c.At(i), toks[1:], v, del)))
 	}
 	return cur
 }

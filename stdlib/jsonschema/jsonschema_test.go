@@ -13,7 +13,11 @@ import (
 func dict(kv ...any) *vm.Dict {
 	b := vm.NewDictBuilder(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		b.Set(kv[i].(string), kv[i+1].(vm.Value))
+		v, ok := kv[i+1].(vm.Value)
+		if !ok {
+			v = vm.Of(kv[i+1].(vm.Object))
+		}
+		b.Set(kv[i].(string), v)
 	}
 	return b.Build()
 }
@@ -39,11 +43,11 @@ func TestCompileAndValidate(t *testing.T) {
 		inst vm.Value
 		ok   bool
 	}{
-		{dict("name", vm.Str("Ada"), "age", vm.IntOf(3)), true},
-		{dict("age", vm.IntOf(3)), false},
-		{dict("name", vm.Str("Ada"), "age", vm.Float(1.5)), false},
-		{dict("name", vm.Str("Ada"), "age", vm.IntOf(-1)), false},
-		{vm.NewStruct("P", []vm.Field{{Name: "name", Value: vm.Str("x")}}), true},
+		{vm.Of(dict("name", vm.Str("Ada"), "age", vm.IntOf(3))), true},
+		{vm.Of(dict("age", vm.IntOf(3))), false},
+		{vm.Of(dict("name", vm.Str("Ada"), "age", vm.Float(1.5))), false},
+		{vm.Of(dict("name", vm.Str("Ada"), "age", vm.IntOf(-1))), false},
+		{vm.Of(vm.NewStruct("P", []vm.Field{{Name: "name", Value: vm.Str("x")}})), true},
 	}
 	for _, c := range tests {
 		err := v.ValidateValue(c.inst)
@@ -51,23 +55,23 @@ func TestCompileAndValidate(t *testing.T) {
 			t.Errorf("%s: err = %v, want ok=%v", vm.ToDisplay(c.inst), err, c.ok)
 		}
 	}
-	if _, err := jsonschema.CompileValue(dict("type", vm.IntOf(5))); err == nil || !strings.Contains(err.Error(), "type") {
+	if _, err := jsonschema.CompileValue(vm.Of(dict("type", vm.IntOf(5)))); err == nil || !strings.Contains(err.Error(), "type") {
 		t.Errorf("meta-schema violation not reported: %v", err)
 	}
-	if err := v.ValidateValue(dict("name", vm.Str("x"), "age", vm.Float(math.NaN()))); err == nil {
+	if err := v.ValidateValue(vm.Of(dict("name", vm.Str("x"), "age", vm.Float(math.NaN())))); err == nil {
 		t.Error("NaN must not validate")
 	}
 }
 
 func TestValueMapping(t *testing.T) {
 	in := vm.NewList([]vm.Value{
-		vm.IntOf(1), vm.Float(2.5), vm.Str("s"), vm.Nil, vm.True,
-		vm.NewSet([]vm.Value{vm.IntOf(1)}),
-		&vm.Range{Start: 1, End: 3, Inclusive: true},
-		vm.Ok(vm.IntOf(1)),
-		vm.Duration(5),
+		vm.IntOf(1), vm.FloatOf(float64(2.5)), vm.Str("s"), vm.Nil, vm.True,
+		vm.Of(vm.NewSet([]vm.Value{vm.IntOf(1)})),
+		vm.Of(&vm.Range{Start: 1, End: 3, Inclusive: true}),
+		vm.Of(vm.Ok(vm.IntOf(1))),
+		vm.DurationOf(int64(5)),
 	})
-	g, err := jsonschema.ToAny(in)
+	g, err := jsonschema.ToAny(vm.Of(in))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 // bytesValue is the shape of the library's bytes value (package stdlib).
 type bytesValue interface {
-	vm.Value
+	vm.Object
 	Data() []byte
 }
 
@@ -30,7 +30,7 @@ func normalize(v vm.Value, depth int) vm.Value {
 		panic(vm.TooDeep("encode"))
 	}
 	depth++
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool, vm.Int, vm.Float, vm.String:
 		return v
 	case *vm.List:
@@ -43,20 +43,20 @@ func normalize(v vm.Value, depth int) vm.Value {
 			b.Set(k, normalize(val, depth))
 			return true
 		})
-		return b.Build()
+		return vm.Of(b.Build())
 	case *vm.StructValue:
 		b := vm.NewDictBuilder(len(x.Fields))
 		for _, f := range x.Fields {
 			b.Set(f.Name, normalize(f.Value, depth))
 		}
-		return b.Build()
+		return vm.Of(b.Build())
 	case *vm.Range:
-		return vm.Str(vm.ToDisplay(x))
+		return vm.Str(vm.ToDisplay(vm.Of(x)))
 	case bytesValue:
 		if x.Type() == "bytes" {
 			b := vm.NewDictBuilder(1)
 			b.Set("$bytes_b64", vm.Str(base64.StdEncoding.EncodeToString(x.Data())))
-			return b.Build()
+			return vm.Of(b.Build())
 		}
 	}
 	return vm.Nil
@@ -67,7 +67,7 @@ func normalizeList(items []vm.Value, depth int) vm.Value {
 	for i, it := range items {
 		out[i] = normalize(it, depth)
 	}
-	return vm.NewList(out)
+	return vm.Of(vm.NewList(out))
 }
 
 // NonFiniteError reports a NaN or infinite float, which JSON cannot hold.
@@ -95,7 +95,7 @@ func ToAny(v vm.Value) (a any, err error) {
 }
 
 func toAny(v vm.Value) (any, error) {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
 		return bool(x), nil
 	case vm.Int:
@@ -165,9 +165,9 @@ func FromAny(g any) vm.Value {
 	case uint64:
 		return uintValue(x)
 	case float32:
-		return vm.Float(float64(x))
+		return vm.FloatOf(float64(float64(x)))
 	case float64:
-		return vm.Float(x)
+		return vm.FloatOf(float64(x))
 	case json.Number:
 		if !strings.ContainsAny(string(x), ".eE") {
 			if n, err := x.Int64(); err == nil {
@@ -175,13 +175,13 @@ func FromAny(g any) vm.Value {
 			}
 		}
 		f, _ := x.Float64()
-		return vm.Float(f)
+		return vm.FloatOf(float64(f))
 	case *big.Int:
 		if x.IsInt64() {
 			return vm.IntOf(x.Int64())
 		}
 		f, _ := new(big.Float).SetInt(x).Float64()
-		return vm.Float(f)
+		return vm.FloatOf(float64(f))
 	case time.Time:
 		return vm.Str(x.Format(time.RFC3339Nano))
 	case []any:
@@ -189,25 +189,25 @@ func FromAny(g any) vm.Value {
 		for i, it := range x {
 			out[i] = FromAny(it)
 		}
-		return vm.NewList(out)
+		return vm.Of(vm.NewList(out))
 	case map[string]any:
 		b := vm.NewDictBuilder(len(x))
 		for k, it := range x {
 			b.Set(k, FromAny(it))
 		}
-		return b.Build()
+		return vm.Of(b.Build())
 	case map[any]any:
 		b := vm.NewDictBuilder(len(x))
 		for k, it := range x {
 			b.Set(vm.ToDisplay(FromAny(k)), FromAny(it))
 		}
-		return b.Build()
+		return vm.Of(b.Build())
 	case []map[string]any:
 		out := make([]vm.Value, len(x))
 		for i, it := range x {
 			out[i] = FromAny(it)
 		}
-		return vm.NewList(out)
+		return vm.Of(vm.NewList(out))
 	case vm.Value:
 		return x
 	}
@@ -221,7 +221,7 @@ func uintValue(u uint64) vm.Value {
 	if u <= math.MaxInt64 {
 		return vm.IntOf(int64(u))
 	}
-	return vm.Float(float64(u))
+	return vm.FloatOf(float64(float64(u)))
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

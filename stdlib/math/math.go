@@ -17,25 +17,25 @@ import (
 
 func init() {
 	lib.Def("abs", "abs(n: int | float)", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch n := args.At(0).(type) {
+		switch n := args.At(0).Object().(type) {
 		case vm.Int:
 			if n == math.MinInt64 {
-				return vm.Float(-float64(n)), nil
+				return vm.FloatOf(float64(-float64(n))), nil
 			}
 			if n < 0 {
 				return lib.Intv(-int64(n)), nil
 			}
-			return n, nil
+			return vm.IntOf(int64(n)), nil
 		case vm.Float:
-			return vm.Float(math.Abs(float64(n))), nil
+			return vm.FloatOf(float64(math.Abs(float64(n)))), nil
 		}
 		return vm.Nil, nil
 	})
 	rounding := func(name string, f func(float64) float64) {
 		lib.Def(name, name+"(n: int | float)", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-			switch n := args.At(0).(type) {
+			switch n := args.At(0).Object().(type) {
 			case vm.Int:
-				return n, nil
+				return vm.IntOf(int64(n)), nil
 			case vm.Float:
 				return floatToInt(f(float64(n)))
 			}
@@ -51,7 +51,7 @@ func init() {
 			if !ok {
 				return vm.Nil, nil
 			}
-			return vm.Float(f(x)), nil
+			return vm.FloatOf(float64(f(x))), nil
 		})
 	}
 	unary("sqrt", math.Sqrt)
@@ -71,7 +71,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return vm.Nil, nil
 		}
-		return vm.Float(math.Atan2(y, x)), nil
+		return vm.FloatOf(float64(math.Atan2(y, x))), nil
 	})
 	lib.Def("pow", "pow(base, exp)", "base ** exp", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
@@ -84,7 +84,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return vm.Nil, nil
 		}
-		return vm.Float(math.Pow(x, y)), nil
+		return vm.FloatOf(float64(math.Pow(x, y))), nil
 	})
 	minmax := func(name string, dir int) {
 		lib.Def(name, name+"(a: int | float, b: int | float)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -92,8 +92,8 @@ func init() {
 			if !lib.IsNumber(a) || !lib.IsNumber(b) {
 				return vm.Nil, nil
 			}
-			_, aInt := a.(vm.Int)
-			_, bInt := b.(vm.Int)
+			_, aInt := a.AsInt()
+			_, bInt := b.AsInt()
 			if aInt && bInt {
 				if vm.Compare(a, b)*dir >= 0 {
 					return a, nil
@@ -105,83 +105,83 @@ func init() {
 			y, _ := lib.ToFloat(b)
 			switch {
 			case math.IsNaN(x):
-				return vm.Float(y), nil
+				return vm.FloatOf(float64(y)), nil
 			case math.IsNaN(y), dir > 0 && x >= y, dir < 0 && x <= y:
-				return vm.Float(x), nil
+				return vm.FloatOf(float64(x)), nil
 			}
-			return vm.Float(y), nil
+			return vm.FloatOf(float64(y)), nil
 		})
 	}
 	minmax("min", -1)
 	minmax("max", 1)
 	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch n := args.At(0).(type) {
+		switch n := args.At(0).Object().(type) {
 		case vm.Int:
-			return lib.Intv(int64(vm.Compare(n, lib.Intv(0)))), nil
+			return lib.Intv(int64(vm.Compare(vm.IntOf(int64(n)), lib.Intv(0)))), nil
 		case vm.Float:
 			if math.IsNaN(float64(n)) {
-				return n, nil
+				return vm.FloatOf(float64(n)), nil
 			}
-			return lib.Intv(int64(vm.Compare(n, vm.Float(0)))), nil
+			return lib.Intv(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("is_nan", "is_nan(n)", "whether n is a NaN float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		f, ok := args.At(0).(vm.Float)
+		f, ok := args.At(0).AsFloat()
 		return vm.BoolOf(ok && math.IsNaN(float64(f))), nil
 	})
 	lib.Def("is_infinite", "is_infinite(n)", "whether n is an infinite float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		f, ok := args.At(0).(vm.Float)
+		f, ok := args.At(0).AsFloat()
 		return vm.BoolOf(ok && math.IsInf(float64(f), 0)), nil
 	})
 
 	lib.Def("mean", "mean(list)", "arithmetic mean (0.0 when empty)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("mean", args, true)
 		if err != nil || len(xs) == 0 {
-			return vm.Float(0), err
+			return vm.FloatOf(float64(0)), err
 		}
-		return vm.Float(mean(xs)), nil
+		return vm.FloatOf(float64(mean(xs))), nil
 	})
 	lib.Def("median", "median(list)", "the middle value (mean of the two middle ones)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("median", args, false)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		sort.Float64s(xs)
 		n := len(xs)
 		if n%2 == 1 {
-			return vm.Float(xs[n/2]), nil
+			return vm.FloatOf(float64(xs[n/2])), nil
 		}
-		return vm.Float((xs[n/2-1] + xs[n/2]) / 2), nil
+		return vm.FloatOf(float64((xs[n/2-1] + xs[n/2]) / 2)), nil
 	})
 	lib.Def("percentile", "percentile(list, p)", "R-7 percentile, p in 0..100", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("percentile", args, false)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		p, ok := args.Num(1)
 		if !ok {
-			return nil, vm.Typef("percentile must be numeric")
+			return vm.Value{}, vm.Typef("percentile must be numeric")
 		}
 		if !(p >= 0 && p <= 100) {
-			return nil, vm.Runtimef("percentile must be between 0 and 100")
+			return vm.Value{}, vm.Runtimef("percentile must be between 0 and 100")
 		}
 		sort.Float64s(xs)
 		h := 1 + float64(len(xs)-1)*p/100
 		lo, hi := math.Floor(h), math.Ceil(h)
 		a, b := xs[int(lo)-1], xs[int(hi)-1]
-		return vm.Float(a + (h-lo)*(b-a)), nil
+		return vm.FloatOf(float64(a + (h-lo)*(b-a))), nil
 	})
 	spread := func(name string, root bool) {
 		lib.Def(name, name+"(list, sample?)", name+" (population unless sample is truthy)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			xs, err := numbers(name, args, false)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			n := float64(len(xs))
 			if args.At(1).Truth() {
 				if len(xs) < 2 {
-					return nil, vm.Runtimef("sample variance requires at least 2 values")
+					return vm.Value{}, vm.Runtimef("sample variance requires at least 2 values")
 				}
 				n--
 			}
@@ -194,7 +194,7 @@ func init() {
 			if root {
 				v = math.Sqrt(v)
 			}
-			return vm.Float(v), nil
+			return vm.FloatOf(float64(v)), nil
 		})
 	}
 	spread("variance", false)
@@ -202,7 +202,7 @@ func init() {
 
 	lib.Def("random", "random(rng?)", "a uniform float in [0, 1)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, _ := rngArg(args)
-		return vm.Float(r.float()), nil
+		return vm.FloatOf(float64(r.float())), nil
 	})
 	lib.Def("random_int", "random_int(rng?, min, max)", "a uniform int in [min, max]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
@@ -211,11 +211,11 @@ func init() {
 		}
 		lo, ok := args.Int(0)
 		if !ok {
-			return nil, vm.Typef("random_int: min must be an integer")
+			return vm.Value{}, vm.Typef("random_int: min must be an integer")
 		}
 		hi, ok := args.Int(1)
 		if !ok {
-			return nil, vm.Typef("random_int: max must be an integer")
+			return vm.Value{}, vm.Typef("random_int: max must be an integer")
 		}
 		if lo > hi {
 			return vm.Nil, nil
@@ -241,16 +241,16 @@ func init() {
 			j := r.between(0, int64(i))
 			items[i], items[j] = items[j], items[i]
 		}
-		return lib.List(items), nil
+		return vm.Of(lib.List(items)), nil
 	})
 	lib.Def("rng_seed", "rng_seed(seed)", "a deterministic generator for the random functions", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		seed, ok := args.Int(0)
 		if !ok {
-			return nil, vm.Typef("rng_seed(seed): seed must be an integer")
+			return vm.Value{}, vm.Typef("rng_seed(seed): seed must be an integer")
 		}
 		var key [32]byte
 		binary.LittleEndian.PutUint64(key[:], uint64(seed))
-		return &Rng{r: rand.New(rand.NewChaCha8(key))}, nil
+		return vm.Of(&Rng{r: rand.New(rand.NewChaCha8(key))}), nil
 	})
 }
 
@@ -258,10 +258,10 @@ func init() {
 // range.
 func floatToInt(f float64) (vm.Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, vm.Runtimef("cannot convert non-finite float to int")
+		return vm.Value{}, vm.Runtimef("cannot convert non-finite float to int")
 	}
 	if f < -9223372036854775808 || f >= 9223372036854775808 {
-		return nil, vm.Runtimef("float is outside the representable int range")
+		return vm.Value{}, vm.Runtimef("float is outside the representable int range")
 	}
 	return lib.Intv(int64(f)), nil
 }
@@ -311,7 +311,7 @@ func (*Rng) EqualTo(vm.Value) bool { return false }
 // rngArg splits off a leading rng argument; without one the process-wide
 // generator is used.
 func rngArg(args vm.Args) (*Rng, vm.Args) {
-	if r, ok := args.At(0).(*Rng); ok {
+	if r, ok := args.At(0).Object().(*Rng); ok {
 		return r, args[1:]
 	}
 	return globalRng, args

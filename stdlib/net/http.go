@@ -57,11 +57,11 @@ func httpMocksOf(th *vm.Thread) *httpMocks {
 func init() {
 	lib.Def("http_get", "http_get(url, opts?)", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(1)
-		return doHTTP(th, "GET", a.Text(0), nil, opts)
+		return doHTTP(th, "GET", a.Text(0), vm.Value{}, opts)
 	})
 	lib.Def("http_delete", "http_delete(url, opts?)", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(1)
-		return doHTTP(th, "DELETE", a.Text(0), nil, opts)
+		return doHTTP(th, "DELETE", a.Text(0), vm.Value{}, opts)
 	})
 	for _, m := range []string{"post", "put", "patch"} {
 		method := strings.ToUpper(m)
@@ -83,18 +83,18 @@ func init() {
 	})
 	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
-		res, raw, err := httpExchange(th, "GET", a.Text(0), nil, opts)
+		res, raw, err := httpExchange(th, "GET", a.Text(0), vm.Value{}, opts)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		p := fs.ResolvePath(th, a.Text(1))
 		if err := os.WriteFile(p, raw, 0o644); err != nil {
-			return nil, vm.Throwf("http_download: Failed to write file %s: %s", p, fs.OSErrorText(err))
+			return vm.Value{}, vm.Throwf("http_download: Failed to write file %s: %s", p, fs.OSErrorText(err))
 		}
 		status, _ := res.Get("status")
 		headers, _ := res.Get("headers")
 		ok, _ := res.Get("ok")
-		return lib.DictOf("bytes_written", lib.IntVal(len(raw)), "status", status, "headers", headers, "ok", ok), nil
+		return vm.Of(lib.DictOf("bytes_written", lib.IntVal(len(raw)), "status", status, "headers", headers, "ok", ok)), nil
 	})
 	lib.Def("http_mock", "http_mock(method, pattern, response)", "answer matching requests without the network", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		method := strings.ToUpper(a.Text(0))
@@ -102,7 +102,7 @@ func init() {
 		var responses []vm.Value
 		if d, ok := a.Dict(2); ok {
 			if rs, ok := d.Get("responses"); ok {
-				if l, ok := rs.(*vm.List); ok {
+				if l, ok := rs.AsList(); ok {
 					responses = append(responses, l.Items()...)
 				}
 			}
@@ -144,9 +144,9 @@ func init() {
 				}
 				hb.Set(k, vm.Str(v))
 			}
-			out[i] = lib.DictOf("method", vm.Str(c.method), "url", vm.Str(c.url), "headers", hb.Build(), "body", vm.Str(c.body))
+			out[i] = vm.Of(lib.DictOf("method", vm.Str(c.method), "url", vm.Str(c.url), "headers", hb.Build(), "body", vm.Str(c.body)))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	lib.Def("http_mock_clear", "http_mock_clear()", "remove every mock and recorded call", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		hm := httpMocksOf(th)
@@ -168,18 +168,18 @@ func sensitiveHeader(name string) bool {
 func doHTTP(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.Dict) (vm.Value, error) {
 	res, _, err := httpExchange(th, method, rawURL, body, opts)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
-	return res, nil
+	return vm.Of(res), nil
 }
 
 func optGet(opts *vm.Dict, key string) (vm.Value, bool) {
 	if opts == nil {
-		return nil, false
+		return vm.Value{}, false
 	}
 	v, ok := opts.Get(key)
-	if !ok || v == vm.Nil {
-		return nil, false
+	if !ok || v.IsNil() {
+		return vm.Value{}, false
 	}
 	return v, true
 }
@@ -199,9 +199,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	}
 	headers := map[string]string{}
 	if h, ok := optGet(opts, "headers"); ok {
-		if hd, ok := h.(*vm.Dict); ok {
+		if hd, ok := h.AsDict(); ok {
 			hd.Range(func(k string, v vm.Value) bool {
-				if v != vm.Nil {
+				if !v.IsNil() {
 					headers[strings.ToLower(k)] = vm.ToDisplay(v)
 				}
 				return true
@@ -209,7 +209,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 	if auth, ok := optGet(opts, "auth"); ok {
-		switch x := auth.(type) {
+		switch x := auth.Object().(type) {
 		case vm.String:
 			if strings.Contains(x.Go(), " ") {
 				headers["authorization"] = x.Go()
@@ -220,7 +220,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 			if b, ok := x.Get("bearer"); ok {
 				headers["authorization"] = "Bearer " + vm.ToDisplay(b)
 			} else if basic, ok := x.Get("basic"); ok {
-				if bd, ok := basic.(*vm.Dict); ok {
+				if bd, ok := basic.AsDict(); ok {
 					user, _ := bd.Get("user")
 					pw, _ := bd.Get("password")
 					req, _ := http.NewRequest("GET", "http://x", nil)
@@ -230,7 +230,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 			}
 		}
 	}
-	if body == nil || body == vm.Nil {
+	if !body.IsValid() || body.IsNil() {
 		if b, ok := optGet(opts, "body"); ok {
 			body = b
 		}
@@ -241,24 +241,24 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		if err != nil {
 			return nil, nil, err
 		}
-		fd := form.(*vm.Dict)
+		fd := form.Object().(*vm.Dict)
 		ct, _ := fd.Get("content_type")
 		b, _ := fd.Get("body")
 		headers["content-type"] = vm.ToDisplay(ct)
-		payload = b.(*lib.Bytes).Data()
-	} else if body != nil && body != vm.Nil {
-		switch x := body.(type) {
+		payload = b.Object().(*lib.Bytes).Data()
+	} else if body.IsValid() && !body.IsNil() {
+		switch x := body.Object().(type) {
 		case vm.String:
 			payload = []byte(x.Go())
 		case *lib.Bytes:
 			payload = x.Data()
 		case *vm.Dict, *vm.List, *vm.StructValue:
-			payload = []byte(json.Stringify(x))
+			payload = []byte(json.Stringify(vm.Of(x)))
 			if _, set := headers["content-type"]; !set {
 				headers["content-type"] = "application/json"
 			}
 		default:
-			payload = []byte(vm.ToDisplay(x))
+			payload = []byte(vm.ToDisplay(vm.Of(x)))
 		}
 	}
 
@@ -279,7 +279,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 	if t, ok := optGet(opts, "tls"); ok {
-		if td, ok := t.(*vm.Dict); ok {
+		if td, ok := t.AsDict(); ok {
 			cfg := &tls.Config{}
 			for _, k := range []string{"insecure", "insecure_skip_verify", "danger_accept_invalid_certs"} {
 				if v, ok := td.Get(k); ok && v.Truth() {
@@ -301,9 +301,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	maxRetries, backoff := 0, 500*time.Millisecond
 	retryOn := map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}
 	if r, ok := optGet(opts, "retry"); ok {
-		if rd, ok := r.(*vm.Dict); ok {
+		if rd, ok := r.AsDict(); ok {
 			if m, ok := rd.Get("max"); ok {
-				if n, ok := m.(vm.Int); ok {
+				if n, ok := m.AsInt(); ok {
 					maxRetries = int(n)
 				}
 			}
@@ -313,10 +313,10 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 				}
 			}
 			if s, ok := rd.Get("statuses"); ok {
-				if l, ok := s.(*vm.List); ok {
+				if l, ok := s.AsList(); ok {
 					retryOn = map[int]bool{}
 					for _, it := range l.Items() {
-						if n, ok := it.(vm.Int); ok {
+						if n, ok := it.AsInt(); ok {
 							retryOn[int(n)] = true
 						}
 					}
@@ -407,30 +407,30 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 	hm.calls = append(hm.calls, httpCall{method: method, url: full, headers: hcopy, body: lib.LossyUTF8(payload)})
 	idx := min(found.served, len(found.responses)-1)
 	found.served++
-	spec, _ := found.responses[idx].(*vm.Dict)
+	spec, _ := found.responses[idx].AsDict()
 	status := int64(200)
 	var raw []byte
 	hb := vm.NewDictBuilder(2)
 	if spec != nil {
 		if s, ok := spec.Get("status"); ok {
-			if n, ok := s.(vm.Int); ok {
+			if n, ok := s.AsInt(); ok {
 				status = int64(n)
 			}
 		}
-		if b, ok := spec.Get("body"); ok && b != vm.Nil {
-			switch x := b.(type) {
+		if b, ok := spec.Get("body"); ok && !b.IsNil() {
+			switch x := b.Object().(type) {
 			case vm.String:
 				raw = []byte(x.Go())
 			case *lib.Bytes:
 				raw = x.Data()
 			case *vm.Dict, *vm.List:
-				raw = []byte(json.Stringify(x))
+				raw = []byte(json.Stringify(vm.Of(x)))
 			default:
-				raw = []byte(vm.ToDisplay(x))
+				raw = []byte(vm.ToDisplay(vm.Of(x)))
 			}
 		}
 		if h, ok := spec.Get("headers"); ok {
-			if hd, ok := h.(*vm.Dict); ok {
+			if hd, ok := h.AsDict(); ok {
 				hd.Range(func(k string, v vm.Value) bool {
 					hb.Set(strings.ToLower(k), vm.Str(vm.ToDisplay(v)))
 					return true

@@ -44,11 +44,11 @@ func init() {
 	})
 	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
-			return nil, vm.Runtimef("uuid_v5(namespace, name): requires namespace and name")
+			return vm.Value{}, vm.Runtimef("uuid_v5(namespace, name): requires namespace and name")
 		}
 		ns, ok := uuidNamespace(args.Text(0))
 		if !ok {
-			return nil, vm.Runtimef("uuid_v5: namespace must be a UUID or one of dns/url/oid/x500")
+			return vm.Value{}, vm.Runtimef("uuid_v5: namespace must be a UUID or one of dns/url/oid/x500")
 		}
 		h := sha1.New()
 		h.Write(ns[:])
@@ -78,7 +78,7 @@ func init() {
 		return lib.Str(archName(runtime.GOARCH)), nil
 	})
 	lib.Def("exit", "exit(code?)", "end the process at once (buffered stdout is discarded)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return nil, vm.ExitError(int(args.IntOr(0, 0)))
+		return vm.Value{}, vm.ExitError(int(args.IntOr(0, 0)))
 	})
 }
 

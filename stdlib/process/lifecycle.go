@@ -15,7 +15,7 @@ func init() {
 	lib.Def("pipeline_on_finish", "pipeline_on_finish(cb)", "run cb(harness, result) when the program finishes; its return value replaces the result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cb, ok := a.Callable(0)
 		if !ok {
-			return nil, vm.Typef("pipeline_on_finish: expected a callable, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("pipeline_on_finish: expected a callable, got %s", a.At(0).Type())
 		}
 		h := finishHooksOf(th.VM())
 		h.mu.Lock()
@@ -55,7 +55,7 @@ func Finish(th *vm.Thread, result vm.Value) (vm.Value, error) {
 	for _, cb := range cbs {
 		v, err := th.CallPlain(cb, []vm.Value{harness, result})
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		result = v
 	}

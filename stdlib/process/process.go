@@ -25,26 +25,26 @@ import (
 func init() {
 	lib.Def("exec", "exec(cmd, ...args)", "run a program without a shell → {stdout, stderr, status, success}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) {
-			return nil, vm.Throwf("exec: command is required")
+			return vm.Value{}, vm.Throwf("exec: command is required")
 		}
 		return runProcess(th, "exec", fs.ExecutionRoot(th), a.Text(0), textArgs(a, 1))
 	})
 	lib.Def("exec_at", "exec_at(dir, cmd, ...args)", "exec in a directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) || !a.Given(1) {
-			return nil, vm.Throwf("exec_at: directory and command are required")
+			return vm.Value{}, vm.Throwf("exec_at: directory and command are required")
 		}
 		return runProcess(th, "exec", fs.ResolvePath(th, a.Text(0)), a.Text(1), textArgs(a, 2))
 	})
 	lib.Def("shell", "shell(cmd)", "run a command line through the default shell", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) {
-			return nil, vm.Throwf("shell: command string is required")
+			return vm.Value{}, vm.Throwf("shell: command string is required")
 		}
 		sh, flag := defaultShell()
 		return runProcess(th, "shell", fs.ExecutionRoot(th), sh, []string{flag, a.Text(0)})
 	})
 	lib.Def("shell_at", "shell_at(dir, cmd)", "shell in a directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) || !a.Given(1) {
-			return nil, vm.Throwf("shell_at: directory and command string are required")
+			return vm.Value{}, vm.Throwf("shell_at: directory and command string are required")
 		}
 		sh, flag := defaultShell()
 		return runProcess(th, "shell", fs.ResolvePath(th, a.Text(0)), sh, []string{flag, a.Text(1)})
@@ -63,8 +63,8 @@ func init() {
 	})
 	lib.Def("runtime_paths", "runtime_paths()", "{execution_root, asset_root, state_root, run_root, worktree_root}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		state := StateRoot(th)
-		return lib.DictOf("execution_root", vm.Str(fs.ExecutionRoot(th)), "asset_root", vm.Str(sourceDir(th)),
-			"state_root", vm.Str(state), "run_root", vm.Str(state+"/runs"), "worktree_root", vm.Str(fs.ExecutionRoot(th))), nil
+		return vm.Of(lib.DictOf("execution_root", vm.Str(fs.ExecutionRoot(th)), "asset_root", vm.Str(sourceDir(th)),
+			"state_root", vm.Str(state), "run_root", vm.Str(state+"/runs"), "worktree_root", vm.Str(fs.ExecutionRoot(th)))), nil
 	})
 	lib.Def("username", "username()", "the current user's name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if u, err := user.Current(); err == nil && u.Username != "" {
@@ -93,7 +93,7 @@ func init() {
 func textArgs(a vm.Args, from int) []string {
 	var out []string
 	for k := from; k < a.Len(); k++ {
-		if l, ok := a.At(k).(*vm.List); ok && a.Len() == from+1 {
+		if l, ok := a.At(k).AsList(); ok && a.Len() == from+1 {
 			// exec(cmd, [args]) passes the arguments as one list
 			for _, it := range l.Items() {
 				out = append(out, vm.ToDisplay(it))
@@ -142,12 +142,12 @@ func runProcess(th *vm.Thread, kind, dir, name string, args []string) (vm.Value,
 		state = cmd.ProcessState
 	})
 	if stopErr != nil {
-		return nil, stopErr
+		return vm.Value{}, stopErr
 	}
 	if runErr != nil {
 		var exitErr *exec.ExitError
 		if !errors.As(runErr, &exitErr) {
-			return nil, vm.Throwf("%s failed: %s", kind, fs.OSErrorText(runErr))
+			return vm.Value{}, vm.Throwf("%s failed: %s", kind, fs.OSErrorText(runErr))
 		}
 	}
 	status := 0
@@ -157,8 +157,8 @@ func runProcess(th *vm.Thread, kind, dir, name string, args []string) (vm.Value,
 			status = -1
 		}
 	}
-	return lib.DictOf("stdout", vm.Str(lib.LossyUTF8(stdout.Bytes())), "stderr", vm.Str(lib.LossyUTF8(stderr.Bytes())),
-		"status", lib.IntVal(status), "success", vm.BoolOf(status == 0)), nil
+	return vm.Of(lib.DictOf("stdout", vm.Str(lib.LossyUTF8(stdout.Bytes())), "stderr", vm.Str(lib.LossyUTF8(stderr.Bytes())),
+		"status", lib.IntVal(status), "success", vm.BoolOf(status == 0))), nil
 }
 
 // sourceDir is the running script's directory (fallback: the execution root).

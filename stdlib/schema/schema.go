@@ -22,14 +22,14 @@ func init() {
 	need := func(name string, n int, fn vm.BuiltinFunc) vm.BuiltinFunc {
 		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if a.Len() < n {
-				return nil, lib.ArgCountError(name, n)
+				return vm.Value{}, lib.ArgCountError(name, n)
 			}
 			return fn(th, a)
 		}
 	}
 	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", need("json_validate", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if errs := ValidateSchema(th, a.At(0), a.At(1)); len(errs) > 0 {
-			return nil, vm.Throwf("%s", strings.Join(errs, "; "))
+			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return vm.True, nil
 	}))
@@ -48,10 +48,10 @@ func init() {
 	lib.Def("is_type", "is_type(v, schema)", "whether v satisfies schema", isType("is_type"))
 	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", need("schema_expect", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v := a.At(0)
-		switch d := a.At(2).(type) {
+		switch d := a.At(2).Object().(type) {
 		case *vm.Dict:
-			if vd, ok := v.(*vm.Dict); ok {
-				v = d.Merge(vd)
+			if vd, ok := v.AsDict(); ok {
+				v = vm.Of(d.Merge(vd))
 			}
 		default:
 			if d.Truth() {
@@ -59,15 +59,15 @@ func init() {
 			}
 		}
 		if errs := ValidateSchema(th, v, a.At(1)); len(errs) > 0 {
-			return nil, vm.Throwf("%s", strings.Join(errs, "; "))
+			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return v, nil
 	}))
 	lib.Def("schema_of", "schema_of(T)", "the JSON-schema dict of a type alias", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if d, ok := a.Dict(0); ok {
-			return d, nil
+			return vm.Of(d), nil
 		}
-		return nil, vm.Throwf("schema_of: expected a type alias or schema dict, got %s", a.At(0).Type())
+		return vm.Value{}, vm.Throwf("schema_of: expected a type alias or schema dict, got %s", a.At(0).Type())
 	})
 	lib.Def("schema_extend", "schema_extend(a, b)", "a with b's keys (shallow)", need("schema_extend", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, _ := a.Dict(0)
@@ -78,7 +78,7 @@ func init() {
 		if y == nil {
 			y = vm.NewDict()
 		}
-		return x.Merge(y), nil
+		return vm.Of(x.Merge(y)), nil
 	}))
 	lib.Def("schema_partial", "schema_partial(schema)", "schema without any `required`", need("schema_partial", 1, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaPartial(a.At(0)), nil
@@ -106,9 +106,9 @@ func init() {
 func schemaResult(th *vm.Thread, v, schema vm.Value) vm.Value {
 	errs := ValidateSchema(th, v, schema)
 	if len(errs) == 0 {
-		return vm.Ok(v)
+		return vm.Of(vm.Ok(v))
 	}
-	return vm.Err(lib.DictOf("message", vm.Str(errs[0]), "errors", lib.StrList(errs), "value", v))
+	return vm.Of(vm.Err(vm.Of(lib.DictOf("message", vm.Str(errs[0]), "errors", lib.StrList(errs), "value", v))))
 }
 
 // schemaKeys lists each schema keyword with its accepted spellings.
@@ -131,11 +131,11 @@ func sget(s *vm.Dict, key string) (vm.Value, bool) {
 		names = []string{key}
 	}
 	for _, n := range names {
-		if v, ok := s.Get(n); ok && v != vm.Nil {
+		if v, ok := s.Get(n); ok && !v.IsNil() {
 			return v, true
 		}
 	}
-	return nil, false
+	return vm.Value{}, false
 }
 
 // harnTypeName maps a schema type name to the Harn name.
@@ -162,13 +162,13 @@ func typeMatches(t string, v vm.Value) bool {
 	case "any", "":
 		return true
 	case "int":
-		_, ok := v.(vm.Int)
+		_, ok := v.AsInt()
 		return ok
 	case "float":
-		_, ok := v.(vm.Float)
+		_, ok := v.AsFloat()
 		return ok
 	case "dict":
-		switch v.(type) {
+		switch v.Object().(type) {
 		case *vm.Dict, *vm.StructValue:
 			return true
 		}
@@ -204,7 +204,7 @@ type schemaValidator struct {
 // "at PATH: message" form. Every other schema dict is the Harn dialect of
 // docs/spec/builtins.md §4.7.
 func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
-	if d, ok := schema.(*vm.Dict); ok && d.Has("$schema") {
+	if d, ok := schema.AsDict(); ok && d.Has("$schema") {
 		val, err := jsonschema.CompileValue(schema)
 		if err != nil {
 			return []string{"invalid schema: " + err.Error()}
@@ -236,10 +236,10 @@ func (sv *schemaValidator) matches(v, schema vm.Value, path string, depth int) b
 
 func (sv *schemaValidator) resolveRef(ref string) (vm.Value, bool) {
 	if !strings.HasPrefix(ref, "#") {
-		if d, ok := sv.root.(*vm.Dict); ok {
+		if d, ok := sv.root.AsDict(); ok {
 			for _, defs := range []string{"$defs", "definitions"} {
 				if m, ok := d.Get(defs); ok {
-					if md, ok := m.(*vm.Dict); ok {
+					if md, ok := m.AsDict(); ok {
 						if t, ok := md.Get(ref); ok {
 							return t, true
 						}
@@ -247,17 +247,17 @@ func (sv *schemaValidator) resolveRef(ref string) (vm.Value, bool) {
 				}
 			}
 		}
-		return nil, false
+		return vm.Value{}, false
 	}
 	toks, err := json.ParsePointer("$ref", vm.Str(strings.TrimPrefix(ref, "#")))
 	if err != nil {
-		return nil, false
+		return vm.Value{}, false
 	}
 	cur := sv.root
 	for _, t := range toks {
 		next, ok := json.PointerStep(cur, t)
 		if !ok {
-			return nil, false
+			return vm.Value{}, false
 		}
 		cur = next
 	}
@@ -265,9 +265,9 @@ func (sv *schemaValidator) resolveRef(ref string) (vm.Value, bool) {
 }
 
 func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
-	s, ok := schema.(*vm.Dict)
+	s, ok := schema.AsDict()
 	if !ok {
-		if b, isBool := schema.(vm.Bool); isBool && !bool(b) {
+		if b, isBool := schema.AsBool(); isBool && !bool(b) {
 			sv.fail(path, "value is not allowed")
 		}
 		return
@@ -285,7 +285,7 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 		sv.check(v, target, path, depth+1)
 		return
 	}
-	if n, ok := sget(s, "nullable"); ok && n.Truth() && v == vm.Nil {
+	if n, ok := sget(s, "nullable"); ok && n.Truth() && v.IsNil() {
 		return
 	}
 	if c, ok := s.Get("const"); ok {
@@ -295,14 +295,14 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 		}
 	}
 	if all, ok := sget(s, "all_of"); ok {
-		if l, ok := all.(*vm.List); ok {
+		if l, ok := all.AsList(); ok {
 			for _, sub := range l.Items() {
 				sv.check(v, sub, path, depth+1)
 			}
 		}
 	}
 	if u, ok := sget(s, "union"); ok {
-		if l, ok := u.(*vm.List); ok {
+		if l, ok := u.AsList(); ok {
 			matched := false
 			for _, sub := range l.Items() {
 				if sv.matches(v, sub, path, depth+1) {
@@ -316,9 +316,9 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 			}
 		}
 	}
-	if t, ok := s.Get("type"); ok && t != vm.Nil {
+	if t, ok := s.Get("type"); ok && !t.IsNil() {
 		var names []string
-		switch x := t.(type) {
+		switch x := t.Object().(type) {
 		case *vm.List:
 			for _, it := range x.Items() {
 				names = append(names, harnTypeName(vm.ToDisplay(it)))
@@ -338,7 +338,7 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 			return
 		}
 	}
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		sv.checkDict(x, s, path, depth)
 	case *vm.StructValue:
@@ -348,7 +348,7 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 	case vm.String:
 		sv.checkString(x.Go(), s, path)
 	case vm.Int, vm.Float:
-		sv.checkNumber(x, s, path)
+		sv.checkNumber(vm.Of(x), s, path)
 	}
 }
 
@@ -362,7 +362,7 @@ func StructFields(st *vm.StructValue) *vm.Dict {
 
 func (sv *schemaValidator) checkDict(d *vm.Dict, s *vm.Dict, path string, depth int) {
 	if req, ok := sget(s, "required"); ok {
-		if l, ok := req.(*vm.List); ok {
+		if l, ok := req.AsList(); ok {
 			for _, k := range l.Items() {
 				if !d.Has(vm.ToDisplay(k)) {
 					sv.fail(path, "missing required key '%s'", vm.ToDisplay(k))
@@ -371,7 +371,7 @@ func (sv *schemaValidator) checkDict(d *vm.Dict, s *vm.Dict, path string, depth 
 		}
 	}
 	props, _ := sget(s, "properties")
-	pd, _ := props.(*vm.Dict)
+	pd, _ := props.AsDict()
 	if pd != nil {
 		pd.Range(func(k string, sub vm.Value) bool {
 			if val, ok := d.Get(k); ok {
@@ -385,13 +385,13 @@ func (sv *schemaValidator) checkDict(d *vm.Dict, s *vm.Dict, path string, depth 
 			if pd != nil && pd.Has(k) {
 				return true
 			}
-			switch x := ap.(type) {
+			switch x := ap.Object().(type) {
 			case vm.Bool:
 				if !bool(x) {
 					sv.fail(path, "unexpected key '%s'", k)
 				}
 			case *vm.Dict:
-				sv.check(val, x, schemaChild(path, k), depth+1)
+				sv.check(val, vm.Of(x), schemaChild(path, k), depth+1)
 			}
 			return true
 		})
@@ -449,7 +449,7 @@ func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
 	if !ok {
 		return
 	}
-	l, ok := e.(*vm.List)
+	l, ok := e.AsList()
 	if !ok {
 		return
 	}
@@ -458,7 +458,7 @@ func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
 			return
 		}
 	}
-	sv.fail(path, "value must be one of %s", vm.ToDisplay(l))
+	sv.fail(path, "value must be one of %s", vm.ToDisplay(vm.Of(l)))
 }
 
 func schemaInt(s *vm.Dict, key string) (int64, bool) {
@@ -466,7 +466,7 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	switch n := v.(type) {
+	switch n := v.Object().(type) {
 	case vm.Int:
 		return int64(n), true
 	case vm.Float:
@@ -478,7 +478,7 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 // applySchemaDefaults fills the `default` of missing properties (and of a
 // nil value), recursively.
 func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
-	s, ok := schema.(*vm.Dict)
+	s, ok := schema.AsDict()
 	if !ok || depth > 64 {
 		return v
 	}
@@ -489,39 +489,39 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 		}
 		return v
 	}
-	if v == vm.Nil {
+	if v.IsNil() {
 		if def, ok := s.Get("default"); ok {
 			return def
 		}
 		return v
 	}
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		props, _ := sget(s, "properties")
-		if pd, ok := props.(*vm.Dict); ok {
+		if pd, ok := props.AsDict(); ok {
 			out := x
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					if sd, ok := sub.(*vm.Dict); ok {
+					if sd, ok := sub.AsDict(); ok {
 						if def, ok := sd.Get("default"); ok {
 							out = out.Set(k, def)
 						}
 					}
 					return true
 				}
-				if nv := applySchemaDefaults(cur, sub, root, depth+1); nv != cur {
+				if nv := applySchemaDefaults(cur, sub, root, depth+1); !vm.Identical(nv, cur) {
 					out = out.Set(k, nv)
 				}
 				return true
 			})
-			return out
+			return vm.Of(out)
 		}
 	case *vm.StructValue:
 		// The result stays an instance of the same struct, with the
 		// defaulted fields added (docs/spec/newer.md §2.22).
 		props, _ := sget(s, "properties")
-		pd, ok := props.(*vm.Dict)
+		pd, ok := props.AsDict()
 		if !ok {
 			return v
 		}
@@ -535,13 +535,13 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 					break
 				}
 			}
-			if at >= 0 && fields[at].Value != nil && fields[at].Value != vm.Nil {
-				if nv := applySchemaDefaults(fields[at].Value, sub, root, depth+1); nv != fields[at].Value {
+			if at >= 0 && fields[at].Value.IsValid() && !fields[at].Value.IsNil() {
+				if nv := applySchemaDefaults(fields[at].Value, sub, root, depth+1); !vm.Identical(nv, fields[at].Value) {
 					fields[at].Value, changed = nv, true
 				}
 				return true
 			}
-			sd, ok := sub.(*vm.Dict)
+			sd, ok := sub.AsDict()
 			if !ok {
 				return true
 			}
@@ -561,14 +561,14 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			return v
 		}
 		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
-		return &vm.StructValue{Name: x.Name, Fields: fields}
+		return vm.Of(&vm.StructValue{Name: x.Name, Fields: fields})
 	case *vm.List:
 		if items, ok := sget(s, "items"); ok {
 			out := make([]vm.Value, x.Len())
 			for i, it := range x.Items() {
 				out[i] = applySchemaDefaults(it, items, root, depth+1)
 			}
-			return vm.NewList(out)
+			return vm.Of(vm.NewList(out))
 		}
 	}
 	return v
@@ -576,7 +576,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 
 // schemaPartial drops `required` everywhere.
 func schemaPartial(v vm.Value) vm.Value {
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case *vm.Dict:
 		b := vm.NewDictBuilder(x.Len())
 		x.Range(func(k string, val vm.Value) bool {
@@ -585,13 +585,13 @@ func schemaPartial(v vm.Value) vm.Value {
 			}
 			return true
 		})
-		return b.Build()
+		return vm.Of(b.Build())
 	case *vm.List:
 		out := make([]vm.Value, x.Len())
 		for i, it := range x.Items() {
 			out[i] = schemaPartial(it)
 		}
-		return vm.NewList(out)
+		return vm.Of(vm.NewList(out))
 	}
 	return v
 }
@@ -599,7 +599,7 @@ func schemaPartial(v vm.Value) vm.Value {
 func schemaSelect(name string, a vm.Args, keep bool) (vm.Value, error) {
 	keys, ok := a.List(1)
 	if !ok {
-		return nil, vm.Throwf("%s: keys must be a list", name)
+		return vm.Value{}, vm.Throwf("%s: keys must be a list", name)
 	}
 	s, ok := a.Dict(0)
 	if !ok {
@@ -611,7 +611,7 @@ func schemaSelect(name string, a vm.Args, keep bool) (vm.Value, error) {
 	}
 	out := s
 	if props, ok := s.Get("properties"); ok {
-		if pd, ok := props.(*vm.Dict); ok {
+		if pd, ok := props.AsDict(); ok {
 			b := vm.NewDictBuilder(pd.Len())
 			pd.Range(func(k string, v vm.Value) bool {
 				if want[k] == keep {
@@ -619,21 +619,21 @@ func schemaSelect(name string, a vm.Args, keep bool) (vm.Value, error) {
 				}
 				return true
 			})
-			out = out.Set("properties", b.Build())
+			out = out.Set("properties", vm.Of(b.Build()))
 		}
 	}
 	if req, ok := s.Get("required"); ok {
-		if l, ok := req.(*vm.List); ok {
+		if l, ok := req.AsList(); ok {
 			var kept []vm.Value
 			for _, k := range l.Items() {
 				if want[vm.ToDisplay(k)] == keep {
 					kept = append(kept, k)
 				}
 			}
-			out = out.Set("required", vm.NewList(kept))
+			out = out.Set("required", vm.Of(vm.NewList(kept)))
 		}
 	}
-	return out, nil
+	return vm.Of(out), nil
 }
 
 // ---- converters ----
@@ -668,7 +668,7 @@ var schemaChildKeys = map[string]string{
 }
 
 func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
-	s, ok := v.(*vm.Dict)
+	s, ok := v.AsDict()
 	if !ok {
 		return v
 	}
@@ -688,28 +688,28 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		}
 		switch schemaChildKeys[k] {
 		case "map":
-			if m, ok := val.(*vm.Dict); ok {
+			if m, ok := val.AsDict(); ok {
 				mb := vm.NewDictBuilder(m.Len())
 				m.Range(func(pk string, pv vm.Value) bool {
 					mb.Set(pk, convertSchema(pv, dialect))
 					return true
 				})
-				val = mb.Build()
+				val = vm.Of(mb.Build())
 			}
 		case "one":
 			val = convertSchema(val, dialect)
 		case "list":
-			if l, ok := val.(*vm.List); ok {
+			if l, ok := val.AsList(); ok {
 				out := make([]vm.Value, l.Len())
 				for i, it := range l.Items() {
 					out[i] = convertSchema(it, dialect)
 				}
-				val = vm.NewList(out)
+				val = vm.Of(vm.NewList(out))
 			}
 		}
 		if k == "type" {
 			val = convertTypeName(val, dialect, &nullable)
-			if val == vm.Nil {
+			if val.IsNil() {
 				return true
 			}
 		}
@@ -728,8 +728,8 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		switch dialect {
 		case toJSONSchema:
 			if t, ok := out.Get("type"); ok {
-				if ts, ok := t.(vm.String); ok {
-					out = out.Set("type", vm.NewList([]vm.Value{ts, vm.Str("null")}))
+				if ts, ok := t.AsString(); ok {
+					out = out.Set("type", vm.Of(vm.NewList([]vm.Value{vm.Of(ts), vm.Str("null")})))
 				}
 			} else {
 				out = out.Set("nullable", vm.True)
@@ -738,7 +738,7 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 			out = out.Set("nullable", vm.True)
 		}
 	}
-	return out
+	return vm.Of(out)
 }
 
 // openAPINullable rewrites null types, which OpenAPI 3.0 lacks, as
@@ -750,13 +750,13 @@ func openAPINullable(out *vm.Dict, nullable *bool) *vm.Dict {
 		*nullable = true
 	}
 	l, ok := out.Get("anyOf")
-	branches, isList := l.(*vm.List)
+	branches, isList := l.AsList()
 	if !ok || !isList {
 		return out
 	}
 	var kept []vm.Value
 	for _, br := range branches.Items() {
-		if d, ok := br.(*vm.Dict); ok && d.Len() == 1 {
+		if d, ok := br.AsDict(); ok && d.Len() == 1 {
 			if v, ok := d.Get("nullable"); ok && v.Truth() {
 				*nullable = true
 				continue
@@ -769,7 +769,7 @@ func openAPINullable(out *vm.Dict, nullable *bool) *vm.Dict {
 	}
 	out = out.Delete("anyOf")
 	if len(kept) == 1 {
-		if d, ok := kept[0].(*vm.Dict); ok {
+		if d, ok := kept[0].AsDict(); ok {
 			d.Range(func(k string, v vm.Value) bool {
 				out = out.Set(k, v)
 				return true
@@ -778,13 +778,13 @@ func openAPINullable(out *vm.Dict, nullable *bool) *vm.Dict {
 		}
 	}
 	if len(kept) > 0 {
-		out = out.Set("anyOf", vm.NewList(kept))
+		out = out.Set("anyOf", vm.Of(vm.NewList(kept)))
 	}
 	return out
 }
 
 func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value {
-	switch x := t.(type) {
+	switch x := t.Object().(type) {
 	case vm.String:
 		name := x.Go()
 		if dialect == fromForeign {
@@ -796,7 +796,7 @@ func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value
 		if name == "any" {
 			return vm.Nil
 		}
-		return x
+		return vm.Of(x)
 	case *vm.List:
 		var names []vm.Value
 		for _, it := range x.Items() {
@@ -810,7 +810,7 @@ func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value
 		if len(names) == 1 && dialect != toJSONSchema {
 			return names[0]
 		}
-		return vm.NewList(names)
+		return vm.Of(vm.NewList(names))
 	}
 	return t
 }

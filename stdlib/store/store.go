@@ -35,7 +35,7 @@ func storeOf(th *vm.Thread) *kvStore {
 		s.data = vm.NewDict()
 		if b, err := os.ReadFile(s.path); err == nil {
 			if v, err := json.Parse(string(b)); err == nil {
-				if d, ok := v.(*vm.Dict); ok {
+				if d, ok := v.AsDict(); ok {
 					s.data = d
 				}
 			}
@@ -50,7 +50,7 @@ func (s *kvStore) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
 	}
-	if err := os.WriteFile(s.path, []byte(templates.SerdeJSON(s.data, "  ")), 0o644); err != nil {
+	if err := os.WriteFile(s.path, []byte(templates.SerdeJSON(vm.Of(s.data), "  ")), 0o644); err != nil {
 		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
 	}
 	return nil
@@ -97,6 +97,6 @@ func init() {
 		s := storeOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return lib.StrList(append([]string(nil), s.data.Keys()...)), nil
+		return vm.Of(lib.StrList(append([]string(nil), s.data.Keys()...))), nil
 	})
 }

@@ -30,16 +30,16 @@ func init() {
 	file := func(name string) vm.BuiltinFunc {
 		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if !a.Given(0) {
-				return nil, vm.Throwf("%s requires at least 1 argument: path", name)
+				return vm.Value{}, vm.Throwf("%s requires at least 1 argument: path", name)
 			}
 			path, err := templatePath(th, a.Text(0), templateBaseDir(th))
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			r := &tplRenderer{th: th, stack: nil}
 			out, err := r.renderFile(path, bindingsArg(a, 1))
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return vm.Str(out), nil
 		}
@@ -50,7 +50,7 @@ func init() {
 		r := &tplRenderer{th: th}
 		out, err := r.render(a.Text(0), "", templateBaseDir(th), bindingsArg(a, 1))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(out), nil
 	})
@@ -147,7 +147,7 @@ func TemplateVariables(text string) ([]string, error) {
 }
 
 func bindingsArg(a vm.Args, i int) *vm.Dict {
-	switch d := a.At(i).(type) {
+	switch d := a.At(i).Object().(type) {
 	case *vm.Dict:
 		return d
 	case *vm.StructValue:
@@ -686,7 +686,7 @@ func (lx *tplLexer) next() {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			v = vm.IntOf(n)
 		} else if f, err := strconv.ParseFloat(text, 64); err == nil {
-			v = vm.Float(f)
+			v = vm.FloatOf(float64(f))
 		} else {
 			lx.fail("invalid number `" + text + "`")
 			v = vm.Nil
@@ -964,7 +964,7 @@ func (s *tplScope) lookup(name string) (vm.Value, bool) {
 			return v, true
 		}
 	}
-	return nil, false
+	return vm.Value{}, false
 }
 
 // flatten merges the chain into one dict (innermost wins).
@@ -1039,7 +1039,7 @@ func (r *tplRenderer) exec(sb *strings.Builder, nodes []tplNode, dir string, sco
 			if err != nil {
 				return err
 			}
-			if v != vm.Nil {
+			if !v.IsNil() {
 				sb.WriteString(vm.ToDisplay(v))
 			}
 		case *tplIf:
@@ -1082,7 +1082,7 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 	}
 	type pair struct{ k, v vm.Value }
 	var items []pair
-	switch c := it.(type) {
+	switch c := it.Object().(type) {
 	case *vm.List:
 		for i, v := range c.Items() {
 			items = append(items, pair{vm.IntOf(int64(i)), v})
@@ -1094,7 +1094,7 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 	case *vm.Dict:
 		c.Range(func(k string, v vm.Value) bool {
 			if f.key == "" {
-				items = append(items, pair{vm.Str(k), vm.EntryDict(k, v)})
+				items = append(items, pair{vm.Str(k), vm.Of(vm.EntryDict(k, v))})
 			} else {
 				items = append(items, pair{vm.Str(k), v})
 			}
@@ -1125,8 +1125,8 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 		if f.key != "" {
 			b.Set(f.key, p.k)
 		}
-		b.Set("loop", lib.DictOf("index", lib.IntVal(i+1), "index0", lib.IntVal(i), "first", vm.BoolOf(i == 0),
-			"last", vm.BoolOf(i == len(items)-1), "length", lib.IntVal(len(items))))
+		b.Set("loop", vm.Of(lib.DictOf("index", lib.IntVal(i+1), "index0", lib.IntVal(i), "first", vm.BoolOf(i == 0),
+			"last", vm.BoolOf(i == len(items)-1), "length", lib.IntVal(len(items)))))
 		if err := r.exec(sb, f.body, dir, &tplScope{vars: b.Build(), parent: scope}); err != nil {
 			return err
 		}
@@ -1149,7 +1149,7 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 		if err != nil {
 			return err
 		}
-		if wd, ok := w.(*vm.Dict); ok {
+		if wd, ok := w.AsDict(); ok {
 			vars = vars.Merge(wd)
 		}
 	}
@@ -1178,7 +1178,7 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 
 // tplTruthy is Harn truthiness, with whitespace-only strings false.
 func tplTruthy(v vm.Value) bool {
-	if s, ok := v.(vm.String); ok {
+	if s, ok := v.AsString(); ok {
 		return strings.TrimSpace(s.Go()) != ""
 	}
 	return v.Truth()
@@ -1196,23 +1196,23 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 	case *tplGet:
 		obj, err := r.eval(x.obj, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		key, err := r.eval(x.key, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return tplIndex(obj, key), nil
 	case *tplNot:
 		v, err := r.eval(x.x, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.BoolOf(!tplTruthy(v)), nil
 	case *tplBin:
 		l, err := r.eval(x.l, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		switch x.op {
 		case "and":
@@ -1221,7 +1221,7 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 			}
 			rv, err := r.eval(x.r, scope)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return vm.BoolOf(tplTruthy(rv)), nil
 		case "or":
@@ -1230,13 +1230,13 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 			}
 			rv, err := r.eval(x.r, scope)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return vm.BoolOf(tplTruthy(rv)), nil
 		}
 		rv, err := r.eval(x.r, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		switch x.op {
 		case "==":
@@ -1255,12 +1255,12 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 	case *tplFilter:
 		v, err := r.eval(x.x, scope)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		args := make([]vm.Value, len(x.args))
 		for i, a := range x.args {
 			if args[i], err = r.eval(a, scope); err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 		}
 		return applyFilter(x, v, args)
@@ -1269,27 +1269,27 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 		for i, it := range x.items {
 			v, err := r.eval(it, scope)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			out[i] = v
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	case *tplDictLit:
 		b := vm.NewDictBuilder(len(x.keys))
 		for i, k := range x.keys {
 			v, err := r.eval(x.vals[i], scope)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			b.Set(k, v)
 		}
-		return b.Build(), nil
+		return vm.Of(b.Build()), nil
 	}
 	return vm.Nil, nil
 }
 
 func tplIndex(obj, key vm.Value) vm.Value {
-	switch o := obj.(type) {
+	switch o := obj.Object().(type) {
 	case *vm.Dict:
 		if v, ok := o.Get(vm.ToDisplay(key)); ok {
 			return v
@@ -1299,7 +1299,7 @@ func tplIndex(obj, key vm.Value) vm.Value {
 			return v
 		}
 	case *vm.List:
-		if n, ok := key.(vm.Int); ok {
+		if n, ok := key.AsInt(); ok {
 			i := int(n)
 			if i < 0 {
 				i += o.Len()
@@ -1309,7 +1309,7 @@ func tplIndex(obj, key vm.Value) vm.Value {
 			}
 		}
 	case vm.String:
-		if n, ok := key.(vm.Int); ok {
+		if n, ok := key.AsInt(); ok {
 			runes := []rune(o.Go())
 			i := int(n)
 			if i < 0 {
@@ -1327,7 +1327,7 @@ func tplIndex(obj, key vm.Value) vm.Value {
 
 // filterText is a filter's string input: nil reads as "".
 func filterText(v vm.Value) string {
-	if v == vm.Nil {
+	if v.IsNil() {
 		return ""
 	}
 	return vm.ToDisplay(v)
@@ -1372,7 +1372,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return vm.Str(sb.String()), nil
 	case "length":
-		switch x := v.(type) {
+		switch x := v.Object().(type) {
 		case vm.String:
 			return lib.IntVal(x.Len()), nil
 		case *vm.List:
@@ -1384,7 +1384,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return lib.IntVal(0), nil
 	case "first", "last":
-		switch x := v.(type) {
+		switch x := v.Object().(type) {
 		case *vm.List:
 			if x.Len() == 0 {
 				return vm.Nil, nil
@@ -1405,14 +1405,14 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return vm.Nil, nil
 	case "reverse":
-		switch x := v.(type) {
+		switch x := v.Object().(type) {
 		case *vm.List:
 			n := x.Len()
 			out := make([]vm.Value, n)
 			for i, it := range x.Items() {
 				out[n-1-i] = it
 			}
-			return vm.NewList(out), nil
+			return vm.Of(vm.NewList(out)), nil
 		default:
 			runes := []rune(filterText(v))
 			for i, j := 0, len(runes)-1; i < j; i, j = i+1, j-1 {
@@ -1426,7 +1426,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			sep = filterText(arg(0))
 		}
 		var items []vm.Value
-		switch x := v.(type) {
+		switch x := v.Object().(type) {
 		case *vm.List:
 			items = x.Items()
 		case *vm.Set:
@@ -1451,7 +1451,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		return vm.Str(SerdeJSON(v, "")), nil
 	case "indent":
 		n := 2
-		if k, ok := arg(0).(vm.Int); ok {
+		if k, ok := arg(0).AsInt(); ok {
 			n = int(k)
 		}
 		pad := strings.Repeat(" ", max(n, 0))
@@ -1464,7 +1464,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return vm.Str(strings.Join(lines, "\n")), nil
 	case "lines":
-		return lib.StrList(fs.SplitLines(filterText(v))), nil
+		return vm.Of(lib.StrList(fs.SplitLines(filterText(v)))), nil
 	case "escape_md":
 		var sb strings.Builder
 		for _, r := range filterText(v) {
@@ -1477,7 +1477,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 	case "replace":
 		return vm.Str(strings.ReplaceAll(filterText(v), filterText(arg(0)), filterText(arg(1)))), nil
 	}
-	return nil, &tplError{f.pos, "unknown filter `" + f.name + "`"}
+	return vm.Value{}, &tplError{f.pos, "unknown filter `" + f.name + "`"}
 }
 
 // SerdeJSON renders v the way serde_json does: floats keep `.0` and use
@@ -1496,9 +1496,9 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 			sb.WriteString(strings.Repeat(indent, d))
 		}
 	}
-	switch x := v.(type) {
+	switch x := v.Object().(type) {
 	case vm.Bool:
-		sb.WriteString(vm.ToDisplay(x))
+		sb.WriteString(vm.ToDisplay(vm.BoolOf(bool(x))))
 	case vm.Int:
 		sb.WriteString(strconv.FormatInt(int64(x), 10))
 	case vm.Float:

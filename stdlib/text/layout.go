@@ -15,25 +15,25 @@ func init() {
 	lib.Def("chars", "chars(text)", "list of one-character strings", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("chars", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return longText(th, len(s), func() vm.Value { return chars(s) })
+		return longText(th, len(s), func() vm.Value { return vm.Of(chars(s)) })
 	})
 	lib.Def("repeat", "repeat(text, count)", "text repeated count times; count <= 0 gives \"\"", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("repeat", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		n, ok := args.Int(1)
 		if !ok {
-			return nil, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
+			return vm.Value{}, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
 		}
 		return repeatOn(th, s, n)
 	})
 	lib.Def("indent", "indent(text, prefix = \"  \")", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("indent", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		prefix := lib.TextOr(args, 1, "  ")
 		lines := strings.Split(s, "\n")
@@ -47,20 +47,20 @@ func init() {
 	lib.Def("dedent", "dedent(text)", "remove the longest common leading-whitespace prefix of the non-blank lines", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("dedent", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.Str(dedent(s)), nil
 	})
 	lib.Def("word_wrap", "word_wrap(text, width = 80)", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("word_wrap", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		width := int64(80)
 		if args.Given(1) {
 			w, ok := args.Int(1)
 			if !ok {
-				return nil, vm.Typef("word_wrap: width must be an int, got %s", args.At(1).Type())
+				return vm.Value{}, vm.Typef("word_wrap: width must be an int, got %s", args.At(1).Type())
 			}
 			width = w
 		}
@@ -69,11 +69,11 @@ func init() {
 	lib.Def("index_of", "index_of(haystack, needle, from = 0)", "char index of the first occurrence at or after from, -1 if none", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("index_of", args, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		needle, err := stringArg("index_of", args, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		rs := []rune(s)
 		from := lib.ClampInt(args.IntOr(2, 0), 0, int64(len(rs)))

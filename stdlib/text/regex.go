@@ -30,12 +30,12 @@ func init() {
 		}
 		re, err := compileRegex(th, a.Text(0), flagsArg(a, 2))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		text := a.Text(1)
 		ms, err := re.findAll(th, text)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		if len(ms) == 0 {
 			return vm.Nil, nil
@@ -44,7 +44,7 @@ func init() {
 		for i, m := range ms {
 			out[i] = vm.Str(text[m[0]:m[1]])
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	replace := func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 3 {
@@ -52,12 +52,12 @@ func init() {
 		}
 		re, err := compileRegex(th, a.Text(0), "")
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		repl, text := a.Text(1), a.Text(2)
 		ms, err := re.findAll(th, text)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var sb strings.Builder
 		last := 0
@@ -73,16 +73,16 @@ func init() {
 	lib.Def("regex_replace_all", "regex_replace_all(pattern, replacement, text)", "alias of regex_replace", replace)
 	lib.Def("regex_captures", "regex_captures(pattern, text)", "one {match, groups, <named>} dict per match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
-			return vm.NewList(nil), nil
+			return vm.Of(vm.NewList(nil)), nil
 		}
 		re, err := compileRegex(th, a.Text(0), "")
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		text := a.Text(1)
 		ms, err := re.findAll(th, text)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var out []vm.Value
 		for _, m := range ms {
@@ -100,10 +100,10 @@ func init() {
 					b.Set(name, gv)
 				}
 			}
-			b.Set("groups", vm.NewList(groups))
-			out = append(out, b.Build())
+			b.Set("groups", vm.Of(vm.NewList(groups)))
+			out = append(out, vm.Of(b.Build()))
 		}
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 	lib.Def("regex_split", "regex_split(text, pattern, flags?)", "split text around every match, keeping empty pieces", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
@@ -111,12 +111,12 @@ func init() {
 		}
 		re, err := compileRegex(th, a.Text(1), flagsArg(a, 2))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		text := a.Text(0)
 		ms, err := re.findAll(th, text)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		var out []vm.Value
 		last := 0
@@ -125,7 +125,7 @@ func init() {
 			last = m[1]
 		}
 		out = append(out, vm.Str(text[last:]))
-		return vm.NewList(out), nil
+		return vm.Of(vm.NewList(out)), nil
 	})
 }
 

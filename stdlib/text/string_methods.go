@@ -14,7 +14,7 @@ import (
 func init() {
 	sm := func(name, sig, doc string, fn func(s string, args vm.Args) vm.Value) {
 		lib.Method("string", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			s := recv.(vm.String).Go()
+			s := recv.Object().(vm.String).Go()
 			if len(s) >= lib.OffThreadMin {
 				// args lives on the thread's stack, which is reused once
 				// an interrupt returns while fn still runs
@@ -43,7 +43,7 @@ func init() {
 		return lib.Str(strings.ReplaceAll(s, args.Text(0), args.Text(1)))
 	})
 	sm("split", "s.split(sep?)", `split on sep (default ",")`, func(s string, args vm.Args) vm.Value {
-		return lib.StrList(splitText(s, lib.TextOr(args, 0, ",")))
+		return vm.Of(lib.StrList(splitText(s, lib.TextOr(args, 0, ","))))
 	})
 	sm("trim", "s.trim()", "remove surrounding whitespace", func(s string, args vm.Args) vm.Value {
 		return lib.Str(strings.TrimFunc(s, IsSpace))
@@ -101,13 +101,13 @@ func init() {
 		return vm.Nil
 	})
 	sm("chars", "s.chars()", "one string per char", func(s string, args vm.Args) vm.Value {
-		return chars(s)
+		return vm.Of(chars(s))
 	})
 	sm("lines", "s.lines()", "lines without their endings", func(s string, args vm.Args) vm.Value {
-		return lib.StrList(Lines(s))
+		return vm.Of(lib.StrList(Lines(s)))
 	})
 	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return repeatOn(th, recv.(vm.String).Go(), args.IntOr(0, 1))
+		return repeatOn(th, recv.Object().(vm.String).Go(), args.IntOr(0, 1))
 	})
 	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
@@ -117,10 +117,10 @@ func init() {
 		return lib.Str(string(rs))
 	})
 	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return padChars(recv.(vm.String).Go(), args, true)
+		return padChars(recv.Object().(vm.String).Go(), args, true)
 	})
 	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return padChars(recv.(vm.String).Go(), args, false)
+		return padChars(recv.Object().(vm.String).Go(), args, false)
 	})
 }
 
@@ -169,7 +169,7 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 		return recv, nil
 	}
 	if err := vm.CheckAlloc("padding a string", n, int64(len(fill))); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	if left {
 		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
@@ -183,7 +183,7 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 func longText(th *vm.Thread, size int, f func() vm.Value) (vm.Value, error) {
 	var v vm.Value
 	if err := lib.OffThread(th, size, func() { v = f() }); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	return v, nil
 }
@@ -197,7 +197,7 @@ func repeatOn(th *vm.Thread, s string, n int64) (vm.Value, error) {
 	var v vm.Value
 	var err error
 	if stop := lib.OffThread(th, size, func() { v, err = vm.RepeatString(s, n) }); stop != nil {
-		return nil, stop
+		return vm.Value{}, stop
 	}
 	return v, err
 }

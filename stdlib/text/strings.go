@@ -31,7 +31,7 @@ func init() {
 	})
 	lib.Def("split", "split(s, sep?)", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, sep := args.Text(0), lib.TextOr(args, 1, " ")
-		return longText(th, len(s), func() vm.Value { return lib.StrList(splitText(s, sep)) })
+		return longText(th, len(s), func() vm.Value { return vm.Of(lib.StrList(splitText(s, sep))) })
 	})
 	lib.Def("starts_with", "starts_with(s, p)", "whether s starts with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(strings.HasPrefix(args.Text(0), args.Text(1))), nil
@@ -40,7 +40,7 @@ func init() {
 		return vm.BoolOf(strings.HasSuffix(args.Text(0), args.Text(1))), nil
 	})
 	lib.Def("contains", "contains(x, needle)", "substring test for strings, element test for lists", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch x := args.At(0).(type) {
+		switch x := args.At(0).Object().(type) {
 		case vm.String:
 			return vm.BoolOf(strings.Contains(x.Go(), args.Text(1))), nil
 		case *vm.List:
@@ -59,7 +59,7 @@ func init() {
 		}
 		s, err := lib.JoinItems(th, l.Items(), lib.TextOr(args, 1, ""))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.Str(s), nil
 	})
@@ -101,10 +101,10 @@ func init() {
 		case "NFKD":
 			return lib.Str(norm.NFKD.String(s)), nil
 		}
-		return nil, vm.Runtimef("unicode_normalize: form must be NFC, NFD, NFKC, or NFKD")
+		return vm.Value{}, vm.Runtimef("unicode_normalize: form must be NFC, NFD, NFKC, or NFKD")
 	})
 	lib.Def("unicode_graphemes", "unicode_graphemes(s)", "extended grapheme clusters", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.StrList(graphemeClusters(args.Text(0))), nil
+		return vm.Of(lib.StrList(graphemeClusters(args.Text(0)))), nil
 	})
 	lib.Def("title_case", "title_case(s)", "upper-case each char after whitespace, lower-case the rest", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var sb strings.Builder
@@ -273,7 +273,7 @@ func builtinStrPad(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	switch side {
 	case "left", "right", "both":
 	default:
-		return nil, vm.Runtimef("str_pad: side must be left, right, or both")
+		return vm.Value{}, vm.Runtimef("str_pad: side must be left, right, or both")
 	}
 	width, ok := args.Int(1)
 	if !ok {
@@ -284,7 +284,7 @@ func builtinStrPad(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.Str(s), nil
 	}
 	if err := vm.CheckAlloc("str_pad", n, int64(len(fill))); err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	switch side {
 	case "left":

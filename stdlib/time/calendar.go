@@ -19,24 +19,24 @@ func init() {
 	lib.Def("__calendar_parts", "__calendar_parts(ts, tz?)", "std/calendar parts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("parts", a, 0, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		y, w := t.ISOWeek()
-		return lib.DictOf("year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
+		return vm.Of(lib.DictOf("year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
 			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
 			"weekday", lib.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
 			"day_of_year", lib.IntOf(t.YearDay()), "iso_year", lib.IntOf(y), "iso_week", lib.IntOf(w),
-			"quarter", lib.IntOf(quarterOf(t)), "timezone", lib.Str(t.Location().String())), nil
+			"quarter", lib.IntOf(quarterOf(t)), "timezone", lib.Str(t.Location().String()))), nil
 	})
 	lib.Def("__calendar_boundary", "__calendar_boundary(ts, unit, end, tz?)", "std/calendar start_of_*/end_of_*", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("boundary", a, 0, 3)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		unit := a.Text(1)
 		s, ok := startOf(t, unit)
 		if !ok {
-			return nil, vm.Throwf("std/calendar: unknown unit '%s' (expected day, week, month, quarter or year)", unit)
+			return vm.Value{}, vm.Throwf("std/calendar: unknown unit '%s' (expected day, week, month, quarter or year)", unit)
 		}
 		if a.At(2).Truth() {
 			s, _ = addUnits(s, 1, unit)
@@ -46,31 +46,31 @@ func init() {
 	lib.Def("__calendar_add", "__calendar_add(ts, n, unit, tz?)", "std/calendar add_calendar_units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("add_calendar_units", a, 0, 3)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		n, ok := a.Int(1)
 		if !ok {
-			return nil, vm.Typef("std/calendar: add_calendar_units: n must be an int, got %s", a.At(1).Type())
+			return vm.Value{}, vm.Typef("std/calendar: add_calendar_units: n must be an int, got %s", a.At(1).Type())
 		}
 		r, ok := addUnits(t, int(n), a.Text(2))
 		if !ok {
-			return nil, vm.Throwf("std/calendar: unknown unit '%s' (expected minute, hour, day, week, month, quarter or year)", a.Text(2))
+			return vm.Value{}, vm.Throwf("std/calendar: unknown unit '%s' (expected minute, hour, day, week, month, quarter or year)", a.Text(2))
 		}
 		return vm.IntOf(r.Unix()), nil
 	})
 	lib.Def("__calendar_holidays", "__calendar_holidays(year, calendar)", "std/calendar holidays", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		y, ok := a.Int(0)
 		if !ok {
-			return nil, vm.Typef("std/calendar: holidays: year must be an int, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("std/calendar: holidays: year must be an int, got %s", a.At(0).Type())
 		}
 		if cal := a.Text(1); cal != "US-FEDERAL" {
-			return nil, vm.Throwf("std/calendar: unsupported holiday calendar '%s'", cal)
+			return vm.Value{}, vm.Throwf("std/calendar: unsupported holiday calendar '%s'", cal)
 		}
 		var out []vm.Value
 		for _, h := range usFederal(int(y)) {
-			out = append(out, lib.DictOf("date", lib.Str(h.date.Format("2006-01-02")), "name", lib.Str(h.name)))
+			out = append(out, vm.Of(lib.DictOf("date", lib.Str(h.date.Format("2006-01-02")), "name", lib.Str(h.name))))
 		}
-		return lib.List(out), nil
+		return vm.Of(lib.List(out)), nil
 	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
@@ -81,7 +81,7 @@ func init() {
 // calTime reads the instant at argument i in the zone at argument z.
 func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
 	var secs float64
-	switch x := a.At(i).(type) {
+	switch x := a.At(i).Object().(type) {
 	case vm.Int:
 		secs = float64(x)
 	case vm.Float:

@@ -22,13 +22,13 @@ func init() {
 		harness.Delegate(t, "now", "date_now", "clock.now()", "current UTC date fields"),
 		{Name: "sleep_ms", Sig: "clock.sleep_ms(n)", Doc: "pause for n milliseconds (an int) or a duration", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			var d time.Duration
-			switch x := a.At(0).(type) {
+			switch x := a.At(0).Object().(type) {
 			case vm.Int:
 				d = lib.Millis(int64(x))
 			case vm.Duration:
 				d = lib.Millis(int64(x))
 			default:
-				return nil, vm.Typef("HarnessClock.sleep_ms expects an int or duration argument")
+				return vm.Value{}, vm.Typef("HarnessClock.sleep_ms expects an int or duration argument")
 			}
 			return vm.Nil, Sleep(th, d)
 		}},

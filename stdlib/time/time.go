@@ -116,7 +116,7 @@ func init() {
 		// whole seconds plus the fraction: UnixNano (~2^60) does not fit a
 		// float64 exactly, so a mocked 1700000000123 ms would print …1230001
 		t := clockOf(th).now()
-		return vm.Float(float64(t.Unix()) + float64(t.Nanosecond())/1e9), nil
+		return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9)), nil
 	})
 	lib.Def("now_ms", "now_ms()", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).now().UnixMilli()), nil
@@ -133,25 +133,25 @@ func init() {
 	lib.Def("date_now_iso", "date_now_iso()", "current UTC time, RFC 3339 with milliseconds", iso)
 	lib.Def("date_now", "date_now()", "current UTC date fields", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t := clockOf(th).now()
-		return lib.DictOf(
+		return vm.Of(lib.DictOf(
 			"year", lib.IntVal(t.Year()), "month", lib.IntVal(int(t.Month())), "day", lib.IntVal(t.Day()),
 			"hour", lib.IntVal(t.Hour()), "minute", lib.IntVal(t.Minute()), "second", lib.IntVal(t.Second()),
 			"weekday", lib.IntVal(int(t.Weekday())),
 			"timestamp", vm.Float(float64(t.UnixMilli())/1000),
 			"iso8601", vm.Str(t.Format("2006-01-02T15:04:05.000Z")),
-		), nil
+		)), nil
 	})
 	lib.Def("date_parse", "date_parse(s)", "parse a date/time text into Unix seconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := parseDate(a.Text(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return timestampValue(t), nil
 	})
 	lib.Def("date_format", "date_format(t, fmt?, tz?)", "strftime-style formatting (UTC by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_format", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		layout := "%Y-%m-%d %H:%M:%S"
 		if a.Given(1) {
@@ -159,36 +159,36 @@ func init() {
 		}
 		loc, err := zoneArg("date_format", a, 2)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(strftime(t.In(loc), layout)), nil
 	})
 	lib.Def("date_in_zone", "date_in_zone(t, tz)", "local date fields in an IANA zone", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_in_zone", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		loc, err := zoneArg("date_in_zone", a, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		lt := t.In(loc)
 		_, off := lt.Zone()
-		return lib.DictOf(
+		return vm.Of(lib.DictOf(
 			"year", lib.IntVal(lt.Year()), "month", lib.IntVal(int(lt.Month())), "day", lib.IntVal(lt.Day()),
 			"hour", lib.IntVal(lt.Hour()), "minute", lib.IntVal(lt.Minute()), "second", lib.IntVal(lt.Second()),
 			"weekday", lib.IntVal(int(lt.Weekday())), "offset_seconds", lib.IntVal(off),
 			"timestamp", timestampValue(t), "iso8601", vm.Str(rfc3339(lt)), "zone", vm.Str(loc.String()),
-		), nil
+		)), nil
 	})
 	lib.Def("date_to_zone", "date_to_zone(t, tz)", "RFC 3339 text with the zone's offset", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_to_zone", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		loc, err := zoneArg("date_to_zone", a, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(rfc3339(t.In(loc))), nil
 	})
@@ -196,40 +196,40 @@ func init() {
 	lib.Def("date_add", "date_add(t, duration)", "t plus a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_add", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		d, err := durationArg("date_add", a, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		ms := int64(math.Round(float64(t.UnixNano())/1e6)) + d
 		if ms%1000 == 0 {
 			return vm.IntOf(ms / 1000), nil
 		}
-		return vm.Float(float64(ms) / 1000), nil
+		return vm.FloatOf(float64(float64(ms) / 1000)), nil
 	})
 	lib.Def("date_diff", "date_diff(a, b)", "a − b as a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := timeArg("date_diff", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		y, err := timeArg("date_diff", a, 1)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
-		return vm.Duration(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6))), nil
+		return vm.DurationOf(int64(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6)))), nil
 	})
 	lib.Def("weekday_name", "weekday_name(t, tz?)", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("weekday_name", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(weekdayNames[t.Weekday()]), nil
 	})
 	lib.Def("month_name", "month_name(t, tz?)", "English month name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("month_name", a)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(monthNames[t.Month()-1]), nil
 	})
@@ -239,32 +239,32 @@ func init() {
 	}{{"duration_ms", 1}, {"duration_seconds", 1000}, {"duration_minutes", 60000}, {"duration_hours", 3600000}, {"duration_days", 86400000}} {
 		name, unit := u.name, u.ms
 		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			switch n := a.At(0).(type) {
+			switch n := a.At(0).Object().(type) {
 			case vm.Int:
-				return vm.Duration(int64(n) * int64(unit)), nil
+				return vm.DurationOf(int64(int64(n) * int64(unit))), nil
 			case vm.Float:
-				return vm.Duration(int64(math.Round(float64(n) * unit))), nil
+				return vm.DurationOf(int64(int64(math.Round(float64(n) * unit)))), nil
 			}
-			return nil, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
+			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
 	}
 	lib.Def("duration_to_seconds", "duration_to_seconds(d)", "whole seconds, truncated", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := durationArg("duration_to_seconds", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.IntOf(d / 1000), nil
 	})
 	lib.Def("duration_to_human", "duration_to_human(d)", "e.g. 1h 2m 3s (at most three parts)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := durationArg("duration_to_human", a, 0)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return vm.Str(durationToHuman(d)), nil
 	})
 	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
-		switch d := a.At(0).(type) {
+		switch d := a.At(0).Object().(type) {
 		case vm.Duration:
 			err = Sleep(th, lib.Millis(int64(d)))
 		case vm.Int:
@@ -274,7 +274,7 @@ func init() {
 	})
 	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
-		switch d := a.At(0).(type) {
+		switch d := a.At(0).Object().(type) {
 		case vm.Int:
 			err = Sleep(th, lib.Millis(int64(d)))
 		case vm.Float:
@@ -287,7 +287,7 @@ func init() {
 	lib.Def("mock_time", "mock_time(ms)", "freeze the wall clock at ms (monotonic restarts at 0)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		ms, ok := a.Int(0)
 		if !ok {
-			if f, isF := a.At(0).(vm.Float); isF {
+			if f, isF := a.At(0).AsFloat(); isF {
 				ms, ok = int64(f), true
 			}
 		}
@@ -299,7 +299,7 @@ func init() {
 	})
 	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var ms int64
-		switch d := a.At(0).(type) {
+		switch d := a.At(0).Object().(type) {
 		case vm.Int:
 			ms = int64(d)
 		case vm.Duration:
@@ -309,7 +309,7 @@ func init() {
 		}
 		now, ok := clockOf(th).advance(ms)
 		if !ok {
-			return nil, vm.Throwf("advance_time: no mock active. Call mock_time(ms) first.")
+			return vm.Value{}, vm.Throwf("advance_time: no mock active. Call mock_time(ms) first.")
 		}
 		return vm.IntOf(now), nil
 	})
@@ -331,12 +331,12 @@ func timeArg(name string, a vm.Args, i int) (time.Time, error) {
 		return time.Time{}, vm.Throwf("%s: missing timestamp argument", name)
 	}
 	v := a.At(i)
-	if d, ok := v.(*vm.Dict); ok {
+	if d, ok := v.AsDict(); ok {
 		if ts, ok := d.Get("timestamp"); ok {
 			v = ts
 		}
 	}
-	switch n := v.(type) {
+	switch n := v.Object().(type) {
 	case vm.Int:
 		return time.Unix(int64(n), 0).UTC(), nil
 	case vm.Float:
@@ -393,7 +393,7 @@ func zonedTimeArg(name string, a vm.Args) (time.Time, error) {
 
 // durationArg reads a duration (or int milliseconds).
 func durationArg(name string, a vm.Args, i int) (int64, error) {
-	switch d := a.At(i).(type) {
+	switch d := a.At(i).Object().(type) {
 	case vm.Duration:
 		return int64(d), nil
 	case vm.Int:
@@ -407,7 +407,7 @@ func timestampValue(t time.Time) vm.Value {
 	if t.Nanosecond() == 0 {
 		return vm.IntOf(t.Unix())
 	}
-	return vm.Float(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
+	return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9))
 }
 
 // rfc3339 formats like chrono's to_rfc3339: offset always numeric, the
@@ -533,21 +533,21 @@ func parseDate(s string) (time.Time, error) {
 func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	parts, ok := a.Dict(0)
 	if !ok {
-		return nil, vm.Throwf("date_from_components: expected a dict of date parts, got %s", a.At(0).Type())
+		return vm.Value{}, vm.Throwf("date_from_components: expected a dict of date parts, got %s", a.At(0).Type())
 	}
 	loc, err := zoneArg("date_from_components", a, 1)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	field := func(name string, required bool) (int, error) {
 		v, ok := parts.Get(name)
-		if !ok || v == vm.Nil {
+		if !ok || v.IsNil() {
 			if required {
 				return 0, vm.Throwf("date_from_components: missing '%s'", name)
 			}
 			return 0, nil
 		}
-		switch n := v.(type) {
+		switch n := v.Object().(type) {
 		case vm.Int:
 			return int(n), nil
 		case vm.Float:
@@ -561,17 +561,17 @@ func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	for k, name := range []string{"year", "month", "day", "hour", "minute", "second"} {
 		n, err := field(name, k < 3)
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		f[k] = n
 	}
 	if f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] < 0 || f[3] > 23 || f[4] < 0 || f[4] > 59 || f[5] < 0 || f[5] > 59 ||
 		time.Date(f[0], time.Month(f[1]), f[2], 0, 0, 0, 0, time.UTC).Day() != f[2] {
-		return nil, vm.Throwf("date_from_components: invalid date %04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2], f[3], f[4], f[5])
+		return vm.Value{}, vm.Throwf("date_from_components: invalid date %04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2], f[3], f[4], f[5])
 	}
 	u, ok := localToUnix(f, loc)
 	if !ok {
-		return nil, vm.Throwf("date_from_components: local time does not exist in that timezone")
+		return vm.Value{}, vm.Throwf("date_from_components: local time does not exist in that timezone")
 	}
 	return vm.IntOf(u), nil
 }

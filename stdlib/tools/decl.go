@@ -16,42 +16,42 @@ import (
 // so validation, the catalog and every adapter treat the two forms alike.
 func init() {
 	lib.Def("__tool_decl", "__tool_decl(decl, body)", "runtime hook of a `tool` declaration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		op, _ := a.At(0).(*vm.Opaque)
+		op, _ := a.At(0).Object().(*vm.Opaque)
 		def, ok := op.X.(*compiler.ToolDef)
 		if op == nil || !ok {
-			return nil, vm.Runtimef("__tool_decl: not a tool declaration")
+			return vm.Value{}, vm.Runtimef("__tool_decl: not a tool declaration")
 		}
 		return declareTool(th, def, a.At(1))
 	})
 }
 
 func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value, error) {
-	reg, err := tool.NewRegistryValue(nil, nil, nil)
+	reg, err := tool.NewRegistryValue(vm.Value{}, vm.Value{}, vm.Value{})
 	if err != nil {
-		return nil, toolErr(err)
+		return vm.Value{}, toolErr(err)
 	}
 	params := vm.NewDictBuilder(len(def.Params))
 	for _, p := range def.Params {
 		params.Set(p.Name, paramDefinition(p))
 	}
 	config := vm.NewDictBuilder(2)
-	config.Set("parameters", params.Build())
-	config.Set("handler", vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	config.Set("parameters", vm.Of(params.Build()))
+	config.Set("handler", vm.Of(vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		args, err := positional(def, a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return th.CallPlain(body, args)
-	}))
+	})))
 	var desc vm.Value = vm.Nil
 	if def.Description != "" {
 		desc = vm.Str(def.Description)
 	}
-	out, err := tool.Define([]vm.Value{reg, vm.Str(def.Name), desc, config.Build()}, toolCache(th))
+	out, err := tool.Define([]vm.Value{vm.Of(reg), vm.Str(def.Name), desc, vm.Of(config.Build())}, toolCache(th))
 	if err != nil {
-		return nil, toolErr(err)
+		return vm.Value{}, toolErr(err)
 	}
-	return out, nil
+	return vm.Of(out), nil
 }
 
 // paramDefinition is the legacy `parameters` record (docs/tools.md) of one
@@ -64,7 +64,7 @@ func paramDefinition(p compiler.ToolParam) vm.Value {
 		b.Set("type", vm.Str(typ))
 	}
 	b.Set("required", vm.BoolOf(!p.HasDefault && !optional))
-	return b.Build()
+	return vm.Of(b.Build())
 }
 
 // shorthand maps a parameter annotation to a legacy type name ("" for an
@@ -100,9 +100,9 @@ func shorthand(t syntax.TypeExpr) (name string, optional bool) {
 // positional arguments: each parameter up to the last one given; one left
 // out before a given one gets its literal default, else nil.
 func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
-	obj, _ := v.(*vm.Dict)
+	obj, _ := v.AsDict()
 	if obj == nil {
-		if v != nil && v != vm.Nil {
+		if v.IsValid() && !v.IsNil() {
 			return nil, vm.Typef("tool %s: arguments must be a dict, got %s", def.Name, v.Type())
 		}
 		obj = vm.NewDict()
@@ -133,7 +133,7 @@ func literalDefault(decl *syntax.ToolDecl, i int) vm.Value {
 	case *syntax.IntLit:
 		return vm.IntOf(d.Value)
 	case *syntax.FloatLit:
-		return vm.Float(d.Value)
+		return vm.FloatOf(float64(d.Value))
 	case *syntax.StringLit:
 		return vm.Str(d.Value)
 	case *syntax.BoolLit:

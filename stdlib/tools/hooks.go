@@ -57,29 +57,29 @@ func init() {
 	lib.Def("register_tool_hook", "register_tool_hook({pattern, deny?, max_output?})", "refuse (deny) or cap the output (max_output) of the tool calls whose name matches the glob pattern", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
-			return nil, vm.Typef("register_tool_hook: expected a dict {pattern, deny?, max_output?}, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern, deny?, max_output?}, got %s", a.At(0).Type())
 		}
 		var k toolHook
 		p, _ := cfg.Get("pattern")
-		pat, ok := p.(vm.String)
+		pat, ok := p.AsString()
 		if !ok || pat.Go() == "" {
-			return nil, vm.Typef("register_tool_hook: 'pattern' must be a non-empty string")
+			return vm.Value{}, vm.Typef("register_tool_hook: 'pattern' must be a non-empty string")
 		}
 		k.pattern = pat.Go()
 		if _, err := path.Match(k.pattern, ""); err != nil {
-			return nil, vm.Typef("register_tool_hook: invalid pattern '%s'", k.pattern)
+			return vm.Value{}, vm.Typef("register_tool_hook: invalid pattern '%s'", k.pattern)
 		}
-		if d, ok := cfg.Get("deny"); ok && d != vm.Nil {
-			s, ok := d.(vm.String)
+		if d, ok := cfg.Get("deny"); ok && !d.IsNil() {
+			s, ok := d.AsString()
 			if !ok {
-				return nil, vm.Typef("register_tool_hook: 'deny' must be a string, got %s", d.Type())
+				return vm.Value{}, vm.Typef("register_tool_hook: 'deny' must be a string, got %s", d.Type())
 			}
 			k.deny = s.Go()
 		}
-		if m, ok := cfg.Get("max_output"); ok && m != vm.Nil {
-			n, ok := m.(vm.Int)
+		if m, ok := cfg.Get("max_output"); ok && !m.IsNil() {
+			n, ok := m.AsInt()
 			if !ok || n <= 0 {
-				return nil, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", vm.ToDisplay(m))
+				return vm.Value{}, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", vm.ToDisplay(m))
 			}
 			k.maxOutput = int(n)
 		}

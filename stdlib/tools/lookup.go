@@ -14,22 +14,22 @@ func init() {
 	lib.Def("tool_count", "tool_count(registry)", "the number of tools in the registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := registryTools(a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		return lib.IntOf(len(tools)), nil
 	})
 	lib.Def("tool_find", "tool_find(registry, name)", "the definition of the tool named name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := registryTools(a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		name, ok := a.Str(1)
 		if !ok {
-			return nil, vm.Typef("tool_find: name must be a string, got %s", a.At(1).Type())
+			return vm.Value{}, vm.Typef("tool_find: name must be a string, got %s", a.At(1).Type())
 		}
 		for _, t := range tools {
 			if toolName(t) == name {
-				return t, nil
+				return vm.Of(t), nil
 			}
 		}
 		return vm.Nil, nil
@@ -37,18 +37,18 @@ func init() {
 	lib.Def("tool_list", "tool_list(registry)", "the tool names in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := registryTools(a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		names := make([]string, len(tools))
 		for i, t := range tools {
 			names[i] = toolName(t)
 		}
-		return lib.StrList(names), nil
+		return vm.Of(lib.StrList(names)), nil
 	})
 	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool, or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := registryTools(a.At(0))
 		if err != nil {
-			return nil, err
+			return vm.Value{}, err
 		}
 		for _, t := range tools {
 			if toolName(t) == a.Text(1) {
@@ -68,7 +68,7 @@ func init() {
 				want[vm.ToDisplay(n)] = true
 			}
 		} else {
-			return nil, vm.Typef("tool_select: names must be a list, got %s", a.At(1).Type())
+			return vm.Value{}, vm.Typef("tool_select: names must be a list, got %s", a.At(1).Type())
 		}
 		return filterTools(a.At(0), func(name string) bool { return want[name] })
 	})
@@ -77,13 +77,13 @@ func init() {
 // registryTools checks that v is a registry (docs/spec/registry.md §1) and returns
 // it with its definitions.
 func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if ok {
 		if t, has := d.Get("_type"); has && vm.ToDisplay(t) == "tool_registry" {
 			var out []*vm.Dict
-			if l, ok := mustGet(d, "tools").(*vm.List); ok {
+			if l, ok := mustGet(d, "tools").AsList(); ok {
 				for _, it := range l.Items() {
-					if def, ok := it.(*vm.Dict); ok {
+					if def, ok := it.AsDict(); ok {
 						out = append(out, def)
 					}
 				}
@@ -107,13 +107,13 @@ func toolName(def *vm.Dict) string { return vm.ToDisplay(mustGet(def, "name")) }
 func filterTools(v vm.Value, keep func(name string) bool) (vm.Value, error) {
 	reg, tools, err := registryTools(v)
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	var out []vm.Value
 	for _, t := range tools {
 		if keep(toolName(t)) {
-			out = append(out, t)
+			out = append(out, vm.Of(t))
 		}
 	}
-	return reg.Set("tools", lib.List(out)), nil
+	return vm.Of(reg.Set("tools", vm.Of(lib.List(out)))), nil
 }

@@ -94,16 +94,16 @@ func mcpReportProgress(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var message *string
 	var token any
 	if opts, ok := a.Dict(1); ok {
-		if v, ok := opts.Get("total"); ok && v != vm.Nil {
+		if v, ok := opts.Get("total"); ok && !v.IsNil() {
 			if f, ok := vm.Args([]vm.Value{v}).Num(0); ok {
 				total = &f
 			}
 		}
-		if v, ok := opts.Get("message"); ok && v != vm.Nil {
+		if v, ok := opts.Get("message"); ok && !v.IsNil() {
 			s := vm.ToDisplay(v)
 			message = &s
 		}
-		if v, ok := opts.Get("token"); ok && v != vm.Nil {
+		if v, ok := opts.Get("token"); ok && !v.IsNil() {
 			if j, err := tool.ToJSON(v); err == nil {
 				token = j
 			}
@@ -119,7 +119,7 @@ func mcpInput(th *vm.Thread, builtin, method string, arg vm.Value) (any, error) 
 		return nil, noActiveRequest(builtin)
 	}
 	params := jsonv.NewObject(0)
-	if arg != nil && arg != vm.Nil {
+	if arg.IsValid() && !arg.IsNil() {
 		j, err := tool.ToJSON(arg)
 		if err != nil {
 			return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": argument must be a dict of JSON values"}
@@ -137,17 +137,17 @@ func mcpElicit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	const builtin = "mcp_elicit"
 	d, ok := a.Dict(0)
 	if !ok {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": argument must be a dict {message, requestedSchema, mode?}"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": argument must be a dict {message, requestedSchema, mode?}"}
 	}
 	if _, ok := d.Get("message"); !ok {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'message' is required"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'message' is required"}
 	}
 	if d.Has("requested_schema") && !d.Has("requestedSchema") {
 		v, _ := d.Get("requested_schema")
 		d = d.Delete("requested_schema").Set("requestedSchema", v)
 	}
 	mode := "form"
-	if m, ok := d.Get("mode"); ok && m != vm.Nil {
+	if m, ok := d.Get("mode"); ok && !m.IsNil() {
 		mode = vm.ToDisplay(m)
 	} else {
 		d = d.Set("mode", vm.Str("form"))
@@ -156,21 +156,21 @@ func mcpElicit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if mode == "form" {
 		sv, ok := d.Get("requestedSchema")
 		if !ok {
-			return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'requestedSchema' is required in form mode"}
+			return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'requestedSchema' is required in form mode"}
 		}
 		g, err := jsonschema.ToAny(sv)
 		if err != nil {
-			return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'requestedSchema' must be a JSON Schema dict"}
+			return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": 'requestedSchema' must be a JSON Schema dict"}
 		}
 		schema = g
 	}
-	res, err := mcpInput(th, builtin, "elicitation/create", d)
+	res, err := mcpInput(th, builtin, "elicitation/create", vm.Of(d))
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	o, ok := res.(*jsonv.Object)
 	if !ok {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the client's answer is not an object"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the client's answer is not an object"}
 	}
 	action, _ := o.Get("action")
 	out := jsonv.NewObject(2)
@@ -184,27 +184,27 @@ func mcpElicit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if schema != nil {
 			v, err := jsonschema.Compile(schema)
 			if err != nil {
-				return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": invalid requestedSchema: " + err.Error()}
+				return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": invalid requestedSchema: " + err.Error()}
 			}
 			if err := v.Validate(jsonv.Plain(content)); err != nil {
 				// The violations only: the library's own text names the
 				// schema by its internal cache id.
-				return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the accepted content does not match requestedSchema: " + strings.Join(jsonschema.Violations(err), "; ")}
+				return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the accepted content does not match requestedSchema: " + strings.Join(jsonschema.Violations(err), "; ")}
 			}
 		}
 		out.Set("content", content)
 	case "decline", "cancel":
 		out.Set("action", action)
 	default:
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the client's answer has no valid action"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the client's answer has no valid action"}
 	}
 	return tool.FromJSON(out), nil
 }
 
 func mcpClientRoots(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	res, err := mcpInput(th, "mcp_client_roots", "roots/list", nil)
+	res, err := mcpInput(th, "mcp_client_roots", "roots/list", vm.Value{})
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	if o, ok := res.(*jsonv.Object); ok {
 		if roots, ok := o.Get("roots"); ok {
@@ -213,21 +213,21 @@ func mcpClientRoots(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			}
 		}
 	}
-	return nil, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_client_roots: the client's answer has no roots list"}
+	return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_client_roots: the client's answer has no roots list"}
 }
 
 func mcpSample(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	const builtin = "mcp_sample"
 	d, ok := a.Dict(0)
 	if !ok || !d.Has("messages") {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": argument must be a dict {messages, maxTokens, ...}"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": argument must be a dict {messages, maxTokens, ...}"}
 	}
 	if !d.Has("maxTokens") {
-		d = d.Set("maxTokens", vm.Int(1000))
+		d = d.Set("maxTokens", vm.IntOf(int64(1000)))
 	}
-	res, err := mcpInput(th, builtin, "sampling/createMessage", d)
+	res, err := mcpInput(th, builtin, "sampling/createMessage", vm.Of(d))
 	if err != nil {
-		return nil, err
+		return vm.Value{}, err
 	}
 	return tool.FromJSON(res), nil
 }
@@ -237,7 +237,7 @@ var logLevels = map[string]bool{"debug": true, "info": true, "notice": true, "wa
 func mcpLog(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	level, ok := a.Str(0)
 	if !ok || !logLevels[level] {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_log: level must be one of debug, info, notice, warning, error, critical, alert, emergency"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_log: level must be one of debug, info, notice, warning, error, critical, alert, emergency"}
 	}
 	h := activeMCP(th)
 	if h == nil {
@@ -249,7 +249,7 @@ func mcpLog(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	logger := ""
 	if opts, ok := a.Dict(2); ok {
-		if v, ok := opts.Get("logger"); ok && v != vm.Nil {
+		if v, ok := opts.Get("logger"); ok && !v.IsNil() {
 			logger = vm.ToDisplay(v)
 		}
 	}
@@ -259,7 +259,7 @@ func mcpLog(th *vm.Thread, a vm.Args) (vm.Value, error) {
 func mcpResourceUpdated(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	uri, ok := a.Str(0)
 	if !ok {
-		return nil, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_resource_updated: uri must be a string"}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_resource_updated: uri must be a string"}
 	}
 	h := activeMCP(th)
 	if h == nil {

@@ -58,7 +58,7 @@ func toolsCapabilityMethods() []harness.CapabilityMethod {
 		out = append(out, harness.CapabilityMethod{Name: p.name, Sig: "harness.tools." + p.sig, Doc: p.doc,
 			Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
 				if err := p.fn(th, args.At(0)); err != nil {
-					return nil, toolErr(err)
+					return vm.Value{}, toolErr(err)
 				}
 				return vm.Nil, nil
 			}})
@@ -70,28 +70,28 @@ func init() {
 	lib.Def("tool_registry", "tool_registry(info?, components?, cli?)", "an empty tool registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := tool.NewRegistryValue(a.At(0), a.At(1), a.At(2))
 		if err != nil {
-			return nil, toolErr(err)
+			return vm.Value{}, toolErr(err)
 		}
-		return r, nil
+		return vm.Of(r), nil
 	})
 	lib.Def("tool_define", "tool_define(registry, name, description, config)", "the registry with one tool added or replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := tool.Define(a, toolCache(th))
 		if err != nil {
-			return nil, toolErr(err)
+			return vm.Value{}, toolErr(err)
 		}
-		return r, nil
+		return vm.Of(r), nil
 	})
 	lib.Def("__tool_registry_from", "__tool_registry_from(definitions, options?)", "std/tools tool_registry_from", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := tool.RegistryFrom(a.At(0), a.At(1), toolCache(th))
 		if err != nil {
-			return nil, toolErr(err)
+			return vm.Value{}, toolErr(err)
 		}
-		return r, nil
+		return vm.Of(r), nil
 	})
 	lib.Def("__tool_project", "__tool_project(registry, audience)", "std/tools tool_project", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := tool.ProjectValue(a.At(0), a.At(1), toolCache(th))
 		if err != nil {
-			return nil, toolErr(err)
+			return vm.Value{}, toolErr(err)
 		}
 		return r, nil
 	})
@@ -99,7 +99,7 @@ func init() {
 		p := p
 		lib.Def(p.name, p.sig, p.doc, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if err := p.fn(th, a.At(0)); err != nil {
-				return nil, toolErr(err)
+				return vm.Value{}, toolErr(err)
 			}
 			return vm.Nil, nil
 		})

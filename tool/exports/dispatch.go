@@ -52,7 +52,7 @@ func Load(path string, opts Options) (*Library, error) {
 	reg := &tool.Registry{Catalog: lib.catalog, Tools: make([]*tool.Tool, len(lib.exports))}
 	for i, ex := range lib.exports {
 		fn, ok := lib.mod.VM.Global(ex.name)
-		if !ok || fn == nil || fn == vm.Nil {
+		if !ok || !fn.IsValid() || fn.IsNil() {
 			return nil, &load.Error{Msg: fmt.Sprintf("export %q has no value after module initialisation", ex.name), Status: 1}
 		}
 		reg.Tools[i] = &tool.Tool{Entry: ex.entry, Handler: ex.handler(fn, root), Executor: "harn"}
@@ -63,14 +63,14 @@ func Load(path string, opts Options) (*Library, error) {
 // handler is the registry handler of an export: a builtin taking the
 // validated argument object.
 func (ex *export) handler(fn, root vm.Value) vm.Value {
-	return vm.NewBuiltin(ex.name, ex.name+"(args)", "export-backed dispatch of "+ex.name,
+	return vm.Of(vm.NewBuiltin(ex.name, ex.name+"(args)", "export-backed dispatch of "+ex.name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			args, err := ex.arguments(a.At(0), root)
 			if err != nil {
-				return nil, err
+				return vm.Value{}, err
 			}
 			return th.CallPlain(fn, args)
-		})
+		}))
 }
 
 // arguments turns the validated argument object into the positional
@@ -79,7 +79,7 @@ func (ex *export) handler(fn, root vm.Value) vm.Value {
 // given one gets its constant default, or nil when its type admits nil
 // (the input schema requires the others).
 func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
-	obj, _ := v.(*vm.Dict)
+	obj, _ := v.AsDict()
 	if obj == nil {
 		obj = vm.NewDict()
 	}
@@ -110,7 +110,7 @@ func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
 		case ok && p.rest:
 			out = append(out, given)
 		case p.rest:
-			out = append(out, vm.NewList(nil))
+			out = append(out, vm.Of(vm.NewList(nil)))
 		case ok:
 			out = append(out, hydrate(p.typ, given))
 		case p.hasDef:
@@ -133,5 +133,5 @@ func handle(root vm.Value, h *types.Handle) (vm.Value, error) {
 			return vm.GetProp(root, c, false)
 		}
 	}
-	return nil, vm.Typef("unknown capability handle type %s", h.Name)
+	return vm.Value{}, vm.Typef("unknown capability handle type %s", h.Name)
 }

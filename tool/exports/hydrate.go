@@ -24,43 +24,43 @@ import (
 // member the value fits decides.
 
 func hydrate(t types.Type, v vm.Value) vm.Value {
-	if v == nil || v == vm.Nil {
+	if !v.IsValid() || v.IsNil() {
 		return vm.Nil
 	}
 	switch t := types.Underlying(t).(type) {
 	case *types.Basic:
 		switch t.Kind {
 		case types.KFloat:
-			if i, ok := v.(vm.Int); ok {
-				return vm.Float(float64(i))
+			if i, ok := v.AsInt(); ok {
+				return vm.FloatOf(float64(float64(i)))
 			}
 		case types.KBytes:
-			if d, ok := v.(*vm.Dict); ok {
+			if d, ok := v.AsDict(); ok {
 				if s, ok := d.Get("$bytes_b64"); ok {
-					if str, ok := s.(vm.String); ok {
+					if str, ok := s.AsString(); ok {
 						if b, err := base64.StdEncoding.DecodeString(str.Go()); err == nil {
-							return stdlib.NewBytes(b)
+							return vm.Of(stdlib.NewBytes(b))
 						}
 					}
 				}
 			}
 		}
 	case *types.List:
-		if l, ok := v.(*vm.List); ok {
-			return vm.NewList(hydrateAll(t.Elem, l.Items()))
+		if l, ok := v.AsList(); ok {
+			return vm.Of(vm.NewList(hydrateAll(t.Elem, l.Items())))
 		}
 	case *types.Set:
-		if l, ok := v.(*vm.List); ok {
-			return vm.NewSet(hydrateAll(t.Elem, l.Items()))
+		if l, ok := v.AsList(); ok {
+			return vm.Of(vm.NewSet(hydrateAll(t.Elem, l.Items())))
 		}
 	case *types.Dict:
-		if d, ok := v.(*vm.Dict); ok {
+		if d, ok := v.AsDict(); ok {
 			b := vm.NewDictBuilder(d.Len())
 			d.Range(func(k string, e vm.Value) bool {
 				b.Set(k, hydrate(t.Value, e))
 				return true
 			})
-			return b.Build()
+			return vm.Of(b.Build())
 		}
 	case *types.Shape:
 		return hydrateShape(t.Fields, v)
@@ -82,18 +82,18 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 	case *types.Named:
 		switch t.Decl.Kind {
 		case types.StructDecl:
-			d, ok := v.(*vm.Dict)
+			d, ok := v.AsDict()
 			if !ok {
 				return v
 			}
 			fs := types.StructFields(t)
 			fields := make([]vm.Field, 0, len(fs))
 			for _, f := range fs {
-				if fv, ok := d.Get(f.Name); ok && fv != vm.Nil {
+				if fv, ok := d.Get(f.Name); ok && !fv.IsNil() {
 					fields = append(fields, vm.Field{Name: f.Name, Value: hydrate(f.Type, fv)})
 				}
 			}
-			return vm.NewStruct(t.Decl.Name, fields)
+			return vm.Of(vm.NewStruct(t.Decl.Name, fields))
 		case types.EnumDecl:
 			return hydrateVariant(t.Decl.Name, variants(t), v)
 		}
@@ -112,7 +112,7 @@ func hydrateAll(t types.Type, items []vm.Value) []vm.Value {
 // hydrateShape keeps a shape value a dict (shapes are dicts at run
 // time) with its fields hydrated.
 func hydrateShape(fs []types.Field, v vm.Value) vm.Value {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return v
 	}
@@ -121,23 +121,23 @@ func hydrateShape(fs []types.Field, v vm.Value) vm.Value {
 			d = d.Set(f.Name, hydrate(f.Type, fv))
 		}
 	}
-	return d
+	return vm.Of(d)
 }
 
 func hydrateVariant(enum string, vs []types.Variant, v vm.Value) vm.Value {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return v
 	}
 	name, _ := d.Get("variant")
-	vname, _ := name.(vm.String)
+	vname, _ := name.AsString()
 	for _, vr := range vs {
 		if vr.Name != vname.Go() {
 			continue
 		}
 		fv, _ := d.Get("fields")
 		items := []vm.Value{}
-		if l, ok := fv.(*vm.List); ok {
+		if l, ok := fv.AsList(); ok {
 			items = l.Items()
 		}
 		fields := make([]vm.Value, len(items))
@@ -150,11 +150,11 @@ func hydrateVariant(enum string, vs []types.Variant, v vm.Value) vm.Value {
 		}
 		if enum == "Result" {
 			if vr.Name == "Ok" {
-				return vm.Ok(fields[0])
+				return vm.Of(vm.Ok(fields[0]))
 			}
-			return vm.Err(fields[0])
+			return vm.Of(vm.Err(fields[0]))
 		}
-		return &vm.EnumValue{Enum: enum, Variant: vr.Name, Fields: fields}
+		return vm.Of(&vm.EnumValue{Enum: enum, Variant: vr.Name, Fields: fields})
 	}
 	return v
 }
@@ -188,9 +188,9 @@ func fits(t types.Type, v vm.Value) bool {
 		case types.KAny, types.KUnknown:
 			return true
 		case types.KNil:
-			return v == vm.Nil
+			return v.IsNil()
 		case types.KInt:
-			switch n := v.(type) {
+			switch n := v.Object().(type) {
 			case vm.Int:
 				return true
 			case vm.Float:
@@ -198,29 +198,29 @@ func fits(t types.Type, v vm.Value) bool {
 			}
 			return false
 		case types.KFloat:
-			switch v.(type) {
+			switch v.Object().(type) {
 			case vm.Int, vm.Float:
 				return true
 			}
 			return false
 		case types.KString:
-			_, ok := v.(vm.String)
+			_, ok := v.AsString()
 			return ok
 		case types.KBool:
-			_, ok := v.(vm.Bool)
+			_, ok := v.AsBool()
 			return ok
 		case types.KBytes:
-			d, ok := v.(*vm.Dict)
+			d, ok := v.AsDict()
 			return ok && d.Len() == 1 && d.Has("$bytes_b64")
 		}
 		return false
 	case *types.Literal:
 		switch lv := t.Value.(type) {
 		case string:
-			s, ok := v.(vm.String)
+			s, ok := v.AsString()
 			return ok && s.Go() == lv
 		case int64:
-			switch n := v.(type) {
+			switch n := v.Object().(type) {
 			case vm.Int:
 				return int64(n) == lv
 			case vm.Float:
@@ -233,7 +233,7 @@ func fits(t types.Type, v vm.Value) bool {
 	case *types.Set:
 		return allFit(t.Elem, v)
 	case *types.Dict:
-		d, ok := v.(*vm.Dict)
+		d, ok := v.AsDict()
 		if !ok {
 			return false
 		}
@@ -282,7 +282,7 @@ func fits(t types.Type, v vm.Value) bool {
 }
 
 func allFit(t types.Type, v vm.Value) bool {
-	l, ok := v.(*vm.List)
+	l, ok := v.AsList()
 	if !ok {
 		return false
 	}
@@ -296,7 +296,7 @@ func allFit(t types.Type, v vm.Value) bool {
 
 // fitsFields is the closed-object check of a shape or struct.
 func fitsFields(fs []types.Field, v vm.Value) bool {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok {
 		return false
 	}
@@ -310,7 +310,7 @@ func fitsFields(fs []types.Field, v vm.Value) bool {
 			continue
 		}
 		known++
-		if fv == vm.Nil && f.Optional {
+		if fv.IsNil() && f.Optional {
 			continue
 		}
 		if !fits(f.Type, fv) {
@@ -321,21 +321,21 @@ func fitsFields(fs []types.Field, v vm.Value) bool {
 }
 
 func fitsVariant(enum string, vs []types.Variant, v vm.Value) bool {
-	d, ok := v.(*vm.Dict)
+	d, ok := v.AsDict()
 	if !ok || d.Len() != 3 {
 		return false
 	}
 	e, _ := d.Get("enum")
-	if es, ok := e.(vm.String); !ok || es.Go() != enum {
+	if es, ok := e.AsString(); !ok || es.Go() != enum {
 		return false
 	}
 	name, _ := d.Get("variant")
-	vname, ok := name.(vm.String)
+	vname, ok := name.AsString()
 	if !ok {
 		return false
 	}
 	fv, _ := d.Get("fields")
-	l, ok := fv.(*vm.List)
+	l, ok := fv.AsList()
 	if !ok {
 		return false
 	}

@@ -116,7 +116,7 @@ func Load(path string, opts Options) (*Script, error) {
 		return nil, RunError("script", err)
 	}
 	snap := pub.Snapshot()
-	if snap.Registry == nil {
+	if !snap.Registry.IsValid() {
 		return nil, &Error{Msg: NotPublished, Status: 1}
 	}
 	reg, err := tool.Normalize(snap.Registry, tool.CacheFor(sess.VM))

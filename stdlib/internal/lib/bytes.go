@@ -42,7 +42,7 @@ func (b *Bytes) Display(sb *strings.Builder) {
 
 // EqualTo compares content.
 func (b *Bytes) EqualTo(o vm.Value) bool {
-	c, ok := o.(*Bytes)
+	c, ok := o.Object().(*Bytes)
 	return ok && string(b.data) == string(c.data)
 }
 

@@ -20,7 +20,7 @@ func IntOf(i int) vm.Value { return vm.IntOf(int64(i)) }
 
 // Display is the display form of v ("nil" for a Go nil).
 func Display(v vm.Value) string {
-	if v == nil {
+	if !v.IsValid() {
 		return "nil"
 	}
 	return vm.ToDisplay(v)
@@ -87,7 +87,7 @@ func Payload(e *vm.EnumValue) vm.Value {
 
 // IsNumber reports whether v is an int or a float.
 func IsNumber(v vm.Value) bool {
-	switch v.(type) {
+	switch v.Object().(type) {
 	case vm.Int, vm.Float:
 		return true
 	}
@@ -96,7 +96,7 @@ func IsNumber(v vm.Value) bool {
 
 // ToFloat converts an int or float.
 func ToFloat(v vm.Value) (float64, bool) {
-	switch n := v.(type) {
+	switch n := v.Object().(type) {
 	case vm.Int:
 		return float64(n), true
 	case vm.Float:
@@ -117,7 +117,7 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 	}
 	size := len(sep) * (len(items) - 1)
 	for _, v := range items {
-		if s, ok := v.(vm.String); ok {
+		if s, ok := v.AsString(); ok {
 			size += len(s.Go())
 		} else {
 			size += 8
@@ -133,7 +133,7 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		if s, ok := v.(vm.String); ok {
+		if s, ok := v.AsString(); ok {
 			sb.WriteString(s.Go())
 		} else {
 			v.Display(&sb)

@@ -3,6 +3,7 @@ package lib
 // Small helpers shared by the Tier 2 library files.
 
 import (
+	"fmt"
 	"io/fs"
 	"math"
 	"strings"
@@ -12,11 +13,19 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// DictOf builds a dict from alternating string keys and values.
+// DictOf builds a dict from alternating string keys and values (each a
+// vm.Value or a vm.Object such as a *vm.List).
 func DictOf(kv ...any) *vm.Dict {
 	b := vm.NewDictBuilder(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		b.Set(kv[i].(string), kv[i+1].(vm.Value))
+		switch v := kv[i+1].(type) {
+		case vm.Value:
+			b.Set(kv[i].(string), v)
+		case vm.Object:
+			b.Set(kv[i].(string), vm.Of(v))
+		default:
+			panic(fmt.Sprintf("DictOf: %T is not a value", v))
+		}
 	}
 	return b.Build()
 }
