@@ -373,7 +373,9 @@ func (c *conn) toolsCall(x *Call) any {
 		}
 		tk.finish(res)
 	}
-	if c.srv.opts.Parallel && c.enqueue(work) {
+	// The work outlives the request on an HTTP connection, whose job
+	// runs on the request's goroutine, and in parallel mode.
+	if (c.srv.opts.Parallel || c.ephemeral) && c.background(work) {
 		return nil
 	}
 	work()
