@@ -226,27 +226,51 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	}
 	status := "completed"
 	var res *jsonv.Object
+	// The value is encoded once: the answer and the record share it.
+	var encoded []byte
 	if err != nil {
 		status = "failed"
 		res = errorResult(err.Error())
+		if value != nil {
+			encoded, _ = jsonMarshal(value)
+		}
 	} else {
-		res = successResult(value)
+		res, encoded = successResult(value)
 	}
 	line := fmt.Appendf(nil, "[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d\n", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
-	s.recordCall(cc, line, c.name, status, value, err)
+	s.recordCall(cc, line, c.name, status, value, encoded, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
 	}
 	return res
 }
 
-func successResult(v any) *jsonv.Object {
-	jv := toJSONV(v)
+// successResult is the CallToolResult of a value, and the value's JSON
+// text (nil when encoding/json refuses the value). The text is written
+// as structuredContent as is and indented for the text content, in the
+// layout jsonv.MarshalIndent has (two spaces, ": ", empty containers
+// as {} and []), so the value is encoded once, not re-read and encoded
+// again for each.
+func successResult(v any) (*jsonv.Object, []byte) {
+	var structured any
+	var text []byte
+	b, err := jsonMarshal(v)
+	if err != nil {
+		b = nil
+		structured = fmt.Sprintf("<unencodable: %v>", err)
+		text = jsonv.MarshalIndent(structured)
+	} else {
+		structured = json.RawMessage(b)
+		var buf bytes.Buffer
+		buf.Grow(2 * len(b))
+		json.Indent(&buf, b, "", "  ")
+		text = buf.Bytes()
+	}
 	res := jsonv.NewObject(3)
-	res.Set("content", []any{textContent(string(jsonv.MarshalIndent(jv)))})
-	res.Set("structuredContent", jv)
+	res.Set("content", []any{textContent(string(text))})
+	res.Set("structuredContent", structured)
 	res.Set("isError", false)
-	return res
+	return res, b
 }
 
 func errorResult(msg string) *jsonv.Object {
@@ -264,33 +288,71 @@ func textContent(text string) *jsonv.Object {
 }
 
 // recordCall queues the call's stderr line and its action_graph_update
-// (docs/spec/orchestrator.md §12).
-func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, callErr error) {
-	outcome, errText := "success", any(nil)
+// (docs/spec/orchestrator.md §12). encoded is the result's JSON text.
+func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, encoded []byte, callErr error) {
+	outcome, errText := "success", (*string)(nil)
 	if callErr != nil {
-		outcome, errText = "error", callErr.Error()
+		msg := callErr.Error()
+		outcome, errText = "error", &msg
 	}
 	if result == nil {
-		result = map[string]any{}
+		encoded = []byte("{}")
 	}
 	id := c.caller.TraceID
-	payload := map[string]any{
-		"context": map[string]any{"tool_name": tool, "client_identity": c.caller.Client, "trace_id": id},
-		"observability": map[string]any{
-			"schema_version": 1, "planner_rounds": []any{}, "research_fact_count": 0,
-			"action_graph_nodes": []any{map[string]any{"id": "mcp/" + id, "label": tool, "kind": "mcp_tool_call", "status": status, "outcome": outcome, "trace_id": id}},
-			"action_graph_edges": []any{}, "worker_lineage": []any{}, "verification_outcomes": []any{}, "transcript_pointers": []any{},
-			"compaction_events": []any{}, "daemon_events": []any{},
-		},
-		"result": result,
-		"error":  errText,
-	}
-	b, err := json.Marshal(payload)
-	if err != nil {
-		b, _ = json.Marshal(map[string]any{"context": payload["context"], "error": fmt.Sprintf("unencodable result: %v", err)})
+	var b []byte
+	if encoded == nil {
+		b, _ = json.Marshal(map[string]any{
+			"context": map[string]any{"tool_name": tool, "client_identity": c.caller.Client, "trace_id": id},
+			"error":   "unencodable result: " + unencodable(result)})
+	} else {
+		b = actionGraphPayload(tool, c.caller.Client, id, status, outcome, errText, encoded)
 	}
 	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
 	s.rec.add(line, orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
+}
+
+// actionGraphPayload is the payload of a call's action_graph_update:
+// {context, error, observability, result}, keys sorted at every level
+// as encoding/json writes a map. Its shape is fixed and the result is
+// JSON text already, so it is written directly rather than built as
+// maps and encoded by reflection on every call.
+func actionGraphPayload(tool, client, traceID, status, outcome string, errText *string, result []byte) []byte {
+	b := make([]byte, 0, 512+len(result))
+	b = append(b, `{"context":{"client_identity":`...)
+	b = jsonv.AppendString(b, client)
+	b = append(b, `,"tool_name":`...)
+	b = jsonv.AppendString(b, tool)
+	b = append(b, `,"trace_id":`...)
+	b = jsonv.AppendString(b, traceID)
+	b = append(b, `},"error":`...)
+	if errText == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonv.AppendString(b, *errText)
+	}
+	b = append(b, `,"observability":{"action_graph_edges":[],"action_graph_nodes":[{"id":`...)
+	b = jsonv.AppendString(b, "mcp/"+traceID)
+	b = append(b, `,"kind":"mcp_tool_call","label":`...)
+	b = jsonv.AppendString(b, tool)
+	b = append(b, `,"outcome":`...)
+	b = jsonv.AppendString(b, outcome)
+	b = append(b, `,"status":`...)
+	b = jsonv.AppendString(b, status)
+	b = append(b, `,"trace_id":`...)
+	b = jsonv.AppendString(b, traceID)
+	b = append(b, `}],"compaction_events":[],"daemon_events":[],"planner_rounds":[],"research_fact_count":0,`+
+		`"schema_version":1,"transcript_pointers":[],"verification_outcomes":[],"worker_lineage":[]},"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// unencodable is why encoding/json refuses v.
+func unencodable(v any) string {
+	_, err := json.Marshal(v)
+	if err == nil {
+		return "unknown"
+	}
+	return err.Error()
 }
 
 // check validates arguments against the tool's fields, naming the field
@@ -300,18 +362,16 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("invalid arguments: expected an object, got %s", jsonv.TypeName(args))
 	}
-	known := map[string]*field{}
-	names := make([]string, len(t.fields))
-	for i := range t.fields {
-		known[t.fields[i].name] = &t.fields[i]
-		names[i] = "`" + t.fields[i].name + "`"
-	}
-	plain := map[string]any{}
+	plain := make(map[string]any, obj.Len())
 	for _, k := range obj.Keys() {
-		f := known[k]
+		f := t.field(k)
 		if f == nil {
-			if len(names) == 0 {
+			if len(t.fields) == 0 {
 				return nil, fmt.Errorf("unknown field `%s`, there are no fields", k)
+			}
+			names := make([]string, len(t.fields))
+			for i := range t.fields {
+				names[i] = "`" + t.fields[i].name + "`"
 			}
 			return nil, fmt.Errorf("unknown field `%s`, expected one of %s", k, strings.Join(names, ", "))
 		}
@@ -327,6 +387,16 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 		}
 	}
 	return plain, nil
+}
+
+// field finds an input property by name (nil: unknown).
+func (t *toolSpec) field(name string) *field {
+	for i := range t.fields {
+		if t.fields[i].name == name {
+			return &t.fields[i]
+		}
+	}
+	return nil
 }
 
 func (f *field) check(v any) error {
