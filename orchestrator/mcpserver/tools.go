@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -541,55 +543,35 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 }
 
 // trustQuery answers from the trust records the dispatcher writes for
-// the final outcomes of bindings with a tier (orchestrator/budget.go).
-// The topic is read a page at a time and the reading stops at limit, so
-// a query holds its results, not the topic.
+// the final outcomes of bindings with a tier (orchestrator/budget.go),
+// oldest first. With limit, the results are the newest limit matching
+// records: the topic is read backwards from its end until they are
+// found, so a query reads what it returns (and what its filters pass
+// over), not the whole topic. Without limit it reads the topic a page
+// at a time.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	limit := -1
-	if lim, ok := args["limit"].(json.Number); ok {
-		n, _ := lim.Int64()
-		limit = int(n)
+	f := trustFilter{fields: map[string]any{}}
+	for _, k := range []string{"agent", "action", "tier", "outcome"} {
+		if want, ok := args[k]; ok {
+			f.fields[k] = want
+		}
 	}
-	var since, until time.Time
 	if v, ok := args["since"]; ok {
-		since, _ = parseTimestamp(jsonv.FromPlain(v))
+		f.since, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
 	if v, ok := args["until"]; ok {
-		until, _ = parseTimestamp(jsonv.FromPlain(v))
+		f.until, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
-	results := []any{}
-	const page = 1000
-	for after := int64(0); limit < 0 || len(results) < limit; {
-		recs, err := s.orch.Log().Read(c.ctx, orchestrator.TopicTrust, after, page)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			after = r.ID
-			if limit >= 0 && len(results) >= limit {
-				break
-			}
-			var p map[string]any
-			if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
-				continue
-			}
-			at := time.UnixMilli(r.OccurredAtMs)
-			if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
-				continue
-			}
-			match := true
-			for _, k := range []string{"agent", "action", "tier", "outcome"} {
-				if want, ok := args[k]; ok && p[k] != want {
-					match = false
-				}
-			}
-			if match {
-				results = append(results, p)
-			}
-		}
-		if len(recs) < page {
-			break
-		}
+	var results []any
+	var err error
+	if lim, ok := args["limit"].(json.Number); ok {
+		n, _ := lim.Int64()
+		results, err = s.newestTrust(c.ctx, f, int(n))
+	} else {
+		results, err = s.allTrust(c.ctx, f)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if g, _ := args["grouped_by_trace"].(bool); g {
 		groups := map[string][]any{}
@@ -609,6 +591,83 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		results = grouped
 	}
 	return map[string]any{"results": results}, nil
+}
+
+// trustPage is how many trust records one read of the log takes.
+const trustPage = 1000
+
+// allTrust is every matching trust record, oldest first.
+func (s *Server) allTrust(ctx context.Context, f trustFilter) ([]any, error) {
+	results := []any{}
+	for after := int64(0); ; {
+		recs, err := s.orch.Log().Read(ctx, orchestrator.TopicTrust, after, trustPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			after = r.ID
+			if p, ok := f.match(r); ok {
+				results = append(results, p)
+			}
+		}
+		if len(recs) < trustPage {
+			return results, nil
+		}
+	}
+}
+
+// newestTrust is the newest limit matching trust records, oldest first.
+// It reads the topic's last records, and while too few of them match,
+// a window four times longer (records appended meanwhile are newer than
+// the first read's, and left out).
+func (s *Server) newestTrust(ctx context.Context, f trustFilter, limit int) ([]any, error) {
+	newest := []any{} // newest first
+	below := int64(math.MaxInt64)
+	for n := min(max(limit, 16), trustPage); len(newest) < limit; n *= 4 {
+		recs, err := s.orch.Log().Tail(ctx, orchestrator.TopicTrust, n)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(recs) - 1; i >= 0 && len(newest) < limit; i-- {
+			if recs[i].ID >= below {
+				continue
+			}
+			below = recs[i].ID
+			if p, ok := f.match(recs[i]); ok {
+				newest = append(newest, p)
+			}
+		}
+		if len(recs) < n || below == 1 {
+			break
+		}
+	}
+	slices.Reverse(newest)
+	return newest, nil
+}
+
+// trustFilter is what a harn.trust.query selects: payload fields that
+// must equal the given values, and an occurrence window.
+type trustFilter struct {
+	fields       map[string]any
+	since, until time.Time
+}
+
+// match decodes a trust record that the filter selects.
+func (f trustFilter) match(r eventlog.Record) (map[string]any, bool) {
+	at := time.UnixMilli(r.OccurredAtMs)
+	if (!f.since.IsZero() && at.Before(f.since)) || (!f.until.IsZero() && at.After(f.until)) {
+		return nil, false
+	}
+	var p map[string]any
+	if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
+		return nil, false
+	}
+	for k, want := range f.fields {
+		if p[k] != want {
+			return nil, false
+		}
+	}
+	return p, true
 }
 
 func jsonMarshal(v any) ([]byte, error) {
