@@ -513,16 +513,36 @@ func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return l.records(ctx, sqlRead, topic, after, limit)
+	return l.records(shortRead(ctx, limit), sqlRead, topic, after, limit)
 }
 
 func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	recs, err := l.records(ctx, sqlTail, topic, n)
+	recs, err := l.records(shortRead(ctx, n), sqlTail, topic, n)
 	slices.Reverse(recs) // newest first from the query; callers get ascending ids
 	return recs, err
+}
+
+// maxShortRead is the most records a read returns for it to count as
+// short (see shortRead).
+const maxShortRead = 1000
+
+// shortRead is the context to run a read of up to limit records (-1:
+// all) under. database/sql watches a cancellable context with a
+// goroutine of its own for every query; a short read (a page, a tail,
+// one row) is not worth one, so it only checks for cancellation before
+// it starts: a cancelled context fails it, and one cancelled while it
+// runs lets it finish. Longer reads stay cancellable while they run.
+func shortRead(ctx context.Context, limit int) context.Context {
+	if limit < 0 || limit > maxShortRead || ctx.Done() == nil {
+		return ctx
+	}
+	if ctx.Err() != nil {
+		return ctx // fails at once
+	}
+	return context.WithoutCancel(ctx)
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
@@ -537,7 +557,7 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
-	err := l.reads[sqlCount].QueryRowContext(ctx, topic).Scan(&n)
+	err := l.reads[sqlCount].QueryRowContext(shortRead(ctx, 1), topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -751,7 +771,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(ctx, id))
+	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}
