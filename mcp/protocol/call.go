@@ -283,6 +283,9 @@ func (c *conn) call(x *Call, method string, params *jsonv.Object, wait func(<-ch
 		return nil, ErrConnectionClosed
 	}
 	c.mu.Lock()
+	if c.pending == nil {
+		c.pending = map[string]*pendingCall{}
+	}
 	c.pending[idKey(id)] = pc
 	c.mu.Unlock()
 	if method == "elicitation/create" {

@@ -223,8 +223,9 @@ type conn struct {
 }
 
 func (s *Server) newConn(w *writer, ephemeral bool) *conn {
-	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}, pending: map[string]*pendingCall{},
-		subscribed: map[string]bool{}}
+	// pending and subscribed are made on first use: most connections
+	// (every HTTP request's) never need them.
+	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}}
 	if ephemeral {
 		// Nothing is pushed to it, and it runs its jobs inline: neither
 		// the registry of connections nor an executor goroutine is
@@ -737,6 +738,9 @@ func (c *conn) subscribe(req *Request) any {
 	}
 	c.mu.Lock()
 	if req.method == "resources/subscribe" {
+		if c.subscribed == nil {
+			c.subscribed = map[string]bool{}
+		}
 		c.subscribed[uri] = true
 	} else {
 		delete(c.subscribed, uri)
