@@ -308,21 +308,38 @@ func readLifecycle(ctx context.Context, log eventlog.Log) (lifecycle, error) {
 	return out, nil
 }
 
+// The background refresh: the view every viewRefreshInterval, the
+// expired DLQ entries and the state snapshot every snapshotTicks of it
+// (2 seconds).
+const (
+	viewRefreshInterval = 500 * time.Millisecond
+	snapshotTicks       = 4
+)
+
 // Start runs the worker loop until Close.
 func (o *Orchestrator) Start() {
 	o.startCron()
 	o.started.Store(true)
 	o.wg.Add(2)
 	go o.workLoop()
-	go func() { // keep the snapshot's metrics current
+	go func() { // keep the view and the snapshot's metrics current
 		defer o.wg.Done()
-		t := time.NewTicker(2 * time.Second)
+		// The view folds what was appended since its last refresh: every
+		// MCP tool call's action-graph record among it. Folded every
+		// 2 seconds, a busy server's records made a burst of work long
+		// enough to show in its tools/call latency; folded every half
+		// second, the same work comes in four smaller pieces.
+		t := time.NewTicker(viewRefreshInterval)
 		defer t.Stop()
-		for {
+		for tick := 1; ; tick++ {
 			select {
 			case <-o.ctx.Done():
 				return
 			case <-t.C:
+				if tick%snapshotTicks != 0 {
+					_ = o.view.refresh(o.ctx)
+					continue
+				}
 				o.purgeExpiredDLQ(o.ctx, o.opts.Now())
 				o.writeSnapshot(o.ctx)
 			}

@@ -143,10 +143,19 @@ func (v *view) index(eventID string) *eventIndex {
 // relate notes that record id of topic belongs to the events its headers
 // (event_id, trace_id) or its payload's context.event_id name.
 func (v *view) relate(topic string, r eventlog.Record) {
-	seen := map[string]bool{}
+	// Most records name one event or none: the set of those already
+	// noted is made at the second.
+	first, seen := "", map[string]bool(nil)
 	add := func(ev string) {
-		if ev != "" && !seen[ev] {
-			seen[ev] = true
+		if ev != "" && ev != first && !seen[ev] {
+			if first == "" {
+				first = ev
+			} else {
+				if seen == nil {
+					seen = map[string]bool{}
+				}
+				seen[ev] = true
+			}
 			x := v.index(ev)
 			if x.related == nil {
 				x.related = map[string][]int64{}

@@ -66,3 +66,18 @@ func TestViewsReadOnlyWhatTheyShow(t *testing.T) {
 		t.Fatalf("a handle from the log read %d records", n)
 	}
 }
+
+// A record that names events by its headers, its trace and its payload
+// is related once to each event it names.
+func TestRelateNotesEachEventOnce(t *testing.T) {
+	v := newView(memory.New(), nil)
+	v.byTrace["t1"] = []string{"e1", "e2", "e1"}
+	v.relate(TopicActionGraph, eventlog.Record{ID: 7, Payload: []byte(`{"context":{"event_id":"e2"}}`),
+		Headers: map[string]string{"event_id": "e1", "trace_id": "t1"}})
+	v.relate(TopicActionGraph, eventlog.Record{ID: 8, Headers: map[string]string{"event_id": "e3"}})
+	for ev, want := range map[string]string{"e1": "[7]", "e2": "[7]", "e3": "[8]"} {
+		if got := fmt.Sprint(v.relatedTo(ev, TopicActionGraph)); got != want {
+			t.Errorf("%s: related %s, want %s", ev, got, want)
+		}
+	}
+}

@@ -2,13 +2,17 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/mcp/loadtest"
 )
 
 const trivialScript = `import { tool_registry_from } from "std/tools"
@@ -129,4 +133,30 @@ func BenchmarkStdioToolsCallSerial(b *testing.B) {
 	b.ReportMetric(perSec, "calls/s")
 	b.ReportMetric(float64(percentile(lat, 0.50).Microseconds()), "p50-µs")
 	b.ReportMetric(float64(percentile(lat, 0.99).Microseconds()), "p99-µs")
+}
+
+// BenchmarkHTTPToolsCall64 is issue 11's load — session-free HTTP
+// tools/call from 64 concurrent clients over loopback — on this
+// package's HTTP handler in this process, so `-cpuprofile` sees the
+// server's side (mcp/loadtest's BenchmarkHarnServeMCP64 loads the
+// built binary). CPU per call includes the load generator's.
+func BenchmarkHTTPToolsCall64(b *testing.B) {
+	sf := loadSurface(&testing.T{}, writeBenchScript(b), io.Discard)
+	h := NewServer(sf, Options{}).HTTPHandler(HTTPOptions{})
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	b.ResetTimer()
+	res, err := loadtest.RunHandler(context.Background(), h, loadtest.Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`),
+		Clients: 64, Requests: max(b.N, 640)})
+	b.StopTimer()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	if err != nil || res.Errors > 0 {
+		b.Fatalf("%v %s", err, res.FirstError)
+	}
+	cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+	b.ReportMetric(float64(cpu.Microseconds())/float64(res.Requests), "cpu-us/call")
+	b.ReportMetric(float64(res.P50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(res.P99.Microseconds())/1000, "p99-ms")
+	b.ReportMetric(res.PerSecond(), "calls/s")
+	b.ReportMetric(0, "ns/op")
 }

@@ -131,14 +131,35 @@ func testAppendAll(t *testing.T, l eventlog.Log) {
 	if ks := kinds(must(l.Read(ctx, "a", 0, 0))); !slices.Equal(ks, []string{"a0", "a1", "a2"}) {
 		t.Errorf("topic a holds %v", ks)
 	}
+	// Runs of records for one topic take consecutive ids, in order.
+	got = must(l.AppendAll(ctx,
+		eventlog.TopicRecord{Topic: "a", Record: rec("a3")},
+		eventlog.TopicRecord{Topic: "a", Record: rec("a4")},
+		eventlog.TopicRecord{Topic: "b", Record: rec("b1")},
+		eventlog.TopicRecord{Topic: "b", Record: rec("b2")},
+		eventlog.TopicRecord{Topic: "a", Record: rec("a5")}))
+	if want := []int64{4, 5, 2, 3, 6}; !slices.Equal(got, want) {
+		t.Errorf("AppendAll of runs: ids %v, want %v", got, want)
+	}
+	for topic, want := range map[string][]string{"a": {"a0", "a1", "a2", "a3", "a4", "a5"}, "b": {"b0", "b1", "b2"}} {
+		recs := must(l.Read(ctx, topic, 0, 0))
+		if ks := kinds(recs); !slices.Equal(ks, want) {
+			t.Errorf("topic %s holds %v, want %v", topic, ks, want)
+		}
+		for i, r := range recs {
+			if r.ID != int64(i+1) {
+				t.Errorf("topic %s: record %d has id %d", topic, i, r.ID)
+			}
+		}
+	}
 	// All or nothing: a record that cannot be stored refuses the batch.
 	if _, err := l.AppendAll(ctx,
-		eventlog.TopicRecord{Topic: "a", Record: rec("a3")},
+		eventlog.TopicRecord{Topic: "a", Record: rec("a6")},
 		eventlog.TopicRecord{Topic: "", Record: rec("x")}); err == nil {
 		t.Error("AppendAll with a record for an empty topic succeeded")
 	}
-	if n := must(l.Count(ctx, "a")); n != 3 {
-		t.Errorf("a refused AppendAll left topic a with %d records, want 3", n)
+	if n := must(l.Count(ctx, "a")); n != 6 {
+		t.Errorf("a refused AppendAll left topic a with %d records, want 6", n)
 	}
 	if got := must(l.AppendAll(ctx)); len(got) != 0 {
 		t.Errorf("AppendAll of nothing: %v", got)

@@ -104,8 +104,8 @@ CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries (state);
 
 // The statements every step uses, prepared once on the writer connection.
 const (
-	sqlBumpHead = `INSERT INTO topic_heads (topic, last_id) VALUES (?, 1)
-		ON CONFLICT (topic) DO UPDATE SET last_id = last_id + 1 RETURNING last_id`
+	sqlBumpHead = `INSERT INTO topic_heads (topic, last_id) VALUES (?1, ?2)
+		ON CONFLICT (topic) DO UPDATE SET last_id = last_id + ?2 RETURNING last_id`
 	sqlInsertEvent = `INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms)
 		VALUES (?, ?, ?, ?, ?, ?)`
 	sqlAccept = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
@@ -121,10 +121,14 @@ const (
 		WHERE id IN (SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= ?3
 			ORDER BY ready_at_ms, created_ms, id LIMIT ?4)
 		RETURNING ` + leaseCols
-	fence       = ` WHERE id = ? AND state = 'leased' AND lease_token = ? AND lease_owner = ?`
-	sqlExtend   = `UPDATE deliveries SET lease_expires_ms = ?1, ready_at_ms = ?1` + fence
-	sqlComplete = `UPDATE deliveries SET state = ?, last_error = ?, lease_expires_ms = 0, ready_at_ms = NULL` + fence
-	sqlRetry    = `UPDATE deliveries SET state = 'pending', due_at_ms = ?1, ready_at_ms = ?1, last_error = ?2,
+	// Each step of a group commit runs under its own savepoint.
+	sqlSavepoint  = `SAVEPOINT step`
+	sqlRelease    = `RELEASE step`
+	sqlRollbackTo = `ROLLBACK TO step`
+	fence         = ` WHERE id = ? AND state = 'leased' AND lease_token = ? AND lease_owner = ?`
+	sqlExtend     = `UPDATE deliveries SET lease_expires_ms = ?1, ready_at_ms = ?1` + fence
+	sqlComplete   = `UPDATE deliveries SET state = ?, last_error = ?, lease_expires_ms = 0, ready_at_ms = NULL` + fence
+	sqlRetry      = `UPDATE deliveries SET state = 'pending', due_at_ms = ?1, ready_at_ms = ?1, last_error = ?2,
 		lease_expires_ms = 0` + fence
 )
 
@@ -253,7 +257,8 @@ func (l *Log) init(ctx context.Context) error {
 	if mode != "wal" {
 		return fmt.Errorf("journal mode is %q, want wal", mode)
 	}
-	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry} {
+	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry,
+		sqlSavepoint, sqlRelease, sqlRollbackTo} {
 		st, err := l.w.PrepareContext(ctx, q)
 		if err != nil {
 			return err
@@ -311,9 +316,21 @@ type tx struct {
 	*sql.Tx
 	ctx context.Context
 	l   *Log
+	// bound are the prepared statements bound to the transaction so far:
+	// the steps of a group commit share them rather than bind each
+	// statement again per record (database/sql closes them at the end
+	// of the transaction).
+	bound map[string]*sql.Stmt
 }
 
-func (t tx) stmt(q string) *sql.Stmt { return t.StmtContext(t.ctx, t.l.stmts[q]) }
+func (t tx) stmt(q string) *sql.Stmt {
+	st := t.bound[q]
+	if st == nil {
+		st = t.StmtContext(t.ctx, t.l.stmts[q])
+		t.bound[q] = st
+	}
+	return st
+}
 
 // op is one write step waiting for the writer.
 type op struct {
@@ -384,7 +401,7 @@ func (l *Log) commit(group []*op) {
 		}
 		return
 	}
-	t := tx{sqlTx, ctx, l}
+	t := tx{sqlTx, ctx, l, map[string]*sql.Stmt{}}
 	for i, o := range group {
 		if err := o.ctx.Err(); err != nil {
 			errs[i] = err
@@ -394,14 +411,14 @@ func (l *Log) commit(group []*op) {
 			errs[i] = o.fn(t)
 			break
 		}
-		if _, err := sqlTx.ExecContext(ctx, `SAVEPOINT step`); err != nil {
+		if _, err := t.stmt(sqlSavepoint).ExecContext(ctx); err != nil {
 			errs[i] = err
 			continue
 		}
 		if errs[i] = o.fn(t); errs[i] != nil {
-			sqlTx.ExecContext(ctx, `ROLLBACK TO step`)
+			t.stmt(sqlRollbackTo).ExecContext(ctx)
 		}
-		sqlTx.ExecContext(ctx, `RELEASE step`)
+		t.stmt(sqlRelease).ExecContext(ctx)
 	}
 	if len(group) == 1 && errs[0] != nil {
 		sqlTx.Rollback()
@@ -421,23 +438,49 @@ func (l *Log) commit(group []*op) {
 }
 
 func (t tx) append(topic string, rec eventlog.Record, now int64) (int64, error) {
-	var id int64
-	if err := t.stmt(sqlBumpHead).QueryRowContext(t.ctx, topic).Scan(&id); err != nil {
-		return 0, fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
-	}
-	rec = store.Stamp(rec, now)
-	if _, err := t.stmt(sqlInsertEvent).ExecContext(t.ctx, topic, id, rec.Kind, store.Payload(rec.Payload),
-		store.EncodeHeaders(rec.Headers), rec.OccurredAtMs); err != nil {
-		return 0, fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
-	}
-	return id, nil
+	ids := make([]int64, 1)
+	err := t.appendRun([]eventlog.TopicRecord{{Topic: topic, Record: rec}}, ids, now)
+	return ids[0], err
 }
 
 func (t tx) appendAll(records []eventlog.TopicRecord, now int64) error {
-	for _, r := range records {
-		if _, err := t.append(r.Topic, r.Record, now); err != nil {
+	return t.appendRuns(records, make([]int64, len(records)), now)
+}
+
+// appendRuns appends records in order, setting ids: each run of
+// consecutive records bound for one topic takes its ids with one bump
+// of the topic's head (a recorder's batch is one run).
+func (t tx) appendRuns(records []eventlog.TopicRecord, ids []int64, now int64) error {
+	for start := 0; start < len(records); {
+		end := start + 1
+		for end < len(records) && records[end].Topic == records[start].Topic {
+			end++
+		}
+		if err := t.appendRun(records[start:end], ids[start:end], now); err != nil {
 			return err
 		}
+		start = end
+	}
+	return nil
+}
+
+// appendRun appends records that are all bound for one topic: the head
+// moves by their number, and they take the ids up to it (the write lock
+// is held, so no other writer takes ids in between).
+func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) error {
+	topic := records[0].Topic
+	var last int64
+	if err := t.stmt(sqlBumpHead).QueryRowContext(t.ctx, topic, len(records)).Scan(&last); err != nil {
+		return fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
+	}
+	for i, r := range records {
+		id := last - int64(len(records)-1-i)
+		rec := store.Stamp(r.Record, now)
+		if _, err := t.stmt(sqlInsertEvent).ExecContext(t.ctx, topic, id, rec.Kind, store.Payload(rec.Payload),
+			store.EncodeHeaders(rec.Headers), rec.OccurredAtMs); err != nil {
+			return fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
+		}
+		ids[i] = id
 	}
 	return nil
 }
@@ -459,16 +502,7 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 		return nil, err
 	}
 	ids := make([]int64, len(records))
-	err := l.write(ctx, func(t tx) error {
-		now := store.NowMs()
-		for i, r := range records {
-			var err error
-			if ids[i], err = t.append(r.Topic, r.Record, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := l.write(ctx, func(t tx) error { return t.appendRuns(records, ids, store.NowMs()) })
 	if err != nil {
 		return nil, err
 	}
@@ -479,16 +513,36 @@ func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return l.records(ctx, sqlRead, topic, after, limit)
+	return l.records(shortRead(ctx, limit), sqlRead, topic, after, limit)
 }
 
 func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	recs, err := l.records(ctx, sqlTail, topic, n)
+	recs, err := l.records(shortRead(ctx, n), sqlTail, topic, n)
 	slices.Reverse(recs) // newest first from the query; callers get ascending ids
 	return recs, err
+}
+
+// maxShortRead is the most records a read returns for it to count as
+// short (see shortRead).
+const maxShortRead = 1000
+
+// shortRead is the context to run a read of up to limit records (-1:
+// all) under. database/sql watches a cancellable context with a
+// goroutine of its own for every query; a short read (a page, a tail,
+// one row) is not worth one, so it only checks for cancellation before
+// it starts: a cancelled context fails it, and one cancelled while it
+// runs lets it finish. Longer reads stay cancellable while they run.
+func shortRead(ctx context.Context, limit int) context.Context {
+	if limit < 0 || limit > maxShortRead || ctx.Done() == nil {
+		return ctx
+	}
+	if ctx.Err() != nil {
+		return ctx // fails at once
+	}
+	return context.WithoutCancel(ctx)
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
@@ -503,7 +557,7 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
-	err := l.reads[sqlCount].QueryRowContext(ctx, topic).Scan(&n)
+	err := l.reads[sqlCount].QueryRowContext(shortRead(ctx, 1), topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -717,7 +771,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(ctx, id))
+	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -103,5 +104,34 @@ func BenchmarkDispatch(b *testing.B) {
 				return l
 			})
 		})
+	}
+}
+
+// Short reads do not watch their context while they run (database/sql
+// would start a goroutine per query to), but a context cancelled before
+// one starts still fails it.
+func TestReadsCheckCancellation(t *testing.T) {
+	l := open(t, filepath.Join(t.TempDir(), "events.sqlite"))
+	defer l.Close()
+	live, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := l.Append(live, "t", eventlog.Record{Kind: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := l.Read(live, "t", 0, 10); err != nil || len(recs) != 1 {
+		t.Fatalf("read under a live context: %v %v", recs, err)
+	}
+	dead, cancelled := context.WithCancel(context.Background())
+	cancelled()
+	for name, read := range map[string]func() error{
+		"Read":     func() error { _, err := l.Read(dead, "t", 0, 10); return err },
+		"Read all": func() error { _, err := l.Read(dead, "t", 0, 0); return err },
+		"Tail":     func() error { _, err := l.Tail(dead, "t", 10); return err },
+		"Count":    func() error { _, err := l.Count(dead, "t"); return err },
+		"Get":      func() error { _, err := l.Get(dead, "none"); return err },
+	} {
+		if err := read(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s under a cancelled context: %v", name, err)
+		}
 	}
 }

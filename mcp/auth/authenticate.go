@@ -19,7 +19,7 @@ import (
 func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (identity string, ok bool) {
 	if len(c.apiKeys) > 0 {
 		if n := c.matchAPIKey(r); n > 0 {
-			return fmt.Sprintf("api-key#%d", n), true
+			return c.apiKeyIDs[n-1], true
 		}
 	}
 	if o := c.oauth; o != nil {

@@ -64,7 +64,9 @@ type Config struct {
 	// apiKeys holds the SHA-256 of each key, so comparisons take the same
 	// time whatever the length of the presented value.
 	apiKeys [][sha256.Size]byte
-	oauth   *oauthConfig
+	// apiKeyIDs are the identities of the keys ("api-key#N"), made once.
+	apiKeyIDs []string
+	oauth     *oauthConfig
 }
 
 // oauthConfig is OAuth resource-server mode.
@@ -89,6 +91,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c := &Config{}
 	for _, k := range splitList(getenv(EnvAPIKeys), ",") {
 		c.apiKeys = append(c.apiKeys, sha256.Sum256([]byte(k)))
+		c.apiKeyIDs = append(c.apiKeyIDs, fmt.Sprintf("api-key#%d", len(c.apiKeys)))
 	}
 	servers := splitList(getenv(EnvAuthorizationServers), ",")
 	if len(servers) == 0 {

@@ -283,6 +283,9 @@ func (c *conn) call(x *Call, method string, params *jsonv.Object, wait func(<-ch
 		return nil, ErrConnectionClosed
 	}
 	c.mu.Lock()
+	if c.pending == nil {
+		c.pending = map[string]*pendingCall{}
+	}
 	c.pending[idKey(id)] = pc
 	c.mu.Unlock()
 	if method == "elicitation/create" {
@@ -373,7 +376,9 @@ func (c *conn) toolsCall(x *Call) any {
 		}
 		tk.finish(res)
 	}
-	if c.srv.opts.Parallel && c.enqueue(work) {
+	// The work outlives the request on an HTTP connection, whose job
+	// runs on the request's goroutine, and in parallel mode.
+	if (c.srv.opts.Parallel || c.ephemeral) && c.background(work) {
 		return nil
 	}
 	work()

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,15 @@ const (
 	DiscoveryPath        = "/.well-known/mcp.json"
 	ResourceMetadataPath = "/.well-known/oauth-protected-resource"
 	discoveryTransport   = "streamable-http"
-	routingVersionHeader = "MCP-Protocol-Version"
+	routingVersionHeader = "Mcp-Protocol-Version" // MCP-Protocol-Version, in canonical form
+)
+
+// Header values of every response, shared rather than allocated per
+// response (http.Header.Set allocates both key and value): net/http
+// only reads them.
+var (
+	routingVersionValue = []string{Version20260728}
+	contentTypeJSON     = []string{"application/json"}
 )
 
 // HTTPHandler serves 2026-07-28 clients over HTTP (docs/spec/orchestrator.md §8):
@@ -91,7 +100,7 @@ type httpHandler struct {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(routingVersionHeader, Version20260728)
+	w.Header()[routingVersionHeader] = routingVersionValue
 	switch {
 	case r.URL.Path == h.opts.Path:
 		if r.Method != http.MethodPost {
@@ -175,69 +184,80 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // before the answer: then the response becomes that SSE stream, the only
 // way to deliver the progress it asked for. Notifications for a client
 // that does not accept SSE are dropped.
+//
+// The request's job runs on this goroutine (the connection is
+// ephemeral), and its messages are routed as they are written; the
+// answer normally exists when handle returns. What the connection writes
+// after the answer, or after this returns (a task's work), is discarded.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
-	lines := make(chan message1, 16)
-	c := h.srv.newConn(&writer{emit: func(v any, line []byte) { lines <- message1{v, line} }}, true)
-	c.principal = principal
-	c.handle(m)
 	accept := r.Header.Get("Accept")
-	st := &sseStream{w: w}
+	rt := &httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept), answered: make(chan struct{})}
+	rt.st.w = w
 	if wantsSSE(accept) {
-		st.start()
+		rt.st.start()
 	}
-	canSSE := acceptsSSE(accept)
-	want := idKey(m.id)
-	done := r.Context().Done()
-	for answered := false; !answered; {
-		var msg message1
-		select {
-		case msg = <-lines:
-		case <-done:
-			// The client went away: cancel its request as
-			// notifications/cancelled would, and stop writing.
-			c.cancelRequest(m.id)
-			answered = true
-			continue
-		}
-		line := msg.line
-		o, _ := msg.v.(*jsonv.Object)
-		if o == nil {
-			continue
-		}
-		idv, hasID := o.Get("id")
-		if _, isNote := o.Get("method"); isNote || !hasID || idKey(idv) != want {
-			if canSSE {
-				st.start()
-				st.event(line)
-			}
-			continue
-		}
-		answered = true
-		if st.started {
-			st.event(line)
-			continue
-		}
-		status := http.StatusOK
-		if ev, ok := o.Get("error"); ok {
-			if eo, ok := ev.(*jsonv.Object); ok {
-				code, _ := eo.Get("code")
-				status = statusFor(numberInt(code))
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		w.Write(line)
+	c := h.srv.newConn(&writer{emit: rt.emit}, true)
+	c.principal = principal
+	// The client went away: cancel its request as notifications/cancelled
+	// would.
+	stop := context.AfterFunc(r.Context(), func() { c.cancelRequest(m.id) })
+	c.handle(m)
+	select {
+	case <-rt.answered:
+	case <-r.Context().Done():
 	}
-	// The connection finishes in the background (a task keeps running
-	// after its create answer), discarding what it still writes.
-	go func() {
-		for range lines {
+	stop()
+	c.w.mu.Lock()
+	rt.finished = true
+	c.w.mu.Unlock()
+	c.close()
+}
+
+// httpRoute writes the messages of one HTTP request's connection to its
+// response. emit runs under the connection writer's lock.
+type httpRoute struct {
+	w        http.ResponseWriter
+	st       sseStream
+	want     string // idKey of the request
+	canSSE   bool
+	answered chan struct{} // closed once the answer is written
+	// done: the answer is written, or the handler returned; later
+	// messages are dropped.
+	done, finished bool
+}
+
+func (rt *httpRoute) emit(v any, line []byte) {
+	if rt.done || rt.finished {
+		return
+	}
+	o, _ := v.(*jsonv.Object)
+	if o == nil {
+		return
+	}
+	idv, hasID := o.Get("id")
+	if _, isNote := o.Get("method"); isNote || !hasID || idKey(idv) != rt.want {
+		if rt.canSSE {
+			rt.st.start()
+			rt.st.event(line)
 		}
-	}()
-	go func() {
-		c.close()
-		close(lines)
-	}()
+		return
+	}
+	rt.done = true
+	defer close(rt.answered)
+	if rt.st.started {
+		rt.st.event(line)
+		return
+	}
+	status := http.StatusOK
+	if ev, ok := o.Get("error"); ok {
+		if eo, ok := ev.(*jsonv.Object); ok {
+			code, _ := eo.Get("code")
+			status = statusFor(numberInt(code))
+		}
+	}
+	rt.w.Header()["Content-Type"] = contentTypeJSON
+	rt.w.WriteHeader(status)
+	rt.w.Write(line)
 }
 
 // sseStream writes one response as server-sent events.
@@ -389,7 +409,7 @@ func statusFor(code int) int {
 func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = contentTypeJSON
 	w.WriteHeader(status)
 	w.Write(jsonv.Marshal(v))
 }
@@ -515,11 +535,4 @@ func PublicEndpoint(r *http.Request, path string) string {
 func firstValue(v string) string {
 	first, _, _ := strings.Cut(v, ",")
 	return strings.TrimSpace(first)
-}
-
-// message1 is one outgoing message of an HTTP request's connection:
-// the value (to route it without parsing it again) and its JSON text.
-type message1 struct {
-	v    any
-	line []byte
 }

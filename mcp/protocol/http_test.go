@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -359,9 +360,18 @@ func TestHTTPSSE(t *testing.T) {
 	}
 }
 
+// A task's create answer comes back while the task still runs, in
+// either execution mode (the request's own job runs on its goroutine;
+// the task's work must not).
 func TestHTTPTasksAcrossRequests(t *testing.T) {
+	for _, parallel := range []bool{true, false} {
+		t.Run(fmt.Sprint("parallel=", parallel), func(t *testing.T) { httpTasksAcrossRequests(t, parallel) })
+	}
+}
+
+func httpTasksAcrossRequests(t *testing.T, parallel bool) {
 	f := newFake()
-	h := NewServer(f, Options{Parallel: true}).HTTPHandler(HTTPOptions{})
+	h := NewServer(f, Options{Parallel: parallel}).HTTPHandler(HTTPOptions{})
 	created := rpc(h, 1, "tools/call", "block", map[string]any{"name": "block"}, nil).json(t)["result"].(map[string]any)
 	id := created["taskId"].(string)
 	<-f.started

@@ -189,7 +189,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 type conn struct {
 	srv *Server
 	w   *writer
-	// ephemeral: one HTTP request's connection (no pushed notifications).
+	// ephemeral: one HTTP request's connection. It gets no pushed
+	// notifications and has no executor: its one request's job runs on
+	// the goroutine that handles the request (see enqueue).
 	ephemeral bool
 	// principal is the identity an HTTP authenticator established.
 	principal string
@@ -221,8 +223,16 @@ type conn struct {
 }
 
 func (s *Server) newConn(w *writer, ephemeral bool) *conn {
-	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}, pending: map[string]*pendingCall{},
-		subscribed: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	// pending and subscribed are made on first use: most connections
+	// (every HTTP request's) never need them.
+	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}}
+	if ephemeral {
+		// Nothing is pushed to it, and it runs its jobs inline: neither
+		// the registry of connections nor an executor goroutine is
+		// needed, which saves a request three goroutine hand-offs.
+		return c
+	}
+	c.wake, c.done = make(chan struct{}, 1), make(chan struct{})
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -252,28 +262,35 @@ func (c *conn) executor() {
 }
 
 // enqueue hands a job to the executor (or, in parallel mode, to a
-// goroutine of its own); false once the connection closed.
+// goroutine of its own); false once the connection closed. An ephemeral
+// connection runs its job at once on the caller's goroutine: it serves
+// one request, so there is no order to keep and no reader to keep free.
 func (c *conn) enqueue(job func()) bool {
-	run := func() {
+	if c.ephemeral {
+		c.qmu.Lock()
+		closed := c.closed
+		c.qmu.Unlock()
+		if closed {
+			return false
+		}
 		c.srv.jobs.RLock()
 		defer c.srv.jobs.RUnlock()
 		job()
+		return true
+	}
+	if c.srv.opts.Parallel {
+		return c.background(job)
 	}
 	c.qmu.Lock()
 	if c.closed {
 		c.qmu.Unlock()
 		return false
 	}
-	if c.srv.opts.Parallel {
-		c.running.Add(1)
-		c.qmu.Unlock()
-		go func() {
-			defer c.running.Done()
-			run()
-		}()
-		return true
-	}
-	c.queued = append(c.queued, run)
+	c.queued = append(c.queued, func() {
+		c.srv.jobs.RLock()
+		defer c.srv.jobs.RUnlock()
+		job()
+	})
 	c.qmu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -282,28 +299,58 @@ func (c *conn) enqueue(job func()) bool {
 	return true
 }
 
+// background runs a job on a goroutine of its own (parallel mode, and
+// task work that must outlive the request that created it); false once
+// the connection closed.
+func (c *conn) background(job func()) bool {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.running.Add(1)
+	go func() {
+		defer c.running.Done()
+		c.srv.jobs.RLock()
+		defer c.srv.jobs.RUnlock()
+		job()
+	}()
+	return true
+}
+
 // close finishes queued calls, then fails the server's outstanding
-// requests.
+// requests. An ephemeral connection does not wait for the task work it
+// started: that outlives the request, and its transport discards what
+// it still writes.
 func (c *conn) close() {
-	c.srv.mu.Lock()
-	delete(c.srv.conns, c)
-	c.srv.mu.Unlock()
 	c.qmu.Lock()
 	c.closed = true
 	c.qmu.Unlock()
+	if c.ephemeral {
+		c.failPending()
+		return
+	}
+	c.srv.mu.Lock()
+	delete(c.srv.conns, c)
+	c.srv.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
-	// A handler waiting for the client's answer can get none now.
+	c.failPending()
+	<-c.done
+	c.running.Wait()
+}
+
+// failPending wakes the handlers waiting for answers to the server's
+// own requests: the connection can deliver none now.
+func (c *conn) failPending() {
 	c.mu.Lock()
 	for id, pc := range c.pending {
 		close(pc.wake)
 		delete(c.pending, id)
 	}
 	c.mu.Unlock()
-	<-c.done
-	c.running.Wait()
 }
 
 func (c *conn) handleLine(line []byte) {
@@ -691,6 +738,9 @@ func (c *conn) subscribe(req *Request) any {
 	}
 	c.mu.Lock()
 	if req.method == "resources/subscribe" {
+		if c.subscribed == nil {
+			c.subscribed = map[string]bool{}
+		}
 		c.subscribed[uri] = true
 	} else {
 		delete(c.subscribed, uri)

@@ -607,8 +607,8 @@ func TestFireAsTask(t *testing.T) {
 	}
 }
 
-// harn.trust.query filters the trust records the dispatcher writes, and
-// stops reading at limit.
+// harn.trust.query filters the trust records the dispatcher writes;
+// limit keeps the newest.
 func TestTrustQuery(t *testing.T) {
 	c := newClient(t)
 	c.initialize()
@@ -622,11 +622,51 @@ func TestTrustQuery(t *testing.T) {
 		t.Fatalf("outcome filter: %s", js(got))
 	}
 	got = c.ok("harn.trust.query", map[string]any{"limit": 1, "tier": "act_auto"})
-	if r := get(got, "results").([]any); len(r) != 1 || get(r[0], "event_id") != "trigger_evt_0" {
+	if r := get(got, "results").([]any); len(r) != 1 || get(r[0], "event_id") != "trigger_evt_3" {
 		t.Fatalf("limit: %s", js(got))
 	}
 	got = c.ok("harn.trust.query", map[string]any{"since": 1754000002, "grouped_by_trace": true})
 	if r := get(got, "results").([]any); len(r) != 1 || len(get(r[0], "records").([]any)) != 2 {
 		t.Fatalf("since + grouped: %s", js(got))
+	}
+}
+
+// With limit, harn.trust.query returns the newest matching records,
+// oldest first, however far back in the topic they are (the query reads
+// backwards from the end in growing windows).
+func TestTrustQueryLimitKeepsNewest(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	ctx := context.Background()
+	// Records 0..4 are act_auto, the 200 after them shadow.
+	for i := range 205 {
+		tier := "shadow"
+		if i < 5 {
+			tier = "act_auto"
+		}
+		p, _ := json.Marshal(orchestrator.TrustRecord{Agent: "triage", Tier: tier, Outcome: "success", EventID: fmt.Sprintf("e%d", i)})
+		c.log.Append(ctx, orchestrator.TopicTrust, eventlog.Record{Kind: "trust_success", Payload: p, OccurredAtMs: 1754000000000 + int64(i)*1000})
+	}
+	ids := func(args map[string]any) string {
+		var out []string
+		for _, r := range get(c.ok("harn.trust.query", args), "results").([]any) {
+			out = append(out, get(r, "event_id").(string))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"limit": 3}, "e202 e203 e204"},
+		{map[string]any{"limit": 2, "tier": "act_auto"}, "e3 e4"},
+		{map[string]any{"limit": 9, "tier": "act_auto"}, "e0 e1 e2 e3 e4"},
+		{map[string]any{"limit": 2, "tier": "act_auto", "until": 1754000002}, "e1 e2"},
+		{map[string]any{"limit": 0}, ""},
+		{map[string]any{"tier": "act_auto"}, "e0 e1 e2 e3 e4"},
+	} {
+		if got := ids(tc.args); got != tc.want {
+			t.Errorf("%v: got %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }

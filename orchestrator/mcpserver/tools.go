@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -226,27 +228,51 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	}
 	status := "completed"
 	var res *jsonv.Object
+	// The value is encoded once: the answer and the record share it.
+	var encoded []byte
 	if err != nil {
 		status = "failed"
 		res = errorResult(err.Error())
+		if value != nil {
+			encoded, _ = jsonMarshal(value)
+		}
 	} else {
-		res = successResult(value)
+		res, encoded = successResult(value)
 	}
 	line := fmt.Appendf(nil, "[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d\n", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
-	s.recordCall(cc, line, c.name, status, value, err)
+	s.recordCall(cc, line, c.name, status, value, encoded, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
 	}
 	return res
 }
 
-func successResult(v any) *jsonv.Object {
-	jv := toJSONV(v)
+// successResult is the CallToolResult of a value, and the value's JSON
+// text (nil when encoding/json refuses the value). The text is written
+// as structuredContent as is and indented for the text content, in the
+// layout jsonv.MarshalIndent has (two spaces, ": ", empty containers
+// as {} and []), so the value is encoded once, not re-read and encoded
+// again for each.
+func successResult(v any) (*jsonv.Object, []byte) {
+	var structured any
+	var text []byte
+	b, err := jsonMarshal(v)
+	if err != nil {
+		b = nil
+		structured = fmt.Sprintf("<unencodable: %v>", err)
+		text = jsonv.MarshalIndent(structured)
+	} else {
+		structured = json.RawMessage(b)
+		var buf bytes.Buffer
+		buf.Grow(2 * len(b))
+		json.Indent(&buf, b, "", "  ")
+		text = buf.Bytes()
+	}
 	res := jsonv.NewObject(3)
-	res.Set("content", []any{textContent(string(jsonv.MarshalIndent(jv)))})
-	res.Set("structuredContent", jv)
+	res.Set("content", []any{textContent(string(text))})
+	res.Set("structuredContent", structured)
 	res.Set("isError", false)
-	return res
+	return res, b
 }
 
 func errorResult(msg string) *jsonv.Object {
@@ -264,33 +290,71 @@ func textContent(text string) *jsonv.Object {
 }
 
 // recordCall queues the call's stderr line and its action_graph_update
-// (docs/spec/orchestrator.md §12).
-func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, callErr error) {
-	outcome, errText := "success", any(nil)
+// (docs/spec/orchestrator.md §12). encoded is the result's JSON text.
+func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result any, encoded []byte, callErr error) {
+	outcome, errText := "success", (*string)(nil)
 	if callErr != nil {
-		outcome, errText = "error", callErr.Error()
+		msg := callErr.Error()
+		outcome, errText = "error", &msg
 	}
 	if result == nil {
-		result = map[string]any{}
+		encoded = []byte("{}")
 	}
 	id := c.caller.TraceID
-	payload := map[string]any{
-		"context": map[string]any{"tool_name": tool, "client_identity": c.caller.Client, "trace_id": id},
-		"observability": map[string]any{
-			"schema_version": 1, "planner_rounds": []any{}, "research_fact_count": 0,
-			"action_graph_nodes": []any{map[string]any{"id": "mcp/" + id, "label": tool, "kind": "mcp_tool_call", "status": status, "outcome": outcome, "trace_id": id}},
-			"action_graph_edges": []any{}, "worker_lineage": []any{}, "verification_outcomes": []any{}, "transcript_pointers": []any{},
-			"compaction_events": []any{}, "daemon_events": []any{},
-		},
-		"result": result,
-		"error":  errText,
-	}
-	b, err := json.Marshal(payload)
-	if err != nil {
-		b, _ = json.Marshal(map[string]any{"context": payload["context"], "error": fmt.Sprintf("unencodable result: %v", err)})
+	var b []byte
+	if encoded == nil {
+		b, _ = json.Marshal(map[string]any{
+			"context": map[string]any{"tool_name": tool, "client_identity": c.caller.Client, "trace_id": id},
+			"error":   "unencodable result: " + unencodable(result)})
+	} else {
+		b = actionGraphPayload(tool, c.caller.Client, id, status, outcome, errText, encoded)
 	}
 	headers := map[string]string{"trace_id": id, "mcp_client": c.caller.Client, "tool_name": tool}
 	s.rec.add(line, orchestrator.TopicActionGraph, eventlog.Record{Kind: "action_graph_update", Payload: b, Headers: headers, OccurredAtMs: time.Now().UnixMilli()})
+}
+
+// actionGraphPayload is the payload of a call's action_graph_update:
+// {context, error, observability, result}, keys sorted at every level
+// as encoding/json writes a map. Its shape is fixed and the result is
+// JSON text already, so it is written directly rather than built as
+// maps and encoded by reflection on every call.
+func actionGraphPayload(tool, client, traceID, status, outcome string, errText *string, result []byte) []byte {
+	b := make([]byte, 0, 512+len(result))
+	b = append(b, `{"context":{"client_identity":`...)
+	b = jsonv.AppendString(b, client)
+	b = append(b, `,"tool_name":`...)
+	b = jsonv.AppendString(b, tool)
+	b = append(b, `,"trace_id":`...)
+	b = jsonv.AppendString(b, traceID)
+	b = append(b, `},"error":`...)
+	if errText == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonv.AppendString(b, *errText)
+	}
+	b = append(b, `,"observability":{"action_graph_edges":[],"action_graph_nodes":[{"id":`...)
+	b = jsonv.AppendString(b, "mcp/"+traceID)
+	b = append(b, `,"kind":"mcp_tool_call","label":`...)
+	b = jsonv.AppendString(b, tool)
+	b = append(b, `,"outcome":`...)
+	b = jsonv.AppendString(b, outcome)
+	b = append(b, `,"status":`...)
+	b = jsonv.AppendString(b, status)
+	b = append(b, `,"trace_id":`...)
+	b = jsonv.AppendString(b, traceID)
+	b = append(b, `}],"compaction_events":[],"daemon_events":[],"planner_rounds":[],"research_fact_count":0,`+
+		`"schema_version":1,"transcript_pointers":[],"verification_outcomes":[],"worker_lineage":[]},"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// unencodable is why encoding/json refuses v.
+func unencodable(v any) string {
+	_, err := json.Marshal(v)
+	if err == nil {
+		return "unknown"
+	}
+	return err.Error()
 }
 
 // check validates arguments against the tool's fields, naming the field
@@ -300,18 +364,16 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("invalid arguments: expected an object, got %s", jsonv.TypeName(args))
 	}
-	known := map[string]*field{}
-	names := make([]string, len(t.fields))
-	for i := range t.fields {
-		known[t.fields[i].name] = &t.fields[i]
-		names[i] = "`" + t.fields[i].name + "`"
-	}
-	plain := map[string]any{}
+	plain := make(map[string]any, obj.Len())
 	for _, k := range obj.Keys() {
-		f := known[k]
+		f := t.field(k)
 		if f == nil {
-			if len(names) == 0 {
+			if len(t.fields) == 0 {
 				return nil, fmt.Errorf("unknown field `%s`, there are no fields", k)
+			}
+			names := make([]string, len(t.fields))
+			for i := range t.fields {
+				names[i] = "`" + t.fields[i].name + "`"
 			}
 			return nil, fmt.Errorf("unknown field `%s`, expected one of %s", k, strings.Join(names, ", "))
 		}
@@ -327,6 +389,16 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 		}
 	}
 	return plain, nil
+}
+
+// field finds an input property by name (nil: unknown).
+func (t *toolSpec) field(name string) *field {
+	for i := range t.fields {
+		if t.fields[i].name == name {
+			return &t.fields[i]
+		}
+	}
+	return nil
 }
 
 func (f *field) check(v any) error {
@@ -471,55 +543,35 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 }
 
 // trustQuery answers from the trust records the dispatcher writes for
-// the final outcomes of bindings with a tier (orchestrator/budget.go).
-// The topic is read a page at a time and the reading stops at limit, so
-// a query holds its results, not the topic.
+// the final outcomes of bindings with a tier (orchestrator/budget.go),
+// oldest first. With limit, the results are the newest limit matching
+// records: the topic is read backwards from its end until they are
+// found, so a query reads what it returns (and what its filters pass
+// over), not the whole topic. Without limit it reads the topic a page
+// at a time.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	limit := -1
-	if lim, ok := args["limit"].(json.Number); ok {
-		n, _ := lim.Int64()
-		limit = int(n)
+	f := trustFilter{fields: map[string]any{}}
+	for _, k := range []string{"agent", "action", "tier", "outcome"} {
+		if want, ok := args[k]; ok {
+			f.fields[k] = want
+		}
 	}
-	var since, until time.Time
 	if v, ok := args["since"]; ok {
-		since, _ = parseTimestamp(jsonv.FromPlain(v))
+		f.since, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
 	if v, ok := args["until"]; ok {
-		until, _ = parseTimestamp(jsonv.FromPlain(v))
+		f.until, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
-	results := []any{}
-	const page = 1000
-	for after := int64(0); limit < 0 || len(results) < limit; {
-		recs, err := s.orch.Log().Read(c.ctx, orchestrator.TopicTrust, after, page)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			after = r.ID
-			if limit >= 0 && len(results) >= limit {
-				break
-			}
-			var p map[string]any
-			if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
-				continue
-			}
-			at := time.UnixMilli(r.OccurredAtMs)
-			if (!since.IsZero() && at.Before(since)) || (!until.IsZero() && at.After(until)) {
-				continue
-			}
-			match := true
-			for _, k := range []string{"agent", "action", "tier", "outcome"} {
-				if want, ok := args[k]; ok && p[k] != want {
-					match = false
-				}
-			}
-			if match {
-				results = append(results, p)
-			}
-		}
-		if len(recs) < page {
-			break
-		}
+	var results []any
+	var err error
+	if lim, ok := args["limit"].(json.Number); ok {
+		n, _ := lim.Int64()
+		results, err = s.newestTrust(c.ctx, f, int(n))
+	} else {
+		results, err = s.allTrust(c.ctx, f)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if g, _ := args["grouped_by_trace"].(bool); g {
 		groups := map[string][]any{}
@@ -539,6 +591,83 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		results = grouped
 	}
 	return map[string]any{"results": results}, nil
+}
+
+// trustPage is how many trust records one read of the log takes.
+const trustPage = 1000
+
+// allTrust is every matching trust record, oldest first.
+func (s *Server) allTrust(ctx context.Context, f trustFilter) ([]any, error) {
+	results := []any{}
+	for after := int64(0); ; {
+		recs, err := s.orch.Log().Read(ctx, orchestrator.TopicTrust, after, trustPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			after = r.ID
+			if p, ok := f.match(r); ok {
+				results = append(results, p)
+			}
+		}
+		if len(recs) < trustPage {
+			return results, nil
+		}
+	}
+}
+
+// newestTrust is the newest limit matching trust records, oldest first.
+// It reads the topic's last records, and while too few of them match,
+// a window four times longer (records appended meanwhile are newer than
+// the first read's, and left out).
+func (s *Server) newestTrust(ctx context.Context, f trustFilter, limit int) ([]any, error) {
+	newest := []any{} // newest first
+	below := int64(math.MaxInt64)
+	for n := min(max(limit, 16), trustPage); len(newest) < limit; n *= 4 {
+		recs, err := s.orch.Log().Tail(ctx, orchestrator.TopicTrust, n)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(recs) - 1; i >= 0 && len(newest) < limit; i-- {
+			if recs[i].ID >= below {
+				continue
+			}
+			below = recs[i].ID
+			if p, ok := f.match(recs[i]); ok {
+				newest = append(newest, p)
+			}
+		}
+		if len(recs) < n || below == 1 {
+			break
+		}
+	}
+	slices.Reverse(newest)
+	return newest, nil
+}
+
+// trustFilter is what a harn.trust.query selects: payload fields that
+// must equal the given values, and an occurrence window.
+type trustFilter struct {
+	fields       map[string]any
+	since, until time.Time
+}
+
+// match decodes a trust record that the filter selects.
+func (f trustFilter) match(r eventlog.Record) (map[string]any, bool) {
+	at := time.UnixMilli(r.OccurredAtMs)
+	if (!f.since.IsZero() && at.Before(f.since)) || (!f.until.IsZero() && at.After(f.until)) {
+		return nil, false
+	}
+	var p map[string]any
+	if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
+		return nil, false
+	}
+	for k, want := range f.fields {
+		if p[k] != want {
+			return nil, false
+		}
+	}
+	return p, true
 }
 
 func jsonMarshal(v any) ([]byte, error) {

@@ -215,21 +215,39 @@ func redact(detector, text string) string {
 	return string(runes[:4]) + "…" + string(runes[len(runes)-4:])
 }
 
-// entropy is the Shannon entropy of s in bits per character.
+// entropy is the Shannon entropy of s in bits per character. ASCII
+// text (every value the assignment rule captures) is counted in an
+// array: a map per call was a quarter of a scan's time.
 func entropy(s string) float64 {
-	counts := map[rune]int{}
+	var ascii [utf8.RuneSelf]int
+	var counts map[rune]int
 	n := 0
 	for _, r := range s {
-		counts[r]++
+		if r < utf8.RuneSelf {
+			ascii[r]++
+		} else {
+			if counts == nil {
+				counts = map[rune]int{}
+			}
+			counts[r]++
+		}
 		n++
 	}
 	if n == 0 {
 		return 0
 	}
 	h := 0.0
-	for _, c := range counts {
+	add := func(c int) {
 		p := float64(c) / float64(n)
 		h -= p * math.Log2(p)
+	}
+	for _, c := range ascii {
+		if c > 0 {
+			add(c)
+		}
+	}
+	for _, c := range counts {
+		add(c)
 	}
 	return h
 }

@@ -156,7 +156,9 @@ func TestEntropy(t *testing.T) {
 	tests := []struct {
 		s    string
 		want float64
-	}{{"", 0}, {"aaaa", 0}, {"abab", 1}, {"abcd", 2}, {"0123456789abcdef", 4}}
+	}{{"", 0}, {"aaaa", 0}, {"abab", 1}, {"abcd", 2}, {"0123456789abcdef", 4},
+		// ASCII is counted in an array, other characters in a map.
+		{"aé", 1}, {"ééüü", 1}, {"aéaé", 1}}
 	for _, tc := range tests {
 		if got := entropy(tc.s); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("entropy(%q) = %v, want %v", tc.s, got, tc.want)
