@@ -35,6 +35,9 @@ func (e *NonPortableError) Error() string {
 func ToJSON(v vm.Value) (any, error) { return toJSON(v, nil) }
 
 func toJSON(v vm.Value, path []string) (any, error) {
+	if x, ok := v.AsString(); ok {
+		return x.Go(), nil
+	}
 	switch x := v.Object().(type) {
 	case nil:
 		return nil, nil
@@ -48,8 +51,6 @@ func toJSON(v vm.Value, path []string) (any, error) {
 			return nil, nonPortable(path, "float")
 		}
 		return jsonv.Float(f), nil
-	case vm.String:
-		return x.Go(), nil
 	case *vm.List:
 		return listJSON(x.Items(), path)
 	case *vm.Set:

@@ -163,10 +163,7 @@ func (th *Thread) pipe(m *Module, x, f Value) (Value, error) {
 // pipeCallee is what `x |> f` calls: f itself when callable, or the
 // function or builtin a string names.
 func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
-	switch fn := f.Object().(type) {
-	case *Closure, *Builtin, *BoundMethod:
-		return Of(fn), nil
-	case String:
+	if fn, ok := f.AsString(); ok {
 		if v, ok := m.Global(fn.s); ok && isCallee(v) {
 			return v, nil
 		}
@@ -174,6 +171,10 @@ func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
 			return Of(b), nil
 		}
 		return Value{}, th.undefinedBuiltin(fn.s, m)
+	}
+	switch fn := f.Object().(type) {
+	case *Closure, *Builtin, *BoundMethod:
+		return Of(fn), nil
 	}
 	return Value{}, Typef("cannot pipe into %s", f.Type())
 }

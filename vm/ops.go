@@ -104,18 +104,19 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 			return floatArith(op, x.float64(), y.float64())
 		}
 	}
-	switch a := x.Object().(type) {
-	case String:
+	if a, ok := x.AsString(); ok {
 		switch op {
 		case compiler.ADD:
 			if b, ok := y.AsString(); ok {
-				return Of(a.Concat(b.s)), nil
+				return stringValue(a.Concat(b.s)), nil
 			}
 		case compiler.MUL:
 			if n, ok := y.AsInt(); ok {
 				return RepeatString(a.s, int64(n))
 			}
 		}
+	}
+	switch a := x.Object().(type) {
 	case *List:
 		if op == compiler.ADD {
 			if b, ok := y.AsList(); ok {
@@ -250,6 +251,9 @@ type Arithmetic interface {
 
 // Contains is `x in c` (docs/spec/language.md §6.6).
 func Contains(c, x Value) bool {
+	if c, ok := c.AsString(); ok {
+		return strings.Contains(c.s, ToDisplay(x))
+	}
 	switch c := c.Object().(type) {
 	case *List:
 		for _, v := range c.items {
@@ -265,8 +269,6 @@ func Contains(c, x Value) bool {
 		}
 	case *Dict:
 		return c.Has(keyString(x))
-	case String:
-		return strings.Contains(c.s, ToDisplay(x))
 	case *Range:
 		if n, ok := x.AsInt(); ok {
 			return c.Has(int64(n))
@@ -325,6 +327,15 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 			return Nil, nil
 		}
 	}
+	if v, ok := x.AsString(); ok {
+		switch name {
+		case "count":
+			return IntOf(int64(v.Len())), nil
+		case "empty":
+			return BoolOf(v.s == ""), nil
+		}
+		return Nil, nil
+	}
 	switch v := x.Object().(type) {
 	case *EnumValue:
 		switch name {
@@ -352,14 +363,6 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 			return v.items[v.Len()-1], nil
 		}
 		return Nil, nil
-	case String:
-		switch name {
-		case "count":
-			return IntOf(int64(v.Len())), nil
-		case "empty":
-			return BoolOf(v.s == ""), nil
-		}
-		return Nil, nil
 	case *Pair:
 		switch name {
 		case "first":
@@ -376,6 +379,17 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 
 // Index is `x[i]` (docs/spec/language.md §6.7).
 func Index(x, i Value) (Value, error) {
+	if v, ok := x.AsString(); ok {
+		n, ok := i.AsInt()
+		if !ok {
+			return Value{}, Typef("cannot index into string with %s", i.Type())
+		}
+		r, ok := runeAt(v.s, int64(n))
+		if !ok {
+			return Nil, nil
+		}
+		return Str(r), nil
+	}
 	switch v := x.Object().(type) {
 	case *List:
 		n, ok := i.AsInt()
@@ -390,16 +404,6 @@ func Index(x, i Value) (Value, error) {
 			return Nil, nil
 		}
 		return v.items[k], nil
-	case String:
-		n, ok := i.AsInt()
-		if !ok {
-			return Value{}, Typef("cannot index into string with %s", i.Type())
-		}
-		r, ok := runeAt(v.s, int64(n))
-		if !ok {
-			return Nil, nil
-		}
-		return Str(r), nil
 	case *Dict:
 		k, err := keyStringChecked(i)
 		if err != nil {
@@ -497,16 +501,7 @@ func clampIndex(k int64, n int) int {
 
 // Slice is `x[lo:hi]`.
 func Slice(x, lo, hi Value) (Value, error) {
-	switch v := x.Object().(type) {
-	case *List:
-		a, b, err := SliceBounds(lo, hi, v.Len())
-		if err != nil {
-			return Value{}, err
-		}
-		items := make([]Value, b-a)
-		copy(items, v.items[a:b])
-		return Of(NewList(items)), nil
-	case String:
+	if v, ok := x.AsString(); ok {
 		if isASCII(v.s) {
 			a, b, err := SliceBounds(lo, hi, len(v.s))
 			if err != nil {
@@ -520,6 +515,16 @@ func Slice(x, lo, hi Value) (Value, error) {
 			return Value{}, err
 		}
 		return Str(string(rs[a:b])), nil
+	}
+	switch v := x.Object().(type) {
+	case *List:
+		a, b, err := SliceBounds(lo, hi, v.Len())
+		if err != nil {
+			return Value{}, err
+		}
+		items := make([]Value, b-a)
+		copy(items, v.items[a:b])
+		return Of(NewList(items)), nil
 	}
 	return Value{}, Typef("cannot slice %s", x.Type())
 }

@@ -93,20 +93,31 @@ func FloatOf(f float64) Value { return Value{p: tag(KFloat), n: math.Float64bits
 // DurationOf makes a duration value of ms milliseconds.
 func DurationOf(ms int64) Value { return Value{p: tag(KDuration), n: uint64(ms)} }
 
-// Str makes a string value.
+// strMark marks the payload word of an unboxed string, whose pointer word
+// is the first byte of the text (nil when empty) and whose payload word
+// is strMark | length. Pointer kinds keep small kind numbers there, so the
+// top bit tells the two apart.
+const strMark = 1 << 63
+
+// kStrBuf is the payload word of a boxed string: p is a *String that views
+// a growable buffer (str.go). Kind reports it as KString.
+const kStrBuf = KObject + 1
+
+// Str makes a string value. It does not allocate: the value points at the
+// string's bytes.
 func Str(s string) Value {
-	if s == "" {
-		return EmptyString
-	}
-	return ref(unsafe.Pointer(&String{s: s}), KString)
+	return Value{p: unsafe.Pointer(unsafe.StringData(s)), n: strMark | uint64(len(s))}
 }
 
 // EmptyString is "".
-var EmptyString = ref(unsafe.Pointer(&String{}), KString)
+var EmptyString = Value{n: strMark}
 
 // stringValue makes a string value of a String (which may share a buffer).
 func stringValue(s String) Value {
-	return ref(unsafe.Pointer(&s), KString)
+	if s.buf == nil {
+		return Str(s.s)
+	}
+	return Value{p: unsafe.Pointer(&s), n: uint64(kStrBuf)}
 }
 
 // Of wraps any Object as a Value; Of(nil) is the zero Value.
@@ -199,6 +210,9 @@ func (v Value) Object() Object {
 	case KDuration:
 		return Duration(v.n)
 	case KString:
+		if v.n != uint64(kStrBuf) {
+			return String{s: v.str()} // boxes, as converting a string to an interface does
+		}
 		var o Object
 		w := (*ifaceWords)(unsafe.Pointer(&o))
 		w.tab, w.data = stringTab, v.p
@@ -233,14 +247,27 @@ func (v Value) Object() Object {
 
 // Kind is the value's representation.
 func (v Value) Kind() Kind {
-	if d := uintptr(v.p) - uintptr(unsafe.Pointer(&scalarTags)); d < uintptr(len(scalarTags)) {
-		return Kind(d)
+	if v.isScalar() {
+		return Kind(uintptr(v.p) - uintptr(unsafe.Pointer(&scalarTags)))
+	}
+	if v.n >= strMark || v.n == uint64(kStrBuf) {
+		return KString
 	}
 	return Kind(v.n)
 }
 
-// is reports whether v is of pointer kind k.
-func (v Value) is(k Kind) bool { return v.n == uint64(k) && v.Kind() == k }
+// isScalar reports whether v's pointer word is a scalar tag.
+func (v Value) isScalar() bool {
+	return uintptr(v.p)-uintptr(unsafe.Pointer(&scalarTags)) < uintptr(len(scalarTags))
+}
+
+// is reports whether v is of pointer kind k (not KString).
+func (v Value) is(k Kind) bool { return v.n == uint64(k) && !v.isScalar() }
+
+// isStr reports whether v is a string.
+func (v Value) isStr() bool {
+	return (v.n >= strMark || v.n == uint64(kStrBuf)) && !v.isScalar()
+}
 
 // IsValid reports whether v holds a value (is not the zero Value).
 func (v Value) IsValid() bool { return v.p != nil || v.n != 0 }
@@ -283,8 +310,11 @@ func (v Value) AsDuration() (Duration, bool) {
 
 // AsString returns the string, if v is one.
 func (v Value) AsString() (String, bool) {
-	if !v.is(KString) {
+	if !v.isStr() {
 		return String{}, false
+	}
+	if v.n >= strMark {
+		return String{s: v.str()}, true
 	}
 	return *(*String)(v.p), true
 }
@@ -296,7 +326,12 @@ func (v Value) int64() int64 { return int64(v.n) }
 func (v Value) float64() float64 { return math.Float64frombits(v.n) }
 
 // str is the text of a string (callers check the kind).
-func (v Value) str() string { return (*String)(v.p).s }
+func (v Value) str() string {
+	if v.n >= strMark {
+		return unsafe.String((*byte)(v.p), int(v.n&^strMark))
+	}
+	return (*String)(v.p).s
+}
 
 // AsList returns the list, if v is one.
 func (v Value) AsList() (*List, bool) {

@@ -138,6 +138,9 @@ func (s *vmSource) next(*vm.Thread) (vm.Value, bool, error) { return s.it.Next()
 // toIter lifts an iterable value into a lazy iterator; an iterator is
 // returned as is.
 func toIter(th *vm.Thread, v vm.Value) (*Iter, bool) {
+	if x, ok := v.AsString(); ok {
+		return newIter(th, &charSource{s: x.Go()}), true
+	}
 	switch x := v.Object().(type) {
 	case *Iter:
 		return x, true
@@ -147,8 +150,6 @@ func toIter(th *vm.Thread, v vm.Value) (*Iter, bool) {
 		return newIter(th, &sliceSource{items: x.Items()}), true
 	case *vm.Dict:
 		return newIter(th, &pairSource{d: x}), true
-	case vm.String:
-		return newIter(th, &charSource{s: x.Go()}), true
 	case vm.Iterable:
 		return newIter(th, &vmSource{it: x.Iterate()}), true
 	}

@@ -293,8 +293,7 @@ func discriminator(th *vm.Thread, name string, f, v vm.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch s := k.Object().(type) {
-	case vm.String:
+	if s, ok := k.AsString(); ok {
 		return s.Go(), nil
 	}
 	if k.IsNil() {

@@ -546,10 +546,7 @@ func mailboxesOf(v *vm.VM) *mailboxRegistry {
 
 // mailboxArg is a mailbox value or the name of a registered one.
 func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
-	switch x := a.At(0).Object().(type) {
-	case *Mailbox:
-		return x, nil
-	case vm.String:
+	if x, ok := a.At(0).AsString(); ok {
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
@@ -557,6 +554,10 @@ func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
 			return mb, nil
 		}
 		return nil, vm.Throwf("%s: no mailbox named '%s'", name, x.Go())
+	}
+	switch x := a.At(0).Object().(type) {
+	case *Mailbox:
+		return x, nil
 	}
 	return nil, vm.Typef("%s: expected a mailbox or a mailbox name, got %s", name, a.At(0).Type())
 }

@@ -83,6 +83,14 @@ func fnv1a(s string) int64 {
 }
 
 func toInt(v vm.Value) vm.Value {
+	if x, ok := v.AsString(); ok {
+		// docs/spec/newer.md §2.12: surrounding whitespace is trimmed first
+		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
+		if err != nil {
+			return vm.Nil
+		}
+		return lib.Intv(n)
+	}
 	switch x := v.Object().(type) {
 	case vm.Int:
 		return vm.IntOf(int64(x))
@@ -102,18 +110,16 @@ func toInt(v vm.Value) vm.Value {
 			return vm.Nil
 		}
 		return lib.Intv(int64(f))
-	case vm.String:
-		// docs/spec/newer.md §2.12: surrounding whitespace is trimmed first
-		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
-		if err != nil {
-			return vm.Nil
-		}
-		return lib.Intv(n)
 	}
 	return vm.Nil
 }
 
 func toFloatValue(v vm.Value) vm.Value {
+	if x, ok := v.AsString(); ok {
+		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
+			return vm.FloatOf(float64(f))
+		}
+	}
 	switch x := v.Object().(type) {
 	case vm.Float:
 		return vm.FloatOf(float64(x))
@@ -121,10 +127,6 @@ func toFloatValue(v vm.Value) vm.Value {
 		return decimalToFloat(x)
 	case vm.Int:
 		return vm.FloatOf(float64(float64(x)))
-	case vm.String:
-		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
-			return vm.FloatOf(float64(f))
-		}
 	}
 	return vm.Nil
 }
@@ -153,9 +155,10 @@ func parseDecimal(s string) (float64, bool) {
 // length is len(v): chars of a string, bytes, elements of collections and
 // ranges; 0 for anything else.
 func length(v vm.Value) int {
-	switch x := v.Object().(type) {
-	case vm.String:
+	if x, ok := v.AsString(); ok {
 		return x.Len()
+	}
+	switch x := v.Object().(type) {
 	case *vm.List:
 		return x.Len()
 	case *vm.Dict:

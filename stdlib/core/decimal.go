@@ -37,6 +37,13 @@ type Decimal struct {
 }
 
 func toDecimal(v vm.Value) (*Decimal, error) {
+	if x, ok := v.AsString(); ok {
+		d, ok := parseDecimalText(strings.TrimSpace(x.Go()))
+		if !ok {
+			return nil, vm.Throwf("decimal: cannot parse %s as a decimal", strconv.Quote(x.Go()))
+		}
+		return d, nil
+	}
 	switch x := v.Object().(type) {
 	case *Decimal:
 		return x, nil
@@ -50,12 +57,6 @@ func toDecimal(v vm.Value) (*Decimal, error) {
 		d, ok := parseDecimalText(strconv.FormatFloat(f, 'f', -1, 64))
 		if !ok {
 			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
-		}
-		return d, nil
-	case vm.String:
-		d, ok := parseDecimalText(strings.TrimSpace(x.Go()))
-		if !ok {
-			return nil, vm.Throwf("decimal: cannot parse %s as a decimal", strconv.Quote(x.Go()))
 		}
 		return d, nil
 	}

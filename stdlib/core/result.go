@@ -139,25 +139,27 @@ func isCategory(s string) bool {
 // errorCategory: a dict's `category` field, a classified string, else
 // "generic".
 func errorCategory(v vm.Value) string {
+	if x, ok := v.AsString(); ok {
+		return classifyError(x.Go())
+	}
 	switch x := v.Object().(type) {
 	case *vm.Dict:
 		if c, ok := x.Get("category"); ok {
 			return vm.ToDisplay(c)
 		}
 		return "generic"
-	case vm.String:
-		return classifyError(x.Go())
 	}
 	return "generic"
 }
 
 func hasCategory(v vm.Value, cat string) bool {
+	if x, ok := v.AsString(); ok {
+		return classifyError(x.Go()) == cat
+	}
 	switch x := v.Object().(type) {
 	case *vm.Dict:
 		c, ok := x.Get("category")
 		return ok && vm.ToDisplay(c) == cat
-	case vm.String:
-		return classifyError(x.Go()) == cat
 	}
 	return false
 }

@@ -286,6 +286,9 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 }
 
 func yamlScalar(v vm.Value) string {
+	if x, ok := v.AsString(); ok {
+		return yamlScalarString(x.Go())
+	}
 	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
@@ -305,8 +308,6 @@ func yamlScalar(v vm.Value) string {
 			return "-.inf"
 		}
 		return vm.FormatFloat(f)
-	case vm.String:
-		return yamlScalarString(x.Go())
 	}
 	return "null"
 }
@@ -459,6 +460,9 @@ func tomlKey(k string) string {
 func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
 func tomlInline(v vm.Value) string {
+	if x, ok := v.AsString(); ok {
+		return tomlString(x.Go())
+	}
 	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
@@ -482,8 +486,6 @@ func tomlInline(v vm.Value) string {
 			s += ".0"
 		}
 		return s
-	case vm.String:
-		return tomlString(x.Go())
 	case *vm.List:
 		parts := make([]string, 0, x.Len())
 		for _, it := range x.Items() {

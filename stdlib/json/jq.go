@@ -842,16 +842,13 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 	case "tostring":
 		return simple(func(in vm.Value) (vm.Value, error) {
 			if s, ok := in.AsString(); ok {
-				return vm.Of(s), nil
+				return vm.Str(s.Go()), nil
 			}
 			return vm.Str(Stringify(in)), nil
 		})
 	case "tonumber":
 		return simple(func(in vm.Value) (vm.Value, error) {
-			switch x := in.Object().(type) {
-			case vm.Int, vm.Float:
-				return in, nil
-			case vm.String:
+			if x, ok := in.AsString(); ok {
 				v, err := Parse(strings.TrimSpace(x.Go()))
 				if err == nil {
 					if _, ok := v.AsInt(); ok {
@@ -861,6 +858,10 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 						return v, nil
 					}
 				}
+			}
+			switch in.Object().(type) {
+			case vm.Int, vm.Float:
+				return in, nil
 			}
 			return vm.Value{}, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
 		})
@@ -1034,8 +1035,7 @@ func jqIndex(in, key vm.Value) (vm.Value, error) {
 	if in.IsNil() {
 		return vm.Nil, nil
 	}
-	switch k := key.Object().(type) {
-	case vm.String:
+	if k, ok := key.AsString(); ok {
 		switch x := in.Object().(type) {
 		case *vm.Dict:
 			if v, ok := x.Get(k.Go()); ok {
@@ -1049,6 +1049,8 @@ func jqIndex(in, key vm.Value) (vm.Value, error) {
 			return vm.Nil, nil
 		}
 		return vm.Value{}, jqErrf("Cannot index %s with \"%s\"", jqTypeName(in), k.Go())
+	}
+	switch k := key.Object().(type) {
 	case vm.Int, vm.Float:
 		f, _ := lib.ToFloat(vm.Of(k))
 		items, ok := jqListItems(in)
@@ -1161,9 +1163,10 @@ func jqRecurse(v vm.Value, out *[]vm.Value) {
 }
 
 func jqLength(in vm.Value) (vm.Value, error) {
-	switch x := in.Object().(type) {
-	case vm.String:
+	if x, ok := in.AsString(); ok {
 		return vm.IntOf(int64(x.Len())), nil
+	}
+	switch x := in.Object().(type) {
 	case *vm.List:
 		return vm.IntOf(int64(x.Len())), nil
 	case *vm.Set:
@@ -1210,6 +1213,9 @@ func jqKeys(in vm.Value) (vm.Value, error) {
 // jqRank orders kinds as jq does: null < false < true < numbers < strings
 // < arrays < objects.
 func jqRank(v vm.Value) int {
+	if _, ok := v.AsString(); ok {
+		return 4
+	}
 	switch x := v.Object().(type) {
 	case vm.Bool:
 		if x {
@@ -1218,8 +1224,6 @@ func jqRank(v vm.Value) int {
 		return 1
 	case vm.Int, vm.Float:
 		return 3
-	case vm.String:
-		return 4
 	case *vm.List, *vm.Set:
 		return 5
 	case *vm.Dict, *vm.StructValue:
@@ -1326,11 +1330,12 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 		return vm.FloatOf(float64(r)), nil
 	}
 	if op == "+" {
-		switch x := a.Object().(type) {
-		case vm.String:
+		if x, ok := a.AsString(); ok {
 			if y, ok := b.AsString(); ok {
 				return vm.Str(x.Go() + y.Go()), nil
 			}
+		}
+		switch x := a.Object().(type) {
 		case *vm.List:
 			if y, ok := b.AsList(); ok {
 				return vm.Of(vm.NewList(append(append([]vm.Value(nil), x.Items()...), y.Items()...))), nil

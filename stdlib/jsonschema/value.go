@@ -95,6 +95,9 @@ func ToAny(v vm.Value) (a any, err error) {
 }
 
 func toAny(v vm.Value) (any, error) {
+	if x, ok := v.AsString(); ok {
+		return x.Go(), nil
+	}
 	switch x := v.Object().(type) {
 	case vm.Bool:
 		return bool(x), nil
@@ -106,8 +109,6 @@ func toAny(v vm.Value) (any, error) {
 			return nil, &NonFiniteError{f}
 		}
 		return f, nil
-	case vm.String:
-		return x.Go(), nil
 	case *vm.List:
 		out := make([]any, x.Len())
 		for i, it := range x.Items() {

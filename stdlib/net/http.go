@@ -209,13 +209,14 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 	if auth, ok := optGet(opts, "auth"); ok {
-		switch x := auth.Object().(type) {
-		case vm.String:
+		if x, ok := auth.AsString(); ok {
 			if strings.Contains(x.Go(), " ") {
 				headers["authorization"] = x.Go()
 			} else {
 				headers["authorization"] = "Bearer " + x.Go()
 			}
+		}
+		switch x := auth.Object().(type) {
 		case *vm.Dict:
 			if b, ok := x.Get("bearer"); ok {
 				headers["authorization"] = "Bearer " + vm.ToDisplay(b)

@@ -338,6 +338,9 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 			return
 		}
 	}
+	if x, ok := v.AsString(); ok {
+		sv.checkString(x.Go(), s, path)
+	}
 	switch x := v.Object().(type) {
 	case *vm.Dict:
 		sv.checkDict(x, s, path, depth)
@@ -345,8 +348,6 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 		sv.checkDict(StructFields(x), s, path, depth)
 	case *vm.List:
 		sv.checkList(x, s, path, depth)
-	case vm.String:
-		sv.checkString(x.Go(), s, path)
 	case vm.Int, vm.Float:
 		sv.checkNumber(vm.Of(x), s, path)
 	}
@@ -729,7 +730,7 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		case toJSONSchema:
 			if t, ok := out.Get("type"); ok {
 				if ts, ok := t.AsString(); ok {
-					out = out.Set("type", vm.Of(vm.NewList([]vm.Value{vm.Of(ts), vm.Str("null")})))
+					out = out.Set("type", vm.Of(vm.NewList([]vm.Value{vm.Str(ts.Go()), vm.Str("null")})))
 				}
 			} else {
 				out = out.Set("nullable", vm.True)
@@ -784,8 +785,7 @@ func openAPINullable(out *vm.Dict, nullable *bool) *vm.Dict {
 }
 
 func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value {
-	switch x := t.Object().(type) {
-	case vm.String:
+	if x, ok := t.AsString(); ok {
 		name := x.Go()
 		if dialect == fromForeign {
 			return vm.Str(harnTypeName(name))
@@ -796,7 +796,9 @@ func convertTypeName(t vm.Value, dialect schemaDialect, nullable *bool) vm.Value
 		if name == "any" {
 			return vm.Nil
 		}
-		return vm.Of(x)
+		return vm.Str(x.Go())
+	}
+	switch x := t.Object().(type) {
 	case *vm.List:
 		var names []vm.Value
 		for _, it := range x.Items() {

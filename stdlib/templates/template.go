@@ -1082,6 +1082,13 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 	}
 	type pair struct{ k, v vm.Value }
 	var items []pair
+	if c, ok := it.AsString(); ok {
+		i := 0
+		for _, ch := range c.Go() {
+			items = append(items, pair{vm.IntOf(int64(i)), vm.Str(string(ch))})
+			i++
+		}
+	}
 	switch c := it.Object().(type) {
 	case *vm.List:
 		for i, v := range c.Items() {
@@ -1108,12 +1115,6 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 				break
 			}
 			items = append(items, pair{vm.IntOf(int64(i)), v})
-		}
-	case vm.String:
-		i := 0
-		for _, ch := range c.Go() {
-			items = append(items, pair{vm.IntOf(int64(i)), vm.Str(string(ch))})
-			i++
 		}
 	}
 	if len(items) == 0 {
@@ -1289,6 +1290,18 @@ func (r *tplRenderer) eval(e tplExp, scope *tplScope) (vm.Value, error) {
 }
 
 func tplIndex(obj, key vm.Value) vm.Value {
+	if o, ok := obj.AsString(); ok {
+		if n, ok := key.AsInt(); ok {
+			runes := []rune(o.Go())
+			i := int(n)
+			if i < 0 {
+				i += len(runes)
+			}
+			if i >= 0 && i < len(runes) {
+				return vm.Str(string(runes[i]))
+			}
+		}
+	}
 	switch o := obj.Object().(type) {
 	case *vm.Dict:
 		if v, ok := o.Get(vm.ToDisplay(key)); ok {
@@ -1306,17 +1319,6 @@ func tplIndex(obj, key vm.Value) vm.Value {
 			}
 			if i >= 0 && i < o.Len() {
 				return o.At(i)
-			}
-		}
-	case vm.String:
-		if n, ok := key.AsInt(); ok {
-			runes := []rune(o.Go())
-			i := int(n)
-			if i < 0 {
-				i += len(runes)
-			}
-			if i >= 0 && i < len(runes) {
-				return vm.Str(string(runes[i]))
 			}
 		}
 	}
@@ -1372,9 +1374,10 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return vm.Str(sb.String()), nil
 	case "length":
-		switch x := v.Object().(type) {
-		case vm.String:
+		if x, ok := v.AsString(); ok {
 			return lib.IntVal(x.Len()), nil
+		}
+		switch x := v.Object().(type) {
 		case *vm.List:
 			return lib.IntVal(x.Len()), nil
 		case *vm.Dict:
@@ -1384,6 +1387,16 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return lib.IntVal(0), nil
 	case "first", "last":
+		if x, ok := v.AsString(); ok {
+			runes := []rune(x.Go())
+			if len(runes) == 0 {
+				return vm.Nil, nil
+			}
+			if f.name == "first" {
+				return vm.Str(string(runes[0])), nil
+			}
+			return vm.Str(string(runes[len(runes)-1])), nil
+		}
 		switch x := v.Object().(type) {
 		case *vm.List:
 			if x.Len() == 0 {
@@ -1393,15 +1406,6 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 				return x.At(0), nil
 			}
 			return x.At(x.Len() - 1), nil
-		case vm.String:
-			runes := []rune(x.Go())
-			if len(runes) == 0 {
-				return vm.Nil, nil
-			}
-			if f.name == "first" {
-				return vm.Str(string(runes[0])), nil
-			}
-			return vm.Str(string(runes[len(runes)-1])), nil
 		}
 		return vm.Nil, nil
 	case "reverse":

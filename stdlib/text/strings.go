@@ -40,9 +40,10 @@ func init() {
 		return vm.BoolOf(strings.HasSuffix(args.Text(0), args.Text(1))), nil
 	})
 	lib.Def("contains", "contains(x, needle)", "substring test for strings, element test for lists", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch x := args.At(0).Object().(type) {
-		case vm.String:
+		if x, ok := args.At(0).AsString(); ok {
 			return vm.BoolOf(strings.Contains(x.Go(), args.Text(1))), nil
+		}
+		switch x := args.At(0).Object().(type) {
 		case *vm.List:
 			return vm.BoolOf(lib.IndexOf(x.Items(), args.At(1)) >= 0), nil
 		}
