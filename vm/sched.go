@@ -131,8 +131,11 @@ func (v *VM) DetectDeadlocks() {
 
 // deadlockGrace is how long a suspected deadlock must stay unchanged
 // before it is declared: a parked thread whose wake has just fired may
-// not yet have told the scheduler.
-const deadlockGrace = 50 * time.Millisecond
+// not yet have told the scheduler, and on a loaded machine (two cores
+// under the race detector) its goroutine can wait tens of milliseconds to
+// run. A false deadlock kills a correct program; a late report of a real
+// one costs a quarter of a second.
+const deadlockGrace = 250 * time.Millisecond
 
 // suspectDeadlock checks, with s.mu held and the lock free, whether the
 // parked threads are all that is left; if so it confirms after
