@@ -147,6 +147,10 @@ func (f *fcomp) callee(id *syntax.Ident) {
 func (f *fcomp) expr(e syntax.Expr) {
 	switch e := e.(type) {
 	case *syntax.Ident:
+		if t, ok := f.c.info.SchemaTypes[e]; ok {
+			f.expr(f.c.schemaOf(t, nil))
+			return
+		}
 		f.line(e.At)
 		f.loadRef(e, f.c.info.Refs[e])
 	case *syntax.IntLit:

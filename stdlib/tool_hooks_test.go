@@ -3,11 +3,11 @@ package stdlib_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn/stdlib/tools"
+	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
 
-// register_tool_hook records hooks that ToolHookFor applies by glob.
+// register_tool_hook records hooks that tool.HookFor applies by glob.
 func TestToolHookFor(t *testing.T) {
 	e := newCore()
 	reg := func(cfg ...any) {
@@ -44,7 +44,7 @@ func TestToolHookFor(t *testing.T) {
 		{"search", "", false, 2000},
 	}
 	for _, c := range cases {
-		deny, denied, max := tools.ToolHookFor(e.vm, c.name)
+		deny, denied, max := tool.HookFor(e.vm, c.name)
 		if deny != c.deny || denied != c.denied || max != c.max {
 			t.Errorf("%s: got (%q, %v, %d), want (%q, %v, %d)", c.name, deny, denied, max, c.deny, c.denied, c.max)
 		}
@@ -53,7 +53,7 @@ func TestToolHookFor(t *testing.T) {
 	if _, err := e.run(t, op{fn: "clear_tool_hooks"}); err != nil {
 		t.Fatal(err)
 	}
-	if deny, denied, max := tools.ToolHookFor(e.vm, "exec"); denied || deny != "" || max != 0 {
+	if deny, denied, max := tool.HookFor(e.vm, "exec"); denied || deny != "" || max != 0 {
 		t.Errorf("after clear_tool_hooks: got (%q, %v, %d)", deny, denied, max)
 	}
 }

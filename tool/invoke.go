@@ -131,8 +131,23 @@ const (
 
 // Invoke validates the arguments, calls the tool's handler on th (a
 // thread of the VM that owns the registry) and classifies the outcome.
+//
+// The VM's tool hooks (hooks.go) apply first: a denying hook refuses the
+// call, and a cap shortens a string result.
 func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 	name := t.Name()
+	reason, denied, maxOutput := HookFor(th.VM(), name)
+	if denied {
+		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: deniedSummary(reason)}
+	}
+	out := t.invoke(th, name, args)
+	if out.Kind == Success {
+		capOutput(out, maxOutput)
+	}
+	return out
+}
+
+func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {
 	args = toArgs(args)
 	if err := t.ValidateInput(args); err != nil {
 		ce := err.(*ContractError)

@@ -122,6 +122,9 @@ type Info struct {
 	// PipelineBodies holds each pipeline's statements with the bodies of
 	// the pipelines it extends in front (docs/spec/language.md §5.5).
 	PipelineBodies map[*syntax.PipelineDecl][]syntax.Stmt
+	// SchemaTypes maps each name of a type alias used as a schema value
+	// (schema.go) to the aliased type.
+	SchemaTypes map[*syntax.Ident]syntax.TypeExpr
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List

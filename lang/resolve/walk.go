@@ -24,6 +24,7 @@ func File(f *syntax.File, opts Options) *Info {
 		enums:    map[string]bool{"Result": true},
 		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
 		structs:  map[string]*syntax.StructDecl{},
+		aliases:  map[string]*syntax.TypeDecl{},
 	}
 	r.run()
 	return r.info
@@ -47,6 +48,7 @@ type resolver struct {
 	enums    map[string]bool
 	variants map[string][]string // variant name → the enums declaring it (bare patterns)
 	structs  map[string]*syntax.StructDecl
+	aliases  map[string]*syntax.TypeDecl // top-level type aliases
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 }
@@ -108,6 +110,11 @@ func (r *resolver) run() {
 	}
 	for _, name := range r.opts.ImportedNames {
 		r.global(name, KImport, syntax.Pos{}, nil)
+	}
+	for _, it := range r.file.Items {
+		if t, ok := it.(*syntax.TypeDecl); ok {
+			r.aliases[t.Name] = t
+		}
 	}
 	// Pass 1: every top-level declaration is a global, so functions may
 	// refer to globals declared after them (late binding).
@@ -772,7 +779,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.expr(e.Hi)
 	case *syntax.CallExpr:
 		r.useCall(e.Fn)
-		r.exprs(e.Args)
+		r.callArgs(e)
 	case *syntax.MethodCall:
 		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
 			r.expr(e.X)
@@ -860,7 +867,7 @@ func (r *resolver) dictEntries(entries []*syntax.DictEntry) {
 		if en.Spread != nil {
 			r.expr(en.Spread)
 		}
-		if en.Value != nil {
+		if en.Value != nil && !(en.KeyName == "output_schema" && r.schemaType(en.Value)) {
 			r.expr(en.Value)
 		}
 	}

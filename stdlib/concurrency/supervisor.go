@@ -69,10 +69,12 @@ func init() {
 			if t == nil {
 				return vm.Of(s.state()), nil
 			}
+			// Only a thread of this VM can end t, so the wait is a park:
+			// children that all wait forever are a deadlock, not a hang.
 			select {
 			case <-t.Done():
 			default:
-				if _, err := th.Wait(t.Done(), -1); err != nil {
+				if _, err := th.WaitOnThreads(t.Done(), -1); err != nil {
 					return vm.Value{}, err
 				}
 			}

@@ -1,0 +1,67 @@
+package resolve
+
+import "github.com/harnlang/harn/lang/syntax"
+
+// A type alias named where a schema value is expected stands for its
+// schema, built at compile time (docs/spec/language.md §10.6): the schema
+// argument of the schema builtins and an `output_schema:` option. Such a
+// name has no run-time value, so it is not a variable reference; the
+// resolver records it in Info.SchemaTypes instead.
+
+// schemaArgs gives the index of each schema builtin's schema argument.
+var schemaArgs = map[string]int{
+	"schema_of":     0,
+	"schema_is":     1,
+	"is_type":       1,
+	"schema_check":  1,
+	"schema_parse":  1,
+	"schema_expect": 1,
+	"schema_report": 1,
+	"json_validate": 1,
+}
+
+// schemaAlias returns the alias e names when e is a bare name of a
+// top-level type alias that no variable shadows.
+func (r *resolver) schemaAlias(e syntax.Expr) (*syntax.Ident, *syntax.TypeDecl) {
+	id, ok := e.(*syntax.Ident)
+	if !ok {
+		return nil, nil
+	}
+	t := r.aliases[id.Name]
+	if t == nil || len(t.TypeParams) > 0 {
+		return nil, nil
+	}
+	if s := r.lookup(id.Name).Scope; s != Undefined && s != Import {
+		return nil, nil
+	}
+	return id, t
+}
+
+// callArgs resolves a call's arguments once its callee is recorded.
+func (r *resolver) callArgs(e *syntax.CallExpr) {
+	i, ok := schemaArgs[e.Fn.Name]
+	if ref := r.info.Refs[e.Fn]; !ok || ref == nil || ref.Scope != Universal || i >= len(e.Args) {
+		r.exprs(e.Args)
+		return
+	}
+	for j, a := range e.Args {
+		if j == i && r.schemaType(a) {
+			continue
+		}
+		r.expr(a)
+	}
+}
+
+// schemaType records e when it names a type alias; it reports whether it
+// did.
+func (r *resolver) schemaType(e syntax.Expr) bool {
+	id, t := r.schemaAlias(e)
+	if id == nil {
+		return false
+	}
+	if r.info.SchemaTypes == nil {
+		r.info.SchemaTypes = map[*syntax.Ident]syntax.TypeExpr{}
+	}
+	r.info.SchemaTypes[id] = t.Type
+	return true
+}

@@ -1,0 +1,91 @@
+package tool
+
+import (
+	"path"
+	"sync"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// Tool hooks (register_tool_hook, clear_tool_hooks; docs/spec/builtins.md §5
+// names them only, so the config keys pattern, deny and max_output are
+// upstream's as far as we know, unverified). They live in the VM whose
+// script registered them and apply to every call Invoke makes on it: a
+// hook applies to the tools whose name matches its glob pattern; deny
+// refuses the call with a reason before anything runs, and max_output
+// caps the length of a string result.
+
+// Hook is one registered tool hook.
+type Hook struct {
+	Pattern   string // path.Match glob over tool names
+	Deny      string // reason; empty when the hook does not deny
+	MaxOutput int    // characters; 0 when the hook does not cap
+}
+
+type hooks struct {
+	mu   sync.Mutex
+	list []Hook
+}
+
+type hooksKey struct{}
+
+func hooksOf(v *vm.VM) *hooks {
+	return v.Local(hooksKey{}, func() any { return &hooks{} }).(*hooks)
+}
+
+// AddHook registers h in v, after the hooks already there.
+func AddHook(v *vm.VM, h Hook) {
+	hs := hooksOf(v)
+	hs.mu.Lock()
+	hs.list = append(hs.list, h)
+	hs.mu.Unlock()
+}
+
+// ClearHooks removes every hook of v.
+func ClearHooks(v *vm.VM) {
+	hs := hooksOf(v)
+	hs.mu.Lock()
+	hs.list = nil
+	hs.mu.Unlock()
+}
+
+// HookFor applies the hooks of v to a call of the tool name: the deny
+// reason of the first matching hook that denies, and the smallest
+// max_output of the matching hooks (0 when none caps it).
+func HookFor(v *vm.VM, name string) (deny string, denied bool, maxOutput int) {
+	hs := hooksOf(v)
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	for _, h := range hs.list {
+		if ok, _ := path.Match(h.Pattern, name); !ok {
+			continue
+		}
+		if h.Deny != "" && !denied {
+			deny, denied = h.Deny, true
+		}
+		if h.MaxOutput > 0 && (maxOutput == 0 || h.MaxOutput < maxOutput) {
+			maxOutput = h.MaxOutput
+		}
+	}
+	return deny, denied, maxOutput
+}
+
+// deniedSummary is the failure summary of a call a hook refused.
+func deniedSummary(reason string) string { return "denied by tool hook: " + reason }
+
+// capOutput cuts a successful string result to max characters.
+func capOutput(o *Outcome, max int) {
+	s, ok := o.Result.(string)
+	if !ok || max <= 0 {
+		return
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			o.Result = s[:i]
+			o.Value = vm.Str(s[:i])
+			return
+		}
+		n++
+	}
+}
