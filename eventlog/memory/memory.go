@@ -140,6 +140,10 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 }
 
 // copyRecords returns copies, so callers cannot alter the stored records.
+// It runs without l.mu: a stored record is never changed and a topic only
+// grows past the records a reader took, so a long read (a page of a
+// thousand) does not hold up every other call on the log while it
+// copies.
 func copyRecords(recs []eventlog.Record) []eventlog.Record {
 	if len(recs) == 0 {
 		return nil
@@ -161,8 +165,8 @@ func copyRecords(recs []eventlog.Record) []eventlog.Record {
 
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	recs := l.topics[topic]
+	l.mu.Unlock()
 	if after < 0 {
 		after = 0
 	}
@@ -181,8 +185,8 @@ func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record,
 		return nil, nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	recs := l.topics[topic]
+	l.mu.Unlock()
 	if n < len(recs) {
 		recs = recs[len(recs)-n:]
 	}
