@@ -158,5 +158,6 @@ func BenchmarkHTTPToolsCall64(b *testing.B) {
 	b.ReportMetric(float64(res.P50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(res.P99.Microseconds())/1000, "p99-ms")
 	b.ReportMetric(res.PerSecond(), "calls/s")
+	b.ReportMetric(float64(res.Passed99), "p99-passed")
 	b.ReportMetric(0, "ns/op")
 }

@@ -72,8 +72,14 @@ func (l *Log) Close() error {
 
 // append adds rec to topic; l.mu is held.
 func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
-	rec = store.Stamp(rec, now)
-	rec.ID = int64(len(l.topics[topic])) + 1
+	return l.insert(topic, own(rec), now)
+}
+
+// own returns rec with a payload and headers of its own, which the
+// caller cannot alter any more. It needs no lock: Append and AppendAll
+// copy before they take l.mu, so the lock is held only to number and
+// store.
+func own(rec eventlog.Record) eventlog.Record {
 	rec.Payload = append([]byte(nil), store.Payload(rec.Payload)...)
 	if len(rec.Headers) == 0 {
 		rec.Headers = nil
@@ -84,6 +90,13 @@ func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
 		}
 		rec.Headers = h
 	}
+	return rec
+}
+
+// insert adds rec, owned, to topic; l.mu is held.
+func (l *Log) insert(topic string, rec eventlog.Record, now int64) int64 {
+	rec = store.Stamp(rec, now)
+	rec.ID = int64(len(l.topics[topic])) + 1
 	l.topics[topic] = append(l.topics[topic], rec)
 	if l.disk != nil {
 		l.tx.Records = append(l.tx.Records, savedRecord{topic, rec})
@@ -104,12 +117,13 @@ func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (in
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	rec = own(rec)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.writable(); err != nil {
 		return 0, err
 	}
-	id := l.append(topic, rec, store.NowMs())
+	id := l.insert(topic, rec, store.NowMs())
 	if err := l.flush(); err != nil {
 		return 0, err
 	}
@@ -123,15 +137,19 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	owned := make([]eventlog.Record, len(records))
+	for i, r := range records {
+		owned[i] = own(r.Record)
+	}
+	ids := make([]int64, len(records))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.writable(); err != nil {
 		return nil, err
 	}
 	now := store.NowMs()
-	ids := make([]int64, len(records))
 	for i, r := range records {
-		ids[i] = l.append(r.Topic, r.Record, now)
+		ids[i] = l.insert(r.Topic, owned[i], now)
 	}
 	if err := l.flush(); err != nil {
 		return nil, err
@@ -140,6 +158,10 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 }
 
 // copyRecords returns copies, so callers cannot alter the stored records.
+// It runs without l.mu: a stored record is never changed and a topic only
+// grows past the records a reader took, so a long read (a page of a
+// thousand) does not hold up every other call on the log while it
+// copies.
 func copyRecords(recs []eventlog.Record) []eventlog.Record {
 	if len(recs) == 0 {
 		return nil
@@ -161,8 +183,8 @@ func copyRecords(recs []eventlog.Record) []eventlog.Record {
 
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	recs := l.topics[topic]
+	l.mu.Unlock()
 	if after < 0 {
 		after = 0
 	}
@@ -181,8 +203,8 @@ func (l *Log) Tail(ctx context.Context, topic string, n int) ([]eventlog.Record,
 		return nil, nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	recs := l.topics[topic]
+	l.mu.Unlock()
 	if n < len(recs) {
 		recs = recs[len(recs)-n:]
 	}

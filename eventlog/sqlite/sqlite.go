@@ -153,6 +153,7 @@ type Log struct {
 	path  string
 	w     *sql.DB              // the one writer connection, used by writer() alone
 	r     *sql.DB              // read-only connections
+	turns *gate                // in front of r: readers take its connections in arrival order
 	stmts map[string]*sql.Stmt // on w
 	reads map[string]*sql.Stmt // on r
 
@@ -224,6 +225,7 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
 	l.r.SetMaxOpenConns(readConns)
+	l.turns = newGate(readConns)
 	l.r.SetMaxIdleConns(readConns)
 	l.reads = map[string]*sql.Stmt{}
 	for _, q := range []string{sqlRead, sqlTail, sqlCount, sqlGet} {
@@ -546,6 +548,10 @@ func shortRead(ctx context.Context, limit int) context.Context {
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
+	if err := l.turns.enter(ctx); err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
+	}
+	defer l.turns.leave()
 	rows, err := l.reads[q].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
@@ -557,6 +563,10 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
+	if err := l.turns.enter(ctx); err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: count: %w", err)
+	}
+	defer l.turns.leave()
 	err := l.reads[sqlCount].QueryRowContext(shortRead(ctx, 1), topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
@@ -568,6 +578,10 @@ func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 }
 
 func (l *Log) Topics(ctx context.Context) ([]string, error) {
+	if err := l.turns.enter(ctx); err != nil {
+		return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
+	}
+	defer l.turns.leave()
 	rows, err := l.r.QueryContext(ctx, `SELECT topic FROM topic_heads WHERE last_id > 0 ORDER BY topic`)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
@@ -586,6 +600,10 @@ func (l *Log) Topics(ctx context.Context) ([]string, error) {
 
 func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error) {
 	var c int64
+	if err := l.turns.enter(ctx); err != nil {
+		return 0, fmt.Errorf("eventlog: sqlite: cursor: %w", err)
+	}
+	defer l.turns.leave()
 	err := l.r.QueryRowContext(ctx, `SELECT cursor FROM consumers WHERE topic = ? AND consumer_id = ?`,
 		topic, consumer).Scan(&c)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -771,6 +789,10 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
+	if err := l.turns.enter(ctx); err != nil {
+		return eventlog.Delivery{}, fmt.Errorf("eventlog: sqlite: get %s: %w", id, err)
+	}
+	defer l.turns.leave()
 	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
@@ -783,6 +805,10 @@ func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 	var st eventlog.InboxStats
+	if err := l.turns.enter(ctx); err != nil {
+		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
+	}
+	defer l.turns.leave()
 	rows, err := l.r.QueryContext(ctx, `SELECT state, count(*) FROM deliveries GROUP BY state`)
 	if err != nil {
 		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)

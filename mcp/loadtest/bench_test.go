@@ -48,6 +48,7 @@ func report(b *testing.B, res Result) {
 	b.ReportMetric(float64(res.P99.Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(res.Max.Microseconds())/1000, "max-ms")
 	b.ReportMetric(res.PerSecond(), "calls/s")
+	b.ReportMetric(float64(res.Passed99), "p99-passed")
 	b.ReportMetric(0, "ns/op") // one op is not one request: hide the default
 	b.Logf("%s", res)
 }

@@ -61,6 +61,13 @@ type Result struct {
 	Elapsed  time.Duration // wall time of the measured phase
 	P50, P90 time.Duration
 	P99, Max time.Duration
+	// Passed50 and Passed99 are percentiles of how many other requests
+	// were answered while a request was in flight. With every client
+	// waiting for its answer before it sends again, a server that answers
+	// in arrival order lets about Clients-1 pass each request; more is
+	// overtaking, the service order's share of the tail. Unlike the
+	// latencies they hardly move with other load on the machine.
+	Passed50, Passed99 int64
 	// FirstError describes the first failed request, if any.
 	FirstError string
 }
@@ -74,8 +81,8 @@ func (r Result) PerSecond() float64 {
 }
 
 func (r Result) String() string {
-	return fmt.Sprintf("%d requests, %d errors, %.0f/s, p50 %s, p90 %s, p99 %s, max %s",
-		r.Requests, r.Errors, r.PerSecond(), r.P50, r.P90, r.P99, r.Max)
+	return fmt.Sprintf("%d requests, %d errors, %.0f/s, p50 %s, p90 %s, p99 %s, max %s, passed p50 %d p99 %d",
+		r.Requests, r.Errors, r.PerSecond(), r.P50, r.P90, r.P99, r.Max, r.Passed50, r.Passed99)
 }
 
 // RunHandler serves h on a loopback port for the duration of the run.
@@ -123,6 +130,8 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 		firstErr   sync.Once
 		firstError string
 		latencies  = make([]time.Duration, o.Requests)
+		passed     = make([]int64, o.Requests)
+		answered   atomic.Int64 // requests answered, warm-up included
 		ready      sync.WaitGroup
 		done       sync.WaitGroup
 		start      = make(chan struct{})
@@ -155,9 +164,13 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 			defer c.close()
 			stop := context.AfterFunc(ctx, c.close)
 			defer stop()
-			one := func() (time.Duration, error) { return c.call(id.Add(1)) }
+			one := func() (time.Duration, int64, error) {
+				before := answered.Load()
+				took, err := c.call(id.Add(1))
+				return took, answered.Add(1) - 1 - before, err
+			}
 			for range o.Warmup {
-				if _, err := one(); err != nil {
+				if _, _, err := one(); err != nil {
 					fail("warm-up: " + err.Error())
 				}
 			}
@@ -168,8 +181,8 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 				if i >= int64(o.Requests) || ctx.Err() != nil {
 					return
 				}
-				took, err := one()
-				latencies[i] = took
+				took, n, err := one()
+				latencies[i], passed[i] = took, n
 				if err != nil {
 					fail(err.Error())
 				}
@@ -185,10 +198,8 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 		return Result{}, err
 	}
 	slices.Sort(latencies)
-	pct := func(p float64) time.Duration {
-		i := int(p*float64(len(latencies))+0.999999) - 1
-		return latencies[max(0, min(i, len(latencies)-1))]
-	}
+	slices.Sort(passed)
+	pct := func(p float64) time.Duration { return latencies[rank(p, len(latencies))] }
 	return Result{
 		Requests:   o.Requests,
 		Errors:     int(errs.Load()),
@@ -197,8 +208,16 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 		P90:        pct(0.90),
 		P99:        pct(0.99),
 		Max:        latencies[len(latencies)-1],
+		Passed50:   passed[rank(0.50, len(passed))],
+		Passed99:   passed[rank(0.99, len(passed))],
 		FirstError: firstError,
 	}, nil
+}
+
+// rank is the index of the p-th percentile of n sorted values.
+func rank(p float64, n int) int {
+	i := int(p*float64(n)+0.999999) - 1
+	return max(0, min(i, n-1))
 }
 
 // checkAnswer accepts a JSON-RPC success whose CallToolResult is not an

@@ -135,3 +135,15 @@ func TestRunChunkedAndClose(t *testing.T) {
 		t.Errorf("%d calls: %+v", calls.Load(), res)
 	}
 }
+
+// One client is never passed: it waits for each answer before it sends
+// again, so no other request completes while one is in flight.
+func TestPassedOneClient(t *testing.T) {
+	res, err := RunHandler(context.Background(), stubMCP(false, nil), Options{Clients: 1, Requests: 20, Tool: "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed50 != 0 || res.Passed99 != 0 {
+		t.Fatalf("one client passed: p50 %d p99 %d, want 0", res.Passed50, res.Passed99)
+	}
+}
