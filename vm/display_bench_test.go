@@ -1,0 +1,30 @@
+package vm
+
+import "testing"
+
+// BenchmarkDisplayScalar is to_string and interpolation of the scalars
+// whose display went through a boxing Object call.
+func BenchmarkDisplayScalar(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		v    Value
+	}{{"float", FloatOf(2.75)}, {"bool", True}, {"duration", DurationOf(90000)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ToDisplay(c.v)
+			}
+		})
+	}
+}
+
+func TestDisplayScalar(t *testing.T) {
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{{FloatOf(2.75), "2.75"}, {FloatOf(2), "2.0"}, {True, "true"}, {False, "false"}, {DurationOf(90000), "90s"}, {Nil, "nil"}, {Value{}, "nil"}} {
+		if got := ToDisplay(c.v); got != c.want {
+			t.Errorf("ToDisplay(%s) = %q, want %q", c.v.Type(), got, c.want)
+		}
+	}
+}
