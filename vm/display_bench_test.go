@@ -28,3 +28,23 @@ func TestDisplayScalar(t *testing.T) {
 		}
 	}
 }
+
+func TestStructuralKeyFloats(t *testing.T) {
+	if StructuralKey(FloatOf(2)) != StructuralKey(IntOf(2)) {
+		t.Error("2.0 and 2 have different keys")
+	}
+	if StructuralKey(FloatOf(2.5)) == StructuralKey(FloatOf(2.25)) {
+		t.Error("2.5 and 2.25 share a key")
+	}
+	if StructuralKey(FloatOf(2.5)) == StructuralKey(IntOf(2)) {
+		t.Error("2.5 and 2 share a key")
+	}
+}
+
+func BenchmarkStructuralKeyFloat(b *testing.B) {
+	v := FloatOf(2.75)
+	b.ReportAllocs()
+	for b.Loop() {
+		StructuralKey(v)
+	}
+}
