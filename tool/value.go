@@ -35,22 +35,27 @@ func (e *NonPortableError) Error() string {
 func ToJSON(v vm.Value) (any, error) { return toJSON(v, nil) }
 
 func toJSON(v vm.Value, path []string) (any, error) {
-	if x, ok := v.AsString(); ok {
+	// Scalars are read by kind: Value.Object would box them.
+	switch v.Kind() {
+	case vm.KString:
+		x, _ := v.AsString()
 		return x.Go(), nil
-	}
-	switch x := v.Object().(type) {
-	case nil:
-		return nil, nil
-	case vm.Bool:
-		return bool(x), nil
-	case vm.Int:
-		return jsonv.Int(int64(x)), nil
-	case vm.Float:
+	case vm.KBool:
+		return v.Truth(), nil
+	case vm.KInt:
+		n, _ := v.AsInt()
+		return jsonv.Int(int64(n)), nil
+	case vm.KFloat:
+		x, _ := v.AsFloat()
 		f := float64(x)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, nonPortable(path, "float")
 		}
 		return jsonv.Float(f), nil
+	}
+	switch x := v.Object().(type) {
+	case nil:
+		return nil, nil
 	case *vm.List:
 		return listJSON(x.Items(), path)
 	case *vm.Set:

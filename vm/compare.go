@@ -317,7 +317,21 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 		sb.WriteByte(':')
 		sb.WriteString(v.str())
 		return
+	case KFloat: // an integral float has its int's key, as 1 == 1.0
+		if f := v.float64(); f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			sb.WriteByte('i')
+			var buf [24]byte
+			sb.Write(strconv.AppendInt(buf[:0], int64(f), 10))
+			sb.WriteByte(';')
+			return
+		}
+		sb.WriteByte('f')
+		var buf [24]byte
+		sb.Write(strconv.AppendUint(buf[:0], v.n, 10))
+		sb.WriteByte(';')
+		return
 	}
+	// Ints, strings and floats were handled above: Object would box them.
 	switch x := v.Object().(type) {
 	case nilValue:
 		sb.WriteByte('N')
@@ -327,25 +341,6 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 		} else {
 			sb.WriteByte('F')
 		}
-	case Int:
-		sb.WriteByte('i')
-		sb.WriteString(strconv.FormatInt(int64(x), 10))
-		sb.WriteByte(';')
-	case Float:
-		if f := float64(x); f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-			sb.WriteByte('i')
-			sb.WriteString(strconv.FormatInt(int64(f), 10))
-			sb.WriteByte(';')
-			return
-		}
-		sb.WriteByte('f')
-		sb.WriteString(strconv.FormatUint(math.Float64bits(float64(x)), 10))
-		sb.WriteByte(';')
-	case String:
-		sb.WriteByte('s')
-		sb.WriteString(strconv.Itoa(len(x.s)))
-		sb.WriteByte(':')
-		sb.WriteString(x.s)
 	case Duration:
 		sb.WriteByte('d')
 		sb.WriteString(strconv.FormatInt(int64(x), 10))

@@ -499,6 +499,8 @@ func (v Value) Display(sb *strings.Builder) {
 		sb.Write(appendInt(buf[:0], v.int64()))
 	case KString:
 		sb.WriteString(v.str())
+	case KFloat, KBool, KDuration:
+		sb.WriteString(ToDisplay(v)) // Object would box the payload
 	default:
 		v.Object().Display(sb)
 	}

@@ -312,6 +312,15 @@ func ToDisplay(v Value) string {
 	case KInt:
 		var buf [24]byte
 		return string(appendInt(buf[:0], v.int64()))
+	case KFloat:
+		return FormatFloat(v.float64())
+	case KBool:
+		if v.n != 0 {
+			return "true"
+		}
+		return "false"
+	case KDuration:
+		return FormatDuration(v.int64())
 	}
 	var sb strings.Builder
 	v.Display(&sb)

@@ -495,8 +495,7 @@ type summer struct {
 
 // add adds v and reports whether it was a number.
 func (s *summer) add(v vm.Value) bool {
-	switch n := v.Object().(type) {
-	case vm.Int:
+	if n, ok := v.AsInt(); ok {
 		if s.isFloat {
 			s.f += float64(n)
 			return true
@@ -508,15 +507,17 @@ func (s *summer) add(v vm.Value) bool {
 			return true
 		}
 		s.i = r
-	case vm.Float:
-		if !s.isFloat {
-			s.isFloat = true
-			s.f = float64(s.i)
-		}
-		s.f += float64(n)
-	default:
+		return true
+	}
+	n, ok := v.AsFloat()
+	if !ok {
 		return false
 	}
+	if !s.isFloat {
+		s.isFloat = true
+		s.f = float64(s.i)
+	}
+	s.f += float64(n)
 	return true
 }
 

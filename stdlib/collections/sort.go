@@ -45,9 +45,9 @@ func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 	}()
 	switch keyKind(keys) {
 	case intKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) int64 { return int64(v.Object().(vm.Int)) })
+		sortUnboxed(items, keys, p, func(v vm.Value) int64 { n, _ := v.AsInt(); return int64(n) })
 	case stringKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) string { return v.Object().(vm.String).Go() })
+		sortUnboxed(items, keys, p, func(v vm.Value) string { s, _ := v.AsString(); return s.Go() })
 	case floatKeys:
 		sortUnboxed(items, keys, p, exactFloat)
 	default:
@@ -81,14 +81,17 @@ const maxExactInt = 1 << 53
 func keyKind(keys []vm.Value) sortKind {
 	ints, strs, floats := true, true, true
 	for _, k := range keys {
-		switch x := k.Object().(type) {
-		case vm.Int:
+		// By kind: Object would box every int, float and string key.
+		switch k.Kind() {
+		case vm.KInt:
+			x, _ := k.AsInt()
 			strs = false
 			floats = floats && x >= -maxExactInt && x <= maxExactInt
-		case vm.Float:
+		case vm.KFloat:
+			x, _ := k.AsFloat()
 			ints, strs = false, false
 			floats = floats && !math.IsNaN(float64(x))
-		case vm.String:
+		case vm.KString:
 			ints, floats = false, false
 		default:
 			return mixedKeys
@@ -112,7 +115,8 @@ func exactFloat(v vm.Value) float64 {
 	if i, ok := v.AsInt(); ok {
 		return float64(i)
 	}
-	return float64(v.Object().(vm.Float))
+	f, _ := v.AsFloat()
+	return float64(f)
 }
 
 // keyed is an unboxed sort key and the position of its item.

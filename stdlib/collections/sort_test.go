@@ -34,7 +34,7 @@ func show(items []vm.Value) string {
 		case vm.Float:
 			s += fmt.Sprintf("f%v(%v) ", x, math.Signbit(float64(x)))
 		default:
-			s += fmt.Sprintf("%T:%v ", v, vm.ToDisplay(v))
+			s += v.Type() + ":" + vm.ToDisplay(v) + " " // %T would say vm.Value for every kind
 		}
 	}
 	return s

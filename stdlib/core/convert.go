@@ -91,9 +91,19 @@ func toInt(v vm.Value) vm.Value {
 		}
 		return lib.Intv(n)
 	}
+	if _, ok := v.AsInt(); ok {
+		return v
+	}
+	if x, ok := v.AsFloat(); ok {
+		// docs/spec/newer.md §2.12: NaN and floats outside the int range give nil
+		// (April saturated them and mapped NaN to 0)
+		f := float64(x)
+		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
+			return vm.Nil
+		}
+		return lib.Intv(int64(f))
+	}
 	switch x := v.Object().(type) {
-	case vm.Int:
-		return vm.IntOf(int64(x))
 	case *Decimal:
 		return decimalToInt(x)
 	case vm.Bool:
@@ -102,14 +112,6 @@ func toInt(v vm.Value) vm.Value {
 			return lib.Intv(1)
 		}
 		return lib.Intv(0)
-	case vm.Float:
-		// docs/spec/newer.md §2.12: NaN and floats outside the int range give nil
-		// (April saturated them and mapped NaN to 0)
-		f := float64(x)
-		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
-			return vm.Nil
-		}
-		return lib.Intv(int64(f))
 	}
 	return vm.Nil
 }
@@ -120,13 +122,14 @@ func toFloatValue(v vm.Value) vm.Value {
 			return vm.FloatOf(float64(f))
 		}
 	}
-	switch x := v.Object().(type) {
-	case vm.Float:
-		return vm.FloatOf(float64(x))
-	case *Decimal:
+	if _, ok := v.AsFloat(); ok {
+		return v
+	}
+	if n, ok := v.AsInt(); ok {
+		return vm.FloatOf(float64(n))
+	}
+	if x, ok := v.Object().(*Decimal); ok {
 		return decimalToFloat(x)
-	case vm.Int:
-		return vm.FloatOf(float64(float64(x)))
 	}
 	return vm.Nil
 }

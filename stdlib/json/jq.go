@@ -957,22 +957,25 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 
 // ---- evaluation helpers ----
 
+// The helpers below read scalars by kind: Value.Object would box them.
+
 func jqTruthy(v vm.Value) bool {
-	switch x := v.Object().(type) {
-	case vm.Bool:
-		return bool(x)
+	if b, ok := v.AsBool(); ok {
+		return bool(b)
 	}
 	return !v.IsNil()
 }
 
 func jqTypeName(v vm.Value) string {
-	switch v.Object().(type) {
-	case vm.Bool:
+	switch v.Kind() {
+	case vm.KBool:
 		return "boolean"
-	case vm.Int, vm.Float:
+	case vm.KInt, vm.KFloat:
 		return "number"
-	case vm.String:
+	case vm.KString:
 		return "string"
+	}
+	switch v.Object().(type) {
 	case *vm.List, *vm.Set:
 		return "array"
 	case *vm.Dict, *vm.StructValue:
@@ -1050,9 +1053,7 @@ func jqIndex(in, key vm.Value) (vm.Value, error) {
 		}
 		return vm.Value{}, jqErrf("Cannot index %s with \"%s\"", jqTypeName(in), k.Go())
 	}
-	switch k := key.Object().(type) {
-	case vm.Int, vm.Float:
-		f, _ := lib.ToFloat(vm.Of(k))
+	if f, ok := lib.ToFloat(key); ok {
 		items, ok := jqListItems(in)
 		if !ok {
 			return vm.Value{}, jqErrf("Cannot index %s with number", jqTypeName(in))
@@ -1213,17 +1214,18 @@ func jqKeys(in vm.Value) (vm.Value, error) {
 // jqRank orders kinds as jq does: null < false < true < numbers < strings
 // < arrays < objects.
 func jqRank(v vm.Value) int {
-	if _, ok := v.AsString(); ok {
+	switch v.Kind() {
+	case vm.KString:
 		return 4
-	}
-	switch x := v.Object().(type) {
-	case vm.Bool:
-		if x {
+	case vm.KBool:
+		if v.Truth() {
 			return 2
 		}
 		return 1
-	case vm.Int, vm.Float:
+	case vm.KInt, vm.KFloat:
 		return 3
+	}
+	switch v.Object().(type) {
 	case *vm.List, *vm.Set:
 		return 5
 	case *vm.Dict, *vm.StructValue:

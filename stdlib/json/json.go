@@ -457,19 +457,30 @@ func Stringify(v vm.Value) string {
 }
 
 func (e *jsonEncoder) value(v vm.Value) {
-	switch x := v.Object().(type) {
-	case vm.Bool:
-		if x {
+	// Scalars are read through their kind: Object would box them.
+	switch v.Kind() {
+	case vm.KBool:
+		if v.Truth() {
 			e.sb.WriteString("true")
 		} else {
 			e.sb.WriteString("false")
 		}
-	case vm.Int:
-		e.sb.WriteString(strconv.FormatInt(int64(x), 10))
-	case vm.Float:
-		e.sb.WriteString(vm.FormatJSONFloat(float64(x)))
-	case vm.String:
-		WriteString(&e.sb, x.Go())
+		return
+	case vm.KInt:
+		n, _ := v.AsInt()
+		var buf [24]byte
+		e.sb.Write(strconv.AppendInt(buf[:0], int64(n), 10))
+		return
+	case vm.KFloat:
+		f, _ := v.AsFloat()
+		e.sb.WriteString(vm.FormatJSONFloat(float64(f)))
+		return
+	case vm.KString:
+		s, _ := v.AsString()
+		WriteString(&e.sb, s.Go())
+		return
+	}
+	switch x := v.Object().(type) {
 	case *vm.List:
 		e.array(x.Items())
 	case *vm.Set:

@@ -30,9 +30,11 @@ func normalize(v vm.Value, depth int) vm.Value {
 		panic(vm.TooDeep("encode"))
 	}
 	depth++
+	switch v.Kind() {
+	case vm.KBool, vm.KInt, vm.KFloat, vm.KString:
+		return v // read by kind: Object would box them
+	}
 	switch x := v.Object().(type) {
-	case vm.Bool, vm.Int, vm.Float, vm.String:
-		return v
 	case *vm.List:
 		return normalizeList(x.Items(), depth)
 	case *vm.Set:
@@ -95,20 +97,24 @@ func ToAny(v vm.Value) (a any, err error) {
 }
 
 func toAny(v vm.Value) (any, error) {
-	if x, ok := v.AsString(); ok {
+	switch v.Kind() {
+	case vm.KString:
+		x, _ := v.AsString()
 		return x.Go(), nil
-	}
-	switch x := v.Object().(type) {
-	case vm.Bool:
-		return bool(x), nil
-	case vm.Int:
-		return int64(x), nil
-	case vm.Float:
+	case vm.KBool:
+		return v.Truth(), nil
+	case vm.KInt:
+		n, _ := v.AsInt()
+		return int64(n), nil
+	case vm.KFloat:
+		x, _ := v.AsFloat()
 		f := float64(x)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, &NonFiniteError{f}
 		}
 		return f, nil
+	}
+	switch x := v.Object().(type) {
 	case *vm.List:
 		out := make([]any, x.Len())
 		for i, it := range x.Items() {

@@ -17,8 +17,8 @@ import (
 
 func init() {
 	lib.Def("abs", "abs(n: int | float)", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch n := args.At(0).Object().(type) {
-		case vm.Int:
+		// Numbers are read with the As accessors: Object would box them.
+		if n, ok := args.At(0).AsInt(); ok {
 			if n == math.MinInt64 {
 				return vm.FloatOf(float64(-float64(n))), nil
 			}
@@ -26,17 +26,18 @@ func init() {
 				return lib.Intv(-int64(n)), nil
 			}
 			return vm.IntOf(int64(n)), nil
-		case vm.Float:
+		}
+		if n, ok := args.At(0).AsFloat(); ok {
 			return vm.FloatOf(float64(math.Abs(float64(n)))), nil
 		}
 		return vm.Nil, nil
 	})
 	rounding := func(name string, f func(float64) float64) {
 		lib.Def(name, name+"(n: int | float)", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-			switch n := args.At(0).Object().(type) {
-			case vm.Int:
+			if n, ok := args.At(0).AsInt(); ok {
 				return vm.IntOf(int64(n)), nil
-			case vm.Float:
+			}
+			if n, ok := args.At(0).AsFloat(); ok {
 				return floatToInt(f(float64(n)))
 			}
 			return vm.Nil, nil
@@ -115,10 +116,10 @@ func init() {
 	minmax("min", -1)
 	minmax("max", 1)
 	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		switch n := args.At(0).Object().(type) {
-		case vm.Int:
+		if n, ok := args.At(0).AsInt(); ok {
 			return lib.Intv(int64(vm.Compare(vm.IntOf(int64(n)), lib.Intv(0)))), nil
-		case vm.Float:
+		}
+		if n, ok := args.At(0).AsFloat(); ok {
 			if math.IsNaN(float64(n)) {
 				return vm.FloatOf(float64(n)), nil
 			}

@@ -1500,40 +1500,25 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 			sb.WriteString(strings.Repeat(indent, d))
 		}
 	}
+	// Scalars are read by kind: Value.Object would box them.
+	switch v.Kind() {
+	case vm.KBool:
+		sb.WriteString(vm.ToDisplay(v))
+		return
+	case vm.KInt:
+		n, _ := v.AsInt()
+		sb.WriteString(strconv.FormatInt(int64(n), 10))
+		return
+	case vm.KFloat:
+		f, _ := v.AsFloat()
+		sb.WriteString(ryuFormat(float64(f)))
+		return
+	case vm.KString:
+		str, _ := v.AsString()
+		writeSerdeString(sb, str.Go())
+		return
+	}
 	switch x := v.Object().(type) {
-	case vm.Bool:
-		sb.WriteString(vm.ToDisplay(vm.BoolOf(bool(x))))
-	case vm.Int:
-		sb.WriteString(strconv.FormatInt(int64(x), 10))
-	case vm.Float:
-		sb.WriteString(ryuFormat(float64(x)))
-	case vm.String:
-		sb.WriteByte('"')
-		for _, r := range x.Go() {
-			switch r {
-			case '"':
-				sb.WriteString(`\"`)
-			case '\\':
-				sb.WriteString(`\\`)
-			case '\n':
-				sb.WriteString(`\n`)
-			case '\r':
-				sb.WriteString(`\r`)
-			case '\t':
-				sb.WriteString(`\t`)
-			case '\b':
-				sb.WriteString(`\b`)
-			case '\f':
-				sb.WriteString(`\f`)
-			default:
-				if r < 0x20 {
-					fmt.Fprintf(sb, `\u%04x`, r)
-				} else {
-					sb.WriteRune(r)
-				}
-			}
-		}
-		sb.WriteByte('"')
 	case *vm.List:
 		sb.WriteByte('[')
 		for i, it := range x.Items() {
@@ -1556,7 +1541,7 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 			}
 			i++
 			nl(depth + 1)
-			writeSerde(sb, vm.Str(k), indent, depth+1)
+			writeSerdeString(sb, k)
 			sb.WriteByte(':')
 			if indent != "" {
 				sb.WriteByte(' ')
@@ -1571,6 +1556,36 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 	default:
 		sb.WriteString("null")
 	}
+}
+
+// writeSerdeString writes s as a JSON string, escaped as serde_json does.
+func writeSerdeString(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			sb.WriteString(`\"`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\b':
+			sb.WriteString(`\b`)
+		case '\f':
+			sb.WriteString(`\f`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(sb, `\u%04x`, r)
+			} else {
+				sb.WriteRune(r)
+			}
+		}
+	}
+	sb.WriteByte('"')
 }
 
 // ryuFormat prints a finite float like Rust's ryu crate (serde_json's

@@ -14,12 +14,13 @@ import (
 func init() {
 	sm := func(name, sig, doc string, fn func(s string, args vm.Args) vm.Value) {
 		lib.Method("string", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			s := recv.Object().(vm.String).Go()
-			if len(s) >= lib.OffThreadMin {
-				// args lives on the thread's stack, which is reused once
-				// an interrupt returns while fn still runs
-				args = append(vm.Args(nil), args...)
+			s := receiver(recv)
+			if len(s) < lib.OffThreadMin {
+				return fn(s, args), nil // no closures: short strings are the common case
 			}
+			// args lives on the thread's stack, which is reused once an
+			// interrupt returns while fn still runs
+			args = append(vm.Args(nil), args...)
 			return longText(th, len(s), func() vm.Value { return fn(s, args) })
 		})
 	}
@@ -107,7 +108,7 @@ func init() {
 		return vm.Of(lib.StrList(Lines(s)))
 	})
 	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return repeatOn(th, recv.Object().(vm.String).Go(), args.IntOr(0, 1))
+		return repeatOn(th, receiver(recv), args.IntOr(0, 1))
 	})
 	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
@@ -117,11 +118,18 @@ func init() {
 		return lib.Str(string(rs))
 	})
 	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return padChars(recv.Object().(vm.String).Go(), args, true)
+		return padChars(receiver(recv), args, true)
 	})
 	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return padChars(recv.Object().(vm.String).Go(), args, false)
+		return padChars(receiver(recv), args, false)
 	})
+}
+
+// receiver is a string method's receiver, which is always a string; it
+// is read with AsString because Object would box it.
+func receiver(recv vm.Value) string {
+	s, _ := recv.AsString()
+	return s.Go()
 }
 
 func chars(s string) *vm.List {

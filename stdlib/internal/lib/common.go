@@ -87,20 +87,17 @@ func Payload(e *vm.EnumValue) vm.Value {
 
 // IsNumber reports whether v is an int or a float.
 func IsNumber(v vm.Value) bool {
-	switch v.Object().(type) {
-	case vm.Int, vm.Float:
-		return true
-	}
-	return false
+	k := v.Kind()
+	return k == vm.KInt || k == vm.KFloat
 }
 
 // ToFloat converts an int or float.
 func ToFloat(v vm.Value) (float64, bool) {
-	switch n := v.Object().(type) {
-	case vm.Int:
+	if n, ok := v.AsInt(); ok {
 		return float64(n), true
-	case vm.Float:
-		return float64(n), true
+	}
+	if f, ok := v.AsFloat(); ok {
+		return float64(f), true
 	}
 	return 0, false
 }
