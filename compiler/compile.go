@@ -214,6 +214,9 @@ func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, li
 
 func (f *fcomp) finish() *Func {
 	f.fn.NumLocals = f.nlocals
+	fn, np := f.fn, len(f.fn.Params)
+	fn.Simple = !fn.IsGen && !fn.IsStream && fn.Kind != FuncPipeline &&
+		(np == 0 || !fn.Params[np-1].Rest || fn.RestPlain)
 	fuse(f.fn)
 	return f.fn
 }

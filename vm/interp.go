@@ -320,7 +320,9 @@ loop:
 					break loop
 				}
 				save()
-				if err = th.pushFrame(c, n, sp-n); err != nil {
+				if c.Proto.Simple && n == len(c.Proto.Params) {
+					th.pushSimple(c, sp-n)
+				} else if err = th.pushFrame(c, n, sp-n); err != nil {
 					break loop
 				}
 				reload()
@@ -403,7 +405,11 @@ loop:
 				stack[sp-n-1] = Of(m)
 				sp++
 				save()
-				th.pushFrame(m, n+1, sp-n-1)
+				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
+					th.pushSimple(m, sp-n-1)
+				} else {
+					th.pushFrame(m, n+1, sp-n-1)
+				}
 				reload()
 				fr.method = true
 				continue
@@ -1210,11 +1216,19 @@ loop:
 
 	doReturn:
 		{
+			// popFrame and reload, inline: this is half of every call
 			v := stack[sp-1]
-			if th.popFrame(sp, startDepth) {
+			clear(stack[base-1 : sp])
+			nested := fr.nested
+			th.frames = th.frames[:len(th.frames)-1]
+			sp = base - 1
+			th.sp = sp
+			if nested || len(th.frames) < startDepth {
 				return v, nil
 			}
-			reload()
+			fr = &th.frames[len(th.frames)-1]
+			cl, pc, base = fr.cl, fr.pc, fr.base
+			rt, code = cl.rt, cl.Proto.Code
 			stack[sp] = v
 			sp++
 			th.sp = sp
