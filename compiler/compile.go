@@ -361,7 +361,7 @@ func stackEffect(op Opcode, a []int) int {
 		return -a[1]
 	case CALL_INTERNAL:
 		return 1 - a[1]
-	case LOCAL_BINOP:
+	case LOCAL_BINOP, LOCAL_GET_PROP:
 		return 1
 	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
 		return 0

@@ -93,3 +93,27 @@ half([1])
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}
 }
+
+// A property read of a local (LOCAL_GET_PROP) reads struct fields and
+// dict keys as GET_PROP did, and fails at the property (expectation taken
+// with the pass off).
+func TestFusedLocalProperty(t *testing.T) {
+	src := `struct P { x: int }
+fn get(p) {
+  let y = p.x
+  return y + p.x
+}
+println(get(P { x: 2 }))
+println(get({x: 3}))
+get(nil)
+`
+	out, e := runError(t, src)
+	got := ""
+	if e != nil {
+		got = describe(e)
+	}
+	want := "Type error: cannot access property `x` on nil (line 3) @3:11 | get t.harn:3:11 |  t.harn:8:1"
+	if out != "4\n6\n" || got != want {
+		t.Errorf("got %q %q, want %q", out, got, want)
+	}
+}

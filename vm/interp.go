@@ -875,6 +875,22 @@ loop:
 				break loop
 			}
 			stack[sp-1] = v
+		case compiler.LOCAL_GET_PROP:
+			x := stack[base+int(code[pc])]
+			name := rt.fn.Names[code[pc+1]]
+			if sv, ok := x.AsStruct(); ok {
+				stack[sp] = structField(rt, int(code[pc+2]), sv, name)
+			} else {
+				v, gerr := GetProp(x, name, false)
+				if gerr != nil {
+					opPC = pc + 1 // the GET_PROP of the fused sequence
+					err = gerr
+					break loop
+				}
+				stack[sp] = v
+			}
+			sp++
+			pc += 4
 		case compiler.GET_INDEX, compiler.GET_INDEX_OPT:
 			x, i := stack[sp-2], stack[sp-1]
 			var v Value
