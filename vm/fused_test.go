@@ -117,3 +117,34 @@ get(nil)
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}
 }
+
+// The int fast paths of LOCAL_BINOP (plus or minus a literal) and
+// LOCAL_BINOP_JUMP (compare and branch) agree with the general path, at
+// the edges of the int range and on mixed operands (expectations taken
+// with the fast paths off).
+func TestFusedIntFastPaths(t *testing.T) {
+	src := `fn inc(a) { return a + 1 }
+fn dec(a) { return a - 1 }
+fn lt(a) {
+  if a < 2 {
+    return "lt"
+  }
+  return "ge"
+}
+fn le(a, b) {
+  if a <= b {
+    return "le"
+  }
+  return "gt"
+}
+println(inc(9223372036854775807))
+println(dec(-9223372036854775807 - 1))
+println("${inc(1)} ${dec(1)} ${inc(1.5)} ${dec(-1)}")
+println("${lt(1)} ${lt(2)} ${lt(1.5)} ${lt(-9223372036854775807)}")
+println("${le(1, 1)} ${le(2, 1)} ${le(1, 1.5)} ${le("a", "b")}")`
+	out, e := runError(t, src)
+	want := "9223372036854776000\n-9223372036854776000\n2 0 2.5 -2\nlt ge lt lt\nle gt le le\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}

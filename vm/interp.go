@@ -532,6 +532,22 @@ loop:
 			sp++
 			goto doReturn
 		case compiler.LOCAL_BINOP:
+			if a, ok := stack[base+int(code[pc])].AsInt(); ok && code[pc+2] == 1 {
+				// int plus or minus a literal (n - 1), inline; on
+				// overflow the general path makes the float
+				if bop := compiler.Opcode(code[pc+3]); bop == compiler.ADD || bop == compiler.SUB {
+					x := int64(code[pc+1])
+					if bop == compiler.SUB {
+						x = -x
+					}
+					if s := int64(a) + x; (s > int64(a)) == (x > 0) {
+						stack[sp] = IntOf(s)
+						sp++
+						pc += 4
+						break
+					}
+				}
+			}
 			v, berr := localBinop(code, pc, stack, base, rt)
 			if berr != nil {
 				opPC = pc + 3 // the operator of the fused sequence
@@ -551,6 +567,23 @@ loop:
 			stack[base+int(code[pc+4])] = v
 			pc += 6
 		case compiler.LOCAL_BINOP_JUMP:
+			if a, ok := stack[base+int(code[pc])].AsInt(); ok {
+				// compare ints and branch without making a Bool
+				b, bok := Int(code[pc+1]), code[pc+2] == 1
+				if code[pc+2] == 0 {
+					b, bok = stack[base+int(code[pc+1])].AsInt()
+				}
+				if bok {
+					if r, ok := intCompare(compiler.Opcode(code[pc+3]), int64(a), int64(b)); ok {
+						if r {
+							pc += 6
+						} else {
+							pc = int(code[pc+4])
+						}
+						break
+					}
+				}
+			}
 			v, berr := localBinop(code, pc, stack, base, rt)
 			if berr != nil {
 				opPC = pc + 3
