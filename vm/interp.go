@@ -979,22 +979,6 @@ loop:
 			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
 		case compiler.FOR_NEXT_STORE:
 			it := (*iterSlot)(stack[base+int(code[pc])].p).it
-			if s, ok := it.(*sliceIter); ok {
-				// so does a list: no interface call, no ThreadIterator check
-				if s.i >= len(s.items) {
-					pc = int(code[pc+1])
-					break
-				}
-				stack[base+int(code[pc+2])] = s.items[s.i]
-				s.i++
-				pc += 4
-				if th.ticks++; th.ticks&1023 == 0 {
-					if err = th.checkInterrupt(); err != nil {
-						break loop
-					}
-				}
-				break
-			}
 			if r, ok := it.(*rangeIter); ok {
 				// a range steps inline: its counter is a plain int64
 				if r.remaining <= 0 {
@@ -1004,6 +988,22 @@ loop:
 				stack[base+int(code[pc+2])] = IntOf(r.next)
 				r.next++
 				r.remaining--
+				pc += 4
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				break
+			}
+			if s, ok := it.(*sliceIter); ok {
+				// so does a list: no interface call, no ThreadIterator check
+				if s.i >= len(s.items) {
+					pc = int(code[pc+1])
+					break
+				}
+				stack[base+int(code[pc+2])] = s.items[s.i]
+				s.i++
 				pc += 4
 				if th.ticks++; th.ticks&1023 == 0 {
 					if err = th.checkInterrupt(); err != nil {
