@@ -238,7 +238,21 @@ loop:
 			sp++
 			pc++
 
-		case compiler.CALLEE_LOCAL, compiler.CALLEE_CELL, compiler.CALLEE_FREE, compiler.CALLEE_GLOBAL:
+		case compiler.CALLEE_GLOBAL:
+			// a call of a module function (fib calling fib): its own
+			// case, the closure test first
+			v := cl.Module.Globals[code[pc]]
+			if !v.is(KClosure) && !isCallee(v) {
+				v = th.builtinCallee(rt, int(code[pc+1]))
+				if !v.IsValid() {
+					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
+					break loop
+				}
+			}
+			stack[sp] = v
+			sp++
+			pc += 2
+		case compiler.CALLEE_LOCAL, compiler.CALLEE_CELL, compiler.CALLEE_FREE:
 			var v Value
 			i := code[pc]
 			switch op {
@@ -250,8 +264,6 @@ loop:
 				}
 			case compiler.CALLEE_FREE:
 				v = cl.Upvals[i].V
-			case compiler.CALLEE_GLOBAL:
-				v = cl.Module.Globals[i]
 			}
 			if !isCallee(v) {
 				v = th.builtinCallee(rt, int(code[pc+1]))
