@@ -214,6 +214,9 @@ func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, li
 
 func (f *fcomp) finish() *Func {
 	f.fn.NumLocals = f.nlocals
+	fn, np := f.fn, len(f.fn.Params)
+	fn.Simple = !fn.IsGen && !fn.IsStream && fn.Kind != FuncPipeline &&
+		(np == 0 || !fn.Params[np-1].Rest || fn.RestPlain)
 	fuse(f.fn)
 	return f.fn
 }
@@ -358,7 +361,7 @@ func stackEffect(op Opcode, a []int) int {
 		return -a[1]
 	case CALL_INTERNAL:
 		return 1 - a[1]
-	case LOCAL_BINOP:
+	case LOCAL_BINOP, LOCAL_GET_PROP:
 		return 1
 	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
 		return 0

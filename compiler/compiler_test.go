@@ -63,7 +63,7 @@ var slotOperand = map[compiler.Opcode]bool{
 	compiler.CELLIFY: true, compiler.LOAD_CELL: true, compiler.STORE_CELL: true, compiler.CALLEE_LOCAL: true,
 	compiler.CALLEE_CELL: true, compiler.LOAD_LOCAL_SH: true, compiler.FOR_NEXT: true, compiler.CHECK_PARAM: true,
 	compiler.LOCAL_BINOP: true, compiler.LOCAL_BINOP_STORE: true, compiler.LOCAL_BINOP_JUMP: true,
-	compiler.RETURN_LOCAL: true, compiler.FOR_NEXT_STORE: true,
+	compiler.RETURN_LOCAL: true, compiler.FOR_NEXT_STORE: true, compiler.LOCAL_GET_PROP: true,
 }
 
 func checkFunc(t *testing.T, path string, f *compiler.Func) {
@@ -97,5 +97,53 @@ func checkFunc(t *testing.T, path string, f *compiler.Func) {
 	}
 	for _, child := range f.Funcs {
 		checkFunc(t, path, child)
+	}
+}
+
+// TestSimple checks which functions the VM may enter by its fast path
+// (compiler.Func.Simple): ordinary functions, methods and closures, and
+// rest parameters that bind one argument; not generators, pipelines or a
+// rest parameter that collects surplus arguments.
+func TestSimple(t *testing.T) {
+	src := `
+fn plain(a, b = 1) { return a + b }
+fn gen() { yield 1 }
+fn many(...xs) { return xs }
+struct P { x: int }
+impl P {
+  fn get(self, ...more) { return self.x }
+}
+pipeline main(task) {
+  let f = { x -> x }
+  println(plain(1), f(2))
+}
+`
+	f, err := syntax.Parse("simple.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{})})
+	prog, err := compiler.Compile(f, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	var walk func(fn *compiler.Func)
+	walk = func(fn *compiler.Func) {
+		name := fn.Name
+		if name == "" {
+			name = "<anon>"
+		}
+		got[name] = fn.Simple
+		for _, c := range fn.Funcs {
+			walk(c)
+		}
+	}
+	walk(prog.Main)
+	want := map[string]bool{"plain": true, "gen": false, "many": false, "get": true, "main": false}
+	for name, w := range want {
+		if g, ok := got[name]; !ok || g != w {
+			t.Errorf("%s: Simple = %v (found %v), want %v", name, g, ok, w)
+		}
 	}
 }

@@ -163,6 +163,7 @@ const (
 	CONST_BINOP_JUMP  // v CONST_BINOP_JUMP<x m op t> -        (INT x | CONST x; op; JUMP_IF_FALSE t)
 	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
 	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
+	LOCAL_GET_PROP    // - LOCAL_GET_PROP<i s c _> v           (LOAD_LOCAL i; GET_PROP s c: self.field)
 
 	numOpcodes
 )
@@ -211,6 +212,7 @@ var Info = [numOpcodes]OpInfo{
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
+	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4},
 }
 
 func (op Opcode) String() string {

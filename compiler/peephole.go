@@ -61,6 +61,11 @@ func fuse(fn *Func) {
 				code[pc], code[pc+2] = int32(RETURN_LOCAL), 0
 				continue
 			}
+			if at(pc+2) == GET_PROP {
+				i, s, c := code[pc+1], code[pc+3], code[pc+4]
+				copy(code[pc:pc+5], []int32{int32(LOCAL_GET_PROP), i, s, c, 0})
+				continue
+			}
 			m := int32(-1)
 			switch at(pc + 2) {
 			case LOAD_LOCAL:

@@ -30,6 +30,9 @@ func TestFuse(t *testing.T) {
 		{"loop step",
 			[]int32{int32(FOR_NEXT), 0, 7, int32(STORE_LOCAL), 1, int32(JUMP), 0, int32(NIL), int32(RETURN)},
 			[]int32{int32(FOR_NEXT_STORE), 0, 7, 1, 0, int32(JUMP), 0, int32(NIL), int32(RETURN)}, false},
+		{"field of a local",
+			[]int32{int32(LOAD_LOCAL), 0, int32(GET_PROP), 3, 1, int32(RETURN)},
+			[]int32{int32(LOCAL_GET_PROP), 0, 3, 1, 0, int32(RETURN)}, false},
 		// A jump into the sequence (to the INT at 2) keeps it unfused, so
 		// the path through the jump still starts at an instruction.
 		{"jump target inside",

@@ -85,6 +85,11 @@ type Func struct {
 	IsStream  bool // gen fn with emit: calling it makes a stream
 	HasCheck  bool // some parameter has a runtime type check
 	Doc       string
+
+	// Simple marks a function the VM may enter by its fast path when a
+	// call passes exactly len(Params) arguments: not a generator, stream
+	// or pipeline, and no rest parameter collecting surplus arguments.
+	Simple bool
 }
 
 // LineAt returns the source line of the instruction at pc.

@@ -101,3 +101,24 @@ func localBinop(code []int32, pc int, stack []Value, base int, rt *funcRT) (Valu
 	}
 	return binary(op, a, b)
 }
+
+// intCompare is intBinary for the comparisons, without making a Bool:
+// small enough to inline into the compare-and-branch superinstructions.
+// ok is false when op is not a comparison.
+func intCompare(op compiler.Opcode, a, b int64) (r, ok bool) {
+	switch op {
+	case compiler.LT:
+		return a < b, true
+	case compiler.GT:
+		return a > b, true
+	case compiler.LE:
+		return a <= b, true
+	case compiler.GE:
+		return a >= b, true
+	case compiler.EQ:
+		return a == b, true
+	case compiler.NE:
+		return a != b, true
+	}
+	return false, false
+}

@@ -93,3 +93,58 @@ half([1])
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}
 }
+
+// A property read of a local (LOCAL_GET_PROP) reads struct fields and
+// dict keys as GET_PROP did, and fails at the property (expectation taken
+// with the pass off).
+func TestFusedLocalProperty(t *testing.T) {
+	src := `struct P { x: int }
+fn get(p) {
+  let y = p.x
+  return y + p.x
+}
+println(get(P { x: 2 }))
+println(get({x: 3}))
+get(nil)
+`
+	out, e := runError(t, src)
+	got := ""
+	if e != nil {
+		got = describe(e)
+	}
+	want := "Type error: cannot access property `x` on nil (line 3) @3:11 | get t.harn:3:11 |  t.harn:8:1"
+	if out != "4\n6\n" || got != want {
+		t.Errorf("got %q %q, want %q", out, got, want)
+	}
+}
+
+// The int fast paths of LOCAL_BINOP (plus or minus a literal) and
+// LOCAL_BINOP_JUMP (compare and branch) agree with the general path, at
+// the edges of the int range and on mixed operands (expectations taken
+// with the fast paths off).
+func TestFusedIntFastPaths(t *testing.T) {
+	src := `fn inc(a) { return a + 1 }
+fn dec(a) { return a - 1 }
+fn lt(a) {
+  if a < 2 {
+    return "lt"
+  }
+  return "ge"
+}
+fn le(a, b) {
+  if a <= b {
+    return "le"
+  }
+  return "gt"
+}
+println(inc(9223372036854775807))
+println(dec(-9223372036854775807 - 1))
+println("${inc(1)} ${dec(1)} ${inc(1.5)} ${dec(-1)}")
+println("${lt(1)} ${lt(2)} ${lt(1.5)} ${lt(-9223372036854775807)}")
+println("${le(1, 1)} ${le(2, 1)} ${le(1, 1.5)} ${le("a", "b")}")`
+	out, e := runError(t, src)
+	want := "9223372036854776000\n-9223372036854776000\n2 0 2.5 -2\nlt ge lt lt\nle gt le le\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}

@@ -238,7 +238,21 @@ loop:
 			sp++
 			pc++
 
-		case compiler.CALLEE_LOCAL, compiler.CALLEE_CELL, compiler.CALLEE_FREE, compiler.CALLEE_GLOBAL:
+		case compiler.CALLEE_GLOBAL:
+			// a call of a module function (fib calling fib): its own
+			// case, the closure test first
+			v := cl.Module.Globals[code[pc]]
+			if !v.is(KClosure) && !isCallee(v) {
+				v = th.builtinCallee(rt, int(code[pc+1]))
+				if !v.IsValid() {
+					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
+					break loop
+				}
+			}
+			stack[sp] = v
+			sp++
+			pc += 2
+		case compiler.CALLEE_LOCAL, compiler.CALLEE_CELL, compiler.CALLEE_FREE:
 			var v Value
 			i := code[pc]
 			switch op {
@@ -250,8 +264,6 @@ loop:
 				}
 			case compiler.CALLEE_FREE:
 				v = cl.Upvals[i].V
-			case compiler.CALLEE_GLOBAL:
-				v = cl.Module.Globals[i]
 			}
 			if !isCallee(v) {
 				v = th.builtinCallee(rt, int(code[pc+1]))
@@ -320,7 +332,9 @@ loop:
 					break loop
 				}
 				save()
-				if err = th.pushFrame(c, n, sp-n); err != nil {
+				if c.Proto.Simple && n == len(c.Proto.Params) {
+					th.pushSimple(c, sp-n)
+				} else if err = th.pushFrame(c, n, sp-n); err != nil {
 					break loop
 				}
 				reload()
@@ -403,7 +417,11 @@ loop:
 				stack[sp-n-1] = Of(m)
 				sp++
 				save()
-				th.pushFrame(m, n+1, sp-n-1)
+				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
+					th.pushSimple(m, sp-n-1)
+				} else {
+					th.pushFrame(m, n+1, sp-n-1)
+				}
 				reload()
 				fr.method = true
 				continue
@@ -526,6 +544,22 @@ loop:
 			sp++
 			goto doReturn
 		case compiler.LOCAL_BINOP:
+			if a, ok := stack[base+int(code[pc])].AsInt(); ok && code[pc+2] == 1 {
+				// int plus or minus a literal (n - 1), inline; on
+				// overflow the general path makes the float
+				if bop := compiler.Opcode(code[pc+3]); bop == compiler.ADD || bop == compiler.SUB {
+					x := int64(code[pc+1])
+					if bop == compiler.SUB {
+						x = -x
+					}
+					if s := int64(a) + x; (s > int64(a)) == (x > 0) {
+						stack[sp] = IntOf(s)
+						sp++
+						pc += 4
+						break
+					}
+				}
+			}
 			v, berr := localBinop(code, pc, stack, base, rt)
 			if berr != nil {
 				opPC = pc + 3 // the operator of the fused sequence
@@ -545,6 +579,23 @@ loop:
 			stack[base+int(code[pc+4])] = v
 			pc += 6
 		case compiler.LOCAL_BINOP_JUMP:
+			if a, ok := stack[base+int(code[pc])].AsInt(); ok {
+				// compare ints and branch without making a Bool
+				b, bok := Int(code[pc+1]), code[pc+2] == 1
+				if code[pc+2] == 0 {
+					b, bok = stack[base+int(code[pc+1])].AsInt()
+				}
+				if bok {
+					if r, ok := intCompare(compiler.Opcode(code[pc+3]), int64(a), int64(b)); ok {
+						if r {
+							pc += 6
+						} else {
+							pc = int(code[pc+4])
+						}
+						break
+					}
+				}
+			}
 			v, berr := localBinop(code, pc, stack, base, rt)
 			if berr != nil {
 				opPC = pc + 3
@@ -869,6 +920,22 @@ loop:
 				break loop
 			}
 			stack[sp-1] = v
+		case compiler.LOCAL_GET_PROP:
+			x := stack[base+int(code[pc])]
+			name := rt.fn.Names[code[pc+1]]
+			if sv, ok := x.AsStruct(); ok {
+				stack[sp] = structField(rt, int(code[pc+2]), sv, name)
+			} else {
+				v, gerr := GetProp(x, name, false)
+				if gerr != nil {
+					opPC = pc + 1 // the GET_PROP of the fused sequence
+					err = gerr
+					break loop
+				}
+				stack[sp] = v
+			}
+			sp++
+			pc += 4
 		case compiler.GET_INDEX, compiler.GET_INDEX_OPT:
 			x, i := stack[sp-2], stack[sp-1]
 			var v Value
@@ -923,7 +990,8 @@ loop:
 		case compiler.ITER:
 			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
 		case compiler.FOR_NEXT_STORE:
-			if r, ok := (*iterSlot)(stack[base+int(code[pc])].p).it.(*rangeIter); ok {
+			it := (*iterSlot)(stack[base+int(code[pc])].p).it
+			if r, ok := it.(*rangeIter); ok {
 				// a range steps inline: its counter is a plain int64
 				if r.remaining <= 0 {
 					pc = int(code[pc+1])
@@ -932,6 +1000,22 @@ loop:
 				stack[base+int(code[pc+2])] = IntOf(r.next)
 				r.next++
 				r.remaining--
+				pc += 4
+				if th.ticks++; th.ticks&1023 == 0 {
+					if err = th.checkInterrupt(); err != nil {
+						break loop
+					}
+				}
+				break
+			}
+			if s, ok := it.(*sliceIter); ok {
+				// so does a list: no interface call, no ThreadIterator check
+				if s.i >= len(s.items) {
+					pc = int(code[pc+1])
+					break
+				}
+				stack[base+int(code[pc+2])] = s.items[s.i]
+				s.i++
 				pc += 4
 				if th.ticks++; th.ticks&1023 == 0 {
 					if err = th.checkInterrupt(); err != nil {
@@ -1210,11 +1294,19 @@ loop:
 
 	doReturn:
 		{
+			// popFrame and reload, inline: this is half of every call
 			v := stack[sp-1]
-			if th.popFrame(sp, startDepth) {
+			clear(stack[base-1 : sp])
+			nested := fr.nested
+			th.frames = th.frames[:len(th.frames)-1]
+			sp = base - 1
+			th.sp = sp
+			if nested || len(th.frames) < startDepth {
 				return v, nil
 			}
-			reload()
+			fr = &th.frames[len(th.frames)-1]
+			cl, pc, base = fr.cl, fr.pc, fr.base
+			rt, code = cl.rt, cl.Proto.Code
 			stack[sp] = v
 			sp++
 			th.sp = sp

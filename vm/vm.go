@@ -461,3 +461,30 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 	}
 	return nil
 }
+
+// pushSimple is pushFrame for a compiler.Func.Simple function f called
+// with exactly its parameters, which start at stack index base: there is
+// nothing to bind, only the other locals to start unassigned.
+func (th *Thread) pushSimple(f *Closure, base int) {
+	proto := f.Proto
+	if f.rt == nil {
+		f.rt = newFuncRT(proto)
+	}
+	if n := proto.NumLocals + proto.MaxStack + 2; th.sp+n > len(th.stack) {
+		th.ensure(n)
+	}
+	nparams := len(proto.Params)
+	if nparams < proto.NumLocals {
+		clear(th.stack[base+nparams : base+proto.NumLocals])
+	}
+	th.sp = base + proto.NumLocals
+	if n := len(th.frames); n < cap(th.frames) {
+		th.frames = th.frames[:n+1]
+		fr := &th.frames[n]
+		fr.cl, fr.pc, fr.base, fr.argc = f, 0, base, nparams
+		fr.handlers = fr.handlers[:0]
+		fr.nested, fr.callback, fr.method = false, false, false
+	} else {
+		th.frames = append(th.frames, frame{cl: f, base: base, argc: nparams})
+	}
+}
