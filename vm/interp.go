@@ -243,9 +243,7 @@ loop:
 			// case, the closure test first
 			v := cl.Module.Globals[code[pc]]
 			if !v.is(KClosure) && !isCallee(v) {
-				v = th.builtinCallee(rt, int(code[pc+1]))
-				if !v.IsValid() {
-					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
+				if v, err = th.builtinCallee(rt, int(code[pc+1]), cl.Module); err != nil {
 					break loop
 				}
 			}
@@ -266,9 +264,7 @@ loop:
 				v = cl.Upvals[i].V
 			}
 			if !isCallee(v) {
-				v = th.builtinCallee(rt, int(code[pc+1]))
-				if !v.IsValid() {
-					err = th.undefinedBuiltin(rt.fn.Names[code[pc+1]], cl.Module)
+				if v, err = th.builtinCallee(rt, int(code[pc+1]), cl.Module); err != nil {
 					break loop
 				}
 			}
@@ -276,9 +272,9 @@ loop:
 			sp++
 			pc += 2
 		case compiler.CALLEE_UNIV:
-			v := th.builtinCallee(rt, int(code[pc]))
-			if !v.IsValid() {
-				err = th.undefinedBuiltin(rt.fn.Names[code[pc]], cl.Module)
+			v, cerr := th.builtinCallee(rt, int(code[pc]), cl.Module)
+			if cerr != nil {
+				err = cerr
 				break loop
 			}
 			stack[sp] = v
@@ -288,11 +284,9 @@ loop:
 			s := int(code[pc])
 			v, ok := rt.global(cl.Module, s)
 			if !ok || !isCallee(v) {
-				v = th.builtinCallee(rt, s)
-			}
-			if !v.IsValid() {
-				err = th.undefinedBuiltin(rt.fn.Names[s], cl.Module)
-				break loop
+				if v, err = th.builtinCallee(rt, s, cl.Module); err != nil {
+					break loop
+				}
 			}
 			stack[sp] = v
 			sp++
@@ -1450,17 +1444,17 @@ func (th *Thread) universal(name string) Value {
 	return Value{}
 }
 
-// builtinCallee is the builtin named by name index s, or nil; resolved
-// once per function and name (a universe does not change once built).
-func (th *Thread) builtinCallee(rt *funcRT, s int) Value {
+// builtinCallee is the builtin named by name index s, or the "Undefined builtin"
+// error; resolved once per function and name (a universe does not change once built).
+func (th *Thread) builtinCallee(rt *funcRT, s int, m *Module) (Value, error) {
 	if b := rt.builtins[s].Load(); b != nil {
-		return Of(b)
+		return Of(b), nil
 	}
 	if b := th.vm.Universe.Builtin(rt.fn.Names[s]); b != nil {
 		rt.builtins[s].Store(b)
-		return Of(b)
+		return Of(b), nil
 	}
-	return Value{}
+	return Value{}, th.undefinedBuiltin(rt.fn.Names[s], m)
 }
 
 func (th *Thread) undefinedVariable(name string, m *Module) *Error {
