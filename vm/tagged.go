@@ -10,7 +10,8 @@ import (
 // and a payload word, 16 bytes, copied by value. Nil, bools, ints, floats
 // and durations live in the payload word, with the pointer word naming
 // their kind (it points at the kind's byte in scalarTags), so arithmetic
-// allocates nothing; every other kind points at its object (a *String, a
+// allocates nothing; a string points at its bytes and keeps its length in
+// the payload word (strMark); every other kind points at its object (a
 // *List, ...) and keeps its kind in the payload word, and values of the
 // standard library's extension types point at a box holding the Object.
 // docs/architecture.md ("Values") gives the invariants that keep this safe
@@ -40,15 +41,16 @@ func ref(p unsafe.Pointer, k Kind) Value { return Value{p: p, n: uint64(k)} }
 // scalars; KInvalid's only Value is the zero one.
 type Kind uint8
 
-// The kinds. Only KInvalid's zero value is special; the order is free.
+// The kinds. The order matters twice: kinds below KString are the scalars
+// (scalarTags), and kinds below KList hold no other values (displayAt).
 const (
-	KInvalid  Kind = iota // the zero Value (kinds below KList hold no other values)
+	KInvalid  Kind = iota // the zero Value
 	KNil                  // Harn nil
 	KBool                 // n: 0 or 1
 	KInt                  // n: the int64's bits
 	KFloat                // n: math.Float64bits
 	KDuration             // n: milliseconds as int64 bits
-	KString               // p: *String
+	KString               // p: the text's bytes, n: strMark|length (or a boxed *String, kStrBuf)
 	KList                 // p: *List
 	KDict                 // p: *Dict
 	KSet                  // p: *Set
@@ -381,7 +383,7 @@ func (v Value) AsStruct() (*StructValue, bool) {
 	return (*StructValue)(v.p), true
 }
 
-// AsEnum returns the enumvalue, if v is one.
+// AsEnum returns the enum variant, if v is one.
 func (v Value) AsEnum() (*EnumValue, bool) {
 	if !v.is(KEnum) {
 		return nil, false
@@ -419,38 +421,6 @@ func (v Value) AsBound() (*BoundMethod, bool) {
 		return nil, false
 	}
 	return (*BoundMethod)(v.p), true
-}
-
-// List returns the list, or nil if v is not one.
-func (v Value) List() *List {
-	if !v.is(KList) {
-		return nil
-	}
-	return (*List)(v.p)
-}
-
-// Dict returns the dict, or nil if v is not one.
-func (v Value) Dict() *Dict {
-	if !v.is(KDict) {
-		return nil
-	}
-	return (*Dict)(v.p)
-}
-
-// Closure returns the closure, or nil if v is not one.
-func (v Value) Closure() *Closure {
-	if !v.is(KClosure) {
-		return nil
-	}
-	return (*Closure)(v.p)
-}
-
-// Struct returns the struct instance, or nil if v is not one.
-func (v Value) Struct() *StructValue {
-	if !v.is(KStruct) {
-		return nil
-	}
-	return (*StructValue)(v.p)
 }
 
 // Type is the name type_of returns (docs/spec/builtins.md §1.3).
