@@ -438,7 +438,7 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 	} else {
 		// Missing arguments are nil (defaults are assigned by the code,
 		// ARGC_GT); surplus ones and the other locals start unassigned.
-		missing := Value(Nil)
+		missing := Nil
 		if proto.Kind == compiler.FuncPipeline {
 			missing = Value{} // pipeline parameters are not bound under `harn run` (§5.5)
 		}
@@ -448,8 +448,14 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 		clear(stack[base+nparams : base+proto.NumLocals])
 	}
 	th.sp = base + proto.NumLocals
-	// Reuse the slot (and its handler stack) when the slice has room:
-	// appending a whole frame literal zeroes and copies it each call.
+	th.enterFrame(f, base, argc)
+	return nil
+}
+
+// enterFrame appends the frame record of a call of f. It reuses the slot
+// (and its handler stack) when the slice has room: appending a whole frame
+// literal zeroes and copies it each call.
+func (th *Thread) enterFrame(f *Closure, base, argc int) {
 	if n := len(th.frames); n < cap(th.frames) {
 		th.frames = th.frames[:n+1]
 		fr := &th.frames[n]
@@ -459,7 +465,6 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 	} else {
 		th.frames = append(th.frames, frame{cl: f, base: base, argc: argc})
 	}
-	return nil
 }
 
 // pushSimple is pushFrame for a compiler.Func.Simple function f called
@@ -478,13 +483,5 @@ func (th *Thread) pushSimple(f *Closure, base int) {
 		clear(th.stack[base+nparams : base+proto.NumLocals])
 	}
 	th.sp = base + proto.NumLocals
-	if n := len(th.frames); n < cap(th.frames) {
-		th.frames = th.frames[:n+1]
-		fr := &th.frames[n]
-		fr.cl, fr.pc, fr.base, fr.argc = f, 0, base, nparams
-		fr.handlers = fr.handlers[:0]
-		fr.nested, fr.callback, fr.method = false, false, false
-	} else {
-		th.frames = append(th.frames, frame{cl: f, base: base, argc: nparams})
-	}
+	th.enterFrame(f, base, nparams)
 }
