@@ -70,11 +70,6 @@ func (l *Log) Close() error {
 	return nil
 }
 
-// append adds rec to topic; l.mu is held.
-func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
-	return l.insert(topic, own(rec), now)
-}
-
 // own returns rec with a payload and headers of its own, which the
 // caller cannot alter any more. It needs no lock: Append and AppendAll
 // copy before they take l.mu, so the lock is held only to number and
@@ -106,7 +101,7 @@ func (l *Log) insert(topic string, rec eventlog.Record, now int64) int64 {
 
 func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 	for _, r := range records {
-		l.append(r.Topic, r.Record, now)
+		l.insert(r.Topic, own(r.Record), now)
 	}
 }
 
