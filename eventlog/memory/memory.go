@@ -289,15 +289,22 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 		d.DueAtMs = now
 	}
 	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
-	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
-	l.deliveries[d.ID] = &delivery{Delivery: d}
-	l.open[d.ID] = l.deliveries[d.ID]
-	l.changed(l.deliveries[d.ID])
-	l.appendAll(records, now)
-	if err := l.flush(); err != nil {
+	nd := &delivery{Delivery: d}
+	if err := l.accept(nd, records, now); err != nil {
 		return eventlog.Delivery{}, false, err
 	}
-	return d, true, nil
+	return nd.Delivery, true, nil
+}
+
+// accept stores nd, a new delivery, and appends the records accepting
+// it; l.mu is held.
+func (l *Log) accept(nd *delivery, records []eventlog.TopicRecord, now int64) error {
+	nd.Envelope = append([]byte(nil), store.Payload(nd.Envelope)...)
+	l.deliveries[nd.ID] = nd
+	l.open[nd.ID] = nd
+	l.changed(nd)
+	l.appendAll(records, now)
+	return l.flush()
 }
 
 func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
@@ -317,13 +324,8 @@ func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner strin
 	}
 	now := store.NowMs()
 	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
-	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
 	nd := &delivery{Delivery: d, owner: owner, token: 1, expires: now + store.TTLMs(ttl)}
-	l.deliveries[d.ID] = nd
-	l.open[d.ID] = nd
-	l.changed(nd)
-	l.appendAll(records, now)
-	if err := l.flush(); err != nil {
+	if err := l.accept(nd, records, now); err != nil {
 		return eventlog.Lease{}, false, err
 	}
 	return eventlog.Lease{Delivery: nd.snapshot(), Owner: owner, Token: 1, ExpiresAtMs: nd.expires}, true, nil
