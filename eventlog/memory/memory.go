@@ -106,23 +106,11 @@ func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
+	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
+	if err != nil {
 		return 0, err
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	rec = own(rec)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.writable(); err != nil {
-		return 0, err
-	}
-	id := l.insert(topic, rec, store.NowMs())
-	if err := l.flush(); err != nil {
-		return 0, err
-	}
-	return id, nil
+	return ids[0], nil
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
