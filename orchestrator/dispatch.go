@@ -237,12 +237,18 @@ func (o *Orchestrator) acceptToRun(ctx context.Context, b *Binding, env Envelope
 		}
 		return o.known(l.Delivery)
 	}
+	o.runInSlot(l)
+	return Accepted{Envelope: env, New: true}, nil
+}
+
+// runInSlot runs l on a goroutine of its own, in the slot the caller
+// took, and frees the slot when the attempt ends.
+func (o *Orchestrator) runInSlot(l eventlog.Lease) {
 	o.inFlight.Add(1)
 	go func() {
-		defer func() { release(); o.inFlight.Add(-1) }()
+		defer func() { <-o.slots; o.inFlight.Add(-1) }()
 		o.run(l)
 	}()
-	return Accepted{Envelope: env, New: true}, nil
 }
 
 func (o *Orchestrator) await(eventID string) chan Handle {
@@ -325,10 +331,9 @@ func (o *Orchestrator) handleFromLog(ctx context.Context, env Envelope) (Handle,
 // workLoop claims due deliveries and runs them, at most Workers at once.
 func (o *Orchestrator) workLoop() {
 	defer o.wg.Done()
-	slots := o.slots
 	defer func() { // wait for the attempts in flight
-		for i := 0; i < cap(slots); i++ {
-			slots <- struct{}{}
+		for i := 0; i < cap(o.slots); i++ {
+			o.slots <- struct{}{}
 		}
 	}()
 	timer := time.NewTimer(0)
@@ -341,11 +346,11 @@ func (o *Orchestrator) workLoop() {
 		case <-timer.C:
 		}
 		for o.ctx.Err() == nil {
-			free := cap(slots) - len(slots)
+			free := cap(o.slots) - len(o.slots)
 			if free == 0 {
 				select { // until a slot frees
-				case slots <- struct{}{}:
-					<-slots
+				case o.slots <- struct{}{}:
+					<-o.slots
 				case <-o.ctx.Done():
 					return
 				}
@@ -359,12 +364,8 @@ func (o *Orchestrator) workLoop() {
 				break
 			}
 			for _, l := range leases {
-				slots <- struct{}{}
-				o.inFlight.Add(1)
-				go func(l eventlog.Lease) {
-					defer func() { <-slots; o.inFlight.Add(-1) }()
-					o.run(l)
-				}(l)
+				o.slots <- struct{}{}
+				o.runInSlot(l)
 			}
 			if len(leases) < free {
 				break

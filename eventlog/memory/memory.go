@@ -70,11 +70,6 @@ func (l *Log) Close() error {
 	return nil
 }
 
-// append adds rec to topic; l.mu is held.
-func (l *Log) append(topic string, rec eventlog.Record, now int64) int64 {
-	return l.insert(topic, own(rec), now)
-}
-
 // own returns rec with a payload and headers of its own, which the
 // caller cannot alter any more. It needs no lock: Append and AppendAll
 // copy before they take l.mu, so the lock is held only to number and
@@ -106,28 +101,16 @@ func (l *Log) insert(topic string, rec eventlog.Record, now int64) int64 {
 
 func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 	for _, r := range records {
-		l.append(r.Topic, r.Record, now)
+		l.insert(r.Topic, own(r.Record), now)
 	}
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
+	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
+	if err != nil {
 		return 0, err
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	rec = own(rec)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.writable(); err != nil {
-		return 0, err
-	}
-	id := l.insert(topic, rec, store.NowMs())
-	if err := l.flush(); err != nil {
-		return 0, err
-	}
-	return id, nil
+	return ids[0], nil
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
@@ -294,15 +277,22 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 		d.DueAtMs = now
 	}
 	d.State, d.Attempts, d.CreatedMs, d.LastError = eventlog.Pending, 0, now, ""
-	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
-	l.deliveries[d.ID] = &delivery{Delivery: d}
-	l.open[d.ID] = l.deliveries[d.ID]
-	l.changed(l.deliveries[d.ID])
-	l.appendAll(records, now)
-	if err := l.flush(); err != nil {
+	nd := &delivery{Delivery: d}
+	if err := l.accept(nd, records, now); err != nil {
 		return eventlog.Delivery{}, false, err
 	}
-	return d, true, nil
+	return nd.Delivery, true, nil
+}
+
+// accept stores nd, a new delivery, and appends the records accepting
+// it; l.mu is held.
+func (l *Log) accept(nd *delivery, records []eventlog.TopicRecord, now int64) error {
+	nd.Envelope = append([]byte(nil), store.Payload(nd.Envelope)...)
+	l.deliveries[nd.ID] = nd
+	l.open[nd.ID] = nd
+	l.changed(nd)
+	l.appendAll(records, now)
+	return l.flush()
 }
 
 func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner string, ttl time.Duration, records ...eventlog.TopicRecord) (eventlog.Lease, bool, error) {
@@ -322,13 +312,8 @@ func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner strin
 	}
 	now := store.NowMs()
 	d.State, d.Attempts, d.DueAtMs, d.CreatedMs, d.LastError = eventlog.Leased, 1, now, now, ""
-	d.Envelope = append([]byte(nil), store.Payload(d.Envelope)...)
 	nd := &delivery{Delivery: d, owner: owner, token: 1, expires: now + store.TTLMs(ttl)}
-	l.deliveries[d.ID] = nd
-	l.open[d.ID] = nd
-	l.changed(nd)
-	l.appendAll(records, now)
-	if err := l.flush(); err != nil {
+	if err := l.accept(nd, records, now); err != nil {
 		return eventlog.Lease{}, false, err
 	}
 	return eventlog.Lease{Delivery: nd.snapshot(), Owner: owner, Token: 1, ExpiresAtMs: nd.expires}, true, nil

@@ -439,12 +439,6 @@ func (l *Log) commit(group []*op) {
 	}
 }
 
-func (t tx) append(topic string, rec eventlog.Record, now int64) (int64, error) {
-	ids := make([]int64, 1)
-	err := t.appendRun([]eventlog.TopicRecord{{Topic: topic, Record: rec}}, ids, now)
-	return ids[0], err
-}
-
 func (t tx) appendAll(records []eventlog.TopicRecord, now int64) error {
 	return t.appendRuns(records, make([]int64, len(records)), now)
 }
@@ -488,15 +482,11 @@ func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) er
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	if err := store.CheckRecords([]eventlog.TopicRecord{{Topic: topic, Record: rec}}); err != nil {
+	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
+	if err != nil {
 		return 0, err
 	}
-	var id int64
-	err := l.write(ctx, func(t tx) (err error) {
-		id, err = t.append(topic, rec, store.NowMs())
-		return err
-	})
-	return id, err
+	return ids[0], nil
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {

@@ -310,12 +310,9 @@ type client struct {
 
 func (c *client) close() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.closed = true
-	if c.conn != nil {
-		c.conn.Close()
-		c.conn = nil
-	}
+	c.mu.Unlock()
+	c.drop()
 }
 
 func (c *client) dial() (net.Conn, error) {

@@ -208,7 +208,7 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	}
 	stop()
 	c.w.mu.Lock()
-	rt.finished = true
+	rt.done = true
 	c.w.mu.Unlock()
 	c.close()
 }
@@ -223,11 +223,11 @@ type httpRoute struct {
 	answered chan struct{} // closed once the answer is written
 	// done: the answer is written, or the handler returned; later
 	// messages are dropped.
-	done, finished bool
+	done bool
 }
 
 func (rt *httpRoute) emit(v any, line []byte) {
-	if rt.done || rt.finished {
+	if rt.done {
 		return
 	}
 	o, _ := v.(*jsonv.Object)

@@ -137,6 +137,14 @@ func PageSizeFromEnv() int {
 	return 100
 }
 
+// runJob runs a handler job, holding jobs for reading so that Quiesce
+// waits for it.
+func (s *Server) runJob(job func()) {
+	s.jobs.RLock()
+	defer s.jobs.RUnlock()
+	job()
+}
+
 // Quiesce runs f while no handler job of any connection runs: jobs in
 // progress finish first, later ones wait for f.
 func (s *Server) Quiesce(f func()) {
@@ -273,9 +281,7 @@ func (c *conn) enqueue(job func()) bool {
 		if closed {
 			return false
 		}
-		c.srv.jobs.RLock()
-		defer c.srv.jobs.RUnlock()
-		job()
+		c.srv.runJob(job)
 		return true
 	}
 	if c.srv.opts.Parallel {
@@ -286,11 +292,7 @@ func (c *conn) enqueue(job func()) bool {
 		c.qmu.Unlock()
 		return false
 	}
-	c.queued = append(c.queued, func() {
-		c.srv.jobs.RLock()
-		defer c.srv.jobs.RUnlock()
-		job()
-	})
+	c.queued = append(c.queued, func() { c.srv.runJob(job) })
 	c.qmu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -311,9 +313,7 @@ func (c *conn) background(job func()) bool {
 	c.running.Add(1)
 	go func() {
 		defer c.running.Done()
-		c.srv.jobs.RLock()
-		defer c.srv.jobs.RUnlock()
-		job()
+		c.srv.runJob(job)
 	}()
 	return true
 }
