@@ -523,7 +523,7 @@ func (s *summer) add(v vm.Value) bool {
 
 func (s *summer) value() vm.Value {
 	if s.isFloat {
-		return vm.FloatOf(float64(s.f))
+		return vm.FloatOf(s.f)
 	}
 	return lib.Intv(s.i)
 }

@@ -72,7 +72,7 @@ func init() {
 		if st.disabled {
 			return vm.Nil, nil
 		}
-		traceID, parent := vm.Value(lib.Str(randomHex(16))), vm.Value(vm.Nil)
+		traceID, parent := lib.Str(randomHex(16)), vm.Nil
 		if n := len(st.open); n > 0 {
 			traceID, _ = st.open[n-1].Get("trace_id")
 			parent, _ = st.open[n-1].Get("span_id")

@@ -119,7 +119,7 @@ func toInt(v vm.Value) vm.Value {
 func toFloatValue(v vm.Value) vm.Value {
 	if x, ok := v.AsString(); ok {
 		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
-			return vm.FloatOf(float64(f))
+			return vm.FloatOf(f)
 		}
 	}
 	if _, ok := v.AsFloat(); ok {

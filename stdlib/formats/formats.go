@@ -194,13 +194,13 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
 			}
-			return vm.FloatOf(float64(f)), nil
+			return vm.FloatOf(f), nil
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
 			}
-			return vm.FloatOf(float64(f)), nil
+			return vm.FloatOf(f), nil
 		}
 		return vm.Str(n.Value), nil
 	}

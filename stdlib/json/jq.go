@@ -661,7 +661,7 @@ func jqNumber(f float64) vm.Value {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return vm.IntOf(int64(f))
 	}
-	return vm.FloatOf(float64(f))
+	return vm.FloatOf(f)
 }
 
 func (p *jqParser) parseObject() (jqFilter, error) {
@@ -1182,7 +1182,7 @@ func jqLength(in vm.Value) (vm.Value, error) {
 		}
 		return vm.IntOf(int64(x)), nil
 	case vm.Float:
-		return vm.FloatOf(float64(math.Abs(float64(x)))), nil
+		return vm.FloatOf(math.Abs(float64(x))), nil
 	}
 	if in.IsNil() {
 		return vm.IntOf(0), nil
@@ -1329,7 +1329,7 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 		if ai && bi && r == math.Trunc(r) {
 			return jqNumber(r), nil
 		}
-		return vm.FloatOf(float64(r)), nil
+		return vm.FloatOf(r), nil
 	}
 	if op == "+" {
 		if x, ok := a.AsString(); ok {

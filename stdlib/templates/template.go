@@ -686,7 +686,7 @@ func (lx *tplLexer) next() {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			v = vm.IntOf(n)
 		} else if f, err := strconv.ParseFloat(text, 64); err == nil {
-			v = vm.FloatOf(float64(f))
+			v = vm.FloatOf(f)
 		} else {
 			lx.fail("invalid number `" + text + "`")
 			v = vm.Nil

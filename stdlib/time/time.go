@@ -116,7 +116,7 @@ func init() {
 		// whole seconds plus the fraction: UnixNano (~2^60) does not fit a
 		// float64 exactly, so a mocked 1700000000123 ms would print …1230001
 		t := clockOf(th).now()
-		return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9)), nil
+		return vm.FloatOf(float64(t.Unix()) + float64(t.Nanosecond())/1e9), nil
 	})
 	lib.Def("now_ms", "now_ms()", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).now().UnixMilli()), nil
@@ -206,7 +206,7 @@ func init() {
 		if ms%1000 == 0 {
 			return vm.IntOf(ms / 1000), nil
 		}
-		return vm.FloatOf(float64(float64(ms) / 1000)), nil
+		return vm.FloatOf(float64(ms) / 1000), nil
 	})
 	lib.Def("date_diff", "date_diff(a, b)", "a − b as a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := timeArg("date_diff", a, 0)
@@ -217,7 +217,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.DurationOf(int64(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6)))), nil
+		return vm.DurationOf(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6))), nil
 	})
 	lib.Def("weekday_name", "weekday_name(t, tz?)", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("weekday_name", a)
@@ -241,9 +241,9 @@ func init() {
 		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			switch n := a.At(0).Object().(type) {
 			case vm.Int:
-				return vm.DurationOf(int64(int64(n) * int64(unit))), nil
+				return vm.DurationOf(int64(n) * int64(unit)), nil
 			case vm.Float:
-				return vm.DurationOf(int64(int64(math.Round(float64(n) * unit)))), nil
+				return vm.DurationOf(int64(math.Round(float64(n) * unit))), nil
 			}
 			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
@@ -407,7 +407,7 @@ func timestampValue(t time.Time) vm.Value {
 	if t.Nanosecond() == 0 {
 		return vm.IntOf(t.Unix())
 	}
-	return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9))
+	return vm.FloatOf(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
 }
 
 // rfc3339 formats like chrono's to_rfc3339: offset always numeric, the

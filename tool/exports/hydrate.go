@@ -32,7 +32,7 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 		switch t.Kind {
 		case types.KFloat:
 			if i, ok := v.AsInt(); ok {
-				return vm.FloatOf(float64(float64(i)))
+				return vm.FloatOf(float64(i))
 			}
 		case types.KBytes:
 			if d, ok := v.AsDict(); ok {
