@@ -14,7 +14,7 @@ import (
 func init() {
 	lm := func(name, sig, doc string, fn func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error)) {
 		lib.Method("list", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.Object().(*vm.List), args)
+			return fn(th, recv.List(), args)
 		})
 	}
 	// withFn registers a callback method whose fallback, without a

@@ -144,7 +144,7 @@ func init() {
 		var total int64
 		names := vm.NewDict()
 		for _, s := range st.finished {
-			d := s.Object().(*vm.Dict)
+			d := s.Dict()
 			if ms, ok := d.Get("duration_ms"); ok {
 				if n, ok := ms.AsInt(); ok {
 					total += int64(n)

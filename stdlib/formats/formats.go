@@ -415,14 +415,14 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
 		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
-		writeTOMLTable(sb, v.Object().(*vm.Dict), sub)
+		writeTOMLTable(sb, v.Dict(), sub)
 	}
 	for _, k := range arrays {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		for _, it := range v.Object().(*vm.List).Items() {
+		for _, it := range v.List().Items() {
 			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
-			writeTOMLTable(sb, it.Object().(*vm.Dict), sub)
+			writeTOMLTable(sb, it.Dict(), sub)
 		}
 	}
 }

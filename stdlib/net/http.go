@@ -242,7 +242,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		if err != nil {
 			return nil, nil, err
 		}
-		fd := form.Object().(*vm.Dict)
+		fd := form.Dict()
 		ct, _ := fd.Get("content_type")
 		b, _ := fd.Get("body")
 		headers["content-type"] = vm.ToDisplay(ct)
