@@ -80,13 +80,8 @@ func init() {
 
 // calTime reads the instant at argument i in the zone at argument z.
 func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
-	var secs float64
-	switch x := a.At(i).Object().(type) {
-	case vm.Int:
-		secs = float64(x)
-	case vm.Float:
-		secs = float64(x)
-	default:
+	secs, ok := lib.ToFloat(a.At(i))
+	if !ok {
 		return time.Time{}, vm.Typef("std/calendar: %s: expected a timestamp (seconds), got %s", fn, a.At(i).Type())
 	}
 	loc := time.UTC
