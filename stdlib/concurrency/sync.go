@@ -397,7 +397,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	timeout := time.Duration(-1)
 	if d, ok := opts.AsDict(); ok {
 		if t, ok := d.Get("timeout"); ok && !t.IsNil() {
-			w, ok := waitDuration(t)
+			w, ok := lib.WaitDuration(t)
 			if !ok {
 				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
 			}

@@ -274,13 +274,8 @@ func init() {
 	})
 	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
-		switch d := a.At(0).Object().(type) {
-		case vm.Int:
-			err = Sleep(th, lib.Millis(int64(d)))
-		case vm.Float:
-			err = Sleep(th, lib.MillisFloat(float64(d)))
-		case vm.Duration:
-			err = Sleep(th, lib.Millis(int64(d)))
+		if d, ok := lib.WaitDuration(a.At(0)); ok {
+			err = Sleep(th, d)
 		}
 		return vm.Nil, err
 	})

@@ -90,3 +90,18 @@ func MillisFloat(ms float64) time.Duration {
 	}
 	return time.Duration(ns)
 }
+
+// WaitDuration reads a wait argument: a duration, or a number (int or
+// float) of milliseconds.
+func WaitDuration(v vm.Value) (time.Duration, bool) {
+	if d, ok := v.AsDuration(); ok {
+		return Millis(int64(d)), true
+	}
+	if n, ok := v.AsInt(); ok {
+		return Millis(int64(n)), true
+	}
+	if f, ok := v.AsFloat(); ok {
+		return MillisFloat(float64(f)), true
+	}
+	return 0, false
+}
