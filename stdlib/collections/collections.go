@@ -159,7 +159,7 @@ func init() {
 		var err error
 		d.Range(func(k string, v vm.Value) bool {
 			var nk vm.Value
-			nk, err = th.Call1(f, lib.Str(k))
+			nk, err = th.Call1(f, vm.Str(k))
 			if err == nil {
 				b.Set(vm.KeyString(nk), v)
 			}

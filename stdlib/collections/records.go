@@ -133,7 +133,7 @@ func init() {
 		d := recv.Dict()
 		out := make([]vm.Value, 0, d.Len())
 		d.Range(func(k string, v vm.Value) bool {
-			out = append(out, vm.Of(lib.DictOf("key", lib.Str(k), "value", v)))
+			out = append(out, vm.Of(lib.DictOf("key", vm.Str(k), "value", v)))
 			return true
 		})
 		return vm.Of(lib.List(out)), nil

@@ -685,7 +685,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err != nil || n > 65535 {
 			return vm.Value{}, vm.Throwf("url_parse: invalid port number")
 		}
-		port = lib.IntVal(n)
+		port = lib.IntOf(n)
 	}
 	path := u.EscapedPath()
 	if u.Opaque != "" {

@@ -23,7 +23,7 @@ func init() {
 				return vm.FloatOf(-float64(n)), nil
 			}
 			if n < 0 {
-				return lib.Intv(-int64(n)), nil
+				return vm.IntOf(-int64(n)), nil
 			}
 			return vm.IntOf(int64(n)), nil
 		}
@@ -117,13 +117,13 @@ func init() {
 	minmax("max", 1)
 	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if n, ok := args.At(0).AsInt(); ok {
-			return lib.Intv(int64(vm.Compare(vm.IntOf(int64(n)), lib.Intv(0)))), nil
+			return vm.IntOf(int64(vm.Compare(vm.IntOf(int64(n)), vm.IntOf(0)))), nil
 		}
 		if n, ok := args.At(0).AsFloat(); ok {
 			if math.IsNaN(float64(n)) {
 				return vm.FloatOf(float64(n)), nil
 			}
-			return lib.Intv(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
+			return vm.IntOf(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
 		}
 		return vm.Nil, nil
 	})
@@ -221,7 +221,7 @@ func init() {
 		if lo > hi {
 			return vm.Nil, nil
 		}
-		return lib.Intv(r.between(lo, hi)), nil
+		return vm.IntOf(r.between(lo, hi)), nil
 	})
 	lib.Def("random_choice", "random_choice(rng?, list)", "a uniform element, nil for an empty list", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
@@ -264,7 +264,7 @@ func floatToInt(f float64) (vm.Value, error) {
 	if f < -9223372036854775808 || f >= 9223372036854775808 {
 		return vm.Value{}, vm.Runtimef("float is outside the representable int range")
 	}
-	return lib.Intv(int64(f)), nil
+	return vm.IntOf(int64(f)), nil
 }
 
 // numbers reads the list argument of the statistics functions.

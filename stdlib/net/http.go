@@ -94,7 +94,7 @@ func init() {
 		status, _ := res.Get("status")
 		headers, _ := res.Get("headers")
 		ok, _ := res.Get("ok")
-		return vm.Of(lib.DictOf("bytes_written", lib.IntVal(len(raw)), "status", status, "headers", headers, "ok", ok)), nil
+		return vm.Of(lib.DictOf("bytes_written", lib.IntOf(len(raw)), "status", status, "headers", headers, "ok", ok)), nil
 	})
 	lib.Def("http_mock", "http_mock(method, pattern, response)", "answer matching requests without the network", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		method := strings.ToUpper(a.Text(0))
@@ -382,7 +382,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	for _, k := range keys {
 		hb.Set(strings.ToLower(k), vm.Str(strings.Join(resp.Header.Values(k), ", ")))
 	}
-	return lib.DictOf("status", lib.IntVal(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
+	return lib.DictOf("status", lib.IntOf(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, nil
 }
 

@@ -24,9 +24,9 @@ func init() {
 		y, w := t.ISOWeek()
 		return vm.Of(lib.DictOf("year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
 			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
-			"weekday", lib.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
+			"weekday", vm.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
 			"day_of_year", lib.IntOf(t.YearDay()), "iso_year", lib.IntOf(y), "iso_week", lib.IntOf(w),
-			"quarter", lib.IntOf(quarterOf(t)), "timezone", lib.Str(t.Location().String()))), nil
+			"quarter", lib.IntOf(quarterOf(t)), "timezone", vm.Str(t.Location().String()))), nil
 	})
 	lib.Def("__calendar_boundary", "__calendar_boundary(ts, unit, end, tz?)", "std/calendar start_of_*/end_of_*", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("boundary", a, 0, 3)
@@ -68,7 +68,7 @@ func init() {
 		}
 		var out []vm.Value
 		for _, h := range usFederal(int(y)) {
-			out = append(out, vm.Of(lib.DictOf("date", lib.Str(h.date.Format("2006-01-02")), "name", lib.Str(h.name))))
+			out = append(out, vm.Of(lib.DictOf("date", vm.Str(h.date.Format("2006-01-02")), "name", vm.Str(h.name))))
 		}
 		return vm.Of(lib.List(out)), nil
 	})

@@ -134,9 +134,9 @@ func init() {
 	lib.Def("date_now", "date_now()", "current UTC date fields", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t := clockOf(th).now()
 		return vm.Of(lib.DictOf(
-			"year", lib.IntVal(t.Year()), "month", lib.IntVal(int(t.Month())), "day", lib.IntVal(t.Day()),
-			"hour", lib.IntVal(t.Hour()), "minute", lib.IntVal(t.Minute()), "second", lib.IntVal(t.Second()),
-			"weekday", lib.IntVal(int(t.Weekday())),
+			"year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
+			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
+			"weekday", lib.IntOf(int(t.Weekday())),
 			"timestamp", vm.Float(float64(t.UnixMilli())/1000),
 			"iso8601", vm.Str(t.Format("2006-01-02T15:04:05.000Z")),
 		)), nil
@@ -175,9 +175,9 @@ func init() {
 		lt := t.In(loc)
 		_, off := lt.Zone()
 		return vm.Of(lib.DictOf(
-			"year", lib.IntVal(lt.Year()), "month", lib.IntVal(int(lt.Month())), "day", lib.IntVal(lt.Day()),
-			"hour", lib.IntVal(lt.Hour()), "minute", lib.IntVal(lt.Minute()), "second", lib.IntVal(lt.Second()),
-			"weekday", lib.IntVal(int(lt.Weekday())), "offset_seconds", lib.IntVal(off),
+			"year", lib.IntOf(lt.Year()), "month", lib.IntOf(int(lt.Month())), "day", lib.IntOf(lt.Day()),
+			"hour", lib.IntOf(lt.Hour()), "minute", lib.IntOf(lt.Minute()), "second", lib.IntOf(lt.Second()),
+			"weekday", lib.IntOf(int(lt.Weekday())), "offset_seconds", lib.IntOf(off),
 			"timestamp", timestampValue(t), "iso8601", vm.Str(rfc3339(lt)), "zone", vm.Str(loc.String()),
 		)), nil
 	})

@@ -30,9 +30,6 @@ func DictOf(kv ...any) *vm.Dict {
 	return b.Build()
 }
 
-// IntVal boxes an int.
-func IntVal(n int) vm.Value { return vm.IntOf(int64(n)) }
-
 // ArgCountError is the `[T] NAME requires N arguments` failure.
 func ArgCountError(name string, n int) error {
 	if n == 1 {
