@@ -859,8 +859,7 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 					}
 				}
 			}
-			switch in.Object().(type) {
-			case vm.Int, vm.Float:
+			if lib.IsNumber(in) {
 				return in, nil
 			}
 			return vm.Value{}, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
