@@ -96,7 +96,7 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		o.Set("fields", fields)
 		return o, nil
 	case *vm.Range:
-		return vm.ToDisplay(vm.Of(x)), nil
+		return vm.ToDisplay(v), nil
 	}
 	if v.IsNil() {
 		return nil, nil

@@ -263,7 +263,7 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 		} else {
 			sb.WriteByte(' ')
 		}
-		writeYAML(sb, vm.Of(x), indent+2)
+		writeYAML(sb, v, indent+2)
 	case *vm.List:
 		if x.Len() == 0 {
 			sb.WriteString(" []\n")
@@ -273,10 +273,10 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 			// list items sit at the key's indent
 			sb.WriteByte('\n')
 			sb.WriteString(strings.Repeat(" ", indent))
-			writeYAML(sb, vm.Of(x), indent)
+			writeYAML(sb, v, indent)
 		} else {
 			sb.WriteByte(' ')
-			writeYAML(sb, vm.Of(x), indent+2)
+			writeYAML(sb, v, indent+2)
 		}
 	default:
 		sb.WriteByte(' ')

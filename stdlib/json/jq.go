@@ -1153,9 +1153,9 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 
 func jqRecurse(v vm.Value, out *[]vm.Value) {
 	*out = append(*out, v)
-	switch x := v.Object().(type) {
+	switch v.Object().(type) {
 	case *vm.List, *vm.Set, *vm.Dict, *vm.StructValue:
-		items, _ := jqItems(vm.Of(x))
+		items, _ := jqItems(v)
 		for _, it := range items {
 			jqRecurse(it, out)
 		}
@@ -1200,7 +1200,7 @@ func jqKeys(in vm.Value) (vm.Value, error) {
 		}
 		return vm.Of(lib.StrList(names)), nil
 	case *vm.List, *vm.Set:
-		items, _ := jqListItems(vm.Of(x))
+		items, _ := jqListItems(in)
 		out := make([]vm.Value, len(items))
 		for i := range items {
 			out[i] = vm.IntOf(int64(i))

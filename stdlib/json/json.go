@@ -496,7 +496,7 @@ func (e *jsonEncoder) value(v vm.Value) {
 			return x.Fields[i].Name, x.Fields[i].Value
 		})
 	case *vm.Range:
-		WriteString(&e.sb, vm.ToDisplay(vm.Of(x)))
+		WriteString(&e.sb, vm.ToDisplay(v))
 	case *lib.Bytes:
 		e.object(1, func(int) (string, vm.Value) {
 			return "$bytes_b64", vm.Str(base64.StdEncoding.EncodeToString(x.Data()))

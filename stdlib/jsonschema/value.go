@@ -53,7 +53,7 @@ func normalize(v vm.Value, depth int) vm.Value {
 		}
 		return vm.Of(b.Build())
 	case *vm.Range:
-		return vm.Str(vm.ToDisplay(vm.Of(x)))
+		return vm.Str(vm.ToDisplay(v))
 	case bytesValue:
 		if x.Type() == "bytes" {
 			b := vm.NewDictBuilder(1)

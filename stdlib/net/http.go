@@ -254,12 +254,12 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		case *lib.Bytes:
 			payload = x.Data()
 		case *vm.Dict, *vm.List, *vm.StructValue:
-			payload = []byte(json.Stringify(vm.Of(x)))
+			payload = []byte(json.Stringify(body))
 			if _, set := headers["content-type"]; !set {
 				headers["content-type"] = "application/json"
 			}
 		default:
-			payload = []byte(vm.ToDisplay(vm.Of(x)))
+			payload = []byte(vm.ToDisplay(body))
 		}
 	}
 
@@ -425,9 +425,9 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 			case *lib.Bytes:
 				raw = x.Data()
 			case *vm.Dict, *vm.List:
-				raw = []byte(json.Stringify(vm.Of(x)))
+				raw = []byte(json.Stringify(b))
 			default:
-				raw = []byte(vm.ToDisplay(vm.Of(x)))
+				raw = []byte(vm.ToDisplay(b))
 			}
 		}
 		if h, ok := spec.Get("headers"); ok {
