@@ -1153,12 +1153,9 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 
 func jqRecurse(v vm.Value, out *[]vm.Value) {
 	*out = append(*out, v)
-	switch v.Object().(type) {
-	case *vm.List, *vm.Set, *vm.Dict, *vm.StructValue:
-		items, _ := jqItems(v)
-		for _, it := range items {
-			jqRecurse(it, out)
-		}
+	items, _ := jqItems(v)
+	for _, it := range items {
+		jqRecurse(it, out)
 	}
 }
 
