@@ -173,7 +173,7 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 	bare := false
 	switch x := v.Object().(type) {
 	case *vm.Dict:
-		if !isRegistry(vm.Of(x)) {
+		if !isRegistry(v) {
 			return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 		}
 		regValue = x
@@ -181,7 +181,7 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 		bare = true
 		b := vm.NewDictBuilder(2)
 		b.Set("_type", vm.Str(RegistryType))
-		b.Set("tools", vm.Of(x))
+		b.Set("tools", v)
 		regValue = b.Build()
 	default:
 		return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")

@@ -96,7 +96,7 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		o.Set("fields", fields)
 		return o, nil
 	case *vm.Range:
-		return vm.ToDisplay(vm.Of(x)), nil
+		return vm.ToDisplay(v), nil
 	}
 	if v.IsNil() {
 		return nil, nil
@@ -146,12 +146,12 @@ func FromJSON(x any) vm.Value {
 			return vm.IntOf(n)
 		}
 		f, _ := strconv.ParseFloat(string(v), 64)
-		return vm.FloatOf(float64(f))
+		return vm.FloatOf(f)
 	case float64:
 		if v == math.Trunc(v) && math.Abs(v) < 1<<63 && !strings.ContainsAny(strconv.FormatFloat(v, 'g', -1, 64), ".e") {
 			return vm.IntOf(int64(v))
 		}
-		return vm.FloatOf(float64(v))
+		return vm.FloatOf(v)
 	case int:
 		return vm.IntOf(int64(v))
 	case int64:

@@ -78,7 +78,7 @@ func init() {
 
 	dm := func(name, sig, doc string, fn func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error)) {
 		lib.Method("dict", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.Object().(*vm.Dict), args)
+			return fn(th, recv.Dict(), args)
 		})
 	}
 	dm("keys", "d.keys()", "sorted keys", func(th *vm.Thread, d *vm.Dict, args vm.Args) (vm.Value, error) {
@@ -159,7 +159,7 @@ func init() {
 		var err error
 		d.Range(func(k string, v vm.Value) bool {
 			var nk vm.Value
-			nk, err = th.Call1(f, lib.Str(k))
+			nk, err = th.Call1(f, vm.Str(k))
 			if err == nil {
 				b.Set(vm.KeyString(nk), v)
 			}

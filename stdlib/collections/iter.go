@@ -111,7 +111,7 @@ func (s *charSource) next(*vm.Thread) (vm.Value, bool, error) {
 	_, n := utf8.DecodeRuneInString(s.s)
 	c := s.s[:n]
 	s.s = s.s[n:]
-	return lib.Str(c), true, nil
+	return vm.Str(c), true, nil
 }
 
 type pairSource struct {
@@ -127,7 +127,7 @@ func (s *pairSource) next(*vm.Thread) (vm.Value, bool, error) {
 	k := keys[s.i]
 	s.i++
 	v, _ := s.d.Get(k)
-	return vm.Of(&vm.Pair{First: lib.Str(k), Second: v}), true, nil
+	return vm.Of(&vm.Pair{First: vm.Str(k), Second: v}), true, nil
 }
 
 // vmSource adapts a VM iterator (ranges, generators, streams, channels).
@@ -325,7 +325,7 @@ func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
-	p := &vm.Pair{First: lib.Intv(s.i), Second: v}
+	p := &vm.Pair{First: vm.IntOf(s.i), Second: v}
 	s.i++
 	return vm.Of(p), true, nil
 }

@@ -14,7 +14,7 @@ import (
 func init() {
 	lm := func(name, sig, doc string, fn func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error)) {
 		lib.Method("list", name, sig, doc, func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-			return fn(th, recv.Object().(*vm.List), args)
+			return fn(th, recv.List(), args)
 		})
 	}
 	// withFn registers a callback method whose fallback, without a
@@ -71,7 +71,7 @@ func init() {
 		}
 		return items[i], nil
 	})
-	withFn("find_index", "xs.find_index(f)", "index of the first match, -1 if none", lib.Intv(-1), func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+	withFn("find_index", "xs.find_index(f)", "index of the first match, -1 if none", vm.IntOf(-1), func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 		i, err := findIndex(th, items, f)
 		if err != nil {
 			return vm.Value{}, err
@@ -186,7 +186,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return lib.Str(s), nil
+		return vm.Str(s), nil
 	})
 	lm("contains", "xs.contains(x)", "whether some item equals x", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(lib.IndexOf(l.Items(), args.At(0)) >= 0), nil
@@ -296,7 +296,7 @@ func init() {
 		}
 		b := vm.NewDictBuilder(len(counts))
 		for k, n := range counts {
-			b.Set(k, lib.Intv(n))
+			b.Set(k, vm.IntOf(n))
 		}
 		return vm.Of(b.Build()), nil
 	})
@@ -523,7 +523,7 @@ func (s *summer) add(v vm.Value) bool {
 
 func (s *summer) value() vm.Value {
 	if s.isFloat {
-		return vm.FloatOf(float64(s.f))
+		return vm.FloatOf(s.f)
 	}
-	return lib.Intv(s.i)
+	return vm.IntOf(s.i)
 }

@@ -40,7 +40,7 @@ func init() {
 			return fn(recv.Object().(*vm.Range), args), nil
 		})
 	}
-	size := func(r *vm.Range, args vm.Args) vm.Value { return lib.Intv(r.Len()) }
+	size := func(r *vm.Range, args vm.Args) vm.Value { return vm.IntOf(r.Len()) }
 	rm("len", "r.len()", "number of elements", size)
 	rm("count", "r.count()", "number of elements", size)
 	rm("empty", "r.empty()", "whether the range is empty", func(r *vm.Range, args vm.Args) vm.Value {
@@ -48,23 +48,23 @@ func init() {
 	})
 	rm("contains", "r.contains(n)", "whether the int n is in the range", func(r *vm.Range, args vm.Args) vm.Value {
 		n, ok := args.Int(0)
-		return vm.BoolOf(ok && vm.Contains(vm.Of(r), lib.Intv(n)))
+		return vm.BoolOf(ok && vm.Contains(vm.Of(r), vm.IntOf(n)))
 	})
 	rm("first", "r.first()", "the first element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
 		if r.Len() == 0 {
 			return vm.Nil
 		}
-		return lib.Intv(r.Start)
+		return vm.IntOf(r.Start)
 	})
 	rm("last", "r.last()", "the last element, nil when empty", func(r *vm.Range, args vm.Args) vm.Value {
 		last, ok := r.Last()
 		if !ok {
 			return vm.Nil
 		}
-		return lib.Intv(last)
+		return vm.IntOf(last)
 	})
 	rm("to_string", "r.to_string()", "the display form", func(r *vm.Range, args vm.Args) vm.Value {
-		return lib.Str(vm.ToDisplay(vm.Of(r)))
+		return vm.Str(vm.ToDisplay(vm.Of(r)))
 	})
 	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		name := args.Text(0)

@@ -103,37 +103,37 @@ func init() {
 	lib.Alias("dict", "rekeyed", "rekey", "d.rekeyed(f)")
 	lib.Alias("dict", "removing", "remove", "d.removing(key)")
 	lib.Method("list", "to_set", "xs.to_set()", "a set of the items (first of each structural key)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return vm.Of(vm.NewSet(recv.Object().(*vm.List).Items())), nil
+		return vm.Of(vm.NewSet(recv.List().Items())), nil
 	})
 	lib.Method("list", "take_while", "xs.take_while(f)", "the leading items for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("take_while: callback must be callable, got %s", args.At(0).Type())
 		}
-		return takeWhile(th, recv.Object().(*vm.List).Items(), f, true)
+		return takeWhile(th, recv.List().Items(), f, true)
 	})
 	lib.Method("list", "drop_while", "xs.drop_while(f)", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("drop_while: callback must be callable, got %s", args.At(0).Type())
 		}
-		return takeWhile(th, recv.Object().(*vm.List).Items(), f, false)
+		return takeWhile(th, recv.List().Items(), f, false)
 	})
 	lib.Method("list", "count_by", "xs.count_by(f)", "dict of counts per string discriminator f(item)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		f, ok := args.Callable(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("count_by: callback must be callable, got %s", args.At(0).Type())
 		}
-		return countBy(th, "count_by", recv.Object().(*vm.List).Items(), f)
+		return countBy(th, "count_by", recv.List().Items(), f)
 	})
 	lib.Method("dict", "to_dict", "d.to_dict()", "the dict itself", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return recv, nil
 	})
 	lib.Method("dict", "to_list", "d.to_list()", "the entries as {key, value} dicts, sorted by key", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		d := recv.Object().(*vm.Dict)
+		d := recv.Dict()
 		out := make([]vm.Value, 0, d.Len())
 		d.Range(func(k string, v vm.Value) bool {
-			out = append(out, vm.Of(lib.DictOf("key", lib.Str(k), "value", v)))
+			out = append(out, vm.Of(lib.DictOf("key", vm.Str(k), "value", v)))
 			return true
 		})
 		return vm.Of(lib.List(out)), nil

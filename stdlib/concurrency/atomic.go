@@ -41,7 +41,7 @@ func (a *Atomic) EqualTo(o vm.Value) bool {
 func init() {
 	lib.Def("atomic", "atomic(initial = 0)", "a shared int cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
-			return vm.Of(&Atomic{v: lib.Intv(0)}), nil
+			return vm.Of(&Atomic{v: vm.IntOf(0)}), nil
 		}
 		switch args.At(0).Object().(type) {
 		case vm.Int, vm.Float, vm.Bool: // docs/spec/newer.md §2.8
@@ -78,7 +78,7 @@ func init() {
 		old := a.v
 		cur, _ := old.AsInt()
 		n, _ := args.Int(1)
-		a.v = lib.Intv(int64(cur) + n)
+		a.v = vm.IntOf(int64(cur) + n)
 		return old, nil
 	})
 	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

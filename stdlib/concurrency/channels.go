@@ -382,7 +382,7 @@ func init() {
 		}
 		timeout := time.Duration(-1)
 		if a.Given(1) {
-			d, ok := waitDuration(a.At(1))
+			d, ok := lib.WaitDuration(a.At(1))
 			if !ok {
 				return vm.Value{}, vm.Typef("select: timeout must be a duration, got %s", a.At(1).Type())
 			}
@@ -402,7 +402,7 @@ func init() {
 		}
 		timeout := time.Duration(-1)
 		if a.Given(1) {
-			if d, ok := waitDuration(a.At(1)); ok {
+			if d, ok := lib.WaitDuration(a.At(1)); ok {
 				timeout = max(d, 0)
 			}
 		}

@@ -252,7 +252,7 @@ func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
 				ok++
 			}
 		}
-		return vm.Of(lib.DictOf("results", vm.NewList(p.results), "succeeded", lib.IntVal(ok), "failed", lib.IntVal(p.n-ok))), nil
+		return vm.Of(lib.DictOf("results", vm.NewList(p.results), "succeeded", lib.IntOf(ok), "failed", lib.IntOf(p.n-ok))), nil
 	}
 	return vm.Of(vm.NewList(p.results)), nil
 }

@@ -211,7 +211,7 @@ func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }
 // launch starts c (s.mu held) and records event.
 func (s *Supervisor) launch(c *supChild, event string) {
 	c.status = "running"
-	s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str(event))))
+	s.events = append(s.events, vm.Of(lib.DictOf("child", vm.Str(c.name), "event", vm.Str(event))))
 	c.task = spawnTask(s.owner, c.run, nil, func(t *Task) { s.exited(c, t) })
 }
 
@@ -223,13 +223,13 @@ func (s *Supervisor) exited(c *supChild, t *Task) {
 	switch {
 	case s.stopping || (t.err != nil && t.err.Kind == vm.KindCancelled):
 		c.status = "stopped"
-		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("stopped"))))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", vm.Str(c.name), "event", vm.Str("stopped"))))
 		return
 	case failed:
 		c.failures++
-		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("failed"), "error", lib.Str(vm.ToDisplay(t.err.Caught())))))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", vm.Str(c.name), "event", vm.Str("failed"), "error", vm.Str(vm.ToDisplay(t.err.Caught())))))
 	default:
-		s.events = append(s.events, vm.Of(lib.DictOf("child", lib.Str(c.name), "event", lib.Str("completed"))))
+		s.events = append(s.events, vm.Of(lib.DictOf("child", vm.Str(c.name), "event", vm.Str("completed"))))
 	}
 	again := c.restart == "permanent" || (c.restart == "transient" && failed)
 	if again && c.restarts < s.maxRestarts {
@@ -251,7 +251,7 @@ func (s *Supervisor) state() *vm.Dict {
 	var kids []vm.Value
 	anyRunning, anyFailed := false, false
 	for _, c := range s.children {
-		kids = append(kids, vm.Of(lib.DictOf("name", lib.Str(c.name), "status", lib.Str(c.status), "restarts", lib.IntOf(c.restarts))))
+		kids = append(kids, vm.Of(lib.DictOf("name", vm.Str(c.name), "status", vm.Str(c.status), "restarts", lib.IntOf(c.restarts))))
 		anyRunning = anyRunning || c.status == "running"
 		anyFailed = anyFailed || c.status == "failed"
 	}
@@ -263,5 +263,5 @@ func (s *Supervisor) state() *vm.Dict {
 	case anyFailed:
 		status = "failed"
 	}
-	return lib.DictOf("name", lib.Str(s.name), "status", lib.Str(status), "children", lib.List(kids))
+	return lib.DictOf("name", vm.Str(s.name), "status", vm.Str(status), "children", lib.List(kids))
 }

@@ -191,7 +191,7 @@ func init() {
 		}
 		var out []vm.Value
 		m.snapshot().Range(func(k string, v vm.Value) bool {
-			out = append(out, vm.Of(lib.DictOf("key", lib.Str(k), "value", v)))
+			out = append(out, vm.Of(lib.DictOf("key", vm.Str(k), "value", v)))
 			return true
 		})
 		return vm.Of(lib.List(out)), nil
@@ -273,7 +273,7 @@ func init() {
 		mb.ch.mu.Lock()
 		queued, closed := mb.ch.size(), mb.ch.closed
 		mb.ch.mu.Unlock()
-		return vm.Of(lib.DictOf("name", lib.Str(mb.ch.name), "sent", vm.IntOf(mb.sent.Load()), "received", vm.IntOf(mb.received.Load()),
+		return vm.Of(lib.DictOf("name", vm.Str(mb.ch.name), "sent", vm.IntOf(mb.sent.Load()), "received", vm.IntOf(mb.received.Load()),
 			"queued", lib.IntOf(queued), "closed", vm.BoolOf(closed))), nil
 	})
 }
@@ -397,7 +397,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	timeout := time.Duration(-1)
 	if d, ok := opts.AsDict(); ok {
 		if t, ok := d.Get("timeout"); ok && !t.IsNil() {
-			w, ok := waitDuration(t)
+			w, ok := lib.WaitDuration(t)
 			if !ok {
 				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
 			}

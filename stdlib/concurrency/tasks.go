@@ -180,19 +180,6 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 	return t.outcome()
 }
 
-// waitDuration reads a duration (or a number of milliseconds) argument.
-func waitDuration(v vm.Value) (time.Duration, bool) {
-	switch d := v.Object().(type) {
-	case vm.Duration:
-		return lib.Millis(int64(d)), true
-	case vm.Int:
-		return lib.Millis(int64(d)), true
-	case vm.Float:
-		return lib.MillisFloat(float64(d)), true
-	}
-	return 0, false
-}
-
 func taskArg(name string, a vm.Args) (*Task, error) {
 	t, ok := a.At(0).Object().(*Task)
 	if !ok {
@@ -225,7 +212,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		grace, ok := waitDuration(a.At(1))
+		grace, ok := lib.WaitDuration(a.At(1))
 		if !ok {
 			grace = 0
 		}
@@ -265,7 +252,7 @@ func init() {
 	})
 
 	lib.Def("__deadline_enter", "__deadline_enter(d)", "runtime hook of `deadline d { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d, ok := waitDuration(a.At(0))
+		d, ok := lib.WaitDuration(a.At(0))
 		if !ok {
 			return vm.Value{}, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
 		}

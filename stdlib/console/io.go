@@ -64,17 +64,17 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, rerr
 	case timed:
 		b.Set("ok", vm.False)
-		b.Set("status", lib.Str("timeout"))
+		b.Set("status", vm.Str("timeout"))
 	case !got:
 		b.Set("ok", vm.False)
-		b.Set("status", lib.Str("eof"))
+		b.Set("status", vm.Str("eof"))
 	default:
 		if trim {
 			line = strings.TrimSpace(line)
 		}
 		b.Set("ok", vm.True)
-		b.Set("status", lib.Str("ok"))
-		b.Set("value", lib.Str(line))
+		b.Set("status", vm.Str("ok"))
+		b.Set("value", vm.Str(line))
 	}
 	return vm.Of(b.Build()), nil
 }

@@ -24,10 +24,10 @@ func init() {
 	lib.Def("progress", "progress(phase, msg, a?, b?)", "write one progress line to stdout", builtinProgress)
 	lib.Def("color", "color(text, name)", "wrap text in an ANSI color when color is enabled", builtinColor)
 	lib.Def("bold", "bold(text)", "wrap text in ANSI bold when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(ansi(th, "1", args.Text(0))), nil
+		return vm.Str(ansi(th, "1", args.Text(0))), nil
 	})
 	lib.Def("dim", "dim(text)", "wrap text in ANSI dim when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(ansi(th, "2", args.Text(0))), nil
+		return vm.Str(ansi(th, "2", args.Text(0))), nil
 	})
 	lib.Def("set_color_mode", "set_color_mode(mode)", `color mode: "auto", "always" or "never"`, builtinSetColorMode)
 }
@@ -154,9 +154,9 @@ func builtinColor(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	text := args.Text(0)
 	code, ok := colorCodes[args.Text(1)]
 	if !ok {
-		return lib.Str(text), nil
+		return vm.Str(text), nil
 	}
-	return lib.Str(ansi(th, code, text)), nil
+	return vm.Str(ansi(th, code, text)), nil
 }
 
 // ansi wraps text in an SGR sequence when color output is enabled.

@@ -28,7 +28,7 @@ func init() {
 		if !ok {
 			return vm.Nil, err
 		}
-		return lib.Str(line), nil
+		return vm.Str(line), nil
 	})
 	lib.Def("prompt_user", "prompt_user(msg?)", "write msg to stdout, read a line and trim trailing whitespace", builtinPromptUser)
 	lib.Def("mock_stdin", "mock_stdin(text)", "make standard input read from text", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -182,7 +182,7 @@ func readStdin(th *vm.Thread) (vm.Value, error) {
 	if rerr != nil {
 		return vm.Nil, nil
 	}
-	return lib.Str(string(data)), nil
+	return vm.Str(string(data)), nil
 }
 
 // readLine reads one line without its `\n` / `\r\n`; ok=false at end of
@@ -218,7 +218,7 @@ func prompt(th *vm.Thread, hasMsg bool, msg string) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	return lib.Str(strings.TrimRightFunc(line, text.IsSpace)), nil
+	return vm.Str(strings.TrimRightFunc(line, text.IsSpace)), nil
 }
 
 // stdioMethods are harness.stdio's methods: the output and stdin
@@ -262,15 +262,15 @@ func stdioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !ok {
 			return vm.Nil, nil
 		}
-		return lib.Str(line), nil
+		return vm.Str(line), nil
 	}
 	b := vm.NewDictBuilder(3)
 	b.Set("ok", vm.BoolOf(ok))
 	if ok {
-		b.Set("status", lib.Str("ok"))
-		b.Set("value", lib.Str(line))
+		b.Set("status", vm.Str("ok"))
+		b.Set("value", vm.Str(line))
 	} else {
-		b.Set("status", lib.Str("eof"))
+		b.Set("status", vm.Str("eof"))
 	}
 	return vm.Of(b.Build()), nil
 }

@@ -72,13 +72,13 @@ func init() {
 		if st.disabled {
 			return vm.Nil, nil
 		}
-		traceID, parent := vm.Value(lib.Str(randomHex(16))), vm.Value(vm.Nil)
+		traceID, parent := vm.Str(randomHex(16)), vm.Nil
 		if n := len(st.open); n > 0 {
 			traceID, _ = st.open[n-1].Get("trace_id")
 			parent, _ = st.open[n-1].Get("span_id")
 		}
-		span := lib.DictOf("trace_id", traceID, "span_id", lib.Str(randomHex(8)), "parent_id", parent,
-			"name", lib.Str(name), "attributes", attrs, "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))
+		span := lib.DictOf("trace_id", traceID, "span_id", vm.Str(randomHex(8)), "parent_id", parent,
+			"name", vm.Str(name), "attributes", attrs, "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))
 		st.open = append(st.open, span)
 		return vm.Of(span), nil
 	})
@@ -129,7 +129,7 @@ func init() {
 		if !ok {
 			return vm.Nil, nil
 		}
-		return lib.Str(t), nil
+		return vm.Str(t), nil
 	})
 	lib.Def("trace_spans", "trace_spans()", "the finished spans, in the order they ended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		st := tracesOf(th.VM())
@@ -144,7 +144,7 @@ func init() {
 		var total int64
 		names := vm.NewDict()
 		for _, s := range st.finished {
-			d := s.Object().(*vm.Dict)
+			d := s.Dict()
 			if ms, ok := d.Get("duration_ms"); ok {
 				if n, ok := ms.AsInt(); ok {
 					total += int64(n)

@@ -15,10 +15,10 @@ import (
 
 func init() {
 	lib.Def("type_of", "type_of(v)", "the type name of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(args.At(0).Type()), nil
+		return vm.Str(args.At(0).Type()), nil
 	})
 	lib.Def("to_string", "to_string(v)", "the display form of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(args.Text(0)), nil
+		return vm.Str(args.Text(0)), nil
 	})
 	lib.Def("to_int", "to_int(v)", "v as an int, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return toInt(args.At(0)), nil
@@ -46,10 +46,10 @@ func init() {
 		return vm.BoolOf(vm.Equal(a, b)), nil
 	})
 	lib.Def("addr_of", "addr_of(v)", "an identity key for v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(addrOf(args.At(0))), nil
+		return vm.Str(addrOf(args.At(0))), nil
 	})
 	lib.Def("hash_value", "hash_value(v)", "64-bit FNV-1a of v's structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Intv(fnv1a(vm.StructuralKey(args.At(0)))), nil
+		return vm.IntOf(fnv1a(vm.StructuralKey(args.At(0)))), nil
 	})
 }
 
@@ -89,7 +89,7 @@ func toInt(v vm.Value) vm.Value {
 		if err != nil {
 			return vm.Nil
 		}
-		return lib.Intv(n)
+		return vm.IntOf(n)
 	}
 	if _, ok := v.AsInt(); ok {
 		return v
@@ -101,7 +101,7 @@ func toInt(v vm.Value) vm.Value {
 		if math.IsNaN(f) || f >= 9223372036854775807 || f < -9223372036854775808 {
 			return vm.Nil
 		}
-		return lib.Intv(int64(f))
+		return vm.IntOf(int64(f))
 	}
 	switch x := v.Object().(type) {
 	case *Decimal:
@@ -109,9 +109,9 @@ func toInt(v vm.Value) vm.Value {
 	case vm.Bool:
 		// docs/spec/newer.md §2.12: bools convert to 1 and 0
 		if x {
-			return lib.Intv(1)
+			return vm.IntOf(1)
 		}
-		return lib.Intv(0)
+		return vm.IntOf(0)
 	}
 	return vm.Nil
 }
@@ -119,7 +119,7 @@ func toInt(v vm.Value) vm.Value {
 func toFloatValue(v vm.Value) vm.Value {
 	if x, ok := v.AsString(); ok {
 		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
-			return vm.FloatOf(float64(f))
+			return vm.FloatOf(f)
 		}
 	}
 	if _, ok := v.AsFloat(); ok {

@@ -225,5 +225,5 @@ func decimalToInt(d *Decimal) vm.Value {
 
 func decimalToFloat(d *Decimal) vm.Value {
 	f, _ := strconv.ParseFloat(d.text(), 64)
-	return vm.FloatOf(float64(f))
+	return vm.FloatOf(f)
 }

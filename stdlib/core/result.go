@@ -15,7 +15,7 @@ func init() {
 			return vm.Nil, nil
 		}
 		if args.Has(1) {
-			return vm.Value{}, vm.Throw(lib.Str(args.Text(1)))
+			return vm.Value{}, vm.Throw(vm.Str(args.Text(1)))
 		}
 		return vm.Value{}, vm.Throwf("Assertion failed")
 	})
@@ -27,7 +27,7 @@ func init() {
 			return vm.Nil, nil
 		}
 		if args.Has(2) {
-			return vm.Value{}, vm.Throw(lib.Str(args.Text(2)))
+			return vm.Value{}, vm.Throw(vm.Str(args.Text(2)))
 		}
 		return vm.Value{}, vm.Throwf("Assertion failed: expected %s, got %s", lib.Display(args[1]), lib.Display(args[0]))
 	})
@@ -39,7 +39,7 @@ func init() {
 			return vm.Nil, nil
 		}
 		if args.Has(2) {
-			return vm.Value{}, vm.Throw(lib.Str(args.Text(2)))
+			return vm.Value{}, vm.Throw(vm.Str(args.Text(2)))
 		}
 		return vm.Value{}, vm.Throwf("Assertion failed: values should not be equal: %s", lib.Display(args[0]))
 	})
@@ -57,12 +57,12 @@ func init() {
 			cat = c
 		}
 		b := vm.NewDictBuilder(2)
-		b.Set("category", lib.Str(cat))
-		b.Set("message", lib.Str(args.Text(0)))
+		b.Set("category", vm.Str(cat))
+		b.Set("message", vm.Str(args.Text(0)))
 		return vm.Value{}, vm.Throw(vm.Of(b.Build()))
 	})
 	lib.Def("error_category", "error_category(err)", "the category of an error value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(errorCategory(args.At(0))), nil
+		return vm.Str(errorCategory(args.At(0))), nil
 	})
 	lib.Def("is_timeout", "is_timeout(err)", `whether err's category is "timeout"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(hasCategory(args.At(0), "timeout")), nil

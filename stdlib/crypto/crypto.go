@@ -37,8 +37,8 @@ func init() {
 			rand.Read(seed)
 		}
 		priv := ed25519.NewKeyFromSeed(seed)
-		return vm.Of(lib.DictOf("public_key", lib.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
-			"private_key", lib.Str(hex.EncodeToString(seed)))), nil
+		return vm.Of(lib.DictOf("public_key", vm.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
+			"private_key", vm.Str(hex.EncodeToString(seed)))), nil
 	})
 	lib.Def("ed25519_sign", "ed25519_sign(private_key, message)", "the hex signature of message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		seed, err := hexArg("ed25519_sign", "private key", a.At(0), ed25519.SeedSize)
@@ -46,7 +46,7 @@ func init() {
 			return vm.Value{}, err
 		}
 		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), messageBytes(a.At(1)))
-		return lib.Str(hex.EncodeToString(sig)), nil
+		return vm.Str(hex.EncodeToString(sig)), nil
 	})
 	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message for public_key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		pub, err := hexArg("ed25519_verify", "public key", a.At(0), ed25519.PublicKeySize)
@@ -75,11 +75,11 @@ func init() {
 		u.RawQuery = q.Encode()
 		q.Set("signature", urlMAC(u.String(), a.Text(1)))
 		u.RawQuery = q.Encode()
-		return lib.Str(u.String()), nil
+		return vm.Str(u.String()), nil
 	})
 	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		fail := func(reason string) (vm.Value, error) {
-			return vm.Of(lib.DictOf("valid", vm.False, "reason", lib.Str(reason))), nil
+			return vm.Of(lib.DictOf("valid", vm.False, "reason", vm.Str(reason))), nil
 		}
 		u, err := url.Parse(a.Text(0))
 		if err != nil {
@@ -121,18 +121,18 @@ func init() {
 		if opts == nil {
 			opts = vm.NewDict()
 		}
-		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", lib.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
+		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
 	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return lib.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
+		return vm.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
 	})
 	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v, ok := unsign(a.Text(0), a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
-		return lib.Str(v), nil
+		return vm.Str(v), nil
 	})
 	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return sessionToken("session_sign", a.At(0), a.Text(1))
@@ -147,7 +147,7 @@ func init() {
 		}
 		opts, _ := a.Dict(3)
 		if opts == nil {
-			opts = lib.DictOf("path", lib.Str("/"), "http_only", vm.True)
+			opts = lib.DictOf("path", vm.Str("/"), "http_only", vm.True)
 		}
 		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
 	})
@@ -212,7 +212,7 @@ func parseCookies(header string) *vm.Dict {
 		if uv, err := url.QueryUnescape(value); err == nil {
 			value = uv
 		}
-		out = out.Set(strings.TrimSpace(name), lib.Str(strings.Trim(value, `"`)))
+		out = out.Set(strings.TrimSpace(name), vm.Str(strings.Trim(value, `"`)))
 	}
 	return out
 }
@@ -227,7 +227,7 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	sb.WriteByte('=')
 	sb.WriteString(url.QueryEscape(value))
 	if opts == nil {
-		return lib.Str(sb.String()), nil
+		return vm.Str(sb.String()), nil
 	}
 	get := func(k string) (vm.Value, bool) {
 		v, ok := opts.Get(k)
@@ -260,7 +260,7 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 			return vm.Value{}, vm.Throwf("%s: same_site must be lax, strict or none, got %s", fn, vm.ToDisplay(v))
 		}
 	}
-	return lib.Str(sb.String()), nil
+	return vm.Str(sb.String()), nil
 }
 
 func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
@@ -268,7 +268,7 @@ func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
 		return vm.Value{}, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
 	}
 	payload := base64.RawURLEncoding.EncodeToString([]byte(json.Stringify(data)))
-	return lib.Str(payload + "." + mac(payload, secret)), nil
+	return vm.Str(payload + "." + mac(payload, secret)), nil
 }
 
 func sessionData(token, secret string) vm.Value {

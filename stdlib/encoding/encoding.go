@@ -179,7 +179,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return lib.IntVal(len(b)), nil
+		return lib.IntOf(len(b)), nil
 	})
 	codec("bytes_concat", "bytes_concat(a, b)", "a followed by b", func(a vm.Args) (vm.Value, error) {
 		x, err := bytesArgN(a, "bytes_concat", 0)

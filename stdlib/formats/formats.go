@@ -194,13 +194,13 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
 			}
-			return vm.FloatOf(float64(f)), nil
+			return vm.FloatOf(f), nil
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
 			}
-			return vm.FloatOf(float64(f)), nil
+			return vm.FloatOf(f), nil
 		}
 		return vm.Str(n.Value), nil
 	}
@@ -263,7 +263,7 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 		} else {
 			sb.WriteByte(' ')
 		}
-		writeYAML(sb, vm.Of(x), indent+2)
+		writeYAML(sb, v, indent+2)
 	case *vm.List:
 		if x.Len() == 0 {
 			sb.WriteString(" []\n")
@@ -273,10 +273,10 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 			// list items sit at the key's indent
 			sb.WriteByte('\n')
 			sb.WriteString(strings.Repeat(" ", indent))
-			writeYAML(sb, vm.Of(x), indent)
+			writeYAML(sb, v, indent)
 		} else {
 			sb.WriteByte(' ')
-			writeYAML(sb, vm.Of(x), indent+2)
+			writeYAML(sb, v, indent+2)
 		}
 	default:
 		sb.WriteByte(' ')
@@ -415,14 +415,14 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
 		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
-		writeTOMLTable(sb, v.Object().(*vm.Dict), sub)
+		writeTOMLTable(sb, v.Dict(), sub)
 	}
 	for _, k := range arrays {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		for _, it := range v.Object().(*vm.List).Items() {
+		for _, it := range v.List().Items() {
 			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
-			writeTOMLTable(sb, it.Object().(*vm.Dict), sub)
+			writeTOMLTable(sb, it.Dict(), sub)
 		}
 	}
 }
@@ -685,7 +685,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err != nil || n > 65535 {
 			return vm.Value{}, vm.Throwf("url_parse: invalid port number")
 		}
-		port = lib.IntVal(n)
+		port = lib.IntOf(n)
 	}
 	path := u.EscapedPath()
 	if u.Opaque != "" {

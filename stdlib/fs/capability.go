@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/harnlang/harn/stdlib/harness"
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -42,7 +41,7 @@ func init() {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 			}
-			return lib.Str(dir), nil
+			return vm.Str(dir), nil
 		}},
 		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix)", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
@@ -71,5 +70,5 @@ func mkdtemp(name, dir string, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 	}
-	return lib.Str(p), nil
+	return vm.Str(p), nil
 }

@@ -332,7 +332,7 @@ func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			}
 		}
 		out = append(out, vm.Of(lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
-			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntVal(depth))))
+			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntOf(depth))))
 		if !info.IsDir() || (maxDepth >= 0 && depth >= maxDepth) {
 			return
 		}

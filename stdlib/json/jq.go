@@ -661,7 +661,7 @@ func jqNumber(f float64) vm.Value {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return vm.IntOf(int64(f))
 	}
-	return vm.FloatOf(float64(f))
+	return vm.FloatOf(f)
 }
 
 func (p *jqParser) parseObject() (jqFilter, error) {
@@ -859,8 +859,7 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 					}
 				}
 			}
-			switch in.Object().(type) {
-			case vm.Int, vm.Float:
+			if lib.IsNumber(in) {
 				return in, nil
 			}
 			return vm.Value{}, jqErrf("%s cannot be parsed as a number", jqDescribe(in))
@@ -1154,12 +1153,9 @@ func jqSlice(lo, hi jqFilter) jqFilter {
 
 func jqRecurse(v vm.Value, out *[]vm.Value) {
 	*out = append(*out, v)
-	switch x := v.Object().(type) {
-	case *vm.List, *vm.Set, *vm.Dict, *vm.StructValue:
-		items, _ := jqItems(vm.Of(x))
-		for _, it := range items {
-			jqRecurse(it, out)
-		}
+	items, _ := jqItems(v)
+	for _, it := range items {
+		jqRecurse(it, out)
 	}
 }
 
@@ -1182,7 +1178,7 @@ func jqLength(in vm.Value) (vm.Value, error) {
 		}
 		return vm.IntOf(int64(x)), nil
 	case vm.Float:
-		return vm.FloatOf(float64(math.Abs(float64(x)))), nil
+		return vm.FloatOf(math.Abs(float64(x))), nil
 	}
 	if in.IsNil() {
 		return vm.IntOf(0), nil
@@ -1201,7 +1197,7 @@ func jqKeys(in vm.Value) (vm.Value, error) {
 		}
 		return vm.Of(lib.StrList(names)), nil
 	case *vm.List, *vm.Set:
-		items, _ := jqListItems(vm.Of(x))
+		items, _ := jqListItems(in)
 		out := make([]vm.Value, len(items))
 		for i := range items {
 			out[i] = vm.IntOf(int64(i))
@@ -1329,7 +1325,7 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 		if ai && bi && r == math.Trunc(r) {
 			return jqNumber(r), nil
 		}
-		return vm.FloatOf(float64(r)), nil
+		return vm.FloatOf(r), nil
 	}
 	if op == "+" {
 		if x, ok := a.AsString(); ok {

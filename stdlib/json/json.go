@@ -227,7 +227,7 @@ func (p *jsonParser) number(positive bool) (vm.Value, error) {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			if n == 0 && !positive {
 				// serde_json reads -0 as the float -0.0
-				return vm.FloatOf(float64(math.Copysign(0, -1))), nil
+				return vm.FloatOf(math.Copysign(0, -1)), nil
 			}
 			return vm.IntOf(n), nil
 		}
@@ -236,7 +236,7 @@ func (p *jsonParser) number(positive bool) (vm.Value, error) {
 	if math.IsInf(f, 0) {
 		return vm.Value{}, p.err("number out of range")
 	}
-	return vm.FloatOf(float64(f)), nil
+	return vm.FloatOf(f), nil
 }
 
 // str parses a string body after the opening quote.
@@ -496,7 +496,7 @@ func (e *jsonEncoder) value(v vm.Value) {
 			return x.Fields[i].Name, x.Fields[i].Value
 		})
 	case *vm.Range:
-		WriteString(&e.sb, vm.ToDisplay(vm.Of(x)))
+		WriteString(&e.sb, vm.ToDisplay(v))
 	case *lib.Bytes:
 		e.object(1, func(int) (string, vm.Value) {
 			return "$bytes_b64", vm.Str(base64.StdEncoding.EncodeToString(x.Data()))

@@ -53,7 +53,7 @@ func normalize(v vm.Value, depth int) vm.Value {
 		}
 		return vm.Of(b.Build())
 	case *vm.Range:
-		return vm.Str(vm.ToDisplay(vm.Of(x)))
+		return vm.Str(vm.ToDisplay(v))
 	case bytesValue:
 		if x.Type() == "bytes" {
 			b := vm.NewDictBuilder(1)
@@ -172,9 +172,9 @@ func FromAny(g any) vm.Value {
 	case uint64:
 		return uintValue(x)
 	case float32:
-		return vm.FloatOf(float64(float64(x)))
-	case float64:
 		return vm.FloatOf(float64(x))
+	case float64:
+		return vm.FloatOf(x)
 	case json.Number:
 		if !strings.ContainsAny(string(x), ".eE") {
 			if n, err := x.Int64(); err == nil {
@@ -182,13 +182,13 @@ func FromAny(g any) vm.Value {
 			}
 		}
 		f, _ := x.Float64()
-		return vm.FloatOf(float64(f))
+		return vm.FloatOf(f)
 	case *big.Int:
 		if x.IsInt64() {
 			return vm.IntOf(x.Int64())
 		}
 		f, _ := new(big.Float).SetInt(x).Float64()
-		return vm.FloatOf(float64(f))
+		return vm.FloatOf(f)
 	case time.Time:
 		return vm.Str(x.Format(time.RFC3339Nano))
 	case []any:
@@ -228,7 +228,7 @@ func uintValue(u uint64) vm.Value {
 	if u <= math.MaxInt64 {
 		return vm.IntOf(int64(u))
 	}
-	return vm.FloatOf(float64(float64(u)))
+	return vm.FloatOf(float64(u))
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

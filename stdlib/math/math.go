@@ -20,15 +20,15 @@ func init() {
 		// Numbers are read with the As accessors: Object would box them.
 		if n, ok := args.At(0).AsInt(); ok {
 			if n == math.MinInt64 {
-				return vm.FloatOf(float64(-float64(n))), nil
+				return vm.FloatOf(-float64(n)), nil
 			}
 			if n < 0 {
-				return lib.Intv(-int64(n)), nil
+				return vm.IntOf(-int64(n)), nil
 			}
 			return vm.IntOf(int64(n)), nil
 		}
 		if n, ok := args.At(0).AsFloat(); ok {
-			return vm.FloatOf(float64(math.Abs(float64(n)))), nil
+			return vm.FloatOf(math.Abs(float64(n))), nil
 		}
 		return vm.Nil, nil
 	})
@@ -52,7 +52,7 @@ func init() {
 			if !ok {
 				return vm.Nil, nil
 			}
-			return vm.FloatOf(float64(f(x))), nil
+			return vm.FloatOf(f(x)), nil
 		})
 	}
 	unary("sqrt", math.Sqrt)
@@ -72,7 +72,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return vm.Nil, nil
 		}
-		return vm.FloatOf(float64(math.Atan2(y, x))), nil
+		return vm.FloatOf(math.Atan2(y, x)), nil
 	})
 	lib.Def("pow", "pow(base, exp)", "base ** exp", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
@@ -85,7 +85,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return vm.Nil, nil
 		}
-		return vm.FloatOf(float64(math.Pow(x, y))), nil
+		return vm.FloatOf(math.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
 		lib.Def(name, name+"(a: int | float, b: int | float)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -106,24 +106,24 @@ func init() {
 			y, _ := lib.ToFloat(b)
 			switch {
 			case math.IsNaN(x):
-				return vm.FloatOf(float64(y)), nil
+				return vm.FloatOf(y), nil
 			case math.IsNaN(y), dir > 0 && x >= y, dir < 0 && x <= y:
-				return vm.FloatOf(float64(x)), nil
+				return vm.FloatOf(x), nil
 			}
-			return vm.FloatOf(float64(y)), nil
+			return vm.FloatOf(y), nil
 		})
 	}
 	minmax("min", -1)
 	minmax("max", 1)
 	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if n, ok := args.At(0).AsInt(); ok {
-			return lib.Intv(int64(vm.Compare(vm.IntOf(int64(n)), lib.Intv(0)))), nil
+			return vm.IntOf(int64(vm.Compare(vm.IntOf(int64(n)), vm.IntOf(0)))), nil
 		}
 		if n, ok := args.At(0).AsFloat(); ok {
 			if math.IsNaN(float64(n)) {
 				return vm.FloatOf(float64(n)), nil
 			}
-			return lib.Intv(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
+			return vm.IntOf(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
 		}
 		return vm.Nil, nil
 	})
@@ -141,7 +141,7 @@ func init() {
 		if err != nil || len(xs) == 0 {
 			return vm.FloatOf(float64(0)), err
 		}
-		return vm.FloatOf(float64(mean(xs))), nil
+		return vm.FloatOf(mean(xs)), nil
 	})
 	lib.Def("median", "median(list)", "the middle value (mean of the two middle ones)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("median", args, false)
@@ -151,9 +151,9 @@ func init() {
 		sort.Float64s(xs)
 		n := len(xs)
 		if n%2 == 1 {
-			return vm.FloatOf(float64(xs[n/2])), nil
+			return vm.FloatOf(xs[n/2]), nil
 		}
-		return vm.FloatOf(float64((xs[n/2-1] + xs[n/2]) / 2)), nil
+		return vm.FloatOf((xs[n/2-1] + xs[n/2]) / 2), nil
 	})
 	lib.Def("percentile", "percentile(list, p)", "R-7 percentile, p in 0..100", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("percentile", args, false)
@@ -195,7 +195,7 @@ func init() {
 			if root {
 				v = math.Sqrt(v)
 			}
-			return vm.FloatOf(float64(v)), nil
+			return vm.FloatOf(v), nil
 		})
 	}
 	spread("variance", false)
@@ -203,7 +203,7 @@ func init() {
 
 	lib.Def("random", "random(rng?)", "a uniform float in [0, 1)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, _ := rngArg(args)
-		return vm.FloatOf(float64(r.float())), nil
+		return vm.FloatOf(r.float()), nil
 	})
 	lib.Def("random_int", "random_int(rng?, min, max)", "a uniform int in [min, max]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
@@ -221,7 +221,7 @@ func init() {
 		if lo > hi {
 			return vm.Nil, nil
 		}
-		return lib.Intv(r.between(lo, hi)), nil
+		return vm.IntOf(r.between(lo, hi)), nil
 	})
 	lib.Def("random_choice", "random_choice(rng?, list)", "a uniform element, nil for an empty list", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
@@ -264,7 +264,7 @@ func floatToInt(f float64) (vm.Value, error) {
 	if f < -9223372036854775808 || f >= 9223372036854775808 {
 		return vm.Value{}, vm.Runtimef("float is outside the representable int range")
 	}
-	return lib.Intv(int64(f)), nil
+	return vm.IntOf(int64(f)), nil
 }
 
 // numbers reads the list argument of the statistics functions.

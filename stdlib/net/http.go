@@ -94,7 +94,7 @@ func init() {
 		status, _ := res.Get("status")
 		headers, _ := res.Get("headers")
 		ok, _ := res.Get("ok")
-		return vm.Of(lib.DictOf("bytes_written", lib.IntVal(len(raw)), "status", status, "headers", headers, "ok", ok)), nil
+		return vm.Of(lib.DictOf("bytes_written", lib.IntOf(len(raw)), "status", status, "headers", headers, "ok", ok)), nil
 	})
 	lib.Def("http_mock", "http_mock(method, pattern, response)", "answer matching requests without the network", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		method := strings.ToUpper(a.Text(0))
@@ -242,7 +242,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		if err != nil {
 			return nil, nil, err
 		}
-		fd := form.Object().(*vm.Dict)
+		fd := form.Dict()
 		ct, _ := fd.Get("content_type")
 		b, _ := fd.Get("body")
 		headers["content-type"] = vm.ToDisplay(ct)
@@ -254,12 +254,12 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		case *lib.Bytes:
 			payload = x.Data()
 		case *vm.Dict, *vm.List, *vm.StructValue:
-			payload = []byte(json.Stringify(vm.Of(x)))
+			payload = []byte(json.Stringify(body))
 			if _, set := headers["content-type"]; !set {
 				headers["content-type"] = "application/json"
 			}
 		default:
-			payload = []byte(vm.ToDisplay(vm.Of(x)))
+			payload = []byte(vm.ToDisplay(body))
 		}
 	}
 
@@ -382,7 +382,7 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	for _, k := range keys {
 		hb.Set(strings.ToLower(k), vm.Str(strings.Join(resp.Header.Values(k), ", ")))
 	}
-	return lib.DictOf("status", lib.IntVal(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
+	return lib.DictOf("status", lib.IntOf(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, nil
 }
 
@@ -425,9 +425,9 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 			case *lib.Bytes:
 				raw = x.Data()
 			case *vm.Dict, *vm.List:
-				raw = []byte(json.Stringify(vm.Of(x)))
+				raw = []byte(json.Stringify(b))
 			default:
-				raw = []byte(vm.ToDisplay(vm.Of(x)))
+				raw = []byte(vm.ToDisplay(b))
 			}
 		}
 		if h, ok := spec.Get("headers"); ok {

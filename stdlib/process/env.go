@@ -19,20 +19,20 @@ import (
 func init() {
 	lib.Def("env", "env(name)", "an environment variable, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if v, ok := os.LookupEnv(args.Text(0)); ok {
-			return lib.Str(v), nil
+			return vm.Str(v), nil
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("env_or", "env_or(name, default)", "an environment variable, or default", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if v, ok := os.LookupEnv(args.Text(0)); ok {
-			return lib.Str(v), nil
+			return vm.Str(v), nil
 		}
 		return args.At(1), nil
 	})
 	lib.Def("uuid", "uuid()", "a random (v4) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var u [16]byte
 		rand.Read(u[:])
-		return lib.Str(formatUUID(withVersion(u, 4))), nil
+		return vm.Str(formatUUID(withVersion(u, 4))), nil
 	})
 	lib.Def("uuid_v7", "uuid_v7()", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var u [16]byte
@@ -40,7 +40,7 @@ func init() {
 		var ms [8]byte
 		binary.BigEndian.PutUint64(ms[:], uint64(time.Now().UnixMilli()))
 		copy(u[:6], ms[2:])
-		return lib.Str(formatUUID(withVersion(u, 7))), nil
+		return vm.Str(formatUUID(withVersion(u, 7))), nil
 	})
 	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
@@ -55,7 +55,7 @@ func init() {
 		h.Write([]byte(args.Text(1)))
 		var u [16]byte
 		copy(u[:], h.Sum(nil))
-		return lib.Str(formatUUID(withVersion(u, 5))), nil
+		return vm.Str(formatUUID(withVersion(u, 5))), nil
 	})
 	lib.Def("uuid_parse", "uuid_parse(s)", "the canonical form of a UUID, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Str(0)
@@ -66,16 +66,16 @@ func init() {
 		if !ok {
 			return vm.Nil, nil
 		}
-		return lib.Str(formatUUID(u)), nil
+		return vm.Str(formatUUID(u)), nil
 	})
 	lib.Def("uuid_nil", "uuid_nil()", "the all-zero UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(formatUUID([16]byte{})), nil
+		return vm.Str(formatUUID([16]byte{})), nil
 	})
 	lib.Def("platform", "platform()", `the OS: "darwin", "linux", "windows", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(runtime.GOOS), nil
+		return vm.Str(runtime.GOOS), nil
 	})
 	lib.Def("arch", "arch()", `the CPU architecture: "x86_64", "aarch64", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(archName(runtime.GOARCH)), nil
+		return vm.Str(archName(runtime.GOARCH)), nil
 	})
 	lib.Def("exit", "exit(code?)", "end the process at once (buffered stdout is discarded)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.ExitError(int(args.IntOr(0, 0)))

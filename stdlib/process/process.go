@@ -86,7 +86,7 @@ func init() {
 		return vm.Str(h), nil
 	})
 	lib.Def("pid", "pid()", "the process id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return lib.IntVal(os.Getpid()), nil
+		return lib.IntOf(os.Getpid()), nil
 	})
 }
 
@@ -158,7 +158,7 @@ func runProcess(th *vm.Thread, kind, dir, name string, args []string) (vm.Value,
 		}
 	}
 	return vm.Of(lib.DictOf("stdout", vm.Str(lib.LossyUTF8(stdout.Bytes())), "stderr", vm.Str(lib.LossyUTF8(stderr.Bytes())),
-		"status", lib.IntVal(status), "success", vm.BoolOf(status == 0))), nil
+		"status", lib.IntOf(status), "success", vm.BoolOf(status == 0))), nil
 }
 
 // sourceDir is the running script's directory (fallback: the execution root).

@@ -349,7 +349,7 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 	case *vm.List:
 		sv.checkList(x, s, path, depth)
 	case vm.Int, vm.Float:
-		sv.checkNumber(vm.Of(x), s, path)
+		sv.checkNumber(v, s, path)
 	}
 }
 
@@ -392,7 +392,7 @@ func (sv *schemaValidator) checkDict(d *vm.Dict, s *vm.Dict, path string, depth 
 					sv.fail(path, "unexpected key '%s'", k)
 				}
 			case *vm.Dict:
-				sv.check(val, vm.Of(x), schemaChild(path, k), depth+1)
+				sv.check(val, ap, schemaChild(path, k), depth+1)
 			}
 			return true
 		})

@@ -686,7 +686,7 @@ func (lx *tplLexer) next() {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			v = vm.IntOf(n)
 		} else if f, err := strconv.ParseFloat(text, 64); err == nil {
-			v = vm.FloatOf(float64(f))
+			v = vm.FloatOf(f)
 		} else {
 			lx.fail("invalid number `" + text + "`")
 			v = vm.Nil
@@ -1126,8 +1126,8 @@ func (r *tplRenderer) execFor(sb *strings.Builder, f *tplFor, dir string, scope 
 		if f.key != "" {
 			b.Set(f.key, p.k)
 		}
-		b.Set("loop", vm.Of(lib.DictOf("index", lib.IntVal(i+1), "index0", lib.IntVal(i), "first", vm.BoolOf(i == 0),
-			"last", vm.BoolOf(i == len(items)-1), "length", lib.IntVal(len(items)))))
+		b.Set("loop", vm.Of(lib.DictOf("index", lib.IntOf(i+1), "index0", lib.IntOf(i), "first", vm.BoolOf(i == 0),
+			"last", vm.BoolOf(i == len(items)-1), "length", lib.IntOf(len(items)))))
 		if err := r.exec(sb, f.body, dir, &tplScope{vars: b.Build(), parent: scope}); err != nil {
 			return err
 		}
@@ -1375,17 +1375,17 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		return vm.Str(sb.String()), nil
 	case "length":
 		if x, ok := v.AsString(); ok {
-			return lib.IntVal(x.Len()), nil
+			return lib.IntOf(x.Len()), nil
 		}
 		switch x := v.Object().(type) {
 		case *vm.List:
-			return lib.IntVal(x.Len()), nil
+			return lib.IntOf(x.Len()), nil
 		case *vm.Dict:
-			return lib.IntVal(x.Len()), nil
+			return lib.IntOf(x.Len()), nil
 		case *vm.Set:
-			return lib.IntVal(x.Len()), nil
+			return lib.IntOf(x.Len()), nil
 		}
-		return lib.IntVal(0), nil
+		return lib.IntOf(0), nil
 	case "first", "last":
 		if x, ok := v.AsString(); ok {
 			runes := []rune(x.Go())

@@ -42,14 +42,14 @@ func init() {
 				lines[i] = prefix + l
 			}
 		}
-		return lib.Str(strings.Join(lines, "\n")), nil
+		return vm.Str(strings.Join(lines, "\n")), nil
 	})
 	lib.Def("dedent", "dedent(text)", "remove the longest common leading-whitespace prefix of the non-blank lines", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("dedent", args, 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return lib.Str(dedent(s)), nil
+		return vm.Str(dedent(s)), nil
 	})
 	lib.Def("word_wrap", "word_wrap(text, width = 80)", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("word_wrap", args, 0)
@@ -64,7 +64,7 @@ func init() {
 			}
 			width = w
 		}
-		return lib.Str(wordWrap(s, int(max(width, 1)))), nil
+		return vm.Str(wordWrap(s, int(max(width, 1)))), nil
 	})
 	lib.Def("index_of", "index_of(haystack, needle, from = 0)", "char index of the first occurrence at or after from, -1 if none", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("index_of", args, 0)
@@ -79,7 +79,7 @@ func init() {
 		from := lib.ClampInt(args.IntOr(2, 0), 0, int64(len(rs)))
 		i := strings.Index(string(rs[from:]), needle)
 		if i < 0 {
-			return lib.Intv(-1), nil
+			return vm.IntOf(-1), nil
 		}
 		return lib.IntOf(int(from) + lib.RuneCount(string(rs[from:])[:i])), nil
 	})

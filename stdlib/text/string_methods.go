@@ -41,25 +41,25 @@ func init() {
 		if args.Len() < 2 {
 			return vm.Nil
 		}
-		return lib.Str(strings.ReplaceAll(s, args.Text(0), args.Text(1)))
+		return vm.Str(strings.ReplaceAll(s, args.Text(0), args.Text(1)))
 	})
 	sm("split", "s.split(sep?)", `split on sep (default ",")`, func(s string, args vm.Args) vm.Value {
 		return vm.Of(lib.StrList(splitText(s, lib.TextOr(args, 0, ","))))
 	})
 	sm("trim", "s.trim()", "remove surrounding whitespace", func(s string, args vm.Args) vm.Value {
-		return lib.Str(strings.TrimFunc(s, IsSpace))
+		return vm.Str(strings.TrimFunc(s, IsSpace))
 	})
 	sm("trim_start", "s.trim_start()", "remove leading whitespace", func(s string, args vm.Args) vm.Value {
-		return lib.Str(strings.TrimLeftFunc(s, IsSpace))
+		return vm.Str(strings.TrimLeftFunc(s, IsSpace))
 	})
 	sm("trim_end", "s.trim_end()", "remove trailing whitespace", func(s string, args vm.Args) vm.Value {
-		return lib.Str(strings.TrimRightFunc(s, IsSpace))
+		return vm.Str(strings.TrimRightFunc(s, IsSpace))
 	})
 	for _, name := range []string{"lowercase", "lower", "to_lower"} {
-		sm(name, "s."+name+"()", "full Unicode lower-casing", func(s string, args vm.Args) vm.Value { return lib.Str(Lower(s)) })
+		sm(name, "s."+name+"()", "full Unicode lower-casing", func(s string, args vm.Args) vm.Value { return vm.Str(Lower(s)) })
 	}
 	for _, name := range []string{"uppercase", "upper", "to_upper"} {
-		sm(name, "s."+name+"()", "full Unicode upper-casing", func(s string, args vm.Args) vm.Value { return lib.Str(upper(s)) })
+		sm(name, "s."+name+"()", "full Unicode upper-casing", func(s string, args vm.Args) vm.Value { return vm.Str(upper(s)) })
 	}
 	sm("substring", "s.substring(start?, end?)", "chars from start to END (an index, not a length)", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
@@ -72,19 +72,19 @@ func init() {
 		if end < start {
 			return vm.EmptyString
 		}
-		return lib.Str(string(rs[start:end]))
+		return vm.Str(string(rs[start:end]))
 	})
 	sm("index_of", "s.index_of(sub)", "char offset of the first occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
 		i := strings.Index(s, lib.TextOr(args, 0, ""))
 		if i < 0 {
-			return lib.Intv(-1)
+			return vm.IntOf(-1)
 		}
 		return lib.IntOf(lib.RuneCount(s[:i]))
 	})
 	sm("last_index_of", "s.last_index_of(sub)", "char offset of the last occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
 		i := strings.LastIndex(s, lib.TextOr(args, 0, ""))
 		if i < 0 {
-			return lib.Intv(-1)
+			return vm.IntOf(-1)
 		}
 		return lib.IntOf(lib.RuneCount(s[:i]))
 	})
@@ -95,7 +95,7 @@ func init() {
 		}
 		for _, r := range s {
 			if i == 0 {
-				return lib.Str(string(r))
+				return vm.Str(string(r))
 			}
 			i--
 		}
@@ -115,7 +115,7 @@ func init() {
 		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
 			rs[i], rs[j] = rs[j], rs[i]
 		}
-		return lib.Str(string(rs))
+		return vm.Str(string(rs))
 	})
 	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return padChars(receiver(recv), args, true)
@@ -135,7 +135,7 @@ func receiver(recv vm.Value) string {
 func chars(s string) *vm.List {
 	items := make([]vm.Value, 0, len(s))
 	for _, r := range s {
-		items = append(items, lib.Str(string(r)))
+		items = append(items, vm.Str(string(r)))
 	}
 	return lib.List(items)
 }
@@ -161,7 +161,7 @@ func Lines(s string) []string {
 
 // padChars pads s to width chars with the first char of display(ch).
 func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
-	recv := lib.Str(s)
+	recv := vm.Str(s)
 	width, ok := args.Int(0)
 	if !ok {
 		return recv, nil
@@ -180,9 +180,9 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 		return vm.Value{}, err
 	}
 	if left {
-		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
+		return vm.Str(strings.Repeat(fill, int(n)) + s), nil
 	}
-	return lib.Str(s + strings.Repeat(fill, int(n))), nil
+	return vm.Str(s + strings.Repeat(fill, int(n))), nil
 }
 
 // longText runs f, a string builtin over size bytes of text, so that th's

@@ -19,15 +19,15 @@ import (
 
 func init() {
 	lib.Def("trim", "trim(s: string)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
+		return vm.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
 	})
 	lib.Def("lowercase", "lowercase(s: string)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
-		return longText(th, len(s), func() vm.Value { return lib.Str(Lower(s)) })
+		return longText(th, len(s), func() vm.Value { return vm.Str(Lower(s)) })
 	})
 	lib.Def("uppercase", "uppercase(s: string)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
-		return longText(th, len(s), func() vm.Value { return lib.Str(upper(s)) })
+		return longText(th, len(s), func() vm.Value { return vm.Str(upper(s)) })
 	})
 	lib.Def("split", "split(s, sep?)", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, sep := args.Text(0), lib.TextOr(args, 1, " ")
@@ -51,7 +51,7 @@ func init() {
 	})
 	lib.Def("replace", "replace(s, old, new)", "replace every occurrence of old", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, old, repl := args.Text(0), args.Text(1), args.Text(2)
-		return longText(th, len(s), func() vm.Value { return lib.Str(strings.ReplaceAll(s, old, repl)) })
+		return longText(th, len(s), func() vm.Value { return vm.Str(strings.ReplaceAll(s, old, repl)) })
 	})
 	lib.Def("join", "join(list, sep?)", "display each element and join with sep", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, ok := args.List(0)
@@ -62,7 +62,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return lib.Str(s), nil
+		return vm.Str(s), nil
 	})
 	lib.Def("substring", "substring(s, start?, length?)", "length chars from start (a length, not an end)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		rs := []rune(args.Text(0))
@@ -72,18 +72,18 @@ func init() {
 		if l, ok := args.Int(2); ok {
 			end = start + lib.ClampInt(l, 0, n-start)
 		}
-		return lib.Str(string(rs[start:end])), nil
+		return vm.Str(string(rs[start:end])), nil
 	})
 	lib.Def("format", "format(template, ...args)", "fill `{}` (or `{name}` from a dict) placeholders", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		tmpl := args.Text(0)
 		if d, ok := args.Dict(1); ok {
-			return lib.Str(formatNamed(tmpl, d)), nil
+			return vm.Str(formatNamed(tmpl, d)), nil
 		}
 		var rest []vm.Value
 		if args.Len() > 1 {
 			rest = args[1:]
 		}
-		return lib.Str(formatPositional(tmpl, rest)), nil
+		return vm.Str(formatPositional(tmpl, rest)), nil
 	})
 	lib.Def("str_pad", "str_pad(s, width, fill?, side?)", "pad to width grapheme clusters", builtinStrPad)
 	lib.Def("unicode_normalize", "unicode_normalize(s, form?)", "NFC (default), NFD, NFKC or NFKD", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -94,13 +94,13 @@ func init() {
 		}
 		switch form {
 		case "NFC":
-			return lib.Str(norm.NFC.String(s)), nil
+			return vm.Str(norm.NFC.String(s)), nil
 		case "NFD":
-			return lib.Str(norm.NFD.String(s)), nil
+			return vm.Str(norm.NFD.String(s)), nil
 		case "NFKC":
-			return lib.Str(norm.NFKC.String(s)), nil
+			return vm.Str(norm.NFKC.String(s)), nil
 		case "NFKD":
-			return lib.Str(norm.NFKD.String(s)), nil
+			return vm.Str(norm.NFKD.String(s)), nil
 		}
 		return vm.Value{}, vm.Runtimef("unicode_normalize: form must be NFC, NFD, NFKC, or NFKD")
 	})
@@ -118,19 +118,19 @@ func init() {
 			}
 			atStart = IsSpace(r)
 		}
-		return lib.Str(sb.String()), nil
+		return vm.Str(sb.String()), nil
 	})
 	lib.Def("uppercase_first", "uppercase_first(s)", "upper-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(mapFirst(args.Text(0), upperRune)), nil
+		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
 	})
 	lib.Def("lowercase_first", "lowercase_first(s)", "lower-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(mapFirst(args.Text(0), lowerRune)), nil
+		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
 	})
 	lib.Def("pascal_to_camel", "pascal_to_camel(s)", "lower-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(mapFirst(args.Text(0), lowerRune)), nil
+		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
 	})
 	lib.Def("camel_to_pascal", "camel_to_pascal(s)", "upper-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return lib.Str(mapFirst(args.Text(0), upperRune)), nil
+		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
 	})
 	for _, c := range []struct {
 		name string
@@ -145,7 +145,7 @@ func init() {
 	} {
 		c := c
 		lib.Def(c.name, c.name+"(s)", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-			return lib.Str(c.to(separatedWords(args.Text(0), c.sep))), nil
+			return vm.Str(c.to(separatedWords(args.Text(0), c.sep))), nil
 		})
 	}
 	for _, c := range []struct{ name, sep string }{
@@ -153,7 +153,7 @@ func init() {
 	} {
 		c := c
 		lib.Def(c.name, c.name+"(s)", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-			return lib.Str(strings.Join(humpWords(args.Text(0)), c.sep)), nil
+			return vm.Str(strings.Join(humpWords(args.Text(0)), c.sep)), nil
 		})
 	}
 }
@@ -278,22 +278,22 @@ func builtinStrPad(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	}
 	width, ok := args.Int(1)
 	if !ok {
-		return lib.Str(s), nil
+		return vm.Str(s), nil
 	}
 	n := width - int64(len(graphemeClusters(s)))
 	if n <= 0 {
-		return lib.Str(s), nil
+		return vm.Str(s), nil
 	}
 	if err := vm.CheckAlloc("str_pad", n, int64(len(fill))); err != nil {
 		return vm.Value{}, err
 	}
 	switch side {
 	case "left":
-		return lib.Str(strings.Repeat(fill, int(n)) + s), nil
+		return vm.Str(strings.Repeat(fill, int(n)) + s), nil
 	case "both":
-		return lib.Str(strings.Repeat(fill, int(n/2)) + s + strings.Repeat(fill, int(n-n/2))), nil
+		return vm.Str(strings.Repeat(fill, int(n/2)) + s + strings.Repeat(fill, int(n-n/2))), nil
 	}
-	return lib.Str(s + strings.Repeat(fill, int(n))), nil
+	return vm.Str(s + strings.Repeat(fill, int(n))), nil
 }
 
 // separatedWords splits on sep, drops empty pieces and lower-cases.

@@ -24,9 +24,9 @@ func init() {
 		y, w := t.ISOWeek()
 		return vm.Of(lib.DictOf("year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
 			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
-			"weekday", lib.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
+			"weekday", vm.Str(t.Weekday().String()), "iso_weekday", lib.IntOf(isoWeekday(t)),
 			"day_of_year", lib.IntOf(t.YearDay()), "iso_year", lib.IntOf(y), "iso_week", lib.IntOf(w),
-			"quarter", lib.IntOf(quarterOf(t)), "timezone", lib.Str(t.Location().String()))), nil
+			"quarter", lib.IntOf(quarterOf(t)), "timezone", vm.Str(t.Location().String()))), nil
 	})
 	lib.Def("__calendar_boundary", "__calendar_boundary(ts, unit, end, tz?)", "std/calendar start_of_*/end_of_*", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("boundary", a, 0, 3)
@@ -68,7 +68,7 @@ func init() {
 		}
 		var out []vm.Value
 		for _, h := range usFederal(int(y)) {
-			out = append(out, vm.Of(lib.DictOf("date", lib.Str(h.date.Format("2006-01-02")), "name", lib.Str(h.name))))
+			out = append(out, vm.Of(lib.DictOf("date", vm.Str(h.date.Format("2006-01-02")), "name", vm.Str(h.name))))
 		}
 		return vm.Of(lib.List(out)), nil
 	})
@@ -80,13 +80,8 @@ func init() {
 
 // calTime reads the instant at argument i in the zone at argument z.
 func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
-	var secs float64
-	switch x := a.At(i).Object().(type) {
-	case vm.Int:
-		secs = float64(x)
-	case vm.Float:
-		secs = float64(x)
-	default:
+	secs, ok := lib.ToFloat(a.At(i))
+	if !ok {
 		return time.Time{}, vm.Typef("std/calendar: %s: expected a timestamp (seconds), got %s", fn, a.At(i).Type())
 	}
 	loc := time.UTC

@@ -116,7 +116,7 @@ func init() {
 		// whole seconds plus the fraction: UnixNano (~2^60) does not fit a
 		// float64 exactly, so a mocked 1700000000123 ms would print …1230001
 		t := clockOf(th).now()
-		return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9)), nil
+		return vm.FloatOf(float64(t.Unix()) + float64(t.Nanosecond())/1e9), nil
 	})
 	lib.Def("now_ms", "now_ms()", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).now().UnixMilli()), nil
@@ -134,9 +134,9 @@ func init() {
 	lib.Def("date_now", "date_now()", "current UTC date fields", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t := clockOf(th).now()
 		return vm.Of(lib.DictOf(
-			"year", lib.IntVal(t.Year()), "month", lib.IntVal(int(t.Month())), "day", lib.IntVal(t.Day()),
-			"hour", lib.IntVal(t.Hour()), "minute", lib.IntVal(t.Minute()), "second", lib.IntVal(t.Second()),
-			"weekday", lib.IntVal(int(t.Weekday())),
+			"year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
+			"hour", lib.IntOf(t.Hour()), "minute", lib.IntOf(t.Minute()), "second", lib.IntOf(t.Second()),
+			"weekday", lib.IntOf(int(t.Weekday())),
 			"timestamp", vm.Float(float64(t.UnixMilli())/1000),
 			"iso8601", vm.Str(t.Format("2006-01-02T15:04:05.000Z")),
 		)), nil
@@ -175,9 +175,9 @@ func init() {
 		lt := t.In(loc)
 		_, off := lt.Zone()
 		return vm.Of(lib.DictOf(
-			"year", lib.IntVal(lt.Year()), "month", lib.IntVal(int(lt.Month())), "day", lib.IntVal(lt.Day()),
-			"hour", lib.IntVal(lt.Hour()), "minute", lib.IntVal(lt.Minute()), "second", lib.IntVal(lt.Second()),
-			"weekday", lib.IntVal(int(lt.Weekday())), "offset_seconds", lib.IntVal(off),
+			"year", lib.IntOf(lt.Year()), "month", lib.IntOf(int(lt.Month())), "day", lib.IntOf(lt.Day()),
+			"hour", lib.IntOf(lt.Hour()), "minute", lib.IntOf(lt.Minute()), "second", lib.IntOf(lt.Second()),
+			"weekday", lib.IntOf(int(lt.Weekday())), "offset_seconds", lib.IntOf(off),
 			"timestamp", timestampValue(t), "iso8601", vm.Str(rfc3339(lt)), "zone", vm.Str(loc.String()),
 		)), nil
 	})
@@ -206,7 +206,7 @@ func init() {
 		if ms%1000 == 0 {
 			return vm.IntOf(ms / 1000), nil
 		}
-		return vm.FloatOf(float64(float64(ms) / 1000)), nil
+		return vm.FloatOf(float64(ms) / 1000), nil
 	})
 	lib.Def("date_diff", "date_diff(a, b)", "a − b as a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := timeArg("date_diff", a, 0)
@@ -217,7 +217,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.DurationOf(int64(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6)))), nil
+		return vm.DurationOf(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6))), nil
 	})
 	lib.Def("weekday_name", "weekday_name(t, tz?)", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("weekday_name", a)
@@ -241,9 +241,9 @@ func init() {
 		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			switch n := a.At(0).Object().(type) {
 			case vm.Int:
-				return vm.DurationOf(int64(int64(n) * int64(unit))), nil
+				return vm.DurationOf(int64(n) * int64(unit)), nil
 			case vm.Float:
-				return vm.DurationOf(int64(int64(math.Round(float64(n) * unit)))), nil
+				return vm.DurationOf(int64(math.Round(float64(n) * unit))), nil
 			}
 			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
@@ -274,13 +274,8 @@ func init() {
 	})
 	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
-		switch d := a.At(0).Object().(type) {
-		case vm.Int:
-			err = Sleep(th, lib.Millis(int64(d)))
-		case vm.Float:
-			err = Sleep(th, lib.MillisFloat(float64(d)))
-		case vm.Duration:
-			err = Sleep(th, lib.Millis(int64(d)))
+		if d, ok := lib.WaitDuration(a.At(0)); ok {
+			err = Sleep(th, d)
 		}
 		return vm.Nil, err
 	})
@@ -407,7 +402,7 @@ func timestampValue(t time.Time) vm.Value {
 	if t.Nanosecond() == 0 {
 		return vm.IntOf(t.Unix())
 	}
-	return vm.FloatOf(float64(float64(t.Unix()) + float64(t.Nanosecond())/1e9))
+	return vm.FloatOf(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
 }
 
 // rfc3339 formats like chrono's to_rfc3339: offset always numeric, the

@@ -133,7 +133,7 @@ func literalDefault(decl *syntax.ToolDecl, i int) vm.Value {
 	case *syntax.IntLit:
 		return vm.IntOf(d.Value)
 	case *syntax.FloatLit:
-		return vm.FloatOf(float64(d.Value))
+		return vm.FloatOf(d.Value)
 	case *syntax.StringLit:
 		return vm.Str(d.Value)
 	case *syntax.BoolLit:

@@ -53,7 +53,7 @@ func init() {
 		for _, t := range tools {
 			if toolName(t) == a.Text(1) {
 				desc, _ := t.Get("description")
-				return lib.Str(toolName(t) + ": " + vm.ToDisplay(desc)), nil
+				return vm.Str(toolName(t) + ": " + vm.ToDisplay(desc)), nil
 			}
 		}
 		return vm.Nil, nil

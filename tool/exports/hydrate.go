@@ -32,7 +32,7 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 		switch t.Kind {
 		case types.KFloat:
 			if i, ok := v.AsInt(); ok {
-				return vm.FloatOf(float64(float64(i)))
+				return vm.FloatOf(float64(i))
 			}
 		case types.KBytes:
 			if d, ok := v.AsDict(); ok {
@@ -190,19 +190,13 @@ func fits(t types.Type, v vm.Value) bool {
 		case types.KNil:
 			return v.IsNil()
 		case types.KInt:
-			switch n := v.Object().(type) {
-			case vm.Int:
-				return true
-			case vm.Float:
-				return float64(n) == float64(int64(n))
+			if f, ok := v.AsFloat(); ok {
+				return float64(f) == float64(int64(f))
 			}
-			return false
+			return v.Kind() == vm.KInt
 		case types.KFloat:
-			switch v.Object().(type) {
-			case vm.Int, vm.Float:
-				return true
-			}
-			return false
+			k := v.Kind()
+			return k == vm.KInt || k == vm.KFloat
 		case types.KString:
 			_, ok := v.AsString()
 			return ok
@@ -220,11 +214,11 @@ func fits(t types.Type, v vm.Value) bool {
 			s, ok := v.AsString()
 			return ok && s.Go() == lv
 		case int64:
-			switch n := v.Object().(type) {
-			case vm.Int:
+			if n, ok := v.AsInt(); ok {
 				return int64(n) == lv
-			case vm.Float:
-				return float64(n) == float64(lv)
+			}
+			if f, ok := v.AsFloat(); ok {
+				return float64(f) == float64(lv)
 			}
 		}
 		return false

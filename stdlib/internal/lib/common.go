@@ -9,13 +9,7 @@ import (
 
 // Small helpers shared by the library files.
 
-// Str boxes a Go string.
-func Str(s string) vm.Value { return vm.Str(s) }
-
-// Intv boxes an int64.
-func Intv(i int64) vm.Value { return vm.IntOf(i) }
-
-// IntOf boxes an int.
+// IntOf is the Harn int of a Go int (vm.IntOf takes an int64).
 func IntOf(i int) vm.Value { return vm.IntOf(int64(i)) }
 
 // Display is the display form of v ("nil" for a Go nil).

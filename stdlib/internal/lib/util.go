@@ -30,9 +30,6 @@ func DictOf(kv ...any) *vm.Dict {
 	return b.Build()
 }
 
-// IntVal boxes an int.
-func IntVal(n int) vm.Value { return vm.IntOf(int64(n)) }
-
 // ArgCountError is the `[T] NAME requires N arguments` failure.
 func ArgCountError(name string, n int) error {
 	if n == 1 {
@@ -89,4 +86,19 @@ func MillisFloat(ms float64) time.Duration {
 		return math.MinInt64
 	}
 	return time.Duration(ns)
+}
+
+// WaitDuration reads a wait argument: a duration, or a number (int or
+// float) of milliseconds.
+func WaitDuration(v vm.Value) (time.Duration, bool) {
+	if d, ok := v.AsDuration(); ok {
+		return Millis(int64(d)), true
+	}
+	if n, ok := v.AsInt(); ok {
+		return Millis(int64(n)), true
+	}
+	if f, ok := v.AsFloat(); ok {
+		return MillisFloat(float64(f)), true
+	}
+	return 0, false
 }
