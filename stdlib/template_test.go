@@ -73,7 +73,7 @@ func TestTemplateExports(t *testing.T) {
 		t.Errorf("TemplateVariables = %v, %v", names, err)
 	}
 	e := newT2(t)
-	out, err := templates.RenderTemplate(e.th, "Hi {{ who }}", "", func() *vm.Dict { d, _ := dv("who", sv("you")).AsDict(); return d }())
+	out, err := templates.RenderTemplate(e.th, "Hi {{ who }}", "", dv("who", sv("you")).Dict())
 	if err != nil || out != "Hi you" {
 		t.Errorf("RenderTemplate = %q, %v", out, err)
 	}

@@ -423,6 +423,19 @@ func (v Value) AsBound() (*BoundMethod, bool) {
 	return (*BoundMethod)(v.p), true
 }
 
+// List returns the list, or nil if v is not one (for callers that already
+// know the kind, such as a list method's receiver).
+func (v Value) List() *List {
+	l, _ := v.AsList()
+	return l
+}
+
+// Dict returns the dict, or nil if v is not one.
+func (v Value) Dict() *Dict {
+	d, _ := v.AsDict()
+	return d
+}
+
 // Type is the name type_of returns (docs/spec/builtins.md §1.3).
 func (v Value) Type() string {
 	switch v.Kind() {
