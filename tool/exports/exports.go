@@ -137,8 +137,8 @@ func compile(path string, opts Options) (*library, error) {
 	for i, ex := range lib.exports {
 		cat.Tools[i] = ex.entry
 	}
-	if b.comps.Len() > 0 {
-		cat.Components = &tool.Components{Schemas: tool.NewSchemaMap(b.comps)}
+	if comps := b.components(); comps.Len() > 0 {
+		cat.Components = &tool.Components{Schemas: tool.NewSchemaMap(comps)}
 	}
 	lib.catalog = cat
 	return lib, nil
@@ -262,7 +262,7 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 			p.rest, p.optional = true, true
 			s = obj("type", "array", "items", obj())
 		} else {
-			var err *typeError
+			var err error
 			if s, err = b.schema(pt); err != nil {
 				return nil, refusal(c.file, pos, c.name, "parameter %q has a type that cannot be represented as JSON Schema: %s", sp.Name, err)
 			}

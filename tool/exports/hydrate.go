@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/lang/typeschema"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/vm"
 )
@@ -65,7 +66,7 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 	case *types.Shape:
 		return hydrateShape(t.Fields, v)
 	case *types.Intersection:
-		if fs, ok := mergedFields(t); ok {
+		if fs, ok := typeschema.MergedFields(t); ok {
 			return hydrateShape(fs, v)
 		}
 	case *types.Result:
@@ -240,7 +241,7 @@ func fits(t types.Type, v vm.Value) bool {
 	case *types.Shape:
 		return fitsFields(t.Fields, v)
 	case *types.Intersection:
-		if fs, ok := mergedFields(t); ok {
+		if fs, ok := typeschema.MergedFields(t); ok {
 			return fitsFields(fs, v)
 		}
 		for _, m := range t.Types {
