@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 )
 
 // StructDef is the constant behind a struct declaration: the VM turns it
@@ -39,8 +40,8 @@ type ToolParam struct {
 // every field given, a `...rest` parameter is a plain parameter, and a
 // `defer` runs only at an explicit `return` or `throw`. (Enum variants go
 // unrecognised too: resolve the file with resolve.Options.Module.)
-func CompileModule(f *syntax.File, info *resolve.Info) (*Program, error) {
-	c := newCompiler(f, info)
+func CompileModule(f *syntax.File, info *resolve.Info, opts ...Option) (*Program, error) {
+	c := newCompiler(f, info, opts)
 	c.module = true
 	c.prog = &Program{File: f.Path, Syntax: f, Globals: globalsOf(info)}
 	c.prog.Main = c.compileModuleInit()
@@ -50,16 +51,30 @@ func CompileModule(f *syntax.File, info *resolve.Info) (*Program, error) {
 // Compile compiles a resolved file. The error, when not nil, is a
 // diag.List of compile errors (break/continue outside a loop, try* at top
 // level).
-func Compile(f *syntax.File, info *resolve.Info) (*Program, error) {
-	c := newCompiler(f, info)
+func Compile(f *syntax.File, info *resolve.Info, opts ...Option) (*Program, error) {
+	c := newCompiler(f, info, opts)
 	c.prog = &Program{File: f.Path, Pipeline: info.Pipeline, Syntax: f, Globals: globalsOf(info)}
 	c.prog.HasMain = !info.Pipeline && c.hasEntryMain()
 	c.prog.Main = c.compileMain()
 	return c.result()
 }
 
-func newCompiler(f *syntax.File, info *resolve.Info) *compiler {
+// An Option adds an optional input to a compilation.
+type Option func(*compiler)
+
+// Types gives the type declarations the file sees: its own and those its
+// imports make visible, as the checker saw them (check.Options.Env).
+// Without it the compiler knows the file's own, so a type alias imported
+// from another module cannot be used as a schema value.
+func Types(env *types.Env) Option {
+	return func(c *compiler) { c.types = env }
+}
+
+func newCompiler(f *syntax.File, info *resolve.Info, opts []Option) *compiler {
 	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{}}
+	for _, o := range opts {
+		o(c)
+	}
 	c.collectAliases(f.Items)
 	return c
 }
@@ -88,6 +103,7 @@ type compiler struct {
 	errs    diag.List
 	aliases map[string]*syntax.TypeDecl
 	module  bool // an imported module (CompileModule)
+	types   *types.Env
 	// structRT caches the run-time check of each struct type.
 	structRT map[string]*RType
 }

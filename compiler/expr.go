@@ -147,8 +147,8 @@ func (f *fcomp) callee(id *syntax.Ident) {
 func (f *fcomp) expr(e syntax.Expr) {
 	switch e := e.(type) {
 	case *syntax.Ident:
-		if t, ok := f.c.info.SchemaTypes[e]; ok {
-			f.expr(f.c.schemaOf(t, nil))
+		if name, ok := f.c.info.SchemaTypes[e]; ok {
+			f.expr(f.c.schemaOf(e, name))
 			return
 		}
 		f.line(e.At)

@@ -78,6 +78,18 @@ func importTypes(env *types.Env, imp *Import) {
 	}
 }
 
+// schemaAliases lists the imported type aliases a file may use as schema
+// values (the non-generic ones).
+func schemaAliases(env *types.Env) []string {
+	var out []string
+	for _, d := range env.Decls() {
+		if d.Kind == types.AliasDecl && len(d.TypeParams) == 0 {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
 // CheckFile is `harn check`: it parses, resolves, type-checks and
 // compiles the file at path and every module it imports, without running
 // anything, and returns every diagnostic (errors and warnings, Severity

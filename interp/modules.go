@@ -366,7 +366,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		}
 		importTypes(env, imp)
 	}
-	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, OpaqueImports: opaque, Module: kind == unitModule}
+	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, ImportedAliases: schemaAliases(env), OpaqueImports: opaque, Module: kind == unitModule}
 	if kind == unitEntry && s.repl != nil {
 		opts.PriorGlobals = s.repl.globals
 		opts.PriorEnums = s.repl.enums
@@ -421,9 +421,9 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	var prog *compiler.Program
 	var err error
 	if kind == unitModule {
-		prog, err = compiler.CompileModule(m.Syntax, info)
+		prog, err = compiler.CompileModule(m.Syntax, info, compiler.Types(env))
 	} else {
-		prog, err = compiler.Compile(m.Syntax, info)
+		prog, err = compiler.Compile(m.Syntax, info, compiler.Types(env))
 	}
 	if err != nil {
 		if s.collect != nil {

@@ -123,8 +123,9 @@ type Info struct {
 	// the pipelines it extends in front (docs/spec/language.md §5.5).
 	PipelineBodies map[*syntax.PipelineDecl][]syntax.Stmt
 	// SchemaTypes maps each name of a type alias used as a schema value
-	// (schema.go) to the aliased type.
-	SchemaTypes map[*syntax.Ident]syntax.TypeExpr
+	// (schema.go) to the alias's name, which the compiler looks up among
+	// the type declarations the file sees.
+	SchemaTypes map[*syntax.Ident]string
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List
@@ -161,6 +162,9 @@ type Options struct {
 	// ImportedNames are names bound by the file's imports (resolved by the
 	// module loader before resolution). They become globals of the file.
 	ImportedNames []string
+	// ImportedAliases are the names among ImportedNames that are type
+	// aliases: usable as schema values (schema.go).
+	ImportedAliases []string
 	// OpaqueImports is true when some import could not be inspected; then
 	// unknown names are looked up by name at run time instead of being
 	// reported.

@@ -1,6 +1,10 @@
 package resolve
 
-import "github.com/harnlang/harn/lang/syntax"
+import (
+	"slices"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
 
 // A type alias named where a schema value is expected stands for its
 // schema, built at compile time (docs/spec/language.md §10.6): the schema
@@ -20,21 +24,30 @@ var schemaArgs = map[string]int{
 	"json_validate": 1,
 }
 
-// schemaAlias returns the alias e names when e is a bare name of a
-// top-level type alias that no variable shadows.
-func (r *resolver) schemaAlias(e syntax.Expr) (*syntax.Ident, *syntax.TypeDecl) {
+// schemaAlias returns e when it is a bare name of a type alias that no
+// variable shadows: a non-generic top-level alias of the file, or one
+// its imports bring (Options.ImportedAliases).
+func (r *resolver) schemaAlias(e syntax.Expr) *syntax.Ident {
 	id, ok := e.(*syntax.Ident)
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	t := r.aliases[id.Name]
-	if t == nil || len(t.TypeParams) > 0 {
-		return nil, nil
+	if t := r.aliases[id.Name]; t != nil {
+		if len(t.TypeParams) > 0 {
+			return nil
+		}
+		if s := r.lookup(id.Name).Scope; s != Undefined && s != Import {
+			return nil
+		}
+		return id
 	}
-	if s := r.lookup(id.Name).Scope; s != Undefined && s != Import {
-		return nil, nil
+	if !slices.Contains(r.opts.ImportedAliases, id.Name) {
+		return nil
 	}
-	return id, t
+	if ref := r.lookup(id.Name); ref.Scope != Global || ref.Binding.Kind != KImport {
+		return nil
+	}
+	return id
 }
 
 // callArgs resolves a call's arguments once its callee is recorded.
@@ -55,13 +68,13 @@ func (r *resolver) callArgs(e *syntax.CallExpr) {
 // schemaType records e when it names a type alias; it reports whether it
 // did.
 func (r *resolver) schemaType(e syntax.Expr) bool {
-	id, t := r.schemaAlias(e)
+	id := r.schemaAlias(e)
 	if id == nil {
 		return false
 	}
 	if r.info.SchemaTypes == nil {
-		r.info.SchemaTypes = map[*syntax.Ident]syntax.TypeExpr{}
+		r.info.SchemaTypes = map[*syntax.Ident]string{}
 	}
-	r.info.SchemaTypes[id] = t.Type
+	r.info.SchemaTypes[id] = id.Name
 	return true
 }
