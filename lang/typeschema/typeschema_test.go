@@ -58,7 +58,7 @@ func render(v any) string {
 func TestDialects(t *testing.T) {
 	tests := []struct{ typ, harn, json string }{
 		{"int", `{type: "integer"}`, `{type: "integer"}`},
-		{"never", `false`, `false`},
+		{"never", `{}`, `false`},
 		{`"a"`, `{const: "a"}`, `{type: "string", enum: ["a"]}`},
 		{`"a" | "b" | 1`, `{enum: ["a", "b", 1]}`, `{anyOf: [{type: "string", enum: ["a", "b"]}, {type: "integer", enum: [1]}]}`},
 		{`"a" | int`, `{anyOf: [{const: "a"}, {type: "integer"}]}`, `{anyOf: [{type: "string", enum: ["a"]}, {type: "integer"}]}`},
