@@ -11,7 +11,7 @@ type Object struct {
 
 // Obj builds an object of alternating keys and values.
 func Obj(kv ...any) *Object {
-	o := &Object{}
+	o := &Object{keys: make([]string, 0, len(kv)/2), vals: make([]any, 0, len(kv)/2)}
 	for i := 0; i+1 < len(kv); i += 2 {
 		o.Set(kv[i].(string), kv[i+1])
 	}
