@@ -8,7 +8,7 @@
 //
 //	module file ──interp.LoadModule──▶ public fns + lang/types signatures
 //	                                        │
-//	                          translate types to JSON Schema (schema.go)
+//	             translate types to JSON Schema (lang/typeschema, JSON dialect)
 //	                                        │
 //	                 Catalog ◀──────────────┴──────────────▶ Load
 //	   (harn tool schema --surface exports)     a *tool.Registry whose handlers
