@@ -111,12 +111,14 @@ func (b *Builder) Schema(t types.Type) (any, error) {
 
 func typed(name string) *Object { return Obj("type", name) }
 
-func (b *Builder) ref(name string) *Object {
-	prefix := "#/$defs/"
+func (b *Builder) ref(name string) *Object { return Obj("$ref", b.pointer(name)) }
+
+// pointer is the JSON pointer to the definition named name.
+func (b *Builder) pointer(name string) string {
 	if b.dialect == JSON {
-		prefix = "#/components/schemas/"
+		return "#/components/schemas/" + pointerEscape(name)
 	}
-	return Obj("$ref", prefix+pointerEscape(name))
+	return "#/$defs/" + pointerEscape(name)
 }
 
 func pointerEscape(s string) string {
@@ -604,7 +606,7 @@ func (b *Builder) inline(t *types.Named) (any, *Error) {
 		return s, nil
 	}
 	if o, ok := s.(*Object); ok && o.Len() == 1 {
-		if r, _ := o.Get("$ref"); r == b.ref(e.name).vals[0] {
+		if r, _ := o.Get("$ref"); r == any(b.pointer(e.name)) {
 			return nil, &Error{Reason: fmt.Sprintf("type alias %q is cyclic", t.Decl.Name)}
 		}
 	}
