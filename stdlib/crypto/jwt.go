@@ -287,4 +287,3 @@ func publicKey(fn string, key vm.Value) (any, error) {
 	}
 	return k.(crypto.Signer).Public(), nil
 }
-
