@@ -58,6 +58,21 @@ func init() {
 		}
 		return vm.Of(lib.List(out)), nil
 	})
+	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var errs, warns []string
+		if _, _, err := registryTools(a.At(0)); err != nil {
+			errs = append(errs, notRegistry)
+		} else if reg, err := tool.Normalize(a.At(0), toolCache(th)); err != nil {
+			errs = append(errs, tool.Message(err, ""))
+		} else {
+			warns = reg.Warnings()
+			if _, err := tool.Prepare(reg); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
+			"warnings", vm.Of(lib.StrList(warns)))), nil
+	})
 	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok {
