@@ -174,24 +174,44 @@ func raceFirst(th *vm.Thread, ins []vm.Iterator) (vm.Iterator, vm.Value, bool, e
 
 // fanout reads one source for several branches: a branch with nothing
 // queued pulls the source and queues the element for every other branch.
-// Branches are pulled under the VM lock, so the state needs no lock of
-// its own.
+// Branches may be consumed by different tasks: the state is touched only
+// under the VM lock, and a branch that finds another one pulling (its
+// source released the lock, e.g. to sleep) waits for that pull instead of
+// resuming the source twice.
 type fanout struct {
-	in     vm.Iterator
-	queues [][]vm.Value
-	ended  bool
-	err    error
+	in      vm.Iterator
+	queues  [][]vm.Value
+	ended   bool
+	err     error
+	pulling chan struct{} // closed when the pull in progress ends; nil when none
 }
 
 func (f *fanout) pull(th *vm.Thread, i int) (vm.Value, bool, error) {
-	if q := f.queues[i]; len(q) > 0 {
-		v := q[0]
-		f.queues[i] = q[1:]
-		return v, true, nil
+	for {
+		if q := f.queues[i]; len(q) > 0 {
+			v := q[0]
+			f.queues[i] = q[1:]
+			return v, true, nil
+		}
+		if f.ended {
+			return vm.Value{}, false, f.err
+		}
+		if f.pulling == nil {
+			return f.pullSource(th, i)
+		}
+		if _, err := th.WaitOnThreads(f.pulling, -1); err != nil {
+			return vm.Value{}, false, err
+		}
 	}
-	if f.ended {
-		return vm.Value{}, false, f.err
-	}
+}
+
+func (f *fanout) pullSource(th *vm.Thread, i int) (vm.Value, bool, error) {
+	done := make(chan struct{})
+	f.pulling = done
+	defer func() {
+		f.pulling = nil
+		close(done)
+	}()
 	v, ok, err := pullFrom(th, f.in)
 	if err != nil || !ok {
 		f.ended, f.err = true, err
