@@ -105,8 +105,11 @@ func parseCall(body string) (*vm.Dict, error) {
 		return nil, vm.Throwf("tool_parse_call: a <tool_call> block is not JSON: %s", err.Error())
 	}
 	d, ok := v.AsDict()
-	name, hasName := d.Get("name")
-	if !ok || !hasName {
+	var name vm.Value
+	if ok {
+		name, ok = d.Get("name")
+	}
+	if !ok {
 		return nil, vm.Throwf(`tool_parse_call: a <tool_call> block needs {"name": …, "arguments": {…}}`)
 	}
 	args, ok := d.Get("arguments")
