@@ -22,10 +22,11 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// JSON Web Tokens (RFC 7519) in compact form. The algorithm is chosen by
-// the key: HS256/384/512 take a shared secret string, RS256 an RSA private
-// key in PEM (public key or certificate to verify), ES256 a P-256 key in
-// PEM, EdDSA an ed25519 key in the hex form ed25519_keypair gives.
+// JSON Web Tokens (RFC 7519) in compact form. The key's form follows the
+// algorithm: HS256/384/512 take a shared secret (string or bytes), RS256 an
+// RSA private key in PEM (a public key or certificate to verify), ES256 a
+// P-256 key in PEM, EdDSA an ed25519 key in the hex form ed25519_keypair
+// gives. Extra header fields may set anything but `alg`.
 //
 // Both call shapes are accepted because scripts are written both ways:
 // jwt_sign(claims, key, options?) with options {alg, header}, and
@@ -48,10 +49,11 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("jwt_sign: claims must be a dict, got %s", claims.Type())
 		}
-		header := lib.DictOf("alg", vm.Str(alg), "typ", vm.Str("JWT"))
+		header := lib.DictOf("typ", vm.Str("JWT"))
 		if extra != nil {
 			header = header.Merge(extra)
 		}
+		header = header.Set("alg", vm.Str(alg))
 		input := segment(vm.Of(header)) + "." + segment(vm.Of(cd))
 		sig, err := jwtSign(alg, key, []byte(input))
 		if err != nil {
