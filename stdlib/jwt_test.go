@@ -39,6 +39,8 @@ println("${jwt_verify(r, rsa_pub).valid} ${jwt_verify(r, rsa_priv).valid} ${jwt_
 let e = jwt_sign({sub: "e"}, ec_priv, {alg: "ES256", header: {kid: "k1"}})
 let v = jwt_verify(e, ec_pub)
 println("${v.valid} ${v.header.kid} ${v.claims.sub} ${jwt_verify(e, other_pub).reason}")
+let forged = jwt_sign({sub: "admin"}, rsa_pub, {alg: "HS256"})
+println(jwt_verify(forged, rsa_pub).reason)
 `
-	expectOutput(t, src, "true true bad signature\ntrue k1 e bad signature")
+	expectOutput(t, src, "true true bad signature\ntrue k1 e bad signature\nbad signature")
 }

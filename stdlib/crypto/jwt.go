@@ -205,6 +205,11 @@ func jwtSign(alg string, key vm.Value, input []byte) ([]byte, error) {
 
 func jwtVerify(alg string, key vm.Value, input, sig []byte) (bool, error) {
 	if h := hmacHash(alg); h != nil {
+		// A PEM key is a public-key algorithm's: a token that asks for HMAC
+		// with it is the algorithm-confusion forgery (the public key is no secret).
+		if strings.Contains(keyText(key), "-----BEGIN") {
+			return false, nil
+		}
 		m := hmac.New(h, []byte(keyText(key)))
 		m.Write(input)
 		return hmac.Equal(sig, m.Sum(nil)), nil
