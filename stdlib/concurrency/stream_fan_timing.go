@@ -21,7 +21,7 @@ import (
 // pulls each source's first element in turn and lets the one that took the
 // least time win, as if they had started together.
 
-func timedStreamOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
+func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 	op("broadcast", "stream.broadcast(s, n = 2)", "n streams that each see every element of s (s is read once)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, err := streamArg(th, "broadcast", a.At(0))
 		if err != nil {
