@@ -451,6 +451,7 @@ func streamOps() {
 		}
 		return v, nil
 	})
+	fanAndTimingOps(op)
 	lib.AddGlobal(func(u *vm.Universe) {
 		ns := &Namespace{name: "stream", members: map[string]*vm.Builtin{}}
 		for _, f := range streamNamespace {

@@ -1,6 +1,8 @@
 package concurrency
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,7 +15,8 @@ import (
 // Keyed synchronisation, shared state and mailboxes (docs/spec/builtins.md §5, the
 // Tier 3 concurrency names): sync_{mutex,semaphore,gate,rwlock}_acquire
 // hand out permits (`<sync_permit:KIND:KEY>`) that sync_release gives
-// back; shared cells and maps are mutable slots tasks share; a mailbox is
+// back; shared cells and maps are mutable slots tasks share (one scope per
+// VM, shared_scope_id; operation counts in shared_metrics); a mailbox is
 // a channel registered under a name. All of it lives per VM. Blocking
 // acquires release the VM lock while they wait, honour cancellation and
 // deadlines, and give nil when their `timeout` option passes.
@@ -85,6 +88,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		c.stats.reads.Add(1)
 		return c.load(), nil
 	})
 	lib.Def("shared_snapshot", "shared_snapshot(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -92,6 +96,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		c.stats.reads.Add(1)
 		return c.load(), nil
 	})
 	lib.Def("shared_set", "shared_set(cell, v)", "store v; returns the previous value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -99,6 +104,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		c.stats.writes.Add(1)
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		old := c.v
@@ -113,9 +119,11 @@ func init() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if !vm.Equal(c.v, a.At(1)) {
+			c.stats.casFailed.Add(1)
 			return vm.False, nil
 		}
 		c.v = a.At(2)
+		c.stats.casSucceeded.Add(1)
 		return vm.True, nil
 	})
 	lib.Def("shared_map", "shared_map(initial = {})", "a mutable dict tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -130,6 +138,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		m.stats.reads.Add(1)
 		if v, ok := m.snapshot().Get(a.Text(1)); ok {
 			return v, nil
 		}
@@ -140,6 +149,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		m.stats.writes.Add(1)
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		old, _ := m.d.Get(a.Text(1))
@@ -154,6 +164,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		m.stats.writes.Add(1)
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		had := m.d.Has(a.Text(1))
@@ -172,9 +183,11 @@ func init() {
 			cur = vm.Nil
 		}
 		if !vm.Equal(cur, a.At(2)) {
+			m.stats.casFailed.Add(1)
 			return vm.False, nil
 		}
 		m.d = m.d.Set(a.Text(1), a.At(3))
+		m.stats.casSucceeded.Add(1)
 		return vm.True, nil
 	})
 	lib.Def("shared_map_snapshot", "shared_map_snapshot(m)", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -182,6 +195,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		m.stats.reads.Add(1)
 		return vm.Of(m.snapshot()), nil
 	})
 	lib.Def("shared_map_entries", "shared_map_entries(m)", "the map's entries as {key, value} dicts, sorted by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -189,6 +203,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		m.stats.reads.Add(1)
 		var out []vm.Value
 		m.snapshot().Range(func(k string, v vm.Value) bool {
 			out = append(out, vm.Of(lib.DictOf("key", vm.Str(k), "value", v)))
@@ -197,6 +212,22 @@ func init() {
 		return vm.Of(lib.List(out)), nil
 	})
 
+	lib.Def("shared_metrics", "shared_metrics(target)", "{kind, reads, writes, cas_succeeded, cas_failed} of a shared_cell, plus size for a shared_map", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		switch x := a.At(0).Object().(type) {
+		case *SharedCell:
+			return vm.Of(x.stats.dict("cell", -1)), nil
+		case *SharedMap:
+			return vm.Of(x.stats.dict("map", x.snapshot().Len())), nil
+		}
+		return vm.Value{}, vm.Typef("shared_metrics: expected a shared_cell or shared_map, got %s", a.At(0).Type())
+	})
+	lib.Def("shared_scope_id", "shared_scope_id()", "the id of the scope shared cells and maps live in (one per run: every task sees the same id)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Str(th.VM().Local(sharedScopeKey{}, func() any {
+			b := make([]byte, 8)
+			rand.Read(b)
+			return "scope_" + hex.EncodeToString(b)
+		}).(string)), nil
+	})
 	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
@@ -454,8 +485,9 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 
 // SharedCell is a mutable slot shared by tasks (type "shared_cell").
 type SharedCell struct {
-	mu sync.Mutex
-	v  vm.Value
+	mu    sync.Mutex
+	v     vm.Value
+	stats sharedStats
 }
 
 func (*SharedCell) Type() string { return "shared_cell" }
@@ -485,8 +517,9 @@ func cellArg(name string, a vm.Args) (*SharedCell, error) {
 
 // SharedMap is a mutable dict shared by tasks (type "shared_map").
 type SharedMap struct {
-	mu sync.Mutex
-	d  *vm.Dict
+	mu    sync.Mutex
+	d     *vm.Dict
+	stats sharedStats
 }
 
 func (*SharedMap) Type() string { return "shared_map" }
@@ -513,6 +546,26 @@ func mapArg(name string, a vm.Args) (*SharedMap, error) {
 	}
 	return m, nil
 }
+
+// sharedStats counts the operations on a shared cell or map for
+// shared_metrics: reads (get, snapshot, entries), writes (set, delete) and
+// compare-and-swaps by outcome.
+type sharedStats struct {
+	reads, writes, casSucceeded, casFailed atomic.Int64
+}
+
+func (s *sharedStats) dict(kind string, size int) *vm.Dict {
+	d := lib.DictOf("kind", vm.Str(kind), "reads", vm.IntOf(s.reads.Load()), "writes", vm.IntOf(s.writes.Load()),
+		"cas_succeeded", vm.IntOf(s.casSucceeded.Load()), "cas_failed", vm.IntOf(s.casFailed.Load()))
+	if size >= 0 {
+		d = d.Set("size", lib.IntOf(size))
+	}
+	return d
+}
+
+// sharedScopeKey keys the id of the scope shared values live in: every task of
+// one VM shares them, so there is one scope per VM.
+type sharedScopeKey struct{}
 
 // ---- mailboxes ----
 

@@ -124,6 +124,16 @@ func init() {
 		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
+	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?)", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, _ := a.Dict(2)
+		set, err := serializeCookie("cookie_round_trip", a.At(0), a.Text(1), opts)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		pair, _, _ := strings.Cut(vm.ToDisplay(set), ";")
+		back, _ := parseCookies(pair).Get(a.Text(0))
+		return vm.Of(lib.DictOf("set_cookie", set, "cookie", vm.Str(pair), "value", back)), nil
+	})
 	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
 	})

@@ -1,3 +1,3 @@
-// Package net owns HTTP: the http_* client builtins and the http_mock
-// test doubles.
+// Package net owns HTTP: the http_* client builtins, HTTP sessions
+// (default options and a cookie jar) and the http_mock test doubles.
 package net

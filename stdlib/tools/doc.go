@@ -1,4 +1,6 @@
 // Package tools owns the tool builtins that bind scripts to the
 // ToolRegistry contract (package tool): tool_define, tool_registry, the
-// registry hooks, and the MCP handler builtins (mcp_*, harness.tools).
+// registry queries and hooks, the text tool-calling protocol (tool_schema,
+// tool_prompt, tool_parse_call, tool_format_result), and the MCP handler
+// builtins (mcp_*, harness.tools).
 package tools

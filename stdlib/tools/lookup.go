@@ -91,8 +91,11 @@ func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
 			return d, out, nil
 		}
 	}
-	return nil, nil, vm.Throwf("expected a tool registry created with tool_registry()")
+	return nil, nil, vm.Throwf("%s", notRegistry)
 }
+
+// notRegistry is the message of docs/spec/registry.md §1 for a value that is not a registry.
+const notRegistry = "expected a tool registry created with tool_registry()"
 
 func mustGet(d *vm.Dict, k string) vm.Value {
 	v, ok := d.Get(k)

@@ -1,0 +1,183 @@
+package tools
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/vm"
+)
+
+// The text tool-calling protocol of the Tier 3 tools names
+// (docs/spec/builtins.md §5 names them only; the forms are this
+// implementation's): tool_schema gives the registry's harn-tools/2.0
+// catalog as data, tool_prompt describes the agent-visible tools and the
+// call format to a model, a model answers with
+//
+//	<tool_call>
+//	{"name": "read", "arguments": {"path": "a.txt"}}
+//	</tool_call>
+//
+// which tool_parse_call reads back, and tool_format_result wraps what the
+// tool returned as <tool_result name="read">…</tool_result>.
+
+// toolCallRE finds the call blocks; their bodies are JSON.
+var toolCallRE = regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`)
+
+func init() {
+	lib.Def("tool_schema", "tool_schema(registry)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		cat, err := audienceCatalog(th, "tool_schema", a.At(0), tool.AudienceCatalog)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return json.Parse(string(cat.Marshal()))
+	})
+	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text describing the agent-visible tools and the <tool_call> format", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		cat, err := audienceCatalog(th, "tool_prompt", a.At(0), tool.AudienceAgent)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Str(promptText(cat)), nil
+	})
+	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		text, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
+		}
+		var out []vm.Value
+		for _, m := range toolCallRE.FindAllStringSubmatch(text, -1) {
+			call, err := parseCall(m[1])
+			if err != nil {
+				return vm.Value{}, err
+			}
+			out = append(out, vm.Of(call))
+		}
+		return vm.Of(lib.List(out)), nil
+	})
+	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var errs, warns []string
+		if _, _, err := registryTools(a.At(0)); err != nil {
+			errs = append(errs, notRegistry)
+		} else if reg, err := tool.Normalize(a.At(0), toolCache(th)); err != nil {
+			errs = append(errs, tool.Message(err, ""))
+		} else {
+			warns = reg.Warnings()
+			if _, err := tool.Prepare(reg); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
+			"warnings", vm.Of(lib.StrList(warns)))), nil
+	})
+	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		name, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
+		}
+		body := ""
+		if s, ok := a.At(1).AsString(); ok {
+			body = s.Go()
+		} else {
+			body = json.Stringify(a.At(1))
+		}
+		return vm.Str(fmt.Sprintf("<tool_result name=%q>\n%s\n</tool_result>", name, body)), nil
+	})
+}
+
+func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*tool.Catalog, error) {
+	if _, _, err := registryTools(v); err != nil {
+		return nil, vm.Throwf("%s: %s", fn, notRegistry)
+	}
+	reg, err := tool.Normalize(v, toolCache(th))
+	if err != nil {
+		return nil, toolErr(fmt.Errorf("%s", tool.Message(err, fn+": ")))
+	}
+	return reg.CatalogFor(aud), nil
+}
+
+func parseCall(body string) (*vm.Dict, error) {
+	v, err := json.Parse(strings.TrimSpace(body))
+	if err != nil {
+		return nil, vm.Throwf("tool_parse_call: a <tool_call> block is not JSON: %s", err.Error())
+	}
+	d, ok := v.AsDict()
+	var name vm.Value
+	if ok {
+		name, ok = d.Get("name")
+	}
+	if !ok {
+		return nil, vm.Throwf(`tool_parse_call: a <tool_call> block needs {"name": …, "arguments": {…}}`)
+	}
+	args, ok := d.Get("arguments")
+	if !ok || args.IsNil() {
+		args = vm.Of(vm.NewDict())
+	}
+	return lib.DictOf("name", name, "arguments", args), nil
+}
+
+// promptText lists each tool with its parameters (from the input schema's
+// properties, required ones marked) and ends with the call format.
+func promptText(cat *tool.Catalog) string {
+	var sb strings.Builder
+	sb.WriteString("You have access to the following tools:\n")
+	for _, t := range cat.Tools {
+		sb.WriteString("\n## " + t.Name + "\n")
+		if t.Description != "" {
+			sb.WriteString(t.Description + "\n")
+		}
+		schema, _ := t.InputSchema.Object()
+		if schema == nil {
+			continue
+		}
+		props, _ := schemaObject(schema, "properties")
+		if props == nil || props.Len() == 0 {
+			continue
+		}
+		required := map[string]bool{}
+		if l, ok := schemaGet(schema, "required").([]any); ok {
+			for _, r := range l {
+				if s, ok := r.(string); ok {
+					required[s] = true
+				}
+			}
+		}
+		sb.WriteString("Parameters:\n")
+		props.Range(func(name string, p any) bool {
+			ps, _ := p.(*jsonv.Object)
+			typ, desc := "any", ""
+			if ps != nil {
+				if s, ok := schemaGet(ps, "type").(string); ok {
+					typ = s
+				}
+				desc, _ = schemaGet(ps, "description").(string)
+			}
+			need := "optional"
+			if required[name] {
+				need = "required"
+			}
+			sb.WriteString(fmt.Sprintf("- %s (%s, %s)", name, typ, need))
+			if desc != "" {
+				sb.WriteString(": " + desc)
+			}
+			sb.WriteByte('\n')
+			return true
+		})
+	}
+	sb.WriteString("\nTo call a tool, reply with a block of this form (arguments is a JSON object):\n" +
+		"<tool_call>\n{\"name\": \"TOOL_NAME\", \"arguments\": {}}\n</tool_call>\n")
+	return sb.String()
+}
+
+func schemaGet(o *jsonv.Object, k string) any {
+	v, _ := o.Get(k)
+	return v
+}
+
+func schemaObject(o *jsonv.Object, k string) (*jsonv.Object, bool) {
+	v, ok := schemaGet(o, k).(*jsonv.Object)
+	return v, ok
+}
