@@ -252,6 +252,8 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.call(e)
 	case *syntax.MethodCall:
 		f.methodCall(e)
+	case *syntax.ValueCall:
+		f.valueCall(e)
 	case *syntax.NonNilExpr:
 		f.expr(e.X)
 		f.line(e.At)
@@ -517,6 +519,23 @@ func (f *fcomp) ifExpr(e *syntax.IfExpr) {
 
 func (f *fcomp) call(e *syntax.CallExpr) {
 	f.callee(e.Fn)
+	if hasSpread(e.Args) {
+		f.list(e.Args)
+		f.line(e.At)
+		f.emit(CALL_SPREAD)
+		return
+	}
+	for _, a := range e.Args {
+		f.expr(a)
+	}
+	f.line(e.At)
+	f.emit(CALL, len(e.Args))
+}
+
+// valueCall calls whatever its callee expression evaluates to, with the
+// stack picture of a call to a name.
+func (f *fcomp) valueCall(e *syntax.ValueCall) {
+	f.expr(e.Fn)
 	if hasSpread(e.Args) {
 		f.list(e.Args)
 		f.line(e.At)

@@ -47,7 +47,7 @@ func precOf(x syntax.Expr) int {
 	case *syntax.UnaryExpr:
 		return precUnary
 	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
-		*syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
+		*syntax.ValueCall, *syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
 		return precPostfix
 	}
 	return precPrimary
@@ -138,6 +138,8 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return p.chain(x)
 	case *syntax.CallExpr:
 		return p.call(x)
+	case *syntax.ValueCall:
+		return concat{p.exprAt(x.Fn, precPostfix), p.args(x.Args, x.At)}
 	case *syntax.IfExpr:
 		return p.ifExpr(x, false)
 	case *syntax.MatchExpr:

@@ -83,6 +83,7 @@ var known = map[string][]string{
 	"SliceExpr":     {"At", "Hi", "Lo", "X"},
 	"CallExpr":      {"Args", "At", "Fn", "TypeArgs"},
 	"MethodCall":    {"Args", "At", "Name", "Optional", "X"},
+	"ValueCall":     {"Args", "At", "Fn"},
 	"PropagateExpr": {"At", "X"},
 	"NonNilExpr":    {"At", "X"},
 	"StructLit":     {"At", "Fields", "Name"},

@@ -785,6 +785,9 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.X)
 		}
 		r.exprs(e.Args)
+	case *syntax.ValueCall:
+		r.expr(e.Fn)
+		r.exprs(e.Args)
 	case *syntax.PropagateExpr:
 		r.expr(e.X)
 	case *syntax.NonNilExpr:

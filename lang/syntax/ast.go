@@ -664,6 +664,15 @@ type CallExpr struct {
 	Args     []Expr // may contain *SpreadExpr
 }
 
+// ValueCall is a call whose callee is any expression other than a plain
+// name: `f()(x)`, `(expr)(x)`, `d.make()(1)`, `xs[0](2)` (docs/spec/newer.md
+// §1.11). The callee is evaluated, then called.
+type ValueCall struct {
+	At   Pos // the opening parenthesis
+	Fn   Expr
+	Args []Expr // may contain *SpreadExpr
+}
+
 // MethodCall is `x.name(args)` or `x?.name(args)`.
 type MethodCall struct {
 	At       Pos
@@ -906,6 +915,7 @@ func (n *IndexExpr) Position() Pos     { return n.At }
 func (n *SliceExpr) Position() Pos     { return n.At }
 func (n *CallExpr) Position() Pos      { return n.At }
 func (n *MethodCall) Position() Pos    { return n.At }
+func (n *ValueCall) Position() Pos     { return n.At }
 func (n *PropagateExpr) Position() Pos { return n.At }
 func (n *NonNilExpr) Position() Pos    { return n.X.Position() }
 func (n *StructLit) Position() Pos     { return n.At }
@@ -982,6 +992,7 @@ func (*IndexExpr) exprNode()     {}
 func (*SliceExpr) exprNode()     {}
 func (*CallExpr) exprNode()      {}
 func (*MethodCall) exprNode()    {}
+func (*ValueCall) exprNode()     {}
 func (*PropagateExpr) exprNode() {}
 func (*NonNilExpr) exprNode()    {}
 func (*StructLit) exprNode()     {}

@@ -268,6 +268,9 @@ func (c cursor) postfix() Expr {
 		case bare != nil && isPunct(t, "("):
 			c.next()
 			x = &CallExpr{At: bare.At, Fn: bare, Args: c.args(")")}
+		case isPunct(t, "("):
+			c.next()
+			x = &ValueCall{At: at(t.Pos), Fn: x, Args: c.args(")")}
 		case bare != nil && isPunct(t, "<") && c.genericCallAhead():
 			if call := c.genericCall(bare); call != nil {
 				x = call

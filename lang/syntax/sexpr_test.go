@@ -430,6 +430,8 @@ func (w sxWriter) node(n any) {
 			head = "?mcall"
 		}
 		w.list(head, append([]any{n.X, n.Name}, w.exprs(n.Args)...)...)
+	case *ValueCall:
+		w.list("vcall", append([]any{n.Fn}, w.exprs(n.Args)...)...)
 	case *PropagateExpr:
 		w.list("prop", n.X)
 	case *IfExpr:
