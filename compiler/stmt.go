@@ -553,6 +553,12 @@ func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
 			g.emit(LOAD_UNIV, g.name("harness"))
 			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
 			g.patchHere(skip)
+		} else if p.Default != nil {
+			// a typed pipeline called like a function (docs/spec/newer.md §1.13)
+			skip := g.emit(ARGC_GT, i, 0)
+			g.expr(p.Default)
+			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
+			g.patchHere(skip)
 		}
 	}
 	for _, p := range s.Params {

@@ -476,9 +476,7 @@ func (r *resolver) topItem(it syntax.Stmt) {
 		body := r.pipelineBody(d, map[string]bool{})
 		r.info.PipelineBodies[d] = body
 		r.enterFunc(d)
-		for _, p := range d.Params {
-			r.declare(p.Name, KParam, p.At, p)
-		}
+		r.params(d.Params)
 		r.hoistFns(body)
 		r.stmts(body)
 		r.leaveFunc()

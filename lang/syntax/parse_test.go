@@ -295,6 +295,7 @@ func TestDeclarations(t *testing.T) {
 		{"fn f(\n  a,\n  b,\n) {}", "(fn f (a b) {})"},
 		{"pipeline default(task, n: int) -> int extends base { 1 }", "(pipeline default (task n:int) -> int extends base {1})"},
 		{"pub pipeline p() {}", "(pipeline p () {})"},
+		{`pipeline p(n: int, q: string = "x") -> int { n }`, `(pipeline p (n:int q:string="x") -> int {n})`},
 		{"tool search(q: string) -> list<string> {\n  description \"Search\"\n  return []\n}", `(tool search (q:string) -> list<string> "Search" {(return [])})`},
 		{"tool t() { description \"d\"; x }", `(tool t () "d" {x})`},
 		{"tool t() { x }", `(tool t () {x})`},
