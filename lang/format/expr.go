@@ -139,7 +139,11 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.CallExpr:
 		return p.call(x)
 	case *syntax.ValueCall:
-		return concat{p.exprAt(x.Fn, precPostfix), p.args(x.Args, x.At)}
+		callee := p.exprAt(x.Fn, precPostfix)
+		if _, name := x.Fn.(*syntax.Ident); name {
+			callee = concat{text("("), callee, text(")")} // `(f)(x)`, not the call `f(x)`
+		}
+		return concat{callee, p.args(x.Args, x.At)}
 	case *syntax.IfExpr:
 		return p.ifExpr(x, false)
 	case *syntax.MatchExpr:
@@ -154,6 +158,11 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return concat{text("deadline "), p.exprAt(x.Duration, precPrimary), text(" "), p.block(x.Body)}
 	case *syntax.SpawnExpr:
 		return concat{text("spawn "), p.block(x.Body)}
+	case *syntax.MutexExpr:
+		if x.Key != nil {
+			return concat{text("mutex("), p.expr(x.Key), text(") "), p.block(x.Body)}
+		}
+		return concat{text("mutex "), p.block(x.Body)}
 	case *syntax.SelectExpr:
 		return p.selectExpr(x)
 	}
