@@ -301,6 +301,8 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.emit(RERAISE)
 		f.depth++
 		f.patchHere(jEnd)
+	case *syntax.MutexExpr:
+		f.guardedInternal("__mutex_enter", f.mutexKey(e.At, e.Key), e.Body, "__mutex_exit", true)
 	case *syntax.SelectExpr:
 		f.selectExpr(e)
 	case *syntax.SpreadExpr:

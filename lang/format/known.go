@@ -95,6 +95,7 @@ var known = map[string][]string{
 	"ParallelExpr":  {"Arg", "At", "Body", "MaxConcurrent", "Mode", "Param", "Stream"},
 	"DeadlineExpr":  {"At", "Body", "Duration"},
 	"SpawnExpr":     {"At", "Body"},
+	"MutexExpr":     {"At", "Body", "Key"},
 	"SelectCase":    {"At", "Body", "Channel", "Name"},
 	"SelectExpr":    {"At", "Cases", "Default", "Timeout", "TimeoutBody"},
 	"NamedType":     {"Args", "At", "Name"},

@@ -842,6 +842,11 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.DeadlineExpr:
 		r.expr(e.Duration)
 		r.block(e.Body)
+	case *syntax.MutexExpr:
+		if e.Key != nil {
+			r.expr(e.Key)
+		}
+		r.block(e.Body)
 	case *syntax.SelectExpr:
 		for _, c := range e.Cases {
 			r.expr(c.Channel)

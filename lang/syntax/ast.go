@@ -770,6 +770,16 @@ type DeadlineExpr struct {
 	Body     *Block
 }
 
+// MutexExpr is `mutex { body }` or `mutex(key) { body }` where an
+// expression is expected (`let v = mutex("k") { … }`); its value is the
+// body's (docs/spec/newer.md §1.7). At statement position the form is a
+// MutexStmt.
+type MutexExpr struct {
+	At   Pos
+	Key  Expr // nil for the bare form, whose key is its call site
+	Body *Block
+}
+
 // SpawnExpr is `spawn { body }`.
 type SpawnExpr struct {
 	At   Pos
@@ -925,6 +935,7 @@ func (n *TryExpr) Position() Pos       { return n.At }
 func (n *RetryExpr) Position() Pos     { return n.At }
 func (n *ParallelExpr) Position() Pos  { return n.At }
 func (n *DeadlineExpr) Position() Pos  { return n.At }
+func (n *MutexExpr) Position() Pos     { return n.At }
 func (n *SpawnExpr) Position() Pos     { return n.At }
 func (n *SelectExpr) Position() Pos    { return n.At }
 func (n *NamedType) Position() Pos     { return n.At }
@@ -1002,6 +1013,7 @@ func (*TryExpr) exprNode()       {}
 func (*RetryExpr) exprNode()     {}
 func (*ParallelExpr) exprNode()  {}
 func (*DeadlineExpr) exprNode()  {}
+func (*MutexExpr) exprNode()     {}
 func (*SpawnExpr) exprNode()     {}
 func (*SelectExpr) exprNode()    {}
 

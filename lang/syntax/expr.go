@@ -370,7 +370,7 @@ func (c cursor) canStartExpr(t *lexer.Token) bool {
 		return true
 	case tKeyword:
 		switch t.Value {
-		case "true", "false", "nil", "fn", "if", "match", "try", "retry", "parallel", "deadline", "spawn", "select":
+		case "true", "false", "nil", "fn", "if", "match", "try", "retry", "parallel", "deadline", "spawn", "select", "mutex":
 			return true
 		}
 	case tPunct:
@@ -524,6 +524,9 @@ func (c cursor) primary() (Expr, *Ident) {
 			return parse(prods().fnLit.get(), c.lex).ast(), nil
 		case "spawn":
 			return parse(prods().spawn.get(), c.lex).ast(), nil
+		case "mutex":
+			m := parse(prods().deferStmt.get(), c.lex).ast().(*MutexStmt)
+			return &MutexExpr{At: m.At, Key: m.Key, Body: m.Body}, nil
 		case "if", "match", "try", "retry", "parallel", "deadline", "select":
 			return c.keywordExpr(), nil
 		}

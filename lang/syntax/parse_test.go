@@ -88,6 +88,8 @@ func TestPrecedence(t *testing.T) {
 		{"d.make()(1)", "(vcall (mcall d make) 1)"},
 		{"xs[0](2)", "(vcall (idx xs 0) 2)"},
 		{"f()(1)(2)", "(vcall (vcall (call f) 1) 2)"},
+		{`mutex("k") { 1 }`, `(mutex-expr "k" {1})`},
+		{"[mutex { 1 }]", "[(mutex-expr _ {1})]"},
 		{"Point { x: 1, y: 2 }", "(struct-lit Point (x 1) (y 2))"},
 		{"Point {}", "(struct-lit Point)"},
 		{`Point { "x": 1 }`, `(struct-lit Point ("x" 1))`},
