@@ -244,10 +244,17 @@ func (f *fcomp) expr(e syntax.Expr) {
 		}
 	case *syntax.SliceExpr:
 		f.borrow(e.X)
+		skip := -1
+		if e.Optional {
+			skip = f.emit(JUMP_IF_NIL, 0) // nil?.[a:b] is nil
+		}
 		f.exprOrNil(e.Lo)
 		f.exprOrNil(e.Hi)
 		f.line(e.At)
 		f.emit(SLICE)
+		if skip >= 0 {
+			f.patchHere(skip)
+		}
 	case *syntax.CallExpr:
 		f.call(e)
 	case *syntax.MethodCall:

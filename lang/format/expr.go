@@ -400,8 +400,12 @@ func (p *printer) chain(x syntax.Expr) doc {
 			sc.bracket()
 			rest = append(rest, text(open), p.expr(n.Index), text("]"))
 		case *syntax.SliceExpr:
+			open := "["
+			if n.Optional {
+				open = "?.["
+			}
 			sc.bracket()
-			rest = append(rest, text("["))
+			rest = append(rest, text(open))
 			if n.Lo != nil {
 				rest = append(rest, p.expr(n.Lo))
 			}

@@ -80,7 +80,7 @@ var known = map[string][]string{
 	"PipeExpr":      {"At", "F", "X"},
 	"MemberExpr":    {"At", "Name", "Optional", "X"},
 	"IndexExpr":     {"At", "Index", "Optional", "X"},
-	"SliceExpr":     {"At", "Hi", "Lo", "X"},
+	"SliceExpr":     {"At", "Hi", "Lo", "Optional", "X"},
 	"CallExpr":      {"Args", "At", "Fn", "TypeArgs"},
 	"MethodCall":    {"Args", "At", "Name", "Optional", "X"},
 	"ValueCall":     {"Args", "At", "Fn"},

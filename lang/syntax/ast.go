@@ -649,11 +649,13 @@ type IndexExpr struct {
 	Optional bool
 }
 
-// SliceExpr is `x[lo:hi]` with either bound optional.
+// SliceExpr is `x[lo:hi]` with either bound optional, or `x?.[lo:hi]`
+// (nil when x is nil).
 type SliceExpr struct {
-	At     Pos
-	X      Expr
-	Lo, Hi Expr
+	At       Pos
+	X        Expr
+	Lo, Hi   Expr
+	Optional bool
 }
 
 // CallExpr is `name(args)` or `name<T>(args)`; calls attach only to a plain identifier.

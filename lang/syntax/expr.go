@@ -323,7 +323,7 @@ func (c cursor) subscript(x Expr, optional bool) Expr {
 		c.nestOut()
 	}
 	if c.accept(":") {
-		s := &SliceExpr{At: x.Position(), X: x, Lo: lo}
+		s := &SliceExpr{At: x.Position(), X: x, Lo: lo, Optional: optional}
 		if !isPunct(c.peek(), "]") {
 			c.nestIn("slice bound")
 			s.Hi = c.expr()

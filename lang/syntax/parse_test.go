@@ -69,6 +69,8 @@ func TestPrecedence(t *testing.T) {
 		{"a[1:2]", "(slice a 1 2)"},
 		{"a[:2]", "(slice a _ 2)"},
 		{"a[1:]", "(slice a 1 _)"},
+		{"a?.[1:2]", "(?slice a 1 2)"},
+		{"a?[:2]", "(?slice a _ 2)"},
 		{"a[:]", "(slice a _ _)"},
 		{"a[-2:]", "(slice a (- 2) _)"},
 		{"f(x)?", "(prop (call f x))"},

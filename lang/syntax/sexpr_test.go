@@ -408,7 +408,11 @@ func (w sxWriter) node(n any) {
 		}
 		w.list(head, n.X, n.Index)
 	case *SliceExpr:
-		w.list("slice", n.X, w.opt(n.Lo), w.opt(n.Hi))
+		head := "slice"
+		if n.Optional {
+			head = "?slice"
+		}
+		w.list(head, n.X, w.opt(n.Lo), w.opt(n.Hi))
 	case *CallExpr:
 		w.s("(call ", n.Fn.Name)
 		if n.TypeArgs != nil {
