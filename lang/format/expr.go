@@ -395,7 +395,9 @@ func (p *printer) chain(x syntax.Expr) doc {
 		case *syntax.IndexExpr:
 			open := "["
 			if n.Optional {
-				open = "?["
+				// the canonical spelling (docs/spec/newer.md §1.2): the legacy `?[` reads
+				// as a ternary when a `:` follows, as in `{a: xs?[0], b: 1}`
+				open = "?.["
 			}
 			sc.bracket()
 			rest = append(rest, text(open), p.expr(n.Index), text("]"))
