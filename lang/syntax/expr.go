@@ -192,8 +192,9 @@ func ternaryStart(t *lexer.Token) bool {
 // ternaryAhead decides what the `?` at the cursor starts (docs/spec/newer.md §1.9):
 // a ternary when the next token can begin a branch and a `:` follows at
 // the same bracket depth; otherwise Result propagation or a legacy
-// optional subscript. The scan stops at the end of the enclosing bracket
-// or statement, so it stays within one expression.
+// optional subscript. The scan stops at the end of the enclosing bracket,
+// element or statement (a `,` at depth 0 cannot sit inside a ternary's
+// first branch), so it stays within one expression.
 func (c cursor) ternaryAhead() bool {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
@@ -220,7 +221,7 @@ func (c cursor) ternaryAhead() bool {
 			depth--
 		case depth == 0 && (t.Value == ":"):
 			return true
-		case depth == 0 && (t.Value == ";" || t.Value == "="):
+		case depth == 0 && (t.Value == ";" || t.Value == "=" || t.Value == ","):
 			return false
 		}
 	}

@@ -77,6 +77,8 @@ func TestPrecedence(t *testing.T) {
 		{"f(x)?.y", "(?. (call f x) y)"},
 		{"a? ?? b", "(?? (prop a) b)"},
 		{"a?[0]?.b?", "(prop (?. (?idx a 0) b))"},
+		{"{a: xs?[0], b: 1}", "(dict (a (?idx xs 0)) (b 1))"},
+		{"[xs?[0], c ? [1] : [], 2]", "[(?idx xs 0) (?: c [1] []) 2]"},
 		{"{type: 1}.type", "(. (dict (type 1)) type)"},
 		{"x.if.match", "(. (. x if) match)"},
 		{"42.to_string()", "(mcall 42 to_string)"},
