@@ -244,14 +244,23 @@ func (f *fcomp) expr(e syntax.Expr) {
 		}
 	case *syntax.SliceExpr:
 		f.borrow(e.X)
+		skip := -1
+		if e.Optional {
+			skip = f.emit(JUMP_IF_NIL, 0) // nil?.[a:b] is nil
+		}
 		f.exprOrNil(e.Lo)
 		f.exprOrNil(e.Hi)
 		f.line(e.At)
 		f.emit(SLICE)
+		if skip >= 0 {
+			f.patchHere(skip)
+		}
 	case *syntax.CallExpr:
 		f.call(e)
 	case *syntax.MethodCall:
 		f.methodCall(e)
+	case *syntax.ValueCall:
+		f.valueCall(e)
 	case *syntax.NonNilExpr:
 		f.expr(e.X)
 		f.line(e.At)
@@ -299,6 +308,8 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.emit(RERAISE)
 		f.depth++
 		f.patchHere(jEnd)
+	case *syntax.MutexExpr:
+		f.guardedInternal("__mutex_enter", f.mutexKey(e.At, e.Key), e.Body, "__mutex_exit", true)
 	case *syntax.SelectExpr:
 		f.selectExpr(e)
 	case *syntax.SpreadExpr:
@@ -517,6 +528,23 @@ func (f *fcomp) ifExpr(e *syntax.IfExpr) {
 
 func (f *fcomp) call(e *syntax.CallExpr) {
 	f.callee(e.Fn)
+	if hasSpread(e.Args) {
+		f.list(e.Args)
+		f.line(e.At)
+		f.emit(CALL_SPREAD)
+		return
+	}
+	for _, a := range e.Args {
+		f.expr(a)
+	}
+	f.line(e.At)
+	f.emit(CALL, len(e.Args))
+}
+
+// valueCall calls whatever its callee expression evaluates to, with the
+// stack picture of a call to a name.
+func (f *fcomp) valueCall(e *syntax.ValueCall) {
+	f.expr(e.Fn)
 	if hasSpread(e.Args) {
 		f.list(e.Args)
 		f.line(e.At)

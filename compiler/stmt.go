@@ -122,13 +122,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.emit(THROW)
 		f.patchHere(j)
 	case *syntax.MutexStmt:
-		// The lock's key: the value of `mutex(key)`, else the block's call
-		// site (docs/spec/newer.md §1.7). The exit hook releases the innermost lock.
-		key := s.Key
-		if key == nil {
-			key = &syntax.StringLit{At: s.At, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, s.At.Line, s.At.Col)}
-		}
-		f.guardedInternal("__mutex_enter", key, s.Body, "__mutex_exit")
+		f.guardedInternal("__mutex_enter", f.mutexKey(s.At, s.Key), s.Body, "__mutex_exit", false)
 	case *syntax.BreakStmt:
 		f.breakContinue(s.At, true)
 	case *syntax.ContinueStmt:
@@ -553,6 +547,12 @@ func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
 			g.emit(LOAD_UNIV, g.name("harness"))
 			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
 			g.patchHere(skip)
+		} else if p.Default != nil {
+			// a typed pipeline called like a function (docs/spec/newer.md §1.13)
+			skip := g.emit(ARGC_GT, i, 0)
+			g.expr(p.Default)
+			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
+			g.patchHere(skip)
 		}
 	}
 	for _, p := range s.Params {
@@ -584,9 +584,19 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
 }
 
+// mutexKey is the lock's key: the value of `mutex(key)`, else the block's
+// call site (docs/spec/newer.md §1.7). The exit hook releases the innermost lock.
+func (f *fcomp) mutexKey(at syntax.Pos, key syntax.Expr) syntax.Expr {
+	if key != nil {
+		return key
+	}
+	return &syntax.StringLit{At: at, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, at.Line, at.Col)}
+}
+
 // guardedInternal brackets a block with runtime hooks that must run on
-// every exit path (mutex, deadline).
-func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Block, exit string) {
+// every exit path (mutex, deadline); with value the block's value is left
+// on the stack.
+func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Block, exit string, value bool) {
 	n := 0
 	if arg != nil {
 		f.expr(arg)
@@ -596,16 +606,25 @@ func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Bloc
 	f.emit(POP)
 	h := f.emit(SETUP_TRY, 0)
 	f.regions = append(f.regions, region{hook: exit, active: true})
-	f.blockStmts(body)
+	if value {
+		f.blockValueOf(body)
+	} else {
+		f.blockStmts(body)
+	}
 	f.regions = f.regions[:len(f.regions)-1]
 	f.emit(POP_TRY)
 	f.emit(CALL_INTERNAL, f.name(exit), 0)
 	f.emit(POP)
 	jEnd := f.emit(JUMP, 0)
 	f.patchHere(h)
-	f.depth++ // the failure
+	if !value {
+		f.depth++ // the failure
+	}
 	f.emit(CALL_INTERNAL, f.name(exit), 0)
 	f.emit(POP)
 	f.emit(RERAISE)
+	if value {
+		f.depth++ // the body's value, arriving from jEnd
+	}
 	f.patchHere(jEnd)
 }

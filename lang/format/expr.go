@@ -47,7 +47,7 @@ func precOf(x syntax.Expr) int {
 	case *syntax.UnaryExpr:
 		return precUnary
 	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
-		*syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
+		*syntax.ValueCall, *syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
 		return precPostfix
 	}
 	return precPrimary
@@ -138,6 +138,12 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return p.chain(x)
 	case *syntax.CallExpr:
 		return p.call(x)
+	case *syntax.ValueCall:
+		callee := p.exprAt(x.Fn, precPostfix)
+		if _, name := x.Fn.(*syntax.Ident); name {
+			callee = concat{text("("), callee, text(")")} // `(f)(x)`, not the call `f(x)`
+		}
+		return concat{callee, p.args(x.Args, x.At)}
 	case *syntax.IfExpr:
 		return p.ifExpr(x, false)
 	case *syntax.MatchExpr:
@@ -152,6 +158,11 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return concat{text("deadline "), p.exprAt(x.Duration, precPrimary), text(" "), p.block(x.Body)}
 	case *syntax.SpawnExpr:
 		return concat{text("spawn "), p.block(x.Body)}
+	case *syntax.MutexExpr:
+		if x.Key != nil {
+			return concat{text("mutex("), p.expr(x.Key), text(") "), p.block(x.Body)}
+		}
+		return concat{text("mutex "), p.block(x.Body)}
 	case *syntax.SelectExpr:
 		return p.selectExpr(x)
 	}
@@ -384,13 +395,19 @@ func (p *printer) chain(x syntax.Expr) doc {
 		case *syntax.IndexExpr:
 			open := "["
 			if n.Optional {
-				open = "?["
+				// the canonical spelling (docs/spec/newer.md §1.2): the legacy `?[` reads
+				// as a ternary when a `:` follows, as in `{a: xs?[0], b: 1}`
+				open = "?.["
 			}
 			sc.bracket()
 			rest = append(rest, text(open), p.expr(n.Index), text("]"))
 		case *syntax.SliceExpr:
+			open := "["
+			if n.Optional {
+				open = "?.["
+			}
 			sc.bracket()
-			rest = append(rest, text("["))
+			rest = append(rest, text(open))
 			if n.Lo != nil {
 				rest = append(rest, p.expr(n.Lo))
 			}

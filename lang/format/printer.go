@@ -448,7 +448,7 @@ func (p *printer) oneLine(b *syntax.Block, stmts []syntax.Stmt) bool {
 	case *syntax.ExprStmt:
 		switch s.X.(type) {
 		case *syntax.IfExpr, *syntax.MatchExpr, *syntax.TryExpr, *syntax.RetryExpr, *syntax.ParallelExpr,
-			*syntax.DeadlineExpr, *syntax.SelectExpr, *syntax.SpawnExpr:
+			*syntax.DeadlineExpr, *syntax.SelectExpr, *syntax.SpawnExpr, *syntax.MutexExpr:
 			return false
 		}
 		return true

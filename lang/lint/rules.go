@@ -218,9 +218,9 @@ func pure(x syntax.Expr) bool {
 	ok := true
 	walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n.(type) {
-		case *syntax.CallExpr, *syntax.MethodCall, *syntax.ClosureLit, *syntax.PipeExpr, *syntax.IfExpr,
+		case *syntax.CallExpr, *syntax.MethodCall, *syntax.ValueCall, *syntax.ClosureLit, *syntax.PipeExpr, *syntax.IfExpr,
 			*syntax.MatchExpr, *syntax.TryExpr, *syntax.SpawnExpr, *syntax.ParallelExpr, *syntax.SelectExpr,
-			*syntax.RetryExpr, *syntax.DeadlineExpr, *syntax.PropagateExpr, *syntax.InterpString:
+			*syntax.RetryExpr, *syntax.DeadlineExpr, *syntax.MutexExpr, *syntax.PropagateExpr, *syntax.InterpString:
 			ok = false
 		}
 		return ok

@@ -476,9 +476,7 @@ func (r *resolver) topItem(it syntax.Stmt) {
 		body := r.pipelineBody(d, map[string]bool{})
 		r.info.PipelineBodies[d] = body
 		r.enterFunc(d)
-		for _, p := range d.Params {
-			r.declare(p.Name, KParam, p.At, p)
-		}
+		r.params(d.Params)
 		r.hoistFns(body)
 		r.stmts(body)
 		r.leaveFunc()
@@ -785,6 +783,9 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.X)
 		}
 		r.exprs(e.Args)
+	case *syntax.ValueCall:
+		r.expr(e.Fn)
+		r.exprs(e.Args)
 	case *syntax.PropagateExpr:
 		r.expr(e.X)
 	case *syntax.NonNilExpr:
@@ -840,6 +841,11 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.funcBody(e, nil, e.Body)
 	case *syntax.DeadlineExpr:
 		r.expr(e.Duration)
+		r.block(e.Body)
+	case *syntax.MutexExpr:
+		if e.Key != nil {
+			r.expr(e.Key)
+		}
 		r.block(e.Body)
 	case *syntax.SelectExpr:
 		for _, c := range e.Cases {

@@ -649,11 +649,13 @@ type IndexExpr struct {
 	Optional bool
 }
 
-// SliceExpr is `x[lo:hi]` with either bound optional.
+// SliceExpr is `x[lo:hi]` with either bound optional, or `x?.[lo:hi]`
+// (nil when x is nil).
 type SliceExpr struct {
-	At     Pos
-	X      Expr
-	Lo, Hi Expr
+	At       Pos
+	X        Expr
+	Lo, Hi   Expr
+	Optional bool
 }
 
 // CallExpr is `name(args)` or `name<T>(args)`; calls attach only to a plain identifier.
@@ -662,6 +664,15 @@ type CallExpr struct {
 	Fn       *Ident
 	TypeArgs []TypeExpr
 	Args     []Expr // may contain *SpreadExpr
+}
+
+// ValueCall is a call whose callee is any expression other than a plain
+// name: `f()(x)`, `(expr)(x)`, `d.make()(1)`, `xs[0](2)` (docs/spec/newer.md
+// §1.11). The callee is evaluated, then called.
+type ValueCall struct {
+	At   Pos // the opening parenthesis
+	Fn   Expr
+	Args []Expr // may contain *SpreadExpr
 }
 
 // MethodCall is `x.name(args)` or `x?.name(args)`.
@@ -759,6 +770,16 @@ type DeadlineExpr struct {
 	At       Pos
 	Duration Expr
 	Body     *Block
+}
+
+// MutexExpr is `mutex { body }` or `mutex(key) { body }` where an
+// expression is expected (`let v = mutex("k") { … }`); its value is the
+// body's (docs/spec/newer.md §1.7). At statement position the form is a
+// MutexStmt.
+type MutexExpr struct {
+	At   Pos
+	Key  Expr // nil for the bare form, whose key is its call site
+	Body *Block
 }
 
 // SpawnExpr is `spawn { body }`.
@@ -906,6 +927,7 @@ func (n *IndexExpr) Position() Pos     { return n.At }
 func (n *SliceExpr) Position() Pos     { return n.At }
 func (n *CallExpr) Position() Pos      { return n.At }
 func (n *MethodCall) Position() Pos    { return n.At }
+func (n *ValueCall) Position() Pos     { return n.At }
 func (n *PropagateExpr) Position() Pos { return n.At }
 func (n *NonNilExpr) Position() Pos    { return n.X.Position() }
 func (n *StructLit) Position() Pos     { return n.At }
@@ -915,6 +937,7 @@ func (n *TryExpr) Position() Pos       { return n.At }
 func (n *RetryExpr) Position() Pos     { return n.At }
 func (n *ParallelExpr) Position() Pos  { return n.At }
 func (n *DeadlineExpr) Position() Pos  { return n.At }
+func (n *MutexExpr) Position() Pos     { return n.At }
 func (n *SpawnExpr) Position() Pos     { return n.At }
 func (n *SelectExpr) Position() Pos    { return n.At }
 func (n *NamedType) Position() Pos     { return n.At }
@@ -982,6 +1005,7 @@ func (*IndexExpr) exprNode()     {}
 func (*SliceExpr) exprNode()     {}
 func (*CallExpr) exprNode()      {}
 func (*MethodCall) exprNode()    {}
+func (*ValueCall) exprNode()     {}
 func (*PropagateExpr) exprNode() {}
 func (*NonNilExpr) exprNode()    {}
 func (*StructLit) exprNode()     {}
@@ -991,6 +1015,7 @@ func (*TryExpr) exprNode()       {}
 func (*RetryExpr) exprNode()     {}
 func (*ParallelExpr) exprNode()  {}
 func (*DeadlineExpr) exprNode()  {}
+func (*MutexExpr) exprNode()     {}
 func (*SpawnExpr) exprNode()     {}
 func (*SelectExpr) exprNode()    {}
 

@@ -192,8 +192,9 @@ func ternaryStart(t *lexer.Token) bool {
 // ternaryAhead decides what the `?` at the cursor starts (docs/spec/newer.md §1.9):
 // a ternary when the next token can begin a branch and a `:` follows at
 // the same bracket depth; otherwise Result propagation or a legacy
-// optional subscript. The scan stops at the end of the enclosing bracket
-// or statement, so it stays within one expression.
+// optional subscript. The scan stops at the end of the enclosing bracket,
+// element or statement (a `,` at depth 0 cannot sit inside a ternary's
+// first branch), so it stays within one expression.
 func (c cursor) ternaryAhead() bool {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
@@ -220,7 +221,7 @@ func (c cursor) ternaryAhead() bool {
 			depth--
 		case depth == 0 && (t.Value == ":"):
 			return true
-		case depth == 0 && (t.Value == ";" || t.Value == "="):
+		case depth == 0 && (t.Value == ";" || t.Value == "=" || t.Value == ","):
 			return false
 		}
 	}
@@ -268,6 +269,9 @@ func (c cursor) postfix() Expr {
 		case bare != nil && isPunct(t, "("):
 			c.next()
 			x = &CallExpr{At: bare.At, Fn: bare, Args: c.args(")")}
+		case isPunct(t, "("):
+			c.next()
+			x = &ValueCall{At: at(t.Pos), Fn: x, Args: c.args(")")}
 		case bare != nil && isPunct(t, "<") && c.genericCallAhead():
 			if call := c.genericCall(bare); call != nil {
 				x = call
@@ -320,7 +324,7 @@ func (c cursor) subscript(x Expr, optional bool) Expr {
 		c.nestOut()
 	}
 	if c.accept(":") {
-		s := &SliceExpr{At: x.Position(), X: x, Lo: lo}
+		s := &SliceExpr{At: x.Position(), X: x, Lo: lo, Optional: optional}
 		if !isPunct(c.peek(), "]") {
 			c.nestIn("slice bound")
 			s.Hi = c.expr()
@@ -367,7 +371,7 @@ func (c cursor) canStartExpr(t *lexer.Token) bool {
 		return true
 	case tKeyword:
 		switch t.Value {
-		case "true", "false", "nil", "fn", "if", "match", "try", "retry", "parallel", "deadline", "spawn", "select":
+		case "true", "false", "nil", "fn", "if", "match", "try", "retry", "parallel", "deadline", "spawn", "select", "mutex":
 			return true
 		}
 	case tPunct:
@@ -521,6 +525,9 @@ func (c cursor) primary() (Expr, *Ident) {
 			return parse(prods().fnLit.get(), c.lex).ast(), nil
 		case "spawn":
 			return parse(prods().spawn.get(), c.lex).ast(), nil
+		case "mutex":
+			m := parse(prods().deferStmt.get(), c.lex).ast().(*MutexStmt)
+			return &MutexExpr{At: m.At, Key: m.Key, Body: m.Body}, nil
 		case "if", "match", "try", "retry", "parallel", "deadline", "select":
 			return c.keywordExpr(), nil
 		}

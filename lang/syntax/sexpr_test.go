@@ -92,6 +92,8 @@ func (w sxWriter) node(n any) {
 		w.list("defer", n.Body)
 	case *MutexStmt:
 		w.list("mutex", n.Body)
+	case *MutexExpr:
+		w.list("mutex-expr", w.opt(n.Key), n.Body)
 	case *ReturnStmt:
 		if n.Value == nil {
 			w.s("(return)")
@@ -406,7 +408,11 @@ func (w sxWriter) node(n any) {
 		}
 		w.list(head, n.X, n.Index)
 	case *SliceExpr:
-		w.list("slice", n.X, w.opt(n.Lo), w.opt(n.Hi))
+		head := "slice"
+		if n.Optional {
+			head = "?slice"
+		}
+		w.list(head, n.X, w.opt(n.Lo), w.opt(n.Hi))
 	case *CallExpr:
 		w.s("(call ", n.Fn.Name)
 		if n.TypeArgs != nil {
@@ -430,6 +436,8 @@ func (w sxWriter) node(n any) {
 			head = "?mcall"
 		}
 		w.list(head, append([]any{n.X, n.Name}, w.exprs(n.Args)...)...)
+	case *ValueCall:
+		w.list("vcall", append([]any{n.Fn}, w.exprs(n.Args)...)...)
 	case *PropagateExpr:
 		w.list("prop", n.X)
 	case *IfExpr:

@@ -23,6 +23,8 @@ func ExprStart(x Expr) Pos {
 			x = n.X
 		case *MethodCall:
 			x = n.X
+		case *ValueCall:
+			x = n.Fn
 		case *PropagateExpr:
 			x = n.X
 		case *NonNilExpr:

@@ -139,8 +139,7 @@ func (c cursor) shapeType() TypeExpr {
 }
 
 // params parses a parameter list after its opening token, through closing
-// (`)`, or `->` for a closure). Pipeline parameters take no defaults and
-// no rest.
+// (`)`, or `->` for a closure). Pipeline parameters take no rest.
 func (c cursor) params(closing string, pipeline bool) []*Param {
 	var out []*Param
 	var sawDefault bool
@@ -160,7 +159,7 @@ func (c cursor) params(closing string, pipeline bool) []*Param {
 		if c.accept(":") {
 			p.Type = c.typeExpr()
 		}
-		if !pipeline && c.accept("=") {
+		if c.accept("=") {
 			p.Default = c.expr()
 		}
 		switch {

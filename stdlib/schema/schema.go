@@ -39,6 +39,20 @@ func init() {
 	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", need("schema_parse", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), a.At(1)), nil
 	}))
+	// newer.md §2.22 names schema_report without its fields; these mirror
+	// schema_check's Err payload, plus whether the value passed.
+	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", need("schema_report", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		v := a.At(0)
+		if a.At(2).Truth() {
+			v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
+		}
+		errs := ValidateSchema(th, v, a.At(1))
+		message := vm.Nil
+		if len(errs) > 0 {
+			message = vm.Str(errs[0])
+		}
+		return vm.Of(lib.DictOf("ok", vm.BoolOf(len(errs) == 0), "message", message, "errors", lib.StrList(errs), "value", v)), nil
+	}))
 	isType := func(name string) vm.BuiltinFunc {
 		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.BoolOf(len(ValidateSchema(th, a.At(0), a.At(1))) == 0), nil
