@@ -80,6 +80,7 @@ func BenchmarkOrchestratorToolsCall(b *testing.B) {
 			w := &discardWriter{header: http.Header{}}
 			rd := bytes.NewReader(body)
 			b.ReportAllocs()
+			cpu := selfCPU.read()
 			for b.Loop() {
 				rd.Reset(body)
 				req.Body = io.NopCloser(rd)
@@ -87,6 +88,7 @@ func BenchmarkOrchestratorToolsCall(b *testing.B) {
 				w.status, w.body = 0, w.body[:0]
 				h.ServeHTTP(w, req)
 			}
+			b.ReportMetric(float64(selfCPU.read()-cpu)/float64(b.N), "cpu-ns/op")
 			if w.status != http.StatusOK || bytes.Contains(w.body, []byte(`"isError":true`)) {
 				b.Fatalf("answer %d %s", w.status, w.body)
 			}
