@@ -316,6 +316,11 @@ const (
 	snapshotTicks       = 4
 )
 
+// Appended tells the orchestrator about records its process appended to
+// topic (their ids set), so that its view folds them without reading
+// them back from the log. Optional: what is not handed over is read.
+func (o *Orchestrator) Appended(topic string, recs []eventlog.Record) { o.view.appended(topic, recs) }
+
 // Start runs the worker loop until Close.
 func (o *Orchestrator) Start() {
 	o.startCron()
