@@ -110,6 +110,25 @@ func TestParseCopiesInput(t *testing.T) {
 	}
 }
 
+// TestMarshalAllocations: encoding a value allocates its result once,
+// not a buffer grown a step at a time.
+func TestMarshalAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled buffers at random")
+	}
+	v, err := Parse(toolsCall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Marshal(v) // warm the buffer pool
+	if n := testing.AllocsPerRun(100, func() { Marshal(v) }); n > 1 {
+		t.Errorf("Marshal of a tools/call request: %v allocations, want 1", n)
+	}
+	if got := string(Marshal(v)); got != string(toolsCall) {
+		t.Errorf("Marshal: %s", got)
+	}
+}
+
 func BenchmarkParseToolsCall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
