@@ -178,3 +178,56 @@ func BenchmarkFirePostgres(b *testing.B) {
 	defer log.Close()
 	benchFire(b, log)
 }
+
+// BenchmarkViewRefreshActionGraph is the view's share of an MCP tool
+// call: folding the call's action-graph record (one op), read back from
+// the log or handed over by the process that appended it.
+func BenchmarkViewRefreshActionGraph(b *testing.B) {
+	payload := []byte(`{"context":{"client_identity":"anonymous","tool_name":"harn.trust.query","trace_id":"mcp_0"},"error":null,` +
+		`"observability":{"action_graph_nodes":[{"id":"mcp/mcp_0","kind":"mcp_tool_call"}],"schema_version":1},"result":{"records":[]}}`)
+	for _, handed := range []bool{false, true} {
+		name := "read"
+		if handed {
+			name = "handed"
+		}
+		b.Run("sqlite/"+name, func(b *testing.B) {
+			log, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "events.sqlite"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer log.Close()
+			v := newView(log, time.Now)
+			const page = 256
+			batch := make([]eventlog.TopicRecord, page)
+			for i := range batch {
+				batch[i] = eventlog.TopicRecord{Topic: TopicActionGraph, Record: eventlog.Record{Kind: "action_graph_update", Payload: payload,
+					Headers: map[string]string{"trace_id": "mcp_0", "mcp_client": "anonymous", "tool_name": "harn.trust.query"}}}
+			}
+			var cpu time.Duration
+			b.ResetTimer()
+			b.StopTimer()
+			for n := 0; n < b.N; n += page {
+				ids, err := log.AppendAll(context.Background(), batch...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				before := cpuTime()
+				b.StartTimer()
+				if handed {
+					recs := make([]eventlog.Record, page)
+					for i := range recs {
+						recs[i] = batch[i].Record
+						recs[i].ID = ids[i]
+					}
+					v.appended(TopicActionGraph, recs)
+				}
+				if err := v.refresh(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				cpu += cpuTime() - before
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

@@ -2,13 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -316,6 +316,11 @@ const (
 	snapshotTicks       = 4
 )
 
+// Appended tells the orchestrator about records its process appended to
+// topic (their ids set), so that its view folds them without reading
+// them back from the log. Optional: what is not handed over is read.
+func (o *Orchestrator) Appended(topic string, recs []eventlog.Record) { o.view.appended(topic, recs) }
+
 // Start runs the worker loop until Close.
 func (o *Orchestrator) Start() {
 	o.startCron()
@@ -370,7 +375,17 @@ func (o *Orchestrator) Close() error {
 func NewEventID() string { return "trigger_evt_" + mustV7() }
 
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
-func NewTraceID() string { return "mcp_" + strings.ReplaceAll(mustV7(), "-", "") }
+// Every MCP tool call makes one, so it is spelled in one allocation.
+func NewTraceID() string {
+	u, err := uuid.NewV7()
+	if err != nil {
+		u = uuid.New()
+	}
+	var b [len("mcp_") + 2*len(u)]byte
+	copy(b[:], "mcp_")
+	hex.Encode(b[len("mcp_"):], u[:])
+	return string(b[:])
+}
 
 func newDLQID() string { return "dlq_" + mustV7() }
 

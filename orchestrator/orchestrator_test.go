@@ -523,3 +523,18 @@ func TestFireRunsWithoutClaim(t *testing.T) {
 		t.Errorf("claimed %v, want only flaky's two retries %v", log.claimed, want)
 	}
 }
+
+// A trace id is mcp_ and a uuidv7 as 32 lowercase hex digits, and each
+// is new.
+func TestNewTraceID(t *testing.T) {
+	a, b := NewTraceID(), NewTraceID()
+	for _, id := range []string{a, b} {
+		hex, ok := strings.CutPrefix(id, "mcp_")
+		if !ok || len(hex) != 32 || strings.Trim(hex, "0123456789abcdef") != "" || hex[12] != '7' {
+			t.Errorf("trace id %q is not mcp_ and a uuidv7 in 32 hex digits", id)
+		}
+	}
+	if a == b {
+		t.Errorf("two trace ids are both %q", a)
+	}
+}

@@ -36,6 +36,11 @@ type view struct {
 	recent  []dispatchRecord    // last dispatch records, newest last
 	spend   map[string]spend    // by binding id
 	now     func() time.Time
+
+	// Records this process appended, by topic and id, handed over so a
+	// refresh folds them without reading them back (see appended).
+	handMu sync.Mutex
+	handed map[string]map[int64]eventlog.Record
 }
 
 // eventIndex locates an event's records: its triggers.events record, its
@@ -126,7 +131,73 @@ const recentDispatches = 20
 func newView(log eventlog.Log, now func() time.Time) *view {
 	return &view{log: log, cursors: map[string]int64{}, metrics: map[string]*Metrics{}, open: map[string][]AttemptInfo{},
 		retry: map[string]bool{}, dlq: map[string]*DLQEntry{}, byEvent: map[string]*eventIndex{}, byTrace: map[string][]string{},
-		spend: map[string]spend{}, now: now}
+		spend: map[string]spend{}, now: now, handed: map[string]map[int64]eventlog.Record{}}
+}
+
+// maxHanded bounds the records handed over and not yet folded, per
+// topic; past it, hand-overs are dropped and read from the log instead.
+const maxHanded = 4 * refreshPage
+
+// appended hands over records this process appended to topic, their
+// ids set. Every MCP tool call appends an action-graph record, and
+// reading each back from the log to relate it was a sizeable share of a
+// busy server's work. A refresh takes the handed records that follow
+// its cursor without a gap and reads the log only for the rest (other
+// processes' records, records nobody handed over), so what it folds is
+// the same either way.
+func (v *view) appended(topic string, recs []eventlog.Record) {
+	v.handMu.Lock()
+	defer v.handMu.Unlock()
+	m := v.handed[topic]
+	if m == nil {
+		m = map[int64]eventlog.Record{}
+		v.handed[topic] = m
+	}
+	for _, r := range recs {
+		if len(m) >= maxHanded {
+			return
+		}
+		m[r.ID] = r
+	}
+}
+
+// read returns up to limit records of topic after id after: the handed
+// ones that follow it without a gap, or else a page from the log; more
+// says whether there may be more. Handed records up to what it returns
+// are forgotten.
+func (v *view) read(ctx context.Context, topic string, after int64, limit int) (recs []eventlog.Record, more bool, err error) {
+	v.forget(topic, after)
+	v.handMu.Lock()
+	if m := v.handed[topic]; len(m) > 0 {
+		for id := after + 1; len(recs) < limit; id++ {
+			r, ok := m[id]
+			if !ok {
+				break
+			}
+			recs = append(recs, r)
+			delete(m, id)
+		}
+	}
+	v.handMu.Unlock()
+	if len(recs) > 0 {
+		return recs, true, nil
+	}
+	recs, err = v.log.Read(ctx, topic, after, limit)
+	if n := len(recs); n > 0 {
+		v.forget(topic, recs[n-1].ID)
+	}
+	return recs, len(recs) == limit, err
+}
+
+// forget drops the handed records of topic up to id.
+func (v *view) forget(topic string, id int64) {
+	v.handMu.Lock()
+	defer v.handMu.Unlock()
+	for k := range v.handed[topic] {
+		if k <= id {
+			delete(v.handed[topic], k)
+		}
+	}
 }
 
 // index is the entry of an event id, made on first mention: a record may
@@ -200,7 +271,7 @@ func (v *view) refresh(ctx context.Context) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for {
-		graph, err := v.log.Read(ctx, TopicActionGraph, v.cursors[TopicActionGraph], refreshPage)
+		graph, more, err := v.read(ctx, TopicActionGraph, v.cursors[TopicActionGraph], refreshPage)
 		if err != nil {
 			return err
 		}
@@ -213,7 +284,7 @@ func (v *view) refresh(ctx context.Context) error {
 			v.relate(TopicActionGraph, r)
 			v.cursors[TopicActionGraph] = r.ID
 		}
-		if len(graph) < refreshPage {
+		if !more {
 			return nil
 		}
 	}
@@ -221,7 +292,7 @@ func (v *view) refresh(ctx context.Context) error {
 
 func (v *view) drain(ctx context.Context, topic string) error {
 	for {
-		recs, err := v.log.Read(ctx, topic, v.cursors[topic], refreshPage)
+		recs, more, err := v.read(ctx, topic, v.cursors[topic], refreshPage)
 		if err != nil {
 			return err
 		}
@@ -229,7 +300,7 @@ func (v *view) drain(ctx context.Context, topic string) error {
 			v.fold(topic, r)
 			v.cursors[topic] = r.ID
 		}
-		if len(recs) < refreshPage {
+		if !more {
 			return nil
 		}
 	}

@@ -81,3 +81,64 @@ func TestRelateNotesEachEventOnce(t *testing.T) {
 		}
 	}
 }
+
+// appendGraph appends action-graph records naming traces and returns
+// them with their ids.
+func appendGraph(t *testing.T, log eventlog.Log, traces ...string) []eventlog.Record {
+	t.Helper()
+	var batch []eventlog.TopicRecord
+	for _, tr := range traces {
+		batch = append(batch, eventlog.TopicRecord{Topic: TopicActionGraph, Record: eventlog.Record{Kind: "action_graph_update",
+			Payload: []byte(`{}`), Headers: map[string]string{"trace_id": tr}}})
+	}
+	ids, err := log.AppendAll(context.Background(), batch...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := make([]eventlog.Record, len(batch))
+	for i, tr := range batch {
+		recs[i] = tr.Record
+		recs[i].ID = ids[i]
+	}
+	return recs
+}
+
+// Records handed over by the process that appended them are folded
+// without being read back; what was not handed over (another process's
+// records, a gap) is read from the log, and the view relates the same
+// records either way.
+func TestViewFoldsHandedRecordsWithoutReadingThem(t *testing.T) {
+	ctx := context.Background()
+	log := &readCountingLog{Log: memory.New()}
+	v := newView(log, nil)
+	v.byTrace["t1"] = []string{"e1"}
+
+	v.appended(TopicActionGraph, appendGraph(t, log, "t1", "t2", "t1"))
+	if err := v.refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.read.Load(); n != 0 {
+		t.Fatalf("the refresh read back %d handed records", n)
+	}
+	if got := fmt.Sprint(v.relatedTo("e1", TopicActionGraph)); got != "[1 3]" {
+		t.Fatalf("e1 related to %s, want [1 3]", got)
+	}
+
+	appendGraph(t, log, "t1")                                     // id 4, not handed over
+	v.appended(TopicActionGraph, appendGraph(t, log, "t2", "t1")) // ids 5, 6
+	if err := v.refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.read.Load(); n != 3 {
+		t.Fatalf("after a gap the refresh read %d records, want the 3 from the gap on", n)
+	}
+	if got := fmt.Sprint(v.relatedTo("e1", TopicActionGraph)); got != "[1 3 4 6]" {
+		t.Fatalf("e1 related to %s, want [1 3 4 6]", got)
+	}
+	v.handMu.Lock()
+	left := len(v.handed[TopicActionGraph])
+	v.handMu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d handed records kept after they were folded", left)
+	}
+}

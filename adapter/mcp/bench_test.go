@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"sort"
 	"syscall"
@@ -160,4 +163,63 @@ func BenchmarkHTTPToolsCall64(b *testing.B) {
 	b.ReportMetric(res.PerSecond(), "calls/s")
 	b.ReportMetric(float64(res.Passed99), "p99-passed")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkHTTPToolsCall is one session-free HTTP tools/call of the
+// trivial tool through `harn serve mcp`'s handler, without the network:
+// the server's CPU and allocations per call, which the 64-client load
+// above multiplies.
+func BenchmarkHTTPToolsCall(b *testing.B) {
+	sf := loadSurface(&testing.T{}, writeBenchScript(b), io.Discard)
+	h := NewServer(sf, Options{Stderr: io.Discard}).HTTPHandler(HTTPOptions{})
+	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"n":1},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "echo")
+	w := &discardWriter{header: http.Header{}}
+	rd := bytes.NewReader(body)
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		rd.Reset(body)
+		req.Body = io.NopCloser(rd)
+		clear(w.header)
+		w.status, w.body = 0, w.body[:0]
+		h.ServeHTTP(w, req)
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	if w.status != http.StatusOK || !bytes.Contains(w.body, []byte(`"text":"1"`)) {
+		b.Fatalf("answer %d %s", w.status, w.body)
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps the last answer and
+// costs nothing else.
+type discardWriter struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (w *discardWriter) Header() http.Header    { return w.header }
+func (w *discardWriter) WriteHeader(status int) { w.status = status }
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.body = append(w.body, p...)
+	return len(p), nil
+}
+
+// processCPU is the CPU time this process used so far, user and system:
+// on a shared machine it measures a call's work where wall-clock time
+// measures the other load.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -55,6 +55,7 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/internal/store"
+	"golang.org/x/sync/semaphore"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -145,6 +146,14 @@ const (
 
 // readConns is the size of the read pool. Every connection stays open:
 // opening one costs more than most reads.
+//
+// Readers take a turn at Log.turns, a FIFO semaphore of readConns, before
+// they ask the pool for a connection. database/sql hands a freed
+// connection to a waiter chosen at random, so under load (64 callers on
+// readConns connections) a read can lose that draw many times in a row:
+// its wait has a long tail, and so does the latency of every call that
+// reads. Waiting in line first keeps the pool's own queue empty and each
+// read's wait near the mean.
 const readConns = 4
 
 // Log is the SQLite event log. It implements eventlog.Log and
@@ -153,7 +162,7 @@ type Log struct {
 	path  string
 	w     *sql.DB              // the one writer connection, used by writer() alone
 	r     *sql.DB              // read-only connections
-	turns *gate                // in front of r: readers take its connections in arrival order
+	turns *semaphore.Weighted  // in front of r: readers take its connections in arrival order (see readConns)
 	stmts map[string]*sql.Stmt // on w
 	reads map[string]*sql.Stmt // on r
 
@@ -225,7 +234,7 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
 	l.r.SetMaxOpenConns(readConns)
-	l.turns = newGate(readConns)
+	l.turns = semaphore.NewWeighted(readConns)
 	l.r.SetMaxIdleConns(readConns)
 	l.reads = map[string]*sql.Stmt{}
 	for _, q := range []string{sqlRead, sqlTail, sqlCount, sqlGet} {
@@ -538,10 +547,10 @@ func shortRead(ctx context.Context, limit int) context.Context {
 }
 
 func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Record, error) {
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	rows, err := l.reads[q].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: read: %w", err)
@@ -553,10 +562,10 @@ func (l *Log) records(ctx context.Context, q string, args ...any) ([]eventlog.Re
 func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 	// Ids are dense from 1 and records are never removed, so the head is the count.
 	var n int64
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return 0, fmt.Errorf("eventlog: sqlite: count: %w", err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	err := l.reads[sqlCount].QueryRowContext(shortRead(ctx, 1), topic).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
@@ -568,10 +577,10 @@ func (l *Log) Count(ctx context.Context, topic string) (int64, error) {
 }
 
 func (l *Log) Topics(ctx context.Context) ([]string, error) {
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	rows, err := l.r.QueryContext(ctx, `SELECT topic FROM topic_heads WHERE last_id > 0 ORDER BY topic`)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: topics: %w", err)
@@ -590,10 +599,10 @@ func (l *Log) Topics(ctx context.Context) ([]string, error) {
 
 func (l *Log) Cursor(ctx context.Context, topic, consumer string) (int64, error) {
 	var c int64
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return 0, fmt.Errorf("eventlog: sqlite: cursor: %w", err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	err := l.r.QueryRowContext(ctx, `SELECT cursor FROM consumers WHERE topic = ? AND consumer_id = ?`,
 		topic, consumer).Scan(&c)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -779,10 +788,10 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return eventlog.Delivery{}, fmt.Errorf("eventlog: sqlite: get %s: %w", id, err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
@@ -795,10 +804,10 @@ func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 	var st eventlog.InboxStats
-	if err := l.turns.enter(ctx); err != nil {
+	if err := l.turns.Acquire(ctx, 1); err != nil {
 		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
 	}
-	defer l.turns.leave()
+	defer l.turns.Release(1)
 	rows, err := l.r.QueryContext(ctx, `SELECT state, count(*) FROM deliveries GROUP BY state`)
 	if err != nil {
 		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)

@@ -23,6 +23,8 @@ type recorder struct {
 	done  chan struct{}
 	fail  func(error)
 	emit  func(lines []byte) // writes stderr lines
+	// appended is told the records of each batch the log stored, ids set.
+	appended func(topic string, recs []eventlog.Record)
 	// mu guards closed: a call that finishes after close (its connection
 	// ended while it ran) appends synchronously instead.
 	mu     sync.RWMutex
@@ -36,8 +38,8 @@ type recorderItem struct {
 	flush chan struct{}
 }
 
-func newRecorder(log eventlog.Log, emit func([]byte), fail func(error)) *recorder {
-	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), emit: emit, fail: fail}
+func newRecorder(log eventlog.Log, emit func([]byte), appended func(string, []eventlog.Record), fail func(error)) *recorder {
+	r := &recorder{log: log, queue: make(chan recorderItem, 4096), done: make(chan struct{}), emit: emit, appended: appended, fail: fail}
 	go r.run()
 	return r
 }
@@ -88,13 +90,30 @@ func (r *recorder) run() {
 // appended one by one, so one record the log cannot store does not take
 // the others with it.
 func (r *recorder) write(batch []eventlog.TopicRecord) {
-	if _, err := r.log.AppendAll(context.Background(), batch...); err == nil {
+	if ids, err := r.log.AppendAll(context.Background(), batch...); err == nil {
+		r.handOver(batch, ids)
 		return
 	}
 	for _, tr := range batch {
 		if _, err := r.log.Append(context.Background(), tr.Topic, tr.Record); err != nil {
 			r.fail(err)
 		}
+	}
+}
+
+// handOver tells appended the records of a stored batch, by topic.
+func (r *recorder) handOver(batch []eventlog.TopicRecord, ids []int64) {
+	if r.appended == nil || len(ids) != len(batch) {
+		return
+	}
+	byTopic := map[string][]eventlog.Record{}
+	for i, tr := range batch {
+		rec := tr.Record
+		rec.ID = ids[i]
+		byTopic[tr.Topic] = append(byTopic[tr.Topic], rec)
+	}
+	for topic, recs := range byTopic {
+		r.appended(topic, recs)
 	}
 }
 

@@ -39,7 +39,7 @@ func (l *batchLog) AppendAll(ctx context.Context, records ...eventlog.TopicRecor
 func TestRecorderBatches(t *testing.T) {
 	log := &batchLog{Log: memory.New(), entered: make(chan struct{}), release: make(chan struct{})}
 	var writes []string
-	r := newRecorder(log, func(b []byte) { writes = append(writes, string(b)) }, func(err error) { t.Error(err) })
+	r := newRecorder(log, func(b []byte) { writes = append(writes, string(b)) }, nil, func(err error) { t.Error(err) })
 	r.add([]byte("line 0\n"), "t", eventlog.Record{Kind: "k0"})
 	<-log.entered
 	for i := 1; i <= 10; i++ {
@@ -61,5 +61,25 @@ func TestRecorderBatches(t *testing.T) {
 	}
 	if len(kinds) != 11 || kinds[0] != "k0" || kinds[10] != "k10" || kinds[5] != "k5" {
 		t.Errorf("records %v", kinds)
+	}
+}
+
+// The records of a stored batch are handed over by topic with the ids
+// the log gave them, so the orchestrator's view need not read them back.
+func TestRecorderHandsOverStoredRecords(t *testing.T) {
+	log := memory.New()
+	log.Append(context.Background(), "a", eventlog.Record{Kind: "earlier"})
+	handed := map[string][]string{}
+	r := newRecorder(log, func([]byte) {}, func(topic string, recs []eventlog.Record) {
+		for _, rec := range recs {
+			handed[topic] = append(handed[topic], fmt.Sprintf("%d:%s", rec.ID, rec.Kind))
+		}
+	}, func(err error) { t.Error(err) })
+	r.add(nil, "a", eventlog.Record{Kind: "x"})
+	r.add(nil, "b", eventlog.Record{Kind: "y"})
+	r.add(nil, "a", eventlog.Record{Kind: "z"})
+	r.close()
+	if got := fmt.Sprint(handed); got != "map[a:[2:x 3:z] b:[1:y]]" {
+		t.Errorf("handed over %s", got)
 	}
 }

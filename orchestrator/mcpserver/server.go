@@ -81,7 +81,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, orch: o, root: m.Root}
-	s.rec = newRecorder(opts.Log, s.writeStderr, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
+	s.rec = newRecorder(opts.Log, s.writeStderr, o.Appended, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()
 	return s, nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,12 +240,30 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	} else {
 		res, encoded = successResult(value)
 	}
-	line := fmt.Appendf(nil, "[harn] mcp: client=%s tool=%s status=%s trace_id=%s duration_ms=%d\n", cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start).Milliseconds())
+	line := callLine(cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start))
 	s.recordCall(cc, line, c.name, status, value, encoded, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
 	}
 	return res
+}
+
+// callLine is a call's stderr line, "[harn] mcp: client=… tool=…
+// status=… trace_id=… duration_ms=…" and a newline, appended directly
+// rather than formatted by fmt on every call.
+func callLine(client, tool, status, traceID string, took time.Duration) []byte {
+	b := make([]byte, 0, 96+len(client)+len(tool)+len(traceID))
+	b = append(b, "[harn] mcp: client="...)
+	b = append(b, client...)
+	b = append(b, " tool="...)
+	b = append(b, tool...)
+	b = append(b, " status="...)
+	b = append(b, status...)
+	b = append(b, " trace_id="...)
+	b = append(b, traceID...)
+	b = append(b, " duration_ms="...)
+	b = strconv.AppendInt(b, took.Milliseconds(), 10)
+	return append(b, '\n')
 }
 
 // successResult is the CallToolResult of a value, and the value's JSON

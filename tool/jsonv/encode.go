@@ -3,18 +3,37 @@ package jsonv
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
 // Marshal returns the compact encoding of v.
-func Marshal(v any) []byte { return Append(nil, v) }
+func Marshal(v any) []byte { return encode(v, false) }
 
 // MarshalIndent returns v indented with two spaces per level, members
 // separated by ": ", empty containers written as {} and [].
-func MarshalIndent(v any) []byte {
-	e := encoder{indent: true}
+func MarshalIndent(v any) []byte { return encode(v, true) }
+
+// scratch holds encoding buffers between calls. Encoding into a fresh
+// slice grows it a step at a time (a 1 KiB answer took about eight
+// allocations); encoding into a used buffer and copying out the result
+// takes one.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch is the largest buffer kept for reuse, so one huge document
+// does not stay pinned in the pool.
+const maxScratch = 64 << 10
+
+func encode(v any, indent bool) []byte {
+	bp := scratch.Get().(*[]byte)
+	e := encoder{buf: (*bp)[:0], indent: indent}
 	e.value(v, 0)
-	return e.buf
+	out := append([]byte(nil), e.buf...)
+	if cap(e.buf) <= maxScratch {
+		*bp = e.buf
+		scratch.Put(bp)
+	}
+	return out
 }
 
 // Append appends the compact encoding of v to buf.

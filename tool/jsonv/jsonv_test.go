@@ -1,7 +1,9 @@
 package jsonv
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +73,67 @@ func TestLargeObjectLookup(t *testing.T) {
 	c.Set("zz", 1)
 	if o.Has("zz") || !c.Has("zz") || !c.Has("t") {
 		t.Error("copy shares its index")
+	}
+}
+
+// toolsCall is an MCP tools/call request as a client sends it.
+var toolsCall = []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"n":1},` +
+	`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
+
+// TestParseAllocations pins the allocations of parsing a request: one
+// for the text its strings and numbers are cut from and one per object
+// of up to four members (the three objects here each fit), plus the
+// values boxed in interfaces.
+func TestParseAllocations(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { Parse(toolsCall) }); n > 15 {
+		t.Errorf("Parse of a tools/call request: %v allocations, want at most 15", n)
+	}
+}
+
+// TestParseCopiesInput checks that parsed strings and numbers never
+// alias the input, which callers may reuse, whether the text is short
+// enough to be shared or not.
+func TestParseCopiesInput(t *testing.T) {
+	for _, n := range []int{10, sharedTextLimit + 1} {
+		in := []byte(`{"key":"` + strings.Repeat("v", n) + `","n":12,"o":{"a":"b","c":"d","e":"f","g":"h","i":"j"}}`)
+		want := append([]byte(nil), in...)
+		v, err := Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range in {
+			in[i] = 'x'
+		}
+		if got := Marshal(v); !bytes.Equal(got, want) {
+			t.Errorf("input of %d bytes: after overwriting the input the value reads %.60s…", len(want), got)
+		}
+	}
+}
+
+// TestMarshalAllocations: encoding a value allocates its result once,
+// not a buffer grown a step at a time.
+func TestMarshalAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled buffers at random")
+	}
+	v, err := Parse(toolsCall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Marshal(v) // warm the buffer pool
+	if n := testing.AllocsPerRun(100, func() { Marshal(v) }); n > 1 {
+		t.Errorf("Marshal of a tools/call request: %v allocations, want 1", n)
+	}
+	if got := string(Marshal(v)); got != string(toolsCall) {
+		t.Errorf("Marshal: %s", got)
+	}
+}
+
+func BenchmarkParseToolsCall(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(toolsCall); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

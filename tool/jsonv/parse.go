@@ -23,6 +23,9 @@ func (e *SyntaxError) Error() string {
 // first position and its last value.
 func Parse(data []byte) (any, error) {
 	p := parser{data: data}
+	if len(data) <= sharedTextLimit {
+		p.text = string(data)
+	}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
@@ -37,9 +40,25 @@ func Parse(data []byte) (any, error) {
 
 const maxDepth = 10000
 
+// sharedTextLimit is the largest input whose strings and numbers are
+// cut from one copy of the whole text: one allocation instead of one per
+// key, string and number (a dozen in an MCP request). A value kept from
+// such a parse keeps the whole text alive, so long inputs, where that
+// could pin far more than is kept, copy each string on its own.
+const sharedTextLimit = 4096
+
 type parser struct {
 	data []byte
+	text string // data as a string, when it is short enough to share
 	pos  int
+}
+
+// cut returns data[start:end] as a string.
+func (p *parser) cut(start, end int) string {
+	if p.text != "" {
+		return p.text[start:end]
+	}
+	return string(p.data[start:end])
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -191,7 +210,7 @@ func (p *parser) number() (any, error) {
 			return nil, p.errorf("invalid number")
 		}
 	}
-	return json.Number(p.data[start:p.pos]), nil
+	return json.Number(p.cut(start, p.pos)), nil
 }
 
 func (p *parser) str() (string, error) {
@@ -201,7 +220,7 @@ func (p *parser) str() (string, error) {
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		if c == '"' {
-			s := string(p.data[start:p.pos])
+			s := p.cut(start, p.pos)
 			p.pos++
 			if !utf8.ValidString(s) {
 				return toValidUTF8(s), nil
