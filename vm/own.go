@@ -25,8 +25,8 @@ func share(v Value) {
 			c.owned = false
 		}
 	case *List:
-		if c.owned {
-			c.owned = false
+		if c.owned() {
+			c.tip = nil
 		}
 	}
 }
@@ -61,7 +61,7 @@ func (l *List) ownedCopy() *List {
 	noteGrowth(int64(len(l.items)) * valueSize)
 	items := make([]Value, len(l.items))
 	copy(items, l.items)
-	return &List{items: items, owned: true}
+	return &List{items: items, tip: &ownedTip}
 }
 
 // setPathOwned is SetPath for a root variable eligible for in-place
@@ -114,7 +114,7 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 			}
 			val = nv
 		}
-		if !c.owned {
+		if !c.owned() {
 			c = c.ownedCopy()
 		}
 		c.items[i] = val
