@@ -49,7 +49,7 @@ func (d *Dict) sortedView() ([]string, []Value) {
 	}
 	entries := make([]hamtEntry, 0, d.Len())
 	if d.tab != nil {
-		entries = append(entries, d.tab.entries...)
+		d.tab.each(func(e *hamtEntry) { entries = append(entries, *e) })
 	} else {
 		d.root.each(func(e hamtEntry) { entries = append(entries, e) })
 	}
@@ -167,9 +167,7 @@ func (d *Dict) Set(k string, v Value) *Dict {
 func (d *Dict) toTrie() *Dict {
 	root := &hamtNode{}
 	if d.tab != nil {
-		for _, e := range d.tab.entries {
-			root, _ = root.set(e.key, hashKey(e.key), e.val, 0)
-		}
+		d.tab.each(func(e *hamtEntry) { root, _ = root.set(e.key, hashKey(e.key), e.val, 0) })
 		return &Dict{root: root, n: d.tab.len()}
 	}
 	for i, k := range d.keys {
