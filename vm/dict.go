@@ -260,10 +260,22 @@ func (it *dictEntryIter) Next() (Value, bool, error) {
 	return Of(EntryDict(k, v)), true, nil
 }
 
-// EntryDict builds the {key, value} dict.
+// EntryDict builds the {key, value} dict, in one allocation: a `for` loop
+// over a dict makes one per entry.
 func EntryDict(k string, v Value) *Dict {
-	return &Dict{keys: []string{"key", "value"}, vals: []Value{Str(k), v}}
+	e := &entryDict{vals: [2]Value{Str(k), v}}
+	e.Dict = Dict{keys: entryKeys, vals: e.vals[:]}
+	return &e.Dict
 }
+
+type entryDict struct {
+	Dict
+	vals [2]Value
+}
+
+// entryKeys is shared by every entry dict: key slices are never modified,
+// and its capacity makes an append copy it.
+var entryKeys = []string{"key", "value"}[:2:2]
 
 // DictBuilder accumulates entries and builds a Dict once.
 type DictBuilder struct {

@@ -162,3 +162,35 @@ func BenchmarkOwnedDictLookup(b *testing.B) {
 		}
 	}
 }
+
+// TestEntryDict: the {key, value} dict of a `for` loop is one allocation
+// and behaves as any small dict.
+func TestEntryDict(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() { EntryDict("k", IntOf(1)) })
+	if allocs != 1 {
+		t.Fatalf("%v allocations, want 1", allocs)
+	}
+	e := EntryDict("k", IntOf(1))
+	f := e.Set("key", Str("other")).Set("a", Nil).Delete("value")
+	if got := ToDisplay(Of(e)) + " " + ToDisplay(Of(f)); got != "{key: k, value: 1} {a: nil, key: other}" {
+		t.Fatal(got)
+	}
+}
+
+// BenchmarkDictIterate is a `for` loop over a 1,000-entry dict.
+func BenchmarkDictIterate(b *testing.B) {
+	bd := NewDictBuilder(1000)
+	for i := range 1000 {
+		bd.Set(fmt.Sprint("k", i), IntOf(int64(i)))
+	}
+	d := bd.Build()
+	b.ReportAllocs()
+	for b.Loop() {
+		it := d.Iterate()
+		for {
+			if _, ok, _ := it.Next(); !ok {
+				break
+			}
+		}
+	}
+}
