@@ -190,6 +190,9 @@ func sortRadix(items, keys []vm.Value, p *lib.Pacer, bits func(vm.Value) uint64)
 // on bytes, skipping the bytes every key shares. It returns the sorted
 // slice, which is a or a buffer of the same length.
 func radixSort(a []radixEntry, p *lib.Pacer) []radixEntry {
+	if len(a) < 2 {
+		return a
+	}
 	var counts [8][256]int
 	for lo := 0; lo < len(a); lo += radixBlock {
 		checkInterrupt(p)
