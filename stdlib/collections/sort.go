@@ -59,14 +59,14 @@ func sortValues(th *vm.Thread, items []vm.Value) (out []vm.Value, err error) {
 		return out, sortByKeys(th, out, slices.Clone(items))
 	}
 	defer recoverInterrupt(&err)
-	a := make([]radixEntry, len(items))
+	a := make([]uint64, len(items))
 	for i, v := range items {
-		a[i].k = intBits(v)
+		a[i] = intBits(v)
 	}
-	a = radixSort(a, &lib.Pacer{Th: th})
+	a = radixSort(a, func(k uint64) uint64 { return k }, &lib.Pacer{Th: th})
 	out = make([]vm.Value, len(a))
-	for i, e := range a {
-		out[i] = vm.IntOf(int64(e.k ^ 1<<63))
+	for i, k := range a {
+		out[i] = vm.IntOf(int64(k ^ 1<<63))
 	}
 	return out, nil
 }
@@ -179,7 +179,7 @@ func sortRadix(items, keys []vm.Value, p *lib.Pacer, bits func(vm.Value) uint64)
 	for i, k := range keys {
 		a[i] = radixEntry{bits(k), i}
 	}
-	a = radixSort(a, p)
+	a = radixSort(a, func(e radixEntry) uint64 { return e.k }, p)
 	orig := slices.Clone(items)
 	for j, e := range a {
 		items[j] = orig[e.i]
@@ -189,7 +189,7 @@ func sortRadix(items, keys []vm.Value, p *lib.Pacer, bits func(vm.Value) uint64)
 // radixSort sorts a by key, stably: a least-significant-digit radix sort
 // on bytes, skipping the bytes every key shares. It returns the sorted
 // slice, which is a or a buffer of the same length.
-func radixSort(a []radixEntry, p *lib.Pacer) []radixEntry {
+func radixSort[E any](a []E, key func(E) uint64, p *lib.Pacer) []E {
 	if len(a) < 2 {
 		return a
 	}
@@ -197,19 +197,20 @@ func radixSort(a []radixEntry, p *lib.Pacer) []radixEntry {
 	for lo := 0; lo < len(a); lo += radixBlock {
 		checkInterrupt(p)
 		for _, e := range a[lo:min(lo+radixBlock, len(a))] {
+			k := key(e)
 			for d := range 8 {
-				counts[d][byte(e.k>>(8*d))]++
+				counts[d][byte(k>>(8*d))]++
 			}
 		}
 	}
-	var buf []radixEntry
+	var buf []E
 	for d := range 8 {
 		c := &counts[d]
-		if c[byte(a[0].k>>(8*d))] == len(a) {
+		if c[byte(key(a[0])>>(8*d))] == len(a) {
 			continue // every key has this byte
 		}
 		if buf == nil {
-			buf = make([]radixEntry, len(a))
+			buf = make([]E, len(a))
 		}
 		pos := 0
 		for b, n := range c {
@@ -220,7 +221,7 @@ func radixSort(a []radixEntry, p *lib.Pacer) []radixEntry {
 		for lo := 0; lo < len(a); lo += radixBlock {
 			checkInterrupt(p)
 			for _, e := range a[lo:min(lo+radixBlock, len(a))] {
-				b := byte(e.k >> shift)
+				b := byte(key(e) >> shift)
 				buf[c[b]] = e
 				c[b]++
 			}
