@@ -19,10 +19,11 @@ type Dict struct {
 	vals []Value
 	root *hamtNode
 	n    int
-	// m is the owned form: a dict that exactly one variable holds, updated
-	// in place by path assignments until the variable's value is read as a
-	// whole (see own.go). Once shared it is read-only like the others.
-	m     map[string]Value
+	// tab is the owned form: a dict that exactly one variable holds,
+	// updated in place by path assignments until the variable's value is
+	// read as a whole (see own.go). Once shared it is read-only like the
+	// others.
+	tab   *strTable
 	owned bool
 	view  atomic.Pointer[dictView]
 }
@@ -40,17 +41,15 @@ const dictEntrySize = 64
 
 // sortedView returns the keys and values in key order.
 func (d *Dict) sortedView() ([]string, []Value) {
-	if d.root == nil && d.m == nil {
+	if d.root == nil && d.tab == nil {
 		return d.keys, d.vals
 	}
 	if v := d.view.Load(); v != nil {
 		return v.keys, v.vals
 	}
 	entries := make([]hamtEntry, 0, d.Len())
-	if d.m != nil {
-		for k, v := range d.m {
-			entries = append(entries, hamtEntry{k, v})
-		}
+	if d.tab != nil {
+		d.tab.each(func(e *hamtEntry) { entries = append(entries, *e) })
 	} else {
 		d.root.each(func(e hamtEntry) { entries = append(entries, e) })
 	}
@@ -88,8 +87,8 @@ func (d *Dict) display(sb *strings.Builder, depth int) {
 
 // Len is the number of entries.
 func (d *Dict) Len() int {
-	if d.m != nil {
-		return len(d.m)
+	if d.tab != nil {
+		return d.tab.len()
 	}
 	if d.root != nil {
 		return d.n
@@ -104,9 +103,8 @@ func (d *Dict) find(k string) (int, bool) {
 
 // Get returns the value under k.
 func (d *Dict) Get(k string) (Value, bool) {
-	if d.m != nil {
-		v, ok := d.m[k]
-		return v, ok
+	if d.tab != nil {
+		return d.tab.get(k)
 	}
 	if d.root != nil {
 		return d.root.get(k, hashKey(k), 0)
@@ -134,7 +132,7 @@ func (d *Dict) Has(k string) bool {
 // Set returns a dict with k bound to v.
 func (d *Dict) Set(k string, v Value) *Dict {
 	noteGrowth(dictEntrySize + int64(len(k)))
-	if d.m != nil {
+	if d.tab != nil {
 		return d.toTrie().Set(k, v)
 	}
 	if d.root != nil {
@@ -168,11 +166,9 @@ func (d *Dict) Set(k string, v Value) *Dict {
 // toTrie converts a small or owned dict to the trie form.
 func (d *Dict) toTrie() *Dict {
 	root := &hamtNode{}
-	if d.m != nil {
-		for k, v := range d.m {
-			root, _ = root.set(k, hashKey(k), v, 0)
-		}
-		return &Dict{root: root, n: len(d.m)}
+	if d.tab != nil {
+		d.tab.each(func(e *hamtEntry) { root, _ = root.set(e.key, hashKey(e.key), e.val, 0) })
+		return &Dict{root: root, n: d.tab.len()}
 	}
 	for i, k := range d.keys {
 		root, _ = root.set(k, hashKey(k), d.vals[i], 0)
@@ -182,8 +178,8 @@ func (d *Dict) toTrie() *Dict {
 
 // Delete returns a dict without k.
 func (d *Dict) Delete(k string) *Dict {
-	if d.m != nil {
-		if _, ok := d.m[k]; !ok {
+	if d.tab != nil {
+		if _, ok := d.tab.get(k); !ok {
 			return d
 		}
 		return d.toTrie().Delete(k)
@@ -264,10 +260,22 @@ func (it *dictEntryIter) Next() (Value, bool, error) {
 	return Of(EntryDict(k, v)), true, nil
 }
 
-// EntryDict builds the {key, value} dict.
+// EntryDict builds the {key, value} dict, in one allocation: a `for` loop
+// over a dict makes one per entry.
 func EntryDict(k string, v Value) *Dict {
-	return &Dict{keys: []string{"key", "value"}, vals: []Value{Str(k), v}}
+	e := &entryDict{vals: [2]Value{Str(k), v}}
+	e.Dict = Dict{keys: entryKeys, vals: e.vals[:]}
+	return &e.Dict
 }
+
+type entryDict struct {
+	Dict
+	vals [2]Value
+}
+
+// entryKeys is shared by every entry dict: key slices are never modified,
+// and its capacity makes an append copy it.
+var entryKeys = []string{"key", "value"}[:2:2]
 
 // DictBuilder accumulates entries and builds a Dict once.
 type DictBuilder struct {

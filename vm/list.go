@@ -14,11 +14,20 @@ import (
 // compare-and-swap and writes there. Any other Push copies.
 type List struct {
 	items []Value
-	tip   *atomic.Int64 // claimed length of the shared array; nil when not shared-growable
-	// owned marks a list exactly one variable holds, whose elements path
-	// assignments (`xs[i] = v`) replace in place (see own.go).
-	owned bool
+	// tip is the claimed length of the shared array; nil when the array is
+	// not shared-growable, and &ownedTip for a list that exactly one
+	// variable holds, whose elements path assignments (`xs[i] = v`)
+	// replace in place (see own.go). Keeping that mark here rather than in
+	// a field of its own makes the header 32 bytes: one is allocated per
+	// Push.
+	tip *atomic.Int64
 }
+
+// ownedTip marks owned lists. It is never claimed: an owned list has an
+// array of its own, and Push and Concat never extend it in place.
+var ownedTip atomic.Int64
+
+func (l *List) owned() bool { return l.tip == &ownedTip }
 
 // valueSize is the size of one element slot (an interface value).
 const valueSize = 16
@@ -55,7 +64,7 @@ func (l *List) Items() []Value { return l.items[:len(l.items):len(l.items)] }
 // Push returns a list with v appended.
 func (l *List) Push(v Value) *List {
 	n := len(l.items)
-	if l.tip != nil && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+1)) {
+	if l.tip != nil && !l.owned() && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+1)) {
 		items := l.items[:n+1]
 		items[n] = v
 		return &List{items: items, tip: l.tip}
@@ -76,7 +85,7 @@ func (l *List) Concat(other []Value) *List {
 		return l
 	}
 	n := len(l.items)
-	if l.tip != nil && n+len(other) <= cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+len(other))) {
+	if l.tip != nil && !l.owned() && n+len(other) <= cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+len(other))) {
 		items := l.items[:n+len(other)]
 		copy(items[n:], other)
 		return &List{items: items, tip: l.tip}

@@ -262,11 +262,7 @@ func Contains(c, x Value) bool {
 			}
 		}
 	case *Set:
-		for _, v := range c.items {
-			if Equal(v, x) {
-				return true
-			}
-		}
+		return c.Has(x)
 	case *Dict:
 		return c.Has(keyString(x))
 	case *Range:

@@ -25,8 +25,8 @@ func share(v Value) {
 			c.owned = false
 		}
 	case *List:
-		if c.owned {
-			c.owned = false
+		if c.owned() {
+			c.tip = nil
 		}
 	}
 }
@@ -38,25 +38,22 @@ func Share(v Value) Value {
 	return v
 }
 
-// ownedCopy returns an owned copy of d in the map form.
+// ownedCopy returns an owned copy of d in the table form.
 func (d *Dict) ownedCopy() *Dict {
-	noteGrowth(int64(d.Len()+1) * dictEntrySize)
-	m := make(map[string]Value, d.Len()+1)
+	t := newStrTable(d.Len() + 1)
 	d.Range(func(k string, v Value) bool {
-		m[k] = v
+		t.set(k, v)
 		return true
 	})
-	return &Dict{m: m, owned: true}
+	return &Dict{tab: t, owned: true}
 }
 
 // setInPlace updates an owned dict.
 func (d *Dict) setInPlace(k string, v Value) {
-	n := len(d.m)
-	d.m[k] = v
-	if len(d.m) > n {
-		noteGrowth(dictEntrySize + int64(len(k)))
+	d.tab.set(k, v)
+	if d.view.Load() != nil {
+		d.view.Store(nil)
 	}
-	d.view.Store(nil)
 }
 
 // ownedCopy returns an owned copy of l with its own backing array.
@@ -64,7 +61,7 @@ func (l *List) ownedCopy() *List {
 	noteGrowth(int64(len(l.items)) * valueSize)
 	items := make([]Value, len(l.items))
 	copy(items, l.items)
-	return &List{items: items, owned: true}
+	return &List{items: items, tip: &ownedTip}
 }
 
 // setPathOwned is SetPath for a root variable eligible for in-place
@@ -117,7 +114,7 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 			}
 			val = nv
 		}
-		if !c.owned {
+		if !c.owned() {
 			c = c.ownedCopy()
 		}
 		c.items[i] = val

@@ -63,6 +63,25 @@ func (s *Set) HasKey(v Value) bool {
 	return ok
 }
 
+// Has reports whether an item equals x, as `x in s` asks (ordinary
+// equality, 1 == 1.0). For a string, or an int that a float represents
+// exactly, the structural key agrees with equality, so the index answers;
+// any other x is compared with every item.
+func (s *Set) Has(x Value) bool {
+	if n, ok := x.AsInt(); ok && n >= -maxExactInt && n <= maxExactInt || x.Kind() == KString {
+		return s.HasKey(x)
+	}
+	for _, v := range s.items {
+		if Equal(v, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxExactInt bounds the ints that convert to float64 exactly.
+const maxExactInt = 1 << 53
+
 // Add returns a set with v appended if its structural key is new.
 func (s *Set) Add(v Value) *Set {
 	if s.HasKey(v) {

@@ -119,7 +119,11 @@ func stringValue(s String) Value {
 	if s.buf == nil {
 		return Str(s.s)
 	}
-	return Value{p: unsafe.Pointer(&s), n: uint64(kStrBuf)}
+	// A copy, not &s: taking the parameter's address would move it to the
+	// heap on entry, allocating for the common unboxed case too.
+	box := new(String)
+	*box = s
+	return Value{p: unsafe.Pointer(box), n: uint64(kStrBuf)}
 }
 
 // Of wraps any Object as a Value; Of(nil) is the zero Value.

@@ -125,8 +125,8 @@ func init() {
 		return vm.Of(lib.List(out)), nil
 	})
 	lm("sort", "xs.sort()", "stable ascending sort", func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
-		items := append([]vm.Value(nil), l.Items()...)
-		if err := sortByKeys(th, items, append([]vm.Value(nil), items...)); err != nil {
+		items, err := sortValues(th, l.Items())
+		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(lib.List(items)), nil

@@ -15,10 +15,12 @@ import (
 // the order is not total (mixed kinds, NaN).
 //
 // Longer lists whose keys are all ints, all strings, or numbers that all
-// convert to float64 exactly with no NaN among them are totally ordered:
-// their keys are unboxed into (key, index) pairs and sorted with pdqsort
-// (slices.SortFunc), the index breaking ties so that the sort is stable.
-// Any other list is merge-sorted through vm.Compare.
+// convert to float64 exactly with no NaN among them are totally ordered.
+// Number keys are mapped to unsigned integers of the same order and
+// radix-sorted (stable, linear); string keys are unboxed into (key, index)
+// pairs and sorted with pdqsort (slices.SortFunc), the index breaking ties
+// so that the sort is stable. Any other list is merge-sorted through
+// vm.Compare.
 //
 // A long sort stops at an interrupt (deadline, cancel, Ctrl-C): the
 // comparator checks every few thousand calls and unwinds the sort by
@@ -34,26 +36,51 @@ func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 		return nil
 	}
 	p := &lib.Pacer{Th: th}
-	defer func() {
-		if r := recover(); r != nil {
-			stop, ok := r.(sortInterrupt)
-			if !ok {
-				panic(r)
-			}
-			err = stop.err
-		}
-	}()
+	defer recoverInterrupt(&err)
 	switch keyKind(keys) {
 	case intKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) int64 { n, _ := v.AsInt(); return int64(n) })
+		sortRadix(items, keys, p, intBits)
 	case stringKeys:
 		sortUnboxed(items, keys, p, func(v vm.Value) string { s, _ := v.AsString(); return s.Go() })
 	case floatKeys:
-		sortUnboxed(items, keys, p, exactFloat)
+		sortRadix(items, keys, p, floatBits)
 	default:
 		mergeSort(items, keys, p)
 	}
 	return nil
+}
+
+// sortValues returns a sorted copy of items, each item its own key. Ints
+// are radix-sorted by value alone: equal ints are indistinguishable, so
+// there is no order among them to keep.
+func sortValues(th *vm.Thread, items []vm.Value) (out []vm.Value, err error) {
+	if len(items) <= 20 || keyKind(items) != intKeys {
+		out = slices.Clone(items)
+		return out, sortByKeys(th, out, slices.Clone(items))
+	}
+	defer recoverInterrupt(&err)
+	a := make([]uint64, len(items))
+	for i, v := range items {
+		a[i] = intBits(v)
+	}
+	a = radixSort(a, func(k uint64) uint64 { return k }, &lib.Pacer{Th: th})
+	out = make([]vm.Value, len(a))
+	for i, k := range a {
+		out[i] = vm.IntOf(int64(k ^ 1<<63))
+	}
+	return out, nil
+}
+
+// recoverInterrupt turns the panic with which a sort stops at an interrupt
+// into the error it carries.
+func recoverInterrupt(err *error) {
+	if r := recover(); r != nil {
+		stop, ok := r.(sortInterrupt)
+		if !ok {
+			panic(r)
+		}
+		*err = stop.err
+	}
 }
 
 // sortInterrupt carries an interrupt out of a comparator.
@@ -111,12 +138,111 @@ func keyKind(keys []vm.Value) sortKind {
 	return mixedKeys
 }
 
-func exactFloat(v vm.Value) float64 {
+// intBits maps an int key to an unsigned integer of the same order.
+func intBits(v vm.Value) uint64 {
+	n, _ := v.AsInt()
+	return uint64(n) ^ 1<<63
+}
+
+// floatBits maps a number key (no NaN, ints exact as floats) to an
+// unsigned integer of the same order: -0.0 becomes 0.0, which it equals;
+// negative numbers have every bit flipped, so that larger magnitudes come
+// first, and the others only the sign bit.
+func floatBits(v vm.Value) uint64 {
+	var f float64
 	if i, ok := v.AsInt(); ok {
-		return float64(i)
+		f = float64(i)
+	} else {
+		x, _ := v.AsFloat()
+		f = float64(x)
 	}
-	f, _ := v.AsFloat()
-	return float64(f)
+	if f == 0 {
+		return 1 << 63
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// radixEntry is a key mapped by intBits or floatBits and the position of
+// its item.
+type radixEntry struct {
+	k uint64
+	i int
+}
+
+// sortRadix sorts items stably by keys mapped through bits.
+func sortRadix(items, keys []vm.Value, p *lib.Pacer, bits func(vm.Value) uint64) {
+	a := make([]radixEntry, len(keys))
+	for i, k := range keys {
+		a[i] = radixEntry{bits(k), i}
+	}
+	a = radixSort(a, func(e radixEntry) uint64 { return e.k }, p)
+	orig := slices.Clone(items)
+	for j, e := range a {
+		items[j] = orig[e.i]
+	}
+}
+
+// radixSort sorts a by key, stably: a least-significant-digit radix sort
+// on bytes, skipping the bytes every key shares. It returns the sorted
+// slice, which is a or a buffer of the same length.
+func radixSort[E any](a []E, key func(E) uint64, p *lib.Pacer) []E {
+	if len(a) < 2 {
+		return a
+	}
+	var counts [8][256]int
+	for lo := 0; lo < len(a); lo += radixBlock {
+		checkInterrupt(p)
+		for _, e := range a[lo:min(lo+radixBlock, len(a))] {
+			k := key(e)
+			for d := range 8 {
+				counts[d][byte(k>>(8*d))]++
+			}
+		}
+	}
+	var buf []E
+	for d := range 8 {
+		c := &counts[d]
+		if c[byte(key(a[0])>>(8*d))] == len(a) {
+			continue // every key has this byte
+		}
+		if buf == nil {
+			buf = make([]E, len(a))
+		}
+		pos := 0
+		for b, n := range c {
+			c[b] = pos
+			pos += n
+		}
+		shift := 8 * d
+		for lo := 0; lo < len(a); lo += radixBlock {
+			checkInterrupt(p)
+			for _, e := range a[lo:min(lo+radixBlock, len(a))] {
+				b := byte(key(e) >> shift)
+				buf[c[b]] = e
+				c[b]++
+			}
+		}
+		a, buf = buf, a
+	}
+	return a
+}
+
+// radixBlock is how many entries a radix pass moves between checks for an
+// interrupt.
+const radixBlock = 1 << 16
+
+// checkInterrupt stops the sort if the thread has been interrupted.
+func checkInterrupt(p *lib.Pacer) {
+	if p.Th == nil {
+		return
+	}
+	if err := p.Th.CheckInterrupt(); err != nil {
+		panic(sortInterrupt{err})
+	}
 }
 
 // keyed is an unboxed sort key and the position of its item.
