@@ -59,7 +59,8 @@ func Compile(f *syntax.File, info *resolve.Info) (*Program, error) {
 }
 
 func newCompiler(f *syntax.File, info *resolve.Info) *compiler {
-	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{}}
+	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{},
+		strs: map[string]string{}}
 	c.collectAliases(f.Items)
 	return c
 }
@@ -90,6 +91,19 @@ type compiler struct {
 	module  bool // an imported module (CompileModule)
 	// structRT caches the run-time check of each struct type.
 	structRT map[string]*RType
+	// strs interns the program's names and string constants, so a struct
+	// field name and the property reads of it share one string: the VM's
+	// field cache (vm/cache.go) then matches them by pointer.
+	strs map[string]string
+}
+
+// intern returns the program's one copy of s.
+func (c *compiler) intern(s string) string {
+	if t, ok := c.strs[s]; ok {
+		return t
+	}
+	c.strs[s] = s
+	return s
 }
 
 func (c *compiler) collectAliases(items []syntax.Stmt) {
@@ -271,6 +285,9 @@ func (f *fcomp) constant(v any) int {
 	if x, ok := v.(float64); ok {
 		key = floatKey(math.Float64bits(x)) // keeps 0.0 and -0.0 apart
 	}
+	if x, ok := v.(string); ok {
+		v = f.c.intern(x)
+	}
 	switch v.(type) {
 	case int64, float64, string, Duration:
 		if i, ok := f.consts[key]; ok {
@@ -287,7 +304,7 @@ func (f *fcomp) name(s string) int {
 		return i
 	}
 	f.names[s] = len(f.fn.Names)
-	f.fn.Names = append(f.fn.Names, s)
+	f.fn.Names = append(f.fn.Names, f.c.intern(s))
 	return len(f.fn.Names) - 1
 }
 

@@ -1,6 +1,9 @@
 package vm
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Inline caches. Every method call site (CALL_METHOD) and property read
 // site (GET_PROP) owns a slot in its function's funcRT (the c operand;
@@ -84,16 +87,27 @@ func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Meth
 	return m
 }
 
-// structField reads field name of s (nil when unset), using and filling
-// the field index guess in cache slot c.
-func structField(rt *funcRT, c int, s *StructValue, name string) Value {
-	slot := &rt.caches.fields[c]
-	if i := int(slot.Load()); i < len(s.Fields) && s.Fields[i].Name == name {
-		return s.Fields[i].Value
+// cachedField reads field name of s through the guess in cache slot c:
+// it answers when the guess is right and the field shares the name's
+// string, which it does when both come from one program (the compiler
+// interns names). It is small enough to inline into the run loop;
+// structFieldMiss does the rest.
+func cachedField(rt *funcRT, c int, s *StructValue, name string) (Value, bool) {
+	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && sameString(s.Fields[i].Name, name) {
+		return s.Fields[i].Value, true
+	}
+	return Value{}, false
+}
+
+// structFieldMiss reads field name of s (nil when unset) when
+// cachedField could not, and fixes the guess.
+func structFieldMiss(rt *funcRT, c int, s *StructValue, name string) Value {
+	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && s.Fields[i].Name == name {
+		return s.Fields[i].Value // a name from another program
 	}
 	for i := range s.Fields {
 		if s.Fields[i].Name == name {
-			slot.Store(int32(i))
+			rt.caches.fields[c].Store(int32(i))
 			return s.Fields[i].Value
 		}
 	}
@@ -120,4 +134,10 @@ func (rt *funcRT) global(m *Module, s int) (Value, bool) {
 		return Share(m.Globals[i]), true
 	}
 	return Value{}, false
+}
+
+// sameString reports whether a and b are the same string header: the
+// same bytes at the same address (a quick sufficient test of a == b).
+func sameString(a, b string) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(&a)) == *(*[2]uintptr)(unsafe.Pointer(&b))
 }

@@ -160,3 +160,23 @@ for k in [3, 0] { println(p.via(k)) }
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}
 }
+
+// A property read site answers for structs of any layout and for field
+// names that are not the program's own strings (a struct made in Go), and
+// an impl method finds such a struct too.
+func TestFieldSiteSeesManyLayouts(t *testing.T) {
+	src := `struct R { w: int, h: int }
+struct S { h: int }
+impl R { fn area(self) { return self.w * self.h } }
+for x in [R { w: 1, h: 2 }, gostruct(), S { h: 3 }, gostruct(), R { w: 4, h: 5 }] {
+  println(x.h)
+  println(x.w)
+}
+for x in [gostruct(), R { w: 2, h: 3 }, gostruct()] { println(x.area()) }
+`
+	out, e := runError(t, src)
+	want := "2\n1\n20\n10\n3\nnil\n20\n10\n5\n4\n200\n6\n200\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}

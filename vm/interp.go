@@ -905,7 +905,11 @@ loop:
 			c := int(code[pc+1])
 			pc += 2
 			if sv, ok := stack[sp-1].AsStruct(); ok {
-				stack[sp-1] = structField(rt, c, sv, name)
+				v, hit := cachedField(rt, c, sv, name)
+				if !hit {
+					v = structFieldMiss(rt, c, sv, name)
+				}
+				stack[sp-1] = v
 				break
 			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
@@ -918,7 +922,11 @@ loop:
 			x := stack[base+int(code[pc])]
 			name := rt.fn.Names[code[pc+1]]
 			if sv, ok := x.AsStruct(); ok {
-				stack[sp] = structField(rt, int(code[pc+2]), sv, name)
+				v, hit := cachedField(rt, int(code[pc+2]), sv, name)
+				if !hit {
+					v = structFieldMiss(rt, int(code[pc+2]), sv, name)
+				}
+				stack[sp] = v
 			} else {
 				v, gerr := GetProp(x, name, false)
 				if gerr != nil {
