@@ -47,15 +47,22 @@ func newSiteCaches(n int) siteCaches {
 	return siteCaches{methods: make([]atomic.Pointer[methodEntry], n), fields: make([]atomic.Int32, n)}
 }
 
-// implMethod returns the impl method `recv.name` calls when recv is a
-// struct whose impl defines name, no universe method shadows it and the
-// method is an ordinary function (not a generator), using and filling
-// cache slot c; otherwise nil.
-func (th *Thread) implMethod(rt *funcRT, c int, recv Value, name string) *Closure {
-	s, ok := recv.AsStruct()
-	if !ok {
-		return nil
+// cachedImpl is the impl method cache slot c holds for receivers of
+// struct s, or nil: the run loop's inlined half of implMethod.
+func (th *Thread) cachedImpl(rt *funcRT, c int, s *StructValue) *Closure {
+	if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, s.Name) &&
+		e.epoch == th.vm.implEpoch.Load() {
+		return e.impl
 	}
+	return nil
+}
+
+// implMethod returns the impl method `recv.name` calls for a struct recv
+// whose impl defines name, when no universe method shadows it and the
+// method is an ordinary function (not a generator); otherwise nil. It
+// looks past cachedImpl (struct names from another program compare by
+// text) and fills cache slot c.
+func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Closure {
 	slot := &rt.caches.methods[c]
 	epoch := th.vm.implEpoch.Load()
 	if e := slot.Load(); e != nil && e.impl != nil && e.strct == s.Name && e.epoch == epoch {

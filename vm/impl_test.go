@@ -180,3 +180,29 @@ for x in [gostruct(), R { w: 2, h: 3 }, gostruct()] { println(x.area()) }
 		t.Errorf("got %q (%v), want %q", out, e, want)
 	}
 }
+
+// A method frame has no callee slot: its result replaces the receiver,
+// so values the caller stacked below the call stay where they were, on
+// return and when a failure inside is caught.
+func TestMethodFrameKeepsCallerOperands(t *testing.T) {
+	src := `struct P { x: int }
+impl P {
+  fn get(self, k) { return self.x + k }
+  fn bad(self) { return self.x / 0 }
+}
+fn f(p) {
+  var out = []
+  for i in [1, 2] {
+    out = out + [[10, p.get(i), 20 + p.get(i) * 2]]
+    try { out = out + [100 + p.bad()] } catch (e) { out = out + [-i] }
+  }
+  return out
+}
+println(f(P { x: 1 }))
+`
+	out, e := runError(t, src)
+	want := "[[10, 2, 24], -1, [10, 3, 26], -2]\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}

@@ -388,13 +388,17 @@ loop:
 			s, n, c := int(code[pc]), int(code[pc+1]), int(code[pc+2])
 			pc += 3
 			recv := stack[sp-n-1]
+			var m *Closure
+			if sv, ok := recv.AsStruct(); ok {
+				if m = th.cachedImpl(rt, c, sv); m == nil {
+					m = th.implMethod(rt, c, sv, rt.fn.Names[s])
+				}
+			}
 			var v Value
-			if op == compiler.CALL_METHOD_OPT && recv.IsNil() {
-				v = Nil
-			} else if m := th.implMethod(rt, c, recv, rt.fn.Names[s]); m != nil {
-				// An impl method runs as an ordinary frame: slide the
-				// receiver and arguments up one slot and put the method
-				// in the callee slot below them.
+			if m != nil {
+				// An impl method runs as an ordinary frame whose window
+				// starts at the receiver (its first parameter): there is
+				// no callee slot, and the result replaces the receiver.
 				if len(th.frames) >= MaxFrames {
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
@@ -404,12 +408,6 @@ loop:
 						break loop
 					}
 				}
-				th.sp = sp
-				th.ensure(1)
-				stack = th.stack
-				copy(stack[sp-n:sp+1], stack[sp-n-1:sp])
-				stack[sp-n-1] = Of(m)
-				sp++
 				save()
 				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
 					th.pushSimple(m, sp-n-1)
@@ -419,6 +417,8 @@ loop:
 				reload()
 				fr.method = true
 				continue
+			} else if op == compiler.CALL_METHOD_OPT && recv.IsNil() {
+				v = Nil
 			} else if nm := th.nativeMethod(rt, c, recv, rt.fn.Names[s]); nm != nil {
 				save()
 				v, err = th.callNative(nm, recv, stack[sp-n:sp:sp])
@@ -1298,10 +1298,11 @@ loop:
 		{
 			// popFrame and reload, inline: this is half of every call
 			v := stack[sp-1]
-			clear(stack[base-1 : sp])
+			ret := fr.result()
+			clear(stack[ret:sp])
 			nested := fr.nested
 			th.frames = th.frames[:len(th.frames)-1]
-			sp = base - 1
+			sp = ret
 			th.sp = sp
 			if nested || len(th.frames) < startDepth {
 				return v, nil
@@ -1358,10 +1359,10 @@ loop:
 // run: the first frame of a nested execution, or the one run started with.
 func (th *Thread) popFrame(sp, startDepth int) bool {
 	fr := &th.frames[len(th.frames)-1]
-	nested, base := fr.nested, fr.base
-	clear(th.stack[base-1 : sp])
+	nested, ret := fr.nested, fr.result()
+	clear(th.stack[ret:sp])
 	th.frames = th.frames[:len(th.frames)-1]
-	th.sp = base - 1
+	th.sp = ret
 	return nested || len(th.frames) < startDepth
 }
 
