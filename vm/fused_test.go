@@ -148,3 +148,25 @@ println("${le(1, 1)} ${le(2, 1)} ${le(1, 1.5)} ${le("a", "b")}")`
 		t.Errorf("got %q %v, want %q", out, e, want)
 	}
 }
+
+// The int fast paths of ADD, SUB and MUL on two stacked ints agree with
+// intArith at the edges of the int range and of the 32-bit products
+// (expectations taken before the fast paths).
+func TestIntArithFastPaths(t *testing.T) {
+	src := `fn id(x) { return x }
+println(id(9223372036854775807) + id(1))
+println(id(9223372036854775807) + id(0))
+println(id(-9223372036854775807) - id(2))
+println(id(-9223372036854775807) - id(1))
+println(id(4294967296) * id(4294967296))
+println(id(2147483647) * id(-2147483648))
+println(id(-2147483648) * id(-2147483648))
+println(id(3037000500) * id(3037000500))
+println(id(-3) * id(7) + id(5) - id(-2))`
+	out, e := runError(t, src)
+	want := "9223372036854776000\n9223372036854775807\n-9223372036854776000\n-9223372036854775808\n" +
+		"18446744073709552000\n-4611686016279904256\n4611686018427387904\n9223372037000250000\n-14\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}

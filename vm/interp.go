@@ -656,8 +656,29 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
+					// sums and differences that keep the sign rule and
+					// products of 32-bit values cannot overflow: they are
+					// computed here, the rest by intArith (not inlined)
 					switch op {
-					case compiler.ADD, compiler.SUB, compiler.MUL:
+					case compiler.ADD:
+						if s := int64(a) + int64(b); (s > int64(a)) == (b > 0) {
+							v = IntOf(s)
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.SUB:
+						if d := int64(a) - int64(b); (d < int64(a)) == (b > 0) {
+							v = IntOf(d)
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.MUL:
+						if int64(a) == int64(int32(a)) && int64(b) == int64(int32(b)) {
+							v = IntOf(int64(a) * int64(b))
+							goto arithDone
+						}
 						v = intArith(op, int64(a), int64(b))
 						goto arithDone
 					case compiler.MOD:
@@ -1299,7 +1320,14 @@ loop:
 			// popFrame and reload, inline: this is half of every call
 			v := stack[sp-1]
 			ret := fr.result()
-			clear(stack[ret:sp])
+			if sp-ret <= 8 {
+				// a small window: stores beat clear's two calls
+				for i := ret; i < sp; i++ {
+					stack[i] = Value{}
+				}
+			} else {
+				clear(stack[ret:sp])
+			}
 			nested := fr.nested
 			th.frames = th.frames[:len(th.frames)-1]
 			sp = ret
