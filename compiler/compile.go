@@ -384,6 +384,8 @@ func stackEffect(op Opcode, a []int) int {
 		return 0
 	case CONST_BINOP_JUMP:
 		return -1
+	case BINOP_STORE, BINOP_RETURN:
+		return -2
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }

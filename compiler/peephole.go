@@ -99,6 +99,13 @@ func fuse(fn *Func) {
 				x, t := code[pc+1], code[pc+4]
 				copy(code[pc:pc+5], []int32{int32(CONST_BINOP_JUMP), x, m, int32(op), t})
 			}
+		case ADD, SUB, MUL, DIV, MOD:
+			switch at(pc + 1) {
+			case STORE_LOCAL:
+				code[pc], code[pc+1] = int32(BINOP_STORE), code[pc]
+			case RETURN:
+				code[pc], code[pc+1] = int32(BINOP_RETURN), code[pc]
+			}
 		case FOR_NEXT:
 			if at(pc+3) == STORE_LOCAL {
 				code[pc], code[pc+3], code[pc+4] = int32(FOR_NEXT_STORE), code[pc+4], 0

@@ -170,3 +170,41 @@ println(id(-3) * id(7) + id(5) - id(-2))`
 		t.Errorf("got %q %v, want %q", out, e, want)
 	}
 }
+
+// BINOP_STORE and BINOP_RETURN (an operator on two stacked values, then a
+// store or a return) compute what the plain sequence did and fail at the
+// operator's line and column (expectations taken with the pass off).
+func TestFusedOperatorStoreReturn(t *testing.T) {
+	const fns = `fn id(x) { return x }
+fn ratio(a, b) {
+  return id(a) /
+    id(b)
+}
+fn acc(xs) {
+  var t = 0
+  for x in xs {
+    t = id(t) + id(x)
+  }
+  return t
+}
+`
+	cases := []struct{ name, src, out, err string }{
+		{"values", `println(ratio(7, 2))
+println(acc([1, 2.5, 3]))
+println(acc([9223372036854775807, 1]))`, "3\n6.5\n9223372036854776000\n", ""},
+		{"return", "ratio(1, 0)", "", "Runtime error: Division by zero (line 3) @3:16 | ratio t.harn:3:16 |  t.harn:13:1"},
+		{"store", `acc([1, "a"])`, "", "Type error: Cannot add int and string (line 9) @9:15 | acc t.harn:9:15 |  t.harn:13:1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, e := runError(t, fns+c.src)
+			got := ""
+			if e != nil {
+				got = describe(e)
+			}
+			if out != c.out || got != c.err {
+				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
+			}
+		})
+	}
+}

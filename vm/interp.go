@@ -602,6 +602,35 @@ loop:
 				pc = int(code[pc+4])
 			}
 
+		case compiler.BINOP_STORE, compiler.BINOP_RETURN:
+			x, y := stack[sp-2], stack[sp-1]
+			bop := compiler.Opcode(code[pc])
+			var v Value
+			if a, ok := x.AsInt(); ok {
+				if b, ok := y.AsInt(); ok {
+					if r, ok := smallIntArith(bop, int64(a), int64(b)); ok {
+						v = IntOf(r)
+					}
+				}
+			}
+			if !v.IsValid() {
+				var berr error
+				if v, berr = binary(bop, x, y); berr != nil {
+					err = berr
+					break loop
+				}
+			}
+			sp -= 2
+			stack[sp+1] = Value{}
+			if op == compiler.BINOP_RETURN {
+				stack[sp] = v
+				sp++
+				goto doReturn
+			}
+			stack[sp] = Value{}
+			stack[base+int(code[pc+1])] = v
+			pc += 2
+
 		case compiler.JUMP:
 			t := int(code[pc])
 			if t < pc {
@@ -656,30 +685,13 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
-					// sums and differences that keep the sign rule and
-					// products of 32-bit values cannot overflow: they are
-					// computed here, the rest by intArith (not inlined)
 					switch op {
-					case compiler.ADD:
-						if s := int64(a) + int64(b); (s > int64(a)) == (b > 0) {
-							v = IntOf(s)
-							goto arithDone
+					case compiler.ADD, compiler.SUB, compiler.MUL:
+						if r, ok := smallIntArith(op, int64(a), int64(b)); ok {
+							v = IntOf(r)
+						} else {
+							v = intArith(op, int64(a), int64(b))
 						}
-						v = intArith(op, int64(a), int64(b))
-						goto arithDone
-					case compiler.SUB:
-						if d := int64(a) - int64(b); (d < int64(a)) == (b > 0) {
-							v = IntOf(d)
-							goto arithDone
-						}
-						v = intArith(op, int64(a), int64(b))
-						goto arithDone
-					case compiler.MUL:
-						if int64(a) == int64(int32(a)) && int64(b) == int64(int32(b)) {
-							v = IntOf(int64(a) * int64(b))
-							goto arithDone
-						}
-						v = intArith(op, int64(a), int64(b))
 						goto arithDone
 					case compiler.MOD:
 						if b > 0 {
