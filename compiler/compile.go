@@ -380,7 +380,7 @@ func stackEffect(op Opcode, a []int) int {
 		return 1 - a[1]
 	case LOCAL_BINOP, LOCAL_GET_PROP:
 		return 1
-	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
+	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE, JUMP_FOR:
 		return 0
 	case CONST_BINOP_JUMP:
 		return -1

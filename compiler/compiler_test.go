@@ -56,7 +56,7 @@ var jumpOperand = map[compiler.Opcode]int{
 	compiler.JUMP: 0, compiler.JUMP_IF_FALSE: 0, compiler.JUMP_IF_TRUE: 0, compiler.JUMP_IF_NOT_NIL: 0,
 	compiler.JUMP_IF_NIL: 0, compiler.ARGC_GT: 1, compiler.FOR_NEXT: 1, compiler.SETUP_TRY: 0,
 	compiler.CATCH_IS: 1, compiler.CATCHABLE: 0, compiler.PROPAGATE: 0,
-	compiler.FOR_NEXT_STORE: 1, compiler.LOCAL_BINOP_JUMP: 4, compiler.CONST_BINOP_JUMP: 3,
+	compiler.FOR_NEXT_STORE: 1, compiler.LOCAL_BINOP_JUMP: 4, compiler.CONST_BINOP_JUMP: 3, compiler.JUMP_FOR: 0,
 }
 
 var slotOperand = map[compiler.Opcode]bool{

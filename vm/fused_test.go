@@ -208,3 +208,33 @@ println(acc([9223372036854775807, 1]))`, "3\n6.5\n9223372036854776000\n", ""},
 		})
 	}
 }
+
+// JUMP_FOR (a loop's jump back that runs the loop head) steps ranges,
+// lists and other iterables, with continue and break, in nested loops.
+func TestJumpFor(t *testing.T) {
+	src := `var out = ""
+for i in 0 to 5 exclusive {
+  if i == 1 {
+    continue
+  }
+  for c in ["a", "b", "c"] {
+    if c == "b" {
+      continue
+    }
+    if i == 3 && c == "c" {
+      break
+    }
+    out = out + "${i}${c} "
+  }
+  for k in {x: 1, y: 2} {
+    out = out + k.key
+  }
+  out = out + "|"
+}
+println(out)`
+	out, e := runError(t, src)
+	want := "0a 0c xy|2a 2c xy|3a xy|4a 4c xy|\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}

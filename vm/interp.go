@@ -1024,7 +1024,12 @@ loop:
 
 		case compiler.ITER:
 			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
-		case compiler.FOR_NEXT_STORE:
+		case compiler.FOR_NEXT_STORE, compiler.JUMP_FOR:
+			if op == compiler.JUMP_FOR {
+				// the loop's jump back runs the loop head it lands on
+				opPC = int(code[pc])
+				pc = opPC + 1
+			}
 			it := (*iterSlot)(stack[base+int(code[pc])].p).it
 			if r, ok := it.(*rangeIter); ok {
 				// a range steps inline: its counter is a plain int64
@@ -1080,7 +1085,7 @@ loop:
 				pc = int(code[pc+1])
 				break
 			}
-			if op == compiler.FOR_NEXT_STORE {
+			if op != compiler.FOR_NEXT {
 				stack[base+int(code[pc+2])] = v
 				pc += 4
 			} else {
