@@ -71,7 +71,8 @@ func Types(env *types.Env) Option {
 }
 
 func newCompiler(f *syntax.File, info *resolve.Info, opts []Option) *compiler {
-	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{}}
+	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{},
+		strs: map[string]string{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -106,6 +107,19 @@ type compiler struct {
 	types   *types.Env
 	// structRT caches the run-time check of each struct type.
 	structRT map[string]*RType
+	// strs interns the program's names and string constants, so a struct
+	// field name and the property reads of it share one string: the VM's
+	// field cache (vm/cache.go) then matches them by pointer.
+	strs map[string]string
+}
+
+// intern returns the program's one copy of s.
+func (c *compiler) intern(s string) string {
+	if t, ok := c.strs[s]; ok {
+		return t
+	}
+	c.strs[s] = s
+	return s
 }
 
 func (c *compiler) collectAliases(items []syntax.Stmt) {
@@ -287,6 +301,9 @@ func (f *fcomp) constant(v any) int {
 	if x, ok := v.(float64); ok {
 		key = floatKey(math.Float64bits(x)) // keeps 0.0 and -0.0 apart
 	}
+	if x, ok := v.(string); ok {
+		v = f.c.intern(x)
+	}
 	switch v.(type) {
 	case int64, float64, string, Duration:
 		if i, ok := f.consts[key]; ok {
@@ -303,7 +320,7 @@ func (f *fcomp) name(s string) int {
 		return i
 	}
 	f.names[s] = len(f.fn.Names)
-	f.fn.Names = append(f.fn.Names, s)
+	f.fn.Names = append(f.fn.Names, f.c.intern(s))
 	return len(f.fn.Names) - 1
 }
 
@@ -379,10 +396,12 @@ func stackEffect(op Opcode, a []int) int {
 		return 1 - a[1]
 	case LOCAL_BINOP, LOCAL_GET_PROP:
 		return 1
-	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE:
+	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE, JUMP_FOR:
 		return 0
 	case CONST_BINOP_JUMP:
 		return -1
+	case BINOP_STORE, BINOP_RETURN:
+		return -2
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/resolve"
@@ -55,7 +56,7 @@ var jumpOperand = map[compiler.Opcode]int{
 	compiler.JUMP: 0, compiler.JUMP_IF_FALSE: 0, compiler.JUMP_IF_TRUE: 0, compiler.JUMP_IF_NOT_NIL: 0,
 	compiler.JUMP_IF_NIL: 0, compiler.ARGC_GT: 1, compiler.FOR_NEXT: 1, compiler.SETUP_TRY: 0,
 	compiler.CATCH_IS: 1, compiler.CATCHABLE: 0, compiler.PROPAGATE: 0,
-	compiler.FOR_NEXT_STORE: 1, compiler.LOCAL_BINOP_JUMP: 4, compiler.CONST_BINOP_JUMP: 3,
+	compiler.FOR_NEXT_STORE: 1, compiler.LOCAL_BINOP_JUMP: 4, compiler.CONST_BINOP_JUMP: 3, compiler.JUMP_FOR: 0,
 }
 
 var slotOperand = map[compiler.Opcode]bool{
@@ -144,6 +145,52 @@ pipeline main(task) {
 	for name, w := range want {
 		if g, ok := got[name]; !ok || g != w {
 			t.Errorf("%s: Simple = %v (found %v), want %v", name, g, ok, w)
+		}
+	}
+}
+
+// TestNamesInterned checks that a program holds one copy of each name and
+// string constant: the VM's property cache matches a struct's field name
+// against a read's name by address (vm/cache.go).
+func TestNamesInterned(t *testing.T) {
+	src := `struct R { w: int }
+fn make() { return R { w: 1 } }
+fn read(r) { return r.w }
+println(read(make()))
+`
+	f, err := syntax.Parse("interned.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{})})
+	prog, err := compiler.Compile(f, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	var walk func(fn *compiler.Func)
+	walk = func(fn *compiler.Func) {
+		for _, n := range fn.Names {
+			if n == "w" {
+				ws = append(ws, n)
+			}
+		}
+		for _, c := range fn.Consts {
+			if s, ok := c.(string); ok && s == "w" {
+				ws = append(ws, s)
+			}
+		}
+		for _, c := range fn.Funcs {
+			walk(c)
+		}
+	}
+	walk(prog.Main)
+	if len(ws) < 2 {
+		t.Fatalf("found %d copies of the field name, want the literal's and the read's", len(ws))
+	}
+	for _, w := range ws[1:] {
+		if unsafe.StringData(w) != unsafe.StringData(ws[0]) {
+			t.Fatalf("the field name %q is stored twice", w)
 		}
 	}
 }

@@ -164,6 +164,9 @@ const (
 	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
 	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
 	LOCAL_GET_PROP    // - LOCAL_GET_PROP<i s c _> v           (LOAD_LOCAL i; GET_PROP s c: self.field)
+	BINOP_STORE       // x y BINOP_STORE<op j> -               (op; STORE_LOCAL j; op is ADD SUB MUL DIV MOD)
+	BINOP_RETURN      // x y BINOP_RETURN<op>                  (op; RETURN; op is ADD SUB MUL DIV MOD)
+	JUMP_FOR          // - JUMP_FOR<t> -                       (JUMP t to a FOR_NEXT_STORE: runs it)
 
 	numOpcodes
 )
@@ -212,7 +215,8 @@ var Info = [numOpcodes]OpInfo{
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
-	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4},
+	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4}, BINOP_STORE: {"BINOP_STORE", 2}, BINOP_RETURN: {"BINOP_RETURN", 1},
+	JUMP_FOR: {"JUMP_FOR", 1},
 }
 
 func (op Opcode) String() string {

@@ -12,7 +12,7 @@ package compiler
 // -1 when op does not jump.
 func targetOperand(op Opcode) int {
 	switch op {
-	case JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_NIL, JUMP_IF_NIL, SETUP_TRY, CATCHABLE, PROPAGATE:
+	case JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_NIL, JUMP_IF_NIL, SETUP_TRY, CATCHABLE, PROPAGATE, JUMP_FOR:
 		return 0
 	case ARGC_GT, FOR_NEXT, CATCH_IS, FOR_NEXT_STORE:
 		return 1
@@ -98,6 +98,19 @@ func fuse(fn *Func) {
 			if op := at(pc + 2); fusable(op) && at(pc+3) == JUMP_IF_FALSE {
 				x, t := code[pc+1], code[pc+4]
 				copy(code[pc:pc+5], []int32{int32(CONST_BINOP_JUMP), x, m, int32(op), t})
+			}
+		case ADD, SUB, MUL, DIV, MOD:
+			switch at(pc + 1) {
+			case STORE_LOCAL:
+				code[pc], code[pc+1] = int32(BINOP_STORE), code[pc]
+			case RETURN:
+				code[pc], code[pc+1] = int32(BINOP_RETURN), code[pc]
+			}
+		case JUMP:
+			// a loop's jump back to its head (fused above: the head
+			// comes first) runs the head in the same dispatch
+			if t := code[pc+1]; int(t) < pc && Opcode(code[t]) == FOR_NEXT_STORE {
+				code[pc] = int32(JUMP_FOR)
 			}
 		case FOR_NEXT:
 			if at(pc+3) == STORE_LOCAL {

@@ -28,15 +28,28 @@ func TestFuse(t *testing.T) {
 			[]int32{int32(LOAD_LOCAL), 4, int32(RETURN)},
 			[]int32{int32(RETURN_LOCAL), 4, 0}, false},
 		{"loop step",
+			[]int32{int32(FOR_NEXT), 0, 7, int32(STORE_LOCAL), 1, int32(JUMP), 9, int32(NIL), int32(RETURN)},
+			[]int32{int32(FOR_NEXT_STORE), 0, 7, 1, 0, int32(JUMP), 9, int32(NIL), int32(RETURN)}, false},
+		{"loop back",
 			[]int32{int32(FOR_NEXT), 0, 7, int32(STORE_LOCAL), 1, int32(JUMP), 0, int32(NIL), int32(RETURN)},
-			[]int32{int32(FOR_NEXT_STORE), 0, 7, 1, 0, int32(JUMP), 0, int32(NIL), int32(RETURN)}, false},
+			[]int32{int32(FOR_NEXT_STORE), 0, 7, 1, 0, int32(JUMP_FOR), 0, int32(NIL), int32(RETURN)}, false},
 		{"field of a local",
 			[]int32{int32(LOAD_LOCAL), 0, int32(GET_PROP), 3, 1, int32(RETURN)},
 			[]int32{int32(LOCAL_GET_PROP), 0, 3, 1, 0, int32(RETURN)}, false},
+		{"operator, store",
+			[]int32{int32(CALL), 0, int32(LOAD_LOCAL), 1, int32(ADD), int32(STORE_LOCAL), 1, int32(NIL), int32(RETURN)},
+			[]int32{int32(CALL), 0, int32(LOAD_LOCAL), 1, int32(BINOP_STORE), int32(ADD), 1, int32(NIL), int32(RETURN)}, false},
+		{"operator, return",
+			[]int32{int32(CALL), 0, int32(CALL), 0, int32(MUL), int32(RETURN)},
+			[]int32{int32(CALL), 0, int32(CALL), 0, int32(BINOP_RETURN), int32(MUL)}, false},
+		{"operator, store at a jump target",
+			[]int32{int32(CALL), 0, int32(CALL), 0, int32(ADD), int32(STORE_LOCAL), 1, int32(JUMP), 5}, nil, true},
 		// A jump into the sequence (to the INT at 2) keeps it unfused, so
-		// the path through the jump still starts at an instruction.
+		// the path through the jump still starts at an instruction (the
+		// ADD; RETURN after the target still fuses).
 		{"jump target inside",
-			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(ADD), int32(RETURN), int32(JUMP), 2}, nil, true},
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(ADD), int32(RETURN), int32(JUMP), 2},
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(BINOP_RETURN), int32(ADD), int32(JUMP), 2}, false},
 		{"not an operator",
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(POW), int32(RETURN)}, nil, true},
 	}

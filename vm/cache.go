@@ -1,6 +1,9 @@
 package vm
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Inline caches. Every method call site (CALL_METHOD) and property read
 // site (GET_PROP) owns a slot in its function's funcRT (the c operand;
@@ -44,15 +47,22 @@ func newSiteCaches(n int) siteCaches {
 	return siteCaches{methods: make([]atomic.Pointer[methodEntry], n), fields: make([]atomic.Int32, n)}
 }
 
-// implMethod returns the impl method `recv.name` calls when recv is a
-// struct whose impl defines name, no universe method shadows it and the
-// method is an ordinary function (not a generator), using and filling
-// cache slot c; otherwise nil.
-func (th *Thread) implMethod(rt *funcRT, c int, recv Value, name string) *Closure {
-	s, ok := recv.AsStruct()
-	if !ok {
-		return nil
+// cachedImpl is the impl method cache slot c holds for receivers of
+// struct s, or nil: the run loop's inlined half of implMethod.
+func (th *Thread) cachedImpl(rt *funcRT, c int, s *StructValue) *Closure {
+	if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, s.Name) &&
+		e.epoch == th.vm.implEpoch.Load() {
+		return e.impl
 	}
+	return nil
+}
+
+// implMethod returns the impl method `recv.name` calls for a struct recv
+// whose impl defines name, when no universe method shadows it and the
+// method is an ordinary function (not a generator); otherwise nil. It
+// looks past cachedImpl (struct names from another program compare by
+// text) and fills cache slot c.
+func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Closure {
 	slot := &rt.caches.methods[c]
 	epoch := th.vm.implEpoch.Load()
 	if e := slot.Load(); e != nil && e.impl != nil && e.strct == s.Name && e.epoch == epoch {
@@ -84,16 +94,27 @@ func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Meth
 	return m
 }
 
-// structField reads field name of s (nil when unset), using and filling
-// the field index guess in cache slot c.
-func structField(rt *funcRT, c int, s *StructValue, name string) Value {
-	slot := &rt.caches.fields[c]
-	if i := int(slot.Load()); i < len(s.Fields) && s.Fields[i].Name == name {
-		return s.Fields[i].Value
+// cachedField reads field name of s through the guess in cache slot c:
+// it answers when the guess is right and the field shares the name's
+// string, which it does when both come from one program (the compiler
+// interns names). It is small enough to inline into the run loop;
+// structFieldMiss does the rest.
+func cachedField(rt *funcRT, c int, s *StructValue, name string) (Value, bool) {
+	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && sameString(s.Fields[i].Name, name) {
+		return s.Fields[i].Value, true
+	}
+	return Value{}, false
+}
+
+// structFieldMiss reads field name of s (nil when unset) when
+// cachedField could not, and fixes the guess.
+func structFieldMiss(rt *funcRT, c int, s *StructValue, name string) Value {
+	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && s.Fields[i].Name == name {
+		return s.Fields[i].Value // a name from another program
 	}
 	for i := range s.Fields {
 		if s.Fields[i].Name == name {
-			slot.Store(int32(i))
+			rt.caches.fields[c].Store(int32(i))
 			return s.Fields[i].Value
 		}
 	}
@@ -120,4 +141,10 @@ func (rt *funcRT) global(m *Module, s int) (Value, bool) {
 		return Share(m.Globals[i]), true
 	}
 	return Value{}, false
+}
+
+// sameString reports whether a and b are the same string header: the
+// same bytes at the same address (a quick sufficient test of a == b).
+func sameString(a, b string) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(&a)) == *(*[2]uintptr)(unsafe.Pointer(&b))
 }

@@ -148,3 +148,93 @@ println("${le(1, 1)} ${le(2, 1)} ${le(1, 1.5)} ${le("a", "b")}")`
 		t.Errorf("got %q %v, want %q", out, e, want)
 	}
 }
+
+// The int fast paths of ADD, SUB and MUL on two stacked ints agree with
+// intArith at the edges of the int range and of the 32-bit products
+// (expectations taken before the fast paths).
+func TestIntArithFastPaths(t *testing.T) {
+	src := `fn id(x) { return x }
+println(id(9223372036854775807) + id(1))
+println(id(9223372036854775807) + id(0))
+println(id(-9223372036854775807) - id(2))
+println(id(-9223372036854775807) - id(1))
+println(id(4294967296) * id(4294967296))
+println(id(2147483647) * id(-2147483648))
+println(id(-2147483648) * id(-2147483648))
+println(id(3037000500) * id(3037000500))
+println(id(-3) * id(7) + id(5) - id(-2))`
+	out, e := runError(t, src)
+	want := "9223372036854776000\n9223372036854775807\n-9223372036854776000\n-9223372036854775808\n" +
+		"18446744073709552000\n-4611686016279904256\n4611686018427387904\n9223372037000250000\n-14\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}
+
+// BINOP_STORE and BINOP_RETURN (an operator on two stacked values, then a
+// store or a return) compute what the plain sequence did and fail at the
+// operator's line and column (expectations taken with the pass off).
+func TestFusedOperatorStoreReturn(t *testing.T) {
+	const fns = `fn id(x) { return x }
+fn ratio(a, b) {
+  return id(a) /
+    id(b)
+}
+fn acc(xs) {
+  var t = 0
+  for x in xs {
+    t = id(t) + id(x)
+  }
+  return t
+}
+`
+	cases := []struct{ name, src, out, err string }{
+		{"values", `println(ratio(7, 2))
+println(acc([1, 2.5, 3]))
+println(acc([9223372036854775807, 1]))`, "3\n6.5\n9223372036854776000\n", ""},
+		{"return", "ratio(1, 0)", "", "Runtime error: Division by zero (line 3) @3:16 | ratio t.harn:3:16 |  t.harn:13:1"},
+		{"store", `acc([1, "a"])`, "", "Type error: Cannot add int and string (line 9) @9:15 | acc t.harn:9:15 |  t.harn:13:1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, e := runError(t, fns+c.src)
+			got := ""
+			if e != nil {
+				got = describe(e)
+			}
+			if out != c.out || got != c.err {
+				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
+			}
+		})
+	}
+}
+
+// JUMP_FOR (a loop's jump back that runs the loop head) steps ranges,
+// lists and other iterables, with continue and break, in nested loops.
+func TestJumpFor(t *testing.T) {
+	src := `var out = ""
+for i in 0 to 5 exclusive {
+  if i == 1 {
+    continue
+  }
+  for c in ["a", "b", "c"] {
+    if c == "b" {
+      continue
+    }
+    if i == 3 && c == "c" {
+      break
+    }
+    out = out + "${i}${c} "
+  }
+  for k in {x: 1, y: 2} {
+    out = out + k.key
+  }
+  out = out + "|"
+}
+println(out)`
+	out, e := runError(t, src)
+	want := "0a 0c xy|2a 2c xy|3a xy|4a 4c xy|\n"
+	if e != nil || out != want {
+		t.Errorf("got %q %v, want %q", out, e, want)
+	}
+}

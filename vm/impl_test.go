@@ -160,3 +160,49 @@ for k in [3, 0] { println(p.via(k)) }
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}
 }
+
+// A property read site answers for structs of any layout and for field
+// names that are not the program's own strings (a struct made in Go), and
+// an impl method finds such a struct too.
+func TestFieldSiteSeesManyLayouts(t *testing.T) {
+	src := `struct R { w: int, h: int }
+struct S { h: int }
+impl R { fn area(self) { return self.w * self.h } }
+for x in [R { w: 1, h: 2 }, gostruct(), S { h: 3 }, gostruct(), R { w: 4, h: 5 }] {
+  println(x.h)
+  println(x.w)
+}
+for x in [gostruct(), R { w: 2, h: 3 }, gostruct()] { println(x.area()) }
+`
+	out, e := runError(t, src)
+	want := "2\n1\n20\n10\n3\nnil\n20\n10\n5\n4\n200\n6\n200\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}
+
+// A method frame has no callee slot: its result replaces the receiver,
+// so values the caller stacked below the call stay where they were, on
+// return and when a failure inside is caught.
+func TestMethodFrameKeepsCallerOperands(t *testing.T) {
+	src := `struct P { x: int }
+impl P {
+  fn get(self, k) { return self.x + k }
+  fn bad(self) { return self.x / 0 }
+}
+fn f(p) {
+  var out = []
+  for i in [1, 2] {
+    out = out + [[10, p.get(i), 20 + p.get(i) * 2]]
+    try { out = out + [100 + p.bad()] } catch (e) { out = out + [-i] }
+  }
+  return out
+}
+println(f(P { x: 1 }))
+`
+	out, e := runError(t, src)
+	want := "[[10, 2, 24], -1, [10, 3, 26], -2]\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}

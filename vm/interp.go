@@ -388,13 +388,17 @@ loop:
 			s, n, c := int(code[pc]), int(code[pc+1]), int(code[pc+2])
 			pc += 3
 			recv := stack[sp-n-1]
+			var m *Closure
+			if sv, ok := recv.AsStruct(); ok {
+				if m = th.cachedImpl(rt, c, sv); m == nil {
+					m = th.implMethod(rt, c, sv, rt.fn.Names[s])
+				}
+			}
 			var v Value
-			if op == compiler.CALL_METHOD_OPT && recv.IsNil() {
-				v = Nil
-			} else if m := th.implMethod(rt, c, recv, rt.fn.Names[s]); m != nil {
-				// An impl method runs as an ordinary frame: slide the
-				// receiver and arguments up one slot and put the method
-				// in the callee slot below them.
+			if m != nil {
+				// An impl method runs as an ordinary frame whose window
+				// starts at the receiver (its first parameter): there is
+				// no callee slot, and the result replaces the receiver.
 				if len(th.frames) >= MaxFrames {
 					err = Plainf("Stack overflow: too many nested calls")
 					break loop
@@ -404,12 +408,6 @@ loop:
 						break loop
 					}
 				}
-				th.sp = sp
-				th.ensure(1)
-				stack = th.stack
-				copy(stack[sp-n:sp+1], stack[sp-n-1:sp])
-				stack[sp-n-1] = Of(m)
-				sp++
 				save()
 				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
 					th.pushSimple(m, sp-n-1)
@@ -419,6 +417,8 @@ loop:
 				reload()
 				fr.method = true
 				continue
+			} else if op == compiler.CALL_METHOD_OPT && recv.IsNil() {
+				v = Nil
 			} else if nm := th.nativeMethod(rt, c, recv, rt.fn.Names[s]); nm != nil {
 				save()
 				v, err = th.callNative(nm, recv, stack[sp-n:sp:sp])
@@ -602,6 +602,35 @@ loop:
 				pc = int(code[pc+4])
 			}
 
+		case compiler.BINOP_STORE, compiler.BINOP_RETURN:
+			x, y := stack[sp-2], stack[sp-1]
+			bop := compiler.Opcode(code[pc])
+			var v Value
+			if a, ok := x.AsInt(); ok {
+				if b, ok := y.AsInt(); ok {
+					if r, ok := smallIntArith(bop, int64(a), int64(b)); ok {
+						v = IntOf(r)
+					}
+				}
+			}
+			if !v.IsValid() {
+				var berr error
+				if v, berr = binary(bop, x, y); berr != nil {
+					err = berr
+					break loop
+				}
+			}
+			sp -= 2
+			stack[sp+1] = Value{}
+			if op == compiler.BINOP_RETURN {
+				stack[sp] = v
+				sp++
+				goto doReturn
+			}
+			stack[sp] = Value{}
+			stack[base+int(code[pc+1])] = v
+			pc += 2
+
 		case compiler.JUMP:
 			t := int(code[pc])
 			if t < pc {
@@ -658,7 +687,11 @@ loop:
 				if b, ok := y.AsInt(); ok {
 					switch op {
 					case compiler.ADD, compiler.SUB, compiler.MUL:
-						v = intArith(op, int64(a), int64(b))
+						if r, ok := smallIntArith(op, int64(a), int64(b)); ok {
+							v = IntOf(r)
+						} else {
+							v = intArith(op, int64(a), int64(b))
+						}
 						goto arithDone
 					case compiler.MOD:
 						if b > 0 {
@@ -905,7 +938,11 @@ loop:
 			c := int(code[pc+1])
 			pc += 2
 			if sv, ok := stack[sp-1].AsStruct(); ok {
-				stack[sp-1] = structField(rt, c, sv, name)
+				v, hit := cachedField(rt, c, sv, name)
+				if !hit {
+					v = structFieldMiss(rt, c, sv, name)
+				}
+				stack[sp-1] = v
 				break
 			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
@@ -918,7 +955,11 @@ loop:
 			x := stack[base+int(code[pc])]
 			name := rt.fn.Names[code[pc+1]]
 			if sv, ok := x.AsStruct(); ok {
-				stack[sp] = structField(rt, int(code[pc+2]), sv, name)
+				v, hit := cachedField(rt, int(code[pc+2]), sv, name)
+				if !hit {
+					v = structFieldMiss(rt, int(code[pc+2]), sv, name)
+				}
+				stack[sp] = v
 			} else {
 				v, gerr := GetProp(x, name, false)
 				if gerr != nil {
@@ -983,7 +1024,12 @@ loop:
 
 		case compiler.ITER:
 			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
-		case compiler.FOR_NEXT_STORE:
+		case compiler.FOR_NEXT_STORE, compiler.JUMP_FOR:
+			if op == compiler.JUMP_FOR {
+				// the loop's jump back runs the loop head it lands on
+				opPC = int(code[pc])
+				pc = opPC + 1
+			}
 			it := (*iterSlot)(stack[base+int(code[pc])].p).it
 			if r, ok := it.(*rangeIter); ok {
 				// a range steps inline: its counter is a plain int64
@@ -1039,7 +1085,7 @@ loop:
 				pc = int(code[pc+1])
 				break
 			}
-			if op == compiler.FOR_NEXT_STORE {
+			if op != compiler.FOR_NEXT {
 				stack[base+int(code[pc+2])] = v
 				pc += 4
 			} else {
@@ -1290,10 +1336,18 @@ loop:
 		{
 			// popFrame and reload, inline: this is half of every call
 			v := stack[sp-1]
-			clear(stack[base-1 : sp])
+			ret := fr.result()
+			if sp-ret <= 8 {
+				// a small window: stores beat clear's two calls
+				for i := ret; i < sp; i++ {
+					stack[i] = Value{}
+				}
+			} else {
+				clear(stack[ret:sp])
+			}
 			nested := fr.nested
 			th.frames = th.frames[:len(th.frames)-1]
-			sp = base - 1
+			sp = ret
 			th.sp = sp
 			if nested || len(th.frames) < startDepth {
 				return v, nil
@@ -1350,10 +1404,10 @@ loop:
 // run: the first frame of a nested execution, or the one run started with.
 func (th *Thread) popFrame(sp, startDepth int) bool {
 	fr := &th.frames[len(th.frames)-1]
-	nested, base := fr.nested, fr.base
-	clear(th.stack[base-1 : sp])
+	nested, ret := fr.nested, fr.result()
+	clear(th.stack[ret:sp])
 	th.frames = th.frames[:len(th.frames)-1]
-	th.sp = base - 1
+	th.sp = ret
 	return nested || len(th.frames) < startDepth
 }
 

@@ -6,7 +6,8 @@
 // the base of its window on the value stack (local slots first, operands
 // above) and the try handlers it has installed. Calls between Harn
 // functions push frames without recursing in Go, and so do impl method
-// calls (frame.method; inline caches in cache.go); a builtin that calls
+// calls (frame.method: its window starts at the receiver, with no callee
+// slot; inline caches in cache.go); a builtin that calls
 // back into Harn (the callback of `.map`, a dict member) runs a nested
 // interpreter loop, and failures leaving such a nested execution or an
 // impl method are relabelled (docs/spec/language.md §8.2). At most MaxFrames frames
@@ -204,7 +205,18 @@ type frame struct {
 	callback bool
 	// method marks an impl method called by CALL_METHOD without a nested
 	// run: a failure leaving it is relabelled as a callback's would be.
+	// Its window starts at the receiver, with no callee slot below.
 	method bool
+}
+
+// result is the stack index where the frame's result goes when it
+// returns, the start of what it leaves behind: the callee slot below its
+// arguments, or for a method frame the receiver.
+func (fr *frame) result() int {
+	if fr.method {
+		return fr.base
+	}
+	return fr.base - 1
 }
 
 // NewThread makes a thread on v.
@@ -408,7 +420,8 @@ func (th *Thread) ensure(n int) {
 }
 
 // pushFrame sets up a frame for closure f whose argc arguments start at
-// stack index base (the callee value sits at base-1).
+// stack index base (the callee value sits at base-1, except in a method
+// frame).
 func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 	proto := f.Proto
 	if f.rt == nil {

@@ -34,6 +34,12 @@ func testUniverse() *vm.Universe {
 		var xs []int
 		return vm.IntOf(int64(xs[3])), nil
 	}))
+	// gostruct() is an R struct made in Go, fields h then w: its names are
+	// not the program's strings, and its layout is not a literal's.
+	u.AddBuiltin(vm.NewBuiltin("gostruct", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return vm.Of(&vm.StructValue{Name: strings.Clone("R"), Fields: []vm.Field{
+			{Name: strings.Clone("h"), Value: vm.IntOf(20)}, {Name: strings.Clone("w"), Value: vm.IntOf(10)}}}), nil
+	}))
 	u.AddGlobal("e", vm.FloatOf(float64(2.718281828459045)))
 	return u
 }

@@ -1,0 +1,81 @@
+package vm_test
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/vm"
+)
+
+// callLoops are the call paths of the run loop, each exercised 100,000
+// times per run: an impl method, a field read, a call of a global
+// function, and a universe (native) method.
+var callLoops = []struct{ name, src string }{
+	{"method", `struct R { w: int, h: int }
+impl R {
+  fn area(self) { return self.w * self.h }
+}
+fn run() {
+  let r = R { w: 3, h: 4 }
+  var t = 0
+  for i in 0 to 100000 exclusive { t = t + r.area() }
+}
+run()`},
+	{"field", `struct R { w: int, h: int }
+fn run() {
+  let r = R { w: 3, h: 4 }
+  var t = 0
+  for i in 0 to 100000 exclusive { t = t + r.h }
+}
+run()`},
+	{"function", `fn add(a, b) { return a + b }
+fn run() {
+  var t = 0
+  for i in 0 to 100000 exclusive { t = add(t, i) }
+}
+run()`},
+	{"native", `fn run() {
+  let xs = [1, 2, 3]
+  var t = 0
+  for i in 0 to 100000 exclusive { t = t + xs.sum() }
+}
+run()`},
+}
+
+// BenchmarkCall runs each of callLoops, compiled once, and reports the
+// CPU time per run (cpu-ns/op) next to wall time.
+//
+//	go test ./vm -run '^$' -bench Call -count 5
+func BenchmarkCall(b *testing.B) {
+	for _, c := range callLoops {
+		b.Run(c.name, func(b *testing.B) {
+			f, err := syntax.Parse("bench.harn", []byte(c.src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			u := stdlib.NewUniverse(stdlib.Config{})
+			info := resolve.File(f, resolve.Options{Universe: u})
+			prog, err := compiler.Compile(f, info)
+			if err != nil {
+				b.Fatal(err)
+			}
+			machine := vm.New(u)
+			machine.Stdout = io.Discard
+			var cpu time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := cpuTime()
+				if _, err := machine.NewThread().RunModule(machine.NewModule(prog)); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - start
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
