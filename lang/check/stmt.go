@@ -193,7 +193,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
-			if known(vt) && !c.fits(s.Value, vt, declared) {
+			if known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)) {
 				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true}
@@ -298,6 +298,12 @@ func (c *checker) shadowCheck(name string, pos syntax.Pos) {
 
 func (c *checker) assign(s *syntax.AssignStmt) {
 	vt := c.expr(s.Value)
+	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
+		if rt := c.quietType(m.X); rt != nil {
+			// (a struct value may gain fields: docs/spec/language.md §10.2)
+			c.shapeField(m.X, rt, m.Name, m.At)
+		}
+	}
 	root, path := assignRoot(s.Target)
 	for _, e := range path {
 		c.expr(e)
