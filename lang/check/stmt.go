@@ -580,22 +580,29 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 	if ret == nil {
 		return
 	}
+	context := "pipeline result"
 	switch d := node.(type) {
 	case *syntax.FnDecl:
 		c.fallThrough(d, d.At, ret, body)
+		return
+	case *syntax.ToolDecl:
+		context = "tool result"
+	case *syntax.ClosureLit:
+		// an anonymous function returns its last statement's value
+		// (docs/spec/language.md §9.1)
+		context = "return value"
 	case *syntax.PipelineDecl:
-		if len(body) == 0 {
-			return
-		}
-		es, ok := body[len(body)-1].(*syntax.ExprStmt)
-		if !ok || !known(tail) || !known(ret) || compatible(tail, ret) {
-			return
-		}
-		if c.exprExits(es.X) {
-			return
-		}
-		c.mismatch(es.X, "pipeline result", ret, tail)
+	default:
+		return
 	}
+	if len(body) == 0 {
+		return
+	}
+	es, ok := body[len(body)-1].(*syntax.ExprStmt)
+	if !ok || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
+		return
+	}
+	c.mismatch(es.X, context, ret, tail)
 }
 
 // isGenerator reports whether the function being checked yields or is a
