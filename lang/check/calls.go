@@ -84,9 +84,11 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 		}
 		for j := i; j < last; j++ {
 			context := fmt.Sprintf("argument %d `%s`", j+1, p.Name)
-			if known(args[j]) && known(pt) && !c.fits(e.Args[j], args[j], pt) {
+			switch {
+			case c.unknownInto(e.Args[j], args[j], pt, context):
+			case known(args[j]) && known(pt) && !c.fits(e.Args[j], args[j], pt):
 				c.mismatch(e.Args[j], context, pt, args[j])
-			} else {
+			default:
 				c.optionBag(e.Args[j], pt, context)
 			}
 		}

@@ -323,6 +323,18 @@ func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Po
 	return true
 }
 
+// unknownInto reports a declared `unknown` value, not narrowed, going
+// where a definite type is expected: it must be narrowed first
+// (docs/spec/newer.md §3.7). The result says whether it was reported.
+func (c *checker) unknownInto(at syntax.Expr, t, dst types.Type, context string) bool {
+	if t != types.Unknown || !known(dst) || !c.declaredPath(at) {
+		return false
+	}
+	c.report(sevError, at.Position(), "HARN-TYP-007", "narrow it first: `type_of(v) == \"int\"`, `schema_is(v, S)` or a match",
+		fmt.Sprintf("%s: expected %s, found unknown", context, dst))
+	return true
+}
+
 // unknownUse warns about using a declared `unknown` value before
 // narrowing it (docs/spec/newer.md §3.7).
 func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax.Pos) {

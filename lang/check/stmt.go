@@ -193,8 +193,10 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
-			if known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)) {
-				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
+			switch context := bindingContext(s.Kind, p.Name); {
+			case c.unknownInto(s.Value, vt, declared, context):
+			case known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)):
+				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true}
 		} else if s.Kind == syntax.BindConst {
@@ -520,6 +522,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		c.mismatch(s.Value, "return value", tp, t)
+		return
+	}
+	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
 	if want == nil || !known(t) || !known(want) {
