@@ -204,7 +204,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: bindingType(vt), checked: true}
+			v = &variable{t: bindingType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
 		}
 		if p.Name == "_" {
 			return
@@ -214,6 +214,22 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
 	}
+}
+
+// declaredNilable reports an initializer that calls a function of this
+// file declared to return `T?`: the program stated that the binding may
+// be nil, as an annotation would (docs/spec/newer.md §3.5).
+func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || !nilable(t) {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	return ok && fn.Return != nil && len(fn.TypeParams) == 0
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
