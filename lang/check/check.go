@@ -116,6 +116,9 @@ type variable struct {
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
 	annotated bool
+	// owned: annotated `owned<T>`, dropped at the end of its scope
+	// (docs/spec/newer.md §2.25).
+	owned bool
 }
 
 // funcCtx is the function (or top-level code) being checked.

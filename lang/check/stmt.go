@@ -198,7 +198,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			case known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)):
 				c.mismatch(s.Value, context, declared, vt)
 			}
-			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true}
+			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
@@ -517,6 +517,41 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
+// isOwned reports an `owned<T>` annotation.
+func isOwned(t syntax.TypeExpr) bool {
+	n, ok := t.(*syntax.NamedType)
+	return ok && n.Name == "owned"
+}
+
+// ownedEscape warns when an owned binding is returned by name from a
+// function that does not return `owned<…>`: it is dropped as its scope
+// ends, so the caller would get a released value (docs/spec/newer.md §2.25).
+func (c *checker) ownedEscape(s *syntax.ReturnStmt) {
+	id, ok := s.Value.(*syntax.Ident)
+	if !ok {
+		return
+	}
+	ref := c.info.Refs[id]
+	if ref == nil || ref.Binding == nil {
+		return
+	}
+	if v := c.vars[ref.Binding]; v == nil || !v.owned {
+		return
+	}
+	var ret syntax.TypeExpr
+	switch d := c.fn.node.(type) {
+	case *syntax.FnDecl:
+		ret = d.Return
+	case *syntax.ClosureLit:
+		ret = d.Return
+	}
+	if isOwned(ret) {
+		return
+	}
+	c.report(sevWarning, s.At, "HARN-OWN-003", "", "owned binding `"+id.Name+
+		"` escapes its scope via `return`; either return `owned<…>` to transfer ownership or drop the value before returning")
+}
+
 // inDefer rejects a statement that would leave a `defer` body early
 // (docs/spec/newer.md §3.12; upstream's wording is unverified).
 func (c *checker) inDefer(pos syntax.Pos, kw string) {
@@ -527,6 +562,7 @@ func (c *checker) inDefer(pos syntax.Pos, kw string) {
 
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
+	c.ownedEscape(s)
 	if s.Value == nil {
 		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
