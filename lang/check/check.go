@@ -119,6 +119,9 @@ type variable struct {
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).
 	owned bool
+	// tuple: the element types of a `tuple<A, B, …>` annotation, for
+	// constant index reads (docs/spec/newer.md §2.3).
+	tuple []types.Type
 }
 
 // funcCtx is the function (or top-level code) being checked.

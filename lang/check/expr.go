@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -90,6 +91,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
 		c.expr(e.Index)
+		if elems := c.tupleOf(e.X); elems != nil {
+			return c.tupleIndex(e, elems)
+		}
 		return indexType(t)
 	case *syntax.SliceExpr:
 		t := c.expr(e.X)
@@ -158,6 +162,49 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return types.Any
 	}
 	return types.Any
+}
+
+// tupleOf is the element types of a binding annotated `tuple<…>`, or nil.
+func (c *checker) tupleOf(x syntax.Expr) []types.Type {
+	id, ok := x.(*syntax.Ident)
+	if !ok {
+		return nil
+	}
+	if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil && !ref.Binding.Reassign {
+		if v := c.vars[ref.Binding]; v != nil {
+			return v.tuple
+		}
+	}
+	return nil
+}
+
+// tupleIndex types `row[i]` on a tuple: a constant index reads its slot's
+// type (negative ones count from the end) and must be in range; another
+// index reads any slot or nil (docs/spec/newer.md §2.3).
+func (c *checker) tupleIndex(e *syntax.IndexExpr, elems []types.Type) types.Type {
+	var k int64
+	switch ix := e.Index.(type) {
+	case *syntax.IntLit:
+		k = ix.Value
+	case *syntax.UnaryExpr:
+		n, ok := ix.X.(*syntax.IntLit)
+		if !ok || ix.Op != "-" {
+			return types.Optional(types.NewUnion(elems...))
+		}
+		k = -n.Value
+	default:
+		return types.Optional(types.NewUnion(elems...))
+	}
+	i := k
+	if i < 0 {
+		i += int64(len(elems))
+	}
+	if i < 0 || i >= int64(len(elems)) {
+		c.report(sevError, e.At, "TupleIndexOutOfBounds", "",
+			fmt.Sprintf("tuple index %d is out of bounds for a tuple of %d element(s)", k, len(elems)))
+		return types.Any
+	}
+	return elems[i]
 }
 
 // indexType is the type of `x[i]` for x of type t: a read past the end

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -199,6 +201,10 @@ func (c *checker) let(s *syntax.LetStmt) {
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
+			if elems := c.tupleElems(s.Type); elems != nil {
+				v.tuple = elems
+				c.tupleLit(s.Value, elems, s.Type, bindingContext(s.Kind, p.Name))
+			}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
@@ -515,6 +521,41 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		v = types.Nil
 	}
 	return v
+}
+
+// tupleElems is the element types of a `tuple<A, B, …>` annotation, or
+// nil.
+func (c *checker) tupleElems(t syntax.TypeExpr) []types.Type {
+	n, ok := t.(*syntax.NamedType)
+	if !ok || n.Name != "tuple" || len(n.Args) == 0 {
+		return nil
+	}
+	out := make([]types.Type, len(n.Args))
+	for i, a := range n.Args {
+		out[i] = c.typeOf(a)
+	}
+	return out
+}
+
+// tupleLit checks a list literal given to a tuple annotation position by
+// position and by arity (docs/spec/newer.md §2.3).
+func (c *checker) tupleLit(x syntax.Expr, elems []types.Type, written syntax.TypeExpr, context string) {
+	lit, ok := x.(*syntax.ListLit)
+	if !ok || hasSpread(lit.Elems) {
+		return
+	}
+	if len(lit.Elems) != len(elems) {
+		found := c.listLit(lit) // (diagnostics of a second walk are deduplicated)
+		c.report(sevError, x.Position(), "HARN-TYP-007", "",
+			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, typeSource(written), found, len(lit.Elems), len(elems)))
+		return
+	}
+	for i, e := range lit.Elems {
+		et := c.expr(e)
+		if known(et) && known(elems[i]) && !c.fits(e, et, elems[i]) {
+			c.mismatch(e, context, elems[i], et)
+		}
+	}
 }
 
 // isOwned reports an `owned<T>` annotation.
