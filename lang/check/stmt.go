@@ -155,7 +155,10 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
 		}
 		if s.Value != nil {
-			c.expr(s.Value)
+			t := c.expr(s.Value)
+			if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterGenerator && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+				c.mismatch(s.Value, "`yield` value", it.Elem, t)
+			}
 		}
 	case *syntax.EmitStmt:
 		c.inDefer(s.At, "emit")
