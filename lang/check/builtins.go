@@ -263,6 +263,10 @@ func builtinArity(min, max int) string {
 // hold a callable), numbers (their unknown methods still yield nil at run
 // time), ranges and handles (kind-wide fallbacks).
 func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []types.Type) {
+	if tp, ok := recv.(*types.TypeParam); ok {
+		c.boundMethod(e, tp)
+		return
+	}
 	if c.lib == nil || hasSpread(e.Args) {
 		return
 	}
@@ -295,6 +299,35 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
 	}
 	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help)
+}
+
+// boundMethod checks a method called on a value of a generic type: the
+// interfaces bounding the parameter are all the program knows it has
+// (docs/spec/newer.md §3.6). A bound that is not a visible interface
+// leaves the call unchecked.
+func (c *checker) boundMethod(e *syntax.MethodCall, tp *types.TypeParam) {
+	if len(tp.Bounds) == 0 {
+		return
+	}
+	methods := 0
+	for _, b := range tp.Bounds {
+		d := c.env.Lookup(b)
+		if d == nil || d.Kind != types.InterfaceDecl {
+			return
+		}
+		if _, ok := d.Method(e.Name); ok {
+			return
+		}
+		methods += len(d.Methods)
+	}
+	if methods == 0 {
+		return // bounds that only declare associated types say nothing of methods
+	}
+	if len(tp.Bounds) == 1 {
+		c.errorf(e.At, "Method '%s' not found in interface '%s' (constraint on '%s')", e.Name, tp.Bounds[0], tp.Name)
+		return
+	}
+	c.errorf(e.At, "Method '%s' not found in constraint interfaces %s (constraint on '%s')", e.Name, strings.Join(tp.Bounds, " + "), tp.Name)
 }
 
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {

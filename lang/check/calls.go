@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -47,6 +48,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		return types.Any
 	}
 	if ref.Scope == resolve.Universal {
+		if e.Fn.Name == "unreachable" {
+			c.unreachableCall(e.At)
+		}
 		c.builtinCall(e, args)
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
@@ -65,12 +69,31 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 	}
 	bind := c.instantiate(e, sig, args)
 	for i, p := range sig.Params {
-		if p.Rest || i >= len(args) {
+		if i >= len(args) {
 			break
 		}
 		pt := types.Subst(p.Type, bind)
-		if known(args[i]) && known(pt) && !c.fits(e.Args[i], args[i], pt) {
-			c.mismatch(e.Args[i], fmt.Sprintf("argument %d `%s`", i+1, p.Name), pt, args[i])
+		last := i + 1
+		if p.Rest {
+			// each rest argument is checked against the element type,
+			// written `...xs: T` (or `...xs: list<T>`)
+			last = len(args)
+			if l, ok := pt.(*types.List); ok {
+				pt = l.Elem
+			}
+		}
+		for j := i; j < last; j++ {
+			context := fmt.Sprintf("argument %d `%s`", j+1, p.Name)
+			switch {
+			case c.unknownInto(e.Args[j], args[j], pt, context):
+			case known(args[j]) && known(pt) && !c.fits(e.Args[j], args[j], pt):
+				c.mismatch(e.Args[j], context, pt, args[j])
+			default:
+				c.optionBag(e.Args[j], pt, context)
+			}
+		}
+		if p.Rest {
+			break
 		}
 	}
 	if bind != nil {
@@ -85,6 +108,39 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 		return types.Any
 	}
 	return c.result(sig)
+}
+
+// optionBag rejects a key of a dict literal that an option-bag parameter
+// (a closed shape whose fields are all optional) does not declare: the
+// option would be silently ignored (docs/spec/newer.md §3.4). Shapes with a
+// required field keep width subtyping.
+func (c *checker) optionBag(arg syntax.Expr, pt types.Type, context string) {
+	lit, ok := arg.(*syntax.DictLit)
+	sh, ok2 := types.Underlying(pt).(*types.Shape)
+	if !ok || !ok2 || sh.Open || len(sh.Fields) == 0 {
+		return
+	}
+	names := make([]string, len(sh.Fields))
+	for i, f := range sh.Fields {
+		if !f.Optional {
+			return
+		}
+		names[i] = f.Name
+	}
+	for _, en := range lit.Entries {
+		if en.KeyExpr != nil || en.Spread != nil {
+			continue
+		}
+		if _, ok := sh.Field(en.KeyName); ok {
+			continue
+		}
+		msg := context + ": unknown option `" + en.KeyName + "`"
+		help := "known options: " + strings.Join(names, ", ")
+		if s := diag.Suggest(en.KeyName, names); s != "" {
+			msg += " — did you mean `" + s + "`?"
+		}
+		c.report(sevError, en.At, "HARN-TYP-007", help, msg)
+	}
 }
 
 // result is what calling a function with signature sig yields.

@@ -116,6 +116,12 @@ type variable struct {
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
 	annotated bool
+	// owned: annotated `owned<T>`, dropped at the end of its scope
+	// (docs/spec/newer.md §2.25).
+	owned bool
+	// tuple: the element types of a `tuple<A, B, …>` annotation, for
+	// constant index reads (docs/spec/newer.md §2.3).
+	tuple []types.Type
 }
 
 // funcCtx is the function (or top-level code) being checked.
@@ -255,11 +261,21 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) {
 		return false
 	}
+
 	switch at.(type) {
 	case *syntax.ListLit, *syntax.DictLit:
 		return true
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// nilIndex reports an index read, which may be nil (docs/spec/newer.md
+// §3.5), going where nil is not accepted. Only annotated bindings apply
+// it: April programs return and pass index reads to typed parameters
+// freely, and a false error blocks a valid program.
+func nilIndex(at syntax.Expr, src, dst types.Type) bool {
+	_, ok := at.(*syntax.IndexExpr)
+	return ok && nilable(src) && !types.AssignableTo(types.Nil, dst)
 }
 
 // bareDict reports a binding the program annotated as a bare `dict`
@@ -298,6 +314,16 @@ func known(t types.Type) bool {
 // show prints a value's type in a message: literals as their base type
 // unless the expected type mentions literals.
 func show(t, expected types.Type) string {
+	if r, ok := t.(*types.Result); ok && (r.Ok == types.Any) != (r.Err == types.Any) {
+		// a bare Ok(v) / Err(e) says nothing of the other side
+		side := func(t types.Type) string {
+			if t == types.Any {
+				return "_"
+			}
+			return show(t, nil)
+		}
+		return "Result<" + side(r.Ok) + ", " + side(r.Err) + ">"
+	}
 	if expected != nil && hasLiteral(expected) {
 		return t.String()
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -90,7 +91,10 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
 		c.expr(e.Index)
-		return types.Any
+		if elems := c.tupleOf(e.X); elems != nil {
+			return c.tupleIndex(e, elems)
+		}
+		return indexType(t)
 	case *syntax.SliceExpr:
 		t := c.expr(e.X)
 		c.expr(e.Lo)
@@ -158,6 +162,70 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return types.Any
 	}
 	return types.Any
+}
+
+// tupleOf is the element types of a binding annotated `tuple<…>`, or nil.
+func (c *checker) tupleOf(x syntax.Expr) []types.Type {
+	id, ok := x.(*syntax.Ident)
+	if !ok {
+		return nil
+	}
+	if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil && !ref.Binding.Reassign {
+		if v := c.vars[ref.Binding]; v != nil {
+			return v.tuple
+		}
+	}
+	return nil
+}
+
+// tupleIndex types `row[i]` on a tuple: a constant index reads its slot's
+// type (negative ones count from the end) and must be in range; another
+// index reads any slot or nil (docs/spec/newer.md §2.3).
+func (c *checker) tupleIndex(e *syntax.IndexExpr, elems []types.Type) types.Type {
+	var k int64
+	switch ix := e.Index.(type) {
+	case *syntax.IntLit:
+		k = ix.Value
+	case *syntax.UnaryExpr:
+		n, ok := ix.X.(*syntax.IntLit)
+		if !ok || ix.Op != "-" {
+			return types.Optional(types.NewUnion(elems...))
+		}
+		k = -n.Value
+	default:
+		return types.Optional(types.NewUnion(elems...))
+	}
+	i := k
+	if i < 0 {
+		i += int64(len(elems))
+	}
+	if i < 0 || i >= int64(len(elems)) {
+		c.report(sevError, e.At, "TupleIndexOutOfBounds", "",
+			fmt.Sprintf("tuple index %d is out of bounds for a tuple of %d element(s)", k, len(elems)))
+		return types.Any
+	}
+	return elems[i]
+}
+
+// indexType is the type of `x[i]` for x of type t: a read past the end
+// or of a missing key is nil, so the element type is nilable
+// (docs/spec/newer.md §3.5). Other receivers give any.
+func indexType(t types.Type) types.Type {
+	var elem types.Type
+	switch r := types.Underlying(t).(type) {
+	case *types.List:
+		elem = r.Elem
+	case *types.Dict:
+		elem = r.Value
+	case *types.Basic:
+		if r == types.String {
+			elem = types.String
+		}
+	}
+	if !known(elem) {
+		return types.Any
+	}
+	return types.Optional(elem)
 }
 
 // task checks a parallel or spawn body, a function of its own.
@@ -283,6 +351,7 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 	}
 	c.unknownUse(e.X, t, "property access `."+e.Name+"` on an `unknown` value will fail at runtime if the value is not a shape with that field", e.At)
 	r := c.memberType(t, e.Name, e.At)
+	c.shapeField(e.X, t, e.Name, e.At)
 	if e.Optional {
 		return types.Optional(r)
 	}
@@ -552,6 +621,19 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		return &types.Result{Ok: types.Any, Err: types.Any}
 	}
 	return result
+}
+
+// shapeField reports a field a closed shape does not declare, read or
+// written through a path whose type the program declared: a shape the
+// checker inferred from a literal says nothing of the program's intent.
+func (c *checker) shapeField(x syntax.Expr, t types.Type, name string, pos syntax.Pos) {
+	sh, ok := types.Underlying(t).(*types.Shape)
+	if !ok || sh.Open || len(sh.Fields) == 0 || !c.declaredPath(x) {
+		return
+	}
+	if _, ok := sh.Field(name); !ok {
+		c.noField(pos, name, "shape `"+sh.String()+"`", sh.Fields)
+	}
 }
 
 // noField reports a read of a field the receiver's type does not declare

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -87,7 +88,10 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 	case *syntax.DeadlineExpr:
 		return c.blockExits(e.Body)
 	case *syntax.CallExpr:
-		// a call of a function declared to return never
+		// `unreachable()`, or a call of a function declared to return never
+		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal && e.Fn.Name == "unreachable" {
+			return true
+		}
 		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Binding != nil {
 			if fn, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && c.sig(fn).Return == types.Never {
 				return true

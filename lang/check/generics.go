@@ -114,8 +114,13 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 		if !ok {
 			continue
 		}
+		if kind := methodKind(t); kind != "" || t == types.Int || t == types.Float || t == types.Bool {
+			c.builtinConstraints(pos, t, kind, tp)
+			continue
+		}
 		n, ok := types.Underlying(t).(*types.Named)
-		if !ok || n.Decl.Kind != types.StructDecl || !n.Decl.HasImpl {
+		// a struct of this file without impl blocks has no methods at all
+		if !ok || n.Decl.Kind != types.StructDecl || !n.Decl.HasImpl && n.Decl.Origin != c.file.Path {
 			continue
 		}
 		for _, b := range tp.Bounds {
@@ -131,6 +136,36 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 			}
 		}
 	}
+}
+
+// builtinConstraints checks the bounds of a type parameter bound to a
+// builtin type: numbers have no methods, the other kinds the library's.
+func (c *checker) builtinConstraints(pos syntax.Pos, t types.Type, kind string, tp *types.TypeParam) {
+	for _, b := range tp.Bounds {
+		iface := c.env.Lookup(b)
+		if iface == nil || iface.Kind != types.InterfaceDecl {
+			continue
+		}
+		for _, m := range iface.Methods {
+			if kind != "" && c.hasMethod(kind, m.Name) {
+				continue
+			}
+			c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
+				"Type '%s' does not satisfy interface '%s': missing method '%s' (required by constraint `where %s: %s`)",
+				types.Widen(t), iface.Name, m.Name, tp.Name, b))
+			return
+		}
+	}
+}
+
+// hasMethod reports whether values of a kind have a library method (true
+// when the checker has no library to ask).
+func (c *checker) hasMethod(kind, name string) bool {
+	if c.lib == nil {
+		return true
+	}
+	_, ok := c.lib.MethodSig(kind, name)
+	return ok
 }
 
 // unsatisfied explains why struct s does not implement iface, structurally

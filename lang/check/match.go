@@ -21,6 +21,8 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		for _, p := range arm.Patterns {
 			c.pattern(p, st, len(arm.Patterns) > 1)
 		}
+		saved := c.saveNarrow()
+		c.kindArm(e.X, arm)
 		if arm.Guard != nil {
 			c.expr(arm.Guard)
 		}
@@ -30,6 +32,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 				v = t
 			}
 		}
+		c.restoreNarrow(saved)
 		c.fn.popScope()
 		results = append(results, v)
 	}
@@ -40,6 +43,21 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		return types.Any
 	}
 	return types.NewUnion(results...)
+}
+
+// kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` with
+// one string pattern, the path v as a `type_of(v) == "int"` test would.
+func (c *checker) kindArm(subject syntax.Expr, arm *syntax.MatchArm) {
+	if len(arm.Patterns) != 1 {
+		return
+	}
+	if _, ok := arm.Patterns[0].(*syntax.StringLit); !ok {
+		return
+	}
+	test := &syntax.BinaryExpr{Op: "==", X: subject, Y: arm.Patterns[0]}
+	if _, ok := c.typeOfFact(test); ok {
+		c.narrowFor(test, true)
+	}
 }
 
 func (c *checker) classify(p syntax.Expr) resolve.PatternKind {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
@@ -55,10 +57,17 @@ type narrowKey struct {
 
 // fact is what a condition tells about one path.
 type fact struct {
-	key narrowKey
-	nn  bool       // the path is not nil
-	to  types.Type // the path has this type (type_of tests), when set
+	key  narrowKey
+	nn   bool       // the path is not nil
+	to   types.Type // the path has this type (type_of tests), when set
+	kind string     // the type_of name a type_of test compares with
+	excl bool       // key records a kind the path is known not to have
 }
+
+// excludedKind joins a path and a type_of name in the key of a fact that
+// the path does not have that kind (so that block scoping of narrowings
+// applies to them too).
+const excludedKind = "\x00!"
 
 // kindTypes maps type_of names to the types a test for them narrows to.
 var kindTypes = map[string]types.Type{
@@ -85,7 +94,7 @@ func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
 	if !ok {
 		t = types.Any
 	}
-	return fact{key: narrowKey{b, path}, to: t}, true
+	return fact{key: narrowKey{b, path}, to: t, kind: sl.Value}, true
 }
 
 func (c *checker) narrowedType(x syntax.Expr) (types.Type, bool) {
@@ -105,10 +114,11 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 		switch e.Op {
 		case "!=", "==":
 			if f, ok := c.typeOfFact(e); ok {
+				not := []fact{{key: narrowKey{f.key.b, f.key.path + excludedKind + f.kind}, excl: true}}
 				if e.Op == "==" {
-					return []fact{f}, nil
+					return []fact{f}, not
 				}
-				return nil, []fact{f}
+				return not, []fact{f}
 			}
 			var subject syntax.Expr
 			if _, ok := e.Y.(*syntax.NilLit); ok {
@@ -162,6 +172,8 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 	for _, f := range fs {
 		t, ok := types_[f.key]
 		switch {
+		case f.excl:
+			c.narrowed[f.key] = types.Any
 		case !ok:
 		case f.to != nil:
 			// schema tests (to any) also vouch for a bare dict's keys
@@ -216,9 +228,10 @@ func (c *checker) quietType(x syntax.Expr) types.Type {
 		if rt == nil {
 			return nil
 		}
-		saved := c.diags
+		saved, seen := c.diags, c.seen
+		c.seen = map[string]bool{}
 		t := c.memberType(types.RemoveNil(rt), e.Name, e.At)
-		c.diags = saved
+		c.diags, c.seen = saved, seen
 		return t
 	}
 	return nil
@@ -290,6 +303,11 @@ func (c *checker) declaredPath(x syntax.Expr) bool {
 // nilUse reports a use of a possibly-nil value; what is "property `p`",
 // "method `m`", "an index".
 func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Pos) {
+	if c.knownNil(x) {
+		c.report(sevError, pos, "", "it fails at run time with: "+runtimeNil(what),
+			fmt.Sprintf("cannot access %s on `nil`; the value is statically known to be nil here", what))
+		return
+	}
 	if !nilable(t) || !c.declaredPath(x) {
 		return
 	}
@@ -305,6 +323,18 @@ func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Po
 	return true
 }
 
+// unknownInto reports a declared `unknown` value, not narrowed, going
+// where a definite type is expected: it must be narrowed first
+// (docs/spec/newer.md §3.7). The result says whether it was reported.
+func (c *checker) unknownInto(at syntax.Expr, t, dst types.Type, context string) bool {
+	if t != types.Unknown || !known(dst) || !c.declaredPath(at) {
+		return false
+	}
+	c.report(sevError, at.Position(), "HARN-TYP-007", "narrow it first: `type_of(v) == \"int\"`, `schema_is(v, S)` or a match",
+		fmt.Sprintf("%s: expected %s, found unknown", context, dst))
+	return true
+}
+
 // unknownUse warns about using a declared `unknown` value before
 // narrowing it (docs/spec/newer.md §3.7).
 func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax.Pos) {
@@ -312,4 +342,74 @@ func (c *checker) unknownUse(x syntax.Expr, t types.Type, msg string, pos syntax
 		return
 	}
 	c.warnf(pos, "%s", msg)
+}
+
+// runtimeNil is the run-time error of a use of nil (what as for nilUse).
+func runtimeNil(what string) string {
+	switch {
+	case strings.HasPrefix(what, "property "):
+		return "cannot access " + what + " on nil"
+	case strings.HasPrefix(what, "method "):
+		return "value of type nil has no " + what
+	}
+	return "cannot index into nil"
+}
+
+// knownNil reports a receiver that can only be nil: the nil literal, a
+// binding annotated `nil`, or one initialised with nil and never assigned
+// again (assignments anywhere, even in a loop or a branch, leave it alone).
+func (c *checker) knownNil(x syntax.Expr) bool {
+	switch e := x.(type) {
+	case *syntax.Ident:
+		ref := c.info.Refs[e]
+		if ref == nil || ref.Binding == nil || ref.Binding.Reassign || ref.Binding.PathRoot {
+			return false
+		}
+		if _, ok := c.narrowed[narrowKey{ref.Binding, e.Name}]; ok {
+			return false
+		}
+		v := c.vars[ref.Binding]
+		return v != nil && (v.nilInit || v.annotated && v.t == types.Nil)
+	}
+	return false
+}
+
+// concreteKinds are the type_of names an `unknown` value may have, in the
+// order upstream lists what a narrowing left uncovered.
+var concreteKinds = []string{"int", "float", "string", "bool", "nil", "list", "dict", "closure", "bytes"}
+
+// unreachableCall warns when `unreachable()` is reached while type_of
+// tests have ruled out only some kinds of an `unknown` binding
+// (docs/spec/newer.md §3.7).
+func (c *checker) unreachableCall(pos syntax.Pos) {
+	excluded := map[*resolve.Binding]map[string]bool{}
+	for k := range c.narrowed {
+		name, kind, ok := strings.Cut(k.path, excludedKind)
+		if !ok || name != k.b.Name {
+			continue
+		}
+		if v := c.vars[k.b]; v == nil || !v.annotated || v.t != types.Unknown {
+			continue
+		}
+		if excluded[k.b] == nil {
+			excluded[k.b] = map[string]bool{}
+		}
+		excluded[k.b][kind] = true
+	}
+	bs := make([]*resolve.Binding, 0, len(excluded))
+	for b := range excluded {
+		bs = append(bs, b)
+	}
+	sort.Slice(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
+	for _, b := range bs {
+		var left []string
+		for _, k := range concreteKinds {
+			if !excluded[b][k] {
+				left = append(left, k)
+			}
+		}
+		if len(left) > 0 {
+			c.warnf(pos, "`unreachable()` reached but `%s: unknown` was not fully narrowed — uncovered concrete type(s): %s", b.Name, strings.Join(left, ", "))
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -153,7 +155,10 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
 		}
 		if s.Value != nil {
-			c.expr(s.Value)
+			t := c.expr(s.Value)
+			if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterGenerator && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+				c.mismatch(s.Value, "`yield` value", it.Elem, t)
+			}
 		}
 	case *syntax.EmitStmt:
 		c.inDefer(s.At, "emit")
@@ -193,16 +198,22 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			declared := c.typeOf(s.Type)
-			if known(vt) && !c.fits(s.Value, vt, declared) {
-				c.mismatch(s.Value, bindingContext(s.Kind, p.Name), declared, vt)
+			switch context := bindingContext(s.Kind, p.Name); {
+			case c.unknownInto(s.Value, vt, declared, context):
+			case known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)):
+				c.mismatch(s.Value, context, declared, vt)
 			}
-			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true}
+			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
+			if elems := c.tupleElems(s.Type); elems != nil {
+				v.tuple = elems
+				c.tupleLit(s.Value, elems, s.Type, bindingContext(s.Kind, p.Name))
+			}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: bindingType(vt), checked: true}
+			v = &variable{t: bindingType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
 		}
 		if p.Name == "_" {
 			return
@@ -212,6 +223,22 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
 	}
+}
+
+// declaredNilable reports an initializer that calls a function of this
+// file declared to return `T?`: the program stated that the binding may
+// be nil, as an annotation would (docs/spec/newer.md §3.5).
+func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || !nilable(t) {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	return ok && fn.Return != nil && len(fn.TypeParams) == 0
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
@@ -298,6 +325,12 @@ func (c *checker) shadowCheck(name string, pos syntax.Pos) {
 
 func (c *checker) assign(s *syntax.AssignStmt) {
 	vt := c.expr(s.Value)
+	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
+		if rt := c.quietType(m.X); rt != nil {
+			// (a struct value may gain fields: docs/spec/language.md §10.2)
+			c.shapeField(m.X, rt, m.Name, m.At)
+		}
+	}
 	root, path := assignRoot(s.Target)
 	for _, e := range path {
 		c.expr(e)
@@ -493,6 +526,76 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
+// tupleElems is the element types of a `tuple<A, B, …>` annotation, or
+// nil.
+func (c *checker) tupleElems(t syntax.TypeExpr) []types.Type {
+	n, ok := t.(*syntax.NamedType)
+	if !ok || n.Name != "tuple" || len(n.Args) == 0 {
+		return nil
+	}
+	out := make([]types.Type, len(n.Args))
+	for i, a := range n.Args {
+		out[i] = c.typeOf(a)
+	}
+	return out
+}
+
+// tupleLit checks a list literal given to a tuple annotation position by
+// position and by arity (docs/spec/newer.md §2.3).
+func (c *checker) tupleLit(x syntax.Expr, elems []types.Type, written syntax.TypeExpr, context string) {
+	lit, ok := x.(*syntax.ListLit)
+	if !ok || hasSpread(lit.Elems) {
+		return
+	}
+	if len(lit.Elems) != len(elems) {
+		found := c.listLit(lit) // (diagnostics of a second walk are deduplicated)
+		c.report(sevError, x.Position(), "HARN-TYP-007", "",
+			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, typeSource(written), found, len(lit.Elems), len(elems)))
+		return
+	}
+	for i, e := range lit.Elems {
+		et := c.expr(e)
+		if known(et) && known(elems[i]) && !c.fits(e, et, elems[i]) {
+			c.mismatch(e, context, elems[i], et)
+		}
+	}
+}
+
+// isOwned reports an `owned<T>` annotation.
+func isOwned(t syntax.TypeExpr) bool {
+	n, ok := t.(*syntax.NamedType)
+	return ok && n.Name == "owned"
+}
+
+// ownedEscape warns when an owned binding is returned by name from a
+// function that does not return `owned<…>`: it is dropped as its scope
+// ends, so the caller would get a released value (docs/spec/newer.md §2.25).
+func (c *checker) ownedEscape(s *syntax.ReturnStmt) {
+	id, ok := s.Value.(*syntax.Ident)
+	if !ok {
+		return
+	}
+	ref := c.info.Refs[id]
+	if ref == nil || ref.Binding == nil {
+		return
+	}
+	if v := c.vars[ref.Binding]; v == nil || !v.owned {
+		return
+	}
+	var ret syntax.TypeExpr
+	switch d := c.fn.node.(type) {
+	case *syntax.FnDecl:
+		ret = d.Return
+	case *syntax.ClosureLit:
+		ret = d.Return
+	}
+	if isOwned(ret) {
+		return
+	}
+	c.report(sevWarning, s.At, "HARN-OWN-003", "", "owned binding `"+id.Name+
+		"` escapes its scope via `return`; either return `owned<…>` to transfer ownership or drop the value before returning")
+}
+
 // inDefer rejects a statement that would leave a `defer` body early
 // (docs/spec/newer.md §3.12; upstream's wording is unverified).
 func (c *checker) inDefer(pos syntax.Pos, kw string) {
@@ -503,6 +606,7 @@ func (c *checker) inDefer(pos syntax.Pos, kw string) {
 
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
+	c.ownedEscape(s)
 	if s.Value == nil {
 		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
@@ -514,6 +618,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		c.mismatch(s.Value, "return value", tp, t)
+		return
+	}
+	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
 	if want == nil || !known(t) || !known(want) {
@@ -574,22 +681,29 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 	if ret == nil {
 		return
 	}
+	context := "pipeline result"
 	switch d := node.(type) {
 	case *syntax.FnDecl:
 		c.fallThrough(d, d.At, ret, body)
+		return
+	case *syntax.ToolDecl:
+		context = "tool result"
+	case *syntax.ClosureLit:
+		// an anonymous function returns its last statement's value
+		// (docs/spec/language.md §9.1)
+		context = "return value"
 	case *syntax.PipelineDecl:
-		if len(body) == 0 {
-			return
-		}
-		es, ok := body[len(body)-1].(*syntax.ExprStmt)
-		if !ok || !known(tail) || !known(ret) || compatible(tail, ret) {
-			return
-		}
-		if c.exprExits(es.X) {
-			return
-		}
-		c.mismatch(es.X, "pipeline result", ret, tail)
+	default:
+		return
 	}
+	if len(body) == 0 {
+		return
+	}
+	es, ok := body[len(body)-1].(*syntax.ExprStmt)
+	if !ok || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
+		return
+	}
+	c.mismatch(es.X, context, ret, tail)
 }
 
 // isGenerator reports whether the function being checked yields or is a

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -395,12 +396,57 @@ func (r *resolver) use(id *syntax.Ident) {
 // error of docs/spec/language.md §9.2.
 func (r *resolver) useCall(id *syntax.Ident) {
 	if r.record(id).Scope == Undefined {
-		msg := "call target `" + id.Name + "` is not defined or imported"
-		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
-			msg += " — did you mean `" + s + "`?"
+		if strings.HasPrefix(id.Name, "__") || strings.HasPrefix(id.Name, "hostlib_") {
+			return // host bridges, bound by the embedding (docs/spec/newer.md §3.4)
 		}
-		r.errorf(id.At, "%s", msg)
+		msg := "call target `" + id.Name + "` is not defined or imported"
+		help := ""
+		if s := suggestCall(id.Name, r.visibleNames()); s != "" {
+			msg += " — did you mean `" + s + "`?"
+			help = "did you mean `" + s + "`?"
+		}
+		r.info.Errors = append(r.info.Errors, &diag.Error{
+			File: r.file.Path, Line: id.At.Line, Col: id.At.Col, Code: "HARN-NAM-002",
+			Msg: msg, Help: help, Phase: diag.PhaseStatic,
+		})
 	}
+}
+
+// renamedCalls maps names other languages (and older Harn) give some
+// builtins to the names Harn uses.
+var renamedCalls = map[string]string{
+	"json_encode": "json_stringify", "json_decode": "json_parse", "to_json": "json_stringify",
+	"from_json": "json_parse", "print_line": "println", "str": "to_string", "int": "to_int",
+	"float": "to_float", "length": "len", "size": "len",
+}
+
+// suggestCall finds the name a misspelt call target probably meant: a
+// close spelling, the same words in another order (`parse_json` →
+// `json_parse`), or the Harn name of a renamed builtin.
+func suggestCall(name string, names []string) string {
+	if s := diag.Suggest(name, names); s != "" {
+		return s
+	}
+	if to, ok := renamedCalls[name]; ok && slices.Contains(names, to) {
+		return to
+	}
+	words := strings.Split(name, "_")
+	if len(words) < 2 {
+		return ""
+	}
+	slices.Sort(words)
+	best := ""
+	for _, n := range names {
+		w := strings.Split(n, "_")
+		if len(w) != len(words) || n == name {
+			continue
+		}
+		slices.Sort(w)
+		if slices.Equal(w, words) && (best == "" || n < best) {
+			best = n
+		}
+	}
+	return best
 }
 
 // visibleNames lists every name visible from the current position.

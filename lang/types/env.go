@@ -366,7 +366,7 @@ func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
 		}
 		return NewIntersection(ms...)
 	case *syntax.ShapeType:
-		s := &Shape{Fields: make([]Field, len(t.Fields))}
+		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Rest != nil}
 		for i, f := range t.Fields {
 			s.Fields[i] = Field{Name: f.Name, Type: e.fromSyntax(f.Type, scope), Optional: f.Optional}
 		}

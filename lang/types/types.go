@@ -177,9 +177,13 @@ type Field struct {
 	Doc      string
 }
 
-// Shape is a dict with known fields, in declaration order. Shapes are open:
-// a value may carry more fields.
-type Shape struct{ Fields []Field }
+// Shape is a dict with known fields, in declaration order. Values may
+// carry more fields (width subtyping) either way; Open marks a row tail
+// (`{a: int, ...rest}`), which also lets the program read the others.
+type Shape struct {
+	Fields []Field
+	Open   bool
+}
 
 func (t *Shape) String() string {
 	var sb strings.Builder
@@ -505,7 +509,7 @@ func Widen(t Type) Type {
 		}
 		return NewUnion(ms...)
 	case *Shape:
-		s := &Shape{Fields: make([]Field, len(t.Fields))}
+		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open}
 		for i, f := range t.Fields {
 			f.Type = Widen(f.Type)
 			s.Fields[i] = f
@@ -692,7 +696,7 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 			f.Type = Subst(f.Type, m)
 			fs[i] = f
 		}
-		return &Shape{Fields: fs}
+		return &Shape{Fields: fs, Open: t.Open}
 	case *Union:
 		ms := make([]Type, len(t.Types))
 		for i, x := range t.Types {

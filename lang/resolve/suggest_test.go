@@ -1,0 +1,43 @@
+package resolve_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// TestCallTargetSuggestions: unresolved call targets suggest a close
+// spelling, the same words reordered or a renamed builtin, and repeat it
+// as help (docs/spec/newer.md §3.4); host bridges are not reported.
+func TestCallTargetSuggestions(t *testing.T) {
+	lib := universe{"json_parse": true, "json_stringify": true, "uppercase": true}
+	cases := []struct{ src, msg, help string }{
+		{`parse_json("1")`, "call target `parse_json` is not defined or imported — did you mean `json_parse`?", "did you mean `json_parse`?"},
+		{`uppercsae("a")`, "call target `uppercsae` is not defined or imported — did you mean `uppercase`?", "did you mean `uppercase`?"},
+		{`json_encode(1)`, "call target `json_encode` is not defined or imported — did you mean `json_stringify`?", "did you mean `json_stringify`?"},
+		{`frobnicate(1)`, "call target `frobnicate` is not defined or imported", ""},
+		{`__host_thing(1)`, "", ""},
+		{`hostlib_fs_read("x")`, "", ""},
+	}
+	for _, tc := range cases {
+		f, err := syntax.Parse("t.harn", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := resolve.File(f, resolve.Options{Universe: lib})
+		if tc.msg == "" {
+			if len(info.Errors) != 0 {
+				t.Errorf("%s: unexpected error %v", tc.src, info.Errors)
+			}
+			continue
+		}
+		if len(info.Errors) != 1 {
+			t.Fatalf("%s: want one error, got %v", tc.src, info.Errors)
+		}
+		e := info.Errors[0]
+		if e.Msg != tc.msg || e.Help != tc.help || e.Code != "HARN-NAM-002" {
+			t.Errorf("%s: got %q (help %q, code %q)", tc.src, e.Msg, e.Help, e.Code)
+		}
+	}
+}
