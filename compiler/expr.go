@@ -528,34 +528,31 @@ func (f *fcomp) ifExpr(e *syntax.IfExpr) {
 
 func (f *fcomp) call(e *syntax.CallExpr) {
 	f.callee(e.Fn)
-	if hasSpread(e.Args) {
-		f.list(e.Args)
-		f.line(e.At)
-		f.emit(CALL_SPREAD)
-		return
-	}
-	for _, a := range e.Args {
-		f.expr(a)
-	}
-	f.line(e.At)
-	f.emit(CALL, len(e.Args))
+	f.callArgs(e.Args, e.At)
 }
 
 // valueCall calls whatever its callee expression evaluates to, with the
 // stack picture of a call to a name.
 func (f *fcomp) valueCall(e *syntax.ValueCall) {
 	f.expr(e.Fn)
-	if hasSpread(e.Args) {
-		f.list(e.Args)
-		f.line(e.At)
+	f.callArgs(e.Args, e.At)
+}
+
+// callArgs pushes the arguments of a call whose callee is already on the
+// stack and emits the call: CALL n, or CALL_SPREAD over one list when an
+// argument is spread.
+func (f *fcomp) callArgs(args []syntax.Expr, at syntax.Pos) {
+	if hasSpread(args) {
+		f.list(args)
+		f.line(at)
 		f.emit(CALL_SPREAD)
 		return
 	}
-	for _, a := range e.Args {
+	for _, a := range args {
 		f.expr(a)
 	}
-	f.line(e.At)
-	f.emit(CALL, len(e.Args))
+	f.line(at)
+	f.emit(CALL, len(args))
 }
 
 func (f *fcomp) methodCall(e *syntax.MethodCall) {
