@@ -1,9 +1,9 @@
 package collections
 
 import (
-	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -23,8 +23,9 @@ import (
 // vm.Compare.
 //
 // A long sort stops at an interrupt (deadline, cancel, Ctrl-C): the
-// comparator checks every few thousand calls and unwinds the sort by
-// panicking with the error, which sortByKeys recovers and returns.
+// comparator checks every few thousand calls, and a radix pass every
+// radixBlock entries, and unwinds the sort by panicking with the error,
+// which sortByKeys recovers and returns.
 func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 	if len(items) <= 20 {
 		for i := 1; i < len(items); i++ {
@@ -41,7 +42,7 @@ func sortByKeys(th *vm.Thread, items, keys []vm.Value) (err error) {
 	case intKeys:
 		sortRadix(items, keys, p, intBits)
 	case stringKeys:
-		sortUnboxed(items, keys, p, func(v vm.Value) string { s, _ := v.AsString(); return s.Go() })
+		sortStrings(items, keys, p)
 	case floatKeys:
 		sortRadix(items, keys, p, floatBits)
 	default:
@@ -245,22 +246,23 @@ func checkInterrupt(p *lib.Pacer) {
 	}
 }
 
-// keyed is an unboxed sort key and the position of its item.
-type keyed[K cmp.Ordered] struct {
-	k K
+// keyed is a string sort key and the position of its item.
+type keyed struct {
+	k string
 	i int
 }
 
-// sortUnboxed sorts by the unboxed keys; cmp.Compare agrees with
-// vm.Compare on them because NaN is excluded (and -0.0 == 0.0 in both).
-func sortUnboxed[K cmp.Ordered](items, keys []vm.Value, p *lib.Pacer, unbox func(vm.Value) K) {
-	ks := make([]keyed[K], len(keys))
+// sortStrings sorts by string keys, unboxed: Go's string order is
+// vm.Compare's on strings (bytewise).
+func sortStrings(items, keys []vm.Value, p *lib.Pacer) {
+	ks := make([]keyed, len(keys))
 	for i, k := range keys {
-		ks[i] = keyed[K]{unbox(k), i}
+		s, _ := k.AsString()
+		ks[i] = keyed{s.Go(), i}
 	}
-	slices.SortFunc(ks, func(a, b keyed[K]) int {
+	slices.SortFunc(ks, func(a, b keyed) int {
 		step(p)
-		if c := cmp.Compare(a.k, b.k); c != 0 {
+		if c := strings.Compare(a.k, b.k); c != 0 {
 			return c
 		}
 		return a.i - b.i
