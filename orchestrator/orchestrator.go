@@ -377,10 +377,7 @@ func NewEventID() string { return "trigger_evt_" + mustV7() }
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
 // Every MCP tool call makes one, so it is spelled in one allocation.
 func NewTraceID() string {
-	u, err := uuid.NewV7()
-	if err != nil {
-		u = uuid.New()
-	}
+	u := newV7()
 	var b [len("mcp_") + 2*len(u)]byte
 	copy(b[:], "mcp_")
 	hex.Encode(b[len("mcp_"):], u[:])
@@ -389,10 +386,14 @@ func NewTraceID() string {
 
 func newDLQID() string { return "dlq_" + mustV7() }
 
-func mustV7() string {
+func mustV7() string { return newV7().String() }
+
+// newV7 is a fresh uuidv7, or a random (v4) uuid when the clock-based
+// generator fails.
+func newV7() uuid.UUID {
 	u, err := uuid.NewV7()
 	if err != nil {
-		return uuid.NewString()
+		return uuid.New()
 	}
-	return u.String()
+	return u
 }
