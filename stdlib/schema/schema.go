@@ -39,7 +39,7 @@ func init() {
 	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", need("schema_parse", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), a.At(1)), nil
 	}))
-	// newer.md §2.22 names schema_report without its fields; these mirror
+	// docs/spec/newer.md §2.22 names schema_report without its fields; these mirror
 	// schema_check's Err payload, plus whether the value passed.
 	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", need("schema_report", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v := a.At(0)
