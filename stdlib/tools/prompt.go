@@ -159,7 +159,7 @@ func promptText(cat *tool.Catalog) string {
 			if required[name] {
 				need = "required"
 			}
-			sb.WriteString(fmt.Sprintf("- %s (%s, %s)", name, typ, need))
+			fmt.Fprintf(&sb, "- %s (%s, %s)", name, typ, need)
 			if desc != "" {
 				sb.WriteString(": " + desc)
 			}
