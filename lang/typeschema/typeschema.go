@@ -104,7 +104,7 @@ func (b *Builder) Schema(t types.Type) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
+	return s, nil // not `return b.schema(t)`: a nil *Error would make a non-nil error
 }
 
 // ---- small schema constructors ----
