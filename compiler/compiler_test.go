@@ -119,15 +119,7 @@ pipeline main(task) {
   println(plain(1), f(2))
 }
 `
-	f, err := syntax.Parse("simple.harn", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{})})
-	prog, err := compiler.Compile(f, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := compileSource(t, "simple.harn", src)
 	got := map[string]bool{}
 	var walk func(fn *compiler.Func)
 	walk = func(fn *compiler.Func) {
@@ -158,15 +150,7 @@ fn make() { return R { w: 1 } }
 fn read(r) { return r.w }
 println(read(make()))
 `
-	f, err := syntax.Parse("interned.harn", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{})})
-	prog, err := compiler.Compile(f, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := compileSource(t, "interned.harn", src)
 	var ws []string
 	var walk func(fn *compiler.Func)
 	walk = func(fn *compiler.Func) {
@@ -193,4 +177,20 @@ println(read(make()))
 			t.Fatalf("the field name %q is stored twice", w)
 		}
 	}
+}
+
+// compileSource parses, resolves (with the standard library's names) and
+// compiles src.
+func compileSource(t *testing.T, path, src string) *compiler.Program {
+	t.Helper()
+	f, err := syntax.Parse(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{})})
+	prog, err := compiler.Compile(f, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
 }
