@@ -1,6 +1,7 @@
 package stdlib_test
 
 import (
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -43,4 +44,29 @@ let forged = jwt_sign({sub: "admin"}, rsa_pub, {alg: "HS256"})
 println(jwt_verify(forged, rsa_pub).reason)
 `
 	expectOutput(t, src, "true true bad signature\ntrue k1 e bad signature\nbad signature")
+}
+
+// A key of the wrong curve or kind is a clear error, not an internal one:
+// ES256 with a P-384 key, and verifying with an X25519 private key.
+func TestJWTWrongKeyKind(t *testing.T) {
+	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p384DER, _ := x509.MarshalECPrivateKey(p384)
+	xk, _ := ecdh.X25519().GenerateKey(rand.Reader)
+	xDER, err := x509.MarshalPKCS8PrivateKey(xk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemOf := func(typ string, der []byte) string {
+		return strings.ReplaceAll(string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})), "\n", `\n`)
+	}
+	src := `
+let p384 = "` + pemOf("EC PRIVATE KEY", p384DER) + `"
+let xpriv = "` + pemOf("PRIVATE KEY", xDER) + `"
+println(try { jwt_sign({sub: "e"}, p384, {alg: "ES256"}) } catch (e) { e })
+let tok = jwt_sign({sub: "e"}, "secret", {alg: "HS256"})
+let es = tok.split(".")
+let forged = "eyJhbGciOiJFUzI1NiJ9.${es[1]}.${es[2]}"
+println(try { jwt_verify(forged, xpriv) } catch (e) { e })
+`
+	expectOutput(t, src, "jwt_sign: ES256 needs an EC P-256 private key\njwt_verify: the key is not a signing key")
 }

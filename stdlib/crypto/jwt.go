@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
@@ -188,7 +189,7 @@ func jwtSign(alg string, key vm.Value, input []byte) ([]byte, error) {
 			return nil, err
 		}
 		ek, ok := k.(*ecdsa.PrivateKey)
-		if !ok {
+		if !ok || ek.Curve != elliptic.P256() {
 			return nil, vm.Throwf("jwt_sign: ES256 needs an EC P-256 private key")
 		}
 		r, s, err := ecdsa.Sign(rand.Reader, ek, digest[:])
@@ -292,5 +293,9 @@ func publicKey(fn string, key vm.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return k.(crypto.Signer).Public(), nil
+	signer, ok := k.(crypto.Signer)
+	if !ok {
+		return nil, vm.Throwf("%s: the key is not a signing key", fn)
+	}
+	return signer.Public(), nil
 }

@@ -54,6 +54,9 @@ func init() {
 			if b, ok := optGet(d, "base_url"); ok {
 				s.base = vm.ToDisplay(b)
 			}
+			if h, ok := optGet(d, "headers"); ok && h.Kind() != vm.KDict {
+				return vm.Value{}, vm.Typef("http_session: headers must be a dict, got %s", h.Type())
+			}
 			s.defaults = d.Delete("base_url")
 		}
 		return vm.Of(s), nil
@@ -127,9 +130,11 @@ func (s *Session) prepare(raw string, opts *vm.Dict) (full, host string, merged 
 	if opts != nil {
 		merged = merged.Merge(opts)
 		if h, ok := optGet(opts, "headers"); ok {
-			if hd, ok := h.AsDict(); ok {
-				headers = headers.Merge(hd)
+			hd, ok := h.AsDict()
+			if !ok {
+				return "", "", nil, vm.Typef("http_session_request: headers must be a dict, got %s", h.Type())
 			}
+			headers = headers.Merge(hd)
 		}
 	}
 	if c := s.cookieHeader(host); c != "" && !hasHeader(headers, "cookie") {
