@@ -123,6 +123,8 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.patchHere(j)
 	case *syntax.MutexStmt:
 		f.guardedInternal("__mutex_enter", f.mutexKey(s.At, s.Key), s.Body, "__mutex_exit", false)
+	case *syntax.ScopeStmt:
+		f.scopeStmt(s)
 	case *syntax.BreakStmt:
 		f.breakContinue(s.At, true)
 	case *syntax.ContinueStmt:
@@ -591,6 +593,29 @@ func (f *fcomp) mutexKey(at syntax.Pos, key syntax.Expr) syntax.Expr {
 		return key
 	}
 	return &syntax.StringLit{At: at, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, at.Line, at.Col)}
+}
+
+// scopeStmt is `scope { body }` (stdlib/concurrency/scope.go): the exit
+// hook joins the block's tasks on every way out but a failure, where
+// __scope_fail cancels them instead and hands the failure back to re-raise.
+func (f *fcomp) scopeStmt(s *syntax.ScopeStmt) {
+	f.line(s.At)
+	f.emit(CALL_INTERNAL, f.name("__scope_enter"), 0)
+	f.emit(POP)
+	h := f.emit(SETUP_TRY, 0)
+	f.regions = append(f.regions, region{hook: "__scope_exit", active: true})
+	f.blockStmts(s.Body)
+	f.regions = f.regions[:len(f.regions)-1]
+	f.emit(POP_TRY)
+	f.line(s.Body.End)
+	f.emit(CALL_INTERNAL, f.name("__scope_exit"), 0)
+	f.emit(POP)
+	jEnd := f.emit(JUMP, 0)
+	f.patchHere(h)
+	f.depth++ // the failure
+	f.emit(CALL_INTERNAL, f.name("__scope_fail"), 1)
+	f.emit(RERAISE)
+	f.patchHere(jEnd)
 }
 
 // guardedInternal brackets a block with runtime hooks that must run on

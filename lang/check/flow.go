@@ -49,6 +49,8 @@ func (c *checker) stmtExits(s syntax.Stmt) bool {
 		return c.exprExits(s.X)
 	case *syntax.MutexStmt:
 		return c.blockExits(s.Body)
+	case *syntax.ScopeStmt:
+		return c.blockExits(s.Body)
 	case *syntax.WhileStmt:
 		return isTrue(s.Cond) && !breaks(s.Body.Stmts)
 	}
@@ -143,6 +145,8 @@ func breaks(list []syntax.Stmt) bool {
 		case *syntax.GuardStmt:
 			walk(n.Else)
 		case *syntax.MutexStmt:
+			walk(n.Body)
+		case *syntax.ScopeStmt:
 			walk(n.Body)
 		}
 	}

@@ -149,6 +149,8 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.expr(s.Key)
 		}
 		c.block(s.Body)
+	case *syntax.ScopeStmt:
+		c.block(s.Body)
 	case *syntax.YieldStmt:
 		c.inDefer(s.At, "yield")
 		if c.fn.genFn() {

@@ -49,6 +49,7 @@ var known = map[string][]string{
 	"GuardStmt":     {"At", "Cond", "Else"},
 	"RequireStmt":   {"At", "Cond", "Message"},
 	"MutexStmt":     {"At", "Body", "Key"},
+	"ScopeStmt":     {"At", "Body"},
 	"BreakStmt":     {"At"},
 	"ContinueStmt":  {"At"},
 	"YieldStmt":     {"At", "Value"},

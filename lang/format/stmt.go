@@ -43,6 +43,8 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 			return concat{text("mutex("), p.expr(s.Key), text(") "), p.body(s.Body)}
 		}
 		return concat{text("mutex "), p.body(s.Body)}
+	case *syntax.ScopeStmt:
+		return concat{text("scope "), p.body(s.Body)}
 	case *syntax.ReturnStmt:
 		if s.Value == nil {
 			return text("return")

@@ -655,6 +655,8 @@ func (r *resolver) stmt(s syntax.Stmt) {
 			r.expr(s.Key)
 		}
 		r.block(s.Body)
+	case *syntax.ScopeStmt:
+		r.block(s.Body)
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, docs/spec/language.md §7.3)
 	case *syntax.YieldStmt:

@@ -395,6 +395,14 @@ type MutexStmt struct {
 	Body *Block
 }
 
+// ScopeStmt is `scope { body }`, a task nursery: the tasks spawned while
+// the body runs are joined when it ends, and the first failure among them
+// cancels the others and is raised (docs/spec/newer.md §1.13).
+type ScopeStmt struct {
+	At   Pos
+	Body *Block
+}
+
 // BreakStmt is `break`.
 type BreakStmt struct{ At Pos }
 
@@ -897,6 +905,7 @@ func (n *ThrowStmt) Position() Pos     { return n.At }
 func (n *GuardStmt) Position() Pos     { return n.At }
 func (n *RequireStmt) Position() Pos   { return n.At }
 func (n *MutexStmt) Position() Pos     { return n.At }
+func (n *ScopeStmt) Position() Pos     { return n.At }
 func (n *BreakStmt) Position() Pos     { return n.At }
 func (n *ContinueStmt) Position() Pos  { return n.At }
 func (n *YieldStmt) Position() Pos     { return n.At }
@@ -973,6 +982,7 @@ func (*ThrowStmt) stmtNode()     {}
 func (*GuardStmt) stmtNode()     {}
 func (*RequireStmt) stmtNode()   {}
 func (*MutexStmt) stmtNode()     {}
+func (*ScopeStmt) stmtNode()     {}
 func (*BreakStmt) stmtNode()     {}
 func (*ContinueStmt) stmtNode()  {}
 func (*YieldStmt) stmtNode()     {}

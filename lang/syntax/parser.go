@@ -470,6 +470,11 @@ func (c cursor) statement(top bool) Stmt {
 		if t.Value == "gen" && isKw(c.peekAt(1), "fn") {
 			return c.declaration(top)
 		}
+		// A contextual word: a block starter only here and before `{`.
+		if t.Value == "scope" && isPunct(c.peekAt(1), "{") {
+			c.next()
+			return &ScopeStmt{At: at(t.Pos), Body: c.block()}
+		}
 	case tPunct:
 		if t.Value == "@" {
 			return c.declaration(top)

@@ -92,6 +92,8 @@ func (w sxWriter) node(n any) {
 		w.list("defer", n.Body)
 	case *MutexStmt:
 		w.list("mutex", n.Body)
+	case *ScopeStmt:
+		w.list("scope", n.Body)
 	case *MutexExpr:
 		w.list("mutex-expr", w.opt(n.Key), n.Body)
 	case *ReturnStmt:

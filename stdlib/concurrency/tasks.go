@@ -190,7 +190,7 @@ func taskArg(name string, a vm.Args) (*Task, error) {
 
 func init() {
 	lib.Def("__spawn", "__spawn(body)", "runtime hook of `spawn { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Of(spawnTask(th, a.At(0), nil, nil)), nil
+		return vm.Of(spawnInScope(th, a.At(0))), nil
 	})
 	lib.Def("await", "await(handle)", "wait for a task and return its result (re-raising its failure)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, ok := a.At(0).Object().(*Task)
