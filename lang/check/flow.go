@@ -87,6 +87,8 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 		return c.blockExits(e.Body)
 	case *syntax.DeadlineExpr:
 		return c.blockExits(e.Body)
+	case *syntax.MutexExpr:
+		return c.blockExits(e.Body)
 	case *syntax.CallExpr:
 		// `unreachable()`, or a call of a function declared to return never
 		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal && e.Fn.Name == "unreachable" {
@@ -143,6 +145,8 @@ func breaks(list []syntax.Stmt) bool {
 		case *syntax.GuardStmt:
 			walk(n.Else)
 		case *syntax.MutexStmt:
+			walk(n.Body)
+		case *syntax.MutexExpr:
 			walk(n.Body)
 		}
 	}
