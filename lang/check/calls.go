@@ -68,6 +68,24 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 		c.warnf(e.At, "Function '%s' expects %s, got %d", fn.Name, arityText(min, max, n), n)
 	}
 	bind := c.instantiate(e, sig, args)
+	c.arguments(e.Args, args, sig, bind)
+	if bind != nil {
+		c.constraints(e.At, sig, bind)
+		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
+			if tp, ok := sig.Return.(*types.TypeParam); ok && len(e.TypeArgs) == 0 && inferredTwice(sig, tp) {
+				_, isUnion := r.(*types.Union)
+				c.joined[e] = isUnion
+			}
+			return r
+		}
+		return types.Any
+	}
+	return c.result(sig)
+}
+
+// arguments checks each argument against its parameter of sig, with
+// type parameters replaced by their bindings in bind.
+func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.Func, bind map[*types.TypeParam]types.Type) {
 	for i, p := range sig.Params {
 		if i >= len(args) {
 			break
@@ -83,31 +101,60 @@ func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Typ
 			}
 		}
 		for j := i; j < last; j++ {
-			context := fmt.Sprintf("argument %d `%s`", j+1, p.Name)
+			context := fmt.Sprintf("argument %d", j+1)
+			if p.Name != "" {
+				context += " `" + p.Name + "`"
+			}
 			switch {
-			case c.unknownInto(e.Args[j], args[j], pt, context):
-			case known(args[j]) && known(pt) && !c.fits(e.Args[j], args[j], pt):
-				c.mismatch(e.Args[j], context, pt, args[j])
+			case c.unknownInto(exprs[j], args[j], pt, context):
+			case known(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
+				c.mismatch(exprs[j], context, pt, args[j])
 			default:
-				c.optionBag(e.Args[j], pt, context)
+				c.optionBag(exprs[j], pt, context)
 			}
 		}
 		if p.Rest {
-			break
+			return
 		}
 	}
-	if bind != nil {
-		c.constraints(e.At, sig, bind)
-		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
-			if tp, ok := sig.Return.(*types.TypeParam); ok && len(e.TypeArgs) == 0 && inferredTwice(sig, tp) {
-				_, isUnion := r.(*types.Union)
-				c.joined[e] = isUnion
-			}
-			return r
-		}
+}
+
+// valueCall checks `callee(args)` where the callee is an expression
+// (docs/spec/newer.md §1.11): the callee and the arguments are checked,
+// and a callee of a known non-generic `fn(...)` type has its arguments
+// checked and gives its declared result. Arity is left to the run time:
+// a written `fn(A) -> R` type does not say which parameters have defaults.
+func (c *checker) valueCall(e *syntax.ValueCall) types.Type {
+	callee := c.expr(e.Fn)
+	args := make([]types.Type, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = c.expr(a)
+	}
+	if kind := notCallable(callee); kind != "" {
+		// the run-time error starts the same way (`cannot call int`)
+		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, callee)
 		return types.Any
 	}
+	// a nilable callee (`xs[0]`) fails at run time when nil; its
+	// arguments are still checked against the fn type
+	sig, ok := types.Underlying(types.RemoveNil(callee)).(*types.Func)
+	if !ok || len(sig.TypeParams) > 0 {
+		return types.Any
+	}
+	if !hasSpread(e.Args) {
+		c.arguments(e.Args, args, sig, nil)
+	}
 	return c.result(sig)
+}
+
+// notCallable names the kind of a type whose values can never be called
+// (numbers, strings, bools, nil, lists, dicts), or is "".
+func notCallable(t types.Type) string {
+	switch k := types.KindName(t); k {
+	case "int", "float", "string", "bool", "nil", "list", "dict":
+		return k
+	}
+	return ""
 }
 
 // optionBag rejects a key of a dict literal that an option-bag parameter

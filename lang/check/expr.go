@@ -112,6 +112,8 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return c.call(e)
 	case *syntax.MethodCall:
 		return c.methodCall(e)
+	case *syntax.ValueCall:
+		return c.valueCall(e)
 	case *syntax.NonNilExpr:
 		return types.RemoveNil(c.expr(e.X))
 	case *syntax.PropagateExpr:
@@ -144,6 +146,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.expr(e.Duration)
 		c.block(e.Body)
 		return types.Any
+	case *syntax.MutexExpr:
+		c.expr(e.Key)
+		return c.block(e.Body)
 	case *syntax.SelectExpr:
 		for _, sc := range e.Cases {
 			c.expr(sc.Channel)

@@ -89,6 +89,8 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 		return c.blockExits(e.Body)
 	case *syntax.DeadlineExpr:
 		return c.blockExits(e.Body)
+	case *syntax.MutexExpr:
+		return c.blockExits(e.Body)
 	case *syntax.CallExpr:
 		// `unreachable()`, or a call of a function declared to return never
 		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal && e.Fn.Name == "unreachable" {
@@ -147,6 +149,8 @@ func breaks(list []syntax.Stmt) bool {
 		case *syntax.MutexStmt:
 			walk(n.Body)
 		case *syntax.ScopeStmt:
+			walk(n.Body)
+		case *syntax.MutexExpr:
 			walk(n.Body)
 		}
 	}
