@@ -194,3 +194,34 @@ func compileSource(t *testing.T, path, src string) *compiler.Program {
 	}
 	return prog
 }
+
+// TestSelfPushFused: `x = x.push(v)` on a plain local or a module global
+// compiles to the in-place push (the resolver makes x ownable); a push
+// stored elsewhere or onto a captured variable stays a method call.
+func TestSelfPushFused(t *testing.T) {
+	src := `var g = []
+fn f(n) {
+  var xs = []
+  var ys = []
+  var zs = []
+  let get = { -> zs }
+  for i in 0 to n exclusive {
+    xs = xs.push("x" + to_string(i))
+    ys = xs.push(i)
+    zs = zs.push(i)
+  }
+  g = g.push(n)
+  return [xs, ys, get()]
+}
+`
+	prog := compileSource(t, "push.harn", src)
+	count := map[compiler.Opcode]int{}
+	fn := prog.Main.Funcs[0]
+	for pc := 0; pc < len(fn.Code); pc += 1 + compiler.Info[fn.Code[pc]].Operands {
+		count[compiler.Opcode(fn.Code[pc])]++
+	}
+	if count[compiler.METHOD_PUSH_LOCAL] != 1 || count[compiler.METHOD_PUSH_GLOBAL] != 1 || count[compiler.CALL_METHOD] != 2 {
+		t.Errorf("METHOD_PUSH_LOCAL %d, METHOD_PUSH_GLOBAL %d, CALL_METHOD %d; want 1, 1, 2\n%s",
+			count[compiler.METHOD_PUSH_LOCAL], count[compiler.METHOD_PUSH_GLOBAL], count[compiler.CALL_METHOD], compiler.Disassemble(fn))
+	}
+}

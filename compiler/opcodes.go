@@ -168,6 +168,16 @@ const (
 	BINOP_RETURN      // x y BINOP_RETURN<op>                  (op; RETURN; op is ADD SUB MUL DIV MOD)
 	JUMP_FOR          // - JUMP_FOR<t> -                       (JUMP t to a FOR_NEXT_STORE: runs it)
 
+	// `x = x.push(v)` on an ownable variable (vm/own.go): the receiver is
+	// loaded without sharing (LOAD_LOCAL i, not LOAD_LOCAL_SH i) and the
+	// call becomes one of these, still followed by its STORE_LOCAL i or
+	// STORE_GLOBAL g. When l is the list the variable holds and owns, v is
+	// appended in place and the store is skipped; for another list the
+	// result is a list the store makes owned; any other receiver runs
+	// CALL_METHOD. Operands are CALL_METHOD's (n is 1).
+	METHOD_PUSH_LOCAL  // l v METHOD_PUSH_LOCAL<s n c> l'     (CALL_METHOD "push" 1 c; before STORE_LOCAL)
+	METHOD_PUSH_GLOBAL // l v METHOD_PUSH_GLOBAL<s n c> l'    (CALL_METHOD "push" 1 c; before STORE_GLOBAL)
+
 	numOpcodes
 )
 
@@ -216,7 +226,7 @@ var Info = [numOpcodes]OpInfo{
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4}, BINOP_STORE: {"BINOP_STORE", 2}, BINOP_RETURN: {"BINOP_RETURN", 1},
-	JUMP_FOR: {"JUMP_FOR", 1},
+	JUMP_FOR: {"JUMP_FOR", 1}, METHOD_PUSH_LOCAL: {"METHOD_PUSH_LOCAL", 3}, METHOD_PUSH_GLOBAL: {"METHOD_PUSH_GLOBAL", 3},
 }
 
 func (op Opcode) String() string {

@@ -54,6 +54,7 @@ func fuse(fn *Func) {
 		}
 		return Opcode(code[pc])
 	}
+	fusePush(fn, starts, targets)
 	for pc := 0; pc < len(code); pc += 1 + Info[code[pc]].Operands {
 		switch Opcode(code[pc]) {
 		case LOAD_LOCAL:
@@ -118,4 +119,83 @@ func fuse(fn *Func) {
 			}
 		}
 	}
+}
+
+// fusePush rewrites `x = x.push(v)` on an ownable variable,
+//
+//	LOAD_LOCAL_SH i; <v>; CALL_METHOD "push" 1 c; STORE_LOCAL i
+//
+// (or the global form), into LOAD_LOCAL i; <v>; METHOD_PUSH_LOCAL "push" 1
+// c; STORE_LOCAL i, so that the list the variable owns is appended to in
+// place rather than shared and copied. <v> must be straight-line code
+// whose stack use is known (stackUse); for a global it may only load
+// values, since a call (or an operator on a struct) could reach the global
+// while its list is on the stack. An _SH load of i proves the variable ownable (the compiler emits
+// it for no other variable), and the store writes the same variable.
+func fusePush(fn *Func, starts, targets []bool) {
+	code := fn.Code
+	var pcs []int
+	for pc := range code {
+		if starts[pc] {
+			pcs = append(pcs, pc)
+		}
+	}
+	for k := 0; k+1 < len(pcs); k++ {
+		pc, st := pcs[k], pcs[k+1]
+		if Opcode(code[pc]) != CALL_METHOD || code[pc+2] != 1 || int(code[pc+1]) >= len(fn.Names) || fn.Names[code[pc+1]] != "push" || targets[pc] || targets[st] {
+			continue
+		}
+		var load, plain, fused Opcode
+		switch Opcode(code[st]) {
+		case STORE_LOCAL:
+			load, plain, fused = LOAD_LOCAL_SH, LOAD_LOCAL, METHOD_PUSH_LOCAL
+		case STORE_GLOBAL:
+			load, plain, fused = LOAD_GLOBAL_SH, LOAD_GLOBAL, METHOD_PUSH_GLOBAL
+		default:
+			continue
+		}
+		need, computes := 2, false // need: values CALL_METHOD takes that are still to be found
+		for j := k - 1; j >= 0; j-- {
+			p := pcs[j]
+			pops, pushes, ok := stackUse(code, p)
+			if !ok {
+				break
+			}
+			if need += pops - pushes; need == 0 {
+				// p pushed the receiver
+				if Opcode(code[p]) == load && code[p+1] == code[st+1] && !(computes && fused == METHOD_PUSH_GLOBAL) {
+					code[p], code[pc] = int32(plain), int32(fused)
+				}
+				break
+			}
+			if targets[p] {
+				break
+			}
+			computes = computes || pops > 0
+		}
+	}
+}
+
+// stackUse is how many values the instruction at pc pops and pushes, for
+// the instructions that may appear in fusePush's argument code; ok is
+// false for any other (jumps, stores, DUP, which reads below its operands).
+func stackUse(code []int32, pc int) (pops, pushes int, ok bool) {
+	switch op := Opcode(code[pc]); op {
+	case CONST, NIL, TRUE, FALSE, INT, LOAD_LOCAL, LOAD_LOCAL_CK, LOAD_LOCAL_SH, LOAD_CELL, LOAD_FREE, LOAD_GLOBAL,
+		LOAD_GLOBAL_SH, LOAD_UNIV, LOAD_NAME, CALLEE_LOCAL, CALLEE_CELL, CALLEE_FREE, CALLEE_GLOBAL, CALLEE_NAME, CALLEE_UNIV:
+		return 0, 1, true
+	case ADD, SUB, MUL, DIV, MOD, POW, EQ, NE, LT, GT, LE, GE, IN, NOT_IN, GET_INDEX:
+		return 2, 1, true
+	case NOT, NEG, TRUTH, GET_PROP:
+		return 1, 1, true
+	case CALL, CALL_METHOD:
+		n := int(code[pc+1])
+		if op == CALL_METHOD {
+			n = int(code[pc+2])
+		}
+		return n + 1, 1, true
+	case INTERP, MAKE_LIST:
+		return int(code[pc+1]), 1, true
+	}
+	return 0, 0, false
 }

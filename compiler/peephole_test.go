@@ -50,12 +50,31 @@ func TestFuse(t *testing.T) {
 		{"jump target inside",
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(ADD), int32(RETURN), int32(JUMP), 2},
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(BINOP_RETURN), int32(ADD), int32(JUMP), 2}, false},
+		// x = x.push(v): names[0] is "push"
+		{"push onto a local",
+			[]int32{int32(LOAD_LOCAL_SH), 0, int32(CONST), 1, int32(CALLEE_UNIV), 2, int32(LOAD_LOCAL), 1, int32(CALL), 1, int32(ADD), int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 0, int32(NIL), int32(RETURN)},
+			[]int32{int32(LOAD_LOCAL), 0, int32(CONST), 1, int32(CALLEE_UNIV), 2, int32(LOAD_LOCAL), 1, int32(CALL), 1, int32(ADD), int32(METHOD_PUSH_LOCAL), 0, 1, 0, int32(STORE_LOCAL), 0, int32(NIL), int32(RETURN)}, false},
+		{"push onto a global",
+			[]int32{int32(LOAD_GLOBAL_SH), 3, int32(LOAD_LOCAL), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_GLOBAL), 3, int32(NIL), int32(RETURN)},
+			[]int32{int32(LOAD_GLOBAL), 3, int32(LOAD_LOCAL), 1, int32(METHOD_PUSH_GLOBAL), 0, 1, 0, int32(STORE_GLOBAL), 3, int32(NIL), int32(RETURN)}, false},
+		// a call in the argument could reach the global's list
+		{"push onto a global, argument calls",
+			[]int32{int32(LOAD_GLOBAL_SH), 3, int32(CALLEE_UNIV), 2, int32(CALL), 0, int32(CALL_METHOD), 0, 1, 0, int32(STORE_GLOBAL), 3, int32(NIL), int32(RETURN)}, nil, true},
+		{"push stored elsewhere",
+			[]int32{int32(LOAD_LOCAL_SH), 0, int32(INT), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 1, int32(NIL), int32(RETURN)}, nil, true},
+		{"another method",
+			[]int32{int32(LOAD_LOCAL_SH), 0, int32(INT), 1, int32(CALL_METHOD), 1, 1, 0, int32(STORE_LOCAL), 0, int32(NIL), int32(RETURN)}, nil, true},
+		// not ownable: the variable is loaded with LOAD_LOCAL
+		{"push onto an unowned local",
+			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 0, int32(NIL), int32(RETURN)}, nil, true},
+		{"push with a jump into the argument",
+			[]int32{int32(LOAD_LOCAL_SH), 0, int32(INT), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 0, int32(JUMP), 2}, nil, true},
 		{"not an operator",
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(POW), int32(RETURN)}, nil, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fn := &Func{Code: slices.Clone(c.code)}
+			fn := &Func{Code: slices.Clone(c.code), Names: []string{"push", "pop"}}
 			fuse(fn)
 			want := c.want
 			if c.unfused {

@@ -384,6 +384,28 @@ loop:
 			}
 			stack[sp] = v
 			sp++
+		case compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
+			// x = x.push(v); the store follows at pc+3 (see own.go)
+			if l, ok := stack[sp-2].AsList(); ok {
+				var x *Value
+				if op == compiler.METHOD_PUSH_LOCAL {
+					x = &stack[base+int(code[pc+4])]
+				} else {
+					x = &cl.Module.Globals[code[pc+4]]
+				}
+				if held, _ := x.AsList(); held == l && l.appendable() {
+					l.appendOwned(stack[sp-1])
+					stack[sp-2], stack[sp-1] = Value{}, Value{}
+					sp -= 2
+					pc += 5
+					continue
+				}
+				stack[sp-2], stack[sp-1] = Of(l.pushOwned(stack[sp-1])), Value{}
+				sp--
+				pc += 3
+				continue
+			}
+			fallthrough
 		case compiler.CALL_METHOD, compiler.CALL_METHOD_OPT:
 			s, n, c := int(code[pc]), int(code[pc+1]), int(code[pc+2])
 			pc += 3

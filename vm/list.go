@@ -29,6 +29,19 @@ var ownedTip atomic.Int64
 
 func (l *List) owned() bool { return l.tip == &ownedTip }
 
+// appendTip marks a list that exactly one variable holds and that
+// `x = x.push(v)` extends in place (own.go): its array may share the
+// elements before len with other lists, but nobody else can claim the
+// slots after them. Path assignments copy it as they copy any unowned list.
+var appendTip atomic.Int64
+
+// appendable reports whether the one variable holding l may append to it
+// in place.
+func (l *List) appendable() bool { return l.tip == &ownedTip || l.tip == &appendTip }
+
+// growable reports whether l's tip may be claimed by Push and Concat.
+func (l *List) growable() bool { return l.tip != nil && !l.appendable() }
+
 // valueSize is the size of one element slot (an interface value).
 const valueSize = 16
 
@@ -64,7 +77,7 @@ func (l *List) Items() []Value { return l.items[:len(l.items):len(l.items)] }
 // Push returns a list with v appended.
 func (l *List) Push(v Value) *List {
 	n := len(l.items)
-	if l.tip != nil && !l.owned() && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+1)) {
+	if l.growable() && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+1)) {
 		items := l.items[:n+1]
 		items[n] = v
 		return &List{items: items, tip: l.tip}
@@ -85,7 +98,7 @@ func (l *List) Concat(other []Value) *List {
 		return l
 	}
 	n := len(l.items)
-	if l.tip != nil && !l.owned() && n+len(other) <= cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+len(other))) {
+	if l.growable() && n+len(other) <= cap(l.items) && l.tip.CompareAndSwap(int64(n), int64(n+len(other))) {
 		items := l.items[:n+len(other)]
 		copy(items[n:], other)
 		return &List{items: items, tip: l.tip}

@@ -40,3 +40,34 @@ func BenchmarkListPush(b *testing.B) {
 		}
 	}
 }
+
+// TestPushOwnedAppendsInPlace: the list `x = x.push(v)` makes is appended
+// to in place until shared; a shared list it grew from keeps its elements,
+// and the lists sharing its array copy rather than claim the slots the
+// owned list writes.
+func TestPushOwnedAppendsInPlace(t *testing.T) {
+	shared := EmptyList.Push(IntOf(0)) // a growable array with free slots
+	l := shared.pushOwned(IntOf(1))
+	if !l.appendable() || l.owned() || &l.items[0] != &shared.items[0] {
+		t.Fatalf("pushOwned on a growable list: appendable %v, owned %v, same array %v", l.appendable(), l.owned(), &l.items[0] == &shared.items[0])
+	}
+	other := shared.Push(IntOf(9))
+	l.appendOwned(IntOf(2))
+	if !Identical(other.At(1), IntOf(9)) || !Identical(l.At(1), IntOf(1)) || !Identical(l.At(2), IntOf(2)) || shared.Len() != 1 {
+		t.Fatalf("lists on one array overwrote each other: shared %v, other %v, owned %v", shared.items, other.items, l.items)
+	}
+	for i := 3; i < 20; i++ { // past the capacity: a new array of its own
+		l.appendOwned(IntOf(int64(i)))
+	}
+	if !l.owned() || l.Len() != 20 || !Identical(l.At(19), IntOf(19)) {
+		t.Fatalf("after growing: owned %v, %v", l.owned(), l.items)
+	}
+	share(Of(l))
+	if l.appendable() || l.Len() != 20 {
+		t.Fatalf("after share: appendable %v, len %d", l.appendable(), l.Len())
+	}
+	a, b := l.Push(IntOf(20)), l.Push(IntOf(21))
+	if &a.items[0] != &l.items[0] || !Identical(a.At(20), IntOf(20)) || !Identical(b.At(20), IntOf(21)) || l.Len() != 20 {
+		t.Fatalf("pushes after share: %v %v", a.items, b.items)
+	}
+}

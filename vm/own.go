@@ -1,6 +1,11 @@
 package vm
 
-import "github.com/harnlang/harn/compiler"
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/harnlang/harn/compiler"
+)
 
 // Owned collections.
 //
@@ -16,6 +21,11 @@ import "github.com/harnlang/harn/compiler"
 // again. Reads that cannot keep a reference (indexing, `in`, a few
 // builtin methods) load without sharing. Only non-captured locals and
 // module globals qualify, and all Harn code runs under the VM lock.
+//
+// `x = x.push(v)` gives x an owned list the same way (METHOD_PUSH_LOCAL,
+// METHOD_PUSH_GLOBAL): the first push makes a list only x holds, marked
+// appendTip when it claimed the rest of a shared array or ownedTip when it
+// copied, and later pushes append to it in place until x is shared.
 
 // share ends a value's owned status before a second reference is made.
 func share(v Value) {
@@ -25,8 +35,13 @@ func share(v Value) {
 			c.owned = false
 		}
 	case *List:
-		if c.owned() {
-			c.tip = nil
+		if c.appendable() {
+			// A tip of its own, which only this list reaches: pushes
+			// through any of its references still extend the array
+			// rather than copy it.
+			t := new(atomic.Int64)
+			t.Store(int64(len(c.items)))
+			c.tip = t
 		}
 	}
 }
@@ -121,4 +136,36 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 		return Of(c), nil
 	}
 	return SetPath(root, steps, keys, val, op)
+}
+
+// appendOwned appends v in place to the list one variable holds
+// (l.appendable()).
+func (l *List) appendOwned(v Value) {
+	if n := len(l.items); n == cap(l.items) {
+		c := 2*n + 4
+		noteGrowth(int64(c) * valueSize)
+		items := make([]Value, n, c)
+		copy(items, l.items)
+		l.items, l.tip = items, &ownedTip // the new array is its own
+	}
+	l.items = append(l.items, v)
+}
+
+// pushOwned is Push for a result that one variable will hold: it can be
+// appended to in place.
+func (l *List) pushOwned(v Value) *List {
+	n := len(l.items)
+	// Claiming every free slot for good makes the other lists on this
+	// array copy when they grow, so none of them writes after n.
+	if l.growable() && n < cap(l.items) && l.tip.CompareAndSwap(int64(n), math.MaxInt64) {
+		items := l.items[:n+1]
+		items[n] = v
+		return &List{items: items, tip: &appendTip}
+	}
+	c := 2*n + 4
+	noteGrowth(int64(c) * valueSize)
+	items := make([]Value, n+1, c)
+	copy(items, l.items)
+	items[n] = v
+	return &List{items: items, tip: &ownedTip}
 }

@@ -78,7 +78,7 @@ type Binding struct {
 	Used     bool        // read at least once
 	Hoisted  bool        // a local fn whose binding exists before its declaration runs
 	FirstPos syntax.Pos  // globals: position of the first top-level declaration
-	PathRoot bool        // the root of some path assignment (`x[k] = v`, `x.f = v`)
+	PathRoot bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
 	Reassign bool        // assigned after declaration
 	Shadows  *Binding    // a local of an enclosing block or function this one hides
 }

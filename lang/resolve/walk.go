@@ -582,6 +582,9 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.AssignStmt:
 		r.expr(s.Value)
 		r.assignTarget(s.Target, s.Op)
+		if isSelfPush(s) {
+			r.markPathRoot(s.Target)
+		}
 	case *syntax.ExprStmt:
 		r.expr(s.X)
 	case *syntax.FnDecl:
@@ -757,6 +760,19 @@ func (r *resolver) markPathRoot(x syntax.Expr) {
 			ref.Binding.PathRoot = true
 		}
 	}
+}
+
+// isSelfPush reports whether s is `x = x.push(v)`, which the compiler
+// turns into an in-place append when x owns its list (so x is ownable, as
+// a path root is).
+func isSelfPush(s *syntax.AssignStmt) bool {
+	t, ok := s.Target.(*syntax.Ident)
+	m, ok2 := s.Value.(*syntax.MethodCall)
+	if !ok || !ok2 || s.Op != "=" || m.Name != "push" || m.Optional || len(m.Args) != 1 {
+		return false
+	}
+	x, ok := m.X.(*syntax.Ident)
+	return ok && x.Name == t.Name
 }
 
 // ---- expressions ----
