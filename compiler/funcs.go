@@ -71,9 +71,13 @@ func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []
 	res := f.c.info.Funcs[node]
 	g := f.c.newFunc(name, kind, res, line)
 	g.fn.RestPlain = kind != FuncNamed || f.c.module
-	for _, p := range params {
+	for i, p := range params {
+		check := f.c.rtype(p.Type, nil)
+		if p.Rest {
+			check = f.c.restCheck(p.Type, i+1, g.fn.RestPlain)
+		}
 		g.fn.Params = append(g.fn.Params, Param{Name: p.Name, HasDefault: p.Default != nil, Rest: p.Rest,
-			Check: f.c.rtype(p.Type, nil)})
+			Check: check})
 	}
 	g.line(node.Position())
 	g.prologue(params)
@@ -155,6 +159,31 @@ func (f *fcomp) emitDefers() {
 }
 
 // ---- runtime type checks ----
+
+// restCheck is the runtime check of a rest parameter annotated t at
+// argument position pos. As in the static checker, the annotation is the
+// type of each rest argument, written `...xs: T` or `...xs: list<T>`
+// (docs/spec/newer.md §3.4). A plain rest parameter binds one argument, so
+// that argument is checked as is; otherwise the check walks the list of
+// collected arguments.
+func (c *compiler) restCheck(t syntax.TypeExpr, pos int, plain bool) *RType {
+	switch l := t.(type) {
+	case *syntax.ListType:
+		t = l.Elem
+	case *syntax.NamedType:
+		if l.Name == "list" {
+			if len(l.Args) != 1 {
+				return nil // bare `list`: rest arguments of any type
+			}
+			t = l.Args[0]
+		}
+	}
+	elem := c.rtype(t, nil)
+	if elem == nil || plain {
+		return elem
+	}
+	return &RType{Kind: "rest", Name: elem.Name, Elems: []*RType{elem}, First: pos}
+}
 
 // rtype converts a parameter annotation into a runtime check, or nil when
 // the annotation is not checked at run time (docs/spec/language.md §10.6).

@@ -182,8 +182,27 @@ func (th *Thread) pipeCallee(m *Module, f Value) (Value, error) {
 // checkParam is the run-time check of an annotated parameter
 // (docs/spec/language.md §10.6).
 func (th *Thread) checkParam(name string, t *compiler.RType, v Value) error {
+	if t.Kind == "rest" {
+		return th.checkRest(name, t, v)
+	}
 	if msg := typeMismatch(th, t, v); msg != "" {
 		return Typef("parameter '%s'%s", name, msg)
+	}
+	return nil
+}
+
+// checkRest checks each argument collected into rest parameter name
+// against the element type, naming the first argument that does not fit
+// by its position in the call.
+func (th *Thread) checkRest(name string, t *compiler.RType, v Value) error {
+	l, ok := v.AsList()
+	if !ok {
+		return nil
+	}
+	for i, arg := range l.items {
+		if msg := typeMismatch(th, t.Elems[0], arg); msg != "" {
+			return Typef("parameter '%s' (argument %d)%s", name, t.First+i, msg)
+		}
 	}
 	return nil
 }

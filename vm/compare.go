@@ -179,43 +179,94 @@ func equalAll(a, b []Value, depth int) bool {
 	return true
 }
 
-// Compare orders two values (docs/spec/builtins.md §1.6): numbers numerically,
-// strings byte-wise, pairs by first then second; every other combination
-// compares as equal (0).
+// Compare orders two values (docs/spec/builtins.md §1.6, docs/spec/newer.md
+// §2.14): numbers numerically, strings byte-wise, pairs by first then
+// second, lists lexicographically with a proper prefix first; every other
+// combination compares as equal (0).
 func Compare(a, b Value) int {
-	if x, ok := a.AsPair(); ok {
-		if y, ok := b.AsPair(); ok {
-			return comparePairs(x, y)
-		}
+	if xs, ys, ok := sequences(a, b); ok {
+		return compareSeqs(xs, ys)
 	}
 	return compareFlat(a, b)
 }
 
-// comparePairs orders two pairs lexicographically, walking them with a
-// stack of its own instead of recursing: a pair nested millions deep (easy
-// to build in a loop) must not overflow the Go stack, and Compare has no
-// error to report (the interpreter loop and sort call it directly).
-func comparePairs(x, y *Pair) int {
-	type operands struct{ a, b Value }
-	var buf [8]operands
-	todo := append(buf[:0], operands{Of(x), Of(y)})
+// seq is a list's items or a pair's two halves, read by position so a
+// pair needs no slice of its own.
+type seq struct {
+	items []Value
+	pair  *Pair
+}
+
+func (s seq) len() int {
+	if s.pair != nil {
+		return 2
+	}
+	return len(s.items)
+}
+
+func (s seq) at(i int) Value {
+	if s.pair == nil {
+		return s.items[i]
+	}
+	if i == 0 {
+		return s.pair.First
+	}
+	return s.pair.Second
+}
+
+// sequences reports whether a and b are both lists or both pairs, the
+// kinds Compare orders element by element.
+func sequences(a, b Value) (seq, seq, bool) {
+	if x, ok := a.AsList(); ok {
+		if y, ok := b.AsList(); ok {
+			return seq{items: x.items}, seq{items: y.items}, true
+		}
+		return seq{}, seq{}, false
+	}
+	if x, ok := a.AsPair(); ok {
+		if y, ok := b.AsPair(); ok {
+			return seq{pair: x}, seq{pair: y}, true
+		}
+	}
+	return seq{}, seq{}, false
+}
+
+// compareSeqs orders two sequences lexicographically, walking nested ones
+// with a stack of its own instead of recursing: a list or pair nested
+// millions deep (easy to build in a loop) must not overflow the Go stack,
+// and Compare has no error to report (the interpreter loop and sort call
+// it directly).
+func compareSeqs(xs, ys seq) int {
+	type frame struct {
+		xs, ys seq
+		i      int
+	}
+	var buf [8]frame
+	todo := append(buf[:0], frame{xs: xs, ys: ys})
 	for len(todo) > 0 {
-		top := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		p, ok := top.a.AsPair()
-		q, ok2 := top.b.AsPair()
-		if ok && ok2 {
-			todo = append(todo, operands{p.Second, q.Second}, operands{p.First, q.First})
+		top := &todo[len(todo)-1]
+		if top.i == top.xs.len() || top.i == top.ys.len() {
+			c := cmpInt(int64(top.xs.len()), int64(top.ys.len()))
+			if c != 0 {
+				return c
+			}
+			todo = todo[:len(todo)-1]
 			continue
 		}
-		if c := compareFlat(top.a, top.b); c != 0 {
+		a, b := top.xs.at(top.i), top.ys.at(top.i)
+		top.i++
+		if xs, ys, ok := sequences(a, b); ok {
+			todo = append(todo, frame{xs: xs, ys: ys})
+			continue
+		}
+		if c := compareFlat(a, b); c != 0 {
 			return c
 		}
 	}
 	return 0
 }
 
-// compareFlat is Compare for everything but two pairs.
+// compareFlat is Compare for everything but two lists or two pairs.
 func compareFlat(a, b Value) int {
 	switch a.Kind() {
 	case KInt:

@@ -43,3 +43,31 @@ func TestCompareDeepPairs(t *testing.T) {
 		t.Error("pairs do not order lexicographically")
 	}
 }
+
+// Lists nested 200,000 deep order without overflowing the Go stack, and
+// a proper prefix sorts first at every level (docs/spec/newer.md §2.14).
+func TestCompareDeepLists(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
+	const depth = 200000
+	nest := func(leaf ...int64) vm.Value {
+		items := make([]vm.Value, len(leaf))
+		for i, n := range leaf {
+			items[i] = vm.IntOf(n)
+		}
+		v := vm.Of(vm.NewList(items))
+		for i := 0; i < depth; i++ {
+			v = vm.Of(vm.NewList([]vm.Value{vm.IntOf(0), v}))
+		}
+		return v
+	}
+	a, b := nest(1), nest(1, 0)
+	if got := vm.Compare(a, b); got != -1 {
+		t.Errorf("Compare(a, b) = %d, want -1", got)
+	}
+	if got := vm.Compare(b, a); got != 1 {
+		t.Errorf("Compare(b, a) = %d, want 1", got)
+	}
+	if got := vm.Compare(a, nest(1)); got != 0 {
+		t.Errorf("Compare(a, a) = %d, want 0", got)
+	}
+}

@@ -1,14 +1,33 @@
 package vm
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Set is an immutable, insertion-ordered collection without duplicates.
 // Construction deduplicates by the structural key (docs/spec/builtins.md §1.7); the
 // set *methods* compare with ordinary equality (§3.9), which callers
 // implement on top of Items.
+//
+// `s = s.add(x)` must stay linear over many iterations, so, as List.Push
+// does, sets grown by Add share their backing array and key index: the
+// items a Set sees (items[:len]) are never overwritten, and an Add whose
+// receiver ends exactly at the table's claimed length appends in place.
+// The index holds the position of every claimed item, so a key counts as
+// a member only below the receiver's length. Any other Add copies.
 type Set struct {
 	items []Value
+	tab   *setTable // nil for a set with no items
+}
+
+// setTable is the key index shared by the sets grown from one another.
+// Values are read by other goroutines (adapters, tasks), so the index is
+// guarded by a lock of its own rather than by the VM lock.
+type setTable struct {
+	mu    sync.RWMutex
 	index map[string]int // structural key -> position
+	tip   int            // items claimed in the shared array
 }
 
 // EmptySet is set().
@@ -17,24 +36,28 @@ var EmptySet = &Set{}
 // NewSet builds a set from values in order, keeping the first of each
 // structural key.
 func NewSet(items []Value) *Set {
-	s := &Set{}
+	t := &setTable{index: make(map[string]int, len(items))}
+	kept := make([]Value, 0, len(items))
 	for _, v := range items {
-		s.add(v)
+		k := StructuralKey(v)
+		if _, ok := t.index[k]; !ok {
+			t.index[k] = len(kept)
+			kept = append(kept, v)
+		}
 	}
-	return s
+	t.tip = len(kept)
+	return &Set{items: kept, tab: t}
 }
 
-func (s *Set) add(v Value) bool {
-	k := StructuralKey(v)
-	if s.index == nil {
-		s.index = make(map[string]int)
+// position returns the index of key k in s, or false when s lacks it.
+func (s *Set) position(k string) (int, bool) {
+	if s.tab == nil {
+		return 0, false
 	}
-	if _, ok := s.index[k]; ok {
-		return false
-	}
-	s.index[k] = len(s.items)
-	s.items = append(s.items, v)
-	return true
+	s.tab.mu.RLock()
+	i, ok := s.tab.index[k]
+	s.tab.mu.RUnlock()
+	return i, ok && i < len(s.items)
 }
 
 func (*Set) Type() string                  { return "set" }
@@ -59,7 +82,7 @@ func (s *Set) Items() []Value { return s.items[:len(s.items):len(s.items)] }
 
 // HasKey reports membership by structural key.
 func (s *Set) HasKey(v Value) bool {
-	_, ok := s.index[StructuralKey(v)]
+	_, ok := s.position(StructuralKey(v))
 	return ok
 }
 
@@ -82,10 +105,27 @@ func (s *Set) Has(x Value) bool {
 // maxExactInt bounds the ints that convert to float64 exactly.
 const maxExactInt = 1 << 53
 
-// Add returns a set with v appended if its structural key is new.
+// Add returns a set with v appended if its structural key is new:
+// amortised O(1) when s is the newest set grown from its table.
 func (s *Set) Add(v Value) *Set {
-	if s.HasKey(v) {
-		return s
+	k := StructuralKey(v)
+	if t := s.tab; t != nil {
+		t.mu.Lock()
+		if i, ok := t.index[k]; ok && i < len(s.items) {
+			t.mu.Unlock()
+			return s
+		}
+		if n := len(s.items); t.tip == n {
+			if n == cap(s.items) {
+				noteGrowth(int64(n+1) * dictEntrySize)
+			}
+			items := append(s.items, v)
+			t.index[k] = n
+			t.tip = n + 1
+			t.mu.Unlock()
+			return &Set{items: items, tab: t}
+		}
+		t.mu.Unlock()
 	}
 	noteGrowth(int64(len(s.items)+1) * dictEntrySize)
 	return NewSet(append(s.Items(), v))

@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 )
 
@@ -40,5 +41,58 @@ func BenchmarkSetHas(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Contains(s, x)
+	}
+}
+
+// TestSetAddShares: sets grown from one another share their array and
+// index, yet each keeps exactly its own items: a key claimed by a newer
+// set is no member of an older one, and adding to an older set copies.
+func TestSetAddShares(t *testing.T) {
+	a := NewSet([]Value{IntOf(1), IntOf(2)})
+	b := a.Add(IntOf(3))
+	c := a.Add(IntOf(4))
+	d := b.Add(IntOf(5))
+	want := map[*Set]string{a: "set(1, 2)", b: "set(1, 2, 3)", c: "set(1, 2, 4)", d: "set(1, 2, 3, 5)"}
+	for s, w := range want {
+		if got := ToDisplay(Of(s)); got != w {
+			t.Errorf("got %s, want %s", got, w)
+		}
+	}
+	if a.HasKey(IntOf(3)) || b.HasKey(IntOf(4)) || c.HasKey(IntOf(3)) || b.HasKey(IntOf(5)) {
+		t.Error("a set sees a key added to another set")
+	}
+	if b.tab != a.tab || d.tab != a.tab || c.tab == a.tab {
+		t.Error("only the newest set should grow the shared table")
+	}
+	if b.Add(IntOf(1)) != b || a.Add(FloatOf(2)) != a {
+		t.Error("adding a present key should return the receiver")
+	}
+}
+
+// TestSetAddConcurrent: goroutines growing sets from one shared set each
+// get their own items (run under -race).
+func TestSetAddConcurrent(t *testing.T) {
+	base := NewSet([]Value{IntOf(-1)})
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s := base
+			for i := 0; i < 200; i++ {
+				s = s.Add(IntOf(int64(g*1000 + i)))
+				if base.HasKey(IntOf(int64(g*1000+i))) || !s.HasKey(IntOf(int64(g*1000+i))) {
+					t.Errorf("goroutine %d: wrong membership after %d adds", g, i)
+					return
+				}
+			}
+			if s.Len() != 201 {
+				t.Errorf("goroutine %d: len %d, want 201", g, s.Len())
+			}
+		}(g)
+	}
+	wg.Wait()
+	if base.Len() != 1 {
+		t.Errorf("base set changed: %s", ToDisplay(Of(base)))
 	}
 }

@@ -90,7 +90,7 @@ func init() {
 		if hasEqual(s, v) {
 			return vm.Of(s), nil
 		}
-		return vm.Of(vm.NewSet(append(lib.CopyItems(s.Items()), v))), nil
+		return vm.Of(s.Add(v)), nil
 	})
 	remove := func(th *vm.Thread, s *vm.Set, args vm.Args) (vm.Value, error) {
 		x := args.At(0)
@@ -179,7 +179,8 @@ func init() {
 
 func hasKey(s *vm.Set, v vm.Value) bool { return s.HasKey(v) }
 
-func hasEqual(s *vm.Set, v vm.Value) bool { return lib.IndexOf(s.Items(), v) >= 0 }
+// hasEqual is membership by ordinary equality, as `v in s` asks.
+func hasEqual(s *vm.Set, v vm.Value) bool { return s.Has(v) }
 
 func keepItems(s *vm.Set, keep func(vm.Value) bool) *vm.Set {
 	var out []vm.Value
