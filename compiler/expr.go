@@ -292,24 +292,9 @@ func (f *fcomp) expr(e syntax.Expr) {
 	case *syntax.DeadlineExpr:
 		// deadline d { body }: the body is inline, bracketed by runtime hooks;
 		// its value is the body's value.
-		f.expr(e.Duration)
-		f.emit(CALL_INTERNAL, f.name("__deadline_enter"), 1)
-		f.emit(POP)
-		h := f.emit(SETUP_TRY, 0)
-		f.regions = append(f.regions, region{hook: "__deadline_exit", active: true})
-		f.blockValueOf(e.Body)
-		f.regions = f.regions[:len(f.regions)-1]
-		f.emit(POP_TRY)
-		f.emit(CALL_INTERNAL, f.name("__deadline_exit"), 0)
-		f.emit(POP)
-		jEnd := f.emit(JUMP, 0)
-		f.patchHere(h) // value pushed by the body is not there on failure; the error is
-		f.emit(CALL_INTERNAL, f.name("__deadline_fail"), 1)
-		f.emit(RERAISE)
-		f.depth++
-		f.patchHere(jEnd)
+		f.guarded(guard{enter: "__deadline_enter", arg: e.Duration, exit: "__deadline_exit", fail: "__deadline_fail"}, e.Body, true)
 	case *syntax.MutexExpr:
-		f.guardedInternal("__mutex_enter", f.mutexKey(e.At, e.Key), e.Body, "__mutex_exit", true)
+		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(e.At, e.Key), exit: "__mutex_exit"}, e.Body, true)
 	case *syntax.SelectExpr:
 		f.selectExpr(e)
 	case *syntax.SpreadExpr:

@@ -122,7 +122,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.emit(THROW)
 		f.patchHere(j)
 	case *syntax.MutexStmt:
-		f.guardedInternal("__mutex_enter", f.mutexKey(s.At, s.Key), s.Body, "__mutex_exit", false)
+		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(s.At, s.Key), exit: "__mutex_exit"}, s.Body, false)
 	case *syntax.ScopeStmt:
 		f.scopeStmt(s)
 	case *syntax.BreakStmt:
@@ -600,37 +600,31 @@ func (f *fcomp) mutexKey(at syntax.Pos, key syntax.Expr) syntax.Expr {
 // __scope_fail cancels them instead and hands the failure back to re-raise.
 func (f *fcomp) scopeStmt(s *syntax.ScopeStmt) {
 	f.line(s.At)
-	f.emit(CALL_INTERNAL, f.name("__scope_enter"), 0)
-	f.emit(POP)
-	h := f.emit(SETUP_TRY, 0)
-	f.regions = append(f.regions, region{hook: "__scope_exit", active: true})
-	f.blockStmts(s.Body)
-	f.regions = f.regions[:len(f.regions)-1]
-	f.emit(POP_TRY)
-	f.line(s.Body.End)
-	f.emit(CALL_INTERNAL, f.name("__scope_exit"), 0)
-	f.emit(POP)
-	jEnd := f.emit(JUMP, 0)
-	f.patchHere(h)
-	f.depth++ // the failure
-	f.emit(CALL_INTERNAL, f.name("__scope_fail"), 1)
-	f.emit(RERAISE)
-	f.patchHere(jEnd)
+	f.guarded(guard{enter: "__scope_enter", exit: "__scope_exit", fail: "__scope_fail", end: s.Body.End}, s.Body, false)
 }
 
-// guardedInternal brackets a block with runtime hooks that must run on
-// every exit path (mutex, deadline); with value the block's value is left
-// on the stack.
-func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Block, exit string, value bool) {
+// A guard names the runtime hooks that bracket a block (mutex, deadline,
+// scope) and must run on every way out of it.
+type guard struct {
+	enter string
+	arg   syntax.Expr // enter's argument, if any
+	exit  string      // after the body, and at each return/break/continue out of it
+	fail  string      // takes a failure and returns the error to re-raise; "" runs exit and re-raises as is
+	end   syntax.Pos  // where errors of the exit hook point (zero: the body's last position)
+}
+
+// guarded compiles body bracketed by g's hooks; with value the block's
+// value is left on the stack.
+func (f *fcomp) guarded(g guard, body *syntax.Block, value bool) {
 	n := 0
-	if arg != nil {
-		f.expr(arg)
+	if g.arg != nil {
+		f.expr(g.arg)
 		n = 1
 	}
-	f.emit(CALL_INTERNAL, f.name(enter), n)
+	f.emit(CALL_INTERNAL, f.name(g.enter), n)
 	f.emit(POP)
 	h := f.emit(SETUP_TRY, 0)
-	f.regions = append(f.regions, region{hook: exit, active: true})
+	f.regions = append(f.regions, region{hook: g.exit, active: true})
 	if value {
 		f.blockValueOf(body)
 	} else {
@@ -638,15 +632,20 @@ func (f *fcomp) guardedInternal(enter string, arg syntax.Expr, body *syntax.Bloc
 	}
 	f.regions = f.regions[:len(f.regions)-1]
 	f.emit(POP_TRY)
-	f.emit(CALL_INTERNAL, f.name(exit), 0)
+	f.line(g.end)
+	f.emit(CALL_INTERNAL, f.name(g.exit), 0)
 	f.emit(POP)
 	jEnd := f.emit(JUMP, 0)
 	f.patchHere(h)
 	if !value {
 		f.depth++ // the failure
 	}
-	f.emit(CALL_INTERNAL, f.name(exit), 0)
-	f.emit(POP)
+	if g.fail != "" {
+		f.emit(CALL_INTERNAL, f.name(g.fail), 1)
+	} else {
+		f.emit(CALL_INTERNAL, f.name(g.exit), 0)
+		f.emit(POP)
+	}
 	f.emit(RERAISE)
 	if value {
 		f.depth++ // the body's value, arriving from jEnd
