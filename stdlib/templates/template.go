@@ -22,6 +22,7 @@ import (
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/schema"
+	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -1558,34 +1559,11 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 	}
 }
 
-// writeSerdeString writes s as a JSON string, escaped as serde_json does.
+// writeSerdeString writes s as a JSON string, escaped as serde_json does
+// (which is jsonv's escaping: \b and \f short, other controls \u00xx).
 func writeSerdeString(sb *strings.Builder, s string) {
-	sb.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			sb.WriteString(`\"`)
-		case '\\':
-			sb.WriteString(`\\`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\r':
-			sb.WriteString(`\r`)
-		case '\t':
-			sb.WriteString(`\t`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\f':
-			sb.WriteString(`\f`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(sb, `\u%04x`, r)
-			} else {
-				sb.WriteRune(r)
-			}
-		}
-	}
-	sb.WriteByte('"')
+	var buf [64]byte
+	sb.Write(jsonv.AppendString(buf[:0], s))
 }
 
 // ryuFormat prints a finite float like Rust's ryu crate (serde_json's
