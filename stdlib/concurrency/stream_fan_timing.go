@@ -37,7 +37,6 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 		f := &fanout{in: in, queues: make([][]vm.Value, n)}
 		out := make([]vm.Value, n)
 		for i := range out {
-			i := i
 			out[i] = vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
 				return f.pull(th, i)
 			})))
