@@ -37,7 +37,7 @@ fn count(n) {
   return total
 }
 `
-	cases := []struct{ name, src, out, err string }{
+	cases := []errorCase{
 		{"values", `println(cmp(1, 2))
 println(cmp(2.5, 1))
 println(cmp("a", "b"))
@@ -50,18 +50,7 @@ println(count(0))`, "lt\nge\nlt\nge\n9223372036854776000\n50\n30\n", ""},
 		{"binop jump", "branch(3)", "", "Runtime error: Division by zero (line 10) @10:8 | branch t.harn:10:8 |  t.harn:31:1"},
 		{"binop strings", `sub("a", 1)`, "", "Type error: Cannot subtract int from string (line 2) @2:12 | sub t.harn:2:12 |  t.harn:31:1"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out, e := runError(t, fns+c.src)
-			got := ""
-			if e != nil {
-				got = describe(e)
-			}
-			if out != c.out || got != c.err {
-				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
-			}
-		})
-	}
+	runErrorCases(t, fns, cases)
 }
 
 // A comparison of the stack top with a literal, fused with its branch,
@@ -188,25 +177,14 @@ fn acc(xs) {
   return t
 }
 `
-	cases := []struct{ name, src, out, err string }{
+	cases := []errorCase{
 		{"values", `println(ratio(7, 2))
 println(acc([1, 2.5, 3]))
 println(acc([9223372036854775807, 1]))`, "3\n6.5\n9223372036854776000\n", ""},
 		{"return", "ratio(1, 0)", "", "Runtime error: Division by zero (line 3) @3:16 | ratio t.harn:3:16 |  t.harn:13:1"},
 		{"store", `acc([1, "a"])`, "", "Type error: Cannot add int and string (line 9) @9:15 | acc t.harn:9:15 |  t.harn:13:1"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out, e := runError(t, fns+c.src)
-			got := ""
-			if e != nil {
-				got = describe(e)
-			}
-			if out != c.out || got != c.err {
-				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
-			}
-		})
-	}
+	runErrorCases(t, fns, cases)
 }
 
 // JUMP_FOR (a loop's jump back that runs the loop head) steps ranges,

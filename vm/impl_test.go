@@ -36,6 +36,27 @@ func runError(t *testing.T, src string) (string, *vm.Error) {
 	return out.String(), err.(*vm.Error)
 }
 
+// errorCase is a program (after a shared prelude), the stdout it prints
+// and the description of its uncaught failure ("" for none).
+type errorCase struct{ name, src, out, err string }
+
+// runErrorCases runs each case's src after prelude as a subtest.
+func runErrorCases(t *testing.T, prelude string, cases []errorCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, e := runError(t, prelude+c.src)
+			got := ""
+			if e != nil {
+				got = describe(e)
+			}
+			if out != c.out || got != c.err {
+				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
+			}
+		})
+	}
+}
+
 // describe renders what a failure carries: its text, position and trace.
 func describe(e *vm.Error) string {
 	var sb strings.Builder
@@ -65,7 +86,7 @@ let p = P { x: 4 }
 // the call site's line, whether the method runs for the first time or
 // through a call site that already ran it (a warmed cache).
 func TestImplMethodErrors(t *testing.T) {
-	cases := []struct{ name, src, out, err string }{
+	cases := []errorCase{
 		{"first call", "p.div(0)",
 			"",
 			"Runtime error: Division by zero (line 4) (line 14) @14:1 | div t.harn:4:19 |  t.harn:14:1"},
@@ -87,18 +108,7 @@ func TestImplMethodErrors(t *testing.T) {
 			"",
 			"Runtime error: Cannot divide int by nil (line 4) (line 14) @14:27 | div t.harn:4:19 |  t.harn:14:27"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out, e := runError(t, implSrc+c.src)
-			got := ""
-			if e != nil {
-				got = describe(e)
-			}
-			if out != c.out || got != c.err {
-				t.Errorf("got\n  out %q\n  err %q\nwant\n  out %q\n  err %q", out, got, c.out, c.err)
-			}
-		})
-	}
+	runErrorCases(t, implSrc, cases)
 }
 
 // An impl block that runs again replaces the methods, also for call sites
