@@ -36,6 +36,15 @@ import (
 // ./mcp/loadtest` (`make bench-orchestrator` and `make bench` run it after
 // building bin/harn). Besides the percentiles each reports CPU time per
 // call, which other load on the machine does not inflate as much.
+//
+// The subprocess benchmarks run bin/harn, or the binary HARN_BIN names
+// (so two builds can be compared in one run), and report the server's
+// CPU per call and, separately, the load generator's (client-cpu-us/call:
+// it shares the cores with the server, so what it costs is taken from
+// the server's latency). With HARN_LOADTEST_PROFILE_DIR set, each server
+// writes a CPU profile there (HARN_CPUPROFILE), named after the
+// benchmark, when it is stopped with SIGTERM at the end; `harn serve mcp`
+// does not stop on SIGTERM cleanly and writes none.
 
 const clients = 64
 
@@ -90,22 +99,31 @@ func procCPU(pid int) cpuClock {
 	}}
 }
 
-func load(b *testing.B, run func(Options) (Result, error), o Options, cpu cpuClock) {
+// clientCPU is the load generator's CPU, for the subprocess benchmarks:
+// this process does nothing else while they run.
+var clientCPU = cpuClock{"client-cpu-us/call", selfCPU.read}
+
+func load(b *testing.B, run func(Options) (Result, error), o Options, clocks ...cpuClock) {
 	b.Helper()
 	o.Clients = clients
 	o.Requests = max(b.N, 10*clients)
 	const warmup = 5
 	o.Warmup = warmup
-	before := cpu.read()
+	before := make([]time.Duration, len(clocks))
+	for i, c := range clocks {
+		before[i] = c.read()
+	}
 	b.ResetTimer()
 	res, err := run(o)
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)
 	}
-	if after := cpu.read(); before >= 0 && after >= 0 {
-		calls := o.Requests + warmup*o.Clients
-		b.ReportMetric(float64((after-before).Microseconds())/float64(calls), cpu.metric)
+	for i, c := range clocks {
+		if after := c.read(); before[i] >= 0 && after >= 0 {
+			calls := o.Requests + warmup*o.Clients
+			b.ReportMetric(float64((after-before[i]).Microseconds())/float64(calls), c.metric)
+		}
 	}
 	report(b, res)
 }
@@ -219,7 +237,7 @@ func (echoTool) Call(_ *protocol.Call, args any) any {
 func BenchmarkHarnServeMCP64(b *testing.B) {
 	url, pid := startHarn(b, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "testdata/echo.harn")
 	load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
-		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)}, procCPU(pid))
+		Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)}, procCPU(pid), clientCPU)
 }
 
 // BenchmarkHarnMcpServe64 loads the orchestrator, `harn mcp serve
@@ -236,7 +254,7 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 			for _, c := range benchCalls {
 				b.Run(c.tool, func(b *testing.B) {
 					load(b, func(o Options) (Result, error) { return RunURL(context.Background(), url, o) },
-						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)}, procCPU(pid))
+						Options{Tool: c.tool, Arguments: json.RawMessage(c.args)}, procCPU(pid), clientCPU)
 				})
 			}
 		})
@@ -254,12 +272,16 @@ var benchCalls = []struct{ tool, args string }{
 var listening = regexp.MustCompile(`http://[^\s]+`)
 
 // startHarn runs bin/harn (built by `make build`; the benchmark skips
-// without it) with args and env added to the environment, and returns
-// the endpoint URL it announces on stderr, with its pid. The process is
-// killed when the benchmark ends.
+// without it), or $HARN_BIN, with args and env added to the environment,
+// and returns the endpoint URL it announces on stderr, with its pid. The
+// process is stopped when the benchmark ends.
 func startHarn(b *testing.B, env []string, args ...string) (string, int) {
 	b.Helper()
-	bin, err := filepath.Abs("../../bin/harn")
+	bin := os.Getenv("HARN_BIN")
+	if bin == "" {
+		bin = "../../bin/harn"
+	}
+	bin, err := filepath.Abs(bin)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -267,7 +289,11 @@ func startHarn(b *testing.B, env []string, args ...string) (string, int) {
 		b.Skipf("%s not found: run `make build` first", bin)
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "HARN_ORCHESTRATOR_API_KEYS=", "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=")
+	cmd.Env = append(os.Environ(), "HARN_ORCHESTRATOR_API_KEYS=", "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=", "HARN_CPUPROFILE=")
+	if dir := os.Getenv("HARN_LOADTEST_PROFILE_DIR"); dir != "" {
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(b.Name())
+		cmd.Env = append(cmd.Env, "HARN_CPUPROFILE="+filepath.Join(dir, name+".pprof"))
+	}
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -277,8 +303,17 @@ func startHarn(b *testing.B, env []string, args ...string) (string, int) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		// SIGTERM first, so a server that stops cleanly writes its
+		// profile; a kill after a grace period.
+		cmd.Process.Signal(syscall.SIGTERM)
+		stopped := make(chan struct{})
+		go func() { cmd.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-stopped
+		}
 	})
 	found := make(chan string, 1)
 	var said strings.Builder
