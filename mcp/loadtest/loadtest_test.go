@@ -99,12 +99,34 @@ func TestCheckAnswer(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool"}}`, "JSON-RPC error -32602: Unknown tool"},
 		{`{"jsonrpc":"2.0","id":1}`, `answer has no result: {"jsonrpc":"2.0","id":1}`},
 		{`nope`, "answer is not JSON-RPC: nope"},
+		// Members are found at the top level only, in any order and
+		// spacing; lookalikes inside strings and nested values are not
+		// members.
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"error\":1,\"isError\":true}"}],` +
+			`"structuredContent":{"error":"x","isError":true},"isError":false}}`, ""},
+		{"{ \"result\" : { \"isError\" : false } , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }", ""},
+		{`{"jsonrpc":"2.0","id":"a\"}","result":{"isError":true,"content":[]}}`, `tool failed: {"jsonrpc":"2.0","id":"a\"}","result":{"isError":true,"content":[]}}`},
+		{`{"result":{"content":[]},"error":{"code":1,"message":"both"}}`, "JSON-RPC error 1: both"},
+		{`{"jsonrpc":"2.0","id":1,"result":[]}`, `answer is not JSON-RPC: {"jsonrpc":"2.0","id":1,"result":[]}`},
+		{`{"jsonrpc":"2.0","id":1,"result":{}`, `answer is not JSON-RPC: {"jsonrpc":"2.0","id":1,"result":{}`},
 	}
 	for _, tc := range tests {
 		err := checkAnswer([]byte(tc.answer))
 		if (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
 			t.Errorf("checkAnswer(%q) = %v, want %q", tc.answer, err, tc.err)
 		}
+		if succeeded([]byte(tc.answer)) && tc.err != "" {
+			t.Errorf("succeeded(%q), want %q", tc.answer, tc.err)
+		}
+	}
+}
+
+// A success is checked without decoding: the load generator shares the
+// cores with the server it measures.
+func TestCheckAnswerAllocations(t *testing.T) {
+	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\n  \"n\": 1\n}"}],"structuredContent":{"n":1}}}`)
+	if n := testing.AllocsPerRun(100, func() { checkAnswer(answer) }); n != 0 {
+		t.Errorf("checkAnswer allocates %v times, want 0", n)
 	}
 }
 
