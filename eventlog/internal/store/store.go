@@ -7,6 +7,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -143,13 +144,54 @@ func Stamp(rec eventlog.Record, now int64) eventlog.Record {
 	return rec
 }
 
-// EncodeHeaders is the stored form of a header map (a JSON object).
+// EncodeHeaders is the stored form of a header map (a JSON object): what
+// json.Marshal writes, keys sorted. Headers of plain ASCII, which
+// encoding/json writes as they are, are written here without
+// reflection (every appended record encodes its headers); the rest go
+// through json.Marshal.
 func EncodeHeaders(h map[string]string) string {
 	if len(h) == 0 {
 		return "{}"
 	}
-	b, _ := json.Marshal(h) // a map[string]string always marshals
-	return string(b)
+	var small [8]string
+	keys, size := small[:0], 1
+	for k, v := range h {
+		if !plainASCII(k) || !plainASCII(v) {
+			b, _ := json.Marshal(h) // a map[string]string always marshals
+			return string(b)
+		}
+		keys = append(keys, k)
+		size += len(k) + len(v) + 6
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(k)
+		b.WriteString(`":"`)
+		b.WriteString(h[k])
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// plainASCII reports whether encoding/json writes s between its quotes
+// unchanged: printable ASCII without a quote, a backslash or the HTML
+// characters it escapes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeHeaders reads EncodeHeaders' form back; an empty object is nil.

@@ -44,3 +44,53 @@ func TestDecodeHeadersMatchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// EncodeHeaders writes exactly what json.Marshal writes, on its plain
+// path and on the fallback.
+func TestEncodeHeadersMatchesJSON(t *testing.T) {
+	many := map[string]string{}
+	for _, k := range []string{"j", "i", "h", "g", "f", "e", "d", "c", "b", "a"} {
+		many[k] = "v" + k
+	}
+	for _, h := range []map[string]string{
+		nil,
+		{},
+		{"a": "b"},
+		{"trace_id": "mcp_01", "mcp_client": "c/1 (x)", "tool_name": "harn.trust.query", "": ""},
+		{"z": "1", "a": "2", "m": "~ !#$%'()*+,-./:;=?@[]^_`{|}"},
+		many,
+		{"q": `say "hi"`},
+		{"b": `back\slash`},
+		{"h": "<&>"},
+		{"n": "line\nbreak"},
+		{"d": "\x7f"},
+		{"u": "é\u2028"},
+		{"x": "\xff"},
+		{"é": "plain"},
+	} {
+		want := "{}"
+		if len(h) > 0 {
+			b, _ := json.Marshal(h)
+			want = string(b)
+		}
+		if got := EncodeHeaders(h); got != want {
+			t.Errorf("EncodeHeaders(%q) = %s, want %s", h, got, want)
+		}
+	}
+}
+
+// Plain headers are encoded in one allocation, without reflection.
+func TestEncodeHeadersAllocations(t *testing.T) {
+	h := map[string]string{"trace_id": "mcp_0123456789abcdef", "mcp_client": "bench/1", "tool_name": "harn.trust.query"}
+	if n := testing.AllocsPerRun(100, func() { EncodeHeaders(h) }); n != 1 {
+		t.Errorf("EncodeHeaders allocates %v times, want 1", n)
+	}
+}
+
+func BenchmarkEncodeHeaders(b *testing.B) {
+	h := map[string]string{"trace_id": "mcp_0123456789abcdef", "mcp_client": "bench/1", "tool_name": "harn.trust.query"}
+	b.ReportAllocs()
+	for b.Loop() {
+		EncodeHeaders(h)
+	}
+}
