@@ -215,7 +215,7 @@ type conn struct {
 	subscribed  map[string]bool
 
 	// Requests queued or running, by id key (for cancellation).
-	inflight map[string]*Request
+	inflight requestTable
 	// The server's own requests awaiting the client's answer.
 	pending map[string]*pendingCall
 	nextID  atomic.Int64
@@ -233,7 +233,7 @@ type conn struct {
 func (s *Server) newConn(w *writer, ephemeral bool) *conn {
 	// pending and subscribed are made on first use: most connections
 	// (every HTTP request's) never need them.
-	c := &conn{srv: s, w: w, ephemeral: ephemeral, inflight: map[string]*Request{}}
+	c := &conn{srv: s, w: w, ephemeral: ephemeral}
 	if ephemeral {
 		// Nothing is pushed to it, and it runs its jobs inline: neither
 		// the registry of connections nor an executor goroutine is
@@ -413,7 +413,7 @@ func (c *conn) notification(m *message) {
 // cancelRequest cancels an in-flight request by id.
 func (c *conn) cancelRequest(id any) {
 	c.mu.Lock()
-	r := c.inflight[idKey(id)]
+	r := c.inflight.get(idKey(id))
 	c.mu.Unlock()
 	if r != nil {
 		r.cancel.cancel()
@@ -654,7 +654,7 @@ func (c *conn) answer(req *Request, res any) {
 func (c *conn) queue(req *Request, run func(*Call) any) {
 	key := idKey(req.id)
 	c.mu.Lock()
-	c.inflight[key] = req
+	c.inflight.put(key, req)
 	c.mu.Unlock()
 	job := func() {
 		var res any
@@ -665,9 +665,7 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 			})
 		}
 		c.mu.Lock()
-		if c.inflight[key] == req {
-			delete(c.inflight, key)
-		}
+		c.inflight.remove(key, req)
 		c.mu.Unlock()
 		if res != nil && !req.cancel.isCancelled() {
 			c.reply(req, res)
@@ -675,6 +673,43 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 	}
 	if !c.enqueue(job) {
 		c.fail(req, Errorf(CodeInternalError, "server is shutting down"))
+	}
+}
+
+// A requestTable maps id keys to requests. An HTTP request's connection
+// only ever holds one, so the first is kept in a field and a map is made
+// only for more (a stdio connection's).
+type requestTable struct {
+	key  string
+	req  *Request
+	more map[string]*Request
+}
+
+func (t *requestTable) get(key string) *Request {
+	if t.req != nil && t.key == key {
+		return t.req
+	}
+	return t.more[key]
+}
+
+// put adds or replaces the request under key.
+func (t *requestTable) put(key string, r *Request) {
+	if _, inMore := t.more[key]; !inMore && (t.req == nil || t.key == key) {
+		t.key, t.req = key, r
+		return
+	}
+	if t.more == nil {
+		t.more = map[string]*Request{}
+	}
+	t.more[key] = r
+}
+
+// remove takes key out if it still maps to r.
+func (t *requestTable) remove(key string, r *Request) {
+	if t.req == r && t.key == key {
+		t.key, t.req = "", nil
+	} else if t.more[key] == r {
+		delete(t.more, key)
 	}
 }
 

@@ -1,0 +1,53 @@
+package protocol
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// A requestTable answers as a map would, whatever the order of puts
+// and removes, with the first entry in its field or in the map.
+func TestRequestTableIsAMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var table requestTable
+	want := map[string]*Request{}
+	reqs := make([]*Request, 8)
+	for i := range reqs {
+		reqs[i] = &Request{}
+	}
+	for step := range 5000 {
+		key := strconv.Itoa(rng.IntN(4))
+		r := reqs[rng.IntN(len(reqs))]
+		switch rng.IntN(3) {
+		case 0:
+			table.put(key, r)
+			want[key] = r
+		case 1:
+			table.remove(key, r)
+			if want[key] == r {
+				delete(want, key)
+			}
+		}
+		for k := range 4 {
+			key := strconv.Itoa(k)
+			if got := table.get(key); got != want[key] {
+				t.Fatalf("step %d: get(%s) = %p, want %p", step, key, got, want[key])
+			}
+		}
+	}
+}
+
+// An HTTP request's connection, which holds one request, makes no map.
+func TestRequestTableOneRequestMakesNoMap(t *testing.T) {
+	var table requestTable
+	r := &Request{}
+	table.put("1", r)
+	if table.get("1") != r || table.more != nil {
+		t.Fatalf("one request: get %p, map %v", table.get("1"), table.more)
+	}
+	table.remove("1", r)
+	if table.get("1") != nil {
+		t.Fatal("removed request still found")
+	}
+}
