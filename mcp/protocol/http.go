@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnlang/harn/tool/jsonv"
@@ -134,7 +135,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		principal = id
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	buf := bodyBuffers.Get().(*[]byte)
+	defer putBodyBuffer(buf)
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody), (*buf)[:0])
+	*buf = body
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -174,6 +178,35 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.call(w, r, m, principal)
+}
+
+// bodyBuffers hold request bodies while they are parsed: jsonv.Parse
+// copies what it keeps, and the ids read from the text are copied too
+// (wireID, unparsedID), so a body is done with when ServeHTTP returns.
+var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// putBodyBuffer pools a body buffer unless a large body grew it.
+func putBodyBuffer(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		bodyBuffers.Put(b)
+	}
+}
+
+// readAll is io.ReadAll into buf.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // call dispatches one request on a connection of its own and writes its

@@ -150,7 +150,7 @@ func wireID(id any, line []byte) any {
 		return id
 	}
 	if raw := rawID(line); raw != nil && bytes.IndexByte(raw, '\\') >= 0 {
-		return json.RawMessage(raw)
+		return json.RawMessage(bytes.Clone(raw)) // line's buffer is reused
 	}
 	return id
 }
@@ -160,7 +160,7 @@ func wireID(id any, line []byte) any {
 // can be read.
 func unparsedID(line []byte) any {
 	if raw := rawID(line); raw != nil {
-		return json.RawMessage(raw)
+		return json.RawMessage(bytes.Clone(raw)) // line's buffer is reused
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -49,5 +50,24 @@ func TestRequestTableOneRequestMakesNoMap(t *testing.T) {
 	table.remove("1", r)
 	if table.get("1") != nil {
 		t.Fatal("removed request still found")
+	}
+}
+
+// Ids read from a message's text are copies: an HTTP request's body
+// buffer is reused for the next request while a task may still answer
+// with the id.
+func TestIDsDoNotAliasTheText(t *testing.T) {
+	line := []byte(`{"jsonrpc":"2.0","id":"a\"b","method":"ping"}`)
+	wire := wireID(`a"b`, line)
+	unparsed := unparsedID(line)
+	want := string(line)
+	for i := range line {
+		line[i] = 'x'
+	}
+	if got, _ := wire.(json.RawMessage); string(got) != `"a\"b"` {
+		t.Errorf("wireID after the text changed: %s", got)
+	}
+	if got, _ := unparsed.(json.RawMessage); string(got) != `"a\"b"` {
+		t.Errorf("unparsedID after the text changed: %s (text was %s)", got, want)
 	}
 }
