@@ -787,3 +787,15 @@ func TestLongBinaryChains(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorAfterComma: a token after a comma that cannot start an item is a
+// missing expression, not a missing closing bracket.
+func TestErrorAfterComma(t *testing.T) {
+	for _, src := range []string{"let xs = [1, ;]", "f(1, ;)"} {
+		_, err := Parse("m.harn", []byte(src))
+		de := err.(*diag.Error)
+		if !strings.HasPrefix(de.Golden, "Expected expression, got ;") {
+			t.Errorf("%q: error = %q", src, de.Golden)
+		}
+	}
+}
