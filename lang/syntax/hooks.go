@@ -162,6 +162,17 @@ func (h *str) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// importPath is the path string of an import (newer.md §4.1 names it
+// `import path string` when something else stands there).
+type importPath struct{ str }
+
+func (h *importPath) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type != tString && t.Type != tRaw {
+		fail(t, "import path string")
+	}
+	return h.str.Parse(lex)
+}
+
 // optStr is an optional plain string literal.
 type optStr struct{ str }
 

@@ -478,7 +478,7 @@ func TestErrors(t *testing.T) {
 		{"match x { 0 -> \"zero\" }", "Expected {, got str(zero) at 1:16"},
 		{"select { v frm ch {} }", "Expected from, got id(frm) at 1:12"},
 		{"import { a, b }", "Unexpected end of file, expected from"},
-		{"import 42", "Expected string, got int(42) at 1:8"},
+		{"import 42", "Expected import path string, got int(42) at 1:8"},
 		{"@test let x = 1", "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement at 1:7"},
 		{"@test\nx()", "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement at 2:1"},
 		{"fn f() { pub let x = 1 }", "Expected declaration, got let at 1:14"},
