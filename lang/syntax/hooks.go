@@ -441,7 +441,7 @@ func (h *toolBody) Parse(lex *lexer.PeekingLexer) error {
 		if s := c.peekAt(1); s.Type == tString || s.Type == tRaw {
 			c.next()
 			h.Description = stringValue(c.next())
-			c.separator(false)
+			c.itemSeparator("tool body item", false)
 		}
 	}
 	h.Body.Stmts = c.stmts(false)
@@ -485,7 +485,7 @@ func (h *skillBody) Parse(lex *lexer.PeekingLexer) error {
 		}
 		c.next()
 		h.Fields = append(h.Fields, &SkillField{At: at(t.Pos), Name: t.Value, Value: c.expr()})
-		c.separator(false)
+		c.itemSeparator("skill field", false)
 	}
 }
 
