@@ -506,26 +506,7 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 	if called && !hasSpread(args) && len(args) != len(v.Fields) {
 		c.warnf(pos, "%s.%s expects %d argument(s), got %d", enum, name, len(v.Fields), len(args))
 	}
-	if !hasSpread(args) {
-		c.variantArgs(enum, d, v, args, argTypes)
-	}
 	return &types.Named{Decl: d}
-}
-
-// variantArgs checks each payload argument against its field's declared
-// type (docs/spec/newer.md §3.1, context “E.V argument `f` “). Type
-// parameters of a generic enum stand for any type here.
-func (c *checker) variantArgs(enum string, d *types.Decl, v types.Variant, args []syntax.Expr, argTypes []types.Type) {
-	inst := d.Instance(nil)
-	for i, f := range v.Fields {
-		if i >= len(args) {
-			return
-		}
-		ft := types.Subst(f.Type, inst)
-		if known(argTypes[i]) && known(ft) && !c.fits(args[i], argTypes[i], ft) {
-			c.mismatch(args[i], enum+"."+v.Name+" argument `"+f.Name+"`", ft, argTypes[i])
-		}
-	}
 }
 
 func hasSpread(args []syntax.Expr) bool {
