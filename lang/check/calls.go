@@ -45,7 +45,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			}
 			return &types.Named{Decl: d}
 		}
-		return types.Any
+		return c.localCall(e, args)
 	}
 	if ref.Scope == resolve.Universal {
 		if e.Fn.Name == "unreachable" {
@@ -117,6 +117,32 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			return
 		}
 	}
+}
+
+// localCall checks `name(args)` where name is a variable or parameter:
+// the innermost binding owns the call (docs/spec/newer.md §1.11), so a
+// known non-callable value is an error and a `fn(...)` value has its
+// arguments checked. A name that is also a builtin is left alone: a
+// non-closure value does not shadow the builtin (language.md §9.2).
+func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
+	if c.lib != nil {
+		if _, builtin := c.lib.BuiltinSig(e.Fn.Name); builtin {
+			return types.Any
+		}
+	}
+	callee := c.expr(e.Fn)
+	if kind := notCallable(callee); kind != "" {
+		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, callee)
+		return types.Any
+	}
+	sig, ok := types.Underlying(types.RemoveNil(callee)).(*types.Func)
+	if !ok || len(sig.TypeParams) > 0 || len(e.TypeArgs) > 0 {
+		return types.Any
+	}
+	if !hasSpread(e.Args) {
+		c.arguments(e.Args, args, sig, nil)
+	}
+	return c.result(sig)
 }
 
 // valueCall checks `callee(args)` where the callee is an expression

@@ -562,12 +562,15 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 			}
 			continue
 		}
-		ft := types.Subst(f.Type, d.Instance(nil))
+		declared := types.Subst(f.Type, d.Instance(nil))
+		// An optional field may also be given nil; the message still names
+		// the declared type, as for shape fields (`age?: int`).
+		ft := declared
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
 		if known(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
-			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", ft, vt)
+			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", declared, vt)
 		}
 	}
 	if !complete {

@@ -341,17 +341,21 @@ func (c cursor) subscript(x Expr, optional bool) Expr {
 // through the closing one. Commas are optional.
 func (c cursor) args(closing string) []Expr {
 	var out []Expr
+	afterComma := false
 	for {
 		t := c.peek()
 		if isPunct(t, closing) {
 			c.next()
 			return out
 		}
-		if len(out) > 0 && !c.canStartExpr(t) {
+		// Without a comma (or at end of file) the list has ended, so the
+		// closing bracket is what is missing; after a comma, a token that
+		// is neither an item nor the closing bracket is a missing item.
+		if len(out) > 0 && (!afterComma || t.Type == tEOF) && !c.canStartExpr(t) {
 			fail(t, closing)
 		}
 		out = append(out, c.arg())
-		c.accept(",")
+		afterComma = c.accept(",")
 	}
 }
 

@@ -413,16 +413,16 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 type importG struct {
 	Pos      lexer.Position
 	NS       *ident        `parser:"'import' ( ( '*' 'as' @@ 'from' )"`
-	NSPath   *str          `parser:"              @@"`
+	NSPath   *importPath   `parser:"              @@"`
 	Names    []*ident      `parser:"        | ( '{' ( @@ ( ','? @@ )* ','? )?"`
 	Close    *tok[sRBrace] `parser:"              @@"`
 	From     *tok[sFrom]   `parser:"              @@"`
-	FromPath *str          `parser:"              @@ )"`
+	FromPath *importPath   `parser:"              @@ )"`
 	Scoped   *scopedPath   `parser:"          | ( @@"`
 	Open     *tok[sLBrace] `parser:"              @@"`
 	SNames   []*ident      `parser:"              @@ ( ',' @@ )* ','?"`
 	SClose   *tok[sRBrace] `parser:"              @@ )"`
-	Path     *str          `parser:"          | @@ )"`
+	Path     *importPath   `parser:"          | @@ )"`
 }
 
 func (importG) decl() {}

@@ -162,6 +162,17 @@ func (h *str) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// importPath is the path string of an import (newer.md §4.1 names it
+// `import path string` when something else stands there).
+type importPath struct{ str }
+
+func (h *importPath) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type != tString && t.Type != tRaw {
+		fail(t, "import path string")
+	}
+	return h.str.Parse(lex)
+}
+
 // optStr is an optional plain string literal.
 type optStr struct{ str }
 
@@ -430,7 +441,7 @@ func (h *toolBody) Parse(lex *lexer.PeekingLexer) error {
 		if s := c.peekAt(1); s.Type == tString || s.Type == tRaw {
 			c.next()
 			h.Description = stringValue(c.next())
-			c.separator(false)
+			c.itemSeparator("tool body item", false)
 		}
 	}
 	h.Body.Stmts = c.stmts(false)
@@ -474,7 +485,7 @@ func (h *skillBody) Parse(lex *lexer.PeekingLexer) error {
 		}
 		c.next()
 		h.Fields = append(h.Fields, &SkillField{At: at(t.Pos), Name: t.Value, Value: c.expr()})
-		c.separator(false)
+		c.itemSeparator("skill field", false)
 	}
 }
 

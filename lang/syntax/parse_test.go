@@ -478,7 +478,7 @@ func TestErrors(t *testing.T) {
 		{"match x { 0 -> \"zero\" }", "Expected {, got str(zero) at 1:16"},
 		{"select { v frm ch {} }", "Expected from, got id(frm) at 1:12"},
 		{"import { a, b }", "Unexpected end of file, expected from"},
-		{"import 42", "Expected string, got int(42) at 1:8"},
+		{"import 42", "Expected import path string, got int(42) at 1:8"},
 		{"@test let x = 1", "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement at 1:7"},
 		{"@test\nx()", "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement at 2:1"},
 		{"fn f() { pub let x = 1 }", "Expected declaration, got let at 1:14"},
@@ -784,6 +784,18 @@ func TestLongBinaryChains(t *testing.T) {
 		col := 9 + maxChain*(3+len(op)) + 2
 		if d.Line != 1 || d.Col != col || !strings.Contains(d.Msg, "Expected at most 10000 operators in a chain of binary operators") {
 			t.Errorf("%s chain: %d:%d %s (want 1:%d)", op, d.Line, d.Col, d.Msg, col)
+		}
+	}
+}
+
+// TestErrorAfterComma: a token after a comma that cannot start an item is a
+// missing expression, not a missing closing bracket.
+func TestErrorAfterComma(t *testing.T) {
+	for _, src := range []string{"let xs = [1, ;]", "f(1, ;)"} {
+		_, err := Parse("m.harn", []byte(src))
+		de := err.(*diag.Error)
+		if !strings.HasPrefix(de.Golden, "Expected expression, got ;") {
+			t.Errorf("%q: error = %q", src, de.Golden)
 		}
 	}
 }

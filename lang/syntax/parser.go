@@ -355,6 +355,17 @@ func (c cursor) stmts(top bool) []Stmt {
 
 // separator checks what follows an item of a statement list.
 func (c cursor) separator(top bool) {
+	if top {
+		c.itemSeparator("top-level item", true)
+	} else {
+		c.itemSeparator("statement", false)
+	}
+}
+
+// itemSeparator checks what follows one item of a list of items, naming
+// the item in the error (newer.md §4.3: `statement`, `tool body item`,
+// `skill field`); a top-level list ends at end of file, others at `}`.
+func (c cursor) itemSeparator(item string, top bool) {
 	t := c.peek()
 	switch {
 	case isPunct(t, ";"):
@@ -364,10 +375,8 @@ func (c cursor) separator(top bool) {
 		}
 	case t.Type == tEOF || (!top && isPunct(t, "}")):
 	case t.Pos.Line > c.prevEnd():
-	case top:
-		fail(t, "top-level item separator (`;` or newline)")
 	default:
-		fail(t, "statement separator (`;` or newline)")
+		fail(t, item+" separator (`;` or newline)")
 	}
 }
 

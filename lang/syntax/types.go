@@ -125,6 +125,9 @@ func (c cursor) shapeType() TypeExpr {
 			continue
 		}
 		t := c.peek()
+		if t.Type == tEOF {
+			fail(t, "}") // as for struct bodies and dict literals
+		}
 		if !isName(t) {
 			failName(t, "field name")
 		}

@@ -285,6 +285,13 @@ func widensInv(src, dst Type, inv bool, depth int) bool {
 		return false
 	}
 	depth++
+	// Two applications of one generic alias compare by the alias's declared
+	// variance (`type Box<out T>`) before the alias is expanded.
+	if d, ok := dst.(*Named); ok && d.Decl.Kind == AliasDecl && len(d.Args) > 0 {
+		if s, ok := src.(*Named); ok && s.Decl == d.Decl && len(s.Args) == len(d.Args) {
+			return namedArgsWiden(s, d, inv, depth)
+		}
+	}
 	src, dst = Underlying(src), Underlying(dst)
 	if IsDynamic(src) || IsDynamic(dst) {
 		return false
@@ -315,14 +322,21 @@ func widensInv(src, dst Type, inv bool, depth int) bool {
 		if !ok || s.Decl != d.Decl || len(s.Args) != len(d.Args) {
 			return false
 		}
-		for i := range d.Args {
-			argInv := inv
-			if i < len(d.Decl.TypeParams) && d.Decl.TypeParams[i].Variance != "out" {
-				argInv = true
-			}
-			if widensInv(s.Args[i], d.Args[i], argInv, depth) {
-				return true
-			}
+		return namedArgsWiden(s, d, inv, depth)
+	}
+	return false
+}
+
+// namedArgsWiden reports int → float widening in a type argument of the
+// same declaration that is not declared `out`.
+func namedArgsWiden(s, d *Named, inv bool, depth int) bool {
+	for i := range d.Args {
+		argInv := inv
+		if i < len(d.Decl.TypeParams) && d.Decl.TypeParams[i].Variance != "out" {
+			argInv = true
+		}
+		if widensInv(s.Args[i], d.Args[i], argInv, depth) {
+			return true
 		}
 	}
 	return false
