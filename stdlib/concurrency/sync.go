@@ -403,7 +403,7 @@ func (p *Permit) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
-// A permit has no EqualTo: builtins.md §1.5 makes sync permits never
+// A permit has no EqualTo: docs/spec/builtins.md §1.5 makes sync permits never
 // equal, not even to themselves.
 
 func (p *Permit) release() bool {
