@@ -48,6 +48,7 @@ type sched struct {
 type parking struct {
 	wake <-chan struct{}
 	dead chan struct{} // closed when a deadlock is declared
+	join bool          // waiting for other threads to end (WaitOnTasks)
 }
 
 // startBatch bounds how many queued tasks a goroutine runs in a row while
@@ -156,7 +157,17 @@ func (s *sched) suspectDeadlock() {
 			}
 			return
 		}
+		// The waits that can never end fail first: a join ends once the
+		// threads it waits for have failed, so it fails only when every
+		// parked thread is a join (tasks awaiting each other).
+		allJoins := true
+		for _, p := range s.parked {
+			allJoins = allJoins && p.join
+		}
 		for th, p := range s.parked {
+			if p.join && !allJoins {
+				continue
+			}
 			close(p.dead)
 			delete(s.parked, th)
 		}
@@ -187,13 +198,13 @@ const DeadlockMsg = "every task is waiting for another task; none can continue"
 
 // park enters th into s.parked while it waits for wake (nil when
 // deadlocks are not detected, or th's wait can end by itself).
-func (s *sched) park(th *Thread, wake <-chan struct{}) *parking {
+func (s *sched) park(th *Thread, wake <-chan struct{}, join bool) *parking {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.detect {
 		return nil
 	}
-	p := &parking{wake: wake, dead: make(chan struct{})}
+	p := &parking{wake: wake, dead: make(chan struct{}), join: join}
 	s.parked[th] = p
 	s.gen++
 	return p
@@ -391,7 +402,7 @@ func (th *Thread) Unlend() {
 // not fired, so callers that hand values over through wake must check
 // whether the hand-over happened.
 func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error) {
-	return th.wait(wake, timeout, false)
+	return th.wait(wake, timeout, false, false)
 }
 
 // WaitOnThreads is Wait for a wake that only another thread of this VM
@@ -400,17 +411,26 @@ func (th *Thread) Wait(wake <-chan struct{}, timeout time.Duration) (bool, error
 // DetectDeadlocks is on), it fails with a "deadlock" error instead of
 // waiting forever.
 func (th *Thread) WaitOnThreads(wake <-chan struct{}, timeout time.Duration) (bool, error) {
-	return th.wait(wake, timeout, true)
+	return th.wait(wake, timeout, true, false)
 }
 
-func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads bool) (bool, error) {
+// WaitOnTasks is WaitOnThreads for a join: a wake fired when other
+// threads of this VM end (await, the end of a parallel). In a deadlock
+// it fails only after the waits it depends on have failed and still
+// nothing can run, so a task that catches its deadlock error and
+// returns lets its awaiter go on.
+func (th *Thread) WaitOnTasks(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	return th.wait(wake, timeout, true, true)
+}
+
+func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, join bool) (bool, error) {
 	if err := th.stopErr(); err != nil {
 		return false, err
 	}
 	var p *parking
 	var dead <-chan struct{}
 	if onThreads && timeout < 0 && th.held && th.Deadline() == 0 {
-		if p = th.vm.sched.park(th, wake); p != nil {
+		if p = th.vm.sched.park(th, wake, join); p != nil {
 			dead = p.dead
 		}
 	}

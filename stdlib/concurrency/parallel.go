@@ -235,7 +235,7 @@ func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
 	select {
 	case <-p.allDone:
 	default:
-		if _, err := th.WaitOnThreads(p.allDone, -1); err != nil {
+		if _, err := th.WaitOnTasks(p.allDone, -1); err != nil {
 			p.stopAll(th)
 			return vm.Value{}, err
 		}
@@ -298,7 +298,7 @@ func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
 			return vm.Value{}, false, nil
 		default:
 		}
-		if _, err := th.WaitOnThreads(p.signal, -1); err != nil {
+		if _, err := th.WaitOnTasks(p.signal, -1); err != nil {
 			p.stopAll(th)
 			return vm.Value{}, false, err
 		}

@@ -32,7 +32,7 @@ func init() {
 		finished := map[*Task]bool{}
 		var lastErr error
 		for len(finished) < len(tasks) {
-			if _, err := th.WaitOnThreads(notify, -1); err != nil {
+			if _, err := th.WaitOnTasks(notify, -1); err != nil {
 				cancelAll()
 				return vm.Value{}, err
 			}

@@ -77,7 +77,7 @@ func (n *nursery) join(th *vm.Thread) error {
 			continue
 		default:
 		}
-		if _, err := th.WaitOnThreads(t.done, -1); err != nil {
+		if _, err := th.WaitOnTasks(t.done, -1); err != nil {
 			n.cancelAll()
 			return err
 		}

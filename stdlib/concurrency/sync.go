@@ -403,8 +403,8 @@ func (p *Permit) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
-// EqualTo: a permit equals only itself.
-func (p *Permit) EqualTo(o vm.Value) bool { q, ok := o.Object().(*Permit); return ok && p == q }
+// A permit has no EqualTo: docs/spec/builtins.md §1.5 makes sync permits never
+// equal, not even to themselves.
 
 func (p *Permit) release() bool {
 	if !p.released.CompareAndSwap(false, true) {

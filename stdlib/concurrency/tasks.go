@@ -173,7 +173,7 @@ func (t *Task) Await(th *vm.Thread) (vm.Value, error) {
 	select {
 	case <-t.done:
 	default:
-		if _, err := th.WaitOnThreads(t.done, -1); err != nil {
+		if _, err := th.WaitOnTasks(t.done, -1); err != nil {
 			return vm.Value{}, err
 		}
 	}
