@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/harnlang/harn/eventlog"
@@ -53,5 +54,45 @@ func BenchmarkTrustQuery(b *testing.B) {
 		}
 		srv.Close()
 		log.Close()
+	}
+}
+
+// Concurrent queries share the cached records while a writer appends
+// (run with -race).
+func TestTrustQueryConcurrent(t *testing.T) {
+	c := newClient(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cc := &callCtx{ctx: ctx}
+			for range 20 {
+				got, err := c.srv.trustQuery(cc, map[string]any{"outcome": "success", "limit": json.Number("5")})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := jsonMarshal(got); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 40 {
+		p, _ := json.Marshal(orchestrator.TrustRecord{Agent: "triage", Tier: "act_auto", Outcome: "success", EventID: fmt.Sprintf("e%d", i)})
+		if _, err := c.log.Append(ctx, orchestrator.TopicTrust, eventlog.Record{Kind: "trust_success", Payload: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	got, err := c.srv.trustQuery(&callCtx{ctx: ctx}, map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.(map[string]any)["results"].([]any)); n != 40 {
+		t.Errorf("%d records, want 40", n)
 	}
 }
