@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
@@ -252,8 +250,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		<-watched
 		srv.Close()
 	}
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	signals := stopSignals()
 	defer signal.Stop(signals)
 
 	if transport == "stdio" {
@@ -287,18 +284,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if abs, err := filepath.Abs(f.stateDir); err == nil {
 		fmt.Fprintf(stderr, "[harn] state directory %s, event log %s, auth %s\n", abs, log.Backend(), authn.Mode())
 	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err = <-served:
-	case <-signals:
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		hs.Shutdown(sctx)
-		cancel()
-		err = nil
-	}
+	err = serveUntilSignal(hs, ln, signals)
 	shutdown()
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}

@@ -1,21 +1,31 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/harnlang/harn/adapter/mcp"
 	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // serveHTTP runs the session-free Streamable HTTP transport
-// (docs/spec/mcp-projection.md §12) until the listener fails.
+// (docs/spec/mcp-projection.md §12) until the listener fails or the
+// process is asked to stop.
 func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	if f.hmac != "" {
 		fmt.Fprintln(stderr, "error: --hmac-secret is not supported yet; use --api-key")
 		return 2
 	}
+	stop := stopSignals()
+	defer signal.Stop(stop)
 	ln, err := net.Listen("tcp", f.bind)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
@@ -23,9 +33,50 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "[harn] serve mcp: listening on http://%s%s\n", ln.Addr(), f.path)
 	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys})
-	if err := protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}).Serve(ln); err != nil {
+	if err := serveUntilSignal(protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}), ln, stop); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// shutdownGrace bounds how long a stopping HTTP server waits for the
+// requests it is answering.
+const shutdownGrace = 5 * time.Second
+
+// stopSignals asks for the signals that stop a server (SIGINT, SIGTERM);
+// call it before announcing the server, so that a signal sent as soon as
+// the announcement is seen is not lost to the default action. The
+// caller calls signal.Stop when done.
+//
+// Asking also matters when the process was started with SIGINT ignored
+// (a shell's background job): Notify enables it again.
+func stopSignals() chan os.Signal {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	return signals
+}
+
+// serveUntilSignal serves hs on ln until the listener fails or a signal
+// arrives on stop; a signal stops accepting, lets in-flight requests
+// finish (at most shutdownGrace) and returns nil, so the command returns
+// normally and main flushes what it must (HARN_CPUPROFILE).
+func serveUntilSignal(hs *http.Server, ln net.Listener, stop <-chan os.Signal) error {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-stop:
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		if hs.Shutdown(ctx) != nil {
+			hs.Close() // the grace ran out: drop what is still open
+		}
+		<-served
+		return nil
+	}
 }

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -17,12 +20,20 @@ import (
 // killed when the test ends.
 func startServeHTTP(t *testing.T, args ...string) string {
 	t.Helper()
+	base, _ := startServeHTTPCmd(t, nil, args...)
+	return base
+}
+
+// startServeHTTPCmd is startServeHTTP with extra environment, returning
+// the process too.
+func startServeHTTPCmd(t *testing.T, env []string, args ...string) (string, *exec.Cmd) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, append([]string{"serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "HARN_TEST_MAIN=1"), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -49,11 +60,44 @@ func startServeHTTP(t *testing.T, args ...string) string {
 		if !ok {
 			t.Fatal("server exited before listening")
 		}
-		return base
+		return base, cmd
 	case <-time.After(60 * time.Second):
 		t.Fatal("server did not start listening")
 	}
-	return ""
+	return "", nil
+}
+
+// A signal stops the HTTP server cleanly: status 0, the listener closed
+// and main's CPU profile written (it is flushed only when the command
+// returns).
+func TestServeMCPHTTPStopsOnSignal(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			p := writeServeScript(t, serveWidget)
+			profile := filepath.Join(t.TempDir(), "cpu.pprof")
+			base, cmd := startServeHTTPCmd(t, []string{"HARN_CPUPROFILE=" + profile}, "--surface", "script", p)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Fatalf("exit: %v, want status 0", err)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatal("server did not stop")
+			}
+			if c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://")); err == nil {
+				c.Close()
+				t.Error("the listener still accepts connections")
+			}
+			if info, err := os.Stat(profile); err != nil || info.Size() == 0 {
+				t.Errorf("CPU profile not written: %v", err)
+			}
+		})
+	}
 }
 
 func TestServeMCPHTTP(t *testing.T) {

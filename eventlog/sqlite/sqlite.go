@@ -46,6 +46,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -107,8 +108,6 @@ CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries (state);
 const (
 	sqlBumpHead = `INSERT INTO topic_heads (topic, last_id) VALUES (?1, ?2)
 		ON CONFLICT (topic) DO UPDATE SET last_id = last_id + ?2 RETURNING last_id`
-	sqlInsertEvent = `INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms)
-		VALUES (?, ?, ?, ?, ?, ?)`
 	sqlAccept = `INSERT INTO deliveries (id, binding_id, envelope, state, due_at_ms, created_ms, ready_at_ms)
 		VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`
 	sqlAcceptLeased = `INSERT INTO deliveries (id, binding_id, envelope, state, attempts, due_at_ms, created_ms,
@@ -132,6 +131,21 @@ const (
 	sqlRetry      = `UPDATE deliveries SET state = 'pending', due_at_ms = ?1, ready_at_ms = ?1, last_error = ?2,
 		lease_expires_ms = 0` + fence
 )
+
+// sqlInsertEvents[k] inserts 1<<k events: a run of records is inserted
+// in chunks of these sizes (87 records: 64+16+4+2+1), which costs far
+// fewer statement executions than one per record.
+var sqlInsertEvents = func() (qs [7]string) {
+	for k := range qs {
+		q := `INSERT INTO events (topic, event_id, kind, payload, headers, occurred_at_ms) VALUES (?, ?, ?, ?, ?, ?)`
+		q += strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, 1<<k-1)
+		qs[k] = q
+	}
+	return qs
+}()
+
+// eventCols is the number of values sqlInsertEvents takes per event.
+const eventCols = 6
 
 // The frequent reads, prepared once on the read pool (database/sql
 // prepares them again on each connection it opens): a tool call that
@@ -268,8 +282,8 @@ func (l *Log) init(ctx context.Context) error {
 	if mode != "wal" {
 		return fmt.Errorf("journal mode is %q, want wal", mode)
 	}
-	for _, q := range []string{sqlBumpHead, sqlInsertEvent, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry,
-		sqlSavepoint, sqlRelease, sqlRollbackTo} {
+	for _, q := range append([]string{sqlBumpHead, sqlAccept, sqlAcceptLeased, sqlGet, sqlClaim, sqlExtend, sqlComplete, sqlRetry,
+		sqlSavepoint, sqlRelease, sqlRollbackTo}, sqlInsertEvents[:]...) {
 		st, err := l.w.PrepareContext(ctx, q)
 		if err != nil {
 			return err
@@ -478,14 +492,21 @@ func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) er
 	if err := t.stmt(sqlBumpHead).QueryRowContext(t.ctx, topic, len(records)).Scan(&last); err != nil {
 		return fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
 	}
-	for i, r := range records {
-		id := last - int64(len(records)-1-i)
-		rec := store.Stamp(r.Record, now)
-		if _, err := t.stmt(sqlInsertEvent).ExecContext(t.ctx, topic, id, rec.Kind, store.Payload(rec.Payload),
-			store.EncodeHeaders(rec.Headers), rec.OccurredAtMs); err != nil {
+	first := last - int64(len(records)-1)
+	args := make([]any, 0, eventCols*min(len(records), 1<<(len(sqlInsertEvents)-1)))
+	for done := 0; done < len(records); {
+		k := min(bits.Len(uint(len(records)-done)), len(sqlInsertEvents)) - 1
+		args = args[:0]
+		for i := done; i < done+1<<k; i++ {
+			ids[i] = first + int64(i)
+			rec := store.Stamp(records[i].Record, now)
+			args = append(args, topic, ids[i], rec.Kind, store.Payload(rec.Payload),
+				store.EncodeHeaders(rec.Headers), rec.OccurredAtMs)
+		}
+		if _, err := t.stmt(sqlInsertEvents[k]).ExecContext(t.ctx, args...); err != nil {
 			return fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)
 		}
-		ids[i] = id
+		done += 1 << k
 	}
 	return nil
 }

@@ -61,6 +61,7 @@ type Server struct {
 	errMu sync.Mutex
 	root  string
 	rec   *recorder
+	trust trustCache
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node

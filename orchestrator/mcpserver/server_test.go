@@ -16,6 +16,7 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/eventlog/sqlite"
 	"github.com/harnlang/harn/orchestrator"
 )
 
@@ -107,7 +108,7 @@ type client struct {
 	root   string
 }
 
-func writeFixture(t *testing.T) string {
+func writeFixture(t testing.TB) string {
 	dir := t.TempDir()
 	for name, src := range map[string]string{"harn.toml": fixtureManifest, "lib.harn": fixtureLib, "handlers.harn": fixtureHandlers, "prompts/review.harn.prompt": fixturePrompt,
 		"prompts/inferred.harn.prompt": "Hello {{ name }}!"} {
@@ -121,8 +122,13 @@ func writeFixture(t *testing.T) string {
 
 func newClient(t *testing.T) *client {
 	t.Helper()
+	return newClientOn(t, memory.New())
+}
+
+// newClientOn is newClient serving the orchestrator on log.
+func newClientOn(t *testing.T, log eventlog.Log) *client {
+	t.Helper()
 	dir := writeFixture(t)
-	log := memory.New()
 	stderr := &syncBuffer{}
 	srv, err := New(context.Background(), Options{ManifestPath: filepath.Join(dir, "harn.toml"), StateDir: dir, Log: log, Version: "9.9.9", Bind: "stdio", Stderr: stderr,
 		Node: orchestrator.Options{Poll: 10 * time.Millisecond}})
@@ -631,9 +637,56 @@ func TestTrustQuery(t *testing.T) {
 	}
 }
 
+// harn.trust.query sees the trust records another writer appends to the
+// same SQLite file between two queries (its decoded records are kept
+// between calls).
+func TestTrustQuerySeesAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "events.db")
+	log, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { log.Close() })
+	other, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	c := newClientOn(t, log)
+	c.initialize()
+	ids := func(args map[string]any) string {
+		var out []string
+		for _, r := range get(c.ok("harn.trust.query", args), "results").([]any) {
+			out = append(out, get(r, "event_id").(string))
+		}
+		return strings.Join(out, " ")
+	}
+	appendTrust := func(l eventlog.Log, id string) {
+		p, _ := json.Marshal(orchestrator.TrustRecord{Agent: "triage", Tier: "act_auto", Outcome: "success", EventID: id})
+		if _, err := l.Append(ctx, orchestrator.TopicTrust, eventlog.Record{Kind: "trust_success", Payload: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendTrust(log, "e1")
+	if got := ids(map[string]any{}); got != "e1" {
+		t.Fatalf("first query: %q", got)
+	}
+	appendTrust(other, "e2")
+	if got := ids(map[string]any{}); got != "e1 e2" {
+		t.Fatalf("after another writer's append: %q", got)
+	}
+	appendTrust(other, "e3")
+	if got := ids(map[string]any{"limit": 1}); got != "e3" {
+		t.Fatalf("limit after another append: %q", got)
+	}
+	if got := ids(map[string]any{"limit": 5}); got != "e1 e2 e3" {
+		t.Fatalf("unchanged log: %q", got)
+	}
+}
+
 // With limit, harn.trust.query returns the newest matching records,
-// oldest first, however far back in the topic they are (the query reads
-// backwards from the end in growing windows).
+// oldest first, however far back in the topic they are.
 func TestTrustQueryLimitKeepsNewest(t *testing.T) {
 	c := newClient(t)
 	c.initialize()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -563,11 +562,9 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 
 // trustQuery answers from the trust records the dispatcher writes for
 // the final outcomes of bindings with a tier (orchestrator/budget.go),
-// oldest first. With limit, the results are the newest limit matching
-// records: the topic is read backwards from its end until they are
-// found, so a query reads what it returns (and what its filters pass
-// over), not the whole topic. Without limit it reads the topic a page
-// at a time.
+// oldest first; with limit, the newest limit matching records. The
+// records come decoded from s.trust, which reads only what the topic
+// gained since the last query.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 	f := trustFilter{fields: map[string]any{}}
 	for _, k := range []string{"agent", "action", "tier", "outcome"} {
@@ -581,16 +578,25 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 	if v, ok := args["until"]; ok {
 		f.until, _ = parseTimestamp(jsonv.FromPlain(v))
 	}
-	var results []any
-	var err error
-	if lim, ok := args["limit"].(json.Number); ok {
-		n, _ := lim.Int64()
-		results, err = s.newestTrust(c.ctx, f, int(n))
-	} else {
-		results, err = s.allTrust(c.ctx, f)
-	}
+	recs, err := s.trust.records(c.ctx, s.orch.Log())
 	if err != nil {
 		return nil, err
+	}
+	results := []any{}
+	if lim, ok := args["limit"].(json.Number); ok {
+		n, _ := lim.Int64()
+		for i := len(recs) - 1; i >= 0 && int64(len(results)) < n; i-- {
+			if f.match(recs[i]) {
+				results = append(results, recs[i].payload)
+			}
+		}
+		slices.Reverse(results)
+	} else {
+		for _, r := range recs {
+			if f.match(r) {
+				results = append(results, r.payload)
+			}
+		}
 	}
 	if g, _ := args["grouped_by_trace"].(bool); g {
 		groups := map[string][]any{}
@@ -610,83 +616,6 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		results = grouped
 	}
 	return map[string]any{"results": results}, nil
-}
-
-// trustPage is how many trust records one read of the log takes.
-const trustPage = 1000
-
-// allTrust is every matching trust record, oldest first.
-func (s *Server) allTrust(ctx context.Context, f trustFilter) ([]any, error) {
-	results := []any{}
-	for after := int64(0); ; {
-		recs, err := s.orch.Log().Read(ctx, orchestrator.TopicTrust, after, trustPage)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			after = r.ID
-			if p, ok := f.match(r); ok {
-				results = append(results, p)
-			}
-		}
-		if len(recs) < trustPage {
-			return results, nil
-		}
-	}
-}
-
-// newestTrust is the newest limit matching trust records, oldest first.
-// It reads the topic's last records, and while too few of them match,
-// a window four times longer (records appended meanwhile are newer than
-// the first read's, and left out).
-func (s *Server) newestTrust(ctx context.Context, f trustFilter, limit int) ([]any, error) {
-	newest := []any{} // newest first
-	below := int64(math.MaxInt64)
-	for n := min(max(limit, 16), trustPage); len(newest) < limit; n *= 4 {
-		recs, err := s.orch.Log().Tail(ctx, orchestrator.TopicTrust, n)
-		if err != nil {
-			return nil, err
-		}
-		for i := len(recs) - 1; i >= 0 && len(newest) < limit; i-- {
-			if recs[i].ID >= below {
-				continue
-			}
-			below = recs[i].ID
-			if p, ok := f.match(recs[i]); ok {
-				newest = append(newest, p)
-			}
-		}
-		if len(recs) < n || below == 1 {
-			break
-		}
-	}
-	slices.Reverse(newest)
-	return newest, nil
-}
-
-// trustFilter is what a harn.trust.query selects: payload fields that
-// must equal the given values, and an occurrence window.
-type trustFilter struct {
-	fields       map[string]any
-	since, until time.Time
-}
-
-// match decodes a trust record that the filter selects.
-func (f trustFilter) match(r eventlog.Record) (map[string]any, bool) {
-	at := time.UnixMilli(r.OccurredAtMs)
-	if (!f.since.IsZero() && at.Before(f.since)) || (!f.until.IsZero() && at.After(f.until)) {
-		return nil, false
-	}
-	var p map[string]any
-	if json.NewDecoder(bytes.NewReader(r.Payload)).Decode(&p) != nil {
-		return nil, false
-	}
-	for k, want := range f.fields {
-		if p[k] != want {
-			return nil, false
-		}
-	}
-	return p, true
 }
 
 func jsonMarshal(v any) ([]byte, error) {
