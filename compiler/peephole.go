@@ -67,6 +67,12 @@ func fuse(fn *Func) {
 				copy(code[pc:pc+5], []int32{int32(LOCAL_GET_PROP), i, s, c, 0})
 				continue
 			}
+			if at(pc+2) == CALL_METHOD && code[pc+4] == 0 {
+				// CALL_METHOD's operands stay where they were
+				code[pc+2] = 0
+				code[pc] = int32(LOCAL_CALL_METHOD)
+				continue
+			}
 			m := int32(-1)
 			switch at(pc + 2) {
 			case LOAD_LOCAL:

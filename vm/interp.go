@@ -384,9 +384,17 @@ loop:
 			}
 			stack[sp] = v
 			sp++
-		case compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
-			// x = x.push(v); the store follows at pc+3 (see own.go)
-			if l, ok := stack[sp-2].AsList(); ok {
+		case compiler.LOCAL_CALL_METHOD, compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
+			if op == compiler.LOCAL_CALL_METHOD {
+				// push the receiver, then CALL_METHOD at pc+1, operands
+				// and all
+				stack[sp] = stack[base+int(code[pc])]
+				sp++
+				opPC = pc + 1
+				pc += 2
+				op = compiler.CALL_METHOD
+			} else if l, ok := stack[sp-2].AsList(); ok {
+				// x = x.push(v); the store follows at pc+3 (see own.go)
 				var x *Value
 				if op == compiler.METHOD_PUSH_LOCAL {
 					x = &stack[base+int(code[pc+4])]
