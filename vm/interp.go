@@ -28,6 +28,12 @@ func (*iterSlot) Display(sb *strings.Builder) {
 
 // run executes frames until the frame that started this run (the top
 // frame when run is called) returns, and yields its result.
+//
+// Inlining: Go inlines only the smallest helpers (cost 20 or less) into a
+// function as large as run, and every call it makes instead spills the
+// loop's state around it. So the hot paths spell out what would otherwise
+// be a helper call: the field guess of cache.go, the impl method cache
+// check, int arithmetic that cannot overflow and entering a simple frame.
 func (th *Thread) run() (Value, error) {
 	startDepth := len(th.frames)
 	fr := &th.frames[len(th.frames)-1]
@@ -419,8 +425,13 @@ loop:
 			pc += 3
 			recv := stack[sp-n-1]
 			var m *Closure
-			if sv, ok := recv.AsStruct(); ok {
-				if m = th.cachedImpl(rt, c, sv); m == nil {
+			if recv.is(KStruct) {
+				// the impl method cache check (implMethod's first
+				// test), by hand
+				sv := (*StructValue)(recv.p)
+				if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, sv.Name) && e.epoch == th.vm.implEpoch.Load() {
+					m = e.impl
+				} else {
 					m = th.implMethod(rt, c, sv, rt.fn.Names[s])
 				}
 			}
@@ -439,11 +450,35 @@ loop:
 					}
 				}
 				save()
-				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
-					th.pushSimple(m, sp-n-1)
-				} else {
-					th.pushFrame(m, n+1, sp-n-1)
+				if m.Proto.Simple && n+1 == len(m.Proto.Params) && m.rt != nil {
+					// pushSimple, by hand, for a method whose only
+					// locals are its parameters
+					proto := m.Proto
+					nb := sp - n - 1
+					if need := proto.NumLocals + proto.MaxStack + 2; sp+need > len(stack) {
+						th.ensure(need)
+						stack = th.stack
+					}
+					if proto.NumLocals > n+1 {
+						clear(stack[nb+n+1 : nb+proto.NumLocals])
+					}
+					sp = nb + proto.NumLocals
+					th.sp = sp
+					// enterFrame, by hand
+					if k := len(th.frames); k < cap(th.frames) {
+						th.frames = th.frames[:k+1]
+						fr = &th.frames[k]
+						fr.cl, fr.pc, fr.base, fr.argc = m, 0, nb, n+1
+						fr.handlers = fr.handlers[:0]
+						fr.nested, fr.callback, fr.method = false, false, true
+					} else {
+						th.frames = append(th.frames, frame{cl: m, base: nb, argc: n + 1, method: true})
+						fr = &th.frames[k]
+					}
+					cl, rt, code, pc, base = m, m.rt, proto.Code, 0, nb
+					continue
 				}
+				th.pushFrame(m, n+1, sp-n-1)
 				reload()
 				fr.method = true
 				continue
@@ -638,8 +673,21 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
-					if r, ok := smallIntArith(bop, int64(a), int64(b)); ok {
-						v = IntOf(r)
+					// a sum or difference that keeps the sign rule, a product of
+					// two 32-bit values: no overflow (binary does the rest)
+					switch bop {
+					case compiler.ADD:
+						if r := a + b; (r > a) == (b > 0) {
+							v = IntOf(int64(r))
+						}
+					case compiler.SUB:
+						if r := a - b; (r < a) == (b > 0) {
+							v = IntOf(int64(r))
+						}
+					case compiler.MUL:
+						if a == Int(int32(a)) && b == Int(int32(b)) {
+							v = IntOf(int64(a * b))
+						}
 					}
 				}
 			}
@@ -715,13 +763,29 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
+					// a sum or difference that keeps the sign rule, a product of
+					// two 32-bit values: no overflow (intArith does the rest)
 					switch op {
-					case compiler.ADD, compiler.SUB, compiler.MUL:
-						if r, ok := smallIntArith(op, int64(a), int64(b)); ok {
-							v = IntOf(r)
-						} else {
-							v = intArith(op, int64(a), int64(b))
+					case compiler.ADD:
+						if r := a + b; (r > a) == (b > 0) {
+							v = IntOf(int64(r))
+							goto arithDone
 						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.SUB:
+						if r := a - b; (r < a) == (b > 0) {
+							v = IntOf(int64(r))
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.MUL:
+						if a == Int(int32(a)) && b == Int(int32(b)) {
+							v = IntOf(int64(a * b))
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
 						goto arithDone
 					case compiler.MOD:
 						if b > 0 {
@@ -967,12 +1031,14 @@ loop:
 			name := rt.fn.Names[code[pc]]
 			c := int(code[pc+1])
 			pc += 2
-			if sv, ok := stack[sp-1].AsStruct(); ok {
-				v, hit := cachedField(rt, c, sv, name)
-				if !hit {
-					v = structFieldMiss(rt, c, sv, name)
+			if x := stack[sp-1]; x.is(KStruct) {
+				// cache.go's field guess, by hand (see inlining)
+				sv := (*StructValue)(x.p)
+				if i := int(rt.caches.fields[c].Load()); i < len(sv.Fields) && sameString(sv.Fields[i].Name, name) {
+					stack[sp-1] = sv.Fields[i].Value
+				} else {
+					stack[sp-1] = structFieldMiss(rt, c, sv, name)
 				}
-				stack[sp-1] = v
 				break
 			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
@@ -984,12 +1050,13 @@ loop:
 		case compiler.LOCAL_GET_PROP:
 			x := stack[base+int(code[pc])]
 			name := rt.fn.Names[code[pc+1]]
-			if sv, ok := x.AsStruct(); ok {
-				v, hit := cachedField(rt, int(code[pc+2]), sv, name)
-				if !hit {
-					v = structFieldMiss(rt, int(code[pc+2]), sv, name)
+			if x.is(KStruct) {
+				sv, c := (*StructValue)(x.p), int(code[pc+2])
+				if i := int(rt.caches.fields[c].Load()); i < len(sv.Fields) && sameString(sv.Fields[i].Name, name) {
+					stack[sp] = sv.Fields[i].Value
+				} else {
+					stack[sp] = structFieldMiss(rt, c, sv, name)
 				}
-				stack[sp] = v
 			} else {
 				v, gerr := GetProp(x, name, false)
 				if gerr != nil {
