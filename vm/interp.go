@@ -33,7 +33,8 @@ func (*iterSlot) Display(sb *strings.Builder) {
 // function as large as run, and every call it makes instead spills the
 // loop's state around it. So the hot paths spell out what would otherwise
 // be a helper call: the field guess of cache.go, the impl method cache
-// check, int arithmetic that cannot overflow and entering a simple frame.
+// check, int arithmetic that cannot overflow and entering a simple frame
+// (enterSimple, shared by CALL and CALL_METHOD).
 func (th *Thread) run() (Value, error) {
 	startDepth := len(th.frames)
 	fr := &th.frames[len(th.frames)-1]
@@ -46,6 +47,10 @@ func (th *Thread) run() (Value, error) {
 	sp := th.sp
 	var opPC int
 	var err error
+	// the call enterSimple makes
+	var callee *Closure
+	var calleeBase int
+	var calleeMethod bool
 
 	// reload refreshes the cached frame state after calls and unwinding.
 	reload := func() {
@@ -302,7 +307,8 @@ loop:
 			n := int(code[pc])
 			pc++
 			fnv := stack[sp-n-1]
-			if c, ok := fnv.AsClosure(); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+			if fnv.is(KClosure) && !(*Closure)(fnv.p).Proto.IsGen && !(*Closure)(fnv.p).Proto.IsStream {
+				c := (*Closure)(fnv.p)
 				if th.ticks++; th.ticks&1023 == 0 {
 					// recursion without loops (tail calls included) still
 					// sees cancellation, deadlines and Ctrl-C
@@ -332,9 +338,11 @@ loop:
 					break loop
 				}
 				save()
-				if c.Proto.Simple && n == len(c.Proto.Params) {
-					th.pushSimple(c, sp-n)
-				} else if err = th.pushFrame(c, n, sp-n); err != nil {
+				if c.Proto.Simple && n == len(c.Proto.Params) && c.rt != nil {
+					callee, calleeBase, calleeMethod = c, sp-n, false
+					goto enterSimple
+				}
+				if err = th.pushFrame(c, n, sp-n); err != nil {
 					break loop
 				}
 				reload()
@@ -451,32 +459,8 @@ loop:
 				}
 				save()
 				if m.Proto.Simple && n+1 == len(m.Proto.Params) && m.rt != nil {
-					// pushSimple, by hand, for a method whose only
-					// locals are its parameters
-					proto := m.Proto
-					nb := sp - n - 1
-					if need := proto.NumLocals + proto.MaxStack + 2; sp+need > len(stack) {
-						th.ensure(need)
-						stack = th.stack
-					}
-					if proto.NumLocals > n+1 {
-						clear(stack[nb+n+1 : nb+proto.NumLocals])
-					}
-					sp = nb + proto.NumLocals
-					th.sp = sp
-					// enterFrame, by hand
-					if k := len(th.frames); k < cap(th.frames) {
-						th.frames = th.frames[:k+1]
-						fr = &th.frames[k]
-						fr.cl, fr.pc, fr.base, fr.argc = m, 0, nb, n+1
-						fr.handlers = fr.handlers[:0]
-						fr.nested, fr.callback, fr.method = false, false, true
-					} else {
-						th.frames = append(th.frames, frame{cl: m, base: nb, argc: n + 1, method: true})
-						fr = &th.frames[k]
-					}
-					cl, rt, code, pc, base = m, m.rt, proto.Code, 0, nb
-					continue
+					callee, calleeBase, calleeMethod = m, sp-n-1, true
+					goto enterSimple
 				}
 				th.pushFrame(m, n+1, sp-n-1)
 				reload()
@@ -1455,6 +1439,38 @@ loop:
 			stack[sp] = v
 			sp++
 			th.sp = sp
+			continue
+		}
+
+	enterSimple:
+		{
+			// pushFrame and enterFrame, by hand, for a call of a
+			// compiler.Func.Simple function with exactly its parameters,
+			// which start at calleeBase: nothing to bind, only the other
+			// locals to clear. A method frame (calleeMethod) has no
+			// callee slot.
+			proto := callee.Proto
+			nparams := len(proto.Params)
+			if need := proto.NumLocals + proto.MaxStack + 2; sp+need > len(stack) {
+				th.ensure(need)
+				stack = th.stack
+			}
+			if proto.NumLocals > nparams {
+				clear(stack[calleeBase+nparams : calleeBase+proto.NumLocals])
+			}
+			sp = calleeBase + proto.NumLocals
+			th.sp = sp
+			if k := len(th.frames); k < cap(th.frames) {
+				th.frames = th.frames[:k+1]
+				fr = &th.frames[k]
+				fr.cl, fr.pc, fr.base, fr.argc = callee, 0, calleeBase, nparams
+				fr.handlers = fr.handlers[:0]
+				fr.nested, fr.callback, fr.method = false, false, calleeMethod
+			} else {
+				th.frames = append(th.frames, frame{cl: callee, base: calleeBase, argc: nparams, method: calleeMethod})
+				fr = &th.frames[k]
+			}
+			cl, rt, code, pc, base = callee, callee.rt, proto.Code, 0, calleeBase
 			continue
 		}
 	}
