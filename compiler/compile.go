@@ -400,6 +400,8 @@ func stackEffect(op Opcode, a []int) int {
 		return 0
 	case CONST_BINOP_JUMP:
 		return -1
+	case LOCALS_CALL_METHOD:
+		return 2
 	case BINOP_STORE, BINOP_RETURN:
 		return -2
 	}

@@ -398,8 +398,16 @@ loop:
 			}
 			stack[sp] = v
 			sp++
-		case compiler.LOCAL_CALL_METHOD, compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
-			if op == compiler.LOCAL_CALL_METHOD {
+		case compiler.LOCAL_CALL_METHOD, compiler.LOCALS_CALL_METHOD, compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
+			if op == compiler.LOCALS_CALL_METHOD {
+				// push both locals, then CALL_METHOD at pc+3
+				stack[sp] = stack[base+int(code[pc])]
+				stack[sp+1] = stack[base+int(code[pc+2])]
+				sp += 2
+				opPC = pc + 3
+				pc += 4
+				op = compiler.CALL_METHOD
+			} else if op == compiler.LOCAL_CALL_METHOD {
 				// push the receiver, then CALL_METHOD at pc+1, operands
 				// and all
 				stack[sp] = stack[base+int(code[pc])]
