@@ -50,8 +50,9 @@ func newSiteCaches(n int) siteCaches {
 // implMethod returns the impl method `recv.name` calls for a struct recv
 // whose impl defines name, when no universe method shadows it and the
 // method is an ordinary function (not a generator); otherwise nil. It
-// looks past cachedImpl (struct names from another program compare by
-// text) and fills cache slot c.
+// looks past the run loop's own check of slot c (CALL_METHOD compares
+// struct names by address; from another program they compare by text)
+// and fills the slot.
 func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Closure {
 	slot := &rt.caches.methods[c]
 	epoch := th.vm.implEpoch.Load()
