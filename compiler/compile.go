@@ -394,12 +394,14 @@ func stackEffect(op Opcode, a []int) int {
 		return -a[1]
 	case CALL_INTERNAL:
 		return 1 - a[1]
-	case LOCAL_BINOP, LOCAL_GET_PROP:
+	case LOCAL_BINOP, LOCAL_GET_PROP, LOCAL_CALL_METHOD:
 		return 1
 	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE, JUMP_FOR:
 		return 0
 	case CONST_BINOP_JUMP:
 		return -1
+	case LOCALS_CALL_METHOD:
+		return 2
 	case BINOP_STORE, BINOP_RETURN:
 		return -2
 	}

@@ -64,7 +64,8 @@ var slotOperand = map[compiler.Opcode]bool{
 	compiler.CELLIFY: true, compiler.LOAD_CELL: true, compiler.STORE_CELL: true, compiler.CALLEE_LOCAL: true,
 	compiler.CALLEE_CELL: true, compiler.LOAD_LOCAL_SH: true, compiler.FOR_NEXT: true, compiler.CHECK_PARAM: true,
 	compiler.LOCAL_BINOP: true, compiler.LOCAL_BINOP_STORE: true, compiler.LOCAL_BINOP_JUMP: true,
-	compiler.RETURN_LOCAL: true, compiler.FOR_NEXT_STORE: true, compiler.LOCAL_GET_PROP: true,
+	compiler.RETURN_LOCAL: true, compiler.FOR_NEXT_STORE: true, compiler.LOCAL_GET_PROP: true, compiler.LOCAL_CALL_METHOD: true,
+	compiler.LOCALS_CALL_METHOD: true,
 }
 
 func checkFunc(t *testing.T, path string, f *compiler.Func) {

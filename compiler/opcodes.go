@@ -157,16 +157,18 @@ const (
 	// position of the operator in the sequence. x is the right operand:
 	// slot x (m 0), the literal x (m 1) or constant x (m 2); op is one of
 	// ADD SUB MUL DIV MOD EQ NE LT GT LE GE.
-	LOCAL_BINOP       // - LOCAL_BINOP<i x m op> v             (LOAD_LOCAL i; LOAD_LOCAL x | INT x | CONST x; op)
-	LOCAL_BINOP_STORE // - LOCAL_BINOP_STORE<i x m op j _> -   (… ; STORE_LOCAL j)
-	LOCAL_BINOP_JUMP  // - LOCAL_BINOP_JUMP<i x m op t _> -    (… ; JUMP_IF_FALSE t)
-	CONST_BINOP_JUMP  // v CONST_BINOP_JUMP<x m op t> -        (INT x | CONST x; op; JUMP_IF_FALSE t)
-	RETURN_LOCAL      // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
-	FOR_NEXT_STORE    // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
-	LOCAL_GET_PROP    // - LOCAL_GET_PROP<i s c _> v           (LOAD_LOCAL i; GET_PROP s c: self.field)
-	BINOP_STORE       // x y BINOP_STORE<op j> -               (op; STORE_LOCAL j; op is ADD SUB MUL DIV MOD)
-	BINOP_RETURN      // x y BINOP_RETURN<op>                  (op; RETURN; op is ADD SUB MUL DIV MOD)
-	JUMP_FOR          // - JUMP_FOR<t> -                       (JUMP t to a FOR_NEXT_STORE: runs it)
+	LOCAL_BINOP        // - LOCAL_BINOP<i x m op> v             (LOAD_LOCAL i; LOAD_LOCAL x | INT x | CONST x; op)
+	LOCAL_BINOP_STORE  // - LOCAL_BINOP_STORE<i x m op j _> -   (… ; STORE_LOCAL j)
+	LOCAL_BINOP_JUMP   // - LOCAL_BINOP_JUMP<i x m op t _> -    (… ; JUMP_IF_FALSE t)
+	CONST_BINOP_JUMP   // v CONST_BINOP_JUMP<x m op t> -        (INT x | CONST x; op; JUMP_IF_FALSE t)
+	RETURN_LOCAL       // - RETURN_LOCAL<i _>                   (LOAD_LOCAL i; RETURN)
+	FOR_NEXT_STORE     // - FOR_NEXT_STORE<i t j _> -           (FOR_NEXT i t; STORE_LOCAL j)
+	LOCAL_GET_PROP     // - LOCAL_GET_PROP<i s c _> v           (LOAD_LOCAL i; GET_PROP s c: self.field)
+	BINOP_STORE        // x y BINOP_STORE<op j> -               (op; STORE_LOCAL j; op is ADD SUB MUL DIV MOD)
+	BINOP_RETURN       // x y BINOP_RETURN<op>                  (op; RETURN; op is ADD SUB MUL DIV MOD)
+	JUMP_FOR           // - JUMP_FOR<t> -                       (JUMP t to a FOR_NEXT_STORE: runs it)
+	LOCAL_CALL_METHOD  // - LOCAL_CALL_METHOD<i _ s n c> r      (LOAD_LOCAL i; CALL_METHOD s n c with n 0: x.m())
+	LOCALS_CALL_METHOD // - LOCALS_CALL_METHOD<i _ j _ s n c> v r (LOAD_LOCAL i; LOAD_LOCAL j; CALL_METHOD s n c with n 0: v + x.m())
 
 	// `x = x.push(v)` on an ownable variable (vm/own.go): the receiver is
 	// loaded without sharing (LOAD_LOCAL i, not LOAD_LOCAL_SH i) and the
@@ -226,7 +228,7 @@ var Info = [numOpcodes]OpInfo{
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4}, BINOP_STORE: {"BINOP_STORE", 2}, BINOP_RETURN: {"BINOP_RETURN", 1},
-	JUMP_FOR: {"JUMP_FOR", 1}, METHOD_PUSH_LOCAL: {"METHOD_PUSH_LOCAL", 3}, METHOD_PUSH_GLOBAL: {"METHOD_PUSH_GLOBAL", 3},
+	JUMP_FOR: {"JUMP_FOR", 1}, LOCAL_CALL_METHOD: {"LOCAL_CALL_METHOD", 5}, LOCALS_CALL_METHOD: {"LOCALS_CALL_METHOD", 7}, METHOD_PUSH_LOCAL: {"METHOD_PUSH_LOCAL", 3}, METHOD_PUSH_GLOBAL: {"METHOD_PUSH_GLOBAL", 3},
 }
 
 func (op Opcode) String() string {

@@ -67,6 +67,17 @@ func fuse(fn *Func) {
 				copy(code[pc:pc+5], []int32{int32(LOCAL_GET_PROP), i, s, c, 0})
 				continue
 			}
+			if at(pc+2) == LOAD_LOCAL && at(pc+4) == CALL_METHOD && code[pc+6] == 0 {
+				// v + x.m(): both loads and the call, operands in place
+				code[pc], code[pc+2], code[pc+4] = int32(LOCALS_CALL_METHOD), 0, 0
+				continue
+			}
+			if at(pc+2) == CALL_METHOD && code[pc+4] == 0 {
+				// CALL_METHOD's operands stay where they were
+				code[pc+2] = 0
+				code[pc] = int32(LOCAL_CALL_METHOD)
+				continue
+			}
 			m := int32(-1)
 			switch at(pc + 2) {
 			case LOAD_LOCAL:

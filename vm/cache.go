@@ -47,21 +47,12 @@ func newSiteCaches(n int) siteCaches {
 	return siteCaches{methods: make([]atomic.Pointer[methodEntry], n), fields: make([]atomic.Int32, n)}
 }
 
-// cachedImpl is the impl method cache slot c holds for receivers of
-// struct s, or nil: the run loop's inlined half of implMethod.
-func (th *Thread) cachedImpl(rt *funcRT, c int, s *StructValue) *Closure {
-	if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, s.Name) &&
-		e.epoch == th.vm.implEpoch.Load() {
-		return e.impl
-	}
-	return nil
-}
-
 // implMethod returns the impl method `recv.name` calls for a struct recv
 // whose impl defines name, when no universe method shadows it and the
 // method is an ordinary function (not a generator); otherwise nil. It
-// looks past cachedImpl (struct names from another program compare by
-// text) and fills cache slot c.
+// looks past the run loop's own check of slot c (CALL_METHOD compares
+// struct names by address; from another program they compare by text)
+// and fills the slot.
 func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Closure {
 	slot := &rt.caches.methods[c]
 	epoch := th.vm.implEpoch.Load()
@@ -94,20 +85,11 @@ func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Meth
 	return m
 }
 
-// cachedField reads field name of s through the guess in cache slot c:
-// it answers when the guess is right and the field shares the name's
-// string, which it does when both come from one program (the compiler
-// interns names). It is small enough to inline into the run loop;
-// structFieldMiss does the rest.
-func cachedField(rt *funcRT, c int, s *StructValue, name string) (Value, bool) {
-	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && sameString(s.Fields[i].Name, name) {
-		return s.Fields[i].Value, true
-	}
-	return Value{}, false
-}
-
-// structFieldMiss reads field name of s (nil when unset) when
-// cachedField could not, and fixes the guess.
+// structFieldMiss reads field name of s (nil when unset) when the guess
+// in cache slot c was wrong, and fixes the guess. The guess is checked in
+// the run loop (GET_PROP, LOCAL_GET_PROP): it answers when it names the
+// right field and the field shares the name's string, which it does when
+// both come from one program (the compiler interns names).
 func structFieldMiss(rt *funcRT, c int, s *StructValue, name string) Value {
 	if i := int(rt.caches.fields[c].Load()); i < len(s.Fields) && s.Fields[i].Name == name {
 		return s.Fields[i].Value // a name from another program

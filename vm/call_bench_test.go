@@ -13,8 +13,9 @@ import (
 )
 
 // callLoops are the call paths of the run loop, each exercised 100,000
-// times per run: an impl method, a field read, a call of a global
-// function, and a universe (native) method.
+// times per run: an impl method without arguments (LOCAL_CALL_METHOD) and
+// with one (CALL_METHOD), a field read, a call of a global function, and
+// a universe (native) method.
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
 impl R {
@@ -24,6 +25,16 @@ fn run() {
   let r = R { w: 3, h: 4 }
   var t = 0
   for i in 0 to 100000 exclusive { t = t + r.area() }
+}
+run()`},
+	{"method-arg", `struct R { w: int, h: int }
+impl R {
+  fn scaled(self, k) { return self.w * k }
+}
+fn run() {
+  let r = R { w: 3, h: 4 }
+  var t = 0
+  for i in 0 to 100000 exclusive { t = t + r.scaled(i) }
 }
 run()`},
 	{"field", `struct R { w: int, h: int }

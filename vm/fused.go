@@ -122,21 +122,3 @@ func intCompare(op compiler.Opcode, a, b int64) (r, ok bool) {
 	}
 	return false, false
 }
-
-// smallIntArith is a + b, a - b or a * b (op ADD, SUB or MUL) when the
-// result cannot overflow by a cheap test (a sum or difference that keeps
-// the sign rule, a product of two 32-bit values); false otherwise, and
-// for other operators. It inlines where intArith cannot.
-func smallIntArith(op compiler.Opcode, a, b int64) (int64, bool) {
-	switch op {
-	case compiler.ADD:
-		s := a + b
-		return s, (s > a) == (b > 0)
-	case compiler.SUB:
-		d := a - b
-		return d, (d < a) == (b > 0)
-	case compiler.MUL:
-		return a * b, a == int64(int32(a)) && b == int64(int32(b))
-	}
-	return 0, false
-}

@@ -216,3 +216,47 @@ println(f(P { x: 1 }))
 		t.Errorf("got %q (%v), want %q", out, e, want)
 	}
 }
+
+// A method called with no arguments on a local (LOCAL_CALL_METHOD, and
+// LOCALS_CALL_METHOD after another local) fails as CALL_METHOD did, on
+// the first call and through a warmed site: the same message, position
+// and trace.
+func TestLocalMethodCallErrors(t *testing.T) {
+	fns := `struct Q { x: int }
+impl Q { fn inv(self) { return 10 / self.x } }
+fn each(xs) {
+  var out = []
+  for x in xs {
+    let v = x.inv()
+    out = out.push(v)
+  }
+  return out
+}
+fn size(x) { return x.reverse() }
+`
+	// v + x.m() (LOCALS_CALL_METHOD)
+	sum := "fn sum(xs) {\n  var t = 0\n  for x in xs { t = t + x.inv() }\n  return t\n}\n"
+	cases := []errorCase{
+		{"error on the second call", "println(each([Q { x: 5 }, Q { x: 2 }]))\nprintln(each([Q { x: 1 }, Q { x: 0 }]))",
+			"[2, 5]\n",
+			"Runtime error: Division by zero (line 15) (line 19) @19:13 | inv t.harn:15:35 | each t.harn:19:13 |  t.harn:26:9"},
+		{"thrown", "fn bang(x) { return x.boom() }\nbang(p)",
+			"",
+			"Thrown: boom 4 @0:0 | boom t.harn:10:5 | bang t.harn:25:21 |  t.harn:26:1"},
+		{"missing method", "println(each([Q { x: 1 }, [1]]))",
+			"",
+			"Runtime error: value of type list has no method `inv` (line 19) @19:13 | each t.harn:19:13 |  t.harn:25:9"},
+		{"nil receiver", "println(size(nil))",
+			"",
+			"Runtime error: value of type nil has no method `reverse` (line 24) @24:21 | size t.harn:24:21 |  t.harn:25:9"},
+		{"added, error on the second call", sum + "println(sum([Q { x: 5 }, Q { x: 2 }]))\nprintln(sum([Q { x: 1 }, Q { x: 0 }]))",
+			"7\n",
+			"Runtime error: Division by zero (line 15) (line 27) @27:25 | inv t.harn:15:35 | sum t.harn:27:25 |  t.harn:31:9"},
+		{"added, missing method", sum + "println(sum([Q { x: 1 }, nil]))",
+			"",
+			"Runtime error: value of type nil has no method `inv` (line 27) @27:25 | sum t.harn:27:25 |  t.harn:30:9"},
+		{"dict member", "fn call(d) { return d.f() }\nprintln(call({ f: { -> 1 } }))\nprintln(call({ f: { -> 2 } }))",
+			"1\n2\n", ""},
+	}
+	runErrorCases(t, implSrc+fns, cases)
+}

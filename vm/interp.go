@@ -28,6 +28,13 @@ func (*iterSlot) Display(sb *strings.Builder) {
 
 // run executes frames until the frame that started this run (the top
 // frame when run is called) returns, and yields its result.
+//
+// Inlining: Go inlines only the smallest helpers (cost 20 or less) into a
+// function as large as run, and every call it makes instead spills the
+// loop's state around it. So the hot paths spell out what would otherwise
+// be a helper call: the field guess of cache.go, the impl method cache
+// check, int arithmetic that cannot overflow and entering a simple frame
+// (enterSimple, shared by CALL and CALL_METHOD).
 func (th *Thread) run() (Value, error) {
 	startDepth := len(th.frames)
 	fr := &th.frames[len(th.frames)-1]
@@ -40,6 +47,10 @@ func (th *Thread) run() (Value, error) {
 	sp := th.sp
 	var opPC int
 	var err error
+	// the call enterSimple makes
+	var callee *Closure
+	var calleeBase int
+	var calleeMethod bool
 
 	// reload refreshes the cached frame state after calls and unwinding.
 	reload := func() {
@@ -296,7 +307,8 @@ loop:
 			n := int(code[pc])
 			pc++
 			fnv := stack[sp-n-1]
-			if c, ok := fnv.AsClosure(); ok && !c.Proto.IsGen && !c.Proto.IsStream {
+			if fnv.is(KClosure) && !(*Closure)(fnv.p).Proto.IsGen && !(*Closure)(fnv.p).Proto.IsStream {
+				c := (*Closure)(fnv.p)
 				if th.ticks++; th.ticks&1023 == 0 {
 					// recursion without loops (tail calls included) still
 					// sees cancellation, deadlines and Ctrl-C
@@ -326,9 +338,11 @@ loop:
 					break loop
 				}
 				save()
-				if c.Proto.Simple && n == len(c.Proto.Params) {
-					th.pushSimple(c, sp-n)
-				} else if err = th.pushFrame(c, n, sp-n); err != nil {
+				if c.Proto.Simple && n == len(c.Proto.Params) && c.rt != nil {
+					callee, calleeBase, calleeMethod = c, sp-n, false
+					goto enterSimple
+				}
+				if err = th.pushFrame(c, n, sp-n); err != nil {
 					break loop
 				}
 				reload()
@@ -384,9 +398,25 @@ loop:
 			}
 			stack[sp] = v
 			sp++
-		case compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
-			// x = x.push(v); the store follows at pc+3 (see own.go)
-			if l, ok := stack[sp-2].AsList(); ok {
+		case compiler.LOCAL_CALL_METHOD, compiler.LOCALS_CALL_METHOD, compiler.METHOD_PUSH_LOCAL, compiler.METHOD_PUSH_GLOBAL:
+			if op == compiler.LOCALS_CALL_METHOD {
+				// push both locals, then CALL_METHOD at pc+3
+				stack[sp] = stack[base+int(code[pc])]
+				stack[sp+1] = stack[base+int(code[pc+2])]
+				sp += 2
+				opPC = pc + 3
+				pc += 4
+				op = compiler.CALL_METHOD
+			} else if op == compiler.LOCAL_CALL_METHOD {
+				// push the receiver, then CALL_METHOD at pc+1, operands
+				// and all
+				stack[sp] = stack[base+int(code[pc])]
+				sp++
+				opPC = pc + 1
+				pc += 2
+				op = compiler.CALL_METHOD
+			} else if l, ok := stack[sp-2].AsList(); ok {
+				// x = x.push(v); the store follows at pc+3 (see own.go)
 				var x *Value
 				if op == compiler.METHOD_PUSH_LOCAL {
 					x = &stack[base+int(code[pc+4])]
@@ -411,8 +441,13 @@ loop:
 			pc += 3
 			recv := stack[sp-n-1]
 			var m *Closure
-			if sv, ok := recv.AsStruct(); ok {
-				if m = th.cachedImpl(rt, c, sv); m == nil {
+			if recv.is(KStruct) {
+				// the impl method cache check (implMethod's first
+				// test), by hand
+				sv := (*StructValue)(recv.p)
+				if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, sv.Name) && e.epoch == th.vm.implEpoch.Load() {
+					m = e.impl
+				} else {
 					m = th.implMethod(rt, c, sv, rt.fn.Names[s])
 				}
 			}
@@ -431,11 +466,11 @@ loop:
 					}
 				}
 				save()
-				if m.Proto.Simple && n+1 == len(m.Proto.Params) {
-					th.pushSimple(m, sp-n-1)
-				} else {
-					th.pushFrame(m, n+1, sp-n-1)
+				if m.Proto.Simple && n+1 == len(m.Proto.Params) && m.rt != nil {
+					callee, calleeBase, calleeMethod = m, sp-n-1, true
+					goto enterSimple
 				}
+				th.pushFrame(m, n+1, sp-n-1)
 				reload()
 				fr.method = true
 				continue
@@ -630,8 +665,21 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
-					if r, ok := smallIntArith(bop, int64(a), int64(b)); ok {
-						v = IntOf(r)
+					// a sum or difference that keeps the sign rule, a product of
+					// two 32-bit values: no overflow (binary does the rest)
+					switch bop {
+					case compiler.ADD:
+						if r := a + b; (r > a) == (b > 0) {
+							v = IntOf(int64(r))
+						}
+					case compiler.SUB:
+						if r := a - b; (r < a) == (b > 0) {
+							v = IntOf(int64(r))
+						}
+					case compiler.MUL:
+						if a == Int(int32(a)) && b == Int(int32(b)) {
+							v = IntOf(int64(a * b))
+						}
 					}
 				}
 			}
@@ -707,13 +755,29 @@ loop:
 			var v Value
 			if a, ok := x.AsInt(); ok {
 				if b, ok := y.AsInt(); ok {
+					// a sum or difference that keeps the sign rule, a product of
+					// two 32-bit values: no overflow (intArith does the rest)
 					switch op {
-					case compiler.ADD, compiler.SUB, compiler.MUL:
-						if r, ok := smallIntArith(op, int64(a), int64(b)); ok {
-							v = IntOf(r)
-						} else {
-							v = intArith(op, int64(a), int64(b))
+					case compiler.ADD:
+						if r := a + b; (r > a) == (b > 0) {
+							v = IntOf(int64(r))
+							goto arithDone
 						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.SUB:
+						if r := a - b; (r < a) == (b > 0) {
+							v = IntOf(int64(r))
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
+						goto arithDone
+					case compiler.MUL:
+						if a == Int(int32(a)) && b == Int(int32(b)) {
+							v = IntOf(int64(a * b))
+							goto arithDone
+						}
+						v = intArith(op, int64(a), int64(b))
 						goto arithDone
 					case compiler.MOD:
 						if b > 0 {
@@ -959,12 +1023,14 @@ loop:
 			name := rt.fn.Names[code[pc]]
 			c := int(code[pc+1])
 			pc += 2
-			if sv, ok := stack[sp-1].AsStruct(); ok {
-				v, hit := cachedField(rt, c, sv, name)
-				if !hit {
-					v = structFieldMiss(rt, c, sv, name)
+			if x := stack[sp-1]; x.is(KStruct) {
+				// cache.go's field guess, by hand (see inlining)
+				sv := (*StructValue)(x.p)
+				if i := int(rt.caches.fields[c].Load()); i < len(sv.Fields) && sameString(sv.Fields[i].Name, name) {
+					stack[sp-1] = sv.Fields[i].Value
+				} else {
+					stack[sp-1] = structFieldMiss(rt, c, sv, name)
 				}
-				stack[sp-1] = v
 				break
 			}
 			v, gerr := GetProp(stack[sp-1], name, op == compiler.GET_PROP_OPT)
@@ -976,12 +1042,13 @@ loop:
 		case compiler.LOCAL_GET_PROP:
 			x := stack[base+int(code[pc])]
 			name := rt.fn.Names[code[pc+1]]
-			if sv, ok := x.AsStruct(); ok {
-				v, hit := cachedField(rt, int(code[pc+2]), sv, name)
-				if !hit {
-					v = structFieldMiss(rt, int(code[pc+2]), sv, name)
+			if x.is(KStruct) {
+				sv, c := (*StructValue)(x.p), int(code[pc+2])
+				if i := int(rt.caches.fields[c].Load()); i < len(sv.Fields) && sameString(sv.Fields[i].Name, name) {
+					stack[sp] = sv.Fields[i].Value
+				} else {
+					stack[sp] = structFieldMiss(rt, c, sv, name)
 				}
-				stack[sp] = v
 			} else {
 				v, gerr := GetProp(x, name, false)
 				if gerr != nil {
@@ -1380,6 +1447,38 @@ loop:
 			stack[sp] = v
 			sp++
 			th.sp = sp
+			continue
+		}
+
+	enterSimple:
+		{
+			// pushFrame and enterFrame, by hand, for a call of a
+			// compiler.Func.Simple function with exactly its parameters,
+			// which start at calleeBase: nothing to bind, only the other
+			// locals to clear. A method frame (calleeMethod) has no
+			// callee slot.
+			proto := callee.Proto
+			nparams := len(proto.Params)
+			if need := proto.NumLocals + proto.MaxStack + 2; sp+need > len(stack) {
+				th.ensure(need)
+				stack = th.stack
+			}
+			if proto.NumLocals > nparams {
+				clear(stack[calleeBase+nparams : calleeBase+proto.NumLocals])
+			}
+			sp = calleeBase + proto.NumLocals
+			th.sp = sp
+			if k := len(th.frames); k < cap(th.frames) {
+				th.frames = th.frames[:k+1]
+				fr = &th.frames[k]
+				fr.cl, fr.pc, fr.base, fr.argc = callee, 0, calleeBase, nparams
+				fr.handlers = fr.handlers[:0]
+				fr.nested, fr.callback, fr.method = false, false, calleeMethod
+			} else {
+				th.frames = append(th.frames, frame{cl: callee, base: calleeBase, argc: nparams, method: calleeMethod})
+				fr = &th.frames[k]
+			}
+			cl, rt, code, pc, base = callee, callee.rt, proto.Code, 0, calleeBase
 			continue
 		}
 	}

@@ -479,22 +479,3 @@ func (th *Thread) enterFrame(f *Closure, base, argc int) {
 		th.frames = append(th.frames, frame{cl: f, base: base, argc: argc})
 	}
 }
-
-// pushSimple is pushFrame for a compiler.Func.Simple function f called
-// with exactly its parameters, which start at stack index base: there is
-// nothing to bind, only the other locals to start unassigned.
-func (th *Thread) pushSimple(f *Closure, base int) {
-	proto := f.Proto
-	if f.rt == nil {
-		f.rt = newFuncRT(proto)
-	}
-	if n := proto.NumLocals + proto.MaxStack + 2; th.sp+n > len(th.stack) {
-		th.ensure(n)
-	}
-	nparams := len(proto.Params)
-	if nparams < proto.NumLocals {
-		clear(th.stack[base+nparams : base+proto.NumLocals])
-	}
-	th.sp = base + proto.NumLocals
-	th.enterFrame(f, base, nparams)
-}
