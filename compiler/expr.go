@@ -593,6 +593,7 @@ func (f *fcomp) parallel(e *syntax.ParallelExpr) {
 	}
 	g.hoistCells(e.Body.Stmts)
 	g.blockValue(e.Body.Stmts)
+	g.emitDefers()
 	g.emit(RETURN)
 	f.fn.Funcs = append(f.fn.Funcs, g.finish())
 	idx := len(f.fn.Funcs) - 1
