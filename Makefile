@@ -5,13 +5,20 @@ HARN    := $(GOBIN)/harn
 
 .PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-orchestrator bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
-## install: build and install `harn`, then run the example program
+## install: build and install `harn` (the lite build, -tags harnlite) and
+## next to it `harn-full`, which it runs for harn lsp, harn mcp serve and
+## harn orchestrator (docs/architecture.md, "Start-up"); then run the
+## example program
 install:
-	$(GO) install ./cmd/harn
+	$(GO) install -tags harnlite ./cmd/harn
+	$(GO) build -o $(GOBIN)/harn-full ./cmd/harn
 	$(HARN) run examples/hello.harn
 
+## build: bin/harn (lite) and bin/harn-full, as install does
+LDFLAGS_DATE = -X main.buildDate=$$(date -u +%Y-%m-%dT%H:%M:%SZ)
 build:
-	$(GO) build -ldflags "-X main.buildDate=$$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o bin/harn ./cmd/harn
+	$(GO) build -tags harnlite -ldflags "$(LDFLAGS_DATE)" -o bin/harn ./cmd/harn
+	$(GO) build -ldflags "$(LDFLAGS_DATE)" -o bin/harn-full ./cmd/harn
 
 ## test: everything CI runs (the Go tests run under the race detector:
 ## tasks, generators and the MCP server are concurrent)

@@ -175,7 +175,7 @@ func Run(path string) Result {
 	return res
 }
 
-var timerLine = regexp.MustCompile(`^\[timer\] (.*): \d+ms$`)
+var timerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[timer\] (.*): \d+ms$`) })
 
 // normalize applies the golden comparison rules (docs/spec/language.md §12.4):
 // trailing whitespace removed, CR before LF ignored, timer values masked.
@@ -183,7 +183,7 @@ func normalize(s string) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " \t\r")
-		lines[i] = timerLine.ReplaceAllString(l, "[timer] $1: <ms>")
+		lines[i] = timerLine().ReplaceAllString(l, "[timer] $1: <ms>")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), " \t\r\n")
 }

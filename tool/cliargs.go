@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/harnlang/harn/tool/internal/schema"
@@ -64,7 +65,7 @@ func (a *CLIArg) Presence() bool {
 }
 
 var (
-	longRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
+	longRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`) })
 	jsonTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "object": true, "array": true, "null": true}
 )
 
@@ -224,7 +225,7 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 			a.Long = strings.ReplaceAll(prop, "_", "-")
 		}
 		for _, l := range append([]string{a.Long}, a.Aliases...) {
-			if !longRE.MatchString(l) {
+			if !longRE().MatchString(l) {
 				return nil, fmt.Errorf("%s has invalid CLI spelling --%s", pq, l)
 			}
 			for _, r := range reservedLong {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/tool/jsonv"
 )
@@ -79,7 +80,11 @@ var (
 	valuesType    = reflect.TypeOf((*interface{ Values() []string })(nil)).Elem()
 )
 
-var catalogShape = buildShape(reflect.TypeOf(Catalog{}), map[reflect.Type]*shape{})
+// catalogShape is built on first use: every harn start links this package,
+// few parse or publish a catalog.
+var catalogShape = sync.OnceValue(func() *shape {
+	return buildShape(reflect.TypeOf(Catalog{}), map[reflect.Type]*shape{})
+})
 
 func buildShape(t reflect.Type, seen map[reflect.Type]*shape) *shape {
 	switch t {
@@ -268,7 +273,7 @@ var ArtifactPaths = struct{ Schema, TypeScript, Manifest string }{
 // catalog, generated from the catalog types.
 func JSONSchemaArtifact() []byte {
 	defs := jsonv.NewObject(16)
-	root := recordSchema(catalogShape, defs)
+	root := recordSchema(catalogShape(), defs)
 	doc := jsonv.NewObject(8)
 	doc.Set("$schema", Draft202012)
 	doc.Set("$id", SchemaID)
@@ -395,7 +400,7 @@ func TypeScriptArtifact() []byte {
 			collect(s.elem)
 		}
 	}
-	collect(catalogShape)
+	collect(catalogShape())
 	for _, s := range order {
 		if s.kind == shapeEnum {
 			quoted := make([]string, len(s.enum))

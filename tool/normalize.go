@@ -150,10 +150,10 @@ func str(v vm.Value) (string, bool) {
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
-var componentRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+var componentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`) })
 
 // ValidCommandComponent reports whether s is a portable command name.
-func ValidCommandComponent(s string) bool { return componentRE.MatchString(s) }
+func ValidCommandComponent(s string) bool { return componentRE().MatchString(s) }
 
 func stringList(v vm.Value) ([]string, bool) {
 	l, ok := v.AsList()

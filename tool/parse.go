@@ -30,7 +30,7 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 	if ver != any(CatalogVersion) {
 		return nil, fmt.Errorf("unsupported tool catalog schema_version %s; expected %q", jsonv.Marshal(ver), CatalogVersion)
 	}
-	if err := checkShape(catalogShape, o, ""); err != nil {
+	if err := checkShape(catalogShape(), o, ""); err != nil {
 		return nil, fmt.Errorf("invalid tool catalog: %v", err)
 	}
 	var cat Catalog

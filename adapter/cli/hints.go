@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/jsonv"
@@ -11,9 +12,9 @@ import (
 
 // failurePart is one "<path> failed <keyword> (<detail>)" of a schema
 // failure summary.
-var failurePart = regexp.MustCompile(`^(\S+) failed (\S+)(?: \((.*)\))?$`)
+var failurePart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S+) failed (\S+)(?: \((.*)\))?$`) })
 
-var requiredDetail = regexp.MustCompile(`^"([^"]+)" is required$`)
+var requiredDetail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"([^"]+)" is required$`) })
 
 // inputHints turns an input schema failure into `hint:` lines that name
 // the flag and say what the schema allows. They are built from the
@@ -26,14 +27,14 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 	var hints []string
 	seen := map[string]bool{}
 	for _, part := range strings.Split(c.Details, "; ") {
-		m := failurePart.FindStringSubmatch(part)
+		m := failurePart().FindStringSubmatch(part)
 		if m == nil {
 			continue
 		}
 		path, keyword, detail := m[1], m[2], m[3]
 		prop := ""
 		if keyword == "required" {
-			if r := requiredDetail.FindStringSubmatch(detail); r != nil && (path == "/" || path == "") {
+			if r := requiredDetail().FindStringSubmatch(detail); r != nil && (path == "/" || path == "") {
 				prop = r[1]
 			}
 		} else if seg := strings.SplitN(strings.TrimPrefix(path, "/"), "/", 2); seg[0] != "" && seg[0] != "*" {

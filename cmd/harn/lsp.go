@@ -1,3 +1,5 @@
+//go:build !harnlite
+
 package main
 
 import (
@@ -16,6 +18,10 @@ symbols, signature help, rename, formatting, lint quick fixes and
 source.fixAll.harn, semantic tokens and folding ranges. docs/lsp.md shows how
 to set up VS Code, Neovim and Helix.
 `
+
+func init() {
+	commandHelp["lsp"] = lspHelp
+}
 
 // cmdLsp is `harn lsp`.
 func cmdLsp(args []string, stdout, stderr io.Writer) int {

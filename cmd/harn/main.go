@@ -132,9 +132,18 @@ func cmdHelp(name string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, h)
 		return 0
 	}
+	if fullOnlyHelp != nil {
+		if code, ok := fullOnlyHelp(name, stderr); ok {
+			return code
+		}
+	}
 	fmt.Fprintf(stderr, "error: no help for unknown command %q\n", name)
 	return 2
 }
+
+// fullOnlyHelp, set in the lite build (lite.go), prints the help of a
+// command only harn-full has; ok is false for other names.
+var fullOnlyHelp func(name string, stderr io.Writer) (code int, ok bool)
 
 // commandHelp is the text of `harn help COMMAND` and `harn COMMAND
 // --help`; the tool and serve texts are next to their commands.
@@ -151,7 +160,6 @@ var commandHelp = map[string]string{
 	"lint":             lintHelp,
 	"test":             testHelp,
 	"init":             initHelp,
-	"lsp":              lspHelp,
 	"doc":              docHelp,
 	"run": `Usage: harn run [--max-memory SIZE] FILE [ARGS...]
        harn run [--max-memory SIZE] -e CODE [ARGS...]

@@ -132,9 +132,8 @@ func TestUnknownSyntaxIsRefused(t *testing.T) {
 		}()
 		checkKnown(&Future{X: 1})
 	}()
-	saved := known["BreakStmt"]
-	delete(knownSet["BreakStmt"], "At")
-	defer func() { knownSet["BreakStmt"]["At"] = true; known["BreakStmt"] = saved }()
+	delete(knownSet()["BreakStmt"], "At")
+	defer func() { knownSet()["BreakStmt"]["At"] = true }()
 	_, err := Source("x.harn", []byte("while true {\n  break\n}\n"))
 	if _, ok := err.(*UnsupportedError); !ok {
 		t.Errorf("an unknown field was not refused: %v", err)

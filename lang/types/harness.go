@@ -1,6 +1,9 @@
 package types
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Capabilities lists the fields of the root `Harness` handle
 // (docs/spec/language.md §5.4), each a sub-handle named by HandleName.
@@ -15,13 +18,13 @@ var Capabilities = []string{
 	"testing",
 }
 
-var handleNames = func() map[string]string {
+var handleNames = sync.OnceValue(func() map[string]string {
 	m := map[string]string{"Harness": ""}
 	for _, c := range Capabilities {
 		m[HandleName(c)] = c
 	}
 	return m
-}()
+})
 
 // HandleName is the type name of a capability's handle: "Harness" plus
 // the capability name in CamelCase (fs_watch → HarnessFsWatch).
@@ -41,7 +44,7 @@ func HandleName(capability string) string {
 // IsHandleName reports whether name is `Harness` or one of its
 // capability handle types.
 func IsHandleName(name string) bool {
-	_, ok := handleNames[name]
+	_, ok := handleNames()[name]
 	return ok
 }
 

@@ -28,6 +28,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -194,7 +195,7 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 			switch {
 			case !ok || s == "":
 				v.fail("exports."+alias, "must be a file name (string)")
-			case !identRe.MatchString(alias):
+			case !identRe().MatchString(alias):
 				v.fail("exports."+alias, "module alias must be an identifier")
 			default:
 				m.Exports[alias] = s
@@ -236,11 +237,11 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 	v.index, v.id = -1, ""
 }
 
-var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // idRe is what a trigger id may contain: it appears in URLs
 // (/hooks/<id>) and idempotency keys.
-var idRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // Fingerprint is a stable hash of a trigger's definition; a changed
 // fingerprint for the same id makes a new binding version.

@@ -254,7 +254,7 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 	} else if !ok && t["id"] == nil {
 		v.fail("id", "is required")
 	}
-	if id != "" && !idRe.MatchString(id) {
+	if id != "" && !idRe().MatchString(id) {
 		v.fail("id", "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", id)
 	}
 	v.id = id
@@ -721,12 +721,12 @@ func ParseHandler(s string, exports map[string]string) (Handler, error) {
 	}
 	mod, fn, qualified := strings.Cut(s, "::")
 	if !qualified {
-		if !identRe.MatchString(s) {
+		if !identRe().MatchString(s) {
 			return Handler{}, fmt.Errorf("invalid handler %q (a function name, module::fn, a2a:// or worker://)", s)
 		}
 		return Handler{Kind: "local", Reference: s, File: DefaultLibrary, Function: s}, nil
 	}
-	if !identRe.MatchString(mod) || !identRe.MatchString(fn) {
+	if !identRe().MatchString(mod) || !identRe().MatchString(fn) {
 		return Handler{}, fmt.Errorf("invalid handler %q (module::fn)", s)
 	}
 	file, ok := exports[mod]

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
@@ -474,7 +475,7 @@ func parseTimestamp(v any) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, raw); err == nil {
 		return t, nil
 	}
-	if digits.MatchString(raw) {
+	if digits().MatchString(raw) {
 		var n int64
 		fmt.Sscan(raw, &n)
 		if len(raw) <= 10 {
@@ -485,7 +486,7 @@ func parseTimestamp(v any) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("invalid timestamp '%s': expected RFC3339 or unix seconds/milliseconds", raw)
 }
 
-var digits = regexp.MustCompile(`^[0-9]{1,13}$`)
+var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,13}$`) })
 
 func (s *Server) fire(c *callCtx, args map[string]any) (any, error) {
 	total := 1.0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
@@ -26,7 +27,7 @@ import (
 // tool returned as <tool_result name="read">…</tool_result>.
 
 // toolCallRE finds the call blocks; their bodies are JSON.
-var toolCallRE = regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`)
+var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
 
 func init() {
 	lib.Def("tool_schema", "tool_schema(registry)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -49,7 +50,7 @@ func init() {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
 		var out []vm.Value
-		for _, m := range toolCallRE.FindAllStringSubmatch(text, -1) {
+		for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
 			call, err := parseCall(m[1])
 			if err != nil {
 				return vm.Value{}, err

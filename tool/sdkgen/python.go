@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The Python package: pyproject.toml and one import package with
@@ -16,7 +17,7 @@ import (
 // double quotes, two blank lines between top-level definitions, one
 // argument per line with a trailing comma where a call is split.
 
-var pyIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var pyIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 var pyKeywords = map[string]bool{
 	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
@@ -195,7 +196,7 @@ func pyDecl(w *writer, d *Decl) {
 	case ObjectDecl:
 		functional := false
 		for _, f := range d.Fields {
-			if !pyIdent.MatchString(f.JSON) || pyKeywords[f.JSON] {
+			if !pyIdent().MatchString(f.JSON) || pyKeywords[f.JSON] {
 				functional = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/tool/jsonv"
 )
@@ -15,7 +16,7 @@ import (
 // quotes, semicolons, one member per line — what prettier's defaults
 // print for the same declarations.
 
-var tsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+var tsIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`) })
 
 // tsReserved are names a method may not take: the words of the language
 // and the Client's own members.
@@ -119,7 +120,7 @@ func docSplit(s string) []string {
 }
 
 func tsKey(k string) string {
-	if tsIdent.MatchString(k) {
+	if tsIdent().MatchString(k) {
 		return k
 	}
 	return strconv.Quote(k)
@@ -149,7 +150,7 @@ func tsBase(t *Type) string {
 		return "null"
 	case Array:
 		e := tsType(t.Elem)
-		if tsIdent.MatchString(e) {
+		if tsIdent().MatchString(e) {
 			return e + "[]"
 		}
 		return "Array<" + e + ">"
@@ -261,7 +262,7 @@ func tsDecl(w *writer, d *Decl) {
 // tsLabel is a tuple element label: the field's name as an identifier.
 func tsLabel(label string, i int) string {
 	l := camel(label)
-	if !tsIdent.MatchString(l) || tsReserved[l] {
+	if !tsIdent().MatchString(l) || tsReserved[l] {
 		return "field" + strconv.Itoa(i)
 	}
 	return l

@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/tool/jsonv"
 )
@@ -193,9 +194,9 @@ func (d *doc) walk(v any, r *resource, isRoot bool) error {
 	return err
 }
 
-var anchorRE = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+var anchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`) })
 
-func validAnchor(s string) bool { return anchorRE.MatchString(s) }
+func validAnchor(s string) bool { return anchorRE().MatchString(s) }
 
 // EachSubschema calls fn for every schema-bearing position directly under
 // obj (docs/spec/registry.md §2.10), with a JSON-pointer-like location relative to
