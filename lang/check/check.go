@@ -419,12 +419,33 @@ func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Typ
 }
 
 // ifaceWhy explains why a struct value does not satisfy the interface dst
-// structurally (method names, arity, parameter and return types,
-// associated types: docs/spec/newer.md §3.9); "" when it does, or when
+// (or the interface in a `list<I>`, `I?` or union dst) structurally
+// (method names, arity, parameter and return types, associated types:
+// docs/spec/newer.md §3.9); "" when it does, or when
 // either side is not such a pair. A struct of another file without a
 // visible impl is given the benefit of the doubt; one of this file without
 // impl blocks has no methods.
 func (c *checker) ifaceWhy(src, dst types.Type) string {
+	switch d := types.Underlying(dst).(type) {
+	case *types.List:
+		if s, ok := types.Underlying(src).(*types.List); ok {
+			return c.ifaceWhy(s.Elem, d.Elem)
+		}
+		return ""
+	case *types.Union:
+		// `I?`, `I | string`: one member accepting the value is enough
+		why := ""
+		for _, m := range d.Types {
+			w := c.ifaceWhy(src, m)
+			if w == "" && types.AssignableTo(src, m) {
+				return ""
+			}
+			if why == "" {
+				why = w
+			}
+		}
+		return why
+	}
 	d, ok := types.Underlying(dst).(*types.Named)
 	if !ok || d.Decl.Kind != types.InterfaceDecl {
 		return ""
@@ -433,7 +454,10 @@ func (c *checker) ifaceWhy(src, dst types.Type) string {
 	if !ok || s.Decl.Kind != types.StructDecl || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
 		return ""
 	}
-	return unsatisfied(s.Decl, d.Decl)
+	if why := unsatisfied(s.Decl, d.Decl); why != "" {
+		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
+	}
+	return ""
 }
 
 // ifaceDetail appends the reason a struct does not satisfy an interface
@@ -444,8 +468,7 @@ func (c *checker) ifaceDetail(want, found types.Type) string {
 	if why == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (Type '%s' does not satisfy interface '%s': %s)",
-		types.Underlying(found).(*types.Named).Decl.Name, types.Underlying(want).(*types.Named).Decl.Name, why)
+	return " (" + why + ")"
 }
 
 // fieldDetail names the first shape field whose type does not fit:
