@@ -67,6 +67,13 @@ func stdQuiet(path string, l diag.List) diag.List {
 // importTypes makes the pub struct, enum and type declarations an import
 // names visible to the importing file's checker (following re-exports).
 func importTypes(env *types.Env, imp *Import) {
+	if ns := imp.Decl.Namespace; ns != nil {
+		for _, n := range namespaceEnums(imp) {
+			def, _, _ := imp.Module.Exported(n)
+			env.Import(def.env.Lookup(n))
+		}
+		return
+	}
 	for _, n := range imp.Names {
 		def, _, ok := imp.Module.Exported(n)
 		if !ok || def.env == nil {
@@ -76,6 +83,33 @@ func importTypes(env *types.Env, imp *Import) {
 			env.Import(d)
 		}
 	}
+}
+
+// namespaceEnums lists the enums a namespace import's module exports
+// (declared there or re-exported), which `ns.Enum.Variant` names.
+func namespaceEnums(imp *Import) []string {
+	var out []string
+	for _, n := range imp.Module.Exports() {
+		def, _, ok := imp.Module.Exported(n)
+		if !ok || def.env == nil {
+			continue
+		}
+		if d := def.env.Lookup(n); d != nil && d.Kind == types.EnumDecl && d.Origin == def.Syntax.Path {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// importedEnums lists the enums among the names imported by name.
+func importedEnums(env *types.Env, imported []string) []string {
+	var out []string
+	for _, n := range imported {
+		if d := env.Lookup(n); d != nil && d.Kind == types.EnumDecl {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // schemaAliases lists the imported type aliases a file may use as schema

@@ -359,14 +359,17 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	}
 	var imported []string
 	env := types.NewEnv()
+	nsEnums := map[string][]string{}
 	for _, imp := range m.Imports {
 		imported = append(imported, imp.Names...)
 		if ns := imp.Decl.Namespace; ns != nil {
 			imported = append(imported, ns.Name)
+			nsEnums[ns.Name] = namespaceEnums(imp)
 		}
 		importTypes(env, imp)
 	}
-	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, ImportedAliases: schemaAliases(env), OpaqueImports: opaque, Module: kind == unitModule}
+	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
+		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}
 	if kind == unitEntry && s.repl != nil {
 		opts.PriorGlobals = s.repl.globals
 		opts.PriorEnums = s.repl.enums

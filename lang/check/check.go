@@ -258,7 +258,7 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
 	}
-	if !compatible(src, dst) || c.bareDict(at, src, dst) {
+	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
 
@@ -415,7 +415,60 @@ func (c *checker) unusedLocals() {
 // "<context>: expected <want>, found <found>".
 func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
 	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),
-		fmt.Sprintf("%s: expected %s, found %s%s", context, want, show(found, want), fieldDetail(want, found)))
+		fmt.Sprintf("%s: expected %s, found %s%s%s", context, want, show(found, want), fieldDetail(want, found), c.ifaceDetail(want, found)))
+}
+
+// ifaceWhy explains why a struct value does not satisfy the interface dst
+// (or the interface in a `list<I>`, `I?` or union dst) structurally
+// (method names, arity, parameter and return types, associated types:
+// docs/spec/newer.md §3.9); "" when it does, or when
+// either side is not such a pair. A struct of another file without a
+// visible impl is given the benefit of the doubt; one of this file without
+// impl blocks has no methods.
+func (c *checker) ifaceWhy(src, dst types.Type) string {
+	switch d := types.Underlying(dst).(type) {
+	case *types.List:
+		if s, ok := types.Underlying(src).(*types.List); ok {
+			return c.ifaceWhy(s.Elem, d.Elem)
+		}
+		return ""
+	case *types.Union:
+		// `I?`, `I | string`: one member accepting the value is enough
+		why := ""
+		for _, m := range d.Types {
+			w := c.ifaceWhy(src, m)
+			if w == "" && types.AssignableTo(src, m) {
+				return ""
+			}
+			if why == "" {
+				why = w
+			}
+		}
+		return why
+	}
+	d, ok := types.Underlying(dst).(*types.Named)
+	if !ok || d.Decl.Kind != types.InterfaceDecl {
+		return ""
+	}
+	s, ok := types.Underlying(src).(*types.Named)
+	if !ok || s.Decl.Kind != types.StructDecl || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
+		return ""
+	}
+	if why := unsatisfied(s.Decl, d.Decl); why != "" {
+		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
+	}
+	return ""
+}
+
+// ifaceDetail appends the reason a struct does not satisfy an interface
+// to a mismatch, in the frame of the `where` bound check:
+// " (Type 'Box' does not satisfy interface 'Sized': missing method 'size')".
+func (c *checker) ifaceDetail(want, found types.Type) string {
+	why := c.ifaceWhy(found, want)
+	if why == "" {
+		return ""
+	}
+	return " (" + why + ")"
 }
 
 // fieldDetail names the first shape field whose type does not fit:

@@ -90,7 +90,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			c.nilUse(e.X, t, "an index", e.At)
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
-		c.expr(e.Index)
+		c.subscriptIndex(e, t, c.expr(e.Index))
 		if elems := c.tupleOf(e.X); elems != nil {
 			return c.tupleIndex(e, elems)
 		}
@@ -181,6 +181,23 @@ func (c *checker) tupleOf(x syntax.Expr) []types.Type {
 		}
 	}
 	return nil
+}
+
+// subscriptIndex warns about the index of a list or string read that is
+// not an int, in the mismatch format (context `subscript index`,
+// docs/spec/newer.md §3.1). A warning, not an error: the read fails at run
+// time with `cannot index into list with string`, which April programs
+// expect to catch or see. Dict keys are left to run time.
+func (c *checker) subscriptIndex(e *syntax.IndexExpr, recv, index types.Type) {
+	switch types.KindName(recv) {
+	case "list", "string":
+	default:
+		return
+	}
+	if known(index) && !compatible(index, types.Int) {
+		c.report(diag.SevWarning, e.Index.Position(), "HARN-TYP-007", "",
+			fmt.Sprintf("subscript index: expected int, found %s", show(index, types.Int)))
+	}
 }
 
 // tupleIndex types `row[i]` on a tuple: a constant index reads its slot's
@@ -505,6 +522,14 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 	}
 	if called && !hasSpread(args) && len(args) != len(v.Fields) {
 		c.warnf(pos, "%s.%s expects %d argument(s), got %d", enum, name, len(v.Fields), len(args))
+	}
+	if !hasSpread(args) {
+		for i, f := range v.Fields {
+			// payloads typed by the enum's own type parameters are left alone
+			if i < len(args) && known(argTypes[i]) && known(f.Type) && concrete(f.Type) && !c.fits(args[i], argTypes[i], f.Type) {
+				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
+			}
+		}
 	}
 	return &types.Named{Decl: d}
 }

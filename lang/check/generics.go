@@ -201,7 +201,7 @@ func unsatisfied(s, iface *types.Decl) string {
 		resolveAssoc(iface, want.Type.Return, got.Type.Return, bind)
 		for i := range wp {
 			g, w := gp[i].Type, types.Subst(wp[i].Type, bind)
-			if known(g) && known(w) && concrete(w) && !types.Identical(types.Widen(g), types.Widen(w)) {
+			if known(g) && known(w) && concrete(w) && !types.Identical(types.Widen(g), types.Widen(w)) && !selfParam(g, w) {
 				return fmt.Sprintf("method '%s' parameter %d has type '%s', expected '%s'", want.Name, i+1, g, w)
 			}
 		}
@@ -237,6 +237,15 @@ func resolveAssoc(iface *types.Decl, want, got types.Type, bind map[*types.TypeP
 	if len(free) > 0 {
 		infer(want, got, free, bind)
 	}
+}
+
+// selfParam reports an impl parameter typed by the struct itself where
+// the interface names itself (`fn same(self, other: Eq)` implemented as
+// `fn same(self, other: Point)`): the usual way to write a method taking
+// another value of the same kind.
+func selfParam(got, want types.Type) bool {
+	w, ok := types.Underlying(want).(*types.Named)
+	return ok && w.Decl.Kind == types.InterfaceDecl && types.AssignableTo(got, want)
 }
 
 func nonSelf(m types.Method) []types.Param {

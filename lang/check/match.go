@@ -234,6 +234,8 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 				switch l := p.(type) {
 				case *syntax.StringLit:
 					covered[strconv.Quote(l.Value)] = true
+				case *syntax.BoolLit:
+					covered[strconv.FormatBool(l.Value)] = true
 				case *syntax.IntLit:
 					covered[strconv.FormatInt(l.Value, 10)] = true
 				case *syntax.UnaryExpr:
@@ -245,6 +247,10 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		}
 	}
 	switch t := types.Underlying(st).(type) {
+	case *types.Basic:
+		// `true` and `false` arms cover a bool (a missing one is not
+		// reported: upstream's wording for it is unknown)
+		return t == types.Bool && covered["true"] && covered["false"]
 	case *types.Named:
 		if t.Decl.Kind != types.EnumDecl || !c.info.IsEnum(t.Decl.Name) {
 			return false

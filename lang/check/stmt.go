@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -358,10 +359,13 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
-	c.forget(b)
 	if root != s.Target {
-		return // path assignments update part of the value
+		// path assignments update part of the value; a non-nil value
+		// narrows that path (docs/spec/newer.md §3.5)
+		c.narrowPath(s, b, vt)
+		return
 	}
+	c.forget(b)
 	v := c.vars[b]
 	if v != nil && s.Op == "=" && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
 		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
@@ -384,6 +388,31 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
+	}
+}
+
+// narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
+// with a non-nil v, until obj or a part of it is assigned again.
+func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type) {
+	m, ok := s.Target.(*syntax.MemberExpr)
+	path, pb := "", (*resolve.Binding)(nil)
+	if ok {
+		path, pb = c.pathKey(m)
+	}
+	if pb != b {
+		c.forget(b) // an index on the way: any part may have changed
+		return
+	}
+	for k := range c.narrowed {
+		if k.b == b && strings.HasPrefix(k.path, path) {
+			delete(c.narrowed, k) // the path and what lies below it
+		}
+	}
+	if s.Op != "=" || !known(vt) || vt == types.Nil || nilable(vt) {
+		return
+	}
+	if ft := c.quietType(m); ft != nil && nilable(ft) {
+		c.narrowed[narrowKey{b, path}] = types.RemoveNil(ft)
 	}
 }
 

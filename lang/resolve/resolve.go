@@ -165,6 +165,12 @@ type Options struct {
 	// ImportedAliases are the names among ImportedNames that are type
 	// aliases: usable as schema values (schema.go).
 	ImportedAliases []string
+	// ImportedEnums are the enums among ImportedNames, and NamespaceEnums
+	// the enums each namespace import (`import * as ns`) exports, so that
+	// `Shape.Circle(1)` and `ns.Shape.Circle(1)` build and match variants
+	// of an imported enum (enums have no run-time value to import).
+	ImportedEnums  []string
+	NamespaceEnums map[string][]string
 	// OpaqueImports is true when some import could not be inspected; then
 	// unknown names are looked up by name at run time instead of being
 	// reported.

@@ -112,6 +112,14 @@ func (r *resolver) run() {
 	for _, name := range r.opts.ImportedNames {
 		r.global(name, KImport, syntax.Pos{}, nil)
 	}
+	for _, name := range r.opts.ImportedEnums {
+		r.enums[name] = true
+	}
+	for _, names := range r.opts.NamespaceEnums {
+		for _, name := range names {
+			r.enums[name] = true
+		}
+	}
 	for _, it := range r.file.Items {
 		if t, ok := it.(*syntax.TypeDecl); ok {
 			r.aliases[t.Name] = t
@@ -828,6 +836,7 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.F)
 		}
 	case *syntax.MemberExpr:
+		e.X = r.nsEnum(e.X)
 		if id, ok := e.X.(*syntax.Ident); ok && r.isEnumRef(id.Name) {
 			return // Enum.Variant
 		}
@@ -843,6 +852,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.useCall(e.Fn)
 		r.callArgs(e)
 	case *syntax.MethodCall:
+		e.X = r.nsEnum(e.X)
 		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
 			r.expr(e.X)
 		}
@@ -868,7 +878,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		for _, arm := range e.Arms {
 			r.push()
 			for i, p := range arm.Patterns {
-				arm.Patterns[i] = r.qualify(p)
+				arm.Patterns[i] = r.qualify(r.nsVariant(p))
 				r.pattern(arm.Patterns[i], len(arm.Patterns) > 1)
 			}
 			if arm.Guard != nil {
@@ -950,7 +960,40 @@ func (r *resolver) isEnumRef(name string) bool {
 		return false
 	}
 	ref := r.lookup(name)
+	if ref.Scope == Global && ref.Binding.Kind == KImport {
+		return slices.Contains(r.opts.ImportedEnums, name)
+	}
 	return ref.Scope == Undefined || ref.Scope == Universal || ref.Scope == Import
+}
+
+// nsEnum rewrites `ns.Shape`, an enum exported by the module a namespace
+// import binds to ns, into the enum's name `Shape`, so that `ns.Shape.Circle`
+// is read as `Shape.Circle` from here on (docs/spec/newer.md §1.3);
+// anything else is returned unchanged.
+func (r *resolver) nsEnum(x syntax.Expr) syntax.Expr {
+	m, ok := x.(*syntax.MemberExpr)
+	if !ok || m.Optional {
+		return x
+	}
+	ns, ok := m.X.(*syntax.Ident)
+	if !ok || !slices.Contains(r.opts.NamespaceEnums[ns.Name], m.Name) {
+		return x
+	}
+	if ref := r.lookup(ns.Name); ref.Scope != Global || ref.Binding.Kind != KImport {
+		return x // a local variable shadows the namespace
+	}
+	return &syntax.Ident{At: m.At, Name: m.Name}
+}
+
+// nsVariant rewrites the enum of a `ns.Shape.Circle(r)` pattern (nsEnum).
+func (r *resolver) nsVariant(p syntax.Expr) syntax.Expr {
+	switch x := p.(type) {
+	case *syntax.MemberExpr:
+		x.X = r.nsEnum(x.X)
+	case *syntax.MethodCall:
+		x.X = r.nsEnum(x.X)
+	}
+	return p
 }
 
 // qualify rewrites a bare variant pattern — `Circle(r)`, `Dot`, `Ok(x)` —
