@@ -162,7 +162,7 @@ func (h *str) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// importPath is the path string of an import (newer.md §4.1 names it
+// importPath is the path string of an import (docs/spec/newer.md §4.1 names it
 // `import path string` when something else stands there).
 type importPath struct{ str }
 

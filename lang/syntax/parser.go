@@ -363,7 +363,7 @@ func (c cursor) separator(top bool) {
 }
 
 // itemSeparator checks what follows one item of a list of items, naming
-// the item in the error (newer.md §4.3: `statement`, `tool body item`,
+// the item in the error (docs/spec/newer.md §4.3: `statement`, `tool body item`,
 // `skill field`); a top-level list ends at end of file, others at `}`.
 func (c cursor) itemSeparator(item string, top bool) {
 	t := c.peek()
