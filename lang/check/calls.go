@@ -123,7 +123,7 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 // the innermost binding owns the call (docs/spec/newer.md §1.11), so a
 // known non-callable value is an error and a `fn(...)` value has its
 // arguments checked. A name that is also a builtin is left alone: a
-// non-closure value does not shadow the builtin (language.md §9.2).
+// non-closure value does not shadow the builtin (docs/spec/language.md §9.2).
 func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 	if c.lib != nil {
 		if _, builtin := c.lib.BuiltinSig(e.Fn.Name); builtin {
