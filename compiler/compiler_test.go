@@ -68,6 +68,12 @@ var slotOperand = map[compiler.Opcode]bool{
 	compiler.LOCALS_CALL_METHOD: true,
 }
 
+// moreSlots lists the other operands of fused instructions that name a
+// slot (the first is in slotOperand): the store's j, the second local's j.
+var moreSlots = map[compiler.Opcode][]int{
+	compiler.LOCAL_BINOP_STORE: {4}, compiler.FOR_NEXT_STORE: {2}, compiler.LOCALS_CALL_METHOD: {2},
+}
+
 func checkFunc(t *testing.T, path string, f *compiler.Func) {
 	t.Helper()
 	starts := map[int]bool{len(f.Code): true}
@@ -93,6 +99,11 @@ func checkFunc(t *testing.T, path string, f *compiler.Func) {
 		if slotOperand[op] {
 			if slot := int(f.Code[pc+1]); slot < 0 || slot >= f.NumLocals {
 				t.Fatalf("%s: %s: %s at %d uses slot %d of %d", path, f.Name, op, pc, slot, f.NumLocals)
+			}
+		}
+		for _, k := range moreSlots[op] {
+			if slot := int(f.Code[pc+1+k]); slot < 0 || slot >= f.NumLocals {
+				t.Fatalf("%s: %s: %s at %d uses slot %d of %d (operand %d)", path, f.Name, op, pc, slot, f.NumLocals, k)
 			}
 		}
 		pc += 1 + n

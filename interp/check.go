@@ -66,13 +66,15 @@ func stdQuiet(path string, l diag.List) diag.List {
 
 // importTypes makes the pub struct, enum and type declarations an import
 // names visible to the importing file's checker (following re-exports).
-func importTypes(env *types.Env, imp *Import) {
-	if ns := imp.Decl.Namespace; ns != nil {
-		for _, n := range namespaceEnums(imp) {
-			def, _, _ := imp.Module.Exported(n)
-			env.Import(def.env.Lookup(n))
+// A namespace import makes its module's exported enums visible, which
+// `ns.Enum.Variant` names, and returns their names.
+func importTypes(env *types.Env, imp *Import) (nsEnums []string) {
+	if imp.Decl.Namespace != nil {
+		for _, d := range namespaceEnums(imp) {
+			env.Import(d)
+			nsEnums = append(nsEnums, d.Name)
 		}
-		return
+		return nsEnums
 	}
 	for _, n := range imp.Names {
 		def, _, ok := imp.Module.Exported(n)
@@ -83,19 +85,20 @@ func importTypes(env *types.Env, imp *Import) {
 			env.Import(d)
 		}
 	}
+	return nil
 }
 
 // namespaceEnums lists the enums a namespace import's module exports
-// (declared there or re-exported), which `ns.Enum.Variant` names.
-func namespaceEnums(imp *Import) []string {
-	var out []string
+// (declared there or re-exported).
+func namespaceEnums(imp *Import) []*types.Decl {
+	var out []*types.Decl
 	for _, n := range imp.Module.Exports() {
 		def, _, ok := imp.Module.Exported(n)
 		if !ok || def.env == nil {
 			continue
 		}
 		if d := def.env.Lookup(n); d != nil && d.Kind == types.EnumDecl && d.Origin == def.Syntax.Path {
-			out = append(out, n)
+			out = append(out, d)
 		}
 	}
 	return out

@@ -362,11 +362,11 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	nsEnums := map[string][]string{}
 	for _, imp := range m.Imports {
 		imported = append(imported, imp.Names...)
+		enums := importTypes(env, imp)
 		if ns := imp.Decl.Namespace; ns != nil {
 			imported = append(imported, ns.Name)
-			nsEnums[ns.Name] = namespaceEnums(imp)
+			nsEnums[ns.Name] = enums
 		}
-		importTypes(env, imp)
 	}
 	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
 		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}

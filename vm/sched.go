@@ -117,10 +117,10 @@ func (s *sched) handOff() {
 }
 
 // DetectDeadlocks makes the VM report a deadlock when every thread waits
-// for another thread of the VM (WaitOnThreads) and none is left to act:
-// the waits fail with a deadlock error instead of hanging. Call it before
-// the program runs, and only when nothing outside the VM (a server, a
-// host) starts threads that could end those waits.
+// for another thread of the VM (WaitOnThreads, WaitOnTasks) and none is
+// left to act: the waits fail with a deadlock error instead of hanging.
+// Call it before the program runs, and only when nothing outside the VM
+// (a server, a host) starts threads that could end those waits.
 func (v *VM) DetectDeadlocks() {
 	s := &v.sched
 	s.mu.Lock()
@@ -197,7 +197,8 @@ func (s *sched) stuck() bool {
 const DeadlockMsg = "every task is waiting for another task; none can continue"
 
 // park enters th into s.parked while it waits for wake (nil when
-// deadlocks are not detected, or th's wait can end by itself).
+// deadlocks are not detected, or th's wait can end by itself); join marks
+// a wait for other threads to end (WaitOnTasks).
 func (s *sched) park(th *Thread, wake <-chan struct{}, join bool) *parking {
 	s.mu.Lock()
 	defer s.mu.Unlock()

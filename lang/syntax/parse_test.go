@@ -793,7 +793,10 @@ func TestLongBinaryChains(t *testing.T) {
 func TestErrorAfterComma(t *testing.T) {
 	for _, src := range []string{"let xs = [1, ;]", "f(1, ;)"} {
 		_, err := Parse("m.harn", []byte(src))
-		de := err.(*diag.Error)
+		de, ok := err.(*diag.Error)
+		if !ok {
+			t.Fatalf("%q: error = %v, want a parse error", src, err)
+		}
 		if !strings.HasPrefix(de.Golden, "Expected expression, got ;") {
 			t.Errorf("%q: error = %q", src, de.Golden)
 		}

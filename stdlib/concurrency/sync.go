@@ -385,7 +385,9 @@ func syncRegistryOf(v *vm.VM) *syncRegistry {
 	return v.Local(syncKey{}, func() any { return &syncRegistry{locks: map[string]*keyedLock{}} }).(*syncRegistry)
 }
 
-// Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`).
+// Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`). It has
+// no EqualTo: docs/spec/builtins.md §1.5 makes sync permits never equal,
+// not even to themselves.
 type Permit struct {
 	reg      *syncRegistry
 	lock     *keyedLock
@@ -402,9 +404,6 @@ func (p *Permit) Display(sb *strings.Builder) {
 	sb.WriteString(p.lock.key)
 	sb.WriteByte('>')
 }
-
-// A permit has no EqualTo: docs/spec/builtins.md §1.5 makes sync permits never
-// equal, not even to themselves.
 
 func (p *Permit) release() bool {
 	if !p.released.CompareAndSwap(false, true) {
