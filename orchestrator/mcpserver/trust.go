@@ -18,7 +18,8 @@ import (
 // head (Count: a topic's ids are 1…n, so its count is its last id), a
 // one-row read that sees every writer of the log, other processes on the
 // same file or database included, and reads only the records past the
-// ones it holds.
+// ones it holds. A log that implements eventlog.Generations (SQLite) can
+// spare even that read while nothing was committed.
 //
 // Concurrent queries share that head read (see head): under load one
 // read serves every query that arrived while the previous one ran,
@@ -28,6 +29,11 @@ type trustCache struct {
 	mu   sync.Mutex
 	last int64         // id of the last record held
 	recs []trustRecord // ids 1…last; only ever appended to, so a caller may keep a prefix
+	// gen is a log generation (eventlog.Generations) taken when the
+	// records held were complete: while the log reports it unchanged,
+	// they still are.
+	gen      uint64
+	genKnown bool
 
 	hmu     sync.Mutex
 	gather  *headRead // the next head read, not started yet: arriving queries join it
@@ -56,6 +62,21 @@ const trustPage = 1000
 // records is every trust record in the log, oldest first. The caller
 // must not modify the slice or the payloads.
 func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustRecord, error) {
+	// A generation taken before the head read and unchanged at the next
+	// query means nothing was committed in between: that query needs no
+	// read at all.
+	gen, known := uint64(0), false
+	if g, ok := log.(eventlog.Generations); ok {
+		gen, known = g.Generation()
+	}
+	if known {
+		c.mu.Lock()
+		fresh, recs := c.genKnown && c.gen == gen, c.recs[:len(c.recs):len(c.recs)]
+		c.mu.Unlock()
+		if fresh {
+			return recs, nil
+		}
+	}
 	head, err := c.head(ctx, log)
 	if err != nil {
 		return nil, err
@@ -63,7 +84,7 @@ func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustReco
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if head < c.last { // not the log the records came from
-		c.last, c.recs = 0, nil
+		c.last, c.recs, c.genKnown = 0, nil, false
 	}
 	for c.last < head {
 		recs, err := log.Read(ctx, orchestrator.TopicTrust, c.last, trustPage)
@@ -77,6 +98,10 @@ func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustReco
 			c.recs = append(c.recs, decodeTrust(r))
 			c.last = r.ID
 		}
+	}
+	if known && c.last >= head {
+		// Every record committed before gen was taken is held.
+		c.gen, c.genKnown = gen, true
 	}
 	return c.recs[:len(c.recs):len(c.recs)], nil
 }

@@ -230,3 +230,57 @@ func (l *cancelledCount) Count(ctx context.Context, topic string) (int64, error)
 	}
 	return l.Log.Count(ctx, topic)
 }
+
+// countingLog counts head reads of a SQLite log (whose Generation it
+// keeps).
+type countingLog struct {
+	*sqlite.Log
+	mu     sync.Mutex
+	counts int
+}
+
+func (l *countingLog) Count(ctx context.Context, topic string) (int64, error) {
+	l.mu.Lock()
+	l.counts++
+	l.mu.Unlock()
+	return l.Log.Count(ctx, topic)
+}
+
+// On a log with generations, a query reads the head only when something
+// was committed since the last read, by this process or another handle.
+func TestTrustQuerySkipsReadsOfUnchangedLog(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "events.db")
+	open := func() *sqlite.Log {
+		l, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return l
+	}
+	log := &countingLog{Log: open()}
+	other := open()
+	var c trustCache
+	query := func(wantRecs, wantCounts int) {
+		t.Helper()
+		recs, err := c.records(ctx, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != wantRecs || log.counts != wantCounts {
+			t.Fatalf("%d records after %d head reads, want %d after %d", len(recs), log.counts, wantRecs, wantCounts)
+		}
+	}
+	appendTrustRecord(t, log, "e1")
+	query(1, 1)
+	query(1, 1)
+	appendTrustRecord(t, other, "e2")
+	query(2, 2)
+	query(2, 2)
+	if _, err := other.Append(ctx, "elsewhere", eventlog.Record{Kind: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	query(2, 3) // any commit costs one read
+	query(2, 3)
+}
