@@ -52,6 +52,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
@@ -183,11 +184,17 @@ type Log struct {
 	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
 	quit    chan struct{} // closed by Close
 	stopped chan struct{} // closed when writer() returned
+
+	wal    *walIndex // nil when the WAL-index cannot be mapped (see Generation)
+	genMu  sync.Mutex
+	walHdr [walHeaderWords]uint32 // the index header Generation saw last
+	gen    uint64
 }
 
 var (
-	_ eventlog.Log   = (*Log)(nil)
-	_ eventlog.Inbox = (*Log)(nil)
+	_ eventlog.Log         = (*Log)(nil)
+	_ eventlog.Inbox       = (*Log)(nil)
+	_ eventlog.Generations = (*Log)(nil)
 )
 
 // Synchronous is SQLite's commit durability level.
@@ -259,6 +266,9 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 		}
 		l.reads[q] = st
 	}
+	// The reads above opened the WAL-index, which now stays open as long
+	// as the log's connections do.
+	l.wal = openWALIndex(path)
 	go l.writer()
 	return l, nil
 }
@@ -328,11 +338,34 @@ func (l *Log) Close() error {
 	for _, st := range l.reads {
 		errs = append(errs, st.Close())
 	}
+	if l.wal != nil {
+		errs = append(errs, l.wal.close())
+	}
 	if l.r != nil {
 		errs = append(errs, l.r.Close())
 	}
 	errs = append(errs, l.w.Close())
 	return errors.Join(errs...)
+}
+
+// Generation implements eventlog.Generations by comparing the WAL-index
+// header with the one it saw last (see walIndex): a few loads instead of
+// a query, so a reader that keeps what it read (harn.trust.query) checks
+// freshness on every call for nearly nothing, and still sees another
+// process's commits.
+func (l *Log) Generation() (uint64, bool) {
+	if l.wal == nil {
+		return 0, false
+	}
+	var h [walHeaderWords]uint32
+	l.wal.header(&h)
+	l.genMu.Lock()
+	defer l.genMu.Unlock()
+	if h != l.walHdr {
+		l.walHdr = h
+		l.gen++
+	}
+	return l.gen, true
 }
 
 // tx is one write step: a BEGIN IMMEDIATE transaction with the prepared

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
@@ -17,11 +18,35 @@ import (
 // head (Count: a topic's ids are 1…n, so its count is its last id), a
 // one-row read that sees every writer of the log, other processes on the
 // same file or database included, and reads only the records past the
-// ones it holds.
+// ones it holds. A log that implements eventlog.Generations (SQLite) can
+// spare even that read while nothing was committed.
+//
+// Concurrent queries share that head read (see head): under load one
+// read serves every query that arrived while the previous one ran,
+// instead of each query taking a connection of its own and queueing for
+// it behind the others.
 type trustCache struct {
 	mu   sync.Mutex
 	last int64         // id of the last record held
 	recs []trustRecord // ids 1…last; only ever appended to, so a caller may keep a prefix
+	// gen is a log generation (eventlog.Generations) taken when the
+	// records held were complete: while the log reports it unchanged,
+	// they still are.
+	gen      uint64
+	genKnown bool
+
+	hmu     sync.Mutex
+	gather  *headRead // the next head read, not started yet: arriving queries join it
+	reading *headRead // the head read in flight, if any
+}
+
+// headRead is one read of the trust topic's head, shared by the queries
+// that joined it.
+type headRead struct {
+	done   chan struct{} // closed when head and err are set
+	head   int64
+	err    error
+	joined int // queries waiting for it besides the one that runs it (tests read it)
 }
 
 // trustRecord is a trust record as the queries filter it.
@@ -37,14 +62,29 @@ const trustPage = 1000
 // records is every trust record in the log, oldest first. The caller
 // must not modify the slice or the payloads.
 func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustRecord, error) {
-	head, err := log.Count(ctx, orchestrator.TopicTrust)
+	// A generation taken before the head read and unchanged at the next
+	// query means nothing was committed in between: that query needs no
+	// read at all.
+	gen, known := uint64(0), false
+	if g, ok := log.(eventlog.Generations); ok {
+		gen, known = g.Generation()
+	}
+	if known {
+		c.mu.Lock()
+		fresh, recs := c.genKnown && c.gen == gen, c.recs[:len(c.recs):len(c.recs)]
+		c.mu.Unlock()
+		if fresh {
+			return recs, nil
+		}
+	}
+	head, err := c.head(ctx, log)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if head < c.last { // not the log the records came from
-		c.last, c.recs = 0, nil
+		c.last, c.recs, c.genKnown = 0, nil, false
 	}
 	for c.last < head {
 		recs, err := log.Read(ctx, orchestrator.TopicTrust, c.last, trustPage)
@@ -59,7 +99,61 @@ func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustReco
 			c.last = r.ID
 		}
 	}
+	if known && c.last >= head {
+		// Every record committed before gen was taken is held.
+		c.gen, c.genKnown = gen, true
+	}
 	return c.recs[:len(c.recs):len(c.recs)], nil
+}
+
+// head reads the trust topic's head for a query, sharing the read with
+// concurrent queries. A query never takes the result of a read that
+// started before it arrived: that read may have missed an append which
+// returned just before the query came (another process's included). So
+// a query joins the read that has not started yet, and the first to
+// join it runs it once the read in flight, if any, has finished; every
+// read is one Count through the log's interface, so this holds on any
+// backend.
+func (c *trustCache) head(ctx context.Context, log eventlog.Log) (int64, error) {
+	for {
+		c.hmu.Lock()
+		r, prev := c.gather, c.reading
+		runs := r == nil
+		if runs {
+			r = &headRead{done: make(chan struct{})}
+			c.gather = r
+		} else {
+			r.joined++
+		}
+		c.hmu.Unlock()
+		if runs {
+			// Joiners wait for this read, so it is run even if ctx ends
+			// meanwhile; prev is a Count under its own caller's context.
+			if prev != nil {
+				<-prev.done
+			}
+			c.hmu.Lock()
+			c.gather, c.reading = nil, r
+			c.hmu.Unlock()
+			r.head, r.err = log.Count(ctx, orchestrator.TopicTrust)
+			c.hmu.Lock()
+			c.reading = nil
+			c.hmu.Unlock()
+			close(r.done)
+			return r.head, r.err
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		// The read failed because the query that ran it went away, not
+		// because of the log: this query reads again.
+		if (errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded)) && ctx.Err() == nil {
+			continue
+		}
+		return r.head, r.err
+	}
 }
 
 func decodeTrust(r eventlog.Record) trustRecord {
