@@ -52,11 +52,15 @@ type funcRT struct {
 	// and the module global slot a dynamic name (CALLEE_NAME) refers to
 	builtins []atomic.Pointer[Builtin]
 	slots    []atomic.Uint64
+	// by code position: run does not hand over to runFast there, because
+	// it once returned after fewer than minFastRun code words
+	slowEntry []atomic.Bool
 }
 
 func newFuncRT(fn *compiler.Func) *funcRT {
 	rt := &funcRT{fn: fn, consts: make([]Value, len(fn.Consts)), univ: make([]Value, len(fn.Names)), caches: newSiteCaches(fn.NumCaches),
-		builtins: make([]atomic.Pointer[Builtin], len(fn.Names)), slots: make([]atomic.Uint64, len(fn.Names))}
+		builtins: make([]atomic.Pointer[Builtin], len(fn.Names)), slots: make([]atomic.Uint64, len(fn.Names)),
+		slowEntry: make([]atomic.Bool, len(fn.Code))}
 	for i, c := range fn.Consts {
 		rt.consts[i] = constValue(c)
 	}

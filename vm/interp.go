@@ -68,6 +68,19 @@ func (th *Thread) run() (Value, error) {
 
 loop:
 	for {
+		if op := code[pc]; uint32(op) < uint32(len(fastOps)) && fastOps[op] && !rt.slowEntry[pc].Load() {
+			entry, entryFr, entryRT := pc, fr, rt
+			save()
+			if v, done := th.runFast(startDepth); done {
+				return v, nil
+			}
+			reload()
+			if fr == entryFr && rt == entryRT && pc >= entry && pc-entry < minFastRun {
+				// not worth the hand-over: enter at the next
+				// instruction from now on
+				rt.slowEntry[entry].Store(true)
+			}
+		}
 		opPC = pc
 		op := compiler.Opcode(code[pc])
 		pc++

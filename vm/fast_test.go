@@ -1,0 +1,79 @@
+package vm_test
+
+import "testing"
+
+// runFast (vm/fast.go) finishes the common case of the hot instructions
+// and hands everything else back to run. These cases sit on its edges:
+// int results that overflow into floats, division by non-positive ints,
+// failures several frames below calls and method calls it entered (each
+// frame's position in the trace is the pc runFast saved), a list push
+// that must grow, and an impl redefined under a warm method cache. The
+// expectations were taken with runFast off.
+func TestFastPathEdges(t *testing.T) {
+	const fns = `struct R { w: int }
+impl R {
+  fn area(self) {
+    return self.w * self.w
+  }
+  fn bad(self) {
+    return self.w / 0
+  }
+}
+fn down(n) {
+  if n == 0 {
+    return 1 / n
+  }
+  return down(n - 1) + 1
+}
+fn arith(a, b) {
+  var m = a * b
+  let d = a / b
+  let r = a % b
+  return [m, d, r, a + b, a - b]
+}
+fn sum_area(rs) {
+  var t = 0
+  for r in rs {
+    t = t + r.area()
+  }
+  return t
+}
+fn bad_area(rs) {
+  var t = 0
+  for r in rs {
+    t = t + r.bad()
+  }
+  return t
+}
+fn pushes(n) {
+  var xs = []
+  for i in 0 to n exclusive {
+    xs = xs.push(i * 3)
+  }
+  return xs
+}
+`
+	cases := []errorCase{
+		{"overflow", `println(arith(4611686018427387904, 2))
+println(arith(-4611686018427387904, 2))
+println(arith(-3037000500, -3037000500))
+println(arith(7, -2))
+println(arith(-7, 2))`, "[9223372036854776000, 2305843009213693952, 0, 4611686018427387906, 4611686018427387902]\n" +
+			"[-9223372036854775808, -2305843009213693952, 0, -4611686018427387902, -4611686018427387906]\n" +
+			"[9223372037000250000, 1, 0, -6074001000, 0]\n" +
+			"[-14, -3, 1, 5, 9]\n" +
+			"[-14, -3, -1, -5, -9]\n", ""},
+		{"deep failure", "down(3)", "", "Runtime error: Division by zero (line 12) @12:14 | down t.harn:12:14 | down t.harn:14:10 | down t.harn:14:10 | down t.harn:14:10 |  t.harn:43:1"},
+		{"methods", `println(sum_area([R { w: 2 }, R { w: 3 }]))
+impl R {
+  fn area(self) {
+    return self.w
+  }
+}
+println(sum_area([R { w: 2 }, R { w: 3 }]))`, "13\n5\n", ""},
+		{"method failure", "bad_area([R { w: 2 }])", "", "Runtime error: Division by zero (line 7) (line 32) @32:13 | bad t.harn:7:19 | bad_area t.harn:32:13 |  t.harn:43:1"},
+		{"push", `let xs = pushes(100)
+println("${xs.count} ${xs[0]} ${xs[99]}")`, "100 0 297\n", ""},
+	}
+	runErrorCases(t, fns, cases)
+}
