@@ -67,6 +67,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		libSigs:   map[string]signature{},
 		complete:  map[*syntax.MatchExpr]bool{},
 		narrowed:  map[narrowKey]types.Type{},
+		keyLists:  map[*resolve.Binding][]string{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -99,9 +100,11 @@ type checker struct {
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
 	joined   map[syntax.Expr]bool
-	libSigs  map[string]signature       // parsed library signatures, by name
-	complete map[*syntax.MatchExpr]bool // matches whose arms cover every value
-	narrowed map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
+	libSigs  map[string]signature          // parsed library signatures, by name
+	complete map[*syntax.MatchExpr]bool    // matches whose arms cover every value
+	narrowed map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
+	keyLists map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
+	pipeSrc  *pickSource                   // the left side of `v |> pick(_, keys)` being checked
 }
 
 // variable is what the checker knows about a binding.
@@ -116,6 +119,9 @@ type variable struct {
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
 	annotated bool
+	// projected: initialised with a `pick` of constant keys, so its
+	// shape is as stated as an annotation (docs/spec/newer.md §2.2).
+	projected bool
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).
 	owned bool

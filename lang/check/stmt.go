@@ -211,6 +211,8 @@ func (c *checker) let(s *syntax.LetStmt) {
 				v.tuple = elems
 				c.tupleLit(s.Value, elems, s.Type, bindingContext(s.Kind, p.Name))
 			}
+		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
+			v = &variable{t: vt, projected: true}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
@@ -221,6 +223,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		if p.Name == "_" {
 			return
 		}
+		c.rememberKeys(c.binding(p, p.Name), s.Value)
 		c.shadowCheck(p.Name, p.At)
 		c.declare(c.binding(p, p.Name), v)
 	default:
