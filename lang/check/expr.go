@@ -676,6 +676,25 @@ func (c *checker) shapeField(x syntax.Expr, t types.Type, name string, pos synta
 	}
 }
 
+// structFieldWrite reports an assignment to a field the struct does not
+// declare. language.md §10.2 let such a write add the field to the copy;
+// newer.md §3.6 makes writing an undeclared field the same static error as
+// reading one, and newer.md wins.
+func (c *checker) structFieldWrite(t types.Type, name string, pos syntax.Pos) {
+	n, ok := types.Underlying(t).(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {
+		return
+	}
+	fields := types.StructFields(n)
+	if _, ok := fieldNamed(fields, name); ok || len(fields) == 0 {
+		return
+	}
+	if _, isMethod := n.Decl.Method(name); isMethod {
+		return
+	}
+	c.noField(pos, name, "struct `"+n.Decl.Name+"`", fields)
+}
+
 // noField reports a read or write of a field the receiver's type does
 // not declare (docs/spec/newer.md §3.6).
 func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {

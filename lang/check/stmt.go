@@ -333,8 +333,8 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	vt := c.expr(s.Value)
 	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
 		if rt := c.quietType(m.X); rt != nil {
-			// (a struct value may gain fields: docs/spec/language.md §10.2)
 			c.shapeField(m.X, rt, m.Name, m.At)
+			c.structFieldWrite(rt, m.Name, m.At)
 		}
 	}
 	root, path := assignRoot(s.Target)
