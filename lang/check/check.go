@@ -144,6 +144,12 @@ type funcCtx struct {
 	defers  int               // defer bodies being walked
 }
 
+// returnsStream reports whether the function declares a Stream<T> result.
+func (fc *funcCtx) returnsStream() bool {
+	it, ok := fc.ret.(*types.Iter)
+	return ok && it.Kind == types.IterStream
+}
+
 // genFn reports whether the function is a `gen fn` (a stream producer).
 func (fc *funcCtx) genFn() bool {
 	d, ok := fc.node.(*syntax.FnDecl)

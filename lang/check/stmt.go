@@ -154,7 +154,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.block(s.Body)
 	case *syntax.YieldStmt:
 		c.inDefer(s.At, "yield")
-		if c.fn.genFn() {
+		if c.fn.genFn() || c.fn.returnsStream() {
+			// a `fn` that yields is a Generator; a Stream comes from a
+			// `gen fn` that emits (docs/spec/newer.md §3.11)
 			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
 		}
 		if s.Value != nil {
