@@ -99,12 +99,13 @@ type checker struct {
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
-	joined   map[syntax.Expr]bool
-	libSigs  map[string]signature          // parsed library signatures, by name
-	complete map[*syntax.MatchExpr]bool    // matches whose arms cover every value
-	narrowed map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
-	keyLists map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
-	pipeSrc  *pickSource                   // the left side of `v |> pick(_, keys)` being checked
+	joined    map[syntax.Expr]bool
+	libSigs   map[string]signature          // parsed library signatures, by name
+	complete  map[*syntax.MatchExpr]bool    // matches whose arms cover every value
+	narrowed  map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
+	keyLists  map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
+	pickBound int                           // 0 unknown, 1 `pick` is only the builtin, 2 the file binds it
+	pipeSrc   *pickSource                   // the left side of `v |> pick(_, keys)` being checked
 }
 
 // variable is what the checker knows about a binding.

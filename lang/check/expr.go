@@ -42,6 +42,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ListLit:
 		return c.listLit(e)
 	case *syntax.DictLit:
+		c.preferPick(e)
 		return c.dictLit(e.Entries)
 	case *syntax.StructLit:
 		return c.structLit(e)
