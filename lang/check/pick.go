@@ -1,10 +1,10 @@
 package check
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/lint"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -309,59 +309,22 @@ func dedupe(keys []string) []string {
 	return out
 }
 
-// preferPick warns about a dict literal that copies two or more fields of
-// one source path, each `k: src.k`, which `pick(src, ["k", …])` says in
-// one call (docs/spec/newer.md §2.2, lint `prefer-pick`). Entries on
-// lines apart are skipped: a comment may sit between them, and the
-// literal is then left as written.
+// preferPick warns about a dict literal that copies fields of one value
+// one by one (docs/spec/newer.md §2.2): the lint rule prefer-pick, which
+// newer.md lists among the checker's warnings.
 func (c *checker) preferPick(e *syntax.DictLit) {
-	if len(e.Entries) < 2 || c.pickShadowed() {
+	fc := lint.CopiedFields(e)
+	if fc == nil {
 		return
 	}
-	src := ""
-	keys := make([]string, len(e.Entries))
-	for i, en := range e.Entries {
-		m, ok := en.Value.(*syntax.MemberExpr)
-		if !ok || en.KeyExpr != nil || en.Spread != nil || m.Optional || m.Name != en.KeyName {
-			return
-		}
-		p := pathText(m.X, "")
-		if p == "" || src != "" && p != src {
-			return
-		}
-		if i > 0 && en.At.Line > e.Entries[i-1].At.Line+1 {
-			return
-		}
-		src = p
-		keys[i] = `"` + en.KeyName + `"`
-	}
-	c.report(sevWarning, e.At, "", "replace it with `pick("+src+", ["+strings.Join(keys, ", ")+"])`",
-		fmt.Sprintf("record literal copies %d fields from `%s` one by one", len(keys), src))
-}
-
-// pickShadowed reports whether the file binds the name `pick` anywhere
-// (a function, variable, parameter or import), so `pick(…)` might not
-// be the builtin.
-func (c *checker) pickShadowed() bool {
 	if c.pickBound == 0 {
 		c.pickBound = 1
-		for id, ref := range c.info.Refs {
-			if id.Name == "pick" && (ref.Binding != nil || ref.Scope != resolve.Universal) {
-				c.pickBound = 2
-			}
-		}
-		for _, fn := range c.info.Funcs {
-			for _, b := range fn.Locals {
-				if b.Name == "pick" {
-					c.pickBound = 2
-				}
-			}
-		}
-		for _, b := range c.info.Globals {
-			if b.Name == "pick" {
-				c.pickBound = 2
-			}
+		if lint.BindsName(c.info, "pick") {
+			c.pickBound = 2
 		}
 	}
-	return c.pickBound == 2
+	if c.pickBound == 2 {
+		return
+	}
+	c.report(sevWarning, e.At, "", "replace it with `"+fc.Pick()+"`", fc.Message())
 }
