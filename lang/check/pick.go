@@ -334,8 +334,7 @@ func (c *checker) preferPick(e *syntax.DictLit) {
 // into key `k` from one source path (docs/spec/newer.md §2.2), which
 // `pick(src, ["k", …])` says in one call.
 type FieldCopy struct {
-	Src     syntax.Expr // the source path as written in the first entry
-	SrcText string      // the path spelled `a.b`
+	SrcText string // the source path spelled `a.b`
 	Keys    []string
 }
 
@@ -373,9 +372,7 @@ func CopiedFields(e *syntax.DictLit) *FieldCopy {
 		if i > 0 && en.At.Line > e.Entries[i-1].At.Line+1 {
 			return nil
 		}
-		if i == 0 {
-			fc.Src, fc.SrcText = m.X, p
-		}
+		fc.SrcText = p
 		fc.Keys = append(fc.Keys, en.KeyName)
 	}
 	return fc
