@@ -52,6 +52,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			c.unreachableCall(e.At)
 		}
 		c.builtinCall(e, args)
+		if c.isPick(e) {
+			return c.pickCall(e, args)
+		}
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
 	return types.Any

@@ -67,6 +67,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		libSigs:   map[string]signature{},
 		complete:  map[*syntax.MatchExpr]bool{},
 		narrowed:  map[narrowKey]types.Type{},
+		keyLists:  map[*resolve.Binding][]string{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -98,10 +99,13 @@ type checker struct {
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
-	joined   map[syntax.Expr]bool
-	libSigs  map[string]signature       // parsed library signatures, by name
-	complete map[*syntax.MatchExpr]bool // matches whose arms cover every value
-	narrowed map[narrowKey]types.Type   // paths known not to be nil here (narrow.go)
+	joined    map[syntax.Expr]bool
+	libSigs   map[string]signature          // parsed library signatures, by name
+	complete  map[*syntax.MatchExpr]bool    // matches whose arms cover every value
+	narrowed  map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
+	keyLists  map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
+	pickBound int                           // 0 unknown, 1 `pick` is only the builtin, 2 the file binds it
+	pipeSrc   *pickSource                   // the left side of `v |> pick(_, keys)` being checked
 }
 
 // variable is what the checker knows about a binding.
@@ -116,6 +120,9 @@ type variable struct {
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
 	annotated bool
+	// projected: initialised with a `pick` of constant keys, so its
+	// shape is as stated as an annotation (docs/spec/newer.md §2.2).
+	projected bool
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).
 	owned bool
@@ -136,6 +143,12 @@ type funcCtx struct {
 	thrown  []thrownValue
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
+}
+
+// returnsStream reports whether the function declares a Stream<T> result.
+func (fc *funcCtx) returnsStream() bool {
+	it, ok := fc.ret.(*types.Iter)
+	return ok && it.Kind == types.IterStream
 }
 
 // genFn reports whether the function is a `gen fn` (a stream producer).

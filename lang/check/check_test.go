@@ -139,8 +139,9 @@ func TestOperators(t *testing.T) {
 			[]string{"error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"}},
 		{"narrowed operand", "fn f(x: int?) {\n  if x != nil {\n    return x + 1\n  }\n  return 0\n}\nprintln(f(1))", nil},
 		{"unknown operands", "fn f(a, b) {\n  return a + b\n}\nprintln(f(\"a\", 1))", nil},
-		{"list comparison", "println([1] < [2])",
-			[]string{"warning: Comparison '<' may not be meaningful for types list and list"}},
+		{"list comparison is lexicographic", "println([1] < [2])", nil},
+		{"dict comparison", "println({a: 1} < {a: 2})",
+			[]string{"warning: Comparison '<' may not be meaningful for types dict and dict"}},
 		{"mixed comparison", `println("a" < 1)`,
 			[]string{"warning: Comparing string with int using '<' may give unexpected results"}},
 	})

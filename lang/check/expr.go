@@ -42,6 +42,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ListLit:
 		return c.listLit(e)
 	case *syntax.DictLit:
+		c.preferPick(e)
 		return c.dictLit(e.Entries)
 	case *syntax.StructLit:
 		return c.structLit(e)
@@ -79,7 +80,14 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.expr(e.End)
 		return types.Range
 	case *syntax.PipeExpr:
-		c.expr(e.X)
+		xt := c.expr(e.X)
+		if call, ok := e.F.(*syntax.CallExpr); ok && c.isPick(call) {
+			saved := c.pipeSrc
+			c.pipeSrc = &pickSource{x: e.X, t: xt}
+			t := c.expr(e.F)
+			c.pipeSrc = saved
+			return t
+		}
 		c.expr(e.F)
 		return types.Any
 	case *syntax.MemberExpr:
@@ -661,7 +669,7 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 // checker inferred from a literal says nothing of the program's intent.
 func (c *checker) shapeField(x syntax.Expr, t types.Type, name string, pos syntax.Pos) {
 	sh, ok := types.Underlying(t).(*types.Shape)
-	if !ok || sh.Open || len(sh.Fields) == 0 || !c.declaredPath(x) {
+	if !ok || sh.Open || len(sh.Fields) == 0 || !c.shapePath(x) {
 		return
 	}
 	if _, ok := sh.Field(name); !ok {
@@ -669,8 +677,27 @@ func (c *checker) shapeField(x syntax.Expr, t types.Type, name string, pos synta
 	}
 }
 
-// noField reports a read of a field the receiver's type does not declare
-// (docs/spec/newer.md §3.6).
+// structFieldWrite reports an assignment to a field the struct does not
+// declare. language.md §10.2 let such a write add the field to the copy;
+// newer.md §3.6 makes writing an undeclared field the same static error as
+// reading one, and newer.md wins.
+func (c *checker) structFieldWrite(t types.Type, name string, pos syntax.Pos) {
+	n, ok := types.Underlying(t).(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {
+		return
+	}
+	fields := types.StructFields(n)
+	if _, ok := fieldNamed(fields, name); ok || len(fields) == 0 {
+		return
+	}
+	if _, isMethod := n.Decl.Method(name); isMethod {
+		return
+	}
+	c.noField(pos, name, "struct `"+n.Decl.Name+"`", fields)
+}
+
+// noField reports a read or write of a field the receiver's type does
+// not declare (docs/spec/newer.md §3.6).
 func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {
 	names := make([]string, len(fields))
 	for i, f := range fields {

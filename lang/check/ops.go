@@ -138,14 +138,15 @@ func opName(t types.Type) string {
 }
 
 // compare warns about orderings that compare as equal at run time
-// (docs/spec/language.md §6.4): anything but two numbers or two strings.
+// (docs/spec/language.md §6.4): anything but two numbers, two strings or
+// two lists (which docs/spec/newer.md §2.14 orders lexicographically).
 func (c *checker) compare(op string, x, y types.Type, pos syntax.Pos) {
 	lk, rk := kinds(x), kinds(y)
 	if len(lk) != 1 || len(rk) != 1 {
 		return
 	}
 	l, r := lk[0], rk[0]
-	if numeric(l) && numeric(r) || l == "string" && r == "string" {
+	if numeric(l) && numeric(r) || l == r && (l == "string" || l == "list") {
 		return
 	}
 	if l == r {

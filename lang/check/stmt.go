@@ -154,7 +154,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.block(s.Body)
 	case *syntax.YieldStmt:
 		c.inDefer(s.At, "yield")
-		if c.fn.genFn() {
+		if c.fn.genFn() || c.fn.returnsStream() {
+			// a `fn` that yields is a Generator; a Stream comes from a
+			// `gen fn` that emits (docs/spec/newer.md §3.11)
 			c.errorf(s.At, "`yield` is not a stream emit; use `emit` inside `gen fn`")
 		}
 		if s.Value != nil {
@@ -211,6 +213,8 @@ func (c *checker) let(s *syntax.LetStmt) {
 				v.tuple = elems
 				c.tupleLit(s.Value, elems, s.Type, bindingContext(s.Kind, p.Name))
 			}
+		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
+			v = &variable{t: vt, projected: true}
 		} else if s.Kind == syntax.BindConst {
 			v = &variable{t: vt}
 		} else if vt == types.Nil {
@@ -221,6 +225,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		if p.Name == "_" {
 			return
 		}
+		c.rememberKeys(c.binding(p, p.Name), s.Value)
 		c.shadowCheck(p.Name, p.At)
 		c.declare(c.binding(p, p.Name), v)
 	default:
@@ -330,8 +335,8 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	vt := c.expr(s.Value)
 	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
 		if rt := c.quietType(m.X); rt != nil {
-			// (a struct value may gain fields: docs/spec/language.md §10.2)
 			c.shapeField(m.X, rt, m.Name, m.At)
+			c.structFieldWrite(rt, m.Name, m.At)
 		}
 	}
 	root, path := assignRoot(s.Target)

@@ -70,11 +70,19 @@ directly above the declaration.`}
 snake_case or SCREAMING_SNAKE_CASE; structs, enums, enum variants,
 interfaces and type aliases are PascalCase. A leading _ is allowed. There
 is no automatic fix: a rename may reach other modules.`}
+	PreferPick = &Rule{"prefer-pick", "a dict literal copies fields of one value one by one",
+		`A literal such as {name: user.name, email: user.email} copies the named
+fields of one value; pick(user, ["name", "email"]) says the same in one
+call, and the checker types its result as exactly those fields
+(docs/spec/newer.md §2.2). There is no automatic fix. Not reported
+when the file binds the name pick, or when entries sit on lines apart (a
+comment may be between them). pick omits a key the source lacks where the
+literal would hold nil.`}
 )
 
 // Rules lists every rule.
 var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
-	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming}
+	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick}
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
@@ -90,6 +98,8 @@ func (l *linter) syntactic() {
 			l.comparison(n, replace)
 		case *syntax.CallExpr:
 			l.conversion(n, replace)
+		case *syntax.DictLit:
+			l.preferPick(n)
 		case *syntax.FnDecl:
 			if n.Pub && n.Doc == "" {
 				l.report(MissingDoc, n.NamePos, len(n.Name), "", nil, "public function `%s` has no doc comment", n.Name)
