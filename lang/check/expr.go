@@ -678,9 +678,9 @@ func (c *checker) shapeField(x syntax.Expr, t types.Type, name string, pos synta
 }
 
 // structFieldWrite reports an assignment to a field the struct does not
-// declare. language.md §10.2 let such a write add the field to the copy;
-// newer.md §3.6 makes writing an undeclared field the same static error as
-// reading one, and newer.md wins.
+// declare. docs/spec/language.md §10.2 let such a write add the field to the copy;
+// docs/spec/newer.md §3.6 makes writing an undeclared field the same static error as
+// reading one, and docs/spec/newer.md wins.
 func (c *checker) structFieldWrite(t types.Type, name string, pos syntax.Pos) {
 	n, ok := types.Underlying(t).(*types.Named)
 	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {

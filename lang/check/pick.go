@@ -311,7 +311,7 @@ func dedupe(keys []string) []string {
 
 // preferPick warns about a dict literal that copies fields of one value
 // one by one (docs/spec/newer.md §2.2): the lint rule prefer-pick, which
-// newer.md lists among the checker's warnings; lang/lint reports it too,
+// docs/spec/newer.md lists among the checker's warnings; lang/lint reports it too,
 // through CopiedFields and BindsName.
 func (c *checker) preferPick(e *syntax.DictLit) {
 	fc := CopiedFields(e)
