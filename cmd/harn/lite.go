@@ -39,11 +39,12 @@ func init() {
 // so the standard streams, signals, process id and exit status are the
 // command's own. It returns only when harn-full cannot be started.
 func execFull(stderr io.Writer) int {
+	full := fullName
 	self, err := os.Executable()
 	if err == nil {
-		full := filepath.Join(filepath.Dir(self), fullName)
+		full = filepath.Join(filepath.Dir(self), fullName)
 		err = syscall.Exec(full, append([]string{full}, os.Args[1:]...), os.Environ())
 	}
-	fmt.Fprintf(stderr, "error: this command runs in %s, installed next to harn (make install installs both): %v\n", fullName, err)
+	fmt.Fprintf(stderr, "error: this command runs in %s, installed next to harn (make install installs both): %s: %v\n", fullName, full, err)
 	return 2
 }

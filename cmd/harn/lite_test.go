@@ -67,7 +67,7 @@ func TestLiteExecsFull(t *testing.T) {
 	}
 
 	_, stderr, code := harn("orchestrator", "--help")
-	if code != 2 || !strings.Contains(stderr, "this command runs in harn-full") {
+	if code != 2 || !strings.Contains(stderr, "this command runs in harn-full") || !strings.Contains(stderr, filepath.Join(dir, "harn-full")) {
 		t.Errorf("without harn-full: exit %d, stderr %q", code, stderr)
 	}
 	if stdout, _, code := harn("run", "-e", `println("lite")`); code != 0 || stdout != "lite\n" {
