@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"sort"
-	"syscall"
 	"testing"
 	"time"
 
@@ -146,17 +144,15 @@ func BenchmarkStdioToolsCallSerial(b *testing.B) {
 func BenchmarkHTTPToolsCall64(b *testing.B) {
 	sf := loadSurface(&testing.T{}, writeBenchScript(b), io.Discard)
 	h := NewServer(sf, Options{}).HTTPHandler(HTTPOptions{})
-	var before, after syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	before := loadtest.ProcessCPU()
 	b.ResetTimer()
 	res, err := loadtest.RunHandler(context.Background(), h, loadtest.Options{Tool: "echo", Arguments: json.RawMessage(`{"n":1}`),
 		Clients: 64, Requests: max(b.N, 640)})
 	b.StopTimer()
-	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	if err != nil || res.Errors > 0 {
 		b.Fatalf("%v %s", err, res.FirstError)
 	}
-	cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+	cpu := loadtest.ProcessCPU() - before
 	b.ReportMetric(float64(cpu.Microseconds())/float64(res.Requests), "cpu-us/call")
 	b.ReportMetric(float64(res.P50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(res.P99.Microseconds())/1000, "p99-ms")
@@ -172,54 +168,7 @@ func BenchmarkHTTPToolsCall64(b *testing.B) {
 func BenchmarkHTTPToolsCall(b *testing.B) {
 	sf := loadSurface(&testing.T{}, writeBenchScript(b), io.Discard)
 	h := NewServer(sf, Options{Stderr: io.Discard}).HTTPHandler(HTTPOptions{})
-	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"n":1},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
-	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "echo")
-	w := &discardWriter{header: http.Header{}}
-	rd := bytes.NewReader(body)
-	b.ReportAllocs()
-	cpu := processCPU()
-	for b.Loop() {
-		rd.Reset(body)
-		req.Body = io.NopCloser(rd)
-		clear(w.header)
-		w.status, w.body = 0, w.body[:0]
-		h.ServeHTTP(w, req)
+	if status, answer := loadtest.BenchToolsCall(b, h, "echo", `{"n":1}`); status != http.StatusOK || !bytes.Contains(answer, []byte(`"text":"1"`)) {
+		b.Fatalf("answer %d %s", status, answer)
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-	if w.status != http.StatusOK || !bytes.Contains(w.body, []byte(`"text":"1"`)) {
-		b.Fatalf("answer %d %s", w.status, w.body)
-	}
-}
-
-// discardWriter is a ResponseWriter that keeps the last answer and
-// costs nothing else.
-type discardWriter struct {
-	header http.Header
-	status int
-	body   []byte
-}
-
-func (w *discardWriter) Header() http.Header    { return w.header }
-func (w *discardWriter) WriteHeader(status int) { w.status = status }
-func (w *discardWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.body = append(w.body, p...)
-	return len(p), nil
-}
-
-// processCPU is the CPU time this process used so far, user and system:
-// on a shared machine it measures a call's work where wall-clock time
-// measures the other load.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -72,11 +72,7 @@ type cpuClock struct {
 
 // selfCPU is this process's CPU: server and load generator, for the
 // in-process benchmarks.
-var selfCPU = cpuClock{"cpu-us/call", func() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}}
+var selfCPU = cpuClock{"cpu-us/call", ProcessCPU}
 
 // procCPU is the CPU of another process (a harn server), from
 // /proc/PID/stat (Linux; elsewhere the metric is not reported).
