@@ -9,7 +9,7 @@ import (
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // TestProtocolArtifactsUpToDate is the drift check: the checked-in

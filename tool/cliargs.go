@@ -8,8 +8,8 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // CLIArg is the prepared command-line form of one input property

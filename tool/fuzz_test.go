@@ -3,7 +3,7 @@ package tool
 import (
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // MCPProfile selects the structured-output rule of docs/spec/mcp-projection.md §5.

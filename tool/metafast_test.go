@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // TestPlainlyValidImpliesMetaValid generates random schema documents from

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // The catalog types are described once, by reflection, as a small shape

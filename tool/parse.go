@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // ParseCatalog reads a serialized harn-tools/2.0 catalog. It is the

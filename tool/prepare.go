@@ -3,8 +3,8 @@ package tool
 import (
 	"fmt"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Prepared is a registry validated once for adapters (the prepared

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Draft202012 is the only JSON Schema dialect the catalog accepts.

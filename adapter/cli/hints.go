@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // failurePart is one "<path> failed <keyword> (<detail>)" of a schema

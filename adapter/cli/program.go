@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/exports"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
 )

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // session drives a Server over in-memory pipes, the way a stdio client

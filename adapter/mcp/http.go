@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // HTTPOptions configures the session-free Streamable HTTP transport of

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Version20260728 is the per-request-metadata protocol version.

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/exports"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
 )

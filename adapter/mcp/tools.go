@@ -1,9 +1,9 @@
 package mcp
 
 import (
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 )
 

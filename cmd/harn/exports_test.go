@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 const exportsGolden = "../../tool/exports/testdata/golden"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // `harn mcp discover`: the client side of /.well-known/mcp.json

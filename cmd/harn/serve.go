@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/adapter/mcp"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/exports"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/tool/load"
 )
 

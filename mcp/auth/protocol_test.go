@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // whoami is a provider with one tool that answers the principal the

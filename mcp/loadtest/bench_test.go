@@ -21,9 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/auth"
 	"github.com/harnlang/harn/mcp/protocol"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"

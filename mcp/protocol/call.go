@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // Call is one run of provider handler code: a tools/call (inline or as

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // maxCompletions caps completion/complete values.

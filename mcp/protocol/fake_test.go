@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // fake is a Provider with a few tools that exercise the protocol layer:

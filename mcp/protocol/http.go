@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // HTTPOptions configures the session-free Streamable HTTP transport

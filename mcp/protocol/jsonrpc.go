@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // JSON-RPC and MCP error codes (docs/spec/mcp-projection.md §2).

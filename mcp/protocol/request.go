@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // Request is one incoming request with its profile. The server fills

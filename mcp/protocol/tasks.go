@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // The tasks extension (io.modelcontextprotocol/tasks, docs/spec/mcp-projection.md

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/stdlib/templates"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 	"github.com/pelletier/go-toml/v2"
 )

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Resources (docs/spec/orchestrator.md §6): harn://manifest, harn://topic/<name>,

@@ -20,10 +20,10 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/manifest"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Identity of the server (docs/spec/orchestrator.md §1).

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/secretscan"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // toolSpec is one tool of the catalog (docs/spec/orchestrator.md §5).

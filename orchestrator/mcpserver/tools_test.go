@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // actionGraphPayload writes by hand what encoding/json wrote from maps

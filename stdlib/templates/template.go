@@ -17,12 +17,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/schema"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
 )

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 	"github.com/harnlang/harn/vm"
 )
 

@@ -24,8 +24,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Class is the compatibility class of a change.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // at reads a value by path (object keys; "[i]" is not needed here: tools

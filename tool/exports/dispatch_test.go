@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 func loadPrepared(t *testing.T, path string) (*Library, *tool.Prepared) {

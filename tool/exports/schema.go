@@ -1,9 +1,9 @@
 package exports
 
 import (
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/lang/typeschema"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // schemaBuilder translates static types to Draft 2020-12 JSON Schema for

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // TestLoadConformance runs conformance/registry_load (see its README).

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
-	"github.com/harnlang/harn/tool/jsonv"
 )
 
 // Kind is the kind of a type expression.

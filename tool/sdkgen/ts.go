@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // The TypeScript package: package.json, tsconfig.json and src/ with

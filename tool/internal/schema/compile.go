@@ -28,7 +28,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // ComponentPrefix is the reference prefix that names catalog components.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // Integers rewrites, in place, every number of a valid instance that the

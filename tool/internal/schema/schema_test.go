@@ -6,7 +6,7 @@ import (
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/harnlang/harn/tool/jsonv"
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 func parse(t *testing.T, s string) any {

@@ -7,6 +7,13 @@
 // Numbers keep their literal text, so an integer never turns into a
 // float on the way through. Values are treated as immutable once built;
 // Object.Set exists for construction only.
+//
+// The package is a leaf (it imports only the standard library) and sits
+// in internal/, outside the pipeline of stages, because stages at both
+// ends of it write ordered JSON: lang/typeschema builds JSON Schema
+// documents, and tool, the adapters, mcp and the orchestrator parse and
+// emit catalogs and protocol messages. Under tool/ it would be out of
+// lang's reach, which only imports upstream packages.
 package jsonv
 
 import (
