@@ -1,6 +1,10 @@
 package compiler
 
 import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/lang/typeschema"
@@ -33,7 +37,7 @@ func (c *compiler) schemaOf(id *syntax.Ident, name string) syntax.Expr {
 // schemaExpr is the literal that builds a schema document.
 func schemaExpr(v any) syntax.Expr {
 	switch v := v.(type) {
-	case *typeschema.Object:
+	case *jsonv.Object:
 		d := &syntax.DictLit{}
 		for i := range v.Len() {
 			k, x := v.At(i)
@@ -48,8 +52,9 @@ func schemaExpr(v any) syntax.Expr {
 		return l
 	case string:
 		return &syntax.StringLit{Value: v}
-	case int64:
-		return &syntax.IntLit{Value: v}
+	case json.Number:
+		n, _ := strconv.ParseInt(string(v), 10, 64) // typeschema writes integers only
+		return &syntax.IntLit{Value: n}
 	case bool:
 		return &syntax.BoolLit{Value: v}
 	}

@@ -46,6 +46,16 @@ func NewObject(n int) *Object {
 	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
 }
 
+// Obj builds an object of alternating keys and values (keys are
+// strings), the short form for documents written in Go.
+func Obj(kv ...any) *Object {
+	o := NewObject(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Set(kv[i].(string), kv[i+1])
+	}
+	return o
+}
+
 // smallObjectSize is the most members a smallObject holds.
 const smallObjectSize = 4
 

@@ -19,12 +19,18 @@
 // (`#/$defs/Name` in Harn, `#/components/schemas/Name` in JSON). In JSON
 // every non-generic struct and enum is such a definition too, a component
 // of the catalog. Definition names follow reach order: Name, Name_2, ….
+//
+// Documents are ordered JSON values of internal/jsonv: *jsonv.Object,
+// []any, string, bool and integers as json.Number. Every builder call
+// makes fresh objects, so no document shares a node with another and a
+// caller may add keywords to a schema it was given.
 package typeschema
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/lang/types"
 )
 
@@ -41,7 +47,7 @@ const (
 // catalog, or the $defs of one schema dict).
 type Builder struct {
 	dialect Dialect
-	defs    *Object
+	defs    *jsonv.Object
 	taken   map[string]bool
 	byDecl  map[*types.Decl]string
 	// expanding lists the aliases and generic instantiations being
@@ -58,11 +64,11 @@ type expansion struct {
 
 // New returns a builder writing dialect d.
 func New(d Dialect) *Builder {
-	return &Builder{dialect: d, defs: &Object{}, taken: map[string]bool{}, byDecl: map[*types.Decl]string{}}
+	return &Builder{dialect: d, defs: jsonv.NewObject(0), taken: map[string]bool{}, byDecl: map[*types.Decl]string{}}
 }
 
 // Defs returns the definitions reached so far, in reach order.
-func (b *Builder) Defs() *Object { return b.defs }
+func (b *Builder) Defs() *jsonv.Object { return b.defs }
 
 // HarnSchema is the schema dict of t on its own: the Harn-dialect schema,
 // carrying the definitions it refers to under "$defs".
@@ -72,7 +78,7 @@ func HarnSchema(t types.Type) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o, ok := s.(*Object); ok && b.defs.Len() > 0 {
+	if o, ok := s.(*jsonv.Object); ok && b.defs.Len() > 0 {
 		o.Set("$defs", b.defs)
 	}
 	return s, nil
@@ -97,7 +103,7 @@ func (e *Error) in(where string) *Error {
 	return e
 }
 
-// Schema returns the schema of t: an *Object, or in JSON the boolean
+// Schema returns the schema of t: an *jsonv.Object, or in JSON the boolean
 // schema false for never. The error, when not nil, is an *Error.
 func (b *Builder) Schema(t types.Type) (any, error) {
 	s, err := b.schema(t)
@@ -109,9 +115,9 @@ func (b *Builder) Schema(t types.Type) (any, error) {
 
 // ---- small schema constructors ----
 
-func typed(name string) *Object { return Obj("type", name) }
+func typed(name string) *jsonv.Object { return jsonv.Obj("type", name) }
 
-func (b *Builder) ref(name string) *Object { return Obj("$ref", b.pointer(name)) }
+func (b *Builder) ref(name string) *jsonv.Object { return jsonv.Obj("$ref", b.pointer(name)) }
 
 // pointer is the JSON pointer to the definition named name.
 func (b *Builder) pointer(name string) string {
@@ -139,8 +145,8 @@ func strs(ss []string) []any {
 // object is the schema of a shape or struct body: the fields in
 // declaration order, the non-optional ones required; in JSON no other
 // property is allowed.
-func (b *Builder) object(props *Object, required []string) *Object {
-	o := Obj("type", "object", "properties", props)
+func (b *Builder) object(props *jsonv.Object, required []string) *jsonv.Object {
+	o := jsonv.Obj("type", "object", "properties", props)
 	if len(required) > 0 {
 		o.Set("required", strs(required))
 	}
@@ -152,7 +158,7 @@ func (b *Builder) object(props *Object, required []string) *Object {
 
 // runtimeOnly is the schema of a kind of value JSON cannot carry: harn in
 // the Harn dialect, an error in JSON.
-func (b *Builder) runtimeOnly(name string, harn *Object) (any, *Error) {
+func (b *Builder) runtimeOnly(name string, harn *jsonv.Object) (any, *Error) {
 	if b.dialect == Harn {
 		return harn, nil
 	}
@@ -164,7 +170,7 @@ func (b *Builder) runtimeOnly(name string, harn *Object) (any, *Error) {
 func (b *Builder) schema(t types.Type) (any, *Error) {
 	switch t := t.(type) {
 	case nil:
-		return Obj(), nil
+		return jsonv.Obj(), nil
 	case *types.Basic:
 		return b.basic(t)
 	case *types.Literal:
@@ -174,7 +180,7 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return Obj("type", "array", "items", items), nil
+		return jsonv.Obj("type", "array", "items", items), nil
 	case *types.Set:
 		if b.dialect == Harn {
 			return typed("set"), nil
@@ -183,14 +189,14 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return Obj("type", "array", "items", items, "uniqueItems", true), nil
+		return jsonv.Obj("type", "array", "items", items, "uniqueItems", true), nil
 	case *types.Dict:
 		return b.dict(t)
 	case *types.Shape:
 		return b.fields(t.Fields)
 	case *types.Result:
 		if b.dialect == Harn {
-			return Obj(), nil
+			return jsonv.Obj(), nil
 		}
 		return b.tagged("Result", []types.Variant{
 			{Name: "Ok", Fields: []types.Field{{Type: t.Ok}}},
@@ -205,19 +211,19 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 	case *types.TypeParam:
 		// A generic function's own parameter: nothing to instantiate it
 		// with, so it accepts any value (as the checker treats it).
-		return Obj(), nil
+		return jsonv.Obj(), nil
 	case *types.Func:
 		return b.runtimeOnly("closure", typed("closure"))
 	case *types.Handle:
-		return b.runtimeOnly(t.Name, Obj())
+		return b.runtimeOnly(t.Name, jsonv.Obj())
 	case *types.Iter:
-		return b.runtimeOnly([...]string{"iter", "Generator", "Stream"}[t.Kind], Obj())
+		return b.runtimeOnly([...]string{"iter", "Generator", "Stream"}[t.Kind], jsonv.Obj())
 	case *types.Unresolved:
 		if b.dialect == Harn {
 			if t.Name == "number" && len(t.Args) == 0 {
-				return Obj("type", []any{"integer", "number"}), nil
+				return jsonv.Obj("type", []any{"integer", "number"}), nil
 			}
-			return Obj(), nil
+			return jsonv.Obj(), nil
 		}
 		return nil, &Error{Reason: fmt.Sprintf("unknown type %q", t.Name)}
 	}
@@ -227,12 +233,12 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 func (b *Builder) basic(t *types.Basic) (any, *Error) {
 	switch t.Kind {
 	case types.KAny, types.KUnknown:
-		return Obj(), nil
+		return jsonv.Obj(), nil
 	case types.KNever:
 		if b.dialect == Harn {
 			// schema_of passes only dicts through, and the validator has
 			// no dict that rejects every value.
-			return Obj(), nil
+			return jsonv.Obj(), nil
 		}
 		return false, nil
 	case types.KNil:
@@ -249,9 +255,9 @@ func (b *Builder) basic(t *types.Basic) (any, *Error) {
 		if b.dialect == Harn {
 			return typed("bytes"), nil
 		}
-		return b.object(Obj("$bytes_b64", Obj("type", "string", "contentEncoding", "base64")), []string{"$bytes_b64"}), nil
+		return b.object(jsonv.Obj("$bytes_b64", jsonv.Obj("type", "string", "contentEncoding", "base64")), []string{"$bytes_b64"}), nil
 	case types.KRange:
-		return b.runtimeOnly(t.String(), Obj())
+		return b.runtimeOnly(t.String(), jsonv.Obj())
 	}
 	return b.runtimeOnly(t.String(), typed(t.String())) // duration, closure
 }
@@ -259,22 +265,23 @@ func (b *Builder) basic(t *types.Basic) (any, *Error) {
 // literals is the schema of literal types: in JSON all of one base (string
 // or int), as an enum of that type; in Harn one literal is a const and
 // more are an enum.
-func (b *Builder) literals(lits []*types.Literal) *Object {
+func (b *Builder) literals(lits []*types.Literal) *jsonv.Object {
 	vals := make([]any, len(lits))
 	base := "string"
 	for i, l := range lits {
 		vals[i] = l.Value
-		if _, ok := l.Value.(int64); ok {
+		if n, ok := l.Value.(int64); ok {
+			vals[i] = jsonv.Int(n)
 			base = "integer"
 		}
 	}
 	if b.dialect == Harn {
 		if len(vals) == 1 {
-			return Obj("const", vals[0])
+			return jsonv.Obj("const", vals[0])
 		}
-		return Obj("enum", vals)
+		return jsonv.Obj("enum", vals)
 	}
-	return Obj("type", base, "enum", vals)
+	return jsonv.Obj("type", base, "enum", vals)
 }
 
 func (b *Builder) dict(t *types.Dict) (any, *Error) {
@@ -324,7 +331,7 @@ func stringLiterals(t types.Type) bool {
 // field accepts null too (it stays unset when hydrated); Harn's validator
 // only checks the fields present.
 func (b *Builder) fields(fs []types.Field) (any, *Error) {
-	props := &Object{}
+	props := jsonv.NewObject(0)
 	var required []string
 	for _, f := range fs {
 		t := f.Type
@@ -348,7 +355,7 @@ func (b *Builder) fields(fs []types.Field) (any, *Error) {
 func (b *Builder) tagged(enum string, variants []types.Variant, titles bool) (any, *Error) {
 	branches := make([]any, len(variants))
 	for i, v := range variants {
-		fields := Obj("type", "array")
+		fields := jsonv.Obj("type", "array")
 		if len(v.Fields) > 0 {
 			items := make([]any, len(v.Fields))
 			for j, f := range v.Fields {
@@ -364,26 +371,26 @@ func (b *Builder) tagged(enum string, variants []types.Variant, titles bool) (an
 			fields.Set("prefixItems", items)
 		}
 		fields.Set("items", false)
-		fields.Set("minItems", int64(len(v.Fields)))
-		fields.Set("maxItems", int64(len(v.Fields)))
-		props := Obj("enum", Obj("const", enum), "variant", Obj("const", v.Name), "fields", fields)
+		fields.Set("minItems", jsonv.Int(int64(len(v.Fields))))
+		fields.Set("maxItems", jsonv.Int(int64(len(v.Fields))))
+		props := jsonv.Obj("enum", jsonv.Obj("const", enum), "variant", jsonv.Obj("const", v.Name), "fields", fields)
 		branches[i] = b.object(props, []string{"enum", "variant", "fields"})
 	}
-	return Obj("oneOf", branches), nil
+	return jsonv.Obj("oneOf", branches), nil
 }
 
 // withKey adds an annotation keyword to a schema; the boolean schema
 // false becomes the equivalent {"not": {}} so it can carry one.
 func withKey(s any, k string, v any) any {
 	switch x := s.(type) {
-	case *Object:
+	case *jsonv.Object:
 		x.Set(k, v)
 		return x
 	case bool:
 		if x {
-			return Obj(k, v)
+			return jsonv.Obj(k, v)
 		}
-		return Obj("not", Obj(), k, v)
+		return jsonv.Obj("not", jsonv.Obj(), k, v)
 	}
 	return s
 }
@@ -396,10 +403,10 @@ func (b *Builder) union(u *types.Union) (any, *Error) {
 	for _, m := range u.Types {
 		switch t := types.Underlying(m).(type) {
 		case *types.TypeParam:
-			return Obj(), nil
+			return jsonv.Obj(), nil
 		case *types.Basic:
 			if t.Kind == types.KUnknown || t.Kind == types.KAny {
-				return Obj(), nil
+				return jsonv.Obj(), nil
 			}
 		}
 	}
@@ -431,7 +438,7 @@ func (b *Builder) union(u *types.Union) (any, *Error) {
 	if len(parts) == 1 {
 		return parts[0], nil
 	}
-	return Obj("anyOf", parts), nil
+	return jsonv.Obj("anyOf", parts), nil
 }
 
 // intersection is allOf its members; in JSON, shapes and structs merge
@@ -450,7 +457,7 @@ func (b *Builder) intersection(t *types.Intersection) (any, *Error) {
 		}
 		parts[i] = s
 	}
-	return Obj("allOf", parts), nil
+	return jsonv.Obj("allOf", parts), nil
 }
 
 // MergedFields returns the fields of an intersection whose members are
@@ -494,12 +501,12 @@ func (b *Builder) named(t *types.Named) (any, *Error) {
 	switch d.Kind {
 	case types.InterfaceDecl:
 		if b.dialect == Harn {
-			return Obj(), nil
+			return jsonv.Obj(), nil
 		}
 		return nil, &Error{Reason: fmt.Sprintf("interface type %q has no JSON Schema form (its values are struct instances of any type)", d.Name)}
 	case types.EnumDecl:
 		if b.dialect == Harn {
-			return Obj(), nil // enum values are not dicts
+			return jsonv.Obj(), nil // enum values are not dicts
 		}
 		fallthrough
 	case types.StructDecl:
@@ -591,7 +598,7 @@ func (b *Builder) inline(t *types.Named) (any, *Error) {
 	var err *Error
 	if t.Decl.Kind == types.AliasDecl {
 		if t.Decl.Target == nil {
-			s = Obj()
+			s = jsonv.Obj()
 		} else {
 			s, err = b.schema(types.Subst(t.Decl.Target, t.Decl.Instance(t.Args)))
 		}
@@ -605,7 +612,7 @@ func (b *Builder) inline(t *types.Named) (any, *Error) {
 	if e.name == "" {
 		return s, nil
 	}
-	if o, ok := s.(*Object); ok && o.Len() == 1 {
+	if o, ok := s.(*jsonv.Object); ok && o.Len() == 1 {
 		if r, _ := o.Get("$ref"); r == any(b.pointer(e.name)) {
 			return nil, &Error{Reason: fmt.Sprintf("type alias %q is cyclic", t.Decl.Name)}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -36,7 +37,7 @@ func typeOf(t *testing.T, src string) types.Type {
 // render prints a document compactly, keys in insertion order.
 func render(v any) string {
 	switch v := v.(type) {
-	case *Object:
+	case *jsonv.Object:
 		var parts []string
 		for i := range v.Len() {
 			k, x := v.At(i)

@@ -260,7 +260,7 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 				return nil, refusal(c.file, pos, c.name, "parameter %q: a typed rest parameter has no exports form (a module function binds `...%s` as one plain argument of type %s)", sp.Name, sp.Name, pt)
 			}
 			p.rest, p.optional = true, true
-			s = obj("type", "array", "items", obj())
+			s = jsonv.Obj("type", "array", "items", jsonv.Obj())
 		} else {
 			var err error
 			if s, err = b.schema(pt); err != nil {
@@ -293,7 +293,7 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 		props.Set(sp.Name, s)
 		ex.params = append(ex.params, p)
 	}
-	in := obj("type", "object", "properties", props)
+	in := jsonv.Obj("type", "object", "properties", props)
 	if len(required) > 0 {
 		in.Set("required", strs(required))
 	}

@@ -23,49 +23,13 @@ func newSchemaBuilder() *schemaBuilder {
 
 // schema returns the JSON Schema of t (a bool or *jsonv.Object).
 func (b *schemaBuilder) schema(t types.Type) (any, error) {
-	s, err := b.b.Schema(t)
-	if err != nil {
-		return nil, err
-	}
-	return toJSON(s), nil
+	return b.b.Schema(t)
 }
 
 // components returns the components reached so far.
-func (b *schemaBuilder) components() *jsonv.Object {
-	return toJSON(b.b.Defs()).(*jsonv.Object)
-}
-
-// toJSON converts a typeschema document to catalog JSON values.
-func toJSON(v any) any {
-	switch v := v.(type) {
-	case *typeschema.Object:
-		o := jsonv.NewObject(v.Len())
-		for i := range v.Len() {
-			k, x := v.At(i)
-			o.Set(k, toJSON(x))
-		}
-		return o
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = toJSON(x)
-		}
-		return out
-	case int64:
-		return jsonv.Int(v)
-	}
-	return v
-}
+func (b *schemaBuilder) components() *jsonv.Object { return b.b.Defs() }
 
 // ---- small schema constructors for the documents built here ----
-
-func obj(kv ...any) *jsonv.Object {
-	o := jsonv.NewObject(len(kv) / 2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		o.Set(kv[i].(string), kv[i+1])
-	}
-	return o
-}
 
 func strs(ss []string) []any {
 	out := make([]any, len(ss))
@@ -84,9 +48,9 @@ func withKey(s any, k string, v any) any {
 		return x
 	case bool:
 		if x {
-			return obj(k, v)
+			return jsonv.Obj(k, v)
 		}
-		return obj("not", obj(), k, v)
+		return jsonv.Obj("not", jsonv.Obj(), k, v)
 	}
 	return s
 }
