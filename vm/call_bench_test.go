@@ -15,7 +15,8 @@ import (
 // callLoops are the call paths of the run loop, each exercised 100,000
 // times per run: an impl method without arguments (LOCAL_CALL_METHOD) and
 // with one (CALL_METHOD), a field read, a call of a global function, a
-// universe (native) method, a builtin called by name (CALLEE_NAME and the
+// universe (native) method, a while loop of fused instructions
+// (LOCAL_BINOP_JUMP with two slots, LOCAL_BINOP_STORE), a builtin called by name (CALLEE_NAME and the
 // site's builtin cache), and `k in d` followed by `d[k]` on an owned dict.
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
@@ -55,6 +56,14 @@ run()`},
   let xs = [1, 2, 3]
   var t = 0
   for i in 0 to 100000 exclusive { t = t + xs.sum() }
+}
+run()`},
+	{"while", `fn run() {
+  let n = 100000
+  var i = 0
+  var t = 0
+  while i < n { t = t + i
+    i = i + 1 }
 }
 run()`},
 	{"builtin", `fn run() {
