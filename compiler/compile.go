@@ -70,6 +70,15 @@ func Types(env *types.Env) Option {
 	return func(c *compiler) { c.types = env }
 }
 
+// Interactive compiles a REPL entry. A later entry may declare a global
+// with the name of a builtin this one reads, and code compiled now must
+// then see the global, as call sites already do (CALLEE_NAME): builtins
+// read as values are looked up by name (LOAD_NAME), not straight in the
+// universe (LOAD_UNIV).
+func Interactive() Option {
+	return func(c *compiler) { c.interactive = true }
+}
+
 func newCompiler(f *syntax.File, info *resolve.Info, opts []Option) *compiler {
 	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{},
 		strs: map[string]string{}}
@@ -104,7 +113,9 @@ type compiler struct {
 	errs    diag.List
 	aliases map[string]*syntax.TypeDecl
 	module  bool // an imported module (CompileModule)
-	types   *types.Env
+	// interactive: a REPL entry (Interactive)
+	interactive bool
+	types       *types.Env
 	// structRT caches the run-time check of each struct type.
 	structRT map[string]*RType
 	// strs interns the program's names and string constants, so a struct

@@ -76,7 +76,11 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 			f.emit(LOAD_GLOBAL, ref.Index)
 		}
 	case resolve.Universal:
-		f.emit(LOAD_UNIV, f.name(id.Name))
+		if f.c.interactive {
+			f.emit(LOAD_NAME, f.name(id.Name))
+		} else {
+			f.emit(LOAD_UNIV, f.name(id.Name))
+		}
 	case resolve.Hidden:
 		f.raise(RaisePlain, "Undefined variable: "+id.Name)
 		f.depth++

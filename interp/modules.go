@@ -426,7 +426,11 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	if kind == unitModule {
 		prog, err = compiler.CompileModule(m.Syntax, info, compiler.Types(env))
 	} else {
-		prog, err = compiler.Compile(m.Syntax, info, compiler.Types(env))
+		opts := []compiler.Option{compiler.Types(env)}
+		if s.repl != nil {
+			opts = append(opts, compiler.Interactive())
+		}
+		prog, err = compiler.Compile(m.Syntax, info, opts...)
 	}
 	if err != nil {
 		if s.collect != nil {

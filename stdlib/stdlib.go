@@ -71,17 +71,12 @@ func NewUniverse(cfg Config) *vm.Universe {
 // baseUniverse holds every builtin and method, registered once per
 // process; NewUniverse clones it. It is never modified after it is built,
 // so sessions on different goroutines can clone it concurrently.
-var baseUniverse = sync.OnceValue(func() *vm.Universe {
-	u := vm.NewUniverse()
+var baseUniverse = sync.OnceValue(buildBase)
+
+func buildBase() *vm.Universe {
 	builtins, methods, _ := lib.Table()
-	for _, b := range builtins {
-		u.AddBuiltin(b)
-	}
-	for _, m := range methods {
-		u.AddMethod(m)
-	}
-	return u
-})
+	return vm.NewUniverseOf(builtins, methods)
+}
 
 // Builtins lists every registered builtin, sorted by name (for docs and
 // REPL completion).

@@ -14,8 +14,10 @@ import (
 
 // callLoops are the call paths of the run loop, each exercised 100,000
 // times per run: an impl method without arguments (LOCAL_CALL_METHOD) and
-// with one (CALL_METHOD), a field read, a call of a global function, and
-// a universe (native) method.
+// with one (CALL_METHOD), a field read, a call of a global function, a
+// universe (native) method, a while loop of fused instructions
+// (LOCAL_BINOP_JUMP with two slots, LOCAL_BINOP_STORE), a builtin called by name (CALLEE_NAME and the
+// site's builtin cache), and `k in d` followed by `d[k]` on an owned dict.
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
 impl R {
@@ -54,6 +56,31 @@ run()`},
   let xs = [1, 2, 3]
   var t = 0
   for i in 0 to 100000 exclusive { t = t + xs.sum() }
+}
+run()`},
+	{"while", `fn run() {
+  let n = 100000
+  var i = 0
+  var t = 0
+  while i < n { t = t + i
+    i = i + 1 }
+}
+run()`},
+	{"builtin", `fn run() {
+  let xs = [1, 2, 3]
+  var t = 0
+  for i in 0 to 100000 exclusive { t = t + len(xs) }
+}
+run()`},
+	{"dict-in-get", `fn run() {
+  var d = {}
+  for i in 0 to 1000 exclusive { d["k" + to_string(i)] = i }
+  let ks = d.keys()
+  var t = 0
+  for i in 0 to 100000 exclusive {
+    let k = ks[i % 1000]
+    if k in d { t = t + d[k] }
+  }
 }
 run()`},
 }

@@ -31,3 +31,27 @@ func TestCalleeCacheFollowsNewGlobals(t *testing.T) {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
+
+// A builtin read as a value (not called) by a function of an earlier REPL
+// entry is the global of the same name once a later entry declares one.
+func TestBuiltinValueFollowsNewGlobals(t *testing.T) {
+	var out bytes.Buffer
+	s := interp.NewSession(interp.Options{Stdout: &out, Stderr: &out})
+	in := s.NewInteractive(t.TempDir())
+	for _, e := range []string{
+		"fn get() { return to_string }",
+		"println(get()(5))",
+		"println(get()(6))",
+		"let to_string = fn(x) { return \"mine\" }",
+		"println(get()(7))",
+		"println([1].map(to_string))",
+	} {
+		if err := in.Eval(e); err != nil {
+			t.Fatalf("%q: %v", e, err)
+		}
+	}
+	want := "5\n6\nmine\n[mine]\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}

@@ -81,6 +81,15 @@ func (t *strTable) lookup(k string, h uint64) (slot int, found bool) {
 	}
 }
 
+// find returns k's entry, or nil.
+func (t *strTable) find(k string) *hamtEntry {
+	slot, ok := t.lookup(k, hashKey(k))
+	if !ok {
+		return nil
+	}
+	return t.entry(int(t.slots[slot]&slotIndex - 1))
+}
+
 func (t *strTable) get(k string) (Value, bool) {
 	slot, ok := t.lookup(k, hashKey(k))
 	if !ok {
@@ -129,4 +138,44 @@ func (t *strTable) grow() {
 		}
 		t.slots[i] = s
 	}
+}
+
+// keyHit is what a thread's last `k in d` found in a dict of the table
+// form, so that the `d[k]` which usually follows (`if k in d { … d[k] …
+// }`) does not hash and probe for k again. Entries never move nor leave
+// a table (deleting converts the dict to the trie form, with another
+// table or none), so e stays k's entry for as long as the dict holds t;
+// its value is read when d[k] runs, so an assignment in between is seen.
+// A Thread's hit is its own, like its stack.
+type keyHit struct {
+	t *strTable
+	k string
+	e *hamtEntry
+}
+
+// dictHas is k in d, remembering the entry it finds in a table.
+func (th *Thread) dictHas(d *Dict, k string) bool {
+	if d.tab == nil {
+		return d.Has(k)
+	}
+	e := d.tab.find(k)
+	if e != nil {
+		th.hit = keyHit{d.tab, k, e}
+	}
+	return e != nil
+}
+
+// dictIndex is d[k] for a string k: the entry dictHas remembered when k is
+// the very string it was given (same bytes at the same address), else
+// Index. The hit is used once, so it keeps no table alive for long.
+func (th *Thread) dictIndex(d *Dict, k string) Value {
+	if h := &th.hit; h.t != nil && h.t == d.tab && sameString(h.k, k) {
+		v := h.e.val
+		*h = keyHit{}
+		return v
+	}
+	if v, ok := d.Get(k); ok {
+		return v
+	}
+	return Nil
 }

@@ -847,7 +847,9 @@ loop:
 			stack[sp-1] = BoolOf(r)
 		case compiler.IN, compiler.NOT_IN:
 			var r bool
-			if isNested(stack[sp-2]) {
+			if d, ok := stack[sp-1].AsDict(); ok && stack[sp-2].isStr() {
+				r = th.dictHas(d, stack[sp-2].str())
+			} else if isNested(stack[sp-2]) {
 				c, x := stack[sp-1], stack[sp-2]
 				if err = catchDeep(func() { r = Contains(c, x) }); err != nil {
 					break loop
@@ -1078,6 +1080,8 @@ loop:
 			var v Value
 			if op == compiler.GET_INDEX_OPT && x.IsNil() {
 				v = Nil
+			} else if d, ok := x.AsDict(); ok && i.isStr() {
+				v = th.dictIndex(d, i.str())
 			} else if v, err = Index(x, i); err != nil {
 				break loop
 			}

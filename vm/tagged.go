@@ -185,13 +185,21 @@ var stringTab = func() unsafe.Pointer {
 	return (*ifaceWords)(unsafe.Pointer(&o)).tab
 }()
 
-// smallIntObjects are small ints as Objects, so Object does not allocate
-// for them.
-var smallIntObjects = func() (objs [1280]Object) {
-	for i := range objs {
-		objs[i] = Int(i - 256)
+// intTab is the method table of Int as an Object.
+var intTab = func() unsafe.Pointer {
+	var o Object = Int(0)
+	return (*ifaceWords)(unsafe.Pointer(&o)).tab
+}()
+
+// smallInts are the ints Object returns without allocating: the
+// interface's data word points at the entry, as Go's own conversion does
+// for values below 256. A table of 1,280 ready-made interfaces cost 1,024
+// allocations in every process's start-up; this one is plain data.
+var smallInts = func() (a [1280]Int) {
+	for i := range a {
+		a[i] = Int(i - 256)
 	}
-	return objs
+	return a
 }()
 
 // Object returns the value as an Object: an Int, Float, Bool, Duration,
@@ -208,7 +216,10 @@ func (v Value) Object() Object {
 		return Bool(v.n != 0)
 	case KInt:
 		if i := int64(v.n); i >= -256 && i < 1024 {
-			return smallIntObjects[i+256]
+			var o Object
+			w := (*ifaceWords)(unsafe.Pointer(&o))
+			w.tab, w.data = intTab, unsafe.Pointer(&smallInts[i+256])
+			return o
 		}
 		return Int(v.n)
 	case KFloat:

@@ -183,6 +183,8 @@ type Thread struct {
 	children map[Child]int64 // running tasks this thread started
 	childSeq int64
 
+	hit keyHit // the last `k in d` that found k (dicttable.go)
+
 	stackBuf [16]Value
 	frameBuf [1]frame
 }
