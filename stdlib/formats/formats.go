@@ -11,6 +11,7 @@ import (
 	"math"
 	"mime"
 	"mime/multipart"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strconv"
@@ -244,8 +245,7 @@ func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
 			yamlChild(sb, it, indent, false)
 		}
 	default:
-		sb.WriteString(yamlScalar(v))
-		sb.WriteByte('\n')
+		writeYAMLScalar(sb, v, indent+2)
 	}
 }
 
@@ -280,7 +280,59 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 		}
 	default:
 		sb.WriteByte(' ')
-		sb.WriteString(yamlScalar(v))
+		writeYAMLScalar(sb, v, indent+2)
+	}
+}
+
+// writeYAMLScalar writes a scalar and its line end; a multi-line string is
+// a literal block scalar whose lines sit at indent.
+func writeYAMLScalar(sb *strings.Builder, v vm.Value, indent int) {
+	if x, ok := v.AsString(); ok && yamlBlockOK(x.Go()) {
+		writeYAMLBlock(sb, x.Go(), indent)
+		return
+	}
+	sb.WriteString(yamlScalar(v))
+	sb.WriteByte('\n')
+}
+
+// yamlBlockOK reports whether s is written as a literal block scalar (|):
+// as libyaml-based emitters (Rust's serde_yaml) do, a string with a line
+// break, unless a line ends in a space or it holds a character a block
+// cannot carry (control characters, tabs), which stay double-quoted.
+func yamlBlockOK(s string) bool {
+	if !strings.Contains(s, "\n") || strings.HasSuffix(s, " ") || strings.Contains(s, " \n") {
+		return false
+	}
+	for _, r := range s {
+		if (r < 0x20 && r != '\n') || r == 0x7f || r == utf8.RuneError || r == '\ufeff' {
+			return false
+		}
+	}
+	return true
+}
+
+// writeYAMLBlock writes s as `|` (one final line break), `|-` (none) or
+// `|+` (several), with an indentation indicator when the first line
+// starts with a space or is empty, and empty lines left bare.
+func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
+	sb.WriteByte('|')
+	if s[0] == ' ' || s[0] == '\n' {
+		sb.WriteString("2")
+	}
+	body := strings.TrimRight(s, "\n")
+	switch trailing := len(s) - len(body); {
+	case trailing == 0:
+		sb.WriteByte('-')
+	case trailing > 1:
+		sb.WriteByte('+')
+	}
+	sb.WriteByte('\n')
+	pad := strings.Repeat(" ", indent)
+	for _, line := range strings.Split(s[:len(s)-min(1, len(s)-len(body))], "\n") {
+		if line != "" {
+			sb.WriteString(pad)
+			sb.WriteString(line)
+		}
 		sb.WriteByte('\n')
 	}
 }
@@ -414,7 +466,9 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 	for _, k := range tables {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		if !tomlImplicit(v.Dict()) {
+			sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		}
 		writeTOMLTable(sb, v.Dict(), sub)
 	}
 	for _, k := range arrays {
@@ -425,6 +479,30 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 			writeTOMLTable(sb, it.Dict(), sub)
 		}
 	}
+}
+
+// tomlImplicit reports whether table d needs no header of its own: it
+// holds only tables and arrays of tables, whose dotted headers ([a.b])
+// define it implicitly, as Rust's toml and Python's tomli_w write it. An
+// empty table keeps its header, or it would vanish.
+func tomlImplicit(d *vm.Dict) bool {
+	implicit := false
+	d.Range(func(k string, v vm.Value) bool {
+		if v.IsNil() {
+			return true
+		}
+		if _, ok := v.AsDict(); ok {
+			implicit = true
+			return true
+		}
+		if l, ok := v.AsList(); ok && l.Len() > 0 && allDicts(l) {
+			implicit = true
+			return true
+		}
+		implicit = false
+		return false
+	})
+	return implicit
 }
 
 func allDicts(l *vm.List) bool {
@@ -649,7 +727,10 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			ue = e
 			msg = ue.Err.Error()
 		}
-		if strings.Contains(msg, "port") {
+		switch {
+		case strings.Contains(msg, "ParseAddr") || strings.Contains(msg, "IPv6") || strings.Contains(msg, "missing ']'"):
+			msg = "invalid IPv6 address"
+		case strings.Contains(msg, "port"):
 			msg = "invalid port number"
 		}
 		return vm.Value{}, vm.Throwf("url_parse: %s", msg)
@@ -678,6 +759,16 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	host := u.Hostname()
 	if special {
 		host = strings.ToLower(host)
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		// An IPv6 literal keeps its brackets, as the WHATWG parser (Rust's
+		// url crate) serializes it, so url_build(url_parse(u)) gives u back;
+		// the address is written in its canonical compressed form.
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.Is6() || ip.Zone() != "" {
+			return vm.Value{}, vm.Throwf("url_parse: invalid IPv6 address")
+		}
+		host = "[" + ip.String() + "]"
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
@@ -734,6 +825,9 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		sb.WriteByte('@')
 	}
 	host, _ := get("host")
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]" // a bare IPv6 address
+	}
 	sb.WriteString(host)
 	if port, ok := get("port"); ok {
 		sb.WriteString(":" + port)
