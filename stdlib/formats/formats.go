@@ -715,6 +715,74 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 
 // ---- URLs ----
 
+// whatwgIPv4 reads a special URL's host as the WHATWG URL standard (and
+// Rust's url crate) does: a host whose last label is a number is an IPv4
+// address — decimal, 0x hex or 0-prefixed octal parts, with the last part
+// filling the remaining bytes (127.1 is 127.0.0.1) — written back in
+// dotted decimal. isV4 reports whether the host ends in a number; ok
+// whether it is then a valid address (256.1.1.1 is not).
+func whatwgIPv4(host string) (v4 string, isV4, ok bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	last := parts[len(parts)-1]
+	if _, err := ipv4Part(last); err != nil && !isDecimal(last) {
+		return "", false, false
+	}
+	if len(parts) > 4 {
+		return "", true, false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, err := ipv4Part(p)
+		if err != nil {
+			return "", true, false
+		}
+		nums[i] = n
+	}
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return "", true, false
+		}
+	}
+	limit := uint64(1) << (8 * (5 - len(nums)))
+	if nums[len(nums)-1] >= limit {
+		return "", true, false
+	}
+	addr := nums[len(nums)-1]
+	for i, n := range nums[:len(nums)-1] {
+		addr += n << (8 * (3 - i))
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", addr>>24, addr>>16&255, addr>>8&255, addr&255), true, true
+}
+
+func ipv4Part(p string) (uint64, error) {
+	base := 10
+	switch {
+	case len(p) >= 2 && (p[:2] == "0x" || p[:2] == "0X"):
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, nil
+		}
+	case len(p) > 1 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	if p == "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseUint(p, base, 64)
+}
+
+func isDecimal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !lib.ASCIIDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -728,6 +796,8 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			msg = ue.Err.Error()
 		}
 		switch {
+		case strings.Contains(msg, "in host name"):
+			msg = "invalid domain character"
 		case strings.Contains(msg, "ParseAddr") || strings.Contains(msg, "IPv6") || strings.Contains(msg, "missing ']'"):
 			msg = "invalid IPv6 address"
 		case strings.Contains(msg, "port"):
@@ -759,6 +829,12 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	host := u.Hostname()
 	if special {
 		host = strings.ToLower(host)
+		if v4, isV4, ok := whatwgIPv4(host); isV4 {
+			if !ok {
+				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
+			}
+			host = v4
+		}
 	}
 	if strings.HasPrefix(u.Host, "[") {
 		// An IPv6 literal keeps its brackets, as the WHATWG parser (Rust's
