@@ -187,6 +187,11 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			return vm.BoolOf(b), nil
 		case "!!int":
+			if n.Style&yaml.TaggedStyle == 0 && leadingZeroDigits(n.Value) {
+				// YAML 1.2 (and Rust's serde_yaml, upstream's reader) has no
+				// 0-prefixed octal: 012 is the string "012", not 10.
+				return vm.Str(n.Value), nil
+			}
 			var i int64
 			if err := n.Decode(&i); err == nil {
 				return vm.IntOf(i), nil
@@ -206,6 +211,12 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 		return vm.Str(n.Value), nil
 	}
 	return vm.Nil, nil
+}
+
+// leadingZeroDigits reports whether s is a sign, a 0 and more digits.
+func leadingZeroDigits(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return len(s) > 1 && s[0] == '0' && isDecimal(s[1:])
 }
 
 // writeYAML writes v in block style at the given indent. Scalars are
