@@ -187,9 +187,10 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			return vm.BoolOf(b), nil
 		case "!!int":
-			if n.Style&yaml.TaggedStyle == 0 && leadingZeroDigits(n.Value) {
+			if n.Style&yaml.TaggedStyle == 0 && (leadingZeroDigits(n.Value) || strings.Contains(n.Value, "_")) {
 				// YAML 1.2 (and Rust's serde_yaml, upstream's reader) has no
-				// 0-prefixed octal: 012 is the string "012", not 10.
+				// 0-prefixed octal and no digit separators: 012 and 1_000
+				// are strings, not 10 and 1000.
 				return vm.Str(n.Value), nil
 			}
 			var i int64
@@ -202,6 +203,9 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			return vm.FloatOf(f), nil
 		case "!!float":
+			if n.Style&yaml.TaggedStyle == 0 && strings.Contains(n.Value, "_") {
+				return vm.Str(n.Value), nil
+			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
