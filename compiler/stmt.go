@@ -31,8 +31,15 @@ func (f *fcomp) blockValue(list []syntax.Stmt) {
 	}
 	f.stmts(list[:len(list)-1])
 	last := list[len(list)-1]
-	if es, ok := last.(*syntax.ExprStmt); ok {
-		f.expr(es.X)
+	switch s := last.(type) {
+	case *syntax.ExprStmt:
+		f.expr(s.X)
+		return
+	case *syntax.MutexStmt:
+		// A mutex block ending a closure or branch has its body's value,
+		// as it has where an expression is expected (docs/concurrency.md).
+		f.line(s.Position())
+		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(s.At, s.Key), exit: "__mutex_exit"}, s.Body, true)
 		return
 	}
 	f.stmt(last)

@@ -69,12 +69,15 @@ func init() {
 			if t == nil {
 				return vm.Of(s.state()), nil
 			}
-			// Only a thread of this VM can end t, so the wait is a park:
-			// children that all wait forever are a deadlock, not a hang.
+			// The wait is a join (docs/concurrency.md, Deadlocks): when the
+			// children all wait forever, their waits fail first, so each
+			// child fails with the deadlock error and is restarted or
+			// marked failed by its policy, like any other failure; the
+			// wait itself fails only if it still cannot end.
 			select {
 			case <-t.Done():
 			default:
-				if _, err := th.WaitOnThreads(t.Done(), -1); err != nil {
+				if _, err := th.WaitOnTasks(t.Done(), -1); err != nil {
 					return vm.Value{}, err
 				}
 			}

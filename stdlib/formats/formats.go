@@ -11,6 +11,7 @@ import (
 	"math"
 	"mime"
 	"mime/multipart"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strconv"
@@ -186,6 +187,12 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			return vm.BoolOf(b), nil
 		case "!!int":
+			if n.Style&yaml.TaggedStyle == 0 && (leadingZeroDigits(n.Value) || strings.Contains(n.Value, "_")) {
+				// YAML 1.2 (and Rust's serde_yaml, upstream's reader) has no
+				// 0-prefixed octal and no digit separators: 012 and 1_000
+				// are strings, not 10 and 1000.
+				return vm.Str(n.Value), nil
+			}
 			var i int64
 			if err := n.Decode(&i); err == nil {
 				return vm.IntOf(i), nil
@@ -196,6 +203,9 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			return vm.FloatOf(f), nil
 		case "!!float":
+			if n.Style&yaml.TaggedStyle == 0 && strings.Contains(n.Value, "_") {
+				return vm.Str(n.Value), nil
+			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, err
@@ -205,6 +215,12 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 		return vm.Str(n.Value), nil
 	}
 	return vm.Nil, nil
+}
+
+// leadingZeroDigits reports whether s is a sign, a 0 and more digits.
+func leadingZeroDigits(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return len(s) > 1 && s[0] == '0' && isDecimal(s[1:])
 }
 
 // writeYAML writes v in block style at the given indent. Scalars are
@@ -244,8 +260,7 @@ func writeYAML(sb *strings.Builder, v vm.Value, indent int) {
 			yamlChild(sb, it, indent, false)
 		}
 	default:
-		sb.WriteString(yamlScalar(v))
-		sb.WriteByte('\n')
+		writeYAMLScalar(sb, v, indent+2)
 	}
 }
 
@@ -280,7 +295,59 @@ func yamlChild(sb *strings.Builder, v vm.Value, indent int, inMap bool) {
 		}
 	default:
 		sb.WriteByte(' ')
-		sb.WriteString(yamlScalar(v))
+		writeYAMLScalar(sb, v, indent+2)
+	}
+}
+
+// writeYAMLScalar writes a scalar and its line end; a multi-line string is
+// a literal block scalar whose lines sit at indent.
+func writeYAMLScalar(sb *strings.Builder, v vm.Value, indent int) {
+	if x, ok := v.AsString(); ok && yamlBlockOK(x.Go()) {
+		writeYAMLBlock(sb, x.Go(), indent)
+		return
+	}
+	sb.WriteString(yamlScalar(v))
+	sb.WriteByte('\n')
+}
+
+// yamlBlockOK reports whether s is written as a literal block scalar (|):
+// as libyaml-based emitters (Rust's serde_yaml) do, a string with a line
+// break, unless a line ends in a space or it holds a character a block
+// cannot carry (control characters, tabs), which stay double-quoted.
+func yamlBlockOK(s string) bool {
+	if !strings.Contains(s, "\n") || strings.HasSuffix(s, " ") || strings.Contains(s, " \n") {
+		return false
+	}
+	for _, r := range s {
+		if (r < 0x20 && r != '\n') || r == 0x7f || r == utf8.RuneError || r == '\ufeff' {
+			return false
+		}
+	}
+	return true
+}
+
+// writeYAMLBlock writes s as `|` (one final line break), `|-` (none) or
+// `|+` (several), with an indentation indicator when the first line
+// starts with a space or is empty, and empty lines left bare.
+func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
+	sb.WriteByte('|')
+	if s[0] == ' ' || s[0] == '\n' {
+		sb.WriteString("2")
+	}
+	body := strings.TrimRight(s, "\n")
+	switch trailing := len(s) - len(body); {
+	case trailing == 0:
+		sb.WriteByte('-')
+	case trailing > 1:
+		sb.WriteByte('+')
+	}
+	sb.WriteByte('\n')
+	pad := strings.Repeat(" ", indent)
+	for _, line := range strings.Split(s[:len(s)-min(1, len(s)-len(body))], "\n") {
+		if line != "" {
+			sb.WriteString(pad)
+			sb.WriteString(line)
+		}
 		sb.WriteByte('\n')
 	}
 }
@@ -414,7 +481,9 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 	for _, k := range tables {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		if !tomlImplicit(v.Dict()) {
+			sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		}
 		writeTOMLTable(sb, v.Dict(), sub)
 	}
 	for _, k := range arrays {
@@ -425,6 +494,30 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 			writeTOMLTable(sb, it.Dict(), sub)
 		}
 	}
+}
+
+// tomlImplicit reports whether table d needs no header of its own: it
+// holds only tables and arrays of tables, whose dotted headers ([a.b])
+// define it implicitly, as Rust's toml and Python's tomli_w write it. An
+// empty table keeps its header, or it would vanish.
+func tomlImplicit(d *vm.Dict) bool {
+	implicit := false
+	d.Range(func(k string, v vm.Value) bool {
+		if v.IsNil() {
+			return true
+		}
+		if _, ok := v.AsDict(); ok {
+			implicit = true
+			return true
+		}
+		if l, ok := v.AsList(); ok && l.Len() > 0 && allDicts(l) {
+			implicit = true
+			return true
+		}
+		implicit = false
+		return false
+	})
+	return implicit
 }
 
 func allDicts(l *vm.List) bool {
@@ -637,6 +730,74 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 
 // ---- URLs ----
 
+// whatwgIPv4 reads a special URL's host as the WHATWG URL standard (and
+// Rust's url crate) does: a host whose last label is a number is an IPv4
+// address — decimal, 0x hex or 0-prefixed octal parts, with the last part
+// filling the remaining bytes (127.1 is 127.0.0.1) — written back in
+// dotted decimal. isV4 reports whether the host ends in a number; ok
+// whether it is then a valid address (256.1.1.1 is not).
+func whatwgIPv4(host string) (v4 string, isV4, ok bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	last := parts[len(parts)-1]
+	if _, err := ipv4Part(last); err != nil && !isDecimal(last) {
+		return "", false, false
+	}
+	if len(parts) > 4 {
+		return "", true, false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, err := ipv4Part(p)
+		if err != nil {
+			return "", true, false
+		}
+		nums[i] = n
+	}
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return "", true, false
+		}
+	}
+	limit := uint64(1) << (8 * (5 - len(nums)))
+	if nums[len(nums)-1] >= limit {
+		return "", true, false
+	}
+	addr := nums[len(nums)-1]
+	for i, n := range nums[:len(nums)-1] {
+		addr += n << (8 * (3 - i))
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", addr>>24, addr>>16&255, addr>>8&255, addr&255), true, true
+}
+
+func ipv4Part(p string) (uint64, error) {
+	base := 10
+	switch {
+	case len(p) >= 2 && (p[:2] == "0x" || p[:2] == "0X"):
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, nil
+		}
+	case len(p) > 1 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	if p == "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseUint(p, base, 64)
+}
+
+func isDecimal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !lib.ASCIIDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -649,7 +810,12 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			ue = e
 			msg = ue.Err.Error()
 		}
-		if strings.Contains(msg, "port") {
+		switch {
+		case strings.Contains(msg, "in host name"):
+			msg = "invalid domain character"
+		case strings.Contains(msg, "ParseAddr") || strings.Contains(msg, "IPv6") || strings.Contains(msg, "missing ']'"):
+			msg = "invalid IPv6 address"
+		case strings.Contains(msg, "port"):
 			msg = "invalid port number"
 		}
 		return vm.Value{}, vm.Throwf("url_parse: %s", msg)
@@ -678,6 +844,22 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	host := u.Hostname()
 	if special {
 		host = strings.ToLower(host)
+		if v4, isV4, ok := whatwgIPv4(host); isV4 {
+			if !ok {
+				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
+			}
+			host = v4
+		}
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		// An IPv6 literal keeps its brackets, as the WHATWG parser (Rust's
+		// url crate) serializes it, so url_build(url_parse(u)) gives u back;
+		// the address is written in its canonical compressed form.
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.Is6() || ip.Zone() != "" {
+			return vm.Value{}, vm.Throwf("url_parse: invalid IPv6 address")
+		}
+		host = "[" + ip.String() + "]"
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
@@ -734,6 +916,9 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		sb.WriteByte('@')
 	}
 	host, _ := get("host")
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]" // a bare IPv6 address
+	}
 	sb.WriteString(host)
 	if port, ok := get("port"); ok {
 		sb.WriteString(":" + port)
