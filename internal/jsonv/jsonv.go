@@ -56,6 +56,16 @@ func Obj(kv ...any) *Object {
 	return o
 }
 
+// Strings returns ss as an array value: the []any form a parsed
+// document has, which readers of documents type-switch on.
+func Strings(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
 // smallObjectSize is the most members a smallObject holds.
 const smallObjectSize = 4
 
