@@ -695,13 +695,7 @@ func (p *printer) match(x *syntax.MatchExpr) doc {
 		items[i] = item{start: syntax.ExprStart(a.Patterns[0]), print: func() doc { return p.arm(a) }}
 	}
 	end := p.closing(p.matchBrace(x))
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, end)
 	if len(items) == 0 {
 		return append(d, p.inline(end), text("}"))
 	}
@@ -804,13 +798,7 @@ func (p *printer) selectExpr(x *syntax.SelectExpr) doc {
 	sortItems(items)
 	open := p.nextPunct(x.At, "{")
 	end := p.closing(open)
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, end)
 	if len(items) == 0 {
 		return concat{text("select {"), p.inline(end), text("}")}
 	}
