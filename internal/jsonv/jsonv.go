@@ -142,6 +142,14 @@ func (o *Object) Get(k string) (any, bool) {
 	return nil, false
 }
 
+// Member returns the member k of o when it holds a T: the typed read of
+// a document's keyword (o may be nil).
+func Member[T any](o *Object, k string) (T, bool) {
+	v, _ := o.Get(k)
+	t, ok := v.(T)
+	return t, ok
+}
+
 // Has reports whether k is a member.
 func (o *Object) Has(k string) bool { return o.find(k) >= 0 }
 

@@ -399,10 +399,9 @@ func resolved(s any, m *tool.SchemaMap) (doc any, comp string) {
 		if !ok {
 			return s, comp
 		}
-		r, ok := o.Get("$ref")
-		ref, _ := r.(string)
+		ref, _ := jsonv.Member[string](o, "$ref")
 		name, isComp := componentName(ref)
-		if !ok || !isComp {
+		if !isComp {
 			return s, comp
 		}
 		c, ok := m.Get(name)
@@ -753,10 +752,8 @@ func requiredSet(o *jsonv.Object) map[string]bool {
 }
 
 func (d *differ) object(pos position, at string, a, b *jsonv.Object, visiting map[string]bool) {
-	pa, _ := a.Get("properties")
-	pb, _ := b.Get("properties")
-	oa, _ := pa.(*jsonv.Object)
-	ob, _ := pb.(*jsonv.Object)
+	oa, _ := jsonv.Member[*jsonv.Object](a, "properties")
+	ob, _ := jsonv.Member[*jsonv.Object](b, "properties")
 	ra, rb := requiredSet(a), requiredSet(b)
 	oa.Range(func(k string, sa any) bool {
 		path := at + "/properties/" + esc(k)
@@ -844,10 +841,8 @@ func (d *differ) array(pos position, at string, a, b *jsonv.Object, visiting map
 		}
 		d.schema(pos, at+"/items", ia, ib, visiting)
 	}
-	pa, _ := a.Get("prefixItems")
-	pb, _ := b.Get("prefixItems")
-	la, _ := pa.([]any)
-	lb, _ := pb.([]any)
+	la, _ := jsonv.Member[[]any](a, "prefixItems")
+	lb, _ := jsonv.Member[[]any](b, "prefixItems")
 	for i := 0; i < len(la) && i < len(lb); i++ {
 		d.schema(pos, at+"/prefixItems/"+strconv.Itoa(i), la[i], lb[i], visiting)
 	}
@@ -943,27 +938,21 @@ type variant struct {
 // variants reads a Harn enum schema ({enum, variant, fields} oneOf
 // branches, docs/spec/registry.md §8.4); nil when o is not one.
 func variants(o *jsonv.Object) []variant {
-	x, ok := o.Get("oneOf")
-	branches, _ := x.([]any)
-	if !ok || len(branches) == 0 {
+	branches, _ := jsonv.Member[[]any](o, "oneOf")
+	if len(branches) == 0 {
 		return nil
 	}
 	var out []variant
 	for _, br := range branches {
 		bo, _ := br.(*jsonv.Object)
-		p, _ := bo.Get("properties")
-		props, _ := p.(*jsonv.Object)
-		v, _ := props.Get("variant")
-		vo, _ := v.(*jsonv.Object)
-		c, _ := vo.Get("const")
-		name, ok := c.(string)
+		props, _ := jsonv.Member[*jsonv.Object](bo, "properties")
+		vo, _ := jsonv.Member[*jsonv.Object](props, "variant")
+		name, ok := jsonv.Member[string](vo, "const")
 		if !ok || !props.Has("enum") {
 			return nil
 		}
-		f, _ := props.Get("fields")
-		fo, _ := f.(*jsonv.Object)
-		pi, _ := fo.Get("prefixItems")
-		fields, _ := pi.([]any)
+		fo, _ := jsonv.Member[*jsonv.Object](props, "fields")
+		fields, _ := jsonv.Member[[]any](fo, "prefixItems")
 		out = append(out, variant{name, fields})
 	}
 	return out
