@@ -26,6 +26,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/internal/schema"
 )
 
 // Class is the compatibility class of a change.
@@ -400,8 +401,8 @@ func resolved(s any, m *tool.SchemaMap) (doc any, comp string) {
 			return s, comp
 		}
 		ref, _ := jsonv.Member[string](o, "$ref")
-		name, isComp := componentName(ref)
-		if !isComp {
+		name, rest, isComp := schema.ComponentRef(ref)
+		if !isComp || rest != "" {
 			return s, comp
 		}
 		c, ok := m.Get(name)
@@ -411,14 +412,6 @@ func resolved(s any, m *tool.SchemaMap) (doc any, comp string) {
 		s, comp = c.Doc(), name
 	}
 	return s, comp
-}
-
-func componentName(ref string) (string, bool) {
-	const prefix = "#/components/schemas/"
-	if !strings.HasPrefix(ref, prefix) || strings.Contains(ref[len(prefix):], "/") {
-		return "", false
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(ref[len(prefix):], "~1", "/"), "~0", "~"), true
 }
 
 // schema compares one schema position of a tool.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/internal/schema"
 )
 
 // Kind is the kind of a type expression.
@@ -339,7 +340,7 @@ func (b *builder) conv(s any, hint string) *Type {
 		return &Type{Kind: Any}
 	}
 	if r, ok := jsonv.Member[string](o, "$ref"); ok {
-		if name, ok := componentName(r); ok {
+		if name, rest, ok := schema.ComponentRef(r); ok && rest == "" {
 			if d := b.comps[name]; d != nil {
 				return &Type{Kind: Ref, Decl: d}
 			}
@@ -489,18 +490,6 @@ func joinOptions(opts []*Type, nullable bool) *Type {
 }
 
 // ---- schema predicates ----
-
-func componentName(ref string) (string, bool) {
-	const prefix = "#/components/schemas/"
-	if !strings.HasPrefix(ref, prefix) {
-		return "", false
-	}
-	name := ref[len(prefix):]
-	if strings.Contains(name, "/") {
-		return "", false
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~"), true
-}
 
 func hasProperties(o *jsonv.Object) bool {
 	p, ok := jsonv.Member[*jsonv.Object](o, "properties")
