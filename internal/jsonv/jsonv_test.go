@@ -159,3 +159,14 @@ func TestMemberAndObj(t *testing.T) {
 		t.Error("Member of a nil object reported ok")
 	}
 }
+
+func TestPointerTokens(t *testing.T) {
+	for in, want := range map[string]string{"a": "a", "a/b": "a~1b", "~x": "~0x", "~/": "~0~1", "~1": "~01"} {
+		if got := EscapePointer(in); got != want {
+			t.Errorf("EscapePointer(%q) = %q, want %q", in, got, want)
+		}
+		if back := UnescapePointer(want); back != in {
+			t.Errorf("UnescapePointer(%q) = %q, want %q", want, back, in)
+		}
+	}
+}

@@ -122,16 +122,9 @@ func (b *Builder) ref(name string) *jsonv.Object { return jsonv.Obj("$ref", b.po
 // pointer is the JSON pointer to the definition named name.
 func (b *Builder) pointer(name string) string {
 	if b.dialect == JSON {
-		return "#/components/schemas/" + pointerEscape(name)
+		return "#/components/schemas/" + jsonv.EscapePointer(name)
 	}
-	return "#/$defs/" + pointerEscape(name)
-}
-
-func pointerEscape(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return "#/$defs/" + jsonv.EscapePointer(name)
 }
 
 // object is the schema of a shape or struct body: the fields in

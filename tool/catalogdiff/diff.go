@@ -133,7 +133,7 @@ func Diff(old, new *tool.Catalog) *Report {
 	for _, e := range old.Tools {
 		n, ok := newByName[e.Name]
 		if !ok {
-			at := "/tools/" + esc(e.Name)
+			at := "/tools/" + jsonv.EscapePointer(e.Name)
 			if r := renameOf(e, added, renamedTo); r != nil {
 				renamedTo[r.Name] = true
 				d.add(Breaking, ToolRenamed, e.Name, at, fmt.Sprintf("tool %q is now called %q; clients calling the old name fail", e.Name, r.Name))
@@ -146,7 +146,7 @@ func Diff(old, new *tool.Catalog) *Report {
 	}
 	for _, e := range added {
 		if !renamedTo[e.Name] {
-			d.add(Compatible, ToolAdded, e.Name, "/tools/"+esc(e.Name), fmt.Sprintf("new tool %q", e.Name))
+			d.add(Compatible, ToolAdded, e.Name, "/tools/"+jsonv.EscapePointer(e.Name), fmt.Sprintf("new tool %q", e.Name))
 		}
 	}
 	r := &Report{Changes: d.changes}
@@ -236,11 +236,6 @@ func comps(c *tool.Catalog) *tool.SchemaMap {
 	return c.Components.Schemas
 }
 
-// esc escapes one JSON Pointer segment.
-func esc(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
 type differ struct {
 	old, new *tool.SchemaMap
 	changes  []Change
@@ -259,7 +254,7 @@ func (d *differ) add(class Class, rule, tool, path, reason string) {
 
 func (d *differ) tool(o, n *tool.Entry) {
 	d.cur = o.Name
-	at := "/tools/" + esc(o.Name)
+	at := "/tools/" + jsonv.EscapePointer(o.Name)
 	if o.Title != n.Title {
 		d.add(Compatible, DocsChanged, o.Name, at+"/title", "the title changed")
 	}
@@ -430,7 +425,7 @@ func (d *differ) schema(pos position, at string, a, b any, visiting map[string]b
 			nv[k] = true
 		}
 		visiting = nv
-		at = "/components/schemas/" + esc(ca)
+		at = "/components/schemas/" + jsonv.EscapePointer(ca)
 	}
 	if jsonv.Equal(a, b) {
 		return
@@ -749,7 +744,7 @@ func (d *differ) object(pos position, at string, a, b *jsonv.Object, visiting ma
 	ob, _ := jsonv.Member[*jsonv.Object](b, "properties")
 	ra, rb := requiredSet(a), requiredSet(b)
 	oa.Range(func(k string, sa any) bool {
-		path := at + "/properties/" + esc(k)
+		path := at + "/properties/" + jsonv.EscapePointer(k)
 		sb, ok := ob.Get(k)
 		if !ok {
 			switch pos {
@@ -786,7 +781,7 @@ func (d *differ) object(pos position, at string, a, b *jsonv.Object, visiting ma
 		if oa.Has(k) {
 			return true
 		}
-		path := at + "/properties/" + esc(k)
+		path := at + "/properties/" + jsonv.EscapePointer(k)
 		switch {
 		case pos == input && rb[k]:
 			d.add(Breaking, InputRequiredAdded, d.cur, path, fmt.Sprintf("new required input property %q", k))
