@@ -132,7 +132,7 @@ func (b *bundler) bundle(doc any, label string) (any, error) {
 		rw, ok := b.rewritten[name]
 		if !ok {
 			c, _ := comps.Get(name)
-			prefix := "#/$defs/" + schema.EscapePointer(name)
+			prefix := "#/$defs/" + jsonv.EscapePointer(name)
 			rw = rewriteRefs(c.Doc(), func(ref string) string {
 				if r := componentToDefs(ref); r != ref {
 					return r
@@ -159,7 +159,7 @@ func componentToDefs(ref string) string {
 	if !ok {
 		return ref
 	}
-	return "#/$defs/" + schema.EscapePointer(name) + rest
+	return "#/$defs/" + jsonv.EscapePointer(name) + rest
 }
 
 // rebase moves a local reference under prefix ("#" → prefix,

@@ -213,6 +213,24 @@ func valueCandidates(a *tool.CLIArg) []string {
 	return a.Candidates
 }
 
+// backslashed puts a backslash before each character of s other than
+// ASCII letters and digits, non-ASCII runes and those in safe (what the
+// shell's expansion leaves alone); the empty word becomes a pair of
+// single quotes.
+func backslashed(s, safe string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80 || strings.ContainsRune(safe, r)) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "''"
+	}
+	return b.String()
+}
+
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return strings.TrimSpace(s)

@@ -126,19 +126,7 @@ func fishValues(candidates []string, hint tool.ValueHint, option bool) string {
 }
 
 // fishWord escapes a word for the expansion fish applies to -a lists.
-func fishWord(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80 || strings.ContainsRune("-_./@%+,:=", r)) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() == 0 {
-		return "''"
-	}
-	return b.String()
-}
+func fishWord(s string) string { return backslashed(s, "-_./@%+,:=") }
 
 // fishQuote single-quotes s for fish.
 func fishQuote(s string) string {

@@ -38,7 +38,7 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 				prop = r[1]
 			}
 		} else if seg := strings.SplitN(strings.TrimPrefix(path, "/"), "/", 2); seg[0] != "" && seg[0] != "*" {
-			prop = strings.ReplaceAll(strings.ReplaceAll(seg[0], "~1", "/"), "~0", "~")
+			prop = jsonv.UnescapePointer(seg[0])
 		}
 		var args []*tool.CLIArg
 		if a := argOf(leaf, prop); a != nil {

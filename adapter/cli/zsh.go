@@ -145,19 +145,7 @@ func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
 }
 
 // zshWord quotes a word for the eval of an action with backslashes.
-func zshWord(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80 || strings.ContainsRune("-_./@%+,", r)) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() == 0 {
-		return "''"
-	}
-	return b.String()
-}
+func zshWord(s string) string { return backslashed(s, "-_./@%+,") }
 
 // zshEscapeHelp escapes an option description in [brackets].
 func zshEscapeHelp(s string) string {

@@ -237,8 +237,7 @@ func (p provider) GetPrompt(*protocol.Request) any {
 
 func (p provider) promptsGet(x *protocol.Call) any {
 	sf := p.s.Surface()
-	nv, _ := x.Params().Get("name")
-	name, _ := nv.(string)
+	name, _ := jsonv.Member[string](x.Params(), "name")
 	pr := findPrompt(sf, name)
 	if pr == nil {
 		return protocol.InvalidParams("Unknown prompt: " + name)

@@ -23,9 +23,8 @@ func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 		sf.releasedDocs = make([]*jsonv.Object, len(docs))
 		for i, d := range docs {
 			sf.releasedDocs[i] = d
-			os, ok := d.Get("outputSchema")
-			o, isObj := os.(*jsonv.Object)
-			if !ok || !isObj {
+			o, ok := jsonv.Member[*jsonv.Object](d, "outputSchema")
+			if !ok {
 				continue
 			}
 			if t, _ := o.Get("type"); t == "object" {
@@ -173,8 +172,7 @@ func contentBlock(v any) *jsonv.Object {
 	if !ok {
 		return nil
 	}
-	tv, _ := o.Get("type")
-	typ, _ := tv.(string)
+	typ, _ := jsonv.Member[string](o, "type")
 	b := jsonv.NewObject(4)
 	b.Set("type", typ)
 	copyKeys := func(keys ...string) {

@@ -56,6 +56,16 @@ func Obj(kv ...any) *Object {
 	return o
 }
 
+// Strings returns ss as an array value: the []any form a parsed
+// document has, which readers of documents type-switch on.
+func Strings(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
 // smallObjectSize is the most members a smallObject holds.
 const smallObjectSize = 4
 
@@ -130,6 +140,14 @@ func (o *Object) Get(k string) (any, bool) {
 		return o.vals[i], true
 	}
 	return nil, false
+}
+
+// Member returns the member k of o when it holds a T: the typed read of
+// a document's keyword (o may be nil).
+func Member[T any](o *Object, k string) (T, bool) {
+	v, _ := o.Get(k)
+	t, ok := v.(T)
+	return t, ok
 }
 
 // Has reports whether k is a member.

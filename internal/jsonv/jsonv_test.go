@@ -137,3 +137,36 @@ func BenchmarkParseToolsCall(b *testing.B) {
 		}
 	}
 }
+
+func TestMemberAndObj(t *testing.T) {
+	o := Obj("type", "object", "required", Strings([]string{"a"}), "n", Int(3))
+	if got := string(Marshal(o)); got != `{"type":"object","required":["a"],"n":3}` {
+		t.Fatalf("Obj: %s", got)
+	}
+	if s, ok := Member[string](o, "type"); !ok || s != "object" {
+		t.Errorf("Member[string](type) = %q, %v", s, ok)
+	}
+	if l, ok := Member[[]any](o, "required"); !ok || len(l) != 1 {
+		t.Errorf("Member[[]any](required) = %v, %v", l, ok)
+	}
+	if _, ok := Member[string](o, "n"); ok {
+		t.Error("Member[string] of a number reported ok")
+	}
+	if _, ok := Member[*Object](o, "missing"); ok {
+		t.Error("Member of a missing key reported ok")
+	}
+	if _, ok := Member[string](nil, "type"); ok {
+		t.Error("Member of a nil object reported ok")
+	}
+}
+
+func TestPointerTokens(t *testing.T) {
+	for in, want := range map[string]string{"a": "a", "a/b": "a~1b", "~x": "~0x", "~/": "~0~1", "~1": "~01"} {
+		if got := EscapePointer(in); got != want {
+			t.Errorf("EscapePointer(%q) = %q, want %q", in, got, want)
+		}
+		if back := UnescapePointer(want); back != in {
+			t.Errorf("UnescapePointer(%q) = %q, want %q", want, back, in)
+		}
+	}
+}

@@ -56,6 +56,18 @@ type commentText string
 
 func grp(ds ...doc) *group { return &group{docs: ds} }
 
+// propagateAll propagates through every one of ds (no short cut: each
+// group inside must be marked) and reports whether any breaks.
+func propagateAll(ds []doc) bool {
+	b := false
+	for _, x := range ds {
+		if propagate(x) {
+			b = true
+		}
+	}
+	return b
+}
+
 // propagate marks every group that contains a hard line or breakParent as
 // broken and reports whether d contains one.
 func propagate(d doc) bool {
@@ -65,32 +77,15 @@ func propagate(d doc) bool {
 	case breakParent, blankline:
 		return true
 	case *group:
-		b := false
-		for _, x := range d.docs {
-			if propagate(x) {
-				b = true
-			}
-		}
+		b := propagateAll(d.docs)
 		if b {
 			d.broke = true
 		}
 		return b
 	case indent:
-		b := false
-		for _, x := range d {
-			if propagate(x) {
-				b = true
-			}
-		}
-		return b
+		return propagateAll(d)
 	case concat:
-		b := false
-		for _, x := range d {
-			if propagate(x) {
-				b = true
-			}
-		}
-		return b
+		return propagateAll(d)
 	case ifBreak:
 		x := propagate(d.brk)
 		y := propagate(d.flat)

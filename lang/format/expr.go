@@ -8,54 +8,9 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// Precedence levels of docs/spec/language.md §2.5, loosest first. An operand whose
-// level is below what its position requires is parenthesised; the tree
-// keeps no parentheses, so the printer writes exactly the ones needed.
-const (
-	precPipe = iota + 1
-	precRange
-	precTernary
-	precOr
-	precAnd
-	precEq
-	precCmp
-	precAdd
-	precNil
-	precMul
-	precUnary
-	precPower
-	precPostfix
-	precPrimary
-)
-
-var binaryPrec = map[string]int{
-	"||": precOr, "&&": precAnd, "==": precEq, "!=": precEq,
-	"<": precCmp, ">": precCmp, "<=": precCmp, ">=": precCmp, "in": precCmp, "not in": precCmp,
-	"+": precAdd, "-": precAdd, "??": precNil, "*": precMul, "/": precMul, "%": precMul, "**": precPower,
-}
-
-func precOf(x syntax.Expr) int {
-	switch x := x.(type) {
-	case *syntax.PipeExpr:
-		return precPipe
-	case *syntax.RangeExpr:
-		return precRange
-	case *syntax.TernaryExpr:
-		return precTernary
-	case *syntax.BinaryExpr:
-		return binaryPrec[x.Op]
-	case *syntax.UnaryExpr:
-		return precUnary
-	case *syntax.MemberExpr, *syntax.IndexExpr, *syntax.SliceExpr, *syntax.CallExpr, *syntax.MethodCall,
-		*syntax.ValueCall, *syntax.PropagateExpr, *syntax.NonNilExpr, *syntax.StructLit:
-		return precPostfix
-	}
-	return precPrimary
-}
-
 // exprAt prints x where the grammar expects level min.
 func (p *printer) exprAt(x syntax.Expr, min int) doc {
-	if precOf(x) < min {
+	if syntax.Prec(x) < min {
 		lead := p.inline(syntax.ExprStart(x))
 		return concat{lead, text("("), p.expr(x), text(")")}
 	}
@@ -121,12 +76,12 @@ func (p *printer) expr1(x syntax.Expr) doc {
 			}
 			return concat{text(op), p.expr(inner)}
 		}
-		return concat{text(op), p.exprAt(x.X, precPower)}
+		return concat{text(op), p.exprAt(x.X, syntax.PrecPower)}
 	case *syntax.TernaryExpr:
-		return grp(p.clarified(x.Cond, precOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, precTernary),
-			indent{sp, text(": "), p.exprAt(x.Else, precTernary)})
+		return grp(p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, syntax.PrecTernary),
+			indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 	case *syntax.RangeExpr:
-		d := concat{p.exprAt(x.Start, precTernary), text(" to "), p.exprAt(x.End, precTernary)}
+		d := concat{p.exprAt(x.Start, syntax.PrecTernary), text(" to "), p.exprAt(x.End, syntax.PrecTernary)}
 		if x.Exclusive {
 			d = append(d, text(" exclusive"))
 		}
@@ -139,7 +94,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.CallExpr:
 		return p.call(x)
 	case *syntax.ValueCall:
-		callee := p.exprAt(x.Fn, precPostfix)
+		callee := p.exprAt(x.Fn, syntax.PrecPostfix)
 		if _, name := x.Fn.(*syntax.Ident); name {
 			callee = concat{text("("), callee, text(")")} // `(f)(x)`, not the call `f(x)`
 		}
@@ -151,11 +106,11 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.TryExpr:
 		return p.try(x, false)
 	case *syntax.RetryExpr:
-		return concat{text("retry "), p.exprAt(x.Count, precPrimary), text(" "), p.block(x.Body)}
+		return concat{text("retry "), p.exprAt(x.Count, syntax.PrecPrimary), text(" "), p.block(x.Body)}
 	case *syntax.ParallelExpr:
 		return p.parallel(x)
 	case *syntax.DeadlineExpr:
-		return concat{text("deadline "), p.exprAt(x.Duration, precPrimary), text(" "), p.block(x.Body)}
+		return concat{text("deadline "), p.exprAt(x.Duration, syntax.PrecPrimary), text(" "), p.block(x.Body)}
 	case *syntax.SpawnExpr:
 		return concat{text("spawn "), p.block(x.Body)}
 	case *syntax.MutexExpr:
@@ -244,22 +199,22 @@ func (p *printer) entry(e *syntax.DictEntry) doc {
 // operators when it does not fit.
 func (p *printer) binary(x *syntax.BinaryExpr) doc {
 	if x.Op == "**" {
-		return concat{p.exprAt(x.X, precPostfix), text(" ** "), p.exprAt(x.Y, precUnary)}
+		return concat{p.exprAt(x.X, syntax.PrecPostfix), text(" ** "), p.exprAt(x.Y, syntax.PrecUnary)}
 	}
-	prec := binaryPrec[x.Op]
+	prec := syntax.BinaryPrec(x.Op)
 	// Flatten the left-leaning chain a op b op c of this level.
 	var ops []*syntax.BinaryExpr
 	var left syntax.Expr = x
 	for {
 		b, ok := left.(*syntax.BinaryExpr)
-		if !ok || b.Op == "**" || binaryPrec[b.Op] != prec {
+		if !ok || b.Op == "**" || syntax.BinaryPrec(b.Op) != prec {
 			break
 		}
 		ops = append(ops, b)
 		left = b.X
 	}
 	operand := func(y syntax.Expr, min int) doc {
-		if prec == precOr {
+		if prec == syntax.PrecOr {
 			return p.clarified(y, min, "&&")
 		}
 		return p.exprAt(y, min)
@@ -281,7 +236,7 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 // a binary expression with one of ops, where the parentheses the grammar
 // does not need still help a reader: `(a && b) || c`, `(a || b) ? x : y`.
 func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
-	if b, ok := x.(*syntax.BinaryExpr); ok && precOf(x) >= min {
+	if b, ok := x.(*syntax.BinaryExpr); ok && syntax.Prec(x) >= min {
 		for _, op := range ops {
 			if b.Op == op {
 				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
@@ -305,9 +260,9 @@ func (p *printer) pipe(x *syntax.PipeExpr) doc {
 	}
 	var rest concat
 	for i := len(fs) - 1; i >= 0; i-- {
-		rest = append(rest, sp, text("|> "), p.exprAt(fs[i], precRange))
+		rest = append(rest, sp, text("|> "), p.exprAt(fs[i], syntax.PrecRange))
 	}
-	return grp(p.exprAt(head, precPipe), indent{rest})
+	return grp(p.exprAt(head, syntax.PrecPipe), indent{rest})
 }
 
 // chain prints postfix operations. A chain with two or more method calls
@@ -350,7 +305,7 @@ func (p *printer) chain(x syntax.Expr) doc {
 			calls++
 		}
 	}
-	out := concat{p.exprAt(head, precPostfix)}
+	out := concat{p.exprAt(head, syntax.PrecPostfix)}
 	sc := p.scanFrom(syntax.ExprStart(head))
 	if sc.i >= 0 {
 		// step over the head itself
@@ -695,13 +650,7 @@ func (p *printer) match(x *syntax.MatchExpr) doc {
 		items[i] = item{start: syntax.ExprStart(a.Patterns[0]), print: func() doc { return p.arm(a) }}
 	}
 	end := p.closing(p.matchBrace(x))
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, end)
 	if len(items) == 0 {
 		return append(d, p.inline(end), text("}"))
 	}
@@ -804,13 +753,7 @@ func (p *printer) selectExpr(x *syntax.SelectExpr) doc {
 	sortItems(items)
 	open := p.nextPunct(x.At, "{")
 	end := p.closing(open)
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, end)
 	if len(items) == 0 {
 		return concat{text("select {"), p.inline(end), text("}")}
 	}

@@ -240,6 +240,30 @@ type item struct {
 	print      func() doc
 }
 
+// setEnds ends each item after its last significant token before the
+// next item's start (the last item's, before boundary), so the comments
+// between two items go to the later one.
+func (p *printer) setEnds(items []item, boundary syntax.Pos) {
+	for i := range items {
+		next := boundary
+		if i+1 < len(items) {
+			next = items[i+1].start
+		}
+		items[i].end = p.endBefore(next)
+	}
+}
+
+// braced prints a declaration body of items between the braces at open
+// and end: one item a line, or {} when it holds neither items nor
+// comments.
+func (p *printer) braced(items []item, open, end syntax.Pos) concat {
+	p.setEnds(items, end)
+	if len(items) == 0 && !p.hasComments(open, end) {
+		return concat{text("{}")}
+	}
+	return concat{text("{"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+}
+
 // list prints statements (or members) one per line. boundary is where the
 // list ends (its closing brace, or the end of the file).
 func (p *printer) list(items []item, boundary syntax.Pos) doc {
@@ -338,13 +362,7 @@ func (p *printer) stmtItems(stmts []syntax.Stmt, boundary syntax.Pos, top bool) 
 		s := s
 		items[i] = item{start: p.stmtStart(s), blockDecl: top && isBlockDecl(s), print: func() doc { return p.stmt(s) }}
 	}
-	for i := range items {
-		next := boundary
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, boundary)
 	return items
 }
 

@@ -312,13 +312,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 		}
 		return text("{}")
 	}
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
+	p.setEnds(items, end)
 	if items[0].start.Line == openAt.Line && end.Line == openAt.Line && !p.hasComments(openAt, end) {
 		var flatDoc concat
 		for i, it := range items {
@@ -409,17 +403,7 @@ func (p *printer) interfaceDecl(s *syntax.InterfaceDecl) doc {
 	sortItems(items)
 	open := p.bodyBrace(s.At, s.TypeParams != nil)
 	end := p.closing(open)
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
-	if len(items) == 0 && !p.hasComments(open, end) {
-		return append(d, text("{}"))
-	}
-	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+	return append(d, p.braced(items, open, end)...)
 }
 
 // nextWord is the position of the first token spelled w at or after pos.
@@ -460,17 +444,7 @@ func (p *printer) implBlock(s *syntax.ImplBlock) doc {
 		items = append(items, item{start: p.stmtStart(m), blockDecl: true, print: func() doc { return p.fnDecl(m) }})
 	}
 	sortItems(items)
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
-	if len(items) == 0 && !p.hasComments(open, end) {
-		return append(d, text("{}"))
-	}
-	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+	return append(d, p.braced(items, open, end)...)
 }
 
 func (p *printer) skillDecl(s *syntax.SkillDecl) doc {
@@ -483,17 +457,7 @@ func (p *printer) skillDecl(s *syntax.SkillDecl) doc {
 		f := f
 		items[i] = item{start: f.At, print: func() doc { return concat{text(f.Name + " "), p.expr(f.Value)} }}
 	}
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
-	if len(items) == 0 && !p.hasComments(open, end) {
-		return append(d, text("{}"))
-	}
-	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+	return append(d, p.braced(items, open, end)...)
 }
 
 func (p *printer) evalPack(s *syntax.EvalPackDecl) doc {
@@ -534,17 +498,7 @@ func (p *printer) evalPack(s *syntax.EvalPackDecl) doc {
 			return concat{text(it.Key + ": "), p.expr(it.Value)}
 		}}
 	}
-	for i := range items {
-		next := end
-		if i+1 < len(items) {
-			next = items[i+1].start
-		}
-		items[i].end = p.endBefore(next)
-	}
-	if len(items) == 0 && !p.hasComments(open, end) {
-		return append(d, text("{}"))
-	}
-	return append(d, text("{"), indent{hardline, p.list(items, end)}, hardline, text("}"))
+	return append(d, p.braced(items, open, end)...)
 }
 
 // ---- patterns ----

@@ -44,7 +44,7 @@ func (c cursor) rangeExpr() Expr {
 // ternary parses `cond ? a : b`. The `?` may begin a line and line
 // breaks may follow `?` and `:` (docs/spec/newer.md §1.9).
 func (c cursor) ternary() Expr {
-	cond := c.binary(precOr)
+	cond := c.binary(PrecOr)
 	if !isPunct(c.peek(), "?") || (c.nl() && !c.ternaryAhead()) {
 		return cond
 	}
@@ -58,47 +58,24 @@ func (c cursor) ternary() Expr {
 	return &TernaryExpr{At: cond.Position(), Cond: cond, Then: then, Else: c.ternary()}
 }
 
-// Binary precedence levels, loosest first.
-const (
-	precOr = iota + 1
-	precAnd
-	precEq
-	precCmp
-	precAdd
-	precNil
-	precMul
-)
-
 // binaryOp identifies the binary operator at t (levels `||` to `*`), its
 // precedence, and whether it may start a line.
 func (c cursor) binaryOp(t *lexer.Token) (op string, prec int, lineStart bool) {
 	switch t.Type {
 	case tPunct:
 		switch t.Value {
-		case "||":
-			return t.Value, precOr, true
-		case "&&":
-			return t.Value, precAnd, true
-		case "==", "!=":
-			return t.Value, precEq, true
-		case "<", ">", "<=", ">=":
-			return t.Value, precCmp, true
-		case "+":
-			return t.Value, precAdd, true
+		case "||", "&&", "==", "!=", "<", ">", "<=", ">=", "+", "??", "*", "/", "%":
+			return t.Value, BinaryPrec(t.Value), true
 		case "-":
-			return t.Value, precAdd, false
-		case "??":
-			return t.Value, precNil, true
-		case "*", "/", "%":
-			return t.Value, precMul, true
+			return t.Value, BinaryPrec(t.Value), false
 		}
 	case tKeyword:
 		if t.Value == "in" {
-			return "in", precCmp, false
+			return "in", BinaryPrec("in"), false
 		}
 	case tIdent:
 		if t.Value == "not" && isKw(c.peekAt(1), "in") {
-			return "not in", precCmp, false
+			return "not in", BinaryPrec("not in"), false
 		}
 	}
 	return "", 0, false

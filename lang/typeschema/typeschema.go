@@ -122,24 +122,9 @@ func (b *Builder) ref(name string) *jsonv.Object { return jsonv.Obj("$ref", b.po
 // pointer is the JSON pointer to the definition named name.
 func (b *Builder) pointer(name string) string {
 	if b.dialect == JSON {
-		return "#/components/schemas/" + pointerEscape(name)
+		return "#/components/schemas/" + jsonv.EscapePointer(name)
 	}
-	return "#/$defs/" + pointerEscape(name)
-}
-
-func pointerEscape(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
-func strs(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
+	return "#/$defs/" + jsonv.EscapePointer(name)
 }
 
 // object is the schema of a shape or struct body: the fields in
@@ -148,7 +133,7 @@ func strs(ss []string) []any {
 func (b *Builder) object(props *jsonv.Object, required []string) *jsonv.Object {
 	o := jsonv.Obj("type", "object", "properties", props)
 	if len(required) > 0 {
-		o.Set("required", strs(required))
+		o.Set("required", jsonv.Strings(required))
 	}
 	if b.dialect == JSON {
 		o.Set("additionalProperties", false)
@@ -364,7 +349,7 @@ func (b *Builder) tagged(enum string, variants []types.Variant, titles bool) (an
 					return nil, err.in(fmt.Sprintf("variant %s.%s", enum, v.Name))
 				}
 				if titles && f.Name != "" {
-					s = withKey(s, "title", f.Name)
+					s = WithKey(s, "title", f.Name)
 				}
 				items[j] = s
 			}
@@ -379,9 +364,10 @@ func (b *Builder) tagged(enum string, variants []types.Variant, titles bool) (an
 	return jsonv.Obj("oneOf", branches), nil
 }
 
-// withKey adds an annotation keyword to a schema; the boolean schema
-// false becomes the equivalent {"not": {}} so it can carry one.
-func withKey(s any, k string, v any) any {
+// WithKey adds an annotation keyword to a schema (in place when it is an
+// object); the boolean schema false becomes the equivalent {"not": {}}
+// so it can carry one.
+func WithKey(s any, k string, v any) any {
 	switch x := s.(type) {
 	case *jsonv.Object:
 		x.Set(k, v)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/internal/schema"
 )
 
 // Class is the compatibility class of a change.
@@ -132,7 +133,7 @@ func Diff(old, new *tool.Catalog) *Report {
 	for _, e := range old.Tools {
 		n, ok := newByName[e.Name]
 		if !ok {
-			at := "/tools/" + esc(e.Name)
+			at := "/tools/" + jsonv.EscapePointer(e.Name)
 			if r := renameOf(e, added, renamedTo); r != nil {
 				renamedTo[r.Name] = true
 				d.add(Breaking, ToolRenamed, e.Name, at, fmt.Sprintf("tool %q is now called %q; clients calling the old name fail", e.Name, r.Name))
@@ -145,7 +146,7 @@ func Diff(old, new *tool.Catalog) *Report {
 	}
 	for _, e := range added {
 		if !renamedTo[e.Name] {
-			d.add(Compatible, ToolAdded, e.Name, "/tools/"+esc(e.Name), fmt.Sprintf("new tool %q", e.Name))
+			d.add(Compatible, ToolAdded, e.Name, "/tools/"+jsonv.EscapePointer(e.Name), fmt.Sprintf("new tool %q", e.Name))
 		}
 	}
 	r := &Report{Changes: d.changes}
@@ -235,11 +236,6 @@ func comps(c *tool.Catalog) *tool.SchemaMap {
 	return c.Components.Schemas
 }
 
-// esc escapes one JSON Pointer segment.
-func esc(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
 type differ struct {
 	old, new *tool.SchemaMap
 	changes  []Change
@@ -258,7 +254,7 @@ func (d *differ) add(class Class, rule, tool, path, reason string) {
 
 func (d *differ) tool(o, n *tool.Entry) {
 	d.cur = o.Name
-	at := "/tools/" + esc(o.Name)
+	at := "/tools/" + jsonv.EscapePointer(o.Name)
 	if o.Title != n.Title {
 		d.add(Compatible, DocsChanged, o.Name, at+"/title", "the title changed")
 	}
@@ -399,10 +395,9 @@ func resolved(s any, m *tool.SchemaMap) (doc any, comp string) {
 		if !ok {
 			return s, comp
 		}
-		r, ok := o.Get("$ref")
-		ref, _ := r.(string)
-		name, isComp := componentName(ref)
-		if !ok || !isComp {
+		ref, _ := jsonv.Member[string](o, "$ref")
+		name, rest, isComp := schema.ComponentRef(ref)
+		if !isComp || rest != "" {
 			return s, comp
 		}
 		c, ok := m.Get(name)
@@ -412,14 +407,6 @@ func resolved(s any, m *tool.SchemaMap) (doc any, comp string) {
 		s, comp = c.Doc(), name
 	}
 	return s, comp
-}
-
-func componentName(ref string) (string, bool) {
-	const prefix = "#/components/schemas/"
-	if !strings.HasPrefix(ref, prefix) || strings.Contains(ref[len(prefix):], "/") {
-		return "", false
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(ref[len(prefix):], "~1", "/"), "~0", "~"), true
 }
 
 // schema compares one schema position of a tool.
@@ -438,7 +425,7 @@ func (d *differ) schema(pos position, at string, a, b any, visiting map[string]b
 			nv[k] = true
 		}
 		visiting = nv
-		at = "/components/schemas/" + esc(ca)
+		at = "/components/schemas/" + jsonv.EscapePointer(ca)
 	}
 	if jsonv.Equal(a, b) {
 		return
@@ -753,13 +740,11 @@ func requiredSet(o *jsonv.Object) map[string]bool {
 }
 
 func (d *differ) object(pos position, at string, a, b *jsonv.Object, visiting map[string]bool) {
-	pa, _ := a.Get("properties")
-	pb, _ := b.Get("properties")
-	oa, _ := pa.(*jsonv.Object)
-	ob, _ := pb.(*jsonv.Object)
+	oa, _ := jsonv.Member[*jsonv.Object](a, "properties")
+	ob, _ := jsonv.Member[*jsonv.Object](b, "properties")
 	ra, rb := requiredSet(a), requiredSet(b)
 	oa.Range(func(k string, sa any) bool {
-		path := at + "/properties/" + esc(k)
+		path := at + "/properties/" + jsonv.EscapePointer(k)
 		sb, ok := ob.Get(k)
 		if !ok {
 			switch pos {
@@ -796,7 +781,7 @@ func (d *differ) object(pos position, at string, a, b *jsonv.Object, visiting ma
 		if oa.Has(k) {
 			return true
 		}
-		path := at + "/properties/" + esc(k)
+		path := at + "/properties/" + jsonv.EscapePointer(k)
 		switch {
 		case pos == input && rb[k]:
 			d.add(Breaking, InputRequiredAdded, d.cur, path, fmt.Sprintf("new required input property %q", k))
@@ -844,10 +829,8 @@ func (d *differ) array(pos position, at string, a, b *jsonv.Object, visiting map
 		}
 		d.schema(pos, at+"/items", ia, ib, visiting)
 	}
-	pa, _ := a.Get("prefixItems")
-	pb, _ := b.Get("prefixItems")
-	la, _ := pa.([]any)
-	lb, _ := pb.([]any)
+	la, _ := jsonv.Member[[]any](a, "prefixItems")
+	lb, _ := jsonv.Member[[]any](b, "prefixItems")
 	for i := 0; i < len(la) && i < len(lb); i++ {
 		d.schema(pos, at+"/prefixItems/"+strconv.Itoa(i), la[i], lb[i], visiting)
 	}
@@ -943,27 +926,21 @@ type variant struct {
 // variants reads a Harn enum schema ({enum, variant, fields} oneOf
 // branches, docs/spec/registry.md §8.4); nil when o is not one.
 func variants(o *jsonv.Object) []variant {
-	x, ok := o.Get("oneOf")
-	branches, _ := x.([]any)
-	if !ok || len(branches) == 0 {
+	branches, _ := jsonv.Member[[]any](o, "oneOf")
+	if len(branches) == 0 {
 		return nil
 	}
 	var out []variant
 	for _, br := range branches {
 		bo, _ := br.(*jsonv.Object)
-		p, _ := bo.Get("properties")
-		props, _ := p.(*jsonv.Object)
-		v, _ := props.Get("variant")
-		vo, _ := v.(*jsonv.Object)
-		c, _ := vo.Get("const")
-		name, ok := c.(string)
+		props, _ := jsonv.Member[*jsonv.Object](bo, "properties")
+		vo, _ := jsonv.Member[*jsonv.Object](props, "variant")
+		name, ok := jsonv.Member[string](vo, "const")
 		if !ok || !props.Has("enum") {
 			return nil
 		}
-		f, _ := props.Get("fields")
-		fo, _ := f.(*jsonv.Object)
-		pi, _ := fo.Get("prefixItems")
-		fields, _ := pi.([]any)
+		fo, _ := jsonv.Member[*jsonv.Object](props, "fields")
+		fields, _ := jsonv.Member[[]any](fo, "prefixItems")
 		out = append(out, variant{name, fields})
 	}
 	return out

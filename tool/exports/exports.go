@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/lang/typeschema"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/load"
 )
@@ -107,7 +108,9 @@ func compile(path string, opts Options) (*library, error) {
 		return nil, compileError(sess, err)
 	}
 	lib := &library{sess: sess, mod: m}
-	b := newSchemaBuilder()
+	// One builder for the whole catalog: the struct, enum and recursive
+	// types every export reaches become its shared components.
+	b := typeschema.New(typeschema.JSON)
 	own := publicCallables(m.Syntax)
 	for _, name := range m.Exports() {
 		def, decl := m, own[name]
@@ -137,7 +140,7 @@ func compile(path string, opts Options) (*library, error) {
 	for i, ex := range lib.exports {
 		cat.Tools[i] = ex.entry
 	}
-	if comps := b.components(); comps.Len() > 0 {
+	if comps := b.Defs(); comps.Len() > 0 {
 		cat.Components = &tool.Components{Schemas: tool.NewSchemaMap(comps)}
 	}
 	lib.catalog = cat
@@ -201,7 +204,7 @@ type callable struct {
 	sig     *types.Func
 }
 
-func describeFn(b *schemaBuilder, def *interp.Module, name string, fn *syntax.FnDecl) (*export, *load.Error) {
+func describeFn(b *typeschema.Builder, def *interp.Module, name string, fn *syntax.FnDecl) (*export, *load.Error) {
 	if fn.Gen {
 		return nil, refusal(def.Name, fn.NamePos, name, "is a generator function: its result (a generator) has no JSON Schema form")
 	}
@@ -212,7 +215,7 @@ func describeFn(b *schemaBuilder, def *interp.Module, name string, fn *syntax.Fn
 	})
 }
 
-func describePipeline(b *schemaBuilder, def *interp.Module, name string, p *syntax.PipelineDecl) (*export, *load.Error) {
+func describePipeline(b *typeschema.Builder, def *interp.Module, name string, p *syntax.PipelineDecl) (*export, *load.Error) {
 	return describe(b, &callable{
 		file: def.Name, name: name, kind: KindPipeline, namePos: p.NamePos,
 		doc: p.Doc, attrs: p.Attrs, params: p.Params, ret: p.Return, throws: p.Throws,
@@ -230,7 +233,7 @@ func typePos(t syntax.TypeExpr, fallback syntax.Pos) syntax.Pos {
 // describe builds an export's catalog entry (docs/spec/registry.md §8.4). Types
 // reach the schema builder in reach order: parameters, then the return
 // type, then the throws type.
-func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
+func describe(b *typeschema.Builder, c *callable) (*export, *load.Error) {
 	if !tool.ValidCommandComponent(c.name) {
 		return nil, refusal(c.file, c.namePos, c.name, "has a name that is not a portable command name")
 	}
@@ -263,14 +266,14 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 			s = jsonv.Obj("type", "array", "items", jsonv.Obj())
 		} else {
 			var err error
-			if s, err = b.schema(pt); err != nil {
+			if s, err = b.Schema(pt); err != nil {
 				return nil, refusal(c.file, pos, c.name, "parameter %q has a type that cannot be represented as JSON Schema: %s", sp.Name, err)
 			}
 			if sp.Default != nil {
 				p.optional = true
 				if v, ok := constant(sp.Default); ok {
 					p.def, p.hasDef = v, true
-					s = withKey(s, "default", v)
+					s = typeschema.WithKey(s, "default", v)
 				} else {
 					p.lazy = true
 					lazy = append(lazy, sp.Name)
@@ -280,7 +283,7 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 			}
 		}
 		if d, ok := doc.params[sp.Name]; ok {
-			s = withKey(s, "description", d)
+			s = typeschema.WithKey(s, "description", d)
 		}
 		if !p.optional {
 			required = append(required, sp.Name)
@@ -288,14 +291,14 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 		if lazyBefore > 0 {
 			// Dispatch cannot skip a parameter whose default runs in
 			// the callee: giving a later one requires giving it.
-			depends.Set(sp.Name, strs(lazy[:lazyBefore]))
+			depends.Set(sp.Name, jsonv.Strings(lazy[:lazyBefore]))
 		}
 		props.Set(sp.Name, s)
 		ex.params = append(ex.params, p)
 	}
 	in := jsonv.Obj("type", "object", "properties", props)
 	if len(required) > 0 {
-		in.Set("required", strs(required))
+		in.Set("required", jsonv.Strings(required))
 	}
 	if depends.Len() > 0 {
 		in.Set("dependentRequired", depends)
@@ -303,14 +306,14 @@ func describe(b *schemaBuilder, c *callable) (*export, *load.Error) {
 	e.InputSchema = tool.NewSchema(in)
 
 	if c.ret != nil {
-		s, err := b.schema(c.sig.Return)
+		s, err := b.Schema(c.sig.Return)
 		if err != nil {
 			return nil, refusal(c.file, c.ret.Position(), c.name, "declares a return type that cannot be represented as JSON Schema: %s", err)
 		}
 		e.OutputSchema = tool.NewSchema(s)
 	}
 	if c.throws != nil {
-		s, err := b.schema(c.sig.Throws)
+		s, err := b.Schema(c.sig.Throws)
 		if err != nil {
 			return nil, refusal(c.file, c.throws.Position(), c.name, "declares a throws type that cannot be represented as JSON Schema: %s", err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/tool/internal/schema"
 )
 
 // Kind is the kind of a type expression.
@@ -281,7 +282,7 @@ func (b *builder) fillObject(d *Decl, o *jsonv.Object) {
 			}
 		}
 	}
-	props, _ := get[*jsonv.Object](o, "properties")
+	props, _ := jsonv.Member[*jsonv.Object](o, "properties")
 	props.Range(func(k string, v any) bool {
 		f := &Field{JSON: k, Required: required[k], Type: b.conv(v, d.Name+pascal(k))}
 		if po, ok := v.(*jsonv.Object); ok {
@@ -301,18 +302,18 @@ func (b *builder) fillObject(d *Decl, o *jsonv.Object) {
 
 func (b *builder) fillVariants(d *Decl, o *jsonv.Object) {
 	d.Kind, d.Doc, d.HarnEnum = VariantsDecl, docOf(o), harnEnum(o)
-	branches, _ := get[[]any](o, "oneOf")
+	branches, _ := jsonv.Member[[]any](o, "oneOf")
 	for _, br := range branches {
-		props, _ := get[*jsonv.Object](br.(*jsonv.Object), "properties")
-		v, _ := get[*jsonv.Object](props, "variant")
-		name, _ := get[string](v, "const")
+		props, _ := jsonv.Member[*jsonv.Object](br.(*jsonv.Object), "properties")
+		v, _ := jsonv.Member[*jsonv.Object](props, "variant")
+		name, _ := jsonv.Member[string](v, "const")
 		c := &Case{Variant: name, Name: b.unique(d.Name + pascal(name))}
-		fields, _ := get[*jsonv.Object](props, "fields")
-		items, _ := get[[]any](fields, "prefixItems")
+		fields, _ := jsonv.Member[*jsonv.Object](props, "fields")
+		items, _ := jsonv.Member[[]any](fields, "prefixItems")
 		for i, it := range items {
 			label := fmt.Sprintf("field%d", i)
 			if io, ok := it.(*jsonv.Object); ok {
-				if t, ok := get[string](io, "title"); ok && t != "" {
+				if t, ok := jsonv.Member[string](io, "title"); ok && t != "" {
 					label = t
 				}
 			}
@@ -338,8 +339,8 @@ func (b *builder) conv(s any, hint string) *Type {
 		}
 		return &Type{Kind: Any}
 	}
-	if r, ok := get[string](o, "$ref"); ok {
-		if name, ok := componentName(r); ok {
+	if r, ok := jsonv.Member[string](o, "$ref"); ok {
+		if name, rest, ok := schema.ComponentRef(r); ok && rest == "" {
 			if d := b.comps[name]; d != nil {
 				return &Type{Kind: Ref, Decl: d}
 			}
@@ -354,12 +355,12 @@ func (b *builder) conv(s any, hint string) *Type {
 	}
 	if harnEnum(o) != "" || hasProperties(o) || literalEnum(o) != Any {
 		t := b.hoist(hint, o)
-		if e, ok := get[[]any](o, "enum"); ok && hasNull(e) {
+		if e, ok := jsonv.Member[[]any](o, "enum"); ok && hasNull(e) {
 			t = t.nullable()
 		}
 		return t
 	}
-	if e, ok := get[[]any](o, "enum"); ok {
+	if e, ok := jsonv.Member[[]any](o, "enum"); ok {
 		var vals []any
 		for _, v := range e {
 			if v != nil {
@@ -375,11 +376,11 @@ func (b *builder) conv(s any, hint string) *Type {
 		return &Type{Kind: Literal, Values: vals, Nullable: hasNull(e)}
 	}
 	for _, kw := range []string{"anyOf", "oneOf"} {
-		if branches, ok := get[[]any](o, kw); ok && len(branches) > 0 {
+		if branches, ok := jsonv.Member[[]any](o, kw); ok && len(branches) > 0 {
 			return b.union(branches, hint)
 		}
 	}
-	if all, ok := get[[]any](o, "allOf"); ok && len(all) == 1 {
+	if all, ok := jsonv.Member[[]any](o, "allOf"); ok && len(all) == 1 {
 		return b.conv(all[0], hint)
 	}
 	switch t, _ := o.Get("type"); x := t.(type) {
@@ -417,7 +418,7 @@ func (b *builder) typed(name string, o *jsonv.Object, hint string) *Type {
 	case "null":
 		return &Type{Kind: Null}
 	case "array":
-		if items, ok := get[[]any](o, "prefixItems"); ok && o.Has("items") {
+		if items, ok := jsonv.Member[[]any](o, "prefixItems"); ok && o.Has("items") {
 			if more, _ := o.Get("items"); more == false {
 				t := &Type{Kind: Tuple}
 				for i, it := range items {
@@ -490,30 +491,8 @@ func joinOptions(opts []*Type, nullable bool) *Type {
 
 // ---- schema predicates ----
 
-func get[T any](o *jsonv.Object, k string) (T, bool) {
-	var zero T
-	v, ok := o.Get(k)
-	if !ok {
-		return zero, false
-	}
-	t, ok := v.(T)
-	return t, ok
-}
-
-func componentName(ref string) (string, bool) {
-	const prefix = "#/components/schemas/"
-	if !strings.HasPrefix(ref, prefix) {
-		return "", false
-	}
-	name := ref[len(prefix):]
-	if strings.Contains(name, "/") {
-		return "", false
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~"), true
-}
-
 func hasProperties(o *jsonv.Object) bool {
-	p, ok := get[*jsonv.Object](o, "properties")
+	p, ok := jsonv.Member[*jsonv.Object](o, "properties")
 	if !ok || p.Len() == 0 {
 		return false
 	}
@@ -536,7 +515,7 @@ func isNullSchema(s any) bool {
 // literalEnum is the JSON type (String or Integer) of an enum that
 // becomes a named type: every value of that one type, null aside.
 func literalEnum(o *jsonv.Object) Kind {
-	e, ok := get[[]any](o, "enum")
+	e, ok := jsonv.Member[[]any](o, "enum")
 	if !ok {
 		return Any
 	}
@@ -568,7 +547,7 @@ func literalEnum(o *jsonv.Object) Kind {
 }
 
 func enumValues(o *jsonv.Object) []any {
-	e, _ := get[[]any](o, "enum")
+	e, _ := jsonv.Member[[]any](o, "enum")
 	var out []any
 	for _, v := range e {
 		if v != nil {
@@ -603,7 +582,7 @@ func scalars(vals []any) bool {
 // constant "enum" (the same name), constant "variant" and a "fields"
 // array.
 func harnEnum(o *jsonv.Object) string {
-	branches, ok := get[[]any](o, "oneOf")
+	branches, ok := jsonv.Member[[]any](o, "oneOf")
 	if !ok || len(branches) == 0 {
 		return ""
 	}
@@ -613,15 +592,15 @@ func harnEnum(o *jsonv.Object) string {
 		if !ok {
 			return ""
 		}
-		props, ok := get[*jsonv.Object](bo, "properties")
+		props, ok := jsonv.Member[*jsonv.Object](bo, "properties")
 		if !ok {
 			return ""
 		}
-		e, _ := get[*jsonv.Object](props, "enum")
-		v, _ := get[*jsonv.Object](props, "variant")
-		f, _ := get[*jsonv.Object](props, "fields")
-		en, ok1 := get[string](e, "const")
-		_, ok2 := get[string](v, "const")
+		e, _ := jsonv.Member[*jsonv.Object](props, "enum")
+		v, _ := jsonv.Member[*jsonv.Object](props, "variant")
+		f, _ := jsonv.Member[*jsonv.Object](props, "fields")
+		en, ok1 := jsonv.Member[string](e, "const")
+		_, ok2 := jsonv.Member[string](v, "const")
 		if !ok1 || !ok2 || f == nil || (name != "" && en != name) {
 			return ""
 		}
@@ -631,8 +610,8 @@ func harnEnum(o *jsonv.Object) string {
 }
 
 func docOf(o *jsonv.Object) string {
-	title, _ := get[string](o, "title")
-	desc, _ := get[string](o, "description")
+	title, _ := jsonv.Member[string](o, "title")
+	desc, _ := jsonv.Member[string](o, "description")
 	switch {
 	case title != "" && desc != "" && !strings.HasPrefix(desc, title):
 		return title + "\n\n" + desc

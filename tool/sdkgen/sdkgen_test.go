@@ -299,3 +299,34 @@ func TestOnlyMCPTools(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentEncodedRef: a component reference is read as the catalog
+// reader and the validators read it, percent-decoding included.
+func TestPercentEncodedRef(t *testing.T) {
+	cat := `{"schema_version":"harn-tools/2.0","tools":[` +
+		`{"name":"open","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/Big%20Box"}}},"governance":{"audiences":["mcp"]},"cli":{"command":["open"],"aliases":[],"hidden":false,"arguments":{}},"deferLoading":false}],` +
+		`"components":{"schemas":{"Big Box":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}}}}`
+	parsed, err := tool.ParseCatalog([]byte(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range m.Decls {
+		for _, f := range d.Fields {
+			if f.JSON == "a" {
+				if f.Type.Kind != Ref || f.Type.Decl == nil {
+					t.Errorf("field a is %+v, want a reference to the Big Box component", f.Type)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("no field a")
+}

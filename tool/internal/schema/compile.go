@@ -221,7 +221,7 @@ func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 			if m, ok := v.(*jsonv.Object); ok {
 				for j := 0; j < m.Len(); j++ {
 					name, e := m.At(j)
-					if !fn(k+"/"+EscapePointer(name), e) {
+					if !fn(k+"/"+jsonv.EscapePointer(name), e) {
 						return
 					}
 				}
@@ -250,22 +250,6 @@ func subschemaShape(k string) int {
 	return noSubschema
 }
 
-// EscapePointer escapes one JSON Pointer reference token.
-func EscapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// UnescapePointer reverses EscapePointer.
-func UnescapePointer(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
-
 // ComponentRef splits a "#/components/schemas/NAME[/REST]" reference into
 // the component name (percent- and pointer-decoded) and the remaining
 // pointer ("" or "/..."). ok is false for any other reference.
@@ -281,7 +265,7 @@ func ComponentRef(ref string) (name, rest string, ok bool) {
 	if dec, err := url.PathUnescape(seg); err == nil {
 		seg = dec
 	}
-	return UnescapePointer(seg), rest, true
+	return jsonv.UnescapePointer(seg), rest, true
 }
 
 // Pointer resolves a JSON pointer ("" or "/a/b") inside v.
@@ -293,7 +277,7 @@ func Pointer(v any, ptr string) (any, bool) {
 		return nil, false
 	}
 	for _, raw := range strings.Split(ptr[1:], "/") {
-		tok := UnescapePointer(raw)
+		tok := jsonv.UnescapePointer(raw)
 		switch x := v.(type) {
 		case *jsonv.Object:
 			next, ok := x.Get(tok)
@@ -321,7 +305,7 @@ func (c *Compiler) component(name string) (*doc, error) {
 	}
 	v, ok := c.components.Get(name)
 	if !ok {
-		return nil, errorf("dangling schema component reference %q", ComponentPrefix+EscapePointer(name))
+		return nil, errorf("dangling schema component reference %q", ComponentPrefix+jsonv.EscapePointer(name))
 	}
 	base, _ := url.Parse("harn://components/" + url.PathEscape(name))
 	cd := newDoc(c)
