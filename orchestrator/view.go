@@ -240,7 +240,10 @@ func (v *view) relate(topic string, r eventlog.Record) {
 			add(ev)
 		}
 	}
-	if topic == TopicActionGraph && bytes.Contains(r.Payload, []byte(`"event_id"`)) {
+	// `vent_id"` comes in every payload that names an event_id, and is
+	// found several times faster than `"event_id"`: its first byte is
+	// rare in JSON, where a quote starts every other token.
+	if topic == TopicActionGraph && bytes.Contains(r.Payload, []byte(`vent_id"`)) {
 		var p struct {
 			Context struct {
 				EventID string `json:"event_id"`

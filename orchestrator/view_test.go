@@ -67,15 +67,17 @@ func TestViewsReadOnlyWhatTheyShow(t *testing.T) {
 	}
 }
 
-// A record that names events by its headers, its trace and its payload
-// is related once to each event it names.
+// A record that names events by its headers, its trace and its payload's
+// context is related once to each event it names.
 func TestRelateNotesEachEventOnce(t *testing.T) {
 	v := newView(memory.New(), nil)
 	v.byTrace["t1"] = []string{"e1", "e2", "e1"}
 	v.relate(TopicActionGraph, eventlog.Record{ID: 7, Payload: []byte(`{"context":{"event_id":"e2"}}`),
 		Headers: map[string]string{"event_id": "e1", "trace_id": "t1"}})
 	v.relate(TopicActionGraph, eventlog.Record{ID: 8, Headers: map[string]string{"event_id": "e3"}})
-	for ev, want := range map[string]string{"e1": "[7]", "e2": "[7]", "e3": "[8]"} {
+	v.relate(TopicActionGraph, eventlog.Record{ID: 9, Payload: []byte(`{"context":{"event_id":"e4","tool_name":"t"},"result":{"x":1}}`)})
+	v.relate(TopicActionGraph, eventlog.Record{ID: 10, Payload: []byte(`{"context":{"tool_name":"t"},"result":{"event_id":"e5"}}`)})
+	for ev, want := range map[string]string{"e1": "[7]", "e2": "[7]", "e3": "[8]", "e4": "[9]", "e5": "[]"} {
 		if got := fmt.Sprint(v.relatedTo(ev, TopicActionGraph)); got != want {
 			t.Errorf("%s: related %s, want %s", ev, got, want)
 		}
