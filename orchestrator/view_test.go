@@ -144,3 +144,24 @@ func TestViewFoldsHandedRecordsWithoutReadingThem(t *testing.T) {
 		t.Fatalf("%d handed records kept after they were folded", left)
 	}
 }
+
+// What a busy server hands over between two refreshes (half a second
+// of a 64-client load's tool calls, over 10,000 a second at times) is
+// folded without reading any of it back.
+func TestViewKeepsAHalfSecondOfHandedRecords(t *testing.T) {
+	log := &readCountingLog{Log: memory.New()}
+	v := newView(log, nil)
+	traces := make([]string, 256) // one recorder batch
+	for i := range traces {
+		traces[i] = "t"
+	}
+	for range 6000 / len(traces) {
+		v.appended(TopicActionGraph, appendGraph(t, log, traces...))
+	}
+	if err := v.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := log.read.Load(); n != 0 {
+		t.Fatalf("the refresh read back %d of %d handed records", n, 6000/len(traces)*len(traces))
+	}
+}
