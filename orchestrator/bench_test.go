@@ -183,8 +183,12 @@ func BenchmarkFirePostgres(b *testing.B) {
 // call: folding the call's action-graph record (one op), read back from
 // the log or handed over by the process that appended it.
 func BenchmarkViewRefreshActionGraph(b *testing.B) {
-	payload := []byte(`{"context":{"client_identity":"anonymous","tool_name":"harn.trust.query","trace_id":"mcp_0"},"error":null,` +
-		`"observability":{"action_graph_nodes":[{"id":"mcp/mcp_0","kind":"mcp_tool_call"}],"schema_version":1},"result":{"records":[]}}`)
+	// What harn mcp serve records for a harn.trust.query call.
+	payload := []byte(`{"context":{"client_identity":"bench/1","tool_name":"harn.trust.query","trace_id":"mcp_01a2360f67a772fd82cbea0a308fac63"},` +
+		`"error":null,"observability":{"action_graph_edges":[],"action_graph_nodes":[{"id":"mcp/mcp_01a2360f67a772fd82cbea0a308fac63",` +
+		`"kind":"mcp_tool_call","label":"harn.trust.query","outcome":"success","status":"completed","trace_id":"mcp_01a2360f67a772fd82cbea0a308fac63"}],` +
+		`"compaction_events":[],"daemon_events":[],"planner_rounds":[],"research_fact_count":0,"schema_version":1,"transcript_pointers":[],` +
+		`"verification_outcomes":[],"worker_lineage":[]},"result":{"results":[]}}`)
 	for _, handed := range []bool{false, true} {
 		name := "read"
 		if handed {

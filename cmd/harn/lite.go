@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 )
@@ -43,6 +44,10 @@ func execFull(stderr io.Writer) int {
 	self, err := os.Executable()
 	if err == nil {
 		full = filepath.Join(filepath.Dir(self), fullName)
+		// The profiling timer of HARN_CPUPROFILE outlives exec, and its
+		// SIGPROF would kill harn-full before its runtime handles the
+		// signal; harn-full profiles itself into the same file.
+		pprof.StopCPUProfile()
 		err = syscall.Exec(full, append([]string{full}, os.Args[1:]...), os.Environ())
 	}
 	fmt.Fprintf(stderr, "error: this command runs in %s, installed next to harn (make install installs both): %s: %v\n", fullName, full, err)

@@ -88,4 +88,14 @@ func TestLiteExecsFull(t *testing.T) {
 			t.Errorf("harn %s: exit %d, stdout %q, stderr %q; want %q", strings.Join(args, " "), code, stdout, stderr, want.String())
 		}
 	}
+
+	// Under HARN_CPUPROFILE the lite harn's profiling timer must not
+	// follow it into harn-full: its SIGPROF killed harn-full at start-up
+	// (most times, so the command runs a few times).
+	t.Setenv("HARN_CPUPROFILE", filepath.Join(dir, "cpu.pprof"))
+	for range 5 {
+		if _, stderr, code := harn("orchestrator", "--help"); code != 0 {
+			t.Fatalf("harn orchestrator --help under HARN_CPUPROFILE: exit %d, stderr %q", code, stderr)
+		}
+	}
 }

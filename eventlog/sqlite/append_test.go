@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -49,6 +50,33 @@ func BenchmarkAppendAll(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*n), "cpu-ns/record")
 		})
 	}
+}
+
+// BenchmarkAppendConcurrent is 64 callers appending one record each at a
+// time (the synchronous audit of issue 11's 64 concurrent
+// harn.secret_scan calls), with synchronous=NORMAL: the writer groups
+// the steps that wait at the same moment into one transaction.
+func BenchmarkAppendConcurrent(b *testing.B) {
+	ctx := context.Background()
+	l, err := sqlite.OpenSync(ctx, filepath.Join(b.TempDir(), "events.sqlite"), sqlite.Normal)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	b.ReportAllocs()
+	b.SetParallelism(32) // 64 callers on 2 CPUs
+	cpu0 := cpuTime()
+	var n atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := int(n.Add(1))
+			if _, err := l.Append(ctx, "audit.secret_scan", actionGraphRecord(i)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/record")
 }
 
 // cpuTime is the process's CPU time so far, in nanoseconds.

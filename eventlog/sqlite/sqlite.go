@@ -395,12 +395,23 @@ type op struct {
 	ctx  context.Context
 	fn   func(t tx) error
 	done chan error
+	// appends is set on a step that only appends (AppendAll): fn appends
+	// them and sets ids. The writer runs a row of such steps as one step
+	// (see commit).
+	appends []eventlog.TopicRecord
+	ids     []int64
 }
 
 // write runs fn as one step and returns once the transaction holding it
 // committed (or fn failed and was rolled back alone).
 func (l *Log) write(ctx context.Context, fn func(t tx) error) error {
-	o := &op{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	return l.submit(&op{ctx: ctx, fn: fn})
+}
+
+// submit hands o to the writer and waits for its outcome.
+func (l *Log) submit(o *op) error {
+	ctx := o.ctx
+	o.done = make(chan error, 1)
 	select {
 	case l.ops <- o:
 	case <-l.quit:
@@ -460,28 +471,21 @@ func (l *Log) commit(group []*op) {
 		return
 	}
 	t := tx{sqlTx, ctx, l, map[string]*sql.Stmt{}}
-	for i, o := range group {
-		if err := o.ctx.Err(); err != nil {
-			errs[i] = err
-			continue
+	if len(group) == 1 {
+		// Alone, a step needs no savepoint: if it fails, so does the
+		// transaction.
+		o := group[0]
+		err := o.ctx.Err()
+		if err == nil {
+			err = o.fn(t)
 		}
-		if len(group) == 1 {
-			errs[i] = o.fn(t)
-			break
+		if err != nil {
+			sqlTx.Rollback()
+			o.done <- err
+			return
 		}
-		if _, err := t.stmt(sqlSavepoint).ExecContext(ctx); err != nil {
-			errs[i] = err
-			continue
-		}
-		if errs[i] = o.fn(t); errs[i] != nil {
-			t.stmt(sqlRollbackTo).ExecContext(ctx)
-		}
-		t.stmt(sqlRelease).ExecContext(ctx)
-	}
-	if len(group) == 1 && errs[0] != nil {
-		sqlTx.Rollback()
-		group[0].done <- errs[0]
-		return
+	} else {
+		t.steps(group, errs)
 	}
 	if err := sqlTx.Commit(); err != nil {
 		for i := range errs {
@@ -493,6 +497,92 @@ func (l *Log) commit(group []*op) {
 	for i, o := range group {
 		o.done <- errs[i]
 	}
+}
+
+// steps runs the steps of a group, each under a savepoint, setting errs.
+// A row of appending steps (the audits of concurrent calls, the
+// recorder's batch) runs as one step: one head bump per topic and
+// multi-row inserts instead of a savepoint, a bump and an insert per
+// step. If that fails, its steps run one by one, so a failing step still
+// fails alone.
+func (t tx) steps(group []*op, errs []error) {
+	for i := 0; i < len(group); {
+		if n := appendingRow(group[i:]); n > 1 {
+			if t.step(func(t tx) error { return t.appendSteps(group[i : i+n]) }) == nil {
+				i += n
+				continue
+			}
+			for end := i + n; i < end; i++ {
+				errs[i] = t.step(group[i].fn)
+			}
+			continue
+		}
+		if errs[i] = group[i].ctx.Err(); errs[i] == nil {
+			errs[i] = t.step(group[i].fn)
+		}
+		i++
+	}
+}
+
+// step runs fn under a savepoint: when fn fails, what it did is rolled
+// back and the other steps of the transaction stand.
+func (t tx) step(fn func(t tx) error) error {
+	if _, err := t.stmt(sqlSavepoint).ExecContext(t.ctx); err != nil {
+		return err
+	}
+	err := fn(t)
+	if err != nil {
+		t.stmt(sqlRollbackTo).ExecContext(t.ctx)
+	}
+	t.stmt(sqlRelease).ExecContext(t.ctx)
+	return err
+}
+
+// appendingRow is the number of steps at the start of group that only
+// append and whose callers are still waiting.
+func appendingRow(group []*op) int {
+	n := 0
+	for n < len(group) && group[n].appends != nil && group[n].ctx.Err() == nil {
+		n++
+	}
+	return n
+}
+
+// appendSteps appends the records of steps, all of them appending steps,
+// as one: topic by topic, each topic's records in the steps' order, so
+// every step gets the ids it would have got alone, in turn. The steps'
+// ids are set only if every record was appended.
+func (t tx) appendSteps(steps []*op) error {
+	var topics []string // in order of first appearance
+	total := 0
+	for _, o := range steps {
+		total += len(o.appends)
+		for _, r := range o.appends {
+			if !slices.Contains(topics, r.Topic) {
+				topics = append(topics, r.Topic)
+			}
+		}
+	}
+	records := make([]eventlog.TopicRecord, 0, total)
+	dst := make([]*int64, 0, total)
+	for _, topic := range topics {
+		for _, o := range steps {
+			for k, r := range o.appends {
+				if r.Topic == topic {
+					records = append(records, r)
+					dst = append(dst, &o.ids[k])
+				}
+			}
+		}
+	}
+	ids := make([]int64, total)
+	if err := t.appendRuns(records, ids, store.NowMs()); err != nil {
+		return err
+	}
+	for k, p := range dst {
+		*p = ids[k]
+	}
+	return nil
 }
 
 func (t tx) appendAll(records []eventlog.TopicRecord, now int64) error {
@@ -556,12 +646,18 @@ func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([
 	if err := store.CheckRecords(records); err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(records))
-	err := l.write(ctx, func(t tx) error { return t.appendRuns(records, ids, store.NowMs()) })
-	if err != nil {
+	o := appendOp(ctx, records)
+	if err := l.submit(o); err != nil {
 		return nil, err
 	}
-	return ids, nil
+	return o.ids, nil
+}
+
+// appendOp is the step of AppendAll.
+func appendOp(ctx context.Context, records []eventlog.TopicRecord) *op {
+	ids := make([]int64, len(records))
+	return &op{ctx: ctx, appends: records, ids: ids,
+		fn: func(t tx) error { return t.appendRuns(records, ids, store.NowMs()) }}
 }
 
 func (l *Log) Read(ctx context.Context, topic string, after int64, limit int) ([]eventlog.Record, error) {

@@ -1,0 +1,113 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/eventlog"
+)
+
+// A group's row of appending steps runs as one step (one head bump per
+// topic), each step getting the ids it would have got alone; when one
+// of them fails, the row runs step by step and only that one fails.
+func TestGroupMergesAppendingSteps(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "events.sqlite")
+	l, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// Another connection counts the head bumps and refuses records of
+	// kind poison.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE bumps (topic TEXT)`,
+		`CREATE TRIGGER bump_insert AFTER INSERT ON topic_heads BEGIN INSERT INTO bumps VALUES (NEW.topic); END`,
+		`CREATE TRIGGER bump_update AFTER UPDATE ON topic_heads BEGIN INSERT INTO bumps VALUES (NEW.topic); END`,
+		`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.kind = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := func(topic, kind string) eventlog.TopicRecord {
+		return eventlog.TopicRecord{Topic: topic, Record: eventlog.Record{Kind: kind, Payload: []byte(`{}`)}}
+	}
+	// commit runs a group as the writer would and returns each step's
+	// outcome.
+	commit := func(group ...*op) []error {
+		for _, o := range group {
+			o.done = make(chan error, 1)
+		}
+		l.commit(group)
+		errs := make([]error, len(group))
+		for i, o := range group {
+			errs[i] = <-o.done
+		}
+		return errs
+	}
+	bumps := func() int {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM bumps`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		db.Exec(`DELETE FROM bumps`)
+		return n
+	}
+
+	a, b := appendOp(ctx, []eventlog.TopicRecord{rec("t1", "a"), rec("t1", "a")}), appendOp(ctx, []eventlog.TopicRecord{rec("t2", "b")})
+	c, d := appendOp(ctx, []eventlog.TopicRecord{rec("t1", "c"), rec("t2", "c"), rec("t1", "c")}), appendOp(ctx, []eventlog.TopicRecord{rec("t1", "d")})
+	for i, err := range commit(a, b, c, d) {
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if got, want := [][]int64{a.ids, b.ids, c.ids, d.ids}, [][]int64{{1, 2}, {1}, {3, 2, 4}, {5}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+	if n := bumps(); n != 2 {
+		t.Errorf("%d head bumps for two topics, want 2", n)
+	}
+
+	// A step that is not an append ends the row.
+	var cursorSet bool
+	e, p, f := appendOp(ctx, []eventlog.TopicRecord{rec("t1", "e")}), appendOp(ctx, []eventlog.TopicRecord{rec("t1", "poison")}), appendOp(ctx, []eventlog.TopicRecord{rec("t1", "f")})
+	other := &op{ctx: ctx, fn: func(t tx) error { cursorSet = true; return nil }}
+	g := appendOp(ctx, []eventlog.TopicRecord{rec("t2", "g")})
+	errs := commit(e, p, f, other, g)
+	if errs[1] == nil || !strings.Contains(errs[1].Error(), "poisoned") {
+		t.Errorf("poisoned step: %v", errs[1])
+	}
+	for _, i := range []int{0, 2, 3, 4} {
+		if errs[i] != nil {
+			t.Errorf("step %d: %v", i, errs[i])
+		}
+	}
+	if got, want := [][]int64{e.ids, f.ids, g.ids}, [][]int64{{6}, {7}, {3}}; !reflect.DeepEqual(got, want) || !cursorSet {
+		t.Errorf("ids %v, want %v (other step ran: %v)", got, want, cursorSet)
+	}
+	var kinds []string
+	rows, err := db.Query(`SELECT topic || '/' || event_id || '=' || kind FROM events ORDER BY topic, event_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		rows.Scan(&k)
+		kinds = append(kinds, k)
+	}
+	rows.Close()
+	want := []string{"t1/1=a", "t1/2=a", "t1/3=c", "t1/4=c", "t1/5=d", "t1/6=e", "t1/7=f", "t2/1=b", "t2/2=c", "t2/3=g"}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Errorf("stored %v, want %v", kinds, want)
+	}
+}
