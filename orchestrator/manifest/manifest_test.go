@@ -122,6 +122,8 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"", `schedule: is required for a cron trigger`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"every day\"", `schedule: invalid cron expression "every day"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"* * * * *\"\ntimezone = \"Mars/Olympus\"", `timezone: unknown time zone "Mars/Olympus"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"CRON_TZ=Asia/Tokyo 0 9 * * *\"", `schedule: "CRON_TZ=Asia/Tokyo" does not belong in the schedule: write timezone = "Asia/Tokyo"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"TZ=UTC @daily\"", `schedule: "TZ=UTC" does not belong in the schedule: write timezone = "UTC"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nschedule = \"* * * * *\"", `schedule: only a cron trigger has a schedule`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 250 }", `harn.toml:9: [[triggers]][1] (id "x"): retry.max: must be between 0 and 100, got 250`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = -1 }", `retry.max: must be a non-negative integer`},

@@ -405,7 +405,15 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Schedule, _ = v.str(t, "schedule", f("schedule"))
 	tr.Timezone, _ = v.str(t, "timezone", f("timezone"))
 	if tr.Kind == "cron" {
-		if tr.Schedule == "" {
+		// robfig/cron reads a CRON_TZ= or TZ= prefix, but the dispatcher
+		// prefixes the schedule with the binding's own time zone.
+		zone, _, _ := strings.Cut(tr.Schedule, " ")
+		if name, ok := strings.CutPrefix(zone, "CRON_TZ="); ok || strings.HasPrefix(zone, "TZ=") {
+			if !ok {
+				name = strings.TrimPrefix(zone, "TZ=")
+			}
+			v.fail(f("schedule"), "%q does not belong in the schedule: write timezone = %q", zone, name)
+		} else if tr.Schedule == "" {
 			v.fail(f("schedule"), "is required for a cron trigger")
 		} else if _, err := ParseSchedule(tr.Schedule); err != nil {
 			v.fail(f("schedule"), "invalid cron expression %q: %v", tr.Schedule, err)
