@@ -44,7 +44,7 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 			return
 		}
 		bad := func(msg string) {
-			problems = append(problems, manifest.Problem{File: m.Path, Index: t.Index, ID: t.ID, Field: field, Msg: msg})
+			problems = append(problems, m.Problem(t, field, msg))
 		}
 		mod, loaded := modules[h.File]
 		if !loaded {

@@ -13,7 +13,7 @@
 // The package is static: it never runs Harn code. Whether a local
 // handler names a function of its module is checked when the
 // orchestrator loads the handlers (package orchestrator), with the same
-// error shape (Problem).
+// error shape (Manifest.Problem).
 package manifest
 
 import (
@@ -100,6 +100,12 @@ func (p Problem) Error() string {
 	return b.String()
 }
 
+// Problem is a problem with trigger t found after Load (for example
+// by the loader of its handlers), located like Load's own.
+func (m *Manifest) Problem(t *Trigger, field, msg string) Problem {
+	return Problem{File: m.Path, Line: t.Line, Index: t.Index, ID: t.ID, Field: field, Msg: msg}
+}
+
 // Error is a refused manifest: every problem found, in file order.
 type Error struct{ Problems []Problem }
 
@@ -167,11 +173,16 @@ type validator struct {
 }
 
 func (v *validator) fail(field, format string, args ...any) {
-	p := Problem{File: v.file, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)}
+	v.problems = append(v.problems, Problem{File: v.file, Line: v.line(), Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// line is the line of the [[triggers]] table being validated, 0 when
+// unknown.
+func (v *validator) line() int {
 	if v.index >= 0 && v.index < len(v.lines) {
-		p.Line = v.lines[v.index]
+		return v.lines[v.index]
 	}
-	v.problems = append(v.problems, p)
+	return 0
 }
 
 func (v *validator) top(m *Manifest, doc map[string]any) {

@@ -15,8 +15,10 @@ import (
 // Trigger is one binding: an event source, the events it accepts and the
 // handler that runs for each.
 type Trigger struct {
-	// Index is the [[triggers]] table the binding comes from.
+	// Index is the [[triggers]] table the binding comes from; Line is
+	// that table's line (0 when unknown).
 	Index    int
+	Line     int
 	ID       string
 	Kind     string // cron, webhook, manual, poll, stream, predicate, a2a-push
 	Provider string
@@ -315,7 +317,7 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigger {
 	before := len(v.problems)
 	f := func(name string) string { return prefix + name }
-	tr := &Trigger{Index: v.index, Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
+	tr := &Trigger{Index: v.index, Line: v.line(), Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
 	tr.ID, _ = t["id"].(string)
 
 	tr.Kind, _ = v.str(t, "kind", f("kind"))
