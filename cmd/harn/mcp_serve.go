@@ -101,8 +101,8 @@ func envOr(name, def string) string {
 
 // openProject reads the manifest (refusing a bad one with every
 // problem), creates the state directory and opens the event log.
-func (f *orchestratorFlags) openProject(ctx context.Context, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
-	m, err := manifest.Load(f.config)
+func (f *orchestratorFlags) openProject(ctx context.Context, opts manifest.Options, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
+	m, err := manifest.LoadWith(f.config, opts)
 	if err != nil {
 		var bad *manifest.Error
 		if errors.As(err, &bad) {
@@ -217,7 +217,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer authn.Close()
 	}
 	ctx := context.Background()
-	_, log, ok := f.openProject(ctx, stderr)
+	_, log, ok := f.openProject(ctx, manifest.Options{}, stderr)
 	if !ok {
 		return 1
 	}

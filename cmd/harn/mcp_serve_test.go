@@ -384,3 +384,61 @@ func TestMcpServeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestOrchestratorCLIWithoutWebhookSecret: the operator CLI receives no
+// webhook deliveries, so an unset webhook.secret_env must not stop it;
+// the read-only commands run no handler, so neither must an unset
+// trigger secret. A dispatching command still needs the handler secrets.
+func TestOrchestratorCLIWithoutWebhookSecret(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "harn.toml")
+	os.WriteFile(config, []byte(`[package]
+name = "hooks"
+
+[[triggers]]
+id = "push"
+kind = "webhook"
+handler = "on_push"
+webhook = { secret_env = "HARN_TEST_UNSET_WEBHOOK_SECRET" }
+
+[[triggers]]
+id = "by-hand"
+kind = "manual"
+handler = "on_push"
+
+[[triggers]]
+id = "with-secret"
+kind = "manual"
+handler = "on_push"
+secrets = { token = "test/unset-token" }
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn on_push(event) { return {ok: true} }\n"), 0o644)
+	state := filepath.Join(dir, "state")
+	token := "HARN_SECRET_TEST_UNSET_TOKEN="
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(os.Args[0], append(args, "--config", config, "--state-dir", state)...)
+		cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_TEST_UNSET_WEBHOOK_SECRET=", token)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return code, string(out)
+	}
+	for _, args := range [][]string{{"orchestrator", "queue"}, {"orchestrator", "dlq", "list"}, {"orchestrator", "inspect"}} {
+		if code, out := run(args...); code != 0 {
+			t.Errorf("%v: exit %d:\n%s", args, code, out)
+		}
+	}
+	// fire makes the CLI a worker node, which may run any handler.
+	if code, out := run("orchestrator", "fire", "by-hand"); code != 1 || !strings.Contains(out, "HARN_SECRET_TEST_UNSET_TOKEN (secret test/unset-token) is not set") {
+		t.Errorf("fire with an unset handler secret: exit %d:\n%s", code, out)
+	}
+	token = "HARN_SECRET_TEST_UNSET_TOKEN=set"
+	if code, out := run("orchestrator", "fire", "by-hand"); code != 0 {
+		t.Errorf("fire with the handler secrets: exit %d:\n%s", code, out)
+	}
+	if code, out := run("mcp", "serve"); code != 1 || !strings.Contains(out, "HARN_TEST_UNSET_WEBHOOK_SECRET (the webhook's HMAC secret) is not set") {
+		t.Errorf("serve with an unset webhook secret: exit %d:\n%s", code, out)
+	}
+}

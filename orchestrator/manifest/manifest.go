@@ -117,18 +117,35 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Options relax what Load requires of the environment, for a process
+// that does not do everything a server does.
+type Options struct {
+	// NoWebhookSecrets accepts a webhook.secret_env whose variable is
+	// unset: the process receives no webhook deliveries.
+	NoWebhookSecrets bool
+	// NoHandlerSecrets accepts a `secrets` entry whose variable is
+	// unset: the process runs no handler.
+	NoHandlerSecrets bool
+}
+
 // Load reads and validates the manifest at path.
-func Load(path string) (*Manifest, error) {
+func Load(path string) (*Manifest, error) { return LoadWith(path, Options{}) }
+
+// LoadWith is Load with opts.
+func LoadWith(path string, opts Options) (*Manifest, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src)
+	return ParseWith(path, src, opts)
 }
 
 // Parse validates manifest source; path names it in errors and fixes
 // the project root.
-func Parse(path string, src []byte) (*Manifest, error) {
+func Parse(path string, src []byte) (*Manifest, error) { return ParseWith(path, src, Options{}) }
+
+// ParseWith is Parse with opts.
+func ParseWith(path string, src []byte, opts Options) (*Manifest, error) {
 	root, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		root = filepath.Dir(path)
@@ -143,7 +160,7 @@ func Parse(path string, src []byte) (*Manifest, error) {
 		return nil, &Error{[]Problem{{File: path, Index: -1, Msg: "invalid TOML: " + err.Error()}}}
 	}
 	m := &Manifest{Path: path, Root: root, Source: src, Exports: map[string]string{}}
-	v := &validator{file: path, lines: triggerLines(src)}
+	v := &validator{file: path, lines: triggerLines(src), opts: opts}
 	v.top(m, doc)
 	if len(v.problems) > 0 {
 		return nil, &Error{v.problems}
@@ -165,6 +182,7 @@ func triggerLines(src []byte) []int {
 
 type validator struct {
 	file     string
+	opts     Options
 	lines    []int
 	problems []Problem
 	// the trigger being validated

@@ -203,3 +203,25 @@ func TestAllProblemsReported(t *testing.T) {
 		t.Fatalf("%+v", e.Problems)
 	}
 }
+
+// TestOptionsRelaxSecrets: a process that receives no deliveries or runs
+// no handler may load a manifest whose secrets are not in its
+// environment.
+func TestOptionsRelaxSecrets(t *testing.T) {
+	src := []byte("[[triggers]]\nid = \"x\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { secret_env = \"HARN_TEST_UNSET_SECRET\" }\nsecrets = { token = \"github/unset-token\" }\n")
+	_, err := Parse("harn.toml", src)
+	if e, ok := err.(*Error); !ok || len(e.Problems) != 2 {
+		t.Fatalf("Parse: want both secrets refused, got %v", err)
+	}
+	_, err = ParseWith("harn.toml", src, Options{NoWebhookSecrets: true})
+	if err == nil || strings.Contains(err.Error(), "webhook") || !strings.Contains(err.Error(), "secrets.token") {
+		t.Fatalf("NoWebhookSecrets: got %v", err)
+	}
+	m, err := ParseWith("harn.toml", src, Options{NoWebhookSecrets: true, NoHandlerSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := m.Triggers[0]; len(tr.Webhook.Secret) != 0 || len(tr.SecretValues) != 0 || tr.Secrets["token"] != "github/unset-token" {
+		t.Fatalf("%+v %+v", tr.Webhook, tr.SecretValues)
+	}
+}

@@ -552,7 +552,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			env := SecretEnv(s)
 			val := os.Getenv(env)
 			if val == "" {
-				v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				if !v.opts.NoHandlerSecrets {
+					v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				}
 				continue
 			}
 			tr.SecretValues[k] = val
@@ -625,7 +627,7 @@ func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) strin
 	if s, ok := v.str(wt, "secret_env", f("webhook.secret_env")); ok && s != "" {
 		w.SecretEnv = s
 		val := os.Getenv(s)
-		if val == "" {
+		if val == "" && !v.opts.NoWebhookSecrets {
 			v.fail(f("webhook.secret_env"), "environment variable %s (the webhook's HMAC secret) is not set", s)
 		}
 		w.Secret = []byte(val)
