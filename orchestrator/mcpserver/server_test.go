@@ -532,6 +532,14 @@ func TestResourcesPromptsCompletion(t *testing.T) {
 	if get(sub, "error", "code") != -32601.0 {
 		t.Fatalf("subscriptions/listen %s", js(sub))
 	}
+	// The capabilities do not offer resources.subscribe
+	// (docs/spec/orchestrator.md §6).
+	for _, m := range []string{"resources/subscribe", "resources/unsubscribe"} {
+		e := c.call(m, map[string]any{"uri": "harn://manifest"})
+		if get(e, "error", "code") != -32601.0 || get(e, "error", "message") != "Method not found: "+m {
+			t.Errorf("%s: %s", m, js(e))
+		}
+	}
 }
 
 // TestWatchReloads: a changed manifest is reloaded (new binding
