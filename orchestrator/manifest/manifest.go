@@ -231,7 +231,11 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 			}
 		}
 	}
-	if deps, ok := doc["dependencies"].(map[string]any); ok {
+	if raw, ok := doc["dependencies"]; ok {
+		deps, ok := raw.(map[string]any)
+		if !ok {
+			v.fail("dependencies", "must be a table of alias = source")
+		}
 		for alias := range deps {
 			m.Dependencies = append(m.Dependencies, alias)
 		}

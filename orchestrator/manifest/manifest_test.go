@@ -105,6 +105,9 @@ func TestRefusals(t *testing.T) {
 		{`id = "a b"` + "\nkind = \"manual\"\nhandler = \"f\"", `id: "a b" may contain only`},
 		{`id = "x"` + "\nhandler = \"f\"", `[[triggers]][1] (id "x"): kind: is required (one of cron, webhook, manual, poll, stream, predicate, a2a-push)`},
 		{`id = "x"` + "\nkind = \"timer\"\nhandler = \"f\"", `kind: unknown kind "timer"`},
+		{`id = "x"` + "\nkind = \"webhok\"\nhandler = \"f\"", `kind: unknown kind "webhok" (did you mean webhook?)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ id = 3 }]", `sources[0].id: must be a string`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ id = \"a b\" }]", `sources[0].id: "a b" may contain only letters`},
 		{`id = "x"` + "\nkind = \"stream\"\nhandler = \"f\"", `provider: is required for kind "stream"`},
 		{`id = "x"` + "\nkind = \"webhook\"\nprovider = \"myspace\"\nhandler = \"f\"", `provider: unknown provider "myspace"`},
 		{`id = "x"` + "\nkind = \"stream\"\nprovider = \"cron\"\nhandler = \"f\"", `provider: provider "cron" does not serve kind "stream"`},
@@ -182,6 +185,7 @@ func TestTopLevelRefusals(t *testing.T) {
 		{"[exports]\nhandlers = 3", "harn.toml: exports.handlers: must be a file name"},
 		{"[exports]\n\"a-b\" = \"x.harn\"", "exports.a-b: module alias must be an identifier"},
 		{"package = 3", "harn.toml: package: must be a table"},
+		{"dependencies = 3", "harn.toml: dependencies: must be a table"},
 	}
 	for _, c := range cases {
 		_, err := Parse("harn.toml", []byte(c.src))

@@ -282,9 +282,16 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 				v.fail(fmt.Sprintf("sources[%d]", j), "must be a table")
 				continue
 			}
-			sid, _ := st["id"].(string)
-			if sid == "" {
-				v.fail(fmt.Sprintf("sources[%d].id", j), "is required")
+			field := fmt.Sprintf("sources[%d].id", j)
+			sid, ok := v.str(st, "id", field)
+			switch {
+			case !ok && st["id"] != nil:
+				continue // not a string: reported
+			case sid == "":
+				v.fail(field, "is required")
+				continue
+			case !idRe().MatchString(sid):
+				v.fail(field, "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", sid)
 				continue
 			}
 			merged := map[string]any{}
@@ -326,7 +333,11 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	case tr.Kind == "" && t["kind"] == nil:
 		v.fail(f("kind"), "is required (one of %s)", strings.Join(Kinds, ", "))
 	case tr.Kind != "" && !contains(Kinds, tr.Kind):
-		v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+		if hint := diag.Suggest(tr.Kind, Kinds); hint != "" {
+			v.fail(f("kind"), "unknown kind %q (did you mean %s?)", tr.Kind, hint)
+		} else {
+			v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+		}
 	}
 	if tr.Provider == "" && t["provider"] == nil {
 		tr.Provider = defaultProvider[tr.Kind]
