@@ -16,6 +16,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -60,8 +61,11 @@ type Server struct {
 	proto *protocol.Server
 	errMu sync.Mutex
 	root  string
-	rec   *recorder
-	trust trustCache
+	// manifest is opts.ManifestPath made absolute, as the watcher sees
+	// it; it may have any name.
+	manifest string
+	rec      *recorder
+	trust    trustCache
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node
@@ -81,7 +85,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, orch: o, root: m.Root}
+	s := &Server{opts: opts, orch: o, root: m.Root, manifest: filepath.Join(m.Root, filepath.Base(opts.ManifestPath))}
 	s.rec = newRecorder(opts.Log, s.writeStderr, o.Appended, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()
