@@ -104,7 +104,8 @@ func (s *Server) ServeStdio(r io.Reader, w io.Writer) error { return s.proto.Ser
 // HTTPHandler is the HTTP listener's handler: the MCP endpoint at path
 // and the well-known documents (package protocol), and the webhook
 // deliveries of the manifest at their paths. Unsigned webhook bindings
-// require the same credentials as MCP requests when auth is set.
+// require the same credentials as MCP requests when auth is set, and
+// every delivery the same loopback Origin, when it has one.
 func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Handler {
 	mcp := s.proto.HTTPHandler(protocol.HTTPOptions{Path: path, Auth: auth,
 		Discovery: &protocol.Discovery{Name: ServerName, Title: ServerTitle, Version: s.opts.Version}})
@@ -119,6 +120,12 @@ func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Hand
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == path || strings.HasPrefix(r.URL.Path, "/.well-known/") {
 			mcp.ServeHTTP(w, r)
+			return
+		}
+		// Webhook senders are servers; a browser page must not post
+		// deliveries through the user's loopback listener either.
+		if o := r.Header.Get("Origin"); o != "" && !protocol.LocalOrigin(o) {
+			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		if s.orch.ServeWebhook(w, r, unsigned) {
