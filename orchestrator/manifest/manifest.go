@@ -160,7 +160,7 @@ func ParseWith(path string, src []byte, opts Options) (*Manifest, error) {
 		return nil, &Error{[]Problem{{File: path, Index: -1, Msg: "invalid TOML: " + err.Error()}}}
 	}
 	m := &Manifest{Path: path, Root: root, Source: src, Exports: map[string]string{}}
-	v := &validator{file: path, lines: triggerLines(src), opts: opts}
+	v := &validator{file: path, lines: triggerLines(src), tables: tableLines(src), opts: opts}
 	v.top(m, doc)
 	if len(v.problems) > 0 {
 		return nil, &Error{v.problems}
@@ -180,10 +180,41 @@ func triggerLines(src []byte) []int {
 	return out
 }
 
+// tableLines finds where each top-level key is first defined: its
+// table header ([package], [package.x], [[triggers]]) or, before the
+// first header, its assignment (package = …, package.name = …).
+func tableLines(src []byte) map[string]int {
+	out := map[string]int{}
+	headers := false
+	for i, raw := range bytes.Split(src, []byte("\n")) {
+		s := strings.TrimSpace(string(raw))
+		var key string
+		switch {
+		case strings.HasPrefix(s, "["):
+			headers = true
+			key = strings.TrimLeft(s, "[ \t")
+		case !headers && s != "" && !strings.HasPrefix(s, "#"):
+			key = s
+		default:
+			continue
+		}
+		if end := strings.IndexAny(key, ".=] \t"); end >= 0 {
+			key = key[:end]
+		}
+		key = strings.Trim(key, `"'`)
+		if _, seen := out[key]; !seen && key != "" {
+			out[key] = i + 1
+		}
+	}
+	return out
+}
+
 type validator struct {
-	file     string
-	opts     Options
-	lines    []int
+	file  string
+	opts  Options
+	lines []int
+	// tables maps a top-level key to the line that defines it.
+	tables   map[string]int
 	problems []Problem
 	// the trigger being validated
 	index int
@@ -191,7 +222,11 @@ type validator struct {
 }
 
 func (v *validator) fail(field, format string, args ...any) {
-	v.problems = append(v.problems, Problem{File: v.file, Line: v.line(), Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
+	line := v.line()
+	if v.index < 0 {
+		line = v.topLine(field)
+	}
+	v.problems = append(v.problems, Problem{File: v.file, Line: line, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // line is the line of the [[triggers]] table being validated, 0 when
@@ -201,6 +236,13 @@ func (v *validator) line() int {
 		return v.lines[v.index]
 	}
 	return 0
+}
+
+// topLine is the line that defines the top-level key of a field outside
+// the triggers ("package" of package.name), 0 when unknown.
+func (v *validator) topLine(field string) int {
+	key, _, _ := strings.Cut(field, ".")
+	return v.tables[key]
 }
 
 func (v *validator) top(m *Manifest, doc map[string]any) {

@@ -181,11 +181,14 @@ func TestRefusals(t *testing.T) {
 func TestTopLevelRefusals(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"[[triggers]\nid=1", "harn.toml:1:"},
-		{"triggers = 3", "harn.toml: triggers: must be an array of tables"},
-		{"[exports]\nhandlers = 3", "harn.toml: exports.handlers: must be a file name"},
+		{"triggers = 3", "harn.toml:1: triggers: must be an array of tables"},
+		{"[exports]\nhandlers = 3", "harn.toml:1: exports.handlers: must be a file name"},
 		{"[exports]\n\"a-b\" = \"x.harn\"", "exports.a-b: module alias must be an identifier"},
-		{"package = 3", "harn.toml: package: must be a table"},
-		{"dependencies = 3", "harn.toml: dependencies: must be a table"},
+		{"package = 3", "harn.toml:1: package: must be a table"},
+		{"dependencies = 3", "harn.toml:1: dependencies: must be a table"},
+		{"# a project\n\n[package]\nname = 1", "harn.toml:3: package.name: must be a string"},
+		{"[package]\nname = \"p\"\n\n[exports]\nh = \"h.harn\"\nx = 2", "harn.toml:4: exports.x: must be a file name"},
+		{"package.name = 1", "harn.toml:1: package.name: must be a string"},
 	}
 	for _, c := range cases {
 		_, err := Parse("harn.toml", []byte(c.src))
