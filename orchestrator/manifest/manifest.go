@@ -261,7 +261,8 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 		if !ok {
 			v.fail("exports", "must be a table of module alias = \"file\"")
 		}
-		for alias, f := range t {
+		for _, alias := range sortedKeys(t) {
+			f := t[alias]
 			s, ok := f.(string)
 			switch {
 			case !ok || s == "":

@@ -189,6 +189,7 @@ func TestTopLevelRefusals(t *testing.T) {
 		{"# a project\n\n[package]\nname = 1", "harn.toml:3: package.name: must be a string"},
 		{"[package]\nname = \"p\"\n\n[exports]\nh = \"h.harn\"\nx = 2", "harn.toml:4: exports.x: must be a file name"},
 		{"package.name = 1", "harn.toml:1: package.name: must be a string"},
+		{"[exports]\nz = 1\na = 2", "harn.toml:1: exports.a: must be a file name (string)\nharn.toml:1: exports.z: must be a file name (string)"},
 	}
 	for _, c := range cases {
 		_, err := Parse("harn.toml", []byte(c.src))
@@ -230,5 +231,14 @@ func TestOptionsRelaxSecrets(t *testing.T) {
 	}
 	if tr := m.Triggers[0]; len(tr.Webhook.Secret) != 0 || len(tr.SecretValues) != 0 || tr.Secrets["token"] != "github/unset-token" {
 		t.Fatalf("%+v %+v", tr.Webhook, tr.SecretValues)
+	}
+}
+
+// TestOneProblemPerMistake: a wrong priority.order is one problem, not
+// also "must list at least one value".
+func TestOneProblemPerMistake(t *testing.T) {
+	_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\npriority = { key = \"tier\", order = [1] }\n"))
+	if e, ok := err.(*Error); !ok || len(e.Problems) != 1 || !strings.Contains(e.Error(), "priority.order: must be an array of non-empty strings") {
+		t.Fatalf("got %v", err)
 	}
 }
