@@ -217,7 +217,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer authn.Close()
 	}
 	ctx := context.Background()
-	_, log, ok := f.openProject(ctx, manifest.Options{}, stderr)
+	// Webhook deliveries arrive only on the HTTP listener.
+	mopts := manifest.Options{NoWebhookSecrets: transport == "stdio"}
+	_, log, ok := f.openProject(ctx, mopts, stderr)
 	if !ok {
 		return 1
 	}
@@ -231,7 +233,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, Manifest: mopts, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
 	if err != nil {
 		var bad *manifest.Error
 		if errors.As(err, &bad) {

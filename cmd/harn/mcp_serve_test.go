@@ -385,8 +385,9 @@ func TestMcpServeRefusals(t *testing.T) {
 	}
 }
 
-// TestOrchestratorCLIWithoutWebhookSecret: the operator CLI receives no
-// webhook deliveries, so an unset webhook.secret_env must not stop it;
+// TestOrchestratorCLIWithoutWebhookSecret: the operator CLI and a stdio
+// server receive no webhook deliveries, so an unset webhook.secret_env
+// must not stop them;
 // the read-only commands run no handler, so neither must an unset
 // trigger secret. A dispatching command still needs the handler secrets.
 func TestOrchestratorCLIWithoutWebhookSecret(t *testing.T) {
@@ -438,7 +439,12 @@ secrets = { token = "test/unset-token" }
 	if code, out := run("orchestrator", "fire", "by-hand"); code != 0 {
 		t.Errorf("fire with the handler secrets: exit %d:\n%s", code, out)
 	}
-	if code, out := run("mcp", "serve"); code != 1 || !strings.Contains(out, "HARN_TEST_UNSET_WEBHOOK_SECRET (the webhook's HMAC secret) is not set") {
-		t.Errorf("serve with an unset webhook secret: exit %d:\n%s", code, out)
+	// A stdio server receives no deliveries either; an HTTP one needs
+	// the secret.
+	if code, out := run("mcp", "serve"); code != 0 || !strings.Contains(out, "MCP stdio server ready") {
+		t.Errorf("stdio serve with an unset webhook secret: exit %d:\n%s", code, out)
+	}
+	if code, out := run("mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0"); code != 1 || !strings.Contains(out, "HARN_TEST_UNSET_WEBHOOK_SECRET (the webhook's HMAC secret) is not set") {
+		t.Errorf("http serve with an unset webhook secret: exit %d:\n%s", code, out)
 	}
 }

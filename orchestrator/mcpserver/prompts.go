@@ -90,7 +90,7 @@ func (s *Server) promptFiles() (files []string, prefixes map[string]string) {
 		})
 	}
 	walk(s.root, "")
-	if m, err := manifest.Load(s.opts.ManifestPath); err == nil {
+	if m, err := manifest.LoadWith(s.opts.ManifestPath, s.opts.Manifest); err == nil {
 		for _, alias := range m.Dependencies {
 			walk(filepath.Join(s.root, ".harn", "packages", alias), alias+"/")
 		}

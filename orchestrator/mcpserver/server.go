@@ -38,6 +38,9 @@ const (
 type Options struct {
 	// ManifestPath is the project manifest; its directory is the root.
 	ManifestPath string
+	// Manifest says how it is loaded, at start and on every reload (a
+	// stdio server needs no webhook secrets).
+	Manifest manifest.Options
 	// StateDir holds the SQLite log and the state snapshot.
 	StateDir string
 	// Log is the event log (the caller opens and closes it).
@@ -75,7 +78,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	m, err := manifest.Load(opts.ManifestPath)
+	m, err := manifest.LoadWith(opts.ManifestPath, opts.Manifest)
 	if err != nil {
 		return nil, err
 	}

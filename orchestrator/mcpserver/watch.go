@@ -134,7 +134,7 @@ func (s *Server) changed(before, after map[string]stamp) {
 
 // reload re-reads the manifest and handlers into the node.
 func (s *Server) reload() error {
-	m, err := manifest.Load(s.opts.ManifestPath)
+	m, err := manifest.LoadWith(s.opts.ManifestPath, s.opts.Manifest)
 	if err != nil {
 		return err
 	}
