@@ -63,7 +63,11 @@ type Server struct {
 	orch  *orchestrator.Orchestrator
 	proto *protocol.Server
 	errMu sync.Mutex
-	root  string
+	// promptErrs are the prompt files that failed to parse, by path, and
+	// the problem last reported for each.
+	promptMu   sync.Mutex
+	promptErrs map[string]string
+	root       string
 	// manifest is opts.ManifestPath made absolute, as the watcher sees
 	// it; it may have any name.
 	manifest string
