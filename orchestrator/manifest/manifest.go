@@ -229,13 +229,16 @@ func (v *validator) fail(field, format string, args ...any) {
 	v.problems = append(v.problems, Problem{File: v.file, Line: line, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
-// line is the line of the [[triggers]] table being validated, 0 when
-// unknown.
+// line is the line of the [[triggers]] table being validated (of
+// `triggers = [...]` for an inline array), 0 outside the triggers.
 func (v *validator) line() int {
-	if v.index >= 0 && v.index < len(v.lines) {
+	switch {
+	case v.index < 0:
+		return 0
+	case v.index < len(v.lines):
 		return v.lines[v.index]
 	}
-	return 0
+	return v.tables["triggers"]
 }
 
 // topLine is the line that defines the top-level key of a field outside

@@ -189,6 +189,7 @@ func TestTopLevelRefusals(t *testing.T) {
 		{"# a project\n\n[package]\nname = 1", "harn.toml:3: package.name: must be a string"},
 		{"[package]\nname = \"p\"\n\n[exports]\nh = \"h.harn\"\nx = 2", "harn.toml:4: exports.x: must be a file name"},
 		{"package.name = 1", "harn.toml:1: package.name: must be a string"},
+		{"# inline\n\ntriggers = [{ id = \"x\", kind = \"manual\" }]\n\n[package]\nname = \"p\"", "harn.toml:3: [[triggers]][0] (id \"x\"): handler: is required"},
 		{"[exports]\nz = 1\na = 2", "harn.toml:1: exports.a: must be a file name (string)\nharn.toml:1: exports.z: must be a file name (string)"},
 	}
 	for _, c := range cases {
