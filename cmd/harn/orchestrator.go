@@ -142,7 +142,9 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	defer log.Close()
 	o, err := openNode(ctx, m, log, f.stateDir, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		if !reportManifestError(stderr, f.config, err) {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+		}
 		return 1
 	}
 	if dispatches {
