@@ -497,9 +497,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 				if pr.Key == "" {
 					v.fail(f("priority.key"), "is required")
 				}
-				before := len(v.problems)
+				reported := len(v.problems)
 				pr.Order = v.strList(pt, "order", f("priority.order"))
-				if len(pr.Order) == 0 && len(v.problems) == before {
+				if len(pr.Order) == 0 && len(v.problems) == reported {
 					v.fail(f("priority.order"), "must list at least one value")
 				}
 				tr.Priority = pr
