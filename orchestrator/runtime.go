@@ -24,6 +24,7 @@ import (
 type Runtime struct {
 	sess *interp.Session
 	fns  map[string]*vm.Closure // by file + "::" + function
+	root string                 // the project root, errors name files from it
 }
 
 // LoadRuntime loads the modules of m's local handlers and predicates and
@@ -34,6 +35,7 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 	r := &Runtime{
 		sess: interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: strings.NewReader("")}),
 		fns:  map[string]*vm.Closure{},
+		root: m.Root,
 	}
 	modules := map[string]*interp.Module{}
 	failed := map[string]string{}
@@ -44,7 +46,7 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 			return
 		}
 		bad := func(msg string) {
-			problems = append(problems, manifest.Problem{File: m.Path, Index: t.Index, ID: t.ID, Field: field, Msg: msg})
+			problems = append(problems, m.Problem(t, field, msg))
 		}
 		mod, loaded := modules[h.File]
 		if !loaded {
@@ -92,7 +94,7 @@ func (r *Runtime) load(path string) (*interp.Module, error) {
 		return nil, fmt.Errorf("cannot load %s:\n%s", path, strings.TrimRight(r.sess.RenderError(err), "\n"))
 	}
 	if err := r.sess.InitModule(mod); err != nil {
-		return nil, fmt.Errorf("initialising %s failed: %s", path, callError(err))
+		return nil, fmt.Errorf("initialising %s failed: %s", path, r.callError(err))
 	}
 	return mod, nil
 }
@@ -123,7 +125,7 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, errors.New(callError(err))
+		return nil, errors.New(r.callError(err))
 	}
 	if ok, isResult := vm.IsResult(res); isResult {
 		inner := res.Object().(*vm.EnumValue).Fields[0]
@@ -140,13 +142,26 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 }
 
 // callError is the message of a failed call: a thrown value's text, or
-// the runtime error without its stack trace.
-func callError(err error) string {
-	if e, ok := err.(*vm.Error); ok {
-		if e.Kind == vm.KindThrown && e.Value.IsValid() {
-			return vm.ToDisplay(e.Value)
-		}
-		return e.UncaughtText()
+// the runtime error without its stack trace, located at the file (from
+// the project root) and line of its innermost frame in the project.
+func (r *Runtime) callError(err error) string {
+	e, ok := err.(*vm.Error)
+	if !ok {
+		return err.Error()
 	}
-	return err.Error()
+	if e.Kind == vm.KindThrown && e.Value.IsValid() {
+		return vm.ToDisplay(e.Value)
+	}
+	text := e.UncaughtText()
+	for _, f := range e.Trace {
+		if f.File == "" || f.Line == 0 || f.InStd() {
+			continue
+		}
+		file := f.File
+		if rel, err := filepath.Rel(r.root, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		return strings.TrimSuffix(text, fmt.Sprintf(" (line %d)", e.Line)) + fmt.Sprintf(" (%s:%d)", file, f.Line)
+	}
+	return text
 }

@@ -101,16 +101,10 @@ func envOr(name, def string) string {
 
 // openProject reads the manifest (refusing a bad one with every
 // problem), creates the state directory and opens the event log.
-func (f *orchestratorFlags) openProject(ctx context.Context, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
-	m, err := manifest.Load(f.config)
+func (f *orchestratorFlags) openProject(ctx context.Context, opts manifest.Options, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
+	m, err := manifest.LoadWith(f.config, opts)
 	if err != nil {
-		var bad *manifest.Error
-		if errors.As(err, &bad) {
-			fmt.Fprintf(stderr, "error: invalid manifest %s:\n", f.config)
-			for _, p := range bad.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p.Error())
-			}
-		} else {
+		if !reportManifestError(stderr, f.config, err) {
 			fmt.Fprintf(stderr, "failed to read manifest %s: %v\n", f.config, unwrapPathError(err))
 		}
 		return nil, nil, false
@@ -125,6 +119,20 @@ func (f *orchestratorFlags) openProject(ctx context.Context, stderr io.Writer) (
 		return nil, nil, false
 	}
 	return m, log, true
+}
+
+// reportManifestError prints a refused manifest, every problem on an
+// indented line; false when err is not a refused manifest.
+func reportManifestError(stderr io.Writer, path string, err error) bool {
+	var bad *manifest.Error
+	if !errors.As(err, &bad) {
+		return false
+	}
+	fmt.Fprintf(stderr, "error: invalid manifest %s:\n", path)
+	for _, p := range bad.Problems {
+		fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(p.Error(), "\n", "\n  "))
+	}
+	return true
 }
 
 func unwrapPathError(err error) error {
@@ -217,7 +225,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer authn.Close()
 	}
 	ctx := context.Background()
-	_, log, ok := f.openProject(ctx, stderr)
+	// Webhook deliveries arrive only on the HTTP listener.
+	mopts := manifest.Options{NoWebhookSecrets: transport == "stdio"}
+	_, log, ok := f.openProject(ctx, mopts, stderr)
 	if !ok {
 		return 1
 	}
@@ -231,15 +241,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
-	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
+	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, Manifest: mopts, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
 	if err != nil {
-		var bad *manifest.Error
-		if errors.As(err, &bad) {
-			fmt.Fprintf(stderr, "error: invalid manifest %s:\n", f.config)
-			for _, p := range bad.Problems {
-				fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(p.Error(), "\n", "\n  "))
-			}
-		} else {
+		if !reportManifestError(stderr, f.config, err) {
 			fmt.Fprintf(stderr, "error: %v\n", err)
 		}
 		return 1

@@ -346,6 +346,12 @@ func TestMcpServeRefusals(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "harn.toml")
 	os.WriteFile(bad, []byte("[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 500 }\n"), 0o644)
+	// A handler missing from lib.harn is found when the handlers load,
+	// after the static checks; it is located like them.
+	undefined := filepath.Join(dir, "undefined", "harn.toml")
+	os.MkdirAll(filepath.Dir(undefined), 0o755)
+	os.WriteFile(undefined, []byte("[package]\nname = \"u\"\n\n[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"nope\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "undefined", "lib.harn"), []byte("fn f(e) { return 1 }\n"), 0o644)
 	cases := []struct {
 		args []string
 		env  []string
@@ -354,6 +360,8 @@ func TestMcpServeRefusals(t *testing.T) {
 	}{
 		{[]string{"mcp", "serve", "--config", filepath.Join(dir, "missing.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "missing.toml") + ": no such file or directory"},
 		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir}, nil, 1, "error: invalid manifest " + bad + ":\n  " + bad + ":1: [[triggers]][0] (id \"x\"): retry.max: must be between 0 and 100, got 500"},
+		{[]string{"mcp", "serve", "--config", undefined, "--state-dir", dir}, nil, 1, "  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
+		{[]string{"orchestrator", "queue", "--config", undefined, "--state-dir", dir}, nil, 1, "error: invalid manifest " + undefined + ":\n  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
 		{[]string{"mcp", "serve", "--transport", "carrier-pigeon"}, nil, 2, "--transport must be stdio or http"},
 		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown argument "--bogus"`},
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS requires"},
@@ -375,5 +383,69 @@ func TestMcpServeRefusals(t *testing.T) {
 		if code != c.code || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr:\n%s\nwant exit %d and %q", c.args, code, errb.String(), c.code, c.want)
 		}
+	}
+}
+
+// TestOrchestratorCLIWithoutWebhookSecret: the operator CLI and a stdio
+// server receive no webhook deliveries, so an unset webhook.secret_env
+// must not stop them;
+// the read-only commands run no handler, so neither must an unset
+// trigger secret. A dispatching command still needs the handler secrets.
+func TestOrchestratorCLIWithoutWebhookSecret(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "harn.toml")
+	os.WriteFile(config, []byte(`[package]
+name = "hooks"
+
+[[triggers]]
+id = "push"
+kind = "webhook"
+handler = "on_push"
+webhook = { secret_env = "HARN_TEST_UNSET_WEBHOOK_SECRET" }
+
+[[triggers]]
+id = "by-hand"
+kind = "manual"
+handler = "on_push"
+
+[[triggers]]
+id = "with-secret"
+kind = "manual"
+handler = "on_push"
+secrets = { token = "test/unset-token" }
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn on_push(event) { return {ok: true} }\n"), 0o644)
+	state := filepath.Join(dir, "state")
+	token := "HARN_SECRET_TEST_UNSET_TOKEN="
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(os.Args[0], append(args, "--config", config, "--state-dir", state)...)
+		cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_TEST_UNSET_WEBHOOK_SECRET=", token)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return code, string(out)
+	}
+	for _, args := range [][]string{{"orchestrator", "queue"}, {"orchestrator", "dlq", "list"}, {"orchestrator", "inspect"}} {
+		if code, out := run(args...); code != 0 {
+			t.Errorf("%v: exit %d:\n%s", args, code, out)
+		}
+	}
+	// fire makes the CLI a worker node, which may run any handler.
+	if code, out := run("orchestrator", "fire", "by-hand"); code != 1 || !strings.Contains(out, "HARN_SECRET_TEST_UNSET_TOKEN (secret test/unset-token) is not set") {
+		t.Errorf("fire with an unset handler secret: exit %d:\n%s", code, out)
+	}
+	token = "HARN_SECRET_TEST_UNSET_TOKEN=set"
+	if code, out := run("orchestrator", "fire", "by-hand"); code != 0 {
+		t.Errorf("fire with the handler secrets: exit %d:\n%s", code, out)
+	}
+	// A stdio server receives no deliveries either; an HTTP one needs
+	// the secret.
+	if code, out := run("mcp", "serve"); code != 0 || !strings.Contains(out, "MCP stdio server ready") {
+		t.Errorf("stdio serve with an unset webhook secret: exit %d:\n%s", code, out)
+	}
+	if code, out := run("mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0"); code != 1 || !strings.Contains(out, "HARN_TEST_UNSET_WEBHOOK_SECRET (the webhook's HMAC secret) is not set") {
+		t.Errorf("http serve with an unset webhook secret: exit %d:\n%s", code, out)
 	}
 }

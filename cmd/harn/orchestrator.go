@@ -132,17 +132,21 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	m, log, ok := f.openProject(ctx, stderr)
+	// The CLI receives no webhook deliveries, and only a dispatching
+	// command runs handlers (as a worker node, any binding's).
+	dispatches := cmd == "fire" || cmd == "replay" || cmd == "dlq retry"
+	m, log, ok := f.openProject(ctx, manifest.Options{NoWebhookSecrets: true, NoHandlerSecrets: !dispatches}, stderr)
 	if !ok {
 		return 1
 	}
 	defer log.Close()
 	o, err := openNode(ctx, m, log, f.stateDir, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		if !reportManifestError(stderr, f.config, err) {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+		}
 		return 1
 	}
-	dispatches := cmd == "fire" || cmd == "replay" || cmd == "dlq retry"
 	if dispatches {
 		o.Start()
 	}

@@ -458,15 +458,19 @@ func (h *httpHandler) allowedOrigin(origin string) bool {
 			return true
 		}
 	}
-	return localOrigin(origin)
+	return LocalOrigin(origin)
 }
 
-func localOrigin(origin string) bool {
+// LocalOrigin reports whether a browser Origin header names a loopback
+// host (localhost, 127.0.0.1, ::1; host names in any case): the only
+// pages allowed to reach the listener by default (DNS-rebinding
+// protection, docs/spec/orchestrator.md §8).
+func LocalOrigin(origin string) bool {
 	u, err := url.Parse(origin)
 	if err != nil {
 		return false
 	}
-	switch u.Hostname() {
+	switch strings.ToLower(u.Hostname()) {
 	case "localhost", "127.0.0.1", "::1":
 		return true
 	}

@@ -622,6 +622,10 @@ func (c *conn) dispatch(req *Request) {
 		}
 		c.answer(req, pr.ReadResource(req, uri))
 	case "resources/subscribe", "resources/unsubscribe":
+		if !offersSubscribe(pr.Capabilities()) {
+			c.fail(req, Errorf(CodeMethodNotFound, "Method not found: "+req.method))
+			return
+		}
 		c.reply(req, c.subscribe(req))
 	case "prompts/list":
 		c.replyList(req, "prompts", pr.Prompts)
@@ -763,6 +767,16 @@ func (c *conn) setLevel(req *Request) any {
 	c.logLevel = level
 	c.mu.Unlock()
 	return jsonv.NewObject(0)
+}
+
+// offersSubscribe reports whether caps advertise resources.subscribe: a
+// server that does not (the orchestrator's, docs/spec/orchestrator.md §6)
+// does not know the method.
+func offersSubscribe(caps *jsonv.Object) bool {
+	rv, _ := caps.Get("resources")
+	r, _ := rv.(*jsonv.Object) // nil-safe
+	v, _ := r.Get("subscribe")
+	return v == true
 }
 
 func (c *conn) subscribe(req *Request) any {

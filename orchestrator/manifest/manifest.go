@@ -13,7 +13,7 @@
 // The package is static: it never runs Harn code. Whether a local
 // handler names a function of its module is checked when the
 // orchestrator loads the handlers (package orchestrator), with the same
-// error shape (Problem).
+// error shape (Manifest.Problem).
 package manifest
 
 import (
@@ -100,6 +100,12 @@ func (p Problem) Error() string {
 	return b.String()
 }
 
+// Problem is a problem with trigger t found after Load (for example
+// by the loader of its handlers), located like Load's own.
+func (m *Manifest) Problem(t *Trigger, field, msg string) Problem {
+	return Problem{File: m.Path, Line: t.Line, Index: t.Index, ID: t.ID, Field: field, Msg: msg}
+}
+
 // Error is a refused manifest: every problem found, in file order.
 type Error struct{ Problems []Problem }
 
@@ -111,18 +117,35 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Options relax what Load requires of the environment, for a process
+// that does not do everything a server does.
+type Options struct {
+	// NoWebhookSecrets accepts a webhook.secret_env whose variable is
+	// unset: the process receives no webhook deliveries.
+	NoWebhookSecrets bool
+	// NoHandlerSecrets accepts a `secrets` entry whose variable is
+	// unset: the process runs no handler.
+	NoHandlerSecrets bool
+}
+
 // Load reads and validates the manifest at path.
-func Load(path string) (*Manifest, error) {
+func Load(path string) (*Manifest, error) { return LoadWith(path, Options{}) }
+
+// LoadWith is Load with opts.
+func LoadWith(path string, opts Options) (*Manifest, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src)
+	return ParseWith(path, src, opts)
 }
 
 // Parse validates manifest source; path names it in errors and fixes
 // the project root.
-func Parse(path string, src []byte) (*Manifest, error) {
+func Parse(path string, src []byte) (*Manifest, error) { return ParseWith(path, src, Options{}) }
+
+// ParseWith is Parse with opts.
+func ParseWith(path string, src []byte, opts Options) (*Manifest, error) {
 	root, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		root = filepath.Dir(path)
@@ -137,7 +160,7 @@ func Parse(path string, src []byte) (*Manifest, error) {
 		return nil, &Error{[]Problem{{File: path, Index: -1, Msg: "invalid TOML: " + err.Error()}}}
 	}
 	m := &Manifest{Path: path, Root: root, Source: src, Exports: map[string]string{}}
-	v := &validator{file: path, lines: triggerLines(src)}
+	v := &validator{file: path, lines: triggerLines(src), tables: tableLines(src), opts: opts}
 	v.top(m, doc)
 	if len(v.problems) > 0 {
 		return nil, &Error{v.problems}
@@ -157,9 +180,41 @@ func triggerLines(src []byte) []int {
 	return out
 }
 
+// tableLines finds where each top-level key is first defined: its
+// table header ([package], [package.x], [[triggers]]) or, before the
+// first header, its assignment (package = …, package.name = …).
+func tableLines(src []byte) map[string]int {
+	out := map[string]int{}
+	headers := false
+	for i, raw := range bytes.Split(src, []byte("\n")) {
+		s := strings.TrimSpace(string(raw))
+		var key string
+		switch {
+		case strings.HasPrefix(s, "["):
+			headers = true
+			key = strings.TrimLeft(s, "[ \t")
+		case !headers && s != "" && !strings.HasPrefix(s, "#"):
+			key = s
+		default:
+			continue
+		}
+		if end := strings.IndexAny(key, ".=] \t"); end >= 0 {
+			key = key[:end]
+		}
+		key = strings.Trim(key, `"'`)
+		if _, seen := out[key]; !seen && key != "" {
+			out[key] = i + 1
+		}
+	}
+	return out
+}
+
 type validator struct {
-	file     string
-	lines    []int
+	file  string
+	opts  Options
+	lines []int
+	// tables maps a top-level key to the line that defines it.
+	tables   map[string]int
 	problems []Problem
 	// the trigger being validated
 	index int
@@ -167,11 +222,30 @@ type validator struct {
 }
 
 func (v *validator) fail(field, format string, args ...any) {
-	p := Problem{File: v.file, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)}
-	if v.index >= 0 && v.index < len(v.lines) {
-		p.Line = v.lines[v.index]
+	line := v.line()
+	if v.index < 0 {
+		line = v.topLine(field)
 	}
-	v.problems = append(v.problems, p)
+	v.problems = append(v.problems, Problem{File: v.file, Line: line, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// line is the line of the [[triggers]] table being validated (of
+// `triggers = [...]` for an inline array), 0 outside the triggers.
+func (v *validator) line() int {
+	switch {
+	case v.index < 0:
+		return 0
+	case v.index < len(v.lines):
+		return v.lines[v.index]
+	}
+	return v.tables["triggers"]
+}
+
+// topLine is the line that defines the top-level key of a field outside
+// the triggers ("package" of package.name), 0 when unknown.
+func (v *validator) topLine(field string) int {
+	key, _, _ := strings.Cut(field, ".")
+	return v.tables[key]
 }
 
 func (v *validator) top(m *Manifest, doc map[string]any) {
@@ -190,7 +264,8 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 		if !ok {
 			v.fail("exports", "must be a table of module alias = \"file\"")
 		}
-		for alias, f := range t {
+		for _, alias := range sortedKeys(t) {
+			f := t[alias]
 			s, ok := f.(string)
 			switch {
 			case !ok || s == "":
@@ -202,7 +277,11 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 			}
 		}
 	}
-	if deps, ok := doc["dependencies"].(map[string]any); ok {
+	if raw, ok := doc["dependencies"]; ok {
+		deps, ok := raw.(map[string]any)
+		if !ok {
+			v.fail("dependencies", "must be a table of alias = source")
+		}
 		for alias := range deps {
 			m.Dependencies = append(m.Dependencies, alias)
 		}

@@ -105,6 +105,9 @@ func TestRefusals(t *testing.T) {
 		{`id = "a b"` + "\nkind = \"manual\"\nhandler = \"f\"", `id: "a b" may contain only`},
 		{`id = "x"` + "\nhandler = \"f\"", `[[triggers]][1] (id "x"): kind: is required (one of cron, webhook, manual, poll, stream, predicate, a2a-push)`},
 		{`id = "x"` + "\nkind = \"timer\"\nhandler = \"f\"", `kind: unknown kind "timer"`},
+		{`id = "x"` + "\nkind = \"webhok\"\nhandler = \"f\"", `kind: unknown kind "webhok" (did you mean webhook?)`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ id = 3 }]", `sources[0].id: must be a string`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ id = \"a b\" }]", `sources[0].id: "a b" may contain only letters`},
 		{`id = "x"` + "\nkind = \"stream\"\nhandler = \"f\"", `provider: is required for kind "stream"`},
 		{`id = "x"` + "\nkind = \"webhook\"\nprovider = \"myspace\"\nhandler = \"f\"", `provider: unknown provider "myspace"`},
 		{`id = "x"` + "\nkind = \"stream\"\nprovider = \"cron\"\nhandler = \"f\"", `provider: provider "cron" does not serve kind "stream"`},
@@ -122,6 +125,8 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"", `schedule: is required for a cron trigger`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"every day\"", `schedule: invalid cron expression "every day"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"* * * * *\"\ntimezone = \"Mars/Olympus\"", `timezone: unknown time zone "Mars/Olympus"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"CRON_TZ=Asia/Tokyo 0 9 * * *\"", `schedule: "CRON_TZ=Asia/Tokyo" does not belong in the schedule: write timezone = "Asia/Tokyo"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"TZ=UTC @daily\"", `schedule: "TZ=UTC" does not belong in the schedule: write timezone = "UTC"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nschedule = \"* * * * *\"", `schedule: only a cron trigger has a schedule`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 250 }", `harn.toml:9: [[triggers]][1] (id "x"): retry.max: must be between 0 and 100, got 250`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = -1 }", `retry.max: must be a non-negative integer`},
@@ -176,10 +181,16 @@ func TestRefusals(t *testing.T) {
 func TestTopLevelRefusals(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"[[triggers]\nid=1", "harn.toml:1:"},
-		{"triggers = 3", "harn.toml: triggers: must be an array of tables"},
-		{"[exports]\nhandlers = 3", "harn.toml: exports.handlers: must be a file name"},
+		{"triggers = 3", "harn.toml:1: triggers: must be an array of tables"},
+		{"[exports]\nhandlers = 3", "harn.toml:1: exports.handlers: must be a file name"},
 		{"[exports]\n\"a-b\" = \"x.harn\"", "exports.a-b: module alias must be an identifier"},
-		{"package = 3", "harn.toml: package: must be a table"},
+		{"package = 3", "harn.toml:1: package: must be a table"},
+		{"dependencies = 3", "harn.toml:1: dependencies: must be a table"},
+		{"# a project\n\n[package]\nname = 1", "harn.toml:3: package.name: must be a string"},
+		{"[package]\nname = \"p\"\n\n[exports]\nh = \"h.harn\"\nx = 2", "harn.toml:4: exports.x: must be a file name"},
+		{"package.name = 1", "harn.toml:1: package.name: must be a string"},
+		{"# inline\n\ntriggers = [{ id = \"x\", kind = \"manual\" }]\n\n[package]\nname = \"p\"", "harn.toml:3: [[triggers]][0] (id \"x\"): handler: is required"},
+		{"[exports]\nz = 1\na = 2", "harn.toml:1: exports.a: must be a file name (string)\nharn.toml:1: exports.z: must be a file name (string)"},
 	}
 	for _, c := range cases {
 		_, err := Parse("harn.toml", []byte(c.src))
@@ -199,5 +210,36 @@ func TestAllProblemsReported(t *testing.T) {
 	}
 	if e.Problems[0].Line != 1 || e.Problems[1].Line != 6 || e.Problems[1].Index != 1 {
 		t.Fatalf("%+v", e.Problems)
+	}
+}
+
+// TestOptionsRelaxSecrets: a process that receives no deliveries or runs
+// no handler may load a manifest whose secrets are not in its
+// environment.
+func TestOptionsRelaxSecrets(t *testing.T) {
+	src := []byte("[[triggers]]\nid = \"x\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { secret_env = \"HARN_TEST_UNSET_SECRET\" }\nsecrets = { token = \"github/unset-token\" }\n")
+	_, err := Parse("harn.toml", src)
+	if e, ok := err.(*Error); !ok || len(e.Problems) != 2 {
+		t.Fatalf("Parse: want both secrets refused, got %v", err)
+	}
+	_, err = ParseWith("harn.toml", src, Options{NoWebhookSecrets: true})
+	if err == nil || strings.Contains(err.Error(), "webhook") || !strings.Contains(err.Error(), "secrets.token") {
+		t.Fatalf("NoWebhookSecrets: got %v", err)
+	}
+	m, err := ParseWith("harn.toml", src, Options{NoWebhookSecrets: true, NoHandlerSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := m.Triggers[0]; len(tr.Webhook.Secret) != 0 || len(tr.SecretValues) != 0 || tr.Secrets["token"] != "github/unset-token" {
+		t.Fatalf("%+v %+v", tr.Webhook, tr.SecretValues)
+	}
+}
+
+// TestOneProblemPerMistake: a wrong priority.order is one problem, not
+// also "must list at least one value".
+func TestOneProblemPerMistake(t *testing.T) {
+	_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\npriority = { key = \"tier\", order = [1] }\n"))
+	if e, ok := err.(*Error); !ok || len(e.Problems) != 1 || !strings.Contains(e.Error(), "priority.order: must be an array of non-empty strings") {
+		t.Fatalf("got %v", err)
 	}
 }

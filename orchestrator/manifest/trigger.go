@@ -15,8 +15,10 @@ import (
 // Trigger is one binding: an event source, the events it accepts and the
 // handler that runs for each.
 type Trigger struct {
-	// Index is the [[triggers]] table the binding comes from.
+	// Index is the [[triggers]] table the binding comes from; Line is
+	// that table's line (0 when unknown).
 	Index    int
+	Line     int
 	ID       string
 	Kind     string // cron, webhook, manual, poll, stream, predicate, a2a-push
 	Provider string
@@ -280,9 +282,16 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 				v.fail(fmt.Sprintf("sources[%d]", j), "must be a table")
 				continue
 			}
-			sid, _ := st["id"].(string)
-			if sid == "" {
-				v.fail(fmt.Sprintf("sources[%d].id", j), "is required")
+			field := fmt.Sprintf("sources[%d].id", j)
+			sid, ok := v.str(st, "id", field)
+			switch {
+			case !ok && st["id"] != nil:
+				continue // not a string: reported
+			case sid == "":
+				v.fail(field, "is required")
+				continue
+			case !idRe().MatchString(sid):
+				v.fail(field, "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", sid)
 				continue
 			}
 			merged := map[string]any{}
@@ -315,7 +324,7 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigger {
 	before := len(v.problems)
 	f := func(name string) string { return prefix + name }
-	tr := &Trigger{Index: v.index, Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
+	tr := &Trigger{Index: v.index, Line: v.line(), Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
 	tr.ID, _ = t["id"].(string)
 
 	tr.Kind, _ = v.str(t, "kind", f("kind"))
@@ -324,7 +333,11 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	case tr.Kind == "" && t["kind"] == nil:
 		v.fail(f("kind"), "is required (one of %s)", strings.Join(Kinds, ", "))
 	case tr.Kind != "" && !contains(Kinds, tr.Kind):
-		v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+		if hint := diag.Suggest(tr.Kind, Kinds); hint != "" {
+			v.fail(f("kind"), "unknown kind %q (did you mean %s?)", tr.Kind, hint)
+		} else {
+			v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+		}
 	}
 	if tr.Provider == "" && t["provider"] == nil {
 		tr.Provider = defaultProvider[tr.Kind]
@@ -405,7 +418,15 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Schedule, _ = v.str(t, "schedule", f("schedule"))
 	tr.Timezone, _ = v.str(t, "timezone", f("timezone"))
 	if tr.Kind == "cron" {
-		if tr.Schedule == "" {
+		// robfig/cron reads a CRON_TZ= or TZ= prefix, but the dispatcher
+		// prefixes the schedule with the binding's own time zone.
+		zone, _, _ := strings.Cut(tr.Schedule, " ")
+		if name, ok := strings.CutPrefix(zone, "CRON_TZ="); ok || strings.HasPrefix(zone, "TZ=") {
+			if !ok {
+				name = strings.TrimPrefix(zone, "TZ=")
+			}
+			v.fail(f("schedule"), "%q does not belong in the schedule: write timezone = %q", zone, name)
+		} else if tr.Schedule == "" {
 			v.fail(f("schedule"), "is required for a cron trigger")
 		} else if _, err := ParseSchedule(tr.Schedule); err != nil {
 			v.fail(f("schedule"), "invalid cron expression %q: %v", tr.Schedule, err)
@@ -476,8 +497,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 				if pr.Key == "" {
 					v.fail(f("priority.key"), "is required")
 				}
+				reported := len(v.problems)
 				pr.Order = v.strList(pt, "order", f("priority.order"))
-				if len(pr.Order) == 0 {
+				if len(pr.Order) == 0 && len(v.problems) == reported {
 					v.fail(f("priority.order"), "must list at least one value")
 				}
 				tr.Priority = pr
@@ -542,7 +564,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			env := SecretEnv(s)
 			val := os.Getenv(env)
 			if val == "" {
-				v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				if !v.opts.NoHandlerSecrets {
+					v.fail(f("secrets."+k), "environment variable %s (secret %s) is not set", env, s)
+				}
 				continue
 			}
 			tr.SecretValues[k] = val
@@ -615,7 +639,7 @@ func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) strin
 	if s, ok := v.str(wt, "secret_env", f("webhook.secret_env")); ok && s != "" {
 		w.SecretEnv = s
 		val := os.Getenv(s)
-		if val == "" {
+		if val == "" && !v.opts.NoWebhookSecrets {
 			v.fail(f("webhook.secret_env"), "environment variable %s (the webhook's HMAC secret) is not set", s)
 		}
 		w.Secret = []byte(val)

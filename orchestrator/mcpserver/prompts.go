@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io/fs"
 	"mime"
@@ -90,7 +91,7 @@ func (s *Server) promptFiles() (files []string, prefixes map[string]string) {
 		})
 	}
 	walk(s.root, "")
-	if m, err := manifest.Load(s.opts.ManifestPath); err == nil {
+	if m, err := manifest.LoadWith(s.opts.ManifestPath, s.opts.Manifest); err == nil {
 		for _, alias := range m.Dependencies {
 			walk(filepath.Join(s.root, ".harn", "packages", alias), alias+"/")
 		}
@@ -100,14 +101,26 @@ func (s *Server) promptFiles() (files []string, prefixes map[string]string) {
 }
 
 // loadPrompts parses every prompt file; a file that does not parse is
-// reported on stderr and left out.
+// left out and reported on stderr, once until its problem changes (the
+// catalog is rebuilt on every request).
 func (s *Server) loadPrompts() []*prompt {
 	files, pathNames := s.promptFiles()
 	var out []*prompt
+	failed := map[string]string{}
+	defer func() {
+		s.promptMu.Lock()
+		defer s.promptMu.Unlock()
+		for f, msg := range failed {
+			if s.promptErrs[f] != msg {
+				s.logf("[harn] mcp: prompt %s", msg)
+			}
+		}
+		s.promptErrs = failed
+	}()
 	for _, f := range files {
 		p, err := parsePrompt(f)
 		if err != nil {
-			s.logf("[harn] mcp: prompt %s: %v", f, err)
+			failed[f] = err.Error()
 			continue
 		}
 		p.pathName = pathNames[f]
@@ -139,10 +152,23 @@ func (s *Server) loadPrompts() []*prompt {
 	return out
 }
 
+// promptError is a problem of the prompt file at path, on line (0:
+// the whole file).
+func promptError(path string, line int, format string, args ...any) error {
+	if line > 0 {
+		path = fmt.Sprintf("%s:%d", path, line)
+	}
+	return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...))
+}
+
 func parsePrompt(path string) (*prompt, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, promptError(path, 0, "%v", err)
 	}
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
 	p := &prompt{Path: path, Dir: filepath.Dir(path), Body: text}
@@ -156,10 +182,16 @@ func parsePrompt(path string) (*prompt, error) {
 			end, tail = len(rest)-4, 4
 		}
 		if end < 0 {
-			return nil, fmt.Errorf("front matter opened with --- is not closed")
+			return nil, promptError(path, 1, "front matter opened with --- is not closed")
 		}
 		if err := toml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-			return nil, fmt.Errorf("front matter: %v", err)
+			line := 1
+			var de *toml.DecodeError
+			if errors.As(err, &de) {
+				row, _ := de.Position()
+				line += row // the front matter starts after the --- line
+			}
+			return nil, promptError(path, line, "front matter: %v", err)
 		}
 		p.Body = rest[end+tail:]
 		hasArgs = fm.Arguments != nil
@@ -172,7 +204,7 @@ func parsePrompt(path string) (*prompt, error) {
 	if hasArgs {
 		for _, a := range fm.Arguments {
 			if a.Name == "" {
-				return nil, fmt.Errorf("front matter: an argument has no name")
+				return nil, promptError(path, 1, "front matter: an argument has no name")
 			}
 			arg := promptArg{Name: a.Name, Description: a.Description, Required: a.Required == nil || *a.Required, Suggestions: a.Suggestions}
 			if arg.Suggestions == nil {
@@ -183,7 +215,7 @@ func parsePrompt(path string) (*prompt, error) {
 	} else {
 		vars, err := templates.TemplateVariables(p.Body)
 		if err != nil {
-			return nil, fmt.Errorf("template: %v", err)
+			return nil, promptError(path, 0, "template: %v", err)
 		}
 		for _, v := range vars {
 			p.Args = append(p.Args, promptArg{Name: v, Required: true})
@@ -202,7 +234,7 @@ func parsePrompt(path string) (*prompt, error) {
 			}
 			p.Images = append(p.Images, pi)
 		default:
-			return nil, fmt.Errorf("front matter: images entries are paths or tables")
+			return nil, promptError(path, 1, "front matter: images entries are paths or tables")
 		}
 	}
 	return p, nil

@@ -16,6 +16,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -37,6 +38,9 @@ const (
 type Options struct {
 	// ManifestPath is the project manifest; its directory is the root.
 	ManifestPath string
+	// Manifest says how it is loaded, at start and on every reload (a
+	// stdio server needs no webhook secrets).
+	Manifest manifest.Options
 	// StateDir holds the SQLite log and the state snapshot.
 	StateDir string
 	// Log is the event log (the caller opens and closes it).
@@ -59,9 +63,16 @@ type Server struct {
 	orch  *orchestrator.Orchestrator
 	proto *protocol.Server
 	errMu sync.Mutex
-	root  string
-	rec   *recorder
-	trust trustCache
+	// promptErrs are the prompt files that failed to parse, by path, and
+	// the problem last reported for each.
+	promptMu   sync.Mutex
+	promptErrs map[string]string
+	root       string
+	// manifest is opts.ManifestPath made absolute, as the watcher sees
+	// it; it may have any name.
+	manifest string
+	rec      *recorder
+	trust    trustCache
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node
@@ -71,7 +82,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	m, err := manifest.Load(opts.ManifestPath)
+	m, err := manifest.LoadWith(opts.ManifestPath, opts.Manifest)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +92,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, orch: o, root: m.Root}
+	s := &Server{opts: opts, orch: o, root: m.Root, manifest: filepath.Join(m.Root, filepath.Base(opts.ManifestPath))}
 	s.rec = newRecorder(opts.Log, s.writeStderr, o.Appended, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()
@@ -100,7 +111,8 @@ func (s *Server) ServeStdio(r io.Reader, w io.Writer) error { return s.proto.Ser
 // HTTPHandler is the HTTP listener's handler: the MCP endpoint at path
 // and the well-known documents (package protocol), and the webhook
 // deliveries of the manifest at their paths. Unsigned webhook bindings
-// require the same credentials as MCP requests when auth is set.
+// require the same credentials as MCP requests when auth is set, and
+// every delivery the same loopback Origin, when it has one.
 func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Handler {
 	mcp := s.proto.HTTPHandler(protocol.HTTPOptions{Path: path, Auth: auth,
 		Discovery: &protocol.Discovery{Name: ServerName, Title: ServerTitle, Version: s.opts.Version}})
@@ -115,6 +127,12 @@ func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Hand
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == path || strings.HasPrefix(r.URL.Path, "/.well-known/") {
 			mcp.ServeHTTP(w, r)
+			return
+		}
+		// Webhook senders are servers; a browser page must not post
+		// deliveries through the user's loopback listener either.
+		if o := r.Header.Get("Origin"); o != "" && !protocol.LocalOrigin(o) {
+			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		if s.orch.ServeWebhook(w, r, unsigned) {

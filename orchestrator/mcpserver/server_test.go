@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -532,6 +533,14 @@ func TestResourcesPromptsCompletion(t *testing.T) {
 	if get(sub, "error", "code") != -32601.0 {
 		t.Fatalf("subscriptions/listen %s", js(sub))
 	}
+	// The capabilities do not offer resources.subscribe
+	// (docs/spec/orchestrator.md §6).
+	for _, m := range []string{"resources/subscribe", "resources/unsubscribe"} {
+		e := c.call(m, map[string]any{"uri": "harn://manifest"})
+		if get(e, "error", "code") != -32601.0 || get(e, "error", "message") != "Method not found: "+m {
+			t.Errorf("%s: %s", m, js(e))
+		}
+	}
 }
 
 // TestWatchReloads: a changed manifest is reloaded (new binding
@@ -575,6 +584,31 @@ func TestWatchReloads(t *testing.T) {
 	}
 	if c.srv.orch.Binding("cron-fail").Version != 2 || c.srv.orch.Binding("bad") != nil {
 		t.Fatal("bad manifest was swapped in")
+	}
+}
+
+// TestWatchSeesAManifestNotNamedHarnToml: --config may name any file;
+// its changes reload the project like harn.toml's.
+func TestWatchSeesAManifestNotNamedHarnToml(t *testing.T) {
+	dir := writeFixture(t)
+	path := filepath.Join(dir, "orchestrator.toml")
+	if err := os.Rename(filepath.Join(dir, "harn.toml"), path); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(context.Background(), Options{ManifestPath: path, StateDir: dir, Log: memory.New(), Version: "9.9.9", Bind: "stdio", Stderr: &syncBuffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	before := srv.snapshot()
+	os.WriteFile(path, []byte(strings.Replace(fixtureManifest, "retry = { max = 0 }", "retry = { max = 1 }", 1)+"\n"), 0o644)
+	after := srv.snapshot()
+	if maps.Equal(before, after) {
+		t.Fatalf("the manifest is not watched: %v", after)
+	}
+	srv.changed(before, after)
+	if v := srv.orch.Binding("cron-fail").Version; v != 2 {
+		t.Fatalf("not reloaded: cron-fail version %d", v)
 	}
 }
 

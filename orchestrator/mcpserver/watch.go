@@ -17,7 +17,8 @@ import (
 // handlers (a failure keeps the previous project and is reported on
 // stderr); then the list-changed notifications go out:
 //
-//   - harn.toml → tools, resources, prompts;
+//   - the manifest (harn.toml, or the file --config names) → tools,
+//     resources, prompts;
 //   - *.harn.prompt → prompts;
 //   - harn.lock or .harn/packages/** → tools, resources, prompts.
 func (s *Server) Watch(stop <-chan struct{}) {
@@ -76,7 +77,7 @@ func (s *Server) snapshot() map[string]stamp {
 		}
 		name := d.Name()
 		inPackages := strings.HasPrefix(p, packages+string(filepath.Separator))
-		if inPackages || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptSuffix) {
+		if inPackages || p == s.manifest || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptSuffix) {
 			if info, err := os.Stat(p); err == nil {
 				out[p] = stamp{info.ModTime(), info.Size()}
 			}
@@ -94,7 +95,7 @@ func (s *Server) changed(before, after map[string]stamp) {
 		switch name := filepath.Base(p); {
 		case strings.HasPrefix(p, packages) || name == "harn.lock":
 			packagesChanged = true
-		case p == s.opts.ManifestPath || name == "harn.toml":
+		case p == s.manifest || name == "harn.toml":
 			manifestChanged = true
 		case strings.HasSuffix(name, promptSuffix):
 			promptChanged = true
@@ -133,7 +134,7 @@ func (s *Server) changed(before, after map[string]stamp) {
 
 // reload re-reads the manifest and handlers into the node.
 func (s *Server) reload() error {
-	m, err := manifest.Load(s.opts.ManifestPath)
+	m, err := manifest.LoadWith(s.opts.ManifestPath, s.opts.Manifest)
 	if err != nil {
 		return err
 	}
