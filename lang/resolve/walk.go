@@ -34,6 +34,7 @@ func File(f *syntax.File, opts Options) *Info {
 type scope struct {
 	names map[string]*Binding
 	fns   map[string]bool // names hoisted as local fns in this scope
+	impls map[string]bool // struct names given an impl block in this scope
 }
 
 type funcState struct {
@@ -606,6 +607,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.EnumDecl, *syntax.TypeDecl, *syntax.InterfaceDecl:
 		// types only
 	case *syntax.ImplBlock:
+		r.declareImpl(s)
 		for _, m := range s.Methods {
 			r.funcBody(m, m.Params, m.Body)
 		}
@@ -708,6 +710,20 @@ func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node s
 		r.info.ConstRedeclared[node] = true
 	}
 	r.declare(name, kind, pos, node)
+}
+
+// declareImpl records an impl block; a second one for the same struct in
+// the same scope is a redeclaration (docs/spec/language.md §10.3), reported
+// like a const redeclaration when it runs.
+func (r *resolver) declareImpl(s *syntax.ImplBlock) {
+	sc := r.cur().scopes[len(r.cur().scopes)-1]
+	if sc.impls == nil {
+		sc.impls = map[string]bool{}
+	}
+	if sc.impls[s.Name] {
+		r.info.ConstRedeclared[s] = true
+	}
+	sc.impls[s.Name] = true
 }
 
 func (r *resolver) patternDefaults(p syntax.Pattern) {
