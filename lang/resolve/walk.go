@@ -1080,13 +1080,17 @@ func (r *resolver) pattern(p syntax.Expr, alt bool) {
 			r.expr(p)
 			return
 		}
-		for _, el := range p.(*syntax.ListLit).Elems {
+		elems := p.(*syntax.ListLit).Elems
+		for i, el := range elems {
 			switch el := el.(type) {
 			case *syntax.Ident:
 				if el.Name != "_" {
 					r.declare(el.Name, KMatch, el.At, el)
 				}
 			case *syntax.SpreadExpr:
+				if i < len(elems)-1 { // docs/spec/language.md §7.4 rule 4: one rest element, last
+					r.errorf(el.Position(), "a rest element must be the last element of a list pattern")
+				}
 				if id, ok := el.X.(*syntax.Ident); ok && id.Name != "_" {
 					r.declare(id.Name, KMatch, id.At, id)
 				}
