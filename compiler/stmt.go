@@ -82,6 +82,10 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 			f.pipelineDecl(s)
 		}
 	case *syntax.ImplBlock:
+		if f.c.info.ConstRedeclared[s] {
+			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable '__impl_%s' in the same scope (use 'var' for mutable bindings)", s.Name))
+			return
+		}
 		var names []string
 		for _, m := range s.Methods {
 			idx := f.function(m, m.Name, FuncMethod, m.Params, m.Body, m.At.Line)

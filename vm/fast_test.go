@@ -65,9 +65,11 @@ println(arith(-7, 2))`, "[9223372036854776000, 2305843009213693952, 0, 461168601
 			"[-14, -3, -1, -5, -9]\n", ""},
 		{"deep failure", "down(3)", "", "Runtime error: Division by zero (line 12) @12:14 | down t.harn:12:14 | down t.harn:14:10 | down t.harn:14:10 | down t.harn:14:10 |  t.harn:43:1"},
 		{"methods", `println(sum_area([R { w: 2 }, R { w: 3 }]))
-impl R {
-  fn area(self) {
-    return self.w
+if true {
+  impl R {
+    fn area(self) {
+      return self.w
+    }
   }
 }
 println(sum_area([R { w: 2 }, R { w: 3 }]))`, "13\n5\n", ""},

@@ -111,17 +111,18 @@ func TestImplMethodErrors(t *testing.T) {
 	runErrorCases(t, implSrc, cases)
 }
 
-// An impl block that runs again replaces the methods, also for call sites
-// that already called the old ones.
+// An impl block that runs later (in another scope: a second one in the
+// same scope is a redeclaration error) replaces the methods, also for call
+// sites that already called the old ones.
 func TestImplRedefinitionTakesEffect(t *testing.T) {
 	src := `struct P { x: int }
 let p = P { x: 1 }
 fn show() { println(p.name()) }
 impl P { fn name(self) { return "first" } }
 show()
-impl P { fn name(self) { return "second" } }
+if true { impl P { fn name(self) { return "second" } } }
 show()
-impl P { fn other(self) { return "other" } }
+if true { impl P { fn other(self) { return "other" } } }
 try { show() } catch (e) { println(e) }
 `
 	out, e := runError(t, src)

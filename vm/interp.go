@@ -1510,7 +1510,7 @@ loop:
 		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !IsStdFile(rt.fn.File) {
 			e.Line, e.Col = line, col
 		}
-		e.Trace = append(e.Trace, TraceFrame{Func: rt.fn.Name, File: rt.fn.File, Line: line, Col: col})
+		e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
 		if e.Kind != KindExit && len(fr.handlers) > 0 {
 			h := fr.handlers[len(fr.handlers)-1]
 			fr.handlers = fr.handlers[:len(fr.handlers)-1]
@@ -1693,4 +1693,14 @@ func isNaNPair(x, y Value) bool {
 	}
 	g, ok := y.AsFloat()
 	return ok && g != g
+}
+
+// traceName is how a stack trace names fn's frame: anonymous closures
+// read `<closure>` so that a callback's frame is not taken for the top
+// level (which has no name either).
+func traceName(fn *compiler.Func) string {
+	if fn.Name == "" && fn.Kind == compiler.FuncClosure {
+		return "<closure>"
+	}
+	return fn.Name
 }

@@ -91,6 +91,19 @@ func TestRunStackOverflowTrace(t *testing.T) {
 	}
 }
 
+// TestRunClosureFrameNamed: a failing callback's frame reads <closure>,
+// not <top level>, in the stack trace.
+func TestRunClosureFrameNamed(t *testing.T) {
+	out, code := runShared(t, "fn a(x) {\n  let y = x.map({ v -> 10 / v })\n  return y\n}\nprintln(a([1, 0]))\n")
+	if code != 1 {
+		t.Fatalf("status %d output:\n%s", code, out)
+	}
+	want := "p.harn:2)\n  at a ("
+	if !strings.Contains(out, "  at <closure> (") || !strings.Contains(out, want) || strings.Count(out, "<top level>") != 1 {
+		t.Fatalf("closure frame not named in:\n%s", out)
+	}
+}
+
 // TestRunDeepCallbackOverflow: overflowing through thousands of nested
 // callbacks is a catchable error with a bounded message, not a Go crash.
 func TestRunDeepCallbackOverflow(t *testing.T) {

@@ -117,7 +117,8 @@ type Info struct {
 	Pipeline    bool      // the file runs in pipeline mode
 	Entry       *syntax.PipelineDecl
 	// ConstRedeclared marks declaring nodes of a const that re-declares a
-	// const of the same name in the same local scope (a run-time error).
+	// const of the same name in the same local scope, and impl blocks that
+	// follow another for the same struct in the same scope (run-time errors).
 	ConstRedeclared map[syntax.Node]bool
 	// PipelineBodies holds each pipeline's statements with the bodies of
 	// the pipelines it extends in front (docs/spec/language.md §5.5).

@@ -34,6 +34,7 @@ func File(f *syntax.File, opts Options) *Info {
 type scope struct {
 	names map[string]*Binding
 	fns   map[string]bool // names hoisted as local fns in this scope
+	impls map[string]bool // struct names given an impl block in this scope
 }
 
 type funcState struct {
@@ -606,6 +607,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.EnumDecl, *syntax.TypeDecl, *syntax.InterfaceDecl:
 		// types only
 	case *syntax.ImplBlock:
+		r.declareImpl(s)
 		for _, m := range s.Methods {
 			r.funcBody(m, m.Params, m.Body)
 		}
@@ -708,6 +710,20 @@ func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node s
 		r.info.ConstRedeclared[node] = true
 	}
 	r.declare(name, kind, pos, node)
+}
+
+// declareImpl records an impl block; a second one for the same struct in
+// the same scope is a redeclaration (docs/spec/language.md §10.3), reported
+// like a const redeclaration when it runs.
+func (r *resolver) declareImpl(s *syntax.ImplBlock) {
+	sc := r.cur().scopes[len(r.cur().scopes)-1]
+	if sc.impls == nil {
+		sc.impls = map[string]bool{}
+	}
+	if sc.impls[s.Name] {
+		r.info.ConstRedeclared[s] = true
+	}
+	sc.impls[s.Name] = true
 }
 
 func (r *resolver) patternDefaults(p syntax.Pattern) {
@@ -1064,13 +1080,17 @@ func (r *resolver) pattern(p syntax.Expr, alt bool) {
 			r.expr(p)
 			return
 		}
-		for _, el := range p.(*syntax.ListLit).Elems {
+		elems := p.(*syntax.ListLit).Elems
+		for i, el := range elems {
 			switch el := el.(type) {
 			case *syntax.Ident:
 				if el.Name != "_" {
 					r.declare(el.Name, KMatch, el.At, el)
 				}
 			case *syntax.SpreadExpr:
+				if i < len(elems)-1 { // docs/spec/language.md §7.4 rule 4: one rest element, last
+					r.errorf(el.Position(), "a rest element must be the last element of a list pattern")
+				}
 				if id, ok := el.X.(*syntax.Ident); ok && id.Name != "_" {
 					r.declare(id.Name, KMatch, id.At, id)
 				}

@@ -242,6 +242,11 @@ func (c cursor) dictPattern() Pattern {
 			}
 		}
 		p.Items = append(p.Items, it)
+		if it.Rest { // the rest entry must be last (docs/spec/language.md §4.1)
+			c.accept(",")
+			c.expect("}")
+			break
+		}
 		if !c.accept(",") {
 			c.expect("}")
 			break
@@ -265,6 +270,11 @@ func (c cursor) listPattern() Pattern {
 			it.Default = c.expr()
 		}
 		p.Items = append(p.Items, it)
+		if it.Rest { // the rest element must be last (docs/spec/language.md §4.2)
+			c.accept(",")
+			c.expect("]")
+			break
+		}
 		if !c.accept(",") {
 			c.expect("]")
 			break
