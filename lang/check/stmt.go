@@ -507,6 +507,14 @@ func (c *checker) fnDecl(fn *syntax.FnDecl) {
 		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
 			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
 		}
+	} else if f := c.info.Funcs[fn]; f != nil && f.HasYield && fn.Return != nil {
+		// a `fn` that yields is a Generator<T> (docs/spec/newer.md §3.11; the
+		// wording follows the `gen fn` one, upstream's is unverified). A
+		// Stream<T> result is reported at the yield instead.
+		gen := &types.Iter{Kind: types.IterGenerator, Elem: types.Any}
+		if _, ok := types.Underlying(sig.Return).(*types.Iter); !ok && known(sig.Return) && !compatible(gen, sig.Return) {
+			c.errorf(fn.At, "a `fn` containing `yield` must return Generator<T>, found %s", sig.Return)
+		}
 	}
 	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), nil)
 }
