@@ -19,7 +19,11 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
 		for _, p := range arm.Patterns {
-			c.pattern(p, st, len(arm.Patterns) > 1)
+			alt := len(arm.Patterns) > 1
+			if alt && !c.literalAlternative(p) {
+				c.errorf(p.Position(), "or-pattern alternatives must be literals")
+			}
+			c.pattern(p, st, alt)
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
@@ -43,6 +47,23 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		return types.Any
 	}
 	return types.NewUnion(results...)
+}
+
+// literalAlternative reports whether p may be an alternative of an
+// or-pattern: a literal, or an enum variant compared with ==
+// (docs/spec/newer.md §1.12; upstream's wording for the error is unverified).
+func (c *checker) literalAlternative(p syntax.Expr) bool {
+	switch x := p.(type) {
+	case *syntax.StringLit, *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.NilLit:
+		return true
+	case *syntax.UnaryExpr:
+		switch x.X.(type) {
+		case *syntax.IntLit, *syntax.FloatLit:
+			return x.Op == "-"
+		}
+		return false
+	}
+	return c.classify(p) == resolve.PatVariant
 }
 
 // kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` with
