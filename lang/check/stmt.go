@@ -21,8 +21,13 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 		}
 		last = c.stmt(s, topLevel)
 		switch s.(type) {
-		case *syntax.ReturnStmt, *syntax.ThrowStmt, *syntax.BreakStmt, *syntax.ContinueStmt:
+		case *syntax.BreakStmt, *syntax.ContinueStmt:
 			exited = true
+		default:
+			// return, throw, and whatever else definitely exits: an if
+			// whose branches all do, an exhaustive match whose arms all
+			// do, `while true` without break (docs/spec/newer.md §3.8, §3.14)
+			exited = c.stmtExits(s)
 		}
 	}
 	return last
