@@ -283,12 +283,21 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md
-// §3.5), going where nil is not accepted. Only annotated bindings apply
-// it: April programs return and pass index reads to typed parameters
-// freely, and a false error blocks a valid program.
-func nilIndex(at syntax.Expr, src, dst types.Type) bool {
-	_, ok := at.(*syntax.IndexExpr)
-	return ok && nilable(src) && !types.AssignableTo(types.Nil, dst)
+// §3.5), or an optional chain `a?.b` whose receiver may be nil, going
+// where nil is not accepted. Only annotated bindings apply it: April
+// programs return and pass index reads to typed parameters freely, and a
+// false error blocks a valid program.
+func (c *checker) nilIndex(at syntax.Expr, src, dst types.Type) bool {
+	switch x := at.(type) {
+	case *syntax.IndexExpr:
+	case *syntax.MemberExpr:
+		if !x.Optional || !nilable(c.quietType(x.X)) {
+			return false
+		}
+	default:
+		return false
+	}
+	return nilable(src) && !types.AssignableTo(types.Nil, dst)
 }
 
 // bareDict reports a binding the program annotated as a bare `dict`

@@ -380,11 +380,14 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.nilUse(e.X, t, "property `"+e.Name+"`", e.At)
 	}
 	c.unknownUse(e.X, t, "property access `."+e.Name+"` on an `unknown` value will fail at runtime if the value is not a shape with that field", e.At)
+	if e.Optional {
+		// `a?.b` reads b of the non-nil part of a, or is nil
+		base := types.RemoveNil(t)
+		c.shapeField(e.X, base, e.Name, e.At)
+		return types.Optional(c.memberType(base, e.Name, e.At))
+	}
 	r := c.memberType(t, e.Name, e.At)
 	c.shapeField(e.X, t, e.Name, e.At)
-	if e.Optional {
-		return types.Optional(r)
-	}
 	return r
 }
 

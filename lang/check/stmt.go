@@ -210,7 +210,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
-			case known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)):
+			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
