@@ -275,9 +275,15 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		return false
 	}
 
-	switch at.(type) {
+	switch x := at.(type) {
 	case *syntax.ListLit, *syntax.DictLit:
 		return true
+	case *syntax.MethodCall:
+		// a variant built here is typed by its payload before the checker
+		// knows where it goes (`let m: Maybe<float> = Maybe.Some(1)`)
+		if id, ok := x.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			return true
+		}
 	}
 	return !types.WidensInvariantly(src, dst)
 }

@@ -541,8 +541,29 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
 			}
 		}
+		return &types.Named{Decl: d, Args: variantArgs(d, v, argTypes)}
 	}
 	return &types.Named{Decl: d}
+}
+
+// variantArgs infers a generic enum's type arguments from a variant's
+// payload: a field typed by a bare type parameter gives it the argument's
+// widened type (`Maybe.Some(1)` is a Maybe<int>); the rest stay any.
+func variantArgs(d *types.Decl, v types.Variant, argTypes []types.Type) []types.Type {
+	if len(d.TypeParams) == 0 {
+		return nil
+	}
+	out := make([]types.Type, len(d.TypeParams))
+	for i, tp := range d.TypeParams {
+		out[i] = types.Any
+		for j, f := range v.Fields {
+			if f.Type == types.Type(tp) && j < len(argTypes) && known(argTypes[j]) {
+				out[i] = types.Widen(argTypes[j])
+				break
+			}
+		}
+	}
+	return out
 }
 
 func hasSpread(args []syntax.Expr) bool {
