@@ -276,7 +276,7 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	}
 
 	switch x := at.(type) {
-	case *syntax.ListLit, *syntax.DictLit:
+	case *syntax.ListLit, *syntax.DictLit, *syntax.StructLit:
 		return true
 	case *syntax.MethodCall:
 		// a variant built here is typed by its payload before the checker
