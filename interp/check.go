@@ -67,12 +67,16 @@ func stdQuiet(path string, l diag.List) diag.List {
 // importTypes makes the pub struct, enum and type declarations an import
 // names visible to the importing file's checker (following re-exports).
 // A namespace import makes its module's exported enums visible, which
-// `ns.Enum.Variant` names, and returns their names.
+// `ns.Enum.Variant` names, and returns their names; every type it exports
+// is visible as `ns.Name` in annotations.
 func importTypes(env *types.Env, imp *Import) (nsEnums []string) {
-	if imp.Decl.Namespace != nil {
-		for _, d := range namespaceEnums(imp) {
-			env.Import(d)
-			nsEnums = append(nsEnums, d.Name)
+	if ns := imp.Decl.Namespace; ns != nil {
+		for _, d := range namespaceTypes(imp) {
+			env.ImportAs(ns.Name+"."+d.Name, d)
+			if d.Kind == types.EnumDecl {
+				env.Import(d)
+				nsEnums = append(nsEnums, d.Name)
+			}
 		}
 		return nsEnums
 	}
@@ -88,16 +92,16 @@ func importTypes(env *types.Env, imp *Import) (nsEnums []string) {
 	return nil
 }
 
-// namespaceEnums lists the enums a namespace import's module exports
-// (declared there or re-exported).
-func namespaceEnums(imp *Import) []*types.Decl {
+// namespaceTypes lists the type declarations a namespace import's module
+// exports (declared there or re-exported).
+func namespaceTypes(imp *Import) []*types.Decl {
 	var out []*types.Decl
 	for _, n := range imp.Module.Exports() {
 		def, _, ok := imp.Module.Exported(n)
 		if !ok || def.env == nil {
 			continue
 		}
-		if d := def.env.Lookup(n); d != nil && d.Kind == types.EnumDecl && d.Origin == def.Syntax.Path {
+		if d := def.env.Lookup(n); d != nil && d.Origin == def.Syntax.Path {
 			out = append(out, d)
 		}
 	}

@@ -349,10 +349,17 @@ func methodKind(t types.Type) string {
 			return "string"
 		case types.Bool:
 			return "bool"
+		case types.Int:
+			return "int"
+		case types.Float:
+			return "float"
 		}
 	case *types.Literal:
-		if t.Base() == types.String {
+		switch t.Base() {
+		case types.String:
 			return "string"
+		case types.Int:
+			return "int"
 		}
 	case *types.List:
 		return "list"

@@ -128,6 +128,8 @@ func TestValueMethods(t *testing.T) {
 			[]string{"error: value of type list has no method `mapp`"}},
 		{"bool has no methods", "println(true.upper())",
 			[]string{"error: value of type bool has no method `upper`"}},
+		{"int and float have no methods", "let n = 5\nprintln(n.abs())\nprintln(2.5.floor())",
+			[]string{"error: value of type int has no method `abs`", "error: value of type float has no method `floor`"}},
 		// docs/spec/newer.md §2.11/§3.6 name string, list, set and the scalars only:
 		// a struct's unknown method stays a run-time error a catch can see
 		{"unknown struct method is left to run time", "struct P {\n  x: int\n}\nimpl P {\n  fn get(self) {\n    return self.x\n  }\n}\nprintln(P { x: 1 }.gett())",
@@ -156,7 +158,7 @@ fn dyn(v) {
 fn opt(v: string?) {
   return v?.nope()
 }
-println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), 1.abs(), 2.5.floor(), set(1).contains(1), opt(nil)])`, nil},
+println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), dyn(1).abs(), dyn(2.5).floor(), set(1).contains(1), opt(nil)])`, nil},
 		{"struct without a visible impl list", "struct P {\n  x: int\n}\nfn f(p: P) {\n  return p.x\n}\nprintln(f(P { x: 1 }))", nil},
 	})
 }

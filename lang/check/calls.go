@@ -314,11 +314,19 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if !e.Optional {
 		c.valueMethod(e, recv, args)
 	}
-	// An impl method with an annotated result (dict members, builtin
-	// methods and unknown names stay any).
+	// An impl method: its annotated parameters check the arguments (the
+	// instance fills the first one), its annotated result is the call's
+	// type (dict members, builtin methods and unknown names stay any).
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
-		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 && known(m.Type.Return) {
-			return m.Type.Return
+		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
+			if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
+				rest := *m.Type
+				rest.Params = m.Type.Params[1:]
+				c.arguments(e.Args, args, &rest, nil)
+			}
+			if known(m.Type.Return) {
+				return m.Type.Return
+			}
 		}
 	}
 	return types.Any

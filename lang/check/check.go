@@ -275,20 +275,35 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		return false
 	}
 
-	switch at.(type) {
-	case *syntax.ListLit, *syntax.DictLit:
+	switch x := at.(type) {
+	case *syntax.ListLit, *syntax.DictLit, *syntax.StructLit:
 		return true
+	case *syntax.MethodCall:
+		// a variant built here is typed by its payload before the checker
+		// knows where it goes (`let m: Maybe<float> = Maybe.Some(1)`)
+		if id, ok := x.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			return true
+		}
 	}
 	return !types.WidensInvariantly(src, dst)
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md
-// §3.5), going where nil is not accepted. Only annotated bindings apply
-// it: April programs return and pass index reads to typed parameters
-// freely, and a false error blocks a valid program.
-func nilIndex(at syntax.Expr, src, dst types.Type) bool {
-	_, ok := at.(*syntax.IndexExpr)
-	return ok && nilable(src) && !types.AssignableTo(types.Nil, dst)
+// §3.5), or an optional chain `a?.b` whose receiver may be nil, going
+// where nil is not accepted. Only annotated bindings apply it: April
+// programs return and pass index reads to typed parameters freely, and a
+// false error blocks a valid program.
+func (c *checker) nilIndex(at syntax.Expr, src, dst types.Type) bool {
+	switch x := at.(type) {
+	case *syntax.IndexExpr:
+	case *syntax.MemberExpr:
+		if !x.Optional || !nilable(c.quietType(x.X)) {
+			return false
+		}
+	default:
+		return false
+	}
+	return nilable(src) && !types.AssignableTo(types.Nil, dst)
 }
 
 // bareDict reports a binding the program annotated as a bare `dict`

@@ -380,11 +380,14 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.nilUse(e.X, t, "property `"+e.Name+"`", e.At)
 	}
 	c.unknownUse(e.X, t, "property access `."+e.Name+"` on an `unknown` value will fail at runtime if the value is not a shape with that field", e.At)
+	if e.Optional {
+		// `a?.b` reads b of the non-nil part of a, or is nil
+		base := types.RemoveNil(t)
+		c.shapeField(e.X, base, e.Name, e.At)
+		return types.Optional(c.memberType(base, e.Name, e.At))
+	}
 	r := c.memberType(t, e.Name, e.At)
 	c.shapeField(e.X, t, e.Name, e.At)
-	if e.Optional {
-		return types.Optional(r)
-	}
 	return r
 }
 
@@ -538,8 +541,29 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
 			}
 		}
+		return &types.Named{Decl: d, Args: variantArgs(d, v, argTypes)}
 	}
 	return &types.Named{Decl: d}
+}
+
+// variantArgs infers a generic enum's type arguments from a variant's
+// payload: a field typed by a bare type parameter gives it the argument's
+// widened type (`Maybe.Some(1)` is a Maybe<int>); the rest stay any.
+func variantArgs(d *types.Decl, v types.Variant, argTypes []types.Type) []types.Type {
+	if len(d.TypeParams) == 0 {
+		return nil
+	}
+	out := make([]types.Type, len(d.TypeParams))
+	for i, tp := range d.TypeParams {
+		out[i] = types.Any
+		for j, f := range v.Fields {
+			if f.Type == types.Type(tp) && j < len(argTypes) && known(argTypes[j]) {
+				out[i] = types.Widen(argTypes[j])
+				break
+			}
+		}
+	}
+	return out
 }
 
 func hasSpread(args []syntax.Expr) bool {
@@ -562,14 +586,34 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 		c.dictLit(e.Fields)
 		return types.Any
 	}
-	c.structFields(d, e.Fields, e.At)
-	return &types.Named{Decl: d}
+	given := c.structFields(d, e.Fields, e.At)
+	return &types.Named{Decl: d, Args: structArgs(d, given)}
+}
+
+// structArgs infers a generic struct's type arguments from a literal's
+// fields: a field typed by a bare type parameter gives it the value's
+// widened type (`Box { v: 1 }` is a Box<int>); the rest stay any.
+func structArgs(d *types.Decl, given map[string]types.Type) []types.Type {
+	if len(d.TypeParams) == 0 {
+		return nil
+	}
+	out := make([]types.Type, len(d.TypeParams))
+	for i, tp := range d.TypeParams {
+		out[i] = types.Any
+		for _, f := range d.Fields {
+			if t, ok := given[f.Name]; ok && f.Type == types.Type(tp) && known(t) {
+				out[i] = types.Widen(t)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // structFields checks the fields given to a struct (docs/spec/language.md §10.2):
 // unknown and missing fields are warnings, wrong field types errors.
-func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos syntax.Pos) {
-	given := map[string]bool{}
+func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos syntax.Pos) (given map[string]types.Type) {
+	given = map[string]types.Type{}
 	complete := true
 	for _, en := range entries {
 		var vt types.Type = types.Any
@@ -587,7 +631,7 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if en.KeyExpr != nil || en.Spread != nil {
 			continue
 		}
-		given[en.KeyName] = true
+		given[en.KeyName] = vt
 		f, ok := d.Field(en.KeyName)
 		if !ok {
 			if !c.module() { // a module's struct literals keep every field (§11.2)
@@ -607,13 +651,14 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		}
 	}
 	if !complete {
-		return
+		return given
 	}
 	for _, f := range d.Fields {
-		if !f.Optional && !given[f.Name] {
+		if _, ok := given[f.Name]; !ok && !f.Optional {
 			c.warnf(pos, "Missing field '%s' in struct '%s' construction", f.Name, d.Name)
 		}
 	}
+	return given
 }
 
 // ---- try ----

@@ -19,7 +19,11 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
 		for _, p := range arm.Patterns {
-			c.pattern(p, st, len(arm.Patterns) > 1)
+			alt := len(arm.Patterns) > 1
+			if alt && !c.literalAlternative(p) {
+				c.errorf(p.Position(), "or-pattern alternatives must be literals")
+			}
+			c.pattern(p, st, alt)
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
@@ -43,6 +47,23 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		return types.Any
 	}
 	return types.NewUnion(results...)
+}
+
+// literalAlternative reports whether p may be an alternative of an
+// or-pattern: a literal, or an enum variant compared with ==
+// (docs/spec/newer.md §1.12; upstream's wording for the error is unverified).
+func (c *checker) literalAlternative(p syntax.Expr) bool {
+	switch x := p.(type) {
+	case *syntax.StringLit, *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.NilLit:
+		return true
+	case *syntax.UnaryExpr:
+		switch x.X.(type) {
+		case *syntax.IntLit, *syntax.FloatLit:
+			return x.Op == "-"
+		}
+		return false
+	}
+	return c.classify(p) == resolve.PatVariant
 }
 
 // kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` with
@@ -277,6 +298,9 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		}
 		return true // covered, or reported above
 	case *types.Union:
+		if done, ok := c.namedUnionExhaustive(e, t, covered); ok {
+			return done
+		}
 		var missing []string
 		for _, m := range t.Types {
 			l, ok := m.(*types.Literal)
@@ -293,6 +317,41 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		return true // covered, or reported above
 	}
 	return false
+}
+
+// namedUnionExhaustive handles a match over a union of named enums and
+// structs (`type Shape = Circle | Square`): every variant of each enum
+// needs an arm, and a struct member, which no pattern but a catch-all
+// matches, is always missing (docs/spec/language.md §7.4, docs/spec/newer.md
+// §3.8; the tail of the message is unverified). ok is false when u is no
+// such union, or names an enum the file cannot write patterns for.
+func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, covered map[string]bool) (done, ok bool) {
+	var missing []string
+	for _, m := range u.Types {
+		n, isNamed := types.Underlying(m).(*types.Named)
+		if !isNamed {
+			return false, false
+		}
+		switch n.Decl.Kind {
+		case types.EnumDecl:
+			if !c.info.IsEnum(n.Decl.Name) {
+				return false, false
+			}
+			for _, v := range n.Decl.Variants {
+				if !covered[n.Decl.Name+"."+v.Name] {
+					missing = append(missing, n.Decl.Name+"."+v.Name)
+				}
+			}
+		case types.StructDecl:
+			missing = append(missing, n.Decl.Name)
+		default:
+			return false, false
+		}
+	}
+	if len(missing) > 0 {
+		c.errorf(e.At, "Non-exhaustive match on union type: missing %s", strings.Join(missing, ", "))
+	}
+	return true, true
 }
 
 // hasCatchAll reports whether an unguarded arm matches every value.

@@ -21,8 +21,13 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 		}
 		last = c.stmt(s, topLevel)
 		switch s.(type) {
-		case *syntax.ReturnStmt, *syntax.ThrowStmt, *syntax.BreakStmt, *syntax.ContinueStmt:
+		case *syntax.BreakStmt, *syntax.ContinueStmt:
 			exited = true
+		default:
+			// return, throw, and whatever else definitely exits: an if
+			// whose branches all do, an exhaustive match whose arms all
+			// do, `while true` without break (docs/spec/newer.md §3.8, §3.14)
+			exited = c.stmtExits(s)
 		}
 	}
 	return last
@@ -205,7 +210,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
-			case known(vt) && (!c.fits(s.Value, vt, declared) || nilIndex(s.Value, vt, declared)):
+			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
@@ -506,6 +511,14 @@ func (c *checker) fnDecl(fn *syntax.FnDecl) {
 	if fn.Gen && fn.Return != nil {
 		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
 			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
+		}
+	} else if f := c.info.Funcs[fn]; f != nil && f.HasYield && fn.Return != nil {
+		// a `fn` that yields is a Generator<T> (docs/spec/newer.md §3.11; the
+		// wording follows the `gen fn` one, upstream's is unverified). A
+		// Stream<T> result is reported at the yield instead.
+		gen := &types.Iter{Kind: types.IterGenerator, Elem: types.Any}
+		if _, ok := types.Underlying(sig.Return).(*types.Iter); !ok && known(sig.Return) && !compatible(gen, sig.Return) {
+			c.errorf(fn.At, "a `fn` containing `yield` must return Generator<T>, found %s", sig.Return)
 		}
 	}
 	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), nil)

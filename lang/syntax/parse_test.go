@@ -335,6 +335,7 @@ func TestDeclarations(t *testing.T) {
 		{"impl Box { type Item = list<string>; fn a(self) {} }", "(impl Box (type Item list<string>) (fn a (self) {}))"},
 		{"interface C {\n  type Item\n  fn get(self) -> Self.Item\n  fn put(self, x: Self.Item?)\n}", "(interface C (fn get (self) -> Self.Item) (fn put (self x:Self.Item?)) (type Item))"},
 		{"fn f(x: Self) -> Self.Out {}", "(fn f (x:Self) -> Self.Out {})"},
+		{"fn f(x: geo.Shape) -> geo.Shape? {}", "(fn f (x:geo.Shape) -> geo.Shape? {})"},
 		{"skill review {\n  description \"Review\"\n  when_to_use \"always\"\n}", `(skill review (description "Review") (when_to_use "always"))`},
 		{"eval_pack smoke \"Smoke\" {\n  dataset: \"x\"\n  summarize { done() }\n  let y = 2\n}", `(eval_pack smoke "Smoke" (dataset: "x") (summarize {(call done)}) (let y 2))`},
 		{"eval_pack \"title\" {}", `(eval_pack  "title")`},

@@ -78,8 +78,10 @@ func (c cursor) typeAtom() TypeExpr {
 	case t.Type == tIdent:
 		c.next()
 		n := &NamedType{At: at(t.Pos), Name: t.Value}
-		if t.Value == "Self" && isPunct(c.peek(), ".") && c.peekAt(1).Type == tIdent {
-			// an associated type of the interface or impl being declared
+		if isPunct(c.peek(), ".") && c.peekAt(1).Type == tIdent {
+			// `Self.Item`, an associated type of the interface or impl
+			// being declared, or `ns.Shape`, a type a namespace import
+			// exports (docs/spec/newer.md §1.3)
 			c.next()
 			n.Name += "." + c.next().Value
 		}

@@ -19,7 +19,8 @@ package types
 //     has every method with the same number of non-`self` parameters (a
 //     struct whose impl is not visible satisfies every interface);
 //   - any callable flows into closure and into every fn type that passes
-//     it at least as many arguments as it requires.
+//     it at least as many arguments as it requires, takes parameters its
+//     own accept and returns what its result accepts.
 func AssignableTo(src, dst Type) bool { return assignable(src, dst, 0) }
 
 func assignable(src, dst Type, depth int) bool {
@@ -147,12 +148,41 @@ func assignable(src, dst Type, depth int) bool {
 		// not fit (docs/spec/newer.md §3.4).
 		min, _ := s.Arity()
 		_, dmax := d.Arity()
-		return dmax < 0 || min <= dmax
+		if dmax >= 0 && min > dmax {
+			return false
+		}
+		// Parameters are contravariant, the result covariant
+		// (docs/spec/newer.md §1.5); a union fits when one member does,
+		// as the checker's top-level test allows.
+		for i := 0; i < len(s.Params) && i < len(d.Params); i++ {
+			if s.Params[i].Rest || d.Params[i].Rest {
+				break
+			}
+			if !someAssignable(d.Params[i].Type, s.Params[i].Type, depth) {
+				return false
+			}
+		}
+		return someAssignable(s.Return, d.Return, depth)
 	case *Handle:
 		s, ok := src.(*Handle)
 		return ok && s.Name == d.Name
 	case *Named:
 		return assignableNamed(src, d, depth)
+	}
+	return false
+}
+
+// someAssignable is assignable, or for a union src, one member assignable.
+func someAssignable(src, dst Type, depth int) bool {
+	if src == nil || dst == nil || assignable(src, dst, depth) {
+		return true
+	}
+	if u, ok := Underlying(src).(*Union); ok {
+		for _, m := range u.Types {
+			if assignable(m, dst, depth) {
+				return true
+			}
+		}
 	}
 	return false
 }

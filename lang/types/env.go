@@ -160,6 +160,16 @@ func (e *Env) Import(d *Decl) {
 	e.order = append(e.order, d)
 }
 
+// ImportAs makes an already resolved declaration of another file visible
+// under a qualified name such as `ns.Shape` (a namespace import's member,
+// docs/spec/newer.md §1.3).
+func (e *Env) ImportAs(name string, d *Decl) {
+	if _, ok := e.byName[name]; ok {
+		return
+	}
+	e.byName[name] = d
+}
+
 // AddFile declares f's struct, enum, type and interface declarations (top
 // level and inside function and pipeline bodies), resolves their field,
 // variant, method and alias types, records impl methods on their structs,
