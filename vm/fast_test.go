@@ -79,3 +79,78 @@ println("${xs.count} ${xs[0]} ${xs[99]}")`, "100 0 297\n", ""},
 	}
 	runErrorCases(t, fns, cases)
 }
+
+// Method calls reach runFast (LOCAL_CALL_METHOD, LOCALS_CALL_METHOD) and
+// run's enterSimple (CALL_METHOD) only for a compiler.Func.Simple method
+// called with exactly its parameters; every other call binds in pushFrame.
+// These loops warm each site's cache with one method and argument count and
+// then change them: a default must still be filled, a missing argument
+// bound to nil, extras dropped, and a method's ...name must bind the single
+// argument at its position (docs/spec/language.md §9.2), also once an impl
+// block run in the loop swaps a method for one with other parameters.
+func TestFastPathMethodParameters(t *testing.T) {
+	const fns = `struct R { w: int }
+impl R {
+  fn area(self) {
+    return self.w * self.w
+  }
+  fn dflt(self, k = self.w + 1) {
+    return k
+  }
+  fn rest(self, ...xs) {
+    return xs
+  }
+  fn two(self, a, b) {
+    return [a, b]
+  }
+}
+fn zero_args(rs) {
+  var out = []
+  var t = 0
+  for r in rs {
+    t = t + r.dflt()
+    out = out.push(r.dflt())
+    out = out.push(r.rest())
+    out = out.push(r.two())
+  }
+  return [t, out]
+}
+fn some_args(rs) {
+  var out = []
+  for r in rs {
+    out = out.push(r.dflt(0))
+    out = out.push(r.rest(r.w, 7, 8))
+    out = out.push(r.two(r.w))
+    out = out.push(r.two(1, 2, 3))
+    out = out.push(r.area(9))
+  }
+  return out
+}
+fn swapped(rs) {
+  var out = []
+  var t = 0
+  for r in rs {
+    t = t + r.area()
+    out = out.push(r.area())
+    if r.w == 2 {
+      impl R {
+        fn area(self, k = 100, ...more) {
+          return k + self.w + (more ?? 0)
+        }
+      }
+    }
+  }
+  return [t, out]
+}
+`
+	cases := []errorCase{
+		{"zero args", `println(zero_args([R { w: 1 }, R { w: 2 }, R { w: 3 }]))`,
+			"[9, [2, nil, [nil, nil], 3, nil, [nil, nil], 4, nil, [nil, nil]]]\n", ""},
+		{"some args", `println(some_args([R { w: 1 }, R { w: 2 }]))`,
+			"[0, 1, [1, nil], [1, 2], 1, 0, 2, [2, nil], [1, 2], 4]\n", ""},
+		{"swapped", `println(swapped([R { w: 1 }, R { w: 2 }, R { w: 3 }]))
+println(R { w: 4 }.area(5, 6))
+println(R { w: 4 }.area())`, "[108, [1, 4, 103]]\n15\n104\n", ""},
+	}
+	runErrorCases(t, fns, cases)
+}
