@@ -122,6 +122,25 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 	}
 }
 
+// plainRest returns params with a trailing `...name` parameter turned into
+// an ordinary one of its element type: in impl methods (and closures) a
+// rest parameter binds the single argument at its position, not a list
+// (docs/spec/language.md §9.2).
+func plainRest(params []types.Param) []types.Param {
+	n := len(params)
+	if n == 0 || !params[n-1].Rest {
+		return params
+	}
+	out := append([]types.Param(nil), params...)
+	last := &out[n-1]
+	last.Rest = false
+	last.Optional = true
+	if l, ok := last.Type.(*types.List); ok {
+		last.Type = l.Elem
+	}
+	return out
+}
+
 // localCall checks `name(args)` where name is a variable or parameter:
 // the innermost binding owns the call (docs/spec/newer.md §1.11), so a
 // known non-callable value is an error and a `fn(...)` value has its
@@ -320,9 +339,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
 		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
 			if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
-				rest := *m.Type
-				rest.Params = m.Type.Params[1:]
-				c.arguments(e.Args, args, &rest, nil)
+				sig := *m.Type
+				sig.Params = plainRest(m.Type.Params[1:])
+				c.arguments(e.Args, args, &sig, nil)
 			}
 			if known(m.Type.Return) {
 				return m.Type.Return
