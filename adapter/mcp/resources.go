@@ -60,35 +60,24 @@ func (p provider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) 
 	return items, nil
 }
 
-func contents(item *jsonv.Object) *jsonv.Object {
-	res := jsonv.NewObject(1)
-	res.Set("contents", []any{item})
-	return res
-}
-
 // ReadResource implements protocol.Provider: the card and static
 // resources are answered at once (static resources win over
 // templates); a template match runs its handler on the executor.
 func (p provider) ReadResource(_ *protocol.Request, uri string) any {
 	sf := p.s.Surface()
 	if uri == cardURI && p.s.opts.Card != nil {
-		item := jsonv.NewObject(3)
-		item.Set("uri", cardURI)
-		item.Set("mimeType", "application/json")
-		item.Set("text", string(jsonv.Marshal(p.s.opts.Card)))
-		return contents(item)
+		return protocol.ResourceContents(protocol.TextResource(cardURI, "application/json", string(jsonv.Marshal(p.s.opts.Card))))
 	}
 	for _, r := range sf.Resources {
 		if r.URI == uri {
+			if r.Blob == "" {
+				return protocol.ResourceContents(protocol.TextResource(uri, r.MimeType, r.Text))
+			}
 			item := jsonv.NewObject(3)
 			item.Set("uri", uri)
 			setIf(item, "mimeType", r.MimeType)
-			if r.Blob != "" {
-				item.Set("blob", r.Blob)
-			} else {
-				item.Set("text", r.Text)
-			}
-			return contents(item)
+			item.Set("blob", r.Blob)
+			return protocol.ResourceContents(item)
 		}
 	}
 	for _, t := range sf.Templates {
@@ -119,11 +108,7 @@ func (p provider) readTemplate(x *protocol.Call, uri string) any {
 		if res != nil {
 			return res
 		}
-		item := jsonv.NewObject(3)
-		item.Set("uri", uri)
-		setIf(item, "mimeType", t.MimeType)
-		item.Set("text", vm.ToDisplay(v))
-		return contents(item)
+		return protocol.ResourceContents(protocol.TextResource(uri, t.MimeType, vm.ToDisplay(v)))
 	}
 	return resourceNotFound(uri)
 }
@@ -274,7 +259,7 @@ func (p provider) promptsGet(x *protocol.Call) any {
 // string or a content record (text, image, audio, resource).
 func promptMessages(v vm.Value) ([]any, bool) {
 	if s, ok := v.AsString(); ok {
-		return []any{message1("user", textBlock(s.Go()))}, true
+		return []any{protocol.PromptMessage("user", protocol.TextContent(s.Go()))}, true
 	}
 	l, ok := v.AsList()
 	if !ok {
@@ -296,7 +281,7 @@ func promptMessages(v vm.Value) ([]any, bool) {
 		}
 		var block *jsonv.Object
 		if s, ok := cv.AsString(); ok {
-			block = textBlock(s.Go())
+			block = protocol.TextContent(s.Go())
 		} else {
 			j, err := tool.ToJSON(cv)
 			if err != nil {
@@ -306,16 +291,9 @@ func promptMessages(v vm.Value) ([]any, bool) {
 				return nil, false
 			}
 		}
-		out = append(out, message1(role, block))
+		out = append(out, protocol.PromptMessage(role, block))
 	}
 	return out, true
-}
-
-func message1(role string, content *jsonv.Object) *jsonv.Object {
-	m := jsonv.NewObject(2)
-	m.Set("role", role)
-	m.Set("content", content)
-	return m
 }
 
 // Complete implements protocol.Provider: prompt arguments offer their

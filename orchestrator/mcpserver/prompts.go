@@ -324,23 +324,16 @@ func (s *Server) GetPrompt(r *protocol.Request) any {
 	if p.Description != "" {
 		res.Set("description", p.Description)
 	}
-	msgs := []any{message(textContent(text))}
+	msgs := []any{protocol.PromptMessage("user", protocol.TextContent(text))}
 	for _, im := range p.Images {
 		c, err := imageContent(p.Dir, im)
 		if err != nil {
 			return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %v", p.Name, err))
 		}
-		msgs = append(msgs, message(c))
+		msgs = append(msgs, protocol.PromptMessage("user", c))
 	}
 	res.Set("messages", msgs)
 	return res
-}
-
-func message(content *jsonv.Object) *jsonv.Object {
-	m := jsonv.NewObject(2)
-	m.Set("role", "user")
-	m.Set("content", content)
-	return m
 }
 
 func imageContent(dir string, im promptImage) (*jsonv.Object, error) {

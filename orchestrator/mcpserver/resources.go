@@ -91,13 +91,7 @@ func (s *Server) ReadResource(r *protocol.Request, uri string) any {
 	ctx, cancel := readCtx()
 	defer cancel()
 	contents := func(text, mime string) any {
-		c := jsonv.NewObject(3)
-		c.Set("uri", uri)
-		c.Set("text", text)
-		c.Set("mimeType", mime)
-		res := jsonv.NewObject(1)
-		res.Set("contents", []any{c})
-		return res
+		return protocol.ResourceContents(protocol.TextResource(uri, mime, text))
 	}
 	pretty := func(v any) string { return string(jsonv.MarshalIndent(toJSONV(v))) }
 	switch {
