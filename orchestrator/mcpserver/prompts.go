@@ -65,7 +65,16 @@ type frontMatter struct {
 	Images []any `toml:"images"`
 }
 
-var skipDirs = map[string]bool{".git": true, "target": true, "node_modules": true, "dist": true, "portal-dist": true}
+// skipDir says whether the prompt walk and the watcher leave out a
+// directory below the root: dot directories, build output and
+// dependency trees.
+func skipDir(name string) bool {
+	switch name {
+	case "target", "node_modules", "dist", "portal-dist":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
 
 // promptFiles lists the prompt files with their name prefixes, in
 // sorted path order.
@@ -77,7 +86,7 @@ func (s *Server) promptFiles() (files []string, prefixes map[string]string) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				if p != root && skipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
