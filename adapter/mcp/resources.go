@@ -185,22 +185,11 @@ func matchTemplate(tmpl, uri string) (map[string]string, bool) {
 func (p provider) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
 	for _, pr := range p.s.Surface().Prompts {
-		r := jsonv.NewObject(4)
-		r.Set("name", pr.Name)
-		setIf(r, "title", pr.Title)
-		setIf(r, "description", pr.Description)
-		if len(pr.Arguments) > 0 {
-			args := make([]any, len(pr.Arguments))
-			for i, a := range pr.Arguments {
-				ao := jsonv.NewObject(3)
-				ao.Set("name", a.Name)
-				ao.Set("required", a.Required)
-				setIf(ao, "description", a.Description)
-				args[i] = ao
-			}
-			r.Set("arguments", args)
+		var args []protocol.PromptArgument
+		for _, a := range pr.Arguments {
+			args = append(args, protocol.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
-		items = append(items, r)
+		items = append(items, protocol.PromptDocument(pr.Name, pr.Title, pr.Description, args))
 	}
 	return items, nil
 }
@@ -225,7 +214,7 @@ func (p provider) promptsGet(x *protocol.Call) any {
 	name, _ := jsonv.Member[string](x.Params(), "name")
 	pr := findPrompt(sf, name)
 	if pr == nil {
-		return protocol.InvalidParams("Unknown prompt: " + name)
+		return protocol.UnknownPrompt(name)
 	}
 	args := jsonv.NewObject(0)
 	if av, ok := x.Params().Get("arguments"); ok && av != nil {
@@ -304,14 +293,14 @@ func (p provider) Complete(_ *protocol.Request, ref protocol.CompletionRef, argN
 	case "ref/prompt":
 		pr := findPrompt(sf, ref.Name)
 		if pr == nil {
-			return nil, protocol.InvalidParams("Unknown prompt: " + ref.Name)
+			return nil, protocol.UnknownPrompt(ref.Name)
 		}
 		for _, a := range pr.Arguments {
 			if a.Name == argName {
 				return a.Completions, nil
 			}
 		}
-		return nil, protocol.InvalidParams("Unknown prompt argument: " + argName)
+		return nil, protocol.UnknownPromptArgument(argName)
 	default: // ref/resource
 		var tmpl *tool.ResourceTemplate
 		for _, t := range sf.Templates {

@@ -49,3 +49,47 @@ func ResourceContents(item *jsonv.Object) *jsonv.Object {
 	res.Set("contents", []any{item})
 	return res
 }
+
+// PromptArgument is one argument of a prompts/list entry.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
+}
+
+// PromptDocument is a prompts/list entry. An empty title or description
+// is left out, and so are the arguments when args is nil (an empty,
+// non-nil args lists none).
+func PromptDocument(name, title, description string, args []PromptArgument) *jsonv.Object {
+	o := jsonv.NewObject(4)
+	o.Set("name", name)
+	if title != "" {
+		o.Set("title", title)
+	}
+	if description != "" {
+		o.Set("description", description)
+	}
+	if args != nil {
+		docs := make([]any, len(args))
+		for i, a := range args {
+			ao := jsonv.NewObject(3)
+			ao.Set("name", a.Name)
+			ao.Set("required", a.Required)
+			if a.Description != "" {
+				ao.Set("description", a.Description)
+			}
+			docs[i] = ao
+		}
+		o.Set("arguments", docs)
+	}
+	return o
+}
+
+// UnknownPrompt is the error for a prompts/get or completion of a
+// prompt the server does not have.
+func UnknownPrompt(name string) *Error { return InvalidParams("Unknown prompt: " + name) }
+
+// UnknownPromptArgument is the error for a completion of an argument
+// the prompt does not declare.
+func UnknownPromptArgument(name string) *Error {
+	return InvalidParams("Unknown prompt argument: " + name)
+}

@@ -253,26 +253,11 @@ func parsePrompt(path string) (*prompt, error) {
 func (s *Server) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	var out []any
 	for _, p := range s.loadPrompts() {
-		o := jsonv.NewObject(4)
-		o.Set("name", p.Name)
-		if p.Title != "" {
-			o.Set("title", p.Title)
-		}
-		if p.Description != "" {
-			o.Set("description", p.Description)
-		}
-		args := []any{}
+		args := []protocol.PromptArgument{}
 		for _, a := range p.Args {
-			ao := jsonv.NewObject(3)
-			ao.Set("name", a.Name)
-			ao.Set("required", a.Required)
-			if a.Description != "" {
-				ao.Set("description", a.Description)
-			}
-			args = append(args, ao)
+			args = append(args, protocol.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
-		o.Set("arguments", args)
-		out = append(out, o)
+		out = append(out, protocol.PromptDocument(p.Name, p.Title, p.Description, args))
 	}
 	return out, nil
 }
@@ -296,7 +281,7 @@ func (s *Server) GetPrompt(r *protocol.Request) any {
 	name, _ := nv.(string)
 	p := s.findPrompt(name)
 	if p == nil {
-		return protocol.InvalidParams("Unknown prompt: " + name)
+		return protocol.UnknownPrompt(name)
 	}
 	av, has := params.Get("arguments")
 	args, isObj := av.(*jsonv.Object)
@@ -374,12 +359,12 @@ func imageContent(dir string, im promptImage) (*jsonv.Object, error) {
 func (s *Server) completePrompt(name, argument string) ([]string, *protocol.Error) {
 	p := s.findPrompt(name)
 	if p == nil {
-		return nil, protocol.InvalidParams("Unknown prompt: " + name)
+		return nil, protocol.UnknownPrompt(name)
 	}
 	for _, a := range p.Args {
 		if a.Name == argument {
 			return a.Suggestions, nil
 		}
 	}
-	return nil, protocol.InvalidParams("Unknown prompt argument: " + argument)
+	return nil, protocol.UnknownPromptArgument(argument)
 }
