@@ -26,21 +26,10 @@ func (p provider) Resources(*protocol.Request) ([]any, *protocol.Error) {
 	sf := p.s.Surface()
 	var items []any
 	if p.s.opts.Card != nil {
-		r := jsonv.NewObject(4)
-		r.Set("uri", cardURI)
-		r.Set("name", "Server Card")
-		r.Set("description", "The MCP Server Card of this server.")
-		r.Set("mimeType", "application/json")
-		items = append(items, r)
+		items = append(items, protocol.ResourceDocument(cardURI, "Server Card", "", "The MCP Server Card of this server.", "application/json"))
 	}
 	for _, res := range sf.Resources {
-		r := jsonv.NewObject(5)
-		r.Set("uri", res.URI)
-		r.Set("name", res.Name)
-		setIf(r, "title", res.Title)
-		setIf(r, "description", res.Description)
-		setIf(r, "mimeType", res.MimeType)
-		items = append(items, r)
+		items = append(items, protocol.ResourceDocument(res.URI, res.Name, res.Title, res.Description, res.MimeType))
 	}
 	return items, nil
 }
@@ -49,13 +38,7 @@ func (p provider) Resources(*protocol.Request) ([]any, *protocol.Error) {
 func (p provider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
 	for _, t := range p.s.Surface().Templates {
-		r := jsonv.NewObject(5)
-		r.Set("uriTemplate", t.URITemplate)
-		r.Set("name", t.Name)
-		setIf(r, "title", t.Title)
-		setIf(r, "description", t.Description)
-		setIf(r, "mimeType", t.MimeType)
-		items = append(items, r)
+		items = append(items, protocol.TemplateDocument(t.URITemplate, t.Name, t.Title, t.Description, t.MimeType))
 	}
 	return items, nil
 }

@@ -93,3 +93,27 @@ func UnknownPrompt(name string) *Error { return InvalidParams("Unknown prompt: "
 func UnknownPromptArgument(name string) *Error {
 	return InvalidParams("Unknown prompt argument: " + name)
 }
+
+// ResourceDocument is a resources/list entry; an empty title,
+// description or mimeType is left out.
+func ResourceDocument(uri, name, title, description, mimeType string) *jsonv.Object {
+	return described("uri", uri, name, title, description, mimeType)
+}
+
+// TemplateDocument is a resources/templates/list entry, left out like
+// ResourceDocument's.
+func TemplateDocument(uriTemplate, name, title, description, mimeType string) *jsonv.Object {
+	return described("uriTemplate", uriTemplate, name, title, description, mimeType)
+}
+
+func described(key, uri, name, title, description, mimeType string) *jsonv.Object {
+	o := jsonv.NewObject(5)
+	o.Set(key, uri)
+	o.Set("name", name)
+	for _, kv := range [...][2]string{{"title", title}, {"description", description}, {"mimeType", mimeType}} {
+		if kv[1] != "" {
+			o.Set(kv[0], kv[1])
+		}
+	}
+	return o
+}

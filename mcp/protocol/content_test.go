@@ -20,6 +20,8 @@ func TestResultShapes(t *testing.T) {
 		{"prompt with none", PromptDocument("p", "P", "", []PromptArgument{}), `{"name":"p","title":"P","arguments":[]}`},
 		{"prompt with arguments", PromptDocument("p", "", "d", []PromptArgument{{Name: "a", Required: true}, {Name: "b", Description: "bee"}}),
 			`{"name":"p","description":"d","arguments":[{"name":"a","required":true},{"name":"b","required":false,"description":"bee"}]}`},
+		{"resource", ResourceDocument("x://a", "a", "", "d", "text/plain"), `{"uri":"x://a","name":"a","description":"d","mimeType":"text/plain"}`},
+		{"template", TemplateDocument("x://{id}", "t", "T", "", ""), `{"uriTemplate":"x://{id}","name":"t","title":"T"}`},
 	}
 	for _, c := range cases {
 		if got := string(jsonv.Marshal(c.got)); got != c.want {
