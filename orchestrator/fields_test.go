@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -282,15 +283,21 @@ func TestSecrets(t *testing.T) {
 	}
 }
 
-// A kind this build has no connector for is served, and said so.
+// A kind this build has no connector for is served, and said so once
+// per binding for the life of the node: a reload that keeps the binding
+// does not say it again, one that adds another says it for that one.
+// An operator command's node does not say it at all.
 func TestKindsWithoutConnector(t *testing.T) {
-	path := writeProject(t, `
+	const issues = "trigger issues (kind poll, provider github): this build runs no poll connector; the trigger fires only through harn.trigger.fire"
+	const stream = "trigger feed (kind stream, provider kafka): this build runs no stream connector"
+	src := `
 [[triggers]]
 id = "issues"
 kind = "poll"
 provider = "github"
 handler = "echo"
-`, fieldsLib, "")
+`
+	path := writeProject(t, src, fieldsLib, "")
 	m, err := manifest.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -300,9 +307,41 @@ handler = "echo"
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Close()
-	if !strings.Contains(buf.String(), "trigger issues (kind poll, provider github): this build runs no poll connector; the trigger fires only through harn.trigger.fire") {
-		t.Fatalf("stderr: %q", buf.String())
+	defer o.Close()
+	if err := o.Reload(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), issues); n != 1 {
+		t.Fatalf("warned %d times about issues, want 1; stderr: %q", n, buf.String())
+	}
+	if err := os.WriteFile(path, []byte(src+`
+[[triggers]]
+id = "feed"
+kind = "stream"
+provider = "kafka"
+handler = "echo"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Reload(context.Background(), m2); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(buf.String(), issues) != 1 || strings.Count(buf.String(), stream) != 1 {
+		t.Fatalf("after adding feed, stderr: %q", buf.String())
+	}
+
+	var quiet strings.Builder
+	q, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, NoConnectorWarning: true, Stderr: &syncWriter{w: &quiet}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	if strings.Contains(quiet.String(), "connector") {
+		t.Fatalf("operator node warned: %q", quiet.String())
 	}
 }
 

@@ -46,6 +46,11 @@ type Options struct {
 	// KeepSnapshot leaves the snapshot to the node that owns the state
 	// directory: set by operator commands, which only read it.
 	KeepSnapshot bool
+	// NoConnectorWarning leaves out the stderr warning about bindings
+	// whose kind this build runs no connector for: set by operator
+	// commands, which bring no events in by themselves, so the warning
+	// would only repeat what the server already said.
+	NoConnectorWarning bool
 	// Bind is reported in the snapshot ("stdio" or the HTTP address).
 	Bind string
 	// Owner names this node in leases (default host-pid-random).
@@ -91,6 +96,9 @@ type Orchestrator struct {
 
 	connMu     sync.Mutex
 	connectors map[string]bool
+	// unconnected holds the bindings already warned about (id, kind and
+	// provider), so a reload warns only about what it changes.
+	unconnected map[string]bool
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -212,12 +220,7 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 			}
 		}
 	}
-	for _, b := range p.order {
-		if !hasConnector(b.Kind) {
-			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: trigger %s (kind %s, provider %s): this build runs no %s connector; the trigger fires only through harn.trigger.fire or harn orchestrator fire\n",
-				b.ID, b.Kind, b.Provider, b.Kind)
-		}
-	}
+	o.warnUnconnected(p.order)
 	o.proj.Store(p)
 	if o.started.Load() {
 		o.startCron()
@@ -233,6 +236,30 @@ func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, paylo
 	}
 	_, err = o.log.Append(ctx, topic, eventlog.Record{Kind: kind, Payload: b, Headers: headers, OccurredAtMs: at})
 	return err
+}
+
+// warnUnconnected says on stderr which bindings fire only by hand
+// because this build runs no connector for their kind: once per binding
+// (id, kind and provider) for the life of the node, not again on every
+// reload, and never on an operator command's node.
+func (o *Orchestrator) warnUnconnected(bindings []*Binding) {
+	if o.opts.NoConnectorWarning {
+		return
+	}
+	o.connMu.Lock()
+	defer o.connMu.Unlock()
+	for _, b := range bindings {
+		key := b.ID + "\x00" + b.Kind + "\x00" + b.Provider
+		if hasConnector(b.Kind) || o.unconnected[key] {
+			continue
+		}
+		if o.unconnected == nil {
+			o.unconnected = map[string]bool{}
+		}
+		o.unconnected[key] = true
+		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: trigger %s (kind %s, provider %s): this build runs no %s connector; the trigger fires only through harn.trigger.fire or harn orchestrator fire\n",
+			b.ID, b.Kind, b.Provider, b.Kind)
+	}
 }
 
 // hasConnector says whether this build brings events of a binding kind

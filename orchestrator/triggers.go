@@ -203,10 +203,15 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 // verifySignature checks a delivery's HMAC-SHA256 signature
 // ("sha256=<hex>"): over "<timestamp>.<body>" for the harn scheme, whose
 // timestamp (unix seconds) must lie within the replay window, or over
-// the body for the github scheme. It returns "" or the rejection.
+// the body for the github scheme; the token scheme (a2a-push) compares
+// the header with the secret. It returns "" or the rejection, naming
+// the header that is missing.
 func verifySignature(scheme string, secret []byte, sigHeader, tsHeader string, window time.Duration, r *http.Request, body []byte, now time.Time) string {
 	sig := r.Header.Get(sigHeader)
 	if sig == "" {
+		if scheme == "token" {
+			return "missing token header " + sigHeader
+		}
 		return "missing signature header " + sigHeader
 	}
 	if scheme == "token" {

@@ -250,7 +250,7 @@ handler = "ok"
 		json.NewDecoder(resp.Body).Decode(&out)
 		return resp.StatusCode, out
 	}
-	if code, out := post("/a2a/reviews", nil); code != 401 || out["error"] != "missing signature header X-A2A-Notification-Token" {
+	if code, out := post("/a2a/reviews", nil); code != 401 || out["error"] != "missing token header X-A2A-Notification-Token" {
 		t.Fatalf("no token: %d %v", code, out)
 	}
 	if code, _ := post("/a2a/reviews", map[string]string{"X-A2A-Notification-Token": "tok-999"}); code != 401 {

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/internal/jsonv"
+
+	"github.com/harnlang/harn/mcp/mcptest"
 )
 
 // session drives a Server over in-memory pipes, the way a stdio client
@@ -22,7 +23,7 @@ type session struct {
 	t      *testing.T
 	srv    *Server
 	in     *io.PipeWriter
-	stderr *syncBuffer
+	stderr *mcptest.SyncBuffer
 
 	mu     sync.Mutex
 	lines  []string // every line the server wrote, in order
@@ -32,23 +33,6 @@ type session struct {
 	cond   *sync.Cond
 	nextID int
 	done   chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func testdata(name string) string { return filepath.Join("testdata", name) }
@@ -74,7 +58,7 @@ func loadSurface(t *testing.T, path string, stderr io.Writer) *Surface {
 
 func start(t *testing.T, path string, opts Options) *session {
 	t.Helper()
-	stderr := &syncBuffer{}
+	stderr := &mcptest.SyncBuffer{}
 	sf := loadSurface(t, path, stderr)
 	if opts.Stderr == nil {
 		opts.Stderr = stderr
@@ -82,7 +66,7 @@ func start(t *testing.T, path string, opts Options) *session {
 	return startSurface(t, sf, opts, stderr)
 }
 
-func startSurface(t *testing.T, sf *Surface, opts Options, stderr *syncBuffer) *session {
+func startSurface(t *testing.T, sf *Surface, opts Options, stderr *mcptest.SyncBuffer) *session {
 	srv := NewServer(sf, opts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

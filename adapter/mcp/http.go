@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"crypto/subtle"
 	"net/http"
-	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
@@ -27,7 +25,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	// the protocol layer had a default limit.
 	po := protocol.HTTPOptions{Path: o.Path, MaxBody: 64 << 20}
 	if len(o.APIKeys) > 0 {
-		po.Auth = apiKeys(o.APIKeys)
+		po.Auth = apiKeys{protocol.NewAPIKeys(o.APIKeys)}
 	}
 	mcp := s.proto.HTTPHandler(po)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -43,17 +41,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 
 // apiKeys is the --api-key authenticator: a missing or wrong key is
 // HTTP 401 with a -32001 JSON-RPC error (docs/spec/mcp-projection.md §12).
-type apiKeys []string
+type apiKeys struct{ keys protocol.APIKeys }
 
-func (keys apiKeys) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {
-	given := r.Header.Get("X-API-Key")
-	if a := r.Header.Get("Authorization"); given == "" && strings.HasPrefix(a, "Bearer ") {
-		given = strings.TrimPrefix(a, "Bearer ")
-	}
-	for _, k := range keys {
-		if given != "" && subtle.ConstantTimeCompare([]byte(given), []byte(k)) == 1 {
-			return "api-key", true
-		}
+func (k apiKeys) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {
+	if k.keys.Match(r) > 0 {
+		return "api-key", true
 	}
 	protocol.WriteJSON(w, http.StatusUnauthorized, protocol.ErrorResponse(nil, protocol.Errorf(protocol.CodeUnauthorized, "unauthorized")))
 	return "", false

@@ -3,6 +3,8 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn/mcp/mcptest"
 )
 
 // Acceptance 173-178: elicitation, roots, progress.
@@ -153,5 +155,5 @@ fn main(harness: Harness) {
   harness.tools.mcp_tools(tool_registry_from([{name: "a", description: "A.", handler: {x -> 1}}]))
 }
 `)
-	loadSurface(t, p, &syncBuffer{})
+	loadSurface(t, p, &mcptest.SyncBuffer{})
 }

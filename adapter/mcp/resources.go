@@ -26,21 +26,10 @@ func (p provider) Resources(*protocol.Request) ([]any, *protocol.Error) {
 	sf := p.s.Surface()
 	var items []any
 	if p.s.opts.Card != nil {
-		r := jsonv.NewObject(4)
-		r.Set("uri", cardURI)
-		r.Set("name", "Server Card")
-		r.Set("description", "The MCP Server Card of this server.")
-		r.Set("mimeType", "application/json")
-		items = append(items, r)
+		items = append(items, protocol.ResourceDocument(cardURI, "Server Card", "", "The MCP Server Card of this server.", "application/json"))
 	}
 	for _, res := range sf.Resources {
-		r := jsonv.NewObject(5)
-		r.Set("uri", res.URI)
-		r.Set("name", res.Name)
-		setIf(r, "title", res.Title)
-		setIf(r, "description", res.Description)
-		setIf(r, "mimeType", res.MimeType)
-		items = append(items, r)
+		items = append(items, protocol.ResourceDocument(res.URI, res.Name, res.Title, res.Description, res.MimeType))
 	}
 	return items, nil
 }
@@ -49,21 +38,9 @@ func (p provider) Resources(*protocol.Request) ([]any, *protocol.Error) {
 func (p provider) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
 	for _, t := range p.s.Surface().Templates {
-		r := jsonv.NewObject(5)
-		r.Set("uriTemplate", t.URITemplate)
-		r.Set("name", t.Name)
-		setIf(r, "title", t.Title)
-		setIf(r, "description", t.Description)
-		setIf(r, "mimeType", t.MimeType)
-		items = append(items, r)
+		items = append(items, protocol.TemplateDocument(t.URITemplate, t.Name, t.Title, t.Description, t.MimeType))
 	}
 	return items, nil
-}
-
-func contents(item *jsonv.Object) *jsonv.Object {
-	res := jsonv.NewObject(1)
-	res.Set("contents", []any{item})
-	return res
 }
 
 // ReadResource implements protocol.Provider: the card and static
@@ -72,23 +49,18 @@ func contents(item *jsonv.Object) *jsonv.Object {
 func (p provider) ReadResource(_ *protocol.Request, uri string) any {
 	sf := p.s.Surface()
 	if uri == cardURI && p.s.opts.Card != nil {
-		item := jsonv.NewObject(3)
-		item.Set("uri", cardURI)
-		item.Set("mimeType", "application/json")
-		item.Set("text", string(jsonv.Marshal(p.s.opts.Card)))
-		return contents(item)
+		return protocol.ResourceContents(protocol.TextResource(cardURI, "application/json", string(jsonv.Marshal(p.s.opts.Card))))
 	}
 	for _, r := range sf.Resources {
 		if r.URI == uri {
+			if r.Blob == "" {
+				return protocol.ResourceContents(protocol.TextResource(uri, r.MimeType, r.Text))
+			}
 			item := jsonv.NewObject(3)
 			item.Set("uri", uri)
 			setIf(item, "mimeType", r.MimeType)
-			if r.Blob != "" {
-				item.Set("blob", r.Blob)
-			} else {
-				item.Set("text", r.Text)
-			}
-			return contents(item)
+			item.Set("blob", r.Blob)
+			return protocol.ResourceContents(item)
 		}
 	}
 	for _, t := range sf.Templates {
@@ -119,11 +91,7 @@ func (p provider) readTemplate(x *protocol.Call, uri string) any {
 		if res != nil {
 			return res
 		}
-		item := jsonv.NewObject(3)
-		item.Set("uri", uri)
-		setIf(item, "mimeType", t.MimeType)
-		item.Set("text", vm.ToDisplay(v))
-		return contents(item)
+		return protocol.ResourceContents(protocol.TextResource(uri, t.MimeType, vm.ToDisplay(v)))
 	}
 	return resourceNotFound(uri)
 }
@@ -200,22 +168,11 @@ func matchTemplate(tmpl, uri string) (map[string]string, bool) {
 func (p provider) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	var items []any
 	for _, pr := range p.s.Surface().Prompts {
-		r := jsonv.NewObject(4)
-		r.Set("name", pr.Name)
-		setIf(r, "title", pr.Title)
-		setIf(r, "description", pr.Description)
-		if len(pr.Arguments) > 0 {
-			args := make([]any, len(pr.Arguments))
-			for i, a := range pr.Arguments {
-				ao := jsonv.NewObject(3)
-				ao.Set("name", a.Name)
-				ao.Set("required", a.Required)
-				setIf(ao, "description", a.Description)
-				args[i] = ao
-			}
-			r.Set("arguments", args)
+		var args []protocol.PromptArgument
+		for _, a := range pr.Arguments {
+			args = append(args, protocol.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
-		items = append(items, r)
+		items = append(items, protocol.PromptDocument(pr.Name, pr.Title, pr.Description, args))
 	}
 	return items, nil
 }
@@ -240,7 +197,7 @@ func (p provider) promptsGet(x *protocol.Call) any {
 	name, _ := jsonv.Member[string](x.Params(), "name")
 	pr := findPrompt(sf, name)
 	if pr == nil {
-		return protocol.InvalidParams("Unknown prompt: " + name)
+		return protocol.UnknownPrompt(name)
 	}
 	args := jsonv.NewObject(0)
 	if av, ok := x.Params().Get("arguments"); ok && av != nil {
@@ -274,7 +231,7 @@ func (p provider) promptsGet(x *protocol.Call) any {
 // string or a content record (text, image, audio, resource).
 func promptMessages(v vm.Value) ([]any, bool) {
 	if s, ok := v.AsString(); ok {
-		return []any{message1("user", textBlock(s.Go()))}, true
+		return []any{protocol.PromptMessage("user", protocol.TextContent(s.Go()))}, true
 	}
 	l, ok := v.AsList()
 	if !ok {
@@ -296,7 +253,7 @@ func promptMessages(v vm.Value) ([]any, bool) {
 		}
 		var block *jsonv.Object
 		if s, ok := cv.AsString(); ok {
-			block = textBlock(s.Go())
+			block = protocol.TextContent(s.Go())
 		} else {
 			j, err := tool.ToJSON(cv)
 			if err != nil {
@@ -306,16 +263,9 @@ func promptMessages(v vm.Value) ([]any, bool) {
 				return nil, false
 			}
 		}
-		out = append(out, message1(role, block))
+		out = append(out, protocol.PromptMessage(role, block))
 	}
 	return out, true
-}
-
-func message1(role string, content *jsonv.Object) *jsonv.Object {
-	m := jsonv.NewObject(2)
-	m.Set("role", role)
-	m.Set("content", content)
-	return m
 }
 
 // Complete implements protocol.Provider: prompt arguments offer their
@@ -326,14 +276,14 @@ func (p provider) Complete(_ *protocol.Request, ref protocol.CompletionRef, argN
 	case "ref/prompt":
 		pr := findPrompt(sf, ref.Name)
 		if pr == nil {
-			return nil, protocol.InvalidParams("Unknown prompt: " + ref.Name)
+			return nil, protocol.UnknownPrompt(ref.Name)
 		}
 		for _, a := range pr.Arguments {
 			if a.Name == argName {
 				return a.Completions, nil
 			}
 		}
-		return nil, protocol.InvalidParams("Unknown prompt argument: " + argName)
+		return nil, protocol.UnknownPromptArgument(argName)
 	default: // ref/resource
 		var tmpl *tool.ResourceTemplate
 		for _, t := range sf.Templates {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/mcp/mcptest"
 )
 
 // Acceptance 179-182, 248-249: resources, prompts, completion, --watch.
@@ -89,7 +91,7 @@ func startWatched(t *testing.T) (*session, string) {
 // build and the start of the watcher.
 func startWatchedAfter(t *testing.T, edit func(path string)) (*session, string) {
 	p := writeScript(t, watchV1)
-	stderr := &syncBuffer{}
+	stderr := &mcptest.SyncBuffer{}
 	since := TakeSnapshot(dirOf(p))
 	sf := loadSurface(t, p, stderr)
 	if edit != nil {

@@ -96,13 +96,9 @@ func (t *mcpTool) Call(x *protocol.Call, args any) any {
 
 // callResult projects a classified outcome (docs/spec/mcp-projection.md §5-§6).
 func callResult(t *tool.PreparedTool, out *tool.Outcome, profile tool.MCPProfile) any {
-	res := jsonv.NewObject(4)
-	failure := func(text string) {
-		res.Set("content", []any{textBlock(text)})
-		res.Set("isError", true)
-	}
 	switch out.Kind {
 	case tool.Success:
+		res := jsonv.NewObject(3)
 		res.Set("content", content(out.Result, out.Value))
 		if t.MCPOutput != nil {
 			sc := out.Result
@@ -114,8 +110,9 @@ func callResult(t *tool.PreparedTool, out *tool.Outcome, profile tool.MCPProfile
 			res.Set("structuredContent", sc)
 		}
 		res.Set("isError", false)
+		return res
 	case tool.ApplicationError:
-		failure(out.FailureText())
+		res := protocol.ToolError(out.FailureText())
 		ae := jsonv.NewObject(2)
 		ae.Set("tool", out.Tool)
 		ae.Set("data", out.Data)
@@ -124,21 +121,14 @@ func callResult(t *tool.PreparedTool, out *tool.Outcome, profile tool.MCPProfile
 		meta := jsonv.NewObject(1)
 		meta.Set(tool.MetaContractKey, contract)
 		res.Set("_meta", meta)
+		return res
 	case tool.ContractViolation:
-		failure(out.Contract.Error())
+		return protocol.ToolError(out.Contract.Error())
 	case tool.InvalidInput:
 		return protocol.InvalidParams(out.Contract.Error())
 	default:
-		failure(out.FailureText())
+		return protocol.ToolError(out.FailureText())
 	}
-	return res
-}
-
-func textBlock(text string) *jsonv.Object {
-	b := jsonv.NewObject(2)
-	b.Set("type", "text")
-	b.Set("text", text)
-	return b
 }
 
 // content renders a successful result as content blocks: a string is
@@ -147,7 +137,7 @@ func textBlock(text string) *jsonv.Object {
 // text block of the value's display form.
 func content(result any, value vm.Value) []any {
 	if s, ok := result.(string); ok {
-		return []any{textBlock(s)}
+		return []any{protocol.TextContent(s)}
 	}
 	if items, ok := result.([]any); ok && len(items) > 0 {
 		blocks := make([]any, 0, len(items))
@@ -163,7 +153,7 @@ func content(result any, value vm.Value) []any {
 			return blocks
 		}
 	}
-	return []any{textBlock(vm.ToDisplay(value))}
+	return []any{protocol.TextContent(vm.ToDisplay(value))}
 }
 
 // contentBlock maps one content record; nil when it is not one.

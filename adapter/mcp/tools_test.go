@@ -3,6 +3,8 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn/mcp/mcptest"
 )
 
 // Acceptance 146-160, 164-165, 277-278: tools/list and tools/call.
@@ -80,7 +82,7 @@ fn main(harness: Harness) {
   ], {components: {schemas: {C: {type: "string"}}}}))
 }
 `)
-		_, err := LoadScript(p, &syncBuffer{}, "test")
+		_, err := LoadScript(p, &mcptest.SyncBuffer{}, "test")
 		// An external reference is refused even earlier, by validator
 		// compilation; either way the server does not start.
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
@@ -95,7 +97,7 @@ fn main(harness: Harness) {
   ], {components: {schemas: {C: {type: "string"}}}}))
 }
 `)
-	if _, err := LoadScript(p, &syncBuffer{}, "test"); err == nil || !strings.Contains(err.Error(), "cannot project tool schema through MCP components") {
+	if _, err := LoadScript(p, &mcptest.SyncBuffer{}, "test"); err == nil || !strings.Contains(err.Error(), "cannot project tool schema through MCP components") {
 		t.Errorf("$dynamicRef: %v", err)
 	}
 }

@@ -2,12 +2,10 @@ package mcp
 
 import (
 	"fmt"
-	"io/fs"
-	"maps"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/harnlang/harn/mcp/watch"
 )
 
 // Watch implements --watch (docs/spec/mcp-projection.md §11): it polls dir
@@ -21,76 +19,32 @@ import (
 // TakeSnapshot before that first build, so a save made while the script
 // loads is seen as a change (a snapshot taken later would absorb it).
 func (s *Server) Watch(dir string, since Snapshot, reload func() (*Surface, error), stop <-chan struct{}) {
-	const poll, settle = 100 * time.Millisecond, 75 * time.Millisecond
-	last := since.files
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
-		cur := snapshot(dir)
-		if maps.Equal(cur, last) {
-			continue
-		}
-		// Coalesce a burst: wait until two looks agree.
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(settle):
-			}
-			next := snapshot(dir)
-			if maps.Equal(next, cur) {
-				break
-			}
-			cur = next
-		}
-		last = cur
+	watcher(dir).Run(since.files, stop, func(_, _ watch.Snapshot) {
 		sf, err := reload()
 		if err != nil {
 			fmt.Fprintf(s.opts.Stderr, "[harn] serve mcp: reload failed; keeping previous registry: %s\n", strings.TrimSpace(err.Error()))
-			continue
+			return
 		}
 		s.Swap(sf)
 		fmt.Fprintln(s.opts.Stderr, "[harn] serve mcp: reloaded "+sf.StartupLine(true)[len("[harn] serve mcp: "):])
-	}
+	})
 }
 
 // Snapshot is the modification state of the files --watch follows.
-type Snapshot struct{ files map[string]fileStamp }
+type Snapshot struct{ files watch.Snapshot }
 
 // TakeSnapshot records the watched files under dir now.
-func TakeSnapshot(dir string) Snapshot { return Snapshot{snapshot(dir)} }
+func TakeSnapshot(dir string) Snapshot { return Snapshot{watcher(dir).Snapshot()} }
 
-type fileStamp struct {
-	mod  time.Time
-	size int64
-}
-
-// snapshot records the watched files under dir, skipping dot
-// directories and dependency trees.
-func snapshot(dir string) map[string]fileStamp {
-	out := map[string]fileStamp{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "target") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(name, ".harn") || name == "harn.toml" {
-			if info, err := os.Stat(p); err == nil {
-				out[p] = fileStamp{info.ModTime(), info.Size()}
-			}
-		}
-		return nil
-	})
-	return out
+// watcher follows the *.harn files and harn.toml under dir, skipping
+// dot directories and dependency trees.
+func watcher(dir string) *watch.Watcher {
+	return &watch.Watcher{
+		Root: dir,
+		SkipDir: func(_, name string) bool {
+			return strings.HasPrefix(name, ".") || name == "node_modules" || name == "target"
+		},
+		Follow: func(_, name string) bool { return strings.HasSuffix(name, ".harn") || name == "harn.toml" },
+		Poll:   100 * time.Millisecond, Settle: 75 * time.Millisecond,
+	}
 }

@@ -449,3 +449,23 @@ secrets = { token = "test/unset-token" }
 		t.Errorf("http serve with an unset webhook secret: exit %d:\n%s", code, out)
 	}
 }
+
+// An operator command brings no events in, so it does not repeat the
+// server's warning about triggers this build runs no connector for
+// (docs/orchestrator.md, manifest reference).
+func TestOrchestratorCommandsDoNotWarnAboutConnectors(t *testing.T) {
+	dir := t.TempDir()
+	manifestPath := filepath.Join(dir, "harn.toml")
+	os.WriteFile(manifestPath, []byte("[package]\nname = \"p\"\n\n[[triggers]]\nid = \"issues\"\nkind = \"poll\"\nprovider = \"github\"\nhandler = \"echo\"\n\n[[triggers]]\nid = \"now\"\nkind = \"manual\"\nhandler = \"echo\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn echo(event) { return event.payload }\n"), 0o644)
+	state := filepath.Join(dir, "state")
+	for _, args := range [][]string{{"queue"}, {"inspect"}, {"dlq", "list"}, {"fire", "now"}} {
+		var out, errb bytes.Buffer
+		if code := run(append(append([]string{"orchestrator"}, args...), "--config", manifestPath, "--state-dir", state), nil, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d; stderr:\n%s", args, code, errb.String())
+		}
+		if strings.Contains(errb.String(), "connector") {
+			t.Errorf("%v warned: %s", args, errb.String())
+		}
+	}
+}

@@ -2,11 +2,11 @@ package auth
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // Authenticate decides whether r may reach the MCP endpoint, in the
@@ -17,13 +17,13 @@ import (
 // for logs and never contains a secret: "api-key#N" (the key's 1-based
 // position in the list), the token's sub or client_id, or "anonymous".
 func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (identity string, ok bool) {
-	if len(c.apiKeys) > 0 {
-		if n := c.matchAPIKey(r); n > 0 {
+	if c.apiKeys.Len() > 0 {
+		if n := c.apiKeys.Match(r); n > 0 {
 			return c.apiKeyIDs[n-1], true
 		}
 	}
 	if o := c.oauth; o != nil {
-		token, present := bearerToken(r)
+		token, present := protocol.BearerToken(r)
 		if !present {
 			c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
 			return "", false
@@ -38,7 +38,7 @@ func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint s
 		}
 		return cl.identity(), true
 	}
-	if len(c.apiKeys) > 0 {
+	if c.apiKeys.Len() > 0 {
 		c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
 		return "", false
 	}
@@ -54,42 +54,6 @@ func (o *oauthConfig) validate(ctx context.Context, token string) (claims, *fail
 		return o.introspection.introspect(ctx, token)
 	}
 	return o.jwks.verify(ctx, token)
-}
-
-// matchAPIKey returns the 1-based index of the configured key that the
-// request presents in x-api-key or as a bearer token, or 0. Every
-// configured key is compared against every presented value, each as a
-// SHA-256 digest, so the time taken reveals neither which key matched
-// nor how long the keys are.
-func (c *Config) matchAPIKey(r *http.Request) int {
-	var presented [][sha256.Size]byte
-	if v := r.Header.Get("X-Api-Key"); v != "" {
-		presented = append(presented, sha256.Sum256([]byte(v)))
-	}
-	if v, ok := bearerToken(r); ok {
-		presented = append(presented, sha256.Sum256([]byte(v)))
-	}
-	match := 0
-	for _, p := range presented {
-		for i, k := range c.apiKeys {
-			if subtle.ConstantTimeCompare(p[:], k[:]) == 1 && match == 0 {
-				match = i + 1
-			}
-		}
-	}
-	return match
-}
-
-// bearerToken returns the credentials of an `Authorization: Bearer`
-// header (scheme case-insensitive).
-func bearerToken(r *http.Request) (string, bool) {
-	h := strings.TrimSpace(r.Header.Get("Authorization"))
-	scheme, rest, found := strings.Cut(h, " ")
-	if !found || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	token := strings.TrimSpace(rest)
-	return token, token != ""
 }
 
 // refuse writes a refusal. In OAuth mode it carries the RFC 6750 / RFC

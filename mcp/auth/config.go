@@ -16,13 +16,14 @@
 package auth
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // Environment variables read by FromEnv.
@@ -61,9 +62,7 @@ const (
 // Config is the authentication policy of one HTTP MCP server. The zero
 // value (and a Config from an empty environment) allows every request.
 type Config struct {
-	// apiKeys holds the SHA-256 of each key, so comparisons take the same
-	// time whatever the length of the presented value.
-	apiKeys [][sha256.Size]byte
+	apiKeys protocol.APIKeys
 	// apiKeyIDs are the identities of the keys ("api-key#N"), made once.
 	apiKeyIDs []string
 	oauth     *oauthConfig
@@ -89,9 +88,10 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("%s is not supported; use %s or OAuth resource-server mode", EnvHMACSecret, EnvAPIKeys)
 	}
 	c := &Config{}
-	for _, k := range splitList(getenv(EnvAPIKeys), ",") {
-		c.apiKeys = append(c.apiKeys, sha256.Sum256([]byte(k)))
-		c.apiKeyIDs = append(c.apiKeyIDs, fmt.Sprintf("api-key#%d", len(c.apiKeys)))
+	keys := splitList(getenv(EnvAPIKeys), ",")
+	c.apiKeys = protocol.NewAPIKeys(keys)
+	for i := range keys {
+		c.apiKeyIDs = append(c.apiKeyIDs, fmt.Sprintf("api-key#%d", i+1))
 	}
 	servers := splitList(getenv(EnvAuthorizationServers), ",")
 	if len(servers) == 0 {
@@ -169,7 +169,7 @@ func (c *Config) Mode() string {
 			mode = "oauth-introspection"
 		}
 	}
-	if len(c.apiKeys) > 0 {
+	if c.apiKeys.Len() > 0 {
 		if mode != "" {
 			return mode + "+api-key"
 		}

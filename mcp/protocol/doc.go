@@ -80,5 +80,7 @@
 // has no reader loop and no executor: its one request's handler job
 // runs on the goroutine net/http serves the request on, and its
 // messages go to the response as they are written; only a task's work,
-// which outlives the request, runs on a goroutine of its own.
+// which outlives the request, runs on a goroutine of its own. APIKeys
+// matches the API keys a request presents; each server's Authenticator
+// uses it and answers a refusal in its own way.
 package protocol

@@ -1,16 +1,13 @@
 package protocol
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/mcptest"
 )
 
 // fake is a Provider with a few tools that exercise the protocol layer:
@@ -188,12 +185,8 @@ func mustObj(s string) *jsonv.Object {
 
 // pipe drives Server.Serve the way a stdio client does.
 type pipe struct {
-	t    *testing.T
-	in   *io.PipeWriter
-	mu   sync.Mutex
-	cond *sync.Cond
-	msgs []map[string]any
-	done chan struct{}
+	*mcptest.Pipe
+	t *testing.T
 }
 
 func startPipe(t *testing.T, p Provider, o Options) *pipe {
@@ -203,103 +196,15 @@ func startPipe(t *testing.T, p Provider, o Options) *pipe {
 
 func startPipeServer(t *testing.T, srv *Server) *pipe {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	c := &pipe{t: t, in: inW, done: make(chan struct{})}
-	c.cond = sync.NewCond(&c.mu)
-	go func() {
-		srv.Serve(inR, outW)
-		outW.Close()
-	}()
-	go func() {
-		defer close(c.done)
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			var m map[string]any
-			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-				t.Errorf("not JSON: %q", sc.Text())
-				continue
-			}
-			c.mu.Lock()
-			c.msgs = append(c.msgs, m)
-			c.cond.Broadcast()
-			c.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		select {
-		case <-c.done:
-		case <-time.After(30 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	return c
+	return &pipe{mcptest.Start(t, srv.Serve), t}
 }
 
-func (c *pipe) send(v any) {
-	c.t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	if _, err := c.in.Write(append(b, '\n')); err != nil {
-		c.t.Fatal(err)
-	}
-}
-
-func (c *pipe) sendRaw(s string) {
-	if _, err := c.in.Write([]byte(s + "\n")); err != nil {
-		c.t.Fatal(err)
-	}
-}
-
-// waitFor returns the first message satisfying ok, waiting up to 30s.
-func (c *pipe) waitFor(what string, ok func(map[string]any) bool) map[string]any {
-	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	timer := time.AfterFunc(30*time.Second, func() {
-		c.mu.Lock()
-		c.cond.Broadcast()
-		c.mu.Unlock()
-	})
-	defer timer.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		for _, m := range c.msgs {
-			if ok(m) {
-				return m
-			}
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("timed out waiting for %s; got %v", what, c.msgs)
-		}
-		c.cond.Wait()
-	}
-}
-
-func (c *pipe) answer(id any) map[string]any {
-	c.t.Helper()
-	want := fmt.Sprint(id)
-	return c.waitFor("answer "+want, func(m map[string]any) bool {
-		_, isReq := m["method"]
-		return !isReq && m["id"] != nil && fmt.Sprint(m["id"]) == want
-	})
-}
-
-// call sends a request and returns its answer.
+// call sends a request, with its params member even when nil, and
+// returns its answer.
 func (c *pipe) call(id any, method string, params any) map[string]any {
 	c.t.Helper()
-	c.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-	return c.answer(id)
-}
-
-func (c *pipe) messages() []map[string]any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]map[string]any(nil), c.msgs...)
+	c.Send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return c.Answer(id)
 }
 
 // modern adds 2026-07-28 request metadata to params.

@@ -14,7 +14,7 @@ func TestReleasedLifecycle(t *testing.T) {
 		`{"code":-32602,"message":"invalid MCP initialize params: clientInfo must be an object with a name and a version"}`)
 	res := c.call(4, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
 	jsonEq(t, "initialize", res["result"], `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"serverInfo":{"name":"fake","version":"1.0.0"},"instructions":"A fake server."}`)
-	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	// Released results carry no envelope, even with _meta.
 	list := c.call(5, "tools/list", map[string]any{"_meta": map[string]any{"progressToken": "p"}})["result"].(map[string]any)
 	if _, ok := list["resultType"]; ok || len(list["tools"].([]any)) != len(fakeTools) {
@@ -31,14 +31,14 @@ func TestReleasedLifecycle(t *testing.T) {
 
 func TestFramingErrors(t *testing.T) {
 	c := startPipe(t, newFake(), Options{})
-	c.sendRaw("{not json")
-	c.sendRaw("   ")
-	c.sendRaw(`{"jsonrpc":"2.0","id":true,"method":"ping"}`)
-	c.sendRaw(`{"jsonrpc":"1.0","id":7,"method":"ping"}`)
-	c.sendRaw(`{"jsonrpc":"2.0","id":8,"method":"ping","params":[1]}`)
-	c.sendRaw(`{"jsonrpc":"2.0","id":99,"result":{}}`) // a stray response: ignored
-	jsonEq(t, "bad params", c.answer(8)["error"], `{"code":-32602,"message":"Invalid params: params must be an object"}`)
-	msgs := c.messages()
+	c.SendLine("{not json")
+	c.SendLine("   ")
+	c.SendLine(`{"jsonrpc":"2.0","id":true,"method":"ping"}`)
+	c.SendLine(`{"jsonrpc":"1.0","id":7,"method":"ping"}`)
+	c.SendLine(`{"jsonrpc":"2.0","id":8,"method":"ping","params":[1]}`)
+	c.SendLine(`{"jsonrpc":"2.0","id":99,"result":{}}`) // a stray response: ignored
+	jsonEq(t, "bad params", c.Answer(8)["error"], `{"code":-32602,"message":"Invalid params: params must be an object"}`)
+	msgs := c.Messages()
 	if len(msgs) != 4 {
 		t.Fatalf("messages %s", js(msgs))
 	}
@@ -117,7 +117,7 @@ func TestProgressComesBeforeTheAnswer(t *testing.T) {
 	c := startPipe(t, newFake(), Options{})
 	c.call(1, "tools/call", modern(map[string]any{"name": "progress", "_meta": map[string]any{"progressToken": "tok"}}, nil))
 	var seq []string
-	for _, m := range c.messages() {
+	for _, m := range c.Messages() {
 		if m["method"] == "notifications/progress" {
 			p := m["params"].(map[string]any)
 			seq = append(seq, js(p))
@@ -140,14 +140,14 @@ func TestCancellation(t *testing.T) {
 	for _, parallel := range []bool{false, true} {
 		f := newFake()
 		c := startPipe(t, f, Options{Parallel: parallel})
-		c.send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
 		<-f.started
-		c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 1}})
+		c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 1}})
 		<-f.stopped
 		// The cancelled call is never answered; the next one is.
 		jsonEq(t, "after cancel", c.call(2, "ping", modern(nil, nil))["result"], `{"resultType":"complete"}`)
 		c.call(3, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil))
-		for _, m := range c.messages() {
+		for _, m := range c.Messages() {
 			if m["id"] == float64(1) {
 				t.Errorf("parallel=%v: cancelled call answered: %s", parallel, js(m))
 			}
@@ -234,15 +234,15 @@ func TestInputRoundTrip(t *testing.T) {
 	// Released profile: a real server-to-client request.
 	r := startPipe(t, newFake(), Options{})
 	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"elicitation": map[string]any{}}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
-	r.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "ask"}})
-	req := r.waitFor("elicitation request", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req := r.WaitFor("elicitation request", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
 	jsonEq(t, "server request params", req["params"], `{"message":"Which?","requestedSchema":{"type":"object"}}`)
-	r.send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": map[string]any{"action": "accept", "content": map[string]any{}}})
-	jsonEq(t, "released answer", r.answer(2)["result"], `{"content":[{"type":"text","text":"answer {\"action\":\"accept\",\"content\":{}}"}],"isError":false}`)
-	r.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{"name": "ask"}})
-	req = r.waitFor("second request", func(m map[string]any) bool { return m["method"] == "elicitation/create" && m["id"] != req["id"] })
-	r.send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -1, "message": "nope"}})
-	jsonEq(t, "client error", r.answer(3)["result"], `{"content":[{"type":"text","text":"client error: nope"}],"isError":false}`)
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": map[string]any{"action": "accept", "content": map[string]any{}}})
+	jsonEq(t, "released answer", r.Answer(2)["result"], `{"content":[{"type":"text","text":"answer {\"action\":\"accept\",\"content\":{}}"}],"isError":false}`)
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req = r.WaitFor("second request", func(m map[string]any) bool { return m["method"] == "elicitation/create" && m["id"] != req["id"] })
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -1, "message": "nope"}})
+	jsonEq(t, "client error", r.Answer(3)["result"], `{"content":[{"type":"text","text":"client error: nope"}],"isError":false}`)
 }
 
 func TestQuiesceAndListChanged(t *testing.T) {
@@ -250,7 +250,7 @@ func TestQuiesceAndListChanged(t *testing.T) {
 	srv := NewServer(f, Options{})
 	c := startPipeServer(t, srv)
 	c.call(1, "server/discover", modern(nil, nil)) // 2026 requests make the connection ready
-	c.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+	c.Send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
 	<-f.started
 	swapped := make(chan struct{})
 	go srv.Quiesce(func() { close(swapped) })
@@ -261,11 +261,11 @@ func TestQuiesceAndListChanged(t *testing.T) {
 	}
 	close(f.release)
 	<-swapped
-	c.answer(2)
+	c.Answer(2)
 	srv.NotifyListChanged("tools", "prompts")
-	c.waitFor("prompts list_changed", func(m map[string]any) bool { return m["method"] == "notifications/prompts/list_changed" })
+	c.WaitFor("prompts list_changed", func(m map[string]any) bool { return m["method"] == "notifications/prompts/list_changed" })
 	var order []string
-	for _, m := range c.messages() {
+	for _, m := range c.Messages() {
 		if s, _ := m["method"].(string); strings.HasSuffix(s, "list_changed") {
 			order = append(order, s)
 		}
@@ -280,7 +280,7 @@ func TestQuiesceAndListChanged(t *testing.T) {
 func TestHandlerPanicKeepsServing(t *testing.T) {
 	c := startPipe(t, newFake(), Options{})
 	c.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})
-	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	e, _ := c.call(2, "tools/call", map[string]any{"name": "crash"})["error"].(map[string]any)
 	if e == nil || e["code"] != float64(-32603) || !strings.Contains(e["message"].(string), "internal error") {
 		t.Fatalf("crash answered %s", js(e))

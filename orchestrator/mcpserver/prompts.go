@@ -65,7 +65,16 @@ type frontMatter struct {
 	Images []any `toml:"images"`
 }
 
-var skipDirs = map[string]bool{".git": true, "target": true, "node_modules": true, "dist": true, "portal-dist": true}
+// skipDir says whether the prompt walk and the watcher leave out a
+// directory below the root: dot directories, build output and
+// dependency trees.
+func skipDir(name string) bool {
+	switch name {
+	case "target", "node_modules", "dist", "portal-dist":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
 
 // promptFiles lists the prompt files with their name prefixes, in
 // sorted path order.
@@ -77,7 +86,7 @@ func (s *Server) promptFiles() (files []string, prefixes map[string]string) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				if p != root && skipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -244,26 +253,11 @@ func parsePrompt(path string) (*prompt, error) {
 func (s *Server) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	var out []any
 	for _, p := range s.loadPrompts() {
-		o := jsonv.NewObject(4)
-		o.Set("name", p.Name)
-		if p.Title != "" {
-			o.Set("title", p.Title)
-		}
-		if p.Description != "" {
-			o.Set("description", p.Description)
-		}
-		args := []any{}
+		args := []protocol.PromptArgument{}
 		for _, a := range p.Args {
-			ao := jsonv.NewObject(3)
-			ao.Set("name", a.Name)
-			ao.Set("required", a.Required)
-			if a.Description != "" {
-				ao.Set("description", a.Description)
-			}
-			args = append(args, ao)
+			args = append(args, protocol.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
-		o.Set("arguments", args)
-		out = append(out, o)
+		out = append(out, protocol.PromptDocument(p.Name, p.Title, p.Description, args))
 	}
 	return out, nil
 }
@@ -287,7 +281,7 @@ func (s *Server) GetPrompt(r *protocol.Request) any {
 	name, _ := nv.(string)
 	p := s.findPrompt(name)
 	if p == nil {
-		return protocol.InvalidParams("Unknown prompt: " + name)
+		return protocol.UnknownPrompt(name)
 	}
 	av, has := params.Get("arguments")
 	args, isObj := av.(*jsonv.Object)
@@ -324,23 +318,16 @@ func (s *Server) GetPrompt(r *protocol.Request) any {
 	if p.Description != "" {
 		res.Set("description", p.Description)
 	}
-	msgs := []any{message(textContent(text))}
+	msgs := []any{protocol.PromptMessage("user", protocol.TextContent(text))}
 	for _, im := range p.Images {
 		c, err := imageContent(p.Dir, im)
 		if err != nil {
 			return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %v", p.Name, err))
 		}
-		msgs = append(msgs, message(c))
+		msgs = append(msgs, protocol.PromptMessage("user", c))
 	}
 	res.Set("messages", msgs)
 	return res
-}
-
-func message(content *jsonv.Object) *jsonv.Object {
-	m := jsonv.NewObject(2)
-	m.Set("role", "user")
-	m.Set("content", content)
-	return m
 }
 
 func imageContent(dir string, im promptImage) (*jsonv.Object, error) {
@@ -372,12 +359,12 @@ func imageContent(dir string, im promptImage) (*jsonv.Object, error) {
 func (s *Server) completePrompt(name, argument string) ([]string, *protocol.Error) {
 	p := s.findPrompt(name)
 	if p == nil {
-		return nil, protocol.InvalidParams("Unknown prompt: " + name)
+		return nil, protocol.UnknownPrompt(name)
 	}
 	for _, a := range p.Args {
 		if a.Name == argument {
 			return a.Suggestions, nil
 		}
 	}
-	return nil, protocol.InvalidParams("Unknown prompt argument: " + argument)
+	return nil, protocol.UnknownPromptArgument(argument)
 }

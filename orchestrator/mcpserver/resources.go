@@ -18,15 +18,6 @@ import (
 
 var staticTopics = []string{"trigger.inbox", "trigger.outbox"}
 
-func resource(uri, name, desc, mime string) *jsonv.Object {
-	o := jsonv.NewObject(4)
-	o.Set("uri", uri)
-	o.Set("name", name)
-	o.Set("description", desc)
-	o.Set("mimeType", mime)
-	return o
-}
-
 // readCtx bounds the log reads of a list, read or completion: these
 // requests answer on the reader without a cancellable call.
 func readCtx() (context.Context, context.CancelFunc) {
@@ -37,30 +28,30 @@ func readCtx() (context.Context, context.CancelFunc) {
 func (s *Server) Resources(r *protocol.Request) ([]any, *protocol.Error) {
 	ctx, cancel := readCtx()
 	defer cancel()
-	out := []any{resource("harn://manifest", "Manifest", "The running orchestrator manifest", "application/toml")}
+	out := []any{protocol.ResourceDocument("harn://manifest", "Manifest", "", "The running orchestrator manifest", "application/toml")}
 	for _, t := range staticTopics {
-		out = append(out, resource("harn://topic/"+t, t, "EventLog topic "+t, "application/json"))
+		out = append(out, protocol.ResourceDocument("harn://topic/"+t, t, "", "EventLog topic "+t, "application/json"))
 	}
 	transcripts, err := s.orch.TranscriptTopics(ctx)
 	if err != nil {
 		return nil, internal(err)
 	}
 	for _, t := range transcripts {
-		out = append(out, resource("harn://topic/"+t, t, "Agent transcript event stream", "application/json"))
+		out = append(out, protocol.ResourceDocument("harn://topic/"+t, t, "", "Agent transcript event stream", "application/json"))
 	}
 	events, err := s.orch.Events(ctx)
 	if err != nil {
 		return nil, internal(err)
 	}
 	for _, e := range events {
-		out = append(out, resource("harn://event/"+e.EventID, "Event "+e.EventID, fmt.Sprintf("Trigger event log record #%d", e.LogID), "application/json"))
+		out = append(out, protocol.ResourceDocument("harn://event/"+e.EventID, "Event "+e.EventID, "", fmt.Sprintf("Trigger event log record #%d", e.LogID), "application/json"))
 	}
 	dlq, err := s.orch.PendingDLQ(ctx)
 	if err != nil {
 		return nil, internal(err)
 	}
 	for _, e := range dlq {
-		out = append(out, resource("harn://dlq/"+e.ID, "DLQ "+e.ID, "Pending DLQ entry for event "+e.EventID, "application/json"))
+		out = append(out, protocol.ResourceDocument("harn://dlq/"+e.ID, "DLQ "+e.ID, "", "Pending DLQ entry for event "+e.EventID, "application/json"))
 	}
 	return out, nil
 }
@@ -69,19 +60,14 @@ func internal(err error) *protocol.Error {
 	return protocol.Errorf(protocol.CodeInternalError, err.Error())
 }
 
-var resourceTemplates = []string{
-	`{"uriTemplate":"harn://topic/{name}","name":"topic","title":"EventLog Topic","description":"Read a Harn EventLog topic by name.","mimeType":"application/json"}`,
-	`{"uriTemplate":"harn://event/{event_id}","name":"trigger-event","title":"Trigger Event","description":"Read a recorded trigger event plus related replay and trace artifacts.","mimeType":"application/json"}`,
-	`{"uriTemplate":"harn://dlq/{entry_id}","name":"dead-letter-entry","title":"Dead-Letter Entry","description":"Read one pending dead-letter queue entry.","mimeType":"application/json"}`,
-}
-
 // ResourceTemplates is resources/templates/list.
 func (s *Server) ResourceTemplates(*protocol.Request) ([]any, *protocol.Error) {
-	out := make([]any, len(resourceTemplates))
-	for i, t := range resourceTemplates {
-		out[i] = mustObject(t)
-	}
-	return out, nil
+	const mime = "application/json"
+	return []any{
+		protocol.TemplateDocument("harn://topic/{name}", "topic", "EventLog Topic", "Read a Harn EventLog topic by name.", mime),
+		protocol.TemplateDocument("harn://event/{event_id}", "trigger-event", "Trigger Event", "Read a recorded trigger event plus related replay and trace artifacts.", mime),
+		protocol.TemplateDocument("harn://dlq/{entry_id}", "dead-letter-entry", "Dead-Letter Entry", "Read one pending dead-letter queue entry.", mime),
+	}, nil
 }
 
 func notFound(msg string) *protocol.Error { return protocol.Errorf(protocol.CodeResourceNotFound, msg) }
@@ -91,13 +77,7 @@ func (s *Server) ReadResource(r *protocol.Request, uri string) any {
 	ctx, cancel := readCtx()
 	defer cancel()
 	contents := func(text, mime string) any {
-		c := jsonv.NewObject(3)
-		c.Set("uri", uri)
-		c.Set("text", text)
-		c.Set("mimeType", mime)
-		res := jsonv.NewObject(1)
-		res.Set("contents", []any{c})
-		return res
+		return protocol.ResourceContents(protocol.TextResource(uri, mime, text))
 	}
 	pretty := func(v any) string { return string(jsonv.MarshalIndent(toJSONV(v))) }
 	switch {

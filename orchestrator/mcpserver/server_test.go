@@ -1,23 +1,20 @@
 package mcpserver
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
 	"github.com/harnlang/harn/eventlog/sqlite"
+	"github.com/harnlang/harn/mcp/mcptest"
 	"github.com/harnlang/harn/orchestrator"
 )
 
@@ -78,32 +75,11 @@ Review this {{ language }} code:
 {{ code }}
 `
 
-// syncBuffer collects stderr across goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type client struct {
+	*mcptest.Pipe
 	t      *testing.T
-	in     io.WriteCloser
 	next   int
-	mu     sync.Mutex
-	notes  []map[string]any
-	resp   chan map[string]any
-	stderr *syncBuffer
+	stderr *mcptest.SyncBuffer
 	srv    *Server
 	log    eventlog.Log
 	root   string
@@ -130,88 +106,25 @@ func newClient(t *testing.T) *client {
 func newClientOn(t *testing.T, log eventlog.Log) *client {
 	t.Helper()
 	dir := writeFixture(t)
-	stderr := &syncBuffer{}
+	stderr := &mcptest.SyncBuffer{}
 	srv, err := New(context.Background(), Options{ManifestPath: filepath.Join(dir, "harn.toml"), StateDir: dir, Log: log, Version: "9.9.9", Bind: "stdio", Stderr: stderr,
 		Node: orchestrator.Options{Poll: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		srv.ServeStdio(inR, outW)
-		outW.Close()
-		close(done)
-	}()
-	c := &client{t: t, in: inW, resp: make(chan map[string]any, 16), stderr: stderr, srv: srv, log: log, root: dir}
-	go func() { // one reader: responses to call, notifications to notes
-		r := bufio.NewReader(outR)
-		for {
-			line, err := r.ReadBytes('\n')
-			if err != nil {
-				close(c.resp)
-				return
-			}
-			var m map[string]any
-			if json.Unmarshal(line, &m) != nil {
-				continue
-			}
-			if m["id"] == nil {
-				c.mu.Lock()
-				c.notes = append(c.notes, m)
-				c.mu.Unlock()
-				continue
-			}
-			c.resp <- m
-		}
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		<-done
-		srv.Close()
-	})
-	return c
-}
-
-// notifications returns the notifications received so far.
-func (c *client) notifications() []map[string]any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]map[string]any(nil), c.notes...)
+	t.Cleanup(func() { srv.Close() }) // after the connection ends
+	return &client{Pipe: mcptest.Start(t, srv.ServeStdio), t: t, stderr: stderr, srv: srv, log: log, root: dir}
 }
 
 // call sends a request and returns its response.
 func (c *client) call(method string, params any) map[string]any {
 	c.t.Helper()
 	c.next++
-	id := c.next
-	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	b, _ := json.Marshal(msg)
-	if _, err := c.in.Write(append(b, '\n')); err != nil {
-		c.t.Fatal(err)
-	}
-	for {
-		select {
-		case m, ok := <-c.resp:
-			if !ok {
-				c.t.Fatalf("%s: server closed the connection", method)
-			}
-			if m["id"] == float64(id) {
-				return m
-			}
-		case <-time.After(30 * time.Second):
-			c.t.Fatalf("%s: no response", method)
-		}
-	}
+	return c.Call(c.next, method, params)
 }
 
 func (c *client) notify(method string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method})
-	c.in.Write(append(b, '\n'))
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": method})
 }
 
 func (c *client) initialize() {
@@ -329,7 +242,7 @@ func TestToolCalls(t *testing.T) {
 		t.Fatalf("fire %s", js(res))
 	}
 	var milestones []string
-	for _, n := range c.notifications() {
+	for _, n := range c.Notifications() {
 		if n["method"] == "notifications/progress" {
 			milestones = append(milestones, fmt.Sprintf("%v %v", get(n, "params", "progress"), get(n, "params", "message")))
 		}
@@ -431,7 +344,7 @@ func TestToolCalls(t *testing.T) {
 	}
 	// list-changed after a successful fire
 	changed := 0
-	for _, n := range c.notifications() {
+	for _, n := range c.Notifications() {
 		if n["method"] == "notifications/resources/list_changed" {
 			changed++
 		}
@@ -564,14 +477,14 @@ func TestWatchReloads(t *testing.T) {
 	}
 	for {
 		kinds := map[string]bool{}
-		for _, n := range c.notifications() {
+		for _, n := range c.Notifications() {
 			kinds[n["method"].(string)] = true
 		}
 		if kinds["notifications/tools/list_changed"] && kinds["notifications/prompts/list_changed"] && kinds["notifications/resources/list_changed"] {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("notes %v", c.notifications())
+			t.Fatalf("notes %v", c.Notifications())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -595,7 +508,7 @@ func TestWatchSeesAManifestNotNamedHarnToml(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "harn.toml"), path); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(context.Background(), Options{ManifestPath: path, StateDir: dir, Log: memory.New(), Version: "9.9.9", Bind: "stdio", Stderr: &syncBuffer{}})
+	srv, err := New(context.Background(), Options{ManifestPath: path, StateDir: dir, Log: memory.New(), Version: "9.9.9", Bind: "stdio", Stderr: &mcptest.SyncBuffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -233,7 +233,7 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	var encoded []byte
 	if err != nil {
 		status = "failed"
-		res = errorResult(err.Error())
+		res = protocol.ToolError(err.Error())
 		if value != nil {
 			encoded, _ = jsonMarshal(value)
 		}
@@ -288,24 +288,10 @@ func successResult(v any) (*jsonv.Object, []byte) {
 		text = buf.Bytes()
 	}
 	res := jsonv.NewObject(3)
-	res.Set("content", []any{textContent(string(text))})
+	res.Set("content", []any{protocol.TextContent(string(text))})
 	res.Set("structuredContent", structured)
 	res.Set("isError", false)
 	return res, b
-}
-
-func errorResult(msg string) *jsonv.Object {
-	res := jsonv.NewObject(2)
-	res.Set("content", []any{textContent(msg)})
-	res.Set("isError", true)
-	return res
-}
-
-func textContent(text string) *jsonv.Object {
-	o := jsonv.NewObject(2)
-	o.Set("type", "text")
-	o.Set("text", text)
-	return o
 }
 
 // recordCall queues the call's stderr line and its action_graph_update

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // actionGraphPayload writes by hand what encoding/json wrote from maps
@@ -72,7 +73,7 @@ func TestSuccessResultEncodesOnce(t *testing.T) {
 	}
 	parsed, _ := jsonv.Parse(encoded)
 	want := jsonv.NewObject(3)
-	want.Set("content", []any{textContent(string(jsonv.MarshalIndent(parsed)))})
+	want.Set("content", []any{protocol.TextContent(string(jsonv.MarshalIndent(parsed)))})
 	want.Set("structuredContent", parsed)
 	want.Set("isError", false)
 	if got := jsonv.Marshal(res); string(got) != string(jsonv.Marshal(want)) {

@@ -2,13 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"io/fs"
-	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/mcp/watch"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
@@ -22,76 +20,39 @@ import (
 //   - *.harn.prompt → prompts;
 //   - harn.lock or .harn/packages/** → tools, resources, prompts.
 func (s *Server) Watch(stop <-chan struct{}) {
-	const poll, settle = 250 * time.Millisecond, 100 * time.Millisecond
-	last := s.snapshot()
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		cur := s.snapshot()
-		if maps.Equal(cur, last) {
-			continue
-		}
-		for { // let a burst of writes settle
-			select {
-			case <-stop:
-				return
-			case <-time.After(settle):
-			}
-			next := s.snapshot()
-			if maps.Equal(next, cur) {
-				break
-			}
-			cur = next
-		}
-		s.changed(last, cur)
-		last = cur
-	}
-}
-
-type stamp struct {
-	mod  time.Time
-	size int64
+	w := s.watcher()
+	w.Run(w.Snapshot(), stop, s.changed)
 }
 
 // snapshot stamps the watched files.
-func (s *Server) snapshot() map[string]stamp {
-	out := map[string]stamp{}
-	packages := filepath.Join(s.root, ".harn", "packages")
-	filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p == packages || strings.HasPrefix(p, packages+string(filepath.Separator)) || p == filepath.Join(s.root, ".harn") {
-				return nil
+func (s *Server) snapshot() watch.Snapshot { return s.watcher().Snapshot() }
+
+// watcher follows the manifest, harn.lock, Harn sources and prompt
+// files under the root, and everything under .harn/packages.
+func (s *Server) watcher() *watch.Watcher {
+	dotHarn := filepath.Join(s.root, ".harn")
+	packages := filepath.Join(dotHarn, "packages")
+	inPackages := func(p string) bool { return strings.HasPrefix(p, packages+string(filepath.Separator)) }
+	return &watch.Watcher{
+		Root: s.root,
+		SkipDir: func(p, name string) bool {
+			if p == dotHarn || p == packages || inPackages(p) {
+				return false
 			}
-			if p != s.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		name := d.Name()
-		inPackages := strings.HasPrefix(p, packages+string(filepath.Separator))
-		if inPackages || p == s.manifest || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptSuffix) {
-			if info, err := os.Stat(p); err == nil {
-				out[p] = stamp{info.ModTime(), info.Size()}
-			}
-		}
-		return nil
-	})
-	return out
+			return skipDir(name)
+		},
+		Follow: func(p, name string) bool {
+			return inPackages(p) || p == s.manifest || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptSuffix)
+		},
+		Poll: 250 * time.Millisecond, Settle: 100 * time.Millisecond,
+	}
 }
 
 // changed reloads and notifies for the files that differ.
-func (s *Server) changed(before, after map[string]stamp) {
+func (s *Server) changed(before, after watch.Snapshot) {
 	var manifestChanged, sourceChanged, promptChanged, packagesChanged bool
 	packages := filepath.Join(s.root, ".harn", "packages") + string(filepath.Separator)
-	note := func(p string) {
+	for _, p := range watch.Changed(before, after) {
 		switch name := filepath.Base(p); {
 		case strings.HasPrefix(p, packages) || name == "harn.lock":
 			packagesChanged = true
@@ -101,16 +62,6 @@ func (s *Server) changed(before, after map[string]stamp) {
 			promptChanged = true
 		case strings.HasSuffix(name, ".harn"):
 			sourceChanged = true
-		}
-	}
-	for p, st := range after {
-		if old, ok := before[p]; !ok || old != st {
-			note(p)
-		}
-	}
-	for p := range before {
-		if _, ok := after[p]; !ok {
-			note(p)
 		}
 	}
 	if manifestChanged || sourceChanged {
