@@ -34,10 +34,29 @@ func NewRegistryValue(info, components, cli vm.Value) (*vm.Dict, error) {
 }
 
 // storedDefinition is a definition as the registry keeps it: the
-// complete-schema spelling input_schema moves onto inputSchema.
+// complete-schema spelling input_schema moves onto inputSchema, and
+// execution_policy's keys are merged into annotations with the explicit
+// annotations keys winning, as upstream tool_define does
+// (docs/spec/registry.md §2.4), so runtime readers of annotations see
+// the classification. The catalog's annotation filter drops those keys.
+// def has been validated: execution_policy and annotations are records.
 func storedDefinition(def *vm.Dict) *vm.Dict {
 	if v, ok := field(def, "input_schema"); ok && !def.Has("inputSchema") {
-		return def.Delete("input_schema").Set("inputSchema", v)
+		def = def.Delete("input_schema").Set("inputSchema", v)
+	}
+	if v, ok := field(def, "execution_policy"); ok {
+		if policy, ok := v.AsDict(); ok {
+			merged := policy
+			if a, ok := field(def, "annotations"); ok {
+				if ann, ok := a.AsDict(); ok {
+					for _, k := range ann.Keys() {
+						av, _ := ann.Get(k)
+						merged = merged.Set(k, av)
+					}
+				}
+			}
+			def = def.Set("annotations", vm.Of(merged))
+		}
 	}
 	return def
 }

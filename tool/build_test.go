@@ -1,0 +1,48 @@
+package tool
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// TestStoredAnnotationsMergePolicy: tool_define and tool_registry_from
+// store execution_policy's keys in annotations, explicit annotation keys
+// winning (docs/spec/registry.md §2.4), without changing the catalog.
+func TestStoredAnnotationsMergePolicy(t *testing.T) {
+	defs := jv(t, `[
+	  {"name":"a","execution_policy":{"kind":"read","side_effect_level":"none"}},
+	  {"name":"b","execution_policy":{"kind":"read","side_effect_level":"none"},"annotations":{"kind":"edit","readOnlyHint":true}},
+	  {"name":"c","annotations":{"inline_result":true}}
+	]`).Object().(*vm.List)
+	items := make([]vm.Value, defs.Len())
+	for i, d := range defs.Items() {
+		items[i] = withHandler(d)
+	}
+	reg, err := RegistryFrom(vm.Of(vm.NewList(items)), vm.Nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, _ := reg.Get("tools")
+	want := []string{
+		`{kind: read, side_effect_level: none}`,
+		`{kind: edit, readOnlyHint: true, side_effect_level: none}`,
+		`{inline_result: true}`,
+	}
+	for i, it := range tools.Object().(*vm.List).Items() {
+		ann, _ := it.Object().(*vm.Dict).Get("annotations")
+		if got := vm.ToDisplay(ann); got != want[i] {
+			t.Errorf("tool %d annotations = %s, want %s", i, got, want[i])
+		}
+	}
+	r, err := Normalize(vm.Of(reg), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(r.CatalogFor(AudienceCatalog).Marshal())
+	for _, frag := range []string{`"annotations":{"readOnlyHint":true}`, `"policy":{"kind":"read","side_effect_level":"none"}`} {
+		if !contains(got, frag) {
+			t.Errorf("catalog %s lacks %s", got, frag)
+		}
+	}
+}
