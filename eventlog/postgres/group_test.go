@@ -37,11 +37,9 @@ func TestFailingStepInGroup(t *testing.T) {
 				return
 			}
 			// A step whose statement fails, with records of its own.
-			_, errs[i] = l.write(ctx, &step{
-				queue: func(b *pgx.Batch) { b.Queue(`SELECT 1 / 0`) },
-				finish: func(context.Context, querier) ([]eventlog.TopicRecord, error) {
-					return []eventlog.TopicRecord{{Topic: "t", Record: eventlog.Record{Kind: "never"}}}, nil
-				},
+			errs[i] = l.write(ctx, &step{
+				queue:   func(b *pgx.Batch, _ string) { b.Queue(`SELECT 1 / 0`) },
+				records: []eventlog.TopicRecord{{Topic: "t", Record: eventlog.Record{Kind: "never"}}},
 			})
 		}(i)
 	}
