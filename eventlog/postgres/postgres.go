@@ -140,12 +140,12 @@ const (
 			RETURNING lease_expires_ms)
 		SELECT lease_expires_ms, set_config($5, 'y', true) FROM u`
 	sqlComplete = `WITH u AS (UPDATE deliveries SET state = $4, last_error = $5, lease_expires_ms = 0, ready_at_ms = NULL` + fenceWhere + `
-			RETURNING 0::bigint AS none)
-		SELECT none, set_config($6, 'y', true) FROM u`
+			RETURNING 1)
+		SELECT set_config($6, 'y', true) FROM u`
 	sqlRetry = `WITH t AS (SELECT COALESCE(NULLIF($4::bigint, 0), ` + dbNow + `) AS due),
 		u AS (UPDATE deliveries SET state = 'pending', due_at_ms = t.due, ready_at_ms = t.due, last_error = $5,
-			lease_expires_ms = 0 FROM t` + fenceWhere + ` RETURNING 0::bigint AS none)
-		SELECT none, set_config($6, 'y', true) FROM u`
+			lease_expires_ms = 0 FROM t` + fenceWhere + ` RETURNING 1)
+		SELECT set_config($6, 'y', true) FROM u`
 )
 
 // Log is the PostgreSQL event log. It implements eventlog.Log and
@@ -176,6 +176,10 @@ func Open(ctx context.Context, url string) (*Log, error) {
 		// concurrent steps share one flush (PostgreSQL's group commit).
 		cfg.MaxConns = defaultMaxConns
 	}
+	return open(ctx, cfg)
+}
+
+func open(ctx context.Context, cfg *pgxpool.Config) (*Log, error) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: postgres: %w", err)
@@ -621,7 +625,7 @@ func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventl
 	}
 	d.State, d.Attempts, d.LastError = eventlog.Pending, 0, ""
 	d.Envelope = store.Payload(d.Envelope)
-	created, stored, err := l.insertOrGet(ctx, d.ID, records, sqlAccept, []any{d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs}, &d.DueAtMs, &d.CreatedMs)
+	created, stored, err := l.insertOrGet(ctx, d.ID, gated(sqlAccept, []any{d.ID, d.BindingID, []byte(d.Envelope), d.DueAtMs}, []any{&d.DueAtMs, &d.CreatedMs}, records))
 	switch {
 	case err != nil:
 		return eventlog.Delivery{}, false, err
@@ -638,7 +642,7 @@ func (l *Log) AcceptLeased(ctx context.Context, d eventlog.Delivery, owner strin
 	d.State, d.Attempts, d.LastError = eventlog.Leased, 1, ""
 	d.Envelope = store.Payload(d.Envelope)
 	var expires int64
-	created, stored, err := l.insertOrGet(ctx, d.ID, records, sqlAcceptLeased, []any{d.ID, d.BindingID, []byte(d.Envelope), owner, store.TTLMs(ttl)}, &d.CreatedMs, &expires)
+	created, stored, err := l.insertOrGet(ctx, d.ID, gated(sqlAcceptLeased, []any{d.ID, d.BindingID, []byte(d.Envelope), owner, store.TTLMs(ttl)}, []any{&d.CreatedMs, &expires}, records))
 	switch {
 	case err != nil:
 		return eventlog.Lease{}, false, err
@@ -680,20 +684,15 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	return leases, nil
 }
 
-// fence runs a statement that ends in the fence clause and returns, with
-// its gate set, one value (into ret, when not nil) if it matched: the
-// step fails with ErrLeaseLost when it did not, and appends records
-// otherwise.
-func (l *Log) fence(ctx context.Context, q string, ls eventlog.Lease, ret *int64, records []eventlog.TopicRecord, args ...any) error {
-	var dest any // a nil *int64 would not skip the column
-	if ret != nil {
-		dest = ret
-	}
+// gated is the step of a gated statement (see step): q, with args and
+// the gate as its last parameter, returns a row only when it took effect,
+// with the values for dest and then the gate's set_config; records are
+// appended only then.
+func gated(q string, args, dest []any, records []eventlog.TopicRecord) *step {
 	s := &step{gated: true, records: records}
 	s.queue = func(b *pgx.Batch, gate string) {
-		a := append(append([]any{ls.ID, ls.Token, ls.Owner}, args...), gate)
-		b.Queue(q, a...).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(dest, nil)
+		b.Queue(q, append(args[:len(args):len(args)], gate)...).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(append(dest[:len(dest):len(dest)], nil)...)
 			s.took = err == nil
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil
@@ -701,6 +700,18 @@ func (l *Log) fence(ctx context.Context, q string, ls eventlog.Lease, ret *int64
 			return err
 		})
 	}
+	return s
+}
+
+// fenceStep is the gated step of a statement that ends in the fence
+// clause (its first parameters are the lease's id, token and owner).
+func fenceStep(q string, ls eventlog.Lease, dest []any, records []eventlog.TopicRecord, args ...any) *step {
+	return gated(q, append([]any{ls.ID, ls.Token, ls.Owner}, args...), dest, records)
+}
+
+// fence runs a fenceStep: it fails with ErrLeaseLost when the statement
+// matched no row, and appends records otherwise.
+func (l *Log) fence(ctx context.Context, s *step) error {
 	if err := l.write(ctx, s); err != nil {
 		return err
 	}
@@ -715,7 +726,7 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 		return err
 	}
 	var exp int64
-	err := l.fence(ctx, sqlExtend, *ls, &exp, nil, store.TTLMs(ttl))
+	err := l.fence(ctx, fenceStep(sqlExtend, *ls, []any{&exp}, nil, store.TTLMs(ttl)))
 	if err == nil {
 		ls.ExpiresAtMs = exp
 	}
@@ -730,7 +741,7 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	return l.fence(ctx, sqlComplete, ls, nil, records, string(final), errMsg)
+	return l.fence(ctx, fenceStep(sqlComplete, ls, nil, records, string(final), errMsg))
 }
 
 func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMsg string, records ...eventlog.TopicRecord) error {
@@ -738,7 +749,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 	if err := store.CheckRecords(records); err != nil {
 		return err
 	}
-	return l.fence(ctx, sqlRetry, ls, nil, records, dueAtMs, errMsg)
+	return l.fence(ctx, fenceStep(sqlRetry, ls, nil, records, dueAtMs, errMsg))
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
@@ -770,22 +781,10 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 	return st, rows.Err()
 }
 
-// insertOrGet runs an insert that returns a row, with its gate set, only
-// when it created the delivery (scanned into dest), with records appended
-// in the same transaction; when the delivery existed already it appends
-// nothing and returns the stored one.
-func (l *Log) insertOrGet(ctx context.Context, id string, records []eventlog.TopicRecord, sql string, args []any, dest ...any) (created bool, stored eventlog.Delivery, err error) {
-	s := &step{gated: true, records: records}
-	s.queue = func(b *pgx.Batch, gate string) {
-		b.Queue(sql, append(args[:len(args):len(args)], gate)...).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(append(dest[:len(dest):len(dest)], nil)...)
-			s.took = err == nil
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil // a duplicate
-			}
-			return err
-		})
-	}
+// insertOrGet runs the gated step of an insert that creates the delivery
+// id unless it exists (scanning into dest and appending records only
+// then); when it existed already it returns the stored one.
+func (l *Log) insertOrGet(ctx context.Context, id string, s *step) (created bool, stored eventlog.Delivery, err error) {
 	if err := l.write(ctx, s); err != nil {
 		return false, eventlog.Delivery{}, err
 	}
