@@ -1,14 +1,20 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
@@ -54,8 +60,9 @@ func benchNode(b *testing.B, log eventlog.Log) *Orchestrator {
 // benchFire reports, besides the rate, figures that a machine shared
 // with other work does not skew: the log writes (transactions, each a
 // commit and, on PostgreSQL, round trips) per dispatch, and this
-// process's CPU time per dispatch (the database server's is not in it).
-func benchFire(b *testing.B, log eventlog.Log) {
+// process's CPU time per dispatch (the database server's is not in it;
+// serverCPU, when not nil, gives the server's CPU time so far).
+func benchFire(b *testing.B, log eventlog.Log, serverCPU func() time.Duration) {
 	for _, mode := range []string{"serial", "parallel"} {
 		b.Run(mode, func(b *testing.B) {
 			counted := &countingLog{Log: log}
@@ -69,6 +76,10 @@ func benchFire(b *testing.B, log eventlog.Log) {
 			}
 			b.ResetTimer()
 			start, cpu := time.Now(), cpuTime()
+			var server time.Duration
+			if serverCPU != nil {
+				server = serverCPU()
+			}
 			counted.writes.Store(0)
 			if mode == "serial" {
 				for i := 0; i < b.N; i++ {
@@ -85,6 +96,9 @@ func benchFire(b *testing.B, log eventlog.Log) {
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "dispatches/s")
 			b.ReportMetric(float64(counted.writes.Load())/float64(b.N), "log-writes/op")
 			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-us/op")
+			if serverCPU != nil {
+				b.ReportMetric(float64((serverCPU()-server).Microseconds())/float64(b.N), "server-cpu-us/op")
+			}
 		})
 	}
 }
@@ -152,7 +166,7 @@ func (c countingInbox) Retry(ctx context.Context, l eventlog.Lease, dueAtMs int6
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-func BenchmarkFireMemory(b *testing.B) { benchFire(b, memory.New()) }
+func BenchmarkFireMemory(b *testing.B) { benchFire(b, memory.New(), nil) }
 
 func BenchmarkFireSQLite(b *testing.B) {
 	log, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "events.sqlite"))
@@ -160,7 +174,7 @@ func BenchmarkFireSQLite(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer log.Close()
-	benchFire(b, log)
+	benchFire(b, log, nil)
 }
 
 // BenchmarkFirePostgres uses the database HARN_BENCH_POSTGRES_URL names,
@@ -176,7 +190,65 @@ func BenchmarkFirePostgres(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer log.Close()
-	benchFire(b, log)
+	benchFire(b, log, postgresCPU(b, url))
+}
+
+// postgresCPU returns a function that tells the CPU time used so far by
+// the PostgreSQL server at url — its postmaster and every process it
+// started (the backends, the WAL writer …) — read from /proc, or nil
+// when the server is not a process of this machine one can see.
+func postgresCPU(b *testing.B, url string) func() time.Duration {
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var backend int
+	err = conn.QueryRow(context.Background(), `SELECT pg_backend_pid()`).Scan(&backend)
+	conn.Close(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	postmaster, _, ok := procStat(backend)
+	if !ok {
+		return nil
+	}
+	return func() time.Duration {
+		_, total, _ := procStat(postmaster)
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if parent, cpu, ok := procStat(pid); ok && parent == postmaster {
+				total += cpu
+			}
+		}
+		return total
+	}
+}
+
+// procStat reads a process's parent and CPU time (user and system) from
+// /proc/PID/stat.
+func procStat(pid int) (parent int, cpu time.Duration, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(b[i+1:])) // from field 3 (state) on
+	if len(f) < 13 {
+		return 0, 0, false
+	}
+	parent, _ = strconv.Atoi(f[1])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	const clockTicks = 100 // USER_HZ, 100 on every Linux architecture Go supports
+	return parent, time.Duration(utime+stime) * time.Second / clockTicks, true
 }
 
 // BenchmarkViewRefreshActionGraph is the view's share of an MCP tool
