@@ -327,7 +327,8 @@ func yamlBlockOK(s string) bool {
 }
 
 // writeYAMLBlock writes s as `|` (one final line break), `|-` (none) or
-// `|+` (several), with an indentation indicator when the first line
+// `|+` (several, or nothing but one: a clipped block without content
+// reads back as ""), with an indentation indicator when the first line
 // starts with a space or is empty, and empty lines left bare.
 func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
 	sb.WriteByte('|')
@@ -338,7 +339,7 @@ func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
 	switch trailing := len(s) - len(body); {
 	case trailing == 0:
 		sb.WriteByte('-')
-	case trailing > 1:
+	case trailing > 1 || body == "":
 		sb.WriteByte('+')
 	}
 	sb.WriteByte('\n')
