@@ -773,6 +773,17 @@ func whatwgIPv4(host string) (v4 string, isV4, ok bool) {
 	return fmt.Sprintf("%d.%d.%d.%d", addr>>24, addr>>16&255, addr>>8&255, addr&255), true, true
 }
 
+// whatwgIPv6 writes an IPv6 address as the WHATWG serializer does: in
+// hex pieces with the longest run of zeros compressed, never with an
+// embedded dotted IPv4 (netip writes ::ffff:1.2.3.4, WHATWG ::ffff:102:304).
+func whatwgIPv6(ip netip.Addr) string {
+	if !ip.Is4In6() {
+		return ip.String()
+	}
+	b := ip.As16()
+	return fmt.Sprintf("::ffff:%x:%x", uint16(b[12])<<8|uint16(b[13]), uint16(b[14])<<8|uint16(b[15]))
+}
+
 func ipv4Part(p string) (uint64, error) {
 	base := 10
 	switch {
@@ -843,15 +854,6 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(s)
 	}
 	host := u.Hostname()
-	if special {
-		host = strings.ToLower(host)
-		if v4, isV4, ok := whatwgIPv4(host); isV4 {
-			if !ok {
-				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
-			}
-			host = v4
-		}
-	}
 	if strings.HasPrefix(u.Host, "[") {
 		// An IPv6 literal keeps its brackets, as the WHATWG parser (Rust's
 		// url crate) serializes it, so url_build(url_parse(u)) gives u back;
@@ -860,7 +862,15 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err != nil || !ip.Is6() || ip.Zone() != "" {
 			return vm.Value{}, vm.Throwf("url_parse: invalid IPv6 address")
 		}
-		host = "[" + ip.String() + "]"
+		host = "[" + whatwgIPv6(ip) + "]"
+	} else if special {
+		host = strings.ToLower(host)
+		if v4, isV4, ok := whatwgIPv4(host); isV4 {
+			if !ok {
+				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
+			}
+			host = v4
+		}
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
