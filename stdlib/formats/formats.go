@@ -927,8 +927,8 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		sb.WriteByte('@')
 	}
 	host, _ := get("host")
-	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
-		host = "[" + host + "]" // a bare IPv6 address
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() {
+		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
 	}
 	sb.WriteString(host)
 	if port, ok := get("port"); ok {
