@@ -167,7 +167,8 @@ func (th *Thread) dictHas(d *Dict, k string) bool {
 
 // dictIndex is d[k] for a string k: the entry dictHas remembered when k is
 // the very string it was given (same bytes at the same address), else
-// Index. The hit is used once, so it keeps no table alive for long.
+// Index. The hit is used once; one that no d[k] uses keeps its table
+// alive until the thread's next `k in d` that finds its key.
 func (th *Thread) dictIndex(d *Dict, k string) Value {
 	if h := &th.hit; h.t != nil && h.t == d.tab && sameString(h.k, k) {
 		v := h.e.val

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -109,5 +110,41 @@ func TestGroupMergesAppendingSteps(t *testing.T) {
 	want := []string{"t1/1=a", "t1/2=a", "t1/3=c", "t1/4=c", "t1/5=d", "t1/6=e", "t1/7=f", "t2/1=b", "t2/2=c", "t2/3=g"}
 	if !reflect.DeepEqual(kinds, want) {
 		t.Errorf("stored %v, want %v", kinds, want)
+	}
+}
+
+// A step whose savepoint cannot be rolled back (its failure took the
+// whole transaction with it) fails the group: no later step may run, and
+// commit, outside the transaction while its caller is told it failed.
+func TestGroupLostTransactionStoresNothing(t *testing.T) {
+	ctx := context.Background()
+	l, err := Open(ctx, filepath.Join(t.TempDir(), "events.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rec := func(kind string) []eventlog.TopicRecord {
+		return []eventlog.TopicRecord{{Topic: "t", Record: eventlog.Record{Kind: kind, Payload: []byte(`{}`)}}}
+	}
+	lose := &op{ctx: ctx, fn: func(t tx) error {
+		t.ExecContext(ctx, "ROLLBACK")
+		return errors.New("lost")
+	}}
+	group := []*op{appendOp(ctx, rec("a")), lose, appendOp(ctx, rec("c"))}
+	for _, o := range group {
+		o.done = make(chan error, 1)
+	}
+	l.commit(group)
+	for i, o := range group {
+		if err := <-o.done; err == nil {
+			t.Errorf("step %d succeeded in a lost transaction", i)
+		}
+	}
+	got, err := l.Read(ctx, "t", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Errorf("%d records stored by steps told they failed", len(got))
 	}
 }

@@ -484,8 +484,15 @@ func (l *Log) commit(group []*op) {
 			o.done <- err
 			return
 		}
-	} else {
-		t.steps(group, errs)
+	} else if lost := t.steps(group, errs); lost != nil {
+		sqlTx.Rollback()
+		for i, o := range group {
+			if errs[i] == nil {
+				errs[i] = fmt.Errorf("eventlog: sqlite: transaction rolled back: %w", lost)
+			}
+			o.done <- errs[i]
+		}
+		return
 	}
 	if err := sqlTx.Commit(); err != nil {
 		for i := range errs {
@@ -504,38 +511,55 @@ func (l *Log) commit(group []*op) {
 // recorder's batch) runs as one step: one head bump per topic and
 // multi-row inserts instead of a savepoint, a bump and an insert per
 // step. If that fails, its steps run one by one, so a failing step still
-// fails alone.
-func (t tx) steps(group []*op, errs []error) {
+// fails alone. lost is the error of a step that took the transaction
+// with it (see step): the steps after it do not run.
+func (t tx) steps(group []*op, errs []error) (lost error) {
+	run := func(i int, fn func(t tx) error) bool {
+		errs[i], lost = t.step(fn)
+		return lost == nil
+	}
 	for i := 0; i < len(group); {
 		if n := appendingRow(group[i:]); n > 1 {
-			if t.step(func(t tx) error { return t.appendSteps(group[i : i+n]) }) == nil {
+			row := group[i : i+n]
+			err, rowLost := t.step(func(t tx) error { return t.appendSteps(row) })
+			if rowLost != nil {
+				return rowLost
+			}
+			if err == nil {
 				i += n
 				continue
 			}
 			for end := i + n; i < end; i++ {
-				errs[i] = t.step(group[i].fn)
+				if !run(i, group[i].fn) {
+					return lost
+				}
 			}
 			continue
 		}
-		if errs[i] = group[i].ctx.Err(); errs[i] == nil {
-			errs[i] = t.step(group[i].fn)
+		if errs[i] = group[i].ctx.Err(); errs[i] == nil && !run(i, group[i].fn) {
+			return lost
 		}
 		i++
 	}
+	return nil
 }
 
 // step runs fn under a savepoint: when fn fails, what it did is rolled
-// back and the other steps of the transaction stand.
-func (t tx) step(fn func(t tx) error) error {
+// back and the other steps of the transaction stand. When the rollback
+// itself fails, SQLite may have rolled back the whole transaction (it
+// may on SQLITE_FULL or an I/O error): lost is then fn's error, and no
+// other step may run, since it would run, and commit, outside it.
+func (t tx) step(fn func(t tx) error) (err, lost error) {
 	if _, err := t.stmt(sqlSavepoint).ExecContext(t.ctx); err != nil {
-		return err
+		return err, nil
 	}
-	err := fn(t)
-	if err != nil {
-		t.stmt(sqlRollbackTo).ExecContext(t.ctx)
+	if err = fn(t); err != nil {
+		if _, rerr := t.stmt(sqlRollbackTo).ExecContext(t.ctx); rerr != nil {
+			return err, fmt.Errorf("%w (rolling back its step: %v)", err, rerr)
+		}
 	}
 	t.stmt(sqlRelease).ExecContext(t.ctx)
-	return err
+	return err, nil
 }
 
 // appendingRow is the number of steps at the start of group that only

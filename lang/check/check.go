@@ -66,6 +66,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		joined:    map[syntax.Expr]bool{},
 		libSigs:   map[string]signature{},
 		complete:  map[*syntax.MatchExpr]bool{},
+		broken:    map[*syntax.WhileStmt]bool{},
 		narrowed:  map[narrowKey]types.Type{},
 		keyLists:  map[*resolve.Binding][]string{},
 	}
@@ -102,6 +103,7 @@ type checker struct {
 	joined    map[syntax.Expr]bool
 	libSigs   map[string]signature          // parsed library signatures, by name
 	complete  map[*syntax.MatchExpr]bool    // matches whose arms cover every value
+	broken    map[*syntax.WhileStmt]bool    // while loops a `break` leaves
 	narrowed  map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
 	keyLists  map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
 	pickBound int                           // 0 unknown, 1 `pick` is only the builtin, 2 the file binds it
@@ -143,6 +145,7 @@ type funcCtx struct {
 	thrown  []thrownValue
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
+	loops   []syntax.Stmt     // loops being walked, innermost last
 }
 
 // returnsStream reports whether the function declares a Stream<T> result.

@@ -541,29 +541,15 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
 			}
 		}
-		return &types.Named{Decl: d, Args: variantArgs(d, v, argTypes)}
+		payload := func(j int, _ types.Field) types.Type {
+			if j < len(argTypes) {
+				return argTypes[j]
+			}
+			return nil
+		}
+		return &types.Named{Decl: d, Args: typeArgs(d, v.Fields, payload)}
 	}
 	return &types.Named{Decl: d}
-}
-
-// variantArgs infers a generic enum's type arguments from a variant's
-// payload: a field typed by a bare type parameter gives it the argument's
-// widened type (`Maybe.Some(1)` is a Maybe<int>); the rest stay any.
-func variantArgs(d *types.Decl, v types.Variant, argTypes []types.Type) []types.Type {
-	if len(d.TypeParams) == 0 {
-		return nil
-	}
-	out := make([]types.Type, len(d.TypeParams))
-	for i, tp := range d.TypeParams {
-		out[i] = types.Any
-		for j, f := range v.Fields {
-			if f.Type == types.Type(tp) && j < len(argTypes) && known(argTypes[j]) {
-				out[i] = types.Widen(argTypes[j])
-				break
-			}
-		}
-	}
-	return out
 }
 
 func hasSpread(args []syntax.Expr) bool {
@@ -587,21 +573,23 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 		return types.Any
 	}
 	given := c.structFields(d, e.Fields, e.At)
-	return &types.Named{Decl: d, Args: structArgs(d, given)}
+	return &types.Named{Decl: d, Args: typeArgs(d, d.Fields, func(_ int, f types.Field) types.Type { return given[f.Name] })}
 }
 
-// structArgs infers a generic struct's type arguments from a literal's
-// fields: a field typed by a bare type parameter gives it the value's
-// widened type (`Box { v: 1 }` is a Box<int>); the rest stay any.
-func structArgs(d *types.Decl, given map[string]types.Type) []types.Type {
+// typeArgs infers a generic declaration's type arguments from the values
+// given to its fields (a struct literal's, a variant's payload): a field
+// typed by a bare type parameter gives it the widened type of the value
+// given(j, field) returns, nil for none (`Box { v: 1 }` is a Box<int>,
+// `Maybe.Some(1)` a Maybe<int>); the rest stay any.
+func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Field) types.Type) []types.Type {
 	if len(d.TypeParams) == 0 {
 		return nil
 	}
 	out := make([]types.Type, len(d.TypeParams))
 	for i, tp := range d.TypeParams {
 		out[i] = types.Any
-		for _, f := range d.Fields {
-			if t, ok := given[f.Name]; ok && f.Type == types.Type(tp) && known(t) {
+		for j, f := range fields {
+			if t := given(j, f); f.Type == types.Type(tp) && known(t) {
 				out[i] = types.Widen(t)
 				break
 			}

@@ -52,7 +52,7 @@ func (c *checker) stmtExits(s syntax.Stmt) bool {
 	case *syntax.ScopeStmt:
 		return c.blockExits(s.Body)
 	case *syntax.WhileStmt:
-		return isTrue(s.Cond) && !breaks(s.Body.Stmts)
+		return isTrue(s.Cond) && !c.broken[s]
 	}
 	return false
 }
@@ -108,54 +108,4 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 func isTrue(x syntax.Expr) bool {
 	b, ok := x.(*syntax.BoolLit)
 	return ok && b.Value
-}
-
-// breaks reports whether a `break` in the statements leaves the loop they
-// are the body of (breaks of nested loops do not).
-func breaks(list []syntax.Stmt) bool {
-	found := false
-	var walk func(n syntax.Node)
-	walk = func(n syntax.Node) {
-		switch n := n.(type) {
-		case *syntax.BreakStmt:
-			found = true
-		case *syntax.WhileStmt, *syntax.ForStmt, *syntax.FnDecl, *syntax.ClosureLit:
-			return
-		case *syntax.Block:
-			for _, s := range n.Stmts {
-				walk(s)
-			}
-		case *syntax.ExprStmt:
-			walk(n.X)
-		case *syntax.IfExpr:
-			walk(n.Then)
-			if n.Else != nil {
-				walk(n.Else)
-			}
-		case *syntax.MatchExpr:
-			for _, a := range n.Arms {
-				walk(a.Body)
-			}
-		case *syntax.TryExpr:
-			walk(n.Body)
-			if n.Catch != nil {
-				walk(n.Catch)
-			}
-			if n.Finally != nil {
-				walk(n.Finally)
-			}
-		case *syntax.GuardStmt:
-			walk(n.Else)
-		case *syntax.MutexStmt:
-			walk(n.Body)
-		case *syntax.ScopeStmt:
-			walk(n.Body)
-		case *syntax.MutexExpr:
-			walk(n.Body)
-		}
-	}
-	for _, s := range list {
-		walk(s)
-	}
-	return found
 }

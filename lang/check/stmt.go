@@ -127,8 +127,16 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.expr(s.Cond)
 		saved := c.saveNarrow()
 		c.narrowFor(s.Cond, true)
+		c.fn.loops = append(c.fn.loops, s)
 		c.block(s.Body)
+		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 		c.restoreNarrow(saved)
+	case *syntax.BreakStmt:
+		if n := len(c.fn.loops); n > 0 {
+			if w, ok := c.fn.loops[n-1].(*syntax.WhileStmt); ok {
+				c.broken[w] = true
+			}
+		}
 	case *syntax.DeferStmt:
 		c.fn.defers++
 		c.block(s.Body)
@@ -178,7 +186,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		} else if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
-	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.BreakStmt, *syntax.ContinueStmt:
+	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
 	}
 	return nil
 }
@@ -461,7 +469,9 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.destructure(s.Pattern, elem, false)
 	}
 	if s.Body != nil {
+		c.fn.loops = append(c.fn.loops, s)
 		c.stmts(s.Body.Stmts, false)
+		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 	}
 	c.fn.popScope()
 }

@@ -327,7 +327,8 @@ func yamlBlockOK(s string) bool {
 }
 
 // writeYAMLBlock writes s as `|` (one final line break), `|-` (none) or
-// `|+` (several), with an indentation indicator when the first line
+// `|+` (several, or nothing but one: a clipped block without content
+// reads back as ""), with an indentation indicator when the first line
 // starts with a space or is empty, and empty lines left bare.
 func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
 	sb.WriteByte('|')
@@ -338,7 +339,7 @@ func writeYAMLBlock(sb *strings.Builder, s string, indent int) {
 	switch trailing := len(s) - len(body); {
 	case trailing == 0:
 		sb.WriteByte('-')
-	case trailing > 1:
+	case trailing > 1 || body == "":
 		sb.WriteByte('+')
 	}
 	sb.WriteByte('\n')
@@ -772,6 +773,17 @@ func whatwgIPv4(host string) (v4 string, isV4, ok bool) {
 	return fmt.Sprintf("%d.%d.%d.%d", addr>>24, addr>>16&255, addr>>8&255, addr&255), true, true
 }
 
+// whatwgIPv6 writes an IPv6 address as the WHATWG serializer does: in
+// hex pieces with the longest run of zeros compressed, never with an
+// embedded dotted IPv4 (netip writes ::ffff:1.2.3.4, WHATWG ::ffff:102:304).
+func whatwgIPv6(ip netip.Addr) string {
+	if !ip.Is4In6() {
+		return ip.String()
+	}
+	b := ip.As16()
+	return fmt.Sprintf("::ffff:%x:%x", uint16(b[12])<<8|uint16(b[13]), uint16(b[14])<<8|uint16(b[15]))
+}
+
 func ipv4Part(p string) (uint64, error) {
 	base := 10
 	switch {
@@ -842,15 +854,6 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(s)
 	}
 	host := u.Hostname()
-	if special {
-		host = strings.ToLower(host)
-		if v4, isV4, ok := whatwgIPv4(host); isV4 {
-			if !ok {
-				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
-			}
-			host = v4
-		}
-	}
 	if strings.HasPrefix(u.Host, "[") {
 		// An IPv6 literal keeps its brackets, as the WHATWG parser (Rust's
 		// url crate) serializes it, so url_build(url_parse(u)) gives u back;
@@ -859,7 +862,15 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err != nil || !ip.Is6() || ip.Zone() != "" {
 			return vm.Value{}, vm.Throwf("url_parse: invalid IPv6 address")
 		}
-		host = "[" + ip.String() + "]"
+		host = "[" + whatwgIPv6(ip) + "]"
+	} else if special {
+		host = strings.ToLower(host)
+		if v4, isV4, ok := whatwgIPv4(host); isV4 {
+			if !ok {
+				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
+			}
+			host = v4
+		}
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
@@ -916,8 +927,8 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		sb.WriteByte('@')
 	}
 	host, _ := get("host")
-	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
-		host = "[" + host + "]" // a bare IPv6 address
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() {
+		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
 	}
 	sb.WriteString(host)
 	if port, ok := get("port"); ok {
