@@ -119,3 +119,28 @@ println(r.starts_with("Runtime error: Stack overflow: too many nested calls (lin
 		t.Fatalf("status %d output:\n%s", code, out)
 	}
 }
+
+// TestRunProgramResultExitStatus: the program result decides the exit
+// status (docs/spec/language.md §12.3, docs/spec/newer.md §2.24): an int is
+// clamped to 0…255, any other value exits 0, and pipeline_on_finish may
+// replace the entry pipeline's result first.
+func TestRunProgramResultExitStatus(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      int
+	}{
+		{"pipeline return", "pipeline default() {\n  return 7\n}\n", 7},
+		{"pipeline last expression", "pipeline default() {\n  42\n}\n", 42},
+		{"clamped high", "pipeline default() {\n  return 300\n}\n", 255},
+		{"clamped low", "pipeline default() {\n  return -5\n}\n", 0},
+		{"non-int result", "pipeline default() {\n  return \"text\"\n}\n", 0},
+		{"on_finish replaces", "pipeline default() {\n  pipeline_on_finish(fn(h, rv) { return rv + 1 })\n  return 3\n}\n", 4},
+		{"top-level return", "return 4\n", 4},
+		{"main result", "fn main(harness: Harness) {\n  return 9\n}\n", 9},
+	}
+	for _, c := range cases {
+		if out, code := runShared(t, c.src); code != c.want {
+			t.Errorf("%s: status %d, want %d\n%s", c.name, code, c.want, out)
+		}
+	}
+}
