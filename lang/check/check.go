@@ -367,6 +367,23 @@ func hasLiteral(t types.Type) bool {
 	return false
 }
 
+// inferredType is the type of an unannotated let/var binding while it
+// keeps its initial value: bindingType, except that a Result keeps what
+// its initializer says of each side (`let t = Ok(1)` is a Result<int, _>),
+// since a Result is read far more often than it is reassigned.
+func inferredType(t types.Type) types.Type {
+	if r, ok := t.(*types.Result); ok {
+		side := func(t types.Type) types.Type {
+			if t == types.Any {
+				return t
+			}
+			return bindingType(t)
+		}
+		return &types.Result{Ok: side(r.Ok), Err: side(r.Err)}
+	}
+	return bindingType(t)
+}
+
 // bindingType is the declared type of an unannotated let/var binding:
 // literals widened and collections reduced to their kind, so that later
 // assignments of the same kind of value are accepted.

@@ -225,7 +225,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: bindingType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
 		}
 		if p.Name == "_" {
 			return
@@ -342,6 +342,9 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		if rt := c.quietType(m.X); rt != nil {
 			c.shapeField(m.X, rt, m.Name, m.At)
 			c.structFieldWrite(rt, m.Name, m.At)
+			if s.Op == "=" {
+				c.structFieldValue(rt, m.Name, s.Value, vt)
+			}
 		}
 	}
 	root, path := assignRoot(s.Target)
@@ -395,6 +398,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			v.t, v.nilInit = types.Optional(bindingType(vt)), false
 		}
 		return
+	}
+	if !v.annotated {
+		// an inferred Result keeps its sides only until it is reassigned
+		v.t = bindingType(v.t)
 	}
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
