@@ -291,25 +291,27 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	return !types.WidensInvariantly(src, dst)
 }
 
-// declaredUnion reports a variable whose annotation (a binding's or a
-// parameter's) is a union, still a union where it is read: the program
-// stated that any member may be there, so each must fit where it goes
-// (`fn f(x: int?) -> int { return x }`, docs/spec/newer.md §3.1, §3.5). A union the
-// checker inferred is not held to that: it may be coarser than the program.
+// declaredUnion reports a value whose declared type is a union, still a
+// union where it is read: a variable or a field path rooted at a binding
+// or parameter the program annotated (the paths nil safety watches). The
+// program stated that any member may be there, so each must fit where it
+// goes (`fn f(x: int?) -> int { return x }`, docs/spec/newer.md §3.1, §3.5). A
+// union the checker inferred is not held to that: it may be coarser than
+// the program.
 func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
-	id, ok := at.(*syntax.Ident)
-	if !ok {
+	switch x := at.(type) {
+	case *syntax.Ident:
+	case *syntax.MemberExpr:
+		if x.Optional {
+			return false
+		}
+	default:
 		return false
 	}
 	if _, ok := types.Underlying(src).(*types.Union); !ok {
 		return false
 	}
-	ref := c.info.Refs[id]
-	if ref == nil || ref.Binding == nil {
-		return false
-	}
-	v := c.vars[ref.Binding]
-	return v != nil && v.annotated && !v.projected
+	return c.declaredPath(at)
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md
