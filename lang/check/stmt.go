@@ -226,6 +226,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
 			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			if sh, ok := vt.(*types.Shape); ok && !sh.Open && !isDictLit(s.Value) {
+				// a shape the program declared (a function's result, a
+				// field, a merge of declared shapes) keeps its fields until
+				// the binding is reassigned; a literal's stays a dict
+				v.t = types.Widen(sh)
+			}
 		}
 		if p.Name == "_" {
 			return
@@ -236,6 +242,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
 	}
+}
+
+func isDictLit(x syntax.Expr) bool {
+	_, ok := x.(*syntax.DictLit)
+	return ok
 }
 
 // declaredNilable reports an initializer that calls a function of this
