@@ -380,6 +380,11 @@ func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
 		for i, f := range t.Fields {
 			s.Fields[i] = Field{Name: f.Name, Type: e.fromSyntax(f.Type, scope), Optional: f.Optional}
 		}
+		if t.Rest != nil {
+			if d, ok := e.fromSyntax(t.Rest, scope).(*Dict); ok {
+				s.Tail = d.Value
+			}
+		}
 		return s
 	case *syntax.FnType:
 		f := &Func{Return: e.fromSyntax(t.Return, scope)}

@@ -183,6 +183,9 @@ type Field struct {
 type Shape struct {
 	Fields []Field
 	Open   bool
+	// Tail is the value type of the other fields of an open record
+	// `{name: string, ...dict<string, int>}` (nil when any value goes).
+	Tail Type
 }
 
 func (t *Shape) String() string {
@@ -198,6 +201,12 @@ func (t *Shape) String() string {
 		}
 		sb.WriteString(": ")
 		sb.WriteString(f.Type.String())
+	}
+	if t.Tail != nil {
+		if len(t.Fields) > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("...dict<string, " + t.Tail.String() + ">")
 	}
 	sb.WriteByte('}')
 	return sb.String()
@@ -509,7 +518,7 @@ func Widen(t Type) Type {
 		}
 		return NewUnion(ms...)
 	case *Shape:
-		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open}
+		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open, Tail: t.Tail}
 		for i, f := range t.Fields {
 			f.Type = Widen(f.Type)
 			s.Fields[i] = f
@@ -696,7 +705,11 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 			f.Type = Subst(f.Type, m)
 			fs[i] = f
 		}
-		return &Shape{Fields: fs, Open: t.Open}
+		sh := &Shape{Fields: fs, Open: t.Open}
+		if t.Tail != nil {
+			sh.Tail = Subst(t.Tail, m)
+		}
+		return sh
 	case *Union:
 		ms := make([]Type, len(t.Types))
 		for i, x := range t.Types {
