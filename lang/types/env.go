@@ -381,8 +381,11 @@ func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
 			s.Fields[i] = Field{Name: f.Name, Type: e.fromSyntax(f.Type, scope), Optional: f.Optional}
 		}
 		if t.Rest != nil {
-			if d, ok := e.fromSyntax(t.Rest, scope).(*Dict); ok {
-				s.Tail = d.Value
+			switch r := e.fromSyntax(t.Rest, scope).(type) {
+			case *Dict:
+				s.Tail = r.Value
+			case *TypeParam:
+				s.Row = r
 			}
 		}
 		return s
