@@ -150,6 +150,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if s.Message != nil {
 			c.expr(s.Message)
 		}
+		c.narrowFor(s.Cond, true) // a false condition throws
 	case *syntax.MutexStmt:
 		if s.Key != nil {
 			c.expr(s.Key)
