@@ -307,6 +307,8 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return types.String
 	case "is_ok", "is_err":
 		return types.Bool
+	case "set":
+		return &types.Set{Elem: types.Any}
 	case "Ok":
 		return &types.Result{Ok: arg(), Err: types.Any}
 	case "Err":

@@ -277,6 +277,9 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) {
+		return false
+	}
 
 	switch x := at.(type) {
 	case *syntax.ListLit, *syntax.DictLit, *syntax.StructLit:
@@ -289,6 +292,29 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		}
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// declaredUnion reports a value whose declared type is a union, still a
+// union where it is read: a variable or a field path rooted at a binding
+// or parameter the program annotated (the paths nil safety watches). The
+// program stated that any member may be there, so each must fit where it
+// goes (`fn f(x: int?) -> int { return x }`, docs/spec/newer.md §3.1, §3.5). A
+// union the checker inferred is not held to that: it may be coarser than
+// the program.
+func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
+	switch x := at.(type) {
+	case *syntax.Ident:
+	case *syntax.MemberExpr:
+		if x.Optional {
+			return false
+		}
+	default:
+		return false
+	}
+	if _, ok := types.Underlying(src).(*types.Union); !ok {
+		return false
+	}
+	return c.declaredPath(at)
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md
@@ -368,6 +394,23 @@ func hasLiteral(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// inferredType is the type of an unannotated let/var binding while it
+// keeps its initial value: bindingType, except that a Result keeps what
+// its initializer says of each side (`let t = Ok(1)` is a Result<int, _>),
+// since a Result is read far more often than it is reassigned.
+func inferredType(t types.Type) types.Type {
+	if r, ok := t.(*types.Result); ok {
+		side := func(t types.Type) types.Type {
+			if t == types.Any {
+				return t
+			}
+			return bindingType(t)
+		}
+		return &types.Result{Ok: side(r.Ok), Err: side(r.Err)}
+	}
+	return bindingType(t)
 }
 
 // bindingType is the declared type of an unannotated let/var binding:

@@ -729,6 +729,23 @@ func (c *checker) structFieldWrite(t types.Type, name string, pos syntax.Pos) {
 	c.noField(pos, name, "struct `"+n.Decl.Name+"`", fields)
 }
 
+// structFieldValue reports a value written to a declared struct field
+// whose type it does not fit (`p.x = "a"` with `x: int`). Upstream's
+// wording is unknown; the context is the struct literal's,
+// "field `x` in struct `P`" (docs/spec/newer.md §3.1, §3.2), since the
+// field's declaration is what the value must fit in both.
+func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt types.Type) {
+	n, ok := types.Underlying(t).(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {
+		return
+	}
+	f, ok := fieldNamed(types.StructFields(n), name)
+	if !ok || !known(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
+		return
+	}
+	c.mismatch(x, "field `"+name+"` in struct `"+n.Decl.Name+"`", f.Type, vt)
+}
+
 // noField reports a read or write of a field the receiver's type does
 // not declare (docs/spec/newer.md §3.6).
 func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {

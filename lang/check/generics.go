@@ -58,6 +58,24 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 		if a, ok := types.Underlying(at).(*types.List); ok {
 			infer(p.Elem, a.Elem, own, bind)
 		}
+	case *types.Shape:
+		a, ok := types.Underlying(at).(*types.Shape)
+		if !ok {
+			return
+		}
+		rest := &types.Shape{Open: a.Open}
+		for _, f := range a.Fields {
+			if pf, listed := p.Field(f.Name); listed {
+				infer(pf.Type, f.Type, own, bind)
+			} else {
+				rest.Fields = append(rest.Fields, f)
+			}
+		}
+		if p.Row != nil && own[p.Row] {
+			if _, ok := bind[p.Row]; !ok {
+				bind[p.Row] = rest // a row variable: the record's other fields
+			}
+		}
 	}
 }
 
@@ -89,6 +107,9 @@ func concrete(t types.Type) bool {
 				walk(m, depth+1)
 			}
 		case *types.Shape:
+			if t.Row != nil {
+				found = true
+			}
 			for _, f := range t.Fields {
 				walk(f.Type, depth+1)
 			}

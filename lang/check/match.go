@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	st := c.expr(e.X)
 	var results []types.Type
+	nilDone := false // an earlier arm took nil, so the later ones see no nil
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
 		for _, p := range arm.Patterns {
@@ -27,6 +29,12 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
+		if nilDone {
+			c.narrowFor(&syntax.BinaryExpr{Op: "!=", X: e.X, Y: &syntax.NilLit{}}, true)
+		}
+		if arm.Guard == nil && slices.ContainsFunc(arm.Patterns, isNilLit) {
+			nilDone = true
+		}
 		if arm.Guard != nil {
 			c.expr(arm.Guard)
 		}
@@ -47,6 +55,11 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		return types.Any
 	}
 	return types.NewUnion(results...)
+}
+
+func isNilLit(p syntax.Expr) bool {
+	_, ok := p.(*syntax.NilLit)
+	return ok
 }
 
 // literalAlternative reports whether p may be an alternative of an

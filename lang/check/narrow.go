@@ -174,17 +174,49 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 		switch {
 		case f.excl:
 			c.narrowed[f.key] = types.Any
+			base, kind, _ := strings.Cut(f.key.path, excludedKind)
+			bk := narrowKey{f.key.b, base}
+			if u, ok := types.Underlying(types_[bk]).(*types.Union); ok {
+				if rest := ofKind(u, kind, false); rest != nil {
+					c.narrowed[bk] = rest
+				}
+			}
 		case !ok:
 		case f.to != nil:
 			// schema tests (to any) also vouch for a bare dict's keys
 			_, isDict := t.(*types.Dict)
 			if types.IsDynamic(t) || f.to == types.Any && isDict {
 				c.narrowed[f.key] = f.to
+			} else if u, ok := types.Underlying(t).(*types.Union); ok {
+				// a declared union: a type_of test keeps the members of
+				// that kind; a schema test says nothing checkable
+				m := types.Type(types.Any)
+				if f.kind != "" {
+					if k := ofKind(u, f.kind, true); k != nil {
+						m = k
+					}
+				}
+				c.narrowed[f.key] = m
 			}
 		case f.nn:
 			c.narrowed[f.key] = types.RemoveNil(t)
 		}
 	}
+}
+
+// ofKind is the union of u's members whose type_of name is kind (or,
+// with want false, is not); nil when there are none.
+func ofKind(u *types.Union, kind string, want bool) types.Type {
+	var ms []types.Type
+	for _, m := range u.Types {
+		if (types.KindName(m) == kind) == want {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	return types.NewUnion(ms...)
 }
 
 // pathTypes evaluates the current types of the paths facts mention

@@ -118,9 +118,42 @@ func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
 	case l == "list":
 		return &types.List{Elem: types.Any}
 	case l == "dict":
+		if op == "+" {
+			if merged := mergeShapes(x, y); merged != nil {
+				return merged
+			}
+		}
 		return &types.Dict{Key: types.String, Value: types.Any}
 	}
 	return types.Any
+}
+
+// mergeShapes types `a + b` of two closed shapes right-biased: b's fields
+// win, a's others stay (docs/spec/newer.md §1.6). A field optional in b may
+// leave a's value in place, so it joins both types.
+func mergeShapes(x, y types.Type) *types.Shape {
+	a, ok := types.Underlying(x).(*types.Shape)
+	b, ok2 := types.Underlying(y).(*types.Shape)
+	if !ok || !ok2 || a.Open || b.Open {
+		return nil
+	}
+	out := &types.Shape{}
+	for _, f := range a.Fields {
+		if g, ok := b.Field(f.Name); ok {
+			if g.Optional {
+				g.Type = types.NewUnion(f.Type, g.Type)
+				g.Optional = f.Optional
+			}
+			f = g
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	for _, g := range b.Fields {
+		if _, ok := a.Field(g.Name); !ok {
+			out.Fields = append(out.Fields, g)
+		}
+	}
+	return out
 }
 
 // opName prints an operand type in an operator message: collections by

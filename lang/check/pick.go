@@ -58,6 +58,9 @@ func (c *checker) pickCall(e *syntax.CallExpr, args []types.Type) types.Type {
 // project is the type of src restricted to keys; without a constant key
 // list every field of src may be absent.
 func (c *checker) project(src pickSource, keys []string, constant bool, at syntax.Expr) types.Type {
+	if plainDictLit(src.x) {
+		src.t = types.Widen(src.t) // `pick({a: 1}, …)` picks an int, not the literal 1
+	}
 	switch t := types.Underlying(src.t).(type) {
 	case *types.Union:
 		var shapes []types.Type
@@ -162,6 +165,23 @@ func (c *checker) declaredRecord(src pickSource) bool {
 		return !t.Open && len(t.Fields) > 0 && c.shapePath(src.x)
 	}
 	return false
+}
+
+// plainDictLit reports a dict literal written in place, with fixed keys
+// and no spread. Its keys are not checked against the pick's (a key it
+// lacks is simply absent from the result, docs/spec/newer.md §2.2), but its
+// fields are known.
+func plainDictLit(x syntax.Expr) bool {
+	d, ok := x.(*syntax.DictLit)
+	if !ok {
+		return false
+	}
+	for _, e := range d.Entries {
+		if e.Spread != nil || e.KeyExpr != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // recordFields lists the fields of a struct, shape or the Harness handle.

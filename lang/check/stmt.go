@@ -158,6 +158,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if s.Message != nil {
 			c.expr(s.Message)
 		}
+		c.narrowFor(s.Cond, true) // a false condition throws
 	case *syntax.MutexStmt:
 		if s.Key != nil {
 			c.expr(s.Key)
@@ -233,7 +234,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: bindingType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			if sh, ok := vt.(*types.Shape); ok && !sh.Open && !isDictLit(s.Value) {
+				// a shape the program declared (a function's result, a
+				// field, a merge of declared shapes) keeps its fields until
+				// the binding is reassigned; a literal's stays a dict
+				v.t = types.Widen(sh)
+			}
 		}
 		if p.Name == "_" {
 			return
@@ -244,6 +251,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
 	}
+}
+
+func isDictLit(x syntax.Expr) bool {
+	_, ok := x.(*syntax.DictLit)
+	return ok
 }
 
 // declaredNilable reports an initializer that calls a function of this
@@ -350,6 +362,9 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		if rt := c.quietType(m.X); rt != nil {
 			c.shapeField(m.X, rt, m.Name, m.At)
 			c.structFieldWrite(rt, m.Name, m.At)
+			if s.Op == "=" {
+				c.structFieldValue(rt, m.Name, s.Value, vt)
+			}
 		}
 	}
 	root, path := assignRoot(s.Target)
@@ -403,6 +418,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			v.t, v.nilInit = types.Optional(bindingType(vt)), false
 		}
 		return
+	}
+	if !v.annotated {
+		// an inferred Result keeps its sides only until it is reassigned
+		v.t = bindingType(v.t)
 	}
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)

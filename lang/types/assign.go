@@ -127,7 +127,7 @@ func assignable(src, dst Type, depth int) bool {
 	case *Shape:
 		switch s := src.(type) {
 		case *Shape:
-			return coversShape(s.Fields, d, depth)
+			return coversShape(s.Fields, d, depth) && tailCovers(s.Fields, d, depth)
 		case *Dict:
 			return true // keys are not tracked
 		case *Named:
@@ -206,6 +206,20 @@ func isNumeric(t Type) bool {
 
 // coversShape reports whether fields (a shape's or a struct's) provide
 // every required field of d with an assignable type.
+// tailCovers reports whether the fields of src that d does not list fit
+// d's tail value type (an open record `{…, ...dict<string, V>}`).
+func tailCovers(fields []Field, d *Shape, depth int) bool {
+	if d.Tail == nil {
+		return true
+	}
+	for _, f := range fields {
+		if _, listed := d.Field(f.Name); !listed && !assignable(f.Type, d.Tail, depth) {
+			return false
+		}
+	}
+	return true
+}
+
 func coversShape(fields []Field, d *Shape, depth int) bool {
 	for _, want := range d.Fields {
 		var got *Field

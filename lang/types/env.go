@@ -380,6 +380,14 @@ func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
 		for i, f := range t.Fields {
 			s.Fields[i] = Field{Name: f.Name, Type: e.fromSyntax(f.Type, scope), Optional: f.Optional}
 		}
+		if t.Rest != nil {
+			switch r := e.fromSyntax(t.Rest, scope).(type) {
+			case *Dict:
+				s.Tail = r.Value
+			case *TypeParam:
+				s.Row = r
+			}
+		}
 		return s
 	case *syntax.FnType:
 		f := &Func{Return: e.fromSyntax(t.Return, scope)}

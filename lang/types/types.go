@@ -183,6 +183,12 @@ type Field struct {
 type Shape struct {
 	Fields []Field
 	Open   bool
+	// Tail is the value type of the other fields of an open record
+	// `{name: string, ...dict<string, int>}` (nil when any value goes).
+	Tail Type
+	// Row is the type parameter a row tail `...R` names: a call binds it
+	// to the argument's other fields.
+	Row *TypeParam
 }
 
 func (t *Shape) String() string {
@@ -198,6 +204,12 @@ func (t *Shape) String() string {
 		}
 		sb.WriteString(": ")
 		sb.WriteString(f.Type.String())
+	}
+	if t.Tail != nil {
+		if len(t.Fields) > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("...dict<string, " + t.Tail.String() + ">")
 	}
 	sb.WriteByte('}')
 	return sb.String()
@@ -509,7 +521,7 @@ func Widen(t Type) Type {
 		}
 		return NewUnion(ms...)
 	case *Shape:
-		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open}
+		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open, Tail: t.Tail, Row: t.Row}
 		for i, f := range t.Fields {
 			f.Type = Widen(f.Type)
 			s.Fields[i] = f
@@ -696,7 +708,20 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 			f.Type = Subst(f.Type, m)
 			fs[i] = f
 		}
-		return &Shape{Fields: fs, Open: t.Open}
+		sh := &Shape{Fields: fs, Open: t.Open, Row: t.Row}
+		if t.Tail != nil {
+			sh.Tail = Subst(t.Tail, m)
+		}
+		if rest, ok := m[t.Row].(*Shape); ok && t.Row != nil {
+			// the row's fields join the listed ones: the caller's record
+			for _, f := range rest.Fields {
+				if _, listed := sh.Field(f.Name); !listed {
+					sh.Fields = append(sh.Fields, f)
+				}
+			}
+			sh.Open, sh.Row = rest.Open, nil
+		}
+		return sh
 	case *Union:
 		ms := make([]Type, len(t.Types))
 		for i, x := range t.Types {
