@@ -33,7 +33,7 @@ func init() {
 		d(t, "walk", "walk_dir", "fs.walk(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries", 0),
 		d(t, "glob", "glob", "fs.glob(pattern, dir?)", "paths matching a glob", 0),
 		d(t, "temp_dir", "temp_dir", "fs.temp_dir()", "the OS temporary directory"),
-		{Name: "mkdtemp", Sig: "fs.mkdtemp(prefix)", Doc: "create a fresh directory under the OS temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		{Name: "mkdtemp", Sig: "fs.mkdtemp(prefix?: string)", Doc: "create a fresh directory under the OS temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			return mkdtemp(t+".mkdtemp", os.TempDir(), a)
 		}},
 		{Name: "workspace_temp_dir", Sig: "fs.workspace_temp_dir()", Doc: "the workspace's temporary directory (.harn/tmp under the execution root), created if needed", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
@@ -43,7 +43,7 @@ func init() {
 			}
 			return vm.Str(dir), nil
 		}},
-		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix)", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix?: string)", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
