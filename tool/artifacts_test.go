@@ -110,3 +110,17 @@ func TestParseCatalog(t *testing.T) {
 		t.Errorf("pretty form differs: %v", err)
 	}
 }
+
+// TestTSPropertyName: a property name that is not a TypeScript
+// identifier is quoted, including one that starts with a digit and the
+// empty name, which stay invalid TypeScript when written bare.
+func TestTSPropertyName(t *testing.T) {
+	for in, want := range map[string]string{
+		"name": "name", "_x": "_x", "$ref": "$ref", "a1": "a1",
+		"1a": `"1a"`, "": `""`, "with-dash": `"with-dash"`, "a b": `"a b"`, "é": `"é"`,
+	} {
+		if got := TSPropertyName(in); got != want {
+			t.Errorf("TSPropertyName(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -416,19 +417,25 @@ func TypeScriptArtifact() []byte {
 			if !f.required {
 				opt = "?"
 			}
-			fmt.Fprintf(&b, "  %s%s: %s;\n", tsKey(f.json), opt, tsType(f.shape))
+			fmt.Fprintf(&b, "  %s%s: %s;\n", TSPropertyName(f.json), opt, tsType(f.shape))
 		}
 		b.WriteString("}\n\n")
 	}
 	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
 }
 
-func tsKey(k string) string {
+// TSPropertyName is k as a TypeScript property name: bare when it is an
+// identifier (a letter, `_` or `$`, then those or digits), quoted
+// otherwise, so `1a` and the empty name stay valid TypeScript.
+func TSPropertyName(k string) string {
 	for i := 0; i < len(k); i++ {
 		c := k[i]
-		if !(isAlnum(c) || c == '_' || c == '$') {
-			return fmt.Sprintf("%q", k)
+		if !(isAlnum(c) || c == '_' || c == '$') || (i == 0 && c >= '0' && c <= '9') {
+			return strconv.Quote(k)
 		}
+	}
+	if k == "" {
+		return `""`
 	}
 	return k
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/tool"
 )
 
 // The TypeScript package: package.json, tsconfig.json and src/ with
@@ -119,13 +120,6 @@ func docSplit(s string) []string {
 	return strings.Split(strings.TrimRight(s, "\n"), "\n")
 }
 
-func tsKey(k string) string {
-	if tsIdent().MatchString(k) {
-		return k
-	}
-	return strconv.Quote(k)
-}
-
 func tsLiteral(v any) string { return string(jsonv.Marshal(v)) }
 
 func tsType(t *Type) string {
@@ -215,7 +209,7 @@ func tsDecl(w *writer, d *Decl) {
 			if !f.Required {
 				opt = "?"
 			}
-			w.line("  %s%s: %s;", tsKey(f.JSON), opt, tsType(f.Type))
+			w.line("  %s%s: %s;", tool.TSPropertyName(f.JSON), opt, tsType(f.Type))
 		}
 		if d.Extra != nil {
 			w.line("  [key: string]: unknown;")
@@ -323,7 +317,7 @@ func tsClient(m *Model) []byte {
 	w.blank()
 	w.line("const tools = {")
 	for _, t := range m.Tools {
-		w.line("  %s: {", tsKey(t.Name))
+		w.line("  %s: {", tool.TSPropertyName(t.Name))
 		w.line("    name: %s,", strconv.Quote(t.Name))
 		w.line("    input: %s,", t.InputSchema)
 		w.line("    wrapped: %t,", t.Wrapped)
