@@ -67,7 +67,7 @@ func isNilLit(p syntax.Expr) bool {
 // (docs/spec/newer.md §1.12; upstream's wording for the error is unverified).
 func (c *checker) literalAlternative(p syntax.Expr) bool {
 	switch x := p.(type) {
-	case *syntax.StringLit, *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.NilLit:
+	case *syntax.StringLit, *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.NilLit, *syntax.DurationLit:
 		return true
 	case *syntax.UnaryExpr:
 		switch x.X.(type) {
