@@ -65,6 +65,24 @@ func (p *parser) errorf(format string, args ...any) error {
 	return &SyntaxError{Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
+// more reads the separator after an object member or array element: true
+// after a comma, false after the closing byte, an error otherwise.
+func (p *parser) more(closer byte, container string) (bool, error) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return false, p.errorf("unexpected end of JSON input")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return true, nil
+	case closer:
+		p.pos++
+		return false, nil
+	}
+	return false, p.errorf("expected ',' or '%c' in %s", closer, container)
+}
+
 func (p *parser) space() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
@@ -112,19 +130,13 @@ func (p *parser) value(depth int) (any, error) {
 				return nil, err
 			}
 			o.Set(k, v)
-			p.space()
-			if p.pos >= len(p.data) {
-				return nil, p.errorf("unexpected end of JSON input")
+			more, err := p.more('}', "object")
+			if err != nil {
+				return nil, err
 			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == '}' {
-				p.pos++
+			if !more {
 				return o, nil
 			}
-			return nil, p.errorf("expected ',' or '}' in object")
 		}
 	case c == '[':
 		p.pos++
@@ -141,19 +153,13 @@ func (p *parser) value(depth int) (any, error) {
 				return nil, err
 			}
 			arr = append(arr, v)
-			p.space()
-			if p.pos >= len(p.data) {
-				return nil, p.errorf("unexpected end of JSON input")
+			more, err := p.more(']', "array")
+			if err != nil {
+				return nil, err
 			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == ']' {
-				p.pos++
+			if !more {
 				return arr, nil
 			}
-			return nil, p.errorf("expected ',' or ']' in array")
 		}
 	case c == '"':
 		return p.str()
