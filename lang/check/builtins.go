@@ -26,11 +26,13 @@ type Library interface {
 // signature is a parsed descriptor signature. Its grammar is small:
 // parameters separated by commas, each `name`, `name?` or `name = default`
 // (optional), `...name` or `...` (a rest), optionally typed `name: T` with
-// T in Harn type syntax; a `{…}` parameter is one option dict, and
-// `f(a) / f(a, b)` lists alternative forms.
+// T in Harn type syntax; a `{…}` parameter is one option dict; an optional
+// `-> T` after the parameters is the result type; and `f(a) / f(a, b)`
+// lists alternative forms.
 type signature struct {
 	params   []sigParam // nil when the forms differ
 	min, max int        // max < 0: no upper bound
+	result   types.Type // nil when the signature does not say (or the forms differ)
 }
 
 type sigParam struct {
@@ -45,7 +47,7 @@ type sigParam struct {
 func parseSig(sig string) (s signature, ok bool) {
 	forms := strings.Split(sig, " / ")
 	for i, form := range forms {
-		ps, ok := parseForm(form)
+		ps, result, ok := parseForm(form)
 		if !ok {
 			return signature{}, false
 		}
@@ -58,8 +60,11 @@ func parseSig(sig string) (s signature, ok bool) {
 			}
 		}
 		if i == 0 {
-			s = signature{params: ps, min: min, max: max}
+			s = signature{params: ps, min: min, max: max, result: result}
 			continue
+		}
+		if s.result != nil && (result == nil || !types.Identical(s.result, result)) {
+			s.result = nil
 		}
 		s.params = nil
 		s.min = minInt(s.min, min)
@@ -77,25 +82,54 @@ func minInt(a, b int) int {
 	return b
 }
 
-func parseForm(form string) ([]sigParam, bool) {
+// parseForm reads one form, `name(params)` or `name(params) -> T`.
+func parseForm(form string) (params []sigParam, result types.Type, ok bool) {
 	form = strings.TrimSpace(form)
 	open := strings.Index(form, "(")
-	if open < 0 || !strings.HasSuffix(form, ")") {
-		return nil, false
+	if open < 0 {
+		return nil, nil, false
 	}
-	var out []sigParam
-	for _, part := range splitTop(form[open+1 : len(form)-1]) {
+	close := closingParen(form, open)
+	if close < 0 {
+		return nil, nil, false
+	}
+	if tail := strings.TrimSpace(form[close+1:]); tail != "" {
+		text, arrow := strings.CutPrefix(tail, "->")
+		if !arrow {
+			return nil, nil, false
+		}
+		if result, ok = parseType(strings.TrimSpace(text)); !ok {
+			return nil, nil, false
+		}
+	}
+	for _, part := range splitTop(form[open+1 : close]) {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
 		p, ok := parseParam(part)
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
-		out = append(out, p)
+		params = append(params, p)
 	}
-	return out, true
+	return params, result, true
+}
+
+// closingParen is the index of the `)` closing the `(` at open, or -1.
+func closingParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // splitTop splits at the commas outside brackets.
@@ -215,13 +249,14 @@ func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
 	}
 	sig, ok := c.librarySig("", e.Fn.Name)
 	if ok {
-		c.libraryArgs(e.Fn.Name, sig, e.At, e.Args, args, "")
+		c.libraryArgs(e.Fn.Name, sig, e.At, e.Args, args, "", sevWarning)
 	}
 }
 
 // libraryArgs checks the arguments of a call of the builtin or method
-// title against its signature.
-func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx []syntax.Expr, args []types.Type, help string) {
+// title against its signature; argument types are reported with severity
+// typeSev (arity is always a warning, docs/spec/newer.md §3.4).
+func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx []syntax.Expr, args []types.Type, help string, typeSev diag.Severity) {
 	if n := len(argx); n < sig.min || sig.max >= 0 && n > sig.max {
 		c.report(sevWarning, pos, "", help,
 			fmt.Sprintf("Builtin function '%s' expects %s, got %d", title, builtinArity(sig.min, sig.max), n))
@@ -232,7 +267,7 @@ func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx 
 			break
 		}
 		if p.t != nil && known(args[i]) && !compatible(args[i], p.t) {
-			c.report(sevWarning, argx[i].Position(), "", conversionHelp(argx[i], p.t, args[i]),
+			c.report(typeSev, argx[i].Position(), "", conversionHelp(argx[i], p.t, args[i]),
 				fmt.Sprintf("argument %d `%s`: expected %s, found %s", i+1, p.name, p.t, show(args[i], p.t)))
 		}
 	}
@@ -276,9 +311,13 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
-		// capability methods: arity only (unknown names are the handle's business)
+		// Capability methods (unknown names are the handle's business).
+		// Their typed parameters are guarded at run time (``HarnessFs.read_text
+		// expects string argument 1, got int``), so a definite mismatch is
+		// an error (docs/spec/newer.md §2.15, §3.1), not a builtin's
+		// lenient-call warning.
 		if sig, ok := c.librarySig(h.Name, e.Name); ok {
-			c.libraryArgs(pathText(e.X, h.Name)+"."+e.Name, sig, e.At, e.Args, args, "")
+			c.libraryArgs(pathText(e.X, h.Name)+"."+e.Name, sig, e.At, e.Args, args, "", sevError)
 		}
 		return
 	}
@@ -298,7 +337,7 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 	if kind == "list" && len(e.Args) == 1 && (e.Name == "sort" || e.Name == "sorted") {
 		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
 	}
-	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help)
+	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help, sevWarning)
 }
 
 // boundMethod checks a method called on a value of a generic type: the

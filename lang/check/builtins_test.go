@@ -48,6 +48,10 @@ var testLib = testLibrary{
 	"string.replace":      "s.replace(old, new)",
 	"set.contains":        "s.contains(x)",
 	"HarnessClock.now_ms": "harness.clock.now_ms()",
+	"HarnessFs.read_text": "fs.read_text(path: string) -> string",
+	"HarnessFs.mkdtemp":   "fs.mkdtemp(prefix?: string) -> string",
+	"HarnessFs.stat":      "fs.stat(path: string) -> dict / fs.stat(path: string, opts) -> string",
+	"uuid":                "uuid() -> string",
 	"harness":             "",
 }
 
@@ -181,10 +185,31 @@ func TestParseSig(t *testing.T) {
 		{"f(a) extra", 0, 0, false},
 		{"f(a b)", 0, 0, false},
 		{"f(x: ???)", 0, 0, false},
+		{"f(a) -> string", 1, 1, true},
+		{"f(g: fn(int) -> int) -> list<int>", 1, 1, true},
+		{"f(a) ->", 0, 0, false},
+		{"f(a) -> ???", 0, 0, false},
 	} {
 		s, ok := parseSig(tc.sig)
 		if ok != tc.ok || ok && (s.min != tc.min || s.max != tc.max) {
 			t.Errorf("parseSig(%q) = %d..%d %v, want %d..%d %v", tc.sig, s.min, s.max, ok, tc.min, tc.max, tc.ok)
+		}
+	}
+	for sig, want := range map[string]string{
+		"f(a)":                              "",
+		"f(a) -> string":                    "string",
+		"f(g: fn(int) -> int) -> list<int>": "list<int>",
+		"f() -> int / f(a) -> int":          "int",
+		"f() -> int / f(a) -> string":       "",
+		"f() -> int / f(a)":                 "",
+	} {
+		s, _ := parseSig(sig)
+		got := ""
+		if s.result != nil {
+			got = s.result.String()
+		}
+		if got != want {
+			t.Errorf("parseSig(%q).result = %q, want %q", sig, got, want)
 		}
 	}
 }

@@ -55,6 +55,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if c.isPick(e) {
 			return c.pickCall(e, args)
 		}
+		if sig, ok := c.librarySig("", e.Fn.Name); ok && sig.result != nil {
+			return sig.result
+		}
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
 	return types.Any
@@ -318,7 +321,8 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 }
 
 // methodCall checks `x.name(args)`: enum variant construction, or a
-// method of a value (whose result is any).
+// method of a value (whose result is any unless a capability method's
+// signature or an impl method's annotation says otherwise).
 func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
@@ -334,6 +338,13 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	}
 	if !e.Optional {
 		c.valueMethod(e, recv, args)
+		// a capability method's descriptor may state its result
+		// (`fs.read_text(path: string) -> string`)
+		if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
+			if sig, ok := c.librarySig(h.Name, e.Name); ok && sig.result != nil {
+				return sig.result
+			}
+		}
 	}
 	// An impl method: its annotated parameters check the arguments (the
 	// instance fills the first one), its annotated result is the call's

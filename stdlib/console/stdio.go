@@ -228,24 +228,24 @@ func stdioMethods() []harness.CapabilityMethod {
 		return func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) { return b(th, args) }
 	}
 	return []harness.CapabilityMethod{
-		{Name: "print", Sig: "stdio.print(v?)", Doc: "write display(v) to stdout", Fn: fn(builtinPrint)},
-		{Name: "println", Sig: "stdio.println(v?)", Doc: "write display(v) and a newline to stdout", Fn: fn(builtinPrintln)},
-		{Name: "eprint", Sig: "stdio.eprint(v?)", Doc: "write display(v) to stderr", Fn: fn(builtinEprint)},
-		{Name: "eprintln", Sig: "stdio.eprintln(v?)", Doc: "write display(v) and a newline to stderr", Fn: fn(builtinEprintln)},
-		{Name: "log", Sig: "stdio.log(v)", Doc: "write `[harn] ` + display(v) and a newline to stdout", Fn: fn(builtinLog)},
-		{Name: "progress", Sig: "stdio.progress(phase, message, progress_or_options?, total?)", Doc: "write one progress line to stdout", Fn: fn(builtinProgress)},
+		{Name: "print", Sig: "stdio.print(v?) -> nil", Doc: "write display(v) to stdout", Fn: fn(builtinPrint)},
+		{Name: "println", Sig: "stdio.println(v?) -> nil", Doc: "write display(v) and a newline to stdout", Fn: fn(builtinPrintln)},
+		{Name: "eprint", Sig: "stdio.eprint(v?) -> nil", Doc: "write display(v) to stderr", Fn: fn(builtinEprint)},
+		{Name: "eprintln", Sig: "stdio.eprintln(v?) -> nil", Doc: "write display(v) and a newline to stderr", Fn: fn(builtinEprintln)},
+		{Name: "log", Sig: "stdio.log(v) -> nil", Doc: "write `[harn] ` + display(v) and a newline to stdout", Fn: fn(builtinLog)},
+		{Name: "progress", Sig: "stdio.progress(phase, message, progress_or_options?, total?) -> nil", Doc: "write one progress line to stdout", Fn: fn(builtinProgress)},
 		{Name: "read_line", Sig: "stdio.read_line(options?)", Doc: "one line of stdin (nil at end); with options {ok, status, value?}", Fn: fn(stdioReadLine)},
 		{Name: "read_stdin", Sig: "stdio.read_stdin()", Doc: "the rest of stdin", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return readStdin(th)
 		})},
-		{Name: "prompt", Sig: "stdio.prompt(message)", Doc: "write message, read one line", Fn: fn(builtinPromptUser)},
-		{Name: "is_stdin_tty", Sig: "stdio.is_stdin_tty()", Doc: "whether stdin is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		{Name: "prompt", Sig: "stdio.prompt(message) -> string", Doc: "write message, read one line", Fn: fn(builtinPromptUser)},
+		{Name: "is_stdin_tty", Sig: "stdio.is_stdin_tty() -> bool", Doc: "whether stdin is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.BoolOf(isTerminal(th, "stdin")), nil
 		})},
-		{Name: "is_stdout_tty", Sig: "stdio.is_stdout_tty()", Doc: "whether stdout is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		{Name: "is_stdout_tty", Sig: "stdio.is_stdout_tty() -> bool", Doc: "whether stdout is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.BoolOf(isTerminal(th, "stdout")), nil
 		})},
-		{Name: "is_stderr_tty", Sig: "stdio.is_stderr_tty()", Doc: "whether stderr is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		{Name: "is_stderr_tty", Sig: "stdio.is_stderr_tty() -> bool", Doc: "whether stderr is a terminal", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.BoolOf(isTerminal(th, "stderr")), nil
 		})},
 	}

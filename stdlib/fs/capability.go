@@ -16,34 +16,34 @@ func init() {
 	const t = "HarnessFs"
 	d := harness.Delegate
 	harness.RegisterCapability("fs", []harness.CapabilityMethod{
-		d(t, "read_text", "read_file", "fs.read_text(path)", "a file's text", 0),
-		d(t, "read_file", "read_file_bytes", "fs.read_file(path)", "a file's bytes", 0),
-		d(t, "read", "read_file_bytes", "fs.read(path)", "a file's bytes", 0),
-		d(t, "read_lines", "read_lines", "fs.read_lines(path)", "a file's lines", 0),
-		d(t, "write_text", "write_file", "fs.write_text(path, text)", "create or truncate a file with text", 0),
-		d(t, "write", "write_file", "fs.write(path, content)", "create or truncate a file with content", 0),
-		d(t, "append", "append_file", "fs.append(path, text)", "append text, creating the file if needed", 0),
-		d(t, "exists", "file_exists", "fs.exists(path)", "whether a file or directory exists", 0),
-		d(t, "delete", "delete_file", "fs.delete(path)", "delete a file, or a directory recursively", 0),
-		d(t, "list_dir", "list_dir", "fs.list_dir(path)", "entry names, sorted", 0),
-		d(t, "mkdir", "mkdir", "fs.mkdir(path)", "create a directory and its parents", 0),
-		d(t, "copy", "copy_file", "fs.copy(src, dst)", "copy a file", 0, 1),
-		d(t, "rename", "move_file", "fs.rename(src, dst)", "rename a file", 0, 1),
-		d(t, "stat", "stat", "fs.stat(path)", "{size, is_file, is_dir, readonly, modified}", 0),
-		d(t, "walk", "walk_dir", "fs.walk(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries", 0),
-		d(t, "glob", "glob", "fs.glob(pattern, dir?)", "paths matching a glob", 0),
-		d(t, "temp_dir", "temp_dir", "fs.temp_dir()", "the OS temporary directory"),
-		{Name: "mkdtemp", Sig: "fs.mkdtemp(prefix?: string)", Doc: "create a fresh directory under the OS temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		d(t, "read_text", "read_file", "fs.read_text(path: string) -> string", "a file's text", 0),
+		d(t, "read_file", "read_file_bytes", "fs.read_file(path: string) -> bytes", "a file's bytes", 0),
+		d(t, "read", "read_file_bytes", "fs.read(path: string) -> bytes", "a file's bytes", 0),
+		d(t, "read_lines", "read_lines", "fs.read_lines(path: string) -> list<string>", "a file's lines", 0),
+		d(t, "write_text", "write_file", "fs.write_text(path: string, text) -> nil", "create or truncate a file with text", 0),
+		d(t, "write", "write_file", "fs.write(path: string, content) -> nil", "create or truncate a file with content", 0),
+		d(t, "append", "append_file", "fs.append(path: string, text) -> nil", "append text, creating the file if needed", 0),
+		d(t, "exists", "file_exists", "fs.exists(path: string) -> bool", "whether a file or directory exists", 0),
+		d(t, "delete", "delete_file", "fs.delete(path: string) -> nil", "delete a file, or a directory recursively", 0),
+		d(t, "list_dir", "list_dir", "fs.list_dir(path: string) -> list<string>", "entry names, sorted", 0),
+		d(t, "mkdir", "mkdir", "fs.mkdir(path: string) -> nil", "create a directory and its parents", 0),
+		d(t, "copy", "copy_file", "fs.copy(src: string, dst: string) -> nil", "copy a file", 0, 1),
+		d(t, "rename", "move_file", "fs.rename(src: string, dst: string) -> nil", "rename a file", 0, 1),
+		d(t, "stat", "stat", "fs.stat(path: string) -> dict", "{size, is_file, is_dir, readonly, modified}", 0),
+		d(t, "walk", "walk_dir", "fs.walk(root: string, opts?) -> list", "pre-order {path, is_dir, is_file, depth} entries", 0),
+		d(t, "glob", "glob", "fs.glob(pattern: string, dir?) -> list", "paths matching a glob", 0),
+		d(t, "temp_dir", "temp_dir", "fs.temp_dir() -> string", "the OS temporary directory"),
+		{Name: "mkdtemp", Sig: "fs.mkdtemp(prefix?: string) -> string", Doc: "create a fresh directory under the OS temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			return mkdtemp(t+".mkdtemp", os.TempDir(), a)
 		}},
-		{Name: "workspace_temp_dir", Sig: "fs.workspace_temp_dir()", Doc: "the workspace's temporary directory (.harn/tmp under the execution root), created if needed", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		{Name: "workspace_temp_dir", Sig: "fs.workspace_temp_dir() -> string", Doc: "the workspace's temporary directory (.harn/tmp under the execution root), created if needed", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))
 			}
 			return vm.Str(dir), nil
 		}},
-		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix?: string)", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		{Name: "mkdtemp_in_workspace", Sig: "fs.mkdtemp_in_workspace(prefix?: string) -> string", Doc: "create a fresh directory under the workspace's temporary directory; its path", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			dir := workspaceTemp(th)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return vm.Value{}, vm.Throwf("%s", OSErrorText(err))

@@ -9,7 +9,7 @@ import "github.com/harnlang/harn/stdlib/harness"
 func init() {
 	const t = "HarnessEnv"
 	harness.RegisterCapability("env", []harness.CapabilityMethod{
-		harness.Delegate(t, "get", "env", "env.get(name)", "an environment variable, or nil", 0),
-		harness.Delegate(t, "get_or", "env_or", "env.get_or(name, default)", "an environment variable, or default", 0),
+		harness.Delegate(t, "get", "env", "env.get(name: string)", "an environment variable, or nil", 0),
+		harness.Delegate(t, "get_or", "env_or", "env.get_or(name: string, default)", "an environment variable, or default", 0),
 	})
 }

@@ -14,13 +14,13 @@ import (
 func init() {
 	const t = "HarnessClock"
 	harness.RegisterCapability("clock", []harness.CapabilityMethod{
-		harness.Delegate(t, "now_ms", "now_ms", "clock.now_ms()", "wall clock milliseconds since the epoch"),
-		harness.Delegate(t, "timestamp", "timestamp", "clock.timestamp()", "float seconds since the epoch"),
-		harness.Delegate(t, "monotonic_ms", "monotonic_ms", "clock.monotonic_ms()", "milliseconds from a monotonic origin"),
-		harness.Delegate(t, "elapsed", "elapsed", "clock.elapsed()", "milliseconds from a monotonic origin"),
-		harness.Delegate(t, "date_iso", "date_now_iso", "clock.date_iso()", "the current UTC time as ISO 8601"),
-		harness.Delegate(t, "now", "date_now", "clock.now()", "current UTC date fields"),
-		{Name: "sleep_ms", Sig: "clock.sleep_ms(n)", Doc: "pause for n milliseconds (an int) or a duration", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		harness.Delegate(t, "now_ms", "now_ms", "clock.now_ms() -> int", "wall clock milliseconds since the epoch"),
+		harness.Delegate(t, "timestamp", "timestamp", "clock.timestamp() -> float", "float seconds since the epoch"),
+		harness.Delegate(t, "monotonic_ms", "monotonic_ms", "clock.monotonic_ms() -> int", "milliseconds from a monotonic origin"),
+		harness.Delegate(t, "elapsed", "elapsed", "clock.elapsed() -> int", "milliseconds from a monotonic origin"),
+		harness.Delegate(t, "date_iso", "date_now_iso", "clock.date_iso() -> string", "the current UTC time as ISO 8601"),
+		harness.Delegate(t, "now", "date_now", "clock.now() -> dict", "current UTC date fields"),
+		{Name: "sleep_ms", Sig: "clock.sleep_ms(n: int | duration) -> nil", Doc: "pause for n milliseconds (an int) or a duration", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			var d time.Duration
 			switch x := a.At(0).Object().(type) {
 			case vm.Int:

@@ -274,12 +274,12 @@ var mcpHandlerBuiltins = []struct {
 	name, sig, doc string
 	fn             vm.BuiltinFunc
 }{
-	{"mcp_report_progress", "mcp_report_progress(progress, opts?)", "emit MCP progress for the served request (true when sent)", mcpReportProgress},
+	{"mcp_report_progress", "mcp_report_progress(progress, opts?) -> bool", "emit MCP progress for the served request (true when sent)", mcpReportProgress},
 	{"mcp_elicit", "mcp_elicit({message, requestedSchema, mode?})", "ask the MCP client for structured input: {action, content?}", mcpElicit},
 	{"mcp_client_roots", "mcp_client_roots()", "the MCP client's roots", mcpClientRoots},
 	{"mcp_sample", "mcp_sample({messages, maxTokens, ...})", "ask the MCP client to sample a model message", mcpSample},
-	{"mcp_log", "mcp_log(level, data, opts?)", "emit an MCP log notification (true when sent)", mcpLog},
-	{"mcp_resource_updated", "mcp_resource_updated(uri)", "notify MCP clients subscribed to a resource (true when one is)", mcpResourceUpdated},
+	{"mcp_log", "mcp_log(level, data, opts?) -> bool", "emit an MCP log notification (true when sent)", mcpLog},
+	{"mcp_resource_updated", "mcp_resource_updated(uri: string) -> bool", "notify MCP clients subscribed to a resource (true when one is)", mcpResourceUpdated},
 }
 
 func mcpCapabilityMethods() []harness.CapabilityMethod {

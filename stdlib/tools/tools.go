@@ -55,7 +55,7 @@ func toolsCapabilityMethods() []harness.CapabilityMethod {
 	var out []harness.CapabilityMethod
 	for _, p := range publishers {
 		p := p
-		out = append(out, harness.CapabilityMethod{Name: p.name, Sig: "harness.tools." + p.sig, Doc: p.doc,
+		out = append(out, harness.CapabilityMethod{Name: p.name, Sig: "harness.tools." + p.sig + " -> nil", Doc: p.doc,
 			Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
 				if err := p.fn(th, args.At(0)); err != nil {
 					return vm.Value{}, toolErr(err)
