@@ -322,3 +322,17 @@ func TestModuleMode(t *testing.T) {
 		t.Error("non-exhaustive match in a module was not reported")
 	}
 }
+
+// A `while` loop that no `break` leaves ends with its condition false, so
+// the code after it is narrowed like the code after a `guard`
+// (docs/spec/newer.md §3.5 early exits).
+func TestWhileExitNarrows(t *testing.T) {
+	runCases(t, []checkCase{
+		{"early exit loop", "fn f(x: int?) -> int {\n  while x == nil {\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))", nil},
+		{"loop that assigns", "fn f(s: int?) -> int {\n  var x: int? = s\n  while x == nil {\n    x = 3\n  }\n  return x + 1\n}\nprintln(f(nil))", nil},
+		{"a break leaves with the condition true", "fn f(x: int?) -> int {\n  while x == nil {\n    if true {\n      break\n    }\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))",
+			[]string{"error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"}},
+		{"a break of an inner loop does not count", "fn f(x: int?) -> int {\n  while x == nil {\n    for i in [1] {\n      break\n    }\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))", nil},
+		{"inside the loop the condition holds", "fn f(x: int?) -> int {\n  while x != nil {\n    return x + 1\n  }\n  return 0\n}\nprintln(f(1))", nil},
+	})
+}

@@ -131,6 +131,12 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.block(s.Body)
 		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 		c.restoreNarrow(saved)
+		if !c.broken[s] {
+			// Without a `break`, the loop is left only when its condition
+			// is false: `while x == nil { return 0 }` is an early exit
+			// like `guard`'s (docs/spec/newer.md §3.5).
+			c.narrowFor(s.Cond, false)
+		}
 	case *syntax.BreakStmt:
 		if n := len(c.fn.loops); n > 0 {
 			if w, ok := c.fn.loops[n-1].(*syntax.WhileStmt); ok {
