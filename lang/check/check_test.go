@@ -336,3 +336,22 @@ func TestWhileExitNarrows(t *testing.T) {
 		{"inside the loop the condition holds", "fn f(x: int?) -> int {\n  while x != nil {\n    return x + 1\n  }\n  return 0\n}\nprintln(f(1))", nil},
 	})
 }
+
+// `{...a, ...b}` of declared records is typed like `a + b`: right-biased,
+// in order (docs/spec/newer.md §1.6). A plain literal stays a dict, and a
+// record that a path write may change becomes one.
+func TestSpreadMerges(t *testing.T) {
+	recs := "let a: {id: int, name: string} = {id: 1, name: \"x\"}\nlet b: {id: string} = {id: \"one\"}\n"
+	runCases(t, []checkCase{
+		{"right-biased", recs + "let m = {...a, ...b}\nlet n: int = m.id\nprintln(n)",
+			[]string{"error: let binding `n`: expected int, found string"}},
+		{"fields of both sides", recs + "let m = {...b, ...a}\nlet s: string = m.id\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int"}},
+		{"a literal key after the spread wins", recs + "let m = {...a, name: 3}\nlet s: string = m.name\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int"}},
+		{"valid merges", recs + "let m = {...a, ...b, extra: true}\nlet id: string = m.id\nlet name: string = m.name\nlet e: bool = m.extra\nprintln([id, name, e])", nil},
+		{"a spread of a dict gives a dict", recs + "fn f(d: dict) {\n  let m = {...a, ...d}\n  let n: int = m.name\n  return n\n}\nprintln(f({}))", nil},
+		{"a plain literal stays a dict", "let m = {id: 1}\nlet s: string = m.id\nprintln(s)", nil},
+		{"a path write makes it a dict", recs + "fn takes(v: {id: int, z: int}) -> int {\n  return v.z\n}\nvar m = {...a}\nm.z = 1\nprintln(takes(m))", nil},
+	})
+}

@@ -328,7 +328,8 @@ func (c *checker) listLit(e *syntax.ListLit) types.Type {
 }
 
 // dictLit types a dict literal: a shape when every key is a plain name or
-// string, a dict otherwise.
+// string and every `...spread` is a closed shape (merged right-biased in
+// order, as `a + b` is: docs/spec/newer.md §1.6), a dict otherwise.
 func (c *checker) dictLit(entries []*syntax.DictEntry) types.Type {
 	shape := &types.Shape{}
 	isShape := true
@@ -338,8 +339,11 @@ func (c *checker) dictLit(entries []*syntax.DictEntry) types.Type {
 			isShape = false
 		}
 		if en.Spread != nil {
-			c.expr(en.Spread)
-			isShape = false
+			st := c.expr(en.Spread)
+			if isShape {
+				shape = mergeShapes(shape, st)
+				isShape = shape != nil
+			}
 		}
 		if en.Value == nil {
 			continue
@@ -348,22 +352,27 @@ func (c *checker) dictLit(entries []*syntax.DictEntry) types.Type {
 		if !isShape || en.KeyExpr != nil || en.Spread != nil {
 			continue
 		}
-		f := types.Field{Name: en.KeyName, Type: vt}
-		replaced := false
-		for i := range shape.Fields {
-			if shape.Fields[i].Name == f.Name {
-				shape.Fields[i] = f
-				replaced = true
-			}
-		}
-		if !replaced {
-			shape.Fields = append(shape.Fields, f)
-		}
+		shape = mergeShapes(shape, &types.Shape{Fields: []types.Field{{Name: en.KeyName, Type: vt}}})
 	}
 	if !isShape {
 		return &types.Dict{Key: types.String, Value: types.Any}
 	}
 	return shape
+}
+
+// spreadsRecords reports a dict literal that spreads at least one value:
+// its type, when a shape, comes from records the program declared.
+func spreadsRecords(x syntax.Expr) bool {
+	dl, ok := x.(*syntax.DictLit)
+	if !ok {
+		return false
+	}
+	for _, en := range dl.Entries {
+		if en.Spread != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- member access ----

@@ -241,10 +241,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
 			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
-			if sh, ok := vt.(*types.Shape); ok && !sh.Open && !isDictLit(s.Value) {
+			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
-				// field, a merge of declared shapes) keeps its fields until
-				// the binding is reassigned; a literal's stays a dict
+				// field, a merge or spread of declared shapes) keeps its
+				// fields until the binding is reassigned; a plain
+				// literal's stays a dict
 				v.t = types.Widen(sh)
 			}
 		}
@@ -402,6 +403,14 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		// path assignments update part of the value; a non-nil value
 		// narrows that path (docs/spec/newer.md §3.5)
 		c.narrowPath(s, b, vt)
+		if v := c.vars[b]; v != nil && !v.annotated {
+			if _, ok := types.Underlying(v.t).(*types.Shape); ok {
+				// an inferred record (`{...a}`, `a + b`) may gain or
+				// change fields here, on this path or not: from now on
+				// it is a dict
+				v.t = bindingType(v.t)
+			}
+		}
 		return
 	}
 	c.forget(b)
