@@ -108,3 +108,18 @@ func TestPipelineMode(t *testing.T) {
 		t.Fatalf("pipeline=%v entry=%v", info.Pipeline, info.Entry)
 	}
 }
+
+// An ambiguous bare variant is one error; its bindings still bind, so no
+// undefined-name or call-target errors follow (docs/spec/newer.md §1.12).
+func TestAmbiguousBareVariantIsOneError(t *testing.T) {
+	_, info := resolveSrc(t, "enum A { Same(x: int) }\nenum B { Same(x: int) }\nfn f(a: A) {\n  return match a {\n    Same(x) -> { x }\n    _ -> { 0 }\n  }\n}")
+	if len(info.Errors) != 1 {
+		t.Fatalf("errors: %v", info.Errors)
+	}
+	if got, want := info.Errors[0].Msg, "variant `Same` is declared by more than one enum (A, B); qualify it, e.g. `A.Same`"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if s := scopesOf(info, "x"); len(s) != 1 || s[0] != resolve.Local {
+		t.Errorf("x scopes %v, want one local reference", s)
+	}
+}

@@ -1043,9 +1043,10 @@ func (r *resolver) qualify(p syntax.Expr) syntax.Expr {
 		return p // a variable or function of that name owns it
 	}
 	if len(enums) > 1 {
+		// reported once; the pattern goes on as the first enum's variant
+		// so that its bindings do not cascade into undefined names
 		r.errorf(at, "variant `%s` is declared by more than one enum (%s); qualify it, e.g. `%s.%s`",
 			name, strings.Join(enums, ", "), enums[0], name)
-		return p
 	}
 	enum := &syntax.Ident{At: at, Name: enums[0]}
 	if isCall {
