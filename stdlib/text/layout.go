@@ -99,6 +99,8 @@ func stringArg(name string, args vm.Args, i int) (string, error) {
 
 // dedent strips the longest common leading-whitespace prefix of the
 // non-blank lines, comparing characters exactly (a tab is not spaces).
+// Blank lines stay as they are, even when they hold more whitespace than
+// the prefix (docs/spec/newer.md §2.7).
 func dedent(s string) string {
 	lines := strings.Split(s, "\n")
 	prefix, first := "", true
@@ -121,7 +123,9 @@ func dedent(s string) string {
 		return s
 	}
 	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, prefix)
+		if strings.TrimSpace(l) != "" {
+			lines[i] = strings.TrimPrefix(l, prefix)
+		}
 	}
 	return strings.Join(lines, "\n")
 }
