@@ -134,5 +134,5 @@ func namespace(t *Module) *vm.Dict {
 			b.Set(name, v)
 		}
 	}
-	return b.Build()
+	return b.BuildNamespace()
 }

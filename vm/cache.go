@@ -71,10 +71,16 @@ func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Cl
 }
 
 // nativeMethod returns the universe method `recv.name` calls (nil when
-// none), using and filling cache slot c.
+// none, or when a namespace's own member answers), using and filling
+// cache slot c.
 func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Method {
 	slot := &rt.caches.methods[c]
 	kind := recv.Type()
+	if d, ok := recv.Object().(*Dict); ok {
+		if _, ok := namespaceMember(d, name); ok {
+			return nil
+		}
+	}
 	if e := slot.Load(); e != nil && e.native != nil && e.kind == kind {
 		return e.native
 	}

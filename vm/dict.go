@@ -26,6 +26,10 @@ type Dict struct {
 	tab   *strTable
 	owned bool
 	view  atomic.Pointer[dictView]
+	// namespace marks the dict `import * as ns` binds: its stored
+	// callables answer `ns.f(args)` before the built-in dict methods do
+	// (docs/spec/newer.md §1.3). Any update yields a plain dict.
+	namespace bool
 }
 
 type dictView struct {
@@ -320,6 +324,26 @@ func (b *DictBuilder) Set(k string, v Value) {
 }
 
 // Build returns the dict. The builder must not be used afterwards.
+// BuildNamespace is Build for the namespace value of `import * as ns`.
+func (b *DictBuilder) BuildNamespace() *Dict {
+	d := b.Build()
+	if d == EmptyDict {
+		d = &Dict{}
+	}
+	d.namespace = true
+	return d
+}
+
+// namespaceMember is the callable namespace d holds under name, if d is
+// a namespace.
+func namespaceMember(d *Dict, name string) (Value, bool) {
+	if !d.namespace {
+		return Value{}, false
+	}
+	f, ok := d.Get(name)
+	return f, ok && IsCallable(f)
+}
+
 func (b *DictBuilder) Build() *Dict {
 	if len(b.keys) == 0 {
 		return EmptyDict
