@@ -377,12 +377,38 @@ func l0Metrics() *vm.Dict {
 type syncRegistry struct {
 	mu    sync.Mutex
 	locks map[string]*keyedLock
+	// held lists the permits each running task acquired, so that a task
+	// that fails or is cancelled gives back what it still holds.
+	held map[*vm.Thread][]*Permit
 }
 
 type syncKey struct{}
 
 func syncRegistryOf(v *vm.VM) *syncRegistry {
-	return v.Local(syncKey{}, func() any { return &syncRegistry{locks: map[string]*keyedLock{}} }).(*syncRegistry)
+	return v.Local(syncKey{}, func() any {
+		return &syncRegistry{locks: map[string]*keyedLock{}, held: map[*vm.Thread][]*Permit{}}
+	}).(*syncRegistry)
+}
+
+// releasePermitsOf forgets the permits a task acquired when it ends and,
+// when it ended by failing or being cancelled, releases those it still
+// holds: unwinding drops them, as it leaves a `mutex` block. A task that
+// returns normally keeps its permits held, since it may have handed them
+// to other code that releases them.
+func releasePermitsOf(th *vm.Thread, unwound bool) {
+	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
+	if !ok {
+		return
+	}
+	reg.mu.Lock()
+	ps := reg.held[th]
+	delete(reg.held, th)
+	reg.mu.Unlock()
+	if unwound {
+		for _, p := range ps {
+			p.release()
+		}
+	}
 }
 
 // Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`). It has
@@ -421,6 +447,14 @@ func (p *Permit) release() bool {
 	return true
 }
 
+// hold records that th acquired p (reg.mu held). Only tasks are tracked:
+// the program's own thread ends with the program.
+func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
+	if th.Task != nil {
+		reg.held[th] = append(reg.held[th], p)
+	}
+}
+
 // acquire waits for a permit of kind:key; nil when the timeout option
 // passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
@@ -444,6 +478,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	p := &Permit{reg: reg, lock: l, mode: mode}
 	if len(l.waiters) == 0 && l.canGrant(mode) {
 		l.grant(mode)
+		reg.hold(th, p)
 		reg.mu.Unlock()
 		return vm.Of(p), nil
 	}
@@ -465,6 +500,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 			l.wakeWaiters()
 			return vm.Value{}, err
 		}
+		reg.hold(th, p)
 		return vm.Of(p), nil
 	}
 	for i, x := range l.waiters {

@@ -130,6 +130,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	th.EndChildren()
 	releaseMutexOf(th)
+	releasePermitsOf(th, err != nil)
 	if err != nil {
 		t.result = vm.Value{}
 		t.err = vm.AsError(err)
