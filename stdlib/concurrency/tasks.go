@@ -214,8 +214,8 @@ func init() {
 			return vm.Value{}, err
 		}
 		grace, ok := lib.WaitDuration(a.At(1))
-		if !ok {
-			grace = 0
+		if !ok && !a.At(1).IsNil() {
+			return vm.Value{}, vm.Typef("cancel_graceful: grace must be a duration, got %s", a.At(1).Type())
 		}
 		t.graceful.Store(true)
 		select {
