@@ -403,6 +403,9 @@ func releasePermitsOf(th *vm.Thread, unwound bool) {
 	reg.mu.Lock()
 	ps := reg.held[th]
 	delete(reg.held, th)
+	for _, p := range ps {
+		p.owner = nil
+	}
 	reg.mu.Unlock()
 	if unwound {
 		for _, p := range ps {
@@ -418,6 +421,7 @@ type Permit struct {
 	reg      *syncRegistry
 	lock     *keyedLock
 	mode     lockMode
+	owner    *vm.Thread // the task that acquired it, while it runs (reg.held)
 	released atomic.Bool
 }
 
@@ -437,6 +441,15 @@ func (p *Permit) release() bool {
 	}
 	p.reg.mu.Lock()
 	defer p.reg.mu.Unlock()
+	if p.owner != nil {
+		ps := p.reg.held[p.owner]
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i] == p {
+				p.reg.held[p.owner] = append(ps[:i], ps[i+1:]...)
+				break
+			}
+		}
+	}
 	if p.mode == modeShared {
 		p.lock.readers--
 	} else {
@@ -451,6 +464,7 @@ func (p *Permit) release() bool {
 // the program's own thread ends with the program.
 func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	if th.Task != nil {
+		p.owner = th
 		reg.held[th] = append(reg.held[th], p)
 	}
 }
