@@ -650,9 +650,12 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 		f.patchHere(jNext)
 	}
 	if e.TimeoutBody != nil || e.Default != nil {
-		body := e.TimeoutBody
+		// With a default __select never waits, so a timeout given as well
+		// (docs/spec/language.md §13 allows one or the other) never fires:
+		// nothing ready runs the default.
+		body := e.Default
 		if body == nil {
-			body = e.Default
+			body = e.TimeoutBody
 		}
 		f.blockValueOf(body)
 	} else {

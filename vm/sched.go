@@ -41,6 +41,7 @@ type sched struct {
 	away      map[*Thread]struct{}
 	parked    map[*Thread]*parking
 	gen       uint64
+	parks     uint64 // parkings so far (parking.seq)
 	suspected bool
 }
 
@@ -49,6 +50,7 @@ type parking struct {
 	wake <-chan struct{}
 	dead chan struct{} // closed when a deadlock is declared
 	join bool          // waiting for other threads to end (WaitOnTasks)
+	seq  uint64        // order of parking: the oldest wait fails first
 }
 
 // startBatch bounds how many queued tasks a goroutine runs in a row while
@@ -158,18 +160,25 @@ func (s *sched) suspectDeadlock() {
 			return
 		}
 		// The waits that can never end fail first: a join ends once the
-		// threads it waits for have failed, so it fails only when every
-		// parked thread is a join (tasks awaiting each other).
+		// threads it waits for have failed, so joins fail only when every
+		// parked thread is a join (tasks awaiting each other), and then all
+		// of them. Of the other waits only the oldest fails: its task may
+		// catch the error and go on to end another's wait (a send, a
+		// release), which would then be no deadlock; the rest are judged
+		// again once it has moved.
 		allJoins := true
-		for _, p := range s.parked {
+		var oldest *Thread
+		for th, p := range s.parked {
 			allJoins = allJoins && p.join
+			if !p.join && (oldest == nil || p.seq < s.parked[oldest].seq) {
+				oldest = th
+			}
 		}
 		for th, p := range s.parked {
-			if p.join && !allJoins {
-				continue
+			if allJoins || th == oldest {
+				close(p.dead)
+				delete(s.parked, th)
 			}
-			close(p.dead)
-			delete(s.parked, th)
 		}
 		s.gen++
 	})
@@ -205,7 +214,8 @@ func (s *sched) park(th *Thread, wake <-chan struct{}, join bool) *parking {
 	if !s.detect {
 		return nil
 	}
-	p := &parking{wake: wake, dead: make(chan struct{}), join: join}
+	s.parks++
+	p := &parking{wake: wake, dead: make(chan struct{}), join: join, seq: s.parks}
 	s.parked[th] = p
 	s.gen++
 	return p

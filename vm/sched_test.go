@@ -234,3 +234,40 @@ func TestLockExclusion(t *testing.T) {
 		t.Fatalf("count %d", count)
 	}
 }
+
+// A deadlock fails the oldest stuck wait only: the task that owns it may
+// catch the error and wake another waiter, which then has no deadlock.
+func TestDeadlockFailsOldestWaitFirst(t *testing.T) {
+	v := newTestVM()
+	v.DetectDeadlocks()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	never := make(chan struct{})
+	second := make(chan struct{}, 1)
+	done := make(chan struct{}, 2)
+	var firstErr, secondErr error
+	var secondFired bool
+	v.Start(runFunc(func(th *Thread) bool {
+		_, firstErr = th.WaitOnThreads(never, -1)
+		second <- struct{}{} // having caught it, wake the other task
+		done <- struct{}{}
+		return true
+	}))
+	v.Start(runFunc(func(th *Thread) bool {
+		secondFired, secondErr = th.WaitOnThreads(second, -1)
+		done <- struct{}{}
+		return true
+	}))
+	for range 2 {
+		if _, err := main.WaitOnTasks(done, -1); err != nil {
+			t.Fatalf("main's join failed: %v", err)
+		}
+	}
+	if e, ok := firstErr.(*Error); !ok || e.Msg != DeadlockMsg {
+		t.Fatalf("oldest wait: got %v, want the deadlock error", firstErr)
+	}
+	if !secondFired || secondErr != nil {
+		t.Fatalf("woken wait: fired=%v err=%v, want a normal wake", secondFired, secondErr)
+	}
+}

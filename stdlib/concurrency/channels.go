@@ -318,7 +318,13 @@ func init() {
 			if a.Given(0) {
 				name = a.Text(0)
 			}
-			capacity = a.IntOr(1, capacity)
+			if a.Given(1) && !a.At(1).IsNil() {
+				n, ok := a.Int(1)
+				if !ok {
+					return vm.Value{}, vm.Typef("channel: capacity must be an int, got %s", a.At(1).Type())
+				}
+				capacity = n
+			}
 		}
 		return vm.Of(NewChannel(th.VM(), name, int(min(capacity, 1<<30)))), nil
 	})
@@ -401,10 +407,12 @@ func init() {
 			return vm.Value{}, err
 		}
 		timeout := time.Duration(-1)
-		if a.Given(1) {
-			if d, ok := lib.WaitDuration(a.At(1)); ok {
-				timeout = max(d, 0)
+		if a.Given(1) && !a.At(1).IsNil() {
+			d, ok := lib.WaitDuration(a.At(1))
+			if !ok {
+				return vm.Value{}, vm.Typef("channel_select: timeout must be a duration, got %s", a.At(1).Type())
 			}
+			timeout = max(d, 0)
 		}
 		idx, v, _, err := selectOn(th, chans, timeout, false)
 		if err != nil {

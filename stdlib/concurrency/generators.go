@@ -154,10 +154,12 @@ func (c *coroutine) body() {
 	_, err := th.RunBody(c.fn, c.args)
 	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == abandonedMsg {
 		th.CancelChildren(-1)
+		releasePermitsOf(th, true)
 		return
 	}
 	th.EndChildren()
 	releaseMutexOf(th)
+	releasePermitsOf(th, err != nil)
 	th.Unlend()
 	c.out <- coMsg{end: true, err: err}
 }

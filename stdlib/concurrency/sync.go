@@ -377,12 +377,41 @@ func l0Metrics() *vm.Dict {
 type syncRegistry struct {
 	mu    sync.Mutex
 	locks map[string]*keyedLock
+	// held lists the permits each running task acquired, so that a task
+	// that fails or is cancelled gives back what it still holds.
+	held map[*vm.Thread][]*Permit
 }
 
 type syncKey struct{}
 
 func syncRegistryOf(v *vm.VM) *syncRegistry {
-	return v.Local(syncKey{}, func() any { return &syncRegistry{locks: map[string]*keyedLock{}} }).(*syncRegistry)
+	return v.Local(syncKey{}, func() any {
+		return &syncRegistry{locks: map[string]*keyedLock{}, held: map[*vm.Thread][]*Permit{}}
+	}).(*syncRegistry)
+}
+
+// releasePermitsOf forgets the permits a task acquired when it ends and,
+// when it ended by failing or being cancelled, releases those it still
+// holds: unwinding drops them, as it leaves a `mutex` block. A task that
+// returns normally keeps its permits held, since it may have handed them
+// to other code that releases them.
+func releasePermitsOf(th *vm.Thread, unwound bool) {
+	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
+	if !ok {
+		return
+	}
+	reg.mu.Lock()
+	ps := reg.held[th]
+	delete(reg.held, th)
+	for _, p := range ps {
+		p.owner = nil
+	}
+	reg.mu.Unlock()
+	if unwound {
+		for _, p := range ps {
+			p.release()
+		}
+	}
 }
 
 // Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`). It has
@@ -392,6 +421,7 @@ type Permit struct {
 	reg      *syncRegistry
 	lock     *keyedLock
 	mode     lockMode
+	owner    *vm.Thread // the task that acquired it, while it runs (reg.held)
 	released atomic.Bool
 }
 
@@ -411,6 +441,15 @@ func (p *Permit) release() bool {
 	}
 	p.reg.mu.Lock()
 	defer p.reg.mu.Unlock()
+	if p.owner != nil {
+		ps := p.reg.held[p.owner]
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i] == p {
+				p.reg.held[p.owner] = append(ps[:i], ps[i+1:]...)
+				break
+			}
+		}
+	}
 	if p.mode == modeShared {
 		p.lock.readers--
 	} else {
@@ -419,6 +458,15 @@ func (p *Permit) release() bool {
 	p.lock.released++
 	p.lock.wakeWaiters()
 	return true
+}
+
+// hold records that th acquired p (reg.mu held). Only tasks are tracked:
+// the program's own thread ends with the program.
+func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
+	if th.Task != nil {
+		p.owner = th
+		reg.held[th] = append(reg.held[th], p)
+	}
 }
 
 // acquire waits for a permit of kind:key; nil when the timeout option
@@ -444,6 +492,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	p := &Permit{reg: reg, lock: l, mode: mode}
 	if len(l.waiters) == 0 && l.canGrant(mode) {
 		l.grant(mode)
+		reg.hold(th, p)
 		reg.mu.Unlock()
 		return vm.Of(p), nil
 	}
@@ -465,6 +514,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 			l.wakeWaiters()
 			return vm.Value{}, err
 		}
+		reg.hold(th, p)
 		return vm.Of(p), nil
 	}
 	for i, x := range l.waiters {

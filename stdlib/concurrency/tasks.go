@@ -130,6 +130,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	th.EndChildren()
 	releaseMutexOf(th)
+	releasePermitsOf(th, err != nil)
 	if err != nil {
 		t.result = vm.Value{}
 		t.err = vm.AsError(err)
@@ -213,8 +214,8 @@ func init() {
 			return vm.Value{}, err
 		}
 		grace, ok := lib.WaitDuration(a.At(1))
-		if !ok {
-			grace = 0
+		if !ok && !a.At(1).IsNil() {
+			return vm.Value{}, vm.Typef("cancel_graceful: grace must be a duration, got %s", a.At(1).Type())
 		}
 		t.graceful.Store(true)
 		select {
