@@ -274,3 +274,63 @@ handler = "ok"
 		t.Fatalf("connectors %v", c)
 	}
 }
+
+// An operator command's node (harn orchestrator fire|replay|dlq retry)
+// works as a worker while it waits, but it runs no cron schedule — the
+// servers' schedules tick — and registers no binding lifecycle: it
+// reads the versions the servers registered, so an operator's edited
+// manifest neither re-versions nor terminates the servers' bindings.
+func TestOperatorNodeRunsNoScheduleAndRegistersNothing(t *testing.T) {
+	ctx := context.Background()
+	log := memory.New()
+	path := writeProject(t, "[[triggers]]\nid = \"tick\"\nkind = \"cron\"\nschedule = \"* * * * * *\"\nhandler = \"ok\"\n\n[[triggers]]\nid = \"gone\"\nkind = \"manual\"\nhandler = \"ok\"\n", "fn ok(e) { return e.payload }", "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := New(ctx, Options{Log: log, Manifest: m, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server.Close()
+	before, _ := log.Count(ctx, TopicLifecycle)
+
+	// The operator's manifest changed tick's schedule and dropped gone.
+	edited := writeProject(t, "[[triggers]]\nid = \"tick\"\nkind = \"cron\"\nschedule = \"*/2 * * * * *\"\nhandler = \"ok\"\n", "fn ok(e) { return e.payload }", "")
+	m2, err := manifest.Load(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := New(ctx, Options{Log: log, Manifest: m2, Operator: true, Workers: 1, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Start()
+	op.cronMu.Lock()
+	scheduled := op.cronStop != nil
+	op.cronMu.Unlock()
+	if scheduled {
+		t.Error("the operator node runs the cron schedules")
+	}
+	if err := op.Reload(ctx, m2); err != nil {
+		t.Fatal(err)
+	}
+	op.cronMu.Lock()
+	scheduled = op.cronStop != nil
+	op.cronMu.Unlock()
+	if scheduled {
+		t.Error("the operator node runs the cron schedules after a reload")
+	}
+	if v := op.Binding("tick").Version; v != 2 {
+		t.Errorf("operator node sees tick at version %d, want 2 (the edited definition)", v)
+	}
+	h, err := op.Fire(ctx, "tick", map[string]any{}, Caller{})
+	if err != nil || h.Status != "succeeded" {
+		t.Fatalf("fire on the operator node: %+v, %v", h, err)
+	}
+	op.Close()
+	if after, _ := log.Count(ctx, TopicLifecycle); after != before {
+		recs, _ := log.Read(ctx, TopicLifecycle, 0, 0)
+		t.Errorf("the operator node wrote %d lifecycle records: %s", after-before, js(recs[before:]))
+	}
+}

@@ -188,7 +188,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 // openNode opens an orchestrator node for one operator command; its
 // handler output goes to stderr.
 func openNode(ctx context.Context, m *manifest.Manifest, log eventlog.Log, stateDir string, stderr io.Writer) (*orchestrator.Orchestrator, error) {
-	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, KeepSnapshot: true, NoConnectorWarning: true, Workers: 1, Stderr: stderr})
+	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, Operator: true, Workers: 1, Stderr: stderr})
 }
 
 func handleOf(out any) *orchestrator.Handle {
