@@ -365,6 +365,9 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"mcp", "serve", "--transport", "carrier-pigeon"}, nil, 2, "--transport must be stdio or http"},
 		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown argument "--bogus"`},
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS requires"},
+		// The manifest is read before the auth configuration
+		// (docs/spec/orchestrator.md §1): with both wrong, the manifest is reported.
+		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "error: invalid manifest " + bad + ":"},
 		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
