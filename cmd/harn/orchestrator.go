@@ -262,7 +262,8 @@ func printHuman(w io.Writer, cmd string, out any) {
 				fmt.Fprintln(w, "no pending dead letters")
 			}
 			for _, e := range entries {
-				fmt.Fprintf(w, "%s  %s  %s  %s (%d attempts): %s\n", e.ID, e.BindingID, e.EventID, e.ErrorClass, len(e.RetryHistory), e.Error)
+				n := len(e.RetryHistory)
+				fmt.Fprintf(w, "%s  %s  %s  %s (%d %s): %s\n", e.ID, e.BindingID, e.EventID, e.ErrorClass, n, plural(n, "attempt", "attempts"), e.Error)
 			}
 		case "inspect":
 			d := v["dispatcher"].(orchestrator.Dispatcher)
