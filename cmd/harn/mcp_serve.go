@@ -231,6 +231,10 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: --path must start with /, got %q\n", path)
 		return 2
 	}
+	if strings.HasPrefix(path, "/.well-known/") {
+		fmt.Fprintf(stderr, "error: --path must not be under /.well-known/ (the discovery documents are served there), got %q\n", path)
+		return 2
+	}
 	// Start-up order of docs/spec/orchestrator.md §1: the manifest, the
 	// auth configuration, then the state directory. Webhook deliveries
 	// arrive only on the HTTP listener.
@@ -296,6 +300,13 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
+	for _, b := range srv.Orchestrator().Bindings() {
+		if b.Webhook != nil && b.Webhook.Path == path {
+			fmt.Fprintf(stderr, "error: trigger %s: webhook path %s is the MCP endpoint (--path); give one of them another path\n", b.ID, path)
+			shutdown()
+			return 1
+		}
+	}
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
