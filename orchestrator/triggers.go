@@ -163,8 +163,13 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		return true
 	}
 	kind := b.EventKind()
-	if gh := r.Header.Get("X-GitHub-Event"); gh != "" && b.Provider == "github" {
-		kind = gh
+	if b.Provider == "github" {
+		// GitHub names every delivery's event; without the header the
+		// kind would be a guess (the binding's first match.events).
+		if kind = r.Header.Get("X-GitHub-Event"); kind == "" {
+			fail(http.StatusBadRequest, "missing event header X-GitHub-Event")
+			return true
+		}
 	}
 	if len(b.Events) > 0 && !slices.Contains(b.Events, kind) {
 		w.Header().Set("Content-Type", "application/json")

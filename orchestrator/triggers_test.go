@@ -175,6 +175,10 @@ func TestWebhooks(t *testing.T) {
 	if code != 202 || out["status"] != "ignored" {
 		t.Fatalf("github issues: %d %v", code, out)
 	}
+	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body)})
+	if code != 400 || out["error"] != "missing event header X-GitHub-Event" {
+		t.Fatalf("github without X-GitHub-Event: %d %v", code, out)
+	}
 	// unsigned bindings defer to the server's authentication.
 	if code, _ := post("/in/open", body, nil); code != 401 {
 		t.Fatalf("open without key: %d", code)
