@@ -194,6 +194,14 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 	if id := r.Header.Get(wh.DeliveryHeader); id != "" {
 		event["delivery_id"] = id
 		key = "webhook/" + b.ID + "/" + id
+	} else if len(wh.Secret) > 0 && wh.Scheme == "harn" {
+		// The signature covers the timestamp: a captured delivery
+		// replayed inside the replay window carries the same one, and is
+		// accepted once (outside the window the timestamp refuses it).
+		// The key holds a hash of the signature, which, like the header,
+		// is not recorded.
+		sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(r.Header.Get(wh.SignatureHeader)))))
+		key = "webhook/" + b.ID + "/signed/" + hex.EncodeToString(sum[:16])
 	}
 	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", Event: event}, key)
 	if err != nil {

@@ -147,6 +147,18 @@ func TestWebhooks(t *testing.T) {
 	if code != 202 || out["duplicate"] != true || out["event_id"] != first {
 		t.Fatalf("duplicate: %d %v", code, out)
 	}
+	// Without a delivery id, a replay of a signed delivery inside the
+	// window is the same delivery.
+	unnamed := map[string]string{"X-Harn-Timestamp": good["X-Harn-Timestamp"], "X-Harn-Signature": good["X-Harn-Signature"]}
+	code, out = post("/hooks/signed", body, unnamed)
+	if code != 202 || out["duplicate"] != false || out["event_id"] == first {
+		t.Fatalf("signed delivery without an id: %d %v", code, out)
+	}
+	second := out["event_id"]
+	code, out = post("/hooks/signed", body, unnamed)
+	if code != 202 || out["duplicate"] != true || out["event_id"] != second {
+		t.Fatalf("replayed signed delivery: %d %v", code, out)
+	}
 	stale := now - 120
 	cases := []struct {
 		name string
@@ -193,10 +205,10 @@ func TestWebhooks(t *testing.T) {
 	if resp, _ := http.DefaultClient.Do(req); resp.StatusCode != 405 {
 		t.Fatalf("GET: %d", resp.StatusCode)
 	}
-	// Three accepted deliveries; the recorded events keep the request
+	// Four accepted deliveries; the recorded events keep the request
 	// headers but never the signature or credentials.
 	recs, _ := log.Read(context.Background(), TopicEvents, 0, 0)
-	if len(recs) != 3 {
+	if len(recs) != 4 {
 		t.Fatalf("%d events", len(recs))
 	}
 	all := ""
