@@ -30,7 +30,8 @@ Every command takes --config PATH (default harn.toml), --state-dir DIR
 or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve'. fire, replay and
 dlq retry run as a worker node until the event's first attempt is recorded
 (a running server may take the attempt instead) and print the dispatch
-handle. See docs/orchestrator.md.
+handle. The commands run no cron schedule and register no trigger versions:
+that is the servers' work. See docs/orchestrator.md.
 
 Exit status: 0 on success (fire/replay/retry: the first attempt succeeded or
 was skipped); 1 when the attempt failed or dead-lettered, or on an error;
