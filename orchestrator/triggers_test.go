@@ -281,7 +281,8 @@ handler = "ok"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	h, err := o.wait(ctx, Envelope{EventID: out["event_id"].(string), BindingID: "reviews", BindingVersion: 1}, make(chan Handle))
+	id := out["event_id"].(string)
+	h, err := o.wait(ctx, Accepted{Envelope: Envelope{EventID: id, BindingID: "reviews", BindingVersion: 1}, DeliveryID: id}, make(chan Handle))
 	if err != nil || h.Status != "succeeded" || js(h.Result) != `{"kind":"a2a.task.received","state":"completed"}` {
 		t.Fatalf("dispatch: %s %v", js(h), err)
 	}
