@@ -300,12 +300,10 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	for _, b := range srv.Orchestrator().Bindings() {
-		if b.Webhook != nil && b.Webhook.Path == path {
-			fmt.Fprintf(stderr, "error: trigger %s: webhook path %s is the MCP endpoint (--path); give one of them another path\n", b.ID, path)
-			shutdown()
-			return 1
-		}
+	if err := mcpserver.EndpointConflict(srv.Orchestrator().Manifest(), path); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		shutdown()
+		return 1
 	}
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
