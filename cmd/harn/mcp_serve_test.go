@@ -376,6 +376,7 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "error: invalid manifest " + bad + ":"},
 		{[]string{"mcp", "serve", "--config", hookAtMCP, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, nil, 1, `error: trigger in: webhook path /mcp is the MCP endpoint (--path)`},
 		{[]string{"mcp", "serve", "--path", "/.well-known/mcp.json"}, nil, 2, `error: --path must not be under /.well-known/`},
+		{[]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", filepath.Join(dir, "mistyped")}, []string{"HARN_EVENT_LOG_URL="}, 1, "error: no state directory " + filepath.Join(dir, "mistyped") + " (start harn mcp serve with it first, or pass --state-dir)"},
 		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
@@ -431,6 +432,7 @@ secrets = { token = "test/unset-token" }
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn on_push(event) { return {ok: true} }\n"), 0o644)
 	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
 	token := "HARN_SECRET_TEST_UNSET_TOKEN="
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(os.Args[0], append(args, "--config", config, "--state-dir", state)...)
@@ -474,6 +476,7 @@ func TestOrchestratorCommandsDoNotWarnAboutConnectors(t *testing.T) {
 	os.WriteFile(manifestPath, []byte("[package]\nname = \"p\"\n\n[[triggers]]\nid = \"issues\"\nkind = \"poll\"\nprovider = \"github\"\nhandler = \"echo\"\n\n[[triggers]]\nid = \"now\"\nkind = \"manual\"\nhandler = \"echo\"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn echo(event) { return event.payload }\n"), 0o644)
 	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
 	for _, args := range [][]string{{"queue"}, {"inspect"}, {"dlq", "list"}, {"fire", "now"}} {
 		var out, errb bytes.Buffer
 		if code := run(append(append([]string{"orchestrator"}, args...), "--config", manifestPath, "--state-dir", state), nil, &out, &errb); code != 0 {

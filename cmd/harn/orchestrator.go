@@ -5,8 +5,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"sort"
@@ -136,7 +138,20 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	// The CLI receives no webhook deliveries, and only a dispatching
 	// command runs handlers (as a worker node, any binding's).
 	dispatches := cmd == "fire" || cmd == "replay" || cmd == "dlq retry"
-	m, log, ok := f.openProject(ctx, manifest.Options{NoWebhookSecrets: true, NoHandlerSecrets: !dispatches}, stderr)
+	m, ok := f.readManifest(manifest.Options{NoWebhookSecrets: true, NoHandlerSecrets: !dispatches}, stderr)
+	if !ok {
+		return 1
+	}
+	// A read-only command would create a missing state directory and
+	// report an empty log: a mistyped --state-dir would look like an
+	// idle orchestrator.
+	if !dispatches && os.Getenv("HARN_EVENT_LOG_URL") == "" {
+		if _, err := os.Stat(f.stateDir); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "error: no state directory %s (start harn mcp serve with it first, or pass --state-dir)\n", f.stateDir)
+			return 1
+		}
+	}
+	log, ok := f.openLog(ctx, stderr)
 	if !ok {
 		return 1
 	}
