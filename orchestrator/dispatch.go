@@ -43,6 +43,9 @@ type Handle struct {
 // Accepted is what Accept stored.
 type Accepted struct {
 	Envelope Envelope
+	// DeliveryID is the inbox delivery's id: the idempotency key (the
+	// event id when there is none).
+	DeliveryID string
 	// New is false when the idempotency key was known: nothing was
 	// stored and Envelope is the earlier event.
 	New bool
@@ -64,7 +67,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 		return o.known(stored)
 	}
 	o.poke()
-	return Accepted{Envelope: env, New: true}, nil
+	return Accepted{Envelope: env, DeliveryID: d.ID, New: true}, nil
 }
 
 // known is the Accepted of an idempotency key stored before.
@@ -73,7 +76,7 @@ func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
 	if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
 		return Accepted{}, fmt.Errorf("stored delivery %s: %v", stored.ID, err)
 	}
-	return Accepted{Envelope: prev}, nil
+	return Accepted{Envelope: prev, DeliveryID: stored.ID}, nil
 }
 
 // prepare completes an event for binding b and builds its delivery and
@@ -202,11 +205,36 @@ func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, k
 		return Handle{}, err
 	}
 	if !acc.New {
-		h, err := o.handleFromLog(ctx, acc.Envelope)
+		// Another caller accepted the event first (the same idempotency
+		// key, as when two dlq.retry calls race): this one waits for the
+		// same first attempt, by the log alone.
+		h, err := o.waitRecorded(ctx, acc)
 		h.Duplicate = true
 		return h, err
 	}
-	return o.wait(ctx, acc.Envelope, ch)
+	return o.wait(ctx, acc, ch)
+}
+
+// waitRecorded returns an event's handle once its first attempt is in
+// the log.
+func (o *Orchestrator) waitRecorded(ctx context.Context, acc Accepted) (Handle, error) {
+	if ok, err := o.firstAttemptRecorded(ctx, acc.DeliveryID); ok || err != nil {
+		if err != nil {
+			return Handle{}, err
+		}
+		return o.handleFromLog(ctx, acc.Envelope)
+	}
+	return o.wait(ctx, acc, nil)
+}
+
+// firstAttemptRecorded says whether the log holds the outcome of a
+// delivery's first attempt.
+func (o *Orchestrator) firstAttemptRecorded(ctx context.Context, deliveryID string) (bool, error) {
+	d, err := o.log.Inbox().Get(ctx, deliveryID)
+	if err != nil {
+		return false, err
+	}
+	return d.State == eventlog.Done || d.State == eventlog.Dead || (d.State == eventlog.Pending && d.Attempts > 0), nil
 }
 
 // acceptToRun accepts an event that its caller waits for. When this node
@@ -238,7 +266,7 @@ func (o *Orchestrator) acceptToRun(ctx context.Context, b *Binding, env Envelope
 		return o.known(l.Delivery)
 	}
 	o.runInSlot(l)
-	return Accepted{Envelope: env, New: true}, nil
+	return Accepted{Envelope: env, DeliveryID: d.ID, New: true}, nil
 }
 
 // runInSlot runs l on a goroutine of its own, in the slot the caller
@@ -278,8 +306,10 @@ func (o *Orchestrator) notify(h Handle) {
 }
 
 // wait returns the first attempt's handle: from this node's worker when
-// it ran the attempt, else from the log once another node recorded it.
-func (o *Orchestrator) wait(ctx context.Context, env Envelope, ch chan Handle) (Handle, error) {
+// it ran the attempt (on ch; nil: from the log only), else from the log
+// once another node recorded it. The log knows the delivery by its
+// idempotency key, which is not always the event id.
+func (o *Orchestrator) wait(ctx context.Context, acc Accepted, ch chan Handle) (Handle, error) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -289,12 +319,8 @@ func (o *Orchestrator) wait(ctx context.Context, env Envelope, ch chan Handle) (
 		case <-ctx.Done():
 			return Handle{}, ctx.Err()
 		case <-tick.C:
-			d, err := o.log.Inbox().Get(ctx, env.EventID)
-			if err != nil {
-				continue
-			}
-			if d.State == eventlog.Done || d.State == eventlog.Dead || (d.State == eventlog.Pending && d.Attempts > 0) {
-				return o.handleFromLog(ctx, env)
+			if ok, _ := o.firstAttemptRecorded(ctx, acc.DeliveryID); ok {
+				return o.handleFromLog(ctx, acc.Envelope)
 			}
 		}
 	}

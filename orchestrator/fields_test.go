@@ -335,7 +335,7 @@ handler = "echo"
 	}
 
 	var quiet strings.Builder
-	q, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, NoConnectorWarning: true, Stderr: &syncWriter{w: &quiet}})
+	q, err := New(context.Background(), Options{Log: memory.New(), Manifest: m, Operator: true, Stderr: &syncWriter{w: &quiet}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,14 +43,16 @@ type Options struct {
 	// StateDir, when set, receives orchestrator-state.json (and inspect
 	// reports it).
 	StateDir string
-	// KeepSnapshot leaves the snapshot to the node that owns the state
-	// directory: set by operator commands, which only read it.
-	KeepSnapshot bool
-	// NoConnectorWarning leaves out the stderr warning about bindings
-	// whose kind this build runs no connector for: set by operator
-	// commands, which bring no events in by themselves, so the warning
-	// would only repeat what the server already said.
-	NoConnectorWarning bool
+	// Operator makes the node an operator command's (harn orchestrator):
+	// a short-lived worker that brings no events in by itself. It runs no
+	// cron schedule (the servers' schedules tick; a CLI run must not add
+	// ticks of its own), registers no binding lifecycle records (it reads
+	// the versions the servers registered: an operator's manifest must not
+	// re-version or terminate the servers' bindings), purges no expired
+	// dead letters, leaves the snapshot to the node that owns the state
+	// directory, and does not repeat the server's warning about bindings
+	// this build runs no connector for.
+	Operator bool
 	// Bind is reported in the snapshot ("stdio" or the HTTP address).
 	Bind string
 	// Owner names this node in leases (default host-pid-random).
@@ -124,8 +126,8 @@ type project struct {
 }
 
 // New opens a node: loads the handlers, registers the bindings'
-// versions and lifecycle in the log, and writes the state snapshot. It
-// starts no goroutines; Start does.
+// versions and lifecycle in the log (an operator node only reads them),
+// and writes the state snapshot. It starts no goroutines; Start does.
 func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 	if opts.Log == nil || opts.Manifest == nil {
 		return nil, errors.New("orchestrator: Log and Manifest are required")
@@ -177,8 +179,9 @@ func (o *Orchestrator) Binding(id string) *Binding { return o.proj.Load().bindin
 
 // Reload loads a manifest's handlers and swaps it in: a binding whose
 // definition changed gets the next version, a new one version 1, and a
-// removed one is terminated; each change is a triggers.lifecycle record.
-// A failure leaves the previous project served.
+// removed one is terminated; each change is a triggers.lifecycle record,
+// written by every node but an operator command's. A failure leaves the
+// previous project served.
 func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 	rt, err := LoadRuntime(m, o.opts.Stderr)
 	if err != nil {
@@ -201,7 +204,7 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 		default:
 			b.Version = last.Version + 1
 		}
-		if last == nil || last.Version != b.Version || last.State == "terminated" {
+		if !o.opts.Operator && (last == nil || last.Version != b.Version || last.State == "terminated") {
 			rec := lifecycleRecord{BindingID: t.ID, Version: b.Version, State: "active", Fingerprint: t.Fingerprint,
 				Kind: t.Kind, Provider: t.Provider, Handler: t.Handler.String(), When: t.When, Definition: t.Definition}
 			if err := o.appendJSON(ctx, TopicLifecycle, "binding_registered", rec, map[string]string{"binding_id": t.ID}, now); err != nil {
@@ -212,7 +215,7 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 		p.order = append(p.order, b)
 	}
 	for _, id := range known.ids() {
-		if last := known.latest(id); p.bindings[id] == nil && last.State != "terminated" {
+		if last := known.latest(id); !o.opts.Operator && p.bindings[id] == nil && last.State != "terminated" {
 			rec := *last
 			rec.State = "terminated"
 			if err := o.appendJSON(ctx, TopicLifecycle, "binding_terminated", rec, map[string]string{"binding_id": id}, now); err != nil {
@@ -243,7 +246,7 @@ func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, paylo
 // (id, kind and provider) for the life of the node, not again on every
 // reload, and never on an operator command's node.
 func (o *Orchestrator) warnUnconnected(bindings []*Binding) {
-	if o.opts.NoConnectorWarning {
+	if o.opts.Operator {
 		return
 	}
 	o.connMu.Lock()
@@ -348,7 +351,8 @@ const (
 // them back from the log. Optional: what is not handed over is read.
 func (o *Orchestrator) Appended(topic string, recs []eventlog.Record) { o.view.appended(topic, recs) }
 
-// Start runs the worker loop until Close.
+// Start runs the worker loop and, unless the node is an operator
+// command's, the cron schedules until Close.
 func (o *Orchestrator) Start() {
 	o.startCron()
 	o.started.Store(true)
@@ -372,7 +376,9 @@ func (o *Orchestrator) Start() {
 					_ = o.view.refresh(o.ctx)
 					continue
 				}
-				o.purgeExpiredDLQ(o.ctx, o.opts.Now())
+				if !o.opts.Operator {
+					o.purgeExpiredDLQ(o.ctx, o.opts.Now())
+				}
 				o.writeSnapshot(o.ctx)
 			}
 		}

@@ -538,3 +538,90 @@ func TestNewTraceID(t *testing.T) {
 		t.Errorf("two trace ids are both %q", a)
 	}
 }
+
+// inboxGetSignal is a log whose Inbox().Get signals on got.
+type inboxGetSignal struct {
+	eventlog.Log
+	got chan struct{}
+}
+
+func (l inboxGetSignal) Inbox() eventlog.Inbox { return inboxGetSignalled{l.Log.Inbox(), l.got} }
+
+type inboxGetSignalled struct {
+	eventlog.Inbox
+	got chan struct{}
+}
+
+func (i inboxGetSignalled) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
+	select {
+	case i.got <- struct{}{}:
+	default:
+	}
+	return i.Inbox.Get(ctx, id)
+}
+
+// A caller whose idempotency key another caller accepted first (two
+// racing dlq.retry calls of one entry) waits for the same first attempt
+// in the log; it used to return at once with status "waiting".
+func TestDuplicateDispatchWaitsForTheFirstAttempt(t *testing.T) {
+	ctx := context.Background()
+	log := inboxGetSignal{Log: memory.New(), got: make(chan struct{}, 1)}
+	m, err := manifest.Load(writeProject(t, testManifest, testLib, testHandlers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := New(ctx, Options{Log: log, Manifest: m, Stderr: io.Discard, Poll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	b := o.Binding("cron-ok")
+	env := Envelope{Source: "manual", Event: map[string]any{"provider": "cron", "kind": "cron.tick"}}
+	first, err := o.Accept(ctx, b, env, "same-key") // not run yet: the node has not started
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Handle, 1)
+	go func() {
+		h, err := o.Dispatch(ctx, b, env, "same-key")
+		if err != nil {
+			t.Error(err)
+		}
+		done <- h
+	}()
+	select {
+	case <-log.got: // the duplicate looks for the first attempt in the log
+	case h := <-done:
+		t.Fatalf("the duplicate returned before the first attempt: %+v", h)
+	}
+	o.Start()
+	h := <-done
+	if !h.Duplicate || h.EventID != first.Envelope.EventID || h.Status != "succeeded" {
+		t.Fatalf("duplicate handle %+v, want the first event's (%s) succeeded attempt", h, first.Envelope.EventID)
+	}
+}
+
+// A node that cannot run an event it accepted (here: not started) waits
+// for the node that does; the log knows a keyed delivery (dlq-retry/…,
+// cron/…) by its key, not by the event id, and the waiting node looked
+// it up by the event id: it never saw the outcome.
+func TestDispatchWaitsForAnotherNodeByKey(t *testing.T) {
+	log := memory.New()
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle, err := New(context.Background(), Options{Log: log, Manifest: m, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idle.Close() })
+	start(t, log, path) // the node that runs it
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	h, err := idle.Dispatch(ctx, idle.Binding("cron-ok"), Envelope{Source: "manual"}, "keyed/1")
+	if err != nil || h.Status != "succeeded" || h.Duplicate {
+		t.Fatalf("handle %+v, %v", h, err)
+	}
+}

@@ -412,7 +412,7 @@ func (o *Orchestrator) writeSnapshot(ctx context.Context) {
 // (temporary file and rename); o.connMu is held.
 func (o *Orchestrator) writeSnapshotLocked() {
 	p := o.proj.Load()
-	if o.opts.StateDir == "" || o.opts.KeepSnapshot || p == nil {
+	if o.opts.StateDir == "" || o.opts.Operator || p == nil {
 		return
 	}
 	type trig struct {

@@ -30,12 +30,13 @@ var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cr
 // accepts a tick for that exact instant. The idempotency key
 // cron/<binding>/<version>/<scheduled unix second> is therefore the same
 // on every node however late its timer fires, so several nodes running
-// the same schedule dispatch each tick once.
+// the same schedule dispatch each tick once An operator command's node runs
+// no schedule.
 func (o *Orchestrator) startCron() {
 	o.cronMu.Lock()
 	defer o.cronMu.Unlock()
 	o.stopCronLocked()
-	if o.ctx.Err() != nil {
+	if o.ctx.Err() != nil || o.opts.Operator {
 		return
 	}
 	stop := make(chan struct{})
@@ -162,8 +163,13 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		return true
 	}
 	kind := b.EventKind()
-	if gh := r.Header.Get("X-GitHub-Event"); gh != "" && b.Provider == "github" {
-		kind = gh
+	if b.Provider == "github" {
+		// GitHub names every delivery's event; without the header the
+		// kind would be a guess (the binding's first match.events).
+		if kind = r.Header.Get("X-GitHub-Event"); kind == "" {
+			fail(http.StatusBadRequest, "missing event header X-GitHub-Event")
+			return true
+		}
 	}
 	if len(b.Events) > 0 && !slices.Contains(b.Events, kind) {
 		w.Header().Set("Content-Type", "application/json")
@@ -188,6 +194,14 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 	if id := r.Header.Get(wh.DeliveryHeader); id != "" {
 		event["delivery_id"] = id
 		key = "webhook/" + b.ID + "/" + id
+	} else if len(wh.Secret) > 0 && wh.Scheme == "harn" {
+		// The signature covers the timestamp: a captured delivery
+		// replayed inside the replay window carries the same one, and is
+		// accepted once (outside the window the timestamp refuses it).
+		// The key holds a hash of the signature, which, like the header,
+		// is not recorded.
+		sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(r.Header.Get(wh.SignatureHeader)))))
+		key = "webhook/" + b.ID + "/signed/" + hex.EncodeToString(sum[:16])
 	}
 	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", Event: event}, key)
 	if err != nil {

@@ -147,6 +147,18 @@ func TestWebhooks(t *testing.T) {
 	if code != 202 || out["duplicate"] != true || out["event_id"] != first {
 		t.Fatalf("duplicate: %d %v", code, out)
 	}
+	// Without a delivery id, a replay of a signed delivery inside the
+	// window is the same delivery.
+	unnamed := map[string]string{"X-Harn-Timestamp": good["X-Harn-Timestamp"], "X-Harn-Signature": good["X-Harn-Signature"]}
+	code, out = post("/hooks/signed", body, unnamed)
+	if code != 202 || out["duplicate"] != false || out["event_id"] == first {
+		t.Fatalf("signed delivery without an id: %d %v", code, out)
+	}
+	second := out["event_id"]
+	code, out = post("/hooks/signed", body, unnamed)
+	if code != 202 || out["duplicate"] != true || out["event_id"] != second {
+		t.Fatalf("replayed signed delivery: %d %v", code, out)
+	}
 	stale := now - 120
 	cases := []struct {
 		name string
@@ -175,6 +187,10 @@ func TestWebhooks(t *testing.T) {
 	if code != 202 || out["status"] != "ignored" {
 		t.Fatalf("github issues: %d %v", code, out)
 	}
+	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body)})
+	if code != 400 || out["error"] != "missing event header X-GitHub-Event" {
+		t.Fatalf("github without X-GitHub-Event: %d %v", code, out)
+	}
 	// unsigned bindings defer to the server's authentication.
 	if code, _ := post("/in/open", body, nil); code != 401 {
 		t.Fatalf("open without key: %d", code)
@@ -189,10 +205,10 @@ func TestWebhooks(t *testing.T) {
 	if resp, _ := http.DefaultClient.Do(req); resp.StatusCode != 405 {
 		t.Fatalf("GET: %d", resp.StatusCode)
 	}
-	// Three accepted deliveries; the recorded events keep the request
+	// Four accepted deliveries; the recorded events keep the request
 	// headers but never the signature or credentials.
 	recs, _ := log.Read(context.Background(), TopicEvents, 0, 0)
-	if len(recs) != 3 {
+	if len(recs) != 4 {
 		t.Fatalf("%d events", len(recs))
 	}
 	all := ""
@@ -265,12 +281,73 @@ handler = "ok"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	h, err := o.wait(ctx, Envelope{EventID: out["event_id"].(string), BindingID: "reviews", BindingVersion: 1}, make(chan Handle))
+	id := out["event_id"].(string)
+	h, err := o.wait(ctx, Accepted{Envelope: Envelope{EventID: id, BindingID: "reviews", BindingVersion: 1}, DeliveryID: id}, make(chan Handle))
 	if err != nil || h.Status != "succeeded" || js(h.Result) != `{"kind":"a2a.task.received","state":"completed"}` {
 		t.Fatalf("dispatch: %s %v", js(h), err)
 	}
 	o.ServingWebhooks()
 	if c := o.connectorList(); js(c) != `["a2a-push"]` {
 		t.Fatalf("connectors %v", c)
+	}
+}
+
+// An operator command's node (harn orchestrator fire|replay|dlq retry)
+// works as a worker while it waits, but it runs no cron schedule — the
+// servers' schedules tick — and registers no binding lifecycle: it
+// reads the versions the servers registered, so an operator's edited
+// manifest neither re-versions nor terminates the servers' bindings.
+func TestOperatorNodeRunsNoScheduleAndRegistersNothing(t *testing.T) {
+	ctx := context.Background()
+	log := memory.New()
+	path := writeProject(t, "[[triggers]]\nid = \"tick\"\nkind = \"cron\"\nschedule = \"* * * * * *\"\nhandler = \"ok\"\n\n[[triggers]]\nid = \"gone\"\nkind = \"manual\"\nhandler = \"ok\"\n", "fn ok(e) { return e.payload }", "")
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := New(ctx, Options{Log: log, Manifest: m, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server.Close()
+	before, _ := log.Count(ctx, TopicLifecycle)
+
+	// The operator's manifest changed tick's schedule and dropped gone.
+	edited := writeProject(t, "[[triggers]]\nid = \"tick\"\nkind = \"cron\"\nschedule = \"*/2 * * * * *\"\nhandler = \"ok\"\n", "fn ok(e) { return e.payload }", "")
+	m2, err := manifest.Load(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := New(ctx, Options{Log: log, Manifest: m2, Operator: true, Workers: 1, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Start()
+	op.cronMu.Lock()
+	scheduled := op.cronStop != nil
+	op.cronMu.Unlock()
+	if scheduled {
+		t.Error("the operator node runs the cron schedules")
+	}
+	if err := op.Reload(ctx, m2); err != nil {
+		t.Fatal(err)
+	}
+	op.cronMu.Lock()
+	scheduled = op.cronStop != nil
+	op.cronMu.Unlock()
+	if scheduled {
+		t.Error("the operator node runs the cron schedules after a reload")
+	}
+	if v := op.Binding("tick").Version; v != 2 {
+		t.Errorf("operator node sees tick at version %d, want 2 (the edited definition)", v)
+	}
+	h, err := op.Fire(ctx, "tick", map[string]any{}, Caller{})
+	if err != nil || h.Status != "succeeded" {
+		t.Fatalf("fire on the operator node: %+v, %v", h, err)
+	}
+	op.Close()
+	if after, _ := log.Count(ctx, TopicLifecycle); after != before {
+		recs, _ := log.Read(ctx, TopicLifecycle, 0, 0)
+		t.Errorf("the operator node wrote %d lifecycle records: %s", after-before, js(recs[before:]))
 	}
 }

@@ -34,8 +34,8 @@ func TestInitializeReleased(t *testing.T) {
 }
 
 func TestInitializeUnknownVersion(t *testing.T) {
-	s := start(t, testdata("widgets.harn"), Options{})
 	for _, v := range []string{"1999-01-01", "2026-07-28"} {
+		s := start(t, testdata("widgets.harn"), Options{}) // initialize happens once per connection
 		res := s.result("initialize", map[string]any{"protocolVersion": v, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "x", "version": "1"}})
 		if res["protocolVersion"] != "2025-11-25" {
 			t.Errorf("%s negotiated %v", v, res["protocolVersion"])

@@ -99,26 +99,42 @@ func envOr(name, def string) string {
 	return def
 }
 
-// openProject reads the manifest (refusing a bad one with every
-// problem), creates the state directory and opens the event log.
+// openProject reads the manifest, then opens the state directory's
+// event log.
 func (f *orchestratorFlags) openProject(ctx context.Context, opts manifest.Options, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
+	m, ok := f.readManifest(opts, stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	log, ok := f.openLog(ctx, stderr)
+	return m, log, ok
+}
+
+// readManifest reads the manifest, refusing a bad one with every
+// problem.
+func (f *orchestratorFlags) readManifest(opts manifest.Options, stderr io.Writer) (*manifest.Manifest, bool) {
 	m, err := manifest.LoadWith(f.config, opts)
 	if err != nil {
 		if !reportManifestError(stderr, f.config, err) {
 			fmt.Fprintf(stderr, "failed to read manifest %s: %v\n", f.config, unwrapPathError(err))
 		}
-		return nil, nil, false
+		return nil, false
 	}
+	return m, true
+}
+
+// openLog creates the state directory and opens the event log.
+func (f *orchestratorFlags) openLog(ctx context.Context, stderr io.Writer) (eventlog.Log, bool) {
 	if err := os.MkdirAll(f.stateDir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "error: cannot create state directory %s: %v\n", f.stateDir, unwrapPathError(err))
-		return nil, nil, false
+		return nil, false
 	}
 	log, err := backend.Open(ctx, f.stateDir, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: cannot open the event log: %v\n", err)
-		return nil, nil, false
+		return nil, false
 	}
-	return m, log, true
+	return log, true
 }
 
 // reportManifestError prints a refused manifest, every problem on an
@@ -215,6 +231,17 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: --path must start with /, got %q\n", path)
 		return 2
 	}
+	if strings.HasPrefix(path, "/.well-known/") {
+		fmt.Fprintf(stderr, "error: --path must not be under /.well-known/ (the discovery documents are served there), got %q\n", path)
+		return 2
+	}
+	// Start-up order of docs/spec/orchestrator.md §1: the manifest, the
+	// auth configuration, then the state directory. Webhook deliveries
+	// arrive only on the HTTP listener.
+	mopts := manifest.Options{NoWebhookSecrets: transport == "stdio"}
+	if _, ok := f.readManifest(mopts, stderr); !ok {
+		return 1
+	}
 	var authn *auth.Config
 	if transport == "http" {
 		var err error
@@ -225,9 +252,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer authn.Close()
 	}
 	ctx := context.Background()
-	// Webhook deliveries arrive only on the HTTP listener.
-	mopts := manifest.Options{NoWebhookSecrets: transport == "stdio"}
-	_, log, ok := f.openProject(ctx, mopts, stderr)
+	log, ok := f.openLog(ctx, stderr)
 	if !ok {
 		return 1
 	}
@@ -275,6 +300,11 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
+	if err := mcpserver.EndpointConflict(srv.Orchestrator().Manifest(), path); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		shutdown()
+		return 1
+	}
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

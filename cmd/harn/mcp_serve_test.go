@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -352,6 +353,11 @@ func TestMcpServeRefusals(t *testing.T) {
 	os.MkdirAll(filepath.Dir(undefined), 0o755)
 	os.WriteFile(undefined, []byte("[package]\nname = \"u\"\n\n[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"nope\"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "undefined", "lib.harn"), []byte("fn f(e) { return 1 }\n"), 0o644)
+	// A webhook on the MCP endpoint's path would never receive a delivery.
+	hookAtMCP := filepath.Join(dir, "hook", "harn.toml")
+	os.MkdirAll(filepath.Dir(hookAtMCP), 0o755)
+	os.WriteFile(hookAtMCP, []byte("[[triggers]]\nid = \"in\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/mcp\" }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "hook", "lib.harn"), []byte("fn f(e) { return 1 }\n"), 0o644)
 	cases := []struct {
 		args []string
 		env  []string
@@ -365,12 +371,22 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"mcp", "serve", "--transport", "carrier-pigeon"}, nil, 2, "--transport must be stdio or http"},
 		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown argument "--bogus"`},
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS requires"},
+		// The manifest is read before the auth configuration
+		// (docs/spec/orchestrator.md §1): with both wrong, the manifest is reported.
+		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "error: invalid manifest " + bad + ":"},
+		{[]string{"mcp", "serve", "--config", hookAtMCP, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, nil, 1, `error: trigger in: webhook path /mcp is the MCP endpoint (--path)`},
+		{[]string{"mcp", "serve", "--path", "/.well-known/mcp.json"}, nil, 2, `error: --path must not be under /.well-known/`},
+		{[]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", filepath.Join(dir, "mistyped")}, []string{"HARN_EVENT_LOG_URL="}, 1, "error: no state directory " + filepath.Join(dir, "mistyped") + " (start harn mcp serve with it first, or pass --state-dir)"},
 		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
 	}
 	for _, c := range cases {
-		cmd := exec.Command(os.Args[0], c.args...)
+		// Every case is refused at start; one that serves instead is
+		// killed after a minute and fails.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, os.Args[0], c.args...)
 		cmd.Env = append(append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_ORCHESTRATOR_API_KEYS="), c.env...)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
@@ -416,6 +432,7 @@ secrets = { token = "test/unset-token" }
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn on_push(event) { return {ok: true} }\n"), 0o644)
 	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
 	token := "HARN_SECRET_TEST_UNSET_TOKEN="
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(os.Args[0], append(args, "--config", config, "--state-dir", state)...)
@@ -459,6 +476,7 @@ func TestOrchestratorCommandsDoNotWarnAboutConnectors(t *testing.T) {
 	os.WriteFile(manifestPath, []byte("[package]\nname = \"p\"\n\n[[triggers]]\nid = \"issues\"\nkind = \"poll\"\nprovider = \"github\"\nhandler = \"echo\"\n\n[[triggers]]\nid = \"now\"\nkind = \"manual\"\nhandler = \"echo\"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn echo(event) { return event.payload }\n"), 0o644)
 	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
 	for _, args := range [][]string{{"queue"}, {"inspect"}, {"dlq", "list"}, {"fire", "now"}} {
 		var out, errb bytes.Buffer
 		if code := run(append(append([]string{"orchestrator"}, args...), "--config", manifestPath, "--state-dir", state), nil, &out, &errb); code != 0 {

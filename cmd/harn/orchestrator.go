@@ -5,8 +5,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"sort"
@@ -30,7 +32,8 @@ Every command takes --config PATH (default harn.toml), --state-dir DIR
 or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve'. fire, replay and
 dlq retry run as a worker node until the event's first attempt is recorded
 (a running server may take the attempt instead) and print the dispatch
-handle. See docs/orchestrator.md.
+handle. The commands run no cron schedule and register no trigger versions:
+that is the servers' work. See docs/orchestrator.md.
 
 Exit status: 0 on success (fire/replay/retry: the first attempt succeeded or
 was skipped); 1 when the attempt failed or dead-lettered, or on an error;
@@ -135,7 +138,20 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	// The CLI receives no webhook deliveries, and only a dispatching
 	// command runs handlers (as a worker node, any binding's).
 	dispatches := cmd == "fire" || cmd == "replay" || cmd == "dlq retry"
-	m, log, ok := f.openProject(ctx, manifest.Options{NoWebhookSecrets: true, NoHandlerSecrets: !dispatches}, stderr)
+	m, ok := f.readManifest(manifest.Options{NoWebhookSecrets: true, NoHandlerSecrets: !dispatches}, stderr)
+	if !ok {
+		return 1
+	}
+	// A read-only command would create a missing state directory and
+	// report an empty log: a mistyped --state-dir would look like an
+	// idle orchestrator.
+	if !dispatches && os.Getenv("HARN_EVENT_LOG_URL") == "" {
+		if _, err := os.Stat(f.stateDir); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "error: no state directory %s (start harn mcp serve with it first, or pass --state-dir)\n", f.stateDir)
+			return 1
+		}
+	}
+	log, ok := f.openLog(ctx, stderr)
 	if !ok {
 		return 1
 	}
@@ -188,7 +204,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 // openNode opens an orchestrator node for one operator command; its
 // handler output goes to stderr.
 func openNode(ctx context.Context, m *manifest.Manifest, log eventlog.Log, stateDir string, stderr io.Writer) (*orchestrator.Orchestrator, error) {
-	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, KeepSnapshot: true, NoConnectorWarning: true, Workers: 1, Stderr: stderr})
+	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, Operator: true, Workers: 1, Stderr: stderr})
 }
 
 func handleOf(out any) *orchestrator.Handle {
@@ -262,7 +278,8 @@ func printHuman(w io.Writer, cmd string, out any) {
 				fmt.Fprintln(w, "no pending dead letters")
 			}
 			for _, e := range entries {
-				fmt.Fprintf(w, "%s  %s  %s  %s (%d attempts): %s\n", e.ID, e.BindingID, e.EventID, e.ErrorClass, len(e.RetryHistory), e.Error)
+				n := len(e.RetryHistory)
+				fmt.Fprintf(w, "%s  %s  %s  %s (%d %s): %s\n", e.ID, e.BindingID, e.EventID, e.ErrorClass, n, plural(n, "attempt", "attempts"), e.Error)
 			}
 		case "inspect":
 			d := v["dispatcher"].(orchestrator.Dispatcher)

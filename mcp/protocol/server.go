@@ -464,8 +464,15 @@ func (c *conn) request(m *message) {
 	c.dispatch(req)
 }
 
-// initialize is the released lifecycle's handshake.
+// initialize is the released lifecycle's handshake. It happens once per
+// connection: docs/spec/mcp-projection.md §3.1 is silent on a second one,
+// and like the reference SDKs the server refuses it (-32600) and keeps the
+// negotiated version and client identity, which a client must not be
+// able to change in the middle of a session.
 func (c *conn) initialize(req *Request) any {
+	if c.initialized.Load() {
+		return Errorf(CodeInvalidRequest, "server already initialized")
+	}
 	p := req.params
 	pv, ok := p.Get("protocolVersion")
 	requested, isString := pv.(string)

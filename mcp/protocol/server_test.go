@@ -21,6 +21,11 @@ func TestReleasedLifecycle(t *testing.T) {
 		t.Errorf("released tools/list %s", js(list))
 	}
 	jsonEq(t, "identity", c.call(6, "tools/call", map[string]any{"name": "whoami"})["result"], `{"content":[{"type":"text","text":"c/2 "}],"isError":false}`)
+	// A second initialize is refused; the session keeps what the first
+	// negotiated.
+	jsonEq(t, "second initialize", c.call(7, "initialize", map[string]any{"protocolVersion": "2024-11-05", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "other", "version": "9"}})["error"],
+		`{"code":-32600,"message":"server already initialized"}`)
+	jsonEq(t, "identity after a second initialize", c.call(8, "tools/call", map[string]any{"name": "whoami"})["result"], `{"content":[{"type":"text","text":"c/2 "}],"isError":false}`)
 	// An unknown version is answered with the latest released one.
 	c2 := startPipe(t, newFake(), Options{})
 	res = c2.call(1, "initialize", map[string]any{"protocolVersion": "2026-07-28", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "2"}})

@@ -297,6 +297,9 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 		return
 	}
 	seen := map[string]int{}
+	// paths maps a webhook path to the binding that receives it: two
+	// bindings on one path would leave the second deaf.
+	paths := map[string]string{}
 	for i, item := range list {
 		v.index, v.id = i, ""
 		t, ok := item.(map[string]any)
@@ -310,6 +313,13 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 				continue
 			}
 			seen[tr.ID] = i
+			if tr.Webhook != nil {
+				if prev, dup := paths[tr.Webhook.Path]; dup {
+					v.fail("webhook.path", "%s is already the path of trigger %q", tr.Webhook.Path, prev)
+					continue
+				}
+				paths[tr.Webhook.Path] = tr.ID
+			}
 			m.Triggers = append(m.Triggers, tr)
 		}
 	}

@@ -128,6 +128,7 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"CRON_TZ=Asia/Tokyo 0 9 * * *\"", `schedule: "CRON_TZ=Asia/Tokyo" does not belong in the schedule: write timezone = "Asia/Tokyo"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"TZ=UTC @daily\"", `schedule: "TZ=UTC" does not belong in the schedule: write timezone = "UTC"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nschedule = \"* * * * *\"", `schedule: only a cron trigger has a schedule`},
+		{`id = "x"` + "\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/.well-known/mcp.json\" }", `webhook.path: /.well-known/mcp.json is reserved for discovery documents; use a path such as /hooks/x`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 250 }", `harn.toml:9: [[triggers]][1] (id "x"): retry.max: must be between 0 and 100, got 250`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = -1 }", `retry.max: must be a non-negative integer`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nretry = { backoff = \"fibonacci\" }", `retry.backoff: unknown backoff "fibonacci" (one of svix, linear, exponential)`},
@@ -175,6 +176,20 @@ func TestRefusals(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "harn.toml:9: [[triggers]][1]") {
 			t.Errorf("%q: not located: %s", c.body, err)
 		}
+	}
+}
+
+// Two bindings on one webhook path would leave the second deaf: the
+// second is refused, and so is a source binding on its sibling's path.
+func TestDuplicateWebhookPath(t *testing.T) {
+	src := "[[triggers]]\nid = \"a\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/in/x\" }\n\n" +
+		"[[triggers]]\nid = \"b\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/in/x\" }\n\n" +
+		"[[triggers]]\nid = \"c\"\nkind = \"webhook\"\nhandler = \"f\"\nsources = [{ id = \"one\" }, { id = \"two\", webhook = { path = \"/hooks/c.one\" } }]\n"
+	_, err := Parse("harn.toml", []byte(src))
+	want := "harn.toml:7: [[triggers]][1] (id \"b\"): webhook.path: /in/x is already the path of trigger \"a\"\n" +
+		"harn.toml:13: [[triggers]][2] (id \"c\"): webhook.path: /hooks/c.one is already the path of trigger \"c.one\""
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
 

@@ -608,8 +608,12 @@ func (v *validator) webhook(tr *Trigger, wt map[string]any, f func(string) strin
 		w.Path, w.Scheme, w.SignatureHeader, w.TimestampHeader = "/a2a/"+tr.ID, "token", "X-A2A-Notification-Token", ""
 	}
 	if s, ok := v.str(wt, "path", f("webhook.path")); ok && s != "" {
-		if !strings.HasPrefix(s, "/") || strings.ContainsAny(s, " ?#") {
+		switch {
+		case !strings.HasPrefix(s, "/") || strings.ContainsAny(s, " ?#"):
 			v.fail(f("webhook.path"), "must be an absolute URL path such as /hooks/%s", tr.ID)
+		case strings.HasPrefix(s, "/.well-known/"):
+			// The listener serves its discovery documents there.
+			v.fail(f("webhook.path"), "%s is reserved for discovery documents; use a path such as /hooks/%s", s, tr.ID)
 		}
 		w.Path = s
 	}

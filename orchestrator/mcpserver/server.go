@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
@@ -73,6 +74,8 @@ type Server struct {
 	manifest string
 	rec      *recorder
 	trust    trustCache
+	// endpoint is the HTTP MCP path ("" on stdio): no webhook may take it.
+	endpoint atomic.Value // string
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node
@@ -114,6 +117,7 @@ func (s *Server) ServeStdio(r io.Reader, w io.Writer) error { return s.proto.Ser
 // require the same credentials as MCP requests when auth is set, and
 // every delivery the same loopback Origin, when it has one.
 func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Handler {
+	s.endpoint.Store(path)
 	mcp := s.proto.HTTPHandler(protocol.HTTPOptions{Path: path, Auth: auth,
 		Discovery: &protocol.Discovery{Name: ServerName, Title: ServerTitle, Version: s.opts.Version}})
 	s.orch.ServingWebhooks()
@@ -140,6 +144,19 @@ func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Hand
 		}
 		http.NotFound(w, r)
 	})
+}
+
+// EndpointConflict is the error of a manifest whose webhook takes the
+// MCP endpoint's path, where it could never receive a delivery; nil
+// otherwise. `harn mcp serve` checks it at start, a reload on every
+// manifest change.
+func EndpointConflict(m *manifest.Manifest, path string) error {
+	for _, t := range m.Triggers {
+		if t.Webhook != nil && t.Webhook.Path == path {
+			return fmt.Errorf("trigger %s: webhook path %s is the MCP endpoint (--path); give one of them another path", t.ID, path)
+		}
+	}
+	return nil
 }
 
 // Close stops the node: triggers stop, attempts in flight finish and

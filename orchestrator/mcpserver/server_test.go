@@ -525,6 +525,26 @@ func TestWatchSeesAManifestNotNamedHarnToml(t *testing.T) {
 	}
 }
 
+// A reload that would put a webhook on the HTTP MCP endpoint's path,
+// where it never receives a delivery, is refused like a bad manifest.
+func TestReloadRefusesAWebhookOnTheEndpoint(t *testing.T) {
+	dir := writeFixture(t)
+	path := filepath.Join(dir, "harn.toml")
+	srv, err := New(context.Background(), Options{ManifestPath: path, StateDir: dir, Log: memory.New(), Version: "9.9.9", Bind: "127.0.0.1:0", Stderr: &mcptest.SyncBuffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.HTTPHandler("/in", nil)
+	os.WriteFile(path, []byte(fixtureManifest+"\n[[triggers]]\nid = \"at-endpoint\"\nkind = \"webhook\"\nhandler = \"echo\"\nwebhook = { path = \"/in\" }\n"), 0o644)
+	if err := srv.reload(); err == nil || err.Error() != "trigger at-endpoint: webhook path /in is the MCP endpoint (--path); give one of them another path" {
+		t.Fatalf("reload: %v", err)
+	}
+	if srv.orch.Binding("at-endpoint") != nil {
+		t.Fatal("the manifest was swapped in")
+	}
+}
+
 // TestFireAsTask: a 2026-07-28 client that opts into the tasks extension
 // gets a task for harn.trigger.fire and polls it to the dispatch handle.
 func TestFireAsTask(t *testing.T) {

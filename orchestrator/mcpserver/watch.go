@@ -89,5 +89,10 @@ func (s *Server) reload() error {
 	if err != nil {
 		return err
 	}
+	if path, _ := s.endpoint.Load().(string); path != "" {
+		if err := EndpointConflict(m, path); err != nil {
+			return err
+		}
+	}
 	return s.orch.Reload(context.Background(), m)
 }
