@@ -320,6 +320,13 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 	}
 	if optional {
 		if _, ok := x.Object().(HasAttrs); !ok {
+			// Otherwise as the plain form (`xs?.count` is the count), except
+			// that a read which would fail is nil (docs/spec/builtins.md §2:
+			// "nil for a nil receiver and for receivers that would
+			// otherwise error"; docs/spec/language.md §6.7).
+			if v, err := GetProp(x, name, false); err == nil {
+				return v, nil
+			}
 			return Nil, nil
 		}
 	}

@@ -84,7 +84,13 @@ func init() {
 		return lib.IntOf(int(from) + lib.RuneCount(string(rs[from:])[:i])), nil
 	})
 	lib.Alias("string", "reversed", "reverse", "s.reversed()")
-	lib.Alias("string", "slice", "substring", "s.slice(start, end?)")
+	// .slice is new in the newer upstream, not a rename of .substring, so it
+	// reads its bounds like the list method of the same name and `s[a:b]`:
+	// negative from the end, clamped (docs/spec/language.md §6.7), rather
+	// than with .substring's "a negative end means to the end".
+	lib.Method("string", "slice", "s.slice(start?, end?)", "chars from start to end (exclusive; negative from the end)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+		return vm.Slice(recv, args.At(0), args.At(1))
+	})
 	lib.Alias("string", "includes", "contains", "s.includes(x)")
 }
 
