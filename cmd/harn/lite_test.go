@@ -12,8 +12,8 @@ import (
 )
 
 // TestLiteLeavesOutServerDependencies checks the point of the lite build:
-// the packages only harn lsp, harn mcp serve and harn orchestrator need are
-// not linked into it, so other commands do not initialise them at start-up.
+// the packages only the commands and library areas it leaves out need are
+// not linked into it, so `harn run` does not initialise them at start-up.
 func TestLiteLeavesOutServerDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-tags", "harnlite", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -29,6 +29,16 @@ func TestLiteLeavesOutServerDependencies(t *testing.T) {
 		"github.com/harnlang/harn/eventlog/sqlite",
 		"github.com/harnlang/harn/eventlog/postgres",
 		"github.com/harnlang/harn/mcp/auth",
+		"github.com/harnlang/harn/tool",
+		"github.com/harnlang/harn/stdlib/tools",
+		"github.com/harnlang/harn/stdlib/net",
+		"github.com/harnlang/harn/stdlib/formats",
+		"github.com/santhosh-tekuri/jsonschema/v6",
+		"github.com/klauspost/compress/zstd",
+		"github.com/andybalholm/brotli",
+		"go.yaml.in/yaml/v3",
+		"net/http",
+		"crypto/tls",
 	} {
 		if deps[p] {
 			t.Errorf("the lite build links %s", p)
