@@ -48,7 +48,7 @@ func init() {
 	liteVet = func(s *interp.Session, entry *interp.Module, err error) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.
-		if err != nil || len(s.Warnings) > 0 || needsFull(s, entry) {
+		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, entry) {
 			execFull(os.Stderr)
 			os.Exit(2)
 		}
