@@ -95,6 +95,7 @@ var fullOnlyNames = []string{
 	"tools",
 	"url_build",
 	"url_parse",
+	"username",
 	"yaml_parse",
 	"yaml_stringify",
 	"zip_create",
