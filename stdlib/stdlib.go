@@ -23,8 +23,9 @@ import (
 	"github.com/harnlang/harn/stdlib/std"
 	"github.com/harnlang/harn/vm"
 
-	// The areas register their builtins and methods when imported; the
-	// areas and files the lite build of harn leaves out are in full.go.
+	// The areas register their builtins and methods when imported. The
+	// areas the lite build of harn leaves out are imported by full.go;
+	// the files it leaves out of these carry a !harnlite build tag.
 	_ "github.com/harnlang/harn/stdlib/collections"
 	_ "github.com/harnlang/harn/stdlib/concurrency"
 	_ "github.com/harnlang/harn/stdlib/console"
