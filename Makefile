@@ -6,9 +6,10 @@ HARN    := $(GOBIN)/harn
 .PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-orchestrator bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn` (the lite build, -tags harnlite) and
-## next to it `harn-full`, which it runs for harn lsp, harn mcp serve and
-## harn orchestrator (docs/architecture.md, "Start-up"); then run the
-## example program
+## next to it `harn-full`, which it runs for every command but run, fmt,
+## version and help, and for programs that use a part of the library it
+## leaves out (docs/architecture.md, "Start-up"); then run the example
+## program
 install:
 	$(GO) install -tags harnlite ./cmd/harn
 	$(GO) build -o $(GOBIN)/harn-full ./cmd/harn

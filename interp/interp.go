@@ -31,6 +31,12 @@ type Options struct {
 	OnVM func(*vm.VM)
 	// Warnings says what RunProgram does with checker warnings.
 	Warnings WarningMode
+	// Vet, when set, sees a program RunProgram is about to run once its
+	// static phase is over (every module read, parsed, checked and
+	// compiled; entry is nil and err set when that failed) and before
+	// anything is written or run. The lite harn hands the programs it
+	// cannot run to harn-full there.
+	Vet func(s *Session, entry *Module, err error)
 }
 
 // Session is one program run: a VM, its universe and the modules loaded

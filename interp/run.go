@@ -75,6 +75,9 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	} else {
 		m, err = s.Compile(path, src)
 	}
+	if opts.Vet != nil {
+		opts.Vet(s, m, err)
+	}
 	shown, promoted := opts.Warnings.Apply(s.Warnings)
 	s.WriteWarnings(stderr, shown)
 	if err == nil && promoted > 0 {

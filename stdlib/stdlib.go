@@ -21,23 +21,19 @@ import (
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/std"
-	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/vm"
 
-	// The areas register their builtins and methods when imported.
+	// The areas register their builtins and methods when imported. The
+	// areas the lite build of harn leaves out are imported by full.go;
+	// the files it leaves out of these carry a !harnlite build tag.
 	_ "github.com/harnlang/harn/stdlib/collections"
 	_ "github.com/harnlang/harn/stdlib/concurrency"
 	_ "github.com/harnlang/harn/stdlib/console"
 	_ "github.com/harnlang/harn/stdlib/core"
 	_ "github.com/harnlang/harn/stdlib/crypto"
 	_ "github.com/harnlang/harn/stdlib/encoding"
-	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/harness"
 	_ "github.com/harnlang/harn/stdlib/math"
-	_ "github.com/harnlang/harn/stdlib/net"
-	_ "github.com/harnlang/harn/stdlib/schema"
-	_ "github.com/harnlang/harn/stdlib/store"
-	_ "github.com/harnlang/harn/stdlib/templates"
 	_ "github.com/harnlang/harn/stdlib/text"
 	_ "github.com/harnlang/harn/stdlib/time"
 )
@@ -102,12 +98,6 @@ func Methods() []*vm.Method {
 
 // The names the rest of the interpreter reaches the library through; each
 // is owned by its area package.
-
-// MCPHandler is the served MCP request a handler runs for (stdlib/tools).
-type MCPHandler = tools.MCPHandler
-
-// SetMCPHandler makes h the active MCP request of v's handlers (stdlib/tools).
-func SetMCPHandler(v *vm.VM, h MCPHandler) (restore func()) { return tools.SetMCPHandler(v, h) }
 
 // NewBytes wraps b as a Harn bytes value; the caller must not modify b.
 func NewBytes(b []byte) *lib.Bytes { return lib.NewBytes(b) }

@@ -8,31 +8,50 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strings"
 	"syscall"
+
+	"github.com/harnlang/harn/interp"
 )
 
 // The lite build of harn (-tags harnlite; what make install and make build
-// install as harn) leaves out harn lsp, harn mcp serve and harn orchestrator:
-// long-running or operator commands whose dependencies (the LSP library, the
-// SQLite and PostgreSQL event logs, JWT verification, cron) every other
-// command would otherwise load and initialise at each start. It runs them
-// by replacing itself with harn-full, the default build of this package,
-// installed next to it. docs/architecture.md ("Start-up") has the figures.
+// install as harn) links only what `harn run`, `harn fmt`, `harn version`
+// and `harn help` need: the language, the compiler, the VM and the light
+// areas of the standard library. Every process initialises every package
+// linked into it, so the left-out packages (the tool registry and its
+// adapters, net/http, TLS, YAML, TOML, JSON Schema, compression, the
+// language server, the event logs, ...) would cost each start more than
+// the whole run of a small script. Every other command, and every program
+// that names something only the full library defines (liteVet), runs by
+// replacing this process with harn-full, the default build of this
+// package, installed next to it. docs/architecture.md ("Start-up") has
+// the figures.
 
 // fullName is the file name of the full build next to the lite one.
 const fullName = "harn-full"
 
+func cmdCheck(_ []string, _, stderr io.Writer) int              { return execFull(stderr) }
+func cmdDoc(_ []string, _, stderr io.Writer) int                { return execFull(stderr) }
+func cmdInit(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
+func cmdLint(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
 func cmdLsp(_ []string, _, stderr io.Writer) int                { return execFull(stderr) }
-func mcpServe(_ []string, _ io.Reader, _, stderr io.Writer) int { return execFull(stderr) }
+func cmdMcp(_ []string, _ io.Reader, _, stderr io.Writer) int   { return execFull(stderr) }
 func cmdOrchestrator(_ []string, _, stderr io.Writer) int       { return execFull(stderr) }
+func cmdRepl(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
+func cmdServe(_ []string, _ io.Reader, _, stderr io.Writer) int { return execFull(stderr) }
+func cmdTest(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
+func cmdTool(_ []string, _ io.Reader, _, stderr io.Writer) int  { return execFull(stderr) }
 
 func init() {
-	fullOnlyHelp = func(name string, stderr io.Writer) (int, bool) {
-		if name == "lsp" || name == "mcp serve" || name == "orchestrator" || strings.HasPrefix(name, "orchestrator ") {
-			return execFull(stderr), true
+	// The help of a command this build leaves out, and of unknown
+	// names, is harn-full's to print.
+	fullOnlyHelp = func(_ string, stderr io.Writer) (int, bool) { return execFull(stderr), true }
+	liteVet = func(s *interp.Session, entry *interp.Module, err error) {
+		// A static error or warning may suggest a name only the full
+		// library has ("did you mean"), so harn-full reports it.
+		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, entry) {
+			execFull(os.Stderr)
+			os.Exit(2)
 		}
-		return 0, false
 	}
 }
 

@@ -7,13 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
 
 // TestLiteLeavesOutServerDependencies checks the point of the lite build:
-// the packages only harn lsp, harn mcp serve and harn orchestrator need are
-// not linked into it, so other commands do not initialise them at start-up.
+// the packages only the commands and library areas it leaves out need are
+// not linked into it, so `harn run` does not initialise them at start-up.
 func TestLiteLeavesOutServerDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-tags", "harnlite", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -29,6 +31,20 @@ func TestLiteLeavesOutServerDependencies(t *testing.T) {
 		"github.com/harnlang/harn/eventlog/sqlite",
 		"github.com/harnlang/harn/eventlog/postgres",
 		"github.com/harnlang/harn/mcp/auth",
+		"github.com/harnlang/harn/tool",
+		"github.com/harnlang/harn/stdlib/tools",
+		"github.com/harnlang/harn/stdlib/net",
+		"github.com/harnlang/harn/stdlib/formats",
+		"github.com/santhosh-tekuri/jsonschema/v6",
+		"github.com/klauspost/compress/zstd",
+		"github.com/andybalholm/brotli",
+		"go.yaml.in/yaml/v3",
+		"net/http",
+		"crypto/tls",
+		"crypto/x509",
+		"crypto/ed25519",
+		"os/user",
+		"runtime/cgo", // a cgo binary starts through the dynamic loader and libc
 	} {
 		if deps[p] {
 			t.Errorf("the lite build links %s", p)
@@ -41,7 +57,7 @@ func TestLiteLeavesOutServerDependencies(t *testing.T) {
 
 // TestLiteExecsFull builds the lite harn next to a harn-full (this test
 // binary, which behaves as the full harn under HARN_TEST_MAIN=1) and runs
-// the commands it leaves out through it.
+// the commands and programs it leaves out through it.
 func TestLiteExecsFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds harn")
@@ -52,18 +68,7 @@ func TestLiteExecsFull(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	harn := func(args ...string) (string, string, int) {
-		var stdout, stderr bytes.Buffer
-		cmd := exec.Command(lite, args...)
-		cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return stdout.String(), stderr.String(), code
+		return runBinary(t, lite, "", args...)
 	}
 
 	_, stderr, code := harn("orchestrator", "--help")
@@ -74,6 +79,8 @@ func TestLiteExecsFull(t *testing.T) {
 		t.Errorf("harn run in the lite build: exit %d, stdout %q", code, stdout)
 	}
 
+	t.Run("programs", func(t *testing.T) { testLitePrograms(t, lite) })
+
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -81,13 +88,15 @@ func TestLiteExecsFull(t *testing.T) {
 	if err := os.Symlink(self, filepath.Join(dir, "harn-full")); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"orchestrator", "--help"}, {"help", "orchestrator"}, {"help", "mcp", "serve"}, {"lsp", "--help"}} {
+	for _, args := range [][]string{{"orchestrator", "--help"}, {"help", "orchestrator"}, {"help", "mcp", "serve"}, {"lsp", "--help"}, {"help", "tool"}, {"tool", "--help"}, {"check", "--help"}, {"doc", "len"}} {
 		stdout, stderr, code := harn(args...)
 		var want strings.Builder
 		if run(args, nil, &want, &want) != 0 || code != 0 || stdout != want.String() {
 			t.Errorf("harn %s: exit %d, stdout %q, stderr %q; want %q", strings.Join(args, " "), code, stdout, stderr, want.String())
 		}
 	}
+
+	t.Run("conformance", func(t *testing.T) { testLiteConformance(t, lite, self) })
 
 	// Under HARN_CPUPROFILE the lite harn's profiling timer must not
 	// follow it into harn-full: its SIGPROF killed harn-full at start-up
@@ -98,4 +107,119 @@ func TestLiteExecsFull(t *testing.T) {
 			t.Fatalf("harn orchestrator --help under HARN_CPUPROFILE: exit %d, stderr %q", code, stderr)
 		}
 	}
+}
+
+// runBinary runs a harn binary (in dir, when set) with no input and
+// returns its output and exit status.
+func runBinary(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// testLitePrograms checks which programs the lite harn hands to
+// harn-full, with a copy of it next to a harn-full that only says it ran.
+func testLitePrograms(t *testing.T, lite string) {
+	dir := t.TempDir()
+	bin, err := os.ReadFile(lite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string, mode os.FileMode) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("harn", string(bin), 0o755)
+	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\n", 0o755)
+	write("yaml_lib.harn", "pub fn load(text) { return yaml_parse(text) }\n", 0o644)
+	write("plain_lib.harn", "pub fn twice(x) { return x * 2 }\n", 0o644)
+	for src, full := range map[string]bool{
+		`println("hi")`: false,
+		`println(json_stringify(json_parse("[1]")))`:                  false,
+		`println(sha256("x"))`:                                        false,
+		`println(file_exists("harn-full"))`:                           false,
+		`import { twice } from "./plain_lib"` + "\nprintln(twice(2))": false,
+		`let d = yaml_parse("a: 1")`:                                  true,
+		`fn get(u) { return http_get(u) }`:                            true,
+		`println(schema_check({}, {type: "int"}))`:                    true,
+		`let r = tool_registry()`:                                     true,
+		`println(harness.tools)`:                                      true,
+		`println("a word: toml_parse")`:                               true,
+		`println(blake3("x"))`:                                        true,
+		`import { load } from "./yaml_lib"` + "\nprintln(1)":          true,
+		"tool greet(name: string) -> string {\n  description \"greets\"\n  \"hi \" + name\n}": true,
+		`println(undefined_name)`: true, // a warning
+		`let x = `:                true, // a static error
+	} {
+		write("prog.harn", src+"\n", 0o644)
+		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "run", "prog.harn", "arg")
+		ran := stdout == "harn-full run prog.harn arg\n"
+		if ran != full || code != 0 && !full {
+			t.Errorf("%s\nran in harn-full: %v, want %v (exit %d, stdout %q, stderr %q)", src, ran, full, code, stdout, stderr)
+		}
+	}
+}
+
+// testLiteConformance runs a sample of the conformance programs through
+// the lite harn (with harn-full next to it) and through the full one,
+// and compares their output and exit status: every 41st of the programs
+// the lite harn runs itself and every 24th of those it hands to
+// harn-full (about 120 of 4,300, to keep the test short).
+func testLiteConformance(t *testing.T, lite, full string) {
+	root := filepath.Join("..", "..", "conformance")
+	var progs []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".harn") {
+			base := strings.TrimSuffix(path, ".harn")
+			if fileExists(base+".expected") || fileExists(base+".error") {
+				progs = append(progs, path)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(progs)
+	heavy, ran := 0, 0
+	for i, path := range progs {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sourceNamesFullOnly(path, src) {
+			heavy++
+			if heavy%24 != 0 {
+				continue
+			}
+		} else if i%41 != 0 {
+			continue
+		}
+		ran++
+		rel, _ := filepath.Rel(root, path)
+		lout, lerr, lcode := runBinary(t, lite, root, "run", rel)
+		fout, ferr, fcode := runBinary(t, full, root, "run", rel)
+		lerr, ferr = uuid.ReplaceAllString(lerr, "UUID"), uuid.ReplaceAllString(ferr, "UUID") // temporary directories
+		if lout != fout || lerr != ferr || lcode != fcode {
+			t.Errorf("%s: lite and full differ\n--- lite (exit %d)\n%s%s\n--- full (exit %d)\n%s%s", rel, lcode, lout, lerr, fcode, fout, ferr)
+		}
+	}
+	t.Logf("%d of %d programs, %d of the %d that run in harn-full", ran, len(progs), heavy/24, heavy)
+}
+
+var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -146,21 +146,10 @@ func cmdHelp(name string, stdout, stderr io.Writer) int {
 var fullOnlyHelp func(name string, stderr io.Writer) (code int, ok bool)
 
 // commandHelp is the text of `harn help COMMAND` and `harn COMMAND
-// --help`; the tool and serve texts are next to their commands.
+// --help`; the texts of the commands the lite build leaves out are next
+// to their commands and added by help_full.go.
 var commandHelp = map[string]string{
-	"tool":             toolHelp,
-	"tool schema":      toolSchemaHelp,
-	"tool run":         toolRunHelp,
-	"tool completions": toolCompletionsHelp,
-	"tool sdk":         toolSDKHelp,
-	"tool diff":        toolDiffHelp,
-	"serve":            serveHelp,
-	"serve mcp":        serveHelp,
-	"fmt":              fmtHelp,
-	"lint":             lintHelp,
-	"test":             testHelp,
-	"init":             initHelp,
-	"doc":              docHelp,
+	"fmt": fmtHelp,
 	"run": `Usage: harn run [--max-memory SIZE] FILE [ARGS...]
        harn run [--max-memory SIZE] -e CODE [ARGS...]
 

@@ -50,7 +50,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var interrupted atomic.Bool
 	onVM := func(v *vm.VM) { interruptOnSignal(v, &interrupted) }
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings})
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings, Vet: liteVet})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}
@@ -60,6 +60,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return res.Status
 }
+
+// liteVet, set in the lite build (lite.go), replaces the process with
+// harn-full when the program needs it.
+var liteVet func(s *interp.Session, entry *interp.Module, err error)
 
 // interruptedStatus is the exit status of an interrupted run
 // (docs/spec/language.md §12.3).

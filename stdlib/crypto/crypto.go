@@ -1,9 +1,7 @@
 package crypto
 
 import (
-	"crypto/ed25519"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -24,42 +22,6 @@ import (
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("ed25519_keypair", "ed25519_keypair(seed_hex?)", "{public_key, private_key} in hex (the private key is the 32-byte seed)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		var seed []byte
-		if a.Given(0) {
-			s, err := hexArg("ed25519_keypair", "seed", a.At(0), ed25519.SeedSize)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			seed = s
-		} else {
-			seed = make([]byte, ed25519.SeedSize)
-			rand.Read(seed)
-		}
-		priv := ed25519.NewKeyFromSeed(seed)
-		return vm.Of(lib.DictOf("public_key", vm.Str(hex.EncodeToString(priv.Public().(ed25519.PublicKey))),
-			"private_key", vm.Str(hex.EncodeToString(seed)))), nil
-	})
-	lib.Def("ed25519_sign", "ed25519_sign(private_key, message)", "the hex signature of message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		seed, err := hexArg("ed25519_sign", "private key", a.At(0), ed25519.SeedSize)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), messageBytes(a.At(1)))
-		return vm.Str(hex.EncodeToString(sig)), nil
-	})
-	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message for public_key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		pub, err := hexArg("ed25519_verify", "public key", a.At(0), ed25519.PublicKeySize)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		sig, err := hex.DecodeString(a.Text(2))
-		if err != nil || len(sig) != ed25519.SignatureSize {
-			return vm.False, nil
-		}
-		return vm.BoolOf(ed25519.Verify(pub, messageBytes(a.At(1)), sig)), nil
-	})
-
 	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		u, err := url.Parse(a.Text(0))
 		if err != nil {

@@ -21,7 +21,6 @@ import (
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
-	"github.com/zeebo/blake3"
 )
 
 // RawBytes is the byte content of a "bytes or text" argument.
@@ -30,6 +29,16 @@ func RawBytes(v vm.Value) []byte {
 		return b.Data()
 	}
 	return []byte(vm.ToDisplay(v))
+}
+
+// digest registers the hash function name as a builtin that returns the
+// lower-case hex digest of its argument.
+func digest(name string, mk func() hash.Hash) {
+	lib.Def(name, name+"(x)", "lower-case hex digest", func(_ *vm.Thread, a vm.Args) (vm.Value, error) {
+		h := mk()
+		h.Write(RawBytes(a.At(0)))
+		return vm.Str(hex.EncodeToString(h.Sum(nil))), nil
+	})
 }
 
 func init() {
@@ -87,13 +96,6 @@ func init() {
 		return vm.Str(PercentDecode(a.Text(0), true)), nil
 	})
 
-	digest := func(name string, mk func() hash.Hash) {
-		codec(name, name+"(x)", "lower-case hex digest", func(a vm.Args) (vm.Value, error) {
-			h := mk()
-			h.Write(RawBytes(a.At(0)))
-			return vm.Str(hex.EncodeToString(h.Sum(nil))), nil
-		})
-	}
 	digest("sha256", sha256.New)
 	digest("sha224", sha256.New224)
 	digest("sha384", sha512.New384)
@@ -102,7 +104,6 @@ func init() {
 	digest("md5", md5.New)
 	digest("sha3_256", func() hash.Hash { return sha3.New256() })
 	digest("sha3_512", func() hash.Hash { return sha3.New512() })
-	digest("blake3", func() hash.Hash { return blake3.New() })
 	codec("hmac_sha256", "hmac_sha256(key, msg)", "HMAC-SHA256 as hex", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(hex.EncodeToString(hmacSHA256(a))), nil
 	})

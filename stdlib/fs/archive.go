@@ -1,3 +1,5 @@
+//go:build !harnlite
+
 package fs
 
 // Compression and archives (docs/spec/builtins.md §4.5): gzip, zstd and brotli

@@ -1,3 +1,5 @@
+//go:build !harnlite
+
 // Package jsonschema compiles and caches JSON Schema (Draft 2020-12)
 // validators for schemas a script supplies at run time, and owns the
 // standard library's mapping between Harn values and the generic Go form

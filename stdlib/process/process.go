@@ -10,7 +10,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -65,17 +64,6 @@ func init() {
 		state := StateRoot(th)
 		return vm.Of(lib.DictOf("execution_root", vm.Str(fs.ExecutionRoot(th)), "asset_root", vm.Str(sourceDir(th)),
 			"state_root", vm.Str(state), "run_root", vm.Str(state+"/runs"), "worktree_root", vm.Str(fs.ExecutionRoot(th)))), nil
-	})
-	lib.Def("username", "username()", "the current user's name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if u, err := user.Current(); err == nil && u.Username != "" {
-			return vm.Str(u.Username), nil
-		}
-		for _, k := range []string{"USER", "USERNAME", "LOGNAME"} {
-			if v := os.Getenv(k); v != "" {
-				return vm.Str(v), nil
-			}
-		}
-		return vm.Str(""), nil
 	})
 	lib.Def("hostname", "hostname()", "the machine's host name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		h, _ := os.Hostname()

@@ -1,0 +1,25 @@
+//go:build !harnlite
+
+package stdlib
+
+import (
+	"github.com/harnlang/harn/stdlib/tools"
+	"github.com/harnlang/harn/vm"
+
+	// The areas whose dependencies (net/http and TLS, YAML, TOML, XML,
+	// JSON Schema, the tool registry) would cost every start of the lite
+	// harn more than its whole run path; it leaves them out and runs a
+	// program that names one of their builtins in harn-full
+	// (docs/architecture.md, "Start-up").
+	_ "github.com/harnlang/harn/stdlib/formats"
+	_ "github.com/harnlang/harn/stdlib/net"
+	_ "github.com/harnlang/harn/stdlib/schema"
+	_ "github.com/harnlang/harn/stdlib/store"
+	_ "github.com/harnlang/harn/stdlib/templates"
+)
+
+// MCPHandler is the served MCP request a handler runs for (stdlib/tools).
+type MCPHandler = tools.MCPHandler
+
+// SetMCPHandler makes h the active MCP request of v's handlers (stdlib/tools).
+func SetMCPHandler(v *vm.VM, h MCPHandler) (restore func()) { return tools.SetMCPHandler(v, h) }
