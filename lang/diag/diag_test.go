@@ -62,3 +62,40 @@ func TestRenderClipsLongLines(t *testing.T) {
 		t.Errorf("short line changed:\n%s", short)
 	}
 }
+
+// A coded diagnostic renders its code in brackets after the severity
+// (docs/spec/newer.md §3.1); one without a code keeps the plain label.
+func TestRenderShowsCode(t *testing.T) {
+	src := []byte("let label: string = 42\n")
+	cases := []struct {
+		e    *Error
+		want string
+	}{
+		{&Error{File: "a.harn", Line: 1, Col: 21, Code: "HARN-TYP-007", Msg: "let binding `label`: expected string, found int"},
+			"error[HARN-TYP-007]: let binding `label`: expected string, found int\n  --> a.harn:1:21\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Code: "HARN-OWN-001", Severity: SevWarning, Msg: "Cannot assign to 'x'"},
+			"warning[HARN-OWN-001]: Cannot assign to 'x'\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Msg: "unreachable code", Severity: SevWarning}, "warning: unreachable code\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Msg: "boom"}, "error: boom\n"},
+	}
+	for _, c := range cases {
+		if got := Render(c.e, src); !strings.HasPrefix(got, c.want) {
+			t.Errorf("Render = %q, want prefix %q", got, c.want)
+		}
+	}
+}
+
+func TestTrimLabel(t *testing.T) {
+	for in, want := range map[string]string{
+		"error[HARN-TYP-007]: let binding `x`: expected int, found string": "let binding `x`: expected int, found string",
+		"warning[HARN-OWN-003]: owned binding `x` escapes":                 "owned binding `x` escapes",
+		"warning: unreachable code":                                        "unreachable code",
+		"error: boom [x]: y":                                               "boom [x]: y",
+		"warning[not a code: x":                                            "warning[not a code: x",
+		"  --> a.harn:1:1":                                                 "  --> a.harn:1:1",
+	} {
+		if got := TrimLabel(in); got != want {
+			t.Errorf("TrimLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
