@@ -99,3 +99,25 @@ func TestTrimLabel(t *testing.T) {
 		}
 	}
 }
+
+// A short candidate is not proposed for a longer name: the allowance
+// comes from the shorter of the two (docs/spec/language.md §3.2 takes it
+// from the misspelt name alone).
+func TestSuggestShortCandidates(t *testing.T) {
+	names := []string{"e", "pi", "len", "items", "println"}
+	cases := []struct{ name, want string }{
+		{"q", "e"},     // one letter for one letter, as the spec's example
+		{"qz", ""},     // not `e` for a two-letter name without it
+		{"xe", "e"},    // a two-letter name that contains it
+		{"abe", ""},    // distance 2 to `e`, allowed by the name's length alone
+		{"pie", "pi"},  // distance 1 from a two-letter name
+		{"pipe", ""},   // distance 2 from `pi`, too far for a two-letter name
+		{"lne", "len"}, // transposition inside a short name
+		{"itmes", "items"},
+	}
+	for _, c := range cases {
+		if got := Suggest(c.name, names); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
