@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -199,11 +200,14 @@ func wantsWarnings(want string) bool {
 	return false
 }
 
+// warningLines collects the warning lines of stderr in the golden form,
+// "warning: msg": `harn` prints a coded warning as "warning[CODE]: msg"
+// (docs/spec/newer.md §3.1), the golden files leave the code out.
 func warningLines(stderr string) string {
 	var sb strings.Builder
 	for _, l := range strings.Split(stderr, "\n") {
-		if strings.HasPrefix(l, "warning: ") {
-			sb.WriteString(l)
+		if msg := diag.TrimLabel(l); msg != l && strings.HasPrefix(l, "warning") {
+			sb.WriteString("warning: " + msg)
 			sb.WriteByte('\n')
 		}
 	}

@@ -213,6 +213,15 @@ func TestServer(t *testing.T) {
 	if d := js(c.diagnostics(uri)); !strings.Contains(d, `"start":{"character":4,"line":0}`) || !strings.Contains(d, "expected variable name") {
 		t.Errorf("parse error diagnostic: %s", d)
 	}
+
+	// Checker diagnostics carry their codes, builtin argument mismatches too
+	// (docs/spec/newer.md §3.1).
+	codesURI := "file://" + filepath.Join(dir, "codes.harn")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": codesURI, "languageId": "harn", "version": 1,
+		"text": "let label: string = 42\nprintln(uppercase(1))\n"}})
+	if d := js(c.diagnostics(codesURI)); strings.Count(d, `"code":"HARN-TYP-007"`) != 2 {
+		t.Errorf("coded diagnostics: %s", d)
+	}
 	// While the text does not parse, names come from the last version that did.
 	if comp := js(c.request("textDocument/completion", docPos(uri, 0, 0))); !strings.Contains(comp, `"label":"twice"`) {
 		t.Errorf("completion while broken: %.300s", comp)

@@ -28,7 +28,7 @@ func TestCheckCommand(t *testing.T) {
 		want   []string
 	}{
 		{[]string{good}, 0, []string{"warning: Function 'f' expects 1 argument, got 2", "good.harn:4:9"}},
-		{[]string{good, bad}, 1, []string{"error: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
+		{[]string{good, bad}, 1, []string{"error[HARN-TYP-007]: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
 		{[]string{filepath.Join(dir, "missing.harn")}, 1, []string{"cannot read"}},
 		{nil, 2, []string{"needs at least one FILE"}},
 	}
@@ -113,7 +113,7 @@ func TestCheckCapsWarnings(t *testing.T) {
 		t.Errorf("status %d", status)
 	}
 	got := stderr.String()
-	if n := strings.Count(got, "warning: "); n != interp.MaxWarnings || !strings.Contains(got, "error: let binding `n`") ||
+	if n := strings.Count(got, "warning: "); n != interp.MaxWarnings || !strings.Contains(got, "error[HARN-TYP-007]: let binding `n`") ||
 		!strings.HasSuffix(got, "… and 4 more warnings\n") {
 		t.Errorf("%d warnings:\n%s", n, got[max(0, len(got)-600):])
 	}

@@ -267,7 +267,7 @@ func (c *checker) libraryArgs(title string, sig signature, pos syntax.Pos, argx 
 			break
 		}
 		if p.t != nil && known(args[i]) && !compatible(args[i], p.t) {
-			c.report(typeSev, argx[i].Position(), "", conversionHelp(argx[i], p.t, args[i]),
+			c.report(typeSev, argx[i].Position(), "HARN-TYP-007", conversionHelp(argx[i], p.t, args[i]),
 				fmt.Sprintf("argument %d `%s`: expected %s, found %s", i+1, p.name, p.t, show(args[i], p.t)))
 		}
 	}

@@ -766,7 +766,7 @@ func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field)
 	if s := diag.Suggest(name, names); s != "" {
 		msg += " — did you mean `" + s + "`?"
 	}
-	c.report(sevError, pos, "HARN-TYP-010", "available fields: "+strings.Join(names, ", "), msg)
+	c.report(sevError, pos, "", "available fields: "+strings.Join(names, ", "), msg)
 }
 
 // unknownStruct reports a struct literal naming no visible struct
@@ -782,5 +782,5 @@ func (c *checker) unknownStruct(e *syntax.StructLit) {
 	if s := diag.Suggest(e.Name, names); s != "" {
 		msg += " — did you mean `" + s + "`?"
 	}
-	c.report(sevError, e.At, "HARN-TYP-012", "declare `struct "+e.Name+" { ... }` or fix the type name", msg)
+	c.report(sevError, e.At, "", "declare `struct "+e.Name+" { ... }` or fix the type name", msg)
 }

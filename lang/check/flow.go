@@ -26,7 +26,7 @@ func (c *checker) fallThrough(node syntax.Node, pos syntax.Pos, ret types.Type, 
 	if c.exits(body) {
 		return
 	}
-	c.report(sevError, pos, "HARN-TYP-011", "", "function can fall through without returning "+ret.String())
+	c.report(sevError, pos, "", "", "function can fall through without returning "+ret.String())
 }
 
 // exits reports whether running the statements never reaches their end.

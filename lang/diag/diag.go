@@ -79,9 +79,10 @@ func (l List) Error() string {
 	return sb.String()
 }
 
-// Render writes the diagnostic the way `harn` prints it:
+// Render writes the diagnostic the way `harn` prints it, its code (when it
+// has one) in brackets after the severity (docs/spec/newer.md §3.1):
 //
-//	error: message
+//	error[HARN-TYP-007]: message
 //	  --> file:line:col
 //	   |
 //	 3 | let x = 1 +
@@ -91,11 +92,7 @@ func (l List) Error() string {
 // src is the file's text (may be nil when unavailable).
 func Render(e *Error, src []byte) string {
 	var sb strings.Builder
-	label := "error"
-	if e.Severity == SevWarning {
-		label = "warning"
-	}
-	sb.WriteString(label)
+	sb.WriteString(Label(e))
 	sb.WriteString(": ")
 	if e.Phase == PhaseCompile && e.Severity == SevError {
 		sb.WriteString("compile error: ")
@@ -107,6 +104,39 @@ func Render(e *Error, src []byte) string {
 		fmt.Fprintf(&sb, "  = help: %s\n", e.Help)
 	}
 	return sb.String()
+}
+
+// Label is the head of a rendered diagnostic before ": ": the severity,
+// then the code in brackets when there is one (`warning`,
+// `error[HARN-NAM-002]`).
+func Label(e *Error) string {
+	label := "error"
+	if e.Severity == SevWarning {
+		label = "warning"
+	}
+	if e.Code != "" {
+		label += "[" + e.Code + "]"
+	}
+	return label
+}
+
+// TrimLabel removes a leading rendered label ("error: ",
+// "warning[HARN-OWN-001]: ") from a line of rendered output, for callers
+// that show the message without it.
+func TrimLabel(line string) string {
+	for _, sev := range []string{"error", "warning"} {
+		rest, ok := strings.CutPrefix(line, sev)
+		if !ok {
+			continue
+		}
+		if code, after, ok := strings.Cut(rest, "]: "); ok && strings.HasPrefix(code, "[") && !strings.ContainsAny(code, " \n") {
+			return after
+		}
+		if after, ok := strings.CutPrefix(rest, ": "); ok {
+			return after
+		}
+	}
+	return line
 }
 
 // RenderWithNotes renders e and then each of its notes ("note: msg" and

@@ -62,3 +62,62 @@ func TestRenderClipsLongLines(t *testing.T) {
 		t.Errorf("short line changed:\n%s", short)
 	}
 }
+
+// A coded diagnostic renders its code in brackets after the severity
+// (docs/spec/newer.md §3.1); one without a code keeps the plain label.
+func TestRenderShowsCode(t *testing.T) {
+	src := []byte("let label: string = 42\n")
+	cases := []struct {
+		e    *Error
+		want string
+	}{
+		{&Error{File: "a.harn", Line: 1, Col: 21, Code: "HARN-TYP-007", Msg: "let binding `label`: expected string, found int"},
+			"error[HARN-TYP-007]: let binding `label`: expected string, found int\n  --> a.harn:1:21\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Code: "HARN-OWN-001", Severity: SevWarning, Msg: "Cannot assign to 'x'"},
+			"warning[HARN-OWN-001]: Cannot assign to 'x'\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Msg: "unreachable code", Severity: SevWarning}, "warning: unreachable code\n"},
+		{&Error{File: "a.harn", Line: 1, Col: 1, Msg: "boom"}, "error: boom\n"},
+	}
+	for _, c := range cases {
+		if got := Render(c.e, src); !strings.HasPrefix(got, c.want) {
+			t.Errorf("Render = %q, want prefix %q", got, c.want)
+		}
+	}
+}
+
+func TestTrimLabel(t *testing.T) {
+	for in, want := range map[string]string{
+		"error[HARN-TYP-007]: let binding `x`: expected int, found string": "let binding `x`: expected int, found string",
+		"warning[HARN-OWN-003]: owned binding `x` escapes":                 "owned binding `x` escapes",
+		"warning: unreachable code":                                        "unreachable code",
+		"error: boom [x]: y":                                               "boom [x]: y",
+		"warning[not a code: x":                                            "warning[not a code: x",
+		"  --> a.harn:1:1":                                                 "  --> a.harn:1:1",
+	} {
+		if got := TrimLabel(in); got != want {
+			t.Errorf("TrimLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A short candidate is not proposed for a longer name: the allowance
+// comes from the shorter of the two (docs/spec/language.md §3.2 takes it
+// from the misspelt name alone).
+func TestSuggestShortCandidates(t *testing.T) {
+	names := []string{"e", "pi", "len", "items", "println"}
+	cases := []struct{ name, want string }{
+		{"q", "e"},     // one letter for one letter, as the spec's example
+		{"qz", ""},     // not `e` for a two-letter name without it
+		{"xe", "e"},    // a two-letter name that contains it
+		{"abe", ""},    // distance 2 to `e`, allowed by the name's length alone
+		{"pie", "pi"},  // distance 1 from a two-letter name
+		{"pipe", ""},   // distance 2 from `pi`, too far for a two-letter name
+		{"lne", "len"}, // transposition inside a short name
+		{"itmes", "items"},
+	}
+	for _, c := range cases {
+		if got := Suggest(c.name, names); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

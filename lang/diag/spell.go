@@ -7,19 +7,19 @@ import "strings"
 // edit distance ≤ 1 for names of 1–2 bytes, ≤ 2 for 3–5 bytes, ≤ 3 for
 // longer ones; names starting with "__" are never suggested; ties go to the
 // smallest distance, then the closest length, then the byte-wise smallest.
+//
+// The allowance is taken from the shorter of the two names, so a short
+// candidate is not proposed for a longer name it shares a letter or two
+// with: a one-byte candidate (the global `e`) is proposed only for a name
+// of one byte or for a two-byte name containing it (`q` and `xe` get `e`;
+// `qz` and `abe` get nothing).
 func Suggest(name string, candidates []string) string {
-	limit := 3
-	switch n := len(name); {
-	case n <= 2:
-		limit = 1
-	case n <= 5:
-		limit = 2
-	}
-	best, bestDist, bestLenDiff := "", limit+1, 0
+	best, bestDist, bestLenDiff := "", 0, 0
 	for _, c := range candidates {
 		if c == name || strings.HasPrefix(c, "__") {
 			continue
 		}
+		limit := allowance(min(len(name), len(c)))
 		lenDiff := len(c) - len(name)
 		if lenDiff < 0 {
 			lenDiff = -lenDiff
@@ -37,6 +37,18 @@ func Suggest(name string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// allowance is the largest edit distance a suggestion may have when the
+// shorter of the two names is n bytes long.
+func allowance(n int) int {
+	switch {
+	case n <= 2:
+		return 1
+	case n <= 5:
+		return 2
+	}
+	return 3
 }
 
 // editDistance is the Levenshtein distance over bytes, giving up early
