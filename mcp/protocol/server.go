@@ -641,6 +641,13 @@ func (c *conn) dispatch(req *Request) {
 	case "completion/complete":
 		c.reply(req, c.complete(req))
 	case "logging/setLevel":
+		// A method of a capability the server does not advertise is
+		// unknown to it: a client that never saw the capability must
+		// not come to rely on the method.
+		if !pr.Capabilities().Has("logging") {
+			c.fail(req, Errorf(CodeMethodNotFound, "Method not found: "+req.method))
+			return
+		}
 		c.reply(req, c.setLevel(req))
 	default:
 		if u := UnsupportedFeature(req.method, req.version); u != nil {

@@ -89,7 +89,7 @@ func TestModernProfile(t *testing.T) {
 	if e["code"] != float64(-32601) || e["message"] != "Unsupported MCP server method: subscriptions/listen" || e["data"].(map[string]any)["type"] != "mcp.unsupportedFeature" {
 		t.Errorf("subscriptions/listen %s", js(e))
 	}
-	jsonEq(t, "unknown tool", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Unknown tool: 5"}`)
+	jsonEq(t, "non-string tool name", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 5"}`)
 	jsonEq(t, "invalid args", c.call(36, "tools/call", modern(map[string]any{"name": "echo"}, tasksCaps))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
 	jsonEq(t, "echo", c.call(37, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))["result"],
 		`{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}`)
@@ -292,4 +292,50 @@ func TestHandlerPanicKeepsServing(t *testing.T) {
 	}
 	jsonEq(t, "after the crash", c.call(3, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "still here"}})["result"],
 		`{"content":[{"type":"text","text":"still here"}],"isError":false}`)
+}
+
+// A tools/call the server refuses before any tool runs is answered with
+// a message naming params.name and told to a provider that records
+// every call (docs/spec/orchestrator.md §12).
+func TestRefusedToolCallIsRecorded(t *testing.T) {
+	f := newFake()
+	f.refused = make(chan string, 8)
+	c := startPipe(t, f, Options{})
+	jsonEq(t, "missing name", c.call(1, "tools/call", modern(map[string]any{"arguments": map[string]any{}}, nil))["error"],
+		`{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`)
+	jsonEq(t, "null name", c.call(2, "tools/call", modern(map[string]any{"name": nil}, nil))["error"],
+		`{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not null"}`)
+	jsonEq(t, "unknown tool", c.call(3, "tools/call", modern(map[string]any{"name": "nope"}, nil))["error"], `{"code":-32602,"message":"Unknown tool: nope"}`)
+	jsonEq(t, "invalid args", c.call(4, "tools/call", modern(map[string]any{"name": "echo"}, nil))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
+	c.call(5, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))
+	want := []string{
+		"null -32602 Invalid params: tools/call requires params.name, the tool name",
+		"null -32602 Invalid params: tools/call params.name must be a string, not null",
+		"nope -32602 Unknown tool: nope",
+		`echo -32602 echo: "text" is required`,
+	}
+	for _, w := range want {
+		if got := <-f.refused; got != w {
+			t.Errorf("refused call %q, want %q", got, w)
+		}
+	}
+	select {
+	case got := <-f.refused:
+		t.Errorf("a call that ran was reported refused: %q", got)
+	default:
+	}
+}
+
+// logging/setLevel is a method of the logging capability: a server that
+// does not advertise it does not know the method.
+func TestSetLevelNeedsLoggingCapability(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	jsonEq(t, "without logging", c.call(1, "logging/setLevel", modern(map[string]any{"level": "debug"}, nil))["error"],
+		`{"code":-32601,"message":"Method not found: logging/setLevel"}`)
+	f := newFake()
+	f.logging = true
+	c = startPipe(t, f, Options{})
+	jsonEq(t, "with logging", c.call(1, "logging/setLevel", modern(map[string]any{"level": "debug"}, nil))["result"], `{"resultType":"complete"}`)
+	jsonEq(t, "bad level", c.call(2, "logging/setLevel", modern(map[string]any{"level": "loud"}, nil))["error"],
+		`{"code":-32602,"message":"logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency"}`)
 }

@@ -699,3 +699,36 @@ func TestCallLine(t *testing.T) {
 		t.Errorf("line %q, want %q", got, want)
 	}
 }
+
+// A tools/call without a string name is answered with -32602 naming
+// params.name, and it is recorded like every call (docs/spec/orchestrator.md
+// §12): a failed stderr line and an action_graph_update carrying the error.
+func TestRefusedCallIsRecorded(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	if e := get(c.call("tools/call", map[string]any{"arguments": map[string]any{}}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`) {
+		t.Fatalf("missing name %s", js(e))
+	}
+	if e := get(c.call("tools/call", map[string]any{"name": 7}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 7"}`) {
+		t.Fatalf("number name %s", js(e))
+	}
+	c.srv.Flush()
+	for _, tool := range []string{"null", "7"} {
+		if !strings.Contains(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool="+tool+" status=failed trace_id=mcp_") {
+			t.Fatalf("no stderr line for tool=%s:\n%s", tool, c.stderr.String())
+		}
+	}
+	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
+	var errs []string
+	for _, g := range graph {
+		var p map[string]any
+		json.Unmarshal(g.Payload, &p)
+		if g.Kind == "action_graph_update" && get(p, "observability", "action_graph_nodes", 0, "status") == "failed" {
+			errs = append(errs, g.Headers["tool_name"]+": "+fmt.Sprint(p["error"]))
+		}
+	}
+	want := []string{"null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("action graph errors %q, want %q", errs, want)
+	}
+}
