@@ -9,6 +9,7 @@ import (
 
 	"github.com/harnlang/harn/adapter/mcp"
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/load"
 )
@@ -54,6 +55,7 @@ var serveSurfaces = map[string]func(path string, stderr io.Writer, harnVersion s
 type serveFlags struct {
 	surface, transport, bind, path, card, hmac string
 	apiKeys                                    []string
+	apiKeyEnv                                  string // HARN_SERVE_API_KEY, unparsed
 	watch                                      bool
 	file                                       string
 }
@@ -131,9 +133,9 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 	if f.bind == "" {
 		f.bind = "127.0.0.1:8765"
 	}
-	if k := os.Getenv("HARN_SERVE_API_KEY"); k != "" {
-		f.apiKeys = splitKeys(k)
-	}
+	// HARN_SERVE_API_KEY is parsed only if --api-key does not replace
+	// it, and only for the HTTP transport (serveHTTP).
+	f.apiKeyEnv = os.Getenv("HARN_SERVE_API_KEY")
 	f.hmac = os.Getenv("HARN_SERVE_HMAC_SECRET")
 	usage := func(format string, a ...any) (*serveFlags, int) {
 		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(a, serveHelp)...)
@@ -179,7 +181,11 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 			case "--path":
 				f.path = v
 			case "--api-key":
-				f.apiKeys = splitKeys(v)
+				keys, err := protocol.ParseAPIKeys("--api-key", v)
+				if err != nil {
+					return usage("%v", err)
+				}
+				f.apiKeys, f.apiKeyEnv = keys, ""
 			case "--hmac-secret":
 				f.hmac = v
 			case "--card":
@@ -203,14 +209,4 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 		return usage("missing FILE")
 	}
 	return f, 0
-}
-
-func splitKeys(s string) []string {
-	var out []string
-	for _, k := range strings.Split(s, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
 }
