@@ -143,17 +143,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		name, val, hasVal := strings.Cut(a, "=")
-		value := func() (string, bool) {
-			if hasVal {
-				return val, true
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return "", false
-		}
+		name, _, _ := strings.Cut(a, "=")
 		switch name {
 		case "--help", "-h":
 			fmt.Fprint(stdout, serveHelp)
@@ -161,10 +151,11 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 		case "--watch":
 			f.watch = true
 		case "--surface", "--transport", "--bind", "--path", "--api-key", "--hmac-secret", "--card", "--tls", "--cert", "--key":
-			v, ok := value()
-			if !ok {
-				return usage("%s requires a value", name)
+			v, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
+			i = last
 			switch name {
 			case "--surface":
 				if v != "script" && v != "exports" && v != "auto" {
