@@ -382,14 +382,9 @@ type CallRecorder interface {
 // (docs/spec/mcp-projection.md §6 steps 1-4).
 func (c *conn) prepareCall(x *Call) (name string, t Tool, asTask bool, args any, rerr *Error) {
 	req := x.Request
-	nv, present := req.params.Get("name")
-	name, isString := nv.(string)
-	switch {
-	case !present:
-		return "null", nil, false, nil, InvalidParams("Invalid params: tools/call requires params.name, the tool name")
-	case !isString:
-		name = string(jsonv.Marshal(nv))
-		return name, nil, false, nil, InvalidParams("Invalid params: tools/call params.name must be a string, not " + name)
+	name, rerr = nameParam(req, "tool")
+	if rerr != nil {
+		return name, nil, false, nil, rerr
 	}
 	t, ok := c.srv.p.Tool(req, name)
 	if !ok {

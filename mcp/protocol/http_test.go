@@ -134,6 +134,10 @@ func TestHTTPPost(t *testing.T) {
 	if m := r.json(t); r.status != 400 || m["id"] != nil || !strings.HasPrefix(m["error"].(map[string]any)["message"].(string), "Parse error: ") {
 		t.Errorf("parse error %d %s", r.status, r.body)
 	}
+	r = do(h, http.MethodPost, "/mcp", nil, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}` {
+		t.Errorf("batch %d %q", r.status, r.body)
+	}
 	// Other methods and paths.
 	if r = do(h, http.MethodGet, "/mcp", nil, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
 		t.Errorf("GET /mcp %d %v", r.status, r.header)

@@ -637,6 +637,10 @@ func (c *conn) dispatch(req *Request) {
 	case "prompts/list":
 		c.replyList(req, "prompts", pr.Prompts)
 	case "prompts/get":
+		if _, rerr := nameParam(req, "prompt"); rerr != nil {
+			c.fail(req, rerr)
+			return
+		}
 		c.answer(req, pr.GetPrompt(req))
 	case "completion/complete":
 		c.reply(req, c.complete(req))
@@ -810,4 +814,20 @@ func (c *conn) subscribe(req *Request) any {
 	}
 	c.mu.Unlock()
 	return jsonv.NewObject(0)
+}
+
+// nameParam reads the params.name of a tools/call or prompts/get (what
+// names the thing named). A missing or non-string name is -32602 naming
+// the param; the name returned with it is the JSON text of what was
+// sent ("null" when nothing was).
+func nameParam(req *Request, what string) (string, *Error) {
+	nv, present := req.params.Get("name")
+	if name, ok := nv.(string); ok {
+		return name, nil
+	}
+	if !present {
+		return "null", InvalidParams("Invalid params: " + req.method + " requires params.name, the " + what + " name")
+	}
+	text := string(jsonv.Marshal(nv))
+	return text, InvalidParams("Invalid params: " + req.method + " params.name must be a string, not " + text)
 }

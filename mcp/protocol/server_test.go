@@ -52,6 +52,34 @@ func TestFramingErrors(t *testing.T) {
 	jsonEq(t, "bad version", msgs[2], `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`)
 }
 
+// A batch or a message that is not an object is -32600 with id null,
+// saying which; the server keeps serving.
+func TestInvalidRequestShapes(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.SendLine(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	c.SendLine(`[]`)
+	c.SendLine(`"ping"`)
+	c.SendLine(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	c.Answer(2)
+	msgs := c.Messages()
+	if len(msgs) != 4 {
+		t.Fatalf("messages %s", js(msgs))
+	}
+	batch := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}`
+	jsonEq(t, "batch", msgs[0], batch)
+	jsonEq(t, "empty batch", msgs[1], batch)
+	jsonEq(t, "string", msgs[2], `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a JSON-RPC message must be an object"}}`)
+}
+
+// prompts/get names a missing or non-string params.name rather than
+// looking up a prompt called "".
+func TestPromptsGetNeedsName(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	jsonEq(t, "missing", c.call(1, "prompts/get", modern(nil, nil))["error"], `{"code":-32602,"message":"Invalid params: prompts/get requires params.name, the prompt name"}`)
+	jsonEq(t, "number", c.call(2, "prompts/get", modern(map[string]any{"name": 3}, nil))["error"], `{"code":-32602,"message":"Invalid params: prompts/get params.name must be a string, not 3"}`)
+	jsonEq(t, "named", c.call(3, "prompts/get", modern(map[string]any{"name": "greet"}, nil))["result"], `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"resultType":"complete"}`)
+}
+
 func TestModernProfile(t *testing.T) {
 	c := startPipe(t, &fake{extra: 3}, Options{PageSize: 3})
 	disc := c.call(1, "server/discover", modern(nil, nil))["result"]
