@@ -403,7 +403,12 @@ func (c *conn) deliver(m *message) {
 func (c *conn) notification(m *message) {
 	switch m.method {
 	case "notifications/initialized":
-		c.ready.Store(true)
+		// Only after initialize: one sent before it finishes no
+		// handshake, and list changes must not reach a client that has
+		// not negotiated a version (docs/spec/mcp-projection.md §3.1).
+		if c.initialized.Load() {
+			c.ready.Store(true)
+		}
 	case "notifications/cancelled":
 		id, _ := m.params.Get("requestId")
 		c.cancelRequest(id)

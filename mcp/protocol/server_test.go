@@ -367,3 +367,28 @@ func TestSetLevelNeedsLoggingCapability(t *testing.T) {
 	jsonEq(t, "bad level", c.call(2, "logging/setLevel", modern(map[string]any{"level": "loud"}, nil))["error"],
 		`{"code":-32602,"message":"logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency"}`)
 }
+
+// notifications/initialized before initialize readies nothing: list
+// changes start only after the handshake (docs/spec/mcp-projection.md §3.1).
+func TestInitializedBeforeInitialize(t *testing.T) {
+	srv := NewServer(newFake(), Options{})
+	c := startPipeServer(t, srv)
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.call(1, "ping", nil) // the notification has been read
+	srv.NotifyListChanged("tools")
+	c.call(2, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	srv.NotifyListChanged("tools")
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.call(3, "ping", nil)
+	srv.NotifyListChanged("prompts")
+	c.call(4, "ping", nil)
+	var got []string
+	for _, m := range c.Messages() {
+		if m["id"] == nil {
+			got = append(got, m["method"].(string))
+		}
+	}
+	if strings.Join(got, " ") != "notifications/prompts/list_changed" {
+		t.Errorf("notifications %q, want only the one sent after the handshake", got)
+	}
+}
