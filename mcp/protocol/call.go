@@ -370,7 +370,8 @@ func (c *conn) toolsCall(x *Call) any {
 
 // CallRecorder is implemented by a provider that records every
 // tools/call (docs/spec/orchestrator.md §12): the server tells it of
-// the calls it answers with a JSON-RPC error before any tool runs.
+// the calls it answers with a JSON-RPC error before any tool runs
+// (refused by the lifecycle, or by the checks of prepareCall).
 type CallRecorder interface {
 	// RefusedCall is told the call's tool name (the JSON text of a
 	// name that is not a string, "null" when there is none) and the

@@ -436,7 +436,7 @@ func (c *conn) request(m *message) {
 	switch {
 	case m.method == "server/discover" || (!c.initialized.Load() && hasMeta):
 		if rerr := req.modernRequest(); rerr != nil {
-			c.fail(req, rerr)
+			c.refuse(req, rerr)
 			return
 		}
 		c.ready.Store(true)
@@ -448,7 +448,7 @@ func (c *conn) request(m *message) {
 		c.reply(req, jsonv.NewObject(0))
 		return
 	default:
-		c.fail(req, Errorf(CodeNotInitialized, "server not initialized"))
+		c.refuse(req, Errorf(CodeNotInitialized, "server not initialized"))
 		return
 	}
 	if meta, ok := m.params.Get("_meta"); ok {
@@ -467,6 +467,17 @@ func (c *conn) request(m *message) {
 		}
 	}
 	c.dispatch(req)
+}
+
+// refuse answers a request its lifecycle refuses (not initialized, bad
+// 2026-07-28 metadata); a refused tools/call is still told to a
+// CallRecorder.
+func (c *conn) refuse(req *Request, e *Error) {
+	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
+		name, _ := nameParam(req, "tool")
+		r.RefusedCall(c.newCall(req, nil), name, e)
+	}
+	c.fail(req, e)
 }
 
 // initialize is the released lifecycle's handshake. It happens once per

@@ -329,6 +329,9 @@ func TestRefusedToolCallIsRecorded(t *testing.T) {
 	f := newFake()
 	f.refused = make(chan string, 8)
 	c := startPipe(t, f, Options{})
+	jsonEq(t, "before initialize", c.call(0, "tools/call", map[string]any{"name": "echo"})["error"], `{"code":-32002,"message":"server not initialized"}`)
+	jsonEq(t, "bad metadata", c.call("m", "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"}`)
 	jsonEq(t, "missing name", c.call(1, "tools/call", modern(map[string]any{"arguments": map[string]any{}}, nil))["error"],
 		`{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`)
 	jsonEq(t, "null name", c.call(2, "tools/call", modern(map[string]any{"name": nil}, nil))["error"],
@@ -337,6 +340,8 @@ func TestRefusedToolCallIsRecorded(t *testing.T) {
 	jsonEq(t, "invalid args", c.call(4, "tools/call", modern(map[string]any{"name": "echo"}, nil))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
 	c.call(5, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))
 	want := []string{
+		"echo -32002 server not initialized",
+		"echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities",
 		"null -32602 Invalid params: tools/call requires params.name, the tool name",
 		"null -32602 Invalid params: tools/call params.name must be a string, not null",
 		"nope -32602 Unknown tool: nope",

@@ -701,10 +701,13 @@ func TestCallLine(t *testing.T) {
 }
 
 // A tools/call without a string name is answered with -32602 naming
-// params.name, and it is recorded like every call (docs/spec/orchestrator.md
+// params.name; it and a call before initialize are recorded like every call (docs/spec/orchestrator.md
 // §12): a failed stderr line and an action_graph_update carrying the error.
 func TestRefusedCallIsRecorded(t *testing.T) {
 	c := newClient(t)
+	if e := get(c.call("tools/call", map[string]any{"name": "harn.trigger.list"}), "error"); !sameJSON(e, `{"code":-32002,"message":"server not initialized"}`) {
+		t.Fatalf("before initialize %s", js(e))
+	}
 	c.initialize()
 	if e := get(c.call("tools/call", map[string]any{"arguments": map[string]any{}}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`) {
 		t.Fatalf("missing name %s", js(e))
@@ -713,9 +716,9 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 		t.Fatalf("number name %s", js(e))
 	}
 	c.srv.Flush()
-	for _, tool := range []string{"null", "7"} {
-		if !strings.Contains(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool="+tool+" status=failed trace_id=mcp_") {
-			t.Fatalf("no stderr line for tool=%s:\n%s", tool, c.stderr.String())
+	for _, line := range []string{"client=unknown tool=harn.trigger.list", "client=tester/1.0 tool=null", "client=tester/1.0 tool=7"} {
+		if !strings.Contains(c.stderr.String(), "[harn] mcp: "+line+" status=failed trace_id=mcp_") {
+			t.Fatalf("no stderr line %q:\n%s", line, c.stderr.String())
 		}
 	}
 	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
@@ -727,7 +730,7 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 			errs = append(errs, g.Headers["tool_name"]+": "+fmt.Sprint(p["error"]))
 		}
 	}
-	want := []string{"null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
+	want := []string{"harn.trigger.list: server not initialized", "null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
 	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("action graph errors %q, want %q", errs, want)
 	}
