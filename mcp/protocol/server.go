@@ -473,11 +473,16 @@ func (c *conn) request(m *message) {
 // 2026-07-28 metadata); a refused tools/call is still told to a
 // CallRecorder.
 func (c *conn) refuse(req *Request, e *Error) {
+	c.recordRefused(req, e)
+	c.fail(req, e)
+}
+
+// recordRefused tells a CallRecorder of a tools/call refused with e.
+func (c *conn) recordRefused(req *Request, e *Error) {
 	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
 		name, _ := nameParam(req, "tool")
 		r.RefusedCall(c.newCall(req, nil), name, e)
 	}
-	c.fail(req, e)
 }
 
 // initialize is the released lifecycle's handshake. It happens once per
