@@ -208,7 +208,10 @@ func (p provider) promptsGet(x *protocol.Call) any {
 		args = o
 	}
 	for _, a := range pr.Arguments {
-		if a.Required && !args.Has(a.Name) {
+		// A null argument is missing, as on the orchestrator
+		// (docs/spec/orchestrator.md §7): the handler never sees nil for
+		// an argument it requires.
+		if v, ok := args.Get(a.Name); a.Required && (!ok || v == nil) {
 			return protocol.InvalidParams("Missing required argument: " + a.Name)
 		}
 	}

@@ -44,6 +44,12 @@ func TestPrompts(t *testing.T) {
 		`{"description":"Review code","messages":[{"role":"user","content":{"type":"text","text":"Review this: x"}}]}`)
 	jsonEq(t, "unknown", s.rpcErr("prompts/get", map[string]any{"name": "nope"}), `{"code":-32602,"message":"Unknown prompt: nope"}`)
 	jsonEq(t, "missing", s.rpcErr("prompts/get", map[string]any{"name": "review"}), `{"code":-32602,"message":"Missing required argument: code"}`)
+	// null is missing, as on the orchestrator: the handler is not run
+	// with nil.
+	jsonEq(t, "null", s.rpcErr("prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": nil}}), `{"code":-32602,"message":"Missing required argument: code"}`)
+	jsonEq(t, "no name", s.rpcErr("prompts/get", map[string]any{}), `{"code":-32602,"message":"Invalid params: prompts/get requires params.name, the prompt name"}`)
+	jsonEq(t, "completion without ref.name", s.rpcErr("completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt"}, "argument": map[string]any{"name": "code", "value": ""}}),
+		`{"code":-32602,"message":"completion ref.name is required for ref/prompt"}`)
 }
 
 func TestCompletion(t *testing.T) {

@@ -56,7 +56,7 @@ func mcpDiscover(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	for i := 0; i < len(args); i++ {
-		name, val, hasVal := strings.Cut(args[i], "=")
+		name, _, hasVal := strings.Cut(args[i], "=")
 		switch {
 		case name == "--help" || name == "-h":
 			fmt.Fprint(stdout, mcpDiscoverHelp)
@@ -64,13 +64,11 @@ func mcpDiscover(args []string, stdout, stderr io.Writer) int {
 		case name == "--json" && !hasVal:
 			asJSON = true
 		case name == "--timeout":
-			if !hasVal {
-				if i+1 >= len(args) {
-					return usage("--timeout requires a value")
-				}
-				i++
-				val = args[i]
+			val, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
+			i = last
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 {
 				return usage("--timeout: %q is not a positive duration such as 5s", val)

@@ -71,7 +71,7 @@ func defaultOrchestratorFlags() orchestratorFlags {
 // "--config=X"); it returns how many arguments it used (0: not one of
 // them) or an error.
 func (f *orchestratorFlags) take(args []string, i int) (int, error) {
-	name, val, inline := strings.Cut(args[i], "=")
+	name, _, _ := strings.Cut(args[i], "=")
 	var dst *string
 	switch name {
 	case "--config", "--manifest":
@@ -81,15 +81,12 @@ func (f *orchestratorFlags) take(args []string, i int) (int, error) {
 	default:
 		return 0, nil
 	}
-	if inline {
-		*dst = val
-		return 1, nil
+	val, last, err := flagValue(args, i)
+	if err != nil {
+		return 0, err
 	}
-	if i+1 >= len(args) {
-		return 0, fmt.Errorf("%s needs a value", name)
-	}
-	*dst = args[i+1]
-	return 2, nil
+	*dst = val
+	return last - i + 1, nil
 }
 
 func envOr(name, def string) string {
@@ -195,7 +192,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			i += n
 			continue
 		}
-		name, val, inline := strings.Cut(args[i], "=")
+		name, _, _ := strings.Cut(args[i], "=")
 		var dst *string
 		switch name {
 		case "--transport":
@@ -211,17 +208,12 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "error: unknown argument %q\n\n%s", args[i], mcpServeHelp)
 			return 2
 		}
-		switch {
-		case inline:
-			*dst = val
-			i++
-		case i+1 < len(args):
-			*dst = args[i+1]
-			i += 2
-		default:
-			fmt.Fprintf(stderr, "error: %s needs a value\n\n%s", name, mcpServeHelp)
+		val, last, err := flagValue(args, i)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n\n%s", err, mcpServeHelp)
 			return 2
 		}
+		*dst, i = val, last+1
 	}
 	if transport != "stdio" && transport != "http" {
 		fmt.Fprintf(stderr, "error: --transport must be stdio or http, got %q\n", transport)

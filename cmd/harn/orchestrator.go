@@ -66,7 +66,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		a := args[i]
-		name, val, inline := strings.Cut(a, "=")
+		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case a == "--json":
 			asJSON = true
@@ -79,13 +79,11 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 			if name == "--as-of" {
 				dst = &asOf
 			}
-			if inline {
-				*dst, i = val, i+1
-			} else if i+1 < len(args) {
-				*dst, i = args[i+1], i+2
-			} else {
-				return usage("%s needs a value", name)
+			val, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
+			*dst, i = val, last+1
 		case strings.HasPrefix(a, "-"):
 			return usage("unknown argument %q", a)
 		default:

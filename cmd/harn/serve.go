@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnlang/harn/adapter/mcp"
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/load"
 )
@@ -56,6 +57,7 @@ var serveSurfaces = map[string]func(path string, stderr io.Writer, harnVersion s
 type serveFlags struct {
 	surface, transport, bind, path, card, hmac string
 	apiKeys                                    []string
+	apiKeyEnv                                  string // HARN_SERVE_API_KEY, unparsed
 	watch                                      bool
 	file                                       string
 }
@@ -133,9 +135,9 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 	if f.bind == "" {
 		f.bind = "127.0.0.1:8765"
 	}
-	if k := os.Getenv("HARN_SERVE_API_KEY"); k != "" {
-		f.apiKeys = splitKeys(k)
-	}
+	// HARN_SERVE_API_KEY is parsed only if --api-key does not replace
+	// it, and only for the HTTP transport (serveHTTP).
+	f.apiKeyEnv = os.Getenv("HARN_SERVE_API_KEY")
 	f.hmac = os.Getenv("HARN_SERVE_HMAC_SECRET")
 	usage := func(format string, a ...any) (*serveFlags, int) {
 		fmt.Fprintf(stderr, "error: "+format+"\n\n%s", append(a, serveHelp)...)
@@ -143,17 +145,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		name, val, hasVal := strings.Cut(a, "=")
-		value := func() (string, bool) {
-			if hasVal {
-				return val, true
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return "", false
-		}
+		name, _, _ := strings.Cut(a, "=")
 		switch name {
 		case "--help", "-h":
 			fmt.Fprint(stdout, serveHelp)
@@ -161,10 +153,11 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 		case "--watch":
 			f.watch = true
 		case "--surface", "--transport", "--bind", "--path", "--api-key", "--hmac-secret", "--card", "--tls", "--cert", "--key":
-			v, ok := value()
-			if !ok {
-				return usage("%s requires a value", name)
+			v, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
+			i = last
 			switch name {
 			case "--surface":
 				if v != "script" && v != "exports" && v != "auto" {
@@ -181,7 +174,11 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 			case "--path":
 				f.path = v
 			case "--api-key":
-				f.apiKeys = splitKeys(v)
+				keys, err := protocol.ParseAPIKeys("--api-key", v)
+				if err != nil {
+					return usage("%v", err)
+				}
+				f.apiKeys, f.apiKeyEnv = keys, ""
 			case "--hmac-secret":
 				f.hmac = v
 			case "--card":
@@ -205,14 +202,4 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 		return usage("missing FILE")
 	}
 	return f, 0
-}
-
-func splitKeys(s string) []string {
-	var out []string
-	for _, k := range strings.Split(s, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
 }

@@ -26,6 +26,14 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "error: --hmac-secret is not supported yet; use --api-key")
 		return 2
 	}
+	if f.apiKeyEnv != "" {
+		keys, err := protocol.ParseAPIKeys("HARN_SERVE_API_KEY", f.apiKeyEnv)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return 1
+		}
+		f.apiKeys = keys
+	}
 	stop := stopSignals()
 	defer signal.Stop(stop)
 	ln, err := net.Listen("tcp", f.bind)

@@ -89,3 +89,20 @@ func TestServeMCPUsage(t *testing.T) {
 		t.Errorf("no file: exit %d %q", code, errb.String())
 	}
 }
+
+// A key list that holds no key is refused rather than served without
+// authentication, from the flag (a usage error) and from the environment.
+func TestServeMCPEmptyAPIKeys(t *testing.T) {
+	p := writeServeScript(t, serveWidget)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", "--api-key", " ,, ", p}, strings.NewReader(""), &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), `error: --api-key holds no API key (" ,, "); give one or more keys separated by commas`) {
+		t.Errorf("--api-key: exit %d: %q", code, errb.String())
+	}
+	errb.Reset()
+	t.Setenv("HARN_SERVE_API_KEY", ",")
+	if code := run([]string{"serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", p}, strings.NewReader(""), &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), `error: HARN_SERVE_API_KEY holds no API key (","); give one or more keys separated by commas`) {
+		t.Errorf("HARN_SERVE_API_KEY: exit %d: %q", code, errb.String())
+	}
+}

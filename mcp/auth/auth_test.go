@@ -722,6 +722,10 @@ func TestFromEnvErrors(t *testing.T) {
 			`HARN_MCP_OAUTH_JWKS_URL: "file:///etc/jwks" is not an absolute http(s) URL`},
 		{map[string]string{EnvAuthorizationServers: testIssuer, EnvIntrospectionURL: "https://auth.example.com/i", EnvIntrospectionClientSecret: "s", EnvResource: testResource},
 			"HARN_MCP_OAUTH_INTROSPECTION_CLIENT_SECRET requires HARN_MCP_OAUTH_INTROSPECTION_CLIENT_ID"},
+		{map[string]string{EnvAPIKeys: " , "},
+			`HARN_ORCHESTRATOR_API_KEYS holds no API key (" , "); give one or more keys separated by commas`},
+		{map[string]string{EnvAuthorizationServers: " ,"},
+			`HARN_MCP_OAUTH_AUTHORIZATION_SERVERS names no authorization server (" ,"); list their URLs separated by commas, or leave it empty for no OAuth`},
 		{map[string]string{EnvHMACSecret: "s"},
 			"HARN_ORCHESTRATOR_HMAC_SECRET is not supported; use HARN_ORCHESTRATOR_API_KEYS or OAuth resource-server mode"},
 	}

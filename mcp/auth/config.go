@@ -88,12 +88,19 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("%s is not supported; use %s or OAuth resource-server mode", EnvHMACSecret, EnvAPIKeys)
 	}
 	c := &Config{}
-	keys := splitList(getenv(EnvAPIKeys), ",")
+	var keys []string
+	if list := getenv(EnvAPIKeys); list != "" {
+		var err error
+		if keys, err = protocol.ParseAPIKeys(EnvAPIKeys, list); err != nil {
+			return nil, err
+		}
+	}
 	c.apiKeys = protocol.NewAPIKeys(keys)
 	for i := range keys {
 		c.apiKeyIDs = append(c.apiKeyIDs, fmt.Sprintf("api-key#%d", i+1))
 	}
-	servers := splitList(getenv(EnvAuthorizationServers), ",")
+	serverList := getenv(EnvAuthorizationServers)
+	servers := splitList(serverList, ",")
 	if len(servers) == 0 {
 		// OAuth settings without the servers would leave the server open
 		// when the operator meant to protect it.
@@ -101,6 +108,9 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 			if strings.TrimSpace(getenv(name)) != "" {
 				return nil, fmt.Errorf("%s is set but %s is empty; OAuth resource-server mode needs the authorization servers", name, EnvAuthorizationServers)
 			}
+		}
+		if serverList != "" {
+			return nil, fmt.Errorf("%s names no authorization server (%q); list their URLs separated by commas, or leave it empty for no OAuth", EnvAuthorizationServers, serverList)
 		}
 		return c, nil
 	}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -21,6 +22,26 @@ func NewAPIKeys(keys []string) APIKeys {
 		k.digests = append(k.digests, sha256.Sum256([]byte(key)))
 	}
 	return k
+}
+
+// ParseAPIKeys splits a comma-separated key list given by source (an
+// environment variable or a flag, named in the error), trimming blanks
+// and skipping blank segments (docs/spec/orchestrator.md §9). A list
+// that holds no key ("", " , ") is an error: whoever sets the variable
+// or passes the flag means to require keys, and serving without
+// authentication instead is never what they meant. (An environment
+// variable that is unset or empty is not parsed at all.)
+func ParseAPIKeys(source, list string) ([]string, error) {
+	var keys []string
+	for _, k := range strings.Split(list, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s holds no API key (%q); give one or more keys separated by commas", source, list)
+	}
+	return keys, nil
 }
 
 // Len is the number of keys.

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,17 @@ func TestAPIKeysMatch(t *testing.T) {
 	}
 	if NewAPIKeys(nil).Len() != 0 || keys.Len() != 2 {
 		t.Error("Len")
+	}
+}
+
+func TestParseAPIKeys(t *testing.T) {
+	keys, err := ParseAPIKeys("KEYS", " k1 ,, k2,")
+	if err != nil || len(keys) != 2 || keys[0] != "k1" || keys[1] != "k2" {
+		t.Errorf("keys %q, %v", keys, err)
+	}
+	for _, list := range []string{"", " ", " , ", ",,"} {
+		if _, err := ParseAPIKeys("KEYS", list); err == nil || !strings.HasPrefix(err.Error(), "KEYS holds no API key") {
+			t.Errorf("%q: %v", list, err)
+		}
 	}
 }

@@ -338,28 +338,11 @@ func (c *conn) call(x *Call, method string, params *jsonv.Object, wait func(<-ch
 // toolsCall answers tools/call on the executor (docs/spec/mcp-projection.md §6).
 func (c *conn) toolsCall(x *Call) any {
 	req := x.Request
-	nv, _ := req.params.Get("name")
-	name, isString := nv.(string)
-	if !isString {
-		return InvalidParams("Unknown tool: " + string(jsonv.Marshal(nv)))
-	}
-	t, ok := c.srv.p.Tool(req, name)
-	if !ok {
-		return InvalidParams("Unknown tool: " + name)
-	}
-	support := t.TaskSupport()
-	asTask := req.TasksOptIn() && (support == "optional" || support == "required")
-	if support == "required" && !asTask {
-		return MissingTasksCapability()
-	}
-	args, ok := req.params.Get("arguments")
-	if !ok || args == nil {
-		args = jsonv.NewObject(0)
-	}
-	if rerr := t.Validate(args); rerr != nil {
-		return rerr
-	}
-	if rerr := x.ReadInputResponses(); rerr != nil {
+	name, t, asTask, args, rerr := c.prepareCall(x)
+	if rerr != nil {
+		if r, ok := c.srv.p.(CallRecorder); ok {
+			r.RefusedCall(x, name, rerr)
+		}
 		return rerr
 	}
 	if !asTask {
@@ -383,6 +366,47 @@ func (c *conn) toolsCall(x *Call) any {
 	}
 	work()
 	return nil
+}
+
+// CallRecorder is implemented by a provider that records every
+// tools/call (docs/spec/orchestrator.md §12): the server tells it of
+// the calls it answers with a JSON-RPC error before any tool runs
+// (refused by the lifecycle, or by the checks of prepareCall).
+type CallRecorder interface {
+	// RefusedCall is told the call's tool name (the JSON text of a
+	// name that is not a string, "null" when there is none) and the
+	// error the call is answered with.
+	RefusedCall(x *Call, name string, e *Error)
+}
+
+// prepareCall checks a tools/call up to the point where its tool runs
+// (docs/spec/mcp-projection.md §6 steps 1-4).
+func (c *conn) prepareCall(x *Call) (name string, t Tool, asTask bool, args any, rerr *Error) {
+	req := x.Request
+	name, rerr = nameParam(req, "tool")
+	if rerr != nil {
+		return name, nil, false, nil, rerr
+	}
+	t, ok := c.srv.p.Tool(req, name)
+	if !ok {
+		return name, nil, false, nil, InvalidParams("Unknown tool: " + name)
+	}
+	support := t.TaskSupport()
+	asTask = req.TasksOptIn() && (support == "optional" || support == "required")
+	if support == "required" && !asTask {
+		return name, nil, false, nil, MissingTasksCapability()
+	}
+	args, ok = req.params.Get("arguments")
+	if !ok || args == nil {
+		args = jsonv.NewObject(0)
+	}
+	if rerr := t.Validate(args); rerr != nil {
+		return name, nil, false, nil, rerr
+	}
+	if rerr := x.ReadInputResponses(); rerr != nil {
+		return name, nil, false, nil, rerr
+	}
+	return name, t, asTask, args, nil
 }
 
 // MissingTasksCapability is the -32021 error of a request that needs

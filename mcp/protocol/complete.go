@@ -34,8 +34,13 @@ func (c *conn) complete(req *Request) any {
 	if argName == "" {
 		return InvalidParams("completion argument.name is required")
 	}
-	if ref.Type != "ref/prompt" && ref.Type != "ref/resource" {
+	switch {
+	case ref.Type != "ref/prompt" && ref.Type != "ref/resource":
 		return InvalidParams("Unsupported completion ref.type: " + ref.Type)
+	case ref.Type == "ref/prompt" && ref.Name == "":
+		return InvalidParams("completion ref.name is required for ref/prompt")
+	case ref.Type == "ref/resource" && ref.URI == "":
+		return InvalidParams("completion ref.uri is required for ref/resource")
 	}
 	candidates, rerr := c.srv.p.Complete(req, ref, argName, value)
 	if rerr != nil {

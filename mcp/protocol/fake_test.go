@@ -17,6 +17,8 @@ type fake struct {
 	started chan string   // a blocking tool's name when it starts
 	stopped chan string   // a blocking tool's name when its context ends
 	release chan struct{} // closed to let blocking tools finish
+	logging bool          // advertise the logging capability
+	refused chan string   // "<name> <code> <message>" of each refused call
 }
 
 func newFake() *fake {
@@ -33,7 +35,17 @@ func (f *fake) ServerInfo() *jsonv.Object {
 func (f *fake) Instructions() string { return "A fake server." }
 
 func (f *fake) Capabilities() *jsonv.Object {
-	return mustObj(`{"tools":{},"resources":{},"prompts":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	caps := mustObj(`{"tools":{},"resources":{},"prompts":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	if f.logging {
+		caps.Set("logging", jsonv.NewObject(0))
+	}
+	return caps
+}
+
+func (f *fake) RefusedCall(x *Call, name string, e *Error) {
+	if f.refused != nil {
+		f.refused <- fmt.Sprintf("%s %d %s", name, e.Code, e.Message)
+	}
 }
 
 var fakeTools = []string{"echo", "progress", "block", "ask", "whoami"}

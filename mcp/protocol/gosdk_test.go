@@ -96,6 +96,42 @@ func TestGoSDKClientAgainstTheProtocolLayer(t *testing.T) {
 			if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "Unknown tool: nope") {
 				t.Errorf("unknown tool: %v", err)
 			}
+			// The error answers of docs/spec/mcp-projection.md §9 and §14 as
+			// the SDK reports them.
+			for what, call := range map[string]func() error{
+				"invalid tools/list cursor": func() error {
+					_, err := cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: "not-base64!"})
+					return err
+				},
+				"Resource not found: fake://missing": func() error {
+					_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "fake://missing"})
+					return err
+				},
+				"completion ref.name is required for ref/prompt": func() error {
+					_, err := cs.Complete(ctx, &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/prompt"}, Argument: sdk.CompleteParamsArgument{Name: "who"}})
+					return err
+				},
+				"completion ref.uri is required for ref/resource": func() error {
+					_, err := cs.Complete(ctx, &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/resource"}, Argument: sdk.CompleteParamsArgument{Name: "id"}})
+					return err
+				},
+				"Unknown prompt: nope": func() error {
+					_, err := cs.Complete(ctx, &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/prompt", Name: "nope"}, Argument: sdk.CompleteParamsArgument{Name: "who"}})
+					return err
+				},
+			} {
+				if err := call(); err == nil || !strings.Contains(err.Error(), what) {
+					t.Errorf("want an error with %q, got %v", what, err)
+				}
+			}
+			// A released session may set a level only on a server that
+			// advertises logging (the fake does not); a 2026-07-28 client
+			// names its level in _meta instead.
+			if c.version != "2026-07-28" {
+				if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "debug"}); err == nil || !strings.Contains(err.Error(), "Method not found: logging/setLevel") {
+					t.Errorf("logging/setLevel: %v", err)
+				}
+			}
 		})
 	}
 }

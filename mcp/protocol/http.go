@@ -169,6 +169,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !m.isResponse {
 		if rerr := routingHeaders(r, m); rerr != nil {
+			if m.hasID {
+				c := h.srv.newConn(&writer{emit: func(any, []byte) {}}, true)
+				c.principal = principal
+				c.recordRefused(&Request{id: m.id, wire: id, method: m.method, params: m.params, principal: principal, cancel: &canceller{}}, rerr)
+			}
 			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 			return
 		}

@@ -134,6 +134,10 @@ func TestHTTPPost(t *testing.T) {
 	if m := r.json(t); r.status != 400 || m["id"] != nil || !strings.HasPrefix(m["error"].(map[string]any)["message"].(string), "Parse error: ") {
 		t.Errorf("parse error %d %s", r.status, r.body)
 	}
+	r = do(h, http.MethodPost, "/mcp", nil, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}` {
+		t.Errorf("batch %d %q", r.status, r.body)
+	}
 	// Other methods and paths.
 	if r = do(h, http.MethodGet, "/mcp", nil, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
 		t.Errorf("GET /mcp %d %v", r.status, r.header)
@@ -149,7 +153,9 @@ func TestHTTPPost(t *testing.T) {
 }
 
 func TestHTTPRoutingHeaders(t *testing.T) {
-	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	f := newFake()
+	f.refused = make(chan string, 16)
+	h := NewServer(f, Options{}).HTTPHandler(HTTPOptions{})
 	body := js(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil)})
 	for _, tc := range []struct {
 		header map[string]string
@@ -167,6 +173,16 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 			t.Errorf("%v: status %d", tc.header, r.status)
 		}
 		jsonEq(t, js(tc.header), r.json(t)["error"], tc.want)
+		// Every refused tools/call is told to the recorder
+		// (docs/spec/orchestrator.md §12).
+		var e struct {
+			Code    int
+			Message string
+		}
+		json.Unmarshal([]byte(tc.want), &e)
+		if got, want := <-f.refused, fmt.Sprintf("echo %d %s", e.Code, e.Message); got != want {
+			t.Errorf("recorded %q, want %q", got, want)
+		}
 	}
 	// The version header must agree with the body's _meta.
 	r := do(h, http.MethodPost, "/mcp", map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/list"},

@@ -80,7 +80,13 @@ type message struct {
 func decode(v any) (*message, any, *Error) {
 	o, ok := v.(*jsonv.Object)
 	if !ok {
-		return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request")
+		// MCP 2025-06-18 dropped JSON-RPC batching, and neither
+		// docs/spec/mcp-projection.md §2 nor docs/spec/orchestrator.md §8
+		// provides for it: one message per line or POST.
+		if _, batch := v.([]any); batch {
+			return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: batches are not supported; send one JSON-RPC message at a time")
+		}
+		return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be an object")
 	}
 	m := &message{}
 	idv, hasID := o.Get("id")

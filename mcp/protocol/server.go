@@ -403,7 +403,12 @@ func (c *conn) deliver(m *message) {
 func (c *conn) notification(m *message) {
 	switch m.method {
 	case "notifications/initialized":
-		c.ready.Store(true)
+		// Only after initialize: one sent before it finishes no
+		// handshake, and list changes must not reach a client that has
+		// not negotiated a version (docs/spec/mcp-projection.md §3.1).
+		if c.initialized.Load() {
+			c.ready.Store(true)
+		}
 	case "notifications/cancelled":
 		id, _ := m.params.Get("requestId")
 		c.cancelRequest(id)
@@ -431,7 +436,7 @@ func (c *conn) request(m *message) {
 	switch {
 	case m.method == "server/discover" || (!c.initialized.Load() && hasMeta):
 		if rerr := req.modernRequest(); rerr != nil {
-			c.fail(req, rerr)
+			c.refuse(req, rerr)
 			return
 		}
 		c.ready.Store(true)
@@ -443,7 +448,7 @@ func (c *conn) request(m *message) {
 		c.reply(req, jsonv.NewObject(0))
 		return
 	default:
-		c.fail(req, Errorf(CodeNotInitialized, "server not initialized"))
+		c.refuse(req, Errorf(CodeNotInitialized, "server not initialized"))
 		return
 	}
 	if meta, ok := m.params.Get("_meta"); ok {
@@ -462,6 +467,22 @@ func (c *conn) request(m *message) {
 		}
 	}
 	c.dispatch(req)
+}
+
+// refuse answers a request its lifecycle refuses (not initialized, bad
+// 2026-07-28 metadata); a refused tools/call is still told to a
+// CallRecorder.
+func (c *conn) refuse(req *Request, e *Error) {
+	c.recordRefused(req, e)
+	c.fail(req, e)
+}
+
+// recordRefused tells a CallRecorder of a tools/call refused with e.
+func (c *conn) recordRefused(req *Request, e *Error) {
+	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
+		name, _ := nameParam(req, "tool")
+		r.RefusedCall(c.newCall(req, nil), name, e)
+	}
 }
 
 // initialize is the released lifecycle's handshake. It happens once per
@@ -637,10 +658,21 @@ func (c *conn) dispatch(req *Request) {
 	case "prompts/list":
 		c.replyList(req, "prompts", pr.Prompts)
 	case "prompts/get":
+		if _, rerr := nameParam(req, "prompt"); rerr != nil {
+			c.fail(req, rerr)
+			return
+		}
 		c.answer(req, pr.GetPrompt(req))
 	case "completion/complete":
 		c.reply(req, c.complete(req))
 	case "logging/setLevel":
+		// A method of a capability the server does not advertise is
+		// unknown to it: a client that never saw the capability must
+		// not come to rely on the method.
+		if !pr.Capabilities().Has("logging") {
+			c.fail(req, Errorf(CodeMethodNotFound, "Method not found: "+req.method))
+			return
+		}
 		c.reply(req, c.setLevel(req))
 	default:
 		if u := UnsupportedFeature(req.method, req.version); u != nil {
@@ -803,4 +835,20 @@ func (c *conn) subscribe(req *Request) any {
 	}
 	c.mu.Unlock()
 	return jsonv.NewObject(0)
+}
+
+// nameParam reads the params.name of a tools/call or prompts/get (what
+// names the thing named). A missing or non-string name is -32602 naming
+// the param; the name returned with it is the JSON text of what was
+// sent ("null" when nothing was).
+func nameParam(req *Request, what string) (string, *Error) {
+	nv, present := req.params.Get("name")
+	if name, ok := nv.(string); ok {
+		return name, nil
+	}
+	if !present {
+		return "null", InvalidParams("Invalid params: " + req.method + " requires params.name, the " + what + " name")
+	}
+	text := string(jsonv.Marshal(nv))
+	return text, InvalidParams("Invalid params: " + req.method + " params.name must be a string, not " + text)
 }

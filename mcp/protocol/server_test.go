@@ -52,6 +52,34 @@ func TestFramingErrors(t *testing.T) {
 	jsonEq(t, "bad version", msgs[2], `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`)
 }
 
+// A batch or a message that is not an object is -32600 with id null,
+// saying which; the server keeps serving.
+func TestInvalidRequestShapes(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	c.SendLine(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	c.SendLine(`[]`)
+	c.SendLine(`"ping"`)
+	c.SendLine(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	c.Answer(2)
+	msgs := c.Messages()
+	if len(msgs) != 4 {
+		t.Fatalf("messages %s", js(msgs))
+	}
+	batch := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}`
+	jsonEq(t, "batch", msgs[0], batch)
+	jsonEq(t, "empty batch", msgs[1], batch)
+	jsonEq(t, "string", msgs[2], `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a JSON-RPC message must be an object"}}`)
+}
+
+// prompts/get names a missing or non-string params.name rather than
+// looking up a prompt called "".
+func TestPromptsGetNeedsName(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	jsonEq(t, "missing", c.call(1, "prompts/get", modern(nil, nil))["error"], `{"code":-32602,"message":"Invalid params: prompts/get requires params.name, the prompt name"}`)
+	jsonEq(t, "number", c.call(2, "prompts/get", modern(map[string]any{"name": 3}, nil))["error"], `{"code":-32602,"message":"Invalid params: prompts/get params.name must be a string, not 3"}`)
+	jsonEq(t, "named", c.call(3, "prompts/get", modern(map[string]any{"name": "greet"}, nil))["result"], `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"resultType":"complete"}`)
+}
+
 func TestModernProfile(t *testing.T) {
 	c := startPipe(t, &fake{extra: 3}, Options{PageSize: 3})
 	disc := c.call(1, "server/discover", modern(nil, nil))["result"]
@@ -89,7 +117,7 @@ func TestModernProfile(t *testing.T) {
 	if e["code"] != float64(-32601) || e["message"] != "Unsupported MCP server method: subscriptions/listen" || e["data"].(map[string]any)["type"] != "mcp.unsupportedFeature" {
 		t.Errorf("subscriptions/listen %s", js(e))
 	}
-	jsonEq(t, "unknown tool", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Unknown tool: 5"}`)
+	jsonEq(t, "non-string tool name", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 5"}`)
 	jsonEq(t, "invalid args", c.call(36, "tools/call", modern(map[string]any{"name": "echo"}, tasksCaps))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
 	jsonEq(t, "echo", c.call(37, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))["result"],
 		`{"content":[{"type":"text","text":"hi"}],"isError":false,"resultType":"complete"}`)
@@ -292,4 +320,80 @@ func TestHandlerPanicKeepsServing(t *testing.T) {
 	}
 	jsonEq(t, "after the crash", c.call(3, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "still here"}})["result"],
 		`{"content":[{"type":"text","text":"still here"}],"isError":false}`)
+}
+
+// A tools/call the server refuses before any tool runs is answered with
+// a message naming params.name and told to a provider that records
+// every call (docs/spec/orchestrator.md §12).
+func TestRefusedToolCallIsRecorded(t *testing.T) {
+	f := newFake()
+	f.refused = make(chan string, 8)
+	c := startPipe(t, f, Options{})
+	jsonEq(t, "before initialize", c.call(0, "tools/call", map[string]any{"name": "echo"})["error"], `{"code":-32002,"message":"server not initialized"}`)
+	jsonEq(t, "bad metadata", c.call("m", "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"}`)
+	jsonEq(t, "missing name", c.call(1, "tools/call", modern(map[string]any{"arguments": map[string]any{}}, nil))["error"],
+		`{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`)
+	jsonEq(t, "null name", c.call(2, "tools/call", modern(map[string]any{"name": nil}, nil))["error"],
+		`{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not null"}`)
+	jsonEq(t, "unknown tool", c.call(3, "tools/call", modern(map[string]any{"name": "nope"}, nil))["error"], `{"code":-32602,"message":"Unknown tool: nope"}`)
+	jsonEq(t, "invalid args", c.call(4, "tools/call", modern(map[string]any{"name": "echo"}, nil))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
+	c.call(5, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))
+	want := []string{
+		"echo -32002 server not initialized",
+		"echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities",
+		"null -32602 Invalid params: tools/call requires params.name, the tool name",
+		"null -32602 Invalid params: tools/call params.name must be a string, not null",
+		"nope -32602 Unknown tool: nope",
+		`echo -32602 echo: "text" is required`,
+	}
+	for _, w := range want {
+		if got := <-f.refused; got != w {
+			t.Errorf("refused call %q, want %q", got, w)
+		}
+	}
+	select {
+	case got := <-f.refused:
+		t.Errorf("a call that ran was reported refused: %q", got)
+	default:
+	}
+}
+
+// logging/setLevel is a method of the logging capability: a server that
+// does not advertise it does not know the method.
+func TestSetLevelNeedsLoggingCapability(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	jsonEq(t, "without logging", c.call(1, "logging/setLevel", modern(map[string]any{"level": "debug"}, nil))["error"],
+		`{"code":-32601,"message":"Method not found: logging/setLevel"}`)
+	f := newFake()
+	f.logging = true
+	c = startPipe(t, f, Options{})
+	jsonEq(t, "with logging", c.call(1, "logging/setLevel", modern(map[string]any{"level": "debug"}, nil))["result"], `{"resultType":"complete"}`)
+	jsonEq(t, "bad level", c.call(2, "logging/setLevel", modern(map[string]any{"level": "loud"}, nil))["error"],
+		`{"code":-32602,"message":"logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency"}`)
+}
+
+// notifications/initialized before initialize readies nothing: list
+// changes start only after the handshake (docs/spec/mcp-projection.md §3.1).
+func TestInitializedBeforeInitialize(t *testing.T) {
+	srv := NewServer(newFake(), Options{})
+	c := startPipeServer(t, srv)
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.call(1, "ping", nil) // the notification has been read
+	srv.NotifyListChanged("tools")
+	c.call(2, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	srv.NotifyListChanged("tools")
+	c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.call(3, "ping", nil)
+	srv.NotifyListChanged("prompts")
+	c.call(4, "ping", nil)
+	var got []string
+	for _, m := range c.Messages() {
+		if m["id"] == nil {
+			got = append(got, m["method"].(string))
+		}
+	}
+	if strings.Join(got, " ") != "notifications/prompts/list_changed" {
+		t.Errorf("notifications %q, want only the one sent after the handshake", got)
+	}
 }

@@ -699,3 +699,39 @@ func TestCallLine(t *testing.T) {
 		t.Errorf("line %q, want %q", got, want)
 	}
 }
+
+// A tools/call without a string name is answered with -32602 naming
+// params.name; it and a call before initialize are recorded like every call (docs/spec/orchestrator.md
+// §12): a failed stderr line and an action_graph_update carrying the error.
+func TestRefusedCallIsRecorded(t *testing.T) {
+	c := newClient(t)
+	if e := get(c.call("tools/call", map[string]any{"name": "harn.trigger.list"}), "error"); !sameJSON(e, `{"code":-32002,"message":"server not initialized"}`) {
+		t.Fatalf("before initialize %s", js(e))
+	}
+	c.initialize()
+	if e := get(c.call("tools/call", map[string]any{"arguments": map[string]any{}}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`) {
+		t.Fatalf("missing name %s", js(e))
+	}
+	if e := get(c.call("tools/call", map[string]any{"name": 7}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 7"}`) {
+		t.Fatalf("number name %s", js(e))
+	}
+	c.srv.Flush()
+	for _, line := range []string{"client=unknown tool=harn.trigger.list", "client=tester/1.0 tool=null", "client=tester/1.0 tool=7"} {
+		if !strings.Contains(c.stderr.String(), "[harn] mcp: "+line+" status=failed trace_id=mcp_") {
+			t.Fatalf("no stderr line %q:\n%s", line, c.stderr.String())
+		}
+	}
+	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
+	var errs []string
+	for _, g := range graph {
+		var p map[string]any
+		json.Unmarshal(g.Payload, &p)
+		if g.Kind == "action_graph_update" && get(p, "observability", "action_graph_nodes", 0, "status") == "failed" {
+			errs = append(errs, g.Headers["tool_name"]+": "+fmt.Sprint(p["error"]))
+		}
+	}
+	want := []string{"harn.trigger.list: server not initialized", "null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("action graph errors %q, want %q", errs, want)
+	}
+}

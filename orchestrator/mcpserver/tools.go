@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -246,6 +247,16 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 		s.proto.NotifyListChanged("resources")
 	}
 	return res
+}
+
+// RefusedCall records a call the protocol layer answered with a
+// JSON-RPC error before any tool ran (a missing or non-string name, a
+// bad requestState): docs/spec/orchestrator.md §12 records every call,
+// status failed.
+func (s *Server) RefusedCall(x *protocol.Call, name string, e *protocol.Error) {
+	cc := &callCtx{ctx: x.Context(), x: x, caller: orchestrator.Caller{Client: x.Identity(), TraceID: orchestrator.NewTraceID()}}
+	line := callLine(cc.caller.Client, name, "failed", cc.caller.TraceID, 0)
+	s.recordCall(cc, line, name, "failed", nil, nil, errors.New(e.Message))
 }
 
 // callLine is a call's stderr line, "[harn] mcp: client=… tool=…
