@@ -393,7 +393,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	if len(info.Errors) == 0 || s.collect != nil {
 		// `harn check` reports the type errors of a file whose names do
 		// not all resolve too: one unknown call must not hide the rest.
-		split(checkFile(m.Syntax, info, env, s.Universe))
+		split(checkFile(m, info, env, s.Universe))
 	}
 	m.Info, m.env = info, env
 	m.state = stReady

@@ -297,3 +297,41 @@ func BenchmarkCheckProject5000Lines(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckImportedCallees: `harn check` types calls of imported functions
+// with their module's signatures (docs/spec/language.md §9.2), including
+// across an import cycle, where the other module is not typed yet.
+func TestCheckImportedCallees(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": `import { clamp } from "std/math"
+import * as a from "a"
+import { twice } from "b"
+clamp(1, 2)
+a.hello(1)
+twice(1, 2)
+`,
+		"a.harn": `import { twice } from "b"
+pub fn hello() { return twice(1) }
+`,
+		"b.harn": `import { hello } from "a"
+pub fn twice(n: int) { return n * 2 }
+pub fn greet() { return hello(1, 2) }
+`,
+	})
+	diags, err := NewSession(Options{}).CheckFile(filepath.Join(dir, "main.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(d.File), d.Line, d.Msg))
+	}
+	want := []string{
+		"main.harn:4 Function 'clamp' expects at least 3 arguments, got 2",
+		"main.harn:5 Function 'a.hello' expects 0 arguments, got 1",
+		"main.harn:6 Function 'twice' expects 1 argument, got 2",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
