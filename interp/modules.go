@@ -696,8 +696,12 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 		} else {
 			e.Msg = fmt.Sprintf("imported symbol `%s` does not exist in `%s`", id.Name, d.Path)
 			e.Help = fmt.Sprintf("update the import to a symbol exported by `%s`", d.Path)
-			e.Notes = append(e.Notes, &diag.Error{File: t.Name,
-				Msg: fmt.Sprintf("`%s` is %s, which exports %s", d.Path, t.Name, describeExports(t))})
+			// `./lib` is lib.harn, but `std/math` is just std/math
+			note := fmt.Sprintf("`%s` is %s, which exports %s", d.Path, t.Name, describeExports(t))
+			if d.Path == t.Name {
+				note = fmt.Sprintf("`%s` exports %s", d.Path, describeExports(t))
+			}
+			e.Notes = append(e.Notes, &diag.Error{File: t.Name, Msg: note})
 		}
 		errs = append(errs, e)
 	}

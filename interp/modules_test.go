@@ -335,3 +335,34 @@ pub fn greet() { return hello(1, 2) }
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMissingSymbolNote: the note of HARN-IMP-002 for a symbol a module
+// lacks names a user module's file, but a std module only once.
+func TestMissingSymbolNote(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": "import { nope } from \"std/math\"\nimport { gone } from \"./lib\"\n",
+		"lib.harn":  "pub fn here() { return 1 }\n",
+	})
+	diags, err := NewSession(Options{}).CheckFile(filepath.Join(dir, "main.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, d := range diags {
+		for _, n := range d.Notes {
+			notes = append(notes, n.Msg)
+		}
+	}
+	want := []string{
+		"`std/math` exports `argsort`, `avg`, `chebyshev_distance`, `clamp`",
+		"`./lib` is " + filepath.Join(dir, "lib.harn") + ", which exports `here`",
+	}
+	if len(notes) != len(want) {
+		t.Fatalf("notes %q, want %d", notes, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(notes[i], w) {
+			t.Errorf("note %d = %q, want it to start with %q", i, notes[i], w)
+		}
+	}
+}
