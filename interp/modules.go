@@ -320,11 +320,20 @@ func (s *Session) build(m *Module, kind unitKind) error {
 	return s.compileUnit(m, kind, opaque)
 }
 
-// reexport adds the names a `pub import` binds to m's export surface.
+// reexport adds the names a `pub import` binds to m's export surface:
+// the listed or exported names, or for `pub import * as ns` the namespace
+// ns, whose value lives in m's own globals.
 func (m *Module) reexport(imp *Import) error {
-	for _, n := range imp.Names {
+	names := imp.Names
+	if ns := imp.Decl.Namespace; ns != nil {
+		names = []string{ns.Name}
+	}
+	for _, n := range names {
 		o := imp.Module.exports[n]
-		if o == nil {
+		switch {
+		case imp.Decl.Namespace != nil:
+			o = &origin{mod: m, name: n}
+		case o == nil:
 			o = &origin{mod: imp.Module, name: n} // a @sibling function
 		}
 		o = &origin{mod: o.mod, name: o.name, via: imp.Decl.Path}

@@ -366,3 +366,25 @@ func TestMissingSymbolNote(t *testing.T) {
 		}
 	}
 }
+
+// TestPubImportNamespaceReexported: `pub import * as ns` re-exports the
+// namespace it binds (docs/spec/language.md §11.1), not the members.
+func TestPubImportNamespaceReexported(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": "import * as m from \"mid\"\nimport { b } from \"mid\"\nprintln(m.b.hi() + b.hi())\n",
+		"mid.harn":  "pub import * as b from \"base\"\n",
+		"base.harn": "pub fn hi() { return \"hi\" }\n",
+	})
+	out, err := runFile(t, dir)
+	if err != nil || out != "hihi\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	s := NewSession(Options{})
+	m, err := s.LoadModule(filepath.Join(dir, "mid.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Exports(); len(got) != 1 || got[0] != "b" {
+		t.Errorf("exports of mid = %v, want [b]", got)
+	}
+}
