@@ -115,6 +115,7 @@ type checker struct {
 	pipeSrc     *pickSource                   // the left side of `v |> pick(_, keys)` being checked
 	imports     Imports
 	importedFns map[string]*importedFn // by bound name, `ns.name` for namespace members (imports.go)
+	namespaces  map[string]bool        // names of the file's namespace imports, built on first use
 }
 
 // variable is what the checker knows about a binding.

@@ -26,12 +26,12 @@ type importedFn struct {
 // namespace ns when ns != ""), or nil.
 //
 // Its signature is adapted to the importing file. A `...rest` parameter of a
-// module function is a plain parameter (docs/spec/language.md §9.2), so the
-// call is checked as a method's is, without an upper arity bound. And a
-// struct, enum or interface the file cannot see under its name (a private
-// type of the module) is left unchecked: the run time compares struct
-// types by name, so an instance of the file's own same-named struct is
-// accepted.
+// module function is a plain parameter (docs/spec/language.md §9.2): it
+// checks the one argument at its position (knownCall sets no upper arity
+// bound). And a struct, enum or interface the file cannot see under its
+// name (a private type of the module) is left unchecked: the run time
+// compares struct types by name, so an instance of the file's own
+// same-named struct is accepted.
 func (c *checker) imported(ns, name string) *importedFn {
 	if c.imports == nil {
 		return nil
@@ -45,8 +45,8 @@ func (c *checker) imported(ns, name string) *importedFn {
 	}
 	var f *importedFn
 	if decl, sig, ok := c.imports.ImportedFunc(ns, name); ok && decl != nil && sig != nil {
-		local := &types.Func{TypeParams: sig.TypeParams, Params: plainRest(sig.Params), Return: sig.Return, Throws: sig.Throws}
-		local.Params = append([]types.Param(nil), local.Params...)
+		params := append([]types.Param(nil), plainRest(sig.Params)...) // ours to change
+		local := &types.Func{TypeParams: sig.TypeParams, Params: params, Return: sig.Return, Throws: sig.Throws}
 		for i := range local.Params {
 			if c.foreign(local.Params[i].Type, ns, 0) {
 				local.Params[i].Type = types.Any
@@ -67,13 +67,15 @@ func (c *checker) importRef(ref *resolve.Ref, namespace bool) bool {
 	if ref == nil || ref.Binding == nil || ref.Scope != resolve.Global || ref.Binding.Kind != resolve.KImport {
 		return false
 	}
-	isNS := false
-	for _, it := range c.file.Items {
-		if d, ok := it.(*syntax.ImportDecl); ok && d.Namespace != nil && d.Namespace.Name == ref.Name {
-			isNS = true
+	if c.namespaces == nil {
+		c.namespaces = map[string]bool{}
+		for _, it := range c.file.Items {
+			if d, ok := it.(*syntax.ImportDecl); ok && d.Namespace != nil {
+				c.namespaces[d.Namespace.Name] = true
+			}
 		}
 	}
-	return isNS == namespace
+	return c.namespaces[ref.Name] == namespace
 }
 
 // foreign reports whether t names a struct, enum or interface that the
