@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"os"
+	"slices"
 
 	"github.com/harnlang/harn/lang/check"
 	"github.com/harnlang/harn/lang/diag"
@@ -12,12 +13,41 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// checkFile runs the static checker (lang/check) and returns errors and
-// warnings (Severity tells them apart). env holds the type declarations
-// the file's imports make visible (nil: none); the checker adds the
-// file's own.
-func checkFile(f *syntax.File, info *resolve.Info, env *types.Env, u *vm.Universe) diag.List {
-	return stdQuiet(f.Path, check.File(f, info, check.Options{Env: env, Library: library{u}}))
+// checkFile runs the static checker (lang/check) on module m's file and
+// returns errors and warnings (Severity tells them apart). env holds the
+// type declarations the file's imports make visible (nil: none); the
+// checker adds the file's own.
+func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe) diag.List {
+	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}}))
+}
+
+// importedFuncs shows the checker the functions a module's imports bind,
+// with the signatures `harn tool schema --surface exports` gives them:
+// typed in the module that declares them.
+type importedFuncs struct{ m *Module }
+
+func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Func, bool) {
+	var def *Module
+	var decl syntax.Node
+	for _, imp := range i.m.Imports {
+		switch n := imp.Decl.Namespace; {
+		case ns != "" && n != nil && n.Name == ns:
+			def, decl, _ = imp.Module.Exported(name)
+		case ns == "" && n == nil && slices.Contains(imp.Names, name):
+			// a later import of the name rebinds it at run time
+			def, decl = imp.Module, nil
+			if d, dd, ok := imp.Module.Exported(name); ok {
+				def, decl = d, dd
+			} else if dd := imp.Module.declOf(name); dd != nil && imp.Module.sibling[name] {
+				decl = dd
+			}
+		}
+	}
+	fn, ok := decl.(*syntax.FnDecl)
+	if !ok || def.env == nil {
+		return nil, nil, false
+	}
+	return fn, def.Types().FnType(fn), true
 }
 
 // library shows the checker the builtins' signatures, from the one

@@ -320,11 +320,20 @@ func (s *Session) build(m *Module, kind unitKind) error {
 	return s.compileUnit(m, kind, opaque)
 }
 
-// reexport adds the names a `pub import` binds to m's export surface.
+// reexport adds the names a `pub import` binds to m's export surface:
+// the listed or exported names, or for `pub import * as ns` the namespace
+// ns, whose value lives in m's own globals.
 func (m *Module) reexport(imp *Import) error {
-	for _, n := range imp.Names {
+	names := imp.Names
+	if ns := imp.Decl.Namespace; ns != nil {
+		names = []string{ns.Name}
+	}
+	for _, n := range names {
 		o := imp.Module.exports[n]
-		if o == nil {
+		switch {
+		case imp.Decl.Namespace != nil:
+			o = &origin{mod: m, name: n}
+		case o == nil:
 			o = &origin{mod: imp.Module, name: n} // a @sibling function
 		}
 		o = &origin{mod: o.mod, name: o.name, via: imp.Decl.Path}
@@ -393,7 +402,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	if len(info.Errors) == 0 || s.collect != nil {
 		// `harn check` reports the type errors of a file whose names do
 		// not all resolve too: one unknown call must not hide the rest.
-		split(checkFile(m.Syntax, info, env, s.Universe))
+		split(checkFile(m, info, env, s.Universe))
 	}
 	m.Info, m.env = info, env
 	m.state = stReady
@@ -696,8 +705,12 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 		} else {
 			e.Msg = fmt.Sprintf("imported symbol `%s` does not exist in `%s`", id.Name, d.Path)
 			e.Help = fmt.Sprintf("update the import to a symbol exported by `%s`", d.Path)
-			e.Notes = append(e.Notes, &diag.Error{File: t.Name,
-				Msg: fmt.Sprintf("`%s` is %s, which exports %s", d.Path, t.Name, describeExports(t))})
+			// `./lib` is lib.harn, but `std/math` is just std/math
+			note := fmt.Sprintf("`%s` is %s, which exports %s", d.Path, t.Name, describeExports(t))
+			if d.Path == t.Name {
+				note = fmt.Sprintf("`%s` exports %s", d.Path, describeExports(t))
+			}
+			e.Notes = append(e.Notes, &diag.Error{File: t.Name, Msg: note})
 		}
 		errs = append(errs, e)
 	}

@@ -297,3 +297,94 @@ func BenchmarkCheckProject5000Lines(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckImportedCallees: `harn check` types calls of imported functions
+// with their module's signatures (docs/spec/language.md §9.2), including
+// across an import cycle, where the other module is not typed yet.
+func TestCheckImportedCallees(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": `import { clamp } from "std/math"
+import * as a from "a"
+import { twice } from "b"
+clamp(1, 2)
+a.hello(1)
+twice(1, 2)
+`,
+		"a.harn": `import { twice } from "b"
+pub fn hello() { return twice(1) }
+`,
+		"b.harn": `import { hello } from "a"
+pub fn twice(n: int) { return n * 2 }
+pub fn greet() { return hello(1, 2) }
+`,
+	})
+	diags, err := NewSession(Options{}).CheckFile(filepath.Join(dir, "main.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(d.File), d.Line, d.Msg))
+	}
+	want := []string{
+		"main.harn:4 Function 'clamp' expects at least 3 arguments, got 2",
+		"main.harn:5 Function 'a.hello' expects 0 arguments, got 1",
+		"main.harn:6 Function 'twice' expects 1 argument, got 2",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMissingSymbolNote: the note of HARN-IMP-002 for a symbol a module
+// lacks names a user module's file, but a std module only once.
+func TestMissingSymbolNote(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": "import { nope } from \"std/math\"\nimport { gone } from \"./lib\"\n",
+		"lib.harn":  "pub fn here() { return 1 }\n",
+	})
+	diags, err := NewSession(Options{}).CheckFile(filepath.Join(dir, "main.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, d := range diags {
+		for _, n := range d.Notes {
+			notes = append(notes, n.Msg)
+		}
+	}
+	want := []string{
+		"`std/math` exports `argsort`, `avg`, `chebyshev_distance`, `clamp`",
+		"`./lib` is " + filepath.Join(dir, "lib.harn") + ", which exports `here`",
+	}
+	if len(notes) != len(want) {
+		t.Fatalf("notes %q, want %d", notes, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(notes[i], w) {
+			t.Errorf("note %d = %q, want it to start with %q", i, notes[i], w)
+		}
+	}
+}
+
+// TestPubImportNamespaceReexported: `pub import * as ns` re-exports the
+// namespace it binds (docs/spec/language.md §11.1), not the members.
+func TestPubImportNamespaceReexported(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": "import * as m from \"mid\"\nimport { b } from \"mid\"\nprintln(m.b.hi() + b.hi())\n",
+		"mid.harn":  "pub import * as b from \"base\"\n",
+		"base.harn": "pub fn hi() { return \"hi\" }\n",
+	})
+	out, err := runFile(t, dir)
+	if err != nil || out != "hihi\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	s := NewSession(Options{})
+	m, err := s.LoadModule(filepath.Join(dir, "mid.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Exports(); len(got) != 1 || got[0] != "b" {
+		t.Errorf("exports of mid = %v, want [b]", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/stdlib/std"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -390,12 +391,12 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 	return a.info.Struct(typeName)
 }
 
-// importCompletions offers std modules and .harn files relative to the
-// importing file's directory.
+// importCompletions offers the embedded std modules and .harn files
+// relative to the importing file's directory.
 func (s *Server) importCompletions(path, prefix string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
-	for _, m := range []string{"std/collections", "std/json", "std/math", "std/path", "std/schema", "std/text", "std/tools"} {
-		if strings.HasPrefix(m, prefix) {
+	for _, name := range std.Names() {
+		if m := "std/" + name; strings.HasPrefix(m, prefix) {
 			out = append(out, item(m, protocol.CompletionItemKindModule, "standard module", ""))
 		}
 	}

@@ -33,6 +33,12 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				return types.Any
 			}
 			return c.callFn(e, fn, args)
+		case resolve.KImport:
+			if c.importRef(ref, false) {
+				if f := c.imported("", e.Fn.Name); f != nil {
+					return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: e.Fn.Name, decl: f.decl, sig: f.sig, imported: true})
+				}
+			}
 		case resolve.KStruct:
 			d := c.env.Lookup(b.Name)
 			if d == nil || d.Kind != types.StructDecl || d.Node != b.Decl {
@@ -64,29 +70,58 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 }
 
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
-	sig := c.sig(fn)
-	c.deprecated(fn, e.At)
-	if hasSpread(e.Args) {
+	return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: fn.Name, decl: fn, sig: c.sig(fn)})
+}
+
+// callee is a function whose declaration the checker knows: one of the
+// file's, or one an import binds.
+type callee struct {
+	name string // as the call writes it: `f`, or `ns.f` for a namespace member
+	decl *syntax.FnDecl
+	sig  *types.Func
+	// imported: declared in another module, so a `...rest` parameter
+	// binds one argument and extra arguments are not reported (§9.2),
+	// and `where` bounds name interfaces of that module, not the file's.
+	imported bool
+}
+
+// knownCall checks the call expression call (a name call or a namespace
+// member call) of a known callee: @deprecated, arity, argument types,
+// generic instantiation, and gives the result type.
+func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.TypeExpr, exprs []syntax.Expr, args []types.Type, k callee) types.Type {
+	sig := k.sig
+	c.deprecated(k.decl, at)
+	if hasSpread(exprs) {
 		return c.result(sig)
 	}
 	min, max := sig.Arity()
-	if n := len(e.Args); n < min || max >= 0 && n > max {
-		c.warnf(e.At, "Function '%s' expects %s, got %d", fn.Name, arityText(min, max, n), n)
+	if k.imported && variadic(k.decl) {
+		max = -1
 	}
-	bind := c.instantiate(e, sig, args)
-	c.arguments(e.Args, args, sig, bind)
+	if n := len(exprs); n < min || max >= 0 && n > max {
+		c.warnf(at, "Function '%s' expects %s, got %d", k.name, arityText(min, max, n), n)
+	}
+	bind := c.instantiate(typeArgs, sig, args)
+	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
-		c.constraints(e.At, sig, bind)
+		if !k.imported {
+			c.constraints(at, sig, bind)
+		}
 		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
-			if tp, ok := sig.Return.(*types.TypeParam); ok && len(e.TypeArgs) == 0 && inferredTwice(sig, tp) {
+			if tp, ok := sig.Return.(*types.TypeParam); ok && len(typeArgs) == 0 && inferredTwice(sig, tp) {
 				_, isUnion := r.(*types.Union)
-				c.joined[e] = isUnion
+				c.joined[call] = isUnion
 			}
 			return r
 		}
 		return types.Any
 	}
 	return c.result(sig)
+}
+
+// variadic reports whether fn's last parameter is `...name`.
+func variadic(fn *syntax.FnDecl) bool {
+	return len(fn.Params) > 0 && fn.Params[len(fn.Params)-1].Rest
 }
 
 // arguments checks each argument against its parameter of sig, with
@@ -335,6 +370,11 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = c.expr(a)
+	}
+	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
+		if f := c.imported(id.Name, e.Name); f != nil {
+			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
+		}
 	}
 	if !e.Optional {
 		c.valueMethod(e, recv, args)

@@ -43,6 +43,9 @@ type Options struct {
 	// Library, when set, gives the builtins' signatures, for the arity
 	// and argument warnings of builtin calls.
 	Library Library
+	// Imports, when set, gives the functions the file's imports bind, for
+	// the arity and argument checks of their calls.
+	Imports Imports
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -54,21 +57,23 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 	}
 	env.AddFile(f)
 	c := &checker{
-		file:      f,
-		info:      info,
-		env:       env,
-		vars:      map[*resolve.Binding]*variable{},
-		sigs:      map[*syntax.FnDecl]*types.Func{},
-		multiDecl: multiDeclared(f),
-		seen:      map[string]bool{},
-		exprStmt:  opts.ExprStmt,
-		lib:       opts.Library,
-		joined:    map[syntax.Expr]bool{},
-		libSigs:   map[string]signature{},
-		complete:  map[*syntax.MatchExpr]bool{},
-		broken:    map[*syntax.WhileStmt]bool{},
-		narrowed:  map[narrowKey]types.Type{},
-		keyLists:  map[*resolve.Binding][]string{},
+		file:        f,
+		info:        info,
+		env:         env,
+		vars:        map[*resolve.Binding]*variable{},
+		sigs:        map[*syntax.FnDecl]*types.Func{},
+		multiDecl:   multiDeclared(f),
+		seen:        map[string]bool{},
+		exprStmt:    opts.ExprStmt,
+		lib:         opts.Library,
+		imports:     opts.Imports,
+		joined:      map[syntax.Expr]bool{},
+		libSigs:     map[string]signature{},
+		complete:    map[*syntax.MatchExpr]bool{},
+		broken:      map[*syntax.WhileStmt]bool{},
+		narrowed:    map[narrowKey]types.Type{},
+		keyLists:    map[*resolve.Binding][]string{},
+		importedFns: map[string]*importedFn{},
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -100,14 +105,17 @@ type checker struct {
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
-	joined    map[syntax.Expr]bool
-	libSigs   map[string]signature          // parsed library signatures, by name
-	complete  map[*syntax.MatchExpr]bool    // matches whose arms cover every value
-	broken    map[*syntax.WhileStmt]bool    // while loops a `break` leaves
-	narrowed  map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
-	keyLists  map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
-	pickBound int                           // 0 unknown, 1 `pick` is only the builtin, 2 the file binds it
-	pipeSrc   *pickSource                   // the left side of `v |> pick(_, keys)` being checked
+	joined      map[syntax.Expr]bool
+	libSigs     map[string]signature          // parsed library signatures, by name
+	complete    map[*syntax.MatchExpr]bool    // matches whose arms cover every value
+	broken      map[*syntax.WhileStmt]bool    // while loops a `break` leaves
+	narrowed    map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
+	keyLists    map[*resolve.Binding][]string // bindings holding a constant key list (pick.go)
+	pickBound   int                           // 0 unknown, 1 `pick` is only the builtin, 2 the file binds it
+	pipeSrc     *pickSource                   // the left side of `v |> pick(_, keys)` being checked
+	imports     Imports
+	importedFns map[string]*importedFn // by bound name, `ns.name` for namespace members (imports.go)
+	namespaces  map[string]bool        // names of the file's namespace imports, built on first use
 }
 
 // variable is what the checker knows about a binding.

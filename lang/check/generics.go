@@ -16,15 +16,15 @@ import (
 
 // instantiate binds sig's type parameters for a call; nil when sig is not
 // generic.
-func (c *checker) instantiate(e *syntax.CallExpr, sig *types.Func, args []types.Type) map[*types.TypeParam]types.Type {
+func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, args []types.Type) map[*types.TypeParam]types.Type {
 	if len(sig.TypeParams) == 0 {
 		return nil
 	}
 	bind := map[*types.TypeParam]types.Type{}
-	if len(e.TypeArgs) > 0 {
+	if len(typeArgs) > 0 {
 		for i, tp := range sig.TypeParams {
-			if i < len(e.TypeArgs) {
-				bind[tp] = c.typeOf(e.TypeArgs[i])
+			if i < len(typeArgs) {
+				bind[tp] = c.typeOf(typeArgs[i])
 			}
 		}
 		return bind

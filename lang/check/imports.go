@@ -1,0 +1,138 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// Imports describes the functions a file's imports bind, so that their
+// calls get the arity and argument checks of the file's own functions
+// (docs/spec/language.md §9.2, §11.2).
+type Imports interface {
+	// ImportedFunc returns the declaration of the function that an import
+	// binds to name — for ns != "", the member name of the namespace
+	// import ns — and its signature, typed in the module that declares it.
+	ImportedFunc(ns, name string) (fn *syntax.FnDecl, sig *types.Func, ok bool)
+}
+
+// importedFn is an imported function as its calls are checked.
+type importedFn struct {
+	decl *syntax.FnDecl
+	sig  *types.Func
+}
+
+// imported returns the function an import binds to name (member name of
+// namespace ns when ns != ""), or nil.
+//
+// Its signature is adapted to the importing file. A `...rest` parameter of a
+// module function is a plain parameter (docs/spec/language.md §9.2): it
+// checks the one argument at its position (knownCall sets no upper arity
+// bound). And a struct, enum or interface the file cannot see under its
+// name (a private type of the module) is left unchecked: the run time
+// compares struct types by name, so an instance of the file's own
+// same-named struct is accepted.
+func (c *checker) imported(ns, name string) *importedFn {
+	if c.imports == nil {
+		return nil
+	}
+	key := name
+	if ns != "" {
+		key = ns + "." + name
+	}
+	if f, ok := c.importedFns[key]; ok {
+		return f
+	}
+	var f *importedFn
+	if decl, sig, ok := c.imports.ImportedFunc(ns, name); ok && decl != nil && sig != nil {
+		params := append([]types.Param(nil), plainRest(sig.Params)...) // ours to change
+		local := &types.Func{TypeParams: sig.TypeParams, Params: params, Return: sig.Return, Throws: sig.Throws}
+		for i := range local.Params {
+			if c.foreign(local.Params[i].Type, ns, 0) {
+				local.Params[i].Type = types.Any
+			}
+		}
+		if c.foreign(local.Return, ns, 0) {
+			local.Return = types.Any
+		}
+		f = &importedFn{decl: decl, sig: local}
+	}
+	c.importedFns[key] = f
+	return f
+}
+
+// importRef reports whether ref is to a name an import binds: a namespace
+// import's (`import * as ns`) when namespace is set, else a function's.
+func (c *checker) importRef(ref *resolve.Ref, namespace bool) bool {
+	if ref == nil || ref.Binding == nil || ref.Scope != resolve.Global || ref.Binding.Kind != resolve.KImport {
+		return false
+	}
+	if c.namespaces == nil {
+		c.namespaces = map[string]bool{}
+		for _, it := range c.file.Items {
+			if d, ok := it.(*syntax.ImportDecl); ok && d.Namespace != nil {
+				c.namespaces[d.Namespace.Name] = true
+			}
+		}
+	}
+	return c.namespaces[ref.Name] == namespace
+}
+
+// foreign reports whether t names a struct, enum or interface that the
+// file does not see as the same declaration, by its name or (for a
+// namespace import ns) as `ns.Name`.
+func (c *checker) foreign(t types.Type, ns string, depth int) bool {
+	if t == nil || depth > 16 {
+		return false
+	}
+	some := func(ts ...types.Type) bool {
+		for _, x := range ts {
+			if c.foreign(x, ns, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	switch t := t.(type) {
+	case *types.List:
+		return some(t.Elem)
+	case *types.Dict:
+		return some(t.Key, t.Value)
+	case *types.Set:
+		return some(t.Elem)
+	case *types.Iter:
+		return some(t.Elem)
+	case *types.Result:
+		return some(t.Ok, t.Err)
+	case *types.Shape:
+		for _, f := range t.Fields {
+			if some(f.Type) {
+				return true
+			}
+		}
+		return some(t.Tail)
+	case *types.Union:
+		return some(t.Types...)
+	case *types.Intersection:
+		return some(t.Types...)
+	case *types.Func:
+		for _, p := range t.Params {
+			if some(p.Type) {
+				return true
+			}
+		}
+		return some(t.Return)
+	case *types.Named:
+		if t.Decl.Kind == types.AliasDecl {
+			return some(t.Decl.Target) || some(t.Args...)
+		}
+		seen := func(d *types.Decl) bool {
+			return d != nil && (d == t.Decl || d.Name == t.Decl.Name && d.Origin == t.Decl.Origin && d.Kind == t.Decl.Kind)
+		}
+		if !seen(c.env.Lookup(t.Decl.Name)) && (ns == "" || !seen(c.env.Lookup(ns+"."+t.Decl.Name))) {
+			return true
+		}
+		return some(t.Args...)
+	}
+	return false
+}
