@@ -1510,7 +1510,10 @@ loop:
 		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !IsStdFile(rt.fn.File) {
 			e.Line, e.Col = line, col
 		}
-		e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
+		if e.tracedBy != th || e.tracedDepth != len(th.frames) {
+			e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
+			e.tracedBy, e.tracedDepth = th, len(th.frames)
+		}
 		if e.Kind != KindExit && len(fr.handlers) > 0 {
 			h := fr.handlers[len(fr.handlers)-1]
 			fr.handlers = fr.handlers[:len(fr.handlers)-1]

@@ -163,9 +163,7 @@ func (t *Task) outcome() (vm.Value, error) {
 	if t.err.Kind == vm.KindCancelled {
 		return vm.Nil, nil
 	}
-	e := *t.err
-	e.Trace = append([]vm.TraceFrame(nil), t.err.Trace...)
-	return vm.Value{}, &e
+	return vm.Value{}, t.err.Clone()
 }
 
 // Await waits for the task and returns its result, re-raising its
