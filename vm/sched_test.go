@@ -126,12 +126,12 @@ func TestWaitCancelled(t *testing.T) {
 func TestWaitDeadline(t *testing.T) {
 	v := newTestVM()
 	th := v.NewThread()
-	th.PushDeadline(time.Now().Add(5 * time.Millisecond).UnixMilli())
+	th.PushDeadline(time.Now().Add(5*time.Millisecond).UnixMilli(), 0)
 	_, err := waitErr(t, th, nil, -1)
 	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" {
 		t.Fatalf("got %v", err)
 	}
-	own, _ := th.PopDeadline()
+	own, _, _ := th.PopDeadline()
 	if own == 0 || th.Deadline() != 0 {
 		t.Fatal("deadline stack not popped")
 	}
@@ -140,12 +140,12 @@ func TestWaitDeadline(t *testing.T) {
 func TestNestedDeadlines(t *testing.T) {
 	v := newTestVM()
 	th := v.NewThread()
-	th.PushDeadline(1000)
-	th.PushDeadline(5000)
+	th.PushDeadline(1000, 0)
+	th.PushDeadline(5000, 0)
 	if th.Deadline() != 1000 {
 		t.Fatalf("effective deadline %d, want the outer 1000", th.Deadline())
 	}
-	if own, _ := th.PopDeadline(); own != 5000 {
+	if own, _, _ := th.PopDeadline(); own != 5000 {
 		t.Fatalf("own deadline %d", own)
 	}
 }

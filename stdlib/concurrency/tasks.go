@@ -255,7 +255,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
 		}
-		th.PushDeadline(time.Now().Add(d).UnixMilli())
+		th.PushDeadline(time.Now().Add(d).UnixMilli(), permitMark(th))
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_exit", "__deadline_exit()", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -263,14 +263,16 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_fail", "__deadline_fail(err)", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		own, mark := th.PopDeadline()
+		own, mark, permits := th.PopDeadline()
 		e, ok := vm.ErrorOf(a.At(0))
 		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || time.Now().UnixMilli() < own {
 			return a.At(0), nil
 		}
-		// This block's own deadline passed: stop what it started and make
-		// the failure catchable.
+		// This block's own deadline passed: stop what it started, give
+		// back the permits it still holds (as a failing task does) and
+		// make the failure catchable.
 		th.CancelChildren(mark)
+		releasePermitsSince(th, permits)
 		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
 	})
 
