@@ -1515,6 +1515,9 @@ loop:
 			e.tracedBy, e.tracedDepth = th, len(th.frames)
 		}
 		if e.Kind != KindExit && len(fr.handlers) > 0 {
+			if e.Kind == KindCancelled {
+				th.maskCancel()
+			}
 			h := fr.handlers[len(fr.handlers)-1]
 			fr.handlers = fr.handlers[:len(fr.handlers)-1]
 			for i := h.sp; i < sp; i++ {
@@ -1623,6 +1626,10 @@ func (th *Thread) Deadline() int64 {
 	var at int64
 	if n := len(th.deadlines); n > 0 {
 		at = th.deadlines[n-1].at
+	}
+	// A cancelled thread's cleanup ends with its grace: waits wake then.
+	if c := th.cleanupUntil.Load(); c != 0 && (at == 0 || c < at) {
+		at = c
 	}
 	if th.lender != nil {
 		if l := th.lender.Deadline(); l != 0 && (at == 0 || l < at) {

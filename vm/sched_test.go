@@ -271,3 +271,24 @@ func TestDeadlockFailsOldestWaitFirst(t *testing.T) {
 		t.Fatalf("woken wait: fired=%v err=%v, want a normal wake", secondFired, secondErr)
 	}
 }
+
+// A cancelled thread's cleanup waits as usual until its grace runs out,
+// then fails with the cancellation again.
+func TestCancelledCleanupIsMasked(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	th.CancelWithCleanup(time.Hour)
+	if _, err := waitErr(t, th, nil, 0); err == nil {
+		t.Fatal("a cancelled thread's wait did not fail before its cleanup")
+	}
+	th.maskCancel()
+	ready := make(chan struct{})
+	close(ready)
+	if fired, err := waitErr(t, th, ready, -1); !fired || err != nil {
+		t.Fatalf("wait during cleanup: fired %v, err %v", fired, err)
+	}
+	th.cleanupUntil.Store(time.Now().UnixMilli() - 1)
+	if _, err := waitErr(t, th, nil, -1); err == nil || AsError(err).Msg != "Task cancelled" {
+		t.Fatalf("wait after the cleanup period: %v", err)
+	}
+}

@@ -66,13 +66,17 @@ func (t *Task) EqualTo(o vm.Value) bool {
 
 // Cancel stops the task: at once if it has not started, else at its next
 // check or wait.
-func (t *Task) Cancel() {
+func (t *Task) Cancel() { t.cancelWithCleanup(vm.DefaultCleanupGrace) }
+
+// cancelWithCleanup cancels the task, giving its cleanup up to grace to
+// finish the waits it makes.
+func (t *Task) cancelWithCleanup(grace time.Duration) {
 	t.mu.Lock()
 	t.stopped = true
 	th := t.th
 	t.mu.Unlock()
 	if th != nil {
-		th.Cancel()
+		th.CancelWithCleanup(grace)
 	}
 }
 
@@ -228,7 +232,7 @@ func init() {
 		if fired {
 			return vm.True, nil
 		}
-		t.Cancel()
+		t.cancelWithCleanup(grace)
 		return vm.False, nil
 	})
 	lib.Def("is_cancelled", "is_cancelled(handle?)", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
