@@ -206,6 +206,10 @@ type loopCtx struct {
 	contPC    int // -1 until known
 	depth     int // operand stack depth inside the loop body
 	regions   int // len(regions) at loop entry
+	// stream is the local holding the `parallel … as stream` a for loop
+	// iterates directly (-1 otherwise): nothing else can read it, so a
+	// break or return out of the loop stops its branches.
+	stream int
 }
 
 type fcomp struct {

@@ -618,6 +618,16 @@ func (f *fcomp) parallel(e *syntax.ParallelExpr) {
 func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	// __select(channels, timeout_or_nil, has_default) -> [index, value]
 	// index: case index, -1 timeout, -2 default.
+	if e.TimeoutBody != nil && e.Default != nil {
+		// docs/spec/language.md §13: a timeout case "or default { … }, not
+		// both" (a default never waits, so the timeout could never fire).
+		// The error points at whichever of the two comes second.
+		at := e.Default.At
+		if posBefore(at, e.TimeoutBody.At) {
+			at = e.TimeoutBody.At
+		}
+		f.c.errorf(at, "select cannot have both a timeout and a default case")
+	}
 	for _, c := range e.Cases {
 		f.expr(c.Channel)
 	}
@@ -650,9 +660,6 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 		f.patchHere(jNext)
 	}
 	if e.TimeoutBody != nil || e.Default != nil {
-		// With a default __select never waits, so a timeout given as well
-		// (docs/spec/language.md §13 allows one or the other) never fires:
-		// nothing ready runs the default.
 		body := e.Default
 		if body == nil {
 			body = e.TimeoutBody
@@ -664,6 +671,10 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	for _, j := range ends {
 		f.patchHere(j)
 	}
+}
+
+func posBefore(a, b syntax.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // pipeTarget pushes what `x |> F` calls: F's value, or for a right side

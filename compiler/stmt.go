@@ -415,6 +415,12 @@ func (f *fcomp) whileStmt(s *syntax.WhileStmt) {
 
 func (f *fcomp) forStmt(s *syntax.ForStmt) {
 	f.expr(s.Iter)
+	stream := -1
+	if p, ok := s.Iter.(*syntax.ParallelExpr); ok && p.Stream {
+		stream = f.temp()
+		f.emit(DUP)
+		f.emit(STORE_LOCAL, stream)
+	}
 	f.line(s.At)
 	f.emit(ITER)
 	it := f.temp()
@@ -423,6 +429,7 @@ func (f *fcomp) forStmt(s *syntax.ForStmt) {
 	next := f.emit(FOR_NEXT, it, 0)
 	lp := f.pushLoop()
 	lp.contPC = top
+	lp.stream = stream
 	f.bindPattern(s.Pattern, 0)
 	f.blockStmts(s.Body)
 	f.emit(JUMP, top)
@@ -431,7 +438,7 @@ func (f *fcomp) forStmt(s *syntax.ForStmt) {
 }
 
 func (f *fcomp) pushLoop() *loopCtx {
-	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions)}
+	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions), stream: -1}
 	f.loops = append(f.loops, lp)
 	return lp
 }
@@ -461,6 +468,9 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 	if n := f.depth - lp.depth; n > 0 {
 		f.emit(POPN, n)
 	}
+	if isBreak {
+		f.stopStream(lp)
+	}
 	at := f.emit(JUMP, 0)
 	if isBreak {
 		lp.breaks = append(lp.breaks, at)
@@ -468,6 +478,17 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 		lp.continues = append(lp.continues, at)
 	}
 	f.depth = saved
+}
+
+// stopStream cancels the remaining branches of the parallel stream lp
+// iterates, if any, and waits for them to end: the consumer stopped
+// (docs/concurrency.md, parallel).
+func (f *fcomp) stopStream(lp *loopCtx) {
+	if lp.stream >= 0 {
+		f.emit(LOAD_LOCAL, lp.stream)
+		f.emit(CALL_INTERNAL, f.name("__stream_stop"), 1)
+		f.emit(POP)
+	}
 }
 
 // leaveRegions runs the finally blocks of the try regions above index
@@ -494,6 +515,9 @@ func (f *fcomp) leaveRegions(keep int) {
 func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 	saved := f.depth
 	defer func() { f.depth = saved }()
+	for _, lp := range f.loops {
+		f.stopStream(lp)
+	}
 	if s.Value != nil {
 		switch v := s.Value.(type) {
 		case *syntax.CallExpr:

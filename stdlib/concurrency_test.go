@@ -299,3 +299,49 @@ for i in 0 to 10000 exclusive { s = s + g.next().value }
 		runHarn(b, src)
 	}
 }
+
+// TestBracketBlocksTraceEachFrameOnce: a failure that leaves a frame
+// through the bracket code of a mutex, deadline or try … finally block
+// is taken and re-raised there, but the rendered stack trace names each
+// frame once, at the failing line (docs/spec/language.md §12.2: location
+// and call-stack lines follow the first line).
+func TestBracketBlocksTraceEachFrameOnce(t *testing.T) {
+	blocks := map[string][2]string{
+		"mutex":    {`mutex("k") {`, `}`},
+		"deadline": {`deadline 5s {`, `}`},
+		"finally":  {`try {`, `} finally { println("cleanup") }`},
+		"defer":    {`defer { println("cleanup") }`, ``},
+		"nested":   {`mutex("k") { deadline 5s { try {`, `} finally { println("cleanup") } } }`},
+	}
+	for name, b := range blocks {
+		src := "fn f() {\n  " + b[0] + "\n    let _x = 1 / 0\n  " + b[1] + "\n}\nf()\n"
+		var errb bytes.Buffer
+		r := interp.RunProgram("t.harn", []byte(src), interp.Options{Stderr: &errb})
+		if r.Err == nil {
+			t.Fatalf("%s: no error", name)
+		}
+		out := errb.String()
+		if !strings.Contains(out, "error: Runtime error: Division by zero (line 3)") {
+			t.Errorf("%s: first line wrong in:\n%s", name, out)
+		}
+		want := "  at f (t.harn:3)\n  at <top level> (t.harn:6)\n"
+		if !strings.HasSuffix(out, want) || strings.Count(out, "  at ") != 2 {
+			t.Errorf("%s: trace is not\n%swhole output:\n%s", name, want, out)
+		}
+	}
+}
+
+// TestAwaitedFailureTracesAwaiter: a task failure that crossed a finally
+// lists the task's frame once, then the awaiting frames.
+func TestAwaitedFailureTracesAwaiter(t *testing.T) {
+	src := "fn g() {\n  try {\n    let _x = 1 / 0\n  } finally { }\n}\nfn f() {\n  let h = spawn { g() }\n  return await(h)\n}\nf()\n"
+	var errb bytes.Buffer
+	r := interp.RunProgram("t.harn", []byte(src), interp.Options{Stderr: &errb})
+	if r.Err == nil {
+		t.Fatal("no error")
+	}
+	out := errb.String()
+	if strings.Count(out, "  at g (") != 1 || !strings.Contains(out, "  at g (t.harn:3)") || !strings.Contains(out, "  at f (t.harn:8)\n  at <top level> (t.harn:10)\n") {
+		t.Errorf("trace wrong:\n%s", out)
+	}
+}

@@ -50,6 +50,13 @@ type Error struct {
 	// such as a tool failure summary use it instead of Msg, which may
 	// carry a secret.
 	Redacted string
+
+	// tracedBy and tracedDepth name the frame whose line Trace last
+	// recorded. A failure that a frame's bracket code (finally, the
+	// release of a mutex or deadline) takes and re-raises passes that
+	// frame's handler search again; it must not be listed twice.
+	tracedBy    *Thread
+	tracedDepth int
 }
 
 // TraceFrame is one line of a Harn stack trace, innermost first.
@@ -185,6 +192,16 @@ func (e *Error) FormatTrace() string {
 		i = j
 	}
 	return sb.String()
+}
+
+// Clone is a copy of the failure that another thread may raise and
+// decorate on its own: its trace is a fresh slice, and no frame of the
+// new thread counts as recorded yet.
+func (e *Error) Clone() *Error {
+	c := *e
+	c.Trace = append([]TraceFrame(nil), e.Trace...)
+	c.tracedBy, c.tracedDepth = nil, 0
+	return &c
 }
 
 // groupDigits writes n with comma thousands separators (9,990).

@@ -1510,8 +1510,14 @@ loop:
 		if e.Line == 0 && e.Kind != KindThrown && e.Kind != KindCategorized && !IsStdFile(rt.fn.File) {
 			e.Line, e.Col = line, col
 		}
-		e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
+		if e.tracedBy != th || e.tracedDepth != len(th.frames) {
+			e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
+			e.tracedBy, e.tracedDepth = th, len(th.frames)
+		}
 		if e.Kind != KindExit && len(fr.handlers) > 0 {
+			if e.Kind == KindCancelled {
+				th.maskCancel()
+			}
 			h := fr.handlers[len(fr.handlers)-1]
 			fr.handlers = fr.handlers[:len(fr.handlers)-1]
 			for i := h.sp; i < sp; i++ {
@@ -1588,27 +1594,30 @@ type deadlineScope struct {
 	at   int64 // effective deadline: the earliest of this and the enclosing ones
 	own  int64 // the deadline this block asked for
 	mark int64 // ChildMark at entry: the tasks started inside the block follow it
+	note int64 // the caller's mark at entry (the sync permits taken so far)
 }
 
 // PushDeadline and PopDeadline bracket a `deadline` block; atMs is in ms
-// since the epoch.
-func (th *Thread) PushDeadline(atMs int64) {
+// since the epoch. note is kept for the caller and returned by
+// PopDeadline, so that it can undo at the block's end what the block
+// started (stdlib/concurrency gives back the permits taken inside).
+func (th *Thread) PushDeadline(atMs, note int64) {
 	own := atMs
 	if n := len(th.deadlines); n > 0 && th.deadlines[n-1].at < atMs {
 		atMs = th.deadlines[n-1].at
 	}
-	th.deadlines = append(th.deadlines, deadlineScope{at: atMs, own: own, mark: th.ChildMark()})
+	th.deadlines = append(th.deadlines, deadlineScope{at: atMs, own: own, mark: th.ChildMark(), note: note})
 }
 
 // PopDeadline ends the innermost deadline block and returns the deadline
-// it asked for and the ChildMark taken when it began.
-func (th *Thread) PopDeadline() (own, mark int64) {
+// it asked for, the ChildMark taken when it began and its note.
+func (th *Thread) PopDeadline() (own, mark, note int64) {
 	if n := len(th.deadlines); n > 0 {
 		d := th.deadlines[n-1]
 		th.deadlines = th.deadlines[:n-1]
-		return d.own, d.mark
+		return d.own, d.mark, d.note
 	}
-	return 0, 0
+	return 0, 0, 0
 }
 
 // Deadline returns the innermost deadline in ms since the epoch (0: none),
@@ -1617,6 +1626,10 @@ func (th *Thread) Deadline() int64 {
 	var at int64
 	if n := len(th.deadlines); n > 0 {
 		at = th.deadlines[n-1].at
+	}
+	// A cancelled thread's cleanup ends with its grace: waits wake then.
+	if c := th.cleanupUntil.Load(); c != 0 && (at == 0 || c < at) {
+		at = c
 	}
 	if th.lender != nil {
 		if l := th.lender.Deadline(); l != 0 && (at == 0 || l < at) {

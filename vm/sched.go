@@ -334,6 +334,7 @@ func (th *Thread) reset() {
 	th.sp = 0
 	th.frames = th.frames[:0]
 	th.cancelled.Store(false)
+	th.cleanupUntil.Store(0)
 	th.doneMu.Lock()
 	th.done = nil
 	th.doneMu.Unlock()
@@ -460,6 +461,10 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	if th.lender != nil {
 		lenderDone = th.lender.doneChan()
 	}
+	var done <-chan struct{}
+	if !th.cleaningUp() {
+		done = th.doneChan()
+	}
 	held := th.held
 	th.Unlock()
 	fired := false
@@ -468,7 +473,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		fired = true
 	case <-tc:
 	case <-dc:
-	case <-th.doneChan():
+	case <-done:
 	case <-lenderDone:
 	case <-th.vm.stop:
 	case <-dead:
@@ -511,7 +516,7 @@ func (th *Thread) stopErr() error {
 		return &Error{Kind: KindExit, Code: 124, Msg: "interrupted"}
 	}
 	for t := th; t != nil; t = t.lender {
-		if t.cancelled.Load() {
+		if t.cancelled.Load() && !t.cleaningUp() {
 			return &Error{Kind: KindCancelled, Msg: "Task cancelled"}
 		}
 	}

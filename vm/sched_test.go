@@ -126,12 +126,12 @@ func TestWaitCancelled(t *testing.T) {
 func TestWaitDeadline(t *testing.T) {
 	v := newTestVM()
 	th := v.NewThread()
-	th.PushDeadline(time.Now().Add(5 * time.Millisecond).UnixMilli())
+	th.PushDeadline(time.Now().Add(5*time.Millisecond).UnixMilli(), 0)
 	_, err := waitErr(t, th, nil, -1)
 	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" {
 		t.Fatalf("got %v", err)
 	}
-	own, _ := th.PopDeadline()
+	own, _, _ := th.PopDeadline()
 	if own == 0 || th.Deadline() != 0 {
 		t.Fatal("deadline stack not popped")
 	}
@@ -140,12 +140,12 @@ func TestWaitDeadline(t *testing.T) {
 func TestNestedDeadlines(t *testing.T) {
 	v := newTestVM()
 	th := v.NewThread()
-	th.PushDeadline(1000)
-	th.PushDeadline(5000)
+	th.PushDeadline(1000, 0)
+	th.PushDeadline(5000, 0)
 	if th.Deadline() != 1000 {
 		t.Fatalf("effective deadline %d, want the outer 1000", th.Deadline())
 	}
-	if own, _ := th.PopDeadline(); own != 5000 {
+	if own, _, _ := th.PopDeadline(); own != 5000 {
 		t.Fatalf("own deadline %d", own)
 	}
 }
@@ -269,5 +269,26 @@ func TestDeadlockFailsOldestWaitFirst(t *testing.T) {
 	}
 	if !secondFired || secondErr != nil {
 		t.Fatalf("woken wait: fired=%v err=%v, want a normal wake", secondFired, secondErr)
+	}
+}
+
+// A cancelled thread's cleanup waits as usual until its grace runs out,
+// then fails with the cancellation again.
+func TestCancelledCleanupIsMasked(t *testing.T) {
+	v := newTestVM()
+	th := v.NewThread()
+	th.CancelWithCleanup(time.Hour)
+	if _, err := waitErr(t, th, nil, 0); err == nil {
+		t.Fatal("a cancelled thread's wait did not fail before its cleanup")
+	}
+	th.maskCancel()
+	ready := make(chan struct{})
+	close(ready)
+	if fired, err := waitErr(t, th, ready, -1); !fired || err != nil {
+		t.Fatalf("wait during cleanup: fired %v, err %v", fired, err)
+	}
+	th.cleanupUntil.Store(time.Now().UnixMilli() - 1)
+	if _, err := waitErr(t, th, nil, -1); err == nil || AsError(err).Msg != "Task cancelled" {
+		t.Fatalf("wait after the cleanup period: %v", err)
 	}
 }

@@ -43,6 +43,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxFrames is the default call depth limit (docs/run.md,
@@ -167,6 +168,14 @@ type Thread struct {
 	cancelled atomic.Bool
 	doneMu    sync.Mutex
 	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
+	// cleanupGrace bounds, in ms, how long a cancelled thread's cleanup
+	// (finally and defer blocks, the bracket code of mutex and deadline
+	// blocks) may wait; cleanupUntil is that bound once the unwinding
+	// has reached its first cleanup (0 before). Until it passes the
+	// cancellation is masked, so cleanup that sleeps, sends or awaits
+	// can finish.
+	cleanupGrace atomic.Int64
+	cleanupUntil atomic.Int64
 	// Deadlines pushed by `deadline` blocks, innermost last.
 	deadlines []deadlineScope
 	// Task is task-local state owned by the runtime hooks (spawned tasks,
@@ -238,8 +247,17 @@ func (th *Thread) VM() *VM { return th.vm }
 // Cancel requests cancellation of the thread's work: running code stops
 // at its next check, a Wait returns at once, and a generator the thread
 // is running (Lend) is cancelled too.
-func (th *Thread) Cancel() {
+func (th *Thread) Cancel() { th.CancelWithCleanup(DefaultCleanupGrace) }
+
+// DefaultCleanupGrace is how long the cleanup of a thread cancelled by
+// Cancel may wait (docs/concurrency.md, Cancellation and cleanup).
+const DefaultCleanupGrace = time.Second
+
+// CancelWithCleanup is Cancel, giving the thread's cleanup up to grace
+// to finish its waits (cancel_graceful passes its own grace).
+func (th *Thread) CancelWithCleanup(grace time.Duration) {
 	if th.cancelled.CompareAndSwap(false, true) {
+		th.cleanupGrace.Store(max(grace.Milliseconds(), 1))
 		th.doneMu.Lock()
 		if th.done == nil {
 			th.done = closedChan
@@ -251,6 +269,21 @@ func (th *Thread) Cancel() {
 	if t := th.lentTo.Load(); t != nil {
 		t.Cancel()
 	}
+}
+
+// maskCancel starts the cleanup period of a cancelled thread whose
+// unwinding reached a cleanup handler; later handlers share the period.
+func (th *Thread) maskCancel() {
+	if th.cancelled.Load() && th.cleanupUntil.Load() == 0 {
+		th.cleanupUntil.Store(time.Now().UnixMilli() + th.cleanupGrace.Load())
+	}
+}
+
+// cleaningUp reports whether th is cancelled but its cleanup period is
+// running, so that its waits wait.
+func (th *Thread) cleaningUp() bool {
+	at := th.cleanupUntil.Load()
+	return at != 0 && time.Now().UnixMilli() < at
 }
 
 // IsCancelled reports whether the thread was cancelled.

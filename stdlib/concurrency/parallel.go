@@ -275,6 +275,17 @@ func (p *parallelRun) firstError() *vm.Error {
 	return fallback
 }
 
+func init() {
+	lib.Def("__stream_stop", "__stream_stop(stream)", "runtime hook of a for loop over `parallel … as stream` that stops early", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if g, ok := a.At(0).Object().(*Generator); ok {
+			if s, ok := g.src.(*parallelSource); ok {
+				s.p.stopAll(th)
+			}
+		}
+		return vm.Nil, nil
+	})
+}
+
 // parallelSource feeds `parallel … as stream` results, in completion
 // order, to the stream's consumer.
 type parallelSource struct {

@@ -377,9 +377,12 @@ func l0Metrics() *vm.Dict {
 type syncRegistry struct {
 	mu    sync.Mutex
 	locks map[string]*keyedLock
-	// held lists the permits each running task acquired, so that a task
-	// that fails or is cancelled gives back what it still holds.
+	// held lists the permits each running thread acquired, so that a task
+	// that fails or is cancelled, or a deadline block that runs out, gives
+	// back what it still holds.
 	held map[*vm.Thread][]*Permit
+	// seq numbers the permits in the order they were granted.
+	seq int64
 }
 
 type syncKey struct{}
@@ -414,6 +417,40 @@ func releasePermitsOf(th *vm.Thread, unwound bool) {
 	}
 }
 
+// permitMark is the number of permits granted so far in th's program:
+// those granted later follow it (releasePermitsSince).
+func permitMark(th *vm.Thread) int64 {
+	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
+	if !ok {
+		return 0
+	}
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	return reg.seq
+}
+
+// releasePermitsSince releases the permits th took after mark and still
+// holds: a `deadline` block that runs out unwinds like a failing task,
+// and a permit taken inside it would otherwise stay held for good when
+// the code that was to release it is the code the deadline cut short.
+func releasePermitsSince(th *vm.Thread, mark int64) {
+	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
+	if !ok {
+		return
+	}
+	reg.mu.Lock()
+	var late []*Permit
+	for _, p := range reg.held[th] {
+		if p.seq > mark {
+			late = append(late, p)
+		}
+	}
+	reg.mu.Unlock()
+	for _, p := range late {
+		p.release()
+	}
+}
+
 // Permit is a held sync_* acquisition (`<sync_permit:KIND:KEY>`). It has
 // no EqualTo: docs/spec/builtins.md §1.5 makes sync permits never equal,
 // not even to themselves.
@@ -421,7 +458,8 @@ type Permit struct {
 	reg      *syncRegistry
 	lock     *keyedLock
 	mode     lockMode
-	owner    *vm.Thread // the task that acquired it, while it runs (reg.held)
+	owner    *vm.Thread // the thread that acquired it, while it runs (reg.held)
+	seq      int64      // its place in the order permits were granted
 	released atomic.Bool
 }
 
@@ -460,13 +498,14 @@ func (p *Permit) release() bool {
 	return true
 }
 
-// hold records that th acquired p (reg.mu held). Only tasks are tracked:
-// the program's own thread ends with the program.
+// hold records that th acquired p (reg.mu held). The program's own
+// thread is tracked too, for its deadline blocks; it ends with the
+// program, so its list is never dropped.
 func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
-	if th.Task != nil {
-		p.owner = th
-		reg.held[th] = append(reg.held[th], p)
-	}
+	reg.seq++
+	p.seq = reg.seq
+	p.owner = th
+	reg.held[th] = append(reg.held[th], p)
 }
 
 // acquire waits for a permit of kind:key; nil when the timeout option

@@ -66,13 +66,17 @@ func (t *Task) EqualTo(o vm.Value) bool {
 
 // Cancel stops the task: at once if it has not started, else at its next
 // check or wait.
-func (t *Task) Cancel() {
+func (t *Task) Cancel() { t.cancelWithCleanup(vm.DefaultCleanupGrace) }
+
+// cancelWithCleanup cancels the task, giving its cleanup up to grace to
+// finish the waits it makes.
+func (t *Task) cancelWithCleanup(grace time.Duration) {
 	t.mu.Lock()
 	t.stopped = true
 	th := t.th
 	t.mu.Unlock()
 	if th != nil {
-		th.Cancel()
+		th.CancelWithCleanup(grace)
 	}
 }
 
@@ -163,9 +167,7 @@ func (t *Task) outcome() (vm.Value, error) {
 	if t.err.Kind == vm.KindCancelled {
 		return vm.Nil, nil
 	}
-	e := *t.err
-	e.Trace = append([]vm.TraceFrame(nil), t.err.Trace...)
-	return vm.Value{}, &e
+	return vm.Value{}, t.err.Clone()
 }
 
 // Await waits for the task and returns its result, re-raising its
@@ -230,7 +232,7 @@ func init() {
 		if fired {
 			return vm.True, nil
 		}
-		t.Cancel()
+		t.cancelWithCleanup(grace)
 		return vm.False, nil
 	})
 	lib.Def("is_cancelled", "is_cancelled(handle?)", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -257,7 +259,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
 		}
-		th.PushDeadline(time.Now().Add(d).UnixMilli())
+		th.PushDeadline(time.Now().Add(d).UnixMilli(), permitMark(th))
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_exit", "__deadline_exit()", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -265,14 +267,16 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_fail", "__deadline_fail(err)", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		own, mark := th.PopDeadline()
+		own, mark, permits := th.PopDeadline()
 		e, ok := vm.ErrorOf(a.At(0))
 		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || time.Now().UnixMilli() < own {
 			return a.At(0), nil
 		}
-		// This block's own deadline passed: stop what it started and make
-		// the failure catchable.
+		// This block's own deadline passed: stop what it started, give
+		// back the permits it still holds (as a failing task does) and
+		// make the failure catchable.
 		th.CancelChildren(mark)
+		releasePermitsSince(th, permits)
 		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
 	})
 
