@@ -45,6 +45,15 @@ func init() {
 	// The help of a command this build leaves out, and of unknown
 	// names, is harn-full's to print.
 	fullOnlyHelp = func(_ string, stderr io.Writer) (int, bool) { return execFull(stderr), true }
+	liteEntry = func(fi os.FileInfo) {
+		// The lite harn knows whether it can run a program only once it
+		// has read it, and harn-full reads it again: a pipe, a terminal
+		// or a FIFO (harn run /dev/stdin) would give it nothing.
+		if !fi.Mode().IsRegular() {
+			execFull(os.Stderr)
+			os.Exit(2)
+		}
+	}
 	liteVet = func(s *interp.Session, entry *interp.Module, err error) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.

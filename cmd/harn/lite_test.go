@@ -140,7 +140,7 @@ func testLitePrograms(t *testing.T, lite string) {
 		}
 	}
 	write("harn", string(bin), 0o755)
-	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\n", 0o755)
+	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\ncat\n", 0o755)
 	write("yaml_lib.harn", "pub fn load(text) { return yaml_parse(text) }\n", 0o644)
 	write("plain_lib.harn", "pub fn twice(x) { return x * 2 }\n", 0o644)
 	for src, full := range map[string]bool{
@@ -167,6 +167,16 @@ func testLitePrograms(t *testing.T, lite string) {
 		if ran != full || code != 0 && !full {
 			t.Errorf("%s\nran in harn-full: %v, want %v (exit %d, stdout %q, stderr %q)", src, ran, full, code, stdout, stderr)
 		}
+	}
+
+	// A program read from a pipe is harn-full's to read: the lite harn
+	// would have consumed it.
+	src := `println(yaml_parse("a: 1"))` + "\n"
+	cmd := exec.Command(filepath.Join(dir, "harn"), "run", "/dev/stdin")
+	cmd.Stdin = strings.NewReader(src)
+	out, err := cmd.CombinedOutput()
+	if want := "harn-full run /dev/stdin\n" + src; err != nil || string(out) != want {
+		t.Errorf("harn run /dev/stdin: %v, output %q, want %q", err, out, want)
 	}
 }
 

@@ -35,9 +35,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	default:
 		path, args = args[0], args[1:]
-		if _, err := os.Stat(path); err != nil {
+		fi, err := os.Stat(path)
+		if err != nil {
 			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
 			return 1
+		}
+		if liteEntry != nil {
+			liteEntry(fi)
 		}
 	}
 	if args == nil {
@@ -64,6 +68,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // liteVet, set in the lite build (lite.go), replaces the process with
 // harn-full when the program needs it.
 var liteVet func(s *interp.Session, entry *interp.Module, err error)
+
+// liteEntry, set in the lite build (lite.go), replaces the process with
+// harn-full before the program file is read when it cannot be read twice.
+var liteEntry func(fi os.FileInfo)
 
 // interruptedStatus is the exit status of an interrupted run
 // (docs/spec/language.md §12.3).
