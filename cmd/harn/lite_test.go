@@ -158,15 +158,15 @@ func testLitePrograms(t *testing.T, lite string) {
 		`println(blake3("x"))`:                                        true,
 		`import { load } from "./yaml_lib"` + "\nprintln(1)":          true,
 		"tool greet(name: string) -> string {\n  description \"greets\"\n  \"hi \" + name\n}": true,
-		`println([1] |> len)`:                                                  false,
-		`println(2 |> to_string(_))`:                                           false,
-		`println(2 |> "to_string")`:                                            false,
-		"fn twice(x) { return x * 2 }\nprintln(2 |> twice)":                    false,
-		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> n)":                true, // a name computed at run time
+		`println([1] |> len)`:                                                         false,
+		`println(2 |> to_string(_))`:                                                  false,
+		`println(2 |> "to_string")`:                                                   false,
+		"fn twice(x) { return x * 2 }\nprintln(2 |> twice)":                           false,
+		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> n)":                       true, // a name computed at run time
 		"fn parse(f) { return \"a: 1\" |> f }\nprintln(parse(\"yaml\" + \"_parse\"))": true,
-		`println("a: 1" |> "yaml_pars")`:                                       true, // harn-full's "did you mean"
-		`println(undefined_name)`:                                              true, // a warning
-		`let x = `:                                                             true, // a static error
+		`println("a: 1" |> "yaml_pars")`:                                              true, // harn-full's "did you mean"
+		`println(undefined_name)`:                                                     true, // a warning
+		`let x = `:                                                                    true, // a static error
 	} {
 		write("prog.harn", src+"\n", 0o644)
 		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "run", "prog.harn", "arg")
