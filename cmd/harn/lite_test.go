@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestLiteLeavesOutServerDependencies checks the point of the lite build:
@@ -109,6 +111,53 @@ func TestLiteExecsFull(t *testing.T) {
 	}
 }
 
+// testLiteInterrupt checks that a Ctrl-C the lite harn catches while it
+// reads a program it then hands to harn-full is handed on, instead of
+// being lost. The program imports a FIFO, so the test knows when the lite
+// harn reads it.
+func testLiteInterrupt(t *testing.T, dir string) {
+	lib := filepath.Join(dir, "fifo_lib.harn")
+	if err := syscall.Mkfifo(lib, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	prog := "import { one } from \"./fifo_lib\"\nprintln(yaml_parse(\"a: 1\"))\n"
+	if err := os.WriteFile(filepath.Join(dir, "prog.harn"), []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := exec.Command(filepath.Join(dir, "harn"), "run", "prog.harn")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(lib, os.O_WRONLY, 0) // returns once the lite harn opened it
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(100 * time.Millisecond) // lets its handler run before it reads on
+	f.WriteString("pub fn one() { return 1 }\n")
+	f.Close()
+	if err := cmd.Wait(); err != nil || out.String() != "harn-full run prog.harn\ninterrupted\n" {
+		t.Errorf("Ctrl-C while the lite harn reads: %v, output %q", err, out.String())
+	}
+}
+
+// TestRunHandedInterrupt checks harn-full's half of testLiteInterrupt: a
+// run the lite harn hands on interrupted is interrupted at once, and the
+// program does not see how it was told.
+func TestRunHandedInterrupt(t *testing.T) {
+	t.Setenv(interruptedEnv, "1")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "-e", "var i = 0\nwhile i < 10000000 { i = i + 1 }"}, nil, &stdout, &stderr)
+	if code != interruptedStatus || !strings.Contains(stderr.String(), "error: interrupted by Ctrl-C") {
+		t.Errorf("exit %d, stderr %q; want %d", code, stderr.String(), interruptedStatus)
+	}
+	if v, ok := os.LookupEnv(interruptedEnv); ok {
+		t.Errorf("%s=%s is left in the environment", interruptedEnv, v)
+	}
+}
+
 // runBinary runs a harn binary (in dir, when set) with no input and
 // returns its output and exit status.
 func runBinary(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {
@@ -140,7 +189,7 @@ func testLitePrograms(t *testing.T, lite string) {
 		}
 	}
 	write("harn", string(bin), 0o755)
-	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\ncat\n", 0o755)
+	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\ntest -n \"$HARN_LITE_INTERRUPTED\" && echo interrupted\ncat\n", 0o755)
 	write("yaml_lib.harn", "pub fn load(text) { return yaml_parse(text) }\n", 0o644)
 	write("plain_lib.harn", "pub fn twice(x) { return x * 2 }\n", 0o644)
 	for src, full := range map[string]bool{
@@ -185,6 +234,8 @@ func testLitePrograms(t *testing.T, lite string) {
 	if want := "harn-full run /dev/stdin\n" + src; err != nil || string(out) != want {
 		t.Errorf("harn run /dev/stdin: %v, output %q, want %q", err, out, want)
 	}
+
+	testLiteInterrupt(t, dir)
 }
 
 // testLiteConformance runs a sample of the conformance programs through
