@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/harnlang/harn/compiler"
@@ -110,25 +111,26 @@ func codeNamesFullOnly(fn *compiler.Func) bool {
 // a value that may be a string naming what to call (pipes).
 func pipesByName(fn *compiler.Func, info *resolve.Info, known func(string) bool) bool {
 	code := fn.Code
-	operands := map[int32]bool{} // every operand: a superset of the jump targets
-	var pipes []int
+	var pipes []int32
 	prev := -1
 	for pc := 0; pc < len(code); pc += 1 + compiler.Info[code[pc]].Operands {
-		for _, x := range code[pc+1 : pc+1+compiler.Info[code[pc]].Operands] {
-			operands[x] = true
-		}
 		if op := compiler.Opcode(code[pc]); op == compiler.PIPE || op == compiler.PIPE_CALLEE {
 			if prev < 0 || !pipesToFunction(fn, code[prev:], info, known) {
 				return true
 			}
-			pipes = append(pipes, pc)
+			pipes = append(pipes, int32(pc))
 		}
 		prev = pc
 	}
-	for _, pc := range pipes {
-		// reached by a jump, the callee may come from another branch
-		if operands[int32(pc)] {
-			return true
+	if len(pipes) > 0 {
+		// Reached by a jump, a pipe's callee may come from another
+		// branch; any operand equal to its address may be a jump target.
+		for pc := 0; pc < len(code); pc += 1 + compiler.Info[code[pc]].Operands {
+			for _, x := range code[pc+1 : pc+1+compiler.Info[code[pc]].Operands] {
+				if slices.Contains(pipes, x) {
+					return true
+				}
+			}
 		}
 	}
 	for _, c := range fn.Consts {

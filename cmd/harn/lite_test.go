@@ -213,6 +213,7 @@ func testLitePrograms(t *testing.T, lite string) {
 		"fn twice(x) { return x * 2 }\nprintln(2 |> twice)":                           false,
 		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> n)":                       true, // a name computed at run time
 		"fn parse(f) { return \"a: 1\" |> f }\nprintln(parse(\"yaml\" + \"_parse\"))": true,
+		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> (true ? n : len))":        true, // len is the last push before the pipe
 		`println("a: 1" |> "yaml_pars")`:                                              true, // harn-full's "did you mean"
 		`println(undefined_name)`:                                                     true, // a warning
 		`let x = `:                                                                    true, // a static error
