@@ -163,14 +163,19 @@ sdk-deps:
 sdk-e2e: build sdk-deps
 	SDK_E2E=1 HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 -timeout 30m -v -run TestEndToEnd ./tool/sdkgen/
 
+## vet: gofmt, and go vet of the default build and of the lite harn's
+## own files (cmd/harn/lite.go; the packages it shares are vetted above,
+## and library packages it leaves out do not build with -tags harnlite)
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
+	$(GO) vet -tags harnlite ./cmd/harn
 
 conformance: build
 	./bin/harn test conformance
 
-## bench: Go benchmarks and the .harn workloads against CPython
+## bench: Go benchmarks and the .harn workloads against CPython (run by
+## bin/harn, the lite build)
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	./bench/run.sh
@@ -190,7 +195,9 @@ bench-orchestrator: build pg-test-deps
 ## CPython run as the real interpreter with -I, the Go-hosted interpreters,
 ## Lua, Node and native Go; outputs cross-checked, medians, ratios from one
 ## run). BENCH_RUNS, BENCH_WORKLOADS, BENCH_IMPLS … pass through;
-## BENCH_RSS=1 adds each median run's peak RSS.
+## BENCH_RSS=1 adds each median run's peak RSS. It times bin/harn, the lite
+## build users run, with bin/harn-full next to it: a workload that needs
+## harn-full pays the hand-over as users do (none of the workloads does).
 SHARED_BENCH ?= ../shared/bench
 BENCH_OUT    ?= bench/out
 bench-compare: build

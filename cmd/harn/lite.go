@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/harnlang/harn/interp"
@@ -45,10 +47,25 @@ func init() {
 	// The help of a command this build leaves out, and of unknown
 	// names, is harn-full's to print.
 	fullOnlyHelp = func(_ string, stderr io.Writer) (int, bool) { return execFull(stderr), true }
-	liteVet = func(s *interp.Session, entry *interp.Module, err error) {
+	liteEntry = func(fi os.FileInfo) {
+		// The lite harn knows whether it can run a program only once it
+		// has read it, and harn-full reads it again: a pipe, a terminal
+		// or a FIFO (harn run /dev/stdin) would give it nothing.
+		if !fi.Mode().IsRegular() {
+			execFull(os.Stderr)
+			os.Exit(2)
+		}
+	}
+	liteVet = func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.
 		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, entry) {
+			// From here a Ctrl-C ends the process, as it does before
+			// harn-full handles it; one caught already is handed on.
+			signal.Reset(os.Interrupt)
+			if interrupted.Load() {
+				os.Setenv(interruptedEnv, "1")
+			}
 			execFull(os.Stderr)
 			os.Exit(2)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/types"
 )
 
@@ -117,5 +118,18 @@ func TestNamesFullOnly(t *testing.T) {
 		if got := sourceNamesFullOnly("t.harn", []byte(src)); got != want {
 			t.Errorf("%q: %v, want %v", src, got, want)
 		}
+	}
+}
+
+// BenchmarkNeedsFull is the lite harn's extra pass over a program that
+// imports a std module (every module's tokens and compiled code).
+func BenchmarkNeedsFull(b *testing.B) {
+	s := interp.NewSession(interp.Options{Argv: []string{}})
+	m, err := s.Compile("bench.harn", []byte("import \"std/text\"\nfn twice(x) { return x * 2 }\nprintln([1, 2] |> len)\nprintln(2 |> twice)\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		needsFull(s, m)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestLiteLeavesOutServerDependencies checks the point of the lite build:
@@ -109,6 +111,53 @@ func TestLiteExecsFull(t *testing.T) {
 	}
 }
 
+// testLiteInterrupt checks that a Ctrl-C the lite harn catches while it
+// reads a program it then hands to harn-full is handed on, instead of
+// being lost. The program imports a FIFO, so the test knows when the lite
+// harn reads it.
+func testLiteInterrupt(t *testing.T, dir string) {
+	lib := filepath.Join(dir, "fifo_lib.harn")
+	if err := syscall.Mkfifo(lib, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	prog := "import { one } from \"./fifo_lib\"\nprintln(yaml_parse(\"a: 1\"))\n"
+	if err := os.WriteFile(filepath.Join(dir, "prog.harn"), []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := exec.Command(filepath.Join(dir, "harn"), "run", "prog.harn")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(lib, os.O_WRONLY, 0) // returns once the lite harn opened it
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(100 * time.Millisecond) // lets its handler run before it reads on
+	f.WriteString("pub fn one() { return 1 }\n")
+	f.Close()
+	if err := cmd.Wait(); err != nil || out.String() != "harn-full run prog.harn\ninterrupted\n" {
+		t.Errorf("Ctrl-C while the lite harn reads: %v, output %q", err, out.String())
+	}
+}
+
+// TestRunHandedInterrupt checks harn-full's half of testLiteInterrupt: a
+// run the lite harn hands on interrupted is interrupted at once, and the
+// program does not see how it was told.
+func TestRunHandedInterrupt(t *testing.T) {
+	t.Setenv(interruptedEnv, "1")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "-e", "var i = 0\nwhile i < 10000000 { i = i + 1 }"}, nil, &stdout, &stderr)
+	if code != interruptedStatus || !strings.Contains(stderr.String(), "error: interrupted by Ctrl-C") {
+		t.Errorf("exit %d, stderr %q; want %d", code, stderr.String(), interruptedStatus)
+	}
+	if v, ok := os.LookupEnv(interruptedEnv); ok {
+		t.Errorf("%s=%s is left in the environment", interruptedEnv, v)
+	}
+}
+
 // runBinary runs a harn binary (in dir, when set) with no input and
 // returns its output and exit status.
 func runBinary(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {
@@ -140,7 +189,7 @@ func testLitePrograms(t *testing.T, lite string) {
 		}
 	}
 	write("harn", string(bin), 0o755)
-	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\n", 0o755)
+	write("harn-full", "#!/bin/sh\necho \"harn-full $*\"\ntest -n \"$HARN_LITE_INTERRUPTED\" && echo interrupted\ncat\n", 0o755)
 	write("yaml_lib.harn", "pub fn load(text) { return yaml_parse(text) }\n", 0o644)
 	write("plain_lib.harn", "pub fn twice(x) { return x * 2 }\n", 0o644)
 	for src, full := range map[string]bool{
@@ -158,8 +207,16 @@ func testLitePrograms(t *testing.T, lite string) {
 		`println(blake3("x"))`:                                        true,
 		`import { load } from "./yaml_lib"` + "\nprintln(1)":          true,
 		"tool greet(name: string) -> string {\n  description \"greets\"\n  \"hi \" + name\n}": true,
-		`println(undefined_name)`: true, // a warning
-		`let x = `:                true, // a static error
+		`println([1] |> len)`:                                                         false,
+		`println(2 |> to_string(_))`:                                                  false,
+		`println(2 |> "to_string")`:                                                   false,
+		"fn twice(x) { return x * 2 }\nprintln(2 |> twice)":                           false,
+		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> n)":                       true, // a name computed at run time
+		"fn parse(f) { return \"a: 1\" |> f }\nprintln(parse(\"yaml\" + \"_parse\"))": true,
+		"let n = \"yaml\" + \"_parse\"\nprintln(\"a: 1\" |> (true ? n : len))":        true, // len is the last push before the pipe
+		`println("a: 1" |> "yaml_pars")`:                                              true, // harn-full's "did you mean"
+		`println(undefined_name)`:                                                     true, // a warning
+		`let x = `:                                                                    true, // a static error
 	} {
 		write("prog.harn", src+"\n", 0o644)
 		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "run", "prog.harn", "arg")
@@ -168,6 +225,18 @@ func testLitePrograms(t *testing.T, lite string) {
 			t.Errorf("%s\nran in harn-full: %v, want %v (exit %d, stdout %q, stderr %q)", src, ran, full, code, stdout, stderr)
 		}
 	}
+
+	// A program read from a pipe is harn-full's to read: the lite harn
+	// would have consumed it.
+	src := `println(yaml_parse("a: 1"))` + "\n"
+	cmd := exec.Command(filepath.Join(dir, "harn"), "run", "/dev/stdin")
+	cmd.Stdin = strings.NewReader(src)
+	out, err := cmd.CombinedOutput()
+	if want := "harn-full run /dev/stdin\n" + src; err != nil || string(out) != want {
+		t.Errorf("harn run /dev/stdin: %v, output %q, want %q", err, out, want)
+	}
+
+	testLiteInterrupt(t, dir)
 }
 
 // testLiteConformance runs a sample of the conformance programs through

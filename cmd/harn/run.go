@@ -13,6 +13,8 @@ import (
 
 // cmdRun is `harn run FILE [ARGS...]` and `harn run -e CODE [ARGS...]`.
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	handedInterrupt := os.Getenv(interruptedEnv) != ""
+	os.Unsetenv(interruptedEnv)
 	args, ok := takeMaxMemory(args, stderr)
 	if !ok {
 		return 2
@@ -35,9 +37,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	default:
 		path, args = args[0], args[1:]
-		if _, err := os.Stat(path); err != nil {
+		fi, err := os.Stat(path)
+		if err != nil {
 			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
 			return 1
+		}
+		if liteEntry != nil {
+			liteEntry(fi)
 		}
 	}
 	if args == nil {
@@ -49,8 +55,20 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var interrupted atomic.Bool
-	onVM := func(v *vm.VM) { interruptOnSignal(v, &interrupted) }
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings, Vet: liteVet})
+	onVM := func(v *vm.VM) {
+		if handedInterrupt {
+			// as if this process had caught it: a second Ctrl-C kills
+			interrupted.Store(true)
+			v.Interrupt()
+			return
+		}
+		interruptOnSignal(v, &interrupted)
+	}
+	var vet func(*interp.Session, *interp.Module, error)
+	if liteVet != nil {
+		vet = func(s *interp.Session, entry *interp.Module, err error) { liteVet(s, entry, err, &interrupted) }
+	}
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings, Vet: vet})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}
@@ -62,8 +80,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // liteVet, set in the lite build (lite.go), replaces the process with
-// harn-full when the program needs it.
-var liteVet func(s *interp.Session, entry *interp.Module, err error)
+// harn-full when the program needs it; interrupted tells whether a
+// Ctrl-C came during the static phase.
+var liteVet func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool)
+
+// interruptedEnv tells harn-full that the lite harn it replaced caught a
+// Ctrl-C during the static phase: the run is interrupted, as it would
+// have been in harn-full. It never reaches the program.
+const interruptedEnv = "HARN_LITE_INTERRUPTED"
+
+// liteEntry, set in the lite build (lite.go), replaces the process with
+// harn-full before the program file is read when it cannot be read twice.
+var liteEntry func(fi os.FileInfo)
 
 // interruptedStatus is the exit status of an interrupted run
 // (docs/spec/language.md §12.3).
