@@ -19,16 +19,16 @@ import (
 func init() {
 	const t = "HarnessRandom"
 	harness.RegisterCapability("random", []harness.CapabilityMethod{
-		harness.Delegate(t, "f64", "random", "random.f64()", "a uniform float in [0, 1)"),
-		harness.Delegate(t, "range", "random_int", "random.range(min, max)", "a uniform int in [min, max]"),
+		harness.Delegate(t, "f64", "random", "random.f64() -> float", "a uniform float in [0, 1)"),
+		harness.Delegate(t, "range", "random_int", "random.range(min, max) -> int", "a uniform int in [min, max]"),
 		harness.Delegate(t, "choice", "random_choice", "random.choice(list)", "a uniform element, nil for an empty list"),
-		harness.Delegate(t, "shuffle", "random_shuffle", "random.shuffle(list)", "a shuffled copy"),
-		harness.Delegate(t, "uuid", "uuid", "random.uuid()", "a random (v4) UUID"),
-		harness.Delegate(t, "uuid_v7", "uuid_v7", "random.uuid_v7()", "a time-ordered (v7) UUID"),
-		{Name: "u64", Sig: "random.u64()", Doc: "a uniform non-negative int", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		harness.Delegate(t, "shuffle", "random_shuffle", "random.shuffle(list) -> list", "a shuffled copy"),
+		harness.Delegate(t, "uuid", "uuid", "random.uuid() -> string", "a random (v4) UUID"),
+		harness.Delegate(t, "uuid_v7", "uuid_v7", "random.uuid_v7() -> string", "a time-ordered (v7) UUID"),
+		{Name: "u64", Sig: "random.u64() -> int", Doc: "a uniform non-negative int", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			return vm.IntOf(globalRng.between(0, stdmath.MaxInt64)), nil
 		}},
-		{Name: "bytes", Sig: "random.bytes(n)", Doc: "n random bytes", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+		{Name: "bytes", Sig: "random.bytes(n: int) -> bytes", Doc: "n random bytes", Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			n, ok := a.Int(0)
 			if !ok || n < 0 {
 				return vm.Value{}, vm.Typef("HarnessRandom.bytes expects a non-negative int argument, got %s", a.At(0).Type())
