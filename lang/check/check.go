@@ -11,6 +11,12 @@
 // calls except from annotations: an unannotated function returns any.
 // Types that are any, unknown, unresolved or generic are never reported.
 //
+// Callees outside the file are known through two interfaces: Library
+// gives the builtins' and capability methods' descriptor signatures
+// (builtins.go), Imports the functions the file's imports bind, typed in
+// the module that declares them (imports.go). Their calls are checked
+// like calls of the file's own functions.
+//
 // Being wrong costs more than being silent: a false error makes a valid
 // program unrunnable. So every error needs a definite mismatch — a union
 // value is rejected only when none of its members fits — and uncertain
