@@ -74,7 +74,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
-		libSigs:     map[string]signature{},
+		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
 		narrowed:    map[narrowKey]types.Type{},
@@ -112,7 +112,7 @@ type checker struct {
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
 	joined      map[syntax.Expr]bool
-	libSigs     map[string]signature          // parsed library signatures, by name
+	libSigs     map[libKey]signature          // parsed library signatures
 	complete    map[*syntax.MatchExpr]bool    // matches whose arms cover every value
 	broken      map[*syntax.WhileStmt]bool    // while loops a `break` leaves
 	narrowed    map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)
