@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/vm"
 )
@@ -234,7 +235,7 @@ func describe(s *interp.Session, t Test, err error) (msg, loc string) {
 	ve, ok := err.(*vm.Error)
 	if !ok {
 		text := strings.TrimSpace(s.RenderError(err))
-		text = strings.TrimPrefix(text, "error: ")
+		text = diag.TrimLabel(text)
 		return text, ""
 	}
 	msg = ve.UncaughtText()

@@ -160,3 +160,20 @@ func TestReports(t *testing.T) {
 		t.Errorf("junit: %v\n%s", err, xm.String())
 	}
 }
+
+// TestStaticErrorMessageHasNoLabel: a test file the checker refuses
+// reports the message without the rendered label, also when the
+// diagnostic carries a code (`error[HARN-TYP-007]: `).
+func TestStaticErrorMessageHasNoLabel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad_test.harn")
+	write(t, path, "fn test_bad() {\n  let label: string = 1\n}\n")
+	tests, errs := Discover([]string{dir}, "")
+	if len(errs) != 0 || len(tests) != 1 {
+		t.Fatalf("tests %v, errors %v", tests, errs)
+	}
+	res := Run(tests[0], Options{})
+	if !strings.HasPrefix(res.Message, "let binding `label`: expected string, found int") {
+		t.Fatalf("message %q", res.Message)
+	}
+}

@@ -30,7 +30,7 @@ var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cr
 // accepts a tick for that exact instant. The idempotency key
 // cron/<binding>/<version>/<scheduled unix second> is therefore the same
 // on every node however late its timer fires, so several nodes running
-// the same schedule dispatch each tick once An operator command's node runs
+// the same schedule dispatch each tick once. An operator command's node runs
 // no schedule.
 func (o *Orchestrator) startCron() {
 	o.cronMu.Lock()

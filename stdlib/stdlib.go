@@ -7,8 +7,9 @@
 // registers its entries at init time into the one descriptor table of
 // stdlib/internal/lib — name, signature, one-line doc, implementation —
 // which the VM calls through, the REPL completes from and `harn doc`-style
-// listings read. This package imports every area and builds a run's
-// universe from the table.
+// listings read. This package imports every area (full.go those the
+// lite build of harn leaves out) and builds a run's universe from the
+// table.
 package stdlib
 
 import (

@@ -76,7 +76,7 @@ func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Cl
 func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Method {
 	slot := &rt.caches.methods[c]
 	kind := recv.Type()
-	if d, ok := recv.Object().(*Dict); ok {
+	if d, ok := recv.AsDict(); ok {
 		if _, ok := namespaceMember(d, name); ok {
 			return nil
 		}

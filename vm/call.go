@@ -96,7 +96,7 @@ type Yielder interface {
 func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, err error) {
 	u := th.vm.Universe
 	t := recv.Type()
-	if d, ok := recv.Object().(*Dict); ok {
+	if d, ok := recv.AsDict(); ok {
 		if f, ok := namespaceMember(d, name); ok {
 			return th.Call(f, append([]Value(nil), args...)...)
 		}

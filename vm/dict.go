@@ -323,7 +323,6 @@ func (b *DictBuilder) Set(k string, v Value) {
 	b.vals = append(b.vals, v)
 }
 
-// Build returns the dict. The builder must not be used afterwards.
 // BuildNamespace is Build for the namespace value of `import * as ns`.
 func (b *DictBuilder) BuildNamespace() *Dict {
 	d := b.Build()
@@ -344,6 +343,7 @@ func namespaceMember(d *Dict, name string) (Value, bool) {
 	return f, ok && IsCallable(f)
 }
 
+// Build returns the dict. The builder must not be used afterwards.
 func (b *DictBuilder) Build() *Dict {
 	if len(b.keys) == 0 {
 		return EmptyDict

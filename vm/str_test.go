@@ -57,3 +57,29 @@ func BenchmarkSmallIntObject(b *testing.B) {
 	}
 	_ = o
 }
+
+// TestNativeMethodDoesNotBox: finding the universe method of a float or a
+// string receiver (CALL_METHOD's lookup) allocates nothing; the namespace
+// check must not box the receiver through Object.
+func TestNativeMethodDoesNotBox(t *testing.T) {
+	u := NewUniverse()
+	u.AddMethod(&Method{Recv: "float", Name: "round", Fn: func(*Thread, Value, Args) (Value, error) { return Nil, nil }})
+	u.AddMethod(&Method{Recv: "string", Name: "upper", Fn: func(*Thread, Value, Args) (Value, error) { return Nil, nil }})
+	th := New(u).NewThread()
+	rt := &funcRT{caches: newSiteCaches(1)}
+	for _, c := range []struct {
+		recv Value
+		name string
+	}{{FloatOf(1.5), "round"}, {Str("a longer string than fits inline"), "upper"}} {
+		if th.nativeMethod(rt, 0, c.recv, c.name) == nil {
+			t.Fatalf("no %s method", c.name)
+		}
+		if raceEnabled {
+			continue
+		}
+		allocs := testing.AllocsPerRun(100, func() { th.nativeMethod(rt, 0, c.recv, c.name) })
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations, want 0", c.name, allocs)
+		}
+	}
+}

@@ -96,17 +96,6 @@ func envOr(name, def string) string {
 	return def
 }
 
-// openProject reads the manifest, then opens the state directory's
-// event log.
-func (f *orchestratorFlags) openProject(ctx context.Context, opts manifest.Options, stderr io.Writer) (*manifest.Manifest, eventlog.Log, bool) {
-	m, ok := f.readManifest(opts, stderr)
-	if !ok {
-		return nil, nil, false
-	}
-	log, ok := f.openLog(ctx, stderr)
-	return m, log, ok
-}
-
 // readManifest reads the manifest, refusing a bad one with every
 // problem.
 func (f *orchestratorFlags) readManifest(opts manifest.Options, stderr io.Writer) (*manifest.Manifest, bool) {

@@ -68,3 +68,24 @@ func BenchmarkCheck(b *testing.B) {
 		File(f, info, Options{})
 	}
 }
+
+// BenchmarkCheckDictLiteral checks one dict literal of 2,000 keys (a
+// table or config written out in a program): its shape grows key by key.
+func BenchmarkCheckDictLiteral(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("let table = {")
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "k%d: %d, ", i, i)
+	}
+	sb.WriteString("}\nprintln(table)\n")
+	f, err := syntax.Parse("table.harn", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: testUniverse})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		File(f, info, Options{})
+	}
+}

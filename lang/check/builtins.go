@@ -213,13 +213,17 @@ func parseType(text string) (types.Type, bool) {
 	return types.NewEnv().FromSyntax(fn.Params[0].Type, nil), true
 }
 
+// libKey names a builtin (recv "") or a method in the checker's cache of
+// parsed library signatures.
+type libKey struct{ recv, name string }
+
 // librarySig is the parsed signature of a builtin (recv "") or a method,
 // cached per checker.
 func (c *checker) librarySig(recv, name string) (signature, bool) {
 	if c.lib == nil {
 		return signature{}, false
 	}
-	key := recv + "." + name
+	key := libKey{recv, name}
 	if s, ok := c.libSigs[key]; ok {
 		return s, s.min >= 0
 	}

@@ -11,6 +11,12 @@
 // calls except from annotations: an unannotated function returns any.
 // Types that are any, unknown, unresolved or generic are never reported.
 //
+// Callees outside the file are known through two interfaces: Library
+// gives the builtins' and capability methods' descriptor signatures
+// (builtins.go), Imports the functions the file's imports bind, typed in
+// the module that declares them (imports.go). Their calls are checked
+// like calls of the file's own functions.
+//
 // Being wrong costs more than being silent: a false error makes a valid
 // program unrunnable. So every error needs a definite mismatch — a union
 // value is rejected only when none of its members fits — and uncertain
@@ -68,7 +74,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
-		libSigs:     map[string]signature{},
+		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
 		narrowed:    map[narrowKey]types.Type{},
@@ -106,7 +112,7 @@ type checker struct {
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
 	joined      map[syntax.Expr]bool
-	libSigs     map[string]signature          // parsed library signatures, by name
+	libSigs     map[libKey]signature          // parsed library signatures
 	complete    map[*syntax.MatchExpr]bool    // matches whose arms cover every value
 	broken      map[*syntax.WhileStmt]bool    // while loops a `break` leaves
 	narrowed    map[narrowKey]types.Type      // paths known not to be nil here (narrow.go)

@@ -352,12 +352,25 @@ func (c *checker) dictLit(entries []*syntax.DictEntry) types.Type {
 		if !isShape || en.KeyExpr != nil || en.Spread != nil {
 			continue
 		}
-		shape = mergeShapes(shape, &types.Shape{Fields: []types.Field{{Name: en.KeyName, Type: vt}}})
+		// a later key replaces an earlier one, as merging the one-field
+		// shape would; in place, since the shape is this literal's own
+		setField(shape, types.Field{Name: en.KeyName, Type: vt})
 	}
 	if !isShape {
 		return &types.Dict{Key: types.String, Value: types.Any}
 	}
 	return shape
+}
+
+// setField sets field f of s, replacing a field of the same name.
+func setField(s *types.Shape, f types.Field) {
+	for i := range s.Fields {
+		if s.Fields[i].Name == f.Name {
+			s.Fields[i] = f
+			return
+		}
+	}
+	s.Fields = append(s.Fields, f)
 }
 
 // spreadsRecords reports a dict literal that spreads at least one value:

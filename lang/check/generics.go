@@ -81,51 +81,74 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 
 // concrete reports whether t mentions no type parameter.
 func concrete(t types.Type) bool {
-	found := false
-	var walk func(t types.Type, depth int)
-	walk = func(t types.Type, depth int) {
-		if found || depth > 16 {
-			return
-		}
+	return !anyPart(t, func(t types.Type) bool {
 		switch t := t.(type) {
 		case *types.TypeParam:
-			found = true
-		case *types.List:
-			walk(t.Elem, depth+1)
-		case *types.Set:
-			walk(t.Elem, depth+1)
-		case *types.Dict:
-			walk(t.Key, depth+1)
-			walk(t.Value, depth+1)
-		case *types.Iter:
-			walk(t.Elem, depth+1)
-		case *types.Result:
-			walk(t.Ok, depth+1)
-			walk(t.Err, depth+1)
-		case *types.Union:
-			for _, m := range t.Types {
-				walk(m, depth+1)
-			}
+			return true
 		case *types.Shape:
-			if t.Row != nil {
-				found = true
+			return t.Row != nil
+		}
+		return false
+	})
+}
+
+// anyPart reports whether f holds for t or for a type t is built from:
+// elements, keys and values, shape fields and tail, union and
+// intersection members, parameters and results, type arguments (not an
+// alias's target: f may look there itself). It gives up below a depth
+// of 16.
+func anyPart(t types.Type, f func(types.Type) bool) bool {
+	var walk func(t types.Type, depth int) bool
+	walk = func(t types.Type, depth int) bool {
+		if t == nil || depth > 16 {
+			return false
+		}
+		if f(t) {
+			return true
+		}
+		some := func(ts ...types.Type) bool {
+			for _, x := range ts {
+				if walk(x, depth+1) {
+					return true
+				}
 			}
-			for _, f := range t.Fields {
-				walk(f.Type, depth+1)
+			return false
+		}
+		switch t := t.(type) {
+		case *types.List:
+			return some(t.Elem)
+		case *types.Set:
+			return some(t.Elem)
+		case *types.Dict:
+			return some(t.Key, t.Value)
+		case *types.Iter:
+			return some(t.Elem)
+		case *types.Result:
+			return some(t.Ok, t.Err)
+		case *types.Union:
+			return some(t.Types...)
+		case *types.Intersection:
+			return some(t.Types...)
+		case *types.Shape:
+			for _, fl := range t.Fields {
+				if some(fl.Type) {
+					return true
+				}
 			}
+			return some(t.Tail)
 		case *types.Func:
 			for _, p := range t.Params {
-				walk(p.Type, depth+1)
+				if some(p.Type) {
+					return true
+				}
 			}
-			walk(t.Return, depth+1)
+			return some(t.Return)
 		case *types.Named:
-			for _, a := range t.Args {
-				walk(a, depth+1)
-			}
+			return some(t.Args...)
 		}
+		return false
 	}
-	walk(t, 0)
-	return !found
+	return walk(t, 0)
 }
 
 // constraints checks the `where T: I` bounds of the bound type parameters.

@@ -48,11 +48,11 @@ func (c *checker) imported(ns, name string) *importedFn {
 		params := append([]types.Param(nil), plainRest(sig.Params)...) // ours to change
 		local := &types.Func{TypeParams: sig.TypeParams, Params: params, Return: sig.Return, Throws: sig.Throws}
 		for i := range local.Params {
-			if c.foreign(local.Params[i].Type, ns, 0) {
+			if c.foreign(local.Params[i].Type, ns) {
 				local.Params[i].Type = types.Any
 			}
 		}
-		if c.foreign(local.Return, ns, 0) {
+		if c.foreign(local.Return, ns) {
 			local.Return = types.Any
 		}
 		f = &importedFn{decl: decl, sig: local}
@@ -80,59 +80,28 @@ func (c *checker) importRef(ref *resolve.Ref, namespace bool) bool {
 
 // foreign reports whether t names a struct, enum or interface that the
 // file does not see as the same declaration, by its name or (for a
-// namespace import ns) as `ns.Name`.
-func (c *checker) foreign(t types.Type, ns string, depth int) bool {
-	if t == nil || depth > 16 {
-		return false
-	}
-	some := func(ts ...types.Type) bool {
-		for _, x := range ts {
-			if c.foreign(x, ns, depth+1) {
-				return true
-			}
+// namespace import ns) as `ns.Name`. Aliases are looked through, at
+// most 16 deep (an alias may mention itself).
+func (c *checker) foreign(t types.Type, ns string) bool {
+	aliases := 0
+	var unseen func(t types.Type) bool
+	unseen = func(t types.Type) bool {
+		n, ok := t.(*types.Named)
+		if !ok {
+			return false
 		}
-		return false
-	}
-	switch t := t.(type) {
-	case *types.List:
-		return some(t.Elem)
-	case *types.Dict:
-		return some(t.Key, t.Value)
-	case *types.Set:
-		return some(t.Elem)
-	case *types.Iter:
-		return some(t.Elem)
-	case *types.Result:
-		return some(t.Ok, t.Err)
-	case *types.Shape:
-		for _, f := range t.Fields {
-			if some(f.Type) {
-				return true
+		if n.Decl.Kind == types.AliasDecl {
+			if aliases >= 16 {
+				return false
 			}
-		}
-		return some(t.Tail)
-	case *types.Union:
-		return some(t.Types...)
-	case *types.Intersection:
-		return some(t.Types...)
-	case *types.Func:
-		for _, p := range t.Params {
-			if some(p.Type) {
-				return true
-			}
-		}
-		return some(t.Return)
-	case *types.Named:
-		if t.Decl.Kind == types.AliasDecl {
-			return some(t.Decl.Target) || some(t.Args...)
+			aliases++
+			defer func() { aliases-- }()
+			return anyPart(n.Decl.Target, unseen)
 		}
 		seen := func(d *types.Decl) bool {
-			return d != nil && (d == t.Decl || d.Name == t.Decl.Name && d.Origin == t.Decl.Origin && d.Kind == t.Decl.Kind)
+			return d != nil && (d == n.Decl || d.Name == n.Decl.Name && d.Origin == n.Decl.Origin && d.Kind == n.Decl.Kind)
 		}
-		if !seen(c.env.Lookup(t.Decl.Name)) && (ns == "" || !seen(c.env.Lookup(ns+"."+t.Decl.Name))) {
-			return true
-		}
-		return some(t.Args...)
+		return !seen(c.env.Lookup(n.Decl.Name)) && (ns == "" || !seen(c.env.Lookup(ns+"."+n.Decl.Name)))
 	}
-	return false
+	return anyPart(t, unseen)
 }

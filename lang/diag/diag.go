@@ -92,7 +92,7 @@ func (l List) Error() string {
 // src is the file's text (may be nil when unavailable).
 func Render(e *Error, src []byte) string {
 	var sb strings.Builder
-	sb.WriteString(Label(e))
+	sb.WriteString(label(e))
 	sb.WriteString(": ")
 	if e.Phase == PhaseCompile && e.Severity == SevError {
 		sb.WriteString("compile error: ")
@@ -106,18 +106,18 @@ func Render(e *Error, src []byte) string {
 	return sb.String()
 }
 
-// Label is the head of a rendered diagnostic before ": ": the severity,
+// label is the head of a rendered diagnostic before ": ": the severity,
 // then the code in brackets when there is one (`warning`,
 // `error[HARN-NAM-002]`).
-func Label(e *Error) string {
-	label := "error"
+func label(e *Error) string {
+	s := "error"
 	if e.Severity == SevWarning {
-		label = "warning"
+		s = "warning"
 	}
 	if e.Code != "" {
-		label += "[" + e.Code + "]"
+		s += "[" + e.Code + "]"
 	}
-	return label
+	return s
 }
 
 // TrimLabel removes a leading rendered label ("error: ",
