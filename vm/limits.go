@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,12 +111,14 @@ func FormatByteSize(n int64) string {
 
 // Growth accounting for the heap ceiling. The counter only decides when to
 // look: the figure compared with the ceiling is the Go heap itself, read
-// with runtime/metrics, which costs about a microsecond.
+// with runtime.ReadMemStats. That stops the world for some microseconds,
+// once per sampleEvery bytes grown; runtime/metrics would read it more
+// cheaply, but its package init costs every start of harn more than the
+// samples of a whole run (docs/architecture.md, Start-up).
 var (
-	grown     atomic.Int64 // bytes of growth reported since the last sample
-	heapOver  atomic.Bool  // the last sample found the heap over the ceiling
-	sampling  sync.Mutex
-	heapStats = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	grown    atomic.Int64 // bytes of growth reported since the last sample
+	heapOver atomic.Bool  // the last sample found the heap over the ceiling
+	sampling sync.Mutex
 )
 
 // noteGrowth records that a list, dict, set or string is about to grow by
@@ -150,11 +151,9 @@ func sampleHeap() {
 // heapBytes is the heap held by objects, live or not yet swept.
 // The caller holds sampling.
 func heapBytes() int64 {
-	metrics.Read(heapStats)
-	if heapStats[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(heapStats[0].Value.Uint64())
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
 }
 
 // checkMemory is the ceiling's part of the interrupt check (stopErr): one
