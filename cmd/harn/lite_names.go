@@ -2,7 +2,6 @@ package main
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/interp"
@@ -93,10 +92,6 @@ func codeNamesFullOnly(fn *compiler.Func) bool {
 					return true
 				}
 			}
-		case *compiler.Func:
-			if codeNamesFullOnly(c) {
-				return true
-			}
 		}
 	}
 	for _, f := range fn.Funcs {
@@ -131,11 +126,6 @@ func pipesByName(fn *compiler.Func, info *resolve.Info, known func(string) bool)
 					return true
 				}
 			}
-		}
-	}
-	for _, c := range fn.Consts {
-		if c, ok := c.(*compiler.Func); ok && pipesByName(c, info, known) {
-			return true
 		}
 	}
 	for _, f := range fn.Funcs {
@@ -189,6 +179,6 @@ func isWordByte(c byte, inWord bool) bool {
 }
 
 func isFullOnly(name string) bool {
-	i := sort.SearchStrings(fullOnlyNames, name)
-	return i < len(fullOnlyNames) && fullOnlyNames[i] == name
+	_, ok := slices.BinarySearch(fullOnlyNames, name)
+	return ok
 }
