@@ -393,14 +393,21 @@ func syncRegistryOf(v *vm.VM) *syncRegistry {
 	}).(*syncRegistry)
 }
 
+// registryIfAny is v's sync registry, nil before the program's first
+// sync_* call.
+func registryIfAny(v *vm.VM) *syncRegistry {
+	reg, _ := v.Local(syncKey{}, nil).(*syncRegistry)
+	return reg
+}
+
 // releasePermitsOf forgets the permits a task acquired when it ends and,
 // when it ended by failing or being cancelled, releases those it still
 // holds: unwinding drops them, as it leaves a `mutex` block. A task that
 // returns normally keeps its permits held, since it may have handed them
 // to other code that releases them.
 func releasePermitsOf(th *vm.Thread, unwound bool) {
-	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
-	if !ok {
+	reg := registryIfAny(th.VM())
+	if reg == nil {
 		return
 	}
 	reg.mu.Lock()
@@ -420,8 +427,8 @@ func releasePermitsOf(th *vm.Thread, unwound bool) {
 // permitMark is the number of permits granted so far in th's program:
 // those granted later follow it (releasePermitsSince).
 func permitMark(th *vm.Thread) int64 {
-	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
-	if !ok {
+	reg := registryIfAny(th.VM())
+	if reg == nil {
 		return 0
 	}
 	reg.mu.Lock()
@@ -434,8 +441,8 @@ func permitMark(th *vm.Thread) int64 {
 // and a permit taken inside it would otherwise stay held for good when
 // the code that was to release it is the code the deadline cut short.
 func releasePermitsSince(th *vm.Thread, mark int64) {
-	reg, ok := th.VM().Local(syncKey{}, nil).(*syncRegistry)
-	if !ok {
+	reg := registryIfAny(th.VM())
+	if reg == nil {
 		return
 	}
 	reg.mu.Lock()
