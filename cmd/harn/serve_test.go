@@ -64,12 +64,52 @@ fn main(harness: Harness) {
   ], {components: {schemas: {C: {type: "string"}}}}))
 }
 `, "cannot project tool schema through MCP components: $anchor changes JSON Schema resource scope"},
+		// The argument rules run over every tool, MCP-only ones included
+		// (docs/spec/registry.md §2.6; acceptance 121, 276).
+		{`import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "t", governance: {audiences: ["mcp"]}, inputSchema: {type: "object", properties: {a: {type: "string"}}}, cli: {arguments: {b: {}}}, handler: {x -> x}},
+  ]))
+}
+`, `tool "t" CLI argument metadata names unknown input property "b"`},
+		{`import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "t", governance: {audiences: ["mcp"]}, inputSchema: {type: "object", properties: {"a.b": {}}}, handler: {x -> x}},
+  ]))
+}
+`, `tool "t" property "a.b" has invalid CLI spelling --a.b`},
 	} {
 		var out, errb bytes.Buffer
 		code := run([]string{"serve", "mcp", "--surface", "script", writeServeScript(t, c.src)}, strings.NewReader(""), &out, &errb)
 		if code != 1 || !strings.Contains(errb.String(), c.msg) || out.Len() != 0 {
 			t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
 		}
+	}
+}
+
+// A $ref the generated command-line parser cannot follow stops
+// `harn tool run` (testdata/tool_run/refuse_p26_unresolved_ref.txt) but
+// never the MCP server: P26 is a parser-construction check only
+// (docs/spec/cli-projection.md §4; acceptance 125).
+func TestServeMCPIgnoresParserOnlyRefusal(t *testing.T) {
+	p := writeServeScript(t, `import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "t", inputSchema: {type: "object", "$defs": {Count: {"$anchor": "count", type: "integer"}}, properties: {a: {"$ref": "#count"}}}, handler: {x -> x}},
+  ]))
+}
+`)
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"a":3}}}
+`)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", "--surface", "script", p}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[1], `"isError":false`) {
+		t.Errorf("stdout:\n%s", out.String())
 	}
 }
 
