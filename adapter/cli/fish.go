@@ -55,6 +55,14 @@ func (m *compModel) fish() string {
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
 		w("# %s\n", m.label(n))
+		if len(n.opts) > 0 {
+			// fish declares --x as -l x: name the options as typed too
+			var spellings []string
+			for i := range n.opts {
+				spellings = append(spellings, n.opts[i].spellings()...)
+			}
+			w("# options: %s\n", strings.Join(spellings, " "))
+		}
 		if !n.leaf || len(n.pos) == 0 {
 			// no file names where only commands or options fit
 			w("complete -c %s -n %s -f\n", prog, cond)

@@ -381,6 +381,13 @@ func TestWidgetScripts(t *testing.T) {
 				t.Errorf("%s script lacks %q", sh, w)
 			}
 		}
+		// every script names the leaf's framework options as typed,
+		// fish in a comment (acceptance 131)
+		for _, w := range []string{"--harn-input", "--harn-output", "--json"} {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s script never spells %q", sh, w)
+			}
+		}
 	}
 	if !strings.Contains(prog.Completions(Bash), "complete -F _widgets") || !strings.HasPrefix(prog.Completions(Zsh), "#compdef widgets") || !strings.Contains(prog.Completions(Fish), "complete -c widgets ") {
 		t.Error("widget script markers")
