@@ -179,7 +179,7 @@ func TestHarnessHandle(t *testing.T) {
 		prop string
 		err  string
 	}{
-		{h, "net", "Type error: `harness.net` is not available in this runtime"},
+		{h, "secrets", "Type error: `harness.secrets` is not available in this runtime"},
 		{h, "llm", "Type error: `harness.llm` is not available in this runtime"},
 		{h, "bogus", "Type error: `Harness` has no capability `bogus`"},
 		{stdio, "net", "Type error: cannot access property `net` on HarnessStdio"},

@@ -51,6 +51,7 @@ var fullOnlyNames = []string{
 	"multipart_field_text",
 	"multipart_form_data",
 	"multipart_parse",
+	"net",
 	"parse_junit_xml",
 	"query_parse",
 	"query_stringify",

@@ -60,7 +60,7 @@ func TestDispatch(t *testing.T) {
 		{"stamp", `{"label":"abc","at":1,"note":"y"}`, tool.Success, `["abc",1,"y"]`},
 		{"greet", `{"name":"bob"}`, tool.Success, `"hi bob Harness"`},
 		{"io_kind", `{"tag":"t"}`, tool.Success, `"HarnessStdio:t"`},
-		{"no_net", `{}`, tool.RuntimeFailure, "`harness.net` is not available in this runtime"},
+		{"no_channels", `{}`, tool.RuntimeFailure, "`harness.channels` is not available in this runtime"},
 		{"lookup", `{"id":1}`, tool.Success, `{"enum":"Result","variant":"Ok","fields":["one"]}`},
 		{"lookup", `{"id":2}`, tool.Success, `{"enum":"Result","variant":"Err","fields":[{"code":404,"message":"no"}]}`},
 		{"risky", `{"kind":"ok"}`, tool.Success, `7`},
