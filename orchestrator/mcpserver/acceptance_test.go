@@ -249,3 +249,25 @@ func TestAcceptancePromptAddedWhileRunning(t *testing.T) {
 		t.Fatalf("prompts %v", names)
 	}
 }
+
+// Items 228, 238 and 244: the scan under its listed name, the manifest
+// resource's media type in the list, and exactly the three templates.
+func TestAcceptanceScanManifestTemplates(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	findings := c.ok("harn.secret_scan", map[string]any{"content": `token = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"`})
+	if !sameJSON(findings, `[{"detector":"github-token","source":"gitleaks","title":"GitHub token","line":1,"column_start":10,"column_end":52,"start_offset":9,"end_offset":51,"redacted":"ghp_…yzAB","fingerprint":"c2f9a2618fbd63dd"}]`) {
+		t.Errorf("scan %s", js(findings))
+	}
+	first := get(c.call("resources/list", nil), "result", "resources", 0)
+	if !sameJSON(first, `{"uri":"harn://manifest","name":"Manifest","description":"The running orchestrator manifest","mimeType":"application/toml"}`) {
+		t.Errorf("resources/list[0] %s", js(first))
+	}
+	var uris []string
+	for _, x := range get(c.call("resources/templates/list", nil), "result", "resourceTemplates").([]any) {
+		uris = append(uris, get(x, "uriTemplate").(string))
+	}
+	if strings.Join(uris, " ") != "harn://topic/{name} harn://event/{event_id} harn://dlq/{entry_id}" {
+		t.Errorf("templates %v", uris)
+	}
+}
