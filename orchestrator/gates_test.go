@@ -1,16 +1,23 @@
 package orchestrator
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/harnlang/harn/eventlog/memory"
 )
 
-// The flow-control fields of docs/spec/orchestrator.md §2 that no other
-// test sees act on dispatch: rate_limit, throttle, debounce, and
-// when_budget.timeout. Each fails when its field is accepted but ignored.
+// The fields of docs/spec/orchestrator.md §2 that no other test sees act
+// on dispatch: rate_limit, throttle, debounce, when_budget.timeout,
+// allow_cleartext and sources. Each fails when its field is accepted but
+// ignored.
 
 const gatesManifest = `
 [package]
@@ -113,5 +120,53 @@ func TestWhenBudgetTimeout(t *testing.T) {
 	h := fire(t, o, "slow-predicate", nil)
 	if h.Status != "dlq" || h.Error == nil || !strings.Contains(*h.Error, "predicate stuck") {
 		t.Fatalf("%s", js(h))
+	}
+}
+
+// allow_cleartext sends an a2a:// handler's message over http://; without
+// it the same target is called over https:// (and a plain HTTP server
+// cannot answer).
+func TestAllowCleartext(t *testing.T) {
+	var got atomic.Value
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var msg map[string]any
+		json.NewDecoder(r.Body).Decode(&msg)
+		got.Store(r.URL.Path + " " + fmt.Sprint(msg["method"]))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"kind":"task","id":"t1"}}`, msg["id"])
+	}))
+	defer agent.Close()
+	target := strings.TrimPrefix(agent.URL, "http://") + "/triage"
+	src := "[[triggers]]\nid = \"clear\"\nkind = \"manual\"\nhandler = \"a2a://" + target + "\"\nallow_cleartext = true\n\n" +
+		"[[triggers]]\nid = \"tls\"\nkind = \"manual\"\nhandler = \"a2a://" + target + "\"\nretry = { max = 1 }\n"
+	o := start(t, memory.New(), writeProject(t, src, gatesLib, ""))
+	if h := fire(t, o, "clear", nil); h.Status != "succeeded" || got.Load() != "/triage message/send" {
+		t.Fatalf("cleartext: %s, agent saw %v", js(h), got.Load())
+	}
+	if h := fire(t, o, "tls", nil); h.Status != "dlq" || h.Error == nil || !strings.Contains(*h.Error, "https://"+target) {
+		t.Fatalf("without allow_cleartext: %s", js(h))
+	}
+}
+
+// sources expand into bindings <id>.<source-id> that share the handler
+// and the predicate, each with its own match.
+func TestSourcesExpand(t *testing.T) {
+	src := "[[triggers]]\nid = \"repo\"\nkind = \"manual\"\nhandler = \"echo\"\nwhen = \"wanted\"\n" +
+		"sources = [{ id = \"push\", match = { events = [\"push\"] } }, { id = \"pr\", match = { events = [\"pull_request\"] } }]\n"
+	lib := gatesLib + "fn wanted(event) { return event.payload.want == true }\n"
+	o := start(t, memory.New(), writeProject(t, src, lib, ""))
+	if o.Binding("repo") != nil || o.Binding("repo.push") == nil || o.Binding("repo.pr") == nil {
+		t.Fatalf("bindings %v", o.Bindings())
+	}
+	h := fire(t, o, "repo.pr", map[string]any{"payload": map[string]any{"want": true}})
+	if h.Status != "succeeded" || js(h.Result) != `{"want":true}` {
+		t.Fatalf("repo.pr: %s", js(h))
+	}
+	ev, _ := o.Event(context.Background(), h.EventID)
+	if ev == nil || ev.Event["kind"] != "pull_request" {
+		t.Fatalf("event %s", js(ev))
+	}
+	if h := fire(t, o, "repo.push", map[string]any{"payload": map[string]any{"want": false}}); h.Status != "skipped" {
+		t.Fatalf("repo.push with the predicate false: %s", js(h))
 	}
 }
