@@ -6,17 +6,20 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/eventlog/memory"
 )
 
 // The fields of docs/spec/orchestrator.md §2 that no other test sees act
 // on dispatch: rate_limit, throttle, debounce, when_budget.timeout,
-// allow_cleartext and sources. Each fails when its field is accepted but
+// concurrency, allow_cleartext and sources. Each fails when its field is accepted but
 // ignored.
 
 const gatesManifest = `
@@ -168,5 +171,47 @@ func TestSourcesExpand(t *testing.T) {
 	}
 	if h := fire(t, o, "repo.push", map[string]any{"payload": map[string]any{"want": false}}); h.Status != "skipped" {
 		t.Fatalf("repo.push with the predicate false: %s", js(h))
+	}
+}
+
+// concurrency = { max = 1 }: a second event waits at the gate while the
+// first runs, and runs once it is done. The handler holds until the test
+// creates a file, so the overlap does not depend on timing.
+func TestConcurrencyWaits(t *testing.T) {
+	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\nconcurrency = { max = 1 }\n"
+	lib := "fn hold(event) {\n  while !file_exists(event.payload.release) { sleep(5) }\n  return \"released\"\n}\n"
+	o := start(t, memory.New(), writeProject(t, src, lib, ""))
+	release := filepath.Join(t.TempDir(), "release")
+	until := func(what string, ok func(gateStats) bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok(gateState(o, "held", "concurrency")) {
+			if time.Now().After(deadline) {
+				os.WriteFile(release, nil, 0o644) // let the handlers end
+				t.Fatalf("%s: concurrency state %+v", what, gateState(o, "held", "concurrency"))
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	var wg sync.WaitGroup
+	hs := make([]Handle, 2)
+	run := func(i int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hs[i] = fire(t, o, "held", map[string]any{"payload": map[string]any{"release": release}})
+		}()
+	}
+	run(0)
+	until("first event running", func(s gateStats) bool { return s.Running == 1 })
+	run(1)
+	until("second event waiting", func(s gateStats) bool { return s.Waited == 1 })
+	if s := gateState(o, "held", "concurrency"); s.Running != 1 {
+		t.Fatalf("two events inside a gate of one: %+v", s)
+	}
+	os.WriteFile(release, nil, 0o644)
+	wg.Wait()
+	if hs[0].Status != "succeeded" || hs[1].Status != "succeeded" {
+		t.Fatalf("handles %s", js(hs))
 	}
 }
