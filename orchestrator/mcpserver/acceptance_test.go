@@ -271,3 +271,30 @@ func TestAcceptanceScanManifestTemplates(t *testing.T) {
 		t.Errorf("templates %v", uris)
 	}
 }
+
+// A prompt file added after New but before Watch runs (as harn mcp
+// serve starts its watcher on a goroutine) is still a change: the
+// watcher starts from the project New loaded, not from its own first
+// look.
+func TestWatchSeesAnEditBeforeItStarts(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	c.call("prompts/list", nil) // the connection is ready for notifications
+	os.WriteFile(filepath.Join(c.root, "early.harn.prompt"), []byte("Early {{ x }}"), 0o644)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { c.srv.Watch(stop); close(done) }()
+	defer func() { close(stop); <-done }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		for _, x := range c.Notifications() {
+			if x["method"] == "notifications/prompts/list_changed" {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompts/list_changed for a prompt added before Watch: %v", c.Notifications())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
