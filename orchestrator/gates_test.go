@@ -19,7 +19,7 @@ import (
 
 // The fields of docs/spec/orchestrator.md §2 that no other test sees act
 // on dispatch: rate_limit, throttle, debounce, when_budget.timeout,
-// concurrency, allow_cleartext and sources. Each fails when its field is accepted but
+// concurrency, budget.max_concurrent, allow_cleartext and sources. Each fails when its field is accepted but
 // ignored.
 
 const gatesManifest = `
@@ -174,44 +174,53 @@ func TestSourcesExpand(t *testing.T) {
 	}
 }
 
-// concurrency = { max = 1 }: a second event waits at the gate while the
-// first runs, and runs once it is done. The handler holds until the test
-// creates a file, so the overlap does not depend on timing.
+// concurrency = { max = 1 }, and budget.max_concurrent = 1 alike: a
+// second event waits at the gate while the first runs, and runs once it
+// is done. The handler holds until the test creates a file, so the
+// overlap does not depend on timing.
 func TestConcurrencyWaits(t *testing.T) {
-	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\nconcurrency = { max = 1 }\n"
+	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\nconcurrency = { max = 1 }\n\n" +
+		"[[triggers]]\nid = \"budgeted\"\nkind = \"manual\"\nhandler = \"hold\"\nbudget = { max_concurrent = 1 }\n"
 	lib := "fn hold(event) {\n  while !file_exists(event.payload.release) { sleep(5) }\n  return \"released\"\n}\n"
 	o := start(t, memory.New(), writeProject(t, src, lib, ""))
-	release := filepath.Join(t.TempDir(), "release")
-	until := func(what string, ok func(gateStats) bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !ok(gateState(o, "held", "concurrency")) {
-			if time.Now().After(deadline) {
-				os.WriteFile(release, nil, 0o644) // let the handlers end
-				t.Fatalf("%s: concurrency state %+v", what, gateState(o, "held", "concurrency"))
-			}
-			time.Sleep(5 * time.Millisecond)
+	for _, c := range []struct{ id, gate string }{{"held", "concurrency"}, {"budgeted", "budget.max_concurrent"}} {
+		release := filepath.Join(t.TempDir(), "release")
+		state := func() gateStats {
+			o.flow.mu.Lock()
+			defer o.flow.mu.Unlock()
+			return *o.flow.stats(o.Binding(c.id), c.gate)
 		}
-	}
-	var wg sync.WaitGroup
-	hs := make([]Handle, 2)
-	run := func(i int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			hs[i] = fire(t, o, "held", map[string]any{"payload": map[string]any{"release": release}})
-		}()
-	}
-	run(0)
-	until("first event running", func(s gateStats) bool { return s.Running == 1 })
-	run(1)
-	until("second event waiting", func(s gateStats) bool { return s.Waited == 1 })
-	if s := gateState(o, "held", "concurrency"); s.Running != 1 {
-		t.Fatalf("two events inside a gate of one: %+v", s)
-	}
-	os.WriteFile(release, nil, 0o644)
-	wg.Wait()
-	if hs[0].Status != "succeeded" || hs[1].Status != "succeeded" {
-		t.Fatalf("handles %s", js(hs))
+		until := func(what string, ok func(gateStats) bool) {
+			t.Helper()
+			deadline := time.Now().Add(20 * time.Second)
+			for !ok(state()) {
+				if time.Now().After(deadline) {
+					os.WriteFile(release, nil, 0o644) // let the handlers end
+					t.Fatalf("%s: %s: %s state %+v", c.id, what, c.gate, state())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		var wg sync.WaitGroup
+		hs := make([]Handle, 2)
+		run := func(i int) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				hs[i] = fire(t, o, c.id, map[string]any{"payload": map[string]any{"release": release}})
+			}()
+		}
+		run(0)
+		until("first event running", func(s gateStats) bool { return s.Running == 1 })
+		run(1)
+		until("second event waiting", func(s gateStats) bool { return s.Waited == 1 })
+		if s := state(); s.Running != 1 {
+			t.Fatalf("%s: two events inside a gate of one: %+v", c.id, s)
+		}
+		os.WriteFile(release, nil, 0o644)
+		wg.Wait()
+		if hs[0].Status != "succeeded" || hs[1].Status != "succeeded" {
+			t.Fatalf("%s: handles %s", c.id, js(hs))
+		}
 	}
 }
