@@ -19,8 +19,8 @@ import (
 
 // The fields of docs/spec/orchestrator.md §2 that no other test sees act
 // on dispatch: rate_limit, throttle, debounce, when_budget.timeout,
-// concurrency, budget.max_concurrent, allow_cleartext and sources. Each fails when its field is accepted but
-// ignored.
+// concurrency, budget.max_concurrent, allow_cleartext and sources. Each
+// test fails when its field is accepted but ignored.
 
 const gatesManifest = `
 [package]
