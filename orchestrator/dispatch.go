@@ -655,7 +655,7 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 		rec.RetryAtMs = a.retryAtMs
 		records = append(records, outbox("dispatch_failed"))
 		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)
-	case !hopeless && !a.hopeless && b != nil && l.Attempts <= b.Retry.Max:
+	case !hopeless && !a.hopeless && b != nil && l.Attempts < b.Retry.Max:
 		rec.RetryAtMs = now.Add(b.Retry.Delay(l.Attempts)).UnixMilli()
 		records = append(records, outbox("dispatch_failed"))
 		err = o.log.Inbox().Retry(ctx, l, rec.RetryAtMs, *errText, records...)

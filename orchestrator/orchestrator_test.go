@@ -35,7 +35,7 @@ handler = "handlers::on_ok"
 id = "always-fails"
 kind = "manual"
 handler = "boom"
-retry = { max = 2, backoff = "linear", base = "1ms" }
+retry = { max = 3, backoff = "linear", base = "1ms" }
 
 [[triggers]]
 id = "no-retry"

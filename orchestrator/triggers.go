@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/robfig/cron/v3"
 )
 
@@ -123,10 +124,10 @@ type WebhookAck struct {
 // bindings, each at its path (default /hooks/<id>, /a2a/<id>). A binding with a secret requires a valid
 // HMAC signature (and, for the harn scheme, a timestamp inside the
 // replay window); for one without, unsigned decides (nil admits all) —
-// the MCP server passes its own authentication there. A delivery id
-// header makes deliveries idempotent. Deliveries are acknowledged with
-// 202 once accepted; dispatch is asynchronous. ok is false when no
-// binding has the path.
+// the MCP server passes its own authentication there. Deliveries are
+// idempotent (see deliveryKey). They are acknowledged with 202 once
+// accepted; dispatch is asynchronous. ok is false when no binding has
+// the path.
 func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(http.ResponseWriter, *http.Request) bool) (ok bool) {
 	var b *Binding
 	for _, x := range o.Bindings() {
@@ -154,8 +155,11 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		return true
 	}
 	wh := b.Webhook
+	deliveryID := r.Header.Get(wh.DeliveryHeader)
+	idSigned := false
 	if len(wh.Secret) > 0 {
-		if msg := verifySignature(wh.Scheme, wh.Secret, wh.SignatureHeader, wh.TimestampHeader, wh.ReplayWindow, r, body, o.opts.Now()); msg != "" {
+		var msg string
+		if idSigned, msg = verifySignature(wh, r, deliveryID, body, o.opts.Now()); msg != "" {
 			fail(http.StatusUnauthorized, msg)
 			return true
 		}
@@ -190,19 +194,10 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		headers[lk] = strings.Join(v, ", ")
 	}
 	event := map[string]any{"provider": b.Provider, "kind": kind, "headers": headers, "payload": payload}
-	key := ""
-	if id := r.Header.Get(wh.DeliveryHeader); id != "" {
-		event["delivery_id"] = id
-		key = "webhook/" + b.ID + "/" + id
-	} else if len(wh.Secret) > 0 && wh.Scheme == "harn" {
-		// The signature covers the timestamp: a captured delivery
-		// replayed inside the replay window carries the same one, and is
-		// accepted once (outside the window the timestamp refuses it).
-		// The key holds a hash of the signature, which, like the header,
-		// is not recorded.
-		sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(r.Header.Get(wh.SignatureHeader)))))
-		key = "webhook/" + b.ID + "/signed/" + hex.EncodeToString(sum[:16])
+	if deliveryID != "" {
+		event["delivery_id"] = deliveryID
 	}
+	key := deliveryKey(b.ID, wh, r, deliveryID, idSigned)
 	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", Event: event}, key)
 	if err != nil {
 		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
@@ -214,56 +209,96 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 	return true
 }
 
+// deliveryKey is the idempotency key of a delivery to binding id, ""
+// when it has none. A delivery id is a key only when nothing vouches
+// for the delivery beyond the id itself (no secret, or the token
+// scheme, whose token covers no content) or when the signature covers
+// it (idSigned). Otherwise the delivery is identified by its signature:
+// the id header is not signed, so keying on it would let a delivery
+// captured inside the replay window (forever, for the github scheme,
+// which signs no timestamp) be accepted again under another id. The key
+// holds a hash of the signature, which, like the header, is not
+// recorded.
+func deliveryKey(id string, wh *manifest.Webhook, r *http.Request, deliveryID string, idSigned bool) string {
+	if len(wh.Secret) == 0 || wh.Scheme == "token" || idSigned {
+		if deliveryID == "" {
+			return ""
+		}
+		return "webhook/" + id + "/" + deliveryID
+	}
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(r.Header.Get(wh.SignatureHeader)))))
+	return "webhook/" + id + "/signed/" + hex.EncodeToString(sum[:16])
+}
+
 // verifySignature checks a delivery's HMAC-SHA256 signature
 // ("sha256=<hex>"): over "<timestamp>.<body>" for the harn scheme, whose
 // timestamp (unix seconds) must lie within the replay window, or over
 // the body for the github scheme; the token scheme (a2a-push) compares
-// the header with the secret. It returns "" or the rejection, naming
-// the header that is missing.
-func verifySignature(scheme string, secret []byte, sigHeader, tsHeader string, window time.Duration, r *http.Request, body []byte, now time.Time) string {
-	sig := r.Header.Get(sigHeader)
+// the header with the secret. A harn-scheme delivery that carries a
+// delivery id may sign "<id>.<timestamp>.<body>" instead, and then
+// idSigned is true. msg is "" or the rejection, naming the header that
+// is missing.
+func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, body []byte, now time.Time) (idSigned bool, msg string) {
+	sig := r.Header.Get(wh.SignatureHeader)
 	if sig == "" {
-		if scheme == "token" {
-			return "missing token header " + sigHeader
+		if wh.Scheme == "token" {
+			return false, "missing token header " + wh.SignatureHeader
 		}
-		return "missing signature header " + sigHeader
+		return false, "missing signature header " + wh.SignatureHeader
 	}
-	if scheme == "token" {
-		if subtle.ConstantTimeCompare([]byte(sig), secret) != 1 {
-			return "token mismatch"
+	if wh.Scheme == "token" {
+		if subtle.ConstantTimeCompare([]byte(sig), wh.Secret) != 1 {
+			return false, "token mismatch"
 		}
-		return ""
+		return false, ""
 	}
+	got := []byte(strings.ToLower(strings.TrimSpace(sig)))
+	if wh.Scheme != "harn" {
+		if !hmac.Equal(got, []byte(signature(wh.Secret, body))) {
+			return false, "signature mismatch"
+		}
+		return false, ""
+	}
+	ts := r.Header.Get(wh.TimestampHeader)
+	if ts == "" {
+		return false, "missing timestamp header " + wh.TimestampHeader
+	}
+	secs, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return false, "timestamp header " + wh.TimestampHeader + " is not unix seconds"
+	}
+	if d := now.Sub(time.Unix(secs, 0)); d > wh.ReplayWindow || d < -wh.ReplayWindow {
+		return false, fmt.Sprintf("timestamp outside the replay window of %s", wh.ReplayWindow)
+	}
+	if hmac.Equal(got, []byte(signature(wh.Secret, []byte(ts+"."), body))) {
+		return false, ""
+	}
+	if deliveryID != "" && hmac.Equal(got, []byte(signature(wh.Secret, []byte(deliveryID+"."+ts+"."), body))) {
+		return true, ""
+	}
+	return false, "signature mismatch"
+}
+
+// signature is "sha256=<hex>" of the HMAC-SHA256 of the parts.
+func signature(secret []byte, parts ...[]byte) string {
 	mac := hmac.New(sha256.New, secret)
-	if scheme == "harn" {
-		ts := r.Header.Get(tsHeader)
-		if ts == "" {
-			return "missing timestamp header " + tsHeader
-		}
-		secs, err := strconv.ParseInt(ts, 10, 64)
-		if err != nil {
-			return "timestamp header " + tsHeader + " is not unix seconds"
-		}
-		if d := now.Sub(time.Unix(secs, 0)); d > window || d < -window {
-			return fmt.Sprintf("timestamp outside the replay window of %s", window)
-		}
-		mac.Write([]byte(ts + "."))
+	for _, p := range parts {
+		mac.Write(p)
 	}
-	mac.Write(body)
-	want := "sha256=" + hex.EncodeToString(mac.Sum(nil))
-	if !hmac.Equal([]byte(strings.ToLower(strings.TrimSpace(sig))), []byte(want)) {
-		return "signature mismatch"
-	}
-	return ""
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
 // Sign is the harn-scheme signature of a delivery, for senders and
 // tests: the value of X-Harn-Signature for body sent at ts.
 func Sign(secret []byte, ts int64, body []byte) string {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(strconv.FormatInt(ts, 10) + "."))
-	mac.Write(body)
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	return signature(secret, []byte(strconv.FormatInt(ts, 10)+"."), body)
+}
+
+// SignDelivery is the harn-scheme signature of a delivery that also
+// covers its delivery id (X-Harn-Delivery-Id), which then makes the
+// delivery idempotent by id, even when re-sent with a new timestamp.
+func SignDelivery(secret []byte, deliveryID string, ts int64, body []byte) string {
+	return signature(secret, []byte(deliveryID+"."+strconv.FormatInt(ts, 10)+"."), body)
 }
 
 // ServingWebhooks records that this node's HTTP listener serves the

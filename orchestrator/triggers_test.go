@@ -147,17 +147,35 @@ func TestWebhooks(t *testing.T) {
 	if code != 202 || out["duplicate"] != true || out["event_id"] != first {
 		t.Fatalf("duplicate: %d %v", code, out)
 	}
-	// Without a delivery id, a replay of a signed delivery inside the
-	// window is the same delivery.
-	unnamed := map[string]string{"X-Harn-Timestamp": good["X-Harn-Timestamp"], "X-Harn-Signature": good["X-Harn-Signature"]}
-	code, out = post("/hooks/signed", body, unnamed)
+	// The delivery id is not signed: a replay inside the window under
+	// another id, or none, is the same delivery (the key is the
+	// signature).
+	for _, id := range []string{"d2", ""} {
+		h := map[string]string{"X-Harn-Timestamp": good["X-Harn-Timestamp"], "X-Harn-Signature": good["X-Harn-Signature"], "X-Harn-Delivery-Id": id}
+		code, out = post("/hooks/signed", body, h)
+		if code != 202 || out["duplicate"] != true || out["event_id"] != first {
+			t.Fatalf("replay under delivery id %q: %d %v", id, code, out)
+		}
+	}
+	// A signature that covers the id makes the id the key: a re-send
+	// with a new timestamp is the same delivery, and the signature does
+	// not verify under another id.
+	signed := func(id string, ts int64) map[string]string {
+		return map[string]string{"X-Harn-Timestamp": strconv.FormatInt(ts, 10), "X-Harn-Signature": SignDelivery(secret, id, ts, []byte(body)), "X-Harn-Delivery-Id": id}
+	}
+	code, out = post("/hooks/signed", body, signed("d3", now))
 	if code != 202 || out["duplicate"] != false || out["event_id"] == first {
-		t.Fatalf("signed delivery without an id: %d %v", code, out)
+		t.Fatalf("id-signed delivery: %d %v", code, out)
 	}
 	second := out["event_id"]
-	code, out = post("/hooks/signed", body, unnamed)
+	code, out = post("/hooks/signed", body, signed("d3", now+1))
 	if code != 202 || out["duplicate"] != true || out["event_id"] != second {
-		t.Fatalf("replayed signed delivery: %d %v", code, out)
+		t.Fatalf("id-signed re-send: %d %v", code, out)
+	}
+	swapped := signed("d3", now)
+	swapped["X-Harn-Delivery-Id"] = "d4"
+	if code, out = post("/hooks/signed", body, swapped); code != 401 || out["error"] != "signature mismatch" {
+		t.Fatalf("id-signed delivery under another id: %d %v", code, out)
 	}
 	stale := now - 120
 	cases := []struct {
@@ -182,6 +200,13 @@ func TestWebhooks(t *testing.T) {
 	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body), "X-GitHub-Event": "push", "X-GitHub-Delivery": "g1"})
 	if code != 202 || out["status"] != "accepted" {
 		t.Fatalf("github: %d %v", code, out)
+	}
+	ghFirst := out["event_id"]
+	// GitHub signs neither the delivery id nor a time: the same body
+	// under another id is a replay.
+	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body), "X-GitHub-Event": "push", "X-GitHub-Delivery": "g2"})
+	if code != 202 || out["duplicate"] != true || out["event_id"] != ghFirst {
+		t.Fatalf("github replay under another id: %d %v", code, out)
 	}
 	code, out = post("/hooks/gh", body, map[string]string{"X-Hub-Signature-256": ghSig(body), "X-GitHub-Event": "issues"})
 	if code != 202 || out["status"] != "ignored" {

@@ -47,3 +47,70 @@ func TestFlagValueMissing(t *testing.T) {
 		t.Errorf("%s was created", odd)
 	}
 }
+
+// The project commands read option values the same way: a missing value,
+// or another option in its place, is a usage error naming the option,
+// and every documented spelling (--name V, --name=V, -t V) still works.
+func TestProjectCommandOptionValues(t *testing.T) {
+	widget := "testdata/tool_run/fixtures/widget.harn"
+	got := func(opt, next string) string {
+		return "error: " + opt + " needs a value, got the option " + next + " (write " + opt + "=" + next + " for a value that starts with --)\n"
+	}
+	usage := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tool", "schema", widget, "--surface", "--pretty"}, got("--surface", "--pretty")},
+		{[]string{"tool", "schema", widget, "--surface"}, "error: --surface needs a value\n"},
+		{[]string{"tool", "sdk", widget, "--lang", "--out", "x"}, got("--lang", "--out")},
+		{[]string{"tool", "completions", widget, "--shell", "--surface", "script"}, got("--shell", "--surface")},
+		{[]string{"tool", "diff", widget, widget, "--fail-on", "--json"}, got("--fail-on", "--json")},
+		{[]string{"tool", "diff", widget, widget, "--surface"}, "error: --surface needs a value\n"},
+		{[]string{"tool", "run", "--surface", "--help"}, got("--surface", "--help")},
+		{[]string{"tool", "run", "--surface"}, "error: --surface needs a value\n"},
+		{[]string{"init", t.TempDir(), "--template", "--name", "x"}, got("--template", "--name")},
+		{[]string{"init", t.TempDir(), "-t", "--name", "x"}, got("-t", "--name")},
+		{[]string{"init", t.TempDir(), "--name"}, "error: --name needs a value\n"},
+		{[]string{"lint", "--disable", "--fix", "x.harn"}, got("--disable", "--fix")},
+		{[]string{"lint", "--explain"}, "error: --explain needs a value\n"},
+		{[]string{"test", "--filter", "--json"}, got("--filter", "--json")},
+		{[]string{"test", "--junit", "--json"}, got("--junit", "--json")},
+		{[]string{"test", "--timeout"}, "error: --timeout needs a value\n"},
+		{[]string{"test", "conformance", "--filter", "--help"}, got("--filter", "--help")},
+		{[]string{"test", "conformance", "--filter"}, "error: --filter needs a value\n"},
+	}
+	for _, c := range usage {
+		out, errOut, code := runHarn(c.args...)
+		if code != 2 || !strings.HasPrefix(errOut, c.want) || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and stderr starting %q", c.args, code, out, errOut, c.want)
+		}
+	}
+
+	dir := t.TempDir()
+	testFile := filepath.Join(dir, "a_test.harn")
+	os.WriteFile(testFile, []byte("fn test_ok() { assert(true) }\nfn test_other() { assert(true) }\n"), 0o644)
+	spellings := []struct {
+		args []string
+		want string // in stdout
+	}{
+		{[]string{"tool", "schema", widget, "--surface=script"}, `"harn-tools/2.0"`},
+		{[]string{"tool", "schema", widget, "--surface", "script"}, `"harn-tools/2.0"`},
+		{[]string{"tool", "completions", widget, "--shell=bash"}, "complete"},
+		{[]string{"tool", "diff", widget, widget, "--fail-on=breaking", "--surface=script"}, ""},
+		{[]string{"tool", "run", "--surface=script", widget, "--help"}, "Usage"},
+		{[]string{"init", filepath.Join(dir, "p1"), "--template=library", "--name=lib1"}, "lib.harn"},
+		{[]string{"init", filepath.Join(dir, "p2"), "-t", "library", "--name", "lib2"}, "lib.harn"},
+		{[]string{"init", filepath.Join(dir, "p3"), "-t=tool-server"}, "main.harn"},
+		{[]string{"lint", "--explain=unused-import"}, "unused-import"},
+		{[]string{"lint", "--disable=naming,missing-doc", testFile}, ""},
+		{[]string{"test", dir, "--filter=test_ok", "--json"}, `"test_ok"`},
+		{[]string{"test", dir, "--timeout", "30s", "--filter", "test_other"}, "test_other"},
+		{[]string{"test", "conformance", "../../conformance", "--filter=lexical/"}, "passed"},
+	}
+	for _, c := range spellings {
+		out, errOut, code := runHarn(c.args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%q: exit %d, stderr %s, stdout:\n%s\nwant exit 0 and %q", c.args, code, errOut, out, c.want)
+		}
+	}
+}

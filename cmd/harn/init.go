@@ -28,20 +28,18 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	dirSet := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		key, val, hasVal := strings.Cut(a, "=")
+		key, _, _ := strings.Cut(a, "=")
 		switch key {
 		case "-h", "--help":
 			fmt.Fprint(stdout, initHelp)
 			return 0
 		case "--template", "-t", "--name":
-			if !hasVal {
-				if i+1 >= len(args) {
-					fmt.Fprintf(stderr, "error: %s needs a value\n", key)
-					return 2
-				}
-				i++
-				val = args[i]
+			val, last, err := flagValue(args, i)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, initHelp)
+				return 2
 			}
+			i = last
 			if key == "--name" {
 				name = val
 			} else {

@@ -38,22 +38,24 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	var opts lint.Options
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case a == "--fix":
 			fix = true
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, lintHelp)
 			return 0
-		case a == "--explain" || a == "--disable":
-			if i+1 >= len(args) {
-				fmt.Fprintf(stderr, "error: %s needs a rule id\n", a)
+		case name == "--explain" || name == "--disable":
+			ids, last, err := flagValue(args, i)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, lintHelp)
 				return 2
 			}
-			i++
-			if a == "--explain" {
-				return explainRule(args[i], stdout, stderr)
+			i = last
+			if name == "--explain" {
+				return explainRule(ids, stdout, stderr)
 			}
-			for _, id := range strings.Split(args[i], ",") {
+			for _, id := range strings.Split(ids, ",") {
 				if lint.Lookup(id) == nil {
 					fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
 					return 2

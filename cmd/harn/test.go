@@ -44,15 +44,13 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		value := func() (string, bool) {
-			if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
-				return a[k+1:], true
-			}
-			if i+1 >= len(args) {
-				fmt.Fprintf(stderr, "error: %s needs a value\n", a)
+			v, last, err := flagValue(args, i)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, testHelp)
 				return "", false
 			}
-			i++
-			return args[i], true
+			i = last
+			return v, true
 		}
 		name := a
 		if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
@@ -151,15 +149,13 @@ func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 	dir, filter := "conformance", ""
 	for i := 0; i < len(rest); i++ {
 		switch a := rest[i]; {
-		case a == "--filter":
-			if i+1 >= len(rest) {
-				fmt.Fprint(stderr, "error: --filter needs a pattern\n")
+		case a == "--filter" || strings.HasPrefix(a, "--filter="):
+			v, last, err := flagValue(rest, i)
+			if err != nil {
+				fmt.Fprintf(stderr, "error: %v\n", err)
 				return 2
 			}
-			filter = rest[i+1]
-			i++
-		case len(a) > 9 && a[:9] == "--filter=":
-			filter = a[9:]
+			filter, i = v, last
 		default:
 			dir = a
 		}

@@ -77,21 +77,19 @@ func parseToolArgs(sub, help string, args, flags, options []string, stdout, stde
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		name, value, hasValue := strings.Cut(arg, "=")
+		name, _, _ := strings.Cut(arg, "=")
 		switch {
 		case arg == "--help" || arg == "-h":
 			fmt.Fprint(stdout, help)
 			return a, 0, false
 		case slices.Contains(flags, arg):
 			a.flags[arg] = true
-		case slices.Contains(options, name) && hasValue:
-			a.values[name] = value
-		case slices.Contains(options, arg):
-			if i+1 >= len(args) {
-				return usage("%s needs a value", arg)
+		case slices.Contains(options, name):
+			value, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
-			i++
-			a.values[arg] = args[i]
+			a.values[name], i = value, last
 		case strings.HasPrefix(arg, "-") && arg != "-":
 			return usage("unknown option %q", arg)
 		case a.file == "":

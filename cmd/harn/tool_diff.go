@@ -41,7 +41,7 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		name, value, hasValue := strings.Cut(arg, "=")
+		name, _, _ := strings.Cut(arg, "=")
 		switch {
 		case arg == "--help" || arg == "-h":
 			fmt.Fprint(stdout, toolDiffHelp)
@@ -49,13 +49,11 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case arg == "--json":
 			asJSON = true
 		case name == "--fail-on" || name == "--surface":
-			if !hasValue {
-				if i+1 >= len(args) {
-					return usage("%s needs a value", arg)
-				}
-				i++
-				value = args[i]
+			value, last, err := flagValue(args, i)
+			if err != nil {
+				return usage("%v", err)
 			}
+			i = last
 			if name == "--fail-on" {
 				failOn = value
 			} else {

@@ -62,14 +62,13 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// --surface comes before FILE: everything after FILE is the program's.
 	surface := exports.SurfaceAuto
-	if v, ok := strings.CutPrefix(args[0], "--surface="); ok {
-		surface, args = v, args[1:]
-	} else if args[0] == "--surface" {
-		if len(args) < 2 {
-			fmt.Fprint(stderr, "error: --surface needs a value\n\n"+toolRunHelp)
+	if name, _, _ := strings.Cut(args[0], "="); name == "--surface" {
+		v, last, err := flagValue(args, 0)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n\n%s", err, toolRunHelp)
 			return 2
 		}
-		surface, args = args[1], args[2:]
+		surface, args = v, args[last+1:]
 	}
 	if !slices.Contains(schemaSurfaces, surface) {
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))

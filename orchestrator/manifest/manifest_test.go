@@ -90,7 +90,7 @@ func TestGoodManifest(t *testing.T) {
 		t.Fatal("sources share a fingerprint")
 	}
 	// The default policy is the svix schedule, 7 attempts.
-	if r := h.Retry; r.Max != 6 || r.Backoff != "svix" || r.Delay(1) != 5*time.Second || r.Delay(2) != 5*time.Minute || r.Delay(9) != 10*time.Hour {
+	if r := h.Retry; r.Max != 7 || r.Backoff != "svix" || r.Delay(1) != 5*time.Second || r.Delay(2) != 5*time.Minute || r.Delay(9) != 10*time.Hour {
 		t.Fatalf("default retry %+v", r)
 	}
 }

@@ -108,8 +108,9 @@ func (h Handler) String() string {
 // DefaultLibrary is the module bare handler names resolve in.
 const DefaultLibrary = "lib.harn"
 
-// Retry is the retry policy: up to Max retries after the first attempt,
-// spaced by Backoff.
+// Retry is the retry policy: up to Max attempts in all (0 counts as 1:
+// no retry), spaced by Backoff. `retry = { max = 1 }` dead-letters the
+// event when its first attempt fails (docs/spec/acceptance.md item 220).
 type Retry struct {
 	Max           int           `json:"max"`
 	Backoff       string        `json:"backoff"` // svix, linear, exponential
@@ -119,7 +120,7 @@ type Retry struct {
 
 // DefaultRetry is the policy of a trigger without `retry`: the svix
 // schedule, 7 attempts in all.
-var DefaultRetry = Retry{Max: 6, Backoff: "svix", Base: 5 * time.Second, RetentionDays: 7}
+var DefaultRetry = Retry{Max: 7, Backoff: "svix", Base: 5 * time.Second, RetentionDays: 7}
 
 var svixSchedule = []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
 

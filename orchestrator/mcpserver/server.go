@@ -24,6 +24,7 @@ import (
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
+	"github.com/harnlang/harn/mcp/watch"
 	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
@@ -76,6 +77,8 @@ type Server struct {
 	trust    trustCache
 	// endpoint is the HTTP MCP path ("" on stdio): no webhook may take it.
 	endpoint atomic.Value // string
+	// baseline is the project as New found it, where Watch starts.
+	baseline watch.Snapshot
 }
 
 // New loads the manifest and its handlers, opens the orchestrator node
@@ -85,6 +88,14 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
+	// The watcher's first look predates the load (the root is the
+	// manifest's directory, as manifest.Parse makes it), so a file
+	// edited while the server starts is a change, not its baseline.
+	root, err := filepath.Abs(filepath.Dir(opts.ManifestPath))
+	if err != nil {
+		root = filepath.Dir(opts.ManifestPath)
+	}
+	baseline := (&Server{root: root, manifest: filepath.Join(root, filepath.Base(opts.ManifestPath))}).snapshot()
 	m, err := manifest.LoadWith(opts.ManifestPath, opts.Manifest)
 	if err != nil {
 		return nil, err
@@ -95,7 +106,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, orch: o, root: m.Root, manifest: filepath.Join(m.Root, filepath.Base(opts.ManifestPath))}
+	s := &Server{opts: opts, orch: o, root: m.Root, manifest: filepath.Join(m.Root, filepath.Base(opts.ManifestPath)), baseline: baseline}
 	s.rec = newRecorder(opts.Log, s.writeStderr, o.Appended, func(err error) { s.logf("[harn] mcp: recording a tool call: %v", err) })
 	s.proto = protocol.NewServer(s, protocol.Options{PageSize: opts.PageSize, Parallel: true})
 	o.Start()

@@ -19,9 +19,11 @@ import (
 //     resources, prompts;
 //   - *.harn.prompt → prompts;
 //   - harn.lock or .harn/packages/** → tools, resources, prompts.
+//
+// The first look compares with the project as New found it: a file
+// changed while the server started (before Watch runs) is reported.
 func (s *Server) Watch(stop <-chan struct{}) {
-	w := s.watcher()
-	w.Run(w.Snapshot(), stop, s.changed)
+	s.watcher().Run(s.baseline, stop, s.changed)
 }
 
 // snapshot stamps the watched files.
