@@ -703,8 +703,6 @@ func (r *resolver) blockInline(b *syntax.Block) {
 	r.stmts(b.Stmts)
 }
 
-// declareChecked declares a let/var/const binding and records a const
-// redeclaration in the same scope (a run-time error, docs/spec/language.md §3.2).
 // selfRecursiveLet reports whether a local `let name = <closure literal>`
 // should declare name before its initializer: only when name would
 // otherwise be undefined there, so every program that resolved before
@@ -732,6 +730,8 @@ func (r *resolver) selfRecursiveLet(name string, value syntax.Expr) bool {
 	return !r.opts.OpaqueImports
 }
 
+// declareChecked declares a let/var/const binding and records a const
+// redeclaration in the same scope (a run-time error, docs/spec/language.md §3.2).
 func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) *Binding {
 	var prev *Binding
 	if r.atTopLevel() {
