@@ -61,6 +61,12 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 	case *syntax.ExprStmt:
 		f.exprStmt(s.X)
 	case *syntax.LetStmt:
+		if p, ok := s.Pattern.(*syntax.IdentPattern); ok {
+			if b := f.c.info.Decl(p, p.Name); b != nil && b.EarlyCell && b.Scope == resolve.Cell {
+				// The closure captures the cell it is then stored into.
+				f.emit(MAKE_CELL, b.Index)
+			}
+		}
 		f.expr(s.Value)
 		f.bindPattern(s.Pattern, letKind(s.Kind))
 	case *syntax.AssignStmt:
@@ -210,7 +216,7 @@ func (f *fcomp) storeDecl(b *resolve.Binding, globalKind int) {
 	case resolve.Global:
 		f.emit(DEF_GLOBAL, b.Index, globalKind)
 	case resolve.Cell:
-		if !b.Hoisted {
+		if !b.Hoisted && !b.EarlyCell {
 			f.emit(MAKE_CELL, b.Index)
 		}
 		f.emit(STORE_CELL, b.Index)

@@ -67,20 +67,21 @@ func (k Kind) Mutable() bool { return k == KLet || k == KVar || k == KFor }
 
 // Binding is one declared name.
 type Binding struct {
-	Name     string
-	Kind     Kind
-	Pos      syntax.Pos
-	Decl     syntax.Node // declaring node
-	Scope    Scope       // Local, Cell or Global (never Free)
-	Index    int         // frame slot or global slot
-	Func     *Function   // owning function (nil for globals)
-	Captured bool        // a nested function refers to it
-	Used     bool        // read at least once
-	Hoisted  bool        // a local fn whose binding exists before its declaration runs
-	FirstPos syntax.Pos  // globals: position of the first top-level declaration
-	PathRoot bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
-	Reassign bool        // assigned after declaration
-	Shadows  *Binding    // a local of an enclosing block or function this one hides
+	Name      string
+	Kind      Kind
+	Pos       syntax.Pos
+	Decl      syntax.Node // declaring node
+	Scope     Scope       // Local, Cell or Global (never Free)
+	Index     int         // frame slot or global slot
+	Func      *Function   // owning function (nil for globals)
+	Captured  bool        // a nested function refers to it
+	Used      bool        // read at least once
+	Hoisted   bool        // a local fn whose binding exists before its declaration runs
+	EarlyCell bool        // a local `let f = { … f() … }`: its cell exists before the closure is made
+	FirstPos  syntax.Pos  // globals: position of the first top-level declaration
+	PathRoot  bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
+	Reassign  bool        // assigned after declaration
+	Shadows   *Binding    // a local of an enclosing block or function this one hides
 }
 
 // Ref is one resolved identifier occurrence.

@@ -582,9 +582,18 @@ func (r *resolver) block(b *syntax.Block) {
 func (r *resolver) stmt(s syntax.Stmt) {
 	switch s := s.(type) {
 	case *syntax.LetStmt:
+		kind := letKind(s.Kind)
+		if p, ok := s.Pattern.(*syntax.IdentPattern); ok && r.selfRecursiveLet(p.Name, s.Value) {
+			// `let walk = { n -> … walk(child) … }` in a function: the closure
+			// refers to the binding it initialises, which exists when it is
+			// called (docs/spec/language.md §3.4: closures capture variables).
+			b := r.declareChecked(p.Name, kind, p.Position(), p)
+			b.EarlyCell = true
+			r.expr(s.Value)
+			break
+		}
 		r.expr(s.Value)
 		r.patternDefaults(s.Pattern)
-		kind := letKind(s.Kind)
 		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
 			r.declareChecked(name, kind, node.Position(), node)
 		})
@@ -694,9 +703,36 @@ func (r *resolver) blockInline(b *syntax.Block) {
 	r.stmts(b.Stmts)
 }
 
+// selfRecursiveLet reports whether a local `let name = <closure literal>`
+// should declare name before its initializer: only when name would
+// otherwise be undefined there, so every program that resolved before
+// keeps its meaning (an outer binding of the name still wins).
+func (r *resolver) selfRecursiveLet(name string, value syntax.Expr) bool {
+	if _, ok := value.(*syntax.ClosureLit); !ok || name == "_" || r.atTopLevel() {
+		return false
+	}
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		for i, sc := range r.stack[depth].scopes {
+			if depth == 0 && i == 0 {
+				continue // globals, checked below
+			}
+			if sc.names[name] != nil {
+				return false
+			}
+		}
+	}
+	if _, ok := r.info.GlobalIndex[name]; ok {
+		return false
+	}
+	if r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name) {
+		return false
+	}
+	return !r.opts.OpaqueImports
+}
+
 // declareChecked declares a let/var/const binding and records a const
 // redeclaration in the same scope (a run-time error, docs/spec/language.md §3.2).
-func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) {
+func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) *Binding {
 	var prev *Binding
 	if r.atTopLevel() {
 		if i, ok := r.info.GlobalIndex[name]; ok {
@@ -709,7 +745,7 @@ func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node s
 	if prev != nil && prev.Kind == KConst && kind == KConst && !r.atTopLevel() {
 		r.info.ConstRedeclared[node] = true
 	}
-	r.declare(name, kind, pos, node)
+	return r.declare(name, kind, pos, node)
 }
 
 // declareImpl records an impl block; a second one for the same struct in
