@@ -577,10 +577,10 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 // records come decoded from s.trust, which reads only what the topic
 // gained since the last query.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	f := trustFilter{fields: map[string]any{}}
+	var f trustFilter
 	for _, k := range []string{"agent", "action", "tier", "outcome"} {
 		if want, ok := args[k]; ok {
-			f.fields[k] = want
+			f.fields = append(f.fields, trustField{k, want})
 		}
 	}
 	if v, ok := args["since"]; ok {
@@ -626,7 +626,13 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		}
 		results = grouped
 	}
-	return map[string]any{"results": results}, nil
+	return trustResults{results}, nil
+}
+
+// trustResults is harn.trust.query's answer, {"results": [...]}: a
+// struct encodes as a one-key map does, without building the map.
+type trustResults struct {
+	Results []any `json:"results"`
 }
 
 func jsonMarshal(v any) ([]byte, error) {
