@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,8 +44,10 @@ import (
 // it shares the cores with the server, so what it costs is taken from
 // the server's latency). With HARN_LOADTEST_PROFILE_DIR set, each server
 // writes a CPU profile there (HARN_CPUPROFILE), named after the
-// benchmark, when it is stopped with SIGTERM at the end; `harn serve mcp`
-// does not stop on SIGTERM cleanly and writes none.
+// benchmark, when it is stopped with SIGTERM at the end. With
+// HARN_LOADTEST_CLIENT=net/http the load goes through net/http's client
+// (Options.NetHTTP), the generator this package had first, to compare
+// what the client side costs.
 
 const clients = 64
 
@@ -103,6 +106,7 @@ func load(b *testing.B, run func(Options) (Result, error), o Options, clocks ...
 	b.Helper()
 	o.Clients = clients
 	o.Requests = max(b.N, 10*clients)
+	o.NetHTTP = os.Getenv("HARN_LOADTEST_CLIENT") == "net/http"
 	const warmup = 5
 	o.Warmup = warmup
 	before := make([]time.Duration, len(clocks))
@@ -314,20 +318,25 @@ func startHarn(b *testing.B, env []string, args ...string) (string, int) {
 	found := make(chan string, 1)
 	var said strings.Builder
 	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
+		// The server writes a line per tool call: once it is listening,
+		// the rest is drained unread, so the load generator's CPU goes
+		// to the requests.
+		r := bufio.NewReader(stderr)
+		for {
+			line, err := r.ReadString('\n')
 			if said.Len() < 4096 {
-				said.WriteString(line + "\n")
+				said.WriteString(line)
 			}
 			if u := listening.FindString(line); u != "" {
-				select {
-				case found <- u:
-				default:
-				}
+				found <- u
+				io.Copy(io.Discard, r)
+				return
+			}
+			if err != nil {
+				close(found)
+				return
 			}
 		}
-		close(found)
 	}()
 	select {
 	case u, ok := <-found:

@@ -52,6 +52,12 @@ type Options struct {
 	Header http.Header
 	// Timeout bounds each request (default 30s).
 	Timeout time.Duration
+	// NetHTTP sends the requests through net/http's client (one
+	// keep-alive transport shared by the clients) instead of each
+	// client's own connection, written and read directly: the load
+	// generator this package had first, kept to compare what the client
+	// side costs. Answers are checked the same way.
+	NetHTTP bool
 }
 
 // Result is what a run measured.
@@ -154,16 +160,29 @@ func RunURL(ctx context.Context, url string, o Options) (Result, error) {
 		return Result{}, fmt.Errorf("loadtest: arguments: %v", err)
 	}
 	head := requestHead(target, o)
+	var shared *http.Client
+	if o.NetHTTP {
+		transport := &http.Transport{MaxIdleConns: o.Clients, MaxIdleConnsPerHost: o.Clients,
+			MaxConnsPerHost: o.Clients, IdleConnTimeout: time.Minute}
+		defer transport.CloseIdleConnections()
+		shared = &http.Client{Transport: transport, Timeout: o.Timeout}
+	}
 	var id atomic.Int64
 	for range o.Clients {
 		ready.Add(1)
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			c := &client{target: target, head: head, params: params, timeout: o.Timeout}
-			defer c.close()
-			stop := context.AfterFunc(ctx, c.close)
-			defer stop()
+			var c caller
+			if shared != nil {
+				c = &netHTTPClient{ctx: ctx, client: shared, url: url, header: o.Header, tool: o.Tool, params: params}
+			} else {
+				raw := &client{target: target, head: head, params: params, timeout: o.Timeout}
+				defer raw.close()
+				stop := context.AfterFunc(ctx, raw.close)
+				defer stop()
+				c = raw
+			}
 			one := func() (time.Duration, int64, error) {
 				before := answered.Load()
 				took, err := c.call(id.Add(1))
@@ -220,19 +239,25 @@ func rank(p float64, n int) int {
 	return max(0, min(i, n-1))
 }
 
-// checkAnswer accepts a JSON-RPC success whose CallToolResult is not an
-// error, as application/json or as the last SSE message event. A
-// success is recognised by walking the answer's members without
-// decoding it (the load generator's CPU is taken from the server it
-// measures); anything else is decoded to say what is wrong.
-func checkAnswer(answer []byte) error {
-	if i := bytes.LastIndex(answer, []byte("\ndata: ")); bytes.HasPrefix(answer, []byte("id:")) && i >= 0 {
-		answer = bytes.TrimSpace(answer[i+len("\ndata: "):])
+// checkAnswer accepts a JSON-RPC success for request id whose
+// CallToolResult is not an error, as application/json or as the last
+// SSE message event. A success is recognised by walking the answer's
+// members without decoding it (the load generator's CPU is taken from
+// the server it measures); anything else is decoded to say what is
+// wrong.
+func checkAnswer(answer []byte, id int64) error {
+	if bytes.HasPrefix(answer, []byte("id:")) {
+		if i := bytes.LastIndex(answer, []byte("\ndata: ")); i >= 0 {
+			answer = bytes.TrimSpace(answer[i+len("\ndata: "):])
+		}
 	}
-	if succeeded(answer) {
+	var buf [20]byte
+	wantID := strconv.AppendInt(buf[:0], id, 10)
+	if succeeded(answer, wantID) {
 		return nil
 	}
 	var m struct {
+		ID     json.RawMessage `json:"id"`
 		Result *struct {
 			IsError bool `json:"isError"`
 		} `json:"result"`
@@ -247,6 +272,8 @@ func checkAnswer(answer []byte) error {
 	switch {
 	case m.Error != nil:
 		return fmt.Errorf("JSON-RPC error %d: %s", m.Error.Code, m.Error.Message)
+	case !bytes.Equal(m.ID, wantID):
+		return fmt.Errorf("answer to id %s, want %d: %.200s", m.ID, id, answer)
 	case m.Result == nil:
 		return fmt.Errorf("answer has no result: %.200s", answer)
 	case m.Result.IsError:
@@ -255,15 +282,18 @@ func checkAnswer(answer []byte) error {
 	return nil
 }
 
-// succeeded reports whether answer is a valid JSON object with a result
-// object, no error member and no isError true in the result.
-func succeeded(answer []byte) bool {
+// succeeded reports whether answer is a valid JSON object with the id
+// (as written: a JSON number) wantID, a result object, no error member
+// and no isError true in the result.
+func succeeded(answer, wantID []byte) bool {
 	if !json.Valid(answer) {
 		return false
 	}
-	result, failed := false, false
+	result, idOK, failed := false, false, false
 	eachMember(answer, func(key, value []byte) {
 		switch string(key) {
+		case "id":
+			idOK = bytes.Equal(value, wantID)
 		case "error":
 			failed = true
 		case "result":
@@ -275,7 +305,7 @@ func succeeded(answer []byte) bool {
 			})
 		}
 	})
-	return result && !failed
+	return result && idOK && !failed
 }
 
 // eachMember calls f with the key (as written, without its quotes) and
@@ -476,7 +506,55 @@ func (c *client) call(id int64) (time.Duration, error) {
 	if status != 200 {
 		return took, fmt.Errorf("HTTP %d: %.200s", status, answer)
 	}
-	return took, checkAnswer(answer)
+	return took, checkAnswer(answer, id)
+}
+
+// A caller sends one tools/call with an id and checks its answer.
+type caller interface {
+	call(id int64) (time.Duration, error)
+}
+
+// netHTTPClient is a caller through net/http's client (Options.NetHTTP).
+type netHTTPClient struct {
+	ctx    context.Context
+	client *http.Client
+	url    string
+	header http.Header
+	tool   string
+	params []byte
+}
+
+func (c *netHTTPClient) call(id int64) (time.Duration, error) {
+	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, c.params)
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", c.tool)
+	for k, vs := range c.header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	begin := time.Now()
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	answer, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	took := time.Since(begin)
+	if err != nil {
+		return took, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return took, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, answer)
+	}
+	return took, checkAnswer(answer, id)
 }
 
 // readResponse reads one HTTP/1.1 response: its status, its body

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -49,19 +50,43 @@ func protect(cfg *auth.Config, endpoint string, h http.Handler) http.Handler {
 }
 
 func TestRunHandler(t *testing.T) {
-	var calls atomic.Int64
-	res, err := RunHandler(context.Background(), stubMCP(false, &calls), Options{Clients: 4, Requests: 40, Warmup: 2, Tool: "echo", Arguments: json.RawMessage(`{"n":1}`)})
-	if err != nil {
-		t.Fatal(err)
+	for _, netHTTP := range []bool{false, true} {
+		var calls atomic.Int64
+		res, err := RunHandler(context.Background(), stubMCP(false, &calls), Options{Clients: 4, Requests: 40, Warmup: 2, Tool: "echo", Arguments: json.RawMessage(`{"n":1}`), NetHTTP: netHTTP})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests != 40 || res.Errors != 0 || res.FirstError != "" {
+			t.Errorf("net/http %v: result %+v", netHTTP, res)
+		}
+		if n := calls.Load(); n != 40+4*2 {
+			t.Errorf("net/http %v: server saw %d calls, want 48 (40 measured + 8 warm-up)", netHTTP, n)
+		}
+		if res.P50 <= 0 || res.P50 > res.P90 || res.P90 > res.P99 || res.P99 > res.Max || res.PerSecond() <= 0 {
+			t.Errorf("net/http %v: inconsistent percentiles: %v", netHTTP, res)
+		}
 	}
-	if res.Requests != 40 || res.Errors != 0 || res.FirstError != "" {
-		t.Errorf("result %+v", res)
-	}
-	if n := calls.Load(); n != 40+4*2 {
-		t.Errorf("server saw %d calls, want 48 (40 measured + 8 warm-up)", n)
-	}
-	if res.P50 <= 0 || res.P50 > res.P90 || res.P90 > res.P99 || res.P99 > res.Max || res.PerSecond() <= 0 {
-		t.Errorf("inconsistent percentiles: %v", res)
+}
+
+// An answer to another request than the one sent is a failure, with
+// either client.
+func TestRunCountsWrongIDs(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID int64 `json:"id"`
+		}
+		json.NewDecoder(r.Body).Decode(&m)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"content":[]}}`, m.ID+1)
+	})
+	for _, netHTTP := range []bool{false, true} {
+		res, err := RunHandler(context.Background(), h, Options{Clients: 2, Requests: 10, Warmup: -1, Tool: "echo", NetHTTP: netHTTP})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Errors != 10 || !strings.HasPrefix(res.FirstError, "answer to id ") {
+			t.Errorf("net/http %v: %+v", netHTTP, res)
+		}
 	}
 }
 
@@ -105,17 +130,23 @@ func TestCheckAnswer(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"error\":1,\"isError\":true}"}],` +
 			`"structuredContent":{"error":"x","isError":true},"isError":false}}`, ""},
 		{"{ \"result\" : { \"isError\" : false } , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }", ""},
-		{`{"jsonrpc":"2.0","id":"a\"}","result":{"isError":true,"content":[]}}`, `tool failed: {"jsonrpc":"2.0","id":"a\"}","result":{"isError":true,"content":[]}}`},
+		{`{"jsonrpc":"2.0\"}","id":1,"result":{"isError":true,"content":[]}}`, `tool failed: {"jsonrpc":"2.0\"}","id":1,"result":{"isError":true,"content":[]}}`},
+		// The answer must be to the request sent: same id, as a number.
+		{`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`, `answer to id 2, want 1: {"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+		{`{"jsonrpc":"2.0","id":"1","result":{"content":[]}}`, `answer to id "1", want 1: {"jsonrpc":"2.0","id":"1","result":{"content":[]}}`},
+		{`{"jsonrpc":"2.0","id":11,"result":{"content":[]}}`, `answer to id 11, want 1: {"jsonrpc":"2.0","id":11,"result":{"content":[]}}`},
+		{`{"jsonrpc":"2.0","result":{"content":[]}}`, `answer to id , want 1: {"jsonrpc":"2.0","result":{"content":[]}}`},
+		{"id: 0\ndata: \n\nid: 1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\n", `answer to id 3, want 1: {"jsonrpc":"2.0","id":3,"result":{}}`},
 		{`{"result":{"content":[]},"error":{"code":1,"message":"both"}}`, "JSON-RPC error 1: both"},
 		{`{"jsonrpc":"2.0","id":1,"result":[]}`, `answer is not JSON-RPC: {"jsonrpc":"2.0","id":1,"result":[]}`},
 		{`{"jsonrpc":"2.0","id":1,"result":{}`, `answer is not JSON-RPC: {"jsonrpc":"2.0","id":1,"result":{}`},
 	}
 	for _, tc := range tests {
-		err := checkAnswer([]byte(tc.answer))
+		err := checkAnswer([]byte(tc.answer), 1)
 		if (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
 			t.Errorf("checkAnswer(%q) = %v, want %q", tc.answer, err, tc.err)
 		}
-		if succeeded([]byte(tc.answer)) && tc.err != "" {
+		if succeeded([]byte(tc.answer), []byte("1")) && tc.err != "" {
 			t.Errorf("succeeded(%q), want %q", tc.answer, tc.err)
 		}
 	}
@@ -128,7 +159,7 @@ func TestCheckAnswerAllocations(t *testing.T) {
 		t.Skip("the race detector drops pooled scanners at random")
 	}
 	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\n  \"n\": 1\n}"}],"structuredContent":{"n":1}}}`)
-	if n := testing.AllocsPerRun(100, func() { checkAnswer(answer) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { checkAnswer(answer, 7) }); n != 0 {
 		t.Errorf("checkAnswer allocates %v times, want 0", n)
 	}
 }

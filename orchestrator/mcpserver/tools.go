@@ -335,7 +335,15 @@ func (s *Server) recordCall(c *callCtx, line []byte, tool, status string, result
 // JSON text already, so it is written directly rather than built as
 // maps and encoded by reflection on every call.
 func actionGraphPayload(tool, client, traceID, status, outcome string, errText *string, result []byte) []byte {
-	b := make([]byte, 0, 512+len(result))
+	// Sized to hold the payload whole (strings that need escaping aside):
+	// one allocation per call rather than a guess and a regrowth.
+	n := actionGraphFixed + len(client) + 2*len(tool) + 4*len(traceID) + len(outcome) + len(status) + len(result)
+	if errText != nil {
+		n += len(*errText) + 2
+	} else {
+		n += len("null")
+	}
+	b := make([]byte, 0, n)
 	b = append(b, `{"context":{"client_identity":`...)
 	b = jsonv.AppendString(b, client)
 	b = append(b, `,"tool_name":`...)
@@ -363,6 +371,11 @@ func actionGraphPayload(tool, client, traceID, status, outcome string, errText *
 	b = append(b, result...)
 	return append(b, '}')
 }
+
+// actionGraphFixed is how many bytes actionGraphPayload writes besides
+// its arguments' text: the literal text, the quotes around the strings
+// and the "mcp/" of the node id.
+const actionGraphFixed = 375
 
 // unencodable is why encoding/json refuses v.
 func unencodable(v any) string {
@@ -564,10 +577,10 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 // records come decoded from s.trust, which reads only what the topic
 // gained since the last query.
 func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
-	f := trustFilter{fields: map[string]any{}}
+	var f trustFilter
 	for _, k := range []string{"agent", "action", "tier", "outcome"} {
 		if want, ok := args[k]; ok {
-			f.fields[k] = want
+			f.fields = append(f.fields, trustField{k, want})
 		}
 	}
 	if v, ok := args["since"]; ok {
@@ -613,7 +626,13 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 		}
 		results = grouped
 	}
-	return map[string]any{"results": results}, nil
+	return trustResults{results}, nil
+}
+
+// trustResults is harn.trust.query's answer, {"results": [...]}: a
+// struct encodes as a one-key map does, without building the map.
+type trustResults struct {
+	Results []any `json:"results"`
 }
 
 func jsonMarshal(v any) ([]byte, error) {

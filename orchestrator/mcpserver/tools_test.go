@@ -87,3 +87,15 @@ func TestSuccessResultEncodesOnce(t *testing.T) {
 		t.Errorf("NaN: %s %s", encoded, jsonv.Marshal(res))
 	}
 }
+
+// actionGraphPayload sizes its buffer to the payload: one allocation,
+// no regrowth (actionGraphFixed follows the literal text).
+func TestActionGraphPayloadSize(t *testing.T) {
+	msg := "handler failed"
+	for _, errText := range []*string{nil, &msg} {
+		b := actionGraphPayload("harn.trust.query", "claude/1.0", "019ae0c1-7c2d-7a4e-9a8f-0123456789ab", "completed", "success", errText, []byte(`{"results":[]}`))
+		if len(b) != cap(b) {
+			t.Errorf("payload of %d bytes in a buffer of %d", len(b), cap(b))
+		}
+	}
+}

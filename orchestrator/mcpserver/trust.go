@@ -165,8 +165,14 @@ func decodeTrust(r eventlog.Record) trustRecord {
 // trustFilter is what a harn.trust.query selects: payload fields that
 // must equal the given values, and an occurrence window.
 type trustFilter struct {
-	fields       map[string]any
+	fields       []trustField
 	since, until time.Time
+}
+
+// A trustField is a payload field a trustFilter wants, with its value.
+type trustField struct {
+	name  string
+	value any
 }
 
 func (f trustFilter) match(r trustRecord) bool {
@@ -176,8 +182,8 @@ func (f trustFilter) match(r trustRecord) bool {
 	if (!f.since.IsZero() && r.at.Before(f.since)) || (!f.until.IsZero() && r.at.After(f.until)) {
 		return false
 	}
-	for k, want := range f.fields {
-		if r.payload[k] != want {
+	for _, want := range f.fields {
+		if r.payload[want.name] != want.value {
 			return false
 		}
 	}

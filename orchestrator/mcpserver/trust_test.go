@@ -95,7 +95,7 @@ func TestTrustQueryConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(got.(map[string]any)["results"].([]any)); n != 40 {
+	if n := len(got.(trustResults).Results); n != 40 {
 		t.Errorf("%d records, want 40", n)
 	}
 }
