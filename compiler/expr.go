@@ -392,7 +392,13 @@ func (f *fcomp) dict(entries []*syntax.DictEntry) {
 
 func (f *fcomp) structLit(e *syntax.StructLit) {
 	filter := -1
-	if sd := f.c.info.Struct(e.Name); sd != nil && !f.c.module {
+	if e.NS != nil {
+		// `ns.Point { … }` builds a Point as a literal naming an imported
+		// struct does (docs/spec/language.md §10.2: its fields are kept);
+		// the namespace is read only so that a missing one fails.
+		f.expr(e.NS)
+		f.emit(POP)
+	} else if sd := f.c.info.Struct(e.Name); sd != nil && !f.c.module {
 		filter = f.constant(structDef(sd))
 	}
 	spread := false

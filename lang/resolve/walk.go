@@ -826,6 +826,9 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.DictLit:
 		r.dictEntries(e.Entries)
 	case *syntax.StructLit:
+		if e.NS != nil {
+			r.expr(e.NS)
+		}
 		r.dictEntries(e.Fields)
 	case *syntax.ClosureLit:
 		r.funcBody(e, e.Params, e.Body)

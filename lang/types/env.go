@@ -1,6 +1,7 @@
 package types
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/lang/syntax"
@@ -168,6 +169,19 @@ func (e *Env) ImportAs(name string, d *Decl) {
 		return
 	}
 	e.byName[name] = d
+}
+
+// Qualified returns the names that ImportAs made visible as `ns.Name`,
+// without the `ns.` prefix, sorted.
+func (e *Env) Qualified(ns string) []string {
+	var out []string
+	for name := range e.byName {
+		if rest, ok := strings.CutPrefix(name, ns+"."); ok {
+			out = append(out, rest)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // AddFile declares f's struct, enum, type and interface declarations (top
