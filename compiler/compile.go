@@ -122,6 +122,8 @@ type compiler struct {
 	// field name and the property reads of it share one string: the VM's
 	// field cache (vm/cache.go) then matches them by pointer.
 	strs map[string]string
+	// implSites gives each impl block its run-time identity.
+	implSites map[*syntax.ImplBlock]*ImplSite
 }
 
 // intern returns the program's one copy of s.
