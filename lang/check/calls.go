@@ -80,8 +80,7 @@ type callee struct {
 	decl *syntax.FnDecl
 	sig  *types.Func
 	// imported: declared in another module, so a `...rest` parameter
-	// binds one argument and extra arguments are not reported (§9.2),
-	// and `where` bounds name interfaces of that module, not the file's.
+	// binds one argument and extra arguments are not reported (§9.2).
 	imported bool
 }
 
@@ -104,9 +103,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	bind := c.instantiate(typeArgs, sig, args)
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
-		if !k.imported {
-			c.constraints(at, sig, bind)
-		}
+		c.constraints(at, sig, bind)
 		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
 			if tp, ok := sig.Return.(*types.TypeParam); ok && len(typeArgs) == 0 && inferredTwice(sig, tp) {
 				_, isUnion := r.(*types.Union)

@@ -327,7 +327,21 @@ func (e *Env) FromSyntax(t syntax.TypeExpr, typeParams []*TypeParam) Type {
 // FnType is the signature of a function (or impl method) declaration.
 func (e *Env) FnType(fn *syntax.FnDecl) *Func {
 	tps := typeParams(fn.TypeParams, fn.Where)
+	e.boundInterfaces(tps)
 	return e.signature(fn.Params, tps, tps, fn.Return, fn.Throws)
+}
+
+// boundInterfaces fills TypeParam.Interfaces as e sees the bounds.
+func (e *Env) boundInterfaces(tps []*TypeParam) {
+	for _, tp := range tps {
+		for _, b := range tp.Bounds {
+			d := e.Lookup(b)
+			if d != nil && d.Kind != InterfaceDecl {
+				d = nil
+			}
+			tp.Interfaces = append(tp.Interfaces, d)
+		}
+	}
 }
 
 // MethodType is the signature of a method of impl block im: the associated
@@ -344,6 +358,7 @@ func (e *Env) MethodType(im *syntax.ImplBlock, fn *syntax.FnDecl) *Func {
 		bind[scope[i]] = e.fromSyntax(a.Type, nil)
 	}
 	tps := typeParams(fn.TypeParams, fn.Where)
+	e.boundInterfaces(tps)
 	f := e.signature(fn.Params, append(scope, tps...), tps, fn.Return, fn.Throws)
 	return Subst(f, bind).(*Func)
 }
