@@ -372,6 +372,16 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
 		}
+		// `ns.Point({…})`: the constructor of a struct the namespace
+		// exports, checked and typed as `Point({…})` is.
+		if d := c.env.Lookup(id.Name + "." + e.Name); d != nil && d.Kind == types.StructDecl {
+			if len(e.Args) == 1 {
+				if dl, ok := e.Args[0].(*syntax.DictLit); ok {
+					c.structFields(d, dl.Entries, e.At)
+				}
+			}
+			return &types.Named{Decl: d}
+		}
 	}
 	if !e.Optional {
 		c.valueMethod(e, recv, args)
