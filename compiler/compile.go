@@ -424,3 +424,18 @@ func stackEffect(op Opcode, a []int) int {
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }
+
+// importedStruct returns the declaration of the struct an import makes
+// visible under name (`Point`, or `ns.Point` for a namespace's), so that
+// its literals keep only the declared fields as the module's
+// constructor does (docs/spec/language.md §10.2).
+func (c *compiler) importedStruct(name string) *syntax.StructDecl {
+	if c.types == nil {
+		return nil
+	}
+	if d := c.types.Lookup(name); d != nil && d.Kind == types.StructDecl && d.Origin != c.file.Path {
+		sd, _ := d.Node.(*syntax.StructDecl)
+		return sd
+	}
+	return nil
+}

@@ -393,12 +393,16 @@ func (f *fcomp) dict(entries []*syntax.DictEntry) {
 func (f *fcomp) structLit(e *syntax.StructLit) {
 	filter := -1
 	if e.NS != nil {
-		// `ns.Point { … }` builds a Point as a literal naming an imported
-		// struct does (docs/spec/language.md §10.2: its fields are kept);
-		// the namespace is read only so that a missing one fails.
+		// `ns.Point { … }`: the namespace is read only so that a missing
+		// one fails.
 		f.expr(e.NS)
 		f.emit(POP)
+		if sd := f.c.importedStruct(e.NS.Name + "." + e.Name); sd != nil {
+			filter = f.constant(structDef(sd))
+		}
 	} else if sd := f.c.info.Struct(e.Name); sd != nil && !f.c.module {
+		filter = f.constant(structDef(sd))
+	} else if sd := f.c.importedStruct(e.Name); sd != nil && !f.c.module {
 		filter = f.constant(structDef(sd))
 	}
 	spread := false
