@@ -122,6 +122,8 @@ type compiler struct {
 	// field name and the property reads of it share one string: the VM's
 	// field cache (vm/cache.go) then matches them by pointer.
 	strs map[string]string
+	// implSites gives each impl block its run-time identity.
+	implSites map[*syntax.ImplBlock]*ImplSite
 }
 
 // intern returns the program's one copy of s.
@@ -421,4 +423,19 @@ func stackEffect(op Opcode, a []int) int {
 		return -2
 	}
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
+}
+
+// importedStruct returns the declaration of the struct an import makes
+// visible under name (`Point`, or `ns.Point` for a namespace's), so that
+// its literals keep only the declared fields as the module's
+// constructor does (docs/spec/language.md §10.2).
+func (c *compiler) importedStruct(name string) *syntax.StructDecl {
+	if c.types == nil {
+		return nil
+	}
+	if d := c.types.Lookup(name); d != nil && d.Kind == types.StructDecl && d.Origin != c.file.Path {
+		sd, _ := d.Node.(*syntax.StructDecl)
+		return sd
+	}
+	return nil
 }

@@ -392,7 +392,17 @@ func (f *fcomp) dict(entries []*syntax.DictEntry) {
 
 func (f *fcomp) structLit(e *syntax.StructLit) {
 	filter := -1
-	if sd := f.c.info.Struct(e.Name); sd != nil && !f.c.module {
+	if e.NS != nil {
+		// `ns.Point { … }`: the namespace is read only so that a missing
+		// one fails.
+		f.expr(e.NS)
+		f.emit(POP)
+		if sd := f.c.importedStruct(e.NS.Name + "." + e.Name); sd != nil {
+			filter = f.constant(structDef(sd))
+		}
+	} else if sd := f.c.info.Struct(e.Name); sd != nil && !f.c.module {
+		filter = f.constant(structDef(sd))
+	} else if sd := f.c.importedStruct(e.Name); sd != nil && !f.c.module {
 		filter = f.constant(structDef(sd))
 	}
 	spread := false
@@ -572,11 +582,49 @@ func (f *fcomp) methodCall(e *syntax.MethodCall) {
 		f.expr(a)
 	}
 	f.line(e.At)
+	c := f.cacheSlot()
+	f.implScope(c, e)
 	if e.Optional {
-		f.emit(CALL_METHOD_OPT, f.name(e.Name), len(e.Args), f.cacheSlot())
+		f.emit(CALL_METHOD_OPT, f.name(e.Name), len(e.Args), c)
 	} else {
-		f.emit(CALL_METHOD, f.name(e.Name), len(e.Args), f.cacheSlot())
+		f.emit(CALL_METHOD, f.name(e.Name), len(e.Args), c)
 	}
+}
+
+// implScope records the impl blocks the method call e (cache slot c)
+// sees (Func.ImplScopes).
+func (f *fcomp) implScope(c int, e *syntax.MethodCall) {
+	refs := f.c.info.MethodImpls(e)
+	if refs == nil {
+		return
+	}
+	scope := make([]ImplRef, len(refs))
+	for i, r := range refs {
+		scope[i] = ImplRef{Struct: f.c.intern(r.Struct)}
+		if r.Block != nil {
+			scope[i].Site = f.c.implSite(r.Block)
+		}
+	}
+	for len(f.fn.ImplScopes) <= c {
+		f.fn.ImplScopes = append(f.fn.ImplScopes, nil)
+	}
+	f.fn.ImplScopes[c] = scope
+}
+
+// implSite returns the run-time identity of an impl block.
+func (c *compiler) implSite(b *syntax.ImplBlock) *ImplSite {
+	if s := c.implSites[b]; s != nil {
+		return s
+	}
+	s := &ImplSite{Struct: c.intern(b.Name)}
+	for _, m := range b.Methods {
+		s.Methods = append(s.Methods, m.Name)
+	}
+	if c.implSites == nil {
+		c.implSites = map[*syntax.ImplBlock]*ImplSite{}
+	}
+	c.implSites[b] = s
+	return s
 }
 
 // lambda compiles a block as a parameterless closure body (spawn) and returns

@@ -145,7 +145,7 @@ const (
 
 	// declarations and misc
 	CHECK_PARAM   //              - CHECK_PARAM<i k> -      (runtime parameter type check, k: RType constant)
-	IMPL          // c1 .. cn IMPL<s n k> -                 (register impl methods; k: constant list of method names)
+	IMPL          // c1 .. cn IMPL<s n k> -                 (register impl methods; k: the block's *ImplSite)
 	YIELD         //              v YIELD nil
 	EMIT          //              v EMIT -
 	CALL_INTERNAL // a1 .. an CALL_INTERNAL<s n> r        (runtime hook by name: parallel, spawn, select, tool …)

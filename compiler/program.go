@@ -86,10 +86,31 @@ type Func struct {
 	HasCheck  bool // some parameter has a runtime type check
 	Doc       string
 
+	// ImplScopes holds, by the cache slot of a method call site, the impl
+	// blocks the site sees (docs/spec/language.md §10.3); a site past its end
+	// or with no entry for a struct finds the struct's last impl by name.
+	ImplScopes [][]ImplRef
+
 	// Simple marks a function the VM may enter by its fast path when a
 	// call passes exactly len(Params) arguments: not a generator, stream
 	// or pipeline, and no rest parameter collecting surplus arguments.
 	Simple bool
+}
+
+// ImplSite is one impl block of a program: the IMPL instruction that
+// runs it registers its methods under it (a *ImplSite is the constant
+// of its k operand).
+type ImplSite struct {
+	Struct  string
+	Methods []string
+}
+
+// ImplRef is what a method call site sees of a struct's impls: the impl
+// block Site, or none (Site nil) when the program's impl blocks for
+// Struct are out of the site's scope, so that the call yields nil.
+type ImplRef struct {
+	Struct string
+	Site   *ImplSite
 }
 
 // LineAt returns the source line of the instruction at pc.

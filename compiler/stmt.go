@@ -92,13 +92,11 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable '__impl_%s' in the same scope (use 'var' for mutable bindings)", s.Name))
 			return
 		}
-		var names []string
 		for _, m := range s.Methods {
 			idx := f.function(m, m.Name, FuncMethod, m.Params, m.Body, m.At.Line)
 			f.emit(MAKE_CLOSURE, idx)
-			names = append(names, m.Name)
 		}
-		f.emit(IMPL, f.name(s.Name), len(names), f.constant(names))
+		f.emit(IMPL, f.name(s.Name), len(s.Methods), f.constant(f.c.implSite(s)))
 	case *syntax.SkillDecl:
 		// later tier: evaluate fields for their effects only
 		for _, fd := range s.Fields {

@@ -48,26 +48,28 @@ func newSiteCaches(n int) siteCaches {
 }
 
 // implMethod returns the impl method `recv.name` calls for a struct recv
-// whose impl defines name, when no universe method shadows it and the
-// method is an ordinary function (not a generator); otherwise nil. It
-// looks past the run loop's own check of slot c (CALL_METHOD compares
-// struct names by address; from another program they compare by text)
-// and fills the slot.
-func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) *Closure {
+// whose impl (the one the site with slot c sees, VM.siteImpl) defines
+// name, when no universe method shadows it and the method is an ordinary
+// function (not a generator); otherwise nil, with hidden set when the
+// site sees no impl of the struct that the program has (the call yields
+// nil). It looks past the run loop's own check of slot c (CALL_METHOD
+// compares struct names by address; from another program they compare
+// by text) and fills the slot.
+func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) (m *Closure, hidden bool) {
 	slot := &rt.caches.methods[c]
 	epoch := th.vm.implEpoch.Load()
 	if e := slot.Load(); e != nil && e.impl != nil && e.strct == s.Name && e.epoch == epoch {
-		return e.impl
+		return e.impl, false
 	}
 	if th.vm.Universe.Method("struct", name) != nil {
-		return nil
+		return nil, false
 	}
-	m := th.vm.impl(s.Name, name)
-	if m == nil || m.Proto.IsGen || m.Proto.IsStream {
-		return nil
+	methods, hidden := th.vm.siteImpl(rt.fn, c, s.Name)
+	if m = methods[name]; m == nil || m.Proto.IsGen || m.Proto.IsStream {
+		return nil, hidden
 	}
 	slot.Store(&methodEntry{strct: s.Name, impl: m, epoch: epoch})
-	return m
+	return m, false
 }
 
 // nativeMethod returns the universe method `recv.name` calls (nil when

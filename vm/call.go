@@ -90,6 +90,24 @@ type Yielder interface {
 	Yield(th *Thread, v Value) (Value, error)
 }
 
+// callMethodAt is callMethod for the method call site with cache slot c
+// of rt: a struct's impl methods are those of the impl the site sees
+// (VM.siteImpl), generators included.
+func (th *Thread) callMethodAt(rt *funcRT, c int, recv Value, name string, args []Value) (Value, error) {
+	if sv, ok := recv.Object().(*StructValue); ok {
+		if methods, _ := th.vm.siteImpl(rt.fn, c, sv.Name); methods != nil {
+			if m := methods[name]; m != nil {
+				full := make([]Value, 0, len(args)+1)
+				full = append(full, recv)
+				full = append(full, args...)
+				return th.Call(Of(m), full...)
+			}
+			return Value{}, noMethod(recv, name)
+		}
+	}
+	return th.callMethod(recv, name, args)
+}
+
 // callMethod dispatches `recv.name(args)` (docs/spec/builtins.md §2). A method
 // nothing answers is a run-time error (docs/spec/newer.md §2.11): April returned nil,
 // which let a typo run on silently.

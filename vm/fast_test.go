@@ -7,7 +7,7 @@ import "testing"
 // int results that overflow into floats, division by non-positive ints,
 // failures several frames below calls and method calls it entered (each
 // frame's position in the trace is the pc runFast saved), a list push
-// that must grow, and an impl redefined under a warm method cache. The
+// that must grow, and an impl run again under a warm method cache. The
 // expectations were taken with runFast off.
 func TestFastPathEdges(t *testing.T) {
 	const fns = `struct R { w: int }
@@ -71,8 +71,23 @@ if true {
       return self.w
     }
   }
+  println(R { w: 2 }.area())
 }
-println(sum_area([R { w: 2 }, R { w: 3 }]))`, "13\n5\n", ""},
+println(sum_area([R { w: 2 }, R { w: 3 }]))
+fn scaled_area(k, rs) {
+  impl R {
+    fn area(self) {
+      return self.w * k
+    }
+  }
+  var t = 0
+  for r in rs {
+    t = t + r.area()
+  }
+  return t
+}
+println(scaled_area(1, [R { w: 2 }, R { w: 3 }]))
+println(scaled_area(10, [R { w: 2 }, R { w: 3 }]))`, "13\n2\n13\n5\n50\n", ""},
 		{"method failure", "bad_area([R { w: 2 }])", "", "Runtime error: Division by zero (line 7) (line 32) @32:13 | bad t.harn:7:19 | bad_area t.harn:32:13 |  t.harn:43:1"},
 		{"push", `let xs = pushes(100)
 println("${xs.count} ${xs[0]} ${xs[99]}")`, "100 0 297\n", ""},
@@ -86,8 +101,9 @@ println("${xs.count} ${xs[0]} ${xs[99]}")`, "100 0 297\n", ""},
 // These loops warm each site's cache with one method and argument count and
 // then change them: a default must still be filled, a missing argument
 // bound to nil, extras dropped, and a method's ...name must bind the single
-// argument at its position (docs/spec/language.md §9.2), also once an impl
-// block run in the loop swaps a method for one with other parameters.
+// argument at its position (docs/spec/language.md §9.2), also at sites that see
+// an impl block run in the loop with other parameters (only the sites in
+// its scope do, docs/spec/language.md §10.3).
 func TestFastPathMethodParameters(t *testing.T) {
 	const fns = `struct R { w: int }
 impl R {
@@ -138,6 +154,8 @@ fn swapped(rs) {
           return k + self.w + (more ?? 0)
         }
       }
+      out = out.push(r.area())
+      out = out.push(r.area(1, 2))
     }
   }
   return [t, out]
@@ -150,7 +168,7 @@ fn swapped(rs) {
 			"[0, 1, [1, nil], [1, 2], 1, 0, 2, [2, nil], [1, 2], 4]\n", ""},
 		{"swapped", `println(swapped([R { w: 1 }, R { w: 2 }, R { w: 3 }]))
 println(R { w: 4 }.area(5, 6))
-println(R { w: 4 }.area())`, "[108, [1, 4, 103]]\n15\n104\n", ""},
+println(R { w: 4 }.area())`, "[14, [1, 4, 102, 5, 9]]\n16\n16\n", ""},
 	}
 	runErrorCases(t, fns, cases)
 }

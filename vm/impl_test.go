@@ -111,22 +111,42 @@ func TestImplMethodErrors(t *testing.T) {
 	runErrorCases(t, implSrc, cases)
 }
 
-// An impl block that runs later (in another scope: a second one in the
-// same scope is a redeclaration error) replaces the methods, also for call
-// sites that already called the old ones.
-func TestImplRedefinitionTakesEffect(t *testing.T) {
+// An impl block is looked up like a variable in the calling code's
+// scopes (docs/spec/language.md §10.3): a function sees only the impls created
+// before it, a nested scope's impl replaces the outer one inside that
+// scope only, and an impl block that runs again replaces its methods, also
+// for call sites that already called the old ones.
+func TestImplScopes(t *testing.T) {
 	src := `struct P { x: int }
 let p = P { x: 1 }
-fn show() { println(p.name()) }
-impl P { fn name(self) { return "first" } }
-show()
-if true { impl P { fn name(self) { return "second" } } }
-show()
-if true { impl P { fn other(self) { return "other" } } }
-try { show() } catch (e) { println(e) }
+fn early() { return p.name() }
+impl P { fn name(self) { return "top" } }
+fn show() { return p.name() }
+println([early(), show(), p.name()])
+if true {
+  impl P { fn name(self) { return "inner" } }
+  println([early(), show(), p.name()])
+}
+fn local(tag) {
+  impl P { fn name(self) { return tag } }
+  return p.name()
+}
+println([local("a"), local("b"), p.name()])
+if true {
+  impl P { fn other(self) { return "other" } }
+  try { p.name() } catch (e) { println(e) }
+}
+fn make_probe() {
+  impl P { fn other(self) { return "other" } }
+  return { -> p.name() }
+}
+let probe = make_probe()
+if true { impl P { fn name(self) { return "later" } } }
+try { probe() } catch (e) { println(e) }
 `
 	out, e := runError(t, src)
-	want := "first\nsecond\nRuntime error: value of type struct has no method `name`\n"
+	want := "[nil, top, top]\n[nil, top, inner]\n[a, b, top]\nRuntime error: value of type struct has no method `name`\n" +
+		"Runtime error: value of type struct has no method `name`\n"
 	if e != nil || out != want {
 		t.Errorf("got %q (%v), want %q", out, e, want)
 	}

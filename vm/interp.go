@@ -454,6 +454,7 @@ loop:
 			pc += 3
 			recv := stack[sp-n-1]
 			var m *Closure
+			hidden := false
 			if recv.is(KStruct) {
 				// the impl method cache check (implMethod's first
 				// test), by hand
@@ -461,11 +462,13 @@ loop:
 				if e := rt.caches.methods[c].Load(); e != nil && e.impl != nil && sameString(e.strct, sv.Name) && e.epoch == th.vm.implEpoch.Load() {
 					m = e.impl
 				} else {
-					m = th.implMethod(rt, c, sv, rt.fn.Names[s])
+					m, hidden = th.implMethod(rt, c, sv, rt.fn.Names[s])
 				}
 			}
 			var v Value
-			if m != nil {
+			if hidden {
+				v = Nil // no impl in scope (docs/spec/language.md §10.3)
+			} else if m != nil {
 				// An impl method runs as an ordinary frame whose window
 				// starts at the receiver (its first parameter): there is
 				// no callee slot, and the result replaces the receiver.
@@ -498,7 +501,7 @@ loop:
 				}
 			} else {
 				save()
-				v, err = th.callMethod(recv, rt.fn.Names[s], stack[sp-n:sp:sp])
+				v, err = th.callMethodAt(rt, c, recv, rt.fn.Names[s], stack[sp-n:sp:sp])
 				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
 				if err != nil {
 					break loop
@@ -1385,16 +1388,16 @@ loop:
 				break loop
 			}
 		case compiler.IMPL:
-			s, n, k := int(code[pc]), int(code[pc+1]), int(code[pc+2])
+			n, k := int(code[pc+1]), int(code[pc+2]) // code[pc]: the struct's name
 			pc += 3
-			names := rt.consts[k].Object().(*Opaque).X.([]string)
+			site := rt.consts[k].Object().(*Opaque).X.(*compiler.ImplSite)
 			methods := make(map[string]*Closure, n)
-			for i, name := range names {
+			for i, name := range site.Methods {
 				methods[name] = stack[sp-n+i].Object().(*Closure)
 				stack[sp-n+i] = Value{}
 			}
 			sp -= n
-			th.vm.setImpl(rt.fn.Names[s], methods)
+			th.vm.setImpl(site, methods)
 		case compiler.YIELD, compiler.EMIT:
 			save()
 			v, yerr := th.yield(op == compiler.EMIT, stack[sp-1])

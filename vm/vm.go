@@ -84,7 +84,10 @@ type VM struct {
 	ScriptDir string
 
 	implMu sync.RWMutex
-	impls  map[string]map[string]*Closure
+	impls  map[string]map[string]*Closure // the last impl run for each struct name
+	// bySite holds the methods each impl block registered when it last
+	// ran, for the call sites that see that block (siteImpl).
+	bySite map[*compiler.ImplSite]map[string]*Closure
 	// implEpoch counts impl blocks run: inline caches remember the epoch
 	// of the impl methods they hold (cache.go).
 	implEpoch atomic.Uint64
@@ -112,6 +115,7 @@ func New(u *Universe) *VM {
 		Stderr:   os.Stderr,
 		Stdin:    os.Stdin,
 		impls:    map[string]map[string]*Closure{},
+		bySite:   map[*compiler.ImplSite]map[string]*Closure{},
 		local:    map[any]any{},
 		stop:     make(chan struct{}),
 	}
@@ -150,11 +154,35 @@ func (v *VM) impl(structName, method string) *Closure {
 // HasImpl reports whether an impl for the struct defines method.
 func (v *VM) HasImpl(structName, method string) bool { return v.impl(structName, method) != nil }
 
-func (v *VM) setImpl(structName string, methods map[string]*Closure) {
+func (v *VM) setImpl(site *compiler.ImplSite, methods map[string]*Closure) {
 	v.implMu.Lock()
 	defer v.implMu.Unlock()
-	v.impls[structName] = methods
+	v.impls[site.Struct] = methods
+	v.bySite[site] = methods
 	v.implEpoch.Add(1)
+}
+
+// siteImpl returns the methods that the method call site with cache slot
+// c of fn finds for a struct (docs/spec/language.md §10.3): those of the impl
+// block the site sees, else the struct's last impl run anywhere (an impl
+// of another module, or of an earlier REPL entry). hidden reports that
+// the program's impl blocks for the struct are all out of the site's
+// scope, so the call yields nil.
+func (v *VM) siteImpl(fn *compiler.Func, c int, structName string) (methods map[string]*Closure, hidden bool) {
+	v.implMu.RLock()
+	defer v.implMu.RUnlock()
+	if c < len(fn.ImplScopes) {
+		for _, r := range fn.ImplScopes[c] {
+			if r.Struct == structName {
+				if r.Site == nil {
+					return nil, true
+				}
+				m := v.bySite[r.Site]
+				return m, m == nil
+			}
+		}
+	}
+	return v.impls[structName], false
 }
 
 // Thread executes Harn code: one per task.

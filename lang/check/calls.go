@@ -80,8 +80,7 @@ type callee struct {
 	decl *syntax.FnDecl
 	sig  *types.Func
 	// imported: declared in another module, so a `...rest` parameter
-	// binds one argument and extra arguments are not reported (§9.2),
-	// and `where` bounds name interfaces of that module, not the file's.
+	// binds one argument and extra arguments are not reported (§9.2).
 	imported bool
 }
 
@@ -104,9 +103,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	bind := c.instantiate(typeArgs, sig, args)
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
-		if !k.imported {
-			c.constraints(at, sig, bind)
-		}
+		c.constraints(at, sig, bind)
 		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
 			if tp, ok := sig.Return.(*types.TypeParam); ok && len(typeArgs) == 0 && inferredTwice(sig, tp) {
 				_, isUnion := r.(*types.Union)
@@ -374,6 +371,16 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
+		}
+		// `ns.Point({…})`: the constructor of a struct the namespace
+		// exports, checked and typed as `Point({…})` is.
+		if d := c.env.Lookup(id.Name + "." + e.Name); d != nil && d.Kind == types.StructDecl {
+			if len(e.Args) == 1 {
+				if dl, ok := e.Args[0].(*syntax.DictLit); ok {
+					c.structFields(d, dl.Entries, e.At)
+				}
+			}
+			return &types.Named{Decl: d}
 		}
 	}
 	if !e.Optional {

@@ -586,8 +586,14 @@ func hasSpread(args []syntax.Expr) bool {
 // ---- structs ----
 
 func (c *checker) structLit(e *syntax.StructLit) types.Type {
-	d := c.env.Lookup(e.Name)
-	if d == nil && c.info.Struct(e.Name) == nil {
+	var d *types.Decl
+	if e.NS != nil {
+		// `ns.Point { … }`: the struct the namespace import exports
+		// (docs/spec/newer.md §1.3), registered as `ns.Point`.
+		if d = c.env.Lookup(e.NS.Name + "." + e.Name); d == nil && c.importRef(c.info.Refs[e.NS], true) {
+			c.unknownStruct(e)
+		}
+	} else if d = c.env.Lookup(e.Name); d == nil && c.info.Struct(e.Name) == nil {
 		c.unknownStruct(e)
 	}
 	if d == nil || d.Kind != types.StructDecl {
@@ -787,13 +793,25 @@ func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field)
 func (c *checker) unknownStruct(e *syntax.StructLit) {
 	var names []string
 	for _, d := range c.env.Decls() {
-		if d.Kind == types.StructDecl {
+		if d.Kind == types.StructDecl && e.NS == nil {
 			names = append(names, d.Name)
 		}
 	}
-	msg := "unknown struct type `" + e.Name + "`"
+	name, help := e.Name, "declare `struct "+e.Name+" { ... }` or fix the type name"
+	if e.NS != nil {
+		for _, n := range c.env.Qualified(e.NS.Name) {
+			if c.env.Lookup(e.NS.Name+"."+n).Kind == types.StructDecl {
+				names = append(names, n)
+			}
+		}
+		name, help = e.NS.Name+"."+e.Name, "the module must export it as `pub struct "+e.Name+"`, or fix the type name"
+	}
+	msg := "unknown struct type `" + name + "`"
 	if s := diag.Suggest(e.Name, names); s != "" {
+		if e.NS != nil {
+			s = e.NS.Name + "." + s
+		}
 		msg += " — did you mean `" + s + "`?"
 	}
-	c.report(sevError, e.At, "", "declare `struct "+e.Name+" { ... }` or fix the type name", msg)
+	c.report(sevError, e.At, "", help, msg)
 }

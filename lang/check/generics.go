@@ -167,9 +167,9 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 		if !ok || n.Decl.Kind != types.StructDecl || !n.Decl.HasImpl && n.Decl.Origin != c.file.Path {
 			continue
 		}
-		for _, b := range tp.Bounds {
-			iface := c.env.Lookup(b)
-			if iface == nil || iface.Kind != types.InterfaceDecl {
+		for i, b := range tp.Bounds {
+			iface := c.bound(tp, i)
+			if iface == nil {
 				continue
 			}
 			if why := unsatisfied(n.Decl, iface); why != "" {
@@ -182,12 +182,25 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 	}
 }
 
+// bound returns the interface the i-th `where` bound of tp names: in the
+// file declaring the generic function (an imported function's bounds
+// name its module's interfaces, which this file may not see), else here.
+func (c *checker) bound(tp *types.TypeParam, i int) *types.Decl {
+	if i < len(tp.Interfaces) && tp.Interfaces[i] != nil {
+		return tp.Interfaces[i]
+	}
+	if d := c.env.Lookup(tp.Bounds[i]); d != nil && d.Kind == types.InterfaceDecl {
+		return d
+	}
+	return nil
+}
+
 // builtinConstraints checks the bounds of a type parameter bound to a
 // builtin type: numbers have no methods, the other kinds the library's.
 func (c *checker) builtinConstraints(pos syntax.Pos, t types.Type, kind string, tp *types.TypeParam) {
-	for _, b := range tp.Bounds {
-		iface := c.env.Lookup(b)
-		if iface == nil || iface.Kind != types.InterfaceDecl {
+	for i, b := range tp.Bounds {
+		iface := c.bound(tp, i)
+		if iface == nil {
 			continue
 		}
 		for _, m := range iface.Methods {

@@ -28,10 +28,11 @@ type importedFn struct {
 // Its signature is adapted to the importing file. A `...rest` parameter of a
 // module function is a plain parameter (docs/spec/language.md §9.2): it
 // checks the one argument at its position (knownCall sets no upper arity
-// bound). And a struct, enum or interface the file cannot see under its
-// name (a private type of the module) is left unchecked: the run time
-// compares struct types by name, so an instance of the file's own
-// same-named struct is accepted.
+// bound). And a struct or enum the file cannot see under its name (a
+// private type of the module) is left unchecked: the run time compares
+// struct types by name, so an instance of the file's own same-named
+// struct is accepted. An interface is checked wherever it is declared:
+// satisfaction is structural (docs/spec/language.md §10.4).
 func (c *checker) imported(ns, name string) *importedFn {
 	if c.imports == nil {
 		return nil
@@ -78,8 +79,8 @@ func (c *checker) importRef(ref *resolve.Ref, namespace bool) bool {
 	return c.namespaces[ref.Name] == namespace
 }
 
-// foreign reports whether t names a struct, enum or interface that the
-// file does not see as the same declaration, by its name or (for a
+// foreign reports whether t names a struct or enum that the file does
+// not see as the same declaration, by its name or (for a
 // namespace import ns) as `ns.Name`. Aliases are looked through, at
 // most 16 deep (an alias may mention itself).
 func (c *checker) foreign(t types.Type, ns string) bool {
@@ -97,6 +98,9 @@ func (c *checker) foreign(t types.Type, ns string) bool {
 			aliases++
 			defer func() { aliases-- }()
 			return anyPart(n.Decl.Target, unseen)
+		}
+		if n.Decl.Kind == types.InterfaceDecl {
+			return false // satisfied structurally, wherever it is declared
 		}
 		seen := func(d *types.Decl) bool {
 			return d != nil && (d == n.Decl || d.Name == n.Decl.Name && d.Origin == n.Decl.Origin && d.Kind == n.Decl.Kind)

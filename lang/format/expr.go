@@ -50,14 +50,18 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.DictLit:
 		return p.dict(x.At, x.Entries)
 	case *syntax.StructLit:
+		name := x.Name
+		if x.NS != nil {
+			name = x.NS.Name + "." + name
+		}
 		if len(x.Fields) == 0 {
-			return concat{text(x.Name + " "), p.dict(p.nextPunct(x.At, "{"), x.Fields)}
+			return concat{text(name + " "), p.dict(p.nextPunct(x.At, "{"), x.Fields)}
 		}
 		d := p.dict(p.nextPunct(x.At, "{"), x.Fields).(*group)
 		// Point { x: 1 }: spaces inside the braces when flat
 		d.docs[1] = indent{sp, d.docs[1].(indent)[1]}
 		d.docs[2] = sp
-		return concat{text(x.Name + " "), d}
+		return concat{text(name + " "), d}
 	case *syntax.ClosureLit:
 		return p.closure(x)
 	case *syntax.BinaryExpr:

@@ -102,7 +102,7 @@ func known() map[string][]string {
 		"ValueCall":     {"Args", "At", "Fn"},
 		"PropagateExpr": {"At", "X"},
 		"NonNilExpr":    {"At", "X"},
-		"StructLit":     {"At", "Fields", "Name"},
+		"StructLit":     {"At", "Fields", "NS", "Name"},
 		"IfExpr":        {"At", "Cond", "Else", "Then"},
 		"MatchArm":      {"At", "Body", "Guard", "Patterns"},
 		"MatchExpr":     {"Arms", "At", "X"},

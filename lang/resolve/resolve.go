@@ -133,8 +133,9 @@ type Info struct {
 	Errors   diag.List
 	Warnings diag.List
 
-	enums   map[string]bool
-	structs map[string]*syntax.StructDecl
+	enums       map[string]bool
+	structs     map[string]*syntax.StructDecl
+	methodImpls map[*syntax.MethodCall][]ImplRef
 }
 
 type declKey struct {

@@ -33,8 +33,8 @@ func File(f *syntax.File, opts Options) *Info {
 
 type scope struct {
 	names map[string]*Binding
-	fns   map[string]bool // names hoisted as local fns in this scope
-	impls map[string]bool // struct names given an impl block in this scope
+	fns   map[string]bool              // names hoisted as local fns in this scope
+	impls map[string]*syntax.ImplBlock // impl blocks of this scope, by struct name (impls.go)
 }
 
 type funcState struct {
@@ -53,6 +53,7 @@ type resolver struct {
 	aliases  map[string]*syntax.TypeDecl // top-level type aliases
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
+	impls     implSites
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -132,10 +133,13 @@ func (r *resolver) run() {
 		r.declareTopLevel(it)
 	}
 	// Pass 2: resolve bodies in source order.
+	r.collectTopImpls()
+	r.impls.allTop = r.opts.Module
 	for _, it := range r.file.Items {
 		r.topItem(it)
 	}
 	r.finish()
+	r.finishImpls()
 }
 
 func newScope() *scope { return &scope{names: map[string]*Binding{}} }
@@ -533,7 +537,10 @@ func (r *resolver) topItem(it syntax.Stmt) {
 		r.enterFunc(d)
 		r.params(d.Params)
 		r.hoistFns(body)
+		all := r.impls.allTop
+		r.impls.allTop = true
 		r.stmts(body)
+		r.impls.allTop = all
 		r.leaveFunc()
 	default:
 		r.stmt(it)
@@ -748,20 +755,6 @@ func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node s
 	return r.declare(name, kind, pos, node)
 }
 
-// declareImpl records an impl block; a second one for the same struct in
-// the same scope is a redeclaration (docs/spec/language.md §10.3), reported
-// like a const redeclaration when it runs.
-func (r *resolver) declareImpl(s *syntax.ImplBlock) {
-	sc := r.cur().scopes[len(r.cur().scopes)-1]
-	if sc.impls == nil {
-		sc.impls = map[string]bool{}
-	}
-	if sc.impls[s.Name] {
-		r.info.ConstRedeclared[s] = true
-	}
-	sc.impls[s.Name] = true
-}
-
 func (r *resolver) patternDefaults(p syntax.Pattern) {
 	switch p := p.(type) {
 	case *syntax.DictPattern:
@@ -862,6 +855,9 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.DictLit:
 		r.dictEntries(e.Entries)
 	case *syntax.StructLit:
+		if e.NS != nil {
+			r.expr(e.NS)
+		}
 		r.dictEntries(e.Fields)
 	case *syntax.ClosureLit:
 		r.funcBody(e, e.Params, e.Body)
@@ -907,6 +903,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		e.X = r.nsEnum(e.X)
 		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
 			r.expr(e.X)
+			r.methodSite(e)
 		}
 		r.exprs(e.Args)
 	case *syntax.ValueCall:

@@ -704,9 +704,11 @@ type NonNilExpr struct {
 	X  Expr
 }
 
-// StructLit is `Name { field: value, … }`.
+// StructLit is `Name { field: value, … }`, or `ns.Name { … }` for a struct
+// that the namespace import ns exports (docs/spec/newer.md §1.3).
 type StructLit struct {
 	At     Pos
+	NS     *Ident // the namespace of a qualified literal, else nil
 	Name   string
 	Fields []*DictEntry
 }

@@ -219,6 +219,10 @@ func (c cursor) postfix() Expr {
 			if isPunct(c.peek(), "(") && !c.nl() {
 				c.next()
 				x = &MethodCall{At: x.Position(), X: x, Name: name, Args: c.args(")"), Optional: t.Value == "?."}
+			} else if ns, ok := x.(*Ident); ok && t.Value == "." && !upper(ns.Name) && upper(name) && isPunct(c.peek(), "{") && c.structLitAhead() {
+				// `ns.Name { … }`: a lower-case base keeps `Enum.Variant {}` as it was.
+				c.next()
+				x = &StructLit{At: ns.At, NS: ns, Name: name, Fields: c.dictEntries()}
 			} else {
 				x = &MemberExpr{At: x.Position(), X: x, Name: name, Optional: t.Value == "?."}
 			}

@@ -364,7 +364,11 @@ func (w sxWriter) node(n any) {
 		w.entries(n.Entries)
 		w.s(")")
 	case *StructLit:
-		w.s("(struct-lit ", n.Name)
+		if n.NS != nil {
+			w.s("(struct-lit ", n.NS.Name, ".", n.Name)
+		} else {
+			w.s("(struct-lit ", n.Name)
+		}
 		w.entries(n.Fields)
 		w.s(")")
 	case *ClosureLit:

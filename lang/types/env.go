@@ -1,6 +1,7 @@
 package types
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/lang/syntax"
@@ -170,6 +171,19 @@ func (e *Env) ImportAs(name string, d *Decl) {
 	e.byName[name] = d
 }
 
+// Qualified returns the names that ImportAs made visible as `ns.Name`,
+// without the `ns.` prefix, sorted.
+func (e *Env) Qualified(ns string) []string {
+	var out []string
+	for name := range e.byName {
+		if rest, ok := strings.CutPrefix(name, ns+"."); ok {
+			out = append(out, rest)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // AddFile declares f's struct, enum, type and interface declarations (top
 // level and inside function and pipeline bodies), resolves their field,
 // variant, method and alias types, records impl methods on their structs,
@@ -313,7 +327,21 @@ func (e *Env) FromSyntax(t syntax.TypeExpr, typeParams []*TypeParam) Type {
 // FnType is the signature of a function (or impl method) declaration.
 func (e *Env) FnType(fn *syntax.FnDecl) *Func {
 	tps := typeParams(fn.TypeParams, fn.Where)
+	e.boundInterfaces(tps)
 	return e.signature(fn.Params, tps, tps, fn.Return, fn.Throws)
+}
+
+// boundInterfaces fills TypeParam.Interfaces as e sees the bounds.
+func (e *Env) boundInterfaces(tps []*TypeParam) {
+	for _, tp := range tps {
+		for _, b := range tp.Bounds {
+			d := e.Lookup(b)
+			if d != nil && d.Kind != InterfaceDecl {
+				d = nil
+			}
+			tp.Interfaces = append(tp.Interfaces, d)
+		}
+	}
 }
 
 // MethodType is the signature of a method of impl block im: the associated
@@ -330,6 +358,7 @@ func (e *Env) MethodType(im *syntax.ImplBlock, fn *syntax.FnDecl) *Func {
 		bind[scope[i]] = e.fromSyntax(a.Type, nil)
 	}
 	tps := typeParams(fn.TypeParams, fn.Where)
+	e.boundInterfaces(tps)
 	f := e.signature(fn.Params, append(scope, tps...), tps, fn.Return, fn.Throws)
 	return Subst(f, bind).(*Func)
 }

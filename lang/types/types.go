@@ -341,6 +341,10 @@ type TypeParam struct {
 	Name     string
 	Variance string // "", "in" or "out"
 	Bounds   []string
+	// Interfaces holds, for each of Bounds, the interface it names in
+	// the declaring file (nil when it names none there): the bounds of
+	// an imported function name its module's interfaces.
+	Interfaces []*Decl
 }
 
 func (t *TypeParam) String() string { return t.Name }
