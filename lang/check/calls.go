@@ -397,6 +397,11 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	// instance fills the first one), its annotated result is the call's
 	// type (dict members, builtin methods and unknown names stay any).
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
+		if _, ok := n.Decl.Method(e.Name); ok && !c.implVisible(e, n.Decl.Name) {
+			c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
+				"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
+			return types.Nil
+		}
 		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
 			if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
 				sig := *m.Type
@@ -409,6 +414,19 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		}
 	}
 	return types.Any
+}
+
+// implVisible reports whether the method call sees an impl of the
+// file's struct named name: docs/spec/language.md §10.3 looks an impl up like a
+// variable, so code created before the impl block finds none and the
+// call yields nil. Structs of other modules are always answered.
+func (c *checker) implVisible(e *syntax.MethodCall, name string) bool {
+	for _, ref := range c.info.MethodImpls(e) {
+		if ref.Struct == name {
+			return ref.Block != nil
+		}
+	}
+	return true
 }
 
 // ---- fn main (docs/spec/language.md §5.4) ----
