@@ -26,6 +26,13 @@ func NewBuiltin(name, sig, doc string, fn BuiltinFunc) *Builtin {
 	return &Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
 }
 
+// MakeBuiltin is NewBuiltin for a table that stores builtins by value
+// (the standard library's slabs); use it through a pointer into the
+// table, which must then never move: a builtin's identity is its address.
+func MakeBuiltin(name, sig, doc string, fn BuiltinFunc) Builtin {
+	return Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
+}
+
 func (b *Builtin) Name() string { return b.name }
 func (*Builtin) Type() string   { return "builtin" }
 func (*Builtin) Truth() bool    { return true }
