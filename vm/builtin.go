@@ -58,11 +58,16 @@ type Method struct {
 // resolves names against it) and the VM (which calls through it): the
 // builtin table, the per-kind method tables and the host globals.
 // It is built once (stdlib.Universe) and read-only afterwards.
+//
+// A universe made by Over holds only what was added to it and reads
+// through to its base for the rest, so every run's universe shares the
+// standard library's tables instead of copying them.
 type Universe struct {
+	base     *Universe // nil, or a universe never modified again
 	builtins map[string]*Builtin
 	methods  map[string]map[string]*Method
 	globals  map[string]Value
-	order    []string // builtin names in registration order
+	order    []string // builtin names in registration order (this layer's)
 }
 
 // NewUniverse returns an empty universe.
@@ -101,15 +106,28 @@ func NewUniverseOf(builtins []*Builtin, methods []*Method) *Universe {
 	return u
 }
 
-// Clone returns a copy of u that can be extended without changing u, so
-// a universe built once can serve as the base of every session's (copying
-// the tables is several times cheaper than registering each entry again).
+// Over returns an empty universe on top of base: it sees every entry of
+// base, and what is added to it shadows base's entries of the same name
+// without changing base. base must not be modified afterwards (sessions
+// on different goroutines may share it). Unlike Clone it copies nothing.
+func Over(base *Universe) *Universe {
+	return &Universe{base: base, globals: make(map[string]Value, 8)}
+}
+
+// Clone returns a copy of u that can be extended without changing u.
 func (u *Universe) Clone() *Universe {
 	c := &Universe{
+		base:     u.base,
 		builtins: maps.Clone(u.builtins),
 		methods:  make(map[string]map[string]*Method, len(u.methods)),
 		globals:  maps.Clone(u.globals),
 		order:    slices.Clone(u.order),
+	}
+	if c.builtins == nil {
+		c.builtins = map[string]*Builtin{}
+	}
+	if c.globals == nil {
+		c.globals = map[string]Value{}
 	}
 	for recv, t := range u.methods {
 		c.methods[recv] = maps.Clone(t)
@@ -119,8 +137,11 @@ func (u *Universe) Clone() *Universe {
 
 // AddBuiltin registers b; a later registration of the same name replaces it.
 func (u *Universe) AddBuiltin(b *Builtin) {
-	if _, dup := u.builtins[b.name]; !dup {
+	if u.Builtin(b.name) == nil {
 		u.order = append(u.order, b.name)
+	}
+	if u.builtins == nil {
+		u.builtins = map[string]*Builtin{}
 	}
 	u.builtins[b.name] = b
 }
@@ -130,6 +151,9 @@ func (u *Universe) AddMethod(m *Method) {
 	t := u.methods[m.Recv]
 	if t == nil {
 		t = map[string]*Method{}
+		if u.methods == nil {
+			u.methods = map[string]map[string]*Method{}
+		}
 		u.methods[m.Recv] = t
 	}
 	t[m.Name] = m
@@ -139,25 +163,41 @@ func (u *Universe) AddMethod(m *Method) {
 func (u *Universe) AddGlobal(name string, v Value) { u.globals[name] = v }
 
 // Builtin returns the builtin named name, or nil.
-func (u *Universe) Builtin(name string) *Builtin { return u.builtins[name] }
+func (u *Universe) Builtin(name string) *Builtin {
+	if b := u.builtins[name]; b != nil || u.base == nil {
+		return b
+	}
+	return u.base.Builtin(name)
+}
 
 // Method returns the method of receiver kind recv named name, or nil.
 func (u *Universe) Method(recv, name string) *Method {
 	if t := u.methods[recv]; t != nil {
-		return t[name]
+		if m := t[name]; m != nil {
+			return m
+		}
+	}
+	if u.base != nil {
+		return u.base.Method(recv, name)
 	}
 	return nil
 }
 
 // Global returns a host global.
 func (u *Universe) Global(name string) (Value, bool) {
-	v, ok := u.globals[name]
-	return v, ok
+	if v, ok := u.globals[name]; ok || u.base == nil {
+		return v, ok
+	}
+	return u.base.Global(name)
 }
 
 // BuiltinNames returns every builtin name, sorted.
 func (u *Universe) BuiltinNames() []string {
-	names := append([]string(nil), u.order...)
+	var names []string
+	if u.base != nil {
+		names = u.base.BuiltinNames()
+	}
+	names = append(names, u.order...)
 	sort.Strings(names)
 	return names
 }
@@ -165,6 +205,13 @@ func (u *Universe) BuiltinNames() []string {
 // GlobalNames returns every host global name, sorted.
 func (u *Universe) GlobalNames() []string {
 	var names []string
+	if u.base != nil {
+		for _, n := range u.base.GlobalNames() {
+			if _, shadowed := u.globals[n]; !shadowed {
+				names = append(names, n)
+			}
+		}
+	}
 	for n := range u.globals {
 		names = append(names, n)
 	}
@@ -175,7 +222,15 @@ func (u *Universe) GlobalNames() []string {
 // Methods returns the method table of a receiver kind, sorted by name.
 func (u *Universe) Methods(recv string) []*Method {
 	var out []*Method
-	for _, m := range u.methods[recv] {
+	local := u.methods[recv]
+	if u.base != nil {
+		for _, m := range u.base.Methods(recv) {
+			if local[m.Name] == nil {
+				out = append(out, m)
+			}
+		}
+	}
+	for _, m := range local {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -187,6 +242,12 @@ func (u *Universe) Methods(recv string) []*Method {
 func (u *Universe) MethodNames() []string {
 	seen := map[string]bool{}
 	var names []string
+	if u.base != nil {
+		for _, n := range u.base.MethodNames() {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
 	for _, t := range u.methods {
 		for n := range t {
 			if !seen[n] {
@@ -202,10 +263,10 @@ func (u *Universe) MethodNames() []string {
 // IsPredeclared reports whether name is a builtin or a host global (the
 // resolver's view of the universe).
 func (u *Universe) IsPredeclared(name string) bool {
-	if _, ok := u.builtins[name]; ok {
+	if u.Builtin(name) != nil {
 		return true
 	}
-	_, ok := u.globals[name]
+	_, ok := u.Global(name)
 	return ok
 }
 
