@@ -17,7 +17,6 @@ import (
 // grammar, and a short script uses only a few productions, so building
 // them all up front would dominate the start-up of every harn command.
 type productions struct {
-	file      lazy[fileG]
 	let       lazy[letG]
 	forStmt   lazy[forG]
 	while     lazy[whileG]
@@ -124,12 +123,6 @@ func optExpr(h *expr) Expr {
 		return nil
 	}
 	return h.X
-}
-
-// ---- file ----
-
-type fileG struct {
-	Items topItems `parser:"@@"`
 }
 
 // ---- statements ----
