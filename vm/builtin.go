@@ -137,13 +137,16 @@ func (u *Universe) Clone() *Universe {
 
 // AddBuiltin registers b; a later registration of the same name replaces it.
 func (u *Universe) AddBuiltin(b *Builtin) {
-	if u.Builtin(b.name) == nil {
-		u.order = append(u.order, b.name)
-	}
 	if u.builtins == nil {
 		u.builtins = map[string]*Builtin{}
 	}
+	// A name is new when the map grew (one hashing of it, not two: the
+	// standard library's 400 builtins are added in every process).
+	n := len(u.builtins)
 	u.builtins[b.name] = b
+	if len(u.builtins) > n && (u.base == nil || u.base.Builtin(b.name) == nil) {
+		u.order = append(u.order, b.name)
+	}
 }
 
 // AddMethod registers m for its receiver kind.
