@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // BuiltinFunc implements a builtin function. Builtins are lenient by
@@ -65,7 +66,7 @@ type Method struct {
 type Universe struct {
 	base     *Universe // nil, or a universe never modified again
 	builtins map[string]*Builtin
-	methods  map[string]map[string]*Method
+	methods  map[string]*methodTable
 	globals  map[string]Value
 	order    []string // builtin names in registration order (this layer's)
 }
@@ -74,9 +75,31 @@ type Universe struct {
 func NewUniverse() *Universe {
 	return &Universe{
 		builtins: map[string]*Builtin{},
-		methods:  map[string]map[string]*Method{},
+		methods:  map[string]*methodTable{},
 		globals:  map[string]Value{},
 	}
+}
+
+// methodTable is one receiver kind's methods. The standard library's
+// tables are filled in registration order and indexed by name on their
+// first lookup: most runs call methods of a few kinds, and every process
+// would otherwise hash all of them at start-up. Once indexed (always, for
+// a table that AddMethod extended), the list is not read again.
+type methodTable struct {
+	once   sync.Once
+	list   []*Method // registration order; a later one of a name wins
+	byName map[string]*Method
+}
+
+func (t *methodTable) index() map[string]*Method {
+	t.once.Do(func() {
+		t.byName = make(map[string]*Method, len(t.list))
+		for _, m := range t.list {
+			t.byName[m.Name] = m
+		}
+		t.list = nil
+	})
+	return t.byName
 }
 
 // NewUniverseOf returns a universe of builtins and methods, registered in
@@ -84,24 +107,24 @@ func NewUniverse() *Universe {
 // their final size (growing them entry by entry was a third of building
 // the standard library's universe, once in every process).
 func NewUniverseOf(builtins []*Builtin, methods []*Method) *Universe {
-	perRecv := map[string]int{}
-	for _, m := range methods {
-		perRecv[m.Recv]++
-	}
 	u := &Universe{
 		builtins: make(map[string]*Builtin, len(builtins)),
-		methods:  make(map[string]map[string]*Method, len(perRecv)),
+		methods:  make(map[string]*methodTable, 32),
 		globals:  map[string]Value{},
 		order:    make([]string, 0, len(builtins)),
-	}
-	for recv, n := range perRecv {
-		u.methods[recv] = make(map[string]*Method, n)
 	}
 	for _, b := range builtins {
 		u.AddBuiltin(b)
 	}
+	var t *methodTable // the areas register a kind's methods together
 	for _, m := range methods {
-		u.AddMethod(m)
+		if t == nil || t.list[0].Recv != m.Recv {
+			if t = u.methods[m.Recv]; t == nil {
+				t = &methodTable{}
+				u.methods[m.Recv] = t
+			}
+		}
+		t.list = append(t.list, m)
 	}
 	return u
 }
@@ -119,7 +142,7 @@ func (u *Universe) Clone() *Universe {
 	c := &Universe{
 		base:     u.base,
 		builtins: maps.Clone(u.builtins),
-		methods:  make(map[string]map[string]*Method, len(u.methods)),
+		methods:  make(map[string]*methodTable, len(u.methods)),
 		globals:  maps.Clone(u.globals),
 		order:    slices.Clone(u.order),
 	}
@@ -130,7 +153,8 @@ func (u *Universe) Clone() *Universe {
 		c.globals = map[string]Value{}
 	}
 	for recv, t := range u.methods {
-		c.methods[recv] = maps.Clone(t)
+		c.methods[recv] = &methodTable{byName: maps.Clone(t.index())}
+		c.methods[recv].once.Do(func() {})
 	}
 	return c
 }
@@ -153,13 +177,13 @@ func (u *Universe) AddBuiltin(b *Builtin) {
 func (u *Universe) AddMethod(m *Method) {
 	t := u.methods[m.Recv]
 	if t == nil {
-		t = map[string]*Method{}
+		t = &methodTable{}
 		if u.methods == nil {
-			u.methods = map[string]map[string]*Method{}
+			u.methods = map[string]*methodTable{}
 		}
 		u.methods[m.Recv] = t
 	}
-	t[m.Name] = m
+	t.index()[m.Name] = m
 }
 
 // AddGlobal defines a host global such as `pi`.
@@ -176,7 +200,7 @@ func (u *Universe) Builtin(name string) *Builtin {
 // Method returns the method of receiver kind recv named name, or nil.
 func (u *Universe) Method(recv, name string) *Method {
 	if t := u.methods[recv]; t != nil {
-		if m := t[name]; m != nil {
+		if m := t.index()[name]; m != nil {
 			return m
 		}
 	}
@@ -225,7 +249,10 @@ func (u *Universe) GlobalNames() []string {
 // Methods returns the method table of a receiver kind, sorted by name.
 func (u *Universe) Methods(recv string) []*Method {
 	var out []*Method
-	local := u.methods[recv]
+	var local map[string]*Method
+	if t := u.methods[recv]; t != nil {
+		local = t.index()
+	}
 	if u.base != nil {
 		for _, m := range u.base.Methods(recv) {
 			if local[m.Name] == nil {
@@ -252,7 +279,7 @@ func (u *Universe) MethodNames() []string {
 		}
 	}
 	for _, t := range u.methods {
-		for n := range t {
+		for n := range t.index() {
 			if !seen[n] {
 				seen[n] = true
 				names = append(names, n)

@@ -57,3 +57,35 @@ func TestUniverseOver(t *testing.T) {
 		t.Error("Clone of an overlay")
 	}
 }
+
+// The library's method tables are indexed on their first lookup, once,
+// whichever goroutine gets there first (run with -race).
+func TestUniverseMethodsIndexedOnFirstLookup(t *testing.T) {
+	mfn := func(*Thread, Value, Args) (Value, error) { return Nil, nil }
+	first := &Method{Recv: "list", Name: "count", Doc: "first", Fn: mfn}
+	later := &Method{Recv: "list", Name: "count", Doc: "later", Fn: mfn}
+	u := NewUniverseOf(nil, []*Method{first, {Recv: "string", Name: "upper", Fn: mfn}, later, {Recv: "list", Name: "map", Fn: mfn}})
+	for recv, tab := range u.methods {
+		if tab.byName != nil {
+			t.Errorf("NewUniverseOf indexed the %s methods before any lookup", recv)
+		}
+	}
+	done := make(chan *Method)
+	for range 8 {
+		go func() { done <- u.Method("list", "count") }()
+	}
+	for range 8 {
+		if m := <-done; m != later {
+			t.Fatalf("Method(list, count) = %v, want the later registration", m)
+		}
+	}
+	if u.Method("list", "map") == nil || u.Method("string", "upper") == nil || u.Method("string", "count") != nil {
+		t.Error("lookups after indexing")
+	}
+	if ms := u.Methods("list"); len(ms) != 2 || ms[0].Doc != "later" {
+		t.Errorf("Methods(list) = %v", ms)
+	}
+	if u.methods["string"].byName == nil {
+		t.Error("a looked-up table is not indexed")
+	}
+}
