@@ -48,7 +48,7 @@ type Config struct {
 
 // NewUniverse builds the predeclared environment for one run.
 func NewUniverse(cfg Config) *vm.Universe {
-	u := baseUniverse().Clone()
+	u := vm.Over(baseUniverse())
 	u.AddGlobal("pi", vm.FloatOf(float64(math.Pi)))
 	u.AddGlobal("e", vm.FloatOf(float64(math.E)))
 	if cfg.Argv != nil {
@@ -66,7 +66,7 @@ func NewUniverse(cfg Config) *vm.Universe {
 }
 
 // baseUniverse holds every builtin and method, registered once per
-// process; NewUniverse clones it. It is never modified after it is built,
+// process; each run's universe (NewUniverse) reads through to it. It is never modified after it is built,
 // so sessions on different goroutines can clone it concurrently.
 var baseUniverse = sync.OnceValue(buildBase)
 

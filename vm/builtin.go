@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // BuiltinFunc implements a builtin function. Builtins are lenient by
@@ -24,6 +25,13 @@ type Builtin struct {
 // NewBuiltin makes a builtin value.
 func NewBuiltin(name, sig, doc string, fn BuiltinFunc) *Builtin {
 	return &Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
+}
+
+// MakeBuiltin is NewBuiltin for a table that stores builtins by value
+// (the standard library's slabs); use it through a pointer into the
+// table, which must then never move: a builtin's identity is its address.
+func MakeBuiltin(name, sig, doc string, fn BuiltinFunc) Builtin {
+	return Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
 }
 
 func (b *Builtin) Name() string { return b.name }
@@ -51,20 +59,47 @@ type Method struct {
 // resolves names against it) and the VM (which calls through it): the
 // builtin table, the per-kind method tables and the host globals.
 // It is built once (stdlib.Universe) and read-only afterwards.
+//
+// A universe made by Over holds only what was added to it and reads
+// through to its base for the rest, so every run's universe shares the
+// standard library's tables instead of copying them.
 type Universe struct {
+	base     *Universe // nil, or a universe never modified again
 	builtins map[string]*Builtin
-	methods  map[string]map[string]*Method
+	methods  map[string]*methodTable
 	globals  map[string]Value
-	order    []string // builtin names in registration order
+	order    []string // builtin names in registration order (this layer's)
 }
 
 // NewUniverse returns an empty universe.
 func NewUniverse() *Universe {
 	return &Universe{
 		builtins: map[string]*Builtin{},
-		methods:  map[string]map[string]*Method{},
+		methods:  map[string]*methodTable{},
 		globals:  map[string]Value{},
 	}
+}
+
+// methodTable is one receiver kind's methods. The standard library's
+// tables are filled in registration order and indexed by name on their
+// first lookup: most runs call methods of a few kinds, and every process
+// would otherwise hash all of them at start-up. Once indexed (always, for
+// a table that AddMethod extended), the list is not read again.
+type methodTable struct {
+	once   sync.Once
+	list   []*Method // registration order; a later one of a name wins
+	byName map[string]*Method
+}
+
+func (t *methodTable) index() map[string]*Method {
+	t.once.Do(func() {
+		t.byName = make(map[string]*Method, len(t.list))
+		for _, m := range t.list {
+			t.byName[m.Name] = m
+		}
+		t.list = nil
+	})
+	return t.byName
 }
 
 // NewUniverseOf returns a universe of builtins and methods, registered in
@@ -72,85 +107,124 @@ func NewUniverse() *Universe {
 // their final size (growing them entry by entry was a third of building
 // the standard library's universe, once in every process).
 func NewUniverseOf(builtins []*Builtin, methods []*Method) *Universe {
-	perRecv := map[string]int{}
-	for _, m := range methods {
-		perRecv[m.Recv]++
-	}
 	u := &Universe{
 		builtins: make(map[string]*Builtin, len(builtins)),
-		methods:  make(map[string]map[string]*Method, len(perRecv)),
+		methods:  make(map[string]*methodTable, 32),
 		globals:  map[string]Value{},
 		order:    make([]string, 0, len(builtins)),
-	}
-	for recv, n := range perRecv {
-		u.methods[recv] = make(map[string]*Method, n)
 	}
 	for _, b := range builtins {
 		u.AddBuiltin(b)
 	}
+	var t *methodTable // the areas register a kind's methods together
 	for _, m := range methods {
-		u.AddMethod(m)
+		if t == nil || t.list[0].Recv != m.Recv {
+			if t = u.methods[m.Recv]; t == nil {
+				t = &methodTable{}
+				u.methods[m.Recv] = t
+			}
+		}
+		t.list = append(t.list, m)
 	}
 	return u
 }
 
-// Clone returns a copy of u that can be extended without changing u, so
-// a universe built once can serve as the base of every session's (copying
-// the tables is several times cheaper than registering each entry again).
+// Over returns an empty universe on top of base: it sees every entry of
+// base, and what is added to it shadows base's entries of the same name
+// without changing base. base must not be modified afterwards (sessions
+// on different goroutines may share it). Unlike Clone it copies nothing.
+func Over(base *Universe) *Universe {
+	return &Universe{base: base, globals: make(map[string]Value, 8)}
+}
+
+// Clone returns a copy of u that can be extended without changing u.
 func (u *Universe) Clone() *Universe {
 	c := &Universe{
+		base:     u.base,
 		builtins: maps.Clone(u.builtins),
-		methods:  make(map[string]map[string]*Method, len(u.methods)),
+		methods:  make(map[string]*methodTable, len(u.methods)),
 		globals:  maps.Clone(u.globals),
 		order:    slices.Clone(u.order),
 	}
+	if c.builtins == nil {
+		c.builtins = map[string]*Builtin{}
+	}
+	if c.globals == nil {
+		c.globals = map[string]Value{}
+	}
 	for recv, t := range u.methods {
-		c.methods[recv] = maps.Clone(t)
+		c.methods[recv] = &methodTable{byName: maps.Clone(t.index())}
+		c.methods[recv].once.Do(func() {})
 	}
 	return c
 }
 
 // AddBuiltin registers b; a later registration of the same name replaces it.
 func (u *Universe) AddBuiltin(b *Builtin) {
-	if _, dup := u.builtins[b.name]; !dup {
+	if u.builtins == nil {
+		u.builtins = map[string]*Builtin{}
+	}
+	// A name is new when the map grew (one hashing of it, not two: the
+	// standard library's 400 builtins are added in every process).
+	n := len(u.builtins)
+	u.builtins[b.name] = b
+	if len(u.builtins) > n && (u.base == nil || u.base.Builtin(b.name) == nil) {
 		u.order = append(u.order, b.name)
 	}
-	u.builtins[b.name] = b
 }
 
 // AddMethod registers m for its receiver kind.
 func (u *Universe) AddMethod(m *Method) {
 	t := u.methods[m.Recv]
 	if t == nil {
-		t = map[string]*Method{}
+		t = &methodTable{}
+		if u.methods == nil {
+			u.methods = map[string]*methodTable{}
+		}
 		u.methods[m.Recv] = t
 	}
-	t[m.Name] = m
+	t.index()[m.Name] = m
 }
 
 // AddGlobal defines a host global such as `pi`.
 func (u *Universe) AddGlobal(name string, v Value) { u.globals[name] = v }
 
 // Builtin returns the builtin named name, or nil.
-func (u *Universe) Builtin(name string) *Builtin { return u.builtins[name] }
+func (u *Universe) Builtin(name string) *Builtin {
+	if b := u.builtins[name]; b != nil || u.base == nil {
+		return b
+	}
+	return u.base.Builtin(name)
+}
 
 // Method returns the method of receiver kind recv named name, or nil.
 func (u *Universe) Method(recv, name string) *Method {
 	if t := u.methods[recv]; t != nil {
-		return t[name]
+		if m := t.index()[name]; m != nil {
+			return m
+		}
+	}
+	if u.base != nil {
+		return u.base.Method(recv, name)
 	}
 	return nil
 }
 
 // Global returns a host global.
 func (u *Universe) Global(name string) (Value, bool) {
-	v, ok := u.globals[name]
-	return v, ok
+	if v, ok := u.globals[name]; ok || u.base == nil {
+		return v, ok
+	}
+	return u.base.Global(name)
 }
 
 // BuiltinNames returns every builtin name, sorted.
 func (u *Universe) BuiltinNames() []string {
-	names := append([]string(nil), u.order...)
+	var names []string
+	if u.base != nil {
+		names = u.base.BuiltinNames()
+	}
+	names = append(names, u.order...)
 	sort.Strings(names)
 	return names
 }
@@ -158,6 +232,13 @@ func (u *Universe) BuiltinNames() []string {
 // GlobalNames returns every host global name, sorted.
 func (u *Universe) GlobalNames() []string {
 	var names []string
+	if u.base != nil {
+		for _, n := range u.base.GlobalNames() {
+			if _, shadowed := u.globals[n]; !shadowed {
+				names = append(names, n)
+			}
+		}
+	}
 	for n := range u.globals {
 		names = append(names, n)
 	}
@@ -168,7 +249,18 @@ func (u *Universe) GlobalNames() []string {
 // Methods returns the method table of a receiver kind, sorted by name.
 func (u *Universe) Methods(recv string) []*Method {
 	var out []*Method
-	for _, m := range u.methods[recv] {
+	var local map[string]*Method
+	if t := u.methods[recv]; t != nil {
+		local = t.index()
+	}
+	if u.base != nil {
+		for _, m := range u.base.Methods(recv) {
+			if local[m.Name] == nil {
+				out = append(out, m)
+			}
+		}
+	}
+	for _, m := range local {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -180,8 +272,14 @@ func (u *Universe) Methods(recv string) []*Method {
 func (u *Universe) MethodNames() []string {
 	seen := map[string]bool{}
 	var names []string
+	if u.base != nil {
+		for _, n := range u.base.MethodNames() {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
 	for _, t := range u.methods {
-		for n := range t {
+		for n := range t.index() {
 			if !seen[n] {
 				seen[n] = true
 				names = append(names, n)
@@ -195,10 +293,10 @@ func (u *Universe) MethodNames() []string {
 // IsPredeclared reports whether name is a builtin or a host global (the
 // resolver's view of the universe).
 func (u *Universe) IsPredeclared(name string) bool {
-	if _, ok := u.builtins[name]; ok {
+	if u.Builtin(name) != nil {
 		return true
 	}
-	_, ok := u.globals[name]
+	_, ok := u.Global(name)
 	return ok
 }
 

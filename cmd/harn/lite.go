@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
 
@@ -72,6 +71,13 @@ func init() {
 	}
 }
 
+// runProfiled hands every command run under HARN_CPUPROFILE to harn-full,
+// which profiles itself into the file. Linking runtime/pprof here would
+// cost every lite start its package inits (compress/flate, hash/crc32)
+// and keep the runtime's heap profiling on, which the linker turns off
+// in a binary that cannot read it (runtime.MemProfile unlinked).
+func runProfiled(string) (int, bool) { return execFull(os.Stderr), true }
+
 // execFull replaces the process with harn-full given the same command line,
 // so the standard streams, signals, process id and exit status are the
 // command's own. It returns only when harn-full cannot be started.
@@ -80,10 +86,6 @@ func execFull(stderr io.Writer) int {
 	self, err := os.Executable()
 	if err == nil {
 		full = filepath.Join(filepath.Dir(self), fullName)
-		// The profiling timer of HARN_CPUPROFILE outlives exec, and its
-		// SIGPROF would kill harn-full before its runtime handles the
-		// signal; harn-full profiles itself into the same file.
-		pprof.StopCPUProfile()
 		err = syscall.Exec(full, append([]string{full}, os.Args[1:]...), os.Environ())
 	}
 	fmt.Fprintf(stderr, "error: this command runs in %s, installed next to harn (make install installs both): %s: %v\n", fullName, full, err)

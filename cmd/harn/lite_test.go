@@ -47,6 +47,11 @@ func TestLiteLeavesOutServerDependencies(t *testing.T) {
 		"crypto/ed25519",
 		"os/user",
 		"runtime/cgo", // a cgo binary starts through the dynamic loader and libc
+		// HARN_CPUPROFILE runs in harn-full: pprof's inits (compress/flate,
+		// hash/crc32), and the heap profiling the runtime does while
+		// runtime.MemProfile is linked.
+		"runtime/pprof",
+		"compress/flate",
 	} {
 		if deps[p] {
 			t.Errorf("the lite build links %s", p)
@@ -108,6 +113,15 @@ func TestLiteExecsFull(t *testing.T) {
 		if _, stderr, code := harn("orchestrator", "--help"); code != 0 {
 			t.Fatalf("harn orchestrator --help under HARN_CPUPROFILE: exit %d, stderr %q", code, stderr)
 		}
+	}
+	// The lite harn links no profiler: a profiled run is harn-full's.
+	profile := filepath.Join(dir, "run.pprof")
+	t.Setenv("HARN_CPUPROFILE", profile)
+	if stdout, stderr, code := harn("run", "-e", `println("profiled")`); code != 0 || stdout != "profiled\n" {
+		t.Errorf("harn run under HARN_CPUPROFILE: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if fi, err := os.Stat(profile); err != nil || fi.Size() == 0 {
+		t.Errorf("harn run under HARN_CPUPROFILE wrote no profile: %v", err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"runtime/pprof"
 	"strings"
 
 	"github.com/harnlang/harn/vm"
@@ -66,11 +65,7 @@ func main() {
 	}
 	if path := os.Getenv("HARN_CPUPROFILE"); path != "" {
 		// Developer aid: profile a whole command (go tool pprof bin/harn FILE).
-		if f, err := os.Create(path); err == nil {
-			pprof.StartCPUProfile(f)
-			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-			pprof.StopCPUProfile()
-			f.Close()
+		if code, ok := runProfiled(path); ok {
 			os.Exit(code)
 		}
 	}

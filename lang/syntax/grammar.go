@@ -17,7 +17,6 @@ import (
 // grammar, and a short script uses only a few productions, so building
 // them all up front would dominate the start-up of every harn command.
 type productions struct {
-	file      lazy[fileG]
 	let       lazy[letG]
 	forStmt   lazy[forG]
 	while     lazy[whileG]
@@ -75,10 +74,9 @@ func prods() *productions {
 				&fnDeclG{}, &pipelineG{}, &toolG{}, &structG{}, &enumG{}, &typeDeclG{},
 				&interfaceG{}, &implG{}, &skillG{}, &evalPackG{}, &letG{}, &importG{})}
 		}
-		fn := declParser[fnDeclG]()
 		p.declBy = map[string]func(*lexer.PeekingLexer) declU{
-			"fn":        fn,
-			"gen":       fn,
+			"fn":        fnDecl,
+			"gen":       fnDecl,
 			"tool":      declParser[toolG](),
 			"struct":    declParser[structG](),
 			"enum":      declParser[enumG](),
@@ -124,12 +122,6 @@ func optExpr(h *expr) Expr {
 		return nil
 	}
 	return h.X
-}
-
-// ---- file ----
-
-type fileG struct {
-	Items topItems `parser:"@@"`
 }
 
 // ---- statements ----
@@ -450,34 +442,108 @@ func (g *importG) ast() *ImportDecl {
 	return d
 }
 
-type whereG struct {
-	Pos    lexer.Position
-	Param  name[rType]    `parser:"@@"`
-	Colon  tok[sColon]    `parser:"@@"`
-	Bounds []name[rBound] `parser:"@@ ( '+' @@ )*"`
+// fnDeclG is a function declaration. Only its head is participle
+// grammar, so that where it is one alternative among others (after
+// attributes or pub, in an impl) participle decides as before whether it
+// matched; the rest is one hand-written hook (fnRest), which spares
+// building a participle parser for it on the first parse of nearly every
+// program (`fn main`).
+type fnDeclG struct {
+	Pos  lexer.Position
+	Gen  bool   `parser:"@'gen'?"`
+	Rest fnRest `parser:"'fn' @@"`
 }
 
-type fnDeclG struct {
-	Pos        lexer.Position
-	Gen        bool        `parser:"@'gen'?"`
-	Name       name[rFn]   `parser:"'fn' @@"`
-	TypeParams *typeParams `parser:"@@?"`
-	Params     params      `parser:"@@"`
-	Return     *typ        `parser:"( '->' @@ )?"`
-	Throws     *typ        `parser:"( 'throws' @@ )?"`
-	Where      []*whereG   `parser:"( 'where' @@ ( ',' @@ )* )?"`
-	Body       block       `parser:"@@"`
+// fnRest is a function declaration after `fn`:
+//
+//	NAME TypeParams? Params ( '->' Type )? ( 'throws' Type )?
+//	( 'where' Where ( ',' Where )* )? Block
+//
+// with Where = NAME ':' NAME ( '+' NAME )*. Every part reports its own
+// error, so the hook never declines once it started.
+type fnRest struct {
+	Name       name[rFn]
+	TypeParams *typeParams
+	Params     params
+	Return     *typ
+	Throws     *typ
+	Where      []*whereG
+	Body       block
+}
+
+type whereG struct {
+	Pos    lexer.Position
+	Param  name[rType]
+	Colon  tok[sColon]
+	Bounds []name[rBound]
+}
+
+// fnDecl parses a function declaration whose head the statement list has
+// already seen (`fn`, or `gen` then `fn`), as the participle production
+// would, without building it.
+func fnDecl(lex *lexer.PeekingLexer) declU {
+	g := &fnDeclG{Pos: lex.Peek().Pos}
+	if lex.Next().Value == "gen" {
+		g.Gen = true
+		lex.Next() // fn
+	}
+	g.Rest.Parse(lex)
+	return g
+}
+
+func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
+	h.Name.Parse(lex)
+	if tp := new(typeParams); tp.Parse(lex) == nil {
+		h.TypeParams = tp
+	}
+	h.Params.Parse(lex)
+	// Participle matched its literals by value alone; so do these.
+	if lex.Peek().Value == "->" {
+		lex.Next()
+		h.Return = new(typ)
+		h.Return.Parse(lex)
+	}
+	if lex.Peek().Value == "throws" {
+		lex.Next()
+		h.Throws = new(typ)
+		h.Throws.Parse(lex)
+	}
+	if lex.Peek().Value == "where" {
+		lex.Next()
+		for {
+			w := &whereG{Pos: lex.Peek().Pos}
+			w.Param.Parse(lex)
+			w.Colon.Parse(lex)
+			for {
+				var b name[rBound]
+				b.Parse(lex)
+				w.Bounds = append(w.Bounds, b)
+				if lex.Peek().Value != "+" {
+					break
+				}
+				lex.Next()
+			}
+			h.Where = append(h.Where, w)
+			if lex.Peek().Value != "," {
+				break
+			}
+			lex.Next()
+		}
+	}
+	h.Body.Parse(lex)
+	return nil
 }
 
 func (fnDeclG) decl() {}
 
 func (g *fnDeclG) ast() *FnDecl {
-	d := &FnDecl{At: at(g.Pos), Gen: g.Gen, Name: g.Name.Name, NamePos: at(g.Name.Pos),
-		Params: g.Params.List, Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
-	if g.TypeParams != nil {
-		d.TypeParams = g.TypeParams.List
+	r := &g.Rest
+	d := &FnDecl{At: at(g.Pos), Gen: g.Gen, Name: r.Name.Name, NamePos: at(r.Name.Pos),
+		Params: r.Params.List, Return: optType(r.Return), Throws: optType(r.Throws), Body: r.Body.B}
+	if r.TypeParams != nil {
+		d.TypeParams = r.TypeParams.List
 	}
-	for _, w := range g.Where {
+	for _, w := range r.Where {
 		wc := &WhereClause{At: at(w.Pos), Param: w.Param.Name}
 		for _, b := range w.Bounds {
 			wc.Bounds = append(wc.Bounds, b.Name)

@@ -286,14 +286,6 @@ func (h *block) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// topItems is the statement list of a whole file.
-type topItems struct{ list []Stmt }
-
-func (h *topItems) Parse(lex *lexer.PeekingLexer) error {
-	h.list = cursorFor(lex).stmts(true)
-	return nil
-}
-
 // params is a required parenthesised parameter list.
 type params struct{ List []*Param }
 

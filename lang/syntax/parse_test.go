@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -804,6 +805,23 @@ func TestErrorAfterComma(t *testing.T) {
 		}
 		if !strings.HasPrefix(de.Golden, "Expected expression, got ;") {
 			t.Errorf("%q: error = %q", src, de.Golden)
+		}
+	}
+}
+
+// isKeyword searches keywordList, which must therefore stay sorted.
+func TestKeywordListSorted(t *testing.T) {
+	if !slices.IsSorted(keywordList[:]) {
+		t.Fatal("keywordList is not sorted")
+	}
+	for _, k := range keywordList {
+		if !isKeyword(k) {
+			t.Errorf("isKeyword(%q) = false", k)
+		}
+	}
+	for _, w := range []string{"", "gen", "scope", "Fn", "fns", "zzz", "aaa"} {
+		if isKeyword(w) {
+			t.Errorf("isKeyword(%q) = true", w)
 		}
 	}
 }

@@ -19,11 +19,10 @@ func Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path}
 	err := run(newScanner(path, string(src), 1, 1, true), func(lex *lexer.PeekingLexer) {
 		f.Doc = fileDoc(lex)
-		g, err := prods().file.get().ParseFromLexer(lex)
-		if err != nil {
-			panic(bailout{fromParticiple(err, "end of file")})
-		}
-		f.Items = g.Items.list
+		// A file is a statement list up to the end of the file, parsed by
+		// hand: a participle production around it would only call stmts,
+		// and building one is part of every harn start.
+		f.Items = cursorFor(lex).stmts(true)
 	})
 	if err != nil {
 		err.File = path

@@ -462,7 +462,7 @@ func (s *scanner) ident(start lexer.Position) lexer.Token {
 		s.off += n
 		s.col++
 	}
-	if keywords[s.src[start.Offset:s.off]] {
+	if isKeyword(s.src[start.Offset:s.off]) {
 		return s.token(tKeyword, start)
 	}
 	return s.token(tIdent, start)

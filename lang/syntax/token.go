@@ -1,8 +1,8 @@
 package syntax
 
 import (
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -41,16 +41,20 @@ var symbols = map[string]lexer.TokenType{
 	"Doc":      tDoc,
 }
 
-// keywords are the reserved words of docs/spec/language.md §1.4.
-var keywords = map[string]bool{}
+// keywordList holds the reserved words of docs/spec/language.md §1.4,
+// sorted: plain data, where a map would be built at every harn start.
+var keywordList = [...]string{
+	"break", "catch", "const", "continue", "deadline", "defer", "else", "emit", "enum",
+	"eval_pack", "exclusive", "extends", "false", "finally", "fn", "for", "from", "guard", "if",
+	"impl", "import", "in", "interface", "let", "match", "mutex", "nil", "override", "parallel",
+	"pipeline", "pub", "require", "retry", "return", "select", "skill", "spawn", "struct",
+	"throw", "throws", "to", "tool", "true", "try", "type", "var", "while", "yield",
+}
 
-func init() {
-	for _, k := range strings.Fields(`break catch const continue deadline defer else emit enum eval_pack exclusive extends
-		false finally fn for from guard if impl import in interface let match mutex nil
-		override parallel pipeline pub require retry return select skill spawn struct
-		throw throws to tool true try type var while yield`) {
-		keywords[k] = true
-	}
+// isKeyword reports whether s is a reserved word.
+func isKeyword(s string) bool {
+	_, found := slices.BinarySearch(keywordList[:], s)
+	return found
 }
 
 func is(t *lexer.Token, typ lexer.TokenType, v string) bool {

@@ -3,6 +3,7 @@ package types
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Capabilities lists the fields of the root `Harness` handle
@@ -27,8 +28,31 @@ var handleNames = sync.OnceValue(func() map[string]string {
 })
 
 // HandleName is the type name of a capability's handle: "Harness" plus
-// the capability name in CamelCase (fs_watch → HarnessFsWatch).
+// the capability name in CamelCase (fs_watch → HarnessFsWatch). Every
+// harn start names each capability's handle, so the ASCII names (all of
+// them) take one allocation.
 func HandleName(capability string) string {
+	b := make([]byte, 0, 32)
+	b = append(b, "Harness"...)
+	up := true
+	for i := 0; i < len(capability); i++ {
+		c := capability[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return handleNameUnicode(capability)
+		case c == '_':
+			up = true
+			continue
+		case up && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		up = false
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+func handleNameUnicode(capability string) string {
 	var sb strings.Builder
 	sb.WriteString("Harness")
 	for _, part := range strings.Split(capability, "_") {

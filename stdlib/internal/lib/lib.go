@@ -16,21 +16,43 @@ import (
 )
 
 var (
-	builtinTable []*vm.Builtin
-	methodTable  []*vm.Method
+	builtinTable = make([]*vm.Builtin, 0, tableHint)
+	methodTable  = make([]*vm.Method, 0, tableHint)
 	globalHooks  []func(u *vm.Universe)
+
+	// The descriptors themselves are carved out of slabs: every harn
+	// process registers several hundred of them at init, and one
+	// allocation per slab instead of per descriptor spares each start
+	// most of that work and the heap pages it touched.
+	builtinSlab []vm.Builtin
+	methodSlab  []vm.Method
+)
+
+// tableHint covers the lite build's table (about 400 builtins) without
+// regrowth; slabSize is the number of descriptors per slab.
+const (
+	tableHint = 512
+	slabSize  = 128
 )
 
 // Def registers a builtin function. Call it from an init function.
 func Def(name, sig, doc string, fn vm.BuiltinFunc) {
-	builtinTable = append(builtinTable, vm.NewBuiltin(name, sig, doc, fn))
+	if len(builtinSlab) == cap(builtinSlab) {
+		builtinSlab = make([]vm.Builtin, 0, slabSize)
+	}
+	builtinSlab = append(builtinSlab, vm.MakeBuiltin(name, sig, doc, fn))
+	builtinTable = append(builtinTable, &builtinSlab[len(builtinSlab)-1])
 }
 
 // Method registers a method for the receiver kind recv (a type_of name).
 // Name "*" registers the kind's fallback for unknown method names; it
 // receives the method name as its first argument.
 func Method(recv, name, sig, doc string, fn vm.MethodFunc) {
-	methodTable = append(methodTable, &vm.Method{Recv: recv, Name: name, Sig: sig, Doc: doc, Fn: fn})
+	if len(methodSlab) == cap(methodSlab) {
+		methodSlab = make([]vm.Method, 0, slabSize)
+	}
+	methodSlab = append(methodSlab, vm.Method{Recv: recv, Name: name, Sig: sig, Doc: doc, Fn: fn})
+	methodTable = append(methodTable, &methodSlab[len(methodSlab)-1])
 }
 
 // AddGlobal registers a hook that adds host globals to every universe

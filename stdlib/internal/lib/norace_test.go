@@ -1,0 +1,5 @@
+//go:build !race
+
+package lib
+
+const raceEnabled = false

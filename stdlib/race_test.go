@@ -1,0 +1,5 @@
+//go:build race
+
+package stdlib
+
+const raceEnabled = true
