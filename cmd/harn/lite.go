@@ -56,6 +56,7 @@ func init() {
 			os.Exit(2)
 		}
 	}
+	liteStdNames = isFullOnly
 	liteVet = func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/interp"
@@ -11,66 +12,201 @@ import (
 
 // How the lite build tells a program it can run from one only harn-full
 // can (lite.go). The test is by name and conservative: a program goes to
-// harn-full when any of its modules (the entry, its imports, the std/*
-// modules they import) names a builtin, method, host global or harness
-// capability that only the full library defines (fullOnlyNames, which
-// TestLiteFullOnlyNames keeps equal to the difference of the two
-// libraries). A name counts as an identifier or keyword anywhere in the
-// source, as any word of a string literal (a name may be looked up from
-// a string), and as a name in the compiled code (the compiler calls
-// internal builtins such as __tool_decl for `tool` declarations).
-// Whether the name is really the builtin (or a local, a field, a word in
-// a message) does not matter: harn-full runs every program the same way.
+// harn-full when the code it can reach names a builtin, method, host
+// global or harness capability that only the full library defines
+// (fullOnlyNames, which TestLiteFullOnlyNames keeps equal to the
+// difference of the two libraries). A name counts as an identifier or
+// keyword anywhere in the code, as any word of a string literal (a name
+// may be looked up from a string), and as a name in the compiled code
+// (the compiler calls internal builtins such as __tool_decl for `tool`
+// declarations). Whether the name is really the builtin (or a local, a
+// field, a word in a message) does not matter: harn-full runs every
+// program the same way.
+//
+// The code a program can reach is all of the entry and of the files it
+// imports, and of each std/* module its top-level code and the top-level
+// functions a reachable name or string word names (in any module: calls
+// across modules are not resolved). So `import { clamp } from "std/math"`
+// stays lite though another function of std/math names a full-only
+// builtin; the lite build compiles std modules with those builtins
+// predeclared (liteStdNames), and nothing calls them. A std module a
+// program imports as a namespace is reachable whole (`m[name]`).
+//
 // The one lookup by a name the program computes is `x |> f` with f a
 // string (docs/spec/language.md §2.8): a program goes to harn-full when
-// it pipes into anything but a function it declares, a function literal,
-// or a literal name of a lite builtin or of a function it declares.
+// reachable code pipes into anything but a function it declares, a
+// function literal, or a literal name of a lite builtin or of a function
+// it declares.
 
 // needsFull reports whether the program entry (with the modules s loaded
-// for it) names something only the full library defines, or whether that
-// cannot be told from what the session kept.
+// for it) can reach something only the full library defines, or whether
+// that cannot be told from what the session kept.
 func needsFull(s *interp.Session, entry *interp.Module) bool {
 	mods := append(s.Modules(), entry)
+	whole := map[*interp.Module]bool{}
+	for _, m := range mods {
+		whole[m] = m == entry || !strings.HasPrefix(m.Path, "std/") || m.Syntax == nil
+		for _, imp := range m.Imports {
+			if imp.Decl.Namespace != nil && imp.Module != nil {
+				whole[imp.Module] = true
+			}
+		}
+	}
+	r := reach{names: map[string]bool{}}
+	var fns []*fnSpan
 	for _, m := range mods {
 		src := s.Sources[m.Name]
-		if src == nil || m.Program == nil || m.Info == nil || sourceNamesFullOnly(m.Name, src) || codeNamesFullOnly(m.Program.Main) {
+		if src == nil || m.Program == nil || m.Info == nil {
 			return true
+		}
+		toks, err := syntax.Scan(m.Name, src)
+		if err != nil {
+			return true
+		}
+		var spans []*fnSpan
+		if !whole[m] {
+			spans = fnSpans(m)
+		}
+		fns = append(fns, spans...)
+		for _, t := range toks {
+			if f := spanOf(spans, t.Pos); f != nil {
+				f.toks = append(f.toks, t)
+			} else if r.add(t) {
+				return true
+			}
+		}
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, f := range fns {
+			if f.reached || !r.names[f.decl.Name] {
+				continue
+			}
+			f.reached, grew = true, true
+			for _, t := range f.toks {
+				if r.add(t) {
+					return true
+				}
+			}
+		}
+	}
+
+	for _, m := range mods {
+		var skip []*fnSpan
+		for _, f := range fns {
+			if f.mod == m && !f.reached {
+				skip = append(skip, f)
+			}
 		}
 		declared := func(name string) bool {
 			g, ok := m.Info.GlobalIndex[name]
 			return ok && m.Info.Globals[g].Kind == resolve.KFn
 		}
 		known := func(name string) bool { return declared(name) || s.Universe.Builtin(name) != nil }
-		if pipesByName(m.Program.Main, m.Info, known) {
+		for _, fn := range reachableCode(m.Program.Main, skip) {
+			if codeNamesFullOnly(fn) || pipesByName(fn, m.Info, known) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reach collects the names reachable code uses.
+type reach struct {
+	names map[string]bool
+}
+
+// add records the names of a reachable token and reports whether one of
+// them is full-only.
+func (r *reach) add(t syntax.Token) bool {
+	switch t.Kind {
+	case syntax.TokIdent, syntax.TokKeyword:
+		r.names[t.Text] = true
+		return isFullOnly(t.Text)
+	case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+		full := false
+		forWords(t.Text, func(w string) {
+			r.names[w] = true
+			full = full || isFullOnly(w)
+		})
+		return full
+	}
+	return false
+}
+
+// fnSpan is a top-level function of a std module: its declaration (from
+// `fn` to the closing brace) and its tokens.
+type fnSpan struct {
+	mod     *interp.Module
+	decl    *syntax.FnDecl
+	toks    []syntax.Token
+	reached bool
+}
+
+// fnSpans lists the top-level functions of m a program reaches only by
+// name. One with attributes may be reached by them, so it is not listed.
+func fnSpans(m *interp.Module) []*fnSpan {
+	var spans []*fnSpan
+	for _, it := range m.Syntax.Items {
+		if d, ok := it.(*syntax.FnDecl); ok && d.Body != nil && len(d.Attrs) == 0 {
+			spans = append(spans, &fnSpan{mod: m, decl: d})
+		}
+	}
+	return spans
+}
+
+func spanOf(spans []*fnSpan, p syntax.Pos) *fnSpan {
+	for _, f := range spans {
+		if !before(p, f.decl.At) && !before(f.decl.Body.End, p) {
+			return f
+		}
+	}
+	return nil
+}
+
+func before(a, b syntax.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// reachableCode lists main and the functions nested in it, leaving out
+// the compiled top-level functions of the unreached spans skip.
+func reachableCode(main *compiler.Func, skip []*fnSpan) []*compiler.Func {
+	out := []*compiler.Func{main}
+	for i := 0; i < len(out); i++ {
+		for _, f := range out[i].Funcs {
+			if i == 0 && slices.ContainsFunc(skip, func(s *fnSpan) bool { return compiles(s.decl, f) }) {
+				continue
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// compiles reports whether f is the compiled body of d.
+func compiles(d *syntax.FnDecl, f *compiler.Func) bool {
+	return f.Name == d.Name && f.Line >= d.At.Line && f.Line <= d.Body.End.Line
+}
+
+// sourceNamesFullOnly reports whether any token of a module (comments
+// excluded) names something full-only.
+func sourceNamesFullOnly(path string, src []byte) bool {
+	toks, err := syntax.Scan(path, src)
+	if err != nil {
+		return true
+	}
+	r := reach{names: map[string]bool{}}
+	for _, t := range toks {
+		if r.add(t) {
 			return true
 		}
 	}
 	return false
 }
 
-// sourceNamesFullOnly scans a module's tokens (comments excluded).
-func sourceNamesFullOnly(path string, src []byte) bool {
-	toks, err := syntax.Scan(path, src)
-	if err != nil {
-		return true
-	}
-	for _, t := range toks {
-		switch t.Kind {
-		case syntax.TokIdent, syntax.TokKeyword:
-			if isFullOnly(t.Text) {
-				return true
-			}
-		case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
-			if wordsFullOnly(t.Text) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// codeNamesFullOnly scans a compiled function and the functions nested
-// in it: the names its instructions use and its string constants.
+// codeNamesFullOnly scans a compiled function (not the functions nested
+// in it): the names its instructions use and its string constants.
 func codeNamesFullOnly(fn *compiler.Func) bool {
 	if fn == nil {
 		return false
@@ -94,16 +230,11 @@ func codeNamesFullOnly(fn *compiler.Func) bool {
 			}
 		}
 	}
-	for _, f := range fn.Funcs {
-		if codeNamesFullOnly(f) {
-			return true
-		}
-	}
 	return false
 }
 
-// pipesByName reports whether fn, or a function nested in it, pipes into
-// a value that may be a string naming what to call (pipes).
+// pipesByName reports whether fn (not a function nested in it) pipes
+// into a value that may be a string naming what to call (pipes).
 func pipesByName(fn *compiler.Func, info *resolve.Info, known func(string) bool) bool {
 	code := fn.Code
 	var pipes []int32
@@ -126,11 +257,6 @@ func pipesByName(fn *compiler.Func, info *resolve.Info, known func(string) bool)
 					return true
 				}
 			}
-		}
-	}
-	for _, f := range fn.Funcs {
-		if pipesByName(f, info, known) {
-			return true
 		}
 	}
 	return false
@@ -158,6 +284,13 @@ func pipesToFunction(fn *compiler.Func, code []int32, info *resolve.Info, known 
 // wordsFullOnly reports whether any identifier-like word of text is a
 // full-only name.
 func wordsFullOnly(text string) bool {
+	full := false
+	forWords(text, func(w string) { full = full || isFullOnly(w) })
+	return full
+}
+
+// forWords calls f with each identifier-like word of text.
+func forWords(text string, f func(string)) {
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && isWordByte(text[i], i > start && start >= 0) {
@@ -166,12 +299,11 @@ func wordsFullOnly(text string) bool {
 			}
 			continue
 		}
-		if start >= 0 && isFullOnly(text[start:i]) {
-			return true
+		if start >= 0 {
+			f(text[start:i])
 		}
 		start = -1
 	}
-	return false
 }
 
 func isWordByte(c byte, inWord bool) bool {

@@ -121,6 +121,37 @@ func TestNamesFullOnly(t *testing.T) {
 	}
 }
 
+// TestNeedsFullReachable checks that only the code a program can reach
+// in the std modules it imports decides: std/collections and std/schema
+// each have functions that call full-only builtins.
+func TestNeedsFullReachable(t *testing.T) {
+	for src, want := range map[string]bool{
+		`import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))":     false,
+		`import "std/collections"` + "\nprintln(filter_nil({a: 1}))":                         false,
+		`import { schema_int } from "std/schema"` + "\nprintln(schema_int())":                false,
+		`import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))": true,
+		// get_typed_value calls get_typed_result, which calls schema_check
+		`import { get_typed_value, schema_int } from "std/schema"` + "\nprintln(get_typed_value(1, schema_int()))": true,
+		// a function passed as a value may be called anywhere
+		`import { filter_nil, store_refresh } from "std/collections"` + "\nlet fs = [filter_nil, store_refresh]\nprintln(len(fs))": true,
+		// a name in a string may be looked up (x |> "store_refresh")
+		`import { filter_nil } from "std/collections"` + "\nprintln(\"store_refresh\")": true,
+		// c[name] may reach any export
+		`import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))": true,
+		// the entry and the files it imports count whole
+		`import { filter_nil } from "std/collections"` + "\nfn never() { return yaml_parse(\"a: 1\") }\nprintln(1)": true,
+	} {
+		s := interp.NewSession(interp.Options{Argv: []string{}})
+		m, err := s.Compile("t.harn", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := needsFull(s, m); got != want {
+			t.Errorf("%s\nneedsFull: %v, want %v", src, got, want)
+		}
+	}
+}
+
 // BenchmarkNeedsFull is the lite harn's extra pass over a program that
 // imports a std module (every module's tokens and compiled code).
 func BenchmarkNeedsFull(b *testing.B) {

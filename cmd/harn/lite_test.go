@@ -217,6 +217,12 @@ func testLitePrograms(t *testing.T, lite string) {
 		`println("a: 1" |> "yaml_pars")`:                                              true, // harn-full's "did you mean"
 		`println(undefined_name)`:                                                     true, // a warning
 		`let x = `:                                                                    true, // a static error
+		// std/collections and std/schema have functions that call
+		// full-only builtins: only the ones a program reaches count
+		`import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))":                                         false,
+		`import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))":                                     true,
+		`import { get_typed_value, schema_int } from "std/schema"` + "\nprintln(get_typed_value(1, schema_int()))":               true,
+		`import { filter_nil, store_refresh } from "std/collections"` + "\nlet f = [filter_nil, store_refresh]\nprintln(len(f))": true,
 	} {
 		write("prog.harn", src+"\n", 0o644)
 		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "run", "prog.harn", "arg")
