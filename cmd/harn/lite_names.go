@@ -68,9 +68,13 @@ func needsFull(s *interp.Session, entry *interp.Module) bool {
 			spans = fnSpans(m)
 		}
 		fns = append(fns, spans...)
+		next := 0 // tokens and spans are both in source order
 		for _, t := range toks {
-			if f := spanOf(spans, t.Pos); f != nil {
-				f.toks = append(f.toks, t)
+			for next < len(spans) && before(spans[next].decl.Body.End, t.Pos) {
+				next++
+			}
+			if next < len(spans) && !before(t.Pos, spans[next].decl.At) {
+				spans[next].toks = append(spans[next].toks, t)
 			} else if r.add(t) {
 				return true
 			}
@@ -145,7 +149,7 @@ type fnSpan struct {
 }
 
 // fnSpans lists the top-level functions of m a program reaches only by
-// name. One with attributes may be reached by them, so it is not listed.
+// name, in source order. One with attributes may be reached by them, so it is not listed.
 func fnSpans(m *interp.Module) []*fnSpan {
 	var spans []*fnSpan
 	for _, it := range m.Syntax.Items {
@@ -154,15 +158,6 @@ func fnSpans(m *interp.Module) []*fnSpan {
 		}
 	}
 	return spans
-}
-
-func spanOf(spans []*fnSpan, p syntax.Pos) *fnSpan {
-	for _, f := range spans {
-		if !before(p, f.decl.At) && !before(f.decl.Body.End, p) {
-			return f
-		}
-	}
-	return nil
 }
 
 func before(a, b syntax.Pos) bool {
