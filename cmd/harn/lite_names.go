@@ -52,53 +52,50 @@ func needsFull(s *interp.Session, entry *interp.Module) bool {
 			}
 		}
 	}
-	r := reach{names: map[string]bool{}}
-	var fns []*fnSpan
-	for _, m := range mods {
+	r := reach{fns: map[string][]*fnSpan{}}
+	toks := make([][]syntax.Token, len(mods))
+	spans := make([][]*fnSpan, len(mods))
+	for i, m := range mods {
 		src := s.Sources[m.Name]
 		if src == nil || m.Program == nil || m.Info == nil {
 			return true
 		}
-		toks, err := syntax.Scan(m.Name, src)
-		if err != nil {
+		var err error
+		if toks[i], err = syntax.Scan(m.Name, src); err != nil {
 			return true
 		}
-		var spans []*fnSpan
 		if !whole[m] {
-			spans = fnSpans(m)
-		}
-		fns = append(fns, spans...)
-		next := 0 // tokens and spans are both in source order
-		for _, t := range toks {
-			for next < len(spans) && before(spans[next].decl.Body.End, t.Pos) {
-				next++
-			}
-			if next < len(spans) && !before(t.Pos, spans[next].decl.At) {
-				spans[next].toks = append(spans[next].toks, t)
-			} else if r.add(t) {
-				return true
+			spans[i] = fnSpans(m, toks[i])
+			for _, f := range spans[i] {
+				r.fns[f.decl.Name] = append(r.fns[f.decl.Name], f)
 			}
 		}
 	}
-	for grew := true; grew; {
-		grew = false
-		for _, f := range fns {
-			if f.reached || !r.names[f.decl.Name] {
-				continue
+	for i := range mods {
+		// the tokens outside the spans
+		prev := 0
+		for _, f := range spans[i] {
+			if r.add(toks[i][prev:f.lo]) {
+				return true
 			}
-			f.reached, grew = true, true
-			for _, t := range f.toks {
-				if r.add(t) {
-					return true
-				}
-			}
+			prev = f.lo + len(f.toks)
+		}
+		if r.add(toks[i][prev:]) {
+			return true
+		}
+	}
+	for len(r.queue) > 0 {
+		f := r.queue[len(r.queue)-1]
+		r.queue = r.queue[:len(r.queue)-1]
+		if r.add(f.toks) {
+			return true
 		}
 	}
 
-	for _, m := range mods {
+	for i, m := range mods {
 		var skip []*fnSpan
-		for _, f := range fns {
-			if f.mod == m && !f.reached {
+		for _, f := range spans[i] {
+			if !f.reached {
 				skip = append(skip, f)
 			}
 		}
@@ -116,46 +113,69 @@ func needsFull(s *interp.Session, entry *interp.Module) bool {
 	return false
 }
 
-// reach collects the names reachable code uses.
+// reach follows the names reachable code uses to the std functions they
+// may call.
 type reach struct {
-	names map[string]bool
+	fns   map[string][]*fnSpan // the std functions not known reachable, by name
+	queue []*fnSpan            // reached functions whose tokens are still to read
 }
 
-// add records the names of a reachable token and reports whether one of
-// them is full-only.
-func (r *reach) add(t syntax.Token) bool {
-	switch t.Kind {
-	case syntax.TokIdent, syntax.TokKeyword:
-		r.names[t.Text] = true
-		return isFullOnly(t.Text)
-	case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
-		full := false
-		forWords(t.Text, func(w string) {
-			r.names[w] = true
-			full = full || isFullOnly(w)
-		})
-		return full
+// add reads reachable tokens: it reports whether one names something
+// full-only, and queues the std functions they name.
+func (r *reach) add(toks []syntax.Token) bool {
+	full := false
+	name := func(w string) {
+		full = full || isFullOnly(w)
+		if fs, ok := r.fns[w]; ok {
+			delete(r.fns, w)
+			for _, f := range fs {
+				f.reached = true
+			}
+			r.queue = append(r.queue, fs...)
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case syntax.TokIdent, syntax.TokKeyword:
+			name(t.Text)
+		case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+			forWords(t.Text, name)
+		}
+		if full {
+			return true
+		}
 	}
 	return false
 }
 
-// fnSpan is a top-level function of a std module: its declaration (from
-// `fn` to the closing brace) and its tokens.
+// fnSpan is a top-level function of a std module: its declaration and
+// its tokens (from `fn` to the closing brace, toks[lo:] of the module's).
 type fnSpan struct {
-	mod     *interp.Module
 	decl    *syntax.FnDecl
+	lo      int
 	toks    []syntax.Token
 	reached bool
 }
 
 // fnSpans lists the top-level functions of m a program reaches only by
-// name, in source order. One with attributes may be reached by them, so it is not listed.
-func fnSpans(m *interp.Module) []*fnSpan {
+// name, in source order, with their tokens out of toks (m's). One with
+// attributes may be reached by them, so it is not listed.
+func fnSpans(m *interp.Module, toks []syntax.Token) []*fnSpan {
 	var spans []*fnSpan
+	i := 0
 	for _, it := range m.Syntax.Items {
-		if d, ok := it.(*syntax.FnDecl); ok && d.Body != nil && len(d.Attrs) == 0 {
-			spans = append(spans, &fnSpan{mod: m, decl: d})
+		d, ok := it.(*syntax.FnDecl)
+		if !ok || d.Body == nil || len(d.Attrs) > 0 {
+			continue
 		}
+		for i < len(toks) && before(toks[i].Pos, d.At) {
+			i++
+		}
+		lo := i
+		for i < len(toks) && !before(d.Body.End, toks[i].Pos) {
+			i++
+		}
+		spans = append(spans, &fnSpan{decl: d, lo: lo, toks: toks[lo:i]})
 	}
 	return spans
 }
@@ -191,13 +211,8 @@ func sourceNamesFullOnly(path string, src []byte) bool {
 	if err != nil {
 		return true
 	}
-	r := reach{names: map[string]bool{}}
-	for _, t := range toks {
-		if r.add(t) {
-			return true
-		}
-	}
-	return false
+	var r reach
+	return r.add(toks)
 }
 
 // codeNamesFullOnly scans a compiled function (not the functions nested
