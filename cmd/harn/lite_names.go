@@ -29,8 +29,9 @@ import (
 // across modules are not resolved). So `import { clamp } from "std/math"`
 // stays lite though another function of std/math names a full-only
 // builtin; the lite build compiles std modules with those builtins
-// predeclared (liteStdNames), and nothing calls them. A std module a
-// program imports as a namespace is reachable whole (`m[name]`).
+// predeclared (liteStdNames), and nothing calls them. A std module
+// imported as a namespace m is reachable whole unless each use of m is
+// `m.name` (not `m[name]`, not m passed on) and the import is not pub.
 //
 // The one lookup by a name the program computes is `x |> f` with f a
 // string (docs/spec/language.md §2.8): a program goes to harn-full when
@@ -43,18 +44,7 @@ import (
 // that cannot be told from what the session kept.
 func needsFull(s *interp.Session, entry *interp.Module) bool {
 	mods := append(s.Modules(), entry)
-	whole := map[*interp.Module]bool{}
-	for _, m := range mods {
-		whole[m] = m == entry || !strings.HasPrefix(m.Path, "std/") || m.Syntax == nil
-		for _, imp := range m.Imports {
-			if imp.Decl.Namespace != nil && imp.Module != nil {
-				whole[imp.Module] = true
-			}
-		}
-	}
-	r := reach{fns: map[string][]*fnSpan{}}
 	toks := make([][]syntax.Token, len(mods))
-	spans := make([][]*fnSpan, len(mods))
 	for i, m := range mods {
 		src := s.Sources[m.Name]
 		if src == nil || m.Program == nil || m.Info == nil {
@@ -64,6 +54,19 @@ func needsFull(s *interp.Session, entry *interp.Module) bool {
 		if toks[i], err = syntax.Scan(m.Name, src); err != nil {
 			return true
 		}
+	}
+	whole := map[*interp.Module]bool{}
+	for i, m := range mods {
+		whole[m] = whole[m] || m == entry || !strings.HasPrefix(m.Path, "std/") || m.Syntax == nil
+		for _, imp := range m.Imports {
+			if ns := imp.Decl.Namespace; ns != nil && imp.Module != nil && (imp.Decl.Pub || !dotted(toks[i], ns.Name)) {
+				whole[imp.Module] = true
+			}
+		}
+	}
+	r := reach{fns: map[string][]*fnSpan{}}
+	spans := make([][]*fnSpan, len(mods))
+	for i, m := range mods {
 		if !whole[m] {
 			spans[i] = fnSpans(m, toks[i])
 			for _, f := range spans[i] {
@@ -111,6 +114,33 @@ func needsFull(s *interp.Session, entry *interp.Module) bool {
 		}
 	}
 	return false
+}
+
+// dotted reports whether each use of the namespace ns in toks (its
+// declaration aside) is followed by `.` or `?.` and a name, so that the
+// names taken from it are tokens too; `ns[name]`, or ns passed on as a
+// value, may reach any of them.
+func dotted(toks []syntax.Token, ns string) bool {
+	for i, t := range toks {
+		switch t.Kind {
+		case syntax.TokIdent, syntax.TokKeyword:
+			if t.Text != ns || i >= 2 && toks[i-1].Text == "as" && toks[i-2].Text == "*" {
+				continue
+			}
+			if i+2 >= len(toks) || toks[i+1].Kind != syntax.TokPunct || toks[i+1].Text != "." && toks[i+1].Text != "?." ||
+				toks[i+2].Kind != syntax.TokIdent && toks[i+2].Kind != syntax.TokKeyword {
+				return false
+			}
+		case syntax.TokInterp:
+			// the code in ${…} is not scanned apart
+			used := false
+			forWords(t.Text, func(w string) { used = used || w == ns })
+			if used {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // reach follows the names reachable code uses to the std functions they

@@ -136,8 +136,13 @@ func TestNeedsFullReachable(t *testing.T) {
 		`import { filter_nil, store_refresh } from "std/collections"` + "\nlet fs = [filter_nil, store_refresh]\nprintln(len(fs))": true,
 		// a name in a string may be looked up (x |> "store_refresh")
 		`import { filter_nil } from "std/collections"` + "\nprintln(\"store_refresh\")": true,
-		// c[name] may reach any export
-		`import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))": true,
+		// c.name names what it takes; c[name] or c passed on may reach any export
+		`import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))":            false,
+		`import * as c from "std/collections"` + "\nprintln(c?.filter_nil({a: 1}))":           false,
+		`import * as c from "std/collections"` + "\nprintln(c[\"filter_nil\"]({a: 1}))":       true,
+		`import * as c from "std/collections"` + "\nlet d = c\nprintln(d.filter_nil({a: 1}))": true,
+		`import * as c from "std/collections"` + "\nprintln(\"${c.filter_nil({a: 1})}\")":     true,
+		`pub import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))":        true,
 		// the entry and the files it imports count whole
 		`import { filter_nil } from "std/collections"` + "\nfn never() { return yaml_parse(\"a: 1\") }\nprintln(1)": true,
 	} {
