@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -153,6 +154,30 @@ func TestNeedsFullReachable(t *testing.T) {
 		}
 		if got := needsFull(s, m); got != want {
 			t.Errorf("%s\nneedsFull: %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestStdModulesCheckClean keeps true what the lite `harn check` relies
+// on (lite.go): harn-full's check of a program reports nothing the static
+// phase of its run does not, and that phase drops the std modules'
+// warnings, so a std module must check clean.
+func TestStdModulesCheckClean(t *testing.T) {
+	mods, err := filepath.Glob(filepath.Join("..", "..", "stdlib", "std", "*.harn"))
+	if err != nil || len(mods) == 0 {
+		t.Fatalf("no std modules: %v", err)
+	}
+	dir := t.TempDir()
+	for _, mod := range mods {
+		name := strings.TrimSuffix(filepath.Base(mod), ".harn")
+		path := filepath.Join(dir, name+".harn")
+		if err := os.WriteFile(path, []byte("import * as m from \"std/"+name+"\"\nprintln(1)\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := interp.NewSession(interp.Options{Argv: []string{}})
+		diags, err := s.CheckFile(path)
+		if err != nil || len(diags) > 0 {
+			t.Errorf("harn check of an import of std/%s: %v %v", name, err, diags)
 		}
 	}
 }
