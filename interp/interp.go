@@ -37,6 +37,12 @@ type Options struct {
 	// anything is written or run. The lite harn hands the programs it
 	// cannot run to harn-full there.
 	Vet func(s *Session, entry *Module, err error)
+	// StdPredeclared, when set, names builtins this build leaves out that
+	// the embedded std/* modules may call all the same: such a module
+	// compiles, and a call of one fails only when it runs. The lite harn
+	// sets it, and runs a program itself only when none of the code the
+	// program can reach names one (cmd/harn/lite_names.go).
+	StdPredeclared func(name string) bool
 }
 
 // Session is one program run: a VM, its universe and the modules loaded
@@ -60,6 +66,8 @@ type Session struct {
 	jobs    map[string]*parseJob // module files being parsed in the background
 	repl    *Interactive
 	collect *diag.List // CheckFile: collect every diagnostic, go on after errors
+
+	stdPredeclared func(string) bool // Options.StdPredeclared
 }
 
 // NewSession makes a session with a fresh VM.
@@ -83,6 +91,8 @@ func NewSession(opts Options) *Session {
 		Universe: u,
 		Sources:  map[string][]byte{},
 		modules:  map[string]*Module{},
+
+		stdPredeclared: opts.StdPredeclared,
 	}
 }
 

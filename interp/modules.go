@@ -377,7 +377,11 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 			nsEnums[ns.Name] = enums
 		}
 	}
-	opts := resolve.Options{Universe: s.Universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
+	var universe resolve.Universe = s.Universe
+	if s.stdPredeclared != nil && isStd(m.Path) {
+		universe = stdUniverse{s.Universe, s.stdPredeclared}
+	}
+	opts := resolve.Options{Universe: universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
 		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}
 	if kind == unitEntry && s.repl != nil {
 		opts.PriorGlobals = s.repl.globals
@@ -449,7 +453,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		return err
 	}
 	m.Program = prog
-	if isStd(m.Path) {
+	if isStd(m.Path) && s.stdPredeclared == nil {
 		stdStore(m)
 	}
 	return nil
@@ -762,6 +766,17 @@ type stdUnit struct {
 	info *resolve.Info
 	prog *compiler.Program
 	env  *types.Env
+}
+
+// stdUniverse is the resolver's universe for a std module in a build
+// that leaves out some of the builtins it calls (Options.StdPredeclared).
+type stdUniverse struct {
+	resolve.Universe
+	extra func(string) bool
+}
+
+func (u stdUniverse) IsPredeclared(name string) bool {
+	return u.Universe.IsPredeclared(name) || u.extra(name)
 }
 
 var stdCache struct {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -21,8 +22,9 @@ import (
 // linked into it, so the left-out packages (the tool registry and its
 // adapters, net/http, TLS, YAML, TOML, JSON Schema, compression, the
 // language server, the event logs, ...) would cost each start more than
-// the whole run of a small script. Every other command, and every program
-// that names something only the full library defines (liteVet), runs by
+// the whole run of a small script. Every other command, every program
+// that names something only the full library defines (liteVet), and a
+// `harn check` with something to report runs by
 // replacing this process with harn-full, the default build of this
 // package, installed next to it. docs/architecture.md ("Start-up") has
 // the figures.
@@ -30,7 +32,6 @@ import (
 // fullName is the file name of the full build next to the lite one.
 const fullName = "harn-full"
 
-func cmdCheck(_ []string, _, stderr io.Writer) int              { return execFull(stderr) }
 func cmdDoc(_ []string, _, stderr io.Writer) int                { return execFull(stderr) }
 func cmdInit(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
 func cmdLint(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
@@ -55,6 +56,7 @@ func init() {
 			os.Exit(2)
 		}
 	}
+	liteStdNames = isFullOnly
 	liteVet = func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.
@@ -77,6 +79,32 @@ func init() {
 // and keep the runtime's heap profiling on, which the linker turns off
 // in a binary that cannot read it (runtime.MemProfile unlinked).
 func runProfiled(string) (int, bool) { return execFull(os.Stderr), true }
+
+// cmdCheck is `harn check FILE...` for files the lite build finds clean,
+// with nothing reachable that only harn-full defines (the test of harn
+// run, needsFull): harn-full would print nothing and exit 0 too, as its
+// check reports what the static phase of harn run does. Anything else
+// (a diagnostic, an option, a file that is not a regular file) is
+// harn-full's to report.
+func cmdCheck(args []string, _, stderr io.Writer) int {
+	if len(args) == 0 {
+		return execFull(stderr)
+	}
+	if _, err := interp.ParseWarningMode(os.Getenv("HARN_WARNINGS")); err != nil {
+		return execFull(stderr)
+	}
+	for _, path := range args {
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || strings.HasPrefix(path, "-") {
+			return execFull(stderr)
+		}
+		s := interp.NewSession(interp.Options{Stderr: io.Discard, Argv: []string{}, StdPredeclared: isFullOnly})
+		m, err := s.LoadFile(path)
+		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, m) {
+			return execFull(stderr)
+		}
+	}
+	return 0
+}
 
 // execFull replaces the process with harn-full given the same command line,
 // so the standard streams, signals, process id and exit status are the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -122,6 +123,66 @@ func TestNamesFullOnly(t *testing.T) {
 	} {
 		if got := sourceNamesFullOnly("t.harn", []byte(src)); got != want {
 			t.Errorf("%q: %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestNeedsFullReachable checks that only the code a program can reach
+// in the std modules it imports decides: std/collections and std/schema
+// each have functions that call full-only builtins.
+func TestNeedsFullReachable(t *testing.T) {
+	for src, want := range map[string]bool{
+		`import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))":     false,
+		`import "std/collections"` + "\nprintln(filter_nil({a: 1}))":                         false,
+		`import { schema_int } from "std/schema"` + "\nprintln(schema_int())":                false,
+		`import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))": true,
+		// get_typed_value calls get_typed_result, which calls schema_check
+		`import { get_typed_value, schema_int } from "std/schema"` + "\nprintln(get_typed_value(1, schema_int()))": true,
+		// a function passed as a value may be called anywhere
+		`import { filter_nil, store_refresh } from "std/collections"` + "\nlet fs = [filter_nil, store_refresh]\nprintln(len(fs))": true,
+		// a name in a string may be looked up (x |> "store_refresh")
+		`import { filter_nil } from "std/collections"` + "\nprintln(\"store_refresh\")": true,
+		// c.name names what it takes; c[name] or c passed on may reach any export
+		`import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))":            false,
+		`import * as c from "std/collections"` + "\nprintln(c?.filter_nil({a: 1}))":           false,
+		`import * as c from "std/collections"` + "\nprintln(c[\"filter_nil\"]({a: 1}))":       true,
+		`import * as c from "std/collections"` + "\nlet d = c\nprintln(d.filter_nil({a: 1}))": true,
+		`import * as c from "std/collections"` + "\nprintln(\"${c.filter_nil({a: 1})}\")":     true,
+		`pub import * as c from "std/collections"` + "\nprintln(c.filter_nil({a: 1}))":        true,
+		// the entry and the files it imports count whole
+		`import { filter_nil } from "std/collections"` + "\nfn never() { return yaml_parse(\"a: 1\") }\nprintln(1)": true,
+	} {
+		s := interp.NewSession(interp.Options{Argv: []string{}})
+		m, err := s.Compile("t.harn", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := needsFull(s, m); got != want {
+			t.Errorf("%s\nneedsFull: %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestStdModulesCheckClean keeps true what the lite `harn check` relies
+// on (lite.go): harn-full's check of a program reports nothing the static
+// phase of its run does not, and that phase drops the std modules'
+// warnings, so a std module must check clean.
+func TestStdModulesCheckClean(t *testing.T) {
+	mods, err := filepath.Glob(filepath.Join("..", "..", "stdlib", "std", "*.harn"))
+	if err != nil || len(mods) == 0 {
+		t.Fatalf("no std modules: %v", err)
+	}
+	dir := t.TempDir()
+	for _, mod := range mods {
+		name := strings.TrimSuffix(filepath.Base(mod), ".harn")
+		path := filepath.Join(dir, name+".harn")
+		if err := os.WriteFile(path, []byte("import * as m from \"std/"+name+"\"\nprintln(1)\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := interp.NewSession(interp.Options{Argv: []string{}})
+		diags, err := s.CheckFile(path)
+		if err != nil || len(diags) > 0 {
+			t.Errorf("harn check of an import of std/%s: %v %v", name, err, diags)
 		}
 	}
 }

@@ -103,6 +103,7 @@ func TestLiteExecsFull(t *testing.T) {
 		}
 	}
 
+	t.Run("check", func(t *testing.T) { testLiteCheck(t, lite) })
 	t.Run("conformance", func(t *testing.T) { testLiteConformance(t, lite, self) })
 
 	// Under HARN_CPUPROFILE the lite harn's profiling timer must not
@@ -122,6 +123,47 @@ func TestLiteExecsFull(t *testing.T) {
 	}
 	if fi, err := os.Stat(profile); err != nil || fi.Size() == 0 {
 		t.Errorf("harn run under HARN_CPUPROFILE wrote no profile: %v", err)
+	}
+}
+
+// testLiteCheck compares `harn check` in the lite harn (which checks the
+// files it finds clean itself) with harn-full's.
+func testLiteCheck(t *testing.T, lite string) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"clean.harn":   "fn twice(x) { return x * 2 }\nprintln(twice(2))\n",
+		"std.harn":     `import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))\n",
+		"yaml.harn":    `println(yaml_parse("a: 1"))` + "\n",
+		"warn.harn":    "println(undefined_name)\n",
+		"broken.harn":  "let x = \n",
+		"typo.harn":    `println(yaml_pars("a: 1"))` + "\n",
+		"stdfull.harn": `import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := func(name string) string { return filepath.Join(dir, name) }
+	for _, args := range [][]string{
+		{"check", path("clean.harn")},
+		{"check", path("std.harn")},
+		{"check", path("clean.harn"), path("std.harn")},
+		{"check", path("yaml.harn")},
+		{"check", path("warn.harn")},
+		{"check", path("broken.harn")},
+		{"check", path("typo.harn")},
+		{"check", path("stdfull.harn")},
+		{"check", path("clean.harn"), path("warn.harn"), path("missing.harn")},
+		{"check"},
+	} {
+		stdout, stderr, code := runBinary(t, lite, "", args...)
+		var wantOut, wantErr strings.Builder
+		wantCode := run(args, nil, &wantOut, &wantErr)
+		if stdout != wantOut.String() || stderr != wantErr.String() || code != wantCode {
+			t.Errorf("harn %s: exit %d, stdout %q, stderr %q; harn-full: exit %d, stdout %q, stderr %q",
+				strings.Join(args, " "), code, stdout, stderr, wantCode, wantOut.String(), wantErr.String())
+		}
 	}
 }
 
@@ -231,12 +273,34 @@ func testLitePrograms(t *testing.T, lite string) {
 		`println("a: 1" |> "yaml_pars")`:                                              true, // harn-full's "did you mean"
 		`println(undefined_name)`:                                                     true, // a warning
 		`let x = `:                                                                    true, // a static error
+		// std/collections and std/schema have functions that call
+		// full-only builtins: only the ones a program reaches count
+		`import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))":                                         false,
+		`import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))":                                     true,
+		`import { get_typed_value, schema_int } from "std/schema"` + "\nprintln(get_typed_value(1, schema_int()))":               true,
+		`import { filter_nil, store_refresh } from "std/collections"` + "\nlet f = [filter_nil, store_refresh]\nprintln(len(f))": true,
 	} {
 		write("prog.harn", src+"\n", 0o644)
 		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "run", "prog.harn", "arg")
 		ran := stdout == "harn-full run prog.harn arg\n"
 		if ran != full || code != 0 && !full {
 			t.Errorf("%s\nran in harn-full: %v, want %v (exit %d, stdout %q, stderr %q)", src, ran, full, code, stdout, stderr)
+		}
+	}
+
+	// harn check: the files the lite harn finds clean it checks itself.
+	for src, full := range map[string]bool{
+		"fn twice(x) { return x * 2 }\nprintln(twice(2))":                                    false,
+		`import { filter_nil } from "std/collections"` + "\nprintln(filter_nil({a: 1}))":     false,
+		`println(yaml_parse("a: 1"))`:                                                        true,
+		`import { store_stale } from "std/collections"` + "\nprintln(store_stale(\"k\", 1))": true,
+		"println(undefined_name)":                                                            true,
+	} {
+		write("prog.harn", src+"\n", 0o644)
+		stdout, stderr, code := runBinary(t, filepath.Join(dir, "harn"), dir, "check", "prog.harn")
+		ran := stdout == "harn-full check prog.harn\n"
+		if ran != full || code != 0 || !full && stdout+stderr != "" {
+			t.Errorf("harn check of %s\nran in harn-full: %v, want %v (exit %d, stdout %q, stderr %q)", src, ran, full, code, stdout, stderr)
 		}
 	}
 

@@ -68,7 +68,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if liteVet != nil {
 		vet = func(s *interp.Session, entry *interp.Module, err error) { liteVet(s, entry, err, &interrupted) }
 	}
-	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings, Vet: vet})
+	res := interp.RunProgram(path, src, interp.Options{Argv: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, OnVM: onVM, Warnings: warnings, Vet: vet, StdPredeclared: liteStdNames})
 	if res.ResultText != "" {
 		io.WriteString(stderr, res.ResultText)
 	}
@@ -83,6 +83,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // harn-full when the program needs it; interrupted tells whether a
 // Ctrl-C came during the static phase.
 var liteVet func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool)
+
+// liteStdNames, set in the lite build (lite.go), names the builtins it
+// leaves out, which std/* modules may name in code a program does not
+// reach (interp.Options.StdPredeclared).
+var liteStdNames func(name string) bool
 
 // interruptedEnv tells harn-full that the lite harn it replaced caught a
 // Ctrl-C during the static phase: the run is interrupted, as it would
