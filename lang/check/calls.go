@@ -397,19 +397,21 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	// instance fills the first one), its annotated result is the call's
 	// type (dict members, builtin methods and unknown names stay any).
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
-		if _, ok := n.Decl.Method(e.Name); ok && !c.implVisible(e, n.Decl.Name) {
-			c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
-				"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
-			return types.Nil
-		}
-		if m, ok := n.Decl.Method(e.Name); ok && len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
-			if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
-				sig := *m.Type
-				sig.Params = plainRest(m.Type.Params[1:])
-				c.arguments(e.Args, args, &sig, nil)
+		if m, ok := n.Decl.Method(e.Name); ok {
+			if !c.implVisible(e, n.Decl.Name) {
+				c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
+					"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
+				return types.Nil
 			}
-			if known(m.Type.Return) {
-				return m.Type.Return
+			if len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
+				if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
+					sig := *m.Type
+					sig.Params = plainRest(m.Type.Params[1:])
+					c.arguments(e.Args, args, &sig, nil)
+				}
+				if known(m.Type.Return) {
+					return m.Type.Return
+				}
 			}
 		}
 	}
