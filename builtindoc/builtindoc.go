@@ -18,6 +18,7 @@ import (
 
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/std"
 )
 
@@ -200,7 +201,11 @@ func load() ([]Entry, error) {
 		if m.Name == "*" {
 			continue
 		}
-		out = append(out, Entry{Area: areaOf(m.Fn), Recv: m.Recv, Name: m.Name, Sig: m.Sig, Doc: m.Doc})
+		area := areaOf(m.Fn)
+		if a, ok := harness.CapabilityArea(m.Recv); ok && a != "" {
+			area = a
+		}
+		out = append(out, Entry{Area: area, Recv: m.Recv, Name: m.Name, Sig: m.Sig, Doc: m.Doc})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Area != out[j].Area {

@@ -16,9 +16,9 @@ func init() {
 		d(t, "is_stdin_tty", "is_stdin_tty", "term.is_stdin_tty() -> bool", "whether stdin is a terminal"),
 		d(t, "is_stdout_tty", "is_stdout_tty", "term.is_stdout_tty() -> bool", "whether stdout is a terminal"),
 		d(t, "is_stderr_tty", "is_stderr_tty", "term.is_stderr_tty() -> bool", "whether stderr is a terminal"),
-		d(t, "color", "color", "term.color(text, name: string) -> string", "wrap text in an ANSI color when color is enabled", 1),
+		d(t, "color", "color", "term.color(text, name: string) -> string", "wrap text in an ANSI color when color is enabled"),
 		d(t, "bold", "bold", "term.bold(text) -> string", "wrap text in ANSI bold when color is enabled"),
 		d(t, "dim", "dim", "term.dim(text) -> string", "wrap text in ANSI dim when color is enabled"),
-		d(t, "set_color_mode", "set_color_mode", "term.set_color_mode(mode: string) -> nil", `color mode: "auto", "always" or "never"`, 0),
+		d(t, "set_color_mode", "set_color_mode", "term.set_color_mode(mode: string) -> nil", `color mode: "auto", "always" or "never"`),
 	})
 }

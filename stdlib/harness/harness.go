@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"runtime"
 	"strings"
 
 	"github.com/harnlang/harn/lang/types"
@@ -28,6 +29,7 @@ type capability struct {
 	name     string
 	typeName string // Harness + CamelCase(name)
 	methods  map[string]*CapabilityMethod
+	area     string // the stdlib package that registered it (docs group its methods there)
 }
 
 var (
@@ -44,7 +46,7 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 	if _, exists := capabilities[name]; exists && len(methods) == 0 {
 		return // declaring never hides an implementation registered first
 	}
-	c := &capability{name: name, typeName: types.HandleName(name)}
+	c := &capability{name: name, typeName: types.HandleName(name), area: callerPackage()}
 	if len(methods) > 0 {
 		c.methods = map[string]*CapabilityMethod{}
 		for i := range methods {
@@ -59,6 +61,33 @@ func RegisterCapability(name string, methods []CapabilityMethod) {
 	}
 	capabilities[name] = c
 	capabilityByType[c.typeName] = c
+}
+
+// CapabilityArea names the stdlib package that registered the capability
+// whose handle type is typeName ("math" for HarnessRandom). The builtin
+// reference groups a capability's methods under it, whichever package
+// the method functions themselves were compiled in (Delegate's).
+func CapabilityArea(typeName string) (string, bool) {
+	c, ok := capabilityByType[typeName]
+	if !ok {
+		return "", false
+	}
+	return c.area, true
+}
+
+// callerPackage is the last path element of the package whose code
+// called the function that calls it (logical frames, so inlining does not
+// change the answer).
+func callerPackage() string {
+	var pcs [4]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	f, _ := frames.Next()
+	name := f.Function // .../stdlib/math.init.0
+	name = name[strings.LastIndex(name, "/")+1:]
+	if i := strings.Index(name, "."); i >= 0 {
+		name = name[:i]
+	}
+	return name
 }
 
 // Handle is the harness root or one of its capability handles.
@@ -154,10 +183,11 @@ func declareMethods(name string, methods []CapabilityMethod) {
 }
 
 // Delegate is a capability method that calls the free builtin named
-// builtin (looked up in the run's universe), after checking that argument
-// i is a string for each i in stringArgs (`HarnessFs.read_text expects
-// string argument 1, got int`).
-func Delegate(capType, name, builtin, sig, doc string, stringArgs ...int) CapabilityMethod {
+// builtin (looked up in the run's universe), after checking that each
+// argument sig declares `name: string` is a string
+// (`HarnessFs.read_text expects string argument 1, got int`).
+func Delegate(capType, name, builtin, sig, doc string) CapabilityMethod {
+	stringArgs := stringParams(sig)
 	return CapabilityMethod{Name: name, Sig: sig, Doc: doc, Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) {
 		for _, i := range stringArgs {
 			if _, ok := args.Str(i); !ok {
@@ -170,4 +200,22 @@ func Delegate(capType, name, builtin, sig, doc string, stringArgs ...int) Capabi
 		}
 		return b.Fn(th, args)
 	}}
+}
+
+// stringParams lists the indexes of the required parameters a method
+// signature declares as `name: string` ("fs.copy(src: string, dst:
+// string) -> nil" gives 0 and 1; optional and untyped ones are skipped).
+func stringParams(sig string) []int {
+	open, close := strings.IndexByte(sig, '('), strings.IndexByte(sig, ')')
+	if open < 0 || close < open {
+		return nil
+	}
+	var out []int
+	for i, p := range strings.Split(sig[open+1:close], ",") {
+		name, typ, ok := strings.Cut(strings.TrimSpace(p), ":")
+		if ok && strings.TrimSpace(typ) == "string" && !strings.HasSuffix(name, "?") && !strings.HasPrefix(name, "...") {
+			out = append(out, i)
+		}
+	}
+	return out
 }

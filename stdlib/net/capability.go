@@ -14,12 +14,12 @@ func init() {
 	const t = "HarnessNet"
 	d := harness.Delegate
 	harness.RegisterCapability("net", []harness.CapabilityMethod{
-		d(t, "get", "http_get", "net.get(url: string, opts?) -> dict", "GET → {status, headers, body, ok}", 0),
-		d(t, "delete", "http_delete", "net.delete(url: string, opts?) -> dict", "DELETE → {status, headers, body, ok}", 0),
-		d(t, "post", "http_post", "net.post(url: string, body, opts?) -> dict", "POST → {status, headers, body, ok}", 0),
-		d(t, "put", "http_put", "net.put(url: string, body, opts?) -> dict", "PUT → {status, headers, body, ok}", 0),
-		d(t, "patch", "http_patch", "net.patch(url: string, body, opts?) -> dict", "PATCH → {status, headers, body, ok}", 0),
-		d(t, "request", "http_request", "net.request(method: string, url: string, opts?) -> dict", "any method → {status, headers, body, ok}", 0, 1),
-		d(t, "download", "http_download", "net.download(url: string, path: string, opts?) -> dict", "save a response body to a file → {bytes_written, status, headers, ok}", 0, 1),
+		d(t, "get", "http_get", "net.get(url: string, opts?) -> dict", "GET → {status, headers, body, ok}"),
+		d(t, "delete", "http_delete", "net.delete(url: string, opts?) -> dict", "DELETE → {status, headers, body, ok}"),
+		d(t, "post", "http_post", "net.post(url: string, body, opts?) -> dict", "POST → {status, headers, body, ok}"),
+		d(t, "put", "http_put", "net.put(url: string, body, opts?) -> dict", "PUT → {status, headers, body, ok}"),
+		d(t, "patch", "http_patch", "net.patch(url: string, body, opts?) -> dict", "PATCH → {status, headers, body, ok}"),
+		d(t, "request", "http_request", "net.request(method: string, url: string, opts?) -> dict", "any method → {status, headers, body, ok}"),
+		d(t, "download", "http_download", "net.download(url: string, path: string, opts?) -> dict", "save a response body to a file → {bytes_written, status, headers, ok}"),
 	})
 }

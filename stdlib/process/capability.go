@@ -18,16 +18,16 @@ import "github.com/harnlang/harn/stdlib/harness"
 func init() {
 	const e = "HarnessEnv"
 	harness.RegisterCapability("env", []harness.CapabilityMethod{
-		harness.Delegate(e, "get", "env", "env.get(name: string)", "an environment variable, or nil", 0),
-		harness.Delegate(e, "get_or", "env_or", "env.get_or(name: string, default)", "an environment variable, or default", 0),
+		harness.Delegate(e, "get", "env", "env.get(name: string)", "an environment variable, or nil"),
+		harness.Delegate(e, "get_or", "env_or", "env.get_or(name: string, default)", "an environment variable, or default"),
 	})
 
 	const p = "HarnessProcess"
 	harness.RegisterCapability("process", []harness.CapabilityMethod{
-		harness.Delegate(p, "exec", "exec", "process.exec(cmd: string, ...args) -> dict", "run a program without a shell → {stdout, stderr, status, success}", 0),
-		harness.Delegate(p, "exec_at", "exec_at", "process.exec_at(dir: string, cmd: string, ...args) -> dict", "exec in a directory (relative to the execution root)", 0, 1),
-		harness.Delegate(p, "shell", "shell", "process.shell(cmd: string) -> dict", "run a command line through the default shell → {stdout, stderr, status, success}", 0),
-		harness.Delegate(p, "shell_at", "shell_at", "process.shell_at(dir: string, cmd: string) -> dict", "shell in a directory (relative to the execution root)", 0, 1),
+		harness.Delegate(p, "exec", "exec", "process.exec(cmd: string, ...args) -> dict", "run a program without a shell → {stdout, stderr, status, success}"),
+		harness.Delegate(p, "exec_at", "exec_at", "process.exec_at(dir: string, cmd: string, ...args) -> dict", "exec in a directory (relative to the execution root)"),
+		harness.Delegate(p, "shell", "shell", "process.shell(cmd: string) -> dict", "run a command line through the default shell → {stdout, stderr, status, success}"),
+		harness.Delegate(p, "shell_at", "shell_at", "process.shell_at(dir: string, cmd: string) -> dict", "shell in a directory (relative to the execution root)"),
 	})
 
 	const s = "HarnessSystem"
