@@ -229,7 +229,7 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // after the answer, or after this returns (a task's work), is discarded.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
 	accept := r.Header.Get("Accept")
-	rt := &httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept), answered: make(chan struct{})}
+	rt := &httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept)}
 	rt.st.w = w
 	if wantsSSE(accept) {
 		rt.st.start()
@@ -240,25 +240,34 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	// would.
 	stop := context.AfterFunc(r.Context(), func() { c.cancelRequest(m.id) })
 	c.handle(m)
-	select {
-	case <-rt.answered:
-	case <-r.Context().Done():
-	}
-	stop()
 	c.w.mu.Lock()
+	if !rt.done {
+		// Not answered yet (the answer normally is by now): wait for it
+		// or for the client to go away.
+		rt.answered = make(chan struct{})
+		c.w.mu.Unlock()
+		select {
+		case <-rt.answered:
+		case <-r.Context().Done():
+		}
+		c.w.mu.Lock()
+	}
 	rt.done = true
 	c.w.mu.Unlock()
+	stop()
 	c.close()
 }
 
 // httpRoute writes the messages of one HTTP request's connection to its
 // response. emit runs under the connection writer's lock.
 type httpRoute struct {
-	w        http.ResponseWriter
-	st       sseStream
-	want     string // idKey of the request
-	canSSE   bool
-	answered chan struct{} // closed once the answer is written
+	w      http.ResponseWriter
+	st     sseStream
+	want   string // idKey of the request
+	canSSE bool
+	// answered is closed once the answer is written; call makes it only
+	// when the answer was not written while the request's job ran.
+	answered chan struct{}
 	// done: the answer is written, or the handler returned; later
 	// messages are dropped.
 	done bool
@@ -281,7 +290,9 @@ func (rt *httpRoute) emit(v any, line []byte) {
 		return
 	}
 	rt.done = true
-	defer close(rt.answered)
+	if rt.answered != nil {
+		defer close(rt.answered)
+	}
 	if rt.st.started {
 		rt.st.event(line)
 		return

@@ -306,7 +306,9 @@ func (s *idScanner) skipValue() bool {
 // writer is a connection's one writer: it serializes every outgoing
 // line, whichever goroutine produced it, to a stream (stdio) or, with
 // emit set, to a function that gets each message with its text (an
-// HTTP request's connection, which routes messages by id).
+// HTTP request's connection, which routes messages by id). The text is
+// only lent to emit: it is encoded into a pooled buffer, reused once
+// emit returns.
 type writer struct {
 	mu   sync.Mutex
 	w    *bufio.Writer
@@ -315,13 +317,21 @@ type writer struct {
 	err  error
 }
 
+// lineBuffers hold the text of emitted messages (see writer).
+var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1<<10); return &b }}
+
 func newWriter(w io.Writer) *writer { return &writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (w *writer) line(v any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.emit != nil {
-		w.emit(v, jsonv.Marshal(v))
+		bp := lineBuffers.Get().(*[]byte)
+		*bp = jsonv.Append((*bp)[:0], v)
+		w.emit(v, *bp)
+		if cap(*bp) <= 64<<10 {
+			lineBuffers.Put(bp)
+		}
 		return
 	}
 	if w.err != nil {
