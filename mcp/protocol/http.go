@@ -137,7 +137,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := bodyBuffers.Get().(*[]byte)
 	defer putBodyBuffer(buf)
-	body, err := readAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody), (*buf)[:0])
+	var rd io.Reader = r.Body
+	if r.ContentLength <= 0 || r.ContentLength > h.opts.MaxBody {
+		// A positive declared length within the limit bounds the body
+		// already (net/http reads no further); otherwise the limit does, and
+		// closes the connection when it is hit.
+		rd = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
+	}
+	body, err := readAll(rd, (*buf)[:0])
 	*buf = body
 	if err != nil {
 		var tooLarge *http.MaxBytesError
