@@ -179,7 +179,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if m.hasID {
 				c := h.srv.newConn(&writer{emit: func(any, []byte) {}}, true)
 				c.principal = principal
-				c.recordRefused(&Request{id: m.id, wire: id, method: m.method, params: m.params, principal: principal, cancel: &canceller{}}, rerr)
+				c.recordRefused(newRequest(m, id, principal), rerr)
 			}
 			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 			return

@@ -28,6 +28,17 @@ type Request struct {
 	principal string
 
 	cancel *canceller
+	// ownCancel is what cancel points to for a request of the server's
+	// reading (one allocation for both; see newRequest).
+	ownCancel canceller
+}
+
+// newRequest is the Request for a decoded message, with a cancellation
+// state of its own.
+func newRequest(m *message, wire any, principal string) *Request {
+	r := &Request{id: m.id, wire: wire, method: m.method, params: m.params, principal: principal}
+	r.cancel = &r.ownCancel
+	return r
 }
 
 // ID is the request id (a json.Number or a string).

@@ -427,7 +427,7 @@ func (c *conn) cancelRequest(id any) {
 
 // request decides the profile of a request, then answers or queues it.
 func (c *conn) request(m *message) {
-	req := &Request{id: m.id, wire: m.wire, method: m.method, params: m.params, principal: c.principal, cancel: &canceller{}}
+	req := newRequest(m, m.wire, c.principal)
 	if m.method == "initialize" {
 		c.reply(req, c.initialize(req))
 		return
