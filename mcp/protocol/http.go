@@ -177,7 +177,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !m.isResponse {
 		if rerr := routingHeaders(r, m); rerr != nil {
 			if m.hasID {
-				c := h.srv.newConn(&writer{emit: func(any, []byte) {}}, true)
+				c := h.srv.newConn(&writer{route: dropAll{}}, true)
 				c.principal = principal
 				c.recordRefused(newRequest(m, id, principal), rerr)
 			}
@@ -236,12 +236,14 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // after the answer, or after this returns (a task's work), is discarded.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
 	accept := r.Header.Get("Accept")
-	rt := &httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept)}
+	ex := &httpExchange{rt: httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept)}}
+	rt := &ex.rt
 	rt.st.w = w
 	if wantsSSE(accept) {
 		rt.st.start()
 	}
-	c := h.srv.newConn(&writer{emit: rt.emit}, true)
+	ex.w.route = rt
+	c := h.srv.newConn(&ex.w, true)
 	c.principal = principal
 	// The client went away: cancel its request as notifications/cancelled
 	// would.
@@ -265,8 +267,20 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	c.close()
 }
 
+// httpExchange is what one HTTP request's connection writes through,
+// in one allocation.
+type httpExchange struct {
+	rt httpRoute
+	w  writer
+}
+
+// dropAll routes every message nowhere.
+type dropAll struct{}
+
+func (dropAll) route(any, []byte) {}
+
 // httpRoute writes the messages of one HTTP request's connection to its
-// response. emit runs under the connection writer's lock.
+// response.
 type httpRoute struct {
 	w      http.ResponseWriter
 	st     sseStream
@@ -280,7 +294,7 @@ type httpRoute struct {
 	done bool
 }
 
-func (rt *httpRoute) emit(v any, line []byte) {
+func (rt *httpRoute) route(v any, line []byte) {
 	if rt.done {
 		return
 	}
