@@ -243,7 +243,7 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 		rt.st.start()
 	}
 	ex.w.route = rt
-	c := h.srv.newConn(&ex.w, true)
+	c := h.srv.initEphemeral(&ex.c, &ex.w)
 	c.principal = principal
 	// The client went away: cancel its request as notifications/cancelled
 	// would.
@@ -267,9 +267,10 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	c.close()
 }
 
-// httpExchange is what one HTTP request's connection writes through,
-// in one allocation.
+// httpExchange is one HTTP request's connection with what it writes
+// through, in one allocation.
 type httpExchange struct {
+	c  conn
 	rt httpRoute
 	w  writer
 }
