@@ -23,6 +23,7 @@ func BenchToolsCall(b *testing.B, h http.Handler, tool, arguments string) (statu
 	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + arguments + `,` +
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	req.ContentLength = int64(len(body)) // as net/http sets it
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")

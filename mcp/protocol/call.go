@@ -22,7 +22,7 @@ type Call struct {
 	ctx     context.Context
 
 	last    *float64      // last reported progress
-	answers *jsonv.Object // input responses collected so far
+	answers *jsonv.Object // input responses collected so far (nil: none)
 	next    int           // index of the next input request
 	// pending is the input request that abandoned the handler.
 	pending   *jsonv.Object
@@ -30,7 +30,7 @@ type Call struct {
 }
 
 func (c *conn) newCall(req *Request, t *task) *Call {
-	return &Call{Request: req, c: c, task: t, answers: jsonv.NewObject(0)}
+	return &Call{Request: req, c: c, task: t}
 }
 
 // Task reports a call running as a task.
@@ -192,7 +192,11 @@ func (x *Call) outcome(res any) any {
 		ir := jsonv.NewObject(3)
 		ir.Set("resultType", "input_required")
 		ir.Set("inputRequests", x.pending)
-		ir.Set("requestState", string(jsonv.Marshal(x.answers)))
+		answers := x.answers
+		if answers == nil {
+			answers = jsonv.NewObject(0)
+		}
+		ir.Set("requestState", string(jsonv.Marshal(answers)))
 		return ir
 	}
 	if x.taskInput {
@@ -232,9 +236,10 @@ func (x *Call) supports(method string, params *jsonv.Object) bool {
 // errTaskInput fails a task whose handler asked for client input.
 var errTaskInput = Errorf(CodeInternalError, "Tool requested client input, which a task cannot carry")
 
-// inputState merges requestState and inputResponses.
+// inputState merges requestState and inputResponses; nil when the
+// request carries neither (a call's first round, nearly every call).
 func inputState(p *jsonv.Object) (*jsonv.Object, *Error) {
-	state := jsonv.NewObject(0)
+	var state *jsonv.Object
 	if rv, ok := p.Get("requestState"); ok {
 		s, ok := rv.(string)
 		if !ok {
@@ -254,6 +259,9 @@ func inputState(p *jsonv.Object) (*jsonv.Object, *Error) {
 		o, ok := iv.(*jsonv.Object)
 		if !ok {
 			return nil, InvalidParams("MCP inputResponses must be an object")
+		}
+		if state == nil {
+			state = jsonv.NewObject(o.Len())
 		}
 		o.Range(func(k string, v any) bool {
 			state.Set(k, v)

@@ -137,7 +137,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := bodyBuffers.Get().(*[]byte)
 	defer putBodyBuffer(buf)
-	body, err := readAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody), (*buf)[:0])
+	var rd io.Reader = r.Body
+	if r.ContentLength <= 0 || r.ContentLength > h.opts.MaxBody {
+		// A positive declared length within the limit bounds the body
+		// already (net/http reads no further); otherwise the limit does, and
+		// closes the connection when it is hit.
+		rd = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
+	}
+	body, err := readAll(rd, (*buf)[:0])
 	*buf = body
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -170,9 +177,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !m.isResponse {
 		if rerr := routingHeaders(r, m); rerr != nil {
 			if m.hasID {
-				c := h.srv.newConn(&writer{emit: func(any, []byte) {}}, true)
+				c := h.srv.newConn(&writer{route: dropAll{}}, true)
 				c.principal = principal
-				c.recordRefused(&Request{id: m.id, wire: id, method: m.method, params: m.params, principal: principal, cancel: &canceller{}}, rerr)
+				c.recordRefused(newRequest(m, id, principal), rerr)
 			}
 			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 			return
@@ -229,42 +236,66 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // after the answer, or after this returns (a task's work), is discarded.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
 	accept := r.Header.Get("Accept")
-	rt := &httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept), answered: make(chan struct{})}
+	ex := &httpExchange{rt: httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept)}}
+	rt := &ex.rt
 	rt.st.w = w
 	if wantsSSE(accept) {
 		rt.st.start()
 	}
-	c := h.srv.newConn(&writer{emit: rt.emit}, true)
+	ex.w.route = rt
+	c := h.srv.initEphemeral(&ex.c, &ex.w)
 	c.principal = principal
 	// The client went away: cancel its request as notifications/cancelled
 	// would.
 	stop := context.AfterFunc(r.Context(), func() { c.cancelRequest(m.id) })
 	c.handle(m)
-	select {
-	case <-rt.answered:
-	case <-r.Context().Done():
-	}
-	stop()
 	c.w.mu.Lock()
+	if !rt.done {
+		// Not answered yet (the answer normally is by now): wait for it
+		// or for the client to go away.
+		rt.answered = make(chan struct{})
+		c.w.mu.Unlock()
+		select {
+		case <-rt.answered:
+		case <-r.Context().Done():
+		}
+		c.w.mu.Lock()
+	}
 	rt.done = true
 	c.w.mu.Unlock()
+	stop()
 	c.close()
 }
 
+// httpExchange is one HTTP request's connection with what it writes
+// through, in one allocation.
+type httpExchange struct {
+	c  conn
+	rt httpRoute
+	w  writer
+}
+
+// dropAll routes every message nowhere.
+type dropAll struct{}
+
+func (dropAll) route(any, []byte) {}
+
 // httpRoute writes the messages of one HTTP request's connection to its
-// response. emit runs under the connection writer's lock.
+// response.
 type httpRoute struct {
-	w        http.ResponseWriter
-	st       sseStream
-	want     string // idKey of the request
-	canSSE   bool
-	answered chan struct{} // closed once the answer is written
+	w      http.ResponseWriter
+	st     sseStream
+	want   string // idKey of the request
+	canSSE bool
+	// answered is closed once the answer is written; call makes it only
+	// when the answer was not written while the request's job ran.
+	answered chan struct{}
 	// done: the answer is written, or the handler returned; later
 	// messages are dropped.
 	done bool
 }
 
-func (rt *httpRoute) emit(v any, line []byte) {
+func (rt *httpRoute) route(v any, line []byte) {
 	if rt.done {
 		return
 	}
@@ -281,7 +312,9 @@ func (rt *httpRoute) emit(v any, line []byte) {
 		return
 	}
 	rt.done = true
-	defer close(rt.answered)
+	if rt.answered != nil {
+		defer close(rt.answered)
+	}
 	if rt.st.started {
 		rt.st.event(line)
 		return

@@ -258,6 +258,39 @@ func TestHTTPOriginAndAuth(t *testing.T) {
 	}
 }
 
+// TestHTTPBodyLimitOverTheWire checks the body limit through net/http,
+// for a declared length (within and over it) and an unknown one
+// (chunked), which only the limit itself bounds.
+func TestHTTPBodyLimitOverTheWire(t *testing.T) {
+	srv := httptest.NewServer(NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{MaxBody: 64}))
+	defer srv.Close()
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 100) + `"}}`
+	for _, c := range []struct {
+		name string
+		body io.Reader // a bare io.Reader is sent chunked
+		want int
+	}{
+		{"declared, within", strings.NewReader(ping), 200},
+		{"declared, over", strings.NewReader(big), 413},
+		{"unknown, within", struct{ io.Reader }{strings.NewReader(ping)}, 200},
+		{"unknown, over", struct{ io.Reader }{strings.NewReader(big)}, 413},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", c.body)
+		req.Header.Set("MCP-Protocol-Version", Version20260728)
+		req.Header.Set("Mcp-Method", "ping")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s: status %d %s", c.name, resp.StatusCode, answer)
+		}
+	}
+}
+
 // otherPrincipal authenticates everyone as bob.
 type otherPrincipal struct{ *fakeAuth }
 

@@ -305,23 +305,38 @@ func (s *idScanner) skipValue() bool {
 
 // writer is a connection's one writer: it serializes every outgoing
 // line, whichever goroutine produced it, to a stream (stdio) or, with
-// emit set, to a function that gets each message with its text (an
-// HTTP request's connection, which routes messages by id).
+// route set, to a router that gets each message with its text (an HTTP
+// request's connection, which routes messages by id).
 type writer struct {
-	mu   sync.Mutex
-	w    *bufio.Writer
-	emit func(v any, line []byte)
-	buf  []byte
-	err  error
+	mu    sync.Mutex
+	w     *bufio.Writer
+	route router
+	buf   []byte
+	err   error
 }
+
+// A router takes the messages of an HTTP request's connection, under
+// its writer's lock. The text is only lent to it: it is encoded into a
+// pooled buffer, reused once route returns.
+type router interface {
+	route(v any, line []byte)
+}
+
+// lineBuffers hold the text of routed messages (see router).
+var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1<<10); return &b }}
 
 func newWriter(w io.Writer) *writer { return &writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (w *writer) line(v any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.emit != nil {
-		w.emit(v, jsonv.Marshal(v))
+	if w.route != nil {
+		bp := lineBuffers.Get().(*[]byte)
+		*bp = jsonv.Append((*bp)[:0], v)
+		w.route.route(v, *bp)
+		if cap(*bp) <= 64<<10 {
+			lineBuffers.Put(bp)
+		}
 		return
 	}
 	if w.err != nil {

@@ -28,6 +28,17 @@ type Request struct {
 	principal string
 
 	cancel *canceller
+	// ownCancel is what cancel points to for a request of the server's
+	// reading (one allocation for both; see newRequest).
+	ownCancel canceller
+}
+
+// newRequest is the Request for a decoded message, with a cancellation
+// state of its own.
+func newRequest(m *message, wire any, principal string) *Request {
+	r := &Request{id: m.id, wire: wire, method: m.method, params: m.params, principal: principal}
+	r.cancel = &r.ownCancel
+	return r
 }
 
 // ID is the request id (a json.Number or a string).
@@ -156,7 +167,10 @@ func clientIdentity(v any) (string, bool) {
 type canceller struct {
 	mu        sync.Mutex
 	cancelled bool
-	hooks     []func()
+	// first is the first hook, kept apart so that a request's one hook
+	// (its handler's interrupt) needs no slice; more are in hooks.
+	first func()
+	hooks []func()
 }
 
 func (c *canceller) cancel() {
@@ -166,9 +180,12 @@ func (c *canceller) cancel() {
 		return
 	}
 	c.cancelled = true
-	hooks := c.hooks
-	c.hooks = nil
+	first, hooks := c.first, c.hooks
+	c.first, c.hooks = nil, nil
 	c.mu.Unlock()
+	if first != nil {
+		first()
+	}
 	for _, h := range hooks {
 		h()
 	}
@@ -187,7 +204,11 @@ func (c *canceller) onCancel(f func()) {
 		f()
 		return
 	}
-	c.hooks = append(c.hooks, f)
+	if c.first == nil {
+		c.first = f
+	} else {
+		c.hooks = append(c.hooks, f)
+	}
 	c.mu.Unlock()
 }
 

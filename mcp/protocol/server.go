@@ -231,20 +231,26 @@ type conn struct {
 }
 
 func (s *Server) newConn(w *writer, ephemeral bool) *conn {
+	if ephemeral {
+		return s.initEphemeral(new(conn), w)
+	}
 	// pending and subscribed are made on first use: most connections
 	// (every HTTP request's) never need them.
-	c := &conn{srv: s, w: w, ephemeral: ephemeral}
-	if ephemeral {
-		// Nothing is pushed to it, and it runs its jobs inline: neither
-		// the registry of connections nor an executor goroutine is
-		// needed, which saves a request three goroutine hand-offs.
-		return c
-	}
+	c := &conn{srv: s, w: w}
 	c.wake, c.done = make(chan struct{}, 1), make(chan struct{})
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
 	go c.executor()
+	return c
+}
+
+// initEphemeral makes c one HTTP request's connection, writing to w.
+// Nothing is pushed to it, and it runs its jobs inline: neither the
+// registry of connections nor an executor goroutine is needed, which
+// saves a request three goroutine hand-offs.
+func (s *Server) initEphemeral(c *conn, w *writer) *conn {
+	*c = conn{srv: s, w: w, ephemeral: true}
 	return c
 }
 
@@ -427,7 +433,7 @@ func (c *conn) cancelRequest(id any) {
 
 // request decides the profile of a request, then answers or queues it.
 func (c *conn) request(m *message) {
-	req := &Request{id: m.id, wire: m.wire, method: m.method, params: m.params, principal: c.principal, cancel: &canceller{}}
+	req := newRequest(m, m.wire, c.principal)
 	if m.method == "initialize" {
 		c.reply(req, c.initialize(req))
 		return

@@ -293,10 +293,10 @@ func successResult(v any) (*jsonv.Object, []byte) {
 		text = jsonv.MarshalIndent(structured)
 	} else {
 		structured = json.RawMessage(b)
-		var buf bytes.Buffer
-		buf.Grow(2 * len(b))
-		json.Indent(&buf, b, "", "  ")
-		text = buf.Bytes()
+		e := encoders.Get().(*encoder)
+		defer e.put() // text is e's buffer until the content below copies it
+		json.Indent(&e.buf, b, "", "  ")
+		text = e.buf.Bytes()
 	}
 	res := jsonv.NewObject(3)
 	res.Set("content", []any{protocol.TextContent(string(text))})
@@ -636,11 +636,33 @@ type trustResults struct {
 }
 
 func jsonMarshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := encoders.Get().(*encoder)
+	defer e.put()
+	if err := e.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return append([]byte(nil), bytes.TrimRight(e.buf.Bytes(), "\n")...), nil
+}
+
+// An encoder is an encoding/json encoder that does not escape HTML,
+// with its buffer; encoders are pooled, so a call's answer is encoded
+// into a used buffer and copied out once.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// put pools e unless a large document grew its buffer.
+func (e *encoder) put() {
+	if e.buf.Cap() <= 64<<10 {
+		e.buf.Reset()
+		encoders.Put(e)
+	}
 }
