@@ -173,6 +173,11 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.block(s.Body)
 	case *syntax.ScopeStmt:
 		c.block(s.Body)
+	case *syntax.CostRouteStmt:
+		for _, o := range s.Options {
+			c.expr(o.Value)
+		}
+		c.block(s.Body)
 	case *syntax.YieldStmt:
 		c.inDefer(s.At, "yield")
 		if c.fn.genFn() || c.fn.returnsStream() {
