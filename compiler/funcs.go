@@ -256,6 +256,12 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				}
 			}
 			return &RType{Kind: "dict", Name: "dict"}
+		case "owned":
+			// an owned value is checked as the value it owns
+			// (docs/spec/newer.md §2.25)
+			if len(t.Args) == 1 && c.info.Struct(t.Name) == nil {
+				return c.rtype(t.Args[0], seen)
+			}
 		}
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a

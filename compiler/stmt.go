@@ -140,6 +140,12 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(s.At, s.Key), exit: "__mutex_exit"}, s.Body, false)
 	case *syntax.ScopeStmt:
 		f.scopeStmt(s)
+	case *syntax.CostRouteStmt:
+		for _, o := range s.Options {
+			f.expr(o.Value)
+			f.emit(POP)
+		}
+		f.blockStmts(s.Body)
 	case *syntax.BreakStmt:
 		f.breakContinue(s.At, true)
 	case *syntax.ContinueStmt:

@@ -33,6 +33,10 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				return types.Any
 			}
 			return c.callFn(e, fn, args)
+		case resolve.KPipeline:
+			if p, ok := b.Decl.(*syntax.PipelineDecl); ok {
+				return c.callFn(e, c.pipelineFn(p), args)
+			}
 		case resolve.KImport:
 			if c.importRef(ref, false) {
 				if f := c.imported("", e.Fn.Name); f != nil {
@@ -71,6 +75,19 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
 	return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: fn.Name, decl: fn, sig: c.sig(fn)})
+}
+
+// pipelineFn is pipeline p seen as the function a call to it runs: a
+// typed pipeline is called like a function, and its arguments and result
+// are checked (docs/spec/newer.md §1.13).
+func (c *checker) pipelineFn(p *syntax.PipelineDecl) *syntax.FnDecl {
+	fn, ok := c.pipeFns[p]
+	if !ok {
+		fn = &syntax.FnDecl{At: p.At, Attrs: p.Attrs, Name: p.Name, NamePos: p.NamePos,
+			Params: p.Params, Return: p.Return, Throws: p.Throws, Body: p.Body}
+		c.pipeFns[p] = fn
+	}
+	return fn
 }
 
 // callee is a function whose declaration the checker knows: one of the

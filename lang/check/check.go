@@ -68,6 +68,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		env:         env,
 		vars:        map[*resolve.Binding]*variable{},
 		sigs:        map[*syntax.FnDecl]*types.Func{},
+		pipeFns:     map[*syntax.PipelineDecl]*syntax.FnDecl{},
 		multiDecl:   multiDeclared(f),
 		seen:        map[string]bool{},
 		exprStmt:    opts.ExprStmt,
@@ -103,6 +104,7 @@ type checker struct {
 	diags     diag.List
 	vars      map[*resolve.Binding]*variable
 	sigs      map[*syntax.FnDecl]*types.Func
+	pipeFns   map[*syntax.PipelineDecl]*syntax.FnDecl // pipelines seen as functions, see pipelineFn
 	multiDecl map[string]bool
 	fn        *funcCtx
 	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)

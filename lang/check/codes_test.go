@@ -20,6 +20,7 @@ func TestDiagnosticCodes(t *testing.T) {
 		{"fn f(x) -> int {\n  if x {\n    return 1\n  }\n}", "function can fall through without returning int", ""},
 		{"let p = Piont { x: 1 }", "unknown struct type `Piont`", ""},
 		{"struct P {\n  x: int\n}\nlet p = P { x: 1 }\nprintln(p.y)", "field `y` does not exist on", ""},
+		{"let n = 5\nprintln(n!)", "unnecessary non-null assertion", "HARN-LNT-063"},
 	}
 	u := universe{}
 	for n := range testLib {

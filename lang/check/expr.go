@@ -123,7 +123,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ValueCall:
 		return c.valueCall(e)
 	case *syntax.NonNilExpr:
-		return types.RemoveNil(c.expr(e.X))
+		t := c.expr(e.X)
+		c.needlessNonNil(e, t)
+		return types.RemoveNil(t)
 	case *syntax.PropagateExpr:
 		t := c.expr(e.X)
 		if r, ok := types.Underlying(t).(*types.Result); ok {

@@ -51,6 +51,8 @@ func (c *checker) stmtExits(s syntax.Stmt) bool {
 		return c.blockExits(s.Body)
 	case *syntax.ScopeStmt:
 		return c.blockExits(s.Body)
+	case *syntax.CostRouteStmt:
+		return c.blockExits(s.Body)
 	case *syntax.WhileStmt:
 		return isTrue(s.Cond) && !c.broken[s]
 	}

@@ -346,6 +346,17 @@ func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Po
 	c.errorf(pos, "cannot access %s on nilable type `%s`; the value may be nil at runtime", what, t)
 }
 
+// needlessNonNil warns about `x!` on a value whose type cannot be nil:
+// upstream's lint HARN-LNT-063, "unnecessary non-null assertion"
+// (docs/spec/newer.md §1.4; the text after those words is ours).
+func (c *checker) needlessNonNil(e *syntax.NonNilExpr, t types.Type) {
+	if !known(t) || types.AssignableTo(types.Nil, t) {
+		return
+	}
+	c.report(sevWarning, e.At, "HARN-LNT-063", "remove the `!`",
+		fmt.Sprintf("unnecessary non-null assertion: a value of type `%s` is never nil", show(t, nil)))
+}
+
 // nilArith reports arithmetic on a possibly-nil operand.
 func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Pos) bool {
 	if !nilable(t) || !c.declaredPath(x) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -171,6 +172,11 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		c.block(s.Body)
 	case *syntax.ScopeStmt:
+		c.block(s.Body)
+	case *syntax.CostRouteStmt:
+		for _, o := range s.Options {
+			c.expr(o.Value)
+		}
 		c.block(s.Body)
 	case *syntax.YieldStmt:
 		c.inDefer(s.At, "yield")
@@ -702,7 +708,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.ownedEscape(s)
 	if s.Value == nil {
 		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+			n := len(c.diags)
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
+			c.noteReturnType(n)
 		}
 		return
 	}
@@ -710,7 +718,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	want := c.fn.ret
 	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
+		n := len(c.diags)
 		c.mismatch(s.Value, "return value", tp, t)
+		c.noteReturnType(n)
 		return
 	}
 	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
@@ -720,8 +730,34 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 		return
 	}
 	if !c.fits(s.Value, t, want) {
+		n := len(c.diags)
 		c.mismatch(s.Value, "return value", want, t)
+		c.noteReturnType(n)
 	}
+}
+
+// noteReturnType points the diagnostic a `return` just added (the one at
+// index n, when it was not a duplicate) at the result annotation it broke:
+// upstream's secondary label `return type declared here`
+// (docs/spec/newer.md §3.3).
+func (c *checker) noteReturnType(n int) {
+	var ret syntax.TypeExpr
+	switch d := c.fn.node.(type) {
+	case *syntax.FnDecl:
+		ret = d.Return
+	case *syntax.ClosureLit:
+		ret = d.Return
+	case *syntax.PipelineDecl:
+		ret = d.Return
+	case *syntax.ToolDecl:
+		ret = d.Return
+	}
+	if ret == nil || len(c.diags) <= n {
+		return
+	}
+	pos := ret.Position()
+	d := c.diags[n]
+	d.Notes = append(d.Notes, &diag.Error{File: c.file.Path, Line: pos.Line, Col: pos.Col, Msg: "return type declared here"})
 }
 
 // ---- throws (docs/spec/language.md §9.4) ----

@@ -59,6 +59,8 @@ func TestLayout(t *testing.T) {
 		{"var becomes nothing else", "var x = 1\nx += 2\n", "var x = 1\nx += 2\n"},
 		{"keyword expressions", "parallel each xs with {max_concurrent: 2} { x -> f(x) }\nselect {\nv from ch { println(v) }\ntimeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n",
 			"parallel each xs with { max_concurrent: 2 } { x -> f(x) }\nselect {\n  v from ch { println(v) }\n  timeout 1s { nil }\n}\nretry 3 { g() }\ndeadline 5s { h() }\n"},
+		{"cost_route options then body", "cost_route { tier: \"a\", n: 1\n  // pick\n  f() }\n",
+			"cost_route {\n  tier: \"a\"\n  n: 1\n  // pick\n  f()\n}\n"},
 		{"newer syntax", "import * as m from \"lib\"\nfn f(k) {\n  mutex ( k ) { return m.x! }\n}\n",
 			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
 		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",

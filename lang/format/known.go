@@ -65,6 +65,7 @@ func known() map[string][]string {
 		"RequireStmt":   {"At", "Cond", "Message"},
 		"MutexStmt":     {"At", "Body", "Key"},
 		"ScopeStmt":     {"At", "Body"},
+		"CostRouteStmt": {"At", "Body", "Options"},
 		"BreakStmt":     {"At"},
 		"ContinueStmt":  {"At"},
 		"YieldStmt":     {"At", "Value"},

@@ -436,6 +436,24 @@ func (p *printer) body(b *syntax.Block) doc {
 	return concat{text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
 }
 
+// costRouteBody prints the block of a `cost_route`: its options one per
+// line, then its statements.
+func (p *printer) costRouteBody(s *syntax.CostRouteStmt) doc {
+	b := s.Body
+	if len(s.Options) == 0 {
+		return p.body(b)
+	}
+	items := make([]item, 0, len(s.Options)+len(b.Stmts))
+	for _, o := range s.Options {
+		items = append(items, item{start: o.At, print: func() doc { return p.entry(o) }})
+	}
+	for _, st := range b.Stmts {
+		items = append(items, item{start: p.stmtStart(st), print: func() doc { return p.stmt(st) }})
+	}
+	p.setEnds(items, b.End)
+	return concat{text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+}
+
 // blockWith prints a block whose first line carries head after the brace
 // (a closure's parameters) and whose statements are stmts.
 func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc {

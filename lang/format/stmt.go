@@ -45,6 +45,8 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return concat{text("mutex "), p.body(s.Body)}
 	case *syntax.ScopeStmt:
 		return concat{text("scope "), p.body(s.Body)}
+	case *syntax.CostRouteStmt:
+		return concat{text("cost_route "), p.costRouteBody(s)}
 	case *syntax.ReturnStmt:
 		if s.Value == nil {
 			return text("return")

@@ -686,6 +686,11 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		r.block(s.Body)
 	case *syntax.ScopeStmt:
 		r.block(s.Body)
+	case *syntax.CostRouteStmt:
+		for _, o := range s.Options {
+			r.expr(o.Value)
+		}
+		r.block(s.Body)
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, docs/spec/language.md §7.3)
 	case *syntax.YieldStmt:

@@ -395,6 +395,17 @@ type MutexStmt struct {
 	Body *Block
 }
 
+// CostRouteStmt is `cost_route { key: value … body }`, a later-tier block
+// form the parser accepts (docs/spec/newer.md §1.13): option entries, then
+// the body's statements. The reference leaves its run-time meaning out;
+// here the option values are evaluated in order and the body runs as a
+// block.
+type CostRouteStmt struct {
+	At      Pos
+	Options []*DictEntry
+	Body    *Block
+}
+
 // ScopeStmt is `scope { body }`, a task nursery: the tasks spawned while
 // the body runs are joined when it ends, and the first failure among them
 // cancels the others and is raised (docs/spec/newer.md §1.13).
@@ -908,6 +919,7 @@ func (n *GuardStmt) Position() Pos     { return n.At }
 func (n *RequireStmt) Position() Pos   { return n.At }
 func (n *MutexStmt) Position() Pos     { return n.At }
 func (n *ScopeStmt) Position() Pos     { return n.At }
+func (n *CostRouteStmt) Position() Pos { return n.At }
 func (n *BreakStmt) Position() Pos     { return n.At }
 func (n *ContinueStmt) Position() Pos  { return n.At }
 func (n *YieldStmt) Position() Pos     { return n.At }
@@ -985,6 +997,7 @@ func (*GuardStmt) stmtNode()     {}
 func (*RequireStmt) stmtNode()   {}
 func (*MutexStmt) stmtNode()     {}
 func (*ScopeStmt) stmtNode()     {}
+func (*CostRouteStmt) stmtNode() {}
 func (*BreakStmt) stmtNode()     {}
 func (*ContinueStmt) stmtNode()  {}
 func (*YieldStmt) stmtNode()     {}

@@ -483,12 +483,35 @@ func (c cursor) statement(top bool) Stmt {
 			c.next()
 			return &ScopeStmt{At: at(t.Pos), Body: c.block()}
 		}
+		if t.Value == "cost_route" && isPunct(c.peekAt(1), "{") {
+			c.next()
+			return c.costRoute(at(t.Pos))
+		}
 	case tPunct:
 		if t.Value == "@" {
 			return c.declaration(top)
 		}
 	}
 	return c.exprStmt(top)
+}
+
+// costRoute parses `{ key: value … body }` after `cost_route`: entries
+// `name: value` (a name followed by `:` cannot start a statement), each
+// ended by a comma or a separator, then the body's statements.
+func (c cursor) costRoute(pos Pos) Stmt {
+	open := c.expect("{")
+	s := &CostRouteStmt{At: pos}
+	for isName(c.peek()) && isPunct(c.peekAt(1), ":") {
+		k := c.next()
+		c.next()
+		s.Options = append(s.Options, &DictEntry{At: at(k.Pos), KeyName: k.Value, Value: c.expr()})
+		if !c.accept(",") {
+			c.itemSeparator("cost_route option", false)
+		}
+	}
+	s.Body = &Block{At: at(open.Pos), Stmts: c.stmts(false)}
+	s.Body.End = at(c.expect("}").Pos)
+	return s
 }
 
 // exprStmt parses an expression statement or an assignment. It is written

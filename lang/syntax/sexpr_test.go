@@ -94,6 +94,8 @@ func (w sxWriter) node(n any) {
 		w.list("mutex", n.Body)
 	case *ScopeStmt:
 		w.list("scope", n.Body)
+	case *CostRouteStmt:
+		w.list("cost_route", n.Body)
 	case *MutexExpr:
 		w.list("mutex-expr", w.opt(n.Key), n.Body)
 	case *ReturnStmt:

@@ -477,6 +477,12 @@ func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
 		return &Iter{Kind: IterStream, Elem: arg(0)}
 	case "Result":
 		return &Result{Ok: arg(0), Err: arg(1)}
+	case "owned":
+		// ownership changes when the value is released, not what it is
+		// (docs/spec/newer.md §2.25)
+		if len(args) == 1 {
+			return args[0]
+		}
 	}
 	if len(args) == 0 && IsHandleName(t.Name) {
 		return &Handle{Name: t.Name}
