@@ -236,7 +236,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
 			v = &variable{t: vt, projected: true}
 		} else if s.Kind == syntax.BindConst {
-			v = &variable{t: vt}
+			// a const holding a declared `T?` result is watched by nil
+			// safety like a let (docs/spec/newer.md §3.5)
+			v = &variable{t: vt, annotated: c.declaredNilable(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
