@@ -343,6 +343,20 @@ func TestConstDeclaredNilable(t *testing.T) {
 	})
 }
 
+// A binding holding the result of an impl method declared `-> T?` is
+// watched by nil safety too.
+func TestMethodDeclaredNilable(t *testing.T) {
+	const acc = "struct Acc {\n  owner: string\n}\nimpl Acc {\n  fn find(self) -> string? {\n    return self.owner == \"\" ? nil : self.owner\n  }\n}\nconst a = Acc {owner: \"ada\"}\n"
+	runCases(t, []checkCase{
+		{"method result", acc + "const o = a.find()\nprintln(o.upper())",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"method result in a let", acc + "let o = a.find()\nprintln(o + \"!\")",
+			[]string{"error: operator `+` cannot be applied to nilable type `string?`; the operand may be nil at runtime"}},
+		{"method result narrowed", acc + "const o = a.find()\nif o != nil {\n  println(o.upper())\n}", nil},
+		{"optional call stays unwatched", acc + "const o = a?.find()\nprintln(o ?? \"-\")", nil},
+	})
+}
+
 func TestWhileExitNarrows(t *testing.T) {
 	runCases(t, []checkCase{
 		{"early exit loop", "fn f(x: int?) -> int {\n  while x == nil {\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))", nil},
