@@ -329,6 +329,34 @@ func TestModuleMode(t *testing.T) {
 // A `while` loop that no `break` leaves ends with its condition false, so
 // the code after it is narrowed like the code after a `guard`
 // (docs/spec/newer.md §3.5 early exits).
+// A const holding the result of a function declared `-> T?` is watched by
+// nil safety like a let (docs/spec/newer.md §3.5).
+func TestConstDeclaredNilable(t *testing.T) {
+	const find = "fn find(xs: list<string>) -> string? {\n  return xs.find({ x -> x != \"\" })\n}\n"
+	runCases(t, []checkCase{
+		{"const method call", find + "const v = find([\"a\"])\nprintln(v.upper())",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"let method call", find + "let v = find([\"a\"])\nprintln(v.upper())",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"const narrowed", find + "const v = find([\"a\"])\nif v != nil {\n  println(v.upper())\n}", nil},
+		{"const defaulted", find + "const v = find([\"a\"]) ?? \"none\"\nprintln(v.upper())", nil},
+	})
+}
+
+// A binding holding the result of an impl method declared `-> T?` is
+// watched by nil safety too.
+func TestMethodDeclaredNilable(t *testing.T) {
+	const acc = "struct Acc {\n  owner: string\n}\nimpl Acc {\n  fn find(self) -> string? {\n    return self.owner == \"\" ? nil : self.owner\n  }\n}\nconst a = Acc {owner: \"ada\"}\n"
+	runCases(t, []checkCase{
+		{"method result", acc + "const o = a.find()\nprintln(o.upper())",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"method result in a let", acc + "let o = a.find()\nprintln(o + \"!\")",
+			[]string{"error: operator `+` cannot be applied to nilable type `string?`; the operand may be nil at runtime"}},
+		{"method result narrowed", acc + "const o = a.find()\nif o != nil {\n  println(o.upper())\n}", nil},
+		{"optional call stays unwatched", acc + "const o = a?.find()\nprintln(o ?? \"-\")", nil},
+	})
+}
+
 func TestWhileExitNarrows(t *testing.T) {
 	runCases(t, []checkCase{
 		{"early exit loop", "fn f(x: int?) -> int {\n  while x == nil {\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))", nil},

@@ -242,7 +242,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
 			v = &variable{t: vt, projected: true}
 		} else if s.Kind == syntax.BindConst {
-			v = &variable{t: vt}
+			// a const holding a declared `T?` result is watched by nil
+			// safety like a let (docs/spec/newer.md §3.5)
+			v = &variable{t: vt, annotated: c.declaredNilable(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
@@ -272,19 +274,33 @@ func isDictLit(x syntax.Expr) bool {
 }
 
 // declaredNilable reports an initializer that calls a function of this
-// file declared to return `T?`: the program stated that the binding may
-// be nil, as an annotation would (docs/spec/newer.md §3.5).
+// file, or a method of a struct's impl, declared to return `T?`: the
+// program stated that the binding may be nil, as an annotation would
+// (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	call, ok := x.(*syntax.CallExpr)
-	if !ok || !nilable(t) {
+	if !nilable(t) {
 		return false
 	}
-	ref := c.info.Refs[call.Fn]
-	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn {
-		return false
+	switch call := x.(type) {
+	case *syntax.CallExpr:
+		ref := c.info.Refs[call.Fn]
+		if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn {
+			return false
+		}
+		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+		return ok && fn.Return != nil && len(fn.TypeParams) == 0
+	case *syntax.MethodCall:
+		if call.Optional {
+			return false
+		}
+		n, ok := types.Underlying(c.quietType(call.X)).(*types.Named)
+		if !ok || n.Decl.Kind != types.StructDecl || len(n.Decl.TypeParams) > 0 {
+			return false
+		}
+		m, ok := n.Decl.Method(call.Name)
+		return ok && known(m.Type.Return) && len(m.Type.TypeParams) == 0
 	}
-	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-	return ok && fn.Return != nil && len(fn.TypeParams) == 0
+	return false
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
