@@ -691,10 +691,11 @@ func TestTrustQueryLimitKeepsNewest(t *testing.T) {
 	}
 }
 
-// A call's stderr line has the fields in the documented order.
+// A call's stderr line is exactly docs/spec/orchestrator.md §12's form:
+// these four fields in this order, nothing after the trace id.
 func TestCallLine(t *testing.T) {
-	got := string(callLine("api-key#1", "harn.trust.query", "completed", "mcp_0123", 1234567*time.Microsecond))
-	want := "[harn] mcp: client=api-key#1 tool=harn.trust.query status=completed trace_id=mcp_0123 duration_ms=1234\n"
+	got := string(callLine("api-key#1", "harn.trust.query", "completed", "mcp_0123"))
+	want := "[harn] mcp: client=api-key#1 tool=harn.trust.query status=completed trace_id=mcp_0123\n"
 	if got != want {
 		t.Errorf("line %q, want %q", got, want)
 	}
