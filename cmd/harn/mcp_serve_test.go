@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -199,6 +200,15 @@ func TestMcpServeStdio(t *testing.T) {
 	if dig(insp, "result", "structuredContent", "snapshot", "bind") != "stdio" {
 		t.Fatalf("inspect %v", insp)
 	}
+	// docs/spec/orchestrator.md §5.1: these keys and no others.
+	var keys []string
+	for k := range dig(insp, "result", "structuredContent").(map[string]any) {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if got := strings.Join(keys, " "); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
+		t.Errorf("inspect keys %s", got)
+	}
 	res := p.rpc(t, 10, "resources/read", map[string]any{"uri": "harn://event/" + eventID})
 	if !strings.Contains(dig(res, "result", "contents", 0, "text").(string), `"x-harn-mcp-client": "e2e/1"`) {
 		t.Fatalf("event %v", res)
@@ -211,8 +221,10 @@ func TestMcpServeStdio(t *testing.T) {
 	if err := p.wait(); err != nil {
 		t.Fatalf("exit: %v; stderr:\n%s", err, p.errText())
 	}
-	if got := strings.Count(p.errText(), "[harn] mcp: client=e2e/1 tool="); got != 8 {
-		t.Errorf("%d tool-call lines; stderr:\n%s", got, p.errText())
+	// docs/spec/orchestrator.md §12: exactly this line per call, no more fields.
+	callLine := regexp.MustCompile(`(?m)^\[harn\] mcp: client=e2e/1 tool=\S+ status=completed trace_id=mcp_[0-9a-f]{32}$`)
+	if got := len(callLine.FindAllString(p.errText(), -1)); got != 8 || strings.Count(p.errText(), "[harn] mcp: client=") != 8 {
+		t.Errorf("%d tool-call lines of the §12 form; stderr:\n%s", got, p.errText())
 	}
 	snap, _ := os.ReadFile(filepath.Join(state, orchestrator.SnapshotFile))
 	if !strings.Contains(string(snap), `"status": "stopped"`) {

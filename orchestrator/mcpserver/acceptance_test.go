@@ -115,10 +115,14 @@ func TestAcceptanceToolResults(t *testing.T) {
 		}
 	}
 	insp := c.ok("harn.orchestrator.inspect", map[string]any{}).(map[string]any)
-	for _, k := range []string{"dispatcher", "triggers", "budget", "connectors", "activations", "snapshot", "recent_dispatches"} {
-		if _, ok := insp[k]; !ok {
-			t.Errorf("inspect has no %s: %s", k, js(insp))
-		}
+	// docs/spec/orchestrator.md §5.1: exactly these keys.
+	var keys []string
+	for k := range insp {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if got := strings.Join(keys, " "); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
+		t.Errorf("inspect keys %s: %s", got, js(insp))
 	}
 	trust := c.tool("harn.trust.query", map[string]any{})
 	if js(trust["structuredContent"]) != `{"results":[]}` {
