@@ -100,6 +100,10 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if len(entries) != 1 || get(entries, 0, "id") != entryID || get(entries, 0, "error") != "boom" || len(get(entries, 0, "retry_history").([]any)) != 1 {
 		t.Fatalf("dlq.list %s", js(entries))
 	}
+	// docs/spec/orchestrator.md §5.1: the entry has exactly these keys.
+	if got := sortedKeys(get(entries, 0).(map[string]any)); got != "binding_id binding_version error error_class event event_id id kind provider retry_history state" {
+		t.Errorf("DLQ entry keys %s", got)
+	}
 	for i := 0; i < 6; i++ { // more than five records on each topic
 		c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}})
 	}
@@ -116,12 +120,7 @@ func TestAcceptanceToolResults(t *testing.T) {
 	}
 	insp := c.ok("harn.orchestrator.inspect", map[string]any{}).(map[string]any)
 	// docs/spec/orchestrator.md §5.1: exactly these keys.
-	var keys []string
-	for k := range insp {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if got := strings.Join(keys, " "); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
+	if got := sortedKeys(insp); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
 		t.Errorf("inspect keys %s: %s", got, js(insp))
 	}
 	trust := c.tool("harn.trust.query", map[string]any{})
@@ -301,4 +300,14 @@ func TestWatchSeesAnEditBeforeItStarts(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// sortedKeys is an object's keys, sorted and space-separated.
+func sortedKeys(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, " ")
 }
