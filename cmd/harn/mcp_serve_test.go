@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -370,6 +371,15 @@ func TestMcpServeRefusals(t *testing.T) {
 	os.MkdirAll(filepath.Dir(hookAtMCP), 0o755)
 	os.WriteFile(hookAtMCP, []byte("[[triggers]]\nid = \"in\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/mcp\" }\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "hook", "lib.harn"), []byte("fn f(e) { return 1 }\n"), 0o644)
+	// docs/spec/orchestrator.md §1: the flags' environment variables and
+	// defaults, seen through what each refuses.
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o644)
 	cases := []struct {
 		args []string
 		env  []string
@@ -377,6 +387,11 @@ func TestMcpServeRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"mcp", "serve", "--config", filepath.Join(dir, "missing.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "missing.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve", "--manifest", filepath.Join(dir, "alias.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "alias.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve"}, []string{"HARN_ORCHESTRATOR_MANIFEST=" + filepath.Join(dir, "env.toml")}, 1, "failed to read manifest " + filepath.Join(dir, "env.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve"}, []string{"HARN_ORCHESTRATOR_MANIFEST="}, 1, "failed to read manifest harn.toml: no such file or directory"},
+		{[]string{"mcp", "serve", "--config", fixtureManifest}, []string{"HARN_ORCHESTRATOR_STATE_DIR=" + notDir}, 1, "error: cannot create state directory " + notDir + ": not a directory"},
+		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_SERVE_BIND=" + busy.Addr().String()}, 1, "error: listen tcp " + busy.Addr().String() + ": bind: address already in use"},
 		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir}, nil, 1, "error: invalid manifest " + bad + ":\n  " + bad + ":1: [[triggers]][0] (id \"x\"): retry.max: must be between 0 and 100, got 500"},
 		{[]string{"mcp", "serve", "--config", undefined, "--state-dir", dir}, nil, 1, "  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
 		{[]string{"orchestrator", "queue", "--config", undefined, "--state-dir", dir}, nil, 1, "error: invalid manifest " + undefined + ":\n  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
