@@ -625,3 +625,40 @@ func TestDispatchWaitsForAnotherNodeByKey(t *testing.T) {
 		t.Fatalf("handle %+v, %v", h, err)
 	}
 }
+
+// harn.trigger.list reports each handler form as docs/spec/orchestrator.md
+// §2's table shows it, `when` as the raw predicate reference or null,
+// and a manual-only trigger as kind and provider "manual".
+func TestListHandlerForms(t *testing.T) {
+	src := testManifest + `
+[[triggers]]
+id = "agent"
+kind = "manual"
+handler = "a2a://reviewer.prod/triage"
+`
+	o := start(t, memory.New(), writeProject(t, src, testLib, testHandlers))
+	list, err := o.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]TriggerInfo{}
+	for _, ti := range list["triggers"].([]TriggerInfo) {
+		got[ti.TriggerID] = ti
+	}
+	for id, want := range map[string]string{
+		"cron-ok":  `{"kind":"local","reference":"handlers::on_ok"}`,
+		"no-retry": `{"kind":"local","reference":"boom"}`,
+		"queued":   `{"kind":"worker","queue":"triage"}`,
+		"agent":    `{"kind":"a2a","target":"reviewer.prod/triage"}`,
+	} {
+		if js(got[id].Handler) != want {
+			t.Errorf("%s: handler %s, want %s", id, js(got[id].Handler), want)
+		}
+	}
+	if w := got["picky"].When; w == nil || *w != "handlers::wanted" || got["cron-ok"].When != nil {
+		t.Errorf("when: picky %v, cron-ok %v", got["picky"].When, got["cron-ok"].When)
+	}
+	if m := got["no-retry"]; m.Kind != "manual" || m.Provider != "manual" {
+		t.Errorf("manual trigger: kind %q provider %q", m.Kind, m.Provider)
+	}
+}
