@@ -662,3 +662,53 @@ handler = "a2a://reviewer.prod/triage"
 		t.Errorf("manual trigger: kind %q provider %q", m.Kind, m.Provider)
 	}
 }
+
+// orchestrator-state.json has the shape of docs/spec/orchestrator.md §4:
+// {status, bind, triggers, connectors, activations}, each trigger
+// {id, provider, kind, handler, version, state, received, dispatched,
+// failed, in_flight}; a closed node's status is "stopped".
+func TestSnapshotShape(t *testing.T) {
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	o := start(t, memory.New(), path)
+	fire(t, o, "cron-ok", nil)
+	o.Close()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), SnapshotFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct {
+		Status      string           `json:"status"`
+		Bind        string           `json:"bind"`
+		Triggers    []map[string]any `json:"triggers"`
+		Connectors  []string         `json:"connectors"`
+		Activations []map[string]any `json:"activations"`
+	}
+	var top map[string]any
+	if json.Unmarshal(b, &snap) != nil || json.Unmarshal(b, &top) != nil {
+		t.Fatalf("snapshot %s", b)
+	}
+	keys := func(m map[string]any) string {
+		var k []string
+		for x := range m {
+			k = append(k, x)
+		}
+		slices.Sort(k)
+		return strings.Join(k, " ")
+	}
+	if got := keys(top); got != "activations bind connectors status triggers" {
+		t.Errorf("snapshot keys %s", got)
+	}
+	if snap.Status != "stopped" || snap.Bind != "test" || len(snap.Triggers) != 7 {
+		t.Errorf("snapshot %s", b)
+	}
+	first := snap.Triggers[0]
+	if got := keys(first); got != "dispatched failed handler id in_flight kind provider received state version" {
+		t.Errorf("trigger keys %s", got)
+	}
+	if first["id"] != "cron-ok" || first["handler"] != "handlers::on_ok" || first["received"] != 1.0 || first["dispatched"] != 1.0 || first["state"] != "terminated" {
+		t.Errorf("trigger %v", first)
+	}
+	if len(snap.Activations) == 0 || keys(snap.Activations[0]) != "binding_count provider" {
+		t.Errorf("activations %v", snap.Activations)
+	}
+}
