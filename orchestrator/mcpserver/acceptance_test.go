@@ -91,6 +91,17 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if !strings.HasPrefix(eventID, "trigger_evt_") || get(fired, "status") != "succeeded" {
 		t.Fatalf("fire %s", js(fired))
 	}
+	// docs/spec/orchestrator.md §5.1: the handle's keys, and the list's.
+	if got := sortedKeys(fired.(map[string]any)); got != "binding_id binding_version dlq_entry_id error event_id result status" {
+		t.Errorf("fire handle keys %s", got)
+	}
+	listed := get(c.ok("harn.trigger.list", map[string]any{}), "triggers", 0).(map[string]any)
+	if got := sortedKeys(listed); got != "handler kind metrics provider state trigger_id version when" {
+		t.Errorf("trigger.list keys %s", got)
+	}
+	if got := sortedKeys(listed["metrics"].(map[string]any)); got != "autonomous_decisions_hour autonomous_decisions_today autonomous_decisions_total cost_hour_usd_micros cost_today_usd_micros cost_total_usd_micros dispatched dlq failed in_flight last_received_ms received" {
+		t.Errorf("trigger.list metrics keys %s", got)
+	}
 	dead := c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-fail", "payload": map[string]any{}})
 	entryID, _ := get(dead, "dlq_entry_id").(string)
 	if get(dead, "status") != "dlq" || !strings.HasPrefix(entryID, "dlq_") {
@@ -108,6 +119,12 @@ func TestAcceptanceToolResults(t *testing.T) {
 		c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}})
 	}
 	queue := c.ok("harn.orchestrator.queue", map[string]any{}).(map[string]any)
+	if got := sortedKeys(queue); got != "attempts dispatcher dlq inbox outbox" {
+		t.Errorf("queue keys %s", got)
+	}
+	if got := sortedKeys(get(queue, "inbox", "head", 0).(map[string]any)); got != "event_id headers kind occurred_at_ms payload" {
+		t.Errorf("queue head keys %s", got)
+	}
 	if !sameJSON(get(queue, "dispatcher"), `{"in_flight":0,"retry_queue_depth":0,"dlq_depth":1}`) {
 		t.Errorf("queue dispatcher %s", js(get(queue, "dispatcher")))
 	}
@@ -123,6 +140,10 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if got := sortedKeys(insp); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
 		t.Errorf("inspect keys %s: %s", got, js(insp))
 	}
+	retried := c.ok("harn.orchestrator.dlq.retry", map[string]any{"entry_id": entryID}).(map[string]any)
+	if got := sortedKeys(retried); got != "entry_id handle" || retried["entry_id"] != entryID || get(retried, "handle", "replay_of_event_id") != get(dead, "event_id") {
+		t.Errorf("dlq.retry %s", js(retried))
+	}
 	trust := c.tool("harn.trust.query", map[string]any{})
 	if js(trust["structuredContent"]) != `{"results":[]}` {
 		t.Errorf("trust.query %s", js(trust))
@@ -136,6 +157,10 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if get(replay, "result", "resultType") != "complete" || get(replay, "result", "structuredContent", "replay_of_event_id") != eventID {
 		t.Errorf("replay without tasks %s", js(replay))
 	}
+	if got := sortedKeys(get(replay, "result", "structuredContent").(map[string]any)); got != "binding_id binding_version dlq_entry_id error event_id replay_of_event_id result status" {
+		t.Errorf("replay handle keys %s", got)
+	}
+
 }
 
 // Items 240 and 245: the event resource's shape, and completion of
