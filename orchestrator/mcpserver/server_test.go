@@ -373,6 +373,19 @@ func TestResourcesPromptsCompletion(t *testing.T) {
 	if get(res, 4, "description") != "Trigger event log record #1" || get(res, 5, "description") != "Pending DLQ entry for event "+eventID {
 		t.Fatalf("resources %s", js(res))
 	}
+	// docs/spec/orchestrator.md §6: every entry's name, description and type.
+	for i, want := range []string{
+		`{"uri":"harn://manifest","name":"Manifest","description":"The running orchestrator manifest","mimeType":"application/toml"}`,
+		`{"uri":"harn://topic/trigger.inbox","name":"trigger.inbox","description":"EventLog topic trigger.inbox","mimeType":"application/json"}`,
+		`{"uri":"harn://topic/trigger.outbox","name":"trigger.outbox","description":"EventLog topic trigger.outbox","mimeType":"application/json"}`,
+		`{"uri":"harn://topic/agent.transcript.a1","name":"agent.transcript.a1","description":"Agent transcript event stream","mimeType":"application/json"}`,
+		`{"uri":"harn://event/` + eventID + `","name":"Event ` + eventID + `","description":"Trigger event log record #1","mimeType":"application/json"}`,
+		`{"uri":"harn://dlq/` + entryID + `","name":"DLQ ` + entryID + `","description":"Pending DLQ entry for event ` + eventID + `","mimeType":"application/json"}`,
+	} {
+		if !sameJSON(res[i], want) {
+			t.Errorf("resource %d: %s, want %s", i, js(res[i]), want)
+		}
+	}
 	man := c.call("resources/read", map[string]any{"uri": "harn://manifest"})
 	if get(man, "result", "contents", 0, "text") != fixtureManifest || get(man, "result", "contents", 0, "mimeType") != "application/toml" {
 		t.Fatalf("manifest %s", js(man))
