@@ -187,6 +187,20 @@ func TestAcceptanceEventResource(t *testing.T) {
 			t.Errorf("trace.%s missing: %s", k, text)
 		}
 	}
+	// docs/spec/orchestrator.md §6: the document's keys, the trace's, and
+	// each related record's.
+	if got := sortedKeys(ev); got != "binding_id binding_version event log_event_id replay_of_event_id trace" {
+		t.Errorf("event keys %s", got)
+	}
+	if got := sortedKeys(get(ev, "trace").(map[string]any)); got != "action_graph attempts dlq outbox trace_id" {
+		t.Errorf("trace keys %s", got)
+	}
+	if rec, ok := get(ev, "trace", "attempts", 0).(map[string]any); !ok || sortedKeys(rec) != "headers id kind occurred_at_ms payload" {
+		t.Errorf("trace record %s", js(get(ev, "trace", "attempts")))
+	}
+	if get(ev, "trace", "trace_id") != get(ev, "event", "trace_id") || get(ev, "trace", "trace_id") == nil {
+		t.Errorf("trace id %v, event's %v", get(ev, "trace", "trace_id"), get(ev, "event", "trace_id"))
+	}
 	vals := get(c.call("completion/complete", map[string]any{"ref": map[string]any{"type": "ref/resource", "uri": "harn://event/{event_id}"}, "argument": map[string]any{"name": "event_id", "value": ""}}), "result", "completion", "values")
 	if js(vals) != `["`+eventID+`"]` {
 		t.Errorf("event id completion %s", js(vals))
