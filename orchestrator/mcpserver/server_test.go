@@ -749,3 +749,48 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 		t.Fatalf("action graph errors %q, want %q", errs, want)
 	}
 }
+
+// TestWatchNotifiesByFileKind: which list-changed notifications each
+// kind of change sends (docs/spec/orchestrator.md §11): a prompt file →
+// prompts; harn.lock or a file under .harn/packages → tools, resources
+// and prompts; a Harn source → a reload and none. Each change is
+// delivered to changed directly (no polling); a ping after it marks
+// the end of what it sent.
+func TestWatchNotifiesByFileKind(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	c.call("ping", nil) // notifications/initialized is handled: the client is ready
+	seen := len(c.Messages())
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"prompts/review.harn.prompt", "prompts"},
+		{"harn.lock", "tools resources prompts"},
+		{".harn/packages/kit/lib.harn", "tools resources prompts"},
+		{"lib.harn", ""},
+	} {
+		before := c.srv.snapshot()
+		p := filepath.Join(c.root, tc.file)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		old, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, append(old, "\n// changed\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		after := c.srv.snapshot()
+		c.srv.changed(before, after)
+		c.call("ping", nil)
+		msgs := c.Messages()
+		var got []string
+		for _, m := range msgs[seen : len(msgs)-1] {
+			method, _ := m["method"].(string)
+			got = append(got, strings.TrimSuffix(strings.TrimPrefix(method, "notifications/"), "/list_changed"))
+		}
+		seen = len(msgs)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s changed: notifications %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	if !strings.Contains(c.stderr.String(), "[harn] mcp: reloaded ") {
+		t.Errorf("a changed Harn source was not reloaded; stderr:\n%s", c.stderr.String())
+	}
+}
