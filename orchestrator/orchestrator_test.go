@@ -712,3 +712,36 @@ func TestSnapshotShape(t *testing.T) {
 		t.Errorf("activations %v", snap.Activations)
 	}
 }
+
+// dlq.list lists pending entries oldest first (entry ids are UUIDv7, in
+// the order the deliveries died), so "the newest entry" of the seed's
+// example prompt is the last one; a retried entry leaves the list.
+func TestDLQListOldestFirst(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	var events []string
+	for range 5 {
+		events = append(events, fire(t, o, "no-retry", nil).EventID)
+	}
+	list, err := o.DLQList(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries := list["entries"].([]DLQEntry)
+	for _, e := range entries {
+		got = append(got, e.EventID)
+	}
+	if !slices.Equal(got, events) {
+		t.Fatalf("entries by event %v, fired %v", got, events)
+	}
+	if _, err := o.RetryDLQ(context.Background(), entries[4].ID, Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = o.DLQList(context.Background())
+	if n := len(list["entries"].([]DLQEntry)); n != 5 { // the retry dead-lettered again: a new entry
+		t.Fatalf("%d entries after retrying the newest", n)
+	}
+	if last := list["entries"].([]DLQEntry)[4]; last.ID == entries[4].ID || last.Event["id"] == events[4] {
+		t.Fatalf("the retried entry is still listed, or the newest is not the retry's: %s", js(last))
+	}
+}
