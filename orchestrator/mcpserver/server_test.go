@@ -794,3 +794,58 @@ func TestWatchNotifiesByFileKind(t *testing.T) {
 		t.Errorf("a changed Harn source was not reloaded; stderr:\n%s", c.stderr.String())
 	}
 }
+
+// Cancelling a fire task (tasks/cancel) ends the caller's wait, not the
+// event: it was accepted durably before the task answered, so it still
+// runs and its outcome is recorded; the call is logged as failed
+// (docs/orchestrator.md, "Failure semantics").
+func TestCancelledFireTaskStillDispatches(t *testing.T) {
+	dir := writeFixture(t)
+	release := filepath.Join(dir, "release")
+	os.WriteFile(filepath.Join(dir, "harn.toml"), []byte(fixtureManifest+"\n[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fixtureLib+"fn hold(event) {\n  while !file_exists(\""+release+"\") { sleep(5) }\n  return \"released\"\n}\n"), 0o644)
+	c := newClientIn(t, dir, nil)
+	meta := meta2026(true)
+	created := c.call("tools/call", map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "held", "payload": map[string]any{}}, "_meta": meta})
+	id, _ := get(created, "result", "taskId").(string)
+	if id == "" {
+		t.Fatalf("created %s", js(created))
+	}
+	// The event is accepted (a recorded event) before the task is cancelled.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		evs, _ := c.srv.orch.Events(context.Background())
+		if len(evs) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the event was never accepted")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.call("tasks/cancel", map[string]any{"taskId": id, "_meta": meta})
+	if got := c.call("tasks/get", map[string]any{"taskId": id, "_meta": meta}); get(got, "result", "status") != "cancelled" {
+		t.Fatalf("task %s", js(got))
+	}
+	os.WriteFile(release, nil, 0o644)
+	for {
+		list, _ := c.srv.orch.List(context.Background())
+		triggers := list["triggers"].([]orchestrator.TriggerInfo)
+		if held := triggers[len(triggers)-1]; held.TriggerID != "held" || held.Metrics.Dispatched == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled fire's event never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	list, _ := c.srv.orch.List(context.Background())
+	triggers := list["triggers"].([]orchestrator.TriggerInfo)
+	if held := triggers[len(triggers)-1]; held.TriggerID != "held" || held.Metrics.Dispatched != 1 {
+		t.Fatalf("held %s", js(held))
+	}
+	c.srv.Flush()
+	if !strings.Contains(c.stderr.String(), "tool=harn.trigger.fire status=failed") {
+		t.Errorf("stderr %s", c.stderr.String())
+	}
+}
