@@ -849,3 +849,20 @@ func TestCancelledFireTaskStillDispatches(t *testing.T) {
 		t.Errorf("stderr %s", c.stderr.String())
 	}
 }
+
+// The seed's protocol table: subscriptions/listen, and roots/list,
+// sampling/createMessage and elicitation/create sent as top-level
+// requests, are refused with -32601 and data.type mcp.unsupportedFeature.
+func TestUnsupportedFeatures(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	for method, feature := range map[string]string{
+		"subscriptions/listen": "subscriptions", "roots/list": "roots",
+		"sampling/createMessage": "sampling", "elicitation/create": "elicitation",
+	} {
+		e := get(c.call(method, map[string]any{}), "error")
+		if get(e, "code") != -32601.0 || get(e, "data", "type") != "mcp.unsupportedFeature" || get(e, "data", "feature") != feature || get(e, "data", "method") != method {
+			t.Errorf("%s: %s", method, js(e))
+		}
+	}
+}
