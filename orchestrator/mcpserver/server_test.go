@@ -866,3 +866,25 @@ func TestUnsupportedFeatures(t *testing.T) {
 		}
 	}
 }
+
+// harn.trigger.replay with steering fields (docs/spec/orchestrator.md §5:
+// steer_from, to_decision, reason, applied_by, scope) returns a report
+// instead of the bare handle: the request echoed, steering_applied false
+// (this orchestrator keeps no run records to steer), and the replay's
+// handle; with as_of too, the as-of report is included.
+func TestReplaySteeringReport(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	eventID := get(c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}), "event_id").(string)
+	rep := c.ok("harn.trigger.replay", map[string]any{"event_id": eventID, "reason": "flaky upstream", "scope": "this_run"}).(map[string]any)
+	if sortedKeys(rep) != "handle replay_of_event_id steering steering_applied" || get(rep, "replay_of_event_id") != eventID ||
+		!sameJSON(get(rep, "steering"), `{"reason":"flaky upstream","scope":"this_run"}`) || get(rep, "steering_applied") != false ||
+		get(rep, "handle", "replay_of_event_id") != eventID || get(rep, "handle", "status") != "succeeded" {
+		t.Fatalf("report %s", js(rep))
+	}
+	rep = c.ok("harn.trigger.replay", map[string]any{"event_id": eventID, "as_of": time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "applied_by": "ops"}).(map[string]any)
+	if get(rep, "as_of_report", "binding_version_as_of") != 1.0 || get(rep, "handle", "replay_of_event_id") != eventID {
+		t.Fatalf("report with as_of %s", js(rep))
+	}
+	c.fails("harn.trigger.replay", map[string]any{"event_id": eventID, "scope": "everyone"}, "unknown variant `everyone` for field `scope`, expected one of `this_run`, `this_persona`, `all`")
+}
