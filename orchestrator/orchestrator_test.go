@@ -745,3 +745,21 @@ func TestDLQListOldestFirst(t *testing.T) {
 		t.Fatalf("the retried entry is still listed, or the newest is not the retry's: %s", js(last))
 	}
 }
+
+// fire's payload is shallow-merged over the synthetic event
+// (docs/spec/orchestrator.md §3): a top-level key replaces the event's
+// whole value (headers included), then the event id, trace id and the
+// caller's x-harn-mcp-* headers are put in over what the caller sent.
+func TestFireMergeIsShallow(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "cron-ok", map[string]any{"kind": "custom", "headers": map[string]any{"a": "b", "x-harn-mcp-client": "spoofed"}, "trace_id": "mine", "id": "mine", "payload": map[string]any{"n": 1}})
+	ev, err := o.Event(context.Background(), h.EventID)
+	if err != nil || ev == nil {
+		t.Fatal(ev, err)
+	}
+	want := `{"a":"b","x-harn-mcp-client":"test/1","x-harn-mcp-trace-id":"mcp_trace"}`
+	if js(ev.Event["headers"]) != want || ev.Event["kind"] != "custom" || ev.Event["provider"] != "cron" ||
+		ev.Event["trace_id"] != "mcp_trace" || ev.Event["id"] != h.EventID || js(ev.Event["payload"]) != `{"n":1}` {
+		t.Fatalf("event %s", js(ev.Event))
+	}
+}
