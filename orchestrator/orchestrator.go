@@ -394,6 +394,9 @@ func (o *Orchestrator) Close() error {
 	o.status.Store("draining")
 	o.stopCron()
 	o.cancel()
+	// The state directory tells a draining node from a running one
+	// while its last attempts finish (up to DrainTimeout).
+	o.writeSnapshot(context.Background())
 	drained := make(chan struct{})
 	go func() { o.wg.Wait(); close(drained) }()
 	select {

@@ -763,3 +763,52 @@ func TestFireMergeIsShallow(t *testing.T) {
 		t.Fatalf("event %s", js(ev.Event))
 	}
 }
+
+// While a closing node waits for its attempts in flight, its bindings
+// are "draining" (docs/spec/orchestrator.md §3) and so is the snapshot's
+// status; the attempt finishes and is recorded, then the node is
+// "stopped".
+func TestCloseDrains(t *testing.T) {
+	release := filepath.Join(t.TempDir(), "release")
+	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\n"
+	lib := "fn hold(event) {\n  while !file_exists(\"" + release + "\") { sleep(5) }\n  return \"released\"\n}\n"
+	path := writeProject(t, src, lib, "")
+	o := start(t, memory.New(), path)
+	fired := make(chan Handle, 1)
+	go func() {
+		h, _ := o.Fire(context.Background(), "held", nil, Caller{})
+		fired <- h
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		for !ok() {
+			if time.Now().After(deadline) {
+				os.WriteFile(release, nil, 0o644)
+				t.Fatalf("never %s", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	until("in flight", func() bool { return o.metrics(o.Binding("held")).InFlight == 1 })
+	closed := make(chan struct{})
+	go func() { o.Close(); close(closed) }()
+	snapshot := func() string {
+		b, _ := os.ReadFile(filepath.Join(filepath.Dir(path), SnapshotFile))
+		var s struct{ Status string }
+		json.Unmarshal(b, &s)
+		return s.Status
+	}
+	until("draining", func() bool { return snapshot() == "draining" })
+	if list, _ := o.List(context.Background()); list["triggers"].([]TriggerInfo)[0].State != "draining" {
+		t.Errorf("state while draining %s", js(list))
+	}
+	os.WriteFile(release, nil, 0o644)
+	<-closed
+	if h := <-fired; h.Status != "succeeded" {
+		t.Errorf("the drained attempt: %s", js(h))
+	}
+	if s := snapshot(); s != "stopped" {
+		t.Errorf("snapshot status after Close %q", s)
+	}
+}
