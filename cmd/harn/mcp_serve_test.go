@@ -248,7 +248,8 @@ func TestMcpServeStdio(t *testing.T) {
 		t.Fatalf("replay: %d %s %s", code, out.String(), errb.String())
 	}
 	out.Reset()
-	if code := run([]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "manual-ok") || !strings.Contains(out.String(), "received 3") {
+	if code := run([]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "manual-ok") || !strings.Contains(out.String(), "received 3") ||
+		!regexp.MustCompile(`^node \S+, event log sqlite\n`).MatchString(out.String()) {
 		t.Fatalf("inspect: %d %s %s", code, out.String(), errb.String())
 	}
 	out.Reset()
