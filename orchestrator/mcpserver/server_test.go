@@ -888,3 +888,16 @@ func TestReplaySteeringReport(t *testing.T) {
 	}
 	c.fails("harn.trigger.replay", map[string]any{"event_id": eventID, "scope": "everyone"}, "unknown variant `everyone` for field `scope`, expected one of `this_run`, `this_persona`, `all`")
 }
+
+// stdio accepts the 2026-07-28 server/discover as well as initialize
+// (docs/spec/orchestrator.md §1): the same identity, capabilities and
+// instructions.
+func TestServerDiscoverOnStdio(t *testing.T) {
+	c := newClient(t)
+	res := get(c.call("server/discover", map[string]any{"_meta": meta2026(false)}), "result")
+	if !sameJSON(get(res, "_meta", "io.modelcontextprotocol/serverInfo"), `{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"9.9.9"}`) ||
+		!sameJSON(get(res, "capabilities"), `{"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true},"extensions":{"io.modelcontextprotocol/tasks":{}},"completions":{}}`) ||
+		get(res, "instructions") != "Expose Harn trigger and orchestrator controls over MCP." || js(get(res, "supportedVersions")) != `["2026-07-28"]` {
+		t.Fatalf("server/discover %s", js(res))
+	}
+}
