@@ -587,7 +587,10 @@ type DLQEntry struct {
 	ErrorClass     string         `json:"error_class"`
 	Event          map[string]any `json:"event"`
 	RetryHistory   []AttemptInfo  `json:"retry_history"`
-	DeadAtMs       int64          `json:"dead_at_ms"`
+	// DeadAtMs is when the entry was written (its record's
+	// occurred_at_ms), for retry.retention_days; not part of the entry's
+	// JSON, whose keys docs/spec/orchestrator.md §5.1 fixes.
+	DeadAtMs int64 `json:"-"`
 }
 
 // AttemptInfo is one attempt of a delivery (trigger.attempts payload).

@@ -224,3 +224,35 @@ func TestConcurrencyWaits(t *testing.T) {
 		}
 	}
 }
+
+// The error classes of docs/spec/orchestrator.md §3 step 9 that a
+// dead-lettered delivery carries: an A2A agent that answers 401 is
+// auth_failed, one that answers 503 is provider_5xx, a handler stopped by
+// its trigger's timeout is handler_timeout (a thrown error is
+// handler_panic, pinned by TestRetryThenDLQThenRetryDLQ).
+func TestErrorClasses(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/denied":
+			w.WriteHeader(http.StatusUnauthorized)
+		default:
+			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+		}
+	}))
+	defer agent.Close()
+	host := strings.TrimPrefix(agent.URL, "http://")
+	src := "[[triggers]]\nid = \"denied\"\nkind = \"manual\"\nhandler = \"a2a://" + host + "/denied\"\nallow_cleartext = true\nretry = { max = 1 }\n\n" +
+		"[[triggers]]\nid = \"down\"\nkind = \"manual\"\nhandler = \"a2a://" + host + "/down\"\nallow_cleartext = true\nretry = { max = 1 }\n\n" +
+		"[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"stuck\"\ntimeout = \"50ms\"\nretry = { max = 1 }\n"
+	o := start(t, memory.New(), writeProject(t, src, gatesLib, ""))
+	for id, class := range map[string]string{"denied": "auth_failed", "down": "provider_5xx", "slow": "handler_timeout"} {
+		h := fire(t, o, id, nil)
+		if h.Status != "dlq" || h.DLQEntryID == nil {
+			t.Fatalf("%s: %s", id, js(h))
+		}
+		e, ok, err := o.DLQEntry(context.Background(), *h.DLQEntryID)
+		if err != nil || !ok || e.ErrorClass != class || len(e.RetryHistory) != 1 || e.RetryHistory[0].ErrorClass != class {
+			t.Errorf("%s: entry %s, want error_class %s", id, js(e), class)
+		}
+	}
+}

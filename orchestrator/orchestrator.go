@@ -168,6 +168,9 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 // Manifest is the manifest now served.
 func (o *Orchestrator) Manifest() *manifest.Manifest { return o.proj.Load().m }
 
+// Owner names the node in leases and attempt records.
+func (o *Orchestrator) Owner() string { return o.opts.Owner }
+
 // Log is the node's event log.
 func (o *Orchestrator) Log() eventlog.Log { return o.log }
 
@@ -391,6 +394,9 @@ func (o *Orchestrator) Close() error {
 	o.status.Store("draining")
 	o.stopCron()
 	o.cancel()
+	// The state directory tells a draining node from a running one
+	// while its last attempts finish (up to DrainTimeout).
+	o.writeSnapshot(context.Background())
 	drained := make(chan struct{})
 	go func() { o.wg.Wait(); close(drained) }()
 	select {

@@ -625,3 +625,190 @@ func TestDispatchWaitsForAnotherNodeByKey(t *testing.T) {
 		t.Fatalf("handle %+v, %v", h, err)
 	}
 }
+
+// harn.trigger.list reports each handler form as docs/spec/orchestrator.md
+// §2's table shows it, `when` as the raw predicate reference or null,
+// and a manual-only trigger as kind and provider "manual".
+func TestListHandlerForms(t *testing.T) {
+	src := testManifest + `
+[[triggers]]
+id = "agent"
+kind = "manual"
+handler = "a2a://reviewer.prod/triage"
+`
+	o := start(t, memory.New(), writeProject(t, src, testLib, testHandlers))
+	list, err := o.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]TriggerInfo{}
+	for _, ti := range list["triggers"].([]TriggerInfo) {
+		got[ti.TriggerID] = ti
+	}
+	for id, want := range map[string]string{
+		"cron-ok":  `{"kind":"local","reference":"handlers::on_ok"}`,
+		"no-retry": `{"kind":"local","reference":"boom"}`,
+		"queued":   `{"kind":"worker","queue":"triage"}`,
+		"agent":    `{"kind":"a2a","target":"reviewer.prod/triage"}`,
+	} {
+		if js(got[id].Handler) != want {
+			t.Errorf("%s: handler %s, want %s", id, js(got[id].Handler), want)
+		}
+	}
+	if w := got["picky"].When; w == nil || *w != "handlers::wanted" || got["cron-ok"].When != nil {
+		t.Errorf("when: picky %v, cron-ok %v", got["picky"].When, got["cron-ok"].When)
+	}
+	if m := got["no-retry"]; m.Kind != "manual" || m.Provider != "manual" {
+		t.Errorf("manual trigger: kind %q provider %q", m.Kind, m.Provider)
+	}
+}
+
+// orchestrator-state.json has the shape of docs/spec/orchestrator.md §4:
+// {status, bind, triggers, connectors, activations}, each trigger
+// {id, provider, kind, handler, version, state, received, dispatched,
+// failed, in_flight}; a closed node's status is "stopped".
+func TestSnapshotShape(t *testing.T) {
+	path := writeProject(t, testManifest, testLib, testHandlers)
+	o := start(t, memory.New(), path)
+	fire(t, o, "cron-ok", nil)
+	o.Close()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), SnapshotFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct {
+		Status      string           `json:"status"`
+		Bind        string           `json:"bind"`
+		Triggers    []map[string]any `json:"triggers"`
+		Connectors  []string         `json:"connectors"`
+		Activations []map[string]any `json:"activations"`
+	}
+	var top map[string]any
+	if json.Unmarshal(b, &snap) != nil || json.Unmarshal(b, &top) != nil {
+		t.Fatalf("snapshot %s", b)
+	}
+	keys := func(m map[string]any) string {
+		var k []string
+		for x := range m {
+			k = append(k, x)
+		}
+		slices.Sort(k)
+		return strings.Join(k, " ")
+	}
+	if got := keys(top); got != "activations bind connectors status triggers" {
+		t.Errorf("snapshot keys %s", got)
+	}
+	if snap.Status != "stopped" || snap.Bind != "test" || len(snap.Triggers) != 7 {
+		t.Errorf("snapshot %s", b)
+	}
+	first := snap.Triggers[0]
+	if got := keys(first); got != "dispatched failed handler id in_flight kind provider received state version" {
+		t.Errorf("trigger keys %s", got)
+	}
+	if first["id"] != "cron-ok" || first["handler"] != "handlers::on_ok" || first["received"] != 1.0 || first["dispatched"] != 1.0 || first["state"] != "terminated" {
+		t.Errorf("trigger %v", first)
+	}
+	if len(snap.Activations) == 0 || keys(snap.Activations[0]) != "binding_count provider" {
+		t.Errorf("activations %v", snap.Activations)
+	}
+}
+
+// dlq.list lists pending entries oldest first (entry ids are UUIDv7, in
+// the order the deliveries died), so "the newest entry" of the seed's
+// example prompt is the last one; a retried entry leaves the list.
+func TestDLQListOldestFirst(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	var events []string
+	for range 5 {
+		events = append(events, fire(t, o, "no-retry", nil).EventID)
+	}
+	list, err := o.DLQList(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries := list["entries"].([]DLQEntry)
+	for _, e := range entries {
+		got = append(got, e.EventID)
+	}
+	if !slices.Equal(got, events) {
+		t.Fatalf("entries by event %v, fired %v", got, events)
+	}
+	if _, err := o.RetryDLQ(context.Background(), entries[4].ID, Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = o.DLQList(context.Background())
+	if n := len(list["entries"].([]DLQEntry)); n != 5 { // the retry dead-lettered again: a new entry
+		t.Fatalf("%d entries after retrying the newest", n)
+	}
+	if last := list["entries"].([]DLQEntry)[4]; last.ID == entries[4].ID || last.Event["id"] == events[4] {
+		t.Fatalf("the retried entry is still listed, or the newest is not the retry's: %s", js(last))
+	}
+}
+
+// fire's payload is shallow-merged over the synthetic event
+// (docs/spec/orchestrator.md §3): a top-level key replaces the event's
+// whole value (headers included), then the event id, trace id and the
+// caller's x-harn-mcp-* headers are put in over what the caller sent.
+func TestFireMergeIsShallow(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "cron-ok", map[string]any{"kind": "custom", "headers": map[string]any{"a": "b", "x-harn-mcp-client": "spoofed"}, "trace_id": "mine", "id": "mine", "payload": map[string]any{"n": 1}})
+	ev, err := o.Event(context.Background(), h.EventID)
+	if err != nil || ev == nil {
+		t.Fatal(ev, err)
+	}
+	want := `{"a":"b","x-harn-mcp-client":"test/1","x-harn-mcp-trace-id":"mcp_trace"}`
+	if js(ev.Event["headers"]) != want || ev.Event["kind"] != "custom" || ev.Event["provider"] != "cron" ||
+		ev.Event["trace_id"] != "mcp_trace" || ev.Event["id"] != h.EventID || js(ev.Event["payload"]) != `{"n":1}` {
+		t.Fatalf("event %s", js(ev.Event))
+	}
+}
+
+// While a closing node waits for its attempts in flight, its bindings
+// are "draining" (docs/spec/orchestrator.md §3) and so is the snapshot's
+// status; the attempt finishes and is recorded, then the node is
+// "stopped".
+func TestCloseDrains(t *testing.T) {
+	release := filepath.Join(t.TempDir(), "release")
+	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\n"
+	lib := "fn hold(event) {\n  while !file_exists(\"" + release + "\") { sleep(5) }\n  return \"released\"\n}\n"
+	path := writeProject(t, src, lib, "")
+	o := start(t, memory.New(), path)
+	fired := make(chan Handle, 1)
+	go func() {
+		h, _ := o.Fire(context.Background(), "held", nil, Caller{})
+		fired <- h
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		for !ok() {
+			if time.Now().After(deadline) {
+				os.WriteFile(release, nil, 0o644)
+				t.Fatalf("never %s", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	until("in flight", func() bool { return o.metrics(o.Binding("held")).InFlight == 1 })
+	closed := make(chan struct{})
+	go func() { o.Close(); close(closed) }()
+	snapshot := func() string {
+		b, _ := os.ReadFile(filepath.Join(filepath.Dir(path), SnapshotFile))
+		var s struct{ Status string }
+		json.Unmarshal(b, &s)
+		return s.Status
+	}
+	until("draining", func() bool { return snapshot() == "draining" })
+	if list, _ := o.List(context.Background()); list["triggers"].([]TriggerInfo)[0].State != "draining" {
+		t.Errorf("state while draining %s", js(list))
+	}
+	os.WriteFile(release, nil, 0o644)
+	<-closed
+	if h := <-fired; h.Status != "succeeded" {
+		t.Errorf("the drained attempt: %s", js(h))
+	}
+	if s := snapshot(); s != "stopped" {
+		t.Errorf("snapshot status after Close %q", s)
+	}
+}

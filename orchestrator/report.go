@@ -241,7 +241,6 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 		"activations":       o.activations(),
 		"snapshot":          snapshot,
 		"recent_dispatches": recent,
-		"node":              map[string]any{"owner": o.opts.Owner, "backend": o.log.Backend(), "status": o.status.Load()},
 	}, nil
 }
 

@@ -393,6 +393,7 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		case "dlq_entry":
 			var e DLQEntry
 			if json.Unmarshal(r.Payload, &e) == nil && e.ID != "" {
+				e.DeadAtMs = r.OccurredAtMs
 				v.dlq[e.ID] = &e
 			}
 		default: // dlq_retried, dlq_purged: tombstones

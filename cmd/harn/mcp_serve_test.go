@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -199,6 +201,15 @@ func TestMcpServeStdio(t *testing.T) {
 	if dig(insp, "result", "structuredContent", "snapshot", "bind") != "stdio" {
 		t.Fatalf("inspect %v", insp)
 	}
+	// docs/spec/orchestrator.md §5.1: these keys and no others.
+	var keys []string
+	for k := range dig(insp, "result", "structuredContent").(map[string]any) {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if got := strings.Join(keys, " "); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
+		t.Errorf("inspect keys %s", got)
+	}
 	res := p.rpc(t, 10, "resources/read", map[string]any{"uri": "harn://event/" + eventID})
 	if !strings.Contains(dig(res, "result", "contents", 0, "text").(string), `"x-harn-mcp-client": "e2e/1"`) {
 		t.Fatalf("event %v", res)
@@ -211,8 +222,10 @@ func TestMcpServeStdio(t *testing.T) {
 	if err := p.wait(); err != nil {
 		t.Fatalf("exit: %v; stderr:\n%s", err, p.errText())
 	}
-	if got := strings.Count(p.errText(), "[harn] mcp: client=e2e/1 tool="); got != 8 {
-		t.Errorf("%d tool-call lines; stderr:\n%s", got, p.errText())
+	// docs/spec/orchestrator.md §12: exactly this line per call, no more fields.
+	callLine := regexp.MustCompile(`(?m)^\[harn\] mcp: client=e2e/1 tool=\S+ status=completed trace_id=mcp_[0-9a-f]{32}$`)
+	if got := len(callLine.FindAllString(p.errText(), -1)); got != 8 || strings.Count(p.errText(), "[harn] mcp: client=") != 8 {
+		t.Errorf("%d tool-call lines of the §12 form; stderr:\n%s", got, p.errText())
 	}
 	snap, _ := os.ReadFile(filepath.Join(state, orchestrator.SnapshotFile))
 	if !strings.Contains(string(snap), `"status": "stopped"`) {
@@ -235,7 +248,8 @@ func TestMcpServeStdio(t *testing.T) {
 		t.Fatalf("replay: %d %s %s", code, out.String(), errb.String())
 	}
 	out.Reset()
-	if code := run([]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "manual-ok") || !strings.Contains(out.String(), "received 3") {
+	if code := run([]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "manual-ok") || !strings.Contains(out.String(), "received 3") ||
+		!regexp.MustCompile(`^node \S+, event log sqlite\n`).MatchString(out.String()) {
 		t.Fatalf("inspect: %d %s %s", code, out.String(), errb.String())
 	}
 	out.Reset()
@@ -358,6 +372,15 @@ func TestMcpServeRefusals(t *testing.T) {
 	os.MkdirAll(filepath.Dir(hookAtMCP), 0o755)
 	os.WriteFile(hookAtMCP, []byte("[[triggers]]\nid = \"in\"\nkind = \"webhook\"\nhandler = \"f\"\nwebhook = { path = \"/mcp\" }\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "hook", "lib.harn"), []byte("fn f(e) { return 1 }\n"), 0o644)
+	// docs/spec/orchestrator.md §1: the flags' environment variables and
+	// defaults, seen through what each refuses.
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o644)
 	cases := []struct {
 		args []string
 		env  []string
@@ -365,6 +388,11 @@ func TestMcpServeRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"mcp", "serve", "--config", filepath.Join(dir, "missing.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "missing.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve", "--manifest", filepath.Join(dir, "alias.toml")}, nil, 1, "failed to read manifest " + filepath.Join(dir, "alias.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve"}, []string{"HARN_ORCHESTRATOR_MANIFEST=" + filepath.Join(dir, "env.toml")}, 1, "failed to read manifest " + filepath.Join(dir, "env.toml") + ": no such file or directory"},
+		{[]string{"mcp", "serve"}, []string{"HARN_ORCHESTRATOR_MANIFEST="}, 1, "failed to read manifest harn.toml: no such file or directory"},
+		{[]string{"mcp", "serve", "--config", fixtureManifest}, []string{"HARN_ORCHESTRATOR_STATE_DIR=" + notDir}, 1, "error: cannot create state directory " + notDir + ": not a directory"},
+		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_SERVE_BIND=" + busy.Addr().String()}, 1, "error: listen tcp " + busy.Addr().String() + ": bind: address already in use"},
 		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir}, nil, 1, "error: invalid manifest " + bad + ":\n  " + bad + ":1: [[triggers]][0] (id \"x\"): retry.max: must be between 0 and 100, got 500"},
 		{[]string{"mcp", "serve", "--config", undefined, "--state-dir", dir}, nil, 1, "  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
 		{[]string{"orchestrator", "queue", "--config", undefined, "--state-dir", dir}, nil, 1, "error: invalid manifest " + undefined + ":\n  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},

@@ -189,6 +189,10 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
+		if cmd == "inspect" {
+			// Not in the inspect object: docs/spec/orchestrator.md §5.1 fixes its keys.
+			fmt.Fprintf(stdout, "node %s, event log %s\n", o.Owner(), log.Backend())
+		}
 		printHuman(stdout, cmd, out)
 	}
 	if dispatches {
@@ -281,8 +285,6 @@ func printHuman(w io.Writer, cmd string, out any) {
 			}
 		case "inspect":
 			d := v["dispatcher"].(orchestrator.Dispatcher)
-			node, _ := v["node"].(map[string]any)
-			fmt.Fprintf(w, "node %v, event log %v\n", node["owner"], node["backend"])
 			fmt.Fprintf(w, "in flight %d, waiting for retry %d, dead letters %d\n", d.InFlight, d.RetryQueueDepth, d.DLQDepth)
 			b, _ := json.Marshal(v["triggers"])
 			var triggers []map[string]any

@@ -2,8 +2,11 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +136,53 @@ func TestReadsCheckCancellation(t *testing.T) {
 		if err := read(); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s under a cancelled context: %v", name, err)
 		}
+	}
+}
+
+// TestSchema: the three tables of docs/spec/orchestrator.md §4 with its
+// columns and primary keys, so a tool written for upstream's
+// events.sqlite reads ours, and a record is where that layout says.
+func TestSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.sqlite")
+	l := open(t, path)
+	if _, err := l.Append(context.Background(), "trigger.outbox", eventlog.Record{Kind: "k", Payload: []byte(`{"a":1}`), Headers: map[string]string{"h": "v"}, OccurredAtMs: 42}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for table, want := range map[string]string{
+		"topic_heads": "topic:1 last_id:0",
+		"events":      "topic:1 event_id:2 kind:0 payload:0 headers:0 occurred_at_ms:0",
+		"consumers":   "topic:1 consumer_id:2 cursor:0 updated_at_ms:0",
+	} {
+		rows, err := db.Query(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for rows.Next() {
+			var name string
+			var pk int
+			rows.Scan(&name, &pk)
+			cols = append(cols, fmt.Sprintf("%s:%d", name, pk))
+		}
+		rows.Close()
+		if got := strings.Join(cols, " "); got != want {
+			t.Errorf("%s: columns (name:primary-key position) %q, want %q", table, got, want)
+		}
+	}
+	var id, at int64
+	var kind, payload, headers string
+	if err := db.QueryRow(`SELECT event_id, kind, CAST(payload AS TEXT), headers, occurred_at_ms FROM events WHERE topic = 'trigger.outbox'`).Scan(&id, &kind, &payload, &headers, &at); err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	db.QueryRow(`SELECT last_id FROM topic_heads WHERE topic = 'trigger.outbox'`).Scan(&last)
+	if id != 1 || kind != "k" || payload != `{"a":1}` || headers != `{"h":"v"}` || at != 42 || last != 1 {
+		t.Errorf("row: id %d kind %q payload %s headers %s at %d, head %d", id, kind, payload, headers, at, last)
 	}
 }

@@ -258,3 +258,16 @@ func TestOneProblemPerMistake(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The kind of a synthetic event when match.events is empty, per binding
+// kind (docs/spec/orchestrator.md §2); a manual trigger's is "manual".
+func TestDefaultEventKind(t *testing.T) {
+	for kind, want := range map[string]string{
+		"webhook": "webhook", "cron": "cron.tick", "poll": "poll", "stream": "stream",
+		"predicate": "predicate", "a2a-push": "a2a.task.received", "manual": "manual",
+	} {
+		if got := DefaultEventKind(kind); got != want {
+			t.Errorf("%s: %q, want %q", kind, got, want)
+		}
+	}
+}

@@ -91,6 +91,17 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if !strings.HasPrefix(eventID, "trigger_evt_") || get(fired, "status") != "succeeded" {
 		t.Fatalf("fire %s", js(fired))
 	}
+	// docs/spec/orchestrator.md §5.1: the handle's keys, and the list's.
+	if got := sortedKeys(fired.(map[string]any)); got != "binding_id binding_version dlq_entry_id error event_id result status" {
+		t.Errorf("fire handle keys %s", got)
+	}
+	listed := get(c.ok("harn.trigger.list", map[string]any{}), "triggers", 0).(map[string]any)
+	if got := sortedKeys(listed); got != "handler kind metrics provider state trigger_id version when" {
+		t.Errorf("trigger.list keys %s", got)
+	}
+	if got := sortedKeys(listed["metrics"].(map[string]any)); got != "autonomous_decisions_hour autonomous_decisions_today autonomous_decisions_total cost_hour_usd_micros cost_today_usd_micros cost_total_usd_micros dispatched dlq failed in_flight last_received_ms received" {
+		t.Errorf("trigger.list metrics keys %s", got)
+	}
 	dead := c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-fail", "payload": map[string]any{}})
 	entryID, _ := get(dead, "dlq_entry_id").(string)
 	if get(dead, "status") != "dlq" || !strings.HasPrefix(entryID, "dlq_") {
@@ -100,10 +111,20 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if len(entries) != 1 || get(entries, 0, "id") != entryID || get(entries, 0, "error") != "boom" || len(get(entries, 0, "retry_history").([]any)) != 1 {
 		t.Fatalf("dlq.list %s", js(entries))
 	}
+	// docs/spec/orchestrator.md §5.1: the entry has exactly these keys.
+	if got := sortedKeys(get(entries, 0).(map[string]any)); got != "binding_id binding_version error error_class event event_id id kind provider retry_history state" {
+		t.Errorf("DLQ entry keys %s", got)
+	}
 	for i := 0; i < 6; i++ { // more than five records on each topic
 		c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}})
 	}
 	queue := c.ok("harn.orchestrator.queue", map[string]any{}).(map[string]any)
+	if got := sortedKeys(queue); got != "attempts dispatcher dlq inbox outbox" {
+		t.Errorf("queue keys %s", got)
+	}
+	if got := sortedKeys(get(queue, "inbox", "head", 0).(map[string]any)); got != "event_id headers kind occurred_at_ms payload" {
+		t.Errorf("queue head keys %s", got)
+	}
 	if !sameJSON(get(queue, "dispatcher"), `{"in_flight":0,"retry_queue_depth":0,"dlq_depth":1}`) {
 		t.Errorf("queue dispatcher %s", js(get(queue, "dispatcher")))
 	}
@@ -115,10 +136,13 @@ func TestAcceptanceToolResults(t *testing.T) {
 		}
 	}
 	insp := c.ok("harn.orchestrator.inspect", map[string]any{}).(map[string]any)
-	for _, k := range []string{"dispatcher", "triggers", "budget", "connectors", "activations", "snapshot", "recent_dispatches"} {
-		if _, ok := insp[k]; !ok {
-			t.Errorf("inspect has no %s: %s", k, js(insp))
-		}
+	// docs/spec/orchestrator.md §5.1: exactly these keys.
+	if got := sortedKeys(insp); got != "activations budget connectors dispatcher recent_dispatches snapshot triggers" {
+		t.Errorf("inspect keys %s: %s", got, js(insp))
+	}
+	retried := c.ok("harn.orchestrator.dlq.retry", map[string]any{"entry_id": entryID}).(map[string]any)
+	if got := sortedKeys(retried); got != "entry_id handle" || retried["entry_id"] != entryID || get(retried, "handle", "replay_of_event_id") != get(dead, "event_id") {
+		t.Errorf("dlq.retry %s", js(retried))
 	}
 	trust := c.tool("harn.trust.query", map[string]any{})
 	if js(trust["structuredContent"]) != `{"results":[]}` {
@@ -133,6 +157,10 @@ func TestAcceptanceToolResults(t *testing.T) {
 	if get(replay, "result", "resultType") != "complete" || get(replay, "result", "structuredContent", "replay_of_event_id") != eventID {
 		t.Errorf("replay without tasks %s", js(replay))
 	}
+	if got := sortedKeys(get(replay, "result", "structuredContent").(map[string]any)); got != "binding_id binding_version dlq_entry_id error event_id replay_of_event_id result status" {
+		t.Errorf("replay handle keys %s", got)
+	}
+
 }
 
 // Items 240 and 245: the event resource's shape, and completion of
@@ -158,6 +186,20 @@ func TestAcceptanceEventResource(t *testing.T) {
 		if _, ok := get(ev, "trace", k).([]any); !ok {
 			t.Errorf("trace.%s missing: %s", k, text)
 		}
+	}
+	// docs/spec/orchestrator.md §6: the document's keys, the trace's, and
+	// each related record's.
+	if got := sortedKeys(ev); got != "binding_id binding_version event log_event_id replay_of_event_id trace" {
+		t.Errorf("event keys %s", got)
+	}
+	if got := sortedKeys(get(ev, "trace").(map[string]any)); got != "action_graph attempts dlq outbox trace_id" {
+		t.Errorf("trace keys %s", got)
+	}
+	if rec, ok := get(ev, "trace", "attempts", 0).(map[string]any); !ok || sortedKeys(rec) != "headers id kind occurred_at_ms payload" {
+		t.Errorf("trace record %s", js(get(ev, "trace", "attempts")))
+	}
+	if get(ev, "trace", "trace_id") != get(ev, "event", "trace_id") || get(ev, "trace", "trace_id") == nil {
+		t.Errorf("trace id %v, event's %v", get(ev, "trace", "trace_id"), get(ev, "event", "trace_id"))
 	}
 	vals := get(c.call("completion/complete", map[string]any{"ref": map[string]any{"type": "ref/resource", "uri": "harn://event/{event_id}"}, "argument": map[string]any{"name": "event_id", "value": ""}}), "result", "completion", "values")
 	if js(vals) != `["`+eventID+`"]` {
@@ -297,4 +339,14 @@ func TestWatchSeesAnEditBeforeItStarts(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// sortedKeys is an object's keys, sorted and space-separated.
+func sortedKeys(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, " ")
 }

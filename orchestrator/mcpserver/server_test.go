@@ -373,6 +373,19 @@ func TestResourcesPromptsCompletion(t *testing.T) {
 	if get(res, 4, "description") != "Trigger event log record #1" || get(res, 5, "description") != "Pending DLQ entry for event "+eventID {
 		t.Fatalf("resources %s", js(res))
 	}
+	// docs/spec/orchestrator.md §6: every entry's name, description and type.
+	for i, want := range []string{
+		`{"uri":"harn://manifest","name":"Manifest","description":"The running orchestrator manifest","mimeType":"application/toml"}`,
+		`{"uri":"harn://topic/trigger.inbox","name":"trigger.inbox","description":"EventLog topic trigger.inbox","mimeType":"application/json"}`,
+		`{"uri":"harn://topic/trigger.outbox","name":"trigger.outbox","description":"EventLog topic trigger.outbox","mimeType":"application/json"}`,
+		`{"uri":"harn://topic/agent.transcript.a1","name":"agent.transcript.a1","description":"Agent transcript event stream","mimeType":"application/json"}`,
+		`{"uri":"harn://event/` + eventID + `","name":"Event ` + eventID + `","description":"Trigger event log record #1","mimeType":"application/json"}`,
+		`{"uri":"harn://dlq/` + entryID + `","name":"DLQ ` + entryID + `","description":"Pending DLQ entry for event ` + eventID + `","mimeType":"application/json"}`,
+	} {
+		if !sameJSON(res[i], want) {
+			t.Errorf("resource %d: %s, want %s", i, js(res[i]), want)
+		}
+	}
 	man := c.call("resources/read", map[string]any{"uri": "harn://manifest"})
 	if get(man, "result", "contents", 0, "text") != fixtureManifest || get(man, "result", "contents", 0, "mimeType") != "application/toml" {
 		t.Fatalf("manifest %s", js(man))
@@ -691,10 +704,11 @@ func TestTrustQueryLimitKeepsNewest(t *testing.T) {
 	}
 }
 
-// A call's stderr line has the fields in the documented order.
+// A call's stderr line is exactly docs/spec/orchestrator.md §12's form:
+// these four fields in this order, nothing after the trace id.
 func TestCallLine(t *testing.T) {
-	got := string(callLine("api-key#1", "harn.trust.query", "completed", "mcp_0123", 1234567*time.Microsecond))
-	want := "[harn] mcp: client=api-key#1 tool=harn.trust.query status=completed trace_id=mcp_0123 duration_ms=1234\n"
+	got := string(callLine("api-key#1", "harn.trust.query", "completed", "mcp_0123"))
+	want := "[harn] mcp: client=api-key#1 tool=harn.trust.query status=completed trace_id=mcp_0123\n"
 	if got != want {
 		t.Errorf("line %q, want %q", got, want)
 	}
@@ -733,5 +747,157 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 	want := []string{"harn.trigger.list: server not initialized", "null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
 	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("action graph errors %q, want %q", errs, want)
+	}
+}
+
+// TestWatchNotifiesByFileKind: which list-changed notifications each
+// kind of change sends (docs/spec/orchestrator.md §11): a prompt file →
+// prompts; harn.lock or a file under .harn/packages → tools, resources
+// and prompts; a Harn source → a reload and none. Each change is
+// delivered to changed directly (no polling); a ping after it marks
+// the end of what it sent.
+func TestWatchNotifiesByFileKind(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	c.call("ping", nil) // notifications/initialized is handled: the client is ready
+	seen := len(c.Messages())
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"prompts/review.harn.prompt", "prompts"},
+		{"harn.lock", "tools resources prompts"},
+		{".harn/packages/kit/lib.harn", "tools resources prompts"},
+		{"lib.harn", ""},
+	} {
+		before := c.srv.snapshot()
+		p := filepath.Join(c.root, tc.file)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		old, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, append(old, "\n// changed\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		after := c.srv.snapshot()
+		c.srv.changed(before, after)
+		c.call("ping", nil)
+		msgs := c.Messages()
+		var got []string
+		for _, m := range msgs[seen : len(msgs)-1] {
+			method, _ := m["method"].(string)
+			got = append(got, strings.TrimSuffix(strings.TrimPrefix(method, "notifications/"), "/list_changed"))
+		}
+		seen = len(msgs)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s changed: notifications %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	if !strings.Contains(c.stderr.String(), "[harn] mcp: reloaded ") {
+		t.Errorf("a changed Harn source was not reloaded; stderr:\n%s", c.stderr.String())
+	}
+}
+
+// Cancelling a fire task (tasks/cancel) ends the caller's wait, not the
+// event: it was accepted durably before the task answered, so it still
+// runs and its outcome is recorded; the call is logged as failed
+// (docs/orchestrator.md, "Failure semantics").
+func TestCancelledFireTaskStillDispatches(t *testing.T) {
+	dir := writeFixture(t)
+	release := filepath.Join(dir, "release")
+	os.WriteFile(filepath.Join(dir, "harn.toml"), []byte(fixtureManifest+"\n[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fixtureLib+"fn hold(event) {\n  while !file_exists(\""+release+"\") { sleep(5) }\n  return \"released\"\n}\n"), 0o644)
+	c := newClientIn(t, dir, nil)
+	meta := meta2026(true)
+	created := c.call("tools/call", map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "held", "payload": map[string]any{}}, "_meta": meta})
+	id, _ := get(created, "result", "taskId").(string)
+	if id == "" {
+		t.Fatalf("created %s", js(created))
+	}
+	// The event is accepted (a recorded event) before the task is cancelled.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		evs, _ := c.srv.orch.Events(context.Background())
+		if len(evs) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the event was never accepted")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.call("tasks/cancel", map[string]any{"taskId": id, "_meta": meta})
+	if got := c.call("tasks/get", map[string]any{"taskId": id, "_meta": meta}); get(got, "result", "status") != "cancelled" {
+		t.Fatalf("task %s", js(got))
+	}
+	os.WriteFile(release, nil, 0o644)
+	for {
+		list, _ := c.srv.orch.List(context.Background())
+		triggers := list["triggers"].([]orchestrator.TriggerInfo)
+		if held := triggers[len(triggers)-1]; held.TriggerID != "held" || held.Metrics.Dispatched == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled fire's event never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	list, _ := c.srv.orch.List(context.Background())
+	triggers := list["triggers"].([]orchestrator.TriggerInfo)
+	if held := triggers[len(triggers)-1]; held.TriggerID != "held" || held.Metrics.Dispatched != 1 {
+		t.Fatalf("held %s", js(held))
+	}
+	c.srv.Flush()
+	if !strings.Contains(c.stderr.String(), "tool=harn.trigger.fire status=failed") {
+		t.Errorf("stderr %s", c.stderr.String())
+	}
+}
+
+// The seed's protocol table: subscriptions/listen, and roots/list,
+// sampling/createMessage and elicitation/create sent as top-level
+// requests, are refused with -32601 and data.type mcp.unsupportedFeature.
+func TestUnsupportedFeatures(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	for method, feature := range map[string]string{
+		"subscriptions/listen": "subscriptions", "roots/list": "roots",
+		"sampling/createMessage": "sampling", "elicitation/create": "elicitation",
+	} {
+		e := get(c.call(method, map[string]any{}), "error")
+		if get(e, "code") != -32601.0 || get(e, "data", "type") != "mcp.unsupportedFeature" || get(e, "data", "feature") != feature || get(e, "data", "method") != method {
+			t.Errorf("%s: %s", method, js(e))
+		}
+	}
+}
+
+// harn.trigger.replay with steering fields (docs/spec/orchestrator.md §5:
+// steer_from, to_decision, reason, applied_by, scope) returns a report
+// instead of the bare handle: the request echoed, steering_applied false
+// (this orchestrator keeps no run records to steer), and the replay's
+// handle; with as_of too, the as-of report is included.
+func TestReplaySteeringReport(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	eventID := get(c.ok("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}), "event_id").(string)
+	rep := c.ok("harn.trigger.replay", map[string]any{"event_id": eventID, "reason": "flaky upstream", "scope": "this_run"}).(map[string]any)
+	if sortedKeys(rep) != "handle replay_of_event_id steering steering_applied" || get(rep, "replay_of_event_id") != eventID ||
+		!sameJSON(get(rep, "steering"), `{"reason":"flaky upstream","scope":"this_run"}`) || get(rep, "steering_applied") != false ||
+		get(rep, "handle", "replay_of_event_id") != eventID || get(rep, "handle", "status") != "succeeded" {
+		t.Fatalf("report %s", js(rep))
+	}
+	rep = c.ok("harn.trigger.replay", map[string]any{"event_id": eventID, "as_of": time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "applied_by": "ops"}).(map[string]any)
+	if get(rep, "as_of_report", "binding_version_as_of") != 1.0 || get(rep, "handle", "replay_of_event_id") != eventID {
+		t.Fatalf("report with as_of %s", js(rep))
+	}
+	c.fails("harn.trigger.replay", map[string]any{"event_id": eventID, "scope": "everyone"}, "unknown variant `everyone` for field `scope`, expected one of `this_run`, `this_persona`, `all`")
+}
+
+// stdio accepts the 2026-07-28 server/discover as well as initialize
+// (docs/spec/orchestrator.md §1): the same identity, capabilities and
+// instructions.
+func TestServerDiscoverOnStdio(t *testing.T) {
+	c := newClient(t)
+	res := get(c.call("server/discover", map[string]any{"_meta": meta2026(false)}), "result")
+	if !sameJSON(get(res, "_meta", "io.modelcontextprotocol/serverInfo"), `{"name":"harn-orchestrator","title":"Harn Orchestrator MCP","version":"9.9.9"}`) ||
+		!sameJSON(get(res, "capabilities"), `{"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true},"extensions":{"io.modelcontextprotocol/tasks":{}},"completions":{}}`) ||
+		get(res, "instructions") != "Expose Harn trigger and orchestrator controls over MCP." || js(get(res, "supportedVersions")) != `["2026-07-28"]` {
+		t.Fatalf("server/discover %s", js(res))
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -216,7 +215,6 @@ type callCtx struct {
 // observability.action_graph record.
 func (c *callable) Call(x *protocol.Call, args any) any {
 	s := c.s
-	start := time.Now()
 	cc := &callCtx{ctx: x.Context(), x: x, caller: orchestrator.Caller{Client: x.Identity(), TraceID: orchestrator.NewTraceID()}}
 	var value any
 	var err error
@@ -241,7 +239,7 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 	} else {
 		res, encoded = successResult(value)
 	}
-	line := callLine(cc.caller.Client, c.name, status, cc.caller.TraceID, time.Since(start))
+	line := callLine(cc.caller.Client, c.name, status, cc.caller.TraceID)
 	s.recordCall(cc, line, c.name, status, value, encoded, err)
 	if err == nil && c.spec != nil && c.spec.async {
 		s.proto.NotifyListChanged("resources")
@@ -255,15 +253,18 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 // status failed.
 func (s *Server) RefusedCall(x *protocol.Call, name string, e *protocol.Error) {
 	cc := &callCtx{ctx: x.Context(), x: x, caller: orchestrator.Caller{Client: x.Identity(), TraceID: orchestrator.NewTraceID()}}
-	line := callLine(cc.caller.Client, name, "failed", cc.caller.TraceID, 0)
+	line := callLine(cc.caller.Client, name, "failed", cc.caller.TraceID)
 	s.recordCall(cc, line, name, "failed", nil, nil, errors.New(e.Message))
 }
 
-// callLine is a call's stderr line, "[harn] mcp: client=… tool=…
-// status=… trace_id=… duration_ms=…" and a newline, appended directly
-// rather than formatted by fmt on every call.
-func callLine(client, tool, status, traceID string, took time.Duration) []byte {
-	b := make([]byte, 0, 96+len(client)+len(tool)+len(traceID))
+// callLine is a call's stderr line, exactly the form of
+// docs/spec/orchestrator.md §12 — "[harn] mcp: client=… tool=… status=…
+// trace_id=…" and a newline, nothing more, so a log pipeline written for
+// the reference parses it — appended directly rather than formatted by
+// fmt on every call. How long a dispatch took is on its trigger.attempts
+// record (duration_ms).
+func callLine(client, tool, status, traceID string) []byte {
+	b := make([]byte, 0, 64+len(client)+len(tool)+len(traceID))
 	b = append(b, "[harn] mcp: client="...)
 	b = append(b, client...)
 	b = append(b, " tool="...)
@@ -272,8 +273,6 @@ func callLine(client, tool, status, traceID string, took time.Duration) []byte {
 	b = append(b, status...)
 	b = append(b, " trace_id="...)
 	b = append(b, traceID...)
-	b = append(b, " duration_ms="...)
-	b = strconv.AppendInt(b, took.Milliseconds(), 10)
 	return append(b, '\n')
 }
 
