@@ -190,6 +190,7 @@ bench: build
 bench-orchestrator: build pg-test-deps
 	$(GO) test -run='^$$' -bench=. -benchtime=3000x ./mcp/loadtest
 	$(GO) test -run='^$$' -bench=Fire -benchtime=3s ./orchestrator
+	$(GO) test -run='^$$' -bench=ToolFire -benchtime=3s ./orchestrator/mcpserver
 
 ## bench-compare: the side-by-side harness of ../shared/bench (harn against
 ## CPython run as the real interpreter with -I, the Go-hosted interpreters,
