@@ -575,7 +575,9 @@ func (f *fcomp) methodCall(e *syntax.MethodCall) {
 		if e.Optional {
 			opt = 1
 		}
-		f.emit(CALL_METHOD_SP, f.name(e.Name), opt)
+		c := f.cacheSlot()
+		f.implScope(c, e)
+		f.emit(CALL_METHOD_SP, f.name(e.Name), opt, c)
 		return
 	}
 	for _, a := range e.Args {

@@ -199,6 +199,8 @@ func isPub(it syntax.Stmt) bool {
 		return d.Pub
 	case *syntax.TypeDecl:
 		return d.Pub
+	case *syntax.InterfaceDecl:
+		return d.Pub
 	case *syntax.SkillDecl:
 		return d.Pub
 	case *syntax.EvalPackDecl:

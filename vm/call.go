@@ -92,10 +92,15 @@ type Yielder interface {
 
 // callMethodAt is callMethod for the method call site with cache slot c
 // of rt: a struct's impl methods are those of the impl the site sees
-// (VM.siteImpl), generators included.
+// (VM.siteImpl), generators included; a site that sees none of the
+// program's impls of the struct yields nil (docs/spec/language.md §10.3).
 func (th *Thread) callMethodAt(rt *funcRT, c int, recv Value, name string, args []Value) (Value, error) {
 	if sv, ok := recv.Object().(*StructValue); ok {
-		if methods, _ := th.vm.siteImpl(rt.fn, c, sv.Name); methods != nil {
+		methods, hidden := th.vm.siteImpl(rt.fn, c, sv.Name)
+		if hidden {
+			return Nil, nil
+		}
+		if methods != nil {
 			if m := methods[name]; m != nil {
 				full := make([]Value, 0, len(args)+1)
 				full = append(full, recv)

@@ -281,3 +281,26 @@ fn size(x) { return x.reverse() }
 	}
 	runErrorCases(t, implSrc+fns, cases)
 }
+
+// A spread method call finds impls like a plain one (docs/spec/language.md
+// §10.3): the impl its site sees, nil when it sees none, and an optional
+// spread call on nil is nil.
+func TestImplScopesSpread(t *testing.T) {
+	src := `struct P { x: int }
+let p = P { x: 1 }
+fn early(args) { return p.add(...args) }
+impl P { fn add(self, k) { return "top ${self.x + k}" } }
+println([early([1]), p.add(...[2])])
+if true {
+  impl P { fn add(self, k) { return "inner ${self.x + k}" } }
+  println([early([1]), p.add(...[3])])
+}
+let q = nil
+println([p.add(...[4]), q?.add(...[5])])
+`
+	out, e := runError(t, src)
+	want := "[nil, top 3]\n[nil, inner 4]\n[top 5, nil]\n"
+	if e != nil || out != want {
+		t.Errorf("got %q (%v), want %q", out, e, want)
+	}
+}

@@ -514,8 +514,8 @@ loop:
 			stack[sp] = v
 			sp++
 		case compiler.CALL_METHOD_SP:
-			s, opt := int(code[pc]), code[pc+1]
-			pc += 2
+			s, opt, c := int(code[pc]), code[pc+1], int(code[pc+2])
+			pc += 3
 			argl, _ := stack[sp-1].AsList()
 			recv := stack[sp-2]
 			var v Value
@@ -523,7 +523,7 @@ loop:
 				v = Nil
 			} else {
 				save()
-				v, err = th.callMethod(recv, rt.fn.Names[s], append([]Value(nil), argl.Items()...))
+				v, err = th.callMethodAt(rt, c, recv, rt.fn.Names[s], append([]Value(nil), argl.Items()...))
 				fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
 				if err != nil {
 					break loop

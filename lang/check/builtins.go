@@ -242,6 +242,43 @@ func (c *checker) librarySig(recv, name string) (signature, bool) {
 	return s, s.min >= 0
 }
 
+// capabilityMethod reports whether the capability handle type recv (a
+// HarnessNAME) has a method name: its `*` fallback, which rejects every
+// other name at run time, does not count.
+func (c *checker) capabilityMethod(recv, name string) bool {
+	if c.lib == nil || name == "*" {
+		return false
+	}
+	for _, m := range c.lib.MethodNames(recv) {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// libraryFunc is the function type of the builtin or method name of recv
+// ("" for builtins) taken as a value, from its descriptor signature; any
+// when the signature does not give one parameter list.
+func (c *checker) libraryFunc(recv, name string) types.Type {
+	sig, ok := c.librarySig(recv, name)
+	if !ok || sig.params == nil && sig.max != 0 {
+		return types.Any
+	}
+	fn := &types.Func{Return: sig.result}
+	if fn.Return == nil {
+		fn.Return = types.Any
+	}
+	for _, p := range sig.params {
+		t := p.t
+		if t == nil {
+			t = types.Any
+		}
+		fn.Params = append(fn.Params, types.Param{Name: p.name, Type: t, Optional: p.optional, Rest: p.rest})
+	}
+	return fn
+}
+
 // builtinCall warns about a builtin called with the wrong number of
 // arguments or with an argument of a kind its signature excludes
 // (docs/spec/newer.md §3.4). Builtins are lenient at run time (a missing argument

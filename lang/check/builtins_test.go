@@ -145,6 +145,12 @@ func TestValueMethods(t *testing.T) {
 		{"capability method arity", "println(harness.clock.now_ms(5))",
 			[]string{"warning: Builtin function 'harness.clock.now_ms' expects 0 arguments, got 1"}},
 		{"capability method", "println(harness.clock.now_ms())", nil},
+		// a capability method taken as a value is a bound method at run time
+		{"capability method as a value", "let read = harness.fs.read_text\nlet s: string = read(\"a\")\nlet now = harness.clock.now_ms\nlet stat = harness.fs.stat\nprintln([s, now(), stat(\"a\")])", nil},
+		{"capability method value has the method's type", "let read: fn(string) -> int = harness.fs.read_text\nprintln(read)",
+			[]string{"error: let binding `read`: expected fn(string) -> int, found fn(string) -> string"}},
+		{"capability property that is no method", "let f = harness.fs.nope\nprintln(f)",
+			[]string{"error: cannot access property `nope` on HarnessFs"}},
 		{"valid and unchecked receivers", `let s = "a"
 let xs = [1]
 let d = {f: { -> 1 }}

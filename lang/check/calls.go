@@ -413,12 +413,17 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	// An impl method: its annotated parameters check the arguments (the
 	// instance fills the first one), its annotated result is the call's
 	// type (dict members, builtin methods and unknown names stay any).
-	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl && !e.Optional {
+	// Spread (`x.m(...args)`) and optional (`x?.m()`) calls find impls the
+	// same way, so they get the same warning.
+	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
 				c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
 					"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
 				return types.Nil
+			}
+			if e.Optional {
+				return types.Any
 			}
 			if len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
 				if len(m.Type.Params) > 0 && !hasSpread(e.Args) {

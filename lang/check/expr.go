@@ -460,6 +460,10 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 			c.errorf(pos, "`Harness` has no capability `%s`", name)
 			return types.Any
 		}
+		if c.capabilityMethod(r.Name, name) {
+			// a method taken as a value is a bound method at run time
+			return c.libraryFunc(r.Name, name)
+		}
 		c.errorf(pos, "cannot access property `%s` on %s", name, r.Name)
 		return types.Any
 	case *types.Named:

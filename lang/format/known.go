@@ -45,7 +45,7 @@ func known() map[string][]string {
 		"TypeDecl":      {"At", "Attrs", "Doc", "Name", "Pub", "Type", "TypeParams"},
 		"MethodSig":     {"At", "Name", "Params", "Return", "TypeParams"},
 		"AssocType":     {"At", "Name", "Type"},
-		"InterfaceDecl": {"At", "Attrs", "Doc", "Methods", "Name", "TypeParams", "Types"},
+		"InterfaceDecl": {"At", "Attrs", "Doc", "Methods", "Name", "Pub", "TypeParams", "Types"},
 		"ImplBlock":     {"At", "Attrs", "Doc", "Methods", "Name", "Types"},
 		"SkillField":    {"At", "Name", "Value"},
 		"SkillDecl":     {"At", "Attrs", "Doc", "Fields", "Name", "Pub"},

@@ -388,7 +388,7 @@ func (p *printer) enumDecl(s *syntax.EnumDecl) doc {
 }
 
 func (p *printer) interfaceDecl(s *syntax.InterfaceDecl) doc {
-	d := p.declHead(s.Attrs, false, "interface "+s.Name)
+	d := p.declHead(s.Attrs, s.Pub, "interface "+s.Name)
 	d = append(d, p.typeParams(s.TypeParams), text(" "))
 	var items []item
 	for _, t := range s.Types {

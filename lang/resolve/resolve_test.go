@@ -65,6 +65,7 @@ func TestScopes(t *testing.T) {
 		{"undefined read is a run-time lookup", "println(nope)", "nope", []resolve.Scope{resolve.Undefined}},
 		{"variable declared after a function is hidden", "fn f() { return later }\nlet later = 1", "later", []resolve.Scope{resolve.Hidden}},
 		{"function declared later is visible", "fn f() { return g() }\nfn g() { return 1 }", "g", []resolve.Scope{resolve.Global}},
+		{"a local closure named like a builtin calls itself", "fn o() {\n let println = { n -> println(n) }\n return println(1)\n}", "println", []resolve.Scope{resolve.Free, resolve.Cell}},
 		{"local fns see each other", "fn o() {\n fn a() { return b() }\n fn b() { return 1 }\n return a()\n}", "b", []resolve.Scope{resolve.Free}},
 	}
 	for _, c := range cases {

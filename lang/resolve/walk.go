@@ -716,9 +716,13 @@ func (r *resolver) blockInline(b *syntax.Block) {
 }
 
 // selfRecursiveLet reports whether a local `let name = <closure literal>`
-// should declare name before its initializer: only when name would
-// otherwise be undefined there, so every program that resolved before
-// keeps its meaning (an outer binding of the name still wins).
+// should declare name before its initializer: when no binding of the file
+// has that name yet (an outer binding of the name still wins, so every
+// program that resolved before keeps its meaning). A builtin's name does
+// not count: the user's binding shadows the builtin in its closure as
+// it does at top level, where the closure calls the global
+// (docs/spec/language.md §3.2, §9.2: a visible closure binding first, then a
+// builtin).
 func (r *resolver) selfRecursiveLet(name string, value syntax.Expr) bool {
 	if _, ok := value.(*syntax.ClosureLit); !ok || name == "_" || r.atTopLevel() {
 		return false
@@ -734,9 +738,6 @@ func (r *resolver) selfRecursiveLet(name string, value syntax.Expr) bool {
 		}
 	}
 	if _, ok := r.info.GlobalIndex[name]; ok {
-		return false
-	}
-	if r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name) {
 		return false
 	}
 	return !r.opts.OpaqueImports

@@ -244,6 +244,7 @@ type InterfaceDecl struct {
 	At         Pos
 	Doc        string
 	Attrs      []*Attribute
+	Pub        bool
 	Name       string
 	TypeParams []*TypeParam
 	Methods    []*MethodSig

@@ -385,11 +385,9 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
 		return s
 	case *interfaceG:
-		if pub {
-			fail(pubTok.token(), "declaration")
-		}
+		// exported for the importers' `where` bounds and annotations
 		s := d.ast()
-		s.Doc, s.Attrs = doc, attrs
+		s.At, s.Doc, s.Attrs, s.Pub = startAt(d.Pos), doc, attrs, pub
 		return s
 	case *implG:
 		if pub {
@@ -459,7 +457,8 @@ type fnDeclG struct {
 //	NAME TypeParams? Params ( '->' Type )? ( 'throws' Type )?
 //	( 'where' Where ( ',' Where )* )? Block
 //
-// with Where = NAME ':' NAME ( '+' NAME )*. Every part reports its own
+// with Where = NAME ':' Bound ( '+' Bound )* and Bound = NAME ( '.' NAME )?
+// (an interface of a namespace import). Every part reports its own
 // error, so the hook never declines once it started.
 type fnRest struct {
 	Name       name[rFn]
@@ -517,6 +516,13 @@ func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
 			for {
 				var b name[rBound]
 				b.Parse(lex)
+				if lex.Peek().Value == "." {
+					// `ns.Iface`: an interface of a namespace import
+					lex.Next()
+					var m name[rBound]
+					m.Parse(lex)
+					b.Name += "." + m.Name
+				}
 				w.Bounds = append(w.Bounds, b)
 				if lex.Peek().Value != "+" {
 					break

@@ -206,7 +206,7 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 			case *syntax.TypeDecl:
 				d = &Decl{Kind: AliasDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
 			case *syntax.InterfaceDecl:
-				d = &Decl{Kind: InterfaceDecl, Name: n.Name, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
+				d = &Decl{Kind: InterfaceDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
 			case *syntax.ImplBlock:
 				impls = append(impls, n)
 			case *syntax.FnDecl:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
@@ -444,6 +445,9 @@ func (p *jsonParser) object() (vm.Value, error) {
 type jsonEncoder struct {
 	sb    strings.Builder
 	depth int // containers open around the current value
+	// handle is the first harness handle met (written as null), for
+	// json_stringify's error.
+	handle *harness.Handle
 }
 
 // Stringify is json_stringify: compact JSON, keys sorted, floats in
@@ -454,6 +458,21 @@ func Stringify(v vm.Value) string {
 	var e jsonEncoder
 	e.value(v)
 	return e.sb.String()
+}
+
+// stringifyData is json_stringify's Stringify: a harness handle (the root
+// or a capability) anywhere in v is an error, not null. docs/spec/language.md
+// §5.4 says a handle is authority, not data, and cannot be serialized;
+// that statement about this one kind is more specific than the
+// non-data-to-null rule of docs/spec/builtins.md §3.12, which keeps
+// applying to every other handle (tasks, channels, …).
+func stringifyData(v vm.Value) (string, error) {
+	var e jsonEncoder
+	e.value(v)
+	if e.handle != nil {
+		return "", vm.Typef("json_stringify: cannot serialize a %s handle: it is authority, not data (pass the values it reads instead)", e.handle.Type())
+	}
+	return e.sb.String(), nil
 }
 
 func (e *jsonEncoder) value(v vm.Value) {
@@ -501,6 +520,11 @@ func (e *jsonEncoder) value(v vm.Value) {
 		e.object(1, func(int) (string, vm.Value) {
 			return "$bytes_b64", vm.Str(base64.StdEncoding.EncodeToString(x.Data()))
 		})
+	case *harness.Handle:
+		if e.handle == nil {
+			e.handle = x
+		}
+		e.sb.WriteString("null")
 	default:
 		e.sb.WriteString("null")
 	}
@@ -606,7 +630,11 @@ func init() {
 		if a.Len() < 1 {
 			return vm.Value{}, lib.ArgCountError("json_stringify", 1)
 		}
-		return vm.Str(Stringify(a.At(0))), nil
+		s, err := stringifyData(a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Str(s), nil
 	})
 	lib.Def("json_extract", "json_extract(text, key?)", "parse the JSON embedded in free text (code fence, {…} or […])", jsonExtract)
 	lib.Def("json_pointer", "json_pointer(v, ptr)", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
