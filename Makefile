@@ -241,6 +241,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseArgs -fuzztime=$(FUZZTIME) ./adapter/cli/
 	$(GO) test -run='^$$' -fuzz=FuzzServe -fuzztime=$(FUZZTIME) ./mcp/protocol/
 	$(GO) test -run='^$$' -fuzz=FuzzScan -fuzztime=$(FUZZTIME) ./orchestrator/secretscan/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./orchestrator/manifest/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

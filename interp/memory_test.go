@@ -42,6 +42,37 @@ func TestGrowthHitsMemoryCeiling(t *testing.T) {
 	}
 }
 
+// A value that doubles at each step (s = s + s) passes any ceiling in a
+// few dozen iterations, before the loop reaches an interrupt check: the
+// join itself checks the ceiling. Without it these loops ran on to
+// terabytes.
+func TestDoublingHitsMemoryCeiling(t *testing.T) {
+	vm.SetMaxMemory(32 << 20)
+	defer vm.SetMaxMemory(0)
+	for name, loop := range map[string]string{
+		"string": `var s = "x"; for i in range(60) { s = s + s }`,
+		"list":   `var xs = [1]; for i in range(60) { xs = xs + xs }`,
+		"spread": `var xs = [1]; for i in range(60) { xs = [...xs, ...xs] }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := "let r = try {\n" + loop + "\n\"finished\"\n} catch (e) { to_string(e) }\nprintln(r)\nprintln(\"still running\")\n"
+			var out bytes.Buffer
+			s := NewSession(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader("")})
+			m, err := s.Compile("double.harn", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Run(m); err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			got := out.String()
+			if !strings.Contains(got, "out of memory: ") || !strings.Contains(got, "HARN_MAX_MEMORY") || !strings.HasSuffix(got, "still running\n") {
+				t.Errorf("output:\n%s", got)
+			}
+		})
+	}
+}
+
 // BenchmarkGrowthLoops measures the loops the ceiling watches, for the
 // cost of its growth accounting (noteGrowth) and interrupt check.
 func BenchmarkGrowthLoops(b *testing.B) {

@@ -125,9 +125,32 @@ func safeNote[P any](f func(*glsp.Context, P) error) func(*glsp.Context, P) erro
 }
 
 // RunStdio serves one client on standard input and output until it exits.
+// A malformed message ends the session with an error that says what was
+// wrong with it (copyFrames).
 func (s *Server) RunStdio() error {
 	commonlog.Configure(0, nil) // nothing may reach stdout but protocol messages
-	return server.NewServer(&s.handler, Name, false).RunStdio()
+	in := os.Stdin
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	// The library reads os.Stdin; it gets the messages copyFrames passes.
+	os.Stdin = r
+	defer func() { os.Stdin = in }()
+	bad := make(chan error, 1)
+	go func() {
+		bad <- copyFrames(w, in)
+		w.Close()
+	}()
+	server.NewServer(&s.handler, Name, false).RunStdio()
+	select {
+	case err := <-bad:
+		if err != nil {
+			return fmt.Errorf("malformed message from the client: %w", err)
+		}
+	default: // the client exited; its stdin may stay open
+	}
+	return nil
 }
 
 func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {

@@ -907,6 +907,9 @@ loop:
 				err = Typef("cannot spread %s into a list", stack[sp-1].Type())
 				break loop
 			}
+			if err = checkJoin("spreading into a list", int64(len(l.items))+int64(len(items)), valueSize); err != nil {
+				break loop
+			}
 			stack[sp-2] = Of(l.Concat(items))
 			sp--
 			stack[sp] = Value{}

@@ -156,6 +156,28 @@ func heapBytes() int64 {
 	return int64(ms.HeapAlloc)
 }
 
+// largeValue is the size from which building one value out of others
+// checks the ceiling at once (checkJoin).
+const largeValue = 1 << 20
+
+// checkJoin is the ceiling's check for an operation that builds a value
+// of count items of size bytes out of others (s + t, xs + ys, [...xs,
+// ...ys]). A loop that doubles a value (s = s + s) passes any ceiling in a
+// few dozen iterations, too few to reach the interrupt check, which runs
+// every 1024 jumps or calls; a small value is left to that check.
+func checkJoin(what string, count, size int64) error {
+	if count*size < largeValue {
+		return nil
+	}
+	// Not CheckAlloc: the growth is counted where the value reallocates,
+	// and an append that fits its spare capacity allocates nothing.
+	if limit := maxMemory.Load(); count > limit/size {
+		return Runtimef("out of memory: %s would need %s, over the limit of %s (HARN_MAX_MEMORY)",
+			what, byteSize(count, size), FormatByteSize(limit))
+	}
+	return checkMemory()
+}
+
 // checkMemory is the ceiling's part of the interrupt check (stopErr): one
 // atomic load while the heap is under it. After a sample found it over, the
 // first thread to check collects garbage and, if the heap is still over,

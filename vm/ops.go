@@ -108,6 +108,9 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 		switch op {
 		case compiler.ADD:
 			if b, ok := y.AsString(); ok {
+				if err := checkJoin("joining strings", int64(len(a.s))+int64(len(b.s)), 1); err != nil {
+					return Value{}, err
+				}
 				return stringValue(a.Concat(b.s)), nil
 			}
 		case compiler.MUL:
@@ -120,6 +123,9 @@ func Arith(op compiler.Opcode, x, y Value) (Value, error) {
 	case *List:
 		if op == compiler.ADD {
 			if b, ok := y.AsList(); ok {
+				if err := checkJoin("joining lists", int64(len(a.items))+int64(len(b.items)), valueSize); err != nil {
+					return Value{}, err
+				}
 				return Of(a.Concat(b.items)), nil
 			}
 		}

@@ -25,6 +25,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
 	}
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			// not a file that cannot be read: harn check has no options
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, commandHelp["check"])
+			return 2
+		}
+	}
 	warnings, err := interp.ParseWarningMode(os.Getenv("HARN_WARNINGS"))
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/scaffold"
@@ -52,6 +53,10 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 			}
 			dir, dirSet = a, true
 		}
+	}
+	if !slices.Contains(scaffold.Templates(), template) {
+		fmt.Fprintf(stderr, "error: unknown template %q (templates: %s)\n\n%s", template, strings.Join(scaffold.Templates(), ", "), initHelp)
+		return 2
 	}
 	if name == "" {
 		name = scaffold.ProjectName(dir)

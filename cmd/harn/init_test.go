@@ -72,7 +72,7 @@ func TestInitRefusesToOverwrite(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "harn.toml")); err == nil {
 		t.Fatal("init wrote files before refusing")
 	}
-	if _, errOut, code := runHarn("init", dir, "--template", "nope"); code != 1 || !strings.Contains(errOut, "tool-server") {
+	if _, errOut, code := runHarn("init", dir, "--template", "nope"); code != 2 || !strings.Contains(errOut, "tool-server") {
 		t.Fatalf("unknown template: exit %d: %s", code, errOut)
 	}
 }

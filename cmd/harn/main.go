@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/vm"
@@ -75,7 +76,7 @@ func main() {
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	args, ok := takeMaxMemory(args, stderr)
-	if !ok {
+	if !ok || !limitEnvValid(stderr) {
 		return 2
 	}
 	if len(args) == 0 {
@@ -187,6 +188,25 @@ Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 appear in the error). Prints failures and a final "N passed, N failed" line;
 exits 1 when a test fails.
 `,
+}
+
+// limitEnvValid reports a HARN_MAX_MEMORY or HARN_MAX_DEPTH the VM could
+// not read (it would run with its default, which the user did not ask
+// for) and returns false, a usage error.
+func limitEnvValid(stderr io.Writer) bool {
+	if s, set := os.LookupEnv("HARN_MAX_MEMORY"); set && s != "" {
+		if n, err := vm.ParseByteSize(s); err != nil || n == 0 {
+			fmt.Fprintf(stderr, "error: HARN_MAX_MEMORY=%s: invalid size (bytes, or with a K/M/G/T suffix)\n", s)
+			return false
+		}
+	}
+	if s, set := os.LookupEnv("HARN_MAX_DEPTH"); set && s != "" {
+		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
+			fmt.Fprintf(stderr, "error: HARN_MAX_DEPTH=%s: expected a positive number of call frames (at most %d)\n", s, vm.MaxMaxFrames)
+			return false
+		}
+	}
+	return true
 }
 
 // takeMaxMemory applies leading `--max-memory SIZE` (or `=SIZE`) options,

@@ -50,3 +50,31 @@ println(r)
 		}
 	}
 }
+
+// TestLimitEnvValidated: a HARN_MAX_MEMORY or HARN_MAX_DEPTH the VM cannot
+// read was ignored, so the program ran with the default ceiling the user
+// meant to change; it is a usage error, for every command.
+func TestLimitEnvValidated(t *testing.T) {
+	for _, c := range []struct{ name, value, want string }{
+		{"HARN_MAX_MEMORY", "lots", "error: HARN_MAX_MEMORY=lots: invalid size (bytes, or with a K/M/G/T suffix)\n"},
+		{"HARN_MAX_MEMORY", "0", "error: HARN_MAX_MEMORY=0: invalid size"},
+		{"HARN_MAX_DEPTH", "-1", "error: HARN_MAX_DEPTH=-1: expected a positive number of call frames (at most 100000)\n"},
+		{"HARN_MAX_DEPTH", "deep", "error: HARN_MAX_DEPTH=deep: expected a positive number"},
+	} {
+		t.Run(c.name+"="+c.value, func(t *testing.T) {
+			t.Setenv(c.name, c.value)
+			for _, args := range [][]string{{"run", "-e", "println(1)"}, {"version"}} {
+				var out, errb bytes.Buffer
+				if code := run(args, strings.NewReader(""), &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), c.want) || out.Len() > 0 {
+					t.Errorf("%v: status %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+				}
+			}
+		})
+	}
+	t.Setenv("HARN_MAX_MEMORY", "512MB")
+	t.Setenv("HARN_MAX_DEPTH", "200000") // capped at 100000, as documented
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "-e", "println(1)"}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "1\n" {
+		t.Errorf("valid values: status %d, %q %q", code, out.String(), errb.String())
+	}
+}

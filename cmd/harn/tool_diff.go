@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnlang/harn/tool/catalogdiff"
 	"github.com/harnlang/harn/tool/exports"
+	"github.com/harnlang/harn/tool/load"
 )
 
 const toolDiffHelp = `Usage: harn tool diff OLD NEW [--json] [--fail-on breaking|any]
@@ -76,13 +77,11 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	old, err := catalogFrom(files[0], surface, stdin, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %s: %v\n", files[0], err)
-		return 2
+		return reportCatalogError(stderr, files[0], err)
 	}
 	new, err := catalogFrom(files[1], surface, stdin, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %s: %v\n", files[1], err)
-		return 2
+		return reportCatalogError(stderr, files[1], err)
 	}
 	r := catalogdiff.Diff(old, new)
 	if asJSON {
@@ -111,4 +110,20 @@ func writeDiffText(w io.Writer, r *catalogdiff.Report) {
 		fmt.Fprintf(w, " (%s → %s)", r.OldVersion, r.Suggested)
 	}
 	fmt.Fprintln(w)
+}
+
+// reportCatalogError prints why the catalog at path cannot be read, as
+// `harn tool schema` would (a script's diagnostics with their source),
+// naming the file once, and returns the exit status.
+func reportCatalogError(stderr io.Writer, path string, err error) int {
+	if le, ok := err.(*load.Error); ok && le.Rendered != "" {
+		io.WriteString(stderr, le.Rendered)
+		return 2
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, path+": ") {
+		msg = path + ": " + msg
+	}
+	fmt.Fprintf(stderr, "error: %s\n", msg)
+	return 2
 }

@@ -89,6 +89,9 @@ func TestToolDiff(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "(input-widened)") || !strings.HasSuffix(out, "suggested version bump: minor (1.2.3 → 1.3.0)\n") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
+	badJSON, badScript := filepath.Join(dir, "bad.json"), filepath.Join(dir, "bad.harn")
+	os.WriteFile(badJSON, []byte("{\n"), 0o644)
+	os.WriteFile(badScript, []byte("let x = ~1\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -97,9 +100,12 @@ func TestToolDiff(t *testing.T) {
 		{[]string{"tool", "diff", v1, v2, "--fail-on", "some"}, `unsupported --fail-on "some"`},
 		{[]string{"tool", "diff", v1, v2, "--colour"}, `unknown option "--colour"`},
 		{[]string{"tool", "diff", "missing.json", v2}, "missing.json"},
+		// the file is named once, a script's error shows its source line
+		{[]string{"tool", "diff", badJSON, v2}, "error: " + badJSON + ": invalid tool catalog JSON: expected string key at offset 2\n"},
+		{[]string{"tool", "diff", v1, badScript}, "error: Unexpected character '~' at 1:9\n  --> " + badScript + ":1:9\n"},
 	} {
 		_, stderr, code := runHarn(c.args...)
-		if code != 2 || !strings.Contains(stderr, c.msg) {
+		if code != 2 || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "error:") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
 	}

@@ -98,12 +98,38 @@ func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
 }
 
 func (c *checker) narrowedType(x syntax.Expr) (types.Type, bool) {
+	if !c.shallowEnough(x) {
+		return nil, false
+	}
 	path, b := c.pathKey(x)
 	if b == nil {
 		return nil, false
 	}
 	t, ok := c.narrowed[narrowKey{b, path}]
 	return t, ok
+}
+
+// shallowEnough reports whether x has no more properties than the
+// deepest narrowed path, so that a long member chain (generated code)
+// is not walked again at every level of it: that cost grew with the
+// square of the chain's length.
+func (c *checker) shallowEnough(x syntax.Expr) bool {
+	limit := -1
+	for k := range c.narrowed {
+		limit = max(limit, strings.Count(k.path, "."))
+	}
+	for n := 0; n <= limit; n++ {
+		switch e := x.(type) {
+		case *syntax.MemberExpr:
+			x = e.X
+		case *syntax.NonNilExpr:
+			x = e.X
+			n--
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // facts returns what cond implies about nil-ness when it is true and when

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -56,5 +57,30 @@ func TestNoPanicOnMutations(t *testing.T) {
 	}
 	if n == 0 {
 		t.Skip("no conformance programs found")
+	}
+}
+
+// TestLongMemberChainIsLinear pins that a long member chain (x.a.a.a…, as
+// generated code writes) costs the checker memory in proportion to its
+// length: narrowing looked the whole path up again at every level, which
+// grew with the square of the chain (40 s for 40 000 properties).
+func TestLongMemberChainIsLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("counts allocations")
+	}
+	const n = 20000
+	src := "fn f(u: {a: int}?) {\n  if u != nil && u.a != nil { println(u.a) }\n}\nlet x = {a: 1}\nprintln(x" +
+		strings.Repeat(".a", n) + ")\n"
+	f, err := syntax.Parse("test.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	info := resolve.File(f, resolve.Options{Universe: testUniverse})
+	File(f, info, Options{})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("checking a chain of %d properties allocated %d MB, want under 64", n, got>>20)
 	}
 }

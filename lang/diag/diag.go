@@ -7,6 +7,7 @@ package diag
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity distinguishes errors from warnings.
@@ -168,7 +169,7 @@ func RenderLocation(e *Error, src []byte) string {
 			if col < 1 {
 				col = 1
 			}
-			line, col = clip(line, col)
+			line, col = clip(visible(line), col)
 			fmt.Fprintf(&sb, "%s |\n", pad)
 			fmt.Fprintf(&sb, "%s | %s\n", num, line)
 			fmt.Fprintf(&sb, "%s | %s^\n", pad, caretIndent(line, col))
@@ -209,6 +210,37 @@ func clip(line string, col int) (string, int) {
 		out += "…"
 	}
 	return out, col
+}
+
+// visible makes a source line safe to print: control characters other
+// than tab become their Unicode pictures (U+2400 onwards) and bytes that
+// are not UTF-8 become U+FFFD, one rune for one, so the caret still lines
+// up and a binary file or an escape sequence never reaches the terminal.
+func visible(line string) string {
+	clean := true
+	for _, r := range line {
+		if r == utf8.RuneError || r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return line
+	}
+	var sb strings.Builder
+	for _, r := range line {
+		switch {
+		case r == '\t':
+		case r < 0x20:
+			r += 0x2400
+		case r == 0x7f:
+			r = 0x2421
+		case r > 0x7f && r < 0xa0:
+			r = utf8.RuneError
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }
 
 // sourceLine returns line n (1-based) of src without its line ending.

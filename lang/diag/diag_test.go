@@ -3,6 +3,7 @@ package diag
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSuggest(t *testing.T) {
@@ -119,5 +120,20 @@ func TestSuggestShortCandidates(t *testing.T) {
 		if got := Suggest(c.name, names); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestRenderHidesControlCharacters pins that a snippet never writes raw
+// control bytes (an escape sequence, a binary file) to the terminal, and
+// that the caret still lines up under the column.
+func TestRenderHidesControlCharacters(t *testing.T) {
+	src := []byte("\x7fELF\x1b[2J\xff\x00 x\r\n")
+	got := Render(&Error{File: "b.harn", Line: 1, Col: 11, Msg: "boom"}, src)
+	want := "1 | ␡ELF␛[2J\uFFFD␀ x\n  |           ^\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("Render =\n%s\nwant it to contain\n%s", got, want)
+	}
+	if strings.ContainsAny(got, "\x7f\x1b\x00\r") || !utf8.ValidString(got) {
+		t.Errorf("Render = %q: raw control bytes or invalid UTF-8", got)
 	}
 }

@@ -517,6 +517,11 @@ func TestErrors(t *testing.T) {
 		{"x = \"${  }\"", "Unexpected character '}' at 1:10"},
 		{"é = ☃", "Unexpected character '☃' at 1:5"},
 		{"\tx = 1 # tab counts as one column", "Unexpected character '#' at 1:8"},
+		// control characters and bytes that are not UTF-8 (a binary file) are escaped
+		{"\x7fELF", "Unexpected character '\\x7f' at 1:1"},
+		{"x = \x1b[31m", "Unexpected character '\\x1b' at 1:5"},
+		{"x = \xff", "Unexpected character '\\xff' at 1:5"},
+		{"x = \u00a0", "Unexpected character '\\u00a0' at 1:5"},
 		// a lexer error anywhere wins over a parse error earlier on
 		{"let = 1\nx = #", "Unexpected character '#' at 2:5"},
 	}

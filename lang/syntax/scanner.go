@@ -157,18 +157,33 @@ func (s *scanner) Next() (lexer.Token, error) {
 			if unicode.IsLetter(r) {
 				return s.ident(start), nil
 			}
-			return lexer.Token{}, s.errorf(start, "Unexpected character '%c'", r)
+			return lexer.Token{}, s.errorf(start, "Unexpected character %s", quoteChar(s.src[s.off:]))
 		default:
 			if n := punctLen(s.src[s.off:]); n > 0 {
 				s.off += n
 				s.col += n
 				return s.token(tPunct, start), nil
 			}
-			return lexer.Token{}, s.errorf(start, "Unexpected character '%c'", c)
+			return lexer.Token{}, s.errorf(start, "Unexpected character %s", quoteChar(s.src[s.off:]))
 		}
 	}
 	s.lastNL = false
 	return lexer.EOFToken(s.pos()), nil
+}
+
+// quoteChar quotes the character src starts with for an error message:
+// as itself when it prints, escaped when it is a control character or
+// not UTF-8 (a binary file), so the message never carries raw control
+// bytes to the terminal.
+func quoteChar(src string) string {
+	r, n := utf8.DecodeRuneInString(src)
+	switch {
+	case r == utf8.RuneError && n <= 1:
+		return fmt.Sprintf("'\\x%02x'", src[0])
+	case unicode.IsPrint(r):
+		return "'" + string(r) + "'"
+	}
+	return strconv.QuoteRune(r)
 }
 
 // all scans the whole source.
