@@ -45,6 +45,9 @@ func init() {
 		return v, nil
 	})
 	lib.Def("yaml_stringify", "yaml_stringify(v)", "block-style YAML with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := json.RefuseHandle("yaml_stringify", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		var sb strings.Builder
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
@@ -65,6 +68,9 @@ func init() {
 		return jsonschema.FromAny(m), nil
 	})
 	lib.Def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := json.RefuseHandle("toml_stringify", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		d, ok := json.Data(a.At(0)).AsDict()
 		if !ok {
 			return vm.Value{}, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())

@@ -470,9 +470,25 @@ func stringifyData(v vm.Value) (string, error) {
 	var e jsonEncoder
 	e.value(v)
 	if e.handle != nil {
-		return "", vm.Typef("json_stringify: cannot serialize a %s handle: it is authority, not data (pass the values it reads instead)", e.handle.Type())
+		return "", handleError("json_stringify", e.handle)
 	}
 	return e.sb.String(), nil
+}
+
+// RefuseHandle is the error a serializer named name raises when v holds a
+// harness handle anywhere (nil when it holds none): yaml_stringify and
+// toml_stringify refuse handles as json_stringify does.
+func RefuseHandle(name string, v vm.Value) error {
+	var e jsonEncoder
+	e.value(v)
+	if e.handle != nil {
+		return handleError(name, e.handle)
+	}
+	return nil
+}
+
+func handleError(name string, h *harness.Handle) error {
+	return vm.Typef("%s: cannot serialize a %s handle: it is authority, not data (pass the values it reads instead)", name, h.Type())
 }
 
 func (e *jsonEncoder) value(v vm.Value) {
