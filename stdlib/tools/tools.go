@@ -106,5 +106,5 @@ func init() {
 	}
 	// harness.go declares every capability name at init; this file sorts
 	// after it, so this registration supplies the tools methods.
-	harness.RegisterCapability("tools", toolsCapabilityMethods())
+	harness.RegisterCapability("tools", "tools", toolsCapabilityMethods())
 }
