@@ -260,7 +260,9 @@ func boundDefinition(def *vm.Dict, root *jsonv.Object, bound *vm.Dict) *vm.Dict 
 		}
 	}
 	out := def
-	for _, k := range []string{"parameters", "input_schema", "inputSchema"} {
+	// A synthesized tool's own keys describe the tool being bound, not
+	// the bound one (whose handler is not the steps').
+	for _, k := range []string{"parameters", "input_schema", "inputSchema", "steps", "result", "hash"} {
 		out = out.Delete(k)
 	}
 	out = out.Set("inputSchema", tool.FromJSON(schema))
