@@ -152,13 +152,32 @@ func findTool(fn string, reg *tool.Registry, name string) (*tool.Tool, error) {
 	if t := registered(reg, name); t != nil {
 		return t, nil
 	}
-	return nil, vm.Runtimef("%s: the registry has no tool named %q%s", fn, name, didYouMean(name, toolNames(reg)))
+	return nil, vm.Runtimef("%s: the registry has no tool named %q%s", fn, name, unknownToolHint(name, toolNames(reg)))
 }
 
 // didYouMean is ` (did you mean "x"?)` for the closest candidate, or "".
 func didYouMean(name string, candidates []string) string {
 	if s := diag.Suggest(name, candidates); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+// maxListedTools is the most tool names an unknown-tool error lists
+// when no name is close.
+const maxListedTools = 10
+
+// unknownToolHint is the end of an unknown-tool error: the closest
+// registered name, else the registered names when there are few.
+func unknownToolHint(name string, names []string) string {
+	if hint := didYouMean(name, names); hint != "" {
+		return hint
+	}
+	switch {
+	case len(names) == 0:
+		return " (the registry has no tools)"
+	case len(names) <= maxListedTools:
+		return " (its tools: " + strings.Join(names, ", ") + ")"
 	}
 	return ""
 }

@@ -357,7 +357,7 @@ func synthesize(th *vm.Thread, regV, specV vm.Value) (vm.Value, error) {
 		}
 		t := registered(reg, tn.Go())
 		if t == nil {
-			return vm.Value{}, synthErr("steps[%d] names tool %q, which the registry does not have%s", i, tn.Go(), didYouMean(tn.Go(), toolNames(reg)))
+			return vm.Value{}, synthErr("steps[%d] names tool %q, which the registry does not have%s", i, tn.Go(), unknownToolHint(tn.Go(), toolNames(reg)))
 		}
 		used[tn.Go()] = t
 		uses = append(uses, t.Definition)
