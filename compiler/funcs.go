@@ -56,7 +56,7 @@ func (c *compiler) compileModuleInit() *Func {
 	f := c.newFunc("", FuncMain, c.info.Main, 1)
 	for _, it := range c.file.Items {
 		switch it.(type) {
-		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
+		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.SkillDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
 			f.stmt(it)
 		}
 	}

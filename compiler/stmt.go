@@ -98,11 +98,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		}
 		f.emit(IMPL, f.name(s.Name), len(s.Methods), f.constant(f.c.implSite(s)))
 	case *syntax.SkillDecl:
-		// later tier: evaluate fields for their effects only
-		for _, fd := range s.Fields {
-			f.expr(fd.Value)
-			f.emit(POP)
-		}
+		f.skillDecl(s)
 	case *syntax.EvalPackDecl:
 		// later tier: parsed only
 	case *syntax.ForStmt:
@@ -628,6 +624,22 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	f.emit(CONST, f.constant(def))
 	f.emit(MAKE_CLOSURE, idx)
 	f.emit(CALL_INTERNAL, f.name("__tool_decl"), 2)
+	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+}
+
+// skillDecl compiles `skill name { field expr … }` (docs/skills.md): the
+// field values in order, then the runtime hook (stdlib/skills), which
+// builds the skill dict, registers it in the run's declared skills and
+// returns it for the immutable binding.
+func (f *fcomp) skillDecl(s *syntax.SkillDecl) {
+	def := &SkillDef{Name: s.Name, Decl: s}
+	f.emit(CONST, f.constant(def))
+	for _, fd := range s.Fields {
+		def.Fields = append(def.Fields, fd.Name)
+		f.expr(fd.Value)
+	}
+	f.line(s.At)
+	f.emit(CALL_INTERNAL, f.name("__skill_decl"), 1+len(s.Fields))
 	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
 }
 
