@@ -1192,7 +1192,7 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 }
 
 // ParseYAML decodes one YAML document as yaml_parse does (stdlib/skills
-// reads SKILL.md front matter with it). The error text has no prefix.
+// reads the front matter of skill files with it). The error text has no prefix.
 func ParseYAML(text string) (vm.Value, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
@@ -1202,7 +1202,7 @@ func ParseYAML(text string) (vm.Value, error) {
 }
 
 // ParseTOML decodes a TOML document as toml_parse does (stdlib/skills
-// reads SKILL.md front matter with it). The error text has no prefix.
+// reads the front matter of skill files with it). The error text has no prefix.
 func ParseTOML(text string) (vm.Value, error) {
 	var m map[string]any
 	if err := toml.Unmarshal([]byte(text), &m); err != nil {

@@ -3,7 +3,7 @@
 // the skill registry and its queries (skill_registry, skill_define,
 // skill_list, skill_find, skill_select, skill_remove, skill_count,
 // skill_describe), the prompt renderings (skill_render,
-// skills_catalog_entries, render_always_on_catalog), SKILL.md files
+// skills_catalog_entries, render_always_on_catalog), skill files
 // (load_skill) and the run's registry of declared skills (skills_declared).
 //
 // A skill is a plain dict: `name` plus its fields. A registry is a dict

@@ -11,12 +11,12 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// load_skill reads a SKILL.md file (docs/skills.md, "SKILL.md files"):
+// load_skill reads a skill file (docs/skills.md, "Skill files"):
 // optional front matter — YAML between `---` lines or TOML between `+++`
 // lines — whose fields become the skill's fields (`-` in a key read as
 // `_`, so `when-to-use` is when_to_use), and a Markdown body, which
 // becomes its instructions. Without a name in the front matter the skill
-// is named after the file: its directory for SKILL.md, else the file name
+// is named after the file: its directory for a SKILL file, else the file name
 // without its extension.
 
 func init() {
@@ -41,7 +41,7 @@ func init() {
 	})
 }
 
-// parseSkillFile builds the skill of a SKILL.md text read from file.
+// parseSkillFile builds the skill of a skill file's text read from file.
 func parseSkillFile(file, text string) (*vm.Dict, error) {
 	who := "load_skill: " + file
 	text = strings.TrimPrefix(strings.ReplaceAll(text, "\r\n", "\n"), "\ufeff")
@@ -112,7 +112,7 @@ func splitFront(rest, delim string) (front, after string, ok bool) {
 	return "", "", false
 }
 
-// defaultName names a skill after its file: the directory of a SKILL.md,
+// defaultName names a skill after its file: the directory of a SKILL file,
 // else the file name without its extension.
 func defaultName(file string) string {
 	base := filepath.Base(file)

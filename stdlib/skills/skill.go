@@ -23,7 +23,7 @@ var stringFields = []string{fDescription, fWhenToUse, fInstructions}
 var listFields = []string{fTags, fPaths}
 
 // validName reports whether s can name a skill: letters, digits, `_`,
-// `-` and `.`, not starting with `-` or `.` (the names SKILL.md
+// `-` and `.`, not starting with `-` or `.` (the names skill
 // directories use, such as `code-review`).
 func validName(s string) bool {
 	if s == "" || s[0] == '-' || s[0] == '.' {
