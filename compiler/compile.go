@@ -31,7 +31,8 @@ type ToolDef struct {
 type SkillDef struct {
 	Name   string
 	Fields []string
-	Decl   *syntax.SkillDecl
+	Decl   *syntax.SkillDecl // nil for Attr
+	Attr   bool              // an `@acp_skill` fn: the hook also receives the function
 }
 
 // ToolParam is one parameter of a tool declaration.

@@ -58,6 +58,8 @@ func (c *compiler) compileModuleInit() *Func {
 		switch it.(type) {
 		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.SkillDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
 			f.stmt(it)
+		default:
+			c.checkAcpSkill(it)
 		}
 	}
 	f.emit(NIL)

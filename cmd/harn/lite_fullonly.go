@@ -4,6 +4,7 @@ package main
 
 // fullOnlyNames are the names only the full library defines, sorted.
 var fullOnlyNames = []string{
+	"__acp_skill",
 	"__skill_decl",
 	"__tool_decl",
 	"__tool_project",

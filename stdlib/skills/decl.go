@@ -43,10 +43,24 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		d := declaredFor(th.VM())
-		d.mu.Lock()
-		d.skills = define(d.skills, s)
-		d.mu.Unlock()
+		register(th.VM(), s)
+		return vm.Of(s), nil
+	})
+	lib.Def("__acp_skill", "__acp_skill(fn, decl, values...)", "runtime hook of an `@acp_skill` fn declaration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		op, _ := a.At(1).Object().(*vm.Opaque)
+		if op == nil {
+			return vm.Value{}, vm.Runtimef("__acp_skill: not a skill declaration")
+		}
+		def, ok := op.X.(*compiler.SkillDef)
+		if !ok || !def.Attr || a.Len() != 2+len(def.Fields) {
+			return vm.Value{}, vm.Runtimef("__acp_skill: not a skill declaration")
+		}
+		s, err := declare(def, a[2:])
+		if err != nil {
+			return vm.Value{}, err
+		}
+		s = s.Set(fHandler, a.At(0))
+		register(th.VM(), s)
 		return vm.Of(s), nil
 	})
 	lib.Def("skills_declared", "skills_declared() -> dict", "a skill registry of the skills the run's `skill` declarations made, in declaration order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -58,9 +72,20 @@ func init() {
 	})
 }
 
+// register adds s to v's declared skills.
+func register(v *vm.VM, s *vm.Dict) {
+	d := declaredFor(v)
+	d.mu.Lock()
+	d.skills = define(d.skills, s)
+	d.mu.Unlock()
+}
+
 // declare builds the skill of a declaration from its field values.
 func declare(def *compiler.SkillDef, values []vm.Value) (*vm.Dict, error) {
 	who := "skill " + def.Name
+	if def.Attr {
+		who = "@acp_skill on fn " + def.Name
+	}
 	b := vm.NewDictBuilder(len(def.Fields))
 	seen := make(map[string]bool, len(def.Fields))
 	for i, f := range def.Fields {
@@ -68,6 +93,9 @@ func declare(def *compiler.SkillDef, values []vm.Value) (*vm.Dict, error) {
 			return nil, vm.Throwf("%s: field %s is given twice", who, f)
 		}
 		seen[f] = true
+		if def.Attr && f == fHandler {
+			return nil, vm.Throwf("%s: handler is the function itself and cannot be given", who)
+		}
 		b.Set(f, values[i])
 	}
 	fields := b.Build()

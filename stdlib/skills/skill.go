@@ -17,6 +17,7 @@ const (
 	fPaths        = "paths"
 	fAlwaysOn     = "always_on"
 	fName         = "name"
+	fHandler      = "handler" // the function of an @acp_skill fn
 )
 
 var stringFields = []string{fDescription, fWhenToUse, fInstructions}
