@@ -1196,3 +1196,26 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	return vm.Of(vm.NewList(out)), nil
 }
+
+// ParseYAML decodes one YAML document as yaml_parse does (stdlib/skills
+// reads the front matter of skill files with it). The error text has no prefix.
+func ParseYAML(text string) (vm.Value, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return vm.Value{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return yamlValue(&doc, 0)
+}
+
+// ParseTOML decodes a TOML document as toml_parse does (stdlib/skills
+// reads the front matter of skill files with it). The error text has no prefix.
+func ParseTOML(text string) (vm.Value, error) {
+	var m map[string]any
+	if err := toml.Unmarshal([]byte(text), &m); err != nil {
+		return vm.Value{}, err
+	}
+	if m == nil {
+		return vm.Of(vm.NewDict()), nil
+	}
+	return jsonschema.FromAny(m), nil
+}
