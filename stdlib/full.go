@@ -18,6 +18,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/secrets"
 	_ "github.com/harnlang/harn/stdlib/store"
 	_ "github.com/harnlang/harn/stdlib/templates"
+	_ "github.com/harnlang/harn/stdlib/trust"
 )
 
 // MCPHandler is the served MCP request a handler runs for (stdlib/tools).
