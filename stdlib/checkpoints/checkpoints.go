@@ -262,6 +262,14 @@ var locks sync.Map // dir → *sync.Mutex
 // nothing to write) and writes them, all under the directory's lock. An
 // empty result removes the file. clear tolerates a file it cannot parse.
 func (s store) update(name string, change func(*vm.Dict) (*vm.Dict, error)) error {
+	if name != "checkpoint" {
+		// Deleting from a pipeline that has no file changes nothing, and
+		// must not create the state directories either.
+		if _, err := os.Stat(s.path()); errors.Is(err, fs.ErrNotExist) {
+			_, err := change(vm.NewDict())
+			return err
+		}
+	}
 	mu, _ := locks.LoadOrStore(s.dir, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()

@@ -113,3 +113,22 @@ func TestClearRecoversDamagedFile(t *testing.T) {
 		t.Fatalf("%q, %v", out, err)
 	}
 }
+
+// Reading, deleting and clearing a pipeline that saved nothing leave the
+// state root untouched.
+func TestNoFileNoDirectories(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	t.Setenv("HARN_STATE_DIR", state)
+	out, err := run(t, t.TempDir(), "idle.harn", `
+println(checkpoint_get("k", 1))
+println(checkpoint_exists("k"))
+println(checkpoint_delete("k"))
+println(checkpoint_clear())
+println(checkpoint_list())`)
+	if err != nil || out != "1\nfalse\nfalse\n0\n[]\n" {
+		t.Fatalf("%q, %v", out, err)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("the state root was created: %v", err)
+	}
+}
