@@ -99,9 +99,10 @@ func mcpConnect(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Value{}, err
 	}
 	var c *Client
+	dir := cfg.dir(th)
 	err = blocking(th, func(ctx context.Context) error {
 		var cerr error
-		c, cerr = connect(ctx, cfg)
+		c, cerr = connect(ctx, cfg, dir)
 		return cerr
 	})
 	if err != nil {

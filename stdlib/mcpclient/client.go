@@ -32,7 +32,7 @@ func (c *Client) Display(sb *strings.Builder) {
 // connect starts the transport and runs the handshake. The client is
 // closed when the script drops it without disconnecting (the
 // subprocess is not left running for the rest of the process).
-func connect(ctx context.Context, c *config) (*Client, error) {
+func connect(ctx context.Context, c *config, dir string) (*Client, error) {
 	var t transport
 	if c.url != "" {
 		ht, err := newHTTP(c.url, c.headers)
@@ -41,7 +41,7 @@ func connect(ctx context.Context, c *config) (*Client, error) {
 		}
 		t = ht
 	} else {
-		st, err := startStdio(c.command, c.args, c.env, c.cwd)
+		st, err := startStdio(c.command, c.args, c.env, dir)
 		if err != nil {
 			return nil, err
 		}

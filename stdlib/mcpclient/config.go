@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -19,6 +21,10 @@ type config struct {
 	args    []string
 	env     []string // KEY=VALUE, added to the parent's environment
 	cwd     string
+	// baseDir resolves a relative cwd (a harn.toml server: the project
+	// root, which is also its default directory); "" for the execution
+	// root.
+	baseDir string
 
 	// Streamable HTTP
 	url     string
@@ -232,6 +238,21 @@ func (c *config) apply(builtin string, d *vm.Dict, options bool) error {
 		}
 	}
 	return nil
+}
+
+// dir is the directory a stdio server starts in: cwd resolved against
+// baseDir, or against the execution root as exec does.
+func (c *config) dir(th *vm.Thread) string {
+	if c.baseDir != "" {
+		if c.cwd == "" {
+			return c.baseDir
+		}
+		if filepath.IsAbs(c.cwd) {
+			return c.cwd
+		}
+		return filepath.Join(c.baseDir, c.cwd)
+	}
+	return fs.ResolvePath(th, c.cwd)
 }
 
 // timeoutOf reads a timeout: a duration, or a number of milliseconds.

@@ -454,7 +454,7 @@ mcp_release: the MCP server "fx" is not active
 mcp_call: the client <mcp_client:fx> is disconnected
 AGAIN
 false
-mcp_ensure_active: no configuration for the MCP server "other"; pass one: mcp_ensure_active("other", {command: ...})
+mcp_ensure_active: no configuration for the MCP server "other"; pass one, mcp_ensure_active("other", {command: ...}), or declare it in harn.toml ([[mcp]] name = "other")
 `)
 }
 

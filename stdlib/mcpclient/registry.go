@@ -17,10 +17,38 @@ import (
 type registry struct {
 	mu      sync.Mutex
 	entries map[string]*entry
+	// manifest: the [[mcp]] tables of harn.toml were read (once per run,
+	// when a name without a config or the status is first asked for).
+	manifest bool
+}
+
+// loadManifest adds the servers harn.toml declares to the entries, once;
+// names the script configured already keep their config. r.mu is held.
+func (r *registry) loadManifest(th *vm.Thread) error {
+	if r.manifest {
+		return nil
+	}
+	configs, errs, err := manifestServers(th)
+	if err != nil {
+		return err
+	}
+	r.manifest = true
+	for name, c := range configs {
+		if r.entries[name] == nil {
+			r.entries[name] = &entry{cfg: c}
+		}
+	}
+	for name, cerr := range errs {
+		if r.entries[name] == nil {
+			r.entries[name] = &entry{cfgErr: cerr}
+		}
+	}
+	return nil
 }
 
 type entry struct {
 	cfg       *config
+	cfgErr    error   // harn.toml declares the name with an invalid config
 	client    *Client // nil while inactive
 	refs      int
 	lastError string
@@ -66,17 +94,29 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	for {
 		r.mu.Lock()
 		e := r.entries[name]
+		if e == nil && cfg == nil {
+			if err := r.loadManifest(th); err != nil {
+				r.mu.Unlock()
+				return vm.Value{}, vm.Throwf("%s: %v", builtin, err)
+			}
+			e = r.entries[name]
+		}
 		if e == nil {
 			if cfg == nil {
 				r.mu.Unlock()
-				return vm.Value{}, vm.Throwf("%s: no configuration for the MCP server %q; pass one: mcp_ensure_active(%q, {command: ...})", builtin, name, name)
+				return vm.Value{}, vm.Throwf("%s: no configuration for the MCP server %q; pass one, mcp_ensure_active(%q, {command: ...}), or declare it in harn.toml ([[mcp]] name = %q)", builtin, name, name, name)
 			}
 			e = &entry{}
 			r.entries[name] = e
 		}
 		if cfg != nil {
 			// A new config applies from the next connection on.
-			e.cfg = cfg
+			e.cfg, e.cfgErr = cfg, nil
+		}
+		if e.cfg == nil {
+			err := e.cfgErr
+			r.mu.Unlock()
+			return vm.Value{}, vm.Throwf("%s: %s", builtin, configErrText(err))
 		}
 		if e.connecting != nil {
 			wait := e.connecting
@@ -110,9 +150,10 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r.mu.Unlock()
 
 		var c *Client
+		dir := conf.dir(th)
 		err := blocking(th, func(ctx context.Context) error {
 			var cerr error
-			c, cerr = connect(ctx, conf)
+			c, cerr = connect(ctx, conf, dir)
 			return cerr
 		})
 		r.mu.Lock()
@@ -166,6 +207,10 @@ func mcpRelease(th *vm.Thread, a vm.Args) (vm.Value, error) {
 func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	r := registryOf(th)
 	r.mu.Lock()
+	if err := r.loadManifest(th); err != nil {
+		r.mu.Unlock()
+		return vm.Value{}, vm.Throwf("mcp_registry_status: %v", err)
+	}
 	names := make([]string, 0, len(r.entries))
 	for n := range r.entries {
 		names = append(names, n)
@@ -175,9 +220,12 @@ func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	for _, n := range names {
 		e := r.entries[n]
 		active := e.client != nil && e.client.alive()
-		transport := "stdio"
-		if e.cfg.url != "" {
-			transport = "http"
+		transport := vm.Str("stdio")
+		switch {
+		case e.cfg == nil:
+			transport = vm.Nil
+		case e.cfg.url != "":
+			transport = vm.Str("http")
 		}
 		serverName := vm.Nil
 		if e.client != nil {
@@ -188,6 +236,8 @@ func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		lastErr := vm.Nil
 		if e.lastError != "" {
 			lastErr = vm.Str(e.lastError)
+		} else if e.cfg == nil && e.cfgErr != nil {
+			lastErr = vm.Str(configErrText(e.cfgErr))
 		} else if e.client != nil && !active {
 			if st, ok := e.client.s.t.(*stdioTransport); ok {
 				if err := st.endedErr(); err != nil {
@@ -203,11 +253,19 @@ func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			"name", vm.Str(n),
 			"active", vm.BoolOf(active),
 			"ref_count", lib.IntOf(refs),
-			"transport", vm.Str(transport),
+			"transport", transport,
 			"server_name", serverName,
 			"last_error", lastErr,
 		)))
 	}
 	r.mu.Unlock()
 	return vm.Of(lib.List(items)), nil
+}
+
+// configErrText is the message of an invalid harn.toml config.
+func configErrText(err error) string {
+	if ve, ok := err.(*vm.Error); ok {
+		return ve.Msg
+	}
+	return err.Error()
 }
