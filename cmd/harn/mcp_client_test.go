@@ -82,3 +82,26 @@ println(mcp_server_info(c).protocol_version)
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// mcp_server_card reads `harn serve mcp --card`: over HTTP from
+// /.well-known/mcp-card (the server has no /.well-known/mcp.json, so the
+// client moves on after its 404), over stdio from serverInfo.card.
+func TestMCPClientServerCard(t *testing.T) {
+	server, err := filepath.Abs(mcpClientServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card := `{"name":"widgets-card","description":"Widgets for tests"}`
+	base := startServeHTTP(t, "--surface", "script", "--card", card, server)
+	src := fmt.Sprintf(`let card = mcp_server_card(%q)
+println("${card.name}: ${card.description}")
+let c = mcp_connect({command: %q, args: ["serve", "mcp", "--card", %q, %q], env: {HARN_TEST_MAIN: "1"}})
+println(mcp_server_card(c).name)
+mcp_disconnect(c)
+try { mcp_server_card(%q) } catch (e) { println(e) }
+`, base, os.Args[0], card, server, base+"/.well-known/nothing.json")
+	want := "widgets-card: Widgets for tests\nwidgets-card\nmcp_server_card: GET " + base + "/.well-known/nothing.json: HTTP 404 Not Found\n"
+	if got := runClientScript(t, src); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
