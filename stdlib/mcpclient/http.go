@@ -46,6 +46,9 @@ func newHTTP(rawURL string, headers map[string]string) (*httpTransport, error) {
 
 func (t *httpTransport) kind() string { return "http" }
 
+// errSessionExpired is a 404 to a request that carried a session id.
+var errSessionExpired = errors.New("the server ended the session (HTTP 404)")
+
 // setProfile records the negotiated version (sent as
 // MCP-Protocol-Version) and whether requests carry routing headers.
 func (t *httpTransport) setProfile(version string, sessionFree bool) {
@@ -103,6 +106,7 @@ func (t *httpTransport) call(ctx context.Context, method string, params *jsonv.O
 	if err != nil {
 		return nil, err
 	}
+	sentSession := req.Header.Get("Mcp-Session-Id")
 	resp, err := t.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -111,6 +115,15 @@ func (t *httpTransport) call(ctx context.Context, method string, params *jsonv.O
 		return nil, t.netError("POST", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound && sentSession != "" {
+		// The server ended the session (MCP: start a new one).
+		t.mu.Lock()
+		if t.sessionID == sentSession {
+			t.sessionID = ""
+		}
+		t.mu.Unlock()
+		return nil, errSessionExpired
+	}
 	if method == "initialize" {
 		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
 			t.mu.Lock()

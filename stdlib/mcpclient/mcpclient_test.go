@@ -285,13 +285,19 @@ type sessionServer struct {
 	deleted bool
 	pinged  bool
 	headers http.Header
+	// expire: the first session ends after one tools/list (404 to its
+	// next request); the client must start a second one.
+	expire  bool
+	current string // the live session id
+	inits   int
+	lists   int
 }
 
 func (s *sessionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.Method == http.MethodDelete {
-		if r.Header.Get("Mcp-Session-Id") == "sess-1" {
+		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && sid == s.current {
 			s.deleted = true
 		}
 		w.WriteHeader(http.StatusOK)
@@ -315,7 +321,12 @@ func (s *sessionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if method != "initialize" {
-		if r.Header.Get("Mcp-Session-Id") != "sess-1" || r.Header.Get("MCP-Protocol-Version") != "2025-06-18" {
+		sid := r.Header.Get("Mcp-Session-Id")
+		if sid != "" && sid != s.current {
+			http.Error(w, "no such session", http.StatusNotFound)
+			return
+		}
+		if sid == "" || r.Header.Get("MCP-Protocol-Version") != "2025-06-18" {
 			http.Error(w, "missing session", http.StatusBadRequest)
 			return
 		}
@@ -330,10 +341,16 @@ func (s *sessionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch method {
 	case "initialize":
-		w.Header().Set("Mcp-Session-Id", "sess-1")
+		s.inits++
+		s.current = fmt.Sprintf("sess-%d", s.inits)
+		w.Header().Set("Mcp-Session-Id", s.current)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(answer(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"sessions","version":"0.1"}}`))
 	case "tools/list":
+		s.lists++
+		if s.expire && s.lists == 1 {
+			defer func() { s.current = "ended" }()
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(answer(`{"tools":[{"name":"streamed","inputSchema":{"type":"object"}}]}`))
 	case "tools/call":
@@ -377,6 +394,28 @@ from a stream
 	}
 	if got := s.headers.Get("X-Api-Key"); got != "k1" {
 		t.Errorf("custom header = %q", got)
+	}
+}
+
+// A server that ends the session (404) gets a new initialize, and the
+// request is sent again in the new session.
+func TestHTTPSessionExpiry(t *testing.T) {
+	s := &sessionServer{expire: true}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	expect(t, `
+let c = mcp_connect({url: "`+ts.URL+`", protocol_version: "2025-06-18"})
+println(mcp_list_tools(c).map({ t -> t.name }))
+println(mcp_call(c, "streamed"))
+mcp_disconnect(c)
+`, `
+[streamed]
+from a stream
+`)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inits != 2 || s.current != "sess-2" || !s.deleted {
+		t.Errorf("inits = %d, current = %s, deleted = %v; want a second session, ended by DELETE", s.inits, s.current, s.deleted)
 	}
 }
 

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -109,6 +110,25 @@ func (s *session) handshake(ctx context.Context, want string) error {
 	return s.t.notify(ctx, "notifications/initialized", nil)
 }
 
+// reinitialize starts a new HTTP session after the server ended the
+// previous one, on the version already negotiated; what the first
+// handshake learned about the server is kept.
+func (s *session) reinitialize(ctx context.Context) error {
+	p := jsonv.NewObject(3)
+	p.Set("protocolVersion", s.version)
+	p.Set("capabilities", jsonv.NewObject(0))
+	p.Set("clientInfo", s.clientInfo())
+	res, err := s.t.call(ctx, "initialize", p, "")
+	if err != nil {
+		return err
+	}
+	o, _ := res.(*jsonv.Object)
+	if v, _ := jsonv.Member[string](o, "protocolVersion"); v != s.version {
+		return fmt.Errorf("the server chose protocol version %q, not %q as before", v, s.version)
+	}
+	return s.t.notify(ctx, "notifications/initialized", nil)
+}
+
 // supports reports whether an unsupported-version error's data lists v.
 func supports(data any, v string) bool {
 	o, ok := data.(*jsonv.Object)
@@ -183,6 +203,13 @@ func (s *session) requestWithin(ctx context.Context, method string, params *json
 	cctx, cancel := callCtx(ctx, timeout)
 	defer cancel()
 	res, err := s.t.call(cctx, method, params, name)
+	if errors.Is(err, errSessionExpired) && method != "initialize" {
+		if rerr := s.reinitialize(cctx); rerr != nil {
+			err = fmt.Errorf("%v, and starting a new one failed: %w", err, rerr)
+		} else {
+			res, err = s.t.call(cctx, method, params, name)
+		}
+	}
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
 		return nil, ctxError(cctx, method, timeout)
 	}
