@@ -8,41 +8,44 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
 
+// builtins are the MCP client builtins; each is also a method of
+// harness.tools (docs/spec/language.md §5.4).
+var builtins = []struct {
+	name, sig, doc string
+	fn             vm.BuiltinFunc
+}{
+	{"mcp_connect", "mcp_connect(server, args?, options?) -> mcp_client", "connect to an MCP server: a command line or URL (an args list and an options dict may follow), or a config dict {command, args?, env?, cwd?} / {url, headers?} with name?, timeout?, protocol_version?", mcpConnect},
+	{"mcp_list_tools", "mcp_list_tools(client) -> list", "the server's tools (every page): dicts {name, description?, inputSchema, ...}", listBuiltin("mcp_list_tools", "tools", "tools/list", "tools")},
+	{"mcp_call", "mcp_call(client, tool, args?, options?)", "call a tool: its structuredContent, else its text; a tool error is thrown", mcpCall},
+	{"mcp_list_resources", "mcp_list_resources(client) -> list", "the server's resources (every page): dicts {uri, name, ...}", listBuiltin("mcp_list_resources", "resources", "resources/list", "resources")},
+	{"mcp_list_resource_templates", "mcp_list_resource_templates(client) -> list", "the server's resource templates (every page): dicts {uriTemplate, name, ...}", listBuiltin("mcp_list_resource_templates", "resources", "resources/templates/list", "resourceTemplates")},
+	{"mcp_read_resource", "mcp_read_resource(client, uri)", "read a resource: its text, or the list of its contents when some are binary", mcpReadResource},
+	{"mcp_list_prompts", "mcp_list_prompts(client) -> list", "the server's prompts (every page): dicts {name, description?, arguments?}", listBuiltin("mcp_list_prompts", "prompts", "prompts/list", "prompts")},
+	{"mcp_get_prompt", "mcp_get_prompt(client, name, args?) -> dict", "render a prompt: {description?, messages}", mcpGetPrompt},
+	{"mcp_server_info", "mcp_server_info(client) -> dict", "what the handshake learned: {name, server_name, version, protocol_version, capabilities, instructions?, transport, connected, ...}", mcpServerInfo},
+	{"mcp_disconnect", "mcp_disconnect(client)", "close the connection (a stdio server is asked to exit, then killed)", mcpDisconnect},
+	{"mcp_ensure_active", "mcp_ensure_active(name, config?) -> mcp_client", "the registry's client for name, connecting it on first use; counts a reference", mcpEnsureActive},
+	{"mcp_release", "mcp_release(name) -> int", "drop a reference taken by mcp_ensure_active; the last one disconnects (returns the references left)", mcpRelease},
+	{"mcp_registry_status", "mcp_registry_status() -> list", "the named servers: dicts {name, active, ref_count, transport, server_name, last_error}", mcpRegistryStatus},
+	{"mcp_server_card", "mcp_server_card(url_or_client, options?) -> dict", "fetch an HTTP MCP server's discovery document (/.well-known/mcp.json) or server card", mcpServerCard},
+}
+
 func init() {
-	lib.Def("mcp_connect", "mcp_connect(server, args_or_options?) -> mcp_client",
-		"connect to an MCP server: a command line, a URL, or {command, args?, env?, cwd?} / {url, headers?}, with name?, timeout?, protocol_version?", mcpConnect)
-	lib.Def("mcp_list_tools", "mcp_list_tools(client) -> list",
-		"the server's tools (every page): dicts {name, description?, inputSchema, ...}", listBuiltin("mcp_list_tools", "tools", "tools/list", "tools"))
-	lib.Def("mcp_call", "mcp_call(client, tool, args?, options?)",
-		"call a tool: its structuredContent, else its text; a tool error is thrown", mcpCall)
-	lib.Def("mcp_list_resources", "mcp_list_resources(client) -> list",
-		"the server's resources (every page): dicts {uri, name, ...}", listBuiltin("mcp_list_resources", "resources", "resources/list", "resources"))
-	lib.Def("mcp_list_resource_templates", "mcp_list_resource_templates(client) -> list",
-		"the server's resource templates (every page): dicts {uriTemplate, name, ...}", listBuiltin("mcp_list_resource_templates", "resources", "resources/templates/list", "resourceTemplates"))
-	lib.Def("mcp_read_resource", "mcp_read_resource(client, uri)",
-		"read a resource: its text, or the list of its contents when some are binary", mcpReadResource)
-	lib.Def("mcp_list_prompts", "mcp_list_prompts(client) -> list",
-		"the server's prompts (every page): dicts {name, description?, arguments?}", listBuiltin("mcp_list_prompts", "prompts", "prompts/list", "prompts"))
-	lib.Def("mcp_get_prompt", "mcp_get_prompt(client, name, args?) -> dict",
-		"render a prompt: {description?, messages}", mcpGetPrompt)
-	lib.Def("mcp_server_info", "mcp_server_info(client) -> dict",
-		"what the handshake learned: {name, server_name, version, protocol_version, capabilities, instructions?, transport, connected, ...}", mcpServerInfo)
-	lib.Def("mcp_disconnect", "mcp_disconnect(client)",
-		"close the connection (a stdio server is asked to exit, then killed)", mcpDisconnect)
-	lib.Def("mcp_ensure_active", "mcp_ensure_active(name, config?) -> mcp_client",
-		"the registry's client for name, connecting it on first use; counts a reference", mcpEnsureActive)
-	lib.Def("mcp_release", "mcp_release(name) -> int",
-		"drop a reference taken by mcp_ensure_active; the last one disconnects (returns the references left)", mcpRelease)
-	lib.Def("mcp_registry_status", "mcp_registry_status() -> list",
-		"the named servers: dicts {name, active, ref_count, transport, server_name, last_error}", mcpRegistryStatus)
-	lib.Def("mcp_server_card", "mcp_server_card(url_or_client, options?) -> dict",
-		"fetch an HTTP MCP server's discovery document (/.well-known/mcp.json) or server card", mcpServerCard)
+	methods := make([]harness.CapabilityMethod, 0, len(builtins))
+	for _, b := range builtins {
+		lib.Def(b.name, b.sig, b.doc, b.fn)
+		fn := b.fn
+		methods = append(methods, harness.CapabilityMethod{Name: b.name, Sig: "harness.tools." + b.sig, Doc: b.doc,
+			Fn: func(th *vm.Thread, _ vm.Value, args vm.Args) (vm.Value, error) { return fn(th, args) }})
+	}
+	harness.AddMethods("tools", methods)
 }
 
 // blocking runs work without the VM lock; a stopped thread cancels it.

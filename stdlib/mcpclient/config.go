@@ -83,8 +83,17 @@ func parseConfig(builtin string, a vm.Args) (*config, error) {
 				if err := c.apply(builtin, d, true); err != nil {
 					return nil, err
 				}
-			} else {
+			} else if !a.At(1).IsNil() {
 				return nil, argErr(builtin, "the second argument must be a list of arguments or an options dict, got %s", a.At(1).Type())
+			}
+		}
+		if a.Given(2) && !a.At(2).IsNil() {
+			d, ok := a.Dict(2)
+			if !ok {
+				return nil, argErr(builtin, "the options must be a dict, got %s", a.At(2).Type())
+			}
+			if err := c.apply(builtin, d, true); err != nil {
+				return nil, err
 			}
 		}
 		return c, nil
