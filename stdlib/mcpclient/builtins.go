@@ -258,9 +258,9 @@ func mcpCall(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	ts, ok := a.Str(1)
-	if !ok || ts == "" {
-		return vm.Value{}, argErr(builtin, "the tool name must be a non-empty string, got %s", a.At(1).Type())
+	ts, err := textArg(builtin, "tool name", a, 1)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	params := jsonv.NewObject(2)
 	params.Set("name", ts)
@@ -342,9 +342,9 @@ func mcpReadResource(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	uri, ok := a.Str(1)
-	if !ok || uri == "" {
-		return vm.Value{}, argErr(builtin, "the uri must be a non-empty string, got %s", a.At(1).Type())
+	uri, err := textArg(builtin, "uri", a, 1)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	params := jsonv.NewObject(1)
 	params.Set("uri", uri)
@@ -384,9 +384,9 @@ func mcpGetPrompt(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	name, ok := a.Str(1)
-	if !ok || name == "" {
-		return vm.Value{}, argErr(builtin, "the prompt name must be a non-empty string, got %s", a.At(1).Type())
+	name, err := textArg(builtin, "prompt name", a, 1)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	params := jsonv.NewObject(2)
 	params.Set("name", name)

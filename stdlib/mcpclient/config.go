@@ -393,3 +393,15 @@ func (c *config) label() string {
 	}
 	return rest
 }
+
+// textArg reads a required non-empty string argument.
+func textArg(builtin, what string, a vm.Args, i int) (string, error) {
+	s, ok := a.Str(i)
+	if !ok {
+		return "", argErr(builtin, "the %s must be a string, got %s", what, a.At(i).Type())
+	}
+	if s == "" {
+		return "", argErr(builtin, "the %s must not be empty", what)
+	}
+	return s, nil
+}

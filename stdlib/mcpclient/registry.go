@@ -74,9 +74,9 @@ func (r *registry) forget(c *Client) {
 
 func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	const builtin = "mcp_ensure_active"
-	name, ok := a.Str(0)
-	if !ok || name == "" {
-		return vm.Value{}, argErr(builtin, "the server name must be a non-empty string, got %s", a.At(0).Type())
+	name, err := textArg(builtin, "server name", a, 0)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	var cfg *config
 	if a.Given(1) && !a.At(1).IsNil() {
