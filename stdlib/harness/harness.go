@@ -50,6 +50,8 @@ func RegisterCapability(area, name string, methods []CapabilityMethod) {
 	}
 	c := &capability{name: name, typeName: types.HandleName(name), area: area}
 	if len(methods) > 0 {
+		methods = append(append([]CapabilityMethod(nil), methods...), pendingMethods[name]...)
+		delete(pendingMethods, name)
 		c.methods = map[string]*CapabilityMethod{}
 		for i := range methods {
 			m := methods[i]
@@ -63,6 +65,27 @@ func RegisterCapability(area, name string, methods []CapabilityMethod) {
 	}
 	capabilities[name] = c
 	capabilityByType[c.typeName] = c
+}
+
+// pendingMethods are the methods AddMethods received for a capability
+// not registered yet.
+var pendingMethods = map[string][]CapabilityMethod{}
+
+// AddMethods adds methods to the capability name, which another package
+// registers with RegisterCapability, before or after this call (package
+// init order decides). Call it at init time. The capability's area stays
+// the registering package's.
+func AddMethods(name string, methods []CapabilityMethod) {
+	c := capabilities[name]
+	if c == nil || c.methods == nil {
+		pendingMethods[name] = append(pendingMethods[name], methods...)
+		return
+	}
+	for i := range methods {
+		m := methods[i]
+		c.methods[m.Name] = &m
+		lib.Method(c.typeName, m.Name, m.Sig, m.Doc, m.Fn)
+	}
 }
 
 // CapabilityArea names the stdlib package that registered the capability

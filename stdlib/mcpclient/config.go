@@ -1,0 +1,407 @@
+package mcpclient
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+// config says how to reach one server.
+type config struct {
+	name string
+
+	// stdio
+	command string
+	args    []string
+	env     []string // KEY=VALUE, added to the parent's environment
+	cwd     string
+	// baseDir resolves a relative cwd (a harn.toml server: the project
+	// root, which is also its default directory); "" for the execution
+	// root.
+	baseDir string
+
+	// Streamable HTTP
+	url     string
+	headers map[string]string
+
+	timeout       time.Duration
+	version       string // the protocol version to ask for
+	clientName    string
+	clientVersion string
+}
+
+// defaultTimeout bounds each request unless the config says otherwise.
+const defaultTimeout = 60 * time.Second
+
+// knownKeys are the keys a config dict may have. lazy, transport and
+// description are accepted for configs written for other Harn hosts
+// (a registry entry is always connected lazily; the transport follows
+// from command or url).
+var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "env", "headers", "lazy", "name", "protocol_version", "timeout", "transport", "url"}
+
+func argErr(builtin, format string, a ...any) error {
+	return vm.Runtimef("%s: %s", builtin, fmt.Sprintf(format, a...))
+}
+
+// parseConfig reads mcp_connect's arguments: a command line or URL
+// string (with an args list or an options dict after it), or a config
+// dict.
+func parseConfig(builtin string, a vm.Args) (*config, error) {
+	c := &config{timeout: defaultTimeout, version: latestReleased, clientName: "harn", clientVersion: defaultClientVersion()}
+	first := a.At(0)
+	if s, ok := first.AsString(); ok {
+		text := strings.TrimSpace(s.Go())
+		if text == "" {
+			return nil, argErr(builtin, "the command must not be empty")
+		}
+		if isURL(text) {
+			c.url = text
+		} else {
+			words, err := splitCommand(text)
+			if err != nil {
+				return nil, argErr(builtin, "%v", err)
+			}
+			c.command, c.args = words[0], words[1:]
+		}
+		if a.Given(1) {
+			if l, ok := a.List(1); ok {
+				if c.url != "" {
+					return nil, argErr(builtin, "an args list goes with a command, not a URL")
+				}
+				args, err := stringList(builtin, "args", l)
+				if err != nil {
+					return nil, err
+				}
+				c.args = append(c.args, args...)
+			} else if d, ok := a.Dict(1); ok {
+				if err := c.apply(builtin, d, true); err != nil {
+					return nil, err
+				}
+			} else if !a.At(1).IsNil() {
+				return nil, argErr(builtin, "the second argument must be a list of arguments or an options dict, got %s", a.At(1).Type())
+			}
+		}
+		if a.Given(2) && !a.At(2).IsNil() {
+			d, ok := a.Dict(2)
+			if !ok {
+				return nil, argErr(builtin, "the options must be a dict, got %s", a.At(2).Type())
+			}
+			if err := c.apply(builtin, d, true); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
+	}
+	d, ok := first.AsDict()
+	if !ok {
+		return nil, argErr(builtin, "expected a command string, a URL or a config dict {command, args?, env?, cwd?} / {url, headers?}, got %s", first.Type())
+	}
+	if err := c.apply(builtin, d, false); err != nil {
+		return nil, err
+	}
+	if c.command == "" && c.url == "" {
+		return nil, argErr(builtin, "the config needs a command (stdio) or a url (HTTP)")
+	}
+	return c, nil
+}
+
+func isURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// apply reads a config dict; options (after a command or URL string)
+// may not name another command or url.
+func (c *config) apply(builtin string, d *vm.Dict, options bool) error {
+	for _, k := range d.Keys() {
+		if !contains(knownKeys, k) {
+			return argErr(builtin, "unknown config key %q (known: %s)", k, strings.Join(knownKeys, ", "))
+		}
+	}
+	str := func(key string) (string, bool, error) {
+		v, ok := d.Get(key)
+		if !ok || v.IsNil() {
+			return "", false, nil
+		}
+		s, ok := v.AsString()
+		if !ok {
+			return "", false, argErr(builtin, "%s must be a string, got %s", key, v.Type())
+		}
+		return s.Go(), true, nil
+	}
+	if s, ok, err := str("name"); err != nil {
+		return err
+	} else if ok {
+		c.name = s
+	}
+	command, hasCommand, err := str("command")
+	if err != nil {
+		return err
+	}
+	u, hasURL, err := str("url")
+	if err != nil {
+		return err
+	}
+	if options && (hasCommand || hasURL) {
+		return argErr(builtin, "the options dict cannot name a command or url: the first argument does")
+	}
+	if hasCommand && hasURL {
+		return argErr(builtin, "give either a command (stdio) or a url (HTTP), not both")
+	}
+	if hasCommand {
+		if strings.TrimSpace(command) == "" {
+			return argErr(builtin, "command must not be empty")
+		}
+		c.command = command
+	}
+	if hasURL {
+		if !isURL(u) {
+			return argErr(builtin, "url must start with http:// or https://, got %q", u)
+		}
+		c.url = u
+	}
+	if v, ok := d.Get("args"); ok && !v.IsNil() {
+		l, ok := v.AsList()
+		if !ok {
+			return argErr(builtin, "args must be a list of strings, got %s", v.Type())
+		}
+		args, err := stringList(builtin, "args", l)
+		if err != nil {
+			return err
+		}
+		c.args = append(c.args, args...)
+	}
+	if v, ok := d.Get("env"); ok && !v.IsNil() {
+		m, err := stringDict(builtin, "env", v)
+		if err != nil {
+			return err
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			c.env = append(c.env, k+"="+m[k])
+		}
+	}
+	if s, ok, err := str("cwd"); err != nil {
+		return err
+	} else if ok {
+		c.cwd = s
+	}
+	if v, ok := d.Get("headers"); ok && !v.IsNil() {
+		m, err := stringDict(builtin, "headers", v)
+		if err != nil {
+			return err
+		}
+		c.headers = m
+	}
+	if v, ok := d.Get("timeout"); ok && !v.IsNil() {
+		t, err := timeoutOf(builtin, v)
+		if err != nil {
+			return err
+		}
+		c.timeout = t
+	}
+	if s, ok, err := str("protocol_version"); err != nil {
+		return err
+	} else if ok {
+		if s != sessionFreeV && !contains(releasedVersions, s) {
+			return argErr(builtin, "protocol_version %q is not one this client speaks (%s, %s)", s, strings.Join(releasedVersions, ", "), sessionFreeV)
+		}
+		c.version = s
+	}
+	if s, ok, err := str("transport"); err != nil {
+		return err
+	} else if ok {
+		switch s {
+		case "stdio":
+			if c.url != "" {
+				return argErr(builtin, `transport "stdio" needs a command, not a url`)
+			}
+		case "http":
+			if c.command != "" {
+				return argErr(builtin, `transport "http" needs a url, not a command`)
+			}
+		default:
+			return argErr(builtin, `transport must be "stdio" or "http", got %q`, s)
+		}
+	}
+	if v, ok := d.Get("client_info"); ok && !v.IsNil() {
+		m, err := stringDict(builtin, "client_info", v)
+		if err != nil {
+			return err
+		}
+		if n := m["name"]; n != "" {
+			c.clientName = n
+		}
+		if n := m["version"]; n != "" {
+			c.clientVersion = n
+		}
+	}
+	return nil
+}
+
+// dir is the directory a stdio server starts in: cwd resolved against
+// baseDir, or against the execution root as exec does.
+func (c *config) dir(th *vm.Thread) string {
+	if c.baseDir != "" {
+		if c.cwd == "" {
+			return c.baseDir
+		}
+		if filepath.IsAbs(c.cwd) {
+			return c.cwd
+		}
+		return filepath.Join(c.baseDir, c.cwd)
+	}
+	return fs.ResolvePath(th, c.cwd)
+}
+
+// timeoutOf reads a timeout: a duration, or a number of milliseconds.
+func timeoutOf(builtin string, v vm.Value) (time.Duration, error) {
+	var ms float64
+	if d, ok := v.AsDuration(); ok {
+		ms = float64(d)
+	} else if f, ok := lib.ToFloat(v); ok && v.Kind() != vm.KBool {
+		ms = f
+	} else {
+		return 0, argErr(builtin, "timeout must be a duration (30s) or a number of milliseconds, got %s", v.Type())
+	}
+	if ms <= 0 {
+		return 0, argErr(builtin, "timeout must be positive")
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+func stringList(builtin, what string, l *vm.List) ([]string, error) {
+	out := make([]string, 0, l.Len())
+	for i, it := range l.Items() {
+		s, ok := it.AsString()
+		if !ok {
+			return nil, argErr(builtin, "%s[%d] must be a string, got %s", what, i, it.Type())
+		}
+		out = append(out, s.Go())
+	}
+	return out, nil
+}
+
+// stringDict reads a dict whose values are text (numbers and bools are
+// written as they display).
+func stringDict(builtin, what string, v vm.Value) (map[string]string, error) {
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, argErr(builtin, "%s must be a dict, got %s", what, v.Type())
+	}
+	out := map[string]string{}
+	for _, k := range d.Keys() {
+		x, _ := d.Get(k)
+		switch x.Kind() {
+		case vm.KString, vm.KInt, vm.KFloat, vm.KBool:
+			out[k] = vm.ToDisplay(x)
+		default:
+			return nil, argErr(builtin, "%s.%s must be a string, got %s", what, k, x.Type())
+		}
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// splitCommand splits a command line into words the way a POSIX shell
+// would for plain words: blanks separate, single quotes keep text as is,
+// double quotes keep blanks (backslash escapes ", \ and $), a backslash
+// outside quotes escapes the next character. No expansion happens.
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated ' in the command")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case ch == '"':
+			inWord = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`, s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf(`unterminated " in the command`)
+			}
+		case ch == '\\' && i+1 < len(s):
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		default:
+			inWord = true
+			cur.WriteByte(ch)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, fmt.Errorf("the command must not be empty")
+	}
+	return words, nil
+}
+
+// label names the server for a client's display when neither the
+// config nor the server gives a name: the command's base name or the
+// URL's host.
+func (c *config) label() string {
+	if c.command != "" {
+		name := c.command
+		if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+			name = name[i+1:]
+		}
+		return name
+	}
+	rest := c.url[strings.Index(c.url, "://")+3:]
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// textArg reads a required non-empty string argument.
+func textArg(builtin, what string, a vm.Args, i int) (string, error) {
+	s, ok := a.Str(i)
+	if !ok {
+		return "", argErr(builtin, "the %s must be a string, got %s", what, a.At(i).Type())
+	}
+	if s == "" {
+		return "", argErr(builtin, "the %s must not be empty", what)
+	}
+	return s, nil
+}

@@ -1,0 +1,14 @@
+// Package mcpclient is the library's MCP client (docs/mcp-client.md): the
+// mcp_connect family of builtins (docs/spec/builtins.md §5, names only; the
+// semantics are this implementation's). A client speaks JSON-RPC 2.0 to one
+// server, over stdio to a subprocess or over Streamable HTTP, negotiates the
+// protocol (initialize with a released version, or the session-free
+// 2026-07-28 profile of Harn's own HTTP servers), follows list pagination
+// and bounds each request by a timeout. mcp_ensure_active, mcp_release and
+// mcp_registry_status keep a per-run registry of named servers with
+// reference counts; mcp_server_card fetches an HTTP server's discovery
+// document.
+//
+// The package is upstream of mcp/ in the dependency order, so it speaks
+// the protocol itself rather than reusing mcp/protocol (which is a server).
+package mcpclient

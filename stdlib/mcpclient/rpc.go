@@ -1,0 +1,226 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/internal/jsonv"
+)
+
+// The JSON-RPC 2.0 layer both transports share: requests with integer
+// ids, answers to the few requests a server may send the client, and the
+// errors a call can end with.
+
+// rpcError is a JSON-RPC error answer from the server.
+type rpcError struct {
+	Code    int
+	Message string
+	Data    any
+}
+
+func (e *rpcError) Error() string {
+	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
+}
+
+// errTimeout is a call that got no answer within its time limit.
+type errTimeout struct {
+	method string
+	after  time.Duration
+}
+
+func (e *errTimeout) Error() string {
+	return fmt.Sprintf("timed out after %s waiting for the answer to %s", fmtDuration(e.after), e.method)
+}
+
+// errClosed is a call on a client that was disconnected.
+var errClosed = errors.New("the client is disconnected")
+
+// fmtDuration writes d the way Harn displays durations (5s, 1m, 250ms).
+func fmtDuration(d time.Duration) string {
+	ms := d.Milliseconds()
+	switch {
+	case ms >= 3600000 && ms%3600000 == 0:
+		return strconv.FormatInt(ms/3600000, 10) + "h"
+	case ms >= 60000 && ms%60000 == 0:
+		return strconv.FormatInt(ms/60000, 10) + "m"
+	case ms >= 1000 && ms%1000 == 0:
+		return strconv.FormatInt(ms/1000, 10) + "s"
+	}
+	return strconv.FormatInt(ms, 10) + "ms"
+}
+
+// request is the text of one JSON-RPC request (params omitted when nil).
+func request(id int64, method string, params *jsonv.Object) []byte {
+	o := jsonv.NewObject(4)
+	o.Set("jsonrpc", "2.0")
+	o.Set("id", jsonv.Int(id))
+	o.Set("method", method)
+	if params != nil {
+		o.Set("params", params)
+	}
+	return jsonv.Marshal(o)
+}
+
+// notification is the text of one JSON-RPC notification.
+func notification(method string, params *jsonv.Object) []byte {
+	o := jsonv.NewObject(3)
+	o.Set("jsonrpc", "2.0")
+	o.Set("method", method)
+	if params != nil {
+		o.Set("params", params)
+	}
+	return jsonv.Marshal(o)
+}
+
+// answerServerRequest is the client's answer to a request the server
+// sends (id and method set): ping is answered, everything else is
+// "Method not found", since the client declares no capabilities (no
+// roots, sampling or elicitation).
+func answerServerRequest(id any, method string) []byte {
+	o := jsonv.NewObject(3)
+	o.Set("jsonrpc", "2.0")
+	o.Set("id", id)
+	if method == "ping" {
+		o.Set("result", jsonv.NewObject(0))
+	} else {
+		e := jsonv.NewObject(2)
+		e.Set("code", jsonv.Int(-32601))
+		e.Set("message", "Method not found: "+method)
+		o.Set("error", e)
+	}
+	return jsonv.Marshal(o)
+}
+
+// incoming is one decoded message from the server.
+type incoming struct {
+	id       any // json.Number or string; nil when absent
+	hasID    bool
+	method   string // "" for a response
+	result   any
+	err      *rpcError
+	response bool
+}
+
+// decodeIncoming classifies one JSON value; ok is false for anything
+// that is not a JSON-RPC message.
+func decodeIncoming(v any) (incoming, bool) {
+	o, ok := v.(*jsonv.Object)
+	if !ok {
+		return incoming{}, false
+	}
+	var m incoming
+	m.id, m.hasID = o.Get("id")
+	if mv, ok := o.Get("method"); ok {
+		s, ok := mv.(string)
+		if !ok {
+			return incoming{}, false
+		}
+		m.method = s
+		return m, true
+	}
+	if !m.hasID {
+		return incoming{}, false
+	}
+	m.response = true
+	if ev, ok := o.Get("error"); ok && ev != nil {
+		m.err = toRPCError(ev)
+		return m, true
+	}
+	m.result, _ = o.Get("result")
+	return m, true
+}
+
+func toRPCError(v any) *rpcError {
+	e := &rpcError{Code: -32603, Message: "malformed error object"}
+	o, ok := v.(*jsonv.Object)
+	if !ok {
+		return e
+	}
+	if c, ok := o.Get("code"); ok {
+		if n, ok := c.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				e.Code = int(i)
+			}
+		}
+	}
+	if m, ok := o.Get("message"); ok {
+		if s, ok := m.(string); ok {
+			e.Message = s
+		}
+	}
+	e.Data, _ = o.Get("data")
+	return e
+}
+
+// idNumber is a response id as the int64 the client sent; ok is false
+// for ids the client never uses.
+func idNumber(id any) (int64, bool) {
+	switch x := id.(type) {
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	case string:
+		n, err := strconv.ParseInt(x, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// callCtx bounds a call by timeout; the returned error converts a
+// deadline into errTimeout.
+func callCtx(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, timeout)
+}
+
+// ctxError is the error of a call whose context ended.
+func ctxError(ctx context.Context, method string, timeout time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &errTimeout{method: method, after: timeout}
+	}
+	return ctx.Err()
+}
+
+// tail keeps the last bytes written to it (a server's stderr).
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	t.mu.Unlock()
+	return len(p), nil
+}
+
+// String is the last non-empty lines kept, joined with "; ".
+func (t *tail) String() string {
+	t.mu.Lock()
+	s := string(t.buf)
+	t.mu.Unlock()
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	return strings.Join(lines, "; ")
+}
