@@ -12,6 +12,7 @@ import (
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/formats"
+	_ "github.com/harnlang/harn/stdlib/llm"
 	_ "github.com/harnlang/harn/stdlib/net"
 	_ "github.com/harnlang/harn/stdlib/schema"
 	_ "github.com/harnlang/harn/stdlib/store"
