@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/harnlang/harn/lang/check"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -119,5 +120,13 @@ func TestModelCost(t *testing.T) {
 	}
 	if _, ok := modelCost("unknown-model", 10, 10); ok {
 		t.Errorf("an unknown model has no price")
+	}
+}
+
+// The checker warns about option keys llm_call does not read; its list
+// must be this package's.
+func TestCheckerKnowsTheOptions(t *testing.T) {
+	if !slices.Equal(check.LLMOptions, knownOptions) {
+		t.Errorf("lang/check.LLMOptions = %v, stdlib/llm knownOptions = %v", check.LLMOptions, knownOptions)
 	}
 }
