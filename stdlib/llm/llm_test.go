@@ -388,3 +388,29 @@ println([r.text, r.provider])`)
 		t.Fatalf("got %s, %d requests", out, len(*got))
 	}
 }
+
+func TestEnvironmentPrecedence(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		opts string
+		want string
+	}{
+		{map[string]string{"HARN_LLM_MODEL": "haiku"}, `{}`, "[anthropic, claude-haiku-4-5]"},
+		{map[string]string{"HARN_LLM_PROVIDER": "openai", "HARN_LLM_MODEL": "haiku"}, `{}`, "[openai, gpt-4o-mini]"},
+		{map[string]string{"HARN_LLM_PROVIDER": "OpenAI"}, `{model: "sonnet"}`, "[anthropic, claude-sonnet-4-5]"},
+		{map[string]string{"HARN_LLM_MODEL": "gpt-4.1"}, `{provider: "openai"}`, "[openai, gpt-4.1]"},
+		{map[string]string{}, `{provider: "openai", model: "claude-on-a-proxy"}`, "[openai, claude-on-a-proxy]"},
+		{map[string]string{"OPENROUTER_API_KEY": "k"}, `{model: "meta-llama/llama-3-70b"}`, "[openrouter, meta-llama/llama-3-70b]"},
+		{map[string]string{"OPENAI_API_KEY": "k", "OPENROUTER_API_KEY": "k"}, `{}`, "[openai, gpt-4o-mini]"},
+	} {
+		clearEnv(t)
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		out := mustRun(t, `let c = llm_config(`+tc.opts+`)
+println([c.provider, c.model])`)
+		if out != tc.want {
+			t.Errorf("%v %s: got %s, want %s", tc.env, tc.opts, out, tc.want)
+		}
+	}
+}

@@ -87,22 +87,23 @@ func noProvider(fn string) error {
 func resolve(fn string, providerName, modelName string) (config, bool, error) {
 	var c config
 	name := providerName
-	modelName = strings.TrimSpace(modelName)
-	if modelName == "" {
-		modelName = env("HARN_LLM_MODEL")
-		if name == "" && modelName == "" {
-			name = strings.ToLower(env("HARN_LLM_PROVIDER"))
-		}
+	explicit := strings.TrimSpace(modelName)
+	envModel := env("HARN_LLM_MODEL")
+	var id, inferred, envID, envInferred string
+	if explicit != "" {
+		id, inferred = resolveModel(explicit)
 	}
-	id, inferred := "", ""
-	if modelName != "" {
-		id, inferred = resolveModel(modelName)
+	if envModel != "" {
+		envID, envInferred = resolveModel(envModel)
 	}
 	if name == "" {
 		name = inferred
 	}
 	if name == "" {
 		name = strings.ToLower(env("HARN_LLM_PROVIDER"))
+	}
+	if name == "" {
+		name = envInferred
 	}
 	if name == "" {
 		for _, p := range providers {
@@ -120,15 +121,19 @@ func resolve(fn string, providerName, modelName string) (config, bool, error) {
 		return c, false, vm.Throwf("%s: unknown provider %q (known: %s)", fn, name, providerNames())
 	}
 	c.provider = p
-	c.model = id
-	if c.model == "" || (inferred != "" && inferred != p.name && p.name != "openrouter" && p.name != "mock") {
-		// a model of another provider (HARN_LLM_MODEL for another provider) is not sent
-		if modelName == "" || env("HARN_LLM_MODEL") == modelName {
-			c.model = p.defModel
-		}
-	}
-	if p.name == "openrouter" && modelName != "" {
-		c.model = modelName
+	// OpenRouter names models "vendor/model": they are sent as written.
+	switch {
+	case explicit != "" && p.name == "openrouter":
+		c.model = explicit
+	case explicit != "":
+		c.model = id
+	case envModel != "" && p.name == "openrouter":
+		c.model = envModel
+	case envModel != "" && (envInferred == "" || envInferred == p.name):
+		// HARN_LLM_MODEL names a model of another provider: not sent to this one
+		c.model = envID
+	default:
+		c.model = p.defModel
 	}
 	c.baseURL = env(p.baseEnv)
 	if c.baseURL == "" {
