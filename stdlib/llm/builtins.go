@@ -151,8 +151,12 @@ func init() {
 	})
 	lib.Def("llm_info", "llm_info()", "the default configuration, the mock state and this run's usage", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, err := configValue(th, "", "")
+		configErr := vm.Nil
 		if err != nil {
-			return vm.Value{}, err
+			// a bad HARN_LLM_PROVIDER: reported, not thrown
+			configErr = vm.Str(vm.ToDisplay(vm.AsError(err).Caught()))
+			cfg = vm.Of(lib.DictOf("provider", vm.Nil, "model", vm.Nil, "base_url", vm.Nil, "api_key_env", vm.Nil, "api_key_set", vm.False,
+				"mock", vm.BoolOf(stateOf(th).armed())))
 		}
 		s := stateOf(th)
 		queue, patterns := s.queued()
@@ -162,7 +166,7 @@ func init() {
 		s.mu.Unlock()
 		cd, _ := cfg.AsDict()
 		return vm.Of(cd.Merge(lib.DictOf("mock_armed", vm.BoolOf(armed), "mock_queued", lib.IntOf(queue),
-			"mock_patterns", lib.IntOf(patterns), "calls", vm.IntOf(calls)))), nil
+			"mock_patterns", lib.IntOf(patterns), "calls", vm.IntOf(calls), "config_error", configErr))), nil
 	})
 	lib.Def("llm_providers", "llm_providers()", "the known providers: [{name, api, base_url, api_key_env, api_key_set, default_model}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		out := make([]vm.Value, len(providers))

@@ -414,3 +414,17 @@ println([c.provider, c.model])`)
 		}
 	}
 }
+
+func TestInfoReportsABadProvider(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("HARN_LLM_PROVIDER", "nonesuch")
+	out := mustRun(t, `let i = llm_info()
+println([i.provider, i.config_error])`)
+	if out != `[nil, llm_config: unknown provider "nonesuch" (known: anthropic, mock, ollama, openai, openrouter)]` {
+		t.Fatalf("got %s", out)
+	}
+	_, err := run(t, `llm_call("x")`)
+	if !strings.Contains(err, `llm_call: unknown provider "nonesuch"`) {
+		t.Fatalf("error %q", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
+	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -95,6 +96,9 @@ func readMock(v vm.Value) (*mockResp, error) {
 	}
 	if x, ok := get("text"); ok {
 		m.text = contentText(x)
+	} else if x, ok := get("data"); ok {
+		// a structured reply: its JSON text
+		m.text = hjson.Stringify(x)
 	}
 	if x, ok := get("tool_calls"); ok {
 		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
@@ -192,7 +196,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 	return m, nil
 }
 
-var mockKeys = []string{"text", "tool_calls", "usage", "input_tokens", "output_tokens", "model", "provider",
+var mockKeys = []string{"text", "data", "tool_calls", "usage", "input_tokens", "output_tokens", "model", "provider",
 	"stop_reason", "chunks", "match", "when", "error", "consume_match"}
 
 func knownMockKey(k string) bool {
