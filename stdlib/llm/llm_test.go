@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/harnlang/harn/interp"
@@ -53,13 +54,16 @@ type recorded struct {
 func fake(t *testing.T, status int, reply string, contentType string) (*httptest.Server, *[]recorded) {
 	t.Helper()
 	var got []recorded
+	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		var body map[string]any
 		if err := json.Unmarshal(raw, &body); err != nil {
 			t.Errorf("request body is not JSON: %v: %s", err, raw)
 		}
+		mu.Lock()
 		got = append(got, recorded{path: r.URL.Path, headers: r.Header.Clone(), body: body})
+		mu.Unlock()
 		w.Header().Set("Content-Type", contentType)
 		w.WriteHeader(status)
 		io.WriteString(w, reply)
@@ -426,5 +430,32 @@ println([i.provider, i.config_error])`)
 	_, err := run(t, `llm_call("x")`)
 	if !strings.Contains(err, `llm_call: unknown provider "nonesuch"`) {
 		t.Fatalf("error %q", err)
+	}
+}
+
+// Calls from parallel tasks share the mocks and the usage totals, and
+// real calls run at the same time (the VM lock is released while a
+// request is in flight).
+func TestParallelCalls(t *testing.T) {
+	clearEnv(t)
+	out := mustRun(t, `llm_mock({match: "*", text: "same", usage: {input_tokens: 1, output_tokens: 2}})
+let texts = parallel 8 { i -> llm_call("q ${i}").text }
+println(len(texts.filter({ t -> t == "same" })))
+println(len(llm_mock_calls()))
+println(llm_usage().total_tokens)`)
+	if out != "8\n8\n24" {
+		t.Fatalf("got %q", out)
+	}
+	srv, got := fake(t, 200, `{"choices":[{"message":{"content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, "application/json")
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out = mustRun(t, `let texts = parallel 6 { i -> llm_completion("q ${i}") }
+println(texts)
+println(llm_usage())`)
+	if out != "[ok, ok, ok, ok, ok, ok]\n{calls: 6, cost_usd: 0.0000063, input_tokens: 18, output_tokens: 6, total_tokens: 24}" {
+		t.Fatalf("got %q", out)
+	}
+	if len(*got) != 6 {
+		t.Fatalf("%d requests", len(*got))
 	}
 }
