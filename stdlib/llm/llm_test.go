@@ -459,3 +459,28 @@ println(llm_usage())`)
 		t.Fatalf("%d requests", len(*got))
 	}
 }
+
+// A deadline stops a call that is waiting for the provider.
+func TestDeadlineStopsACall(t *testing.T) {
+	clearEnv(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+	out := mustRun(t, `try {
+  deadline 50ms { llm_call("slow") }
+} catch (e) {
+  println(e)
+}
+println(llm_usage().calls)`)
+	if out != "Deadline exceeded\n0" {
+		t.Fatalf("got %q", out)
+	}
+}
