@@ -308,6 +308,11 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
+	if t, ok := sch.AsDict(); ok {
+		if typ, ok := t.Get("type"); ok && vm.ToDisplay(typ) == "object" {
+			r.jsonMode = true // OpenAI-compatible providers: response_format json_object
+		}
+	}
 	retries := int64(1)
 	if v, ok := r.options.Get("retries"); ok && !v.IsNil() {
 		retries = r.retries

@@ -484,3 +484,21 @@ println(llm_usage().calls)`)
 		t.Fatalf("got %q", out)
 	}
 }
+
+func TestOpenAIStructuredAndReasoningModels(t *testing.T) {
+	clearEnv(t)
+	srv, got := fake(t, 200, `{"choices":[{"message":{"content":"{\"n\": 2}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, "application/json")
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out := mustRun(t, `println(llm_call_structured("two", {type: "object", properties: {n: {type: "integer"}}}, {model: "o3-mini", max_tokens: 100}))`)
+	if out != "{n: 2}" {
+		t.Fatalf("got %s", out)
+	}
+	b := (*got)[0].body
+	if jsonOf(b["response_format"]) != `{"type":"json_object"}` || b["max_completion_tokens"] != float64(100) || b["max_tokens"] != nil {
+		t.Errorf("body %s", jsonOf(b))
+	}
+	if sys := jsonOf(b["messages"]); !strings.Contains(sys, "JSON Schema") {
+		t.Errorf("messages %s", sys)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -214,7 +215,12 @@ func (c config) body(r *request, stream bool) map[string]any {
 		return b
 	}
 	if r.maxTokens > 0 {
-		b["max_tokens"] = r.maxTokens
+		if c.provider.name == "openai" && reasoningModel(c.model) {
+			// OpenAI's reasoning models take only max_completion_tokens
+			b["max_completion_tokens"] = r.maxTokens
+		} else {
+			b["max_tokens"] = r.maxTokens
+		}
 	}
 	if len(r.stop) > 0 {
 		b["stop"] = r.stop
@@ -268,6 +274,12 @@ func (c config) body(r *request, stream bool) map[string]any {
 		b["stream_options"] = map[string]any{"include_usage": true}
 	}
 	return b
+}
+
+// reasoningModel: OpenAI's o-series and gpt-5 models.
+func reasoningModel(m string) bool {
+	m = strings.ToLower(m)
+	return isOSeries(m) || strings.HasPrefix(m, "gpt-5")
 }
 
 // anthropicMessages converts a conversation to the messages API: tool
@@ -605,6 +617,8 @@ func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	s := &sseStream{c: c, fn: r.fn, body: resp.Body, sc: sc, cancel: cancel, calls: map[int]*streamCall{}}
+	// a stream dropped before its end gives its connection back
+	runtime.AddCleanup(s, func(cancel context.CancelFunc) { cancel() }, cancel)
 	s.resp.Provider = c.provider.name
 	s.resp.Model = c.model
 	return s, nil
