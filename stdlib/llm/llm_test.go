@@ -8,9 +8,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/stdlib/llm"
 )
 
 // clearEnv unsets every variable the providers read, so a test sees only
@@ -221,12 +224,12 @@ func TestHTTPErrorsAreCatchableAndCategorized(t *testing.T) {
 		t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
 		out := mustRun(t, `
 try {
-  llm_call("hi")
+  llm_call("hi", {max_retries: 0})
 } catch (e) {
   println([error_category(e), e.status, e.provider])
   println(e.message)
 }
-let s = llm_call_safe("hi")
+let s = llm_call_safe("hi", {max_retries: 0})
 println([s.ok, s.response, s.error.category])
 `)
 		lines := strings.Split(out, "\n")
@@ -260,7 +263,7 @@ func TestNetworkFailure(t *testing.T) {
 	srv.Close()
 	t.Setenv("OPENAI_API_KEY", "k")
 	t.Setenv("OPENAI_BASE_URL", url)
-	out := mustRun(t, `let s = llm_call_safe("hi")
+	out := mustRun(t, `let s = llm_call_safe("hi", {max_retries: 0})
 println(s.error.category)
 println(s.error.message.starts_with("llm_call_safe: openai request failed"))`)
 	if out != "transient_network\ntrue" {
@@ -373,7 +376,7 @@ func TestStreamHTTPError(t *testing.T) {
 	srv, _ := fake(t, 429, `{"error":{"message":"too many"}}`, "application/json")
 	t.Setenv("OPENAI_API_KEY", "k")
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	out := mustRun(t, `try { llm_stream("x") } catch (e) { println([e.category, e.message]) }`)
+	out := mustRun(t, `try { llm_stream("x", {max_retries: 0}) } catch (e) { println([e.category, e.message]) }`)
 	if out != "[rate_limit, llm_stream: openai returned HTTP 429: too many]" {
 		t.Fatalf("got %s", out)
 	}
@@ -500,5 +503,74 @@ func TestOpenAIStructuredAndReasoningModels(t *testing.T) {
 	}
 	if sys := jsonOf(b["messages"]); !strings.Contains(sys, "JSON Schema") {
 		t.Errorf("messages %s", sys)
+	}
+}
+
+// sequence serves the statuses in order (the last one from then on), with
+// Retry-After: 0, and counts the requests.
+func sequence(t *testing.T, statuses []int, okBody string) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		st := statuses[min(i, len(statuses)-1)]
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(st)
+		if st == 200 {
+			io.WriteString(w, okBody)
+		} else {
+			io.WriteString(w, `{"error":{"message":"busy"}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestTransientFailuresAreRetried(t *testing.T) {
+	clearEnv(t)
+	srv, n := sequence(t, []int{503, 429, 200}, `{"choices":[{"message":{"content":"third time"},"finish_reason":"stop"}]}`)
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	if out := mustRun(t, `println(llm_completion("q"))`); out != "third time" || n.Load() != 3 {
+		t.Fatalf("got %q after %d requests", out, n.Load())
+	}
+
+	srv, n = sequence(t, []int{529}, "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out := mustRun(t, `let s = llm_call_safe("q", {max_retries: 1})
+println([s.error.category, s.error.status])`)
+	if out != "[overloaded, 529]" || n.Load() != 2 {
+		t.Fatalf("got %q after %d requests", out, n.Load())
+	}
+
+	srv, n = sequence(t, []int{400}, "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	if out := mustRun(t, `println(llm_call_safe("q").error.status)`); out != "400" || n.Load() != 1 {
+		t.Fatalf("a 400 is not retried: %q after %d requests", out, n.Load())
+	}
+
+	srv, n = sequence(t, []int{502, 200}, "data: {\"choices\":[{\"delta\":{\"content\":\"streamed\"}}]}\n\ndata: [DONE]\n\n")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	if out := mustRun(t, `println(stream.collect(llm_stream("q")))`); out != "[streamed]" || n.Load() != 2 {
+		t.Fatalf("stream: %q after %d requests", out, n.Load())
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for _, c := range []struct {
+		attempt int64
+		header  string
+		want    time.Duration
+	}{
+		{0, "", 500 * time.Millisecond},
+		{1, "", time.Second},
+		{3, "", 4 * time.Second},
+		{0, "2", 2 * time.Second},
+		{0, "0.25", 250 * time.Millisecond},
+		{0, "3600", time.Minute},
+		{1, "Wed, 21 Oct 2015 07:28:00 GMT", time.Second},
+	} {
+		if got := llm.Backoff(c.attempt, c.header); got != c.want {
+			t.Errorf("backoff(%d, %q) = %v, want %v", c.attempt, c.header, got, c.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -484,7 +485,7 @@ func (c config) httpError(fn string, status int, raw []byte) error {
 // transportError is the failure of a request that got no answer.
 func (c config) transportError(fn string, err error) error {
 	cat := "transient_network"
-	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
+	if isTimeout(err) {
 		cat = "timeout"
 	}
 	return callError(cat, fmt.Sprintf("%s: %s request failed: %v", fn, c.provider.name, err), c.provider.name, 0)
@@ -512,41 +513,81 @@ func (c config) send(th *vm.Thread, r *request) (*response, error) {
 	url, headers := c.endpoint()
 	var status int
 	var raw []byte
-	var netErr error
-	stop := htime.BlockingCtx(th, func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, timeoutOf(r))
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
-		if err != nil {
-			netErr = err
-			return
+	for attempt := int64(0); ; attempt++ {
+		var hdr http.Header
+		var netErr error
+		stop := htime.BlockingCtx(th, func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, timeoutOf(r))
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			if err != nil {
+				netErr = err
+				return
+			}
+			for k, v := range headers {
+				req.Header.Set(k, v)
+			}
+			resp, err := httpClient.Do(req)
+			if err != nil {
+				netErr = err
+				return
+			}
+			defer resp.Body.Close()
+			status, hdr = resp.StatusCode, resp.Header
+			raw, netErr = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		})
+		if stop != nil {
+			return nil, stop
 		}
-		for k, v := range headers {
-			req.Header.Set(k, v)
+		if netErr != nil {
+			if attempt < r.retriesFor() && !isTimeout(netErr) {
+				if err := htime.Sleep(th, backoff(attempt, "")); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, c.transportError(r.fn, netErr)
 		}
-		resp, err := httpClient.Do(req)
-		if err != nil {
-			netErr = err
-			return
+		if status < 200 || status > 299 {
+			if attempt < r.retriesFor() && retryable(status) {
+				if err := htime.Sleep(th, backoff(attempt, hdr.Get("Retry-After"))); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, c.httpError(r.fn, status, raw)
 		}
-		defer resp.Body.Close()
-		status = resp.StatusCode
-		raw, netErr = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	})
-	if stop != nil {
-		return nil, stop
-	}
-	if netErr != nil {
-		return nil, c.transportError(r.fn, netErr)
-	}
-	if status < 200 || status > 299 {
-		return nil, c.httpError(r.fn, status, raw)
+		break
 	}
 	resp, err := c.parse(raw)
 	if err != nil {
 		return nil, callError("server_error", fmt.Sprintf("%s: %s sent a response this runtime cannot read: %v", r.fn, c.provider.name, err), c.provider.name, int64(status))
 	}
 	return resp, nil
+}
+
+// retryable: the statuses a request is sent again after (rate limits,
+// overload and server failures).
+func retryable(status int) bool {
+	switch status {
+	case 408, 409, 429, 500, 502, 503, 504, 529:
+		return true
+	}
+	return false
+}
+
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout")
+}
+
+// backoff is the wait before the attempt after attempt: the provider's
+// Retry-After (seconds, at most a minute) when it sends one, else half a
+// second doubled per attempt.
+func backoff(attempt int64, retryAfter string) time.Duration {
+	if n, err := strconv.ParseFloat(strings.TrimSpace(retryAfter), 64); err == nil && n >= 0 {
+		return min(time.Duration(n*float64(time.Second)), time.Minute)
+	}
+	return 500 * time.Millisecond << min(attempt, 6)
 }
 
 // ---- streaming ----
@@ -580,39 +621,57 @@ func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
 		return nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
 	}
 	url, headers := c.endpoint()
-	ctx, cancel := context.WithTimeout(context.Background(), timeoutOf(r))
 	var resp *http.Response
-	var netErr error
-	stop := htime.BlockingCtx(th, func(inner context.Context) {
-		req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
-		if err != nil {
-			netErr = err
-			return
+	var cancel context.CancelFunc
+	for attempt := int64(0); ; attempt++ {
+		var ctx context.Context
+		ctx, cancel = context.WithTimeout(context.Background(), timeoutOf(r))
+		resp = nil
+		var netErr error
+		stop := htime.BlockingCtx(th, func(inner context.Context) {
+			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			if err != nil {
+				netErr = err
+				return
+			}
+			for k, v := range headers {
+				req.Header.Set(k, v)
+			}
+			req.Header.Set("accept", "text/event-stream")
+			stopAfter := context.AfterFunc(inner, cancel)
+			defer stopAfter()
+			resp, netErr = httpClient.Do(req)
+		})
+		if stop != nil {
+			cancel()
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, stop
 		}
-		for k, v := range headers {
-			req.Header.Set(k, v)
+		if netErr != nil {
+			cancel()
+			if attempt < r.retriesFor() && !isTimeout(netErr) {
+				if err := htime.Sleep(th, backoff(attempt, "")); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, c.transportError(r.fn, netErr)
 		}
-		req.Header.Set("accept", "text/event-stream")
-		stopAfter := context.AfterFunc(inner, cancel)
-		defer stopAfter()
-		resp, netErr = httpClient.Do(req)
-	})
-	if stop != nil {
-		cancel()
-		if resp != nil {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
+			cancel()
+			if attempt < r.retriesFor() && retryable(resp.StatusCode) {
+				if err := htime.Sleep(th, backoff(attempt, resp.Header.Get("Retry-After"))); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, c.httpError(r.fn, resp.StatusCode, raw)
 		}
-		return nil, stop
-	}
-	if netErr != nil {
-		cancel()
-		return nil, c.transportError(r.fn, netErr)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
-		cancel()
-		return nil, c.httpError(r.fn, resp.StatusCode, raw)
+		break
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)

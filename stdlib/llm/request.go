@@ -59,6 +59,16 @@ type request struct {
 	baseURL   string
 	options   *vm.Dict // as given, for llm_mock_calls
 	retries   int64    // structured calls: extra attempts
+	maxRetry  int64    // provider requests: extra attempts after a transient failure; -1: default
+}
+
+// retriesFor is the number of times a failed provider request is sent
+// again (options.max_retries, default 2).
+func (r *request) retriesFor() int64 {
+	if r.maxRetry < 0 {
+		return 2
+	}
+	return r.maxRetry
 }
 
 // response is a provider's answer.
@@ -75,7 +85,7 @@ type response struct {
 // knownOptions are the option keys llm_call reads (docs/llm.md).
 var knownOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
-	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries",
+	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries",
 }
 
 // newRequest reads the arguments of llm_call(prompt, system?, options?):
@@ -84,7 +94,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	if d, ok := systemV.AsDict(); ok && (!optsV.IsValid() || optsV.IsNil()) {
 		systemV, optsV = vm.Nil, vm.Of(d)
 	}
-	r := &request{fn: fn, options: vm.NewDict()}
+	r := &request{fn: fn, options: vm.NewDict(), maxRetry: -1}
 	if optsV.IsValid() && !optsV.IsNil() {
 		d, ok := optsV.AsDict()
 		if !ok {
@@ -188,6 +198,11 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	}
 	if r.retries, err = integer("retries"); err != nil {
 		return nil, err
+	}
+	if _, ok := opt("max_retries"); ok {
+		if r.maxRetry, err = integer("max_retries"); err != nil {
+			return nil, err
+		}
 	}
 	if v, ok := opt("stop"); ok {
 		if l, ok := v.AsList(); ok {
