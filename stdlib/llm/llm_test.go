@@ -574,3 +574,21 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+func TestAvailableProvidersAndPick(t *testing.T) {
+	clearEnv(t)
+	out := mustRun(t, `println(llm_available_providers())
+println(llm_pick_model())`)
+	if out != "[]\nnil" {
+		t.Fatalf("nothing set up: %q", out)
+	}
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OLLAMA_BASE_URL", "http://127.0.0.1:11434/v1")
+	out = mustRun(t, `println(llm_available_providers())
+println(llm_pick_model())
+println(llm_pick_model({tier: "small"}))
+println(llm_pick_model({tier: "frontier", provider: "anthropic"}))`)
+	if out != "[ollama, openai]\ngpt-4.1-mini\nllama3.2\nclaude-opus-4-1" {
+		t.Fatalf("got %q", out)
+	}
+}
