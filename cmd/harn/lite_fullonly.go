@@ -37,6 +37,8 @@ var fullOnlyNames = []string{
 	"jwt_sign",
 	"jwt_verify",
 	"llm_available_providers",
+	"llm_budget",
+	"llm_budget_remaining",
 	"llm_call",
 	"llm_call_safe",
 	"llm_call_structured",

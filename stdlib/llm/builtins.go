@@ -249,6 +249,9 @@ func configValue(th *vm.Thread, prov, mdl string) (vm.Value, error) {
 // from the configured provider, and counts the usage.
 func call(th *vm.Thread, r *request) (*response, []string, error) {
 	st := stateOf(th)
+	if err := st.checkBudget(r.fn); err != nil {
+		return nil, nil, err
+	}
 	var resp *response
 	var chunks []string
 	var err error
@@ -393,6 +396,9 @@ func extractJSON(text string) (vm.Value, error) {
 // is counted when the stream ends.
 func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	st := stateOf(th)
+	if err := st.checkBudget(r.fn); err != nil {
+		return vm.Value{}, err
+	}
 	if st.armed() || r.provider == "mock" {
 		return mockStream(th, r)
 	}
@@ -456,4 +462,53 @@ func splitChunks(text string) []string {
 		out = append(out, text[start:])
 	}
 	return out
+}
+
+// checkBudget refuses a call once the run's cost has reached the budget
+// llm_budget set: {category: "budget_exceeded", …}.
+func (s *state) checkBudget(fn string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.budget < 0 || s.cost < s.budget {
+		return nil
+	}
+	return callError("budget_exceeded", fmt.Sprintf("%s: the LLM budget of %s USD is spent (%s USD used)", fn,
+		vm.FormatFloat(roundCost(s.budget)), vm.FormatFloat(roundCost(s.cost))), "", 0)
+}
+
+// budgetValue is llm_budget's status dict.
+func (s *state) budgetValue() vm.Value {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	limit, remaining := vm.Nil, vm.Nil
+	if s.budget >= 0 {
+		limit = vm.FloatOf(roundCost(s.budget))
+		remaining = vm.FloatOf(roundCost(max(s.budget-s.cost, 0)))
+	}
+	return vm.Of(lib.DictOf("limit_usd", limit, "spent_usd", vm.FloatOf(roundCost(s.cost)), "remaining_usd", remaining))
+}
+
+func init() {
+	lib.Def("llm_budget", "llm_budget(usd?)", "set (a number), clear (nil) or read the run's LLM budget: {limit_usd, spent_usd, remaining_usd}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := stateOf(th)
+		if a.Has(0) {
+			limit := float64(-1)
+			if !a.At(0).IsNil() {
+				f, ok := lib.ToFloat(a.At(0))
+				if !ok || f < 0 {
+					return vm.Value{}, vm.Throwf("llm_budget: expected a non-negative number of USD or nil, got %s", lib.Display(a.At(0)))
+				}
+				limit = f
+			}
+			s.mu.Lock()
+			s.budget = limit
+			s.mu.Unlock()
+		}
+		return s.budgetValue(), nil
+	})
+	lib.Def("llm_budget_remaining", "llm_budget_remaining()", "USD left of the budget llm_budget set, or nil when none is set", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		v, _ := stateOf(th).budgetValue().AsDict()
+		r, _ := v.Get("remaining_usd")
+		return r, nil
+	})
 }

@@ -54,12 +54,13 @@ type state struct {
 	out    int64
 	cost   float64
 	nextID int64
+	budget float64 // USD; < 0: none
 }
 
 type stateKey struct{}
 
 func stateOf(th *vm.Thread) *state {
-	return th.VM().Local(stateKey{}, func() any { return &state{scopes: []*mockScope{{}}} }).(*state)
+	return th.VM().Local(stateKey{}, func() any { return &state{scopes: []*mockScope{{}}, budget: -1} }).(*state)
 }
 
 func (s *state) top() *mockScope { return s.scopes[len(s.scopes)-1] }
@@ -410,7 +411,10 @@ func mockError(r *request, m *mockResp) error {
 // callError is the dict a failed call throws: {category, message,
 // provider, status?}; error_category reads its category.
 func callError(category, msg, provider string, status int64) error {
-	d := lib.DictOf("category", vm.Str(category), "message", vm.Str(msg), "provider", vm.Str(provider))
+	d := lib.DictOf("category", vm.Str(category), "message", vm.Str(msg))
+	if provider != "" {
+		d = d.Set("provider", vm.Str(provider))
+	}
 	if status != 0 {
 		d = d.Set("status", vm.IntOf(status))
 	}
