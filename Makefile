@@ -240,7 +240,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCatalog$$' -fuzztime=$(FUZZTIME) ./tool/
 	$(GO) test -run='^$$' -fuzz=FuzzParseArgs -fuzztime=$(FUZZTIME) ./adapter/cli/
 	$(GO) test -run='^$$' -fuzz=FuzzServe -fuzztime=$(FUZZTIME) ./mcp/protocol/
-	$(GO) test -run='^$$' -fuzz=FuzzScan -fuzztime=$(FUZZTIME) ./orchestrator/secretscan/
+	$(GO) test -run='^$$' -fuzz=FuzzScan -fuzztime=$(FUZZTIME) ./internal/secretscan/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./orchestrator/manifest/
 
 fmt:

@@ -29,6 +29,8 @@ var runtimeHooks = map[string]string{
 	"__scope_exit":     "scope { … }",
 	"__scope_fail":     "scope { … }",
 	"__tool_decl":      "a `tool` declaration",
+	"__skill_decl":     "a `skill` declaration",
+	"__acp_skill":      "an `@acp_skill` fn declaration",
 }
 
 // untestable are builtins no conformance program can call with a

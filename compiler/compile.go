@@ -26,6 +26,15 @@ type ToolDef struct {
 	Decl        *syntax.ToolDecl
 }
 
+// SkillDef is the constant behind a `skill` declaration: its name and
+// the names of its fields, whose values the hook receives in this order.
+type SkillDef struct {
+	Name   string
+	Fields []string
+	Decl   *syntax.SkillDecl // nil for Attr
+	Attr   bool              // an `@acp_skill` fn: the hook also receives the function
+}
+
 // ToolParam is one parameter of a tool declaration.
 type ToolParam struct {
 	Name       string
@@ -172,6 +181,10 @@ func exports(f *syntax.File) []string {
 				out = append(out, d.Name)
 			}
 		case *syntax.ToolDecl:
+			if d.Pub {
+				out = append(out, d.Name)
+			}
+		case *syntax.SkillDecl:
 			if d.Pub {
 				out = append(out, d.Name)
 			}

@@ -56,8 +56,10 @@ func (c *compiler) compileModuleInit() *Func {
 	f := c.newFunc("", FuncMain, c.info.Main, 1)
 	for _, it := range c.file.Items {
 		switch it.(type) {
-		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
+		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.SkillDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
 			f.stmt(it)
+		default:
+			c.checkAcpSkill(it)
 		}
 	}
 	f.emit(NIL)

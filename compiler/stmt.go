@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -57,6 +58,7 @@ func (f *fcomp) blockValueOf(b *syntax.Block) {
 
 func (f *fcomp) stmt(s syntax.Stmt) {
 	f.line(s.Position())
+	f.c.checkAcpSkill(s)
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		f.exprStmt(s.X)
@@ -75,6 +77,12 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		idx := f.function(s, s.Name, FuncNamed, s.Params, s.Body, s.At.Line)
 		f.fn.Funcs[idx].Doc = s.Doc
 		f.emit(MAKE_CLOSURE, idx)
+		if a := findAttr(s.Attrs, "acp_skill"); a != nil {
+			f.emit(DUP)
+			f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+			f.acpSkill(s, a)
+			break
+		}
 		f.storeDecl(f.c.info.Decl(s, s.Name), 2)
 	case *syntax.ToolDecl:
 		f.toolDecl(s)
@@ -98,11 +106,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		}
 		f.emit(IMPL, f.name(s.Name), len(s.Methods), f.constant(f.c.implSite(s)))
 	case *syntax.SkillDecl:
-		// later tier: evaluate fields for their effects only
-		for _, fd := range s.Fields {
-			f.expr(fd.Value)
-			f.emit(POP)
-		}
+		f.skillDecl(s)
 	case *syntax.EvalPackDecl:
 		// later tier: parsed only
 	case *syntax.ForStmt:
@@ -629,6 +633,125 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	f.emit(MAKE_CLOSURE, idx)
 	f.emit(CALL_INTERNAL, f.name("__tool_decl"), 2)
 	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+}
+
+// skillDecl compiles `skill name { field expr … }` (docs/skills.md): the
+// field values in order, then the runtime hook (stdlib/skills), which
+// builds the skill dict, registers it in the run's declared skills and
+// returns it for the immutable binding.
+func (f *fcomp) skillDecl(s *syntax.SkillDecl) {
+	def := &SkillDef{Name: s.Name, Decl: s}
+	f.emit(CONST, f.constant(def))
+	for _, fd := range s.Fields {
+		def.Fields = append(def.Fields, fd.Name)
+		f.expr(fd.Value)
+	}
+	f.line(s.At)
+	f.emit(CALL_INTERNAL, f.name("__skill_decl"), 1+len(s.Fields))
+	f.storeDecl(f.c.info.Decl(s, s.Name), 2)
+}
+
+// acpSkill registers the function just bound, which is on the stack, as
+// a skill (`@acp_skill(name:, description:, …) fn f() { … }`, docs/skills.md,
+// "Functions as skills"): the hook receives the function, the attribute's
+// named arguments as fields, and the doc comment as the description when
+// the attribute gives none.
+func (f *fcomp) acpSkill(s *syntax.FnDecl, a *syntax.Attribute) {
+	def := &SkillDef{Name: s.Name, Attr: true}
+	var values []syntax.Expr
+	hasDesc := false
+	for _, arg := range a.Args {
+		if arg.Name == "" {
+			f.c.errorf(a.At, "@acp_skill takes named arguments (name:, description:, …)")
+			continue
+		}
+		if !attrLiteral(arg.Value) {
+			f.c.errorf(arg.Value.Position(), "@acp_skill: argument %s must be a literal value", arg.Name)
+			continue
+		}
+		hasDesc = hasDesc || arg.Name == "description"
+		def.Fields = append(def.Fields, arg.Name)
+		values = append(values, arg.Value)
+	}
+	k := f.constant(def)
+	f.emit(CONST, k)
+	for _, v := range values {
+		f.expr(v)
+	}
+	if doc := strings.TrimSpace(s.Doc); !hasDesc && doc != "" {
+		def.Fields = append(def.Fields, "description")
+		f.emit(CONST, f.constant(doc))
+	}
+	f.line(a.At)
+	f.emit(CALL_INTERNAL, f.name("__acp_skill"), 2+len(def.Fields))
+	f.emit(POP)
+}
+
+// attrLiteral reports whether an attribute argument is a literal value
+// (attribute arguments are not evaluated, docs/spec/language.md §10.5).
+func attrLiteral(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.StringLit, *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.NilLit:
+		return true
+	case *syntax.UnaryExpr:
+		switch e.X.(type) {
+		case *syntax.IntLit, *syntax.FloatLit:
+			return e.Op == "-"
+		}
+	case *syntax.ListLit:
+		for _, x := range e.Elems {
+			if !attrLiteral(x) {
+				return false
+			}
+		}
+		return true
+	case *syntax.DictLit:
+		for _, en := range e.Entries {
+			if en.KeyExpr != nil || en.Spread != nil || !attrLiteral(en.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func findAttr(attrs []*syntax.Attribute, name string) *syntax.Attribute {
+	for _, a := range attrs {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// checkAcpSkill reports `@acp_skill` on a declaration other than a fn, a
+// compile error (docs/spec/language.md §10.5).
+func (c *compiler) checkAcpSkill(s syntax.Stmt) {
+	var attrs []*syntax.Attribute
+	switch d := s.(type) {
+	case *syntax.PipelineDecl:
+		attrs = d.Attrs
+	case *syntax.ToolDecl:
+		attrs = d.Attrs
+	case *syntax.StructDecl:
+		attrs = d.Attrs
+	case *syntax.EnumDecl:
+		attrs = d.Attrs
+	case *syntax.TypeDecl:
+		attrs = d.Attrs
+	case *syntax.InterfaceDecl:
+		attrs = d.Attrs
+	case *syntax.ImplBlock:
+		attrs = d.Attrs
+	case *syntax.SkillDecl:
+		attrs = d.Attrs
+	case *syntax.EvalPackDecl:
+		attrs = d.Attrs
+	}
+	if a := findAttr(attrs, "acp_skill"); a != nil {
+		c.errorf(a.At, "@acp_skill applies to fn declarations only")
+	}
 }
 
 // mutexKey is the lock's key: the value of `mutex(key)`, else the block's

@@ -14,6 +14,9 @@ import (
 // FuzzRun parses, checks, compiles and runs arbitrary programs: any input
 // may fail, but nothing may panic or hang.
 func FuzzRun(f *testing.F) {
+	// Seeds that save state (the store, checkpoints) write under a
+	// temporary state root, not into the package directory.
+	f.Setenv("HARN_STATE_DIR", f.TempDir())
 	for _, seed := range fuzzSeeds(f) {
 		f.Add(seed)
 	}

@@ -54,6 +54,8 @@ func fileSymbols(f *syntax.File, toks []syntax.Token) []symbol {
 				s.children = append(s.children, symbol{name: v.Name, kind: protocol.SymbolKindEnumMember, start: v.At, end: syntax.Pos{Line: v.At.Line, Col: v.At.Col + runeLen(v.Name)}, namePos: v.At})
 			}
 			out = append(out, s)
+		case *syntax.SkillDecl:
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindObject, detail: "skill", start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
 		case *syntax.InterfaceDecl:
 			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindInterface, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
 		case *syntax.TypeDecl:

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/harnlang/harn/lang/syntax"
 )
 
 // TestImportCompletionsListEveryStdModule: completing an import path offers
@@ -25,5 +27,23 @@ func TestImportCompletionsListEveryStdModule(t *testing.T) {
 	}
 	if got, want := labels("std/c"), []string{"std/calendar", "std/cli", "std/coerce", "std/collections"}; !slices.Equal(got, want) {
 		t.Errorf("import completions for std/c = %v, want %v", got, want)
+	}
+}
+
+// TestSkillDeclarationIsADocumentSymbol: a `skill` declaration is listed
+// among the file's symbols, its name position on the name (docs/skills.md).
+func TestSkillDeclarationIsADocumentSymbol(t *testing.T) {
+	src := "skill deploy {\n  description \"Ship it\"\n}\n"
+	f, err := syntax.Parse("s.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := syntax.Scan("s.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms := fileSymbols(f, toks)
+	if len(syms) != 1 || syms[0].name != "deploy" || syms[0].detail != "skill" || syms[0].namePos != (syntax.Pos{Line: 1, Col: 7}) {
+		t.Fatalf("symbols: %+v", syms)
 	}
 }

@@ -11,12 +11,16 @@ import (
 	// harn more than its whole run path; it leaves them out and runs a
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
+	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/llm"
 	_ "github.com/harnlang/harn/stdlib/net"
 	_ "github.com/harnlang/harn/stdlib/schema"
+	_ "github.com/harnlang/harn/stdlib/secrets"
+	_ "github.com/harnlang/harn/stdlib/skills"
 	_ "github.com/harnlang/harn/stdlib/store"
 	_ "github.com/harnlang/harn/stdlib/templates"
+	_ "github.com/harnlang/harn/stdlib/trust"
 )
 
 // MCPHandler is the served MCP request a handler runs for (stdlib/tools).

@@ -202,6 +202,8 @@ func multiDeclared(f *syntax.File) map[string]bool {
 			count[d.Name]++
 		case *syntax.ToolDecl:
 			count[d.Name]++
+		case *syntax.SkillDecl:
+			count[d.Name]++
 		case *syntax.StructDecl:
 			count[d.Name]++
 		case *syntax.ImportDecl:

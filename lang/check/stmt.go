@@ -104,7 +104,13 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 	case *syntax.SkillDecl:
 		c.attrs(s.Attrs, false)
+		seen := map[string]bool{}
 		for _, f := range s.Fields {
+			if seen[f.Name] {
+				// the same words as the run-time check (docs/skills.md)
+				c.report(sevError, f.At, "", "", "skill "+s.Name+": field "+f.Name+" is given twice")
+			}
+			seen[f.Name] = true
 			c.expr(f.Value)
 		}
 	case *syntax.EvalPackDecl:

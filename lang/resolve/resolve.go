@@ -59,6 +59,7 @@ const (
 	KImport
 	KType
 	KInterface
+	KSkill  // a `skill` declaration (immutable)
 	KHidden // compiler-internal (pipe placeholder parameter)
 )
 

@@ -203,6 +203,8 @@ func (r *resolver) declareTopLevel(it syntax.Stmt) {
 		r.global(d.Name, KStruct, d.At, d)
 	case *syntax.ToolDecl:
 		r.global(d.Name, KTool, d.NamePos, d)
+	case *syntax.SkillDecl:
+		r.global(d.Name, KSkill, d.At, d)
 	case *syntax.PipelineDecl:
 		r.global(d.Name, KPipeline, d.NamePos, d)
 	case *syntax.ImportDecl:
@@ -631,6 +633,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		for _, f := range s.Fields {
 			r.expr(f.Value)
 		}
+		r.declare(s.Name, KSkill, s.At, s)
 	case *syntax.EvalPackDecl:
 		r.push()
 		for _, it := range s.Items {

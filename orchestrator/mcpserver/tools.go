@@ -15,9 +15,9 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/internal/secretscan"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator"
-	"github.com/harnlang/harn/orchestrator/secretscan"
 )
 
 // toolSpec is one tool of the catalog (docs/spec/orchestrator.md §5).

@@ -19,7 +19,7 @@ import (
 // lose buffered input, plus the mocks installed by mock_stdin and mock_tty.
 
 func init() {
-	harness.RegisterCapability("stdio", stdioMethods())
+	harness.RegisterCapability("console", "stdio", stdioMethods())
 	lib.Def("read_stdin", "read_stdin()", "the rest of standard input (nil on error)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return readStdin(th)
 	})

@@ -12,7 +12,7 @@ import "github.com/harnlang/harn/stdlib/harness"
 func init() {
 	const t = "HarnessTerm"
 	d := harness.Delegate
-	harness.RegisterCapability("term", []harness.CapabilityMethod{
+	harness.RegisterCapability("console", "term", []harness.CapabilityMethod{
 		d(t, "is_stdin_tty", "is_stdin_tty", "term.is_stdin_tty() -> bool", "whether stdin is a terminal"),
 		d(t, "is_stdout_tty", "is_stdout_tty", "term.is_stdout_tty() -> bool", "whether stdout is a terminal"),
 		d(t, "is_stderr_tty", "is_stderr_tty", "term.is_stderr_tty() -> bool", "whether stderr is a terminal"),

@@ -45,6 +45,9 @@ func init() {
 		return v, nil
 	})
 	lib.Def("yaml_stringify", "yaml_stringify(v)", "block-style YAML with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := json.RefuseHandle("yaml_stringify", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		var sb strings.Builder
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
@@ -65,6 +68,9 @@ func init() {
 		return jsonschema.FromAny(m), nil
 	})
 	lib.Def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := json.RefuseHandle("toml_stringify", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		d, ok := json.Data(a.At(0)).AsDict()
 		if !ok {
 			return vm.Value{}, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())
@@ -1189,4 +1195,27 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			"stdout", vm.Str(c.SystemOut), "stderr", vm.Str(c.SystemErr))))
 	}
 	return vm.Of(vm.NewList(out)), nil
+}
+
+// ParseYAML decodes one YAML document as yaml_parse does (stdlib/skills
+// reads the front matter of skill files with it). The error text has no prefix.
+func ParseYAML(text string) (vm.Value, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return vm.Value{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return yamlValue(&doc, 0)
+}
+
+// ParseTOML decodes a TOML document as toml_parse does (stdlib/skills
+// reads the front matter of skill files with it). The error text has no prefix.
+func ParseTOML(text string) (vm.Value, error) {
+	var m map[string]any
+	if err := toml.Unmarshal([]byte(text), &m); err != nil {
+		return vm.Value{}, err
+	}
+	if m == nil {
+		return vm.Of(vm.NewDict()), nil
+	}
+	return jsonschema.FromAny(m), nil
 }

@@ -15,7 +15,7 @@ import (
 func init() {
 	const t = "HarnessFs"
 	d := harness.Delegate
-	harness.RegisterCapability("fs", []harness.CapabilityMethod{
+	harness.RegisterCapability("fs", "fs", []harness.CapabilityMethod{
 		d(t, "read_text", "read_file", "fs.read_text(path: string) -> string", "a file's text"),
 		d(t, "read_file", "read_file_bytes", "fs.read_file(path: string) -> bytes", "a file's bytes"),
 		d(t, "read", "read_file_bytes", "fs.read(path: string) -> bytes", "a file's bytes"),

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"runtime"
 	"strings"
 
 	"github.com/harnlang/harn/lang/types"
@@ -40,13 +39,16 @@ var (
 // RegisterCapability makes harness.NAME available as a handle of type
 // Harness<Name> (CamelCase) with the given methods; with no methods the
 // name is only declared, and reading it reports that the capability is
-// not available in this runtime. Call it at init time: universes built
+// not available in this runtime. area is the registering stdlib package
+// ("math"), where the builtin reference lists the methods; it is given,
+// not read from the call stack, because unwinding at init time costs
+// start-up a measurable share. Call it at init time: universes built
 // before the call do not see it.
-func RegisterCapability(name string, methods []CapabilityMethod) {
+func RegisterCapability(area, name string, methods []CapabilityMethod) {
 	if _, exists := capabilities[name]; exists && len(methods) == 0 {
 		return // declaring never hides an implementation registered first
 	}
-	c := &capability{name: name, typeName: types.HandleName(name), area: callerPackage()}
+	c := &capability{name: name, typeName: types.HandleName(name), area: area}
 	if len(methods) > 0 {
 		c.methods = map[string]*CapabilityMethod{}
 		for i := range methods {
@@ -73,21 +75,6 @@ func CapabilityArea(typeName string) (string, bool) {
 		return "", false
 	}
 	return c.area, true
-}
-
-// callerPackage is the last path element of the package whose code
-// called the function that calls it (logical frames, so inlining does not
-// change the answer).
-func callerPackage() string {
-	var pcs [4]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
-	f, _ := frames.Next()
-	name := f.Function // .../stdlib/math.init.0
-	name = name[strings.LastIndex(name, "/")+1:]
-	if i := strings.Index(name, "."); i >= 0 {
-		name = name[:i]
-	}
-	return name
 }
 
 // Handle is the harness root or one of its capability handles.
@@ -152,7 +139,7 @@ func init() {
 	// report that they are unavailable.
 	for _, name := range types.Capabilities {
 		if name != "stdio" {
-			RegisterCapability(name, nil)
+			RegisterCapability("harness", name, nil)
 		}
 	}
 	// harness.llm has no implementation here, but part of its contract is

@@ -21,13 +21,13 @@ func TestStringParams(t *testing.T) {
 	}
 }
 
-func TestCapabilityAreaIsTheRegisteringPackage(t *testing.T) {
-	RegisterCapability("test_area_probe", []CapabilityMethod{Delegate("HarnessTestAreaProbe", "m", "len", "test_area_probe.m()", "")})
+func TestCapabilityAreaIsTheOneRegistered(t *testing.T) {
+	RegisterCapability("math", "test_area_probe", []CapabilityMethod{Delegate("HarnessTestAreaProbe", "m", "len", "test_area_probe.m()", "")})
 	defer func() {
 		delete(capabilities, "test_area_probe")
 		delete(capabilityByType, "HarnessTestAreaProbe")
 	}()
-	if area, ok := CapabilityArea("HarnessTestAreaProbe"); !ok || area != "harness" {
-		t.Errorf("CapabilityArea = %q, %v; want the registering package, harness", area, ok)
+	if area, ok := CapabilityArea("HarnessTestAreaProbe"); !ok || area != "math" {
+		t.Errorf("CapabilityArea = %q, %v; want the area given at registration, math", area, ok)
 	}
 }

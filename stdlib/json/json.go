@@ -448,6 +448,9 @@ type jsonEncoder struct {
 	// handle is the first harness handle met (written as null), for
 	// json_stringify's error.
 	handle *harness.Handle
+	// walk names the walk in the too-deep error ("encode as JSON" when
+	// empty); RefuseHandle's walk serves other encoders.
+	walk string
 }
 
 // Stringify is json_stringify: compact JSON, keys sorted, floats in
@@ -470,9 +473,25 @@ func stringifyData(v vm.Value) (string, error) {
 	var e jsonEncoder
 	e.value(v)
 	if e.handle != nil {
-		return "", vm.Typef("json_stringify: cannot serialize a %s handle: it is authority, not data (pass the values it reads instead)", e.handle.Type())
+		return "", handleError("json_stringify", e.handle)
 	}
 	return e.sb.String(), nil
+}
+
+// RefuseHandle is the error a serializer named name raises when v holds a
+// harness handle anywhere (nil when it holds none): yaml_stringify and
+// toml_stringify refuse handles as json_stringify does.
+func RefuseHandle(name string, v vm.Value) error {
+	e := jsonEncoder{walk: "encode"}
+	e.value(v)
+	if e.handle != nil {
+		return handleError(name, e.handle)
+	}
+	return nil
+}
+
+func handleError(name string, h *harness.Handle) error {
+	return vm.Typef("%s: cannot serialize a %s handle: it is authority, not data (pass the values it reads instead)", name, h.Type())
 }
 
 func (e *jsonEncoder) value(v vm.Value) {
@@ -534,6 +553,9 @@ func (e *jsonEncoder) value(v vm.Value) {
 // vm.MaxValueDepth.
 func (e *jsonEncoder) enter() {
 	if e.depth >= vm.MaxValueDepth {
+		if e.walk != "" {
+			panic(vm.TooDeep(e.walk))
+		}
 		panic(vm.TooDeep("encode as JSON"))
 	}
 	e.depth++

@@ -18,7 +18,7 @@ import (
 
 func init() {
 	const t = "HarnessRandom"
-	harness.RegisterCapability("random", []harness.CapabilityMethod{
+	harness.RegisterCapability("math", "random", []harness.CapabilityMethod{
 		harness.Delegate(t, "f64", "random", "random.f64() -> float", "a uniform float in [0, 1)"),
 		harness.Delegate(t, "range", "random_int", "random.range(min, max) -> int", "a uniform int in [min, max]"),
 		harness.Delegate(t, "choice", "random_choice", "random.choice(list)", "a uniform element, nil for an empty list"),

@@ -13,7 +13,7 @@ import "github.com/harnlang/harn/stdlib/harness"
 func init() {
 	const t = "HarnessNet"
 	d := harness.Delegate
-	harness.RegisterCapability("net", []harness.CapabilityMethod{
+	harness.RegisterCapability("net", "net", []harness.CapabilityMethod{
 		d(t, "get", "http_get", "net.get(url: string, opts?) -> dict", "GET → {status, headers, body, ok}"),
 		d(t, "delete", "http_delete", "net.delete(url: string, opts?) -> dict", "DELETE → {status, headers, body, ok}"),
 		d(t, "post", "http_post", "net.post(url: string, body, opts?) -> dict", "POST → {status, headers, body, ok}"),

@@ -17,13 +17,13 @@ import "github.com/harnlang/harn/stdlib/harness"
 
 func init() {
 	const e = "HarnessEnv"
-	harness.RegisterCapability("env", []harness.CapabilityMethod{
+	harness.RegisterCapability("process", "env", []harness.CapabilityMethod{
 		harness.Delegate(e, "get", "env", "env.get(name: string)", "an environment variable, or nil"),
 		harness.Delegate(e, "get_or", "env_or", "env.get_or(name: string, default)", "an environment variable, or default"),
 	})
 
 	const p = "HarnessProcess"
-	harness.RegisterCapability("process", []harness.CapabilityMethod{
+	harness.RegisterCapability("process", "process", []harness.CapabilityMethod{
 		harness.Delegate(p, "exec", "exec", "process.exec(cmd: string, ...args) -> dict", "run a program without a shell → {stdout, stderr, status, success}"),
 		harness.Delegate(p, "exec_at", "exec_at", "process.exec_at(dir: string, cmd: string, ...args) -> dict", "exec in a directory (relative to the execution root)"),
 		harness.Delegate(p, "shell", "shell", "process.shell(cmd: string) -> dict", "run a command line through the default shell → {stdout, stderr, status, success}"),
@@ -31,7 +31,7 @@ func init() {
 	})
 
 	const s = "HarnessSystem"
-	harness.RegisterCapability("system", []harness.CapabilityMethod{
+	harness.RegisterCapability("process", "system", []harness.CapabilityMethod{
 		harness.Delegate(s, "platform", "platform", "system.platform() -> string", `the OS: "darwin", "linux", "windows", …`),
 		harness.Delegate(s, "arch", "arch", "system.arch() -> string", `the CPU architecture: "x86_64", "aarch64", …`),
 		harness.Delegate(s, "cwd", "cwd", "system.cwd() -> string", "the run's working directory"),

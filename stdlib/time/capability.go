@@ -13,7 +13,7 @@ import (
 
 func init() {
 	const t = "HarnessClock"
-	harness.RegisterCapability("clock", []harness.CapabilityMethod{
+	harness.RegisterCapability("time", "clock", []harness.CapabilityMethod{
 		harness.Delegate(t, "now_ms", "now_ms", "clock.now_ms() -> int", "wall clock milliseconds since the epoch"),
 		harness.Delegate(t, "timestamp", "timestamp", "clock.timestamp() -> float", "float seconds since the epoch"),
 		harness.Delegate(t, "monotonic_ms", "monotonic_ms", "clock.monotonic_ms() -> int", "milliseconds from a monotonic origin"),

@@ -74,8 +74,8 @@ func init() {
 		}
 		return vm.Of(r), nil
 	})
-	lib.Def("tool_define", "tool_define(registry, name, description, config)", "the registry with one tool added or replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		r, err := tool.Define(a, toolCache(th))
+	lib.Def("tool_define", "tool_define(registry, name, description, config) / tool_define(registry, definition)", "the registry with one tool added or replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		r, err := tool.Define(defineArgs(a), toolCache(th))
 		if err != nil {
 			return vm.Value{}, toolErr(err)
 		}
@@ -106,5 +106,5 @@ func init() {
 	}
 	// harness.go declares every capability name at init; this file sorts
 	// after it, so this registration supplies the tools methods.
-	harness.RegisterCapability("tools", toolsCapabilityMethods())
+	harness.RegisterCapability("tools", "tools", toolsCapabilityMethods())
 }

@@ -3,6 +3,10 @@
 // positions, redaction and fingerprints, and the redacted record the
 // orchestrator appends to the `audit.secret_scan` topic.
 //
+// It sits outside the pipeline so that both the orchestrator's tool
+// (orchestrator/mcpserver) and the `secret_scan` builtin (stdlib/secrets)
+// use the one rule set: the library is upstream of the orchestrator.
+//
 // A finding never carries the matched text itself: only its position,
 // a redacted form (a few characters at each end) and a fingerprint
 // (a truncated SHA-256) that lets two scans be correlated without
