@@ -292,6 +292,7 @@ func (c *checker) builtinCall(e *syntax.CallExpr, args []types.Type) {
 	if ok {
 		c.libraryArgs(e.Fn.Name, sig, e.At, e.Args, args, "", sevWarning)
 	}
+	c.llmOptions(e)
 }
 
 // libraryArgs checks the arguments of a call of the builtin or method

@@ -8,7 +8,8 @@ import (
 
 // A type alias named where a schema value is expected stands for its
 // schema, built at compile time (docs/spec/language.md §10.6): the schema
-// argument of the schema builtins and an `output_schema:` option. Such a
+// argument of the schema builtins and of llm_call_structured (docs/llm.md)
+// and an `output_schema:` option. Such a
 // name has no run-time value, so it is not a variable reference; the
 // resolver records it in Info.SchemaTypes instead.
 
@@ -22,6 +23,10 @@ var schemaArgs = map[string]int{
 	"schema_expect": 1,
 	"schema_report": 1,
 	"json_validate": 1,
+
+	"llm_call_structured":        1,
+	"llm_call_structured_result": 1,
+	"llm_call_structured_safe":   1,
 }
 
 // schemaAlias returns e when it is a bare name of a type alias that no

@@ -1,0 +1,4 @@
+package llm
+
+// Backoff exposes backoff to the external tests.
+var Backoff = backoff

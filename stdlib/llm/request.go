@@ -1,0 +1,432 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/vm"
+)
+
+// message is one turn of a conversation. Role is system, user, assistant
+// or tool; an assistant turn may carry tool calls, a tool turn answers the
+// call ToolCallID.
+type message struct {
+	Role       string
+	Content    string
+	ToolCalls  []toolCall
+	ToolCallID string
+	Name       string
+}
+
+// toolCall is a call the model asked for: Args is the generic Go JSON form
+// of the arguments object.
+type toolCall struct {
+	ID   string
+	Name string
+	Args any
+}
+
+// toolSpec is a tool offered to the model; Schema is its input JSON Schema.
+type toolSpec struct {
+	Name, Description string
+	Schema            any
+}
+
+// request is one LLM call after its options are read.
+type request struct {
+	fn        string // the builtin, for messages
+	prompt    string // the last user text (mock matching, llm_mock_calls)
+	system    string
+	messages  []message // the conversation without the system prompt
+	model     string
+	provider  string
+	explicit  bool // provider chosen by the options, not by defaults
+	maxTokens int64
+	temp      *float64
+	topP      *float64
+	stop      []string
+	tools     []toolSpec
+	toolValue vm.Value // options.tools as given (llm_mock_calls)
+	choice    any      // tool_choice, as given
+	jsonMode  bool
+	timeoutMS int64
+	apiKey    string
+	baseURL   string
+	options   *vm.Dict // as given, for llm_mock_calls
+	retries   int64    // structured calls: extra attempts
+	maxRetry  int64    // provider requests: extra attempts after a transient failure; -1: default
+}
+
+// retriesFor is the number of times a failed provider request is sent
+// again (options.max_retries, default 2).
+func (r *request) retriesFor() int64 {
+	if r.maxRetry < 0 {
+		return 2
+	}
+	return r.maxRetry
+}
+
+// response is a provider's answer.
+type response struct {
+	Text       string
+	Model      string
+	Provider   string
+	InTokens   int64
+	OutTokens  int64
+	ToolCalls  []toolCall
+	StopReason string
+}
+
+// knownOptions are the option keys llm_call reads (docs/llm.md).
+var knownOptions = []string{
+	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
+	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries",
+}
+
+// newRequest reads the arguments of llm_call(prompt, system?, options?):
+// system may be left out (llm_call(prompt, options)).
+func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*request, error) {
+	if d, ok := systemV.AsDict(); ok && (!optsV.IsValid() || optsV.IsNil()) {
+		systemV, optsV = vm.Nil, vm.Of(d)
+	}
+	r := &request{fn: fn, options: vm.NewDict(), maxRetry: -1}
+	if optsV.IsValid() && !optsV.IsNil() {
+		d, ok := optsV.AsDict()
+		if !ok {
+			return nil, vm.Throwf("%s: options must be a dict, got %s", fn, optsV.Type())
+		}
+		r.options = d
+	}
+	opt := func(k string) (vm.Value, bool) {
+		v, ok := r.options.Get(k)
+		if !ok || v.IsNil() {
+			return vm.Value{}, false
+		}
+		return v, true
+	}
+	if systemV.IsValid() && !systemV.IsNil() {
+		s, ok := systemV.AsString()
+		if !ok {
+			return nil, vm.Throwf("%s: system must be a string, got %s", fn, systemV.Type())
+		}
+		r.system = s.Go()
+	} else if v, ok := opt("system"); ok {
+		r.system = vm.ToDisplay(v)
+	}
+	if v, ok := opt("messages"); ok {
+		l, ok := v.AsList()
+		if !ok {
+			return nil, vm.Throwf("%s: options.messages must be a list, got %s", fn, v.Type())
+		}
+		for i, it := range l.Items() {
+			m, err := readMessage(fn, i, it)
+			if err != nil {
+				return nil, err
+			}
+			if m.Role == "system" {
+				if r.system != "" {
+					r.system += "\n\n"
+				}
+				r.system += m.Content
+				continue
+			}
+			r.messages = append(r.messages, m)
+		}
+	}
+	if promptV.IsValid() && !promptV.IsNil() {
+		s, ok := promptV.AsString()
+		if !ok {
+			return nil, vm.Throwf("%s: prompt must be a string, got %s", fn, promptV.Type())
+		}
+		r.messages = append(r.messages, message{Role: "user", Content: s.Go()})
+	}
+	if len(r.messages) == 0 {
+		return nil, vm.Throwf("%s: nothing to send: give a prompt or options.messages", fn)
+	}
+	for i := len(r.messages) - 1; i >= 0; i-- {
+		if r.messages[i].Role == "user" {
+			r.prompt = r.messages[i].Content
+			break
+		}
+	}
+	if v, ok := opt("provider"); ok {
+		r.provider = strings.ToLower(vm.ToDisplay(v))
+		r.explicit = true
+	}
+	if v, ok := opt("model"); ok {
+		r.model = vm.ToDisplay(v)
+	}
+	var err error
+	num := func(k string) (*float64, error) {
+		v, ok := opt(k)
+		if !ok {
+			return nil, nil
+		}
+		f, ok := lib.ToFloat(v)
+		if !ok {
+			return nil, vm.Throwf("%s: options.%s must be a number, got %s", fn, k, v.Type())
+		}
+		return &f, nil
+	}
+	if r.temp, err = num("temperature"); err != nil {
+		return nil, err
+	}
+	if r.topP, err = num("top_p"); err != nil {
+		return nil, err
+	}
+	integer := func(k string) (int64, error) {
+		v, ok := opt(k)
+		if !ok {
+			return 0, nil
+		}
+		n, ok := v.AsInt()
+		if !ok || n < 0 {
+			return 0, vm.Throwf("%s: options.%s must be a non-negative int, got %s", fn, k, lib.Display(v))
+		}
+		return int64(n), nil
+	}
+	if r.maxTokens, err = integer("max_tokens"); err != nil {
+		return nil, err
+	}
+	if r.timeoutMS, err = integer("timeout_ms"); err != nil {
+		return nil, err
+	}
+	if r.retries, err = integer("retries"); err != nil {
+		return nil, err
+	}
+	if _, ok := opt("max_retries"); ok {
+		if r.maxRetry, err = integer("max_retries"); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := opt("stop"); ok {
+		if l, ok := v.AsList(); ok {
+			for _, it := range l.Items() {
+				r.stop = append(r.stop, vm.ToDisplay(it))
+			}
+		} else {
+			r.stop = []string{vm.ToDisplay(v)}
+		}
+	}
+	if v, ok := opt("tools"); ok {
+		r.toolValue = v
+		if r.tools, err = readTools(th, fn, v); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := opt("tool_choice"); ok {
+		if r.choice, err = jsonschema.ToAny(v); err != nil {
+			return nil, vm.Throwf("%s: options.tool_choice: %s", fn, err.Error())
+		}
+	}
+	if v, ok := opt("json"); ok {
+		r.jsonMode = v.Truth()
+	}
+	if v, ok := opt("api_key"); ok {
+		r.apiKey = vm.ToDisplay(v)
+	}
+	if v, ok := opt("base_url"); ok {
+		r.baseURL = vm.ToDisplay(v)
+	}
+	return r, nil
+}
+
+// readMessage reads one {role, content, tool_calls?, tool_call_id?} dict.
+func readMessage(fn string, i int, v vm.Value) (message, error) {
+	d, ok := v.AsDict()
+	if !ok {
+		return message{}, vm.Throwf("%s: options.messages[%d] must be a dict {role, content}, got %s", fn, i, v.Type())
+	}
+	get := func(k string) vm.Value {
+		x, ok := d.Get(k)
+		if !ok {
+			return vm.Nil
+		}
+		return x
+	}
+	m := message{Role: strings.ToLower(vm.ToDisplay(get("role")))}
+	switch m.Role {
+	case "system", "user", "assistant", "tool":
+	default:
+		return message{}, vm.Throwf("%s: options.messages[%d].role must be system, user, assistant or tool, got %s", fn, i, lib.Display(get("role")))
+	}
+	m.Content = contentText(get("content"))
+	if id := get("tool_call_id"); !id.IsNil() {
+		m.ToolCallID = vm.ToDisplay(id)
+	}
+	if n := get("name"); !n.IsNil() {
+		m.Name = vm.ToDisplay(n)
+	}
+	if tc := get("tool_calls"); !tc.IsNil() {
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
+		if err != nil {
+			return message{}, err
+		}
+		m.ToolCalls = calls
+	}
+	if m.Role == "tool" && m.ToolCallID == "" {
+		return message{}, vm.Throwf("%s: options.messages[%d] has role tool but no tool_call_id", fn, i)
+	}
+	return m, nil
+}
+
+// contentText is a message content as text: strings as they are, nil as
+// "", anything else as JSON.
+func contentText(v vm.Value) string {
+	if v.IsNil() {
+		return ""
+	}
+	if s, ok := v.AsString(); ok {
+		return s.Go()
+	}
+	return hjson.Stringify(v)
+}
+
+// readToolCalls reads [{id?, name, arguments}] (from a mock or from a
+// conversation). nextID numbers calls without an id (nil: keep "").
+func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
+	l, ok := v.AsList()
+	if !ok {
+		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
+	}
+	var out []toolCall
+	for i, it := range l.Items() {
+		d, ok := it.AsDict()
+		if !ok {
+			return nil, vm.Throwf("%s[%d] must be a dict {name, arguments}, got %s", where, i, it.Type())
+		}
+		name, ok := d.Get("name")
+		if !ok || name.IsNil() {
+			return nil, vm.Throwf("%s[%d] has no name", where, i)
+		}
+		c := toolCall{Name: vm.ToDisplay(name), Args: map[string]any{}}
+		if id, ok := d.Get("id"); ok && !id.IsNil() {
+			c.ID = vm.ToDisplay(id)
+		} else if nextID != nil {
+			c.ID = nextID()
+		}
+		args, ok := d.Get("arguments")
+		if !ok {
+			args, ok = d.Get("input")
+		}
+		if ok && !args.IsNil() {
+			if s, isStr := args.AsString(); isStr {
+				// providers send arguments as JSON text
+				parsed, err := hjson.Parse(s.Go())
+				if err != nil {
+					return nil, vm.Throwf("%s[%d].arguments is not JSON: %s", where, i, err.Error())
+				}
+				args = parsed
+			}
+			g, err := jsonschema.ToAny(args)
+			if err != nil {
+				return nil, vm.Throwf("%s[%d].arguments: %s", where, i, err.Error())
+			}
+			c.Args = g
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// readTools reads options.tools: a tool registry (tool_registry) or a
+// list of tool definitions, each normalized as the registry normalizes its
+// entries, so `parameters` may use the registry's short forms.
+func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
+	cache := tool.CacheFor(th.VM())
+	var entries []*tool.Entry
+	if l, ok := v.AsList(); ok {
+		for i, it := range l.Items() {
+			d, ok := it.AsDict()
+			if !ok {
+				return nil, vm.Throwf("%s: options.tools[%d] must be a tool definition dict, got %s", fn, i, it.Type())
+			}
+			if !d.Has("handler") && !d.Has("executor") {
+				// a tool the caller runs itself (an agent loop): checked
+				// as one the model's provider would run
+				d = d.Set("executor", vm.Str("provider_native"))
+			}
+			t, err := tool.NormalizeEntry(d, i, cache)
+			if err != nil {
+				return nil, vm.Throwf("%s: options.tools[%d]: %s", fn, i, tool.Message(err, ""))
+			}
+			entries = append(entries, t.Entry)
+		}
+	} else {
+		reg, err := tool.Normalize(v, cache)
+		if err != nil {
+			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions: %s", fn, tool.Message(err, ""))
+		}
+		entries = reg.CatalogFor(tool.AudienceAgent).Tools
+	}
+	out := make([]toolSpec, 0, len(entries))
+	for _, t := range entries {
+		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
+		if !t.InputSchema.IsZero() {
+			b, err := t.InputSchema.MarshalJSON()
+			if err == nil {
+				var g any
+				if json.Unmarshal(b, &g) == nil {
+					schema = g
+				}
+			}
+		}
+		out = append(out, toolSpec{Name: t.Name, Description: t.Description, Schema: schema})
+	}
+	return out, nil
+}
+
+// ---- results as Harn values ----
+
+func toolCallsValue(calls []toolCall) vm.Value {
+	out := make([]vm.Value, len(calls))
+	for i, c := range calls {
+		out[i] = vm.Of(lib.DictOf("id", vm.Str(c.ID), "name", vm.Str(c.Name), "arguments", jsonschema.FromAny(c.Args)))
+	}
+	return vm.Of(vm.NewList(out))
+}
+
+func messageValue(m message) vm.Value {
+	d := lib.DictOf("role", vm.Str(m.Role), "content", vm.Str(m.Content))
+	if len(m.ToolCalls) > 0 {
+		d = d.Set("tool_calls", toolCallsValue(m.ToolCalls))
+	}
+	if m.ToolCallID != "" {
+		d = d.Set("tool_call_id", vm.Str(m.ToolCallID))
+	}
+	if m.Name != "" {
+		d = d.Set("name", vm.Str(m.Name))
+	}
+	return vm.Of(d)
+}
+
+func messagesValue(ms []message) vm.Value {
+	out := make([]vm.Value, len(ms))
+	for i, m := range ms {
+		out[i] = messageValue(m)
+	}
+	return vm.Of(vm.NewList(out))
+}
+
+// value is the response dict llm_call returns (docs/llm.md).
+func (r *response) value() vm.Value {
+	usage := lib.DictOf("input_tokens", vm.IntOf(r.InTokens), "output_tokens", vm.IntOf(r.OutTokens),
+		"total_tokens", vm.IntOf(r.InTokens+r.OutTokens))
+	msg := messageValue(message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls})
+	return vm.Of(lib.DictOf(
+		"text", vm.Str(r.Text),
+		"model", vm.Str(r.Model),
+		"provider", vm.Str(r.Provider),
+		"usage", usage,
+		"input_tokens", vm.IntOf(r.InTokens),
+		"output_tokens", vm.IntOf(r.OutTokens),
+		"tool_calls", toolCallsValue(r.ToolCalls),
+		"stop_reason", vm.Str(r.StopReason),
+		"message", msg,
+	))
+}

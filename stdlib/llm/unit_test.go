@@ -1,0 +1,132 @@
+package llm
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/harnlang/harn/lang/check"
+	"github.com/harnlang/harn/vm"
+)
+
+func TestExtractJSON(t *testing.T) {
+	for text, want := range map[string]string{
+		`{"a": 1}`:                      `{a: 1}`,
+		"  [1, 2]\n":                    `[1, 2]`,
+		"```json\n{\"a\": [true]}\n```": `{a: [true]}`,
+		"Sure! Here it is: {\"x\": \"y\"} Enjoy.": `{x: y}`,
+		"```\n[3]\n```": `[3]`,
+		"The list is [1, 2] and the dict {\"k\": 2}": `[1, 2] and the dict {"k": 2}`, // not JSON: error below
+	} {
+		v, err := extractJSON(text)
+		if want == `[1, 2] and the dict {"k": 2}` {
+			if err == nil {
+				t.Errorf("%q: parsed %s, want an error", text, vm.ToDisplay(v))
+			}
+			continue
+		}
+		if err != nil || vm.ToDisplay(v) != want {
+			t.Errorf("%q: got %v, %v; want %s", text, v, err, want)
+		}
+	}
+}
+
+func TestSplitChunks(t *testing.T) {
+	for text, want := range map[string][]string{
+		"":           nil,
+		"one":        {"one"},
+		"a b  c":     {"a ", "b  ", "c"},
+		"trailing ":  {"trailing "},
+		" lead":      {" ", "lead"},
+		"x y z word": {"x ", "y ", "z ", "word"},
+	} {
+		if got := splitChunks(text); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		pattern, text string
+		want          bool
+	}{
+		{"*weather*", "the weather today", true},
+		{"*weather*", "climate", false},
+		{"hello", "hello", true},
+		{"hello", "hello there", false},
+		{"a.b*", "a.b.c", true},
+		{"a.b*", "axb", false},
+		{"*multi*", "line one\nmulti line", true},
+		{"(x)*", "(x) y", true},
+	} {
+		if got := globRE(c.pattern).MatchString(c.text); got != c.want {
+			t.Errorf("%q ~ %q: %v", c.pattern, c.text, got)
+		}
+	}
+}
+
+func TestInferProvider(t *testing.T) {
+	for name, want := range map[string]string{
+		"claude-3-5-haiku-latest": "anthropic",
+		"sonnet":                  "anthropic",
+		"gpt-4o":                  "openai",
+		"o3-mini":                 "openai",
+		"o1":                      "openai",
+		"omni":                    "",
+		"llama3.1:8b":             "ollama",
+		"qwen2.5-coder":           "ollama",
+		"meta-llama/llama-3-70b":  "openrouter",
+		"anthropic/claude-x":      "anthropic",
+		"ollama/phi3":             "ollama",
+		"mock-1":                  "mock",
+		"":                        "",
+		"something-else":          "",
+	} {
+		if got := inferProvider(name); got != want {
+			t.Errorf("inferProvider(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestEstimateTokens(t *testing.T) {
+	for text, want := range map[string]int64{"": 0, "a": 1, "abcd": 1, "abcde": 2, "héllo wörld": 3} {
+		if got := estimateTokens(text); got != want {
+			t.Errorf("estimateTokens(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestCategoryOfText(t *testing.T) {
+	for text, want := range map[string]string{
+		"HTTP 429 Too Many Requests": "rate_limit",
+		"status 503":                 "overloaded",
+		"error 4290":                 "generic",
+		"request timeout":            "timeout",
+		"model is overloaded":        "overloaded",
+		"boom":                       "generic",
+	} {
+		if got := categoryOfText(text); got != want {
+			t.Errorf("categoryOfText(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestModelCost(t *testing.T) {
+	if c, ok := modelCost("sonnet", 1_000_000, 1_000_000); !ok || c != 18 {
+		t.Errorf("sonnet: %v %v", c, ok)
+	}
+	if _, ok := modelCost("llama3.2", 10, 10); ok {
+		t.Errorf("a local model has no price")
+	}
+	if _, ok := modelCost("unknown-model", 10, 10); ok {
+		t.Errorf("an unknown model has no price")
+	}
+}
+
+// The checker warns about option keys llm_call does not read; its list
+// must be this package's.
+func TestCheckerKnowsTheOptions(t *testing.T) {
+	if !slices.Equal(check.LLMOptions, knownOptions) {
+		t.Errorf("lang/check.LLMOptions = %v, stdlib/llm knownOptions = %v", check.LLMOptions, knownOptions)
+	}
+}
