@@ -78,18 +78,30 @@ func recovered(r any) *diag.Error {
 // peekingLexer puts tokens into participle's PeekingLexer. lexer.Upgrade
 // would copy them in one append at a time, and with 64-byte tokens that
 // growth was a fifth of the parse time, so the scanned slice is installed
-// directly. Should participle's layout ever change, Upgrade is used.
+// directly, at the field offset found once by reflection (reflecting on
+// every parse cost a run of an empty file about 1 % of its start-up).
+// Should participle's layout ever change, Upgrade is used.
 func peekingLexer(toks []lexer.Token) *lexer.PeekingLexer {
-	pl, _ := lexer.Upgrade(&tokenList{toks: toks[len(toks)-1:]}, tNewline, tDoc)
-	f := reflect.ValueOf(pl).Elem().FieldByName("tokens")
-	if !f.IsValid() || f.Type() != reflect.TypeOf(toks) {
-		pl, _ = lexer.Upgrade(&tokenList{toks: toks}, tNewline, tDoc)
+	off, ok := peekingTokensField()
+	if !ok {
+		pl, _ := lexer.Upgrade(&tokenList{toks: toks}, tNewline, tDoc)
 		return pl
 	}
-	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(toks))
+	pl, _ := lexer.Upgrade(&tokenList{toks: toks[len(toks)-1:]}, tNewline, tDoc)
+	*(*[]lexer.Token)(unsafe.Add(unsafe.Pointer(pl), off)) = toks
 	pl.FastForward(-1) // move past leading elided tokens
 	return pl
 }
+
+// peekingTokensField is the offset of PeekingLexer's token slice, and
+// whether it has the type peekingLexer writes.
+var peekingTokensField = sync.OnceValues(func() (uintptr, bool) {
+	f, ok := reflect.TypeOf(lexer.PeekingLexer{}).FieldByName("tokens")
+	if !ok || f.Type != reflect.TypeOf([]lexer.Token(nil)) {
+		return 0, false
+	}
+	return f.Offset, true
+})
 
 // tokenList replays scanned tokens as a lexer.Lexer.
 type tokenList struct{ toks []lexer.Token }
