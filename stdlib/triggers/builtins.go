@@ -52,7 +52,9 @@ func currentContext(th *vm.Thread) vm.Value {
 func init() {
 	lib.Def("trigger_register", "trigger_register(spec: dict)",
 		"register an in-script trigger {id, kind: manual|cron|webhook, handler: fn, provider?, match?: {events}, when?: fn, tier?, schedule?, timezone?, retry?: {max, backoff, base, retention_days}}, validated like a harn.toml [[triggers]] table; returns its trigger_list entry (registering an id again makes a new version)",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return register(th, "trigger_register", runRegistry(th), a) })
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return register(th, "trigger_register", runRegistry(th), a)
+		})
 	lib.Def("trigger_list", "trigger_list()",
 		"the registered triggers, in registration order, as harn.trigger.list entries {trigger_id, kind, provider, when, handler, version, state, metrics}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -64,7 +66,9 @@ func init() {
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return fire(th, "trigger_fire", runRegistry(th), a) })
 	lib.Def("trigger_replay", "trigger_replay(event_id: string)",
 		"dispatch a recorded event again under a new event id linked to it (replay_of_event_id, a replay_chain action-graph edge); returns the handle",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return replay(th, "trigger_replay", runRegistry(th), a) })
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return replay(th, "trigger_replay", runRegistry(th), a)
+		})
 	lib.Def("trigger_inspect_dlq", "trigger_inspect_dlq()",
 		"the dead-lettered deliveries, oldest first: {id, event_id, binding_id, binding_version, provider, kind, state, error, error_class, event, retry_history}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return runRegistry(th).inspectDLQ(), nil })

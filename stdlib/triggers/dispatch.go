@@ -277,8 +277,6 @@ func orNil(v vm.Value) vm.Value {
 	return v
 }
 
-
-
 func getOr(d *vm.Dict, k string, def vm.Value) vm.Value {
 	if v, ok := d.Get(k); ok {
 		return v
