@@ -83,7 +83,7 @@ func init() {
 	lib.Def("handler_context", "handler_context()",
 		"inside a trigger handler or predicate: {event, event_id, binding_id, binding_version, kind, provider, attempt, max_attempts, source, replay_of_event_id, trace_id, tier}; nil elsewhere",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return currentContext(th), nil })
-	lib.Def("trigger_test_harness", "trigger_test_harness(options?: {now_ms?: int})",
+	lib.Def("trigger_test_harness", "trigger_test_harness(options?: dict)",
 		"a test harness with its own triggers and a fake clock (default 0, the Unix epoch): {register, list, fire, replay, dlq, lifecycle, action_graph, advance, now_ms}; advance(ms or duration) moves the clock and runs the cron ticks due",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return harness(th, a) })
 }
