@@ -39,6 +39,13 @@ func pushContext(th *vm.Thread, ctx *vm.Dict) (pop func()) {
 	}
 }
 
+func contextDepth(th *vm.Thread) int {
+	c := contextsOf(th)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m[th])
+}
+
 func currentContext(th *vm.Thread) vm.Value {
 	c := contextsOf(th)
 	c.mu.Lock()

@@ -1,6 +1,9 @@
 package triggers
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
@@ -31,6 +34,9 @@ type outcome struct {
 // catch may stop (exit, cancellation) leaves it as an error.
 func (r *registry) dispatch(th *vm.Thread, q request) (vm.Value, error) {
 	b := q.b
+	if contextDepth(th) >= maxNesting {
+		return vm.Value{}, vm.Runtimef("%s: %s", q.caller, nestingMsg)
+	}
 	eventID, traceID := newEventID(), newTraceID()
 	ev := q.event.Set("id", vm.Str(eventID))
 	if !ev.Has("provider") {
@@ -191,8 +197,8 @@ func call(th *vm.Thread, fn vm.Value, ev *vm.Dict) (vm.Value, error) {
 // error as uncaught), and whether it must not be caught (exit,
 // cancellation, a host failure).
 func failure(err error) (string, bool) {
-	e, ok := err.(*vm.Error)
-	if !ok || e.Kind == vm.KindExit || e.Kind == vm.KindCancelled {
+	var e *vm.Error
+	if !errors.As(err, &e) || e.Kind == vm.KindExit || e.Kind == vm.KindCancelled || strings.Contains(e.Msg, nestingMsg) {
 		return "", true
 	}
 	if e.Kind == vm.KindThrown && e.Value.IsValid() {
@@ -200,6 +206,13 @@ func failure(err error) (string, bool) {
 	}
 	return e.UncaughtText(), false
 }
+
+// maxNesting bounds handlers that fire triggers from inside a handler:
+// past it trigger_fire fails, and the failure is not retried (each level
+// retrying a failure of the level below would multiply the attempts).
+const maxNesting = 32
+
+const nestingMsg = "trigger handlers nested too deeply (a handler fires a trigger whose handler fires one, 32 deep)"
 
 // transition appends a lifecycle record (r.mu held).
 func (r *registry) transition(ms int64, eventID string, b *binding, state string, attempt int, extra ...any) {

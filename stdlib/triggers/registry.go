@@ -28,7 +28,8 @@ type binding struct {
 	state              string
 	// order is the registration order (trigger_list, cron ticks).
 	order int
-	m     metrics
+	// m is shared by the versions of one id.
+	m *metrics
 }
 
 // metrics are a binding's counters, as harn.trigger.list reports them.
@@ -138,7 +139,7 @@ func (r *registry) register(b *binding) *vm.Dict {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b.version, b.order = 1, r.next
-	b.m.lastReceivedMs = -1
+	b.m = &metrics{lastReceivedMs: -1}
 	if old := r.bindings[b.id]; old != nil {
 		b.version, b.order, b.m = old.version+1, old.order, old.m
 	}
