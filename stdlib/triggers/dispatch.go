@@ -81,6 +81,14 @@ func (r *registry) dispatch(th *vm.Thread, q request) (vm.Value, error) {
 		var err error
 		last, err = r.attempt(th, b, ev, ctx, eventID, n)
 		if err != nil {
+			// exit, cancellation or the nesting bound: the event stops
+			// here, and the failure goes on up.
+			var e *vm.Error
+			if !errors.As(err, &e) || e.Kind != vm.KindExit {
+				r.mu.Lock()
+				r.transition(r.nowMs(th), eventID, b, "cancelled", n, "error", vm.Str(err.Error()))
+				r.mu.Unlock()
+			}
 			return vm.Value{}, err
 		}
 		endMs := r.nowMs(th)
@@ -154,6 +162,13 @@ func (r *registry) attempt(th *vm.Thread, b *binding, ev, ctx *vm.Dict, eventID 
 				return outcome{}, err
 			}
 			return outcome{status: "failed", err: msg, errorClass: "predicate_panic"}, nil
+		}
+		if good, isResult := vm.IsResult(ok); isResult {
+			inner := ok.Object().(*vm.EnumValue).Fields[0]
+			if !good {
+				return outcome{status: "failed", err: vm.ToDisplay(inner), errorClass: "predicate_panic"}, nil
+			}
+			ok = inner
 		}
 		if !ok.Truth() {
 			return outcome{status: "skipped", err: "when predicate returned " + vm.ToDisplay(ok)}, nil
