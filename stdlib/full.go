@@ -21,6 +21,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/skills"
 	_ "github.com/harnlang/harn/stdlib/store"
 	_ "github.com/harnlang/harn/stdlib/templates"
+	_ "github.com/harnlang/harn/stdlib/triggers"
 	_ "github.com/harnlang/harn/stdlib/trust"
 )
 

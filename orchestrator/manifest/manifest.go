@@ -29,8 +29,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/robfig/cron/v3"
 )
@@ -328,10 +328,6 @@ func (v *validator) top(m *Manifest, doc map[string]any) {
 
 var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
-// idRe is what a trigger id may contain: it appears in URLs
-// (/hooks/<id>) and idempotency keys.
-var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
-
 // Fingerprint is a stable hash of a trigger's definition; a changed
 // fingerprint for the same id makes a new binding version.
 func fingerprint(t map[string]any) string {
@@ -340,23 +336,6 @@ func fingerprint(t map[string]any) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// durationOf parses a duration field: a Go duration string ("30s",
-// "5m", "1h30m") or a number of seconds.
-func durationOf(x any) (time.Duration, bool) {
-	switch d := x.(type) {
-	case string:
-		v, err := time.ParseDuration(d)
-		return v, err == nil && v >= 0
-	case int64:
-		return time.Duration(d) * time.Second, d >= 0
-	case float64:
-		return time.Duration(d * float64(time.Second)), d >= 0
-	}
-	return 0, false
-}
-
-var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-
 // ParseSchedule parses a cron expression (five fields, an optional
 // leading seconds field, or a descriptor such as @hourly).
-func ParseSchedule(expr string) (cron.Schedule, error) { return cronParser.Parse(expr) }
+func ParseSchedule(expr string) (cron.Schedule, error) { return triggerspec.ParseSchedule(expr) }

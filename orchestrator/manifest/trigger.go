@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/jmespath-community/go-jmespath"
 )
 
@@ -69,15 +69,7 @@ func (t *Trigger) EventKind() string {
 
 // DefaultEventKind is the event kind of a binding kind with no
 // match.events (docs/spec/orchestrator.md §2).
-func DefaultEventKind(kind string) string {
-	switch kind {
-	case "cron":
-		return "cron.tick"
-	case "a2a-push":
-		return "a2a.task.received"
-	}
-	return kind
-}
+func DefaultEventKind(kind string) string { return triggerspec.DefaultEventKind(kind) }
 
 // Handler is a resolved handler reference.
 type Handler struct {
@@ -108,43 +100,13 @@ func (h Handler) String() string {
 // DefaultLibrary is the module bare handler names resolve in.
 const DefaultLibrary = "lib.harn"
 
-// Retry is the retry policy: up to Max attempts in all (0 counts as 1:
-// no retry), spaced by Backoff. `retry = { max = 1 }` dead-letters the
-// event when its first attempt fails (docs/spec/acceptance.md item 220).
-type Retry struct {
-	Max           int           `json:"max"`
-	Backoff       string        `json:"backoff"` // svix, linear, exponential
-	Base          time.Duration `json:"-"`       // linear/exponential step
-	RetentionDays int           `json:"retention_days"`
-}
+// Retry is the retry policy (internal/triggerspec, shared with the
+// library's in-script triggers).
+type Retry = triggerspec.Retry
 
 // DefaultRetry is the policy of a trigger without `retry`: the svix
 // schedule, 7 attempts in all.
-var DefaultRetry = Retry{Max: 7, Backoff: "svix", Base: 5 * time.Second, RetentionDays: 7}
-
-var svixSchedule = []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
-
-// Delay is how long to wait before retry number n (1 for the first
-// retry, after the first failed attempt).
-func (r Retry) Delay(n int) time.Duration {
-	if n < 1 {
-		return 0
-	}
-	const ceiling = 10 * time.Hour
-	switch r.Backoff {
-	case "linear":
-		return min(r.Base*time.Duration(n), ceiling)
-	case "exponential":
-		if n > 30 {
-			return ceiling
-		}
-		return min(r.Base<<(n-1), ceiling)
-	}
-	if n >= len(svixSchedule) {
-		return svixSchedule[len(svixSchedule)-1]
-	}
-	return svixSchedule[n]
-}
+var DefaultRetry = triggerspec.DefaultRetry
 
 // Priority is `priority`: a level, or a key and the order of its values.
 type Priority struct {
@@ -214,29 +176,10 @@ type Webhook struct {
 }
 
 // Providers is the provider catalog, with the binding kinds each serves.
-var Providers = map[string][]string{
-	"cron":         {"cron"},
-	"manual":       {"manual"},
-	"webhook":      {"webhook"},
-	"github":       {"webhook", "poll"},
-	"slack":        {"webhook", "poll"},
-	"linear":       {"webhook", "poll"},
-	"notion":       {"webhook", "poll"},
-	"a2a-push":     {"a2a-push"},
-	"kafka":        {"stream"},
-	"nats":         {"stream"},
-	"pulsar":       {"stream"},
-	"postgres-cdc": {"stream"},
-	"email":        {"stream", "poll"},
-	"websocket":    {"stream"},
-	"predicate":    {"predicate"},
-}
+var Providers = triggerspec.Providers
 
 // Kinds are the binding kinds, in documentation order.
-var Kinds = []string{"cron", "webhook", "manual", "poll", "stream", "predicate", "a2a-push"}
-
-// defaultProvider is the provider of a kind with only one.
-var defaultProvider = map[string]string{"cron": "cron", "manual": "manual", "webhook": "webhook", "a2a-push": "a2a-push", "predicate": "predicate"}
+var Kinds = triggerspec.Kinds
 
 var triggerFields = map[string]bool{
 	"id": true, "kind": true, "provider": true, "match": true, "handler": true, "tier": true, "autonomy_tier": true,
@@ -245,8 +188,6 @@ var triggerFields = map[string]bool{
 	"debounce": true, "singleton": true, "batch": true, "secrets": true, "allow_cleartext": true, "sources": true,
 	"webhook": true, "timeout": true,
 }
-
-var tiers = []string{"shadow", "suggest", "act_with_approval", "act_auto"}
 
 // trigger validates one [[triggers]] table and returns its bindings
 // (several when it has `sources`).
@@ -257,17 +198,15 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 	} else if !ok && t["id"] == nil {
 		v.fail("id", "is required")
 	}
-	if id != "" && !idRe().MatchString(id) {
-		v.fail("id", "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", id)
+	if id != "" {
+		if msg := triggerspec.IDProblem(id); msg != "" {
+			v.fail("id", "%s", msg)
+		}
 	}
 	v.id = id
 	for _, k := range sortedKeys(t) {
 		if !triggerFields[k] {
-			if hint := diag.Suggest(k, sortedKeys(triggerFields)); hint != "" {
-				v.fail(k, "unknown field (did you mean %s?)", hint)
-			} else {
-				v.fail(k, "unknown field")
-			}
+			v.fail(k, "%s", triggerspec.UnknownField(k, sortedKeys(triggerFields)))
 		}
 	}
 	if raw, ok := t["sources"]; ok {
@@ -291,8 +230,8 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 			case sid == "":
 				v.fail(field, "is required")
 				continue
-			case !idRe().MatchString(sid):
-				v.fail(field, "%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", sid)
+			case triggerspec.IDProblem(sid) != "":
+				v.fail(field, "%s", triggerspec.IDProblem(sid))
 				continue
 			}
 			merged := map[string]any{}
@@ -332,34 +271,32 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Provider, _ = v.str(t, "provider", f("provider"))
 	switch {
 	case tr.Kind == "" && t["kind"] == nil:
-		v.fail(f("kind"), "is required (one of %s)", strings.Join(Kinds, ", "))
-	case tr.Kind != "" && !contains(Kinds, tr.Kind):
-		if hint := diag.Suggest(tr.Kind, Kinds); hint != "" {
-			v.fail(f("kind"), "unknown kind %q (did you mean %s?)", tr.Kind, hint)
-		} else {
-			v.fail(f("kind"), "unknown kind %q (one of %s)", tr.Kind, strings.Join(Kinds, ", "))
+		v.fail(f("kind"), "%s", triggerspec.KindRequired())
+	case tr.Kind != "":
+		if msg := triggerspec.KindProblem(tr.Kind); msg != "" {
+			v.fail(f("kind"), "%s", msg)
 		}
 	}
 	if tr.Provider == "" && t["provider"] == nil {
-		tr.Provider = defaultProvider[tr.Kind]
+		tr.Provider = triggerspec.DefaultProvider(tr.Kind)
 		if tr.Provider == "" && contains(Kinds, tr.Kind) {
-			v.fail(f("provider"), "is required for kind %q", tr.Kind)
+			v.fail(f("provider"), "%s", triggerspec.ProviderRequired(tr.Kind))
 		}
 	}
-	if kinds, ok := Providers[tr.Provider]; tr.Provider != "" && !ok {
-		v.fail(f("provider"), "unknown provider %q (one of %s)", tr.Provider, strings.Join(sortedKeys(Providers), ", "))
-	} else if ok && contains(Kinds, tr.Kind) && !contains(kinds, tr.Kind) {
-		v.fail(f("provider"), "provider %q does not serve kind %q (it serves %s)", tr.Provider, tr.Kind, strings.Join(kinds, ", "))
+	if tr.Provider != "" {
+		if msg := triggerspec.ProviderProblem(tr.Kind, tr.Provider); msg != "" {
+			v.fail(f("provider"), "%s", msg)
+		}
 	}
 
 	if raw, ok := t["match"]; ok {
 		mt, ok := raw.(map[string]any)
 		if !ok {
-			v.fail(f("match"), "must be a table {events = [...]}")
+			v.fail(f("match"), triggerspec.MatchNotTable)
 		} else {
 			for k := range mt {
 				if k != "events" {
-					v.fail(f("match."+k), "unknown field (match has only `events`)")
+					v.fail(f("match."+k), triggerspec.MatchOnlyEvent)
 				}
 			}
 			tr.Events = v.strList(mt, "events", f("match.events"))
@@ -409,8 +346,8 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	}
 	for _, key := range []string{"tier", "autonomy_tier"} {
 		if s, ok := v.str(t, key, f(key)); ok && s != "" {
-			if !contains(tiers, s) {
-				v.fail(f(key), "unknown tier %q (one of %s)", s, strings.Join(tiers, ", "))
+			if msg := triggerspec.TierProblem(s); msg != "" {
+				v.fail(f(key), "%s", msg)
 			}
 			tr.Tier = s
 		}
@@ -419,34 +356,19 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 	tr.Schedule, _ = v.str(t, "schedule", f("schedule"))
 	tr.Timezone, _ = v.str(t, "timezone", f("timezone"))
 	if tr.Kind == "cron" {
-		// robfig/cron reads a CRON_TZ= or TZ= prefix, but the dispatcher
-		// prefixes the schedule with the binding's own time zone.
-		zone, _, _ := strings.Cut(tr.Schedule, " ")
-		if name, ok := strings.CutPrefix(zone, "CRON_TZ="); ok || strings.HasPrefix(zone, "TZ=") {
-			if !ok {
-				name = strings.TrimPrefix(zone, "TZ=")
-			}
-			v.fail(f("schedule"), "%q does not belong in the schedule: write timezone = %q", zone, name)
-		} else if tr.Schedule == "" {
-			v.fail(f("schedule"), "is required for a cron trigger")
-		} else if _, err := ParseSchedule(tr.Schedule); err != nil {
-			v.fail(f("schedule"), "invalid cron expression %q: %v", tr.Schedule, err)
+		if msg := triggerspec.ScheduleProblem(tr.Schedule); msg != "" {
+			v.fail(f("schedule"), "%s", msg)
 		}
-		tr.Location = time.UTC
-		if tr.Timezone != "" {
-			loc, err := time.LoadLocation(tr.Timezone)
-			if err != nil {
-				v.fail(f("timezone"), "unknown time zone %q (an IANA name such as Europe/Paris)", tr.Timezone)
-			} else {
-				tr.Location = loc
-			}
+		var msg string
+		if tr.Location, msg = triggerspec.Location(tr.Timezone); msg != "" {
+			v.fail(f("timezone"), "%s", msg)
 		}
 	} else {
 		if tr.Schedule != "" {
-			v.fail(f("schedule"), "only a cron trigger has a schedule")
+			v.fail(f("schedule"), triggerspec.ScheduleOnCron)
 		}
 		if tr.Timezone != "" {
-			v.fail(f("timezone"), "only a cron trigger has a time zone")
+			v.fail(f("timezone"), triggerspec.ZoneOnCron)
 		}
 	}
 	tr.DedupeKey, tr.Dedupe = v.jmespath(t, "dedupe_key", f("dedupe_key"))
@@ -457,28 +379,28 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 		if rt, ok := v.table(raw, f("retry"), "max", "backoff", "retention_days", "base"); ok {
 			if _, set := rt["max"]; set {
 				n := v.nonNegInt(rt, "max", f("retry.max"))
-				if n > 100 {
-					v.fail(f("retry.max"), "must be between 0 and 100, got %d", n)
+				if msg := triggerspec.RetryMaxProblem(n); msg != "" {
+					v.fail(f("retry.max"), "%s", msg)
 				}
 				tr.Retry.Max = int(n)
 			}
 			if s, ok := v.str(rt, "backoff", f("retry.backoff")); ok {
-				if !contains([]string{"svix", "linear", "exponential"}, s) {
-					v.fail(f("retry.backoff"), "unknown backoff %q (one of svix, linear, exponential)", s)
+				if msg := triggerspec.BackoffProblem(s); msg != "" {
+					v.fail(f("retry.backoff"), "%s", msg)
 				}
 				tr.Retry.Backoff = s
 			}
 			if _, set := rt["retention_days"]; set {
 				n := v.nonNegInt(rt, "retention_days", f("retry.retention_days"))
-				if n < 1 {
-					v.fail(f("retry.retention_days"), "must be at least 1, got %d", n)
+				if msg := triggerspec.RetentionProblem(n); msg != "" {
+					v.fail(f("retry.retention_days"), "%s", msg)
 				}
 				tr.Retry.RetentionDays = int(n)
 			}
 			if _, set := rt["base"]; set {
 				tr.Retry.Base = v.duration(rt, "base", f("retry.base"))
 				if tr.Retry.Backoff == "svix" {
-					v.fail(f("retry.base"), "applies to linear and exponential backoff only (svix has a fixed schedule)")
+					v.fail(f("retry.base"), triggerspec.BaseWithSvix)
 				}
 			}
 		}
@@ -778,7 +700,7 @@ func (v *validator) str(t map[string]any, key, field string) (string, bool) {
 	}
 	s, ok := raw.(string)
 	if !ok {
-		v.fail(field, "must be a string")
+		v.fail(field, triggerspec.NotString)
 		return "", false
 	}
 	return s, true
@@ -809,14 +731,14 @@ func (v *validator) strList(t map[string]any, key, field string) []string {
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		v.fail(field, "must be an array of strings")
+		v.fail(field, triggerspec.NotStringList)
 		return nil
 	}
 	out := make([]string, 0, len(list))
 	for _, x := range list {
 		s, ok := x.(string)
 		if !ok || s == "" {
-			v.fail(field, "must be an array of non-empty strings")
+			v.fail(field, triggerspec.EmptyInList)
 			return nil
 		}
 		out = append(out, s)
@@ -837,7 +759,7 @@ func (v *validator) table(raw any, field string, allowed ...string) (map[string]
 	good := true
 	for _, k := range sortedKeys(t) {
 		if !set[k] {
-			v.fail(field+"."+k, "unknown field (%s has %s)", field, strings.Join(allowed, ", "))
+			v.fail(field+"."+k, "%s", triggerspec.UnknownSubfield(field, allowed))
 			good = false
 		}
 	}
@@ -856,7 +778,7 @@ func (v *validator) nonNegInt(t map[string]any, key, field string) int64 {
 		}
 	}
 	if !ok || n < 0 {
-		v.fail(field, "must be a non-negative integer")
+		v.fail(field, triggerspec.NotNonNegInt)
 		return 0
 	}
 	return n
@@ -886,9 +808,9 @@ func (v *validator) duration(t map[string]any, key, field string) time.Duration 
 	if !ok {
 		return 0
 	}
-	d, ok := durationOf(raw)
+	d, ok := triggerspec.DurationOf(raw)
 	if !ok {
-		v.fail(field, "must be a duration such as \"30s\" or \"5m\", or a number of seconds")
+		v.fail(field, triggerspec.NotDuration)
 	}
 	return d
 }

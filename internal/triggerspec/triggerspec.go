@@ -1,0 +1,288 @@
+// Package triggerspec holds the pure rules of a trigger binding that both
+// the orchestrator's manifest (orchestrator/manifest, `[[triggers]]` in
+// harn.toml) and the in-script triggers of the library (stdlib/triggers,
+// trigger_register) apply: the binding kinds and the provider catalog, the
+// default event kind of each kind, autonomy tiers, the retry policy and its
+// backoff schedule, cron schedules, durations, and the wording of each
+// field's problem (docs/spec/orchestrator.md §2, §3).
+//
+// It sits upstream of both (it imports only lang/diag and the cron parser),
+// so that the library never imports the orchestrator and both refuse a
+// bad field with the same message.
+package triggerspec
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/robfig/cron/v3"
+)
+
+// Kinds are the binding kinds, in documentation order.
+var Kinds = []string{"cron", "webhook", "manual", "poll", "stream", "predicate", "a2a-push"}
+
+// Providers is the provider catalog, with the binding kinds each serves.
+var Providers = map[string][]string{
+	"cron":         {"cron"},
+	"manual":       {"manual"},
+	"webhook":      {"webhook"},
+	"github":       {"webhook", "poll"},
+	"slack":        {"webhook", "poll"},
+	"linear":       {"webhook", "poll"},
+	"notion":       {"webhook", "poll"},
+	"a2a-push":     {"a2a-push"},
+	"kafka":        {"stream"},
+	"nats":         {"stream"},
+	"pulsar":       {"stream"},
+	"postgres-cdc": {"stream"},
+	"email":        {"stream", "poll"},
+	"websocket":    {"stream"},
+	"predicate":    {"predicate"},
+}
+
+// DefaultProvider is the provider of a kind that has only one ("" for
+// the kinds whose provider must be named).
+func DefaultProvider(kind string) string {
+	switch kind {
+	case "cron", "manual", "webhook", "a2a-push", "predicate":
+		return kind
+	}
+	return ""
+}
+
+// DefaultEventKind is the event kind of a binding kind with no
+// match.events (docs/spec/orchestrator.md §2).
+func DefaultEventKind(kind string) string {
+	switch kind {
+	case "cron":
+		return "cron.tick"
+	case "a2a-push":
+		return "a2a.task.received"
+	}
+	return kind
+}
+
+// Tiers are the autonomy tiers, least autonomous first.
+var Tiers = []string{"shadow", "suggest", "act_with_approval", "act_auto"}
+
+// Backoffs are the retry backoff schedules.
+var Backoffs = []string{"svix", "linear", "exponential"}
+
+// MaxRetry is the largest retry.max.
+const MaxRetry = 100
+
+// Retry is the retry policy: up to Max attempts in all (0 counts as 1:
+// no retry), spaced by Backoff. `retry = { max = 1 }` dead-letters the
+// event when its first attempt fails (docs/spec/acceptance.md item 220).
+type Retry struct {
+	Max           int           `json:"max"`
+	Backoff       string        `json:"backoff"` // svix, linear, exponential
+	Base          time.Duration `json:"-"`       // linear/exponential step
+	RetentionDays int           `json:"retention_days"`
+}
+
+// DefaultRetry is the policy of a trigger without `retry`: the svix
+// schedule, 7 attempts in all.
+var DefaultRetry = Retry{Max: 7, Backoff: "svix", Base: 5 * time.Second, RetentionDays: 7}
+
+var svixSchedule = []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
+
+// Delay is how long to wait before retry number n (1 for the first
+// retry, after the first failed attempt).
+func (r Retry) Delay(n int) time.Duration {
+	if n < 1 {
+		return 0
+	}
+	const ceiling = 10 * time.Hour
+	switch r.Backoff {
+	case "linear":
+		return min(r.Base*time.Duration(n), ceiling)
+	case "exponential":
+		if n > 30 {
+			return ceiling
+		}
+		return min(r.Base<<(n-1), ceiling)
+	}
+	if n >= len(svixSchedule) {
+		return svixSchedule[len(svixSchedule)-1]
+	}
+	return svixSchedule[n]
+}
+
+// Attempts is the number of attempts the policy allows in all (at least 1).
+func (r Retry) Attempts() int { return max(r.Max, 1) }
+
+// idRe is what a trigger id may contain: it appears in URLs
+// (/hooks/<id>) and idempotency keys.
+var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
+
+// IDProblem is what is wrong with a non-empty trigger id, "" when nothing.
+func IDProblem(id string) string {
+	if idRe().MatchString(id) {
+		return ""
+	}
+	return fmt.Sprintf("%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", id)
+}
+
+// KindProblem is what is wrong with a non-empty binding kind.
+func KindProblem(kind string) string {
+	if slices.Contains(Kinds, kind) {
+		return ""
+	}
+	if hint := diag.Suggest(kind, Kinds); hint != "" {
+		return fmt.Sprintf("unknown kind %q (did you mean %s?)", kind, hint)
+	}
+	return fmt.Sprintf("unknown kind %q (one of %s)", kind, strings.Join(Kinds, ", "))
+}
+
+// KindRequired is the problem of a binding without a kind.
+func KindRequired() string { return fmt.Sprintf("is required (one of %s)", strings.Join(Kinds, ", ")) }
+
+// ProviderRequired is the problem of a binding of kind without a
+// provider when the kind has no default one.
+func ProviderRequired(kind string) string { return fmt.Sprintf("is required for kind %q", kind) }
+
+// ProviderProblem is what is wrong with a non-empty provider for kind.
+func ProviderProblem(kind, provider string) string {
+	kinds, ok := Providers[provider]
+	if !ok {
+		return fmt.Sprintf("unknown provider %q (one of %s)", provider, strings.Join(sortedKeys(Providers), ", "))
+	}
+	if slices.Contains(Kinds, kind) && !slices.Contains(kinds, kind) {
+		return fmt.Sprintf("provider %q does not serve kind %q (it serves %s)", provider, kind, strings.Join(kinds, ", "))
+	}
+	return ""
+}
+
+// TierProblem is what is wrong with a non-empty autonomy tier.
+func TierProblem(tier string) string {
+	if slices.Contains(Tiers, tier) {
+		return ""
+	}
+	return fmt.Sprintf("unknown tier %q (one of %s)", tier, strings.Join(Tiers, ", "))
+}
+
+// RetryMaxProblem is what is wrong with a non-negative retry.max.
+func RetryMaxProblem(n int64) string {
+	if n > MaxRetry {
+		return fmt.Sprintf("must be between 0 and %d, got %d", MaxRetry, n)
+	}
+	return ""
+}
+
+// BackoffProblem is what is wrong with retry.backoff.
+func BackoffProblem(s string) string {
+	if slices.Contains(Backoffs, s) {
+		return ""
+	}
+	return fmt.Sprintf("unknown backoff %q (one of %s)", s, strings.Join(Backoffs, ", "))
+}
+
+// RetentionProblem is what is wrong with a non-negative retry.retention_days.
+func RetentionProblem(n int64) string {
+	if n < 1 {
+		return fmt.Sprintf("must be at least 1, got %d", n)
+	}
+	return ""
+}
+
+// BaseWithSvix is the problem of retry.base with the svix backoff.
+const BaseWithSvix = "applies to linear and exponential backoff only (svix has a fixed schedule)"
+
+// Messages shared by the field readers.
+const (
+	NotNonNegInt   = "must be a non-negative integer"
+	NotString      = "must be a string"
+	NotDuration    = "must be a duration such as \"30s\" or \"5m\", or a number of seconds"
+	NotStringList  = "must be an array of strings"
+	EmptyInList    = "must be an array of non-empty strings"
+	NotTable       = "must be a table"
+	MatchNotTable  = "must be a table {events = [...]}"
+	MatchOnlyEvent = "unknown field (match has only `events`)"
+	Required       = "is required"
+	ScheduleOnCron = "only a cron trigger has a schedule"
+	ZoneOnCron     = "only a cron trigger has a time zone"
+)
+
+// UnknownSubfield is the problem of key in table field, whose keys are
+// allowed.
+func UnknownSubfield(field string, allowed []string) string {
+	return fmt.Sprintf("unknown field (%s has %s)", field, strings.Join(allowed, ", "))
+}
+
+// UnknownField is the problem of an unknown binding field k, given the
+// known ones.
+func UnknownField(k string, known []string) string {
+	if hint := diag.Suggest(k, known); hint != "" {
+		return fmt.Sprintf("unknown field (did you mean %s?)", hint)
+	}
+	return "unknown field"
+}
+
+// ScheduleProblem is what is wrong with a cron binding's schedule.
+func ScheduleProblem(schedule string) string {
+	// robfig/cron reads a CRON_TZ= or TZ= prefix, but the dispatcher
+	// prefixes the schedule with the binding's own time zone.
+	zone, _, _ := strings.Cut(schedule, " ")
+	if name, ok := strings.CutPrefix(zone, "CRON_TZ="); ok || strings.HasPrefix(zone, "TZ=") {
+		if !ok {
+			name = strings.TrimPrefix(zone, "TZ=")
+		}
+		return fmt.Sprintf("%q does not belong in the schedule: write timezone = %q", zone, name)
+	}
+	if schedule == "" {
+		return "is required for a cron trigger"
+	}
+	if _, err := ParseSchedule(schedule); err != nil {
+		return fmt.Sprintf("invalid cron expression %q: %v", schedule, err)
+	}
+	return ""
+}
+
+// Location is the time zone of a cron binding ("" is UTC), or the problem.
+func Location(name string) (*time.Location, string) {
+	if name == "" {
+		return time.UTC, ""
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC, fmt.Sprintf("unknown time zone %q (an IANA name such as Europe/Paris)", name)
+	}
+	return loc, ""
+}
+
+var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// ParseSchedule parses a cron expression (five fields, an optional
+// leading seconds field, or a descriptor such as @hourly).
+func ParseSchedule(expr string) (cron.Schedule, error) { return cronParser.Parse(expr) }
+
+// DurationOf parses a duration field: a Go duration string ("30s",
+// "5m", "1h30m") or a number of seconds.
+func DurationOf(x any) (time.Duration, bool) {
+	switch d := x.(type) {
+	case string:
+		v, err := time.ParseDuration(d)
+		return v, err == nil && v >= 0
+	case int64:
+		return time.Duration(d) * time.Second, d >= 0
+	case float64:
+		return time.Duration(d * float64(time.Second)), d >= 0
+	}
+	return 0, false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,72 @@
+package triggerspec
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDelaySchedules(t *testing.T) {
+	cases := []struct {
+		r    Retry
+		want []time.Duration
+	}{
+		{DefaultRetry, []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour, 10 * time.Hour}},
+		{Retry{Backoff: "linear", Base: 3 * time.Second}, []time.Duration{0, 3 * time.Second, 6 * time.Second, 9 * time.Second}},
+		{Retry{Backoff: "exponential", Base: time.Second}, []time.Duration{0, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}},
+		{Retry{Backoff: "exponential", Base: 4 * time.Hour}, []time.Duration{0, 4 * time.Hour, 8 * time.Hour, 10 * time.Hour}},
+	}
+	for _, c := range cases {
+		for n, want := range c.want {
+			if got := c.r.Delay(n); got != want {
+				t.Errorf("%s base %v: Delay(%d) = %v, want %v", c.r.Backoff, c.r.Base, n, got, want)
+			}
+		}
+	}
+	if (Retry{Max: 0}).Attempts() != 1 || (Retry{Max: 1}).Attempts() != 1 || DefaultRetry.Attempts() != 7 {
+		t.Error("Attempts: 0 and 1 mean one attempt; the default is 7")
+	}
+}
+
+func TestProblems(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{IDProblem("ok-1.x_y"), ""},
+		{IDProblem("-x"), `"-x" may contain only`},
+		{KindProblem("cron"), ""},
+		{KindProblem("cronn"), "did you mean cron?"},
+		{KindProblem("zzzzzzzz"), "(one of cron, webhook, manual, poll, stream, predicate, a2a-push)"},
+		{ProviderProblem("webhook", "github"), ""},
+		{ProviderProblem("manual", "github"), `provider "github" does not serve kind "manual" (it serves webhook, poll)`},
+		{ProviderProblem("manual", "nope"), `unknown provider "nope"`},
+		{TierProblem("act_auto"), ""},
+		{TierProblem("auto"), `unknown tier "auto"`},
+		{RetryMaxProblem(100), ""},
+		{RetryMaxProblem(101), "must be between 0 and 100, got 101"},
+		{BackoffProblem("fib"), `unknown backoff "fib" (one of svix, linear, exponential)`},
+		{RetentionProblem(0), "must be at least 1, got 0"},
+		{ScheduleProblem("*/5 * * * *"), ""},
+		{ScheduleProblem("@hourly"), ""},
+		{ScheduleProblem(""), "is required for a cron trigger"},
+		{ScheduleProblem("CRON_TZ=UTC * * * * *"), `write timezone = "UTC"`},
+		{ScheduleProblem("every minute"), `invalid cron expression "every minute"`},
+	} {
+		if c.want == "" && c.got != "" || c.want != "" && !strings.Contains(c.got, c.want) {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	if _, msg := Location("Europe/Paris"); msg != "" {
+		t.Error(msg)
+	}
+	if _, msg := Location("Mars/Base"); !strings.Contains(msg, "unknown time zone") {
+		t.Error(msg)
+	}
+	for _, c := range []struct {
+		x    any
+		want time.Duration
+		ok   bool
+	}{{"30s", 30 * time.Second, true}, {int64(2), 2 * time.Second, true}, {1.5, 1500 * time.Millisecond, true}, {"-1s", -time.Second, false}, {true, 0, false}} {
+		if d, ok := DurationOf(c.x); d != c.want || ok != c.ok {
+			t.Errorf("DurationOf(%v) = %v, %v", c.x, d, ok)
+		}
+	}
+}
