@@ -14,6 +14,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/net"
+	_ "github.com/harnlang/harn/stdlib/pg"
 	_ "github.com/harnlang/harn/stdlib/schema"
 	_ "github.com/harnlang/harn/stdlib/secrets"
 	_ "github.com/harnlang/harn/stdlib/skills"
