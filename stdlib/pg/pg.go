@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -495,7 +496,8 @@ func runStatement(ctx context.Context, q querier, o op, sql string, args []any) 
 		return res, err
 	}
 	defer rows.Close()
-	res.fields = rows.FieldDescriptions()
+	// the connection reuses its descriptions once it goes back to the pool
+	res.fields = slices.Clone(rows.FieldDescriptions())
 	for rows.Next() {
 		vals, err := rows.Values()
 		if err != nil {
