@@ -104,7 +104,7 @@ func readResponse(n int, v vm.Value) (*response, error) {
 			}
 			re, rerr := regexp.Compile(s.Go())
 			if rerr != nil {
-				err = vm.Throwf("pg_mock_pool: response %d: invalid pattern %s: %s", n, s.Go(), strings.TrimPrefix(rerr.Error(), "error parsing regexp: "))
+				err = vm.Throwf("pg_mock_pool: response %d: invalid pattern: %s", n, strings.TrimPrefix(rerr.Error(), "error parsing regexp: "))
 				return false
 			}
 			r.pattern = re
