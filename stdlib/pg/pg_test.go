@@ -109,6 +109,9 @@ println(pg_query(db, "SELECT id FROM t WHERE id = ANY($1) ORDER BY id", [[1, 2, 
 println(pg_query_one(db, "SELECT id FROM t WHERE id = $1", [42]))
 println(pg_execute(db, "UPDATE t SET ok = NOT coalesce(ok, false)"))
 println(pg_execute(db, "DELETE FROM t WHERE id = 99"))
+println(pg_query_one(db, """SELECT $1::date AS d, $2::timestamptz AS ts, $3::numeric AS n, $4::float8 AS f,
+  $5::jsonb AS j, $6::int[] AS a, $7::numeric AS dn, $8::interval AS i""",
+  ["2024-02-29", "2024-01-02T03:04:05Z", 5, 3, json_stringify([1, "x"]), [], decimal("-0.001"), 2h]))
 pg_close(db)
 `, `{rows_affected: 1}
 {data: b"2d71", doc: {a: [1, 2], b: nil}, id: 1, name: ann, ok: true, price: 9.99, score: 2.5, tags: [x, y], wait: 90s}
@@ -117,6 +120,7 @@ pg_close(db)
 nil
 {rows_affected: 2}
 {rows_affected: 0}
+{a: [], d: 2024-02-29, dn: -0.001, f: 3.0, i: 2h, j: [1, x], n: 5, ts: 2024-01-02T03:04:05Z}
 `)
 }
 
