@@ -58,8 +58,9 @@ type Tx struct {
 	depth int    // 0 for a transaction, n for the n-th nested savepoint
 
 	// mu serializes the statements of tasks that share the handle: one
-	// connection runs one statement at a time.
-	mu   sync.Mutex
+	// connection runs one statement at a time. A savepoint shares its
+	// outer transaction's mutex (and connection).
+	mu   *sync.Mutex
 	done bool // guarded by mu
 }
 
@@ -575,9 +576,9 @@ func transaction(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	default:
 		return vm.Value{}, vm.Typef("%s: expected a pg_pool, pg_connection or pg_tx, got %s", name, a.At(0).Type())
 	}
-	t := &Tx{db: db}
+	t := &Tx{db: db, mu: &sync.Mutex{}}
 	if parent != nil {
-		t.depth = parent.depth + 1
+		t.depth, t.mu = parent.depth+1, parent.mu
 	}
 	if db.mock != nil {
 		if parent != nil {
@@ -634,16 +635,17 @@ func transaction(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // finish commits or rolls back the transaction and marks the handle
 // finished. A commit runs under the task's cancellation; a rollback
 // always runs to the end (bounded by a timeout) so that a cancelled or
-// failed task still leaves the connection clean.
+// failed task still leaves the connection clean. Both hold the handle's
+// mutex: no statement of another task runs on the connection meanwhile.
 func (t *Tx) finish(th *vm.Thread, commit bool) error {
-	t.mu.Lock()
-	if t.done {
-		t.mu.Unlock()
-		return nil
-	}
-	t.done = true
-	t.mu.Unlock()
 	if m := t.db.mock; m != nil {
+		t.mu.Lock()
+		was := t.done
+		t.done = true
+		t.mu.Unlock()
+		if was {
+			return nil
+		}
 		sql := map[bool]string{true: "COMMIT", false: "ROLLBACK"}[commit]
 		if t.depth > 0 {
 			sp := "sp_" + strconv.Itoa(t.depth)
@@ -652,18 +654,31 @@ func (t *Tx) finish(th *vm.Thread, commit bool) error {
 		m.record(sql, vm.Of(lib.List(nil)))
 		return nil
 	}
+	rollback := func(ctx context.Context) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.done = true
+		t.tx.Rollback(ctx)
+	}
 	if !commit {
-		cleanup(th, func(ctx context.Context) { t.tx.Rollback(ctx) })
+		cleanup(th, rollback)
 		return nil
 	}
 	var err error
-	stop := htime.BlockingCtx(th, func(ctx context.Context) { err = t.tx.Commit(ctx) })
+	stop := htime.BlockingCtx(th, func(ctx context.Context) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.done = true
+		err = t.tx.Commit(ctx)
+	})
+	if stop != nil || err != nil {
+		// a commit that failed or was cut short leaves nothing to keep
+		cleanup(th, rollback)
+	}
 	if stop != nil {
-		cleanup(th, func(ctx context.Context) { t.tx.Rollback(ctx) })
 		return stop
 	}
 	if err != nil {
-		cleanup(th, func(ctx context.Context) { t.tx.Rollback(ctx) })
 		return failure("pg_transaction", err)
 	}
 	return nil

@@ -245,3 +245,28 @@ Type error: pg_pool: unknown option max_conn (known: url, host, port, user, pass
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Cancelling a task, or a deadline running out, cancels its statement;
+// the pool goes on serving the other tasks.
+func TestCancellation(t *testing.T) {
+	check(t, `
+let db = pg_pool()
+let task = spawn { pg_query(db, "SELECT pg_sleep(60)") }
+sleep(100ms)
+cancel(task)
+println(try { await(task) } catch (e) { "stopped: ${e}" })
+println(try { deadline 100ms { pg_query(db, "SELECT pg_sleep(60)") } } catch (e) { e })
+println(pg_query_one(db, "SELECT 1 AS one"))
+pg_execute(db, "CREATE TABLE c (n int)")
+println(try {
+  deadline 100ms { pg_transaction(db, fn(tx) { pg_execute(tx, "INSERT INTO c VALUES (1)"); pg_query(tx, "SELECT pg_sleep(60)") }) }
+} catch (e) { e })
+println(pg_query_one(db, "SELECT count(*) AS n FROM c"))
+pg_close(db)
+`, `nil
+Deadline exceeded
+{one: 1}
+Deadline exceeded
+{n: 0}
+`)
+}
