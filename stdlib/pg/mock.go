@@ -67,7 +67,11 @@ func init() {
 				m = h.db.mock
 			}
 			if m == nil {
-				return vm.Value{}, vm.Typef("pg_mock_calls: expected a handle from pg_mock_pool, got %s", lib.Display(a.At(0)))
+				got := a.At(0).Type()
+				if _, isDB := a.At(0).Object().(*DB); isDB {
+					got = lib.Display(a.At(0)) // a real pool: say which
+				}
+				return vm.Value{}, vm.Typef("pg_mock_calls: expected a handle from pg_mock_pool, got %s", got)
 			}
 			m.mu.Lock()
 			defer m.mu.Unlock()

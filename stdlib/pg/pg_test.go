@@ -160,6 +160,18 @@ pg_transaction(db, fn(tx) {
 })
 println(pg_query(db, "SELECT * FROM acct ORDER BY name"))
 println(pg_transaction(db, fn(tx) { pg_query_one(tx, "SHOW transaction_isolation") }, {isolation: "serializable", read_only: true}))
+// after a failed statement the transaction refuses the rest; a savepoint keeps it going
+println(try {
+  pg_transaction(db, fn(tx) {
+    try { pg_execute(tx, "INSERT INTO acct VALUES ('a', 1)") } catch (e) { println(e) }
+    pg_query(tx, "SELECT 1")
+  })
+} catch (e) { e })
+pg_transaction(db, fn(tx) {
+  try { pg_transaction(tx, fn(sp) { pg_execute(sp, "INSERT INTO acct VALUES ('a', 1)") }) } catch (e) { println("skipped") }
+  pg_execute(tx, "INSERT INTO acct VALUES ('c', 1)")
+})
+println(pg_query(db, "SELECT name FROM acct ORDER BY name"))
 pg_close(db)
 `, `moved 4
 pg_execute: ERROR 23514: new row for relation "acct" violates check constraint "acct_balance_check" (Failing row contains (a, -94).)
@@ -171,6 +183,10 @@ pg_query: the connection is inside a pg_transaction of this task; run the statem
 inner: undo
 [{balance: 0, name: a}, {balance: 4, name: b}]
 {transaction_isolation: serializable}
+pg_execute: ERROR 23505: duplicate key value violates unique constraint "acct_pkey" (Key (name)=(a) already exists.)
+pg_query: ERROR 25P02: current transaction is aborted, commands ignored until end of transaction block
+skipped
+[{name: a}, {name: b}, {name: c}]
 `)
 }
 
