@@ -252,10 +252,17 @@ let db = pg_connect({url: env("DATABASE_URL"), application_name: "harn-test"})
 println(pg_query_one(db, "SELECT current_setting('application_name') AS app"))
 println(type_of(db) + " " + type_of(pg_pool(env("DATABASE_URL"), {max_conns: 3, min_conns: 1, connect_timeout_ms: 2000})))
 println(try { pg_pool(nil, {max_conn: 3}) } catch (e) { e })
+let u = url_parse(env("DATABASE_URL"))
+let byFields = pg_connect({host: u.host, port: to_int(u.port), user: u.username, password: u.password,
+  database: u.path.substring(1), sslmode: "prefer", connect_timeout_ms: 5s})
+let who = pg_query_one(byFields, "SELECT current_user AS who, current_database() AS db")
+println(who.who == u.username && who.db == u.path.substring(1))
+pg_close(byFields)
 `)
 	want := `{app: harn-test}
 pg_connection pg_pool
 Type error: pg_pool: unknown option max_conn (known: url, host, port, user, password, database, sslmode, application_name, max_conns, min_conns, connect_timeout_ms)
+true
 `
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
