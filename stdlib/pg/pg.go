@@ -144,6 +144,9 @@ func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.V
 	if err != nil {
 		return vm.Value{}, err
 	}
+	if single && (o.maxConns > 0 || o.minConns > 0) {
+		return vm.Value{}, vm.Typef("%s: max_conns and min_conns are options of pg_pool (pg_connect is one connection)", name)
+	}
 	if url != "" && o.url != "" {
 		return vm.Value{}, vm.Typef("%s: the URL is given twice (argument and url option)", name)
 	}
