@@ -1,0 +1,349 @@
+package pg
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/vm"
+)
+
+// Values between PostgreSQL and Harn (docs/pg.md, "Types").
+
+// rawJSON is a json or jsonb value as the server sent it; it is parsed
+// by Harn's own JSON reader, so that integers stay ints and keys keep
+// Harn's dict order.
+type rawJSON []byte
+
+// keepRaw is the Unmarshal of the json codecs: decoding into an any
+// keeps the text, anything else is encoding/json's.
+func keepRaw(data []byte, v any) error {
+	if p, ok := v.(*any); ok {
+		*p = rawJSON(bytes.Clone(data))
+		return nil
+	}
+	return stdjson.Unmarshal(data, v)
+}
+
+// registerTypes makes a connection's json, jsonb and their arrays decode
+// to rawJSON.
+func registerTypes(m *pgtype.Map) {
+	js := &pgtype.Type{Name: "json", OID: pgtype.JSONOID, Codec: &pgtype.JSONCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
+	jsb := &pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID, Codec: &pgtype.JSONBCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
+	m.RegisterType(js)
+	m.RegisterType(jsb)
+	m.RegisterType(&pgtype.Type{Name: "_json", OID: pgtype.JSONArrayOID, Codec: &pgtype.ArrayCodec{ElementType: js}})
+	m.RegisterType(&pgtype.Type{Name: "_jsonb", OID: pgtype.JSONBArrayOID, Codec: &pgtype.ArrayCodec{ElementType: jsb}})
+}
+
+// typeMap answers "what is the element type of this array type".
+var typeMap = sync.OnceValue(pgtype.NewMap)
+
+func elementOID(oid uint32) uint32 {
+	if t, ok := typeMap().TypeForOID(oid); ok {
+		if ac, ok := t.Codec.(*pgtype.ArrayCodec); ok {
+			return ac.ElementType.OID
+		}
+	}
+	return 0
+}
+
+// convertRows turns a statement's rows into dicts of column name → value.
+func convertRows(th *vm.Thread, name string, res result) ([]vm.Value, error) {
+	out := make([]vm.Value, len(res.rows))
+	for i, row := range res.rows {
+		b := vm.NewDictBuilder(len(res.fields))
+		for j, f := range res.fields {
+			v, err := toHarn(th, row[j], f.DataTypeOID)
+			if err != nil {
+				return nil, vm.Throwf("%s: column %s: %s", name, f.Name, err.Error())
+			}
+			b.Set(f.Name, v)
+		}
+		out[i] = vm.Of(b.Build())
+	}
+	return out, nil
+}
+
+// toHarn converts one decoded value; oid is its PostgreSQL type.
+func toHarn(th *vm.Thread, x any, oid uint32) (vm.Value, error) {
+	switch v := x.(type) {
+	case nil:
+		return vm.Nil, nil
+	case bool:
+		return vm.BoolOf(v), nil
+	case int16:
+		return vm.IntOf(int64(v)), nil
+	case int32:
+		return vm.IntOf(int64(v)), nil
+	case int64:
+		return vm.IntOf(v), nil
+	case int8:
+		return vm.IntOf(int64(v)), nil
+	case int:
+		return vm.IntOf(int64(v)), nil
+	case uint32:
+		return vm.IntOf(int64(v)), nil
+	case uint64:
+		if v > math.MaxInt64 {
+			return vm.Str(strconv.FormatUint(v, 10)), nil
+		}
+		return vm.IntOf(int64(v)), nil
+	case float32:
+		// the shortest text of the float32, read as a float64: 1.1, not
+		// 1.100000023841858
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
+		return vm.FloatOf(f), nil
+	case float64:
+		return vm.FloatOf(v), nil
+	case string:
+		return vm.Str(v), nil
+	case []byte:
+		return vm.Of(lib.NewBytes(bytes.Clone(v))), nil
+	case rawJSON:
+		return json.Parse(string(v))
+	case pgtype.Numeric:
+		return numeric(th, v)
+	case time.Time:
+		return vm.Str(formatTime(v, oid)), nil
+	case pgtype.InfinityModifier:
+		return vm.Str(v.String()), nil
+	case pgtype.Time:
+		return vm.Str(formatClock(v.Microseconds)), nil
+	case pgtype.Interval:
+		if v.Months == 0 {
+			return vm.DurationOf(int64(v.Days)*86_400_000 + v.Microseconds/1000), nil
+		}
+		return vm.Str(formatInterval(v)), nil
+	case [16]byte:
+		return vm.Str(formatUUID(v)), nil
+	case netip.Prefix:
+		if oid == pgtype.InetOID && v.Bits() == v.Addr().BitLen() {
+			return vm.Str(v.Addr().String()), nil
+		}
+		return vm.Str(v.String()), nil
+	case net.HardwareAddr:
+		return vm.Str(v.String()), nil
+	case []any:
+		elem := elementOID(oid)
+		items := make([]vm.Value, len(v))
+		for i, e := range v {
+			hv, err := toHarn(th, e, elem)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			items[i] = hv
+		}
+		return vm.Of(lib.List(items)), nil
+	case map[string]any:
+		b := vm.NewDictBuilder(len(v))
+		for k, e := range v {
+			hv, err := toHarn(th, e, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			b.Set(k, hv)
+		}
+		return vm.Of(b.Build()), nil
+	case fmt.Stringer:
+		return vm.Str(v.String()), nil
+	}
+	// anything else (geometric types, ranges, …): its text form
+	if tv, ok := x.(interface{ Value() (any, error) }); ok {
+		if t, err := tv.Value(); err == nil {
+			if s, ok := t.(string); ok {
+				return vm.Str(s), nil
+			}
+		}
+	}
+	return vm.Str(fmt.Sprint(x)), nil
+}
+
+// formatTime: a date is 2006-01-02, a timestamp (without time zone) its
+// wall time 2006-01-02T15:04:05[.ffffff], a timestamptz RFC 3339 in UTC.
+func formatTime(t time.Time, oid uint32) string {
+	switch oid {
+	case pgtype.DateOID:
+		return t.Format("2006-01-02")
+	case pgtype.TimestampOID:
+		return t.Format("2006-01-02T15:04:05.999999")
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.999999Z07:00")
+}
+
+func formatClock(us int64) string {
+	t := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond)
+	if us >= 86_400_000_000 {
+		return "24:00:00"
+	}
+	return t.Format("15:04:05.999999")
+}
+
+// formatInterval is PostgreSQL's own text form of an interval with a
+// month part (which has no fixed length, so it is no Harn duration).
+func formatInterval(v pgtype.Interval) string {
+	var parts []string
+	plural := func(n int64, unit string) {
+		if n == 0 {
+			return
+		}
+		s := strconv.FormatInt(n, 10) + " " + unit
+		if n != 1 && n != -1 {
+			s += "s"
+		}
+		parts = append(parts, s)
+	}
+	plural(int64(v.Months/12), "year")
+	plural(int64(v.Months%12), "mon")
+	plural(int64(v.Days), "day")
+	if us := v.Microseconds; us != 0 {
+		sign := ""
+		if us < 0 {
+			sign, us = "-", -us
+		}
+		h, m := us/3_600_000_000, us/60_000_000%60
+		sec := float64(us%60_000_000) / 1e6
+		s := fmt.Sprintf("%s%02d:%02d:%02d", sign, h, m, int64(sec))
+		if frac := us % 1_000_000; frac != 0 {
+			s += strings.TrimRight(fmt.Sprintf(".%06d", frac), "0")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+func formatUUID(u [16]byte) string {
+	const hexd = "0123456789abcdef"
+	var b strings.Builder
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b.WriteByte('-')
+		}
+		b.WriteByte(hexd[c>>4])
+		b.WriteByte(hexd[c&15])
+	}
+	return b.String()
+}
+
+// decimalBuiltin is the core area's `decimal`, which makes the decimal
+// values numeric columns become.
+var decimalBuiltin = sync.OnceValue(func() *vm.Builtin {
+	builtins, _, _ := lib.Table()
+	for _, b := range builtins {
+		if b.Name() == "decimal" {
+			return b
+		}
+	}
+	return nil
+})
+
+// numeric is a decimal keeping the column's scale (1.50 stays 1.50);
+// NaN and ±Infinity, which no decimal holds, are floats.
+func numeric(th *vm.Thread, n pgtype.Numeric) (vm.Value, error) {
+	if !n.Valid {
+		return vm.Nil, nil
+	}
+	if n.NaN {
+		return vm.FloatOf(math.NaN()), nil
+	}
+	switch n.InfinityModifier {
+	case pgtype.Infinity:
+		return vm.FloatOf(math.Inf(1)), nil
+	case pgtype.NegativeInfinity:
+		return vm.FloatOf(math.Inf(-1)), nil
+	}
+	text := numericText(n)
+	b := decimalBuiltin()
+	if b == nil {
+		return vm.Str(text), nil
+	}
+	return b.Fn(th, vm.Args{vm.Str(text)})
+}
+
+// numericText is the plain decimal text of n (no exponent).
+func numericText(n pgtype.Numeric) string {
+	digits := n.Int.String()
+	neg := strings.HasPrefix(digits, "-")
+	digits = strings.TrimPrefix(digits, "-")
+	if n.Exp >= 0 {
+		digits += strings.Repeat("0", int(n.Exp))
+	} else {
+		scale := int(-n.Exp)
+		if len(digits) <= scale {
+			digits = strings.Repeat("0", scale-len(digits)+1) + digits
+		}
+		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}
+
+// toParam converts the i-th parameter to what pgx binds to $i+1.
+func toParam(name string, i int, v vm.Value) (any, error) {
+	switch v.Kind() {
+	case vm.KNil, vm.KInvalid:
+		return nil, nil
+	case vm.KBool:
+		b, _ := v.AsBool()
+		return bool(b), nil
+	case vm.KInt:
+		n, _ := v.AsInt()
+		return int64(n), nil
+	case vm.KFloat:
+		f, _ := v.AsFloat()
+		return float64(f), nil
+	case vm.KString:
+		s, _ := v.AsString()
+		return s.Go(), nil
+	case vm.KDuration:
+		d, _ := v.AsDuration()
+		return time.Duration(d) * time.Millisecond, nil
+	case vm.KList, vm.KSet:
+		var items []vm.Value
+		if l, ok := v.AsList(); ok {
+			items = l.Items()
+		} else {
+			s, _ := v.AsSet()
+			items = s.Items()
+		}
+		out := make([]any, len(items))
+		for j, it := range items {
+			p, err := toParam(name, i, it)
+			if err != nil {
+				return nil, err
+			}
+			out[j] = p
+		}
+		return out, nil
+	case vm.KDict:
+		if err := json.RefuseHandle(name, v); err != nil {
+			return nil, err
+		}
+		return stdjson.RawMessage(json.Stringify(v)), nil
+	}
+	switch o := v.Object().(type) {
+	case *lib.Bytes:
+		return bytes.Clone(o.Data()), nil
+	}
+	if v.Type() == "decimal" {
+		var n pgtype.Numeric
+		if err := n.Scan(vm.ToDisplay(v)); err != nil {
+			return nil, vm.Throwf("%s: parameter $%d: %v", name, i+1, err)
+		}
+		return n, nil
+	}
+	return nil, vm.Typef("%s: cannot bind a %s as parameter $%d", name, v.Type(), i+1)
+}

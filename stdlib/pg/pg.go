@@ -1,0 +1,755 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	htime "github.com/harnlang/harn/stdlib/time"
+	"github.com/harnlang/harn/vm"
+)
+
+// DB is a database handle: a pgxpool pool (pg_pool), a pool of one
+// connection (pg_connect, so session state such as SET or temporary
+// tables lasts between statements), or a mock (pg_mock_pool).
+type DB struct {
+	kind string // "pg_pool" or "pg_connection"
+	name string // host:port/database, "mock" for a mock
+	pool *pgxpool.Pool
+	mock *mock
+
+	mu     sync.Mutex
+	closed bool
+	// inTx counts the transactions each thread has open on the handle:
+	// a pool of one connection cannot serve the handle itself to a
+	// thread whose transaction holds that connection, and pg_close
+	// cannot wait for a transaction of the thread that calls it.
+	inTx map[*vm.Thread]int
+}
+
+func (d *DB) Type() string { return d.kind }
+func (*DB) Truth() bool    { return true }
+func (d *DB) Display(sb *strings.Builder) {
+	sb.WriteString("<")
+	sb.WriteString(d.kind)
+	sb.WriteByte(':')
+	sb.WriteString(d.name)
+	sb.WriteByte('>')
+}
+
+// EqualTo: a handle equals only itself.
+func (d *DB) EqualTo(o vm.Value) bool { e, ok := o.Object().(*DB); return ok && d == e }
+
+// Tx is the handle pg_transaction passes to its callback (type "pg_tx").
+type Tx struct {
+	db    *DB
+	tx    pgx.Tx // nil for a mock's transaction
+	depth int    // 0 for a transaction, n for the n-th nested savepoint
+
+	// mu serializes the statements of tasks that share the handle: one
+	// connection runs one statement at a time. A savepoint shares its
+	// outer transaction's mutex (and connection).
+	mu   *sync.Mutex
+	done bool // guarded by mu
+}
+
+func (*Tx) Type() string { return "pg_tx" }
+func (*Tx) Truth() bool  { return true }
+func (t *Tx) Display(sb *strings.Builder) {
+	sb.WriteString("<pg_tx:")
+	sb.WriteString(t.db.name)
+	sb.WriteByte('>')
+}
+func (t *Tx) EqualTo(o vm.Value) bool { u, ok := o.Object().(*Tx); return ok && t == u }
+
+func init() {
+	lib.Def("pg_connect", "pg_connect(url_or_options?)",
+		"a PostgreSQL connection handle (one session); the URL comes from the argument, else HARN_PG_URL or DATABASE_URL",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return open(th, "pg_connect", a.At(0), vm.Nil, true)
+		})
+	lib.Def("pg_pool", "pg_pool(url_or_options?, options?)",
+		"a PostgreSQL connection pool handle (options: max_conns, min_conns, connect_timeout_ms, application_name, …)",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return open(th, "pg_pool", a.At(0), a.At(1), false)
+		})
+	lib.Def("pg_query", "pg_query(db, sql, params?)",
+		"run a query → list of row dicts (column → value); params is a list bound to $1, $2, …",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return run(th, "pg_query", a)
+		})
+	lib.Def("pg_query_one", "pg_query_one(db, sql, params?)",
+		"run a query → its first row as a dict, or nil when it returns none",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return run(th, "pg_query_one", a)
+		})
+	lib.Def("pg_execute", "pg_execute(db, sql, params?)",
+		"run a statement → {rows_affected}; without params the text may hold several statements",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			return run(th, "pg_execute", a)
+		})
+	lib.Def("pg_transaction", "pg_transaction(db, fn, options?)",
+		"run fn(tx) in a transaction: commit when it returns (its result is the result), roll back and rethrow when it throws",
+		transaction)
+	lib.Def("pg_close", "pg_close(db)", "close a connection or pool (later statements on it fail)",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, ok := a.At(0).Object().(*DB)
+			if !ok {
+				return vm.Value{}, vm.Typef("pg_close: expected a pg_pool or pg_connection, got %s", a.At(0).Type())
+			}
+			return vm.Nil, d.close(th)
+		})
+}
+
+// ---- opening ----
+
+// open builds a handle from a URL (or keyword/value string), an options
+// dict, or nothing (the environment), and checks that the server answers.
+func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.Value, error) {
+	var url string
+	var opts *vm.Dict
+	switch {
+	case target.IsNil() || !target.IsValid():
+	case target.Kind() == vm.KString:
+		s, _ := target.AsString()
+		url = s.Go()
+	case target.Kind() == vm.KDict:
+		opts, _ = target.AsDict()
+	default:
+		return vm.Value{}, vm.Typef("%s: expected a connection URL or an options dict, got %s", name, target.Type())
+	}
+	if extra.IsValid() && !extra.IsNil() {
+		d, ok := extra.AsDict()
+		if !ok {
+			return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, extra.Type())
+		}
+		if opts == nil {
+			opts = d
+		} else {
+			opts = opts.Merge(d)
+		}
+	}
+	o, err := readOptions(name, opts)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if single && (o.maxConns > 0 || o.minConns > 0) {
+		return vm.Value{}, vm.Typef("%s: max_conns and min_conns are options of pg_pool (pg_connect is one connection)", name)
+	}
+	if url != "" && o.url != "" {
+		return vm.Value{}, vm.Typef("%s: the URL is given twice (argument and url option)", name)
+	}
+	if url == "" {
+		url = o.url
+	}
+	switch {
+	case url != "" && o.dsn != "":
+		if strings.Contains(url, "://") {
+			return vm.Value{}, vm.Typef("%s: give either a URL or host/port/user/password/database/sslmode, not both", name)
+		}
+		url += " " + o.dsn // the fields override the keyword/value string's
+	case o.dsn != "":
+		url = o.dsn
+	case url == "":
+		url = os.Getenv("HARN_PG_URL")
+		if url == "" {
+			url = os.Getenv("DATABASE_URL")
+		}
+		if url == "" {
+			return vm.Value{}, vm.Throwf("%s: no database URL: pass one or set HARN_PG_URL or DATABASE_URL", name)
+		}
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return vm.Value{}, vm.Throwf("%s: invalid connection string: %s", name, pgMessage(err))
+	}
+	if o.connectTimeout > 0 {
+		cfg.ConnConfig.ConnectTimeout = o.connectTimeout
+	} else if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	if o.appName != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = o.appName
+	}
+	if single {
+		cfg.MaxConns, cfg.MinConns = 1, 0
+	} else {
+		if o.maxConns > 0 {
+			cfg.MaxConns = o.maxConns
+		}
+		if o.minConns > 0 {
+			cfg.MinConns = min(o.minConns, cfg.MaxConns)
+		}
+	}
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		registerTypes(c.TypeMap())
+		return nil
+	}
+	kind := "pg_pool"
+	if single {
+		kind = "pg_connection"
+	}
+	d := &DB{kind: kind, name: describe(cfg), inTx: map[*vm.Thread]int{}}
+	var perr error
+	stop := htime.BlockingCtx(th, func(ctx context.Context) {
+		d.pool, perr = pgxpool.NewWithConfig(ctx, cfg)
+		if perr == nil {
+			if perr = d.pool.Ping(ctx); perr != nil {
+				d.pool.Close()
+			}
+		}
+	})
+	if stop != nil {
+		if perr == nil && d.pool != nil {
+			d.pool.Close()
+		}
+		return vm.Value{}, stop
+	}
+	if perr != nil {
+		return vm.Value{}, vm.Throwf("%s: cannot connect: %s", name, pgMessage(perr))
+	}
+	return vm.Of(d), nil
+}
+
+// describe is host:port/database, the handle's display name (never the
+// password).
+func describe(cfg *pgxpool.Config) string {
+	c := cfg.ConnConfig
+	host := c.Host
+	if strings.HasPrefix(host, "/") {
+		host = "socket"
+	}
+	return host + ":" + strconv.Itoa(int(c.Port)) + "/" + c.Database
+}
+
+type options struct {
+	url, dsn           string
+	appName            string
+	maxConns, minConns int32
+	connectTimeout     time.Duration
+}
+
+// readOptions reads the options dict of pg_connect and pg_pool. The
+// connection fields become a keyword/value string (dsn).
+func readOptions(name string, d *vm.Dict) (options, error) {
+	var o options
+	if d == nil {
+		return o, nil
+	}
+	var dsn []string
+	var err error
+	d.Range(func(k string, v vm.Value) bool {
+		if v.IsNil() {
+			return true
+		}
+		switch k {
+		case "url":
+			s, ok := v.AsString()
+			if !ok {
+				err = vm.Typef("%s: url must be a string, got %s", name, v.Type())
+				return false
+			}
+			o.url = s.Go()
+		case "host", "user", "password", "database", "sslmode":
+			key := k
+			if k == "database" {
+				key = "dbname"
+			}
+			dsn = append(dsn, key+"="+dsnQuote(vm.ToDisplay(v)))
+		case "port":
+			n, ok := v.AsInt()
+			if !ok || n <= 0 || n > 65535 {
+				err = vm.Typef("%s: port must be an int from 1 to 65535, got %s", name, lib.Display(v))
+				return false
+			}
+			dsn = append(dsn, "port="+strconv.FormatInt(int64(n), 10))
+		case "application_name":
+			o.appName = vm.ToDisplay(v)
+		case "max_conns", "min_conns":
+			n, ok := v.AsInt()
+			if !ok || n < 0 || n > 10000 || (k == "max_conns" && n == 0) {
+				err = vm.Typef("%s: %s must be a positive int, got %s", name, k, lib.Display(v))
+				return false
+			}
+			if k == "max_conns" {
+				o.maxConns = int32(n)
+			} else {
+				o.minConns = int32(n)
+			}
+		case "connect_timeout_ms":
+			ms, ok := v.AsInt()
+			if dur, isDur := v.AsDuration(); isDur {
+				ms, ok = vm.Int(dur), true
+			}
+			if !ok || ms <= 0 {
+				err = vm.Typef("%s: connect_timeout_ms must be a positive int, got %s", name, lib.Display(v))
+				return false
+			}
+			o.connectTimeout = time.Duration(ms) * time.Millisecond
+		default:
+			err = vm.Typef("%s: unknown option %s (known: url, host, port, user, password, database, sslmode, application_name, max_conns, min_conns, connect_timeout_ms)", name, k)
+			return false
+		}
+		return true
+	})
+	o.dsn = strings.Join(dsn, " ")
+	return o, err
+}
+
+// dsnQuote quotes a keyword/value connection string value.
+func dsnQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// close marks the handle closed and closes its pool, waiting (with the
+// VM lock released) for connections other tasks still use.
+func (d *DB) close(th *vm.Thread) error {
+	d.mu.Lock()
+	if d.inTx[th] > 0 {
+		d.mu.Unlock()
+		return vm.Throwf("pg_close: a pg_transaction on this handle is still running in this task")
+	}
+	was := d.closed
+	d.closed = true
+	d.mu.Unlock()
+	if was || d.pool == nil {
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		d.pool.Close()
+		close(done)
+	}()
+	th.Unlock()
+	<-done
+	th.Lock()
+	return nil
+}
+
+// ---- statements ----
+
+type op int
+
+const (
+	opQuery op = iota
+	opQueryOne
+	opExecute
+)
+
+func opOf(name string) op {
+	switch name {
+	case "pg_query_one":
+		return opQueryOne
+	case "pg_execute":
+		return opExecute
+	}
+	return opQuery
+}
+
+// run is pg_query, pg_query_one and pg_execute.
+func run(th *vm.Thread, name string, a vm.Args) (vm.Value, error) {
+	sqlV := a.At(1)
+	s, ok := sqlV.AsString()
+	if !ok {
+		return vm.Value{}, vm.Typef("%s: sql must be a string, got %s", name, sqlV.Type())
+	}
+	sql := s.Go()
+	var params []vm.Value
+	paramsV := vm.Nil
+	if p := a.At(2); p.IsValid() && !p.IsNil() {
+		l, ok := p.AsList()
+		if !ok {
+			return vm.Value{}, vm.Typef("%s: params must be a list, got %s", name, p.Type())
+		}
+		params = l.Items()
+		paramsV = p
+	}
+	args := make([]any, len(params))
+	for i, p := range params {
+		v, err := toParam(name, i, p)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		args[i] = v
+	}
+	o := opOf(name)
+	switch h := a.At(0).Object().(type) {
+	case *DB:
+		if err := h.usable(th, name); err != nil {
+			return vm.Value{}, err
+		}
+		if h.mock != nil {
+			return h.mock.answer(name, o, sql, paramsV)
+		}
+		return exec(th, name, o, h.pool, nil, sql, args)
+	case *Tx:
+		if h.db.mock != nil {
+			if err := h.check(name); err != nil {
+				return vm.Value{}, err
+			}
+			return h.db.mock.answer(name, o, sql, paramsV)
+		}
+		return exec(th, name, o, nil, h, sql, args)
+	}
+	return vm.Value{}, vm.Typef("%s: expected a pg_pool, pg_connection or pg_tx, got %s", name, a.At(0).Type())
+}
+
+// usable fails when the handle is closed, or when it is a single
+// connection the calling task's open transaction holds (the statement
+// would wait for that transaction forever).
+func (d *DB) usable(th *vm.Thread, name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return vm.Throwf("%s: the %s is closed", name, strings.TrimPrefix(d.kind, "pg_"))
+	}
+	if d.kind == "pg_connection" && d.pool != nil && d.inTx[th] > 0 {
+		return vm.Throwf("%s: the connection is inside a pg_transaction of this task; run the statement on the transaction handle", name)
+	}
+	return nil
+}
+
+func (t *Tx) check(name string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return vm.Throwf("%s: the transaction is finished", name)
+	}
+	return nil
+}
+
+// querier is what pool and transaction have in common.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// result is what a statement produced, in Go values: converted to Harn
+// values on the VM's thread.
+type result struct {
+	fields   []pgconn.FieldDescription
+	rows     [][]any
+	affected int64
+}
+
+// exec runs one statement on a pool or a transaction with the VM lock
+// released; cancelling the task cancels the statement.
+func exec(th *vm.Thread, name string, o op, pool *pgxpool.Pool, tx *Tx, sql string, args []any) (vm.Value, error) {
+	var res result
+	var err error
+	stop := htime.BlockingCtx(th, func(ctx context.Context) {
+		var q querier = pool
+		if tx != nil {
+			tx.mu.Lock()
+			defer tx.mu.Unlock()
+			if tx.done {
+				err = errTxDone
+				return
+			}
+			q = tx.tx
+		}
+		res, err = runStatement(ctx, q, o, sql, args)
+	})
+	if stop != nil {
+		return vm.Value{}, stop
+	}
+	if err != nil {
+		return vm.Value{}, failure(name, err)
+	}
+	if o == opExecute {
+		return vm.Of(lib.DictOf("rows_affected", vm.IntOf(res.affected))), nil
+	}
+	rows, err := convertRows(th, name, res)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if o == opQueryOne {
+		if len(rows) == 0 {
+			return vm.Nil, nil
+		}
+		return rows[0], nil
+	}
+	return vm.Of(lib.List(rows)), nil
+}
+
+var errTxDone = errors.New("the transaction is finished")
+
+func runStatement(ctx context.Context, q querier, o op, sql string, args []any) (result, error) {
+	var res result
+	if o == opExecute {
+		tag, err := q.Exec(ctx, sql, args...)
+		if err != nil {
+			return res, err
+		}
+		res.affected = tag.RowsAffected()
+		return res, nil
+	}
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return res, err
+	}
+	defer rows.Close()
+	// the connection reuses its descriptions once it goes back to the pool
+	res.fields = slices.Clone(rows.FieldDescriptions())
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return res, err
+		}
+		res.rows = append(res.rows, vals)
+		if o == opQueryOne {
+			break
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	res.affected = rows.CommandTag().RowsAffected()
+	return res, nil
+}
+
+// failure is the catchable error of a failed statement: the server's
+// severity, SQLSTATE code and message (`pg_query: ERROR 42P01: relation
+// "x" does not exist`), with its detail in parentheses when it has one.
+func failure(name string, err error) error {
+	if err == errTxDone {
+		return vm.Throwf("%s: the transaction is finished", name)
+	}
+	return vm.Throwf("%s: %s", name, pgMessage(err))
+}
+
+func pgMessage(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("%s %s: %s", pe.Severity, pe.Code, pe.Message)
+		if pe.Detail != "" {
+			msg += " (" + pe.Detail + ")"
+		}
+		return msg
+	}
+	if errors.Is(err, context.Canceled) {
+		return "cancelled"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out"
+	}
+	return err.Error()
+}
+
+// ---- transactions ----
+
+func transaction(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	const name = "pg_transaction"
+	fn, ok := a.Callable(1)
+	if !ok {
+		return vm.Value{}, vm.Typef("%s: expected a function as the second argument, got %s", name, a.At(1).Type())
+	}
+	txo, beginSQL, err := txOptions(a.At(2))
+	if err != nil {
+		return vm.Value{}, err
+	}
+	var db *DB
+	var parent *Tx
+	switch h := a.At(0).Object().(type) {
+	case *DB:
+		db = h
+		if err := db.usable(th, name); err != nil {
+			return vm.Value{}, err
+		}
+	case *Tx:
+		db, parent = h.db, h
+		if err := h.check(name); err != nil {
+			return vm.Value{}, err
+		}
+		if a.At(2).IsValid() && !a.At(2).IsNil() {
+			return vm.Value{}, vm.Typef("%s: a nested transaction (a savepoint) takes no options", name)
+		}
+	default:
+		return vm.Value{}, vm.Typef("%s: expected a pg_pool, pg_connection or pg_tx, got %s", name, a.At(0).Type())
+	}
+	t := &Tx{db: db, mu: &sync.Mutex{}}
+	if parent != nil {
+		t.depth, t.mu = parent.depth+1, parent.mu
+	}
+	if db.mock != nil {
+		if parent != nil {
+			beginSQL = "SAVEPOINT sp_" + strconv.Itoa(t.depth)
+		}
+		db.mock.record(beginSQL, vm.Of(lib.List(nil)))
+	} else {
+		var berr error
+		stop := htime.BlockingCtx(th, func(ctx context.Context) {
+			if parent != nil {
+				parent.mu.Lock()
+				defer parent.mu.Unlock()
+				if parent.done {
+					berr = errTxDone
+					return
+				}
+				t.tx, berr = parent.tx.Begin(ctx)
+				return
+			}
+			t.tx, berr = db.pool.BeginTx(ctx, txo)
+		})
+		if stop != nil {
+			if berr == nil && t.tx != nil {
+				cleanup(th, func(ctx context.Context) { t.tx.Rollback(ctx) })
+			}
+			return vm.Value{}, stop
+		}
+		if berr != nil {
+			return vm.Value{}, failure(name, berr)
+		}
+	}
+	db.mu.Lock()
+	db.inTx[th]++
+	db.mu.Unlock()
+	defer func() {
+		db.mu.Lock()
+		if db.inTx[th]--; db.inTx[th] <= 0 {
+			delete(db.inTx, th)
+		}
+		db.mu.Unlock()
+	}()
+
+	res, callErr := th.Call1(fn, vm.Of(t))
+	if callErr != nil {
+		t.finish(th, false)
+		return vm.Value{}, callErr
+	}
+	if err := t.finish(th, true); err != nil {
+		return vm.Value{}, err
+	}
+	return res, nil
+}
+
+// finish commits or rolls back the transaction and marks the handle
+// finished. A commit runs under the task's cancellation; a rollback
+// always runs to the end (bounded by a timeout) so that a cancelled or
+// failed task still leaves the connection clean. Both hold the handle's
+// mutex: no statement of another task runs on the connection meanwhile.
+func (t *Tx) finish(th *vm.Thread, commit bool) error {
+	if m := t.db.mock; m != nil {
+		t.mu.Lock()
+		was := t.done
+		t.done = true
+		t.mu.Unlock()
+		if was {
+			return nil
+		}
+		sql := map[bool]string{true: "COMMIT", false: "ROLLBACK"}[commit]
+		if t.depth > 0 {
+			sp := "sp_" + strconv.Itoa(t.depth)
+			sql = map[bool]string{true: "RELEASE SAVEPOINT " + sp, false: "ROLLBACK TO SAVEPOINT " + sp}[commit]
+		}
+		m.record(sql, vm.Of(lib.List(nil)))
+		return nil
+	}
+	rollback := func(ctx context.Context) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.done = true
+		t.tx.Rollback(ctx)
+	}
+	if !commit {
+		cleanup(th, rollback)
+		return nil
+	}
+	var err error
+	stop := htime.BlockingCtx(th, func(ctx context.Context) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.done = true
+		err = t.tx.Commit(ctx)
+	})
+	if stop != nil || err != nil {
+		// a commit that failed or was cut short leaves nothing to keep
+		cleanup(th, rollback)
+	}
+	if stop != nil {
+		return stop
+	}
+	if err != nil {
+		return failure("pg_transaction", err)
+	}
+	return nil
+}
+
+// cleanup runs work to its end with the VM lock released, whatever
+// happens to the task meanwhile.
+func cleanup(th *vm.Thread, work func(ctx context.Context)) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		work(ctx)
+	}()
+	th.Unlock()
+	<-done
+	th.Lock()
+}
+
+// txOptions reads pg_transaction's options: isolation and read_only.
+func txOptions(v vm.Value) (pgx.TxOptions, string, error) {
+	var o pgx.TxOptions
+	begin := "BEGIN"
+	if !v.IsValid() || v.IsNil() {
+		return o, begin, nil
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return o, begin, vm.Typef("pg_transaction: options must be a dict, got %s", v.Type())
+	}
+	var err error
+	d.Range(func(k string, x vm.Value) bool {
+		switch k {
+		case "isolation":
+			switch lv := strings.ToLower(strings.ReplaceAll(vm.ToDisplay(x), "_", " ")); lv {
+			case "serializable":
+				o.IsoLevel = pgx.Serializable
+			case "repeatable read":
+				o.IsoLevel = pgx.RepeatableRead
+			case "read committed":
+				o.IsoLevel = pgx.ReadCommitted
+			case "read uncommitted":
+				o.IsoLevel = pgx.ReadUncommitted
+			default:
+				err = vm.Typef("pg_transaction: isolation must be serializable, repeatable read, read committed or read uncommitted, got %s", lib.Display(x))
+				return false
+			}
+		case "read_only":
+			b, ok := x.AsBool()
+			if !ok {
+				err = vm.Typef("pg_transaction: read_only must be a bool, got %s", x.Type())
+				return false
+			}
+			if b {
+				o.AccessMode = pgx.ReadOnly
+			}
+		default:
+			err = vm.Typef("pg_transaction: unknown option %s (known: isolation, read_only)", k)
+			return false
+		}
+		return true
+	})
+	if o.IsoLevel != "" {
+		begin += " ISOLATION LEVEL " + strings.ToUpper(string(o.IsoLevel))
+	}
+	if o.AccessMode != "" {
+		begin += " " + strings.ToUpper(string(o.AccessMode))
+	}
+	return o, begin, err
+}
