@@ -275,6 +275,11 @@ func (s *Server) listen(th *vm.Thread) (vm.Value, error) {
 	info := lib.DictOf("host", vm.Str(s.addr.IP.String()), "port", lib.IntOf(s.addr.Port), "url", vm.Str(s.urlLocked()))
 	s.mu.Unlock()
 	th.AddChild(lifetime{s})
+	// A listening server can wake the script's waits from outside (a
+	// request whose handler sends on a channel), so the deadlock detector
+	// must not call a wait for it hopeless: a task of the VM waits, away
+	// from the lock like a builtin doing I/O, until the server stops.
+	th.VM().Start(runnerFunc(func(t *vm.Thread) { t.Wait(s.stopped, -1) }))
 	go srv.Serve(ln)
 	return vm.Of(info), nil
 }
