@@ -32,6 +32,7 @@ type TLSConfig struct {
 	mode    string
 	cfg     *tls.Config // nil for plain and edge
 	certPEM string
+	keyPEM  string // self_signed_dev only: a development key is no secret
 }
 
 func (*TLSConfig) Type() string { return "http_server_tls" }
@@ -45,8 +46,9 @@ func (t *TLSConfig) Display(sb *strings.Builder) {
 // EqualTo: a TLS setting equals only itself.
 func (t *TLSConfig) EqualTo(o vm.Value) bool { u, ok := o.Object().(*TLSConfig); return ok && t == u }
 
-// Attr is `tls.mode` and `tls.cert_pem` (the certificate, for clients
-// that must trust a self-signed one).
+// Attr is `tls.mode`, `tls.cert_pem` (the certificate, for clients that
+// must trust a self-signed one) and, for self_signed_dev only,
+// `tls.key_pem`.
 func (t *TLSConfig) Attr(name string) (vm.Value, error) {
 	switch name {
 	case "mode":
@@ -56,6 +58,11 @@ func (t *TLSConfig) Attr(name string) (vm.Value, error) {
 			return vm.Nil, nil
 		}
 		return vm.Str(t.certPEM), nil
+	case "key_pem":
+		if t.keyPEM == "" {
+			return vm.Nil, nil
+		}
+		return vm.Str(t.keyPEM), nil
 	}
 	return vm.Value{}, vm.Runtimef("http_server_tls has no field `%s`", name)
 }
@@ -140,6 +147,7 @@ func selfSigned(hosts []string) (*TLSConfig, error) {
 		return nil, err
 	}
 	t.mode = "self_signed_dev"
+	t.keyPEM = string(keyPEM)
 	return t, nil
 }
 
