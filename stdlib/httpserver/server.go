@@ -421,13 +421,19 @@ func (s *Server) shutdown(th *vm.Thread, graceArg vm.Value, name string) (vm.Val
 	return vm.BoolOf(drained), nil
 }
 
-// finish marks the server stopped.
+// finish marks the server stopped; the thread that started it no longer
+// has it to stop.
 func (s *Server) finish() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	owner := s.owner
 	if s.state != stateStopped {
 		s.state = stateStopped
 		close(s.stopped)
+	}
+	s.owner = nil
+	s.mu.Unlock()
+	if owner != nil {
+		owner.RemoveChild(lifetime{s})
 	}
 }
 

@@ -2,6 +2,7 @@ package httpserver_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -335,4 +336,56 @@ srv.wait()
 	}
 	get(t, c, "POST", r.url+"/stop", "", nil)
 	r.finish(t)
+}
+
+// A client that goes away cancels its handler, which unwinds through its
+// finally blocks.
+func TestClientDisconnectCancelsHandler(t *testing.T) {
+	r := start(t, `
+let srv = http_server()
+let started = channel()
+let cleaned = channel()
+let never = channel()
+http_server_route(srv, "GET", "/hang", { req ->
+  try {
+    send(started, true)
+    receive(never)
+  } finally {
+    send(cleaned, "cleanup ran")
+  }
+  "unreachable"
+})
+`+writeURL+`
+receive(started)
+write_file("DIR/started", "yes")
+println(receive(cleaned))
+println(http_server_shutdown(srv))
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", r.url+"/hang", nil)
+	errc := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(r.dir, "started")); err == nil {
+			break
+		}
+		if i > 6000 {
+			t.Fatal("the handler did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; err == nil {
+		t.Error("the cancelled request succeeded")
+	}
+	if out := r.finish(t); out != "cleanup ran\ntrue\n" {
+		t.Errorf("stdout %q", out)
+	}
 }
