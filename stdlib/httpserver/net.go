@@ -100,6 +100,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		header:   r.Header,
 		remote:   r.RemoteAddr,
 	}
+	if r.Host != "" && r.Header.Get("Host") == "" {
+		// net/http moves Host out of the header map; handlers see it there
+		g.header = r.Header.Clone()
+		g.header.Set("Host", r.Host)
+	}
 	if r.Body != nil {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 		var tooBig *http.MaxBytesError
@@ -129,7 +134,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	for _, x := range c.resp.header {
-		h.Add(x.name, x.value)
+		switch x.name {
+		case "content-length", "transfer-encoding", "connection":
+			// framing is net/http's: a wrong length would break the connection
+		default:
+			h.Add(x.name, x.value)
+		}
 	}
 	w.WriteHeader(c.resp.status)
 	if r.Method != "HEAD" {

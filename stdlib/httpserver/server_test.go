@@ -114,7 +114,7 @@ func TestServeOverLoopback(t *testing.T) {
 	r := start(t, `
 let srv = http_server({max_body: 64})
 http_server_security_headers(srv)
-http_server_route(srv, "GET", "/users/:id", { req -> http_response_json({id: req.params.id, tag: req.query.tag, agent: http_header(req, "X-Agent")}) })
+http_server_route(srv, "GET", "/users/:id", { req -> http_response_json({id: req.params.id, tag: req.query.tag, agent: http_header(req, "X-Agent"), local: http_header(req, "host").starts_with("127.0.0.1:")}) })
 http_server_route(srv, "POST", "/echo", { req -> {got: req.json, type: req.headers["content-type"]} })
 http_server_route(srv, "GET", "/boom", { req -> throw "kaboom" })
 http_server_route(srv, "GET", "/slow/{n}", { req ->
@@ -130,7 +130,7 @@ println(srv.wait())
 `)
 	c := &http.Client{Timeout: 20 * time.Second}
 	st, h, body := get(t, c, "GET", r.url+"/users/7?tag=x", "", map[string]string{"x-agent": "go"})
-	if st != 200 || body != `{"agent":"go","id":"7","tag":"x"}` || h.Get("Content-Type") != "application/json" {
+	if st != 200 || body != `{"agent":"go","id":"7","local":true,"tag":"x"}` || h.Get("Content-Type") != "application/json" {
 		t.Errorf("GET /users/7: %d %q %v", st, body, h)
 	}
 	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" {
