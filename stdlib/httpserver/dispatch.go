@@ -152,6 +152,9 @@ func makeResponse(status, body, headers vm.Value, ctype string) (*vm.Dict, strin
 				bad = "invalid header name " + quote(k)
 				return false
 			}
+			if v.IsNil() {
+				return true // a nil value leaves the header out
+			}
 			if l, ok := v.AsList(); ok {
 				vals := make([]string, 0, l.Len())
 				for _, x := range l.Items() {
