@@ -389,3 +389,54 @@ println(http_server_shutdown(srv))
 		t.Errorf("stdout %q", out)
 	}
 }
+
+// Many clients while the server shuts down: every request gets a whole
+// answer or a connection error, and the script ends.
+func TestShutdownUnderLoad(t *testing.T) {
+	r := start(t, `
+let srv = http_server()
+let seen = channel(1000)
+http_server_route(srv, "GET", "/work/:n", { req ->
+  send(seen, true)
+  sleep(5ms)
+  "done " + req.params.n
+})
+`+writeURL+`
+for i in 0 to 20 { receive(seen) }
+println(http_server_shutdown(srv, 20s))
+`)
+	c := &http.Client{Timeout: 20 * time.Second}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 40; i++ {
+				res, err := c.Get(fmt.Sprintf("%s/work/%d", r.url, i))
+				if err != nil {
+					return // the server went away
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				switch {
+				case res.StatusCode == 200 && string(b) == fmt.Sprintf("done %d", i):
+					mu.Lock()
+					ok++
+					mu.Unlock()
+				case res.StatusCode == 503:
+				default:
+					t.Errorf("worker %d request %d: %d %q", w, i, res.StatusCode, b)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if out := r.finish(t); out != "true\n" {
+		t.Errorf("stdout %q", out)
+	}
+	if ok < 20 {
+		t.Errorf("only %d requests were served", ok)
+	}
+}
