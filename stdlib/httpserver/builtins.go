@@ -64,7 +64,7 @@ var defaultSecurity = []header{
 const hstsValue = "max-age=31536000; includeSubDomains"
 
 func init() {
-	lib.Def("http_server", "http_server(options?)", "an HTTP server: options {host, port (0 = any free port), max_body, read_timeout, write_timeout, idle_timeout, shutdown_timeout, expose_errors, ready, readiness_path, tls}; server.listen() starts it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_server", "http_server(options?)", "an HTTP server: options {host, port (0 = any free port), max_body, read_timeout, write_timeout, idle_timeout, shutdown_timeout, handler_timeout, expose_errors, ready, readiness_path, tls}; server.listen() starts it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var opts *vm.Dict
 		if a.Given(0) && !a.At(0).IsNil() {
 			d, ok := a.Dict(0)

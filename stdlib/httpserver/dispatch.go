@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
@@ -293,37 +294,23 @@ func (s *Server) dispatch(th *vm.Thread, g *goRequest) (*vm.Dict, error) {
 		resp = readinessResponse(snap)
 	}
 	if resp == nil {
-		for _, fn := range snap.before {
-			v, err := th.Call(fn, vm.Of(req))
-			if err != nil {
-				if fatal(err) {
-					return nil, err
-				}
-				resp = s.failed(th, g.method, g.path, err)
-				break
-			}
-			if v.IsNil() {
-				continue
-			}
-			if d, ok := v.AsDict(); ok && isRequest(d) {
-				req = d
-				continue
-			}
-			r, bad := normalize(v)
-			if bad != "" {
-				resp = s.failed(th, g.method, g.path, vm.Throwf("http_server: a before hook returned an invalid response: %s", bad))
-			} else {
-				resp = r
-			}
-			break
+		var own int64
+		if s.handlerTimeout > 0 {
+			own = time.Now().Add(s.handlerTimeout).UnixMilli()
+			th.PushDeadline(own, 0)
 		}
-	}
-	if resp == nil {
-		r, err := s.route(th, g, snap, req)
+		var err error
+		req, resp, err = s.handle(th, g, snap, req)
+		if s.handlerTimeout > 0 {
+			th.PopDeadline()
+		}
 		if err != nil {
-			return nil, err
+			if !s.timedOut(th, err, own) {
+				return nil, err
+			}
+			io.WriteString(th.VM().Stderr, "http_server: "+g.method+" "+g.path+": handler timed out after "+s.handlerTimeout.String()+"\n")
+			resp = errorResponse(503, "handler timed out")
 		}
-		req, resp = r.req, r.resp
 	}
 	for _, fn := range snap.after {
 		v, err := th.Call(fn, vm.Of(req), vm.Of(resp))
@@ -345,6 +332,45 @@ func (s *Server) dispatch(th *vm.Thread, g *goRequest) (*vm.Dict, error) {
 		resp = r
 	}
 	return s.finishResponse(g, snap, resp), nil
+}
+
+// handle runs the before hooks and the route's handler; only exit()
+// and cancellation (or the handler timeout passing) fail it.
+func (s *Server) handle(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict) (*vm.Dict, *vm.Dict, error) {
+	for _, fn := range snap.before {
+		v, err := th.Call(fn, vm.Of(req))
+		if err != nil {
+			if fatal(err) {
+				return req, nil, err
+			}
+			return req, s.failed(th, g.method, g.path, err), nil
+		}
+		if v.IsNil() {
+			continue
+		}
+		if d, ok := v.AsDict(); ok && isRequest(d) {
+			req = d
+			continue
+		}
+		r, bad := normalize(v)
+		if bad != "" {
+			return req, s.failed(th, g.method, g.path, vm.Throwf("http_server: a before hook returned an invalid response: %s", bad)), nil
+		}
+		return req, r, nil
+	}
+	r, err := s.route(th, g, snap, req)
+	if err != nil {
+		return req, nil, err
+	}
+	return r.req, r.resp, nil
+}
+
+// timedOut reports whether err is the handler timeout (own, ms since the
+// epoch) passing, rather than a cancellation or an enclosing deadline.
+func (s *Server) timedOut(th *vm.Thread, err error, own int64) bool {
+	e := vm.AsError(err)
+	return own != 0 && e.Kind == vm.KindCancelled && e.Msg == "Deadline exceeded" &&
+		time.Now().UnixMilli() >= own && !th.IsCancelled()
 }
 
 type routed struct{ req, resp *vm.Dict }

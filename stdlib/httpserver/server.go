@@ -20,16 +20,17 @@ import (
 // listener. Everything a handler or builtin changes is guarded by mu, since
 // the goroutines of the listener read it without the VM lock.
 type Server struct {
-	host          string
-	port          int
-	maxBody       int64
-	readTimeout   time.Duration
-	writeTimeout  time.Duration
-	idleTimeout   time.Duration
-	shutdownGrace time.Duration
-	exposeErrors  bool
-	readinessPath string
-	tls           *TLSConfig
+	host           string
+	port           int
+	maxBody        int64
+	readTimeout    time.Duration
+	writeTimeout   time.Duration
+	idleTimeout    time.Duration
+	shutdownGrace  time.Duration
+	handlerTimeout time.Duration // 0: none
+	exposeErrors   bool
+	readinessPath  string
+	tls            *TLSConfig
 
 	mu       sync.Mutex
 	routes   []*route
@@ -150,6 +151,12 @@ func (s *Server) option(k string, v vm.Value) error {
 		return duration(&s.idleTimeout)
 	case "shutdown_timeout":
 		return duration(&s.shutdownGrace)
+	case "handler_timeout":
+		if v.IsNil() {
+			s.handlerTimeout = 0
+			return nil
+		}
+		return duration(&s.handlerTimeout)
 	case "expose_errors":
 		b, ok := v.AsBool()
 		if !ok {

@@ -112,7 +112,9 @@ const writeURL = `write_file("DIR/url", srv.listen().url)`
 
 func TestServeOverLoopback(t *testing.T) {
 	r := start(t, `
-let srv = http_server({max_body: 64})
+let srv = http_server({max_body: 64, handler_timeout: 2s})
+let never = channel()
+http_server_route(srv, "GET", "/stuck", { req -> receive(never) })
 http_server_security_headers(srv)
 http_server_route(srv, "GET", "/users/:id", { req -> http_response_json({id: req.params.id, tag: req.query.tag, agent: http_header(req, "X-Agent"), local: http_header(req, "host").starts_with("127.0.0.1:")}) })
 http_server_route(srv, "POST", "/echo", { req -> {got: req.json, type: req.headers["content-type"]} })
@@ -160,6 +162,9 @@ println(srv.wait())
 	}
 	if !strings.Contains(r.stderr.String(), "GET /boom: Thrown: kaboom") {
 		t.Errorf("the failure was not reported on stderr: %q", r.stderr.String())
+	}
+	if st, _, body = get(t, c, "GET", r.url+"/stuck", "", nil); st != 503 || body != `{"error":"handler timed out"}` {
+		t.Errorf("GET /stuck: %d %q", st, body)
 	}
 	st, _, body = get(t, c, "HEAD", r.url+"/users/1", "", nil)
 	if st != 200 || body != "" {
