@@ -25,6 +25,10 @@ type goRequest struct {
 	remote    string
 	tooLarge  bool
 	inProcess bool
+	// failure is the first failure a hook or handler answered with a 500
+	// (or the handler timeout): the task serving a network request ends
+	// with it, so that what it held is given back as for a failed task.
+	failure error
 }
 
 // goResponse is a response ready to be written.
@@ -243,9 +247,12 @@ func fatal(err error) bool {
 // failed is the 500 a failing handler or middleware gives. The failure
 // is reported on stderr; its text goes to the client only with
 // expose_errors.
-func (s *Server) failed(th *vm.Thread, method, path string, err error) *vm.Dict {
+func (s *Server) failed(th *vm.Thread, g *goRequest, err error) *vm.Dict {
 	e := vm.AsError(err)
-	io.WriteString(th.VM().Stderr, "http_server: "+method+" "+path+": "+e.UncaughtText()+"\n")
+	if g.failure == nil {
+		g.failure = e
+	}
+	io.WriteString(th.VM().Stderr, "http_server: "+g.method+" "+g.path+": "+e.UncaughtText()+"\n")
 	body := lib.DictOf("error", vm.Str("internal server error"))
 	if s.exposeErrors {
 		body = body.Set("message", vm.Str(lib.Display(e.Caught())))
@@ -309,6 +316,9 @@ func (s *Server) dispatch(th *vm.Thread, g *goRequest) (*vm.Dict, error) {
 				return nil, err
 			}
 			io.WriteString(th.VM().Stderr, "http_server: "+g.method+" "+g.path+": handler timed out after "+s.handlerTimeout.String()+"\n")
+			if g.failure == nil {
+				g.failure = vm.Throwf("http_server: handler timed out")
+			}
 			resp = errorResponse(503, "handler timed out")
 		}
 	}
@@ -318,7 +328,7 @@ func (s *Server) dispatch(th *vm.Thread, g *goRequest) (*vm.Dict, error) {
 			if fatal(err) {
 				return nil, err
 			}
-			resp = s.failed(th, g.method, g.path, err)
+			resp = s.failed(th, g, err)
 			break
 		}
 		if v.IsNil() {
@@ -326,7 +336,7 @@ func (s *Server) dispatch(th *vm.Thread, g *goRequest) (*vm.Dict, error) {
 		}
 		r, bad := normalize(v)
 		if bad != "" {
-			resp = s.failed(th, g.method, g.path, vm.Throwf("http_server: an after hook returned an invalid response: %s", bad))
+			resp = s.failed(th, g, vm.Throwf("http_server: an after hook returned an invalid response: %s", bad))
 			break
 		}
 		resp = r
@@ -343,7 +353,7 @@ func (s *Server) handle(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict
 			if fatal(err) {
 				return req, nil, err
 			}
-			return req, s.failed(th, g.method, g.path, err), nil
+			return req, s.failed(th, g, err), nil
 		}
 		if v.IsNil() {
 			continue
@@ -354,7 +364,7 @@ func (s *Server) handle(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict
 		}
 		r, bad := normalize(v)
 		if bad != "" {
-			return req, s.failed(th, g.method, g.path, vm.Throwf("http_server: a before hook returned an invalid response: %s", bad)), nil
+			return req, s.failed(th, g, vm.Throwf("http_server: a before hook returned an invalid response: %s", bad)), nil
 		}
 		return req, r, nil
 	}
@@ -436,11 +446,11 @@ func (s *Server) route(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict)
 		if fatal(err) {
 			return routed{}, err
 		}
-		return routed{req, s.failed(th, g.method, g.path, err)}, nil
+		return routed{req, s.failed(th, g, err)}, nil
 	}
 	resp, bad := normalize(v)
 	if bad != "" {
-		return routed{req, s.failed(th, g.method, g.path, vm.Throwf("http_server: the handler of %s %s returned an invalid response: %s", best.method, best.pattern, bad))}, nil
+		return routed{req, s.failed(th, g, vm.Throwf("http_server: the handler of %s %s returned an invalid response: %s", best.method, best.pattern, bad))}, nil
 	}
 	return routed{req, resp}, nil
 }

@@ -8,66 +8,62 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/vm"
 )
 
 // Network requests. The listener's goroutines never touch Harn values:
-// each request is queued as a task of the script's VM (vm.VM.Start, the
-// mechanism behind `spawn`), which runs the middleware and the handler on
-// a thread of its own while holding the VM lock, converts the response to
-// Go data and hands it back. A handler that waits (sleep, a channel, an
-// HTTP call) lets other handlers and the script's own tasks run, as a
-// spawned task does (docs/concurrency.md).
+// each request becomes a task of the script's VM, spawned (as `spawn`
+// does, stdlib/concurrency) as a child of the thread that called
+// listen(); the task runs the middleware and the handler on a thread of
+// its own while holding the VM lock, converts the response to Go data
+// and hands it back. A handler that waits (sleep, a channel, an HTTP
+// call) lets other handlers and the script's own tasks run, and what a
+// spawned task's end cleans up (its unawaited tasks, its sync permits) is
+// cleaned up after a handler too (docs/concurrency.md).
 
-// call is one network request being dispatched (a vm.Runner).
+// call is one network request being dispatched.
 type call struct {
 	s    *Server
 	req  *goRequest
-	done chan struct{}
+	task *concurrency.Task
 	resp goResponse
 
-	mu        sync.Mutex
-	th        *vm.Thread // the thread serving it, while it runs
-	cancelled bool
+	mu     sync.Mutex
+	th     *vm.Thread // the thread serving it, while it runs
+	served bool
 }
 
-// RunTask serves the request on th (vm.Runner).
-func (c *call) RunTask(th *vm.Thread) bool {
+// run is the task's body: it serves the request on th.
+func (c *call) run(th *vm.Thread, _ vm.Args) (vm.Value, error) {
 	c.mu.Lock()
 	c.th = th
-	cancelled := c.cancelled
 	c.mu.Unlock()
-	if cancelled {
-		c.resp = toGo(errorResponse(503, "server is shutting down"))
-	} else {
-		c.resp = c.serve(th)
-	}
-	th.EndChildren()
+	resp, err := c.serve(th)
 	c.mu.Lock()
 	c.th = nil
+	c.resp, c.served = resp, true
 	c.mu.Unlock()
-	close(c.done)
-	return true
+	return vm.Nil, err
 }
 
 // serve dispatches the request and converts the response while th still
-// holds the VM lock.
-func (c *call) serve(th *vm.Thread) (out goResponse) {
+// holds the VM lock. The failure returned is the task's: exit() ends
+// the program, a handler's failure (already answered 500) makes the task
+// a failed one, which gives back the sync permits it held; nobody awaits
+// the task, so nothing else sees it. A cancelled request answers 503.
+func (c *call) serve(th *vm.Thread) (out goResponse, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err := vm.Runtimef("http_server: %v", p)
-			out = toGo(c.s.failed(th, c.req.method, c.req.path, err))
+			e := vm.Runtimef("http_server: %v", p)
+			out, err = toGo(c.s.failed(th, c.req, e)), e
 		}
 	}()
 	resp, err := c.s.dispatch(th, c.req)
 	if err != nil {
-		e := vm.AsError(err)
-		if e.Kind == vm.KindExit && e.Msg != "interrupted" {
-			th.VM().ExitAll(e)
-		}
-		return toGo(errorResponse(503, "request cancelled"))
+		return toGo(errorResponse(503, "request cancelled")), err
 	}
-	return toGo(resp)
+	return toGo(resp), c.req.failure
 }
 
 // runsOn reports whether th is the thread serving this request.
@@ -81,14 +77,17 @@ func (c *call) runsOn(th *vm.Thread) bool {
 }
 
 // cancel stops the handler at its next check or wait; a request not yet
-// started is answered 503 without running Harn code.
-func (c *call) cancel() {
+// started never runs Harn code.
+func (c *call) cancel() { c.task.Cancel() }
+
+// response is what to write: the handler's, or 503 when it never ran.
+func (c *call) response() goResponse {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.cancelled = true
-	if c.th != nil {
-		c.th.Cancel()
+	if !c.served {
+		return toGo(errorResponse(503, "server is shutting down"))
 	}
+	return c.resp
 }
 
 // ServeHTTP is the listener's handler.
@@ -117,23 +116,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		g.body = body
 	}
-	c := &call{s: s, req: g, done: make(chan struct{})}
+	c := &call{s: s, req: g}
 	s.mu.Lock()
-	v := s.vm
-	s.calls[c] = struct{}{}
-	s.inFlight++
-	s.mu.Unlock()
-	defer s.release(c)
-	v.Start(c)
-	select {
-	case <-c.done:
-	case <-r.Context().Done():
-		c.cancel() // the client went away
-		<-c.done
+	owner := s.owner
+	if owner == nil {
+		s.mu.Unlock()
+		writeResponse(w, r, toGo(errorResponse(503, "server is shutting down")))
 		return
 	}
+	s.calls[c] = struct{}{}
+	s.inFlight++
+	b := vm.MakeBuiltin("http_server handler", "", "", c.run)
+	c.task = concurrency.Spawn(owner, vm.Of(&b))
+	s.mu.Unlock()
+	defer s.release(c)
+	select {
+	case <-c.task.Done():
+	case <-r.Context().Done():
+		c.cancel() // the client went away
+		<-c.task.Done()
+		return
+	}
+	writeResponse(w, r, c.response())
+}
+
+func writeResponse(w http.ResponseWriter, r *http.Request, resp goResponse) {
 	h := w.Header()
-	for _, x := range c.resp.header {
+	for _, x := range resp.header {
 		switch x.name {
 		case "content-length", "transfer-encoding", "connection":
 			// framing is net/http's: a wrong length would break the connection
@@ -141,9 +150,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.Add(x.name, x.value)
 		}
 	}
-	w.WriteHeader(c.resp.status)
+	w.WriteHeader(resp.status)
 	if r.Method != "HEAD" {
-		w.Write(c.resp.body)
+		w.Write(resp.body)
 	}
 }
 

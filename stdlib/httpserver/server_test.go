@@ -445,3 +445,29 @@ println(http_server_shutdown(srv, 20s))
 		t.Errorf("only %d requests were served", ok)
 	}
 }
+
+// A handler that fails while holding a sync permit gives it back, as a
+// failed task does; the next request can take it.
+func TestFailedHandlerReleasesPermits(t *testing.T) {
+	r := start(t, `
+let srv = http_server({handler_timeout: 20s})
+http_server_route(srv, "GET", "/lock", { req ->
+  let p = sync_mutex_acquire("db")
+  if req.query.fail == "1" { throw "oops" }
+  sync_release(p)
+  "locked and released"
+})
+http_server_route(srv, "POST", "/stop", { req -> http_server_shutdown(srv) })
+`+writeURL+`
+srv.wait()
+`)
+	c := &http.Client{Timeout: 20 * time.Second}
+	if st, _, _ := get(t, c, "GET", r.url+"/lock?fail=1", "", nil); st != 500 {
+		t.Errorf("failing handler: %d", st)
+	}
+	if st, _, body := get(t, c, "GET", r.url+"/lock", "", nil); st != 200 || body != "locked and released" {
+		t.Errorf("second request: %d %q", st, body)
+	}
+	get(t, c, "POST", r.url+"/stop", "", nil)
+	r.finish(t)
+}
