@@ -13,6 +13,7 @@ import (
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
+	_ "github.com/harnlang/harn/stdlib/httpserver"
 	_ "github.com/harnlang/harn/stdlib/llm"
 	_ "github.com/harnlang/harn/stdlib/mcpclient"
 	_ "github.com/harnlang/harn/stdlib/net"
