@@ -1,6 +1,9 @@
 package console
 
 import (
+	"bufio"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnlang/harn/vm"
@@ -14,12 +17,56 @@ import (
 // waiting with the VM lock released (other tasks run) for at most timeout;
 // a negative timeout waits as long as it takes. ok is false at the end of
 // input; timedOut reports that the timeout passed first.
+//
+// A read that times out goes on in the background, and the next ReadLine
+// over the same reader takes its line instead of starting a second read,
+// so no line is lost and two reads never share the buffer at once.
 func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
-	if timeout < 0 {
-		line, ok, err = readLine(th)
-		return line, ok, false, err
+	r := stdinOf(th).reader(th.VM())
+	es := th.VM().Local(exportKey{}, func() any { return &exportState{} }).(*exportState)
+	es.mu.Lock()
+	p := es.inflight
+	if p == nil || p.r != r {
+		p = &pendingRead{r: r, done: make(chan struct{})}
+		go func() {
+			defer close(p.done)
+			p.line, p.err = r.ReadString('\n')
+		}()
+		es.inflight = p
 	}
-	return readLineWithin(th, timeout)
+	es.mu.Unlock()
+	fired, err := th.Wait(p.done, timeout)
+	if err != nil {
+		return "", false, false, err
+	}
+	if !fired {
+		return "", false, true, nil
+	}
+	es.mu.Lock()
+	if es.inflight == p {
+		es.inflight = nil
+	}
+	es.mu.Unlock()
+	if p.err != nil && p.line == "" {
+		return "", false, false, nil
+	}
+	line = strings.TrimSuffix(p.line, "\n")
+	return strings.TrimSuffix(line, "\r"), true, false, nil
+}
+
+type exportKey struct{}
+
+// exportState is the read ReadLine left running when its wait ended first.
+type exportState struct {
+	mu       sync.Mutex
+	inflight *pendingRead
+}
+
+type pendingRead struct {
+	r    *bufio.Reader
+	done chan struct{} // closed when line and err are set
+	line string
+	err  error
 }
 
 // IsTerminal reports whether "stdin", "stdout" or "stderr" of th's VM is
