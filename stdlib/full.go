@@ -13,6 +13,8 @@ import (
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
+	_ "github.com/harnlang/harn/stdlib/hitl"
+	_ "github.com/harnlang/harn/stdlib/host"
 	_ "github.com/harnlang/harn/stdlib/httpserver"
 	_ "github.com/harnlang/harn/stdlib/llm"
 	_ "github.com/harnlang/harn/stdlib/mcpclient"

@@ -1,0 +1,91 @@
+package console
+
+import (
+	"bufio"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// The stdin path other areas read through (stdlib/hitl: ask_user,
+// request_approval), so that their answers come from the same buffered
+// reader as read_line and from mock_stdin's text while it is active.
+
+// ReadLine reads one line of th's standard input without its line ending,
+// waiting with the VM lock released (other tasks run) for at most timeout;
+// a negative timeout waits as long as it takes. ok is false at the end of
+// input; timedOut reports that the timeout passed first.
+//
+// A read that times out goes on in the background, and the next ReadLine
+// over the same reader takes its line instead of starting a second read,
+// so no line is lost and two reads never share the buffer at once.
+func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
+	r := stdinOf(th).reader(th.VM())
+	es := th.VM().Local(exportKey{}, func() any { return &exportState{} }).(*exportState)
+	es.mu.Lock()
+	p := es.inflight
+	if p == nil || p.r != r {
+		p = &pendingRead{r: r, done: make(chan struct{})}
+		go func() {
+			defer close(p.done)
+			p.line, p.err = r.ReadString('\n')
+		}()
+		es.inflight = p
+	}
+	es.mu.Unlock()
+	fired, err := th.Wait(p.done, timeout)
+	if err != nil {
+		return "", false, false, err
+	}
+	if !fired {
+		return "", false, true, nil
+	}
+	es.mu.Lock()
+	if es.inflight == p {
+		es.inflight = nil
+	}
+	es.mu.Unlock()
+	if p.err != nil && p.line == "" {
+		return "", false, false, nil
+	}
+	line = strings.TrimSuffix(p.line, "\n")
+	return strings.TrimSuffix(line, "\r"), true, false, nil
+}
+
+type exportKey struct{}
+
+// exportState is the read ReadLine left running when its wait ended first.
+type exportState struct {
+	mu       sync.Mutex
+	inflight *pendingRead
+}
+
+type pendingRead struct {
+	r    *bufio.Reader
+	done chan struct{} // closed when line and err are set
+	line string
+	err  error
+}
+
+// IsTerminal reports whether "stdin", "stdout" or "stderr" of th's VM is
+// a terminal, as is_stdin_tty and its siblings answer (mock_tty first).
+func IsTerminal(th *vm.Thread, stream string) bool { return isTerminal(th, stream) }
+
+// StdinMocked reports whether mock_stdin's text is what stdin reads now.
+func StdinMocked(th *vm.Thread) bool {
+	st := stdinOf(th)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.mock != nil
+}
+
+// WritePrompt writes s to th's stdout and flushes it, as prompt_user does
+// before it reads.
+func WritePrompt(th *vm.Thread, s string) {
+	writeOut(th, s)
+	if f, ok := th.VM().Stdout.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}
