@@ -194,8 +194,16 @@ var networkMarkers = []string{
 
 // classifyError is the heuristic classification of an error string
 // (docs/spec/builtins.md §3.3): HTTP status codes first, then provider markers, then
-// network failures.
+// network failures. A caught categorized error reads "Error [category]: msg"
+// (docs/spec/builtins.md §0); when its category is one of §3.3's it is the
+// answer, so `is_timeout(e)` holds for a builtin's timeout error whatever its
+// message says (this implementation's extension of the heuristic).
 func classifyError(s string) string {
+	if rest, ok := strings.CutPrefix(s, "Error ["); ok {
+		if cat, _, ok := strings.Cut(rest, "]: "); ok && isCategory(cat) {
+			return cat
+		}
+	}
 	for i := 0; i < len(s); {
 		if !isDigit(s[i]) {
 			i++
