@@ -16,37 +16,38 @@ import (
 // ReadLine reads one line of th's standard input without its line ending,
 // waiting with the VM lock released (other tasks run) for at most timeout;
 // a negative timeout waits as long as it takes. ok is false at the end of
-// input; timedOut reports that the timeout passed first.
+// input; timedOut reports that the timeout passed first. read_line,
+// prompt_user and __io_read_line read through it too.
 //
-// A read that times out goes on in the background, and the next ReadLine
-// over the same reader takes its line instead of starting a second read,
-// so no line is lost and two reads never share the buffer at once.
+// A read whose wait ends first (timeout, cancellation, interrupt) goes on in
+// the background, and the next read of the same reader takes its line
+// instead of starting a second read, so no line is lost and two reads never
+// share the buffer at once.
 func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
 	r := stdinOf(th).reader(th.VM())
-	es := th.VM().Local(exportKey{}, func() any { return &exportState{} }).(*exportState)
-	es.mu.Lock()
-	p := es.inflight
+	rs := readStateOf(th)
+	rs.mu.Lock()
+	p := rs.inflight
 	if p == nil || p.r != r {
 		p = &pendingRead{r: r, done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
 			p.line, p.err = r.ReadString('\n')
 		}()
-		es.inflight = p
+		rs.inflight = p
 	}
-	es.mu.Unlock()
+	rs.mu.Unlock()
 	fired, err := th.Wait(p.done, timeout)
 	if err != nil {
 		return "", false, false, err
 	}
 	if !fired {
-		return "", false, true, nil
+		if timeout >= 0 {
+			return "", false, true, nil
+		}
+		<-p.done
 	}
-	es.mu.Lock()
-	if es.inflight == p {
-		es.inflight = nil
-	}
-	es.mu.Unlock()
+	rs.take(p)
 	if p.err != nil && p.line == "" {
 		return "", false, false, nil
 	}
@@ -54,12 +55,47 @@ func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut b
 	return strings.TrimSuffix(line, "\r"), true, false, nil
 }
 
-type exportKey struct{}
+// finishPendingRead waits for a line read an earlier wait left running on
+// r and returns its text ("" when there is none), so read_stdin's result
+// starts with it.
+func finishPendingRead(th *vm.Thread, r *bufio.Reader) (string, error) {
+	rs := readStateOf(th)
+	rs.mu.Lock()
+	p := rs.inflight
+	rs.mu.Unlock()
+	if p == nil || p.r != r {
+		return "", nil
+	}
+	fired, err := th.Wait(p.done, -1)
+	if err != nil {
+		return "", err
+	}
+	if !fired {
+		<-p.done
+	}
+	rs.take(p)
+	return p.line, nil
+}
 
-// exportState is the read ReadLine left running when its wait ended first.
-type exportState struct {
+type readStateKey struct{}
+
+// readState is the read a wait left running when it ended first.
+type readState struct {
 	mu       sync.Mutex
 	inflight *pendingRead
+}
+
+func readStateOf(th *vm.Thread) *readState {
+	return th.VM().Local(readStateKey{}, func() any { return &readState{} }).(*readState)
+}
+
+// take forgets p once its line has been handed out.
+func (rs *readState) take(p *pendingRead) {
+	rs.mu.Lock()
+	if rs.inflight == p {
+		rs.inflight = nil
+	}
+	rs.mu.Unlock()
 }
 
 type pendingRead struct {

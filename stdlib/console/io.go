@@ -2,7 +2,6 @@ package console
 
 import (
 	"strings"
-	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -51,7 +50,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	)
 	if t, ok := opts.Get("timeout_ms"); ok {
 		if ms, isInt := t.AsInt(); isInt && ms >= 0 {
-			line, got, timed, rerr = readLineWithin(th, lib.Millis(int64(ms)))
+			line, got, timed, rerr = ReadLine(th, lib.Millis(int64(ms)))
 		} else {
 			line, got, rerr = readLine(th)
 		}
@@ -77,30 +76,4 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		b.Set("value", vm.Str(line))
 	}
 	return vm.Of(b.Build()), nil
-}
-
-// readLineWithin is readLine that gives up after d; a line that arrives
-// later is consumed by the abandoned read.
-func readLineWithin(th *vm.Thread, d time.Duration) (line string, ok, timedOut bool, err error) {
-	r := stdinOf(th).reader(th.VM())
-	done := make(chan struct{})
-	var got string
-	var rerr error
-	go func() {
-		defer close(done)
-		got, rerr = r.ReadString('\n')
-	}()
-	fired, err := th.Wait(done, d)
-	if err != nil {
-		return "", false, false, err
-	}
-	if !fired {
-		return "", false, true, nil
-	}
-	if rerr != nil && got == "" {
-		return "", false, false, nil
-	}
-	line = strings.TrimSuffix(got, "\n")
-	line = strings.TrimSuffix(line, "\r")
-	return line, true, false, nil
 }

@@ -174,6 +174,10 @@ func waitRead(th *vm.Thread, read func()) error {
 // readStdin reads the rest of stdin; nil when reading fails.
 func readStdin(th *vm.Thread) (vm.Value, error) {
 	r := stdinOf(th).reader(th.VM())
+	head, err := finishPendingRead(th, r)
+	if err != nil {
+		return vm.Value{}, err
+	}
 	var data []byte
 	var rerr error
 	if err := waitRead(th, func() { data, rerr = io.ReadAll(r) }); err != nil {
@@ -182,23 +186,14 @@ func readStdin(th *vm.Thread) (vm.Value, error) {
 	if rerr != nil {
 		return vm.Nil, nil
 	}
-	return vm.Str(string(data)), nil
+	return vm.Str(head + string(data)), nil
 }
 
 // readLine reads one line without its `\n` / `\r\n`; ok=false at end of
 // input.
 func readLine(th *vm.Thread) (line string, ok bool, err error) {
-	r := stdinOf(th).reader(th.VM())
-	var rerr error
-	if err := waitRead(th, func() { line, rerr = r.ReadString('\n') }); err != nil {
-		return "", false, err
-	}
-	if rerr != nil && line == "" {
-		return "", false, nil
-	}
-	line = strings.TrimSuffix(line, "\n")
-	line = strings.TrimSuffix(line, "\r")
-	return line, true, nil
+	line, ok, _, err = ReadLine(th, -1)
+	return line, ok, err
 }
 
 func builtinPromptUser(th *vm.Thread, args vm.Args) (vm.Value, error) {
