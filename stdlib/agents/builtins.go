@@ -363,4 +363,3 @@ func (s *state) summary() vm.Value {
 		"tool_errors", vm.IntOf(errs), "input_tokens", vm.IntOf(in), "output_tokens", vm.IntOf(out),
 		"total_tokens", vm.IntOf(in+out), "by_tool", counts(byTool), "by_agent", counts(byAgent), "stop_reasons", counts(stops)))
 }
-
