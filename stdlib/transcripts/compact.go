@@ -88,18 +88,22 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 		return out
 	}
 	k := maxDrop
+	room := int64(-1) // tokens the deterministic summary may take; -1: no budget
 	if budget > 0 {
 		sysTok := tokens(systems)
 		for c := 1; c <= maxDrop; c++ {
-			sum := deterministicSummary(pick(body[:c]), int(width))
-			if sysTok+llm.EstimateTokens(vm.Str(sum))+tokens(pick(body[c:])) <= budget {
-				k = c
+			left := budget - sysTok - tokens(pick(body[c:])) - llm.EstimateTokens(vm.Str(summaryHeader(c)))
+			if left >= minSummaryTokens || c == maxDrop {
+				k, room = c, left
 				break
 			}
 		}
 	}
 	for k > 0 && Role(msgs[body[k]]) == "tool" {
 		k--
+		if room >= 0 {
+			room -= llm.EstimateTokens(msgs[body[k]])
+		}
 	}
 	if k == 0 {
 		return unchanged, nil
@@ -123,9 +127,9 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 		rd, _ := resp.AsDict()
 		text = Content(get(rd, "text"))
 	default:
-		text = deterministicSummary(dropped, int(width))
+		text = deterministicSummary(dropped, int(width), room)
 	}
-	summary := lib.DictOf("role", vm.Str("system"), "content", vm.Str(fmt.Sprintf("Summary of %s compacted earlier:\n%s", fmtCount(k), text)),
+	summary := lib.DictOf("role", vm.Str("system"), "content", vm.Str(summaryHeader(k)+text),
 		"compacted", lib.IntOf(k))
 	drop := map[int]bool{}
 	for _, j := range body[:k] {
@@ -146,14 +150,29 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 	return Rebuild(tr, out), nil
 }
 
+func summaryHeader(n int) string { return fmt.Sprintf("Summary of %s compacted earlier:\n", fmtCount(n)) }
+
+// minSummaryTokens is the least room a budgeted compaction leaves for the
+// summary's lines (the "(N earlier lines omitted)" note).
+const minSummaryTokens = 8
+
 // deterministicSummary is the summary of dropped messages without a
-// summarizer: their SummaryLines, the last maxSummaryLines of them.
-func deterministicSummary(ms []vm.Value, width int) string {
+// summarizer: their SummaryLines, the last maxSummaryLines of them, and
+// with a token budget (room >= 0) only the last lines that fit in it.
+func deterministicSummary(ms []vm.Value, width int, room int64) string {
 	lines := SummaryLines(ms, width)
-	if n := len(lines) - maxSummaryLines; n > 0 {
-		lines = append([]string{fmt.Sprintf("(%d earlier lines omitted)", n)}, lines[n:]...)
+	keep := min(len(lines), maxSummaryLines)
+	render := func(keep int) string {
+		out := lines[len(lines)-keep:]
+		if n := len(lines) - keep; n > 0 {
+			out = append([]string{fmt.Sprintf("(%d earlier lines omitted)", n)}, out...)
+		}
+		return strings.Join(out, "\n")
 	}
-	return strings.Join(lines, "\n")
+	for room >= 0 && keep > 0 && llm.EstimateTokens(vm.Str(render(keep))) > room {
+		keep--
+	}
+	return render(keep)
 }
 
 func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
