@@ -15,7 +15,9 @@ import (
 // from the assistant turn that asked for them (it moves earlier to keep
 // that turn). Without a summarizer the summary is deterministic: one
 // line per dropped message (SummaryLines), at most maxSummaryLines of
-// them. microcompact only shortens old tool results.
+// them. An earlier summary (a system message with `compacted`) is not
+// kept like other system messages: a second compaction folds it into the
+// new summary. microcompact only shortens old tool results.
 
 const (
 	defaultKeepLast  = 6
@@ -68,7 +70,7 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 	var body []int // indices of the droppable (non-system) messages
 	var systems []vm.Value
 	for i, m := range msgs {
-		if Role(m) == "system" {
+		if Role(m) == "system" && compactedCount(m) == 0 {
 			systems = append(systems, m)
 		} else {
 			body = append(body, i)
@@ -99,7 +101,7 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 			}
 		}
 	}
-	for k > 0 && Role(msgs[body[k]]) == "tool" {
+	for k > 0 && k < len(body) && Role(msgs[body[k]]) == "tool" {
 		k--
 		if room >= 0 {
 			room -= llm.EstimateTokens(msgs[body[k]])
@@ -129,8 +131,12 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 	default:
 		text = deterministicSummary(dropped, int(width), room)
 	}
-	summary := lib.DictOf("role", vm.Str("system"), "content", vm.Str(summaryHeader(k)+text),
-		"compacted", lib.IntOf(k))
+	represented := 0 // original messages the summary stands for (an earlier summary counts its own)
+	for _, m := range dropped {
+		represented += max(compactedCount(m), 1)
+	}
+	summary := lib.DictOf("role", vm.Str("system"), "content", vm.Str(summaryHeader(represented)+text),
+		"compacted", lib.IntOf(represented))
 	drop := map[int]bool{}
 	for _, j := range body[:k] {
 		drop[j] = true
@@ -148,6 +154,17 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 		out = append(out, m)
 	}
 	return Rebuild(tr, out), nil
+}
+
+// compactedCount is the `compacted` count of an earlier summary message
+// (0 for any other message): a later compaction may drop and re-summarize it.
+func compactedCount(m vm.Value) int {
+	d, _ := m.AsDict()
+	if d == nil {
+		return 0
+	}
+	n, _ := get(d, "compacted").AsInt()
+	return int(n)
 }
 
 func summaryHeader(n int) string { return fmt.Sprintf("Summary of %s compacted earlier:\n", fmtCount(n)) }
