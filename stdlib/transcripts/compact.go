@@ -167,7 +167,9 @@ func compactedCount(m vm.Value) int {
 	return int(n)
 }
 
-func summaryHeader(n int) string { return fmt.Sprintf("Summary of %s compacted earlier:\n", fmtCount(n)) }
+func summaryHeader(n int) string {
+	return fmt.Sprintf("Summary of %s compacted earlier:\n", fmtCount(n))
+}
 
 // minSummaryTokens is the least room a budgeted compaction leaves for the
 // summary's lines (the "(N earlier lines omitted)" note).
