@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -51,8 +53,17 @@ func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 		}
 	}
 	if v := get(cfg, "options"); !v.IsNil() {
-		if _, ok := v.AsDict(); !ok {
+		o, ok := v.AsDict()
+		if !ok {
 			return nil, vm.Throwf("%s: options must be a dict of llm_call options, got %s", fn, v.Type())
+		}
+		for _, k := range o.Keys() {
+			switch {
+			case k == "messages" || k == "tools" || k == "system":
+				return nil, vm.Throwf("%s: options.%s: give %s as the agent's own key, not in options", fn, k, k)
+			case !slices.Contains(llm.OptionKeys(), k):
+				return nil, vm.Throwf("%s: options.%s is not an llm_call option%s", fn, k, suggest(k, llm.OptionKeys()))
+			}
 		}
 	}
 	// the rest is checked as agent_loop checks it, so a mistake shows now
@@ -127,7 +138,7 @@ func init() {
 		if _, ok := a.Str(1); !ok {
 			return vm.Value{}, vm.Throwf("sub_agent_run: prompt must be a string, got %s", a.At(1).Type())
 		}
-		return runAgent(th, "sub_agent_run", d, a.At(1), a.At(2), stateOf(th).depth(th)+1)
+		return runAgent(th, "sub_agent_run", d, a.At(1), a.At(2), stateOf(th).depth(th))
 	})
 	lib.Def("agent_trace", "agent_trace(limit?)", "the records of the last agent runs, oldest first (at most limit): {id, agent, parent, prompt, turns, stop_reason, text, tool_calls, usage, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n := -1

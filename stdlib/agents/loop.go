@@ -87,11 +87,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	known := append(llm.OptionKeys(), loopOptions...)
 	for _, k := range opts.Keys() {
 		if !slices.Contains(known, k) {
-			hint := ""
-			if s := diag.Suggest(k, known); s != "" {
-				hint = fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, hint)
+			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, known))
 		}
 	}
 	// the agent's settings, then the call's options over them
@@ -197,6 +193,14 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 	}
 	return l, nil
+}
+
+// suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
+func suggest(k string, known []string) string {
+	if s := diag.Suggest(k, known); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
 }
 
 // run drives the loop and returns agent_loop's result dict.
