@@ -19,6 +19,7 @@ var fullOnlyNames = []string{
 	"agent_inject_feedback",
 	"agent_loop",
 	"agent_name",
+	"agent_subscribe",
 	"agent_trace",
 	"agent_trace_summary",
 	"blake3",

@@ -154,6 +154,34 @@ func init() {
 	lib.Def("agent_trace_summary", "agent_trace_summary()", "totals over the recorded agent runs: {runs, turns, tool_calls, tool_errors, input_tokens, output_tokens, total_tokens, by_tool, by_agent, stop_reasons}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return stateOf(th).summary(), nil
 	})
+	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		const fn = "agent_subscribe"
+		cb, ok := a.Callable(0)
+		if !ok {
+			return vm.Value{}, vm.Throwf("%s: callback must be a function of the event, got %s", fn, a.At(0).Type())
+		}
+		sub := &subscriber{fn: cb}
+		if a.Given(1) {
+			l, ok := a.List(1)
+			if !ok {
+				return vm.Value{}, vm.Throwf("%s: kinds must be a list of event kinds (%s), got %s", fn, strings.Join(eventKinds, ", "), a.At(1).Type())
+			}
+			sub.kinds = map[string]bool{}
+			for _, k := range l.Items() {
+				name := vm.ToDisplay(k)
+				if !slices.Contains(eventKinds, name) {
+					return vm.Value{}, vm.Throwf("%s: unknown event kind %s (kinds: %s)", fn, lib.Display(k), strings.Join(eventKinds, ", "))
+				}
+				sub.kinds[name] = true
+			}
+		}
+		st := stateOf(th)
+		st.mu.Lock()
+		st.subs = append(st.subs, sub)
+		st.mu.Unlock()
+		return vm.Of(vm.NewBuiltin("agent_unsubscribe", "agent_unsubscribe()", "stop the agent_subscribe callback; true if it was subscribed",
+			func(th *vm.Thread, a vm.Args) (vm.Value, error) { return vm.BoolOf(st.unsubscribe(sub)), nil })), nil
+	})
 	lib.Def("agent_inject_feedback", "agent_inject_feedback(text) / agent_inject_feedback(agent, text)", "queue a user message for the running agent loop (the innermost one of this task, or of the named agent); it is sent before the next model call", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_inject_feedback"
 		target, textV := "", a.At(0)
@@ -204,6 +232,59 @@ type state struct {
 	nextID  int64
 	active  []*runState
 	records []vm.Value
+	subs    []*subscriber
+}
+
+// subscriber is one agent_subscribe callback; kinds nil means every event.
+type subscriber struct {
+	fn    vm.Value
+	kinds map[string]bool
+}
+
+// eventKinds are the events agent_subscribe delivers, in run order.
+var eventKinds = []string{"run_start", "tool_call", "turn", "run_end"}
+
+// emit delivers one event of run r to the subscribers, in subscription
+// order, on the loop's thread; the first failing callback's error is
+// returned (it ends the loop).
+func (s *state) emit(th *vm.Thread, r *runState, kind string, kv ...any) error {
+	s.mu.Lock()
+	subs := append([]*subscriber(nil), s.subs...)
+	s.mu.Unlock()
+	if len(subs) == 0 {
+		return nil
+	}
+	ev := lib.DictOf(append([]any{"kind", vm.Str(kind), "run", vm.IntOf(r.id), "agent", vm.Str(r.name)}, kv...)...)
+	for _, sub := range subs {
+		if sub.kinds != nil && !sub.kinds[kind] {
+			continue
+		}
+		if _, err := th.Call(sub.fn, vm.Of(ev)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) unsubscribe(sub *subscriber) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, x := range s.subs {
+		if x == sub {
+			s.subs = append(s.subs[:i], s.subs[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// errorValue is a run's failure as its record and run_end event show it:
+// the text a catch would bind.
+func errorValue(err error) vm.Value {
+	if e, ok := err.(*vm.Error); ok {
+		return vm.Str(vm.ToDisplay(e.Caught()))
+	}
+	return vm.Str(err.Error())
 }
 
 type stateKey struct{}
@@ -264,11 +345,7 @@ func (s *state) record(r *runState, res *vm.Dict, err error) {
 	}
 	errV := vm.Nil
 	if err != nil {
-		if e, ok := err.(*vm.Error); ok {
-			errV = vm.Str(vm.ToDisplay(e.Caught()))
-		} else {
-			errV = vm.Str(err.Error())
-		}
+		errV = errorValue(err)
 	}
 	rec := lib.DictOf("id", vm.IntOf(r.id), "agent", vm.Str(r.name), "parent", parent, "prompt", vm.Str(r.prompt),
 		"turns", get(res, "turns"), "stop_reason", get(res, "stop_reason"), "text", get(res, "text"),

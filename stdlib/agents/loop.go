@@ -208,6 +208,14 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	st := stateOf(th)
 	r := st.begin(th, l)
 	defer st.end(r)
+	parent := vm.Nil
+	if r.parent != 0 {
+		parent = vm.IntOf(r.parent)
+	}
+	if err := st.emit(th, r, "run_start", "parent", parent, "prompt", vm.Str(l.prompt)); err != nil {
+		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
+		return vm.Value{}, err
+	}
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
@@ -221,6 +229,13 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
 			"agent", vm.Str(l.name), "model", model, "transcript", trV)
+		errV := vm.Nil
+		if err != nil {
+			errV = errorValue(err)
+		}
+		if e := st.emit(th, r, "run_end", "stop_reason", vm.Str(stop), "turns", lib.IntOf(turns), "text", vm.Str(text), "error", errV); e != nil && err == nil {
+			err = e
+		}
 		st.record(r, res, err)
 		if err != nil {
 			return vm.Value{}, err
@@ -261,6 +276,9 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			if rec.IsValid() {
 				history = append(history, rec)
 				turnCalls = append(turnCalls, rec)
+				if e := st.emit(th, r, "tool_call", "turn", lib.IntOf(turns), "call", rec); e != nil && err == nil {
+					err = e
+				}
 			}
 			if msg.IsValid() {
 				l.messages = append(l.messages, msg)
@@ -269,6 +287,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				stop = "tool_error"
 				return finish(err)
 			}
+		}
+		if err := st.emit(th, r, "turn", "turn", lib.IntOf(turns), "text", vm.Str(text), "tool_calls", vm.Of(vm.NewList(turnCalls)),
+			"stop_reason", get(rd, "stop_reason")); err != nil {
+			stop = "error"
+			return finish(err)
 		}
 		if vm.IsCallable(l.onTurn) {
 			info := lib.DictOf("turn", lib.IntOf(turns), "text", vm.Str(text), "tool_calls", vm.Of(vm.NewList(turnCalls)),
