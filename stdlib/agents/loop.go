@@ -159,7 +159,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if l.messages != nil || l.tr != nil {
 			return nil, vm.Throwf("%s: give the conversation once, as messages or as transcript", fn)
 		}
-		ms, err := transcripts.Messages(fn+": "+k, v)
+		ms, err := transcripts.MessagesAt(fn, fn+": options."+k, v)
 		if err != nil {
 			return nil, err
 		}

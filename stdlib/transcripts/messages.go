@@ -114,13 +114,19 @@ func Rebuild(tr *vm.Dict, msgs []vm.Value) vm.Value {
 
 // Messages reads a conversation or transcript and checks every message.
 func Messages(fn string, v vm.Value) ([]vm.Value, error) {
+	return MessagesAt(fn, fn+": messages", v)
+}
+
+// MessagesAt is Messages with errors about message i prefixed
+// "where[i]" (e.g. "agent_loop: options.messages").
+func MessagesAt(fn, where string, v vm.Value) ([]vm.Value, error) {
 	items, _, err := Split(fn, v)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]vm.Value, len(items))
 	for i, it := range items {
-		m, err := Message(fmt.Sprintf("%s: messages[%d]", fn, i), it)
+		m, err := Message(fmt.Sprintf("%s[%d]", where, i), it)
 		if err != nil {
 			return nil, err
 		}
