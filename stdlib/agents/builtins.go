@@ -98,8 +98,11 @@ func runAgent(th *vm.Thread, fn string, a *vm.Dict, prompt, opts vm.Value, depth
 
 func init() {
 	lib.Def("agent_loop", "agent_loop(prompt, system?, options?)", "run the tool-calling loop: call the model, run the tools it asks for, repeat until it answers; {text, messages, turns, tool_calls, usage, stop_reason, …}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		st := stateOf(th)
-		l, err := readLoop(th, "agent_loop", a.At(0), a.At(1), a.At(2), nil, st.depth(th))
+		depth := stateOf(th).depth(th)
+		if depth > maxDepth {
+			return vm.Value{}, vm.Throwf("agent_loop: agents nested more than %d deep (a tool starting the loop that runs it?)", maxDepth)
+		}
+		l, err := readLoop(th, "agent_loop", a.At(0), a.At(1), a.At(2), nil, depth)
 		if err != nil {
 			return vm.Value{}, err
 		}
