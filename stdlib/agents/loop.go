@@ -32,7 +32,7 @@ const (
 
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
-var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript"}
+var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact"}
 
 // loop is one agent_loop run after its arguments are read.
 type loop struct {
@@ -49,6 +49,8 @@ type loop struct {
 	tr         *vm.Dict   // the transcript the conversation came from, if any
 	depth      int
 	prompt     string
+	compact    vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
+	compactAt  int64
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -147,6 +149,15 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Display(v))
 		}
 	}
+	l.compact = vm.Nil
+	if v := get(merged, "compact"); !v.IsNil() {
+		d, ok := v.AsDict()
+		n, isInt := get(d, "max_tokens").AsInt()
+		if !ok || !isInt || n <= 0 {
+			return nil, vm.Throwf("%s: compact must be transcript_compact options with a positive max_tokens, got %s", fn, lib.Display(v))
+		}
+		l.compact, l.compactAt = v, int64(n)
+	}
 	var err error
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
@@ -219,7 +230,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
-	turns := 0
+	turns, compactions := 0, 0
 	finish := func(err error) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
 		trV := vm.Nil
@@ -228,7 +239,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
-			"agent", vm.Str(l.name), "model", model, "transcript", trV)
+			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions))
 		errV := vm.Nil
 		if err != nil {
 			errV = errorValue(err)
@@ -245,6 +256,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	for {
 		for _, fb := range st.drain(r) {
 			l.messages = append(l.messages, transcripts.NewMessage("user", fb, "feedback", vm.True))
+		}
+		var err error
+		if compactions, err = l.maybeCompact(th, compactions); err != nil {
+			stop = "error"
+			return finish(err)
 		}
 		turns++
 		opts := l.llmOpts.Set("messages", vm.Of(vm.NewList(l.messages)))
@@ -315,6 +331,25 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 	}
+}
+
+// maybeCompact compacts the conversation before a model call when the
+// compact option is set and the conversation's estimated tokens exceed
+// its max_tokens; it returns the number of compactions so far.
+func (l *loop) maybeCompact(th *vm.Thread, n int) (int, error) {
+	if l.compact.IsNil() || llm.EstimateTokens(vm.Of(vm.NewList(l.messages))) <= l.compactAt {
+		return n, nil
+	}
+	v, err := transcripts.Compact(th, l.fn+": compact", vm.Of(vm.NewList(l.messages)), l.compact)
+	if err != nil {
+		return n, err
+	}
+	items, _, _ := transcripts.Split(l.fn, v)
+	if len(items) != len(l.messages) {
+		n++
+	}
+	l.messages = append([]vm.Value(nil), items...)
+	return n, nil
 }
 
 // toolCall runs one tool call of turn: its history record, the tool

@@ -27,6 +27,12 @@ const (
 
 var compactOptions = []string{"max_tokens", "keep_last", "summarizer", "llm", "summary_chars"}
 
+// Compact is transcript_compact(tv, opts) for other areas (agent_loop's
+// compact option); fn names the caller in errors.
+func Compact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) {
+	return compact(th, fn, tv, opts)
+}
+
 func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 	msgs, err := Messages(fn, tv)
 	if err != nil {
