@@ -11,6 +11,7 @@ import (
 	// harn more than its whole run path; it leaves them out and runs a
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
+	_ "github.com/harnlang/harn/stdlib/agents"
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/hitl"
@@ -25,6 +26,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/skills"
 	_ "github.com/harnlang/harn/stdlib/store"
 	_ "github.com/harnlang/harn/stdlib/templates"
+	_ "github.com/harnlang/harn/stdlib/transcripts"
 	_ "github.com/harnlang/harn/stdlib/triggers"
 	_ "github.com/harnlang/harn/stdlib/trust"
 )

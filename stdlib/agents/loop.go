@@ -1,0 +1,406 @@
+// Package agents is the agent area of the standard library
+// (docs/agents.md; docs/spec/builtins.md §5 names the builtins only):
+// agent_loop, the tool-calling loop over llm_call; agent values
+// (agent, agent_config, agent_name) and sub_agent_run; the run records
+// of agent_trace and agent_trace_summary; agent_inject_feedback.
+//
+// The loop calls the model with the conversation and the tools, runs
+// each tool call the reply asks for through the tool registry's
+// invocation path (tool.PreparedTool.Invoke: input validation, hooks,
+// output and error schemas), appends the results as tool messages and
+// calls again, until the model answers without tool calls or max_turns
+// is reached. Conversations are the plain message lists of
+// stdlib/transcripts.
+package agents
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/stdlib/transcripts"
+	"github.com/harnlang/harn/vm"
+)
+
+const (
+	defaultMaxTurns = 10
+	maxDepth        = 8 // nested sub-agent runs
+)
+
+// loopOptions are agent_loop's own option keys; every llm_call option
+// is accepted too and passed on to each model call.
+var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact"}
+
+// loop is one agent_loop run after its arguments are read.
+type loop struct {
+	fn         string
+	name       string
+	system     vm.Value
+	llmOpts    *vm.Dict // the llm_call options of every model call, without messages and tools
+	tools      *toolset
+	maxTurns   int
+	onToolCall vm.Value
+	onTurn     vm.Value
+	throwTools bool
+	messages   []vm.Value // the conversation so far (system prompt apart)
+	tr         *vm.Dict   // the transcript the conversation came from, if any
+	depth      int
+	prompt     string
+	compact    vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
+	compactAt  int64
+}
+
+// readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
+// when none) supplying defaults the options override.
+func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.Dict, depth int) (*loop, error) {
+	if d, ok := systemV.AsDict(); ok {
+		if isAgent(d) {
+			if a != nil {
+				return nil, vm.Throwf("%s: two agents given", fn)
+			}
+			a, systemV = d, vm.Nil
+		} else if !optsV.IsValid() || optsV.IsNil() {
+			systemV, optsV = vm.Nil, vm.Of(d)
+		} else {
+			return nil, vm.Throwf("%s: system must be a string or an agent, got dict", fn)
+		}
+	}
+	opts := vm.NewDict()
+	if optsV.IsValid() && !optsV.IsNil() {
+		d, ok := optsV.AsDict()
+		if !ok {
+			return nil, vm.Throwf("%s: options must be a dict, got %s", fn, optsV.Type())
+		}
+		opts = d
+	}
+	if av := get(opts, "agent"); !av.IsNil() {
+		d, ok := av.AsDict()
+		if !ok || !isAgent(d) {
+			return nil, vm.Throwf("%s: options.agent must be an agent (made by agent(…)), got %s", fn, av.Type())
+		}
+		if a != nil {
+			return nil, vm.Throwf("%s: two agents given", fn)
+		}
+		a = d
+	}
+	known := append(llm.OptionKeys(), loopOptions...)
+	for _, k := range opts.Keys() {
+		if !slices.Contains(known, k) {
+			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, known))
+		}
+	}
+	// the agent's settings, then the call's options over them
+	merged := vm.NewDict()
+	if a != nil {
+		if ao, ok := get(a, "options").AsDict(); ok {
+			merged = merged.Merge(ao)
+		}
+		for _, k := range agentKeys {
+			if k == "options" || k == "name" || k == "description" {
+				continue
+			}
+			if v := get(a, k); !v.IsNil() {
+				merged = merged.Set(k, v)
+			}
+		}
+	}
+	merged = merged.Merge(opts)
+	l := &loop{fn: fn, name: "agent", system: vm.Nil, llmOpts: vm.NewDict(), maxTurns: defaultMaxTurns, depth: depth}
+	if a != nil {
+		l.name = vm.ToDisplay(get(a, "name"))
+	}
+	if n := get(merged, "name"); !n.IsNil() {
+		l.name = vm.ToDisplay(n)
+	}
+	switch {
+	case systemV.IsValid() && !systemV.IsNil():
+		if _, ok := systemV.AsString(); !ok {
+			return nil, vm.Throwf("%s: system must be a string, got %s", fn, systemV.Type())
+		}
+		l.system = systemV
+	case !get(merged, "system").IsNil():
+		l.system = vm.Str(vm.ToDisplay(get(merged, "system")))
+	}
+	for _, k := range []string{"max_turns", "max_iterations"} {
+		if v := get(merged, k); !v.IsNil() {
+			n, ok := v.AsInt()
+			if !ok || n < 1 {
+				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, lib.Display(v))
+			}
+			l.maxTurns = int(n)
+		}
+	}
+	for _, k := range []string{"on_tool_call", "on_turn"} {
+		v := get(merged, k)
+		if !v.IsNil() && !vm.IsCallable(v) {
+			return nil, vm.Throwf("%s: %s must be a function, got %s", fn, k, v.Type())
+		}
+	}
+	l.onToolCall, l.onTurn = get(merged, "on_tool_call"), get(merged, "on_turn")
+	if v := get(merged, "tool_errors"); !v.IsNil() {
+		switch vm.ToDisplay(v) {
+		case "report":
+		case "throw":
+			l.throwTools = true
+		default:
+			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Display(v))
+		}
+	}
+	l.compact = vm.Nil
+	if v := get(merged, "compact"); !v.IsNil() {
+		d, ok := v.AsDict()
+		n, isInt := get(d, "max_tokens").AsInt()
+		if !ok || !isInt || n <= 0 {
+			return nil, vm.Throwf("%s: compact must be transcript_compact options with a positive max_tokens, got %s", fn, lib.Display(v))
+		}
+		l.compact, l.compactAt = v, int64(n)
+	}
+	var err error
+	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"messages", "transcript"} {
+		v := get(merged, k)
+		if v.IsNil() {
+			continue
+		}
+		if l.messages != nil || l.tr != nil {
+			return nil, vm.Throwf("%s: give the conversation once, as messages or as transcript", fn)
+		}
+		ms, err := transcripts.MessagesAt(fn, fn+": options."+k, v)
+		if err != nil {
+			return nil, err
+		}
+		_, l.tr, _ = transcripts.Split(fn, v)
+		l.messages = append([]vm.Value{}, ms...)
+	}
+	if promptV.IsValid() && !promptV.IsNil() {
+		s, ok := promptV.AsString()
+		if !ok {
+			return nil, vm.Throwf("%s: prompt must be a string, got %s", fn, promptV.Type())
+		}
+		l.prompt = s.Go()
+		l.messages = append(l.messages, transcripts.NewMessage("user", s.Go()))
+	} else {
+		for i := len(l.messages) - 1; i >= 0; i-- {
+			if transcripts.Role(l.messages[i]) == "user" {
+				l.prompt = transcripts.Text(l.messages[i])
+				break
+			}
+		}
+	}
+	if len(l.messages) == 0 {
+		return nil, vm.Throwf("%s: nothing to send: give a prompt or options.messages", fn)
+	}
+	for _, k := range llm.OptionKeys() {
+		if k == "messages" || k == "tools" || k == "system" {
+			continue
+		}
+		if v := get(merged, k); !v.IsNil() {
+			l.llmOpts = l.llmOpts.Set(k, v)
+		}
+	}
+	return l, nil
+}
+
+// suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
+func suggest(k string, known []string) string {
+	if s := diag.Suggest(k, known); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+// run drives the loop and returns agent_loop's result dict.
+func (l *loop) run(th *vm.Thread) (vm.Value, error) {
+	st := stateOf(th)
+	r := st.begin(th, l)
+	defer st.end(r)
+	parent := vm.Nil
+	if r.parent != 0 {
+		parent = vm.IntOf(r.parent)
+	}
+	if err := st.emit(th, r, "run_start", "parent", parent, "prompt", vm.Str(l.prompt)); err != nil {
+		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
+		return vm.Value{}, err
+	}
+	var inTok, outTok int64
+	var history []vm.Value
+	text, stop, model := "", "", vm.Nil
+	turns, compactions := 0, 0
+	finish := func(err error) (vm.Value, error) {
+		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
+		trV := vm.Nil
+		if l.tr != nil {
+			trV = transcripts.Rebuild(l.tr, l.messages)
+		}
+		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
+			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
+			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions))
+		errV := vm.Nil
+		if err != nil {
+			errV = errorValue(err)
+		}
+		if e := st.emit(th, r, "run_end", "stop_reason", vm.Str(stop), "turns", lib.IntOf(turns), "text", vm.Str(text), "error", errV); e != nil && err == nil {
+			err = e
+		}
+		st.record(r, res, err)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(res), nil
+	}
+	for {
+		for _, fb := range st.drain(r) {
+			l.messages = append(l.messages, transcripts.NewMessage("user", fb, "feedback", vm.True))
+		}
+		var err error
+		if compactions, err = l.maybeCompact(th, compactions); err != nil {
+			stop = "error"
+			return finish(err)
+		}
+		turns++
+		opts := l.llmOpts.Set("messages", vm.Of(vm.NewList(l.messages)))
+		if !l.tools.value.IsNil() {
+			opts = opts.Set("tools", l.tools.value)
+		}
+		resp, err := llm.Call(th, l.fn, vm.Nil, l.system, vm.Of(opts))
+		if err != nil {
+			stop = "error"
+			return finish(err)
+		}
+		rd, _ := resp.AsDict()
+		if u, ok := get(rd, "usage").AsDict(); ok {
+			n, _ := get(u, "input_tokens").AsInt()
+			m, _ := get(u, "output_tokens").AsInt()
+			inTok += int64(n)
+			outTok += int64(m)
+		}
+		model = get(rd, "model")
+		text = vm.ToDisplay(get(rd, "text"))
+		l.messages = append(l.messages, get(rd, "message"))
+		var calls []vm.Value
+		if cl, ok := get(rd, "tool_calls").AsList(); ok {
+			calls = cl.Items()
+		}
+		var turnCalls []vm.Value
+		for _, c := range calls {
+			rec, msg, err := l.toolCall(th, c, turns)
+			if rec.IsValid() {
+				history = append(history, rec)
+				turnCalls = append(turnCalls, rec)
+				if e := st.emit(th, r, "tool_call", "turn", lib.IntOf(turns), "call", rec); e != nil && err == nil {
+					err = e
+				}
+			}
+			if msg.IsValid() {
+				l.messages = append(l.messages, msg)
+			}
+			if err != nil {
+				stop = "tool_error"
+				return finish(err)
+			}
+		}
+		if err := st.emit(th, r, "turn", "turn", lib.IntOf(turns), "text", vm.Str(text), "tool_calls", vm.Of(vm.NewList(turnCalls)),
+			"stop_reason", get(rd, "stop_reason")); err != nil {
+			stop = "error"
+			return finish(err)
+		}
+		if vm.IsCallable(l.onTurn) {
+			info := lib.DictOf("turn", lib.IntOf(turns), "text", vm.Str(text), "tool_calls", vm.Of(vm.NewList(turnCalls)),
+				"stop_reason", get(rd, "stop_reason"), "usage", get(rd, "usage"), "agent", vm.Str(l.name))
+			v, err := th.Call(l.onTurn, vm.Of(info))
+			if err != nil {
+				stop = "error"
+				return finish(err)
+			}
+			if b, ok := v.AsBool(); ok && !bool(b) {
+				stop = "stopped"
+				return finish(nil)
+			}
+		}
+		if len(calls) == 0 && !st.pending(r) {
+			stop = vm.ToDisplay(get(rd, "stop_reason"))
+			return finish(nil)
+		}
+		if turns >= l.maxTurns {
+			stop = "max_turns"
+			return finish(nil)
+		}
+	}
+}
+
+// maybeCompact compacts the conversation before a model call when the
+// compact option is set and the conversation's estimated tokens exceed
+// its max_tokens; it returns the number of compactions so far.
+func (l *loop) maybeCompact(th *vm.Thread, n int) (int, error) {
+	if l.compact.IsNil() || llm.EstimateTokens(vm.Of(vm.NewList(l.messages))) <= l.compactAt {
+		return n, nil
+	}
+	v, err := transcripts.Compact(th, l.fn+": compact", vm.Of(vm.NewList(l.messages)), l.compact)
+	if err != nil {
+		return n, err
+	}
+	items, _, _ := transcripts.Split(l.fn, v)
+	if len(items) != len(l.messages) {
+		n++
+	}
+	l.messages = append([]vm.Value(nil), items...)
+	return n, nil
+}
+
+// toolCall runs one tool call of turn: its history record, the tool
+// message answering it, and an error that ends the loop (exit,
+// cancellation, a failing callback, or any tool failure with
+// tool_errors: "throw").
+func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value, error) {
+	cd, _ := c.AsDict()
+	id, name, args := vm.ToDisplay(get(cd, "id")), vm.ToDisplay(get(cd, "name")), get(cd, "arguments")
+	var o outcome
+	handled := false
+	if vm.IsCallable(l.onToolCall) {
+		info := lib.DictOf("id", vm.Str(id), "name", vm.Str(name), "arguments", args, "turn", lib.IntOf(turn), "agent", vm.Str(l.name))
+		v, err := th.Call(l.onToolCall, vm.Of(info))
+		if err != nil {
+			return vm.Value{}, vm.Value{}, err
+		}
+		if b, ok := v.AsBool(); ok && !bool(b) {
+			msg := fmt.Sprintf("tool call %q was refused by on_tool_call", name)
+			o, handled = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
+		} else if d, ok := v.AsDict(); ok {
+			switch {
+			case d.Has("error"):
+				msg := vm.ToDisplay(get(d, "error"))
+				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
+			case d.Has("result"):
+				res := get(d, "result")
+				o, handled = outcome{value: res, text: contentOf(res), ok: true}, true
+			case d.Has("arguments"):
+				args = get(d, "arguments")
+			default:
+				return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned a dict without result, error or arguments (keys: %s)", l.fn, strings.Join(d.Keys(), ", "))
+			}
+		}
+	}
+	if !handled {
+		o = l.tools.run(th, name, args)
+	}
+	content := o.text
+	if !o.ok {
+		content = "Error: " + o.text
+	}
+	rec := lib.DictOf("id", vm.Str(id), "name", vm.Str(name), "arguments", args, "turn", lib.IntOf(turn), "ok", vm.BoolOf(o.ok))
+	if o.ok {
+		rec = rec.Set("result", o.value).Set("error", vm.Nil)
+	} else {
+		rec = rec.Set("result", vm.Nil).Set("error", vm.Str(o.text))
+	}
+	msg := transcripts.ToolResult(id, name, content, !o.ok)
+	if !o.ok && (o.fatal || l.throwTools) {
+		return vm.Of(rec), msg, o.err
+	}
+	return vm.Of(rec), msg, nil
+}

@@ -1,0 +1,213 @@
+package agents
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/vm"
+)
+
+// toolset is the tools of one agent loop: what the model is offered
+// (value, passed to llm_call's tools option) and how each name runs.
+// Every tool is a tool.PreparedTool, so a call goes through
+// PreparedTool.Invoke exactly as tool_ref, `harn tool run` and MCP
+// calls do: input validation, the register_tool_hook hooks, the output
+// and error schemas.
+type toolset struct {
+	value  vm.Value // nil when there are no tools
+	byName map[string]*tool.PreparedTool
+	names  []string
+}
+
+// newToolset reads options.tools: a tool registry, or a list of tool
+// values (tool_def, tool_ref, tool_bind, definition dicts) and agents.
+func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, error) {
+	ts := &toolset{value: vm.Nil, byName: map[string]*tool.PreparedTool{}}
+	if !v.IsValid() || v.IsNil() {
+		return ts, nil
+	}
+	cache := tool.CacheFor(th.VM())
+	add := func(pt *tool.PreparedTool) error {
+		if _, dup := ts.byName[pt.Name()]; dup {
+			return vm.Throwf("%s: two tools are named %q", fn, pt.Name())
+		}
+		ts.byName[pt.Name()] = pt
+		ts.names = append(ts.names, pt.Name())
+		return nil
+	}
+	if l, ok := v.AsList(); ok {
+		defs := make([]vm.Value, 0, l.Len())
+		for i, it := range l.Items() {
+			d, ok := it.AsDict()
+			if !ok {
+				return nil, vm.Throwf("%s: tools[%d] must be a tool definition or an agent, got %s", fn, i, it.Type())
+			}
+			switch vm.ToDisplay(get(d, "_type")) {
+			case tool.RegistryType:
+				return nil, vm.Throwf("%s: tools[%d] is a tool registry; pass the registry itself as tools, or its tools with tool_ref", fn, i)
+			case agentType:
+				d = agentTool(d, depth)
+			}
+			if !d.Has("handler") && !d.Has("executor") {
+				// the caller answers it (on_tool_call), as llm_call offers such tools
+				d = d.Set("executor", vm.Str("provider_native"))
+			}
+			reg := lib.DictOf("_type", vm.Str(tool.RegistryType), "tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
+			if c := get(d, "components"); !c.IsNil() {
+				reg = reg.Set("components", c)
+			}
+			nr, err := tool.Normalize(vm.Of(reg), cache)
+			if err != nil {
+				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, tool.Message(err, ""))
+			}
+			p, err := tool.Prepare(nr)
+			if err != nil {
+				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, err.Error())
+			}
+			pt, _ := p.Tool(nr.Tools[0].Name())
+			if err := add(pt); err != nil {
+				return nil, err
+			}
+			defs = append(defs, vm.Of(d))
+		}
+		ts.value = vm.Of(vm.NewList(defs))
+		return ts, nil
+	}
+	d, ok := v.AsDict()
+	if !ok || vm.ToDisplay(get(d, "_type")) != tool.RegistryType {
+		return nil, vm.Throwf("%s: tools must be a tool registry or a list of tools, got %s", fn, v.Type())
+	}
+	reg, err := tool.Normalize(v, cache)
+	if err != nil {
+		return nil, vm.Throwf("%s: tools: %s", fn, tool.Message(err, ""))
+	}
+	p, err := tool.Prepare(reg)
+	if err != nil {
+		return nil, vm.Throwf("%s: tools: %s", fn, err.Error())
+	}
+	for _, pt := range p.Tools(tool.AudienceAgent) {
+		if err := add(pt); err != nil {
+			return nil, err
+		}
+	}
+	ts.value = v
+	return ts, nil
+}
+
+// outcome is one executed tool call.
+type outcome struct {
+	value vm.Value // the result (ok)
+	text  string   // what the model reads: the result, or the error
+	ok    bool
+	err   error // the failure as a script would see it (!ok)
+	fatal bool  // exit or cancellation: ends the loop whatever the options
+}
+
+// run executes the tool call name(args).
+func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
+	pt, ok := ts.byName[name]
+	if !ok {
+		msg := fmt.Sprintf("unknown tool %q", name)
+		if len(ts.names) == 0 {
+			msg += " (no tools are available)"
+		} else {
+			names := append([]string(nil), ts.names...)
+			sort.Strings(names)
+			msg += " (available: " + strings.Join(names, ", ") + ")"
+		}
+		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
+	}
+	var j any
+	if args.IsValid() && !args.IsNil() {
+		x, err := tool.ToJSON(args)
+		if err != nil {
+			msg := fmt.Sprintf("tool %q input violates its declared schema: arguments are not portable JSON", name)
+			return outcome{text: msg, err: vm.Runtimef("%s", msg)}
+		}
+		j = x
+	}
+	o := pt.Invoke(th, j)
+	switch o.Kind {
+	case tool.Success:
+		return outcome{value: o.Value, text: contentOf(o.Value), ok: true}
+	case tool.ApplicationError:
+		v := tool.FromJSON(o.Data)
+		return outcome{text: hjson.Stringify(v), err: vm.Throw(v)}
+	case tool.InvalidInput, tool.ContractViolation:
+		msg := o.Contract.Error()
+		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
+	}
+	if o.Err != nil {
+		if o.Err.Kind == vm.KindExit || o.Err.Kind == vm.KindCancelled {
+			return outcome{text: o.FailureText(), err: o.Err, fatal: true}
+		}
+		return outcome{text: errorText(o.Err), err: o.Err}
+	}
+	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
+}
+
+// errorText is what the model reads of a failed handler: a thrown
+// string as it is, a thrown {message} dict its message, anything else
+// the text a catch would bind.
+func errorText(e *vm.Error) string {
+	v := e.Caught()
+	if d, ok := v.AsDict(); ok {
+		if m := get(d, "message"); !m.IsNil() {
+			return vm.ToDisplay(m)
+		}
+		return hjson.Stringify(v)
+	}
+	return vm.ToDisplay(v)
+}
+
+// contentOf is a tool result as message text: a string as it is, nil as
+// "", anything else as JSON.
+func contentOf(v vm.Value) string {
+	if !v.IsValid() || v.IsNil() {
+		return ""
+	}
+	if s, ok := v.AsString(); ok {
+		return s.Go()
+	}
+	return hjson.Stringify(v)
+}
+
+// agentTool is the tool definition of an agent used as another agent's
+// tool: one `prompt` parameter, the sub-agent's final text as result.
+func agentTool(a *vm.Dict, depth int) *vm.Dict {
+	name := vm.ToDisplay(get(a, "name"))
+	desc := get(a, "description")
+	if desc.IsNil() {
+		desc = vm.Str("Ask the " + name + " agent; it answers the prompt with its own tools.")
+	}
+	params := lib.DictOf("prompt", vm.Of(lib.DictOf("type", vm.Str("string"), "description", vm.Str("the task for the agent"), "required", vm.True)))
+	h := vm.NewBuiltin("agent:"+name, name+"(args)", "the agent "+name+" as a tool", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		d, _ := args.At(0).AsDict()
+		prompt := vm.Nil
+		if d != nil {
+			prompt = get(d, "prompt")
+		}
+		res, err := runAgent(th, "sub_agent_run", a, prompt, vm.Nil, depth+1)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		rd, _ := res.AsDict()
+		return get(rd, "text"), nil
+	})
+	return lib.DictOf("name", vm.Str(name), "description", desc, "parameters", vm.Of(params), "handler", vm.Of(h))
+}
+
+func get(d *vm.Dict, k string) vm.Value {
+	if d == nil {
+		return vm.Nil
+	}
+	v, ok := d.Get(k)
+	if !ok {
+		return vm.Nil
+	}
+	return v
+}
