@@ -169,8 +169,9 @@ func TestAnthropicMessages(t *testing.T) {
 let msgs = [
   {role: "system", content: "from messages"},
   {role: "user", content: "add"},
-  {role: "assistant", content: "", tool_calls: [{id: "toolu_0", name: "add", arguments: {a: 0, b: 0}}]},
+  {role: "assistant", content: "", tool_calls: [{id: "toolu_0", name: "add", arguments: {a: 0, b: 0}}, {id: "toolu_x", name: "add", arguments: {a: "x"}}]},
   {role: "tool", tool_call_id: "toolu_0", content: "0"},
+  {role: "tool", tool_call_id: "toolu_x", content: "Error: a must be a number", is_error: true},
 ]
 let r = llm_call("and now 1 + 2.5", "be exact", {model: "haiku", messages: msgs, tools: [{name: "add", description: "Add", parameters: {a: "number", b: "number"}}]})
 println(r.text)
@@ -197,7 +198,7 @@ println([r.input_tokens, r.output_tokens])
 		t.Errorf("body %s", jsonOf(b))
 	}
 	msgs := jsonOf(b["messages"])
-	want = `[{"content":"add","role":"user"},{"content":[{"id":"toolu_0","input":{"a":0,"b":0},"name":"add","type":"tool_use"}],"role":"assistant"},{"content":[{"content":"0","tool_use_id":"toolu_0","type":"tool_result"},{"text":"and now 1 + 2.5","type":"text"}],"role":"user"}]`
+	want = `[{"content":"add","role":"user"},{"content":[{"id":"toolu_0","input":{"a":0,"b":0},"name":"add","type":"tool_use"},{"id":"toolu_x","input":{"a":"x"},"name":"add","type":"tool_use"}],"role":"assistant"},{"content":[{"content":"0","tool_use_id":"toolu_0","type":"tool_result"},{"content":"Error: a must be a number","is_error":true,"tool_use_id":"toolu_x","type":"tool_result"},{"text":"and now 1 + 2.5","type":"text"}],"role":"user"}]`
 	if msgs != want {
 		t.Errorf("messages\n%s\nwant\n%s", msgs, want)
 	}

@@ -298,7 +298,11 @@ func anthropicMessages(ms []message) []any {
 	for _, m := range ms {
 		switch {
 		case m.Role == "tool":
-			pending = append(pending, map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID, "content": m.Content})
+			block := map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID, "content": m.Content}
+			if m.IsError {
+				block["is_error"] = true
+			}
+			pending = append(pending, block)
 		case m.Role == "assistant" && len(m.ToolCalls) > 0:
 			flush()
 			var blocks []any

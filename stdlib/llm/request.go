@@ -21,6 +21,9 @@ type message struct {
 	ToolCalls  []toolCall
 	ToolCallID string
 	Name       string
+	// IsError marks a tool result that reports a failure (Anthropic's
+	// tool_result is_error; OpenAI-style APIs have no such field).
+	IsError bool
 }
 
 // toolCall is a call the model asked for: Args is the generic Go JSON form
@@ -262,6 +265,7 @@ func readMessage(fn string, i int, v vm.Value) (message, error) {
 	if n := get("name"); !n.IsNil() {
 		m.Name = vm.ToDisplay(n)
 	}
+	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
 		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
 		if err != nil {
@@ -401,6 +405,9 @@ func messageValue(m message) vm.Value {
 	}
 	if m.Name != "" {
 		d = d.Set("name", vm.Str(m.Name))
+	}
+	if m.IsError {
+		d = d.Set("is_error", vm.True)
 	}
 	return vm.Of(d)
 }
