@@ -67,10 +67,16 @@ func (q *queue[T]) poll() (x T, ok, done bool, err error, signal <-chan struct{}
 	return x, false, q.done, q.err, q.signal
 }
 
-// errTimeout is the failure of a receive or accept whose timeout passed
-// (error_category "timeout", so is_timeout(e) is true).
+// errTimeout is the failure of a receive or accept whose timeout passed.
 func errTimeout(name string, d time.Duration) error {
-	return vm.Categorized("timeout", fmt.Sprintf("%s: timed out after %s", name, fmtDuration(d)))
+	return timeoutError(fmt.Sprintf("%s: timed out after %s", name, fmtDuration(d)))
+}
+
+// timeoutError throws {category: "timeout", message}, the value
+// throw_error(message, "timeout") throws, so is_timeout(e) is true and
+// e.message is the text.
+func timeoutError(msg string) error {
+	return vm.Throw(vm.Of(lib.DictOf("category", vm.Str("timeout"), "message", vm.Str(msg))))
 }
 
 func fmtDuration(d time.Duration) string {

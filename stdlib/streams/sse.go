@@ -2,6 +2,7 @@ package streams
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -136,17 +137,31 @@ func openSSE(ctx context.Context, url string, o sseOptions, lastID string) (*htt
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode == http.StatusNoContent {
+		resp.Body.Close()
+		return resp, errNoContent
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		resp.Body.Close()
-		return resp, fmt.Errorf("HTTP status %d", resp.StatusCode)
+		return resp, sseFatal(fmt.Sprintf("HTTP status %d", resp.StatusCode))
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct != "text/event-stream" {
 		resp.Body.Close()
-		return resp, fmt.Errorf("expected content-type text/event-stream, got %q", resp.Header.Get("Content-Type"))
+		return resp, sseFatal(fmt.Sprintf("expected content-type text/event-stream, got %q", resp.Header.Get("Content-Type")))
 	}
 	return resp, nil
 }
+
+// sseFatal is a response that ends the stream without a reconnection
+// (a status other than 2xx, or not an event stream), as in a browser.
+type sseFatal string
+
+func (e sseFatal) Error() string { return string(e) }
+
+// errNoContent is a 204 answer: the server asks the client to stop, so
+// the stream ends cleanly.
+var errNoContent = errors.New("no content")
 
 // streamClient has no overall timeout: a stream lasts as long as it
 // lasts; connecting is bounded by the caller's context instead.
@@ -175,7 +190,13 @@ func connectSSE(th *vm.Thread, name, url string, o sseOptions) (*SSEConn, error)
 	}
 	if !timer.Stop() && err != nil {
 		cancel()
-		return nil, vm.Categorized("timeout", fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(o.connTimeout)))
+		return nil, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(o.connTimeout)))
+	}
+	if err == errNoContent {
+		cancel()
+		c.status = http.StatusNoContent
+		c.events.finish(nil)
+		return c, nil
 	}
 	if err != nil {
 		cancel()
@@ -228,6 +249,14 @@ func (c *SSEConn) run(ctx context.Context, resp *http.Response, o sseOptions) {
 			case <-t.C:
 			}
 			next, rerr := openSSE(ctx, c.url, o, p.lastID)
+			if rerr == errNoContent {
+				c.events.finish(nil)
+				return
+			}
+			if _, fatal := rerr.(sseFatal); fatal {
+				c.events.finish(rerr)
+				return
+			}
 			if rerr == nil {
 				resp = next
 				c.mu.Lock()

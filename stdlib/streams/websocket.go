@@ -444,7 +444,7 @@ func init() {
 				}
 				var ne net.Error
 				if errors.As(derr, &ne) && ne.Timeout() {
-					return vm.Value{}, vm.Categorized("timeout", fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(timeout)))
+					return vm.Value{}, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(timeout)))
 				}
 				return vm.Value{}, vm.Throwf("%s: %s", name, derr)
 			}
