@@ -160,7 +160,7 @@ func formatEvent(name string, v vm.Value) (string, error) {
 	if err := checkKeys(name, d, "data", "event", "id", "retry", "comment"); err != nil {
 		return "", err
 	}
-	any := false
+	wrote := false
 	if c, ok := opt(d, "comment"); ok {
 		for _, l := range splitLines(vm.ToDisplay(c)) {
 			sb.WriteString(":")
@@ -170,7 +170,7 @@ func formatEvent(name string, v vm.Value) (string, error) {
 			}
 			sb.WriteByte('\n')
 		}
-		any = true
+		wrote = true
 	}
 	for _, f := range []string{"id", "event"} {
 		x, ok := opt(d, f)
@@ -188,7 +188,7 @@ func formatEvent(name string, v vm.Value) (string, error) {
 		sb.WriteString(": ")
 		sb.WriteString(s)
 		sb.WriteByte('\n')
-		any = true
+		wrote = true
 	}
 	if r, ok := opt(d, "retry"); ok {
 		n, isInt := r.AsInt()
@@ -206,7 +206,7 @@ func formatEvent(name string, v vm.Value) (string, error) {
 		sb.WriteString("retry: ")
 		sb.WriteString(strconv.FormatInt(int64(n), 10))
 		sb.WriteByte('\n')
-		any = true
+		wrote = true
 	}
 	if x, ok := d.Get("data"); ok {
 		var s string
@@ -221,9 +221,9 @@ func formatEvent(name string, v vm.Value) (string, error) {
 			s = vm.ToDisplay(x)
 		}
 		writeData(&sb, s)
-		any = true
+		wrote = true
 	}
-	if !any {
+	if !wrote {
 		return "", vm.Throwf("%s: an event needs at least one of data, event, id, retry, comment", name)
 	}
 	sb.WriteByte('\n')
