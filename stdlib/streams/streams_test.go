@@ -367,3 +367,68 @@ println(await(server))
 websocket_server_close(srv)
 `, "1\n3\n6\n6\n")
 }
+
+func TestWebSocketConnectFailures(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	check(t, fmt.Sprintf(`
+println(try { websocket_connect(%q) } catch (e) { e })
+`, url+"/x"), "websocket_connect: handshake failed with HTTP status 404\n")
+	srv.Close()
+	got := run(t, fmt.Sprintf(`println(try { websocket_connect(%q) } catch (e) { e })`, url+"/x"))
+	if !strings.HasPrefix(got, "websocket_connect: ") || !strings.Contains(got, "refused") {
+		t.Errorf("connecting to a closed port: %q", got)
+	}
+}
+
+// A handler that throws closes its connection with 1011, and
+// websocket_accept re-raises the failure.
+func TestWebSocketHandlerFailure(t *testing.T) {
+	check(t, `
+let srv = websocket_server()
+websocket_route(srv, "/bad", fn(ws) { throw "handler broke" })
+let server = spawn { try { websocket_accept(srv, 5s) } catch (e) { "caught: " + e } }
+let ws = websocket_connect(srv.url + "/bad")
+let m = websocket_receive(ws, 5s)
+println("${m.type} ${m.code} ${m.data}")
+println(await(server))
+websocket_server_close(srv)
+`, "close 1011 handler failed\ncaught: handler broke\n")
+}
+
+func TestSSELastEventIDOption(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: after %s\n\n", r.Header.Get("Last-Event-ID"))
+	}))
+	defer srv.Close()
+	check(t, fmt.Sprintf(`
+let c = sse_connect(%q, {last_event_id: "17"})
+let e = sse_receive(c, 5s)
+println("${e.data}|${e.id}")
+`, srv.URL), "after 17|17\n")
+}
+
+// A read waiting for data is stopped by a deadline, which closes the
+// stream; other tasks ran meanwhile.
+func TestHTTPStreamReadStoppedByDeadline(t *testing.T) {
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(block)
+	check(t, fmt.Sprintf(`
+let s = http_stream_open(%q)
+let other = spawn { "ran" }
+let e = try { deadline 100ms { http_stream_read(s) } } catch (err) { err }
+println(error_category(e))
+println(await(other))
+println(http_stream_info(s).closed)
+`, srv.URL), "timeout\nran\ntrue\n")
+}
