@@ -11,33 +11,60 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// queue is an unbounded FIFO filled by a network goroutine and drained by
-// Harn threads. A waiter reads signal() and waits on it with
-// vm.Thread.Wait; every push and the finish close the current signal
-// channel, so waiting never holds the VM lock.
+// queue is a FIFO filled by a network goroutine and drained by Harn
+// threads. A waiter reads signal() and waits on it with vm.Thread.Wait;
+// every push and the finish close the current signal channel, so waiting
+// never holds the VM lock. A queue with a limit makes its filler wait
+// while it is full (until an item is taken or the queue is finished), so
+// a reader that falls behind slows the network down instead of the
+// queue growing without bound.
 type queue[T any] struct {
-	mu     sync.Mutex
-	items  []T
-	done   bool
-	err    error
-	signal chan struct{}
+	mu      sync.Mutex
+	items   []T
+	limit   int // 0: none
+	done    bool
+	err     error
+	signal  chan struct{}
+	drained chan struct{} // closed when an item is taken or the queue finishes
 }
 
-func newQueue[T any]() *queue[T] { return &queue[T]{signal: make(chan struct{})} }
+// queueLimit is how many received events or messages a connection holds
+// before its network goroutine stops reading.
+const queueLimit = 1024
+
+func newQueue[T any]() *queue[T] {
+	return &queue[T]{signal: make(chan struct{}), drained: make(chan struct{}), limit: queueLimit}
+}
 
 func (q *queue[T]) wake() {
 	close(q.signal)
 	q.signal = make(chan struct{})
 }
 
-func (q *queue[T]) push(x T) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.done {
-		return
+func (q *queue[T]) wakeFillers() {
+	close(q.drained)
+	q.drained = make(chan struct{})
+}
+
+// push appends x, waiting while the queue is full; it reports false when
+// the queue was finished instead (x is dropped).
+func (q *queue[T]) push(x T) bool {
+	for {
+		q.mu.Lock()
+		if q.done {
+			q.mu.Unlock()
+			return false
+		}
+		if q.limit == 0 || len(q.items) < q.limit {
+			q.items = append(q.items, x)
+			q.wake()
+			q.mu.Unlock()
+			return true
+		}
+		drained := q.drained
+		q.mu.Unlock()
+		<-drained
 	}
-	q.items = append(q.items, x)
-	q.wake()
 }
 
 // finish marks the end of the items; err is the failure that ended them
@@ -50,6 +77,7 @@ func (q *queue[T]) finish(err error) {
 	}
 	q.done, q.err = true, err
 	q.wake()
+	q.wakeFillers()
 }
 
 // poll takes the next item if there is one; otherwise it reports whether
@@ -62,6 +90,7 @@ func (q *queue[T]) poll() (x T, ok, done bool, err error, signal <-chan struct{}
 		var zero T
 		q.items[0] = zero
 		q.items = q.items[1:]
+		q.wakeFillers()
 		return x, true, false, nil, nil
 	}
 	return x, false, q.done, q.err, q.signal

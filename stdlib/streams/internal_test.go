@@ -120,3 +120,30 @@ func TestSSEResponseServeEndsOnClose(t *testing.T) {
 }
 
 func timeAfterMs(ms int) <-chan time.Time { return time.After(time.Duration(ms) * time.Millisecond) }
+
+// A full queue makes its filler wait until an item is taken, and
+// finishing the queue releases a waiting filler.
+func TestQueueLimitHoldsTheFiller(t *testing.T) {
+	q := newQueue[int]()
+	q.limit = 2
+	q.push(1)
+	q.push(2)
+	pushed := make(chan bool)
+	go func() { pushed <- q.push(3) }()
+	select {
+	case <-pushed:
+		t.Fatal("push into a full queue did not wait")
+	case <-timeAfterMs(20):
+	}
+	if x, ok, _, _, _ := q.poll(); !ok || x != 1 {
+		t.Fatalf("poll: %v %v", x, ok)
+	}
+	if !<-pushed {
+		t.Fatal("the push after a take failed")
+	}
+	go func() { pushed <- q.push(4) }()
+	q.finish(nil)
+	if <-pushed {
+		t.Error("a push into a finished queue succeeded")
+	}
+}

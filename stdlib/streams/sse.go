@@ -286,6 +286,7 @@ func mockSSE(name, url string, spec sseMockSpec) (*SSEConn, error) {
 		return nil, vm.Throwf("%s: HTTP status %d", name, spec.status)
 	}
 	c := &SSEConn{url: url, events: newQueue[sseEvent](), cancel: func() {}, status: spec.status, mocked: true}
+	c.events.limit = 0 // filled here, on the calling thread
 	p := newSSEParser()
 	p.parseText(spec.text, func(e sseEvent) {
 		if e.event != "" {

@@ -215,6 +215,7 @@ func textOf(v vm.Value) string {
 func mockWebSocket(url string, spec wsMockSpec) *WebSocket {
 	w := &WebSocket{url: url, msgs: newQueue[wsMsg](), readDone: make(chan struct{}), mock: &wsMock{echo: spec.echo, close: spec.close}}
 	close(w.readDone)
+	w.msgs.limit = 0 // filled on the calling thread (the script, echoes)
 	for _, m := range spec.messages {
 		w.msgs.push(m)
 		if m.kind == "close" {
