@@ -432,3 +432,27 @@ println(await(other))
 println(http_stream_info(s).closed)
 `, srv.URL), "timeout\nran\ntrue\n")
 }
+
+// A send blocked because the peer does not read is stopped by a
+// deadline; the connection is broken off.
+func TestWebSocketSendStoppedByDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		<-release // never reads
+	}))
+	defer srv.Close()
+	defer close(release)
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	check(t, fmt.Sprintf(`
+let ws = websocket_connect(%q)
+let big = repeat("x", 1048576)
+let e = try { deadline 300ms { for i in range(1000) { websocket_send(ws, big) } } } catch (err) { err }
+println(error_category(e))
+println(try { websocket_send(ws, "more"); "sent" } catch (err) { starts_with(err, "websocket_send: ") })
+`, url), "timeout\ntrue\n")
+}

@@ -308,18 +308,30 @@ func (w *WebSocket) send(th *vm.Thread, name string, v vm.Value) error {
 	}
 	w.mu.Unlock()
 	var werr error
+	var smu sync.Mutex
+	stopped := false
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		w.writeMu.Lock()
 		defer w.writeMu.Unlock()
+		smu.Lock()
+		if stopped {
+			smu.Unlock()
+			return
+		}
+		smu.Unlock()
 		_ = w.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
 		werr = w.conn.WriteMessage(mt, data)
 	}()
 	if _, err := th.Wait(done, -1); err != nil {
-		_ = w.conn.SetWriteDeadline(time.Now())
-		<-done
+		// closing the socket (safe while another goroutine writes) ends
+		// a write in progress at once
+		smu.Lock()
+		stopped = true
+		smu.Unlock()
 		w.conn.Close()
+		<-done
 		return err
 	}
 	if werr != nil {
