@@ -7,6 +7,7 @@ require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/google/uuid v1.6.0
+	github.com/gorilla/websocket v1.5.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jmespath-community/go-jmespath v1.1.1
 	github.com/klauspost/compress v1.20.4
@@ -33,7 +34,6 @@ require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/goccy/go-json v0.11.2 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/gorilla/websocket v1.5.1 // indirect
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect

@@ -7,7 +7,7 @@ import (
 	"github.com/harnlang/harn/vm"
 
 	// The areas whose dependencies (net/http and TLS, YAML, TOML, XML,
-	// JSON Schema, the tool registry) would cost every start of the lite
+	// JSON Schema, the tool registry, WebSocket) would cost every start of the lite
 	// harn more than its whole run path; it leaves them out and runs a
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
@@ -25,6 +25,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/secrets"
 	_ "github.com/harnlang/harn/stdlib/skills"
 	_ "github.com/harnlang/harn/stdlib/store"
+	_ "github.com/harnlang/harn/stdlib/streams"
 	_ "github.com/harnlang/harn/stdlib/templates"
 	_ "github.com/harnlang/harn/stdlib/transcripts"
 	_ "github.com/harnlang/harn/stdlib/triggers"
