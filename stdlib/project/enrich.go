@@ -121,7 +121,7 @@ func init() {
 // manifestInfo is what one manifest tells about its package.
 type manifestInfo struct {
 	kind, name, version, langVersion, err string
-	deps, devDeps                        []string
+	deps, devDeps                         []string
 }
 
 func (m *manifestInfo) dict(p string, withDeps bool) *vm.Dict {

@@ -715,6 +715,10 @@ func init() {
 // checkData accepts the values a fact gives back unchanged: nil, bools,
 // ints, finite floats, strings, and lists and dicts of them.
 func checkData(name string, v vm.Value, at string, depth int) error {
+	verb, holds := "store", "facts hold"
+	if name == "compute_content_hash" {
+		verb, holds = "hash", "it hashes"
+	}
 	if depth > vm.MaxValueDepth {
 		return vm.Runtimef("%s: value nested too deeply (at %s)", name, at)
 	}
@@ -724,7 +728,7 @@ func checkData(name string, v vm.Value, at string, depth int) error {
 	case vm.KFloat:
 		f, _ := v.AsFloat()
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return vm.Typef("%s: cannot store %s (at %s): JSON has no NaN or infinity", name, vm.ToDisplay(v), at)
+			return vm.Typef("%s: cannot %s %s (at %s): JSON has no NaN or infinity", name, verb, vm.ToDisplay(v), at)
 		}
 		return nil
 	}
@@ -744,7 +748,7 @@ func checkData(name string, v vm.Value, at string, depth int) error {
 		})
 		return err
 	case *harness.Handle:
-		return vm.Typef("%s: cannot store a %s handle (at %s): it is authority, not data", name, x.Type(), at)
+		return vm.Typef("%s: cannot %s a %s handle (at %s): it is authority, not data", name, verb, x.Type(), at)
 	}
-	return vm.Typef("%s: cannot store a %s (at %s): facts hold JSON data (nil, bool, int, float, string, list, dict)", name, v.Type(), at)
+	return vm.Typef("%s: cannot %s a %s (at %s): %s JSON data (nil, bool, int, float, string, list, dict)", name, verb, v.Type(), at, holds)
 }
