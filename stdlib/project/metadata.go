@@ -55,6 +55,9 @@ type fact struct {
 type metaStore struct {
 	dir  string // the state root
 	base string // the project root source paths are relative to
+	// resetDamaged makes update treat a damaged file as an empty store
+	// and replace it (invalidate_facts("*")).
+	resetDamaged bool
 }
 
 func openMeta(th *vm.Thread) metaStore {
@@ -219,15 +222,19 @@ func (s metaStore) update(name string, change func([]*fact) ([]*fact, error), fo
 	}
 	defer unlock()
 	cur, err := s.read(name)
+	reset := false
 	if err != nil {
-		if name != "invalidate_facts" {
+		if !s.resetDamaged {
 			return err
 		}
-		cur = nil // a damaged file is what invalidating everything is for
+		cur, reset = nil, true // a damaged file is what invalidating everything is for
 	}
 	next, err := change(cur)
 	if err != nil {
 		return err
+	}
+	if next == nil && reset {
+		next = []*fact{}
 	}
 	if next == nil && !force {
 		return nil
@@ -674,6 +681,11 @@ func init() {
 				}
 			} else {
 				return vm.Value{}, vm.Typef("%s: expected a key pattern (string), a list of paths or {keys, paths} at argument 1, got %s", name, arg.Type())
+			}
+			for _, p := range pats {
+				if p == "*" {
+					s.resetDamaged = true
+				}
 			}
 			drop := map[string]bool{}
 			for _, p := range paths {
