@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/interp"
 	_ "github.com/harnlang/harn/stdlib" // the full library
