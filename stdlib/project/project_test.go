@@ -262,3 +262,23 @@ println(metadata_entries().map({ e -> e.value }))`)
 		t.Errorf("got %q", out)
 	}
 }
+
+// With an include filter the tree still nests files under their
+// directories.
+func TestScanTreeWithInclude(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"a/b/x.go": "", "a/y.txt": "", "z.go": ""})
+	out := mustRun(t, root, `
+fn paths(n) {
+  if n.kind != "dir" { return [n.path] }
+  var out = [n.path + "/"]
+  for c in n.children { out = out + paths(c) }
+  return out
+}
+let tr = project_scan_tree_native(`+q(root)+`, {include: "*.go"})
+println(paths(tr))
+println("${tr.file_count} ${tr.dir_count}")`)
+	if out != "[/, a/, a/b/, a/b/x.go, z.go]\n2 2\n" {
+		t.Errorf("got %q", out)
+	}
+}

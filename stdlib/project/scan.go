@@ -285,14 +285,25 @@ func buildTree(root string, res walkResult) *vm.Dict {
 	top := &node{e: entry{rel: "", kind: "dir", isDir: true}}
 	dirs := map[string]*node{"": top}
 	files, nDirs := 0, 0
+	// dirOf finds or makes the node of directory rel (an include filter
+	// lists files only, so their directories are made here).
+	var dirOf func(rel string) *node
+	dirOf = func(rel string) *node {
+		if rel == "." || rel == "" {
+			return top
+		}
+		if n := dirs[rel]; n != nil {
+			return n
+		}
+		parent := dirOf(path.Dir(rel))
+		n := &node{e: entry{rel: rel, kind: "dir", isDir: true}}
+		parent.children = append(parent.children, n)
+		dirs[rel] = n
+		nDirs++
+		return n
+	}
 	for _, e := range res.entries {
-		parent := dirs[path.Dir(e.rel)]
-		if !strings.Contains(e.rel, "/") {
-			parent = top
-		}
-		if parent == nil {
-			continue // under a directory an include filter left out
-		}
+		parent := dirOf(path.Dir(e.rel))
 		n := &node{e: e}
 		parent.children = append(parent.children, n)
 		if e.isDir {
