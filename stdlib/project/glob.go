@@ -86,24 +86,27 @@ func globRegexp(p string) string {
 // keyMatch matches a metadata key against a key pattern: `*` is any run
 // of characters ('/' included), `?` one character; nothing else is
 // special.
-func keyMatch(pattern, key string) bool {
+func keyMatch(pattern, key string) bool { return keyMatcher(pattern)(key) }
+
+// keyMatcher compiles a key pattern once, for matching many keys.
+func keyMatcher(pattern string) func(string) bool {
 	if !strings.ContainsAny(pattern, "*?") {
-		return pattern == key
+		return func(key string) bool { return key == pattern }
 	}
 	var sb strings.Builder
-	sb.WriteByte('^')
+	sb.WriteString("^(?s:")
 	for _, r := range pattern {
 		switch r {
 		case '*':
-			sb.WriteString("(?s:.*)")
+			sb.WriteString(".*")
 		case '?':
-			sb.WriteString("(?s:.)")
+			sb.WriteString(".")
 		default:
 			sb.WriteString(regexp.QuoteMeta(string(r)))
 		}
 	}
-	sb.WriteByte('$')
-	return regexp.MustCompile(sb.String()).MatchString(key)
+	sb.WriteString(")$")
+	return regexp.MustCompile(sb.String()).MatchString
 }
 
 // ignoreRule is one line of a .gitignore file.

@@ -561,8 +561,9 @@ func init() {
 				return vm.Value{}, err
 			}
 			var out []string
+			match := keyMatcher(pat)
 			for _, f := range facts {
-				if (pat == "" || keyMatch(pat, f.key)) && len(s.changed(f)) > 0 {
+				if (pat == "" || match(f.key)) && len(s.changed(f)) > 0 {
 					out = append(out, f.key)
 				}
 			}
@@ -617,9 +618,10 @@ func init() {
 			}
 			s := openMeta(th)
 			var refreshed []string
+			match := keyMatcher(pat)
 			err = s.update(name, func(cur []*fact) ([]*fact, error) {
 				for _, f := range cur {
-					if pat != "" && !keyMatch(pat, f.key) {
+					if pat != "" && !match(f.key) {
 						continue
 					}
 					if len(s.changed(f)) == 0 {
@@ -691,13 +693,17 @@ func init() {
 			for _, p := range paths {
 				drop[s.sourceKey(th, p)] = true
 			}
+			var matchers []func(string) bool
+			for _, p := range pats {
+				matchers = append(matchers, keyMatcher(p))
+			}
 			var dropped []string
 			err := s.update(name, func(cur []*fact) ([]*fact, error) {
 				var next []*fact
 				for _, f := range cur {
 					gone := false
-					for _, p := range pats {
-						if keyMatch(p, f.key) {
+					for _, m := range matchers {
+						if m(f.key) {
 							gone = true
 						}
 					}
