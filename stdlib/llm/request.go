@@ -60,9 +60,9 @@ type request struct {
 	timeoutMS int64
 	apiKey    string
 	baseURL   string
-	options   *vm.Dict // as given, for llm_mock_calls
-	retries   int64    // structured calls: extra attempts
-	maxRetry  int64    // provider requests: extra attempts after a transient failure; -1: default
+	options   *vm.Dict   // as given, for llm_mock_calls
+	retries   int64      // structured calls: extra attempts
+	maxRetry  int64      // provider requests: extra attempts after a transient failure; -1: default
 	custom    []provider // the providers provider_register added to this VM
 }
 
