@@ -147,11 +147,12 @@ func admit(th *vm.Thread, r *request) error {
 	name := callProvider(r)
 	if p, ok := lookupProvider(th, name); ok {
 		c := capsOf(th, p)
+		if !c["json_mode"] {
+			r.jsonMode = false // best effort: the instruction in the prompt stays
+		}
 		switch {
 		case len(r.tools) > 0 && !c["tools"]:
 			return vm.Throwf("%s: provider %s does not support tools (provider_capabilities)", r.fn, name)
-		case r.jsonMode && !c["json_mode"]:
-			return vm.Throwf("%s: provider %s does not support JSON mode (provider_capabilities)", r.fn, name)
 		case r.system != "" && !c["system_prompt"]:
 			return vm.Throwf("%s: provider %s does not support a system prompt (provider_capabilities)", r.fn, name)
 		}
