@@ -391,6 +391,13 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		s := spawnsOf(th)
+		s.mu.Lock()
+		self := x.task != nil && th.Task == any(x.task)
+		s.mu.Unlock()
+		if self {
+			return vm.Value{}, vm.Throwf("%s: agent %d (%s) cannot wait for itself (it would never finish)", fn, x.id, x.name)
+		}
 		done, err := waitFor(th, x, d)
 		if err != nil {
 			return vm.Value{}, err

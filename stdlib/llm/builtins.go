@@ -402,6 +402,9 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	if err := st.checkBudget(r.fn); err != nil {
 		return vm.Value{}, err
 	}
+	if err := admitStream(th, r); err != nil {
+		return vm.Value{}, err
+	}
 	if st.armed() || r.provider == "mock" {
 		return mockStream(th, r)
 	}
@@ -411,6 +414,9 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	}
 	if c.provider.api == "mock" {
 		return mockStream(th, r)
+	}
+	if err := admit(th, r); err != nil {
+		return vm.Value{}, err
 	}
 	s, err := c.open(th, r)
 	if err != nil {

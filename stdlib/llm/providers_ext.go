@@ -173,6 +173,15 @@ func admit(th *vm.Thread, r *request) error {
 	return err
 }
 
+// admitStream refuses llm_stream for a provider without streaming.
+func admitStream(th *vm.Thread, r *request) error {
+	name := callProvider(r)
+	if p, ok := lookupProvider(th, name); ok && !capsOf(th, p)["streaming"] {
+		return vm.Throwf("%s: provider %s does not support streaming (provider_capabilities)", r.fn, name)
+	}
+	return nil
+}
+
 // take removes one token from b, sleeping (on the VM clock) until one
 // is there; waited says whether it had to.
 func (s *regState) take(th *vm.Thread, b *bucket) (bool, error) {
