@@ -293,10 +293,10 @@ type contextItem struct {
 	tokens   int64
 }
 
-func readItems(fn string, v vm.Value, scoreKeys ...string) ([]contextItem, error) {
+func readItems(fn, label string, v vm.Value, scoreKeys ...string) ([]contextItem, error) {
 	l, ok := v.AsList()
 	if !ok {
-		return nil, vm.Throwf("%s: items must be a list of strings or dicts {content, priority?, name?}, got %s", fn, v.Type())
+		return nil, vm.Throwf("%s: %s must be a list of strings or dicts {content, %s?, name?}, got %s", fn, label, scoreKeys[0], v.Type())
 	}
 	out := make([]contextItem, 0, l.Len())
 	for i, it := range l.Items() {
@@ -309,7 +309,7 @@ func readItems(fn string, v vm.Value, scoreKeys ...string) ([]contextItem, error
 				body = get(d, "text")
 			}
 			if body.IsNil() {
-				return nil, vm.Throwf("%s: items[%d] needs content (or text)", fn, i)
+				return nil, vm.Throwf("%s: %s[%d] needs content (or text)", fn, label, i)
 			}
 			c.text = Content(body)
 			if n := get(d, "name"); !n.IsNil() {
@@ -321,14 +321,14 @@ func readItems(fn string, v vm.Value, scoreKeys ...string) ([]contextItem, error
 				if p := get(d, k); !p.IsNil() {
 					f, ok := vm.Args{p}.Num(0)
 					if !ok {
-						return nil, vm.Throwf("%s: items[%d].%s must be a number, got %s", fn, i, k, lib.Display(p))
+						return nil, vm.Throwf("%s: %s[%d].%s must be a number, got %s", fn, label, i, k, lib.Display(p))
 					}
 					c.priority = f
 					break
 				}
 			}
 		} else {
-			return nil, vm.Throwf("%s: items[%d] must be a string or a dict {content, priority?, name?}, got %s", fn, i, it.Type())
+			return nil, vm.Throwf("%s: %s[%d] must be a string or a dict {content, %s?, name?}, got %s", fn, label, i, scoreKeys[0], it.Type())
 		}
 		c.tokens = llm.EstimateTokens(vm.Str(c.text))
 		out = append(out, c)
@@ -575,7 +575,7 @@ func init() {
 	})
 	lib.Def("assemble_context", "assemble_context(items, budget)", "fit items (strings or {content, priority?, name?}) into budget estimated tokens, highest priority first (ties in order); {text, included, dropped, tokens}, included in the original order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "assemble_context"
-		items, err := readItems(fn, a.At(0), "priority")
+		items, err := readItems(fn, "items", a.At(0), "priority")
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -613,7 +613,7 @@ func init() {
 	})
 	lib.Def("select_artifacts_adaptive", "select_artifacts_adaptive(artifacts, options)", "the artifacts ({name, content, score?}) that fit options.budget tokens, best first (score, else word overlap with options.query); one that does not fit whole is cut to the room left when at least options.min_tokens (default 32); [{name, content, score, tokens, truncated}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "select_artifacts_adaptive"
-		items, err := readItems(fn, a.At(0), "score", "relevance")
+		items, err := readItems(fn, "artifacts", a.At(0), "score", "relevance")
 		if err != nil {
 			return vm.Value{}, err
 		}
