@@ -32,7 +32,7 @@ const (
 
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
-var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact"}
+var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session"}
 
 // loop is one agent_loop run after its arguments are read.
 type loop struct {
@@ -51,6 +51,8 @@ type loop struct {
 	prompt     string
 	compact    vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
 	compactAt  int64
+	sessionV   vm.Value // options.session as given, claimed when the run starts
+	session    string   // options.session: the agent session the run continues and stores back into
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -108,7 +110,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 	}
 	merged = merged.Merge(opts)
-	l := &loop{fn: fn, name: "agent", system: vm.Nil, llmOpts: vm.NewDict(), maxTurns: defaultMaxTurns, depth: depth}
+	l := &loop{fn: fn, name: "agent", system: vm.Nil, llmOpts: vm.NewDict(), maxTurns: defaultMaxTurns, depth: depth, sessionV: vm.Nil}
 	if a != nil {
 		l.name = vm.ToDisplay(get(a, "name"))
 	}
@@ -175,7 +177,19 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, err
 		}
 		_, l.tr, _ = transcripts.Split(fn, v)
+		if err := transcripts.Writable(fn, v); err != nil {
+			return nil, err
+		}
 		l.messages = append([]vm.Value{}, ms...)
+	}
+	if v := get(merged, "session"); !v.IsNil() {
+		if l.messages != nil || l.tr != nil {
+			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
+		}
+		if _, ok := v.AsString(); !ok {
+			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, lib.Display(v))
+		}
+		l.sessionV = v
 	}
 	if promptV.IsValid() && !promptV.IsNil() {
 		s, ok := promptV.AsString()
@@ -192,7 +206,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			}
 		}
 	}
-	if len(l.messages) == 0 {
+	if len(l.messages) == 0 && l.sessionV.IsNil() {
 		return nil, vm.Throwf("%s: nothing to send: give a prompt or options.messages", fn)
 	}
 	for _, k := range llm.OptionKeys() {
@@ -202,6 +216,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if v := get(merged, k); !v.IsNil() {
 			l.llmOpts = l.llmOpts.Set(k, v)
 		}
+	}
+	if err := l.claimSession(th); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -219,6 +236,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	st := stateOf(th)
 	r := st.begin(th, l)
 	defer st.end(r)
+	defer l.releaseSession(th)
 	parent := vm.Nil
 	if r.parent != 0 {
 		parent = vm.IntOf(r.parent)
@@ -240,6 +258,9 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
 			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions))
+		if l.session != "" {
+			res = res.Set("session", vm.Str(l.session))
+		}
 		errV := vm.Nil
 		if err != nil {
 			errV = errorValue(err)

@@ -231,7 +231,7 @@ func tokensOf(v vm.Value) int64 {
 
 // configValue is llm_config's dict.
 func configValue(th *vm.Thread, prov, mdl string) (vm.Value, error) {
-	c, ok, err := resolve("llm_config", prov, mdl)
+	c, ok, err := resolve("llm_config", prov, mdl, customProviders(th)...)
 	if err != nil {
 		return vm.Value{}, err
 	}
@@ -250,6 +250,9 @@ func configValue(th *vm.Thread, prov, mdl string) (vm.Value, error) {
 func call(th *vm.Thread, r *request) (*response, []string, error) {
 	st := stateOf(th)
 	if err := st.checkBudget(r.fn); err != nil {
+		return nil, nil, err
+	}
+	if err := admit(th, r); err != nil {
 		return nil, nil, err
 	}
 	var resp *response
@@ -399,6 +402,9 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	if err := st.checkBudget(r.fn); err != nil {
 		return vm.Value{}, err
 	}
+	if err := admitStream(th, r); err != nil {
+		return vm.Value{}, err
+	}
 	if st.armed() || r.provider == "mock" {
 		return mockStream(th, r)
 	}
@@ -408,6 +414,9 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	}
 	if c.provider.api == "mock" {
 		return mockStream(th, r)
+	}
+	if err := admit(th, r); err != nil {
+		return vm.Value{}, err
 	}
 	s, err := c.open(th, r)
 	if err != nil {

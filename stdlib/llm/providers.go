@@ -29,6 +29,7 @@ type provider struct {
 	defBase  string
 	keyEnv   string // "" when no key is needed
 	defModel string
+	models   []string // provider_register: the model ids it serves
 }
 
 var providers = []provider{
@@ -48,10 +49,13 @@ func providerByName(name string) (provider, bool) {
 	return provider{}, false
 }
 
-func providerNames() string {
-	names := make([]string, len(providers))
-	for i, p := range providers {
-		names[i] = p.name
+func providerNames(custom ...provider) string {
+	names := make([]string, 0, len(providers)+len(custom))
+	for _, p := range providers {
+		names = append(names, p.name)
+	}
+	for _, p := range custom {
+		names = append(names, p.name)
 	}
 	return strings.Join(names, ", ")
 }
@@ -86,7 +90,7 @@ func noProvider(fn string) error {
 // provider of options.model, else HARN_LLM_PROVIDER, else the provider of
 // HARN_LLM_MODEL, else the first of ANTHROPIC_API_KEY, OPENAI_API_KEY,
 // OPENROUTER_API_KEY that is set. ok is false when nothing is configured.
-func resolve(fn string, providerName, modelName string) (config, bool, error) {
+func resolve(fn string, providerName, modelName string, custom ...provider) (config, bool, error) {
 	var c config
 	name := providerName
 	explicit := strings.TrimSpace(modelName)
@@ -94,6 +98,9 @@ func resolve(fn string, providerName, modelName string) (config, bool, error) {
 	var id, inferred, envID, envInferred string
 	if explicit != "" {
 		id, inferred = resolveModel(explicit)
+		if cp, ok := customModel(custom, explicit); ok {
+			id, inferred = explicit, cp
+		}
 	}
 	if envModel != "" {
 		envID, envInferred = resolveModel(envModel)
@@ -118,9 +125,12 @@ func resolve(fn string, providerName, modelName string) (config, bool, error) {
 	if name == "" {
 		return c, false, nil
 	}
-	p, ok := providerByName(name)
+	p, ok := customByName(custom, name)
 	if !ok {
-		return c, false, vm.Throwf("%s: unknown provider %q (known: %s)", fn, name, providerNames())
+		p, ok = providerByName(name)
+	}
+	if !ok {
+		return c, false, vm.Throwf("%s: unknown provider %q (known: %s)", fn, name, providerNames(custom...))
 	}
 	c.provider = p
 	// OpenRouter names models "vendor/model": they are sent as written.
@@ -149,7 +159,7 @@ func resolve(fn string, providerName, modelName string) (config, bool, error) {
 // configFor resolves the configuration of r, with its base_url and
 // api_key options applied.
 func configFor(r *request) (config, error) {
-	c, ok, err := resolve(r.fn, r.provider, r.model)
+	c, ok, err := resolve(r.fn, r.provider, r.model, r.custom...)
 	if err != nil {
 		return c, err
 	}

@@ -60,9 +60,10 @@ type request struct {
 	timeoutMS int64
 	apiKey    string
 	baseURL   string
-	options   *vm.Dict // as given, for llm_mock_calls
-	retries   int64    // structured calls: extra attempts
-	maxRetry  int64    // provider requests: extra attempts after a transient failure; -1: default
+	options   *vm.Dict   // as given, for llm_mock_calls
+	retries   int64      // structured calls: extra attempts
+	maxRetry  int64      // provider requests: extra attempts after a transient failure; -1: default
+	custom    []provider // the providers provider_register added to this VM
 }
 
 // retriesFor is the number of times a failed provider request is sent
@@ -97,7 +98,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	if d, ok := systemV.AsDict(); ok && (!optsV.IsValid() || optsV.IsNil()) {
 		systemV, optsV = vm.Nil, vm.Of(d)
 	}
-	r := &request{fn: fn, options: vm.NewDict(), maxRetry: -1}
+	r := &request{fn: fn, options: vm.NewDict(), maxRetry: -1, custom: customProviders(th)}
 	if optsV.IsValid() && !optsV.IsNil() {
 		d, ok := optsV.AsDict()
 		if !ok {

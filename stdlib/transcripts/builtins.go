@@ -43,6 +43,9 @@ func appendTo(fn string, conv vm.Value, ms ...vm.Value) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
+	if err := writable(fn, tr); err != nil {
+		return vm.Value{}, err
+	}
 	out := make([]vm.Value, 0, len(items)+len(ms))
 	out = append(out, items...)
 	for _, m := range ms {
