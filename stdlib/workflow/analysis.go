@@ -16,9 +16,17 @@ import (
 )
 
 // problem is one finding of workflow_validate.
+// Unreachable nodes and unguarded branch nodes are warnings (a run never
+// meets them or fails only there); the rest are errors, which
+// workflow_execute refuses to run.
 func problem(code, msg string, kv ...any) vm.Value {
-	b := vm.NewDictBuilder(2 + len(kv)/2)
+	b := vm.NewDictBuilder(3 + len(kv)/2)
 	b.Set("code", vm.Str(code))
+	sev := "error"
+	if code == "unreachable" || code == "branch_without_guards" {
+		sev = "warning"
+	}
+	b.Set("severity", vm.Str(sev))
 	b.Set("message", vm.Str(msg))
 	for i := 0; i+1 < len(kv); i += 2 {
 		b.Set(kv[i].(string), kv[i+1].(vm.Value))
@@ -227,7 +235,15 @@ func (g *graph) inspect(history []vm.Value) vm.Value {
 	}
 	b.Set("terminals", strList(terminals))
 	b.Set("has_cycles", vm.BoolOf(g.hasCycle()))
-	b.Set("valid", vm.BoolOf(len(g.problems()) == 0))
+	probs := g.problems()
+	runnable := true
+	for _, p := range probs {
+		if sev, _ := str(get(p.Dict(), "severity")); sev == "error" {
+			runnable = false
+		}
+	}
+	b.Set("valid", vm.BoolOf(len(probs) == 0))
+	b.Set("runnable", vm.BoolOf(runnable))
 	b.Set("version", get(orEmpty(g.commit), "version"))
 	b.Set("history", vm.Of(vm.NewList(history)))
 	return vm.Of(b.Build())

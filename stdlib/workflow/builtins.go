@@ -66,7 +66,7 @@ func init() {
 			return g.value(), nil
 		})
 	lib.Def("workflow_validate", "workflow_validate(graph)",
-		"the graph's problems, a list of {code, message, node?}: missing entry, unknown node ids in edges, unreachable nodes, unguarded cycles, branch nodes without guards; [] when valid",
+		"the graph's problems, a list of {code, severity, message, node?}: missing entry, unknown node ids in edges, unreachable nodes, unguarded cycles, branch nodes without guards; [] when valid",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			g, err := graphArg("workflow_validate", a, 0)
 			if err != nil {

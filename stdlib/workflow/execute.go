@@ -106,9 +106,11 @@ func initialState(input vm.Value) *vm.Dict {
 // execute runs g from its entry (docs/workflow.md, "Execution").
 func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (vm.Value, error) {
 	const fn = "workflow_execute"
-	if probs := g.problems(); len(probs) > 0 {
-		msg, _ := str(get(probs[0].Dict(), "message"))
-		return vm.Value{}, vm.Runtimef("%s: the workflow is not valid: %s (workflow_validate lists every problem)", fn, msg)
+	for _, p := range g.problems() {
+		if sev, _ := str(get(p.Dict(), "severity")); sev == "error" {
+			msg, _ := str(get(p.Dict(), "message"))
+			return vm.Value{}, vm.Runtimef("%s: the workflow is not valid: %s (workflow_validate lists every problem)", fn, msg)
+		}
 	}
 	rs := runsOf(th)
 	r := &run{}
