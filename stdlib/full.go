@@ -31,6 +31,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/transcripts"
 	_ "github.com/harnlang/harn/stdlib/triggers"
 	_ "github.com/harnlang/harn/stdlib/trust"
+	_ "github.com/harnlang/harn/stdlib/workflow"
 )
 
 // MCPHandler is the served MCP request a handler runs for (stdlib/tools).
