@@ -21,6 +21,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/mcpclient"
 	_ "github.com/harnlang/harn/stdlib/net"
 	_ "github.com/harnlang/harn/stdlib/pg"
+	_ "github.com/harnlang/harn/stdlib/policy"
 	_ "github.com/harnlang/harn/stdlib/schema"
 	_ "github.com/harnlang/harn/stdlib/secrets"
 	_ "github.com/harnlang/harn/stdlib/skills"
