@@ -12,6 +12,7 @@ import (
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/agents"
+	_ "github.com/harnlang/harn/stdlib/artifacts"
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/hitl"
