@@ -57,7 +57,7 @@ func TestBenignCommandsMatchNothing(t *testing.T) {
 		"ls -la", "go test ./...", "git status", "git diff HEAD", "cat README.md",
 		"grep -rn TODO src", "make build", "npm test", "echo hello", "mkdir -p out",
 		"python3 script.py", "rmdir empty",
-		"psql -c 'DELETE FROM users WHERE id = 3;'", "chmod 644 file", "cp a.txt b.txt",
+		"psql -c 'DELETE FROM users WHERE id = 3;'", "f(){ g | h & }; f", "chmod 644 file", "cp a.txt b.txt",
 	} {
 		got := scan(c)
 		if len(got) > 0 {

@@ -101,8 +101,21 @@ func scan(command string) []*rule {
 	cmd := strings.TrimSpace(command)
 	var out []*rule
 	for i := range rules {
-		if rules[i].re.MatchString(cmd) {
-			out = append(out, &rules[i])
+		r := &rules[i]
+		if r.id == "fork_bomb" {
+			// A function that pipes itself into itself in the background
+			// and is then called: the four names must be one (RE2 has no
+			// back-references, so the check is here).
+			for _, m := range r.re.FindAllStringSubmatch(cmd, -1) {
+				if m[1] == m[2] && m[2] == m[3] && m[3] == m[4] {
+					out = append(out, r)
+					break
+				}
+			}
+			continue
+		}
+		if r.re.MatchString(cmd) {
+			out = append(out, r)
 		}
 	}
 	return out
