@@ -12,7 +12,9 @@ import (
 	// program that names one of their builtins in harn-full
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/agents"
+	_ "github.com/harnlang/harn/stdlib/artifacts"
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
+	_ "github.com/harnlang/harn/stdlib/flow"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/hitl"
 	_ "github.com/harnlang/harn/stdlib/host"
@@ -21,6 +23,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/mcpclient"
 	_ "github.com/harnlang/harn/stdlib/net"
 	_ "github.com/harnlang/harn/stdlib/pg"
+	_ "github.com/harnlang/harn/stdlib/policy"
 	_ "github.com/harnlang/harn/stdlib/project"
 	_ "github.com/harnlang/harn/stdlib/schema"
 	_ "github.com/harnlang/harn/stdlib/secrets"
