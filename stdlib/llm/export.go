@@ -2,6 +2,7 @@ package llm
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/vm"
 )
@@ -31,3 +32,10 @@ func EstimateTokens(v vm.Value) int64 { return tokensOf(v) }
 
 // OptionKeys are the option keys llm_call reads (docs/llm.md, Options).
 func OptionKeys() []string { return slices.Clone(knownOptions) }
+
+// IsNoProvider reports whether err is Call's failure for a run with no
+// provider configured and no mock armed (callers fall back to something
+// that needs no model, as command_llm_risk_scan does).
+func IsNoProvider(err error) bool {
+	return err != nil && strings.Contains(err.Error(), noProviderText)
+}

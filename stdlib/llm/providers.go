@@ -79,9 +79,13 @@ type config struct {
 	apiKey   string
 }
 
+// noProviderText is the part of noProvider's message IsNoProvider knows
+// it by.
+const noProviderText = ": no LLM provider is configured: "
+
 // noProvider is the failure of a call with nothing configured.
 func noProvider(fn string) error {
-	return vm.Throwf("%s: no LLM provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "+
+	return vm.Throwf("%s"+noProviderText+"set ANTHROPIC_API_KEY or OPENAI_API_KEY "+
 		"(or HARN_LLM_PROVIDER, e.g. ollama), pass {provider: …, model: …} in the options, "+
 		"or queue a response with llm_mock(…) in tests", fn)
 }

@@ -182,7 +182,7 @@ func llmRiskScan(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	llmOpts := opts.Delete("workspace")
 	resp, err := llm.Call(th, name, vm.Str("Command:\n"+cmd), vm.Str(llmSystem), vm.Of(llmOpts))
 	if err != nil {
-		if strings.Contains(err.Error(), "no LLM provider is configured") {
+		if llm.IsNoProvider(err) {
 			return vm.Of(rules.Set("source", vm.Str("rules")).Set("llm", vm.Nil)), nil
 		}
 		return vm.Value{}, err
