@@ -13,6 +13,7 @@ import (
 	// (docs/architecture.md, "Start-up").
 	_ "github.com/harnlang/harn/stdlib/agents"
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
+	_ "github.com/harnlang/harn/stdlib/evals"
 	_ "github.com/harnlang/harn/stdlib/formats"
 	_ "github.com/harnlang/harn/stdlib/hitl"
 	_ "github.com/harnlang/harn/stdlib/host"
