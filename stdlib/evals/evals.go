@@ -112,7 +112,7 @@ func init() {
 		"run checks [{name, fn}|{name, expected, field?}] on a run record: {id, passed, score, pass_count, fail_count, checks: [{name, passed, score, error?}]}; fn(record) returns a bool, a score or {passed, score}; expected compares record[field] (default outputs)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_eval"
-			rec, err := recordArg(name, a, 0)
+			rec, err := recordArg(th, name, a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -145,7 +145,7 @@ func init() {
 				if !ok {
 					return vm.Value{}, vm.Runtimef("%s: record %d must be a dict, got %s", name, i, r.Type())
 				}
-				rd, err := makeRecord(name, rd)
+				rd, err := makeRecord(th, name, rd)
 				if err != nil {
 					return vm.Value{}, err
 				}

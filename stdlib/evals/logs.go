@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -26,10 +27,10 @@ func logsOf(th *vm.Thread) *logs {
 	return th.VM().Local(logsKey{}, func() any { return &logs{counters: map[string]int64{}} }).(*logs)
 }
 
-func now() vm.Value { return vm.Str(time.Now().UTC().Format(time.RFC3339Nano)) }
+func now(th *vm.Thread) vm.Value { return vm.Str(htime.VMNow(th).UTC().Format(time.RFC3339Nano)) }
 
 // frictionEvent checks and completes a friction event.
-func frictionEvent(name string, d *vm.Dict) (*vm.Dict, error) {
+func frictionEvent(th *vm.Thread, name string, d *vm.Dict) (*vm.Dict, error) {
 	kind, ok := str(d, "kind")
 	if !ok || kind == "" {
 		return nil, vm.Runtimef("%s: a friction event needs a non-empty string `kind`", name)
@@ -50,18 +51,18 @@ func frictionEvent(name string, d *vm.Dict) (*vm.Dict, error) {
 		return nil, vm.Runtimef("%s: `context` must be a dict, got %s", name, v.Type())
 	}
 	if v, ok := d.Get("at"); !ok || v.IsNil() {
-		d = d.Set("at", now())
+		d = d.Set("at", now(th))
 	}
 	return d, nil
 }
 
 // eventArgs reads (event: dict) or (kind, message?, fields?).
-func eventArgs(name string, a vm.Args) (*vm.Dict, error) {
+func eventArgs(th *vm.Thread, name string, a vm.Args) (*vm.Dict, error) {
 	if err := need(name, a, 0); err != nil {
 		return nil, err
 	}
 	if d, ok := a.Dict(0); ok {
-		return frictionEvent(name, d)
+		return frictionEvent(th, name, d)
 	}
 	kind, err := stringArg(name, a, 0)
 	if err != nil {
@@ -75,14 +76,14 @@ func eventArgs(name string, a vm.Args) (*vm.Dict, error) {
 	if a.Given(1) {
 		d = d.Set("message", a.At(1))
 	}
-	return frictionEvent(name, d)
+	return frictionEvent(th, name, d)
 }
 
 func init() {
 	lib.Def("friction_event", "friction_event(kind: string | dict, message?: string, fields?: dict)",
 		"a friction event {kind, message, severity (low|medium|high|critical, default medium), context, at}, not recorded",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := eventArgs("friction_event", a)
+			d, err := eventArgs(th, "friction_event", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -91,7 +92,7 @@ func init() {
 	lib.Def("friction_record", "friction_record(kind: string | dict, message?: string, fields?: dict)",
 		"append a friction event (as friction_event makes it) to the run's friction log; returns it",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := eventArgs("friction_record", a)
+			d, err := eventArgs(th, "friction_record", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -155,7 +156,7 @@ func init() {
 					if !ok {
 						return vm.Value{}, vm.Runtimef("%s: event %d must be a dict, got %s", name, i, e.Type())
 					}
-					ed, err := frictionEvent(name, ed)
+					ed, err := frictionEvent(th, name, ed)
 					if err != nil {
 						return vm.Value{}, err
 					}
@@ -234,7 +235,7 @@ func init() {
 			l := logsOf(th)
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			e := vm.Of(lib.DictOf("seq", lib.IntOf(len(l.events)+1), "topic", vm.Str(t), "payload", p, "at", now()))
+			e := vm.Of(lib.DictOf("seq", lib.IntOf(len(l.events)+1), "topic", vm.Str(t), "payload", p, "at", now(th)))
 			l.events = append(l.events, e)
 			return e, nil
 		})

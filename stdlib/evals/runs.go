@@ -13,6 +13,7 @@ import (
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -40,7 +41,7 @@ func newID() string {
 
 // makeRecord completes d into a run record: the missing fields get their
 // defaults, the given ones are checked; other keys are kept.
-func makeRecord(name string, d *vm.Dict) (*vm.Dict, error) {
+func makeRecord(th *vm.Thread, name string, d *vm.Dict) (*vm.Dict, error) {
 	for _, f := range recordFields {
 		v, ok := d.Get(f.name)
 		if !ok || v.IsNil() {
@@ -48,7 +49,7 @@ func makeRecord(name string, d *vm.Dict) (*vm.Dict, error) {
 			case "id":
 				v = vm.Str(newID())
 			case "started_at":
-				v = vm.Str(time.Now().UTC().Format(time.RFC3339))
+				v = vm.Str(htime.VMNow(th).UTC().Format(time.RFC3339))
 			case "status":
 				v = vm.Str("completed")
 			case "steps":
@@ -75,12 +76,12 @@ func makeRecord(name string, d *vm.Dict) (*vm.Dict, error) {
 	return d, nil
 }
 
-func recordArg(name string, a vm.Args, i int) (*vm.Dict, error) {
+func recordArg(th *vm.Thread, name string, a vm.Args, i int) (*vm.Dict, error) {
 	d, err := dictArg(name, a, i)
 	if err != nil {
 		return nil, err
 	}
-	return makeRecord(name, d)
+	return makeRecord(th, name, d)
 }
 
 // recordPath is where a record with id is saved by default.
@@ -99,7 +100,7 @@ func init() {
 	lib.Def("run_record", "run_record(data: dict)",
 		"a run record {id, started_at, status, inputs, outputs, steps, metrics} from data: missing fields get defaults (a fresh id, now, \"completed\", empty), other keys are kept",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := recordArg("run_record", a, 0)
+			d, err := recordArg(th, "run_record", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -109,7 +110,7 @@ func init() {
 		"write the run record as JSON (atomically) to path, default <state root>/runs/<id>.json; returns the path written",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_save"
-			d, err := recordArg(name, a, 0)
+			d, err := recordArg(th, name, a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -165,7 +166,7 @@ func init() {
 	lib.Def("run_record_fixture", "run_record_fixture(record: dict)",
 		"a replayable fixture of the run: {kind: \"run_fixture\", source_id, inputs, expected_outputs, expected_status, steps: [{name, expected}]}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := recordArg("run_record_fixture", a, 0)
+			d, err := recordArg(th, "run_record_fixture", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -192,11 +193,11 @@ func init() {
 		"what changed from run a to run b: {identical, fields: [{path, before, after}], steps: [{index, change, before, after}]} (id and started_at are not compared)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_diff"
-			x, err := recordArg(name, a, 0)
+			x, err := recordArg(th, name, a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			y, err := recordArg(name, a, 1)
+			y, err := recordArg(th, name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -234,7 +235,7 @@ func loadFile(th *vm.Thread, name, path string) (*vm.Dict, error) {
 	if !ok {
 		return nil, vm.Runtimef("%s: %s does not hold a run record (a JSON object), got %s", name, path, v.Type())
 	}
-	return makeRecord(name, d)
+	return makeRecord(th, name, d)
 }
 
 func loadTree(th *vm.Thread, name, dir string) (vm.Value, error) {
