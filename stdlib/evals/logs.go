@@ -20,8 +20,12 @@ type logs struct {
 	mu       sync.Mutex
 	friction []vm.Value
 	counters map[string]int64
-	events   []vm.Value
+	events   []vm.Value // the newest MaxEvents emitted events
+	seq      int        // events emitted so far
 }
+
+// MaxEvents is how many emitted events a run keeps (the oldest go first).
+const MaxEvents = 10000
 
 func logsOf(th *vm.Thread) *logs {
 	return th.VM().Local(logsKey{}, func() any { return &logs{counters: map[string]int64{}} }).(*logs)
@@ -235,7 +239,11 @@ func init() {
 			l := logsOf(th)
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			e := vm.Of(lib.DictOf("seq", lib.IntOf(len(l.events)+1), "topic", vm.Str(t), "payload", p, "at", now(th)))
+			l.seq++
+			e := vm.Of(lib.DictOf("seq", lib.IntOf(l.seq), "topic", vm.Str(t), "payload", p, "at", now(th)))
+			if len(l.events) == MaxEvents {
+				l.events = slices.Delete(l.events, 0, MaxEvents/10)
+			}
 			l.events = append(l.events, e)
 			return e, nil
 		})
