@@ -47,6 +47,9 @@ func evalRecord(th *vm.Thread, name string, rec *vm.Dict, checks *vm.List) (*vm.
 		var s float64
 		var ok2 bool
 		if fn, has := cd.Get("fn"); has && !fn.IsNil() {
+			if _, err := callable(fn); err != nil {
+				return nil, vm.Runtimef("%s: check `%s`: `fn` must be a function, got %s", name, cname, fn.Type())
+			}
 			v, msg, failed, err := callCaught(th, fn, vm.Of(rec))
 			if err != nil {
 				return nil, err
@@ -445,6 +448,10 @@ func suiteManifest(name string, d *vm.Dict) (*vm.Dict, error) {
 			md, ok := m.AsDict()
 			if !ok || !isMetric(md) {
 				return nil, vm.Runtimef("%s: suite `%s`: metric %d is not an eval_metric(name, fn) value", name, sname, i)
+			}
+			mn, okn := str(md, "name")
+			if fn := get(md, "fn"); !okn || mn == "" || (!fn.IsNil() && func() bool { _, err := callable(fn); return err != nil }()) {
+				return nil, vm.Runtimef("%s: suite `%s`: metric %d needs a non-empty `name` and a function `fn`", name, sname, i)
 			}
 			metrics = append(metrics, m)
 		}
