@@ -1,0 +1,143 @@
+package evals
+
+import (
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/vm"
+)
+
+func need(name string, a vm.Args, i int) error {
+	if !a.Has(i) {
+		return vm.Runtimef("%s: missing argument %d", name, i+1)
+	}
+	return nil
+}
+
+func dictArg(name string, a vm.Args, i int) (*vm.Dict, error) {
+	if err := need(name, a, i); err != nil {
+		return nil, err
+	}
+	d, ok := a.Dict(i)
+	if !ok {
+		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return d, nil
+}
+
+func listArg(name string, a vm.Args, i int) (*vm.List, error) {
+	if err := need(name, a, i); err != nil {
+		return nil, err
+	}
+	l, ok := a.List(i)
+	if !ok {
+		return nil, vm.Runtimef("%s: expected list at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return l, nil
+}
+
+func stringArg(name string, a vm.Args, i int) (string, error) {
+	if err := need(name, a, i); err != nil {
+		return "", err
+	}
+	s, ok := a.At(i).AsString()
+	if !ok {
+		return "", vm.Runtimef("%s: expected string at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return s.Go(), nil
+}
+
+// optDict is argument i as a dict, or an empty dict when it is not given.
+func optDict(name string, a vm.Args, i int) (*vm.Dict, error) {
+	if !a.Given(i) {
+		return vm.NewDict(), nil
+	}
+	return dictArg(name, a, i)
+}
+
+func str(d *vm.Dict, k string) (string, bool) {
+	v, ok := d.Get(k)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.AsString()
+	if !ok {
+		return "", false
+	}
+	return s.Go(), true
+}
+
+func get(d *vm.Dict, k string) vm.Value {
+	v, ok := d.Get(k)
+	if !ok {
+		return vm.Nil
+	}
+	return v
+}
+
+// callCaught calls fn; a failure the script could catch comes back as
+// its message (failed true), anything else (exit, cancellation) as err.
+func callCaught(th *vm.Thread, fn vm.Value, args ...vm.Value) (res vm.Value, msg string, failed bool, err error) {
+	res, err = th.Call(fn, args...)
+	if err == nil {
+		return res, "", false, nil
+	}
+	e := vm.AsError(err)
+	if e == nil || e.Kind == vm.KindExit || e.Kind == vm.KindCancelled {
+		return vm.Value{}, "", false, err
+	}
+	return vm.Nil, lib.Display(e.Caught()), true, nil
+}
+
+// score reads a check or metric result: a bool is 1 or 0 (passed as
+// itself), a number is the score (passed when ≥ threshold), nil is a
+// failure, and a dict {passed?, score?} gives either or both.
+func score(v vm.Value, threshold float64) (float64, bool, bool) {
+	if b, ok := v.AsBool(); ok {
+		if b {
+			return 1, true, true
+		}
+		return 0, false, true
+	}
+	if f, ok := lib.ToFloat(v); ok {
+		return f, f >= threshold, true
+	}
+	if d, ok := v.AsDict(); ok {
+		sv, hasScore := d.Get("score")
+		pv, hasPass := d.Get("passed")
+		var s float64
+		if hasScore {
+			f, ok := lib.ToFloat(sv)
+			if !ok {
+				return 0, false, false
+			}
+			s = f
+		}
+		if hasPass {
+			p, ok := pv.AsBool()
+			if !ok {
+				return 0, false, false
+			}
+			if !hasScore {
+				if p {
+					s = 1
+				}
+			}
+			return s, bool(p), true
+		}
+		if hasScore {
+			return s, s >= threshold, true
+		}
+	}
+	return 0, false, false
+}
+
+func threshold(name string, d *vm.Dict, def float64) (float64, error) {
+	v, ok := d.Get("threshold")
+	if !ok || v.IsNil() {
+		return def, nil
+	}
+	f, ok := lib.ToFloat(v)
+	if !ok {
+		return 0, vm.Runtimef("%s: `threshold` must be a number, got %s", name, v.Type())
+	}
+	return f, nil
+}

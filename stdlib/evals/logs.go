@@ -1,0 +1,250 @@
+package evals
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	htime "github.com/harnlang/harn/stdlib/time"
+	"github.com/harnlang/harn/vm"
+)
+
+// Severities are the friction event severities, least severe first.
+var Severities = []string{"low", "medium", "high", "critical"}
+
+type logsKey struct{}
+
+// logs are a run's in-run logs (per VM: tasks share them).
+type logs struct {
+	mu       sync.Mutex
+	friction []vm.Value
+	counters map[string]int64
+	events   []vm.Value // the newest MaxEvents emitted events
+	seq      int        // events emitted so far
+}
+
+// MaxEvents is how many emitted events a run keeps (the oldest go first).
+const MaxEvents = 10000
+
+func logsOf(th *vm.Thread) *logs {
+	return th.VM().Local(logsKey{}, func() any { return &logs{counters: map[string]int64{}} }).(*logs)
+}
+
+func now(th *vm.Thread) vm.Value { return vm.Str(htime.VMNow(th).UTC().Format(time.RFC3339Nano)) }
+
+// frictionEvent checks and completes a friction event.
+func frictionEvent(th *vm.Thread, name string, d *vm.Dict) (*vm.Dict, error) {
+	kind, ok := str(d, "kind")
+	if !ok || kind == "" {
+		return nil, vm.Runtimef("%s: a friction event needs a non-empty string `kind`", name)
+	}
+	if v, ok := d.Get("message"); !ok || v.IsNil() {
+		d = d.Set("message", vm.Str(""))
+	} else if v.Type() != "string" {
+		return nil, vm.Runtimef("%s: `message` must be a string, got %s", name, v.Type())
+	}
+	if v, ok := d.Get("severity"); !ok || v.IsNil() {
+		d = d.Set("severity", vm.Str("medium"))
+	} else if s, _ := str(d, "severity"); !slices.Contains(Severities, s) {
+		return nil, vm.Runtimef("%s: `severity` must be one of low, medium, high, critical, got %s", name, lib.Display(v))
+	}
+	if v, ok := d.Get("context"); !ok || v.IsNil() {
+		d = d.Set("context", vm.Of(vm.NewDict()))
+	} else if v.Type() != "dict" {
+		return nil, vm.Runtimef("%s: `context` must be a dict, got %s", name, v.Type())
+	}
+	if v, ok := d.Get("at"); !ok || v.IsNil() {
+		d = d.Set("at", now(th))
+	}
+	return d, nil
+}
+
+// eventArgs reads (event: dict) or (kind, message?, fields?).
+func eventArgs(th *vm.Thread, name string, a vm.Args) (*vm.Dict, error) {
+	if err := need(name, a, 0); err != nil {
+		return nil, err
+	}
+	if d, ok := a.Dict(0); ok {
+		return frictionEvent(th, name, d)
+	}
+	kind, err := stringArg(name, a, 0)
+	if err != nil {
+		return nil, vm.Runtimef("%s: expected dict or string at argument 1, got %s", name, a.At(0).Type())
+	}
+	d, err := optDict(name, a, 2)
+	if err != nil {
+		return nil, err
+	}
+	d = d.Set("kind", vm.Str(kind))
+	if a.Given(1) {
+		d = d.Set("message", a.At(1))
+	}
+	return frictionEvent(th, name, d)
+}
+
+func init() {
+	lib.Def("friction_event", "friction_event(kind: string | dict, message?: string, fields?: dict)",
+		"a friction event {kind, message, severity (low|medium|high|critical, default medium), context, at}, not recorded",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := eventArgs(th, "friction_event", a)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(d), nil
+		})
+	lib.Def("friction_record", "friction_record(kind: string | dict, message?: string, fields?: dict)",
+		"append a friction event (as friction_event makes it) to the run's friction log; returns it",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := eventArgs(th, "friction_record", a)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			l := logsOf(th)
+			l.mu.Lock()
+			l.friction = append(l.friction, vm.Of(d))
+			l.mu.Unlock()
+			return vm.Of(d), nil
+		})
+	lib.Def("friction_events", "friction_events(filters?: dict)",
+		"the run's friction events matching filters {kind, severity}, oldest first",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			f, err := optDict("friction_events", a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			l := logsOf(th)
+			l.mu.Lock()
+			evs := slices.Clone(l.friction)
+			l.mu.Unlock()
+			var out []vm.Value
+			for _, e := range evs {
+				ed, _ := e.AsDict()
+				keep := true
+				for _, k := range []string{"kind", "severity"} {
+					if want, ok := f.Get(k); ok && !want.IsNil() && !vm.Equal(want, get(ed, k)) {
+						keep = false
+					}
+				}
+				if keep {
+					out = append(out, e)
+				}
+			}
+			return vm.Of(vm.NewList(out)), nil
+		})
+	lib.Def("friction_clear", "friction_clear()",
+		"empty the run's friction log; returns how many events it held",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if a.Len() > 0 {
+				return vm.Value{}, vm.Runtimef("friction_clear: takes no arguments, got %d", a.Len())
+			}
+			l := logsOf(th)
+			l.mu.Lock()
+			n := len(l.friction)
+			l.friction = nil
+			l.mu.Unlock()
+			return lib.IntOf(n), nil
+		})
+	lib.Def("friction_eval_fixture", "friction_eval_fixture(events?: list)",
+		"an eval fixture of friction events (default: the run's log): {kind: \"friction_fixture\", events, total, by_kind: {kind: n}, by_severity: {severity: n}}",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			const name = "friction_eval_fixture"
+			var evs []vm.Value
+			if a.Given(0) {
+				l, err := listArg(name, a, 0)
+				if err != nil {
+					return vm.Value{}, err
+				}
+				for i, e := range l.Items() {
+					ed, ok := e.AsDict()
+					if !ok {
+						return vm.Value{}, vm.Runtimef("%s: event %d must be a dict, got %s", name, i, e.Type())
+					}
+					ed, err := frictionEvent(th, name, ed)
+					if err != nil {
+						return vm.Value{}, err
+					}
+					evs = append(evs, vm.Of(ed))
+				}
+			} else {
+				l := logsOf(th)
+				l.mu.Lock()
+				evs = slices.Clone(l.friction)
+				l.mu.Unlock()
+			}
+			byKind, bySev := vm.NewDict(), vm.NewDict()
+			inc := func(d *vm.Dict, k string) *vm.Dict {
+				n := int64(0)
+				if v, ok := d.Get(k); ok {
+					i, _ := v.AsInt()
+					n = int64(i)
+				}
+				return d.Set(k, vm.IntOf(n+1))
+			}
+			for _, e := range evs {
+				ed, _ := e.AsDict()
+				k, _ := str(ed, "kind")
+				s, _ := str(ed, "severity")
+				byKind, bySev = inc(byKind, k), inc(bySev, s)
+			}
+			return vm.Of(lib.DictOf(
+				"kind", vm.Str("friction_fixture"),
+				"events", vm.Of(vm.NewList(evs)),
+				"total", lib.IntOf(len(evs)),
+				"by_kind", vm.Of(byKind),
+				"by_severity", vm.Of(bySev),
+			)), nil
+		})
+	lib.Def("metrics_inc", "metrics_inc(name: string, by?: int)",
+		"add by (default 1) to the run's counter name (starting at 0); returns the new value",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			const name = "metrics_inc"
+			n, err := stringArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			by := int64(1)
+			if a.Given(1) {
+				b, ok := a.Int(1)
+				if !ok {
+					return vm.Value{}, vm.Runtimef("%s: expected int at argument 2, got %s", name, a.At(1).Type())
+				}
+				by = b
+			}
+			l := logsOf(th)
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			v := l.counters[n]
+			if (by > 0 && v > 1<<63-1-by) || (by < 0 && v < -1<<63-by) {
+				return vm.Value{}, vm.Runtimef("%s: counter `%s` would overflow", name, n)
+			}
+			l.counters[n] = v + by
+			return vm.IntOf(v + by), nil
+		})
+	lib.Def("event_log_emit", "event_log_emit(topic: string, payload?: any)",
+		"append {seq, topic, payload, at} to the run's event log (seq counts from 1); returns the event",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			const name = "event_log_emit"
+			t, err := stringArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			if t == "" {
+				return vm.Value{}, vm.Runtimef("%s: the topic must not be empty", name)
+			}
+			p := vm.Nil
+			if a.Has(1) {
+				p = a.At(1)
+			}
+			l := logsOf(th)
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.seq++
+			e := vm.Of(lib.DictOf("seq", lib.IntOf(l.seq), "topic", vm.Str(t), "payload", p, "at", now(th)))
+			if len(l.events) == MaxEvents {
+				l.events = slices.Delete(l.events, 0, MaxEvents/10)
+			}
+			l.events = append(l.events, e)
+			return e, nil
+		})
+}
