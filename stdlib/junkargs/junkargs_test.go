@@ -34,8 +34,10 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// sandboxRoot is the temporary directory TestMain runs everything in.
-var sandboxRoot string
+// sandboxRoot is the temporary directory TestMain runs everything in;
+// pkgDir is this package's directory (the working directory go test
+// started in).
+var sandboxRoot, pkgDir string
 
 func TestMain(m *testing.M) {
 	code := func() int {
@@ -46,6 +48,10 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(root)
 		sandboxRoot = root
+		if pkgDir, err = os.Getwd(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 		for _, d := range []string{"cwd", "home", "state", "tmp", "bin"} {
 			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -345,7 +351,7 @@ func (sw *sweeper) run(src string) outcome {
 
 // runAlone runs the call as a program of its own, as `harn run` does
 // (deadlocks are detected).
-func runAlone(src string) outcome {
+func runAlone(src string, limit time.Duration) outcome {
 	var mu sync.Mutex
 	var v *vm.VM
 	interrupt := func() {
@@ -355,7 +361,7 @@ func runAlone(src string) outcome {
 			v.Interrupt()
 		}
 	}
-	return runBounded(confirmBudget, interrupt, func() error {
+	return runBounded(limit, interrupt, func() error {
 		res := interp.RunProgram("junk.harn", []byte(preludeText+"\n"+src+"\n"), interp.Options{
 			Stdout:   io.Discard,
 			Stderr:   io.Discard,
@@ -479,7 +485,7 @@ func sweepTarget(t *testing.T, tg target) {
 				if blocks {
 					continue
 				}
-				o = runAlone(src)
+				o = runAlone(src, confirmBudget)
 			}
 			if p := problem(o); p != "" {
 				t.Errorf("%s%s: %s\n  call: %s", tg.name, argNames(args), p, src)
