@@ -130,7 +130,7 @@ func (d *decoder) value(depth int) string {
 		}
 		return "(" + s + ")"
 	case 3:
-		return fmt.Sprintf("bytes_to_string_lossy(bytes_from_hex(%q))", hex.EncodeToString(d.bytes(d.byte()%48)))
+		return fmt.Sprintf("bytes_to_string_lossy(bytes_from_hex(%q))", hex.EncodeToString(noPaths(d.bytes(d.byte()%48))))
 	case 4:
 		n := d.byte() % 4
 		parts := make([]string, n)
@@ -164,6 +164,19 @@ func (d *decoder) value(depth int) string {
 	return fmt.Sprintf("__F[%d]()", d.byte()%len(junk))
 }
 
+// noPaths keeps a decoded string from naming anything outside the
+// sandbox's working directory (the tests may run as root, and delete_file
+// deletes directories): no '/', no '.', so no absolute path, no "..".
+func noPaths(b []byte) []byte {
+	out := append([]byte(nil), b...)
+	for i, c := range out {
+		if c == '/' || c == '.' {
+			out[i] = '_'
+		}
+	}
+	return out
+}
+
 // dictKeys are the keys decoded dicts use: the option names builtins
 // read most.
 var dictKeys = []string{
@@ -173,9 +186,10 @@ var dictKeys = []string{
 	"tags", "max", "min", "limit", "retry", "default", "a",
 }
 
-// words are strings builtins give meaning to.
+// words are strings builtins give meaning to. None is a path outside the
+// sandbox's working directory (see noPaths): no "/", ".", "..".
 var words = []string{
-	"", "x", "a.txt", "*", "**/*", ".", "..", "/", "string", "int", "object", "array",
+	"", "x", "a.txt", "*", "**", "string", "int", "object", "array",
 	"GET", "POST", "http://junk.invalid/", "mock", "utf-8", "base64", "%", "${x}",
 	"{{x}}", "\\", "\n", "\x00", "é", "🙂", "-1", "1e999", "NaN", "true", "null", "[]", "{}",
 	"a,b", "k=v", "1s", "P1D", "2024-01-01T00:00:00Z", "UTC", "America/New_York",

@@ -17,6 +17,7 @@
 package junkargs_test
 
 import (
+	"flag"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -61,6 +62,19 @@ func TestMain(m *testing.M) {
 		if err := os.Chdir(filepath.Join(root, "cwd")); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
+		}
+		// The fuzzing engine reads and writes testdata/fuzz relative to
+		// the working directory: reach the package's own.
+		flag.Parse()
+		testdata := filepath.Join(pkgDir, "testdata")
+		if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
+			os.MkdirAll(filepath.Join(testdata, "fuzz"), 0o755)
+		}
+		if _, err := os.Stat(testdata); err == nil {
+			if err := os.Symlink(testdata, "testdata"); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
 		}
 		sandboxEnv(root)
 		return m.Run()
