@@ -159,6 +159,17 @@ var junk = []struct{ name, expr string }{
 	{"channel", "channel()"},
 	{"iter", "iter([1, 2])"},
 	{"range", "(1 to 3)"},
+	{"generator", "__gen()"},
+	{"stream", "__stream()"},
+	{"pair", "pair(1, 2)"},
+	{"decimal", `decimal("1.5")`},
+	{"atomic", "atomic(0)"},
+	{"rng", "rng_seed(1)"},
+	{"tool_registry", `tool_define(tool_registry(), "t", "T", {handler: { args -> args }})`},
+	{"skill_registry", "skill_registry()"},
+	{"http_server", "http_server()"},
+	{"pg_pool", "pg_mock_pool([])"},
+	{"shared_map", "shared_map()"},
 }
 
 // prelude defines what the junk expressions use. Each junk value is made
@@ -283,7 +294,7 @@ func targets(t testing.TB) []target {
 		}
 		out = append(out, target{name: m.Recv + "." + m.Name, call: calls})
 	}
-	return out
+	return append(out, memberTargets(t)...)
 }
 
 // argLists returns the junk argument combinations a target is called
