@@ -29,8 +29,35 @@ func FuzzBuiltinArgs(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// Example mode: 'E', two bytes picking a call site of the mutation
+	// sweep, then per argument a byte saying whether to keep it (not a
+	// multiple of 3) or to replace it by a decoded value.
+	sites := fuzzSites(f, tgs)
+	for i, s := range sites {
+		if i%2 == 0 && !testing.Short() {
+			f.Add([]byte{'E', byte(i >> 8), byte(i), 0, 0, byte((i + len(s.cs.args)) % len(junk))})
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
+			return
+		}
+		if data[0] == 'E' && len(data) >= 3 && len(sites) > 0 {
+			s := sites[int(binary.BigEndian.Uint16(data[1:]))%len(sites)]
+			d := &decoder{data: data[3:]}
+			args := s.cs.origArgs()
+			for i := range args {
+				if d.byte()%3 == 0 {
+					args[i] = d.value(0)
+				}
+			}
+			if d.byte()%4 == 0 {
+				args = append(args, d.value(0))
+			}
+			src := s.cs.withArgs(args)
+			if p := runMutant(src); p != "" {
+				t.Fatalf("%s: %s\n  from %s, program:\n%s", s.tg.name, p, s.cs.ex.file, clip(src))
+			}
 			return
 		}
 		tg := tgs[int(binary.BigEndian.Uint16(data))%len(tgs)]
@@ -50,6 +77,28 @@ func FuzzBuiltinArgs(f *testing.F) {
 			t.Fatalf("%s: %s\n  call: %s", tg.name, p, src)
 		}
 	})
+}
+
+// fuzzSite is a call site of a target in the examples.
+type fuzzSite struct {
+	tg target
+	cs callSite
+}
+
+// fuzzSites returns the call sites the example mode mutates: one per
+// target that has one (not the targets that may block).
+func fuzzSites(t testing.TB, tgs []target) []fuzzSite {
+	examples := loadExamples(t)
+	var out []fuzzSite
+	for _, tg := range tgs {
+		if _, ok := mayBlock[tg.name]; ok {
+			continue
+		}
+		if cs, ok := siteFor(tg, examples); ok {
+			out = append(out, fuzzSite{tg, cs})
+		}
+	}
+	return out
 }
 
 // fuzzTargets are the targets the fuzzer may pick: all but the skipped.

@@ -200,14 +200,8 @@ func skipString(src string, i int, q byte) (int, bool) {
 
 // mutants returns the programs made from one call site.
 func mutants(cs callSite, name string) []string {
-	src := cs.ex.src
-	with := func(args []string) string {
-		return src[:cs.open+1] + strings.Join(args, ", ") + src[cs.shut:]
-	}
-	orig := make([]string, len(cs.args))
-	for i, a := range cs.args {
-		orig[i] = src[a[0]:a[1]]
-	}
+	with := cs.withArgs
+	orig := cs.origArgs()
 	var out []string
 	seed := len(name)
 	for p := range orig {
@@ -249,6 +243,38 @@ func runMutantWithin(src string, limit time.Duration) string {
 	return ""
 }
 
+// siteFor finds the first call of the target in the examples.
+func siteFor(tg target, examples []example) (callSite, bool) {
+	recv, name, method := strings.Cut(tg.name, ".")
+	if !method {
+		name = recv
+	}
+	if name == "*" {
+		return callSite{}, false
+	}
+	for _, ex := range examples {
+		if cs, ok := findCall(ex.src, name, method); ok {
+			cs.ex = ex
+			return cs, true
+		}
+	}
+	return callSite{}, false
+}
+
+// withArgs returns the site's program with the call's arguments replaced.
+func (cs callSite) withArgs(args []string) string {
+	return cs.ex.src[:cs.open+1] + strings.Join(args, ", ") + cs.ex.src[cs.shut:]
+}
+
+// origArgs returns the texts of the call's arguments.
+func (cs callSite) origArgs() []string {
+	out := make([]string, len(cs.args))
+	for i, a := range cs.args {
+		out[i] = cs.ex.src[a[0]:a[1]]
+	}
+	return out
+}
+
 func TestBuiltinsWithMutatedExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the mutation sweep takes a while")
@@ -261,26 +287,11 @@ func TestBuiltinsWithMutatedExamples(t *testing.T) {
 		if _, ok := mayBlock[tg.name]; ok {
 			continue
 		}
-		recv, name, method := strings.Cut(tg.name, ".")
-		if !method {
-			name = recv
-		}
-		if name == "*" {
+		cs, ok := siteFor(tg, examples)
+		if !ok {
 			continue
 		}
-		var sites []callSite
-		for _, ex := range examples {
-			if cs, ok := findCall(ex.src, name, method); ok {
-				cs.ex = ex
-				sites = append(sites, cs)
-				if len(sites) == 1 {
-					break
-				}
-			}
-		}
-		if len(sites) == 0 {
-			continue
-		}
+		sites := []callSite{cs}
 		t.Run(tg.name, func(t *testing.T) {
 			t.Parallel()
 			failures := 0
