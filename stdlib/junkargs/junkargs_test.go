@@ -40,6 +40,9 @@ import (
 // started in).
 var sandboxRoot, pkgDir string
 
+// pkgDirEnv passes pkgDir on to fuzzing workers.
+const pkgDirEnv = "HARN_JUNKARGS_PKG_DIR"
+
 func TestMain(m *testing.M) {
 	code := func() int {
 		root, err := os.MkdirTemp("", "harn-junkargs-")
@@ -49,9 +52,13 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(root)
 		sandboxRoot = root
-		if pkgDir, err = os.Getwd(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
+		// Fuzzing workers start in the coordinator's sandbox: they learn
+		// the package directory from the environment it leaves them.
+		if pkgDir = os.Getenv(pkgDirEnv); pkgDir == "" {
+			if pkgDir, err = os.Getwd(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
 		}
 		for _, d := range []string{"cwd", "home", "state", "tmp", "bin"} {
 			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
@@ -77,6 +84,7 @@ func TestMain(m *testing.M) {
 			}
 		}
 		sandboxEnv(root)
+		os.Setenv(pkgDirEnv, pkgDir)
 		// A junk size may pass the ceiling's check and still be built:
 		// keep what a call may take well below what the machine has.
 		vm.SetMaxMemory(1 << 30)
