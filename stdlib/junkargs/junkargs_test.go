@@ -538,7 +538,19 @@ func TestBuiltinsWithJunkArgs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full sweep takes about a minute")
 	}
-	for _, tg := range targets(t) {
+	tgs := targets(t)
+	known := map[string]bool{}
+	for _, tg := range tgs {
+		known[tg.name] = true
+	}
+	for _, list := range []map[string]string{skipped, mayBlock} {
+		for name := range list {
+			if !known[name] {
+				t.Errorf("%s is listed in the sweep's exceptions but is no longer registered: remove it", name)
+			}
+		}
+	}
+	for _, tg := range tgs {
 		if why, ok := skipped[tg.name]; ok {
 			t.Logf("skip %s: %s", tg.name, why)
 			continue
