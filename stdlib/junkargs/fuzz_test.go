@@ -3,6 +3,7 @@ package junkargs_test
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -34,7 +35,7 @@ func FuzzBuiltinArgs(f *testing.F) {
 	// multiple of 3) or to replace it by a decoded value.
 	sites := fuzzSites(f, tgs)
 	for i, s := range sites {
-		if i%2 == 0 && !testing.Short() {
+		if i%2 == 0 && fuzzing() {
 			f.Add([]byte{'E', byte(i >> 8), byte(i), 0, 0, byte((i + len(s.cs.args)) % len(junk))})
 		}
 	}
@@ -77,6 +78,14 @@ func FuzzBuiltinArgs(f *testing.F) {
 			t.Fatalf("%s: %s\n  call: %s", tg.name, p, src)
 		}
 	})
+}
+
+// fuzzing reports whether the test runs with -fuzz: the example seeds
+// only start the fuzzer off (TestBuiltinsWithMutatedExamples covers those
+// calls in ordinary runs).
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }
 
 // fuzzSite is a call site of a target in the examples.

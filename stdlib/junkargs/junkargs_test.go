@@ -351,7 +351,7 @@ func argNames(args []int) string {
 // it is still running after confirmBudget is it a hang. grace is how long
 // an interrupted call has to stop.
 const (
-	budget        = time.Second
+	budget        = 300 * time.Millisecond
 	confirmBudget = 10 * time.Second
 	grace         = 5 * time.Second
 )
@@ -538,6 +538,7 @@ func TestBuiltinsWithJunkArgs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full sweep takes about a minute")
 	}
+	t.Parallel()
 	tgs := targets(t)
 	known := map[string]bool{}
 	for _, tg := range tgs {

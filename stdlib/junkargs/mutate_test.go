@@ -279,6 +279,7 @@ func TestBuiltinsWithMutatedExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the mutation sweep takes a while")
 	}
+	t.Parallel()
 	examples := loadExamples(t)
 	for _, tg := range targets(t) {
 		if _, ok := skipped[tg.name]; ok {
