@@ -464,7 +464,8 @@ func windowList(items []vm.Value, sizeV, stepV vm.Value) *vm.List {
 	}
 	var out []vm.Value
 	n := int64(len(items))
-	for i := int64(0); i+size <= n; i += step {
+	// size <= n-i, not i+size <= n: a huge size must not overflow.
+	for i := int64(0); size <= n-i; i += step {
 		out = append(out, vm.Of(lib.List(lib.CopyItems(items[i:i+size]))))
 	}
 	return lib.List(out)

@@ -33,6 +33,9 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 			if n, ok = a.Int(1); !ok || n < 1 {
 				return vm.Value{}, vm.Typef("stream.broadcast: n must be a positive int")
 			}
+			if err := vm.CheckAlloc("stream.broadcast", n, 64); err != nil {
+				return vm.Value{}, err
+			}
 		}
 		f := &fanout{in: in, queues: make([][]vm.Value, n)}
 		out := make([]vm.Value, n)

@@ -211,6 +211,12 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// An empty path resolves to the execution root (ResolvePath); a
+		// variable that happens to be empty must not delete the whole
+		// working tree.
+		if a.Text(0) == "" {
+			return vm.Value{}, vm.Throwf("delete_file: the path is empty (it would name the execution root)")
+		}
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Lstat(p)
 		if err != nil {

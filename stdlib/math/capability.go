@@ -33,6 +33,9 @@ func init() {
 			if !ok || n < 0 {
 				return vm.Value{}, vm.Typef("HarnessRandom.bytes expects a non-negative int argument, got %s", a.At(0).Type())
 			}
+			if err := vm.CheckAlloc("random.bytes", n, 1); err != nil {
+				return vm.Value{}, err
+			}
 			b := make([]byte, n)
 			for i := range b {
 				b[i] = byte(globalRng.between(0, 255))

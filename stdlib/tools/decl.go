@@ -17,8 +17,11 @@ import (
 func init() {
 	lib.Def("__tool_decl", "__tool_decl(decl, body)", "runtime hook of a `tool` declaration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		op, _ := a.At(0).Object().(*vm.Opaque)
+		if op == nil {
+			return vm.Value{}, vm.Runtimef("__tool_decl: not a tool declaration")
+		}
 		def, ok := op.X.(*compiler.ToolDef)
-		if op == nil || !ok {
+		if !ok {
 			return vm.Value{}, vm.Runtimef("__tool_decl: not a tool declaration")
 		}
 		return declareTool(th, def, a.At(1))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package junkargs_test
+
+const raceEnabled = false
