@@ -168,9 +168,10 @@ func init() {
 		return vm.Of(cd.Merge(lib.DictOf("mock_armed", vm.BoolOf(armed), "mock_queued", lib.IntOf(queue),
 			"mock_patterns", lib.IntOf(patterns), "calls", vm.IntOf(calls), "config_error", configErr))), nil
 	})
-	lib.Def("llm_providers", "llm_providers()", "the known providers: [{name, api, base_url, api_key_env, api_key_set, default_model}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		out := make([]vm.Value, len(providers))
-		for i, p := range providers {
+	lib.Def("llm_providers", "llm_providers()", "the known providers, built-in then registered: [{name, api, base_url, api_key_env, api_key_set, default_model}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		all := allProviders(th)
+		out := make([]vm.Value, len(all))
+		for i, p := range all {
 			base := env(p.baseEnv)
 			if base == "" {
 				base = p.defBase
@@ -181,7 +182,10 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("llm_infer_provider", "llm_infer_provider(model)", "the provider that serves a model id or alias, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_infer_provider", "llm_infer_provider(model)", "the provider that serves a model id or alias (a registered provider's models included), or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if p, ok := customModel(customProviders(th), a.Text(0)); ok {
+			return vm.Str(p), nil
+		}
 		_, p := resolveModel(a.Text(0))
 		return strOrNil(p), nil
 	})
@@ -189,6 +193,9 @@ func init() {
 		name, ok := a.Str(0)
 		if !ok || strings.TrimSpace(name) == "" {
 			return vm.Value{}, vm.Throwf("llm_resolve_model: expected a model name, got %s", lib.Display(a.At(0)))
+		}
+		if p, ok := customModel(customProviders(th), name); ok {
+			return vm.Of(lib.DictOf("id", vm.Str(name), "provider", vm.Str(p))), nil
 		}
 		id, p := resolveModel(name)
 		return vm.Of(lib.DictOf("id", vm.Str(id), "provider", strOrNil(p))), nil
