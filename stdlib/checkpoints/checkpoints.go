@@ -17,6 +17,7 @@ package checkpoints
 
 import (
 	"errors"
+	"github.com/harnlang/harn/internal/atomicfile"
 	"io/fs"
 	"math"
 	"os"
@@ -25,7 +26,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	hfs "github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/harness"
@@ -279,7 +279,7 @@ func (s store) update(name string, change func(*vm.Dict) (*vm.Dict, error)) erro
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fail(err)
 	}
-	unlock, err := lockDir(s.dir)
+	unlock, err := atomicfile.LockDir(s.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -303,71 +303,8 @@ func (s store) update(name string, change func(*vm.Dict) (*vm.Dict, error)) erro
 		}
 		return nil
 	}
-	if err := writeAtomic(s.path(), []byte(templates.SerdeJSON(vm.Of(next), "  ")+"\n")); err != nil {
+	if err := atomicfile.Write(s.path(), []byte(templates.SerdeJSON(vm.Of(next), "  ")+"\n")); err != nil {
 		return fail(err)
-	}
-	return nil
-}
-
-// lockDir takes an exclusive flock on dir, waiting for other processes.
-func lockDir(dir string) (unlock func(), err error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
-}
-
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, then renamed over path, and the directory synced so
-// the rename survives a crash.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		done = true
-		return err
-	}
-	done = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package evals
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/harnlang/harn/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -135,7 +136,7 @@ func init() {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return vm.Value{}, vm.Runtimef("%s: %v", name, err)
 			}
-			if err := writeAtomic(path, []byte(data+"\n")); err != nil {
+			if err := atomicfile.Write(path, []byte(data+"\n")); err != nil {
 				return vm.Value{}, vm.Runtimef("%s: %v", name, err)
 			}
 			return vm.Str(path), nil
@@ -371,38 +372,4 @@ func diff(x, y *vm.Dict) *vm.Dict {
 		"fields", vm.Of(vm.NewList(fields)),
 		"steps", vm.Of(vm.NewList(steps)),
 	)
-}
-
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, then renamed over path.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }

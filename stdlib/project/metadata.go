@@ -21,6 +21,7 @@ package project
 
 import (
 	"errors"
+	"github.com/harnlang/harn/internal/atomicfile"
 	"io/fs"
 	"math"
 	"os"
@@ -28,7 +29,6 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	hfs "github.com/harnlang/harn/stdlib/fs"
@@ -216,7 +216,7 @@ func (s metaStore) update(name string, change func([]*fact) ([]*fact, error), fo
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fail(err)
 	}
-	unlock, err := lockDir(s.dir)
+	unlock, err := atomicfile.LockDir(s.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -249,63 +249,8 @@ func (s metaStore) update(name string, change func([]*fact) ([]*fact, error), fo
 		return nil
 	}
 	sort.Slice(next, func(i, j int) bool { return next[i].key < next[j].key })
-	if err := writeAtomic(s.path(), []byte(encode(next))); err != nil {
+	if err := atomicfile.Write(s.path(), []byte(encode(next))); err != nil {
 		return fail(err)
-	}
-	return nil
-}
-
-// lockDir takes an exclusive flock on dir, waiting for other processes.
-func lockDir(dir string) (unlock func(), err error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
-}
-
-// writeAtomic replaces path with data through a synced temporary file in
-// the same directory renamed over it.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
