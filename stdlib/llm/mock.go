@@ -445,7 +445,7 @@ func categoryOfStatus(code int) string {
 // categoryOfText classifies a mocked error string by the first HTTP status
 // in it, as error_category classifies strings; else "generic".
 func categoryOfText(s string) string {
-	for _, m := range statusRE.FindAllString(s, -1) {
+	for _, m := range statusRE().FindAllString(s, -1) {
 		var code int
 		fmt.Sscan(m, &code)
 		if c := categoryOfStatus(code); c != "generic" && code >= 400 && code <= 599 {
@@ -463,7 +463,7 @@ func categoryOfText(s string) string {
 	return "generic"
 }
 
-var statusRE = regexp.MustCompile(`\b[45][0-9][0-9]\b`)
+var statusRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[45][0-9][0-9]\b`) })
 
 // quoteShort quotes a prompt for a message, cut at 60 characters.
 func quoteShort(s string) string {

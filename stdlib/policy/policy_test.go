@@ -36,6 +36,7 @@ func TestEveryRuleHasAnExample(t *testing.T) {
 		"eval":                 "eval \"$CMD\"",
 		"network":              "wget https://example.com/file",
 	}
+	rules := ruleTable()
 	for i := range rules {
 		r := &rules[i]
 		ex, ok := examples[r.id]

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/internal/secretscan"
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -21,22 +22,25 @@ type signature struct {
 	re *regexp.Regexp
 }
 
-var signatures = []signature{
-	{"command_not_found", regexp.MustCompile(`(?i)command not found|is not recognized as an internal or external command`)},
-	{"permission_denied", regexp.MustCompile(`(?i)permission denied|operation not permitted`)},
-	{"no_such_file", regexp.MustCompile(`(?i)no such file or directory|cannot find the (?:file|path)`)},
-	{"python_traceback", regexp.MustCompile(`^Traceback \(most recent call last\):`)},
-	{"go_panic", regexp.MustCompile(`^panic: `)},
-	{"segfault", regexp.MustCompile(`(?i)segmentation fault|core dumped`)},
-	{"out_of_memory", regexp.MustCompile(`(?i)out of memory|cannot allocate memory|^Killed$`)},
-	{"git_fatal", regexp.MustCompile(`^fatal: `)},
-	{"npm_error", regexp.MustCompile(`^npm ERR!`)},
-	{"test_failure", regexp.MustCompile(`^(?:--- FAIL|FAIL\b|FAILED\b)|\b\d+ failed\b`)},
-	{"compile_error", regexp.MustCompile(`^\S+:\d+:\d+: (?:error|fatal error):|^error\[E\d+\]`)},
-	{"error", regexp.MustCompile(`(?i)^(?:error|fatal)\b[:!]?`)},
-	{"timeout", regexp.MustCompile(`(?i)timed out|deadline exceeded`)},
-	{"connection_refused", regexp.MustCompile(`(?i)connection refused|could not resolve host|network is unreachable`)},
-}
+// signatureTable is built on first use, like ruleTable.
+var signatureTable = sync.OnceValue(func() []signature {
+	return []signature{
+		{"command_not_found", regexp.MustCompile(`(?i)command not found|is not recognized as an internal or external command`)},
+		{"permission_denied", regexp.MustCompile(`(?i)permission denied|operation not permitted`)},
+		{"no_such_file", regexp.MustCompile(`(?i)no such file or directory|cannot find the (?:file|path)`)},
+		{"python_traceback", regexp.MustCompile(`^Traceback \(most recent call last\):`)},
+		{"go_panic", regexp.MustCompile(`^panic: `)},
+		{"segfault", regexp.MustCompile(`(?i)segmentation fault|core dumped`)},
+		{"out_of_memory", regexp.MustCompile(`(?i)out of memory|cannot allocate memory|^Killed$`)},
+		{"git_fatal", regexp.MustCompile(`^fatal: `)},
+		{"npm_error", regexp.MustCompile(`^npm ERR!`)},
+		{"test_failure", regexp.MustCompile(`^(?:--- FAIL|FAIL\b|FAILED\b)|\b\d+ failed\b`)},
+		{"compile_error", regexp.MustCompile(`^\S+:\d+:\d+: (?:error|fatal error):|^error\[E\d+\]`)},
+		{"error", regexp.MustCompile(`(?i)^(?:error|fatal)\b[:!]?`)},
+		{"timeout", regexp.MustCompile(`(?i)timed out|deadline exceeded`)},
+		{"connection_refused", regexp.MustCompile(`(?i)connection refused|could not resolve host|network is unreachable`)},
+	}
+})
 
 // errorLines finds error signatures line by line: the first signature a
 // line matches names it.
@@ -45,7 +49,7 @@ func errorLines(stream, text string) ([]vm.Value, []string) {
 	var ids []string
 	for i, line := range strings.Split(text, "\n") {
 		l := strings.TrimRight(line, "\r")
-		for _, s := range signatures {
+		for _, s := range signatureTable() {
 			if s.re.MatchString(strings.TrimSpace(l)) {
 				out = append(out, vm.Of(lib.DictOf(
 					"signature", vm.Str(s.id),

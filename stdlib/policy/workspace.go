@@ -10,17 +10,24 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var (
-	redirectRe = regexp.MustCompile(`(?:^|[^<>&0-9])\d?>>?\s*([^\s;&|<>()]+)`)
-	teeRe      = regexp.MustCompile(`\btee\s+(?:-\S+\s+)*([^\s;&|<>()]+)`)
-	copyRe     = regexp.MustCompile(`(?:^|[;&|(]\s*|\s)(?:cp|mv|install|ln|touch|mkdir)\s+([^;&|<>()]*)`)
-)
+// writePatterns are the expressions writeTargets reads targets with,
+// compiled on first use.
+var writePatterns = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?:^|[^<>&0-9])\d?>>?\s*([^\s;&|<>()]+)`),
+		regexp.MustCompile(`\btee\s+(?:-\S+\s+)*([^\s;&|<>()]+)`),
+		regexp.MustCompile(`(?:^|[;&|(]\s*|\s)(?:cp|mv|install|ln|touch|mkdir)\s+([^;&|<>()]*)`),
+	}
+})
 
 // writeTargets are the paths command writes to, as written.
 func writeTargets(command string) []string {
 	var out []string
+	re := writePatterns()
+	redirectRe, teeRe, copyRe := re[0], re[1], re[2]
 	for _, m := range redirectRe.FindAllStringSubmatch(command, -1) {
 		out = append(out, m[1])
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
 
@@ -250,14 +251,14 @@ func keysOf(v any) []string {
 	return out
 }
 
-var pyReqName = regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
+var pyReqName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`) })
 
 // pyReqNames are the distribution names of PEP 508 requirement strings.
 func pyReqNames(v any) []string {
 	l, _ := v.([]any)
 	var out []string
 	for _, it := range l {
-		if m := pyReqName.FindStringSubmatch(str(it)); m != nil {
+		if m := pyReqName().FindStringSubmatch(str(it)); m != nil {
 			out = append(out, m[1])
 		}
 	}
