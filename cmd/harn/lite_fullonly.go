@@ -381,6 +381,8 @@ var fullOnlyNames = []string{
 	"transcript_stats",
 	"transcript_summarize",
 	"transcript_summary",
+	"transport_mock_calls",
+	"transport_mock_clear",
 	"trigger_fire",
 	"trigger_inspect_action_graph",
 	"trigger_inspect_dlq",

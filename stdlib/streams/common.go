@@ -284,16 +284,17 @@ func (t *mockTable[T]) add(pattern string, spec T) {
 	t.mocks = append(t.mocks, m)
 }
 
-func (t *mockTable[T]) find(url string) (T, bool) {
+// find returns the first mock matching url and its pattern.
+func (t *mockTable[T]) find(url string) (T, string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, m := range t.mocks {
 		if m.re.MatchString(url) {
-			return m.spec, true
+			return m.spec, m.pattern, true
 		}
 	}
 	var zero T
-	return zero, false
+	return zero, "", false
 }
 
 // handle is the display and identity shared by the area's handle values.

@@ -314,7 +314,8 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			if spec, ok := sseMocksOf(th).find(url); ok {
+			if spec, pattern, ok := sseMocksOf(th).find(url); ok {
+				recordMockCall(th, "sse", "connect", url, "pattern", vm.Str(pattern))
 				c, err := mockSSE(name, url, spec)
 				if err != nil {
 					return vm.Value{}, err

@@ -297,6 +297,7 @@ func (w *WebSocket) send(th *vm.Thread, name string, v vm.Value) error {
 		w.mock.sent = append(w.mock.sent, v)
 		echo := w.mock.echo
 		w.mu.Unlock()
+		recordMockCall(th, "websocket", "send", w.url, "data", v)
 		if echo {
 			kind := "text"
 			if mt == websocket.BinaryMessage {
@@ -354,7 +355,11 @@ func (w *WebSocket) closeWith(th *vm.Thread, code int, reason string) error {
 	}
 	w.closed = true
 	peerClosed := w.peerClose != nil
+	mocked := w.mock != nil
 	w.mu.Unlock()
+	if mocked && th != nil {
+		recordMockCall(th, "websocket", "close", w.url, "code", vm.IntOf(int64(code)))
+	}
 	w.msgs.finish(nil)
 	if w.conn == nil {
 		return nil
@@ -425,7 +430,8 @@ func init() {
 					return vm.Value{}, err
 				}
 			}
-			if spec, ok := wsMocksOf(th).find(url); ok {
+			if spec, pattern, ok := wsMocksOf(th).find(url); ok {
+				recordMockCall(th, "websocket", "connect", url, "pattern", vm.Str(pattern))
 				return vm.Of(mockWebSocket(url, spec)), nil
 			}
 			header := http.Header{}
