@@ -296,6 +296,7 @@ var fullOnlyNames = []string{
 	"schema_report",
 	"schema_to_json_schema",
 	"schema_to_openapi_schema",
+	"secret_get",
 	"secret_scan",
 	"select_artifacts_adaptive",
 	"send_input",

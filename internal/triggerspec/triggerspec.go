@@ -286,3 +286,20 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// SecretEnv is the environment variable that holds a secret
+// "<provider>/<secret>": HARN_SECRET_<PROVIDER>_<SECRET>, upper-cased,
+// every character other than a letter or digit replaced by '_'. The
+// orchestrator reads trigger secrets this way and secret_get does too.
+func SecretEnv(ref string) string {
+	var b strings.Builder
+	b.WriteString("HARN_SECRET_")
+	for _, r := range strings.ToUpper(ref) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}

@@ -635,20 +635,8 @@ func (v *validator) gate(t map[string]any, name string, f func(string) string, n
 }
 
 // SecretEnv is the environment variable that holds a secret
-// "<provider>/<secret>": HARN_SECRET_<PROVIDER>_<SECRET>, upper-cased,
-// every character other than a letter or digit replaced by '_'.
-func SecretEnv(ref string) string {
-	var b strings.Builder
-	b.WriteString("HARN_SECRET_")
-	for _, r := range strings.ToUpper(ref) {
-		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
+// "<provider>/<secret>" (triggerspec.SecretEnv, which secret_get uses too).
+func SecretEnv(ref string) string { return triggerspec.SecretEnv(ref) }
 
 // ParseHandler resolves a handler reference: "fn" (in lib.harn),
 // "module::fn" (an [exports] alias), "a2a://host/path",

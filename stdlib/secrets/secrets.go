@@ -7,7 +7,11 @@ package secrets
 // same findings for the same text. A finding never holds the matched text.
 
 import (
+	"os"
+	"strings"
+
 	"github.com/harnlang/harn/internal/secretscan"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -24,6 +28,27 @@ func init() {
 				return vm.Value{}, vm.Runtimef("secret_scan: expected string at argument 1, got %s", a.At(0).Type())
 			}
 			return vm.Of(Findings(secretscan.Scan(s.Go()))), nil
+		})
+	lib.Def("secret_get", "secret_get(name: string)",
+		"the secret \"<provider>/<secret>\", read from the environment variable HARN_SECRET_<PROVIDER>_<SECRET> as the orchestrator reads trigger secrets; an unset one is an error naming the variable, never the value",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			const name = "secret_get"
+			if !a.Has(0) {
+				return vm.Value{}, vm.Runtimef("%s: missing argument 1", name)
+			}
+			s, ok := a.At(0).AsString()
+			if !ok {
+				return vm.Value{}, vm.Runtimef("%s: expected string at argument 1, got %s", name, a.At(0).Type())
+			}
+			ref := s.Go()
+			if provider, secret, ok := strings.Cut(ref, "/"); !ok || provider == "" || secret == "" {
+				return vm.Value{}, vm.Throwf("%s: secret name must be \"<provider>/<secret>\", got %q", name, ref)
+			}
+			env := triggerspec.SecretEnv(ref)
+			if v := os.Getenv(env); v != "" {
+				return vm.Str(v), nil
+			}
+			return vm.Value{}, vm.Throwf("%s: secret %s is not set (environment variable %s)", name, ref, env)
 		})
 }
 

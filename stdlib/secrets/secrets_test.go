@@ -55,3 +55,33 @@ func TestFindingsEmpty(t *testing.T) {
 		t.Fatalf("%q %v", res.Stdout, res.Err)
 	}
 }
+
+// secret_get reads "<provider>/<secret>" from the variable the
+// orchestrator reads trigger secrets from, and an unset secret's error
+// names the variable without a value.
+func TestSecretGetReadsEnvironment(t *testing.T) {
+	t.Setenv("HARN_SECRET_GITHUB_API_TOKEN", "s3cr3t-value")
+	t.Setenv("HARN_SECRET_EMPTY_ONE", "")
+	run := func(src string) (string, error) {
+		var stderr bytes.Buffer
+		res := interp.RunProgram(filepath.Join(t.TempDir(), "get.harn"), []byte(src), interp.Options{Stderr: &stderr, Stdin: strings.NewReader("")})
+		return string(res.Stdout), res.Err
+	}
+	out, err := run(`println(secret_get("github/api-token"))`)
+	if err != nil || out != "s3cr3t-value\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	for src, want := range map[string]string{
+		`secret_get("empty/one")`:   "secret_get: secret empty/one is not set (environment variable HARN_SECRET_EMPTY_ONE)",
+		`secret_get("nope/absent")`: "secret_get: secret nope/absent is not set (environment variable HARN_SECRET_NOPE_ABSENT)",
+	} {
+		if _, err := run(src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", src, err, want)
+		}
+	}
+	out, err = run(`let s = secret_get("github/api-token")
+println(len(s))`)
+	if err != nil || out != "12\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+}
