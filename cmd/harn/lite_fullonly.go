@@ -255,6 +255,8 @@ var fullOnlyNames = []string{
 	"pg_query",
 	"pg_query_one",
 	"pg_transaction",
+	"plan_artifact",
+	"plan_entries",
 	"project_catalog_native",
 	"project_enrich_native",
 	"project_fingerprint",
