@@ -240,6 +240,7 @@ var fullOnlyNames = []string{
 	"metadata_status",
 	"metrics_inc",
 	"microcompact",
+	"monitor_wait_for_native",
 	"multipart_field_bytes",
 	"multipart_field_text",
 	"multipart_form_data",
