@@ -302,6 +302,7 @@ var fullOnlyNames = []string{
 	"secret_get",
 	"secret_scan",
 	"select_artifacts_adaptive",
+	"self_review",
 	"send_input",
 	"skill_count",
 	"skill_define",
