@@ -470,11 +470,14 @@ func (c cursor) structLitAhead() bool {
 // returns the identifier, since only those may be called.
 func (c cursor) primary() (Expr, *Ident) {
 	t := c.peek()
-	switch t.Type {
-	case tIdent:
+	// `select(…)` is the builtin (docs/spec/builtins.md §5), `select {…}` the
+	// expression.
+	if t.Type == tIdent || t.Type == tKeyword && t.Value == "select" && isPunct(c.peekAt(1), "(") {
 		c.next()
 		id := &Ident{At: at(t.Pos), Name: t.Value}
 		return id, id
+	}
+	switch t.Type {
 	case tInt:
 		c.next()
 		if n, err := strconv.ParseInt(t.Value, 10, 64); err == nil {

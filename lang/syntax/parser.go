@@ -483,7 +483,12 @@ func (c cursor) statement(top bool) Stmt {
 				break
 			}
 			fallthrough
-		case "if", "match", "retry", "parallel", "deadline", "select":
+		case "select":
+			if isPunct(c.peekAt(1), "(") {
+				break
+			}
+			return &ExprStmt{X: c.keywordExpr()}
+		case "if", "match", "retry", "parallel", "deadline":
 			return &ExprStmt{X: c.keywordExpr()}
 		}
 	case tIdent:

@@ -401,25 +401,9 @@ func init() {
 		}
 		return vm.Of(vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v})), nil
 	})
-	lib.Def("channel_select", "channel_select(channels, timeout?)", "receive from the first ready channel: {index, value} (index -1 on timeout)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		chans, err := selectChannels("channel_select", a.At(0))
-		if err != nil {
-			return vm.Value{}, err
-		}
-		timeout := time.Duration(-1)
-		if a.Given(1) && !a.At(1).IsNil() {
-			d, ok := lib.WaitDuration(a.At(1))
-			if !ok {
-				return vm.Value{}, vm.Typef("channel_select: timeout must be a duration, got %s", a.At(1).Type())
-			}
-			timeout = max(d, 0)
-		}
-		idx, v, _, err := selectOn(th, chans, timeout, false)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		return vm.Of(lib.DictOf("index", vm.IntOf(int64(idx)), "value", v)), nil
-	})
+	for _, name := range []string{"channel_select", "select"} {
+		lib.Def(name, name+"(channels, timeout?)", "receive from the first ready channel: {index, value} (index -1 on timeout)", channelSelect(name))
+	}
 }
 
 func selectChannels(name string, v vm.Value) ([]*Channel, error) {
@@ -436,4 +420,27 @@ func selectChannels(name string, v vm.Value) ([]*Channel, error) {
 		chans[i] = c
 	}
 	return chans, nil
+}
+
+// channelSelect is `channel_select` and its short name `select`.
+func channelSelect(name string) vm.BuiltinFunc {
+	return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		chans, err := selectChannels(name, a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		timeout := time.Duration(-1)
+		if a.Given(1) && !a.At(1).IsNil() {
+			d, ok := lib.WaitDuration(a.At(1))
+			if !ok {
+				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, a.At(1).Type())
+			}
+			timeout = max(d, 0)
+		}
+		idx, v, _, err := selectOn(th, chans, timeout, false)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(lib.DictOf("index", vm.IntOf(int64(idx)), "value", v)), nil
+	}
 }
