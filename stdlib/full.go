@@ -14,6 +14,7 @@ import (
 	_ "github.com/harnlang/harn/stdlib/agents"
 	_ "github.com/harnlang/harn/stdlib/artifacts"
 	_ "github.com/harnlang/harn/stdlib/checkpoints"
+	_ "github.com/harnlang/harn/stdlib/connectors"
 	_ "github.com/harnlang/harn/stdlib/evals"
 	_ "github.com/harnlang/harn/stdlib/flow"
 	_ "github.com/harnlang/harn/stdlib/formats"

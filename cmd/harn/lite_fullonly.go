@@ -73,6 +73,7 @@ var fullOnlyNames = []string{
 	"command_result_scan",
 	"command_risk_scan",
 	"compute_content_hash",
+	"connector_call",
 	"context_pack_manifest",
 	"context_pack_manifest_parse",
 	"context_pack_suggestions",

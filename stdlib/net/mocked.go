@@ -18,3 +18,12 @@ func MockedResponse(th *vm.Thread, method, url string, headers map[string]string
 	hd, _ := h.AsDict()
 	return int64(n), hd, raw, true
 }
+
+// Exchange performs one request as the http_* builtins do — http_mock
+// doubles first, then the network, with the same options (headers, auth,
+// query, timeout_ms, retry, …) — for areas that build requests of their
+// own (stdlib/connectors' connector_call). It returns the
+// {status, headers, body, ok} dict and the raw body.
+func Exchange(th *vm.Thread, method, url string, body vm.Value, opts *vm.Dict) (*vm.Dict, []byte, error) {
+	return httpExchange(th, method, url, body, opts)
+}
