@@ -100,6 +100,7 @@ var fullOnlyNames = []string{
 	"eval_pack_run",
 	"eval_suite_manifest",
 	"eval_suite_run",
+	"event_log",
 	"event_log_emit",
 	"flow_evidence_atom",
 	"flow_evidence_citation",

@@ -169,6 +169,34 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	return s.sent, err
 }
 
+// TrySend puts v on the channel without waiting: to a waiting receiver,
+// or into the buffer when there is room. sent is false when the channel
+// is full or closed; open tells the two apart.
+func (c *Channel) TrySend(v vm.Value) (sent, open bool) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false, false
+	}
+	for len(c.recvq) > 0 {
+		r := c.recvq[0]
+		c.recvq = c.recvq[1:]
+		if r.w.claim() {
+			r.w.idx, r.w.val = r.idx, v
+			c.mu.Unlock()
+			r.w.wake <- struct{}{}
+			return true, true
+		}
+	}
+	if c.size() < c.cap {
+		c.buf = append(c.buf, v)
+		c.mu.Unlock()
+		return true, true
+	}
+	c.mu.Unlock()
+	return false, true
+}
+
 func removeSender(q []*sendWaiter, s *sendWaiter) []*sendWaiter {
 	for i, x := range q {
 		if x == s {

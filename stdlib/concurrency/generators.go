@@ -455,11 +455,7 @@ func streamOps() {
 	})
 	fanAndTimingOps(op)
 	lib.AddGlobal(func(u *vm.Universe) {
-		ns := &Namespace{name: "stream", members: map[string]*vm.Builtin{}}
-		for _, f := range streamNamespace {
-			ns.members[strings.TrimPrefix(f.Name(), "stream.")] = f
-		}
-		u.AddGlobal("stream", vm.Of(ns))
+		u.AddGlobal("stream", vm.Of(NewNamespace("stream", streamNamespace)))
 	})
 }
 
@@ -471,6 +467,16 @@ var streamNamespace []*vm.Builtin
 type Namespace struct {
 	name    string
 	members map[string]*vm.Builtin
+}
+
+// NewNamespace groups members, builtins named "NAME.member", as the
+// namespace NAME (`stream`, `event_log`).
+func NewNamespace(name string, members []*vm.Builtin) *Namespace {
+	ns := &Namespace{name: name, members: make(map[string]*vm.Builtin, len(members))}
+	for _, f := range members {
+		ns.members[strings.TrimPrefix(f.Name(), name+".")] = f
+	}
+	return ns
 }
 
 func (*Namespace) Type() string { return "namespace" }

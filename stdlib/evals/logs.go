@@ -1,10 +1,12 @@
 package evals
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
@@ -22,6 +24,7 @@ type logs struct {
 	counters map[string]int64
 	events   []vm.Value // the newest MaxEvents emitted events
 	seq      int        // events emitted so far
+	subs     []*subscription
 }
 
 // MaxEvents is how many emitted events a run keeps (the oldest go first).
@@ -221,30 +224,158 @@ func init() {
 			l.counters[n] = v + by
 			return vm.IntOf(v + by), nil
 		})
-	lib.Def("event_log_emit", "event_log_emit(topic: string, payload?: any)",
-		"append {seq, topic, payload, at} to the run's event log (seq counts from 1); returns the event",
+	lib.Def("event_log_emit", "event_log_emit(topic: string, payload?: any)", emitDoc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return emit(th, "event_log_emit", a) })
+}
+
+// The run's event log (docs/evals.md, "The event log"): event_log_emit and
+// the event_log namespace, {emit, latest, subscribe}
+// (docs/spec/builtins.md §5, Connectors/events).
+
+const emitDoc = "append {seq, topic, payload, at} to the run's event log (seq counts from 1) and hand it to the topic's subscribers; returns the event"
+
+// subscription is one event_log.subscribe channel: the events of topic
+// ("" for every topic) emitted after it was made.
+type subscription struct {
+	topic string
+	ch    *concurrency.Channel
+}
+
+func emit(th *vm.Thread, name string, a vm.Args) (vm.Value, error) {
+	t, err := stringArg(name, a, 0)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if t == "" {
+		return vm.Value{}, vm.Runtimef("%s: the topic must not be empty", name)
+	}
+	p := vm.Nil
+	if a.Has(1) {
+		p = a.At(1)
+	}
+	l := logsOf(th)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seq++
+	e := vm.Of(lib.DictOf("seq", lib.IntOf(l.seq), "topic", vm.Str(t), "payload", p, "at", now(th)))
+	if len(l.events) == MaxEvents {
+		l.events = slices.Delete(l.events, 0, MaxEvents/10)
+	}
+	l.events = append(l.events, e)
+	// A subscriber is never waited for: a full channel misses the event,
+	// a closed one is dropped.
+	l.subs = slices.DeleteFunc(l.subs, func(s *subscription) bool {
+		if s.topic != "" && s.topic != t {
+			return false
+		}
+		_, open := s.ch.TrySend(e)
+		return !open
+	})
+	return e, nil
+}
+
+// topicArg reads an optional topic: nil or absent is every topic.
+func topicArg(name string, a vm.Args, i int) (string, error) {
+	if !a.Given(i) || a.At(i).IsNil() {
+		return "", nil
+	}
+	s, ok := a.At(i).AsString()
+	if !ok {
+		return "", vm.Typef("%s: the topic must be a string or nil, got %s", name, a.At(i).Type())
+	}
+	if s.Go() == "" {
+		return "", vm.Runtimef("%s: the topic must not be empty", name)
+	}
+	return s.Go(), nil
+}
+
+func topicOf(e vm.Value) string {
+	d, _ := e.AsDict()
+	t, _ := str(d, "topic")
+	return t
+}
+
+func init() {
+	var members []*vm.Builtin
+	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
+		members = append(members, vm.NewBuiltin("event_log."+name, sig, doc, fn))
+	}
+	op("emit", "event_log.emit(topic: string, payload?: any)", emitDoc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return emit(th, "event_log.emit", a) })
+	op("latest", "event_log.latest(topic?: string)",
+		"the newest event of the topic (of any topic when nil or left out), or nil when there is none",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const name = "event_log_emit"
-			t, err := stringArg(name, a, 0)
+			t, err := topicArg("event_log.latest", a, 0)
 			if err != nil {
 				return vm.Value{}, err
-			}
-			if t == "" {
-				return vm.Value{}, vm.Runtimef("%s: the topic must not be empty", name)
-			}
-			p := vm.Nil
-			if a.Has(1) {
-				p = a.At(1)
 			}
 			l := logsOf(th)
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			l.seq++
-			e := vm.Of(lib.DictOf("seq", lib.IntOf(l.seq), "topic", vm.Str(t), "payload", p, "at", now(th)))
-			if len(l.events) == MaxEvents {
-				l.events = slices.Delete(l.events, 0, MaxEvents/10)
+			for i := len(l.events) - 1; i >= 0; i-- {
+				if t == "" || topicOf(l.events[i]) == t {
+					return l.events[i], nil
+				}
 			}
-			l.events = append(l.events, e)
-			return e, nil
+			return vm.Nil, nil
 		})
+	op("subscribe", "event_log.subscribe(topic?: string, options?: dict)",
+		"a channel that receives the topic's events (every topic's when nil) emitted from now on; options: replay (first the kept events, default false), capacity (default 256; a full channel misses events)",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			const name = "event_log.subscribe"
+			t, err := topicArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			opts, err := optDict(name, a, 1)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			replay, capacity := false, int64(concurrency.DefaultChannelCapacity)
+			if opts != nil {
+				var bad error
+				opts.Range(func(k string, v vm.Value) bool {
+					switch k {
+					case "replay":
+						b, ok := v.AsBool()
+						if !ok {
+							bad = vm.Typef("%s: replay must be a bool, got %s", name, v.Type())
+						}
+						replay = bool(b)
+					case "capacity":
+						n, ok := v.AsInt()
+						if !ok || v.Type() != "int" || n < 1 {
+							bad = vm.Typef("%s: capacity must be a positive int, got %s", name, lib.Display(v))
+						}
+						capacity = int64(n)
+					default:
+						bad = vm.Runtimef("%s: unknown option %q (known: capacity, replay)", name, k)
+					}
+					return bad == nil
+				})
+				if bad != nil {
+					return vm.Value{}, bad
+				}
+			}
+			label := t
+			if label == "" {
+				label = "*"
+			}
+			ch := concurrency.NewChannel(th.VM(), fmt.Sprintf("event_log:%s", label), int(min(capacity, 1<<20)))
+			l := logsOf(th)
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if replay {
+				for _, e := range l.events {
+					if t == "" || topicOf(e) == t {
+						ch.TrySend(e)
+					}
+				}
+			}
+			l.subs = append(l.subs, &subscription{topic: t, ch: ch})
+			return vm.Of(ch), nil
+		})
+	lib.AddGlobal(func(u *vm.Universe) {
+		u.AddGlobal("event_log", vm.Of(concurrency.NewNamespace("event_log", members)))
+	})
 }
