@@ -426,6 +426,7 @@ var fullOnlyNames = []string{
 	"websocket_server_close",
 	"with_rate_limit",
 	"worker_trigger",
+	"workflow",
 	"workflow_clone",
 	"workflow_commit",
 	"workflow_diff",

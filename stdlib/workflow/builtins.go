@@ -315,7 +315,7 @@ func init() {
 			return c.value(), nil
 		})
 	lib.Def("workflow_execute", "workflow_execute(graph, input, options?: dict)",
-		"run the graph from its entry: {output, trace: [{node, status, ms, output?}], state, steps, continues}; options {max_steps, max_continues}",
+		"run the graph from its entry: {output, trace: [{node, status, ms, output?}], state, steps, continues}; options {id, max_steps, max_continues}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_execute"
 			g, err := graphArg(fn, a, 0)
@@ -330,13 +330,16 @@ func init() {
 		})
 	lib.Def("continue_as_new", "continue_as_new(input)",
 		"inside a workflow_execute node: end the current run and start again from the entry with input (bounded by max_continues)",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			r := runsOf(th).current(th)
-			if r == nil {
-				return vm.Value{}, vm.Runtimef("continue_as_new: called outside a running workflow (call it from a node of workflow_execute)")
-			}
-			in := a.At(0)
-			r.pending = &in
-			return vm.Value{}, vm.Throwf("continue_as_new: the workflow run restarts with a new input")
-		})
+		continueAsNew)
+}
+
+// continueAsNew is continue_as_new and workflow.continue_as_new.
+func continueAsNew(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	r := runsOf(th).current(th)
+	if r == nil {
+		return vm.Value{}, vm.Runtimef("continue_as_new: called outside a running workflow (call it from a node of workflow_execute)")
+	}
+	in := a.At(0)
+	r.pending = &in
+	return vm.Value{}, vm.Throwf("continue_as_new: the workflow run restarts with a new input")
 }

@@ -19,6 +19,7 @@ const (
 // leaves its new input here.
 type run struct {
 	pending *vm.Value
+	h       *handle // what workflow.* calls see of the run
 }
 
 type runsKey struct{}
@@ -62,10 +63,11 @@ func (rs *runs) current(th *vm.Thread) *run {
 
 type execOptions struct {
 	maxSteps, maxContinues int64
+	id                     string // "" makes one up
 }
 
 func parseOptions(fn string, v vm.Value) (execOptions, error) {
-	o := execOptions{defaultMaxSteps, defaultMaxContinues}
+	o := execOptions{maxSteps: defaultMaxSteps, maxContinues: defaultMaxContinues}
 	if v.IsNil() {
 		return o, nil
 	}
@@ -77,6 +79,12 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 		fv := get(d, k)
 		n, ok := fv.AsInt()
 		switch k {
+		case "id":
+			id, isStr := str(fv)
+			if !isStr || id == "" {
+				return o, vm.Runtimef("%s: id must be a non-empty string, got %s", fn, vm.ToDisplay(fv))
+			}
+			o.id = id
 		case "max_steps":
 			if !ok || n < 1 {
 				return o, vm.Runtimef("%s: max_steps must be a positive int, got %s", fn, vm.ToDisplay(fv))
@@ -88,7 +96,7 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 			}
 			o.maxContinues = int64(n)
 		default:
-			return o, vm.Runtimef("%s: unknown option %q (expected max_steps, max_continues)", fn, k)
+			return o, vm.Runtimef("%s: unknown option %q (expected id, max_steps, max_continues)", fn, k)
 		}
 	}
 	return o, nil
@@ -104,7 +112,7 @@ func initialState(input vm.Value) *vm.Dict {
 }
 
 // execute runs g from its entry (docs/workflow.md, "Execution").
-func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (vm.Value, error) {
+func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (res vm.Value, err error) {
 	const fn = "workflow_execute"
 	for _, p := range g.problems() {
 		if sev, _ := str(get(p.Dict(), "severity")); sev == "error" {
@@ -112,8 +120,13 @@ func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (vm.Value, 
 			return vm.Value{}, vm.Runtimef("%s: the workflow is not valid: %s (workflow_validate lists every problem)", fn, msg)
 		}
 	}
+	h, err := directoryOf(th).open(fn, o.id)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	defer func() { h.finish(err) }()
 	rs := runsOf(th)
-	r := &run{}
+	r := &run{h: h}
 	rs.push(th, r)
 	defer rs.pop(th)
 
@@ -127,6 +140,9 @@ func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (vm.Value, 
 		steps++
 		if steps > o.maxSteps {
 			return vm.Value{}, vm.Runtimef("%s: the run exceeded max_steps (%d) at node %q; does a guarded cycle never exit?", fn, o.maxSteps, cur)
+		}
+		if err := h.enter(th, cur, steps, continues); err != nil {
+			return vm.Value{}, err
 		}
 		n := g.node(cur)
 		start := time.Now()
