@@ -583,6 +583,17 @@ func (th *Thread) CancelChildren(mark int64) []Child {
 	return out
 }
 
+// Children are the tasks th started that are still running.
+func (th *Thread) Children() []Child {
+	th.childMu.Lock()
+	defer th.childMu.Unlock()
+	out := make([]Child, 0, len(th.children))
+	for c := range th.children {
+		out = append(out, c)
+	}
+	return out
+}
+
 // EndChildrenTimeout bounds how long EndChildren waits for cancelled
 // children that do not stop (a builtin that ignores cancellation).
 var EndChildrenTimeout = 5 * time.Second

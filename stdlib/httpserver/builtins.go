@@ -490,7 +490,8 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 }
 
 // clientView is what http_server_request returns: the response as a
-// client sees it, {status, headers, body, json, ok}, the body as text.
+// client sees it, {status, headers, body, json, ok}, the body as text,
+// and for a streamed response the stream itself.
 func clientView(th *vm.Thread, resp *vm.Dict) *vm.Dict {
 	g := toGo(resp)
 	hb := vm.NewDictBuilder(len(g.header))
@@ -516,6 +517,11 @@ func clientView(th *vm.Thread, resp *vm.Dict) *vm.Dict {
 			parsed = v
 		}
 	}
-	return lib.DictOf("status", lib.IntOf(g.status), "headers", hb.Build(), "body", vm.Str(body), "json", parsed,
+	view := lib.DictOf("status", lib.IntOf(g.status), "headers", hb.Build(), "body", vm.Str(body), "json", parsed,
 		"ok", vm.BoolOf(g.status >= 200 && g.status < 300))
+	if sv, ok := resp.Get("stream"); ok && g.stream != nil {
+		// a streamed body: read it with sse_server_mock_receive(view.stream)
+		view = view.Set("stream", sv)
+	}
+	return view
 }

@@ -36,6 +36,26 @@ type goResponse struct {
 	status int
 	header []header // lower-case names, in order
 	body   []byte
+	stream http.Handler // a streamed body (sse_server_response), or nil
+}
+
+// streamResponse is a handler result whose body is streamed after the
+// handler returns: an sse_server_response (stdlib/streams' SSEResponse).
+// Its status and headers start the response dict; the value itself rides
+// along under "stream".
+type streamResponse interface {
+	http.Handler
+	StatusCode() int
+	Header() http.Header
+}
+
+// streamOf is the streamed response v holds, if any.
+func streamOf(v vm.Value) (streamResponse, bool) {
+	if !v.IsValid() {
+		return nil, false
+	}
+	sr, ok := v.Object().(streamResponse)
+	return sr, ok
 }
 
 // requestDict is the request a handler receives: {method, path, params,
@@ -92,7 +112,8 @@ func isRequest(d *vm.Dict) bool {
 }
 
 // asResponseDict reports whether v has the shape of a response: a dict
-// with an int status and no keys but status, headers and body.
+// with an int status and no keys but status, headers and body (and
+// stream, holding a streamed response, as normalize builds one).
 func asResponseDict(v vm.Value) (*vm.Dict, bool) {
 	d, ok := v.AsDict()
 	if !ok {
@@ -103,6 +124,14 @@ func asResponseDict(v vm.Value) (*vm.Dict, bool) {
 		return nil, false
 	}
 	for _, k := range d.Keys() {
+		if k == "stream" {
+			if sv, _ := d.Get("stream"); !sv.IsNil() {
+				if _, ok := streamOf(sv); !ok {
+					return nil, false
+				}
+			}
+			continue
+		}
 		if k != "status" && k != "headers" && k != "body" {
 			return nil, false
 		}
@@ -124,11 +153,22 @@ func normalize(v vm.Value) (*vm.Dict, string) {
 	if v.IsNil() {
 		return responseDict(204, vm.NewDict(), vm.Str("")), ""
 	}
+	if sr, ok := streamOf(v); ok {
+		hb := vm.NewDictBuilder(4)
+		for k, vs := range sr.Header() {
+			hb.Set(strings.ToLower(k), vm.Str(strings.Join(vs, ", ")))
+		}
+		return responseDict(sr.StatusCode(), hb.Build(), vm.Str("")).Set("stream", v), ""
+	}
 	if d, ok := asResponseDict(v); ok {
 		st, _ := d.Get("status")
 		h, _ := d.Get("headers")
 		b, _ := d.Get("body")
-		return makeResponse(st, b, h, "")
+		r, bad := makeResponse(st, b, h, "")
+		if sv, _ := d.Get("stream"); bad == "" && !sv.IsNil() && sv.IsValid() {
+			r = r.Set("stream", sv)
+		}
+		return r, bad
 	}
 	return makeResponse(vm.IntOf(200), v, vm.Nil, "")
 }
@@ -513,6 +553,11 @@ func toGo(resp *vm.Dict) goResponse {
 			out.body = b.Data()
 		} else {
 			out.body = []byte(lib.Display(bv))
+		}
+	}
+	if sv, ok := resp.Get("stream"); ok {
+		if sr, ok := streamOf(sv); ok {
+			out.stream = sr
 		}
 	}
 	return out

@@ -1,12 +1,14 @@
 package httpserver
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/vm"
@@ -32,7 +34,27 @@ type call struct {
 	mu     sync.Mutex
 	th     *vm.Thread // the thread serving it, while it runs
 	served bool
+
+	// A streamed response: ready is closed once the handler answered,
+	// streamed when its body has been served. Until then the handler's
+	// task waits, so the tasks it spawned to feed the stream live on;
+	// endStream stops the body when that task is stopped first.
+	ready     chan struct{}
+	streamed  chan struct{}
+	endOnce   sync.Once
+	streamCtx context.Context
+	endStream context.CancelFunc
 }
+
+func newCall(s *Server, g *goRequest) *call {
+	c := &call{s: s, req: g, ready: make(chan struct{}), streamed: make(chan struct{})}
+	c.streamCtx, c.endStream = context.WithCancel(context.Background())
+	return c
+}
+
+// doneStreaming records that the streamed body ended, letting the
+// handler's task finish.
+func (c *call) doneStreaming() { c.endOnce.Do(func() { close(c.streamed) }) }
 
 // run is the task's body: it serves the request on th.
 func (c *call) run(th *vm.Thread, _ vm.Args) (vm.Value, error) {
@@ -44,6 +66,25 @@ func (c *call) run(th *vm.Thread, _ vm.Args) (vm.Value, error) {
 	c.th = nil
 	c.resp, c.served = resp, true
 	c.mu.Unlock()
+	close(c.ready)
+	if resp.stream != nil && err == nil {
+		if _, werr := th.Wait(c.streamed, -1); werr != nil {
+			c.endStream() // the program ends or the task was cancelled
+			return vm.Nil, werr
+		}
+		// The tasks feeding the stream now see their sends fail; give
+		// them the shutdown grace to finish before they are cancelled.
+		limit := time.Now().Add(c.s.shutdownGrace)
+		for _, child := range th.Children() {
+			left := time.Until(limit)
+			if left <= 0 {
+				break
+			}
+			if _, werr := th.WaitOnTasks(child.Done(), left); werr != nil {
+				return vm.Nil, werr
+			}
+		}
+	}
 	return vm.Nil, err
 }
 
@@ -116,7 +157,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		g.body = body
 	}
-	c := &call{s: s, req: g}
+	c := newCall(s, g)
 	s.mu.Lock()
 	owner := s.owner
 	if owner == nil {
@@ -129,15 +170,62 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b := vm.MakeBuiltin("http_server handler", "", "", c.run)
 	c.task = concurrency.Spawn(owner, vm.Of(&b))
 	s.mu.Unlock()
-	defer s.release(c)
 	select {
 	case <-c.task.Done():
+	case <-c.ready:
 	case <-r.Context().Done():
 		c.cancel() // the client went away
 		<-c.task.Done()
+		s.release(c)
 		return
 	}
-	writeResponse(w, r, c.response())
+	resp := c.response()
+	if resp.stream == nil {
+		<-c.task.Done()
+		s.release(c)
+		writeResponse(w, r, resp)
+		return
+	}
+	// The handler is done: a streamed body no longer counts as a request
+	// in flight (a shutdown does not wait for it, it ends it).
+	s.release(c)
+	defer c.doneStreaming()
+	s.serveStream(w, r, c, resp)
+}
+
+// serveStream writes a streamed response (sse_server_response): the
+// headers the hooks and security settings added, then the stream's own
+// status, headers and body, until the script ends it, the client goes
+// away or the server shuts down. The write timeout does not apply to it.
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, c *call, resp goResponse) {
+	h := w.Header()
+	for _, x := range resp.header {
+		switch x.name {
+		case "content-length", "transfer-encoding", "connection":
+		default:
+			h.Set(x.name, x.value)
+		}
+	}
+	ctx, stop := context.WithCancel(r.Context())
+	defer stop()
+	defer context.AfterFunc(c.streamCtx, stop)()
+	key := new(int)
+	s.mu.Lock()
+	if s.state == stateDraining || s.state == stateStopped || r.Method == "HEAD" {
+		stop() // headers only; the script sees a disconnect
+	}
+	if s.streams == nil {
+		s.streams = map[*int]context.CancelFunc{}
+	}
+	s.streams[key] = stop
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.streams, key)
+		s.mu.Unlock()
+	}()
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	resp.stream.ServeHTTP(w, r.WithContext(ctx))
 }
 
 func writeResponse(w http.ResponseWriter, r *http.Request, resp goResponse) {

@@ -47,9 +47,10 @@ type Server struct {
 	addr     *net.TCPAddr
 	calls    map[*call]struct{} // network requests being dispatched
 	inFlight int
-	changed  chan struct{} // closed (and replaced) whenever inFlight drops
-	stopped  chan struct{} // closed once the server has shut down
-	owner    *vm.Thread    // the thread whose end stops the server
+	changed  chan struct{}               // closed (and replaced) whenever inFlight drops
+	stopped  chan struct{}               // closed once the server has shut down
+	streams  map[*int]context.CancelFunc // streamed responses being served
+	owner    *vm.Thread                  // the thread whose end stops the server
 }
 
 type serverState int
@@ -346,6 +347,9 @@ func (s *Server) beginShutdown() (hooks []vm.Value, srv *http.Server, ok bool) {
 	s.state = stateDraining
 	s.ready = false
 	s.reason = "shutting down"
+	for _, stop := range s.streams {
+		stop() // a stream has no natural end; its script sees a disconnect
+	}
 	hooks = append([]vm.Value(nil), s.hooks...)
 	return hooks, s.httpSrv, true
 }
