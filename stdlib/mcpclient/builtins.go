@@ -103,9 +103,10 @@ func mcpConnect(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	var c *Client
 	dir := cfg.dir(th)
+	roots := cfg.resolvedRoots(th)
 	err = blocking(th, func(ctx context.Context) error {
 		var cerr error
-		c, cerr = connect(ctx, cfg, dir)
+		c, cerr = connect(ctx, cfg, dir, roots)
 		return cerr
 	})
 	if err != nil {
@@ -296,16 +297,32 @@ func mcpCall(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var out any
 	var toolErr string
 	err = blocking(th, func(ctx context.Context) error {
-		res, cerr := c.s.requestWithin(ctx, "tools/call", params, ts, timeout)
-		if cerr != nil {
-			return cerr
-		}
-		o, ok := res.(*jsonv.Object)
-		if !ok {
-			return fmt.Errorf("the answer to tools/call is not an object")
-		}
-		if rt, _ := jsonv.Member[string](o, "resultType"); rt == "input_required" {
-			return fmt.Errorf("tool %q asks the client for input (elicitation or roots), which this client does not provide", ts)
+		var o *jsonv.Object
+		for round := 0; ; round++ {
+			res, cerr := c.s.requestWithin(ctx, "tools/call", params, ts, timeout)
+			if cerr != nil {
+				return cerr
+			}
+			var ok bool
+			if o, ok = res.(*jsonv.Object); !ok {
+				return fmt.Errorf("the answer to tools/call is not an object")
+			}
+			if rt, _ := jsonv.Member[string](o, "resultType"); rt != "input_required" {
+				break
+			}
+			// The 2026-07-28 round trip: answer what the client can (its
+			// roots) and call again with the server's request state.
+			responses, ok := c.s.inputResponses(o)
+			if !ok {
+				return fmt.Errorf("tool %q asks the client for input (elicitation or sampling, or roots it was not given), which this client does not provide", ts)
+			}
+			if round == maxInputRounds {
+				return fmt.Errorf("tool %q still asks for input after %d rounds", ts, maxInputRounds)
+			}
+			params = params.Copy()
+			state, _ := o.Get("requestState")
+			params.Set("requestState", state)
+			params.Set("inputResponses", responses)
 		}
 		content, _ := jsonv.Member[[]any](o, "content")
 		txt, all := texts(content)

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,6 +31,10 @@ type config struct {
 	url     string
 	headers map[string]string
 
+	// roots are offered to the server (the roots capability): file://
+	// URIs, or paths resolvedRoots makes into URIs when connecting.
+	roots []root
+
 	timeout       time.Duration
 	version       string // the protocol version to ask for
 	clientName    string
@@ -43,7 +48,7 @@ const defaultTimeout = 60 * time.Second
 // description are accepted for configs written for other Harn hosts
 // (a registry entry is always connected lazily; the transport follows
 // from command or url).
-var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "env", "headers", "lazy", "name", "protocol_version", "timeout", "transport", "url"}
+var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "env", "headers", "lazy", "name", "protocol_version", "roots", "timeout", "transport", "url"}
 
 func argErr(builtin, format string, a ...any) error {
 	return vm.Runtimef("%s: %s", builtin, fmt.Sprintf(format, a...))
@@ -195,6 +200,13 @@ func (c *config) apply(builtin string, d *vm.Dict, options bool) error {
 		return err
 	} else if ok {
 		c.cwd = s
+	}
+	if v, ok := d.Get("roots"); ok && !v.IsNil() {
+		roots, err := parseRoots(builtin, v)
+		if err != nil {
+			return err
+		}
+		c.roots = roots
 	}
 	if v, ok := d.Get("headers"); ok && !v.IsNil() {
 		m, err := stringDict(builtin, "headers", v)
@@ -404,4 +416,92 @@ func textArg(builtin, what string, a vm.Args, i int) (string, error) {
 		return "", argErr(builtin, "the %s must not be empty", what)
 	}
 	return s, nil
+}
+
+// root is one entry of roots/list: a file:// URI and an optional name.
+type root struct {
+	uri, name string
+	path      string // a path still to resolve into uri
+}
+
+// parseRoots reads the roots key: a list of paths, file:// URIs or
+// {uri | path, name?} dicts.
+func parseRoots(builtin string, v vm.Value) ([]root, error) {
+	l, ok := v.AsList()
+	if !ok {
+		return nil, argErr(builtin, "roots must be a list of paths, file:// URIs or {uri, name} dicts, got %s", v.Type())
+	}
+	out := make([]root, 0, l.Len())
+	for i, x := range l.Items() {
+		var r root
+		text := ""
+		if s, ok := x.AsString(); ok {
+			text = s.Go()
+		} else if d, ok := x.AsDict(); ok {
+			for _, k := range d.Keys() {
+				if k != "uri" && k != "path" && k != "name" {
+					return nil, argErr(builtin, "roots[%d]: unknown key %q (known: name, path, uri)", i, k)
+				}
+			}
+			u, hasU := d.Get("uri")
+			p, hasP := d.Get("path")
+			if hasU == hasP {
+				return nil, argErr(builtin, "roots[%d]: give either uri or path", i)
+			}
+			if !hasU {
+				u = p
+			}
+			s, ok := u.AsString()
+			if !ok {
+				return nil, argErr(builtin, "roots[%d]: uri and path must be strings, got %s", i, u.Type())
+			}
+			text = s.Go()
+			if n, ok := d.Get("name"); ok && !n.IsNil() {
+				ns, ok := n.AsString()
+				if !ok {
+					return nil, argErr(builtin, "roots[%d]: name must be a string, got %s", i, n.Type())
+				}
+				r.name = ns.Go()
+			}
+			if hasU && !strings.HasPrefix(text, "file://") {
+				return nil, argErr(builtin, "roots[%d]: uri must be a file:// URI, got %q", i, text)
+			}
+		} else {
+			return nil, argErr(builtin, "roots[%d]: expected a path, a file:// URI or a dict, got %s", i, x.Type())
+		}
+		if strings.TrimSpace(text) == "" {
+			return nil, argErr(builtin, "roots[%d]: must not be empty", i)
+		}
+		if strings.HasPrefix(text, "file://") {
+			r.uri = text
+		} else {
+			r.path = text
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// resolvedRoots are the roots with paths turned into file:// URIs,
+// relative paths against the same directory as a relative cwd (a copy:
+// a registry's config is shared).
+func (c *config) resolvedRoots(th *vm.Thread) []root {
+	out := make([]root, len(c.roots))
+	for i, r := range c.roots {
+		out[i] = r
+		if r.path == "" {
+			continue
+		}
+		p := r.path
+		if !filepath.IsAbs(p) {
+			if c.baseDir != "" {
+				p = filepath.Join(c.baseDir, p)
+			} else {
+				p = fs.ResolvePath(th, p)
+			}
+		}
+		out[i].uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Clean(p))}).String()
+		out[i].path = ""
+	}
+	return out
 }

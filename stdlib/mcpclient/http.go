@@ -27,6 +27,7 @@ type httpTransport struct {
 	url     string
 	headers map[string]string
 	client  *http.Client
+	roots   []root // answers roots/list
 
 	mu          sync.Mutex
 	nextID      int64
@@ -229,7 +230,7 @@ func (t *httpTransport) readStream(ctx context.Context, resp *http.Response, id 
 				return m.result, nil
 			}
 		case m.hasID:
-			t.post(ctx, answerServerRequest(m.id, m.method))
+			t.post(ctx, answerServerRequest(m.id, m.method, t.roots))
 		}
 	}
 }

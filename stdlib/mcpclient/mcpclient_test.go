@@ -28,8 +28,13 @@ import (
 const serverEnv = "HARN_MCPCLIENT_TEST_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(serverEnv) == "1" {
+	switch os.Getenv(serverEnv) {
+	case "1":
 		srv := protocol.NewServer(&provider{}, protocol.Options{PageSize: 2})
+		srv.Serve(os.Stdin, os.Stdout)
+		os.Exit(0)
+	case "roots":
+		srv := protocol.NewServer(&rootsProvider{}, protocol.Options{})
 		srv.Serve(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}

@@ -151,9 +151,10 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 
 		var c *Client
 		dir := conf.dir(th)
+		roots := conf.resolvedRoots(th)
 		err := blocking(th, func(ctx context.Context) error {
 			var cerr error
-			c, cerr = connect(ctx, conf, dir)
+			c, cerr = connect(ctx, conf, dir, roots)
 			return cerr
 		})
 		r.mu.Lock()

@@ -78,17 +78,59 @@ func notification(method string, params *jsonv.Object) []byte {
 	return jsonv.Marshal(o)
 }
 
+// rootsResult is the answer to roots/list: {roots: [{uri, name?}]}.
+func rootsResult(roots []root) *jsonv.Object {
+	list := make([]any, len(roots))
+	for i, r := range roots {
+		e := jsonv.NewObject(2)
+		e.Set("uri", r.uri)
+		if r.name != "" {
+			e.Set("name", r.name)
+		}
+		list[i] = e
+	}
+	res := jsonv.NewObject(1)
+	res.Set("roots", list)
+	return res
+}
+
+// maxInputRounds bounds the input_required round trips of one call.
+const maxInputRounds = 8
+
+// inputResponses answers the inputRequests of an input_required result
+// (docs/spec/mcp-projection.md §8): every request must be roots/list and
+// the client must have roots; ok is false otherwise.
+func (s *session) inputResponses(res *jsonv.Object) (*jsonv.Object, bool) {
+	reqs, ok := jsonv.Member[*jsonv.Object](res, "inputRequests")
+	if !ok || reqs.Len() == 0 || len(s.roots) == 0 {
+		return nil, false
+	}
+	out := jsonv.NewObject(reqs.Len())
+	for _, key := range reqs.Keys() {
+		r, _ := reqs.Get(key)
+		ro, _ := r.(*jsonv.Object)
+		if m, _ := jsonv.Member[string](ro, "method"); m != "roots/list" {
+			return nil, false
+		}
+		out.Set(key, rootsResult(s.roots))
+	}
+	return out, true
+}
+
 // answerServerRequest is the client's answer to a request the server
-// sends (id and method set): ping is answered, everything else is
-// "Method not found", since the client declares no capabilities (no
-// roots, sampling or elicitation).
-func answerServerRequest(id any, method string) []byte {
+// sends (id and method set): ping is answered, roots/list with the
+// configured roots when there are some, everything else is "Method not
+// found" (the client offers no sampling or elicitation).
+func answerServerRequest(id any, method string, roots []root) []byte {
 	o := jsonv.NewObject(3)
 	o.Set("jsonrpc", "2.0")
 	o.Set("id", id)
-	if method == "ping" {
+	switch {
+	case method == "ping":
 		o.Set("result", jsonv.NewObject(0))
-	} else {
+	case method == "roots/list" && len(roots) > 0:
+		o.Set("result", rootsResult(roots))
+	default:
 		e := jsonv.NewObject(2)
 		e.Set("code", jsonv.Int(-32601))
 		e.Set("message", "Method not found: "+method)

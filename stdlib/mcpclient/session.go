@@ -44,6 +44,7 @@ type session struct {
 	timeout time.Duration // per request; 0 = none
 
 	clientName, clientVersion string
+	roots                     []root // offered with the roots capability
 
 	// Set by the handshake.
 	version      string
@@ -67,6 +68,19 @@ func defaultClientVersion() string {
 	return "0.0.0-dev"
 }
 
+// clientCapabilities declares roots when the config gives some; the
+// client offers nothing else (no sampling, no elicitation).
+func (s *session) clientCapabilities() *jsonv.Object {
+	if len(s.roots) == 0 {
+		return jsonv.NewObject(0)
+	}
+	o := jsonv.NewObject(1)
+	r := jsonv.NewObject(1)
+	r.Set("listChanged", false)
+	o.Set("roots", r)
+	return o
+}
+
 func (s *session) clientInfo() *jsonv.Object {
 	o := jsonv.NewObject(2)
 	o.Set("name", s.clientName)
@@ -83,7 +97,7 @@ func (s *session) handshake(ctx context.Context, want string) error {
 	}
 	p := jsonv.NewObject(3)
 	p.Set("protocolVersion", want)
-	p.Set("capabilities", jsonv.NewObject(0))
+	p.Set("capabilities", s.clientCapabilities())
 	p.Set("clientInfo", s.clientInfo())
 	res, err := s.request(ctx, "initialize", p, "")
 	if err != nil {
@@ -116,7 +130,7 @@ func (s *session) handshake(ctx context.Context, want string) error {
 func (s *session) reinitialize(ctx context.Context) error {
 	p := jsonv.NewObject(3)
 	p.Set("protocolVersion", s.version)
-	p.Set("capabilities", jsonv.NewObject(0))
+	p.Set("capabilities", s.clientCapabilities())
 	p.Set("clientInfo", s.clientInfo())
 	res, err := s.t.call(ctx, "initialize", p, "")
 	if err != nil {
@@ -197,7 +211,7 @@ func (s *session) requestWithin(ctx context.Context, method string, params *json
 		}
 		meta.Set(metaVersion, sessionFreeV)
 		meta.Set(metaClientInfo, s.clientInfo())
-		meta.Set(metaClientCaps, jsonv.NewObject(0))
+		meta.Set(metaClientCaps, s.clientCapabilities())
 		params.Set("_meta", meta)
 	}
 	cctx, cancel := callCtx(ctx, timeout)

@@ -39,6 +39,7 @@ type stdioTransport struct {
 	stdin  io.WriteCloser
 	stderr *tail
 	label  string // the command, for messages
+	roots  []root // answers roots/list
 
 	wmu sync.Mutex // serializes writes to stdin
 
@@ -118,7 +119,7 @@ func (t *stdioTransport) read(stdout io.Reader) {
 		case m.response:
 			t.deliver(m)
 		case m.hasID:
-			t.write(answerServerRequest(m.id, m.method))
+			t.write(answerServerRequest(m.id, m.method, t.roots))
 		}
 		// Notifications (progress, logging, list changes) are not
 		// surfaced to scripts.
