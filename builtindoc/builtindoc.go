@@ -207,6 +207,12 @@ func load() ([]Entry, error) {
 		}
 		out = append(out, Entry{Area: area, Recv: m.Recv, Name: m.Name, Sig: m.Sig, Doc: m.Doc})
 	}
+	// Members of the namespace globals read like methods: stream.map.
+	for ns, members := range stdlib.NamespaceMembers() {
+		for _, b := range members {
+			out = append(out, Entry{Area: areaOf(b.Fn), Recv: ns, Name: strings.TrimPrefix(b.Name(), ns+"."), Sig: b.Sig, Doc: b.Doc})
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Area != out[j].Area {
 			return out[i].Area < out[j].Area

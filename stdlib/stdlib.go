@@ -84,6 +84,18 @@ func Builtins() []*vm.Builtin {
 	return out
 }
 
+// NamespaceMembers lists the members of the namespace globals (`stream`,
+// `event_log`, `workflow`) by namespace, each sorted by name.
+func NamespaceMembers() map[string][]*vm.Builtin {
+	out := map[string][]*vm.Builtin{}
+	for name, ms := range lib.Namespaces() {
+		l := append([]*vm.Builtin(nil), ms...)
+		sort.Slice(l, func(i, j int) bool { return l[i].Name() < l[j].Name() })
+		out[name] = l
+	}
+	return out
+}
+
 // Methods lists every registered method, sorted by receiver then name.
 func Methods() []*vm.Method {
 	_, methods, _ := lib.Table()

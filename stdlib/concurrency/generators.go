@@ -457,6 +457,7 @@ func streamOps() {
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("stream", vm.Of(NewNamespace("stream", streamNamespace)))
 	})
+	lib.DocNamespace("stream", streamNamespace)
 }
 
 var streamNamespace []*vm.Builtin

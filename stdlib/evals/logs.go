@@ -378,4 +378,5 @@ func init() {
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("event_log", vm.Of(concurrency.NewNamespace("event_log", members)))
 	})
+	lib.DocNamespace("event_log", members)
 }

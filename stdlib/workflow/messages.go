@@ -481,4 +481,5 @@ func init() {
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("workflow", vm.Of(concurrency.NewNamespace("workflow", members)))
 	})
+	lib.DocNamespace("workflow", members)
 }

@@ -59,6 +59,19 @@ func Method(recv, name, sig, doc string, fn vm.MethodFunc) {
 // (harness). Call it from an init function.
 func AddGlobal(hook func(u *vm.Universe)) { globalHooks = append(globalHooks, hook) }
 
+// namespaces are the members of the namespace globals (`stream`,
+// `event_log`, `workflow`), for the reference docs.
+var namespaces = map[string][]*vm.Builtin{}
+
+// DocNamespace records the members of the namespace global name (each a
+// builtin named "name.member") for the reference docs. The global itself
+// is added by an AddGlobal hook. Call it from an init function.
+func DocNamespace(name string, members []*vm.Builtin) { namespaces[name] = members }
+
+// Namespaces returns the recorded namespace members by namespace name.
+// The map must not be modified.
+func Namespaces() map[string][]*vm.Builtin { return namespaces }
+
 // Table returns the registered builtins, methods and global hooks in
 // registration order. The slices must not be modified.
 func Table() ([]*vm.Builtin, []*vm.Method, []func(u *vm.Universe)) {
