@@ -79,6 +79,36 @@ func (l library) MethodNames(recv string) []string {
 	return out
 }
 
+// NamespaceMembers implements check.NamespaceLibrary.
+func (l library) NamespaceMembers(name string) ([]string, bool) {
+	v, ok := l.u.Global(name)
+	if !ok || !v.IsValid() {
+		return nil, false
+	}
+	ns, ok := v.Object().(vm.Namespace)
+	if !ok {
+		return nil, false
+	}
+	return ns.MemberNames(), true
+}
+
+// NamespaceMemberSig implements check.NamespaceLibrary.
+func (l library) NamespaceMemberSig(ns, member string) (string, bool) {
+	v, ok := l.u.Global(ns)
+	if !ok || !v.IsValid() {
+		return "", false
+	}
+	n, ok := v.Object().(vm.Namespace)
+	if !ok {
+		return "", false
+	}
+	b := n.Member(member)
+	if b == nil {
+		return "", false
+	}
+	return b.Sig, true
+}
+
 // stdQuiet drops the warnings of embedded std/* modules: they are the
 // library's business, not the script author's.
 func stdQuiet(path string, l diag.List) diag.List {

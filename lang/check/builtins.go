@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -21,6 +22,57 @@ type Library interface {
 	MethodSig(recv, name string) (sig string, ok bool)
 	// MethodNames lists the methods of the value kind recv.
 	MethodNames(recv string) []string
+}
+
+// NamespaceLibrary is a Library that also knows the namespace globals
+// (`stream`, `event_log`, `workflow`): their member names and signatures.
+type NamespaceLibrary interface {
+	// NamespaceMembers lists the members of the global name; ok is false
+	// when name is not a namespace global.
+	NamespaceMembers(name string) (members []string, ok bool)
+	// NamespaceMemberSig returns the signature of member of namespace ns.
+	NamespaceMemberSig(ns, member string) (sig string, ok bool)
+}
+
+// namespaceCall checks `ns.member(args)` on a namespace global: an
+// unknown member is the static form of the run-time error, a known one
+// gets the builtin arity and argument warnings. ok is false when x is
+// not a namespace global.
+func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
+	id, isIdent := e.X.(*syntax.Ident)
+	nl, isNL := c.lib.(NamespaceLibrary)
+	if !isIdent || !isNL || e.Optional || hasSpread(e.Args) {
+		return false
+	}
+	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
+		return false
+	}
+	members, ok := nl.NamespaceMembers(id.Name)
+	if !ok {
+		return false
+	}
+	text, known := nl.NamespaceMemberSig(id.Name, e.Name)
+	if !known {
+		help := ""
+		if s := diag.Suggest(e.Name, members); s != "" {
+			help = "did you mean `" + s + "`?"
+		}
+		c.report(sevError, e.At, "", help, "`"+id.Name+"` has no member `"+e.Name+"`")
+		return true
+	}
+	key := libKey{id.Name + ".", e.Name}
+	sig, cached := c.libSigs[key]
+	if !cached {
+		var parsed bool
+		if sig, parsed = parseSig(text); !parsed {
+			sig = signature{min: -1}
+		}
+		c.libSigs[key] = sig
+	}
+	if sig.min >= 0 {
+		c.libraryArgs(id.Name+"."+e.Name, sig, e.At, e.Args, args, "", sevWarning)
+	}
+	return true
 }
 
 // signature is a parsed descriptor signature. Its grammar is small:

@@ -400,6 +400,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			return &types.Named{Decl: d}
 		}
 	}
+	if c.namespaceCall(e, args) {
+		return types.Any
+	}
 	if !e.Optional {
 		c.valueMethod(e, recv, args)
 		// a capability method's descriptor may state its result

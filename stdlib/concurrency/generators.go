@@ -18,6 +18,7 @@ package concurrency
 
 import (
 	"runtime"
+	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -487,6 +488,19 @@ func (n *Namespace) Display(sb *strings.Builder) {
 	sb.WriteString(n.name)
 	sb.WriteByte('>')
 }
+
+// MemberNames lists the members, sorted (vm.Namespace).
+func (n *Namespace) MemberNames() []string {
+	out := make([]string, 0, len(n.members))
+	for k := range n.members {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Member is the member called name, or nil (vm.Namespace).
+func (n *Namespace) Member(name string) *vm.Builtin { return n.members[name] }
 
 // EqualTo: a namespace equals only itself.
 func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.Object().(*Namespace); return ok && m == n }
