@@ -320,7 +320,7 @@ func init() {
 			return vm.Nil, nil
 		})
 	op("subscribe", "event_log.subscribe(topic?: string, options?: dict)",
-		"a channel that receives the topic's events (every topic's when nil) emitted from now on; options: replay (first the kept events, default false), capacity (default 256; a full channel misses events)",
+		"a channel that receives the topic's events (every topic's when nil) emitted from now on; options: replay (first the newest kept events that fit, default false), capacity (default 256; a full channel misses events)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "event_log.subscribe"
 			t, err := topicArg(name, a, 0)
@@ -366,10 +366,15 @@ func init() {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			if replay {
+				// The newest kept events of the topic that fit, oldest first.
+				var kept []vm.Value
 				for _, e := range l.events {
 					if t == "" || topicOf(e) == t {
-						ch.TrySend(e)
+						kept = append(kept, e)
 					}
+				}
+				for _, e := range kept[max(0, len(kept)-int(capacity)):] {
+					ch.TrySend(e)
 				}
 			}
 			l.subs = append(l.subs, &subscription{topic: t, ch: ch})
