@@ -177,6 +177,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.cancel() // the client went away
 		<-c.task.Done()
 		s.release(c)
+		if resp := c.response(); resp.stream != nil {
+			// It left as the handler returned a stream: serving it on the
+			// ended request only records the disconnect, so the script's
+			// sends fail instead of queueing for nobody.
+			s.serveStream(w, r, c, resp)
+		}
 		return
 	}
 	resp := c.response()
