@@ -120,11 +120,12 @@ func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (res vm.Val
 			return vm.Value{}, vm.Runtimef("%s: the workflow is not valid: %s (workflow_validate lists every problem)", fn, msg)
 		}
 	}
-	h, err := directoryOf(th).open(fn, o.id)
+	dir := directoryOf(th)
+	h, err := dir.open(fn, o.id)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	defer func() { h.finish(err) }()
+	defer func() { h.finish(dir, err) }()
 	rs := runsOf(th)
 	r := &run{h: h}
 	rs.push(th, r)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/harnlang/harn/stdlib/concurrency"
@@ -46,6 +47,7 @@ type handle struct {
 	queries   map[string]vm.Value
 	answers   map[int64]vm.Value // update id → its answer
 	waiting   map[int64]bool     // updates sent and not yet answered
+	ended     int64              // when it finished, in finish order (0: running)
 }
 
 // broadcast wakes the waiters of h; the caller holds h.mu.
@@ -65,7 +67,12 @@ type directory struct {
 	byID    map[string]*handle
 	runs    int64
 	updates int64
+	ends    atomic.Int64 // finish order
 }
+
+// keepFinished is how many finished runs stay readable (status, query);
+// beyond it the earliest finished are forgotten.
+const keepFinished = 1000
 
 func directoryOf(th *vm.Thread) *directory {
 	return th.VM().Local(directoryKey{}, func() any { return &directory{byID: map[string]*handle{}} }).(*directory)
@@ -90,7 +97,35 @@ func (d *directory) open(fn, id string) (*handle, error) {
 	}
 	h := &handle{id: id, changed: make(chan struct{}), status: statusRunning, queries: map[string]vm.Value{}, answers: map[int64]vm.Value{}, waiting: map[int64]bool{}}
 	d.byID[id] = h
+	d.prune()
 	return h, nil
+}
+
+// prune forgets the earliest finished runs beyond keepFinished; the
+// caller holds d.mu.
+func (d *directory) prune() {
+	if len(d.byID) <= 2*keepFinished {
+		return
+	}
+	type done struct {
+		id    string
+		ended int64
+	}
+	var finished []done
+	for id, h := range d.byID {
+		h.mu.Lock()
+		if h.ended > 0 {
+			finished = append(finished, done{id, h.ended})
+		}
+		h.mu.Unlock()
+	}
+	if len(finished) <= keepFinished {
+		return
+	}
+	sort.Slice(finished, func(i, j int) bool { return finished[i].ended < finished[j].ended })
+	for _, f := range finished[:len(finished)-keepFinished] {
+		delete(d.byID, f.id)
+	}
 }
 
 // lookup finds the run id names.
@@ -109,9 +144,10 @@ func (d *directory) lookup(fn string, a vm.Args, i int) (*handle, error) {
 }
 
 // finish records how the run ended and wakes everyone waiting on it.
-func (h *handle) finish(err error) {
+func (h *handle) finish(d *directory, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.ended = d.ends.Add(1)
 	h.status = statusCompleted
 	if err != nil {
 		h.status = statusFailed
