@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -266,6 +267,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	if res, raw, ok := mockResponse(th, method, full, headers, payload); ok {
 		return res, raw, nil
 	}
+	if err := checkURL(full); err != nil {
+		return nil, nil, vm.Throwf("HTTP request failed: %s", err)
+	}
 
 	timeout := 30 * time.Second
 	if t, ok := optGet(opts, "timeout_ms"); ok {
@@ -384,6 +388,23 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	}
 	return lib.DictOf("status", lib.IntOf(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, nil
+}
+
+// checkURL says, in a user's words, why a URL cannot be requested: it
+// must be absolute, http or https, and name a host.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("invalid URL %q: %v", raw, err.(*url.Error).Err)
+	case u.Scheme == "":
+		return fmt.Errorf("the URL %q has no scheme; write http:// or https:// before the host", raw)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("the URL %q is not http or https (scheme %q)", raw, u.Scheme)
+	case u.Host == "":
+		return fmt.Errorf("the URL %q has no host", raw)
+	}
+	return nil
 }
 
 // mockResponse answers from the first matching mock and records the call.
