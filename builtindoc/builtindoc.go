@@ -240,12 +240,23 @@ func load() ([]Entry, error) {
 // Lookup finds the entries titled name ("split" finds the function and
 // every method called split; "string.split" one method; "clamp" also the
 // std/* functions called clamp; "std/math" every function of std/math).
+// A name nothing else matches that is a receiver type or a namespace
+// ("string", "stream") finds all of its methods or members.
 func Lookup(name string) []Entry {
 	var out []Entry
 	for _, e := range Entries() {
 		if e.Title() == name || e.Area == name && e.Module() != "" || (e.Recv != "" || e.Module() != "") && e.Name == name {
 			out = append(out, e)
 		}
+	}
+	if len(out) == 0 {
+		for _, e := range Entries() {
+			if e.Recv == name {
+				out = append(out, e)
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		return out
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out

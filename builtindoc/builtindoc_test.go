@@ -154,6 +154,19 @@ func TestLookup(t *testing.T) {
 	if len(Lookup("no_such_builtin")) != 0 {
 		t.Fatal("unknown name found")
 	}
+	for ns, member := range map[string]string{"stream": "map", "event_log": "subscribe", "workflow": "signal", "string": "split"} {
+		es := Lookup(ns)
+		found := false
+		for _, e := range es {
+			if e.Recv != ns {
+				t.Errorf("%s: found %s", ns, e.Title())
+			}
+			found = found || e.Name == member
+		}
+		if len(es) < 3 || !found {
+			t.Errorf("%s: %d entries, %s.%s among them: %v", ns, len(es), ns, member, found)
+		}
+	}
 	cal := Lookup("std/calendar")
 	if len(cal) < 20 || cal[0].Area != "std/calendar" {
 		t.Fatalf("std/calendar: %d entries", len(cal))

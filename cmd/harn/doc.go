@@ -15,8 +15,10 @@ Print the reference entry of a builtin function or method, or of a std/*
 module function: its signature, one-line description, area and example
 with what it prints. NAME is a function name such as split (which also
 finds methods and std/* functions of that name), TYPE.METHOD such as
-string.split, std/MODULE.NAME such as std/math.clamp, or a module such as
-std/calendar (every function of it). docs/builtins.md lists every entry;
+string.split, std/MODULE.NAME such as std/math.clamp, a module such as
+std/calendar (every function of it), or a type or namespace such as
+string or stream (every method or member of it, when no builtin has that
+name). docs/builtins.md lists every entry;
 the REPL's :help NAME prints the same text.
 `
 
