@@ -523,7 +523,9 @@ func TestErrors(t *testing.T) {
 		// control characters and bytes that are not UTF-8 (a binary file) are escaped
 		{"\x7fELF", "Unexpected character '\\x7f' at 1:1"},
 		{"x = \x1b[31m", "Unexpected character '\\x1b' at 1:5"},
-		{"x = \xff", "Unexpected character '\\xff' at 1:5"},
+		{"x = \xff", "Invalid UTF-8 byte '\\xff' in source at 1:5"},
+		{"let s = \"caf\xe9\"", "Invalid UTF-8 byte '\\xe9' in source at 1:13"},
+		{"// caf\xe9\nlet", "Invalid UTF-8 byte '\\xe9' in source at 1:7"},
 		{"x = \u00a0", "Unexpected character '\\u00a0' at 1:5"},
 		// a lexer error anywhere wins over a parse error earlier on
 		{"let = 1\nx = #", "Unexpected character '#' at 2:5"},

@@ -46,10 +46,14 @@ type scanner struct {
 	whole     bool // src is a whole file: a shebang is allowed at byte 0
 	lastNL    bool // the previous token was a Newline, so line feeds collapse
 	comments  bool // also yield plain comments and the shebang (Scan)
+	badUTF8   int  // offset of the first byte that is not UTF-8, or -1
 }
 
 func newScanner(file, src string, line, col int, whole bool) *scanner {
-	s := &scanner{src: src, file: file, line: line, col: col, whole: whole, lastNL: true}
+	s := &scanner{src: src, file: file, line: line, col: col, whole: whole, lastNL: true, badUTF8: -1}
+	if !utf8.ValidString(src) {
+		s.badUTF8 = firstInvalidUTF8(src)
+	}
 	if whole && strings.HasPrefix(src, "\uFEFF") {
 		s.off = 3
 	}
@@ -95,7 +99,33 @@ func (s *scanner) token(typ lexer.TokenType, start lexer.Position) lexer.Token {
 	return lexer.Token{Type: typ, Value: s.src[start.Offset:s.off], Pos: start}
 }
 
+// firstInvalidUTF8 is the offset of the first byte of src that does not
+// start a valid UTF-8 sequence.
+func firstInvalidUTF8(src string) int {
+	for off := 0; off < len(src); {
+		r, n := utf8.DecodeRuneInString(src[off:])
+		if r == utf8.RuneError && n <= 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
+}
+
+// invalidUTF8 is the error for a source that is not UTF-8, at its first
+// bad byte: Harn source is UTF-8 text, and a string literal holding a
+// stray byte would otherwise reach the program as U+FFFD.
+func (s *scanner) invalidUTF8() error {
+	for s.off < s.badUTF8 {
+		s.advance()
+	}
+	return s.errorf(s.pos(), "Invalid UTF-8 byte %s in source", quoteChar(s.src[s.off:]))
+}
+
 func (s *scanner) Next() (lexer.Token, error) {
+	if s.badUTF8 >= 0 {
+		return lexer.Token{}, s.invalidUTF8()
+	}
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		start := s.pos()
