@@ -34,6 +34,7 @@ type Interactive struct {
 
 	mu      sync.Mutex
 	current *vm.Thread // the thread running an entry, for Interrupt
+	last    *vm.Thread // the thread of the previous entry (see eval)
 }
 
 // ShowBuiltin is the hidden builtin a REPL entry's expression statements
@@ -45,6 +46,11 @@ const ShowBuiltin = "__repl_show"
 func (s *Session) NewInteractive(dir string) *Interactive {
 	in := &Interactive{s: s, dir: dir, types: types.NewEnv()}
 	s.repl = in
+	// A wait nothing can end fails with the deadlock error instead of
+	// hanging the prompt. Between entries the last entry's thread counts
+	// as one that may still act (it stands for the person typing), so
+	// tasks waiting for a later entry are not reported.
+	s.VM.DetectDeadlocks()
 	s.Universe.AddBuiltin(vm.NewBuiltin(ShowBuiltin, ShowBuiltin+"(v)", "REPL: print a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() > 0 && !a.At(0).IsNil() {
 			io.WriteString(th.VM().Stdout, vm.ToDisplay(a.At(0))+"\n")
@@ -93,6 +99,10 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	}
 	th := s.VM.NewThread()
 	th.Lock()
+	if in.last != nil {
+		s.VM.Forget(in.last)
+	}
+	in.last = th
 	if in.mod == nil {
 		in.mod = s.VM.NewModule(m.Program)
 	} else {
@@ -115,7 +125,9 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	in.mu.Lock()
 	in.current = th
 	in.mu.Unlock()
+	s.VM.SetForeground(th)
 	defer func() {
+		s.VM.SetForeground(nil)
 		in.mu.Lock()
 		in.current = nil
 		in.mu.Unlock()

@@ -2,9 +2,13 @@ package repl
 
 import (
 	"bytes"
+	"fmt"
+	"net"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/interp"
 )
@@ -109,5 +113,71 @@ func TestHelpName(t *testing.T) {
 	r.Command(":help len")
 	if !strings.HasPrefix(out.String(), "len(v: string | bytes | list | dict | set | range)\n") {
 		t.Fatalf(":help len printed %q (stderr %q)", out.String(), errb.String())
+	}
+}
+
+// A wait nothing can end fails with the deadlock error instead of hanging
+// the prompt (issue 13), and the session goes on afterwards.
+func TestDeadlockReported(t *testing.T) {
+	r, out := newREPL(t)
+	r.Eval("let ch = channel()")
+	r.Eval(`let got = try { receive(ch) } catch e { "caught: ${e}" }`)
+	r.Eval("got")
+	if !strings.Contains(out.String(), "caught: Error [deadlock]: every task is waiting for another task") {
+		t.Fatalf("a receive nothing can end was not reported as a deadlock:\n%s", out)
+	}
+	out.Reset()
+	// a task spawned by an entry ends with it, so a later receive is hopeless too
+	r.Eval("spawn { send(ch, 5) }")
+	r.Eval("receive(ch)")
+	if !strings.Contains(out.String(), "deadlock") {
+		t.Fatalf("receive after the sending entry ended:\n%s", out)
+	}
+	out.Reset()
+	r.Eval("let c2 = channel(1)\nspawn { send(c2, 7) }\nreceive(c2)")
+	if got := strings.TrimSpace(out.String()); !strings.HasSuffix(got, "7") {
+		t.Fatalf("a wait another task of the entry ends: %q", got)
+	}
+}
+
+// A listening server can end an entry's wait from outside, so waiting
+// longer than the detector's grace for a request is not a deadlock.
+func TestNoDeadlockWhileServing(t *testing.T) {
+	r, out := newREPL(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	go func() {
+		time.Sleep(600 * time.Millisecond)
+		if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/go", port)); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	r.Eval(fmt.Sprintf(`let ch = channel()
+let srv = http_server({port: %d})
+http_server_route(srv, "GET", "/go", { req -> send(ch, "ping") ; return {status: 200, body: "ok"} })
+srv.listen()
+println(receive(ch))`, port))
+	if got := strings.TrimSpace(out.String()); !strings.HasSuffix(got, "\nping") {
+		t.Fatalf("the entry's wait for a request: %q", got)
+	}
+}
+
+// In a deadlock the entry's own wait fails first, so the prompt comes
+// back without first failing the entry's tasks (a script fails the
+// oldest wait first: here the task's).
+func TestDeadlockFailsEntryFirst(t *testing.T) {
+	r, out := newREPL(t)
+	r.Eval(`let a = channel()
+let b = channel()
+let t = spawn { try { receive(a) } catch e { println("in task: ${e}") } }
+sleep(5ms)
+try { receive(b) } catch e { println("entry: ${e}") }`)
+	got := out.String()
+	if !strings.Contains(got, "entry: Error [deadlock]") || strings.Contains(got, "in task:") {
+		t.Fatalf("deadlock order in the REPL:\n%s", got)
 	}
 }

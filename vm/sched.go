@@ -43,6 +43,9 @@ type sched struct {
 	gen       uint64
 	parks     uint64 // parkings so far (parking.seq)
 	suspected bool
+	// foreground is the thread whose wait fails first in a deadlock (the
+	// REPL entry running now), nil for none.
+	foreground *Thread
 }
 
 // parking is a thread's entry in sched.parked.
@@ -132,6 +135,31 @@ func (v *VM) DetectDeadlocks() {
 	s.mu.Unlock()
 }
 
+// Forget tells the deadlock detector that th, which has let the lock
+// go, will not want it back: it no longer counts as a thread that may
+// still act. The REPL forgets an entry's thread when the next entry
+// starts; until then the ended entry stands for the person at the
+// prompt, who can still send what a task waits for.
+func (v *VM) Forget(th *Thread) {
+	s := &v.sched
+	s.mu.Lock()
+	if _, ok := s.away[th]; ok {
+		delete(s.away, th)
+		s.gen++
+	}
+	s.mu.Unlock()
+}
+
+// SetForeground names the thread whose wait fails first when a deadlock
+// is declared (nil for none): in the REPL the entry the person is
+// waiting for, so that tasks left waiting by earlier entries survive it.
+func (v *VM) SetForeground(th *Thread) {
+	s := &v.sched
+	s.mu.Lock()
+	s.foreground = th
+	s.mu.Unlock()
+}
+
 // deadlockGrace is how long a suspected deadlock must stay unchanged
 // before it is declared: a parked thread whose wake has just fired may
 // not yet have told the scheduler, and on a loaded machine (two cores
@@ -173,6 +201,9 @@ func (s *sched) suspectDeadlock() {
 			if !p.join && (oldest == nil || p.seq < s.parked[oldest].seq) {
 				oldest = th
 			}
+		}
+		if p, ok := s.parked[s.foreground]; ok && !p.join {
+			oldest = s.foreground
 		}
 		for th, p := range s.parked {
 			if allJoins || th == oldest {
