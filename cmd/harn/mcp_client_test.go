@@ -105,3 +105,40 @@ try { mcp_server_card(%q) } catch (e) { println(e) }
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A script's elicitation and sampling handlers answer what a tool of
+// `harn serve mcp` asks with mcp_elicit and mcp_sample: as server
+// requests over stdio (2025-11-25), and through input_required over
+// HTTP (2026-07-28).
+func TestMCPClientAnswersElicitationAndSampling(t *testing.T) {
+	server, err := filepath.Abs("../../tests/mcp-client/ask.harn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := startServeHTTP(t, "--surface", "script", server)
+	handlers := `elicitation: { req -> {action: "accept", content: {env: "staging"}} },
+  sampling: { req -> "summary of ${len(req.messages)} message(s)" }`
+	src := fmt.Sprintf(`let a = mcp_connect({command: %q, args: ["serve", "mcp", %q], env: {HARN_TEST_MAIN: "1"}, %s})
+println(mcp_server_info(a).protocol_version)
+println(mcp_call(a, "deploy"))
+mcp_disconnect(a)
+let b = mcp_connect({url: %q, %s})
+println(mcp_server_info(b).protocol_version)
+println(mcp_call(b, "deploy"))
+mcp_disconnect(b)
+let c = mcp_connect({url: %q, elicitation: { req -> {action: "decline"} }})
+println(mcp_call(c, "deploy"))
+let d = mcp_connect({url: %q})
+try { mcp_call(d, "deploy") } catch (e) { println(e) }
+`, os.Args[0], server, handlers, base+"/mcp", handlers, base+"/mcp", base+"/mcp")
+	want := `2025-11-25
+deployed to staging; summary of 1 message(s)
+2026-07-28
+deployed to staging; summary of 1 message(s)
+not deployed (decline)
+`
+	got := runClientScript(t, src)
+	if !strings.HasPrefix(got, want) || !strings.Contains(got[len(want):], "elicitation") {
+		t.Errorf("got:\n%s\nwant:\n%s<an error about elicitation>", got, want)
+	}
+}

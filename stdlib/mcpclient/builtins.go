@@ -103,10 +103,10 @@ func mcpConnect(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	var c *Client
 	dir := cfg.dir(th)
-	roots := cfg.resolvedRoots(th)
+	in := cfg.inputs(th)
 	err = blocking(th, func(ctx context.Context) error {
 		var cerr error
-		c, cerr = connect(ctx, cfg, dir, roots)
+		c, cerr = connect(ctx, cfg, dir, in)
 		return cerr
 	})
 	if err != nil {
@@ -312,9 +312,12 @@ func mcpCall(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			}
 			// The 2026-07-28 round trip: answer what the client can (its
 			// roots) and call again with the server's request state.
-			responses, ok := c.s.inputResponses(o)
+			responses, ok, herr := c.s.inputResponses(ctx, o)
+			if herr != nil {
+				return herr
+			}
 			if !ok {
-				return fmt.Errorf("tool %q asks the client for input (elicitation or sampling, or roots it was not given), which this client does not provide", ts)
+				return fmt.Errorf("tool %q asks the client for input it has no handler for (elicitation, sampling, or roots it was not given)", ts)
 			}
 			if round == maxInputRounds {
 				return fmt.Errorf("tool %q still asks for input after %d rounds", ts, maxInputRounds)

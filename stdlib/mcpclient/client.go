@@ -32,24 +32,24 @@ func (c *Client) Display(sb *strings.Builder) {
 // connect starts the transport and runs the handshake. The client is
 // closed when the script drops it without disconnecting (the
 // subprocess is not left running for the rest of the process).
-func connect(ctx context.Context, c *config, dir string, roots []root) (*Client, error) {
+func connect(ctx context.Context, c *config, dir string, in *inputs) (*Client, error) {
 	var t transport
 	if c.url != "" {
 		ht, err := newHTTP(c.url, c.headers)
 		if err != nil {
 			return nil, err
 		}
-		ht.roots = roots
+		ht.in = in
 		t = ht
 	} else {
 		st, err := startStdio(c.command, c.args, c.env, dir)
 		if err != nil {
 			return nil, err
 		}
-		st.roots = roots
+		st.in = in
 		t = st
 	}
-	s := &session{t: t, timeout: c.timeout, clientName: c.clientName, clientVersion: c.clientVersion, roots: roots}
+	s := &session{t: t, timeout: c.timeout, clientName: c.clientName, clientVersion: c.clientVersion, in: in}
 	if err := s.handshake(ctx, c.version); err != nil {
 		s.close()
 		return nil, err

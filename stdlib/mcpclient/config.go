@@ -35,6 +35,10 @@ type config struct {
 	// URIs, or paths resolvedRoots makes into URIs when connecting.
 	roots []root
 
+	// elicit and sample are the script's handlers for elicitation/create
+	// and sampling/createMessage (closures), the zero Value when not given.
+	elicit, sample vm.Value
+
 	timeout       time.Duration
 	version       string // the protocol version to ask for
 	clientName    string
@@ -48,7 +52,7 @@ const defaultTimeout = 60 * time.Second
 // description are accepted for configs written for other Harn hosts
 // (a registry entry is always connected lazily; the transport follows
 // from command or url).
-var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "env", "headers", "lazy", "name", "protocol_version", "roots", "timeout", "transport", "url"}
+var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "elicitation", "env", "headers", "lazy", "name", "protocol_version", "roots", "sampling", "timeout", "transport", "url"}
 
 func argErr(builtin, format string, a ...any) error {
 	return vm.Runtimef("%s: %s", builtin, fmt.Sprintf(format, a...))
@@ -200,6 +204,17 @@ func (c *config) apply(builtin string, d *vm.Dict, options bool) error {
 		return err
 	} else if ok {
 		c.cwd = s
+	}
+	for _, h := range []struct {
+		key string
+		dst *vm.Value
+	}{{"elicitation", &c.elicit}, {"sampling", &c.sample}} {
+		if v, ok := d.Get(h.key); ok && !v.IsNil() {
+			if !vm.IsCallable(v) {
+				return argErr(builtin, "%s must be a function (the handler of the server's requests), got %s", h.key, v.Type())
+			}
+			*h.dst = v
+		}
 	}
 	if v, ok := d.Get("roots"); ok && !v.IsNil() {
 		roots, err := parseRoots(builtin, v)
@@ -504,4 +519,10 @@ func (c *config) resolvedRoots(th *vm.Thread) []root {
 		out[i].path = ""
 	}
 	return out
+}
+
+// inputs is what the client answers of the server's requests: the
+// resolved roots and the handlers, run on th's VM.
+func (c *config) inputs(th *vm.Thread) *inputs {
+	return &inputs{roots: c.resolvedRoots(th), vm: th.VM(), elicit: c.elicit, sample: c.sample}
 }

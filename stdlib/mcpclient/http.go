@@ -27,7 +27,7 @@ type httpTransport struct {
 	url     string
 	headers map[string]string
 	client  *http.Client
-	roots   []root // answers roots/list
+	in      *inputs // answers the server's requests
 
 	mu          sync.Mutex
 	nextID      int64
@@ -230,7 +230,11 @@ func (t *httpTransport) readStream(ctx context.Context, resp *http.Response, id 
 				return m.result, nil
 			}
 		case m.hasID:
-			t.post(ctx, answerServerRequest(m.id, m.method, t.roots))
+			if slowAnswer(m.method) {
+				go func() { t.post(ctx, answerServerRequest(ctx, m, t.in)) }()
+			} else {
+				t.post(ctx, answerServerRequest(ctx, m, t.in))
+			}
 		}
 	}
 }

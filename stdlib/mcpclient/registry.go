@@ -151,10 +151,10 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 
 		var c *Client
 		dir := conf.dir(th)
-		roots := conf.resolvedRoots(th)
+		in := conf.inputs(th)
 		err := blocking(th, func(ctx context.Context) error {
 			var cerr error
-			c, cerr = connect(ctx, conf, dir, roots)
+			c, cerr = connect(ctx, conf, dir, in)
 			return cerr
 		})
 		r.mu.Lock()

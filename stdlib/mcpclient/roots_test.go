@@ -163,24 +163,38 @@ func TestRootsInvalid(t *testing.T) {
 type rootsProvider struct{ provider }
 
 func (*rootsProvider) Tools(*protocol.Request) ([]*jsonv.Object, *protocol.Error) {
-	return []*jsonv.Object{obj(`{"name":"roots","inputSchema":{"type":"object"}}`)}, nil
+	return []*jsonv.Object{
+		obj(`{"name":"roots","inputSchema":{"type":"object"}}`),
+		obj(`{"name":"ask","inputSchema":{"type":"object"}}`),
+		obj(`{"name":"sample","inputSchema":{"type":"object"}}`),
+	}, nil
+}
+
+// inputTools are the fixture's tools, each asking the client one thing.
+var inputTools = map[string]rootsTool{
+	"roots":  {"roots/list", `{}`},
+	"ask":    {"elicitation/create", `{"mode":"form","message":"Which environment?","requestedSchema":{"type":"object","properties":{"env":{"type":"string"}}}}`},
+	"sample": {"sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"hello"}}],"maxTokens":50}`},
 }
 
 func (*rootsProvider) Tool(_ *protocol.Request, name string) (protocol.Tool, bool) {
-	return rootsTool{}, name == "roots"
+	t, ok := inputTools[name]
+	return t, ok
 }
 
-type rootsTool struct{}
+// rootsTool asks the client with method and params and answers with the
+// client's answer as JSON text.
+type rootsTool struct{ method, params string }
 
 func (rootsTool) TaskSupport() string          { return "forbidden" }
 func (rootsTool) Validate(any) *protocol.Error { return nil }
-func (rootsTool) Call(x *protocol.Call, _ any) any {
-	ans, err := x.Input("roots/list", jsonv.NewObject(0), nil)
+func (t rootsTool) Call(x *protocol.Call, _ any) any {
+	ans, err := x.Input(t.method, obj(t.params), nil)
 	switch {
 	case errors.Is(err, protocol.ErrInputRequired):
 		return nil // answered input_required
 	case err != nil:
-		return protocol.ToolError("roots: " + err.Error())
+		return protocol.ToolError(t.method + ": " + err.Error())
 	}
 	res := jsonv.NewObject(1)
 	res.Set("content", []any{protocol.TextContent(string(jsonv.Marshal(ans)))})
@@ -209,6 +223,53 @@ mcp_disconnect(c)
 {"roots":[{"uri":"file:///work","name":"work"}]}
 2026-07-28
 {"roots":[{"uri":"file:///work","name":"work"}]}
-mcp_call: roots: the MCP client did not advertise support for the input method
+mcp_call: roots/list: the MCP client did not advertise support for the input method
+`)
+}
+
+// A client with elicitation and sampling handlers declares both
+// capabilities and answers the server's requests by running them, in
+// the released profile (server requests on the stream) and in the
+// 2026-07-28 one (input_required); a handler that fails fails the call.
+func TestElicitationAndSampling(t *testing.T) {
+	cfg := fmt.Sprintf(`{command: %q, env: {%s: "roots"}`, os.Args[0], serverEnv)
+	handlers := `elicitation: { req -> {action: "accept", content: {env: "staging", asked: req.message}} },
+  sampling: { req -> "echo: " + req.messages[0].content.text }`
+	expect(t, `
+for v in ["2025-11-25", "2026-07-28"] {
+  let c = mcp_connect(`+cfg+`, protocol_version: v, `+handlers+`})
+  println(mcp_call(c, "ask"))
+  println(mcp_call(c, "sample"))
+  mcp_disconnect(c)
+}
+let d = mcp_connect(`+cfg+`, elicitation: { req -> nil }, sampling: { req -> {content: "hi", model: "m1"} }})
+println(mcp_call(d, "ask"))
+println(mcp_call(d, "sample"))
+mcp_disconnect(d)
+for v in ["2025-11-25", "2026-07-28"] {
+  let e = mcp_connect(`+cfg+`, protocol_version: v, elicitation: { req -> throw "no user here" }, sampling: { req -> {action: "maybe"} }})
+  try { mcp_call(e, "ask") } catch (err) { println(err) }
+  try { mcp_call(e, "sample") } catch (err) { println(err) }
+  mcp_disconnect(e)
+}
+let f = mcp_connect(`+cfg+`, elicitation: { req -> {action: "maybe"} }})
+try { mcp_call(f, "ask") } catch (err) { println(err) }
+try { mcp_call(f, "sample") } catch (err) { println(err) }
+mcp_disconnect(f)
+try { mcp_connect(`+cfg+`, sampling: "llm"}) } catch (err) { println(err) }
+`, `
+{"action":"accept","content":{"asked":"Which environment?","env":"staging"}}
+{"role":"assistant","model":"harn","content":{"type":"text","text":"echo: hello"},"stopReason":"endTurn"}
+{"action":"accept","content":{"asked":"Which environment?","env":"staging"}}
+{"role":"assistant","model":"harn","content":{"type":"text","text":"echo: hello"},"stopReason":"endTurn"}
+{"action":"decline"}
+{"role":"assistant","model":"m1","content":{"type":"text","text":"hi"}}
+mcp_call: elicitation/create: no user here
+mcp_call: sampling/createMessage: the sampling handler's result has no content
+no user here
+mcp_call: the sampling handler's result has no content
+mcp_call: elicitation/create: the elicitation handler's action must be "accept", "decline" or "cancel", got "maybe"
+mcp_call: sampling/createMessage: the MCP client did not advertise support for the input method
+Runtime error: mcp_connect: sampling must be a function (the handler of the server's requests), got string
 `)
 }

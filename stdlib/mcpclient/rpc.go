@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/vm"
 )
 
 // The JSON-RPC 2.0 layer both transports share: requests with integer
@@ -98,45 +99,85 @@ func rootsResult(roots []root) *jsonv.Object {
 const maxInputRounds = 8
 
 // inputResponses answers the inputRequests of an input_required result
-// (docs/spec/mcp-projection.md §8): every request must be roots/list and
-// the client must have roots; ok is false otherwise.
-func (s *session) inputResponses(res *jsonv.Object) (*jsonv.Object, bool) {
+// (docs/spec/mcp-projection.md §8): every request must be one the client
+// can answer (inputs.has); ok is false otherwise. A handler's failure is
+// err.
+func (s *session) inputResponses(ctx context.Context, res *jsonv.Object) (out *jsonv.Object, ok bool, err error) {
 	reqs, ok := jsonv.Member[*jsonv.Object](res, "inputRequests")
-	if !ok || reqs.Len() == 0 || len(s.roots) == 0 {
-		return nil, false
+	if !ok || reqs.Len() == 0 {
+		return nil, false, nil
 	}
-	out := jsonv.NewObject(reqs.Len())
 	for _, key := range reqs.Keys() {
 		r, _ := reqs.Get(key)
-		ro, _ := r.(*jsonv.Object)
-		if m, _ := jsonv.Member[string](ro, "method"); m != "roots/list" {
-			return nil, false
+		ro, isObj := r.(*jsonv.Object)
+		if !isObj {
+			return nil, false, nil
 		}
-		out.Set(key, rootsResult(s.roots))
+		if m, _ := jsonv.Member[string](ro, "method"); !s.in.has(m) {
+			return nil, false, nil
+		}
 	}
-	return out, true
+	out = jsonv.NewObject(reqs.Len())
+	for _, key := range reqs.Keys() {
+		r, _ := reqs.Get(key)
+		ro := r.(*jsonv.Object)
+		m, _ := jsonv.Member[string](ro, "method")
+		params, _ := ro.Get("params")
+		a, err := s.in.answer(ctx, m, params)
+		if err != nil {
+			return nil, true, err
+		}
+		out.Set(key, a)
+	}
+	return out, true, nil
 }
 
 // answerServerRequest is the client's answer to a request the server
-// sends (id and method set): ping is answered, roots/list with the
-// configured roots when there are some, everything else is "Method not
-// found" (the client offers no sampling or elicitation).
-func answerServerRequest(id any, method string, roots []root) []byte {
+// sends (id and method set): what inputs can answer, else "Method not
+// found". A failing handler is an internal error (-32603) whose message
+// is the failure.
+func answerServerRequest(ctx context.Context, m incoming, in *inputs) []byte {
 	o := jsonv.NewObject(3)
 	o.Set("jsonrpc", "2.0")
-	o.Set("id", id)
-	switch {
-	case method == "ping":
-		o.Set("result", jsonv.NewObject(0))
-	case method == "roots/list" && len(roots) > 0:
-		o.Set("result", rootsResult(roots))
-	default:
-		e := jsonv.NewObject(2)
+	o.Set("id", m.id)
+	e := jsonv.NewObject(2)
+	if !in.has(m.method) {
 		e.Set("code", jsonv.Int(-32601))
-		e.Set("message", "Method not found: "+method)
+		e.Set("message", "Method not found: "+m.method)
 		o.Set("error", e)
+		return jsonv.Marshal(o)
 	}
+	res, err := in.answer(ctx, m.method, m.params)
+	if err != nil {
+		e.Set("code", jsonv.Int(-32603))
+		e.Set("message", handlerErrText(err))
+		o.Set("error", e)
+		return jsonv.Marshal(o)
+	}
+	o.Set("result", res)
 	return jsonv.Marshal(o)
+}
+
+// handlerErrText is the message of a handler's failure: a thrown
+// value's display, a run-time error's message without its kind.
+func handlerErrText(err error) string {
+	var ve *vm.Error
+	if errors.As(err, &ve) {
+		if ve.Kind == vm.KindThrown {
+			return vm.ToDisplay(ve.Value)
+		}
+		if ve.Msg != "" {
+			return ve.Msg
+		}
+	}
+	return err.Error()
+}
+
+// slowAnswer reports whether answering method runs a script handler, so
+// the reader must not wait for it (the handler may take long, or call
+// the same server).
+func slowAnswer(method string) bool {
+	return method == "elicitation/create" || method == "sampling/createMessage"
 }
 
 // incoming is one decoded message from the server.
@@ -144,6 +185,7 @@ type incoming struct {
 	id       any // json.Number or string; nil when absent
 	hasID    bool
 	method   string // "" for a response
+	params   any    // a request's params
 	result   any
 	err      *rpcError
 	response bool
@@ -164,6 +206,7 @@ func decodeIncoming(v any) (incoming, bool) {
 			return incoming{}, false
 		}
 		m.method = s
+		m.params, _ = o.Get("params")
 		return m, true
 	}
 	if !m.hasID {

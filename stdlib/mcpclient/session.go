@@ -44,7 +44,7 @@ type session struct {
 	timeout time.Duration // per request; 0 = none
 
 	clientName, clientVersion string
-	roots                     []root // offered with the roots capability
+	in                        *inputs // what the client answers
 
 	// Set by the handshake.
 	version      string
@@ -68,18 +68,9 @@ func defaultClientVersion() string {
 	return "0.0.0-dev"
 }
 
-// clientCapabilities declares roots when the config gives some; the
-// client offers nothing else (no sampling, no elicitation).
-func (s *session) clientCapabilities() *jsonv.Object {
-	if len(s.roots) == 0 {
-		return jsonv.NewObject(0)
-	}
-	o := jsonv.NewObject(1)
-	r := jsonv.NewObject(1)
-	r.Set("listChanged", false)
-	o.Set("roots", r)
-	return o
-}
+// clientCapabilities declares what the client can answer: roots when
+// the config gives some, elicitation and sampling when it has handlers.
+func (s *session) clientCapabilities() *jsonv.Object { return s.in.capabilities() }
 
 func (s *session) clientInfo() *jsonv.Object {
 	o := jsonv.NewObject(2)

@@ -38,8 +38,8 @@ type stdioTransport struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *tail
-	label  string // the command, for messages
-	roots  []root // answers roots/list
+	label  string  // the command, for messages
+	in     *inputs // answers the server's requests
 
 	wmu sync.Mutex // serializes writes to stdin
 
@@ -119,7 +119,11 @@ func (t *stdioTransport) read(stdout io.Reader) {
 		case m.response:
 			t.deliver(m)
 		case m.hasID:
-			t.write(answerServerRequest(m.id, m.method, t.roots))
+			if slowAnswer(m.method) {
+				go func() { t.write(answerServerRequest(context.Background(), m, t.in)) }()
+			} else {
+				t.write(answerServerRequest(context.Background(), m, t.in))
+			}
 		}
 		// Notifications (progress, logging, list changes) are not
 		// surfaced to scripts.
