@@ -9,6 +9,7 @@ import (
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/stdlib"
 )
 
 // cmdCheck is `harn check FILE...`: parse, resolve, type-check and compile
@@ -17,11 +18,7 @@ import (
 // error (warnings alone exit 0 unless HARN_WARNINGS=error makes them
 // errors; HARN_WARNINGS=off drops them).
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, "error: harn check needs at least one FILE\n\n"+commandHelp["check"])
-		return 2
-	}
-	if args[0] == "-h" || args[0] == "--help" {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
 	}
@@ -37,13 +34,26 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
 	}
+	if len(args) == 0 {
+		args = []string{"."} // the project in the working directory, as fmt and lint
+	}
+	var paths []string
 	status, promoted := 0, 0
-	for _, path := range args {
+	for _, a := range args {
+		files, err := harnFiles(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", a, stdlib.OSErrorText(err))
+			status = 1
+			continue
+		}
+		paths = append(paths, files...)
+	}
+	for _, path := range paths {
 		// Argv as `harn run` has it, so check and run agree on what is defined.
 		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}})
 		diags, err := s.CheckFile(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 			status = 1
 			continue
 		}

@@ -30,8 +30,8 @@ func TestCheckCommand(t *testing.T) {
 		{[]string{good}, 0, []string{"warning: Function 'f' expects 1 argument, got 2", "good.harn:4:9"}},
 		{[]string{good, bad}, 1, []string{"error[HARN-TYP-007]: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
 		{[]string{filepath.Join(dir, "missing.harn")}, 1, []string{"cannot read"}},
-		{nil, 2, []string{"needs at least one FILE"}},
-		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict\n\nUsage: harn check FILE..."}},
+		{[]string{dir}, 1, []string{"good.harn:4:9", "bad.harn:2:14"}},
+		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict\n\nUsage: harn check [PATH...]"}},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
@@ -47,6 +47,31 @@ func TestCheckCommand(t *testing.T) {
 		if stdout.Len() > 0 {
 			t.Errorf("harn check %v wrote to stdout: %s", c.args, stdout.String())
 		}
+	}
+}
+
+// With no PATH, harn check checks every .harn file under the working
+// directory (subdirectories too, hidden ones and node_modules not).
+func TestCheckWorkingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.harn":                "println(1)\n",
+		"lib/util.harn":            "pub fn f() { return \"x\" + 1 }\n",
+		".hidden/skip.harn":        "let broken = \n",
+		"node_modules/x/skip.harn": "let broken = \n",
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"check"}, strings.NewReader(""), &stdout, &stderr)
+	got := stderr.String()
+	if status != 1 || !strings.Contains(got, filepath.Join("lib", "util.harn")+":1:") || strings.Contains(got, "skip.harn") {
+		t.Errorf("harn check in a project: status %d\n%s", status, got)
 	}
 }
 

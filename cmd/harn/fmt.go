@@ -12,6 +12,7 @@ import (
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/format"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const fmtHelp = `Usage: harn fmt [--check] [FILE|DIR|-]...
@@ -77,7 +78,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		files, err := harnFiles(p)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
 			status = 1
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn/lang/lint"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR]...
@@ -76,7 +77,7 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	for _, p := range paths {
 		files, err := harnFiles(p)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
 			status = 1
 			continue
 		}

@@ -159,10 +159,12 @@ turns checker warnings into errors (the program does not run); =off hides them.
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
 `,
-	"check": `Usage: harn check FILE...
+	"check": `Usage: harn check [PATH...]
 
-Parse, resolve, type-check and compile each FILE and the modules it
-imports, without running anything. Errors and warnings are printed to
+Parse, resolve, type-check and compile each file and the modules it
+imports, without running anything. A PATH is a .harn file or a directory
+(every .harn file under it, hidden directories and node_modules skipped);
+with none, the working directory. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
 HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.

@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync/atomic"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -38,8 +40,17 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		path, args = args[0], args[1:]
 		fi, err := os.Stat(path)
+		if err == nil && fi.IsDir() {
+			// `harn run .` runs the project's main.harn (what harn init writes).
+			main := filepath.Join(path, "main.harn")
+			if fi, err = os.Stat(main); err != nil {
+				fmt.Fprintf(stderr, "error: %s is a directory without a main.harn; name the file to run\n", path)
+				return 1
+			}
+			path = main
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 			return 1
 		}
 		if liteEntry != nil {

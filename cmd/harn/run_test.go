@@ -144,3 +144,27 @@ func TestRunProgramResultExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// `harn run DIR` runs DIR/main.harn (what harn init writes); a directory
+// without one, and a missing file, are clear errors.
+func TestRunDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.harn"), []byte(`println("from main")`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", dir}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "from main\n" {
+		t.Errorf("harn run DIR: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	empty := t.TempDir()
+	for arg, want := range map[string]string{
+		empty: "error: " + empty + " is a directory without a main.harn; name the file to run\n",
+		filepath.Join(empty, "nope.harn"): "error: cannot read " + filepath.Join(empty, "nope.harn") + ": No such file or directory (os error 2)\n",
+	} {
+		out.Reset()
+		errb.Reset()
+		if code := run([]string{"run", arg}, strings.NewReader(""), &out, &errb); code != 1 || errb.String() != want {
+			t.Errorf("harn run %s: exit %d, stderr %q, want %q", arg, code, errb.String(), want)
+		}
+	}
+}
