@@ -158,7 +158,7 @@ func TestRunDirectory(t *testing.T) {
 	}
 	empty := t.TempDir()
 	for arg, want := range map[string]string{
-		empty: "error: " + empty + " is a directory without a main.harn; name the file to run\n",
+		empty:                             "error: " + empty + " is a directory without a main.harn; name the file to run\n",
 		filepath.Join(empty, "nope.harn"): "error: cannot read " + filepath.Join(empty, "nope.harn") + ": No such file or directory (os error 2)\n",
 	} {
 		out.Reset()
