@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
 )
@@ -529,6 +530,9 @@ func (c config) send(th *vm.Thread, r *request) (*response, error) {
 		return nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
 	}
 	url, headers := c.endpoint()
+	if err := lib.CheckEgress(th, url); err != nil {
+		return nil, err
+	}
 	var status int
 	var raw []byte
 	for attempt := int64(0); ; attempt++ {
@@ -639,6 +643,9 @@ func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
 		return nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
 	}
 	url, headers := c.endpoint()
+	if err := lib.CheckEgress(th, url); err != nil {
+		return nil, err
+	}
 	var resp *http.Response
 	var cancel context.CancelFunc
 	for attempt := int64(0); ; attempt++ {

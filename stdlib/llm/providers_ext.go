@@ -378,6 +378,9 @@ func health(th *vm.Thread, p provider, timeout time.Duration) vm.Value {
 	} else {
 		url = strings.TrimSuffix(url, "/chat/completions") + "/models"
 	}
+	if err := lib.CheckEgress(th, url); err != nil {
+		return vm.Of(d.Set("error", vm.Str("egress blocked: "+err.(*vm.Error).Msg)))
+	}
 	var status int
 	var netErr error
 	stop := htime.BlockingCtx(th, func(ctx context.Context) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -159,6 +160,9 @@ func mcpServerCard(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Value{}, argErr(builtin, "expected the server's URL or an MCP client, got %s", a.At(0).Type())
 		}
 		target = strings.TrimSpace(s)
+	}
+	if err := lib.CheckEgress(th, target); err != nil {
+		return vm.Value{}, err
 	}
 	var doc *jsonv.Object
 	err := blocking(th, func(ctx context.Context) error {

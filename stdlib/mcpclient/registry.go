@@ -152,11 +152,17 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var c *Client
 		dir := conf.dir(th)
 		in := conf.inputs(th)
-		err := blocking(th, func(ctx context.Context) error {
-			var cerr error
-			c, cerr = connect(ctx, conf, dir, in)
-			return cerr
-		})
+		err := lib.CheckEgress(th, conf.url)
+		if conf.url == "" {
+			err = nil
+		}
+		if err == nil {
+			err = blocking(th, func(ctx context.Context) error {
+				var cerr error
+				c, cerr = connect(ctx, conf, dir, in)
+				return cerr
+			})
+		}
 		r.mu.Lock()
 		e.connecting = nil
 		close(done)

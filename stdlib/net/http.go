@@ -264,6 +264,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 
+	if err := lib.CheckEgress(th, full); err != nil {
+		return nil, nil, err
+	}
 	if res, raw, ok := mockResponse(th, method, full, headers, payload); ok {
 		return res, raw, nil
 	}

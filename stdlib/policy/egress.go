@@ -1,11 +1,13 @@
 package policy
 
 // egress_policy and egress_policy_check (docs/policy.md, "Egress"): which
-// hosts a program may reach. Advisory: the http_* builtins do not consult
-// it (stdlib/net has no hook point); a program checks a URL first.
+// hosts a program may reach. egress_policy also makes its policy the
+// run's egress guard (lib.SetEgressGuard), which every builtin that opens
+// a network connection consults: a denied URL raises egress_blocked.
 
 import (
 	"net/url"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -98,6 +100,58 @@ func hostMatches(p, host, port string) bool {
 	return host == strings.Trim(ph, "[]")
 }
 
+// decide applies the policy to raw: deny patterns first, then allow
+// patterns, then the default. err is set when raw has no host.
+func (e *egress) decide(name, raw string) (allowed bool, host, reason string, err error) {
+	u, perr := url.Parse(raw)
+	if perr != nil || u.Hostname() == "" {
+		return false, "", "", vm.Runtimef("%s: %q is not an absolute URL", name, raw)
+	}
+	host = strings.ToLower(u.Hostname())
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "http", "ws":
+			port = "80"
+		case "https", "wss":
+			port = "443"
+		}
+	}
+	for _, p := range e.deny {
+		if hostMatches(p, host, port) {
+			return false, host, "matches deny pattern " + p, nil
+		}
+	}
+	for _, p := range e.allow {
+		if hostMatches(p, host, port) {
+			return true, host, "matches allow pattern " + p, nil
+		}
+	}
+	if len(e.allow) > 0 && e.dflt == "deny" {
+		return false, host, "host " + host + " is not in the allow list", nil
+	}
+	return e.dflt == "allow", host, "policy default " + e.dflt, nil
+}
+
+// guard is the egress guard of an installed policy: a URL it does not
+// allow raises the catchable egress_blocked error.
+func (e *egress) guard() lib.EgressGuard {
+	label := ""
+	if s, ok := e.name.AsString(); ok && s.Go() != "" {
+		label = " " + strconv.Quote(s.Go())
+	}
+	return func(raw string) error {
+		allowed, _, reason, err := e.decide("egress policy", raw)
+		if err != nil {
+			return vm.Categorized("egress_blocked", raw+" is not an absolute URL (egress policy"+label+")")
+		}
+		if allowed {
+			return nil
+		}
+		return vm.Categorized("egress_blocked", raw+": "+reason+" (egress policy"+label+")")
+	}
+}
+
 func egressCheck(a vm.Args) (vm.Value, error) {
 	const name = "egress_policy_check"
 	if !a.Has(1) {
@@ -115,45 +169,23 @@ func egressCheck(a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return vm.Value{}, vm.Runtimef("%s: %q is not an absolute URL", name, raw)
+	allowed, host, reason, err := e.decide(name, raw)
+	if err != nil {
+		return vm.Value{}, err
 	}
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if port == "" {
-		switch u.Scheme {
-		case "http", "ws":
-			port = "80"
-		case "https", "wss":
-			port = "443"
-		}
-	}
-	res := func(allowed bool, reason string) (vm.Value, error) {
-		return vm.Of(lib.DictOf("allowed", vm.BoolOf(allowed), "host", vm.Str(host), "reason", vm.Str(reason))), nil
-	}
-	for _, p := range e.deny {
-		if hostMatches(p, host, port) {
-			return res(false, "matches deny pattern "+p)
-		}
-	}
-	for _, p := range e.allow {
-		if hostMatches(p, host, port) {
-			return res(true, "matches allow pattern "+p)
-		}
-	}
-	if len(e.allow) > 0 && e.dflt == "deny" {
-		return res(false, "host "+host+" is not in the allow list")
-	}
-	return res(e.dflt == "allow", "policy default "+e.dflt)
+	return vm.Of(lib.DictOf("allowed", vm.BoolOf(allowed), "host", vm.Str(host), "reason", vm.Str(reason))), nil
 }
 
 func init() {
-	lib.Def("egress_policy", "egress_policy(rules: dict)",
-		`an egress policy {allow, deny, default, name} of host patterns ("api.example.com", "*.example.com", "*", optionally ":port"); with an allow list the default is deny. Advisory: check URLs with egress_policy_check`,
+	lib.Def("egress_policy", "egress_policy(rules: dict | nil)",
+		`make {allow, deny, default, name} the run's egress policy and return it: host patterns ("api.example.com", "*.example.com", "*", optionally ":port"); with an allow list the default is deny. Every builtin that opens a network connection then raises egress_blocked for a URL it denies; egress_policy(nil) removes it`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if !a.Has(0) {
 				return vm.Value{}, vm.Runtimef("egress_policy: missing argument 1")
+			}
+			if a.At(0).IsNil() {
+				lib.SetEgressGuard(th.VM(), nil)
+				return vm.Nil, nil
 			}
 			d, ok := a.Dict(0)
 			if !ok {
@@ -163,6 +195,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
+			lib.SetEgressGuard(th.VM(), e.guard())
 			return vm.Of(e.value()), nil
 		})
 	lib.Def("egress_policy_check", "egress_policy_check(url: string, policy: dict)",

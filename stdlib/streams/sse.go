@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -304,6 +305,9 @@ func init() {
 			const name = "sse_connect"
 			url, err := urlArg(name, a, "http", "https")
 			if err != nil {
+				return vm.Value{}, err
+			}
+			if err := lib.CheckEgress(th, url); err != nil {
 				return vm.Value{}, err
 			}
 			d, err := optionsArg(name, a, 1)

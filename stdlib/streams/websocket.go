@@ -405,6 +405,9 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
+			if err := lib.CheckEgress(th, url); err != nil {
+				return vm.Value{}, err
+			}
 			d, err := optionsArg(name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
