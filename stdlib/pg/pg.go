@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -173,6 +174,14 @@ func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.V
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return vm.Value{}, vm.Throwf("%s: invalid connection string: %s", name, pgMessage(err))
+	}
+	if h := cfg.ConnConfig.Host; h != "" && !strings.HasPrefix(h, "/") {
+		// A TCP server is network egress (docs/policy.md, "Enforcement");
+		// a Unix socket is not.
+		target := "postgres://" + net.JoinHostPort(h, strconv.Itoa(int(cfg.ConnConfig.Port))) + "/"
+		if err := lib.CheckEgress(th, target); err != nil {
+			return vm.Value{}, err
+		}
 	}
 	if o.connectTimeout > 0 {
 		cfg.ConnConfig.ConnectTimeout = o.connectTimeout
