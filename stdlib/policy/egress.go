@@ -7,8 +7,8 @@ package policy
 
 import (
 	"net/url"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
