@@ -19,8 +19,9 @@ func MockedResponse(th *vm.Thread, method, url string, headers map[string]string
 	return int64(n), hd, raw, true
 }
 
-// Exchange performs one request as the http_* builtins do — http_mock
-// doubles first, then the network, with the same options (headers, auth,
+// Exchange performs one request as the http_* builtins do — the run's
+// egress policy first, then http_mock doubles, then the network, with
+// the same options (headers, auth,
 // query, timeout_ms, retry, …) — for areas that build requests of their
 // own (stdlib/connectors' connector_call). It returns the
 // {status, headers, body, ok} dict and the raw body.
