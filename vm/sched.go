@@ -387,6 +387,12 @@ type Runner interface {
 	RunTask(th *Thread) (reusable bool)
 }
 
+// RunnerFunc is a Runner from a function; its thread may be reused.
+type RunnerFunc func(th *Thread)
+
+// RunTask runs f on th.
+func (f RunnerFunc) RunTask(th *Thread) bool { f(th); return true }
+
 // Start queues r to run as a task once no other thread is ready to run;
 // tasks start in the order they were queued.
 func (v *VM) Start(r Runner) {

@@ -40,9 +40,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var paths []string
 	status, promoted := 0, 0
 	for _, a := range args {
-		files, err := harnFiles(a)
-		if err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", a, stdlib.OSErrorText(err))
+		files, ok := harnFilesOf(a, stderr)
+		if !ok {
 			status = 1
 			continue
 		}

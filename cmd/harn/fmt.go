@@ -76,9 +76,8 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			stdout.Write(out)
 			continue
 		}
-		files, err := harnFiles(p)
-		if err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
+		files, ok := harnFilesOf(p, stderr)
+		if !ok {
 			status = 1
 			continue
 		}
@@ -134,6 +133,17 @@ func reportFmtError(stderr io.Writer, err error, src []byte) {
 		return
 	}
 	fmt.Fprintf(stderr, "error: %v\n", err)
+}
+
+// harnFilesOf is harnFiles for a command-line path, reporting a path
+// that cannot be read on stderr (ok false) the way every command does.
+func harnFilesOf(path string, stderr io.Writer) (files []string, ok bool) {
+	files, err := harnFiles(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
+		return nil, false
+	}
+	return files, true
 }
 
 // harnFiles lists the .harn files a path names: the file itself, or the

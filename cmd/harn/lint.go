@@ -14,7 +14,6 @@ import (
 	"github.com/harnlang/harn/lang/lint"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
-	"github.com/harnlang/harn/stdlib"
 )
 
 const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR]...
@@ -75,9 +74,8 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	}
 	status, total, fixable := 0, 0, 0
 	for _, p := range paths {
-		files, err := harnFiles(p)
-		if err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
+		files, ok := harnFilesOf(p, stderr)
+		if !ok {
 			status = 1
 			continue
 		}

@@ -287,7 +287,7 @@ func (s *Server) listen(th *vm.Thread) (vm.Value, error) {
 	// request whose handler sends on a channel), so the deadlock detector
 	// must not call a wait for it hopeless: a task of the VM waits, away
 	// from the lock like a builtin doing I/O, until the server stops.
-	th.VM().Start(runnerFunc(func(t *vm.Thread) { t.Wait(s.stopped, -1) }))
+	th.VM().Start(vm.RunnerFunc(func(t *vm.Thread) { t.Wait(s.stopped, -1) }))
 	go srv.Serve(ln)
 	return vm.Of(info), nil
 }
@@ -492,7 +492,7 @@ func (s *Server) stopDetached() {
 	}
 	if len(hooks) > 0 && s.vm != nil {
 		done := make(chan struct{})
-		s.vm.Start(runnerFunc(func(th *vm.Thread) {
+		s.vm.Start(vm.RunnerFunc(func(th *vm.Thread) {
 			defer close(done)
 			if err := runHooks(th, hooks); err != nil {
 				io.WriteString(th.VM().Stderr, "http_server: on_shutdown hook failed: "+vm.AsError(err).UncaughtText()+"\n")
@@ -503,11 +503,6 @@ func (s *Server) stopDetached() {
 	}
 	s.finish()
 }
-
-// runnerFunc is a vm.Runner from a function.
-type runnerFunc func(th *vm.Thread)
-
-func (f runnerFunc) RunTask(th *vm.Thread) bool { f(th); return true }
 
 // doneCtx is an already cancelled context: http.Server.Shutdown with it
 // closes the listener and the idle connections and returns, leaving the

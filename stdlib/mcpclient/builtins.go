@@ -101,10 +101,8 @@ func mcpConnect(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	if cfg.url != "" {
-		if err := lib.CheckEgress(th, cfg.url); err != nil {
-			return vm.Value{}, err
-		}
+	if err := cfg.checkEgress(th); err != nil {
+		return vm.Value{}, err
 	}
 	var c *Client
 	dir := cfg.dir(th)

@@ -521,6 +521,15 @@ func (c *config) resolvedRoots(th *vm.Thread) []root {
 	return out
 }
 
+// checkEgress asks the run's egress policy about the server's URL (a
+// stdio server is not network egress).
+func (c *config) checkEgress(th *vm.Thread) error {
+	if c.url == "" {
+		return nil
+	}
+	return lib.CheckEgress(th, c.url)
+}
+
 // inputs is what the client answers of the server's requests: the
 // resolved roots and the handlers, run on th's VM.
 func (c *config) inputs(th *vm.Thread) *inputs {

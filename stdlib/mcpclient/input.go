@@ -93,7 +93,7 @@ func (in *inputs) call(ctx context.Context, fn vm.Value, params any) (any, error
 		err error
 	}
 	done := make(chan result, 1)
-	in.vm.Start(handlerRun(func(th *vm.Thread) {
+	in.vm.Start(vm.RunnerFunc(func(th *vm.Thread) {
 		v, err := th.Call(fn, tool.FromJSON(params))
 		if err != nil {
 			done <- result{err: err}
@@ -109,11 +109,6 @@ func (in *inputs) call(ctx context.Context, fn vm.Value, params any) (any, error
 		return nil, ctx.Err()
 	}
 }
-
-// handlerRun runs a handler as a VM task.
-type handlerRun func(th *vm.Thread)
-
-func (f handlerRun) RunTask(th *vm.Thread) bool { f(th); return true }
 
 // elicitResult reads an elicitation handler's answer: a dict with
 // action "accept" (and content), "decline" or "cancel"; a dict without

@@ -152,10 +152,7 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var c *Client
 		dir := conf.dir(th)
 		in := conf.inputs(th)
-		err := lib.CheckEgress(th, conf.url)
-		if conf.url == "" {
-			err = nil
-		}
+		err := conf.checkEgress(th)
 		if err == nil {
 			err = blocking(th, func(ctx context.Context) error {
 				var cerr error

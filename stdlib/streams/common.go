@@ -237,13 +237,18 @@ func headersOpt(name string, d *vm.Dict) (map[string]string, error) {
 }
 
 // urlArg reads the URL argument: a non-empty string.
-func urlArg(name string, a vm.Args, schemes ...string) (string, error) {
+func urlArg(th *vm.Thread, name string, a vm.Args, schemes ...string) (string, error) {
 	s, ok := a.Str(0)
 	if !ok {
 		return "", vm.Typef("%s: url must be a string, got %s", name, a.At(0).Type())
 	}
 	for _, sc := range schemes {
 		if strings.HasPrefix(strings.ToLower(s), sc+"://") {
+			// The run's egress policy decides before any mock or
+			// connection (docs/policy.md, "Enforcement").
+			if err := lib.CheckEgress(th, s); err != nil {
+				return "", err
+			}
 			return s, nil
 		}
 	}

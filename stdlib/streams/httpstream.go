@@ -65,11 +65,8 @@ func init() {
 		"send a request and return its response body as a stream once the headers arrive; options: method, headers, body, timeout, binary",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "http_stream_open"
-			url, err := urlArg(name, a, "http", "https")
+			url, err := urlArg(th, name, a, "http", "https")
 			if err != nil {
-				return vm.Value{}, err
-			}
-			if err := lib.CheckEgress(th, url); err != nil {
 				return vm.Value{}, err
 			}
 			d, err := optionsArg(name, a, 1)

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -303,11 +302,8 @@ func init() {
 		"open a Server-Sent Events stream; options: headers, last_event_id, reconnect (bool or attempts), retry, timeout",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "sse_connect"
-			url, err := urlArg(name, a, "http", "https")
+			url, err := urlArg(th, name, a, "http", "https")
 			if err != nil {
-				return vm.Value{}, err
-			}
-			if err := lib.CheckEgress(th, url); err != nil {
 				return vm.Value{}, err
 			}
 			d, err := optionsArg(name, a, 1)

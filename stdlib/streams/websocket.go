@@ -401,11 +401,8 @@ func init() {
 		"open a WebSocket connection (ws:// or wss://); options: headers, subprotocols, timeout, max_message_bytes",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "websocket_connect"
-			url, err := urlArg(name, a, "ws", "wss")
+			url, err := urlArg(th, name, a, "ws", "wss")
 			if err != nil {
-				return vm.Value{}, err
-			}
-			if err := lib.CheckEgress(th, url); err != nil {
 				return vm.Value{}, err
 			}
 			d, err := optionsArg(name, a, 1)
