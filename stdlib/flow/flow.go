@@ -1,6 +1,7 @@
 // Package flow owns the annotated-value builtins of docs/spec/builtins.md
 // §5 (Misc): flow_evidence_{atom, citation, metadata, transcript},
-// flow_remediation and flow_with_{evidence, confidence, remediation}. The
+// flow_remediation, flow_with_{evidence, confidence, remediation} and the
+// invariant verdicts flow_invariant_* (invariant.go). The
 // spec names them only; the shapes are this implementation's choices
 // (docs/flow.md): plain dicts that wrap a value with the evidence for it,
 // a confidence and a suggested remediation.
