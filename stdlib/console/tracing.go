@@ -35,6 +35,17 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// enclosing is the trace id and parent span id of a span opened now:
+// the innermost open span's, or a new trace and nil. st.mu is held.
+func (st *traceState) enclosing() (traceID, parent vm.Value) {
+	if n := len(st.open); n > 0 {
+		traceID, _ = st.open[n-1].Get("trace_id")
+		parent, _ = st.open[n-1].Get("span_id")
+		return traceID, parent
+	}
+	return vm.Str(randomHex(16)), vm.Nil
+}
+
 // currentSpan returns the trace and span ids of the innermost open span.
 func currentSpan(th *vm.Thread) (traceID, spanID string, ok bool) {
 	st := tracesOf(th.VM())
@@ -72,11 +83,7 @@ func init() {
 		if st.disabled {
 			return vm.Nil, nil
 		}
-		traceID, parent := vm.Str(randomHex(16)), vm.Nil
-		if n := len(st.open); n > 0 {
-			traceID, _ = st.open[n-1].Get("trace_id")
-			parent, _ = st.open[n-1].Get("span_id")
-		}
+		traceID, parent := st.enclosing()
 		span := lib.DictOf("trace_id", traceID, "span_id", vm.Str(randomHex(8)), "parent_id", parent,
 			"name", vm.Str(name), "attributes", attrs, "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))
 		st.open = append(st.open, span)
@@ -157,4 +164,24 @@ func init() {
 		}
 		return vm.Of(lib.DictOf("spans", lib.IntOf(len(st.finished)), "open", lib.IntOf(len(st.open)), "total_ms", vm.IntOf(total), "names", names)), nil
 	})
+}
+
+// RecordEvent records a finished zero-length span named name, with
+// attributes, inside the innermost open span (a trace of its own when
+// none is open), for builtins that mark a moment rather than time a
+// stretch (prompt_mark_rendered). It returns the span, or nil when
+// tracing is off.
+func RecordEvent(th *vm.Thread, name string, attrs *vm.Dict) vm.Value {
+	st := tracesOf(th.VM())
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.disabled {
+		return vm.Nil
+	}
+	traceID, parent := st.enclosing()
+	now := vm.IntOf(htime.VMNow(th).UnixMilli())
+	span := vm.Of(lib.DictOf("trace_id", traceID, "span_id", vm.Str(randomHex(8)), "parent_id", parent,
+		"name", vm.Str(name), "attributes", attrs, "start_ms", now, "end_ms", now, "duration_ms", vm.IntOf(0)))
+	st.finished = append(st.finished, span)
+	return span
 }

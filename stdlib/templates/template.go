@@ -47,6 +47,23 @@ func init() {
 	}
 	lib.Def("render", "render(path, bindings?)", "render a template file (relative to the script's directory)", file("render"))
 	lib.Def("render_prompt", "render_prompt(path, bindings?)", "render a prompt template file", file("render_prompt"))
+	lib.Def("render_with_provenance", "render_with_provenance(path, bindings?)",
+		"render a template file as render does, with where each piece of the text came from: {text, template, prompt_id, spans}",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if !a.Given(0) {
+				return vm.Value{}, vm.Throwf("render_with_provenance requires at least 1 argument: path")
+			}
+			path, err := templatePath(th, a.Text(0), templateBaseDir(th))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			r := &tplRenderer{th: th, prov: &provenance{}}
+			out, err := r.renderFile(path, bindingsArg(a, 1))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return r.prov.result(path, out), nil
+		})
 	lib.Def("render_string", "render_string(text, bindings?)", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r := &tplRenderer{th: th}
 		out, err := r.render(a.Text(0), "", templateBaseDir(th), bindingsArg(a, 1))
@@ -231,10 +248,14 @@ func assetRoot(projectDir, alias string) (string, bool) {
 
 type tplNode interface{}
 
-type tplText struct{ text string }
+type tplText struct {
+	text string
+	pos  tplPos
+}
 
 type tplExpr struct {
 	expr tplExp
+	src  string // the directive's text, for provenance
 	lone string // the identifier when the expression is a bare name
 	pos  tplPos
 }
@@ -361,10 +382,13 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 func appendText(toks []tplToken, text string, trimLead, trimTrail bool, pos tplPos) []tplToken {
 	if trimLead {
 		t := strings.TrimLeft(text, " \t")
+		pos.col += len(text) - len(t) // spaces and tabs: one byte each
 		if strings.HasPrefix(t, "\r\n") {
 			t = t[2:]
+			pos = tplPos{pos.line + 1, 1}
 		} else if strings.HasPrefix(t, "\n") {
 			t = t[1:]
+			pos = tplPos{pos.line + 1, 1}
 		}
 		text = t
 	}
@@ -396,7 +420,7 @@ func (p *tplParser) parseBlock(stops ...string) ([]tplNode, string, tplToken, er
 		t := p.toks[p.i]
 		p.i++
 		if !t.directive {
-			nodes = append(nodes, &tplText{t.text})
+			nodes = append(nodes, &tplText{t.text, t.pos})
 			continue
 		}
 		word, rest := tplSplitWord(t.text)
@@ -435,7 +459,7 @@ func (p *tplParser) parseBlock(stops ...string) ([]tplNode, string, tplToken, er
 			if tplIsIdent(t.text) {
 				lone = t.text
 			}
-			nodes = append(nodes, &tplExpr{expr: e, lone: lone, pos: t.pos})
+			nodes = append(nodes, &tplExpr{expr: e, src: t.text, lone: lone, pos: t.pos})
 		}
 	}
 	return nodes, "", tplToken{}, nil
@@ -950,7 +974,8 @@ func (lx *tplLexer) parsePrimary() (tplExp, error) {
 
 type tplRenderer struct {
 	th    *vm.Thread
-	stack []string // files being rendered, for include cycles
+	stack []string    // files being rendered, for include cycles
+	prov  *provenance // where each piece of the output came from, when asked
 }
 
 // tplScope is a chain of variable frames.
@@ -1029,10 +1054,12 @@ func (r *tplRenderer) exec(sb *strings.Builder, nodes []tplNode, dir string, sco
 		switch x := n.(type) {
 		case *tplText:
 			sb.WriteString(x.text)
+			r.note(provText, x.pos, "", x.text)
 		case *tplExpr:
 			if x.lone != "" {
 				if _, ok := scope.lookup(x.lone); !ok {
 					sb.WriteString("{{" + x.lone + "}}")
+					r.note(provUnbound, x.pos, x.src, "{{"+x.lone+"}}")
 					continue
 				}
 			}
@@ -1041,7 +1068,9 @@ func (r *tplRenderer) exec(sb *strings.Builder, nodes []tplNode, dir string, sco
 				return err
 			}
 			if !v.IsNil() {
-				sb.WriteString(vm.ToDisplay(v))
+				out := vm.ToDisplay(v)
+				sb.WriteString(out)
+				r.note(provBinding, x.pos, x.src, out)
 			}
 		case *tplIf:
 			done := false
