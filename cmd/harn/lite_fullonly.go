@@ -419,6 +419,7 @@ var fullOnlyNames = []string{
 	"url_build",
 	"url_parse",
 	"username",
+	"vision_ocr",
 	"wait_agent",
 	"waitpoint_cancel",
 	"waitpoint_complete",

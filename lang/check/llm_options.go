@@ -11,7 +11,7 @@ import (
 // "Options"); stdlib/llm's tests keep the two lists equal.
 var LLMOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
-	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries",
+	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
 }
 
 // llmOptionsArg gives the index of the options argument of each builtin

@@ -23,6 +23,45 @@ func init() {
 		}
 		return resp.value(), nil
 	})
+	lib.Def("vision_ocr", "vision_ocr(image, options?)",
+		"the text in an image, read by a vision model: {text, model, provider, usage}; image is bytes, a path, a URL or an image dict; options are llm_call's, plus prompt (the instruction)",
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if !a.Has(0) || a.At(0).IsNil() {
+				return vm.Value{}, vm.Throwf("vision_ocr: missing argument 1: the image")
+			}
+			opts := vm.NewDict()
+			if a.Has(1) && !a.At(1).IsNil() {
+				d, ok := a.Dict(1)
+				if !ok {
+					return vm.Value{}, vm.Throwf("vision_ocr: options must be a dict, got %s", a.At(1).Type())
+				}
+				opts = d
+			}
+			prompt := vm.Str(ocrInstruction)
+			if p, ok := opts.Get("prompt"); ok && !p.IsNil() {
+				prompt = vm.Str(vm.ToDisplay(p))
+			}
+			if _, ok := opts.Get("images"); ok {
+				return vm.Value{}, vm.Throwf("vision_ocr: the image is the first argument, not options.images")
+			}
+			r, err := newRequest(th, "vision_ocr", prompt, vm.Nil, vm.Of(opts.Delete("prompt")))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			img, err := readImage(th, "vision_ocr: image", a.At(0))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			r.messages[len(r.messages)-1].Images = []image{img}
+			resp, _, err := call(th, r)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			full, _ := resp.value().AsDict()
+			get := func(k string) vm.Value { v, _ := full.Get(k); return v }
+			return vm.Of(lib.DictOf("text", vm.Str(strings.TrimSpace(resp.Text)), "model", get("model"),
+				"provider", get("provider"), "usage", get("usage"))), nil
+		})
 	lib.Def("llm_call_safe", "llm_call_safe(prompt, system?, options?)", "llm_call that never throws: {ok, response, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := newRequest(th, "llm_call_safe", a.At(0), a.At(1), a.At(2))
 		var resp *response
@@ -528,3 +567,8 @@ func init() {
 		return r, nil
 	})
 }
+
+// ocrInstruction is what vision_ocr asks the model, unless options.prompt
+// says otherwise.
+const ocrInstruction = "Transcribe all of the text in this image exactly as it appears, keeping its line breaks. " +
+	"Reply with the text only, without commentary; reply with nothing if the image has no text."

@@ -247,6 +247,9 @@ func (c config) body(r *request, stream bool) map[string]any {
 	}
 	for _, m := range r.messages {
 		om := map[string]any{"role": m.Role, "content": m.Content}
+		if len(m.Images) > 0 {
+			om["content"] = openAIContent(m.Content, m.Images)
+		}
 		if len(m.ToolCalls) > 0 {
 			calls := make([]any, len(m.ToolCalls))
 			for i, tc := range m.ToolCalls {
@@ -332,6 +335,14 @@ func anthropicMessages(ms []message) []any {
 				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": args})
 			}
 			out = append(out, map[string]any{"role": "assistant", "content": blocks})
+		case len(m.Images) > 0:
+			// tool results of the turn first, then the images, then the text
+			blocks := append(pending, anthropicImages(m.Images)...)
+			pending = nil
+			if m.Content != "" {
+				blocks = append(blocks, map[string]any{"type": "text", "text": m.Content})
+			}
+			out = append(out, map[string]any{"role": m.Role, "content": blocks})
 		default:
 			if m.Role == "user" && len(pending) > 0 {
 				pending = append(pending, map[string]any{"type": "text", "text": m.Content})

@@ -155,6 +155,8 @@ func admit(th *vm.Thread, r *request) error {
 			return vm.Throwf("%s: provider %s does not support tools (provider_capabilities)", r.fn, name)
 		case r.system != "" && !c["system_prompt"]:
 			return vm.Throwf("%s: provider %s does not support a system prompt (provider_capabilities)", r.fn, name)
+		case r.hasImages() && !c["vision"]:
+			return vm.Throwf("%s: provider %s does not support images (provider_capabilities vision)", r.fn, name)
 		}
 	}
 	s := regOf(th)

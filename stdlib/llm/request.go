@@ -18,6 +18,7 @@ import (
 type message struct {
 	Role       string
 	Content    string
+	Images     []image // user turns (images.go)
 	ToolCalls  []toolCall
 	ToolCallID string
 	Name       string
@@ -89,7 +90,7 @@ type response struct {
 // knownOptions are the option keys llm_call reads (docs/llm.md).
 var knownOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
-	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries",
+	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
 }
 
 // newRequest reads the arguments of llm_call(prompt, system?, options?):
@@ -128,7 +129,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 			return nil, vm.Throwf("%s: options.messages must be a list, got %s", fn, v.Type())
 		}
 		for i, it := range l.Items() {
-			m, err := readMessage(fn, i, it)
+			m, err := readMessage(th, fn, i, it)
 			if err != nil {
 				return nil, err
 			}
@@ -151,6 +152,17 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	}
 	if len(r.messages) == 0 {
 		return nil, vm.Throwf("%s: nothing to send: give a prompt or options.messages", fn)
+	}
+	if v, ok := opt("images"); ok {
+		images, err := readImages(th, fn, v)
+		if err != nil {
+			return nil, err
+		}
+		last := &r.messages[len(r.messages)-1]
+		if last.Role != "user" {
+			return nil, vm.Throwf("%s: options.images go with the prompt, but the conversation does not end with a user message", fn)
+		}
+		last.Images = append(last.Images, images...)
 	}
 	for i := len(r.messages) - 1; i >= 0; i-- {
 		if r.messages[i].Role == "user" {
@@ -240,8 +252,9 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	return r, nil
 }
 
-// readMessage reads one {role, content, tool_calls?, tool_call_id?} dict.
-func readMessage(fn string, i int, v vm.Value) (message, error) {
+// readMessage reads one {role, content, tool_calls?, tool_call_id?} dict;
+// a user turn's content may be a list of text and image parts.
+func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	d, ok := v.AsDict()
 	if !ok {
 		return message{}, vm.Throwf("%s: options.messages[%d] must be a dict {role, content}, got %s", fn, i, v.Type())
@@ -259,7 +272,15 @@ func readMessage(fn string, i int, v vm.Value) (message, error) {
 	default:
 		return message{}, vm.Throwf("%s: options.messages[%d].role must be system, user, assistant or tool, got %s", fn, i, lib.Display(get("role")))
 	}
-	m.Content = contentText(get("content"))
+	if l, ok := get("content").AsList(); ok && m.Role == "user" {
+		text, images, err := readContentParts(th, fn+": options.messages["+fmt.Sprint(i)+"].content", l)
+		if err != nil {
+			return message{}, err
+		}
+		m.Content, m.Images = text, images
+	} else {
+		m.Content = contentText(get("content"))
+	}
 	if id := get("tool_call_id"); !id.IsNil() {
 		m.ToolCallID = vm.ToDisplay(id)
 	}
@@ -398,6 +419,9 @@ func toolCallsValue(calls []toolCall) vm.Value {
 
 func messageValue(m message) vm.Value {
 	d := lib.DictOf("role", vm.Str(m.Role), "content", vm.Str(m.Content))
+	if len(m.Images) > 0 {
+		d = d.Set("images", imagesValue(m.Images))
+	}
 	if len(m.ToolCalls) > 0 {
 		d = d.Set("tool_calls", toolCallsValue(m.ToolCalls))
 	}
