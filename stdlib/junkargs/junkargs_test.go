@@ -272,6 +272,9 @@ var mayBlock = map[string]string{
 	"sleep":                 "sleeps as long as asked",
 	"sleep_ms":              "sleeps as long as asked",
 	"HarnessClock.sleep_ms": "sleeps as long as asked",
+	"select":                "waits as long as its timeout asks",
+	"channel_select":        "waits as long as its timeout asks",
+	"__select":              "waits as long as its timeout asks",
 }
 
 // target is one builtin or method and the call expression that reaches

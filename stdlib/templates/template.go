@@ -30,15 +30,7 @@ import (
 func init() {
 	file := func(name string) vm.BuiltinFunc {
 		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			if !a.Given(0) {
-				return vm.Value{}, vm.Throwf("%s requires at least 1 argument: path", name)
-			}
-			path, err := templatePath(th, a.Text(0), templateBaseDir(th))
-			if err != nil {
-				return vm.Value{}, err
-			}
-			r := &tplRenderer{th: th, stack: nil}
-			out, err := r.renderFile(path, bindingsArg(a, 1))
+			_, out, err := renderPath(th, name, a, nil)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -50,19 +42,12 @@ func init() {
 	lib.Def("render_with_provenance", "render_with_provenance(path, bindings?)",
 		"render a template file as render does, with where each piece of the text came from: {text, template, prompt_id, spans}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			if !a.Given(0) {
-				return vm.Value{}, vm.Throwf("render_with_provenance requires at least 1 argument: path")
-			}
-			path, err := templatePath(th, a.Text(0), templateBaseDir(th))
+			prov := &provenance{}
+			path, out, err := renderPath(th, "render_with_provenance", a, prov)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			r := &tplRenderer{th: th, prov: &provenance{}}
-			out, err := r.renderFile(path, bindingsArg(a, 1))
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return r.prov.result(path, out), nil
+			return prov.result(path, out), nil
 		})
 	lib.Def("render_string", "render_string(text, bindings?)", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r := &tplRenderer{th: th}
@@ -72,6 +57,22 @@ func init() {
 		}
 		return vm.Str(out), nil
 	})
+}
+
+// renderPath renders the template file named by the builtin name's
+// first argument, with the bindings of the second, recording provenance
+// into prov when it is not nil. It returns the resolved path and the text.
+func renderPath(th *vm.Thread, name string, a vm.Args, prov *provenance) (string, string, error) {
+	if !a.Given(0) {
+		return "", "", vm.Throwf("%s requires at least 1 argument: path", name)
+	}
+	path, err := templatePath(th, a.Text(0), templateBaseDir(th))
+	if err != nil {
+		return "", "", err
+	}
+	r := &tplRenderer{th: th, prov: prov}
+	out, err := r.renderFile(path, bindingsArg(a, 1))
+	return path, out, err
 }
 
 // RenderTemplate renders template text with bindings; includes resolve
