@@ -269,12 +269,14 @@ var skipped = map[string]string{
 // mayBlock are the builtins and methods that wait as long as they are
 // told to: with a huge duration they run until interrupted.
 var mayBlock = map[string]string{
-	"sleep":                 "sleeps as long as asked",
-	"sleep_ms":              "sleeps as long as asked",
-	"HarnessClock.sleep_ms": "sleeps as long as asked",
-	"select":                "waits as long as its timeout asks",
-	"channel_select":        "waits as long as its timeout asks",
-	"__select":              "waits as long as its timeout asks",
+	"sleep":                   "sleeps as long as asked",
+	"sleep_ms":                "sleeps as long as asked",
+	"HarnessClock.sleep_ms":   "sleeps as long as asked",
+	"select":                  "waits as long as its timeout asks",
+	"channel_select":          "waits as long as its timeout asks",
+	"__select":                "waits as long as its timeout asks",
+	"monitor_wait_for_native": "polls until its condition holds or its timeout passes",
+	"waitpoint_wait":          "waits as long as its timeout asks",
 }
 
 // target is one builtin or method and the call expression that reaches
