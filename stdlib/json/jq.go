@@ -839,6 +839,27 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 		})
 	case "type":
 		return simple(func(in vm.Value) (vm.Value, error) { return vm.Str(jqTypeName(in)), nil })
+	case "booleans", "numbers", "strings", "nulls", "arrays", "objects", "iterables", "scalars":
+		// the inputs of one kind, as select(type == "…") keeps them
+		if err := arity(0); err != nil {
+			return nil, err
+		}
+		return func(in vm.Value) ([]vm.Value, error) {
+			t := jqTypeName(in)
+			var keep bool
+			switch name {
+			case "iterables":
+				keep = t == "array" || t == "object"
+			case "scalars":
+				keep = t != "array" && t != "object"
+			default:
+				keep = t+"s" == name
+			}
+			if keep {
+				return []vm.Value{in}, nil
+			}
+			return nil, nil
+		}, nil
 	case "tostring":
 		return simple(func(in vm.Value) (vm.Value, error) {
 			if s, ok := in.AsString(); ok {
