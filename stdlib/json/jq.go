@@ -1,6 +1,7 @@
 package json
 
-// jq / jq_first (docs/spec/builtins.md §3.12): a small jq subset evaluated over
+// jq / jq_first (docs/spec/builtins.md §3.12): the jq subset, and the common
+// functions of jq_funcs.go, evaluated over
 // Harn values. A filter maps one input to zero or more outputs; `|`
 // feeds every output of the left side to the right side, `,` concatenates.
 // Truthiness is jq's: only false and null are false.
@@ -839,27 +840,6 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 		})
 	case "type":
 		return simple(func(in vm.Value) (vm.Value, error) { return vm.Str(jqTypeName(in)), nil })
-	case "booleans", "numbers", "strings", "nulls", "arrays", "objects", "iterables", "scalars":
-		// the inputs of one kind, as select(type == "…") keeps them
-		if err := arity(0); err != nil {
-			return nil, err
-		}
-		return func(in vm.Value) ([]vm.Value, error) {
-			t := jqTypeName(in)
-			var keep bool
-			switch name {
-			case "iterables":
-				keep = t == "array" || t == "object"
-			case "scalars":
-				keep = t != "array" && t != "object"
-			default:
-				keep = t+"s" == name
-			}
-			if keep {
-				return []vm.Value{in}, nil
-			}
-			return nil, nil
-		}, nil
 	case "tostring":
 		return simple(func(in vm.Value) (vm.Value, error) {
 			if s, ok := in.AsString(); ok {
@@ -971,6 +951,9 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 			}
 			return out, nil
 		}, nil
+	}
+	if f, ok := jqFunction(name, args); ok {
+		return f, nil
 	}
 	return nil, jqErrf("jq: error: %s/%d is not defined", name, len(args))
 }
