@@ -82,6 +82,7 @@ const (
 	jqNum
 	jqStr
 	jqPunct // | , ( ) [ ] { } : ? and operators
+	jqVar   // $name
 )
 
 type jqToken struct {
@@ -102,10 +103,14 @@ func (t jqToken) describe() string {
 }
 
 type jqParser struct {
-	src string
-	i   int
-	tok jqToken
-	err error
+	src   string
+	i     int
+	tok   jqToken
+	err   error
+	scope []jqBinding // the `as $name` bindings in effect, innermost last
+	// stopAtAs makes the next parsePostfix leave a following `as` to its
+	// caller (reduce's source), not start a binding.
+	stopAtAs bool
 }
 
 func (p *jqParser) errorf(format string, args ...any) error {
@@ -169,6 +174,13 @@ func (p *jqParser) next() {
 		} else {
 			p.tok = jqToken{kind: jqNum, text: p.src[p.i:j], num: f, pos: start}
 		}
+		p.i = j
+	case c == '$' && p.i+1 < len(p.src) && jqIdentByte(p.src[p.i+1], true):
+		j := p.i + 1
+		for j < len(p.src) && jqIdentByte(p.src[j], false) {
+			j++
+		}
+		p.tok = jqToken{kind: jqVar, text: p.src[p.i+1 : j], pos: start}
 		p.i = j
 	case jqIdentByte(c, true):
 		j := p.i
@@ -484,6 +496,8 @@ func jqBinary(left, right jqFilter, op func(a, b vm.Value) (vm.Value, error)) jq
 }
 
 func (p *jqParser) parsePostfix() (jqFilter, error) {
+	stopAtAs := p.stopAtAs
+	p.stopAtAs = false
 	f, err := p.parseTerm()
 	if err != nil {
 		return nil, err
@@ -506,6 +520,8 @@ func (p *jqParser) parsePostfix() (jqFilter, error) {
 		case p.is("?"):
 			p.next()
 			f = jqTry(f)
+		case p.is("as") && !stopAtAs:
+			return p.parseAs(f)
 		default:
 			return f, nil
 		}
@@ -603,7 +619,16 @@ func (p *jqParser) parseTerm() (jqFilter, error) {
 		p.next()
 		return jqConst(vm.Str(t.text)), nil
 	case jqIdent:
+		switch t.text {
+		case "if":
+			return p.parseIf()
+		case "reduce":
+			return p.parseReduce()
+		}
 		return p.parseCall()
+	case jqVar:
+		p.next()
+		return p.variable(t.text)
 	case jqEOF:
 		return nil, p.errorf("unexpected end of expression")
 	}
