@@ -36,6 +36,7 @@ var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 // text). where names the argument in errors.
 func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 	var img image
+	var err error
 	switch {
 	case isBytes(v):
 		img.Data = bytesOf(v)
@@ -45,17 +46,13 @@ func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 		case strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://"):
 			img.URL = s
 		case strings.HasPrefix(s, "data:"):
-			mt, data, err := parseDataURL(s)
-			if err != nil {
+			if img.MediaType, img.Data, err = parseDataURL(s); err != nil {
 				return image{}, vm.Throwf("%s: %s", where, err.Error())
 			}
-			img.MediaType, img.Data = mt, data
 		default:
-			data, err := os.ReadFile(fs.ResolvePath(th, s))
-			if err != nil {
-				return image{}, vm.Throwf("%s: cannot read image %s: %s", where, s, fs.OSErrorText(err))
+			if img.Data, err = readImageFile(th, where, s); err != nil {
+				return image{}, err
 			}
-			img.Data = data
 		}
 	default:
 		d, ok := v.AsDict()
@@ -66,28 +63,23 @@ func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 			x, _ := d.Get(k)
 			return x
 		}
-		given := 0
-		for _, k := range []string{"path", "data", "url"} {
-			if x := field(k); x.IsValid() && !x.IsNil() {
-				given++
-			}
-		}
-		if given != 1 {
+		path, data, url := field("path"), field("data"), field("url")
+		if given := btoi(!isNil(path)) + btoi(!isNil(data)) + btoi(!isNil(url)); given != 1 {
 			return image{}, vm.Throwf("%s: an image dict has exactly one of path, data and url", where)
 		}
 		switch {
-		case !isNil(field("path")):
-			return readImageWithType(th, where, field("path"), field("media_type"))
-		case !isNil(field("url")):
-			img.URL = vm.ToDisplay(field("url"))
-		case isBytes(field("data")):
-			img.Data = bytesOf(field("data"))
+		case !isNil(path):
+			if img.Data, err = readImageFile(th, where, vm.ToDisplay(path)); err != nil {
+				return image{}, err
+			}
+		case !isNil(url):
+			img.URL = vm.ToDisplay(url)
+		case isBytes(data):
+			img.Data = bytesOf(data)
 		default:
-			data, err := base64.StdEncoding.DecodeString(vm.ToDisplay(field("data")))
-			if err != nil {
+			if img.Data, err = base64.StdEncoding.DecodeString(vm.ToDisplay(data)); err != nil {
 				return image{}, vm.Throwf("%s: image data is neither bytes nor base64 text", where)
 			}
-			img.Data = data
 		}
 		if mt := field("media_type"); !isNil(mt) {
 			img.MediaType = vm.ToDisplay(mt)
@@ -105,18 +97,21 @@ func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 	return img, nil
 }
 
-// readImageWithType reads the image at path, with mt (when not nil) as its
-// media type.
-func readImageWithType(th *vm.Thread, where string, path, mt vm.Value) (image, error) {
-	img, err := readImage(th, where, vm.Str(vm.ToDisplay(path)))
-	if err != nil || isNil(mt) {
-		return img, err
+// readImageFile reads the image file at path (relative to the execution
+// root, as read_file's paths are).
+func readImageFile(th *vm.Thread, where, path string) ([]byte, error) {
+	data, err := os.ReadFile(fs.ResolvePath(th, path))
+	if err != nil {
+		return nil, vm.Throwf("%s: cannot read image %s: %s", where, path, fs.OSErrorText(err))
 	}
-	img.MediaType = vm.ToDisplay(mt)
-	if !slices.Contains(imageTypes, img.MediaType) {
-		return image{}, vm.Throwf("%s: not an image the providers take (PNG, JPEG, GIF or WebP), got %s", where, img.MediaType)
+	return data, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return img, nil
+	return 0
 }
 
 // readImages reads options.images: one image or a list of them.
