@@ -701,7 +701,7 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
-		var key jqFilter
+		var key, varVal jqFilter
 		var name string
 		shorthand := false
 		switch {
@@ -710,6 +710,16 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 			key = jqConst(vm.Str(name))
 			shorthand = true
 			p.next()
+		case p.tok.kind == jqVar:
+			// {$x} is {x: $x}
+			name = p.tok.text
+			key = jqConst(vm.Str(name))
+			p.next()
+			v, err := p.variable(name)
+			if err != nil {
+				return nil, err
+			}
+			varVal = v
 		case p.is("("):
 			p.next()
 			k, err := p.parsePipe()
@@ -723,17 +733,19 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 		default:
 			return nil, p.errorf("unexpected %s in object construction", p.tok.describe())
 		}
-		var val jqFilter
-		if p.is(":") {
+		val := varVal // {$x}: the value is the variable's
+		switch {
+		case val != nil:
+		case p.is(":"):
 			p.next()
 			v, err := p.parseObjectValue()
 			if err != nil {
 				return nil, err
 			}
 			val = v
-		} else if shorthand {
+		case shorthand:
 			val = jqIndexKey(name)
-		} else {
+		default:
 			return nil, p.errorf("expected ':' but found %s", p.tok.describe())
 		}
 		entries = append(entries, entry{key, val})
