@@ -190,7 +190,7 @@ func (p *jqParser) next() {
 		p.tok = jqToken{kind: jqIdent, text: p.src[p.i:j], pos: start}
 		p.i = j
 	default:
-		for _, op := range []string{"==", "!=", "<=", ">=", "//", "|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%"} {
+		for _, op := range []string{"==", "!=", "<=", ">=", "//=", "//", "|=", "+=", "-=", "*=", "/=", "%=", "|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%", "="} {
 			if strings.HasPrefix(p.src[p.i:], op) {
 				p.i += len(op)
 				p.tok = jqToken{kind: jqPunct, text: op, pos: start}
@@ -313,13 +313,13 @@ func (p *jqParser) parseComma() (jqFilter, error) {
 }
 
 func (p *jqParser) parseAlt() (jqFilter, error) {
-	left, err := p.parseOr()
+	left, err := p.parseAssign()
 	if err != nil {
 		return nil, err
 	}
 	for p.is("//") {
 		p.next()
-		right, err := p.parseOr()
+		right, err := p.parseAssign()
 		if err != nil {
 			return nil, err
 		}
@@ -339,6 +339,34 @@ func (p *jqParser) parseAlt() (jqFilter, error) {
 			}
 			return right(in)
 		}
+	}
+	return left, nil
+}
+
+// parseAssign parses `path OP value` for the assignment operators (jq
+// gives them no associativity, between // and or): the left side is
+// read again as a path expression (jq_paths.go).
+func (p *jqParser) parseAssign() (jqFilter, error) {
+	start := p.tok.pos
+	left, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	if p.tok.kind != jqPunct {
+		return left, nil
+	}
+	switch op := p.tok.text; op {
+	case "=", "|=", "+=", "-=", "*=", "/=", "%=", "//=":
+		path, err := p.pathOf(start, p.tok.pos)
+		if err != nil {
+			return nil, err
+		}
+		p.next()
+		right, err := p.parseOr()
+		if err != nil {
+			return nil, err
+		}
+		return jqAssign(op, path, right), nil
 	}
 	return left, nil
 }
@@ -812,14 +840,17 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 	name := p.tok.text
 	p.next()
 	var args []jqFilter
+	var spans [][2]int // each argument's source text, for path arguments
 	if p.is("(") {
 		p.next()
 		for {
+			start := p.tok.pos
 			a, err := p.parsePipe()
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, a)
+			spans = append(spans, [2]int{start, p.tok.pos})
 			if p.is(";") {
 				p.next()
 				continue
@@ -987,6 +1018,32 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 				}
 			}
 			return out, nil
+		}, nil
+	}
+	switch {
+	case (name == "del" || name == "path") && len(args) == 1:
+		path, err := p.pathOf(spans[0][0], spans[0][1])
+		if err != nil {
+			return nil, err
+		}
+		return func(in vm.Value) ([]vm.Value, error) {
+			paths, err := jqPaths(path, in)
+			if err != nil {
+				return nil, err
+			}
+			if name == "path" {
+				return jqPathValues(paths), nil
+			}
+			v, err := jqDelPaths(in, paths)
+			return []vm.Value{v}, err
+		}, nil
+	case name == "paths" && len(args) == 0:
+		return func(in vm.Value) ([]vm.Value, error) {
+			paths, err := jqPaths(jqPathRecurse, in)
+			if err != nil {
+				return nil, err
+			}
+			return jqPathValues(paths[1:]), nil // the input's own path, [], is not listed
 		}, nil
 	}
 	if f, ok := jqFunction(name, args); ok {

@@ -17,6 +17,7 @@ func FuzzJQ(f *testing.F) {
 		"sort_by(.n) | group_by(.k) | map(length)", "to_entries | from_entries", "[limit(2; range(10))]",
 		"[.. | numbers] | min, max", "join(\",\")", "test(\"a+\")", "tojson | fromjson", "flatten(2)",
 		".a // \"d\"", ".[1:3]", "keys | length", "contains({a: [1]})", "[paths]", "$x", "(", "[.[]?]",
+		".l[] |= . * 2", ".a += 1", "del(.l[0, 2])", ".n.deep = 1", ".c //= 3", "path(..)", "(.a, .b) = 0",
 	} {
 		f.Add(seed)
 	}
