@@ -1,10 +1,11 @@
 package json
 
-// jq / jq_first (docs/spec/builtins.md §3.12): the jq subset, and the common
-// functions of jq_funcs.go, evaluated over
-// Harn values. A filter maps one input to zero or more outputs; `|`
-// feeds every output of the left side to the right side, `,` concatenates.
-// Truthiness is jq's: only false and null are false.
+// jq / jq_first (docs/spec/builtins.md §3.12): the jq subset evaluated over
+// Harn values, with jq's common functions (jq_funcs.go), variables and
+// control forms (jq_control.go) and path updates (jq_paths.go). A filter
+// maps one input to zero or more outputs; `|` feeds every output of the
+// left side to the right side, `,` concatenates. Truthiness is jq's: only
+// false and null are false.
 
 import (
 	"fmt"
