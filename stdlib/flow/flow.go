@@ -93,6 +93,25 @@ func wrap(v vm.Value) *vm.Dict {
 		"confidence", vm.Nil, "remediation", vm.Nil)
 }
 
+// stringsOption is the option key of opts, a list of strings ([] when
+// not given).
+func stringsOption(name string, opts *vm.Dict, key string) (vm.Value, error) {
+	v := get(opts, key)
+	if v.IsNil() {
+		return vm.Of(lib.List(nil)), nil
+	}
+	l, ok := v.AsList()
+	if !ok {
+		return vm.Value{}, vm.Runtimef("%s: option `%s` must be a list of strings, got %s", name, key, v.Type())
+	}
+	for _, it := range l.Items() {
+		if _, ok := it.AsString(); !ok {
+			return vm.Value{}, vm.Runtimef("%s: option `%s` must be a list of strings, got an element of type %s", name, key, it.Type())
+		}
+	}
+	return v, nil
+}
+
 func remediation(name string, action string, opts *vm.Dict) (vm.Value, error) {
 	sev := get(opts, "severity")
 	if !sev.IsNil() {
@@ -101,17 +120,9 @@ func remediation(name string, action string, opts *vm.Dict) (vm.Value, error) {
 			return vm.Value{}, vm.Runtimef("%s: option `severity` must be one of info, low, medium, high, critical, got %s", name, lib.Display(sev))
 		}
 	}
-	steps := get(opts, "steps")
-	if steps.IsNil() {
-		steps = vm.Of(lib.List(nil))
-	} else if l, ok := steps.AsList(); !ok {
-		return vm.Value{}, vm.Runtimef("%s: option `steps` must be a list of strings, got %s", name, steps.Type())
-	} else {
-		for _, it := range l.Items() {
-			if _, ok := it.AsString(); !ok {
-				return vm.Value{}, vm.Runtimef("%s: option `steps` must be a list of strings, got an element of type %s", name, it.Type())
-			}
-		}
+	steps, err := stringsOption(name, opts, "steps")
+	if err != nil {
+		return vm.Value{}, err
 	}
 	return vm.Of(lib.DictOf("_type", vm.Str("flow_remediation"), "action", vm.Str(action),
 		"reason", get(opts, "reason"), "severity", sev, "steps", steps)), nil

@@ -78,17 +78,9 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			approvers := get(o, "approvers")
-			if approvers.IsNil() {
-				approvers = vm.Of(lib.List(nil))
-			} else if l, ok := approvers.AsList(); !ok {
-				return vm.Value{}, vm.Runtimef("%s: option `approvers` must be a list of strings, got %s", name, approvers.Type())
-			} else {
-				for _, it := range l.Items() {
-					if _, ok := it.AsString(); !ok {
-						return vm.Value{}, vm.Runtimef("%s: option `approvers` must be a list of strings, got an element of type %s", name, it.Type())
-					}
-				}
+			approvers, err := stringsOption(name, o, "approvers")
+			if err != nil {
+				return vm.Value{}, err
 			}
 			return verdict("require_approval", vm.Str(s), approvers), nil
 		})

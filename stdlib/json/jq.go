@@ -62,7 +62,7 @@ func runJQ(input vm.Value, expr string) ([]vm.Value, error) {
 }
 
 // jqFilter maps one input to its outputs.
-type jqFilter func(in vm.Value) ([]vm.Value, error)
+type jqFilter = func(in vm.Value) ([]vm.Value, error)
 
 type jqError struct{ msg string }
 
@@ -191,7 +191,7 @@ func (p *jqParser) next() {
 		p.tok = jqToken{kind: jqIdent, text: p.src[p.i:j], pos: start}
 		p.i = j
 	default:
-		for _, op := range []string{"==", "!=", "<=", ">=", "//=", "//", "|=", "+=", "-=", "*=", "/=", "%=", "|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%", "="} {
+		for _, op := range jqOperators {
 			if strings.HasPrefix(p.src[p.i:], op) {
 				p.i += len(op)
 				p.tok = jqToken{kind: jqPunct, text: op, pos: start}
@@ -204,6 +204,11 @@ func (p *jqParser) next() {
 		p.i += utf8.RuneLen(r)
 	}
 }
+
+// jqOperators are the punctuation tokens, longest first where one is a
+// prefix of another.
+var jqOperators = []string{"==", "!=", "<=", ">=", "//=", "//", "|=", "+=", "-=", "*=", "/=", "%=",
+	"|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%", "="}
 
 // lexString reads a "…" literal at p.i (JSON escapes).
 func (p *jqParser) lexString() (string, bool) {
@@ -253,64 +258,69 @@ func (p *jqParser) expect(text string) error {
 // ---- parser: pipe < comma < alternative < or < and < comparison < additive < multiplicative < postfix ----
 
 func (p *jqParser) parsePipe() (jqFilter, error) {
-	left, err := p.parseComma()
+	return jqChain(p, "|", p.parseComma, jqCompose)
+}
+
+// jqChain parses `operand (op operand)*`, combining left to right: the
+// pipes and commas of value and path filters alike.
+func jqChain[F any](p *jqParser, op string, operand func() (F, error), combine func(a, b F) F) (F, error) {
+	left, err := operand()
 	if err != nil {
-		return nil, err
+		return left, err
 	}
-	for p.is("|") {
+	for p.is(op) {
 		p.next()
-		right, err := p.parseComma()
+		right, err := operand()
 		if err != nil {
-			return nil, err
+			return right, err
 		}
-		left = jqCompose(left, right)
+		left = combine(left, right)
 	}
 	return left, nil
 }
 
-func jqCompose(left, right jqFilter) jqFilter {
-	return func(in vm.Value) ([]vm.Value, error) {
+// jqCompose is `left | right`: right runs on every output of left. It
+// serves value filters and path filters (jq_paths.go) alike.
+func jqCompose[T any](left, right func(T) ([]T, error)) func(T) ([]T, error) {
+	return func(in T) ([]T, error) {
 		mid, err := left(in)
 		if err != nil {
 			return nil, err
 		}
-		var out []vm.Value
-		for _, m := range mid {
-			r, err := right(m)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, r...)
+		return jqFlatMap(mid, right)
+	}
+}
+
+// jqFlatMap is every output of f on each item, in order.
+func jqFlatMap[T any](items []T, f func(T) ([]T, error)) ([]T, error) {
+	var out []T
+	for _, it := range items {
+		r, err := f(it)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		out = append(out, r...)
+	}
+	return out, nil
+}
+
+// jqConcat is `left, right`: left's outputs, then right's, on one input.
+func jqConcat[T any](left, right func(T) ([]T, error)) func(T) ([]T, error) {
+	return func(in T) ([]T, error) {
+		a, err := left(in)
+		if err != nil {
+			return nil, err
+		}
+		b, err := right(in)
+		if err != nil {
+			return nil, err
+		}
+		return append(append([]T(nil), a...), b...), nil
 	}
 }
 
 func (p *jqParser) parseComma() (jqFilter, error) {
-	left, err := p.parseAlt()
-	if err != nil {
-		return nil, err
-	}
-	for p.is(",") {
-		p.next()
-		right, err := p.parseAlt()
-		if err != nil {
-			return nil, err
-		}
-		l := left
-		left = func(in vm.Value) ([]vm.Value, error) {
-			a, err := l(in)
-			if err != nil {
-				return nil, err
-			}
-			b, err := right(in)
-			if err != nil {
-				return nil, err
-			}
-			return append(append([]vm.Value(nil), a...), b...), nil
-		}
-	}
-	return left, nil
+	return jqChain(p, ",", p.parseAlt, jqConcat)
 }
 
 func (p *jqParser) parseAlt() (jqFilter, error) {
@@ -557,8 +567,9 @@ func (p *jqParser) parsePostfix() (jqFilter, error) {
 	}
 }
 
-func jqTry(f jqFilter) jqFilter {
-	return func(in vm.Value) ([]vm.Value, error) {
+// jqTry is `f?`: f's outputs, or none when it fails.
+func jqTry[T any](f func(T) ([]T, error)) func(T) ([]T, error) {
+	return func(in T) ([]T, error) {
 		out, err := f(in)
 		if err != nil {
 			return nil, nil
@@ -965,13 +976,9 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 			if !ok {
 				return nil, jqErrf("Cannot iterate over %s", jqDescribe(in))
 			}
-			var out []vm.Value
-			for _, it := range items {
-				r, err := f(it)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, r...)
+			out, err := jqFlatMap(items, f)
+			if err != nil {
+				return nil, err
 			}
 			return []vm.Value{vm.Of(vm.NewList(out))}, nil
 		}, nil

@@ -70,16 +70,10 @@ func (p *jqParser) parseAs(source jqFilter) (jqFilter, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out []vm.Value
-		for _, v := range vals {
+		return jqFlatMap(vals, func(v vm.Value) ([]vm.Value, error) {
 			*slot = v
-			r, err := body(in)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, r...)
-		}
-		return out, nil
+			return body(in)
+		})
 	}, nil
 }
 
@@ -123,19 +117,12 @@ func (p *jqParser) parseIf() (jqFilter, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out []vm.Value
-		for _, c := range conds {
-			branch := otherwise
+		return jqFlatMap(conds, func(c vm.Value) ([]vm.Value, error) {
 			if jqTruthy(c) {
-				branch = then
+				return then(in)
 			}
-			r, err := branch(in)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, r...)
-		}
-		return out, nil
+			return otherwise(in)
+		})
 	}, nil
 }
 

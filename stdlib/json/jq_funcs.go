@@ -346,39 +346,14 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				return jqFlatten(in, int(depth))
 			}), true
 		case "range":
-			return func(in vm.Value) ([]vm.Value, error) {
-				ns, err := args[0](in)
-				if err != nil {
-					return nil, err
-				}
-				var out []vm.Value
-				for _, n := range ns {
-					r, err := jqRange(vm.IntOf(0), n)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, r...)
-				}
-				return out, nil
-			}, true
+			return jqRangeOf(jqConst(vm.IntOf(0)), args[0]), true
 		case "getpath":
 			return withArg(func(in, path vm.Value) (vm.Value, error) {
 				keys, ok := jqListItems(path)
 				if !ok {
 					return vm.Value{}, jqErrf("Path must be specified as an array")
 				}
-				cur := in
-				for _, k := range keys {
-					if cur.IsNil() {
-						return vm.Nil, nil
-					}
-					v, err := jqIndex(cur, k)
-					if err != nil {
-						return vm.Value{}, err
-					}
-					cur = v
-				}
-				return cur, nil
+				return jqGetPath(in, keys)
 			}), true
 		}
 	case 2:
@@ -407,27 +382,7 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				return out, nil
 			}, true
 		case "range":
-			return func(in vm.Value) ([]vm.Value, error) {
-				from, err := args[0](in)
-				if err != nil {
-					return nil, err
-				}
-				upto, err := args[1](in)
-				if err != nil {
-					return nil, err
-				}
-				var out []vm.Value
-				for _, a := range from {
-					for _, b := range upto {
-						r, err := jqRange(a, b)
-						if err != nil {
-							return nil, err
-						}
-						out = append(out, r...)
-					}
-				}
-				return out, nil
-			}, true
+			return jqRangeOf(args[0], args[1]), true
 		}
 	}
 	return nil, false
@@ -441,6 +396,23 @@ func jqFloat(v vm.Value) (float64, bool) {
 		return float64(f), true
 	}
 	return 0, false
+}
+
+// jqRangeOf is range(from; upto) for every pair of their outputs.
+func jqRangeOf(from, upto jqFilter) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		as, err := from(in)
+		if err != nil {
+			return nil, err
+		}
+		bs, err := upto(in)
+		if err != nil {
+			return nil, err
+		}
+		return jqFlatMap(as, func(a vm.Value) ([]vm.Value, error) {
+			return jqFlatMap(bs, func(b vm.Value) ([]vm.Value, error) { return jqRange(a, b) })
+		})
+	}
 }
 
 // jqRange is range(from; upto): from, from+1, … below upto.

@@ -26,7 +26,23 @@ type jqPV struct {
 }
 
 // jqPathFilter maps a located value to the located values it selects.
-type jqPathFilter func(cur jqPV) ([]jqPV, error)
+type jqPathFilter = func(cur jqPV) ([]jqPV, error)
+
+// jqParens parses `( … )` with parse, at a `(`.
+func jqParens[T any](p *jqParser, parse func() (T, error)) (T, error) {
+	var zero T
+	if err := p.expect("("); err != nil {
+		return zero, err
+	}
+	v, err := parse()
+	if err != nil {
+		return zero, err
+	}
+	if err := p.expect(")"); err != nil {
+		return zero, err
+	}
+	return v, nil
+}
 
 // pathOf parses src[start:end] (text this parser already read as a value
 // filter) as a path expression, with the bindings in effect now.
@@ -44,61 +60,11 @@ func (p *jqParser) pathOf(start, end int) (jqPathFilter, error) {
 }
 
 func (p *jqParser) pathPipe() (jqPathFilter, error) {
-	left, err := p.pathComma()
-	if err != nil {
-		return nil, err
-	}
-	for p.is("|") {
-		p.next()
-		right, err := p.pathComma()
-		if err != nil {
-			return nil, err
-		}
-		left = jqPathCompose(left, right)
-	}
-	return left, nil
-}
-
-func jqPathCompose(left, right jqPathFilter) jqPathFilter {
-	return func(cur jqPV) ([]jqPV, error) {
-		mid, err := left(cur)
-		if err != nil {
-			return nil, err
-		}
-		var out []jqPV
-		for _, m := range mid {
-			r, err := right(m)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, r...)
-		}
-		return out, nil
-	}
+	return jqChain(p, "|", p.pathComma, jqCompose)
 }
 
 func (p *jqParser) pathComma() (jqPathFilter, error) {
-	left, err := p.pathPostfix()
-	if err != nil {
-		return nil, err
-	}
-	for p.is(",") {
-		p.next()
-		right, err := p.pathPostfix()
-		if err != nil {
-			return nil, err
-		}
-		l := left
-		left = func(cur jqPV) ([]jqPV, error) {
-			a, err := l(cur)
-			if err != nil {
-				return nil, err
-			}
-			b, err := right(cur)
-			return append(a, b...), err
-		}
-	}
-	return left, nil
+	return jqChain(p, ",", p.pathPostfix, jqConcat)
 }
 
 func (p *jqParser) pathPostfix() (jqPathFilter, error) {
@@ -114,23 +80,16 @@ func (p *jqParser) pathPostfix() (jqPathFilter, error) {
 		case p.tok.kind == jqField:
 			name := p.tok.text
 			p.next()
-			f = jqPathCompose(f, jqPathKey(jqConst(vm.Str(name))))
+			f = jqCompose(f, jqPathKey(jqConst(vm.Str(name))))
 		case p.is("["):
 			b, err := p.pathBracket()
 			if err != nil {
 				return nil, err
 			}
-			f = jqPathCompose(f, b)
+			f = jqCompose(f, b)
 		case p.is("?"):
 			p.next()
-			g := f
-			f = func(cur jqPV) ([]jqPV, error) {
-				out, err := g(cur)
-				if err != nil {
-					return nil, nil
-				}
-				return out, nil
-			}
+			f = jqTry(f)
 		default:
 			return f, nil
 		}
@@ -173,25 +132,14 @@ func (p *jqParser) pathTerm() (jqPathFilter, error) {
 		p.next()
 		return jqPathKey(jqConst(vm.Str(t.text))), nil
 	case p.is("("):
-		p.next()
-		f, err := p.pathPipe()
-		if err != nil {
-			return nil, err
-		}
-		return f, p.expect(")")
+		return jqParens(p, p.pathPipe)
 	case t.kind == jqIdent && t.text == "empty":
 		p.next()
 		return func(jqPV) ([]jqPV, error) { return nil, nil }, nil
 	case t.kind == jqIdent && t.text == "select":
 		p.next()
-		if err := p.expect("("); err != nil {
-			return nil, err
-		}
-		cond, err := p.parsePipe()
+		cond, err := jqParens(p, p.parsePipe)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
 			return nil, err
 		}
 		return func(cur jqPV) ([]jqPV, error) {
@@ -209,14 +157,8 @@ func (p *jqParser) pathTerm() (jqPathFilter, error) {
 		}, nil
 	case t.kind == jqIdent && t.text == "first":
 		p.next()
-		if err := p.expect("("); err != nil {
-			return nil, err
-		}
-		f, err := p.pathPipe()
+		f, err := jqParens(p, p.pathPipe)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
 			return nil, err
 		}
 		return func(cur jqPV) ([]jqPV, error) {
@@ -228,14 +170,8 @@ func (p *jqParser) pathTerm() (jqPathFilter, error) {
 		}, nil
 	case t.kind == jqIdent && t.text == "getpath":
 		p.next()
-		if err := p.expect("("); err != nil {
-			return nil, err
-		}
-		pf, err := p.parsePipe()
+		pf, err := jqParens(p, p.parsePipe)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
 			return nil, err
 		}
 		return func(cur jqPV) ([]jqPV, error) {
@@ -282,18 +218,12 @@ func jqPathKey(key jqFilter) jqPathFilter {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]jqPV, 0, len(keys))
 		for _, k := range keys {
 			if _, ok := jqFloat(k); !ok && k.Kind() != vm.KString {
 				return nil, jqErrf("Cannot index %s with %s", jqTypeName(cur.v), jqTypeName(k))
 			}
-			s, err := jqStep(cur, k)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, s)
 		}
-		return out, nil
+		return jqSteps(cur, keys)
 	}
 }
 
@@ -302,6 +232,11 @@ func jqPathIterate(cur jqPV) ([]jqPV, error) {
 	if err != nil {
 		return nil, err
 	}
+	return jqSteps(cur, keys)
+}
+
+// jqSteps is cur's child at each key.
+func jqSteps(cur jqPV, keys []vm.Value) ([]jqPV, error) {
 	out := make([]jqPV, 0, len(keys))
 	for _, k := range keys {
 		s, err := jqStep(cur, k)
@@ -332,23 +267,15 @@ func jqChildKeys(v vm.Value) ([]vm.Value, error) {
 }
 
 func jqPathRecurse(cur jqPV) ([]jqPV, error) {
-	out := []jqPV{cur}
-	keys, err := jqChildKeys(cur.v)
+	children, err := jqPathIterate(cur)
 	if err != nil {
-		return out, nil // a scalar has no children
+		return []jqPV{cur}, nil // a scalar has no children
 	}
-	for _, k := range keys {
-		s, err := jqStep(cur, k)
-		if err != nil {
-			return nil, err
-		}
-		r, err := jqPathRecurse(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r...)
+	below, err := jqFlatMap(children, jqPathRecurse)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return append([]jqPV{cur}, below...), nil
 }
 
 // jqPaths runs a path filter on in.

@@ -57,10 +57,8 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			full, _ := resp.value().AsDict()
-			get := func(k string) vm.Value { v, _ := full.Get(k); return v }
-			return vm.Of(lib.DictOf("text", vm.Str(strings.TrimSpace(resp.Text)), "model", get("model"),
-				"provider", get("provider"), "usage", get("usage"))), nil
+			return vm.Of(lib.DictOf("text", vm.Str(strings.TrimSpace(resp.Text)), "model", vm.Str(resp.Model),
+				"provider", vm.Str(resp.Provider), "usage", resp.usage())), nil
 		})
 	lib.Def("llm_call_safe", "llm_call_safe(prompt, system?, options?)", "llm_call that never throws: {ok, response, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := newRequest(th, "llm_call_safe", a.At(0), a.At(1), a.At(2))

@@ -445,10 +445,15 @@ func messagesValue(ms []message) vm.Value {
 	return vm.Of(vm.NewList(out))
 }
 
+// usage is the response's {input_tokens, output_tokens, total_tokens}.
+func (r *response) usage() vm.Value {
+	return vm.Of(lib.DictOf("input_tokens", vm.IntOf(r.InTokens), "output_tokens", vm.IntOf(r.OutTokens),
+		"total_tokens", vm.IntOf(r.InTokens+r.OutTokens)))
+}
+
 // value is the response dict llm_call returns (docs/llm.md).
 func (r *response) value() vm.Value {
-	usage := lib.DictOf("input_tokens", vm.IntOf(r.InTokens), "output_tokens", vm.IntOf(r.OutTokens),
-		"total_tokens", vm.IntOf(r.InTokens+r.OutTokens))
+	usage := r.usage()
 	msg := messageValue(message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls})
 	return vm.Of(lib.DictOf(
 		"text", vm.Str(r.Text),

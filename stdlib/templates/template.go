@@ -1059,8 +1059,9 @@ func (r *tplRenderer) exec(sb *strings.Builder, nodes []tplNode, dir string, sco
 		case *tplExpr:
 			if x.lone != "" {
 				if _, ok := scope.lookup(x.lone); !ok {
-					sb.WriteString("{{" + x.lone + "}}")
-					r.note(provUnbound, x.pos, x.src, "{{"+x.lone+"}}")
+					back := "{{" + x.lone + "}}"
+					sb.WriteString(back)
+					r.note(provUnbound, x.pos, x.src, back)
 					continue
 				}
 			}
