@@ -45,7 +45,7 @@ func init() {
 }
 
 func runJQ(input vm.Value, expr string) ([]vm.Value, error) {
-	p := &jqParser{src: expr}
+	p := &jqParser{src: expr, rt: &jqRuntime{}}
 	p.next()
 	f, err := p.parsePipe()
 	if err == nil && p.tok.kind != jqEOF {
@@ -64,11 +64,18 @@ func runJQ(input vm.Value, expr string) ([]vm.Value, error) {
 // jqFilter maps one input to its outputs.
 type jqFilter = func(in vm.Value) ([]vm.Value, error)
 
-type jqError struct{ msg string }
+// A jqError is a failed filter; val is the value error(v) raised, which
+// catch receives (nil for the evaluator's own errors: catch gets msg).
+type jqError struct {
+	msg string
+	val *vm.Value
+}
 
 func (e *jqError) Error() string { return e.msg }
 
-func jqErrf(format string, args ...any) error { return &jqError{fmt.Sprintf(format, args...)} }
+func jqErrf(format string, args ...any) error {
+	return &jqError{msg: fmt.Sprintf(format, args...)}
+}
 
 // ---- lexer ----
 
@@ -84,13 +91,15 @@ const (
 	jqStr
 	jqPunct // | , ( ) [ ] { } : ? and operators
 	jqVar   // $name
+	jqAt    // @name
 )
 
 type jqToken struct {
-	kind jqKind
-	text string
-	num  float64
-	pos  int
+	kind  jqKind
+	text  string
+	num   float64
+	pos   int
+	parts []jqStrPart // a string that interpolates: its pieces
 }
 
 func (t jqToken) describe() string {
@@ -99,6 +108,8 @@ func (t jqToken) describe() string {
 		return "end of expression"
 	case jqStr:
 		return strconv.Quote(t.text)
+	case jqAt:
+		return "'@" + t.text + "'"
 	}
 	return "'" + t.text + "'"
 }
@@ -108,7 +119,8 @@ type jqParser struct {
 	i     int
 	tok   jqToken
 	err   error
-	scope []jqBinding // the `as $name` bindings in effect, innermost last
+	scope []jqBinding // the variables, parameters and defs in scope, innermost last
+	rt    *jqRuntime  // shared by every parser of one expression
 	// stopAtAs makes the next parsePostfix leave a following `as` to its
 	// caller (reduce's source), not start a binding.
 	stopAtAs bool
@@ -150,7 +162,7 @@ func (p *jqParser) next() {
 			return
 		}
 		if p.i < len(p.src) && p.src[p.i] == '"' {
-			s, ok := p.lexString()
+			s, _, ok := p.lexString()
 			if !ok {
 				return
 			}
@@ -159,9 +171,9 @@ func (p *jqParser) next() {
 		}
 		p.tok = jqToken{kind: jqDot, text: ".", pos: start}
 	case c == '"':
-		s, ok := p.lexString()
+		s, parts, ok := p.lexString()
 		if ok {
-			p.tok = jqToken{kind: jqStr, text: s, pos: start}
+			p.tok = jqToken{kind: jqStr, text: s, pos: start, parts: parts}
 		}
 	case c >= '0' && c <= '9':
 		j := p.i
@@ -182,6 +194,13 @@ func (p *jqParser) next() {
 			j++
 		}
 		p.tok = jqToken{kind: jqVar, text: p.src[p.i+1 : j], pos: start}
+		p.i = j
+	case c == '@' && p.i+1 < len(p.src) && jqIdentByte(p.src[p.i+1], true):
+		j := p.i + 1
+		for j < len(p.src) && jqIdentByte(p.src[j], false) {
+			j++
+		}
+		p.tok = jqToken{kind: jqAt, text: p.src[p.i+1 : j], pos: start}
 		p.i = j
 	case jqIdentByte(c, true):
 		j := p.i
@@ -210,36 +229,6 @@ func (p *jqParser) next() {
 var jqOperators = []string{"==", "!=", "<=", ">=", "//=", "//", "|=", "+=", "-=", "*=", "/=", "%=",
 	"|", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "<", ">", "+", "-", "*", "/", "%", "="}
 
-// lexString reads a "…" literal at p.i (JSON escapes).
-func (p *jqParser) lexString() (string, bool) {
-	start := p.i
-	j := p.i + 1
-	for j < len(p.src) {
-		if p.src[j] == '\\' {
-			j += 2
-			continue
-		}
-		if p.src[j] == '"' {
-			break
-		}
-		j++
-	}
-	if j >= len(p.src) {
-		p.err = jqErrf("jq: parse error: unterminated string at position %d", start)
-		p.tok = jqToken{kind: jqEOF, pos: start}
-		p.i = len(p.src)
-		return "", false
-	}
-	raw := p.src[start : j+1]
-	p.i = j + 1
-	v, err := Parse(raw)
-	if err != nil {
-		p.err = jqErrf("jq: parse error: invalid string literal at position %d", start)
-		return "", false
-	}
-	return vm.ToDisplay(v), true
-}
-
 func (p *jqParser) is(text string) bool {
 	return (p.tok.kind == jqPunct || p.tok.kind == jqIdent) && p.tok.text == text
 }
@@ -258,7 +247,16 @@ func (p *jqParser) expect(text string) error {
 // ---- parser: pipe < comma < alternative < or < and < comparison < additive < multiplicative < postfix ----
 
 func (p *jqParser) parsePipe() (jqFilter, error) {
-	return jqChain(p, "|", p.parseComma, jqCompose)
+	return jqChain(p, "|", p.pipeOperand, jqCompose)
+}
+
+// pipeOperand is a comma expression, or a def, whose scope is the rest of
+// the pipe.
+func (p *jqParser) pipeOperand() (jqFilter, error) {
+	if p.is("def") {
+		return p.parseDef()
+	}
+	return p.parseComma()
 }
 
 // jqChain parses `operand (op operand)*`, combining left to right: the
@@ -508,6 +506,36 @@ func (p *jqParser) parseMul() (jqFilter, error) {
 	return left, nil
 }
 
+// jqDeepMerge is `a * b` on objects: b's fields win, and fields that are
+// objects on both sides merge in turn.
+func jqDeepMerge(a, b *vm.Dict) *vm.Dict {
+	out := a
+	b.Range(func(k string, v vm.Value) bool {
+		if old, ok := out.Get(k); ok {
+			if x, ok := old.AsDict(); ok {
+				if y, ok := v.AsDict(); ok {
+					v = vm.Of(jqDeepMerge(x, y))
+				}
+			}
+		}
+		out = out.Set(k, v)
+		return true
+	})
+	return out
+}
+
+// jqJoinSplit is `s / sep`, split(sep) on a string: the pieces between
+// separators (none for the empty string).
+func jqJoinSplit(s, sep string) vm.Value {
+	var parts []vm.Value
+	if s != "" {
+		for _, piece := range strings.Split(s, sep) {
+			parts = append(parts, vm.Str(piece))
+		}
+	}
+	return vm.Of(vm.NewList(parts))
+}
+
 // jqBinary evaluates both sides against the same input and combines every
 // pair of outputs (right side varying slowest, as jq does).
 func jqBinary(left, right jqFilter, op func(a, b vm.Value) (vm.Value, error)) jqFilter {
@@ -657,13 +685,22 @@ func (p *jqParser) parseTerm() (jqFilter, error) {
 		return jqConst(v), nil
 	case jqStr:
 		p.next()
+		if t.parts != nil {
+			return p.interpolation(t.parts, nil)
+		}
 		return jqConst(vm.Str(t.text)), nil
+	case jqAt:
+		return p.parseFormat()
 	case jqIdent:
 		switch t.text {
 		case "if":
 			return p.parseIf()
 		case "reduce":
 			return p.parseReduce()
+		case "foreach":
+			return p.parseForeach()
+		case "try":
+			return p.parseTryCatch()
 		}
 		return p.parseCall()
 	case jqVar:
@@ -745,6 +782,14 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 		var name string
 		shorthand := false
 		switch {
+		case p.tok.kind == jqStr && p.tok.parts != nil: // {"k\(e)": v}
+			parts := p.tok.parts
+			p.next()
+			k, err := p.interpolation(parts, nil)
+			if err != nil {
+				return nil, err
+			}
+			key = k
 		case p.tok.kind == jqIdent || p.tok.kind == jqStr:
 			name = p.tok.text
 			key = jqConst(vm.Str(name))
@@ -873,6 +918,12 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 			return nil, err
 		}
 	}
+	if f, ok := p.userCall(name, args); ok {
+		return f, nil
+	}
+	if f, ok, err := p.preludeCall(name, args); ok {
+		return f, err
+	}
 	arity := func(n int) error {
 		if len(args) != n {
 			return jqErrf("jq: error: %s/%d is not defined", name, len(args))
@@ -937,6 +988,12 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 					}
 					if _, ok := v.AsFloat(); ok {
 						return v, nil
+					}
+				}
+				// jq's strtod also reads what JSON does not: "01", "+1", ".5", "1."
+				if t := strings.TrimSpace(x.Go()); t != "" && strings.Trim(t, "0123456789+-.eE") == "" {
+					if f, err := strconv.ParseFloat(t, 64); err == nil {
+						return jqNumber(f), nil
 					}
 				}
 			}
@@ -1055,6 +1112,9 @@ func (p *jqParser) parseCall() (jqFilter, error) {
 		}, nil
 	}
 	if f, ok := jqFunction(name, args); ok {
+		return f, nil
+	}
+	if f, ok := jqTextFunction(name, args); ok {
 		return f, nil
 	}
 	return nil, jqErrf("jq: error: %s/%d is not defined", name, len(args))
@@ -1467,6 +1527,35 @@ func jqArith(op string, a, b vm.Value) (vm.Value, error) {
 					}
 				}
 				return vm.Of(vm.NewList(out)), nil
+			}
+		}
+	}
+	switch op {
+	case "*": // a string repeated (at least once; null for a count <= 0), or objects merged deeply
+		if _, ok := b.AsString(); ok {
+			a, b = b, a
+		}
+		if s, ok := a.AsString(); ok {
+			if n, ok := jqFloat(b); ok {
+				if n <= 0 {
+					return vm.Nil, nil
+				}
+				count := max(1, int(min(n, 1e9)))
+				if len(s.Go())*count > 1<<27 {
+					return vm.Value{}, jqErrf("Repeat string result too long")
+				}
+				return vm.Str(strings.Repeat(s.Go(), count)), nil
+			}
+		}
+		if x, ok := a.AsDict(); ok {
+			if y, ok := b.AsDict(); ok {
+				return vm.Of(jqDeepMerge(x, y)), nil
+			}
+		}
+	case "/": // a string split by a string
+		if x, ok := a.AsString(); ok {
+			if y, ok := b.AsString(); ok {
+				return jqJoinSplit(x.Go(), y.Go()), nil
 			}
 		}
 	}

@@ -166,6 +166,31 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				}
 				return jqNumber(f), nil
 			}), true
+		case "trunc", "log", "log2", "log10", "exp", "exp2", "exp10", "isnan", "isinfinite", "isnormal":
+			return one(func(in vm.Value) (vm.Value, error) {
+				f, ok := jqFloat(in)
+				if !ok {
+					return vm.Value{}, jqErrf("%s number required", jqDescribe(in))
+				}
+				switch name {
+				case "isnan":
+					return vm.BoolOf(math.IsNaN(f)), nil
+				case "isinfinite":
+					return vm.BoolOf(math.IsInf(f, 0)), nil
+				case "isnormal":
+					return vm.BoolOf(f != 0 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) >= 0x1p-1022), nil
+				}
+				f = map[string]func(float64) float64{"trunc": math.Trunc, "log": math.Log, "log2": math.Log2,
+					"log10": math.Log10, "exp": math.Exp, "exp2": math.Exp2,
+					"exp10": func(x float64) float64 { return math.Pow(10, x) }}[name](f)
+				return jqNumber(f), nil
+			}), true
+		case "nan":
+			return one(func(vm.Value) (vm.Value, error) { return vm.FloatOf(math.NaN()), nil }), true
+		case "infinite":
+			return one(func(vm.Value) (vm.Value, error) { return vm.FloatOf(math.Inf(1)), nil }), true
+		case "error":
+			return func(in vm.Value) ([]vm.Value, error) { return nil, jqRaise(in) }, true
 		case "keys_unsorted":
 			return one(func(in vm.Value) (vm.Value, error) { return jqKeys(in) }), true
 		case "recurse":
@@ -177,6 +202,33 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 		}
 	case 1:
 		switch name {
+		case "error":
+			return func(in vm.Value) ([]vm.Value, error) {
+				msgs, err := args[0](in)
+				if err != nil {
+					return nil, err
+				}
+				if len(msgs) == 0 {
+					return nil, nil
+				}
+				return nil, jqRaise(msgs[0])
+			}, true
+		case "delpaths":
+			return withArg(func(in, paths vm.Value) (vm.Value, error) {
+				items, ok := jqListItems(paths)
+				if !ok {
+					return vm.Value{}, jqErrf("Paths must be specified as an array")
+				}
+				var ps [][]vm.Value
+				for _, it := range items {
+					path, ok := jqListItems(it)
+					if !ok {
+						return vm.Value{}, jqErrf("Path must be specified as an array")
+					}
+					ps = append(ps, path)
+				}
+				return jqDelPaths(in, ps)
+			}), true
 		case "sort_by":
 			return byKey(func(items, keys []vm.Value) (vm.Value, error) { return jqSortBy(vm.Of(vm.NewList(items)), keys) }), true
 		case "group_by", "unique_by":
@@ -383,9 +435,54 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 			}, true
 		case "range":
 			return jqRangeOf(args[0], args[1]), true
+		case "pow", "setpath":
+			return func(in vm.Value) ([]vm.Value, error) {
+				bs, err := args[1](in)
+				if err != nil {
+					return nil, err
+				}
+				as, err := args[0](in)
+				if err != nil {
+					return nil, err
+				}
+				var out []vm.Value
+				for _, b := range bs {
+					for _, a := range as {
+						if name == "setpath" {
+							path, ok := jqListItems(a)
+							if !ok {
+								return nil, jqErrf("Path must be specified as an array")
+							}
+							v, err := jqSetPath(in, path, b)
+							if err != nil {
+								return nil, err
+							}
+							out = append(out, v)
+							continue
+						}
+						x, ok1 := jqFloat(a)
+						y, ok2 := jqFloat(b)
+						if !ok1 || !ok2 {
+							return nil, jqErrf("%s number required", jqDescribe(map[bool]vm.Value{true: b, false: a}[ok1]))
+						}
+						out = append(out, jqNumber(math.Pow(x, y)))
+					}
+				}
+				return out, nil
+			}, true
 		}
 	}
 	return nil, false
+}
+
+// jqKindSelector reports whether name is a kind selector (`numbers`, …),
+// which is also a path expression.
+func jqKindSelector(name string) bool {
+	switch name {
+	case "booleans", "numbers", "strings", "nulls", "arrays", "objects", "iterables", "scalars":
+		return true
+	}
+	return false
 }
 
 func jqFloat(v vm.Value) (float64, bool) {

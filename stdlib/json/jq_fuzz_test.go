@@ -18,6 +18,10 @@ func FuzzJQ(f *testing.F) {
 		"[.. | numbers] | min, max", "join(\",\")", "test(\"a+\")", "tojson | fromjson", "flatten(2)",
 		".a // \"d\"", ".[1:3]", "keys | length", "contains({a: [1]})", "[paths]", "$x", "(", "[.[]?]",
 		".l[] |= . * 2", ".a += 1", "del(.l[0, 2])", ".n.deep = 1", ".c //= 3", "path(..)", "(.a, .b) = 0",
+		"def f: if . > 0 then . - 1 | f else . end; 5 | f", "def g(h; $n): [h, $n]; g(.x; 2)",
+		"try error(\"x\") catch .", "[foreach .l[] as {n: $n} (0; . + $n; [$n, .])]",
+		". as {a: {b: [$p, $q]}} | [$p, $q]", "\"v=\\(.x) \\(.s)\"", "@csv \"\\([1, \"a\"])\"", ".l | @json",
+		"walk(if type == \"number\" then . + 1 else . end)", ".s | sub(\"b\"; \"B\"; \"g\")", "[.s | match(\"(?<x>.)\"; \"g\")]",
 	} {
 		f.Add(seed)
 	}

@@ -47,7 +47,7 @@ func jqParens[T any](p *jqParser, parse func() (T, error)) (T, error) {
 // pathOf parses src[start:end] (text this parser already read as a value
 // filter) as a path expression, with the bindings in effect now.
 func (p *jqParser) pathOf(start, end int) (jqPathFilter, error) {
-	sub := &jqParser{src: p.src[:end], i: start, scope: p.scope}
+	sub := &jqParser{src: p.src[:end], i: start, scope: p.scope, rt: p.rt}
 	sub.next()
 	f, err := sub.pathPipe()
 	if err == nil && sub.tok.kind != jqEOF {
@@ -136,9 +136,19 @@ func (p *jqParser) pathTerm() (jqPathFilter, error) {
 	case t.kind == jqIdent && t.text == "empty":
 		p.next()
 		return func(jqPV) ([]jqPV, error) { return nil, nil }, nil
-	case t.kind == jqIdent && t.text == "select":
+	case t.kind == jqIdent && (t.text == "select" || jqKindSelector(t.text)):
 		p.next()
-		cond, err := jqParens(p, p.parsePipe)
+		var cond jqFilter
+		var err error
+		if t.text == "select" {
+			cond, err = jqParens(p, p.parsePipe)
+		} else { // a kind selector keeps its kind, as select(type == …) does
+			keep, _ := jqFunction(t.text, nil)
+			cond = func(in vm.Value) ([]vm.Value, error) {
+				kept, err := keep(in)
+				return []vm.Value{vm.BoolOf(len(kept) > 0)}, err
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -293,6 +303,10 @@ func jqPaths(f jqPathFilter, in vm.Value) ([][]vm.Value, error) {
 
 // jqSetPath is v with the value at path replaced by x (objects and
 // arrays created, and arrays padded with null, as needed).
+// jqMaxArrayIndex bounds the index an update may pad an array to, as
+// range's length is bounded.
+const jqMaxArrayIndex = 1e7
+
 func jqSetPath(v vm.Value, path []vm.Value, x vm.Value) (vm.Value, error) {
 	if len(path) == 0 {
 		return x, nil
@@ -330,6 +344,9 @@ func jqSetPath(v vm.Value, path []vm.Value, x vm.Value) (vm.Value, error) {
 			return vm.Value{}, jqErrf("Cannot index %s with number", jqTypeName(v))
 		}
 		items = slices.Clone(l)
+	}
+	if f >= jqMaxArrayIndex {
+		return vm.Value{}, jqErrf("Array index too large")
 	}
 	i := int(f)
 	if i < 0 {
@@ -396,6 +413,9 @@ func jqDelPath(v vm.Value, path []vm.Value) (vm.Value, error) {
 	f, isNum := jqFloat(key)
 	if !ok || !isNum {
 		return vm.Value{}, jqErrf("Cannot delete field at index of %s", jqTypeName(v))
+	}
+	if f >= jqMaxArrayIndex {
+		return vm.Value{}, jqErrf("Array index too large")
 	}
 	i := int(f)
 	if i < 0 {
