@@ -338,13 +338,13 @@ func (l *Log) Close() error {
 	for _, st := range l.reads {
 		errs = append(errs, st.Close())
 	}
-	if l.wal != nil {
-		errs = append(errs, l.wal.close())
-	}
 	if l.r != nil {
 		errs = append(errs, l.r.Close())
 	}
 	errs = append(errs, l.w.Close())
+	if l.wal != nil { // after the connections: see walIndex
+		errs = append(errs, l.wal.close())
+	}
 	return errors.Join(errs...)
 }
 
@@ -354,7 +354,7 @@ func (l *Log) Close() error {
 // freshness on every call for nearly nothing, and still sees another
 // process's commits.
 func (l *Log) Generation() (uint64, bool) {
-	if l.wal == nil {
+	if l.wal == nil || !l.wal.mapped() {
 		return 0, false
 	}
 	var h [walHeaderWords]uint32

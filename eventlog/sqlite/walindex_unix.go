@@ -19,8 +19,18 @@ import (
 //
 // The mapping is made once the log's own connections have the WAL-index
 // open: SQLite only truncates the file when it opens it as its first
-// user, which cannot happen while those connections live.
-type walIndex struct{ mem []byte }
+// user, which cannot happen while those connections live. Those
+// connections' claim is a POSIX record lock, and POSIX drops every lock
+// a process holds on a file when any of its descriptors for that file is
+// closed: the descriptor opened here therefore stays open until the
+// connections have closed (Log.Close). Closing it at once let another
+// process, starting up, find the WAL-index unclaimed and truncate it
+// under this process's connections, whose next commit then failed with
+// SQLITE_IOERR_IN_PAGE.
+type walIndex struct {
+	mem []byte
+	f   *os.File
+}
 
 // walHeaderWords is the two copies of the index header, in 32-bit words.
 const walHeaderWords = 24
@@ -30,25 +40,40 @@ func openWALIndex(dbPath string) *walIndex {
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	const size = 4096
-	if st, err := f.Stat(); err != nil || st.Size() < size {
-		return nil
+	var mem []byte
+	if st, err := f.Stat(); err == nil && st.Size() >= size {
+		mem, err = syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+		if err != nil {
+			mem = nil
+		}
 	}
-	mem, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil
-	}
-	return &walIndex{mem: mem}
+	// f stays open even when nothing was mapped: its close would drop
+	// the connections' locks (see walIndex)
+	return &walIndex{mem: mem, f: f}
 }
 
 // header copies the index header. A copy taken while a commit rewrites
 // it may mix old and new words; it then differs from both, which only
 // costs the caller a read.
+// mapped reports whether the index header can be read.
+func (w *walIndex) mapped() bool { return w.mem != nil }
+
 func (w *walIndex) header(h *[walHeaderWords]uint32) {
 	for i := range h {
 		h[i] = atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.mem[4*i])))
 	}
 }
 
-func (w *walIndex) close() error { return syscall.Munmap(w.mem) }
+// close unmaps the index and closes its descriptor: call it after the
+// log's connections have closed.
+func (w *walIndex) close() error {
+	var err error
+	if w.mem != nil {
+		err = syscall.Munmap(w.mem)
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
