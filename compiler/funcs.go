@@ -296,6 +296,9 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			delete(seen, t.Name)
 			return r
 		}
+		if t.Name == "number" && len(t.Args) == 0 { // int | float, not decimal (docs/spec/newer.md §2.4)
+			return &RType{Kind: "union", Name: "number", Elems: []*RType{{Kind: "int", Name: "int"}, {Kind: "float", Name: "float"}}}
+		}
 		for _, it := range c.file.Items {
 			if in, ok := it.(*syntax.InterfaceDecl); ok && in.Name == t.Name {
 				return &RType{Kind: "interface", Name: t.Name}

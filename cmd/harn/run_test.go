@@ -37,7 +37,7 @@ func TestRunKeepsOutputBeforeError(t *testing.T) {
 // TestRunFlushesOnExit: exit() keeps what was printed, including output
 // that is still in the block buffer.
 func TestRunFlushesOnExit(t *testing.T) {
-	out, code := runShared(t, "print(\"a\")\nprintln(\"b\")\nexit(3)\nprintln(\"never\")\n")
+	out, code := runShared(t, "print(\"a\")\nprintln(\"b\")\nif true { exit(3) }\nprintln(\"never\")\n")
 	if code != 3 || out != "ab\n" {
 		t.Fatalf("status %d output %q, want 3 and \"ab\\n\"", code, out)
 	}
@@ -165,6 +165,22 @@ func TestRunDirectory(t *testing.T) {
 		errb.Reset()
 		if code := run([]string{"run", arg}, strings.NewReader(""), &out, &errb); code != 1 || errb.String() != want {
 			t.Errorf("harn run %s: exit %d, stderr %q, want %q", arg, code, errb.String(), want)
+		}
+	}
+}
+
+// TestRunParseErrorsReworded: `harn run` prints every parse error in the
+// reworded form (docs/spec/language.md §12.2), also those whose "got" is
+// no single token: an attribute before a statement and the nesting limit.
+func TestRunParseErrorsReworded(t *testing.T) {
+	deep := "let x = " + strings.Repeat("(", 65) + "1" + strings.Repeat(")", 65) + "\n"
+	for src, want := range map[string]string{
+		"@deprecated\nlet x = 1\n": "error: expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, found non-declaration statement",
+		deep:                       "error: expected parser nesting depth within 64 levels, found parenthesized expression nesting depth exceeded",
+	} {
+		out, code := runShared(t, src)
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("status %d output %q, want 1 and %q", code, out, want)
 		}
 	}
 }

@@ -365,6 +365,14 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return &types.Result{Ok: arg(), Err: types.Any}
 	case "Err":
 		return &types.Result{Ok: types.Any, Err: arg()}
+	case "tuple": // docs/spec/newer.md §2.3
+		if len(at) > 0 && !hasSpread(args) {
+			elems := make([]types.Type, len(at))
+			for i, t := range at {
+				elems[i] = types.Widen(t)
+			}
+			return &types.Tuple{Elems: elems}
+		}
 	}
 	return types.Any
 }

@@ -144,9 +144,6 @@ type variable struct {
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).
 	owned bool
-	// tuple: the element types of a `tuple<A, B, …>` annotation, for
-	// constant index reads (docs/spec/newer.md §2.3).
-	tuple []types.Type
 }
 
 // funcCtx is the function (or top-level code) being checked.
@@ -291,6 +288,11 @@ func compatible(src, dst types.Type) bool {
 func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
+	}
+	if tp, ok := types.Underlying(dst).(*types.Tuple); ok {
+		if lit, ok := at.(*syntax.ListLit); ok && !hasSpread(lit.Elems) {
+			return c.tupleLitFits(lit, tp)
+		}
 	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
@@ -506,6 +508,12 @@ func (c *checker) unusedLocals() {
 // one format every context shares (docs/spec/newer.md §3.1):
 // "<context>: expected <want>, found <found>".
 func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
+	if tp, ok := types.Underlying(want).(*types.Tuple); ok {
+		if lit, ok := at.(*syntax.ListLit); ok && !hasSpread(lit.Elems) {
+			c.tupleLitMismatch(lit, tp, context)
+			return
+		}
+	}
 	c.report(sevError, at.Position(), "HARN-TYP-007", conversionHelp(at, want, found),
 		fmt.Sprintf("%s: expected %s, found %s%s%s", context, want, show(found, want), fieldDetail(want, found), c.ifaceDetail(want, found)))
 }

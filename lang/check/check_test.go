@@ -391,3 +391,18 @@ func TestSpreadMerges(t *testing.T) {
 		{"a path write makes it a dict", recs + "fn takes(v: {id: int, z: int}) -> int {\n  return v.z\n}\nvar m = {...a}\nm.z = 1\nprintln(takes(m))", nil},
 	})
 }
+
+// TestResultNote: a typed body's tail value that does not fit carries
+// the secondary label naming the result annotation, as a `return` does
+// (docs/spec/newer.md §3.3).
+func TestResultNote(t *testing.T) {
+	for _, src := range []string{
+		"pipeline p(task) -> int {\n  \"str\"\n}\n",
+		"fn f() -> int {\n  return \"str\"\n}\n",
+	} {
+		got := checkSrc(t, src)
+		if len(got) != 1 || len(got[0].Notes) != 1 || got[0].Notes[0].Msg != "return type declared here" || got[0].Notes[0].Line != 1 {
+			t.Errorf("%q: want one error with the note on line 1, got %s", src, format(got))
+		}
+	}
+}

@@ -96,11 +96,13 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		t := c.expr(e.X)
 		if !e.Optional {
 			c.nilUse(e.X, t, "an index", e.At)
+		} else {
+			t = types.RemoveNil(t) // `x?.[i]` indexes the non-nil part of x, or is nil
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
 		c.subscriptIndex(e, t, c.expr(e.Index))
-		if elems := c.tupleOf(e.X); elems != nil {
-			return c.tupleIndex(e, elems)
+		if tp, ok := types.Underlying(t).(*types.Tuple); ok {
+			return c.tupleIndex(e, tp.Elems)
 		}
 		return indexType(t)
 	case *syntax.SliceExpr:
@@ -179,20 +181,6 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	return types.Any
 }
 
-// tupleOf is the element types of a binding annotated `tuple<…>`, or nil.
-func (c *checker) tupleOf(x syntax.Expr) []types.Type {
-	id, ok := x.(*syntax.Ident)
-	if !ok {
-		return nil
-	}
-	if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil && !ref.Binding.Reassign {
-		if v := c.vars[ref.Binding]; v != nil {
-			return v.tuple
-		}
-	}
-	return nil
-}
-
 // subscriptIndex warns about the index of a list or string read that is
 // not an int, in the mismatch format (context `subscript index`,
 // docs/spec/newer.md §3.1). A warning, not an error: the read fails at run
@@ -214,29 +202,16 @@ func (c *checker) subscriptIndex(e *syntax.IndexExpr, recv, index types.Type) {
 // type (negative ones count from the end) and must be in range; another
 // index reads any slot or nil (docs/spec/newer.md §2.3).
 func (c *checker) tupleIndex(e *syntax.IndexExpr, elems []types.Type) types.Type {
-	var k int64
-	switch ix := e.Index.(type) {
-	case *syntax.IntLit:
-		k = ix.Value
-	case *syntax.UnaryExpr:
-		n, ok := ix.X.(*syntax.IntLit)
-		if !ok || ix.Op != "-" {
-			return types.Optional(types.NewUnion(elems...))
-		}
-		k = -n.Value
-	default:
+	slot, k, constant := tupleSlot(e.Index, len(elems))
+	switch {
+	case !constant:
 		return types.Optional(types.NewUnion(elems...))
-	}
-	i := k
-	if i < 0 {
-		i += int64(len(elems))
-	}
-	if i < 0 || i >= int64(len(elems)) {
+	case slot < 0:
 		c.report(sevError, e.At, "TupleIndexOutOfBounds", "",
 			fmt.Sprintf("tuple index %d is out of bounds for a tuple of %d element(s)", k, len(elems)))
 		return types.Any
 	}
-	return elems[i]
+	return elems[slot]
 }
 
 // indexType is the type of `x[i]` for x of type t: a read past the end

@@ -86,7 +86,12 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 		if c.blockExits(e.Finally) {
 			return true
 		}
-		return c.blockExits(e.Body) && e.HasCatch && c.blockExits(e.Catch)
+		// without a catch, a body that fails passes the error on (a bare
+		// `try`, with neither catch nor finally, is a Result instead)
+		if !e.HasCatch {
+			return e.Finally != nil && c.blockExits(e.Body)
+		}
+		return c.blockExits(e.Body) && c.blockExits(e.Catch)
 	case *syntax.RetryExpr:
 		return c.blockExits(e.Body)
 	case *syntax.DeadlineExpr:
@@ -94,9 +99,12 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 	case *syntax.MutexExpr:
 		return c.blockExits(e.Body)
 	case *syntax.CallExpr:
-		// `unreachable()`, or a call of a function declared to return never
-		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal && e.Fn.Name == "unreachable" {
-			return true
+		// a builtin typed never, or a call of a function declared to return never
+		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal {
+			switch e.Fn.Name {
+			case "unreachable", "exit", "throw_error": // docs/spec/builtins.md types them never
+				return true
+			}
 		}
 		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Binding != nil {
 			if fn, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && c.sig(fn).Return == types.Never {

@@ -57,6 +57,13 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	return types.NewUnion(results...)
 }
 
+// nilArm reports whether an arm without a guard matches nil.
+func nilArm(e *syntax.MatchExpr) bool {
+	return slices.ContainsFunc(e.Arms, func(arm *syntax.MatchArm) bool {
+		return arm.Guard == nil && slices.ContainsFunc(arm.Patterns, isNilLit)
+	})
+}
+
 func isNilLit(p syntax.Expr) bool {
 	_, ok := p.(*syntax.NilLit)
 	return ok
@@ -243,6 +250,10 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	}
 	if !known(st) {
 		return hasCatchAll(c, e)
+	}
+	if u, ok := types.Underlying(st).(*types.Union); ok && slices.ContainsFunc(u.Types, func(t types.Type) bool { return t == types.Nil }) && nilArm(e) {
+		// a `nil` arm covers the nil of `T?`; the rest must cover T
+		st = types.NewUnion(slices.DeleteFunc(slices.Clone(u.Types), func(t types.Type) bool { return t == types.Nil })...)
 	}
 	covered := map[string]bool{}
 	for _, arm := range e.Arms {

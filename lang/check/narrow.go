@@ -358,6 +358,26 @@ func (c *checker) declaredPath(x syntax.Expr) bool {
 	return v != nil && v.annotated
 }
 
+// watchedNilable reports a value of nilable type t that nil safety
+// watches: one whose type the program wrote down (a path rooted at an
+// annotated binding or parameter, a call of a function declared to
+// return `T?`), or an optional chain `a?.b`, `a?.[i]` from such a path.
+func (c *checker) watchedNilable(x syntax.Expr, t types.Type) bool {
+	if !nilable(t) {
+		return false
+	}
+	if c.declaredPath(x) || c.declaredNilable(x, t) {
+		return true
+	}
+	switch e := x.(type) {
+	case *syntax.IndexExpr:
+		return e.Optional && c.declaredPath(e.X)
+	case *syntax.MemberExpr:
+		return e.Optional && c.declaredPath(e.X)
+	}
+	return false
+}
+
 // nilUse reports a use of a possibly-nil value; what is "property `p`",
 // "method `m`", "an index".
 func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Pos) {
@@ -366,7 +386,7 @@ func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Po
 			fmt.Sprintf("cannot access %s on `nil`; the value is statically known to be nil here", what))
 		return
 	}
-	if !nilable(t) || !c.declaredPath(x) {
+	if !c.watchedNilable(x, t) {
 		return
 	}
 	c.errorf(pos, "cannot access %s on nilable type `%s`; the value may be nil at runtime", what, t)
@@ -385,7 +405,7 @@ func (c *checker) needlessNonNil(e *syntax.NonNilExpr, t types.Type) {
 
 // nilArith reports arithmetic on a possibly-nil operand.
 func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Pos) bool {
-	if !nilable(t) || !c.declaredPath(x) {
+	if !c.watchedNilable(x, t) {
 		return false
 	}
 	c.errorf(pos, "operator `%s` cannot be applied to nilable type `%s`; the operand may be nil at runtime", op, t)

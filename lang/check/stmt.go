@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -241,10 +243,6 @@ func (c *checker) let(s *syntax.LetStmt) {
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
-			if elems := c.tupleElems(s.Type); elems != nil {
-				v.tuple = elems
-				c.tupleLit(s.Value, elems, s.Type, bindingContext(s.Kind, p.Name))
-			}
 		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
 			v = &variable{t: vt, projected: true}
 		} else if s.Kind == syntax.BindConst {
@@ -357,6 +355,11 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 			var t types.Type = types.Any
 			if it.Rest {
 				t = &types.List{Elem: types.Any}
+			} else if tp, ok := types.Underlying(vt).(*types.Tuple); ok && it.Default == nil {
+				// a tuple destructures position by position (docs/spec/newer.md §2.3)
+				if i := slices.Index(p.Items, it); i < len(tp.Elems) && !slices.ContainsFunc(p.Items[:i], func(x *syntax.ListPatItem) bool { return x.Rest }) {
+					t = bindingType(tp.Elems[i])
+				}
 			}
 			c.declare(c.binding(it, it.Name), &variable{t: t})
 		}
@@ -401,6 +404,9 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 				c.structFieldValue(rt, m.Name, s.Value, vt)
 			}
 		}
+	}
+	if ix, ok := s.Target.(*syntax.IndexExpr); ok && s.Op == "=" && !ix.Optional {
+		c.tupleWrite(ix, s.Value, vt)
 	}
 	root, path := assignRoot(s.Target)
 	for _, e := range path {
@@ -469,6 +475,59 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
+}
+
+// tupleWrite checks `row[i] = v` on a tuple: a constant index against its
+// slot's type, and a dynamic index only into a tuple whose slots share
+// one type (docs/spec/newer.md §2.3; upstream's wording is unverified).
+func (c *checker) tupleWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.Type) {
+	rt := c.quietType(ix.X)
+	tp, ok := types.Underlying(rt).(*types.Tuple)
+	if !ok {
+		return
+	}
+	slot, _, constant := tupleSlot(ix.Index, len(tp.Elems))
+	if !constant {
+		for _, e := range tp.Elems[1:] {
+			if !types.Identical(types.Widen(e), types.Widen(tp.Elems[0])) {
+				c.errorf(ix.At, "cannot assign through a dynamic index into the heterogeneous tuple `%s`; use a constant index", tp)
+				return
+			}
+		}
+		slot = 0
+	}
+	if slot < 0 {
+		return // out of bounds: reported where the index is read
+	}
+	if known(vt) && known(tp.Elems[slot]) && !c.fits(value, vt, tp.Elems[slot]) {
+		c.mismatch(value, "assignment to tuple slot "+strconv.Itoa(slot), tp.Elems[slot], vt)
+	}
+}
+
+// tupleSlot is the slot a constant index k (negative counts from the
+// end) names in a tuple of n, -1 when out of bounds; constant is false
+// for any other index.
+func tupleSlot(index syntax.Expr, n int) (slot int, k int64, constant bool) {
+	switch x := index.(type) {
+	case *syntax.IntLit:
+		k = x.Value
+	case *syntax.UnaryExpr:
+		lit, ok := x.X.(*syntax.IntLit)
+		if !ok || x.Op != "-" {
+			return 0, 0, false
+		}
+		k = -lit.Value
+	default:
+		return 0, 0, false
+	}
+	i := k
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		return -1, k, true
+	}
+	return int(i), k, true
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
@@ -543,6 +602,8 @@ func elemType(t types.Type) types.Type {
 	switch t := types.Underlying(t).(type) {
 	case *types.List:
 		return t.Elem
+	case *types.Tuple:
+		return t.ElemUnion()
 	case *types.Set:
 		return t.Elem
 	case *types.Iter:
@@ -647,37 +708,32 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
-// tupleElems is the element types of a `tuple<A, B, …>` annotation, or
-// nil.
-func (c *checker) tupleElems(t syntax.TypeExpr) []types.Type {
-	n, ok := t.(*syntax.NamedType)
-	if !ok || n.Name != "tuple" || len(n.Args) == 0 {
-		return nil
+// tupleLitFits reports whether a list literal fits a tuple position by
+// position and by arity (docs/spec/newer.md §2.3).
+func (c *checker) tupleLitFits(lit *syntax.ListLit, tp *types.Tuple) bool {
+	if len(lit.Elems) != len(tp.Elems) {
+		return false
 	}
-	out := make([]types.Type, len(n.Args))
-	for i, a := range n.Args {
-		out[i] = c.typeOf(a)
+	for i, e := range lit.Elems {
+		if et := c.expr(e); known(et) && known(tp.Elems[i]) && !c.fits(e, et, tp.Elems[i]) {
+			return false
+		}
 	}
-	return out
+	return true
 }
 
-// tupleLit checks a list literal given to a tuple annotation position by
-// position and by arity (docs/spec/newer.md §2.3).
-func (c *checker) tupleLit(x syntax.Expr, elems []types.Type, written syntax.TypeExpr, context string) {
-	lit, ok := x.(*syntax.ListLit)
-	if !ok || hasSpread(lit.Elems) {
-		return
-	}
-	if len(lit.Elems) != len(elems) {
+// tupleLitMismatch reports a list literal given to a tuple: an arity
+// mismatch naming the tuple, or each position that does not fit.
+func (c *checker) tupleLitMismatch(lit *syntax.ListLit, tp *types.Tuple, context string) {
+	if len(lit.Elems) != len(tp.Elems) {
 		found := c.listLit(lit) // (diagnostics of a second walk are deduplicated)
-		c.report(sevError, x.Position(), "HARN-TYP-007", "",
-			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, typeSource(written), found, len(lit.Elems), len(elems)))
+		c.report(sevError, lit.Position(), "HARN-TYP-007", "",
+			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, tp, found, len(lit.Elems), len(tp.Elems)))
 		return
 	}
 	for i, e := range lit.Elems {
-		et := c.expr(e)
-		if known(et) && known(elems[i]) && !c.fits(e, et, elems[i]) {
-			c.mismatch(e, context, elems[i], et)
+		if et := c.expr(e); known(et) && known(tp.Elems[i]) && !c.fits(e, et, tp.Elems[i]) {
+			c.mismatch(e, context, tp.Elems[i], et)
 		}
 	}
 }
@@ -854,7 +910,9 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 	if !ok || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
 		return
 	}
+	n := len(c.diags)
 	c.mismatch(es.X, context, ret, tail)
+	c.noteReturnType(n)
 }
 
 // isGenerator reports whether the function being checked yields or is a

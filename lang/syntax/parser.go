@@ -176,6 +176,14 @@ func failName(t *lexer.Token, what string) {
 	panic(bailout{expectedError(t, what, renderName(t))})
 }
 
+// failExpectedAt is upstream's "Expected <what>, got <got> at L:C" for
+// a got that is no single token.
+func failExpectedAt(p Pos, what, got string) {
+	panic(bailout{&diag.Error{Line: p.Line, Col: p.Col, Phase: diag.PhaseParse,
+		Golden: fmt.Sprintf("Expected %s, got %s at %d:%d", what, got, p.Line, p.Col),
+		Msg:    fmt.Sprintf("expected %s, found %s", what, got)}})
+}
+
 // failAt reports a message of its own at p.
 func failAt(p Pos, msg string) {
 	panic(bailout{&diag.Error{Line: p.Line, Col: p.Col, Msg: msg,
@@ -308,7 +316,7 @@ func (c cursor) nestIn(context string) {
 	c.st.nest++
 	if c.st.nest > maxNesting {
 		t := c.peek()
-		failAt(at(t.Pos), fmt.Sprintf("Expected parser nesting depth within %d levels, got %s nesting depth exceeded", maxNesting, context))
+		failExpectedAt(at(t.Pos), fmt.Sprintf("parser nesting depth within %d levels", maxNesting), context+" nesting depth exceeded")
 	}
 }
 
@@ -623,6 +631,6 @@ func (c cursor) declAfterAttrs() {
 		}
 	}
 	if t := c.lex.Peek(); t.Type != tEOF && !declKeywords[t.Value] {
-		failAt(at(t.Pos), "Expected fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`, got non-declaration statement")
+		failExpectedAt(at(t.Pos), "fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`", "non-declaration statement")
 	}
 }

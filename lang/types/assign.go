@@ -92,8 +92,34 @@ func assignable(src, dst Type, depth int) bool {
 		}
 		return false
 	case *List:
+		if t, ok := src.(*Tuple); ok { // a tuple widens element-wise to a list
+			for _, e := range t.Elems {
+				if !assignable(e, d.Elem, depth) {
+					return false
+				}
+			}
+			return true
+		}
 		s, ok := src.(*List)
 		return ok && assignable(s.Elem, d.Elem, depth)
+	case *Tuple:
+		switch s := src.(type) {
+		case *Tuple:
+			if len(s.Elems) != len(d.Elems) {
+				return false
+			}
+			for i, e := range s.Elems {
+				if !assignable(e, d.Elems[i], depth) {
+					return false
+				}
+			}
+			return true
+		case *List:
+			// a list never narrows to a tuple, unless nothing is known of
+			// its elements (gradual typing)
+			return IsDynamic(s.Elem)
+		}
+		return false
 	case *Set:
 		s, ok := src.(*Set)
 		return ok && assignable(s.Elem, d.Elem, depth)
@@ -103,6 +129,8 @@ func assignable(src, dst Type, depth int) bool {
 			return assignable(s.Elem, d.Elem, depth)
 		case *List:
 			return assignable(s.Elem, d.Elem, depth)
+		case *Tuple:
+			return assignable(s.ElemUnion(), d.Elem, depth)
 		case *Set:
 			return assignable(s.Elem, d.Elem, depth)
 		case *Dict, *Shape:

@@ -459,9 +459,17 @@ func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
 	if b, ok := basicByName[t.Name]; ok && len(args) == 0 {
 		return b
 	}
+	if t.Name == "number" && len(args) == 0 { // docs/spec/newer.md §2.4: not decimal
+		return NewUnion(Int, Float)
+	}
 	switch t.Name {
 	case "list":
 		return &List{Elem: arg(0)}
+	case "tuple":
+		if len(args) > 0 {
+			return &Tuple{Elems: args}
+		}
+		return &List{Elem: Any}
 	case "dict":
 		if len(args) == 1 {
 			return &Dict{Key: String, Value: args[0]}

@@ -122,6 +122,15 @@ func (t *List) String() string {
 	return "list<" + t.Elem.String() + ">"
 }
 
+// Tuple is tuple<A, B, …>: at run time a list, statically one of fixed
+// length with a type per position (docs/spec/newer.md §2.3).
+type Tuple struct{ Elems []Type }
+
+func (t *Tuple) String() string { return "tuple" + argsString(t.Elems) }
+
+// ElemUnion is the type a dynamic index of t reads (besides nil).
+func (t *Tuple) ElemUnion() Type { return NewUnion(t.Elems...) }
+
 // Dict is dict<Key, Value>; runtime keys are always strings.
 type Dict struct{ Key, Value Type }
 
@@ -370,6 +379,7 @@ func (t *Unresolved) String() string { return t.Name + argsString(t.Args) }
 func (*Basic) isType()        {}
 func (*Literal) isType()      {}
 func (*List) isType()         {}
+func (*Tuple) isType()        {}
 func (*Dict) isType()         {}
 func (*Set) isType()          {}
 func (*Iter) isType()         {}
@@ -533,6 +543,12 @@ func Widen(t Type) Type {
 		return s
 	case *List:
 		return &List{Elem: Widen(t.Elem)}
+	case *Tuple:
+		elems := make([]Type, len(t.Elems))
+		for i, e := range t.Elems {
+			elems[i] = Widen(e)
+		}
+		return &Tuple{Elems: elems}
 	}
 	return t
 }
@@ -550,7 +566,7 @@ func KindName(t Type) string {
 		return t.String()
 	case *Literal:
 		return t.Base().String()
-	case *List:
+	case *List, *Tuple:
 		return "list"
 	case *Dict, *Shape:
 		return "dict"
@@ -641,6 +657,9 @@ func Identical(a, b Type) bool {
 			}
 		}
 		return true
+	case *Tuple:
+		b, ok := b.(*Tuple)
+		return ok && identicalList(a.Elems, b.Elems)
 	case *Named:
 		b, ok := b.(*Named)
 		return ok && a.Decl == b.Decl && identicalList(a.Args, b.Args)
@@ -698,6 +717,8 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 		return t
 	case *List:
 		return &List{Elem: Subst(t.Elem, m)}
+	case *Tuple:
+		return &Tuple{Elems: substList(t.Elems, m)}
 	case *Dict:
 		return &Dict{Key: Subst(t.Key, m), Value: Subst(t.Value, m)}
 	case *Set:

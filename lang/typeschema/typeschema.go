@@ -205,9 +205,6 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 		return b.runtimeOnly([...]string{"iter", "Generator", "Stream"}[t.Kind], jsonv.Obj())
 	case *types.Unresolved:
 		if b.dialect == Harn {
-			if t.Name == "number" && len(t.Args) == 0 {
-				return jsonv.Obj("type", []any{"integer", "number"}), nil
-			}
 			return jsonv.Obj(), nil
 		}
 		return nil, &Error{Reason: fmt.Sprintf("unknown type %q", t.Name)}

@@ -71,7 +71,7 @@ func TestDialects(t *testing.T) {
 		{"{a: int} & {b: int}", `{allOf: [{type: "object", properties: {a: {type: "integer"}}, required: ["a"]}, {type: "object", properties: {b: {type: "integer"}}, required: ["b"]}]}`,
 			`{type: "object", properties: {a: {type: "integer"}, b: {type: "integer"}}, required: ["a", "b"], additionalProperties: false}`},
 		{"fn(int) -> int", `{type: "closure"}`, `error: runtime-only Harn type "closure"`},
-		{"number", `{type: ["integer", "number"]}`, `error: unknown type "number"`},
+		{"number", `{anyOf: [{type: "integer"}, {type: "number"}]}`, `{anyOf: [{type: "integer"}, {type: "number"}]}`},
 		{"Color", `{}`, `{$ref: "#/components/schemas/Color"}`},
 		{"Named", `{}`, `error: interface type "Named" has no JSON Schema form (its values are struct instances of any type)`},
 		{"Box<int>", `{type: "object", properties: {value: {type: "integer"}}, required: ["value"]}`,
