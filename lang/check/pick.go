@@ -288,7 +288,15 @@ func (c *checker) projected(b *resolve.Binding, x syntax.Expr, t types.Type) boo
 	if b == nil || b.Reassign || b.PathRoot {
 		return false
 	}
-	if _, ok := t.(*types.Shape); !ok {
+	switch t := t.(type) {
+	case *types.Shape:
+	case *types.Union: // pick on a union of shapes projects each branch
+		for _, m := range t.Types {
+			if _, ok := m.(*types.Shape); !ok {
+				return false
+			}
+		}
+	default:
 		return false
 	}
 	if p, ok := x.(*syntax.PipeExpr); ok {
