@@ -342,7 +342,7 @@ func dedupe(keys []string) []string {
 // docs/spec/newer.md lists among the checker's warnings; lang/lint reports it too,
 // through CopiedFields and BindsName.
 func (c *checker) preferPick(e *syntax.DictLit) {
-	fc := CopiedFields(e)
+	fc := CopiedFields(e, c.file.Comments)
 	if fc == nil {
 		return
 	}
@@ -381,12 +381,14 @@ func (fc *FieldCopy) Message() string {
 }
 
 // CopiedFields recognises a literal that copies fields one by one, or
-// returns nil. Entries on lines apart are left alone: a comment may sit
-// between them, and the literal is then kept as written.
-func CopiedFields(e *syntax.DictLit) *FieldCopy {
+// returns nil. A literal with a comment among its entries (comments are
+// the file's comment positions) is kept as written, and so are entries on
+// lines apart, which may have one between them.
+func CopiedFields(e *syntax.DictLit, comments []syntax.Pos) *FieldCopy {
 	if len(e.Entries) < 2 {
 		return nil
 	}
+
 	fc := &FieldCopy{}
 	for i, en := range e.Entries {
 		m, ok := en.Value.(*syntax.MemberExpr)
@@ -403,8 +405,16 @@ func CopiedFields(e *syntax.DictLit) *FieldCopy {
 		fc.SrcText = p
 		fc.Keys = append(fc.Keys, en.KeyName)
 	}
+	last := e.Entries[len(e.Entries)-1].Value.Position()
+	for _, p := range comments {
+		if before(e.At, p) && before(p, last) {
+			return nil
+		}
+	}
 	return fc
 }
+
+func before(a, b syntax.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
 
 // BindsName reports whether the resolved file binds name anywhere (a
 // function, variable, parameter or import), so that a call of it might

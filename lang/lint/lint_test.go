@@ -100,7 +100,8 @@ var ruleCases = []ruleCase{
 	{rule: "prefer-pick",
 		fires: "let user = {name: \"a\", email: \"b\"}\nprintln({name: user.name, email: user.email})\n",
 		want:  []string{"2:9 record literal copies 2 fields from `user` one by one (replace it with `pick(user, [\"name\", \"email\"])`)"},
-		quiet: "let user = {name: \"a\", email: \"b\"}\nlet other = {name: \"c\"}\nprintln({name: user.name})\nprintln({name: user.name, email: other.email})\nprintln({who: user.name, email: user.email})\n"},
+		quiet: "let user = {name: \"a\", email: \"b\"}\nlet other = {name: \"c\"}\nprintln({name: user.name})\nprintln({name: user.name, email: other.email})\nprintln({who: user.name, email: user.email})\n" +
+			"println({name: user.name, /* keep */ email: user.email})\nprintln({\n  name: user.name, // keep\n  email: user.email,\n})\n"},
 	{rule: "unnecessary-conversion",
 		fires: "println(to_string(\"hi\"), to_int(3), to_float(1.5))\n",
 		want: []string{"1:9 `to_string` of a literal that already has that type returns it unchanged",

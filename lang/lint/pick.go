@@ -9,7 +9,7 @@ import (
 // no automatic fix yet: lang/format prints literals from their source
 // tokens, and the key strings of the pick call have none.
 func (l *linter) preferPick(e *syntax.DictLit) {
-	fc := check.CopiedFields(e)
+	fc := check.CopiedFields(e, l.file.Comments)
 	if fc == nil || l.info == nil || check.BindsName(l.info, "pick") {
 		return
 	}

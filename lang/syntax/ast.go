@@ -51,6 +51,9 @@ type File struct {
 	Path  string // as given to Parse
 	Doc   string // leading module doc comment (a doc comment at the top of the file not attached to an item), text without comment markers
 	Items []Stmt // top-level items in source order
+	// Comments is where each comment starts, in source order (a lint
+	// leaves code with comments inside it as written).
+	Comments []Pos
 }
 
 // ---- declarations (also statements) ----

@@ -17,7 +17,8 @@ import (
 // parse error as a *diag.Error.
 func Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path}
-	err := run(newScanner(path, string(src), 1, 1, true), func(lex *lexer.PeekingLexer) {
+	sc := newScanner(path, string(src), 1, 1, true)
+	err := run(sc, func(lex *lexer.PeekingLexer) {
 		f.Doc = fileDoc(lex)
 		// A file is a statement list up to the end of the file, parsed by
 		// hand: a participle production around it would only call stmts,
@@ -29,6 +30,7 @@ func Parse(path string, src []byte) (*File, error) {
 		hint(err, path, src)
 		return nil, err
 	}
+	f.Comments = sc.commentAt
 	return f, nil
 }
 

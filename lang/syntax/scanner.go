@@ -47,6 +47,9 @@ type scanner struct {
 	lastNL    bool // the previous token was a Newline, so line feeds collapse
 	comments  bool // also yield plain comments and the shebang (Scan)
 	badUTF8   int  // offset of the first byte that is not UTF-8, or -1
+	// commentAt is where each `//` and `/*` comment (doc comments too)
+	// starts, in order.
+	commentAt []Pos
 }
 
 func newScanner(file, src string, line, col int, whole bool) *scanner {
@@ -159,12 +162,14 @@ func (s *scanner) Next() (lexer.Token, error) {
 				return lexer.Token{}, s.errorf(start, "Unexpected character '\\'")
 			}
 		case c == '/' && s.peekByte(1) == '/':
+			s.commentAt = append(s.commentAt, Pos{Line: start.Line, Col: start.Column})
 			if tok, ok := s.lineComment(start); ok {
 				return tok, nil
 			} else if s.comments {
 				return s.token(tComment, start), nil
 			}
 		case c == '/' && s.peekByte(1) == '*':
+			s.commentAt = append(s.commentAt, Pos{Line: start.Line, Col: start.Column})
 			tok, ok, err := s.blockComment(start)
 			if err != nil {
 				return lexer.Token{}, err
