@@ -184,3 +184,13 @@ func TestRunParseErrorsReworded(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCompileErrorFormat: a compile error reads `compile error: Compile
+// error at line N: <message>` (docs/spec/language.md §12.2).
+func TestRunCompileErrorFormat(t *testing.T) {
+	out, code := runShared(t, "println(\"a\")\nbreak\n")
+	want := "error: compile error: Compile error at line 2: break outside of loop"
+	if code != 1 || !strings.Contains(out, want) {
+		t.Fatalf("status %d output %q, want 1 and %q", code, out, want)
+	}
+}

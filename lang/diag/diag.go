@@ -96,9 +96,13 @@ func Render(e *Error, src []byte) string {
 	sb.WriteString(label(e))
 	sb.WriteString(": ")
 	if e.Phase == PhaseCompile && e.Severity == SevError {
+		// `compile error: Compile error at line N: <message>`
+		// (docs/spec/language.md §12.2)
 		sb.WriteString("compile error: ")
+		sb.WriteString(e.GoldenText())
+	} else {
+		sb.WriteString(e.Msg)
 	}
-	sb.WriteString(e.Msg)
 	sb.WriteByte('\n')
 	sb.WriteString(RenderLocation(e, src))
 	if e.Help != "" {

@@ -8,9 +8,10 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// Atomics: shared int cells that tasks update without a lock of their own.
+// Atomics: shared int, float or bool cells that tasks update without a
+// lock of their own.
 
-// Atomic is a shared mutable int cell (type_of "atomic"); atomics compare
+// Atomic is a shared mutable int, float or bool cell (type_of "atomic"); atomics compare
 // equal when their current values do.
 type Atomic struct {
 	mu sync.Mutex
@@ -39,7 +40,7 @@ func (a *Atomic) EqualTo(o vm.Value) bool {
 }
 
 func init() {
-	lib.Def("atomic", "atomic(initial = 0)", "a shared int cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic", "atomic(initial = 0)", "a shared int, float or bool cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
 			return vm.Of(&Atomic{v: vm.IntOf(0)}), nil
 		}
@@ -68,17 +69,37 @@ func init() {
 		a.v = args.At(1)
 		return old, nil
 	})
-	lib.Def("atomic_add", "atomic_add(a, n)", "add n; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_add", "atomic_add(a, n)", "add n (as floats when either is a float); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.Nil, nil
 		}
+		delta := vm.IntOf(0)
+		if args.Given(1) {
+			delta = args.At(1)
+		}
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		old := a.v
-		cur, _ := old.AsInt()
-		n, _ := args.Int(1)
-		a.v = vm.IntOf(int64(cur) + n)
+		// an int atomic stays an int under int deltas; a float on either
+		// side makes a float (docs/spec/newer.md §2.8 allows float atomics)
+		x, xi := old.AsInt()
+		y, yi := delta.AsInt()
+		switch {
+		case xi && yi:
+			a.v = vm.IntOf(int64(x) + int64(y))
+		default:
+			fx, okx := lib.ToFloat(old)
+			fy, oky := lib.ToFloat(delta)
+			if !okx || !oky {
+				bad := old
+				if okx {
+					bad = delta
+				}
+				return vm.Value{}, vm.Typef("atomic_add: expected a number, got %s", bad.Type())
+			}
+			a.v = vm.FloatOf(fx + fy)
+		}
 		return old, nil
 	})
 	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

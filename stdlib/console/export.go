@@ -24,6 +24,13 @@ import (
 // instead of starting a second read, so no line is lost and two reads never
 // share the buffer at once.
 func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
+	line, ok, timedOut, err = readLineRaw(th, timeout)
+	line = strings.TrimSuffix(line, "\n")
+	return strings.TrimSuffix(line, "\r"), ok, timedOut, err
+}
+
+// readLineRaw is ReadLine keeping the line's terminator.
+func readLineRaw(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
 	r := stdinOf(th).reader(th.VM())
 	rs := readStateOf(th)
 	rs.mu.Lock()
@@ -51,8 +58,7 @@ func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut b
 	if p.err != nil && p.line == "" {
 		return "", false, false, nil
 	}
-	line = strings.TrimSuffix(p.line, "\n")
-	return strings.TrimSuffix(line, "\r"), true, false, nil
+	return p.line, true, false, nil
 }
 
 // finishPendingRead waits for a line read an earlier wait left running on

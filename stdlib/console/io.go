@@ -2,6 +2,7 @@ package console
 
 import (
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -48,15 +49,14 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		rerr  error
 		timed bool
 	)
+	timeout := time.Duration(-1)
 	if t, ok := opts.Get("timeout_ms"); ok {
 		if ms, isInt := t.AsInt(); isInt && ms >= 0 {
-			line, got, timed, rerr = ReadLine(th, lib.Millis(int64(ms)))
-		} else {
-			line, got, rerr = readLine(th)
+			timeout = lib.Millis(int64(ms))
 		}
-	} else {
-		line, got, rerr = readLine(th)
 	}
+	// trim: false keeps the line's terminator (docs/spec/newer.md §2.1)
+	line, got, timed, rerr = readLineRaw(th, timeout)
 	b := vm.NewDictBuilder(4)
 	switch {
 	case rerr != nil:

@@ -58,3 +58,23 @@ println(rest.split("\n"))
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// __io_read_line strips the line (terminator and surrounding whitespace)
+// by default and keeps it exactly with trim: false (docs/spec/newer.md
+// §2.1); read_line drops only the terminator.
+func TestIOReadLineTrim(t *testing.T) {
+	var out bytes.Buffer
+	r := interp.RunProgram("test.harn", []byte(`
+println(json_stringify(__io_read_line({trim: false}).value))
+println(json_stringify(__io_read_line().value))
+println(json_stringify(read_line()))
+`), interp.Options{Stdin: strings.NewReader("  a  \r\n  b  \r\n  c  \r\n"), Stdout: &out})
+	if r.Err != nil {
+		t.Fatalf("run failed: %v", r.Err)
+	}
+	got := out.String() + string(r.Stdout)
+	want := "\"  a  \\r\\n\"\n\"b\"\n\"  c  \"\n"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

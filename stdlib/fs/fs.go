@@ -19,7 +19,9 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
+	"github.com/harnlang/harn/stdlib/text"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -94,22 +96,6 @@ func readText(path string) (string, error) {
 	return string(b), nil
 }
 
-// SplitLines splits like str::lines: on \n, dropping a trailing \r and a
-// final empty line.
-func SplitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	parts := strings.Split(s, "\n")
-	if parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	for i, p := range parts {
-		parts[i] = strings.TrimSuffix(p, "\r")
-	}
-	return parts
-}
-
 // contentBytes is what write_file writes: bytes as is, anything else as
 // its display form.
 func contentBytes(v vm.Value) []byte {
@@ -150,7 +136,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
 		}
-		return vm.Of(lib.StrList(SplitLines(s))), nil
+		return vm.Of(lib.StrList(text.Lines(s))), nil // split like .lines()
 	})
 	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
@@ -280,7 +266,7 @@ func init() {
 			"modified", vm.Float(float64(info.ModTime().UnixNano())/1e9),
 		)), nil
 	})
-	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries", walkDir)
+	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries; with {long_running: true}, a task handle to await", walkDir)
 	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /)", globBuiltin)
 	lib.Def("temp_dir", "temp_dir()", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(os.TempDir()), nil
@@ -316,6 +302,16 @@ func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	maxDepth := -1
 	follow := false
 	if opts, ok := a.Dict(1); ok {
+		if v, ok := opts.Get("long_running"); ok && v.Truth() {
+			// an async handle: the same walk on a task, its result the
+			// list (await it)
+			rest := vm.Of(opts.Delete("long_running"))
+			rootArg := a.At(0)
+			body := vm.NewBuiltin("walk_dir", "walk_dir()", "a long-running walk_dir", func(th *vm.Thread, _ vm.Args) (vm.Value, error) {
+				return walkDir(th, vm.Args{rootArg, rest})
+			})
+			return vm.Of(concurrency.Spawn(th, vm.Of(body))), nil
+		}
 		if v, ok := opts.Get("max_depth"); ok {
 			if n, ok := v.AsInt(); ok {
 				maxDepth = int(n)

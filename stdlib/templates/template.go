@@ -23,6 +23,7 @@ import (
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/schema"
+	"github.com/harnlang/harn/stdlib/text"
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -1500,7 +1501,7 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		}
 		return vm.Str(strings.Join(lines, "\n")), nil
 	case "lines":
-		return vm.Of(lib.StrList(fs.SplitLines(filterText(v)))), nil
+		return vm.Of(lib.StrList(text.Lines(filterText(v)))), nil
 	case "escape_md":
 		var sb strings.Builder
 		for _, r := range filterText(v) {
