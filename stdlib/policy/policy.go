@@ -12,8 +12,11 @@ import (
 )
 
 // riskResult is command_risk_scan's dict for command.
-func riskResult(command, workspace string) *vm.Dict {
-	matched := scan(command)
+func riskResult(th *vm.Thread, command, workspace string) (*vm.Dict, error) {
+	matched, err := scanInterruptible(th, command)
+	if err != nil {
+		return nil, err
+	}
 	rank := 0
 	var reasons, cats, ids []string
 	add := func(id, cat, level, reason string) {
@@ -40,7 +43,7 @@ func riskResult(command, workspace string) *vm.Dict {
 		"reasons", vm.Of(lib.StrList(reasons)),
 		"categories", vm.Of(lib.StrList(cats)),
 		"rules", vm.Of(lib.StrList(ids)),
-	)
+	), nil
 }
 
 func commandArg(name string, a vm.Args) (string, error) {
@@ -290,7 +293,10 @@ func policyArg(name string, a vm.Args, i int) (*vm.Dict, *compiled, error) {
 
 func check(th *vm.Thread, name, cmd string, explicit *vm.Dict) (*vm.Dict, error) {
 	ws := fs.ExecutionRoot(th)
-	risk := riskResult(cmd, ws)
+	risk, err := riskResult(th, cmd, ws)
+	if err != nil {
+		return nil, err
+	}
 	rv, _ := risk.Get("risk")
 	s, _ := rv.AsString()
 	level := s.Go()
@@ -354,7 +360,11 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			return vm.Of(riskResult(cmd, ws)), nil
+			r, err := riskResult(th, cmd, ws)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(r), nil
 		})
 	lib.Def("command_policy", "command_policy(rules: dict)",
 		`a command policy {allow, deny, ask, max_risk, default, name}: pattern lists are globs (* ? over the whole command) or "re:REGEX"; deny wins, then max_risk, then ask, then allow`,

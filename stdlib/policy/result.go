@@ -182,7 +182,10 @@ func llmRiskScan(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	rules := riskResult(cmd, ws)
+	rules, err := riskResult(th, cmd, ws)
+	if err != nil {
+		return vm.Value{}, err
+	}
 	llmOpts := opts.Delete("workspace")
 	resp, err := llm.Call(th, name, vm.Str("Command:\n"+cmd), vm.Str(llmSystem), vm.Of(llmOpts))
 	if err != nil {

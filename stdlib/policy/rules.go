@@ -6,6 +6,7 @@ package policy
 // is the highest level of the rules it matches ("low" when none does).
 
 import (
+	"github.com/harnlang/harn/vm"
 	"regexp"
 	"strings"
 	"sync"
@@ -103,10 +104,23 @@ var ruleTable = sync.OnceValue(func() []rule {
 // scan returns the rules command matches, in table order. A rule that a
 // stronger rule of the same category already covers is still reported.
 func scan(command string) []*rule {
+	out, _ := scanInterruptible(nil, command)
+	return out
+}
+
+// scanInterruptible is scan that, given a thread, lets it be interrupted
+// between rules: each rule's expression runs over the whole command,
+// which takes a while on a long one.
+func scanInterruptible(th *vm.Thread, command string) ([]*rule, error) {
 	cmd := strings.TrimSpace(command)
 	var out []*rule
 	rules := ruleTable()
 	for i := range rules {
+		if th != nil {
+			if err := th.CheckInterrupt(); err != nil {
+				return nil, err
+			}
+		}
 		r := &rules[i]
 		if r.id == "fork_bomb" {
 			// A function that pipes itself into itself in the background
@@ -124,5 +138,5 @@ func scan(command string) []*rule {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
