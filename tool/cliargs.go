@@ -281,7 +281,9 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 		a.parserErr = fmt.Sprintf("%s parameter %q uses unsupported JSON Schema type %q", q, prop, typeErr)
 	}
 	if a.Presence() {
-		if typ != "boolean" {
+		// P16 reads the `type` keyword as one string: a nullable
+		// ["boolean", "null"] has no presence form (absent is false)
+		if t, _ := node.(*jsonv.Object); t == nil || !typeKeywordIs(t, "boolean") {
 			return nil, fmt.Errorf("%s can use a boolean presence style only when its schema type is boolean", pq)
 		}
 		if a.Positional || a.Repeatable {
@@ -444,6 +446,13 @@ func nullableBranch(o *jsonv.Object) string {
 		}
 	}
 	return ""
+}
+
+// typeKeywordIs reports whether o's `type` keyword is the single string t.
+func typeKeywordIs(o *jsonv.Object, t string) bool {
+	tv, _ := o.Get("type")
+	s, ok := tv.(string)
+	return ok && s == t
 }
 
 func singleType(s any) (typ, bad string) {

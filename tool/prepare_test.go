@@ -107,6 +107,7 @@ func TestPreparationRules(t *testing.T) {
 		{`[{"name":"t",` + props(`{"a":{}}`) + `,"cli":{"arguments":{"a":{"completions":[""]}}}}]`, ``, `CLI completion must be non-empty and contain no control characters`},
 		{`[{"name":"t",` + props(`{"a":{}}`) + `,"cli":{"arguments":{"a":{"completions":["x","x"]}}}}]`, ``, `has duplicate CLI completion "x"`},
 		{`[{"name":"t",` + props(`{"a":{"type":"string"}}`) + `,"cli":{"arguments":{"a":{"boolean_style":"set_true"}}}}]`, ``, `can use a boolean presence style only when its schema type is boolean`},
+		{`[{"name":"t",` + props(`{"a":{"type":["boolean","null"]}}`) + `,"cli":{"arguments":{"a":{"boolean_style":"set_true"}}}}]`, ``, `can use a boolean presence style only when its schema type is boolean`},
 		{`[{"name":"t",` + props(`{"a":{"type":"boolean"}}`) + `,"cli":{"arguments":{"a":{"boolean_style":"set_true","position":0}}}}]`, ``, `boolean presence style must be a non-repeatable named option`},
 		{`[{"name":"t",` + props(`{"a":{"type":"boolean"}}`) + `,"cli":{"arguments":{"a":{"boolean_style":"set_false","value_name":"X"}}}}]`, ``, `boolean presence style cannot declare value metadata`},
 		{`[{"name":"t",` + props(`{"a":{"type":"string"}}`) + `,"cli":{"arguments":{"a":{"repeatable":true}}}}]`, ``, `can be repeatable only when its schema type is array`},

@@ -612,11 +612,9 @@ func UnsupportedFeature(method, version string) *Error {
 	data.Set("role", u.role)
 	data.Set("status", "unsupported")
 	data.Set("reason", u.reason)
-	prefix := "Unsupported MCP client-bound method: "
-	if u.role == "server" {
-		prefix = "Unsupported MCP server method: "
-	}
-	return &Error{Code: CodeMethodNotFound, Message: prefix + method, Data: data}
+	// one prefix for every role: "subscriptions/listen uses the same
+	// message prefix" (docs/spec/mcp-projection.md §10)
+	return &Error{Code: CodeMethodNotFound, Message: "Unsupported MCP client-bound method: " + method, Data: data}
 }
 
 // dispatch answers a request of a known profile: inline, or by queuing

@@ -114,7 +114,7 @@ func TestModernProfile(t *testing.T) {
 		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientInfo"}`)
 	jsonEq(t, "unknown method", c.call(33, "nope/nope", modern(nil, nil))["error"], `{"code":-32601,"message":"Method not found: nope/nope"}`)
 	e := c.call(34, "subscriptions/listen", modern(nil, nil))["error"].(map[string]any)
-	if e["code"] != float64(-32601) || e["message"] != "Unsupported MCP server method: subscriptions/listen" || e["data"].(map[string]any)["type"] != "mcp.unsupportedFeature" {
+	if e["code"] != float64(-32601) || e["message"] != "Unsupported MCP client-bound method: subscriptions/listen" || e["data"].(map[string]any)["type"] != "mcp.unsupportedFeature" {
 		t.Errorf("subscriptions/listen %s", js(e))
 	}
 	jsonEq(t, "non-string tool name", c.call(35, "tools/call", modern(map[string]any{"name": 5}, nil))["error"], `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 5"}`)
