@@ -188,19 +188,17 @@ func (p *jqParser) next() {
 			p.tok = jqToken{kind: jqNum, text: p.src[p.i:j], num: f, pos: start}
 		}
 		p.i = j
-	case c == '$' && p.i+1 < len(p.src) && jqIdentByte(p.src[p.i+1], true):
+	case (c == '$' || c == '@') && p.i+1 < len(p.src) && jqIdentByte(p.src[p.i+1], true):
+		// $variable, @format
 		j := p.i + 1
 		for j < len(p.src) && jqIdentByte(p.src[j], false) {
 			j++
 		}
-		p.tok = jqToken{kind: jqVar, text: p.src[p.i+1 : j], pos: start}
-		p.i = j
-	case c == '@' && p.i+1 < len(p.src) && jqIdentByte(p.src[p.i+1], true):
-		j := p.i + 1
-		for j < len(p.src) && jqIdentByte(p.src[j], false) {
-			j++
+		kind := jqVar
+		if c == '@' {
+			kind = jqAt
 		}
-		p.tok = jqToken{kind: jqAt, text: p.src[p.i+1 : j], pos: start}
+		p.tok = jqToken{kind: kind, text: p.src[p.i+1 : j], pos: start}
 		p.i = j
 	case jqIdentByte(c, true):
 		j := p.i

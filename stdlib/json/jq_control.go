@@ -318,23 +318,41 @@ func jqRaise(v vm.Value) error {
 	return &jqError{msg: msg, val: &v}
 }
 
-// reduceHead parses `SOURCE as PATTERN (` of reduce and foreach.
-func (p *jqParser) reduceHead() (jqFilter, *jqPattern, []jqBinding, error) {
+// A jqFold is the common head of reduce and foreach:
+// `SOURCE as PATTERN (INIT; UPDATE`.
+type jqFold struct {
+	source, init, update jqFilter
+	pat                  *jqPattern
+	binds                []jqBinding
+}
+
+// foldHead parses a jqFold after `reduce` or `foreach`.
+func (p *jqParser) foldHead() (*jqFold, error) {
 	p.next() // reduce / foreach
 	p.stopAtAs = true
-	source, err := p.parsePostfix()
-	if err != nil {
-		return nil, nil, nil, err
+	f := &jqFold{}
+	var err error
+	if f.source, err = p.parsePostfix(); err != nil {
+		return nil, err
 	}
 	if !p.is("as") {
-		return nil, nil, nil, p.errorf("expected 'as' but found %s", p.tok.describe())
+		return nil, p.errorf("expected 'as' but found %s", p.tok.describe())
 	}
 	p.next()
-	pat, binds, err := p.pattern()
-	if err != nil {
-		return nil, nil, nil, err
+	if f.pat, f.binds, err = p.pattern(); err != nil {
+		return nil, err
 	}
-	return source, pat, binds, p.expect("(")
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	if f.init, err = p.parsePipe(); err != nil {
+		return nil, err
+	}
+	if err := p.expect(";"); err != nil {
+		return nil, err
+	}
+	f.update, err = p.withBindings(f.binds, p.parsePipe)
+	return f, err
 }
 
 // parseReduce parses `reduce SOURCE as PATTERN (INIT; UPDATE)`: the
@@ -342,24 +360,14 @@ func (p *jqParser) reduceHead() (jqFilter, *jqPattern, []jqBinding, error) {
 // on it once per output of SOURCE with the pattern bound (its last output
 // is the new accumulator; none makes it null).
 func (p *jqParser) parseReduce() (jqFilter, error) {
-	source, pat, binds, err := p.reduceHead()
-	if err != nil {
-		return nil, err
-	}
-	init, err := p.parsePipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.expect(";"); err != nil {
-		return nil, err
-	}
-	update, err := p.withBindings(binds, p.parsePipe)
+	f, err := p.foldHead()
 	if err != nil {
 		return nil, err
 	}
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
+	source, init, update, pat := f.source, f.init, f.update, f.pat
 	return func(in vm.Value) ([]vm.Value, error) {
 		starts, err := init(in)
 		if err != nil {
@@ -397,31 +405,21 @@ func (p *jqParser) parseReduce() (jqFilter, error) {
 // state, and each output of SOURCE with the pattern bound, every output
 // of UPDATE on the state is extracted and becomes the state in turn.
 func (p *jqParser) parseForeach() (jqFilter, error) {
-	source, pat, binds, err := p.reduceHead()
-	if err != nil {
-		return nil, err
-	}
-	init, err := p.parsePipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.expect(";"); err != nil {
-		return nil, err
-	}
-	update, err := p.withBindings(binds, p.parsePipe)
+	f, err := p.foldHead()
 	if err != nil {
 		return nil, err
 	}
 	var extract jqFilter
 	if p.is(";") {
 		p.next()
-		if extract, err = p.withBindings(binds, p.parsePipe); err != nil {
+		if extract, err = p.withBindings(f.binds, p.parsePipe); err != nil {
 			return nil, err
 		}
 	}
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
+	source, init, update, pat := f.source, f.init, f.update, f.pat
 	return func(in vm.Value) ([]vm.Value, error) {
 		starts, err := init(in)
 		if err != nil {

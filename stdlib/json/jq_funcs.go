@@ -19,33 +19,8 @@ import (
 // jqFunction is the filter of the jq function name/len(args), or false
 // when there is none.
 func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
-	one := func(fn func(vm.Value) (vm.Value, error)) jqFilter {
-		return func(in vm.Value) ([]vm.Value, error) {
-			v, err := fn(in)
-			if err != nil {
-				return nil, err
-			}
-			return []vm.Value{v}, nil
-		}
-	}
-	// withArg runs fn on the input and each output of the argument.
-	withArg := func(fn func(in, arg vm.Value) (vm.Value, error)) jqFilter {
-		return func(in vm.Value) ([]vm.Value, error) {
-			argv, err := args[0](in)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]vm.Value, 0, len(argv))
-			for _, a := range argv {
-				v, err := fn(in, a)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, v)
-			}
-			return out, nil
-		}
-	}
+	one := jqOne
+	withArg := func(fn func(in, arg vm.Value) (vm.Value, error)) jqFilter { return jqWithArg(args[0], fn) }
 	// byKey sorts or groups by the outputs of args[0] on each item.
 	byKey := func(fn func(items []vm.Value, keys []vm.Value) (vm.Value, error)) jqFilter {
 		return one(func(in vm.Value) (vm.Value, error) {
@@ -473,6 +448,36 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 		}
 	}
 	return nil, false
+}
+
+// jqOne is the filter with fn's one output.
+func jqOne(fn func(vm.Value) (vm.Value, error)) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		v, err := fn(in)
+		if err != nil {
+			return nil, err
+		}
+		return []vm.Value{v}, nil
+	}
+}
+
+// jqWithArg runs fn on the input and each output of arg.
+func jqWithArg(arg jqFilter, fn func(in, arg vm.Value) (vm.Value, error)) jqFilter {
+	return func(in vm.Value) ([]vm.Value, error) {
+		argv, err := arg(in)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]vm.Value, 0, len(argv))
+		for _, a := range argv {
+			v, err := fn(in, a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
 }
 
 // jqKindSelector reports whether name is a kind selector (`numbers`, …),

@@ -307,15 +307,7 @@ func jqTextFunction(name string, args []jqFilter) (jqFilter, bool) {
 		}
 		return s.Go(), nil
 	}
-	one := func(fn func(vm.Value) (vm.Value, error)) jqFilter {
-		return func(in vm.Value) ([]vm.Value, error) {
-			v, err := fn(in)
-			if err != nil {
-				return nil, err
-			}
-			return []vm.Value{v}, nil
-		}
-	}
+	one := jqOne
 	// regex runs fn with the compiled pattern and flags of every pair of
 	// outputs of the first two arguments.
 	regex := func(fn func(in vm.Value, s string, re *regexp.Regexp, global bool) ([]vm.Value, error)) jqFilter {
@@ -412,21 +404,7 @@ func jqTextFunction(name string, args []jqFilter) (jqFilter, bool) {
 			}), true
 		}
 	case len(args) == 1 && name == "indices":
-		return func(in vm.Value) ([]vm.Value, error) {
-			subs, err := args[0](in)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]vm.Value, 0, len(subs))
-			for _, sub := range subs {
-				v, err := jqIndices(in, sub)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, v)
-			}
-			return out, nil
-		}, true
+		return jqWithArg(args[0], jqIndices), true
 	case (len(args) == 1 || len(args) == 2) && name == "match":
 		return regex(func(_ vm.Value, s string, re *regexp.Regexp, global bool) ([]vm.Value, error) {
 			return jqMatches(s, re, global, jqMatchObject), nil
