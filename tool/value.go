@@ -32,9 +32,16 @@ func (e *NonPortableError) Error() string {
 // "fields"}, ranges as their display string and bytes as
 // {"$bytes_b64": …}. Closures, builtins, handles, non-finite floats and
 // every other kind are a *NonPortableError.
-func ToJSON(v vm.Value) (any, error) { return toJSON(v, nil) }
+func ToJSON(v vm.Value) (any, error) { return toJSON(v, nil, false) }
 
-func toJSON(v vm.Value, path []string) (any, error) {
+// ToJSONArgs is ToJSON for the arguments of a tool called from Harn code
+// (a tool value's handler, tool_synth_invoke, agent loops): an integral
+// float keeps a fraction (`7.0`), as it would arriving as JSON text, so
+// the handler gets the float back (FromJSON) unless the schema asks for
+// an integer there.
+func ToJSONArgs(v vm.Value) (any, error) { return toJSON(v, nil, true) }
+
+func toJSON(v vm.Value, path []string, args bool) (any, error) {
 	// Scalars are read by kind: Value.Object would box them.
 	switch v.Kind() {
 	case vm.KString:
@@ -51,22 +58,25 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, nonPortable(path, "float")
 		}
+		if args && f == math.Trunc(f) && math.Abs(f) < 1e21 {
+			return json.Number(strconv.FormatFloat(f, 'f', 1, 64)), nil
+		}
 		return jsonv.Float(f), nil
 	}
 	switch x := v.Object().(type) {
 	case nil:
 		return nil, nil
 	case *vm.List:
-		return listJSON(x.Items(), path)
+		return listJSON(x.Items(), path, args)
 	case *vm.Set:
-		return listJSON(x.Items(), path)
+		return listJSON(x.Items(), path, args)
 	case *vm.Dict:
 		o := jsonv.NewObject(x.Len())
 		var err error
 		sub := append(path, "*")
 		x.Range(func(k string, val vm.Value) bool {
 			var j any
-			j, err = toJSON(val, sub)
+			j, err = toJSON(val, sub, args)
 			o.Set(k, j)
 			return err == nil
 		})
@@ -78,7 +88,7 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		o := jsonv.NewObject(len(x.Fields))
 		sub := append(path, "*")
 		for _, f := range x.Fields {
-			j, err := toJSON(f.Value, sub)
+			j, err := toJSON(f.Value, sub, args)
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +96,7 @@ func toJSON(v vm.Value, path []string) (any, error) {
 		}
 		return o, nil
 	case *vm.EnumValue:
-		fields, err := listJSON(x.Fields, append(path, "*"))
+		fields, err := listJSON(x.Fields, append(path, "*"), args)
 		if err != nil {
 			return nil, err
 		}
@@ -109,11 +119,11 @@ func toJSON(v vm.Value, path []string) (any, error) {
 	return nil, nonPortable(path, v.Type())
 }
 
-func listJSON(items []vm.Value, path []string) (any, error) {
+func listJSON(items []vm.Value, path []string, args bool) (any, error) {
 	out := make([]any, len(items))
 	sub := append(path, "[]")
 	for i, it := range items {
-		j, err := toJSON(it, sub)
+		j, err := toJSON(it, sub, args)
 		if err != nil {
 			return nil, err
 		}

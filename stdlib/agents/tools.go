@@ -123,7 +123,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	}
 	var j any
 	if args.IsValid() && !args.IsNil() {
-		x, err := tool.ToJSON(args)
+		x, err := tool.ToJSONArgs(args)
 		if err != nil {
 			msg := fmt.Sprintf("tool %q input violates its declared schema: arguments are not portable JSON", name)
 			return outcome{text: msg, err: vm.Runtimef("%s", msg)}

@@ -132,7 +132,7 @@ func fnMessage(fn string, err error) string {
 func invokeTool(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (vm.Value, error) {
 	var j any
 	if args.IsValid() && !args.IsNil() {
-		x, err := tool.ToJSON(args)
+		x, err := tool.ToJSONArgs(args)
 		if err != nil {
 			path := "/"
 			if np, ok := err.(*tool.NonPortableError); ok {
