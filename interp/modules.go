@@ -405,10 +405,17 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	if !isStd(m.Path) {
 		split(info.Warnings)
 	}
-	if len(info.Errors) == 0 || s.collect != nil {
-		// `harn check` reports the type errors of a file whose names do
-		// not all resolve too: one unknown call must not hide the rest.
-		split(checkFile(m, info, env, s.Universe))
+	// The type errors of a file whose names do not all resolve are
+	// reported too: one unknown call must not hide the rest, and the
+	// first error in source order comes first.
+	split(checkFile(m, info, env, s.Universe))
+	if len(info.Errors) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool {
+			if errs[i].Line != errs[j].Line {
+				return errs[i].Line < errs[j].Line
+			}
+			return errs[i].Col < errs[j].Col
+		})
 	}
 	m.Info, m.env = info, env
 	m.state = stReady
