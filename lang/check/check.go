@@ -289,10 +289,8 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
 	}
-	if tp, ok := types.Underlying(dst).(*types.Tuple); ok {
-		if lit, ok := at.(*syntax.ListLit); ok && !hasSpread(lit.Elems) {
-			return c.tupleLitFits(lit, tp)
-		}
+	if containsTuple(dst, 0) && literalShaped(at) {
+		return c.literalFits(at, dst)
 	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
@@ -312,6 +310,137 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		}
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// containsTuple reports whether a tuple type occurs in t (through
+// unions, containers, Result and shape fields): a literal going there is
+// typed by where it goes, not by itself (literalFits).
+func containsTuple(t types.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	depth++
+	switch t := types.Underlying(t).(type) {
+	case *types.Tuple:
+		return true
+	case *types.Union:
+		return slices.ContainsFunc(t.Types, func(m types.Type) bool { return containsTuple(m, depth) })
+	case *types.List:
+		return containsTuple(t.Elem, depth)
+	case *types.Set:
+		return containsTuple(t.Elem, depth)
+	case *types.Dict:
+		return containsTuple(t.Value, depth)
+	case *types.Result:
+		return containsTuple(t.Ok, depth) || containsTuple(t.Err, depth)
+	case *types.Shape:
+		return slices.ContainsFunc(t.Fields, func(f types.Field) bool { return containsTuple(f.Type, depth) })
+	}
+	return false
+}
+
+// literalShaped reports an expression literalFits reads through: a list
+// or dict literal, a ternary, `Ok(…)`/`Err(…)`.
+func literalShaped(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.ListLit, *syntax.DictLit, *syntax.TernaryExpr:
+		return true
+	case *syntax.CallExpr:
+		return (x.Fn.Name == "Ok" || x.Fn.Name == "Err") && len(x.Args) == 1
+	}
+	return false
+}
+
+// literalFits checks a literal against the type it goes to, element by
+// element, so that a list literal meets a tuple wherever the tuple sits
+// (`tuple<int, int>?`, `list<tuple<…>>`, `Result<tuple<…>, E>`, a shape
+// field, a ternary's branches: docs/spec/newer.md §2.3). Anything else is
+// fits.
+func (c *checker) literalFits(x syntax.Expr, dst types.Type) bool {
+	if u, ok := types.Underlying(dst).(*types.Union); ok && literalShaped(x) {
+		return slices.ContainsFunc(u.Types, func(m types.Type) bool { return c.literalFits(x, m) })
+	}
+	switch e := x.(type) {
+	case *syntax.TernaryExpr:
+		return c.literalFits(e.Then, dst) && c.literalFits(e.Else, dst)
+	case *syntax.ListLit:
+		if hasSpread(e.Elems) {
+			break
+		}
+		switch d := types.Underlying(dst).(type) {
+		case *types.Tuple:
+			if len(e.Elems) != len(d.Elems) {
+				return false
+			}
+			for i, el := range e.Elems {
+				if !c.literalFits(el, d.Elems[i]) {
+					return false
+				}
+			}
+			return true
+		case *types.List:
+			for _, el := range e.Elems {
+				if !c.literalFits(el, d.Elem) {
+					return false
+				}
+			}
+			return true
+		case *types.Set:
+			for _, el := range e.Elems {
+				if !c.literalFits(el, d.Elem) {
+					return false
+				}
+			}
+			return true
+		}
+	case *syntax.DictLit:
+		switch d := types.Underlying(dst).(type) {
+		case *types.Dict:
+			for _, en := range e.Entries {
+				if en.Spread != nil || !c.literalFits(en.Value, d.Value) {
+					return false
+				}
+			}
+			return true
+		case *types.Shape:
+			given := map[string]bool{}
+			for _, en := range e.Entries {
+				if en.Spread != nil || en.KeyExpr != nil {
+					return c.fitsPlain(x, dst)
+				}
+				given[en.KeyName] = true
+				if f, ok := d.Field(en.KeyName); ok && !c.literalFits(en.Value, f.Type) {
+					return false
+				}
+			}
+			for _, f := range d.Fields {
+				if !f.Optional && !given[f.Name] {
+					return false
+				}
+			}
+			return true
+		}
+	case *syntax.CallExpr:
+		if r, ok := types.Underlying(dst).(*types.Result); ok && literalShaped(e) {
+			if e.Fn.Name == "Ok" {
+				return c.literalFits(e.Args[0], r.Ok)
+			}
+			return c.literalFits(e.Args[0], r.Err)
+		}
+	}
+	return c.fitsPlain(x, dst)
+}
+
+// fitsPlain is fits for an expression literalFits does not read through.
+func (c *checker) fitsPlain(x syntax.Expr, dst types.Type) bool {
+	t := c.expr(x) // (diagnostics of a second walk are deduplicated)
+	if !known(t) || !known(dst) {
+		return true
+	}
+	if containsTuple(dst, 0) && literalShaped(x) {
+		return false // a literal shape that did not match the tuple's
+	}
+	return c.fits(x, t, dst)
 }
 
 // declaredUnion reports a value whose declared type is a union, still a

@@ -266,7 +266,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 		}
 		c.rememberKeys(c.binding(p, p.Name), s.Value)
 		c.shadowCheck(p.Name, p.At)
-		c.declare(c.binding(p, p.Name), v)
+		b := c.binding(p, p.Name)
+		c.declare(b, v)
+		if b != nil && s.Type != nil && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+			// an initial value narrows as an assignment does (`let x: int? = 5`
+			// reads as int until x is assigned again, docs/spec/newer.md §3.5)
+			c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t)
+		}
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
 	}
@@ -706,20 +712,6 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		v = types.Nil
 	}
 	return v
-}
-
-// tupleLitFits reports whether a list literal fits a tuple position by
-// position and by arity (docs/spec/newer.md §2.3).
-func (c *checker) tupleLitFits(lit *syntax.ListLit, tp *types.Tuple) bool {
-	if len(lit.Elems) != len(tp.Elems) {
-		return false
-	}
-	for i, e := range lit.Elems {
-		if et := c.expr(e); known(et) && known(tp.Elems[i]) && !c.fits(e, et, tp.Elems[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // tupleLitMismatch reports a list literal given to a tuple: an arity
