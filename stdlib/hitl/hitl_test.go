@@ -120,9 +120,11 @@ func TestHostCompletesExternalWaitpoint(t *testing.T) {
 	go func() {
 		<-got
 		for {
-			// "tick" is completed by another task while the script waits
-			// on "hook": only then does the host complete "hook".
-			if ids := hitl.PendingWaitpoints(v); len(ids) == 1 && ids[0] == "waitpoint-1" {
+			// "tick" (waitpoint-1, created first) is completed by another
+			// task while the script waits on "hook" (waitpoint-2): only
+			// then does the host complete "hook". Creating tick first makes
+			// "only waitpoint-2 pending" reachable no other way.
+			if ids := hitl.PendingWaitpoints(v); len(ids) == 1 && ids[0] == "waitpoint-2" {
 				done <- hitl.CompleteWaitpoint(v, "hook", vm.Str("from host"))
 				return
 			}
@@ -130,8 +132,8 @@ func TestHostCompletesExternalWaitpoint(t *testing.T) {
 		}
 	}()
 	out, err := run(t, `
-let wp = waitpoint_create("hook", {external: true})
 let tick = waitpoint_create("tick")
+let wp = waitpoint_create("hook", {external: true})
 let ticker = spawn { sleep(2ms); waitpoint_complete(tick, "ticked") }
 println(waitpoint_wait(wp))
 println(tick.status)`, nil, func(x *vm.VM) { v = x; once.Do(func() { close(got) }) })
