@@ -410,23 +410,13 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	// first error in source order comes first.
 	split(checkFile(m, info, env, s.Universe))
 	if len(info.Errors) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool {
-			if errs[i].Line != errs[j].Line {
-				return errs[i].Line < errs[j].Line
-			}
-			return errs[i].Col < errs[j].Col
-		})
+		errs.SortByPosition()
 	}
 	m.Info, m.env = info, env
 	m.state = stReady
 	if s.collect != nil {
 		all := append(append(diag.List(nil), errs...), warnings...)
-		sort.SliceStable(all, func(i, j int) bool {
-			if all[i].Line != all[j].Line {
-				return all[i].Line < all[j].Line
-			}
-			return all[i].Col < all[j].Col
-		})
+		all.SortByPosition()
 		*s.collect = append(*s.collect, all...)
 		if len(errs) > 0 {
 			return nil // reported; importers are still checked

@@ -28,7 +28,6 @@ package check
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
@@ -87,13 +86,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 	c.checkMain()
 	c.stmts(f.Items, true)
 	c.unusedLocals()
-	sort.SliceStable(c.diags, func(i, j int) bool {
-		a, b := c.diags[i], c.diags[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
+	c.diags.SortByPosition()
 	return c.diags
 }
 

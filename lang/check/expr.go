@@ -214,6 +214,32 @@ func (c *checker) tupleIndex(e *syntax.IndexExpr, elems []types.Type) types.Type
 	return elems[slot]
 }
 
+// tupleSlot is the slot a constant index k (negative counts from the
+// end) names in a tuple of n, -1 when out of bounds; constant is false
+// for any other index.
+func tupleSlot(index syntax.Expr, n int) (slot int, k int64, constant bool) {
+	switch x := index.(type) {
+	case *syntax.IntLit:
+		k = x.Value
+	case *syntax.UnaryExpr:
+		lit, ok := x.X.(*syntax.IntLit)
+		if !ok || x.Op != "-" {
+			return 0, 0, false
+		}
+		k = -lit.Value
+	default:
+		return 0, 0, false
+	}
+	i := k
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		return -1, k, true
+	}
+	return int(i), k, true
+}
+
 // indexType is the type of `x[i]` for x of type t: a read past the end
 // or of a missing key is nil, so the element type is nilable
 // (docs/spec/newer.md §3.5). Other receivers give any.

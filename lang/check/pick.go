@@ -407,14 +407,12 @@ func CopiedFields(e *syntax.DictLit, comments []syntax.Pos) *FieldCopy {
 	}
 	last := e.Entries[len(e.Entries)-1].Value.Position()
 	for _, p := range comments {
-		if before(e.At, p) && before(p, last) {
+		if e.At.Before(p) && p.Before(last) {
 			return nil
 		}
 	}
 	return fc
 }
-
-func before(a, b syntax.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
 
 // BindsName reports whether the resolved file binds name anywhere (a
 // function, variable, parameter or import), so that a call of it might

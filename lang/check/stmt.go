@@ -510,32 +510,6 @@ func (c *checker) tupleWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.T
 	}
 }
 
-// tupleSlot is the slot a constant index k (negative counts from the
-// end) names in a tuple of n, -1 when out of bounds; constant is false
-// for any other index.
-func tupleSlot(index syntax.Expr, n int) (slot int, k int64, constant bool) {
-	switch x := index.(type) {
-	case *syntax.IntLit:
-		k = x.Value
-	case *syntax.UnaryExpr:
-		lit, ok := x.X.(*syntax.IntLit)
-		if !ok || x.Op != "-" {
-			return 0, 0, false
-		}
-		k = -lit.Value
-	default:
-		return 0, 0, false
-	}
-	i := k
-	if i < 0 {
-		i += int64(n)
-	}
-	if i < 0 || i >= int64(n) {
-		return -1, k, true
-	}
-	return int(i), k, true
-}
-
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
 // with a non-nil v, until obj or a part of it is assigned again.
 func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type) {

@@ -6,6 +6,7 @@ package diag
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -68,6 +69,17 @@ func (e *Error) GoldenText() string {
 
 // List is several diagnostics, in the order they were found.
 type List []*Error
+
+// SortByPosition orders the diagnostics by line and column, keeping the
+// order of those at one position.
+func (l List) SortByPosition() {
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Line != l[j].Line {
+			return l[i].Line < l[j].Line
+		}
+		return l[i].Col < l[j].Col
+	})
+}
 
 func (l List) Error() string {
 	var sb strings.Builder

@@ -777,7 +777,7 @@ func (p *printer) keywordBefore(pos syntax.Pos, kw string) syntax.Pos {
 
 func sortItems(items []item) {
 	for i := 1; i < len(items); i++ {
-		for j := i; j > 0 && before(items[j].start, items[j-1].start); j-- {
+		for j := i; j > 0 && items[j].start.Before(items[j-1].start); j-- {
 			items[j], items[j-1] = items[j-1], items[j]
 		}
 	}

@@ -59,10 +59,6 @@ func newPrinter(toks []syntax.Token) *printer {
 	return p
 }
 
-func before(a, b syntax.Pos) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
-}
-
 // significant reports whether a token is code (not a comment, line break
 // or statement separator).
 func significant(t syntax.Token) bool {
@@ -141,7 +137,7 @@ func (p *printer) nextPunct(pos syntax.Pos, v string) syntax.Pos {
 // line (after a separator such as a comma).
 func (p *printer) trailingComments(pos syntax.Pos) doc {
 	var out concat
-	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, pos) && p.comments[p.next].trailing {
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos) && p.comments[p.next].trailing {
 		c := p.comments[p.next]
 		p.next++
 		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
@@ -212,7 +208,7 @@ func commentDoc(t syntax.Token) doc {
 // come before pos.
 func (p *printer) inline(pos syntax.Pos) doc {
 	var out concat
-	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, pos) {
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos) {
 		c := p.comments[p.next]
 		p.next++
 		if c.trailing {
@@ -274,7 +270,7 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		// by it; the rest stand on their own lines.
 		needBlank := i > 0 && (it.blockDecl || items[i-1].blockDecl)
 		first := true
-		for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, it.start) {
+		for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(it.start) {
 			c := p.comments[p.next]
 			p.next++
 			if (first && needBlank) || (p.lastLine > 0 && c.tok.Pos.Line-p.lastLine > 1) {
@@ -301,7 +297,7 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		if i+1 < len(items) {
 			next = items[i+1].start
 		}
-		for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, next) {
+		for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(next) {
 			c := p.comments[p.next]
 			if !c.trailing || c.tok.Pos.Line != p.lastLine {
 				break
@@ -315,7 +311,7 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		}
 	}
 	// Comments left before the boundary close the list.
-	for p.next < len(p.comments) && before(p.comments[p.next].tok.Pos, boundary) {
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(boundary) {
 		c := p.comments[p.next]
 		p.next++
 		switch {
@@ -338,10 +334,10 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 func (p *printer) hasComments(from, to syntax.Pos) bool {
 	for i := p.next; i < len(p.comments); i++ {
 		c := p.comments[i].tok.Pos
-		if !before(c, to) {
+		if !c.Before(to) {
 			return false
 		}
-		if !before(c, from) {
+		if !c.Before(from) {
 			return true
 		}
 	}
@@ -387,7 +383,7 @@ func (p *printer) stmtStart(s syntax.Stmt) syntax.Pos {
 	default:
 		pos = s.Position()
 	}
-	if attrs := attrsOf(s); len(attrs) > 0 && before(attrs[0].At, pos) {
+	if attrs := attrsOf(s); len(attrs) > 0 && attrs[0].At.Before(pos) {
 		pos = attrs[0].At
 	}
 	return p.startOf(pos)

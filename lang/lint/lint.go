@@ -77,13 +77,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) []*Finding {
 		l.bindings()
 	}
 	l.syntactic()
-	sort.SliceStable(l.out, func(i, j int) bool {
-		a, b := l.out[i].Pos, l.out[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
+	sort.SliceStable(l.out, func(i, j int) bool { return l.out[i].Pos.Before(l.out[j].Pos) })
 	return l.out
 }
 

@@ -17,6 +17,9 @@ type Pos struct {
 // IsValid reports whether the position was set.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
+// Before reports whether p comes before q in the source.
+func (p Pos) Before(q Pos) bool { return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col }
+
 // Node is any syntax tree node.
 type Node interface {
 	Position() Pos

@@ -289,9 +289,12 @@ func (p *jqParser) parseTryCatch() (jqFilter, error) {
 			return nil, err
 		}
 	}
+	if handler == nil {
+		return jqTry(body), nil // `try E` is `E?`
+	}
 	return func(in vm.Value) ([]vm.Value, error) {
 		out, err := body(in)
-		if err == nil || handler == nil {
+		if err == nil {
 			return out, nil
 		}
 		return handler(jqErrorValue(err))

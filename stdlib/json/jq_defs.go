@@ -12,8 +12,6 @@ package json
 // argument swaps that snapshot in while it runs.
 
 import (
-	"strings"
-
 	"github.com/harnlang/harn/vm"
 )
 
@@ -243,57 +241,44 @@ func (d *jqDef) bindValues(i int, in vm.Value, args []jqFilter) ([]vm.Value, err
 }
 
 // jqPrelude holds the functions written in jq, by name/arity, each one
-// def; they see only each other and the native functions.
-var jqPrelude = func() map[string]string {
-	defs := []string{
-		`def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;`,
-		`def until(cond; update): def _until: if cond then . else (update | _until) end; _until;`,
-		`def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;`,
-		`def repeat(f): def _repeat: ., (f | _repeat); _repeat;`,
-		`def recurse(f): def r: ., (f | r); r;`,
-		`def recurse(f; cond): def r: ., (f | select(cond) | r); r;`,
-		`def in(xs): . as $x | xs | has($x);`,
-		`def inside(xs): . as $x | xs | contains($x);`,
-		`def isvalid(f): try (f | true) catch false;`,
-		`def add(f): reduce f as $x (null; . + $x);`,
-		`def any(generator; condition): isempty(first(generator | condition or empty)) | not;`,
-		`def all(generator; condition): isempty(first(generator | condition and empty));`,
-		`def isempty(g): first((g | false), true);`,
-		`def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);`,
-		`def leaf_paths: paths(scalars);`,
-		`def abs: if type == "number" and . < 0 then - . else . end;`,
-		`def toarray: if type == "array" then . else [.] end;`,
-		`def finites: select(isinfinite or isnan | not);`,
-		`def normals: select(isnormal);`,
-		`def nth($n): .[$n];`,
-		`def nth($n; f): if $n < 0 then error("Out of bounds negative array index") else last(limit($n + 1; f)) end;`,
-		`def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;`,
-		`def combinations(n): . as $dot | [range(n)] | map($dot) | combinations;`,
-		`def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;`,
-		`def ascii: [.] | implode;`,
-		`def splits($re): split($re; null) | .[];`,
-		`def splits($re; flags): split($re; flags) | .[];`,
-		`def capture(re): capture(re; null);`,
-		`def scan($re): scan($re; null);`,
-		`def sub(re; str): sub(re; str; "");`,
-		`def gsub(re; str): sub(re; str; "g");`,
-		`def index($i): indices($i) | .[0];`,
-		`def rindex($i): indices($i) | .[-1:][0];`,
-		`def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);`,
-		`def INDEX(idx_expr): INDEX(.[]; idx_expr);`,
-		`def IN(s): any(s == .; .);`,
-		`def IN(src; s): any(src == s; .);`,
-		`def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));`,
-	}
-	m := map[string]string{}
-	for _, d := range defs {
-		head := strings.TrimPrefix(d, "def ")
-		name := head[:strings.IndexAny(head, ":(")]
-		arity := 0
-		if head[len(name)] == '(' {
-			arity = 1 + strings.Count(head[:strings.IndexByte(head, ')')], ";")
-		}
-		m[name+"/"+string(rune('0'+arity))] = d
-	}
-	return m
-}()
+// def; they see only each other and the native functions, and a def is
+// parsed only when an expression first calls it.
+var jqPrelude = map[string]string{
+	"walk/1":         `def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;`,
+	"until/2":        `def until(cond; update): def _until: if cond then . else (update | _until) end; _until;`,
+	"while/2":        `def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;`,
+	"repeat/1":       `def repeat(f): def _repeat: ., (f | _repeat); _repeat;`,
+	"recurse/1":      `def recurse(f): def r: ., (f | r); r;`,
+	"recurse/2":      `def recurse(f; cond): def r: ., (f | select(cond) | r); r;`,
+	"in/1":           `def in(xs): . as $x | xs | has($x);`,
+	"inside/1":       `def inside(xs): . as $x | xs | contains($x);`,
+	"isvalid/1":      `def isvalid(f): try (f | true) catch false;`,
+	"add/1":          `def add(f): reduce f as $x (null; . + $x);`,
+	"any/2":          `def any(generator; condition): isempty(first(generator | condition or empty)) | not;`,
+	"all/2":          `def all(generator; condition): isempty(first(generator | condition and empty));`,
+	"isempty/1":      `def isempty(g): first((g | false), true);`,
+	"paths/1":        `def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);`,
+	"leaf_paths/0":   `def leaf_paths: paths(scalars);`,
+	"abs/0":          `def abs: if type == "number" and . < 0 then - . else . end;`,
+	"toarray/0":      `def toarray: if type == "array" then . else [.] end;`,
+	"finites/0":      `def finites: select(isinfinite or isnan | not);`,
+	"normals/0":      `def normals: select(isnormal);`,
+	"nth/1":          `def nth($n): .[$n];`,
+	"nth/2":          `def nth($n; f): if $n < 0 then error("Out of bounds negative array index") else last(limit($n + 1; f)) end;`,
+	"combinations/0": `def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;`,
+	"combinations/1": `def combinations(n): . as $dot | [range(n)] | map($dot) | combinations;`,
+	"transpose/0":    `def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;`,
+	"ascii/0":        `def ascii: [.] | implode;`,
+	"splits/1":       `def splits($re): split($re; null) | .[];`,
+	"splits/2":       `def splits($re; flags): split($re; flags) | .[];`,
+	"capture/1":      `def capture(re): capture(re; null);`,
+	"scan/1":         `def scan($re): scan($re; null);`,
+	"sub/2":          `def sub(re; str): sub(re; str; "");`,
+	"gsub/2":         `def gsub(re; str): sub(re; str; "g");`,
+	"index/1":        `def index($i): indices($i) | .[0];`,
+	"rindex/1":       `def rindex($i): indices($i) | .[-1:][0];`,
+	"INDEX/2":        `def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);`,
+	"INDEX/1":        `def INDEX(idx_expr): INDEX(.[]; idx_expr);`,
+	"IN/1":           `def IN(s): any(s == .; .);`,
+	"IN/2":           `def IN(src; s): any(src == s; .);`,
+}

@@ -39,25 +39,18 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 			return fn(items, keys)
 		})
 	}
+	if len(args) == 0 && jqKindSelector(name) {
+		// the inputs of one kind, as select(type == "…") keeps them
+		return func(in vm.Value) ([]vm.Value, error) {
+			if jqOfKind(name, in) {
+				return []vm.Value{in}, nil
+			}
+			return nil, nil
+		}, true
+	}
 	switch len(args) {
 	case 0:
 		switch name {
-		case "booleans", "numbers", "strings", "nulls", "arrays", "objects", "iterables", "scalars":
-			// the inputs of one kind, as select(type == "…") keeps them
-			return func(in vm.Value) ([]vm.Value, error) {
-				t := jqTypeName(in)
-				keep := t+"s" == name
-				switch name {
-				case "iterables":
-					keep = t == "array" || t == "object"
-				case "scalars":
-					keep = t != "array" && t != "object"
-				}
-				if keep {
-					return []vm.Value{in}, nil
-				}
-				return nil, nil
-			}, true
 		case "sort":
 			return one(func(in vm.Value) (vm.Value, error) { return jqSortBy(in, nil) }), true
 		case "unique":
@@ -410,40 +403,24 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 			}, true
 		case "range":
 			return jqRangeOf(args[0], args[1]), true
-		case "pow", "setpath":
+		case "pow":
+			return jqBinary(args[0], args[1], func(a, b vm.Value) (vm.Value, error) {
+				x, ok1 := jqFloat(a)
+				y, ok2 := jqFloat(b)
+				if !ok1 || !ok2 {
+					return vm.Value{}, jqErrf("%s number required", jqDescribe(map[bool]vm.Value{true: b, false: a}[ok1]))
+				}
+				return jqNumber(math.Pow(x, y)), nil
+			}), true
+		case "setpath":
 			return func(in vm.Value) ([]vm.Value, error) {
-				bs, err := args[1](in)
-				if err != nil {
-					return nil, err
-				}
-				as, err := args[0](in)
-				if err != nil {
-					return nil, err
-				}
-				var out []vm.Value
-				for _, b := range bs {
-					for _, a := range as {
-						if name == "setpath" {
-							path, ok := jqListItems(a)
-							if !ok {
-								return nil, jqErrf("Path must be specified as an array")
-							}
-							v, err := jqSetPath(in, path, b)
-							if err != nil {
-								return nil, err
-							}
-							out = append(out, v)
-							continue
-						}
-						x, ok1 := jqFloat(a)
-						y, ok2 := jqFloat(b)
-						if !ok1 || !ok2 {
-							return nil, jqErrf("%s number required", jqDescribe(map[bool]vm.Value{true: b, false: a}[ok1]))
-						}
-						out = append(out, jqNumber(math.Pow(x, y)))
+				return jqBinary(args[0], args[1], func(p, v vm.Value) (vm.Value, error) {
+					path, ok := jqListItems(p)
+					if !ok {
+						return vm.Value{}, jqErrf("Path must be specified as an array")
 					}
-				}
-				return out, nil
+					return jqSetPath(in, path, v)
+				})(in)
 			}, true
 		}
 	}
@@ -488,6 +465,18 @@ func jqKindSelector(name string) bool {
 		return true
 	}
 	return false
+}
+
+// jqOfKind reports whether v is of the kind the selector name keeps.
+func jqOfKind(name string, v vm.Value) bool {
+	t := jqTypeName(v)
+	switch name {
+	case "iterables":
+		return t == "array" || t == "object"
+	case "scalars":
+		return t != "array" && t != "object"
+	}
+	return t+"s" == name
 }
 
 func jqFloat(v vm.Value) (float64, bool) {

@@ -143,11 +143,7 @@ func (p *jqParser) pathTerm() (jqPathFilter, error) {
 		if t.text == "select" {
 			cond, err = jqParens(p, p.parsePipe)
 		} else { // a kind selector keeps its kind, as select(type == …) does
-			keep, _ := jqFunction(t.text, nil)
-			cond = func(in vm.Value) ([]vm.Value, error) {
-				kept, err := keep(in)
-				return []vm.Value{vm.BoolOf(len(kept) > 0)}, err
-			}
+			cond = func(in vm.Value) ([]vm.Value, error) { return []vm.Value{vm.BoolOf(jqOfKind(t.text, in))}, nil }
 		}
 		if err != nil {
 			return nil, err
