@@ -71,7 +71,7 @@ const (
 	JUMP_IF_TRUE    //            v JUMP_IF_TRUE<t> -
 	JUMP_IF_NOT_NIL //            v JUMP_IF_NOT_NIL<t> v   (jumps keeping v) | -  (falls through popping v)
 	JUMP_IF_NIL     //            v JUMP_IF_NIL<t> v       (jumps keeping nil) | v (falls through keeping v)
-	ARGC_GT         //            - ARGC_GT<i t> -         (jump when more than i arguments were passed)
+	ARGC_GT         //            - ARGC_GT<i t> -         (jump when argument i was passed: more than i arguments, slot i holding a value)
 
 	// operators
 	ADD    // x y ADD z

@@ -624,7 +624,10 @@ func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
 }
 
 func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
-	idx := f.function(s, s.Name, FuncNamed, s.Params, s.Body, s.At.Line)
+	// A tool body ends like a closure's: its last expression is the
+	// handler's result (the checker reads that tail as the declared
+	// result, docs/language.md "Closures and tool declarations").
+	idx := f.function(s, s.Name, FuncClosure, s.Params, s.Body, s.At.Line)
 	def := &ToolDef{Name: s.Name, Description: s.Description, Return: s.Return, Decl: s}
 	for _, p := range s.Params {
 		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, HasDefault: p.Default != nil})

@@ -760,7 +760,9 @@ loop:
 				pc++
 			}
 		case compiler.ARGC_GT:
-			if fr.argc > int(code[pc]) {
+			// An argument slot holding no value (a tool handler's
+			// left-out parameter, stdlib/tools) counts as not passed.
+			if i := int(code[pc]); fr.argc > i && stack[base+i].IsValid() {
 				pc = int(code[pc+1])
 			} else {
 				pc += 2

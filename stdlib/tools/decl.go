@@ -37,8 +37,13 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	for _, p := range def.Params {
 		params.Set(p.Name, paramDefinition(p))
 	}
-	config := vm.NewDictBuilder(2)
+	config := vm.NewDictBuilder(3)
 	config.Set("parameters", vm.Of(params.Build()))
+	if def.Return != nil {
+		if out, ok := jsonSchemaOf(def.Return); ok {
+			config.Set("returns", out)
+		}
+	}
 	config.Set("handler", vm.Of(vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		args, err := positional(def, a.At(0))
 		if err != nil {
@@ -58,50 +63,146 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 }
 
 // paramDefinition is the legacy `parameters` record (docs/tools.md) of one
-// declared parameter: its annotation as a type name, required unless it
-// has a default or admits nil.
+// declared parameter, required unless it has a default or admits nil. A
+// plain type is its legacy type name (`{type: "int", required: true}`); a
+// type that needs more (nil allowed, a literal union, a typed list) carries
+// its JSON Schema in `schema`, so that an explicit null reaches a `T?`
+// parameter and a literal union is an `enum`; an annotation with no JSON
+// form is unconstrained.
 func paramDefinition(p compiler.ToolParam) vm.Value {
 	b := vm.NewDictBuilder(2)
-	typ, optional := shorthand(p.Type)
-	if typ != "" {
-		b.Set("type", vm.Str(typ))
+	_, optional := p.Type.(*syntax.OptionalType)
+	if _, isNil := p.Type.(*syntax.NilType); isNil {
+		optional = true
+	}
+	if name := legacyName(p.Type); name != "" {
+		b.Set("type", vm.Str(name))
+	} else if schema, ok := jsonSchemaOf(p.Type); ok {
+		b.Set("schema", schema)
 	}
 	b.Set("required", vm.BoolOf(!p.HasDefault && !optional))
 	return vm.Of(b.Build())
 }
 
-// shorthand maps a parameter annotation to a legacy type name ("" for an
-// unconstrained parameter) and reports whether the annotation admits nil.
-func shorthand(t syntax.TypeExpr) (name string, optional bool) {
+// legacyName is the legacy type name of a plain annotation, "" for any
+// other.
+func legacyName(t syntax.TypeExpr) string {
 	switch t := t.(type) {
-	case nil:
-		return "", false
-	case *syntax.OptionalType:
-		name, _ = shorthand(t.Elem)
-		return name, true
-	case *syntax.NilType:
-		return "null", true
 	case *syntax.ListType:
-		return "list", false
-	case *syntax.ShapeType:
-		return "dict", false
-	case *syntax.LiteralType:
-		if _, ok := t.Value.(string); ok {
-			return "string", false
+		if named, ok := t.Elem.(*syntax.NamedType); ok && named.Name == "any" {
+			return "list"
 		}
-		return "int", false
+	case *syntax.ShapeType:
+		return "dict"
 	case *syntax.NamedType:
 		switch t.Name {
-		case "int", "float", "bool", "string", "list", "dict":
-			return t.Name, false
+		case "int", "float", "bool", "string", "dict":
+			if len(t.Args) == 0 {
+				return t.Name
+			}
+		case "list":
+			if len(t.Args) == 0 {
+				return "list"
+			}
 		}
 	}
-	return "", false
+	return ""
+}
+
+// jsonSchemaOf is the JSON Schema of an annotation as a Harn dict, when
+// the annotation has one: the primitive types, `T?` (T or null), literal
+// types and unions of them (`enum`), lists and dicts. Anything else
+// (struct names, generics, shapes with typed fields) reports false and
+// stays unconstrained; the handler's own parameter checks still apply.
+func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
+	schema := func(kv ...any) vm.Value {
+		b := vm.NewDictBuilder(len(kv) / 2)
+		for i := 0; i < len(kv); i += 2 {
+			b.Set(kv[i].(string), kv[i+1].(vm.Value))
+		}
+		return vm.Of(b.Build())
+	}
+	switch t := t.(type) {
+	case *syntax.NilType:
+		return schema("type", vm.Str("null")), true
+	case *syntax.OptionalType:
+		inner, ok := jsonSchemaOf(t.Elem)
+		if !ok {
+			return vm.Value{}, false
+		}
+		d, _ := inner.AsDict()
+		if typ, ok := d.Get("type"); ok {
+			if name, ok := typ.AsString(); ok {
+				out := d.Set("type", vm.Of(vm.NewList([]vm.Value{vm.Str(name.Go()), vm.Str("null")})))
+				if enum, ok := d.Get("enum"); ok {
+					l, _ := enum.AsList()
+					out = out.Set("enum", vm.Of(vm.NewList(append(l.Items(), vm.Nil))))
+				}
+				return vm.Of(out), true
+			}
+		}
+		return schema("anyOf", vm.Of(vm.NewList([]vm.Value{inner, schema("type", vm.Str("null"))}))), true
+	case *syntax.LiteralType:
+		return jsonSchemaOf(&syntax.UnionType{At: t.At, Types: []syntax.TypeExpr{t}})
+	case *syntax.UnionType:
+		var values []vm.Value
+		kind := ""
+		for _, m := range t.Types {
+			lit, ok := m.(*syntax.LiteralType)
+			if !ok {
+				return vm.Value{}, false
+			}
+			k := "integer"
+			v := vm.Value{}
+			switch x := lit.Value.(type) {
+			case string:
+				k, v = "string", vm.Str(x)
+			case int64:
+				v = vm.IntOf(x)
+			default:
+				return vm.Value{}, false
+			}
+			if kind != "" && kind != k {
+				return vm.Value{}, false
+			}
+			kind = k
+			values = append(values, v)
+		}
+		return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
+	case *syntax.ListType:
+		items, ok := jsonSchemaOf(t.Elem)
+		if !ok {
+			return schema("type", vm.Str("array")), true
+		}
+		return schema("type", vm.Str("array"), "items", items), true
+	case *syntax.ShapeType:
+		return schema("type", vm.Str("object")), true
+	case *syntax.NamedType:
+		switch t.Name {
+		case "int":
+			return schema("type", vm.Str("integer")), true
+		case "float", "number":
+			return schema("type", vm.Str("number")), true
+		case "bool":
+			return schema("type", vm.Str("boolean")), true
+		case "string":
+			return schema("type", vm.Str("string")), true
+		case "dict":
+			return schema("type", vm.Str("object")), true
+		case "list":
+			if len(t.Args) == 1 {
+				return jsonSchemaOf(&syntax.ListType{At: t.At, Elem: t.Args[0]})
+			}
+			return schema("type", vm.Str("array")), true
+		}
+	}
+	return vm.Value{}, false
 }
 
 // positional turns the validated argument object into the body's
-// positional arguments: each parameter up to the last one given; one left
-// out before a given one gets its literal default, else nil.
+// positional arguments: each parameter up to the last one given. One left
+// out before a given one is nil, or, when it has a default, an empty slot,
+// which the body's prologue fills by evaluating the default (ARGC_GT).
 func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 	obj, _ := v.AsDict()
 	if obj == nil {
@@ -121,26 +222,11 @@ func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 		p := def.Params[i]
 		if given, ok := obj.Get(p.Name); ok {
 			out = append(out, given)
-			continue
+		} else if p.HasDefault {
+			out = append(out, vm.Value{})
+		} else {
+			out = append(out, vm.Nil)
 		}
-		out = append(out, literalDefault(def.Decl, i))
 	}
 	return out, nil
-}
-
-func literalDefault(decl *syntax.ToolDecl, i int) vm.Value {
-	if decl == nil || i >= len(decl.Params) {
-		return vm.Nil
-	}
-	switch d := decl.Params[i].Default.(type) {
-	case *syntax.IntLit:
-		return vm.IntOf(d.Value)
-	case *syntax.FloatLit:
-		return vm.FloatOf(d.Value)
-	case *syntax.StringLit:
-		return vm.Str(d.Value)
-	case *syntax.BoolLit:
-		return vm.BoolOf(d.Value)
-	}
-	return vm.Nil
 }
