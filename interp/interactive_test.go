@@ -169,3 +169,21 @@ pub fn flaky() { return v }
 		t.Errorf("got %q", out.String())
 	}
 }
+
+// An entry's imported module ran on a thread of its own that ended: it
+// must not count as a thread that may still send, or no wait after an
+// import is ever reported as a deadlock (docs/repl.md).
+func TestInteractiveDeadlockAfterImport(t *testing.T) {
+	in, _ := newInteractive(t)
+	evalAll(t, in, `import { clamp } from "std/math"`)
+	done := make(chan error, 1)
+	go func() { done <- in.Eval("receive(channel(1))") }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "deadlock") {
+			t.Fatalf("got %v, want the deadlock error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the receive hung: no deadlock reported after an import")
+	}
+}

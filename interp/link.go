@@ -49,7 +49,11 @@ func (s *Session) initModule(m *Module) (err error) {
 		return err
 	}
 	th := s.VM.NewThread()
-	if _, err := th.RunModule(m.VM); err != nil {
+	_, err = th.RunModule(m.VM)
+	// The module's thread has ended: the deadlock detector must not
+	// count it as one that may still act (it let the lock go last).
+	s.VM.Forget(th)
+	if err != nil {
 		return err
 	}
 	m.init = initDone
