@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,13 +62,20 @@ type parking struct {
 const startBatch = 32
 
 // acquire takes the lock for th, queueing behind earlier waiters.
-func (s *sched) acquire(th *Thread) {
+func (s *sched) acquire(th *Thread) { s.acquireThen(th, nil) }
+
+// acquireThen is acquire that calls queued (when not nil) once th has
+// its place: the lock, or a place in the queue for it.
+func (s *sched) acquireThen(th *Thread, queued func()) {
 	s.mu.Lock()
 	if !s.held {
 		s.held = true
 		s.back(th)
 		s.mu.Unlock()
 		s.cur = th
+		if queued != nil {
+			queued()
+		}
 		return
 	}
 	s.back(th)
@@ -75,8 +83,89 @@ func (s *sched) acquire(th *Thread) {
 	s.ready = append(s.ready, w)
 	s.waiting.Add(1)
 	s.mu.Unlock()
+	if queued != nil {
+		queued()
+	}
 	<-w
 	s.cur = th
+}
+
+// sleepQueue orders the wake-ups of sleeping threads (a Wait with only a
+// timeout, as sleep does). Each sleeper's own timer fires, but the
+// goroutines that wake race for the lock; the queue lets them take their
+// places in the lock's queue one at a time, in the order of their wake
+// times (ties in the order they went to sleep), so tasks sleeping for the
+// same time wake in the order they slept, as a single-threaded timer
+// queue would wake them.
+type sleepQueue struct {
+	mu      sync.Mutex
+	seq     uint64
+	q       []*sleeper // pending, by (at, seq)
+	passing bool       // a sleeper has its turn and is taking its place
+}
+
+// sleeper is one thread's entry in the sleepQueue.
+type sleeper struct {
+	at    time.Time
+	seq   uint64
+	fired bool          // its timer has fired
+	turn  chan struct{} // signalled when its turn comes
+}
+
+// add enqueues a sleeper waking at at.
+func (q *sleepQueue) add(at time.Time) *sleeper {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.seq++
+	e := &sleeper{at: at, seq: q.seq, turn: make(chan struct{}, 1)}
+	i := len(q.q)
+	for i > 0 && q.q[i-1].at.After(at) {
+		i--
+	}
+	q.q = slices.Insert(q.q, i, e)
+	return e
+}
+
+// fire records that e's timer fired; e then waits for its turn.
+func (q *sleepQueue) fire(e *sleeper) {
+	q.mu.Lock()
+	e.fired = true
+	q.pass()
+	q.mu.Unlock()
+}
+
+// leave takes e out of the queue when its wait ended another way
+// (cancelled, a deadline, the VM stopping). It reports whether e had
+// already been given its turn, which it must then hand on with placed.
+func (q *sleepQueue) leave(e *sleeper) (hadTurn bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if i := slices.Index(q.q, e); i >= 0 {
+		q.q = slices.Delete(q.q, i, i+1)
+		q.pass()
+		return false
+	}
+	return true
+}
+
+// placed hands the turn on: the sleeper holding it has its place.
+func (q *sleepQueue) placed() {
+	q.mu.Lock()
+	q.passing = false
+	q.pass()
+	q.mu.Unlock()
+}
+
+// pass gives the turn to the first sleeper when its timer has fired and
+// nobody holds the turn (q.mu held).
+func (q *sleepQueue) pass() {
+	if q.passing || len(q.q) == 0 || !q.q[0].fired {
+		return
+	}
+	e := q.q[0]
+	q.q = slices.Delete(q.q, 0, 1)
+	q.passing = true
+	e.turn <- struct{}{}
 }
 
 // release gives the lock away: to the oldest waiter, else to a new
@@ -489,6 +578,12 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		defer t.Stop()
 		tc = t.C
 	}
+	// A plain sleep holding the lock wakes in order with the other
+	// sleepers (sleepQueue).
+	var sl *sleeper
+	if wake == nil && timeout >= 0 && th.held && th.lender == nil {
+		sl = th.vm.sleeps.add(time.Now().Add(timeout))
+	}
 	if at := th.Deadline(); at != 0 {
 		t := time.NewTimer(time.Until(time.UnixMilli(at)))
 		defer t.Stop()
@@ -505,10 +600,12 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	held := th.held
 	th.Unlock()
 	fired := false
+	timedOut := false
 	select {
 	case <-wake:
 		fired = true
 	case <-tc:
+		timedOut = true
 	case <-dc:
 	case <-done:
 	case <-lenderDone:
@@ -517,6 +614,19 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	}
 	if p != nil {
 		th.vm.sched.unpark(th)
+	}
+	if sl != nil {
+		q := &th.vm.sleeps
+		if timedOut {
+			q.fire(sl)
+		} else if !q.leave(sl) {
+			sl = nil
+		}
+		if sl != nil {
+			<-sl.turn
+			th.vm.sched.acquireThen(th, q.placed)
+			th.held = true
+		}
 	}
 	if held {
 		th.Lock()

@@ -100,6 +100,7 @@ type VM struct {
 	GeneratorFactory func(th *Thread, f *Closure, args []Value) (Value, error)
 
 	sched     sched
+	sleeps    sleepQueue // the order sleeping threads wake in
 	interrupt atomic.Bool
 	stop      chan struct{} // closed by Interrupt: wakes every Wait
 	stopOnce  sync.Once

@@ -10,9 +10,11 @@ package concurrency
 //	… as stream                   a stream of the results in completion order
 //
 // Branches are tasks (tasks.go). When a branch fails (modes 0 and 1) the
-// branches still running are cancelled, no further branch starts, and the
-// failure of the lowest-numbered branch that failed is raised once all
-// have stopped. If the waiting code is itself cancelled or passes its
+// branches still running are cancelled, and the failure of the
+// lowest-numbered branch that failed is raised once all have stopped.
+// Without max_concurrent every branch still starts, as if all had been
+// spawned at once: one that starts after the failure runs until its first
+// wait and stops there. With max_concurrent no further branch starts. If the waiting code is itself cancelled or passes its
 // deadline, every branch is cancelled before the failure propagates.
 
 import (
@@ -41,6 +43,7 @@ type parallelRun struct {
 	one               [1]vm.Value
 	onStart, onDone   func(*Task) // branchStarted and branchDone
 	failed            bool
+	halted            bool // the waiting code stopped it: no branch starts
 	results           []vm.Value
 	errs              []*vm.Error
 	running           map[*Task]int
@@ -143,7 +146,7 @@ func parallelItems(th *vm.Thread, mode int, v vm.Value) ([]vm.Value, error) {
 // next is queued when it starts (branchStarted), so a parallel over many
 // items keeps just a few threads alive, whatever its size.
 func (p *parallelRun) startMore() {
-	if !p.failed && p.queued == 0 && p.started < p.n && p.started-p.finished < p.limit {
+	if !p.halted && (!p.failed || p.limit == p.n) && p.queued == 0 && p.started < p.n && p.started-p.finished < p.limit {
 		i := p.started
 		p.started++
 		var arg vm.Value
@@ -161,8 +164,11 @@ func (p *parallelRun) startMore() {
 }
 
 // branchStarted runs when a branch begins (on its thread, lock held).
-func (p *parallelRun) branchStarted(*Task) {
+func (p *parallelRun) branchStarted(t *Task) {
 	p.queued--
+	if p.failed {
+		t.Cancel() // it runs until its first wait
+	}
 	p.startMore()
 }
 
@@ -189,7 +195,11 @@ func (p *parallelRun) branchDone(t *Task) {
 		if !p.failed {
 			p.failed = true
 			for other := range p.running {
-				other.Cancel()
+				// A branch still queued is cancelled when it starts
+				// (branchStarted), or, with max_concurrent, now.
+				if p.limit < p.n || other.hasStarted() {
+					other.Cancel()
+				}
 			}
 		}
 	}
@@ -215,7 +225,7 @@ func (p *parallelRun) branchDone(t *Task) {
 
 // cancel stops every running branch and starts no more (lock held).
 func (p *parallelRun) cancel() {
-	p.failed = true
+	p.failed, p.halted = true, true
 	for t := range p.running {
 		t.Cancel()
 	}

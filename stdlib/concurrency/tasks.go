@@ -80,6 +80,13 @@ func (t *Task) cancelWithCleanup(grace time.Duration) {
 	}
 }
 
+// hasStarted reports whether the task's body has begun running.
+func (t *Task) hasStarted() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.th != nil
+}
+
 // cancelRequested reports whether cancel or cancel_graceful was called.
 func (t *Task) cancelRequested() bool {
 	t.mu.Lock()
