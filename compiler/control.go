@@ -223,8 +223,15 @@ func (f *fcomp) try(e *syntax.TryExpr) {
 		f.blockValueOf(e.Catch)
 		jEnd2 := f.emit(JUMP, 0)
 		if jNoMatch >= 0 {
+			// a typed catch that does not match: the failure leaves the
+			// try as if the catch were absent, so, unless an enclosing
+			// catch of this function handles it, the defers run as at an
+			// unhandled throw (docs/spec/language.md §8.6)
 			f.patchHere(jNoMatch)
 			f.blockStmts(e.Finally)
+			if f.catching == 0 {
+				f.emitDefers()
+			}
 			f.emit(RERAISE)
 			f.depth++
 		}
