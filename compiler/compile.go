@@ -241,6 +241,10 @@ type fcomp struct {
 	regions  []region
 	defers   []*syntax.Block
 	catching int // enclosing try-with-catch bodies (defer rule, docs/spec/language.md §8.6)
+	// thrownHere holds, for each enclosing try with a typed catch, the
+	// local a throw statement (or try* re-raise) of its body sets, so a
+	// catch that does not match knows to run the defers (§8.6).
+	thrownHere []int
 	kind     FuncKind
 }
 

@@ -191,6 +191,13 @@ func (f *fcomp) try(e *syntax.TryExpr) {
 		return
 	}
 
+	thrown := -1
+	if e.HasCatch && catchTypeName(e.CatchType) != "" {
+		thrown = f.temp()
+		f.emit(FALSE)
+		f.emit(STORE_LOCAL, thrown)
+		f.thrownHere = append(f.thrownHere, thrown)
+	}
 	h := f.emit(SETUP_TRY, 0)
 	f.regions = append(f.regions, region{finally: e.Finally, active: true})
 	if e.HasCatch {
@@ -199,6 +206,9 @@ func (f *fcomp) try(e *syntax.TryExpr) {
 	f.blockValueOf(e.Body)
 	if e.HasCatch {
 		f.catching--
+	}
+	if thrown >= 0 {
+		f.thrownHere = f.thrownHere[:len(f.thrownHere)-1]
 	}
 	f.regions = f.regions[:len(f.regions)-1]
 	f.emit(POP_TRY)
@@ -224,13 +234,17 @@ func (f *fcomp) try(e *syntax.TryExpr) {
 		jEnd2 := f.emit(JUMP, 0)
 		if jNoMatch >= 0 {
 			// a typed catch that does not match: the failure leaves the
-			// try as if the catch were absent, so, unless an enclosing
-			// catch of this function handles it, the defers run as at an
-			// unhandled throw (docs/spec/language.md §8.6)
+			// try as if the catch were absent, so when it came from a
+			// throw statement (or try* re-raise) of this function and no
+			// enclosing catch of the function handles it, the defers run
+			// as at an unhandled throw (docs/spec/language.md §8.6)
 			f.patchHere(jNoMatch)
 			f.blockStmts(e.Finally)
-			if f.catching == 0 {
+			if f.catching == 0 && len(f.defers) > 0 {
+				f.emit(LOAD_LOCAL, thrown)
+				skip := f.emit(JUMP_IF_FALSE, 0)
 				f.emitDefers()
+				f.patchHere(skip)
 			}
 			f.emit(RERAISE)
 			f.depth++

@@ -496,6 +496,7 @@ func (f *fcomp) unary(e *syntax.UnaryExpr) {
 		if f.catching == 0 {
 			f.emitDefers()
 		}
+		f.markThrown()
 		f.emit(RERAISE)
 		f.depth++
 		f.patchHere(jEnd)

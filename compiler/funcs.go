@@ -150,6 +150,16 @@ func (f *fcomp) hoistCells(stmts []syntax.Stmt) {
 	}
 }
 
+// markThrown records, for the typed catches around a throw statement or
+// try* re-raise being compiled, that the failure is this function's own
+// (f.thrownHere).
+func (f *fcomp) markThrown() {
+	for _, local := range f.thrownHere {
+		f.emit(TRUE)
+		f.emit(STORE_LOCAL, local)
+	}
+}
+
 // emitDefers copies the registered defer blocks, newest first.
 func (f *fcomp) emitDefers() {
 	for i := len(f.defers) - 1; i >= 0; i-- {

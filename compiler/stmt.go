@@ -122,6 +122,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		if f.catching == 0 {
 			f.emitDefers()
 		}
+		f.markThrown()
 		f.line(s.At)
 		f.emit(THROW)
 	case *syntax.GuardStmt:
