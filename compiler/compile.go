@@ -245,7 +245,7 @@ type fcomp struct {
 	// local a throw statement (or try* re-raise) of its body sets, so a
 	// catch that does not match knows to run the defers (§8.6).
 	thrownHere []int
-	kind     FuncKind
+	kind       FuncKind
 }
 
 func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, line int) *fcomp {
