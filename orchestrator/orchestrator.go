@@ -423,6 +423,13 @@ func NewTraceID() string {
 	return string(b[:])
 }
 
+// sourceTraceID is the trace id of an event no MCP call started: its
+// source (cron, webhook), an underscore and a uuidv7 as 32 hex digits.
+func sourceTraceID(source string) string {
+	u := newV7()
+	return source + "_" + hex.EncodeToString(u[:])
+}
+
 func newDLQID() string { return "dlq_" + mustV7() }
 
 func mustV7() string { return newV7().String() }

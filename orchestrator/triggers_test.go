@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +75,7 @@ func TestCronTwoNodes(t *testing.T) {
 	for _, r := range recs {
 		var p struct {
 			Event struct {
+				TraceID string `json:"trace_id"`
 				Payload struct {
 					ScheduledAt string `json:"scheduled_at"`
 				} `json:"payload"`
@@ -81,6 +83,9 @@ func TestCronTwoNodes(t *testing.T) {
 		}
 		json.Unmarshal(r.Payload, &p)
 		at := p.Event.Payload.ScheduledAt
+		if !traceIDRe.MatchString(p.Event.TraceID) || !strings.HasPrefix(p.Event.TraceID, "cron_") {
+			t.Fatalf("tick trace_id %q", p.Event.TraceID)
+		}
 		if !strings.HasSuffix(at, "+09:00") {
 			t.Fatalf("scheduled_at %q not in Asia/Tokyo", at)
 		}
@@ -239,11 +244,23 @@ func TestWebhooks(t *testing.T) {
 	all := ""
 	for _, r := range recs {
 		all += string(r.Payload)
+		var p struct {
+			Event struct {
+				TraceID string `json:"trace_id"`
+			} `json:"event"`
+		}
+		json.Unmarshal(r.Payload, &p)
+		if !traceIDRe.MatchString(p.Event.TraceID) || !strings.HasPrefix(p.Event.TraceID, "webhook_") {
+			t.Fatalf("delivery trace_id %q", p.Event.TraceID)
+		}
 	}
 	if strings.Contains(all, "sha256=") || strings.Contains(all, `"x-api-key"`) || !strings.Contains(all, `"raw":"not json"`) || !strings.Contains(all, `"delivery_id":"d1"`) {
 		t.Fatalf("events %s", all)
 	}
 }
+
+// traceIDRe is the form of every event's trace id (docs/orchestrator.md).
+var traceIDRe = regexp.MustCompile(`^(mcp|cron|webhook)_[0-9a-f]{32}$`)
 
 func githubSig(secret []byte, body string) string {
 	mac := hmac.New(sha256.New, secret)
@@ -374,5 +391,34 @@ func TestOperatorNodeRunsNoScheduleAndRegistersNothing(t *testing.T) {
 	if after, _ := log.Count(ctx, TopicLifecycle); after != before {
 		recs, _ := log.Read(ctx, TopicLifecycle, 0, 0)
 		t.Errorf("the operator node wrote %d lifecycle records: %s", after-before, js(recs[before:]))
+	}
+}
+
+// TestPredicateTruthiness: a `when` predicate's result is judged by Harn
+// truthiness, as the in-script triggers judge it: "yes" lets the event
+// through; nil, "", 0 and [] skip it, and the reason shows the value.
+func TestPredicateTruthiness(t *testing.T) {
+	src := "[[triggers]]\nid = \"p\"\nkind = \"manual\"\nhandler = \"ok\"\nwhen = \"pred\"\n"
+	lib := "fn ok(e) { return \"ran\" }\nfn pred(e) { return e.payload.v }\n"
+	o := start(t, memory.New(), writeProject(t, src, lib, ""))
+	for _, c := range []struct {
+		v              any
+		status, reason string
+	}{
+		{"yes", "succeeded", ""},
+		{true, "succeeded", ""},
+		{1, "succeeded", ""},
+		{false, "skipped", "predicate pred returned false"},
+		{nil, "skipped", "predicate pred returned null"},
+		{"", "skipped", `predicate pred returned ""`},
+		{0, "skipped", "predicate pred returned 0"},
+		{[]any{}, "skipped", "predicate pred returned []"},
+	} {
+		h := fire(t, o, "p", map[string]any{"payload": map[string]any{"v": c.v}})
+		result, _ := h.Result.(map[string]any)
+		reason, _ := result["reason"].(string)
+		if h.Status != c.status || c.reason != "" && reason != c.reason {
+			t.Errorf("%#v: %s %s", c.v, h.Status, js(h.Result))
+		}
 	}
 }

@@ -402,7 +402,7 @@ func TestMcpServeRefusals(t *testing.T) {
 		// The manifest is read before the auth configuration
 		// (docs/spec/orchestrator.md §1): with both wrong, the manifest is reported.
 		{[]string{"mcp", "serve", "--config", bad, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "error: invalid manifest " + bad + ":"},
-		{[]string{"mcp", "serve", "--config", hookAtMCP, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, nil, 1, `error: trigger in: webhook path /mcp is the MCP endpoint (--path)`},
+		{[]string{"mcp", "serve", "--config", hookAtMCP, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, nil, 1, `(id "in"): webhook.path: /mcp is the MCP endpoint (--path)`},
 		{[]string{"mcp", "serve", "--path", "/.well-known/mcp.json"}, nil, 2, `error: --path must not be under /.well-known/`},
 		// A key list with no key would serve without authentication.
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, []string{"HARN_ORCHESTRATOR_API_KEYS= , "}, 1, `error: HARN_ORCHESTRATOR_API_KEYS holds no API key (" , "); give one or more keys separated by commas`},

@@ -250,8 +250,10 @@ func Location(name string) (*time.Location, string) {
 	if name == "" {
 		return time.UTC, ""
 	}
+	// "Local" is Go's name for the host's zone, not an IANA name: a
+	// schedule would then depend on the machine that runs it
 	loc, err := time.LoadLocation(name)
-	if err != nil {
+	if err != nil || name == "Local" {
 		return time.UTC, fmt.Sprintf("unknown time zone %q (an IANA name such as Europe/Paris)", name)
 	}
 	return loc, ""

@@ -57,8 +57,10 @@ func TestProblems(t *testing.T) {
 	if _, msg := Location("Europe/Paris"); msg != "" {
 		t.Error(msg)
 	}
-	if _, msg := Location("Mars/Base"); !strings.Contains(msg, "unknown time zone") {
-		t.Error(msg)
+	for _, bad := range []string{"Mars/Base", "Local"} {
+		if _, msg := Location(bad); !strings.Contains(msg, "unknown time zone") {
+			t.Errorf("%s: %q", bad, msg)
+		}
 	}
 	for _, c := range []struct {
 		x    any

@@ -26,11 +26,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/internal/triggerspec"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/robfig/cron/v3"
 )
@@ -248,8 +250,22 @@ func (v *validator) topLine(field string) int {
 	return v.tables[key]
 }
 
+// orchestratorTables are the top-level tables the orchestrator reads.
+// Other tables belong to other readers of harn.toml (connectors, MCP
+// servers, capabilities …) and are left alone, except one whose name is a
+// near miss of these: `[[trigger]]` would otherwise load no trigger at all.
+var orchestratorTables = []string{"package", "exports", "dependencies", "triggers"}
+
 func (v *validator) top(m *Manifest, doc map[string]any) {
 	v.index = -1
+	for _, key := range sortedKeys(doc) {
+		if slices.Contains(orchestratorTables, key) {
+			continue
+		}
+		if near := diag.Suggest(key, orchestratorTables); near != "" {
+			v.fail(key, "unknown table (did you mean %s?)", near)
+		}
+	}
 	if pkg, ok := doc["package"]; ok {
 		t, ok := pkg.(map[string]any)
 		if !ok {

@@ -206,12 +206,25 @@ func TestTopLevelRefusals(t *testing.T) {
 		{"package.name = 1", "harn.toml:1: package.name: must be a string"},
 		{"# inline\n\ntriggers = [{ id = \"x\", kind = \"manual\" }]\n\n[package]\nname = \"p\"", "harn.toml:3: [[triggers]][0] (id \"x\"): handler: is required"},
 		{"[exports]\nz = 1\na = 2", "harn.toml:1: exports.a: must be a file name (string)\nharn.toml:1: exports.z: must be a file name (string)"},
+		// a near miss of an orchestrator table is a typo, not another
+		// reader's table: it would load no trigger at all
+		{"[package]\nname = \"x\"\n\n[[trigger]]\nid = \"a\"", "harn.toml:4: trigger: unknown table (did you mean triggers?)"},
+		{"[[triggerz]]\nid = \"a\"", "triggerz: unknown table (did you mean triggers?)"},
+		{"[export]\nh = \"h.harn\"", "harn.toml:1: export: unknown table (did you mean exports?)"},
 	}
 	for _, c := range cases {
 		_, err := Parse("harn.toml", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
 		}
+	}
+}
+
+// TestOtherTablesAllowed: tables other readers of harn.toml own load.
+func TestOtherTablesAllowed(t *testing.T) {
+	src := "[package]\nname = \"p\"\n\n[connectors.github]\nbase_url = \"https://api.github.com\"\n\n[[mcp]]\nname = \"fs\"\ncommand = \"x\"\n"
+	if _, err := Parse("harn.toml", []byte(src)); err != nil {
+		t.Fatal(err)
 	}
 }
 

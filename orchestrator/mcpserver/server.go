@@ -164,7 +164,8 @@ func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Hand
 func EndpointConflict(m *manifest.Manifest, path string) error {
 	for _, t := range m.Triggers {
 		if t.Webhook != nil && t.Webhook.Path == path {
-			return fmt.Errorf("trigger %s: webhook path %s is the MCP endpoint (--path); give one of them another path", t.ID, path)
+			return manifest.Problem{File: m.Path, Line: t.Line, Index: t.Index, ID: t.ID, Field: "webhook.path",
+				Msg: fmt.Sprintf("%s is the MCP endpoint (--path); give one of them another path", path)}
 		}
 	}
 	return nil

@@ -550,7 +550,7 @@ func TestReloadRefusesAWebhookOnTheEndpoint(t *testing.T) {
 	defer srv.Close()
 	srv.HTTPHandler("/in", nil)
 	os.WriteFile(path, []byte(fixtureManifest+"\n[[triggers]]\nid = \"at-endpoint\"\nkind = \"webhook\"\nhandler = \"echo\"\nwebhook = { path = \"/in\" }\n"), 0o644)
-	if err := srv.reload(); err == nil || err.Error() != "trigger at-endpoint: webhook path /in is the MCP endpoint (--path); give one of them another path" {
+	if err := srv.reload(); err == nil || !strings.HasSuffix(err.Error(), `harn.toml:30: [[triggers]][3] (id "at-endpoint"): webhook.path: /in is the MCP endpoint (--path); give one of them another path`) {
 		t.Fatalf("reload: %v", err)
 	}
 	if srv.orch.Binding("at-endpoint") != nil {
