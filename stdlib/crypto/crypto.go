@@ -22,8 +22,16 @@ import (
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		u, err := url.Parse(a.Text(0))
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended; a url or secret that is not a string (or an empty secret) is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("signed_url", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		raw, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("signed_url: url must be a string, got %s", a.At(0).Type())
+		}
+		u, err := url.Parse(raw)
 		if err != nil {
 			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
 		}
@@ -35,11 +43,15 @@ func init() {
 		q.Del("signature")
 		q.Set("expires", strconv.FormatInt(exp, 10))
 		u.RawQuery = q.Encode()
-		q.Set("signature", urlMAC(u.String(), a.Text(1)))
+		q.Set("signature", urlMAC(u.String(), secret))
 		u.RawQuery = q.Encode()
 		return vm.Str(u.String()), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		fail := func(reason string) (vm.Value, error) {
 			return vm.Of(lib.DictOf("valid", vm.False, "reason", vm.Str(reason))), nil
 		}
@@ -54,7 +66,7 @@ func init() {
 		}
 		q.Del("signature")
 		u.RawQuery = q.Encode()
-		if !hmac.Equal([]byte(sig), []byte(urlMAC(u.String(), a.Text(1)))) {
+		if !hmac.Equal([]byte(sig), []byte(urlMAC(u.String(), secret))) {
 			return fail("bad signature")
 		}
 		exp, err := strconv.ParseInt(q.Get("expires"), 10, 64)
@@ -96,24 +108,48 @@ func init() {
 		back, _ := parseCookies(pair).Get(a.Text(0))
 		return vm.Of(lib.DictOf("set_cookie", set, "cookie", vm.Str(pair), "value", back)), nil
 	})
-	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
+	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value; a value that is not a string, or a secret that is not a non-empty string, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("cookie_sign", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		v, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("cookie_sign: value must be a string, got %s", a.At(0).Type())
+		}
+		return vm.Str(v + "." + mac(v, secret)), nil
 	})
-	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		v, ok := unsign(a.Text(0), a.Text(1))
+	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match (or signed is not a string); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("cookie_verify", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		signed, ok := a.Str(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		v, ok := unsign(signed, secret)
 		if !ok {
 			return vm.Nil, nil
 		}
 		return vm.Str(v), nil
 	})
-	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return sessionToken("session_sign", a.At(0), a.Text(1))
+	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return sessionToken("session_sign", a.At(0), a.At(1))
 	})
-	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return sessionData(a.Text(0), a.Text(1)), nil
+	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("session_verify", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		tok, ok := a.Str(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		return sessionData(tok, secret), nil
 	})
-	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		tok, err := sessionToken("session_cookie", a.At(1), a.Text(2))
+	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		tok, err := sessionToken("session_cookie", a.At(1), a.At(2))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -123,12 +159,16 @@ func init() {
 		}
 		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
 	})
-	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("session_from_cookies", "secret", a.At(2))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		c, ok := parseCookies(a.Text(0)).Get(a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
-		return sessionData(vm.ToDisplay(c), a.Text(2)), nil
+		return sessionData(vm.ToDisplay(c), secret), nil
 	})
 }
 
@@ -144,28 +184,20 @@ func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
 	return b, nil
 }
 
-// messageBytes is the bytes of a bytes value, else of its display form.
-func messageBytes(v vm.Value) []byte {
-	if b, ok := v.Object().(*lib.Bytes); ok {
-		return b.Data()
-	}
-	return []byte(vm.ToDisplay(v))
-}
-
-func urlMAC(s, secret string) string {
-	m := hmac.New(sha256.New, []byte(secret))
+func urlMAC(s string, secret []byte) string {
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(s))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func mac(s, secret string) string {
-	m := hmac.New(sha256.New, []byte(secret))
+func mac(s string, secret []byte) string {
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(s))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // unsign splits payload.mac and checks the MAC.
-func unsign(signed, secret string) (string, bool) {
+func unsign(signed string, secret []byte) (string, bool) {
 	i := strings.LastIndexByte(signed, '.')
 	if i < 0 {
 		return "", false
@@ -235,7 +267,11 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	return vm.Str(sb.String()), nil
 }
 
-func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
+func sessionToken(fn string, data, secretV vm.Value) (vm.Value, error) {
+	secret, err := lib.Secret(fn, "secret", secretV)
+	if err != nil {
+		return vm.Value{}, err
+	}
 	if _, ok := data.AsDict(); !ok {
 		return vm.Value{}, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
 	}
@@ -243,7 +279,7 @@ func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
 	return vm.Str(payload + "." + mac(payload, secret)), nil
 }
 
-func sessionData(token, secret string) vm.Value {
+func sessionData(token string, secret []byte) vm.Value {
 	payload, ok := unsign(token, secret)
 	if !ok {
 		return vm.Nil
