@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/encoding"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	htime "github.com/harnlang/harn/stdlib/time"
@@ -83,10 +85,10 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
-	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(parseCookies(a.Text(0))), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
@@ -206,19 +208,42 @@ func unsign(signed string, secret []byte) (string, bool) {
 	return payload, hmac.Equal([]byte(sig), []byte(mac(payload, secret)))
 }
 
+// parseCookies reads a Cookie header as RFC 6265 §5.2 does: pairs split
+// at ";" and the first "=", name and value trimmed of white space, one
+// pair of double quotes taken off the value. Values are percent-decoded
+// (the encoding cookie_serialize applies) but "+" stays "+": it is a
+// base64 character, not a space.
 func parseCookies(header string) *vm.Dict {
 	out := vm.NewDict()
 	for _, part := range strings.Split(header, ";") {
-		name, value, ok := strings.Cut(strings.TrimSpace(part), "=")
+		name, value, ok := strings.Cut(part, "=")
+		name, value = strings.Trim(name, " \t"), strings.Trim(value, " \t")
 		if !ok || name == "" {
 			continue
 		}
-		if uv, err := url.QueryUnescape(value); err == nil {
-			value = uv
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			value = value[1 : len(value)-1]
 		}
-		out = out.Set(strings.TrimSpace(name), vm.Str(strings.Trim(value, `"`)))
+		out = out.Set(name, vm.Str(encoding.PercentDecode(value, false)))
 	}
 	return out
+}
+
+// cookieValue percent-encodes the bytes RFC 6265 §4.1.1 keeps out of a
+// cookie value (controls, white space, DQUOTE, comma, semicolon,
+// backslash, non-ASCII) and "%" itself, so parseCookies gives value back;
+// base64 and base64url text passes unchanged.
+func cookieValue(value string) string {
+	var sb strings.Builder
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\",;\\%", c) >= 0 {
+			fmt.Fprintf(&sb, "%%%02X", c)
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
@@ -229,7 +254,7 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	var sb strings.Builder
 	sb.WriteString(name.Go())
 	sb.WriteByte('=')
-	sb.WriteString(url.QueryEscape(value))
+	sb.WriteString(cookieValue(value))
 	if opts == nil {
 		return vm.Str(sb.String()), nil
 	}
