@@ -88,7 +88,7 @@ func init() {
 	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(parseCookies(a.Text(0))), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
@@ -97,7 +97,7 @@ func init() {
 		if opts == nil {
 			opts = vm.NewDict()
 		}
-		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
+		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.IntOf(0))
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
 	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?)", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -246,6 +246,10 @@ func cookieValue(value string) string {
 	return sb.String()
 }
 
+// httpDate is the IMF-fixdate layout (RFC 9110 §5.6.7) of an Expires
+// attribute; net/http has it too, but the lite harn does not link net/http.
+const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
+
 func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
 	name, ok := nameV.AsString()
 	if !ok || name.Go() == "" || strings.ContainsAny(name.Go(), "=; \t\r\n,") {
@@ -272,7 +276,18 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 		sb.WriteString("; Max-Age=" + vm.ToDisplay(v))
 	}
 	if v, ok := get("expires"); ok {
-		sb.WriteString("; Expires=" + vm.ToDisplay(v))
+		// A string is taken as an HTTP date already (cookie_delete's);
+		// a time value (Unix seconds, date dict) is written as one.
+		date, isStr := v.AsString()
+		if isStr {
+			sb.WriteString("; Expires=" + date.Go())
+		} else {
+			t, err := htime.Instant(fn, v)
+			if err != nil {
+				return vm.Value{}, vm.Typef("%s: expires must be Unix seconds, a date dict or an HTTP date string, got %s", fn, v.Type())
+			}
+			sb.WriteString("; Expires=" + t.UTC().Format(httpDate))
+		}
 	}
 	if v, ok := get("http_only"); ok && v.Truth() {
 		sb.WriteString("; HttpOnly")
