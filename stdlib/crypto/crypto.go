@@ -18,13 +18,14 @@ import (
 )
 
 // Keys and signatures are lowercase hex; an ed25519 private key is its
-// 32-byte seed. Signed URLs carry `expires` (Unix seconds) and `signature`
-// (hex HMAC-SHA256 of the URL without the signature) query parameters.
+// 32-byte seed. A signed URL is the URL as given with `expires` (Unix
+// seconds) and `signature` (hex HMAC-SHA256 of everything before
+// `&signature=`) appended as its last two query parameters.
 // Signed cookie values and session tokens are `payload.mac` with the MAC
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended; a url or secret that is not a string (or an empty secret) is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -35,21 +36,24 @@ func init() {
 		}
 		u, err := url.Parse(raw)
 		if err != nil {
-			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
+			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", raw)
+		}
+		if q := u.Query(); q.Has("expires") || q.Has("signature") {
+			return vm.Value{}, vm.Throwf("signed_url: url already has an expires or signature parameter: %s", raw)
 		}
 		exp, ok := a.Int(2)
 		if !ok {
 			return vm.Value{}, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
 		}
-		q := u.Query()
-		q.Del("signature")
-		q.Set("expires", strconv.FormatInt(exp, 10))
-		u.RawQuery = q.Encode()
-		q.Set("signature", urlMAC(u.String(), secret))
-		u.RawQuery = q.Encode()
-		return vm.Str(u.String()), nil
+		base, fragment, _ := strings.Cut(raw, "#")
+		signed := base + querySep(base) + "expires=" + strconv.FormatInt(exp, 10)
+		out := signed + "&signature=" + urlMAC(signed, secret)
+		if fragment != "" {
+			out += "#" + fragment
+		}
+		return vm.Str(out), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -57,21 +61,23 @@ func init() {
 		fail := func(reason string) (vm.Value, error) {
 			return vm.Of(lib.DictOf("valid", vm.False, "reason", vm.Str(reason))), nil
 		}
-		u, err := url.Parse(a.Text(0))
-		if err != nil {
-			return fail("invalid url")
-		}
-		q := u.Query()
-		sig := q.Get("signature")
-		if sig == "" || q.Get("expires") == "" {
+		// The MAC covers the url byte for byte up to the signature (the
+		// fragment, which a browser does not send, excluded), so the url is
+		// split rather than parsed: parsing and re-encoding would accept a
+		// url a proxy changed and refuse one signed with a different encoding.
+		base, _, _ := strings.Cut(a.Text(0), "#")
+		signed, sig, ok := lastParam(base, "signature")
+		if !ok {
 			return fail("missing signature")
 		}
-		q.Del("signature")
-		u.RawQuery = q.Encode()
-		if !hmac.Equal([]byte(sig), []byte(urlMAC(u.String(), secret))) {
+		_, expText, ok := lastParam(signed, "expires")
+		if !ok {
+			return fail("missing signature")
+		}
+		if !hmac.Equal([]byte(sig), []byte(urlMAC(signed, secret))) {
 			return fail("bad signature")
 		}
-		exp, err := strconv.ParseInt(q.Get("expires"), 10, 64)
+		exp, err := strconv.ParseInt(expText, 10, 64)
 		if err != nil {
 			return fail("bad signature")
 		}
@@ -184,6 +190,29 @@ func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
 		return nil, vm.Throwf("%s: %s must be %d bytes of hex", name, what, size)
 	}
 	return b, nil
+}
+
+// querySep is what goes before a parameter appended to url: "?" when it
+// has no query, nothing when it ends in "?" or "&", else "&".
+func querySep(url string) string {
+	switch {
+	case !strings.Contains(url, "?"):
+		return "?"
+	case strings.HasSuffix(url, "?"), strings.HasSuffix(url, "&"):
+		return ""
+	}
+	return "&"
+}
+
+// lastParam splits url before its last query parameter when that is
+// name=value: the url without it (and its ? or &) and the raw value.
+func lastParam(url, name string) (rest, value string, ok bool) {
+	i := strings.LastIndexAny(url, "?&")
+	if i < 0 || !strings.Contains(url[:i+1], "?") {
+		return "", "", false
+	}
+	value, ok = strings.CutPrefix(url[i+1:], name+"=")
+	return url[:i], value, ok
 }
 
 func urlMAC(s string, secret []byte) string {
