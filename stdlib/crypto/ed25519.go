@@ -43,7 +43,10 @@ func init() {
 		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), msg)
 		return vm.Str(hex.EncodeToString(sig)), nil
 	})
-	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message (a string or bytes; anything else is an error) for public_key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("ed25519_verify", "ed25519_verify(public_key, message, signature)", "whether signature signs message (a string or bytes; anything else is an error) for public_key; a malformed signature (anything but 64 bytes of hex) is false, a malformed public_key (anything but 32 bytes of hex) an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// The signature arrives with the untrusted message, so any bad one
+		// is just "does not verify"; the key is the verifier's own
+		// configuration, so a bad one is a programming error worth a stop.
 		pub, err := hexArg("ed25519_verify", "public key", a.At(0), ed25519.PublicKeySize)
 		if err != nil {
 			return vm.Value{}, err
