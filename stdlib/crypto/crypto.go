@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/encoding"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	htime "github.com/harnlang/harn/stdlib/time"
@@ -16,48 +18,66 @@ import (
 )
 
 // Keys and signatures are lowercase hex; an ed25519 private key is its
-// 32-byte seed. Signed URLs carry `expires` (Unix seconds) and `signature`
-// (hex HMAC-SHA256 of the URL without the signature) query parameters.
+// 32-byte seed. A signed URL is the URL as given with `expires` (Unix
+// seconds) and `signature` (hex HMAC-SHA256 of everything before
+// `&signature=`) appended as its last two query parameters.
 // Signed cookie values and session tokens are `payload.mac` with the MAC
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url with expires (Unix seconds) and an HMAC-SHA256 signature appended", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		u, err := url.Parse(a.Text(0))
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("signed_url", "secret", a.At(1))
 		if err != nil {
-			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", a.Text(0))
+			return vm.Value{}, err
+		}
+		raw, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("signed_url: url must be a string, got %s", a.At(0).Type())
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			return vm.Value{}, vm.Throwf("signed_url: invalid url: %s", raw)
+		}
+		if q := u.Query(); q.Has("expires") || q.Has("signature") {
+			return vm.Value{}, vm.Throwf("signed_url: url already has an expires or signature parameter: %s", raw)
 		}
 		exp, ok := a.Int(2)
 		if !ok {
 			return vm.Value{}, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
 		}
-		q := u.Query()
-		q.Del("signature")
-		q.Set("expires", strconv.FormatInt(exp, 10))
-		u.RawQuery = q.Encode()
-		q.Set("signature", urlMAC(u.String(), a.Text(1)))
-		u.RawQuery = q.Encode()
-		return vm.Str(u.String()), nil
+		base, fragment, _ := strings.Cut(raw, "#")
+		signed := base + querySep(base) + "expires=" + strconv.FormatInt(exp, 10)
+		out := signed + "&signature=" + urlMAC(signed, secret)
+		if fragment != "" {
+			out += "#" + fragment
+		}
+		return vm.Str(out), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason}: reason is nil, \"missing signature\", \"bad signature\" or \"expired\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		fail := func(reason string) (vm.Value, error) {
 			return vm.Of(lib.DictOf("valid", vm.False, "reason", vm.Str(reason))), nil
 		}
-		u, err := url.Parse(a.Text(0))
-		if err != nil {
-			return fail("invalid url")
-		}
-		q := u.Query()
-		sig := q.Get("signature")
-		if sig == "" || q.Get("expires") == "" {
+		// The MAC covers the url byte for byte up to the signature (the
+		// fragment, which a browser does not send, excluded), so the url is
+		// split rather than parsed: parsing and re-encoding would accept a
+		// url a proxy changed and refuse one signed with a different encoding.
+		base, _, _ := strings.Cut(a.Text(0), "#")
+		signed, sig, ok := lastParam(base, "signature")
+		if !ok {
 			return fail("missing signature")
 		}
-		q.Del("signature")
-		u.RawQuery = q.Encode()
-		if !hmac.Equal([]byte(sig), []byte(urlMAC(u.String(), a.Text(1)))) {
+		_, expText, ok := lastParam(signed, "expires")
+		if !ok {
+			return fail("missing signature")
+		}
+		if !hmac.Equal([]byte(sig), []byte(urlMAC(signed, secret))) {
 			return fail("bad signature")
 		}
-		exp, err := strconv.ParseInt(q.Get("expires"), 10, 64)
+		exp, err := strconv.ParseInt(expText, 10, 64)
 		if err != nil {
 			return fail("bad signature")
 		}
@@ -71,10 +91,10 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
-	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(parseCookies(a.Text(0))), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; options path, domain, max_age, expires, http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
@@ -83,7 +103,7 @@ func init() {
 		if opts == nil {
 			opts = vm.NewDict()
 		}
-		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.Str("Thu, 01 Jan 1970 00:00:00 GMT"))
+		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.IntOf(0))
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
 	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?)", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -96,24 +116,48 @@ func init() {
 		back, _ := parseCookies(pair).Get(a.Text(0))
 		return vm.Of(lib.DictOf("set_cookie", set, "cookie", vm.Str(pair), "value", back)), nil
 	})
-	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Str(a.Text(0) + "." + mac(a.Text(0), a.Text(1))), nil
+	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value; a value that is not a string, or a secret that is not a non-empty string, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("cookie_sign", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		v, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("cookie_sign: value must be a string, got %s", a.At(0).Type())
+		}
+		return vm.Str(v + "." + mac(v, secret)), nil
 	})
-	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		v, ok := unsign(a.Text(0), a.Text(1))
+	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match (or signed is not a string); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("cookie_verify", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		signed, ok := a.Str(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		v, ok := unsign(signed, secret)
 		if !ok {
 			return vm.Nil, nil
 		}
 		return vm.Str(v), nil
 	})
-	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return sessionToken("session_sign", a.At(0), a.Text(1))
+	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return sessionToken("session_sign", a.At(0), a.At(1))
 	})
-	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return sessionData(a.Text(0), a.Text(1)), nil
+	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("session_verify", "secret", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		tok, ok := a.Str(0)
+		if !ok {
+			return vm.Nil, nil
+		}
+		return sessionData(tok, secret), nil
 	})
-	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		tok, err := sessionToken("session_cookie", a.At(1), a.Text(2))
+	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		tok, err := sessionToken("session_cookie", a.At(1), a.At(2))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -123,12 +167,16 @@ func init() {
 		}
 		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
 	})
-	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		secret, err := lib.Secret("session_from_cookies", "secret", a.At(2))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		c, ok := parseCookies(a.Text(0)).Get(a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
-		return sessionData(vm.ToDisplay(c), a.Text(2)), nil
+		return sessionData(vm.ToDisplay(c), secret), nil
 	})
 }
 
@@ -144,28 +192,43 @@ func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
 	return b, nil
 }
 
-// messageBytes is the bytes of a bytes value, else of its display form.
-func messageBytes(v vm.Value) []byte {
-	if b, ok := v.Object().(*lib.Bytes); ok {
-		return b.Data()
+// querySep is what goes before a parameter appended to url: "?" when it
+// has no query, nothing when it ends in "?" or "&", else "&".
+func querySep(url string) string {
+	switch {
+	case !strings.Contains(url, "?"):
+		return "?"
+	case strings.HasSuffix(url, "?"), strings.HasSuffix(url, "&"):
+		return ""
 	}
-	return []byte(vm.ToDisplay(v))
+	return "&"
 }
 
-func urlMAC(s, secret string) string {
-	m := hmac.New(sha256.New, []byte(secret))
+// lastParam splits url before its last query parameter when that is
+// name=value: the url without it (and its ? or &) and the raw value.
+func lastParam(url, name string) (rest, value string, ok bool) {
+	i := strings.LastIndexAny(url, "?&")
+	if i < 0 || !strings.Contains(url[:i+1], "?") {
+		return "", "", false
+	}
+	value, ok = strings.CutPrefix(url[i+1:], name+"=")
+	return url[:i], value, ok
+}
+
+func urlMAC(s string, secret []byte) string {
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(s))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func mac(s, secret string) string {
-	m := hmac.New(sha256.New, []byte(secret))
+func mac(s string, secret []byte) string {
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(s))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // unsign splits payload.mac and checks the MAC.
-func unsign(signed, secret string) (string, bool) {
+func unsign(signed string, secret []byte) (string, bool) {
 	i := strings.LastIndexByte(signed, '.')
 	if i < 0 {
 		return "", false
@@ -174,20 +237,47 @@ func unsign(signed, secret string) (string, bool) {
 	return payload, hmac.Equal([]byte(sig), []byte(mac(payload, secret)))
 }
 
+// parseCookies reads a Cookie header as RFC 6265 §5.2 does: pairs split
+// at ";" and the first "=", name and value trimmed of white space, one
+// pair of double quotes taken off the value. Values are percent-decoded
+// (the encoding cookie_serialize applies) but "+" stays "+": it is a
+// base64 character, not a space.
 func parseCookies(header string) *vm.Dict {
 	out := vm.NewDict()
 	for _, part := range strings.Split(header, ";") {
-		name, value, ok := strings.Cut(strings.TrimSpace(part), "=")
+		name, value, ok := strings.Cut(part, "=")
+		name, value = strings.Trim(name, " \t"), strings.Trim(value, " \t")
 		if !ok || name == "" {
 			continue
 		}
-		if uv, err := url.QueryUnescape(value); err == nil {
-			value = uv
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			value = value[1 : len(value)-1]
 		}
-		out = out.Set(strings.TrimSpace(name), vm.Str(strings.Trim(value, `"`)))
+		out = out.Set(name, vm.Str(encoding.PercentDecode(value, false)))
 	}
 	return out
 }
+
+// cookieValue percent-encodes the bytes RFC 6265 §4.1.1 keeps out of a
+// cookie value (controls, white space, DQUOTE, comma, semicolon,
+// backslash, non-ASCII) and "%" itself, so parseCookies gives value back;
+// base64 and base64url text passes unchanged.
+func cookieValue(value string) string {
+	var sb strings.Builder
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\",;\\%", c) >= 0 {
+			fmt.Fprintf(&sb, "%%%02X", c)
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// httpDate is the IMF-fixdate layout (RFC 9110 §5.6.7) of an Expires
+// attribute; net/http has it too, but the lite harn does not link net/http.
+const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
 	name, ok := nameV.AsString()
@@ -197,7 +287,7 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	var sb strings.Builder
 	sb.WriteString(name.Go())
 	sb.WriteByte('=')
-	sb.WriteString(url.QueryEscape(value))
+	sb.WriteString(cookieValue(value))
 	if opts == nil {
 		return vm.Str(sb.String()), nil
 	}
@@ -215,7 +305,18 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 		sb.WriteString("; Max-Age=" + vm.ToDisplay(v))
 	}
 	if v, ok := get("expires"); ok {
-		sb.WriteString("; Expires=" + vm.ToDisplay(v))
+		// A string is taken as an HTTP date already (cookie_delete's);
+		// a time value (Unix seconds, date dict) is written as one.
+		date, isStr := v.AsString()
+		if isStr {
+			sb.WriteString("; Expires=" + date.Go())
+		} else {
+			t, err := htime.Instant(fn, v)
+			if err != nil {
+				return vm.Value{}, vm.Typef("%s: expires must be Unix seconds, a date dict or an HTTP date string, got %s", fn, v.Type())
+			}
+			sb.WriteString("; Expires=" + t.UTC().Format(httpDate))
+		}
 	}
 	if v, ok := get("http_only"); ok && v.Truth() {
 		sb.WriteString("; HttpOnly")
@@ -235,7 +336,11 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 	return vm.Str(sb.String()), nil
 }
 
-func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
+func sessionToken(fn string, data, secretV vm.Value) (vm.Value, error) {
+	secret, err := lib.Secret(fn, "secret", secretV)
+	if err != nil {
+		return vm.Value{}, err
+	}
 	if _, ok := data.AsDict(); !ok {
 		return vm.Value{}, vm.Typef("%s: data must be a dict, got %s", fn, data.Type())
 	}
@@ -243,7 +348,7 @@ func sessionToken(fn string, data vm.Value, secret string) (vm.Value, error) {
 	return vm.Str(payload + "." + mac(payload, secret)), nil
 }
 
-func sessionData(token, secret string) vm.Value {
+func sessionData(token string, secret []byte) vm.Value {
 	payload, ok := unsign(token, secret)
 	if !ok {
 		return vm.Nil

@@ -36,7 +36,7 @@ import (
 // jwt_sign(alg, claims, key).
 
 func init() {
-	lib.Def("jwt_sign", "jwt_sign(claims, key, options?)", "a compact JWT of claims; options {alg = \"HS256\", header}; also jwt_sign(alg, claims, key)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("jwt_sign", "jwt_sign(claims, key, options?)", "a compact JWT of claims; options {alg = \"HS256\", header}; also jwt_sign(alg, claims, key); a key that is not a non-empty string or bytes is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		claims, key, alg, extra := a.At(0), a.At(1), "HS256", (*vm.Dict)(nil)
 		if s, ok := a.At(0).AsString(); ok {
 			alg, claims, key = s.Go(), a.At(1), a.At(2)
@@ -64,7 +64,12 @@ func init() {
 		}
 		return vm.Str(input + "." + base64.RawURLEncoding.EncodeToString(sig)), nil
 	})
-	lib.Def("jwt_verify", "jwt_verify(token, key, options?)", "{valid, header, claims, reason}: reason is nil, \"malformed\", \"bad signature\", \"expired\" or \"not yet valid\"; options {alg, now, leeway}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("jwt_verify", "jwt_verify(token, key, options?)", "{valid, header, claims, reason}: reason is nil, \"malformed\", \"bad signature\", \"expired\" or \"not yet valid\"; options {alg, now, leeway}; a key that is not a non-empty string or bytes is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// Checked before the token is read, so a nil key fails on the first
+		// request rather than on the first well-formed token.
+		if _, err := lib.Secret("jwt_verify", "key", a.At(1)); err != nil {
+			return vm.Value{}, err
+		}
 		opts, _ := a.Dict(2)
 		opt := func(k string) (vm.Value, bool) {
 			if opts == nil {
@@ -163,7 +168,11 @@ func unsupportedAlg(fn, alg string) error {
 
 func jwtSign(alg string, key vm.Value, input []byte) ([]byte, error) {
 	if h := hmacHash(alg); h != nil {
-		m := hmac.New(h, []byte(keyText(key)))
+		secret, err := lib.Secret("jwt_sign", "key", key)
+		if err != nil {
+			return nil, err
+		}
+		m := hmac.New(h, secret)
 		m.Write(input)
 		return m.Sum(nil), nil
 	}
@@ -210,10 +219,14 @@ func jwtVerify(alg string, key vm.Value, input, sig []byte) (bool, error) {
 	if h := hmacHash(alg); h != nil {
 		// A PEM key is a public-key algorithm's: a token that asks for HMAC
 		// with it is the algorithm-confusion forgery (the public key is no secret).
-		if strings.Contains(keyText(key), "-----BEGIN") {
+		secret, err := lib.Secret("jwt_verify", "key", key)
+		if err != nil {
+			return false, err
+		}
+		if strings.Contains(string(secret), "-----BEGIN") {
 			return false, nil
 		}
-		m := hmac.New(h, []byte(keyText(key)))
+		m := hmac.New(h, secret)
 		m.Write(input)
 		return hmac.Equal(sig, m.Sum(nil)), nil
 	}
@@ -247,8 +260,12 @@ func jwtVerify(alg string, key vm.Value, input, sig []byte) (bool, error) {
 	return false, nil
 }
 
-// keyText is a secret as bytes-as-text: a bytes value, else its display.
-func keyText(v vm.Value) string { return string(messageBytes(v)) }
+// keyText is a PEM key's text ("" for a value that is neither a string
+// nor bytes, which then is no PEM block).
+func keyText(v vm.Value) string {
+	b, _ := lib.BytesOf(v)
+	return string(b)
+}
 
 func pemBlock(fn string, key vm.Value) (*pem.Block, error) {
 	block, _ := pem.Decode([]byte(keyText(key)))

@@ -104,11 +104,19 @@ func init() {
 	digest("md5", md5.New)
 	digest("sha3_256", func() hash.Hash { return sha3.New256() })
 	digest("sha3_512", func() hash.Hash { return sha3.New512() })
-	codec("hmac_sha256", "hmac_sha256(key, msg)", "HMAC-SHA256 as hex", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(hex.EncodeToString(hmacSHA256(a))), nil
+	codec("hmac_sha256", "hmac_sha256(key, msg)", "HMAC-SHA256 as hex; key must be a non-empty string or bytes and msg a string or bytes (anything else is an error)", func(a vm.Args) (vm.Value, error) {
+		m, err := hmacSHA256("hmac_sha256", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Str(hex.EncodeToString(m)), nil
 	})
-	codec("hmac_sha256_base64", "hmac_sha256_base64(key, msg)", "HMAC-SHA256 as base64", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(base64.StdEncoding.EncodeToString(hmacSHA256(a))), nil
+	codec("hmac_sha256_base64", "hmac_sha256_base64(key, msg)", "HMAC-SHA256 as base64; key and msg as for hmac_sha256", func(a vm.Args) (vm.Value, error) {
+		m, err := hmacSHA256("hmac_sha256_base64", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Str(base64.StdEncoding.EncodeToString(m)), nil
 	})
 	codec("constant_time_eq", "constant_time_eq(a, b)", "timing-safe equality", func(a vm.Args) (vm.Value, error) {
 		return vm.BoolOf(subtle.ConstantTimeCompare(RawBytes(a.At(0)), RawBytes(a.At(1))) == 1), nil
@@ -227,10 +235,18 @@ func init() {
 	})
 }
 
-func hmacSHA256(a vm.Args) []byte {
-	m := hmac.New(sha256.New, RawBytes(a.At(0)))
-	m.Write(RawBytes(a.At(1)))
-	return m.Sum(nil)
+func hmacSHA256(fn string, a vm.Args) ([]byte, error) {
+	key, err := lib.Secret(fn, "key", a.At(0))
+	if err != nil {
+		return nil, err
+	}
+	msg, err := lib.Message(fn, "msg", a.At(1))
+	if err != nil {
+		return nil, err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(msg)
+	return m.Sum(nil), nil
 }
 
 func bytesArgN(a vm.Args, name string, i int) ([]byte, error) {

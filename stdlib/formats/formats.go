@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"mime"
 	"mime/multipart"
@@ -116,7 +117,7 @@ func init() {
 		return vm.Of(b.Build()), nil
 	})
 	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body} for a multipart/form-data request", MultipartFormData)
-	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body", multipartParse)
+	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body: [{name, filename, content_type, value, bytes}]; content_type (or the bare boundary) must give a boundary, and the body must be well formed (errors: content type has no boundary, malformed body)", multipartParse)
 	lib.Def("parse_junit_xml", "parse_junit_xml(text)", "[{name, status, duration_ms, message, stdout, stderr}]", parseJUnit)
 }
 
@@ -1048,11 +1049,13 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
 		}
 	}
+	parts := 0
 	for _, it := range fields.Items() {
 		f, ok := it.AsDict()
 		if !ok {
 			continue
 		}
+		parts++
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
 		if b, ok := f.Get("bytes"); ok && !b.IsNil() {
@@ -1082,6 +1085,12 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		w.WriteField(nameS, vm.ToDisplay(OrNil(val)))
 	}
 	w.Close()
+	if parts == 0 {
+		// The writer puts the CRLF that ends a part's body before the
+		// closing delimiter even when no part came first.
+		buf.Reset()
+		buf.WriteString("--" + w.Boundary() + "--\r\n")
+	}
 	return vm.Of(lib.DictOf("content_type", vm.Str(w.FormDataContentType()), "body", lib.NewBytes(buf.Bytes()), "boundary", vm.Str(w.Boundary()))), nil
 }
 
@@ -1098,26 +1107,33 @@ func escapeQuotes(s string) string {
 
 func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	body := encoding.RawBytes(a.At(0))
-	ct := a.Text(1)
+	ct, ok := a.Str(1)
+	if !ok {
+		return vm.Value{}, vm.Typef("multipart_parse: content type must be a string, got %s", a.At(1).Type())
+	}
+	// A text without "/" is taken as the boundary itself.
 	boundary := ct
-	if _, params, err := mime.ParseMediaType(ct); err == nil && params["boundary"] != "" {
+	if strings.Contains(ct, "/") {
+		_, params, _ := mime.ParseMediaType(ct)
 		boundary = params["boundary"]
 	}
-	if boundary == "" || boundary == "nil" {
-		return vm.Value{}, vm.Throwf("multipart_parse: missing boundary")
+	if boundary == "" {
+		return vm.Value{}, vm.Throwf("multipart_parse: content type has no boundary")
 	}
 	r := multipart.NewReader(bytes.NewReader(body), boundary)
 	var out []vm.Value
 	for {
 		p, err := r.NextRawPart()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
-			if err.Error() == "EOF" {
-				break
-			}
-			return vm.Value{}, vm.Throwf("multipart_parse: %s", err)
+			return vm.Value{}, vm.Throwf("multipart_parse: malformed body")
 		}
 		data := new(bytes.Buffer)
-		data.ReadFrom(p)
+		if _, err := data.ReadFrom(p); err != nil {
+			return vm.Value{}, vm.Throwf("multipart_parse: malformed body")
+		}
 		b := vm.NewDictBuilder(6)
 		b.Set("name", vm.Str(p.FormName()))
 		if fn := p.FileName(); fn != "" {

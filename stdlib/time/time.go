@@ -325,7 +325,13 @@ func timeArg(name string, a vm.Args, i int) (time.Time, error) {
 	if !a.Has(i) {
 		return time.Time{}, vm.Throwf("%s: missing timestamp argument", name)
 	}
-	v := a.At(i)
+	return Instant(name, a.At(i))
+}
+
+// Instant reads a "time" value (docs/spec/builtins.md §3.14): int or float
+// Unix seconds, or a dict with a numeric `timestamp` field.
+func Instant(name string, arg vm.Value) (time.Time, error) {
+	v := arg
 	if d, ok := v.AsDict(); ok {
 		if ts, ok := d.Get("timestamp"); ok {
 			v = ts
@@ -340,7 +346,7 @@ func timeArg(name string, a vm.Args, i int) (time.Time, error) {
 			return floatInstant(f), nil
 		}
 	}
-	return time.Time{}, vm.Throwf("%s: expected timestamp number or date dict, got %s", name, a.At(i).Type())
+	return time.Time{}, vm.Throwf("%s: expected timestamp number or date dict, got %s", name, arg.Type())
 }
 
 // floatInstant reads fractional Unix seconds at millisecond precision,

@@ -48,3 +48,45 @@ func (b *Bytes) EqualTo(o vm.Value) bool {
 
 // KeyBytes is the structural key `b<lower hex>;`.
 func (b *Bytes) KeyBytes() string { return "b" + hex.EncodeToString(b.data) + ";" }
+
+// BytesOf is the content of a bytes value or a string; ok is false for
+// any other kind.
+func BytesOf(v vm.Value) ([]byte, bool) {
+	if b, ok := v.Object().(*Bytes); ok {
+		return b.Data(), true
+	}
+	if s, ok := v.AsString(); ok {
+		return []byte(s.Go()), true
+	}
+	return nil, false
+}
+
+// Secret is the key argument of a signing or verifying builtin: a
+// non-empty string or bytes. Display coercion (docs/spec/builtins.md §0)
+// would turn a nil secret (an unset env var) into the key "nil", which
+// anyone can guess, so anything else is a type error.
+func Secret(fn, what string, v vm.Value) ([]byte, error) {
+	b, ok := BytesOf(v)
+	if !ok || len(b) == 0 {
+		return nil, vm.Typef("%s: %s must be a non-empty string or bytes, got %s", fn, what, describe(v))
+	}
+	return b, nil
+}
+
+// Message is the signed data argument of a signing or verifying builtin:
+// a string or bytes (empty allowed), never the display form of nil.
+func Message(fn, what string, v vm.Value) ([]byte, error) {
+	b, ok := BytesOf(v)
+	if !ok {
+		return nil, vm.Typef("%s: %s must be a string or bytes, got %s", fn, what, v.Type())
+	}
+	return b, nil
+}
+
+// describe names a bad secret's type, or "empty string"/"empty bytes".
+func describe(v vm.Value) string {
+	if b, ok := BytesOf(v); ok && len(b) == 0 {
+		return "empty " + v.Type()
+	}
+	return v.Type()
+}
