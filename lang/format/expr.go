@@ -29,6 +29,10 @@ func (p *printer) expr(x syntax.Expr) doc {
 
 func (p *printer) expr1(x syntax.Expr) doc {
 	checkKnown(x)
+	if p.parens[x] {
+		delete(p.parens, x)
+		return concat{text("("), p.expr1(x), text(")")}
+	}
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return text(x.Name)

@@ -141,3 +141,26 @@ func TestUnknownSyntaxIsRefused(t *testing.T) {
 		t.Errorf("an unknown field was not refused: %v", err)
 	}
 }
+
+// TestStatementStartsWithKeywordForm: a statement that begins with a
+// parenthesised `if`, `match`, `try`, … keeps the parentheses; without
+// them the parser reads the keyword form as the whole statement.
+func TestStatementStartsWithKeywordForm(t *testing.T) {
+	for _, src := range []string{
+		"(if true { \"yes\" } else { \"no\" }) |> println\n",
+		"(try { 1 } catch (e) { 2 }) |> println\n",
+		"(retry 2 { 1 }) |> println\n",
+		"(deadline 1s { 1 }) |> println\n",
+		"(parallel each [1] { x -> x }) |> println\n",
+		"(if true { [1] } else { [2] }).push(3)\n",
+		"(if true { 1 } else { 2 }) + 1\n",
+		"(try { 1 } catch (e) { 2 })?\n",
+		"(mutex { 1 }) |> println\n",
+		"(mutex { 1 })\n",
+		"(match 1 {\n  1 -> { \"a\" }\n  _ -> { \"b\" }\n})\n  |> println\n",
+		"fn f() {\n  (if true { 1 } else { 2 }) |> { x -> (if true { x } else { 2 }) |> println }\n}\n",
+		"match 1 {\n  _ -> { 1 }\n}\nif true {\n  1\n}\n",
+	} {
+		check(t, strings.Fields(src)[0], src, src)
+	}
+}

@@ -16,6 +16,10 @@ type printer struct {
 	next     int         // first comment not yet emitted
 	lastLine int         // source line on which the last emitted element ended
 	closer   map[int]int // token index of an opening bracket → its closing one
+	// keyword forms that begin a statement but not as its statement form
+	// (`(if c { a } else { b }) |> f`): printed in parentheses, without
+	// which the statement would parse as the `if` alone
+	parens map[syntax.Expr]bool
 }
 
 type comment struct {
@@ -26,7 +30,7 @@ type comment struct {
 }
 
 func newPrinter(toks []syntax.Token) *printer {
-	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}}
+	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}}
 	prevLine := 0
 	var open []int
 	for i, t := range toks {
