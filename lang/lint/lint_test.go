@@ -188,3 +188,24 @@ func TestDocsListEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestFixKeepsPatternSpelling: resolution qualifies bare variant patterns
+// (`Circle(r)` → `Sh.Circle(r)`, `Ok(v)` → `Result.Ok(v)`) and shortens
+// `ns.Shape` to `Shape`; a fix elsewhere in the file must not print those
+// forms.
+func TestFixKeepsPatternSpelling(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "shapes.harn"), []byte("pub enum Shape {\n  Square(side: int)\n}\n"), 0o644)
+	body := "import * as ns from \"shapes\"\n\nenum Sh {\n  Circle(r: int)\n  Dot\n}\n\n" +
+		"fn area(s: Sh) -> int {\n  return match s {\n    Circle(r) -> { r * r }\n    Dot -> { 0 }\n  }\n}\n\n" +
+		"fn g(x) {\n  return match x {\n    Ok(v) -> { v }\n    Err(e) -> { e }\n  }\n}\n\n" +
+		"fn h(s) {\n  return match s {\n    ns.Shape.Square(n) -> { n }\n  }\n}\n\n"
+	path := filepath.Join(dir, "main.harn")
+	out, n, err := lint.Fix(path, []byte(body+"var y = 1\nprintln(area(Sh.Dot) + g(Ok(y)) + h(ns.Shape.Square(2)))\n"), analyzer(path), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := body + "let y = 1\nprintln(area(Sh.Dot) + g(Ok(y)) + h(ns.Shape.Square(2)))\n"; n != 1 || string(out) != want {
+		t.Errorf("fixed (%d fixes):\n%s--- want\n%s", n, out, want)
+	}
+}
