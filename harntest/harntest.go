@@ -15,6 +15,7 @@
 package harntest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -156,6 +157,31 @@ func isTest(fn *syntax.FnDecl) bool {
 		}
 	}
 	return false
+}
+
+// FileTest is the name under which a test file that cannot be read or
+// parsed is reported: one failed result per such file, so that JSON and
+// JUnit consumers see it (docs/test.md).
+const FileTest = "(file)"
+
+// FileFailure is the failed result standing for a test file that could
+// not be read or parsed (err, as Discover returns it).
+func FileFailure(file string, err error) Result {
+	res := Result{Test: Test{File: file, Name: FileTest}, Status: Fail, Message: err.Error()}
+	var d *diag.Error
+	if l, ok := err.(diag.List); ok && len(l) > 0 {
+		d = l[0]
+	} else {
+		errors.As(err, &d)
+	}
+	if d != nil {
+		res.Test.Line = d.Line
+		res.Message = d.Msg
+		if d.Line > 0 {
+			res.Location = fmt.Sprintf("%s:%d:%d", file, d.Line, d.Col)
+		}
+	}
+	return res
 }
 
 // Run runs one test in a session of its own.

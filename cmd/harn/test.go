@@ -12,6 +12,7 @@ import (
 
 	"github.com/harnlang/harn/conformance"
 	"github.com/harnlang/harn/harntest"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const testHelp = `Usage: harn test [PATH...] [--filter PAT] [--json] [--junit FILE] [--timeout DUR]
@@ -96,29 +97,43 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	tests, errs := harntest.Discover(paths, opts.Filter)
 	status := 0
-	if len(errs) > 0 {
-		var files []string
-		for f := range errs {
-			files = append(files, f)
+	found := paths[:0:0]
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
+			status = 1
+			continue
 		}
-		sort.Strings(files)
-		for _, f := range files {
+		found = append(found, p)
+	}
+	if len(found) == 0 {
+		return status
+	}
+	tests, errs := harntest.Discover(found, opts.Filter)
+	// A test file that cannot be read or parsed is a failure of its own,
+	// reported first (its caret error on stderr in text mode).
+	var results []harntest.Result
+	var broken []string
+	for f := range errs {
+		broken = append(broken, f)
+	}
+	sort.Strings(broken)
+	for _, f := range broken {
+		if !asJSON {
 			src, _ := os.ReadFile(f)
 			reportFmtError(stderr, errs[f], src)
 		}
-		status = 1
+		results = append(results, harntest.FileFailure(f, errs[f]))
 	}
 	start := time.Now()
-	results := make([]harntest.Result, 0, len(tests))
 	for _, t := range tests {
 		results = append(results, harntest.Run(t, opts))
 	}
 	sum := harntest.Summarize(results, time.Since(start))
 	if asJSON {
 		harntest.WriteJSON(stdout, results, sum)
-	} else if len(tests) == 0 {
+	} else if len(results) == 0 {
 		fmt.Fprintln(stdout, "no tests found")
 	} else {
 		harntest.WriteText(stdout, results, sum)
@@ -146,19 +161,32 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 
 // cmdTestConformance is `harn test conformance [DIR] [--filter PAT]`.
 func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
-	dir, filter := "conformance", ""
+	dir, filter, dirSet := "conformance", "", false
 	for i := 0; i < len(rest); i++ {
 		switch a := rest[i]; {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, testHelp)
+			return 0
 		case a == "--filter" || strings.HasPrefix(a, "--filter="):
 			v, last, err := flagValue(rest, i)
 			if err != nil {
-				fmt.Fprintf(stderr, "error: %v\n", err)
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, testHelp)
 				return 2
 			}
 			filter, i = v, last
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, testHelp)
+			return 2
+		case dirSet:
+			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, testHelp)
+			return 2
 		default:
-			dir = a
+			dir, dirSet = a, true
 		}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", dir, stdlib.OSErrorText(err))
+		return 1
 	}
 	_, failed, err := conformance.RunDir(dir, filter, stdout)
 	if err != nil {

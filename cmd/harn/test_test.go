@@ -33,3 +33,42 @@ func TestHarnTestConformanceStillWorks(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestHarnTestFileThatDoesNotParse: such a file is a failure in every
+// report (docs/test.md), not only a message on stderr.
+func TestHarnTestFileThatDoesNotParse(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a_test.harn"), []byte("fn test_ok() { assert(true) }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b_test.harn"), []byte("fn test_b( {\n"), 0o644)
+	junit := filepath.Join(dir, "out.xml")
+	out, errOut, code := runHarn("test", dir, "--junit", junit)
+	if code != 1 || !strings.Contains(out, "1 passed, 1 failed") || !strings.Contains(out, "FAIL "+filepath.Join(dir, "b_test.harn")+"::(file)") ||
+		!strings.Contains(errOut, "b_test.harn:1:12") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), `<testsuites tests="2" failures="1"`) || !strings.Contains(string(b), `<testcase name="(file)"`) {
+		t.Errorf("junit:\n%s", b)
+	}
+	out, errOut, code = runHarn("test", dir, "--json")
+	if code != 1 || !strings.Contains(out, `"name": "(file)"`) || !strings.Contains(out, `"failed": 1`) ||
+		!strings.Contains(out, `"location": "`+filepath.Join(dir, "b_test.harn")+`:1:12"`) || errOut != "" {
+		t.Fatalf("--json: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestHarnTestBadArguments: a missing path is reported once, as harn run
+// and harn check word it; an unknown option after `conformance` is one.
+func TestHarnTestBadArguments(t *testing.T) {
+	out, errOut, code := runHarn("test", "nope_test.harn")
+	if code != 1 || out != "" || errOut != "error: cannot read nope_test.harn: No such file or directory (os error 2)\n" {
+		t.Errorf("missing file: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = runHarn("test", "conformance", "--json")
+	if code != 2 || !strings.HasPrefix(errOut, "error: unknown option --json") {
+		t.Errorf("conformance --json: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = runHarn("test", "conformance", "nope")
+	if code != 1 || errOut != "error: cannot read nope: No such file or directory (os error 2)\n" {
+		t.Errorf("conformance nope: exit %d\n%s", code, errOut)
+	}
+}
