@@ -165,20 +165,20 @@ func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 	for i := 0; i < len(rest); i++ {
 		switch a := rest[i]; {
 		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, testHelp)
+			fmt.Fprint(stdout, commandHelp["test conformance"])
 			return 0
 		case a == "--filter" || strings.HasPrefix(a, "--filter="):
 			v, last, err := flagValue(rest, i)
 			if err != nil {
-				fmt.Fprintf(stderr, "error: %v\n\n%s", err, testHelp)
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, commandHelp["test conformance"])
 				return 2
 			}
 			filter, i = v, last
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, testHelp)
+			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, commandHelp["test conformance"])
 			return 2
 		case dirSet:
-			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, testHelp)
+			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, commandHelp["test conformance"])
 			return 2
 		default:
 			dir, dirSet = a, true
