@@ -950,7 +950,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		if e.Catch != nil {
 			r.push()
 			if e.CatchVar != "" && e.CatchVar != "_" {
-				r.declare(e.CatchVar, KCatch, e.At, e)
+				r.declare(e.CatchVar, KCatch, e.CatchPos, e)
 			}
 			r.blockInline(e.Catch)
 			r.pop()
