@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,33 @@ func TestHarnTestBadArguments(t *testing.T) {
 	_, errOut, code = runHarn("test", "conformance", "nope")
 	if code != 1 || errOut != "error: cannot read nope: No such file or directory (os error 2)\n" {
 		t.Errorf("conformance nope: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestDocFailureExample runs the users_test.harn of docs/test.md
+// "Failures" and compares the output with the document's (times masked).
+func TestDocFailureExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/test.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(doc), "```")
+	var src, want string
+	for i := 1; i+2 < len(blocks); i += 2 {
+		if strings.HasPrefix(blocks[i], "harn\nfn test_count()") {
+			src, want = strings.TrimPrefix(blocks[i], "harn\n"), strings.TrimPrefix(blocks[i+2], "\n")
+			break
+		}
+	}
+	if src == "" {
+		t.Fatal("docs/test.md has no users_test.harn example")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "users_test.harn"), []byte(src), 0o644)
+	t.Chdir(dir)
+	out, errOut, code := runHarn("test", "users_test.harn")
+	times := regexp.MustCompile(`\(\d+\.\dms\)`)
+	if code != 1 || times.ReplaceAllString(out, "(T)") != times.ReplaceAllString(want, "(T)") {
+		t.Errorf("exit %d; harn test prints:\n%s%s--- docs/test.md shows:\n%s", code, out, errOut, want)
 	}
 }
