@@ -30,7 +30,7 @@ Usage:
                                  report (and fix) likely mistakes; --explain ID
   harn lsp                       run the language server on stdin/stdout
   harn test [PATH...] [--filter PAT] [--json] [--junit FILE] [--timeout DUR]
-                                 run test_* functions of *_test.harn and tests/ files
+                                 run the test_* and @test functions and pipelines of tests
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]

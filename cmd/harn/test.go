@@ -19,8 +19,8 @@ const testHelp = `Usage: harn test [PATH...] [--filter PAT] [--json] [--junit FI
        harn test conformance [DIR] [--filter PAT]
 
 Run the test functions of test files (docs/test.md): top-level functions
-named test_* (or marked @test) without required parameters, in *_test.harn
-files and in .harn files under tests/ directories. PATH is a file or a
+without required parameters and pipelines named test_* (or marked @test),
+in *_test.harn files and in .harn files under tests/ directories. PATH is a file or a
 directory to search (default: the current directory). Each test runs in a
 fresh session; assert, assert_eq and assert_ne fail it, and a failed
 assert_eq shows expected and actual values side by side or as a line diff.
