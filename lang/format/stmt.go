@@ -333,7 +333,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 	end := p.closing(openAt)
 	if len(items) == 0 {
 		if p.hasComments(openAt, end) {
-			return concat{text("{"), indent{hardline, p.list(nil, end)}, hardline, text("}")}
+			return concat{text("{"), p.afterOpen(openAt, end), indent{hardline, p.list(nil, end)}, hardline, text("}")}
 		}
 		return text("{}")
 	}
@@ -348,7 +348,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 		}
 		return grp(text("{"), indent{sp, flatDoc}, sp, text("}"))
 	}
-	return concat{text("{"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+	return concat{text("{"), p.afterOpen(openAt, items[0].start), indent{hardline, p.list(items, end)}, hardline, text("}")}
 }
 
 func (p *printer) structDecl(s *syntax.StructDecl) doc {
