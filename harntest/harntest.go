@@ -4,9 +4,11 @@
 //
 // The model. A test file is a `*_test.harn` file, or any `.harn` file under
 // a `tests/` directory. Its tests are the top-level functions named
-// `test_*` (or marked `@test`) that take no required parameter; discovery
-// only parses files. Each test gets a fresh interpreter session: the file
-// is loaded as a module (its imports, top-level bindings and functions —
+// `test_*` (or marked `@test`) that take no required parameter, and the
+// pipelines so named or marked (called with no arguments, their
+// parameters unbound as under harn run); discovery only parses files.
+// Each test gets a fresh interpreter session: the file is loaded as a
+// module (its imports, top-level bindings and functions —
 // no other top-level statement runs, docs/spec/language.md §11.2) and the test
 // function is called. A test passes when it returns; a thrown error, a
 // failed assert/assert_eq/assert_ne, or a timeout fails it. The session's
@@ -15,6 +17,7 @@
 package harntest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -128,11 +131,23 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 			continue
 		}
 		for _, it := range file.Items {
-			fn, ok := it.(*syntax.FnDecl)
-			if !ok || !isTest(fn) {
+			var t Test
+			switch d := it.(type) {
+			case *syntax.FnDecl:
+				if !isTest(d.Name, d.Attrs) || !noRequiredParams(d.Params) {
+					continue
+				}
+				t = Test{File: f, Name: d.Name, Line: d.NamePos.Line}
+			case *syntax.PipelineDecl:
+				// called as harn run calls an entry pipeline: its
+				// parameters are not bound (docs/spec/language.md §5.5)
+				if !isTest(d.Name, d.Attrs) {
+					continue
+				}
+				t = Test{File: f, Name: d.Name, Line: d.NamePos.Line}
+			default:
 				continue
 			}
-			t := Test{File: f, Name: fn.Name, Line: fn.NamePos.Line}
 			if filter == "" || strings.Contains(t.ID(), filter) {
 				tests = append(tests, t)
 			}
@@ -141,21 +156,52 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 	return tests, errs
 }
 
-func isTest(fn *syntax.FnDecl) bool {
-	for _, p := range fn.Params {
-		if p.Default == nil && !p.Rest {
-			return false
-		}
-	}
-	if strings.HasPrefix(fn.Name, "test_") {
+// isTest reports whether a function or pipeline is a test by its name
+// or a @test attribute.
+func isTest(name string, attrs []*syntax.Attribute) bool {
+	if strings.HasPrefix(name, "test_") {
 		return true
 	}
-	for _, a := range fn.Attrs {
+	for _, a := range attrs {
 		if a.Name == "test" {
 			return true
 		}
 	}
 	return false
+}
+
+func noRequiredParams(ps []*syntax.Param) bool {
+	for _, p := range ps {
+		if p.Default == nil && !p.Rest {
+			return false
+		}
+	}
+	return true
+}
+
+// FileTest is the name under which a test file that cannot be read or
+// parsed is reported: one failed result per such file, so that JSON and
+// JUnit consumers see it (docs/test.md).
+const FileTest = "(file)"
+
+// FileFailure is the failed result standing for a test file that could
+// not be read or parsed (err, as Discover returns it).
+func FileFailure(file string, err error) Result {
+	res := Result{Test: Test{File: file, Name: FileTest}, Status: Fail, Message: err.Error()}
+	var d *diag.Error
+	if l, ok := err.(diag.List); ok && len(l) > 0 {
+		d = l[0]
+	} else {
+		errors.As(err, &d)
+	}
+	if d != nil {
+		res.Test.Line = d.Line
+		res.Message = d.Msg
+		if d.Line > 0 {
+			res.Location = fmt.Sprintf("%s:%d:%d", file, d.Line, d.Col)
+		}
+	}
+	return res
 }
 
 // Run runs one test in a session of its own.

@@ -56,6 +56,9 @@ fn helper() { return 1 }
 
 println("top-level statements do not run")
 `)
+	// pipelines are tests too, called with their parameters unbound
+	write(t, filepath.Join(dir, "pipes_test.harn"), "@test\npipeline checks(task) {\n  assert_eq(1 + 1, 2)\n}\n\n"+
+		"pipeline test_pipe() {\n  assert(true)\n}\n\npipeline helper_pipe(task) {\n  assert(false)\n}\n")
 	write(t, filepath.Join(dir, "tests", "slow.harn"), "fn test_forever() {\n  while true {}\n}\n")
 	write(t, filepath.Join(dir, "node_modules", "x_test.harn"), "fn test_skipped() { assert(false) }\n")
 	return dir
@@ -73,7 +76,7 @@ func TestDiscover(t *testing.T) {
 		names = append(names, rel+"::"+tc.Name)
 	}
 	want := "lib_test.harn::test_add lib_test.harn::test_isolated lib_test.harn::test_isolated_again " +
-		"lib_test.harn::test_diff lib_test.harn::marked tests/slow.harn::test_forever"
+		"lib_test.harn::test_diff lib_test.harn::marked pipes_test.harn::checks pipes_test.harn::test_pipe tests/slow.harn::test_forever"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("discovered %v\nwant %s", names, want)
 	}
@@ -99,7 +102,7 @@ func TestRun(t *testing.T) {
 		}
 		byName[tc.Name] = Run(tc, Options{Timeout: timeout})
 	}
-	for _, name := range []string{"test_add", "test_isolated", "test_isolated_again"} {
+	for _, name := range []string{"test_add", "test_isolated", "test_isolated_again", "checks", "test_pipe"} {
 		if r := byName[name]; r.Status != Pass {
 			t.Errorf("%s: %s %s", name, r.Status, r.Message)
 		}

@@ -52,10 +52,30 @@ func ProjectName(dir string) string {
 	return b.String()
 }
 
+// CheckName reports why name cannot be a package name, or nil. A name is
+// letters, digits, `_` and `-` (what ProjectName derives, in either case):
+// it is written unquoted as the library template's key under [exports]
+// and as a `name::fn` module reference (docs/orchestrator.md), so it
+// needs no quoting or escaping anywhere.
+func CheckName(name string) error {
+	if name == "" {
+		return fmt.Errorf("the package name is empty: use letters, digits, _ and -")
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return fmt.Errorf("invalid package name %q: use only letters, digits, _ and -", name)
+		}
+	}
+	return nil
+}
+
 // Create writes the files of template into dir (created if needed) and
 // returns their paths. It refuses to overwrite any existing file and then
 // writes nothing.
 func Create(dir, template, name string) ([]string, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
 	root := path.Join("templates", template)
 	if _, err := fs.Stat(templates, root); err != nil {
 		return nil, fmt.Errorf("unknown template %q (templates: %s)", template, strings.Join(Templates(), ", "))

@@ -20,13 +20,14 @@ Existing files are never overwritten.
   --template T   script (default): main.harn with fn main
                  tool-server: main.harn publishing a tool registry
                  library: lib.harn with pub functions
-  --name NAME    the package name (default: DIR's base name)
+  --name NAME    the package name: letters, digits, _ and - (default: DIR's
+                 base name, other characters replaced by _)
 `
 
 // cmdInit is `harn init`.
 func cmdInit(args []string, stdout, stderr io.Writer) int {
 	dir, template, name := ".", "script", ""
-	dirSet := false
+	dirSet, nameSet := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		key, _, _ := strings.Cut(a, "=")
@@ -42,7 +43,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 			}
 			i = last
 			if key == "--name" {
-				name = val
+				name, nameSet = val, true
 			} else {
 				template = val
 			}
@@ -58,8 +59,11 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: unknown template %q (templates: %s)\n\n%s", template, strings.Join(scaffold.Templates(), ", "), initHelp)
 		return 2
 	}
-	if name == "" {
+	if !nameSet {
 		name = scaffold.ProjectName(dir)
+	} else if err := scaffold.CheckName(name); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
 	}
 	files, err := scaffold.Create(dir, template, name)
 	if err != nil {

@@ -76,3 +76,29 @@ func TestInitRefusesToOverwrite(t *testing.T) {
 		t.Fatalf("unknown template: exit %d: %s", code, errOut)
 	}
 }
+
+// TestInitRefusesInvalidNames: the name is written unquoted as a TOML key
+// under [exports] (docs/init.md), so a name TOML would need quoted or
+// escaped is a usage error and nothing is written; a directory's name is
+// made valid instead.
+func TestInitRefusesInvalidNames(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib 2")
+	for _, name := range []string{"my pkg", `a"b`, "", "x\ny"} {
+		if _, errOut, code := runHarn("init", dir, "--template", "library", "--name", name); code != 2 || !strings.Contains(errOut, "letters, digits, _ and -") {
+			t.Errorf("--name %q: exit %d: %s", name, code, errOut)
+		}
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("init wrote files for an invalid name")
+	}
+	if _, errOut, code := runHarn("init", dir, "--template", "library", "--name", "My-pkg_2"); code != 0 {
+		t.Fatalf("valid name: exit %d: %s", code, errOut)
+	}
+	os.RemoveAll(dir)
+	if _, errOut, code := runHarn("init", dir, "--template", "library"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "harn.toml")); !strings.Contains(string(b), "\nlib_2 = \"lib.harn\"") {
+		t.Errorf("harn.toml: %s", b)
+	}
+}

@@ -27,8 +27,11 @@ directory is linted. Each finding names its rule in brackets.
   --disable IDS   skip the rules with these comma-separated ids
   --explain ID    print what a rule checks and why, and its fix
 
-Exit status: 0 when nothing is found, 1 when findings remain or a file does
-not parse, 2 on bad usage.
+A file with errors (harn check rejects it) is not linted; its errors are
+printed.
+
+Exit status: 0 when nothing is found, 1 when findings remain or a file has
+errors, 2 on bad usage.
 `
 
 // cmdLint is `harn lint`.
@@ -123,17 +126,33 @@ func explainRule(id string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// lintAnalyzer resolves a version of path's source with its imports
-// loaded the way harn check loads them.
+// lintAnalyzer analyses a version of path's source exactly as harn check
+// does (imports loaded, Argv as harn run has it). A file with errors is
+// not linted: the errors are returned, as a checkErrors.
 func lintAnalyzer(path string) lint.Analyzer {
 	return func(src []byte) (*syntax.File, *resolve.Info, error) {
-		m, diags := interp.NewSession(interp.Options{Stderr: io.Discard}).Analyze(path, src)
+		s := interp.NewSession(interp.Options{Stderr: io.Discard, Argv: []string{}})
+		m, diags := s.Analyze(path, src)
+		for _, d := range diags {
+			if d.Severity == diag.SevError {
+				return nil, nil, checkErrors{s, diags}
+			}
+		}
 		if m == nil {
 			return nil, nil, diags
 		}
 		return m.Syntax, m.Info, nil
 	}
 }
+
+// checkErrors are the diagnostics of a file harn check rejects; the
+// session renders them (an error may be in an imported module).
+type checkErrors struct {
+	sess  *interp.Session
+	diags diag.List
+}
+
+func (e checkErrors) Error() string { return e.diags.Error() }
 
 // lintFile lints (and with fix, fixes) one file, printing findings. It
 // returns the number of findings left and how many of them have a fix;
@@ -181,6 +200,14 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 }
 
 func reportLintError(stderr io.Writer, err error, src []byte) {
+	if e, ok := err.(checkErrors); ok {
+		for _, d := range e.diags {
+			if d.Severity == diag.SevError {
+				io.WriteString(stderr, e.sess.RenderDiagnostic(d))
+			}
+		}
+		return
+	}
 	if l, ok := err.(diag.List); ok {
 		for _, d := range l {
 			if d.Severity == diag.SevError {

@@ -52,3 +52,28 @@ func TestLintExplainAndUsage(t *testing.T) {
 		t.Errorf("parse error: exit %d: %s", code, errOut)
 	}
 }
+
+// TestLintStopsOnCheckErrors: docs/lint.md analyses each file as harn
+// check does, so a file check rejects is reported with check's errors
+// (exit 1), not passed as clean; --fix leaves it alone.
+func TestLintStopsOnCheckErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ src, want string }{
+		"import.harn":    {"import { x } from \"missing\"\nvar y = x\nprintln(y)\n", "missing.harn'"},
+		"undefined.harn": {"var y = 1\nundefined_fn_xyz(y)\n", "`undefined_fn_xyz` is not defined"},
+		"break.harn":     {"var y = 1\nprintln(y)\nbreak\n", "break outside of loop"},
+	} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(c.src), 0o644)
+		_, errOut, code := runHarn("lint", path)
+		if code != 1 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, name+":") || strings.Contains(errOut, "prefer-let") {
+			t.Errorf("%s: exit %d:\n%s", name, code, errOut)
+		}
+		if _, _, code := runHarn("lint", "--fix", path); code != 1 {
+			t.Errorf("%s: --fix: exit %d", name, code)
+		}
+		if got, _ := os.ReadFile(path); string(got) != c.src {
+			t.Errorf("%s: --fix rewrote the file:\n%s", name, got)
+		}
+	}
+}

@@ -21,15 +21,16 @@ const usage = `harn — the Harn scripting language
 Usage:
   harn run FILE [ARGS...]        run a script
   harn run -e CODE [ARGS...]     run code given on the command line
-  harn check FILE...             check scripts statically, without running them
+  harn check [PATH...]           check scripts statically, without running them
   harn repl                      start an interactive session
-  harn init [DIR] [--template script|tool-server|library]
+  harn init [DIR] [--template script|tool-server|library] [--name NAME]
                                  create a project: harn.toml, main, test, README
   harn fmt [--check] [PATH...]   format .harn files in the canonical layout
-  harn lint [--fix] [PATH...]    report (and fix) likely mistakes; --explain ID
+  harn lint [--fix] [--disable ID,...] [PATH...]
+                                 report (and fix) likely mistakes; --explain ID
   harn lsp                       run the language server on stdin/stdout
-  harn test [PATH...] [--filter PAT] [--json] [--junit FILE]
-                                 run test_* functions of *_test.harn and tests/ files
+  harn test [PATH...] [--filter PAT] [--json] [--junit FILE] [--timeout DUR]
+                                 run the test_* and @test functions and pipelines of tests
   harn test conformance [DIR] [--filter PAT]
                                  run .harn conformance tests
   harn tool schema FILE [--surface script|exports|auto] [--pretty]
@@ -51,7 +52,7 @@ Usage:
                                  operate the orchestrator from the command line
   harn doc NAME                  print the reference entry of a builtin
   harn version                   print the version, commit and build date
-  harn help                      print this help
+  harn help [COMMAND]            print this help, or a command's
 
 Every command takes --max-memory SIZE before its name (harn --max-memory 1G
 serve mcp …): the memory ceiling of the scripts it runs (HARN_MAX_MEMORY).
@@ -111,7 +112,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "doc":
 		return cmdDoc(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
-		return cmdVersion(stdout)
+		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
@@ -187,8 +188,19 @@ directory.
 
 Run every NAME.harn under DIR (default: conformance) that has a NAME.expected
 (compared with the program's trimmed stdout) or a NAME.error (text that must
-appear in the error). Prints failures and a final "N passed, N failed" line;
-exits 1 when a test fails.
+appear in the error). Prints failures and a final "N passed, N failed" line.
+Exit status: 0 when every test passes, 1 when one fails or DIR does not
+exist, 2 on bad usage.
+`,
+	"version": `Usage: harn version      (also: harn --version, harn -V)
+
+Print the harn version, the module, the commit and build date the binary
+was built from, and the Go version (docs/version.md). It takes no arguments.
+`,
+	"help": `Usage: harn help [COMMAND]
+
+Print the list of commands, or with COMMAND (for example 'harn help tool
+schema') the usage of that command, as 'harn COMMAND --help' does.
 `,
 }
 

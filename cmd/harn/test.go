@@ -12,14 +12,15 @@ import (
 
 	"github.com/harnlang/harn/conformance"
 	"github.com/harnlang/harn/harntest"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const testHelp = `Usage: harn test [PATH...] [--filter PAT] [--json] [--junit FILE] [--timeout DUR]
        harn test conformance [DIR] [--filter PAT]
 
 Run the test functions of test files (docs/test.md): top-level functions
-named test_* (or marked @test) without required parameters, in *_test.harn
-files and in .harn files under tests/ directories. PATH is a file or a
+without required parameters and pipelines named test_* (or marked @test),
+in *_test.harn files and in .harn files under tests/ directories. PATH is a file or a
 directory to search (default: the current directory). Each test runs in a
 fresh session; assert, assert_eq and assert_ne fail it, and a failed
 assert_eq shows expected and actual values side by side or as a line diff.
@@ -96,29 +97,43 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	tests, errs := harntest.Discover(paths, opts.Filter)
 	status := 0
-	if len(errs) > 0 {
-		var files []string
-		for f := range errs {
-			files = append(files, f)
+	found := paths[:0:0]
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
+			status = 1
+			continue
 		}
-		sort.Strings(files)
-		for _, f := range files {
+		found = append(found, p)
+	}
+	if len(found) == 0 {
+		return status
+	}
+	tests, errs := harntest.Discover(found, opts.Filter)
+	// A test file that cannot be read or parsed is a failure of its own,
+	// reported first (its caret error on stderr in text mode).
+	var results []harntest.Result
+	var broken []string
+	for f := range errs {
+		broken = append(broken, f)
+	}
+	sort.Strings(broken)
+	for _, f := range broken {
+		if !asJSON {
 			src, _ := os.ReadFile(f)
 			reportFmtError(stderr, errs[f], src)
 		}
-		status = 1
+		results = append(results, harntest.FileFailure(f, errs[f]))
 	}
 	start := time.Now()
-	results := make([]harntest.Result, 0, len(tests))
 	for _, t := range tests {
 		results = append(results, harntest.Run(t, opts))
 	}
 	sum := harntest.Summarize(results, time.Since(start))
 	if asJSON {
 		harntest.WriteJSON(stdout, results, sum)
-	} else if len(tests) == 0 {
+	} else if len(results) == 0 {
 		fmt.Fprintln(stdout, "no tests found")
 	} else {
 		harntest.WriteText(stdout, results, sum)
@@ -146,19 +161,32 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 
 // cmdTestConformance is `harn test conformance [DIR] [--filter PAT]`.
 func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
-	dir, filter := "conformance", ""
+	dir, filter, dirSet := "conformance", "", false
 	for i := 0; i < len(rest); i++ {
 		switch a := rest[i]; {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, commandHelp["test conformance"])
+			return 0
 		case a == "--filter" || strings.HasPrefix(a, "--filter="):
 			v, last, err := flagValue(rest, i)
 			if err != nil {
-				fmt.Fprintf(stderr, "error: %v\n", err)
+				fmt.Fprintf(stderr, "error: %v\n\n%s", err, commandHelp["test conformance"])
 				return 2
 			}
 			filter, i = v, last
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, commandHelp["test conformance"])
+			return 2
+		case dirSet:
+			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, commandHelp["test conformance"])
+			return 2
 		default:
-			dir = a
+			dir, dirSet = a, true
 		}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", dir, stdlib.OSErrorText(err))
+		return 1
 	}
 	_, failed, err := conformance.RunDir(dir, filter, stdout)
 	if err != nil {

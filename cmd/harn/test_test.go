@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,72 @@ func TestHarnTestConformanceStillWorks(t *testing.T) {
 	out, errOut, code := runHarn("test", "conformance", "../../conformance", "--filter", "lexical/")
 	if code != 0 || !strings.Contains(out, " passed, 0 failed") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestHarnTestFileThatDoesNotParse: such a file is a failure in every
+// report (docs/test.md), not only a message on stderr.
+func TestHarnTestFileThatDoesNotParse(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a_test.harn"), []byte("fn test_ok() { assert(true) }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b_test.harn"), []byte("fn test_b( {\n"), 0o644)
+	junit := filepath.Join(dir, "out.xml")
+	out, errOut, code := runHarn("test", dir, "--junit", junit)
+	if code != 1 || !strings.Contains(out, "1 passed, 1 failed") || !strings.Contains(out, "FAIL "+filepath.Join(dir, "b_test.harn")+"::(file)") ||
+		!strings.Contains(errOut, "b_test.harn:1:12") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), `<testsuites tests="2" failures="1"`) || !strings.Contains(string(b), `<testcase name="(file)"`) {
+		t.Errorf("junit:\n%s", b)
+	}
+	out, errOut, code = runHarn("test", dir, "--json")
+	if code != 1 || !strings.Contains(out, `"name": "(file)"`) || !strings.Contains(out, `"failed": 1`) ||
+		!strings.Contains(out, `"location": "`+filepath.Join(dir, "b_test.harn")+`:1:12"`) || errOut != "" {
+		t.Fatalf("--json: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestHarnTestBadArguments: a missing path is reported once, as harn run
+// and harn check word it; an unknown option after `conformance` is one.
+func TestHarnTestBadArguments(t *testing.T) {
+	out, errOut, code := runHarn("test", "nope_test.harn")
+	if code != 1 || out != "" || errOut != "error: cannot read nope_test.harn: No such file or directory (os error 2)\n" {
+		t.Errorf("missing file: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = runHarn("test", "conformance", "--json")
+	if code != 2 || !strings.HasPrefix(errOut, "error: unknown option --json") {
+		t.Errorf("conformance --json: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = runHarn("test", "conformance", "nope")
+	if code != 1 || errOut != "error: cannot read nope: No such file or directory (os error 2)\n" {
+		t.Errorf("conformance nope: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestDocFailureExample runs the users_test.harn of docs/test.md
+// "Failures" and compares the output with the document's (times masked).
+func TestDocFailureExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/test.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(doc), "```")
+	var src, want string
+	for i := 1; i+2 < len(blocks); i += 2 {
+		if strings.HasPrefix(blocks[i], "harn\nfn test_count()") {
+			src, want = strings.TrimPrefix(blocks[i], "harn\n"), strings.TrimPrefix(blocks[i+2], "\n")
+			break
+		}
+	}
+	if src == "" {
+		t.Fatal("docs/test.md has no users_test.harn example")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "users_test.harn"), []byte(src), 0o644)
+	t.Chdir(dir)
+	out, errOut, code := runHarn("test", "users_test.harn")
+	times := regexp.MustCompile(`\(\d+\.\dms\)`)
+	if code != 1 || times.ReplaceAllString(out, "(T)") != times.ReplaceAllString(want, "(T)") {
+		t.Errorf("exit %d; harn test prints:\n%s%s--- docs/test.md shows:\n%s", code, out, errOut, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 )
 
 // buildDate is set at build time with -ldflags "-X main.buildDate=…"
@@ -37,8 +38,20 @@ func readVersionInfo() versionInfo {
 	return vi
 }
 
-// cmdVersion is `harn version`.
-func cmdVersion(stdout io.Writer) int {
+// cmdVersion is `harn version`, which takes no arguments.
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, commandHelp["version"])
+			return 0
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, commandHelp["version"])
+		default:
+			fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, commandHelp["version"])
+		}
+		return 2
+	}
 	writeVersion(stdout, readVersionInfo())
 	return 0
 }

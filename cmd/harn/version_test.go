@@ -42,3 +42,30 @@ func TestDocCommand(t *testing.T) {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
 }
+
+// TestVersionAndHelpUsage: harn version takes no arguments (a usage error,
+// exit 2, as for every command), and every command the top-level help
+// lists, version and help included, has a help of its own.
+func TestVersionAndHelpUsage(t *testing.T) {
+	for _, args := range [][]string{{"version", "--bogus"}, {"version", "extra"}} {
+		if out, errOut, code := runHarn(args...); code != 2 || out != "" || !strings.Contains(errOut, "Usage: harn version") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(usage, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "harn" || f[1] == "—" || seen[f[1]] {
+			continue
+		}
+		seen[f[1]] = true
+		if out, errOut, code := runHarn("help", f[1]); code != 0 || !strings.Contains(out, "harn "+f[1]) {
+			t.Errorf("harn help %s: exit %d\n%s%s", f[1], code, out, errOut)
+		}
+	}
+	for _, want := range []string{"harn check [PATH...]", "--disable ID", "--timeout DUR", "--name NAME", "harn help [COMMAND]"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("harn help lacks %q", want)
+		}
+	}
+}

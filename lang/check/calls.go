@@ -553,14 +553,14 @@ var knownAttrs = map[string]bool{
 }
 
 // attrs warns about unknown attributes and about `@test` on anything but
-// a pipeline.
-func (c *checker) attrs(list []*syntax.Attribute, pipeline bool) {
+// a function or pipeline (testable), what harn test runs (docs/test.md).
+func (c *checker) attrs(list []*syntax.Attribute, testable bool) {
 	for _, a := range list {
 		switch {
 		case !knownAttrs[a.Name]:
 			c.warnf(a.At, "unknown attribute `@%s`", a.Name)
-		case a.Name == "test" && !pipeline:
-			c.warnf(a.At, "`@test` only marks pipelines; it has no effect here")
+		case a.Name == "test" && !testable:
+			c.warnf(a.At, "`@test` only marks functions and pipelines; it has no effect here")
 		}
 	}
 }

@@ -304,9 +304,9 @@ func TestWarnings(t *testing.T) {
 			[]string{"warning: unreachable code"}},
 		{"unknown attribute", "@frobnicate\nfn f() {\n  return 1\n}\nprintln(f())",
 			[]string{"warning: unknown attribute `@frobnicate`"}},
-		{"test on a function", "@test\nfn f() {\n  return 1\n}\nprintln(f())",
-			[]string{"warning: `@test` only marks pipelines; it has no effect here"}},
-		{"known attributes", "@test\npipeline test_x() {\n  println(1)\n}\n@deprecated(since: \"1\")\n@annotations(readOnly: true)\npub fn g() {\n  return 1\n}", nil},
+		{"test on a struct", "@test\nstruct S {\n  x: int\n}\nprintln(S { x: 1 })",
+			[]string{"warning: `@test` only marks functions and pipelines; it has no effect here"}},
+		{"known attributes", "@test\npipeline test_x() {\n  println(1)\n}\n@test\nfn check_y() {\n  return 1\n}\n@deprecated(since: \"1\")\n@annotations(readOnly: true)\npub fn g() {\n  return 1\n}", nil},
 	})
 }
 

@@ -65,7 +65,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.AssignStmt:
 		c.assign(s)
 	case *syntax.FnDecl:
-		c.attrs(s.Attrs, false)
+		c.attrs(s.Attrs, true)
 		c.checkVariance(s)
 		c.fnDecl(s)
 	case *syntax.ToolDecl:

@@ -29,6 +29,10 @@ func (p *printer) expr(x syntax.Expr) doc {
 
 func (p *printer) expr1(x syntax.Expr) doc {
 	checkKnown(x)
+	if p.parens[x] {
+		delete(p.parens, x)
+		return concat{text("("), p.expr1(x), text(")")}
+	}
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return text(x.Name)
@@ -262,11 +266,18 @@ func (p *printer) pipe(x *syntax.PipeExpr) doc {
 		fs = append(fs, pp.F)
 		head = pp.X
 	}
+	// the head first: comments are taken in source order
+	first := p.exprAt(head, syntax.PrecPipe)
 	var rest concat
 	for i := len(fs) - 1; i >= 0; i-- {
+		// a comment that ended the previous stage's line stays there,
+		// before the `|>`
+		if op := p.tokenBefore(p.startOf(syntax.ExprStart(fs[i]))); op >= 0 && p.toks[op].Text == "|>" {
+			rest = append(rest, p.inline(p.toks[op].Pos))
+		}
 		rest = append(rest, sp, text("|> "), p.exprAt(fs[i], syntax.PrecRange))
 	}
-	return grp(p.exprAt(head, syntax.PrecPipe), indent{rest})
+	return grp(first, indent{rest})
 }
 
 // chain prints postfix operations. A chain with two or more method calls
@@ -310,17 +321,7 @@ func (p *printer) chain(x syntax.Expr) doc {
 		}
 	}
 	out := concat{p.exprAt(head, syntax.PrecPostfix)}
-	sc := p.scanFrom(syntax.ExprStart(head))
-	if sc.i >= 0 {
-		// step over the head itself
-		sc.i = sc.find(func(j int) bool { return true })
-		if t := p.toks[sc.i]; t.Kind == syntax.TokPunct && (t.Text == "(" || t.Text == "[" || t.Text == "{") {
-			if c, ok := p.closer[sc.i]; ok {
-				sc.i = c
-			}
-		}
-		sc.i++
-	}
+	sc := p.scanChainAfter(head, links[len(links)-1])
 	var rest concat
 	lastPropagate := false
 	for i := len(links) - 1; i >= 0; i-- {
@@ -337,20 +338,23 @@ func (p *printer) chain(x syntax.Expr) doc {
 			if n.Optional {
 				dot = "?."
 			}
+			at, _ := sc.member(n.Name, false)
+			rest = append(rest, p.beforeLink(at, calls))
 			if calls >= 2 {
 				rest = append(rest, softline)
 			}
-			sc.member(n.Name, false)
 			rest = append(rest, text(dot+n.Name))
 		case *syntax.MethodCall:
 			dot := "."
 			if n.Optional {
 				dot = "?."
 			}
+			at, paren := sc.member(n.Name, true)
+			rest = append(rest, p.beforeLink(at, calls))
 			if calls >= 2 {
 				rest = append(rest, softline)
 			}
-			rest = append(rest, text(dot+n.Name), p.args(n.Args, sc.member(n.Name, true)))
+			rest = append(rest, text(dot+n.Name), p.args(n.Args, paren))
 		case *syntax.IndexExpr:
 			open := "["
 			if n.Optional {
@@ -387,16 +391,98 @@ func (p *printer) chain(x syntax.Expr) doc {
 	return append(out, rest...)
 }
 
-// scanChain walks the tokens of a postfix chain in step with its links
-// so that each method call's `(` is known. It starts at the chain's head
-// and skips bracketed groups.
+// beforeLink emits the comments before the `.` at dot of a chain link
+// (one that ended the previous link's line stays there), and the line
+// break they need before the `.`; calls is the chain's number of calls
+// (from two on the chain's own breaks are indented).
+func (p *printer) beforeLink(dot syntax.Pos, calls int) doc {
+	if !dot.IsValid() {
+		return nil
+	}
+	c := p.inline(dot)
+	if c == nil || calls >= 2 {
+		return c
+	}
+	return indent{c}
+}
+
+// scanChain walks the tokens of a postfix chain in step with its links,
+// so that each link's `.` and each method call's `(` are known. It
+// starts after the chain's head; a link not found where it should be
+// stops it (i < 0), and positions are then zero.
 type scanChain struct {
 	p *printer
 	i int
 }
 
-func (p *printer) scanFrom(pos syntax.Pos) *scanChain {
-	return &scanChain{p: p, i: p.tokenAt(p.startOf(pos))}
+// scanChainAfter places a scanner after a chain's head, whose first link
+// is first. The head may be inside parentheses, which the tree does not
+// record: each start — the head's first token or one of the `(` written
+// just before it, innermost first — is tried until the first link follows
+// it. A head the grammar needs parentheses around (`(a + b).f()`) tries
+// the parentheses before its bare start.
+func (p *printer) scanChainAfter(head, first syntax.Expr) *scanChain {
+	i0 := p.tokenAt(syntax.ExprStart(head))
+	if i0 < 0 {
+		return &scanChain{p: p, i: -1}
+	}
+	var starts []int
+	for j := i0 - 1; j >= 0; j-- {
+		t := p.toks[j]
+		if !significant(t) {
+			continue
+		}
+		if t.Kind != syntax.TokPunct || t.Text != "(" {
+			break
+		}
+		starts = append(starts, j)
+	}
+	if syntax.Prec(head) < syntax.PrecPostfix {
+		starts = append(starts, i0)
+	} else {
+		starts = append([]int{i0}, starts...)
+	}
+	for _, start := range starts {
+		s := &scanChain{p: p, i: start + 1}
+		if c, ok := p.closer[start]; ok && p.toks[start].Kind == syntax.TokPunct {
+			s.i = c + 1
+		}
+		if s.leads(first) {
+			return s
+		}
+	}
+	return &scanChain{p: p, i: -1}
+}
+
+// next is the index of the next token of the chain from s.i on: line
+// breaks and comments are skipped, and so are the `)` closing
+// parentheses around what came before and the `?` and `!` of propagate
+// and non-nil links (which have no scanner step).
+func (s *scanChain) next() int {
+	if s.i < 0 {
+		return -1
+	}
+	j := s.i
+	for ; j < len(s.p.toks); j++ {
+		if t := s.p.toks[j]; significant(t) && !(t.Kind == syntax.TokPunct && (t.Text == ")" || t.Text == "?" || t.Text == "!")) {
+			return j
+		}
+	}
+	return -1
+}
+
+// leads reports whether link l starts at the scanner's position.
+func (s *scanChain) leads(l syntax.Expr) bool {
+	j := s.next()
+	switch n := l.(type) {
+	case *syntax.MemberExpr:
+		return s.isPunct(j, ".", "?.") && s.p.toks[s.nextSig(j+1)].Text == n.Name
+	case *syntax.MethodCall:
+		return s.isPunct(j, ".", "?.") && s.p.toks[s.nextSig(j+1)].Text == n.Name
+	case *syntax.IndexExpr, *syntax.SliceExpr:
+		return s.isPunct(j, "[", "?.[", "?.")
+	}
+	return true // `?` and `!` are skipped by next
 }
 
 // nextSig is the index of the first significant token from j on.
@@ -407,28 +493,8 @@ func (s *scanChain) nextSig(j int) int {
 	return j
 }
 
-// find moves to the first token at bracket depth 0 for which ok holds.
-func (s *scanChain) find(ok func(j int) bool) int {
-	if s.i < 0 {
-		return -1
-	}
-	toks := s.p.toks
-	for j := s.i; j < len(toks); j++ {
-		if ok(j) {
-			return j
-		}
-		if t := toks[j]; t.Kind == syntax.TokPunct && (t.Text == "(" || t.Text == "[" || t.Text == "{") {
-			if c, found := s.p.closer[j]; found {
-				j = c
-			}
-		}
-	}
-	s.i = -1
-	return -1
-}
-
 func (s *scanChain) isPunct(j int, vs ...string) bool {
-	if j >= len(s.p.toks) {
+	if j < 0 || j >= len(s.p.toks) {
 		return false
 	}
 	t := s.p.toks[j]
@@ -443,39 +509,43 @@ func (s *scanChain) isPunct(j int, vs ...string) bool {
 	return false
 }
 
-// member moves past `.name` and, for a call, returns its `(`.
-func (s *scanChain) member(name string, call bool) syntax.Pos {
-	j := s.find(func(j int) bool {
-		if !s.isPunct(j, ".", "?.") {
-			return false
-		}
-		k := s.nextSig(j + 1)
-		if k >= len(s.p.toks) || s.p.toks[k].Text != name {
-			return false
-		}
-		return !call || s.isPunct(s.nextSig(k+1), "(")
-	})
-	if j < 0 {
-		return syntax.Pos{}
+// member moves past `.name` and returns the position of its `.` and, for a
+// call, of its `(` (zero positions when the chain is lost).
+func (s *scanChain) member(name string, call bool) (dot, paren syntax.Pos) {
+	j := s.next()
+	if !s.isPunct(j, ".", "?.") || s.p.toks[s.nextSig(j+1)].Text != name {
+		s.i = -1
+		return syntax.Pos{}, syntax.Pos{}
 	}
+	dot = s.p.toks[j].Pos
 	k := s.nextSig(j + 1)
 	if !call {
 		s.i = k + 1
-		return syntax.Pos{}
+		return dot, syntax.Pos{}
 	}
-	paren := s.nextSig(k + 1)
-	if c, ok := s.p.closer[paren]; ok {
+	open := s.nextSig(k + 1)
+	if !s.isPunct(open, "(") {
+		s.i = -1
+		return dot, syntax.Pos{}
+	}
+	s.i = open + 1
+	if c, ok := s.p.closer[open]; ok {
 		s.i = c + 1
 	}
-	return s.p.toks[paren].Pos
+	return dot, s.p.toks[open].Pos
 }
 
 // bracket moves past the next `[…]`.
 func (s *scanChain) bracket() {
-	j := s.find(func(j int) bool { return s.isPunct(j, "[") })
-	if j < 0 {
+	j := s.next()
+	if s.isPunct(j, "?.") {
+		j = s.nextSig(j + 1)
+	}
+	if !s.isPunct(j, "[", "?.[") {
+		s.i = -1
 		return
 	}
+	s.i = j + 1
 	if c, ok := s.p.closer[j]; ok {
 		s.i = c + 1
 	}
@@ -639,9 +709,9 @@ func (p *printer) ifExpr(x *syntax.IfExpr, stmt bool) doc {
 	switch e := x.Else.(type) {
 	case nil:
 	case *syntax.IfExpr:
-		d = append(d, text(" else "), p.ifExpr(e, stmt))
+		d = append(d, p.keyword(x.Then.End, "else"), p.ifExpr(e, stmt))
 	case *syntax.Block:
-		d = append(d, text(" else "), blk(e))
+		d = append(d, p.keyword(x.Then.End, "else"), blk(e))
 	}
 	return d
 }
@@ -658,7 +728,7 @@ func (p *printer) match(x *syntax.MatchExpr) doc {
 	if len(items) == 0 {
 		return append(d, p.inline(end), text("}"))
 	}
-	return append(d, indent{hardline, p.list(items, end)}, hardline, text("}"))
+	return append(d, p.afterOpen(p.matchBrace(x), items[0].start), indent{hardline, p.list(items, end)}, hardline, text("}"))
 }
 
 // matchBrace is the `{` that opens a match's arms: the first `{` at depth
@@ -697,7 +767,7 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 	}
 	d := concat{text("try "), blk(x.Body)}
 	if x.HasCatch {
-		d = append(d, text(" catch "))
+		d = append(d, p.keyword(x.Body.End, "catch"))
 		if x.CatchVar != "" {
 			d = append(d, text("("+x.CatchVar))
 			if x.CatchType != nil {
@@ -708,7 +778,11 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 		d = append(d, blk(x.Catch))
 	}
 	if x.Finally != nil {
-		d = append(d, text(" finally "), blk(x.Finally))
+		end := x.Body.End
+		if x.HasCatch {
+			end = x.Catch.End
+		}
+		d = append(d, p.keyword(end, "finally"), blk(x.Finally))
 	}
 	return d
 }

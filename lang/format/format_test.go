@@ -141,3 +141,58 @@ func TestUnknownSyntaxIsRefused(t *testing.T) {
 		t.Errorf("an unknown field was not refused: %v", err)
 	}
 }
+
+// TestStatementStartsWithKeywordForm: a statement that begins with a
+// parenthesised `if`, `match`, `try`, … keeps the parentheses; without
+// them the parser reads the keyword form as the whole statement.
+func TestStatementStartsWithKeywordForm(t *testing.T) {
+	for _, src := range []string{
+		"(if true { \"yes\" } else { \"no\" }) |> println\n",
+		"(try { 1 } catch (e) { 2 }) |> println\n",
+		"(retry 2 { 1 }) |> println\n",
+		"(deadline 1s { 1 }) |> println\n",
+		"(parallel each [1] { x -> x }) |> println\n",
+		"(if true { [1] } else { [2] }).push(3)\n",
+		"(if true { 1 } else { 2 }) + 1\n",
+		"(try { 1 } catch (e) { 2 })?\n",
+		"(mutex { 1 }) |> println\n",
+		"(mutex { 1 })\n",
+		"(match 1 {\n  1 -> { \"a\" }\n  _ -> { \"b\" }\n})\n  |> println\n",
+		"fn f() {\n  (if true { 1 } else { 2 }) |> { x -> (if true { x } else { 2 }) |> println }\n}\n",
+		"match 1 {\n  _ -> { 1 }\n}\nif true {\n  1\n}\n",
+	} {
+		check(t, strings.Fields(src)[0], src, src)
+	}
+}
+
+// TestTrailingCommentsStayPut: docs/fmt.md "Comments": a comment that
+// trailed code on a line still does — after a chain link or pipe stage
+// (not past the next `.` or `|>`), after the `}` before `else`, `catch`
+// or `finally` (not inside the next block), after an opening brace.
+func TestTrailingCommentsStayPut(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"chain", "let r = [1, 2, 3].map({ x -> x * 2 }) // doubled\n  .filter({ x -> x > 2 })\n",
+			"let r = [1, 2, 3]\n  .map({ x -> x * 2 }) // doubled\n  .filter({ x -> x > 2 })\n"},
+		{"chain with one call", "let q = obj // c\n  .field.m()\n", "let q = obj // c\n  .field.m()\n"},
+		{"chain own line", "let r = xs\n  // note\n  .map(f)\n  .filter(g)\n", "let r = xs\n  // note\n  .map(f)\n  .filter(g)\n"},
+		{"pipe", "let r = [1, 2, 3] // start\n  |> len // count\n  |> println\n", "let r = [1, 2, 3] // start\n  |> len // count\n  |> println\n"},
+		{"pipe head comments first", "let r = foo(1, // c\n  2) |> bar\n", "let r = foo(\n  1, // c\n  2,\n)\n  |> bar\n"},
+		{"else", "if true {\n  println(1)\n} // after if\nelse {\n  println(2)\n}\n", "if true {\n  println(1)\n} // after if\nelse {\n  println(2)\n}\n"},
+		{"inline comment before else", "if a {\n  1\n} /* c */ else {\n  2\n}\n", "if a {\n  1\n} /* c */ else {\n  2\n}\n"},
+		{"catch finally", "try {\n  f()\n} // t\ncatch (e) {\n  g(e)\n}\n// own\nfinally {\n  h()\n}\n",
+			"try {\n  f()\n} // t\ncatch (e) {\n  g(e)\n}\n// own\nfinally {\n  h()\n}\n"},
+		{"after brace", "fn f() { // after brace\n  return 1\n}\n", "fn f() { // after brace\n  return 1\n}\n"},
+		{"after brace, empty", "fn g() { // empty\n}\n", "fn g() { // empty\n}\n"},
+		{"closure and match", "let c = { x -> // cl\n  x + 1\n}\nlet m = match c { // m\n  _ -> { 2 }\n}\n",
+			"let c = { x -> // cl\n  x + 1\n}\nlet m = match c { // m\n  _ -> { 2 }\n}\n"},
+		{"members", "struct S { // s\n  a: int\n}\n", "struct S { // s\n  a: int\n}\n"},
+		// the `.key` of a chain in an argument is the one right after `e`,
+		// not the next `.key` of the file: the comment stays put
+		{"chain in an argument", "let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n",
+			"let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n"},
+		{"parenthesised head", "let a = (x.f + 1).f() // c\n  .g()\nlet b = ((n)).key\n",
+			"let a = (x.f + 1)\n  .f() // c\n  .g()\nlet b = n.key\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}

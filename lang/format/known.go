@@ -107,7 +107,7 @@ func known() map[string][]string {
 		"IfExpr":        {"At", "Cond", "Else", "Then"},
 		"MatchArm":      {"At", "Body", "Guard", "Patterns"},
 		"MatchExpr":     {"Arms", "At", "X"},
-		"TryExpr":       {"At", "Body", "Catch", "CatchType", "CatchVar", "Finally", "HasCatch"},
+		"TryExpr":       {"At", "Body", "Catch", "CatchPos", "CatchType", "CatchVar", "Finally", "HasCatch"},
 		"RetryExpr":     {"At", "Body", "Count"},
 		"ParallelExpr":  {"Arg", "At", "Body", "MaxConcurrent", "Mode", "Param", "Stream"},
 		"DeadlineExpr":  {"At", "Body", "Duration"},

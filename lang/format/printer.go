@@ -16,6 +16,10 @@ type printer struct {
 	next     int         // first comment not yet emitted
 	lastLine int         // source line on which the last emitted element ended
 	closer   map[int]int // token index of an opening bracket → its closing one
+	// keyword forms that begin a statement but not as its statement form
+	// (`(if c { a } else { b }) |> f`): printed in parentheses, without
+	// which the statement would parse as the `if` alone
+	parens map[syntax.Expr]bool
 }
 
 type comment struct {
@@ -26,7 +30,7 @@ type comment struct {
 }
 
 func newPrinter(toks []syntax.Token) *printer {
-	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}}
+	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}}
 	prevLine := 0
 	var open []int
 	for i, t := range toks {
@@ -151,6 +155,62 @@ func (p *printer) trailingComments(pos syntax.Pos) doc {
 	return out
 }
 
+// afterOpen emits the comments that end the line of the opening brace at
+// open, before first (the first statement or member, or the closing
+// brace): `fn f() { // why` keeps its comment after the brace.
+func (p *printer) afterOpen(open, first syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) {
+		c := p.comments[p.next]
+		if !c.trailing || !c.nlAfter || c.tok.Pos.Line != open.Line || !open.Before(c.tok.Pos) || !c.tok.Pos.Before(first) {
+			break
+		}
+		p.next++
+		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// keyword prints ` kw ` (else, catch, finally) after a block that ends at
+// end, keeping a comment written between them where it was: after the
+// `}` (or on a line of its own), with kw starting the next line.
+func (p *printer) keyword(end syntax.Pos, kw string) doc {
+	i := p.tokenAt(end)
+	if i < 0 {
+		return text(" " + kw + " ")
+	}
+	for i++; i < len(p.toks) && !significant(p.toks[i]); i++ {
+	}
+	if i == len(p.toks) {
+		return text(" " + kw + " ")
+	}
+	if c := p.inline(p.toks[i].Pos); c != nil {
+		if !p.comments[p.next-1].nlAfter {
+			return concat{c, text(kw + " ")} // `} /* c */ else {` stays one line
+		}
+		return concat{c, hardline, text(kw + " ")}
+	}
+	return text(" " + kw + " ")
+}
+
+// tokenBefore is the index of the last significant token before pos, or
+// -1.
+func (p *printer) tokenBefore(pos syntax.Pos) int {
+	i := p.tokenAt(pos)
+	if i < 0 {
+		return -1
+	}
+	for i--; i >= 0; i-- {
+		if significant(p.toks[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 // endBefore is the position where the last significant token before pos
 // ends (the end of the statement that precedes pos).
 func (p *printer) endBefore(pos syntax.Pos) syntax.Pos {
@@ -257,7 +317,7 @@ func (p *printer) braced(items []item, open, end syntax.Pos) concat {
 	if len(items) == 0 && !p.hasComments(open, end) {
 		return concat{text("{}")}
 	}
-	return concat{text("{"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+	return concat{text("{"), p.afterOpen(open, firstStart(items, end)), indent{hardline, p.list(items, end)}, hardline, text("}")}
 }
 
 // list prints statements (or members) one per line. boundary is where the
@@ -429,7 +489,15 @@ func (p *printer) body(b *syntax.Block) doc {
 		return text("{}")
 	}
 	items := p.stmtItems(b.Stmts, b.End, false)
-	return concat{text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+	return concat{text("{"), p.afterOpen(b.At, firstStart(items, b.End)), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+}
+
+// firstStart is where the first item starts, or end when there is none.
+func firstStart(items []item, end syntax.Pos) syntax.Pos {
+	if len(items) > 0 {
+		return items[0].start
+	}
+	return end
 }
 
 // costRouteBody prints the block of a `cost_route`: its options one per
@@ -447,7 +515,7 @@ func (p *printer) costRouteBody(s *syntax.CostRouteStmt) doc {
 		items = append(items, item{start: p.stmtStart(st), print: func() doc { return p.stmt(st) }})
 	}
 	p.setEnds(items, b.End)
-	return concat{text("{"), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+	return concat{text("{"), p.afterOpen(b.At, firstStart(items, b.End)), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
 }
 
 // blockWith prints a block whose first line carries head after the brace
@@ -467,6 +535,7 @@ func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc 
 		return grp(open, indent{sp, p.stmt(stmts[0])}, sp, text("}"))
 	}
 	items := p.stmtItems(stmts, b.End, false)
+	open = append(open, p.afterOpen(b.At, firstStart(items, b.End)))
 	body := p.list(items, b.End)
 	return concat{open, indent{hardline, body}, hardline, text("}")}
 }

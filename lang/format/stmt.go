@@ -19,8 +19,10 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		case *syntax.TryExpr:
 			return concat{p.inline(x.At), p.try(x, true)}
 		}
+		p.guardStart(s.X, true)
 		return p.expr(s.X)
 	case *syntax.AssignStmt:
+		p.guardStart(s.Target, false)
 		return concat{p.expr(s.Target), text(" " + s.Op + " "), p.expr(s.Value)}
 	case *syntax.LetStmt:
 		d := concat{}
@@ -105,6 +107,27 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return concat{text("override " + s.Name + "(" + strings.Join(s.Params, ", ") + ") "), p.body(s.Body)}
 	}
 	panic(unsupported("a statement of kind " + typeName(s)))
+}
+
+// guardStart marks the keyword form an expression statement starts with
+// for parentheses when, printed bare, the statement would be parsed as
+// that form alone (the parser reads `if`, `match`, `try`, `retry`,
+// `parallel`, `deadline` and `select` at the start of a statement as the
+// whole statement, and `mutex` as the mutex statement). whole reports
+// whether x is the entire statement, where only `mutex` differs.
+func (p *printer) guardStart(x syntax.Expr, whole bool) {
+	first := syntax.Leftmost(x)
+	switch first.(type) {
+	case *syntax.MutexExpr:
+	case *syntax.IfExpr, *syntax.MatchExpr, *syntax.TryExpr, *syntax.RetryExpr, *syntax.ParallelExpr,
+		*syntax.DeadlineExpr, *syntax.SelectExpr:
+		if whole && first == x {
+			return
+		}
+	default:
+		return
+	}
+	p.parens[first] = true
 }
 
 // declHead prints attributes (one per line), `pub` and the keyword and
@@ -310,7 +333,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 	end := p.closing(openAt)
 	if len(items) == 0 {
 		if p.hasComments(openAt, end) {
-			return concat{text("{"), indent{hardline, p.list(nil, end)}, hardline, text("}")}
+			return concat{text("{"), p.afterOpen(openAt, end), indent{hardline, p.list(nil, end)}, hardline, text("}")}
 		}
 		return text("{}")
 	}
@@ -325,7 +348,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 		}
 		return grp(text("{"), indent{sp, flatDoc}, sp, text("}"))
 	}
-	return concat{text("{"), indent{hardline, p.list(items, end)}, hardline, text("}")}
+	return concat{text("{"), p.afterOpen(openAt, items[0].start), indent{hardline, p.list(items, end)}, hardline, text("}")}
 }
 
 func (p *printer) structDecl(s *syntax.StructDecl) doc {

@@ -37,6 +37,9 @@ func Fix(path string, src []byte, analyze Analyzer, opts Options) (out []byte, f
 		if n == 0 {
 			break
 		}
+		if info != nil {
+			info.RestoreSpelling()
+		}
 		next, err := format.File(path, src, f)
 		if err != nil {
 			return nil, fixed, err
@@ -62,6 +65,9 @@ func FixOne(path string, src []byte, analyze Analyzer, opts Options, rule string
 	for _, fd := range File(f, info, opts) {
 		if fd.Rule.ID == rule && fd.Pos == pos && fd.HasFix() {
 			fd.Apply()
+			if info != nil {
+				info.RestoreSpelling()
+			}
 			return format.File(path, src, f)
 		}
 	}

@@ -270,20 +270,11 @@ func (l *linter) unused(b *resolve.Binding) {
 		if d.CatchType != nil || b.Reassign || b.PathRoot {
 			fix = nil // a typed catch only catches errors of its type
 		}
-		l.report(UnusedVariable, l.catchPos(d), len(name), "drop the catch variable",
+		l.report(UnusedVariable, d.CatchPos, len(name), "drop the catch variable",
 			fix, "caught error `%s` is never used", name)
 	case *syntax.Param:
 		l.unusedParam(b, d)
 	}
-}
-
-// catchPos is where a catch variable is written: the catch block's start
-// stands in for it (the tree does not keep the variable's position).
-func (l *linter) catchPos(t *syntax.TryExpr) syntax.Pos {
-	if t.Catch != nil {
-		return t.Catch.At
-	}
-	return t.At
 }
 
 func (l *linter) unusedParam(b *resolve.Binding, p *syntax.Param) {

@@ -53,13 +53,13 @@ type ruleCase struct {
 var ruleCases = []ruleCase{
 	{rule: "unused-variable",
 		fires: "fn f(xs) {\n  let a = g()\n  for x in xs {\n    println(1)\n  }\n  try {\n    h()\n  } catch (e) {\n    println(2)\n  }\n}\nfn g() { return 1 }\nfn h() { return 2 }\nf([1])\n",
-		want:  []string{"2:7 `a` is assigned but never used", "3:7 loop variable `x` is never used", "8:15 caught error `e` is never used"},
+		want:  []string{"2:7 `a` is assigned but never used", "3:7 loop variable `x` is never used", "8:12 caught error `e` is never used"},
 		fixed: "fn f(xs) {\n  let _ = g()\n  for _ in xs {\n    println(1)\n  }\n  try {\n    h()\n  } catch {\n    println(2)\n  }\n}\n\nfn g() {\n  return 1\n}\n\nfn h() {\n  return 2\n}\n\nf([1])\n",
 		quiet: "let _ignored = 1\npub let exported = 2\nlet used = 3\nprintln(used)\n" +
 			"pipeline base() {\n  let shared = 1\n}\npipeline main() extends base {\n  println(shared)\n}\n"},
 	{rule: "unused-variable", // reported, but no fix: the name is assigned later, the catch is typed
 		fires: "let x = 1\nx = 2\ntry {\n  println(0)\n} catch (e: string) {\n  println(1)\n}\n",
-		want:  []string{"1:5 `x` is assigned but never used", "5:21 caught error `e` is never used"},
+		want:  []string{"1:5 `x` is assigned but never used", "5:10 caught error `e` is never used"},
 		fixed: "let x = 1\nx = 2\ntry {\n  println(0)\n} catch (e: string) {\n  println(1)\n}\n",
 		quiet: "let y = 1\nprintln(y)\n"},
 	{rule: "unused-parameter",
@@ -81,6 +81,10 @@ var ruleCases = []ruleCase{
 		fires: "fn f(n) {\n  let total = 0\n  for i in [1] {\n    let total = i\n    let n = 2\n    println(total, n)\n  }\n  return total\n}\nprintln(f(1))\n",
 		want:  []string{"4:9 `total` shadows the variable declared at 2:7", "5:9 `n` shadows the parameter declared at 1:6"},
 		quiet: "let x = 1\nfn f(x) {\n  let y = x\n  let y = y + 1\n  return y\n}\nprintln(f(x))\n"},
+	{rule: "shadowing", // at the catch variable, not at `try`
+		fires: "fn f(v) {\n  try { throw \"e\" } catch (v) { println(v) }\n}\nf(1)\n",
+		want:  []string{"2:28 `v` shadows the parameter declared at 1:6"},
+		quiet: "fn f(v) {\n  try { throw \"e\" } catch (w) { println(v, w) }\n}\nf(1)\n"},
 	{rule: "unreachable-code",
 		fires: "fn f() {\n  return 1\n  println(\"never\")\n  fn helper() { return 2 }\n}\nprintln(f())\n",
 		want:  []string{"3:3 unreachable code: the statement before always leaves the block"},
@@ -186,5 +190,26 @@ func TestDocsListEveryRule(t *testing.T) {
 		if !strings.Contains(string(doc), "### `"+r.ID+"`") || !strings.Contains(string(doc), r.Explain) {
 			t.Errorf("docs/lint.md does not describe %s as --explain does", r.ID)
 		}
+	}
+}
+
+// TestFixKeepsPatternSpelling: resolution qualifies bare variant patterns
+// (`Circle(r)` → `Sh.Circle(r)`, `Ok(v)` → `Result.Ok(v)`) and shortens
+// `ns.Shape` to `Shape`; a fix elsewhere in the file must not print those
+// forms.
+func TestFixKeepsPatternSpelling(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "shapes.harn"), []byte("pub enum Shape {\n  Square(side: int)\n}\n"), 0o644)
+	body := "import * as ns from \"shapes\"\n\nenum Sh {\n  Circle(r: int)\n  Dot\n}\n\n" +
+		"fn area(s: Sh) -> int {\n  return match s {\n    Circle(r) -> { r * r }\n    Dot -> { 0 }\n  }\n}\n\n" +
+		"fn g(x) {\n  return match x {\n    Ok(v) -> { v }\n    Err(e) -> { e }\n  }\n}\n\n" +
+		"fn h(s) {\n  return match s {\n    ns.Shape.Square(n) -> { n }\n  }\n}\n\n"
+	path := filepath.Join(dir, "main.harn")
+	out, n, err := lint.Fix(path, []byte(body+"var y = 1\nprintln(area(Sh.Dot) + g(Ok(y)) + h(ns.Shape.Square(2)))\n"), analyzer(path), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := body + "let y = 1\nprintln(area(Sh.Dot) + g(Ok(y)) + h(ns.Shape.Square(2)))\n"; n != 1 || string(out) != want {
+		t.Errorf("fixed (%d fixes):\n%s--- want\n%s", n, out, want)
 	}
 }

@@ -137,6 +137,23 @@ type Info struct {
 	enums       map[string]bool
 	structs     map[string]*syntax.StructDecl
 	methodImpls map[*syntax.MethodCall][]ImplRef
+	// undo puts back, in reverse order, the nodes resolution replaced
+	// (RestoreSpelling)
+	undo []func()
+}
+
+// RestoreSpelling puts back in the tree what resolution rewrote into a
+// qualified form the compiler reads — a bare variant pattern (`Circle(r)`,
+// `Ok(v)`) it spelled `Shape.Circle(r)`, an enum reached through a
+// namespace (`ns.Shape.Circle`) it shortened to `Shape` — so that a tool
+// printing the tree (lint --fix) prints the file as written. Edits made to
+// the tree in between are kept: a variant pattern's arguments are shared
+// by both spellings. The Info no longer describes the tree afterwards.
+func (in *Info) RestoreSpelling() {
+	for i := len(in.undo) - 1; i >= 0; i-- {
+		in.undo[i]()
+	}
+	in.undo = nil
 }
 
 type declKey struct {

@@ -893,7 +893,7 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.F)
 		}
 	case *syntax.MemberExpr:
-		e.X = r.nsEnum(e.X)
+		r.replace(&e.X, r.nsEnum(e.X))
 		if id, ok := e.X.(*syntax.Ident); ok && r.isEnumRef(id.Name) {
 			return // Enum.Variant
 		}
@@ -909,7 +909,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.useCall(e.Fn)
 		r.callArgs(e)
 	case *syntax.MethodCall:
-		e.X = r.nsEnum(e.X)
+		r.replace(&e.X, r.nsEnum(e.X))
 		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
 			r.expr(e.X)
 			r.methodSite(e)
@@ -936,7 +936,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		for _, arm := range e.Arms {
 			r.push()
 			for i, p := range arm.Patterns {
-				arm.Patterns[i] = r.qualify(r.nsVariant(p))
+				r.replace(&arm.Patterns[i], r.qualify(r.nsVariant(p)))
 				r.pattern(arm.Patterns[i], len(arm.Patterns) > 1)
 			}
 			if arm.Guard != nil {
@@ -950,7 +950,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		if e.Catch != nil {
 			r.push()
 			if e.CatchVar != "" && e.CatchVar != "_" {
-				r.declare(e.CatchVar, KCatch, e.At, e)
+				r.declare(e.CatchVar, KCatch, e.CatchPos, e)
 			}
 			r.blockInline(e.Catch)
 			r.pop()
@@ -1047,11 +1047,20 @@ func (r *resolver) nsEnum(x syntax.Expr) syntax.Expr {
 func (r *resolver) nsVariant(p syntax.Expr) syntax.Expr {
 	switch x := p.(type) {
 	case *syntax.MemberExpr:
-		x.X = r.nsEnum(x.X)
+		r.replace(&x.X, r.nsEnum(x.X))
 	case *syntax.MethodCall:
-		x.X = r.nsEnum(x.X)
+		r.replace(&x.X, r.nsEnum(x.X))
 	}
 	return p
+}
+
+// replace stores x in *slot, remembering the node it replaces for
+// Info.RestoreSpelling.
+func (r *resolver) replace(slot *syntax.Expr, x syntax.Expr) {
+	if old := *slot; old != x {
+		r.info.undo = append(r.info.undo, func() { *slot = old })
+		*slot = x
+	}
 }
 
 // qualify rewrites a bare variant pattern — `Circle(r)`, `Dot`, `Ok(x)` —

@@ -761,6 +761,7 @@ type TryExpr struct {
 	Body      *Block
 	HasCatch  bool
 	CatchVar  string   // "" when the catch binds nothing
+	CatchPos  Pos      // where CatchVar is written (zero when it is "")
 	CatchType TypeExpr // nil when untyped
 	Catch     *Block
 	Finally   *Block

@@ -884,9 +884,9 @@ func (g *tryG) ast() *TryExpr {
 		x.HasCatch, x.Catch = true, c.Body.B
 		switch {
 		case c.Paren != nil:
-			x.CatchVar, x.CatchType = c.Paren.Name.Name, optType(c.Paren.Type)
+			x.CatchVar, x.CatchPos, x.CatchType = c.Paren.Name.Name, at(c.Paren.Name.Pos), optType(c.Paren.Type)
 		case c.Name != nil:
-			x.CatchVar = c.Name.Name
+			x.CatchVar, x.CatchPos = c.Name.Name, at(c.Name.Pos)
 		}
 	}
 	if g.Finally != nil {

@@ -5,6 +5,13 @@ package syntax
 // tools that place text before an expression (the formatter, lint fixes)
 // need where its leftmost operand begins.
 func ExprStart(x Expr) Pos {
+	return Leftmost(x).Position()
+}
+
+// Leftmost is the operand an expression starts with: x itself unless x is
+// a binary, pipe, ternary, range or postfix form, whose first token is
+// its left operand's.
+func Leftmost(x Expr) Expr {
 	for {
 		switch n := x.(type) {
 		case *BinaryExpr:
@@ -30,7 +37,7 @@ func ExprStart(x Expr) Pos {
 		case *NonNilExpr:
 			x = n.X
 		default:
-			return x.Position()
+			return x
 		}
 	}
 }
