@@ -751,7 +751,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
 	c.ownedEscape(s)
 	if s.Value == nil {
-		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+		if want := c.fn.ret; declaredResult(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
 			n := len(c.diags)
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
 			c.noteReturnType(n)
@@ -770,7 +770,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
-	if want == nil || !known(t) || !known(want) {
+	if !known(t) || !declaredResult(want) {
 		return
 	}
 	if !c.fits(s.Value, t, want) {
