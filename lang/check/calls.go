@@ -359,6 +359,8 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return types.String
 	case "is_ok", "is_err":
 		return types.Bool
+	case "decimal": // docs/spec/newer.md §2.4
+		return types.Decimal
 	case "set":
 		return &types.Set{Elem: types.Any}
 	case "Ok":
