@@ -481,12 +481,7 @@ func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
 	if _, ok := c.lib.MethodSig("struct", e.Name); ok {
 		return
 	}
-	var block *syntax.ImplBlock // the impl the call sees (an inner block's may be missing from d)
-	for _, ref := range c.info.MethodImpls(e) {
-		if ref.Struct == d.Name {
-			block = ref.Block
-		}
-	}
+	block := c.seenImpl(e, d.Name) // (an inner block's methods may be missing from d)
 	if block == nil {
 		return
 	}
