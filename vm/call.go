@@ -303,7 +303,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			return true
 		}
 		return false
-	case "string", "bool", "nil", "list", "dict", "set", "bytes":
+	case "string", "bool", "nil", "list", "dict", "set", "bytes", "decimal":
 		return v.Type() == t.Kind
 	case "closure":
 		return isCallee(v)

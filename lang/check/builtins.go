@@ -399,9 +399,8 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 	if c.lib == nil || hasSpread(e.Args) {
 		return
 	}
-	if c.localStruct(recv) != nil {
-		// docs/spec/newer.md §2.11 names string, list, set and the scalars only: a
-		// struct's unknown method stays the run-time error a catch sees.
+	if d := c.localStruct(recv); d != nil {
+		c.structMethod(e, d)
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
@@ -461,6 +460,45 @@ func (c *checker) boundMethod(e *syntax.MethodCall, tp *types.TypeParam) {
 		return
 	}
 	c.errorf(e.At, "Method '%s' not found in constraint interfaces %s (constraint on '%s')", e.Name, strings.Join(tp.Bounds, " + "), tp.Name)
+}
+
+// structMethod reports a method that the struct d of this file has
+// nowhere: at a call site that sees one of the file's impl blocks for d,
+// a name no impl block of d declares (nor the library gives every struct)
+// is the run-time error "value of type struct has no method `m`"
+// (docs/spec/newer.md §2.11); a field holding a closure is not called
+// this way either (docs/spec/builtins.md §2). A site that sees no impl
+// yields nil instead (docs/spec/language.md §10.3), and a struct without
+// an impl block in the file may get its methods from another module's
+// impl of the same name, so both are left alone.
+func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
+	if !d.HasImpl || c.multiDecl[d.Name] || d.Node == nil {
+		return
+	}
+	if _, ok := d.Method(e.Name); ok {
+		return
+	}
+	if _, ok := c.lib.MethodSig("struct", e.Name); ok {
+		return
+	}
+	block := c.seenImpl(e, d.Name) // (an inner block's methods may be missing from d)
+	if block == nil {
+		return
+	}
+	var names []string
+	for _, m := range block.Methods {
+		if m.Name == e.Name {
+			return
+		}
+		names = append(names, m.Name)
+	}
+	names = append(names, c.lib.MethodNames("struct")...)
+	if _, ok := d.Field(e.Name); ok {
+		c.report(sevError, e.At, "", "`"+e.Name+"` is a field; call the value it holds with `("+pathText(e.X, "value")+"."+e.Name+")(…)`",
+			"value of type struct has no method `"+e.Name+"`")
+		return
+	}
+	c.noMethod(e, "struct", names)
 }
 
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {

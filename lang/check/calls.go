@@ -359,6 +359,8 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return types.String
 	case "is_ok", "is_err":
 		return types.Bool
+	case "decimal": // docs/spec/newer.md §2.4
+		return types.Decimal
 	case "set":
 		return &types.Set{Elem: types.Any}
 	case "Ok":
@@ -436,6 +438,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if e.Optional {
 				return types.Any
 			}
+			if !hasSpread(e.Args) {
+				c.methodArity(e, n.Decl, m.Type)
+			}
 			if len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
 				if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
 					sig := *m.Type
@@ -449,6 +454,41 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		}
 	}
 	return types.Any
+}
+
+// methodArity warns about a call of an impl method with more or fewer
+// arguments than the method takes after the instance, as for a known
+// function (docs/spec/language.md §9.2), naming it as builtin methods
+// are named (`Function 'Point.shift' expects 1 argument, got 2`). The
+// method of the impl block the call sees counts; a `...rest` parameter
+// takes one argument there.
+func (c *checker) methodArity(e *syntax.MethodCall, d *types.Decl, sig *types.Func) {
+	if b := c.seenImpl(e, d.Name); b != nil {
+		for _, fn := range b.Methods {
+			if fn.Name == e.Name {
+				sig = c.env.MethodType(b, fn)
+			}
+		}
+	}
+	if len(sig.Params) == 0 {
+		return
+	}
+	min, max := (&types.Func{Params: plainRest(sig.Params[1:])}).Arity()
+	if n := len(e.Args); n < min || n > max {
+		c.warnf(e.At, "Function '%s.%s' expects %s, got %d", d.Name, e.Name, arityText(min, max, n), n)
+	}
+}
+
+// seenImpl returns the impl block of the file's struct name that the
+// method call sees, nil when it sees none or the file has none
+// (docs/spec/language.md §10.3).
+func (c *checker) seenImpl(e *syntax.MethodCall, name string) *syntax.ImplBlock {
+	for _, ref := range c.info.MethodImpls(e) {
+		if ref.Struct == name {
+			return ref.Block
+		}
+	}
+	return nil
 }
 
 // implVisible reports whether the method call sees an impl of the

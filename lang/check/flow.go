@@ -12,9 +12,10 @@ import (
 
 // fallThrough reports `function can fall through without returning T` at
 // the declaration of a function whose body can reach its end. Generators,
-// streams and result types that accept nil are exempt.
+// streams and result types that accept nil are exempt. A `-> never`
+// function is held to it too: reaching its end returns nil.
 func (c *checker) fallThrough(node syntax.Node, pos syntax.Pos, ret types.Type, body []syntax.Stmt) {
-	if ret == nil || !known(ret) || types.AssignableTo(types.Nil, ret) {
+	if !declaredResult(ret) || types.AssignableTo(types.Nil, ret) {
 		return
 	}
 	if fn := c.info.Funcs[node]; fn != nil && fn.HasYield {
@@ -99,20 +100,48 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 	case *syntax.MutexExpr:
 		return c.blockExits(e.Body)
 	case *syntax.CallExpr:
-		// a builtin typed never, or a call of a function declared to return never
-		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Scope == resolve.Universal {
+		// a builtin typed never, or a call of a function declared to return
+		// never: the file's own or an imported one
+		ref := c.info.Refs[e.Fn]
+		if ref != nil && ref.Scope == resolve.Universal {
 			switch e.Fn.Name {
 			case "unreachable", "exit", "throw_error": // docs/spec/builtins.md types them never
 				return true
 			}
 		}
-		if ref := c.info.Refs[e.Fn]; ref != nil && ref.Binding != nil {
-			if fn, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && c.sig(fn).Return == types.Never {
-				return true
-			}
+		if ref == nil || ref.Binding == nil {
+			return false
+		}
+		if fn, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && ref.Binding.Kind == resolve.KFn {
+			return c.sig(fn).Return == types.Never
+		}
+		if c.importRef(ref, false) {
+			f := c.imported("", e.Fn.Name)
+			return f != nil && f.sig.Return == types.Never
+		}
+	case *syntax.MethodCall:
+		// `ns.fail()` of a namespace import, `self.fail()` of an impl
+		// method, declared to return never
+		if e.Optional {
+			return false
+		}
+		if id, ok := e.X.(*syntax.Ident); ok && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
+			f := c.imported(id.Name, e.Name)
+			return f != nil && f.sig.Return == types.Never
+		}
+		if n, ok := types.Underlying(c.quietType(e.X)).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+			m, ok := n.Decl.Method(e.Name)
+			return ok && m.Type.Return == types.Never && c.implVisible(e, n.Decl.Name)
 		}
 	}
 	return false
+}
+
+// declaredResult reports a result type the checker holds a body to: a
+// known type, or never (which known leaves out, since a never value fits
+// anywhere, but which no returned value fits).
+func declaredResult(t types.Type) bool {
+	return t != nil && (known(t) || t == types.Never)
 }
 
 func isTrue(x syntax.Expr) bool {

@@ -226,8 +226,9 @@ func (c *checker) hasMethod(kind, name string) bool {
 }
 
 // unsatisfied explains why struct s does not implement iface, structurally
-// (names, parameter counts, annotated parameter and return types,
-// associated types); "" when it does.
+// (names, parameter counts, annotated parameter types taking what the
+// interface's take, return types fitting the interface's, associated
+// types); "" when it does.
 //
 // An associated type resolves to what s's impl provides for it (`type Item
 // = int`), otherwise to the first annotated impl type found where the
@@ -257,8 +258,11 @@ func unsatisfied(s, iface *types.Decl) string {
 		}
 		resolveAssoc(iface, want.Type.Return, got.Type.Return, bind)
 		for i := range wp {
+			// parameters are contravariant: the impl must accept every
+			// value the interface passes (`x: int | string` implements
+			// `x: int`), as results are covariant below
 			g, w := gp[i].Type, types.Subst(wp[i].Type, bind)
-			if known(g) && known(w) && concrete(w) && !types.Identical(types.Widen(g), types.Widen(w)) && !selfParam(g, w) {
+			if known(g) && known(w) && concrete(w) && !types.AssignableTo(w, g) && !selfParam(g, w) {
 				return fmt.Sprintf("method '%s' parameter %d has type '%s', expected '%s'", want.Name, i+1, g, w)
 			}
 		}

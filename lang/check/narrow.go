@@ -72,7 +72,7 @@ const excludedKind = "\x00!"
 // kindTypes maps type_of names to the types a test for them narrows to.
 var kindTypes = map[string]types.Type{
 	"int": types.Int, "float": types.Float, "string": types.String, "bool": types.Bool,
-	"nil": types.Nil, "list": &types.List{Elem: types.Any}, "dict": &types.Dict{Key: types.String, Value: types.Any},
+	"nil": types.Nil, "decimal": types.Decimal, "list": &types.List{Elem: types.Any}, "dict": &types.Dict{Key: types.String, Value: types.Any},
 }
 
 // typeOfFact reads `type_of(x) == "kind"` (either side).

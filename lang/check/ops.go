@@ -60,6 +60,9 @@ func operandsOK(op, l, r string) bool {
 	if numeric(l) && numeric(r) {
 		return true
 	}
+	if l == "decimal" || r == "decimal" {
+		return decimalOperands(op, l, r)
+	}
 	switch op {
 	case "+":
 		return l == r && (l == "string" || l == "list" || l == "dict")
@@ -67,6 +70,17 @@ func operandsOK(op, l, r string) bool {
 		return l == "string" && r == "int" || l == "int" && r == "string"
 	}
 	return false
+}
+
+// decimalOperands reports whether op accepts operands of kinds l and r
+// when one is a decimal: another decimal or an int, promoted exactly, and
+// only an int exponent for `**`; a float is a type error at run time
+// (docs/spec/newer.md §2.4).
+func decimalOperands(op, l, r string) bool {
+	if op == "**" {
+		return l == "decimal" && r == "int"
+	}
+	return (l == "decimal" || l == "int") && (r == "decimal" || r == "int")
 }
 
 // arith checks an arithmetic operator and returns its result type. It
@@ -102,6 +116,8 @@ func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
 	}
 	l, r := lk[0], rk[0]
 	switch {
+	case l == "decimal" || r == "decimal":
+		return types.Decimal
 	case numeric(l) && numeric(r):
 		if op == "**" {
 			if l == "int" && r == "int" {
@@ -171,15 +187,16 @@ func opName(t types.Type) string {
 }
 
 // compare warns about orderings that compare as equal at run time
-// (docs/spec/language.md §6.4): anything but two numbers, two strings or
-// two lists (which docs/spec/newer.md §2.14 orders lexicographically).
+// (docs/spec/language.md §6.4): anything but two numbers, two strings,
+// two lists (which docs/spec/newer.md §2.14 orders lexicographically) or
+// two decimals (docs/spec/newer.md §2.4).
 func (c *checker) compare(op string, x, y types.Type, pos syntax.Pos) {
 	lk, rk := kinds(x), kinds(y)
 	if len(lk) != 1 || len(rk) != 1 {
 		return
 	}
 	l, r := lk[0], rk[0]
-	if numeric(l) && numeric(r) || l == r && (l == "string" || l == "list") {
+	if numeric(l) && numeric(r) || l == r && (l == "string" || l == "list" || l == "decimal") {
 		return
 	}
 	if l == r {

@@ -615,8 +615,27 @@ func (c *checker) sig(fn *syntax.FnDecl) *types.Func {
 		return s
 	}
 	s := c.env.FnType(fn)
+	if p := c.producer(fn); p != nil && fn.Return == nil {
+		sig := *s
+		sig.Return = p
+		s = &sig
+	}
 	c.sigs[fn] = s
 	return s
+}
+
+// producer is the result type a `fn` that yields or a `gen fn` has
+// without an annotation: Generator<any> or Stream<any>
+// (docs/spec/newer.md §3.11); nil for other functions. Only callers see
+// it: the body of an unannotated function is not held to a result.
+func (c *checker) producer(fn *syntax.FnDecl) types.Type {
+	if fn.Gen {
+		return &types.Iter{Kind: types.IterStream, Elem: types.Any}
+	}
+	if f := c.info.Funcs[fn]; f != nil && f.HasYield {
+		return &types.Iter{Kind: types.IterGenerator, Elem: types.Any}
+	}
+	return nil
 }
 
 func (c *checker) fnDecl(fn *syntax.FnDecl) {
@@ -655,8 +674,9 @@ func (c *checker) method(fn *syntax.FnDecl, self types.Type) {
 // thrown types against the throws clause.
 func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.Func, throwsT syntax.TypeExpr, tparams []*types.TypeParam, body []syntax.Stmt, self types.Type) types.Type {
 	fc := &funcCtx{parent: c.fn, node: node, tparams: tparams, throws: sig.Throws, throwsT: throwsT}
-	if r := sig.Return; r != types.Any {
-		fc.ret = r
+	fc.ret = sig.Return
+	if d, ok := node.(*syntax.FnDecl); fc.ret == types.Any || ok && d.Return == nil {
+		fc.ret = nil // unannotated (a producer's sig has a result for its callers only)
 	}
 	c.fn = fc
 	fc.pushScope()
@@ -751,7 +771,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
 	c.ownedEscape(s)
 	if s.Value == nil {
-		if want := c.fn.ret; want != nil && known(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+		if want := c.fn.ret; declaredResult(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
 			n := len(c.diags)
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
 			c.noteReturnType(n)
@@ -770,7 +790,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
-	if want == nil || !known(t) || !known(want) {
+	if !known(t) || !declaredResult(want) {
 		return
 	}
 	if !c.fits(s.Value, t, want) {

@@ -103,8 +103,11 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return p.call(x)
 	case *syntax.ValueCall:
 		callee := p.exprAt(x.Fn, syntax.PrecPostfix)
-		if _, name := x.Fn.(*syntax.Ident); name {
-			callee = concat{text("("), callee, text(")")} // `(f)(x)`, not the call `f(x)`
+		switch x.Fn.(type) {
+		case *syntax.Ident, *syntax.MemberExpr:
+			// `(f)(x)`, not the call `f(x)`; `(p.f)(x)` calls the field's
+			// value, not the method `p.f(x)`
+			callee = concat{text("("), callee, text(")")}
 		}
 		return concat{callee, p.args(x.Args, x.At)}
 	case *syntax.IfExpr:

@@ -69,6 +69,8 @@ func TestLayout(t *testing.T) {
 		{"open records", "fn f(c: {name: string, ...dict<string, int>}, d: {...R, id: int}) {}\n",
 			"fn f(c: {name: string, ...dict<string, int>}, d: {id: int, ...R}) {}\n"},
 		{"shebang", "#!/usr/bin/env harn\nprintln(1)\n", "#!/usr/bin/env harn\nprintln(1)\n"},
+		{"value calls keep the callee's parens", "let a = (f)(1)\nlet b = (p.f)(2)\nlet c = (p?.f)(3)\nlet d = f(1)(2)\nlet e = p.f(4)\n",
+			"let a = (f)(1)\nlet b = (p.f)(2)\nlet c = (p?.f)(3)\nlet d = f(1)(2)\nlet e = p.f(4)\n"},
 	} {
 		check(t, c.name, c.in, c.want)
 	}

@@ -434,6 +434,7 @@ var basicByName = map[string]*Basic{
 	"any": Any, "unknown": Unknown, "never": Never, "nil": Nil,
 	"int": Int, "float": Float, "string": String, "bool": Bool,
 	"bytes": Bytes, "duration": Duration, "range": Range, "closure": Closure,
+	"decimal": Decimal,
 }
 
 func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {

@@ -66,9 +66,10 @@ const (
 	KDuration
 	KRange
 	KClosure
+	KDecimal
 )
 
-var basicNames = [...]string{"any", "unknown", "never", "nil", "int", "float", "string", "bool", "bytes", "duration", "range", "closure"}
+var basicNames = [...]string{"any", "unknown", "never", "nil", "int", "float", "string", "bool", "bytes", "duration", "range", "closure", "decimal"}
 
 // Basic is a base type without structure.
 type Basic struct{ Kind BasicKind }
@@ -87,6 +88,7 @@ var (
 	Duration = &Basic{KDuration}
 	Range    = &Basic{KRange}
 	Closure  = &Basic{KClosure}
+	Decimal  = &Basic{KDecimal} // docs/spec/newer.md §2.4: its own kind, not a number
 )
 
 func (t *Basic) String() string { return basicNames[t.Kind] }
