@@ -157,13 +157,9 @@ func (r *resolver) collectTypes(stmts []syntax.Stmt) {
 			if _, dup := r.structs[d.Name]; !dup {
 				r.structs[d.Name] = d
 			}
-		case *syntax.FnDecl:
-			if d.Body != nil {
-				r.collectTypes(d.Body.Stmts)
-			}
-		case *syntax.PipelineDecl:
-			if d.Body != nil {
-				r.collectTypes(d.Body.Stmts)
+		default:
+			for _, inner := range syntax.NestedStmts(s) {
+				r.collectTypes(inner)
 			}
 		}
 	}

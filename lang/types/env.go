@@ -185,7 +185,7 @@ func (e *Env) Qualified(ns string) []string {
 }
 
 // AddFile declares f's struct, enum, type and interface declarations (top
-// level and inside function and pipeline bodies), resolves their field,
+// level and in nested blocks, syntax.NestedStmts), resolves their field,
 // variant, method and alias types, records impl methods on their structs,
 // and returns the new declarations in source order. The first declaration
 // of a name in f wins, as in the resolver; file declarations hide imported
@@ -209,13 +209,9 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 				d = &Decl{Kind: InterfaceDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
 			case *syntax.ImplBlock:
 				impls = append(impls, n)
-			case *syntax.FnDecl:
-				if n.Body != nil {
-					collect(n.Body.Stmts)
-				}
-			case *syntax.PipelineDecl:
-				if n.Body != nil {
-					collect(n.Body.Stmts)
+			default:
+				for _, inner := range syntax.NestedStmts(s) {
+					collect(inner)
 				}
 			}
 			if d == nil || own[d.Name] {

@@ -1,0 +1,88 @@
+package syntax
+
+// NestedStmts returns the statement lists written directly inside s, in
+// source order: the bodies of fn and pipeline declarations, of loops,
+// guard's else, defer, mutex, scope and cost-route blocks, and of the
+// block forms (if/else chains, try, catch and finally, match arms,
+// retry, deadline, select cases) that an expression statement, a
+// binding's or assignment's value or a return value is. Closure
+// bodies inside other expressions are not included. Passes that collect
+// the declarations written anywhere in a file (structs, enums, type
+// aliases) walk a file with it, so a `struct` declared inside an `if`
+// block is found like one at the top level.
+func NestedStmts(s Stmt) [][]Stmt {
+	var out [][]Stmt
+	add := func(b *Block) {
+		if b != nil {
+			out = append(out, b.Stmts)
+		}
+	}
+	switch n := s.(type) {
+	case *FnDecl:
+		add(n.Body)
+	case *PipelineDecl:
+		add(n.Body)
+	case *ForStmt:
+		add(n.Body)
+	case *WhileStmt:
+		add(n.Body)
+	case *DeferStmt:
+		add(n.Body)
+	case *GuardStmt:
+		add(n.Else)
+	case *MutexStmt:
+		add(n.Body)
+	case *ScopeStmt:
+		add(n.Body)
+	case *CostRouteStmt:
+		add(n.Body)
+	case *ExprStmt:
+		out = nestedInExpr(n.X, out)
+	case *LetStmt:
+		out = nestedInExpr(n.Value, out)
+	case *AssignStmt:
+		out = nestedInExpr(n.Value, out)
+	case *ReturnStmt:
+		out = nestedInExpr(n.Value, out)
+	}
+	return out
+}
+
+func nestedInExpr(e Node, out [][]Stmt) [][]Stmt {
+	add := func(b *Block) {
+		if b != nil {
+			out = append(out, b.Stmts)
+		}
+	}
+	switch n := e.(type) {
+	case *IfExpr:
+		add(n.Then)
+		switch els := n.Else.(type) {
+		case *Block:
+			add(els)
+		case *IfExpr:
+			out = nestedInExpr(els, out)
+		}
+	case *TryExpr:
+		add(n.Body)
+		add(n.Catch)
+		add(n.Finally)
+	case *MatchExpr:
+		for _, a := range n.Arms {
+			add(a.Body)
+		}
+	case *RetryExpr:
+		add(n.Body)
+	case *DeadlineExpr:
+		add(n.Body)
+	case *MutexExpr:
+		add(n.Body)
+	case *SelectExpr:
+		for _, c := range n.Cases {
+			add(c.Body)
+		}
+		add(n.TimeoutBody)
+		add(n.Default)
+	}
+	return out
+}
