@@ -68,7 +68,15 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 			if err != nil {
 				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, err.Error())
 			}
-			pt, _ := p.Tool(nr.Tools[0].Name())
+			// A tool whose governance leaves out the agent audience is
+			// not offered, whatever form it comes in (registry.md §5;
+			// seed 001: it "cannot leak its name … or execute through a
+			// forged call").
+			agentTools := p.Tools(tool.AudienceAgent)
+			if len(agentTools) == 0 {
+				continue
+			}
+			pt := agentTools[0]
 			if err := add(pt); err != nil {
 				return nil, err
 			}

@@ -381,7 +381,11 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 			if err != nil {
 				return nil, vm.Throwf("%s: options.tools[%d]: %s", fn, i, tool.Message(err, ""))
 			}
-			entries = append(entries, t.Entry)
+			// a tool reserved for other surfaces is never offered to the
+			// model, whatever form it comes in (registry.md §5)
+			if t.Entry.Governance.Allows(tool.AudienceAgent) {
+				entries = append(entries, t.Entry)
+			}
 		}
 	} else {
 		reg, err := tool.Normalize(v, cache)
