@@ -69,7 +69,7 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, err.Error())
 			}
 			// A tool whose governance leaves out the agent audience is
-			// not offered, whatever form it comes in (registry.md §5;
+			// not offered, whatever form it comes in (docs/spec/registry.md §5;
 			// seed 001: it "cannot leak its name … or execute through a
 			// forged call").
 			agentTools := p.Tools(tool.AudienceAgent)

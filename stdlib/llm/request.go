@@ -382,7 +382,7 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 				return nil, vm.Throwf("%s: options.tools[%d]: %s", fn, i, tool.Message(err, ""))
 			}
 			// a tool reserved for other surfaces is never offered to the
-			// model, whatever form it comes in (registry.md §5)
+			// model, whatever form it comes in (docs/spec/registry.md §5)
 			if t.Entry.Governance.Allows(tool.AudienceAgent) {
 				entries = append(entries, t.Entry)
 			}
