@@ -102,6 +102,17 @@ func readMock(v vm.Value) (*mockResp, error) {
 		m.text = hjson.Stringify(x)
 	}
 	if x, ok := get("tool_calls"); ok {
+		if l, isList := x.AsList(); isList {
+			for i, it := range l.Items() {
+				if cd, isDict := it.AsDict(); isDict {
+					for _, k := range cd.Keys() {
+						if k != "name" && k != "arguments" && k != "input" && k != "id" {
+							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q (known: name, arguments, id)", i, k)
+						}
+					}
+				}
+			}
+		}
 		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
 		if err != nil {
 			return nil, err
@@ -332,9 +343,17 @@ func (s *state) mockAnswer(th *vm.Thread, r *request) (*response, []string, erro
 	}
 	resp := &response{Text: found.text, Model: found.model, Provider: found.provider, StopReason: found.stopReason,
 		InTokens: found.in, OutTokens: found.out}
+	taken := map[string]bool{}
 	for _, c := range found.toolCalls {
-		if c.ID == "" {
-			c.ID = s.newCallID()
+		taken[c.ID] = true
+	}
+	for _, c := range found.toolCalls {
+		for c.ID == "" {
+			// a generated id never repeats one the response gives
+			if id := s.newCallID(); !taken[id] {
+				c.ID = id
+				taken[id] = true
+			}
 		}
 		resp.ToolCalls = append(resp.ToolCalls, c)
 	}
