@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
@@ -204,4 +205,19 @@ func (s *state) toolList() (vm.Value, error) {
 		out[i] = vm.Of(lib.DictOf("name", vm.Str(e.name), "description", vm.Str(e.desc), "parameters", e.params))
 	}
 	return vm.Of(lib.List(out)), nil
+}
+
+// harness.tools.list_registered and invoke (docs/spec/language.md §5.4,
+// "host tools") are host_tool_list and host_tool_call.
+func init() {
+	harness.AddMethods("tools", []harness.CapabilityMethod{
+		{Name: "list_registered", Sig: "harness.tools.list_registered() -> list",
+			Doc: "host_tool_list(): the host's tools and the current scope's tool mocks",
+			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) { return stateOf(th).toolList() }},
+		{Name: "invoke", Sig: "harness.tools.invoke(name: string, args?: dict)",
+			Doc: "host_tool_call(name, args): call a host tool",
+			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+				return callBuiltin(th, a, "host_tool_call", true)
+			}},
+	})
 }

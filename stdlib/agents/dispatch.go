@@ -1,0 +1,123 @@
+package agents
+
+import (
+	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/lib"
+	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/vm"
+)
+
+// harness.tools.dispatch_agent_call and dispatch_agent_batch
+// (docs/spec/language.md §5.4, "host tools"): a tool call as a model would
+// make it, run against tools exactly as agent_loop runs one (the agent
+// audience only, input and output schemas, hooks), without a model. The
+// record is agent_loop's tool_calls entry plus `content`, the text the
+// model would read (docs/agents.md "Dispatching calls yourself").
+func init() {
+	harness.AddMethods("tools", []harness.CapabilityMethod{
+		{Name: "dispatch_agent_call", Sig: "harness.tools.dispatch_agent_call(call: dict, tools, options?: dict) -> dict",
+			Doc: "run one tool call {name, arguments?, id?} against tools (a registry or a list) as agent_loop would: {id, name, arguments, ok, result, error, content}",
+			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+				ts, throw, err := dispatchSetup(th, "dispatch_agent_call", a)
+				if err != nil {
+					return vm.Value{}, err
+				}
+				return dispatchOne(th, "dispatch_agent_call", ts, a.At(0), 0, throw)
+			}},
+		{Name: "dispatch_agent_batch", Sig: "harness.tools.dispatch_agent_batch(calls: list, tools, options?: dict) -> list",
+			Doc: "dispatch_agent_call for each call in order: the list of records",
+			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+				ts, throw, err := dispatchSetup(th, "dispatch_agent_batch", a)
+				if err != nil {
+					return vm.Value{}, err
+				}
+				calls, ok := a.At(0).AsList()
+				if !ok {
+					return vm.Value{}, vm.Typef("dispatch_agent_batch: calls must be a list, got %s", a.At(0).Type())
+				}
+				out := make([]vm.Value, 0, calls.Len())
+				for i, c := range calls.Items() {
+					rec, err := dispatchOne(th, "dispatch_agent_batch", ts, c, i, throw)
+					if err != nil {
+						return vm.Value{}, err
+					}
+					out = append(out, rec)
+				}
+				return vm.Of(vm.NewList(out)), nil
+			}},
+	})
+}
+
+// dispatchSetup reads the tools and options of a dispatch: options
+// {tool_errors: "return" (the default) | "throw"}.
+func dispatchSetup(th *vm.Thread, fn string, a vm.Args) (*toolset, bool, error) {
+	if !a.Given(1) {
+		return nil, false, vm.Typef("%s: tools must be a tool registry or a list of tools, got nil", fn)
+	}
+	ts, err := newToolset(th, fn, a.At(1), 0)
+	if err != nil {
+		return nil, false, err
+	}
+	throw := false
+	if a.Given(2) {
+		o, ok := a.At(2).AsDict()
+		if !ok {
+			return nil, false, vm.Typef("%s: options must be a dict, got %s", fn, a.At(2).Type())
+		}
+		for _, k := range o.Keys() {
+			if k != "tool_errors" {
+				return nil, false, vm.Throwf("%s: unknown option %q (known: tool_errors)", fn, k)
+			}
+		}
+		switch mode := vm.ToDisplay(get(o, "tool_errors")); mode {
+		case "nil", "return":
+		case "throw":
+			throw = true
+		default:
+			return nil, false, vm.Throwf("%s: tool_errors must be \"return\" or \"throw\", got %s", fn, mode)
+		}
+	}
+	return ts, throw, nil
+}
+
+// dispatchOne runs call (the i-th) and returns its record; with throw, a
+// failed call raises its failure as agent_loop's tool_errors: "throw" does.
+func dispatchOne(th *vm.Thread, fn string, ts *toolset, call vm.Value, i int, throw bool) (vm.Value, error) {
+	d, ok := call.AsDict()
+	if !ok {
+		return vm.Value{}, vm.Typef("%s: a call must be a dict {name, arguments?, id?}, got %s", fn, call.Type())
+	}
+	name, ok := get(d, "name").AsString()
+	if !ok {
+		return vm.Value{}, vm.Throwf("%s: call %d has no name", fn, i)
+	}
+	args := get(d, "arguments")
+	if args.IsNil() {
+		args = get(d, "input")
+	}
+	if s, isStr := args.AsString(); isStr {
+		parsed, err := hjson.Parse(s.Go())
+		if err != nil {
+			return vm.Value{}, vm.Throwf("%s: the arguments of call %d are not JSON: %s", fn, i, err.Error())
+		}
+		args = parsed
+	}
+	if args.IsNil() {
+		args = vm.Of(vm.NewDict())
+	}
+	o := ts.run(th, name.Go(), args)
+	if !o.ok && (throw || o.fatal) {
+		return vm.Value{}, o.err
+	}
+	content := o.text
+	if !o.ok {
+		content = "Error: " + o.text
+	}
+	rec := lib.DictOf("id", get(d, "id"), "name", vm.Str(name.Go()), "arguments", args, "ok", vm.BoolOf(o.ok))
+	if o.ok {
+		rec = rec.Set("result", o.value).Set("error", vm.Nil)
+	} else {
+		rec = rec.Set("result", vm.Nil).Set("error", vm.Str(o.text))
+	}
+	return vm.Of(rec.Set("content", vm.Str(content))), nil
+}
