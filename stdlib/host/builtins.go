@@ -213,7 +213,7 @@ func init() {
 	harness.AddMethods("tools", []harness.CapabilityMethod{
 		{Name: "list_registered", Sig: "harness.tools.list_registered() -> list",
 			Doc: "host_tool_list(): the host's tools and the current scope's tool mocks",
-			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) { return stateOf(th).toolList() }},
+			Fn:  func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) { return stateOf(th).toolList() }},
 		{Name: "invoke", Sig: "harness.tools.invoke(name: string, args?: dict)",
 			Doc: "host_tool_call(name, args): call a host tool",
 			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
