@@ -11,12 +11,8 @@ package syntax
 // aliases) walk a file with it, so a `struct` declared inside an `if`
 // block is found like one at the top level.
 func NestedStmts(s Stmt) [][]Stmt {
-	var out [][]Stmt
-	add := func(b *Block) {
-		if b != nil {
-			out = append(out, b.Stmts)
-		}
-	}
+	var out stmtLists
+	add := out.add
 	switch n := s.(type) {
 	case *FnDecl:
 		add(n.Body)
@@ -37,23 +33,29 @@ func NestedStmts(s Stmt) [][]Stmt {
 	case *CostRouteStmt:
 		add(n.Body)
 	case *ExprStmt:
-		out = nestedInExpr(n.X, out)
+		out.inExpr(n.X)
 	case *LetStmt:
-		out = nestedInExpr(n.Value, out)
+		out.inExpr(n.Value)
 	case *AssignStmt:
-		out = nestedInExpr(n.Value, out)
+		out.inExpr(n.Value)
 	case *ReturnStmt:
-		out = nestedInExpr(n.Value, out)
+		out.inExpr(n.Value)
 	}
 	return out
 }
 
-func nestedInExpr(e Node, out [][]Stmt) [][]Stmt {
-	add := func(b *Block) {
-		if b != nil {
-			out = append(out, b.Stmts)
-		}
+// stmtLists collects the statement lists of NestedStmts.
+type stmtLists [][]Stmt
+
+func (l *stmtLists) add(b *Block) {
+	if b != nil {
+		*l = append(*l, b.Stmts)
 	}
+}
+
+// inExpr adds the blocks of a block-form expression e.
+func (l *stmtLists) inExpr(e Node) {
+	add := l.add
 	switch n := e.(type) {
 	case *IfExpr:
 		add(n.Then)
@@ -61,7 +63,7 @@ func nestedInExpr(e Node, out [][]Stmt) [][]Stmt {
 		case *Block:
 			add(els)
 		case *IfExpr:
-			out = nestedInExpr(els, out)
+			l.inExpr(els)
 		}
 	case *TryExpr:
 		add(n.Body)
@@ -84,5 +86,4 @@ func nestedInExpr(e Node, out [][]Stmt) [][]Stmt {
 		add(n.TimeoutBody)
 		add(n.Default)
 	}
-	return out
 }
