@@ -272,6 +272,22 @@ func TestOneProblemPerMistake(t *testing.T) {
 	}
 }
 
+// TestOneProblemPerGateField: a gate field its reader refuses is not also
+// reported as missing; a singleton that is neither true nor a table says so.
+func TestOneProblemPerGateField(t *testing.T) {
+	base := "[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\n"
+	for src, want := range map[string]string{
+		`rate_limit = { max = 1, period = "forever" }`: "rate_limit.period: must be a duration",
+		`rate_limit = { max = -1, period = "1m" }`:     "rate_limit.max:",
+		`singleton = "yes"`:                            "singleton: must be true or a table",
+	} {
+		_, err := Parse("harn.toml", []byte(base+src+"\n"))
+		if e, ok := err.(*Error); !ok || len(e.Problems) != 1 || !strings.Contains(e.Error(), want) {
+			t.Errorf("%s: got %v", src, err)
+		}
+	}
+}
+
 // The kind of a synthetic event when match.events is empty, per binding
 // kind (docs/spec/orchestrator.md §2); a manual trigger's is "manual".
 func TestDefaultEventKind(t *testing.T) {

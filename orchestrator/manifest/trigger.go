@@ -593,6 +593,10 @@ func (v *validator) gate(t map[string]any, name string, f func(string) string, n
 		}
 		return &Gate{Max: 1}
 	}
+	if _, isTable := raw.(map[string]any); !isTable && name == "singleton" {
+		v.fail(f(name), "must be true or a table")
+		return nil
+	}
 	allowed := []string{"key"}
 	if need&gateMax != 0 {
 		allowed = append(allowed, "max")
@@ -609,21 +613,25 @@ func (v *validator) gate(t map[string]any, name string, f func(string) string, n
 	}
 	g := &Gate{}
 	g.Key, _ = v.str(gt, "key", f(name+".key"))
+	// one problem per field: a value its reader already refused is not
+	// also reported as missing
+	reported := func(read func()) bool {
+		n := len(v.problems)
+		read()
+		return len(v.problems) > n
+	}
 	if need&gateMax != 0 {
-		g.Max = int(v.nonNegInt(gt, "max", f(name+".max")))
-		if g.Max < 1 {
+		if !reported(func() { g.Max = int(v.nonNegInt(gt, "max", f(name+".max"))) }) && g.Max < 1 {
 			v.fail(f(name+".max"), "is required and must be at least 1")
 		}
 	}
 	if need&gatePeriod != 0 {
-		g.Period = v.duration(gt, "period", f(name+".period"))
-		if g.Period <= 0 {
+		if !reported(func() { g.Period = v.duration(gt, "period", f(name+".period")) }) && g.Period <= 0 {
 			v.fail(f(name+".period"), "is required and must be a positive duration such as \"1m\"")
 		}
 	}
 	if need&gateSize != 0 {
-		g.Size = int(v.nonNegInt(gt, "size", f(name+".size")))
-		if g.Size < 1 {
+		if !reported(func() { g.Size = int(v.nonNegInt(gt, "size", f(name+".size"))) }) && g.Size < 1 {
 			v.fail(f(name+".size"), "is required and must be at least 1")
 		}
 		g.Timeout = v.duration(gt, "timeout", f(name+".timeout"))
