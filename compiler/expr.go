@@ -663,6 +663,12 @@ func (f *fcomp) parallel(e *syntax.ParallelExpr) {
 		f.emit(FALSE)
 	}
 	f.line(e.At)
+	if e.MaxConcurrent != nil {
+		// written, so a nil value is refused, not read as absent
+		f.emit(TRUE)
+		f.emit(CALL_INTERNAL, f.name("__parallel"), 6)
+		return
+	}
 	f.emit(CALL_INTERNAL, f.name("__parallel"), 5)
 }
 

@@ -60,7 +60,7 @@ type parResult struct {
 }
 
 func init() {
-	lib.Def("__parallel", "__parallel(mode, arg, body, max_concurrent, stream)", "runtime hook of `parallel`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("__parallel", "__parallel(mode, arg, body, max_concurrent, stream, max_concurrent_written?)", "runtime hook of `parallel`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mode, _ := a.Int(0)
 		p := &parallelRun{parent: th, fn: a.At(2), mode: int(mode), running: map[*Task]int{}, allDone: make(chan struct{})}
 		p.onStart, p.onDone = p.branchStarted, p.branchDone
@@ -83,7 +83,7 @@ func init() {
 			p.items, p.n = items, len(items)
 		}
 		p.limit = p.n
-		if a.Given(3) {
+		if written, _ := a.Bool(5); a.Given(3) || written {
 			k, ok := a.Int(3)
 			if !ok || k < 1 {
 				return vm.Value{}, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", vm.ToDisplay(a.At(3)))
