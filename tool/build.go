@@ -224,3 +224,44 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 	}
 	return vm.Of(regValue.Set("tools", vm.Of(vm.NewList(kept)))), nil
 }
+
+// ExpandRegistries replaces each tool registry in a tools list (the
+// tools option of agent_loop, agent and llm_call) by its tools, so `tools: [weather, add]` works when both are `tool`
+// declarations (each binds a one-tool registry, docs/spec/language.md
+// §9.3). A registry's components travel with each of its tools.
+func ExpandRegistries(items []vm.Value) []vm.Value {
+	var out []vm.Value
+	for i, it := range items {
+		d, ok := it.AsDict()
+		if !ok || vm.ToDisplay(dictGet(d, "_type")) != RegistryType {
+			if out != nil {
+				out = append(out, it)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]vm.Value(nil), items[:i]...)
+		}
+		comps := dictGet(d, "components")
+		if tl, ok := dictGet(d, "tools").AsList(); ok {
+			for _, t := range tl.Items() {
+				if td, ok := t.AsDict(); ok && !comps.IsNil() && !td.Has("components") {
+					t = vm.Of(td.Set("components", comps))
+				}
+				out = append(out, t)
+			}
+		}
+	}
+	if out == nil {
+		return items
+	}
+	return out
+}
+
+// dictGet is d[k], nil when absent.
+func dictGet(d *vm.Dict, k string) vm.Value {
+	if v, ok := d.Get(k); ok {
+		return v
+	}
+	return vm.Nil
+}

@@ -41,14 +41,12 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 	}
 	if l, ok := v.AsList(); ok {
 		defs := make([]vm.Value, 0, l.Len())
-		for i, it := range l.Items() {
+		for i, it := range tool.ExpandRegistries(l.Items()) {
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: tools[%d] must be a tool definition or an agent, got %s", fn, i, it.Type())
 			}
 			switch vm.ToDisplay(get(d, "_type")) {
-			case tool.RegistryType:
-				return nil, vm.Throwf("%s: tools[%d] is a tool registry; pass the registry itself as tools, or its tools with tool_ref", fn, i)
 			case agentType:
 				d = agentTool(d, depth)
 			}

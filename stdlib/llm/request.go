@@ -367,7 +367,7 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 	cache := tool.CacheFor(th.VM())
 	var entries []*tool.Entry
 	if l, ok := v.AsList(); ok {
-		for i, it := range l.Items() {
+		for i, it := range tool.ExpandRegistries(l.Items()) {
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: options.tools[%d] must be a tool definition dict, got %s", fn, i, it.Type())
