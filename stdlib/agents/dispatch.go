@@ -15,37 +15,42 @@ import (
 // model would read (docs/agents.md "Dispatching calls yourself").
 func init() {
 	harness.AddMethods("tools", []harness.CapabilityMethod{
-		{Name: "dispatch_agent_call", Sig: "harness.tools.dispatch_agent_call(call: dict, tools, options?: dict) -> dict",
-			Doc: "run one tool call {name, arguments?, id?} against tools (a registry or a list) as agent_loop would: {id, name, arguments, ok, result, error, content}",
-			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
-				ts, throw, err := dispatchSetup(th, "dispatch_agent_call", a)
-				if err != nil {
-					return vm.Value{}, err
-				}
-				return dispatchOne(th, "dispatch_agent_call", ts, a.At(0), 0, throw)
-			}},
-		{Name: "dispatch_agent_batch", Sig: "harness.tools.dispatch_agent_batch(calls: list, tools, options?: dict) -> list",
-			Doc: "dispatch_agent_call for each call in order: the list of records",
-			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
-				ts, throw, err := dispatchSetup(th, "dispatch_agent_batch", a)
-				if err != nil {
-					return vm.Value{}, err
-				}
-				calls, ok := a.At(0).AsList()
+		dispatchMethod("dispatch_agent_call", "call: dict", "dict",
+			"run one tool call {name, arguments?, id?} against tools (a registry or a list) as agent_loop would: {id, name, arguments, ok, result, error, content}",
+			func(th *vm.Thread, fn string, ts *toolset, calls vm.Value, throw bool) (vm.Value, error) {
+				return dispatchOne(th, fn, ts, calls, 0, throw)
+			}),
+		dispatchMethod("dispatch_agent_batch", "calls: list", "list",
+			"dispatch_agent_call for each call in order: the list of records",
+			func(th *vm.Thread, fn string, ts *toolset, calls vm.Value, throw bool) (vm.Value, error) {
+				l, ok := calls.AsList()
 				if !ok {
-					return vm.Value{}, vm.Typef("dispatch_agent_batch: calls must be a list, got %s", a.At(0).Type())
+					return vm.Value{}, vm.Typef("%s: calls must be a list, got %s", fn, calls.Type())
 				}
-				out := make([]vm.Value, 0, calls.Len())
-				for i, c := range calls.Items() {
-					rec, err := dispatchOne(th, "dispatch_agent_batch", ts, c, i, throw)
+				out := make([]vm.Value, 0, l.Len())
+				for i, c := range l.Items() {
+					rec, err := dispatchOne(th, fn, ts, c, i, throw)
 					if err != nil {
 						return vm.Value{}, err
 					}
 					out = append(out, rec)
 				}
 				return vm.Of(vm.NewList(out)), nil
-			}},
+			}),
 	})
+}
+
+// dispatchMethod is a harness.tools dispatch method: its tools and
+// options read by dispatchSetup, its first argument handed to run.
+func dispatchMethod(name, first, result, doc string, run func(th *vm.Thread, fn string, ts *toolset, arg vm.Value, throw bool) (vm.Value, error)) harness.CapabilityMethod {
+	return harness.CapabilityMethod{Name: name, Sig: "harness.tools." + name + "(" + first + ", tools, options?: dict) -> " + result, Doc: doc,
+		Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
+			ts, throw, err := dispatchSetup(th, name, a)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return run(th, name, ts, a.At(0), throw)
+		}}
 }
 
 // dispatchSetup reads the tools and options of a dispatch: options
