@@ -345,8 +345,9 @@ func TestVersionsAndLifecycle(t *testing.T) {
 }
 
 func TestUnresolvableHandlers(t *testing.T) {
-	src := "[[triggers]]\nid = \"a\"\nkind = \"manual\"\nhandler = \"missing\"\n\n[[triggers]]\nid = \"b\"\nkind = \"manual\"\nhandler = \"helper_value\"\n"
-	path := writeProject(t, src, "let helper_value = 3\n", "")
+	src := "[[triggers]]\nid = \"a\"\nkind = \"manual\"\nhandler = \"missing\"\n\n[[triggers]]\nid = \"b\"\nkind = \"manual\"\nhandler = \"helper_value\"\n" +
+		"\n[[triggers]]\nid = \"c\"\nkind = \"manual\"\nhandler = \"three\"\n\n[[triggers]]\nid = \"d\"\nkind = \"manual\"\nhandler = \"two_and_default\"\n"
+	path := writeProject(t, src, "let helper_value = 3\nfn three(a, b, c) { return 1 }\nfn two_and_default(e, s, extra = 1) { return 2 }\n", "")
 	m, err := manifest.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -355,11 +356,15 @@ func TestUnresolvableHandlers(t *testing.T) {
 	if err == nil {
 		t.Fatal("accepted")
 	}
-	want := []string{`[[triggers]][0] (id "a"): handler: function missing is not defined in lib.harn`, `[[triggers]][1] (id "b"): handler: helper_value in lib.harn is not a function`}
+	want := []string{`[[triggers]][0] (id "a"): handler: function missing is not defined in lib.harn`, `[[triggers]][1] (id "b"): handler: helper_value in lib.harn is not a function`,
+		`[[triggers]][2] (id "c"): handler: three in lib.harn takes 3 parameters; it is called with (event) or (event, secrets)`}
 	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("missing %q in %v", w, err)
 		}
+	}
+	if strings.Contains(err.Error(), `(id "d")`) {
+		t.Errorf("a third parameter with a default was refused: %v", err)
 	}
 	path = writeProject(t, src, "fn broken( {", "")
 	m, _ = manifest.Load(path)

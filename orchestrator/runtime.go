@@ -70,6 +70,8 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 			bad(fmt.Sprintf("function %s is not defined in %s", h.Function, h.File))
 		case !isFn:
 			bad(fmt.Sprintf("%s in %s is not a function", h.Function, h.File))
+		case requiredParams(fn) > 2:
+			bad(fmt.Sprintf("%s in %s takes %d parameters; it is called with (event) or (event, secrets)", h.Function, h.File, requiredParams(fn)))
 		default:
 			r.fns[key] = fn
 		}
@@ -86,6 +88,18 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 		return nil, &manifest.Error{Problems: problems}
 	}
 	return r, nil
+}
+
+// requiredParams counts fn's parameters without a default (a rest
+// parameter takes what is left, so it is not counted).
+func requiredParams(fn *vm.Closure) int {
+	n := 0
+	for _, p := range fn.Proto.Params {
+		if !p.HasDefault && !p.Rest {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *Runtime) load(path string) (*interp.Module, error) {
