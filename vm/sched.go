@@ -99,15 +99,13 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 // queue would wake them.
 type sleepQueue struct {
 	mu      sync.Mutex
-	seq     uint64
-	q       []*sleeper // pending, by (at, seq)
+	q       []*sleeper // pending, by wake time, ties in arrival order
 	passing bool       // a sleeper has its turn and is taking its place
 }
 
 // sleeper is one thread's entry in the sleepQueue.
 type sleeper struct {
 	at    time.Time
-	seq   uint64
 	fired bool          // its timer has fired
 	turn  chan struct{} // signalled when its turn comes
 }
@@ -116,8 +114,7 @@ type sleeper struct {
 func (q *sleepQueue) add(at time.Time) *sleeper {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.seq++
-	e := &sleeper{at: at, seq: q.seq, turn: make(chan struct{}, 1)}
+	e := &sleeper{at: at, turn: make(chan struct{}, 1)}
 	i := len(q.q)
 	for i > 0 && q.q[i-1].at.After(at) {
 		i--
