@@ -294,6 +294,25 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			}
 			return r
 		}
+		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) > 0 && len(a.TypeParams) == len(t.Args) {
+			// a generic alias is checked as its body with the type
+			// arguments put in for its parameters (`Box<int>` with
+			// `type Box<T> = {value: T}` checks `{value: int}`)
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if seen[t.Name] {
+				return nil
+			}
+			sub := map[string]syntax.TypeExpr{}
+			for i, p := range a.TypeParams {
+				sub[p.Name] = t.Args[i]
+			}
+			seen[t.Name] = true
+			r := c.rtype(substType(a.Type, sub), seen)
+			delete(seen, t.Name)
+			return r
+		}
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == 0 {
 			if seen == nil {
 				seen = map[string]bool{}
@@ -329,4 +348,41 @@ func structDef(d *syntax.StructDecl) *StructDef {
 	}
 	sort.Strings(sd.Fields)
 	return sd
+}
+
+// substType is t with each named type of sub replaced by its argument:
+// the body of a generic alias instantiated. Forms a run-time check does
+// not read are returned as they are.
+func substType(t syntax.TypeExpr, sub map[string]syntax.TypeExpr) syntax.TypeExpr {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if r, ok := sub[t.Name]; ok && len(t.Args) == 0 {
+			return r
+		}
+		if len(t.Args) == 0 {
+			return t
+		}
+		n := &syntax.NamedType{At: t.At, Name: t.Name}
+		for _, a := range t.Args {
+			n.Args = append(n.Args, substType(a, sub))
+		}
+		return n
+	case *syntax.ListType:
+		return &syntax.ListType{At: t.At, Elem: substType(t.Elem, sub)}
+	case *syntax.OptionalType:
+		return &syntax.OptionalType{At: t.At, Elem: substType(t.Elem, sub)}
+	case *syntax.UnionType:
+		u := &syntax.UnionType{At: t.At}
+		for _, m := range t.Types {
+			u.Types = append(u.Types, substType(m, sub))
+		}
+		return u
+	case *syntax.ShapeType:
+		sh := &syntax.ShapeType{At: t.At, Rest: t.Rest}
+		for _, f := range t.Fields {
+			sh.Fields = append(sh.Fields, &syntax.ShapeField{At: f.At, Name: f.Name, Optional: f.Optional, Type: substType(f.Type, sub)})
+		}
+		return sh
+	}
+	return t
 }
