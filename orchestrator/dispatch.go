@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/tool"
 )
 
 // Envelope is what the inbox stores for one delivery: the event and the
@@ -483,7 +484,9 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		if err != nil {
 			return attempt{status: "failed", err: fmt.Errorf("predicate %s: %v", b.When, err), errorClass: "predicate_panic", durationMs: since(o, start)}
 		}
-		if !truthy(v) {
+		// Harn's truthiness (docs/spec/language.md §6.3), as the in-script
+		// triggers judge a `when`
+		if !tool.FromJSON(v).Truth() {
 			shown, _ := json.Marshal(v)
 			return attempt{status: "skipped", result: map[string]any{"reason": "predicate " + b.When + " returned " + string(shown)}, durationMs: since(o, start)}
 		}
@@ -716,33 +719,4 @@ func (o *Orchestrator) dlqEntry(ctx context.Context, env Envelope, b *Binding, l
 func (o *Orchestrator) bindingInFlight(id string) *atomic.Int64 {
 	v, _ := o.perBind.LoadOrStore(id, new(atomic.Int64))
 	return v.(*atomic.Int64)
-}
-
-// truthy is Harn's truth (docs/spec/language.md §6.3) of a predicate's
-// result in its JSON form: nil, false, zero, "" and empty collections
-// skip the event, anything else lets it through, as the in-script
-// triggers judge a `when` (stdlib/triggers).
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	case json.Number:
-		f, err := x.Float64()
-		return err != nil || f != 0
-	case float64:
-		return x != 0
-	case int64:
-		return x != 0
-	case int:
-		return x != 0
-	}
-	return true
 }

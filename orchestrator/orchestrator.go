@@ -414,20 +414,19 @@ func (o *Orchestrator) Close() error {
 func NewEventID() string { return "trigger_evt_" + mustV7() }
 
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
-// Every MCP tool call makes one, so it is spelled in one allocation.
-func NewTraceID() string {
-	u := newV7()
-	var b [len("mcp_") + 2*len(u)]byte
-	copy(b[:], "mcp_")
-	hex.Encode(b[len("mcp_"):], u[:])
-	return string(b[:])
-}
+// Every MCP tool call makes one.
+func NewTraceID() string { return traceID("mcp") }
 
-// sourceTraceID is the trace id of an event no MCP call started: its
-// source (cron, webhook), an underscore and a uuidv7 as 32 hex digits.
-func sourceTraceID(source string) string {
+// traceID is a fresh trace id: source (mcp, or cron and webhook for
+// events no MCP call started), an underscore and a uuidv7 as 32 hex
+// digits, spelled in one allocation.
+func traceID(source string) string {
 	u := newV7()
-	return source + "_" + hex.EncodeToString(u[:])
+	var buf [16 + 1 + 2*len(u)]byte
+	b := append(buf[:0], source...)
+	b = append(b, '_')
+	b = hex.AppendEncode(b, u[:])
+	return string(b)
 }
 
 func newDLQID() string { return "dlq_" + mustV7() }

@@ -104,7 +104,7 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 	key := fmt.Sprintf("cron/%s/%d/%d", b.ID, b.Version, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
-	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: sourceTraceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {
+	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {
 		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
 	}
 }
@@ -198,7 +198,7 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		event["delivery_id"] = deliveryID
 	}
 	key := deliveryKey(b.ID, wh, r, deliveryID, idSigned)
-	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", TraceID: sourceTraceID("webhook"), Event: event}, key)
+	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", TraceID: traceID("webhook"), Event: event}, key)
 	if err != nil {
 		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
 		return true

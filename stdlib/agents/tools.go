@@ -7,6 +7,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -139,7 +140,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: contentOf(o.Value), ok: true}
+		return outcome{value: o.Value, text: transcripts.Content(o.Value), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v)}
@@ -168,18 +169,6 @@ func errorText(e *vm.Error) string {
 		return hjson.Stringify(v)
 	}
 	return vm.ToDisplay(v)
-}
-
-// contentOf is a tool result as message text: a string as it is, nil as
-// "", anything else as JSON.
-func contentOf(v vm.Value) string {
-	if !v.IsValid() || v.IsNil() {
-		return ""
-	}
-	if s, ok := v.AsString(); ok {
-		return s.Go()
-	}
-	return hjson.Stringify(v)
 }
 
 // agentTool is the tool definition of an agent used as another agent's
