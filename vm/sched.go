@@ -30,6 +30,10 @@ type sched struct {
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
 	cur *Thread
+	// handedAt is when the lock was last handed to a waiting thread or a
+	// new goroutine (under mu, before the hand-over); the receiver reads
+	// it to learn its lag.
+	handedAt time.Time
 
 	// Deadlock detection (DetectDeadlocks), all under mu. away holds the
 	// threads that let the lock go and will want it back by themselves
@@ -73,6 +77,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 		s.back(th)
 		s.mu.Unlock()
 		s.cur = th
+		th.lag = 0
 		if queued != nil {
 			queued()
 		}
@@ -88,6 +93,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	}
 	<-w
 	s.cur = th
+	th.lag = time.Since(s.handedAt)
 }
 
 // sleepQueue orders the wake-ups of sleeping threads (a Wait with only a
@@ -145,6 +151,22 @@ func (q *sleepQueue) leave(e *sleeper) (hadTurn bool) {
 	return true
 }
 
+// requeue puts e, which has had its turn, back in the queue when a
+// sleeper waking earlier than e is pending, and reports whether it did.
+func (q *sleepQueue) requeue(e *sleeper) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.q) == 0 || !q.q[0].at.Before(e.at) {
+		return false
+	}
+	i := len(q.q)
+	for i > 0 && q.q[i-1].at.After(e.at) {
+		i--
+	}
+	q.q = slices.Insert(q.q, i, e)
+	return true
+}
+
 // placed hands the turn on: the sleeper holding it has its place.
 func (q *sleepQueue) placed() {
 	q.mu.Lock()
@@ -190,12 +212,14 @@ func (s *sched) back(th *Thread) {
 func (s *sched) handOff() {
 	if len(s.ready) > 0 {
 		w := s.popReady()
+		s.handedAt = time.Now()
 		s.mu.Unlock()
 		w <- struct{}{}
 		return
 	}
 	if len(s.starts) > 0 {
 		r := s.popStart()
+		s.handedAt = time.Now()
 		s.mu.Unlock()
 		go s.runTasks(r)
 		return
@@ -382,6 +406,7 @@ func (s *sched) yield(th *Thread) {
 		return
 	}
 	w := th.wakeChan()
+	s.handedAt = time.Now()
 	if len(s.starts) > 0 {
 		r := s.popStart()
 		s.ready = append(s.ready, w)
@@ -397,6 +422,7 @@ func (s *sched) yield(th *Thread) {
 	}
 	<-w
 	s.cur = th
+	th.lag = time.Since(s.handedAt)
 }
 
 // start queues a task; the goroutine that eventually runs it owns the lock.
@@ -404,6 +430,7 @@ func (s *sched) start(r Runner) {
 	s.mu.Lock()
 	if !s.held {
 		s.held = true
+		s.handedAt = time.Now()
 		s.mu.Unlock()
 		go s.runTasks(r)
 		return
@@ -418,12 +445,15 @@ func (s *sched) start(r Runner) {
 // wait for the lock), reusing the thread when the task lets it go.
 func (s *sched) runTasks(r Runner) {
 	var th *Thread
+	lag := time.Since(s.handedAt) // only the first task waited for this goroutine
 	for n := 0; r != nil; n++ {
 		if th == nil {
 			th = s.vm.NewThread()
 		}
 		s.cur = th
 		th.held = true
+		th.lag = lag
+		lag = 0
 		if r.RunTask(th) {
 			th.reset()
 		} else {
@@ -576,10 +606,15 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		tc = t.C
 	}
 	// A plain sleep holding the lock wakes in order with the other
-	// sleepers (sleepQueue).
+	// sleepers (sleepQueue). Its place is reckoned from when the lock was
+	// handed to the thread, less the time the hand-over took to reach its
+	// goroutine (th.lag): on a loaded machine a task spawned before
+	// another thread's sleep(40) can start tens of milliseconds late, and
+	// its sleep(10) must still end first, as on a single-threaded
+	// scheduler. The timer still runs the whole timeout.
 	var sl *sleeper
 	if wake == nil && timeout >= 0 && th.held && th.lender == nil {
-		sl = th.vm.sleeps.add(time.Now().Add(timeout))
+		sl = th.vm.sleeps.add(time.Now().Add(timeout - th.lag))
 	}
 	if at := th.Deadline(); at != 0 {
 		t := time.NewTimer(time.Until(time.UnixMilli(at)))
@@ -619,10 +654,18 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		} else if !q.leave(sl) {
 			sl = nil
 		}
-		if sl != nil {
+		for sl != nil {
 			<-sl.turn
 			th.vm.sched.acquireThen(th, q.placed)
 			th.held = true
+			// A thread handed the lock before this sleeper's wake time
+			// may reach its own sleep only now, late (th.lag); when that
+			// sleep ends earlier, it wakes first: this sleeper goes back
+			// in the queue, its timer already fired, and lets go.
+			if !q.requeue(sl) {
+				break
+			}
+			th.Unlock()
 		}
 	}
 	if held {

@@ -292,3 +292,59 @@ func TestCancelledCleanupIsMasked(t *testing.T) {
 		t.Fatalf("wait after the cleanup period: %v", err)
 	}
 }
+
+// A task whose goroutine reached the lock late (th.lag) still wakes from
+// a short sleep before a thread that began a longer sleep before the
+// task ran: sleeps are placed from when the lock was handed over.
+func TestSleepDiscountsHandOverLag(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	var mu sync.Mutex
+	var order []string
+	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	done := make(chan struct{})
+	v.Start(runFunc(func(th *Thread) bool {
+		defer close(done)
+		// As if the goroutine had taken 60ms to run after the hand-over.
+		time.Sleep(60 * time.Millisecond)
+		th.lag = 60 * time.Millisecond
+		if _, err := th.Wait(nil, 10*time.Millisecond); err != nil {
+			t.Error(err)
+		}
+		note("task")
+		return true
+	}))
+	if _, err := main.Wait(nil, 40*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	note("main")
+	main.Unlock()
+	<-done
+	if len(order) != 2 || order[0] != "task" {
+		t.Fatalf("wake order %v, want the task's 10ms sleep first", order)
+	}
+}
+
+// The lag is measured: a task's first run records how long its goroutine
+// took to start after the hand-over, and a later uncontended acquire
+// clears it.
+func TestHandOverLagMeasured(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	got := make(chan time.Duration, 1)
+	v.Start(runFunc(func(th *Thread) bool { got <- th.lag; return true }))
+	v.sched.mu.Lock()
+	v.sched.handedAt = time.Now().Add(-time.Hour) // hand-over below overwrites it
+	v.sched.mu.Unlock()
+	main.Unlock()
+	if lag := <-got; lag < 0 || lag > time.Minute {
+		t.Fatalf("lag %v: not measured from this hand-over", lag)
+	}
+	main.Lock()
+	if main.lag != 0 {
+		t.Fatalf("uncontended acquire kept lag %v", main.lag)
+	}
+	main.Unlock()
+}

@@ -214,8 +214,11 @@ type Thread struct {
 	// ticks counts instructions between interrupt checks.
 	ticks int
 
-	wake     chan struct{} // lock hand-over signal (sched.go)
-	lender   *Thread       // the consumer this (generator) thread runs for
+	wake chan struct{} // lock hand-over signal (sched.go)
+	// lag is how long the lock, last handed to this thread, took to
+	// reach its goroutine (sched.handedAt); sleeps discount it.
+	lag      time.Duration
+	lender   *Thread // the consumer this (generator) thread runs for
 	lentTo   atomic.Pointer[Thread]
 	childMu  sync.Mutex
 	children map[Child]int64 // running tasks this thread started
