@@ -93,7 +93,9 @@ func legacyName(t syntax.TypeExpr) string {
 			return "list"
 		}
 	case *syntax.ShapeType:
-		return "dict"
+		if len(t.Fields) == 0 {
+			return "dict"
+		}
 	case *syntax.NamedType:
 		switch t.Name {
 		case "int", "float", "bool", "string", "dict":
@@ -111,9 +113,11 @@ func legacyName(t syntax.TypeExpr) string {
 
 // jsonSchemaOf is the JSON Schema of an annotation as a Harn dict, when
 // the annotation has one: the primitive types, `T?` (T or null), literal
-// types and unions of them (`enum`), lists and dicts. Anything else
-// (struct names, generics, shapes with typed fields) reports false and
-// stays unconstrained; the handler's own parameter checks still apply.
+// types and unions of them (`enum`), lists, dicts and shapes (an object
+// with `properties`, its non-optional fields `required`; open, as the
+// shape type is). Anything else (struct names, aliases, generics) reports
+// false and stays unconstrained; the handler's own parameter checks
+// still apply.
 func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 	schema := func(kv ...any) vm.Value {
 		b := vm.NewDictBuilder(len(kv) / 2)
@@ -176,7 +180,25 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 		return schema("type", vm.Str("array"), "items", items), true
 	case *syntax.ShapeType:
-		return schema("type", vm.Str("object")), true
+		if len(t.Fields) == 0 {
+			return schema("type", vm.Str("object")), true
+		}
+		props := vm.NewDictBuilder(len(t.Fields))
+		var required []vm.Value
+		for _, f := range t.Fields {
+			fs, ok := jsonSchemaOf(f.Type)
+			if !ok {
+				fs = vm.Of(vm.NewDict()) // no JSON form: any value
+			}
+			props.Set(f.Name, fs)
+			if _, opt := f.Type.(*syntax.OptionalType); !f.Optional && !opt {
+				required = append(required, vm.Str(f.Name))
+			}
+		}
+		if len(required) == 0 {
+			return schema("type", vm.Str("object"), "properties", vm.Of(props.Build())), true
+		}
+		return schema("type", vm.Str("object"), "properties", vm.Of(props.Build()), "required", vm.Of(vm.NewList(required))), true
 	case *syntax.NamedType:
 		switch t.Name {
 		case "int":
