@@ -144,8 +144,9 @@ loop:
 			g := int(code[pc])
 			v := cl.Module.Globals[g]
 			if !v.IsValid() {
-				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
-				break loop
+				if v, err = th.unboundGlobal(cl.Module, g); err != nil {
+					break loop
+				}
 			}
 			share(v)
 			stack[sp] = v
@@ -201,8 +202,9 @@ loop:
 			g := int(code[pc])
 			v := cl.Module.Globals[g]
 			if !v.IsValid() {
-				err = th.undefinedVariable(cl.Module.Prog.Globals[g].Name, cl.Module)
-				break loop
+				if v, err = th.unboundGlobal(cl.Module, g); err != nil {
+					break loop
+				}
 			}
 			stack[sp] = v
 			sp++
@@ -1668,6 +1670,18 @@ func (th *Thread) builtinCallee(rt *funcRT, s int, m *Module) (Value, error) {
 		return Of(b), nil
 	}
 	return Value{}, th.undefinedBuiltin(rt.fn.Names[s], m)
+}
+
+// unboundGlobal reads module global g before its binding has run: a
+// builtin or host global of that name until then (the lookup order of
+// docs/spec/language.md §3.2 — `["a"].map(uppercase)` above a later
+// `let uppercase = …`), else the "Undefined variable" error.
+func (th *Thread) unboundGlobal(m *Module, g int) (Value, error) {
+	name := m.Prog.Globals[g].Name
+	if v := th.universal(name); v.IsValid() {
+		return v, nil
+	}
+	return Value{}, th.undefinedVariable(name, m)
 }
 
 func (th *Thread) undefinedVariable(name string, m *Module) *Error {

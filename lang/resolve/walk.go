@@ -324,6 +324,11 @@ func (r *resolver) lookup(name string) *Ref {
 	if i, ok := r.info.GlobalIndex[name]; ok {
 		b := r.info.Globals[i]
 		if r.hiddenGlobal(b) {
+			// The function cannot see the variable: the name goes on to
+			// the builtins (docs/spec/language.md §3.2).
+			if r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name) {
+				return &Ref{Scope: Universal, Name: name}
+			}
 			return &Ref{Binding: b, Scope: Hidden, Index: i, Name: name}
 		}
 		return &Ref{Binding: b, Scope: Global, Index: i, Name: name}
