@@ -59,7 +59,7 @@ func (c *compiler) compileModuleInit() *Func {
 		case *syntax.LetStmt, *syntax.FnDecl, *syntax.ToolDecl, *syntax.SkillDecl, *syntax.StructDecl, *syntax.PipelineDecl, *syntax.ImplBlock:
 			f.stmt(it)
 		default:
-			c.checkAcpSkill(it)
+			c.checkAcpAttrs(it)
 		}
 	}
 	f.emit(NIL)

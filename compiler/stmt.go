@@ -58,7 +58,7 @@ func (f *fcomp) blockValueOf(b *syntax.Block) {
 
 func (f *fcomp) stmt(s syntax.Stmt) {
 	f.line(s.Position())
-	f.c.checkAcpSkill(s)
+	f.c.checkAcpAttrs(s)
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		f.exprStmt(s.X)
@@ -729,9 +729,9 @@ func findAttr(attrs []*syntax.Attribute, name string) *syntax.Attribute {
 	return nil
 }
 
-// checkAcpSkill reports `@acp_skill` on a declaration other than a fn, a
+// checkAcpAttrs reports `@acp_tool` or `@acp_skill` on a declaration other than a fn, a
 // compile error (docs/spec/language.md §10.5).
-func (c *compiler) checkAcpSkill(s syntax.Stmt) {
+func (c *compiler) checkAcpAttrs(s syntax.Stmt) {
 	var attrs []*syntax.Attribute
 	switch d := s.(type) {
 	case *syntax.PipelineDecl:
@@ -753,8 +753,10 @@ func (c *compiler) checkAcpSkill(s syntax.Stmt) {
 	case *syntax.EvalPackDecl:
 		attrs = d.Attrs
 	}
-	if a := findAttr(attrs, "acp_skill"); a != nil {
-		c.errorf(a.At, "@acp_skill applies to fn declarations only")
+	for _, name := range [...]string{"acp_tool", "acp_skill"} {
+		if a := findAttr(attrs, name); a != nil {
+			c.errorf(a.At, "@%s applies to fn declarations only", name)
+		}
 	}
 }
 
