@@ -70,3 +70,52 @@ func TestInterruptStopsRunawayPrograms(t *testing.T) {
 		})
 	}
 }
+
+// SIGTERM (`timeout`, a supervisor, `kill`) stops a run as Ctrl-C does,
+// keeping what it printed, and exits 143 with one line saying why.
+func TestSIGTERMKeepsOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "term.harn")
+	src := "println(\"printed first\")\neprintln(\"started\")\nsleep(60s)\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "run", path)
+	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stderr := bufio.NewReader(errPipe)
+	if line, _ := stderr.ReadString('\n'); strings.TrimSpace(line) != "started" {
+		cmd.Process.Kill()
+		t.Fatalf("first stderr line %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	var rest string
+	go func() {
+		rest, _ = stderr.ReadString(0)
+		done <- cmd.Wait()
+	}()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Fatalf("exit after SIGTERM: %v (want status 143)", err)
+		}
+		if rest != "error: terminated by SIGTERM\n" {
+			t.Errorf("stderr after SIGTERM %q", rest)
+		}
+		if stdout.String() != "printed first\n" {
+			t.Errorf("stdout after SIGTERM %q, want the line printed before it", stdout.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("SIGTERM did not stop the program")
+	}
+}

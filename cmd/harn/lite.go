@@ -63,7 +63,7 @@ func init() {
 		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, entry) {
 			// From here a Ctrl-C ends the process, as it does before
 			// harn-full handles it; one caught already is handed on.
-			signal.Reset(os.Interrupt)
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
 			if interrupted.Load() {
 				os.Setenv(interruptedEnv, "1")
 			}

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/stdlib"
@@ -65,7 +66,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
 	}
-	var interrupted atomic.Bool
+	var interrupted, terminated atomic.Bool
 	onVM := func(v *vm.VM) {
 		if handedInterrupt {
 			// as if this process had caught it: a second Ctrl-C kills
@@ -73,7 +74,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			v.Interrupt()
 			return
 		}
-		interruptOnSignal(v, &interrupted)
+		interruptOnSignal(v, &interrupted, &terminated)
 	}
 	var vet func(*interp.Session, *interp.Module, error)
 	if liteVet != nil {
@@ -85,6 +86,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if interrupted.Load() && res.Status == interruptedStatus {
 		// Otherwise the run would end silently, as if it had finished.
+		if terminated.Load() {
+			fmt.Fprintln(stderr, "error: terminated by SIGTERM")
+			return terminatedStatus
+		}
 		fmt.Fprintln(stderr, "error: interrupted by Ctrl-C")
 	}
 	return res.Status
@@ -113,14 +118,21 @@ var liteEntry func(fi os.FileInfo)
 // (docs/spec/language.md §12.3).
 const interruptedStatus = 124
 
-// interruptOnSignal makes Ctrl-C stop the program at its next check, so
-// it ends with status 124, and sets interrupted; a second Ctrl-C kills
-// the process at once.
-func interruptOnSignal(v *vm.VM, interrupted *atomic.Bool) {
+// terminatedStatus is the exit status of a run stopped by SIGTERM
+// (128 + 15, as a shell reports a process the signal killed).
+const terminatedStatus = 143
+
+// interruptOnSignal makes Ctrl-C (or SIGTERM, from `timeout`, a process
+// supervisor or `kill`) stop the program at its next check, so it ends
+// as an interrupted run, with what it printed flushed, and sets
+// interrupted, and terminated for SIGTERM; a second signal kills the
+// process at once.
+func interruptOnSignal(v *vm.VM, interrupted, terminated *atomic.Bool) {
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-sig
+		s := <-sig
+		terminated.Store(s == syscall.SIGTERM)
 		interrupted.Store(true)
 		v.Interrupt()
 		signal.Stop(sig)
