@@ -77,7 +77,7 @@ func init() {
 	lib.Def("arch", "arch()", `the CPU architecture: "x86_64", "aarch64", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(archName(runtime.GOARCH)), nil
 	})
-	lib.Def("exit", "exit(code?)", "end the process at once (buffered stdout is discarded)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("exit", "exit(code?)", "end the process at once with code (default 0); what was printed is kept (docs/run.md)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.ExitError(int(args.IntOr(0, 0)))
 	})
 }
