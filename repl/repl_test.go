@@ -127,8 +127,11 @@ func TestDeadlockReported(t *testing.T) {
 		t.Fatalf("a receive nothing can end was not reported as a deadlock:\n%s", out)
 	}
 	out.Reset()
-	// a task spawned by an entry ends with it, so a later receive is hopeless too
-	r.Eval("spawn { send(ch, 5) }")
+	// a task spawned by an entry ends with it, so a later receive is
+	// hopeless too (the task waits first: printing the entry's value may
+	// let it run, and an unwaited send would fill the buffer before the
+	// entry ends)
+	r.Eval("spawn { sleep(10s); send(ch, 5) }")
 	r.Eval("receive(ch)")
 	if !strings.Contains(out.String(), "deadlock") {
 		t.Fatalf("receive after the sending entry ended:\n%s", out)
