@@ -96,6 +96,7 @@ func (m *compModel) bash() string {
 	w("        fi\n")
 	w("    fi\n\n")
 
+	w("    # after '--' only positional values: no subcommands, no options\n")
 	w("    case $node in\n")
 	for _, n := range m.nodes {
 		if !n.leaf {
@@ -103,7 +104,7 @@ func (m *compModel) bash() string {
 			for _, c := range n.children {
 				words = append(words, c.names...)
 			}
-			w("    %s) %s ;; # %s\n", n.id, bashReply(fn, words), m.label(n))
+			w("    %s) (( ddash )) || %s ;; # %s\n", n.id, bashReply(fn, words), m.label(n))
 			continue
 		}
 		if len(n.opts) == 0 && len(n.pos) == 0 {
@@ -121,9 +122,9 @@ func (m *compModel) bash() string {
 		}
 		if len(n.opts) > 0 {
 			if kw == "elif" {
-				w("        else %s\n", bashReply(fn, optionWords(n)))
+				w("        else (( ddash )) || %s\n", bashReply(fn, optionWords(n)))
 			} else {
-				w("        %s\n", bashReply(fn, optionWords(n)))
+				w("        (( ddash )) || %s\n", bashReply(fn, optionWords(n)))
 			}
 		}
 		if kw == "elif" {

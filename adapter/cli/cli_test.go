@@ -165,6 +165,14 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--bogus=1"}, "unexpected argument '--bogus' found"},
 		{[]string{"ops", "-z"}, "unexpected argument '-z' found"},
 		{[]string{"ops", "-ez"}, "unexpected argument '-z' found"},
+		// the real token is named: no option name before "=", a value
+		// after a flag's short spelling
+		{[]string{"ops", "--=x"}, "unexpected argument '--=x' found"},
+		{[]string{"ops", "--="}, "unexpected argument '--=' found"},
+		{[]string{"--=x"}, "unexpected argument '--=x' found"},
+		{[]string{"help", "--=x"}, "unexpected argument '--=x' found"},
+		{[]string{"ops", "-e="}, "unexpected value '' for '--enable' found; no more were expected"},
+		{[]string{"ops", "-ke=yes"}, "unexpected value 'yes' for '--enable' found; no more were expected"},
 		{[]string{"ops", "--version"}, "unexpected argument '--version' found"},
 		{[]string{"ops", "-V"}, "unexpected argument '-V' found"},
 		{[]string{"ops", "--harn-input", "{}", "--harn-input", "{}"}, "the argument '--harn-input <JSON|@FILE|->' cannot be used multiple times"},

@@ -114,10 +114,11 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 	return &request{kind: reqHelp, cmd: cmd}, nil
 }
 
-// optionName is the option part of an --opt=value token.
+// optionName is the option part of an --opt=value token; a token with
+// no name before its "=" (--=x) is named whole.
 func optionName(tok string) string {
 	if strings.HasPrefix(tok, "--") {
-		if k := strings.IndexByte(tok, '='); k > 0 {
+		if k := strings.IndexByte(tok, '='); k > 2 {
 			return tok[:k]
 		}
 	}
@@ -244,7 +245,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 			name, val, hasVal := strings.Cut(tok[2:], "=")
 			o, ok := lookupLong(leaf, name)
 			if !ok {
-				return nil, lp.errorf("unexpected argument '--%s' found", name)
+				return nil, lp.errorf("unexpected argument '%s' found", optionName(tok))
 			}
 			if !o.takesValue() {
 				if hasVal {
@@ -277,6 +278,10 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 			if !o.takesValue() {
 				if done, err := lp.flag(o); err != nil || done {
 					return lp.result(err)
+				}
+				if val, ok := strings.CutPrefix(rest[1:], "="); ok {
+					// -v=x: a value for a flag, as --verbose=x
+					return nil, lp.errorf("unexpected value '%s' for '%s' found; no more were expected", val, o.display())
 				}
 				rest = rest[1:]
 				continue

@@ -56,7 +56,9 @@ func (m *compModel) powershell() string {
 	}
 	w("        # a positional word of a leaf keeps its node; anything else at a parent is unknown\n")
 	w("        if ($leaves -cnotcontains $node) { $node = '' }\n")
-	w("    }\n\n")
+	w("    }\n")
+	w("    # after '--' only positional values follow, and they are not completed here\n")
+	w("    if ($ddash) { return }\n\n")
 	w("    $completions = @(switch -CaseSensitive ($node) {\n")
 	for _, n := range m.nodes {
 		if len(n.children) == 0 && len(n.opts) == 0 {

@@ -71,6 +71,14 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files /srv a.txt ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen shift ", some: []string{"alpha.txt"}},
+	// after "--" only positional values: a parent has none, and a leaf
+	// offers no options (docs/spec/cli-projection.md §4)
+	{line: "kitchen -- ", exact: []string{}},
+	{line: "kitchen things -- ", exact: []string{}},
+	{line: "kitchen -- things ", exact: []string{}},
+	{line: "kitchen configure -- ", exact: []string{}},
+	{line: "kitchen configure -- --", exact: []string{}},
+	{line: "kitchen files -- ", exact: []string{"beta"}},
 }
 
 // completionFixture writes the script for shell into a fresh directory

@@ -55,7 +55,11 @@ func (m *compModel) zsh() string {
 			w("        && return 0\n    return 1\n}\n\n")
 			continue
 		}
-		w("    local context curcontext=$curcontext state state_descr line ret=1\n")
+		// a parent takes no positional values: after a '--' that comes
+		// before its subcommand nothing fits
+		w("    local context curcontext=$curcontext state state_descr line ret=1 word\n")
+		w("    for word in \"${(@)words[2,CURRENT-1]}\"; do\n")
+		w("        [[ $word == -- ]] && return 1\n        [[ $word != -* ]] && break\n    done\n")
 		w("    typeset -A opt_args\n")
 		w("    _arguments -s -S -C \\\n")
 		for _, s := range specs {
