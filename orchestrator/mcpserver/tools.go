@@ -73,10 +73,10 @@ var tools = []*toolSpec{
 	},
 	{
 		name: "harn.trigger.replay", title: "Replay Trigger", async: true,
-		description: "Re-dispatch a recorded trigger event under a new event id linked to the original. With as_of (RFC 3339), also report the binding as it was registered then.",
+		description: "Re-dispatch a recorded trigger event under a new event id linked to the original. With as_of (RFC 3339), run it through the binding as it was registered then (its recorded handler, predicate and policies, with the code loaded now) and report both versions.",
 		fields: []field{
 			{name: "event_id", kind: "string", schema: `{"type":"string","description":"Recorded event id (trigger_evt_...)."}`},
-			{name: "as_of", kind: "string", schema: `{"type":"string","format":"date-time","description":"Resolve the binding as of this instant (RFC 3339)."}`},
+			{name: "as_of", kind: "string", schema: `{"type":"string","format":"date-time","description":"Replay through the binding as it was registered at this instant (RFC 3339)."}`},
 			{name: "steer_from", kind: "string", schema: `{"type":"string"}`},
 			{name: "to_decision", kind: "string", schema: `{"type":"string"}`},
 			{name: "reason", kind: "string", schema: `{"type":"string"}`},
