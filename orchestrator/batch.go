@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -38,7 +39,7 @@ type batch struct {
 // reports whether the caller leads the batch.
 func (bt *batcher) join(b *Binding, env Envelope) (*batch, bool) {
 	g := b.Flow.Batch
-	k := keyOf(b, "batch", g, env.Event)
+	k := batchKey(b, env)
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
 	if bt.open == nil {
@@ -72,7 +73,7 @@ func (bt *batcher) collect(ctx context.Context, b *Binding, env Envelope, x *bat
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	k := keyOf(b, "batch", b.Flow.Batch, env.Event)
+	k := batchKey(b, env)
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
 	if bt.open[k] == x {
@@ -83,6 +84,14 @@ func (bt *batcher) collect(ctx context.Context, b *Binding, env Envelope, x *bat
 		out[i] = e
 	}
 	return out
+}
+
+// batchKey is an event's batch partition. It includes the binding
+// version: the members of a batch share one handler call, so an event
+// replayed as an earlier version of the binding never joins a batch of
+// the current one.
+func batchKey(b *Binding, env Envelope) string {
+	return keyOf(b, "batch", b.Flow.Batch, env.Event) + "@" + strconv.Itoa(b.Version)
 }
 
 // finish hands the leader's outcome to the members.

@@ -15,14 +15,18 @@ import (
 // Envelope is what the inbox stores for one delivery: the event and the
 // dispatch metadata fixed when it was accepted.
 type Envelope struct {
-	EventID         string         `json:"event_id"`
-	BindingID       string         `json:"binding_id"`
-	BindingVersion  int            `json:"binding_version"`
-	TraceID         string         `json:"trace_id,omitempty"`
-	ReplayOfEventID string         `json:"replay_of_event_id,omitempty"`
-	DLQRetryOf      string         `json:"dlq_retry_of,omitempty"`
-	Source          string         `json:"source"` // manual, cron, webhook, replay, dlq_retry
-	Event           map[string]any `json:"event"`
+	EventID         string `json:"event_id"`
+	BindingID       string `json:"binding_id"`
+	BindingVersion  int    `json:"binding_version"`
+	TraceID         string `json:"trace_id,omitempty"`
+	ReplayOfEventID string `json:"replay_of_event_id,omitempty"`
+	DLQRetryOf      string `json:"dlq_retry_of,omitempty"`
+	Source          string `json:"source"` // manual, cron, webhook, replay, dlq_retry
+	// AsOf is set on a replay as of a past instant (RFC 3339): the
+	// delivery runs binding version BindingVersion as it was recorded,
+	// not the binding served when it runs.
+	AsOf  string         `json:"as_of,omitempty"`
+	Event map[string]any `json:"event"`
 }
 
 // Handle is the dispatch handle the tools return: the outcome of the
@@ -432,6 +436,13 @@ func (o *Orchestrator) run(l eventlog.Lease) {
 	defer stopRenew()
 
 	b := o.Binding(env.BindingID)
+	if env.AsOf != "" {
+		var err error
+		if b, err = o.bindingVersion(ctx, env.BindingID, env.BindingVersion); err != nil {
+			o.finish(ctx, l, env, nil, attempt{status: "failed", err: err, errorClass: "unknown"}, true)
+			return
+		}
+	}
 	if b == nil {
 		o.finish(ctx, l, env, nil, attempt{status: "failed", err: fmt.Errorf("binding %q is no longer in the manifest", env.BindingID), errorClass: "unknown"}, true)
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
@@ -73,8 +74,14 @@ type ReplayReport struct {
 
 // Replay re-dispatches a recorded event under a new event id that
 // carries replay_of_event_id; the link is a replay_chain action-graph
-// record. With asOf, the binding is also resolved as it was registered
-// at that instant and a ReplayReport compares it with today's.
+// record. With asOf, the event runs through the binding as it was
+// registered at that instant — its recorded definition (handler,
+// predicate, filter, retry, flow control, budget) with its function
+// names resolved in the code loaded now, since code is not versioned —
+// and a ReplayReport compares that version with today's. A binding not
+// registered at asOf, or whose handler or predicate the code loaded now
+// lacks, is an error: running today's binding instead would answer a
+// different question than the one asked.
 func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Time, c Caller) (any, error) {
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
@@ -100,29 +107,82 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	if err != nil {
 		return nil, err
 	}
-	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: asOf.UTC().Format(time.RFC3339), BindingID: b.ID,
-		BindingVersionCurrent: b.Version, HandlerCurrent: b.Handler.String()}
-	if then := life.asOf(b.ID, asOf.UnixMilli()); then != nil && then.State != "terminated" {
-		v := then.Version
-		rep.BindingVersionAsOf, rep.HandlerAsOf = &v, then.Handler
-		rep.DefinitionChanged = then.Fingerprint != b.Fingerprint
-	} else {
-		rep.DefinitionChanged = true
+	at := asOf.UTC().Format(time.RFC3339Nano)
+	then := life.asOf(b.ID, asOf.UnixMilli())
+	if then == nil || then.State == "terminated" {
+		return nil, fmt.Errorf("binding '%s' was not registered at %s: there is no binding as of then to replay the event through", b.ID, at)
 	}
-	switch {
-	case rep.BindingVersionAsOf == nil:
-		rep.Note = "the binding was not registered at as_of; the event was replayed against the current binding"
-	case rep.DefinitionChanged:
-		rep.Note = "the binding changed since as_of; the event was replayed against the current definition (handler code is not versioned)"
-	default:
+	past, err := o.bindingVersion(ctx, b.ID, then.Version)
+	if err != nil {
+		return nil, fmt.Errorf("cannot replay '%s' as of %s: %v", eventID, at, err)
+	}
+	v := then.Version
+	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: asOf.UTC().Format(time.RFC3339), BindingID: b.ID,
+		BindingVersionAsOf: &v, HandlerAsOf: then.Handler, BindingVersionCurrent: b.Version, HandlerCurrent: b.Handler.String(),
+		DefinitionChanged: then.Fingerprint != b.Fingerprint}
+	if rep.DefinitionChanged {
+		rep.Note = fmt.Sprintf("the binding changed since as_of; the event was replayed through version %d as it was then, run with the code loaded now (handler code is not versioned)", v)
+	} else {
 		rep.Note = "the binding is unchanged since as_of"
 	}
-	h, err := o.Dispatch(ctx, b, env, "")
+	env.AsOf = at
+	h, err := o.Dispatch(ctx, past, env, "")
 	if err != nil {
 		return nil, err
 	}
 	rep.Handle = h
 	return rep, nil
+}
+
+// bindingVersion is version version of binding id: the binding served
+// when that is its version, else the definition its triggers.lifecycle
+// registration recorded, validated again and with its local handler and
+// predicate resolved in the code loaded now (cached per project).
+func (o *Orchestrator) bindingVersion(ctx context.Context, id string, version int) (*Binding, error) {
+	p := o.proj.Load()
+	if b := p.bindings[id]; b != nil && b.Version == version {
+		return b, nil
+	}
+	key := id + "\x00" + strconv.Itoa(version)
+	if b, ok := p.past.Load(key); ok {
+		return b.(*Binding), nil
+	}
+	life, err := readLifecycle(ctx, o.log)
+	if err != nil {
+		return nil, err
+	}
+	var reg *lifecycleRecord
+	for _, r := range life[id] {
+		if r.Version == version && r.State != "terminated" {
+			reg = r
+			break
+		}
+	}
+	if reg == nil {
+		return nil, fmt.Errorf("binding '%s' has no recorded version %d", id, version)
+	}
+	name := fmt.Sprintf("binding '%s' version %d", id, version)
+	if reg.Definition == nil {
+		return nil, fmt.Errorf("%s: its registration recorded no definition", name)
+	}
+	t, err := p.m.Recorded(reg.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	for _, ref := range []struct {
+		field string
+		h     *manifest.Handler
+	}{{"handler", &t.Handler}, {"when", t.WhenRef}} {
+		if ref.h == nil || ref.h.Kind != "local" {
+			continue
+		}
+		if err := p.rt.Resolve(*ref.h); err != nil {
+			return nil, fmt.Errorf("%s: %s %s is not in the code loaded now: %v", name, ref.field, ref.h.Reference, err)
+		}
+	}
+	b := &Binding{Trigger: t, Version: version, State: "active"}
+	actual, _ := p.past.LoadOrStore(key, b)
+	return actual.(*Binding), nil
 }
 
 // DLQRetry is the result of harn.orchestrator.dlq.retry.

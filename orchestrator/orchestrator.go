@@ -123,6 +123,10 @@ type project struct {
 	rt       *Runtime
 	bindings map[string]*Binding
 	order    []*Binding
+	// past caches the earlier versions of bindings that replays as of a
+	// past instant resolved against this project (binding id and version
+	// to *Binding).
+	past sync.Map
 }
 
 // New opens a node: loads the handlers, registers the bindings'

@@ -23,8 +23,16 @@ import (
 // overlap (docs/concurrency.md).
 type Runtime struct {
 	sess *interp.Session
-	fns  map[string]*vm.Closure // by file + "::" + function
-	root string                 // the project root, errors name files from it
+	// globals are the loaded modules' globals as initialised, by file +
+	// "::" + name: what a handler reference resolves to. A binding
+	// replayed as it was at an earlier instant resolves its handler here
+	// too, after loading, so the map is never written once LoadRuntime
+	// returns (handler threads may change a global later; a function
+	// declaration is constant).
+	globals map[string]vm.Value
+	// loaded are the module files loaded.
+	loaded map[string]bool
+	root   string // the project root, errors name files from it
 }
 
 // LoadRuntime loads the modules of m's local handlers and predicates and
@@ -33,47 +41,30 @@ type Runtime struct {
 // stderr: on stdio, stdout belongs to the protocol.
 func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 	r := &Runtime{
-		sess: interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: strings.NewReader("")}),
-		fns:  map[string]*vm.Closure{},
-		root: m.Root,
+		sess:    interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: strings.NewReader("")}),
+		globals: map[string]vm.Value{},
+		loaded:  map[string]bool{},
+		root:    m.Root,
 	}
-	modules := map[string]*interp.Module{}
 	failed := map[string]string{}
 	var problems []manifest.Problem
 	resolve := func(t *manifest.Trigger, field string, h manifest.Handler) {
-		key := h.File + "::" + h.Function
-		if _, ok := r.fns[key]; ok {
-			return
-		}
 		bad := func(msg string) {
 			problems = append(problems, m.Problem(t, field, msg))
 		}
-		mod, loaded := modules[h.File]
-		if !loaded {
+		if !r.loaded[h.File] {
 			if msg, ok := failed[h.File]; ok {
 				bad(msg)
 				return
 			}
-			var err error
-			mod, err = r.load(filepath.Join(m.Root, h.File))
-			if err != nil {
+			if err := r.load(h.File); err != nil {
 				failed[h.File] = err.Error()
 				bad(err.Error())
 				return
 			}
-			modules[h.File] = mod
 		}
-		v, ok := mod.VM.Global(h.Function)
-		fn, isFn := v.AsClosure()
-		switch {
-		case !ok:
-			bad(fmt.Sprintf("function %s is not defined in %s", h.Function, h.File))
-		case !isFn:
-			bad(fmt.Sprintf("%s in %s is not a function", h.Function, h.File))
-		case requiredParams(fn) > 2:
-			bad(fmt.Sprintf("%s in %s takes %d parameters; it is called with (event) or (event, secrets)", h.Function, h.File, requiredParams(fn)))
-		default:
-			r.fns[key] = fn
+		if _, err := r.function(h); err != nil {
+			bad(err.Error())
 		}
 	}
 	for _, t := range m.Triggers {
@@ -90,6 +81,32 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 	return r, nil
 }
 
+// function is the function a local handler or predicate reference names
+// in the modules loaded, callable with (event) or (event, secrets).
+func (r *Runtime) function(h manifest.Handler) (*vm.Closure, error) {
+	if !r.loaded[h.File] {
+		return nil, fmt.Errorf("%s is not loaded: no binding of the project now served uses it", h.File)
+	}
+	v, ok := r.globals[h.File+"::"+h.Function]
+	fn, isFn := v.AsClosure()
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("function %s is not defined in %s", h.Function, h.File)
+	case !isFn:
+		return nil, fmt.Errorf("%s in %s is not a function", h.Function, h.File)
+	case requiredParams(fn) > 2:
+		return nil, fmt.Errorf("%s in %s takes %d parameters; it is called with (event) or (event, secrets)", h.Function, h.File, requiredParams(fn))
+	}
+	return fn, nil
+}
+
+// Resolve checks that a local handler or predicate reference names a
+// function of the code loaded now (a recorded binding's, on replay).
+func (r *Runtime) Resolve(h manifest.Handler) error {
+	_, err := r.function(h)
+	return err
+}
+
 // requiredParams counts fn's parameters without a default (a rest
 // parameter takes what is left, so it is not counted).
 func requiredParams(fn *vm.Closure) int {
@@ -102,15 +119,24 @@ func requiredParams(fn *vm.Closure) int {
 	return n
 }
 
-func (r *Runtime) load(path string) (*interp.Module, error) {
+// load loads and initialises a module file (relative to the root) and
+// keeps its globals.
+func (r *Runtime) load(file string) error {
+	path := filepath.Join(r.root, file)
 	mod, err := r.sess.LoadModule(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot load %s:\n%s", path, strings.TrimRight(r.sess.RenderError(err), "\n"))
+		return fmt.Errorf("cannot load %s:\n%s", path, strings.TrimRight(r.sess.RenderError(err), "\n"))
 	}
 	if err := r.sess.InitModule(mod); err != nil {
-		return nil, fmt.Errorf("initialising %s failed: %s", path, r.callError(err))
+		return fmt.Errorf("initialising %s failed: %s", path, r.callError(err))
 	}
-	return mod, nil
+	for _, g := range mod.Program.Globals {
+		if v, ok := mod.VM.Global(g.Name); ok {
+			r.globals[file+"::"+g.Name] = v
+		}
+	}
+	r.loaded[file] = true
+	return nil
 }
 
 // Call runs a local function with the event as a Harn dict and returns
@@ -119,9 +145,9 @@ func (r *Runtime) load(path string) (*interp.Module, error) {
 // keeps). A function that throws, or returns Err(x), fails; ctx's end
 // cancels the Harn thread.
 func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string) (any, error) {
-	fn := r.fns[h.File+"::"+h.Function]
-	if fn == nil {
-		return nil, fmt.Errorf("handler %s is not loaded", h.Reference)
+	fn, err := r.function(h)
+	if err != nil {
+		return nil, fmt.Errorf("handler %s: %v", h.Reference, err)
 	}
 	args := []vm.Value{tool.FromJSON(event)}
 	if len(fn.Proto.Params) >= 2 {

@@ -105,6 +105,32 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 	}
 }
 
+// An HTTP request is always in the 2026-07-28 profile
+// (docs/spec/mcp-projection.md §12, docs/spec/orchestrator.md §8 step 5):
+// without _meta it is -32602 naming the three fields, HTTP 400, never
+// "server not initialized" (HTTP refuses initialize); ping included.
+func TestHTTPRequestWithoutMeta(t *testing.T) {
+	ts := httpServer(t, Options{}, HTTPOptions{})
+	const malformed = `{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"}`
+	for _, tc := range []struct{ method, name, body string }{
+		{"tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{"tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{}}}`},
+		{"ping", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"tools/call", "count", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count"}}`},
+	} {
+		r := post(t, ts, tc.body, routing(tc.method, tc.name))
+		if r.status != 400 {
+			t.Errorf("%s: status %d %s", tc.body, r.status, r.body)
+		}
+		jsonEq(t, tc.body, r.msg["error"], malformed)
+	}
+	r := post(t, ts, rpcBody(2, "ping", nil), routing("ping", ""))
+	if r.status != 200 {
+		t.Errorf("ping: status %d", r.status)
+	}
+	jsonEq(t, "ping", r.msg["result"], `{"resultType":"complete"}`)
+}
+
 func TestHTTPFraming(t *testing.T) {
 	ts := httpServer(t, Options{}, HTTPOptions{})
 	r := post(t, ts, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, routing("notifications/initialized", ""))

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,6 +19,59 @@ type claims struct {
 
 	expires     time.Time // exp, when known
 	cachedUntil time.Time // set by the verified-token cache
+}
+
+// claimsOf reads the policy's claims from a token's claims set (a JWT
+// payload or an introspection response; both use the same names).
+func claimsOf(doc map[string]any) claims {
+	c := claims{
+		audiences: append(stringList(doc["aud"], false), stringList(doc["resource"], false)...),
+		scopes:    append(stringList(doc["scope"], true), stringList(doc["scp"], true)...),
+	}
+	c.issuer, _ = doc["iss"].(string)
+	c.subject, _ = doc["sub"].(string)
+	c.clientID, _ = doc["client_id"].(string)
+	return c
+}
+
+// The NumericDates beyond which a claim is clamped: about 146 billion
+// years either way, far past any real date, yet inside what time.Time
+// holds (time.Unix overflows past math.MaxInt64 minus 62135596800
+// seconds and then compares as a date in the past).
+var (
+	maxNumericDate = time.Unix(1<<62, 0)
+	minNumericDate = time.Unix(-1<<62, 0)
+)
+
+// unixSeconds is the time f seconds after the epoch, f a NumericDate
+// (RFC 7519 §2: a JSON number, maybe fractional). It never goes through
+// nanoseconds or time.Duration, which overflow int64 past 2262 (an exp
+// of 9999999999 would read as a date in the past); dates beyond the
+// clamps are the clamps, so a far-future exp stays in the future.
+func unixSeconds(f float64) time.Time {
+	switch {
+	case f >= 1<<62:
+		return maxNumericDate
+	case f <= -1<<62:
+		return minNumericDate
+	}
+	sec := math.Floor(f)
+	return time.Unix(int64(sec), int64((f-sec)*float64(time.Second)))
+}
+
+// numericDate reads the NumericDate claim name of a claims set decoded
+// by encoding/json. present: the claim is there (and not null); ok: it
+// is a number.
+func numericDate(doc map[string]any, name string) (t time.Time, present, ok bool) {
+	v, present := doc[name]
+	if !present || v == nil {
+		return time.Time{}, false, false
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return time.Time{}, true, false
+	}
+	return unixSeconds(f), true, true
 }
 
 // identity names the caller for logs: the subject, else the client id.

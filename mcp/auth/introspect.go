@@ -60,27 +60,13 @@ func (in *introspector) introspect(ctx context.Context, token string) (claims, *
 		return claims{}, invalidToken("access token is inactive")
 	}
 	now := time.Now()
-	if exp, ok := numericDate(doc["exp"]); ok && !now.Before(exp) {
+	// exp and nbf are optional in RFC 7662; one that is not a number
+	// (the authorization server's own bug) is not judged.
+	if exp, _, ok := numericDate(doc, "exp"); ok && !now.Before(exp) {
 		return claims{}, invalidToken("access token is expired")
 	}
-	if nbf, ok := numericDate(doc["nbf"]); ok && now.Before(nbf) {
+	if nbf, _, ok := numericDate(doc, "nbf"); ok && now.Before(nbf) {
 		return claims{}, invalidToken("access token is not yet valid")
 	}
-	c := claims{
-		audiences: append(stringList(doc["aud"], false), stringList(doc["resource"], false)...),
-		scopes:    append(stringList(doc["scope"], true), stringList(doc["scp"], true)...),
-	}
-	c.issuer, _ = doc["iss"].(string)
-	c.subject, _ = doc["sub"].(string)
-	c.clientID, _ = doc["client_id"].(string)
-	return c, nil
-}
-
-// numericDate reads a JSON number of seconds since the epoch.
-func numericDate(v any) (time.Time, bool) {
-	f, ok := v.(float64)
-	if !ok {
-		return time.Time{}, false
-	}
-	return time.Unix(0, int64(f*float64(time.Second))), true
+	return claimsOf(doc), nil
 }

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,12 +16,13 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
-	"github.com/lestrrat-go/jwx/v3/jwt"
 )
 
 // jwksVerifier validates JWT access tokens against the keys a JWKS URL
 // publishes. The key set is cached by jwk.Cache (fetched again every
-// jwksCacheTTL); signature checks and the exp/nbf/iat checks are jwx's.
+// jwksCacheTTL) and signatures are checked by jwx; the claims are read
+// here, because jwx refuses NumericDates that time.Time cannot hold
+// exactly (an exp of 2^63 seconds is far in the future, not invalid).
 // This file decides which keys and algorithms are acceptable, and
 // remembers recent successful verifications.
 type jwksVerifier struct {
@@ -164,30 +166,51 @@ func (v *jwksVerifier) verifyNow(ctx context.Context, raw string) (claims, *fail
 		}
 		return nil
 	})
-	tok, err := jwt.Parse([]byte(raw),
-		jwt.WithKeyProvider(provider),
-		jwt.WithValidate(true),
-		jwt.WithClock(jwt.ClockFunc(v.now)),
-		jwt.WithRequiredClaim("exp"),
-	)
+	payload, err := jws.Verify([]byte(raw), jws.WithKeyProvider(provider))
 	switch {
 	case err == nil:
 	case errors.Is(err, errUnknownKey):
 		return claims{}, invalidToken("access token signing key is unknown")
-	case errors.Is(err, jwt.TokenExpiredError()):
-		return claims{}, invalidToken("access token is expired")
-	case errors.Is(err, jwt.TokenNotYetValidError()), errors.Is(err, jwt.InvalidIssuedAtError()):
-		return claims{}, invalidToken("access token is not yet valid")
-	case errors.Is(err, jwt.MissingRequiredClaimError()):
-		return claims{}, invalidToken("access token has no expiry")
-	case errors.Is(err, jwt.ValidateError()):
-		return claims{}, invalidToken("access token is invalid")
 	default:
 		return claims{}, invalidToken("access token signature is invalid")
 	}
-	c := jwtClaims(tok)
-	c.expires, _ = tok.Expiration()
+	var doc map[string]any
+	if err := json.Unmarshal(payload, &doc); err != nil || doc == nil {
+		return claims{}, invalidToken("access token is malformed")
+	}
+	expires, f := checkTimes(doc, v.now())
+	if f != nil {
+		return claims{}, f
+	}
+	c := claimsOf(doc)
+	c.expires = expires
 	return c, nil
+}
+
+// checkTimes applies a JWT's time claims (RFC 7519 §4.1.4–§4.1.6): exp
+// is required and must be in the future, nbf and iat must not be. Each
+// is a NumericDate; one that is not a number makes the token malformed.
+// It returns exp.
+func checkTimes(doc map[string]any, now time.Time) (time.Time, *failure) {
+	var dates [3]time.Time
+	var present [3]bool
+	for i, name := range [...]string{"exp", "nbf", "iat"} {
+		t, has, ok := numericDate(doc, name)
+		if has && !ok {
+			return time.Time{}, invalidToken("access token is malformed")
+		}
+		dates[i], present[i] = t, has
+	}
+	exp, nbf, iat := dates[0], dates[1], dates[2]
+	switch {
+	case !present[0]:
+		return time.Time{}, invalidToken("access token has no expiry")
+	case !now.Before(exp):
+		return time.Time{}, invalidToken("access token is expired")
+	case present[1] && now.Before(nbf), present[2] && now.Before(iat):
+		return time.Time{}, invalidToken("access token is not yet valid")
+	}
+	return exp, nil
 }
 
 // usableKey reports whether key may verify a token signed with alg under
@@ -301,30 +324,4 @@ func (v *jwksVerifier) close() error {
 	err := v.cache.Shutdown(ctx)
 	v.cache = nil
 	return err
-}
-
-// jwtClaims extracts what the policy checks from a verified token.
-func jwtClaims(tok jwt.Token) claims {
-	var c claims
-	c.issuer, _ = tok.Issuer()
-	c.subject, _ = tok.Subject()
-	aud, _ := tok.Audience()
-	c.audiences = append(c.audiences, aud...)
-	c.audiences = append(c.audiences, privateClaim(tok, "resource", false)...)
-	c.scopes = append(c.scopes, privateClaim(tok, "scope", true)...)
-	c.scopes = append(c.scopes, privateClaim(tok, "scp", true)...)
-	if ids := privateClaim(tok, "client_id", false); len(ids) > 0 {
-		c.clientID = ids[0]
-	}
-	return c
-}
-
-// privateClaim reads a claim that may be a string or an array of
-// strings (see stringList).
-func privateClaim(tok jwt.Token, name string, spaceSeparated bool) []string {
-	var v any
-	if err := tok.Get(name, &v); err != nil {
-		return nil
-	}
-	return stringList(v, spaceSeparated)
 }

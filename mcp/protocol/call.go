@@ -381,9 +381,11 @@ func (c *conn) toolsCall(x *Call) any {
 // the calls it answers with a JSON-RPC error before any tool runs
 // (refused by the lifecycle, or by the checks of prepareCall).
 type CallRecorder interface {
-	// RefusedCall is told the call's tool name (the JSON text of a
-	// name that is not a string, "null" when there is none) and the
-	// error the call is answered with.
+	// RefusedCall is told the call's tool name ("" when params.name is
+	// missing or not a string) and the error the call is answered
+	// with. The call's Identity is the client's whenever the request
+	// carried a well-formed clientInfo, even when the request was
+	// refused for something else in its metadata or headers.
 	RefusedCall(x *Call, name string, e *Error)
 }
 

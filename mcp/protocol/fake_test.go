@@ -18,7 +18,7 @@ type fake struct {
 	stopped chan string   // a blocking tool's name when its context ends
 	release chan struct{} // closed to let blocking tools finish
 	logging bool          // advertise the logging capability
-	refused chan string   // "<name> <code> <message>" of each refused call
+	refused chan string   // "<client> <name> <code> <message>" of each refused call
 }
 
 func newFake() *fake {
@@ -44,7 +44,7 @@ func (f *fake) Capabilities() *jsonv.Object {
 
 func (f *fake) RefusedCall(x *Call, name string, e *Error) {
 	if f.refused != nil {
-		f.refused <- fmt.Sprintf("%s %d %s", name, e.Code, e.Message)
+		f.refused <- fmt.Sprintf("%s %s %d %s", x.Identity(), name, e.Code, e.Message)
 	}
 }
 

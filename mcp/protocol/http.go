@@ -179,7 +179,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if m.hasID {
 				c := h.srv.newConn(&writer{route: dropAll{}}, true)
 				c.principal = principal
-				c.recordRefused(newRequest(m, id, principal), rerr)
+				req := newRequest(m, id, principal)
+				req.identity = metaIdentity(m.params)
+				c.recordRefused(req, rerr)
 			}
 			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 			return

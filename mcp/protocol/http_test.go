@@ -180,7 +180,9 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 			Message string
 		}
 		json.Unmarshal([]byte(tc.want), &e)
-		if got, want := <-f.refused, fmt.Sprintf("echo %d %s", e.Code, e.Message); got != want {
+		// The client is named by the body's clientInfo even though the
+		// headers were refused.
+		if got, want := <-f.refused, fmt.Sprintf("tester/1 echo %d %s", e.Code, e.Message); got != want {
 			t.Errorf("recorded %q, want %q", got, want)
 		}
 	}
@@ -195,6 +197,43 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 	if r := rpc(h, 2, "tools/list", "", nil, nil); r.status != 200 {
 		t.Errorf("tools/list without Mcp-Name %d %s", r.status, r.body)
 	}
+}
+
+// An HTTP request is always in the 2026-07-28 profile: one without
+// _meta is refused as stdio refuses bad metadata, -32602 naming the
+// three fields and HTTP 400, never told to initialize, which HTTP
+// refuses (docs/spec/orchestrator.md §8 step 5,
+// docs/spec/mcp-projection.md §3.2). ping is no exception.
+func TestHTTPRequestWithoutMeta(t *testing.T) {
+	f := newFake()
+	f.refused = make(chan string, 4)
+	h := NewServer(f, Options{}).HTTPHandler(HTTPOptions{})
+	const message = "request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"
+	const malformed = `{"code":-32602,"message":"` + message + `"}`
+	for _, tc := range []struct{ method, name, body string }{
+		{"tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{"tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`},
+		{"tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{}}}`},
+		{"ping", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"tools/call", "echo", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`},
+		{"resources/read", "fake://a", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"fake://a"}}`},
+	} {
+		hdr := map[string]string{"MCP-Protocol-Version": Version20260728, "Mcp-Method": tc.method, "Mcp-Name": tc.name}
+		r := do(h, http.MethodPost, "/mcp", hdr, tc.body)
+		if r.status != 400 {
+			t.Errorf("%s: status %d %s", tc.body, r.status, r.body)
+		}
+		jsonEq(t, tc.body, r.json(t)["error"], malformed)
+	}
+	if got, want := <-f.refused, "unknown echo -32602 "+message; got != want {
+		t.Errorf("recorded %q, want %q", got, want)
+	}
+	// With its metadata, ping is answered in the 2026 profile.
+	r := rpc(h, 2, "ping", "", nil, nil)
+	if r.status != 200 {
+		t.Errorf("ping: status %d", r.status)
+	}
+	jsonEq(t, "ping", r.json(t), `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`)
 }
 
 func TestHTTPOriginAndAuth(t *testing.T) {
@@ -262,10 +301,11 @@ func TestHTTPOriginAndAuth(t *testing.T) {
 // for a declared length (within and over it) and an unknown one
 // (chunked), which only the limit itself bounds.
 func TestHTTPBodyLimitOverTheWire(t *testing.T) {
-	srv := httptest.NewServer(NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{MaxBody: 64}))
+	srv := httptest.NewServer(NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{MaxBody: 256}))
 	defer srv.Close()
-	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 100) + `"}}`
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{` + meta + `}}`
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{` + meta + `,"pad":"` + strings.Repeat("x", 300) + `"}}`
 	for _, c := range []struct {
 		name string
 		body io.Reader // a bare io.Reader is sent chunked

@@ -109,6 +109,7 @@ func (r *Request) modernRequest() *Error {
 	malformed := func(keys ...string) *Error {
 		return InvalidParams("request _meta is missing or has malformed required fields: " + strings.Join(keys, ", "))
 	}
+	r.identity = metaIdentity(r.params)
 	mv, _ := r.params.Get("_meta")
 	meta, ok := mv.(*jsonv.Object)
 	if !ok {
@@ -125,9 +126,7 @@ func (r *Request) modernRequest() *Error {
 	} else if version != Version20260728 {
 		return unsupportedVersion(version)
 	}
-	ci, _ := meta.Get(MetaClientInfo)
-	identity, ok := clientIdentity(ci)
-	if !ok {
+	if r.identity == "" {
 		bad = append(bad, MetaClientInfo)
 	}
 	cv, _ := meta.Get(MetaClientCaps)
@@ -138,11 +137,30 @@ func (r *Request) modernRequest() *Error {
 	if len(bad) > 0 {
 		return malformed(bad...)
 	}
-	r.modern, r.version, r.identity, r.caps = true, Version20260728, identity, caps
+	r.modern, r.version, r.caps = true, Version20260728, caps
 	if lv, ok := meta.Get(MetaLogLevel); ok {
 		r.logLevel, _ = lv.(string)
 	}
 	return nil
+}
+
+// metaIdentity is the client identity of a 2026-07-28 request's
+// params: "<name>/<version>" of a well-formed _meta clientInfo, else "".
+// It is read before anything else in the request is judged, so that a
+// request refused for its version, its other metadata or its routing
+// headers is still recorded under the client that sent it
+// (docs/spec/orchestrator.md §12).
+func metaIdentity(params *jsonv.Object) string {
+	mv, _ := params.Get("_meta")
+	meta, ok := mv.(*jsonv.Object)
+	if !ok {
+		return ""
+	}
+	ci, _ := meta.Get(MetaClientInfo)
+	if identity, ok := clientIdentity(ci); ok {
+		return identity
+	}
+	return ""
 }
 
 // clientIdentity is "<name>/<version>" of a clientInfo object.

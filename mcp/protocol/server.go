@@ -440,7 +440,10 @@ func (c *conn) request(m *message) {
 	}
 	_, hasMeta := m.params.Get("_meta")
 	switch {
-	case m.method == "server/discover" || (!c.initialized.Load() && hasMeta):
+	// An HTTP request has no initialize to belong to: it is always in
+	// the 2026-07-28 profile, and without _meta it is malformed, not
+	// early (docs/spec/orchestrator.md §8 step 5).
+	case m.method == "server/discover" || c.ephemeral || (!c.initialized.Load() && hasMeta):
 		if rerr := req.modernRequest(); rerr != nil {
 			c.refuse(req, rerr)
 			return
@@ -843,16 +846,14 @@ func (c *conn) subscribe(req *Request) any {
 
 // nameParam reads the params.name of a tools/call or prompts/get (what
 // names the thing named). A missing or non-string name is -32602 naming
-// the param; the name returned with it is the JSON text of what was
-// sent ("null" when nothing was).
+// the param, and the name returned with it is "".
 func nameParam(req *Request, what string) (string, *Error) {
 	nv, present := req.params.Get("name")
 	if name, ok := nv.(string); ok {
 		return name, nil
 	}
 	if !present {
-		return "null", InvalidParams("Invalid params: " + req.method + " requires params.name, the " + what + " name")
+		return "", InvalidParams("Invalid params: " + req.method + " requires params.name, the " + what + " name")
 	}
-	text := string(jsonv.Marshal(nv))
-	return text, InvalidParams("Invalid params: " + req.method + " params.name must be a string, not " + text)
+	return "", InvalidParams("Invalid params: " + req.method + " params.name must be a string, not " + string(jsonv.Marshal(nv)))
 }

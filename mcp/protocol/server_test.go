@@ -327,7 +327,7 @@ func TestHandlerPanicKeepsServing(t *testing.T) {
 // every call (docs/spec/orchestrator.md §12).
 func TestRefusedToolCallIsRecorded(t *testing.T) {
 	f := newFake()
-	f.refused = make(chan string, 8)
+	f.refused = make(chan string, 16)
 	c := startPipe(t, f, Options{})
 	jsonEq(t, "before initialize", c.call(0, "tools/call", map[string]any{"name": "echo"})["error"], `{"code":-32002,"message":"server not initialized"}`)
 	jsonEq(t, "bad metadata", c.call("m", "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{}})["error"],
@@ -338,14 +338,29 @@ func TestRefusedToolCallIsRecorded(t *testing.T) {
 		`{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not null"}`)
 	jsonEq(t, "unknown tool", c.call(3, "tools/call", modern(map[string]any{"name": "nope"}, nil))["error"], `{"code":-32602,"message":"Unknown tool: nope"}`)
 	jsonEq(t, "invalid args", c.call(4, "tools/call", modern(map[string]any{"name": "echo"}, nil))["error"], `{"code":-32602,"message":"echo: \"text\" is required"}`)
+	// A well-formed clientInfo names the client even when the rest of
+	// the metadata is refused (docs/spec/orchestrator.md §12).
+	info := map[string]any{"name": "curl", "version": "1"}
+	jsonEq(t, "unsupported version", c.call(6, "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{MetaProtocolVersion: "2099", MetaClientInfo: info}})["error"],
+		`{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2099"}}`)
+	jsonEq(t, "no capabilities", c.call(7, "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{MetaProtocolVersion: Version20260728, MetaClientInfo: info}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientCapabilities"}`)
+	jsonEq(t, "no version", c.call(8, "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{MetaClientInfo: info}})["error"],
+		`{"code":-32602,"message":"request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"}`)
+	jsonEq(t, "clientInfo without a version", c.call(9, "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{MetaProtocolVersion: "2099", MetaClientInfo: map[string]any{"name": "curl"}}})["error"],
+		`{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2099"}}`)
 	c.call(5, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}, nil))
 	want := []string{
-		"echo -32002 server not initialized",
-		"echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities",
-		"null -32602 Invalid params: tools/call requires params.name, the tool name",
-		"null -32602 Invalid params: tools/call params.name must be a string, not null",
-		"nope -32602 Unknown tool: nope",
-		`echo -32602 echo: "text" is required`,
+		"unknown echo -32002 server not initialized",
+		"unknown echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities",
+		"tester/1  -32602 Invalid params: tools/call requires params.name, the tool name",
+		"tester/1  -32602 Invalid params: tools/call params.name must be a string, not null",
+		"tester/1 nope -32602 Unknown tool: nope",
+		`tester/1 echo -32602 echo: "text" is required`,
+		"curl/1 echo -32022 Unsupported protocol version",
+		"curl/1 echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientCapabilities",
+		"curl/1 echo -32602 request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities",
+		"unknown echo -32022 Unsupported protocol version",
 	}
 	for _, w := range want {
 		if got := <-f.refused; got != w {

@@ -355,3 +355,25 @@ func fingerprint(t map[string]any) string {
 // ParseSchedule parses a cron expression (five fields, an optional
 // leading seconds field, or a descriptor such as @hourly).
 func ParseSchedule(expr string) (cron.Schedule, error) { return triggerspec.ParseSchedule(expr) }
+
+// Recorded validates a trigger table recorded earlier (a Trigger's
+// Definition, as a binding registration keeps it in the event log,
+// decoded from JSON) exactly as Load validates one, and returns the
+// binding it defines: the binding as it was then. Module aliases resolve
+// through m's [exports], and secrets are read from the environment now:
+// a replay runs the recorded binding with the project loaded now
+// (docs/orchestrator.md, "Replay as of a past instant"). Webhook secrets
+// are not required, since a replay receives no delivery.
+func (m *Manifest) Recorded(def map[string]any) (*Trigger, error) {
+	v := &validator{file: m.Path, opts: Options{NoWebhookSecrets: true}}
+	v.id, _ = def["id"].(string)
+	t := v.binding(m, def, "")
+	if len(v.problems) > 0 {
+		msgs := make([]string, len(v.problems))
+		for i, p := range v.problems {
+			msgs[i] = p.Field + ": " + p.Msg
+		}
+		return nil, fmt.Errorf("the recorded definition no longer validates: %s", strings.Join(msgs, "; "))
+	}
+	return t, nil
+}

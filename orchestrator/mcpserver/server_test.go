@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -705,22 +706,40 @@ func TestTrustQueryLimitKeepsNewest(t *testing.T) {
 }
 
 // A call's stderr line is exactly docs/spec/orchestrator.md §12's form:
-// these four fields in this order, nothing after the trace id.
+// these four fields in this order, nothing after the trace id. A client
+// or tool that is not one word is quoted, so it cannot break the line.
 func TestCallLine(t *testing.T) {
-	got := string(callLine("api-key#1", "harn.trust.query", "completed", "mcp_0123"))
-	want := "[harn] mcp: client=api-key#1 tool=harn.trust.query status=completed trace_id=mcp_0123\n"
-	if got != want {
-		t.Errorf("line %q, want %q", got, want)
+	for _, tc := range []struct{ client, tool, want string }{
+		{"curl/1", "harn.trust.query", "client=curl/1 tool=harn.trust.query"},
+		{"Claude Desktop/1.2", "harn.trigger.list", `client="Claude Desktop/1.2" tool=harn.trigger.list`},
+		{"x/1\n[harn] mcp: client=forged", "t", `client="x/1\n[harn] mcp: client=forged" tool=t`},
+		{"x/1\n", "a\tb", `client="x/1\n" tool="a\tb"`},
+		{"x/1", "", `client=x/1 tool=""`},
+		{`"q"/1`, "é", `client="\"q\"/1" tool=é`},
+		{"bad\xff/1", "t", `client="bad\xff/1" tool=t`},
+	} {
+		got := string(callLine(tc.client, tc.tool, "completed", "mcp_0123"))
+		want := "[harn] mcp: " + tc.want + " status=completed trace_id=mcp_0123\n"
+		if got != want {
+			t.Errorf("line %q, want %q", got, want)
+		}
 	}
 }
 
 // A tools/call without a string name is answered with -32602 naming
-// params.name; it and a call before initialize are recorded like every call (docs/spec/orchestrator.md
-// §12): a failed stderr line and an action_graph_update carrying the error.
+// params.name; it and a call before initialize are recorded like every
+// call (docs/spec/orchestrator.md §12): a failed stderr line and an
+// action_graph_update carrying the error. A call with no tool name is
+// tool `unknown`; a request refused for its metadata still names the
+// client by its well-formed clientInfo.
 func TestRefusedCallIsRecorded(t *testing.T) {
 	c := newClient(t)
 	if e := get(c.call("tools/call", map[string]any{"name": "harn.trigger.list"}), "error"); !sameJSON(e, `{"code":-32002,"message":"server not initialized"}`) {
 		t.Fatalf("before initialize %s", js(e))
+	}
+	info := map[string]any{"name": "curl", "version": "1"}
+	if e := get(c.call("tools/call", map[string]any{"name": "harn.trigger.list", "_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2099", "io.modelcontextprotocol/clientInfo": info}}), "error", "code"); e != float64(-32022) {
+		t.Fatalf("unsupported version %v", e)
 	}
 	c.initialize()
 	if e := get(c.call("tools/call", map[string]any{"arguments": map[string]any{}}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call requires params.name, the tool name"}`) {
@@ -730,23 +749,108 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 		t.Fatalf("number name %s", js(e))
 	}
 	c.srv.Flush()
-	for _, line := range []string{"client=unknown tool=harn.trigger.list", "client=tester/1.0 tool=null", "client=tester/1.0 tool=7"} {
+	for _, line := range []string{"client=unknown tool=harn.trigger.list", "client=curl/1 tool=harn.trigger.list", "client=tester/1.0 tool=unknown"} {
 		if !strings.Contains(c.stderr.String(), "[harn] mcp: "+line+" status=failed trace_id=mcp_") {
 			t.Fatalf("no stderr line %q:\n%s", line, c.stderr.String())
 		}
 	}
-	graph, _ := c.log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
+	want := []string{
+		"unknown harn.trigger.list: server not initialized",
+		"curl/1 harn.trigger.list: Unsupported protocol version",
+		"tester/1.0 unknown: Invalid params: tools/call requires params.name, the tool name",
+		"tester/1.0 unknown: Invalid params: tools/call params.name must be a string, not 7",
+	}
+	if got := failedCalls(t, c.log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("action graph errors %q, want %q", got, want)
+	}
+}
+
+// failedCalls are the failed calls on observability.action_graph:
+// "<mcp_client> <tool_name>: <error>".
+func failedCalls(t *testing.T, log eventlog.Log) []string {
+	t.Helper()
+	graph, err := log.Read(context.Background(), orchestrator.TopicActionGraph, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var errs []string
 	for _, g := range graph {
 		var p map[string]any
 		json.Unmarshal(g.Payload, &p)
 		if g.Kind == "action_graph_update" && get(p, "observability", "action_graph_nodes", 0, "status") == "failed" {
-			errs = append(errs, g.Headers["tool_name"]+": "+fmt.Sprint(p["error"]))
+			if get(p, "context", "client_identity") != g.Headers["mcp_client"] || get(p, "context", "tool_name") != g.Headers["tool_name"] {
+				t.Errorf("context %v disagrees with headers %v", p["context"], g.Headers)
+			}
+			errs = append(errs, g.Headers["mcp_client"]+" "+g.Headers["tool_name"]+": "+fmt.Sprint(p["error"]))
 		}
 	}
-	want := []string{"harn.trigger.list: server not initialized", "null: Invalid params: tools/call requires params.name, the tool name", "7: Invalid params: tools/call params.name must be a string, not 7"}
-	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("action graph errors %q, want %q", errs, want)
+	return errs
+}
+
+// Over HTTP, a request refused by its routing headers or its metadata
+// is recorded under the client its well-formed clientInfo names
+// (docs/spec/orchestrator.md §12), and a request without _meta is
+// refused as bad metadata, not as "server not initialized" (§8 step 5).
+func TestHTTPRefusedCallIsRecorded(t *testing.T) {
+	c := newClient(t)
+	h := c.srv.HTTPHandler("/mcp", nil)
+	post := func(headers map[string]string, body string) (int, map[string]any) {
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var m map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &m)
+		return rec.Code, m
+	}
+	meta := func(version string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"harn.trigger.list","arguments":{},` + meta("2026-07-28") + `}}`
+	routing := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
+	with := func(k, v string) map[string]string {
+		h := maps.Clone(routing)
+		h[k] = v
+		return h
+	}
+	const malformed = "request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/clientCapabilities"
+	for _, tc := range []struct {
+		headers map[string]string
+		body    string
+		code    float64
+		message string
+	}{
+		{routing, call, -32020, "Mcp-Name header is required for this request"},
+		{with("Mcp-Name", "other"), call, -32020, "Mcp-Name header does not match request body"},
+		{with("MCP-Protocol-Version", "2099"), call, -32022, "Unsupported protocol version"},
+		{with("Mcp-Name", "harn.trigger.list"), strings.Replace(call, meta("2026-07-28"), meta("2099"), 1), -32020, "MCP-Protocol-Version header does not match request body"},
+		{with("Mcp-Name", "harn.trigger.list"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"harn.trigger.list"}}`, -32602, malformed},
+		{with("Mcp-Name", "harn.trigger.list"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"harn.trigger.list","_meta":{}}}`, -32602, malformed},
+	} {
+		status, m := post(tc.headers, tc.body)
+		if status != 400 || get(m, "error", "code") != tc.code || get(m, "error", "message") != tc.message {
+			t.Errorf("%v %s: %d %v", tc.headers, tc.body, status, m)
+		}
+	}
+	if status, m := post(map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); status != 400 || get(m, "error", "message") != malformed {
+		t.Errorf("tools/list without _meta: %d %v", status, m)
+	}
+	if status, m := post(with("Mcp-Name", "harn.trigger.list"), call); status != 200 || get(m, "result", "isError") != false {
+		t.Errorf("good call: %d %v", status, m)
+	}
+	c.srv.Flush()
+	var want []string
+	for _, e := range []string{"Mcp-Name header is required for this request", "Mcp-Name header does not match request body", "Unsupported protocol version", "MCP-Protocol-Version header does not match request body"} {
+		want = append(want, "curl/1 harn.trigger.list: "+e)
+	}
+	want = append(want, "unknown harn.trigger.list: "+malformed, "unknown harn.trigger.list: "+malformed)
+	if got := failedCalls(t, c.log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("action graph errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := strings.Count(c.stderr.String(), "[harn] mcp: client=curl/1 tool=harn.trigger.list status=failed"); n != 4 {
+		t.Errorf("%d failed curl/1 lines:\n%s", n, c.stderr.String())
 	}
 }
 

@@ -9,9 +9,12 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
@@ -70,10 +73,10 @@ var tools = []*toolSpec{
 	},
 	{
 		name: "harn.trigger.replay", title: "Replay Trigger", async: true,
-		description: "Re-dispatch a recorded trigger event under a new event id linked to the original. With as_of (RFC 3339), also report the binding as it was registered then.",
+		description: "Re-dispatch a recorded trigger event under a new event id linked to the original. With as_of (RFC 3339), run it through the binding as it was registered then (its recorded handler, predicate and policies, with the code loaded now) and report both versions.",
 		fields: []field{
 			{name: "event_id", kind: "string", schema: `{"type":"string","description":"Recorded event id (trigger_evt_...)."}`},
-			{name: "as_of", kind: "string", schema: `{"type":"string","format":"date-time","description":"Resolve the binding as of this instant (RFC 3339)."}`},
+			{name: "as_of", kind: "string", schema: `{"type":"string","format":"date-time","description":"Replay through the binding as it was registered at this instant (RFC 3339)."}`},
 			{name: "steer_from", kind: "string", schema: `{"type":"string"}`},
 			{name: "to_decision", kind: "string", schema: `{"type":"string"}`},
 			{name: "reason", kind: "string", schema: `{"type":"string"}`},
@@ -250,8 +253,12 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 // RefusedCall records a call the protocol layer answered with a
 // JSON-RPC error before any tool ran (a missing or non-string name, a
 // bad requestState): docs/spec/orchestrator.md §12 records every call,
-// status failed.
+// status failed. A call without a tool name is recorded as tool
+// `unknown`, as a client without a clientInfo is.
 func (s *Server) RefusedCall(x *protocol.Call, name string, e *protocol.Error) {
+	if name == "" {
+		name = "unknown"
+	}
 	cc := &callCtx{ctx: x.Context(), x: x, caller: orchestrator.Caller{Client: x.Identity(), TraceID: orchestrator.NewTraceID()}}
 	line := callLine(cc.caller.Client, name, "failed", cc.caller.TraceID)
 	s.recordCall(cc, line, name, "failed", nil, nil, errors.New(e.Message))
@@ -262,18 +269,30 @@ func (s *Server) RefusedCall(x *protocol.Call, name string, e *protocol.Error) {
 // trace_id=…" and a newline, nothing more, so a log pipeline written for
 // the reference parses it — appended directly rather than formatted by
 // fmt on every call. How long a dispatch took is on its trigger.attempts
-// record (duration_ms).
+// record (duration_ms). The client and tool come from the request, so
+// one that would not read as a single word (empty, or with a space, a
+// quote, a control character or bad UTF-8) is written Go-quoted: a
+// client cannot end the line early or forge another.
 func callLine(client, tool, status, traceID string) []byte {
 	b := make([]byte, 0, 64+len(client)+len(tool)+len(traceID))
 	b = append(b, "[harn] mcp: client="...)
-	b = append(b, client...)
+	b = appendLogWord(b, client)
 	b = append(b, " tool="...)
-	b = append(b, tool...)
+	b = appendLogWord(b, tool)
 	b = append(b, " status="...)
 	b = append(b, status...)
 	b = append(b, " trace_id="...)
 	b = append(b, traceID...)
 	return append(b, '\n')
+}
+
+// appendLogWord appends s to a log line as one word: as is when it is
+// one, else quoted.
+func appendLogWord(b []byte, s string) []byte {
+	if s != "" && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r == '"' || unicode.IsSpace(r) || !unicode.IsPrint(r) }) {
+		return append(b, s...)
+	}
+	return strconv.AppendQuote(b, s)
 }
 
 // successResult is the CallToolResult of a value, and the value's JSON
