@@ -4,7 +4,8 @@
 // (github.com/peterh/liner; when standard input is not a terminal liner
 // falls back to plain line reading, which is how the transcript tests
 // drive it). An entry continues over several lines while a bracket, a
-// triple-quoted string or a block comment is open (Incomplete). Each entry
+// triple-quoted string or a block comment is open, or after a line ending
+// with an operator (Incomplete). Each entry
 // is evaluated in one interp.Interactive environment, so bindings,
 // functions and imports persist; the value of every top-level expression
 // statement is printed in println's display form (nil is not printed);
@@ -235,7 +236,8 @@ func (r *REPL) warnings() {
 
 const help = `Enter Harn statements and expressions; the value of an expression is
 printed. An entry continues on more lines while a bracket, a triple-quoted
-string or a block comment is open. Tab completes names and .methods.
+string or a block comment is open, or after a line ending with an operator.
+Tab completes names and .methods.
 
 Commands:
   :help          show this help
