@@ -137,13 +137,16 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	return err
 }
 
-// Interrupt stops the entry now running, if any (Ctrl-C).
-func (in *Interactive) Interrupt() {
+// Interrupt stops the entry now running, if any (Ctrl-C), and reports
+// whether there was one.
+func (in *Interactive) Interrupt() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if in.current != nil {
-		in.current.Cancel()
+	if in.current == nil {
+		return false
 	}
+	in.current.Cancel()
+	return true
 }
 
 // wrapExprStmts makes every top-level expression statement print its value.

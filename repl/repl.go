@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/peterh/liner"
 
@@ -83,6 +84,9 @@ func Run(cfg Config) int {
 		}
 	}
 
+	abandoned, stop := r.catchInterrupts(interactive)
+	defer stop()
+
 	var entry strings.Builder
 	for {
 		p := prompt
@@ -90,6 +94,9 @@ func Run(cfg Config) int {
 			p = contPrompt
 		}
 		line, err := ln.Prompt(p)
+		if abandoned.Swap(false) {
+			entry.Reset() // the line read was typed after Ctrl-C
+		}
 		if errors.Is(err, liner.ErrPromptAborted) {
 			entry.Reset()
 			continue
@@ -128,7 +135,7 @@ func Run(cfg Config) int {
 		}
 		src := entry.String()
 		entry.Reset()
-		if code, exit := r.evalInterruptible(src); exit {
+		if code, exit := r.Eval(src); exit {
 			return code
 		}
 	}
@@ -148,24 +155,36 @@ func saveHistory(ln *liner.State, path string, errw io.Writer) {
 	ln.WriteHistory(f)
 }
 
-// evalInterruptible evaluates an entry; Ctrl-C stops it. exit reports
-// that the entry called exit(code).
-func (r *REPL) evalInterruptible(src string) (code int, exit bool) {
+// catchInterrupts handles Ctrl-C (SIGINT) for the rest of the session.
+// While an entry runs it stops the entry. At the prompt liner reads
+// Ctrl-C itself when it edits the line; when it does not (a dumb or
+// unsized terminal: liner reads plain lines and the terminal sends the
+// signal) the terminal has already thrown the typed line away, so the
+// half-typed entry is abandoned too (the flag returned tells the loop)
+// and a fresh prompt is shown (docs/repl.md). Without a terminal, Ctrl-C
+// at the prompt ends the session, with the status of SIGINT. stop puts
+// back the default handling.
+func (r *REPL) catchInterrupts(interactive bool) (abandoned *atomic.Bool, stop func()) {
+	abandoned = new(atomic.Bool)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
-	done := make(chan struct{})
+	stop = func() {
+		signal.Stop(sig)
+		close(sig)
+	}
 	go func() {
-		select {
-		case <-sig:
-			r.in.Interrupt()
-		case <-done:
+		for range sig {
+			switch {
+			case r.in.Interrupt():
+			case interactive:
+				abandoned.Store(true)
+				fmt.Fprint(r.out, "\n"+prompt)
+			default:
+				os.Exit(130)
+			}
 		}
 	}()
-	defer func() {
-		signal.Stop(sig)
-		close(done)
-	}()
-	return r.Eval(src)
+	return abandoned, stop
 }
 
 // REPL evaluates entries and commands in one environment; Run drives it
