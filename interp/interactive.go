@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sort"
 	"sync"
@@ -20,7 +21,9 @@ import (
 // environment: the bindings, functions and imports an entry makes are
 // globals of one vm.Module that every later entry is compiled against
 // (resolve.Options.PriorGlobals keeps their slots), so a function defined
-// in one entry sees assignments made in the next.
+// in one entry sees assignments made in the next. For type checking, an
+// entry is put behind the latest declaration of each earlier global
+// (check.Options.Prior), so those keep their types.
 type Interactive struct {
 	s       *Session
 	dir     string     // relative imports of typed entries resolve here
@@ -28,8 +31,8 @@ type Interactive struct {
 	globals []string   // global names in slot order
 	enums   []string
 	structs []*syntax.StructDecl
-	decls   []syntax.Stmt // latest declaration of each name, for TypeOf
-	types   *types.Env    // type declarations imported so far, for TypeOf
+	decls   []syntax.Stmt // latest declaration of each name, to check later entries after
+	imports []*Import     // every import of earlier entries, for their type declarations
 	n       int           // entries evaluated
 
 	mu      sync.Mutex
@@ -44,7 +47,7 @@ const ShowBuiltin = "__repl_show"
 // NewInteractive prepares the session for REPL entries; dir is the
 // directory relative imports resolve against.
 func (s *Session) NewInteractive(dir string) *Interactive {
-	in := &Interactive{s: s, dir: dir, types: types.NewEnv()}
+	in := &Interactive{s: s, dir: dir}
 	s.repl = in
 	// A wait nothing can end fails with the deadlock error instead of
 	// hanging the prompt. Between entries the last entry's thread counts
@@ -115,9 +118,7 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 		in.globals = append(in.globals, g.Name)
 	}
 	in.remember(f)
-	for _, imp := range m.Imports {
-		importTypes(in.types, imp)
-	}
+	in.imports = append(in.imports, m.Imports...)
 
 	if err := s.link(m); err != nil {
 		return err
@@ -136,13 +137,16 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	return err
 }
 
-// Interrupt stops the entry now running, if any (Ctrl-C).
-func (in *Interactive) Interrupt() {
+// Interrupt stops the entry now running, if any (Ctrl-C), and reports
+// whether there was one.
+func (in *Interactive) Interrupt() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if in.current != nil {
-		in.current.Cancel()
+	if in.current == nil {
+		return false
 	}
+	in.current.Cancel()
+	return true
 }
 
 // wrapExprStmts makes every top-level expression statement print its value.
@@ -155,16 +159,11 @@ func wrapExprStmts(f *syntax.File) {
 	}
 }
 
-// remember records an entry's declarations (for TypeOf) and enums.
+// remember records an entry's declarations (for checking later entries
+// and TypeOf) and enums.
 func (in *Interactive) remember(f *syntax.File) {
 	for _, it := range f.Items {
-		var names []string
-		forTopLevelNames(it, func(name string, _ syntax.Node) { names = append(names, name) })
-		if imp, ok := it.(*syntax.ImportDecl); ok {
-			for _, id := range imp.Names {
-				names = append(names, id.Name)
-			}
-		}
+		names := boundNames(it)
 		if len(names) == 0 {
 			continue
 		}
@@ -174,24 +173,75 @@ func (in *Interactive) remember(f *syntax.File) {
 		case *syntax.StructDecl:
 			in.structs = append(in.structs, d)
 		}
-		kept := in.decls[:0]
-		for _, d := range in.decls {
-			clash := false
-			forTopLevelNames(d, func(name string, _ syntax.Node) {
-				for _, n := range names {
-					clash = clash || n == name
-				}
-			})
-			if !clash {
-				kept = append(kept, d)
-			}
-		}
-		in.decls = kept
+		in.decls = without(in.decls, names)
 		if _, ok := it.(*syntax.ImportDecl); !ok {
 			// imported names stay prior globals: their modules are not here
 			in.decls = append(in.decls, it)
 		}
 	}
+}
+
+// boundNames lists the top-level names an item binds, imported ones
+// included.
+func boundNames(it syntax.Stmt) map[string]bool {
+	names := map[string]bool{}
+	forTopLevelNames(it, func(name string, _ syntax.Node) { names[name] = true })
+	if imp, ok := it.(*syntax.ImportDecl); ok {
+		for _, id := range imp.Names {
+			names[id.Name] = true
+		}
+		if imp.Namespace != nil {
+			names[imp.Namespace.Name] = true
+		}
+	}
+	return names
+}
+
+// without returns the declarations of decls that bind none of names (a
+// new declaration of a name replaces the old one), in a new slice.
+func without(decls []syntax.Stmt, names map[string]bool) []syntax.Stmt {
+	var kept []syntax.Stmt
+	for _, d := range decls {
+		clash := false
+		forTopLevelNames(d, func(name string, _ syntax.Node) { clash = clash || names[name] })
+		if !clash {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+// check type-checks an entry's file f as if it followed the declarations
+// of the earlier entries (minus those f declares again), so that their
+// bindings and functions keep the types they were checked with
+// (docs/repl.md: a static error changes nothing). Only f's own
+// diagnostics come back, and only the checker's: the resolution of f
+// alone (compileUnit) reports name errors. imports are f's; each, when
+// set, receives the type of every expression statement of f.
+func (in *Interactive) check(f *syntax.File, opts resolve.Options, imports []*Import, each func(*syntax.ExprStmt, types.Type)) diag.List {
+	names := map[string]bool{}
+	for _, it := range f.Items {
+		maps.Copy(names, boundNames(it))
+	}
+	prior := without(in.decls, names)
+	all := &syntax.File{Path: f.Path, Items: append(prior, f.Items...)}
+	info := resolve.File(all, opts)
+	// The entry is resolved again for compiling: give it back as written.
+	defer info.RestoreSpelling()
+	env := types.NewEnv()
+	for _, imp := range imports {
+		importTypes(env, imp)
+	}
+	for _, imp := range in.imports {
+		importTypes(env, imp)
+	}
+	return check.File(all, info, check.Options{
+		Env:      env,
+		Library:  library{in.s.Universe},
+		Imports:  importedFuncs{&Module{Imports: imports}},
+		ExprStmt: each,
+		Prior:    len(prior),
+	})
 }
 
 // Names lists the names bound in the environment (for completion), sorted.
@@ -216,11 +266,11 @@ func (in *Interactive) TypeOf(src string) (string, error) {
 		return "", err
 	}
 	in.s.Sources["<type>"] = []byte(src)
-	items := append(append([]syntax.Stmt(nil), in.decls...), &syntax.ExprStmt{X: x})
-	f := &syntax.File{Path: "<type>", Items: items}
-	// Undefined names in the expression itself are errors here.
-	alone := resolve.File(&syntax.File{Path: "<type>", Items: items[len(items)-1:]},
-		resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs})
+	stmt := &syntax.ExprStmt{X: x}
+	f := &syntax.File{Path: "<type>", Items: []syntax.Stmt{stmt}}
+	opts := resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs}
+	// Undefined names in the expression are errors here.
+	alone := resolve.File(f, opts)
 	for _, w := range alone.Warnings {
 		if w.Code == "HARN-NAM-001" {
 			e := *w
@@ -231,21 +281,12 @@ func (in *Interactive) TypeOf(src string) (string, error) {
 	if len(alone.Errors) > 0 {
 		return "", alone.Errors
 	}
-	info := resolve.File(f, resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs})
-	if len(info.Errors) > 0 {
-		return "", info.Errors
-	}
-	env := types.NewEnv()
-	for _, d := range in.types.Decls() {
-		env.Import(d)
-	}
 	var t types.Type
-	last := items[len(items)-1]
-	diags := check.File(f, info, check.Options{Env: env, ExprStmt: func(s *syntax.ExprStmt, typ types.Type) {
-		if s == last {
+	diags := in.check(f, opts, nil, func(s *syntax.ExprStmt, typ types.Type) {
+		if s == stmt {
 			t = typ
 		}
-	}})
+	})
 	for _, d := range diags {
 		if d.Severity == diag.SevError {
 			return "", d

@@ -187,3 +187,42 @@ func TestInteractiveDeadlockAfterImport(t *testing.T) {
 		t.Fatal("the receive hung: no deadlock reported after an import")
 	}
 }
+
+// An entry is type-checked after the declarations of the earlier ones, as
+// if the session were one script: a static error there changes nothing
+// and is not reported again by later entries or :type (docs/repl.md).
+func TestInteractiveChecksAgainstEarlierEntries(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in, `fn gg() -> string { return "s" }`, "let y: int = 3", "fn h(v: int) { return v }", "fn ff(a) { return a }")
+	for entry, want := range map[string]string{
+		"let r: int = gg()": "let binding `r`: expected int, found string",
+		`y = "s"`:           "assignment to `y`: expected int, found string",
+		`let bad = h("x")`:  "argument 1 `v`: expected int, found string",
+	} {
+		err := in.Eval(entry)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", entry, err, want)
+		}
+	}
+	if w := in.Warnings(); len(w) != 0 {
+		t.Errorf("warnings of rejected entries: %v", w)
+	}
+	evalAll(t, in, "ff(1, 2)")
+	if w := in.Warnings(); len(w) != 1 || !strings.Contains(w[0].Msg, "expects 1 argument, got 2") {
+		t.Errorf("arity warning of a call to an earlier function: %v", w)
+	}
+	evalAll(t, in, "y", "let zz = 5")
+	for expr, want := range map[string]string{"zz": "int", "y + 1": "int", "gg()": "string"} {
+		if got, err := in.TypeOf(expr); err != nil || got != want {
+			t.Errorf(":type %s = %q, %v; want %q", expr, got, err, want)
+		}
+	}
+	for _, name := range []string{"r", "bad"} {
+		if err := in.Eval(name); err == nil || !strings.Contains(err.Error(), "Undefined variable: "+name) {
+			t.Errorf("%s was bound by a rejected entry: %v", name, err)
+		}
+	}
+	if out.String() != "1\n3\n" {
+		t.Errorf("output %q", out.String())
+	}
+}

@@ -385,10 +385,13 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	}
 	opts := resolve.Options{Universe: universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
 		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}
-	if kind == unitEntry && s.repl != nil {
+	var entryChecked diag.List
+	entry := kind == unitEntry && s.repl != nil
+	if entry {
 		opts.PriorGlobals = s.repl.globals
 		opts.PriorEnums = s.repl.enums
 		opts.PriorStructs = s.repl.structs
+		entryChecked = s.repl.check(m.Syntax, opts, m.Imports, nil)
 	}
 	info := resolve.File(m.Syntax, opts)
 	var warnings, errs diag.List
@@ -408,7 +411,14 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	// The type errors of a file whose names do not all resolve are
 	// reported too: one unknown call must not hide the rest, and the
 	// first error in source order comes first.
-	split(checkFile(m, info, env, s.Universe))
+	if entry {
+		// checked behind the earlier entries' declarations; the compiler
+		// still wants the entry's own types
+		env.AddFile(m.Syntax)
+		split(entryChecked)
+	} else {
+		split(checkFile(m, info, env, s.Universe))
+	}
 	if len(info.Errors) > 0 {
 		errs.SortByPosition()
 	}

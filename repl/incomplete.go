@@ -1,12 +1,19 @@
 package repl
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
 
 // Incomplete reports whether src, the lines of an entry typed so far,
 // needs more lines: a bracket, a triple-quoted string, an interpolation or
 // a block comment is still open, or the last line ends with a backslash
-// (docs/spec/language.md §1.1) or with an operator that continues the expression on
-// the next line (§2.6). Strings and comments are skipped, so brackets
+// (docs/spec/language.md §1.1), a binary operator or `.`/`?.` (§2.6), an
+// assignment operator, `->`, or a type's `|` or `&`: everything a script
+// may continue on the next line. A `>` may also close a type's arguments
+// (`type L = list<int>`), so it continues only an entry that does not
+// parse as it stands. Strings and comments are skipped, so brackets
 // inside them do not count. Anything else — including text that will not
 // parse — is complete and goes to the parser, which reports the problem.
 // (A line that starts with an operator cannot continue the previous entry
@@ -17,22 +24,25 @@ func Incomplete(src string) bool {
 	if sc.open || sc.depth > 0 {
 		return true
 	}
-	return continues(strings.TrimRight(string(sc.tail), " "))
-}
-
-// continuing are the line endings that continue an expression on the next
-// line (docs/spec/language.md §1.1, §2.6). `<` and `>` are left out: a line may end
-// with a generic type such as `list<int>`.
-var continuing = []string{"\\", "|>", "||", "&&", "==", "!=", "<=", ">=", "+", "-", "??", "*", "/", "%", ".", " in"}
-
-func continues(tail string) bool {
+	tail := strings.TrimRight(string(sc.tail), " ")
 	for _, op := range continuing {
 		if strings.HasSuffix(tail, op) {
 			return true
 		}
 	}
+	// greater-than, or the end of a type's arguments
+	if strings.HasSuffix(tail, ">") {
+		_, err := syntax.Parse("<entry>", []byte(src))
+		return err != nil
+	}
 	return false
 }
+
+// continuing are the line endings after which an entry always goes on:
+// every binary operator but `>` (`==`, `<=`, `>=` and the assignment
+// operators end in `=`, `**` in `*`, `||` in `|`, `&&` in `&`, `?.` in
+// `.`, `not in` in ` in`), the `|` and `&` of types, and `->`.
+var continuing = []string{"\\", "|>", "->", "|", "&", "=", "<", "+", "-", "??", "*", "/", "%", ".", " in"}
 
 type scanner struct {
 	src   string

@@ -4,7 +4,8 @@
 // (github.com/peterh/liner; when standard input is not a terminal liner
 // falls back to plain line reading, which is how the transcript tests
 // drive it). An entry continues over several lines while a bracket, a
-// triple-quoted string or a block comment is open (Incomplete). Each entry
+// triple-quoted string or a block comment is open, or after a line ending
+// with an operator (Incomplete). Each entry
 // is evaluated in one interp.Interactive environment, so bindings,
 // functions and imports persist; the value of every top-level expression
 // statement is printed in println's display form (nil is not printed);
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/peterh/liner"
 
@@ -82,6 +84,9 @@ func Run(cfg Config) int {
 		}
 	}
 
+	abandoned, stop := r.catchInterrupts(interactive)
+	defer stop()
+
 	var entry strings.Builder
 	for {
 		p := prompt
@@ -89,6 +94,9 @@ func Run(cfg Config) int {
 			p = contPrompt
 		}
 		line, err := ln.Prompt(p)
+		if abandoned.Swap(false) {
+			entry.Reset() // the line read was typed after Ctrl-C
+		}
 		if errors.Is(err, liner.ErrPromptAborted) {
 			entry.Reset()
 			continue
@@ -127,7 +135,7 @@ func Run(cfg Config) int {
 		}
 		src := entry.String()
 		entry.Reset()
-		if code, exit := r.evalInterruptible(src); exit {
+		if code, exit := r.Eval(src); exit {
 			return code
 		}
 	}
@@ -147,24 +155,36 @@ func saveHistory(ln *liner.State, path string, errw io.Writer) {
 	ln.WriteHistory(f)
 }
 
-// evalInterruptible evaluates an entry; Ctrl-C stops it. exit reports
-// that the entry called exit(code).
-func (r *REPL) evalInterruptible(src string) (code int, exit bool) {
+// catchInterrupts handles Ctrl-C (SIGINT) for the rest of the session.
+// While an entry runs it stops the entry. At the prompt liner reads
+// Ctrl-C itself when it edits the line; when it does not (a dumb or
+// unsized terminal: liner reads plain lines and the terminal sends the
+// signal) the terminal has already thrown the typed line away, so the
+// half-typed entry is abandoned too (the flag returned tells the loop)
+// and a fresh prompt is shown (docs/repl.md). Without a terminal, Ctrl-C
+// at the prompt ends the session, with the status of SIGINT. stop puts
+// back the default handling.
+func (r *REPL) catchInterrupts(interactive bool) (abandoned *atomic.Bool, stop func()) {
+	abandoned = new(atomic.Bool)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
-	done := make(chan struct{})
+	stop = func() {
+		signal.Stop(sig)
+		close(sig)
+	}
 	go func() {
-		select {
-		case <-sig:
-			r.in.Interrupt()
-		case <-done:
+		for range sig {
+			switch {
+			case r.in.Interrupt():
+			case interactive:
+				abandoned.Store(true)
+				fmt.Fprint(r.out, "\n"+prompt)
+			default:
+				os.Exit(130)
+			}
 		}
 	}()
-	defer func() {
-		signal.Stop(sig)
-		close(done)
-	}()
-	return r.Eval(src)
+	return abandoned, stop
 }
 
 // REPL evaluates entries and commands in one environment; Run drives it
@@ -235,7 +255,8 @@ func (r *REPL) warnings() {
 
 const help = `Enter Harn statements and expressions; the value of an expression is
 printed. An entry continues on more lines while a bracket, a triple-quoted
-string or a block comment is open. Tab completes names and .methods.
+string or a block comment is open, or after a line ending with an operator.
+Tab completes names and .methods.
 
 Commands:
   :help          show this help

@@ -52,13 +52,20 @@ type ptySession struct {
 }
 
 func startPTY(t *testing.T, history string) *ptySession {
+	return startTerminal(t, history, "xterm", unix.Winsize{Row: 24, Col: 80})
+}
+
+// startTerminal starts `harn repl` on a pseudo-terminal of the given
+// TERM and window size.
+func startTerminal(t *testing.T, history, termName string, size unix.Winsize) *ptySession {
 	ctl, term := openPTY(t)
+	unix.IoctlSetWinsize(int(term.Fd()), unix.TIOCSWINSZ, &size)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "repl")
-	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_REPL_HISTORY="+history, "TERM=xterm")
+	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1", "HARN_REPL_HISTORY="+history, "TERM="+termName)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = term, term, term
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
@@ -170,5 +177,52 @@ func TestREPLOnTerminal(t *testing.T) {
 	case <-p.done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-D did not end the session")
+	}
+}
+
+// On a terminal liner cannot edit on (TERM=dumb, or a window of no
+// size), lines are read plainly and Ctrl-C at the prompt is a SIGINT: it
+// abandons the half-typed entry and the session goes on (docs/repl.md).
+// Ctrl-C while an entry runs still stops it.
+func TestREPLCtrlCWithoutLineEditing(t *testing.T) {
+	for _, tc := range []struct {
+		name, term string
+		size       unix.Winsize
+	}{
+		{"dumb", "dumb", unix.Winsize{Row: 24, Col: 80}},
+		{"unsized", "xterm", unix.Winsize{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startTerminal(t, "", tc.term, tc.size)
+			p.expect("harn> ")
+			p.send("let a = 1 +\r")
+			p.expect("....> ")
+			p.send("\x03")
+			p.expect("harn> ")
+			p.send("7 * 6\r") // not `let a = 1 + 7 * 6`: that prints nothing
+			p.expect("42")
+			p.expect("harn> ")
+			p.send("half typed\x03")
+			p.expect("harn> ")
+			p.send("1 + 1\r")
+			p.expect("2")
+			p.expect("harn> ")
+			p.send("while true { }\r")
+			time.Sleep(200 * time.Millisecond)
+			p.send("\x03")
+			p.expect("interrupted")
+			p.expect("harn> ")
+			p.send("a\r")
+			p.expect("Undefined variable: a")
+			p.send(":quit\r")
+			select {
+			case <-p.done:
+			case <-time.After(10 * time.Second):
+				t.Fatal(":quit did not end the session")
+			}
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("the session ended with %v", err)
+			}
+		})
 	}
 }

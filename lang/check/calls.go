@@ -511,8 +511,8 @@ const mainHelp = "rewrite as `fn main(harness: Harness) { ... }` — the runtime
 // checkMain applies the entry signature rule (HARN-NAM-101) to a top-level
 // `fn main` that takes parameters; a parameterless main is an ordinary
 // function.
-func (c *checker) checkMain() {
-	for _, it := range c.file.Items {
+func (c *checker) checkMain(items []syntax.Stmt) {
+	for _, it := range items {
 		fn, ok := it.(*syntax.FnDecl)
 		if !ok || fn.Name != "main" || len(fn.Params) == 0 {
 			continue

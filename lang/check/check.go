@@ -51,6 +51,12 @@ type Options struct {
 	// Imports, when set, gives the functions the file's imports bind, for
 	// the arity and argument checks of their calls.
 	Imports Imports
+	// Prior is the number of leading items of the file that stand for
+	// code checked before: the declarations of a REPL session's earlier
+	// entries, put in front of the entry being checked (docs/repl.md).
+	// They are walked for what they declare — binding types, signatures,
+	// narrowing — and nothing is reported about them.
+	Prior int
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -83,8 +89,15 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
-	c.checkMain()
-	c.stmts(f.Items, true)
+	prior := min(max(opts.Prior, 0), len(f.Items))
+	c.checkMain(f.Items[prior:])
+	if prior > 0 {
+		c.prior = map[syntax.Node]bool{}
+		c.quiet = true
+		c.stmts(f.Items[:prior], true)
+		c.quiet = false
+	}
+	c.stmts(f.Items[prior:], true)
 	c.unusedLocals()
 	c.diags.SortByPosition()
 	return c.diags
@@ -117,6 +130,10 @@ type checker struct {
 	imports     Imports
 	importedFns map[string]*importedFn // by bound name, `ns.name` for namespace members (imports.go)
 	namespaces  map[string]bool        // names of the file's namespace imports, built on first use
+	// quiet is set while the Options.Prior items are walked: nothing is
+	// reported, and the functions met are recorded in prior.
+	quiet bool
+	prior map[syntax.Node]bool
 }
 
 // variable is what the checker knows about a binding.
@@ -177,6 +194,16 @@ type thrownValue struct {
 	pos syntax.Pos
 }
 
+// enter makes fc, a function nested in the current one, current. A
+// function of the Options.Prior items is recorded, so that unusedLocals
+// leaves its locals alone.
+func (c *checker) enter(fc *funcCtx) {
+	if c.quiet {
+		c.prior[fc.node] = true
+	}
+	c.fn = fc
+}
+
 func (fc *funcCtx) pushScope() { fc.scopes = append(fc.scopes, map[string]bool{}) }
 func (fc *funcCtx) popScope()  { fc.scopes = fc.scopes[:len(fc.scopes)-1] }
 
@@ -222,6 +249,9 @@ const (
 )
 
 func (c *checker) report(sev diag.Severity, pos syntax.Pos, code, help, msg string) {
+	if c.quiet {
+		return
+	}
 	key := fmt.Sprintf("%d:%d:%d:%s", sev, pos.Line, pos.Col, msg)
 	if c.seen[key] {
 		return
@@ -607,6 +637,9 @@ func (c *checker) unusedLocals() {
 	for _, fn := range c.info.Funcs {
 		if p, ok := fn.Node.(*syntax.PipelineDecl); ok && extended[p.Name] {
 			continue // its body also runs in the pipelines extending it
+		}
+		if c.prior[fn.Node] {
+			continue
 		}
 		for _, b := range fn.Locals {
 			if b.Used || b.Name == "" || b.Name[0] == '_' {

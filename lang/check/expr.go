@@ -264,7 +264,7 @@ func indexType(t types.Type) types.Type {
 // task checks a parallel or spawn body, a function of its own.
 func (c *checker) task(node syntax.Node, param string, body *syntax.Block) {
 	fc := &funcCtx{parent: c.fn, node: node}
-	c.fn = fc
+	c.enter(fc)
 	fc.pushScope()
 	if param != "" && param != "_" {
 		fc.scopes[0][param] = true

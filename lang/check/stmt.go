@@ -678,7 +678,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	if d, ok := node.(*syntax.FnDecl); fc.ret == types.Any || ok && d.Return == nil {
 		fc.ret = nil // unannotated (a producer's sig has a result for its callers only)
 	}
-	c.fn = fc
+	c.enter(fc)
 	fc.pushScope()
 	for i, p := range params {
 		var t types.Type = types.Any

@@ -392,7 +392,7 @@ type outcome struct {
 }
 
 func (sw *sweeper) run(src string) outcome {
-	return runBounded(budget, sw.in.Interrupt, func() error { return sw.in.Eval(src) })
+	return runBounded(budget, func() { sw.in.Interrupt() }, func() error { return sw.in.Eval(src) })
 }
 
 // runAlone runs the call as a program of its own, as `harn run` does
