@@ -614,6 +614,9 @@ func (c cursor) declAfterAttrs() {
 	defer c.lex.LoadCheckpoint(cp)
 	for isPunct(c.lex.Peek(), "@") {
 		c.lex.Next()
+		if n := c.lex.Peek(); n.Type != tIdent && n.Value != "retry" {
+			return // no attribute name: the attribute's own error comes first
+		}
 		c.lex.Next() // the name
 		if !isPunct(c.lex.Peek(), "(") {
 			continue
@@ -632,7 +635,14 @@ func (c cursor) declAfterAttrs() {
 			}
 		}
 	}
-	if t := c.lex.Peek(); t.Type != tEOF && !declKeywords[t.Value] {
+	t := c.lex.Peek()
+	if t.Type == tKeyword && t.Value == "pub" {
+		c.lex.Next()
+		if n := c.lex.Peek(); n.Type != tEOF && n.Value != "pub" && declKeywords[n.Value] {
+			return
+		}
+	}
+	if t.Type != tEOF && !declKeywords[t.Value] || t.Value == "pub" {
 		failExpectedAt(at(t.Pos), "fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`", "non-declaration statement")
 	}
 }
