@@ -185,14 +185,15 @@ func floatArith(op compiler.Opcode, a, b float64) (Value, error) {
 		}
 		return FloatOf(float64(math.Mod(a, b))), nil
 	}
-	return FloatOf(float64(math.Pow(a, b))), nil
+	return FloatOf(Pow(a, b)), nil
 }
 
 // IntPow is int ** int: exact for exponents 0…2³²−1 when the result fits,
-// else a float (docs/spec/language.md §6.6).
+// else a float (docs/spec/language.md §6.6), the correctly rounded power of
+// the operands as floats.
 func IntPow(a, b int64) Value {
 	if b < 0 || b >= 1<<32 {
-		return FloatOf(float64(math.Pow(float64(a), float64(b))))
+		return FloatOf(Pow(float64(a), float64(b)))
 	}
 	result := int64(1)
 	base := a
@@ -201,7 +202,7 @@ func IntPow(a, b int64) Value {
 		if e&1 == 1 {
 			r, ok := mulInt(result, base)
 			if !ok {
-				return FloatOf(float64(math.Pow(float64(a), float64(b))))
+				return FloatOf(Pow(float64(a), float64(b)))
 			}
 			result = r
 		}
@@ -209,7 +210,7 @@ func IntPow(a, b int64) Value {
 		if e > 0 {
 			nb, ok := mulInt(base, base)
 			if !ok {
-				return FloatOf(float64(math.Pow(float64(a), float64(b))))
+				return FloatOf(Pow(float64(a), float64(b)))
 			}
 			base = nb
 		}

@@ -150,7 +150,7 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				}
 				f = map[string]func(float64) float64{"trunc": math.Trunc, "log": math.Log, "log2": math.Log2,
 					"log10": math.Log10, "exp": math.Exp, "exp2": math.Exp2,
-					"exp10": func(x float64) float64 { return math.Pow(10, x) }}[name](f)
+					"exp10": func(x float64) float64 { return vm.Pow(10, x) }}[name](f)
 				return jqNumber(f), nil
 			}), true
 		case "nan":
@@ -410,7 +410,7 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				if !ok1 || !ok2 {
 					return vm.Value{}, jqErrf("%s number required", jqDescribe(map[bool]vm.Value{true: b, false: a}[ok1]))
 				}
-				return jqNumber(math.Pow(x, y)), nil
+				return jqNumber(vm.Pow(x, y)), nil
 			}), true
 		case "setpath":
 			return func(in vm.Value) ([]vm.Value, error) {

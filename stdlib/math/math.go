@@ -85,7 +85,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return vm.Nil, nil
 		}
-		return vm.FloatOf(math.Pow(x, y)), nil
+		return vm.FloatOf(vm.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
 		lib.Def(name, name+"(a: int | float, b: int | float)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
