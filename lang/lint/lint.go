@@ -301,6 +301,7 @@ func (l *linter) unusedParam(b *resolve.Binding, p *syntax.Param) {
 }
 
 func (l *linter) unusedImports() {
+	var types map[string]bool
 	for _, d := range l.imports {
 		if d.Pub || len(d.Names) == 0 {
 			continue // re-exports are used by importers; wildcard imports name nothing
@@ -308,7 +309,13 @@ func (l *linter) unusedImports() {
 		var unused []*syntax.Ident
 		for _, n := range d.Names {
 			b := l.info.Decl(d, n.Name)
-			if b != nil && !b.Used {
+			if b == nil || b.Used {
+				continue
+			}
+			if types == nil {
+				types = l.typeNames()
+			}
+			if !types[n.Name] {
 				unused = append(unused, n)
 			}
 		}
@@ -319,6 +326,48 @@ func (l *linter) unusedImports() {
 				"`%s` is imported from %q but never used", n.Name, d.Path)
 		}
 	}
+}
+
+// typeNames collects the names the file uses as types, which the resolver
+// does not record as reads: struct literals (`Point {x: 1}`), impl blocks,
+// annotations and type arguments (`p: Point`, `f<Point>()`), bounds, and
+// the enum of `Color.Red` and of variant patterns (an enum has no run-time
+// value, so `Color` there resolves to nothing), and aliases named as
+// schemas.
+func (l *linter) typeNames() map[string]bool {
+	names := map[string]bool{}
+	enumOf := func(x syntax.Expr) {
+		if id, ok := x.(*syntax.Ident); ok && l.info.Refs[id] == nil {
+			names[id.Name] = true
+		}
+	}
+	walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		switch n := n.(type) {
+		case *syntax.NamedType:
+			names[n.Name] = true
+		case *syntax.StructLit:
+			if n.NS == nil {
+				names[n.Name] = true
+			}
+		case *syntax.ImplBlock:
+			names[n.Name] = true
+		case *syntax.FnDecl:
+			for _, w := range n.Where {
+				for _, b := range w.Bounds {
+					names[b] = true
+				}
+			}
+		case *syntax.MemberExpr:
+			enumOf(n.X)
+		case *syntax.MethodCall:
+			enumOf(n.X)
+		}
+		return true
+	})
+	for id := range l.info.SchemaTypes {
+		names[id.Name] = true // `schema_of(Alias)`
+	}
+	return names
 }
 
 // dropImport removes one name from an import, and the import when no name

@@ -26,8 +26,11 @@ impl methods and functions with an empty body are not reported.`}
 	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
-from the import, and the import itself when no name is left. pub import
-(a re-export) and wildcard imports are not reported.`}
+from the import, and the import itself when no name is left. A struct,
+enum, interface or type alias is used when the file names it as a type,
+builds a literal of it ("Point { x: 1 }") or names one of its variants
+("Color.Red", also in match arms). pub import (a re-export) and wildcard
+imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
 The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
