@@ -17,8 +17,7 @@ func (w *workspace) complete(src, trigger string) []string {
 	// a version that parses first, as when typing into a file
 	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1,
 		Text: "let xs = [1]\nlet total = 1\n"}})
-	w.s.didChange(w.ctx, &protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: 2},
-		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}}})
+	w.change(uri, text)
 	before := strings.Split(src[:off], "\n")
 	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
 	if trigger != "" {

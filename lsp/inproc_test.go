@@ -89,3 +89,18 @@ func edited(a protocol.CodeAction, uri string) string {
 
 // lines is a helper for writing sources.
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+// write replaces a file of the workspace on disk.
+func (w *workspace) write(name, text string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, name), []byte(text), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// change replaces the text of an open document.
+func (w *workspace) change(uri, text string) {
+	w.s.didChange(w.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: 2},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}}})
+}

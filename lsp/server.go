@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,6 +54,9 @@ type document struct {
 	version   protocol.Integer
 	cur       *analysis // of text
 	good      *analysis // the last analysis whose text parsed
+	// modules are the URIs of closed files whose diagnostics the last
+	// analysis published (errors in modules the document imports).
+	modules []string
 }
 
 // analysis is what the front end knows about one version of a document.
@@ -232,11 +236,15 @@ func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentP
 }
 
 func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	d := s.doc(p.TextDocument.URI)
 	s.mu.Lock()
 	delete(s.docs, p.TextDocument.URI)
 	s.mu.Unlock()
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
 		URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	if d != nil {
+		s.publishModules(ctx, d, nil)
+	}
 	return nil
 }
 
@@ -259,6 +267,41 @@ func (s *Server) update(ctx *glsp.Context, d *document, text string, version pro
 	v := protocol.UInteger(version)
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
 		URI: d.uri, Version: &v, Diagnostics: a.diagnostics(d.path)})
+	s.publishModules(ctx, d, a.moduleDiagnostics())
+}
+
+// publishModules publishes the diagnostics found in the files a
+// document's imports loaded, for those not open (an open document
+// publishes its own), and clears the ones published for the document
+// before that have none now.
+func (s *Server) publishModules(ctx *glsp.Context, d *document, found map[string]diag.List) {
+	var now []string
+	for file, l := range found {
+		uri := pathURI(file)
+		if s.doc(uri) != nil {
+			continue
+		}
+		text, ok := s.readFile(file)
+		if !ok {
+			continue
+		}
+		lines := splitLines(text)
+		ds := []protocol.Diagnostic{}
+		for _, e := range l {
+			ds = append(ds, toDiagnostic(lines, e))
+		}
+		ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: ds})
+		now = append(now, uri)
+	}
+	s.mu.Lock()
+	before := d.modules
+	d.modules = now
+	s.mu.Unlock()
+	for _, uri := range before {
+		if !slices.Contains(now, uri) && s.doc(uri) == nil {
+			ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
 }
 
 // Analyze runs the front end and the linter on one version of a file.
@@ -310,7 +353,6 @@ func Analyze(path, text string) (a *analysis) {
 func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 	lines := splitLines(a.text)
 	out := []protocol.Diagnostic{}
-	source := Name
 	linted := map[syntax.Pos]bool{}
 	for _, f := range a.findings {
 		linted[f.Pos] = true
@@ -322,21 +364,9 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
 			continue // the checker's warning repeats a lint finding (which has a fix)
 		}
-		sev := protocol.DiagnosticSeverityError
-		if d.Severity == diag.SevWarning {
-			sev = protocol.DiagnosticSeverityWarning
-		}
-		line, col := d.Line, d.Col
-		if line < 1 {
-			line, col = 1, 1
-		}
-		r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
-		pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
-		if d.Code != "" {
-			pd.Code = &protocol.IntegerOrString{Value: d.Code}
-		}
-		out = append(out, pd)
+		out = append(out, toDiagnostic(lines, d))
 	}
+	out = append(out, a.importDiagnostics(path, lines)...)
 	lintSource := "harn lint"
 	for _, f := range a.findings {
 		sev := protocol.DiagnosticSeverityWarning
@@ -352,6 +382,88 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 			pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 		}
 		out = append(out, pd)
+	}
+	return out
+}
+
+// toDiagnostic converts a front-end diagnostic of the file whose lines
+// are given.
+func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
+	source := Name
+	sev := protocol.DiagnosticSeverityError
+	if d.Severity == diag.SevWarning {
+		sev = protocol.DiagnosticSeverityWarning
+	}
+	line, col := d.Line, d.Col
+	if line < 1 {
+		line, col = 1, 1
+	}
+	r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
+	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
+	if d.Code != "" {
+		pd.Code = &protocol.IntegerOrString{Value: d.Code}
+	}
+	return pd
+}
+
+// importDiagnostics reports, on each import whose modules have errors, the
+// first of them with its place (harn check reports them all and fails).
+func (a *analysis) importDiagnostics(path string, lines []string) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	if a.mod == nil || a.file == nil {
+		return out
+	}
+	source := Name
+	for _, it := range a.file.Items {
+		d, ok := it.(*syntax.ImportDecl)
+		if !ok {
+			continue
+		}
+		var errs diag.List
+		for _, e := range a.mod.ImportDiags[d] {
+			if e.Severity == diag.SevError {
+				errs = append(errs, e)
+			}
+		}
+		if len(errs) == 0 {
+			continue
+		}
+		first := errs[0]
+		where := first.File
+		if rel, err := filepath.Rel(filepath.Dir(path), where); err == nil && !strings.HasPrefix(rel, "..") {
+			where = rel
+		}
+		msg := fmt.Sprintf("module %q has errors: %s:%d:%d: %s", d.Path, where, first.Line, first.Col, first.Msg)
+		if n := len(errs) - 1; n > 0 {
+			msg += fmt.Sprintf(" (and %d more)", n)
+		}
+		sev := protocol.DiagnosticSeverityError
+		end := syntax.Pos{Line: d.PathPos.Line, Col: d.PathPos.Col + runeLen(d.Path) + 2}
+		pd := protocol.Diagnostic{Range: protocol.Range{Start: toPosition(lines, d.At), End: toPosition(lines, end)},
+			Severity: &sev, Source: &source, Message: msg}
+		if text, err := os.ReadFile(first.File); err == nil {
+			pd.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
+				Location: protocol.Location{URI: pathURI(first.File), Range: wordRange(splitLines(string(text)), syntax.Pos{Line: max(first.Line, 1), Col: max(first.Col, 1)})},
+				Message:  first.Msg}}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// moduleDiagnostics groups the diagnostics the analysis found in the
+// files its imports loaded, by file.
+func (a *analysis) moduleDiagnostics() map[string]diag.List {
+	out := map[string]diag.List{}
+	if a.mod == nil {
+		return out
+	}
+	for _, l := range a.mod.ImportDiags {
+		for _, e := range l {
+			if !isStd(e.File) {
+				out[e.File] = append(out[e.File], e)
+			}
+		}
 	}
 	return out
 }
