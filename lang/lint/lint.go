@@ -130,13 +130,13 @@ func (l *linter) collect() {
 	}
 	for _, it := range l.file.Items {
 		if p, ok := it.(*syntax.PipelineDecl); ok && extended[p.Name] {
-			walk(p, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+			syntax.Walk(p, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 				l.inExtended[n] = true
 				return true
 			})
 		}
 	}
-	walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+	syntax.Walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.LetStmt:
 			l.ownPattern(n.Pattern, func(p syntax.Node) { l.letOf[p] = n })
@@ -341,7 +341,7 @@ func (l *linter) typeNames() map[string]bool {
 			names[id.Name] = true
 		}
 	}
-	walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+	syntax.Walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.NamedType:
 			names[n.Name] = true

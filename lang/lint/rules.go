@@ -89,7 +89,7 @@ var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPattern
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
-	walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
+	syntax.Walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.Block:
 			l.unreachable(&n.Stmts)
@@ -229,7 +229,7 @@ func certainlyBool(x syntax.Expr) bool {
 // same value (no calls).
 func pure(x syntax.Expr) bool {
 	ok := true
-	walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n.(type) {
 		case *syntax.CallExpr, *syntax.MethodCall, *syntax.ValueCall, *syntax.ClosureLit, *syntax.PipeExpr, *syntax.IfExpr,
 			*syntax.MatchExpr, *syntax.TryExpr, *syntax.SpawnExpr, *syntax.ParallelExpr, *syntax.SelectExpr,
