@@ -393,7 +393,7 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 					continue
 				}
 				seen[m.Name] = true
-				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, recvKind+"."+m.Sig, m.Doc))
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+recvKind+" method) "+m.Sig, m.Doc))
 			}
 		}
 	}
@@ -495,8 +495,13 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 				return nil, nil
 			}
 			name := toks[i-1].Text
-			method := i >= 2 && (toks[i-2].Text == "." || toks[i-2].Text == "?.")
-			label, ps, doc := a.signatureOf(name, method)
+			var label, doc string
+			var ps []string
+			if i >= 2 && (toks[i-2].Text == "." || toks[i-2].Text == "?.") {
+				label, ps, doc = a.methodSignature(toks, i-1, a.text == text)
+			} else {
+				label, ps, doc = a.signatureOf(name)
+			}
 			if label == "" {
 				return nil, nil
 			}
@@ -518,19 +523,8 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 	return nil, nil
 }
 
-// signatureOf returns a callable's label, parameter labels and doc.
-func (a *analysis) signatureOf(name string, method bool) (string, []string, string) {
-	if method {
-		if a.sess == nil {
-			return "", nil, ""
-		}
-		for _, recv := range receiverKinds {
-			if m := a.sess.Universe.Method(recv, name); m != nil {
-				return m.Sig, sigParams(m.Sig), m.Doc
-			}
-		}
-		return "", nil, ""
-	}
+// signatureOf returns a function's label, parameter labels and doc.
+func (a *analysis) signatureOf(name string) (string, []string, string) {
 	for _, b := range a.bindings {
 		if b.Name != name {
 			continue
