@@ -102,7 +102,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 			continue
 		}
 		fixable++
-		r := protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})}
+		r := a.findingRange(lines, f)
 		if !want(protocol.CodeActionKindQuickFix) || !overlaps(r, p.Range) {
 			continue
 		}

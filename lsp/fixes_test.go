@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,24 @@ func TestNoFixesForAFileWithErrors(t *testing.T) {
 	uri := w.open("main.harn")
 	if a := w.codeActions(uri); len(a) != 0 {
 		t.Errorf("actions offered: %+v", a)
+	}
+}
+
+// TestUnreachableCoversTheStatements: the unreachable-code diagnostic
+// covers the statements that never run (docs/lint.md), not one character;
+// a local fn after them, which the fix keeps, is left out.
+func TestUnreachableCoversTheStatements(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": lines("fn f() {", "  return 1", "  println(\"a\")", "  let _x = [", "    2,", "  ]", "  // note",
+		"  fn g() {", "    return 2", "  }", "}", "println(f())", "throw \"stop\"", "println(1) // gone")})
+	uri := w.open("main.harn")
+	var got []string
+	for _, d := range w.diagnostics(uri) {
+		if d.Code != nil && d.Code.Value == "unreachable-code" {
+			r := d.Range
+			got = append(got, fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character))
+		}
+	}
+	if want := "[2:2-5:3 13:0-13:10]"; fmt.Sprint(got) != want {
+		t.Errorf("ranges %v, want %s", got, want)
 	}
 }

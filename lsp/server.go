@@ -15,6 +15,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -45,6 +46,9 @@ type Server struct {
 	docs    map[string]*document // by URI
 	root    string               // workspace root directory ("" when none)
 	handler protocol.Handler
+	// shutdown and exited record the client's shutdown request and exit
+	// notification.
+	shutdown, exited bool
 }
 
 // document is one open text document.
@@ -78,27 +82,34 @@ type analysis struct {
 func New(version string) *Server {
 	s := &Server{version: version, docs: map[string]*document{}}
 	s.handler = protocol.Handler{
-		Initialize:                     s.initialize,
-		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:                       func(*glsp.Context) error { return nil },
-		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:            safeNote(s.didOpen),
-		TextDocumentDidChange:          safeNote(s.didChange),
-		TextDocumentDidClose:           safeNote(s.didClose),
-		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentCompletion:         safe(s.completion),
-		TextDocumentHover:              safe(s.hover),
-		TextDocumentDefinition:         safe(s.definition),
-		TextDocumentReferences:         safe(s.references),
-		TextDocumentDocumentSymbol:     safe(s.documentSymbols),
-		WorkspaceSymbol:                safe(s.workspaceSymbols),
-		TextDocumentSignatureHelp:      safe(s.signatureHelp),
-		TextDocumentRename:             safe(s.rename),
-		TextDocumentFormatting:         safe(s.formatting),
-		TextDocumentOnTypeFormatting:   safe(s.onTypeFormatting),
-		TextDocumentCodeAction:         safe(s.codeAction),
-		TextDocumentSemanticTokensFull: safe(s.semanticTokens),
-		TextDocumentFoldingRange:       safe(s.foldingRanges),
+		Initialize:  s.initialize,
+		Initialized: func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:    s.onShutdown,
+		Exit:        s.onExit,
+		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		// accepted and ignored: requests finish fast, documents are read
+		// when analysed, there are no settings
+		CancelRequest:                   func(*glsp.Context, *protocol.CancelParams) error { return nil },
+		WorkspaceDidChangeWatchedFiles:  func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeConfiguration: func(*glsp.Context, *protocol.DidChangeConfigurationParams) error { return nil },
+		TextDocumentWillSave:            func(*glsp.Context, *protocol.WillSaveTextDocumentParams) error { return nil },
+		TextDocumentDidOpen:             safeNote(s.didOpen),
+		TextDocumentDidChange:           safeNote(s.didChange),
+		TextDocumentDidClose:            safeNote(s.didClose),
+		TextDocumentDidSave:             func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:          safe(s.completion),
+		TextDocumentHover:               safe(s.hover),
+		TextDocumentDefinition:          safe(s.definition),
+		TextDocumentReferences:          safe(s.references),
+		TextDocumentDocumentSymbol:      safe(s.documentSymbols),
+		WorkspaceSymbol:                 safe(s.workspaceSymbols),
+		TextDocumentSignatureHelp:       safe(s.signatureHelp),
+		TextDocumentRename:              safe(s.rename),
+		TextDocumentFormatting:          safe(s.formatting),
+		TextDocumentOnTypeFormatting:    safe(s.onTypeFormatting),
+		TextDocumentCodeAction:          safe(s.codeAction),
+		TextDocumentSemanticTokensFull:  safe(s.semanticTokens),
+		TextDocumentFoldingRange:        safe(s.foldingRanges),
 	}
 	return s
 }
@@ -129,24 +140,42 @@ func safeNote[P any](f func(*glsp.Context, P) error) func(*glsp.Context, P) erro
 }
 
 // RunStdio serves one client on standard input and output until it exits.
-// A malformed message ends the session with an error that says what was
-// wrong with it (copyFrames).
+// A message that cannot be framed ends the session with an error that
+// says what was wrong with it (copyFrames); so does an `exit` that no
+// `shutdown` preceded, as the protocol asks for exit status 1 then.
 func (s *Server) RunStdio() error {
 	commonlog.Configure(0, nil) // nothing may reach stdout but protocol messages
-	in := os.Stdin
+	in, out := os.Stdin, os.Stdout
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	// The library reads os.Stdin; it gets the messages copyFrames passes.
-	os.Stdin = r
-	defer func() { os.Stdin = in }()
+	rOut, wOut, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	// The library reads os.Stdin and writes os.Stdout; it gets the
+	// messages copyFrames passes, and copyReplies passes its own on.
+	os.Stdin, os.Stdout = r, wOut
+	defer func() { os.Stdin, os.Stdout = in, out }()
+	var mu sync.Mutex
+	replied := make(chan struct{})
+	go func() {
+		copyReplies(out, rOut, &mu)
+		close(replied)
+	}()
 	bad := make(chan error, 1)
 	go func() {
-		bad <- copyFrames(w, in)
+		bad <- copyFrames(w, in, func(frame []byte) {
+			mu.Lock()
+			out.Write(frame)
+			mu.Unlock()
+		})
 		w.Close()
 	}()
 	server.NewServer(&s.handler, Name, false).RunStdio()
+	wOut.Close()
+	<-replied
 	select {
 	case err := <-bad:
 		if err != nil {
@@ -154,6 +183,25 @@ func (s *Server) RunStdio() error {
 		}
 	default: // the client exited; its stdin may stay open
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited && !s.shutdown {
+		return errors.New("the client sent exit without shutdown first")
+	}
+	return nil
+}
+
+func (s *Server) onShutdown(*glsp.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Server) onExit(*glsp.Context) error {
+	s.mu.Lock()
+	s.exited = true
+	s.mu.Unlock()
 	return nil
 }
 
@@ -373,9 +421,7 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 		if f.Rule == lint.MissingDoc || f.Rule == lint.Naming || f.Rule == lint.PreferLet {
 			sev = protocol.DiagnosticSeverityInformation
 		}
-		start := toPosition(lines, f.Pos)
-		end := toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})
-		pd := protocol.Diagnostic{Range: protocol.Range{Start: start, End: end}, Severity: &sev, Source: &lintSource,
+		pd := protocol.Diagnostic{Range: a.findingRange(lines, f), Severity: &sev, Source: &lintSource,
 			Message: f.Msg, Code: &protocol.IntegerOrString{Value: f.Rule.ID}}
 		switch f.Rule {
 		case lint.UnusedVariable, lint.UnusedParameter, lint.UnusedImport, lint.UnusedPatternBinding, lint.UnreachableCode:
@@ -384,6 +430,30 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 		out = append(out, pd)
 	}
 	return out
+}
+
+// findingRange is the range a lint finding covers: its Len characters,
+// or for one spanning statements everything up to the last token before
+// where they stop.
+func (a *analysis) findingRange(lines []string, f *lint.Finding) protocol.Range {
+	end := syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len}
+	if f.Spans {
+		for i := len(a.toks) - 1; i >= 0; i-- {
+			t := a.toks[i]
+			switch t.Kind {
+			case syntax.TokEOF, syntax.TokNewline, syntax.TokComment, syntax.TokDoc:
+				continue
+			}
+			if f.Until.IsValid() && !before(t.Pos, f.Until) {
+				continue
+			}
+			if before(f.Pos, t.End()) {
+				end = t.End()
+			}
+			break
+		}
+	}
+	return protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, end)}
 }
 
 // toDiagnostic converts a front-end diagnostic of the file whose lines

@@ -32,7 +32,12 @@ type Finding struct {
 	Rule *Rule
 	Pos  syntax.Pos
 	Len  int // characters from Pos the finding covers (at least 1)
-	Msg  string
+	// Spans is set when the finding covers whole statements, from Pos up
+	// to Until (exclusive: the start of what follows them, or the zero
+	// Pos for the end of the file) rather than Len characters.
+	Spans bool
+	Until syntax.Pos
+	Msg   string
 	// Fix describes the fix ("" when the rule offers none); apply performs
 	// it on the tree the finding was made on.
 	Fix   string
@@ -99,9 +104,10 @@ type linter struct {
 	matchIDs   map[*syntax.Ident]bool // identifiers that bind in match patterns
 }
 
-func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func(), format string, args ...any) {
+// report adds a finding and returns it (nil when the rule is off).
+func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func(), format string, args ...any) *Finding {
 	if l.off[r.ID] {
-		return
+		return nil
 	}
 	if n < 1 {
 		n = 1
@@ -111,6 +117,7 @@ func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func()
 		f.Fix, f.apply = fix, apply
 	}
 	l.out = append(l.out, f)
+	return f
 }
 
 // collect records which statement or function owns each declaring node.
@@ -247,12 +254,12 @@ func (l *linter) unused(b *resolve.Binding) {
 		l.report(UnusedPatternBinding, d.At, len(d.Key), "bind the key to `_`",
 			func() { d.Alias = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.ListPatItem:
-		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
-			func() { d.Name = "_"; d.Rest = false }, "`%s` is bound by the pattern but never used", name)
+		fix := func() { d.Name = "_"; d.Rest = false }
 		if d.Rest {
-			// `...rest` → `_` would change the pattern's length rule; no fix
-			l.out[len(l.out)-1].apply, l.out[len(l.out)-1].Fix = nil, ""
+			fix = nil // `...rest` → `_` would change the pattern's length rule
 		}
+		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
+			fix, "`%s` is bound by the pattern but never used", name)
 	case *syntax.PairPattern:
 		l.report(UnusedPatternBinding, d.At, len(d.First)+len(d.Second)+4, "replace the name with `_`", func() {
 			if d.First == name {

@@ -92,7 +92,7 @@ func (l *linter) syntactic() {
 	syntax.Walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.Block:
-			l.unreachable(&n.Stmts)
+			l.unreachable(&n.Stmts, n.End)
 		case *syntax.LetStmt:
 			if n.Kind == syntax.BindVar {
 				l.report(PreferLet, n.At, 3, "write let", func() { n.Kind = syntax.BindLet }, "use `let` instead of `var`")
@@ -122,12 +122,13 @@ func (l *linter) syntactic() {
 		return true
 	})
 	// The statements of a file's top level are a block too.
-	l.unreachable(&l.file.Items)
+	l.unreachable(&l.file.Items, syntax.Pos{})
 }
 
 // unreachable reports the statements after the first one that always
-// leaves the block.
-func (l *linter) unreachable(stmts *[]syntax.Stmt) {
+// leaves the block; end is where the block's statements stop (its
+// closing brace, or the zero Pos for the file's end).
+func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 	list := *stmts
 	for i, s := range list {
 		switch s.(type) {
@@ -136,16 +137,21 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt) {
 			continue
 		}
 		var dead []syntax.Stmt
-		for _, d := range list[i+1:] {
+		until := end // the start of what follows the last dead statement
+		for j, d := range list[i+1:] {
 			if _, fn := d.(*syntax.FnDecl); !fn {
 				dead = append(dead, d)
+				until = end
+				if k := i + 1 + j + 1; k < len(list) {
+					until = list[k].Position()
+				}
 			}
 		}
 		if len(dead) == 0 {
 			return
 		}
 		keep := i + 1
-		l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
+		f := l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
 			out := append([]syntax.Stmt(nil), list[:keep]...)
 			for _, d := range list[keep:] {
 				if _, fn := d.(*syntax.FnDecl); fn {
@@ -154,6 +160,9 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt) {
 			}
 			*stmts = out
 		}, "unreachable code: the statement before always leaves the block")
+		if f != nil {
+			f.Spans, f.Until = true, until
+		}
 		return
 	}
 }
