@@ -155,9 +155,11 @@ func (s *Server) RunStdio() error {
 		return err
 	}
 	// The library reads os.Stdin and writes os.Stdout; it gets the
-	// messages copyFrames passes, and copyReplies passes its own on.
+	// messages copyFrames passes, and copyReplies passes its own on. They
+	// are not put back: the library's reader may still be reading
+	// os.Stdin when the session ends (after exit), and harn lsp is over
+	// then.
 	os.Stdin, os.Stdout = r, wOut
-	defer func() { os.Stdin, os.Stdout = in, out }()
 	var mu sync.Mutex
 	replied := make(chan struct{})
 	go func() {

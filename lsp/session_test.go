@@ -14,9 +14,10 @@ import (
 )
 
 // session runs the server as a subprocess fed the given messages (each a
-// JSON body, or a raw frame when it starts with "Content-Length"), then
-// closes its input; it returns the messages it wrote, its stderr and its
-// exit status.
+// JSON body, or a raw frame when it starts with "Content-Length"), the
+// last of which must make it stop; its input is closed only once it has.
+// It returns the messages the server wrote, its stderr and its exit
+// status.
 func session(t *testing.T, msgs ...string) (out []map[string]any, stderr string, status int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -28,13 +29,17 @@ func session(t *testing.T, msgs ...string) (out []map[string]any, stderr string,
 		}
 		in.WriteString(m)
 	}
-	cmd.Stdin = &in
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	stdin.Write(in.Bytes())
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
