@@ -57,6 +57,12 @@ type Module struct {
 	VM *vm.Module
 	// Imports lists the file's import declarations in source order.
 	Imports []*Import
+	// ImportDiags holds, when diagnostics are collected (Session.Analyze),
+	// the diagnostics of other files that loading each import reported:
+	// the errors and warnings of the modules it loaded, directly or not,
+	// so that a tool can show them at the import. A module loaded by an
+	// earlier import is not reported again.
+	ImportDiags map[*syntax.ImportDecl]diag.List
 
 	env     *types.Env         // type declarations visible to the checker (own and imported)
 	dir     string             // directory relative imports resolve against ("" for std)
@@ -286,15 +292,18 @@ func (s *Session) build(m *Module, kind unitKind) error {
 			if !ok || d.Pub != (pass == 0) {
 				continue
 			}
+			mark := s.collected()
 			t, err := s.importModule(m, d)
 			if err != nil {
 				if s.collect == nil {
 					return err
 				}
 				s.report(err)
+				m.noteImportDiags(d, s.collectedSince(mark))
 				opaque = true
 				continue
 			}
+			m.noteImportDiags(d, s.collectedSince(mark))
 			names, errs := importNames(m, d, t)
 			static = append(static, errs...)
 			imp := &Import{Decl: d, Module: t, Names: names}
@@ -320,6 +329,37 @@ func (s *Session) build(m *Module, kind unitKind) error {
 	sort.Slice(imports, func(i, j int) bool { return pos[imports[i].Decl] < pos[imports[j].Decl] })
 	m.Imports = imports
 	return s.compileUnit(m, kind, opaque)
+}
+
+// collected is how many diagnostics have been collected (0 when they
+// are not).
+func (s *Session) collected() int {
+	if s.collect == nil {
+		return 0
+	}
+	return len(*s.collect)
+}
+
+// collectedSince returns the diagnostics collected after mark.
+func (s *Session) collectedSince(mark int) diag.List {
+	if s.collect == nil {
+		return nil
+	}
+	return (*s.collect)[mark:]
+}
+
+// noteImportDiags records the diagnostics of other files among those
+// loading import d reported.
+func (m *Module) noteImportDiags(d *syntax.ImportDecl, l diag.List) {
+	for _, e := range l {
+		if e.File == "" || e.File == m.Name {
+			continue
+		}
+		if m.ImportDiags == nil {
+			m.ImportDiags = map[*syntax.ImportDecl]diag.List{}
+		}
+		m.ImportDiags[d] = append(m.ImportDiags[d], e)
+	}
 }
 
 // reexport adds the names a `pub import` binds to m's export surface:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/interp"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/lint"
 	"github.com/harnlang/harn/lang/resolve"
@@ -55,10 +56,18 @@ func (s *Server) onTypeFormatting(ctx *glsp.Context, p *protocol.DocumentOnTypeF
 	return s.formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: p.TextDocument})
 }
 
-// analyzer is the lint.Analyzer of a document: its imports load from disk.
+// analyzer is the lint.Analyzer of a document: its imports load from
+// disk, and a version with errors is refused, as harn lint --fix refuses
+// it, so no fix is offered for a file that does not check nor one whose
+// result would not.
 func analyzer(path string) lint.Analyzer {
 	return func(src []byte) (*syntax.File, *resolve.Info, error) {
 		m, diags := interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard}).Analyze(path, src)
+		for _, d := range diags {
+			if d.Severity == diag.SevError {
+				return nil, nil, diags
+			}
+		}
 		if m == nil {
 			return nil, nil, diags
 		}
@@ -93,7 +102,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 			continue
 		}
 		fixable++
-		r := protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})}
+		r := a.findingRange(lines, f)
 		if !want(protocol.CodeActionKindQuickFix) || !overlaps(r, p.Range) {
 			continue
 		}

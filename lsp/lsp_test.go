@@ -20,7 +20,10 @@ import (
 // `harn lsp`.
 func TestMain(m *testing.M) {
 	if os.Getenv("HARN_LSP_SERVER") == "1" {
-		New("test").RunStdio()
+		if err := New("test").RunStdio(); err != nil { // as harn lsp does
+			fmt.Fprintf(os.Stderr, "error: %v\n", err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

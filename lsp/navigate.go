@@ -64,6 +64,9 @@ func (a *analysis) nameOf(b *resolve.Binding) (syntax.Pos, bool) {
 // declaration (decl set).
 func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *resolve.Binding, ok bool) {
 	tok, ok = identAtCursor(a.toks, p)
+	if !ok {
+		tok, ok = a.identInString(p)
+	}
 	if !ok || a.info == nil {
 		return tok, nil, nil, ok
 	}
@@ -79,6 +82,40 @@ func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *r
 		}
 	}
 	return tok, nil, nil, true
+}
+
+// identInString is the resolved identifier at (or just before) p inside
+// a `${…}` hole: the scanner keeps an interpolated string one token, the
+// resolver has the identifiers of its holes.
+func (a *analysis) identInString(p syntax.Pos) (syntax.Token, bool) {
+	i := tokenAt(a.toks, p)
+	if i < 0 && p.Col > 1 {
+		i = tokenAt(a.toks, syntax.Pos{Line: p.Line, Col: p.Col - 1})
+	}
+	lines := splitLines(a.text)
+	if i < 0 || a.toks[i].Kind != syntax.TokInterp || p.Line > len(lines) {
+		return syntax.Token{}, false
+	}
+	line := []rune(lines[p.Line-1])
+	c := p.Col - 1
+	if c >= len(line) || !isWordRune(line[c]) {
+		c--
+	}
+	if c < 0 || c >= len(line) || !isWordRune(line[c]) {
+		return syntax.Token{}, false
+	}
+	start, end := c, c
+	for start > 0 && isWordRune(line[start-1]) {
+		start--
+	}
+	for end < len(line) && isWordRune(line[end]) {
+		end++
+	}
+	pos := syntax.Pos{Line: p.Line, Col: start + 1}
+	if a.identAt[pos] == nil {
+		return syntax.Token{}, false
+	}
+	return syntax.Token{Kind: syntax.TokIdent, Text: string(line[start:end]), Pos: pos}, true
 }
 
 // location is a place in some file.
@@ -169,9 +206,40 @@ func (s *Server) lspLocation(l location) protocol.Location {
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
 	l, ok := s.definitionOf(p.TextDocument.URI, p.Position)
 	if !ok {
+		l, ok = s.namedDefinition(p.TextDocument.URI, p.Position)
+	}
+	if !ok {
 		return nil, nil
 	}
 	return s.lspLocation(l), nil
+}
+
+// namedDefinition is the declaration of a type, variant or impl method at
+// the cursor (namedAt).
+func (s *Server) namedDefinition(uri string, pos protocol.Position) (location, bool) {
+	d, a := s.current(uri)
+	if a == nil {
+		return location{}, false
+	}
+	tok, ref, decl, ok := a.at(fromPosition(splitLines(a.text), pos))
+	i := a.tokenIndex(tok.Pos)
+	if !ok || ref != nil || decl != nil || i < 0 {
+		return location{}, false
+	}
+	n, ok := a.namedAt(a.toks, i)
+	if !ok {
+		return location{}, false
+	}
+	path, toks := d.path, a.toks
+	if n.mod != nil {
+		if isStd(n.mod.Path) {
+			return location{}, false
+		}
+		path = n.mod.Path
+		text, _ := s.readFile(path)
+		toks, _ = syntax.Scan(path, []byte(text))
+	}
+	return location{path: path, pos: n.namePos(toks), name: n.name()}, true
 }
 
 // references lists the uses of the name at the cursor in every open
@@ -365,7 +433,13 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	case decl != nil:
 		md = a.bindingDoc(decl)
 	default:
-		md = a.memberDoc(tok)
+		if i := a.tokenIndex(tok.Pos); i >= 0 {
+			if n, ok := a.namedAt(a.toks, i); ok {
+				md = n.doc()
+			} else {
+				md = a.memberDoc(i)
+			}
+		}
 	}
 	if md == "" {
 		return nil, nil
@@ -389,28 +463,53 @@ func (a *analysis) builtinDoc(name string) string {
 	return ""
 }
 
-// memberDoc describes a method name after `.` from the builtin method
-// tables (every receiver kind that has it).
-func (a *analysis) memberDoc(tok syntax.Token) string {
-	i := a.tokenIndex(tok.Pos)
-	if i < 1 || a.sess == nil || (a.toks[i-1].Text != "." && a.toks[i-1].Text != "?.") {
+// memberDoc describes the name after `.` of token i: a field of a struct
+// receiver, else a method from the builtin method tables (of the
+// receiver's kind when the source says it, else of every kind that has
+// it).
+func (a *analysis) memberDoc(i int) string {
+	r, ok := a.receiver(a.toks, i)
+	if !ok || a.sess == nil {
 		return ""
 	}
+	name := a.toks[i].Text
+	st, kind := a.receiverType(a.toks, r)
+	if st != "" {
+		if n, ok := a.typeNamed(st, ""); ok {
+			for _, f := range n.decl.(*syntax.StructDecl).Fields {
+				if f.Name == name {
+					t := ""
+					if f.Type != nil {
+						t = ": " + format.TypeString(f.Type)
+					}
+					return code("(field) " + st + "." + name + t)
+				}
+			}
+		}
+		return ""
+	}
+	kinds := receiverKinds
+	if kind != "" {
+		kinds = []string{kind}
+	}
 	var parts []string
-	for _, recv := range receiverKinds {
-		if m := a.sess.Universe.Method(recv, tok.Text); m != nil {
-			parts = append(parts, code(recv+"."+m.Sig)+"\n\n"+m.Doc)
+	for _, recv := range kinds {
+		if m := a.sess.Universe.Method(recv, name); m != nil {
+			parts = append(parts, code("("+recv+" method) "+m.Sig)+"\n\n"+m.Doc)
 		}
 	}
 	return strings.Join(parts, "\n\n---\n\n")
 }
 
-var receiverKinds = []string{"string", "list", "dict", "set", "range", "iter", "int", "float", "bool", "channel", "bytes"}
-
 // bindingDoc describes a declared name: its declaration's first line and
 // its doc comment.
 func (a *analysis) bindingDoc(b *resolve.Binding) string {
 	decl := b.Decl
+	if p, ok := decl.(*syntax.IdentPattern); ok && b.Kind != resolve.KFor {
+		if let := a.letOf(p); let != nil {
+			decl = let
+		}
+	}
 	if b.Kind == resolve.KImport && a.mod != nil {
 		if _, d, ok := a.mod.ImportedDecl(b.Name); ok && d != nil {
 			decl = d
@@ -479,8 +578,16 @@ func describe(n syntax.Node, b *resolve.Binding) string {
 			t = ": " + format.TypeString(d.Type)
 		}
 		return code("(parameter) " + d.Name + t)
+	case *syntax.InterfaceDecl:
+		var ms []string
+		for _, m := range d.Methods {
+			ms = append(ms, "  fn "+m.Name+params(m.Params)+ret(m.Return))
+		}
+		return withDoc(code("interface "+d.Name+" {\n"+strings.Join(ms, "\n")+"\n}"), d.Doc)
+	case *syntax.TypeDecl:
+		return withDoc(code("type "+d.Name+" = "+format.TypeString(d.Type)), d.Doc)
 	case *syntax.LetStmt:
-		return code(letLine(d, b.Name))
+		return withDoc(code(letLine(d, b.Name)), d.Doc)
 	case *syntax.IdentPattern, *syntax.DictPatItem, *syntax.ListPatItem, *syntax.PairPattern:
 		return code("(" + kindWord(b.Kind) + ") " + b.Name)
 	}
@@ -488,14 +595,6 @@ func describe(n syntax.Node, b *resolve.Binding) string {
 		return code("(" + kindWord(b.Kind) + ") " + b.Name)
 	}
 	return ""
-}
-
-func letLine(d *syntax.LetStmt, name string) string {
-	s := d.Kind.String() + " " + name
-	if d.Type != nil {
-		s += ": " + format.TypeString(d.Type)
-	}
-	return s
 }
 
 func kindWord(k resolve.Kind) string {

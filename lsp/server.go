@@ -15,11 +15,13 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -44,6 +46,9 @@ type Server struct {
 	docs    map[string]*document // by URI
 	root    string               // workspace root directory ("" when none)
 	handler protocol.Handler
+	// shutdown and exited record the client's shutdown request and exit
+	// notification.
+	shutdown, exited bool
 }
 
 // document is one open text document.
@@ -53,6 +58,9 @@ type document struct {
 	version   protocol.Integer
 	cur       *analysis // of text
 	good      *analysis // the last analysis whose text parsed
+	// modules are the URIs of closed files whose diagnostics the last
+	// analysis published (errors in modules the document imports).
+	modules []string
 }
 
 // analysis is what the front end knows about one version of a document.
@@ -74,27 +82,34 @@ type analysis struct {
 func New(version string) *Server {
 	s := &Server{version: version, docs: map[string]*document{}}
 	s.handler = protocol.Handler{
-		Initialize:                     s.initialize,
-		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:                       func(*glsp.Context) error { return nil },
-		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:            safeNote(s.didOpen),
-		TextDocumentDidChange:          safeNote(s.didChange),
-		TextDocumentDidClose:           safeNote(s.didClose),
-		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentCompletion:         safe(s.completion),
-		TextDocumentHover:              safe(s.hover),
-		TextDocumentDefinition:         safe(s.definition),
-		TextDocumentReferences:         safe(s.references),
-		TextDocumentDocumentSymbol:     safe(s.documentSymbols),
-		WorkspaceSymbol:                safe(s.workspaceSymbols),
-		TextDocumentSignatureHelp:      safe(s.signatureHelp),
-		TextDocumentRename:             safe(s.rename),
-		TextDocumentFormatting:         safe(s.formatting),
-		TextDocumentOnTypeFormatting:   safe(s.onTypeFormatting),
-		TextDocumentCodeAction:         safe(s.codeAction),
-		TextDocumentSemanticTokensFull: safe(s.semanticTokens),
-		TextDocumentFoldingRange:       safe(s.foldingRanges),
+		Initialize:  s.initialize,
+		Initialized: func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:    s.onShutdown,
+		Exit:        s.onExit,
+		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		// accepted and ignored: requests finish fast, documents are read
+		// when analysed, there are no settings
+		CancelRequest:                   func(*glsp.Context, *protocol.CancelParams) error { return nil },
+		WorkspaceDidChangeWatchedFiles:  func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeConfiguration: func(*glsp.Context, *protocol.DidChangeConfigurationParams) error { return nil },
+		TextDocumentWillSave:            func(*glsp.Context, *protocol.WillSaveTextDocumentParams) error { return nil },
+		TextDocumentDidOpen:             safeNote(s.didOpen),
+		TextDocumentDidChange:           safeNote(s.didChange),
+		TextDocumentDidClose:            safeNote(s.didClose),
+		TextDocumentDidSave:             func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:          safe(s.completion),
+		TextDocumentHover:               safe(s.hover),
+		TextDocumentDefinition:          safe(s.definition),
+		TextDocumentReferences:          safe(s.references),
+		TextDocumentDocumentSymbol:      safe(s.documentSymbols),
+		WorkspaceSymbol:                 safe(s.workspaceSymbols),
+		TextDocumentSignatureHelp:       safe(s.signatureHelp),
+		TextDocumentRename:              safe(s.rename),
+		TextDocumentFormatting:          safe(s.formatting),
+		TextDocumentOnTypeFormatting:    safe(s.onTypeFormatting),
+		TextDocumentCodeAction:          safe(s.codeAction),
+		TextDocumentSemanticTokensFull:  safe(s.semanticTokens),
+		TextDocumentFoldingRange:        safe(s.foldingRanges),
 	}
 	return s
 }
@@ -125,24 +140,44 @@ func safeNote[P any](f func(*glsp.Context, P) error) func(*glsp.Context, P) erro
 }
 
 // RunStdio serves one client on standard input and output until it exits.
-// A malformed message ends the session with an error that says what was
-// wrong with it (copyFrames).
+// A message that cannot be framed ends the session with an error that
+// says what was wrong with it (copyFrames); so does an `exit` that no
+// `shutdown` preceded, as the protocol asks for exit status 1 then.
 func (s *Server) RunStdio() error {
 	commonlog.Configure(0, nil) // nothing may reach stdout but protocol messages
-	in := os.Stdin
+	in, out := os.Stdin, os.Stdout
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	// The library reads os.Stdin; it gets the messages copyFrames passes.
-	os.Stdin = r
-	defer func() { os.Stdin = in }()
+	rOut, wOut, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	// The library reads os.Stdin and writes os.Stdout; it gets the
+	// messages copyFrames passes, and copyReplies passes its own on. They
+	// are not put back: the library's reader may still be reading
+	// os.Stdin when the session ends (after exit), and harn lsp is over
+	// then.
+	os.Stdin, os.Stdout = r, wOut
+	var mu sync.Mutex
+	replied := make(chan struct{})
+	go func() {
+		copyReplies(out, rOut, &mu)
+		close(replied)
+	}()
 	bad := make(chan error, 1)
 	go func() {
-		bad <- copyFrames(w, in)
+		bad <- copyFrames(w, in, func(frame []byte) {
+			mu.Lock()
+			out.Write(frame)
+			mu.Unlock()
+		})
 		w.Close()
 	}()
 	server.NewServer(&s.handler, Name, false).RunStdio()
+	wOut.Close()
+	<-replied
 	select {
 	case err := <-bad:
 		if err != nil {
@@ -150,6 +185,25 @@ func (s *Server) RunStdio() error {
 		}
 	default: // the client exited; its stdin may stay open
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited && !s.shutdown {
+		return errors.New("the client sent exit without shutdown first")
+	}
+	return nil
+}
+
+func (s *Server) onShutdown(*glsp.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Server) onExit(*glsp.Context) error {
+	s.mu.Lock()
+	s.exited = true
+	s.mu.Unlock()
 	return nil
 }
 
@@ -232,11 +286,15 @@ func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentP
 }
 
 func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	d := s.doc(p.TextDocument.URI)
 	s.mu.Lock()
 	delete(s.docs, p.TextDocument.URI)
 	s.mu.Unlock()
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
 		URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	if d != nil {
+		s.publishModules(ctx, d, nil)
+	}
 	return nil
 }
 
@@ -259,6 +317,41 @@ func (s *Server) update(ctx *glsp.Context, d *document, text string, version pro
 	v := protocol.UInteger(version)
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
 		URI: d.uri, Version: &v, Diagnostics: a.diagnostics(d.path)})
+	s.publishModules(ctx, d, a.moduleDiagnostics())
+}
+
+// publishModules publishes the diagnostics found in the files a
+// document's imports loaded, for those not open (an open document
+// publishes its own), and clears the ones published for the document
+// before that have none now.
+func (s *Server) publishModules(ctx *glsp.Context, d *document, found map[string]diag.List) {
+	var now []string
+	for file, l := range found {
+		uri := pathURI(file)
+		if s.doc(uri) != nil {
+			continue
+		}
+		text, ok := s.readFile(file)
+		if !ok {
+			continue
+		}
+		lines := splitLines(text)
+		ds := []protocol.Diagnostic{}
+		for _, e := range l {
+			ds = append(ds, toDiagnostic(lines, e))
+		}
+		ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: ds})
+		now = append(now, uri)
+	}
+	s.mu.Lock()
+	before := d.modules
+	d.modules = now
+	s.mu.Unlock()
+	for _, uri := range before {
+		if !slices.Contains(now, uri) && s.doc(uri) == nil {
+			ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
 }
 
 // Analyze runs the front end and the linter on one version of a file.
@@ -310,7 +403,6 @@ func Analyze(path, text string) (a *analysis) {
 func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 	lines := splitLines(a.text)
 	out := []protocol.Diagnostic{}
-	source := Name
 	linted := map[syntax.Pos]bool{}
 	for _, f := range a.findings {
 		linted[f.Pos] = true
@@ -322,36 +414,128 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
 			continue // the checker's warning repeats a lint finding (which has a fix)
 		}
-		sev := protocol.DiagnosticSeverityError
-		if d.Severity == diag.SevWarning {
-			sev = protocol.DiagnosticSeverityWarning
-		}
-		line, col := d.Line, d.Col
-		if line < 1 {
-			line, col = 1, 1
-		}
-		r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
-		pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
-		if d.Code != "" {
-			pd.Code = &protocol.IntegerOrString{Value: d.Code}
-		}
-		out = append(out, pd)
+		out = append(out, toDiagnostic(lines, d))
 	}
+	out = append(out, a.importDiagnostics(path, lines)...)
 	lintSource := "harn lint"
 	for _, f := range a.findings {
 		sev := protocol.DiagnosticSeverityWarning
 		if f.Rule == lint.MissingDoc || f.Rule == lint.Naming || f.Rule == lint.PreferLet {
 			sev = protocol.DiagnosticSeverityInformation
 		}
-		start := toPosition(lines, f.Pos)
-		end := toPosition(lines, syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len})
-		pd := protocol.Diagnostic{Range: protocol.Range{Start: start, End: end}, Severity: &sev, Source: &lintSource,
+		pd := protocol.Diagnostic{Range: a.findingRange(lines, f), Severity: &sev, Source: &lintSource,
 			Message: f.Msg, Code: &protocol.IntegerOrString{Value: f.Rule.ID}}
 		switch f.Rule {
 		case lint.UnusedVariable, lint.UnusedParameter, lint.UnusedImport, lint.UnusedPatternBinding, lint.UnreachableCode:
 			pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 		}
 		out = append(out, pd)
+	}
+	return out
+}
+
+// findingRange is the range a lint finding covers: its Len characters,
+// or for one spanning statements everything up to the last token before
+// where they stop.
+func (a *analysis) findingRange(lines []string, f *lint.Finding) protocol.Range {
+	end := syntax.Pos{Line: f.Pos.Line, Col: f.Pos.Col + f.Len}
+	if f.Spans {
+		for i := len(a.toks) - 1; i >= 0; i-- {
+			t := a.toks[i]
+			switch t.Kind {
+			case syntax.TokEOF, syntax.TokNewline, syntax.TokComment, syntax.TokDoc:
+				continue
+			}
+			if f.Until.IsValid() && !before(t.Pos, f.Until) {
+				continue
+			}
+			if before(f.Pos, t.End()) {
+				end = t.End()
+			}
+			break
+		}
+	}
+	return protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, end)}
+}
+
+// toDiagnostic converts a front-end diagnostic of the file whose lines
+// are given.
+func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
+	source := Name
+	sev := protocol.DiagnosticSeverityError
+	if d.Severity == diag.SevWarning {
+		sev = protocol.DiagnosticSeverityWarning
+	}
+	line, col := d.Line, d.Col
+	if line < 1 {
+		line, col = 1, 1
+	}
+	r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
+	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
+	if d.Code != "" {
+		pd.Code = &protocol.IntegerOrString{Value: d.Code}
+	}
+	return pd
+}
+
+// importDiagnostics reports, on each import whose modules have errors, the
+// first of them with its place (harn check reports them all and fails).
+func (a *analysis) importDiagnostics(path string, lines []string) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	if a.mod == nil || a.file == nil {
+		return out
+	}
+	source := Name
+	for _, it := range a.file.Items {
+		d, ok := it.(*syntax.ImportDecl)
+		if !ok {
+			continue
+		}
+		var errs diag.List
+		for _, e := range a.mod.ImportDiags[d] {
+			if e.Severity == diag.SevError {
+				errs = append(errs, e)
+			}
+		}
+		if len(errs) == 0 {
+			continue
+		}
+		first := errs[0]
+		where := first.File
+		if rel, err := filepath.Rel(filepath.Dir(path), where); err == nil && !strings.HasPrefix(rel, "..") {
+			where = rel
+		}
+		msg := fmt.Sprintf("module %q has errors: %s:%d:%d: %s", d.Path, where, first.Line, first.Col, first.Msg)
+		if n := len(errs) - 1; n > 0 {
+			msg += fmt.Sprintf(" (and %d more)", n)
+		}
+		sev := protocol.DiagnosticSeverityError
+		end := syntax.Pos{Line: d.PathPos.Line, Col: d.PathPos.Col + runeLen(d.Path) + 2}
+		pd := protocol.Diagnostic{Range: protocol.Range{Start: toPosition(lines, d.At), End: toPosition(lines, end)},
+			Severity: &sev, Source: &source, Message: msg}
+		if text, err := os.ReadFile(first.File); err == nil {
+			pd.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
+				Location: protocol.Location{URI: pathURI(first.File), Range: wordRange(splitLines(string(text)), syntax.Pos{Line: max(first.Line, 1), Col: max(first.Col, 1)})},
+				Message:  first.Msg}}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// moduleDiagnostics groups the diagnostics the analysis found in the
+// files its imports loaded, by file.
+func (a *analysis) moduleDiagnostics() map[string]diag.List {
+	out := map[string]diag.List{}
+	if a.mod == nil {
+		return out
+	}
+	for _, l := range a.mod.ImportDiags {
+		for _, e := range l {
+			if !isStd(e.File) {
+				out[e.File] = append(out[e.File], e)
+			}
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -199,7 +200,7 @@ var keywordList = strings.Fields(`break catch const continue deadline defer else
 
 func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
 	d, a := s.current(p.TextDocument.URI)
-	if d == nil || a == nil {
+	if d == nil {
 		return []protocol.CompletionItem{}, nil
 	}
 	s.mu.Lock()
@@ -207,15 +208,30 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	s.mu.Unlock()
 	lines := splitLines(text)
 	pos := fromPosition(lines, p.Position)
+	off := offsetOf(lines, p.Position)
+	switch where, start := syntax.WhereAt(text, off); where {
+	case syntax.InComment:
+		return []protocol.CompletionItem{}, nil
+	case syntax.InString:
+		// only the path of an import is completed
+		if text[start] == '"' && importsFrom(text[:start]) {
+			return s.importCompletions(d.path, text[start+1:off]), nil
+		}
+		return []protocol.CompletionItem{}, nil
+	}
+	if c := p.Context; c != nil && c.TriggerKind == protocol.CompletionTriggerKindTriggerCharacter &&
+		c.TriggerCharacter != nil && *c.TriggerCharacter != "." {
+		// `"` and `/` trigger completion of import paths only: in code a
+		// `/` divides (or starts a comment)
+		return []protocol.CompletionItem{}, nil
+	}
+	if a == nil {
+		return []protocol.CompletionItem{}, nil
+	}
 	line := ""
 	if pos.Line-1 < len(lines) {
 		r := []rune(lines[pos.Line-1])
 		line = string(r[:min(pos.Col-1, len(r))])
-	}
-	// import paths
-	if i := strings.LastIndexByte(line, '"'); i >= 0 && strings.HasPrefix(strings.TrimSpace(line), "import") &&
-		strings.Count(line, `"`)%2 == 1 {
-		return s.importCompletions(d.path, line[i+1:]), nil
 	}
 	// after `.`: enum variants, or methods
 	trimmed := strings.TrimRightFunc(line, isWordRune)
@@ -225,6 +241,17 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		return a.memberCompletions(recvName), nil
 	}
 	return a.scopeCompletions(pos), nil
+}
+
+// importPrefix matches the text of an import declaration up to its path
+// string: `import`, `import { a, b } from`, `import * as ns from`.
+var importPrefix = regexp.MustCompile(`^import\s*(?:(?:\{[\w\s,]*\}|\*\s*as\s+\w+)\s*from\s*)?$`)
+
+// importsFrom reports whether a string literal after before is the path
+// of an import declaration.
+func importsFrom(before string) bool {
+	i := strings.LastIndex(before, "import")
+	return i >= 0 && (i == 0 || !isWordRune(rune(before[i-1]))) && importPrefix.MatchString(before[i:])
 }
 
 func isWordRune(r rune) bool {
@@ -366,7 +393,7 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 					continue
 				}
 				seen[m.Name] = true
-				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, recvKind+"."+m.Sig, m.Doc))
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+recvKind+" method) "+m.Sig, m.Doc))
 			}
 		}
 	}
@@ -468,8 +495,13 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 				return nil, nil
 			}
 			name := toks[i-1].Text
-			method := i >= 2 && (toks[i-2].Text == "." || toks[i-2].Text == "?.")
-			label, ps, doc := a.signatureOf(name, method)
+			var label, doc string
+			var ps []string
+			if i >= 2 && (toks[i-2].Text == "." || toks[i-2].Text == "?.") {
+				label, ps, doc = a.methodSignature(toks, i-1, a.text == text)
+			} else {
+				label, ps, doc = a.signatureOf(name)
+			}
 			if label == "" {
 				return nil, nil
 			}
@@ -491,19 +523,8 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 	return nil, nil
 }
 
-// signatureOf returns a callable's label, parameter labels and doc.
-func (a *analysis) signatureOf(name string, method bool) (string, []string, string) {
-	if method {
-		if a.sess == nil {
-			return "", nil, ""
-		}
-		for _, recv := range receiverKinds {
-			if m := a.sess.Universe.Method(recv, name); m != nil {
-				return m.Sig, sigParams(m.Sig), m.Doc
-			}
-		}
-		return "", nil, ""
-	}
+// signatureOf returns a function's label, parameter labels and doc.
+func (a *analysis) signatureOf(name string) (string, []string, string) {
 	for _, b := range a.bindings {
 		if b.Name != name {
 			continue

@@ -10,7 +10,11 @@ import (
 
 // Analyzer parses and resolves a version of the file being fixed (the
 // caller decides how imports load; info may be nil when the file does not
-// resolve). A parse failure is returned as the error.
+// resolve). A parse failure is returned as the error; so are the errors of
+// a file the caller does not accept (harn lint --fix and the language
+// server refuse a file harn check rejects). Every fixed version is
+// analysed before it is returned, so a fix that would break the program
+// fails with that error instead.
 type Analyzer func(src []byte) (*syntax.File, *resolve.Info, error)
 
 // maxRounds bounds fix rounds: a fix can expose another finding (deleting
@@ -22,10 +26,13 @@ const maxRounds = 4
 // the number of fixes applied. When there is nothing to fix the result is
 // the formatted file.
 func Fix(path string, src []byte, analyze Analyzer, opts Options) (out []byte, fixed int, err error) {
-	for round := 0; round < maxRounds; round++ {
+	for round := 0; ; round++ {
 		f, info, err := analyze(src)
 		if err != nil {
 			return nil, fixed, err
+		}
+		if round == maxRounds {
+			break // the last round's result analysed without error
 		}
 		n := 0
 		for _, fd := range File(f, info, opts) {
@@ -68,7 +75,14 @@ func FixOne(path string, src []byte, analyze Analyzer, opts Options, rule string
 			if info != nil {
 				info.RestoreSpelling()
 			}
-			return format.File(path, src, f)
+			out, err := format.File(path, src, f)
+			if err != nil {
+				return nil, err
+			}
+			if _, _, err := analyze(out); err != nil {
+				return nil, err
+			}
+			return out, nil
 		}
 	}
 	return nil, fmt.Errorf("no fix for %s at %d:%d", rule, pos.Line, pos.Col)

@@ -32,7 +32,12 @@ type Finding struct {
 	Rule *Rule
 	Pos  syntax.Pos
 	Len  int // characters from Pos the finding covers (at least 1)
-	Msg  string
+	// Spans is set when the finding covers whole statements, from Pos up
+	// to Until (exclusive: the start of what follows them, or the zero
+	// Pos for the end of the file) rather than Len characters.
+	Spans bool
+	Until syntax.Pos
+	Msg   string
 	// Fix describes the fix ("" when the rule offers none); apply performs
 	// it on the tree the finding was made on.
 	Fix   string
@@ -99,9 +104,10 @@ type linter struct {
 	matchIDs   map[*syntax.Ident]bool // identifiers that bind in match patterns
 }
 
-func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func(), format string, args ...any) {
+// report adds a finding and returns it (nil when the rule is off).
+func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func(), format string, args ...any) *Finding {
 	if l.off[r.ID] {
-		return
+		return nil
 	}
 	if n < 1 {
 		n = 1
@@ -111,6 +117,7 @@ func (l *linter) report(r *Rule, pos syntax.Pos, n int, fix string, apply func()
 		f.Fix, f.apply = fix, apply
 	}
 	l.out = append(l.out, f)
+	return f
 }
 
 // collect records which statement or function owns each declaring node.
@@ -130,13 +137,13 @@ func (l *linter) collect() {
 	}
 	for _, it := range l.file.Items {
 		if p, ok := it.(*syntax.PipelineDecl); ok && extended[p.Name] {
-			walk(p, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+			syntax.Walk(p, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 				l.inExtended[n] = true
 				return true
 			})
 		}
 	}
-	walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+	syntax.Walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.LetStmt:
 			l.ownPattern(n.Pattern, func(p syntax.Node) { l.letOf[p] = n })
@@ -247,12 +254,12 @@ func (l *linter) unused(b *resolve.Binding) {
 		l.report(UnusedPatternBinding, d.At, len(d.Key), "bind the key to `_`",
 			func() { d.Alias = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.ListPatItem:
-		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
-			func() { d.Name = "_"; d.Rest = false }, "`%s` is bound by the pattern but never used", name)
+		fix := func() { d.Name = "_"; d.Rest = false }
 		if d.Rest {
-			// `...rest` → `_` would change the pattern's length rule; no fix
-			l.out[len(l.out)-1].apply, l.out[len(l.out)-1].Fix = nil, ""
+			fix = nil // `...rest` → `_` would change the pattern's length rule
 		}
+		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
+			fix, "`%s` is bound by the pattern but never used", name)
 	case *syntax.PairPattern:
 		l.report(UnusedPatternBinding, d.At, len(d.First)+len(d.Second)+4, "replace the name with `_`", func() {
 			if d.First == name {
@@ -301,6 +308,7 @@ func (l *linter) unusedParam(b *resolve.Binding, p *syntax.Param) {
 }
 
 func (l *linter) unusedImports() {
+	var types map[string]bool
 	for _, d := range l.imports {
 		if d.Pub || len(d.Names) == 0 {
 			continue // re-exports are used by importers; wildcard imports name nothing
@@ -308,7 +316,13 @@ func (l *linter) unusedImports() {
 		var unused []*syntax.Ident
 		for _, n := range d.Names {
 			b := l.info.Decl(d, n.Name)
-			if b != nil && !b.Used {
+			if b == nil || b.Used {
+				continue
+			}
+			if types == nil {
+				types = l.typeNames()
+			}
+			if !types[n.Name] {
 				unused = append(unused, n)
 			}
 		}
@@ -319,6 +333,48 @@ func (l *linter) unusedImports() {
 				"`%s` is imported from %q but never used", n.Name, d.Path)
 		}
 	}
+}
+
+// typeNames collects the names the file uses as types, which the resolver
+// does not record as reads: struct literals (`Point {x: 1}`), impl blocks,
+// annotations and type arguments (`p: Point`, `f<Point>()`), bounds, and
+// the enum of `Color.Red` and of variant patterns (an enum has no run-time
+// value, so `Color` there resolves to nothing), and aliases named as
+// schemas.
+func (l *linter) typeNames() map[string]bool {
+	names := map[string]bool{}
+	enumOf := func(x syntax.Expr) {
+		if id, ok := x.(*syntax.Ident); ok && l.info.Refs[id] == nil {
+			names[id.Name] = true
+		}
+	}
+	syntax.Walk(l.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		switch n := n.(type) {
+		case *syntax.NamedType:
+			names[n.Name] = true
+		case *syntax.StructLit:
+			if n.NS == nil {
+				names[n.Name] = true
+			}
+		case *syntax.ImplBlock:
+			names[n.Name] = true
+		case *syntax.FnDecl:
+			for _, w := range n.Where {
+				for _, b := range w.Bounds {
+					names[b] = true
+				}
+			}
+		case *syntax.MemberExpr:
+			enumOf(n.X)
+		case *syntax.MethodCall:
+			enumOf(n.X)
+		}
+		return true
+	})
+	for id := range l.info.SchemaTypes {
+		names[id.Name] = true // `schema_of(Alias)`
+	}
+	return names
 }
 
 // dropImport removes one name from an import, and the import when no name

@@ -213,3 +213,49 @@ func TestFixKeepsPatternSpelling(t *testing.T) {
 		t.Errorf("fixed (%d fixes):\n%s--- want\n%s", n, out, want)
 	}
 }
+
+// TestUnusedImportSeesTypes: an imported struct, enum or interface is used
+// when the file names it as a type, builds a literal of it, reads a
+// variant or matches on one, even though none of these reads a run-time
+// value.
+func TestUnusedImportSeesTypes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "types.harn"), []byte("pub struct Point {\n  x: int\n  y: int\n}\n"+
+		"pub struct Box {\n  w: int\n}\npub struct Pair {\n  a: int\n}\npub struct Spare {\n  z: int\n}\n"+
+		"pub enum Color {\n  Red\n  Green\n}\npub enum Shape {\n  Circle(r: int)\n  Dot\n}\n"+
+		"pub interface Sized {\n  fn size(self) -> int\n}\npub type Pt = {x: int}\npub fn add(a, b) {\n  return a + b\n}\n"), 0o644)
+	src := "import { add, Point, Box, Pair, Spare, Color, Shape, Sized, Pt } from \"./types\"\n" +
+		"let p = Point { x: 1, y: 2 }\n" +
+		"fn width(b: Box) -> int {\n  return b.w\n}\n" +
+		"fn first(xs: list<Pair>) -> int {\n  return len(xs)\n}\n" +
+		"fn measure<T>(x: T) -> int where T: Sized {\n  return 1\n}\n" +
+		"fn area(s) {\n  return match s {\n    Shape.Circle(r) -> { r }\n    Shape.Dot -> { 0 }\n  }\n}\n" +
+		"println(Color.Red, add(1, 2), p.x, width, first, measure, area, schema_of(Pt))\n"
+	got := findings(t, dir, src, "unused-import")
+	if want := "1:33 `Spare` is imported from \"./types\" but never used"; strings.Join(got, "\n") != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestFixRefusesABrokenResult: every version a fix produces goes through
+// the analyzer, so a caller that refuses files harn check rejects (harn
+// lint --fix, the language server) never gets a fixed file it would
+// refuse, from Fix or from FixOne.
+func TestFixRefusesABrokenResult(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "main.harn")
+	src := []byte("var a = 1\nvar b = 2\nvar c = 3\nvar d = 4\nvar e = 5\nprintln(a, b, c, d, e)\n")
+	real := analyzer(path)
+	onlyOriginal := func(s []byte) (*syntax.File, *resolve.Info, error) {
+		if string(s) != string(src) {
+			return nil, nil, fmt.Errorf("refused")
+		}
+		return real(s)
+	}
+	if _, _, err := lint.Fix(path, src, onlyOriginal, lint.Options{}); err == nil || err.Error() != "refused" {
+		t.Errorf("Fix: err = %v", err)
+	}
+	if _, err := lint.FixOne(path, src, onlyOriginal, lint.Options{}, "prefer-let", syntax.Pos{Line: 1, Col: 1}); err == nil || err.Error() != "refused" {
+		t.Errorf("FixOne: err = %v", err)
+	}
+}

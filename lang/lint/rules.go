@@ -26,8 +26,11 @@ impl methods and functions with an empty body are not reported.`}
 	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
-from the import, and the import itself when no name is left. pub import
-(a re-export) and wildcard imports are not reported.`}
+from the import, and the import itself when no name is left. A struct,
+enum, interface or type alias is used when the file names it as a type,
+builds a literal of it ("Point { x: 1 }") or names one of its variants
+("Color.Red", also in match arms). pub import (a re-export) and wildcard
+imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
 The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
@@ -86,10 +89,10 @@ var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPattern
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
-	walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
+	syntax.Walk(l.file, func(n, _ syntax.Node, replace func(syntax.Node)) bool {
 		switch n := n.(type) {
 		case *syntax.Block:
-			l.unreachable(&n.Stmts)
+			l.unreachable(&n.Stmts, n.End)
 		case *syntax.LetStmt:
 			if n.Kind == syntax.BindVar {
 				l.report(PreferLet, n.At, 3, "write let", func() { n.Kind = syntax.BindLet }, "use `let` instead of `var`")
@@ -119,12 +122,13 @@ func (l *linter) syntactic() {
 		return true
 	})
 	// The statements of a file's top level are a block too.
-	l.unreachable(&l.file.Items)
+	l.unreachable(&l.file.Items, syntax.Pos{})
 }
 
 // unreachable reports the statements after the first one that always
-// leaves the block.
-func (l *linter) unreachable(stmts *[]syntax.Stmt) {
+// leaves the block; end is where the block's statements stop (its
+// closing brace, or the zero Pos for the file's end).
+func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 	list := *stmts
 	for i, s := range list {
 		switch s.(type) {
@@ -133,16 +137,21 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt) {
 			continue
 		}
 		var dead []syntax.Stmt
-		for _, d := range list[i+1:] {
+		until := end // the start of what follows the last dead statement
+		for j, d := range list[i+1:] {
 			if _, fn := d.(*syntax.FnDecl); !fn {
 				dead = append(dead, d)
+				until = end
+				if k := i + 1 + j + 1; k < len(list) {
+					until = list[k].Position()
+				}
 			}
 		}
 		if len(dead) == 0 {
 			return
 		}
 		keep := i + 1
-		l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
+		f := l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
 			out := append([]syntax.Stmt(nil), list[:keep]...)
 			for _, d := range list[keep:] {
 				if _, fn := d.(*syntax.FnDecl); fn {
@@ -151,6 +160,9 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt) {
 			}
 			*stmts = out
 		}, "unreachable code: the statement before always leaves the block")
+		if f != nil {
+			f.Spans, f.Until = true, until
+		}
 		return
 	}
 }
@@ -226,7 +238,7 @@ func certainlyBool(x syntax.Expr) bool {
 // same value (no calls).
 func pure(x syntax.Expr) bool {
 	ok := true
-	walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
 		switch n.(type) {
 		case *syntax.CallExpr, *syntax.MethodCall, *syntax.ValueCall, *syntax.ClosureLit, *syntax.PipeExpr, *syntax.IfExpr,
 			*syntax.MatchExpr, *syntax.TryExpr, *syntax.SpawnExpr, *syntax.ParallelExpr, *syntax.SelectExpr,

@@ -325,6 +325,7 @@ type Block struct {
 // LetStmt is `let|var|const pattern [: T] = value`, optionally `pub` at top level.
 type LetStmt struct {
 	At      Pos
+	Doc     string // the doc comment of a pub top-level binding
 	Kind    BindingKind
 	Pub     bool
 	Pattern Pattern

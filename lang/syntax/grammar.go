@@ -338,7 +338,7 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 			fail(&t, "declaration")
 		}
 		s := d.ast()
-		s.At, s.Pub = startAt(d.Pos), true
+		s.At, s.Doc, s.Pub = startAt(d.Pos), doc, true
 		return s
 	case *importG:
 		if len(attrs) > 0 || !top {

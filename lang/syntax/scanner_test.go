@@ -78,3 +78,40 @@ func TestScanner(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereAt: the cursor is marked with `|`.
+func TestWhereAt(t *testing.T) {
+	cases := []struct {
+		src   string
+		where Where
+		start int // of the comment or string
+	}{
+		{`println("|`, InString, 8},
+		{`println("ab|cd")`, InString, 8},
+		{`println("abc")|`, InCode, 0},
+		{`let x = 1 // see http://|`, InComment, 10},
+		{"// xs.|\nlet y = 2", InComment, 0},
+		{"// done\nxs.|", InCode, 0},
+		{`10 /|`, InCode, 0},
+		{`/* a | b */`, InComment, 0},
+		{`/* a */ x|`, InCode, 0},
+		{"/* outer /* inner */ still |", InComment, 0},
+		{`"${na|`, InCode, 0},
+		{`"${name}, ${us|er}"`, InCode, 0},
+		{`"${f(1)} and |`, InString, 0},
+		{`"a \" b|`, InString, 0},
+		{`r"raw ${x|`, InString, 0},
+		{`x = """multi` + "\nline ${a} |", InString, 4},
+		{"/// doc|\nfn f() {}", InComment, 0},
+		{`import "std/|`, InString, 7},
+		{"#!/usr/bin/env harn|", InComment, 0},
+	}
+	for _, c := range cases {
+		off := strings.IndexByte(c.src, '|')
+		src := c.src[:off] + c.src[off+1:]
+		w, start := WhereAt(src, off)
+		if w != c.where || start != c.start {
+			t.Errorf("%q: got %d at %d, want %d at %d", c.src, w, start, c.where, c.start)
+		}
+	}
+}

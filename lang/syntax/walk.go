@@ -1,39 +1,35 @@
-package lint
+package syntax
 
-import (
-	"reflect"
+import "reflect"
 
-	"github.com/harnlang/harn/lang/syntax"
-)
-
-// visit is called for every node with the node holding it and a setter
+// Visit is called for every node with the node holding it and a setter
 // that replaces it in that parent (nil when the node cannot be replaced
 // by another kind). Returning false skips the node's children.
-type visit func(n, parent syntax.Node, replace func(syntax.Node)) bool
+type Visit func(n, parent Node, replace func(Node)) bool
 
-var nodeType = reflect.TypeOf((*syntax.Node)(nil)).Elem()
+var nodeType = reflect.TypeOf((*Node)(nil)).Elem()
 
-// walk visits every node under root in source order. It follows the
-// tree's fields by reflection, so node kinds added to lang/syntax later are
+// Walk visits every node under root in source order (root included). It
+// follows the tree's fields by reflection, so node kinds added later are
 // walked without changes here.
-func walk(root syntax.Node, fn visit) {
+func Walk(root Node, fn Visit) {
 	walkValue(reflect.ValueOf(root), nil, fn)
 }
 
-func walkValue(v reflect.Value, parent syntax.Node, fn visit) {
+func walkValue(v reflect.Value, parent Node, fn Visit) {
 	switch v.Kind() {
 	case reflect.Interface, reflect.Pointer:
 		if v.IsNil() {
 			return
 		}
 	}
-	n, ok := v.Interface().(syntax.Node)
+	n, ok := v.Interface().(Node)
 	if !ok {
 		return
 	}
-	var replace func(syntax.Node)
+	var replace func(Node)
 	if v.CanSet() {
-		replace = func(m syntax.Node) {
+		replace = func(m Node) {
 			mv := reflect.ValueOf(m)
 			if mv.Type().AssignableTo(v.Type()) {
 				v.Set(mv)
@@ -52,7 +48,7 @@ func walkValue(v reflect.Value, parent syntax.Node, fn visit) {
 	}
 }
 
-func walkFields(s reflect.Value, parent syntax.Node, fn visit) {
+func walkFields(s reflect.Value, parent Node, fn Visit) {
 	for i := 0; i < s.NumField(); i++ {
 		if !s.Type().Field(i).IsExported() {
 			continue
@@ -61,7 +57,7 @@ func walkFields(s reflect.Value, parent syntax.Node, fn visit) {
 	}
 }
 
-func walkField(f reflect.Value, parent syntax.Node, fn visit) {
+func walkField(f reflect.Value, parent Node, fn Visit) {
 	switch f.Kind() {
 	case reflect.Interface, reflect.Pointer:
 		if !f.IsNil() && f.Type().Implements(nodeType) || (f.Kind() == reflect.Interface && !f.IsNil()) {

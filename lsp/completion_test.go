@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// complete asks for completion at the `|` of src (the document's text),
+// as if typing trigger ("" for an explicit request), and returns the labels.
+func (w *workspace) complete(src, trigger string) []string {
+	w.t.Helper()
+	off := strings.IndexByte(src, '|')
+	text := src[:off] + src[off+1:]
+	uri := w.uri("main.harn")
+	// a version that parses first, as when typing into a file
+	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1,
+		Text: "let xs = [1]\nlet total = 1\n"}})
+	w.change(uri, text)
+	before := strings.Split(src[:off], "\n")
+	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
+	if trigger != "" {
+		p.Context = &protocol.CompletionContext{TriggerKind: protocol.CompletionTriggerKindTriggerCharacter, TriggerCharacter: &trigger}
+	}
+	r, err := w.s.completion(w.ctx, p)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []string
+	for _, it := range r.([]protocol.CompletionItem) {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+// TestCompletionInStringsAndComments: nothing is offered inside comments
+// and strings, nor on a `/` that divides; inside an import's path string
+// only module paths are (docs/lsp.md, Completion).
+func TestCompletionInStringsAndComments(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct{ src, trigger string }{
+		{`println("|`, `"`},
+		{`println("ab|`, ""},
+		{"let xs = [1]\n//|", "/"},
+		{"let xs = [1]\n// see http://|", "/"},
+		{"let xs = [1]\n// xs.|", "."},
+		{"let xs = [1]\n/* xs.| */", "."},
+		{"let n = 10 /|", "/"},
+		{`let s = "a.|"`, "."},
+	} {
+		if got := w.complete(c.src, c.trigger); len(got) > 0 {
+			t.Errorf("%q offers %d items: %.80v", c.src, len(got), got)
+		}
+	}
+	// in code and in interpolation holes, names are offered
+	for _, src := range []string{"let total = 1\nprintln(tot|)", "let total = 1\nprintln(\"${tot|}\")"} {
+		if got := w.complete(src, ""); !contains(got, "total") {
+			t.Errorf("%q: %.80v", src, got)
+		}
+	}
+	if got := w.complete("let xs = [1]\nxs.|", "."); !contains(got, "map") {
+		t.Errorf("methods after xs.: %.80v", got)
+	}
+	// import paths: std modules and .harn files, nothing else
+	for _, src := range []string{`import "|`, `import { add } from "|`, "import {\n  add,\n} from \"|", `pub import * as l from "|`} {
+		got := w.complete(src, `"`)
+		if !contains(got, "lib") || !contains(got, "std/math") || contains(got, "println") {
+			t.Errorf("%q: %.80v", src, got)
+		}
+	}
+	if got := w.complete(`import "std/|`, "/"); !contains(got, "std/math") || contains(got, "lib") {
+		t.Errorf("import std/: %.80v", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

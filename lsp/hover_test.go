@@ -1,0 +1,148 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+const hoverMain = `import { add, Point, Color, ANSWER } from "./lib"
+
+/// A pair of ints.
+struct Pt {
+  a: int
+  b: int
+}
+
+impl Pt {
+  /// Adds the fields.
+  fn sum(self) -> int {
+    return self.a + self.b
+  }
+}
+
+enum Shape {
+  Circle(r: int)
+  Dot
+}
+
+let a: int = 1
+const LIMIT: int = 10
+let p = Point { x: 1, y: 2 }
+let q = Pt { a: 1, b: 2 }
+let xs = [1, 2, 3]
+
+fn area(s: Shape, pt: Pt) -> int {
+  return match s {
+    Shape.Circle(r) -> { r }
+    Shape.Dot -> { pt.a }
+  }
+}
+
+fn paint(c: Color) -> string {
+  return "${c}"
+}
+
+println("${a} ${LIMIT}", Color.Red, add(1, 2), p.x, q.sum(), area(Shape.Circle(2), q), ANSWER, xs.slice(0, 1), paint(Color.Green))
+`
+
+// cursor finds the text of needle without its `|` in src and returns
+// the position of the `|`.
+func cursor(t *testing.T, src, needle string) (int, int) {
+	t.Helper()
+	bar := strings.IndexByte(needle, '|')
+	at := strings.Index(src, needle[:bar]+needle[bar+1:])
+	if at < 0 {
+		t.Fatalf("%q not in the source", needle)
+	}
+	before := strings.Split(src[:at+bar], "\n")
+	return len(before) - 1, len([]rune(before[len(before)-1]))
+}
+
+func (w *workspace) hover(uri, src, needle string) string {
+	w.t.Helper()
+	l, c := cursor(w.t, src, needle)
+	h, err := w.s.hover(w.ctx, &protocol.HoverParams{TextDocumentPositionParams: w.at(uri, l, c)})
+	if err != nil || h == nil {
+		return ""
+	}
+	return h.Contents.(protocol.MarkupContent).Value
+}
+
+func (w *workspace) definition(uri, src, needle string) string {
+	w.t.Helper()
+	l, c := cursor(w.t, src, needle)
+	d, err := w.s.definition(w.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: w.at(uri, l, c)})
+	if err != nil || d == nil {
+		return ""
+	}
+	loc := d.(protocol.Location)
+	file := strings.TrimPrefix(loc.URI, w.uri("")+"/")
+	return file + ":" + itoa(int(loc.Range.Start.Line)+1) + ":" + itoa(int(loc.Range.Start.Character)+1)
+}
+
+// TestHoverAndDefinitionOfTypes: types, variants, impl methods,
+// annotated bindings, imported constants and names inside ${…} have a
+// hover and a definition (docs/lsp.md, Hover, Go to definition).
+func TestHoverAndDefinitionOfTypes(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib, "main.harn": hoverMain})
+	uri := w.open("main.harn")
+	src := hoverMain
+	for _, c := range []struct {
+		needle, hover, def string
+	}{
+		{"println(\"${|a}", "let a: int", "main.harn:21:5"},
+		{"${LI|MIT}", "const LIMIT: int", "main.harn:22:7"},
+		{"let |a: int", "let a: int", "main.harn:21:5"},
+		{"return \"${|c}\"", "(parameter) c: Color", "main.harn:34:10"},
+		{"let p = Po|int {", "struct Point {\n  x: int\n  y: int\n}", "lib.harn:1:12"},
+		{"let q = P|t {", "A pair of ints.", "main.harn:4:8"},
+		{"pt: P|t)", "struct Pt {", "main.harn:4:8"},
+		{"c: Co|lor)", "enum Color {\n  Red\n  Green\n}", "lib.harn:6:10"},
+		{", Col|or.Red", "*imported from* `./lib`", "lib.harn:6:10"},
+		{"Color.R|ed", "Color.Red", "lib.harn:7:3"},
+		{"enum Sh|ape {", "enum Shape {\n  Circle(r: int)\n  Dot\n}", "main.harn:16:6"},
+		{"area(Shape.Cir|cle(2)", "Shape.Circle(r: int)", "main.harn:17:3"},
+		{"    Shape.D|ot ->", "Shape.Dot", "main.harn:18:3"},
+		{"q.su|m()", "Adds the fields.", "main.harn:11:6"},
+		{"ANS|WER, xs", "The answer.", "lib.harn:17:11"},
+		{"xs.sl|ice(0, 1)", "(list method) xs.slice(start?, end?)", ""},
+		{"p.x|,", "(field) Point.x: int", ""},
+	} {
+		h := w.hover(uri, src, c.needle)
+		if !strings.Contains(h, c.hover) {
+			t.Errorf("hover %q: %q, want %q", c.needle, h, c.hover)
+		}
+		if d := w.definition(uri, src, c.needle); d != c.def {
+			t.Errorf("definition %q: %q, want %q", c.needle, d, c.def)
+		}
+	}
+	if h := w.hover(uri, src, "q.su|m()"); strings.Contains(h, "list") || !strings.Contains(h, "fn sum(self) -> int") {
+		t.Errorf("hover of an impl method: %q", h)
+	}
+	if h := w.hover(uri, src, "xs.sl|ice(0, 1)"); strings.Contains(h, "string method") {
+		t.Errorf("hover of a list method: %q", h)
+	}
+}
+
+// TestMethodSignatureHelp: signature help of a method call reads the
+// receiver's type when the source says it.
+func TestMethodSignatureHelp(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib, "main.harn": hoverMain})
+	uri := w.open("main.harn")
+	help := func(needle string) string {
+		l, c := cursor(t, hoverMain, needle)
+		h, err := w.s.signatureHelp(w.ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: w.at(uri, l, c)})
+		if err != nil || h == nil {
+			return ""
+		}
+		return h.Signatures[0].Label
+	}
+	if got := help("xs.slice(0, |1)"); got != w.s.docs[uri].cur.sess.Universe.Method("list", "slice").Sig {
+		t.Errorf("xs.slice: %q", got)
+	}
+	if got := help("q.sum(|)"); got != "fn sum(self) -> int" {
+		t.Errorf("q.sum: %q", got)
+	}
+}
