@@ -168,6 +168,25 @@ func namespaceTypes(imp *Import) []*types.Decl {
 	return out
 }
 
+// importOptions is what imports show a file before anything runs: the
+// resolver options for the names they bind (and which of those are
+// enums or schema aliases), and the type declarations they make visible.
+func importOptions(imports []*Import) (resolve.Options, *types.Env) {
+	var imported []string
+	env := types.NewEnv()
+	nsEnums := map[string][]string{}
+	for _, imp := range imports {
+		imported = append(imported, imp.Names...)
+		enums := importTypes(env, imp)
+		if ns := imp.Decl.Namespace; ns != nil {
+			imported = append(imported, ns.Name)
+			nsEnums[ns.Name] = enums
+		}
+	}
+	return resolve.Options{ImportedNames: imported, ImportedAliases: schemaAliases(env),
+		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums}, env
+}
+
 // importedEnums lists the enums among the names imported by name.
 func importedEnums(env *types.Env, imported []string) []string {
 	var out []string

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 
@@ -21,19 +22,23 @@ import (
 // environment: the bindings, functions and imports an entry makes are
 // globals of one vm.Module that every later entry is compiled against
 // (resolve.Options.PriorGlobals keeps their slots), so a function defined
-// in one entry sees assignments made in the next. For type checking, an
-// entry is put behind the latest declaration of each earlier global
-// (check.Options.Prior), so those keep their types.
+// in one entry sees assignments made in the next. What the earlier
+// entries' imports make visible — the names they bind, their enums and
+// types, the signatures of their functions — stays visible too, as in one
+// script. For type checking, an entry is put behind the earlier imports
+// and the latest declaration of each earlier global (check.Options.Prior),
+// so those keep their types.
 type Interactive struct {
 	s       *Session
 	dir     string     // relative imports of typed entries resolve here
 	mod     *vm.Module // the shared globals
 	globals []string   // global names in slot order
-	enums   []string
 	structs []*syntax.StructDecl
 	decls   []syntax.Stmt // latest declaration of each name, to check later entries after
-	imports []*Import     // every import of earlier entries, for their type declarations
-	n       int           // entries evaluated
+	// imports are the earlier entries' imports that still bind a name,
+	// each listing only the names no later entry bound again
+	imports []*Import
+	n       int // entries evaluated
 
 	mu      sync.Mutex
 	current *vm.Thread // the thread running an entry, for Interrupt
@@ -117,8 +122,7 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	for _, g := range m.Program.Globals {
 		in.globals = append(in.globals, g.Name)
 	}
-	in.remember(f)
-	in.imports = append(in.imports, m.Imports...)
+	in.remember(f, m.Imports)
 
 	if err := s.link(m); err != nil {
 		return err
@@ -159,26 +163,111 @@ func wrapExprStmts(f *syntax.File) {
 	}
 }
 
-// remember records an entry's declarations (for checking later entries
-// and TypeOf) and enums.
-func (in *Interactive) remember(f *syntax.File) {
+// remember records an entry's imports and declarations, for compiling
+// and checking later entries and TypeOf. The imports are bound before the
+// entry's code runs, so its declarations replace what it imports.
+func (in *Interactive) remember(f *syntax.File, imports []*Import) {
+	rebound := importBinds(imports)
+	in.decls = without(in.decls, rebound)
+	in.imports = append(pruneImports(in.imports, rebound), imports...)
 	for _, it := range f.Items {
+		if _, ok := it.(*syntax.ImportDecl); ok {
+			continue
+		}
 		names := boundNames(it)
 		if len(names) == 0 {
 			continue
 		}
-		switch d := it.(type) {
-		case *syntax.EnumDecl:
-			in.enums = append(in.enums, d.Name)
-		case *syntax.StructDecl:
+		if d, ok := it.(*syntax.StructDecl); ok {
 			in.structs = append(in.structs, d)
 		}
-		in.decls = without(in.decls, names)
-		if _, ok := it.(*syntax.ImportDecl); !ok {
-			// imported names stay prior globals: their modules are not here
-			in.decls = append(in.decls, it)
+		in.decls = append(without(in.decls, names), it)
+		in.imports = pruneImports(in.imports, names)
+	}
+}
+
+// importBinds lists the names imports bind at run time: a namespace
+// import's namespace, else the imported names.
+func importBinds(imports []*Import) map[string]bool {
+	names := map[string]bool{}
+	for _, imp := range imports {
+		if ns := imp.Decl.Namespace; ns != nil {
+			names[ns.Name] = true
+			continue
+		}
+		for _, n := range imp.Names {
+			names[n] = true
 		}
 	}
+	return names
+}
+
+// pruneImports returns, in a new slice, the imports less the names in
+// names: an import left binding nothing is dropped.
+func pruneImports(imports []*Import, names map[string]bool) []*Import {
+	var kept []*Import
+	for _, imp := range imports {
+		if ns := imp.Decl.Namespace; ns != nil && names[ns.Name] {
+			continue
+		}
+		var left []string
+		for _, n := range imp.Names {
+			if !names[n] {
+				left = append(left, n)
+			}
+		}
+		switch {
+		case len(left) == len(imp.Names):
+			kept = append(kept, imp)
+		case len(left) > 0 || imp.Decl.Namespace != nil:
+			kept = append(kept, &Import{Decl: imp.Decl, Module: imp.Module, Names: left})
+		}
+	}
+	return kept
+}
+
+// declaration is an import declaration that binds what imp still binds,
+// for checking a later entry behind it.
+func (imp *Import) declaration() *syntax.ImportDecl {
+	d := *imp.Decl
+	if d.Names != nil {
+		d.Names = nil
+		for _, id := range imp.Decl.Names {
+			if slices.Contains(imp.Names, id.Name) {
+				d.Names = append(d.Names, id)
+			}
+		}
+	}
+	return &d
+}
+
+// enums lists the enums the earlier entries declared that are still
+// in effect.
+func (in *Interactive) enums() []*syntax.EnumDecl {
+	var out []*syntax.EnumDecl
+	for _, d := range in.decls {
+		if e, ok := d.(*syntax.EnumDecl); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// options returns the resolver options and the type environment of an
+// entry whose own imports are own: the globals, enums, structs and
+// imports of the earlier entries come first, as in one script.
+func (in *Interactive) options(own []*Import) (resolve.Options, *types.Env) {
+	opts, env := importOptions(in.visible(own))
+	opts.PriorGlobals = in.globals
+	opts.PriorEnums = in.enums()
+	opts.PriorStructs = in.structs
+	return opts, env
+}
+
+// visible lists the imports an entry sees: the earlier entries', less
+// the names its own imports bind again, then its own.
+func (in *Interactive) visible(own []*Import) []*Import {
+	return append(pruneImports(in.imports, importBinds(own)), own...)
 }
 
 // boundNames lists the top-level names an item binds, imported ones
@@ -211,34 +300,36 @@ func without(decls []syntax.Stmt, names map[string]bool) []syntax.Stmt {
 	return kept
 }
 
-// check type-checks an entry's file f as if it followed the declarations
-// of the earlier entries (minus those f declares again), so that their
-// bindings and functions keep the types they were checked with
-// (docs/repl.md: a static error changes nothing). Only f's own
-// diagnostics come back, and only the checker's: the resolution of f
-// alone (compileUnit) reports name errors. imports are f's; each, when
-// set, receives the type of every expression statement of f.
+// check type-checks an entry's file f as if it followed the imports and
+// declarations of the earlier entries (minus the names f binds again), so
+// that their bindings and functions keep the types they were checked
+// with (docs/repl.md: a static error changes nothing) and calls of
+// functions they imported are checked. Only f's own diagnostics come
+// back, and only the checker's: the resolution of f alone (compileUnit)
+// reports name errors. opts are f's (Interactive.options); imports are
+// f's own; each, when set, receives the type of every expression
+// statement of f.
 func (in *Interactive) check(f *syntax.File, opts resolve.Options, imports []*Import, each func(*syntax.ExprStmt, types.Type)) diag.List {
-	names := map[string]bool{}
+	names := importBinds(imports)
 	for _, it := range f.Items {
 		maps.Copy(names, boundNames(it))
 	}
-	prior := without(in.decls, names)
+	var prior []syntax.Stmt
+	earlier := pruneImports(in.imports, names)
+	for _, imp := range earlier {
+		prior = append(prior, imp.declaration())
+	}
+	prior = append(prior, without(in.decls, names)...)
 	all := &syntax.File{Path: f.Path, Items: append(prior, f.Items...)}
 	info := resolve.File(all, opts)
 	// The entry is resolved again for compiling: give it back as written.
 	defer info.RestoreSpelling()
-	env := types.NewEnv()
-	for _, imp := range imports {
-		importTypes(env, imp)
-	}
-	for _, imp := range in.imports {
-		importTypes(env, imp)
-	}
+	visible := append(earlier, imports...)
+	_, env := importOptions(visible)
 	return check.File(all, info, check.Options{
 		Env:      env,
 		Library:  library{in.s.Universe},
-		Imports:  importedFuncs{&Module{Imports: imports}},
+		Imports:  importedFuncs{&Module{Imports: visible}},
 		ExprStmt: each,
 		Prior:    len(prior),
 	})
@@ -268,7 +359,8 @@ func (in *Interactive) TypeOf(src string) (string, error) {
 	in.s.Sources["<type>"] = []byte(src)
 	stmt := &syntax.ExprStmt{X: x}
 	f := &syntax.File{Path: "<type>", Items: []syntax.Stmt{stmt}}
-	opts := resolve.Options{Universe: in.s.Universe, PriorGlobals: in.globals, PriorEnums: in.enums, PriorStructs: in.structs}
+	opts, _ := in.options(nil)
+	opts.Universe = in.s.Universe
 	// Undefined names in the expression are errors here.
 	alone := resolve.File(f, opts)
 	for _, w := range alone.Warnings {

@@ -226,3 +226,90 @@ func TestInteractiveChecksAgainstEarlierEntries(t *testing.T) {
 		t.Errorf("output %q", out.String())
 	}
 }
+
+// What an earlier entry imports stays visible as in one script
+// (docs/repl.md, "Persistence"): an imported enum builds and matches
+// variants, also through a namespace, and an imported struct keeps its
+// declared fields; a later declaration of the name replaces the import.
+func TestInteractiveImportedTypesPersist(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"shapes.harn": "pub enum Shape { Circle(r), Square(s) }\npub struct Box { w: int }\n",
+	})
+	var out bytes.Buffer
+	in := NewSession(Options{Stdout: &out}).NewInteractive(dir)
+	evalAll(t, in,
+		`import { Shape, Box } from "shapes"`,
+		"Shape.Circle(1)",
+		"match Shape.Square(2) { Shape.Circle(r) -> { r }, Shape.Square(s) -> { s * 10 } }",
+		"Box { w: 1, extra: 2 }",
+		`import * as ns from "shapes"`,
+		"ns.Shape.Square(3)",
+		"match ns.Shape.Circle(4) { ns.Shape.Circle(r) -> { r }, ns.Shape.Square(s) -> { s } }",
+	)
+	// variants of an imported enum must be qualified (docs/spec/newer.md §1.12)
+	if err := in.Eval("match Shape.Circle(1) { Circle(r) -> { r }, Square(s) -> { s } }"); err == nil || !strings.Contains(err.Error(), "call target `Circle` is not defined") {
+		t.Errorf("bare variants of an imported enum: got %v", err)
+	}
+	evalAll(t, in, "let Shape = 5", "Shape + 1")
+	want := "Shape.Circle(1)\n20\nBox {w: 1}\nShape.Square(3)\n4\n6\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+// Bare variant patterns (docs/spec/newer.md §1.12) name the variants of
+// an enum an earlier entry declared, the latest declaration of it.
+func TestInteractiveBareVariantsOfEarlierEnum(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in,
+		"enum Light { Red, Amber(secs) }",
+		"enum Light { Red, Amber(secs), Green }",
+		"let l = Light.Amber(4)",
+		"match l { Red -> { 0 }, Amber(s) -> { s }, Green -> { 1 } }",
+		`fn say(l) { return match l { Red -> { "stop" }, Amber(s) -> { "wait ${s}" }, Green -> { "go" } } }`,
+		"say(Light.Green)",
+	)
+	if out.String() != "4\ngo\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+// A tool declared by an earlier entry is a value later entries use; as in
+// a script, calling it by name is an undefined builtin
+// (docs/spec/language.md §9.2).
+func TestInteractiveToolAcrossEntries(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in, `tool tt(x: int) -> int { description "T"; x + 1 }`, "tool_list(tt)", "tool_count(tt)")
+	if out.String() != "[tt]\n1\n" {
+		t.Errorf("got %q", out.String())
+	}
+	if err := in.Eval("tt(1)"); err == nil || !strings.Contains(err.Error(), "Undefined builtin: tt") {
+		t.Errorf("calling a tool by name: got %v", err)
+	}
+}
+
+// Calls of functions an earlier entry imported are type-checked as in a
+// script, selective and namespace imports alike (docs/repl.md, "Checking").
+func TestInteractiveChecksImportedCalls(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"m.harn": "pub fn inc(x: int) -> int { return x + 1 }\n"})
+	var out bytes.Buffer
+	in := NewSession(Options{Stdout: &out}).NewInteractive(dir)
+	evalAll(t, in, `import { inc } from "m"`, `import * as m from "m"`)
+	for _, entry := range []string{`inc("s")`, `m.inc("s")`, `let n: string = inc(1)`} {
+		if err := in.Eval(entry); err == nil || !strings.Contains(err.Error(), "found") {
+			t.Errorf("%s: got %v, want a type error", entry, err)
+		}
+	}
+	evalAll(t, in, "inc(1, 2)")
+	if w := in.Warnings(); len(w) != 1 || !strings.Contains(w[0].Msg, "expects 1 argument, got 2") {
+		t.Errorf("arity warning of a call to an earlier import: %v", w)
+	}
+	if got, err := in.TypeOf("inc(1)"); err != nil || got != "int" {
+		t.Errorf(":type inc(1) = %q, %v", got, err)
+	}
+	// a later declaration of the name is what later entries check against
+	evalAll(t, in, "fn inc(s: string) { return s }", `inc("ok")`)
+	if out.String() != "2\nok\n" {
+		t.Errorf("got %q", out.String())
+	}
+}

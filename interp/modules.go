@@ -408,29 +408,21 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		m.state = stReady
 		return nil
 	}
-	var imported []string
-	env := types.NewEnv()
-	nsEnums := map[string][]string{}
-	for _, imp := range m.Imports {
-		imported = append(imported, imp.Names...)
-		enums := importTypes(env, imp)
-		if ns := imp.Decl.Namespace; ns != nil {
-			imported = append(imported, ns.Name)
-			nsEnums[ns.Name] = enums
-		}
-	}
-	var universe resolve.Universe = s.Universe
-	if s.stdPredeclared != nil && isStd(m.Path) {
-		universe = stdUniverse{s.Universe, s.stdPredeclared}
-	}
-	opts := resolve.Options{Universe: universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
-		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}
 	var entryChecked diag.List
 	entry := kind == unitEntry && s.repl != nil
+	var opts resolve.Options
+	var env *types.Env
 	if entry {
-		opts.PriorGlobals = s.repl.globals
-		opts.PriorEnums = s.repl.enums
-		opts.PriorStructs = s.repl.structs
+		opts, env = s.repl.options(m.Imports)
+	} else {
+		opts, env = importOptions(m.Imports)
+	}
+	opts.Universe = s.Universe
+	if s.stdPredeclared != nil && isStd(m.Path) {
+		opts.Universe = stdUniverse{s.Universe, s.stdPredeclared}
+	}
+	opts.OpaqueImports, opts.Module = opaque, kind == unitModule
+	if entry {
 		entryChecked = s.repl.check(m.Syntax, opts, m.Imports, nil)
 	}
 	info := resolve.File(m.Syntax, opts)

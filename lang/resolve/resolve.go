@@ -198,9 +198,13 @@ type Options struct {
 	OpaqueImports bool
 	// Persistent lets a REPL keep globals across entries: names in
 	// PriorGlobals are already defined module globals (in slot order).
+	// Those that are also ImportedNames were bound by an earlier entry's
+	// import and keep the import kind, as in one script.
 	PriorGlobals []string
-	// PriorEnums and PriorStructs were declared by earlier REPL entries.
-	PriorEnums   []string
+	// PriorEnums and PriorStructs were declared by earlier REPL entries;
+	// the variants of PriorEnums match bare, as same-file ones do
+	// (docs/spec/newer.md §1.12), unless the file declares the enum again.
+	PriorEnums   []*syntax.EnumDecl
 	PriorStructs []*syntax.StructDecl
 	// Module marks a file loaded by import. Unlike upstream's April
 	// snapshot (docs/spec/language.md §11.2), enums declared in a module work in its

@@ -124,3 +124,43 @@ func TestAmbiguousBareVariantIsOneError(t *testing.T) {
 		t.Errorf("x scopes %v, want one local reference", s)
 	}
 }
+
+// A REPL entry resolved after earlier ones (Options.PriorGlobals): a prior
+// global that is also imported keeps the import kind, so `Shape.Circle`
+// of an earlier entry's imported enum is a variant, and the variants of
+// an earlier entry's enum match bare.
+func TestPriorImportsAndEnums(t *testing.T) {
+	prior, err := syntax.Parse("p.harn", []byte("enum Light { Red, Amber(secs) }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("t.harn", []byte("let a = Shape.Circle(1)\nlet b = match a { Amber(s) -> { s }, _ -> { 0 } }\nlet c = Light.Red\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{
+		Universe:      universe{},
+		PriorGlobals:  []string{"Shape", "n"},
+		ImportedNames: []string{"Shape"},
+		ImportedEnums: []string{"Shape"},
+		PriorEnums:    []*syntax.EnumDecl{prior.Items[0].(*syntax.EnumDecl)},
+	})
+	if len(info.Errors) > 0 {
+		t.Fatal(info.Errors)
+	}
+	if b := info.Globals[info.GlobalIndex["Shape"]]; b.Kind != resolve.KImport {
+		t.Errorf("Shape: kind %v, want the import kind", b.Kind)
+	}
+	if b := info.Globals[info.GlobalIndex["n"]]; b.Kind != resolve.KLet {
+		t.Errorf("n: kind %v", b.Kind)
+	}
+	if got := scopesOf(info, "Shape"); len(got) != 0 {
+		t.Errorf("Shape.Circle read Shape as a value: %v", got)
+	}
+	if got := scopesOf(info, "s"); len(got) != 1 || got[0] != resolve.Local {
+		t.Errorf("the bare pattern Amber(s) did not bind s: %v", got)
+	}
+	if !info.IsEnum("Light") {
+		t.Error("Light is not an enum")
+	}
+}

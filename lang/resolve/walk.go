@@ -100,11 +100,25 @@ func (r *resolver) run() {
 	r.info.Funcs[r.file] = main
 	r.stack = []*funcState{{fn: main, scopes: []*scope{newScope()}}}
 
-	for _, name := range r.opts.PriorGlobals {
-		r.global(name, KLet, syntax.Pos{}, nil)
+	imported := map[string]bool{}
+	for _, name := range r.opts.ImportedNames {
+		imported[name] = true
 	}
-	for _, name := range r.opts.PriorEnums {
-		r.enums[name] = true
+	for _, name := range r.opts.PriorGlobals {
+		kind := KLet
+		if imported[name] {
+			kind = KImport
+		}
+		r.global(name, kind, syntax.Pos{}, nil)
+	}
+	for _, d := range r.opts.PriorEnums {
+		if r.enums[d.Name] {
+			continue // declared again by the file
+		}
+		r.enums[d.Name] = true
+		for _, v := range d.Variants {
+			r.variants[v.Name] = append(r.variants[v.Name], d.Name)
+		}
 	}
 	for _, d := range r.opts.PriorStructs {
 		if r.structs[d.Name] == nil {
