@@ -423,8 +423,10 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	if s.stdPredeclared != nil && isStd(m.Path) {
 		universe = stdUniverse{s.Universe, s.stdPredeclared}
 	}
+	enums := importedEnums(env, imported)
 	opts := resolve.Options{Universe: universe, ImportedNames: imported, ImportedAliases: schemaAliases(env),
-		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums, OpaqueImports: opaque, Module: kind == unitModule}
+		ImportedEnums: enums, NamespaceEnums: nsEnums, ImportedVariants: importedVariants(env, enums, nsEnums),
+		OpaqueImports: opaque, Module: kind == unitModule}
 	var entryChecked diag.List
 	entry := kind == unitEntry && s.repl != nil
 	if entry {
