@@ -487,7 +487,7 @@ func RemoveNil(t Type) Type {
 	var keep []Type
 	for _, m := range u.Types {
 		if m != Nil {
-			keep = append(keep, m)
+			keep = append(keep, RemoveNil(m)) // a member may be a nilable alias
 		}
 	}
 	return NewUnion(keep...)
