@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"slices"
 
@@ -183,8 +184,9 @@ func importOptions(imports []*Import) (resolve.Options, *types.Env) {
 			nsEnums[ns.Name] = enums
 		}
 	}
+	enums := importedEnums(env, imported)
 	return resolve.Options{ImportedNames: imported, ImportedAliases: schemaAliases(env),
-		ImportedEnums: importedEnums(env, imported), NamespaceEnums: nsEnums}, env
+		ImportedEnums: enums, NamespaceEnums: nsEnums, ImportedVariants: importedVariants(env, enums, nsEnums)}, env
 }
 
 // importedEnums lists the enums among the names imported by name.
@@ -193,6 +195,34 @@ func importedEnums(env *types.Env, imported []string) []string {
 	for _, n := range imported {
 		if d := env.Lookup(n); d != nil && d.Kind == types.EnumDecl {
 			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// importedVariants maps each variant of an imported enum to the enums
+// declaring it, spelled as the importing file writes them: `Color` for
+// one imported by name, `ns.Color` for one of a namespace import.
+func importedVariants(env *types.Env, enums []string, nsEnums map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	add := func(spelled string) {
+		d := env.Lookup(spelled)
+		if d == nil || d.Kind != types.EnumDecl {
+			return
+		}
+		for _, v := range d.Variants {
+			if !slices.Contains(out[v.Name], spelled) {
+				out[v.Name] = append(out[v.Name], spelled)
+			}
+		}
+	}
+	for _, e := range enums {
+		add(e)
+	}
+	nss := slices.Sorted(maps.Keys(nsEnums))
+	for _, ns := range nss {
+		for _, e := range nsEnums[ns] {
+			add(ns + "." + e)
 		}
 	}
 	return out

@@ -406,3 +406,47 @@ func TestResultNote(t *testing.T) {
 		}
 	}
 }
+
+// Narrowing sees through type aliases, generic ones too; an un-narrowed
+// use still names the alias (docs/spec/newer.md §3.5).
+func TestAliasNarrowing(t *testing.T) {
+	decls := "type User = {name: string}\ntype MaybeUser = User?\ntype Maybe<T> = T | nil\ntype Val = string | nil\n"
+	runCases(t, []checkCase{
+		{"== nil and an early exit", decls + "fn a(u: MaybeUser) -> string {\n  if u == nil { return \"anon\" }\n  return u.name\n}", nil},
+		{"non-nil assertion", decls + "fn b(u: MaybeUser) -> string { return u!.name }", nil},
+		{"!= nil of a generic alias", decls + "fn c(x: Maybe<int>) -> int {\n  if x != nil { return x + 1 }\n  return 0\n}", nil},
+		{"truthiness", decls + "fn d(v: Val) -> string {\n  if v { return v.upper() }\n  return \"\"\n}", nil},
+		{"guard", decls + "fn e(v: Val) -> string {\n  guard v != nil else { return \"\" }\n  return v.upper()\n}", nil},
+		{"assignment", decls + "fn f(x: Maybe<int>) -> int {\n  var y: Maybe<int> = x\n  y = 2\n  return y + 1\n}", nil},
+		{"alias unnarrowed", decls + "fn a(u: MaybeUser) -> string {\n  return u.name\n}",
+			[]string{"error: cannot access property `name` on nilable type `MaybeUser`; the value may be nil at runtime"}},
+		{"generic alias unnarrowed", decls + "fn c(x: Maybe<int>) -> int {\n  return x + 1\n}",
+			[]string{"error: operator `+` cannot be applied to nilable type `Maybe<int>`; the operand may be nil at runtime"}},
+		{"alias of a non-nil type keeps its name", "type Id = int\nfn f(x: Id) -> Id { return x! }",
+			[]string{"warning: unnecessary non-null assertion: a value of type `Id` is never nil"}},
+	})
+}
+
+// After an if chain or a match, the narrowings are those of the branches
+// that can fall through, each with the facts of how it was reached.
+func TestBranchJoinNarrowing(t *testing.T) {
+	err := []string{"error: cannot access property `name` on nilable type `{name: string}?`; the value may be nil at runtime"}
+	runCases(t, []checkCase{
+		{"else if exits", "fn a(u: {name: string}?, anon: bool) -> string {\n  if anon {\n    return \"anon\"\n  } else if u == nil {\n    return \"none\"\n  }\n  return u.name\n}", nil},
+		{"nested else exits", "fn c(u: {name: string}?, anon: bool) -> string {\n  if anon { return \"anon\" } else { if u == nil { return \"none\" } }\n  return u.name\n}", nil},
+		{"both branches narrow", "fn f(u: {name: string}?, k: bool) -> string {\n  if k {\n    guard u != nil else { return \"a\" }\n  } else {\n    if u == nil { return \"b\" }\n  }\n  return u.name\n}", nil},
+		{"assigned in the nil branch", "fn e(x: int?) -> int {\n  var y: int? = x\n  if y == nil { y = 0 }\n  return y + 1\n}", nil},
+		{"continue leaves the branch", "fn f(xs: list<int?>) -> int {\n  var total = 0\n  for x in xs {\n    let v: int? = x\n    if v == nil { continue }\n    total = total + v\n  }\n  return total\n}", nil},
+		{"a branch falls through with nil", "fn a(u: {name: string}?, anon: bool) -> string {\n  if anon {\n    println(\"anon\")\n  } else if u == nil {\n    return \"none\"\n  }\n  return u.name\n}", err},
+		{"nil branch without exit", "fn a(u: {name: string}?) -> string {\n  if u == nil { println(\"none\") }\n  return u.name\n}", err},
+		{"nested else falls through", "fn c(u: {name: string}?, anon: bool) -> string {\n  if anon { println(\"anon\") } else { if u == nil { return \"none\" } }\n  return u.name\n}", err},
+		{"reassigned to nil in a branch", "fn g(u: {name: string}?, k: bool) -> string {\n  var v: {name: string}? = u\n  if v == nil { return \"\" }\n  if k { v = nil }\n  return v.name\n}",
+			[]string{"error: cannot access property `name` on nilable type `{name: string}?`"}},
+		{"ternary leaves no facts", "fn t(u: {name: string}?) -> string {\n  let s = u == nil ? \"a\" : \"b\"\n  return u.name + s\n}", err},
+		{"match nil arm exits", "fn d(v: string?) -> string {\n  match v {\n    nil -> { return \"none\" }\n    _ -> { }\n  }\n  return v.lower()\n}", nil},
+		{"match nil arm falls through", "fn d(v: string?) -> string {\n  match v {\n    nil -> { println(\"none\") }\n    _ -> { }\n  }\n  return v.lower()\n}",
+			[]string{"error: cannot access method `lower` on nilable type `string?`"}},
+		{"match catch-all before nil arm", "fn d(v: string?) -> string {\n  match v {\n    x -> { println(x) }\n    nil -> { return \"none\" }\n  }\n  return v.lower()\n}",
+			[]string{"error: cannot access method `lower` on nilable type `string?`"}},
+	})
+}

@@ -417,36 +417,42 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 }
 
 // ifExpr checks an if expression, narrowing each branch by the condition
-// and the code after it when one branch always exits.
+// that leads to it. The narrowings after it are those every branch that
+// can fall through ends with (docs/spec/newer.md §3.5: an early exit in any
+// branch, however deep in an `else if` chain, narrows the code after the
+// if).
 func (c *checker) ifExpr(e *syntax.IfExpr) types.Type {
+	before := c.saveNarrow()
+	t, ends := c.ifChain(e)
+	c.joinNarrow(before, ends)
+	return t
+}
+
+// ifChain checks an if and its `else if`s; it returns the value type and
+// the narrowing states at the ends of the branches that fall through.
+func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 	c.expr(e.Cond)
-	saved := c.saveNarrow()
+	before := c.saveNarrow()
+	var ends []narrowState
 	c.narrowFor(e.Cond, true)
-	then := c.block(e.Then)
-	c.restoreNarrow(saved)
+	then, end := c.blockEnd(e.Then)
+	if !c.blockLeaves(e.Then) {
+		ends = append(ends, end)
+	}
+	c.restoreNarrow(before)
 	c.narrowFor(e.Cond, false)
-	var out types.Type
 	switch el := e.Else.(type) {
 	case *syntax.Block:
-		out = types.NewUnion(then, c.block(el))
+		t, end := c.blockEnd(el)
+		if !c.blockLeaves(el) {
+			ends = append(ends, end)
+		}
+		return types.NewUnion(then, t), ends
 	case *syntax.IfExpr:
-		out = types.NewUnion(then, c.ifExpr(el))
-	default:
-		out = types.Optional(then)
+		t, more := c.ifChain(el)
+		return types.NewUnion(then, t), append(ends, more...)
 	}
-	c.restoreNarrow(saved)
-	thenExits := c.blockExits(e.Then)
-	elseExits := false
-	if b, ok := e.Else.(*syntax.Block); ok {
-		elseExits = c.blockExits(b)
-	}
-	switch {
-	case thenExits && !elseExits:
-		c.narrowFor(e.Cond, false)
-	case elseExits && !thenExits:
-		c.narrowFor(e.Cond, true)
-	}
-	return out
+	return types.Optional(then), append(ends, c.narrowed)
 }
 
 // memberType is the type of `v.name` for a receiver of type t; it

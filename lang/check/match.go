@@ -18,6 +18,12 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	st := c.expr(e.X)
 	var results []types.Type
 	nilDone := false // an earlier arm took nil, so the later ones see no nil
+	// The code after the match is reached through the arms that fall
+	// through (no arm matching throws: docs/spec/language.md §7.4), so it
+	// keeps the narrowings all of them end with: after a `nil` arm that
+	// returns, the scrutinee is not nil (docs/spec/newer.md §3.5).
+	before := c.saveNarrow()
+	var ends []narrowState
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
 		for _, p := range arm.Patterns {
@@ -44,10 +50,14 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 				v = t
 			}
 		}
+		if !c.blockLeaves(arm.Body) {
+			ends = append(ends, c.narrowed)
+		}
 		c.restoreNarrow(saved)
 		c.fn.popScope()
 		results = append(results, v)
 	}
+	c.joinNarrow(before, ends)
 	if c.exhaustive(e, st) {
 		c.complete[e] = true
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -310,15 +311,63 @@ func (c *checker) narrowFor(cond syntax.Expr, truth bool) {
 	c.apply(fs, ts)
 }
 
-func (c *checker) saveNarrow() map[narrowKey]types.Type {
-	out := make(map[narrowKey]types.Type, len(c.narrowed))
-	for k, v := range c.narrowed {
-		out[k] = v
+// narrowState is the narrowing in force at a point of a function: the
+// type each narrowed path has there.
+type narrowState = map[narrowKey]types.Type
+
+func (c *checker) saveNarrow() narrowState { return maps.Clone(c.narrowed) }
+
+// restoreNarrow goes back to a saved state; the state is copied, so that
+// one saved state may be restored more than once.
+func (c *checker) restoreNarrow(m narrowState) { c.narrowed = maps.Clone(m) }
+
+// joinNarrow sets the narrowings after control paths meet, given the
+// states at the end of each path that reaches that point: a path is
+// narrowed only when every incoming path narrowed it, to the union of
+// its types there. With no incoming path the code after is unreachable,
+// and the state before the paths split (before) stays.
+func (c *checker) joinNarrow(before narrowState, ends []narrowState) {
+	if len(ends) == 0 {
+		c.restoreNarrow(before)
+		return
 	}
-	return out
+	out := narrowState{}
+	for k, t := range ends[0] {
+		ts := []types.Type{t}
+		for _, end := range ends[1:] {
+			u, ok := end[k]
+			if !ok {
+				ts = nil
+				break
+			}
+			ts = append(ts, u)
+		}
+		if ts != nil {
+			out[k] = types.NewUnion(ts...)
+		}
+	}
+	c.narrowed = out
 }
 
-func (c *checker) restoreNarrow(m map[narrowKey]types.Type) { c.narrowed = m }
+// blockLeaves reports whether running a block never reaches its end: it
+// exits the function (exits), or its last statement leaves by `break`
+// or `continue`, so the code after an enclosing if or match is not
+// reached through it.
+func (c *checker) blockLeaves(b *syntax.Block) bool {
+	if b == nil {
+		return false
+	}
+	if c.exits(b.Stmts) {
+		return true
+	}
+	for _, s := range b.Stmts {
+		switch s.(type) {
+		case *syntax.BreakStmt, *syntax.ContinueStmt:
+			return true
+		}
+	}
+	return false
+}
 
 // forget drops the narrowings of a binding (it was reassigned).
 func (c *checker) forget(b *resolve.Binding) {

@@ -38,18 +38,27 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 
 // block checks a block in a new scope and returns its value type.
 func (c *checker) block(b *syntax.Block) types.Type {
+	t, _ := c.blockEnd(b)
+	return t
+}
+
+// blockEnd checks a block as block does and also returns the narrowings
+// in force at its end; those the block established are dropped once it
+// is left, unless a join (narrow.go) carries them on.
+func (c *checker) blockEnd(b *syntax.Block) (types.Type, narrowState) {
 	if b == nil {
-		return types.Nil
+		return types.Nil, c.saveNarrow()
 	}
 	c.fn.pushScope()
 	saved := c.saveNarrow()
 	t := c.stmts(b.Stmts, false)
-	c.restoreNarrow(saved)
+	end := c.narrowed
+	c.narrowed = saved // a copy of its own: no need to copy it again
 	c.fn.popScope()
 	if t == nil {
-		return types.Nil
+		return types.Nil, end
 	}
-	return t
+	return t, end
 }
 
 func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
@@ -228,6 +237,7 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 		v = &variable{t: types.Any}
 	}
 	c.vars[b] = v
+	c.forget(b) // a binding checked again starts without narrowings
 }
 
 func (c *checker) let(s *syntax.LetStmt) {

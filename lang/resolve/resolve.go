@@ -192,6 +192,11 @@ type Options struct {
 	// of an imported enum (enums have no run-time value to import).
 	ImportedEnums  []string
 	NamespaceEnums map[string][]string
+	// ImportedVariants maps a variant name to the imported enums that
+	// declare it, as the file spells them (`Color`, or `ns.Color` for a
+	// namespace import): a bare pattern of such a variant is an error,
+	// since imported variants must be qualified (docs/spec/newer.md §1.12).
+	ImportedVariants map[string][]string
 	// OpaqueImports is true when some import could not be inspected; then
 	// unknown names are looked up by name at run time instead of being
 	// reported.

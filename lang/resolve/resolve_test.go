@@ -164,3 +164,53 @@ func TestPriorImportsAndEnums(t *testing.T) {
 		t.Error("Light is not an enum")
 	}
 }
+
+// A bare variant of an imported enum is an error (it would bind anything
+// as a catch-all); the file's own variants stay bare, other capitalised
+// names still bind, and a bare call-shaped one is an undefined call target
+// whose help says how to qualify it (docs/spec/newer.md §1.12).
+func TestImportedBareVariant(t *testing.T) {
+	opts := resolve.Options{
+		Universe:         universe{"println": true},
+		ImportedNames:    []string{"Color"},
+		ImportedEnums:    []string{"Color"},
+		ImportedVariants: map[string][]string{"Red": {"Color"}, "Green": {"Color"}, "Circle": {"geo.Shape"}, "Mine": {"Color"}},
+	}
+	cases := []struct {
+		name, src string
+		want      []string // error messages, then helps after "help: "
+	}{
+		{"bare imported variant", "fn f(c) {\n  return match c {\n    Red -> { 1 }\n    _ -> { 0 }\n  }\n}",
+			[]string{"variant `Red` of the imported enum `Color` must be qualified, e.g. `Color.Red`"}},
+		{"qualified imported variant", "fn f(c) {\n  return match c {\n    Color.Red -> { 1 }\n    _ -> { 0 }\n  }\n}", nil},
+		{"the file's own variant wins", "enum Mine { Mine }\nfn f(c) {\n  return match c {\n    Mine -> { 1 }\n    _ -> { 0 }\n  }\n}", nil},
+		{"a capitalised binding", "fn f(c) {\n  return match c {\n    Purple -> { Purple }\n  }\n}", nil},
+		{"a variable of that name", "fn f(c, Red) {\n  return match c {\n    Red -> { 1 }\n    _ -> { 0 }\n  }\n}", nil},
+		{"call-shaped", "fn f(c) {\n  return match c {\n    Circle(r) -> { 1 }\n    _ -> { 0 }\n  }\n}",
+			[]string{"call target `Circle` is not defined or imported", "help: `Circle` is a variant of the imported enum `geo.Shape`: write `geo.Shape.Circle`"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := syntax.Parse("t.harn", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := resolve.File(f, opts)
+			var got []string
+			for _, e := range info.Errors {
+				got = append(got, e.Msg)
+				if e.Help != "" {
+					got = append(got, "help: "+e.Help)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("errors %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("error %d = %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}

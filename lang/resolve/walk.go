@@ -431,7 +431,11 @@ func (r *resolver) useCall(id *syntax.Ident) {
 		}
 		msg := "call target `" + id.Name + "` is not defined or imported"
 		help := ""
-		if s := suggestCall(id.Name, r.visibleNames()); s != "" {
+		if enums := r.opts.ImportedVariants[id.Name]; len(enums) > 0 {
+			// variants of imported enums are always written qualified
+			// (docs/spec/newer.md §1.12)
+			help = "`" + id.Name + "` is a variant of the imported enum `" + enums[0] + "`: write `" + enums[0] + "." + id.Name + "`"
+		} else if s := suggestCall(id.Name, r.visibleNames()); s != "" {
 			msg += " — did you mean `" + s + "`?"
 			help = "did you mean `" + s + "`?"
 		}
@@ -1082,7 +1086,12 @@ func (r *resolver) replace(slot *syntax.Expr, x syntax.Expr) {
 // into its qualified form `Shape.Circle(r)` when the name is a variant of
 // exactly one enum declared in the file (or of Result) and no variable of
 // that name is in scope (docs/spec/newer.md §1.12). A bare `Dot` must start with an
-// upper-case letter, so ordinary bindings stay bindings.
+// upper-case letter, so ordinary bindings stay bindings. A variant only
+// imported enums declare must be written qualified: a bare `Dot` is
+// reported (it would otherwise bind anything, as a catch-all), a bare
+// `Circle(r)` stays an expression pattern whose call target is undefined
+// (useCall says how to qualify it), and a variant the file's own enums
+// declare is theirs.
 func (r *resolver) qualify(p syntax.Expr) syntax.Expr {
 	var name string
 	var at syntax.Pos
@@ -1102,13 +1111,21 @@ func (r *resolver) qualify(p syntax.Expr) syntax.Expr {
 		return p
 	}
 	enums := r.variants[name]
-	if len(enums) == 0 {
+	imported := r.opts.ImportedVariants[name]
+	if len(enums) == 0 && (len(imported) == 0 || isCall) {
 		return p
 	}
 	if ref := r.lookup(name); ref.Scope != Undefined && ref.Scope != Universal {
 		return p // a variable or function of that name owns it
 	}
-	if len(enums) > 1 {
+	if len(enums) == 0 {
+		// reported; the pattern goes on qualified, so that its bindings
+		// and the match's coverage do not cascade into more errors
+		r.errorf(at, "variant `%s` of the imported enum %s must be qualified, e.g. `%s.%s`",
+			name, "`"+strings.Join(imported, "`, `")+"`", imported[0], name)
+		spelled := imported[0]
+		enums = []string{spelled[strings.LastIndexByte(spelled, '.')+1:]}
+	} else if len(enums) > 1 {
 		// reported once; the pattern goes on as the first enum's variant
 		// so that its bindings do not cascade into undefined names
 		r.errorf(at, "variant `%s` is declared by more than one enum (%s); qualify it, e.g. `%s.%s`",

@@ -467,8 +467,16 @@ func Members(t Type) []Type {
 	return []Type{t}
 }
 
-// RemoveNil returns t without its nil member (never when t is nil).
+// RemoveNil returns t without its nil member (never when t is nil). An
+// alias is seen through when its body can be nil (`type M = User?`
+// narrows to User); otherwise it is kept, name and all.
 func RemoveNil(t Type) Type {
+	if n, ok := t.(*Named); ok && n.Decl.Kind == AliasDecl {
+		if under := Underlying(t); under == Nil || hasNilMember(under) {
+			return RemoveNil(under)
+		}
+		return t
+	}
 	u, ok := t.(*Union)
 	if !ok {
 		if t == Nil {
@@ -479,10 +487,20 @@ func RemoveNil(t Type) Type {
 	var keep []Type
 	for _, m := range u.Types {
 		if m != Nil {
-			keep = append(keep, m)
+			keep = append(keep, RemoveNil(m)) // a member may be a nilable alias
 		}
 	}
 	return NewUnion(keep...)
+}
+
+// hasNilMember reports whether t is a union with a nil member.
+func hasNilMember(t Type) bool {
+	for _, m := range Members(t) {
+		if m == Nil {
+			return true
+		}
+	}
+	return false
 }
 
 // IsDynamic reports whether t is checked at no point: any, unknown, an

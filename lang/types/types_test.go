@@ -327,3 +327,23 @@ impl Box {
 		}
 	}
 }
+
+// RemoveNil sees through an alias whose body can be nil, also a generic
+// one and one that is a member of a union; other aliases keep their name.
+func TestRemoveNilThroughAliases(t *testing.T) {
+	e, _ := envFor(t, "a.harn", "type User = {name: string}\ntype MaybeUser = User?\ntype Maybe<T> = T | nil\ntype Id = int\ntype Nothing = nil")
+	for _, tc := range []struct{ src, want string }{
+		{"MaybeUser", "User"},
+		{"Maybe<int>", "int"},
+		{"Maybe<MaybeUser>", "User"},
+		{"MaybeUser | int", "User | int"},
+		{"Id", "Id"},
+		{"Id?", "Id"},
+		{"Nothing", "never"},
+		{"string?", "string"},
+	} {
+		if got := RemoveNil(e.FromSyntax(parseType(t, tc.src), nil)).String(); got != tc.want {
+			t.Errorf("RemoveNil(%s) = %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}

@@ -41,9 +41,13 @@ func init() {
 }
 
 // dispatchMethod is a harness.tools dispatch method: its tools and
-// options read by dispatchSetup, its first argument handed to run.
+// options read by dispatchSetup, its first argument handed to run. The
+// signature marks tools optional, as docs/spec/language.md §5.4 does, so
+// the checker accepts one argument; without a host tool registry to
+// default to, dispatchSetup refuses a missing tools at run time.
 func dispatchMethod(name, first, result, doc string, run func(th *vm.Thread, fn string, ts *toolset, arg vm.Value, throw bool) (vm.Value, error)) harness.CapabilityMethod {
-	return harness.CapabilityMethod{Name: name, Sig: "harness.tools." + name + "(" + first + ", tools, options?: dict) -> " + result, Doc: doc,
+	doc += " (tools is required at run time: there is no host tool registry to default to)"
+	return harness.CapabilityMethod{Name: name, Sig: "harness.tools." + name + "(" + first + ", tools?, options?: dict) -> " + result, Doc: doc,
 		Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 			ts, throw, err := dispatchSetup(th, name, a)
 			if err != nil {
