@@ -4,7 +4,9 @@ package text
 // Unicode-aware \d \w \s \b. Go's regexp treats those classes as ASCII,
 // so patterns are rewritten before compiling: \d → \p{Nd}, \w → letters,
 // marks, decimal digits and connector punctuation, \s → the Unicode
-// White_Space set. A word boundary cannot be rewritten, so a pattern that
+// White_Space set; inside a bracket \W and \S become the ranges of the
+// complements (`[\W_]`), and \u0041 / \u{41} name code points as \x{41}
+// does. A word boundary cannot be rewritten, so a pattern that
 // uses \b or \B runs on a small Pike VM over Go's compiled program whose
 // empty-width test uses the Unicode word definition; everything else runs
 // on regexp.Regexp. Both find leftmost-first matches and iterate them the
@@ -235,6 +237,35 @@ const (
 	uniSpaceItems = `\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
 )
 
+// uniNonWordItems and uniNonSpaceItems are the complements of the word
+// and space classes as explicit ranges, for a negated Perl class inside
+// a bracket (`[\W_]`), where a nested negation cannot be written.
+var (
+	uniNonWordItems  = sync.OnceValue(func() string { return complementItems(uniWordItems) })
+	uniNonSpaceItems = sync.OnceValue(func() string { return complementItems(uniSpaceItems) })
+)
+
+func complementItems(items string) string {
+	re, err := syntax.Parse("[^"+items+"]", syntax.Perl)
+	if err != nil || re.Op != syntax.OpCharClass {
+		panic("regex: bad class items " + items)
+	}
+	var sb strings.Builder
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		sb.WriteString(`\x{` + strconv.FormatInt(int64(re.Rune[i]), 16) + `}-\x{` + strconv.FormatInt(int64(re.Rune[i+1]), 16) + `}`)
+	}
+	return sb.String()
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < 4; i++ {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
 // translateRegex rewrites the Perl classes to their Unicode forms, strips
 // verbose-mode whitespace and comments, and reports whether the pattern
 // uses a word-boundary assertion.
@@ -282,6 +313,24 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				sb.WriteString(uniSpaceItems)
 			case e == 'S' && !inClass:
 				sb.WriteString("[^" + uniSpaceItems + "]")
+			case e == 'W':
+				// inside a class, as the ranges of the complement, so that
+				// `[\W_]` and `[^\W]` stay Unicode-aware
+				sb.WriteString(uniNonWordItems())
+			case e == 'S':
+				sb.WriteString(uniNonSpaceItems())
+			case e == 'u' && i+1 < len(p) && p[i+1] == '{':
+				// `\u{41}` is `\x{41}`
+				if end := strings.IndexByte(p[i+1:], '}'); end >= 0 {
+					sb.WriteString(`\x` + p[i+1:i+2+end])
+					i += 1 + end
+				} else {
+					sb.WriteString(`\u`)
+				}
+			case e == 'u' && i+4 < len(p) && isHex4(p[i+1:i+5]):
+				// `\u0041` is `\x{0041}`
+				sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
+				i += 4
 			case (e == 'b' || e == 'B') && !inClass:
 				boundary = true
 				sb.WriteByte('\\')
