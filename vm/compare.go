@@ -43,24 +43,28 @@ func FormatJSONFloat(f float64) string {
 // w, d, h, m, s and ms (docs/spec/newer.md §2.13; April stopped at h).
 func FormatDuration(ms int64) string {
 	sign := ""
-	a := ms
-	if a < 0 {
+	a := uint64(ms)
+	if ms < 0 {
 		sign = "-"
-		a = -a
+		a = -a // as uint64, so the minimum int64 has its magnitude too
 	}
+	return sign + formatMagnitude(a)
+}
+
+func formatMagnitude(a uint64) string {
 	switch {
 	case a >= 604800000 && a%604800000 == 0:
-		return sign + strconv.FormatInt(a/604800000, 10) + "w"
+		return strconv.FormatUint(a/604800000, 10) + "w"
 	case a >= 86400000 && a%86400000 == 0:
-		return sign + strconv.FormatInt(a/86400000, 10) + "d"
+		return strconv.FormatUint(a/86400000, 10) + "d"
 	case a >= 3600000 && a%3600000 == 0:
-		return sign + strconv.FormatInt(a/3600000, 10) + "h"
+		return strconv.FormatUint(a/3600000, 10) + "h"
 	case a >= 60000 && a%60000 == 0:
-		return sign + strconv.FormatInt(a/60000, 10) + "m"
+		return strconv.FormatUint(a/60000, 10) + "m"
 	case a >= 1000 && a%1000 == 0:
-		return sign + strconv.FormatInt(a/1000, 10) + "s"
+		return strconv.FormatUint(a/1000, 10) + "s"
 	}
-	return sign + strconv.FormatInt(a, 10) + "ms"
+	return strconv.FormatUint(a, 10) + "ms"
 }
 
 // Equal is `==` (docs/spec/builtins.md §1.5): never fails; int and float compare

@@ -241,9 +241,16 @@ func init() {
 		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			switch n := a.At(0).Object().(type) {
 			case vm.Int:
-				return vm.DurationOf(int64(n) * int64(unit)), nil
+				ms := int64(n) * int64(unit)
+				if unit != 1 && ms/int64(unit) != int64(n) {
+					ms = math.MaxInt64 // saturate, as a float count does
+					if n < 0 {
+						ms = math.MinInt64
+					}
+				}
+				return vm.DurationOf(ms), nil
 			case vm.Float:
-				return vm.DurationOf(int64(math.Round(float64(n) * unit))), nil
+				return vm.DurationOf(saturatingMs(float64(n) * unit)), nil
 			}
 			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
@@ -783,4 +790,19 @@ func floorDiv(a, b int) int {
 		q--
 	}
 	return q
+}
+
+// saturatingMs rounds a float count of milliseconds to an int64 the way
+// upstream's float-to-int conversion does: NaN is 0, and values beyond
+// the range (infinities included) saturate.
+func saturatingMs(f float64) int64 {
+	switch {
+	case f != f:
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(math.Round(f))
 }
