@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -40,7 +41,7 @@ func toDecimal(v vm.Value) (*Decimal, error) {
 	if x, ok := v.AsString(); ok {
 		d, ok := parseDecimalText(strings.TrimSpace(x.Go()))
 		if !ok {
-			return nil, vm.Throwf("decimal: cannot parse %s as a decimal", strconv.Quote(x.Go()))
+			return nil, vm.Throwf("decimal: cannot parse %s as a decimal", debugQuote(x.Go()))
 		}
 		return d, nil
 	}
@@ -226,4 +227,36 @@ func decimalToInt(d *Decimal) vm.Value {
 func decimalToFloat(d *Decimal) vm.Value {
 	f, _ := strconv.ParseFloat(d.text(), 64)
 	return vm.FloatOf(f)
+}
+
+// debugQuote quotes s as upstream's error messages show a string (Rust's
+// `{:?}`, docs/spec/newer.md §2.4): `\0 \t \r \n \\ \"` escaped, other
+// characters that do not print as `\u{hex}`, the rest as they are.
+func debugQuote(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case 0:
+			sb.WriteString(`\0`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '"':
+			sb.WriteString(`\"`)
+		default:
+			if unicode.IsPrint(r) || r == ' ' {
+				sb.WriteRune(r)
+			} else {
+				sb.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
+			}
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
 }
