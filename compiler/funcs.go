@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -210,7 +212,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if inner == nil {
 			return nil
 		}
-		return &RType{Kind: "union", Name: inner.Name + "?", Elems: []*RType{inner, {Kind: "nil", Name: "nil"}}}
+		return &RType{Kind: "union", Name: parenName(inner) + "?", Elems: []*RType{inner, {Kind: "nil", Name: "nil"}}}
 	case *syntax.UnionType:
 		u := &RType{Kind: "union"}
 		for i, m := range t.Types {
@@ -225,6 +227,8 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			u.Elems = append(u.Elems, r)
 		}
 		return u
+	case *syntax.InterType:
+		return intersection(c, t, seen)
 	case *syntax.ListType:
 		elem := c.rtype(t.Elem, seen)
 		if elem == nil {
@@ -242,12 +246,15 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 		return s
 	case *syntax.LiteralType:
-		switch t.Value.(type) {
+		// a literal type admits its one value (docs/spec/newer.md §2.22:
+		// literal unions are enums)
+		switch v := t.Value.(type) {
 		case string:
-			return &RType{Kind: "string", Name: "string"}
-		default:
-			return &RType{Kind: "int", Name: "int"}
+			return &RType{Kind: "literal", Name: strconv.Quote(v), Lit: v}
+		case int64:
+			return &RType{Kind: "literal", Name: strconv.FormatInt(v, 10), Lit: v}
 		}
+		return nil
 	case *syntax.NamedType:
 		switch t.Name {
 		case "int", "float", "string", "bool", "set", "bytes", "closure", "nil":
@@ -340,6 +347,68 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 	return nil
 }
 
+// intersection is the check of `A & B & …`: a value must pass every
+// member (docs/spec/newer.md §2.22: intersections are all_of schemas).
+// Members that are all shapes merge into one shape, so a dict is walked
+// once; a field two members declare must fit both types. A member not
+// checked at run time is left out: the others still hold.
+func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType {
+	var ms []*RType
+	shapes := true
+	for _, m := range t.Types {
+		r := c.rtype(m, seen)
+		if r == nil {
+			continue
+		}
+		ms = append(ms, r)
+		shapes = shapes && r.Kind == "shape"
+	}
+	switch {
+	case len(ms) == 0:
+		return nil
+	case len(ms) == 1:
+		return ms[0]
+	case shapes:
+		s := &RType{Kind: "shape", Name: "shape"}
+		at := map[string]int{}
+		for _, m := range ms {
+			for _, f := range m.Fields {
+				i, ok := at[f.Name]
+				if !ok {
+					at[f.Name] = len(s.Fields)
+					s.Fields = append(s.Fields, f)
+					continue
+				}
+				prev := &s.Fields[i]
+				if prev.Type.Kind != "any" && f.Type.Kind != "any" {
+					prev.Type = &RType{Kind: "all", Name: parenName(prev.Type) + " & " + parenName(f.Type), Elems: []*RType{prev.Type, f.Type}}
+				} else if prev.Type.Kind == "any" {
+					prev.Type = f.Type
+				}
+				prev.Optional = prev.Optional && f.Optional
+			}
+		}
+		return s
+	}
+	all := &RType{Kind: "all", Elems: ms}
+	for i, m := range ms {
+		if i > 0 {
+			all.Name += " & "
+		}
+		all.Name += parenName(m)
+	}
+	return all
+}
+
+// parenName is the written name of r as an operand of `&` or `?`: a
+// union or intersection spelled out with operators is parenthesised.
+func parenName(r *RType) string {
+	if (r.Kind == "union" || r.Kind == "all") && strings.ContainsAny(r.Name, "|&") {
+		return "(" + r.Name + ")"
+	}
+	return r.Name
+}
+
 // structDef builds the StructDef constant of a declaration.
 func structDef(d *syntax.StructDecl) *StructDef {
 	sd := &StructDef{Name: d.Name}
@@ -377,6 +446,12 @@ func substType(t syntax.TypeExpr, sub map[string]syntax.TypeExpr) syntax.TypeExp
 			u.Types = append(u.Types, substType(m, sub))
 		}
 		return u
+	case *syntax.InterType:
+		in := &syntax.InterType{At: t.At}
+		for _, m := range t.Types {
+			in.Types = append(in.Types, substType(m, sub))
+		}
+		return in
 	case *syntax.ShapeType:
 		sh := &syntax.ShapeType{At: t.At, Rest: t.Rest}
 		for _, f := range t.Fields {

@@ -178,11 +178,12 @@ type PathStep struct {
 
 // RType is a runtime parameter type check (docs/spec/language.md §10.6).
 type RType struct {
-	Kind   string   // int float string bool nil list dict set closure bytes decimal any union listof dictof shape struct interface rest
+	Kind   string   // int float string bool nil list dict set closure bytes decimal any literal union all listof dictof shape struct interface rest
 	Name   string   // struct or interface name; the written type for messages
-	Elems  []*RType // union members, list element, dict value, rest argument
+	Elems  []*RType // union or intersection members, list element, dict value, rest argument
 	Fields []RField // shape fields
 	First  int      // rest: the 1-based argument position of the first rest argument
+	Lit    any      // literal: the string or int64 the value must equal
 }
 
 // RField is one shape field of an RType.

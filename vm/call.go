@@ -267,6 +267,17 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 		}
 	case "interface":
 		return fmt.Sprintf(": expected value satisfying interface '%s', got %s", t.Name, v.Type())
+	case "all":
+		// the first member that fails explains itself when it can name
+		// a field; otherwise the whole intersection is named
+		for _, e := range t.Elems {
+			if !matchesRType(th, e, v) {
+				if msg := typeMismatch(th, e, v); strings.HasPrefix(msg, ":") {
+					return msg
+				}
+				break
+			}
+		}
 	}
 	return fmt.Sprintf(" expected %s, got %s (%s)", t.Name, typeNameOf(v), ToDisplay(v))
 }
@@ -293,6 +304,26 @@ func nilField(th *Thread, f compiler.RField, v Value) bool {
 	return v.IsNil() && matchesRType(th, f.Type, Nil)
 }
 
+// matchesLiteral reports whether v is the value of a literal type. An int
+// literal also admits the float of the same value, as an int parameter
+// admits floats (docs/spec/newer.md §2.22).
+func matchesLiteral(lit any, v Value) bool {
+	switch lit := lit.(type) {
+	case string:
+		s, ok := v.AsString()
+		return ok && s.s == lit
+	case int64:
+		switch n := v.Object().(type) {
+		case Int:
+			return int64(n) == lit
+		case Float:
+			f := float64(n)
+			return f == float64(lit) && f >= -(1<<63) && f < 1<<63 && int64(f) == lit
+		}
+	}
+	return false
+}
+
 func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 	switch t.Kind {
 	case "any":
@@ -307,6 +338,8 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		return v.Type() == t.Kind
 	case "closure":
 		return isCallee(v)
+	case "literal":
+		return matchesLiteral(t.Lit, v)
 	case "union":
 		for _, e := range t.Elems {
 			if matchesRType(th, e, v) {
@@ -314,6 +347,13 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			}
 		}
 		return false
+	case "all":
+		for _, e := range t.Elems {
+			if !matchesRType(th, e, v) {
+				return false
+			}
+		}
+		return true
 	case "listof":
 		l, ok := v.AsList()
 		if !ok {

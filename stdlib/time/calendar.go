@@ -1,8 +1,10 @@
 package time
 
 import (
+	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -41,7 +43,7 @@ func init() {
 		if a.At(2).Truth() {
 			s, _ = addUnits(s, 1, unit)
 		}
-		return vm.IntOf(s.Unix()), nil
+		return calResult("boundary", s)
 	})
 	lib.Def("__calendar_add", "__calendar_add(ts, n, unit, tz?)", "std/calendar add_calendar_units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := calTime("add_calendar_units", a, 0, 3)
@@ -52,11 +54,18 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("std/calendar: add_calendar_units: n must be an int, got %s", a.At(1).Type())
 		}
-		r, ok := addUnits(t, int(n), a.Text(2))
+		unit := a.Text(2)
+		least, ok := unitSeconds[unit]
 		if !ok {
-			return vm.Value{}, vm.Throwf("std/calendar: unknown unit '%s' (expected minute, hour, day, week, month, quarter or year)", a.Text(2))
+			return vm.Value{}, vm.Throwf("std/calendar: unknown unit '%s' (expected minute, hour, day, week, month, quarter or year)", unit)
 		}
-		return vm.IntOf(r.Unix()), nil
+		// n units span at least n*least seconds: beyond the whole range
+		// the result cannot fit, and the arithmetic below could overflow
+		if n > 2*calMaxSecs/least || n < -2*calMaxSecs/least {
+			return vm.Value{}, calRangeError("add_calendar_units", "the result")
+		}
+		r, _ := addUnits(t, int(n), unit)
+		return calResult("add_calendar_units", r)
 	})
 	lib.Def("__calendar_holidays", "__calendar_holidays(year, calendar)", "std/calendar holidays", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		y, ok := a.Int(0)
@@ -66,11 +75,37 @@ func init() {
 		if cal := a.Text(1); cal != "US-FEDERAL" {
 			return vm.Value{}, vm.Throwf("std/calendar: unsupported holiday calendar '%s'", cal)
 		}
+		if y <= calMinYear || y >= calMaxYear {
+			return vm.Value{}, vm.Throwf("std/calendar: holidays: year %d is out of range (%d to %d)", y, calMinYear+1, calMaxYear-1)
+		}
 		var out []vm.Value
 		for _, h := range usFederal(int(y)) {
 			out = append(out, vm.Of(lib.DictOf("date", vm.Str(h.date.Format("2006-01-02")), "name", vm.Str(h.name))))
 		}
 		return vm.Of(lib.List(out)), nil
+	})
+	lib.Def("__calendar_add_business_days", "__calendar_add_business_days(ts, n, calendar, tz?)", "std/calendar add_business_days", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		t, err := calTime("add_business_days", a, 0, 3)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		n, ok := a.Int(1)
+		if !ok {
+			return vm.Value{}, vm.Typef("std/calendar: add_business_days: n must be an int, got %s", a.At(1).Type())
+		}
+		if cal := a.Text(2); cal != "US-FEDERAL" {
+			return vm.Value{}, vm.Throwf("std/calendar: unsupported holiday calendar '%s'", cal)
+		}
+		if n == 0 {
+			return a.At(0), nil
+		}
+		// n business days are at least n days
+		if n > 2*calMaxSecs/86400 || n < -2*calMaxSecs/86400 {
+			return vm.Value{}, calRangeError("add_business_days", "the result")
+		}
+		day := civilDay(t)
+		days := businessDaysAhead(day, n) - day
+		return calResult("add_business_days", t.AddDate(0, 0, int(days)))
 	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
@@ -78,10 +113,32 @@ func init() {
 	})
 }
 
+// calMaxSecs bounds the instants the calendar reads and returns: those
+// whose Unix milliseconds fit in 64 bits, the resolution of a float
+// timestamp (about 292 million years either side of 1970). Inside it
+// Go's calendar arithmetic cannot overflow; outside it the result would
+// wrap to a date hundreds of millions of years away.
+const calMaxSecs = math.MaxInt64 / 1000
+
 // calTime reads the instant at argument i in the zone at argument z.
 func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
-	secs, ok := lib.ToFloat(a.At(i))
-	if !ok {
+	var t time.Time
+	switch n := a.At(i).Object().(type) {
+	case vm.Int:
+		if n < -calMaxSecs || n > calMaxSecs {
+			return time.Time{}, calRangeError(fn, "timestamp "+a.Text(i))
+		}
+		t = time.Unix(int64(n), 0)
+	case vm.Float:
+		f := float64(n)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return time.Time{}, vm.Throwf("std/calendar: %s: timestamp must be a finite number, got %s", fn, a.Text(i))
+		}
+		if f < -calMaxSecs || f > calMaxSecs {
+			return time.Time{}, calRangeError(fn, "timestamp "+strconv.FormatFloat(f, 'g', -1, 64))
+		}
+		t = floatInstant(f)
+	default:
 		return time.Time{}, vm.Typef("std/calendar: %s: expected a timestamp (seconds), got %s", fn, a.At(i).Type())
 	}
 	loc := time.UTC
@@ -92,7 +149,20 @@ func calTime(fn string, a vm.Args, i, z int) (time.Time, error) {
 		}
 		loc = l
 	}
-	return floatInstant(secs).In(loc), nil
+	return t.In(loc), nil
+}
+
+// calRangeError is the error for a timestamp (what) outside calMaxSecs.
+func calRangeError(fn, what string) error {
+	return vm.Throwf("std/calendar: %s: %s is out of range (timestamps are limited to ±%d seconds, about 292 million years from 1970)", fn, what, calMaxSecs)
+}
+
+// calResult is the Unix seconds of a computed instant, or a range error.
+func calResult(fn string, t time.Time) (vm.Value, error) {
+	if s := t.Unix(); s < -calMaxSecs || s > calMaxSecs {
+		return vm.Value{}, calRangeError(fn, "the result")
+	}
+	return vm.IntOf(t.Unix()), nil
 }
 
 func isoWeekday(t time.Time) int {
@@ -121,13 +191,20 @@ func startOf(t time.Time, unit string) (time.Time, bool) {
 	return t, false
 }
 
+// unitSeconds is the shortest length of each unit of addUnits, in
+// seconds (a day may lose an hour to a DST change).
+var unitSeconds = map[string]int64{"minute": 60, "hour": 3600, "day": 23 * 3600, "week": 7*24*3600 - 3600,
+	"month": 28*24*3600 - 3600, "quarter": 89*24*3600 - 3600, "year": 365*24*3600 - 3600}
+
 // addUnits moves t by n units; months clamp to the last day of the month.
+// Minutes and hours are added to the Unix seconds: a time.Duration holds
+// only 292 years.
 func addUnits(t time.Time, n int, unit string) (time.Time, bool) {
 	switch unit {
 	case "minute":
-		return t.Add(time.Duration(n) * time.Minute), true
+		return time.Unix(t.Unix()+int64(n)*60, int64(t.Nanosecond())).In(t.Location()), true
 	case "hour":
-		return t.Add(time.Duration(n) * time.Hour), true
+		return time.Unix(t.Unix()+int64(n)*3600, int64(t.Nanosecond())).In(t.Location()), true
 	case "day":
 		return t.AddDate(0, 0, n), true
 	case "week":
@@ -144,6 +221,80 @@ func addUnits(t time.Time, n int, unit string) (time.Time, bool) {
 		return time.Date(first.Year(), first.Month(), min(t.Day(), last), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location()), true
 	}
 	return t, false
+}
+
+// The years whose every instant lies inside ±calMaxSecs are those
+// strictly between calMinYear and calMaxYear.
+var (
+	calMinYear = int64(time.Unix(-calMaxSecs, 0).UTC().Year())
+	calMaxYear = int64(time.Unix(calMaxSecs, 0).UTC().Year())
+)
+
+// civilDay numbers the local date of t: days since 1970-01-01.
+func civilDay(t time.Time) int64 {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// cycleDays is the length of the Gregorian cycle: 400 years, a whole
+// number of weeks, after which dates, weekdays and so US-FEDERAL
+// holidays repeat.
+const cycleDays = 146097
+
+// cycleBusinessDays is the number of business days in any cycleDays
+// consecutive days.
+var cycleBusinessDays = sync.OnceValue(func() int64 {
+	n := int64(cycleDays / 7 * 5)
+	for y := 2000; y < 2400; y++ {
+		for _, h := range usFederal(y) {
+			if h.date.Weekday() != time.Saturday && h.date.Weekday() != time.Sunday {
+				n--
+			}
+		}
+	}
+	return n
+})
+
+// businessDaysAhead is the day n business days after day (before it when
+// n < 0), counting neither day itself unless it is reached. Whole cycles
+// are skipped arithmetically, so the walk is at most one cycle long.
+func businessDaysAhead(day, n int64) int64 {
+	step, left := int64(1), n
+	if n < 0 {
+		step, left = -1, -n
+	}
+	if left == 0 {
+		return day
+	}
+	cycles := (left - 1) / cycleBusinessDays()
+	day += step * cycles * cycleDays
+	left -= cycles * cycleBusinessDays()
+	hols := map[int]map[int64]bool{}
+	for left > 0 {
+		day += step
+		if isBusinessDay(day, hols) {
+			left--
+		}
+	}
+	return day
+}
+
+// isBusinessDay reports whether civil day is a weekday that is not a
+// US-FEDERAL holiday; hols caches each year's holidays.
+func isBusinessDay(day int64, hols map[int]map[int64]bool) bool {
+	// 1970-01-01 was a Thursday (ISO weekday 4)
+	if wd := ((day+3)%7+7)%7 + 1; wd >= 6 {
+		return false
+	}
+	y := time.Unix(day*86400, 0).UTC().Year()
+	set, ok := hols[y]
+	if !ok {
+		set = map[int64]bool{}
+		for _, h := range usFederal(y) {
+			set[h.date.Unix()/86400] = true
+		}
+		hols[y] = set
+	}
+	return !set[day]
 }
 
 type holiday struct {
