@@ -266,8 +266,12 @@ func businessDaysAhead(day, n int64) int64 {
 		return day
 	}
 	cycles := (left - 1) / cycleBusinessDays()
-	day += step * cycles * cycleDays
-	left -= cycles * cycleBusinessDays()
+	return walkBusinessDays(day+step*cycles*cycleDays, step, left-cycles*cycleBusinessDays())
+}
+
+// walkBusinessDays steps day by day in direction step until left
+// business days have passed.
+func walkBusinessDays(day, step, left int64) int64 {
 	hols := map[int]map[int64]bool{}
 	for left > 0 {
 		day += step

@@ -8,18 +8,10 @@ import (
 // naiveBusinessDaysAhead walks one day at a time, as std/calendar's
 // add_business_days did before whole cycles were skipped.
 func naiveBusinessDaysAhead(day, n int64) int64 {
-	step, left := int64(1), n
 	if n < 0 {
-		step, left = -1, -n
+		return walkBusinessDays(day, -1, -n)
 	}
-	hols := map[int]map[int64]bool{}
-	for left > 0 {
-		day += step
-		if isBusinessDay(day, hols) {
-			left--
-		}
-	}
-	return day
+	return walkBusinessDays(day, 1, n)
 }
 
 func TestBusinessDaysAheadMatchesWalk(t *testing.T) {

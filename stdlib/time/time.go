@@ -250,7 +250,7 @@ func init() {
 				}
 				return vm.DurationOf(ms), nil
 			case vm.Float:
-				return vm.DurationOf(saturatingMs(float64(n) * unit)), nil
+				return vm.DurationOf(lib.SaturatingInt(math.Round(float64(n) * unit))), nil
 			}
 			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
@@ -790,19 +790,4 @@ func floorDiv(a, b int) int {
 		q--
 	}
 	return q
-}
-
-// saturatingMs rounds a float count of milliseconds to an int64 the way
-// upstream's float-to-int conversion does: NaN is 0, and values beyond
-// the range (infinities included) saturate.
-func saturatingMs(f float64) int64 {
-	switch {
-	case f != f:
-		return 0
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(math.Round(f))
 }

@@ -76,16 +76,22 @@ func Millis(ms int64) time.Duration {
 
 // MillisFloat is Millis for a fractional count (NaN counts as 0).
 func MillisFloat(ms float64) time.Duration {
-	ns := ms * float64(time.Millisecond)
+	return time.Duration(SaturatingInt(ms * float64(time.Millisecond)))
+}
+
+// SaturatingInt converts f to an int64 as upstream's float-to-int
+// conversion does: toward zero, NaN as 0, values beyond the range
+// (infinities included) clamped to it.
+func SaturatingInt(f float64) int64 {
 	switch {
-	case ns != ns:
+	case f != f:
 		return 0
-	case ns >= math.MaxInt64:
+	case f >= math.MaxInt64:
 		return math.MaxInt64
-	case ns <= math.MinInt64:
+	case f <= math.MinInt64:
 		return math.MinInt64
 	}
-	return time.Duration(ns)
+	return int64(f)
 }
 
 // WaitDuration reads a wait argument: a duration, or a number (int or
