@@ -359,10 +359,13 @@ func argNames(args []int) string {
 // still running when its budget ends is run again alone, as `harn run`
 // runs a program, where waits nothing can end fail as deadlocks; only if
 // it is still running after confirmBudget is it a hang. grace is how long
-// an interrupted call has to stop.
+// an interrupted call has to stop. The race detector slows the slowest
+// legitimate calls (self_review and command_risk_scan on the 80 KB
+// string, about 0.15 s plain) to 4 s on an idle machine, so its budget
+// is three times longer: a hang never ends, so it is caught either way.
 const (
 	budget        = 300 * time.Millisecond
-	confirmBudget = 10 * time.Second
+	confirmBudget = 10 * time.Second * raceSlowdown
 	grace         = 5 * time.Second
 )
 

@@ -3,3 +3,6 @@
 package junkargs_test
 
 const raceEnabled = false
+
+// raceSlowdown scales confirmBudget.
+const raceSlowdown = 1
