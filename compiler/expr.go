@@ -125,8 +125,12 @@ var borrowingMethods = map[string]bool{
 // callee pushes the function a call by name invokes, falling back to the
 // builtin of that name (docs/spec/language.md §9.2).
 func (f *fcomp) callee(id *syntax.Ident) {
-	ref := f.c.info.Refs[id]
-	s := f.name(id.Name)
+	f.calleeRef(f.c.info.Refs[id], id.Name)
+}
+
+// calleeRef pushes the function the resolved name invokes.
+func (f *fcomp) calleeRef(ref *resolve.Ref, name string) {
+	s := f.name(name)
 	if ref == nil {
 		f.emit(CALLEE_NAME, s)
 		return
@@ -174,11 +178,11 @@ func (f *fcomp) expr(e syntax.Expr) {
 	case *syntax.NilLit:
 		f.emit(NIL)
 	case *syntax.InterpString:
-		userToString := f.c.userToString()
+		userToString := f.c.info.InterpToString[e]
 		for _, p := range e.Parts {
-			if p.Expr != nil && userToString >= 0 {
+			if p.Expr != nil && userToString != nil {
 				// interpolation calls to_string by name (docs/spec/language.md §1.7)
-				f.emit(CALLEE_GLOBAL, userToString, f.name("to_string"))
+				f.calleeRef(userToString, "to_string")
 				f.expr(p.Expr)
 				f.emit(CALL, 1)
 			} else if p.Expr != nil {
@@ -306,14 +310,6 @@ func (f *fcomp) expr(e syntax.Expr) {
 	default:
 		panic(fmt.Sprintf("compiler: unexpected expression %T", e))
 	}
-}
-
-// userToString returns the global slot of a top-level `fn to_string`, or -1.
-func (c *compiler) userToString() int {
-	if i, ok := c.info.GlobalIndex["to_string"]; ok && c.info.Globals[i].Kind == resolve.KFn {
-		return i
-	}
-	return -1
 }
 
 func (f *fcomp) exprOrNil(e syntax.Expr) {

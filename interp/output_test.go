@@ -34,3 +34,15 @@ func TestRunProgramCapturesOutputOnFailure(t *testing.T) {
 		t.Fatalf("status %d stdout %q stderr %s", r.Status, r.Stdout, errb.String())
 	}
 }
+
+// TestErrResultTooDeep: a program whose Result.Err value is nested past
+// vm.MaxValueDepth reports the limit as an error (exit 1), not as an
+// internal error with a Go trace (docs/spec/language.md §12.3).
+func TestErrResultTooDeep(t *testing.T) {
+	var errb bytes.Buffer
+	r := RunProgram("t.harn", []byte("let x = []\nfor i in range(20000) { x = [x] }\nreturn Err(x)\n"), Options{Stderr: &errb})
+	if r.Status != ExitFailure || bytes.Contains(errb.Bytes(), []byte("goroutine")) ||
+		!bytes.Contains(errb.Bytes(), []byte("value nested too deeply to display")) {
+		t.Fatalf("status %d stderr %.300s", r.Status, errb.String())
+	}
+}

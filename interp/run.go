@@ -110,7 +110,12 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		res.Status = int(n)
 	case *vm.EnumValue:
 		if ok, isRes := vm.IsResult(vm.Of(r)); isRes && !ok {
-			text := vm.ToDisplay(r.Fields[0])
+			text, err := vm.DisplayChecked(r.Fields[0])
+			if err != nil {
+				// a value nested past vm.MaxValueDepth
+				io.WriteString(stderr, s.RenderError(err))
+				return RunResult{Err: err, Status: ExitFailure}
+			}
 			if text == "" {
 				text = "error"
 			}

@@ -129,6 +129,11 @@ type Info struct {
 	// (schema.go) to the alias's name, which the compiler looks up among
 	// the type declarations the file sees.
 	SchemaTypes map[*syntax.Ident]string
+	// InterpToString holds, for each interpolated string in the scope
+	// of a binding named to_string, that binding: interpolation calls
+	// to_string by name (docs/spec/language.md §1.7), so a user function
+	// or closure of that name takes over from the builtin.
+	InterpToString map[*syntax.InterpString]*Ref
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List

@@ -21,6 +21,7 @@ func File(f *syntax.File, opts Options) *Info {
 			GlobalIndex:     map[string]int{},
 			ConstRedeclared: map[syntax.Node]bool{},
 			PipelineBodies:  map[*syntax.PipelineDecl][]syntax.Stmt{},
+			InterpToString:  map[*syntax.InterpString]*Ref{},
 		},
 		enums:    map[string]bool{"Result": true},
 		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
@@ -422,6 +423,19 @@ func (r *resolver) use(id *syntax.Ident) {
 	}
 }
 
+// interpToString records the binding an interpolated string's holes are
+// converted by when the name to_string is bound in the program (a
+// function, closure or import of that name; docs/spec/language.md §1.7).
+// A script that binds no to_string leaves the builtin to INTERP.
+func (r *resolver) interpToString(e *syntax.InterpString) {
+	ref := r.lookup("to_string")
+	switch ref.Scope {
+	case Local, Free, Global:
+		ref.Binding.Used = true
+		r.info.InterpToString[e] = ref
+	}
+}
+
 // useCall resolves the callee of a call; unknown callees are the static
 // error of docs/spec/language.md §9.2.
 func (r *resolver) useCall(id *syntax.Ident) {
@@ -716,6 +730,11 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, docs/spec/language.md §7.3)
 	case *syntax.YieldStmt:
+		if r.cur().fn == r.info.Main {
+			// the top level is no generator: without this the whole file
+			// would compile to one that never runs
+			r.errorf(s.At, "`yield` can only be used inside a `fn`")
+		}
 		r.cur().fn.HasYield = true
 		if s.Value != nil {
 			r.expr(s.Value)
@@ -871,10 +890,15 @@ func (r *resolver) expr(e syntax.Expr) {
 		r.use(e)
 	case *syntax.IntLit, *syntax.FloatLit, *syntax.DurationLit, *syntax.StringLit, *syntax.BoolLit, *syntax.NilLit:
 	case *syntax.InterpString:
+		holes := false
 		for _, p := range e.Parts {
 			if p.Expr != nil {
 				r.expr(p.Expr)
+				holes = true
 			}
+		}
+		if holes {
+			r.interpToString(e)
 		}
 	case *syntax.SpreadExpr:
 		r.expr(e.X)
@@ -1219,6 +1243,11 @@ func (r *resolver) finish() {
 	}
 	for _, ref := range r.info.Refs {
 		if ref.Scope == Local && ref.Binding != nil && ref.Binding.Scope == Cell {
+			ref.Scope = Cell
+		}
+	}
+	for _, ref := range r.info.InterpToString {
+		if ref.Scope == Local && ref.Binding.Scope == Cell {
 			ref.Scope = Cell
 		}
 	}
