@@ -218,6 +218,10 @@ func Run(t Test, opts Options) Result {
 		return out.Write(p)
 	})
 	s := interp.NewSession(interp.Options{Stdout: lockedOut, Stderr: lockedOut})
+	// Only the test's own threads can end its waits, as in `harn run`, so
+	// a wait none of them can end fails as a deadlock (docs/concurrency.md)
+	// instead of running into the timeout.
+	s.VM.DetectDeadlocks()
 	rec := recordAsserts(s)
 	res := Result{Test: t}
 	start := time.Now()

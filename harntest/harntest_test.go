@@ -180,3 +180,19 @@ func TestStaticErrorMessageHasNoLabel(t *testing.T) {
 		t.Fatalf("message %q", res.Message)
 	}
 }
+
+// TestDeadlockFailsTheTest: a test whose wait nothing can end fails with
+// the deadlock error, as `harn run` does, instead of running into the
+// per-test timeout (docs/concurrency.md, "Deadlocks").
+func TestDeadlockFailsTheTest(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "dl_test.harn"), "fn test_stuck() {\n  receive(channel(\"x\"))\n}\n")
+	tests, _ := Discover([]string{dir}, "")
+	if len(tests) != 1 {
+		t.Fatalf("discovered %d tests", len(tests))
+	}
+	r := Run(tests[0], Options{Timeout: time.Minute})
+	if r.Status != Fail || !strings.Contains(r.Message, "deadlock") {
+		t.Fatalf("got %s %q after %v", r.Status, r.Message, r.Duration)
+	}
+}
