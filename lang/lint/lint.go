@@ -102,6 +102,9 @@ type linter struct {
 	// pipeline extends (their bodies run in the child too).
 	inExtended map[syntax.Node]bool
 	matchIDs   map[*syntax.Ident]bool // identifiers that bind in match patterns
+	// taskAssigned holds the assignment targets task-assigns-captured
+	// reported (a nested task body is walked once for each task around it).
+	taskAssigned map[*syntax.Ident]bool
 }
 
 // report adds a finding and returns it (nil when the rule is off).
@@ -128,6 +131,7 @@ func (l *linter) collect() {
 	l.pairs = map[*syntax.PairPattern]bool{}
 	l.implFns = map[*syntax.FnDecl]bool{}
 	l.matchIDs = map[*syntax.Ident]bool{}
+	l.taskAssigned = map[*syntax.Ident]bool{}
 	l.inExtended = map[syntax.Node]bool{}
 	extended := map[string]bool{}
 	for _, it := range l.file.Items {

@@ -73,6 +73,14 @@ directly above the declaration.`}
 snake_case or SCREAMING_SNAKE_CASE; structs, enums, enum variants,
 interfaces and type aliases are PascalCase. A leading _ is allowed. There
 is no automatic fix: a rename may reach other modules.`}
+	TaskAssignsCaptured = &Rule{"task-assigns-captured", "a spawn or parallel body reassigns a variable declared outside it",
+		`Task bodies capture variables like closures (docs/spec/language.md §13):
+an assignment a task makes to a variable declared outside its body is seen
+by the enclosing code and by every other task, in whatever order the tasks
+happen to run, so "n = n + 1" from several tasks can lose updates. Return
+the value from the task (await it, or collect the results of parallel),
+or use an atomic, shared_cell or a channel. Assignments to variables
+declared inside the body are not reported. There is no automatic fix.`}
 	PreferPick = &Rule{"prefer-pick", "a dict literal copies fields of one value one by one",
 		`A literal such as {name: user.name, email: user.email} copies the named
 fields of one value; pick(user, ["name", "email"]) says the same in one
@@ -85,7 +93,8 @@ literal would hold nil.`}
 
 // Rules lists every rule.
 var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
-	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick}
+	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick,
+	TaskAssignsCaptured}
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
@@ -103,6 +112,10 @@ func (l *linter) syntactic() {
 			l.conversion(n, replace)
 		case *syntax.DictLit:
 			l.preferPick(n)
+		case *syntax.SpawnExpr:
+			l.taskAssigns(n, n.Body, "spawn")
+		case *syntax.ParallelExpr:
+			l.taskAssigns(n, n.Body, "parallel")
 		case *syntax.FnDecl:
 			if n.Pub && n.Doc == "" {
 				l.report(MissingDoc, n.NamePos, len(n.Name), "", nil, "public function `%s` has no doc comment", n.Name)
@@ -323,4 +336,58 @@ func (l *linter) conversion(c *syntax.CallExpr, replace func(syntax.Node)) {
 	}
 	l.report(UnnecessaryConversion, c.At, len(c.Fn.Name), "replace the call with its argument", fix,
 		"`%s` of a literal that already has that type returns it unchanged", c.Fn.Name)
+}
+
+// taskAssigns reports the assignments in a task body (the body of task,
+// a spawn or parallel form) to variables declared outside it.
+func (l *linter) taskAssigns(task syntax.Node, body *syntax.Block, form string) {
+	fn := l.info.Funcs[task]
+	if fn == nil || body == nil {
+		return
+	}
+	syntax.Walk(body, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		a, ok := n.(*syntax.AssignStmt)
+		if !ok {
+			return true
+		}
+		id := assignRoot(a.Target)
+		if id == nil || l.taskAssigned[id] {
+			return true
+		}
+		ref := l.info.Refs[id]
+		if ref == nil || ref.Binding == nil || within(ref.Binding.Func, fn) {
+			return true
+		}
+		l.taskAssigned[id] = true
+		l.report(TaskAssignsCaptured, id.At, len(id.Name), "", nil,
+			"`%s` body reassigns `%s`, declared outside it: the change is shared with the enclosing code and the other tasks", form, id.Name)
+		return true
+	})
+}
+
+// assignRoot is the variable an assignment target writes: x in `x = …`,
+// `x.f = …` and `x[k] = …`.
+func assignRoot(e syntax.Expr) *syntax.Ident {
+	for {
+		switch t := e.(type) {
+		case *syntax.Ident:
+			return t
+		case *syntax.MemberExpr:
+			e = t.X
+		case *syntax.IndexExpr:
+			e = t.X
+		default:
+			return nil
+		}
+	}
+}
+
+// within reports whether f is fn or a function nested in it.
+func within(f, fn *resolve.Function) bool {
+	for ; f != nil; f = f.Parent {
+		if f == fn {
+			return true
+		}
+	}
+	return false
 }
