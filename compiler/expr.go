@@ -145,7 +145,9 @@ func (f *fcomp) calleeRef(ref *resolve.Ref, name string) {
 	case resolve.Global:
 		f.emit(CALLEE_GLOBAL, ref.Index, s)
 	case resolve.Hidden:
-		f.emit(CALLEE_UNIV, s)
+		// a top-level variable declared after the function: its closure
+		// once it holds one, else the builtin (docs/spec/language.md §3.4)
+		f.emit(CALLEE_GLOBAL, ref.Index, s)
 	default:
 		f.emit(CALLEE_NAME, s)
 	}

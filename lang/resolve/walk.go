@@ -439,7 +439,18 @@ func (r *resolver) interpToString(e *syntax.InterpString) {
 // useCall resolves the callee of a call; unknown callees are the static
 // error of docs/spec/language.md §9.2.
 func (r *resolver) useCall(id *syntax.Ident) {
-	if r.record(id).Scope == Undefined {
+	ref := r.record(id)
+	if ref.Scope == Universal {
+		// Function names are late-bound (docs/spec/language.md §3.4): a
+		// call of a top-level variable the function cannot see yet finds
+		// the variable's closure once it holds one, else the builtin.
+		if i, ok := r.info.GlobalIndex[id.Name]; ok && r.hiddenGlobal(r.info.Globals[i]) {
+			b := r.info.Globals[i]
+			b.Used = true
+			r.info.Refs[id] = &Ref{Binding: b, Scope: Hidden, Index: i, Name: id.Name}
+		}
+	}
+	if ref.Scope == Undefined {
 		if strings.HasPrefix(id.Name, "__") || strings.HasPrefix(id.Name, "hostlib_") {
 			return // host bridges, bound by the embedding (docs/spec/newer.md §3.4)
 		}
