@@ -26,8 +26,15 @@ func NewRegistryValue(info, components, cli vm.Value) (*vm.Dict, error) {
 		}
 	}
 	d := b.Build()
-	// The options are checked now, alone; the tools come later.
-	if err := normalizeOptions(d, &Catalog{}); err != nil {
+	// The options are checked now, alone, with the whole-registry rules
+	// that concern them (component reference closure, docs/spec/registry.md
+	// §1); the tools come later.
+	cat := &Catalog{}
+	err := normalizeOptions(d, cat)
+	if err == nil {
+		err = checkCatalog(cat, labelTool)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s", Message(err, "tool_registry: "))
 	}
 	return d, nil

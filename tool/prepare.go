@@ -139,6 +139,23 @@ func (t *PreparedTool) bundle(b *bundler) error {
 	return nil
 }
 
+// RequireHandlers is the check of an adapter that runs tools in this VM
+// (harn tool run and completions for AudienceCLI, harn serve mcp for
+// AudienceMCP): every tool exposed to its audience must have a local
+// handler, so that the adapter refuses to load rather than failing each
+// call. A tool outside the audience never blocks it: an agent-only
+// provider_native tool does not stop the CLI (docs/spec/registry.md §5). The
+// catalog and the agent loop do not call it: a catalog runs nothing, and
+// the agent loop hands handler-less calls to the model's caller.
+func (p *Prepared) RequireHandlers(a Audience) error {
+	for _, t := range p.tools {
+		if t.Allows(a) && !t.Tool.Handler.IsValid() {
+			return fmt.Errorf("tool %q has no local handler (executor %q) but is exposed to the %s audience; leave %q out of its governance.audiences", t.Name(), t.Tool.Executor, a, a)
+		}
+	}
+	return nil
+}
+
 // Registry is the normalized registry the catalog was prepared from.
 func (p *Prepared) Registry() *Registry { return p.registry }
 

@@ -216,3 +216,23 @@ func parseArgs(t *testing.T, s string) any {
 	}
 	return v
 }
+
+// TestRequireHandlers: an adapter that runs tools refuses a tool of its
+// audience that has no local handler, and only those
+// (docs/spec/registry.md §5).
+func TestRequireHandlers(t *testing.T) {
+	p := mustPrepare(t, `[
+	  {"name":"model_side","executor":"provider_native","governance":{"audiences":["agent","catalog"]}},
+	  {"name":"bridge","executor":"host_bridge","host_capability":"fs.read","governance":{"audiences":["mcp"]}},
+	  {"name":"local"}
+	]`, "")
+	if err := p.RequireHandlers(AudienceCLI); err != nil {
+		t.Errorf("cli: %v", err)
+	}
+	wantError(t, p.RequireHandlers(AudienceMCP), `tool "bridge" has no local handler (executor "host_bridge") but is exposed to the mcp audience; leave "mcp" out of its governance.audiences`)
+
+	all := mustPrepare(t, `[{"name":"local"},{"name":"native","executor":"provider_native"}]`, "")
+	for _, a := range []Audience{AudienceCLI, AudienceMCP} {
+		wantError(t, all.RequireHandlers(a), `tool "native" has no local handler (executor "provider_native") but is exposed to the `+string(a)+` audience`)
+	}
+}

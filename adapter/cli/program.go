@@ -98,6 +98,9 @@ func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
 		reg, machine = s.Registry, s.VM()
 	}
 	p, err := tool.Prepare(reg)
+	if err == nil {
+		err = p.RequireHandlers(tool.AudienceCLI)
+	}
 	if err != nil {
 		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
 		return nil, nil, 1

@@ -125,6 +125,9 @@ func LoadExports(path string, stderr io.Writer, harnVersion string) (*Surface, e
 // that runs its handlers on the program's VM.
 func prepare(kind string, prog Program, reg *tool.Registry) (*Surface, error) {
 	prep, err := tool.Prepare(reg)
+	if err == nil {
+		err = prep.RequireHandlers(tool.AudienceMCP)
+	}
 	if err != nil {
 		prog.VM().Interrupt()
 		return nil, &load.Error{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}

@@ -80,12 +80,48 @@ fn main(harness: Harness) {
   ]))
 }
 `, `tool "t" property "a.b" has invalid CLI spelling --a.b`},
+		// An MCP-audience tool with no local handler stops the server
+		// from loading (docs/spec/registry.md §5).
+		{`import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "ok", handler: {x -> x}},
+    {name: "files", executor: "host_bridge", host_capability: "fs.read", governance: {audiences: ["mcp"]}},
+  ]))
+}
+`, `error: invalid tool registry: tool "files" has no local handler (executor "host_bridge") but is exposed to the mcp audience; leave "mcp" out of its governance.audiences`},
 	} {
 		var out, errb bytes.Buffer
 		code := run([]string{"serve", "mcp", "--surface", "script", writeServeScript(t, c.src)}, strings.NewReader(""), &out, &errb)
 		if code != 1 || !strings.Contains(errb.String(), c.msg) || out.Len() != 0 {
 			t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
 		}
+	}
+}
+
+// Tools with no local handler outside the MCP audience never block the
+// server (docs/spec/registry.md §5): it serves and lists the rest.
+func TestServeMCPIgnoresHandlerlessToolsOutsideMCP(t *testing.T) {
+	p := writeServeScript(t, `import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "model_side", executor: "provider_native", governance: {audiences: ["agent"]}},
+    {name: "remote", executor: "mcp_server", mcp_server: "github", governance: {audiences: ["cli", "catalog"]}},
+    {name: "ok", handler: {x -> "fine"}},
+  ]))
+}
+`)
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ok"}}
+`)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", "--surface", "script", p}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || strings.Count(lines[1], `"name":`) != 1 || !strings.Contains(lines[1], `"name":"ok"`) || !strings.Contains(lines[2], `"isError":false`) {
+		t.Errorf("stdout:\n%s", out.String())
 	}
 }
 

@@ -122,6 +122,18 @@ func TestImmutableAssignment(t *testing.T) {
 		{"parameter", "fn f(x) {\n  x = 1\n  return x\n}\nprintln(f(0))",
 			[]string{"warning: Cannot assign to 'x'"}},
 		{"let is fine", "let d = {a: 1}\nd.a = 2\nd = {}\nprintln(d)", nil},
+		// fn and tool names are immutable like const (docs/spec/language.md §3.1, §3.3)
+		{"fn name", "fn helper() {\n  return 1\n}\nhelper = 2",
+			[]string{"warning: Cannot assign to 'helper': variable is immutable (declared with 'fn'); use 'let' for a mutable binding"}},
+		{"local fn name", "fn outer() {\n  fn inner() {\n    return 1\n  }\n  inner = 2\n}\nouter()",
+			[]string{"warning: Cannot assign to 'inner': variable is immutable (declared with 'fn')"}},
+		{"tool name", "tool t() {\n  description \"d\"\n  1\n}\nt = 5",
+			[]string{"warning: Cannot assign to 't': variable is immutable (declared with 'tool'); use 'let' for a mutable binding"}},
+		{"tool path", "tool t() {\n  description \"d\"\n  1\n}\nt.tools = []",
+			[]string{"warning: Cannot mutate 't' through an immutable binding (declared with 'tool'); use 'let' for a mutable binding"}},
+		{"local let shadows fn and tool", "fn helper() {\n  return 1\n}\ntool t() {\n  description \"d\"\n  1\n}\nfn f() {\n  let helper = 2\n  helper = 3\n  let t = 4\n  t += 1\n  return helper + t\n}\nprintln(f())", nil},
+		{"parameter shadows fn", "fn helper() {\n  return 1\n}\nfn f(helper) {\n  return helper\n}\nprintln(f(2))", nil},
+		{"top-level let redeclares fn", "fn helper() {\n  return 1\n}\nlet helper = 2\nhelper = 3\nprintln(helper)", nil},
 	})
 }
 

@@ -410,6 +410,23 @@ func (c *checker) shadowCheck(name string, pos syntax.Pos) {
 	fc.scopes[top][name] = true
 }
 
+// immutableKeyword is the declaration keyword the HARN-OWN-001 warning
+// names for an assignment to a binding of kind k, or "" when the checker
+// does not warn. Parameters read 'const' as docs/spec/language.md §3.3
+// says; `fn` and `tool` names are immutable like `const` (§3.1) and name
+// their own keyword.
+func immutableKeyword(k resolve.Kind) string {
+	switch k {
+	case resolve.KConst, resolve.KParam:
+		return "const"
+	case resolve.KFn:
+		return "fn"
+	case resolve.KTool:
+		return "tool"
+	}
+	return ""
+}
+
 func (c *checker) assign(s *syntax.AssignStmt) {
 	vt := c.expr(s.Value)
 	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
@@ -439,13 +456,13 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if b.Scope == resolve.Global && c.multiDecl[b.Name] {
 		return // which declaration is in force depends on the order of execution
 	}
-	if b.Kind == resolve.KConst || b.Kind == resolve.KParam {
+	if keyword := immutableKeyword(b.Kind); keyword != "" {
 		if root == s.Target {
 			c.report(sevWarning, s.At, "HARN-OWN-001", "",
-				"Cannot assign to '"+b.Name+"': variable is immutable (declared with 'const'); use 'let' for a mutable binding")
+				"Cannot assign to '"+b.Name+"': variable is immutable (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		} else {
 			c.report(sevWarning, s.At, "HARN-OWN-001", "",
-				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with 'const'); use 'let' for a mutable binding")
+				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		}
 		return
 	}
