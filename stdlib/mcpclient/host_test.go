@@ -351,3 +351,27 @@ mcp_reauth_expired: cannot re-authenticate "api": the vault is sealed
 STILL
 `)
 }
+
+// Given a URL, mcp_host_discover reads the origin's discovery document
+// and returns a config that connects to its endpoint.
+func TestDiscoverURL(t *testing.T) {
+	srv := protocol.NewServer(&provider{}, protocol.Options{})
+	ts := httptest.NewServer(srv.HTTPHandler(protocol.HTTPOptions{Discovery: &protocol.Discovery{Name: "go-fixture", Version: "2.0.0"}}))
+	defer ts.Close()
+	expect(t, `
+let found = mcp_host_discover("`+ts.URL+`")
+println(len(found))
+let d = found[0]
+println("${d.name} ${d.transport} ${d.config.url == "`+ts.URL+`/mcp"} ${d.source} ${d.error} ${d.card.name}")
+let c = mcp_ensure_active(d.name, d.config)
+println(mcp_call(c, "shout", {text: "found"}))
+try { mcp_host_discover("ftp://example.com") } catch (e) { println(e) }
+try { mcp_host_discover(42) } catch (e) { println(e) }
+`, `
+1
+go-fixture http true `+ts.URL+` nil go-fixture
+FOUND
+mcp_host_discover: "ftp://example.com" is not an http(s) URL
+Runtime error: mcp_host_discover: expected the URL of an HTTP MCP server, got int
+`)
+}
