@@ -260,6 +260,7 @@ func Run(t Test, opts Options) Result {
 		err = fmt.Errorf("timed out after %v", timeout)
 	}
 	res.Duration = time.Since(start)
+	s.VM.Close() // what the test started stops with it
 	mu.Lock()
 	res.Output = out.String()
 	mu.Unlock()

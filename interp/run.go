@@ -54,6 +54,9 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	opts.Stdout = out
 	opts.Stderr = stderr
 	s := NewSession(opts)
+	// What the run started and would outlive it (supervised MCP server
+	// processes) stops with it.
+	defer s.VM.Close()
 	// Only the program's own threads can end its waits here (no server or
 	// host starts threads), so a wait none of them can end is a deadlock.
 	s.VM.DetectDeadlocks()

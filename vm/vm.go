@@ -94,6 +94,8 @@ type VM struct {
 
 	localMu sync.Mutex
 	local   map[any]any
+	closers []func() // OnClose functions, run once by Close
+	closed  bool
 
 	// GeneratorFactory makes the value a generator function returns when
 	// called; installed by the concurrency runtime.
@@ -135,6 +137,33 @@ func (v *VM) Local(key any, mk func() any) any {
 		v.local[key] = x
 	}
 	return x
+}
+
+// OnClose registers fn to run when the host closes the VM (Close): the
+// standard library stops there what a run started and would otherwise
+// outlive it, such as the MCP server processes it supervises. On a
+// closed VM fn runs at once.
+func (v *VM) OnClose(fn func()) {
+	v.localMu.Lock()
+	if v.closed {
+		v.localMu.Unlock()
+		fn()
+		return
+	}
+	v.closers = append(v.closers, fn)
+	v.localMu.Unlock()
+}
+
+// Close runs the OnClose functions, the last registered first, once.
+// Hosts call it when the run is over (interp.RunProgram does).
+func (v *VM) Close() {
+	v.localMu.Lock()
+	fns := v.closers
+	v.closers, v.closed = nil, true
+	v.localMu.Unlock()
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i]()
+	}
 }
 
 // Interrupt asks running code to stop at the next check (Ctrl-C).

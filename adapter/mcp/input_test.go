@@ -157,3 +157,57 @@ fn main(harness: Harness) {
 `)
 	loadSurface(t, p, &mcptest.SyncBuffer{})
 }
+
+// mcp_roots is mcp_client_roots under the other name the harness.tools
+// table gives it (docs/mcp-client.md): the same roots/list round trip,
+// in the 2026-07-28 profile (input_required) and a released one (a
+// request to the client), and errors under its own name.
+func TestMCPRootsAlias(t *testing.T) {
+	p := writeScript(t, `import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "roots", description: "Roots.", handler: {x -> harness.tools.mcp_roots()}},
+    {name: "free", description: "Roots, free function.", handler: {x -> mcp_roots()}},
+  ]))
+}
+`)
+	s := start(t, p, Options{})
+	caps := map[string]any{"roots": map[string]any{}}
+	answer := map[string]any{"roots": []any{map[string]any{"uri": "file:///work", "name": "work"}}}
+	for _, name := range []string{"roots", "free"} {
+		first := s.result("tools/call", with2026(map[string]any{"name": name}, caps))
+		if path(first, "inputRequests", "harn-input-0", "method") != "roots/list" {
+			t.Fatalf("%s: first %s", name, js(first))
+		}
+		r := s.result("tools/call", with2026(map[string]any{"name": name, "requestState": first["requestState"],
+			"inputResponses": map[string]any{"harn-input-0": answer}}, caps))
+		if text(r) != "[{name: work, uri: file:///work}]" {
+			t.Errorf("%s: roots %s", name, js(r))
+		}
+	}
+	r := s.result("tools/call", with2026(map[string]any{"name": "roots"}, nil))
+	if r["isError"] != true || !strings.Contains(text(r), "mcp_roots: the MCP client did not advertise support for roots/list") {
+		t.Errorf("no capability %s", js(r))
+	}
+
+	s2 := start(t, p, Options{})
+	s2.initializeWith(caps)
+	done := make(chan map[string]any)
+	go func() { done <- s2.request("tools/call", map[string]any{"name": "roots"}) }()
+	var req map[string]any
+	waitFor(t, "roots request", func() bool {
+		s2.mu.Lock()
+		defer s2.mu.Unlock()
+		if len(s2.reqs) > 0 {
+			req = s2.reqs[0]
+		}
+		return req != nil
+	})
+	if req["method"] != "roots/list" {
+		t.Fatalf("request %s", js(req))
+	}
+	s2.send(js(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": answer}))
+	if got := text((<-done)["result"].(map[string]any)); got != "[{name: work, uri: file:///work}]" {
+		t.Errorf("released: %s", got)
+	}
+}

@@ -82,8 +82,12 @@ func (r *VMRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, star
 }
 
 // Close implements Runtime: the VM is left to the garbage collector
-// once nothing references it; interrupting it stops stray tasks.
-func (r *VMRuntime) Close() { r.Program.VM().Interrupt() }
+// once nothing references it; interrupting it stops stray tasks, and
+// closing it what the script started (MCP server processes).
+func (r *VMRuntime) Close() {
+	r.Program.VM().Interrupt()
+	r.Program.VM().Close()
+}
 
 // LoadScript builds the script surface of path: the script runs once
 // (its output goes to stderr), its published registry is prepared, and

@@ -35,6 +35,15 @@ var builtins = []struct {
 	{"mcp_release", "mcp_release(name) -> int", "drop a reference taken by mcp_ensure_active; the last one disconnects (returns the references left)", mcpRelease},
 	{"mcp_registry_status", "mcp_registry_status() -> list", "the named servers: dicts {name, active, ref_count, transport, server_name, last_error}", mcpRegistryStatus},
 	{"mcp_server_card", "mcp_server_card(url_or_client, options?) -> dict", "fetch an HTTP MCP server's discovery document (/.well-known/mcp.json) or server card", mcpServerCard},
+	{"mcp_bootstrap", "mcp_bootstrap(servers?) -> list", "register named servers (a list of configs with names, or a dict name -> config; default: harn.toml's) and connect those not lazy; returns their registry status", mcpBootstrap},
+	{"mcp_reauth_expired", "mcp_reauth_expired() -> list", "refresh the credentials of the active named HTTP servers whose credentials expired or were refused (their auth function); returns the names refreshed", mcpReauthExpired},
+	{"mcp_host_spawn", "mcp_host_spawn(name, config, options?) -> dict", "start a supervised stdio MCP server, restarted with backoff when its process exits (options {max_restarts?, backoff?}); returns its status", mcpHostSpawn},
+	{"mcp_host_tools", "mcp_host_tools(name) -> list", "the tools of a supervised server (every page)", mcpHostTools},
+	{"mcp_host_call", "mcp_host_call(name, tool, args?, options?)", "call a tool of a supervised server, waiting while it restarts (results as mcp_call)", mcpHostCall},
+	{"mcp_host_stop", "mcp_host_stop(name)", "stop a supervised server and its supervision", mcpHostStop},
+	{"mcp_host_reload", "mcp_host_reload(name) -> dict", "stop a supervised server and start it again with the same config (the restart count starts afresh); returns its status", mcpHostReload},
+	{"mcp_host_discover", "mcp_host_discover(url?) -> list", "the MCP servers harn.toml declares, or the one an HTTP origin publishes: dicts {name, transport, config, source, error}", mcpHostDiscover},
+	{"mcp_host_status", "mcp_host_status(name?)", "the status of a supervised server {name, state, pid, restarts, server_name, last_error}, or the list of all", mcpHostStatus},
 }
 
 func init() {
@@ -137,23 +146,28 @@ func listBuiltin(builtin, capability, method, key string) vm.BuiltinFunc {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if !c.capable(capability) {
-			return vm.Of(vm.NewList(nil)), nil
-		}
-		var items []any
-		err = blocking(th, func(ctx context.Context) error {
-			var lerr error
-			items, lerr = c.s.list(ctx, method, key)
-			return lerr
-		})
-		if err != nil {
-			return vm.Value{}, failure(builtin, c, err)
-		}
-		if method == "tools/list" {
-			c.rememberTools(items)
-		}
-		return tool.FromJSON(items), nil
+		return listOn(th, builtin, c, capability, method, key)
 	}
+}
+
+// listOn gathers c's items of a list method over every page.
+func listOn(th *vm.Thread, builtin string, c *Client, capability, method, key string) (vm.Value, error) {
+	if !c.capable(capability) {
+		return vm.Of(vm.NewList(nil)), nil
+	}
+	var items []any
+	err := blocking(th, func(ctx context.Context) error {
+		var lerr error
+		items, lerr = c.s.list(ctx, method, key)
+		return lerr
+	})
+	if err != nil {
+		return vm.Value{}, failure(builtin, c, err)
+	}
+	if method == "tools/list" {
+		c.rememberTools(items)
+	}
+	return tool.FromJSON(items), nil
 }
 
 // toolsCache holds the output schemas of the tools last listed, to
@@ -262,18 +276,23 @@ func mcpCall(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	ts, err := textArg(builtin, "tool name", a, 1)
+	return callTool(th, builtin, c, a[1:])
+}
+
+// callTool calls a tool of c; a is (tool, args?, options?).
+func callTool(th *vm.Thread, builtin string, c *Client, a vm.Args) (vm.Value, error) {
+	ts, err := textArg(builtin, "tool name", a, 0)
 	if err != nil {
 		return vm.Value{}, err
 	}
 	params := jsonv.NewObject(2)
 	params.Set("name", ts)
 	arguments := jsonv.NewObject(0)
-	if a.Given(2) && !a.At(2).IsNil() {
-		if _, ok := a.Dict(2); !ok {
-			return vm.Value{}, argErr(builtin, "the arguments must be a dict, got %s", a.At(2).Type())
+	if a.Given(1) && !a.At(1).IsNil() {
+		if _, ok := a.Dict(1); !ok {
+			return vm.Value{}, argErr(builtin, "the arguments must be a dict, got %s", a.At(1).Type())
 		}
-		j, jerr := tool.ToJSON(a.At(2))
+		j, jerr := tool.ToJSON(a.At(1))
 		if jerr != nil {
 			return vm.Value{}, argErr(builtin, "the arguments must be JSON data: %v", jerr)
 		}
@@ -281,10 +300,10 @@ func mcpCall(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	params.Set("arguments", arguments)
 	timeout := c.s.timeout
-	if a.Given(3) && !a.At(3).IsNil() {
-		opts, ok := a.Dict(3)
+	if a.Given(2) && !a.At(2).IsNil() {
+		opts, ok := a.Dict(2)
 		if !ok {
-			return vm.Value{}, argErr(builtin, "options must be a dict {timeout?}, got %s", a.At(3).Type())
+			return vm.Value{}, argErr(builtin, "options must be a dict {timeout?}, got %s", a.At(2).Type())
 		}
 		for _, k := range opts.Keys() {
 			if k != "timeout" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/vm"
 )
 
 // Client is the script's handle on one connected MCP server (type_of
@@ -40,6 +41,17 @@ func connect(ctx context.Context, c *config, dir string, in *inputs) (*Client, e
 			return nil, err
 		}
 		ht.in = in
+		if vm.IsCallable(c.auth) {
+			server := c.name
+			if server == "" {
+				server = c.label()
+			}
+			creds, err := fetchCredentials(ctx, c, in, server, "connect")
+			if err != nil {
+				return nil, err
+			}
+			ht.setCredentials(creds)
+		}
 		t = ht
 	} else {
 		st, err := startStdio(c.command, c.args, c.env, dir)

@@ -38,6 +38,13 @@ type config struct {
 	// elicit and sample are the script's handlers for elicitation/create
 	// and sampling/createMessage (closures), the zero Value when not given.
 	elicit, sample vm.Value
+	// auth gives an HTTP server's credentials (auth.go): a function
+	// called when connecting and by mcp_reauth_expired; the zero Value
+	// when not given.
+	auth vm.Value
+
+	// lazy: mcp_bootstrap registers the server without connecting it.
+	lazy bool
 
 	timeout       time.Duration
 	version       string // the protocol version to ask for
@@ -48,11 +55,11 @@ type config struct {
 // defaultTimeout bounds each request unless the config says otherwise.
 const defaultTimeout = 60 * time.Second
 
-// knownKeys are the keys a config dict may have. lazy, transport and
+// knownKeys are the keys a config dict may have. transport and
 // description are accepted for configs written for other Harn hosts
-// (a registry entry is always connected lazily; the transport follows
-// from command or url).
-var knownKeys = []string{"args", "client_info", "command", "cwd", "description", "elicitation", "env", "headers", "lazy", "name", "protocol_version", "roots", "sampling", "timeout", "transport", "url"}
+// (the transport follows from command or url); lazy matters to
+// mcp_bootstrap only (mcp_ensure_active always connects on first use).
+var knownKeys = []string{"args", "auth", "client_info", "command", "cwd", "description", "elicitation", "env", "headers", "lazy", "name", "protocol_version", "roots", "sampling", "timeout", "transport", "url"}
 
 func argErr(builtin, format string, a ...any) error {
 	return vm.Runtimef("%s: %s", builtin, fmt.Sprintf(format, a...))
@@ -105,6 +112,9 @@ func parseConfig(builtin string, a vm.Args) (*config, error) {
 				return nil, err
 			}
 		}
+		if err := c.check(builtin); err != nil {
+			return nil, err
+		}
 		return c, nil
 	}
 	d, ok := first.AsDict()
@@ -117,7 +127,19 @@ func parseConfig(builtin string, a vm.Args) (*config, error) {
 	if c.command == "" && c.url == "" {
 		return nil, argErr(builtin, "the config needs a command (stdio) or a url (HTTP)")
 	}
+	if err := c.check(builtin); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// check rejects what only one transport can do, once both the first
+// argument and the options are read.
+func (c *config) check(builtin string) error {
+	if vm.IsCallable(c.auth) && c.url == "" {
+		return argErr(builtin, "auth gives the credentials of an HTTP server (a url); a stdio server takes its credentials in env")
+	}
+	return nil
 }
 
 func isURL(s string) bool {
@@ -215,6 +237,19 @@ func (c *config) apply(builtin string, d *vm.Dict, options bool) error {
 			}
 			*h.dst = v
 		}
+	}
+	if v, ok := d.Get("auth"); ok && !v.IsNil() {
+		if !vm.IsCallable(v) {
+			return argErr(builtin, "auth must be a function returning the credentials, got %s", v.Type())
+		}
+		c.auth = v
+	}
+	if v, ok := d.Get("lazy"); ok && !v.IsNil() {
+		b, ok := v.AsBool()
+		if !ok {
+			return argErr(builtin, "lazy must be a bool, got %s", v.Type())
+		}
+		c.lazy = bool(b)
 	}
 	if v, ok := d.Get("roots"); ok && !v.IsNil() {
 		roots, err := parseRoots(builtin, v)

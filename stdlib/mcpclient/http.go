@@ -35,6 +35,28 @@ type httpTransport struct {
 	version     string // MCP-Protocol-Version once negotiated
 	sessionFree bool   // the 2026-07-28 profile: routing headers
 	closed      bool
+	// creds are the auth function's credentials (auth.go); refused: the
+	// server answered 401 to a request that carried them.
+	creds   credentials
+	refused bool
+}
+
+// setCredentials makes creds the Authorization of the next requests.
+func (t *httpTransport) setCredentials(creds credentials) {
+	t.mu.Lock()
+	t.creds, t.refused = creds, false
+	t.mu.Unlock()
+}
+
+// credentialsExpired reports whether the credentials were refused or
+// have expired at now.
+func (t *httpTransport) credentialsExpired(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.creds.header == "" {
+		return false
+	}
+	return t.refused || !t.creds.expires.IsZero() && !now.Before(t.creds.expires)
 }
 
 func newHTTP(rawURL string, headers map[string]string) (*httpTransport, error) {
@@ -49,6 +71,16 @@ func (t *httpTransport) kind() string { return "http" }
 
 // errSessionExpired is a 404 to a request that carried a session id.
 var errSessionExpired = errors.New("the server ended the session (HTTP 404)")
+
+// noteRefused records a 401 answer to a request that carried sent, when
+// sent is still the current credentials.
+func (t *httpTransport) noteRefused(sent string) {
+	t.mu.Lock()
+	if sent != "" && sent == t.creds.header {
+		t.refused = true
+	}
+	t.mu.Unlock()
+}
 
 // setProfile records the negotiated version (sent as
 // MCP-Protocol-Version) and whether requests carry routing headers.
@@ -78,9 +110,13 @@ func (t *httpTransport) newRequest(ctx context.Context, method string, body []by
 			req.Header.Set("Mcp-Name", name)
 		}
 	}
+	auth := t.creds.header
 	t.mu.Unlock()
 	for k, v := range t.headers {
 		req.Header.Set(k, v)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
 	}
 	return req, nil
 }
@@ -116,6 +152,9 @@ func (t *httpTransport) call(ctx context.Context, method string, params *jsonv.O
 		return nil, t.netError("POST", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized {
+		t.noteRefused(req.Header.Get("Authorization"))
+	}
 	if resp.StatusCode == http.StatusNotFound && sentSession != "" {
 		// The server ended the session (MCP: start a new one).
 		t.mu.Lock()

@@ -30,38 +30,76 @@ import (
 // config. A project without harn.toml, or one without [[mcp]], has none;
 // a harn.toml that does not parse is an error.
 func manifestServers(th *vm.Thread) (map[string]*config, map[string]error, error) {
+	m, err := readManifest(th)
+	if err != nil || m == nil {
+		return nil, nil, err
+	}
+	configs := map[string]*config{}
+	errs := map[string]error{}
+	for _, t := range m.tables {
+		c, cerr := t.config()
+		if cerr != nil {
+			errs[t.name] = cerr
+			continue
+		}
+		c.baseDir = m.root
+		configs[t.name] = c
+	}
+	return configs, errs, nil
+}
+
+// manifest is the [[mcp]] part of a project's harn.toml.
+type manifest struct {
+	path, root string
+	tables     []mcpTable
+}
+
+// mcpTable is one [[mcp]] table: its name and its keys as generic
+// JSON values (tool.FromJSON's input), name excluded.
+type mcpTable struct {
+	name string
+	keys map[string]any
+}
+
+// config parses the table as a mcp_connect config dict.
+func (t mcpTable) config() (*config, error) {
+	c, err := parseConfig("harn.toml [[mcp]] "+t.name, vm.Args{tool.FromJSON(t.keys)})
+	if err != nil {
+		return nil, err
+	}
+	c.name = t.name
+	return c, nil
+}
+
+// readManifest reads the [[mcp]] tables of the project's harn.toml; nil
+// when the project has no harn.toml. A table without a name is an error.
+func readManifest(th *vm.Thread) (*manifest, error) {
 	root := process.ProjectRoot(th)
 	if root == "" {
-		return nil, nil, nil
+		return nil, nil
 	}
 	path := filepath.Join(root, "harn.toml")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	var doc struct {
 		MCP []map[string]any `toml:"mcp"`
 	}
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	configs := map[string]*config{}
-	errs := map[string]error{}
+	m := &manifest{path: path, root: root}
 	for i, table := range doc.MCP {
 		name, _ := table["name"].(string)
 		if name == "" {
-			return nil, nil, fmt.Errorf("%s: [[mcp]] table %d has no name", path, i+1)
+			return nil, fmt.Errorf("%s: [[mcp]] table %d has no name", path, i+1)
 		}
-		v := tool.FromJSON(plainTOML(table))
-		c, cerr := parseConfig("harn.toml [[mcp]] "+name, vm.Args{v})
-		if cerr != nil {
-			errs[name] = cerr
-			continue
-		}
-		c.name, c.baseDir = name, root
-		configs[name] = c
+		keys := plainTOML(table).(map[string]any)
+		delete(keys, "name")
+		m.tables = append(m.tables, mcpTable{name: name, keys: keys})
 	}
-	return configs, errs, nil
+	return m, nil
 }
 
 // plainTOML turns go-toml's decoded values into the generic JSON forms

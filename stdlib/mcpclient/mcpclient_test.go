@@ -37,6 +37,10 @@ func TestMain(m *testing.M) {
 		srv := protocol.NewServer(&rootsProvider{}, protocol.Options{})
 		srv.Serve(os.Stdin, os.Stdout)
 		os.Exit(0)
+	case "host":
+		srv := protocol.NewServer(&hostProvider{}, protocol.Options{})
+		srv.Serve(os.Stdin, os.Stdout)
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

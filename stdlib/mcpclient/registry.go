@@ -18,8 +18,10 @@ type registry struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	// manifest: the [[mcp]] tables of harn.toml were read (once per run,
-	// when a name without a config or the status is first asked for).
+	// when a name without a config or the status is first asked for);
+	// declared are their names, sorted.
 	manifest bool
+	declared []string
 }
 
 // loadManifest adds the servers harn.toml declares to the entries, once;
@@ -33,6 +35,13 @@ func (r *registry) loadManifest(th *vm.Thread) error {
 		return err
 	}
 	r.manifest = true
+	for name := range configs {
+		r.declared = append(r.declared, name)
+	}
+	for name := range errs {
+		r.declared = append(r.declared, name)
+	}
+	sort.Strings(r.declared)
 	for name, c := range configs {
 		if r.entries[name] == nil {
 			r.entries[name] = &entry{cfg: c}
@@ -60,7 +69,91 @@ type entry struct {
 type registryKey struct{}
 
 func registryOf(th *vm.Thread) *registry {
-	return th.VM().Local(registryKey{}, func() any { return &registry{entries: map[string]*entry{}} }).(*registry)
+	var made *registry
+	r := th.VM().Local(registryKey{}, func() any {
+		made = &registry{entries: map[string]*entry{}}
+		return made
+	}).(*registry)
+	if made != nil {
+		th.VM().OnClose(made.closeAll)
+	}
+	return r
+}
+
+// closeAll disconnects every active server (the run is over).
+func (r *registry) closeAll() {
+	r.mu.Lock()
+	var clients []*Client
+	for _, e := range r.entries {
+		if e.client != nil {
+			clients = append(clients, e.client)
+			e.client, e.refs = nil, 0
+		}
+	}
+	r.mu.Unlock()
+	closeClients(clients)
+}
+
+// closeClients closes clients at once: each stdio server gets the same
+// grace period to exit.
+func closeClients(clients []*Client) {
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.s.close()
+		}()
+	}
+	wg.Wait()
+}
+
+// settle records how the connection attempt of e (marked by done) ended
+// and counts the caller's reference when it connected. r.mu is held.
+func (e *entry) settle(name, builtin string, done chan struct{}, c *Client, err error) {
+	if e.connecting == done {
+		e.connecting = nil
+	}
+	close(done)
+	if err != nil {
+		e.lastError = errText(failure(builtin, nil, err))
+		return
+	}
+	c.name, c.registry = name, name
+	e.client, e.refs, e.lastError = c, 1, ""
+}
+
+// startConnecting marks e as connecting with its config, after dropping
+// a client whose server exited or was disconnected. r.mu is held.
+func (e *entry) startConnecting() (*config, chan struct{}) {
+	if e.client != nil {
+		dead := e.client
+		e.client, e.refs = nil, 0
+		go dead.s.close()
+	}
+	done := make(chan struct{})
+	e.connecting = done
+	return e.cfg, done
+}
+
+// prepared is what connecting with a config needs from the script's
+// thread: the server's directory, the answers to its requests, and the
+// egress policy's verdict.
+type prepared struct {
+	dir    string
+	in     *inputs
+	refuse error
+}
+
+func prepare(th *vm.Thread, conf *config) prepared {
+	return prepared{dir: conf.dir(th), in: conf.inputs(th), refuse: conf.checkEgress(th)}
+}
+
+func (p prepared) connect(ctx context.Context, conf *config) (*Client, error) {
+	if p.refuse != nil {
+		return nil, p.refuse
+	}
+	return connect(ctx, conf, p.dir, p.in)
 }
 
 // forget makes c's entry inactive (c was disconnected directly).
@@ -138,39 +231,23 @@ func mcpEnsureActive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			r.mu.Unlock()
 			return vm.Of(c), nil
 		}
-		if e.client != nil {
-			// Its process died or it was disconnected: connect again.
-			dead := e.client
-			e.client, e.refs = nil, 0
-			go dead.s.close()
-		}
-		conf := e.cfg
-		done := make(chan struct{})
-		e.connecting = done
+		// Not connected, or its process died or it was disconnected.
+		conf, done := e.startConnecting()
 		r.mu.Unlock()
 
+		p := prepare(th, conf)
 		var c *Client
-		dir := conf.dir(th)
-		in := conf.inputs(th)
-		err := conf.checkEgress(th)
-		if err == nil {
-			err = blocking(th, func(ctx context.Context) error {
-				var cerr error
-				c, cerr = connect(ctx, conf, dir, in)
-				return cerr
-			})
-		}
+		err := blocking(th, func(ctx context.Context) error {
+			var cerr error
+			c, cerr = p.connect(ctx, conf)
+			return cerr
+		})
 		r.mu.Lock()
-		e.connecting = nil
-		close(done)
+		e.settle(name, builtin, done, c, err)
+		r.mu.Unlock()
 		if err != nil {
-			e.lastError = vm.ToDisplay(failure(builtin, nil, err).(*vm.Error).Caught())
-			r.mu.Unlock()
 			return vm.Value{}, failure(builtin, nil, err)
 		}
-		c.name, c.registry = name, name
-		e.client, e.refs, e.lastError = c, 1, ""
-		r.mu.Unlock()
 		return vm.Of(c), nil
 	}
 }
@@ -220,6 +297,14 @@ func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	items := r.statuses(names)
+	r.mu.Unlock()
+	return vm.Of(lib.List(items)), nil
+}
+
+// statuses are the status dicts of names (mcp_registry_status). r.mu is
+// held.
+func (r *registry) statuses(names []string) []vm.Value {
 	items := make([]vm.Value, 0, len(names))
 	for _, n := range names {
 		e := r.entries[n]
@@ -262,8 +347,7 @@ func mcpRegistryStatus(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			"last_error", lastErr,
 		)))
 	}
-	r.mu.Unlock()
-	return vm.Of(lib.List(items)), nil
+	return items
 }
 
 // configErrText is the message of an invalid harn.toml config.

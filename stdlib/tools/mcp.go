@@ -20,7 +20,7 @@ import (
 //
 //	mcp_report_progress(progress, {total?, message?, token?}) -> bool
 //	mcp_elicit({message, requestedSchema, mode?})             -> {action, content?}
-//	mcp_client_roots()                                        -> list of roots
+//	mcp_client_roots(), mcp_roots()                           -> list of roots
 //	mcp_sample({messages, maxTokens, ...})                    -> CreateMessageResult
 //	mcp_log(level, data, {logger?})                           -> bool
 //	mcp_resource_updated(uri)                                 -> bool
@@ -201,19 +201,25 @@ func mcpElicit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	return tool.FromJSON(out), nil
 }
 
-func mcpClientRoots(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	res, err := mcpInput(th, "mcp_client_roots", "roots/list", vm.Value{})
-	if err != nil {
-		return vm.Value{}, err
-	}
-	if o, ok := res.(*jsonv.Object); ok {
-		if roots, ok := o.Get("roots"); ok {
-			if l, ok := roots.([]any); ok {
-				return tool.FromJSON(l), nil
+// clientRoots is mcp_client_roots and its alias mcp_roots: both names
+// are in the harness.tools table (docs/spec/language.md §5.4), which
+// says nothing to tell them apart, and the seeds use mcp_client_roots.
+// Each reports errors under its own name.
+func clientRoots(builtin string) vm.BuiltinFunc {
+	return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		res, err := mcpInput(th, builtin, "roots/list", vm.Value{})
+		if err != nil {
+			return vm.Value{}, err
+		}
+		if o, ok := res.(*jsonv.Object); ok {
+			if roots, ok := o.Get("roots"); ok {
+				if l, ok := roots.([]any); ok {
+					return tool.FromJSON(l), nil
+				}
 			}
 		}
+		return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: builtin + ": the client's answer has no roots list"}
 	}
-	return vm.Value{}, &vm.Error{Kind: vm.KindRuntime, Msg: "mcp_client_roots: the client's answer has no roots list"}
 }
 
 func mcpSample(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -276,7 +282,8 @@ var mcpHandlerBuiltins = []struct {
 }{
 	{"mcp_report_progress", "mcp_report_progress(progress, opts?) -> bool", "emit MCP progress for the served request (true when sent)", mcpReportProgress},
 	{"mcp_elicit", "mcp_elicit({message, requestedSchema, mode?})", "ask the MCP client for structured input: {action, content?}", mcpElicit},
-	{"mcp_client_roots", "mcp_client_roots()", "the MCP client's roots", mcpClientRoots},
+	{"mcp_client_roots", "mcp_client_roots()", "the MCP client's roots", clientRoots("mcp_client_roots")},
+	{"mcp_roots", "mcp_roots()", "the MCP client's roots (another name of mcp_client_roots)", clientRoots("mcp_roots")},
 	{"mcp_sample", "mcp_sample({messages, maxTokens, ...})", "ask the MCP client to sample a model message", mcpSample},
 	{"mcp_log", "mcp_log(level, data, opts?) -> bool", "emit an MCP log notification (true when sent)", mcpLog},
 	{"mcp_resource_updated", "mcp_resource_updated(uri: string) -> bool", "notify MCP clients subscribed to a resource (true when one is)", mcpResourceUpdated},
