@@ -31,6 +31,8 @@ func TestListLiteralOfLiteralTypes(t *testing.T) {
 			[]string{"error: return value: expected list<Level>, found list<string>"}},
 		{"const of a literal type", lvl + "const W = \"warn\"\nlet c: list<Level> = [W]",
 			[]string{"error: let binding `c`: expected list<Level>, found list<string>"}},
+		{"a list literal is not a set", lvl + `let u: set<Level> = ["debug"]`,
+			[]string{"error: let binding `u`: expected set<Level>, found list<string>"}},
 		{"valid elements", lvl + `let a: list<Level> = ["debug", "info"]
 let b: list<1 | 2> = [1, 2]
 let e: list<Level> = []
