@@ -309,16 +309,25 @@ func compatible(src, dst types.Type) bool {
 // element types are inferred before the checker knows the target) does
 // not fit an invariant position through int → float widening.
 func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
+	if literalShaped(at) && (containsTuple(dst, 0) || literalElems(dst, false, 0)) {
+		return c.literalFits(at, dst)
+	}
+	return c.fitsValue(at, src, dst)
+}
+
+// fitsValue is fits for a value whose type says all the checker reads of
+// it (no literal to walk element by element).
+func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
-	}
-	if containsTuple(dst, 0) && literalShaped(at) {
-		return c.literalFits(at, dst)
 	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
 	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) {
+		return false
+	}
+	if c.declaredFn(at) && !types.FuncFitsExactly(src, dst) {
 		return false
 	}
 
@@ -358,6 +367,37 @@ func containsTuple(t types.Type, depth int) bool {
 		return containsTuple(t.Ok, depth) || containsTuple(t.Err, depth)
 	case *types.Shape:
 		return slices.ContainsFunc(t.Fields, func(f types.Field) bool { return containsTuple(f.Type, depth) })
+	}
+	return false
+}
+
+// literalElems reports a literal type in t inside a list or set element
+// (through unions, containers, Result and shape fields; inList says t is
+// such an element). A list literal's type widens its elements (`["c"]` is
+// a list<string>, which a base type's flowing into its literal types
+// would let into list<"a" | "b">), so a literal going there is checked
+// element by element (literalFits), as a scalar or a dict literal's
+// field, which keep their literal types, already are.
+func literalElems(t types.Type, inList bool, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	depth++
+	switch t := types.Underlying(t).(type) {
+	case *types.Literal:
+		return inList
+	case *types.Union:
+		return slices.ContainsFunc(t.Types, func(m types.Type) bool { return literalElems(m, inList, depth) })
+	case *types.List:
+		return literalElems(t.Elem, true, depth)
+	case *types.Set:
+		return literalElems(t.Elem, true, depth)
+	case *types.Dict:
+		return literalElems(t.Value, inList, depth)
+	case *types.Result:
+		return literalElems(t.Ok, inList, depth) || literalElems(t.Err, inList, depth)
+	case *types.Shape:
+		return slices.ContainsFunc(t.Fields, func(f types.Field) bool { return literalElems(f.Type, inList, depth) })
 	}
 	return false
 }
@@ -408,19 +448,19 @@ func (c *checker) literalFits(x syntax.Expr, dst types.Type) bool {
 				}
 			}
 			return true
-		case *types.Set:
-			for _, el := range e.Elems {
-				if !c.literalFits(el, d.Elem) {
-					return false
-				}
-			}
-			return true
 		}
 	case *syntax.DictLit:
 		switch d := types.Underlying(dst).(type) {
 		case *types.Dict:
 			for _, en := range e.Entries {
-				if en.Spread != nil || !c.literalFits(en.Value, d.Value) {
+				if en.Spread != nil {
+					// the spread record's own type must fit the dict
+					if !c.fitsPlain(en.Spread, dst) {
+						return false
+					}
+					continue
+				}
+				if !c.literalFits(en.Value, d.Value) {
 					return false
 				}
 			}
@@ -463,7 +503,7 @@ func (c *checker) fitsPlain(x syntax.Expr, dst types.Type) bool {
 	if containsTuple(dst, 0) && literalShaped(x) {
 		return false // a literal shape that did not match the tuple's
 	}
-	return c.fits(x, t, dst)
+	return c.fitsValue(x, t, dst)
 }
 
 // declaredUnion reports a value whose declared type is a union, still a
@@ -485,6 +525,24 @@ func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
 	}
 	if _, ok := types.Underlying(src).(*types.Union); !ok {
 		return false
+	}
+	return c.declaredPath(at)
+}
+
+// declaredFn reports a function value whose signature the program wrote:
+// a closure literal, a function of the file named directly, or a path
+// rooted at an annotated binding or parameter. Passing one where a fn
+// type is expected holds unions in its parameter and result types in
+// full (types.FuncFitsExactly): both signatures are the program's.
+func (c *checker) declaredFn(at syntax.Expr) bool {
+	switch x := at.(type) {
+	case *syntax.ClosureLit:
+		return true
+	case *syntax.Ident:
+		if ref := c.info.Refs[x]; ref != nil && ref.Binding != nil && ref.Binding.Kind == resolve.KFn {
+			_, ok := ref.Binding.Decl.(*syntax.FnDecl)
+			return ok && !c.multiDecl[x.Name]
+		}
 	}
 	return c.declaredPath(at)
 }
@@ -553,10 +611,37 @@ func show(t, expected types.Type) string {
 		}
 		return "Result<" + side(r.Ok) + ", " + side(r.Err) + ">"
 	}
-	if expected != nil && hasLiteral(expected) {
-		return t.String()
+	return shown(t, expected).String()
+}
+
+// shown is the type show prints: t as it is where expected is a literal
+// type, else widened, field by field against an expected shape, so that
+// `{l: "warn"}` found for `{l: Level}` prints as `{l: "warn"}`, as the
+// field's note does.
+func shown(t, expected types.Type) types.Type {
+	if expected == nil {
+		return types.Widen(t)
 	}
-	return types.Widen(t).String()
+	if hasLiteral(expected) {
+		return t
+	}
+	s, ok := t.(*types.Shape)
+	w, ok2 := types.Underlying(expected).(*types.Shape)
+	if !ok || !ok2 {
+		return types.Widen(t)
+	}
+	out := *s
+	out.Fields = make([]types.Field, len(s.Fields))
+	for i, f := range s.Fields {
+		wf, listed := w.Field(f.Name)
+		if listed {
+			f.Type = shown(f.Type, wf.Type)
+		} else {
+			f.Type = types.Widen(f.Type)
+		}
+		out.Fields[i] = f
+	}
+	return &out
 }
 
 func hasLiteral(t types.Type) bool {
@@ -709,7 +794,7 @@ func (c *checker) ifaceWhy(src, dst types.Type) string {
 	if !ok || s.Decl.Kind != types.StructDecl || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
 		return ""
 	}
-	if why := unsatisfied(s.Decl, d.Decl); why != "" {
+	if why := unsatisfied(s.Decl, d.Decl, d.Args); why != "" {
 		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
 	}
 	return ""

@@ -787,6 +787,31 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 	c.mismatch(x, "field `"+name+"` in struct `"+n.Decl.Name+"`", f.Type, vt)
 }
 
+// shapeFieldValue reports a value written to a field of a shape the
+// program declared (`p.x = "a"` with `p: {x: int}`) whose type it does
+// not fit, in structFieldValue's words with the shape named as the
+// unknown-field error names it: "field `x` in shape `{x: int}`". A shape
+// the checker inferred from a literal says nothing of the program's
+// intent, and a field the shape does not list is shapeField's.
+func (c *checker) shapeFieldValue(recv syntax.Expr, t types.Type, name string, x syntax.Expr, vt types.Type) {
+	sh, ok := types.Underlying(t).(*types.Shape)
+	if !ok || !c.shapePath(recv) {
+		return
+	}
+	f, ok := sh.Field(name)
+	if !ok {
+		return
+	}
+	want := f.Type
+	if f.Optional {
+		want = types.Optional(want)
+	}
+	if !known(vt) || !known(want) || c.fits(x, vt, want) {
+		return
+	}
+	c.mismatch(x, "field `"+name+"` in shape `"+sh.String()+"`", want, vt)
+}
+
 // noField reports a read or write of a field the receiver's type does
 // not declare (docs/spec/newer.md §3.6).
 func (c *checker) noField(pos syntax.Pos, name, on string, fields []types.Field) {

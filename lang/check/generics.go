@@ -63,7 +63,7 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 		if !ok {
 			return
 		}
-		rest := &types.Shape{Open: a.Open}
+		rest := &types.Shape{Open: a.Open, RowName: a.RowName}
 		for _, f := range a.Fields {
 			if pf, listed := p.Field(f.Name); listed {
 				infer(pf.Type, f.Type, own, bind)
@@ -172,7 +172,7 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 			if iface == nil {
 				continue
 			}
-			if why := unsatisfied(n.Decl, iface); why != "" {
+			if why := unsatisfied(n.Decl, iface, nil); why != "" {
 				c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
 					"Type '%s' does not satisfy interface '%s': %s (required by constraint `where %s: %s`)",
 					n.Decl.Name, iface.Name, why, tp.Name, b))
@@ -228,15 +228,23 @@ func (c *checker) hasMethod(kind, name string) bool {
 // unsatisfied explains why struct s does not implement iface, structurally
 // (names, parameter counts, annotated parameter types taking what the
 // interface's take, return types fitting the interface's, associated
-// types); "" when it does.
+// types); "" when it does. args are the interface's type arguments
+// where the expected type applies a generic interface (`C<string>`),
+// nil otherwise: its signatures are read with them put in.
 //
 // An associated type resolves to what s's impl provides for it (`type Item
 // = int`), otherwise to the first annotated impl type found where the
 // interface's signatures name it. An impl that provides associated types
 // must provide every one the interface leaves free; one the interface fixes
 // (`type Item = int`) must resolve to that type.
-func unsatisfied(s, iface *types.Decl) string {
+func unsatisfied(s, iface *types.Decl, args []types.Type) string {
 	bind := map[*types.TypeParam]types.Type{}
+	for i, a := range args {
+		// `C<string>`: the interface's signatures read T as string
+		if i < len(iface.TypeParams) && known(a) {
+			bind[iface.TypeParams[i]] = a
+		}
+	}
 	for _, a := range iface.AssocTypes {
 		if got, ok := s.AssocType(a.Name); ok {
 			bind[a.Param] = got.Type

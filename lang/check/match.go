@@ -24,6 +24,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	// returns, the scrutinee is not nil (docs/spec/newer.md §3.5).
 	before := c.saveNarrow()
 	var ends []narrowState
+	var kinds []syntax.Expr // the kinds earlier arms of `match type_of(v)` took
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
 		for _, p := range arm.Patterns {
@@ -35,6 +36,12 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
+		for _, k := range kinds {
+			c.narrowFor(&syntax.BinaryExpr{Op: "==", X: e.X, Y: k}, false)
+		}
+		if arm.Guard == nil {
+			kinds = append(kinds, kindPatterns(e.X, arm)...)
+		}
 		if nilDone {
 			c.narrowFor(&syntax.BinaryExpr{Op: "!=", X: e.X, Y: &syntax.NilLit{}}, true)
 		}
@@ -109,6 +116,22 @@ func (c *checker) kindArm(subject syntax.Expr, arm *syntax.MatchArm) {
 	if _, ok := c.typeOfFact(test); ok {
 		c.narrowFor(test, true)
 	}
+}
+
+// kindPatterns lists the kinds an arm of `match type_of(v)` takes, when
+// its patterns are all string literals: the arms after it see v as a
+// value of none of them, as the false branch of `type_of(v) == "int"`
+// does (docs/spec/newer.md §3.7).
+func kindPatterns(subject syntax.Expr, arm *syntax.MatchArm) []syntax.Expr {
+	if ce, ok := subject.(*syntax.CallExpr); !ok || ce.Fn.Name != "type_of" {
+		return nil
+	}
+	for _, p := range arm.Patterns {
+		if _, ok := p.(*syntax.StringLit); !ok {
+			return nil
+		}
+	}
+	return arm.Patterns
 }
 
 func (c *checker) classify(p syntax.Expr) resolve.PatternKind {

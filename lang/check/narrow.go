@@ -227,6 +227,11 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 			}
 		case f.nn:
 			c.narrowed[f.key] = types.RemoveNil(t)
+			if t == types.Unknown {
+				// a nil test rules out the kind "nil", as
+				// `type_of(v) != "nil"` would (unreachableCall)
+				c.narrowed[narrowKey{f.key.b, f.key.path + excludedKind + "nil"}] = types.Any
+			}
 		}
 	}
 }
@@ -468,9 +473,21 @@ func (c *checker) unknownInto(at syntax.Expr, t, dst types.Type, context string)
 	if t != types.Unknown || !known(dst) || !c.declaredPath(at) {
 		return false
 	}
-	c.report(sevError, at.Position(), "HARN-TYP-007", "narrow it first: `type_of(v) == \"int\"`, `schema_is(v, S)` or a match",
+	c.report(sevError, at.Position(), "HARN-TYP-007", narrowHelp(at, dst),
 		fmt.Sprintf("%s: expected %s, found unknown", context, dst))
 	return true
+}
+
+// narrowHelp suggests the tests that narrow the unknown value at (a
+// declared path, so `u` or `u.name`) to what dst expects: a type_of test
+// for dst's kind (int when dst has none a test names), a schema test.
+func narrowHelp(at syntax.Expr, dst types.Type) string {
+	v := pathText(at, "v")
+	kind := types.KindName(dst)
+	if _, ok := kindTypes[kind]; !ok {
+		kind = "int"
+	}
+	return fmt.Sprintf("narrow it first: `type_of(%s) == %q`, `schema_is(%s, S)` or a match", v, kind, v)
 }
 
 // unknownUse warns about using a declared `unknown` value before

@@ -448,6 +448,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			c.structFieldWrite(rt, m.Name, m.At)
 			if s.Op == "=" {
 				c.structFieldValue(rt, m.Name, s.Value, vt)
+				c.shapeFieldValue(m.X, rt, m.Name, s.Value, vt)
 			}
 		}
 	}
@@ -720,6 +721,10 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	c.enter(fc)
 	fc.pushScope()
+	// what the body narrows holds in the body only: a closure's early
+	// exit says nothing of the code after the closure literal
+	outer := c.saveNarrow()
+	defer c.restoreNarrow(outer)
 	for i, p := range params {
 		var t types.Type = types.Any
 		if i < len(sig.Params) {

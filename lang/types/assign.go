@@ -20,7 +20,8 @@ package types
 //     struct whose impl is not visible satisfies every interface);
 //   - any callable flows into closure and into every fn type that passes
 //     it at least as many arguments as it requires, takes parameters its
-//     own accept and returns what its result accepts.
+//     own accept and returns what its result accepts (a union there when
+//     one member does: FuncFitsExactly holds all of it).
 func AssignableTo(src, dst Type) bool { return assignable(src, dst, 0) }
 
 func assignable(src, dst Type, depth int) bool {
@@ -172,32 +173,7 @@ func assignable(src, dst Type, depth int) bool {
 		if !isFn {
 			return src == Closure
 		}
-		// A callback that needs more arguments than the caller passes does
-		// not fit (docs/spec/newer.md §3.4).
-		min, _ := s.Arity()
-		_, dmax := d.Arity()
-		if dmax >= 0 && min > dmax {
-			return false
-		}
-		// Parameters are contravariant, the result covariant
-		// (docs/spec/newer.md §1.5); a union fits when one member does,
-		// as the checker's top-level test allows.
-		for i := 0; i < len(s.Params) && i < len(d.Params); i++ {
-			if s.Params[i].Rest || d.Params[i].Rest {
-				break
-			}
-			if !someAssignable(d.Params[i].Type, s.Params[i].Type, depth) {
-				return false
-			}
-		}
-		// A callback whose result the caller declares as nil is called
-		// for its effect: any result fits, as `() => void` in TypeScript,
-		// so `fn(x) { return x * 2 }` still goes where fn(int) -> nil is
-		// expected.
-		if d.Return == Nil {
-			return true
-		}
-		return someAssignable(s.Return, d.Return, depth)
+		return funcAssignable(s, d, someAssignable, depth)
 	case *Handle:
 		s, ok := src.(*Handle)
 		return ok && s.Name == d.Name
@@ -205,6 +181,57 @@ func assignable(src, dst Type, depth int) bool {
 		return assignableNamed(src, d, depth)
 	}
 	return false
+}
+
+// funcAssignable is assignable for two function types, comparing
+// parameter and result types with fit.
+func funcAssignable(s, d *Func, fit func(src, dst Type, depth int) bool, depth int) bool {
+	// A callback that needs more arguments than the caller passes does
+	// not fit (docs/spec/newer.md §3.4).
+	min, _ := s.Arity()
+	_, dmax := d.Arity()
+	if dmax >= 0 && min > dmax {
+		return false
+	}
+	// Parameters are contravariant, the result covariant
+	// (docs/spec/newer.md §1.5).
+	for i := 0; i < len(s.Params) && i < len(d.Params); i++ {
+		if s.Params[i].Rest || d.Params[i].Rest {
+			break
+		}
+		if !fit(d.Params[i].Type, s.Params[i].Type, depth) {
+			return false
+		}
+	}
+	// A callback whose result the caller declares as nil is called
+	// for its effect: any result fits, as `() => void` in TypeScript,
+	// so `fn(x) { return x * 2 }` still goes where fn(int) -> nil is
+	// expected.
+	if d.Return == Nil {
+		return true
+	}
+	return fit(s.Return, d.Return, depth)
+}
+
+// FuncFitsExactly reports whether a function of type src fits where the
+// fn type dst is expected with every union in full: each value dst may
+// pass, every member of a union parameter type included, must be one
+// src's parameter accepts, and every member of src's union result must
+// fit dst's (docs/spec/newer.md §1.5). AssignableTo lets a union in those
+// positions through when one member fits, as the checker's top level
+// does, so that a type the checker inferred, coarser than the program,
+// is not held against it; this is for signatures the program wrote on
+// both sides. It is true when either side is not a function type.
+func FuncFitsExactly(src, dst Type) bool {
+	s, ok1 := Underlying(src).(*Func)
+	d, ok2 := Underlying(dst).(*Func)
+	if !ok1 || !ok2 {
+		return true
+	}
+	exact := func(src, dst Type, depth int) bool {
+		return src == nil || dst == nil || assignable(src, dst, depth)
+	}
+	return funcAssignable(s, d, exact, 0)
 }
 
 // someAssignable is assignable, or for a union src, one member assignable.

@@ -410,7 +410,9 @@ func (e *Env) fromSyntax(t syntax.TypeExpr, scope []*TypeParam) Type {
 			case *Dict:
 				s.Tail = r.Value
 			case *TypeParam:
-				s.Row = r
+				s.Row, s.RowName = r, r.Name
+			case *Unresolved:
+				s.RowName = r.Name
 			}
 		}
 		return s

@@ -200,6 +200,9 @@ type Shape struct {
 	// Row is the type parameter a row tail `...R` names: a call binds it
 	// to the argument's other fields.
 	Row *TypeParam
+	// RowName is the name a row tail that is not a dict was written with
+	// (`...rest`, `...R`), for printing.
+	RowName string
 }
 
 func (t *Shape) String() string {
@@ -221,6 +224,11 @@ func (t *Shape) String() string {
 			sb.WriteString(", ")
 		}
 		sb.WriteString("...dict<string, " + t.Tail.String() + ">")
+	} else if t.RowName != "" {
+		if len(t.Fields) > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("..." + t.RowName)
 	}
 	sb.WriteByte('}')
 	return sb.String()
@@ -555,7 +563,7 @@ func Widen(t Type) Type {
 		}
 		return NewUnion(ms...)
 	case *Shape:
-		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open, Tail: t.Tail, Row: t.Row}
+		s := &Shape{Fields: make([]Field, len(t.Fields)), Open: t.Open, Tail: t.Tail, Row: t.Row, RowName: t.RowName}
 		for i, f := range t.Fields {
 			f.Type = Widen(f.Type)
 			s.Fields[i] = f
@@ -753,7 +761,7 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 			f.Type = Subst(f.Type, m)
 			fs[i] = f
 		}
-		sh := &Shape{Fields: fs, Open: t.Open, Row: t.Row}
+		sh := &Shape{Fields: fs, Open: t.Open, Row: t.Row, RowName: t.RowName}
 		if t.Tail != nil {
 			sh.Tail = Subst(t.Tail, m)
 		}
@@ -764,7 +772,7 @@ func Subst(t Type, m map[*TypeParam]Type) Type {
 					sh.Fields = append(sh.Fields, f)
 				}
 			}
-			sh.Open, sh.Row = rest.Open, nil
+			sh.Open, sh.Row, sh.RowName = rest.Open, nil, rest.RowName
 		}
 		return sh
 	case *Union:

@@ -59,6 +59,9 @@ func TestPrinting(t *testing.T) {
 		"any | int":                       "any",
 		"never | string":                  "string",
 		"list<{id: int, tags: [string]}>": "list<{id: int, tags: list<string>}>",
+		"{id: string, ...rest}":           "{id: string, ...rest}",
+		"{...rest}":                       "{...rest}",
+		"{n: int, ...dict<string, int>}":  "{n: int, ...dict<string, int>}",
 	} {
 		if got := e.FromSyntax(parseType(t, src), nil).String(); got != want {
 			t.Errorf("%s prints %q, want %q", src, got, want)
@@ -148,6 +151,34 @@ type Pair<T> = {first: T, second: T}
 	for _, c := range cases {
 		if got := AssignableTo(ty(c.src), ty(c.dst)); got != c.want {
 			t.Errorf("AssignableTo(%s, %s) = %v, want %v", c.src, c.dst, got, c.want)
+		}
+	}
+}
+
+// FuncFitsExactly holds unions in parameter and result types in full,
+// where AssignableTo lets one fitting member through.
+func TestFuncFitsExactly(t *testing.T) {
+	ty := func(src string) Type { return NewEnv().FromSyntax(parseType(t, src), nil) }
+	cases := []struct {
+		src, dst     string
+		exact, loose bool
+	}{
+		{"fn(int) -> int", "fn(int?) -> int", false, true},
+		{"fn(int) -> int", "fn(int | string) -> int", false, true},
+		{"fn() -> int?", "fn() -> int", false, true},
+		{"fn(int?) -> int", "fn(int) -> int", true, true},
+		{"fn(int | string) -> int", "fn(int) -> int | string", true, true},
+		{"fn(int) -> int?", "fn(int) -> nil", true, true},
+		{"fn(any) -> any", "fn(int?) -> int", true, true},
+		{"fn(int) -> string", "fn(int) -> int", false, false},
+		{"int", "fn(int) -> int", true, false}, // not a function: not this test's
+	}
+	for _, c := range cases {
+		if got := FuncFitsExactly(ty(c.src), ty(c.dst)); got != c.exact {
+			t.Errorf("FuncFitsExactly(%s, %s) = %v, want %v", c.src, c.dst, got, c.exact)
+		}
+		if got := AssignableTo(ty(c.src), ty(c.dst)); got != c.loose {
+			t.Errorf("AssignableTo(%s, %s) = %v, want %v", c.src, c.dst, got, c.loose)
 		}
 	}
 }
