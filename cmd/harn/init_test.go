@@ -49,6 +49,15 @@ func TestInitTemplates(t *testing.T) {
 			}
 			if out, errOut, code := runHarn(surface...); code != 0 || !strings.Contains(out, `"schema_version":"harn-tools/2.0"`) {
 				t.Errorf("tool schema: exit %d: %s %s", code, out, errOut)
+			} else if tmpl == "tool-server" && !strings.Contains(out, `"Add two integers."`) {
+				// the default surface reads the registry main.harn publishes,
+				// not the exports of a pub fn
+				t.Errorf("tool schema did not read the published registry: %s", out)
+			}
+			if tmpl == "tool-server" {
+				if out, errOut, code := runHarn("tool", "run", mainPath, "add", "--a", "1", "--b", "2"); code != 0 || strings.TrimSpace(out) != "3" {
+					t.Errorf("tool run: exit %d: %q %s", code, out, errOut)
+				}
 			}
 			if out, _, code := runHarn("fmt", "--check", dir); code != 0 {
 				t.Errorf("not formatted: %s", out)
