@@ -29,10 +29,12 @@ var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cr
 // earlier schedule: one goroutine per binding sleeps until the next
 // activation of its robfig/cron schedule (in the binding's time zone) and
 // accepts a tick for that exact instant. The idempotency key
-// cron/<binding>/<version>/<scheduled unix second> is therefore the same
-// on every node however late its timer fires, so several nodes running
-// the same schedule dispatch each tick once. An operator command's node runs
-// no schedule.
+// cron/<binding>/<scheduled unix second> is therefore the same on every
+// node however late its timer fires, so several nodes running the same
+// schedule dispatch each tick once. The key leaves out the binding
+// version: during a rolling manifest update nodes on different versions
+// must still agree on it (docs/orchestrator.md). An operator command's
+// node runs no schedule.
 func (o *Orchestrator) startCron() {
 	o.cronMu.Lock()
 	defer o.cronMu.Unlock()
@@ -101,7 +103,7 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 		"headers":  map[string]any{"x-harn-binding-id": b.ID},
 		"payload":  map[string]any{"scheduled_at": at.In(b.Location).Format(time.RFC3339), "schedule": b.Schedule, "timezone": b.Location.String()},
 	}
-	key := fmt.Sprintf("cron/%s/%d/%d", b.ID, b.Version, at.Unix())
+	key := fmt.Sprintf("cron/%s/%d", b.ID, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
 	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {
