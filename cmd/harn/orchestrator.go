@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -186,7 +187,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if asJSON {
-		b, _ := json.MarshalIndent(out, "", "  ")
+		b, _ := marshalJSON(out, "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
 		if cmd == "inspect" {
@@ -228,8 +229,22 @@ func str(p *string) string {
 	return *p
 }
 
+// marshalJSON encodes v as the MCP tools do: `<`, `>` and `&` stay
+// literal (encoding/json would write \u003c …), indented by indent
+// unless it is "".
+func marshalJSON(v any, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 func compact(v any) string {
-	b, err := json.Marshal(v)
+	b, err := marshalJSON(v, "")
 	if err != nil {
 		return fmt.Sprint(v)
 	}
