@@ -199,6 +199,7 @@ const BaseWithSvix = "applies to linear and exponential backoff only (svix has a
 const (
 	NotNonNegInt   = "must be a non-negative integer"
 	NotString      = "must be a string"
+	EmptyZone      = "must not be empty (leave it out for UTC, or name an IANA zone such as Europe/Paris)"
 	NotDuration    = "must be a duration such as \"30s\" or \"5m\", or a number of seconds"
 	NotStringList  = "must be an array of strings"
 	EmptyInList    = "must be an array of non-empty strings"
