@@ -206,6 +206,7 @@ func WriteJSON(w io.Writer, results []Result, sum Summary) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // a message's `<` stays `<`, as in the text report
 	return enc.Encode(doc)
 }
 

@@ -322,7 +322,9 @@ func (o *Orchestrator) wait(ctx context.Context, acc Accepted, ch chan Handle) (
 		case h := <-ch:
 			return h, nil
 		case <-ctx.Done():
-			return Handle{}, ctx.Err()
+			// the event was accepted and runs on: the caller learns which
+			env := acc.Envelope
+			return Handle{EventID: env.EventID, BindingID: env.BindingID, BindingVersion: env.BindingVersion, Status: "waiting"}, ctx.Err()
 		case <-tick.C:
 			if ok, _ := o.firstAttemptRecorded(ctx, acc.DeliveryID); ok {
 				return o.handleFromLog(ctx, acc.Envelope)

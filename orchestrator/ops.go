@@ -128,6 +128,9 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	env.AsOf = at
 	h, err := o.Dispatch(ctx, past, env, "")
 	if err != nil {
+		if h.EventID != "" { // accepted, the wait cancelled
+			return h, err
+		}
 		return nil, err
 	}
 	rep.Handle = h
@@ -213,7 +216,7 @@ func (o *Orchestrator) RetryDLQ(ctx context.Context, entryID string, c Caller) (
 	env := Envelope{Source: "dlq_retry", ReplayOfEventID: e.EventID, DLQRetryOf: entryID, TraceID: c.TraceID, Event: event}
 	h, err := o.Dispatch(ctx, b, env, "dlq-retry/"+entryID)
 	if err != nil {
-		return DLQRetry{}, err
+		return DLQRetry{EntryID: entryID, Handle: h}, err
 	}
 	return DLQRetry{EntryID: entryID, Handle: h}, nil
 }

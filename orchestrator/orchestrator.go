@@ -175,6 +175,9 @@ func (o *Orchestrator) Manifest() *manifest.Manifest { return o.proj.Load().m }
 // Owner names the node in leases and attempt records.
 func (o *Orchestrator) Owner() string { return o.opts.Owner }
 
+// InFlight is the number of attempts running on this node.
+func (o *Orchestrator) InFlight() int64 { return o.inFlight.Load() }
+
 // Log is the node's event log.
 func (o *Orchestrator) Log() eventlog.Log { return o.log }
 

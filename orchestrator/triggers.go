@@ -23,16 +23,17 @@ import (
 // a2a-push bindings, whose deliveries arrive on the HTTP listener.
 // Manual bindings have none; any binding can also be fired through Fire.
 
-var cronSpec = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-
 // startCron schedules the project's cron bindings, replacing any
 // earlier schedule: one goroutine per binding sleeps until the next
 // activation of its robfig/cron schedule (in the binding's time zone) and
-// accepts a tick for that exact instant. The idempotency key
-// cron/<binding>/<version>/<scheduled unix second> is therefore the same
-// on every node however late its timer fires, so several nodes running
-// the same schedule dispatch each tick once. An operator command's node runs
-// no schedule.
+// accepts a tick for that exact instant; across daylight-saving changes
+// the schedule follows classic cron (see manifest.ParseSchedule). The idempotency key
+// cron/<binding>/<scheduled unix second> is therefore the same on every
+// node however late its timer fires, so several nodes running the same
+// schedule dispatch each tick once. The key leaves out the binding
+// version: during a rolling manifest update nodes on different versions
+// must still agree on it (docs/orchestrator.md). An operator command's
+// node runs no schedule.
 func (o *Orchestrator) startCron() {
 	o.cronMu.Lock()
 	defer o.cronMu.Unlock()
@@ -46,7 +47,7 @@ func (o *Orchestrator) startCron() {
 		if b.Kind != "cron" {
 			continue
 		}
-		sched, err := cronSpec.Parse("CRON_TZ=" + b.Location.String() + " " + b.Schedule)
+		sched, err := manifest.ParseSchedule(b.Schedule)
 		if err != nil {
 			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
 			continue
@@ -55,7 +56,7 @@ func (o *Orchestrator) startCron() {
 		o.cronWG.Add(1)
 		go func(b *Binding, sched cron.Schedule) {
 			defer o.cronWG.Done()
-			at := time.Now()
+			at := time.Now().In(b.Location)
 			for {
 				next := sched.Next(at)
 				if next.IsZero() {
@@ -101,7 +102,7 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 		"headers":  map[string]any{"x-harn-binding-id": b.ID},
 		"payload":  map[string]any{"scheduled_at": at.In(b.Location).Format(time.RFC3339), "schedule": b.Schedule, "timezone": b.Location.String()},
 	}
-	key := fmt.Sprintf("cron/%s/%d/%d", b.ID, b.Version, at.Unix())
+	key := fmt.Sprintf("cron/%s/%d", b.ID, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
 	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {

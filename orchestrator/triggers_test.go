@@ -422,3 +422,35 @@ func TestPredicateTruthiness(t *testing.T) {
 		}
 	}
 }
+
+// TestCronTickKeyIgnoresVersion: during a rolling manifest update one
+// node runs version 2 of a cron binding while another still runs
+// version 1; a tick both accept is dispatched once (docs/orchestrator.md).
+func TestCronTickKeyIgnoresVersion(t *testing.T) {
+	log := memory.New()
+	path := writeProject(t, `
+[[triggers]]
+id = "nightly"
+kind = "cron"
+schedule = "0 3 1 1 *"
+handler = "ok"
+`, "fn ok(e) { return e.payload }", "")
+	o := start(t, log, path)
+	var v1 *Binding
+	for _, b := range o.Bindings() {
+		if b.ID == "nightly" {
+			v1 = b
+		}
+	}
+	if v1 == nil {
+		t.Fatal("no binding nightly")
+	}
+	v2 := *v1
+	v2.Version = v1.Version + 1
+	at := time.Date(2027, 1, 1, 3, 0, 0, 0, time.UTC)
+	o.tick(v1, at)
+	o.tick(&v2, at)
+	if n, _ := log.Count(context.Background(), TopicEvents); n != 1 {
+		t.Fatalf("one tick accepted %d times across binding versions", n)
+	}
+}

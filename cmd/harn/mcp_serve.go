@@ -220,7 +220,8 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// auth configuration, then the state directory. Webhook deliveries
 	// arrive only on the HTTP listener.
 	mopts := manifest.Options{NoWebhookSecrets: transport == "stdio"}
-	if _, ok := f.readManifest(mopts, stderr); !ok {
+	m, ok := f.readManifest(mopts, stderr)
+	if !ok {
 		return 1
 	}
 	var authn *auth.Config
@@ -232,21 +233,34 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer authn.Close()
 	}
+	node, err := nodeOptions(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	// Everything that can refuse the start comes before the node writes
+	// its bindings to the shared event log, so a failed start leaves the
+	// log as it was.
+	reported := "stdio"
+	var ln net.Listener
+	if transport == "http" {
+		if err := mcpserver.EndpointConflict(m, path); err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return 1
+		}
+		if ln, err = net.Listen("tcp", bind); err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return 1
+		}
+		defer ln.Close()
+		reported = bind
+	}
 	ctx := context.Background()
 	log, ok := f.openLog(ctx, stderr)
 	if !ok {
 		return 1
 	}
 	defer log.Close()
-	reported := bind
-	if transport == "stdio" {
-		reported = "stdio"
-	}
-	node, err := nodeOptions(os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
-	}
 	srv, err := mcpserver.New(ctx, mcpserver.Options{ManifestPath: f.config, Manifest: mopts, StateDir: f.stateDir, Log: log, Version: version, Bind: reported, Stderr: stderr, Node: node})
 	if err != nil {
 		if !reportManifestError(stderr, f.config, err) {
@@ -281,17 +295,6 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	if err := mcpserver.EndpointConflict(srv.Orchestrator().Manifest(), path); err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		shutdown()
-		return 1
-	}
-	ln, err := net.Listen("tcp", bind)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		shutdown()
-		return 1
-	}
 	var authenticator protocol.Authenticator
 	if authn.Mode() != "none" {
 		authenticator = authn

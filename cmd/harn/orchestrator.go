@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,7 +38,9 @@ that is the servers' work. See docs/orchestrator.md.
 
 Exit status: 0 on success (fire/replay/retry: the first attempt succeeded or
 was skipped); 1 when the attempt failed or dead-lettered, or on an error;
-2 on a usage error.
+2 on a usage error; 130 when Ctrl-C stopped the wait for an accepted
+event, which continues (an attempt running in this process is let finish;
+Ctrl-C again leaves it to its lease).
 `
 
 func init() {
@@ -164,7 +167,12 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	if dispatches {
 		o.Start()
 	}
-	defer o.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			o.Close()
+		}
+	}()
 	caller := orchestrator.Caller{Client: "harn-cli/" + version, TraceID: orchestrator.NewTraceID()}
 	var out any
 	switch cmd {
@@ -181,12 +189,16 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	case "inspect":
 		out, err = o.Inspect(ctx)
 	}
+	if h := handleOf(out); err != nil && h != nil && h.EventID != "" && ctx.Err() != nil {
+		closed = true
+		return interrupted(o, *h, f, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
 	if asJSON {
-		b, _ := json.MarshalIndent(out, "", "  ")
+		b, _ := marshalJSON(out, "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
 		if cmd == "inspect" {
@@ -201,6 +213,32 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// interrupted ends a dispatching command whose wait for event h was
+// interrupted (SIGINT) once the event was accepted: the event runs on
+// (docs/orchestrator.md, failure semantics). An attempt running in this
+// process is let finish and record its outcome (up to the drain
+// timeout); a second Ctrl-C leaves it to its lease, after which a server
+// node runs it again. The exit status is 130, as for any SIGINT.
+func interrupted(o *orchestrator.Orchestrator, h orchestrator.Handle, f orchestratorFlags, stderr io.Writer) int {
+	again := make(chan os.Signal, 1) // before any message: the next Ctrl-C must not kill the process
+	signal.Notify(again, os.Interrupt)
+	defer signal.Stop(again)
+	fmt.Fprintf(stderr, "interrupted: stopped waiting for event %s (binding %s); it was accepted and continues\n", h.EventID, h.BindingID)
+	fmt.Fprintf(stderr, "follow it with: harn orchestrator queue --config %s --state-dir %s\n", f.config, f.stateDir)
+	if o.InFlight() == 0 {
+		o.Close()
+		return 130
+	}
+	fmt.Fprintln(stderr, "finishing the attempt running in this process so its outcome is recorded; Ctrl-C again to leave it to its lease (a server node then runs it again)")
+	closed := make(chan struct{})
+	go func() { o.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-again:
+	}
+	return 130
 }
 
 // openNode opens an orchestrator node for one operator command; its
@@ -228,8 +266,22 @@ func str(p *string) string {
 	return *p
 }
 
+// marshalJSON encodes v as the MCP tools do: `<`, `>` and `&` stay
+// literal (encoding/json would write \u003c …), indented by indent
+// unless it is "".
+func marshalJSON(v any, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 func compact(v any) string {
-	b, err := json.Marshal(v)
+	b, err := marshalJSON(v, "")
 	if err != nil {
 		return fmt.Sprint(v)
 	}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -85,7 +84,7 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	r := catalogdiff.Diff(old, new)
 	if asJSON {
-		b, _ := json.Marshal(r)
+		b, _ := marshalJSON(r, "")
 		stdout.Write(append(b, '\n'))
 	} else {
 		writeDiffText(stdout, r)

@@ -199,6 +199,7 @@ const BaseWithSvix = "applies to linear and exponential backoff only (svix has a
 const (
 	NotNonNegInt   = "must be a non-negative integer"
 	NotString      = "must be a string"
+	EmptyZone      = "must not be empty (leave it out for UTC, or name an IANA zone such as Europe/Paris)"
 	NotDuration    = "must be a duration such as \"30s\" or \"5m\", or a number of seconds"
 	NotStringList  = "must be an array of strings"
 	EmptyInList    = "must be an array of non-empty strings"
@@ -262,8 +263,111 @@ func Location(name string) (*time.Location, string) {
 var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
 // ParseSchedule parses a cron expression (five fields, an optional
-// leading seconds field, or a descriptor such as @hourly).
-func ParseSchedule(expr string) (cron.Schedule, error) { return cronParser.Parse(expr) }
+// leading seconds field, or a descriptor such as @hourly). Its Next works
+// in the location of the time it is given and follows classic (Vixie)
+// cron across daylight-saving changes (docs/triggers.md): a schedule
+// whose minute and hour fields are fixed (neither starts with `*`; @daily,
+// @weekly, @monthly, @yearly) runs on wall-clock time — once, at the first
+// occurrence, for a local time that occurs twice, and once right after
+// the jump for a local time a spring-forward change skips — while one
+// with a wildcard minute or hour (every minute, @hourly, @every) runs on
+// real time.
+func ParseSchedule(expr string) (cron.Schedule, error) {
+	s, err := cronParser.Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	spec, ok := s.(*cron.SpecSchedule)
+	if !ok || !fixedTime(expr, spec) {
+		return s, nil
+	}
+	wall := *spec
+	wall.Location = time.UTC
+	return wallSchedule{loc: spec.Location, wall: &wall}, nil
+}
+
+// fixedTime reports whether a schedule's minute and hour fields are
+// fixed: for a descriptor, whether its hour is (@hourly's is `*`).
+func fixedTime(expr string, spec *cron.SpecSchedule) bool {
+	fields := strings.Fields(expr)
+	if len(fields) > 0 && strings.Contains(fields[0], "=") { // TZ= prefix
+		fields = fields[1:]
+	}
+	if len(fields) == 0 {
+		return false
+	}
+	if strings.HasPrefix(fields[0], "@") {
+		const starBit = 1 << 63 // robfig/cron's mark of a `*` field
+		return spec.Hour&starBit == 0 && spec.Minute&starBit == 0
+	}
+	if len(fields) == 6 {
+		fields = fields[1:]
+	}
+	wild := func(f string) bool { return strings.HasPrefix(f, "*") || strings.HasPrefix(f, "?") }
+	return len(fields) >= 2 && !wild(fields[0]) && !wild(fields[1])
+}
+
+// wallSchedule is a fixed-time schedule: wall matches wall-clock times
+// (written as UTC times), which Next then maps to instants in loc (the
+// location of the time given when loc is time.Local).
+type wallSchedule struct {
+	loc  *time.Location
+	wall *cron.SpecSchedule
+}
+
+func (s wallSchedule) Next(after time.Time) time.Time {
+	loc := s.loc
+	if loc == nil || loc == time.Local {
+		loc = after.Location()
+	}
+	after = after.In(loc)
+	w := wallClock(after)
+	// a wall-clock time already passed (the second occurrence of a
+	// repeated hour) is skipped; robfig/cron gives up after five years
+	// without a match, so the loop ends
+	for {
+		if w = s.wall.Next(w); w.IsZero() {
+			return w
+		}
+		if at := instantOf(w, loc); at.After(after) {
+			return at
+		}
+	}
+}
+
+// wallClock is t's wall-clock time, written as a UTC time.
+func wallClock(t time.Time) time.Time {
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	return time.Date(y, mo, d, h, mi, sec, t.Nanosecond(), time.UTC)
+}
+
+// instantOf is the first instant whose wall-clock time in loc is w, or,
+// when a forward change skips w, the instant of that change.
+func instantOf(w time.Time, loc *time.Location) time.Time {
+	var first, last time.Time
+	// the offsets in effect a day either side of w are the one or two
+	// that can give w
+	for _, d := range []time.Duration{-24 * time.Hour, 24 * time.Hour} {
+		_, off := w.Add(d).In(loc).Zone()
+		at := w.Add(-time.Duration(off) * time.Second).In(loc)
+		if last.IsZero() || at.After(last) {
+			last = at
+		}
+		if wallClock(at).Equal(w) && (first.IsZero() || at.Before(first)) {
+			first = at
+		}
+	}
+	if !first.IsZero() {
+		return first
+	}
+	// skipped: the later candidate lies after the change, in the zone
+	// the change started
+	if start, _ := last.ZoneBounds(); !start.IsZero() {
+		return start
+	}
+	return last
+}
 
 // DurationOf parses a duration field: a Go duration string ("30s",
 // "5m", "1h30m") or a number of seconds.

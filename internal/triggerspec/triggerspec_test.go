@@ -1,6 +1,7 @@
 package triggerspec
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,47 @@ func TestProblems(t *testing.T) {
 	}{{"30s", 30 * time.Second, true}, {int64(2), 2 * time.Second, true}, {1.5, 1500 * time.Millisecond, true}, {"-1s", -time.Second, false}, {true, 0, false}} {
 		if d, ok := DurationOf(c.x); d != c.want || ok != c.ok {
 			t.Errorf("DurationOf(%v) = %v, %v", c.x, d, ok)
+		}
+	}
+}
+
+// TestScheduleAcrossDST: classic cron semantics on Europe/Paris change
+// days (docs/triggers.md): a fixed-time schedule runs once, a wildcard
+// one on real time.
+func TestScheduleAcrossDST(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip(err)
+	}
+	ticks := func(expr string, from time.Time, n int) []string {
+		s, err := ParseSchedule(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		at := from.In(paris)
+		for range n {
+			at = s.Next(at)
+			out = append(out, at.Format(time.RFC3339))
+		}
+		return out
+	}
+	cases := []struct {
+		expr string
+		from time.Time
+		want []string
+	}{
+		{"30 2 * * *", time.Date(2026, 3, 28, 12, 0, 0, 0, paris), []string{"2026-03-29T03:00:00+02:00", "2026-03-30T02:30:00+02:00"}},
+		{"30 2 * * *", time.Date(2026, 10, 24, 12, 0, 0, 0, paris), []string{"2026-10-25T02:30:00+02:00", "2026-10-26T02:30:00+01:00"}},
+		// started during the repeated hour, after its first 02:30
+		{"30 2 * * *", time.Date(2026, 10, 25, 0, 45, 0, 0, time.UTC), []string{"2026-10-26T02:30:00+01:00"}},
+		{"0 30 2 * * *", time.Date(2026, 3, 29, 1, 0, 0, 0, paris), []string{"2026-03-29T03:00:00+02:00", "2026-03-30T02:30:00+02:00"}},
+		{"0 * * * *", time.Date(2026, 10, 25, 1, 30, 0, 0, paris), []string{"2026-10-25T02:00:00+02:00", "2026-10-25T02:00:00+01:00", "2026-10-25T03:00:00+01:00"}},
+		{"@every 30m", time.Date(2026, 3, 29, 1, 45, 0, 0, paris), []string{"2026-03-29T03:15:00+02:00"}},
+	}
+	for _, c := range cases {
+		if got := ticks(c.expr, c.from, len(c.want)); !slices.Equal(got, c.want) {
+			t.Errorf("%s from %s: %v, want %v", c.expr, c.from.Format(time.RFC3339), got, c.want)
 		}
 	}
 }

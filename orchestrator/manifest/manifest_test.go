@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/internal/triggerspec"
 )
 
 const good = `
@@ -297,6 +299,23 @@ func TestDefaultEventKind(t *testing.T) {
 	} {
 		if got := DefaultEventKind(kind); got != want {
 			t.Errorf("%s: %q, want %q", kind, got, want)
+		}
+	}
+}
+
+// TestCronFieldMessages: a schedule of the wrong type is one error, not
+// also "is required"; an empty timezone is refused like any other bad
+// field (docs/orchestrator.md).
+func TestCronFieldMessages(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{"schedule = 5", `harn.toml:1: [[triggers]][0] (id "x"): schedule: must be a string`},
+		{"schedule = \"* * * * *\"\ntimezone = \"\"", `harn.toml:1: [[triggers]][0] (id "x"): timezone: ` + triggerspec.EmptyZone},
+		{"schedule = \"* * * * *\"\ntimezone = 3", `harn.toml:1: [[triggers]][0] (id "x"): timezone: must be a string`},
+	}
+	for _, c := range cases {
+		_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nkind = \"cron\"\nhandler = \"f\"\n"+c.body+"\n"))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.body, err, c.want)
 		}
 	}
 }

@@ -353,15 +353,25 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 		}
 	}
 
-	tr.Schedule, _ = v.str(t, "schedule", f("schedule"))
-	tr.Timezone, _ = v.str(t, "timezone", f("timezone"))
+	var scheduleOK, zoneOK bool
+	tr.Schedule, scheduleOK = v.str(t, "schedule", f("schedule"))
+	tr.Timezone, zoneOK = v.str(t, "timezone", f("timezone"))
+	_, scheduleSet := t["schedule"]
+	_, zoneSet := t["timezone"]
 	if tr.Kind == "cron" {
-		if msg := triggerspec.ScheduleProblem(tr.Schedule); msg != "" {
-			v.fail(f("schedule"), "%s", msg)
+		// a field of the wrong type has been reported once already
+		if scheduleOK || !scheduleSet {
+			if msg := triggerspec.ScheduleProblem(tr.Schedule); msg != "" {
+				v.fail(f("schedule"), "%s", msg)
+			}
 		}
-		var msg string
-		if tr.Location, msg = triggerspec.Location(tr.Timezone); msg != "" {
-			v.fail(f("timezone"), "%s", msg)
+		if zoneOK && tr.Timezone == "" {
+			v.fail(f("timezone"), triggerspec.EmptyZone)
+		} else if zoneOK || !zoneSet {
+			var msg string
+			if tr.Location, msg = triggerspec.Location(tr.Timezone); msg != "" {
+				v.fail(f("timezone"), "%s", msg)
+			}
 		}
 	} else {
 		if tr.Schedule != "" {

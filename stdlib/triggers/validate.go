@@ -198,17 +198,26 @@ func validate(spec *vm.Dict) (*binding, error) {
 		}
 	}
 
-	b.schedule, _ = str("schedule")
-	b.timezone, _ = str("timezone")
+	var scheduleOK, zoneOK bool
+	b.schedule, scheduleOK = str("schedule")
+	b.timezone, zoneOK = str("timezone")
+	set := func(key string) bool { raw, ok := spec.Get(key); return ok && raw.Kind() != vm.KNil }
 	if kind == "cron" {
-		if msg := triggerspec.ScheduleProblem(b.schedule); msg != "" {
-			c.fail("schedule", msg)
-		} else {
-			b.cron, _ = triggerspec.ParseSchedule(b.schedule)
+		// a field of the wrong type has been reported once already
+		if scheduleOK || !set("schedule") {
+			if msg := triggerspec.ScheduleProblem(b.schedule); msg != "" {
+				c.fail("schedule", msg)
+			} else {
+				b.cron, _ = triggerspec.ParseSchedule(b.schedule)
+			}
 		}
-		var msg string
-		if b.location, msg = triggerspec.Location(b.timezone); msg != "" {
-			c.fail("timezone", msg)
+		if zoneOK && b.timezone == "" {
+			c.fail("timezone", triggerspec.EmptyZone)
+		} else if zoneOK || !set("timezone") {
+			var msg string
+			if b.location, msg = triggerspec.Location(b.timezone); msg != "" {
+				c.fail("timezone", msg)
+			}
 		}
 	} else {
 		if b.schedule != "" {
