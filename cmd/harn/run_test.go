@@ -217,3 +217,27 @@ func TestRunUnknownOption(t *testing.T) {
 		t.Errorf("harn run -- FILE --bogus -x: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// TestMissingFileWording: every command that reads a FILE reports a
+// missing one in the same words (stdlib.OSErrorText), not Go's
+// "open X: no such file or directory" in some of them.
+func TestMissingFileWording(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.harn")
+	other := filepath.Join(dir, "other.harn")
+	if err := os.WriteFile(other, []byte("println(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "cannot read " + missing + ": No such file or directory (os error 2)"
+	for _, args := range [][]string{
+		{"run", missing}, {"check", missing}, {"fmt", missing}, {"lint", missing},
+		{"tool", "run", missing}, {"tool", "schema", missing}, {"tool", "diff", missing, other},
+		{"serve", "mcp", missing},
+	} {
+		var out, errb bytes.Buffer
+		code := run(args, strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), want) {
+			t.Errorf("harn %s: exit %d, stderr %q, want it to hold %q", strings.Join(args, " "), code, errb.String(), want)
+		}
+	}
+}
