@@ -100,7 +100,7 @@ func NewSession(opts Options) *Session {
 func (s *Session) LoadFile(path string) (*Module, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+		return nil, fmt.Errorf("cannot read %s: %s", path, stdlib.OSErrorText(err))
 	}
 	abs, _ := filepath.Abs(path)
 	s.VM.ScriptDir = filepath.Dir(abs)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib"
 )
 
 // A file can also be loaded as a library: compiled the way an import of
@@ -23,7 +24,7 @@ import (
 func (s *Session) LoadModule(path string) (*Module, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+		return nil, fmt.Errorf("cannot read %s: %s", path, stdlib.OSErrorText(err))
 	}
 	key, err := filepath.Abs(path)
 	if err != nil {

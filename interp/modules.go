@@ -451,6 +451,11 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 	} else {
 		split(checkFile(m, info, env, s.Universe))
 	}
+	foreign := kind == unitModule && !isStd(m.Path) && !isHarnSource(m.Path)
+	if foreign {
+		withhold(warnings)
+		withhold(errs)
+	}
 	if len(info.Errors) > 0 {
 		errs.SortByPosition()
 	}
@@ -485,6 +490,9 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 			opts = append(opts, compiler.Interactive())
 		}
 		prog, err = compiler.Compile(m.Syntax, info, opts...)
+	}
+	if err != nil && foreign {
+		withholdErr(err)
 	}
 	if err != nil {
 		if s.collect != nil {
@@ -684,6 +692,33 @@ func (s *Session) parseModule(key, name string) (*syntax.File, *loadFailure) {
 // position, but its lines (possibly secrets) are never printed.
 func isHarnSource(path string) bool { return strings.HasSuffix(path, ".harn") }
 
+// withhold rewrites diagnostics located in an imported file that is not
+// Harn source (isHarnSource) to the kind of problem and its position: the
+// message, help and notes would quote the file's tokens and names, which
+// may be secrets (`API_KEY=...`; docs/limits.md). The code is kept.
+func withhold(l diag.List) {
+	for _, d := range l {
+		what := "an error"
+		if d.Severity == diag.SevWarning {
+			what = "a warning"
+		}
+		d.Msg = what + " in an imported file that is not Harn source (its text is not shown)"
+		d.Help, d.Golden, d.Notes = "", "", nil
+	}
+}
+
+// withholdErr is withhold for a compile error of such a file.
+func withholdErr(err error) {
+	var dl diag.List
+	var de *diag.Error
+	switch {
+	case errors.As(err, &dl):
+		withhold(dl)
+	case errors.As(err, &de):
+		withhold(diag.List{de})
+	}
+}
+
 // parseFile reads and parses the module file at path (its absolute path),
 // naming it name in diagnostics. It touches no session state.
 func parseFile(path, name string) ([]byte, *syntax.File, *loadFailure) {
@@ -692,6 +727,10 @@ func parseFile(path, name string) ([]byte, *syntax.File, *loadFailure) {
 		return nil, nil, &loadFailure{msg: fmt.Sprintf("Import error: cannot read '%s': %s", name, stdlib.OSErrorText(err))}
 	}
 	f, fail := parseSource(name, src)
+	if fail != nil && !isHarnSource(path) {
+		// the parser's message quotes the token it met (docs/limits.md)
+		fail.msg = "Import parse error: " + name + " is not Harn source and does not parse (its text is not shown)"
+	}
 	return src, f, fail
 }
 

@@ -101,7 +101,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func formatFile(path string, check bool, stderr io.Writer) (changed bool, err error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 		return false, err
 	}
 	out, err := format.Source(path, src)

@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn/lang/lint"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR]...
@@ -160,7 +161,7 @@ func (e checkErrors) Error() string { return e.diags.Error() }
 func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fixable int, ok bool) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: cannot read %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 		return 0, 0, false
 	}
 	analyze := lintAnalyzer(path)

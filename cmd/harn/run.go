@@ -39,6 +39,15 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["run"])
 		return 0
 	default:
+		// Options come before FILE; what follows FILE is the script's
+		// (docs/run.md). `--` ends the options, so `harn run -- -x.harn`
+		// runs a file whose name starts with a dash.
+		if args[0] == "--" && len(args) > 1 {
+			args = args[1:]
+		} else if len(args[0]) > 1 && args[0][0] == '-' {
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", args[0], commandHelp["run"])
+			return 2
+		}
 		path, args = args[0], args[1:]
 		fi, err := os.Stat(path)
 		if err == nil && fi.IsDir() {

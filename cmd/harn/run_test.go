@@ -194,3 +194,50 @@ func TestRunCompileErrorFormat(t *testing.T) {
 		t.Fatalf("status %d output %q, want 1 and %q", code, out, want)
 	}
 }
+
+// TestRunUnknownOption: an unknown option before FILE is a usage error
+// (exit 2, docs/version.md) in `harn run` and `harn tool run`, not a file
+// to read; `--` ends the options, and what follows FILE stays the
+// script's (docs/run.md).
+func TestRunUnknownOption(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "args.harn")
+	if err := os.WriteFile(file, []byte("println(argv)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"run"}, {"tool", "run"}} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{}, cmd...), "--bogus", file)
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), "error: unknown option --bogus\n") {
+			t.Errorf("harn %s --bogus FILE: exit %d, stderr %q", strings.Join(cmd, " "), code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--", file, "--bogus", "-x"}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "[--bogus, -x]\n" {
+		t.Errorf("harn run -- FILE --bogus -x: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// TestMissingFileWording: every command that reads a FILE reports a
+// missing one in the same words (stdlib.OSErrorText), not Go's
+// "open X: no such file or directory" in some of them.
+func TestMissingFileWording(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.harn")
+	other := filepath.Join(dir, "other.harn")
+	if err := os.WriteFile(other, []byte("println(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "cannot read " + missing + ": No such file or directory (os error 2)"
+	for _, args := range [][]string{
+		{"run", missing}, {"check", missing}, {"fmt", missing}, {"lint", missing},
+		{"tool", "run", missing}, {"tool", "schema", missing}, {"tool", "diff", missing, other},
+		{"serve", "mcp", missing},
+	} {
+		var out, errb bytes.Buffer
+		code := run(args, strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), want) {
+			t.Errorf("harn %s: exit %d, stderr %q, want it to hold %q", strings.Join(args, " "), code, errb.String(), want)
+		}
+	}
+}

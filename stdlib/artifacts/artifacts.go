@@ -51,7 +51,7 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 			return vm.Value{}, vm.Runtimef("%s: unknown option `%s` (expected one of %s)", name, k, strings.Join(optionKeys, ", "))
 		}
 	}
-	if err := json.RefuseHandle(name, data); err != nil {
+	if err := json.RefuseNonData(name, data); err != nil {
 		return vm.Value{}, err
 	}
 	id := vm.Str(newID(th, kind, data))

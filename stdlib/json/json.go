@@ -448,6 +448,10 @@ type jsonEncoder struct {
 	// handle is the first harness handle met (written as null), for
 	// json_stringify's error.
 	handle *harness.Handle
+	// other is the first other non-data value met (a channel, a task, a
+	// closure, …; written as null), for RefuseNonData's error.
+	other    vm.Value
+	hasOther bool
 	// walk names the walk in the too-deep error ("encode as JSON" when
 	// empty); RefuseHandle's walk serves other encoders.
 	walk string
@@ -486,6 +490,23 @@ func RefuseHandle(name string, v vm.Value) error {
 	e.value(v)
 	if e.handle != nil {
 		return handleError(name, e.handle)
+	}
+	return nil
+}
+
+// RefuseNonData is the error a builtin named name raises when v holds,
+// anywhere, a value JSON cannot carry: a harness handle, or another
+// non-data value json_stringify would write as null (a channel, a task, a
+// generator, a closure, …; docs/spec/builtins.md §3.12). nil when v is
+// plain data. Artifacts use it (docs/artifacts.md).
+func RefuseNonData(name string, v vm.Value) error {
+	e := jsonEncoder{walk: "encode"}
+	e.value(v)
+	if e.handle != nil {
+		return handleError(name, e.handle)
+	}
+	if e.hasOther {
+		return vm.Typef("%s: cannot hold a %s: the data must be plain data (no handles such as channels, tasks or closures)", name, e.other.Type())
 	}
 	return nil
 }
@@ -545,6 +566,9 @@ func (e *jsonEncoder) value(v vm.Value) {
 		}
 		e.sb.WriteString("null")
 	default:
+		if !e.hasOther && !v.IsNil() {
+			e.other, e.hasOther = v, true
+		}
 		e.sb.WriteString("null")
 	}
 }

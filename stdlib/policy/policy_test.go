@@ -161,3 +161,18 @@ func TestHostMatches(t *testing.T) {
 		}
 	}
 }
+
+// A conflict_markers finding names its marker as its rule, as every other
+// finding names its detector, marker or risk rule (docs/policy.md).
+func TestConflictMarkerFindingsHaveARule(t *testing.T) {
+	text := "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> branch\n======= x\n"
+	findings, _, _ := review(text, []string{"conflict_markers"})
+	var rules []string
+	for _, f := range findings {
+		rules = append(rules, f.rule)
+	}
+	want := []string{"<<<<<<<", "=======", ">>>>>>>"}
+	if !slices.Equal(rules, want) {
+		t.Fatalf("rules = %q, want %q", rules, want)
+	}
+}

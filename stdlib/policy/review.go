@@ -70,8 +70,10 @@ func review(text string, checks []string) ([]reviewFinding, int, bool) {
 	}
 	for i, l := range lines {
 		n := numbers[i]
-		if on("conflict_markers") && (strings.HasPrefix(l, "<<<<<<< ") || l == "<<<<<<<" || l == "=======" || strings.HasPrefix(l, ">>>>>>> ") || l == ">>>>>>>") {
-			out = append(out, reviewFinding{check: "conflict_markers", severity: "block", line: n, message: "merge conflict marker"})
+		if on("conflict_markers") {
+			if m := conflictMarker(l); m != "" {
+				out = append(out, reviewFinding{check: "conflict_markers", severity: "block", rule: m, line: n, message: "merge conflict marker"})
+			}
 		}
 		if on("todo_markers") {
 			if m := todoMarker().FindString(l); m != "" {
@@ -93,6 +95,20 @@ func review(text string, checks []string) ([]reviewFinding, int, bool) {
 	}
 	slices.SortStableFunc(out, func(a, b reviewFinding) int { return a.line - b.line })
 	return out, len(lines), diff
+}
+
+// conflictMarker is the merge conflict marker line l is (`<<<<<<<`,
+// `=======` or `>>>>>>>`, the finding's rule; docs/policy.md), or "".
+func conflictMarker(l string) string {
+	switch {
+	case l == "<<<<<<<" || strings.HasPrefix(l, "<<<<<<< "):
+		return "<<<<<<<"
+	case l == "=======":
+		return "======="
+	case l == ">>>>>>>" || strings.HasPrefix(l, ">>>>>>> "):
+		return ">>>>>>>"
+	}
+	return ""
 }
 
 // reviewSubject is the text of self_review's subject: a string, or an
