@@ -164,6 +164,16 @@ func mcpServerCard(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err := lib.CheckEgress(th, target); err != nil {
 		return vm.Value{}, err
 	}
+	doc, err := fetchCardWithin(th, target, headers, timeout)
+	if err != nil {
+		return vm.Value{}, failure(builtin, nil, err)
+	}
+	return tool.FromJSON(doc), nil
+}
+
+// fetchCardWithin fetches target's discovery document off the VM lock,
+// giving up after timeout.
+func fetchCardWithin(th *vm.Thread, target string, headers map[string]string, timeout time.Duration) (*jsonv.Object, error) {
 	var doc *jsonv.Object
 	err := blocking(th, func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -175,8 +185,5 @@ func mcpServerCard(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 		return ferr
 	})
-	if err != nil {
-		return vm.Value{}, failure(builtin, nil, err)
-	}
-	return tool.FromJSON(doc), nil
+	return doc, err
 }

@@ -1,9 +1,6 @@
 package mcpclient
 
 import (
-	"context"
-	"fmt"
-	"net/http"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -126,18 +123,7 @@ func discoverURL(th *vm.Thread, builtin, target string) (vm.Value, error) {
 	if err := lib.CheckEgress(th, target); err != nil {
 		return vm.Value{}, err
 	}
-	const timeout = 10 * time.Second
-	var doc *jsonv.Object
-	err := blocking(th, func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		var ferr error
-		doc, ferr = fetchCard(ctx, &http.Client{}, target, nil)
-		if ferr != nil && ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("GET %s: timed out after %s", target, fmtDuration(timeout))
-		}
-		return ferr
-	})
+	doc, err := fetchCardWithin(th, target, nil, 10*time.Second)
 	if err != nil {
 		return vm.Value{}, failure(builtin, nil, err)
 	}
