@@ -455,7 +455,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if ix, ok := s.Target.(*syntax.IndexExpr); ok && s.Op == "=" && !ix.Optional {
 		c.tupleWrite(ix, s.Value, vt)
 	}
-	root, path := assignRoot(s.Target)
+	root, path := syntax.TargetRoot(s.Target)
 	for _, e := range path {
 		c.expr(e)
 	}
@@ -573,25 +573,6 @@ func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.
 	}
 	if ft := c.quietType(m); ft != nil && nilable(ft) {
 		c.narrowed[narrowKey{b, path}] = types.RemoveNil(ft)
-	}
-}
-
-// assignRoot splits an assignment target into its root identifier and the
-// index expressions along its path.
-func assignRoot(t syntax.Expr) (*syntax.Ident, []syntax.Expr) {
-	var idx []syntax.Expr
-	for {
-		switch x := t.(type) {
-		case *syntax.Ident:
-			return x, idx
-		case *syntax.MemberExpr:
-			t = x.X
-		case *syntax.IndexExpr:
-			idx = append(idx, x.Index)
-			t = x.X
-		default:
-			return nil, idx
-		}
 	}
 }
 

@@ -350,7 +350,7 @@ func (l *linter) taskAssigns(task syntax.Node, body *syntax.Block, form string) 
 		if !ok {
 			return true
 		}
-		id := assignRoot(a.Target)
+		id, _ := syntax.TargetRoot(a.Target)
 		if id == nil || l.taskAssigned[id] {
 			return true
 		}
@@ -363,23 +363,6 @@ func (l *linter) taskAssigns(task syntax.Node, body *syntax.Block, form string) 
 			"`%s` body reassigns `%s`, declared outside it: the change is shared with the enclosing code and the other tasks", form, id.Name)
 		return true
 	})
-}
-
-// assignRoot is the variable an assignment target writes: x in `x = …`,
-// `x.f = …` and `x[k] = …`.
-func assignRoot(e syntax.Expr) *syntax.Ident {
-	for {
-		switch t := e.(type) {
-		case *syntax.Ident:
-			return t
-		case *syntax.MemberExpr:
-			e = t.X
-		case *syntax.IndexExpr:
-			e = t.X
-		default:
-			return nil
-		}
-	}
 }
 
 // within reports whether f is fn or a function nested in it.

@@ -342,6 +342,26 @@ type AssignStmt struct {
 	Value  Expr
 }
 
+// TargetRoot splits an assignment target into the variable it writes (x
+// in `x = …`, `x.f = …`, `x[k] = …`; nil for any other target) and the
+// index expressions along its path, the last written first.
+func TargetRoot(t Expr) (*Ident, []Expr) {
+	var idx []Expr
+	for {
+		switch x := t.(type) {
+		case *Ident:
+			return x, idx
+		case *MemberExpr:
+			t = x.X
+		case *IndexExpr:
+			idx = append(idx, x.Index)
+			t = x.X
+		default:
+			return nil, idx
+		}
+	}
+}
+
 // ExprStmt is an expression evaluated for its effect. Expression forms that
 // read like statements (if, match, try, retry, parallel, deadline, select)
 // always appear wrapped in an ExprStmt.

@@ -494,9 +494,18 @@ func mcpDisconnect(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if c.registry != "" {
 		registryOf(th).forget(c)
 	}
+	closeOff(th, c)
+	return vm.Nil, nil
+}
+
+// closeOff closes c's session off the VM lock (the server may take a
+// while to exit); a nil c is nothing to close.
+func closeOff(th *vm.Thread, c *Client) {
+	if c == nil {
+		return
+	}
 	blocking(th, func(context.Context) error {
 		c.s.close()
 		return nil
 	})
-	return vm.Nil, nil
 }

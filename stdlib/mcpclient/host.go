@@ -161,6 +161,17 @@ func (h *hosts) launch(th *vm.Thread, builtin string, s *hostServer, gen int) er
 	return nil
 }
 
+// start launches s for generation gen and reports its status, what
+// mcp_host_spawn and mcp_host_reload return.
+func (h *hosts) start(th *vm.Thread, builtin string, s *hostServer, gen int) (vm.Value, error) {
+	if err := h.launch(th, builtin, s, gen); err != nil {
+		return vm.Value{}, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return s.status(), nil
+}
+
 // supervise restarts s's server each time its process exits, until the
 // generation ends or the restarts run out.
 func (h *hosts) supervise(s *hostServer, gen int, c *Client, quit chan struct{}) {
@@ -397,12 +408,7 @@ func mcpHostSpawn(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	s.gen = 1
 	s.state = stateStarting
 	h.mu.Unlock()
-	if err := h.launch(th, builtin, s, 1); err != nil {
-		return vm.Value{}, err
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return s.status(), nil
+	return h.start(th, builtin, s, 1)
 }
 
 func mcpHostReload(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -422,18 +428,8 @@ func mcpHostReload(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	s.restarts = 0
 	gen := s.gen
 	h.mu.Unlock()
-	if old != nil {
-		blocking(th, func(context.Context) error {
-			old.s.close()
-			return nil
-		})
-	}
-	if err := h.launch(th, builtin, s, gen); err != nil {
-		return vm.Value{}, err
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return s.status(), nil
+	closeOff(th, old)
+	return h.start(th, builtin, s, gen)
 }
 
 func mcpHostStop(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -451,12 +447,7 @@ func mcpHostStop(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	old := h.retire(s, stateStopped)
 	h.mu.Unlock()
-	if old != nil {
-		blocking(th, func(context.Context) error {
-			old.s.close()
-			return nil
-		})
-	}
+	closeOff(th, old)
 	return vm.Nil, nil
 }
 

@@ -276,12 +276,7 @@ func mcpRelease(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		closing, e.client = e.client, nil
 	}
 	r.mu.Unlock()
-	if closing != nil {
-		blocking(th, func(context.Context) error {
-			closing.s.close()
-			return nil
-		})
-	}
+	closeOff(th, closing)
 	return lib.IntOf(left), nil
 }
 
