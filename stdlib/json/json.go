@@ -449,9 +449,9 @@ type jsonEncoder struct {
 	// json_stringify's error.
 	handle *harness.Handle
 	// other is the first other non-data value met (a channel, a task, a
-	// closure, …; written as null), for RefuseNonData's error.
-	other    vm.Value
-	hasOther bool
+	// closure, …; written as null), for RefuseNonData's error; the zero
+	// Value until one is met.
+	other vm.Value
 	// walk names the walk in the too-deep error ("encode as JSON" when
 	// empty); RefuseHandle's walk serves other encoders.
 	walk string
@@ -485,27 +485,24 @@ func stringifyData(v vm.Value) (string, error) {
 // RefuseHandle is the error a serializer named name raises when v holds a
 // harness handle anywhere (nil when it holds none): yaml_stringify and
 // toml_stringify refuse handles as json_stringify does.
-func RefuseHandle(name string, v vm.Value) error {
-	e := jsonEncoder{walk: "encode"}
-	e.value(v)
-	if e.handle != nil {
-		return handleError(name, e.handle)
-	}
-	return nil
-}
+func RefuseHandle(name string, v vm.Value) error { return refuse(name, v, false) }
 
 // RefuseNonData is the error a builtin named name raises when v holds,
 // anywhere, a value JSON cannot carry: a harness handle, or another
 // non-data value json_stringify would write as null (a channel, a task, a
 // generator, a closure, …; docs/spec/builtins.md §3.12). nil when v is
 // plain data. Artifacts use it (docs/artifacts.md).
-func RefuseNonData(name string, v vm.Value) error {
+func RefuseNonData(name string, v vm.Value) error { return refuse(name, v, true) }
+
+// refuse encodes v to find a harness handle, and with nonData any other
+// value JSON cannot carry, and returns the error naming the first.
+func refuse(name string, v vm.Value, nonData bool) error {
 	e := jsonEncoder{walk: "encode"}
 	e.value(v)
 	if e.handle != nil {
 		return handleError(name, e.handle)
 	}
-	if e.hasOther {
+	if nonData && e.other.IsValid() {
 		return vm.Typef("%s: cannot hold a %s: the data must be plain data (no handles such as channels, tasks or closures)", name, e.other.Type())
 	}
 	return nil
@@ -566,8 +563,8 @@ func (e *jsonEncoder) value(v vm.Value) {
 		}
 		e.sb.WriteString("null")
 	default:
-		if !e.hasOther && !v.IsNil() {
-			e.other, e.hasOther = v, true
+		if !e.other.IsValid() && !v.IsNil() {
+			e.other = v
 		}
 		e.sb.WriteString("null")
 	}
