@@ -39,13 +39,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["run"])
 		return 0
 	default:
-		// Options come before FILE; what follows FILE is the script's
-		// (docs/run.md). `--` ends the options, so `harn run -- -x.harn`
-		// runs a file whose name starts with a dash.
-		if args[0] == "--" && len(args) > 1 {
-			args = args[1:]
-		} else if len(args[0]) > 1 && args[0][0] == '-' {
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", args[0], commandHelp["run"])
+		var ok bool
+		if args, ok = fileFirst(args, commandHelp["run"], stderr); !ok {
 			return 2
 		}
 		path, args = args[0], args[1:]
@@ -122,6 +117,22 @@ const interruptedEnv = "HARN_LITE_INTERRUPTED"
 // liteEntry, set in the lite build (lite.go), replaces the process with
 // harn-full before the program file is read when it cannot be read twice.
 var liteEntry func(fi os.FileInfo)
+
+// fileFirst returns args from FILE on, for a command whose options come
+// before FILE and whose arguments after it are the script's (docs/run.md):
+// `--` ends the options, so `harn run -- -x.harn` runs a file whose name
+// starts with a dash, and any other dash argument in FILE's place is an
+// unknown option, reported with help (ok false: exit 2).
+func fileFirst(args []string, help string, stderr io.Writer) (rest []string, ok bool) {
+	if args[0] == "--" && len(args) > 1 {
+		return args[1:], true
+	}
+	if len(args[0]) > 1 && args[0][0] == '-' {
+		fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", args[0], help)
+		return nil, false
+	}
+	return args, true
+}
 
 // interruptedStatus is the exit status of an interrupted run
 // (docs/spec/language.md §12.3).

@@ -78,10 +78,8 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "error: harn tool run needs a FILE\n\n"+toolRunHelp)
 		return 2
 	}
-	if args[0] == "--" && len(args) > 1 {
-		args = args[1:]
-	} else if len(args[0]) > 1 && args[0][0] == '-' {
-		fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", args[0], toolRunHelp)
+	args, ok := fileFirst(args, toolRunHelp, stderr)
+	if !ok {
 		return 2
 	}
 	return cli.RunSurface(surface, args[0], args[1:], cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
