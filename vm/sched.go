@@ -30,6 +30,9 @@ type sched struct {
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
 	cur *Thread
+	// heldSince is when cur's thread took the lock (written only by the
+	// holder): yield keeps it for a timeSlice.
+	heldSince time.Time
 	// handedAt is when the lock was last handed to a waiting thread or a
 	// new goroutine (under mu, before the hand-over); the receiver reads
 	// it to learn its lag.
@@ -77,6 +80,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 		s.back(th)
 		s.mu.Unlock()
 		s.cur = th
+		s.heldSince = time.Now()
 		th.lag = 0
 		if queued != nil {
 			queued()
@@ -93,6 +97,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	}
 	<-w
 	s.cur = th
+	s.heldSince = time.Now()
 	th.lag = time.Since(s.handedAt)
 }
 
@@ -393,11 +398,21 @@ func (s *sched) popStart() Runner {
 	return r
 }
 
-// yield lets other threads run when any are waiting. A queued task is
-// preferred to a waiting thread, so unstarted tasks always make progress
-// even while running threads keep yielding to each other.
+// timeSlice is how long a thread keeps the lock without waiting before
+// yield lets others run. Upstream Harn switches tasks only where they wait,
+// so a task's code between two waits runs as one step: `total = total +
+// f(x)` in a parallel body loses no update however long f runs. A slice
+// keeps that for any body of a realistic length while a task that never
+// waits (a spin loop, a runaway computation) still cannot starve the
+// others, its cancellation or their timers for longer than the slice.
+const timeSlice = 50 * time.Millisecond
+
+// yield lets other threads run when any are waiting and the holder has
+// had its timeSlice. A queued task is preferred to a waiting thread, so
+// unstarted tasks always make progress even while running threads keep
+// yielding to each other.
 func (s *sched) yield(th *Thread) {
-	if s.waiting.Load() == 0 {
+	if s.waiting.Load() == 0 || time.Since(s.heldSince) < timeSlice {
 		return
 	}
 	s.mu.Lock()
@@ -422,6 +437,7 @@ func (s *sched) yield(th *Thread) {
 	}
 	<-w
 	s.cur = th
+	s.heldSince = time.Now()
 	th.lag = time.Since(s.handedAt)
 }
 
@@ -451,6 +467,7 @@ func (s *sched) runTasks(r Runner) {
 			th = s.vm.NewThread()
 		}
 		s.cur = th
+		s.heldSince = time.Now()
 		th.held = true
 		th.lag = lag
 		lag = 0

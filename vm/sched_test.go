@@ -50,7 +50,7 @@ func TestStartOrderAndReuse(t *testing.T) {
 	}
 }
 
-// A thread that yields lets a queued task run first.
+// A thread that yields after its time slice lets a queued task run first.
 func TestYieldRunsQueuedTask(t *testing.T) {
 	v := newTestVM()
 	main := v.NewThread()
@@ -58,6 +58,7 @@ func TestYieldRunsQueuedTask(t *testing.T) {
 	defer main.Unlock()
 	ran := false
 	v.Start(runFunc(func(*Thread) bool { ran = true; return true }))
+	v.sched.heldSince = time.Now().Add(-timeSlice)
 	if err := main.checkInterrupt(); err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +67,25 @@ func TestYieldRunsQueuedTask(t *testing.T) {
 	}
 	if v.Current() != main {
 		t.Fatal("Current is not the yielding thread after yield")
+	}
+}
+
+// Within its time slice a thread keeps the lock: code between two waits
+// runs as one step, as on upstream's cooperative scheduler.
+func TestYieldKeepsLockWithinSlice(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	ran := false
+	v.Start(runFunc(func(*Thread) bool { ran = true; return true }))
+	for range 100 {
+		if err := main.checkInterrupt(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ran && time.Since(v.sched.heldSince) < timeSlice {
+		t.Fatal("yield ran a queued task within the time slice")
 	}
 }
 
