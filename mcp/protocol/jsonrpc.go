@@ -24,6 +24,9 @@ const (
 	CodeHeaderMismatch     = -32020
 	CodeMissingCapability  = -32021
 	CodeUnsupportedVersion = -32022
+	// CodeRequestCancelled is only ever told to a CallRecorder (see
+	// CancelledBeforeStart): a cancelled request gets no answer.
+	CodeRequestCancelled = -32800
 )
 
 // Error is a JSON-RPC error object. Provider methods return one to

@@ -486,7 +486,8 @@ func (c *conn) refuse(req *Request, e *Error) {
 	c.fail(req, e)
 }
 
-// recordRefused tells a CallRecorder of a tools/call refused with e.
+// recordRefused tells a CallRecorder of a tools/call refused with e,
+// or cancelled before it started (e is CancelledBeforeStart).
 func (c *conn) recordRefused(req *Request, e *Error) {
 	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
 		name, _ := nameParam(req, "tool")
@@ -700,7 +701,9 @@ func (c *conn) answer(req *Request, res any) {
 }
 
 // queue runs a handler job for req on the executor. Its answer is
-// suppressed when the client cancels it.
+// suppressed when the client cancels it. A tools/call cancelled before
+// its job starts never reaches the provider, so a CallRecorder is told
+// of it here.
 func (c *conn) queue(req *Request, run func(*Call) any) {
 	key := idKey(req.id)
 	c.mu.Lock()
@@ -713,6 +716,8 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 				x := c.newCall(req, nil)
 				return x.outcome(run(x))
 			})
+		} else {
+			c.recordRefused(req, CancelledBeforeStart)
 		}
 		c.mu.Lock()
 		c.inflight.remove(key, req)
