@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -153,6 +154,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
+		return
+	}
+	if !utf8.Valid(body) {
+		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: the body is not valid UTF-8")))
 		return
 	}
 	v, err := jsonv.Parse(body)

@@ -138,6 +138,11 @@ func TestHTTPPost(t *testing.T) {
 	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}` {
 		t.Errorf("batch %d %q", r.status, r.body)
 	}
+	// A body that is not UTF-8 is not JSON text.
+	r = do(h, http.MethodPost, "/mcp", nil, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid UTF-8"}}` {
+		t.Errorf("invalid UTF-8 %d %q", r.status, r.body)
+	}
 	// Other methods and paths.
 	if r = do(h, http.MethodGet, "/mcp", nil, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
 		t.Errorf("GET /mcp %d %v", r.status, r.header)

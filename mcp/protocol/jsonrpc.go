@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -212,7 +213,9 @@ func rawID(data []byte) []byte {
 		}
 		if key == "id" {
 			v := data[start:s.pos]
-			if (v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid(v) {
+			// An id that is not valid UTF-8 cannot be echoed verbatim
+			// in valid JSON: it is no id.
+			if (v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid(v) && utf8.Valid(v) {
 				id = v
 			} else {
 				id = nil

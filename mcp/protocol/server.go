@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -361,6 +362,13 @@ func (c *conn) failPending() {
 
 func (c *conn) handleLine(line []byte) {
 	if blank(line) {
+		return
+	}
+	// JSON text is UTF-8 (RFC 8259 §8.1); decoding would turn bad bytes
+	// into U+FFFD, and an id must come back exactly as it was sent
+	// (docs/spec/mcp-projection.md §2).
+	if !utf8.Valid(line) {
+		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
 		return
 	}
 	v, err := jsonv.Parse(line)

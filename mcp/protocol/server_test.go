@@ -446,3 +446,18 @@ func TestCallCancelledBeforeStartIsRecorded(t *testing.T) {
 		}
 	}
 }
+
+// A line that is not valid UTF-8 is not JSON text (RFC 8259 §8.1):
+// -32700, never a request whose id or params lost bytes to U+FFFD. The
+// id is echoed only when its own text is valid.
+func TestInvalidUTF8IsAParseError(t *testing.T) {
+	for _, tc := range []struct{ in, id string }{
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", `null`},
+		{"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"\xc3\"}}", `5`},
+	} {
+		want := `{"jsonrpc":"2.0","id":` + tc.id + `,"error":{"code":-32700,"message":"Parse error"}}` + "\n"
+		if got := serveLines(tc.in); got != want {
+			t.Errorf("%q: got %s, want %s", tc.in, got, want)
+		}
+	}
+}
