@@ -75,8 +75,10 @@
 // JSON-RPC message per POST, answered on a connection of its own in the
 // 2026-07-28 profile, as JSON or, for clients that accept only
 // text/event-stream, as an SSE stream (priming event, progress, then the
-// message). It checks Origin, authenticates through an Authenticator,
-// and checks the routing headers against the body. Such a connection
+// message); the stream starts with the request's first message, so a
+// refusal of HTTP 400 that comes first is a JSON response. It checks
+// Origin, authenticates through an Authenticator, and checks the routing
+// headers against the body. Such a connection
 // has no reader loop and no executor: its one request's handler job
 // runs on the goroutine net/http serves the request on, and its
 // messages go to the response as they are written; only a task's work,
