@@ -33,9 +33,11 @@
 // runs. Options.Parallel instead gives every job a goroutine of its own
 // and runs task work in the background, for providers whose handlers
 // are safe to run concurrently. The writer serializes every outgoing
-// line, whichever goroutine produced it. Server.Quiesce runs a function
-// while no job of any connection runs (a provider swapping what it
-// serves), and NotifyListChanged pushes list-changed notifications to
+// line, whichever goroutine produced it. A connection initialized at
+// 2025-03-26, the one version with JSON-RPC batches, also takes a batch
+// line and answers it with one array (batch.go). Server.Quiesce runs a
+// function while no job of any connection runs (a provider swapping what
+// it serves), and NotifyListChanged pushes list-changed notifications to
 // the stdio connections that are ready for them.
 //
 // # Profiles

@@ -165,6 +165,18 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: "+err.Error())))
 		return
 	}
+	if _, batch := v.([]any); batch {
+		// This transport serves 2026-07-28 alone, which has no batches.
+		// A batch sent as 2025-03-26 (the version with batches) or any
+		// other is refused for its version, as each of its messages
+		// would be (docs/spec/orchestrator.md §8).
+		if pv := r.Header[routingVersionHeader]; len(pv) > 0 && pv[0] != Version20260728 {
+			writeJSON(w, http.StatusBadRequest, errorResponse(nil, unsupportedVersion(pv[0])))
+			return
+		}
+		writeJSON(w, statusFor(errBatch.Code), errorResponse(nil, errBatch))
+		return
+	}
 	m, id, rerr := decode(v)
 	id = wireID(id, body)
 	if m != nil {

@@ -144,6 +144,12 @@ func TestHTTPPost(t *testing.T) {
 	if r.status != 200 || r.body != `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}` {
 		t.Errorf("bad jsonrpc %d %q", r.status, r.body)
 	}
+	// HTTP serves 2026-07-28 alone: a batch sent as 2025-03-26 (the
+	// version with batches) is refused for its version.
+	r = do(h, http.MethodPost, "/mcp", map[string]string{"MCP-Protocol-Version": "2025-03-26"}, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-03-26"}}}` {
+		t.Errorf("2025-03-26 batch %d %q", r.status, r.body)
+	}
 	// A body that is not UTF-8 is not JSON text.
 	r = do(h, http.MethodPost, "/mcp", nil, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
 	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid UTF-8"}}` {

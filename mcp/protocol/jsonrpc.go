@@ -77,6 +77,10 @@ type message struct {
 	isResponse bool
 	result     any
 	rpcErr     any
+	// batch collects the response of a request that came in a batch,
+	// at index slot.
+	batch *batchReply
+	slot  int
 }
 
 // decode classifies one parsed JSON value. A non-nil *Error is the
@@ -84,12 +88,6 @@ type message struct {
 func decode(v any) (*message, any, *Error) {
 	o, ok := v.(*jsonv.Object)
 	if !ok {
-		// MCP 2025-06-18 dropped JSON-RPC batching, and neither
-		// docs/spec/mcp-projection.md §2 nor docs/spec/orchestrator.md §8
-		// provides for it: one message per line or POST.
-		if _, batch := v.([]any); batch {
-			return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: batches are not supported; send one JSON-RPC message at a time")
-		}
 		return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be an object")
 	}
 	m := &message{}

@@ -376,6 +376,14 @@ func (c *conn) handleLine(line []byte) {
 		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
 		return
 	}
+	if elems, ok := v.([]any); ok {
+		if c.acceptsBatches() {
+			c.batch(line, elems)
+		} else {
+			c.w.line(errorResponse(nil, errBatch))
+		}
+		return
+	}
 	m, id, rerr := decode(v)
 	if rerr != nil {
 		c.w.line(errorResponse(wireID(id, line), rerr))
@@ -596,10 +604,19 @@ func (c *conn) reply(req *Request, result any) {
 		o = jsonv.NewObject(0)
 	}
 	envelope(req, o)
-	c.w.line(response(req.wire, o))
+	c.send(req, response(req.wire, o))
 }
 
-func (c *conn) fail(req *Request, e *Error) { c.w.line(errorResponse(req.wire, e)) }
+func (c *conn) fail(req *Request, e *Error) { c.send(req, errorResponse(req.wire, e)) }
+
+// send writes req's response, or gives it to req's batch.
+func (c *conn) send(req *Request, msg *jsonv.Object) {
+	if req.batch != nil {
+		req.batch.settle(req, msg)
+		return
+	}
+	c.w.line(msg)
+}
 
 // unsupported are the explicitly unsupported features (§10).
 var unsupported = map[string]struct{ feature, role, reason string }{
@@ -732,6 +749,8 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 		c.mu.Unlock()
 		if res != nil && !req.cancel.isCancelled() {
 			c.reply(req, res)
+		} else if req.batch != nil {
+			req.batch.settle(req, nil)
 		}
 	}
 	if !c.enqueue(job) {
