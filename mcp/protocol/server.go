@@ -364,15 +364,11 @@ func (c *conn) handleLine(line []byte) {
 	if blank(line) {
 		return
 	}
-	// JSON text is UTF-8 (RFC 8259 §8.1); decoding would turn bad bytes
+	v, err := jsonv.Parse(line)
+	// JSON text is UTF-8 (RFC 8259 §8.1): decoding would turn bad bytes
 	// into U+FFFD, and an id must come back exactly as it was sent
 	// (docs/spec/mcp-projection.md §2).
-	if !utf8.Valid(line) {
-		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
-		return
-	}
-	v, err := jsonv.Parse(line)
-	if err != nil {
+	if err != nil || !utf8.Valid(line) {
 		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
 		return
 	}
