@@ -378,16 +378,26 @@ func (c *conn) toolsCall(x *Call) any {
 
 // CallRecorder is implemented by a provider that records every
 // tools/call (docs/spec/orchestrator.md §12): the server tells it of
-// the calls it answers with a JSON-RPC error before any tool runs
-// (refused by the lifecycle, or by the checks of prepareCall).
+// the calls that end before any tool runs, answered with a JSON-RPC
+// error (refused by the lifecycle, or by the checks of prepareCall) or
+// cancelled by the client before they started.
 type CallRecorder interface {
 	// RefusedCall is told the call's tool name ("" when params.name is
 	// missing or not a string) and the error the call is answered
-	// with. The call's Identity is the client's whenever the request
-	// carried a well-formed clientInfo, even when the request was
-	// refused for something else in its metadata or headers.
+	// with, or CancelledBeforeStart. The call's Identity is the
+	// client's whenever the request carried a well-formed clientInfo,
+	// even when the request was refused for something else in its
+	// metadata or headers.
 	RefusedCall(x *Call, name string, e *Error)
 }
+
+// CancelledBeforeStart is what a CallRecorder is told of a tools/call
+// the client cancelled (notifications/cancelled) while it waited for
+// the executor: like every cancelled request it gets no answer, so this
+// error never goes on the wire, but the call failed and is recorded
+// (docs/spec/orchestrator.md §12). Its code is JSON-RPC's
+// request-cancelled code as LSP defines it; MCP defines none.
+var CancelledBeforeStart = &Error{Code: CodeRequestCancelled, Message: "cancelled by the client before it started"}
 
 // prepareCall checks a tools/call up to the point where its tool runs
 // (docs/spec/mcp-projection.md §6 steps 1-4).

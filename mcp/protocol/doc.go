@@ -33,9 +33,11 @@
 // runs. Options.Parallel instead gives every job a goroutine of its own
 // and runs task work in the background, for providers whose handlers
 // are safe to run concurrently. The writer serializes every outgoing
-// line, whichever goroutine produced it. Server.Quiesce runs a function
-// while no job of any connection runs (a provider swapping what it
-// serves), and NotifyListChanged pushes list-changed notifications to
+// line, whichever goroutine produced it. A connection initialized at
+// 2025-03-26, the one version with JSON-RPC batches, also takes a batch
+// line and answers it with one array (batch.go). Server.Quiesce runs a
+// function while no job of any connection runs (a provider swapping what
+// it serves), and NotifyListChanged pushes list-changed notifications to
 // the stdio connections that are ready for them.
 //
 // # Profiles
@@ -75,8 +77,10 @@
 // JSON-RPC message per POST, answered on a connection of its own in the
 // 2026-07-28 profile, as JSON or, for clients that accept only
 // text/event-stream, as an SSE stream (priming event, progress, then the
-// message). It checks Origin, authenticates through an Authenticator,
-// and checks the routing headers against the body. Such a connection
+// message); the stream starts with the request's first message, so a
+// refusal of HTTP 400 that comes first is a JSON response. It checks
+// Origin, authenticates through an Authenticator, and checks the routing
+// headers against the body. Such a connection
 // has no reader loop and no executor: its one request's handler job
 // runs on the goroutine net/http serves the request on, and its
 // messages go to the response as they are written; only a task's work,

@@ -18,6 +18,8 @@ func FuzzServe(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"\u0000\ud800","method":"ping"}`,
 		`[[[[[[[[[[[[[[[[[[[[[[[[{"jsonrpc":"2.0","id":3}]]]]]]]]]]]]]]]]]]]]]]]`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
+			`[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}},3,[]]`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"n":1e400}}}`,
 	} {
 		f.Add(seed)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -155,9 +156,25 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
 		return
 	}
+	if !utf8.Valid(body) {
+		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: the body is not valid UTF-8")))
+		return
+	}
 	v, err := jsonv.Parse(body)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: "+err.Error())))
+		return
+	}
+	if _, batch := v.([]any); batch {
+		// This transport serves 2026-07-28 alone, which has no batches.
+		// A batch sent as 2025-03-26 (the version with batches) or any
+		// other is refused for its version, as each of its messages
+		// would be (docs/spec/orchestrator.md §8).
+		if pv := r.Header[routingVersionHeader]; len(pv) > 0 && pv[0] != Version20260728 {
+			writeJSON(w, http.StatusBadRequest, errorResponse(nil, unsupportedVersion(pv[0])))
+			return
+		}
+		writeJSON(w, statusFor(errBatch.Code), errorResponse(nil, errBatch))
 		return
 	}
 	m, id, rerr := decode(v)
@@ -225,12 +242,19 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 
 // call dispatches one request on a connection of its own and writes its
 // answer. A client that accepts only text/event-stream gets an SSE
-// stream from the start: a priming event, the request's notifications
-// (progress), then the answer as an `event: message`. A client that
-// accepts both JSON and SSE gets plain JSON, unless a notification comes
-// before the answer: then the response becomes that SSE stream, the only
-// way to deliver the progress it asked for. Notifications for a client
-// that does not accept SSE are dropped.
+// stream: a priming event, the request's notifications (progress), then
+// the answer as an `event: message`. A client that accepts both JSON and
+// SSE gets plain JSON, unless a notification comes before the answer:
+// then the response becomes that SSE stream, the only way to deliver the
+// progress it asked for. Notifications for a client that does not
+// accept SSE are dropped.
+//
+// Either way the stream starts with the first message the request
+// writes, not before: an answer that comes first and is an error of
+// HTTP 400 (docs/spec/orchestrator.md §8 step 6) is sent as that status
+// with a JSON body, whatever the client accepts. Once a notification
+// has been streamed, the status (200) is gone, and an error answer is
+// the stream's last event.
 //
 // The request's job runs on this goroutine (the connection is
 // ephemeral), and its messages are routed as they are written; the
@@ -238,12 +262,9 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // after the answer, or after this returns (a task's work), is discarded.
 func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, principal string) {
 	accept := r.Header.Get("Accept")
-	ex := &httpExchange{rt: httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept)}}
+	ex := &httpExchange{rt: httpRoute{w: w, want: idKey(m.id), canSSE: acceptsSSE(accept), sseOnly: wantsSSE(accept)}}
 	rt := &ex.rt
 	rt.st.w = w
-	if wantsSSE(accept) {
-		rt.st.start()
-	}
 	ex.w.route = rt
 	c := h.srv.initEphemeral(&ex.c, &ex.w)
 	c.principal = principal
@@ -289,6 +310,9 @@ type httpRoute struct {
 	st     sseStream
 	want   string // idKey of the request
 	canSSE bool
+	// sseOnly: the client accepts text/event-stream alone, so even an
+	// answer with nothing before it is streamed (unless it is a 400).
+	sseOnly bool
 	// answered is closed once the answer is written; call makes it only
 	// when the answer was not written while the request's job ran.
 	answered chan struct{}
@@ -327,6 +351,11 @@ func (rt *httpRoute) route(v any, line []byte) {
 			code, _ := eo.Get("code")
 			status = statusFor(numberInt(code))
 		}
+	}
+	if status == http.StatusOK && rt.sseOnly {
+		rt.st.start()
+		rt.st.event(line)
+		return
 	}
 	rt.w.Header()["Content-Type"] = contentTypeJSON
 	rt.w.WriteHeader(status)
@@ -468,10 +497,13 @@ func numberInt(v any) int {
 	return n
 }
 
-// statusFor maps a JSON-RPC error code to the HTTP status.
+// statusFor maps a JSON-RPC error code to the HTTP status
+// (docs/spec/orchestrator.md §8 steps 3 and 6): 400 for a parse error
+// and for -32602, -32020, -32021 and -32022; any other answer,
+// -32600 Invalid Request included, is 200.
 func statusFor(code int) int {
 	switch code {
-	case CodeInvalidParams, CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion, CodeParseError, CodeInvalidRequest:
+	case CodeInvalidParams, CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion, CodeParseError:
 		return http.StatusBadRequest
 	}
 	return http.StatusOK

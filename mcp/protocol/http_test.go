@@ -134,9 +134,26 @@ func TestHTTPPost(t *testing.T) {
 	if m := r.json(t); r.status != 400 || m["id"] != nil || !strings.HasPrefix(m["error"].(map[string]any)["message"].(string), "Parse error: ") {
 		t.Errorf("parse error %d %s", r.status, r.body)
 	}
+	// -32600 is not one of the 400 codes: HTTP 200
+	// (docs/spec/orchestrator.md §8 step 6).
 	r = do(h, http.MethodPost, "/mcp", nil, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}` {
+	if r.status != 200 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one JSON-RPC message at a time"}}` {
 		t.Errorf("batch %d %q", r.status, r.body)
+	}
+	r = do(h, http.MethodPost, "/mcp", nil, `{"jsonrpc":"1.0","id":7,"method":"ping"}`)
+	if r.status != 200 || r.body != `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}` {
+		t.Errorf("bad jsonrpc %d %q", r.status, r.body)
+	}
+	// HTTP serves 2026-07-28 alone: a batch sent as 2025-03-26 (the
+	// version with batches) is refused for its version.
+	r = do(h, http.MethodPost, "/mcp", map[string]string{"MCP-Protocol-Version": "2025-03-26"}, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-03-26"}}}` {
+		t.Errorf("2025-03-26 batch %d %q", r.status, r.body)
+	}
+	// A body that is not UTF-8 is not JSON text.
+	r = do(h, http.MethodPost, "/mcp", nil, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid UTF-8"}}` {
+		t.Errorf("invalid UTF-8 %d %q", r.status, r.body)
 	}
 	// Other methods and paths.
 	if r = do(h, http.MethodGet, "/mcp", nil, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
@@ -539,5 +556,56 @@ func TestHTTPLoneSurrogateID(t *testing.T) {
 		"MCP-Protocol-Version": Version20260728, "Mcp-Method": "tools/call", "Mcp-Name": "echo"}, body)
 	if r.status != 200 || !strings.HasPrefix(r.body, `{"jsonrpc":"2.0","id":"\ud800","result":`) {
 		t.Errorf("got %d %s", r.status, r.body)
+	}
+}
+
+// A request that fails before anything was streamed is HTTP 400 with a
+// JSON body (docs/spec/orchestrator.md §8 step 6), even for a client
+// that accepts only text/event-stream; a 200 answer is still streamed
+// to it.
+func TestHTTPErrorBeforeStreamIs400(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	sseOnly := map[string]string{"Accept": "text/event-stream"}
+	for _, tc := range []struct {
+		what, method, name string
+		params             map[string]any
+		code               float64
+	}{
+		{"unknown tool", "tools/call", "nope", map[string]any{"name": "nope"}, -32602},
+		{"invalid arguments", "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{}}, -32602},
+		{"unknown task", "tasks/get", "t1", map[string]any{"taskId": "t1"}, -32602},
+	} {
+		r := rpc(h, 7, tc.method, tc.name, tc.params, sseOnly)
+		if r.status != 400 || r.header.Get("Content-Type") != "application/json" || r.json(t)["error"].(map[string]any)["code"] != tc.code {
+			t.Errorf("%s: %d %v %q", tc.what, r.status, r.header, r.body)
+		}
+	}
+	// Missing 2026 _meta, and tasks/get without opting in to tasks.
+	for _, tc := range []struct {
+		what, method, name, body string
+		code                     float64
+	}{
+		{"no _meta", "tools/call", "echo", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo"}}`, -32602},
+		{"no tasks opt-in", "tasks/get", "t1", js(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "tasks/get", "params": modern(map[string]any{"taskId": "t1"}, nil)}), -32021},
+	} {
+		r := do(h, http.MethodPost, "/mcp", map[string]string{"Accept": "text/event-stream", "MCP-Protocol-Version": Version20260728, "Mcp-Method": tc.method, "Mcp-Name": tc.name}, tc.body)
+		if r.status != 400 || r.header.Get("Content-Type") != "application/json" || r.json(t)["error"].(map[string]any)["code"] != tc.code {
+			t.Errorf("%s: %d %v %q", tc.what, r.status, r.header, r.body)
+		}
+	}
+	// Accepting both, with a progress token: still 400 JSON when the
+	// refusal comes before any progress.
+	r := rpc(h, 10, "tools/call", "nope", map[string]any{"name": "nope", "_meta": map[string]any{"progressToken": "p"}}, nil)
+	if r.status != 400 || r.header.Get("Content-Type") != "application/json" {
+		t.Errorf("both types: %d %v %q", r.status, r.header, r.body)
+	}
+	// An error of status 200 (-32002) and a result are streamed.
+	r = rpc(h, 11, "resources/read", "fake://nope", map[string]any{"uri": "fake://nope"}, sseOnly)
+	if r.status != 200 || r.header.Get("Content-Type") != "text/event-stream" || !strings.HasPrefix(r.body, "id: 0\ndata: \n\nid: 1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":11,\"error\":{\"code\":-32002,") {
+		t.Errorf("not found over SSE: %d %v %q", r.status, r.header, r.body)
+	}
+	r = rpc(h, 12, "tools/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, sseOnly)
+	if r.status != 200 || r.header.Get("Content-Type") != "text/event-stream" || !strings.Contains(r.body, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":12,\"result\":") {
+		t.Errorf("result over SSE: %d %v %q", r.status, r.header, r.body)
 	}
 }

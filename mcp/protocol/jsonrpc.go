@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -24,6 +25,9 @@ const (
 	CodeHeaderMismatch     = -32020
 	CodeMissingCapability  = -32021
 	CodeUnsupportedVersion = -32022
+	// CodeRequestCancelled is only ever told to a CallRecorder (see
+	// CancelledBeforeStart): a cancelled request gets no answer.
+	CodeRequestCancelled = -32800
 )
 
 // Error is a JSON-RPC error object. Provider methods return one to
@@ -73,6 +77,10 @@ type message struct {
 	isResponse bool
 	result     any
 	rpcErr     any
+	// batch collects the response of a request that came in a batch,
+	// at index slot.
+	batch *batchReply
+	slot  int
 }
 
 // decode classifies one parsed JSON value. A non-nil *Error is the
@@ -80,12 +88,6 @@ type message struct {
 func decode(v any) (*message, any, *Error) {
 	o, ok := v.(*jsonv.Object)
 	if !ok {
-		// MCP 2025-06-18 dropped JSON-RPC batching, and neither
-		// docs/spec/mcp-projection.md §2 nor docs/spec/orchestrator.md §8
-		// provides for it: one message per line or POST.
-		if _, batch := v.([]any); batch {
-			return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: batches are not supported; send one JSON-RPC message at a time")
-		}
 		return nil, nil, Errorf(CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be an object")
 	}
 	m := &message{}
@@ -209,7 +211,9 @@ func rawID(data []byte) []byte {
 		}
 		if key == "id" {
 			v := data[start:s.pos]
-			if (v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid(v) {
+			// An id that is not valid UTF-8 cannot be echoed verbatim
+			// in valid JSON: it is no id.
+			if (v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid(v) && utf8.Valid(v) {
 				id = v
 			} else {
 				id = nil

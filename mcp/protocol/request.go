@@ -27,6 +27,12 @@ type Request struct {
 	// principal is the caller an HTTP authenticator established.
 	principal string
 
+	// batch collects the response of a request that came in a batch
+	// (slot: its index there; settled: it has its response or none).
+	batch   *batchReply
+	slot    int
+	settled bool
+
 	cancel *canceller
 	// ownCancel is what cancel points to for a request of the server's
 	// reading (one allocation for both; see newRequest).
@@ -36,7 +42,7 @@ type Request struct {
 // newRequest is the Request for a decoded message, with a cancellation
 // state of its own.
 func newRequest(m *message, wire any, principal string) *Request {
-	r := &Request{id: m.id, wire: wire, method: m.method, params: m.params, principal: principal}
+	r := &Request{id: m.id, wire: wire, method: m.method, params: m.params, principal: principal, batch: m.batch, slot: m.slot}
 	r.cancel = &r.ownCancel
 	return r
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -364,8 +365,19 @@ func (c *conn) handleLine(line []byte) {
 		return
 	}
 	v, err := jsonv.Parse(line)
-	if err != nil {
+	// JSON text is UTF-8 (RFC 8259 §8.1): decoding would turn bad bytes
+	// into U+FFFD, and an id must come back exactly as it was sent
+	// (docs/spec/mcp-projection.md §2).
+	if err != nil || !utf8.Valid(line) {
 		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
+		return
+	}
+	if elems, ok := v.([]any); ok {
+		if c.acceptsBatches() {
+			c.batch(line, elems)
+		} else {
+			c.w.line(errorResponse(nil, errBatch))
+		}
 		return
 	}
 	m, id, rerr := decode(v)
@@ -486,7 +498,8 @@ func (c *conn) refuse(req *Request, e *Error) {
 	c.fail(req, e)
 }
 
-// recordRefused tells a CallRecorder of a tools/call refused with e.
+// recordRefused tells a CallRecorder of a tools/call refused with e,
+// or cancelled before it started (e is CancelledBeforeStart).
 func (c *conn) recordRefused(req *Request, e *Error) {
 	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
 		name, _ := nameParam(req, "tool")
@@ -587,10 +600,19 @@ func (c *conn) reply(req *Request, result any) {
 		o = jsonv.NewObject(0)
 	}
 	envelope(req, o)
-	c.w.line(response(req.wire, o))
+	c.send(req, response(req.wire, o))
 }
 
-func (c *conn) fail(req *Request, e *Error) { c.w.line(errorResponse(req.wire, e)) }
+func (c *conn) fail(req *Request, e *Error) { c.send(req, errorResponse(req.wire, e)) }
+
+// send writes req's response, or gives it to req's batch.
+func (c *conn) send(req *Request, msg *jsonv.Object) {
+	if req.batch != nil {
+		req.batch.settle(req, msg)
+		return
+	}
+	c.w.line(msg)
+}
 
 // unsupported are the explicitly unsupported features (§10).
 var unsupported = map[string]struct{ feature, role, reason string }{
@@ -700,7 +722,9 @@ func (c *conn) answer(req *Request, res any) {
 }
 
 // queue runs a handler job for req on the executor. Its answer is
-// suppressed when the client cancels it.
+// suppressed when the client cancels it. A tools/call cancelled before
+// its job starts never reaches the provider, so a CallRecorder is told
+// of it here.
 func (c *conn) queue(req *Request, run func(*Call) any) {
 	key := idKey(req.id)
 	c.mu.Lock()
@@ -713,12 +737,16 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 				x := c.newCall(req, nil)
 				return x.outcome(run(x))
 			})
+		} else {
+			c.recordRefused(req, CancelledBeforeStart)
 		}
 		c.mu.Lock()
 		c.inflight.remove(key, req)
 		c.mu.Unlock()
 		if res != nil && !req.cancel.isCancelled() {
 			c.reply(req, res)
+		} else if req.batch != nil {
+			req.batch.settle(req, nil)
 		}
 	}
 	if !c.enqueue(job) {

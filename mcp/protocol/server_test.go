@@ -412,3 +412,52 @@ func TestInitializedBeforeInitialize(t *testing.T) {
 		t.Errorf("notifications %q, want only the one sent after the handshake", got)
 	}
 }
+
+// A tools/call cancelled while it waits for the executor never reaches
+// the provider and gets no answer, but a CallRecorder is still told of
+// it (docs/spec/orchestrator.md §12), in either execution mode.
+func TestCallCancelledBeforeStartIsRecorded(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		f.refused = make(chan string, 4)
+		srv := NewServer(f, Options{Parallel: parallel})
+		c := startPipeServer(t, srv)
+		// While Quiesce runs no job starts: the call is queued, then
+		// cancelled, before its job can run (the ping's answer says the
+		// reader has taken the cancellation).
+		srv.Quiesce(func() {
+			c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil)})
+			c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 1}})
+			c.call(2, "ping", modern(nil, nil))
+		})
+		select {
+		case got := <-f.refused:
+			if want := "tester/1 echo -32800 cancelled by the client before it started"; got != want {
+				t.Errorf("parallel=%v: recorded %q, want %q", parallel, got, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("parallel=%v: the cancelled call was not recorded", parallel)
+		}
+		c.call(3, "ping", modern(nil, nil))
+		for _, m := range c.Messages() {
+			if m["id"] == float64(1) {
+				t.Errorf("parallel=%v: cancelled call answered: %s", parallel, js(m))
+			}
+		}
+	}
+}
+
+// A line that is not valid UTF-8 is not JSON text (RFC 8259 §8.1):
+// -32700, never a request whose id or params lost bytes to U+FFFD. The
+// id is echoed only when its own text is valid.
+func TestInvalidUTF8IsAParseError(t *testing.T) {
+	for _, tc := range []struct{ in, id string }{
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", `null`},
+		{"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"\xc3\"}}", `5`},
+	} {
+		want := `{"jsonrpc":"2.0","id":` + tc.id + `,"error":{"code":-32700,"message":"Parse error"}}` + "\n"
+		if got := serveLines(tc.in); got != want {
+			t.Errorf("%q: got %s, want %s", tc.in, got, want)
+		}
+	}
+}

@@ -765,6 +765,45 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 	}
 }
 
+// A tools/call the client cancels before it starts is recorded too
+// (docs/spec/orchestrator.md §12, docs/orchestrator.md "Failure
+// semantics"): a failed stderr line and a failed action_graph_update,
+// though the call is never answered.
+func TestCallCancelledBeforeStartIsRecorded(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	// No job starts while Quiesce runs: the call waits, and the ping's
+	// answer says the reader has taken the cancellation.
+	c.srv.proto.Quiesce(func() {
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "cron-ok", "payload": map[string]any{}}}})
+		c.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": "slow"}})
+		c.call("ping", nil)
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	want := []string{"tester/1.0 harn.trigger.fire: cancelled by the client before it started"}
+	for {
+		c.srv.Flush()
+		if got := failedCalls(t, c.log); strings.Join(got, "\n") == strings.Join(want, "\n") {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("action graph errors %q, want %q", got, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool=harn.trigger.fire status=failed trace_id=mcp_") {
+		t.Errorf("no stderr line:\n%s", c.stderr.String())
+	}
+	c.call("ping", nil)
+	for _, m := range c.Messages() {
+		if m["id"] == "slow" {
+			t.Errorf("cancelled call answered: %s", js(m))
+		}
+	}
+	if evs, _ := c.srv.orch.Events(context.Background()); len(evs) != 0 {
+		t.Errorf("a call cancelled before it started fired the trigger: %s", js(evs))
+	}
+}
+
 // failedCalls are the failed calls on observability.action_graph:
 // "<mcp_client> <tool_name>: <error>".
 func failedCalls(t *testing.T, log eventlog.Log) []string {
