@@ -139,6 +139,9 @@ func scan(content string, prefilter bool) []Finding {
 			if start < 0 {
 				continue
 			}
+			if d.id == highEntropyID && specific[span{start, end}] {
+				continue // a specific detector's finding already covers it
+			}
 			text := content[start:end]
 			if d.minEntropy > 0 && entropy(text) < d.minEntropy {
 				continue
