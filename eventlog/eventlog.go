@@ -78,14 +78,14 @@ type Log interface {
 }
 
 // Generations is implemented by logs that can tell, without a read, that
-// nothing was committed to them since an earlier moment.
+// a topic gained no records since an earlier moment.
 type Generations interface {
 	// Generation returns a number that stays the same between two calls
-	// only if nothing was committed to the log, by this process or any
-	// other, between the start of the first and the end of the second
-	// (it may also change when nothing was). ok is false when the log
-	// cannot tell; the number then means nothing.
-	Generation() (gen uint64, ok bool)
+	// for topic only if no record was committed to topic, by this process
+	// or any other, between the start of the first and the end of the
+	// second (it may also change when none was). ok is false when the
+	// log cannot tell; the number then means nothing.
+	Generation(topic string) (gen uint64, ok bool)
 }
 
 // DeliveryState is where a delivery is in its life.

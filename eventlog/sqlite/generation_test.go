@@ -32,8 +32,9 @@ func TestMain(m *testing.M) {
 }
 
 // Generation stays put while nothing is committed and moves after a
-// commit of this log, of another handle on the file, and of another
-// process.
+// commit to its topic by this log, and after any commit of another
+// handle on the file or of another process (whose topics it cannot
+// tell); this log's appends to other topics leave it.
 func TestGeneration(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "events.sqlite")
@@ -41,7 +42,7 @@ func TestGeneration(t *testing.T) {
 	defer l.Close()
 	gen := func() uint64 {
 		t.Helper()
-		g, ok := l.Generation()
+		g, ok := l.Generation("t")
 		if !ok {
 			t.Fatal("Generation: the log cannot tell")
 		}
@@ -70,10 +71,26 @@ func TestGeneration(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	for range 3 {
+		before := gen()
+		if _, err := l.Append(ctx, "u", eventlog.Record{Kind: "k"}); err != nil {
+			t.Fatal(err)
+		}
+		if gen() != before {
+			t.Error("an own append to another topic moved the generation")
+		}
+	}
 	step("another handle's append", func() {
 		other := open(t, path)
 		defer other.Close()
 		if _, err := other.Append(ctx, "t", eventlog.Record{Kind: "k"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("another handle's append to another topic", func() {
+		other := open(t, path)
+		defer other.Close()
+		if _, err := other.Append(ctx, "u", eventlog.Record{Kind: "k"}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -88,5 +105,51 @@ func TestGeneration(t *testing.T) {
 		if n, err := l.Count(ctx, "t"); err != nil || n != int64(3+i) {
 			t.Fatalf("count %d, %v; want %d", n, err, 3+i)
 		}
+	}
+}
+
+// While this log appends to other topics as fast as it can (its own
+// commits, which it explains), every append of another handle to the
+// topic still moves the topic's generation.
+func TestGenerationUnderOwnLoad(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "events.sqlite")
+	l := open(t, path)
+	defer l.Close()
+	other := open(t, path)
+	defer other.Close()
+	stop := make(chan struct{})
+	loaded := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { loaded <- struct{}{} }()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := l.Append(ctx, "u", eventlog.Record{Kind: "k"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 50 {
+		before, ok := l.Generation("t")
+		if !ok {
+			t.Fatal("Generation: the log cannot tell")
+		}
+		if _, err := other.Append(ctx, "t", eventlog.Record{Kind: "k"}); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := l.Generation("t"); after == before {
+			t.Fatalf("append %d of another handle left the generation at %d", i, after)
+		}
+	}
+	close(stop)
+	for range 4 {
+		<-loaded
 	}
 }

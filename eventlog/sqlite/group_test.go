@@ -148,3 +148,20 @@ func TestGroupLostTransactionStoresNothing(t *testing.T) {
 		t.Errorf("%d records stored by steps told they failed", len(got))
 	}
 }
+
+// The writer keeps its statement journals (each step's savepoint) in
+// memory rather than spilling them to temporary files.
+func TestWriterStatementJournalInMemory(t *testing.T) {
+	l, err := Open(context.Background(), filepath.Join(t.TempDir(), "events.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var store int
+	if err := l.w.QueryRow(`PRAGMA temp_store`).Scan(&store); err != nil {
+		t.Fatal(err)
+	}
+	if store != 2 {
+		t.Errorf("writer temp_store = %d, want 2 (MEMORY)", store)
+	}
+}

@@ -185,10 +185,18 @@ type Log struct {
 	quit    chan struct{} // closed by Close
 	stopped chan struct{} // closed when writer() returned
 
-	wal    *walIndex // nil when the WAL-index cannot be mapped (see Generation)
-	genMu  sync.Mutex
-	walHdr [walHeaderWords]uint32 // the index header Generation saw last
-	gen    uint64
+	wal   *walIndex // nil when the WAL-index cannot be mapped (see Generation)
+	genMu sync.Mutex
+	// walHdr is the last index header whose commits gen and topicGen
+	// account for: gen moves for a commit of unknown topics (another
+	// process's, another handle's), topicGen[t] for this log's own
+	// commits that appended to topic t.
+	walHdr   [walHeaderWords]uint32
+	gen      uint64
+	topicGen map[string]uint64
+	// appended are the topics the transaction being committed appended
+	// to (the writer's alone).
+	appended []string
 }
 
 var (
@@ -234,8 +242,15 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite: %w", err)
 	}
+	// temp_store(MEMORY) keeps the statement journal of each step's
+	// savepoint (the pages a step may have to roll back) in memory: by
+	// default it moves to a temporary file past 64 KiB, which a group
+	// commit's steps often reach, and the file's creation and writes
+	// cost a call a few microseconds under load. It is scratch space for
+	// rollbacks within a transaction, not part of the commit.
 	w, err := sql.Open("sqlite", dsn(path, "_txlock=immediate",
-		"_pragma=journal_mode(WAL)", "_pragma=synchronous("+string(sync)+")", "_pragma=foreign_keys(OFF)"))
+		"_pragma=journal_mode(WAL)", "_pragma=synchronous("+string(sync)+")", "_pragma=foreign_keys(OFF)",
+		"_pragma=temp_store(MEMORY)"))
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
 	}
@@ -349,11 +364,16 @@ func (l *Log) Close() error {
 }
 
 // Generation implements eventlog.Generations by comparing the WAL-index
-// header with the one it saw last (see walIndex): a few loads instead of
-// a query, so a reader that keeps what it read (harn.trust.query) checks
-// freshness on every call for nearly nothing, and still sees another
-// process's commits.
-func (l *Log) Generation() (uint64, bool) {
+// header with the one it accounted for last (see walIndex): a few loads
+// instead of a query, so a reader that keeps what it read
+// (harn.trust.query) checks freshness on every call for nearly nothing,
+// and still sees another process's commits. A change of the header that
+// the writer has not explained moves the generation of every topic; the
+// writer explains each of its own commits (see account), which then
+// moves only the generations of the topics it appended to: the
+// action-graph record every MCP tool call appends does not make the
+// trust topic's readers read again.
+func (l *Log) Generation(topic string) (uint64, bool) {
 	if l.wal == nil || !l.wal.mapped() {
 		return 0, false
 	}
@@ -361,11 +381,64 @@ func (l *Log) Generation() (uint64, bool) {
 	l.wal.header(&h)
 	l.genMu.Lock()
 	defer l.genMu.Unlock()
-	if h != l.walHdr {
-		l.walHdr = h
+	l.observe(&h)
+	return l.gen + l.topicGen[topic], true
+}
+
+// observe moves every topic's generation if h is not the header last
+// accounted for: something committed that nobody explained. genMu is
+// held.
+func (l *Log) observe(h *[walHeaderWords]uint32) {
+	if *h != l.walHdr {
+		l.walHdr = *h
 		l.gen++
 	}
-	return l.gen, true
+}
+
+// walChangeWord is the index header's change counter (iChange, the
+// third 32-bit word), which every commit increments.
+const walChangeWord = 2
+
+// beginAccount is called by the writer once its transaction holds the
+// write lock: whatever the header shows then was committed by others
+// (no one can commit until this transaction ends). It returns that
+// header, for account.
+func (l *Log) beginAccount() (h0 [walHeaderWords]uint32) {
+	if l.wal == nil || !l.wal.mapped() {
+		return h0
+	}
+	l.wal.header(&h0)
+	l.genMu.Lock()
+	l.observe(&h0)
+	l.genMu.Unlock()
+	return h0
+}
+
+// account is called by the writer after its transaction ended, with the
+// header beginAccount returned: the generations of the topics it
+// appended to move, and, unless the header shows this transaction and
+// nothing else since h0 (its change counter moved by exactly one, and
+// no reader saw anything in between), every topic's does as well. A
+// rolled-back transaction moves its topics too: generations may move
+// when nothing was committed, never stay when something was.
+func (l *Log) account(h0 [walHeaderWords]uint32) {
+	if l.wal == nil || !l.wal.mapped() {
+		return
+	}
+	var h1 [walHeaderWords]uint32
+	l.genMu.Lock()
+	defer l.genMu.Unlock()
+	l.wal.header(&h1)
+	if l.topicGen == nil {
+		l.topicGen = map[string]uint64{}
+	}
+	for _, t := range l.appended {
+		l.topicGen[t]++
+	}
+	if l.walHdr != h0 || h1[walChangeWord] != h0[walChangeWord]+1 {
+		l.gen++
+	}
+	l.walHdr = h1
 }
 
 // tx is one write step: a BEGIN IMMEDIATE transaction with the prepared
@@ -459,17 +532,29 @@ func (l *Log) writer() {
 }
 
 func (l *Log) commit(group []*op) {
+	errs := l.commitGroup(group)
+	for i, o := range group {
+		o.done <- errs[i]
+	}
+}
+
+// commitGroup runs group in one transaction and returns each step's
+// outcome. The log's generations account for the transaction before
+// any caller learns its outcome.
+func (l *Log) commitGroup(group []*op) []error {
 	// Statements run under the writer's context, not the callers': an
 	// interrupted statement would roll back the whole shared transaction.
 	ctx := context.Background()
 	errs := make([]error, len(group))
 	sqlTx, err := l.w.BeginTx(ctx, nil)
 	if err != nil {
-		for _, o := range group {
-			o.done <- fmt.Errorf("eventlog: sqlite: begin: %w", err)
+		for i := range errs {
+			errs[i] = fmt.Errorf("eventlog: sqlite: begin: %w", err)
 		}
-		return
+		return errs
 	}
+	l.appended = l.appended[:0]
+	defer l.account(l.beginAccount())
 	t := tx{sqlTx, ctx, l, map[string]*sql.Stmt{}}
 	if len(group) == 1 {
 		// Alone, a step needs no savepoint: if it fails, so does the
@@ -481,18 +566,17 @@ func (l *Log) commit(group []*op) {
 		}
 		if err != nil {
 			sqlTx.Rollback()
-			o.done <- err
-			return
+			errs[0] = err
+			return errs
 		}
 	} else if lost := t.steps(group, errs); lost != nil {
 		sqlTx.Rollback()
-		for i, o := range group {
+		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = fmt.Errorf("eventlog: sqlite: transaction rolled back: %w", lost)
 			}
-			o.done <- errs[i]
 		}
-		return
+		return errs
 	}
 	if err := sqlTx.Commit(); err != nil {
 		for i := range errs {
@@ -501,9 +585,7 @@ func (l *Log) commit(group []*op) {
 			}
 		}
 	}
-	for i, o := range group {
-		o.done <- errs[i]
-	}
+	return errs
 }
 
 // steps runs the steps of a group, each under a savepoint, setting errs.
@@ -635,6 +717,9 @@ func (t tx) appendRuns(records []eventlog.TopicRecord, ids []int64, now int64) e
 // is held, so no other writer takes ids in between).
 func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) error {
 	topic := records[0].Topic
+	if !slices.Contains(t.l.appended, topic) {
+		t.l.appended = append(t.l.appended, topic)
+	}
 	var last int64
 	if err := t.stmt(sqlBumpHead).QueryRowContext(t.ctx, topic, len(records)).Scan(&last); err != nil {
 		return fmt.Errorf("eventlog: sqlite: append to %s: %w", topic, err)

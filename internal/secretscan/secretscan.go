@@ -115,10 +115,15 @@ func Scan(content string) []Finding { return scan(content, true) }
 // of anyOf (the reference the fuzz test compares against).
 func scan(content string, prefilter bool) []Finding {
 	type span struct{ start, end int }
-	var found []Finding
+	type match struct {
+		d          *detector
+		start, end int
+	}
+	var found []match
 	specific := map[span]bool{}
 	folded := ""
-	for _, d := range detectors {
+	for i := range detectors {
+		d := &detectors[i]
 		hay := content
 		if d.folded {
 			if folded == "" {
@@ -134,6 +139,9 @@ func scan(content string, prefilter bool) []Finding {
 			if start < 0 {
 				continue
 			}
+			if d.id == highEntropyID && specific[span{start, end}] {
+				continue // a specific detector's finding already covers it
+			}
 			text := content[start:end]
 			if d.minEntropy > 0 && entropy(text) < d.minEntropy {
 				continue
@@ -141,15 +149,17 @@ func scan(content string, prefilter bool) []Finding {
 			if d.id != highEntropyID {
 				specific[span{start, end}] = true
 			}
-			found = append(found, newFinding(d, content, start, end))
+			found = append(found, match{d, start, end})
 		}
 	}
+	// A finding is built (hashed, redacted, located) only once it is
+	// known to be kept.
 	out := []Finding{}
-	for _, f := range found {
-		if f.Detector == highEntropyID && specific[span{f.StartOffset, f.EndOffset}] {
+	for _, m := range found {
+		if m.d.id == highEntropyID && specific[span{m.start, m.end}] {
 			continue
 		}
-		out = append(out, f)
+		out = append(out, newFinding(*m.d, content, m.start, m.end))
 	}
 	slices.SortFunc(out, func(a, b Finding) int {
 		if a.StartOffset != b.StartOffset {

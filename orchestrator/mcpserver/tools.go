@@ -300,7 +300,8 @@ func appendLogWord(b []byte, s string) []byte {
 // as structuredContent as is and indented for the text content, in the
 // layout jsonv.MarshalIndent has (two spaces, ": ", empty containers
 // as {} and []), so the value is encoded once, not re-read and encoded
-// again for each.
+// again for each. jsonv.AppendIndent lays the text out without
+// re-checking its grammar, as json.Indent would, byte by byte.
 func successResult(v any) (*jsonv.Object, []byte) {
 	var structured any
 	var text []byte
@@ -313,7 +314,7 @@ func successResult(v any) (*jsonv.Object, []byte) {
 		structured = json.RawMessage(b)
 		e := encoders.Get().(*encoder)
 		defer e.put() // text is e's buffer until the content below copies it
-		json.Indent(&e.buf, b, "", "  ")
+		e.buf.Write(jsonv.AppendIndent(e.buf.AvailableBuffer(), b))
 		text = e.buf.Bytes()
 	}
 	res := jsonv.NewObject(3)

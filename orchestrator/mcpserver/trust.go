@@ -67,7 +67,7 @@ func (c *trustCache) records(ctx context.Context, log eventlog.Log) ([]trustReco
 	// read at all.
 	gen, known := uint64(0), false
 	if g, ok := log.(eventlog.Generations); ok {
-		gen, known = g.Generation()
+		gen, known = g.Generation(orchestrator.TopicTrust)
 	}
 	if known {
 		c.mu.Lock()

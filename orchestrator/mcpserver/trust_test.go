@@ -247,7 +247,8 @@ func (l *countingLog) Count(ctx context.Context, topic string) (int64, error) {
 }
 
 // On a log with generations, a query reads the head only when something
-// was committed since the last read, by this process or another handle.
+// may have been committed to the trust topic since the last read: by
+// this log to that topic, or by another handle to any.
 func TestTrustQuerySkipsReadsOfUnchangedLog(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "events.db")
@@ -281,6 +282,16 @@ func TestTrustQuerySkipsReadsOfUnchangedLog(t *testing.T) {
 	if _, err := other.Append(ctx, "elsewhere", eventlog.Record{Kind: "k"}); err != nil {
 		t.Fatal(err)
 	}
-	query(2, 3) // any commit costs one read
+	query(2, 3) // another handle's commit costs one read, whatever its topic
 	query(2, 3)
+	// This log's own appends to other topics (the action-graph record
+	// of every tool call) cost none.
+	for range 3 {
+		if _, err := log.Append(ctx, orchestrator.TopicActionGraph, eventlog.Record{Kind: "k"}); err != nil {
+			t.Fatal(err)
+		}
+		query(2, 3)
+	}
+	appendTrustRecord(t, log, "e3")
+	query(3, 4)
 }

@@ -1,0 +1,103 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+)
+
+// BenchmarkMCPLoad writes what `harn mcp serve` writes under issue 11's
+// load (64 concurrent harn.secret_scan calls): each call appends an
+// audit record synchronously and queues an action-graph record, which
+// one goroutine appends in batches (orchestrator/mcpserver's recorder).
+// One op is one call; cpu-us/op is the process's CPU per call, the
+// writer's cost whatever else runs on the machine.
+func BenchmarkMCPLoad(b *testing.B) {
+	for _, audits := range []bool{false, true} {
+		name := "recorder"
+		if audits {
+			name = "recorder+audit"
+		}
+		b.Run(name, func(b *testing.B) { benchMCPLoad(b, audits) })
+	}
+}
+
+func benchMCPLoad(b *testing.B, audits bool) {
+	ctx := context.Background()
+	l, err := Open(ctx, filepath.Join(b.TempDir(), "events.sqlite"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	graph := bytes.Repeat([]byte("g"), 560)
+	audit := bytes.Repeat([]byte("a"), 420)
+	queue := make(chan eventlog.TopicRecord, 4096)
+	recorded := make(chan struct{})
+	go func() {
+		defer close(recorded)
+		var batch []eventlog.TopicRecord
+		for r := range queue {
+			batch = append(batch[:0], r)
+		more:
+			for len(batch) < 256 {
+				select {
+				case r, ok := <-queue:
+					if !ok {
+						break more
+					}
+					batch = append(batch, r)
+				default:
+					break more
+				}
+			}
+			if _, err := l.AppendAll(ctx, batch...); err != nil {
+				b.Error(err)
+			}
+		}
+	}()
+	const callers = 64
+	var wg sync.WaitGroup
+	work := make(chan struct{}, b.N)
+	for range b.N {
+		work <- struct{}{}
+	}
+	close(work)
+	before := cpuTime()
+	b.ResetTimer()
+	for range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range work {
+				id := "mcp_01a241ec747b7533b9a7f8f2bc401f9e"
+				if audits {
+					h := map[string]string{"trace_id": id, "mcp_client": "harn-loadtest/1"}
+					if _, err := l.Append(ctx, "audit.secret_scan", eventlog.Record{Kind: "scan_detected", Payload: audit, Headers: h}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				h := map[string]string{"trace_id": id, "mcp_client": "harn-loadtest/1", "tool_name": "harn.secret_scan"}
+				queue <- eventlog.TopicRecord{Topic: "observability.action_graph",
+					Record: eventlog.Record{Kind: "action_graph_update", Payload: graph, Headers: h, OccurredAtMs: time.Now().UnixMilli()}}
+			}
+		}()
+	}
+	wg.Wait()
+	close(queue)
+	<-recorded
+	b.StopTimer()
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(b.N), "cpu-us/op")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
