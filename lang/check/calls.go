@@ -369,19 +369,25 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return &types.Result{Ok: types.Any, Err: arg()}
 	case "tuple": // docs/spec/newer.md §2.3
 		if len(at) > 0 && !hasSpread(args) {
-			elems := make([]types.Type, len(at))
-			for i, t := range at {
-				elems[i] = types.Widen(t)
-			}
-			return &types.Tuple{Elems: elems}
+			return &types.Tuple{Elems: widenAll(at)}
 		}
 	}
 	return types.Any
 }
 
+// widenAll is ts with each literal type widened (`"a"` to string).
+func widenAll(ts []types.Type) []types.Type {
+	out := make([]types.Type, len(ts))
+	for i, t := range ts {
+		out[i] = types.Widen(t)
+	}
+	return out
+}
+
 // methodCall checks `x.name(args)`: enum variant construction, or a
 // method of a value (whose result is any unless a capability method's
-// signature or an impl method's annotation says otherwise).
+// signature or an impl method's annotation says otherwise, or it changes
+// a tuple's length: docs/spec/newer.md §2.3).
 func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
@@ -415,6 +421,14 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	}
 	if !e.Optional {
 		c.valueMethod(e, recv, args)
+		if tp, ok := types.Underlying(recv).(*types.Tuple); ok && !hasSpread(e.Args) {
+			switch e.Name {
+			case "reversed", "reverse":
+				return tupleList(tp, nil)
+			case "appending", "push":
+				return tupleList(tp, widenAll(args))
+			}
+		}
 		// a capability method's descriptor may state its result
 		// (`fs.read_text(path: string) -> string`)
 		if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {

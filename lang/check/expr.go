@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -109,13 +110,14 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		t := c.expr(e.X)
 		c.expr(e.Lo)
 		c.expr(e.Hi)
-		switch types.KindName(t) {
-		case "string":
+		switch r := types.Underlying(t).(type) {
+		case *types.List:
+			return r
+		case *types.Tuple:
+			return tupleList(r, nil)
+		}
+		if types.KindName(t) == "string" {
 			return types.String
-		case "list":
-			if l, ok := types.Underlying(t).(*types.List); ok {
-				return l
-			}
 		}
 		return types.Any
 	case *syntax.CallExpr:
@@ -143,9 +145,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.TryExpr:
 		return c.tryExpr(e)
 	case *syntax.RetryExpr:
+		// the value of the successful attempt's body (docs/spec/newer.md §1.10)
 		c.expr(e.Count)
-		c.block(e.Body)
-		return types.Any
+		return c.bodyValue(e.Body)
 	case *syntax.ParallelExpr:
 		c.expr(e.Arg)
 		c.expr(e.MaxConcurrent)
@@ -160,7 +162,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return types.Any
 	case *syntax.MutexExpr:
 		c.expr(e.Key)
-		return c.block(e.Body)
+		return c.bodyValue(e.Body)
 	case *syntax.SelectExpr:
 		for _, sc := range e.Cases {
 			c.expr(sc.Channel)
@@ -179,6 +181,18 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return types.Any
 	}
 	return types.Any
+}
+
+// tupleList is the plain list an arity-changing operation on a tuple
+// gives (a slice, `.reversed()`, `.appending(x)` with more, the types of
+// the elements added): a tuple never survives a change of length
+// (docs/spec/newer.md §2.3).
+func tupleList(t *types.Tuple, more []types.Type) *types.List {
+	elems := append(slices.Clip(t.Elems), more...)
+	if len(elems) == 0 {
+		return &types.List{Elem: types.Any}
+	}
+	return &types.List{Elem: types.NewUnion(elems...)}
 }
 
 // subscriptIndex warns about the index of a list or string read that is

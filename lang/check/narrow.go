@@ -51,6 +51,20 @@ func (c *checker) pathKey(x syntax.Expr) (string, *resolve.Binding) {
 	}
 }
 
+// pathRoot is the value a path of property reads starts from.
+func pathRoot(x syntax.Expr) syntax.Expr {
+	for {
+		switch e := x.(type) {
+		case *syntax.MemberExpr:
+			x = e.X
+		case *syntax.NonNilExpr:
+			x = e.X
+		default:
+			return x
+		}
+	}
+}
+
 type narrowKey struct {
 	b    *resolve.Binding
 	path string
@@ -402,11 +416,12 @@ func nilable(t types.Type) bool {
 }
 
 // declaredPath reports whether x is an access path rooted at a binding
-// whose type the program declared (an annotation or a parameter).
+// whose type the program declared (an annotation or a parameter), or at
+// a `pick` projection of such a path.
 func (c *checker) declaredPath(x syntax.Expr) bool {
 	_, b := c.pathKey(x)
 	if b == nil {
-		return false
+		return c.declaredPick(pathRoot(x))
 	}
 	v := c.vars[b]
 	return v != nil && v.annotated

@@ -306,6 +306,27 @@ func (c *checker) projected(b *resolve.Binding, x syntax.Expr, t types.Type) boo
 	return ok && c.isPick(call) && len(call.Args) == 2 && c.hasConstKeys(call.Args[1])
 }
 
+// declaredPick reports a `pick` with a constant key list from a source
+// path nil safety watches (an annotated binding or parameter, or such a
+// projection): an optional field stays optional in the projection, so
+// reading it is checked as reading it from the source would be
+// (docs/spec/newer.md §2.2, §3.5).
+func (c *checker) declaredPick(x syntax.Expr) bool {
+	var piped syntax.Expr
+	if p, ok := x.(*syntax.PipeExpr); ok {
+		piped, x = p.X, p.F
+	}
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || !c.isPick(call) || len(call.Args) != 2 || !c.hasConstKeys(call.Args[1]) {
+		return false
+	}
+	src := call.Args[0]
+	if id, ok := src.(*syntax.Ident); ok && id.Name == "_" && piped != nil {
+		src = piped
+	}
+	return c.declaredPath(src)
+}
+
 func (c *checker) hasConstKeys(x syntax.Expr) bool {
 	_, ok := c.constKeys(x)
 	return ok

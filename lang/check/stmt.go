@@ -42,6 +42,17 @@ func (c *checker) block(b *syntax.Block) types.Type {
 	return t
 }
 
+// bodyValue checks the body of a `mutex` or `retry` expression, whose
+// value is the body's: a body that always exits (`return`, `throw`)
+// gives none, so it fits any type rather than reading as nil.
+func (c *checker) bodyValue(b *syntax.Block) types.Type {
+	t := c.block(b)
+	if c.blockExits(b) {
+		return types.Never
+	}
+	return t
+}
+
 // blockEnd checks a block as block does and also returns the narrowings
 // in force at its end; those the block established are dropped once it
 // is left, unless a join (narrow.go) carries them on.
@@ -254,7 +265,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
 		} else if c.projected(c.binding(p, p.Name), s.Value, vt) {
-			v = &variable{t: vt, projected: true}
+			v = &variable{t: vt, projected: true, annotated: c.declaredPick(s.Value)}
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
