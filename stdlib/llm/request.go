@@ -416,9 +416,14 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 			}
 			// a tool reserved for other surfaces is never offered to the
 			// model, whatever form it comes in (docs/spec/registry.md §5)
-			if t.Entry.Governance.Allows(tool.AudienceAgent) {
-				entries = append(entries, t.Entry)
+			if !t.Entry.Governance.Allows(tool.AudienceAgent) {
+				continue
 			}
+			// as agent_loop reads its list (docs/agents.md, "Tools")
+			if slices.ContainsFunc(entries, func(e *tool.Entry) bool { return e.Name == t.Entry.Name }) {
+				return nil, vm.Throwf("%s: two tools are named %q", fn, t.Entry.Name)
+			}
+			entries = append(entries, t.Entry)
 		}
 	} else {
 		reg, err := tool.Normalize(v, cache)
