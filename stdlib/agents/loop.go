@@ -130,7 +130,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if v := get(merged, k); !v.IsNil() {
 			n, ok := v.AsInt()
 			if !ok || n < 1 {
-				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, lib.Display(v))
+				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, shown(v))
 			}
 			l.maxTurns = int(n)
 		}
@@ -187,7 +187,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
 		if _, ok := v.AsString(); !ok {
-			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, lib.Display(v))
+			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
 		}
 		l.sessionV = v
 	}
