@@ -237,6 +237,7 @@ type state struct {
 	active  []*runState
 	records []vm.Value
 	subs    []*subscriber
+	sink    TranscriptSink // SetTranscriptSink's, or nil
 }
 
 // subscriber is one agent_subscribe callback; kinds nil means every event.
@@ -293,8 +294,10 @@ func errorValue(err error) vm.Value {
 
 type stateKey struct{}
 
-func stateOf(th *vm.Thread) *state {
-	return th.VM().Local(stateKey{}, func() any { return &state{} }).(*state)
+func stateOf(th *vm.Thread) *state { return stateOfVM(th.VM()) }
+
+func stateOfVM(v *vm.VM) *state {
+	return v.Local(stateKey{}, func() any { return &state{} }).(*state)
 }
 
 // innermost is the last active run of th (nil when none); the caller
