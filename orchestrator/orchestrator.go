@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/orchestrator/manifest"
+	"github.com/harnlang/harn/stdlib/agents"
 )
 
 // Topics of the event log (docs/spec/orchestrator.md §4).
@@ -197,6 +199,7 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 	if err != nil {
 		return err
 	}
+	agents.SetTranscriptSink(rt.sess.VM, o.appendTranscript)
 	known, err := readLifecycle(ctx, o.log)
 	if err != nil {
 		return err
@@ -240,6 +243,17 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 	}
 	o.writeSnapshot(ctx)
 	return nil
+}
+
+// appendTranscript appends one message of an agent loop a handler runs
+// to its transcript stream, agent.transcript.<id> (docs/spec/orchestrator.md
+// §4), headed with the agent's name and run. The stream is observability:
+// a failed append is reported on stderr and the run goes on.
+func (o *Orchestrator) appendTranscript(id string, msg any, agent string, run int64) {
+	headers := map[string]string{"agent": agent, "run": strconv.FormatInt(run, 10)}
+	if err := o.appendJSON(context.Background(), TranscriptPrefix+id, "message", msg, headers, o.opts.Now().UnixMilli()); err != nil {
+		fmt.Fprintf(o.opts.Stderr, "warning: cannot record agent transcript %s: %v\n", id, err)
+	}
 }
 
 func (o *Orchestrator) appendJSON(ctx context.Context, topic, kind string, payload any, headers map[string]string, at int64) error {

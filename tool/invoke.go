@@ -130,7 +130,8 @@ const (
 )
 
 // Invoke validates the arguments, calls the tool's handler on th (a
-// thread of the VM that owns the registry) and classifies the outcome.
+// thread of the VM that owns the registry), or for a "host_bridge" tool
+// the host capability it names, and classifies the outcome.
 //
 // The VM's tool hooks (hooks.go) apply first: a denying hook refuses the
 // call, and a cap shortens a string result.
@@ -154,16 +155,43 @@ func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {
 		return &Outcome{Kind: InvalidInput, Tool: name, Contract: ce, Summary: ce.Error()}
 	}
 	args = t.input.Integers(args)
-	if !t.Tool.Handler.IsValid() {
+	var v vm.Value
+	var err error
+	switch {
+	case t.Tool.Handler.IsValid():
+		v, err = th.CallPlain(t.Tool.Handler, []vm.Value{FromJSON(args)})
+	case t.Tool.Executor == "host_bridge" && hostBridge != nil:
+		var found bool
+		v, found, err = hostBridge(th, t.Tool.HostCapability, FromJSON(args))
+		if !found {
+			return &Outcome{Kind: RuntimeFailure, Tool: name,
+				Summary: fmt.Sprintf("no host provides capability %q (executor \"host_bridge\")", t.Tool.HostCapability)}
+		}
+	default:
 		return &Outcome{Kind: RuntimeFailure, Tool: name,
 			Summary: fmt.Sprintf("tool has no local handler (executor %q)", t.Tool.Executor)}
 	}
-	v, err := th.CallPlain(t.Tool.Handler, []vm.Value{FromJSON(args)})
 	if err != nil {
 		return t.classifyError(vm.AsError(err))
 	}
 	return t.classifyResult(v)
 }
+
+// HostBridge calls the host capability named capability with args, as
+// host_call(capability, args) does; found is false when neither the
+// host nor a host mock provides it.
+type HostBridge func(th *vm.Thread, capability string, args vm.Value) (v vm.Value, found bool, err error)
+
+// hostBridge runs the tools whose executor is "host_bridge": Invoke
+// hands their validated arguments to the host capability the tool names
+// (docs/spec/registry.md §2, `host_capability`) and classifies what it
+// answers as a handler's result. Nil when the host bridge is not linked
+// in.
+var hostBridge HostBridge
+
+// SetHostBridge installs the host bridge; the package implementing
+// host_call calls it once, at init.
+func SetHostBridge(b HostBridge) { hostBridge = b }
 
 func (t *PreparedTool) classifyResult(v vm.Value) *Outcome {
 	name := t.Name()

@@ -121,3 +121,21 @@ mcp_tools(tool_registry())`)
 		t.Error("unknown surface is not a usage error")
 	}
 }
+
+// TestToolRunVMErrorKeepsItsMessage: a handler's runtime error reaches
+// `harn tool run` as the VM error's own message (docs/spec/registry.md §6,
+// docs/tool-run.md), not relabelled as a script-side callback failure is
+// (docs/spec/language.md §8.2).
+func TestToolRunVMErrorKeepsItsMessage(t *testing.T) {
+	f := writeModule(t, "div.harn", `fn main(harness: Harness) {
+  let reg = tool_define(tool_registry(), "vmerr", "Divide", {parameters: {a: "int", b: "int"}, handler: { args ->
+    args.a / args.b
+  }})
+  harness.tools.mcp_tools(reg)
+}
+`)
+	out, stderr, code := runHarn("tool", "run", f, "vmerr", "--a", "1", "--b", "0")
+	if code != 1 || out != "" || stderr != "error: tool \"vmerr\" failed: Division by zero\n" {
+		t.Fatalf("exit %d out %q stderr %q", code, out, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -43,7 +44,7 @@ func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 	n := get(cfg, "name")
 	name, ok := n.AsString()
 	if !ok || name.Go() == "" {
-		return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Display(n))
+		return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, shown(n))
 	}
 	for _, k := range []string{"description", "system", "model", "provider"} {
 		if v := get(cfg, k); !v.IsNil() {
@@ -148,7 +149,7 @@ func init() {
 		if a.Given(0) {
 			k, ok := a.Int(0)
 			if !ok || k < 0 {
-				return vm.Value{}, vm.Throwf("agent_trace: limit must be a non-negative int, got %s", lib.Display(a.At(0)))
+				return vm.Value{}, vm.Throwf("agent_trace: limit must be a non-negative int, got %s", shown(a.At(0)))
 			}
 			n = int(k)
 		}
@@ -203,7 +204,7 @@ func init() {
 		}
 		s, ok := textV.AsString()
 		if !ok || s.Go() == "" {
-			return vm.Value{}, vm.Throwf("%s: feedback must be a non-empty string, got %s", fn, lib.Display(textV))
+			return vm.Value{}, vm.Throwf("%s: feedback must be a non-empty string, got %s", fn, shown(textV))
 		}
 		if !stateOf(th).inject(th, target, s.Go()) {
 			if target != "" {
@@ -236,6 +237,7 @@ type state struct {
 	active  []*runState
 	records []vm.Value
 	subs    []*subscriber
+	sink    TranscriptSink // SetTranscriptSink's, or nil
 }
 
 // subscriber is one agent_subscribe callback; kinds nil means every event.
@@ -292,8 +294,10 @@ func errorValue(err error) vm.Value {
 
 type stateKey struct{}
 
-func stateOf(th *vm.Thread) *state {
-	return th.VM().Local(stateKey{}, func() any { return &state{} }).(*state)
+func stateOf(th *vm.Thread) *state { return stateOfVM(th.VM()) }
+
+func stateOfVM(v *vm.VM) *state {
+	return v.Local(stateKey{}, func() any { return &state{} }).(*state)
 }
 
 // innermost is the last active run of th (nil when none); the caller
@@ -453,4 +457,19 @@ func (s *state) summary() vm.Value {
 	return vm.Of(lib.DictOf("runs", lib.IntOf(len(recs)), "turns", vm.IntOf(turns), "tool_calls", vm.IntOf(calls),
 		"tool_errors", vm.IntOf(errs), "input_tokens", vm.IntOf(in), "output_tokens", vm.IntOf(out),
 		"total_tokens", vm.IntOf(in+out), "by_tool", counts(byTool), "by_agent", counts(byAgent), "stop_reasons", counts(stops)))
+}
+
+// shown names a bad argument or option in an error: nil, a number or a
+// bool as it is, a string quoted after its type (`string "3"`, so a
+// number in quotes cannot pass for a number), anything else by its type.
+func shown(v vm.Value) string {
+	switch v.Kind() {
+	case vm.KInvalid, vm.KNil:
+		return "nil"
+	case vm.KString:
+		return fmt.Sprintf("string %q", vm.ToDisplay(v))
+	case vm.KInt, vm.KFloat, vm.KBool, vm.KDuration:
+		return vm.ToDisplay(v)
+	}
+	return v.Type()
 }

@@ -53,6 +53,9 @@ type loop struct {
 	compactAt  int64
 	sessionV   vm.Value // options.session as given, claimed when the run starts
 	session    string   // options.session: the agent session the run continues and stores back into
+	promptMsg  vm.Value // the user message of the prompt argument, or invalid
+	sink       TranscriptSink
+	streamID   string // the transcript stream the run's messages go to (sink set)
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -130,7 +133,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if v := get(merged, k); !v.IsNil() {
 			n, ok := v.AsInt()
 			if !ok || n < 1 {
-				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, lib.Display(v))
+				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, shown(v))
 			}
 			l.maxTurns = int(n)
 		}
@@ -187,7 +190,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
 		if _, ok := v.AsString(); !ok {
-			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, lib.Display(v))
+			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
 		}
 		l.sessionV = v
 	}
@@ -197,7 +200,8 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, vm.Throwf("%s: prompt must be a string, got %s", fn, promptV.Type())
 		}
 		l.prompt = s.Go()
-		l.messages = append(l.messages, transcripts.NewMessage("user", s.Go()))
+		l.promptMsg = transcripts.NewMessage("user", s.Go())
+		l.messages = append(l.messages, l.promptMsg)
 	} else {
 		for i := len(l.messages) - 1; i >= 0; i-- {
 			if transcripts.Role(l.messages[i]) == "user" {
@@ -241,6 +245,10 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	if r.parent != 0 {
 		parent = vm.IntOf(r.parent)
 	}
+	l.streamTo(th)
+	if l.promptMsg.IsValid() {
+		l.stream(r, l.promptMsg)
+	}
 	if err := st.emit(th, r, "run_start", "parent", parent, "prompt", vm.Str(l.prompt)); err != nil {
 		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
 		return vm.Value{}, err
@@ -276,7 +284,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	}
 	for {
 		for _, fb := range st.drain(r) {
-			l.messages = append(l.messages, transcripts.NewMessage("user", fb, "feedback", vm.True))
+			l.add(r, transcripts.NewMessage("user", fb, "feedback", vm.True))
 		}
 		var err error
 		if compactions, err = l.maybeCompact(th, compactions); err != nil {
@@ -302,7 +310,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		model = get(rd, "model")
 		text = vm.ToDisplay(get(rd, "text"))
-		l.messages = append(l.messages, get(rd, "message"))
+		l.add(r, get(rd, "message"))
 		var calls []vm.Value
 		if cl, ok := get(rd, "tool_calls").AsList(); ok {
 			calls = cl.Items()
@@ -318,7 +326,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				}
 			}
 			if msg.IsValid() {
-				l.messages = append(l.messages, msg)
+				l.add(r, msg)
 			}
 			if err != nil {
 				stop = "tool_error"

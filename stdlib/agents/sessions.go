@@ -71,7 +71,7 @@ func (s *sessions) create(id string, msgs []vm.Value, ancestry []string, forkedA
 func sessionID(fn string, v vm.Value) (string, error) {
 	s, ok := v.AsString()
 	if !ok || s.Go() == "" {
-		return "", vm.Throwf("%s: session id must be a non-empty string, got %s", fn, lib.Display(v))
+		return "", vm.Throwf("%s: session id must be a non-empty string, got %s", fn, shown(v))
 	}
 	return s.Go(), nil
 }
@@ -81,7 +81,7 @@ func sessionID(fn string, v vm.Value) (string, error) {
 func sessionStart(th *vm.Thread, fn string, v vm.Value) (string, []vm.Value, error) {
 	id, err := sessionID(fn, v)
 	if err != nil {
-		return "", nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, lib.Display(v))
+		return "", nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
 	}
 	s := sessionsOf(th)
 	s.mu.Lock()
@@ -278,7 +278,7 @@ func init() {
 		const fn = "agent_session_fork_at"
 		n, ok := a.Int(1)
 		if !ok || n < 0 {
-			return vm.Value{}, vm.Throwf("%s: n must be a non-negative int, got %s", fn, lib.Display(a.At(1)))
+			return vm.Value{}, vm.Throwf("%s: n must be a non-negative int, got %s", fn, shown(a.At(1)))
 		}
 		nid, err := newIDArg(fn, a, 2)
 		if err != nil {
@@ -290,7 +290,7 @@ func init() {
 		const fn = "agent_session_trim"
 		k, ok := a.Int(1)
 		if !ok || k < 0 {
-			return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, lib.Display(a.At(1)))
+			return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, shown(a.At(1)))
 		}
 		return withSession(th, fn, a.At(0), true, func(s *sessions, x *session) (vm.Value, error) {
 			var sys, body []vm.Value

@@ -17,6 +17,7 @@ import (
 	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
 )
@@ -57,8 +58,30 @@ type spawnState struct {
 
 type spawnKey struct{}
 
-func spawnsOf(th *vm.Thread) *spawnState {
-	return th.VM().Local(spawnKey{}, func() any { return &spawnState{} }).(*spawnState)
+func spawnsOf(th *vm.Thread) *spawnState { return spawnsOfVM(th.VM()) }
+
+func spawnsOfVM(v *vm.VM) *spawnState {
+	return v.Local(spawnKey{}, func() any { return &spawnState{} }).(*spawnState)
+}
+
+// std/lifecycle's suspended count is the spawned agents whose work is
+// unfinished: running a turn, or stopped by daemon_stop (resumable); its
+// queued count is the inputs of open agents not started yet. Idle,
+// failed and closed agents are settled.
+func init() {
+	process.AddUnsettledSource(func(v *vm.VM, u *process.Unsettled) {
+		s := spawnsOfVM(v)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, x := range s.agents {
+			if x.status == stRunning || x.status == stStopped {
+				u.Suspended++
+			}
+			if x.status != stClosed {
+				u.Queued += int64(len(x.queue))
+			}
+		}
+	})
 }
 
 func (x *spawned) handle() vm.Value {
@@ -299,7 +322,7 @@ func timeoutArg(fn string, a vm.Args, i int) (time.Duration, error) {
 			return time.Duration(d) * time.Millisecond, nil
 		}
 	}
-	return 0, vm.Throwf("%s: timeout must be a non-negative duration or int of milliseconds, got %s", fn, lib.Display(a.At(i)))
+	return 0, vm.Throwf("%s: timeout must be a non-negative duration or int of milliseconds, got %s", fn, shown(a.At(i)))
 }
 
 // lastOutcome is the last run's result, or its failure raised.

@@ -152,7 +152,9 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		if o.Err.Kind == vm.KindExit || o.Err.Kind == vm.KindCancelled {
 			return outcome{text: o.FailureText(), err: o.Err, fatal: true}
 		}
-		return outcome{text: errorText(o.Err), err: o.Err}
+		// The model reads the handler's own message; the script gets the
+		// failure relabelled, as any callback's (docs/spec/language.md §8.2).
+		return outcome{text: errorText(o.Err), err: o.Err.Relabel()}
 	}
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }

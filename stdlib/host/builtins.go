@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -219,5 +220,13 @@ func init() {
 			Fn: func(th *vm.Thread, _ vm.Value, a vm.Args) (vm.Value, error) {
 				return callBuiltin(th, a, "host_tool_call", true)
 			}},
+	})
+}
+
+// A tool whose executor is "host_bridge" runs as host_call(capability,
+// args) would, mocks included (docs/spec/registry.md §2, `host_capability`).
+func init() {
+	tool.SetHostBridge(func(th *vm.Thread, capability string, args vm.Value) (vm.Value, bool, error) {
+		return stateOf(th).call(th, "host_call", capability, args, false)
 	})
 }

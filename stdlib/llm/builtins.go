@@ -3,6 +3,7 @@ package llm
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -296,6 +297,8 @@ func call(th *vm.Thread, r *request) (*response, []string, error) {
 	if err := st.checkBudget(r.fn); err != nil {
 		return nil, nil, err
 	}
+	st.inFlight.Add(1)
+	defer st.inFlight.Add(-1)
 	if err := admit(th, r); err != nil {
 		return nil, nil, err
 	}
@@ -459,19 +462,27 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	if c.provider.api == "mock" {
 		return mockStream(th, r)
 	}
+	// A provider stream is in flight until it ends or fails.
+	st.inFlight.Add(1)
+	var once sync.Once
+	settle := func() { once.Do(func() { st.inFlight.Add(-1) }) }
 	if err := admit(th, r); err != nil {
+		settle()
 		return vm.Value{}, err
 	}
 	s, err := c.open(th, r)
 	if err != nil {
+		settle()
 		return vm.Value{}, err
 	}
 	return concurrency.NewStream(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 		delta, ok, err := s.next(th)
 		if err != nil {
+			settle()
 			return vm.Value{}, false, err
 		}
 		if !ok {
+			settle()
 			resp, err := s.final()
 			if err != nil {
 				return vm.Value{}, false, err

@@ -12,9 +12,11 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -44,23 +46,35 @@ type mockScope struct {
 	calls    []vm.Value
 }
 
-// state is the LLM state of one VM: mock scopes, usage totals and the
-// numbering of generated tool call ids.
+// state is the LLM state of one VM: mock scopes, usage totals, the
+// numbering of generated tool call ids and the calls in flight.
 type state struct {
-	mu     sync.Mutex
-	scopes []*mockScope
-	calls  int64
-	in     int64
-	out    int64
-	cost   float64
-	nextID int64
-	budget float64 // USD; < 0: none
+	// inFlight counts the calls begun and not yet answered, waiting for
+	// an llm_rate_limit token included (std/lifecycle.unsettled_state).
+	inFlight atomic.Int64
+	mu       sync.Mutex
+	scopes   []*mockScope
+	calls    int64
+	in       int64
+	out      int64
+	cost     float64
+	nextID   int64
+	budget   float64 // USD; < 0: none
 }
 
 type stateKey struct{}
 
-func stateOf(th *vm.Thread) *state {
-	return th.VM().Local(stateKey{}, func() any { return &state{scopes: []*mockScope{{}}, budget: -1} }).(*state)
+func stateOf(th *vm.Thread) *state { return stateOfVM(th.VM()) }
+
+func stateOfVM(v *vm.VM) *state {
+	return v.Local(stateKey{}, func() any { return &state{scopes: []*mockScope{{}}, budget: -1} }).(*state)
+}
+
+// The calls in flight are std/lifecycle's in_flight count.
+func init() {
+	process.AddUnsettledSource(func(v *vm.VM, u *process.Unsettled) {
+		u.InFlight += stateOfVM(v).inFlight.Load()
+	})
 }
 
 func (s *state) top() *mockScope { return s.scopes[len(s.scopes)-1] }

@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -239,6 +240,13 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		if r.choice, err = jsonschema.ToAny(v); err != nil {
 			return nil, vm.Throwf("%s: options.tool_choice: %s", fn, err.Error())
 		}
+		if name, ok := choiceName(r.choice); ok && !slices.ContainsFunc(r.tools, func(t toolSpec) bool { return t.Name == name }) {
+			// The same words whether the tool does not exist or is
+			// reserved for another audience: an operator-only tool
+			// cannot leak its name to the model (seed 001), nor its
+			// existence to whoever reads this error.
+			return nil, vm.Throwf("%s: options.tool_choice: %q is not an available tool", fn, name)
+		}
 	}
 	if v, ok := opt("json"); ok {
 		r.jsonMode = v.Truth()
@@ -360,6 +368,31 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 	return out, nil
 }
 
+// choiceName is the tool a tool_choice forces: a name other than the
+// modes "auto", "none", "required" and "any", or the name in a
+// provider's own dict ({type: "tool", name} or {type: "function",
+// function: {name}}).
+func choiceName(choice any) (string, bool) {
+	switch c := choice.(type) {
+	case string:
+		switch c {
+		case "auto", "none", "required", "any":
+			return "", false
+		}
+		return c, true
+	case map[string]any:
+		if n, ok := c["name"].(string); ok {
+			return n, true
+		}
+		if f, ok := c["function"].(map[string]any); ok {
+			if n, ok := f["name"].(string); ok {
+				return n, true
+			}
+		}
+	}
+	return "", false
+}
+
 // readTools reads options.tools: a tool registry (tool_registry) or a
 // list of tool definitions, each normalized as the registry normalizes its
 // entries, so `parameters` may use the registry's short forms.
@@ -383,9 +416,14 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 			}
 			// a tool reserved for other surfaces is never offered to the
 			// model, whatever form it comes in (docs/spec/registry.md §5)
-			if t.Entry.Governance.Allows(tool.AudienceAgent) {
-				entries = append(entries, t.Entry)
+			if !t.Entry.Governance.Allows(tool.AudienceAgent) {
+				continue
 			}
+			// as agent_loop reads its list (docs/agents.md, "Tools")
+			if slices.ContainsFunc(entries, func(e *tool.Entry) bool { return e.Name == t.Entry.Name }) {
+				return nil, vm.Throwf("%s: two tools are named %q", fn, t.Entry.Name)
+			}
+			entries = append(entries, t.Entry)
 		}
 	} else {
 		reg, err := tool.Normalize(v, cache)

@@ -61,3 +61,34 @@ func Finish(th *vm.Thread, result vm.Value) (vm.Value, error) {
 	}
 	return result, nil
 }
+
+// Unsettled is the work a run has started and not settled, the counts of
+// std/lifecycle.unsettled_state (docs/spec/newer.md §2.20).
+type Unsettled struct {
+	Suspended int64 // spawned agents running a turn or stopped (daemon_stop)
+	Queued    int64 // inputs queued for spawned agents and daemons
+	Partial   int64 // handoffs begun and not finished (none: handoff is one call)
+	InFlight  int64 // LLM calls begun and not answered
+}
+
+// unsettledSources add the unsettled work of their library area; the
+// areas register them at init, so the lite build, which has none of
+// them, reports zeros.
+var unsettledSources []func(v *vm.VM, u *Unsettled)
+
+// AddUnsettledSource registers f as the reporter of one area's unsettled
+// work. Call it from init.
+func AddUnsettledSource(f func(v *vm.VM, u *Unsettled)) {
+	unsettledSources = append(unsettledSources, f)
+}
+
+func init() {
+	lib.Def("__unsettled_state", "__unsettled_state()", "the run's unsettled work {suspended, queued, partial, in_flight} (std/lifecycle.unsettled_state)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var u Unsettled
+		for _, f := range unsettledSources {
+			f(th.VM(), &u)
+		}
+		return vm.Of(lib.DictOf("suspended", vm.IntOf(u.Suspended), "queued", vm.IntOf(u.Queued),
+			"partial", vm.IntOf(u.Partial), "in_flight", vm.IntOf(u.InFlight))), nil
+	})
+}

@@ -121,8 +121,10 @@ func fnMessage(fn string, err error) string {
 //   - arguments or a result that violate a schema: a runtime error with
 //     the value-free contract message
 //     (`tool "X" input violates its declared schema: …`);
-//   - any other failure of the handler: the handler's own failure,
-//     unchanged (a thrown value, a runtime error, cancellation, exit);
+//   - any other failure of the handler: the handler's own failure (a
+//     thrown value, cancellation, exit unchanged; a runtime or type
+//     error relabelled with its line as a callback's is, docs/spec/language.md
+//     §8.2);
 //   - a call a hook denies, or a tool without a local handler:
 //     `tool "X" failed: <reason>`.
 //
@@ -155,7 +157,9 @@ func outcomeValue(o *tool.Outcome) (vm.Value, error) {
 		return vm.Value{}, vm.Runtimef("%s", o.Contract.Error())
 	}
 	if o.Err != nil {
-		return vm.Value{}, o.Err
+		// The handler is a callback of the builtin that runs it
+		// (docs/spec/language.md §8.2).
+		return vm.Value{}, o.Err.Relabel()
 	}
 	return vm.Value{}, vm.Runtimef("%s", o.FailureText())
 }
