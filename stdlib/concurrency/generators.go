@@ -179,6 +179,7 @@ func (c *coroutine) body() {
 	_, err := th.RunBody(c.fn, c.args)
 	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == abandonedMsg {
 		th.CancelChildren(-1)
+		releaseMutexOf(th)
 		releasePermitsOf(th, true)
 		return
 	}
