@@ -140,7 +140,7 @@ func init() {
 		st.mu.Unlock()
 		return vm.Nil, nil
 	})
-	lib.Def("trace_start", "trace_start(name, attributes?)", "open a span {trace_id, span_id, parent_id, name, attributes, start_ms} inside the current one; nil when tracing is off", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("trace_start", "trace_start(name, attributes?)", "open a span {trace_id, span_id, parent_id, name, attributes, start_ms} inside the task's innermost open one (a task's first: inside the span open where it was spawned); nil when tracing is off", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("trace_start: name must be a string, got %s", a.At(0).Type())
@@ -204,7 +204,7 @@ func init() {
 		}
 		return done, nil
 	})
-	lib.Def("trace_id", "trace_id()", "the trace id of the innermost open span, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("trace_id", "trace_id()", "the trace id of the task's innermost open span, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, _, ok := currentSpan(th)
 		if !ok {
 			return vm.Nil, nil
