@@ -124,8 +124,8 @@ func (s *stdinSource) has(all bool) bool {
 	return s.eof || (!all && strings.Contains(s.carry, "\n"))
 }
 
-// cut hands out a line (all: everything) from carry. ok is false when
-// reading failed before any text came.
+// cut hands out a line (all: everything) from carry. ok is false for all
+// when reading the rest failed (read_stdin then returns nil).
 func (s *stdinSource) cut(all bool) (text string, ok bool) {
 	text, ok = s.carry, !(all && s.failed)
 	if i := strings.IndexByte(text, '\n'); !all && i >= 0 {
