@@ -163,6 +163,41 @@ for i in 0 to 2000 exclusive {
 	t.Fatalf("goroutines: %d before, %d after", before, after)
 }
 
+// A generator dropped while inside a mutex block gives the lock back
+// when the garbage collector releases it (docs/concurrency.md: a mutex is
+// released on every exit), as it gives back its sync permits.
+func TestAbandonedGeneratorReleasesItsMutex(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				runtime.GC()
+			}
+		}
+	}()
+	expectOutput(t, `
+fn holder() {
+  mutex("g") {
+    yield 1
+    yield 2
+  }
+}
+let g: any = holder()
+println(g.next().value)
+g = nil
+let got = nil
+for i in range(200) {
+  got = try { deadline 10ms { mutex("g") { "got it" } } } catch (e) { nil }
+  if got != nil { break }
+}
+println(got)
+`, "1\ngot it")
+}
+
 // Programs using tasks run side by side in one process without sharing
 // anything (the mutex is per VM).
 func TestConcurrentVMs(t *testing.T) {

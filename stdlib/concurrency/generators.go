@@ -27,15 +27,24 @@ import (
 
 // Generator is a generator or stream value.
 type Generator struct {
-	vm     *vm.VM
-	stream bool
-	src    producer
-	done   bool
+	vm      *vm.VM
+	stream  bool
+	src     producer
+	done    bool
+	pulling bool // a pull is in progress (it may be waiting)
 }
 
 // producer makes a generator's elements; ok=false at the end.
 type producer interface {
 	pull(th *vm.Thread) (v vm.Value, ok bool, err error)
+}
+
+// concurrentProducer is a producer that several tasks may pull at once
+// (parallelSource); any other refuses a second pull while one is in
+// progress, so its state is never touched by two pulls at once.
+type concurrentProducer interface {
+	producer
+	concurrent()
 }
 
 func newStream(v *vm.VM, src producer) *Generator {
@@ -63,16 +72,34 @@ func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
 	if g.done {
 		return vm.Value{}, false, nil
 	}
-	if c, ok := g.src.(*coroutine); ok && c.running {
-		// Another task resumed it and its body is waiting for something.
-		return vm.Value{}, false, vm.Runtimef("%s already running", g.Type())
+	if _, shared := g.src.(concurrentProducer); !shared {
+		if g.pulling {
+			// Another task's pull is waiting for something (a generator's
+			// body, a network read, the source of a derived stream).
+			return vm.Value{}, false, vm.Runtimef("%s%s", g.Type(), busySuffix)
+		}
+		g.pulling = true
+		defer func() { g.pulling = false }()
 	}
 	v, ok, err := g.src.pull(th)
+	if _, co := g.src.(*coroutine); !co && isBusy(err) {
+		// A source this stream reads refused a pull that overlapped
+		// another: this stream has not ended, a later pull goes on.
+		return vm.Value{}, false, err
+	}
 	if err != nil || !ok {
 		g.done = true
 		return vm.Value{}, false, err
 	}
 	return v, true, nil
+}
+
+const busySuffix = " already running"
+
+// isBusy reports whether err is a stream's refusal of an overlapping pull.
+func isBusy(err error) bool {
+	e, ok := err.(*vm.Error)
+	return ok && e.Kind == vm.KindRuntime && (e.Msg == "generator"+busySuffix || e.Msg == "stream"+busySuffix)
 }
 
 // Next pulls the next element for the thread holding the VM lock.
@@ -98,7 +125,6 @@ type coroutine struct {
 	args    []vm.Value
 	th      *vm.Thread
 	started bool
-	running bool // a consumer is waiting for the body
 	in      chan *vm.Thread
 	out     chan coMsg
 }
@@ -129,8 +155,6 @@ func makeGenerator(th *vm.Thread, f *vm.Closure, args []vm.Value) *Generator {
 }
 
 func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
-	c.running = true
-	defer func() { c.running = false }()
 	if !c.started {
 		c.started = true
 		c.th = th.VM().NewThread()
@@ -155,6 +179,7 @@ func (c *coroutine) body() {
 	_, err := th.RunBody(c.fn, c.args)
 	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == abandonedMsg {
 		th.CancelChildren(-1)
+		releaseMutexOf(th)
 		releasePermitsOf(th, true)
 		return
 	}

@@ -49,9 +49,12 @@ type parallelRun struct {
 	running           map[*Task]int
 	allDone           chan struct{}
 
-	// stream mode: completed branches in completion order
-	queue  []parResult
-	signal chan struct{}
+	// stream mode: completed branches in completion order, and a channel
+	// closed (and replaced) when a branch ends, waking every task that
+	// reads the stream (several may, each taking other results).
+	stream  bool
+	queue   []parResult
+	changed chan struct{}
 }
 
 type parResult struct {
@@ -96,7 +99,7 @@ func init() {
 		p.errs = make([]*vm.Error, p.n)
 		stream, _ := a.Bool(4)
 		if stream {
-			p.signal = make(chan struct{}, 1)
+			p.stream, p.changed = true, make(chan struct{})
 		}
 		p.startMore()
 		if p.finished == p.n {
@@ -204,22 +207,16 @@ func (p *parallelRun) branchDone(t *Task) {
 		}
 	}
 	p.results[i], p.errs[i] = r.v, r.err
-	if p.signal != nil && (r.err == nil || !isCancellation(r.err)) {
+	if p.stream && (r.err == nil || !isCancellation(r.err)) {
 		p.queue = append(p.queue, r)
-		select {
-		case p.signal <- struct{}{}:
-		default:
-		}
 	}
 	p.startMore()
 	if p.finished == p.started && (p.started == p.n || p.failed) {
 		close(p.allDone)
-		if p.signal != nil {
-			select {
-			case p.signal <- struct{}{}:
-			default:
-			}
-		}
+	}
+	if p.stream {
+		close(p.changed)
+		p.changed = make(chan struct{})
 	}
 }
 
@@ -297,10 +294,13 @@ func init() {
 }
 
 // parallelSource feeds `parallel … as stream` results, in completion
-// order, to the stream's consumer.
+// order, to the stream's consumers: tasks reading it at once each take
+// other results, and all of them see its end.
 type parallelSource struct {
 	p *parallelRun
 }
+
+func (s *parallelSource) concurrent() {}
 
 func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
 	p := s.p
@@ -319,7 +319,7 @@ func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
 			return vm.Value{}, false, nil
 		default:
 		}
-		if _, err := th.WaitOnTasks(p.signal, -1); err != nil {
+		if _, err := th.WaitOnTasks(p.changed, -1); err != nil {
 			p.stopAll(th)
 			return vm.Value{}, false, err
 		}

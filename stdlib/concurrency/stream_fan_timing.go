@@ -215,6 +215,12 @@ func (f *fanout) pullSource(th *vm.Thread, i int) (vm.Value, bool, error) {
 		close(done)
 	}()
 	v, ok, err := pullFrom(th, f.in)
+	if e, isVM := err.(*vm.Error); isVM && isCancellation(e) || isBusy(err) {
+		// This reader was stopped (cancelled, its deadline) or the source
+		// refused an overlapping pull: that ends neither the source nor the
+		// other readers, whose next pull reads on (or finds the source ended).
+		return vm.Value{}, false, err
+	}
 	if err != nil || !ok {
 		f.ended, f.err = true, err
 		return vm.Value{}, false, err

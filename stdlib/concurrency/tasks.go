@@ -38,6 +38,8 @@ type Task struct {
 	// onStart runs on the task's thread, holding the VM lock, when the task
 	// leaves the queue.
 	onStart func(*Task)
+	// inherited holds the InheritOnSpawn snapshots (nil when all are nil).
+	inherited []any
 
 	// Set before done is closed.
 	result vm.Value
@@ -112,6 +114,7 @@ func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) 
 	} else {
 		t.args = args
 	}
+	t.inherit(th)
 	th.AddChild(t)
 	th.VM().Start(t)
 	return t

@@ -1,9 +1,7 @@
 package console
 
 import (
-	"bufio"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/harnlang/harn/vm"
@@ -19,10 +17,10 @@ import (
 // input; timedOut reports that the timeout passed first. read_line,
 // prompt_user and __io_read_line read through it too.
 //
-// A read whose wait ends first (timeout, cancellation, interrupt) goes on in
-// the background, and the next read of the same reader takes its line
-// instead of starting a second read, so no line is lost and two reads never
-// share the buffer at once.
+// Reads take turns (stdinSource): each line goes to one reader, in the
+// order they asked, and a read whose wait ends first (timeout,
+// cancellation, interrupt) goes on in the background and hands its text to
+// the next read, so no line is lost and two reads never share the buffer.
 func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
 	line, ok, timedOut, err = readLineRaw(th, timeout)
 	line = strings.TrimSuffix(line, "\n")
@@ -31,84 +29,7 @@ func ReadLine(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut b
 
 // readLineRaw is ReadLine keeping the line's terminator.
 func readLineRaw(th *vm.Thread, timeout time.Duration) (line string, ok, timedOut bool, err error) {
-	r := stdinOf(th).reader(th.VM())
-	rs := readStateOf(th)
-	rs.mu.Lock()
-	p := rs.inflight
-	if p == nil || p.r != r {
-		p = &pendingRead{r: r, done: make(chan struct{})}
-		go func() {
-			defer close(p.done)
-			p.line, p.err = r.ReadString('\n')
-		}()
-		rs.inflight = p
-	}
-	rs.mu.Unlock()
-	fired, err := th.Wait(p.done, timeout)
-	if err != nil {
-		return "", false, false, err
-	}
-	if !fired {
-		if timeout >= 0 {
-			return "", false, true, nil
-		}
-		<-p.done
-	}
-	rs.take(p)
-	if p.err != nil && p.line == "" {
-		return "", false, false, nil
-	}
-	return p.line, true, false, nil
-}
-
-// finishPendingRead waits for a line read an earlier wait left running on
-// r and returns its text ("" when there is none), so read_stdin's result
-// starts with it.
-func finishPendingRead(th *vm.Thread, r *bufio.Reader) (string, error) {
-	rs := readStateOf(th)
-	rs.mu.Lock()
-	p := rs.inflight
-	rs.mu.Unlock()
-	if p == nil || p.r != r {
-		return "", nil
-	}
-	fired, err := th.Wait(p.done, -1)
-	if err != nil {
-		return "", err
-	}
-	if !fired {
-		<-p.done
-	}
-	rs.take(p)
-	return p.line, nil
-}
-
-type readStateKey struct{}
-
-// readState is the read a wait left running when it ended first.
-type readState struct {
-	mu       sync.Mutex
-	inflight *pendingRead
-}
-
-func readStateOf(th *vm.Thread) *readState {
-	return th.VM().Local(readStateKey{}, func() any { return &readState{} }).(*readState)
-}
-
-// take forgets p once its line has been handed out.
-func (rs *readState) take(p *pendingRead) {
-	rs.mu.Lock()
-	if rs.inflight == p {
-		rs.inflight = nil
-	}
-	rs.mu.Unlock()
-}
-
-type pendingRead struct {
-	r    *bufio.Reader
-	done chan struct{} // closed when line and err are set
-	line string
-	err  error
+	return stdinOf(th).source(th.VM()).readLine(th, timeout)
 }
 
 // IsTerminal reports whether "stdin", "stdout" or "stderr" of th's VM is

@@ -78,3 +78,71 @@ println(json_stringify(read_line()))
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// runWithLateStdin runs src with a stdin that receives input only once
+// src has written "waiting" to stderr, and returns its trimmed stdout.
+func runWithLateStdin(t *testing.T, src, input string) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	stderr := &signalWriter{marker: "waiting", seen: make(chan struct{})}
+	go func() {
+		<-stderr.seen
+		io.WriteString(pw, input)
+		pw.Close()
+	}()
+	var out bytes.Buffer
+	r := interp.RunProgram("test.harn", []byte(src), interp.Options{Stdin: pr, Stdout: &out, Stderr: stderr})
+	if r.Err != nil {
+		t.Fatalf("run failed: %v", r.Err)
+	}
+	return strings.TrimSpace(out.String() + string(r.Stdout))
+}
+
+// Two tasks reading the rest of stdin at once take turns: the first
+// gets everything, the second what is left (run with -race).
+func TestConcurrentReadStdinTakeTurns(t *testing.T) {
+	got := runWithLateStdin(t, `
+let a = spawn { read_stdin() }
+let b = spawn { read_stdin() }
+sleep(20ms)
+eprintln("waiting")
+println(json_stringify([await(a), await(b)]))
+`, "x\ny\n")
+	if want := `["x\ny\n",""]`; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// A read_stdin whose wait a deadline or a cancellation ends goes on in
+// the background and hands what it read to the next reader (run with
+// -race: the abandoned read must not share the buffer with the next).
+func TestAbandonedReadStdinHandsItsTextOn(t *testing.T) {
+	for name, src := range map[string]string{
+		"deadline": `
+println(try { deadline 20ms { read_stdin() } } catch (e) { "timeout" })
+eprintln("waiting")
+println(read_line())
+println(json_stringify(read_stdin()))
+`,
+		"cancel": `
+let h = spawn { read_stdin() }
+sleep(20ms)
+cancel(h)
+println(try { await(h) ?? "cancelled" } catch (e) { "failed: ${e}" })
+eprintln("waiting")
+println(read_line())
+println(json_stringify(read_stdin()))
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := runWithLateStdin(t, src, "x\ny\n")
+			want := "timeout\nx\n\"y\\n\""
+			if name == "cancel" {
+				want = "cancelled\nx\n\"y\\n\""
+			}
+			if got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		})
+	}
+}

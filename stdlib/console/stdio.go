@@ -1,7 +1,6 @@
 package console
 
 import (
-	"bufio"
 	"io"
 	"os"
 	"strings"
@@ -34,7 +33,7 @@ func init() {
 	lib.Def("mock_stdin", "mock_stdin(text)", "make standard input read from text", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		st := stdinOf(th)
 		st.mu.Lock()
-		st.mock = bufio.NewReader(strings.NewReader(args.Text(0)))
+		st.mock = newStdinSource(strings.NewReader(args.Text(0)))
 		st.mu.Unlock()
 		return vm.Nil, nil
 	})
@@ -76,8 +75,8 @@ type stdioKey struct{}
 // stdioState is the per-VM standard input and terminal state.
 type stdioState struct {
 	mu      sync.Mutex
-	real    *bufio.Reader // over the VM's Stdin, made on first read
-	mock    *bufio.Reader // non-nil while mock_stdin is active
+	real    *stdinSource // over the VM's Stdin, made on first read
+	mock    *stdinSource // non-nil while mock_stdin is active
 	ttyMock map[string]bool
 	ttyHost map[string]bool // set by the host through SetTerminals
 }
@@ -134,8 +133,8 @@ func isTerminal(th *vm.Thread, stream string) bool {
 	return ok && fileIsTerminal(f)
 }
 
-// reader returns the reader stdin reads come from.
-func (st *stdioState) reader(v *vm.VM) *bufio.Reader {
+// source returns the reader stdin reads come from.
+func (st *stdioState) source(v *vm.VM) *stdinSource {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.mock != nil {
@@ -146,47 +145,18 @@ func (st *stdioState) reader(v *vm.VM) *bufio.Reader {
 		if in == nil {
 			in = strings.NewReader("")
 		}
-		st.real = bufio.NewReader(in)
+		st.real = newStdinSource(in)
 	}
 	return st.real
 }
 
-// waitRead runs a read on its own goroutine and waits for it with the VM
-// lock released, so other tasks run and an interrupt, cancellation or
-// deadline ends the wait (a terminal read cannot be cancelled, so unlike
-// blocking it does not wait for the read to finish then).
-func waitRead(th *vm.Thread, read func()) error {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		read()
-	}()
-	fired, err := th.Wait(done, -1)
-	if err != nil {
-		return err
-	}
-	if !fired {
-		<-done
-	}
-	return nil
-}
-
 // readStdin reads the rest of stdin; nil when reading fails.
 func readStdin(th *vm.Thread) (vm.Value, error) {
-	r := stdinOf(th).reader(th.VM())
-	head, err := finishPendingRead(th, r)
-	if err != nil {
-		return vm.Value{}, err
+	text, ok, err := stdinOf(th).source(th.VM()).readAll(th)
+	if err != nil || !ok {
+		return vm.Nil, err
 	}
-	var data []byte
-	var rerr error
-	if err := waitRead(th, func() { data, rerr = io.ReadAll(r) }); err != nil {
-		return vm.Value{}, err
-	}
-	if rerr != nil {
-		return vm.Nil, nil
-	}
-	return vm.Str(head + string(data)), nil
+	return vm.Str(text), nil
 }
 
 // readLine reads one line without its `\n` / `\r\n`; ok=false at end of

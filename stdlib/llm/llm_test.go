@@ -593,3 +593,43 @@ println(llm_pick_model({tier: "frontier", provider: "anthropic"}))`)
 		t.Fatalf("got %q", out)
 	}
 }
+
+// One llm_stream read by several tasks at once: a pull that overlaps
+// another is refused ("stream already running") instead of sharing the
+// response body, and no chunk is lost or read twice (run with -race).
+func TestStreamReadBySeveralTasks(t *testing.T) {
+	clearEnv(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 8 {
+			io.WriteString(w, `data: {"choices":[{"delta":{"content":"c`+string(rune('0'+i))+`"}}]}`+"\n\n")
+			w.(http.Flusher).Flush()
+			time.Sleep(5 * time.Millisecond)
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out := mustRun(t, `let s = llm_stream("hi")
+let res = parallel 3 { i ->
+  let got = []
+  let errs = []
+  for k in range(6) {
+    try {
+      let r = s.next()
+      if r.done { break }
+      got = got + [r.value]
+    } catch (e) { errs = errs + ["${e}"] }
+  }
+  {got: got, errs: errs}
+}
+let all = res.map({ r -> r.got }).flatten() + stream.collect(s)
+println(all.sort())
+println(res.map({ r -> r.errs }).flatten().unique())`)
+	want := "[c0, c1, c2, c3, c4, c5, c6, c7]\n[Runtime error: stream already running]"
+	if out != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
