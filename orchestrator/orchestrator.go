@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/orchestrator/manifest"
-	"github.com/harnlang/harn/stdlib/agents"
+	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 )
 
 // Topics of the event log (docs/spec/orchestrator.md §4).
@@ -199,7 +199,7 @@ func (o *Orchestrator) Reload(ctx context.Context, m *manifest.Manifest) error {
 	if err != nil {
 		return err
 	}
-	agents.SetTranscriptSink(rt.sess.VM, o.appendTranscript)
+	transcriptsink.Set(rt.sess.VM, o.appendTranscript)
 	known, err := readLifecycle(ctx, o.log)
 	if err != nil {
 		return err

@@ -237,7 +237,6 @@ type state struct {
 	active  []*runState
 	records []vm.Value
 	subs    []*subscriber
-	sink    TranscriptSink // SetTranscriptSink's, or nil
 }
 
 // subscriber is one agent_subscribe callback; kinds nil means every event.

@@ -1,36 +1,23 @@
 package agents
 
 import (
+	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
 )
 
-// TranscriptSink receives each message an agent loop adds to its
-// conversation while a host streams transcripts: the prompt, injected
-// feedback, the model's replies and the tool results, in order. id names
-// the loop's transcript stream: its agent session's id, else the id of
-// the transcript it continues, else a fresh transcript id for the run.
-// msg is the message as JSON data; agent and run name the loop as
-// agent_trace does. The orchestrator appends them to the event log
-// topic agent.transcript.<id> (docs/spec/orchestrator.md §4).
-type TranscriptSink func(id string, msg any, agent string, run int64)
+// TranscriptSink is transcriptsink.Sink: where a host streams agent
+// loops' messages.
+type TranscriptSink = transcriptsink.Sink
 
 // SetTranscriptSink makes every agent loop of v stream its messages to
 // s (nil stops it).
-func SetTranscriptSink(v *vm.VM, s TranscriptSink) {
-	st := stateOfVM(v)
-	st.mu.Lock()
-	st.sink = s
-	st.mu.Unlock()
-}
+func SetTranscriptSink(v *vm.VM, s TranscriptSink) { transcriptsink.Set(v, s) }
 
 // streamTo takes the VM's sink, if any, and picks the run's stream id.
 func (l *loop) streamTo(th *vm.Thread) {
-	st := stateOf(th)
-	st.mu.Lock()
-	l.sink = st.sink
-	st.mu.Unlock()
+	l.sink = transcriptsink.Of(th.VM())
 	if l.sink == nil {
 		return
 	}
