@@ -166,7 +166,7 @@ func TestHostMatches(t *testing.T) {
 // finding names its detector, marker or risk rule (docs/policy.md).
 func TestConflictMarkerFindingsHaveARule(t *testing.T) {
 	text := "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> branch\n======= x\n"
-	findings, _, _ := review(text, []string{"conflict_markers"})
+	findings, _, _, _ := review(nil, text, []string{"conflict_markers"})
 	var rules []string
 	for _, f := range findings {
 		rules = append(rules, f.rule)

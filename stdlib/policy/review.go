@@ -58,7 +58,10 @@ func isUnifiedDiff(lines []string) bool {
 	return false
 }
 
-func review(text string, checks []string) ([]reviewFinding, int, bool) {
+// review runs the checks over text. th, when not nil, may interrupt it
+// between lines and between the rules of a line (a long text takes a
+// while); the error is then th's.
+func review(th *vm.Thread, text string, checks []string) ([]reviewFinding, int, bool, error) {
 	lines, numbers, diff := reviewedLines(text)
 	var out []reviewFinding
 	on := func(c string) bool { return slices.Contains(checks, c) }
@@ -69,6 +72,11 @@ func review(text string, checks []string) ([]reviewFinding, int, bool) {
 		}
 	}
 	for i, l := range lines {
+		if th != nil {
+			if err := th.CheckInterrupt(); err != nil {
+				return nil, 0, false, err
+			}
+		}
 		n := numbers[i]
 		if on("conflict_markers") {
 			if m := conflictMarker(l); m != "" {
@@ -81,7 +89,11 @@ func review(text string, checks []string) ([]reviewFinding, int, bool) {
 			}
 		}
 		if on("risky_commands") {
-			for _, r := range scan(l) {
+			risky, err := scanInterruptible(th, l)
+			if err != nil {
+				return nil, 0, false, err
+			}
+			for _, r := range risky {
 				if r.level != "high" && r.level != "critical" {
 					continue
 				}
@@ -94,7 +106,7 @@ func review(text string, checks []string) ([]reviewFinding, int, bool) {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b reviewFinding) int { return a.line - b.line })
-	return out, len(lines), diff
+	return out, len(lines), diff, nil
 }
 
 // conflictMarker is the merge conflict marker line l is (`<<<<<<<`,
@@ -173,7 +185,10 @@ func init() {
 					}
 				}
 			}
-			found, lines, diff := review(text, checks)
+			found, lines, diff, err := review(th, text, checks)
+			if err != nil {
+				return vm.Value{}, err
+			}
 			counts := map[string]int{}
 			items := make([]vm.Value, len(found))
 			for i, f := range found {
