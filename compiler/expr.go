@@ -125,6 +125,8 @@ var borrowingMethods = map[string]bool{
 // callee pushes the function a call by name invokes, falling back to the
 // builtin of that name (docs/spec/language.md §9.2).
 func (f *fcomp) callee(id *syntax.Ident) {
+	// an undefined name fails here, at the name, not at the statement
+	f.line(id.At)
 	f.calleeRef(f.c.info.Refs[id], id.Name)
 }
 

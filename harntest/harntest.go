@@ -6,7 +6,8 @@
 // a `tests/` directory. Its tests are the top-level functions named
 // `test_*` (or marked `@test`) that take no required parameter, and the
 // pipelines so named or marked (called with no arguments, their
-// parameters unbound as under harn run); discovery only parses files.
+// parameters unbound as under harn run); discovery parses and checks
+// files (a file with a static error is one failure), running nothing.
 // Each test gets a fresh interpreter session: the file is loaded as a
 // module (its imports, top-level bindings and functions —
 // no other top-level statement runs, docs/spec/language.md §11.2) and the test
@@ -19,6 +20,7 @@ package harntest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,8 +88,8 @@ func IsTestFile(path string) bool {
 
 // Discover finds the tests under paths (files or directories) in file and
 // source order. A file named explicitly is searched even when its name does
-// not mark it as a test file. Files that do not parse are returned as
-// errors keyed by path.
+// not mark it as a test file. Files that cannot be read, do not parse or
+// have static errors are returned as errors keyed by path.
 func Discover(paths []string, filter string) ([]Test, map[string]error) {
 	var files []string
 	for _, p := range paths {
@@ -126,6 +128,9 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 			continue
 		}
 		file, err := syntax.Parse(f, src)
+		if err == nil {
+			err = staticErrors(f)
+		}
 		if err != nil {
 			errs[f] = err
 			continue
@@ -154,6 +159,45 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 		}
 	}
 	return tests, errs
+}
+
+// staticErrors loads the test file as Run will, without running it, and
+// returns its static errors (diagnostics, of the file or of a module it
+// imports): they would fail every test of the file alike. A module that
+// cannot be loaded is left for each test to report.
+func staticErrors(path string) error {
+	s := interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
+	_, err := s.LoadModule(path)
+	var dl diag.List
+	var de *diag.Error
+	if errors.As(err, &dl) || errors.As(err, &de) {
+		return err
+	}
+	return nil
+}
+
+// Render is how a test file that does not load is reported on stderr:
+// its diagnostics with their source lines and carets (as harn check
+// prints them), or its read error.
+func Render(err error) string {
+	source := func(file string) []byte {
+		src, _ := os.ReadFile(file)
+		return src
+	}
+	var dl diag.List
+	var de *diag.Error
+	switch {
+	case errors.As(err, &dl):
+	case errors.As(err, &de):
+		dl = diag.List{de}
+	default:
+		return fmt.Sprintf("error: %v\n", err)
+	}
+	var b strings.Builder
+	for _, d := range dl {
+		b.WriteString(diag.RenderWithNotes(d, source))
+	}
+	return b.String()
 }
 
 // isTest reports whether a function or pipeline is a test by its name
@@ -197,8 +241,12 @@ func FileFailure(file string, err error) Result {
 	if d != nil {
 		res.Test.Line = d.Line
 		res.Message = d.Msg
+		at := file
+		if d.File != "" {
+			at = d.File // a module the test file imports
+		}
 		if d.Line > 0 {
-			res.Location = fmt.Sprintf("%s:%d:%d", file, d.Line, d.Col)
+			res.Location = fmt.Sprintf("%s:%d:%d", at, d.Line, d.Col)
 		}
 	}
 	return res

@@ -164,20 +164,21 @@ func TestReports(t *testing.T) {
 	}
 }
 
-// TestStaticErrorMessageHasNoLabel: a test file the checker refuses
-// reports the message without the rendered label, also when the
-// diagnostic carries a code (`error[HARN-TYP-007]: `).
+// TestStaticErrorMessageHasNoLabel: a test file the checker refuses is
+// one `(file)` failure, like a file that does not parse, whose message is
+// the diagnostic's without the rendered label, also when it carries a
+// code (`error[HARN-TYP-007]: `), located at the error (docs/test.md).
 func TestStaticErrorMessageHasNoLabel(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bad_test.harn")
 	write(t, path, "fn test_bad() {\n  let label: string = 1\n}\n")
 	tests, errs := Discover([]string{dir}, "")
-	if len(errs) != 0 || len(tests) != 1 {
+	if len(errs) != 1 || len(tests) != 0 {
 		t.Fatalf("tests %v, errors %v", tests, errs)
 	}
-	res := Run(tests[0], Options{})
-	if !strings.HasPrefix(res.Message, "let binding `label`: expected string, found int") {
-		t.Fatalf("message %q", res.Message)
+	res := FileFailure(path, errs[path])
+	if res.Message != "let binding `label`: expected string, found int" || res.Location != path+":2:23" {
+		t.Fatalf("message %q at %q", res.Message, res.Location)
 	}
 }
 

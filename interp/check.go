@@ -250,12 +250,17 @@ func (s *Session) CheckFile(path string) (diag.List, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.checkSource(path, src), nil
+}
+
+// checkSource is CheckFile for source text named path.
+func (s *Session) checkSource(path string, src []byte) diag.List {
 	s.collect = &diag.List{}
 	defer func() { s.collect = nil }()
 	if _, err := s.Compile(path, src); err != nil {
 		s.report(err)
 	}
-	return *s.collect, nil
+	return *s.collect
 }
 
 // report adds a failure to the diagnostics CheckFile collects: load

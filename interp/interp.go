@@ -50,12 +50,11 @@ type Options struct {
 type Session struct {
 	VM       *vm.VM
 	Universe *vm.Universe
-	// Warnings collects checker warnings of the entry files compiled so
-	// far (what `harn run` prints before running).
+	// Warnings collects the checker warnings of the files compiled so
+	// far, entries and the modules they import (std/* modules excluded),
+	// in load order, modules before their importers, each module once:
+	// what `harn run` prints before running, as `harn check` does.
 	Warnings diag.List
-	// ModuleWarnings collects checker warnings of imported module files
-	// (std modules excluded); `harn run` does not print them.
-	ModuleWarnings diag.List
 	// Sources maps file names to their text, for rendering diagnostics.
 	Sources map[string][]byte
 
@@ -212,6 +211,25 @@ func (s *Session) RenderDiagnostic(d *diag.Error) string {
 // counted in one line, so a program with millions of them still starts
 // promptly and leaves a readable terminal.
 const MaxWarnings = 100
+
+// WriteDiagnostics writes diagnostics as `harn check` does: every error,
+// and warnings up to MaxWarnings, then one line counting the others. It
+// reports whether any of them is an error.
+func (s *Session) WriteDiagnostics(w io.Writer, ds diag.List) (failed bool) {
+	warnings := 0
+	for _, d := range ds {
+		if d.Severity == diag.SevError {
+			failed = true
+		} else if warnings++; warnings > MaxWarnings {
+			continue
+		}
+		io.WriteString(w, s.RenderDiagnostic(d))
+	}
+	if warnings > MaxWarnings {
+		WriteMoreWarnings(w, warnings-MaxWarnings)
+	}
+	return failed
+}
 
 // WriteWarnings writes the first MaxWarnings of ws, then one line
 // counting the others.

@@ -469,13 +469,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 			return nil // reported; importers are still checked
 		}
 	} else {
-		switch {
-		case isStd(m.Path):
-		case kind == unitModule:
-			s.ModuleWarnings = append(s.ModuleWarnings, warnings...)
-		default:
-			s.Warnings = append(s.Warnings, warnings...)
-		}
+		s.Warnings = append(s.Warnings, warnings...)
 		if len(errs) > 0 {
 			return errs
 		}

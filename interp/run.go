@@ -2,12 +2,14 @@ package interp
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -81,6 +83,19 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 	if opts.Vet != nil {
 		opts.Vet(s, m, err)
 	}
+	if err != nil && isStatic(err) {
+		// The static phase stopped at the first file with an error;
+		// report what `harn check` reports (docs/check.md): every file's
+		// errors and warnings, modules before their importers.
+		c := NewSession(Options{Argv: opts.Argv, Stdout: io.Discard, Stderr: io.Discard, StdPredeclared: opts.StdPredeclared})
+		c.VM.ScriptDir = s.VM.ScriptDir
+		shown, promoted := opts.Warnings.Apply(c.checkSource(path, s.Sources[path]))
+		c.WriteDiagnostics(stderr, shown)
+		if promoted > 0 {
+			io.WriteString(stderr, PromotedText(promoted))
+		}
+		return RunResult{Err: err, Status: ExitFailure}
+	}
 	shown, promoted := opts.Warnings.Apply(s.Warnings)
 	s.WriteWarnings(stderr, shown)
 	if err == nil && promoted > 0 {
@@ -130,4 +145,12 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		}
 	}
 	return res
+}
+
+// isStatic reports whether a Compile error is a static one (a diagnostic)
+// rather than a module that could not be loaded.
+func isStatic(err error) bool {
+	var dl diag.List
+	var de *diag.Error
+	return errors.As(err, &dl) || errors.As(err, &de)
 }

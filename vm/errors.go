@@ -172,26 +172,51 @@ func (e *Error) Relabel() *Error {
 
 // FormatTrace renders the Harn stack trace, one frame per line; a run
 // of identical frames (deep recursion) prints once, followed by
-// `[repeated N more times]`.
+// `[repeated N more times]`, and a run of a repeated cycle of up to
+// maxTraceCycle frames (alternating recursion, f calling a callback
+// calling f) prints the cycle once, followed by
+// `[the K frames above repeated N more times]` (docs/run.md).
 func (e *Error) FormatTrace() string {
 	var sb strings.Builder
 	for i := 0; i < len(e.Trace); {
-		f := e.Trace[i]
-		j := i + 1
-		for j < len(e.Trace) && e.Trace[j].Func == f.Func && e.Trace[j].File == f.File && e.Trace[j].Line == f.Line {
-			j++
+		period, reps := traceCycle(e.Trace[i:])
+		for _, f := range e.Trace[i : i+period] {
+			name := f.Func
+			if name == "" {
+				name = "<top level>"
+			}
+			fmt.Fprintf(&sb, "  at %s (%s:%d)\n", name, f.File, f.Line)
 		}
-		name := f.Func
-		if name == "" {
-			name = "<top level>"
+		switch {
+		case reps > 1 && period == 1:
+			fmt.Fprintf(&sb, "  [repeated %s more times]\n", groupDigits(reps-1))
+		case reps > 1:
+			fmt.Fprintf(&sb, "  [the %d frames above repeated %s more times]\n", period, groupDigits(reps-1))
 		}
-		fmt.Fprintf(&sb, "  at %s (%s:%d)\n", name, f.File, f.Line)
-		if j-i > 1 {
-			fmt.Fprintf(&sb, "  [repeated %s more times]\n", groupDigits(j-i-1))
-		}
-		i = j
+		i += period * reps
 	}
 	return sb.String()
+}
+
+// maxTraceCycle is the longest cycle of frames FormatTrace folds.
+const maxTraceCycle = 8
+
+// traceCycle finds the cycle of frames trace starts with that repeats
+// over the most frames (the shortest such cycle on a tie): its length and
+// how many times it occurs in a row (1, 1 when nothing repeats).
+func traceCycle(trace []TraceFrame) (period, reps int) {
+	period, reps = 1, 1
+	same := func(a, b TraceFrame) bool { return a.Func == b.Func && a.File == b.File && a.Line == b.Line }
+	for p := 1; p <= maxTraceCycle && 2*p <= len(trace); p++ {
+		n := p // frames that continue the cycle
+		for n < len(trace) && same(trace[n], trace[n-p]) {
+			n++
+		}
+		if r := n / p; r > 1 && r*p > period*reps {
+			period, reps = p, r
+		}
+	}
+	return period, reps
 }
 
 // Clone is a copy of the failure that another thread may raise and

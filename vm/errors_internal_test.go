@@ -18,3 +18,26 @@ func TestMaxFramesFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// FormatTrace folds a repeated cycle of frames (alternating recursion)
+// as it folds a run of one frame (docs/run.md).
+func TestFormatTraceFoldsCycles(t *testing.T) {
+	fr := func(fn string, line int) TraceFrame { return TraceFrame{Func: fn, File: "p.harn", Line: line} }
+	var trace []TraceFrame
+	for range 5 {
+		trace = append(trace, fr("f", 2), fr("<closure>", 2))
+	}
+	trace = append(trace, fr("f", 2), fr("g", 7), fr("g", 7), fr("g", 7))
+	for range 3 {
+		trace = append(trace, fr("a", 1), fr("b", 2), fr("c", 3))
+	}
+	trace = append(trace, fr("", 9))
+	got := (&Error{Trace: trace}).FormatTrace()
+	want := "  at f (p.harn:2)\n  at <closure> (p.harn:2)\n  [the 2 frames above repeated 4 more times]\n" +
+		"  at f (p.harn:2)\n  at g (p.harn:7)\n  [repeated 2 more times]\n" +
+		"  at a (p.harn:1)\n  at b (p.harn:2)\n  at c (p.harn:3)\n  [the 3 frames above repeated 2 more times]\n" +
+		"  at <top level> (p.harn:9)\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

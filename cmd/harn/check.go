@@ -47,6 +47,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		paths = append(paths, files...)
 	}
+	// A module several files import (or that is named itself) is
+	// checked with each of them; its diagnostics are reported once.
+	seen := map[string]bool{}
 	for _, path := range paths {
 		// Argv as `harn run` has it, so check and run agree on what is defined.
 		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}})
@@ -56,20 +59,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		shown, n := warnings.Apply(diags)
-		promoted += n
-		// Every error, and warnings up to interp.MaxWarnings.
-		count := 0
-		for _, d := range shown {
-			if d.Severity == diag.SevError {
-				status = 1
-			} else if count++; count > interp.MaxWarnings {
-				continue
+		var fresh diag.List
+		for _, d := range diags {
+			if key := s.RenderDiagnostic(d); !seen[key] {
+				seen[key] = true
+				fresh = append(fresh, d)
 			}
-			io.WriteString(stderr, s.RenderDiagnostic(d))
 		}
-		if count > interp.MaxWarnings {
-			interp.WriteMoreWarnings(stderr, count-interp.MaxWarnings)
+		shown, n := warnings.Apply(fresh)
+		promoted += n
+		if s.WriteDiagnostics(stderr, shown) {
+			status = 1
 		}
 	}
 	if promoted > 0 {

@@ -175,3 +175,81 @@ func TestCheckUnknownCallHidesNothing(t *testing.T) {
 		}
 	}
 }
+
+// writeTree writes files (slash-separated names) under a new directory
+// and makes it the working directory.
+func writeTree(t *testing.T, files map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+}
+
+// harn run reports the warnings of the modules a program imports, as
+// harn check does, and HARN_WARNINGS=error stops it on them
+// (docs/check.md); a module imported twice warns once.
+func TestRunReportsModuleWarnings(t *testing.T) {
+	writeTree(t, map[string]string{
+		"lib/warn.harn": "pub fn w() {\n  let unused_local = 1\n  return len(1, 2)\n}\n",
+		"lib/also.harn": "import { w } from \"./warn\"\npub fn v() { return w() }\n",
+		"mw.harn":       "import { w } from \"./lib/warn\"\nimport { v } from \"./lib/also\"\nprintln(w())\n",
+	})
+	_, check, _ := runHarn("check", "mw.harn")
+	out, stderr, status := runHarn("run", "mw.harn")
+	if status != 0 || out == "" || stderr != check {
+		t.Errorf("harn run: status %d, stdout %q\nstderr:\n%s\nharn check printed:\n%s", status, out, stderr, check)
+	}
+	for _, w := range []string{"lib/warn.harn:2:7", "lib/warn.harn:3:10"} {
+		if strings.Count(stderr, w) != 1 {
+			t.Errorf("harn run: want %s once in stderr:\n%s", w, stderr)
+		}
+	}
+	t.Setenv("HARN_WARNINGS", "error")
+	out, stderr, status = runHarn("run", "mw.harn")
+	if status != 1 || out != "" || !strings.Contains(stderr, "2 warnings treated as errors") {
+		t.Errorf("HARN_WARNINGS=error harn run: status %d, stdout %q\n%s", status, out, stderr)
+	}
+}
+
+// When the program and a module it imports both have static errors,
+// harn run (a file or -e) reports both, as harn check does, module first.
+func TestRunReportsEveryStaticError(t *testing.T) {
+	writeTree(t, map[string]string{
+		"lib/bad.harn": "pub fn e() {\n  let z: int = \"no\"\n  return z\n}\n",
+		"me.harn":      "import { e } from \"./lib/bad\"\nlet q: string = 1\nprintln(e())\n",
+	})
+	_, check, _ := runHarn("check", "me.harn")
+	_, stderr, status := runHarn("run", "me.harn")
+	mod, main := strings.Index(stderr, "lib/bad.harn:2:16"), strings.Index(stderr, "me.harn:2:17")
+	if status != 1 || stderr != check || mod < 0 || main < mod {
+		t.Errorf("harn run: status %d\n%s\nharn check printed:\n%s", status, stderr, check)
+	}
+	src, _ := os.ReadFile("me.harn")
+	_, stderr, status = runHarn("run", "-e", string(src))
+	if status != 1 || !strings.Contains(stderr, "lib/bad.harn:2:16") || !strings.Contains(stderr, "<-e>:2:17") {
+		t.Errorf("harn run -e: status %d\n%s", status, stderr)
+	}
+}
+
+// A module several checked files import is reported once
+// (docs/check.md).
+func TestCheckSharedModuleOnce(t *testing.T) {
+	importer := "import { e } from \"./lib/bad\"\nprintln(e())\n"
+	writeTree(t, map[string]string{
+		"lib/bad.harn": "pub fn e() {\n  let z: int = \"no\"\n  return z\n}\n",
+		"a.harn":       importer,
+		"b.harn":       importer,
+	})
+	for _, args := range [][]string{{"check"}, {"check", "a.harn", "b.harn"}} {
+		_, stderr, status := runHarn(args...)
+		if status != 1 || strings.Count(stderr, "lib/bad.harn:2:16") != 1 {
+			t.Errorf("harn %v: status %d, want lib/bad.harn:2:16 once:\n%s", args, status, stderr)
+		}
+	}
+}

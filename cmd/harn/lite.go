@@ -60,7 +60,7 @@ func init() {
 	liteVet = func(s *interp.Session, entry *interp.Module, err error, interrupted *atomic.Bool) {
 		// A static error or warning may suggest a name only the full
 		// library has ("did you mean"), so harn-full reports it.
-		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, entry) {
+		if err != nil || len(s.Warnings) > 0 || needsFull(s, entry) {
 			// From here a Ctrl-C ends the process, as it does before
 			// harn-full handles it; one caught already is handed on.
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
@@ -99,7 +99,7 @@ func cmdCheck(args []string, _, stderr io.Writer) int {
 		}
 		s := interp.NewSession(interp.Options{Stderr: io.Discard, Argv: []string{}, StdPredeclared: isFullOnly})
 		m, err := s.LoadFile(path)
-		if err != nil || len(s.Warnings)+len(s.ModuleWarnings) > 0 || needsFull(s, m) {
+		if err != nil || len(s.Warnings) > 0 || needsFull(s, m) {
 			return execFull(stderr)
 		}
 	}

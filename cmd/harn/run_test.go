@@ -241,3 +241,32 @@ func TestMissingFileWording(t *testing.T) {
 		}
 	}
 }
+
+// An undefined call target is reported at the called name, like every
+// other run-time error at its failing sub-expression (docs/run.md), in
+// a program and in a module's initialiser.
+func TestRunUndefinedCalleePosition(t *testing.T) {
+	out, code := runShared(t, "println(lenn([1]))\nfn lenn(x) { return 1 }\n")
+	if code != 1 || !strings.Contains(out, "Undefined builtin: lenn") || !strings.Contains(out, "p.harn:1:9\n") {
+		t.Errorf("status %d\n%s", code, out)
+	}
+	writeTree(t, map[string]string{
+		"lib/mi.harn": "pub let W = throw_it()\npub fn throw_it() { return 1 }\n",
+		"mi.harn":     "import { W } from \"./lib/mi\"\nprintln(W)\n",
+	})
+	_, stderr, code := runHarn("run", "mi.harn")
+	if code != 1 || !strings.Contains(stderr, "--> lib/mi.harn:1:13\n") {
+		t.Errorf("module initialiser: status %d\n%s", code, stderr)
+	}
+}
+
+// Alternating recursion (f calling a callback calling f) overflows with
+// a trace that folds the repeated cycle of frames (docs/run.md) instead
+// of printing ten thousand lines.
+func TestRunAlternatingRecursionTrace(t *testing.T) {
+	out, code := runShared(t, "fn f(n) {\n  return [n].map({ x -> f(x + 1) })\n}\nf(0)\n")
+	if code != 1 || !strings.Contains(out, "  at f (") || !strings.Contains(out, "  at <closure> (") ||
+		!strings.Contains(out, "  [the 2 frames above repeated 4,998 more times]\n") || len(out) > 2000 {
+		t.Errorf("status %d, %d bytes:\n%.3000s", code, len(out), out)
+	}
+}

@@ -111,7 +111,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	tests, errs := harntest.Discover(found, opts.Filter)
-	// A test file that cannot be read or parsed is a failure of its own,
+	// A test file that cannot be read, parsed or checked is a failure of its own,
 	// reported first (its caret error on stderr in text mode).
 	var results []harntest.Result
 	var broken []string
@@ -121,8 +121,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	sort.Strings(broken)
 	for _, f := range broken {
 		if !asJSON {
-			src, _ := os.ReadFile(f)
-			reportFmtError(stderr, errs[f], src)
+			io.WriteString(stderr, harntest.Render(errs[f]))
 		}
 		results = append(results, harntest.FileFailure(f, errs[f]))
 	}

@@ -57,6 +57,26 @@ func TestHarnTestFileThatDoesNotParse(t *testing.T) {
 	}
 }
 
+// A static error in a test file fails the file once, as `(file)`, with
+// the diagnostic as harn check prints it; its tests do not run
+// (docs/test.md).
+func TestHarnTestStaticError(t *testing.T) {
+	writeTree(t, map[string]string{
+		"z_test.harn": "fn test_c() {\n  let s: int = \"x\"\n}\nfn test_d() {\n  assert(true)\n}\n",
+	})
+	_, check, _ := runHarn("check", "z_test.harn")
+	out, errOut, code := runHarn("test", "z_test.harn")
+	if code != 1 || !strings.HasPrefix(errOut, "error[HARN-TYP-007]: let binding `s`") || !strings.Contains(check, errOut) || !strings.Contains(out, "FAIL z_test.harn::(file)") || !strings.Contains(out, "0 passed, 1 failed") ||
+		!strings.Contains(out, "at z_test.harn:2:16") || strings.Contains(out, "test_d") {
+		t.Errorf("exit %d\n%s%s\nharn check printed:\n%s", code, out, errOut, check)
+	}
+	out, _, code = runHarn("test", "--json", "z_test.harn")
+	if code != 1 || !strings.Contains(out, `"message": "let binding `+"`s`"+`: expected int, found string"`) ||
+		!strings.Contains(out, `"location": "z_test.harn:2:16"`) || !strings.Contains(out, `"failed": 1`) {
+		t.Errorf("--json: exit %d\n%s", code, out)
+	}
+}
+
 // TestHarnTestBadArguments: a missing path is reported once, as harn run
 // and harn check word it; an unknown option after `conformance` is one.
 func TestHarnTestBadArguments(t *testing.T) {

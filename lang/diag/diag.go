@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // Severity distinguishes errors from warnings.
@@ -272,7 +274,10 @@ func sourceLine(src []byte, n int) (string, bool) {
 }
 
 // caretIndent reproduces the whitespace before column col (tabs kept as
-// tabs so the caret lines up in a terminal).
+// tabs so the caret lines up in a terminal): one space per character,
+// two for an East Asian wide or fullwidth one (CJK, most emoji), which a
+// terminal shows two columns wide. col counts characters, as the
+// reported column does.
 func caretIndent(line string, col int) string {
 	var sb strings.Builder
 	i := 1
@@ -280,9 +285,12 @@ func caretIndent(line string, col int) string {
 		if i >= col {
 			break
 		}
-		if r == '\t' {
+		switch {
+		case r == '\t':
 			sb.WriteByte('\t')
-		} else {
+		case isWide(r):
+			sb.WriteString("  ")
+		default:
 			sb.WriteByte(' ')
 		}
 		i++
@@ -291,4 +299,13 @@ func caretIndent(line string, col int) string {
 		sb.WriteByte(' ')
 	}
 	return sb.String()
+}
+
+// isWide reports whether a terminal shows r two columns wide.
+func isWide(r rune) bool {
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return true
+	}
+	return false
 }

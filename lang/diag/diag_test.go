@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -135,5 +136,27 @@ func TestRenderHidesControlCharacters(t *testing.T) {
 	}
 	if strings.ContainsAny(got, "\x7f\x1b\x00\r") || !utf8.ValidString(got) {
 		t.Errorf("Render = %q: raw control bytes or invalid UTF-8", got)
+	}
+}
+
+// The caret lines up under the column in a terminal: a wide character
+// (CJK, fullwidth, emoji) before it takes two columns, a tab stays a tab;
+// the reported column still counts characters.
+func TestRenderCaretAfterWideCharacters(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		col   int
+		caret string
+	}{
+		{`let s = "日本" + 1`, 14, "  | " + strings.Repeat(" ", 15) + "^"},
+		{`let s = "ｘ" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
+		{`let s = "😀" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
+		{"\tlet s = \"é\" + 1", 14, "  | \t" + strings.Repeat(" ", 12) + "^"},
+	} {
+		got := Render(&Error{File: "p.harn", Line: 1, Col: c.col, Msg: "m"}, []byte(c.line+"\n"))
+		lines := strings.Split(got, "\n")
+		if len(lines) < 5 || lines[1] != fmt.Sprintf("  --> p.harn:1:%d", c.col) || lines[4] != c.caret {
+			t.Errorf("%q col %d:\n%s", c.line, c.col, got)
+		}
 	}
 }

@@ -98,7 +98,7 @@ func compile(path string, opts Options) (*library, error) {
 	sess := interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: opts.Stdin})
 	m, err := sess.LoadModule(path)
 	var warnings diag.List
-	for _, w := range sess.ModuleWarnings {
+	for _, w := range sess.Warnings {
 		if w.File == path {
 			warnings = append(warnings, w)
 		}
