@@ -160,12 +160,14 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 		}
 		return grp(text(open), indent{softline, inner}, softline, text(close))
 	}
-	var body concat
+	var head, body concat
 	for i, e := range elems {
 		if i > 0 {
 			body = append(body, text(","), p.trailingComments(e.start), sp)
+		} else if c := p.trailingComments(e.start); c != nil {
+			head = append(head, c) // `f( // why` keeps its comment after the bracket
 		}
-		body = append(body, e.print())
+		body = append(body, p.ownLine(e.start), e.print())
 	}
 	body = append(body, ifBreak{text(","), nil})
 	if closeAt.IsValid() {
@@ -174,11 +176,33 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 			body = append(body, rest)
 		}
 	}
-	g := grp(text(open), indent{softline, body}, softline, text(close))
+	g := grp(concat{text(open), head}, indent{softline, body}, softline, text(close))
 	if expand {
 		g.docs = append(g.docs, breakParent{})
 	}
 	return g
+}
+
+// ownLine emits the comments on lines of their own before an element
+// that starts at start, each on its own line before it (docs/fmt.md
+// "Comments"): printed by the element itself, one above a dict entry
+// would land between its key and value, one above a parameter after the
+// last one. A comment with code after it on its line is left to the
+// element.
+func (p *printer) ownLine(start syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(start) {
+		c := p.comments[p.next]
+		if c.trailing || !c.nlAfter {
+			break
+		}
+		p.next++
+		out = append(out, commentDoc(c.tok), hardline)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // dict prints `{k: v, …}` (also a struct literal's fields). A dict written
@@ -612,7 +636,7 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		a := a
 		elems[i] = elem{syntax.ExprStart(a), func() doc { return p.expr(a) }}
 	}
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.ExprStart(args[0]), closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks.
 		var d concat

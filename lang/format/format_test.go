@@ -167,6 +167,25 @@ func TestStatementStartsWithKeywordForm(t *testing.T) {
 	}
 }
 
+// TestOwnLineCommentsInLists: docs/fmt.md "Comments": a comment on its
+// own line above an item of a bracketed list stays above that item (not
+// between a dict key and its value, not after the last parameter), and
+// one after the opening bracket stays there.
+func TestOwnLineCommentsInLists(t *testing.T) {
+	for _, src := range []string{
+		"let config = {\n  // the model to use\n  model: \"gpt\",\n  // retries\n  retries: 3,\n}\n",
+		"let p = P {\n  // c\n  x: 1,\n}\n",
+		"fn configure(\n  // the host\n  host: string,\n  // the port\n  port: int,\n) {\n  return host\n}\n",
+		"import {\n  // helpers\n  shout,\n  // more\n  whisper,\n} from \"./m\"\n",
+		"let {\n  // first\n  a,\n  // second\n  b,\n} = d\n",
+		"f(\n  // the first\n  a,\n  // the second\n  {x: 1},\n)\n",
+		"fn f( // about params\n  x, // the x\n) {\n  return x\n}\n",
+		"let xs = [ // numbers\n  1,\n  2,\n]\n",
+	} {
+		check(t, strings.Fields(src)[1], src, src)
+	}
+}
+
 // TestTrailingCommentsStayPut: docs/fmt.md "Comments": a comment that
 // trailed code on a line still does — after a chain link or pipe stage
 // (not past the next `.` or `|>`), after the `}` before `else`, `catch`
