@@ -186,6 +186,19 @@ func TestOwnLineCommentsInLists(t *testing.T) {
 	}
 }
 
+// TestCommentsAfterAttributes: docs/fmt.md "Comments": a comment between
+// an attribute and its declaration stays there (not in the parameter
+// list), and so does one that trails the attribute.
+func TestCommentsAfterAttributes(t *testing.T) {
+	for _, src := range []string{
+		"@test\n// plain comment\nfn test_x() {\n  assert(true)\n}\n",
+		"@deprecated(\"y\")\n/// Doc after attr.\npub fn b_fn(a) {\n  return a\n}\n",
+		"@test // trailing\n@deprecated(\"z\")\n// between\n/** block doc */\nfn c() {}\n",
+	} {
+		check(t, strings.Fields(src)[0], src, src)
+	}
+}
+
 // TestTrailingCommentsStayPut: docs/fmt.md "Comments": a comment that
 // trailed code on a line still does — after a chain link or pipe stage
 // (not past the next `.` or `|>`), after the `}` before `else`, `catch`

@@ -121,7 +121,9 @@ var ruleCases = []ruleCase{
 	{rule: "missing-doc",
 		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
 		want:  []string{"1:8 public function `area` has no doc comment"},
-		quiet: "/// The area of a rectangle.\npub fn area(w, h) {\n  return w * h\n}\nfn private_helper() { return 1 }\nprintln(private_helper())\n"},
+		quiet: "/// The area of a rectangle.\npub fn area(w, h) {\n  return w * h\n}\nfn private_helper() { return 1 }\nprintln(private_helper())\n" +
+			// a doc comment between the attributes and the declaration counts
+			"@deprecated(\"y\")\n/// Doc after the attribute.\npub fn b_fn(a) { return a }\n"},
 	{rule: "naming",
 		fires: "fn doThing(someArg) {\n  return someArg\n}\nstruct point_2d {\n  x: int\n}\nenum Color {\n  dark_red\n}\nprintln(doThing(1))\n",
 		want: []string{"1:4 function `doThing` should be snake_case (`do_thing`)", "1:12 parameter `someArg` should be snake_case (`some_arg`)",
