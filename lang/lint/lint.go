@@ -344,7 +344,8 @@ func (l *linter) unusedImports() {
 // annotations and type arguments (`p: Point`, `f<Point>()`), bounds, and
 // the enum of `Color.Red` and of variant patterns (an enum has no run-time
 // value, so `Color` there resolves to nothing), and aliases named as
-// schemas.
+// schemas; and the function names a pipe calls through a string
+// (`x |> "shout"`), which the resolver does not see either.
 func (l *linter) typeNames() map[string]bool {
 	names := map[string]bool{}
 	enumOf := func(x syntax.Expr) {
@@ -372,6 +373,12 @@ func (l *linter) typeNames() map[string]bool {
 			enumOf(n.X)
 		case *syntax.MethodCall:
 			enumOf(n.X)
+		case *syntax.PipeExpr:
+			// `x |> "shout"` calls the function named by the string
+			// (docs/spec/language.md §2.8): the name is used
+			if s, ok := n.F.(*syntax.StringLit); ok {
+				names[s.Value] = true
+			}
 		}
 		return true
 	})

@@ -247,6 +247,18 @@ func TestUnusedImportSeesTypes(t *testing.T) {
 	}
 }
 
+// TestUnusedImportSeesPipeStrings: a function used only through a pipe
+// whose target is a string naming it (docs/spec/language.md §2.8) is used.
+func TestUnusedImportSeesPipeStrings(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.harn"), []byte("pub fn shout(s) {\n  return s + \"!\"\n}\npub fn whisper(s) {\n  return s\n}\n"), 0o644)
+	src := "import { shout, whisper } from \"./m\"\nprintln(\"hi\" |> \"shout\")\n"
+	got := findings(t, dir, src, "unused-import")
+	if want := "1:17 `whisper` is imported from \"./m\" but never used"; strings.Join(got, "\n") != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 // TestFixRefusesABrokenResult: every version a fix produces goes through
 // the analyzer, so a caller that refuses files harn check rejects (harn
 // lint --fix, the language server) never gets a fixed file it would

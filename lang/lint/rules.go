@@ -29,7 +29,8 @@ misleads readers about the file's dependencies. The fix removes the name
 from the import, and the import itself when no name is left. A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
-("Color.Red", also in match arms). pub import (a re-export) and wildcard
+("Color.Red", also in match arms). A function is used when a pipe names
+it in a string (x |> "shout"). pub import (a re-export) and wildcard
 imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
