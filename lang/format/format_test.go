@@ -199,6 +199,19 @@ func TestCommentsAfterAttributes(t *testing.T) {
 	}
 }
 
+// TestMeaningKept: programs whose canonical layout would change their
+// meaning keep what they need: the `;` after a statement ending in a
+// propagating `?` (on a new line `c ? a : b` would continue it as a
+// ternary).
+func TestMeaningKept(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"propagate then ternary", "fn f(flag) {\n  let v = Ok(1)?; flag ? a() : b()\n}\n",
+			"fn f(flag) {\n  let v = Ok(1)?;\n  flag ? a() : b()\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
 // TestTrailingCommentsStayPut: docs/fmt.md "Comments": a comment that
 // trailed code on a line still does — after a chain link or pipe stage
 // (not past the next `.` or `|>`), after the `}` before `else`, `catch`
