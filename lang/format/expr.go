@@ -45,12 +45,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.SpreadExpr:
 		return concat{text("..."), p.expr(x.X)}
 	case *syntax.ListLit:
-		elems := make([]elem, len(x.Elems))
-		for i, e := range x.Elems {
-			e := e
-			elems[i] = elem{syntax.ExprStart(e), func() doc { return p.expr(e) }}
-		}
-		return p.seq("[", elems, "]", p.closing(x.At), false)
+		return p.seq("[", p.exprElems(x.Elems), "]", p.closing(x.At), false)
 	case *syntax.DictLit:
 		return p.dict(x.At, x.Entries)
 	case *syntax.StructLit:
@@ -203,6 +198,39 @@ func (p *printer) ownLine(start syntax.Pos) doc {
 		return nil
 	}
 	return out
+}
+
+// exprElems makes the elements of a list of expressions separated by
+// commas. An element holding a `<` comparison followed by one holding a
+// `>` comparison keeps parentheses: bare, `[a < b, c > (d)]` would read
+// `a<b, c>(d)` as a generic call (docs/spec/language.md §2.7, rule 5).
+func (p *printer) exprElems(xs []syntax.Expr) []elem {
+	elems := make([]elem, len(xs))
+	greater := false // a later element holds `>`
+	for i := len(xs) - 1; i >= 0; i-- {
+		x := xs[i]
+		paren := greater && holdsOp(x, "<")
+		elems[i] = elem{syntax.ExprStart(x), func() doc {
+			if paren {
+				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
+			}
+			return p.expr(x)
+		}}
+		greater = greater || holdsOp(x, ">")
+	}
+	return elems
+}
+
+// holdsOp reports whether x contains a binary expression with operator op.
+func holdsOp(x syntax.Expr, op string) bool {
+	found := false
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		if b, ok := n.(*syntax.BinaryExpr); ok && b.Op == op {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // dict prints `{k: v, …}` (also a struct literal's fields). A dict written
@@ -631,11 +659,7 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 	if closeAt == paren {
 		closeAt = syntax.Pos{}
 	}
-	elems := make([]elem, len(args))
-	for i, a := range args {
-		a := a
-		elems[i] = elem{syntax.ExprStart(a), func() doc { return p.expr(a) }}
-	}
+	elems := p.exprElems(args)
 	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks.

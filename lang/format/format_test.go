@@ -207,6 +207,9 @@ func TestMeaningKept(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
 		{"propagate then ternary", "fn f(flag) {\n  let v = Ok(1)?; flag ? a() : b()\n}\n",
 			"fn f(flag) {\n  let v = Ok(1)?;\n  flag ? a() : b()\n}\n"},
+		// bare, `a<b, c>(…)` is a generic call (docs/spec/language.md §2.7)
+		{"comparisons that would read as type arguments", "println([(a < b), c > (d || e)])\nf((a < b), c > (d))\nprintln([(a < b), (c < d)])\n",
+			"println([(a < b), c > (d || e)])\nf((a < b), c > d)\nprintln([a < b, c < d])\n"},
 	} {
 		check(t, c.name, c.in, c.want)
 	}
