@@ -29,12 +29,13 @@ func analyzer(path string) lint.Analyzer {
 func findings(t *testing.T, dir, src, rule string) []string {
 	t.Helper()
 	path := filepath.Join(dir, "main.harn")
-	f, info, err := analyzer(path)([]byte(src))
-	if err != nil {
-		t.Fatalf("analyze: %v", err)
+	m, diags := interp.NewSession(interp.Options{}).Analyze(path, []byte(src))
+	if m == nil {
+		t.Fatalf("analyze: %v", diags)
 	}
 	var out []string
-	for _, fd := range lint.File(f, info, lint.Options{}) {
+	// the checker's diagnostics too, as harn lint passes them
+	for _, fd := range lint.File(m.Syntax, m.Info, lint.Options{Checked: diags}) {
 		if fd.Rule.ID == rule {
 			out = append(out, fmt.Sprintf("%d:%d %s", fd.Pos.Line, fd.Pos.Col, fd.Msg))
 		}
@@ -132,6 +133,10 @@ var ruleCases = []ruleCase{
 		want: []string{"1:4 function `doThing` should be snake_case (`do_thing`)", "1:12 parameter `someArg` should be snake_case (`some_arg`)",
 			"4:1 struct `point_2d` should be PascalCase (`Point2d`)", "8:3 variant `dark_red` should be PascalCase (`DarkRed`)"},
 		quiet: "const MAX_SIZE = 3\nconst min_size = 1\nfn do_thing(some_arg) {\n  return some_arg + MAX_SIZE + min_size\n}\nstruct Point2D {\n  x: int\n}\nprintln(do_thing(1))\n"},
+	{rule: "unnecessary-non-null",
+		fires: "fn f(x: int) -> int {\n  return x!\n}\nprintln(f(1))\n",
+		want:  []string{"2:11 unnecessary non-null assertion: a value of type `int` is never nil"},
+		quiet: "fn f(x: int?) -> int {\n  return x!\n}\nprintln(f(1))\n"},
 }
 
 func TestRules(t *testing.T) {
@@ -256,6 +261,14 @@ func TestUnusedImportSeesPipeStrings(t *testing.T) {
 	got := findings(t, dir, src, "unused-import")
 	if want := "1:17 `whisper` is imported from \"./m\" but never used"; strings.Join(got, "\n") != want {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestLookupByCode: the checker's code for a lint warning names its rule
+// (harn lint --explain HARN-LNT-063).
+func TestLookupByCode(t *testing.T) {
+	if r := lint.Lookup("HARN-LNT-063"); r != lint.UnnecessaryNonNull {
+		t.Errorf("Lookup(HARN-LNT-063) = %v", r)
 	}
 }
 

@@ -85,6 +85,14 @@ happen to run, so "n = n + 1" from several tasks can lose updates. Return
 the value from the task (await it, or collect the results of parallel),
 or use an atomic, shared_cell or a channel. Assignments to variables
 declared inside the body are not reported. There is no automatic fix.`}
+	UnnecessaryNonNull = &Rule{"unnecessary-non-null", "a non-null assertion x! on a value that cannot be nil",
+		`"x!" asserts that x is not nil: it throws when x is nil and, for the
+checker, narrows a "T | nil" to T (docs/spec/newer.md §1.4). When the
+checker knows x's type cannot be nil the "!" does nothing; it may hide a
+mistake (the value was meant to be another, nilable one) and misleads
+readers. The checker reports it (harn run, harn check and harn lint show
+the warning under code HARN-LNT-063, which --explain and --disable also
+accept). There is no automatic fix: remove the "!".`}
 	PreferPick = &Rule{"prefer-pick", "a dict literal copies fields of one value one by one",
 		`A literal such as {name: user.name, email: user.email} copies the named
 fields of one value; pick(user, ["name", "email"]) says the same in one
@@ -98,7 +106,7 @@ literal would hold nil.`}
 // Rules lists every rule.
 var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
 	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick,
-	TaskAssignsCaptured}
+	TaskAssignsCaptured, UnnecessaryNonNull}
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
