@@ -81,8 +81,15 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		}
 		return concat{text(op), p.exprAt(x.X, syntax.PrecPower)}
 	case *syntax.TernaryExpr:
-		return grp(p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, syntax.PrecTernary),
-			indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
+		cond := p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??")
+		then := p.exprAt(x.Then, syntax.PrecTernary)
+		// a comment that ended the then-branch's line stays there, before
+		// the `:` (after it, the line would end in `:`)
+		var colon doc
+		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Else))); i >= 0 && p.toks[i].Text == ":" {
+			colon = p.inline(p.toks[i].Pos)
+		}
+		return grp(cond, text(" ? "), then, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 	case *syntax.RangeExpr:
 		d := concat{p.exprAt(x.Start, syntax.PrecTernary), text(" to "), p.exprAt(x.End, syntax.PrecTernary)}
 		if x.Exclusive {
@@ -820,7 +827,7 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 	if x.HasCatch {
 		d = append(d, p.keyword(x.Body.End, "catch"))
 		if x.CatchVar != "" {
-			d = append(d, text("("+x.CatchVar))
+			d = append(d, text("("), p.catchVarComments(x.Body.End), text(x.CatchVar))
 			if x.CatchType != nil {
 				d = append(d, text(": "), p.typ(x.CatchType))
 			}
@@ -836,6 +843,35 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 		d = append(d, p.keyword(end, "finally"), blk(x.Finally))
 	}
 	return d
+}
+
+// catchVarComments emits the comments between `catch (` and the caught
+// variable, the `catch` following the try body that ends at bodyEnd:
+// left to the catch block, they would move into it.
+func (p *printer) catchVarComments(bodyEnd syntax.Pos) doc {
+	i := p.tokenAt(p.nextPunct(bodyEnd, "("))
+	if i < 0 {
+		return nil
+	}
+	for i++; i < len(p.toks) && !significant(p.toks[i]); i++ {
+	}
+	if i == len(p.toks) {
+		return nil
+	}
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(p.toks[i].Pos) {
+		c := p.comments[p.next]
+		p.next++
+		if c.nlAfter {
+			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), hardline)
+		} else {
+			out = append(out, text(c.tok.Text+" ")) // `catch (/* c */ e)`
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func (p *printer) parallel(x *syntax.ParallelExpr) doc {
