@@ -242,6 +242,8 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 			"let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n"},
 		{"ternary", "let z = cond\n  ? 1 // c1\n  : 2 // c2\n", "let z = cond ? 1 // c1\n  : 2 // c2\n"},
 		{"catch variable", "let v = try { 1 } catch (/* c */ e) { e }\n", "let v = try { 1 } catch (/* c */ e) { e }\n"},
+		{"before a one-line block", "let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> /* d */ int? { return nil }\n",
+			"let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> int? /* d */ { return nil }\n"},
 		{"parenthesised head", "let a = (x.f + 1).f() // c\n  .g()\nlet b = ((n)).key\n",
 			"let a = (x.f + 1)\n  .f() // c\n  .g()\nlet b = n.key\n"},
 	} {

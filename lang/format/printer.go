@@ -548,6 +548,14 @@ func (p *printer) costRouteBody(s *syntax.CostRouteStmt) doc {
 // blockWith prints a block whose first line carries head after the brace
 // (a closure's parameters) and whose statements are stmts.
 func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc {
+	// A /* */ comment written before the `{` on its line (`-> /* c */
+	// { 1 }`) stays before it: inside, it would keep the block from staying on one line the
+	// next time (formatting would not be idempotent).
+	if p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(b.At) && !p.comments[p.next].nlAfter {
+		c := p.comments[p.next]
+		p.next++
+		return concat{commentText(c.tok.Text), text(" "), p.blockWith(b, head, stmts)}
+	}
 	open := concat{text("{")}
 	if head != nil {
 		open = append(open, text(" "), head)
