@@ -60,11 +60,12 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 				return explainRule(ids, stdout, stderr)
 			}
 			for _, id := range strings.Split(ids, ",") {
-				if lint.Lookup(id) == nil {
+				r := lint.Lookup(id)
+				if r == nil {
 					fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
 					return 2
 				}
-				opts.Disable = append(opts.Disable, id)
+				opts.Disable = append(opts.Disable, r.ID)
 			}
 		case strings.HasPrefix(a, "-"):
 			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, lintHelp)
@@ -129,11 +130,14 @@ func explainRule(id string, stdout, stderr io.Writer) int {
 
 // lintAnalyzer analyses a version of path's source exactly as harn check
 // does (imports loaded, Argv as harn run has it). A file with errors is
-// not linted: the errors are returned, as a checkErrors.
-func lintAnalyzer(path string) lint.Analyzer {
+// not linted: the errors are returned, as a checkErrors. The diagnostics
+// of the last analysis are left in *checked (lint turns the checker's
+// lint warnings, HARN-LNT-063, into findings).
+func lintAnalyzer(path string, checked *diag.List) lint.Analyzer {
 	return func(src []byte) (*syntax.File, *resolve.Info, error) {
 		s := interp.NewSession(interp.Options{Stderr: io.Discard, Argv: []string{}})
 		m, diags := s.Analyze(path, src)
+		*checked = diags
 		for _, d := range diags {
 			if d.Severity == diag.SevError {
 				return nil, nil, checkErrors{s, diags}
@@ -164,7 +168,8 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 		return 0, 0, false
 	}
-	analyze := lintAnalyzer(path)
+	var checked diag.List
+	analyze := lintAnalyzer(path, &checked)
 	if fix {
 		out, nfixed, err := lint.Fix(path, src, analyze, opts)
 		if err != nil {
@@ -187,6 +192,7 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 		reportLintError(stderr, err, src)
 		return 0, 0, false
 	}
+	opts.Checked = checked
 	for _, fd := range lint.File(f, info, opts) {
 		d := &diag.Error{File: path, Line: fd.Pos.Line, Col: fd.Pos.Col, Severity: diag.SevWarning,
 			Msg: fd.Msg + " [" + fd.Rule.ID + "]"}

@@ -45,12 +45,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 	case *syntax.SpreadExpr:
 		return concat{text("..."), p.expr(x.X)}
 	case *syntax.ListLit:
-		elems := make([]elem, len(x.Elems))
-		for i, e := range x.Elems {
-			e := e
-			elems[i] = elem{syntax.ExprStart(e), func() doc { return p.expr(e) }}
-		}
-		return p.seq("[", elems, "]", p.closing(x.At), false)
+		return p.seq("[", p.exprElems(x.Elems), "]", p.closing(x.At), false)
 	case *syntax.DictLit:
 		return p.dict(x.At, x.Entries)
 	case *syntax.StructLit:
@@ -86,8 +81,15 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		}
 		return concat{text(op), p.exprAt(x.X, syntax.PrecPower)}
 	case *syntax.TernaryExpr:
-		return grp(p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??"), text(" ? "), p.exprAt(x.Then, syntax.PrecTernary),
-			indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
+		cond := p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??")
+		then := p.exprAt(x.Then, syntax.PrecTernary)
+		// a comment that ended the then-branch's line stays there, before
+		// the `:` (after it, the line would end in `:`)
+		var colon doc
+		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Else))); i >= 0 && p.toks[i].Text == ":" {
+			colon = p.inline(p.toks[i].Pos)
+		}
+		return grp(cond, text(" ? "), then, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 	case *syntax.RangeExpr:
 		d := concat{p.exprAt(x.Start, syntax.PrecTernary), text(" to "), p.exprAt(x.End, syntax.PrecTernary)}
 		if x.Exclusive {
@@ -160,12 +162,14 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 		}
 		return grp(text(open), indent{softline, inner}, softline, text(close))
 	}
-	var body concat
+	var head, body concat
 	for i, e := range elems {
 		if i > 0 {
 			body = append(body, text(","), p.trailingComments(e.start), sp)
+		} else if c := p.trailingComments(e.start); c != nil {
+			head = append(head, c) // `f( // why` keeps its comment after the bracket
 		}
-		body = append(body, e.print())
+		body = append(body, p.ownLine(e.start), e.print())
 	}
 	body = append(body, ifBreak{text(","), nil})
 	if closeAt.IsValid() {
@@ -174,11 +178,66 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 			body = append(body, rest)
 		}
 	}
-	g := grp(text(open), indent{softline, body}, softline, text(close))
+	g := grp(concat{text(open), head}, indent{softline, body}, softline, text(close))
 	if expand {
 		g.docs = append(g.docs, breakParent{})
 	}
 	return g
+}
+
+// ownLine emits the comments on lines of their own before an element
+// that starts at start, each on its own line before it (docs/fmt.md
+// "Comments"): printed by the element itself, one above a dict entry
+// would land between its key and value, one above a parameter after the
+// last one. A comment with code after it on its line is left to the
+// element.
+func (p *printer) ownLine(start syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(start) {
+		c := p.comments[p.next]
+		if c.trailing || !c.nlAfter {
+			break
+		}
+		p.next++
+		out = append(out, commentDoc(c.tok), hardline)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// exprElems makes the elements of a list of expressions separated by
+// commas. An element holding a `<` comparison followed by one holding a
+// `>` comparison keeps parentheses: bare, `[a < b, c > (d)]` would read
+// `a<b, c>(d)` as a generic call (docs/spec/language.md §2.7, rule 5).
+func (p *printer) exprElems(xs []syntax.Expr) []elem {
+	elems := make([]elem, len(xs))
+	greater := false // a later element holds `>`
+	for i := len(xs) - 1; i >= 0; i-- {
+		x := xs[i]
+		paren := greater && holdsOp(x, "<")
+		elems[i] = elem{syntax.ExprStart(x), func() doc {
+			if paren {
+				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
+			}
+			return p.expr(x)
+		}}
+		greater = greater || holdsOp(x, ">")
+	}
+	return elems
+}
+
+// holdsOp reports whether x contains a binary expression with operator op.
+func holdsOp(x syntax.Expr, op string) bool {
+	found := false
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		if b, ok := n.(*syntax.BinaryExpr); ok && b.Op == op {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // dict prints `{k: v, …}` (also a struct literal's fields). A dict written
@@ -607,12 +666,8 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 	if closeAt == paren {
 		closeAt = syntax.Pos{}
 	}
-	elems := make([]elem, len(args))
-	for i, a := range args {
-		a := a
-		elems[i] = elem{syntax.ExprStart(a), func() doc { return p.expr(a) }}
-	}
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.ExprStart(args[0]), closeAt) && hugs(args) {
+	elems := p.exprElems(args)
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks.
 		var d concat
@@ -772,7 +827,7 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 	if x.HasCatch {
 		d = append(d, p.keyword(x.Body.End, "catch"))
 		if x.CatchVar != "" {
-			d = append(d, text("("+x.CatchVar))
+			d = append(d, text("("), p.catchVarComments(x.Body.End), text(x.CatchVar))
 			if x.CatchType != nil {
 				d = append(d, text(": "), p.typ(x.CatchType))
 			}
@@ -788,6 +843,35 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 		d = append(d, p.keyword(end, "finally"), blk(x.Finally))
 	}
 	return d
+}
+
+// catchVarComments emits the comments between `catch (` and the caught
+// variable, the `catch` following the try body that ends at bodyEnd:
+// left to the catch block, they would move into it.
+func (p *printer) catchVarComments(bodyEnd syntax.Pos) doc {
+	i := p.tokenAt(p.nextPunct(bodyEnd, "("))
+	if i < 0 {
+		return nil
+	}
+	for i++; i < len(p.toks) && !significant(p.toks[i]); i++ {
+	}
+	if i == len(p.toks) {
+		return nil
+	}
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(p.toks[i].Pos) {
+		c := p.comments[p.next]
+		p.next++
+		if c.nlAfter {
+			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), hardline)
+		} else {
+			out = append(out, text(c.tok.Text+" ")) // `catch (/* c */ e)`
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func (p *printer) parallel(x *syntax.ParallelExpr) doc {

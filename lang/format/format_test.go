@@ -167,6 +167,54 @@ func TestStatementStartsWithKeywordForm(t *testing.T) {
 	}
 }
 
+// TestOwnLineCommentsInLists: docs/fmt.md "Comments": a comment on its
+// own line above an item of a bracketed list stays above that item (not
+// between a dict key and its value, not after the last parameter), and
+// one after the opening bracket stays there.
+func TestOwnLineCommentsInLists(t *testing.T) {
+	for _, src := range []string{
+		"let config = {\n  // the model to use\n  model: \"gpt\",\n  // retries\n  retries: 3,\n}\n",
+		"let p = P {\n  // c\n  x: 1,\n}\n",
+		"fn configure(\n  // the host\n  host: string,\n  // the port\n  port: int,\n) {\n  return host\n}\n",
+		"import {\n  // helpers\n  shout,\n  // more\n  whisper,\n} from \"./m\"\n",
+		"let {\n  // first\n  a,\n  // second\n  b,\n} = d\n",
+		"f(\n  // the first\n  a,\n  // the second\n  {x: 1},\n)\n",
+		"fn f( // about params\n  x, // the x\n) {\n  return x\n}\n",
+		"let xs = [ // numbers\n  1,\n  2,\n]\n",
+	} {
+		check(t, strings.Fields(src)[1], src, src)
+	}
+}
+
+// TestCommentsAfterAttributes: docs/fmt.md "Comments": a comment between
+// an attribute and its declaration stays there (not in the parameter
+// list), and so does one that trails the attribute.
+func TestCommentsAfterAttributes(t *testing.T) {
+	for _, src := range []string{
+		"@test\n// plain comment\nfn test_x() {\n  assert(true)\n}\n",
+		"@deprecated(\"y\")\n/// Doc after attr.\npub fn b_fn(a) {\n  return a\n}\n",
+		"@test // trailing\n@deprecated(\"z\")\n// between\n/** block doc */\nfn c() {}\n",
+	} {
+		check(t, strings.Fields(src)[0], src, src)
+	}
+}
+
+// TestMeaningKept: programs whose canonical layout would change their
+// meaning keep what they need: the `;` after a statement ending in a
+// propagating `?` (on a new line `c ? a : b` would continue it as a
+// ternary).
+func TestMeaningKept(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"propagate then ternary", "fn f(flag) {\n  let v = Ok(1)?; flag ? a() : b()\n}\n",
+			"fn f(flag) {\n  let v = Ok(1)?;\n  flag ? a() : b()\n}\n"},
+		// bare, `a<b, c>(…)` is a generic call (docs/spec/language.md §2.7)
+		{"comparisons that would read as type arguments", "println([(a < b), c > (d || e)])\nf((a < b), c > (d))\nprintln([(a < b), (c < d)])\n",
+			"println([(a < b), c > (d || e)])\nf((a < b), c > d)\nprintln([a < b, c < d])\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
 // TestTrailingCommentsStayPut: docs/fmt.md "Comments": a comment that
 // trailed code on a line still does — after a chain link or pipe stage
 // (not past the next `.` or `|>`), after the `}` before `else`, `catch`
@@ -192,6 +240,10 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 		// not the next `.key` of the file: the comment stays put
 		{"chain in an argument", "let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n",
 			"let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n"},
+		{"ternary", "let z = cond\n  ? 1 // c1\n  : 2 // c2\n", "let z = cond ? 1 // c1\n  : 2 // c2\n"},
+		{"catch variable", "let v = try { 1 } catch (/* c */ e) { e }\n", "let v = try { 1 } catch (/* c */ e) { e }\n"},
+		{"before a one-line block", "let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> /* d */ int? { return nil }\n",
+			"let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> int? /* d */ { return nil }\n"},
 		{"parenthesised head", "let a = (x.f + 1).f() // c\n  .g()\nlet b = ((n)).key\n",
 			"let a = (x.f + 1)\n  .f() // c\n  .g()\nlet b = n.key\n"},
 	} {

@@ -356,6 +356,11 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		next := boundary
 		if i+1 < len(items) {
 			next = items[i+1].start
+			if p.endsInPropagate(next) {
+				// `let v = f()?; c ? a : b`: on separate lines, the
+				// `?` would start a ternary
+				out = append(out, text(";"))
+			}
 		}
 		for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(next) {
 			c := p.comments[p.next]
@@ -388,6 +393,28 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		p.lastLine = c.tok.End().Line
 	}
 	return out
+}
+
+// endsInPropagate reports whether the item before the one starting at
+// next ends with a propagating `?` and was separated from it by `;`: the
+// `;` must stay, since after a line break a statement holding `c ? a : b`
+// would continue the `?` as a ternary.
+func (p *printer) endsInPropagate(next syntax.Pos) bool {
+	i := p.tokenAt(next)
+	if i < 0 {
+		return false
+	}
+	semi := false
+	for i--; i >= 0; i-- {
+		t := p.toks[i]
+		if t.Kind == syntax.TokPunct && t.Text == ";" {
+			semi = true
+		}
+		if significant(t) {
+			return semi && t.Kind == syntax.TokPunct && t.Text == "?"
+		}
+	}
+	return false
 }
 
 // hasComments reports whether a comment lies between two positions.
@@ -521,6 +548,14 @@ func (p *printer) costRouteBody(s *syntax.CostRouteStmt) doc {
 // blockWith prints a block whose first line carries head after the brace
 // (a closure's parameters) and whose statements are stmts.
 func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc {
+	// A /* */ comment written before the `{` on its line (`-> /* c */
+	// { 1 }`) stays before it: inside, it would keep the block from staying on one line the
+	// next time (formatting would not be idempotent).
+	if p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(b.At) && !p.comments[p.next].nlAfter {
+		c := p.comments[p.next]
+		p.next++
+		return concat{commentText(c.tok.Text), text(" "), p.blockWith(b, head, stmts)}
+	}
 	open := concat{text("{")}
 	if head != nil {
 		open = append(open, text(" "), head)

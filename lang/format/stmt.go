@@ -135,12 +135,63 @@ func (p *printer) guardStart(x syntax.Expr, whole bool) {
 func (p *printer) declHead(attrs []*syntax.Attribute, pub bool, head string) concat {
 	var d concat
 	for _, a := range attrs {
-		d = append(d, p.inline(a.At), p.attribute(a), hardline)
+		d = append(d, p.inline(a.At), p.attribute(a))
+		// Comments after the attribute stay there, before the next
+		// attribute or the declaration (docs/fmt.md "Comments"): left to
+		// the declaration, they would land in its parameter list.
+		if next := p.afterAttribute(a); next.IsValid() {
+			d = append(d, p.trailingComments(next))
+			d = append(d, p.commentLines(next))
+		}
+		d = append(d, hardline)
 	}
 	if pub {
 		head = "pub " + head
 	}
 	return append(d, text(head))
+}
+
+// afterAttribute is the position of the first token after an attribute
+// (the next attribute or the declaration), or the zero position.
+func (p *printer) afterAttribute(a *syntax.Attribute) syntax.Pos {
+	i := p.tokenAt(a.At)
+	if i < 0 {
+		return syntax.Pos{}
+	}
+	for i < len(p.toks) && !(p.toks[i].Kind == syntax.TokIdent && p.toks[i].Text == a.Name) {
+		i++
+	}
+	next := func(j int) int {
+		for j < len(p.toks) && !significant(p.toks[j]) {
+			j++
+		}
+		return j
+	}
+	j := next(i + 1)
+	if j < len(p.toks) && p.toks[j].Kind == syntax.TokPunct && p.toks[j].Text == "(" {
+		if c, ok := p.closer[j]; ok {
+			j = next(c + 1)
+		}
+	}
+	if j >= len(p.toks) {
+		return syntax.Pos{}
+	}
+	return p.toks[j].Pos
+}
+
+// commentLines emits the comments before pos, each on a line of its own
+// after a line break.
+func (p *printer) commentLines(pos syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos) {
+		c := p.comments[p.next]
+		p.next++
+		out = append(out, hardline, commentDoc(c.tok))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func (p *printer) attribute(a *syntax.Attribute) doc {

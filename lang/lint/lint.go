@@ -13,6 +13,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/harnlang/harn/lang/diag"
 	"sort"
 	"strings"
 
@@ -54,20 +55,46 @@ func (f *Finding) Apply() {
 	}
 }
 
-// Lookup returns the rule with the given id.
+// Lookup returns the rule with the given id, or with the given
+// diagnostic code (HARN-LNT-063).
 func Lookup(id string) *Rule {
 	for _, r := range Rules {
 		if r.ID == id {
 			return r
 		}
 	}
-	return nil
+	return codes[id]
+}
+
+// codes maps the diagnostic codes the checker reports lint warnings under
+// to their rules.
+var codes = map[string]*Rule{"HARN-LNT-063": UnnecessaryNonNull}
+
+// checked turns the checker's warnings that carry a rule's code into
+// findings of that rule. Only those in the linted file itself count (the
+// checker also reports on imported modules).
+func (l *linter) checked(ds diag.List) {
+	path := ""
+	if l.file != nil {
+		path = l.file.Path
+	}
+	for _, d := range ds {
+		r := codes[d.Code]
+		if r == nil || d.Severity != diag.SevWarning || (d.File != "" && path != "" && d.File != path) {
+			continue
+		}
+		l.report(r, syntax.Pos{Line: d.Line, Col: d.Col}, 1, "", nil, "%s", d.Msg)
+	}
 }
 
 // Options tune a run.
 type Options struct {
 	// Disable lists rule ids not to run.
 	Disable []string
+	// Checked holds the diagnostics the checker gave the file (harn
+	// check's analysis); the warnings among them that carry the code of
+	// a rule (HARN-LNT-063) become findings of that rule.
+	Checked diag.List
 }
 
 // File runs every rule on a parsed and resolved file. info may be nil
@@ -82,6 +109,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) []*Finding {
 		l.bindings()
 	}
 	l.syntactic()
+	l.checked(opts.Checked)
 	sort.SliceStable(l.out, func(i, j int) bool { return l.out[i].Pos.Before(l.out[j].Pos) })
 	return l.out
 }
@@ -344,7 +372,8 @@ func (l *linter) unusedImports() {
 // annotations and type arguments (`p: Point`, `f<Point>()`), bounds, and
 // the enum of `Color.Red` and of variant patterns (an enum has no run-time
 // value, so `Color` there resolves to nothing), and aliases named as
-// schemas.
+// schemas; and the function names a pipe calls through a string
+// (`x |> "shout"`), which the resolver does not see either.
 func (l *linter) typeNames() map[string]bool {
 	names := map[string]bool{}
 	enumOf := func(x syntax.Expr) {
@@ -372,6 +401,12 @@ func (l *linter) typeNames() map[string]bool {
 			enumOf(n.X)
 		case *syntax.MethodCall:
 			enumOf(n.X)
+		case *syntax.PipeExpr:
+			// `x |> "shout"` calls the function named by the string
+			// (docs/spec/language.md §2.8): the name is used
+			if s, ok := n.F.(*syntax.StringLit); ok {
+				names[s.Value] = true
+			}
 		}
 		return true
 	})

@@ -29,12 +29,13 @@ func analyzer(path string) lint.Analyzer {
 func findings(t *testing.T, dir, src, rule string) []string {
 	t.Helper()
 	path := filepath.Join(dir, "main.harn")
-	f, info, err := analyzer(path)([]byte(src))
-	if err != nil {
-		t.Fatalf("analyze: %v", err)
+	m, diags := interp.NewSession(interp.Options{}).Analyze(path, []byte(src))
+	if m == nil {
+		t.Fatalf("analyze: %v", diags)
 	}
 	var out []string
-	for _, fd := range lint.File(f, info, lint.Options{}) {
+	// the checker's diagnostics too, as harn lint passes them
+	for _, fd := range lint.File(m.Syntax, m.Info, lint.Options{Checked: diags}) {
 		if fd.Rule.ID == rule {
 			out = append(out, fmt.Sprintf("%d:%d %s", fd.Pos.Line, fd.Pos.Col, fd.Msg))
 		}
@@ -95,7 +96,10 @@ var ruleCases = []ruleCase{
 		want: []string{"3:4 comparing a value with itself is always true", "6:5 comparison with `true`: for a bool `b` this is `b`",
 			"9:5 comparison with `true`: for a bool `b` this is `!b`", "13:4 comparison with `false`: for a bool `b` this is `!b`"},
 		fixed: "let a = 1\nlet b = 2\nif a == a {\n  println(1)\n}\nif a > b {\n  println(2)\n}\nif !(a < b) {\n  println(3)\n}\nlet flag = true\nif flag == false {\n  println(4)\n}\n",
-		quiet: "let a = 1\nprintln(a == 2, f() == f())\nfn f() { return 1 }\n"},
+		quiet: "let a = 1\nprintln(a == 2, f() == f())\nfn f() { return 1 }\n" +
+			// floats may be NaN, durations never compare equal
+			// (docs/spec/language.md §1.6), unknown types claim nothing
+			"let z = 0.0 / 0.0\nlet d = 5s\nprintln(z != z, 5s == 5s, d == d, 1.5 == 1.5)\nfn g(p) { return p == p }\nprintln(g(1))\n"},
 	{rule: "prefer-let",
 		fires: "var count = 0\ncount += 1\nprintln(count)\n",
 		want:  []string{"1:1 use `let` instead of `var`"},
@@ -121,12 +125,18 @@ var ruleCases = []ruleCase{
 	{rule: "missing-doc",
 		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
 		want:  []string{"1:8 public function `area` has no doc comment"},
-		quiet: "/// The area of a rectangle.\npub fn area(w, h) {\n  return w * h\n}\nfn private_helper() { return 1 }\nprintln(private_helper())\n"},
+		quiet: "/// The area of a rectangle.\npub fn area(w, h) {\n  return w * h\n}\nfn private_helper() { return 1 }\nprintln(private_helper())\n" +
+			// a doc comment between the attributes and the declaration counts
+			"@deprecated(\"y\")\n/// Doc after the attribute.\npub fn b_fn(a) { return a }\n"},
 	{rule: "naming",
 		fires: "fn doThing(someArg) {\n  return someArg\n}\nstruct point_2d {\n  x: int\n}\nenum Color {\n  dark_red\n}\nprintln(doThing(1))\n",
 		want: []string{"1:4 function `doThing` should be snake_case (`do_thing`)", "1:12 parameter `someArg` should be snake_case (`some_arg`)",
 			"4:1 struct `point_2d` should be PascalCase (`Point2d`)", "8:3 variant `dark_red` should be PascalCase (`DarkRed`)"},
 		quiet: "const MAX_SIZE = 3\nconst min_size = 1\nfn do_thing(some_arg) {\n  return some_arg + MAX_SIZE + min_size\n}\nstruct Point2D {\n  x: int\n}\nprintln(do_thing(1))\n"},
+	{rule: "unnecessary-non-null",
+		fires: "fn f(x: int) -> int {\n  return x!\n}\nprintln(f(1))\n",
+		want:  []string{"2:11 unnecessary non-null assertion: a value of type `int` is never nil"},
+		quiet: "fn f(x: int?) -> int {\n  return x!\n}\nprintln(f(1))\n"},
 }
 
 func TestRules(t *testing.T) {
@@ -239,6 +249,26 @@ func TestUnusedImportSeesTypes(t *testing.T) {
 	got := findings(t, dir, src, "unused-import")
 	if want := "1:33 `Spare` is imported from \"./types\" but never used"; strings.Join(got, "\n") != want {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestUnusedImportSeesPipeStrings: a function used only through a pipe
+// whose target is a string naming it (docs/spec/language.md §2.8) is used.
+func TestUnusedImportSeesPipeStrings(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.harn"), []byte("pub fn shout(s) {\n  return s + \"!\"\n}\npub fn whisper(s) {\n  return s\n}\n"), 0o644)
+	src := "import { shout, whisper } from \"./m\"\nprintln(\"hi\" |> \"shout\")\n"
+	got := findings(t, dir, src, "unused-import")
+	if want := "1:17 `whisper` is imported from \"./m\" but never used"; strings.Join(got, "\n") != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestLookupByCode: the checker's code for a lint warning names its rule
+// (harn lint --explain HARN-LNT-063).
+func TestLookupByCode(t *testing.T) {
+	if r := lint.Lookup("HARN-LNT-063"); r != lint.UnnecessaryNonNull {
+		t.Errorf("Lookup(HARN-LNT-063) = %v", r)
 	}
 }
 

@@ -29,7 +29,8 @@ misleads readers about the file's dependencies. The fix removes the name
 from the import, and the import itself when no name is left. A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
-("Color.Red", also in match arms). pub import (a re-export) and wildcard
+("Color.Red", also in match arms). A function is used when a pipe names
+it in a string (x |> "shout"). pub import (a re-export) and wildcard
 imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
@@ -49,8 +50,11 @@ reported either.`}
 can never run. The fix deletes them (local fn declarations are kept: they
 are hoisted and may be called from the reachable part).`}
 	PointlessComparison = &Rule{"pointless-comparison", "a comparison whose result is known, or a comparison with true or false",
-		`"x == x" is always true and "x != x" always false (for operands without
-calls); the author usually meant another operand. "b == true" is "b" and
+		`"x == x" is always true and "x != x" always false when x is known to be
+an int, string, bool or nil (a literal, or a let bound to one) and has no
+calls; the author usually meant another operand. Floats (NaN: "z != z" is
+the NaN test), durations ("==" between durations is always false) and
+operands of unknown type are not reported. "b == true" is "b" and
 "b == false" is "!b" when b is a bool; the fix rewrites them when the
 operand is certainly a bool (a comparison, a logical operator, !, a bool
 literal). For other operands == true also tests the type, so there is no
@@ -81,6 +85,14 @@ happen to run, so "n = n + 1" from several tasks can lose updates. Return
 the value from the task (await it, or collect the results of parallel),
 or use an atomic, shared_cell or a channel. Assignments to variables
 declared inside the body are not reported. There is no automatic fix.`}
+	UnnecessaryNonNull = &Rule{"unnecessary-non-null", "a non-null assertion x! on a value that cannot be nil",
+		`"x!" asserts that x is not nil: it throws when x is nil and, for the
+checker, narrows a "T | nil" to T (docs/spec/newer.md §1.4). When the
+checker knows x's type cannot be nil the "!" does nothing; it may hide a
+mistake (the value was meant to be another, nilable one) and misleads
+readers. The checker reports it (harn run, harn check and harn lint show
+the warning under code HARN-LNT-063, which --explain and --disable also
+accept). There is no automatic fix: remove the "!".`}
 	PreferPick = &Rule{"prefer-pick", "a dict literal copies fields of one value one by one",
 		`A literal such as {name: user.name, email: user.email} copies the named
 fields of one value; pick(user, ["name", "email"]) says the same in one
@@ -94,7 +106,7 @@ literal would hold nil.`}
 // Rules lists every rule.
 var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
 	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick,
-	TaskAssignsCaptured}
+	TaskAssignsCaptured, UnnecessaryNonNull}
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
@@ -195,7 +207,7 @@ func (l *linter) comparison(b *syntax.BinaryExpr, replace func(syntax.Node)) {
 	if b.Op != "==" && b.Op != "!=" {
 		return
 	}
-	if pure(b.X) && sameExpr(b.X, b.Y) {
+	if pure(b.X) && sameExpr(b.X, b.Y) && l.selfEqual(b.X, 0) {
 		result := b.Op == "=="
 		l.report(PointlessComparison, syntax.ExprStart(b.X), 1, "", nil, "comparing a value with itself is always %v", result)
 		return
@@ -229,6 +241,48 @@ func (l *linter) comparison(b *syntax.BinaryExpr, replace func(syntax.Node)) {
 		desc = "write the operand alone"
 	}
 	l.report(PointlessComparison, syntax.ExprStart(b.X), 1, desc, fix, "comparison with `%v`: for a bool `b` this is `%s`", bl.Value, form)
+}
+
+// selfEqual reports whether x is known to be an int, string, bool or nil,
+// the types for which x == x always holds. A float may be NaN (`z != z` is
+// the NaN test), `==` between durations is always false
+// (docs/spec/language.md §1.6), and of an operand of unknown type nothing
+// is claimed. depth bounds the walk through let bindings.
+func (l *linter) selfEqual(x syntax.Expr, depth int) bool {
+	if certainlyBool(x) {
+		return true
+	}
+	switch x := x.(type) {
+	case *syntax.IntLit, *syntax.StringLit, *syntax.NilLit:
+		return true
+	case *syntax.UnaryExpr:
+		_, isInt := x.X.(*syntax.IntLit)
+		return x.Op == "-" && isInt
+	case *syntax.Ident:
+		if l.info == nil || depth > 8 {
+			return false
+		}
+		ref := l.info.Refs[x]
+		if ref == nil || ref.Binding == nil || ref.Binding.Reassign {
+			return false
+		}
+		b := ref.Binding
+		if b.Kind != resolve.KLet && b.Kind != resolve.KConst {
+			return false
+		}
+		let, ok := b.Decl.(*syntax.LetStmt)
+		if !ok {
+			let = l.letOf[b.Decl]
+		}
+		if let == nil || let.Kind == syntax.BindVar || let.Value == nil {
+			return false
+		}
+		if _, single := let.Pattern.(*syntax.IdentPattern); !single {
+			return false
+		}
+		return l.selfEqual(let.Value, depth+1)
+	}
+	return false
 }
 
 // certainlyBool reports whether an expression always yields a bool.

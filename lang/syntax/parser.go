@@ -575,7 +575,9 @@ func (c cursor) declaration(top bool) Stmt {
 		}
 	}
 	if isPunct(c.peek(), "@") {
-		c.declAfterAttrs()
+		if d := c.declAfterAttrs(); doc == "" {
+			doc = d
+		}
 	}
 	g, err := prods().decl.get().ParseFromLexer(c.lex, allowTrailing)
 	if err != nil {
@@ -608,8 +610,10 @@ var declKeywords = map[string]bool{
 }
 
 // declAfterAttrs looks past the attributes at the cursor and fails unless
-// a declaration follows them (docs/spec/newer.md §4.5).
-func (c cursor) declAfterAttrs() {
+// a declaration follows them (docs/spec/newer.md §4.5). It returns the
+// doc comment written between the attributes and the declaration, if any
+// (`@test` then `/// Doc.` then `fn`: docs/fmt.md keeps it there).
+func (c cursor) declAfterAttrs() (doc string) {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
 	for isPunct(c.lex.Peek(), "@") {
@@ -635,6 +639,7 @@ func (c cursor) declAfterAttrs() {
 			}
 		}
 	}
+	doc = c.docBefore()
 	t := c.lex.Peek()
 	if t.Type == tKeyword && t.Value == "pub" {
 		c.lex.Next()
@@ -645,4 +650,5 @@ func (c cursor) declAfterAttrs() {
 	if t.Type != tEOF && !declKeywords[t.Value] || t.Value == "pub" {
 		failExpectedAt(at(t.Pos), "fn/tool/skill/pipeline/struct/enum/type/interface/impl declaration after `@attr`", "non-declaration statement")
 	}
+	return doc
 }
