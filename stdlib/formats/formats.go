@@ -39,7 +39,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		}
-		v, err := yamlValue(&doc, 0)
+		v, err := yamlDocValue(&doc)
 		if err != nil {
 			return vm.Value{}, vm.Throwf("YAML parse error: %s", err)
 		}
@@ -123,22 +123,59 @@ func init() {
 
 // ---- YAML ----
 
-func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
+// yamlMinExpansion is how many values a document may always expand to;
+// past it, aliases may expand a document to at most yamlExpansionRatio
+// times the nodes it writes. An alias copies its anchor's whole value, so
+// without a bound a few hundred bytes of nested aliases ("billion laughs")
+// expand to 10^8 values and gigabytes. Rust's serde_yaml, upstream's
+// reader, bounds alias jumps the same way ("repetition limit exceeded").
+const (
+	yamlMinExpansion   = 1_000_000
+	yamlExpansionRatio = 10
+)
+
+// yamlDecoder turns a yaml.Node tree into Harn values, counting the values
+// it builds against its limit.
+type yamlDecoder struct{ limit, built int }
+
+// yamlDocValue decodes a parsed document (docs/limits.md: YAML aliases).
+func yamlDocValue(doc *yaml.Node) (vm.Value, error) {
+	d := yamlDecoder{limit: max(yamlMinExpansion, yamlExpansionRatio*yamlNodeCount(doc))}
+	return d.value(doc, 0)
+}
+
+// yamlNodeCount counts the nodes the document writes, an alias as one.
+func yamlNodeCount(root *yaml.Node) int {
+	count := 0
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count++
+		stack = append(stack, n.Content...)
+	}
+	return count
+}
+
+func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 	if depth > 512 {
 		return vm.Value{}, fmt.Errorf("document is nested too deeply")
+	}
+	if d.built++; d.built > d.limit {
+		return vm.Value{}, fmt.Errorf("repetition limit exceeded: aliases expand the document past %d values", d.limit)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return vm.Nil, nil
 		}
-		return yamlValue(n.Content[0], depth+1)
+		return d.value(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return yamlValue(n.Alias, depth+1)
+		return d.value(n.Alias, depth+1)
 	case yaml.SequenceNode:
 		out := make([]vm.Value, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := yamlValue(c, depth+1)
+			v, err := d.value(c, depth+1)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -150,7 +187,7 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 		var merged []*vm.Dict
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, vn := n.Content[i], n.Content[i+1]
-			v, err := yamlValue(vn, depth+1)
+			v, err := d.value(vn, depth+1)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -167,7 +204,7 @@ func yamlValue(n *yaml.Node, depth int) (vm.Value, error) {
 				}
 				continue
 			}
-			kv, err := yamlValue(k, depth+1)
+			kv, err := d.value(k, depth+1)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -1220,7 +1257,7 @@ func ParseYAML(text string) (vm.Value, error) {
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		return vm.Value{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	return yamlValue(&doc, 0)
+	return yamlDocValue(&doc)
 }
 
 // ParseTOML decodes a TOML document as toml_parse does (stdlib/skills

@@ -364,7 +364,9 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 				}
 				inner := strings.Trim(strings.TrimSpace(src[at+2:at+2+close]), "-")
 				if strings.TrimSpace(inner) == "endraw" {
-					toks = append(toks, tplToken{text: src[i:at], pos: tplPosOf(src, i)})
+					// `{{ raw -}}` and `{{- endraw }}` trim the raw text's
+					// edges as they would any text (docs/spec/builtins.md §4.8)
+					toks = appendText(toks, src[i:at], trimNext, strings.HasPrefix(src[at:], "{{-"), tplPosOf(src, i))
 					i = at + 2 + close + 2
 					trimNext = strings.HasSuffix(strings.TrimSpace(src[at+2:at+2+close]), "-")
 					break
