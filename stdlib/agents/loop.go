@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/stdlib/transcripts"
@@ -54,7 +55,7 @@ type loop struct {
 	sessionV   vm.Value // options.session as given, claimed when the run starts
 	session    string   // options.session: the agent session the run continues and stores back into
 	promptMsg  vm.Value // the user message of the prompt argument, or invalid
-	sink       TranscriptSink
+	sink       transcriptsink.Sink
 	streamID   string // the transcript stream the run's messages go to (sink set)
 }
 

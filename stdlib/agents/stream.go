@@ -7,14 +7,6 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// TranscriptSink is transcriptsink.Sink: where a host streams agent
-// loops' messages.
-type TranscriptSink = transcriptsink.Sink
-
-// SetTranscriptSink makes every agent loop of v stream its messages to
-// s (nil stops it).
-func SetTranscriptSink(v *vm.VM, s TranscriptSink) { transcriptsink.Set(v, s) }
-
 // streamTo takes the VM's sink, if any, and picks the run's stream id.
 func (l *loop) streamTo(th *vm.Thread) {
 	l.sink = transcriptsink.Of(th.VM())

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/interp"
-	"github.com/harnlang/harn/stdlib/agents"
+	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -24,7 +24,7 @@ let tr = transcript({id: "tr_fixed", messages: [{role: "user", content: "earlier
 agent_loop("add", {tools: [add], transcript: tr})
 `
 	r := interp.RunProgram("test.harn", []byte(src), interp.Options{OnVM: func(v *vm.VM) {
-		agents.SetTranscriptSink(v, func(id string, msg any, agent string, run int64) {
+		transcriptsink.Set(v, func(id string, msg any, agent string, run int64) {
 			m := msg.(map[string]any)
 			got = append(got, fmt.Sprintf("%s/%d %s %v", id, run, m["role"], m["content"]))
 		})
