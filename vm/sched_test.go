@@ -50,19 +50,26 @@ func TestStartOrderAndReuse(t *testing.T) {
 	}
 }
 
-// A thread that yields after its time slice lets a queued task run first.
-func TestYieldRunsQueuedTask(t *testing.T) {
+// lockedWithQueuedTask returns a VM whose main thread holds the lock
+// (released when the test ends) and one queued task, which sets *ran.
+func lockedWithQueuedTask(t *testing.T) (*VM, *Thread, *bool) {
 	v := newTestVM()
 	main := v.NewThread()
 	main.Lock()
-	defer main.Unlock()
-	ran := false
-	v.Start(runFunc(func(*Thread) bool { ran = true; return true }))
+	t.Cleanup(main.Unlock)
+	ran := new(bool)
+	v.Start(runFunc(func(*Thread) bool { *ran = true; return true }))
+	return v, main, ran
+}
+
+// A thread that yields after its time slice lets a queued task run first.
+func TestYieldRunsQueuedTask(t *testing.T) {
+	v, main, ran := lockedWithQueuedTask(t)
 	v.sched.heldSince = time.Now().Add(-timeSlice)
 	if err := main.checkInterrupt(); err != nil {
 		t.Fatal(err)
 	}
-	if !ran {
+	if !*ran {
 		t.Fatal("yield did not run the queued task")
 	}
 	if v.Current() != main {
@@ -73,18 +80,13 @@ func TestYieldRunsQueuedTask(t *testing.T) {
 // Within its time slice a thread keeps the lock: code between two waits
 // runs as one step, as on upstream's cooperative scheduler.
 func TestYieldKeepsLockWithinSlice(t *testing.T) {
-	v := newTestVM()
-	main := v.NewThread()
-	main.Lock()
-	defer main.Unlock()
-	ran := false
-	v.Start(runFunc(func(*Thread) bool { ran = true; return true }))
+	v, main, ran := lockedWithQueuedTask(t)
 	for range 100 {
 		if err := main.checkInterrupt(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if ran && time.Since(v.sched.heldSince) < timeSlice {
+	if *ran && time.Since(v.sched.heldSince) < timeSlice {
 		t.Fatal("yield ran a queued task within the time slice")
 	}
 }
