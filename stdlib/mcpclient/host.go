@@ -194,6 +194,7 @@ func (h *hosts) supervise(s *hostServer, gen int, c *Client, quit chan struct{})
 			s.restarts = 0
 		}
 		s.client = nil
+		h.set(s, stateRestarting)
 		h.mu.Unlock()
 		if c = h.restart(s, gen, quit); c == nil {
 			return
@@ -278,8 +279,7 @@ func (h *hosts) clientFor(th *vm.Thread, builtin string, a vm.Args) (*Client, er
 		}
 		switch s.state {
 		case stateRunning:
-			if s.client.alive() {
-				c := s.client
+			if c := s.liveClient(); c != nil {
 				h.mu.Unlock()
 				return c, nil
 			}
@@ -305,6 +305,16 @@ func (h *hosts) clientFor(th *vm.Thread, builtin string, a vm.Args) (*Client, er
 			return nil, failure(builtin, nil, err)
 		}
 	}
+}
+
+// liveClient is s's client while it is running and its process has
+// not exited, nil otherwise (between its exit and the supervisor's
+// restart the state may still read running). h.mu is held.
+func (s *hostServer) liveClient() *Client {
+	if s.state != stateRunning || s.client == nil || !s.client.alive() {
+		return nil
+	}
+	return s.client
 }
 
 // status is s's status dict. h.mu is held.

@@ -85,3 +85,18 @@ func TestCardURLs(t *testing.T) {
 		}
 	}
 }
+
+// A call that looks up a server between its exit and the supervisor's
+// restart finds no client. It used to dereference the nil client while
+// holding the table's lock, and every later call hung (a CI hang).
+func TestLiveClientWhileRestarting(t *testing.T) {
+	for _, s := range []*hostServer{
+		{state: stateRunning},
+		{state: stateRestarting},
+		{state: stateStarting},
+	} {
+		if c := s.liveClient(); c != nil {
+			t.Errorf("state %s, no client: liveClient = %v, want nil", s.state, c)
+		}
+	}
+}
