@@ -15,6 +15,7 @@
 package lsp
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -175,7 +176,12 @@ func (s *Server) RunStdio() error {
 		})
 		w.Close()
 	}()
+	stopFilter, err := filterLibraryLog()
+	if err != nil {
+		return err
+	}
 	server.NewServer(&s.handler, Name, false).RunStdio()
+	stopFilter()
 	wOut.Close()
 	<-replied
 	select {
@@ -593,3 +599,39 @@ func (s *Server) analysisOf(path string) *analysis {
 }
 
 func isStd(path string) bool { return strings.HasPrefix(path, "std/") }
+
+// closeRace is what the JSON-RPC library logs when `exit` closes a
+// connection its reader already closed at the end of the client's input:
+// the session ended cleanly, so it is not reported.
+const closeRace = `notification "exit" handling error: close `
+
+// filterLibraryLog points os.Stderr, where the JSON-RPC library logs
+// (it takes os.Stderr when the connection is made), at a pipe copied to
+// the real standard error without the closeRace line. The returned
+// function restores os.Stderr and waits until everything logged before
+// it was called has been copied.
+func filterLibraryLog() (stop func(), err error) {
+	real := os.Stderr
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	os.Stderr = w
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if line := sc.Text(); !strings.Contains(line, closeRace) {
+				fmt.Fprintln(real, line)
+			}
+		}
+		io.Copy(real, r) // a line too long for the scanner
+	}()
+	return func() {
+		os.Stderr = real
+		w.Close()
+		<-copied
+	}, nil
+}
