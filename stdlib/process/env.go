@@ -3,7 +3,6 @@ package process
 import (
 	"crypto/rand"
 	"crypto/sha1"
-	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"runtime"
@@ -35,12 +34,7 @@ func init() {
 		return vm.Str(formatUUID(withVersion(u, 4))), nil
 	})
 	lib.Def("uuid_v7", "uuid_v7()", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		var u [16]byte
-		rand.Read(u[:])
-		var ms [8]byte
-		binary.BigEndian.PutUint64(ms[:], uint64(time.Now().UnixMilli()))
-		copy(u[:6], ms[2:])
-		return vm.Str(formatUUID(withVersion(u, 7))), nil
+		return vm.Str(formatUUID(newUUIDv7(time.Now()))), nil
 	})
 	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {

@@ -202,7 +202,13 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		ms := int64(math.Round(float64(t.UnixNano())/1e6)) + d
+		ms, ok := unixMillis(t)
+		if ok {
+			ms, ok = addInt64(ms, d)
+		}
+		if !ok {
+			return vm.Value{}, vm.Throwf("date_add: the result is out of range")
+		}
 		if ms%1000 == 0 {
 			return vm.IntOf(ms / 1000), nil
 		}
@@ -217,7 +223,13 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.DurationOf(int64(math.Round(float64(x.UnixNano()-y.UnixNano()) / 1e6))), nil
+		xm, okx := unixMillis(x)
+		ym, oky := unixMillis(y)
+		d, ok := addInt64(xm, -ym)
+		if !okx || !oky || !ok || ym == math.MinInt64 {
+			return vm.Value{}, vm.Throwf("date_diff: the difference is out of range")
+		}
+		return vm.DurationOf(d), nil
 	})
 	lib.Def("weekday_name", "weekday_name(t, tz?)", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("weekday_name", a)
@@ -328,6 +340,25 @@ func init() {
 
 // timeArg reads a "time" argument: int or float Unix seconds, or a dict
 // with a numeric `timestamp` field.
+// unixMillis is t in Unix milliseconds, rounded; false when that does
+// not fit an int (t.UnixNano covers only the years 1678 to 2262).
+func unixMillis(t time.Time) (int64, bool) {
+	sec, ns := t.Unix(), int64(t.Nanosecond())
+	if sec > math.MaxInt64/1000-1 || sec < math.MinInt64/1000+1 {
+		return 0, false
+	}
+	return sec*1000 + (ns+500_000)/1_000_000, true
+}
+
+// addInt64 is a + b, false when it overflows.
+func addInt64(a, b int64) (int64, bool) {
+	c := a + b
+	if (b > 0 && c < a) || (b < 0 && c > a) {
+		return 0, false
+	}
+	return c, true
+}
+
 func timeArg(name string, a vm.Args, i int) (time.Time, error) {
 	if !a.Has(i) {
 		return time.Time{}, vm.Throwf("%s: missing timestamp argument", name)
