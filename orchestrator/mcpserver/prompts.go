@@ -16,6 +16,7 @@ import (
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib"
+	hfs "github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/templates"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -171,7 +172,9 @@ func promptError(path string, line int, format string, args ...any) error {
 }
 
 func parsePrompt(path string) (*prompt, error) {
-	src, err := os.ReadFile(path)
+	// a prompt file is template text, read strictly as render reads one
+	// (docs/spec/builtins.md §4.8): invalid UTF-8 leaves the file out
+	src, err := hfs.ReadText(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -179,7 +182,7 @@ func parsePrompt(path string) (*prompt, error) {
 		}
 		return nil, promptError(path, 0, "%v", err)
 	}
-	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	text := strings.ReplaceAll(src, "\r\n", "\n")
 	p := &prompt{Path: path, Dir: filepath.Dir(path), Body: text}
 	var fm frontMatter
 	hasArgs := false

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,24 @@ func TestBadPromptReportedOnceWithLine(t *testing.T) {
 	c.call("prompts/list", nil)
 	if n := strings.Count(c.stderr.String(), "[harn] mcp: prompt "+bad+":1: front matter opened with --- is not closed"); n != 1 {
 		t.Fatalf("changed file reported %d times; stderr:\n%s", n, c.stderr.String())
+	}
+}
+
+// TestPromptNotUTF8LeftOut: a prompt file that is not valid UTF-8 is read
+// strictly, as render reads a template (docs/spec/builtins.md §4.8): it is
+// left out of prompts/list and reported, not served with U+FFFD in it.
+func TestPromptNotUTF8LeftOut(t *testing.T) {
+	c := newClient(t)
+	bad := filepath.Join(c.root, "prompts", "latin1.harn.prompt")
+	os.WriteFile(bad, []byte("---\nid = \"latin1\"\n---\ncaf\xe9 {{ x }}\n"), 0o644)
+	c.initialize()
+	list := c.call("prompts/list", nil)
+	if strings.Contains(fmt.Sprint(list), "latin1") {
+		t.Fatalf("prompts/list lists the non-UTF-8 prompt: %s", list)
+	}
+	want := "[harn] mcp: prompt " + bad + ": stream did not contain valid UTF-8"
+	if !strings.Contains(c.stderr.String(), want) {
+		t.Fatalf("stderr lacks %q:\n%s", want, c.stderr.String())
 	}
 }
 

@@ -39,15 +39,24 @@ func (a *Atomic) EqualTo(o vm.Value) bool {
 	return ok && vm.Equal(a.Load(), b.Load())
 }
 
+// checkHeld refuses a value an atomic cannot hold: docs/spec/newer.md §2.8
+// gives atomic(initial) the kinds int | float | bool, and every writer keeps
+// the cell inside them. what names the argument in the message.
+func checkHeld(fn, what string, v vm.Value) error {
+	switch v.Kind() {
+	case vm.KInt, vm.KFloat, vm.KBool:
+		return nil
+	}
+	return vm.Typef("%s: %s must be an int, float or bool, got %s", fn, what, v.Type())
+}
+
 func init() {
 	lib.Def("atomic", "atomic(initial = 0)", "a shared int, float or bool cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
 			return vm.Of(&Atomic{v: vm.IntOf(0)}), nil
 		}
-		switch args.At(0).Object().(type) {
-		case vm.Int, vm.Float, vm.Bool: // docs/spec/newer.md §2.8
-		default:
-			return vm.Value{}, vm.Typef("atomic: initial value must be an int, float or bool, got %s", args.At(0).Type())
+		if err := checkHeld("atomic", "initial value", args.At(0)); err != nil {
+			return vm.Value{}, err
 		}
 		return vm.Of(&Atomic{v: args.At(0)}), nil
 	})
@@ -58,10 +67,13 @@ func init() {
 		}
 		return a.Load(), nil
 	})
-	lib.Def("atomic_set", "atomic_set(a, v)", "store v; returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_set", "atomic_set(a, v)", "store v (an int, float or bool); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.Nil, nil
+		}
+		if err := checkHeld("atomic_set", "value", args.At(1)); err != nil {
+			return vm.Value{}, err
 		}
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -75,7 +87,7 @@ func init() {
 			return vm.Nil, nil
 		}
 		delta := vm.IntOf(0)
-		if args.Given(1) {
+		if args.Has(1) { // an explicit nil is a wrong kind, not "no delta"
 			delta = args.At(1)
 		}
 		a.mu.Lock()
@@ -102,10 +114,13 @@ func init() {
 		}
 		return old, nil
 	})
-	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new (an int, float or bool) if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, ok := args.At(0).Object().(*Atomic)
 		if !ok {
 			return vm.False, nil
+		}
+		if err := checkHeld("atomic_cas", "new value", args.At(2)); err != nil {
+			return vm.Value{}, err
 		}
 		a.mu.Lock()
 		defer a.mu.Unlock()

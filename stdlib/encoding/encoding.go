@@ -58,7 +58,7 @@ func init() {
 	codec("base64url_encode", "base64url_encode(s)", "URL-safe base64 without padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.RawURLEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 (no padding) to text", func(a vm.Args) (vm.Value, error) {
+	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 to text; input must be unpadded (a trailing = is a base64url decode error)", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.RawURLEncoding, a.Text(0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64url decode error: %s", err)
@@ -294,11 +294,10 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // decodeBase64 decodes with enc and words failures like Rust's base64
-// crate ("Invalid symbol 33, offset 4.").
+// crate ("Invalid symbol 33, offset 4."). base64url takes no padding
+// (docs/spec/builtins.md §4.5), so RawURLEncoding refuses a trailing "="
+// and the failure reads "Invalid padding", as the crate's no-pad engine says.
 func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
-	if enc == base64.RawURLEncoding {
-		s = strings.TrimRight(s, "=")
-	}
 	b, err := enc.DecodeString(s)
 	if err == nil {
 		return b, nil

@@ -84,8 +84,10 @@ func OSErrorText(err error) string {
 
 var errNotUTF8 = errors.New("stream did not contain valid UTF-8")
 
-// readText reads a whole file as strict UTF-8.
-func readText(path string) (string, error) {
+// ReadText reads a whole file as strict UTF-8, as Rust's read_to_string
+// does: invalid bytes are the error "stream did not contain valid UTF-8"
+// (OSErrorText gives it unchanged), never replacement characters.
+func ReadText(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
@@ -108,7 +110,7 @@ func contentBytes(v vm.Value) []byte {
 func init() {
 	lib.Def("read_file", "read_file(path)", "a file's text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
-		s, err := readText(p)
+		s, err := ReadText(p)
 		if err != nil {
 			return vm.Value{}, vm.Throwf("Failed to read file %s: %s", p, OSErrorText(err))
 		}
@@ -116,7 +118,7 @@ func init() {
 	})
 	lib.Def("read_file_result", "read_file_result(path)", "Ok(text) or Err(message); never throws", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
-		s, err := readText(p)
+		s, err := ReadText(p)
 		if err != nil {
 			return vm.Of(vm.Err(vm.Str("Failed to read file " + p + ": " + OSErrorText(err)))), nil
 		}
@@ -132,7 +134,7 @@ func init() {
 	})
 	lib.Def("read_lines", "read_lines(path)", "a file's lines", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
-		s, err := readText(p)
+		s, err := ReadText(p)
 		if err != nil {
 			return vm.Value{}, vm.Throwf("read_lines: %s: %s", p, OSErrorText(err))
 		}

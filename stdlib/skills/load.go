@@ -29,11 +29,13 @@ func init() {
 		if st, err := os.Stat(full); err == nil && st.IsDir() {
 			full = filepath.Join(full, "SKILL.md")
 		}
-		data, err := os.ReadFile(full)
+		// a skill file is prompt text: read strictly, as templates are
+		// (docs/spec/builtins.md §4.8), not with replacement characters
+		data, err := fs.ReadText(full)
 		if err != nil {
 			return vm.Value{}, vm.Throwf("load_skill: cannot read %s: %s", full, fs.OSErrorText(err))
 		}
-		s, err := parseSkillFile(full, string(data))
+		s, err := parseSkillFile(full, data)
 		if err != nil {
 			return vm.Value{}, err
 		}

@@ -5,6 +5,7 @@ package store
 // rewritten (pretty JSON) on every change.
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -56,6 +57,39 @@ func (s *kvStore) save() error {
 	return nil
 }
 
+// storedCopy is the JSON data v (already reduced by json.Data) with NaN and
+// ±inf replaced by nil. The file writes them as null, as serde_json does, so
+// the copy store_get returns in this run must say nil too: otherwise the
+// value would change between runs (docs/spec/builtins.md §4.4 "a JSON-able
+// copy"). The recursion is bounded because json.Data refuses deeper values.
+func storedCopy(v vm.Value) vm.Value {
+	switch v.Kind() {
+	case vm.KFloat:
+		if f, _ := v.AsFloat(); math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return vm.Nil
+		}
+		return v
+	case vm.KNil, vm.KBool, vm.KInt, vm.KString:
+		return v
+	}
+	switch x := v.Object().(type) {
+	case *vm.List:
+		out := make([]vm.Value, x.Len())
+		for i, it := range x.Items() {
+			out[i] = storedCopy(it)
+		}
+		return vm.Of(vm.NewList(out))
+	case *vm.Dict:
+		b := vm.NewDictBuilder(x.Len())
+		x.Range(func(k string, val vm.Value) bool {
+			b.Set(k, storedCopy(val))
+			return true
+		})
+		return vm.Of(b.Build())
+	}
+	return v
+}
+
 func init() {
 	lib.Def("store_get", "store_get(key)", "the stored value, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := storeOf(th)
@@ -66,11 +100,11 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save; kinds JSON cannot hold (closures, durations, …, and NaN and ±inf floats) are stored as nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := storeOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.data = s.data.Set(a.Text(0), json.Data(a.At(1)))
+		s.data = s.data.Set(a.Text(0), storedCopy(json.Data(a.At(1))))
 		return vm.Nil, s.save()
 	})
 	lib.Def("store_delete", "store_delete(key)", "remove a key and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -1006,7 +1006,7 @@ func (s *tplScope) flatten() *vm.Dict {
 }
 
 func (r *tplRenderer) renderFile(path string, bindings *vm.Dict) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := fs.ReadText(path)
 	if err != nil {
 		return "", vm.Throwf("Failed to read template %s: %s", path, fs.OSErrorText(err))
 	}
@@ -1018,7 +1018,7 @@ func (r *tplRenderer) renderFile(path string, bindings *vm.Dict) (string, error)
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	return r.render(string(data), path, filepath.Dir(path), bindings)
+	return r.render(data, path, filepath.Dir(path), bindings)
 }
 
 // render renders src; label ("" for inline text) prefixes error positions.
@@ -1195,13 +1195,13 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 			return &tplError{inc.pos, "circular include detected: " + strings.Join(chain, " -> ")}
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := fs.ReadText(path)
 	if err != nil {
 		return vm.Throwf("Failed to read template %s: %s", path, fs.OSErrorText(err))
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	out, err := r.renderInner(string(data), filepath.Dir(path), &tplScope{vars: vars})
+	out, err := r.renderInner(data, filepath.Dir(path), &tplScope{vars: vars})
 	if err != nil {
 		if te, ok := err.(*tplError); ok {
 			return vm.Throwf("%s %s", path, te.Error())
