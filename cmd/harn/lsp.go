@@ -37,6 +37,7 @@ func cmdLsp(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	surviveBrokenPipes()
 	if err := lsp.New(version).RunStdio(); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1

@@ -216,6 +216,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: --path must not be under /.well-known/ (the discovery documents are served there), got %q\n", path)
 		return 2
 	}
+	surviveBrokenPipes()
 	// Start-up order of docs/spec/orchestrator.md §1: the manifest, the
 	// auth configuration, then the state directory. Webhook deliveries
 	// arrive only on the HTTP listener.

@@ -75,6 +75,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f == nil {
 		return code
 	}
+	surviveBrokenPipes()
 	var card any
 	if f.card != "" {
 		text := f.card

@@ -67,6 +67,19 @@ func stopSignals() chan os.Signal {
 	return signals
 }
 
+// surviveBrokenPipes keeps a long-running server (serve mcp, mcp serve,
+// lsp) alive when the reader of its standard error or output goes away
+// (a client that stops reading stderr, a log pipe whose reader
+// restarts): by default the Go runtime ends a program with SIGPIPE on a
+// write to a broken pipe on fd 1 or 2. Asking for the signal turns such
+// writes into EPIPE errors: log lines are dropped, a stdio transport's
+// replies too, and the server stops, as always, when its input ends. A
+// handler is reset on exec, so the processes the server starts still get
+// the default.
+func surviveBrokenPipes() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
+
 // serveUntilSignal serves hs on ln until the listener fails or a signal
 // arrives on stop; a signal stops accepting, lets in-flight requests
 // finish (at most shutdownGrace) and returns nil, so the command returns
