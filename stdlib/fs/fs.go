@@ -285,15 +285,28 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
+	// Nothing is created at dst unless src is a file: a directory would
+	// leave an empty file behind (and move_file's copy fallback with it).
+	if info.IsDir() {
+		return syscall.EISDIR
+	}
+	if !info.Mode().IsRegular() {
+		return errors.New("the source is not a regular file")
+	}
+	_, statErr := os.Lstat(dst)
+	created := os.IsNotExist(statErr)
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, info.Mode().Perm())
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
-	return out.Close()
+	if err != nil && created {
+		os.Remove(dst)
+	}
+	return err
 }
 
 func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -323,38 +336,73 @@ func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			follow = v.Truth()
 		}
 	}
-	var out []vm.Value
-	var visit func(path string, depth int)
-	visit = func(path string, depth int) {
-		info, err := os.Lstat(path)
-		if err != nil {
-			return
-		}
-		if follow && info.Mode()&fs.ModeSymlink != 0 {
-			if t, err := os.Stat(path); err == nil {
-				info = t
-			}
-		}
-		out = append(out, vm.Of(lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
-			"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntOf(depth))))
-		if !info.IsDir() || (maxDepth >= 0 && depth >= maxDepth) {
-			return
-		}
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return
-		}
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name()
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			visit(strings.TrimSuffix(path, "/")+"/"+n, depth+1)
+	w := walker{pace: lib.Pacer{Th: th}, follow: follow, maxDepth: maxDepth}
+	if err := w.visit(root, 0, nil); err != nil {
+		return vm.Value{}, err
+	}
+	return vm.Of(vm.NewList(w.out)), nil
+}
+
+// walker is one walk_dir (docs/spec/builtins.md §4.1): pre-order,
+// siblings by name, unreadable entries skipped. The root is followed
+// when it is a symbolic link to a directory; other links only with
+// follow_symlinks, which then skips a broken link and a directory the
+// walk is already inside, reached through a link (a loop would never
+// end).
+type walker struct {
+	pace     lib.Pacer
+	follow   bool
+	maxDepth int
+	out      []vm.Value
+}
+
+// visit adds path and, for a directory, what it holds. ancestors are
+// the directories the walk is inside, as os.SameFile compares them.
+func (w *walker) visit(path string, depth int, ancestors []fs.FileInfo) error {
+	if err := w.pace.Step(); err != nil {
+		return err
+	}
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil
+	}
+	if info.Mode()&fs.ModeSymlink != 0 && (w.follow || depth == 0) {
+		t, err := os.Stat(path)
+		switch {
+		case err == nil:
+			info = t
+		case w.follow:
+			return nil // a broken link cannot be followed
 		}
 	}
-	visit(root, 0)
-	return vm.Of(vm.NewList(out)), nil
+	if w.follow && info.IsDir() {
+		for _, a := range ancestors {
+			if os.SameFile(a, info) {
+				return nil // reached through a link back up: a loop
+			}
+		}
+	}
+	w.out = append(w.out, vm.Of(lib.DictOf("path", vm.Str(path), "is_dir", vm.BoolOf(info.IsDir()),
+		"is_file", vm.BoolOf(info.Mode().IsRegular()), "depth", lib.IntOf(depth))))
+	if !info.IsDir() || (w.maxDepth >= 0 && depth >= w.maxDepth) {
+		return nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	sort.Strings(names)
+	ancestors = append(ancestors, info)
+	for _, n := range names {
+		if err := w.visit(strings.TrimSuffix(path, "/")+"/"+n, depth+1, ancestors); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
