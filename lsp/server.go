@@ -611,7 +611,7 @@ const closeRace = `notification "exit" handling error: close `
 // function restores os.Stderr and waits until everything logged before
 // it was called has been copied.
 func filterLibraryLog() (stop func(), err error) {
-	real := os.Stderr
+	stderr := os.Stderr
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -624,13 +624,13 @@ func filterLibraryLog() (stop func(), err error) {
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			if line := sc.Text(); !strings.Contains(line, closeRace) {
-				fmt.Fprintln(real, line)
+				fmt.Fprintln(stderr, line)
 			}
 		}
-		io.Copy(real, r) // a line too long for the scanner
+		io.Copy(stderr, r) // a line too long for the scanner
 	}()
 	return func() {
-		os.Stderr = real
+		os.Stderr = stderr
 		w.Close()
 		<-copied
 	}, nil
