@@ -821,19 +821,19 @@ func TestErrorAfterComma(t *testing.T) {
 	}
 }
 
-// isKeyword searches keywordList, which must therefore stay sorted.
+// IsKeyword searches keywordList, which must therefore stay sorted.
 func TestKeywordListSorted(t *testing.T) {
 	if !slices.IsSorted(keywordList[:]) {
 		t.Fatal("keywordList is not sorted")
 	}
 	for _, k := range keywordList {
-		if !isKeyword(k) {
-			t.Errorf("isKeyword(%q) = false", k)
+		if !IsKeyword(k) {
+			t.Errorf("IsKeyword(%q) = false", k)
 		}
 	}
 	for _, w := range []string{"", "gen", "scope", "Fn", "fns", "zzz", "aaa"} {
-		if isKeyword(w) {
-			t.Errorf("isKeyword(%q) = true", w)
+		if IsKeyword(w) {
+			t.Errorf("IsKeyword(%q) = true", w)
 		}
 	}
 }
