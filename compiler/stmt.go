@@ -97,7 +97,9 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		}
 	case *syntax.ImplBlock:
 		if f.c.info.ConstRedeclared[s] {
-			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable '__impl_%s' in the same scope (use 'var' for mutable bindings)", s.Name))
+			// the resolver reports this statically; a host that compiles
+			// past its errors still gets a run-time error
+			f.raise(RaisePlain, fmt.Sprintf("second `impl %s` in the same scope: use one impl per struct per scope", s.Name))
 			return
 		}
 		for _, m := range s.Methods {
