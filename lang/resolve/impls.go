@@ -41,7 +41,8 @@ type implSites struct {
 
 // declareImpl records an impl block in the current scope; a second one
 // for the same struct in the same scope is a redeclaration
-// (docs/spec/language.md §10.3), a static error at the second one, and
+// (docs/spec/language.md §10.3), the run-time error of a const redeclaration
+// (§3.2, which a script may catch), warned about here at the second impl;
 // the first stays the visible one.
 func (r *resolver) declareImpl(s *syntax.ImplBlock) {
 	sc := r.cur().scopes[len(r.cur().scopes)-1]
@@ -50,9 +51,9 @@ func (r *resolver) declareImpl(s *syntax.ImplBlock) {
 	}
 	if first := sc.impls[s.Name]; first != nil {
 		r.info.ConstRedeclared[s] = true
-		r.info.Errors = append(r.info.Errors, &diag.Error{
-			File: r.file.Path, Line: s.At.Line, Col: s.At.Col, Phase: diag.PhaseStatic,
-			Msg:  fmt.Sprintf("struct `%s` already has an impl in this scope, at line %d", s.Name, first.At.Line),
+		r.info.Warnings = append(r.info.Warnings, &diag.Error{
+			File: r.file.Path, Line: s.At.Line, Col: s.At.Col, Phase: diag.PhaseStatic, Severity: diag.SevWarning,
+			Msg:  fmt.Sprintf("struct `%s` already has an impl in this scope, at line %d: this second one is a redeclaration error when it runs", s.Name, first.At.Line),
 			Help: "use one `impl` per struct per scope: move these methods into the first one",
 			Notes: []*diag.Error{{File: r.file.Path, Line: first.At.Line, Col: first.At.Col,
 				Msg: "first `impl " + s.Name + "` here", Phase: diag.PhaseStatic}},
