@@ -837,3 +837,20 @@ func TestKeywordListSorted(t *testing.T) {
 		}
 	}
 }
+
+// An attribute before an impl method is refused in words of its own at the
+// attribute (docs/spec/language.md §10.5: the impl grammar has none), while
+// the golden text stays upstream's token error.
+func TestImplMethodAttribute(t *testing.T) {
+	_, err := Parse("t.harn", []byte("struct P {\n  x: int\n}\nimpl P {\n  /// doc\n  @deprecated(since: \"1\")\n  pub fn old(self) { return 1 }\n}\n"))
+	var e *diag.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err %v, want a *diag.Error", err)
+	}
+	if e.Msg != "attributes are not allowed on impl methods" || e.Line != 6 || e.Col != 3 {
+		t.Errorf("got %d:%d %q", e.Line, e.Col, e.Msg)
+	}
+	if want := "Expected }, got @ at 6:3"; e.GoldenText() != want {
+		t.Errorf("golden %q, want %q", e.GoldenText(), want)
+	}
+}
