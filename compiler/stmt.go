@@ -97,7 +97,9 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		}
 	case *syntax.ImplBlock:
 		if f.c.info.ConstRedeclared[s] {
-			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable '__impl_%s' in the same scope (use 'var' for mutable bindings)", s.Name))
+			// a redeclaration (docs/spec/language.md §10.3) is §3.2's run-time
+			// error, whose text before the parenthesis scripts match on
+			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable 'impl %s' in the same scope (use one impl per struct per scope)", s.Name))
 			return
 		}
 		for _, m := range s.Methods {

@@ -51,6 +51,20 @@ func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Fun
 	return fn, def.Types().FnType(fn), true
 }
 
+// NamespaceExports implements check.NamespaceImports: the export surface
+// of the module the namespace import ns binds, once it is complete.
+func (i importedFuncs) NamespaceExports(ns string) ([]string, bool) {
+	for _, imp := range i.m.Imports {
+		if n := imp.Decl.Namespace; n != nil && n.Name == ns {
+			if imp.Module == nil || imp.Module.state < stImports {
+				return nil, false
+			}
+			return imp.Module.Exports(), true
+		}
+	}
+	return nil, false
+}
+
 // library shows the checker the builtins' signatures, from the one
 // descriptor table the universe was built from.
 type library struct{ u *vm.Universe }

@@ -509,6 +509,9 @@ func (s *Session) importModule(from *Module, d *syntax.ImportDecl) (*Module, err
 	if err != nil {
 		return nil, importFailure(from, d, "%s", err.Error())
 	}
+	if key == fileKey(from) {
+		return nil, importFailure(from, d, "Import error: module imports itself ('%s' is %s)", d.Path, from.Name)
+	}
 	if t := s.modules[key]; t != nil {
 		if t.state == stReady {
 			return t, nil
@@ -532,6 +535,19 @@ func (s *Session) importModule(from *Module, d *syntax.ImportDecl) (*Module, err
 		return nil, addSite(err, from, d)
 	}
 	return t, nil
+}
+
+// fileKey is the identity an import of module m's own file would have:
+// its Path, made absolute for the entry (whose Path is as given).
+func fileKey(m *Module) string {
+	if isStd(m.Path) || filepath.IsAbs(m.Path) {
+		return m.Path
+	}
+	abs, err := filepath.Abs(m.Path)
+	if err != nil {
+		return m.Path
+	}
+	return abs
 }
 
 // reexportInCycle reports whether a module on the loading stack from t

@@ -20,6 +20,9 @@ type Builtin struct {
 	Sig  string // e.g. "split(s, sep?)"
 	Doc  string // one line
 	Fn   BuiltinFunc
+	// structType is set on the constructor a struct declaration binds:
+	// the value of the struct's name, whose errors call it a struct type.
+	structType bool
 }
 
 // NewBuiltin makes a builtin value.

@@ -140,6 +140,10 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
+		if r.namespace {
+			// an `import * as ns` value (docs/spec/newer.md §1.3)
+			return Value{}, Runtimef("module namespace has no member `%s`", name)
+		}
 		return Value{}, Runtimef("dict has no method `%s`", name)
 	}
 	if m := u.Method(t, "*"); m != nil {

@@ -97,13 +97,15 @@ func (*Opaque) Display(sb *strings.Builder) { sb.WriteString("<opaque>") }
 // structConstructor is the callable a struct declaration binds: it keeps
 // only declared fields of the dict it is given (docs/spec/language.md §10.2).
 func structConstructor(sd *compiler.StructDef) *Builtin {
-	return NewBuiltin(sd.Name, sd.Name+"(fields)", "construct a "+sd.Name, func(th *Thread, args Args) (Value, error) {
+	b := NewBuiltin(sd.Name, sd.Name+"(fields)", "construct a "+sd.Name, func(th *Thread, args Args) (Value, error) {
 		d, _ := args.Dict(0)
 		if d == nil {
 			d = EmptyDict
 		}
 		return Of(buildStruct(sd.Name, sd, d)), nil
 	})
+	b.structType = true
+	return b
 }
 
 func buildStruct(name string, sd *compiler.StructDef, d *Dict) *StructValue {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
 )
 
 // errBox carries a failure on the operand stack into a catch path.
@@ -1700,6 +1701,8 @@ func (th *Thread) undefinedBuiltin(name string, m *Module) *Error {
 	return Plainf("%s", msg)
 }
 
+// knownNames lists the names an undefined variable's "did you mean" may
+// offer (docs/spec/language.md §3.2).
 func (th *Thread) knownNames(m *Module) []string {
 	var names []string
 	if m != nil {
@@ -1710,7 +1713,13 @@ func (th *Thread) knownNames(m *Module) []string {
 		}
 	}
 	names = append(names, th.vm.Universe.GlobalNames()...)
-	names = append(names, th.vm.Universe.BuiltinNames()...)
+	for _, n := range th.vm.Universe.BuiltinNames() {
+		// a reserved word cannot be read as a name (`select` is a builtin
+		// only where a call names it)
+		if syntax.SuggestableName(n, false) {
+			names = append(names, n)
+		}
+	}
 	return names
 }
 

@@ -383,6 +383,12 @@ func GetProp(x Value, name string, optional bool) (Value, error) {
 		return Value{}, Typef("cannot access property `%s` on pair (expected `first` or `second`)", name)
 	case HasAttrs:
 		return v.Attr(name)
+	case *Builtin:
+		if v.structType {
+			// fields and impl methods belong to instances
+			// (docs/spec/language.md §10.2, §10.3)
+			return Value{}, Typef("cannot access property `%s` on struct type %s (fields and methods belong to its instances)", name, v.name)
+		}
 	}
 	return Value{}, Typef("cannot access property `%s` on %s", name, x.Type())
 }

@@ -415,6 +415,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			}
 			return &types.Named{Decl: d}
 		}
+		if c.unknownNamespaceMember(id, e.Name, e.At, true) {
+			return types.Any
+		}
 	}
 	if c.namespaceCall(e, args) {
 		return types.Any

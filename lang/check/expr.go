@@ -411,6 +411,10 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 	if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
 		return c.variant(id.Name, e.Name, nil, e.At, false)
 	}
+	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.unknownNamespaceMember(id, e.Name, e.At, false) {
+		c.expr(e.X)
+		return types.Any
+	}
 	t := c.expr(e.X)
 	if nt, ok := c.narrowedType(e); ok {
 		return nt

@@ -1,6 +1,10 @@
 package check
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -14,6 +18,49 @@ type Imports interface {
 	// binds to name — for ns != "", the member name of the namespace
 	// import ns — and its signature, typed in the module that declares it.
 	ImportedFunc(ns, name string) (fn *syntax.FnDecl, sig *types.Func, ok bool)
+}
+
+// NamespaceImports is an Imports that also knows what the module of a
+// namespace import (`import * as ns`) exports, so that a member it does
+// not export is reported before the run (docs/modules.md).
+type NamespaceImports interface {
+	// NamespaceExports lists the export surface of the module the
+	// namespace import ns binds; ok is false when it is not known (the
+	// module could not be loaded, or its surface is still incomplete).
+	NamespaceExports(ns string) (names []string, ok bool)
+}
+
+// unknownNamespaceMember reports `ns.name` where ns is a namespace import
+// whose module exports no name: an error for a call (which would fail at
+// run time, like a call of an undefined name: HARN-NAM-002), a warning for
+// a read (which reads nil). It reports whether it reported.
+func (c *checker) unknownNamespaceMember(id *syntax.Ident, name string, pos syntax.Pos, call bool) bool {
+	ni, ok := c.imports.(NamespaceImports)
+	if !ok || c.multiDecl[id.Name] || !c.importRef(c.info.Refs[id], true) {
+		return false
+	}
+	exports, ok := ni.NamespaceExports(id.Name)
+	if !ok || slices.Contains(exports, name) {
+		return false
+	}
+	msg := "namespace `" + id.Name + "` has no member `" + name + "`"
+	help := "its module exports nothing under that name"
+	if len(exports) > 0 {
+		shown := exports[:min(len(exports), 8)]
+		help = "its module exports " + strings.Join(shown, ", ")
+		if len(shown) < len(exports) {
+			help += ", …"
+		}
+	}
+	if s := diag.Suggest(name, exports); s != "" {
+		help = "did you mean `" + id.Name + "." + s + "`?"
+	}
+	if call {
+		c.report(sevError, pos, "HARN-NAM-002", help, msg)
+	} else {
+		c.report(sevWarning, pos, "", help, msg+" (it reads nil)")
+	}
+	return true
 }
 
 // importedFn is an imported function as its calls are checked.

@@ -1,6 +1,11 @@
 package resolve
 
-import "github.com/harnlang/harn/lang/syntax"
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
+)
 
 // ImplRef is one struct's impl as a method call site sees it
 // (docs/spec/language.md §10.3): an impl block is looked up like a variable in
@@ -36,15 +41,23 @@ type implSites struct {
 
 // declareImpl records an impl block in the current scope; a second one
 // for the same struct in the same scope is a redeclaration
-// (docs/spec/language.md §10.3), reported like a const redeclaration when it
-// runs, and the first stays the visible one.
+// (docs/spec/language.md §10.3), the run-time error of a const redeclaration
+// (§3.2, which a script may catch), warned about here at the second impl;
+// the first stays the visible one.
 func (r *resolver) declareImpl(s *syntax.ImplBlock) {
 	sc := r.cur().scopes[len(r.cur().scopes)-1]
 	if sc.impls == nil {
 		sc.impls = map[string]*syntax.ImplBlock{}
 	}
-	if sc.impls[s.Name] != nil {
+	if first := sc.impls[s.Name]; first != nil {
 		r.info.ConstRedeclared[s] = true
+		r.info.Warnings = append(r.info.Warnings, &diag.Error{
+			File: r.file.Path, Line: s.At.Line, Col: s.At.Col, Phase: diag.PhaseStatic, Severity: diag.SevWarning,
+			Msg:  fmt.Sprintf("struct `%s` already has an impl in this scope, at line %d: this second one is a redeclaration error when it runs", s.Name, first.At.Line),
+			Help: "use one `impl` per struct per scope: move these methods into the first one",
+			Notes: []*diag.Error{{File: r.file.Path, Line: first.At.Line, Col: first.At.Col,
+				Msg: "first `impl " + s.Name + "` here", Phase: diag.PhaseStatic}},
+		})
 		return
 	}
 	sc.impls[s.Name] = s

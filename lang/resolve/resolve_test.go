@@ -214,3 +214,24 @@ func TestImportedBareVariant(t *testing.T) {
 		})
 	}
 }
+
+// A second impl of one struct in one scope is warned about at the second
+// impl, naming the first one's line (docs/spec/language.md §10.3: it fails
+// when it runs); impls in nested scopes are not redeclarations.
+func TestSecondImplWarns(t *testing.T) {
+	src := "struct P {\n  x: int\n}\nimpl P {\n  fn a(self) { return 1 }\n}\nif true {\n  impl P {\n    fn b(self) { return 2 }\n  }\n}\nimpl P {\n  fn c(self) { return 3 }\n}\n"
+	_, info := resolveSrc(t, src)
+	if len(info.Errors) != 0 || len(info.Warnings) != 1 {
+		t.Fatalf("errors: %v, warnings: %v", info.Errors, info.Warnings)
+	}
+	e := info.Warnings[0]
+	if e.Line != 12 || e.Col != 1 {
+		t.Errorf("at %d:%d, want 12:1", e.Line, e.Col)
+	}
+	if want := "struct `P` already has an impl in this scope, at line 4: this second one is a redeclaration error when it runs"; e.Msg != want {
+		t.Errorf("message %q, want %q", e.Msg, want)
+	}
+	if len(e.Notes) != 1 || e.Notes[0].Line != 4 {
+		t.Errorf("notes %v, want the first impl at line 4", e.Notes)
+	}
+}

@@ -416,7 +416,7 @@ func (r *resolver) use(id *syntax.Ident) {
 		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
-		if s := diag.Suggest(id.Name, r.visibleNames()); s != "" {
+		if s := diag.Suggest(id.Name, r.visibleNames(false)); s != "" {
 			msg += " (did you mean `" + s + "`?)"
 		}
 		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
@@ -460,7 +460,7 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			// variants of imported enums are always written qualified
 			// (docs/spec/newer.md §1.12)
 			help = "`" + id.Name + "` is a variant of the imported enum `" + enums[0] + "`: write `" + enums[0] + "." + id.Name + "`"
-		} else if s := suggestCall(id.Name, r.visibleNames()); s != "" {
+		} else if s := suggestCall(id.Name, r.visibleNames(true)); s != "" {
 			msg += " — did you mean `" + s + "`?"
 			help = "did you mean `" + s + "`?"
 		}
@@ -508,8 +508,10 @@ func suggestCall(name string, names []string) string {
 	return best
 }
 
-// visibleNames lists every name visible from the current position.
-func (r *resolver) visibleNames() []string {
+// visibleNames lists the names visible from the current position that a
+// "did you mean" may offer at a read (call false) or a call site: reserved
+// words are left out (syntax.SuggestableName).
+func (r *resolver) visibleNames(call bool) []string {
 	if r.baseNames == nil {
 		// Globals are all declared before bodies are resolved, so the
 		// global and predeclared part is computed once per file.
@@ -520,7 +522,12 @@ func (r *resolver) visibleNames() []string {
 			r.baseNames = append(r.baseNames, r.opts.Universe.PredeclaredNames()...)
 		}
 	}
-	names := append([]string(nil), r.baseNames...)
+	var names []string
+	for _, n := range r.baseNames {
+		if syntax.SuggestableName(n, call) {
+			names = append(names, n)
+		}
+	}
 	for _, fs := range r.stack {
 		for _, sc := range fs.scopes {
 			for n := range sc.names {
@@ -845,7 +852,7 @@ func (r *resolver) assignTarget(t syntax.Expr, op string) {
 		}
 		if ref.Scope == Undefined {
 			msg := "assignment to undefined variable `" + t.Name + "`"
-			if s := diag.Suggest(t.Name, r.visibleNames()); s != "" {
+			if s := diag.Suggest(t.Name, r.visibleNames(false)); s != "" {
 				msg += " (did you mean `" + s + "`?)"
 			}
 			r.warnf(t.At, "HARN-NAM-001", "%s", msg)

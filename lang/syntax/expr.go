@@ -472,7 +472,7 @@ func (c cursor) primary() (Expr, *Ident) {
 	t := c.peek()
 	// `select(…)` is the builtin (docs/spec/builtins.md §5), `select {…}` the
 	// expression.
-	if t.Type == tIdent || t.Type == tKeyword && t.Value == "select" && isPunct(c.peekAt(1), "(") {
+	if t.Type == tIdent || t.Type == tKeyword && IsCallableKeyword(t.Value) && isPunct(c.peekAt(1), "(") {
 		c.next()
 		id := &Ident{At: at(t.Pos), Name: t.Value}
 		return id, id

@@ -1,10 +1,12 @@
 package syntax
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/harnlang/harn/lang/diag"
 )
 
 // This file is the participle grammar of statements and declarations
@@ -746,8 +748,11 @@ type implAssocG struct {
 
 type methodG struct {
 	Doc docComment `parser:"@@"`
-	Pub *opt[sPub] `parser:"@@?"`
-	Fn  *fnDeclG   `parser:"@@"`
+	// Attrs are parsed only to be refused with a message of their own:
+	// the impl grammar has none (docs/spec/language.md §10.5).
+	Attrs []*attrG   `parser:"@@*"`
+	Pub   *opt[sPub] `parser:"@@?"`
+	Fn    *fnDeclG   `parser:"@@"`
 }
 
 func (implG) decl() {}
@@ -760,6 +765,13 @@ func (g *implG) ast() *ImplBlock {
 			continue
 		}
 		m := mb.Method
+		if len(m.Attrs) > 0 {
+			a := m.Attrs[0]
+			panic(bailout{&diag.Error{Line: a.Pos.Line, Col: a.Pos.Column, Phase: diag.PhaseParse,
+				Msg:    "attributes are not allowed on impl methods",
+				Help:   "`@" + a.Name.Name + "` may stand before a declaration (`fn`, `struct`, `impl`, …), not before a method inside an impl",
+				Golden: fmt.Sprintf("Expected }, got @ at %d:%d", a.Pos.Line, a.Pos.Column)}})
+		}
 		fn := m.Fn.ast()
 		fn.Doc = m.Doc.Text
 		if m.Pub != nil {

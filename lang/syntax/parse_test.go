@@ -821,19 +821,36 @@ func TestErrorAfterComma(t *testing.T) {
 	}
 }
 
-// isKeyword searches keywordList, which must therefore stay sorted.
+// IsKeyword searches keywordList, which must therefore stay sorted.
 func TestKeywordListSorted(t *testing.T) {
 	if !slices.IsSorted(keywordList[:]) {
 		t.Fatal("keywordList is not sorted")
 	}
 	for _, k := range keywordList {
-		if !isKeyword(k) {
-			t.Errorf("isKeyword(%q) = false", k)
+		if !IsKeyword(k) {
+			t.Errorf("IsKeyword(%q) = false", k)
 		}
 	}
 	for _, w := range []string{"", "gen", "scope", "Fn", "fns", "zzz", "aaa"} {
-		if isKeyword(w) {
-			t.Errorf("isKeyword(%q) = true", w)
+		if IsKeyword(w) {
+			t.Errorf("IsKeyword(%q) = true", w)
 		}
+	}
+}
+
+// An attribute before an impl method is refused in words of its own at the
+// attribute (docs/spec/language.md §10.5: the impl grammar has none), while
+// the golden text stays upstream's token error.
+func TestImplMethodAttribute(t *testing.T) {
+	_, err := Parse("t.harn", []byte("struct P {\n  x: int\n}\nimpl P {\n  /// doc\n  @deprecated(since: \"1\")\n  pub fn old(self) { return 1 }\n}\n"))
+	var e *diag.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err %v, want a *diag.Error", err)
+	}
+	if e.Msg != "attributes are not allowed on impl methods" || e.Line != 6 || e.Col != 3 {
+		t.Errorf("got %d:%d %q", e.Line, e.Col, e.Msg)
+	}
+	if want := "Expected }, got @ at 6:3"; e.GoldenText() != want {
+		t.Errorf("golden %q, want %q", e.GoldenText(), want)
 	}
 }

@@ -512,7 +512,7 @@ func (s *scanner) ident(start lexer.Position) lexer.Token {
 		s.off += n
 		s.col++
 	}
-	if isKeyword(s.src[start.Offset:s.off]) {
+	if IsKeyword(s.src[start.Offset:s.off]) {
 		return s.token(tKeyword, start)
 	}
 	return s.token(tIdent, start)

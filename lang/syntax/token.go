@@ -51,8 +51,8 @@ var keywordList = [...]string{
 	"throw", "throws", "to", "tool", "true", "try", "type", "var", "while", "yield",
 }
 
-// isKeyword reports whether s is a reserved word.
-func isKeyword(s string) bool {
+// IsKeyword reports whether s is a reserved word (docs/spec/language.md §1.4).
+func IsKeyword(s string) bool {
 	_, found := slices.BinarySearch(keywordList[:], s)
 	return found
 }
