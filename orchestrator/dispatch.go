@@ -78,7 +78,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 // known is the Accepted of an idempotency key stored before.
 func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
 	var prev Envelope
-	if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
+	if err := decodeJSON(stored.Envelope, &prev); err != nil {
 		return Accepted{}, fmt.Errorf("stored delivery %s: %v", stored.ID, err)
 	}
 	return Accepted{Envelope: prev, DeliveryID: stored.ID}, nil
@@ -96,6 +96,9 @@ func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.D
 	env.BindingID, env.BindingVersion = b.ID, b.Version
 	if env.Event == nil {
 		env.Event = map[string]any{}
+	}
+	if err := checkNumbers(env.Event); err != nil {
+		return eventlog.Delivery{}, nil, env, err
 	}
 	env.Event["id"] = env.EventID
 	if _, ok := env.Event["provider"]; !ok {
@@ -430,7 +433,7 @@ func (o *Orchestrator) run(l eventlog.Lease) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var env Envelope
-	if err := json.Unmarshal(l.Envelope, &env); err != nil {
+	if err := decodeJSON(l.Envelope, &env); err != nil {
 		o.finish(ctx, l, env, nil, attempt{status: "failed", err: fmt.Errorf("corrupt envelope: %v", err), errorClass: "unknown"}, true)
 		return
 	}
