@@ -340,10 +340,17 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 			tr.WhenBudget = wb
 		}
 	}
+	valid := "" // the first valid tier, which an alias must repeat
 	for _, key := range []string{"tier", "autonomy_tier"} {
 		if s, ok := v.str(t, key, f(key)); ok && s != "" {
 			if msg := triggerspec.TierProblem(s); msg != "" {
 				v.fail(f(key), "%s", msg)
+			} else if valid != "" {
+				if msg := triggerspec.TierConflict(valid, s); msg != "" {
+					v.fail(f(key), "%s", msg)
+				}
+			} else {
+				valid = s
 			}
 			tr.Tier = s
 		}
