@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -78,7 +80,7 @@ func (o *Orchestrator) Accept(ctx context.Context, b *Binding, env Envelope, key
 // known is the Accepted of an idempotency key stored before.
 func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
 	var prev Envelope
-	if err := json.Unmarshal(stored.Envelope, &prev); err != nil {
+	if err := decodeJSON(stored.Envelope, &prev); err != nil {
 		return Accepted{}, fmt.Errorf("stored delivery %s: %v", stored.ID, err)
 	}
 	return Accepted{Envelope: prev, DeliveryID: stored.ID}, nil
@@ -96,6 +98,9 @@ func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.D
 	env.BindingID, env.BindingVersion = b.ID, b.Version
 	if env.Event == nil {
 		env.Event = map[string]any{}
+	}
+	if err := checkNumbers(env.Event); err != nil {
+		return eventlog.Delivery{}, nil, env, err
 	}
 	env.Event["id"] = env.EventID
 	if _, ok := env.Event["provider"]; !ok {
@@ -430,7 +435,7 @@ func (o *Orchestrator) run(l eventlog.Lease) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var env Envelope
-	if err := json.Unmarshal(l.Envelope, &env); err != nil {
+	if err := decodeJSON(l.Envelope, &env); err != nil {
 		o.finish(ctx, l, env, nil, attempt{status: "failed", err: fmt.Errorf("corrupt envelope: %v", err), errorClass: "unknown"}, true)
 		return
 	}
@@ -488,12 +493,7 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		return attempt{status: "skipped", result: map[string]any{"reason": "filter " + b.Filter + " did not match"}, durationMs: since(o, start)}
 	}
 	if b.WhenRef != nil {
-		pctx, cancel := ctx, context.CancelFunc(func() {})
-		if b.WhenBudget != nil && b.WhenBudget.Timeout > 0 {
-			pctx, cancel = context.WithTimeout(ctx, b.WhenBudget.Timeout)
-		}
-		v, err := p.rt.Call(pctx, *b.WhenRef, env.Event, b.SecretValues)
-		cancel()
+		v, err := runPredicate(ctx, p, b, env)
 		if err != nil {
 			return attempt{status: "failed", err: fmt.Errorf("predicate %s: %v", b.When, err), errorClass: "predicate_panic", durationMs: since(o, start)}
 		}
@@ -522,6 +522,39 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		return a
 	}
 	return o.runGated(ctx, p, b, env, input, start)
+}
+
+// runPredicate runs the binding's `when` predicate within its
+// when_budget (docs/orchestrator.md): the timeout, and the tokens and
+// list-price cost of the LLM calls the run makes (on its thread and in
+// the tasks it spawns). A call that goes past a limit ends the run as
+// the timeout does, whatever the predicate catches.
+func runPredicate(ctx context.Context, p *project, b *Binding, env Envelope) (any, error) {
+	wb := b.WhenBudget
+	if wb == nil {
+		return p.rt.Call(ctx, *b.WhenRef, env.Event, b.SecretValues)
+	}
+	pctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if wb.Timeout > 0 {
+		var stop context.CancelFunc
+		pctx, stop = context.WithTimeout(pctx, wb.Timeout)
+		defer stop()
+	}
+	var meter *llm.Meter
+	if wb.TokensMax > 0 || wb.MaxCostUSD > 0 {
+		meter = &llm.Meter{MaxTokens: wb.TokensMax, MaxCostUSD: wb.MaxCostUSD, Exceeded: cancel}
+	}
+	v, err := p.rt.call(pctx, *b.WhenRef, env.Event, b.SecretValues, meter)
+	if err != nil && meter != nil && meter.Err() != nil {
+		tokens, cost := meter.Usage()
+		if wb.TokensMax > 0 && tokens > wb.TokensMax {
+			return nil, fmt.Errorf("when_budget.tokens_max: its LLM calls used %d tokens, past the limit of %d", tokens, wb.TokensMax)
+		}
+		return nil, fmt.Errorf("when_budget.max_cost_usd: its LLM calls cost %s USD, past the limit of %s USD",
+			strconv.FormatFloat(cost, 'f', -1, 64), strconv.FormatFloat(wb.MaxCostUSD, 'f', -1, 64))
+	}
+	return v, err
 }
 
 // runGated passes the flow-control gates and runs the handler once with

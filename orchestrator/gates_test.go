@@ -256,3 +256,78 @@ func TestErrorClasses(t *testing.T) {
 		}
 	}
 }
+
+const meteredManifest = `
+[[triggers]]
+id = "tokens"
+kind = "manual"
+handler = "echo"
+when = "ask"
+when_budget = { tokens_max = 100, timeout = "10s" }
+retry = { max = 1 }
+
+[[triggers]]
+id = "cost"
+kind = "manual"
+handler = "echo"
+when = "ask"
+when_budget = { max_cost_usd = 0.05 }
+retry = { max = 1 }
+`
+
+// ask makes payload.calls LLM calls of payload.tokens tokens each, in a
+// spawned task when payload.spawned, catching every error, and passes
+// the event; payload.model prices them.
+const meteredLib = `
+fn echo(event) { return event.payload }
+
+fn one(p) {
+  llm_mock({text: "yes", model: p.model ?? "mock", input_tokens: p.tokens / 2, output_tokens: p.tokens / 2})
+  return try { llm_call("relevant?").text } catch e { "refused" }
+}
+
+fn ask(event) {
+  let p = event.payload
+  for i in range(p.calls) {
+    if p.spawned ?? false {
+      await(spawn { one(p) })
+    } else {
+      one(p)
+    }
+  }
+  return true
+}
+`
+
+// when_budget.tokens_max and max_cost_usd bound the LLM calls of one
+// predicate run (docs/orchestrator.md): a run within them passes, each
+// run is counted apart, and a run whose calls go past a limit — on its
+// thread or in a task it spawns, caught or not — fails the attempt as a
+// timeout overrun does.
+func TestWhenBudgetBoundsPredicateLLMCalls(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, meteredManifest, meteredLib, ""))
+	if wb := o.Binding("tokens").WhenBudget; wb.TokensMax != 100 || wb.MaxCostUSD != 0 || wb.Timeout != 10*time.Second {
+		t.Fatalf("when_budget %+v", wb)
+	}
+	for i := 0; i < 2; i++ { // 80 tokens a run, 160 in all
+		if h := fire(t, o, "tokens", map[string]any{"payload": map[string]any{"calls": 2, "tokens": 40}}); h.Status != "succeeded" {
+			t.Fatalf("within the limit, run %d: %s", i, js(h))
+		}
+	}
+	for _, spawned := range []bool{false, true} {
+		h := fire(t, o, "tokens", map[string]any{"payload": map[string]any{"calls": 3, "tokens": 40, "spawned": spawned}})
+		want := "predicate ask: when_budget.tokens_max: its LLM calls used 120 tokens, past the limit of 100"
+		if h.Status != "dlq" || h.Error == nil || *h.Error != want {
+			t.Fatalf("spawned %v: %s", spawned, js(h))
+		}
+	}
+	// claude-opus-4-1 lists 15 and 75 USD per million input and output
+	// tokens: 1000 of each cost 0.09 USD.
+	h := fire(t, o, "cost", map[string]any{"payload": map[string]any{"calls": 1, "tokens": 2000, "model": "claude-opus-4-1"}})
+	if want := "predicate ask: when_budget.max_cost_usd: its LLM calls cost 0.09 USD, past the limit of 0.05 USD"; h.Status != "dlq" || h.Error == nil || *h.Error != want {
+		t.Fatalf("cost: %s", js(h))
+	}
+	if h := fire(t, o, "cost", map[string]any{"payload": map[string]any{"calls": 1, "tokens": 200, "model": "claude-opus-4-1"}}); h.Status != "succeeded" {
+		t.Fatalf("cost within the limit: %s", js(h))
+	}
+}

@@ -76,7 +76,7 @@ func (o *Orchestrator) sendA2A(ctx context.Context, b *Binding, env Envelope) at
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if err := json.Unmarshal(data, &rpc); err != nil {
+	if err := decodeJSON(data, &rpc); err != nil {
 		return attempt{status: "failed", err: fmt.Errorf("a2a %s: response is not JSON-RPC: %v", url, err), errorClass: "provider_5xx"}
 	}
 	if rpc.Error != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib/jsonschema"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -145,6 +146,12 @@ func (r *Runtime) load(file string) error {
 // keeps). A function that throws, or returns Err(x), fails; ctx's end
 // cancels the Harn thread.
 func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string) (any, error) {
+	return r.call(ctx, h, event, secrets, nil)
+}
+
+// call is Call with the LLM calls of the run counted in meter (nil: not
+// counted apart from the VM's totals).
+func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string, meter *llm.Meter) (any, error) {
 	fn, err := r.function(h)
 	if err != nil {
 		return nil, fmt.Errorf("handler %s: %v", h.Reference, err)
@@ -158,6 +165,9 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 		args = append(args, tool.FromJSON(s))
 	}
 	th := r.sess.VM.NewThread()
+	if meter != nil {
+		defer llm.Attach(th, meter)()
+	}
 	stop := context.AfterFunc(ctx, th.Cancel)
 	defer stop()
 	res, err := th.CallPlain(vm.Of(fn), args)

@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/jmespath-community/go-jmespath"
 )
@@ -33,6 +35,9 @@ func dedupeKey(b *Binding, event map[string]any) (string, error) {
 	v, err := searchEvent(b.Dedupe, event)
 	if err != nil {
 		return "", fmt.Errorf("dedupe_key %q: %v", b.DedupeKey, err)
+	}
+	if hasNumber(v) {
+		v = exactKey(b, event, v)
 	}
 	switch x := v.(type) {
 	case nil:
@@ -70,4 +75,50 @@ func passesFilter(b *Binding, event map[string]any) (bool, error) {
 		return len(x) > 0, nil
 	}
 	return true, nil
+}
+
+func hasNumber(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return true
+	case []any:
+		return slices.ContainsFunc(x, hasNumber)
+	case map[string]any:
+		for _, e := range x {
+			if hasNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exactKey is a dedupe key that holds numbers (v, searched with float64
+// numbers) with the numbers' text as the event holds them, so that the
+// events of order 9007199254740993 and of order 9007199254740992 are
+// not one. JMESPath compares and computes only float64 numbers, so the
+// search over the numbers' text counts only when it finds the same
+// value: an expression that computes with numbers keeps v.
+func exactKey(b *Binding, event map[string]any, v any) any {
+	raw, err := json.Marshal(event)
+	if err != nil {
+		return v
+	}
+	var data any
+	if decodeJSON(raw, &data) != nil {
+		return v
+	}
+	exact, err := b.Dedupe.Search(data)
+	if err != nil {
+		return v
+	}
+	text, err := json.Marshal(exact)
+	if err != nil {
+		return v
+	}
+	var back any
+	if json.Unmarshal(text, &back) != nil || !reflect.DeepEqual(back, v) {
+		return v
+	}
+	return exact
 }

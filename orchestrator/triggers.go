@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -182,8 +183,8 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		json.NewEncoder(w).Encode(map[string]any{"trigger_id": b.ID, "status": "ignored", "reason": "event kind " + kind + " is not in match.events"})
 		return true
 	}
-	var payload any
-	if json.Unmarshal(body, &payload) != nil {
+	payload, err := ParseJSON(body)
+	if err != nil {
 		payload = map[string]any{"raw": string(body)}
 	}
 	headers := map[string]any{}
@@ -200,7 +201,12 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 	}
 	key := deliveryKey(b.ID, wh, r, deliveryID, idSigned)
 	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", TraceID: traceID("webhook"), Event: event}, key)
-	if err != nil {
+	var bad *NumberRangeError
+	switch {
+	case errors.As(err, &bad): // the delivery, not the log, is at fault: sending it again cannot help
+		fail(http.StatusBadRequest, err.Error())
+		return true
+	case err != nil:
 		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
 		return true
 	}

@@ -349,7 +349,7 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		v.relate(topic, r)
 	case TopicOutbox:
 		var d dispatchRecord
-		if json.Unmarshal(r.Payload, &d) != nil {
+		if decodeJSON(r.Payload, &d) != nil {
 			return
 		}
 		d.Kind, d.OccurredAtMs = r.Kind, r.OccurredAtMs
@@ -392,7 +392,7 @@ func (v *view) fold(topic string, r eventlog.Record) {
 		switch r.Kind {
 		case "dlq_entry":
 			var e DLQEntry
-			if json.Unmarshal(r.Payload, &e) == nil && e.ID != "" {
+			if decodeJSON(r.Payload, &e) == nil && e.ID != "" {
 				e.DeadAtMs = r.OccurredAtMs
 				v.dlq[e.ID] = &e
 			}
@@ -425,7 +425,7 @@ func (v *view) lastDispatch(ctx context.Context, eventID string) (dispatchRecord
 		return dispatchRecord{}, false, err
 	}
 	var d dispatchRecord
-	if err := json.Unmarshal(r.Payload, &d); err != nil {
+	if err := decodeJSON(r.Payload, &d); err != nil {
 		return dispatchRecord{}, false, fmt.Errorf("outbox record %d: %v", id, err)
 	}
 	d.Kind, d.OccurredAtMs = r.Kind, r.OccurredAtMs
@@ -499,7 +499,7 @@ func (v *view) event(ctx context.Context, id string) (recordedEvent, bool, error
 		ReplayOf       *string        `json:"replay_of_event_id"`
 		Event          map[string]any `json:"event"`
 	}
-	if err := json.Unmarshal(r.Payload, &p); err != nil {
+	if err := decodeJSON(r.Payload, &p); err != nil {
 		return recordedEvent{}, false, fmt.Errorf("event record %d: %v", logID, err)
 	}
 	return recordedEvent{LogID: r.ID, EventID: id, BindingID: p.BindingID, BindingVersion: p.BindingVersion, ReplayOf: p.ReplayOf, Event: p.Event, AtMs: r.OccurredAtMs}, true, nil

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -49,7 +50,7 @@ func TestViewsReadOnlyWhatTheyShow(t *testing.T) {
 	if err != nil || et == nil {
 		t.Fatal(et, err)
 	}
-	if len(et.Trace.Outbox) != 1 || len(et.Trace.Attempts) != 1 || len(et.Trace.ActionGraph) != 1 || et.Event["n"] != float64(0) {
+	if len(et.Trace.Outbox) != 1 || len(et.Trace.Attempts) != 1 || len(et.Trace.ActionGraph) != 1 || et.Event["n"] != json.Number("0") {
 		t.Fatalf("trace %s", js(et))
 	}
 	// The event, its outcome, its attempt and its action-graph record;

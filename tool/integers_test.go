@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -71,6 +72,21 @@ func TestIntegerInputs(t *testing.T) {
 		o := pt.Invoke(th, parseArgs(t, c.args))
 		if o.Kind != InvalidInput || !strings.Contains(o.Summary, c.want) || got != nil {
 			t.Errorf("%s: outcome %d %q (handler saw %q), want input refused with %q", c.args, o.Kind, o.Summary, got, c.want)
+		}
+	}
+}
+
+// FromJSON reads a number's text as json_parse does
+// (docs/spec/builtins.md §3.12): -0 and numbers with a fraction or
+// exponent are floats, integers within 64 bits ints.
+func TestFromJSONNumbersAsJSONParse(t *testing.T) {
+	for text, want := range map[string]string{
+		"-0": "float:-0.0", "0": "int:0", "123.0": "float:123.0", "1e2": "float:100.0",
+		"9007199254740993": "int:9007199254740993", "12345678901234567890": "float:12345678901234567000",
+	} {
+		v := FromJSON(json.Number(text))
+		if got := v.Type() + ":" + vm.ToDisplay(v); got != want {
+			t.Errorf("%s: %s, want %s", text, got, want)
 		}
 	}
 }

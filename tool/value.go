@@ -141,8 +141,10 @@ func nonPortable(path []string, kind string) error {
 }
 
 // FromJSON converts a JSON value (jsonv form, or generic Go values from
-// encoding/json) to a Harn value: integral numbers that fit 64 bits
-// become ints, other numbers floats, objects dicts.
+// encoding/json) to a Harn value: a number's text is read as json_parse
+// reads it (docs/spec/builtins.md §3.12): without fraction or
+// exponent and within 64 bits an int, -0 and every other number a
+// float; objects become dicts.
 func FromJSON(x any) vm.Value {
 	switch v := x.(type) {
 	case nil:
@@ -153,6 +155,9 @@ func FromJSON(x any) vm.Value {
 		return vm.Str(v)
 	case json.Number:
 		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			if n == 0 && strings.HasPrefix(string(v), "-") {
+				return vm.FloatOf(math.Copysign(0, -1))
+			}
 			return vm.IntOf(n)
 		}
 		f, _ := strconv.ParseFloat(string(v), 64)

@@ -121,9 +121,11 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	}
 	var payloadValue any = map[string]any{}
 	if payload != "" {
-		if err := json.Unmarshal([]byte(payload), &payloadValue); err != nil {
+		v, err := orchestrator.ParseJSON([]byte(payload))
+		if err != nil {
 			return usage("--payload is not JSON: %v", err)
 		}
+		payloadValue = v
 	}
 	var asOfTime *time.Time
 	if asOf != "" {

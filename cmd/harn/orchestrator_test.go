@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/eventlog/sqlite"
 )
 
 // TestOrchestratorDLQListCountsAttempts: a dead letter of a binding that
@@ -122,5 +125,53 @@ func TestOrchestratorFireInterrupted(t *testing.T) {
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("took %s: the interrupt waited for the handler", d)
+	}
+}
+
+// TestOrchestratorFireKeepsNumbers: `fire --payload` records the
+// payload's numbers with their text, and the handler (of the fire and of
+// its replay, which reads the recorded event) is handed them as
+// json_parse reads them (docs/orchestrator.md, "Numbers in events"); a
+// number out of a float's range is refused before the event is
+// accepted.
+func TestOrchestratorFireKeepsNumbers(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"harn.toml": "[[triggers]]\nid = \"m\"\nkind = \"manual\"\nhandler = \"types\"\n",
+		"lib.harn":  "fn types(e) { return to_string(e.v) + \":\" + type_of(e.v) + \" \" + to_string(e.f) + \":\" + type_of(e.f) }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := filepath.Join(dir, "state")
+	project := []string{"--config", filepath.Join(dir, "harn.toml"), "--state-dir", state, "--json"}
+	const seen = `"result": "9007199254740993:int 123.0:float"`
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"orchestrator", "fire", "m", "--payload", `{"v": 9007199254740993, "f": 123.0}`}, project...), nil, &out, &errb); code != 0 || !strings.Contains(out.String(), seen) {
+		t.Fatalf("fire: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	id := regexp.MustCompile(`"event_id": "(trigger_evt_[^"]+)"`).FindStringSubmatch(out.String())
+	if id == nil {
+		t.Fatalf("no event id:\n%s", out.String())
+	}
+	log, err := sqlite.Open(context.Background(), filepath.Join(state, "events.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := log.Read(context.Background(), "triggers.events", 0, 0)
+	log.Close()
+	if err != nil || len(recs) != 1 || !strings.Contains(string(recs[0].Payload), `"f":123.0`) || !strings.Contains(string(recs[0].Payload), `"v":9007199254740993`) {
+		t.Fatalf("recorded: %v %v", err, recs)
+	}
+	out.Reset()
+	if code := run(append([]string{"orchestrator", "replay", id[1]}, project...), nil, &out, &errb); code != 0 || !strings.Contains(out.String(), seen) {
+		t.Fatalf("replay: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code := run(append([]string{"orchestrator", "fire", "m", "--payload", `{"ms": 1e400}`}, project...), nil, &out, &errb)
+	if code != 1 || strings.Contains(out.String(), "trigger_evt_") || !strings.Contains(errb.String(), "event not accepted: ms: number 1e400 is out of range") {
+		t.Fatalf("1e400: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }

@@ -168,6 +168,16 @@ func TierProblem(tier string) string {
 	return fmt.Sprintf("unknown tier %q (one of %s)", tier, strings.Join(Tiers, ", "))
 }
 
+// TierConflict is what is wrong with a trigger that gives both tier and
+// autonomy_tier (aliases, docs/spec/orchestrator.md §2), reported on
+// autonomy_tier, or "" when they agree.
+func TierConflict(tier, autonomyTier string) string {
+	if tier == autonomyTier {
+		return ""
+	}
+	return fmt.Sprintf("%q conflicts with tier = %q: tier and autonomy_tier are one field; give one of them", autonomyTier, tier)
+}
+
 // RetryMaxProblem is what is wrong with a non-negative retry.max.
 func RetryMaxProblem(n int64) string {
 	if n > MaxRetry {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -122,8 +123,13 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f-g\"", `handler: invalid handler "f-g"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"worker://q\"", `when: a predicate must be a local function`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen_budget = { timeout = \"1s\" }", `when_budget: requires ` + "`when`"},
-		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"f\"\nwhen_budget = { tokens_max = 100 }", `when_budget.tokens_max: is not supported: a predicate cannot report its cost`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"f\"\nwhen_budget = { tokens_max = -1 }", `when_budget.tokens_max: ` + triggerspec.NotNonNegInt},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"f\"\nwhen_budget = { tokens_max = 1.5 }", `when_budget.tokens_max: ` + triggerspec.NotNonNegInt},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"f\"\nwhen_budget = { max_cost_usd = -0.5 }", `when_budget.max_cost_usd: must be a non-negative number`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nwhen = \"f\"\nwhen_budget = { max_cost_usd = \"1\" }", `when_budget.max_cost_usd: must be a non-negative number`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntier = \"yolo\"", `tier: unknown tier "yolo"`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntier = \"shadow\"\nautonomy_tier = \"act_auto\"",
+			`harn.toml:9: [[triggers]][1] (id "x"): autonomy_tier: "act_auto" conflicts with tier = "shadow": tier and autonomy_tier are one field; give one of them`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"", `schedule: is required for a cron trigger`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"every day\"", `schedule: invalid cron expression "every day"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"* * * * *\"\ntimezone = \"Mars/Olympus\"", `timezone: unknown time zone "Mars/Olympus"`},
@@ -178,6 +184,22 @@ func TestRefusals(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "harn.toml:9: [[triggers]][1]") {
 			t.Errorf("%q: not located: %s", c.body, err)
 		}
+	}
+}
+
+// tier and autonomy_tier are aliases (docs/spec/orchestrator.md §2):
+// both may be given when they agree; one problem is reported for an
+// unknown tier, not a conflict as well.
+func TestTierAliases(t *testing.T) {
+	const head = "[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\n"
+	m, err := Parse("harn.toml", []byte(head+"tier = \"suggest\"\nautonomy_tier = \"suggest\"\n"))
+	if err != nil || m.Triggers[0].Tier != "suggest" {
+		t.Fatalf("agreeing aliases: %v", err)
+	}
+	_, err = Parse("harn.toml", []byte(head+"tier = \"yolo\"\nautonomy_tier = \"act_auto\"\n"))
+	var me *Error
+	if !errors.As(err, &me) || len(me.Problems) != 1 || me.Problems[0].Field != "tier" {
+		t.Fatalf("unknown tier: %v", err)
 	}
 }
 

@@ -127,7 +127,8 @@ type Budget struct {
 	OnBudgetExhausted             string  `json:"on_budget_exhausted,omitempty"`
 }
 
-// WhenBudget bounds the `when` predicate.
+// WhenBudget bounds one run of the `when` predicate: its LLM calls'
+// list-price cost and tokens (0: no limit) and its duration.
 type WhenBudget struct {
 	MaxCostUSD float64       `json:"max_cost_usd,omitempty"`
 	TokensMax  int64         `json:"tokens_max,omitempty"`
@@ -331,23 +332,25 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigg
 				v.fail(f("when_budget"), "requires `when`")
 			}
 			wb := &WhenBudget{}
+			// Bounds on the LLM calls of one predicate run, which the
+			// orchestrator meters (docs/orchestrator.md, when_budget).
 			wb.MaxCostUSD = v.nonNegFloat(wt, "max_cost_usd", f("when_budget.max_cost_usd"))
 			wb.TokensMax = v.nonNegInt(wt, "tokens_max", f("when_budget.tokens_max"))
-			// A predicate returns a bool: it has no way to report what it
-			// spent, so a cost or token ceiling could never be enforced.
-			for _, k := range []string{"max_cost_usd", "tokens_max"} {
-				if _, set := wt[k]; set {
-					v.fail(f("when_budget."+k), "is not supported: a predicate cannot report its cost, so only when_budget.timeout bounds it (put cost limits in `budget`)")
-				}
-			}
 			wb.Timeout = v.duration(wt, "timeout", f("when_budget.timeout"))
 			tr.WhenBudget = wb
 		}
 	}
+	valid := "" // the first valid tier, which an alias must repeat
 	for _, key := range []string{"tier", "autonomy_tier"} {
 		if s, ok := v.str(t, key, f(key)); ok && s != "" {
 			if msg := triggerspec.TierProblem(s); msg != "" {
 				v.fail(f(key), "%s", msg)
+			} else if valid != "" {
+				if msg := triggerspec.TierConflict(valid, s); msg != "" {
+					v.fail(f(key), "%s", msg)
+				}
+			} else {
+				valid = s
 			}
 			tr.Tier = s
 		}

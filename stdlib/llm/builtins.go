@@ -297,6 +297,12 @@ func call(th *vm.Thread, r *request) (*response, []string, error) {
 	if err := st.checkBudget(r.fn); err != nil {
 		return nil, nil, err
 	}
+	m := meterOf(th)
+	if m != nil {
+		if err := m.check(); err != nil {
+			return nil, nil, err
+		}
+	}
 	st.inFlight.Add(1)
 	defer st.inFlight.Add(-1)
 	if err := admit(th, r); err != nil {
@@ -322,6 +328,11 @@ func call(th *vm.Thread, r *request) (*response, []string, error) {
 		return nil, nil, err
 	}
 	st.addUsage(resp)
+	if m != nil {
+		if err := m.add(r.fn, resp); err != nil {
+			return nil, nil, err
+		}
+	}
 	return resp, chunks, nil
 }
 
@@ -449,6 +460,12 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	if err := st.checkBudget(r.fn); err != nil {
 		return vm.Value{}, err
 	}
+	m := meterOf(th)
+	if m != nil {
+		if err := m.check(); err != nil {
+			return vm.Value{}, err
+		}
+	}
 	if err := admitStream(th, r); err != nil {
 		return vm.Value{}, err
 	}
@@ -488,6 +505,11 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 				return vm.Value{}, false, err
 			}
 			st.addUsage(resp)
+			if m != nil {
+				if err := m.add(r.fn, resp); err != nil {
+					return vm.Value{}, false, err
+				}
+			}
 			return vm.Value{}, false, nil
 		}
 		return vm.Str(delta), true, nil

@@ -189,10 +189,17 @@ func validate(spec *vm.Dict) (*binding, error) {
 			b.when = raw
 		}
 	}
+	valid := "" // the first valid tier, which an alias must repeat
 	for _, key := range []string{"tier", "autonomy_tier"} {
 		if s, ok := str(key); ok && s != "" {
 			if msg := triggerspec.TierProblem(s); msg != "" {
 				c.fail(key, msg)
+			} else if valid != "" {
+				if msg := triggerspec.TierConflict(valid, s); msg != "" {
+					c.fail(key, msg)
+				}
+			} else {
+				valid = s
 			}
 			b.tier = s
 		}
