@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -541,9 +541,9 @@ func runPredicate(ctx context.Context, p *project, b *Binding, env Envelope) (an
 		pctx, stop = context.WithTimeout(pctx, wb.Timeout)
 		defer stop()
 	}
-	var meter *llm.Meter
+	var meter *llmmeter.Meter
 	if wb.TokensMax > 0 || wb.MaxCostUSD > 0 {
-		meter = &llm.Meter{MaxTokens: wb.TokensMax, MaxCostUSD: wb.MaxCostUSD, Exceeded: cancel}
+		meter = &llmmeter.Meter{MaxTokens: wb.TokensMax, MaxCostUSD: wb.MaxCostUSD, Exceeded: cancel}
 	}
 	v, err := p.rt.call(pctx, *b.WhenRef, env.Event, b.SecretValues, meter)
 	if err != nil && meter != nil && meter.Err() != nil {

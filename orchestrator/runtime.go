@@ -11,7 +11,7 @@ import (
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib/jsonschema"
-	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -151,7 +151,7 @@ func (r *Runtime) Call(ctx context.Context, h manifest.Handler, event any, secre
 
 // call is Call with the LLM calls of the run counted in meter (nil: not
 // counted apart from the VM's totals).
-func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string, meter *llm.Meter) (any, error) {
+func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secrets map[string]string, meter *llmmeter.Meter) (any, error) {
 	fn, err := r.function(h)
 	if err != nil {
 		return nil, fmt.Errorf("handler %s: %v", h.Reference, err)
@@ -166,7 +166,7 @@ func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secre
 	}
 	th := r.sess.VM.NewThread()
 	if meter != nil {
-		defer llm.Attach(th, meter)()
+		defer llmmeter.Attach(th, meter)()
 	}
 	stop := context.AfterFunc(ctx, th.Cancel)
 	defer stop()

@@ -299,7 +299,7 @@ func call(th *vm.Thread, r *request) (*response, []string, error) {
 	}
 	m := meterOf(th)
 	if m != nil {
-		if err := m.check(); err != nil {
+		if err := m.Err(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -329,7 +329,7 @@ func call(th *vm.Thread, r *request) (*response, []string, error) {
 	}
 	st.addUsage(resp)
 	if m != nil {
-		if err := m.add(r.fn, resp); err != nil {
+		if err := meterAdd(m, r.fn, resp); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -462,7 +462,7 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 	}
 	m := meterOf(th)
 	if m != nil {
-		if err := m.check(); err != nil {
+		if err := m.Err(); err != nil {
 			return vm.Value{}, err
 		}
 	}
@@ -506,7 +506,7 @@ func stream(th *vm.Thread, r *request) (vm.Value, error) {
 			}
 			st.addUsage(resp)
 			if m != nil {
-				if err := m.add(r.fn, resp); err != nil {
+				if err := meterAdd(m, r.fn, resp); err != nil {
 					return vm.Value{}, false, err
 				}
 			}

@@ -1,133 +1,19 @@
 package llm
 
 import (
-	"fmt"
-	"sync"
-
-	"github.com/harnlang/harn/stdlib/concurrency"
+	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"github.com/harnlang/harn/vm"
 )
 
-// A Meter counts and bounds the LLM usage of one call into Harn code: the
-// calls made on the thread it is attached to, by generators that thread
-// consumes and by the tasks it spawns (and theirs). The run's totals
-// (llm_usage) count every call as before; a Meter sees only its own.
-// The orchestrator bounds a trigger's `when` predicate with one
-// (when_budget.tokens_max and max_cost_usd, docs/orchestrator.md).
-//
-// The call that takes the usage past a limit throws budget_exceeded (its
-// tokens were spent: they count), so does every later call, and the
-// meter's Exceeded function is called once with that error, for the
-// owner to end the run.
-type Meter struct {
-	// MaxTokens bounds input plus output tokens; 0 is no limit.
-	MaxTokens int64
-	// MaxCostUSD bounds the list-price cost (llm_cost) of the calls; a
-	// model without a price costs nothing here, as in llm_usage. 0 is no
-	// limit.
-	MaxCostUSD float64
-	// Exceeded, when set, is called once, on the thread of the call that
-	// took the usage past a limit.
-	Exceeded func(error)
+// meterOf is the meter th's LLM calls count in (llmmeter: the
+// orchestrator bounds a `when` predicate with one), or nil.
+func meterOf(th *vm.Thread) *llmmeter.Meter { return llmmeter.Of(th) }
 
-	mu     sync.Mutex
-	tokens int64
-	cost   float64
-	err    error
-}
-
-// Usage is what the meter counted.
-func (m *Meter) Usage() (tokens int64, costUSD float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tokens, roundCost(m.cost)
-}
-
-// Err is the error of the call that went past a limit, or nil.
-func (m *Meter) Err() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.err
-}
-
-// check refuses a call once the meter went past a limit.
-func (m *Meter) check() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.err
-}
-
-// add counts a call's usage; past a limit, it is the error.
-func (m *Meter) add(fn string, r *response) error {
-	m.mu.Lock()
-	m.tokens += r.InTokens + r.OutTokens
-	if c, ok := modelCost(r.Model, r.InTokens, r.OutTokens); ok {
-		m.cost += c
-	}
-	if m.err != nil {
-		err := m.err
-		m.mu.Unlock()
-		return err
-	}
-	var msg string
-	switch {
-	case m.MaxTokens > 0 && m.tokens > m.MaxTokens:
-		msg = fmt.Sprintf("%s: the LLM calls used %d tokens, past the limit of %d", fn, m.tokens, m.MaxTokens)
-	case m.MaxCostUSD > 0 && roundCost(m.cost) > m.MaxCostUSD:
-		msg = fmt.Sprintf("%s: the LLM calls cost %s USD, past the limit of %s USD", fn,
-			vm.FormatFloat(roundCost(m.cost)), vm.FormatFloat(m.MaxCostUSD))
-	default:
-		m.mu.Unlock()
-		return nil
-	}
-	m.err = callError("budget_exceeded", msg, "", 0)
-	err, exceeded := m.err, m.Exceeded
-	m.mu.Unlock()
-	if exceeded != nil {
-		exceeded(err)
-	}
-	return err
-}
-
-// Attach counts the LLM calls of th (and of what it spawns) in m until
-// detach is called.
-func Attach(th *vm.Thread, m *Meter) (detach func()) {
-	ms := metersOf(th.VM())
-	ms.Store(th, m)
-	return func() { ms.Delete(th) }
-}
-
-type meterKey struct{}
-
-// metersOf maps the threads meters are attached to to their meter.
-func metersOf(v *vm.VM) *sync.Map {
-	return v.Local(meterKey{}, func() any { return new(sync.Map) }).(*sync.Map)
-}
-
-// meterSlot is where a spawned task finds the meter of its spawner.
-var meterSlot int
-
-func init() {
-	meterSlot = concurrency.InheritOnSpawn(func(spawner *vm.Thread) any {
-		if m := meterOf(spawner); m != nil {
-			return m
-		}
-		return nil
+// meterAdd counts the usage of r in m; past one of m's limits it is the
+// budget_exceeded error of the call.
+func meterAdd(m *llmmeter.Meter, fn string, r *response) error {
+	cost, _ := modelCost(r.Model, r.InTokens, r.OutTokens)
+	return m.Add(fn, r.InTokens+r.OutTokens, cost, func(msg string) error {
+		return callError("budget_exceeded", msg, "", 0)
 	})
-}
-
-// meterOf is the meter th's calls count in, or nil. A VM no meter was
-// ever attached in answers at once: a spawn asks too.
-func meterOf(th *vm.Thread) *Meter {
-	ms, _ := th.VM().Local(meterKey{}, nil).(*sync.Map)
-	if ms == nil {
-		return nil
-	}
-	for t := th; t != nil; t = t.Lender() {
-		if m, ok := ms.Load(t); ok {
-			return m.(*Meter)
-		}
-	}
-	m, _ := concurrency.Inherited(th, meterSlot).(*Meter)
-	return m
 }
