@@ -99,6 +99,8 @@ func (c *checker) literalAlternative(p syntax.Expr) bool {
 			return x.Op == "-"
 		}
 		return false
+	case *syntax.CallExpr, *syntax.MethodCall:
+		return false // a variant with a payload pattern binds (or tests) its fields
 	}
 	return c.classify(p) == resolve.PatVariant
 }
