@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
@@ -81,5 +83,49 @@ func TestRecorderHandsOverStoredRecords(t *testing.T) {
 	r.close()
 	if got := fmt.Sprint(handed); got != "map[a:[2:x 3:z] b:[1:y]]" {
 		t.Errorf("handed over %s", got)
+	}
+}
+
+// batchSizeLog is a memory log that records the size of each AppendAll.
+type batchSizeLog struct {
+	eventlog.Log
+	mu      sync.Mutex
+	batches []int
+}
+
+func (l *batchSizeLog) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
+	l.mu.Lock()
+	l.batches = append(l.batches, len(records))
+	l.mu.Unlock()
+	return l.Log.AppendAll(ctx, records...)
+}
+
+// A batch waits for more records for the recorder's window, even when
+// the log is idle and nothing else is queued: records that arrive one by
+// one go in one AppendAll, one transaction, rather than one each. A
+// Flush ends the wait (the window here is an hour), and so does close.
+func TestRecorderGathersWithinWindow(t *testing.T) {
+	log := &batchSizeLog{Log: memory.New()}
+	var lines []string
+	r := newRecorderWindow(log, func(b []byte) { lines = append(lines, string(b)) }, nil, func(err error) { t.Error(err) }, time.Hour)
+	for i := range 3 {
+		r.add(fmt.Appendf(nil, "line %d\n", i), "t", eventlog.Record{Kind: fmt.Sprint("k", i)})
+		// The recorder has taken the record (a recorder without a
+		// window writes it now, alone).
+		for len(r.queue) > 0 {
+			runtime.Gosched()
+		}
+	}
+	r.Flush()
+	r.add([]byte("line 3\n"), "t", eventlog.Record{Kind: "k3"})
+	r.close()
+	if want := []int{3, 1}; !slices.Equal(log.batches, want) {
+		t.Errorf("batches of %v records, want %v", log.batches, want)
+	}
+	if want := []string{"line 0\nline 1\nline 2\n", "line 3\n"}; !slices.Equal(lines, want) {
+		t.Errorf("stderr writes %q, want %q", lines, want)
+	}
+	if n, _ := log.Count(context.Background(), "t"); n != 4 {
+		t.Errorf("%d records in the log, want 4", n)
 	}
 }
