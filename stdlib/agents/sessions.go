@@ -25,6 +25,11 @@ type session struct {
 	forkedAt int      // messages taken from the parent; -1 when not a fork
 	busy     bool     // a running loop uses it
 	runs     int
+	// stream names the session's transcript stream for a host that
+	// keeps transcripts (the orchestrator's agent.transcript.<stream>):
+	// the id a script chose, but a fresh transcript id for one made up
+	// here, as session_N is made up afresh by every process.
+	stream string
 }
 
 type sessions struct {
@@ -53,6 +58,7 @@ func (s *sessions) lookup(fn, id string) (*session, error) {
 }
 
 func (s *sessions) create(id string, msgs []vm.Value, ancestry []string, forkedAt int) *session {
+	stream := id
 	if id == "" {
 		for {
 			s.next++
@@ -61,8 +67,9 @@ func (s *sessions) create(id string, msgs []vm.Value, ancestry []string, forkedA
 				break
 			}
 		}
+		stream = transcripts.NewID()
 	}
-	x := &session{id: id, messages: msgs, ancestry: ancestry, forkedAt: forkedAt}
+	x := &session{id: id, messages: msgs, ancestry: ancestry, forkedAt: forkedAt, stream: stream}
 	s.byID[id] = x
 	s.current = id
 	return x
@@ -98,6 +105,18 @@ func sessionStart(th *vm.Thread, fn string, v vm.Value) (string, []vm.Value, err
 	s.current = id
 	s.active[th] = append(s.active[th], id)
 	return id, slices.Clone(x.messages), nil
+}
+
+// sessionStream is the transcript stream of session id (see
+// session.stream).
+func sessionStream(th *vm.Thread, id string) string {
+	s := sessionsOf(th)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if x := s.byID[id]; x != nil {
+		return x.stream
+	}
+	return id
 }
 
 // sessionEnd stores a loop's conversation in its session and releases it.

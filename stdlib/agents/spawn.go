@@ -161,6 +161,7 @@ func spawnAgent(th *vm.Thread, fn string, agentV, prompt, optsV vm.Value, daemon
 	s.next++
 	x := &spawned{id: s.next, name: vm.ToDisplay(get(a, "name")), agent: a, daemon: daemon, status: stIdle, result: vm.Nil}
 	s.mu.Unlock()
+	madeUp := false // the session id is agent_ID, not the script's
 	if v := get(opts, "session"); !v.IsNil() {
 		id, err := sessionID(fn, v)
 		if err != nil {
@@ -169,6 +170,7 @@ func spawnAgent(th *vm.Thread, fn string, agentV, prompt, optsV vm.Value, daemon
 		x.session = id
 	} else {
 		x.session = "agent_" + itoa(x.id)
+		madeUp = true
 	}
 	x.opts = opts.Set("session", vm.Str(x.session))
 	// check the options now, as the first run would
@@ -179,7 +181,9 @@ func spawnAgent(th *vm.Thread, fn string, agentV, prompt, optsV vm.Value, daemon
 	ss := sessionsOf(th)
 	ss.mu.Lock()
 	if ss.byID[x.session] == nil {
-		ss.create(x.session, nil, nil, -1)
+		if n := ss.create(x.session, nil, nil, -1); madeUp {
+			n.stream = transcripts.NewID()
+		}
 	}
 	ss.mu.Unlock()
 	s.mu.Lock()

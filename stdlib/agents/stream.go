@@ -15,7 +15,7 @@ func (l *loop) streamTo(th *vm.Thread) {
 	}
 	switch {
 	case l.session != "":
-		l.streamID = l.session
+		l.streamID = sessionStream(th, l.session)
 	case l.tr != nil:
 		if id, ok := get(l.tr, "id").AsString(); ok && id.Go() != "" {
 			l.streamID = id.Go()
