@@ -415,6 +415,13 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.expr(e.X)
 		return types.Any
 	}
+	if id, ok := e.X.(*syntax.Ident); ok && c.isStructRef(id) {
+		// A struct's name is its constructor: it has no properties
+		// (the run-time error of docs/spec/language.md §10.2, before the run).
+		c.expr(e.X)
+		c.errorf(e.At, "cannot access property `%s` on struct type %s (fields and methods belong to its instances)", e.Name, id.Name)
+		return types.Any
+	}
 	t := c.expr(e.X)
 	if nt, ok := c.narrowedType(e); ok {
 		return nt
@@ -542,6 +549,13 @@ func (c *checker) module() bool { return c.info.Module }
 // isEnumRef reports whether id, used as `id.Variant`, names an enum of
 // this file (or Result) rather than a variable: the resolver leaves such
 // identifiers unresolved.
+// isStructRef reports whether id names a struct declaration (not a
+// binding that shadows it).
+func (c *checker) isStructRef(id *syntax.Ident) bool {
+	ref, ok := c.info.Refs[id]
+	return ok && ref.Binding != nil && ref.Binding.Kind == resolve.KStruct
+}
+
 func (c *checker) isEnumRef(id *syntax.Ident) bool {
 	if _, resolved := c.info.Refs[id]; resolved {
 		return false
