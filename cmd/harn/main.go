@@ -114,6 +114,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version", "--version", "-V":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "--help", "-h":
+		if len(args) == 2 && (args[1] == "--help" || args[1] == "-h") {
+			fmt.Fprint(stdout, commandHelp["help"]) // help's own usage
+			return 0
+		}
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
 		}
