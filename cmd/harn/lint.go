@@ -27,6 +27,7 @@ directory is linted. Each finding names its rule in brackets.
   --fix           apply every safe fix, then format the file (harn fmt)
   --disable IDS   skip the rules with these comma-separated ids
   --explain ID    print what a rule checks and why, and its fix
+  --              end of options: every argument after it is a path
 
 A file with errors (harn check rejects it) is not linted; its errors are
 printed.
@@ -42,6 +43,10 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	var opts lint.Options
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" { // the rest are paths, even one such as -x.harn
+			paths = append(paths, args[i+1:]...)
+			break
+		}
 		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case a == "--fix":

@@ -173,6 +173,7 @@ with none, the working directory. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
 HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.
+'--' ends options: every argument after it is a PATH (harn check -- -x.harn).
 `,
 	"repl": `Usage: harn repl
 
