@@ -292,8 +292,20 @@ func Run(t Test, opts Options) Result {
 			if !ok || !fn.IsValid() || fn.IsNil() {
 				return fmt.Errorf("test function %s has no value", t.Name)
 			}
-			_, err = s.VM.NewThread().CallPlain(fn, nil)
-			return err
+			v, err := s.VM.NewThread().CallPlain(fn, nil)
+			if err != nil {
+				return err
+			}
+			// an Err result fails the test, as it fails a program
+			// (docs/spec/language.md §12.3, docs/test.md)
+			if ok, isResult := vm.IsResult(v); isResult && !ok {
+				text, err := vm.DisplayChecked(v)
+				if err != nil {
+					return err
+				}
+				return errors.New("test returned " + text)
+			}
+			return nil
 		}()
 	}()
 	var err error

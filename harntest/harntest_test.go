@@ -197,3 +197,48 @@ func TestDeadlockFailsTheTest(t *testing.T) {
 		t.Fatalf("got %s %q after %v", r.Status, r.Message, r.Duration)
 	}
 }
+
+// TestErrResultFailsTheTest: a test that returns Result.Err fails, as a
+// program whose result is an Err exits 1 (docs/test.md,
+// docs/spec/language.md §12.3); an Ok result passes.
+func TestErrResultFailsTheTest(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "r_test.harn"), "fn test_err() {\n  return Err(\"bad\")\n}\n\nfn test_ok() {\n  return Ok(1)\n}\n")
+	tests, _ := Discover([]string{dir}, "")
+	if len(tests) != 2 {
+		t.Fatalf("discovered %d tests", len(tests))
+	}
+	for _, tc := range tests {
+		r := Run(tc, Options{})
+		switch tc.Name {
+		case "test_err":
+			if r.Status != Fail || r.Message != "test returned Result.Err(bad)" {
+				t.Errorf("test_err: %s %q", r.Status, r.Message)
+			}
+		case "test_ok":
+			if r.Status != Pass {
+				t.Errorf("test_ok: %s %q", r.Status, r.Message)
+			}
+		}
+	}
+}
+
+// TestMultiLineMessageIndented: every line of a failure message stays in
+// the failure's indented block of the text report.
+func TestMultiLineMessageIndented(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "m_test.harn"), "fn test_ml() {\n  assert_eq(\"a\\nb\", \"a\\nx\")\n}\n")
+	tests, _ := Discover([]string{dir}, "")
+	results := []Result{Run(tests[0], Options{})}
+	var out bytes.Buffer
+	WriteText(&out, results, Summarize(results, 0))
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		if !strings.HasPrefix(l, "    ") {
+			t.Errorf("line %q of the failure block is not indented:\n%s", l, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "    Thrown: ") {
+		t.Errorf("no Thrown line:\n%s", out.String())
+	}
+}

@@ -154,7 +154,9 @@ func WriteText(w io.Writer, results []Result, sum Summary) {
 		if r.Status == Pass {
 			continue
 		}
-		fmt.Fprintf(w, "    %s\n", r.Message)
+		// a message of several lines (a multi-line string in assert_eq)
+		// stays inside the failure's indented block
+		fmt.Fprintf(w, "%s\n", indentLines(r.Message, "    "))
 		if r.Location != "" {
 			fmt.Fprintf(w, "    at %s\n", r.Location)
 		}

@@ -22,7 +22,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
 	}
-	for _, a := range args {
+	for i, a := range args {
+		if a == "--" { // the rest are paths, even one such as -x.harn
+			args = append(args[:i:i], args[i+1:]...)
+			break
+		}
 		if len(a) > 1 && a[0] == '-' {
 			// not a file that cannot be read: harn check has no options
 			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, commandHelp["check"])

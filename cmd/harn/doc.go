@@ -24,11 +24,17 @@ the REPL's :help NAME prints the same text.
 
 // cmdDoc is `harn doc NAME`.
 func cmdDoc(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		if len(args) == 1 {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
 			fmt.Fprint(stdout, docHelp)
 			return 0
 		}
+		if len(a) > 1 && a[0] == '-' { // no builtin name starts with '-'
+			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, docHelp)
+			return 2
+		}
+	}
+	if len(args) != 1 {
 		fmt.Fprint(stderr, "error: harn doc needs one NAME\n\n"+docHelp)
 		return 2
 	}

@@ -26,6 +26,7 @@ formats standard input to standard output.
 
   --check   change nothing; list the files that are not formatted and exit 1
             when there is any
+  --        end of options: every argument after it is a path (-x.harn)
 
 Exit status: 0 when all is well, 1 when --check found unformatted files or a
 file does not parse, 2 on bad usage.
@@ -35,7 +36,11 @@ file does not parse, 2 on bad usage.
 func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	check := false
 	var paths []string
-	for _, a := range args {
+	for i, a := range args {
+		if a == "--" { // the rest are paths, even one such as -x.harn
+			paths = append(paths, args[i+1:]...)
+			break
+		}
 		switch {
 		case a == "--check":
 			check = true

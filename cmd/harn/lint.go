@@ -27,6 +27,7 @@ directory is linted. Each finding names its rule in brackets.
   --fix           apply every safe fix, then format the file (harn fmt)
   --disable IDS   skip the rules with these comma-separated ids
   --explain ID    print what a rule checks and why, and its fix
+  --              end of options: every argument after it is a path
 
 A file with errors (harn check rejects it) is not linted; its errors are
 printed.
@@ -42,6 +43,10 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	var opts lint.Options
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" { // the rest are paths, even one such as -x.harn
+			paths = append(paths, args[i+1:]...)
+			break
+		}
 		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case a == "--fix":
@@ -78,6 +83,9 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	status, total, fixable := 0, 0, 0
+	// A module several linted files import is analysed with each of
+	// them; its errors are printed once, as harn check prints them.
+	seen := map[string]bool{}
 	for _, p := range paths {
 		files, ok := harnFilesOf(p, stderr)
 		if !ok {
@@ -85,7 +93,7 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, path := range files {
-			n, nfix, ok := lintFile(path, fix, opts, stderr)
+			n, nfix, ok := lintFile(path, fix, opts, seen, stderr)
 			total += n
 			fixable += nfix
 			if !ok || n > 0 {
@@ -161,8 +169,9 @@ func (e checkErrors) Error() string { return e.diags.Error() }
 
 // lintFile lints (and with fix, fixes) one file, printing findings. It
 // returns the number of findings left and how many of them have a fix;
-// ok is false when the file could not be read or parsed.
-func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fixable int, ok bool) {
+// ok is false when the file could not be read or parsed. A diagnostic
+// already in seen is not printed again.
+func lintFile(path string, fix bool, opts lint.Options, seen map[string]bool, stderr io.Writer) (n, fixable int, ok bool) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
@@ -173,7 +182,7 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 	if fix {
 		out, nfixed, err := lint.Fix(path, src, analyze, opts)
 		if err != nil {
-			reportLintError(stderr, err, src)
+			reportLintError(stderr, err, src, seen)
 			return 0, 0, false
 		}
 		if !bytes.Equal(out, src) {
@@ -189,7 +198,7 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 	}
 	f, info, err := analyze(src)
 	if err != nil {
-		reportLintError(stderr, err, src)
+		reportLintError(stderr, err, src, seen)
 		return 0, 0, false
 	}
 	opts.Checked = checked
@@ -198,27 +207,34 @@ func lintFile(path string, fix bool, opts lint.Options, stderr io.Writer) (n, fi
 			Msg: fd.Msg + " [" + fd.Rule.ID + "]"}
 		if fd.HasFix() {
 			d.Help = "fix: " + fd.Fix + " (harn lint --fix)"
-			fixable++
 		}
-		io.WriteString(stderr, diag.Render(d, src))
-		n++
+		if text := diag.Render(d, src); !seen[text] { // a file named twice
+			seen[text] = true
+			io.WriteString(stderr, text)
+			n++
+			if fd.HasFix() {
+				fixable++
+			}
+		}
 	}
 	return n, fixable, true
 }
 
-func reportLintError(stderr io.Writer, err error, src []byte) {
+func reportLintError(stderr io.Writer, err error, src []byte, seen map[string]bool) {
 	if e, ok := err.(checkErrors); ok {
 		for _, d := range e.diags {
-			if d.Severity == diag.SevError {
-				io.WriteString(stderr, e.sess.RenderDiagnostic(d))
+			if text := e.sess.RenderDiagnostic(d); d.Severity == diag.SevError && !seen[text] {
+				seen[text] = true
+				io.WriteString(stderr, text)
 			}
 		}
 		return
 	}
 	if l, ok := err.(diag.List); ok {
 		for _, d := range l {
-			if d.Severity == diag.SevError {
-				io.WriteString(stderr, diag.Render(d, src))
+			if text := diag.Render(d, src); d.Severity == diag.SevError && !seen[text] {
+				seen[text] = true
+				io.WriteString(stderr, text)
 			}
 		}
 		return

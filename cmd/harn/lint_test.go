@@ -77,3 +77,21 @@ func TestLintStopsOnCheckErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLintImportedModuleErrorsOnce: docs/check.md prints each module's
+// diagnostics once per command and docs/lint.md prints errors as check
+// does, so a broken module two linted files import is reported once.
+func TestLintImportedModuleErrorsOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("pub fn a() {\n  nope()\n}\n"), 0o644)
+	x, y := filepath.Join(dir, "x.harn"), filepath.Join(dir, "y.harn")
+	os.WriteFile(x, []byte("import { a } from \"lib\"\n\na()\n"), 0o644)
+	os.WriteFile(y, []byte("import { a } from \"lib\"\n\na()\n"), 0o644)
+	_, errOut, code := runHarn("lint", x, y)
+	if code != 1 || strings.Count(errOut, "nope") == 0 {
+		t.Fatalf("exit %d, want 1 with the module's error:\n%s", code, errOut)
+	}
+	if n := strings.Count(errOut, "lib.harn:2:3"); n != 1 {
+		t.Errorf("the module's error appears %d times, want once:\n%s", n, errOut)
+	}
+}

@@ -114,6 +114,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version", "--version", "-V":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "--help", "-h":
+		if len(args) == 2 && (args[1] == "--help" || args[1] == "-h") {
+			fmt.Fprint(stdout, commandHelp["help"]) // help's own usage
+			return 0
+		}
 		if len(args) > 1 {
 			return cmdHelp(strings.Join(args[1:], " "), stdout, stderr)
 		}
@@ -169,6 +173,7 @@ with none, the working directory. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
 HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.
+'--' ends options: every argument after it is a PATH (harn check -- -x.harn).
 `,
 	"repl": `Usage: harn repl
 

@@ -29,6 +29,7 @@ assert_eq shows expected and actual values side by side or as a line diff.
   --json          print results as JSON on stdout instead of text
   --junit FILE    also write JUnit XML to FILE (for CI)
   --timeout DUR   fail a test that runs longer (default 60s)
+  --              end of options: every argument after it is a PATH
 
 harn test conformance runs the .harn conformance suite instead.
 Exit status: 0 when every test passes, 1 when one fails, 2 on bad usage.
@@ -44,6 +45,10 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	asJSON, junit := false, ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" { // the rest are paths, even one such as -x.harn
+			paths = append(paths, args[i+1:]...)
+			break
+		}
 		value := func() (string, bool) {
 			v, last, err := flagValue(args, i)
 			if err != nil {
@@ -110,6 +115,18 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	if len(found) == 0 {
 		return status
 	}
+	// The report file is created before the tests run, so that a path
+	// it cannot be written to fails at once, not after the whole run.
+	var junitFile *os.File
+	if junit != "" {
+		f, err := os.Create(junit)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: cannot write %s: %s\n", junit, stdlib.OSErrorText(err))
+			return 1
+		}
+		defer f.Close()
+		junitFile = f
+	}
 	tests, errs := harntest.Discover(found, opts.Filter)
 	// A test file that cannot be read, parsed or checked is a failure of its own,
 	// reported first (its caret error on stderr in text mode).
@@ -137,14 +154,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	} else {
 		harntest.WriteText(stdout, results, sum)
 	}
-	if junit != "" {
-		f, err := os.Create(junit)
-		if err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
-			return 1
-		}
-		err = harntest.WriteJUnit(f, results, sum)
-		if cerr := f.Close(); err == nil {
+	if junitFile != nil {
+		err := harntest.WriteJUnit(junitFile, results, sum)
+		if cerr := junitFile.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {

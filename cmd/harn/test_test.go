@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,45 @@ func TestDocFailureExample(t *testing.T) {
 	times := regexp.MustCompile(`\(\d+\.\dms\)`)
 	if code != 1 || times.ReplaceAllString(out, "(T)") != times.ReplaceAllString(want, "(T)") {
 		t.Errorf("exit %d; harn test prints:\n%s%s--- docs/test.md shows:\n%s", code, out, errOut, want)
+	}
+}
+
+// TestDoubleDashEndsOptions: check, fmt, lint and test take `--` as the
+// end of their options, as harn run does, so a file named -x.harn can be
+// named (docs/check.md, docs/fmt.md, docs/lint.md, docs/test.md).
+func TestDoubleDashEndsOptions(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("-x.harn", []byte("let x = 1\n\nprintln(x)\n"), 0o644)
+	os.WriteFile("-y_test.harn", []byte("fn test_a() {\n  assert(true)\n}\n"), 0o644)
+	for _, args := range [][]string{
+		{"check", "--", "-x.harn"}, {"fmt", "--check", "--", "-x.harn"}, {"lint", "--", "-x.harn"}, {"test", "--", "-y_test.harn"},
+	} {
+		if out, stderr, code := runHarn(args...); code != 0 || strings.Contains(stderr, "unknown option") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, stderr)
+		}
+	}
+	if out, _, _ := runHarn("test", "--", "-y_test.harn"); !strings.Contains(out, "1 passed") {
+		t.Errorf("test -- did not run the file's test:\n%s", out)
+	}
+	if _, stderr, code := runHarn("check", "-x.harn"); code != 2 || !strings.Contains(stderr, "unknown option -x.harn") {
+		t.Errorf("without --: exit %d: %s", code, stderr)
+	}
+}
+
+// TestJUnitFileCheckedFirst: a --junit file that cannot be created fails
+// the command before any test runs (docs/test.md).
+func TestJUnitFileCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	test := filepath.Join(dir, "a_test.harn")
+	os.WriteFile(test, []byte("fn test_a() {\n  write_file("+strconv.Quote(marker)+", \"x\")\n}\n"), 0o644)
+	bad := filepath.Join(dir, "missing", "j.xml")
+	out, stderr, code := runHarn("test", "--junit", bad, test)
+	if code != 1 || stderr != "error: cannot write "+bad+": No such file or directory (os error 2)\n" || out != "" {
+		t.Errorf("exit %d: %q %q", code, out, stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the tests ran before the report file was checked")
 	}
 }

@@ -65,6 +65,9 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			files = append(files, arg)
 		}
 	}
+	if len(files) > 2 {
+		return usage("unexpected argument %q", files[2])
+	}
 	if len(files) != 2 {
 		return usage("harn tool diff needs OLD and NEW")
 	}
@@ -120,7 +123,7 @@ func reportCatalogError(stderr io.Writer, path string, err error) int {
 		return 2
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, path+": ") {
+	if !strings.HasPrefix(msg, path+": ") && !strings.HasPrefix(msg, "cannot read "+path+": ") {
 		msg = path + ": " + msg
 	}
 	fmt.Fprintf(stderr, "error: %s\n", msg)

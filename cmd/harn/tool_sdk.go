@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/load"
@@ -30,7 +31,7 @@ docs/sdk.md.
   --lang python   pyproject.toml and a typed package (the mcp package)
   --out DIR       where to write the package (created when missing)
   --name PKG      npm package name, Go module path or Python distribution
-                  (default: the catalog's info.name)
+                  (default: the catalog's info.name followed by -client)
   --surface S     for a .harn FILE, which catalog to read, as in
                   'harn tool schema' (default auto: exports when FILE has a
                   public function, else the script's published registry)
@@ -49,8 +50,8 @@ or the package cannot be written, 2 on a usage error.
 func catalogFrom(path, surface string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
 	if strings.HasSuffix(path, ".json") {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
+		if err != nil { // worded as harn check words it (docs/check.md)
+			return nil, fmt.Errorf("cannot read %s: %s", path, stdlib.OSErrorText(err))
 		}
 		cat, err := tool.ParseCatalog(data)
 		if err != nil {

@@ -50,6 +50,14 @@ func TestToolSDK(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
 	}
+	// a missing catalog is worded as harn check words a missing file
+	if _, stderr, code := runHarn("tool", "sdk", "missing.json", "--lang", "ts", "--out", dir); code != 1 || stderr != "error: cannot read missing.json: No such file or directory (os error 2)\n" {
+		t.Errorf("missing catalog: exit %d, %q", code, stderr)
+	}
+	// docs/sdk.md: the default --name is info.name followed by -client
+	if out, _, _ := runHarn("tool", "sdk", "--help"); !strings.Contains(out, "info.name followed by -client") {
+		t.Errorf("--help does not give the default --name:\n%s", out)
+	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"schema_version":"harn-tools/1.0","tools":[]}`), 0o644)
 	if _, stderr, code := runHarn("tool", "sdk", bad, "--lang", "ts", "--out", dir); code != 1 || !strings.Contains(stderr, "unsupported tool catalog schema_version") {
@@ -99,7 +107,8 @@ func TestToolDiff(t *testing.T) {
 		{[]string{"tool", "diff", v1}, "needs OLD and NEW"},
 		{[]string{"tool", "diff", v1, v2, "--fail-on", "some"}, `unsupported --fail-on "some"`},
 		{[]string{"tool", "diff", v1, v2, "--colour"}, `unknown option "--colour"`},
-		{[]string{"tool", "diff", "missing.json", v2}, "missing.json"},
+		{[]string{"tool", "diff", "missing.json", v2}, "error: cannot read missing.json: No such file or directory (os error 2)\n"},
+		{[]string{"tool", "diff", v1, v2, "extra"}, `error: unexpected argument "extra"`},
 		// the file is named once, a script's error shows its source line
 		{[]string{"tool", "diff", badJSON, v2}, "error: " + badJSON + ": invalid tool catalog JSON: expected string key at offset 2\n"},
 		{[]string{"tool", "diff", v1, badScript}, "error: Unexpected character '~' at 1:9\n  --> " + badScript + ":1:9\n"},

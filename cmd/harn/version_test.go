@@ -69,3 +69,19 @@ func TestVersionAndHelpUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestDocAndHelpOptions: an option harn doc does not know is a usage
+// error (exit 2), as for every command (docs/version.md), not a builtin
+// name; `harn help --help` prints help's own usage.
+func TestDocAndHelpOptions(t *testing.T) {
+	for _, args := range [][]string{{"doc", "--bogus"}, {"doc", "-x"}, {"doc", "--json", "split"}} {
+		if _, stderr, code := runHarn(args...); code != 2 || !strings.Contains(stderr, "error: unknown option "+args[1]+"\n") {
+			t.Errorf("%v: status %d: %s", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"help", "--help"}, {"help", "-h"}} {
+		if out, stderr, code := runHarn(args...); code != 0 || !strings.HasPrefix(out, "Usage: harn help [COMMAND]") {
+			t.Errorf("%v: status %d: %s%s", args, code, out, stderr)
+		}
+	}
+}

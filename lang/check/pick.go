@@ -403,8 +403,8 @@ func (fc *FieldCopy) Message() string {
 
 // CopiedFields recognises a literal that copies fields one by one, or
 // returns nil. A literal with a comment among its entries (comments are
-// the file's comment positions) is kept as written, and so are entries on
-// lines apart, which may have one between them.
+// the file's comment positions) is kept as written; blank lines between
+// entries do not matter (docs/spec/newer.md §2.2).
 func CopiedFields(e *syntax.DictLit, comments []syntax.Pos) *FieldCopy {
 	if len(e.Entries) < 2 {
 		return nil
@@ -418,9 +418,6 @@ func CopiedFields(e *syntax.DictLit, comments []syntax.Pos) *FieldCopy {
 		}
 		p := pathText(m.X, "")
 		if p == "" || i > 0 && p != fc.SrcText {
-			return nil
-		}
-		if i > 0 && en.At.Line > e.Entries[i-1].At.Line+1 {
 			return nil
 		}
 		fc.SrcText = p

@@ -827,11 +827,13 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 	if x.HasCatch {
 		d = append(d, p.keyword(x.Body.End, "catch"))
 		if x.CatchVar != "" {
-			d = append(d, text("("), p.catchVarComments(x.Body.End), text(x.CatchVar))
+			// indented: a line comment after `catch (` puts the variable
+			// on the next line, one level in (docs/fmt.md "Comments")
+			v := concat{p.catchVarComments(x.Body.End), text(x.CatchVar)}
 			if x.CatchType != nil {
-				d = append(d, text(": "), p.typ(x.CatchType))
+				v = append(v, text(": "), p.typ(x.CatchType))
 			}
-			d = append(d, text(") "))
+			d = append(d, text("("), indent{v}, p.beforeClose(p.closing(p.nextPunct(x.Body.End, "("))), text(") "))
 		}
 		d = append(d, blk(x.Catch))
 	}
@@ -866,6 +868,29 @@ func (p *printer) catchVarComments(bodyEnd syntax.Pos) doc {
 			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), hardline)
 		} else {
 			out = append(out, text(c.tok.Text+" ")) // `catch (/* c */ e)`
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// beforeClose emits the comments written before the `)` at close, after
+// the last item (`catch (e /* why */)`): they stay there.
+func (p *printer) beforeClose(close syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(close) {
+		c := p.comments[p.next]
+		p.next++
+		t := commentText(strings.TrimRight(c.tok.Text, " \t\r"))
+		if c.trailing {
+			out = append(out, text(" "), t)
+		} else {
+			out = append(out, indent{hardline, t})
+		}
+		if c.nlAfter {
+			out = append(out, hardline)
 		}
 	}
 	if len(out) == 0 {

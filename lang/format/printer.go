@@ -512,11 +512,30 @@ func (p *printer) block(b *syntax.Block) doc {
 // body prints a block one statement per line, whatever its source layout
 // (the bodies of declarations, loops and statement-level if and try).
 func (p *printer) body(b *syntax.Block) doc {
+	if c := p.beforeOpen(b.At); c != nil {
+		return concat{c, p.body(b)}
+	}
 	if len(b.Stmts) == 0 && !p.hasComments(b.At, b.End) {
 		return text("{}")
 	}
 	items := p.stmtItems(b.Stmts, b.End, false)
 	return concat{text("{"), p.afterOpen(b.At, firstStart(items, b.End)), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+}
+
+// beforeOpen emits the /* */ comments written before the `{` at open
+// with code after them on their line (`if a /* c */ {`): they stay before
+// the brace (docs/fmt.md "Comments").
+func (p *printer) beforeOpen(open syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(open) && !p.comments[p.next].nlAfter {
+		c := p.comments[p.next]
+		p.next++
+		out = append(out, commentText(c.tok.Text), text(" "))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // firstStart is where the first item starts, or end when there is none.
@@ -551,10 +570,8 @@ func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc 
 	// A /* */ comment written before the `{` on its line (`-> /* c */
 	// { 1 }`) stays before it: inside, it would keep the block from staying on one line the
 	// next time (formatting would not be idempotent).
-	if p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(b.At) && !p.comments[p.next].nlAfter {
-		c := p.comments[p.next]
-		p.next++
-		return concat{commentText(c.tok.Text), text(" "), p.blockWith(b, head, stmts)}
+	if c := p.beforeOpen(b.At); c != nil {
+		return concat{c, p.blockWith(b, head, stmts)}
 	}
 	open := concat{text("{")}
 	if head != nil {

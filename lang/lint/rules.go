@@ -98,8 +98,8 @@ accept). There is no automatic fix: remove the "!".`}
 fields of one value; pick(user, ["name", "email"]) says the same in one
 call, and the checker types its result as exactly those fields
 (docs/spec/newer.md §2.2). There is no automatic fix. Not reported
-when the file binds the name pick, or when entries sit on lines apart (a
-comment may be between them). pick omits a key the source lacks where the
+when the file binds the name pick, or when a comment sits among the
+entries (blank lines between them do not matter). pick omits a key the source lacks where the
 literal would hold nil.`}
 )
 
