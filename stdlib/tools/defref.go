@@ -215,7 +215,19 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Value{}, vm.Runtimef("tool_bind: bound argument %q of tool %q %s", k, name, err.Error())
 		}
 	}
-	out := boundDefinition(def, root, bound)
+	rename := ""
+	if a.Given(2) {
+		nv := a.At(2)
+		n, ok := nv.AsString()
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_bind: name must be a non-empty string, got %s", nv.Type())
+		}
+		if n.Go() == "" {
+			return vm.Value{}, vm.Runtimef(`tool_bind: name must be a non-empty string, got ""`)
+		}
+		rename = n.Go()
+	}
+	out := boundDefinition(def, root, bound, rename)
 	merged := bound
 	if prev, ok := def.Get("bound"); ok && vm.ToDisplay(mustGet(def, "_type")) == kindBound {
 		if pd, ok := prev.AsDict(); ok {
@@ -223,13 +235,6 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	out = out.Set("_type", vm.Str(kindBound)).Set("bound", vm.Of(merged))
-	if a.Given(2) {
-		nv := a.At(2)
-		if n, ok := nv.AsString(); !ok || n.Go() == "" {
-			return vm.Value{}, vm.Typef("tool_bind: name must be a non-empty string, got %s", nv.Type())
-		}
-		out = out.Set("name", nv)
-	}
 	out = out.Set("handler", vm.Of(vm.NewBuiltin("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			args := a.At(0)
@@ -255,8 +260,11 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 
 // boundDefinition is def with the bound properties taken out of its
 // input schema (now a complete `inputSchema`) and out of its
-// `cli.arguments`.
-func boundDefinition(def *vm.Dict, root *jsonv.Object, bound *vm.Dict) *vm.Dict {
+// `cli.arguments`, the remaining positionals renumbered densely. A
+// non-empty rename names the result; an explicit `cli.command` then ends
+// in the new name and the aliases go, so that the result can be
+// published next to the original (docs/tools.md, tool_bind).
+func boundDefinition(def *vm.Dict, root *jsonv.Object, bound *vm.Dict, rename string) *vm.Dict {
 	schema := root.Copy()
 	if props, ok := jsonv.Member[*jsonv.Object](root, "properties"); ok {
 		kept := props.Copy()
@@ -285,19 +293,67 @@ func boundDefinition(def *vm.Dict, root *jsonv.Object, bound *vm.Dict) *vm.Dict 
 		out = out.Delete(k)
 	}
 	out = out.Set("inputSchema", tool.FromJSON(schema))
-	if cv, ok := def.Get("cli"); ok {
-		if cli, ok := cv.AsDict(); ok {
-			if av, ok := cli.Get("arguments"); ok {
-				if args, ok := av.AsDict(); ok {
-					for _, k := range bound.Keys() {
-						args = args.Delete(k)
-					}
-					out = out.Set("cli", vm.Of(cli.Set("arguments", vm.Of(args))))
-				}
+	if rename != "" {
+		out = out.Set("name", vm.Str(rename))
+	}
+	cv, ok := def.Get("cli")
+	if !ok {
+		return out
+	}
+	cli, ok := cv.AsDict()
+	if !ok {
+		return out
+	}
+	if av, ok := cli.Get("arguments"); ok {
+		if args, ok := av.AsDict(); ok {
+			for _, k := range bound.Keys() {
+				args = args.Delete(k)
+			}
+			cli = cli.Set("arguments", vm.Of(densePositions(args)))
+		}
+	}
+	if rename != "" {
+		if pv, ok := cli.Get("command"); ok {
+			if path, ok := pv.AsList(); ok && path.Len() > 0 {
+				words := append([]vm.Value(nil), path.Items()...)
+				words[len(words)-1] = vm.Str(rename)
+				cli = cli.Set("command", vm.Of(vm.NewList(words)))
+			}
+		}
+		cli = cli.Delete("aliases")
+	}
+	return out.Set("cli", vm.Of(cli))
+}
+
+// densePositions is CLI arguments with the `position`s renumbered 0, 1,
+// … in their order, as the catalog requires after bound positionals
+// leave.
+func densePositions(args *vm.Dict) *vm.Dict {
+	type positional struct {
+		key string
+		pos int64
+	}
+	var ps []positional
+	for _, k := range args.Keys() {
+		spec, ok := mustGet(args, k).AsDict()
+		if !ok {
+			continue
+		}
+		if p, ok := spec.Get("position"); ok {
+			if n, ok := p.AsInt(); ok {
+				ps = append(ps, positional{k, int64(n)})
 			}
 		}
 	}
-	return out
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].pos < ps[j].pos })
+	for i, p := range ps {
+		if p.pos == int64(i) {
+			continue
+		}
+		spec, _ := mustGet(args, p.key).AsDict()
+		args = args.Set(p.key, vm.Of(spec.Set("position", vm.IntOf(int64(i)))))
+	}
+	return args
 }
 
 // rootKeywords are the keywords of an input schema an argument check
