@@ -148,12 +148,22 @@ func (t *PreparedTool) bundle(b *bundler) error {
 // catalog and the agent loop do not call it: a catalog runs nothing, and
 // the agent loop hands handler-less calls to the model's caller.
 func (p *Prepared) RequireHandlers(a Audience) error {
-	for _, t := range p.tools {
-		if t.Allows(a) && !t.Tool.Handler.IsValid() {
-			return fmt.Errorf("tool %q has no local handler (executor %q) but is exposed to the %s audience; leave %q out of its governance.audiences", t.Name(), t.Tool.Executor, a, a)
-		}
+	if errs := p.HandlerErrors(a); len(errs) > 0 {
+		return errs[0]
 	}
 	return nil
+}
+
+// HandlerErrors is every failure of RequireHandlers(a), one per tool, in
+// registry order: what tool_surface_validate reports.
+func (p *Prepared) HandlerErrors(a Audience) []error {
+	var errs []error
+	for _, t := range p.tools {
+		if t.Allows(a) && !t.Tool.Handler.IsValid() {
+			errs = append(errs, fmt.Errorf("tool %q has no local handler (executor %q) but is exposed to the %s audience; leave %q out of its governance.audiences", t.Name(), t.Tool.Executor, a, a))
+		}
+	}
+	return errs
 }
 
 // Registry is the normalized registry the catalog was prepared from.

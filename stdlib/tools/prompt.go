@@ -59,7 +59,7 @@ func init() {
 		}
 		return vm.Of(lib.List(out)), nil
 	})
-	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var errs, warns []string
 		if _, _, err := registryTools(a.At(0)); err != nil {
 			errs = append(errs, notRegistry)
@@ -67,8 +67,16 @@ func init() {
 			errs = append(errs, tool.Message(err, ""))
 		} else {
 			warns = reg.Warnings()
-			if _, err := tool.Prepare(reg); err != nil {
+			if p, err := tool.Prepare(reg); err != nil {
 				errs = append(errs, err.Error())
+			} else {
+				// The adapters that run tools here (harn tool run, harn
+				// serve mcp) refuse a tool they expose without a handler.
+				for _, aud := range []tool.Audience{tool.AudienceCLI, tool.AudienceMCP} {
+					for _, e := range p.HandlerErrors(aud) {
+						errs = append(errs, e.Error())
+					}
+				}
 			}
 		}
 		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
