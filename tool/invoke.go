@@ -107,6 +107,10 @@ type Outcome struct {
 	Value vm.Value
 	// Data is the portable thrown value (ApplicationError).
 	Data any
+	// Thrown is the value the handler threw (ApplicationError), for a
+	// script calling its own tool: it catches that value, not its JSON
+	// form (docs/tools.md, Calling a tool value).
+	Thrown vm.Value
 	// Contract describes a ContractViolation or InvalidInput.
 	Contract *ContractError
 	// Summary is the value-free human summary of any failure
@@ -261,5 +265,5 @@ func (t *PreparedTool) classifyError(e *vm.Error) *Outcome {
 		ce := contractError(name, PhaseApplicationError, fs)
 		return &Outcome{Kind: ContractViolation, Tool: name, Contract: ce, Summary: ce.Error()}
 	}
-	return &Outcome{Kind: ApplicationError, Tool: name, Data: j, Summary: SummaryApplicationError}
+	return &Outcome{Kind: ApplicationError, Tool: name, Data: j, Thrown: e.Value, Summary: SummaryApplicationError}
 }

@@ -152,6 +152,9 @@ func outcomeValue(o *tool.Outcome) (vm.Value, error) {
 	case tool.Success:
 		return o.Value, nil
 	case tool.ApplicationError:
+		if o.Thrown.IsValid() {
+			return vm.Value{}, vm.Throw(o.Thrown)
+		}
 		return vm.Value{}, vm.Throw(tool.FromJSON(o.Data))
 	case tool.InvalidInput, tool.ContractViolation:
 		return vm.Value{}, vm.Runtimef("%s", o.Contract.Error())
