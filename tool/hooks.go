@@ -70,6 +70,23 @@ func HookFor(v *vm.VM, name string) (deny string, denied bool, maxOutput int) {
 	return deny, denied, maxOutput
 }
 
+// ApplyHooks is the hook step of Invoke for a call of the tool name that
+// run makes: a denying hook refuses the call without running it, and a
+// cap shortens a string result. A tool value whose handler runs another
+// tool under a name of its own (tool_bind with a name) calls it too, so
+// that the hooks of both names apply.
+func ApplyHooks(th *vm.Thread, name string, run func() *Outcome) *Outcome {
+	reason, denied, maxOutput := HookFor(th.VM(), name)
+	if denied {
+		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: deniedSummary(reason)}
+	}
+	out := run()
+	if out.Kind == Success {
+		capOutput(out, maxOutput)
+	}
+	return out
+}
+
 // deniedSummary is the failure summary of a call a hook refused.
 func deniedSummary(reason string) string { return "denied by tool hook: " + reason }
 

@@ -141,15 +141,7 @@ const (
 // call, and a cap shortens a string result.
 func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 	name := t.Name()
-	reason, denied, maxOutput := HookFor(th.VM(), name)
-	if denied {
-		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: deniedSummary(reason)}
-	}
-	out := t.invoke(th, name, args)
-	if out.Kind == Success {
-		capOutput(out, maxOutput)
-	}
-	return out
+	return ApplyHooks(th, name, func() *Outcome { return t.invoke(th, name, args) })
 }
 
 func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {

@@ -235,13 +235,34 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	out = out.Set("_type", vm.Str(kindBound)).Set("bound", vm.Of(merged))
+	// A renamed bound tool is a tool of its own name: its handler applies
+	// the hooks of that name before the inner call applies the original's
+	// (docs/tools.md, ref.handler runs the tool the way adapters do).
+	call := func(th *vm.Thread, args vm.Value) (vm.Value, error) {
+		if rename == "" || rename == name {
+			return invokeTool(th, inner, args)
+		}
+		var argErr error
+		o := tool.ApplyHooks(th, rename, func() *tool.Outcome {
+			o, err := invokeOutcome(th, inner, args)
+			if err != nil {
+				argErr = err
+				return &tool.Outcome{Kind: tool.RuntimeFailure, Tool: name}
+			}
+			return o
+		})
+		if argErr != nil {
+			return vm.Value{}, argErr
+		}
+		return outcomeValue(o)
+	}
 	out = out.Set("handler", vm.Of(vm.NewBuiltin("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			args := a.At(0)
 			given, ok := args.AsDict()
 			if !ok {
 				if args.IsValid() && !args.IsNil() {
-					return invokeTool(th, inner, args) // the inner schema reports the type
+					return call(th, args) // the inner schema reports the type
 				}
 				given = vm.NewDict()
 			}
@@ -250,7 +271,7 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 					return vm.Value{}, vm.Runtimef("tool %q argument %q is bound by tool_bind and cannot be given", name, k)
 				}
 			}
-			return invokeTool(th, inner, vm.Of(given.Merge(bound)))
+			return call(th, vm.Of(given.Merge(bound)))
 		})))
 	if _, err := prepareTool(th, "tool_bind", out, comps); err != nil {
 		return vm.Value{}, err

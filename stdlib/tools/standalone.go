@@ -132,6 +132,16 @@ func fnMessage(fn string, err error) string {
 // same schemas reproduces it, so tool values built on tool values nest
 // without wrapping their messages twice.
 func invokeTool(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (vm.Value, error) {
+	o, err := invokeOutcome(th, pt, args)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	return outcomeValue(o)
+}
+
+// invokeOutcome is the classified call of invokeTool; the error is for
+// arguments without a portable JSON form.
+func invokeOutcome(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (*tool.Outcome, error) {
 	var j any
 	if args.IsValid() && !args.IsNil() {
 		x, err := tool.ToJSONArgs(args)
@@ -140,11 +150,11 @@ func invokeTool(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (vm.Value, 
 			if np, ok := err.(*tool.NonPortableError); ok {
 				path = np.Path
 			}
-			return vm.Value{}, vm.Runtimef("tool %q input violates its declared schema: %s failed portableJson", pt.Name(), path)
+			return nil, vm.Runtimef("tool %q input violates its declared schema: %s failed portableJson", pt.Name(), path)
 		}
 		j = x
 	}
-	return outcomeValue(pt.Invoke(th, j))
+	return pt.Invoke(th, j), nil
 }
 
 func outcomeValue(o *tool.Outcome) (vm.Value, error) {
