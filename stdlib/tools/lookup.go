@@ -45,7 +45,7 @@ func init() {
 		}
 		return vm.Of(lib.StrList(names)), nil
 	})
-	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool, or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool (just the name when it has no description), or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := registryTools(a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -53,6 +53,9 @@ func init() {
 		for _, t := range tools {
 			if toolName(t) == a.Text(1) {
 				desc, _ := t.Get("description")
+				if !desc.IsValid() || desc.IsNil() || vm.ToDisplay(desc) == "" {
+					return vm.Str(toolName(t)), nil
+				}
 				return vm.Str(toolName(t) + ": " + vm.ToDisplay(desc)), nil
 			}
 		}
