@@ -2,6 +2,8 @@ package tools
 
 import (
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
@@ -12,11 +14,19 @@ import (
 // the VM's hook table of package tool, which every tool call the CLI and
 // MCP adapters make (tool.PreparedTool.Invoke) consults.
 
+// hookKeys are the keys of a register_tool_hook configuration.
+var hookKeys = []string{"pattern", "deny", "max_output"}
+
 func init() {
 	lib.Def("register_tool_hook", "register_tool_hook({pattern, deny?, max_output?})", "refuse (deny) or cap the output (max_output) of the tool calls whose name matches the glob pattern", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern, deny?, max_output?}, got %s", a.At(0).Type())
+		}
+		for _, key := range cfg.Keys() {
+			if !slices.Contains(hookKeys, key) {
+				return vm.Value{}, vm.Typef("register_tool_hook: unknown key '%s'%s (known keys: %s)", key, didYouMean(key, hookKeys), strings.Join(hookKeys, ", "))
+			}
 		}
 		var k tool.Hook
 		p, _ := cfg.Get("pattern")
@@ -32,6 +42,9 @@ func init() {
 			s, ok := d.AsString()
 			if !ok {
 				return vm.Value{}, vm.Typef("register_tool_hook: 'deny' must be a string, got %s", d.Type())
+			}
+			if s.Go() == "" {
+				return vm.Value{}, vm.Typef("register_tool_hook: 'deny' must be a non-empty reason")
 			}
 			k.Deny = s.Go()
 		}
