@@ -161,7 +161,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 	for i, it := range l.Items() {
 		def, ok := it.AsDict()
 		if !ok {
-			return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
+			return nil, fmt.Errorf("tool_registry_from: tool registry entry must be a dict, got %s", it.Type())
 		}
 		s, err := defineEntry(def, i, cache)
 		if err != nil {

@@ -12,14 +12,14 @@ import (
 
 func init() {
 	lib.Def("tool_count", "tool_count(registry)", "the number of tools in the registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		_, tools, err := registryTools(a.At(0))
+		_, tools, err := builtinTools("tool_count", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return lib.IntOf(len(tools)), nil
 	})
 	lib.Def("tool_find", "tool_find(registry, name)", "the definition of the tool named name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		_, tools, err := registryTools(a.At(0))
+		_, tools, err := builtinTools("tool_find", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -35,7 +35,7 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("tool_list", "tool_list(registry)", "the tool names in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		_, tools, err := registryTools(a.At(0))
+		_, tools, err := builtinTools("tool_list", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -46,7 +46,7 @@ func init() {
 		return vm.Of(lib.StrList(names)), nil
 	})
 	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool (just the name when it has no description), or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		_, tools, err := registryTools(a.At(0))
+		_, tools, err := builtinTools("tool_describe", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -62,7 +62,7 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("tool_remove", "tool_remove(registry, name)", "the registry without the tool named name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return filterTools(a.At(0), func(name string) bool { return name != a.Text(1) })
+		return filterTools("tool_remove", a.At(0), func(name string) bool { return name != a.Text(1) })
 	})
 	lib.Def("tool_select", "tool_select(registry, names)", "the registry with only the named tools, in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		want := map[string]bool{}
@@ -73,7 +73,7 @@ func init() {
 		} else {
 			return vm.Value{}, vm.Typef("tool_select: names must be a list, got %s", a.At(1).Type())
 		}
-		return filterTools(a.At(0), func(name string) bool { return want[name] })
+		return filterTools("tool_select", a.At(0), func(name string) bool { return want[name] })
 	})
 }
 
@@ -97,6 +97,16 @@ func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
 	return nil, nil, vm.Throwf("%s", notRegistry)
 }
 
+// builtinTools is registryTools for the builtin fn, whose name starts
+// the error.
+func builtinTools(fn string, v vm.Value) (*vm.Dict, []*vm.Dict, error) {
+	reg, tools, err := registryTools(v)
+	if err != nil {
+		return nil, nil, vm.Throwf("%s: %s", fn, notRegistry)
+	}
+	return reg, tools, nil
+}
+
 // notRegistry is the message of docs/spec/registry.md §1 for a value that is not a registry.
 const notRegistry = "expected a tool registry created with tool_registry()"
 
@@ -110,8 +120,8 @@ func mustGet(d *vm.Dict, k string) vm.Value {
 
 func toolName(def *vm.Dict) string { return vm.ToDisplay(mustGet(def, "name")) }
 
-func filterTools(v vm.Value, keep func(name string) bool) (vm.Value, error) {
-	reg, tools, err := registryTools(v)
+func filterTools(fn string, v vm.Value, keep func(name string) bool) (vm.Value, error) {
+	reg, tools, err := builtinTools(fn, v)
 	if err != nil {
 		return vm.Value{}, err
 	}
