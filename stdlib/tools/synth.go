@@ -6,6 +6,7 @@ import (
 	gojson "encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -416,9 +417,31 @@ func checkSpecKeys(spec *vm.Dict) error {
 		case "handler", "executor", "host_capability", "mcp_server":
 			return synthErr("spec must not set %q: a synthesized tool runs its steps", k)
 		}
-		return synthErr("spec contains unknown key %q%s", k, didYouMean(k, append(append([]string(nil), synthSpecKeys...), synthPassKeys...)))
+		// Like a definition, a spec keeps a key of its own (`guidance`,
+		// docs/tools.md synthesis table) unless it is likely a typo of a
+		// known key or one the synthesized definition sets itself.
+		hint := didYouMean(k, append(append([]string(nil), synthSpecKeys...), synthPassKeys...))
+		if hint != "" || synthReservedKeys[k] {
+			return synthErr("spec contains unknown key %q%s", k, hint)
+		}
 	}
 	return nil
+}
+
+// synthReservedKeys are the keys of a synthesized definition that
+// tool_synthesize sets and a spec cannot give.
+var synthReservedKeys = map[string]bool{"_type": true, "hash": true, "components": true, "bound": true}
+
+// synthExtraKeys are the keys of spec that are neither spec nor
+// definition keys: kept verbatim, as a definition keeps them.
+func synthExtraKeys(spec *vm.Dict) []string {
+	var out []string
+	for _, k := range spec.Keys() {
+		if !slices.Contains(synthSpecKeys, k) && !slices.Contains(synthPassKeys, k) && !synthReservedKeys[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // synthStepOf checks step i and prepares its tool.
@@ -604,6 +627,9 @@ func synthDefinition(s *synthesized, spec *vm.Dict, used map[string]*tool.Tool, 
 		if v, ok := spec.Get(k); ok && !v.IsNil() {
 			b.Set(k, v)
 		}
+	}
+	for _, k := range synthExtraKeys(spec) {
+		b.Set(k, mustGet(spec, k))
 	}
 	if !explicitInput(spec) {
 		b.Set("inputSchema", tool.FromJSON(deriveInput(s)))
