@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"strings"
 	"sync"
 
@@ -153,13 +154,13 @@ func init() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return vm.Of(lib.DictOf("calls", vm.IntOf(s.calls), "input_tokens", vm.IntOf(s.in), "output_tokens", vm.IntOf(s.out),
-			"total_tokens", vm.IntOf(s.in+s.out), "cost_usd", vm.FloatOf(roundCost(s.cost)))), nil
+			"total_tokens", vm.IntOf(s.in+s.out), "cost_usd", vm.FloatOf(llmmeter.RoundCost(s.cost)))), nil
 	})
 	lib.Def("llm_session_cost", "llm_session_cost()", "the estimated cost in USD of this run's calls (models with a list price)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := stateOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return vm.FloatOf(roundCost(s.cost)), nil
+		return vm.FloatOf(llmmeter.RoundCost(s.cost)), nil
 	})
 	lib.Def("llm_cost", "llm_cost(model, input_tokens, output_tokens)", "the list-price cost in USD of a call, or nil for a model without a price", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, ok1 := a.Int(1)
@@ -249,8 +250,6 @@ func strOrNil(s string) vm.Value {
 	}
 	return vm.Str(s)
 }
-
-func roundCost(c float64) float64 { return float64(int64(c*1e9+0.5)) / 1e9 }
 
 // tokensOf estimates a text, a message dict (its content) or a list of
 // either.
@@ -559,7 +558,7 @@ func (s *state) checkBudget(fn string) error {
 		return nil
 	}
 	return callError("budget_exceeded", fmt.Sprintf("%s: the LLM budget of %s USD is spent (%s USD used)", fn,
-		vm.FormatFloat(roundCost(s.budget)), vm.FormatFloat(roundCost(s.cost))), "", 0)
+		vm.FormatFloat(llmmeter.RoundCost(s.budget)), vm.FormatFloat(llmmeter.RoundCost(s.cost))), "", 0)
 }
 
 // budgetValue is llm_budget's status dict.
@@ -568,10 +567,10 @@ func (s *state) budgetValue() vm.Value {
 	defer s.mu.Unlock()
 	limit, remaining := vm.Nil, vm.Nil
 	if s.budget >= 0 {
-		limit = vm.FloatOf(roundCost(s.budget))
-		remaining = vm.FloatOf(roundCost(max(s.budget-s.cost, 0)))
+		limit = vm.FloatOf(llmmeter.RoundCost(s.budget))
+		remaining = vm.FloatOf(llmmeter.RoundCost(max(s.budget-s.cost, 0)))
 	}
-	return vm.Of(lib.DictOf("limit_usd", limit, "spent_usd", vm.FloatOf(roundCost(s.cost)), "remaining_usd", remaining))
+	return vm.Of(lib.DictOf("limit_usd", limit, "spent_usd", vm.FloatOf(llmmeter.RoundCost(s.cost)), "remaining_usd", remaining))
 }
 
 func init() {

@@ -242,19 +242,11 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if rename == "" || rename == name {
 			return invokeTool(th, inner, args)
 		}
-		var argErr error
-		o := tool.ApplyHooks(th, rename, func() *tool.Outcome {
-			o, err := invokeOutcome(th, inner, args)
-			if err != nil {
-				argErr = err
-				return &tool.Outcome{Kind: tool.RuntimeFailure, Tool: name}
-			}
-			return o
-		})
-		if argErr != nil {
-			return vm.Value{}, argErr
+		j, err := jsonArgs(inner, args)
+		if err != nil {
+			return vm.Value{}, err
 		}
-		return outcomeValue(o)
+		return outcomeValue(tool.ApplyHooks(th, rename, func() *tool.Outcome { return inner.Invoke(th, j) }))
 	}
 	out = out.Set("handler", vm.Of(vm.NewBuiltin("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -142,19 +142,28 @@ func invokeTool(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (vm.Value, 
 // invokeOutcome is the classified call of invokeTool; the error is for
 // arguments without a portable JSON form.
 func invokeOutcome(th *vm.Thread, pt *tool.PreparedTool, args vm.Value) (*tool.Outcome, error) {
-	var j any
-	if args.IsValid() && !args.IsNil() {
-		x, err := tool.ToJSONArgs(args)
-		if err != nil {
-			path := "/"
-			if np, ok := err.(*tool.NonPortableError); ok {
-				path = np.Path
-			}
-			return nil, vm.Runtimef("tool %q input violates its declared schema: %s failed portableJson", pt.Name(), path)
-		}
-		j = x
+	j, err := jsonArgs(pt, args)
+	if err != nil {
+		return nil, err
 	}
 	return pt.Invoke(th, j), nil
+}
+
+// jsonArgs is a call's arguments in the JSON form a prepared tool takes;
+// the error is for arguments without a portable JSON form.
+func jsonArgs(pt *tool.PreparedTool, args vm.Value) (any, error) {
+	if !args.IsValid() || args.IsNil() {
+		return nil, nil
+	}
+	j, err := tool.ToJSONArgs(args)
+	if err != nil {
+		path := "/"
+		if np, ok := err.(*tool.NonPortableError); ok {
+			path = np.Path
+		}
+		return nil, vm.Runtimef("tool %q input violates its declared schema: %s failed portableJson", pt.Name(), path)
+	}
+	return j, nil
 }
 
 func outcomeValue(o *tool.Outcome) (vm.Value, error) {

@@ -44,7 +44,7 @@ type Meter struct {
 func (m *Meter) Usage() (tokens int64, costUSD float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.tokens, roundCost(m.cost)
+	return m.tokens, RoundCost(m.cost)
 }
 
 // Err is the error of the call that went past a limit, or nil: every
@@ -70,9 +70,9 @@ func (m *Meter) Add(fn string, tokens int64, cost float64, fail func(msg string)
 	switch {
 	case m.MaxTokens > 0 && m.tokens > m.MaxTokens:
 		msg = fmt.Sprintf("%s: the LLM calls used %d tokens, past the limit of %d", fn, m.tokens, m.MaxTokens)
-	case m.MaxCostUSD > 0 && roundCost(m.cost) > m.MaxCostUSD:
+	case m.MaxCostUSD > 0 && RoundCost(m.cost) > m.MaxCostUSD:
 		msg = fmt.Sprintf("%s: the LLM calls cost %s USD, past the limit of %s USD", fn,
-			vm.FormatFloat(roundCost(m.cost)), vm.FormatFloat(m.MaxCostUSD))
+			vm.FormatFloat(RoundCost(m.cost)), vm.FormatFloat(m.MaxCostUSD))
 	default:
 		m.mu.Unlock()
 		return nil
@@ -86,8 +86,8 @@ func (m *Meter) Add(fn string, tokens int64, cost float64, fail func(msg string)
 	return err
 }
 
-// roundCost rounds a cost as llm_usage reports it.
-func roundCost(c float64) float64 { return float64(int64(c*1e9+0.5)) / 1e9 }
+// RoundCost rounds a cost in USD as llm_usage and llm_cost report it.
+func RoundCost(c float64) float64 { return float64(int64(c*1e9+0.5)) / 1e9 }
 
 // Attach counts the LLM calls of th (and of what it spawns) in m until
 // detach is called.
