@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -93,25 +94,19 @@ func init() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		old := a.v
-		// an int atomic stays an int under int deltas; a float on either
-		// side makes a float (docs/spec/newer.md §2.8 allows float atomics)
-		x, xi := old.AsInt()
-		y, yi := delta.AsInt()
-		switch {
-		case xi && yi:
-			a.v = vm.IntOf(int64(x) + int64(y))
-		default:
-			fx, okx := lib.ToFloat(old)
-			fy, oky := lib.ToFloat(delta)
-			if !okx || !oky {
-				bad := old
-				if okx {
-					bad = delta
-				}
-				return vm.Value{}, vm.Typef("atomic_add: expected a number, got %s", bad.Type())
+		// the sum follows + (docs/spec/language.md §6.6): ints stay ints
+		// unless the result overflows 64 bits, and a float on either side
+		// makes a float (docs/spec/newer.md §2.8 allows float atomics)
+		for _, v := range []vm.Value{old, delta} {
+			if k := v.Kind(); k != vm.KInt && k != vm.KFloat {
+				return vm.Value{}, vm.Typef("atomic_add: expected a number, got %s", v.Type())
 			}
-			a.v = vm.FloatOf(fx + fy)
 		}
+		sum, err := vm.Arith(compiler.ADD, old, delta)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		a.v = sum
 		return old, nil
 	})
 	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new (an int, float or bool) if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
