@@ -88,8 +88,11 @@ func init() {
 		p.limit = p.n
 		if written, _ := a.Bool(5); a.Given(3) || written {
 			k, ok := a.Int(3)
-			if !ok || k < 1 {
-				return vm.Value{}, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", vm.ToDisplay(a.At(3)))
+			if !ok {
+				return vm.Value{}, vm.Runtimef("parallel: max_concurrent must be a positive int, got %s", a.At(3).Type())
+			}
+			if k < 1 {
+				return vm.Value{}, vm.Runtimef("parallel: max_concurrent must be a positive int, got %d", k)
 			}
 			if int(k) < p.limit {
 				p.limit = int(k)
