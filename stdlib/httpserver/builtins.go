@@ -409,7 +409,7 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 	if err != nil {
 		return nil, vm.Throwf("%s: invalid path %q", name, target)
 	}
-	g := &goRequest{method: method, path: u.Path, rawQuery: u.RawQuery, header: http.Header{}, remote: "in-process", inProcess: true}
+	g := &goRequest{method: method, path: u.Path, escapedPath: u.EscapedPath(), rawQuery: u.RawQuery, header: http.Header{}, remote: "in-process", inProcess: true}
 	if opts == nil {
 		return g, nil
 	}

@@ -17,14 +17,17 @@ import (
 // goRequest is a request as read from the network or built by
 // http_server_request, before it becomes a Harn dict.
 type goRequest struct {
-	method    string
-	path      string
-	rawQuery  string
-	header    http.Header
-	body      []byte
-	remote    string
-	tooLarge  bool
-	inProcess bool
+	method string
+	path   string // percent-decoded
+	// escapedPath is the path as sent: route matching splits it before
+	// decoding, so that an escaped "/" (%2F) stays inside its segment.
+	escapedPath string
+	rawQuery    string
+	header      http.Header
+	body        []byte
+	remote      string
+	tooLarge    bool
+	inProcess   bool
 	// failure is the first failure a hook or handler answered with a 500
 	// (or the handler timeout): the task serving a network request ends
 	// with it, so that what it held is given back as for a failed task.
@@ -431,11 +434,11 @@ func (s *Server) route(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict)
 	if m, ok := req.Get("method"); ok {
 		method = strings.ToUpper(lib.Display(m))
 	}
-	path := g.path
-	if p, ok := req.Get("path"); ok {
-		path = lib.Display(p)
+	path := g.escapedPath
+	if p, ok := req.Get("path"); ok && lib.Display(p) != g.path {
+		path = lib.Display(p) // a before hook's; read as sent
 	}
-	parts := splitPath(path)
+	parts := requestSegments(path)
 	var best, bestHead *route
 	var bestParams, headParams map[string]string
 	allowed := map[string]bool{}
@@ -475,9 +478,6 @@ func (s *Server) route(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict)
 	}
 	pb := vm.NewDictBuilder(len(bestParams))
 	for k, v := range bestParams {
-		if u, err := url.PathUnescape(v); err == nil {
-			v = u
-		}
 		pb.Set(k, vm.Str(v))
 	}
 	req = req.Set("params", vm.Of(pb.Build()))

@@ -134,11 +134,12 @@ func (c *call) response() goResponse {
 // ServeHTTP is the listener's handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g := &goRequest{
-		method:   r.Method,
-		path:     r.URL.Path,
-		rawQuery: r.URL.RawQuery,
-		header:   r.Header,
-		remote:   r.RemoteAddr,
+		method:      r.Method,
+		path:        r.URL.Path,
+		escapedPath: r.URL.EscapedPath(),
+		rawQuery:    r.URL.RawQuery,
+		header:      r.Header,
+		remote:      r.RemoteAddr,
 	}
 	if r.Host != "" && r.Header.Get("Host") == "" {
 		// net/http moves Host out of the header map; handlers see it there

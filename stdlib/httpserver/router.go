@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/harnlang/harn/vm"
@@ -47,6 +48,21 @@ func splitPath(p string) []string {
 		}
 	}
 	return out
+}
+
+// requestSegments splits a path as sent (still percent-encoded) into its
+// segments and then decodes each, so that an encoded "/" (%2F) is part
+// of a segment, not a separator, and nothing is decoded twice
+// (docs/http-server.md, "Routes"). A segment that is not valid
+// percent-encoding is kept as sent.
+func requestSegments(escaped string) []string {
+	parts := splitPath(escaped)
+	for i, s := range parts {
+		if d, err := url.PathUnescape(s); err == nil {
+			parts[i] = d
+		}
+	}
+	return parts
 }
 
 // compilePattern parses a route pattern; the error text completes

@@ -35,6 +35,32 @@ func TestRouteMatching(t *testing.T) {
 	}
 }
 
+// A request path is split as sent and each segment decoded once, so an
+// encoded "/" does not separate segments (docs/http-server.md, "Routes").
+func TestRequestSegmentsDecodeAfterSplitting(t *testing.T) {
+	cases := []struct {
+		escaped string
+		want    []string
+	}{
+		{"/u/al%2Fice", []string{"u", "al/ice"}},
+		{"/u/a%20b", []string{"u", "a b"}},
+		{"/u/a%2520b", []string{"u", "a%20b"}},
+		{"/u/%2F", []string{"u", "/"}},
+		{"//u/x/", []string{"u", "x"}},
+		{"/u/100%", []string{"u", "100%"}},
+	}
+	for _, c := range cases {
+		if got := requestSegments(c.escaped); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("requestSegments(%q) = %q, want %q", c.escaped, got, c.want)
+		}
+	}
+	segs, _ := compilePattern("/u/:name")
+	params, ok := (&route{segs: segs}).match(requestSegments("/u/al%2Fice"))
+	if !ok || params["name"] != "al/ice" {
+		t.Errorf("/u/:name on /u/al%%2Fice: %v %v", params, ok)
+	}
+}
+
 func TestRouteSpecificity(t *testing.T) {
 	mk := func(method, p string, seq int) *route {
 		segs, bad := compilePattern(p)

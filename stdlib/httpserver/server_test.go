@@ -471,3 +471,26 @@ srv.wait()
 	get(t, c, "POST", r.url+"/stop", "", nil)
 	r.finish(t)
 }
+
+// An encoded "/" in a request path stays inside its segment, over the
+// network as in process (docs/http-server.md, "Routes").
+func TestEncodedSlashInParamOverLoopback(t *testing.T) {
+	r := start(t, `
+let srv = http_server()
+http_server_route(srv, "GET", "/u/:name", { req -> req.params.name })
+http_server_route(srv, "POST", "/stop", { req ->
+  http_server_shutdown(srv)
+  http_response(202, "stopping")
+})
+`+writeURL+`
+srv.wait()
+`)
+	c := &http.Client{Timeout: 20 * time.Second}
+	for path, want := range map[string]string{"/u/al%2Fice": "al/ice", "/u/a%20b": "a b", "/u/a%2520b": "a%20b"} {
+		if st, _, body := get(t, c, "GET", r.url+path, "", nil); st != 200 || body != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", path, st, body, want)
+		}
+	}
+	get(t, c, "POST", r.url+"/stop", "", nil)
+	r.finish(t)
+}

@@ -80,7 +80,11 @@ func init() {
 				body = b
 			}
 		}
-		return doHTTP(th, strings.ToUpper(a.Text(0)), a.Text(1), body, opts)
+		method, err := methodArg("http_request", a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return doHTTP(th, method, a.Text(1), body, opts)
 	})
 	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
@@ -158,6 +162,21 @@ func init() {
 	})
 }
 
+// methodArg reads a request's method: a string, upper-cased. Nothing
+// else stands for GET, so a nil or missing method (an argument left out
+// by mistake) is an error rather than a request with the method "Nil"
+// (docs/http-client.md).
+func methodArg(fn string, v vm.Value) (string, error) {
+	m, ok := v.AsString()
+	if !ok {
+		return "", vm.Typef("%s: method must be a string such as \"GET\", got %s", fn, v.Type())
+	}
+	if strings.TrimSpace(m.Go()) == "" {
+		return "", vm.Throwf("%s: method must not be empty", fn)
+	}
+	return strings.ToUpper(m.Go()), nil
+}
+
 func sensitiveHeader(name string) bool {
 	switch name {
 	case "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token":
@@ -190,13 +209,7 @@ func optGet(opts *vm.Dict, key string) (vm.Value, bool) {
 func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.Dict) (*vm.Dict, []byte, error) {
 	full := rawURL
 	if q, ok := optGet(opts, "query"); ok {
-		if qs := formats.QueryString(q); qs != "" {
-			if strings.Contains(full, "?") {
-				full += "&" + qs
-			} else {
-				full += "?" + qs
-			}
-		}
+		full = withQuery(rawURL, formats.QueryString(q))
 	}
 	headers := map[string]string{}
 	if h, ok := optGet(opts, "headers"); ok {
@@ -267,20 +280,93 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	if err := lib.CheckEgress(th, full); err != nil {
 		return nil, nil, err
 	}
-	if res, raw, ok := mockResponse(th, method, full, headers, payload); ok {
-		return res, raw, nil
+	policy := retryOf(opts)
+	var client *http.Client // built when the network serves an attempt
+	decompress := true
+	if d, ok := optGet(opts, "decompress"); ok {
+		decompress = d.Truth()
 	}
-	if err := checkURL(full); err != nil {
-		return nil, nil, vm.Throwf("HTTP request failed: %s", err)
+	// Each attempt asks the mocks first, so a script can test its retry
+	// option against a sequence of mocked responses.
+	for attempt := 0; ; attempt++ {
+		res, raw, ok := mockResponse(th, method, full, headers, payload)
+		var err error
+		retryable := ok
+		if !ok {
+			if client == nil {
+				if err := checkURL(full); err != nil {
+					return nil, nil, vm.Throwf("HTTP request failed: %s", err)
+				}
+				client = newClient(opts, decompress)
+			}
+			res, raw, retryable, err = networkAttempt(th, client, method, full, headers, payload, decompress)
+		}
+		if err == nil && retryable {
+			status, _ := res.Get("status")
+			n, _ := status.AsInt()
+			retryable = policy.on[int(n)]
+		}
+		if !retryable || attempt >= policy.max {
+			return res, raw, err
+		}
+		if err := htime.Sleep(th, policy.backoff*time.Duration(1<<attempt)); err != nil {
+			return nil, nil, err
+		}
 	}
+}
 
+// retryPolicy is the retry option: how many attempts follow the first,
+// the wait before the second (doubling after each), and the statuses
+// that call for another attempt.
+type retryPolicy struct {
+	max     int
+	backoff time.Duration
+	on      map[int]bool
+}
+
+func retryOf(opts *vm.Dict) retryPolicy {
+	p := retryPolicy{backoff: 500 * time.Millisecond, on: map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}}
+	r, ok := optGet(opts, "retry")
+	if !ok {
+		return p
+	}
+	rd, ok := r.AsDict()
+	if !ok {
+		return p
+	}
+	if m, ok := rd.Get("max"); ok {
+		if n, ok := m.AsInt(); ok {
+			p.max = int(n)
+		}
+	}
+	if b, ok := rd.Get("backoff_ms"); ok {
+		if f, ok := lib.ToFloat(b); ok {
+			p.backoff = time.Duration(f * float64(time.Millisecond))
+		}
+	}
+	if s, ok := rd.Get("statuses"); ok {
+		if l, ok := s.AsList(); ok {
+			p.on = map[int]bool{}
+			for _, it := range l.Items() {
+				if n, ok := it.AsInt(); ok {
+					p.on[int(n)] = true
+				}
+			}
+		}
+	}
+	return p
+}
+
+// newClient is the HTTP client the options describe (timeout_ms, proxy,
+// tls, decompress, follow_redirects).
+func newClient(opts *vm.Dict, decompress bool) *http.Client {
 	timeout := 30 * time.Second
 	if t, ok := optGet(opts, "timeout_ms"); ok {
 		if f, ok := lib.ToFloat(t); ok && f > 0 {
 			timeout = time.Duration(f * float64(time.Millisecond))
 		}
 	}
-	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: false}
+	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: !decompress}
 	if p, ok := optGet(opts, "proxy"); ok {
 		if pu, err := url.Parse(vm.ToDisplay(p)); err == nil {
 			transport.Proxy = http.ProxyURL(pu)
@@ -297,88 +383,48 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 			transport.TLSClientConfig = cfg
 		}
 	}
-	decompress := true
-	if d, ok := optGet(opts, "decompress"); ok {
-		decompress = d.Truth()
-	}
-	transport.DisableCompression = !decompress
 	client := &http.Client{Timeout: timeout, Transport: transport}
 	if fr, ok := optGet(opts, "follow_redirects"); ok && !fr.Truth() {
 		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	}
-	maxRetries, backoff := 0, 500*time.Millisecond
-	retryOn := map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}
-	if r, ok := optGet(opts, "retry"); ok {
-		if rd, ok := r.AsDict(); ok {
-			if m, ok := rd.Get("max"); ok {
-				if n, ok := m.AsInt(); ok {
-					maxRetries = int(n)
-				}
-			}
-			if b, ok := rd.Get("backoff_ms"); ok {
-				if f, ok := lib.ToFloat(b); ok {
-					backoff = time.Duration(f * float64(time.Millisecond))
-				}
-			}
-			if s, ok := rd.Get("statuses"); ok {
-				if l, ok := s.AsList(); ok {
-					retryOn = map[int]bool{}
-					for _, it := range l.Items() {
-						if n, ok := it.AsInt(); ok {
-							retryOn[int(n)] = true
-						}
-					}
-				}
-			}
-		}
-	}
+	return client
+}
 
+// networkAttempt sends the request once, without the VM lock. retryable
+// says whether another attempt may go differently: a response, or a
+// failure of the network (not a request that cannot be built, nor the
+// thread being stopped).
+func networkAttempt(th *vm.Thread, client *http.Client, method, full string, headers map[string]string, payload []byte, decompress bool) (res *vm.Dict, raw []byte, retryable bool, err error) {
 	var resp *http.Response
-	var raw []byte
 	var netErr error
+	built := true
 	stop := htime.BlockingCtx(th, func(ctx context.Context) {
-		for attempt := 0; ; attempt++ {
-			req, err := http.NewRequestWithContext(ctx, method, full, bytes.NewReader(payload))
-			if err != nil {
-				netErr = err
-				return
-			}
-			for k, v := range headers {
-				req.Header.Set(k, v)
-			}
-			resp, err = client.Do(req)
-			if err != nil {
-				if attempt < maxRetries && ctx.Err() == nil {
-					sleepCtx(ctx, backoff*time.Duration(1<<attempt))
-					continue
-				}
-				netErr = err
-				return
-			}
-			var reader io.Reader = resp.Body
-			if decompress && resp.Header.Get("Content-Encoding") == "gzip" && !resp.Uncompressed {
-				if gz, gerr := gzip.NewReader(resp.Body); gerr == nil {
-					reader = gz
-				}
-			}
-			raw, err = io.ReadAll(reader)
-			resp.Body.Close()
-			if err != nil {
-				netErr = err
-				return
-			}
-			if retryOn[resp.StatusCode] && attempt < maxRetries && ctx.Err() == nil {
-				sleepCtx(ctx, backoff*time.Duration(1<<attempt))
-				continue
-			}
+		req, err := http.NewRequestWithContext(ctx, method, full, bytes.NewReader(payload))
+		if err != nil {
+			netErr, built = err, false
 			return
 		}
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, netErr = client.Do(req)
+		if netErr != nil {
+			return
+		}
+		defer resp.Body.Close()
+		var reader io.Reader = resp.Body
+		if decompress && resp.Header.Get("Content-Encoding") == "gzip" && !resp.Uncompressed {
+			if gz, gerr := gzip.NewReader(resp.Body); gerr == nil {
+				reader = gz
+			}
+		}
+		raw, netErr = io.ReadAll(reader)
 	})
 	if stop != nil {
-		return nil, nil, stop
+		return nil, nil, false, stop
 	}
 	if netErr != nil {
-		return nil, nil, vm.Throwf("HTTP request failed: %s", netErr)
+		return nil, nil, built, vm.Throwf("HTTP request failed: %s", netErr)
 	}
 	hb := vm.NewDictBuilder(len(resp.Header))
 	keys := make([]string, 0, len(resp.Header))
@@ -390,7 +436,24 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		hb.Set(strings.ToLower(k), vm.Str(strings.Join(resp.Header.Values(k), ", ")))
 	}
 	return lib.DictOf("status", lib.IntOf(resp.StatusCode), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
-		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, nil
+		"ok", vm.BoolOf(resp.StatusCode >= 200 && resp.StatusCode <= 299)), raw, true, nil
+}
+
+// withQuery adds the encoded parameters qs to raw's query, after the
+// parameters it already has and before its fragment (which never
+// reaches the server). A URL net/url cannot parse is left as is: checkURL
+// reports it.
+func withQuery(raw, qs string) string {
+	u, err := url.Parse(raw)
+	if qs == "" || err != nil {
+		return raw
+	}
+	if u.RawQuery != "" {
+		u.RawQuery += "&" + qs
+	} else {
+		u.RawQuery = qs
+	}
+	return u.String()
 }
 
 // checkURL says, in a user's words, why a URL cannot be requested: it
@@ -465,14 +528,4 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 	}
 	return lib.DictOf("status", vm.IntOf(status), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(status >= 200 && status <= 299)), raw, true
-}
-
-// sleepCtx waits for d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

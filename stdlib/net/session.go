@@ -66,6 +66,10 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("http_session_request: expected an http_session, got %s", a.At(0).Type())
 		}
+		method, err := methodArg("http_session_request", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		opts, _ := a.Dict(3)
 		full, host, merged, err := s.prepare(a.Text(2), opts)
 		if err != nil {
@@ -75,7 +79,7 @@ func init() {
 		if b, ok := merged.Get("body"); ok {
 			body = b
 		}
-		res, _, err := httpExchange(th, strings.ToUpper(a.Text(1)), full, body, merged)
+		res, _, err := httpExchange(th, method, full, body, merged)
 		if err != nil {
 			return vm.Value{}, err
 		}
