@@ -201,6 +201,14 @@ func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.V
 			cfg.MinConns = min(o.minConns, cfg.MaxConns)
 		}
 	}
+	// Every statement is described afresh (an unnamed statement, one more
+	// round trip) instead of cached: a cached statement or description
+	// outlives a schema change (ALTER TABLE, DROP and CREATE) and then
+	// fails with "cached plan must not change result type", which inside
+	// a transaction aborts it (docs/pg.md, "Statements and parameters").
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
+	cfg.ConnConfig.StatementCacheCapacity = 0
+	cfg.ConnConfig.DescriptionCacheCapacity = 0
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		registerTypes(c.TypeMap())
 		return nil

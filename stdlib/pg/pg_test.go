@@ -293,3 +293,32 @@ Deadline exceeded
 {n: 0}
 `)
 }
+
+// A statement run again after a schema change sees the new columns and
+// types, also inside a transaction, where a failed statement could not be
+// retried (docs/pg.md, "Statements and parameters").
+func TestSchemaChange(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+pg_execute(db, "CREATE TABLE ct (x int); INSERT INTO ct VALUES (1)")
+println(pg_query(db, "SELECT * FROM ct"))
+pg_execute(db, "ALTER TABLE ct ADD COLUMN y text DEFAULT 'new'")
+println(pg_query(db, "SELECT * FROM ct"))
+println(pg_query(db, "SELECT * FROM ct WHERE x = $1", [1]))
+pg_execute(db, "DROP TABLE ct; CREATE TABLE ct (x text); INSERT INTO ct VALUES ('one')")
+println(pg_query(db, "SELECT * FROM ct WHERE x = $1", ["one"]))
+println(pg_query(db, "SELECT * FROM ct"))
+println(pg_transaction(db, fn(tx) {
+  let before = pg_query(tx, "SELECT * FROM ct")
+  pg_execute(tx, "ALTER TABLE ct ADD COLUMN z int DEFAULT 7")
+  return [before, pg_query(tx, "SELECT * FROM ct")]
+}))
+pg_close(db)
+`, `[{x: 1}]
+[{x: 1, y: new}]
+[{x: 1, y: new}]
+[{x: one}]
+[{x: one}]
+[[{x: one}], [{x: one, z: 7}]]
+`)
+}
