@@ -322,3 +322,48 @@ pg_close(db)
 [[{x: one}], [{x: one, z: 7}]]
 `)
 }
+
+// numeric keeps its scale, zero included; every type outside the mapping
+// of docs/pg.md, "Types" reads as PostgreSQL's text form, arrays of them
+// as lists of those texts.
+func TestTextForms(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+println(pg_query_one(db, "SELECT 0.00::numeric(5,2) AS b, 0.000::numeric AS a, -0.0::numeric AS c, 0::numeric AS d, ARRAY[0.0, 1.50]::numeric[] AS e"))
+let r = pg_query_one(db, """SELECT point(1,2) AS point, int4range(1,5) AS r, 'empty'::int4range AS empty,
+  daterange('2024-01-01', '2024-02-01') AS dr, numrange(1.5, 2.5) AS nr, B'101' AS bits, B'10100000'::varbit AS vb,
+  '<a/>'::xml AS x, 'r'::"char" AS c, line(point(0,0), point(1,1)) AS line, lseg(point(0,0), point(1,1)) AS lseg,
+  box(point(0,0), point(1,1)) AS box, '((0,0),(1,1))'::path AS path, '((0,0),(1,1),(1,0))'::polygon AS poly,
+  circle(point(0,0), 2) AS circle, tsrange('2024-01-01 10:00', '2024-01-01 11:00') AS tsr,
+  '{[1,3), [5,7)}'::int4multirange AS mr, ARRAY[point(1,2), point(3,4)] AS points,
+  ARRAY[int4range(1,2), 'empty'] AS ranges, ARRAY[B'1', B'0'] AS bitarr, ROW(1, 'a b') AS rec""")
+for k in r.keys() {
+  println("${k}: ${r[k]} (${type_of(r[k])})")
+}
+println(pg_query_one(db, "SELECT $1::point AS p, $2::int4range AS r", ["(3,4)", "[2,9)"]))
+pg_close(db)
+`, `{a: 0.000, b: 0.00, c: 0.0, d: 0, e: [0.0, 1.50]}
+bitarr: [1, 0] (list)
+bits: 101 (string)
+box: (1,1),(0,0) (string)
+c: r (string)
+circle: <(0,0),2> (string)
+dr: [2024-01-01,2024-02-01) (string)
+empty: empty (string)
+line: {1,-1,0} (string)
+lseg: [(0,0),(1,1)] (string)
+mr: {[1,3),[5,7)} (string)
+nr: [1.5,2.5) (string)
+path: ((0,0),(1,1)) (string)
+point: (1,2) (string)
+points: [(1,2), (3,4)] (list)
+poly: ((0,0),(1,1),(1,0)) (string)
+r: [1,5) (string)
+ranges: [[1,2), empty] (list)
+rec: (1,"a b") (string)
+tsr: ["2024-01-01 10:00:00","2024-01-01 11:00:00") (string)
+vb: 10100000 (string)
+x: <a/> (string)
+{p: (3,4), r: [2,9)}
+`)
+}
