@@ -415,5 +415,10 @@ func toParam(name string, i int, v vm.Value) (any, error) {
 		}
 		return n, nil
 	}
-	return nil, vm.Typef("%s: cannot bind a %s as parameter $%d", name, v.Type(), i+1)
+	t := v.Type()
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(t[0])) {
+		article = "an"
+	}
+	return nil, vm.Typef("%s: cannot bind %s %s as parameter $%d", name, article, t, i+1)
 }

@@ -367,3 +367,76 @@ x: <a/> (string)
 {p: (3,4), r: [2,9)}
 `)
 }
+
+// Enums, composite types and arrays of them: arrays read as lists and a
+// list binds to an array of an enum; a float with a fraction does not
+// bind to an integer; bind errors name the Harn value and the parameter's
+// type; a commit PostgreSQL turned into a rollback reads as a 25P02 error.
+func TestBinding(t *testing.T) {
+	check(t, `
+let db = pg_pool()
+pg_execute(db, "CREATE TYPE mood AS ENUM ('happy', 'sad'); CREATE TYPE pair AS (a int, b text); CREATE TABLE f (m mood[], n int)")
+println(pg_query_one(db, "SELECT 'happy'::mood AS one, ARRAY['happy', 'sad']::mood[] AS many, ARRAY[ROW(1, 'x')::pair, NULL] AS pairs"))
+println(pg_query_one(db, "SELECT $1::mood[] AS v, $2::mood AS w", [["happy", "sad"], "sad"]))
+pg_execute(db, "INSERT INTO f VALUES ($1, $2)", [["sad"], 7.0])
+println(pg_query(db, "SELECT * FROM f"))
+println(try { pg_query(db, "SELECT $1::int AS n", [2.9]) } catch (e) { e })
+println(try { pg_execute(db, "INSERT INTO f (n) VALUES ($1)", [7.9]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int[] AS n", [[1, 2.5]]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int AS n", [decimal("2.5")]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int AS n", [[1, 2]]) } catch (e) { e })
+println(pg_query_one(db, "SELECT $1::int AS n, $2::numeric AS d", [decimal("3"), 2.5]))
+println(try {
+  pg_transaction(db, fn(tx) {
+    try { pg_execute(tx, "SELECT 1/0") } catch (e) { }
+    "done"
+  })
+} catch (e) { e })
+pg_close(db)
+`, `{many: [happy, sad], one: happy, pairs: [(1,x), nil]}
+{v: [happy, sad], w: sad}
+[{m: [sad], n: 7}]
+Type error: pg_query: parameter $1: cannot bind float 2.9 to int4 (a float with a fraction; round it or use an int)
+Type error: pg_execute: parameter $1: cannot bind float 7.9 to int4 (a float with a fraction; round it or use an int)
+Type error: pg_query: parameter $1: cannot bind list [1, 2.5] to int4[] (a float with a fraction; round it or use an int)
+Type error: pg_query: parameter $1: cannot bind decimal 2.5 to int4
+Type error: pg_query: parameter $1: cannot bind list [1, 2] to int4
+{d: 2.5, n: 3}
+pg_transaction: ERROR 25P02: the transaction was aborted by an earlier error and rolled back instead of committed
+`)
+}
+
+// Two tasks' savepoints on one transaction take turns: the rollback of
+// one does not undo the other's released work.
+func TestConcurrentSavepoints(t *testing.T) {
+	check(t, `
+let db = pg_pool()
+pg_execute(db, "CREATE TABLE pv (x int PRIMARY KEY)")
+println(pg_transaction(db, fn(tx) {
+  let a = spawn {
+    try {
+      pg_transaction(tx, fn(t2) {
+        pg_execute(t2, "INSERT INTO pv VALUES (1)")
+        sleep(200ms)
+        throw "A fails"
+      })
+    } catch (e) { return "A: ${e}" }
+  }
+  let b = spawn {
+    sleep(50ms)
+    pg_transaction(tx, fn(t2) { pg_execute(t2, "INSERT INTO pv VALUES (2)") })
+    return "B ok"
+  }
+  let c = spawn {
+    sleep(50ms)
+    pg_execute(tx, "INSERT INTO pv VALUES (3)")
+    return "C ok"
+  }
+  return [await(a), await(b), await(c)]
+}))
+println(pg_query(db, "SELECT x FROM pv ORDER BY x"))
+pg_close(db)
+`, `[A: A fails, B ok, C ok]
+[{x: 2}, {x: 3}]
+`)
+}
