@@ -36,15 +36,85 @@ func keepRaw(data []byte, v any) error {
 	return stdjson.Unmarshal(data, v)
 }
 
-// registerTypes makes a connection's json, jsonb and their arrays decode
-// to rawJSON.
+// registerTypes sets up a connection's type map for the mapping of
+// docs/pg.md, "Types": json and jsonb (and their arrays) decode to
+// rawJSON, numeric keeps the scale of a zero, and every type outside the
+// mapping (geometric types, ranges, bit strings, xml, "char", …) is read
+// in PostgreSQL's text form, arrays of them as lists of those texts.
 func registerTypes(m *pgtype.Map) {
 	js := &pgtype.Type{Name: "json", OID: pgtype.JSONOID, Codec: &pgtype.JSONCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
 	jsb := &pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID, Codec: &pgtype.JSONBCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
+	num := &pgtype.Type{Name: "numeric", OID: pgtype.NumericOID, Codec: scaledNumeric{}}
 	m.RegisterType(js)
 	m.RegisterType(jsb)
+	m.RegisterType(num)
 	m.RegisterType(&pgtype.Type{Name: "_json", OID: pgtype.JSONArrayOID, Codec: &pgtype.ArrayCodec{ElementType: js}})
 	m.RegisterType(&pgtype.Type{Name: "_jsonb", OID: pgtype.JSONBArrayOID, Codec: &pgtype.ArrayCodec{ElementType: jsb}})
+	m.RegisterType(&pgtype.Type{Name: "_numeric", OID: pgtype.NumericArrayOID, Codec: &pgtype.ArrayCodec{ElementType: num}})
+	// pgx registers only built-in types, whose OIDs are below 16384
+	// (FirstNormalObjectId); user types (enums, composites) are unknown
+	// to it and already arrive as text.
+	for oid := uint32(1); oid < 16384; oid++ {
+		t, ok := m.TypeForOID(oid)
+		if !ok || mappedOIDs[oid] {
+			continue
+		}
+		if ac, isArray := t.Codec.(*pgtype.ArrayCodec); isArray {
+			if !mappedOIDs[ac.ElementType.OID] {
+				m.RegisterType(&pgtype.Type{Name: t.Name, OID: oid, Codec: &pgtype.ArrayCodec{ElementType: textType(ac.ElementType)}})
+			}
+			continue
+		}
+		m.RegisterType(textType(t))
+	}
+}
+
+// mappedOIDs are the types docs/pg.md, "Types" maps to Harn values of
+// their own; every other type reads as its text.
+var mappedOIDs = map[uint32]bool{
+	pgtype.BoolOID: true, pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true, pgtype.OIDOID: true,
+	pgtype.Float4OID: true, pgtype.Float8OID: true, pgtype.NumericOID: true,
+	pgtype.TextOID: true, pgtype.VarcharOID: true, pgtype.BPCharOID: true, pgtype.NameOID: true, pgtype.UnknownOID: true,
+	pgtype.ByteaOID: true, pgtype.JSONOID: true, pgtype.JSONBOID: true,
+	pgtype.DateOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true, pgtype.TimeOID: true,
+	pgtype.IntervalOID: true, pgtype.UUIDOID: true, pgtype.InetOID: true, pgtype.CIDROID: true, pgtype.MacaddrOID: true,
+}
+
+// textType is t read and written in the text format, as a string.
+func textType(t *pgtype.Type) *pgtype.Type {
+	return &pgtype.Type{Name: t.Name, OID: t.OID, Codec: textOnly{}}
+}
+
+// textOnly is pgx's text codec limited to the text format: it takes the
+// binary form of a text type for the same bytes, which for a point or a
+// range they are not, and an array asks for its elements' formats.
+type textOnly struct{ pgtype.TextCodec }
+
+func (textOnly) FormatSupported(format int16) bool { return format == pgtype.TextFormatCode }
+func (textOnly) PreferredFormat() int16            { return pgtype.TextFormatCode }
+
+// scaledNumeric is pgx's numeric codec, except that a zero keeps its
+// scale: pgx reads 0.00 as a bare 0, the binary form says 2 digits.
+type scaledNumeric struct{ pgtype.NumericCodec }
+
+func (c scaledNumeric) DecodeValue(m *pgtype.Map, oid uint32, format int16, src []byte) (any, error) {
+	v, err := c.NumericCodec.DecodeValue(m, oid, format, src)
+	n, ok := v.(pgtype.Numeric)
+	if err != nil || !ok || !n.Valid || n.Int == nil || n.Int.Sign() != 0 {
+		return v, err
+	}
+	switch format {
+	case pgtype.BinaryFormatCode:
+		// ndigits, weight, sign, dscale: four 16-bit words
+		if len(src) >= 8 {
+			n.Exp = -int32(int16(uint16(src[6])<<8 | uint16(src[7])))
+		}
+	case pgtype.TextFormatCode:
+		if i := bytes.IndexByte(src, '.'); i >= 0 {
+			n.Exp = -int32(len(src) - i - 1)
+		}
+	}
+	return n, nil
 }
 
 // typeMap answers "what is the element type of this array type".
@@ -345,5 +415,10 @@ func toParam(name string, i int, v vm.Value) (any, error) {
 		}
 		return n, nil
 	}
-	return nil, vm.Typef("%s: cannot bind a %s as parameter $%d", name, v.Type(), i+1)
+	t := v.Type()
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(t[0])) {
+		article = "an"
+	}
+	return nil, vm.Typef("%s: cannot bind %s %s as parameter $%d", name, article, t, i+1)
 }

@@ -37,6 +37,9 @@ type DB struct {
 	// thread whose transaction holds that connection, and pg_close
 	// cannot wait for a transaction of the thread that calls it.
 	inTx map[*vm.Thread]int
+	// types are the types pgx does not know that statements on the
+	// handle met, looked up once (bind.go).
+	types map[uint32]userType
 }
 
 func (d *DB) Type() string { return d.kind }
@@ -63,6 +66,76 @@ type Tx struct {
 	// outer transaction's mutex (and connection).
 	mu   *sync.Mutex
 	done bool // guarded by mu
+
+	// gate is held (a token in it) while a nested pg_transaction of one
+	// task runs on this handle: statements and savepoints of other tasks
+	// on the handle wait for it to end, so that none of them lands inside
+	// that savepoint and is undone by its rollback. holder is that task.
+	gate   chan struct{}
+	hmu    sync.Mutex
+	holder *vm.Thread // guarded by hmu
+
+	// savepoints counts the savepoints of the outermost transaction
+	// (shared by its nested ones), so that each has its own name, as pgx
+	// names them; sp is this savepoint's (mock transactions record it).
+	savepoints *int
+	sp         string
+}
+
+// enter waits until no other task holds t for a nested transaction; the
+// caller runs its statement, then calls release.
+func (t *Tx) enter(ctx context.Context, th *vm.Thread) (release func(), err error) {
+	t.hmu.Lock()
+	mine := t.holder == th
+	t.hmu.Unlock()
+	if mine {
+		return func() {}, nil
+	}
+	select {
+	case t.gate <- struct{}{}:
+		return func() { <-t.gate }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// hold is enter for a nested transaction: t stays the task's until the
+// returned release.
+func (t *Tx) hold(ctx context.Context, th *vm.Thread) (release func(), err error) {
+	t.hmu.Lock()
+	mine := t.holder == th
+	t.hmu.Unlock()
+	if mine {
+		return func() {}, nil
+	}
+	select {
+	case t.gate <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	t.hmu.Lock()
+	t.holder = th
+	t.hmu.Unlock()
+	return func() {
+		t.hmu.Lock()
+		t.holder = nil
+		t.hmu.Unlock()
+		<-t.gate
+	}, nil
+}
+
+// enterMock is enter for a mock's handle, whose statements run on the
+// VM's thread: the wait releases the VM.
+func (t *Tx) enterMock(th *vm.Thread) (release func(), err error) {
+	var eerr error
+	stop := htime.BlockingCtx(th, func(ctx context.Context) { release, eerr = t.enter(ctx, th) })
+	if stop != nil {
+		if release != nil {
+			release()
+		}
+		return nil, stop
+	}
+	return release, eerr
 }
 
 func (*Tx) Type() string { return "pg_tx" }
@@ -201,6 +274,14 @@ func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.V
 			cfg.MinConns = min(o.minConns, cfg.MaxConns)
 		}
 	}
+	// Every statement is described afresh (an unnamed statement, one more
+	// round trip) instead of cached: a cached statement or description
+	// outlives a schema change (ALTER TABLE, DROP and CREATE) and then
+	// fails with "cached plan must not change result type", which inside
+	// a transaction aborts it (docs/pg.md, "Statements and parameters").
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
+	cfg.ConnConfig.StatementCacheCapacity = 0
+	cfg.ConnConfig.DescriptionCacheCapacity = 0
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		registerTypes(c.TypeMap())
 		return nil
@@ -384,13 +465,14 @@ func run(th *vm.Thread, name string, a vm.Args) (vm.Value, error) {
 		params = l.Items()
 		paramsV = p
 	}
-	args := make([]any, len(params))
+	st := statement{sql: sql, args: make([]any, len(params)), descs: make([]string, len(params))}
 	for i, p := range params {
 		v, err := toParam(name, i, p)
 		if err != nil {
 			return vm.Value{}, err
 		}
-		args[i] = v
+		st.args[i] = v
+		st.descs[i] = describeParam(p)
 	}
 	o := opOf(name)
 	switch h := a.At(0).Object().(type) {
@@ -401,15 +483,20 @@ func run(th *vm.Thread, name string, a vm.Args) (vm.Value, error) {
 		if h.mock != nil {
 			return h.mock.answer(name, o, sql, paramsV)
 		}
-		return exec(th, name, o, h.pool, nil, sql, args)
+		return exec(th, name, o, h, nil, st)
 	case *Tx:
 		if h.db.mock != nil {
+			release, err := h.enterMock(th)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			defer release()
 			if err := h.check(name); err != nil {
 				return vm.Value{}, err
 			}
 			return h.db.mock.answer(name, o, sql, paramsV)
 		}
-		return exec(th, name, o, nil, h, sql, args)
+		return exec(th, name, o, h.db, h, st)
 	}
 	return vm.Value{}, vm.Typef("%s: expected a pg_pool, pg_connection or pg_tx, got %s", name, a.At(0).Type())
 }
@@ -438,10 +525,12 @@ func (t *Tx) check(name string) error {
 	return nil
 }
 
-// querier is what pool and transaction have in common.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+// statement is a statement's text and its parameters as pgx binds them,
+// with each parameter's Harn type and display for the errors.
+type statement struct {
+	sql   string
+	args  []any
+	descs []string
 }
 
 // result is what a statement produced, in Go values: converted to Harn
@@ -454,21 +543,33 @@ type result struct {
 
 // exec runs one statement on a pool or a transaction with the VM lock
 // released; cancelling the task cancels the statement.
-func exec(th *vm.Thread, name string, o op, pool *pgxpool.Pool, tx *Tx, sql string, args []any) (vm.Value, error) {
+func exec(th *vm.Thread, name string, o op, db *DB, tx *Tx, st statement) (vm.Value, error) {
 	var res result
 	var err error
 	stop := htime.BlockingCtx(th, func(ctx context.Context) {
-		var q querier = pool
 		if tx != nil {
+			release, gerr := tx.enter(ctx, th)
+			if gerr != nil {
+				err = gerr
+				return
+			}
+			defer release()
 			tx.mu.Lock()
 			defer tx.mu.Unlock()
 			if tx.done {
 				err = errTxDone
 				return
 			}
-			q = tx.tx
+			res, err = runStatement(ctx, db, tx.tx.Conn(), o, st)
+			return
 		}
-		res, err = runStatement(ctx, q, o, sql, args)
+		c, aerr := db.pool.Acquire(ctx)
+		if aerr != nil {
+			err = aerr
+			return
+		}
+		defer c.Release()
+		res, err = runStatement(ctx, db, c.Conn(), o, st)
 	})
 	if stop != nil {
 		return vm.Value{}, stop
@@ -494,22 +595,50 @@ func exec(th *vm.Thread, name string, o op, pool *pgxpool.Pool, tx *Tx, sql stri
 
 var errTxDone = errors.New("the transaction is finished")
 
-func runStatement(ctx context.Context, q querier, o op, sql string, args []any) (result, error) {
+// runStatement runs st on c. pg_execute without parameters sends the
+// text as it is (the simple protocol: several statements may follow one
+// another). Every other statement is described by the server afresh, an
+// unnamed statement (pgx's QueryExecModeDescribeExec, done here by hand
+// so that the parameters bind knowing their types; docs/pg.md,
+// "Statements and parameters").
+func runStatement(ctx context.Context, db *DB, c *pgx.Conn, o op, st statement) (result, error) {
 	var res result
-	if o == opExecute {
-		tag, err := q.Exec(ctx, sql, args...)
-		if err != nil {
-			return res, err
-		}
+	if o == opExecute && len(st.args) == 0 {
+		tag, err := c.Exec(ctx, st.sql)
 		res.affected = tag.RowsAffected()
-		return res, nil
+		return res, err
 	}
-	rows, err := q.Query(ctx, sql, args...)
+	sd, err := c.Prepare(ctx, "", st.sql)
 	if err != nil {
 		return res, err
 	}
+	m := c.TypeMap()
+	if learned, err := db.learnTypes(ctx, c, sd); err != nil {
+		return res, err
+	} else if learned {
+		// looking the types up replaced the unnamed statement
+		if sd, err = c.Prepare(ctx, "", st.sql); err != nil {
+			return res, err
+		}
+	}
+	if len(sd.ParamOIDs) != len(st.args) {
+		return res, fmt.Errorf("expected %d arguments, got %d", len(sd.ParamOIDs), len(st.args))
+	}
+	if err := checkParams(m, sd, st); err != nil {
+		return res, err
+	}
+	var eqb pgx.ExtendedQueryBuilder
+	if err := eqb.Build(m, sd, st.args); err != nil {
+		return res, bindFailure(m, sd, st, err)
+	}
+	rr := c.PgConn().ExecStatement(ctx, sd, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+	if o == opExecute {
+		tag, err := rr.Close()
+		res.affected = tag.RowsAffected()
+		return res, err
+	}
+	rows := pgx.RowsFromResultReader(m, rr)
 	defer rows.Close()
-	// the connection reuses its descriptions once it goes back to the pool
 	res.fields = slices.Clone(rows.FieldDescriptions())
 	for rows.Next() {
 		vals, err := rows.Values()
@@ -535,6 +664,15 @@ func runStatement(ctx context.Context, q querier, o op, sql string, args []any) 
 func failure(name string, err error) error {
 	if err == errTxDone {
 		return vm.Throwf("%s: the transaction is finished", name)
+	}
+	var be bindError
+	if errors.As(err, &be) {
+		return vm.Typef("%s: %s", name, string(be))
+	}
+	if errors.Is(err, pgx.ErrTxCommitRollback) {
+		// PostgreSQL answers COMMIT with ROLLBACK when an earlier
+		// statement failed; say so in the form of that failure.
+		return vm.Throwf("%s: ERROR 25P02: the transaction was aborted by an earlier error and rolled back instead of committed", name)
 	}
 	return vm.Throwf("%s: %s", name, pgMessage(err))
 }
@@ -588,13 +726,34 @@ func transaction(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	default:
 		return vm.Value{}, vm.Typef("%s: expected a pg_pool, pg_connection or pg_tx, got %s", name, a.At(0).Type())
 	}
-	t := &Tx{db: db, mu: &sync.Mutex{}}
+	t := &Tx{db: db, mu: &sync.Mutex{}, gate: make(chan struct{}, 1), savepoints: new(int)}
 	if parent != nil {
-		t.depth, t.mu = parent.depth+1, parent.mu
+		t.depth, t.mu, t.savepoints = parent.depth+1, parent.mu, parent.savepoints
+		// the savepoint has the parent to itself until it ends
+		var unhold func()
+		var herr error
+		stop := htime.BlockingCtx(th, func(ctx context.Context) { unhold, herr = parent.hold(ctx, th) })
+		if stop != nil {
+			if unhold != nil {
+				unhold()
+			}
+			return vm.Value{}, stop
+		}
+		if herr != nil {
+			return vm.Value{}, failure(name, herr)
+		}
+		defer unhold()
+		if err := parent.check(name); err != nil {
+			return vm.Value{}, err
+		}
+		parent.mu.Lock()
+		*t.savepoints++
+		t.sp = "sp_" + strconv.Itoa(*t.savepoints)
+		parent.mu.Unlock()
 	}
 	if db.mock != nil {
 		if parent != nil {
-			beginSQL = "SAVEPOINT sp_" + strconv.Itoa(t.depth)
+			beginSQL = "SAVEPOINT " + t.sp
 		}
 		db.mock.record(beginSQL, vm.Of(lib.List(nil)))
 	} else {
@@ -660,7 +819,7 @@ func (t *Tx) finish(th *vm.Thread, commit bool) error {
 		}
 		sql := map[bool]string{true: "COMMIT", false: "ROLLBACK"}[commit]
 		if t.depth > 0 {
-			sp := "sp_" + strconv.Itoa(t.depth)
+			sp := t.sp
 			sql = map[bool]string{true: "RELEASE SAVEPOINT " + sp, false: "ROLLBACK TO SAVEPOINT " + sp}[commit]
 		}
 		m.record(sql, vm.Of(lib.List(nil)))

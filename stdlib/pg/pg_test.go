@@ -293,3 +293,150 @@ Deadline exceeded
 {n: 0}
 `)
 }
+
+// A statement run again after a schema change sees the new columns and
+// types, also inside a transaction, where a failed statement could not be
+// retried (docs/pg.md, "Statements and parameters").
+func TestSchemaChange(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+pg_execute(db, "CREATE TABLE ct (x int); INSERT INTO ct VALUES (1)")
+println(pg_query(db, "SELECT * FROM ct"))
+pg_execute(db, "ALTER TABLE ct ADD COLUMN y text DEFAULT 'new'")
+println(pg_query(db, "SELECT * FROM ct"))
+println(pg_query(db, "SELECT * FROM ct WHERE x = $1", [1]))
+pg_execute(db, "DROP TABLE ct; CREATE TABLE ct (x text); INSERT INTO ct VALUES ('one')")
+println(pg_query(db, "SELECT * FROM ct WHERE x = $1", ["one"]))
+println(pg_query(db, "SELECT * FROM ct"))
+println(pg_transaction(db, fn(tx) {
+  let before = pg_query(tx, "SELECT * FROM ct")
+  pg_execute(tx, "ALTER TABLE ct ADD COLUMN z int DEFAULT 7")
+  return [before, pg_query(tx, "SELECT * FROM ct")]
+}))
+pg_close(db)
+`, `[{x: 1}]
+[{x: 1, y: new}]
+[{x: 1, y: new}]
+[{x: one}]
+[{x: one}]
+[[{x: one}], [{x: one, z: 7}]]
+`)
+}
+
+// numeric keeps its scale, zero included; every type outside the mapping
+// of docs/pg.md, "Types" reads as PostgreSQL's text form, arrays of them
+// as lists of those texts.
+func TestTextForms(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+println(pg_query_one(db, "SELECT 0.00::numeric(5,2) AS b, 0.000::numeric AS a, -0.0::numeric AS c, 0::numeric AS d, ARRAY[0.0, 1.50]::numeric[] AS e"))
+let r = pg_query_one(db, """SELECT point(1,2) AS point, int4range(1,5) AS r, 'empty'::int4range AS empty,
+  daterange('2024-01-01', '2024-02-01') AS dr, numrange(1.5, 2.5) AS nr, B'101' AS bits, B'10100000'::varbit AS vb,
+  '<a/>'::xml AS x, 'r'::"char" AS c, line(point(0,0), point(1,1)) AS line, lseg(point(0,0), point(1,1)) AS lseg,
+  box(point(0,0), point(1,1)) AS box, '((0,0),(1,1))'::path AS path, '((0,0),(1,1),(1,0))'::polygon AS poly,
+  circle(point(0,0), 2) AS circle, tsrange('2024-01-01 10:00', '2024-01-01 11:00') AS tsr,
+  '{[1,3), [5,7)}'::int4multirange AS mr, ARRAY[point(1,2), point(3,4)] AS points,
+  ARRAY[int4range(1,2), 'empty'] AS ranges, ARRAY[B'1', B'0'] AS bitarr, ROW(1, 'a b') AS rec""")
+for k in r.keys() {
+  println("${k}: ${r[k]} (${type_of(r[k])})")
+}
+println(pg_query_one(db, "SELECT $1::point AS p, $2::int4range AS r", ["(3,4)", "[2,9)"]))
+pg_close(db)
+`, `{a: 0.000, b: 0.00, c: 0.0, d: 0, e: [0.0, 1.50]}
+bitarr: [1, 0] (list)
+bits: 101 (string)
+box: (1,1),(0,0) (string)
+c: r (string)
+circle: <(0,0),2> (string)
+dr: [2024-01-01,2024-02-01) (string)
+empty: empty (string)
+line: {1,-1,0} (string)
+lseg: [(0,0),(1,1)] (string)
+mr: {[1,3),[5,7)} (string)
+nr: [1.5,2.5) (string)
+path: ((0,0),(1,1)) (string)
+point: (1,2) (string)
+points: [(1,2), (3,4)] (list)
+poly: ((0,0),(1,1),(1,0)) (string)
+r: [1,5) (string)
+ranges: [[1,2), empty] (list)
+rec: (1,"a b") (string)
+tsr: ["2024-01-01 10:00:00","2024-01-01 11:00:00") (string)
+vb: 10100000 (string)
+x: <a/> (string)
+{p: (3,4), r: [2,9)}
+`)
+}
+
+// Enums, composite types and arrays of them: arrays read as lists and a
+// list binds to an array of an enum; a float with a fraction does not
+// bind to an integer; bind errors name the Harn value and the parameter's
+// type; a commit PostgreSQL turned into a rollback reads as a 25P02 error.
+func TestBinding(t *testing.T) {
+	check(t, `
+let db = pg_pool()
+pg_execute(db, "CREATE TYPE mood AS ENUM ('happy', 'sad'); CREATE TYPE pair AS (a int, b text); CREATE TABLE f (m mood[], n int)")
+println(pg_query_one(db, "SELECT 'happy'::mood AS one, ARRAY['happy', 'sad']::mood[] AS many, ARRAY[ROW(1, 'x')::pair, NULL] AS pairs"))
+println(pg_query_one(db, "SELECT $1::mood[] AS v, $2::mood AS w", [["happy", "sad"], "sad"]))
+pg_execute(db, "INSERT INTO f VALUES ($1, $2)", [["sad"], 7.0])
+println(pg_query(db, "SELECT * FROM f"))
+println(try { pg_query(db, "SELECT $1::int AS n", [2.9]) } catch (e) { e })
+println(try { pg_execute(db, "INSERT INTO f (n) VALUES ($1)", [7.9]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int[] AS n", [[1, 2.5]]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int AS n", [decimal("2.5")]) } catch (e) { e })
+println(try { pg_query(db, "SELECT $1::int AS n", [[1, 2]]) } catch (e) { e })
+println(pg_query_one(db, "SELECT $1::int AS n, $2::numeric AS d", [decimal("3"), 2.5]))
+println(try {
+  pg_transaction(db, fn(tx) {
+    try { pg_execute(tx, "SELECT 1/0") } catch (e) { }
+    "done"
+  })
+} catch (e) { e })
+pg_close(db)
+`, `{many: [happy, sad], one: happy, pairs: [(1,x), nil]}
+{v: [happy, sad], w: sad}
+[{m: [sad], n: 7}]
+Type error: pg_query: parameter $1: cannot bind float 2.9 to int4 (a float with a fraction; round it or use an int)
+Type error: pg_execute: parameter $1: cannot bind float 7.9 to int4 (a float with a fraction; round it or use an int)
+Type error: pg_query: parameter $1: cannot bind list [1, 2.5] to int4[] (a float with a fraction; round it or use an int)
+Type error: pg_query: parameter $1: cannot bind decimal 2.5 to int4
+Type error: pg_query: parameter $1: cannot bind list [1, 2] to int4
+{d: 2.5, n: 3}
+pg_transaction: ERROR 25P02: the transaction was aborted by an earlier error and rolled back instead of committed
+`)
+}
+
+// Two tasks' savepoints on one transaction take turns: the rollback of
+// one does not undo the other's released work.
+func TestConcurrentSavepoints(t *testing.T) {
+	check(t, `
+let db = pg_pool()
+pg_execute(db, "CREATE TABLE pv (x int PRIMARY KEY)")
+println(pg_transaction(db, fn(tx) {
+  let a = spawn {
+    try {
+      pg_transaction(tx, fn(t2) {
+        pg_execute(t2, "INSERT INTO pv VALUES (1)")
+        sleep(200ms)
+        throw "A fails"
+      })
+    } catch (e) { return "A: ${e}" }
+  }
+  let b = spawn {
+    sleep(50ms)
+    pg_transaction(tx, fn(t2) { pg_execute(t2, "INSERT INTO pv VALUES (2)") })
+    return "B ok"
+  }
+  let c = spawn {
+    sleep(50ms)
+    pg_execute(tx, "INSERT INTO pv VALUES (3)")
+    return "C ok"
+  }
+  return [await(a), await(b), await(c)]
+}))
+println(pg_query(db, "SELECT x FROM pv ORDER BY x"))
+pg_close(db)
+`, `[A: A fails, B ok, C ok]
+[{x: 2}, {x: 3}]
+`)
+}
