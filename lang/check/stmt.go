@@ -312,9 +312,11 @@ func isDictLit(x syntax.Expr) bool {
 
 // neverReassigned reports a binding that keeps its initial value: no
 // assignment in the program names it, and it is not declared twice at
-// the top level.
+// the top level. A binding of the Options.Prior items (an earlier REPL
+// entry) is not known to: the assignments of those entries are not part
+// of the file.
 func (c *checker) neverReassigned(b *resolve.Binding) bool {
-	return b != nil && !b.Reassign && !(b.Scope == resolve.Global && c.multiDecl[b.Name])
+	return b != nil && !c.quiet && !b.Reassign && !(b.Scope == resolve.Global && c.multiDecl[b.Name])
 }
 
 // declaredNilable reports an initializer that calls a function of this
