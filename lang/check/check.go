@@ -508,22 +508,26 @@ func (c *checker) fitsPlain(x syntax.Expr, dst types.Type) bool {
 
 // declaredUnion reports a value whose declared type is a union, still a
 // union where it is read: a variable or a field path rooted at a binding
-// or parameter the program annotated (the paths nil safety watches). The
-// program stated that any member may be there, so each must fit where it
-// goes (`fn f(x: int?) -> int { return x }`, docs/spec/newer.md §3.1, §3.5). A
-// union the checker inferred is not held to that: it may be coarser than
-// the program.
+// or parameter the program annotated (the paths nil safety watches), or
+// a call of a function declared to return it (declaredCall). The program
+// stated that any member may be there, so each must fit where it goes
+// (`fn f(x: int?) -> int { return x }`, `let n: int = num()` with
+// `fn num() -> int?`: docs/spec/newer.md §3.1, §3.3, §3.5). A union the
+// checker inferred is not held to that: it may be coarser than the
+// program.
 func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
+	if _, ok := types.Underlying(src).(*types.Union); !ok || types.ContainsDynamic(src) {
+		return false
+	}
 	switch x := at.(type) {
 	case *syntax.Ident:
 	case *syntax.MemberExpr:
 		if x.Optional {
 			return false
 		}
+	case *syntax.CallExpr, *syntax.MethodCall:
+		return c.declaredCall(at)
 	default:
-		return false
-	}
-	if _, ok := types.Underlying(src).(*types.Union); !ok {
 		return false
 	}
 	return c.declaredPath(at)

@@ -374,6 +374,44 @@ func TestMethodDeclaredNilable(t *testing.T) {
 	})
 }
 
+// A call of a function declared `-> T?` or `-> A | B` is held to the whole
+// union where it goes, as a binding annotated with that type is
+// (docs/spec/newer.md §3.3, §3.5); each error has a passing twin.
+func TestDeclaredUnionResult(t *testing.T) {
+	const decls = "struct U {\n  name: string\n}\nimpl U {\n  fn kid(self) -> U? {\n    return nil\n  }\n}\n" +
+		"fn mk() -> U? {\n  return nil\n}\nfn num() -> int? {\n  return nil\n}\n" +
+		"fn either() -> int | string {\n  return 1\n}\nfn takes(n: int) -> int {\n  return n\n}\n" +
+		"fn id<T>(x: T) -> T {\n  return x\n}\nfn loose() {\n  return nil\n}\n"
+	runCases(t, []checkCase{
+		{"let of T?", decls + "let a: U = mk()", []string{"error: let binding `a`: expected U, found U?"}},
+		{"argument of T?", decls + "takes(num())", []string{"error: argument 1 `n`: expected int, found int?"}},
+		{"let of a union", decls + "let d: int = either()", []string{"error: let binding `d`: expected int, found int | string"}},
+		{"argument of a union", decls + "takes(either())", []string{"error: argument 1 `n`: expected int, found int | string"}},
+		{"return of T?", decls + "fn r() -> int {\n  return num()\n}", []string{"error: return value: expected int, found int?"}},
+		{"method result", decls + "let u = U {name: \"a\"}\nlet k: U = u.kid()", []string{"error: let binding `k`: expected U, found U?"}},
+		{"twins: narrowed, defaulted, asserted", decls +
+			"let x = num()\nif x != nil {\n  takes(x)\n}\ntakes(num() ?? 0)\ntakes(num()!)\nconst y = num()\nguard y != nil else {\n  return\n}\ntakes(y)", nil},
+		{"twins: wider targets", decls +
+			"fn opt(n: int?) -> int {\n  return n ?? 0\n}\nfn anyp(n: any) {\n  return n\n}\nfn bare(n) {\n  return n\n}\n" +
+			"opt(num())\nanyp(num())\nbare(num())\nlet w: int | string = either()\nlet o: U? = mk()\n" +
+			"fn pass() -> int? {\n  return num()\n}\nfn both() -> int | string {\n  return either()\n}", nil},
+		{"twins: generic, unannotated, builtin, inferred union", decls +
+			"let g: int = id(5)\nlet l: int = loose()\nlet n: int = len([1])\nlet t: int = true ? 1 : \"a\"\ntakes(if true { 1 } else { \"a\" })", nil},
+	})
+}
+
+// A binding that keeps the closure it was initialised with is called as
+// the closure: its arguments are checked (docs/spec/newer.md §3.1).
+func TestHeldClosureCall(t *testing.T) {
+	runCases(t, []checkCase{
+		{"let never reassigned", "let c = { x: int -> x + 1 }\nc(\"a\")", []string{"error: argument 1 `x`: expected int, found string"}},
+		{"local let", "fn f() {\n  let k = { s: string -> s }\n  return k(1)\n}\nf()", []string{"error: argument 1 `s`: expected string, found int"}},
+		{"twin: valid call", "let c = { x: int -> x + 1 }\nprintln(c(2))", nil},
+		{"twin: reassigned binding", "let c = { x: int -> x + 1 }\nc = { s -> s }\nprintln(c(\"a\"))", nil},
+		{"twin: untyped parameter", "let c = { x -> x }\nprintln(c(\"a\"))", nil},
+	})
+}
+
 func TestWhileExitNarrows(t *testing.T) {
 	runCases(t, []checkCase{
 		{"early exit loop", "fn f(x: int?) -> int {\n  while x == nil {\n    return 0\n  }\n  return x + 1\n}\nprintln(f(1))", nil},

@@ -67,6 +67,25 @@ func (c *checker) unknownNamespaceMember(id *syntax.Ident, name string, pos synt
 type importedFn struct {
 	decl *syntax.FnDecl
 	sig  *types.Func
+	// foreignNil is the module's declared `T?` result when T is a type the
+	// file does not see, so sig returns any: the call may still be nil.
+	foreignNil types.Type
+}
+
+// importedCall returns the imported function that call x calls by its
+// bound name (`find(…)`) or as a namespace member (`lib.find(…)`), or nil.
+func (c *checker) importedCall(x syntax.Expr) *importedFn {
+	switch x := x.(type) {
+	case *syntax.CallExpr:
+		if !c.multiDecl[x.Fn.Name] && c.importRef(c.info.Refs[x.Fn], false) {
+			return c.imported("", x.Fn.Name)
+		}
+	case *syntax.MethodCall:
+		if id, ok := x.X.(*syntax.Ident); ok && !x.Optional && !c.multiDecl[id.Name] && c.importRef(c.info.Refs[id], true) {
+			return c.imported(id.Name, x.Name)
+		}
+	}
+	return nil
 }
 
 // imported returns the function an import binds to name (member name of
@@ -100,10 +119,13 @@ func (c *checker) imported(ns, name string) *importedFn {
 				local.Params[i].Type = types.Any
 			}
 		}
+		f = &importedFn{decl: decl, sig: local}
 		if c.foreign(local.Return, ns) {
 			local.Return = types.Any
+			if len(sig.TypeParams) == 0 && nilable(sig.Return) {
+				f.foreignNil = sig.Return
+			}
 		}
-		f = &importedFn{decl: decl, sig: local}
 	}
 	c.importedFns[key] = f
 	return f

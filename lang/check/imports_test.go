@@ -53,6 +53,8 @@ pub fn ident<T>(x: T) -> T { return x }
 pub fn getx(p: Point) { return p.x }
 @deprecated(use: "add")
 pub fn old() { return 1 }
+pub fn maybe(n: int) -> int? { return n > 0 ? n : nil }
+pub fn found() -> Point? { return nil }
 `
 
 // TestImportedCallees: functions bound by imports are checked like the
@@ -81,13 +83,19 @@ func TestImportedCallees(t *testing.T) {
 		{"namespace arity", "m", "m.pair(1)", []string{"warning: Function 'm.pair' expects at least 2 arguments, got 1"}},
 		{"namespace argument", "m", `m.add("x")`, []string{"error: argument 1 `a`: expected int, found string"}},
 		{"namespace twin", "m", "m.add(1)\nm.first(1, 2, 3)\nm.pair(1, 2)", nil},
+		{"declared T? result", "", "let n: int = maybe(1)", []string{"error: let binding `n`: expected int, found int?"}},
+		{"declared T? result twin", "", "let n: int = maybe(1) ?? 0\nlet m: int? = maybe(2)\nadd(maybe(3)!)", nil},
+		{"declared T? result of a namespace member", "m", "m.add(m.maybe(1))", []string{"error: argument 1 `a`: expected int, found int?"}},
+		{"unseen struct result may be nil", "", "println(found().x)",
+			[]string{"error: cannot access property `x` on nilable type `Point?`; the value may be nil at runtime"}},
+		{"unseen struct result twin", "", "println(found()?.x)\nprintln(found()!.x)\nlet p = found()\nif p != nil {\n  println(p.x)\n}", nil},
 		{"namespace shadowed", "m", "fn f() {\n  let m = {pair: { a -> a }}\n  return m.pair(1, 2, 3)\n}\nf()", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			imports := newFakeImports(t, tc.ns, importsLib)
-			head := `import { add, pair, first, ident, getx, old } from "./lib"`
-			names := []string{"add", "pair", "first", "ident", "getx", "old"}
+			head := `import { add, pair, first, ident, getx, old, maybe, found } from "./lib"`
+			names := []string{"add", "pair", "first", "ident", "getx", "old", "maybe", "found"}
 			if tc.ns != "" {
 				head, names = `import * as m from "./lib"`, []string{"m"}
 			}

@@ -455,6 +455,9 @@ func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Po
 			fmt.Sprintf("cannot access %s on `nil`; the value is statically known to be nil here", what))
 		return
 	}
+	if f := c.importedCall(x); f != nil && f.foreignNil != nil {
+		t = f.foreignNil
+	}
 	if !c.watchedNilable(x, t) {
 		return
 	}
@@ -474,6 +477,9 @@ func (c *checker) needlessNonNil(e *syntax.NonNilExpr, t types.Type) {
 
 // nilArith reports arithmetic on a possibly-nil operand.
 func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Pos) bool {
+	if f := c.importedCall(x); f != nil && f.foreignNil != nil {
+		t = f.foreignNil
+	}
 	if !c.watchedNilable(x, t) {
 		return false
 	}

@@ -40,3 +40,21 @@ let ok = h(y)
 		t.Errorf("without Prior the prior items' diagnostics should show:\n%s", all)
 	}
 }
+
+// A closure bound by an earlier REPL entry may have been replaced by an
+// assignment in another entry, which the file does not hold: its calls
+// are not checked against it.
+func TestPriorHeldClosure(t *testing.T) {
+	src := "let c = { x: int -> x + 1 }\nprintln(c(\"a\"))\n"
+	f, err := syntax.Parse("entry.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: testUniverse})
+	if got := format(File(f, info, Options{Prior: 1})); got != "" {
+		t.Errorf("with the closure in a prior entry:\n%s\nwant nothing", got)
+	}
+	if got := format(File(f, info, Options{})); got != "error: argument 1 `x`: expected int, found string\n" {
+		t.Errorf("checked whole:\n%s", got)
+	}
+}

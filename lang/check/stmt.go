@@ -274,6 +274,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
 			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			if _, ok := vt.(*types.Func); ok && c.neverReassigned(c.binding(p, p.Name)) {
+				// a binding that keeps its function value is called as a
+				// const holding it is: the arguments are checked against
+				// the parameters it declares (docs/spec/newer.md §3.1)
+				v.t = vt
+			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
@@ -304,18 +310,37 @@ func isDictLit(x syntax.Expr) bool {
 	return ok
 }
 
+// neverReassigned reports a binding that keeps its initial value: no
+// assignment in the program names it, and it is not declared twice at
+// the top level. A binding of the Options.Prior items (an earlier REPL
+// entry) is not known to: the assignments of those entries are not part
+// of the file.
+func (c *checker) neverReassigned(b *resolve.Binding) bool {
+	return b != nil && !c.quiet && !b.Reassign && !(b.Scope == resolve.Global && c.multiDecl[b.Name])
+}
+
 // declaredNilable reports an initializer that calls a function of this
 // file, or a method of a struct's impl, declared to return `T?`: the
 // program stated that the binding may be nil, as an annotation would
 // (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	if !nilable(t) {
-		return false
+	return nilable(t) && c.declaredCall(x)
+}
+
+// declaredCall reports a call whose type is the result the program
+// declared: a function of this file or one an import binds, named
+// directly or as a namespace member (not generic, whose instantiation the
+// checker infers, nor one of a name declared twice), or a method of a
+// known struct's impl. Its `T?` or union result is as stated as an
+// annotated binding's type.
+func (c *checker) declaredCall(x syntax.Expr) bool {
+	if f := c.importedCall(x); f != nil {
+		return f.decl.Return != nil && len(f.sig.TypeParams) == 0 && (known(f.sig.Return) || f.foreignNil != nil)
 	}
 	switch call := x.(type) {
 	case *syntax.CallExpr:
 		ref := c.info.Refs[call.Fn]
-		if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn {
+		if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
 			return false
 		}
 		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)

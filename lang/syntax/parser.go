@@ -122,7 +122,8 @@ func (l *tokenList) Next() (lexer.Token, error) {
 // input can exhaust the stack.
 const maxDepth = 1000
 
-// maxNesting is upstream's limit on nested expressions and blocks
+// maxNesting is upstream's limit on nested blocks and on the expressions
+// that call nestIn (ternary, prefix operators, `**`, parentheses, indexes)
 // (docs/spec/newer.md §4.4).
 const maxNesting = 64
 
