@@ -180,6 +180,9 @@ func (o *Orchestrator) Owner() string { return o.opts.Owner }
 // InFlight is the number of attempts running on this node.
 func (o *Orchestrator) InFlight() int64 { return o.inFlight.Load() }
 
+// DrainTimeout bounds how long Close waits for the attempts in flight.
+func (o *Orchestrator) DrainTimeout() time.Duration { return o.opts.DrainTimeout }
+
 // Log is the node's event log.
 func (o *Orchestrator) Log() eventlog.Log { return o.log }
 

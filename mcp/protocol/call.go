@@ -50,9 +50,10 @@ func (x *Call) OnCancel(f func()) { x.canceller().onCancel(f) }
 // Cancelled reports a cancelled request or task.
 func (x *Call) Cancelled() bool { return x.canceller().isCancelled() }
 
-// Context is cancelled with the request (or its task).
+// Context is cancelled with the request (or its task), or by Drain
+// (cause ErrShuttingDown).
 func (x *Call) Context() context.Context {
-	x.ctxOnce.Do(func() { x.ctx = contextFor(x.canceller()) })
+	x.ctxOnce.Do(func() { x.ctx = contextFor(x.c.srv.stopCtx, x.canceller()) })
 	return x.ctx
 }
 
