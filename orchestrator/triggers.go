@@ -207,7 +207,10 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		fail(http.StatusBadRequest, err.Error())
 		return true
 	case err != nil:
-		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
+		// The sender is not authenticated to the log: what failed (a
+		// database's user, name, host and port) goes to stderr only.
+		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: webhook delivery to %s not accepted: %v\n", b.ID, err)
+		fail(http.StatusServiceUnavailable, "delivery not accepted: the event log is unavailable; retry later")
 		return true
 	}
 	w.Header().Set("Content-Type", "application/json")
