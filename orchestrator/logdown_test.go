@@ -26,25 +26,27 @@ var errDown = errors.New("eventlog: postgres: failed to connect to `user=postgre
 // PostgreSQL log does while its server is stopped.
 type downLog struct {
 	*memory.Log
-	down atomic.Bool
+	down   atomic.Bool
+	claims atomic.Int64 // claims that failed
 }
 
-func (d *downLog) Inbox() eventlog.Inbox { return downInbox{d.Log.Inbox(), &d.down} }
+func (d *downLog) Inbox() eventlog.Inbox { return downInbox{d.Log.Inbox(), d} }
 
 type downInbox struct {
 	eventlog.Inbox
-	down *atomic.Bool
+	d *downLog
 }
 
 func (d downInbox) Accept(ctx context.Context, dl eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
-	if d.down.Load() {
+	if d.d.down.Load() {
 		return eventlog.Delivery{}, false, errDown
 	}
 	return d.Inbox.Accept(ctx, dl, records...)
 }
 
 func (d downInbox) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
-	if d.down.Load() {
+	if d.d.down.Load() {
+		d.d.claims.Add(1)
 		return nil, errDown
 	}
 	return d.Inbox.Claim(ctx, owner, n, ttl)
@@ -84,6 +86,41 @@ func TestWebhookWhileLogDownHidesTheCause(t *testing.T) {
 	o.Close()
 	if !strings.Contains(stderr.String(), "webhook delivery to push not accepted: "+errDown.Error()) {
 		t.Errorf("the cause is not on stderr:\n%s", stderr.String())
+	}
+}
+
+// A node whose log is down writes its first claim failure, not one line
+// per claim, and says so once when the log is back.
+func TestClaimFailuresWhileLogDown(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"m\"\nkind = \"manual\"\nhandler = \"ok\"\n", "fn ok(e) { return true }", "")
+	log := &downLog{Log: memory.New()}
+	log.down.Store(true)
+	var stderr strings.Builder
+	sw := &syncWriter{w: &stderr}
+	text := func() string { sw.mu.Lock(); defer sw.mu.Unlock(); return stderr.String() }
+	o := startWith(t, path, Options{Log: log, Stderr: sw})
+	deadline := time.Now().Add(30 * time.Second)
+	for log.claims.Load() < 4 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := log.claims.Load(); n < 4 {
+		t.Fatalf("only %d claims in 30 s", n)
+	}
+	log.down.Store(false)
+	recovered := func() bool {
+		return strings.Contains(text(), "[harn] orchestrator: claim works again after ")
+	}
+	for !recovered() && time.Now().Before(deadline) { // the next claim comes after a backoff of at most 5 s
+		time.Sleep(10 * time.Millisecond)
+	}
+	fire(t, o, "m", nil)
+	o.Close()
+	out := text()
+	if n := strings.Count(out, "claim failed: "+errDown.Error()); n != 1 {
+		t.Errorf("%d claim failure lines for %d failed claims:\n%s", n, log.claims.Load(), out)
+	}
+	if !recovered() {
+		t.Errorf("the recovery is not reported:\n%s", out)
 	}
 }
 

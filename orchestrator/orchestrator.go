@@ -92,6 +92,8 @@ type Orchestrator struct {
 	waitMu   sync.Mutex
 	waiters  map[string]chan Handle
 	inFlight atomic.Int64
+	// failures reports the failures of claims and cron ticks.
+	failures *failures
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 
 	cronMu   sync.Mutex
@@ -162,6 +164,7 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 	}
 	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), slots: make(chan struct{}, opts.Workers), waiters: map[string]chan Handle{}}
 	o.view = newView(opts.Log, opts.Now)
+	o.failures = newFailures(opts.Stderr, opts.Now)
 	o.flow = newFlow()
 	o.status.Store("running")
 	o.ctx, o.cancel = context.WithCancel(context.Background())

@@ -106,8 +106,12 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 	key := fmt.Sprintf("cron/%s/%d", b.ID, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
-	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {
-		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
+	_, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key)
+	switch {
+	case err == nil:
+		o.failures.ok("cron trigger " + b.ID)
+	case o.ctx.Err() == nil:
+		o.failures.failed("cron trigger "+b.ID, err)
 	}
 }
 
