@@ -15,8 +15,8 @@ const failureSummaryEvery = time.Minute
 // while they fail.
 const maxClaimBackoff = 5 * time.Second
 
-// failures reports recurring failures of the node's background work
-// (claiming, cron ticks) on stderr without flooding it while the event
+// failures reports recurring failures of the node's work (claims, cron
+// ticks, webhook deliveries) on stderr without flooding it while the event
 // log is unreachable: the first failure of an activity is written, then
 // repeats of the same error are only counted and summarised once per
 // failureSummaryEvery, and the first success after failures is written

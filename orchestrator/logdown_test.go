@@ -84,7 +84,7 @@ func TestWebhookWhileLogDownHidesTheCause(t *testing.T) {
 		}
 	}
 	o.Close()
-	if !strings.Contains(stderr.String(), "webhook delivery to push not accepted: "+errDown.Error()) {
+	if !strings.Contains(stderr.String(), "[harn] orchestrator: webhook push failed: "+errDown.Error()) {
 		t.Errorf("the cause is not on stderr:\n%s", stderr.String())
 	}
 }

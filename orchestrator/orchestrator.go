@@ -92,7 +92,8 @@ type Orchestrator struct {
 	waitMu   sync.Mutex
 	waiters  map[string]chan Handle
 	inFlight atomic.Int64
-	// failures reports the failures of claims and cron ticks.
+	// failures reports the failures of claims, cron ticks and webhook
+	// deliveries.
 	failures *failures
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 

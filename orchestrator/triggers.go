@@ -213,10 +213,11 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 	case err != nil:
 		// The sender is not authenticated to the log: what failed (a
 		// database's user, name, host and port) goes to stderr only.
-		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: webhook delivery to %s not accepted: %v\n", b.ID, err)
+		o.failures.failed("webhook "+b.ID, err)
 		fail(http.StatusServiceUnavailable, "delivery not accepted: the event log is unavailable; retry later")
 		return true
 	}
+	o.failures.ok("webhook " + b.ID)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusAccepted)
 	json.NewEncoder(w).Encode(WebhookAck{EventID: acc.Envelope.EventID, TriggerID: b.ID, Status: "accepted", Duplicate: !acc.New})
