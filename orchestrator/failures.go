@@ -56,12 +56,12 @@ func (f *failures) failed(activity string, err error) {
 		s.total++
 		s.quiet++
 		if now.Sub(s.lineAt) >= failureSummaryEvery {
-			fmt.Fprintf(f.w, "[harn] orchestrator: %s still failing: %s (%d more times in the last %s)\n", activity, msg, s.quiet, roundDuration(now.Sub(s.lineAt)))
+			fmt.Fprintf(f.w, "[harn] orchestrator: %s still failing: %s (%s more in the last %s)\n", activity, msg, times(s.quiet), roundDuration(now.Sub(s.lineAt)))
 			s.quiet, s.lineAt = 0, now
 		}
 		return
 	case s.quiet > 0:
-		fmt.Fprintf(f.w, "[harn] orchestrator: %s failed %d more times: %s\n", activity, s.quiet, s.err)
+		fmt.Fprintf(f.w, "[harn] orchestrator: %s failed %s more: %s\n", activity, times(s.quiet), s.err)
 	}
 	s.total++
 	s.err, s.quiet, s.lineAt = msg, 0, now
@@ -78,7 +78,7 @@ func (f *failures) ok(activity string) {
 		return
 	}
 	delete(f.state, activity)
-	fmt.Fprintf(f.w, "[harn] orchestrator: %s works again after %d failures in %s\n", activity, s.total, roundDuration(f.now().Sub(s.first)))
+	fmt.Fprintf(f.w, "[harn] orchestrator: %s works again after %s in %s\n", activity, plural(s.total, "failure"), roundDuration(f.now().Sub(s.first)))
 }
 
 // failingNow reports how many times in a row activity has failed.
@@ -89,6 +89,16 @@ func (f *failures) failingNow(activity string) int {
 		return s.total
 	}
 	return 0
+}
+
+// times is "1 time" or "n times".
+func times(n int) string { return plural(n, "time") }
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func roundDuration(d time.Duration) time.Duration { return d.Round(time.Second) }

@@ -36,7 +36,7 @@ func TestFailuresAreNotRepeated(t *testing.T) {
 	}
 	step(200 * time.Millisecond)
 	f.failed("claim", down)
-	if got := lines(); len(got) != 1 || got[0] != "[harn] orchestrator: claim still failing: connection refused (300 more times in the last 1m0s)" {
+	if got := lines(); len(got) != 1 || got[0] != "[harn] orchestrator: claim still failing: connection refused (300 times more in the last 1m0s)" {
 		t.Fatalf("summary: %q", got)
 	}
 	if n := f.failingNow("claim"); n != 301 {
@@ -52,7 +52,7 @@ func TestFailuresAreNotRepeated(t *testing.T) {
 	step(time.Second)
 	f.failed("claim", down)
 	f.failed("claim", errors.New("password authentication failed"))
-	if got := strings.Join(lines(), "\n"); got != "[harn] orchestrator: claim failed 1 more times: connection refused\n[harn] orchestrator: claim failed: password authentication failed" {
+	if got := strings.Join(lines(), "\n"); got != "[harn] orchestrator: claim failed 1 time more: connection refused\n[harn] orchestrator: claim failed: password authentication failed" {
 		t.Fatalf("a new error: %q", got)
 	}
 	step(29 * time.Second)
