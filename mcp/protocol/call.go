@@ -358,6 +358,9 @@ func (c *conn) toolsCall(x *Call) any {
 		return t.Call(x, args)
 	}
 	tk := c.srv.tasks.create(req.taskOwner())
+	if !req.answered.CompareAndSwap(false, true) {
+		return nil // Drain answered the call before its task existed
+	}
 	c.reply(req, tk.createdAnswer())
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers

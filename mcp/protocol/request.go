@@ -35,8 +35,8 @@ type Request struct {
 	settled bool
 
 	cancel *canceller
-	// answered is taken by whoever answers a queued call: its job, or
-	// Drain cutting it short.
+	// answered is taken by whoever answers a queued call: its job (or
+	// toolsCall, with a task's creation), or Drain cutting it short.
 	answered atomic.Bool
 	// ownCancel is what cancel points to for a request of the server's
 	// reading (one allocation for both; see newRequest).

@@ -178,7 +178,8 @@ func (s *Server) Drain(ctx context.Context) error {
 	cut := maps.Clone(s.calls)
 	s.mu.Unlock()
 	for req, c := range cut {
-		if req.answered.CompareAndSwap(false, true) {
+		// A call its client cancelled gets no answer, now as ever.
+		if !req.cancel.isCancelled() && req.answered.CompareAndSwap(false, true) {
 			c.fail(req, shuttingDown())
 		}
 	}
@@ -831,7 +832,7 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 		c.mu.Unlock()
 		switch {
 		case !req.answered.CompareAndSwap(false, true):
-			// Drain answered it
+			// answered already: by Drain, or with a task's creation
 		case res != nil && !req.cancel.isCancelled():
 			c.reply(req, res)
 		case req.batch != nil:
