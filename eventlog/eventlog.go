@@ -161,6 +161,9 @@ type Inbox interface {
 	Get(ctx context.Context, id string) (Delivery, error)
 	// Stats counts deliveries by state.
 	Stats(ctx context.Context) (InboxStats, error)
+	// LeasedByBinding counts the Leased deliveries (expired leases
+	// included) by binding id; a binding with none is absent.
+	LeasedByBinding(ctx context.Context) (map[string]int64, error)
 }
 
 var (

@@ -397,10 +397,11 @@ func (o *Orchestrator) workLoop() {
 			leases, err := o.log.Inbox().Claim(o.ctx, o.opts.Owner, free, o.opts.LeaseTTL)
 			if err != nil {
 				if o.ctx.Err() == nil {
-					fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: claim failed: %v\n", err)
+					o.failures.failed("claim", err)
 				}
 				break
 			}
+			o.failures.ok("claim")
 			for _, l := range leases {
 				o.slots <- struct{}{}
 				o.runInSlot(l)
@@ -409,7 +410,8 @@ func (o *Orchestrator) workLoop() {
 				break
 			}
 		}
-		timer.Reset(o.opts.Poll)
+		// While claims fail (the log unreachable), wait longer each time.
+		timer.Reset(claimBackoff(o.opts.Poll, o.failures.failingNow("claim")))
 	}
 }
 

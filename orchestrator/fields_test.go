@@ -136,7 +136,7 @@ func TestBudgetsAutonomyAndTrust(t *testing.T) {
 	if entries := dlq["entries"].([]DLQEntry); len(entries) != 1 || entries[0].ErrorClass != "budget_exhausted" {
 		t.Fatalf("dlq %s", js(dlq))
 	}
-	m := o.metrics(o.Binding("paid"))
+	m := o.metrics(o.Binding("paid"), nil)
 	if m.CostTotalUSDMicros != 1200000 || m.CostHourUSDMicros != 1200000 || m.CostTodayUSDMicros != 1200000 || m.AutonomousDecisionsTotal != 3 || m.AutonomousDecisionsHour != 3 {
 		t.Fatalf("metrics %s", js(m))
 	}
@@ -227,7 +227,7 @@ func TestBatch(t *testing.T) {
 	if !strings.Contains(js(insp), `"batch":{"key":"payload.repo","size":3,"state":{"waited":2,"skipped":0,"running":0},"timeout":"30s"}`) {
 		t.Fatalf("inspect: %s", js(insp))
 	}
-	m := o.metrics(o.Binding("bulk"))
+	m := o.metrics(o.Binding("bulk"), nil)
 	if m.Dispatched != 3 || m.CostTotalUSDMicros != 300000 || m.AutonomousDecisionsTotal != 1 {
 		t.Fatalf("one handler run for three events: %s", js(m))
 	}

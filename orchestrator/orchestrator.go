@@ -92,6 +92,9 @@ type Orchestrator struct {
 	waitMu   sync.Mutex
 	waiters  map[string]chan Handle
 	inFlight atomic.Int64
+	// failures reports the failures of claims, cron ticks and webhook
+	// deliveries.
+	failures *failures
 	perBind  sync.Map // binding id -> *atomic.Int64 (in flight on this node)
 
 	cronMu   sync.Mutex
@@ -162,6 +165,7 @@ func New(ctx context.Context, opts Options) (*Orchestrator, error) {
 	}
 	o := &Orchestrator{opts: opts, log: opts.Log, wake: make(chan struct{}, 1), slots: make(chan struct{}, opts.Workers), waiters: map[string]chan Handle{}}
 	o.view = newView(opts.Log, opts.Now)
+	o.failures = newFailures(opts.Stderr, opts.Now)
 	o.flow = newFlow()
 	o.status.Store("running")
 	o.ctx, o.cancel = context.WithCancel(context.Background())
@@ -179,6 +183,9 @@ func (o *Orchestrator) Owner() string { return o.opts.Owner }
 
 // InFlight is the number of attempts running on this node.
 func (o *Orchestrator) InFlight() int64 { return o.inFlight.Load() }
+
+// DrainTimeout bounds how long Close waits for the attempts in flight.
+func (o *Orchestrator) DrainTimeout() time.Duration { return o.opts.DrainTimeout }
 
 // Log is the node's event log.
 func (o *Orchestrator) Log() eventlog.Log { return o.log }

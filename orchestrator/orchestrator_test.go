@@ -791,7 +791,7 @@ func TestCloseDrains(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	until("in flight", func() bool { return o.metrics(o.Binding("held")).InFlight == 1 })
+	until("in flight", func() bool { return o.metrics(o.Binding("held"), nil).InFlight == 1 })
 	closed := make(chan struct{})
 	go func() { o.Close(); close(closed) }()
 	snapshot := func() string {
@@ -811,5 +811,57 @@ func TestCloseDrains(t *testing.T) {
 	}
 	if s := snapshot(); s != "stopped" {
 		t.Errorf("snapshot status after Close %q", s)
+	}
+}
+
+// The per-trigger in_flight of trigger.list and inspect counts the
+// cluster's leased deliveries, as dispatcher.in_flight does: a node
+// reports the attempt another node runs (docs/orchestrator.md, Tools).
+func TestInFlightIsClusterWide(t *testing.T) {
+	release := filepath.Join(t.TempDir(), "release")
+	defer os.WriteFile(release, nil, 0o644)
+	src := "[[triggers]]\nid = \"held\"\nkind = \"manual\"\nhandler = \"hold\"\n\n[[triggers]]\nid = \"idle\"\nkind = \"manual\"\nhandler = \"hold\"\n"
+	lib := "fn hold(event) {\n  while !file_exists(\"" + release + "\") { sleep(5) }\n  return \"released\"\n}\n"
+	path := writeProject(t, src, lib, "")
+	log := memory.New()
+	runner, other := start(t, log, path), start(t, log, path)
+	fired := make(chan Handle, 1)
+	go func() {
+		h, _ := runner.Fire(context.Background(), "held", nil, Caller{})
+		fired <- h
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for runner.metrics(runner.Binding("held"), nil).InFlight != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the attempt never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ctx := context.Background()
+	list, err := other.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range list["triggers"].([]TriggerInfo) {
+		if want := map[string]int64{"held": 1, "idle": 0}[ti.TriggerID]; ti.Metrics.InFlight != want {
+			t.Errorf("trigger.list on the other node: %s in_flight %d, want %d", ti.TriggerID, ti.Metrics.InFlight, want)
+		}
+	}
+	ins, err := other.Inspect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(ins["dispatcher"]); !strings.Contains(got, `"in_flight":1`) {
+		t.Errorf("dispatcher %s", got)
+	}
+	if got := js(ins["triggers"]); !strings.Contains(got, `"id":"held"`) || !strings.Contains(got, `"failed":0,"in_flight":1`) {
+		t.Errorf("inspect triggers on the other node %s", got)
+	}
+	if n := other.metrics(other.Binding("held"), nil).InFlight; n != 0 {
+		t.Errorf("the other node's own attempts: %d", n)
+	}
+	os.WriteFile(release, nil, 0o644)
+	if h := <-fired; h.Status != "succeeded" {
+		t.Errorf("fire %s", js(h))
 	}
 }

@@ -35,10 +35,19 @@ func handlerJSON(b *Binding) map[string]any {
 	return map[string]any{"kind": "local", "reference": h.Reference}
 }
 
-func (o *Orchestrator) metrics(b *Binding) Metrics {
+// metrics are b's counters, read from the log. InFlight is leased[b.ID],
+// the deliveries of b leased anywhere in the cluster (as
+// Dispatcher.InFlight counts them all) — or, with leased nil (the node's
+// snapshot), the attempts of b running on this node.
+func (o *Orchestrator) metrics(b *Binding, leased map[string]int64) Metrics {
 	m := o.view.metricsOf(b.ID)
-	if v, ok := o.perBind.Load(b.ID); ok {
-		m.InFlight = v.(*atomic.Int64).Load()
+	switch {
+	case leased != nil:
+		m.InFlight = leased[b.ID]
+	default:
+		if v, ok := o.perBind.Load(b.ID); ok {
+			m.InFlight = v.(*atomic.Int64).Load()
+		}
 	}
 	return m
 }
@@ -48,9 +57,13 @@ func (o *Orchestrator) List(ctx context.Context) (map[string]any, error) {
 	if err := o.view.refresh(ctx); err != nil {
 		return nil, err
 	}
+	leased, err := o.log.Inbox().LeasedByBinding(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := []TriggerInfo{}
 	for _, b := range o.Bindings() {
-		ti := TriggerInfo{TriggerID: b.ID, Kind: b.Kind, Provider: b.Provider, Handler: handlerJSON(b), Version: b.Version, State: o.state(b), Metrics: o.metrics(b)}
+		ti := TriggerInfo{TriggerID: b.ID, Kind: b.Kind, Provider: b.Provider, Handler: handlerJSON(b), Version: b.Version, State: o.state(b), Metrics: o.metrics(b, leased)}
 		if b.When != "" {
 			w := b.When
 			ti.When = &w
@@ -186,6 +199,10 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	leased, err := o.log.Inbox().LeasedByBinding(ctx)
+	if err != nil {
+		return nil, err
+	}
 	type trig struct {
 		ID          string         `json:"id"`
 		Provider    string         `json:"provider"`
@@ -200,7 +217,7 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	daily, hourly := 0.0, 0.0
 	var usedToday, usedHour int64
 	for _, b := range o.Bindings() {
-		m := o.metrics(b)
+		m := o.metrics(b, leased)
 		triggers = append(triggers, trig{ID: b.ID, Provider: b.Provider, Kind: b.Kind, Handler: b.Handler.String(), Version: b.Version, State: o.state(b),
 			Metrics: map[string]any{"received": m.Received, "dispatched": m.Dispatched, "failed": m.Failed, "in_flight": m.InFlight,
 				"autonomous_decisions_total": m.AutonomousDecisionsTotal, "autonomous_decisions_hour": m.AutonomousDecisionsHour,
@@ -428,7 +445,7 @@ func (o *Orchestrator) writeSnapshotLocked() {
 	}
 	triggers := []trig{}
 	for _, b := range p.order {
-		m := o.metrics(b)
+		m := o.metrics(b, nil)
 		triggers = append(triggers, trig{b.ID, b.Provider, b.Kind, b.Handler.String(), b.Version, o.state(b), m.Received, m.Dispatched, m.Failed, m.InFlight})
 	}
 	conns := []string{}

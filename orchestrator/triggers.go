@@ -106,8 +106,12 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 	key := fmt.Sprintf("cron/%s/%d", b.ID, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
-	if _, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key); err != nil && o.ctx.Err() == nil {
-		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: cron trigger %s: %v\n", b.ID, err)
+	_, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key)
+	switch {
+	case err == nil:
+		o.failures.ok("cron trigger " + b.ID)
+	case o.ctx.Err() == nil:
+		o.failures.failed("cron trigger "+b.ID, err)
 	}
 }
 
@@ -207,9 +211,13 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		fail(http.StatusBadRequest, err.Error())
 		return true
 	case err != nil:
-		fail(http.StatusServiceUnavailable, "delivery not accepted: "+err.Error())
+		// The sender is not authenticated to the log: what failed (a
+		// database's user, name, host and port) goes to stderr only.
+		o.failures.failed("webhook "+b.ID, err)
+		fail(http.StatusServiceUnavailable, "delivery not accepted: the event log is unavailable; retry later")
 		return true
 	}
+	o.failures.ok("webhook " + b.ID)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusAccepted)
 	json.NewEncoder(w).Encode(WebhookAck{EventID: acc.Envelope.EventID, TriggerID: b.ID, Status: "accepted", Duplicate: !acc.New})

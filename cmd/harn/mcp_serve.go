@@ -287,6 +287,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		select {
 		case err = <-done:
 		case <-signals:
+			// The calls in progress are answered before the process
+			// exits (docs/orchestrator.md, Shutdown).
+			srv.Drain()
 		}
 		shutdown()
 		if err != nil {
@@ -305,7 +308,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if abs, err := filepath.Abs(f.stateDir); err == nil {
 		fmt.Fprintf(stderr, "[harn] state directory %s, event log %s, auth %s\n", abs, log.Backend(), authn.Mode())
 	}
-	err = serveUntilSignal(hs, ln, signals)
+	err = serveUntilSignal(hs, ln, signals, srv.DrainTimeout()+shutdownSettle, srv.Drain)
 	shutdown()
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

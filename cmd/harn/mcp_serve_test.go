@@ -517,3 +517,82 @@ func TestOrchestratorCommandsDoNotWarnAboutConnectors(t *testing.T) {
 		}
 	}
 }
+
+// SIGTERM while an inline harn.trigger.fire waits for a slow handler
+// drains the server: the call is answered with the attempt's real
+// outcome before the process exits, over HTTP and over stdio
+// (docs/orchestrator.md, Shutdown). The handler outlasts the 5 s a plain
+// HTTP server gives its requests to finish.
+func TestMcpServeDrainsInFlightFireOnSIGTERM(t *testing.T) {
+	// project writes a project whose handler marks the file it returns
+	// when it starts.
+	project := func(t *testing.T) (config, marker string) {
+		dir := t.TempDir()
+		config, marker = filepath.Join(dir, "harn.toml"), filepath.Join(dir, "started")
+		os.WriteFile(config, []byte("[package]\nname = \"drain\"\n\n[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"on_slow\"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fmt.Sprintf("fn on_slow(event) {\n  write_file(%q, \"yes\")\n  sleep(6000)\n  return {ok: true}\n}\n", marker)), 0o644)
+		return config, marker
+	}
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}
+	params := map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "slow", "payload": map[string]any{}}, "_meta": meta}
+	// terminateOnceStarted sends SIGTERM once the handler runs.
+	terminateOnceStarted := func(t *testing.T, p *harnProc, marker string) {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the handler never started; stderr:\n%s", p.errText())
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		p.cmd.Process.Signal(syscall.SIGTERM)
+	}
+
+	t.Run("http", func(t *testing.T) {
+		t.Parallel()
+		config, marker := project(t)
+		p := startHarn(t, nil, "mcp", "serve", "--config", config, "--state-dir", filepath.Join(filepath.Dir(config), "state"), "--transport", "http", "--bind", "127.0.0.1:0")
+		endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP HTTP listener ready on (http://\S+)$`))[1]
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+		req, _ := http.NewRequest("POST", endpoint, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "harn.trigger.fire")
+		go terminateOnceStarted(t, p, marker)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("fire during shutdown: %v; stderr:\n%s", err, p.errText())
+		}
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		resp.Body.Close()
+		if dig(m, "result", "structuredContent", "status") != "succeeded" {
+			t.Errorf("fire during shutdown: %d %v", resp.StatusCode, m)
+		}
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+		}
+		if !strings.Contains(p.errText(), "tool=harn.trigger.fire status=completed") {
+			t.Errorf("the call is not recorded completed; stderr:\n%s", p.errText())
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		config, marker := project(t)
+		p := startHarn(t, nil, "mcp", "serve", "--config", config, "--state-dir", filepath.Join(filepath.Dir(config), "state"))
+		p.waitLine(t, regexp.MustCompile(`MCP stdio server ready`))
+		go terminateOnceStarted(t, p, marker)
+		m := p.rpc(t, 1, "tools/call", params)
+		if dig(m, "result", "structuredContent", "status") != "succeeded" {
+			t.Errorf("fire during shutdown: %v", m)
+		}
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+		}
+	})
+}

@@ -43,7 +43,7 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "[harn] serve mcp: listening on http://%s%s\n", ln.Addr(), f.path)
 	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys})
-	if err := serveUntilSignal(protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}), ln, stop); err != nil {
+	if err := serveUntilSignal(protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}), ln, stop, shutdownGrace, nil); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
@@ -53,6 +53,10 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 // shutdownGrace bounds how long a stopping HTTP server waits for the
 // requests it is answering.
 const shutdownGrace = 5 * time.Second
+
+// shutdownSettle is how long a stopping `harn mcp serve` gives the calls
+// its drain cut short to write their answer.
+const shutdownSettle = 2 * time.Second
 
 // stopSignals asks for the signals that stop a server (SIGINT, SIGTERM);
 // call it before announcing the server, so that a signal sent as soon as
@@ -82,9 +86,13 @@ func surviveBrokenPipes() {
 
 // serveUntilSignal serves hs on ln until the listener fails or a signal
 // arrives on stop; a signal stops accepting, lets in-flight requests
-// finish (at most shutdownGrace) and returns nil, so the command returns
-// normally and main flushes what it must (HARN_CPUPROFILE).
-func serveUntilSignal(hs *http.Server, ln net.Listener, stop <-chan os.Signal) error {
+// finish (at most grace) and returns nil, so the command returns
+// normally and main flushes what it must (HARN_CPUPROFILE). drain, when
+// not nil, runs meanwhile: it returns once every call in progress is
+// answered, cutting short (and answering with an error) those still
+// running near the end of grace, so that their connections get an
+// answer rather than being dropped.
+func serveUntilSignal(hs *http.Server, ln net.Listener, stop <-chan os.Signal, grace time.Duration, drain func()) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -94,9 +102,14 @@ func serveUntilSignal(hs *http.Server, ln net.Listener, stop <-chan os.Signal) e
 		}
 		return err
 	case <-stop:
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		ctx, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
-		if hs.Shutdown(ctx) != nil {
+		shut := make(chan error, 1)
+		go func() { shut <- hs.Shutdown(ctx) }()
+		if drain != nil {
+			drain()
+		}
+		if <-shut != nil {
 			hs.Close() // the grace ran out: drop what is still open
 		}
 		<-served

@@ -19,7 +19,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
@@ -96,8 +98,12 @@ func Open(ctx context.Context, stateDir string, getenv func(string) string) (eve
 	}
 }
 
-// redact hides a password in a URL-like string for error messages.
+// redact hides the passwords in a connection string for error messages:
+// a URL's user information, and every password or sslpassword setting —
+// a key/value DSN's (password=…, password = '…') or a URL's query
+// parameter.
 func redact(u string) string {
+	u = passwordSetting().ReplaceAllString(u, "${1}=…")
 	if at := strings.LastIndex(u, "@"); at >= 0 {
 		if colon := strings.Index(u[:at], "://"); colon >= 0 {
 			return u[:colon+3] + "…" + u[at:]
@@ -106,6 +112,12 @@ func redact(u string) string {
 	}
 	return u
 }
+
+// passwordSetting matches a password setting and its value: quoted (with
+// backslash escapes, as libpq reads it) or up to a space or &.
+var passwordSetting = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b((?:ssl)?password)\s*=\s*(?:'(?:[^'\\]|\\.)*'?|[^\s&]*)`)
+})
 
 // inStateDir is the path a backend keeps its files at: setting (or def
 // when empty), relative to the state directory unless absolute.

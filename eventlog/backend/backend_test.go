@@ -60,6 +60,24 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// A HARN_EVENT_LOG_URL that is not a postgres URL is echoed in the error
+// with every password masked, whatever form the string has.
+func TestResolveMasksPasswords(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"host=db user=u password=secret", `got "host=db user=u password=…"`},
+		{"host=db password = secret dbname=harn", `got "host=db password=… dbname=harn"`},
+		{`host=db password='sec ret\' x' port=5432`, `got "host=db password=… port=5432"`},
+		{"host=db PASSWORD=secret sslpassword=secret", `got "host=db PASSWORD=… sslpassword=…"`},
+		{"mysql://u:secret@h/db", `got "mysql://…@h/db"`},
+		{"mysql://h/db?user=u&password=secret&sslmode=disable", `got "mysql://h/db?user=u&password=…&sslmode=disable"`},
+	} {
+		_, err := backend.Resolve("/st", env("HARN_EVENT_LOG_URL", c.url))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "ret") {
+			t.Errorf("%s: err = %v, want one containing %s", c.url, err, c.want)
+		}
+	}
+}
+
 func TestOpen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()

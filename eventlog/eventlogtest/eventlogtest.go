@@ -445,10 +445,10 @@ func testClaimOrderAndDue(t *testing.T, l eventlog.Log) {
 	in := l.Inbox()
 	now := time.Now().UnixMilli()
 	for _, d := range []eventlog.Delivery{
-		{ID: "late", DueAtMs: now - 1000},
-		{ID: "early", DueAtMs: now - 3000},
-		{ID: "middle", DueAtMs: now - 2000},
-		{ID: "future", DueAtMs: now + time.Hour.Milliseconds()},
+		{ID: "late", BindingID: "b", DueAtMs: now - 1000},
+		{ID: "early", BindingID: "a", DueAtMs: now - 3000},
+		{ID: "middle", BindingID: "b", DueAtMs: now - 2000},
+		{ID: "future", BindingID: "c", DueAtMs: now + time.Hour.Milliseconds()},
 	} {
 		must(func() (bool, error) { _, c, err := in.Accept(ctx, d); return c, err }())
 	}
@@ -478,6 +478,9 @@ func testClaimOrderAndDue(t *testing.T, l eventlog.Log) {
 	}
 	if st := must(in.Stats(ctx)); st != (eventlog.InboxStats{Pending: 1, Leased: 3}) {
 		t.Errorf("Stats = %+v", st)
+	}
+	if by := must(in.LeasedByBinding(ctx)); !reflect.DeepEqual(by, map[string]int64{"a": 1, "b": 2}) {
+		t.Errorf("LeasedByBinding = %v, want map[a:1 b:2]", by)
 	}
 	d := must(in.Get(ctx, "middle"))
 	if d.State != eventlog.Leased || d.Attempts != 1 {

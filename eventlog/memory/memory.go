@@ -462,6 +462,18 @@ func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
 	return d.snapshot(), nil
 }
 
+func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]int64{}
+	for _, d := range l.deliveries {
+		if d.State == eventlog.Leased {
+			out[d.BindingID]++
+		}
+	}
+	return out, nil
+}
+
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

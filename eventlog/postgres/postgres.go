@@ -762,6 +762,24 @@ func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
 	return d, nil
 }
 
+func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
+	rows, err := l.pool.Query(ctx, `SELECT binding_id, count(*) FROM deliveries WHERE state = 'leased' GROUP BY binding_id`)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: postgres: leased: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("eventlog: postgres: leased: %w", err)
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 	var st eventlog.InboxStats
 	rows, err := l.pool.Query(ctx, `SELECT state, count(*) FROM deliveries GROUP BY state`)

@@ -50,9 +50,10 @@ func (x *Call) OnCancel(f func()) { x.canceller().onCancel(f) }
 // Cancelled reports a cancelled request or task.
 func (x *Call) Cancelled() bool { return x.canceller().isCancelled() }
 
-// Context is cancelled with the request (or its task).
+// Context is cancelled with the request (or its task), or by Drain
+// (cause ErrShuttingDown).
 func (x *Call) Context() context.Context {
-	x.ctxOnce.Do(func() { x.ctx = contextFor(x.canceller()) })
+	x.ctxOnce.Do(func() { x.ctx = contextFor(x.c.srv.stopCtx, x.canceller()) })
 	return x.ctx
 }
 
@@ -357,6 +358,9 @@ func (c *conn) toolsCall(x *Call) any {
 		return t.Call(x, args)
 	}
 	tk := c.srv.tasks.create(req.taskOwner())
+	if !req.answered.CompareAndSwap(false, true) {
+		return nil // Drain answered the call before its task existed
+	}
 	c.reply(req, tk.createdAnswer())
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/harnlang/harn/internal/jsonv"
 )
@@ -34,6 +35,9 @@ type Request struct {
 	settled bool
 
 	cancel *canceller
+	// answered is taken by whoever answers a queued call: its job (or
+	// toolsCall, with a task's creation), or Drain cutting it short.
+	answered atomic.Bool
 	// ownCancel is what cancel points to for a request of the server's
 	// reading (one allocation for both; see newRequest).
 	ownCancel canceller
@@ -283,9 +287,9 @@ func (c *conn) page(req *Request, n int) (start, end int, next string, rerr *Err
 	return start, end, next, nil
 }
 
-// contextFor is a context cancelled with c.
-func contextFor(c *canceller) context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
+// contextFor is a context cancelled with c, or with parent.
+func contextFor(parent context.Context, c *canceller) context.Context {
+	ctx, cancel := context.WithCancel(parent)
 	c.onCancel(cancel)
 	return ctx
 }

@@ -2,9 +2,12 @@ package protocol
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"sync"
@@ -119,14 +122,93 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[*conn]bool
+	// calls are the requests whose handler job is queued or running, on
+	// any connection, for Drain; once draining, new ones are refused and
+	// idle is closed when the last one ends.
+	calls    map[*Request]*conn
+	draining bool
+	idle     chan struct{}
+	// stopCtx is every call's parent context: Drain cancels it, with
+	// ErrShuttingDown as the cause, when its deadline passes.
+	stopCtx context.Context
+	stop    context.CancelCauseFunc
 }
+
+// ErrShuttingDown is the cause of a call context cancelled by Drain.
+var ErrShuttingDown = errors.New("server is shutting down")
+
+// shuttingDown answers a call the server will not run to its end.
+func shuttingDown() *Error { return Errorf(CodeInternalError, ErrShuttingDown.Error()) }
 
 // NewServer returns a server for p.
 func NewServer(p Provider, opts Options) *Server {
 	if opts.PageSize <= 0 {
 		opts.PageSize = PageSizeFromEnv()
 	}
-	return &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}}
+	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, calls: map[*Request]*conn{}}
+	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
+	return s
+}
+
+// Drain stops the server taking calls — a tools/call, resources/read or
+// prompts/get received from now on is answered with a JSON-RPC error
+// saying the server is shutting down — and waits until every call in
+// progress is answered. When ctx ends first, the calls still running are
+// cancelled (their context's cause is ErrShuttingDown) and answered with
+// that error at once, whatever their handler answers later, and Drain
+// returns ctx's error. Either way every call has its answer written (or
+// routed to its HTTP response) when Drain returns.
+func (s *Server) Drain(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.draining {
+		s.draining, s.idle = true, make(chan struct{})
+		if len(s.calls) == 0 {
+			close(s.idle)
+		}
+	}
+	idle := s.idle
+	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+	}
+	s.stop(ErrShuttingDown)
+	s.mu.Lock()
+	cut := maps.Clone(s.calls)
+	s.mu.Unlock()
+	for req, c := range cut {
+		// A call its client cancelled gets no answer, now as ever.
+		if !req.cancel.isCancelled() && req.answered.CompareAndSwap(false, true) {
+			c.fail(req, shuttingDown())
+		}
+	}
+	return ctx.Err()
+}
+
+// track registers a call about to be queued; false when draining.
+func (s *Server) track(req *Request, c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.calls[req] = c
+	return true
+}
+
+// untrack removes a call whose job ended.
+func (s *Server) untrack(req *Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.calls, req)
+	if s.draining && len(s.calls) == 0 {
+		select {
+		case <-s.idle:
+		default:
+			close(s.idle)
+		}
+	}
 }
 
 // PageSizeFromEnv is HARN_MCP_LIST_PAGE_SIZE when it is a positive
@@ -726,11 +808,16 @@ func (c *conn) answer(req *Request, res any) {
 // its job starts never reaches the provider, so a CallRecorder is told
 // of it here.
 func (c *conn) queue(req *Request, run func(*Call) any) {
+	if !c.srv.track(req, c) {
+		c.refuse(req, shuttingDown())
+		return
+	}
 	key := idKey(req.id)
 	c.mu.Lock()
 	c.inflight.put(key, req)
 	c.mu.Unlock()
 	job := func() {
+		defer c.srv.untrack(req)
 		var res any
 		if !req.cancel.isCancelled() {
 			res = guardHandler(func() any {
@@ -743,14 +830,18 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 		c.mu.Lock()
 		c.inflight.remove(key, req)
 		c.mu.Unlock()
-		if res != nil && !req.cancel.isCancelled() {
+		switch {
+		case !req.answered.CompareAndSwap(false, true):
+			// answered already: by Drain, or with a task's creation
+		case res != nil && !req.cancel.isCancelled():
 			c.reply(req, res)
-		} else if req.batch != nil {
+		case req.batch != nil:
 			req.batch.settle(req, nil)
 		}
 	}
 	if !c.enqueue(job) {
-		c.fail(req, Errorf(CodeInternalError, "server is shutting down"))
+		c.srv.untrack(req)
+		c.fail(req, shuttingDown())
 	}
 }
 

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -458,6 +460,60 @@ func TestInvalidUTF8IsAParseError(t *testing.T) {
 		want := `{"jsonrpc":"2.0","id":` + tc.id + `,"error":{"code":-32700,"message":"Parse error"}}` + "\n"
 		if got := serveLines(tc.in); got != want {
 			t.Errorf("%q: got %s, want %s", tc.in, got, want)
+		}
+	}
+}
+
+// Drain lets a call in progress finish and answers it with its own
+// result; a call received while draining is refused; a call still
+// running when the drain's deadline passes is cancelled and answered
+// with a JSON-RPC error instead of being dropped.
+func TestDrain(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		srv := NewServer(f, Options{Parallel: parallel})
+		c := startPipeServer(t, srv)
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		<-f.started
+		drained := make(chan error, 1)
+		go func() { drained <- srv.Drain(context.Background()) }()
+		for draining := false; !draining; {
+			srv.mu.Lock()
+			draining = srv.draining
+			srv.mu.Unlock()
+			runtime.Gosched()
+		}
+		jsonEq(t, "call while draining", c.call(2, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil))["error"],
+			`{"code":-32603,"message":"server is shutting down"}`)
+		select {
+		case err := <-drained:
+			t.Fatalf("parallel=%v: drained (%v) with a call in progress", parallel, err)
+		default:
+		}
+		close(f.release)
+		jsonEq(t, "drained call", c.Answer(1)["result"], `{"content":[{"type":"text","text":"released"}],"isError":false,"resultType":"complete"}`)
+		if err := <-drained; err != nil {
+			t.Fatalf("parallel=%v: drain: %v", parallel, err)
+		}
+
+		f = newFake()
+		srv = NewServer(f, Options{Parallel: parallel})
+		c = startPipeServer(t, srv)
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		<-f.started
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the drain's bound has passed
+		if err := srv.Drain(ctx); err == nil {
+			t.Fatalf("parallel=%v: drain past its bound reported no error", parallel)
+		}
+		// The answer is written when Drain returns, before the handler
+		// has seen its context end.
+		jsonEq(t, "cut short", c.Answer(1)["error"], `{"code":-32603,"message":"server is shutting down"}`)
+		<-f.stopped
+		for _, m := range c.Messages() {
+			if m["id"] == float64(1) && m["result"] != nil {
+				t.Errorf("parallel=%v: call answered twice: %s", parallel, js(m))
+			}
 		}
 	}
 }

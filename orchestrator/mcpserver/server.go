@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
@@ -170,6 +171,22 @@ func EndpointConflict(m *manifest.Manifest, path string) error {
 	}
 	return nil
 }
+
+// Drain stops taking MCP calls and waits for the calls in progress (an
+// inline harn.trigger.fire waits for its first attempt) to be answered,
+// up to the node's DrainTimeout; the calls still running then are
+// answered with a JSON-RPC error saying the server is shutting down.
+// Requests received meanwhile get that error too. Call it before Close.
+func (s *Server) Drain() {
+	ctx, cancel := context.WithTimeout(context.Background(), s.orch.DrainTimeout())
+	defer cancel()
+	if s.proto.Drain(ctx) != nil {
+		s.logf("[harn] mcp: calls still running after %s answered: server is shutting down", s.orch.DrainTimeout())
+	}
+}
+
+// DrainTimeout bounds Drain (and Close's wait for attempts).
+func (s *Server) DrainTimeout() time.Duration { return s.orch.DrainTimeout() }
 
 // Close stops the node: triggers stop, attempts in flight finish and
 // are recorded, the final snapshot is written.

@@ -229,6 +229,10 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 			value, err = c.spec.run(s, cc, plain)
 		}
 	}
+	if err != nil && errors.Is(context.Cause(cc.ctx), protocol.ErrShuttingDown) {
+		// Drain cut the call short: the record says why, as its answer does.
+		err = protocol.ErrShuttingDown
+	}
 	status := "completed"
 	var res *jsonv.Object
 	// The value is encoded once: the answer and the record share it.

@@ -1,0 +1,145 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/orchestrator/manifest"
+)
+
+// errDown is what a database that cannot be reached says: its user,
+// database, host and port.
+var errDown = errors.New("eventlog: postgres: failed to connect to `user=postgres database=harn`: 127.0.0.1:55433: connection refused")
+
+// downLog is a memory log whose inbox fails while down is set, as a
+// PostgreSQL log does while its server is stopped.
+type downLog struct {
+	*memory.Log
+	down   atomic.Bool
+	claims atomic.Int64 // claims that failed
+}
+
+func (d *downLog) Inbox() eventlog.Inbox { return downInbox{d.Log.Inbox(), d} }
+
+type downInbox struct {
+	eventlog.Inbox
+	d *downLog
+}
+
+func (d downInbox) Accept(ctx context.Context, dl eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
+	if d.d.down.Load() {
+		return eventlog.Delivery{}, false, errDown
+	}
+	return d.Inbox.Accept(ctx, dl, records...)
+}
+
+func (d downInbox) Claim(ctx context.Context, owner string, n int, ttl time.Duration) ([]eventlog.Lease, error) {
+	if d.d.down.Load() {
+		d.d.claims.Add(1)
+		return nil, errDown
+	}
+	return d.Inbox.Claim(ctx, owner, n, ttl)
+}
+
+// A webhook delivery the log cannot accept is answered 503 with a body
+// that says only that the log is unavailable: the sender is not told the
+// database's user, name, host or port, which go to stderr.
+func TestWebhookWhileLogDownHidesTheCause(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"push\"\nkind = \"webhook\"\nhandler = \"ok\"\n", "fn ok(e) { return true }", "")
+	log := &downLog{Log: memory.New()}
+	var stderr strings.Builder
+	o := startWith(t, path, Options{Log: log, Stderr: &syncWriter{w: &stderr}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !o.ServeWebhook(w, r, nil) {
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	log.down.Store(true)
+	resp, err := http.Post(srv.URL+"/hooks/push", "application/json", strings.NewReader(`{"a":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var out map[string]any
+	json.Unmarshal(body, &out)
+	if resp.StatusCode != 503 || out["error"] != "delivery not accepted: the event log is unavailable; retry later" {
+		t.Errorf("503 expected: %d %s", resp.StatusCode, body)
+	}
+	for _, secret := range []string{"postgres", "55433", "127.0.0.1"} {
+		if strings.Contains(string(body), secret) {
+			t.Errorf("the body tells the sender %q: %s", secret, body)
+		}
+	}
+	o.Close()
+	if !strings.Contains(stderr.String(), "[harn] orchestrator: webhook push failed: "+errDown.Error()) {
+		t.Errorf("the cause is not on stderr:\n%s", stderr.String())
+	}
+}
+
+// A node whose log is down writes its first claim failure, not one line
+// per claim, and says so once when the log is back.
+func TestClaimFailuresWhileLogDown(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"m\"\nkind = \"manual\"\nhandler = \"ok\"\n", "fn ok(e) { return true }", "")
+	log := &downLog{Log: memory.New()}
+	log.down.Store(true)
+	var stderr strings.Builder
+	sw := &syncWriter{w: &stderr}
+	text := func() string { sw.mu.Lock(); defer sw.mu.Unlock(); return stderr.String() }
+	o := startWith(t, path, Options{Log: log, Stderr: sw})
+	deadline := time.Now().Add(30 * time.Second)
+	for log.claims.Load() < 4 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := log.claims.Load(); n < 4 {
+		t.Fatalf("only %d claims in 30 s", n)
+	}
+	log.down.Store(false)
+	recovered := func() bool {
+		return strings.Contains(text(), "[harn] orchestrator: claim works again after ")
+	}
+	for !recovered() && time.Now().Before(deadline) { // the next claim comes after a backoff of at most 5 s
+		time.Sleep(10 * time.Millisecond)
+	}
+	fire(t, o, "m", nil)
+	o.Close()
+	out := text()
+	if n := strings.Count(out, "claim failed: "+errDown.Error()); n != 1 {
+		t.Errorf("%d claim failure lines for %d failed claims:\n%s", n, log.claims.Load(), out)
+	}
+	if !recovered() {
+		t.Errorf("the recovery is not reported:\n%s", out)
+	}
+}
+
+// startWith starts a node on the project at path with opts.
+func startWith(t *testing.T, path string, opts Options) *Orchestrator {
+	t.Helper()
+	m, err := manifest.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Manifest, opts.StateDir = m, filepath.Dir(path)
+	if opts.Poll == 0 {
+		opts.Poll = 10 * time.Millisecond
+	}
+	o, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start()
+	t.Cleanup(func() { o.Close() })
+	return o
+}
