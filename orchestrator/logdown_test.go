@@ -75,7 +75,7 @@ func TestWebhookWhileLogDownHidesTheCause(t *testing.T) {
 	resp.Body.Close()
 	var out map[string]any
 	json.Unmarshal(body, &out)
-	if resp.StatusCode != 503 || out["error"] != "delivery not accepted: the event log is unavailable; retry later" {
+	if resp.StatusCode != 503 || out["error"] != "delivery not accepted; retry later" {
 		t.Errorf("503 expected: %d %s", resp.StatusCode, body)
 	}
 	for _, secret := range []string{"postgres", "55433", "127.0.0.1"} {

@@ -214,7 +214,7 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		// The sender is not authenticated to the log: what failed (a
 		// database's user, name, host and port) goes to stderr only.
 		o.failures.failed("webhook "+b.ID, err)
-		fail(http.StatusServiceUnavailable, "delivery not accepted: the event log is unavailable; retry later")
+		fail(http.StatusServiceUnavailable, "delivery not accepted; retry later")
 		return true
 	}
 	o.failures.ok("webhook " + b.ID)
