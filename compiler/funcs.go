@@ -30,9 +30,12 @@ func (c *compiler) compileMain() *Func {
 				f.stmt(it)
 			}
 		}
+		// The entry's parameters are not bound (docs/spec/language.md
+		// §5.5); a pipeline called like a function binds them as a
+		// function does (docs/spec/newer.md §1.13).
 		entry := c.info.Entry
 		f.emit(CALLEE_GLOBAL, c.info.GlobalIndex[entry.Name], f.name(entry.Name))
-		f.emit(CALL, 0)
+		f.emit(CALL_ENTRY, len(entry.Params))
 		f.emitDefers()
 		f.emit(RETURN)
 		return f.finish()

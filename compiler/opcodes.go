@@ -57,6 +57,7 @@ const (
 	CALL            //  f a1 .. an CALL<n> r
 	CALL_SPREAD     //      f args CALL_SPREAD r         (args: a list)
 	TAILCALL        //  f a1 .. an TAILCALL<n> r            (always followed by RETURN: a frame that cannot be replaced — the first frame of a nested run — calls, then returns r)
+	CALL_ENTRY      //           f CALL_ENTRY<n> r          (CALL<n> with n arguments holding no value: the entry pipeline's parameters stay unbound)
 	CALL_METHOD     //  x a1 .. an CALL_METHOD<s n c> r
 	CALL_METHOD_OPT //  x a1 .. an CALL_METHOD_OPT<s n c> r (nil when x is nil)
 	CALL_METHOD_SP  //      x args CALL_METHOD_SP<s o c> r (o: 1 when optional; c: the site's slot, for its impl scope)
@@ -201,7 +202,7 @@ var Info = [numOpcodes]OpInfo{
 	LOAD_UNIV: {"LOAD_UNIV", 1}, LOAD_NAME: {"LOAD_NAME", 1},
 	CALLEE_LOCAL: {"CALLEE_LOCAL", 2}, CALLEE_CELL: {"CALLEE_CELL", 2}, CALLEE_FREE: {"CALLEE_FREE", 2},
 	CALLEE_GLOBAL: {"CALLEE_GLOBAL", 2}, CALLEE_NAME: {"CALLEE_NAME", 1}, CALLEE_UNIV: {"CALLEE_UNIV", 1},
-	CALL: {"CALL", 1}, CALL_SPREAD: {"CALL_SPREAD", 0}, TAILCALL: {"TAILCALL", 1},
+	CALL: {"CALL", 1}, CALL_SPREAD: {"CALL_SPREAD", 0}, TAILCALL: {"TAILCALL", 1}, CALL_ENTRY: {"CALL_ENTRY", 1},
 	CALL_METHOD: {"CALL_METHOD", 3}, CALL_METHOD_OPT: {"CALL_METHOD_OPT", 3}, CALL_METHOD_SP: {"CALL_METHOD_SP", 3},
 	RETURN: {"RETURN", 0}, MAKE_CLOSURE: {"MAKE_CLOSURE", 1}, PIPE: {"PIPE", 0}, PIPE_CALLEE: {"PIPE_CALLEE", 0},
 	JUMP: {"JUMP", 1}, JUMP_IF_FALSE: {"JUMP_IF_FALSE", 1}, JUMP_IF_TRUE: {"JUMP_IF_TRUE", 1},

@@ -592,30 +592,23 @@ func (f *fcomp) tailCall(call *syntax.CallExpr) bool {
 // ---- declarations ----
 
 func (f *fcomp) pipelineDecl(s *syntax.PipelineDecl) {
+	// A pipeline called like a function binds and checks its parameters
+	// as a function does (docs/spec/newer.md §1.13); the entry's are not
+	// bound under `harn run` (docs/spec/language.md §5.5, CALL_ENTRY), so
+	// only a default or an unbound `harness` parameter (which reads the
+	// global) gives one a value there, and CHECK_PARAM skips the others.
 	g := f.c.newFunc(s.Name, FuncPipeline, f.c.info.Funcs[s], s.At.Line)
+	g.line(s.At)
 	for i, p := range s.Params {
-		g.fn.Params = append(g.fn.Params, Param{Name: p.Name})
-		if p.Name == "harness" {
-			// an unbound `harness` parameter reads the global (§5.5)
+		g.fn.Params = append(g.fn.Params, Param{Name: p.Name, HasDefault: p.Default != nil, Check: f.c.rtype(p.Type, nil)})
+		if p.Name == "harness" && p.Default == nil {
 			skip := g.emit(ARGC_GT, i, 0)
 			g.emit(LOAD_UNIV, g.name("harness"))
 			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
 			g.patchHere(skip)
-		} else if p.Default != nil {
-			// a typed pipeline called like a function (docs/spec/newer.md §1.13)
-			skip := g.emit(ARGC_GT, i, 0)
-			g.expr(p.Default)
-			g.emit(STORE_LOCAL, f.c.info.Decl(p, p.Name).Index)
-			g.patchHere(skip)
 		}
 	}
-	for _, p := range s.Params {
-		if b := f.c.info.Decl(p, p.Name); b != nil && b.Scope == resolve.Cell {
-			g.emit(CELLIFY, b.Index)
-		}
-	}
-	// A pipeline's parameters are not bound under `harn run` (docs/spec/language.md
-	// §5.5): the VM leaves their slots unassigned unless a host passes values.
+	g.prologue(s.Params)
 	body := f.c.info.PipelineBodies[s]
 	g.hoistCells(body)
 	g.blockValue(body)

@@ -292,7 +292,7 @@ func Run(t Test, opts Options) Result {
 			if !ok || !fn.IsValid() || fn.IsNil() {
 				return fmt.Errorf("test function %s has no value", t.Name)
 			}
-			v, err := s.VM.NewThread().CallPlain(fn, nil)
+			v, err := s.VM.NewThread().CallEntry(fn)
 			if err != nil {
 				return err
 			}

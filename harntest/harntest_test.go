@@ -242,3 +242,45 @@ func TestMultiLineMessageIndented(t *testing.T) {
 		t.Errorf("no Thrown line:\n%s", out.String())
 	}
 }
+
+// A test pipeline is called as harn run calls the entry: its parameters
+// are unbound (defaults and `harness` still apply), while a pipeline it
+// calls like a function binds missing arguments to nil
+// (docs/spec/language.md §5.5, docs/spec/newer.md §1.13).
+func TestPipelineParameters(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "params_test.harn")
+	write(t, file, `pipeline test_reads_param(task) {
+  println(task)
+}
+
+pipeline test_defaults(harness, n = 2) {
+  assert_eq(n, 2)
+  assert(harness != nil)
+}
+
+pipeline pair(a, b) {
+  return [a, b]
+}
+
+pipeline test_calls() {
+  assert_eq(pair(1), [1, nil])
+}
+`)
+	tests, errs := Discover([]string{file}, "")
+	if len(errs) > 0 || len(tests) != 3 {
+		t.Fatalf("discovered %v, errors %v", tests, errs)
+	}
+	byName := map[string]Result{}
+	for _, tc := range tests {
+		byName[tc.Name] = Run(tc, Options{Timeout: time.Minute})
+	}
+	if r := byName["test_reads_param"]; r.Status != Fail || !strings.Contains(r.Message, "Undefined variable: task") {
+		t.Errorf("test_reads_param: %s %q", r.Status, r.Message)
+	}
+	for _, name := range []string{"test_defaults", "test_calls"} {
+		if r := byName[name]; r.Status != Pass {
+			t.Errorf("%s: %s %s", name, r.Status, r.Message)
+		}
+	}
+}

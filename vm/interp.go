@@ -319,6 +319,18 @@ loop:
 			sp++
 			pc++
 
+		case compiler.CALL_ENTRY:
+			// n arguments holding no value: ARGC_GT counts them as not
+			// passed, and reading one is Undefined variable (§5.5)
+			n := int(code[pc])
+			save()
+			th.ensure(n)
+			stack = th.stack
+			for i := 0; i < n; i++ {
+				stack[sp] = Value{}
+				sp++
+			}
+			fallthrough
 		case compiler.CALL, compiler.TAILCALL:
 			n := int(code[pc])
 			pc++
@@ -1389,6 +1401,9 @@ loop:
 			v := stack[base+i]
 			if c, ok := v.AsCell(); ok {
 				v = c.V
+			}
+			if !v.IsValid() {
+				break // an unbound pipeline parameter (§5.5): nothing to check
 			}
 			rtype := rt.consts[k].Object().(*Opaque).X.(*compiler.RType)
 			if cerr := th.checkParam(rt.fn.Params[i].Name, rtype, v); cerr != nil {

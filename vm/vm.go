@@ -407,6 +407,19 @@ func (th *Thread) CallPlain(fn Value, args []Value) (Value, error) {
 	return th.call(fn, args, false)
 }
 
+// CallEntry calls pipeline fn as `harn run` calls the entry pipeline:
+// its parameters are not bound, so a default or a `harness` parameter
+// takes its value and reading any other is Undefined variable
+// (docs/spec/language.md §5.5). Any other callee is called with no
+// arguments.
+func (th *Thread) CallEntry(fn Value) (Value, error) {
+	var args []Value
+	if f, ok := fn.AsClosure(); ok && f.Proto.Kind == compiler.FuncPipeline {
+		args = make([]Value, len(f.Proto.Params)) // holding no value: ARGC_GT counts them as not passed
+	}
+	return th.CallPlain(fn, args)
+}
+
 // Call invokes fn as a callback on the script's behalf (the callbacks of
 // `.map`, `.filter`, sort keys …): a non-thrown failure leaving it is
 // relabelled with its line (docs/spec/language.md §8.2).
@@ -546,13 +559,11 @@ func (th *Thread) pushFrame(f *Closure, argc, base int) error {
 		}
 	} else {
 		// Missing arguments are nil (defaults are assigned by the code,
-		// ARGC_GT); surplus ones and the other locals start unassigned.
-		missing := Nil
-		if proto.Kind == compiler.FuncPipeline {
-			missing = Value{} // pipeline parameters are not bound under `harn run` (§5.5)
-		}
+		// ARGC_GT), a pipeline's too when it is called like a function;
+		// surplus ones and the other locals start unassigned. (The entry
+		// pipeline's parameters are passed unassigned: CALL_ENTRY.)
 		for i := argc; i < nparams; i++ {
-			stack[base+i] = missing
+			stack[base+i] = Nil
 		}
 		clear(stack[base+nparams : base+proto.NumLocals])
 	}

@@ -26,7 +26,7 @@ var testUniverse = universe{}
 func init() {
 	for _, n := range strings.Fields(`println print log eprintln eprint len to_string to_int to_float
 		type_of Ok Err is_ok is_err unwrap unwrap_or range set pair harness pi e assert assert_eq
-		json_stringify json_parse keys values unreachable`) {
+		json_stringify json_parse keys values unreachable exit`) {
 		testUniverse[n] = true
 	}
 }
@@ -308,6 +308,12 @@ func TestWarnings(t *testing.T) {
 		{"unreachable", "fn f() {\n  return 1\n  println(\"never\")\n}\nprintln(f())",
 			[]string{"warning: unreachable code"}},
 		{"unreachable after an if whose branches exit", "fn f(x) {\n  if x {\n    return 1\n  } else {\n    throw \"no\"\n  }\n  println(\"never\")\n}\nprintln(f(1))",
+			[]string{"warning: unreachable code"}},
+		{"pipeline mode: declarations after a top-level return are created", "return 5\nfn shout(s) {\n  return s + \"!\"\n}\npipeline default() {\n  println(shout(\"ran\"))\n}", nil},
+		{"pipeline mode: nothing follows a top-level exit", "exit(4)\nlet n = 1\nprintln(n)\npipeline default() {\n  println(n)\n}", nil},
+		{"pipeline mode: a pipeline body still has unreachable code", "pipeline default() {\n  return 1\n  println(\"never\")\n}",
+			[]string{"warning: unreachable code"}},
+		{"script mode: a fn declared after a top-level return is never created", "return 5\nfn f() {\n  return 1\n}",
 			[]string{"warning: unreachable code"}},
 		{"reachable after an if without else", "fn f(x) {\n  if x {\n    return 1\n  }\n  return 2\n}\nprintln(f(1))", nil},
 		{"reachable after while true left by a break in a let's if", "fn f(n) {\n  var i = 0\n  while true {\n    let _s = if i > n { break } else { 1 }\n    i = i + 1\n  }\n  return i\n}\nprintln(f(2))", nil},

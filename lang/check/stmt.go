@@ -17,6 +17,11 @@ import (
 func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 	var last types.Type
 	exited := false
+	// In pipeline mode the top level never exits: its bindings and
+	// declarations are created whatever precedes them and its other
+	// statements never run (docs/spec/language.md §5.3), so nothing
+	// there is unreachable.
+	ignored := topLevel && c.info.Pipeline
 	for _, s := range list {
 		if exited {
 			c.warnf(s.Position(), "unreachable code")
@@ -25,12 +30,12 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 		last = c.stmt(s, topLevel)
 		switch s.(type) {
 		case *syntax.BreakStmt, *syntax.ContinueStmt:
-			exited = true
+			exited = !ignored
 		default:
 			// return, throw, and whatever else definitely exits: an if
 			// whose branches all do, an exhaustive match whose arms all
 			// do, `while true` without break (docs/spec/newer.md §3.8, §3.14)
-			exited = c.stmtExits(s)
+			exited = !ignored && c.stmtExits(s)
 		}
 	}
 	return last

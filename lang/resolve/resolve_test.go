@@ -1,6 +1,8 @@
 package resolve_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/harnlang/harn/lang/resolve"
@@ -107,6 +109,26 @@ func TestPipelineMode(t *testing.T) {
 	_, info := resolveSrc(t, "pipeline other() {}\npipeline default() {}")
 	if !info.Pipeline || info.Entry == nil || info.Entry.Name != "default" {
 		t.Fatalf("pipeline=%v entry=%v", info.Pipeline, info.Entry)
+	}
+}
+
+// A pipeline's bad `extends` is reported once, however many pipelines
+// extend into its chain (docs/spec/language.md §5.5).
+func TestExtendsErrorReportedOnce(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"pipeline a() extends b {}\npipeline b() extends a {}\npipeline default() extends a {}",
+			"1:1 pipeline `a` extends itself through `b`; 2:1 pipeline `b` extends itself through `a`"},
+		{"pipeline a() extends zz {}\npipeline c() extends a {}\npipeline default() extends a {}",
+			"1:1 pipeline `a` extends unknown pipeline `zz`"},
+	} {
+		_, info := resolveSrc(t, c.src)
+		var got []string
+		for _, e := range info.Errors {
+			got = append(got, fmt.Sprintf("%d:%d %s", e.Line, e.Col, e.Msg))
+		}
+		if s := strings.Join(got, "; "); s != c.want {
+			t.Errorf("%q: errors %q, want %q", c.src, s, c.want)
+		}
 	}
 }
 

@@ -55,6 +55,9 @@ type resolver struct {
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 	impls     implSites
+	// badExtends holds the pipelines whose `extends` was reported: a
+	// chain is walked again for every pipeline extending into it.
+	badExtends map[*syntax.PipelineDecl]bool
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -607,7 +610,7 @@ func (r *resolver) pipelineBody(d *syntax.PipelineDecl, seen map[string]bool) []
 		return d.Body.Stmts
 	}
 	if seen[d.Name] {
-		r.errorf(d.At, "pipeline `%s` extends itself through `%s`", d.Name, d.Extends)
+		r.extendsErrorf(d, "pipeline `%s` extends itself through `%s`", d.Name, d.Extends)
 		return d.Body.Stmts
 	}
 	seen[d.Name] = true
@@ -617,8 +620,20 @@ func (r *resolver) pipelineBody(d *syntax.PipelineDecl, seen map[string]bool) []
 			return append(parent, d.Body.Stmts...)
 		}
 	}
-	r.errorf(d.At, "pipeline `%s` extends unknown pipeline `%s`", d.Name, d.Extends)
+	r.extendsErrorf(d, "pipeline `%s` extends unknown pipeline `%s`", d.Name, d.Extends)
 	return d.Body.Stmts
+}
+
+// extendsErrorf reports what is wrong with d's `extends`, once.
+func (r *resolver) extendsErrorf(d *syntax.PipelineDecl, format string, args ...any) {
+	if r.badExtends[d] {
+		return
+	}
+	if r.badExtends == nil {
+		r.badExtends = map[*syntax.PipelineDecl]bool{}
+	}
+	r.badExtends[d] = true
+	r.errorf(d.At, format, args...)
 }
 
 // ---- statements ----
