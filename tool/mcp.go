@@ -348,8 +348,14 @@ func buildMCPDocs(t *PreparedTool) [2]*jsonv.Object {
 			}
 			o.Set("outputSchema", out)
 		}
+		// The entry's own annotations.title wins; the projected title
+		// only fills it in (docs/spec/mcp-projection.md §4).
 		ann := jsonv.NewObject(5)
-		ann.Set("title", title)
+		if a := e.Annotations; a != nil && a.Title != "" {
+			ann.Set("title", a.Title)
+		} else {
+			ann.Set("title", title)
+		}
 		if a := e.Annotations; a != nil {
 			for _, h := range []struct {
 				k string

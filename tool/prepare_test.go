@@ -236,3 +236,30 @@ func TestRequireHandlers(t *testing.T) {
 		wantError(t, all.RequireHandlers(a), `tool "native" has no local handler (executor "provider_native") but is exposed to the `+string(a)+` audience`)
 	}
 }
+
+// TestAnnotationTitleKept: the entry's annotations.title is published as
+// is; the entry title only fills it in when absent
+// (docs/spec/mcp-projection.md §4).
+func TestAnnotationTitleKept(t *testing.T) {
+	p := mustPrepare(t, `[
+		{"name":"t","title":"Entry Title","annotations":{"title":"Annot Title","readOnlyHint":true}},
+		{"name":"u","title":"Entry Title","annotations":{"readOnlyHint":true}},
+		{"name":"v","annotations":{"title":"From Annot"}},
+		{"name":"w"}]`, "")
+	wants := []string{
+		`"title":"Entry Title","annotations":{"title":"Annot Title","readOnlyHint":true}`,
+		`"title":"Entry Title","annotations":{"title":"Entry Title","readOnlyHint":true}`,
+		`"title":"From Annot","annotations":{"title":"From Annot"}`,
+		`"title":"w","annotations":{"title":"w"}`,
+	}
+	for _, profile := range []MCPProfile{MCPReleased, MCP20260728} {
+		for i, d := range p.MCPTools(profile) {
+			title, _ := d.Get("title")
+			ann, _ := d.Get("annotations")
+			got := `"title":` + string(jsonv.Marshal(title)) + `,"annotations":` + string(jsonv.Marshal(ann))
+			if got != wants[i] {
+				t.Errorf("profile %d tool %d\n got %s\nwant %s", profile, i, got, wants[i])
+			}
+		}
+	}
+}
