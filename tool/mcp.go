@@ -314,6 +314,50 @@ func wrapResult(doc any) *jsonv.Object {
 	return o
 }
 
+// objectSchemas is a bundled schema as tools/list carries it: a boolean
+// schema at the root or as a member of a `properties` map, at any depth,
+// is spelled as the equivalent object (true as {}, false as
+// {"not": {}}). The MCP schema types and the official SDK clients
+// require objects there and reject the whole tools/list otherwise
+// (docs/mcp.md); every other boolean (additionalProperties: false,
+// items: true, ...) is valid everywhere and kept. Validation never reads
+// this copy: it uses the validators compiled from the entry's schemas.
+func objectSchemas(doc any) any {
+	out, _ := objectSchema(doc)
+	return out
+}
+
+func objectSchema(doc any) (any, bool) {
+	switch s := doc.(type) {
+	case bool:
+		if s {
+			return jsonv.NewObject(0), true
+		}
+		not := jsonv.NewObject(1)
+		not.Set("not", jsonv.NewObject(0))
+		return not, true
+	case *jsonv.Object:
+		return objectProperties(s)
+	}
+	return doc, false
+}
+
+// objectProperties applies objectSchema to the members of every
+// `properties` map under an object schema, sharing what it leaves alone.
+func objectProperties(doc any) (any, bool) {
+	o, ok := doc.(*jsonv.Object)
+	if !ok {
+		return doc, false
+	}
+	out := schema.MapSubschemas(o, func(keyword string, sub any) (any, bool) {
+		if keyword == "properties" {
+			return objectSchema(sub)
+		}
+		return objectProperties(sub)
+	})
+	return out, out != o
+}
+
 // mcpTitle is the MCP title of an entry: title, else annotations.title,
 // else the name.
 func mcpTitle(e *Entry) string {
@@ -340,16 +384,22 @@ func buildMCPDocs(t *PreparedTool) [2]*jsonv.Object {
 			desc = fmt.Sprintf("Exported Harn function '%s'.", e.Name)
 		}
 		o.Set("description", desc)
-		o.Set("inputSchema", t.MCPInput)
+		o.Set("inputSchema", objectSchemas(t.MCPInput))
 		if t.MCPOutput != nil {
 			out := t.MCPOutput
 			if MCPProfile(profile) == MCPReleased && !t.OutputIsObject {
 				out = wrapResult(out)
 			}
-			o.Set("outputSchema", out)
+			o.Set("outputSchema", objectSchemas(out))
 		}
+		// The entry's own annotations.title wins; the projected title
+		// only fills it in (docs/spec/mcp-projection.md §4).
 		ann := jsonv.NewObject(5)
-		ann.Set("title", title)
+		if a := e.Annotations; a != nil && a.Title != "" {
+			ann.Set("title", a.Title)
+		} else {
+			ann.Set("title", title)
+		}
 		if a := e.Annotations; a != nil {
 			for _, h := range []struct {
 				k string

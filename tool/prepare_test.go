@@ -236,3 +236,100 @@ func TestRequireHandlers(t *testing.T) {
 		wantError(t, all.RequireHandlers(a), `tool "native" has no local handler (executor "provider_native") but is exposed to the `+string(a)+` audience`)
 	}
 }
+
+// TestBooleanSchemasOnTheWire: tools/list spells a boolean schema at a
+// schema root or in a properties map as an object (true → {}, false →
+// {"not":{}}), which the SDK clients require; the entry, and the
+// validators compiled from it, keep the booleans (docs/mcp.md).
+func TestBooleanSchemasOnTheWire(t *testing.T) {
+	p := mustPrepare(t, `[
+		{"name":"anyarg","parameters":{"payload":{"schema":true,"required":true},"never":{"schema":false},"cfg":{"schema":{"type":"object","properties":{"x":true,"y":{"$ref":"#/components/schemas/C"}},"additionalProperties":false,"items":true}}}},
+		{"name":"anything","returns":true},
+		{"name":"nothing","returns":false},
+		{"name":"obj","returns":{"type":"object","properties":{"r":true},"additionalProperties":false}}]`,
+		`{"components":{"schemas":{"C":{"type":"object","properties":{"z":false}}}}}`)
+	field := func(profile MCPProfile, i int, key string) string {
+		v, _ := p.MCPTools(profile)[i].Get(key)
+		return string(jsonv.Marshal(v))
+	}
+	for _, profile := range []MCPProfile{MCPReleased, MCP20260728} {
+		if got, want := field(profile, 0, "inputSchema"), `{"properties":{"cfg":{"additionalProperties":false,"items":true,"properties":{"x":{},"y":{"$ref":"#/$defs/C"}},"type":"object"},"never":{"not":{}},"payload":{}},"required":["payload"],"type":"object","$defs":{"C":{"properties":{"z":{"not":{}}},"type":"object"}}}`; got != want {
+			t.Errorf("profile %d input\n got %s\nwant %s", profile, got, want)
+		}
+		if got, want := field(profile, 3, "outputSchema"), `{"additionalProperties":false,"properties":{"r":{}},"type":"object"}`; got != want {
+			t.Errorf("profile %d object output\n got %s\nwant %s", profile, got, want)
+		}
+	}
+	wants := map[MCPProfile][2]string{
+		MCPReleased: {`{"type":"object","properties":{"result":{}},"required":["result"],"additionalProperties":false}`,
+			`{"type":"object","properties":{"result":{"not":{}}},"required":["result"],"additionalProperties":false}`},
+		MCP20260728: {`{}`, `{"not":{}}`},
+	}
+	for profile, w := range wants {
+		for i, want := range w {
+			if got := field(profile, 1+i, "outputSchema"); got != want {
+				t.Errorf("profile %d output %d\n got %s\nwant %s", profile, 1+i, got, want)
+			}
+		}
+	}
+
+	// The entry keeps the booleans, and validation is what they say.
+	anyarg, _ := p.Tool("anyarg")
+	props, _ := jsonv.Member[*jsonv.Object](anyarg.Entry().InputSchema.Doc().(*jsonv.Object), "properties")
+	if v, _ := props.Get("payload"); v != true {
+		t.Errorf("entry payload schema = %v, want true", v)
+	}
+	if b, _ := p.Tool("anything"); b.Entry().OutputSchema.Doc() != true {
+		t.Errorf("entry output schema = %v, want true", b.Entry().OutputSchema.Doc())
+	}
+	arg := func(s string) any {
+		x, err := jsonv.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	if err := anyarg.ValidateInput(arg(`{"payload":[1,"x",null]}`)); err != nil {
+		t.Errorf("any payload refused: %v", err)
+	}
+	for _, bad := range []string{`{}`, `{"payload":1,"never":1}`, `{"payload":1,"cfg":{"y":{"z":1}}}`} {
+		if err := anyarg.ValidateInput(arg(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	nothing, _ := p.Tool("nothing")
+	if err := nothing.ValidateOutput(arg(`{}`)); err == nil {
+		t.Errorf("returns: false accepted a result")
+	}
+	anything, _ := p.Tool("anything")
+	if err := anything.ValidateOutput(arg(`"x"`)); err != nil {
+		t.Errorf("returns: true refused a result: %v", err)
+	}
+}
+
+// TestAnnotationTitleKept: the entry's annotations.title is published as
+// is; the entry title only fills it in when absent
+// (docs/spec/mcp-projection.md §4).
+func TestAnnotationTitleKept(t *testing.T) {
+	p := mustPrepare(t, `[
+		{"name":"t","title":"Entry Title","annotations":{"title":"Annot Title","readOnlyHint":true}},
+		{"name":"u","title":"Entry Title","annotations":{"readOnlyHint":true}},
+		{"name":"v","annotations":{"title":"From Annot"}},
+		{"name":"w"}]`, "")
+	wants := []string{
+		`"title":"Entry Title","annotations":{"title":"Annot Title","readOnlyHint":true}`,
+		`"title":"Entry Title","annotations":{"title":"Entry Title","readOnlyHint":true}`,
+		`"title":"From Annot","annotations":{"title":"From Annot"}`,
+		`"title":"w","annotations":{"title":"w"}`,
+	}
+	for _, profile := range []MCPProfile{MCPReleased, MCP20260728} {
+		for i, d := range p.MCPTools(profile) {
+			title, _ := d.Get("title")
+			ann, _ := d.Get("annotations")
+			got := `"title":` + string(jsonv.Marshal(title)) + `,"annotations":` + string(jsonv.Marshal(ann))
+			if got != wants[i] {
+				t.Errorf("profile %d tool %d\n got %s\nwant %s", profile, i, got, wants[i])
+			}
+		}
+	}
+}

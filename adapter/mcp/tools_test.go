@@ -39,6 +39,46 @@ func TestWidgetListing(t *testing.T) {
 	jsonEq(t, "outputSchema 2026", w["outputSchema"], `{"$ref":"#/$defs/Widget","$defs":{"Widget":{"additionalProperties":false,"properties":{"id":{"type":"integer"},"label":{"type":"string"}},"required":["id","label"],"type":"object"}}}`)
 }
 
+// Boolean schemas reach the wire as objects the SDK clients accept, and
+// calls still validate against the booleans (docs/mcp.md); an entry's
+// annotations.title is kept (docs/spec/mcp-projection.md §4).
+func TestBooleanSchemasAndAnnotationTitle(t *testing.T) {
+	p := writeScript(t, `import { tool_registry_from } from "std/tools"
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "anyarg", parameters: {payload: {schema: true, required: true}, never: {schema: false}}, handler: {a -> "ok"}},
+    {name: "anything", returns: true, handler: {a -> [1]}},
+    {name: "t", title: "Entry Title", annotations: {title: "Annot Title", readOnlyHint: true}, handler: {a -> 1}},
+  ]))
+}
+`)
+	s := start(t, p, Options{})
+	s.initialize("2025-11-25")
+	list := s.result("tools/list", nil)
+	jsonEq(t, "inputSchema", findTool(t, list, "anyarg")["inputSchema"], `{"properties":{"never":{"not":{}},"payload":{}},"required":["payload"],"type":"object"}`)
+	jsonEq(t, "released outputSchema", findTool(t, list, "anything")["outputSchema"], `{"type":"object","properties":{"result":{}},"required":["result"],"additionalProperties":false}`)
+	titled := findTool(t, list, "t")
+	if titled["title"] != "Entry Title" {
+		t.Errorf("title %v", titled["title"])
+	}
+	jsonEq(t, "annotations", titled["annotations"], `{"title":"Annot Title","readOnlyHint":true}`)
+	if res := s.rpcErr("tools/call", map[string]any{"name": "anyarg", "arguments": map[string]any{"payload": 1, "never": 2}}); res["code"] != float64(-32602) {
+		t.Errorf("false property accepted: %s", js(res))
+	}
+	if res := s.rpcErr("tools/call", map[string]any{"name": "anyarg", "arguments": map[string]any{}}); res["code"] != float64(-32602) {
+		t.Errorf("missing payload accepted: %s", js(res))
+	}
+	res := s.result("tools/call", map[string]any{"name": "anyarg", "arguments": map[string]any{"payload": []any{"x", nil}}})
+	if res["isError"] != false {
+		t.Errorf("any payload refused: %s", js(res))
+	}
+	jsonEq(t, "structuredContent", s.result("tools/call", map[string]any{"name": "anything", "arguments": map[string]any{}})["structuredContent"], `{"result":[1]}`)
+
+	s2 := start(t, p, Options{})
+	list = s2.result("tools/list", with2026(nil, nil))
+	jsonEq(t, "2026 outputSchema", findTool(t, list, "anything")["outputSchema"], `{}`)
+}
+
 func TestWidgetCall(t *testing.T) {
 	s := start(t, testdata("widgets.harn"), Options{})
 	s.initialize("2025-06-18")

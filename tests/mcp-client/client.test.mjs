@@ -80,3 +80,29 @@ test("an undeclared throw never renders the thrown value", async () => {
 test("ping answers", async () => {
   assert.deepEqual(await client.ping(), {});
 });
+
+// Boolean schemas (docs/mcp.md): the SDK validates every tool's
+// inputSchema/outputSchema root and properties as objects, and rejects
+// the whole tools/list otherwise; harn spells true as {} and false as
+// {"not":{}} on the wire, and validation still follows the booleans.
+test("a registry with boolean schemas lists and calls through the SDK", async () => {
+  const c = new Client({ name: "ts-sdk-test", version: "1.0.0" });
+  await c.connect(new StdioClientTransport({ command: harn, args: ["serve", "mcp", path.join(here, "booleans.harn")], stderr: "ignore" }));
+  try {
+    const { tools } = await c.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["anyarg", "anything", "nested", "titled"]);
+    assert.deepEqual(tools[0].inputSchema.properties, { never: { not: {} }, payload: {} });
+    assert.deepEqual(tools[1].outputSchema.properties, { result: {} });
+    assert.deepEqual(tools[2].outputSchema.properties, { deep: { properties: { x: { not: {} } }, type: "object" }, r: {} });
+    assert.equal(tools[2].outputSchema.additionalProperties, false);
+    assert.equal(tools[3].title, "Entry Title");
+    assert.deepEqual(tools[3].annotations, { title: "Annot Title", readOnlyHint: true });
+    const ok = await c.callTool({ name: "anyarg", arguments: { payload: [1, { a: null }] } });
+    assert.equal(ok.isError, false);
+    await assert.rejects(c.callTool({ name: "anyarg", arguments: { payload: 1, never: 1 } }), (e) => e.code === -32602);
+    const any = await c.callTool({ name: "anything", arguments: {} });
+    assert.deepEqual(any.structuredContent, { result: [1, "two"] });
+  } finally {
+    await c.close();
+  }
+});

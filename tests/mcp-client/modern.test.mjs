@@ -7,7 +7,8 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { targets, stdioCommand, startHTTP } from "../mcp-targets/targets.mjs";
+import path from "node:path";
+import { targets, stdioCommand, startHTTP, harnBin, testsDir } from "../mcp-targets/targets.mjs";
 
 // What each target serves, for the checks that name tools.
 const expect = {
@@ -123,3 +124,35 @@ for (const t of targets()) {
     });
   }
 }
+
+// Boolean schemas (docs/mcp.md): the 2026-07-28 profile lists an
+// unwrapped output schema, which the client requires to be an object;
+// harn spells true as {} and false as {"not":{}} on the wire.
+describe("serve with boolean schemas over stdio", () => {
+  let client;
+  before(async () => {
+    client = newClient();
+    client.setVersionNegotiation({ mode: "auto" });
+    await client.connect(new StdioClientTransport({ command: harnBin(), args: ["serve", "mcp", path.join(testsDir, "mcp-client", "booleans.harn")], stderr: "ignore" }));
+  });
+  after(async () => {
+    await client?.close();
+  });
+
+  test("lists every tool with object schemas", async () => {
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((x) => x.name), ["anyarg", "anything", "nested", "titled"]);
+    assert.deepEqual(tools[0].inputSchema.properties, { never: { not: {} }, payload: {} });
+    assert.deepEqual(tools[1].outputSchema, {});
+    assert.deepEqual(tools[2].outputSchema.properties.r, {});
+    assert.deepEqual(tools[3].annotations, { title: "Annot Title", readOnlyHint: true });
+  });
+
+  test("calls keep the booleans' meaning", async () => {
+    const res = await client.callTool({ name: "anything", arguments: {} });
+    assert.equal(res.isError, false, JSON.stringify(res));
+    assert.deepEqual(res.structuredContent, [1, "two"]);
+    await assert.rejects(client.callTool({ name: "anyarg", arguments: {} }), (e) => e.code === -32602);
+  });
+});

@@ -230,6 +230,69 @@ func EachSubschema(obj *jsonv.Object, fn func(loc string, sub any) bool) {
 	}
 }
 
+// MapSubschemas returns obj with every schema-bearing position directly
+// under it (those of EachSubschema) replaced by fn(keyword, sub), where
+// fn reports whether it changed sub. obj is never modified: when fn
+// changes nothing obj itself is returned, otherwise a copy that shares
+// every unchanged value.
+func MapSubschemas(obj *jsonv.Object, fn func(keyword string, sub any) (any, bool)) *jsonv.Object {
+	var out *jsonv.Object
+	set := func(k string, v any) {
+		if out == nil {
+			out = obj.Copy()
+		}
+		out.Set(k, v)
+	}
+	for i := 0; i < obj.Len(); i++ {
+		k, v := obj.At(i)
+		switch subschemaShape(k) {
+		case oneSubschema:
+			if n, changed := fn(k, v); changed {
+				set(k, n)
+			}
+		case subschemaList:
+			arr, ok := v.([]any)
+			if !ok {
+				continue
+			}
+			var n []any
+			for j, e := range arr {
+				if x, changed := fn(k, e); changed {
+					if n == nil {
+						n = append([]any(nil), arr...)
+					}
+					n[j] = x
+				}
+			}
+			if n != nil {
+				set(k, n)
+			}
+		case subschemaMap:
+			m, ok := v.(*jsonv.Object)
+			if !ok {
+				continue
+			}
+			var n *jsonv.Object
+			for j := 0; j < m.Len(); j++ {
+				name, e := m.At(j)
+				if x, changed := fn(k, e); changed {
+					if n == nil {
+						n = m.Copy()
+					}
+					n.Set(name, x)
+				}
+			}
+			if n != nil {
+				set(k, n)
+			}
+		}
+	}
+	if out == nil {
+		return obj
+	}
+	return out
+}
+
 // How a keyword's value holds subschemas.
 const (
 	noSubschema   = iota
