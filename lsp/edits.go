@@ -181,7 +181,12 @@ func (s *Server) semanticTokens(_ *glsp.Context, p *protocol.SemanticTokensParam
 // semanticTokens classifies every token and encodes them relative to each
 // other as the protocol wants (multi-line tokens are split per line).
 func (a *analysis) semanticTokens() []protocol.UInteger {
-	lines := splitLines(a.text)
+	return a.semanticTokensWith(newLineCursor(splitLines(a.text)))
+}
+
+// semanticTokensWith converts the positions of the tokens, in order, with
+// at.
+func (a *analysis) semanticTokensWith(at *lineCursor) []protocol.UInteger {
 	data := []protocol.UInteger{}
 	var prevLine, prevChar protocol.UInteger
 	emit := func(p syntax.Pos, text string, typ, mods int) {
@@ -193,8 +198,8 @@ func (a *analysis) semanticTokens() []protocol.UInteger {
 			if part == "" {
 				continue
 			}
-			start := toPosition(lines, pos)
-			end := toPosition(lines, syntax.Pos{Line: pos.Line, Col: pos.Col + runeLen(part)})
+			start := at.position(pos)
+			end := at.position(syntax.Pos{Line: pos.Line, Col: pos.Col + runeLen(part)})
 			dl := start.Line - prevLine
 			dc := start.Character
 			if dl == 0 {

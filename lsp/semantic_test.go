@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn/lang/syntax"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// semToken is one decoded semantic token.
+type semToken struct {
+	line, char, length int
+	typ                string
+	mods               int
+}
+
+// decodeTokens undoes the relative encoding of semantic tokens.
+func decodeTokens(data []protocol.UInteger) []semToken {
+	var out []semToken
+	line, char := 0, 0
+	for i := 0; i+4 < len(data); i += 5 {
+		if data[i] > 0 {
+			line += int(data[i])
+			char = int(data[i+1])
+		} else {
+			char += int(data[i+1])
+		}
+		out = append(out, semToken{line, char, int(data[i+2]), tokenTypes[data[i+3]], int(data[i+4])})
+	}
+	return out
+}
+
+// TestSemanticTokensLinearInLineLength: the tokens of one long line are
+// converted in one pass over the line (each token used to be converted by
+// scanning its line from the start, quadratic in the line's length), and
+// the positions are those toPosition gives, in UTF-16 units.
+func TestSemanticTokensLinearInLineLength(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`let a = ["é😀", `)
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d, ", i)
+	}
+	b.WriteString("0]\nlet s = \"😀\" + \"x\"\nprintln(len(a), s)\n")
+	src := b.String()
+	a := Analyze("/tmp/long.harn", src)
+	if a.file == nil {
+		t.Fatal("does not parse")
+	}
+	at := newLineCursor(splitLines(src))
+	toks := decodeTokens(a.semanticTokensWith(at))
+	if n := runeLen(src); at.steps > n {
+		t.Errorf("%d characters scanned for a text of %d", at.steps, n)
+	}
+	lines := splitLines(src)
+	i := 0
+	for _, tok := range a.toks {
+		if tok.Kind == syntax.TokNewline || tok.Kind == syntax.TokEOF || tok.Kind == syntax.TokPunct && strings.Contains("()[]{},;:.", tok.Text) {
+			continue
+		}
+		if i%500 != 0 && tok.Pos.Line == 1 && tok.Pos.Col > 100 {
+			i++ // (converting every token of the long line here would be quadratic)
+			continue
+		}
+		want := toPosition(lines, tok.Pos)
+		if i >= len(toks) || toks[i].line != int(want.Line) || toks[i].char != int(want.Character) {
+			t.Fatalf("token %q at %v: got %+v, want %+v", tok.Text, tok.Pos, toks[min(i, len(toks)-1)], want)
+		}
+		i++
+	}
+	if i != len(toks) {
+		t.Errorf("%d tokens, want %d", len(toks), i)
+	}
+	if s := toks[3]; s.typ != "string" || s.length != 5 {
+		t.Errorf("the first string: %+v, want 5 UTF-16 units", s)
+	}
+}
