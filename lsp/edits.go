@@ -50,10 +50,67 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 	return replaceAll(text, string(out)), nil
 }
 
-// onTypeFormatting formats the document after `}` or a line break, when
-// it parses.
+// onTypeFormatting formats the document after `}`, when it parses. After
+// a line break it only indents the new line: formatting the whole
+// document then would delete the blank line being typed on.
 func (s *Server) onTypeFormatting(ctx *glsp.Context, p *protocol.DocumentOnTypeFormattingParams) ([]protocol.TextEdit, error) {
+	if p.Ch == "\n" {
+		_, text := s.text(p.TextDocument.URI)
+		return indentLine(text, int(p.Position.Line)), nil
+	}
 	return s.formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: p.TextDocument})
+}
+
+// indentUnit is one level of harn fmt's indentation (lang/format).
+const indentUnit = "  "
+
+// indentLine gives line (from 0) of text the indentation harn fmt gives
+// a line at its bracket depth: one level per bracket open before it, one
+// less when the line starts with a closing bracket. A line inside a
+// multi-line string or comment, or after text that does not scan, is
+// left alone.
+func indentLine(text string, line int) []protocol.TextEdit {
+	lines := splitLines(text)
+	if line >= len(lines) {
+		return []protocol.TextEdit{}
+	}
+	end := 0
+	for _, l := range lines[:line+1] {
+		end += len(l) + 1
+	}
+	toks, err := syntax.Scan("", []byte(text[:min(end, len(text))]))
+	if err != nil {
+		return []protocol.TextEdit{}
+	}
+	depth := 0
+	for _, t := range toks {
+		if t.Pos.Line-1 < line {
+			if t.End().Line-1 >= line && t.Kind != syntax.TokNewline && t.Kind != syntax.TokEOF {
+				return []protocol.TextEdit{} // a token across the line's start
+			}
+			if t.Kind == syntax.TokPunct {
+				switch t.Text {
+				case "{", "[", "(":
+					depth++
+				case "}", "]", ")":
+					depth--
+				}
+			}
+			continue
+		}
+		if t.Kind == syntax.TokPunct && t.Pos.Line-1 == line && strings.Contains("}])", t.Text) {
+			depth--
+		}
+		break
+	}
+	cur := lines[line]
+	ws := cur[:len(cur)-len(strings.TrimLeft(cur, " \t"))]
+	want := strings.Repeat(indentUnit, max(depth, 0))
+	if ws == want {
+		return []protocol.TextEdit{}
+	}
+	return []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line)},
+		End: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(len(ws))}}, NewText: want}}
 }
 
 // analyzer is the lint.Analyzer of a document: its imports load from
