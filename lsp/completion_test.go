@@ -82,3 +82,59 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// completeItems is complete returning the items.
+func (w *workspace) completeItems(src, trigger string) []protocol.CompletionItem {
+	w.t.Helper()
+	off := strings.IndexByte(src, '|')
+	text := src[:off] + src[off+1:]
+	uri := w.uri("main.harn")
+	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1, Text: text}})
+	before := strings.Split(src[:off], "\n")
+	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
+	if trigger != "" {
+		p.Context = &protocol.CompletionContext{TriggerKind: protocol.CompletionTriggerKindTriggerCharacter, TriggerCharacter: &trigger}
+	}
+	r, err := w.s.completion(w.ctx, p)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return r.([]protocol.CompletionItem)
+}
+
+// TestImportPathCompletionReplacesThePath: an import path item replaces
+// the whole path typed so far (from after the opening quote to the
+// cursor) and filters on the whole path, so `"std/` + `std/math` does not
+// become `"std/std/math` (docs/lsp.md, Completion).
+func TestImportPathCompletionReplacesThePath(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct{ src, label, trigger string }{
+		{`import { clamp } from "std/|`, "std/math", "/"},
+		{`import { clamp } from "std/ma|"`, "std/math", ""},
+		{"let é = 1\nimport { add } from \"./|", "./lib", "/"},
+		{`import * as m from "|`, "std/math", `"`},
+	} {
+		off := strings.IndexByte(c.src, '|')
+		lastLine := c.src[strings.LastIndexByte(c.src[:off], '\n')+1 : off]
+		quote := strings.LastIndexByte(lastLine, '"')
+		var found bool
+		for _, it := range w.completeItems(c.src, c.trigger) {
+			if it.Label != c.label {
+				continue
+			}
+			found = true
+			e, ok := it.TextEdit.(protocol.TextEdit)
+			want := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(strings.Count(c.src[:off], "\n")), Character: protocol.UInteger(quote + 1)},
+				End: protocol.Position{Line: protocol.UInteger(strings.Count(c.src[:off], "\n")), Character: protocol.UInteger(len(lastLine))}}
+			if !ok || e.NewText != c.label || e.Range != want {
+				t.Errorf("%q: %s edit = %+v, want %s over %+v", c.src, c.label, it.TextEdit, c.label, want)
+			}
+			if it.FilterText == nil || *it.FilterText != c.label {
+				t.Errorf("%q: %s filterText = %v", c.src, c.label, it.FilterText)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no %s", c.src, c.label)
+		}
+	}
+}

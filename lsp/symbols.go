@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -215,7 +216,11 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	case syntax.InString:
 		// only the path of an import is completed
 		if text[start] == '"' && importsFrom(text[:start]) {
-			return s.importCompletions(d.path, text[start+1:off]), nil
+			typed := protocol.Range{Start: p.Position, End: p.Position}
+			if from := strings.LastIndexByte(text[:off], '\n') + 1; start+1 >= from {
+				typed.Start.Character = protocol.UInteger(len(utf16.Encode([]rune(text[from : start+1]))))
+			}
+			return s.importCompletions(d.path, text[start+1:off], typed), nil
 		}
 		return []protocol.CompletionItem{}, nil
 	}
@@ -421,12 +426,20 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 }
 
 // importCompletions offers the embedded std modules and .harn files
-// relative to the importing file's directory.
-func (s *Server) importCompletions(path, prefix string) []protocol.CompletionItem {
+// relative to the importing file's directory. Each item replaces typed,
+// the whole path typed so far (editors would replace only the word
+// before the cursor, after the last `/`), and filters on the whole path.
+func (s *Server) importCompletions(path, prefix string, typed protocol.Range) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
+	add := func(label string, kind protocol.CompletionItemKind, detail string) {
+		it := item(label, kind, detail, "")
+		it.TextEdit = protocol.TextEdit{Range: typed, NewText: label}
+		it.FilterText = &label
+		out = append(out, it)
+	}
 	for _, name := range std.Names() {
 		if m := "std/" + name; strings.HasPrefix(m, prefix) {
-			out = append(out, item(m, protocol.CompletionItemKindModule, "standard module", ""))
+			add(m, protocol.CompletionItemKindModule, "standard module")
 		}
 	}
 	dir := filepath.Dir(path)
@@ -439,9 +452,9 @@ func (s *Server) importCompletions(path, prefix string) []protocol.CompletionIte
 		}
 		switch {
 		case e.IsDir():
-			out = append(out, item(sub+name+"/", protocol.CompletionItemKindFolder, "", ""))
+			add(sub+name+"/", protocol.CompletionItemKindFolder, "")
 		case strings.HasSuffix(name, ".harn") && filepath.Join(dir, sub, name) != path:
-			out = append(out, item(sub+strings.TrimSuffix(name, ".harn"), protocol.CompletionItemKindFile, "module", ""))
+			add(sub+strings.TrimSuffix(name, ".harn"), protocol.CompletionItemKindFile, "module")
 		}
 	}
 	return out
