@@ -138,3 +138,34 @@ func TestImportPathCompletionReplacesThePath(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionOffersTypeDeclarations: top-level enums, type aliases and
+// interfaces are among the names completion offers, as structs are
+// (docs/lsp.md, Completion).
+func TestCompletionOffersTypeDeclarations(t *testing.T) {
+	w := newWorkspace(t, nil)
+	src := lines(
+		"enum Shape {",
+		"  Dot",
+		"}",
+		"type Alias = int",
+		"interface IF {",
+		"  fn area(self) -> int",
+		"}",
+		"struct Pt {",
+		"  x: int",
+		"}",
+		"fn f(a: int) {",
+		"  |",
+		"}")
+	got := map[string]protocol.CompletionItemKind{}
+	for _, it := range w.completeItems(src, "") {
+		got[it.Label] = *it.Kind
+	}
+	for name, kind := range map[string]protocol.CompletionItemKind{"Shape": protocol.CompletionItemKindEnum, "Alias": protocol.CompletionItemKindTypeParameter,
+		"IF": protocol.CompletionItemKindInterface, "Pt": protocol.CompletionItemKindStruct, "f": protocol.CompletionItemKindFunction} {
+		if k, ok := got[name]; !ok || k != kind {
+			t.Errorf("completion offers %s as kind %v (present %v), want kind %v", name, k, ok, kind)
+		}
+	}
+}

@@ -314,6 +314,14 @@ func (a *analysis) scopeCompletions(pos syntax.Pos) []protocol.CompletionItem {
 			add(item(b.Name, completionKind(b), detail, ""))
 		}
 	}
+	if a.file != nil {
+		// the resolver binds no name for enums, interfaces and type aliases
+		for _, it := range a.file.Items {
+			if isTypeDecl(it) {
+				add(typeItem(it))
+			}
+		}
+	}
 	if a.sess != nil {
 		for _, name := range a.sess.Universe.BuiltinNames() {
 			if strings.HasPrefix(name, "__") {
@@ -330,6 +338,19 @@ func (a *analysis) scopeCompletions(pos syntax.Pos) []protocol.CompletionItem {
 		add(item(k, protocol.CompletionItemKindKeyword, "", ""))
 	}
 	return out
+}
+
+// typeItem is the completion item of a type declaration.
+func typeItem(d syntax.Node) protocol.CompletionItem {
+	switch d.(type) {
+	case *syntax.StructDecl:
+		return item(declName(d), protocol.CompletionItemKindStruct, "struct", describe(d, nil))
+	case *syntax.EnumDecl:
+		return item(declName(d), protocol.CompletionItemKindEnum, "enum", describe(d, nil))
+	case *syntax.InterfaceDecl:
+		return item(declName(d), protocol.CompletionItemKindInterface, "interface", describe(d, nil))
+	}
+	return item(declName(d), protocol.CompletionItemKindTypeParameter, "type", describe(d, nil))
 }
 
 // encloses reports whether a function node's body contains pos.
