@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,12 +12,19 @@ import (
 // as if typing trigger ("" for an explicit request), and returns the labels.
 func (w *workspace) complete(src, trigger string) []string {
 	w.t.Helper()
+	return w.completeAfter("let xs = [1]\nlet total = 1\n", src, trigger)
+}
+
+// completeAfter is complete in a document whose previous version was
+// prev.
+func (w *workspace) completeAfter(prev, src, trigger string) []string {
+	w.t.Helper()
 	off := strings.IndexByte(src, '|')
 	text := src[:off] + src[off+1:]
 	uri := w.uri("main.harn")
 	// a version that parses first, as when typing into a file
 	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1,
-		Text: "let xs = [1]\nlet total = 1\n"}})
+		Text: prev}})
 	w.change(uri, text)
 	before := strings.Split(src[:off], "\n")
 	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
@@ -167,5 +175,43 @@ func TestCompletionOffersTypeDeclarations(t *testing.T) {
 		if k, ok := got[name]; !ok || k != kind {
 			t.Errorf("completion offers %s as kind %v (present %v), want kind %v", name, k, ok, kind)
 		}
+	}
+}
+
+// TestMemberCompletionOfImportedTypes: after `.` an imported enum offers
+// its variants and a parameter of an imported struct type its fields, as
+// for the file's own declarations (docs/lsp.md, Completion).
+func TestMemberCompletionOfImportedTypes(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct {
+		src      string
+		want     []string
+		unwanted string
+	}{
+		{"import { Color } from \"./lib\"\nlet c = Color.|", []string{"Red", "Green"}, "map"},
+		{"import { Point } from \"./lib\"\nfn g(q: Point) { return q.| }", []string{"x", "y"}, ""},
+	} {
+		// the version before the `.` parsed
+		prev := strings.Replace(strings.Replace(c.src, ".|", "", 1), "|", "", 1)
+		got := w.completeAfter(prev, c.src, ".")
+		for _, want := range c.want {
+			if !contains(got, want) {
+				t.Errorf("%q lacks %s: %.80v", c.src, want, got)
+			}
+		}
+		if c.unwanted != "" && contains(got, c.unwanted) {
+			t.Errorf("%q offers %s: %.80v", c.src, c.unwanted, got)
+		}
+	}
+}
+
+// TestMemberCompletionBeforeTheFileParsed: `Shape.` offers the variants of
+// an enum of the text being typed even when no version of it parsed yet.
+func TestMemberCompletionBeforeTheFileParsed(t *testing.T) {
+	w := newWorkspace(t, nil)
+	src := "enum Shape {\n  Circle(r: int),\n  // a comment\n  Dot\n}\nlet s = Shape.|"
+	got := w.completeAfter(strings.Replace(src, "|", "", 1), src, ".")
+	if !slices.Equal(got, []string{"Circle", "Dot"}) {
+		t.Errorf("Shape. offers %.80v, want [Circle Dot]", got)
 	}
 }

@@ -230,9 +230,6 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		// `/` divides (or starts a comment)
 		return []protocol.CompletionItem{}, nil
 	}
-	if a == nil {
-		return []protocol.CompletionItem{}, nil
-	}
 	line := ""
 	if pos.Line-1 < len(lines) {
 		r := []rune(lines[pos.Line-1])
@@ -243,7 +240,24 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	if strings.HasSuffix(trimmed, ".") {
 		recv := strings.TrimSuffix(strings.TrimSuffix(trimmed, "."), "?")
 		recvName := lastWord(recv)
+		if _, known := a.enumNamed(recvName); !known {
+			// an enum of the text being typed, which no analysis parsed
+			s.mu.Lock()
+			cur := d.cur
+			s.mu.Unlock()
+			if cur != nil {
+				if vs := scannedVariants(cur.toks, recvName); vs != nil {
+					return vs, nil
+				}
+			}
+		}
+		if a == nil {
+			return []protocol.CompletionItem{}, nil
+		}
 		return a.memberCompletions(recvName), nil
+	}
+	if a == nil {
+		return []protocol.CompletionItem{}, nil
 	}
 	return a.scopeCompletions(pos), nil
 }
@@ -392,18 +406,16 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 // struct type, otherwise the builtin methods.
 func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
-	if a.file != nil && recv != "" {
-		for _, it := range a.file.Items {
-			if e, ok := it.(*syntax.EnumDecl); ok && e.Name == recv {
-				for _, v := range e.Variants {
-					detail := e.Name + "." + v.Name
-					if v.Params != nil {
-						detail += params(v.Params)
-					}
-					out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
+	if recv != "" {
+		if e, ok := a.enumNamed(recv); ok {
+			for _, v := range e.Variants {
+				detail := e.Name + "." + v.Name
+				if v.Params != nil {
+					detail += params(v.Params)
 				}
-				return out
+				out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
 			}
+			return out
 		}
 		if st := a.structOf(recv); st != nil {
 			for _, f := range st.Fields {
@@ -426,7 +438,51 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	return out
 }
 
-// structOf finds the struct a parameter is annotated with.
+// enumNamed is the enum a name stands for, declared in the file or
+// imported (a may be nil).
+func (a *analysis) enumNamed(name string) (*syntax.EnumDecl, bool) {
+	if a == nil || name == "" {
+		return nil, false
+	}
+	n, ok := a.typeNamed(name, "")
+	e, isEnum := n.decl.(*syntax.EnumDecl)
+	return e, ok && isEnum
+}
+
+// scannedVariants offers the variants of `enum name { … }` found in the
+// tokens of a text that does not parse: the names that start an item
+// (after `{`, `,` or a line break) inside the enum's braces. It is nil
+// when the tokens declare no such enum.
+func scannedVariants(toks []syntax.Token, name string) []protocol.CompletionItem {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Kind != syntax.TokKeyword || toks[i].Text != "enum" || toks[i+1].Text != name || toks[i+2].Text != "{" {
+			continue
+		}
+		out := []protocol.CompletionItem{}
+		depth := 0
+		for j := i + 2; j < len(toks); j++ {
+			t := toks[j]
+			switch {
+			case t.Kind == syntax.TokPunct && strings.Contains("{([", t.Text):
+				depth++
+			case t.Kind == syntax.TokPunct && strings.Contains("})]", t.Text):
+				depth--
+			case t.Kind == syntax.TokIdent && depth == 1:
+				if p := toks[j-1]; p.Kind == syntax.TokNewline || p.Text == "{" || p.Text == "," {
+					out = append(out, item(t.Text, protocol.CompletionItemKindEnumMember, name+"."+t.Text, ""))
+				}
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// structOf finds the struct a parameter is annotated with, declared in
+// the file or imported.
 func (a *analysis) structOf(name string) *syntax.StructDecl {
 	var typeName string
 	for _, b := range a.bindings {
@@ -440,10 +496,11 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 			}
 		}
 	}
-	if typeName == "" || a.info == nil {
-		return nil
+	if n, ok := a.typeNamed(typeName, ""); ok && typeName != "" {
+		st, _ := n.decl.(*syntax.StructDecl)
+		return st
 	}
-	return a.info.Struct(typeName)
+	return nil
 }
 
 // importCompletions offers the embedded std modules and .harn files
