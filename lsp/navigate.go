@@ -81,7 +81,35 @@ func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *r
 			return tok, nil, b, true
 		}
 	}
+	if b := a.importedAt(tok); b != nil {
+		return tok, nil, b, true
+	}
 	return tok, nil, nil, true
+}
+
+// importedAt is the binding of a name of an import list (`add` in
+// `import { add } from "lib"`) spelled by tok: the resolver binds imported
+// names before it reads the import declarations, so the binding has no
+// position to find it by.
+func (a *analysis) importedAt(tok syntax.Token) *resolve.Binding {
+	if a.file == nil {
+		return nil
+	}
+	for _, it := range a.file.Items {
+		imp, ok := it.(*syntax.ImportDecl)
+		if !ok {
+			continue
+		}
+		for _, n := range imp.Names {
+			if n.At != tok.Pos || n.Name != tok.Text {
+				continue
+			}
+			if i, ok := a.info.GlobalIndex[n.Name]; ok && a.info.Globals[i].Kind == resolve.KImport {
+				return a.info.Globals[i]
+			}
+		}
+	}
+	return nil
 }
 
 // identInString is the resolved identifier at (or just before) p inside
