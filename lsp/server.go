@@ -474,7 +474,7 @@ func (a *analysis) findingRange(lines []string, f *lint.Finding) protocol.Range 
 }
 
 // toDiagnostic converts a front-end diagnostic of the file whose lines
-// are given.
+// are given; its help line, when it has one, ends the message.
 func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
 	source := Name
 	sev := protocol.DiagnosticSeverityError
@@ -486,7 +486,11 @@ func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
 		line, col = 1, 1
 	}
 	r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
-	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
+	msg := d.Msg
+	if d.Help != "" {
+		msg += "\nhelp: " + d.Help // harn check prints it as `= help: …` under the source line
+	}
+	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: msg}
 	if d.Code != "" {
 		pd.Code = &protocol.IntegerOrString{Value: d.Code}
 	}
