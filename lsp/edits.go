@@ -246,6 +246,7 @@ func (a *analysis) semanticTokens() []protocol.UInteger {
 func (a *analysis) semanticTokensWith(at *lineCursor) []protocol.UInteger {
 	data := []protocol.UInteger{}
 	var prevLine, prevChar protocol.UInteger
+	roles := a.roles()
 	emit := func(p syntax.Pos, text string, typ, mods int) {
 		for i, part := range strings.Split(text, "\n") {
 			pos := p
@@ -285,15 +286,64 @@ func (a *analysis) semanticTokensWith(at *lineCursor) []protocol.UInteger {
 				emit(t.Pos, t.Text, ttOperator, 0)
 			}
 		case syntax.TokIdent:
-			typ, mods := a.classify(i)
+			typ, mods := a.classify(i, roles)
 			emit(t.Pos, t.Text, typ, mods)
 		}
 	}
 	return data
 }
 
-// classify decides the semantic type of the identifier token i.
-func (a *analysis) classify(i int) (int, int) {
+// role is the semantic type (and modifiers) the tree gives the name at a
+// position, for the names the resolver does not bind.
+type role struct{ typ, mods int }
+
+// roles finds, in the tree, the names whose place says what they are:
+// types in annotations (`int`, `list<string>`; a declared struct or enum
+// keeps its own type), the fields of struct declarations and literals,
+// enum variants and impl methods where they are declared.
+func (a *analysis) roles() map[syntax.Pos]role {
+	out := map[syntax.Pos]role{}
+	if a.file == nil {
+		return out
+	}
+	syntax.Walk(a.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		switch d := n.(type) {
+		case *syntax.NamedType:
+			switch {
+			case a.info != nil && a.info.IsEnum(d.Name):
+				out[d.At] = role{ttEnum, 0}
+			case a.info != nil && a.info.Struct(d.Name) != nil:
+				out[d.At] = role{ttStruct, 0}
+			default:
+				out[d.At] = role{ttType, 0}
+			}
+		case *syntax.StructDecl:
+			for _, f := range d.Fields {
+				out[f.At] = role{ttProperty, tmDeclaration}
+			}
+		case *syntax.StructLit:
+			for _, f := range d.Fields {
+				if f.KeyName != "" && !f.KeyIsString {
+					out[f.At] = role{ttProperty, 0}
+				}
+			}
+		case *syntax.EnumDecl:
+			for _, v := range d.Variants {
+				out[v.At] = role{ttEnumMember, tmDeclaration}
+			}
+		case *syntax.ImplBlock:
+			for _, m := range d.Methods {
+				out[m.NamePos] = role{ttMethod, tmDeclaration}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// classify decides the semantic type of the identifier token i; roles
+// are the tree's (a.roles()).
+func (a *analysis) classify(i int, roles map[syntax.Pos]role) (int, int) {
 	t := a.toks[i]
 	prev, next := a.sig(i, -1), a.sig(i, 1)
 	if prev != nil && (prev.Text == "." || prev.Text == "?.") && prev.Kind == syntax.TokPunct {
@@ -304,6 +354,9 @@ func (a *analysis) classify(i int) (int, int) {
 			return ttMethod, 0
 		}
 		return ttProperty, 0
+	}
+	if r, ok := roles[t.Pos]; ok && a.identAt[t.Pos] == nil {
+		return r.typ, r.mods
 	}
 	if a.info != nil {
 		if id := a.identAt[t.Pos]; id != nil {

@@ -76,3 +76,48 @@ func TestSemanticTokensLinearInLineLength(t *testing.T) {
 		t.Errorf("the first string: %+v, want 5 UTF-16 units", s)
 	}
 }
+
+// TestSemanticTokenTypesOfDeclarations: builtin types in annotations are
+// types, struct fields (declared and in literals) properties, enum
+// variants where declared enum members, impl methods where declared
+// methods (docs/lsp.md, Semantic tokens).
+func TestSemanticTokenTypesOfDeclarations(t *testing.T) {
+	src := lines(
+		"struct Pt {",
+		"  x: int",
+		"  y: list<string>",
+		"}",
+		"enum Shape {",
+		"  Dot",
+		"}",
+		"impl Pt {",
+		"  fn norm(self) -> int {",
+		"    return self.x",
+		"  }",
+		"}",
+		"fn f(s: Shape, n: int) -> string {",
+		"  let p = Pt { x: n, y: [] }",
+		"  return \"${p.norm()}\"",
+		"}",
+		"println(f(Shape.Dot, 1))")
+	a := Analyze("/tmp/sem.harn", src)
+	if a.file == nil {
+		t.Fatal("does not parse")
+	}
+	ls := splitLines(src)
+	got := map[string]string{}
+	for _, tok := range decodeTokens(a.semanticTokens()) {
+		r := []rune(ls[tok.line])
+		name := string(r[tok.char : tok.char+tok.length])
+		got[fmt.Sprintf("%d:%s", tok.line+1, name)] = tok.typ
+	}
+	for at, want := range map[string]string{
+		"2:x": "property", "2:int": "type", "3:y": "property", "3:list": "type", "3:string": "type",
+		"6:Dot": "enumMember", "9:norm": "method", "9:int": "type", "13:Shape": "enum", "13:int": "type", "13:string": "type",
+		"14:Pt": "struct", "14:x": "property", "14:n": "parameter", "14:y": "property", "17:Dot": "enumMember", "17:f": "function",
+	} {
+		if got[at] != want {
+			t.Errorf("%s is %q, want %q", at, got[at], want)
+		}
+	}
+}
