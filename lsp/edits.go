@@ -440,8 +440,8 @@ func (s *Server) foldingRanges(_ *glsp.Context, p *protocol.FoldingRangeParams) 
 	return a.folds(), nil
 }
 
-// folds are the bracketed regions spanning lines, multi-line comments and
-// runs of line comments, and runs of imports.
+// folds are the bracketed regions and string literals spanning lines,
+// multi-line comments and runs of line comments, and runs of imports.
 func (a *analysis) folds() []protocol.FoldingRange {
 	out := []protocol.FoldingRange{}
 	comment, imports := string(protocol.FoldingRangeKindComment), string(protocol.FoldingRangeKindImports)
@@ -465,6 +465,9 @@ func (a *analysis) folds() []protocol.FoldingRange {
 					open = open[:n-1]
 				}
 			}
+		case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+			// a multi-line literal folds up to its closing line, as a block
+			add(t.Pos.Line, t.End().Line-1, nil)
 		case syntax.TokComment, syntax.TokDoc:
 			end := t.End().Line
 			if end > t.Pos.Line {

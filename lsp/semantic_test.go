@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +120,31 @@ func TestSemanticTokenTypesOfDeclarations(t *testing.T) {
 		if got[at] != want {
 			t.Errorf("%s is %q, want %q", at, got[at], want)
 		}
+	}
+}
+
+// TestFoldingMultiLineStrings: a multi-line string folds from its first
+// line to the line before its closing one, as a block does (docs/lsp.md,
+// folding ranges: multi-line literals).
+func TestFoldingMultiLineStrings(t *testing.T) {
+	src := lines(
+		`let s = """`,
+		"  one",
+		"  two",
+		`"""`,
+		"let name = 1",
+		`let t = """`,
+		"  ${name}",
+		"  three",
+		`"""`,
+		`let u = "a"`,
+		"println(s, t, u)")
+	a := Analyze("/tmp/fold.harn", src)
+	var got []string
+	for _, f := range a.folds() {
+		got = append(got, fmt.Sprintf("%d-%d", f.StartLine, f.EndLine))
+	}
+	if want := []string{"0-2", "5-7"}; !slices.Equal(got, want) {
+		t.Errorf("folds %v, want %v", got, want)
 	}
 }
