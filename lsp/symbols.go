@@ -401,9 +401,9 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 	return protocol.CompletionItemKindVariable
 }
 
-// memberCompletions offers what may follow `recv.`: an enum's variants, a
-// struct's fields when recv is a parameter or variable annotated with a
-// struct type, otherwise the builtin methods.
+// memberCompletions offers what may follow `recv.`: an enum's variants,
+// the exports of a namespace import, a struct's fields when recv is a
+// parameter annotated with a struct type, otherwise the builtin methods.
 func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	if recv != "" {
@@ -414,6 +414,17 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 					detail += params(v.Params)
 				}
 				out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
+			}
+			return out
+		}
+		if m, _ := a.namespaceModule(recv); m != nil {
+			exports := m.Exports()
+			sort.Strings(exports)
+			for _, name := range exports {
+				if _, d, ok := m.Exported(name); ok && d != nil {
+					b := &resolve.Binding{Name: name, Kind: resolve.KImport}
+					out = append(out, item(name, exportKind(d), "", describe(d, b)))
+				}
 			}
 			return out
 		}
@@ -436,6 +447,20 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 		}
 	}
 	return out
+}
+
+// exportKind is the completion kind of a module's exported declaration.
+func exportKind(d syntax.Node) protocol.CompletionItemKind {
+	switch d.(type) {
+	case *syntax.FnDecl, *syntax.ToolDecl, *syntax.PipelineDecl:
+		return protocol.CompletionItemKindFunction
+	case *syntax.LetStmt:
+		return protocol.CompletionItemKindVariable
+	}
+	if isTypeDecl(d) {
+		return *typeItem(d).Kind
+	}
+	return protocol.CompletionItemKindReference
 }
 
 // enumNamed is the enum a name stands for, declared in the file or
