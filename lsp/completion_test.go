@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,12 +12,19 @@ import (
 // as if typing trigger ("" for an explicit request), and returns the labels.
 func (w *workspace) complete(src, trigger string) []string {
 	w.t.Helper()
+	return w.completeAfter("let xs = [1]\nlet total = 1\n", src, trigger)
+}
+
+// completeAfter is complete in a document whose previous version was
+// prev.
+func (w *workspace) completeAfter(prev, src, trigger string) []string {
+	w.t.Helper()
 	off := strings.IndexByte(src, '|')
 	text := src[:off] + src[off+1:]
 	uri := w.uri("main.harn")
 	// a version that parses first, as when typing into a file
 	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1,
-		Text: "let xs = [1]\nlet total = 1\n"}})
+		Text: prev}})
 	w.change(uri, text)
 	before := strings.Split(src[:off], "\n")
 	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
@@ -81,4 +89,129 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// completeItems is complete returning the items.
+func (w *workspace) completeItems(src, trigger string) []protocol.CompletionItem {
+	w.t.Helper()
+	off := strings.IndexByte(src, '|')
+	text := src[:off] + src[off+1:]
+	uri := w.uri("main.harn")
+	w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1, Text: text}})
+	before := strings.Split(src[:off], "\n")
+	p := &protocol.CompletionParams{TextDocumentPositionParams: w.at(uri, len(before)-1, len([]rune(before[len(before)-1])))}
+	if trigger != "" {
+		p.Context = &protocol.CompletionContext{TriggerKind: protocol.CompletionTriggerKindTriggerCharacter, TriggerCharacter: &trigger}
+	}
+	r, err := w.s.completion(w.ctx, p)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return r.([]protocol.CompletionItem)
+}
+
+// TestImportPathCompletionReplacesThePath: an import path item replaces
+// the whole path typed so far (from after the opening quote to the
+// cursor) and filters on the whole path, so `"std/` + `std/math` does not
+// become `"std/std/math` (docs/lsp.md, Completion).
+func TestImportPathCompletionReplacesThePath(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct{ src, label, trigger string }{
+		{`import { clamp } from "std/|`, "std/math", "/"},
+		{`import { clamp } from "std/ma|"`, "std/math", ""},
+		{"let é = 1\nimport { add } from \"./|", "./lib", "/"},
+		{`import * as m from "|`, "std/math", `"`},
+	} {
+		off := strings.IndexByte(c.src, '|')
+		lastLine := c.src[strings.LastIndexByte(c.src[:off], '\n')+1 : off]
+		quote := strings.LastIndexByte(lastLine, '"')
+		var found bool
+		for _, it := range w.completeItems(c.src, c.trigger) {
+			if it.Label != c.label {
+				continue
+			}
+			found = true
+			e, ok := it.TextEdit.(protocol.TextEdit)
+			want := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(strings.Count(c.src[:off], "\n")), Character: protocol.UInteger(quote + 1)},
+				End: protocol.Position{Line: protocol.UInteger(strings.Count(c.src[:off], "\n")), Character: protocol.UInteger(len(lastLine))}}
+			if !ok || e.NewText != c.label || e.Range != want {
+				t.Errorf("%q: %s edit = %+v, want %s over %+v", c.src, c.label, it.TextEdit, c.label, want)
+			}
+			if it.FilterText == nil || *it.FilterText != c.label {
+				t.Errorf("%q: %s filterText = %v", c.src, c.label, it.FilterText)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no %s", c.src, c.label)
+		}
+	}
+}
+
+// TestCompletionOffersTypeDeclarations: top-level enums, type aliases and
+// interfaces are among the names completion offers, as structs are
+// (docs/lsp.md, Completion).
+func TestCompletionOffersTypeDeclarations(t *testing.T) {
+	w := newWorkspace(t, nil)
+	src := lines(
+		"enum Shape {",
+		"  Dot",
+		"}",
+		"type Alias = int",
+		"interface IF {",
+		"  fn area(self) -> int",
+		"}",
+		"struct Pt {",
+		"  x: int",
+		"}",
+		"fn f(a: int) {",
+		"  |",
+		"}")
+	got := map[string]protocol.CompletionItemKind{}
+	for _, it := range w.completeItems(src, "") {
+		got[it.Label] = *it.Kind
+	}
+	for name, kind := range map[string]protocol.CompletionItemKind{"Shape": protocol.CompletionItemKindEnum, "Alias": protocol.CompletionItemKindTypeParameter,
+		"IF": protocol.CompletionItemKindInterface, "Pt": protocol.CompletionItemKindStruct, "f": protocol.CompletionItemKindFunction} {
+		if k, ok := got[name]; !ok || k != kind {
+			t.Errorf("completion offers %s as kind %v (present %v), want kind %v", name, k, ok, kind)
+		}
+	}
+}
+
+// TestMemberCompletionOfImportedTypes: after `.` an imported enum offers
+// its variants and a parameter of an imported struct type its fields, as
+// for the file's own declarations (docs/lsp.md, Completion).
+func TestMemberCompletionOfImportedTypes(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct {
+		src      string
+		want     []string
+		unwanted string
+	}{
+		{"import { Color } from \"./lib\"\nlet c = Color.|", []string{"Red", "Green"}, "map"},
+		{"import { Point } from \"./lib\"\nfn g(q: Point) { return q.| }", []string{"x", "y"}, ""},
+	} {
+		// the version before the `.` parsed
+		prev := strings.Replace(strings.Replace(c.src, ".|", "", 1), "|", "", 1)
+		got := w.completeAfter(prev, c.src, ".")
+		for _, want := range c.want {
+			if !contains(got, want) {
+				t.Errorf("%q lacks %s: %.80v", c.src, want, got)
+			}
+		}
+		if c.unwanted != "" && contains(got, c.unwanted) {
+			t.Errorf("%q offers %s: %.80v", c.src, c.unwanted, got)
+		}
+	}
+}
+
+// TestMemberCompletionBeforeTheFileParsed: `Shape.` offers the variants of
+// an enum of the text being typed even when no version of it parsed yet.
+func TestMemberCompletionBeforeTheFileParsed(t *testing.T) {
+	w := newWorkspace(t, nil)
+	src := "enum Shape {\n  Circle(r: int),\n  // a comment\n  Dot\n}\nlet s = Shape.|"
+	got := w.completeAfter(strings.Replace(src, "|", "", 1), src, ".")
+	if !slices.Equal(got, []string{"Circle", "Dot"}) {
+		t.Errorf("Shape. offers %.80v, want [Circle Dot]", got)
+	}
 }

@@ -50,10 +50,67 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 	return replaceAll(text, string(out)), nil
 }
 
-// onTypeFormatting formats the document after `}` or a line break, when
-// it parses.
+// onTypeFormatting formats the document after `}`, when it parses. After
+// a line break it only indents the new line: formatting the whole
+// document then would delete the blank line being typed on.
 func (s *Server) onTypeFormatting(ctx *glsp.Context, p *protocol.DocumentOnTypeFormattingParams) ([]protocol.TextEdit, error) {
+	if p.Ch == "\n" {
+		_, text := s.text(p.TextDocument.URI)
+		return indentLine(text, int(p.Position.Line)), nil
+	}
 	return s.formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: p.TextDocument})
+}
+
+// indentUnit is one level of harn fmt's indentation (lang/format).
+const indentUnit = "  "
+
+// indentLine gives line (from 0) of text the indentation harn fmt gives
+// a line at its bracket depth: one level per bracket open before it, one
+// less when the line starts with a closing bracket. A line inside a
+// multi-line string or comment, or after text that does not scan, is
+// left alone.
+func indentLine(text string, line int) []protocol.TextEdit {
+	lines := splitLines(text)
+	if line >= len(lines) {
+		return []protocol.TextEdit{}
+	}
+	end := 0
+	for _, l := range lines[:line+1] {
+		end += len(l) + 1
+	}
+	toks, err := syntax.Scan("", []byte(text[:min(end, len(text))]))
+	if err != nil {
+		return []protocol.TextEdit{}
+	}
+	depth := 0
+	for _, t := range toks {
+		if t.Pos.Line-1 < line {
+			if t.End().Line-1 >= line && t.Kind != syntax.TokNewline && t.Kind != syntax.TokEOF {
+				return []protocol.TextEdit{} // a token across the line's start
+			}
+			if t.Kind == syntax.TokPunct {
+				switch t.Text {
+				case "{", "[", "(":
+					depth++
+				case "}", "]", ")":
+					depth--
+				}
+			}
+			continue
+		}
+		if t.Kind == syntax.TokPunct && t.Pos.Line-1 == line && strings.Contains("}])", t.Text) {
+			depth--
+		}
+		break
+	}
+	cur := lines[line]
+	ws := cur[:len(cur)-len(strings.TrimLeft(cur, " \t"))]
+	want := strings.Repeat(indentUnit, max(depth, 0))
+	if ws == want {
+		return []protocol.TextEdit{}
+	}
+	return []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line)},
+		End: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(len(ws))}}, NewText: want}}
 }
 
 // analyzer is the lint.Analyzer of a document: its imports load from
@@ -181,9 +238,15 @@ func (s *Server) semanticTokens(_ *glsp.Context, p *protocol.SemanticTokensParam
 // semanticTokens classifies every token and encodes them relative to each
 // other as the protocol wants (multi-line tokens are split per line).
 func (a *analysis) semanticTokens() []protocol.UInteger {
-	lines := splitLines(a.text)
+	return a.semanticTokensWith(newLineCursor(splitLines(a.text)))
+}
+
+// semanticTokensWith converts the positions of the tokens, in order, with
+// at.
+func (a *analysis) semanticTokensWith(at *lineCursor) []protocol.UInteger {
 	data := []protocol.UInteger{}
 	var prevLine, prevChar protocol.UInteger
+	roles := a.roles()
 	emit := func(p syntax.Pos, text string, typ, mods int) {
 		for i, part := range strings.Split(text, "\n") {
 			pos := p
@@ -193,8 +256,8 @@ func (a *analysis) semanticTokens() []protocol.UInteger {
 			if part == "" {
 				continue
 			}
-			start := toPosition(lines, pos)
-			end := toPosition(lines, syntax.Pos{Line: pos.Line, Col: pos.Col + runeLen(part)})
+			start := at.position(pos)
+			end := at.position(syntax.Pos{Line: pos.Line, Col: pos.Col + runeLen(part)})
 			dl := start.Line - prevLine
 			dc := start.Character
 			if dl == 0 {
@@ -223,15 +286,64 @@ func (a *analysis) semanticTokens() []protocol.UInteger {
 				emit(t.Pos, t.Text, ttOperator, 0)
 			}
 		case syntax.TokIdent:
-			typ, mods := a.classify(i)
+			typ, mods := a.classify(i, roles)
 			emit(t.Pos, t.Text, typ, mods)
 		}
 	}
 	return data
 }
 
-// classify decides the semantic type of the identifier token i.
-func (a *analysis) classify(i int) (int, int) {
+// role is the semantic type (and modifiers) the tree gives the name at a
+// position, for the names the resolver does not bind.
+type role struct{ typ, mods int }
+
+// roles finds, in the tree, the names whose place says what they are:
+// types in annotations (`int`, `list<string>`; a declared struct or enum
+// keeps its own type), the fields of struct declarations and literals,
+// enum variants and impl methods where they are declared.
+func (a *analysis) roles() map[syntax.Pos]role {
+	out := map[syntax.Pos]role{}
+	if a.file == nil {
+		return out
+	}
+	syntax.Walk(a.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		switch d := n.(type) {
+		case *syntax.NamedType:
+			switch {
+			case a.info != nil && a.info.IsEnum(d.Name):
+				out[d.At] = role{ttEnum, 0}
+			case a.info != nil && a.info.Struct(d.Name) != nil:
+				out[d.At] = role{ttStruct, 0}
+			default:
+				out[d.At] = role{ttType, 0}
+			}
+		case *syntax.StructDecl:
+			for _, f := range d.Fields {
+				out[f.At] = role{ttProperty, tmDeclaration}
+			}
+		case *syntax.StructLit:
+			for _, f := range d.Fields {
+				if f.KeyName != "" && !f.KeyIsString {
+					out[f.At] = role{ttProperty, 0}
+				}
+			}
+		case *syntax.EnumDecl:
+			for _, v := range d.Variants {
+				out[v.At] = role{ttEnumMember, tmDeclaration}
+			}
+		case *syntax.ImplBlock:
+			for _, m := range d.Methods {
+				out[m.NamePos] = role{ttMethod, tmDeclaration}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// classify decides the semantic type of the identifier token i; roles
+// are the tree's (a.roles()).
+func (a *analysis) classify(i int, roles map[syntax.Pos]role) (int, int) {
 	t := a.toks[i]
 	prev, next := a.sig(i, -1), a.sig(i, 1)
 	if prev != nil && (prev.Text == "." || prev.Text == "?.") && prev.Kind == syntax.TokPunct {
@@ -242,6 +354,9 @@ func (a *analysis) classify(i int) (int, int) {
 			return ttMethod, 0
 		}
 		return ttProperty, 0
+	}
+	if r, ok := roles[t.Pos]; ok && a.identAt[t.Pos] == nil {
+		return r.typ, r.mods
 	}
 	if a.info != nil {
 		if id := a.identAt[t.Pos]; id != nil {
@@ -325,8 +440,8 @@ func (s *Server) foldingRanges(_ *glsp.Context, p *protocol.FoldingRangeParams) 
 	return a.folds(), nil
 }
 
-// folds are the bracketed regions spanning lines, multi-line comments and
-// runs of line comments, and runs of imports.
+// folds are the bracketed regions and string literals spanning lines,
+// multi-line comments and runs of line comments, and runs of imports.
 func (a *analysis) folds() []protocol.FoldingRange {
 	out := []protocol.FoldingRange{}
 	comment, imports := string(protocol.FoldingRangeKindComment), string(protocol.FoldingRangeKindImports)
@@ -350,6 +465,9 @@ func (a *analysis) folds() []protocol.FoldingRange {
 					open = open[:n-1]
 				}
 			}
+		case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+			// a multi-line literal folds up to its closing line, as a block
+			add(t.Pos.Line, t.End().Line-1, nil)
 		case syntax.TokComment, syntax.TokDoc:
 			end := t.End().Line
 			if end > t.Pos.Line {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 const typesLib = `pub struct Point {
@@ -81,4 +83,49 @@ func TestUnreachableCoversTheStatements(t *testing.T) {
 	if want := "[2:2-5:3 13:0-13:10]"; fmt.Sprint(got) != want {
 		t.Errorf("ranges %v, want %s", got, want)
 	}
+}
+
+// TestOnTypeFormattingAfterALineBreak: after Enter the new line stays,
+// indented to its depth; the rest of the document is not touched
+// (docs/lsp.md, Formatting).
+func TestOnTypeFormattingAfterALineBreak(t *testing.T) {
+	w := newWorkspace(t, nil)
+	for _, c := range []struct {
+		src  string // | is the cursor, on the new line
+		want string
+	}{
+		{"fn f(a) {\n  let x = 1\n  |\n}\n", "fn f(a) {\n  let x = 1\n  \n}\n"},
+		{"fn f(a) {\n  let x = 1\n|\n}\n", "fn f(a) {\n  let x = 1\n  \n}\n"},
+		{"fn f(a) {\n  let x = 1\n      |\n  return x\n}\n", "fn f(a) {\n  let x = 1\n  \n  return x\n}\n"},
+		{"fn f(a) {\n  if a {\n|}\n}\n", "fn f(a) {\n  if a {\n  }\n}\n"},
+		{"let x = 1\n|", "let x = 1\n"},
+		{"let x = 1\n  |", "let x = 1\n"},
+		{"let s = \"\"\"\n  a\n    |\n\"\"\"\n", "let s = \"\"\"\n  a\n    \n\"\"\"\n"},
+		{"let xs = [\n1,\n|\n", "let xs = [\n1,\n  \n"},
+	} {
+		off := strings.IndexByte(c.src, '|')
+		text := c.src[:off] + c.src[off+1:]
+		uri := w.uri("main.harn")
+		w.s.didOpen(w.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "harn", Version: 1, Text: text}})
+		line := strings.Count(c.src[:off], "\n")
+		edits, err := w.s.onTypeFormatting(w.ctx, &protocol.DocumentOnTypeFormattingParams{
+			TextDocumentPositionParams: w.at(uri, line, off-strings.LastIndexByte(c.src[:off], '\n')-1), Ch: "\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := applyEdits(text, edits); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+// applyEdits applies non-overlapping edits to text.
+func applyEdits(text string, edits []protocol.TextEdit) string {
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		lines := splitLines(text)
+		from, to := offsetOf(lines, e.Range.Start), offsetOf(lines, e.Range.End)
+		text = text[:from] + e.NewText + text[to:]
+	}
+	return text
 }

@@ -109,6 +109,10 @@ func TestHoverAndDefinitionOfTypes(t *testing.T) {
 		{"ANS|WER, xs", "The answer.", "lib.harn:17:11"},
 		{"xs.sl|ice(0, 1)", "(list method) xs.slice(start?, end?)", ""},
 		{"p.x|,", "(field) Point.x: int", ""},
+		{"import { a|dd,", "Adds two numbers.", "lib.harn:12:8"},
+		{"Color, ANS|WER }", "The answer.", "lib.harn:17:11"},
+		{"  Ci|rcle(r: int)", "Shape.Circle(r: int)", "main.harn:17:3"},
+		{"  D|ot\n}", "*variant of* `enum Shape`", "main.harn:18:3"},
 	} {
 		h := w.hover(uri, src, c.needle)
 		if !strings.Contains(h, c.hover) {

@@ -55,3 +55,28 @@ func TestErrorsInImportedModules(t *testing.T) {
 		t.Errorf("module diagnostics after the fix: %+v", ds)
 	}
 }
+
+// TestDiagnosticsCarryTheirHelp: a diagnostic's help line, which harn
+// check prints as `= help: …`, ends the LSP diagnostic's message (the
+// deprecation warning's `use … instead`).
+func TestDiagnosticsCarryTheirHelp(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": lines(
+		`@deprecated(since: "0.8", use: "g")`,
+		"fn old() {",
+		"  return 1",
+		"}",
+		"fn g() {",
+		"  return 2",
+		"}",
+		"println(old(), g())")})
+	ds := w.diagnostics(w.open("main.harn"))
+	for _, d := range ds {
+		if strings.HasPrefix(d.Message, "`old` is deprecated") {
+			if d.Message != "`old` is deprecated (since 0.8)\nhelp: use `g` instead" {
+				t.Errorf("message %q", d.Message)
+			}
+			return
+		}
+	}
+	t.Errorf("no deprecation warning: %+v", ds)
+}

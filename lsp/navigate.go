@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -81,7 +82,35 @@ func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *r
 			return tok, nil, b, true
 		}
 	}
+	if b := a.importedAt(tok); b != nil {
+		return tok, nil, b, true
+	}
 	return tok, nil, nil, true
+}
+
+// importedAt is the binding of a name of an import list (`add` in
+// `import { add } from "lib"`) spelled by tok: the resolver binds imported
+// names before it reads the import declarations, so the binding has no
+// position to find it by.
+func (a *analysis) importedAt(tok syntax.Token) *resolve.Binding {
+	if a.file == nil {
+		return nil
+	}
+	for _, it := range a.file.Items {
+		imp, ok := it.(*syntax.ImportDecl)
+		if !ok {
+			continue
+		}
+		for _, n := range imp.Names {
+			if n.At != tok.Pos || n.Name != tok.Text {
+				continue
+			}
+			if i, ok := a.info.GlobalIndex[n.Name]; ok && a.info.Globals[i].Kind == resolve.KImport {
+				return a.info.Globals[i]
+			}
+		}
+	}
+	return nil
 }
 
 // identInString is the resolved identifier at (or just before) p inside
@@ -187,7 +216,7 @@ func (s *Server) definitionOf(uri string, pos protocol.Position) (location, bool
 		return location{}, false
 	}
 	p := fromPosition(splitLines(a.text), pos)
-	_, ref, decl, ok := a.at(p)
+	tok, ref, decl, ok := a.at(p)
 	if !ok {
 		return location{}, false
 	}
@@ -195,7 +224,58 @@ func (s *Server) definitionOf(uri string, pos protocol.Position) (location, bool
 	if ref != nil {
 		b = ref.Binding
 	}
+	if b == nil {
+		// `m.name` through a namespace import (types: namedDefinition)
+		def, nd, _, found := a.namespaced(a.tokenIndex(tok.Pos))
+		if !found || isTypeDecl(nd) || isStd(def.Path) {
+			return location{}, false
+		}
+		return location{path: def.Path, pos: declNamePos(nd, tok.Text), name: tok.Text}, true
+	}
 	return a.definition(d.path, b)
+}
+
+// namespaceModule is the module the namespace import named ns brings.
+func (a *analysis) namespaceModule(ns string) (*interp.Module, *syntax.ImportDecl) {
+	if a.mod == nil {
+		return nil, nil
+	}
+	for i := len(a.mod.Imports) - 1; i >= 0; i-- {
+		imp := a.mod.Imports[i]
+		if imp.Decl.Namespace != nil && imp.Decl.Namespace.Name == ns && imp.Module != nil {
+			return imp.Module, imp.Decl
+		}
+	}
+	return nil, nil
+}
+
+// namespaced finds the declaration token i names as `ns.name`, where ns
+// is a namespace import (`import * as m from "lib"`; `m.clampx`) and not
+// a local that shadows it: the module declaring it, the declaration and
+// the import path.
+func (a *analysis) namespaced(i int) (def *interp.Module, decl syntax.Node, from string, ok bool) {
+	if i < 0 || a.toks[i].Kind != syntax.TokIdent {
+		return nil, nil, "", false
+	}
+	r, ok := a.receiver(a.toks, i)
+	if !ok || a.toks[r].Kind != syntax.TokIdent {
+		return nil, nil, "", false
+	}
+	ns := a.toks[r]
+	if id := a.identAt[ns.Pos]; id != nil && a.info != nil {
+		if ref := a.info.Refs[id]; ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KImport {
+			return nil, nil, "", false
+		}
+	}
+	m, imp := a.namespaceModule(ns.Text)
+	if m == nil {
+		return nil, nil, "", false
+	}
+	def, decl, ok = m.Exported(a.toks[i].Text)
+	if !ok || def == nil || decl == nil {
+		return nil, nil, "", false
+	}
+	return def, decl, imp.Path, true
 }
 
 func (s *Server) lspLocation(l location) protocol.Location {
@@ -267,7 +347,8 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 }
 
 // uses lists the positions in this analysis whose identifiers refer to the
-// declaration at target (imported names included, at their import).
+// declaration at target (imported names included, at their import, and
+// names used through a namespace import, `m.name`).
 func (a *analysis) uses(path string, target location) []syntax.Pos {
 	var out []syntax.Pos
 	seen := map[syntax.Pos]bool{}
@@ -297,6 +378,16 @@ func (a *analysis) uses(path string, target location) []syntax.Pos {
 					out = append(out, n.At)
 				}
 			}
+		}
+	}
+	// the names used through a namespace import: `m.name`
+	for i, t := range a.toks {
+		if t.Kind != syntax.TokIdent || t.Text != target.name || seen[t.Pos] {
+			continue
+		}
+		if def, decl, _, ok := a.namespaced(i); ok && def.Path == target.path && declNamePos(decl, t.Text) == target.pos {
+			seen[t.Pos] = true
+			out = append(out, t.Pos)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
@@ -436,6 +527,8 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if i := a.tokenIndex(tok.Pos); i >= 0 {
 			if n, ok := a.namedAt(a.toks, i); ok {
 				md = n.doc()
+			} else if _, d, from, ok := a.namespaced(i); ok {
+				md = describe(d, &resolve.Binding{Name: tok.Text, Kind: resolve.KImport}) + "\n\n*imported from* `" + from + "`"
 			} else {
 				md = a.memberDoc(i)
 			}

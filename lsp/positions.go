@@ -41,6 +41,46 @@ func toPosition(lines []string, p syntax.Pos) protocol.Position {
 	return protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(units)}
 }
 
+// lineCursor converts tree positions that come in order, as the tokens of
+// a document do: it resumes from the last position converted on the same
+// line instead of scanning the line from its start, so converting every
+// token of a line costs one pass over the line (toPosition per token would
+// cost a pass per token: quadratic in the length of a long line).
+type lineCursor struct {
+	lines []string
+	line  int // index of the line of the last position, -1 before the first
+	col   int // its column (from 1)
+	units int // its UTF-16 column
+	off   int // its byte offset in the line
+	steps int // characters scanned so far (tests pin linearity with it)
+}
+
+func newLineCursor(lines []string) *lineCursor { return &lineCursor{lines: lines, line: -1} }
+
+// position is toPosition(c.lines, p).
+func (c *lineCursor) position(p syntax.Pos) protocol.Position {
+	line := p.Line - 1
+	if line < 0 || line >= len(c.lines) {
+		return toPosition(c.lines, p)
+	}
+	if line != c.line || p.Col < c.col {
+		c.line, c.col, c.units, c.off = line, 1, 0, 0
+	}
+	text := c.lines[line]
+	for c.col < p.Col && c.off < len(text) {
+		r, n := utf8.DecodeRuneInString(text[c.off:])
+		c.units += utf16.RuneLen(r)
+		c.off += n
+		c.col++
+		c.steps++
+	}
+	units := c.units
+	if c.col < p.Col {
+		units += p.Col - c.col // past the end of the line
+	}
+	return protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(units)}
+}
+
 // fromPosition converts a protocol position.
 func fromPosition(lines []string, p protocol.Position) syntax.Pos {
 	line := int(p.Line)

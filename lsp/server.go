@@ -89,28 +89,37 @@ func New(version string) *Server {
 		Exit:        s.onExit,
 		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		// accepted and ignored: requests finish fast, documents are read
-		// when analysed, there are no settings
-		CancelRequest:                   func(*glsp.Context, *protocol.CancelParams) error { return nil },
-		WorkspaceDidChangeWatchedFiles:  func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
-		WorkspaceDidChangeConfiguration: func(*glsp.Context, *protocol.DidChangeConfigurationParams) error { return nil },
-		TextDocumentWillSave:            func(*glsp.Context, *protocol.WillSaveTextDocumentParams) error { return nil },
-		TextDocumentDidOpen:             safeNote(s.didOpen),
-		TextDocumentDidChange:           safeNote(s.didChange),
-		TextDocumentDidClose:            safeNote(s.didClose),
-		TextDocumentDidSave:             func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentCompletion:          safe(s.completion),
-		TextDocumentHover:               safe(s.hover),
-		TextDocumentDefinition:          safe(s.definition),
-		TextDocumentReferences:          safe(s.references),
-		TextDocumentDocumentSymbol:      safe(s.documentSymbols),
-		WorkspaceSymbol:                 safe(s.workspaceSymbols),
-		TextDocumentSignatureHelp:       safe(s.signatureHelp),
-		TextDocumentRename:              safe(s.rename),
-		TextDocumentFormatting:          safe(s.formatting),
-		TextDocumentOnTypeFormatting:    safe(s.onTypeFormatting),
-		TextDocumentCodeAction:          safe(s.codeAction),
-		TextDocumentSemanticTokensFull:  safe(s.semanticTokens),
-		TextDocumentFoldingRange:        safe(s.foldingRanges),
+		// when analysed, there are no settings, the server starts no
+		// progress and traces nothing; a notification the library has no
+		// handler for is logged to stderr as an error
+		CancelRequest:                      func(*glsp.Context, *protocol.CancelParams) error { return nil },
+		Progress:                           func(*glsp.Context, *protocol.ProgressParams) error { return nil },
+		LogTrace:                           func(*glsp.Context, *protocol.LogTraceParams) error { return nil },
+		WindowWorkDoneProgressCancel:       func(*glsp.Context, *protocol.WorkDoneProgressCancelParams) error { return nil },
+		WorkspaceDidChangeWorkspaceFolders: func(*glsp.Context, *protocol.DidChangeWorkspaceFoldersParams) error { return nil },
+		WorkspaceDidCreateFiles:            func(*glsp.Context, *protocol.CreateFilesParams) error { return nil },
+		WorkspaceDidRenameFiles:            func(*glsp.Context, *protocol.RenameFilesParams) error { return nil },
+		WorkspaceDidDeleteFiles:            func(*glsp.Context, *protocol.DeleteFilesParams) error { return nil },
+		WorkspaceDidChangeWatchedFiles:     func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeConfiguration:    func(*glsp.Context, *protocol.DidChangeConfigurationParams) error { return nil },
+		TextDocumentWillSave:               func(*glsp.Context, *protocol.WillSaveTextDocumentParams) error { return nil },
+		TextDocumentDidOpen:                safeNote(s.didOpen),
+		TextDocumentDidChange:              safeNote(s.didChange),
+		TextDocumentDidClose:               safeNote(s.didClose),
+		TextDocumentDidSave:                func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:             safe(s.completion),
+		TextDocumentHover:                  safe(s.hover),
+		TextDocumentDefinition:             safe(s.definition),
+		TextDocumentReferences:             safe(s.references),
+		TextDocumentDocumentSymbol:         safe(s.documentSymbols),
+		WorkspaceSymbol:                    safe(s.workspaceSymbols),
+		TextDocumentSignatureHelp:          safe(s.signatureHelp),
+		TextDocumentRename:                 safe(s.rename),
+		TextDocumentFormatting:             safe(s.formatting),
+		TextDocumentOnTypeFormatting:       safe(s.onTypeFormatting),
+		TextDocumentCodeAction:             safe(s.codeAction),
+		TextDocumentSemanticTokensFull:     safe(s.semanticTokens),
+		TextDocumentFoldingRange:           safe(s.foldingRanges),
 	}
 	return s
 }
@@ -465,7 +474,7 @@ func (a *analysis) findingRange(lines []string, f *lint.Finding) protocol.Range 
 }
 
 // toDiagnostic converts a front-end diagnostic of the file whose lines
-// are given.
+// are given; its help line, when it has one, ends the message.
 func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
 	source := Name
 	sev := protocol.DiagnosticSeverityError
@@ -477,7 +486,11 @@ func toDiagnostic(lines []string, d *diag.Error) protocol.Diagnostic {
 		line, col = 1, 1
 	}
 	r := wordRange(lines, syntax.Pos{Line: line, Col: max(col, 1)})
-	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: d.Msg}
+	msg := d.Msg
+	if d.Help != "" {
+		msg += "\nhelp: " + d.Help // harn check prints it as `= help: …` under the source line
+	}
+	pd := protocol.Diagnostic{Range: r, Severity: &sev, Source: &source, Message: msg}
 	if d.Code != "" {
 		pd.Code = &protocol.IntegerOrString{Value: d.Code}
 	}

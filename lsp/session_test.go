@@ -97,10 +97,27 @@ func TestSessionSurvivesBadBodies(t *testing.T) {
 func TestSessionExitStatus(t *testing.T) {
 	quiet := []string{`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":9}}`,
 		`{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"file:///x.harn","type":2}]}}`,
-		`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{}}}`}
-	_, stderr, status := session(t, append(append([]string{initialize}, quiet...), request(2, "shutdown", "null"), `{"jsonrpc":"2.0","method":"exit"}`)...)
+		`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{}}}`,
+		`{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":{"kind":"end"}}}`,
+		`{"jsonrpc":"2.0","method":"$/logTrace","params":{"message":"m"}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didChangeWorkspaceFolders","params":{"event":{"added":[],"removed":[]}}}`,
+		`{"jsonrpc":"2.0","method":"window/workDoneProgress/cancel","params":{"token":"t"}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didCreateFiles","params":{"files":[{"uri":"file:///x.harn"}]}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didRenameFiles","params":{"files":[{"oldUri":"file:///x.harn","newUri":"file:///y.harn"}]}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didDeleteFiles","params":{"files":[{"uri":"file:///y.harn"}]}}`}
+	out, stderr, status := session(t, append(append([]string{initialize}, quiet...), request(3, "harn/unknown", "{}"),
+		request(2, "shutdown", "null"), `{"jsonrpc":"2.0","method":"exit"}`)...)
 	if status != 0 || stderr != "" {
 		t.Errorf("exit after shutdown: status %d, stderr %q", status, stderr)
+	}
+	unknown := false
+	for _, m := range out {
+		if e, ok := m["error"].(map[string]any); ok && m["id"] == float64(3) && e["code"] == float64(-32601) {
+			unknown = true
+		}
+	}
+	if !unknown {
+		t.Errorf("an unknown request is not answered -32601: %v", out)
 	}
 	_, stderr, status = session(t, initialize, `{"jsonrpc":"2.0","method":"exit"}`)
 	if status != 1 || !strings.Contains(stderr, "exit without shutdown") {

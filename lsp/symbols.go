@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -215,7 +216,11 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	case syntax.InString:
 		// only the path of an import is completed
 		if text[start] == '"' && importsFrom(text[:start]) {
-			return s.importCompletions(d.path, text[start+1:off]), nil
+			typed := protocol.Range{Start: p.Position, End: p.Position}
+			if from := strings.LastIndexByte(text[:off], '\n') + 1; start+1 >= from {
+				typed.Start.Character = protocol.UInteger(len(utf16.Encode([]rune(text[from : start+1]))))
+			}
+			return s.importCompletions(d.path, text[start+1:off], typed), nil
 		}
 		return []protocol.CompletionItem{}, nil
 	}
@@ -223,9 +228,6 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		c.TriggerCharacter != nil && *c.TriggerCharacter != "." {
 		// `"` and `/` trigger completion of import paths only: in code a
 		// `/` divides (or starts a comment)
-		return []protocol.CompletionItem{}, nil
-	}
-	if a == nil {
 		return []protocol.CompletionItem{}, nil
 	}
 	line := ""
@@ -238,7 +240,24 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	if strings.HasSuffix(trimmed, ".") {
 		recv := strings.TrimSuffix(strings.TrimSuffix(trimmed, "."), "?")
 		recvName := lastWord(recv)
+		if _, known := a.enumNamed(recvName); !known {
+			// an enum of the text being typed, which no analysis parsed
+			s.mu.Lock()
+			cur := d.cur
+			s.mu.Unlock()
+			if cur != nil {
+				if vs := scannedVariants(cur.toks, recvName); vs != nil {
+					return vs, nil
+				}
+			}
+		}
+		if a == nil {
+			return []protocol.CompletionItem{}, nil
+		}
 		return a.memberCompletions(recvName), nil
+	}
+	if a == nil {
+		return []protocol.CompletionItem{}, nil
 	}
 	return a.scopeCompletions(pos), nil
 }
@@ -309,6 +328,14 @@ func (a *analysis) scopeCompletions(pos syntax.Pos) []protocol.CompletionItem {
 			add(item(b.Name, completionKind(b), detail, ""))
 		}
 	}
+	if a.file != nil {
+		// the resolver binds no name for enums, interfaces and type aliases
+		for _, it := range a.file.Items {
+			if isTypeDecl(it) {
+				add(typeItem(it))
+			}
+		}
+	}
 	if a.sess != nil {
 		for _, name := range a.sess.Universe.BuiltinNames() {
 			if strings.HasPrefix(name, "__") {
@@ -325,6 +352,19 @@ func (a *analysis) scopeCompletions(pos syntax.Pos) []protocol.CompletionItem {
 		add(item(k, protocol.CompletionItemKindKeyword, "", ""))
 	}
 	return out
+}
+
+// typeItem is the completion item of a type declaration.
+func typeItem(d syntax.Node) protocol.CompletionItem {
+	switch d.(type) {
+	case *syntax.StructDecl:
+		return item(declName(d), protocol.CompletionItemKindStruct, "struct", describe(d, nil))
+	case *syntax.EnumDecl:
+		return item(declName(d), protocol.CompletionItemKindEnum, "enum", describe(d, nil))
+	case *syntax.InterfaceDecl:
+		return item(declName(d), protocol.CompletionItemKindInterface, "interface", describe(d, nil))
+	}
+	return item(declName(d), protocol.CompletionItemKindTypeParameter, "type", describe(d, nil))
 }
 
 // encloses reports whether a function node's body contains pos.
@@ -361,23 +401,32 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 	return protocol.CompletionItemKindVariable
 }
 
-// memberCompletions offers what may follow `recv.`: an enum's variants, a
-// struct's fields when recv is a parameter or variable annotated with a
-// struct type, otherwise the builtin methods.
+// memberCompletions offers what may follow `recv.`: an enum's variants,
+// the exports of a namespace import, a struct's fields when recv is a
+// parameter annotated with a struct type, otherwise the builtin methods.
 func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
-	if a.file != nil && recv != "" {
-		for _, it := range a.file.Items {
-			if e, ok := it.(*syntax.EnumDecl); ok && e.Name == recv {
-				for _, v := range e.Variants {
-					detail := e.Name + "." + v.Name
-					if v.Params != nil {
-						detail += params(v.Params)
-					}
-					out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
+	if recv != "" {
+		if e, ok := a.enumNamed(recv); ok {
+			for _, v := range e.Variants {
+				detail := e.Name + "." + v.Name
+				if v.Params != nil {
+					detail += params(v.Params)
 				}
-				return out
+				out = append(out, item(v.Name, protocol.CompletionItemKindEnumMember, detail, ""))
 			}
+			return out
+		}
+		if m, _ := a.namespaceModule(recv); m != nil {
+			exports := m.Exports()
+			sort.Strings(exports)
+			for _, name := range exports {
+				if _, d, ok := m.Exported(name); ok && d != nil {
+					b := &resolve.Binding{Name: name, Kind: resolve.KImport}
+					out = append(out, item(name, exportKind(d), "", describe(d, b)))
+				}
+			}
+			return out
 		}
 		if st := a.structOf(recv); st != nil {
 			for _, f := range st.Fields {
@@ -400,7 +449,65 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	return out
 }
 
-// structOf finds the struct a parameter is annotated with.
+// exportKind is the completion kind of a module's exported declaration.
+func exportKind(d syntax.Node) protocol.CompletionItemKind {
+	switch d.(type) {
+	case *syntax.FnDecl, *syntax.ToolDecl, *syntax.PipelineDecl:
+		return protocol.CompletionItemKindFunction
+	case *syntax.LetStmt:
+		return protocol.CompletionItemKindVariable
+	}
+	if isTypeDecl(d) {
+		return *typeItem(d).Kind
+	}
+	return protocol.CompletionItemKindReference
+}
+
+// enumNamed is the enum a name stands for, declared in the file or
+// imported (a may be nil).
+func (a *analysis) enumNamed(name string) (*syntax.EnumDecl, bool) {
+	if a == nil || name == "" {
+		return nil, false
+	}
+	n, ok := a.typeNamed(name, "")
+	e, isEnum := n.decl.(*syntax.EnumDecl)
+	return e, ok && isEnum
+}
+
+// scannedVariants offers the variants of `enum name { … }` found in the
+// tokens of a text that does not parse: the names that start an item
+// (after `{`, `,` or a line break) inside the enum's braces. It is nil
+// when the tokens declare no such enum.
+func scannedVariants(toks []syntax.Token, name string) []protocol.CompletionItem {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Kind != syntax.TokKeyword || toks[i].Text != "enum" || toks[i+1].Text != name || toks[i+2].Text != "{" {
+			continue
+		}
+		out := []protocol.CompletionItem{}
+		depth := 0
+		for j := i + 2; j < len(toks); j++ {
+			t := toks[j]
+			switch {
+			case t.Kind == syntax.TokPunct && strings.Contains("{([", t.Text):
+				depth++
+			case t.Kind == syntax.TokPunct && strings.Contains("})]", t.Text):
+				depth--
+			case t.Kind == syntax.TokIdent && depth == 1:
+				if p := toks[j-1]; p.Kind == syntax.TokNewline || p.Text == "{" || p.Text == "," {
+					out = append(out, item(t.Text, protocol.CompletionItemKindEnumMember, name+"."+t.Text, ""))
+				}
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// structOf finds the struct a parameter is annotated with, declared in
+// the file or imported.
 func (a *analysis) structOf(name string) *syntax.StructDecl {
 	var typeName string
 	for _, b := range a.bindings {
@@ -414,19 +521,28 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 			}
 		}
 	}
-	if typeName == "" || a.info == nil {
-		return nil
+	if n, ok := a.typeNamed(typeName, ""); ok && typeName != "" {
+		st, _ := n.decl.(*syntax.StructDecl)
+		return st
 	}
-	return a.info.Struct(typeName)
+	return nil
 }
 
 // importCompletions offers the embedded std modules and .harn files
-// relative to the importing file's directory.
-func (s *Server) importCompletions(path, prefix string) []protocol.CompletionItem {
+// relative to the importing file's directory. Each item replaces typed,
+// the whole path typed so far (editors would replace only the word
+// before the cursor, after the last `/`), and filters on the whole path.
+func (s *Server) importCompletions(path, prefix string, typed protocol.Range) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
+	add := func(label string, kind protocol.CompletionItemKind, detail string) {
+		it := item(label, kind, detail, "")
+		it.TextEdit = protocol.TextEdit{Range: typed, NewText: label}
+		it.FilterText = &label
+		out = append(out, it)
+	}
 	for _, name := range std.Names() {
 		if m := "std/" + name; strings.HasPrefix(m, prefix) {
-			out = append(out, item(m, protocol.CompletionItemKindModule, "standard module", ""))
+			add(m, protocol.CompletionItemKindModule, "standard module")
 		}
 	}
 	dir := filepath.Dir(path)
@@ -439,9 +555,9 @@ func (s *Server) importCompletions(path, prefix string) []protocol.CompletionIte
 		}
 		switch {
 		case e.IsDir():
-			out = append(out, item(sub+name+"/", protocol.CompletionItemKindFolder, "", ""))
+			add(sub+name+"/", protocol.CompletionItemKindFolder, "")
 		case strings.HasSuffix(name, ".harn") && filepath.Join(dir, sub, name) != path:
-			out = append(out, item(sub+strings.TrimSuffix(name, ".harn"), protocol.CompletionItemKindFile, "module", ""))
+			add(sub+strings.TrimSuffix(name, ".harn"), protocol.CompletionItemKindFile, "module")
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/lang/syntax"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // TestImportCompletionsListEveryStdModule: completing an import path offers
@@ -14,7 +15,7 @@ import (
 func TestImportCompletionsListEveryStdModule(t *testing.T) {
 	labels := func(prefix string) []string {
 		var out []string
-		for _, it := range (&Server{}).importCompletions(filepath.Join(t.TempDir(), "main.harn"), prefix) {
+		for _, it := range (&Server{}).importCompletions(filepath.Join(t.TempDir(), "main.harn"), prefix, protocol.Range{}) {
 			out = append(out, it.Label)
 		}
 		return out

@@ -152,7 +152,7 @@ func (a *analysis) typeNamed(name, ns string) (named, bool) {
 
 // namedAt finds what the identifier token i names when no binding does:
 // `Point` in `Point { … }` or `p: Point`, `Color` and `Red` in `Color.Red`
-// (also `ns.Color.Red`), an enum's name in its declaration, or `sum` in
+// (also `ns.Color.Red`), an enum's name or a variant in its declaration, or `sum` in
 // `q.sum()` when q's static type is a struct with an impl method `sum`.
 func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 	t := toks[i]
@@ -173,6 +173,15 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 			return a.implMethod(st, t.Text)
 		}
 		return named{}, false
+	}
+	for _, d := range declaredTypes(a.file) {
+		if e, ok := d.(*syntax.EnumDecl); ok {
+			for _, v := range e.Variants {
+				if v.At == t.Pos && v.Name == t.Text {
+					return named{decl: e, variant: v}, true // a variant where it is declared
+				}
+			}
+		}
 	}
 	return a.typeNamed(t.Text, "")
 }

@@ -1,0 +1,68 @@
+package lsp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+const mathxLib = `/// Clamps x.
+pub fn clampx(x, lo, hi) {
+  return min(max(x, lo), hi)
+}
+
+pub const LIMIT = 3
+`
+
+const nsMain = `import * as m from "./mathx"
+let a = m.clampx(1, 2, 3)
+let b = m.LIMIT
+println([a, b, m.clampx(5, 0, 3)])
+`
+
+// TestNamespaceImportedNames: names used through a namespace import
+// (`m.clampx`) have a hover and a definition, are references of their
+// declaration, and rename renames them; `m.` completes the module's
+// exports (docs/lsp.md).
+func TestNamespaceImportedNames(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"mathx.harn": mathxLib, "main.harn": nsMain,
+		"other.harn": "import { clampx } from \"./mathx\"\nprintln(clampx(5, 0, 3))\n"})
+	uri := w.open("main.harn")
+	if h := w.hover(uri, nsMain, "m.cla|mpx(1"); !strings.Contains(h, "fn clampx(x, lo, hi)") || !strings.Contains(h, "Clamps x.") {
+		t.Errorf("hover of m.clampx: %q", h)
+	}
+	if h := w.hover(uri, nsMain, "m.LI|MIT"); !strings.Contains(h, "const LIMIT") {
+		t.Errorf("hover of m.LIMIT: %q", h)
+	}
+	if d := w.definition(uri, nsMain, "m.cla|mpx(1"); d != "mathx.harn:2:8" {
+		t.Errorf("definition of m.clampx: %q", d)
+	}
+	var refs []string
+	l, c := cursor(t, nsMain, "m.cla|mpx(1")
+	locs, err := w.s.references(w.ctx, &protocol.ReferenceParams{TextDocumentPositionParams: w.at(uri, l, c)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, loc := range locs {
+		refs = append(refs, strings.TrimPrefix(loc.URI, w.uri("")+"/")+":"+itoa(int(loc.Range.Start.Line)+1)+":"+itoa(int(loc.Range.Start.Character)+1))
+	}
+	slices.Sort(refs)
+	if want := []string{"main.harn:2:11", "main.harn:4:18", "other.harn:1:10", "other.harn:2:9"}; !slices.Equal(refs, want) {
+		t.Errorf("references of clampx: %v, want %v", refs, want)
+	}
+	edit, err := w.s.rename(w.ctx, &protocol.RenameParams{TextDocumentPositionParams: w.at(uri, l, c), NewName: "clampy"})
+	if err != nil || edit == nil {
+		t.Fatalf("rename: %v %v", edit, err)
+	}
+	if got := applyEdits(nsMain, edit.Changes[uri]); got != strings.ReplaceAll(nsMain, "clampx", "clampy") {
+		t.Errorf("rename leaves main.harn %q", got)
+	}
+	if got := applyEdits(mathxLib, edit.Changes[w.uri("mathx.harn")]); !strings.Contains(got, "pub fn clampy(") {
+		t.Errorf("rename leaves mathx.harn %q", got)
+	}
+	if got := w.completeAfter("import * as m from \"./mathx\"\nlet a = m\n", "import * as m from \"./mathx\"\nlet a = m.|", "."); !contains(got, "clampx") || !contains(got, "LIMIT") || contains(got, "map") {
+		t.Errorf("m. offers %.80v", got)
+	}
+}
