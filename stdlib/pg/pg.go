@@ -103,15 +103,11 @@ func (t *Tx) enter(ctx context.Context, th *vm.Thread) (release func(), err erro
 // returned release.
 func (t *Tx) hold(ctx context.Context, th *vm.Thread) (release func(), err error) {
 	t.hmu.Lock()
-	mine := t.holder == th
+	mine := t.holder == th // only th itself sets or clears its hold
 	t.hmu.Unlock()
-	if mine {
-		return func() {}, nil
-	}
-	select {
-	case t.gate <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	leave, err := t.enter(ctx, th)
+	if err != nil || mine {
+		return leave, err
 	}
 	t.hmu.Lock()
 	t.holder = th
@@ -120,7 +116,7 @@ func (t *Tx) hold(ctx context.Context, th *vm.Thread) (release func(), err error
 		t.hmu.Lock()
 		t.holder = nil
 		t.hmu.Unlock()
-		<-t.gate
+		leave()
 	}, nil
 }
 
