@@ -42,10 +42,14 @@ test-go:
 ## HEARTBEAT seconds: go test prints each package's result in package
 ## order, so one slow package can hold every line back for minutes
 HEARTBEAT ?= 60
-GO_TEST_RACE = echo "$(GO) test -race ./..."; \
+## RACE_TIMEOUT bounds each package's test binary: cmd/harn takes about
+## 7 minutes under the race detector on two idle cores, close to go
+## test's default of 10, and a loaded machine pushed it past that
+RACE_TIMEOUT ?= 30m
+GO_TEST_RACE = echo "$(GO) test -race -timeout $(RACE_TIMEOUT) ./..."; \
 	( trap 'kill $$s 2>/dev/null; exit 0' TERM; n=0; \
 	  while :; do sleep $(HEARTBEAT) & s=$$!; wait $$s; n=$$((n + $(HEARTBEAT))); echo "go test -race: still running ($${n}s)"; done ) & hb=$$!; \
-	$(GO) test -race ./...; rc=$$?; kill $$hb; exit $$rc
+	$(GO) test -race -timeout $(RACE_TIMEOUT) ./...; rc=$$?; kill $$hb; exit $$rc
 
 ## test-deps: install the shells the completion tests of `harn tool
 ## completions` drive (zsh, fish; bash is assumed) and Neovim, the editor
