@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/diag"
@@ -1617,22 +1618,52 @@ func (th *Thread) checkInterrupt() error {
 func (th *Thread) CheckInterrupt() error { return th.checkInterrupt() }
 
 type deadlineScope struct {
-	at   int64 // effective deadline: the earliest of this and the enclosing ones
-	own  int64 // the deadline this block asked for
+	at   int64 // effective real-time deadline: the earliest of this and the enclosing ones (0: none)
+	mat  int64 // the same on the mocked clock (0: none)
+	own  int64 // the deadline this block asked for, on the real clock
+	mown int64 // the same on the mocked clock (0: the block began with a real clock)
 	mark int64 // ChildMark at entry: the tasks started inside the block follow it
 	note int64 // the caller's mark at entry (the sync permits taken so far)
 }
 
 // PushDeadline and PopDeadline bracket a `deadline` block; atMs is in ms
-// since the epoch. note is kept for the caller and returned by
-// PopDeadline, so that it can undo at the block's end what the block
-// started (stdlib/concurrency gives back the permits taken inside).
-func (th *Thread) PushDeadline(atMs, note int64) {
-	own := atMs
-	if n := len(th.deadlines); n > 0 && th.deadlines[n-1].at < atMs {
-		atMs = th.deadlines[n-1].at
+// since the epoch, on the real clock. note is kept for the caller and
+// returned by PopDeadline, so that it can undo at the block's end what
+// the block started (stdlib/concurrency gives back the permits taken
+// inside).
+
+func (th *Thread) PushDeadline(atMs, note int64) { th.pushDeadline(atMs, 0, note) }
+
+// PushDeadlineIn is PushDeadline for a deadline d from now. While
+// mock_time holds the clock the deadline also counts mocked time, and
+// passes at whichever comes first: d of mocked time (a sleep that would
+// pass it advances the clock to it and fails; advance_time past it makes
+// it pass at the next check) or d of real time (so a busy loop that never
+// moves the mocked clock still stops).
+func (th *Thread) PushDeadlineIn(d time.Duration, note int64) {
+	var mocked int64
+	if now, on := th.vm.mockedNow(); on {
+		mocked = now + d.Milliseconds()
 	}
-	th.deadlines = append(th.deadlines, deadlineScope{at: atMs, own: own, mark: th.ChildMark(), note: note})
+	th.pushDeadline(time.Now().Add(d).UnixMilli(), mocked, note)
+}
+
+func (th *Thread) pushDeadline(atMs, mockedMs int64, note int64) {
+	sc := deadlineScope{own: atMs, mown: mockedMs, mark: th.ChildMark(), note: note}
+	if n := len(th.deadlines); n > 0 {
+		sc.at, sc.mat = th.deadlines[n-1].at, th.deadlines[n-1].mat
+	}
+	sc.at = earliest(sc.at, atMs)
+	sc.mat = earliest(sc.mat, mockedMs)
+	th.deadlines = append(th.deadlines, sc)
+}
+
+// earliest is the earlier of two deadlines, 0 standing for none.
+func earliest(a, b int64) int64 {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // PopDeadline ends the innermost deadline block and returns the deadline
@@ -1646,23 +1677,60 @@ func (th *Thread) PopDeadline() (own, mark, note int64) {
 	return 0, 0, 0
 }
 
-// Deadline returns the innermost deadline in ms since the epoch (0: none),
-// including that of the consumer a generator thread runs for.
+// OwnDeadlinePassed reports whether the innermost deadline block's own
+// deadline has passed, on the real clock or (for a block begun under
+// mock_time) on the mocked one.
+func (th *Thread) OwnDeadlinePassed() bool {
+	n := len(th.deadlines)
+	if n == 0 {
+		return false
+	}
+	d := th.deadlines[n-1]
+	if d.mown != 0 {
+		if now, on := th.vm.mockedNow(); on && now >= d.mown {
+			return true
+		}
+	}
+	return time.Now().UnixMilli() >= d.own
+}
+
+// Deadline returns the innermost real-time deadline in ms since the epoch
+// (0: none), including that of the consumer a generator thread runs for.
 func (th *Thread) Deadline() int64 {
 	var at int64
 	if n := len(th.deadlines); n > 0 {
 		at = th.deadlines[n-1].at
 	}
 	// A cancelled thread's cleanup ends with its grace: waits wake then.
-	if c := th.cleanupUntil.Load(); c != 0 && (at == 0 || c < at) {
-		at = c
-	}
+	at = earliest(at, th.cleanupUntil.Load())
 	if th.lender != nil {
-		if l := th.lender.Deadline(); l != 0 && (at == 0 || l < at) {
-			at = l
-		}
+		at = earliest(at, th.lender.Deadline())
 	}
 	return at
+}
+
+// MockDeadline is Deadline for the deadlines set while the clock was
+// mocked: ms since the epoch on the mocked clock (0: none).
+func (th *Thread) MockDeadline() int64 {
+	var at int64
+	if n := len(th.deadlines); n > 0 {
+		at = th.deadlines[n-1].mat
+	}
+	if th.lender != nil {
+		at = earliest(at, th.lender.MockDeadline())
+	}
+	return at
+}
+
+// mockDeadlinePassed reports whether the mocked clock has reached th's
+// mocked deadline.
+func (th *Thread) mockDeadlinePassed() bool {
+	at := th.MockDeadline()
+	if at == 0 {
+		return false
+	}
+	now, on := th.vm.mockedNow()
+	return on && now >= at
 }
 
 func (th *Thread) universal(name string) Value {

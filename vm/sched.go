@@ -605,7 +605,25 @@ func (th *Thread) WaitOnTasks(wake <-chan struct{}, timeout time.Duration) (bool
 	return th.wait(wake, timeout, true, true)
 }
 
+// WaitOnThreadsClocked is WaitOnThreads for a timeout on the VM's clock
+// (select, channel_select, sync acquires): while mock_time holds the
+// clock, the timeout is mocked time and waitMocked ends it.
+func (th *Thread) WaitOnThreadsClocked(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	if timeout > 0 && th.held {
+		if _, on := th.vm.mockedNow(); on {
+			return th.waitMocked(wake, timeout)
+		}
+	}
+	return th.wait(wake, timeout, true, false)
+}
+
 func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, join bool) (bool, error) {
+	// A deadline set under mock_time passes when the mocked clock moves:
+	// watch it from before the first check.
+	var clock <-chan struct{}
+	if th.MockDeadline() != 0 {
+		clock = th.vm.watchClock()
+	}
 	if err := th.stopErr(); err != nil {
 		return false, err
 	}
@@ -650,16 +668,22 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	th.Unlock()
 	fired := false
 	timedOut := false
-	select {
-	case <-wake:
-		fired = true
-	case <-tc:
-		timedOut = true
-	case <-dc:
-	case <-done:
-	case <-lenderDone:
-	case <-th.vm.stop:
-	case <-dead:
+	for waiting := true; waiting; {
+		waiting = false
+		select {
+		case <-wake:
+			fired = true
+		case <-tc:
+			timedOut = true
+		case <-dc:
+		case <-done:
+		case <-lenderDone:
+		case <-th.vm.stop:
+		case <-dead:
+		case <-clock:
+			clock = th.vm.watchClock()
+			waiting = !th.mockDeadlinePassed()
+		}
 	}
 	if p != nil {
 		th.vm.sched.unpark(th)
@@ -727,7 +751,33 @@ func (th *Thread) stopErr() error {
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
 		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
 	}
+	if th.mockDeadlinePassed() {
+		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+	}
 	return checkMemory()
+}
+
+// waitMocked is WaitOnThreadsClocked while mock_time holds the clock:
+// the timeout is mocked time, which only sleeps and advance_time move, so
+// it does not wait for it in real time. The thread lets the lock go once, so that every thread
+// waiting for the lock (tasks started, woken or yielding) gets a turn;
+// when wake has not fired by then, it advances the clock by timeout (or
+// only to its mocked deadline, then failing as that deadline does) and
+// reports the timeout.
+func (th *Thread) waitMocked(wake <-chan struct{}, timeout time.Duration) (bool, error) {
+	fired, err := th.wait(wake, 0, true, false)
+	if fired || err != nil {
+		return fired, err
+	}
+	select {
+	case <-wake: // fired during the turn, after the wait gave up
+		return true, nil
+	default:
+	}
+	if _, err := th.SleepMocked(timeout); err != nil {
+		return false, err
+	}
+	return false, nil
 }
 
 // ExitAll ends every thread of the VM with err (exit() called in a task):

@@ -103,6 +103,7 @@ type VM struct {
 
 	sched     sched
 	sleeps    sleepQueue // the order sleeping threads wake in
+	clock     mockClock  // mock_time's clock (clock.go)
 	interrupt atomic.Bool
 	stop      chan struct{} // closed by Interrupt: wakes every Wait
 	stopOnce  sync.Once

@@ -296,7 +296,7 @@ func selectOn(th *vm.Thread, chans []*Channel, timeout time.Duration, withDefaul
 		registered = i + 1
 		c.mu.Unlock()
 	}
-	fired, err := th.WaitOnThreads(w.wake, timeout)
+	fired, err := th.WaitOnThreadsClocked(w.wake, timeout)
 	if !fired && !w.claim() {
 		// A value arrived as we gave up: keep it.
 		<-w.wake

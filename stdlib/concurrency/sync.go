@@ -546,7 +546,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	w := &lockWaiter{mode: mode, wake: make(chan struct{}, 1)}
 	l.waiters = append(l.waiters, w)
 	reg.mu.Unlock()
-	_, err := th.WaitOnThreads(w.wake, timeout)
+	_, err := th.WaitOnThreadsClocked(w.wake, timeout)
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if w.granted {

@@ -269,7 +269,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("deadline: expected a duration, got %s", a.At(0).Type())
 		}
-		th.PushDeadline(time.Now().Add(d).UnixMilli(), permitMark(th))
+		th.PushDeadlineIn(d, permitMark(th))
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_exit", "__deadline_exit()", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -277,9 +277,10 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("__deadline_fail", "__deadline_fail(err)", "runtime hook of `deadline`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		own, mark, permits := th.PopDeadline()
+		passed := th.OwnDeadlinePassed() // on the clock the block began on (mock_time)
+		_, mark, permits := th.PopDeadline()
 		e, ok := vm.ErrorOf(a.At(0))
-		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || time.Now().UnixMilli() < own {
+		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || !passed {
 			return a.At(0), nil
 		}
 		// This block's own deadline passed: stop what it started, give

@@ -13,7 +13,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	_ "time/tzdata" // IANA zones even on machines without a zoneinfo database
 
@@ -24,49 +23,24 @@ import (
 // processStart anchors the monotonic clock (the VM starts with the process).
 var processStart = time.Now()
 
-type clockKey struct{}
+// vmClock is a VM's clock: real time, or the mock of mock_time (vm/clock.go).
+type vmClock struct{ v *vm.VM }
 
-// vmClock is a VM's clock: real time, or a frozen mock.
-type vmClock struct {
-	mu     sync.Mutex
-	mocked bool
-	wallMs int64 // mocked wall time
-	monoMs int64 // mocked monotonic time
-}
+func clockOf(th *vm.Thread) vmClock { return vmClock{th.VM()} }
 
-func clockOf(th *vm.Thread) *vmClock {
-	return th.VM().Local(clockKey{}, func() any { return &vmClock{} }).(*vmClock)
-}
-
-// Now is the VM's wall-clock time (mocked or real).
-func (c *vmClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.mocked {
-		return time.UnixMilli(c.wallMs).UTC()
+// now is the VM's wall-clock time (mocked or real).
+func (c vmClock) now() time.Time {
+	if wall, _, on := c.v.MockNow(); on {
+		return time.UnixMilli(wall).UTC()
 	}
 	return time.Now().UTC()
 }
 
-func (c *vmClock) mono() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.mocked {
-		return c.monoMs
+func (c vmClock) mono() int64 {
+	if _, mono, on := c.v.MockNow(); on {
+		return mono
 	}
 	return time.Since(processStart).Milliseconds()
-}
-
-// advance moves a mocked clock forward; it reports whether a mock is active.
-func (c *vmClock) advance(ms int64) (int64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.mocked {
-		return 0, false
-	}
-	c.wallMs += ms
-	c.monoMs += ms
-	return c.wallMs, true
 }
 
 // VMNow is the wall-clock time as the running script sees it (honours
@@ -80,8 +54,8 @@ func Sleep(th *vm.Thread, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	if _, ok := clockOf(th).advance(d.Milliseconds()); ok {
-		return nil
+	if mocked, err := th.SleepMocked(d); mocked {
+		return err
 	}
 	_, err := th.Wait(nil, d)
 	return err
@@ -305,10 +279,7 @@ func init() {
 				ms, ok = int64(f), true
 			}
 		}
-		c := clockOf(th)
-		c.mu.Lock()
-		c.mocked, c.wallMs, c.monoMs = true, ms, 0
-		c.mu.Unlock()
+		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
 	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -321,17 +292,14 @@ func init() {
 		case vm.Float:
 			ms = int64(d)
 		}
-		now, ok := clockOf(th).advance(ms)
+		now, ok := th.VM().AdvanceTime(ms)
 		if !ok {
 			return vm.Value{}, vm.Throwf("advance_time: no mock active. Call mock_time(ms) first.")
 		}
 		return vm.IntOf(now), nil
 	})
 	lib.Def("unmock_time", "unmock_time()", "return to the real clock", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		c := clockOf(th)
-		c.mu.Lock()
-		c.mocked = false
-		c.mu.Unlock()
+		th.VM().UnmockTime()
 		return vm.Nil, nil
 	})
 }
