@@ -186,6 +186,11 @@ func (s *Server) Drain(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// Stopped is cancelled, with ErrShuttingDown as the cause, when Drain's
+// bound passes and the calls still running are cut short. A provider
+// whose handlers do not watch Call.Context interrupts them on it.
+func (s *Server) Stopped() context.Context { return s.stopCtx }
+
 // track registers a call about to be queued; false when draining.
 func (s *Server) track(req *Request, c *conn) bool {
 	s.mu.Lock()

@@ -490,6 +490,9 @@ func TestDrain(t *testing.T) {
 			t.Fatalf("parallel=%v: drained (%v) with a call in progress", parallel, err)
 		default:
 		}
+		if srv.Stopped().Err() != nil {
+			t.Errorf("parallel=%v: Stopped ended before the drain's bound", parallel)
+		}
 		close(f.release)
 		jsonEq(t, "drained call", c.Answer(1)["result"], `{"content":[{"type":"text","text":"released"}],"isError":false,"resultType":"complete"}`)
 		if err := <-drained; err != nil {
@@ -505,6 +508,9 @@ func TestDrain(t *testing.T) {
 		cancel() // the drain's bound has passed
 		if err := srv.Drain(ctx); err == nil {
 			t.Fatalf("parallel=%v: drain past its bound reported no error", parallel)
+		}
+		if cause := context.Cause(srv.Stopped()); cause != ErrShuttingDown {
+			t.Errorf("parallel=%v: Stopped's cause after the bound: %v", parallel, cause)
 		}
 		// The answer is written when Drain returns, before the handler
 		// has seen its context end.
