@@ -173,15 +173,20 @@ func (s *Server) Drain(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	s.stop(ErrShuttingDown)
 	s.mu.Lock()
 	cut := maps.Clone(s.calls)
 	s.mu.Unlock()
-	for req, c := range cut {
+	// The answers are taken before the calls are cancelled: a handler
+	// that returns as soon as it is must not answer first.
+	for req := range cut {
 		// A call its client cancelled gets no answer, now as ever.
-		if !req.cancel.isCancelled() && req.answered.CompareAndSwap(false, true) {
-			c.fail(req, shuttingDown())
+		if req.cancel.isCancelled() || !req.answered.CompareAndSwap(false, true) {
+			delete(cut, req)
 		}
+	}
+	s.stop(ErrShuttingDown)
+	for req, c := range cut {
+		c.fail(req, shuttingDown())
 	}
 	return ctx.Err()
 }

@@ -523,3 +523,23 @@ func TestDrain(t *testing.T) {
 		}
 	}
 }
+
+// A call Drain cuts short is answered with the shutting-down error even
+// when its handler, seeing its context end, returns at once: Drain takes
+// the answer before it cancels the calls (docs/mcp.md, Stopping).
+func TestDrainAnswersBeforeCancelling(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		f := newFake() // its block handler returns as soon as it is cancelled
+		srv := NewServer(f, Options{})
+		c := startPipeServer(t, srv)
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		<-f.started
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		srv.Drain(ctx)
+		<-f.stopped
+		if e := c.Answer(1)["error"]; e == nil {
+			t.Fatalf("run %d: a call cut short answered %s", i, js(c.Answer(1)))
+		}
+	}
+}
