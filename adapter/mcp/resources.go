@@ -104,9 +104,11 @@ func (p provider) callHandler(x *protocol.Call, sf *Surface, fn vm.Value, arg vm
 	if rerr := x.ReadInputResponses(); rerr != nil {
 		return vm.Value{}, rerr
 	}
-	p.s.callMu.Lock()
-	v, err := sf.Runtime.Call(handler{x}, fn, []vm.Value{arg}, func(th *vm.Thread) { x.OnCancel(th.Cancel) })
-	p.s.callMu.Unlock()
+	var v vm.Value
+	var err error
+	if !p.s.exclusive(x, func(start func(*vm.Thread)) { v, err = sf.Runtime.Call(handler{x}, fn, []vm.Value{arg}, start) }) {
+		return vm.Value{}, shuttingDown()
+	}
 	if err != nil {
 		return vm.Value{}, protocol.Errorf(protocol.CodeInternalError, what+" handler failed: "+failureSummary(err))
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"io"
 	"os"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
+	"github.com/harnlang/harn/vm"
 )
 
 // Version20260728 is the per-request-metadata protocol version.
@@ -65,8 +67,44 @@ func (s *Server) Swap(sf *Surface) {
 }
 
 // Serve speaks newline-delimited JSON-RPC on r and w until r ends, then
-// finishes the calls in progress.
+// finishes the calls in progress (however long they take; Drain bounds
+// them).
 func (s *Server) Serve(r io.Reader, w io.Writer) error { return s.proto.Serve(r, w) }
+
+// Drain stops the server taking calls and waits, until ctx ends, for the
+// calls in progress to be answered; the calls still running then are
+// interrupted and answered with a JSON-RPC error saying the server is
+// shutting down (protocol.Server.Drain).
+func (s *Server) Drain(ctx context.Context) error { return s.proto.Drain(ctx) }
+
+// exclusive runs f on the surface's VM, one handler at a time. The start
+// hook f passes to the runtime makes the handler's thread interruptible:
+// by its request's cancellation, and by Drain cutting the call short. A
+// call Drain cut short while it waited for the VM does not run (false).
+func (s *Server) exclusive(x *protocol.Call, f func(start func(*vm.Thread))) bool {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	stopped := s.proto.Stopped()
+	if stopped.Err() != nil {
+		return false
+	}
+	var release func() bool
+	f(func(th *vm.Thread) {
+		x.OnCancel(th.Cancel)
+		release = context.AfterFunc(stopped, th.Cancel)
+	})
+	if release != nil {
+		release()
+	}
+	return true
+}
+
+// shuttingDown is the outcome of a call exclusive did not run: Drain
+// has answered an inline call already, and a task records it as its
+// result.
+func shuttingDown() *protocol.Error {
+	return protocol.Errorf(protocol.CodeInternalError, protocol.ErrShuttingDown.Error())
+}
 
 // provider projects the served surface for the protocol layer.
 type provider struct{ s *Server }

@@ -88,9 +88,10 @@ func (t *mcpTool) Validate(args any) *protocol.Error {
 // Call runs the handler on the surface's runtime and shapes its
 // CallToolResult.
 func (t *mcpTool) Call(x *protocol.Call, args any) any {
-	t.s.callMu.Lock()
-	out := t.sf.Runtime.Invoke(handler{x}, t.tool, args, func(th *vm.Thread) { x.OnCancel(th.Cancel) })
-	t.s.callMu.Unlock()
+	var out *tool.Outcome
+	if !t.s.exclusive(x, func(start func(*vm.Thread)) { out = t.sf.Runtime.Invoke(handler{x}, t.tool, args, start) }) {
+		return shuttingDown()
+	}
 	return callResult(t.tool, out, profile(x.Request))
 }
 

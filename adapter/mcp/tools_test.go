@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/mcp/mcptest"
 )
@@ -274,4 +276,45 @@ func TestContentBlocks(t *testing.T) {
 	s.initialize("2025-06-18")
 	jsonEq(t, "blocks", s.result("tools/call", map[string]any{"name": "blocks"})["content"],
 		`[{"type":"text","text":"hello"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]`)
+}
+
+// A call Drain cuts short is answered with -32603 "server is shutting
+// down" and its handler is interrupted, so the server can stop; a call
+// queued behind it never runs (docs/mcp.md, Stopping).
+func TestDrainInterruptsHandlers(t *testing.T) {
+	s := start(t, writeScript(t, `import { tool_registry_from } from "std/tools"
+fn forever(args) {
+  println("forever started")
+  sleep(60000)
+}
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "forever", description: "Sleep.", handler: forever},
+    {name: "quick", description: "Print.", handler: {x -> println("quick ran")}},
+  ]))
+}
+`), Options{})
+	call := func(id int, name string) string {
+		return js(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": with2026(map[string]any{"name": name}, nil)})
+	}
+	s.send(call(1, "forever"))
+	waitFor(t, "forever to start", func() bool { return strings.Contains(s.stderr.String(), "forever started") })
+	s.send(call(2, "quick")) // queued behind forever
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := s.srv.Drain(ctx); err == nil {
+		t.Fatal("Drain past its bound reported no error")
+	}
+	for _, id := range []string{"1", "2"} {
+		jsonEq(t, "call "+id, s.wait(id)["error"], `{"code":-32603,"message":"server is shutting down"}`)
+	}
+	s.in.Close()
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler cut short was not interrupted")
+	}
+	if strings.Contains(s.stderr.String(), "quick ran") {
+		t.Error("a call cut short while queued ran")
+	}
 }

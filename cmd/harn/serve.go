@@ -3,9 +3,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -43,8 +45,11 @@ audience are listed or callable.
                the resource well-known://mcp-card
 
 Stdout carries protocol messages only; the script's output and the server's
-diagnostics go to stderr. Exit status: 0 when the client closes the
-connection, 1 when FILE fails to load or to prepare, 2 on a usage error.
+diagnostics go to stderr. SIGINT or SIGTERM stops the server: calls in
+progress get 5 s to finish and are answered, later calls are refused with
+"server is shutting down". Exit status: 0 when the client closes the
+connection or on SIGINT/SIGTERM, 1 when FILE fails to load or to prepare,
+2 on a usage error.
 `
 
 // serveSurfaces build the surface named by --surface once auto is
@@ -114,20 +119,46 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	srv := mcp.NewServer(sf, mcp.Options{Watch: f.watch, Card: card, Stderr: stderr})
+	signals := stopSignals()
+	defer signal.Stop(signals)
 	fmt.Fprintln(stderr, sf.StartupLine(f.watch))
 	if f.transport == "http" {
-		return serveHTTP(srv, f, stderr)
+		return serveHTTP(srv, f, signals, stderr)
 	}
 	if f.watch {
 		stop := make(chan struct{})
 		defer close(stop)
 		go srv.Watch(filepath.Dir(f.file), since, build, stop)
 	}
-	if err := srv.Serve(stdin, stdout); err != nil {
+	// The end of stdin lets every call run to its answer; a signal
+	// bounds them (drainServe) and the process exits without waiting for
+	// the client to close stdin.
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(stdin, stdout) }()
+	select {
+	case err = <-done:
+	case <-signals:
+		drainServe(srv, stderr)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// drainServe answers the calls in progress before `harn serve mcp`
+// stops (docs/mcp.md, Stopping): from now on calls are refused with
+// "server is shutting down"; those running or queued get shutdownGrace
+// to finish, and those still running then are interrupted and answered
+// with that error.
+func drainServe(srv *mcp.Server, stderr io.Writer) {
+	fmt.Fprintf(stderr, "[harn] serve mcp: stopping; calls in progress get %s to finish\n", shutdownGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if srv.Drain(ctx) != nil {
+		fmt.Fprintf(stderr, "[harn] serve mcp: calls still running after %s answered: server is shutting down\n", shutdownGrace)
+	}
 }
 
 func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int) {

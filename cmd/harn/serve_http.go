@@ -21,7 +21,7 @@ import (
 // serveHTTP runs the session-free Streamable HTTP transport
 // (docs/spec/mcp-projection.md §12) until the listener fails or the
 // process is asked to stop.
-func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
+func serveHTTP(srv *mcp.Server, f *serveFlags, stop <-chan os.Signal, stderr io.Writer) int {
 	if f.hmac != "" {
 		fmt.Fprintln(stderr, "error: --hmac-secret is not supported yet; use --api-key")
 		return 2
@@ -34,8 +34,6 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 		}
 		f.apiKeys = keys
 	}
-	stop := stopSignals()
-	defer signal.Stop(stop)
 	ln, err := net.Listen("tcp", f.bind)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
@@ -43,19 +41,22 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "[harn] serve mcp: listening on http://%s%s\n", ln.Addr(), f.path)
 	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys})
-	if err := serveUntilSignal(protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}), ln, stop, shutdownGrace, nil); err != nil {
+	// The listener outlasts the drain by shutdownSettle, for the calls it
+	// cut short to return and their answers to be sent.
+	drain := func() { drainServe(srv, stderr) }
+	if err := serveUntilSignal(protocol.NewHTTPServer(h, protocol.HTTPServerOptions{}), ln, stop, shutdownGrace+shutdownSettle, drain); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// shutdownGrace bounds how long a stopping HTTP server waits for the
-// requests it is answering.
+// shutdownGrace bounds how long a stopping `harn serve mcp` waits for
+// the calls it is answering.
 const shutdownGrace = 5 * time.Second
 
-// shutdownSettle is how long a stopping `harn mcp serve` gives the calls
-// its drain cut short to write their answer.
+// shutdownSettle is how long a stopping server (serve mcp, mcp serve)
+// gives the calls its drain cut short to return and send their answer.
 const shutdownSettle = 2 * time.Second
 
 // stopSignals asks for the signals that stop a server (SIGINT, SIGTERM);

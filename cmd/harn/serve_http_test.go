@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,4 +141,156 @@ func TestServeMCPHTTP(t *testing.T) {
 			t.Errorf("GET %s: %d, want %d", path, resp.StatusCode, want)
 		}
 	}
+}
+
+// SIGTERM while a tool call runs drains `harn serve mcp` (docs/mcp.md,
+// Stopping): a call that finishes within the 5 s grace is answered with
+// its real result, one still running then with -32603 "server is
+// shutting down" rather than a dropped connection or no line at all, and
+// a call received meanwhile is refused with that error; the process
+// exits 0. The end of stdin lets the call in flight finish too.
+func TestServeMCPDrainsInFlightCallOnSIGTERM(t *testing.T) {
+	// script serves nap (3 s) and stall (20 s); each writes its marker
+	// file when it starts.
+	script := func(t *testing.T) (path, dir string) {
+		dir = t.TempDir()
+		src := fmt.Sprintf(`import { tool_registry_from } from "std/tools"
+fn nap(args) {
+  write_file(%q, "yes")
+  sleep(3000)
+  return {slept: 3000}
+}
+fn stall(args) {
+  write_file(%q, "yes")
+  sleep(20000)
+  return {slept: 20000}
+}
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: "nap", description: "Sleep 3 s.", handler: nap},
+    {name: "stall", description: "Sleep 20 s.", handler: stall},
+  ], {info: {name: "sleepy", version: "1.0.0"}}))
+}
+`, filepath.Join(dir, "nap"), filepath.Join(dir, "stall"))
+		path = filepath.Join(dir, "server.harn")
+		os.WriteFile(path, []byte(src), 0o644)
+		return path, dir
+	}
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": map[string]any{}}
+	call := func(id int, name string) []byte {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "_meta": meta}})
+		return b
+	}
+	started := func(t *testing.T, p *harnProc, marker string) {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the handler never started; stderr:\n%s", p.errText())
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	isReal := func(m map[string]any) bool {
+		return dig(m, "result", "isError") == false && strings.Contains(fmt.Sprint(dig(m, "result", "content")), "slept")
+	}
+	isShuttingDown := func(m map[string]any) bool {
+		return dig(m, "error", "code") == float64(-32603) && dig(m, "error", "message") == "server is shutting down"
+	}
+	exited := func(t *testing.T, p *harnProc, signalled time.Time) {
+		t.Helper()
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+		}
+		// 5 s grace, 2 s for cut-short calls to settle, plus slack.
+		if d := time.Since(signalled); d > 12*time.Second {
+			t.Errorf("exited %s after SIGTERM", d)
+		}
+	}
+
+	for _, tool := range []string{"nap", "stall"} {
+		t.Run("http/"+tool, func(t *testing.T) {
+			t.Parallel()
+			path, dir := script(t)
+			p := startHarn(t, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", path)
+			endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] serve mcp: listening on (http://\S+)$`))[1]
+			req, _ := http.NewRequest("POST", endpoint, bytes.NewReader(call(1, tool)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", tool)
+			signalled := make(chan time.Time, 1)
+			go func() {
+				started(t, p, filepath.Join(dir, tool))
+				signalled <- time.Now()
+				p.cmd.Process.Signal(syscall.SIGTERM)
+			}()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("call during shutdown: %v; stderr:\n%s", err, p.errText())
+			}
+			var m map[string]any
+			err = json.NewDecoder(resp.Body).Decode(&m)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatalf("call during shutdown: %d, %v; stderr:\n%s", resp.StatusCode, err, p.errText())
+			}
+			if ok := map[string]bool{"nap": isReal(m), "stall": isShuttingDown(m)}[tool]; !ok {
+				t.Errorf("%s during shutdown: %d %v", tool, resp.StatusCode, m)
+			}
+			exited(t, p, <-signalled)
+		})
+	}
+	// read reads the next JSON-RPC message on stdout.
+	read := func(t *testing.T, p *harnProc) map[string]any {
+		t.Helper()
+		line, err := p.stdout.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("stdout: %v; stderr:\n%s", err, p.errText())
+		}
+		var m map[string]any
+		json.Unmarshal(line, &m)
+		return m
+	}
+	for _, tool := range []string{"nap", "stall"} {
+		t.Run("stdio/"+tool, func(t *testing.T) {
+			t.Parallel()
+			path, dir := script(t)
+			p := startHarn(t, nil, "serve", "mcp", path)
+			p.waitLine(t, regexp.MustCompile(`serve mcp: serving 2 tools`))
+			p.stdin.Write(append(call(1, tool), '\n'))
+			started(t, p, filepath.Join(dir, tool))
+			signalled := time.Now()
+			p.cmd.Process.Signal(syscall.SIGTERM)
+			p.waitLine(t, regexp.MustCompile(`serve mcp: stopping`))
+			p.stdin.Write(append(call(2, "nap"), '\n'))
+			if m := read(t, p); m["id"] != float64(2) || !isShuttingDown(m) {
+				t.Errorf("call while draining: %v", m)
+			}
+			m := read(t, p)
+			if ok := map[string]bool{"nap": isReal(m), "stall": isShuttingDown(m)}[tool]; m["id"] != float64(1) || !ok {
+				t.Errorf("%s during shutdown: %v", tool, m)
+			}
+			exited(t, p, signalled)
+		})
+	}
+	t.Run("stdio/eof", func(t *testing.T) {
+		t.Parallel()
+		path, dir := script(t)
+		p := startHarn(t, nil, "serve", "mcp", path)
+		p.waitLine(t, regexp.MustCompile(`serve mcp: serving 2 tools`))
+		p.stdin.Write(append(call(1, "nap"), '\n'))
+		started(t, p, filepath.Join(dir, "nap"))
+		p.stdin.Close()
+		if m := read(t, p); m["id"] != float64(1) || !isReal(m) {
+			t.Errorf("call when stdin ended: %v", m)
+		}
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit after stdin ended: %v; stderr:\n%s", err, p.errText())
+		}
+	})
 }

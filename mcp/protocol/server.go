@@ -173,18 +173,28 @@ func (s *Server) Drain(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	s.stop(ErrShuttingDown)
 	s.mu.Lock()
 	cut := maps.Clone(s.calls)
 	s.mu.Unlock()
-	for req, c := range cut {
+	// The answers are taken before the calls are cancelled: a handler
+	// that returns as soon as it is must not answer first.
+	for req := range cut {
 		// A call its client cancelled gets no answer, now as ever.
-		if !req.cancel.isCancelled() && req.answered.CompareAndSwap(false, true) {
-			c.fail(req, shuttingDown())
+		if req.cancel.isCancelled() || !req.answered.CompareAndSwap(false, true) {
+			delete(cut, req)
 		}
+	}
+	s.stop(ErrShuttingDown)
+	for req, c := range cut {
+		c.fail(req, shuttingDown())
 	}
 	return ctx.Err()
 }
+
+// Stopped is cancelled, with ErrShuttingDown as the cause, when Drain's
+// bound passes and the calls still running are cut short. A provider
+// whose handlers do not watch Call.Context interrupts them on it.
+func (s *Server) Stopped() context.Context { return s.stopCtx }
 
 // track registers a call about to be queued; false when draining.
 func (s *Server) track(req *Request, c *conn) bool {

@@ -490,6 +490,9 @@ func TestDrain(t *testing.T) {
 			t.Fatalf("parallel=%v: drained (%v) with a call in progress", parallel, err)
 		default:
 		}
+		if srv.Stopped().Err() != nil {
+			t.Errorf("parallel=%v: Stopped ended before the drain's bound", parallel)
+		}
 		close(f.release)
 		jsonEq(t, "drained call", c.Answer(1)["result"], `{"content":[{"type":"text","text":"released"}],"isError":false,"resultType":"complete"}`)
 		if err := <-drained; err != nil {
@@ -506,6 +509,9 @@ func TestDrain(t *testing.T) {
 		if err := srv.Drain(ctx); err == nil {
 			t.Fatalf("parallel=%v: drain past its bound reported no error", parallel)
 		}
+		if cause := context.Cause(srv.Stopped()); cause != ErrShuttingDown {
+			t.Errorf("parallel=%v: Stopped's cause after the bound: %v", parallel, cause)
+		}
 		// The answer is written when Drain returns, before the handler
 		// has seen its context end.
 		jsonEq(t, "cut short", c.Answer(1)["error"], `{"code":-32603,"message":"server is shutting down"}`)
@@ -514,6 +520,26 @@ func TestDrain(t *testing.T) {
 			if m["id"] == float64(1) && m["result"] != nil {
 				t.Errorf("parallel=%v: call answered twice: %s", parallel, js(m))
 			}
+		}
+	}
+}
+
+// A call Drain cuts short is answered with the shutting-down error even
+// when its handler, seeing its context end, returns at once: Drain takes
+// the answer before it cancels the calls (docs/mcp.md, Stopping).
+func TestDrainAnswersBeforeCancelling(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		f := newFake() // its block handler returns as soon as it is cancelled
+		srv := NewServer(f, Options{})
+		c := startPipeServer(t, srv)
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		<-f.started
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		srv.Drain(ctx)
+		<-f.stopped
+		if e := c.Answer(1)["error"]; e == nil {
+			t.Fatalf("run %d: a call cut short answered %s", i, js(c.Answer(1)))
 		}
 	}
 }
