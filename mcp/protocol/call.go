@@ -20,6 +20,10 @@ type Call struct {
 
 	ctxOnce sync.Once
 	ctx     context.Context
+	// endCtx cancels ctx once the handler has returned, which also takes
+	// it out of the server's stop context (a long-running server would
+	// otherwise keep one entry there for every call it ever made).
+	endCtx context.CancelFunc
 
 	last    *float64      // last reported progress
 	answers *jsonv.Object // input responses collected so far (nil: none)
@@ -53,8 +57,20 @@ func (x *Call) Cancelled() bool { return x.canceller().isCancelled() }
 // Context is cancelled with the request (or its task), or by Drain
 // (cause ErrShuttingDown).
 func (x *Call) Context() context.Context {
-	x.ctxOnce.Do(func() { x.ctx = contextFor(x.c.srv.stopCtx, x.canceller()) })
+	x.ctxOnce.Do(func() { x.ctx, x.endCtx = contextFor(x.c.srv.stopCtx, x.canceller()) })
 	return x.ctx
+}
+
+// end releases what the call's Context holds; the handler has returned.
+func (x *Call) end() {
+	x.ctxOnce.Do(func() { // asked for after the end: already done
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		x.ctx = ctx
+	})
+	if x.endCtx != nil {
+		x.endCtx()
+	}
 }
 
 // Progress emits notifications/progress for the request's progress
@@ -365,7 +381,10 @@ func (c *conn) toolsCall(x *Call) any {
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers
 	work := func() {
-		res := guardHandler(func() any { return tx.outcome(t.Call(tx, args)) })
+		res := guardHandler(func() any {
+			defer tx.end()
+			return tx.outcome(t.Call(tx, args))
+		})
 		if o, ok := res.(*jsonv.Object); ok && req.modern && !o.Has("resultType") {
 			o.Set("resultType", "complete") // stored exactly as the inline answer
 		}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,12 +14,13 @@ import (
 // fake is a Provider with a few tools that exercise the protocol layer:
 // plain results, progress, tasks, cancellation and client input.
 type fake struct {
-	extra   int           // number of filler tools t0, t1, …
-	started chan string   // a blocking tool's name when it starts
-	stopped chan string   // a blocking tool's name when its context ends
-	release chan struct{} // closed to let blocking tools finish
-	logging bool          // advertise the logging capability
-	refused chan string   // "<client> <name> <code> <message>" of each refused call
+	extra   int                  // number of filler tools t0, t1, …
+	started chan string          // a blocking tool's name when it starts
+	stopped chan string          // a blocking tool's name when its context ends
+	release chan struct{}        // closed to let blocking tools finish
+	logging bool                 // advertise the logging capability
+	refused chan string          // "<client> <name> <code> <message>" of each refused call
+	ctxs    chan context.Context // when set, a blocking tool's Context as it starts
 }
 
 func newFake() *fake {
@@ -160,6 +162,9 @@ func (t *fakeTool) Call(x *Call, args any) any {
 		x.Progress(2, nil, nil, nil) // not increasing: dropped
 		return textResult("done")
 	case "block":
+		if t.f.ctxs != nil {
+			t.f.ctxs <- x.Context()
+		}
 		t.f.started <- t.name
 		select {
 		case <-x.Context().Done():

@@ -288,8 +288,8 @@ func (c *conn) page(req *Request, n int) (start, end int, next string, rerr *Err
 }
 
 // contextFor is a context cancelled with c, or with parent.
-func contextFor(parent context.Context, c *canceller) context.Context {
+func contextFor(parent context.Context, c *canceller) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	c.onCancel(cancel)
-	return ctx
+	return ctx, cancel
 }

@@ -595,7 +595,9 @@ func (c *conn) refuse(req *Request, e *Error) {
 func (c *conn) recordRefused(req *Request, e *Error) {
 	if r, ok := c.srv.p.(CallRecorder); ok && req.method == "tools/call" {
 		name, _ := nameParam(req, "tool")
-		r.RefusedCall(c.newCall(req, nil), name, e)
+		x := c.newCall(req, nil)
+		r.RefusedCall(x, name, e)
+		x.end()
 	}
 }
 
@@ -832,6 +834,7 @@ func (c *conn) queue(req *Request, run func(*Call) any) {
 		if !req.cancel.isCancelled() {
 			res = guardHandler(func() any {
 				x := c.newCall(req, nil)
+				defer x.end()
 				return x.outcome(run(x))
 			})
 		} else {

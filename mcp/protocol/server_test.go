@@ -524,6 +524,37 @@ func TestDrain(t *testing.T) {
 	}
 }
 
+// A call's Context ends when its handler returns, which also takes it out
+// of the server's stop context: a long-running server would otherwise keep
+// one entry there for every call it ever made.
+func TestCallContextEndsWithTheCall(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		f.ctxs = make(chan context.Context, 1)
+		srv := NewServer(f, Options{Parallel: parallel})
+		c := startPipeServer(t, srv)
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+		ctx := <-f.ctxs
+		<-f.started
+		if ctx.Err() != nil {
+			t.Fatalf("parallel=%v: the context ended while the call ran", parallel)
+		}
+		close(f.release)
+		jsonEq(t, "released", c.Answer(1)["result"], `{"content":[{"type":"text","text":"released"}],"isError":false,"resultType":"complete"}`)
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("parallel=%v: the call's context outlived the call", parallel)
+		}
+		if cause := context.Cause(ctx); cause != context.Canceled {
+			t.Errorf("parallel=%v: cause %v, want context.Canceled", parallel, cause)
+		}
+		if srv.Stopped().Err() != nil {
+			t.Errorf("parallel=%v: ending a call stopped the server", parallel)
+		}
+	}
+}
+
 // A call Drain cuts short is answered with the shutting-down error even
 // when its handler, seeing its context end, returns at once: Drain takes
 // the answer before it cancels the calls (docs/mcp.md, Stopping).
