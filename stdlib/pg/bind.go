@@ -26,8 +26,8 @@ func (e bindError) Error() string { return string(e) }
 // describeParam is a parameter as bind errors name it: `decimal 2.5`.
 func describeParam(v vm.Value) string {
 	d := lib.Display(v)
-	if len(d) > 40 {
-		d = d[:37] + "..."
+	if r := []rune(d); len(r) > 40 {
+		d = string(r[:37]) + "..." // whole characters: the message stays valid UTF-8
 	}
 	return v.Type() + " " + d
 }
