@@ -11,24 +11,7 @@ import (
 // an hour of mocked time).
 func runGuarded(t *testing.T, th *Thread, f func() (bool, error)) (bool, error) {
 	t.Helper()
-	type res struct {
-		fired bool
-		err   error
-	}
-	done := make(chan res, 1)
-	go func() {
-		th.Lock()
-		fired, err := f()
-		th.Unlock()
-		done <- res{fired, err}
-	}()
-	select {
-	case r := <-done:
-		return r.fired, r.err
-	case <-time.After(time.Second):
-		t.Fatal("the wait ran on real time")
-	}
-	return false, nil
+	return runLocked(t, th, time.Second, "the wait ran on real time", f)
 }
 
 func isDeadline(err error) bool {

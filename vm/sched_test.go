@@ -93,6 +93,13 @@ func TestYieldKeepsLockWithinSlice(t *testing.T) {
 
 func waitErr(t *testing.T, th *Thread, wake <-chan struct{}, timeout time.Duration) (bool, error) {
 	t.Helper()
+	return runLocked(t, th, 10*time.Second, "Wait did not return", func() (bool, error) { return th.Wait(wake, timeout) })
+}
+
+// runLocked runs f on a thread holding th's lock and fails the test with
+// failure when it takes longer than limit of real time.
+func runLocked(t *testing.T, th *Thread, limit time.Duration, failure string, f func() (bool, error)) (bool, error) {
+	t.Helper()
 	type res struct {
 		fired bool
 		err   error
@@ -100,15 +107,15 @@ func waitErr(t *testing.T, th *Thread, wake <-chan struct{}, timeout time.Durati
 	done := make(chan res, 1)
 	go func() {
 		th.Lock()
-		fired, err := th.Wait(wake, timeout)
+		fired, err := f()
 		th.Unlock()
 		done <- res{fired, err}
 	}()
 	select {
 	case r := <-done:
 		return r.fired, r.err
-	case <-time.After(10 * time.Second):
-		t.Fatal("Wait did not return")
+	case <-time.After(limit):
+		t.Fatal(failure)
 	}
 	return false, nil
 }

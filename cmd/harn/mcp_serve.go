@@ -282,15 +282,9 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	if transport == "stdio" {
 		fmt.Fprintln(stderr, "[harn] MCP stdio server ready")
-		done := make(chan error, 1)
-		go func() { done <- srv.ServeStdio(stdin, stdout) }()
-		select {
-		case err = <-done:
-		case <-signals:
-			// The calls in progress are answered before the process
-			// exits (docs/orchestrator.md, Shutdown).
-			srv.Drain()
-		}
+		// The calls in progress are answered before the process exits
+		// (docs/orchestrator.md, Shutdown).
+		err = serveStdioUntilSignal(func() error { return srv.ServeStdio(stdin, stdout) }, signals, srv.Drain)
 		shutdown()
 		if err != nil {
 			fmt.Fprintf(stderr, "error: %v\n", err)

@@ -537,17 +537,7 @@ func TestMcpServeDrainsInFlightFireOnSIGTERM(t *testing.T) {
 	params := map[string]any{"name": "harn.trigger.fire", "arguments": map[string]any{"trigger_id": "slow", "payload": map[string]any{}}, "_meta": meta}
 	// terminateOnceStarted sends SIGTERM once the handler runs.
 	terminateOnceStarted := func(t *testing.T, p *harnProc, marker string) {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			if _, err := os.Stat(marker); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("the handler never started; stderr:\n%s", p.errText())
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitForMarker(t, p, marker)
 		p.cmd.Process.Signal(syscall.SIGTERM)
 	}
 

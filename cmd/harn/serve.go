@@ -130,16 +130,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer close(stop)
 		go srv.Watch(filepath.Dir(f.file), since, build, stop)
 	}
-	// The end of stdin lets every call run to its answer; a signal
-	// bounds them (drainServe) and the process exits without waiting for
-	// the client to close stdin.
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(stdin, stdout) }()
-	select {
-	case err = <-done:
-	case <-signals:
-		drainServe(srv, stderr)
-	}
+	err = serveStdioUntilSignal(func() error { return srv.Serve(stdin, stdout) }, signals, func() { drainServe(srv, stderr) })
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1

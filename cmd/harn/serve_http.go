@@ -85,6 +85,22 @@ func surviveBrokenPipes() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }
 
+// serveStdioUntilSignal runs serve, a stdio server, until it returns (the
+// client closed stdin: the calls it received have run to their answer)
+// or a signal arrives on stop; then drain answers the calls in progress
+// and the command returns without waiting for the client to close stdin.
+func serveStdioUntilSignal(serve func() error, stop <-chan os.Signal, drain func()) error {
+	done := make(chan error, 1)
+	go func() { done <- serve() }()
+	select {
+	case err := <-done:
+		return err
+	case <-stop:
+		drain()
+		return nil
+	}
+}
+
 // serveUntilSignal serves hs on ln until the listener fails or a signal
 // arrives on stop; a signal stops accepting, lets in-flight requests
 // finish (at most grace) and returns nil, so the command returns

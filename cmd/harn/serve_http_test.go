@@ -181,19 +181,6 @@ fn main(harness: Harness) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "_meta": meta}})
 		return b
 	}
-	started := func(t *testing.T, p *harnProc, marker string) {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			if _, err := os.Stat(marker); err == nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("the handler never started; stderr:\n%s", p.errText())
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
 	isReal := func(m map[string]any) bool {
 		return dig(m, "result", "isError") == false && strings.Contains(fmt.Sprint(dig(m, "result", "content")), "slept")
 	}
@@ -225,7 +212,7 @@ fn main(harness: Harness) {
 			req.Header.Set("Mcp-Name", tool)
 			signalled := make(chan time.Time, 1)
 			go func() {
-				started(t, p, filepath.Join(dir, tool))
+				waitForMarker(t, p, filepath.Join(dir, tool))
 				signalled <- time.Now()
 				p.cmd.Process.Signal(syscall.SIGTERM)
 			}()
@@ -263,7 +250,7 @@ fn main(harness: Harness) {
 			p := startHarn(t, nil, "serve", "mcp", path)
 			p.waitLine(t, regexp.MustCompile(`serve mcp: serving 2 tools`))
 			p.stdin.Write(append(call(1, tool), '\n'))
-			started(t, p, filepath.Join(dir, tool))
+			waitForMarker(t, p, filepath.Join(dir, tool))
 			signalled := time.Now()
 			p.cmd.Process.Signal(syscall.SIGTERM)
 			p.waitLine(t, regexp.MustCompile(`serve mcp: stopping`))
@@ -284,7 +271,7 @@ fn main(harness: Harness) {
 		p := startHarn(t, nil, "serve", "mcp", path)
 		p.waitLine(t, regexp.MustCompile(`serve mcp: serving 2 tools`))
 		p.stdin.Write(append(call(1, "nap"), '\n'))
-		started(t, p, filepath.Join(dir, "nap"))
+		waitForMarker(t, p, filepath.Join(dir, "nap"))
 		p.stdin.Close()
 		if m := read(t, p); m["id"] != float64(1) || !isReal(m) {
 			t.Errorf("call when stdin ended: %v", m)
@@ -293,4 +280,20 @@ fn main(harness: Harness) {
 			t.Fatalf("exit after stdin ended: %v; stderr:\n%s", err, p.errText())
 		}
 	})
+}
+
+// waitForMarker waits until the handler of a drain test has written its
+// marker file, i.e. it is running (30 s at most).
+func waitForMarker(t *testing.T, p *harnProc, marker string) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the handler never started; stderr:\n%s", p.errText())
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
