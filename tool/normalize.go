@@ -392,11 +392,6 @@ func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
 				if !ok || len(parts) == 0 {
 					return nil, fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
 				}
-				for _, p := range parts {
-					if !ValidCommandComponent(p) {
-						return nil, fmt.Errorf("CLI command spelling %q is not a portable command component", p)
-					}
-				}
 				cmd.Command = parts
 			case "title", "description":
 				s, ok := str(val)
@@ -431,8 +426,8 @@ func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
 				return nil, fmt.Errorf("cli.commands[%d] contains unknown key %q", i, k)
 			}
 		}
-		if cmd.Command == nil {
-			return nil, fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
+		if err := cmd.check(i); err != nil {
+			return nil, err
 		}
 		tree.Commands = append(tree.Commands, cmd)
 	}
@@ -784,8 +779,12 @@ func deriveParameters(name string, v vm.Value) (any, error) {
 			}
 			props.Set(p, o)
 		case *vm.Dict:
-			if rv, ok := field(x, "required"); ok && rv.Truth() {
-				if b, isBool := rv.AsBool(); isBool && bool(b) {
+			if rv, ok := field(x, "required"); ok {
+				b, isBool := rv.AsBool()
+				if !isBool {
+					return nil, entryErr("tool parameter %q field \"required\" must be a bool", p)
+				}
+				if b {
 					required = append(required, p)
 				}
 			}
@@ -802,7 +801,7 @@ func deriveParameters(name string, v vm.Value) (any, error) {
 				if dv, ok := field(x, "description"); ok {
 					desc, isStr := str(dv)
 					if !isStr {
-						desc = display(dv)
+						return nil, entryErr("tool parameter %q field \"description\" must be a string", p)
 					}
 					switch s := doc.(type) {
 					case bool:

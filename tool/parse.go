@@ -69,13 +69,8 @@ func checkParsed(cat *Catalog) error {
 	}
 	if cat.CLI != nil {
 		for i, c := range cat.CLI.Commands {
-			if len(c.Command) == 0 {
-				return fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
-			}
-			for _, p := range append(append([]string(nil), c.Command...), c.Aliases...) {
-				if !ValidCommandComponent(p) {
-					return fmt.Errorf("CLI command spelling %q is not a portable command component", p)
-				}
+			if err := c.check(i); err != nil {
+				return err
 			}
 		}
 	}
@@ -184,6 +179,34 @@ func checkParsed(cat *Catalog) error {
 	}
 	if err := checkComponentRefs(cat, labelTool); err != nil {
 		return err
+	}
+	return nil
+}
+
+// check applies the registry-level CLI command rules of docs/spec/registry.md
+// §4 (C9, C10) to entry i of cli.commands; registry construction and the
+// catalog reader share it.
+func (c *CLICommandSpec) check(i int) error {
+	if len(c.Command) == 0 {
+		return fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
+	}
+	for _, p := range append(append([]string(nil), c.Command...), c.Aliases...) {
+		if !ValidCommandComponent(p) {
+			return fmt.Errorf("CLI command spelling %q is not a portable command component", p)
+		}
+	}
+	if c.Title != nil && blank(*c.Title) {
+		return fmt.Errorf("cli.commands[%d].title must not be empty", i)
+	}
+	if c.Description != nil && blank(*c.Description) {
+		return fmt.Errorf("cli.commands[%d].description must not be empty", i)
+	}
+	seen := map[string]bool{}
+	for _, a := range c.Aliases {
+		if seen[a] {
+			return fmt.Errorf("cli.commands[%d].aliases lists %q twice", i, a)
+		}
+		seen[a] = true
 	}
 	return nil
 }
