@@ -436,7 +436,13 @@ func Index(x, i Value) (Value, error) {
 		}
 		k, l := int64(n), v.Len()
 		if k < 0 {
-			k += l
+			// Count from the last element, not from Len: Len saturates
+			// for ranges with more than MaxInt64 elements.
+			last, ok := v.Last()
+			back := uint64(-(k + 1))
+			if ok && uint64(last)-uint64(v.Start) >= back {
+				return IntOf(last - int64(back)), nil
+			}
 		}
 		if k < 0 || k >= l {
 			return Value{}, Runtimef("range index out of range: index %d for range of length %d", int64(n), l)
