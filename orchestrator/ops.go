@@ -58,6 +58,30 @@ func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, 
 	return o.Dispatch(ctx, b, Envelope{Source: "manual", TraceID: c.TraceID, Event: event}, "")
 }
 
+// redispatchedEvent is the event a replay or DLQ retry dispatches again:
+// the recorded one without its trace id and receipt time, and, when it
+// came through MCP, with the MCP headers naming the caller that asked
+// for this dispatch, so headers and trace_id agree (docs/orchestrator.md).
+func redispatchedEvent(recorded map[string]any, c Caller) map[string]any {
+	event := maps.Clone(recorded)
+	delete(event, "trace_id")
+	delete(event, "received_at")
+	headers, ok := event["headers"].(map[string]any)
+	if !ok || c.TraceID == "" {
+		return event
+	}
+	if _, viaMCP := headers["x-harn-mcp-trace-id"]; !viaMCP {
+		return event
+	}
+	headers = maps.Clone(headers)
+	headers["x-harn-mcp-trace-id"] = c.TraceID
+	if c.Client != "" {
+		headers["x-harn-mcp-client"] = c.Client
+	}
+	event["headers"] = headers
+	return event
+}
+
 // ReplayReport is the result of a replay resolved as of a past instant.
 type ReplayReport struct {
 	ReplayOfEventID       string `json:"replay_of_event_id"`
@@ -97,9 +121,7 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	if b == nil {
 		return nil, fmt.Errorf("binding '%s' of event '%s' is no longer in the manifest", rec.BindingID, eventID)
 	}
-	env := Envelope{Source: "replay", ReplayOfEventID: eventID, TraceID: c.TraceID, Event: maps.Clone(rec.Event)}
-	delete(env.Event, "trace_id")
-	delete(env.Event, "received_at")
+	env := Envelope{Source: "replay", ReplayOfEventID: eventID, TraceID: c.TraceID, Event: redispatchedEvent(rec.Event, c)}
 	if asOf == nil {
 		return o.Dispatch(ctx, b, env, "")
 	}
@@ -210,10 +232,7 @@ func (o *Orchestrator) RetryDLQ(ctx context.Context, entryID string, c Caller) (
 	if b == nil {
 		return DLQRetry{}, fmt.Errorf("binding '%s' of DLQ entry '%s' is no longer in the manifest", e.BindingID, entryID)
 	}
-	event := maps.Clone(e.Event)
-	delete(event, "trace_id")
-	delete(event, "received_at")
-	env := Envelope{Source: "dlq_retry", ReplayOfEventID: e.EventID, DLQRetryOf: entryID, TraceID: c.TraceID, Event: event}
+	env := Envelope{Source: "dlq_retry", ReplayOfEventID: e.EventID, DLQRetryOf: entryID, TraceID: c.TraceID, Event: redispatchedEvent(e.Event, c)}
 	h, err := o.Dispatch(ctx, b, env, "dlq-retry/"+entryID)
 	if err != nil {
 		return DLQRetry{EntryID: entryID, Handle: h}, err

@@ -865,3 +865,38 @@ func TestInFlightIsClusterWide(t *testing.T) {
 		t.Errorf("fire %s", js(h))
 	}
 }
+
+// A replay or DLQ retry of an event fired through MCP names the caller
+// that asked for it in the MCP headers, matching the new trace_id
+// (docs/orchestrator.md).
+func TestRedispatchRefreshesMCPHeaders(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	h := fire(t, o, "no-retry", nil)
+	if h.Status != "dlq" || h.DLQEntryID == nil {
+		t.Fatalf("%s", js(h))
+	}
+	ctx := context.Background()
+	check := func(eventID, traceID, client string) {
+		t.Helper()
+		ev, err := o.Event(ctx, eventID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hd, _ := ev.Event["headers"].(map[string]any)
+		if hd["x-harn-mcp-trace-id"] != traceID || hd["x-harn-mcp-client"] != client || ev.Trace.TraceID == nil || *ev.Trace.TraceID != traceID {
+			t.Fatalf("event %s: headers %v trace %v, want %s / %s", eventID, hd, ev.Trace.TraceID, traceID, client)
+		}
+	}
+	check(h.EventID, "mcp_trace", "test/1")
+	r, err := o.RetryDLQ(ctx, *h.DLQEntryID, Caller{Client: "retrier/2", TraceID: "mcp_retry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(r.Handle.EventID, "mcp_retry", "retrier/2")
+	rep, err := o.Replay(ctx, h.EventID, nil, Caller{Client: "replayer/3", TraceID: "mcp_replay"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(rep.(Handle).EventID, "mcp_replay", "replayer/3")
+	check(h.EventID, "mcp_trace", "test/1")
+}
