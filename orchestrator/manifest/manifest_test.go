@@ -169,6 +169,7 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nmatch = { events = \"a\" }", `match.events: must be an array of strings`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\ntimeout = \"forever\"", `timeout: must be a duration`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = []", `sources: must be a non-empty array of tables`},
+		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ id = \"s\", kind = \"bogus\" }, { id = \"s\" }]", `sources[1].id: duplicate source id "s" (also sources[0])`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nsources = [{ handler = \"g\", id = \"s\" }]", `sources[0].handler: not allowed in a source`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nsources = [{ id = \"s\" }]", `[[triggers]][1] (id "x"): sources[0].schedule: is required for a cron trigger`},
 	}

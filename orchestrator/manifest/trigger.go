@@ -217,6 +217,7 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 			return nil
 		}
 		var out []*Trigger
+		sourceIDs := map[string]int{}
 		for j, s := range list {
 			st, ok := s.(map[string]any)
 			if !ok {
@@ -235,6 +236,11 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 				v.fail(field, "%s", triggerspec.IDProblem(sid))
 				continue
 			}
+			if prev, dup := sourceIDs[sid]; dup {
+				v.fail(field, "duplicate source id %q (also sources[%d])", sid, prev)
+				continue
+			}
+			sourceIDs[sid] = j
 			merged := map[string]any{}
 			for k, x := range t {
 				if k != "sources" {
