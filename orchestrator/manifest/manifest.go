@@ -228,7 +228,11 @@ func (v *validator) fail(field, format string, args ...any) {
 	if v.index < 0 {
 		line = v.topLine(field)
 	}
-	v.problems = append(v.problems, Problem{File: v.file, Line: line, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)})
+	p := Problem{File: v.file, Line: line, Index: v.index, ID: v.id, Field: field, Msg: fmt.Sprintf(format, args...)}
+	if slices.Contains(v.problems, p) {
+		return // a field the sources of one trigger share, reported once
+	}
+	v.problems = append(v.problems, p)
 }
 
 // line is the line of the [[triggers]] table being validated (of
@@ -367,7 +371,7 @@ func ParseSchedule(expr string) (cron.Schedule, error) { return triggerspec.Pars
 func (m *Manifest) Recorded(def map[string]any) (*Trigger, error) {
 	v := &validator{file: m.Path, opts: Options{NoWebhookSecrets: true}}
 	v.id, _ = def["id"].(string)
-	t := v.binding(m, def, "")
+	t := v.binding(m, def, "", nil)
 	if len(v.problems) > 0 {
 		msgs := make([]string, len(v.problems))
 		for i, p := range v.problems {

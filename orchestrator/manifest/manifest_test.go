@@ -188,6 +188,19 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// A problem with a field the trigger sets for all its sources is
+// reported once, on the trigger's field, not once per source.
+func TestSharedSourceFieldReportedOnce(t *testing.T) {
+	_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nkind = \"manual\"\nhandler = \"f\"\nretry = { max = 1000 }\nsources = [{ id = \"a\" }, { id = \"b\" }]\n"))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	if strings.Count(msg, "retry") != 1 || strings.Contains(msg, "sources[") {
+		t.Fatalf("want one problem on retry, got:\n%s", msg)
+	}
+}
+
 // tier and autonomy_tier are aliases (docs/spec/orchestrator.md §2):
 // both may be given when they agree; one problem is reported for an
 // unknown tier, not a conflict as well.

@@ -255,22 +255,35 @@ func (v *validator) trigger(m *Manifest, t map[string]any) []*Trigger {
 				merged[k] = x
 			}
 			merged["id"] = id + "." + sid
-			if tr := v.binding(m, merged, fmt.Sprintf("sources[%d].", j)); tr != nil {
+			if tr := v.binding(m, merged, fmt.Sprintf("sources[%d].", j), st); tr != nil {
 				out = append(out, tr)
 			}
 		}
 		return out
 	}
-	if tr := v.binding(m, t, ""); tr != nil {
+	if tr := v.binding(m, t, "", nil); tr != nil {
 		return []*Trigger{tr}
 	}
 	return nil
 }
 
-// binding validates the fields of one binding; prefix names a source.
-func (v *validator) binding(m *Manifest, t map[string]any, prefix string) *Trigger {
+// binding validates the fields of one binding. For a source, prefix
+// names it and own is its table: a problem with a field the trigger sets
+// and the source does not is reported once, on the trigger's field; any
+// other (including a missing field) on the source (sources[j].field).
+func (v *validator) binding(m *Manifest, t map[string]any, prefix string, own map[string]any) *Trigger {
 	before := len(v.problems)
-	f := func(name string) string { return prefix + name }
+	f := func(name string) string {
+		key := name
+		if i := strings.IndexAny(name, ".["); i >= 0 {
+			key = name[:i]
+		}
+		_, given := t[key]
+		if _, mine := own[key]; own != nil && given && !mine {
+			return name // set on the trigger and shared by its sources
+		}
+		return prefix + name
+	}
 	tr := &Trigger{Index: v.index, Line: v.line(), Retry: DefaultRetry, Definition: t, Fingerprint: fingerprint(t)}
 	tr.ID, _ = t["id"].(string)
 
