@@ -129,7 +129,7 @@ func TestRenameTypes(t *testing.T) {
 	}
 	for _, c := range []struct {
 		file, src, needle, to string
-		geo, main           []string // replacements each file wants
+		geo, main             []string // replacements each file wants
 	}{
 		{"main.harn", geoMain, "    Col|or.Red ->", "Hue",
 			[]string{"enum Color", "enum Hue"},
