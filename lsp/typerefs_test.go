@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -201,5 +202,84 @@ func TestTypeReferencesAndHighlights(t *testing.T) {
 	}
 	if h := w.hover(uri, geoMain, "list<Po|int>) -> Point"); h != "" {
 		t.Errorf("hover of a type parameter named Point: %q", h)
+	}
+}
+
+// shapesMain declares an enum and names it in every kind of type
+// expression, and writes Shape where it is something else: a parameter
+// and its use, a string, a doc comment, a longer name, a bare variant
+// pattern (which the resolver qualifies with the enum's name).
+const shapesMain = `/// Shapes; Shape2 and the string "Shape" are not Shape.
+enum Shape {
+  Circle(r: int)
+  Dot
+}
+
+struct Shape2 {
+  inner: Shape?
+}
+
+struct Holder {
+  pick: fn(Shape) -> int
+  all: {first: Shape, rest: list<Shape>}
+}
+
+fn area(s: Shape | nil) -> int {
+  if s == nil {
+    return 0
+  }
+  return match s {
+    Circle(r) -> { r }
+    Shape.Dot -> { 0 }
+  }
+}
+
+fn named(Shape: string) -> string {
+  return Shape.upper()
+}
+
+fn keep<T>(x: T) -> T {
+  return x
+}
+
+let shapes: list<Shape> = [Shape.Circle(2), Shape.Dot]
+let f = { s: Shape -> area(s) }
+let h = Holder { pick: f, all: {first: Shape.Dot, rest: shapes} }
+let k = keep<Shape>(Shape.Dot)
+let caught = try {
+  throw Shape.Dot
+} catch (e: Shape) {
+  e
+}
+println([area(Shape.Circle(2)), named("Shape"), Shape2 { inner: nil }, area(k), len(h.all.rest), caught])
+`
+
+// TestRenameLocalType: a type declared in the renamed file, renamed from
+// its declaration or a use, with every type expression that can name it.
+func TestRenameLocalType(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": shapesMain})
+	uri := w.open("main.harn")
+	want := regexp.MustCompile(`\bShape\b`).ReplaceAllString(shapesMain, "Form")
+	want = strings.NewReplacer(`/// Shapes; Shape2 and the string "Form" are not Form.`, `/// Shapes; Shape2 and the string "Shape" are not Shape.`,
+		"fn named(Form: string)", "fn named(Shape: string)", "return Form.upper()", "return Shape.upper()",
+		`named("Form")`, `named("Shape")`).Replace(want)
+	for _, needle := range []string{"enum Sha|pe {", "catch (e: Sha|pe)", "keep<Sh|ape>", "rest: list<Sha|pe>"} {
+		l, c := cursor(t, shapesMain, needle)
+		edit, err := w.s.rename(w.ctx, &protocol.RenameParams{TextDocumentPositionParams: w.at(uri, l, c), NewName: "Form"})
+		if err != nil || edit == nil {
+			t.Fatalf("rename at %q: %v %v", needle, edit, err)
+		}
+		if got := applyEdits(shapesMain, edit.Changes[uri]); got != want {
+			t.Errorf("rename at %q leaves\n%s\nwant\n%s", needle, got, want)
+		}
+	}
+	// the parameter named Shape is a variable of its own
+	l, c := cursor(t, shapesMain, "return Sha|pe.upper()")
+	edit, err := w.s.rename(w.ctx, &protocol.RenameParams{TextDocumentPositionParams: w.at(uri, l, c), NewName: "label"})
+	if err != nil || edit == nil {
+		t.Fatalf("rename of the parameter: %v %v", edit, err)
+	}
+	if got, want := applyEdits(shapesMain, edit.Changes[uri]), strings.NewReplacer("fn named(Shape: string)", "fn named(label: string)", "return Shape.upper()", "return label.upper()").Replace(shapesMain); got != want {
+		t.Errorf("rename of the parameter leaves\n%s", got)
 	}
 }
