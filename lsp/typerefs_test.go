@@ -74,7 +74,7 @@ let pair: Pair = pts
 let b = Box { Point: 1, inner: q }
 let label = "Point ${Color.Red}"
 let Point2 = 3
-println([b.Point, label, paint(Color.Green), first(pair).x, q.y, total(pts), Point2])
+println([b.Point, label, paint(Color.Green), first(pair).x, q.y, total(pts), Point2, is_type(pts, Pair)])
 `
 
 // renamed applies a rename at needle in file and returns every file's
@@ -140,7 +140,7 @@ func TestRenameTypes(t *testing.T) {
 			[]string{"interface Shape", "interface Form", "T: Shape", "T: Form"}, nil},
 		{"main.harn", geoMain, "let pair: Pa|ir", "Duo",
 			[]string{"type Pair", "type Duo"},
-			[]string{"Pair, origin", "Duo, origin", "pair: Pair", "pair: Duo"}},
+			[]string{"Pair, origin", "Duo, origin", "pair: Pair", "pair: Duo", "is_type(pts, Pair)", "is_type(pts, Duo)"}},
 	} {
 		got := w.renamed(c.file, c.src, c.needle, c.to)
 		if want := strings.NewReplacer(c.geo...).Replace(geoLib); got["geo.harn"] != want {
@@ -219,6 +219,12 @@ struct Shape2 {
   inner: Shape?
 }
 
+type Shapes = list<Shape>
+
+enum Wrap {
+  Of(s: Shape)
+}
+
 struct Holder {
   pick: fn(Shape) -> int
   all: {first: Shape, rest: list<Shape>}
@@ -251,7 +257,7 @@ let caught = try {
 } catch (e: Shape) {
   e
 }
-println([area(Shape.Circle(2)), named("Shape"), Shape2 { inner: nil }, area(k), len(h.all.rest), caught])
+println([area(Shape.Circle(2)), named("Shape"), Shape2 { inner: nil }, area(k), len(h.all.rest), caught, is_type(shapes, Shapes), Wrap.Of(Shape.Dot)])
 `
 
 // TestRenameLocalType: a type declared in the renamed file, renamed from
