@@ -74,7 +74,7 @@ let pair: Pair = pts
 let b = Box { Point: 1, inner: q }
 let label = "Point ${Color.Red}"
 let Point2 = 3
-println([b.Point, label, paint(Color.Green), first(pair).x, q.y, total(pts), Point2, is_type(pts, Pair)])
+println([b.Point, label, paint(Color.Green), first(pair).x, q.y, total(pts), Point2, is_type(pts, Pair), geo.Color.Red])
 `
 
 // renamed applies a rename at needle in file and returns every file's
@@ -135,7 +135,7 @@ func TestRenameTypes(t *testing.T) {
 		{"main.harn", geoMain, "    Col|or.Red ->", "Hue",
 			[]string{"enum Color", "enum Hue"},
 			[]string{"Color,", "Hue,", "c: Color", "c: Hue", "Color.Red ->", "Hue.Red ->", "Color.Green ->", "Hue.Green ->",
-				"${Color.Red}", "${Hue.Red}", "paint(Color.Green)", "paint(Hue.Green)"}},
+				"${Color.Red}", "${Hue.Red}", "paint(Color.Green)", "paint(Hue.Green)", "geo.Color.Red", "geo.Hue.Red"}},
 		{"geo.harn", geoLib, "where T: Sha|pe", "Form",
 			[]string{"interface Shape", "interface Form", "T: Shape", "T: Form"}, nil},
 		{"main.harn", geoMain, "let pair: Pa|ir", "Duo",
@@ -173,7 +173,7 @@ func TestTypeReferencesAndHighlights(t *testing.T) {
 		refs = append(refs, strings.TrimPrefix(loc.URI, w.uri("")+"/")+":"+itoa(int(loc.Range.Start.Line)+1)+":"+itoa(int(loc.Range.Start.Character)+1))
 	}
 	slices.Sort(refs)
-	if want := []string{"geo.harn:7:10", "main.harn:18:13", "main.harn:1:17", "main.harn:20:5", "main.harn:21:5", "main.harn:29:22", "main.harn:31:32"}; !slices.Equal(refs, want) {
+	if want := []string{"geo.harn:7:10", "main.harn:18:13", "main.harn:1:17", "main.harn:20:5", "main.harn:21:5", "main.harn:29:22", "main.harn:31:110", "main.harn:31:32"}; !slices.Equal(refs, want) {
 		t.Errorf("references of Color: %v, want %v", refs, want)
 	}
 	l, c = cursor(t, geoMain, "shift(p: Po|int")
