@@ -12,9 +12,11 @@ import (
 
 // This file answers hover and definition for the names the resolver does
 // not bind: types (structs, enums, interfaces, aliases) where they are
-// used, enum variants, and the methods of a struct's impl blocks. They are
-// found from the tokens around the cursor and the declarations of the file
-// and of the modules it imports.
+// used, enum variants, and the methods of a struct's impl blocks. The
+// places a type is named come from the tree (typerefs.go); variants,
+// methods and names qualified by a namespace import are found from the
+// tokens around the cursor (namedAt). Either way the name is looked up
+// among the declarations of the file and of the modules it imports.
 
 // named is a declaration a token names that no binding stands for.
 type named struct {
