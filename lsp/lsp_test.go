@@ -296,8 +296,16 @@ func TestServer(t *testing.T) {
 		if strings.Count(r, `"newText":"double"`) != 2 {
 			t.Errorf("rename: %s", r)
 		}
-		if e := js(c.request("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(7, 4), "newName": "fn"})); !strings.Contains(e, "not a valid") {
-			t.Errorf("rename to a keyword: %s", e)
+		// refused with an error answer: keywords, and anything the
+		// scanner does not read as one identifier
+		for _, bad := range []string{"fn", "match", "", "9lives", "a-b", "two words", "x→y", "a.b", "x\n"} {
+			e := js(c.request("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(7, 4), "newName": bad}))
+			if !strings.Contains(e, `"code":`) || !strings.Contains(e, "not a valid") {
+				t.Errorf("rename to %q: %s", bad, e)
+			}
+		}
+		if r := js(c.request("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(7, 4), "newName": "dóble"})); strings.Count(r, `"newText":"dóble"`) != 2 {
+			t.Errorf("rename to a non-ASCII identifier: %s", r)
 		}
 	})
 	t.Run("formatting", func(t *testing.T) {

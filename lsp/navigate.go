@@ -113,9 +113,10 @@ func (a *analysis) importedAt(tok syntax.Token) *resolve.Binding {
 	return nil
 }
 
-// identInString is the resolved identifier at (or just before) p inside
-// a `${…}` hole: the scanner keeps an interpolated string one token, the
-// resolver has the identifiers of its holes.
+// identInString is the resolved identifier or the type name (typeRefs)
+// at (or just before) p inside a `${…}` hole: the scanner keeps an
+// interpolated string one token, the resolver has the identifiers of its
+// holes.
 func (a *analysis) identInString(p syntax.Pos) (syntax.Token, bool) {
 	i := tokenAt(a.toks, p)
 	if i < 0 && p.Col > 1 {
@@ -141,7 +142,7 @@ func (a *analysis) identInString(p syntax.Pos) (syntax.Token, bool) {
 		end++
 	}
 	pos := syntax.Pos{Line: p.Line, Col: start + 1}
-	if a.identAt[pos] == nil {
+	if _, isType := a.typeRefAt(pos); a.identAt[pos] == nil && !isType {
 		return syntax.Token{}, false
 	}
 	return syntax.Token{Kind: syntax.TokIdent, Text: string(line[start:end]), Pos: pos}, true
@@ -182,6 +183,14 @@ func declNamePos(n syntax.Node, name string) syntax.Pos {
 	case *syntax.ToolDecl:
 		return d.NamePos
 	case *syntax.PipelineDecl:
+		return d.NamePos
+	case *syntax.StructDecl:
+		return d.NamePos
+	case *syntax.EnumDecl:
+		return d.NamePos
+	case *syntax.InterfaceDecl:
+		return d.NamePos
+	case *syntax.TypeDecl:
 		return d.NamePos
 	case *syntax.LetStmt:
 		var p syntax.Pos
@@ -295,37 +304,58 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 }
 
 // namedDefinition is the declaration of a type, variant or impl method at
-// the cursor (namedAt).
+// the cursor (typeRefAt, else namedAt).
 func (s *Server) namedDefinition(uri string, pos protocol.Position) (location, bool) {
-	d, a := s.current(uri)
-	if a == nil {
-		return location{}, false
-	}
-	tok, ref, decl, ok := a.at(fromPosition(splitLines(a.text), pos))
-	i := a.tokenIndex(tok.Pos)
-	if !ok || ref != nil || decl != nil || i < 0 {
-		return location{}, false
-	}
-	n, ok := a.namedAt(a.toks, i)
+	n, path, ok := s.namedTarget(uri, pos)
 	if !ok {
 		return location{}, false
 	}
-	path, toks := d.path, a.toks
-	if n.mod != nil {
-		if isStd(n.mod.Path) {
-			return location{}, false
-		}
-		path = n.mod.Path
-		text, _ := s.readFile(path)
-		toks, _ = syntax.Scan(path, []byte(text))
+	return n.location(path), true
+}
+
+// namedTarget is the declaration named at the cursor when no binding is
+// (namedDefinition), with the path of the cursor's file.
+func (s *Server) namedTarget(uri string, pos protocol.Position) (named, string, bool) {
+	d, a := s.current(uri)
+	if a == nil {
+		return named{}, "", false
 	}
-	return location{path: path, pos: n.namePos(toks), name: n.name()}, true
+	tok, ref, decl, ok := a.at(fromPosition(splitLines(a.text), pos))
+	if !ok || ref != nil || decl != nil {
+		return named{}, "", false
+	}
+	var n named
+	if r, found := a.typeRefAt(tok.Pos); found {
+		n, ok = r.def, !r.hidden
+	} else if i := a.tokenIndex(tok.Pos); i >= 0 {
+		n, ok = a.namedAt(a.toks, i)
+	} else {
+		ok = false
+	}
+	if !ok || n.mod != nil && isStd(n.mod.Path) {
+		return named{}, "", false
+	}
+	return n, d.path, true
+}
+
+// targetOf is the declaration whose uses references, highlights and
+// rename look for: a binding's, or a type's (struct, enum, interface,
+// alias) named at the cursor or declared there.
+func (s *Server) targetOf(uri string, pos protocol.Position) (location, bool) {
+	if l, ok := s.definitionOf(uri, pos); ok {
+		return l, true
+	}
+	n, path, ok := s.namedTarget(uri, pos)
+	if !ok || n.variant != nil || !isTypeDecl(n.decl) {
+		return location{}, false
+	}
+	return n.location(path), true
 }
 
 // references lists the uses of the name at the cursor in every open
 // document, the file that defines it and the workspace's .harn files.
 func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	target, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	target, ok := s.targetOf(p.TextDocument.URI, p.Position)
 	if !ok {
 		return nil, nil
 	}
@@ -347,8 +377,9 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 }
 
 // uses lists the positions in this analysis whose identifiers refer to the
-// declaration at target (imported names included, at their import, and
-// names used through a namespace import, `m.name`).
+// declaration at target (imported names included, at their import, names
+// used through a namespace import, `m.name`, and the places a type's name
+// is written, typeRefs).
 func (a *analysis) uses(path string, target location) []syntax.Pos {
 	var out []syntax.Pos
 	seen := map[syntax.Pos]bool{}
@@ -378,6 +409,16 @@ func (a *analysis) uses(path string, target location) []syntax.Pos {
 					out = append(out, n.At)
 				}
 			}
+		}
+	}
+	// the names of types
+	for _, r := range a.typeRefs() {
+		if r.hidden || r.name != target.name || seen[r.at] {
+			continue
+		}
+		if l := r.def.location(path); l.path == target.path && l.pos == target.pos {
+			seen[r.at] = true
+			out = append(out, r.at)
 		}
 	}
 	// the names used through a namespace import: `m.name`
@@ -452,7 +493,7 @@ func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.Wo
 	if !validName(p.NewName) {
 		return nil, &renameError{p.NewName}
 	}
-	target, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	target, ok := s.targetOf(p.TextDocument.URI, p.Position)
 	if !ok {
 		return nil, nil
 	}
@@ -481,25 +522,40 @@ func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.Wo
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }
 
+// documentHighlight marks the name at the cursor where the document
+// declares and uses it: the same places references finds there.
+func (s *Server) documentHighlight(_ *glsp.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	target, ok := s.targetOf(p.TextDocument.URI, p.Position)
+	d, a := s.current(p.TextDocument.URI)
+	if !ok || a == nil || a.info == nil {
+		return nil, nil
+	}
+	lines := splitLines(a.text)
+	text := protocol.DocumentHighlightKindText
+	var out []protocol.DocumentHighlight
+	if target.path == d.path {
+		out = append(out, protocol.DocumentHighlight{Range: rangeOf(lines, target.pos, runeLen(target.name)), Kind: &text})
+	}
+	for _, u := range a.uses(d.path, target) {
+		if u != target.pos || target.path != d.path {
+			out = append(out, protocol.DocumentHighlight{Range: rangeOf(lines, u, runeLen(target.name)), Kind: &text})
+		}
+	}
+	return out, nil
+}
+
 type renameError struct{ name string }
 
 func (e *renameError) Error() string { return "`" + e.name + "` is not a valid Harn name" }
 
+// validName reports whether s is one identifier token for the scanner:
+// not a keyword, nothing else around it.
 func validName(s string) bool {
-	if s == "" || syntaxKeyword(s) {
+	toks, err := syntax.Scan("", []byte(s))
+	if err != nil || len(toks) == 0 || toks[0].Kind != syntax.TokIdent || toks[0].Text != s {
 		return false
 	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127) {
-			return false
-		}
-	}
-	return true
-}
-
-func syntaxKeyword(s string) bool {
-	toks, err := syntax.Scan("", []byte(s))
-	return err == nil && len(toks) > 0 && toks[0].Kind == syntax.TokKeyword
+	return len(toks) == 1 || toks[1].Kind == syntax.TokEOF
 }
 
 // ---- hover ----
@@ -524,7 +580,11 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	case decl != nil:
 		md = a.bindingDoc(decl)
 	default:
-		if i := a.tokenIndex(tok.Pos); i >= 0 {
+		if r, found := a.typeRefAt(tok.Pos); found {
+			if !r.hidden {
+				md = r.def.doc()
+			}
+		} else if i := a.tokenIndex(tok.Pos); i >= 0 {
 			if n, ok := a.namedAt(a.toks, i); ok {
 				md = n.doc()
 			} else if _, d, from, ok := a.namespaced(i); ok {

@@ -38,6 +38,12 @@ fn twice(x: int) -> int {
 
 println(twice(2), Color.Red)
 `
+	// a struct renamed from shapes.harn, which imports it from geo.harn;
+	// the field, the string and the comment named Point stay
+	geo := "/// Point is a place.\npub struct Point {\n  x: int\n  y: int\n}\n\npub fn origin() -> Point {\n  return Point { x: 0, y: 0 }\n}\n"
+	shapes := "import { Point, origin } from \"./geo\"\n\nstruct Pin {\n  Point: int\n  at: Point\n}\n\nlet p: Point = origin()\nprintln([Pin { Point: 1, at: p }, \"Point\"])\n"
+	os.WriteFile(filepath.Join(dir, "geo.harn"), []byte(geo), 0o644)
+	os.WriteFile(filepath.Join(dir, "shapes.harn"), []byte(shapes), 0o644)
 	file := filepath.Join(dir, "main.harn")
 	os.WriteFile(file, []byte(src), 0o644)
 	out := filepath.Join(dir, "answers.txt")
@@ -47,7 +53,8 @@ println(twice(2), Color.Red)
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HARN_LSP_SERVER=1", "HARN_LSP_CMD="+os.Args[0]+" -test.run=^$",
-		"HARN_FILE="+file, "HARN_OUT="+out, "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+		"HARN_FILE="+file, "HARN_OUT="+out,
+		"HARN_RENAME_FILE="+filepath.Join(dir, "shapes.harn"), "HARN_RENAME_AT=7:8", "HARN_RENAME_TO=Spot", "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s", err, b)
 	}
@@ -65,10 +72,19 @@ println(twice(2), Color.Red)
 		"hover: ```harn\\npub fn add(a: int, b: int) -> int\\n```\\n\\nAdds two numbers.\\n\\n*imported from* `lib`",
 		"definition: lib.harn:1:7",
 		"formatted: import { add } from \"lib\"\\n\\nenum Color {\\n  Red\\n  Green\\n}\\n\\nfn twice(x: int) -> int {\\n  var unused = 1\\n\\n  return add(x, x)\\n}\\n\\nprintln(twice(2), Color.Red)",
+		"renamed files: 2",
 		"stopped: true",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("answers lack %q", want)
+		}
+	}
+	for name, want := range map[string]string{
+		"geo.harn":    strings.NewReplacer("struct Point", "struct Spot", "-> Point", "-> Spot", "return Point", "return Spot").Replace(geo),
+		"shapes.harn": strings.NewReplacer("{ Point,", "{ Spot,", "at: Point", "at: Spot", "p: Point", "p: Spot").Replace(shapes),
+	} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != want {
+			t.Errorf("after the rename %s is\n%s\nwant\n%s", name, b, want)
 		}
 	}
 	if strings.Contains(got, "error:") {

@@ -77,6 +77,11 @@ type analysis struct {
 	identAt  map[syntax.Pos]*syntax.Ident    // resolved identifiers by position
 	declAt   map[syntax.Pos]*resolve.Binding // bindings by declaring position
 	bindings []*resolve.Binding              // every binding of the file
+
+	// computed on first use (types.go, typerefs.go)
+	typesOnce, typeRefsOnce sync.Once
+	typeDecls               []syntax.Node
+	typeRefList             []typeRef
 }
 
 // New makes a server; version is reported in serverInfo.
@@ -111,6 +116,7 @@ func New(version string) *Server {
 		TextDocumentHover:                  safe(s.hover),
 		TextDocumentDefinition:             safe(s.definition),
 		TextDocumentReferences:             safe(s.references),
+		TextDocumentDocumentHighlight:      safe(s.documentHighlight),
 		TextDocumentDocumentSymbol:         safe(s.documentSymbols),
 		WorkspaceSymbol:                    safe(s.workspaceSymbols),
 		TextDocumentSignatureHelp:          safe(s.signatureHelp),
@@ -235,11 +241,12 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		CompletionProvider: &protocol.CompletionOptions{
 			TriggerCharacters: []string{".", "\"", "/"},
 		},
-		HoverProvider:           true,
-		DefinitionProvider:      true,
-		ReferencesProvider:      true,
-		DocumentSymbolProvider:  true,
-		WorkspaceSymbolProvider: true,
+		HoverProvider:             true,
+		DefinitionProvider:        true,
+		ReferencesProvider:        true,
+		DocumentHighlightProvider: true,
+		DocumentSymbolProvider:    true,
+		WorkspaceSymbolProvider:   true,
 		SignatureHelpProvider: &protocol.SignatureHelpOptions{
 			TriggerCharacters: []string{"(", ","},
 		},

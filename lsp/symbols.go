@@ -45,13 +45,13 @@ func fileSymbols(f *syntax.File, toks []syntax.Token) []symbol {
 		case *syntax.PipelineDecl:
 			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindFunction, detail: "pipeline", start: start, end: end, namePos: d.NamePos})
 		case *syntax.StructDecl:
-			s := symbol{name: d.Name, kind: protocol.SymbolKindStruct, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			s := symbol{name: d.Name, kind: protocol.SymbolKindStruct, start: start, end: end, namePos: d.NamePos}
 			for _, fd := range d.Fields {
 				s.children = append(s.children, symbol{name: fd.Name, kind: protocol.SymbolKindField, start: fd.At, end: syntax.Pos{Line: fd.At.Line, Col: fd.At.Col + runeLen(fd.Name)}, namePos: fd.At})
 			}
 			out = append(out, s)
 		case *syntax.EnumDecl:
-			s := symbol{name: d.Name, kind: protocol.SymbolKindEnum, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			s := symbol{name: d.Name, kind: protocol.SymbolKindEnum, start: start, end: end, namePos: d.NamePos}
 			for _, v := range d.Variants {
 				s.children = append(s.children, symbol{name: v.Name, kind: protocol.SymbolKindEnumMember, start: v.At, end: syntax.Pos{Line: v.At.Line, Col: v.At.Col + runeLen(v.Name)}, namePos: v.At})
 			}
@@ -59,11 +59,11 @@ func fileSymbols(f *syntax.File, toks []syntax.Token) []symbol {
 		case *syntax.SkillDecl:
 			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindObject, detail: "skill", start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
 		case *syntax.InterfaceDecl:
-			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindInterface, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindInterface, start: start, end: end, namePos: d.NamePos})
 		case *syntax.TypeDecl:
-			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindTypeParameter, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)})
+			out = append(out, symbol{name: d.Name, kind: protocol.SymbolKindTypeParameter, start: start, end: end, namePos: d.NamePos})
 		case *syntax.ImplBlock:
-			s := symbol{name: "impl " + d.Name, kind: protocol.SymbolKindClass, start: start, end: end, namePos: nameAfter(toks, d.At, d.Name)}
+			s := symbol{name: "impl " + d.Name, kind: protocol.SymbolKindClass, start: start, end: end, namePos: d.NamePos}
 			for _, m := range d.Methods {
 				s.children = append(s.children, symbol{name: m.Name, kind: protocol.SymbolKindMethod, detail: Signature(m), start: m.At, end: m.Body.End, namePos: m.NamePos})
 			}

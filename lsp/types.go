@@ -12,9 +12,11 @@ import (
 
 // This file answers hover and definition for the names the resolver does
 // not bind: types (structs, enums, interfaces, aliases) where they are
-// used, enum variants, and the methods of a struct's impl blocks. They are
-// found from the tokens around the cursor and the declarations of the file
-// and of the modules it imports.
+// used, enum variants, and the methods of a struct's impl blocks. The
+// places a type is named come from the tree (typerefs.go); variants,
+// methods and names qualified by a namespace import are found from the
+// tokens around the cursor (namedAt). Either way the name is looked up
+// among the declarations of the file and of the modules it imports.
 
 // named is a declaration a token names that no binding stands for.
 type named struct {
@@ -36,18 +38,21 @@ func (n named) name() string {
 	return declName(n.decl)
 }
 
-// namePos is where the name is spelled in the declaring file, found in
-// its tokens from the declaration's start (which may be `pub` or the
-// keyword).
-func (n named) namePos(toks []syntax.Token) syntax.Pos {
-	switch d := n.decl.(type) {
-	case *syntax.FnDecl:
-		return d.NamePos
-	}
+// namePos is where the name is written in the declaring file.
+func (n named) namePos() syntax.Pos {
 	if n.variant != nil {
 		return n.variant.At
 	}
-	return nameAfter(toks, n.decl.Position(), n.name())
+	return declNamePos(n.decl, n.name())
+}
+
+// location is where the declaration's name is written; path is the
+// analysed file's, for a declaration of its own.
+func (n named) location(path string) location {
+	if n.mod != nil {
+		path = n.mod.Path
+	}
+	return location{path: path, pos: n.namePos(), name: n.name()}
 }
 
 func declName(n syntax.Node) string {
@@ -117,12 +122,18 @@ func declaredTypes(f *syntax.File) []syntax.Node {
 	return out
 }
 
+// declaredTypes lists the analysed file's type declarations.
+func (a *analysis) declaredTypes() []syntax.Node {
+	a.typesOnce.Do(func() { a.typeDecls = declaredTypes(a.file) })
+	return a.typeDecls
+}
+
 // typeNamed finds the type declaration a name stands for: one of the
 // file's, or one an import brings (ns qualifies it with a namespace
 // import: `ns.Shape`).
 func (a *analysis) typeNamed(name, ns string) (named, bool) {
 	if ns == "" {
-		for _, d := range declaredTypes(a.file) {
+		for _, d := range a.declaredTypes() {
 			if declName(d) == name {
 				return named{decl: d}, true
 			}
@@ -174,7 +185,7 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 		}
 		return named{}, false
 	}
-	for _, d := range declaredTypes(a.file) {
+	for _, d := range a.declaredTypes() {
 		if e, ok := d.(*syntax.EnumDecl); ok {
 			for _, v := range e.Variants {
 				if v.At == t.Pos && v.Name == t.Text {

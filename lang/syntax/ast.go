@@ -124,11 +124,13 @@ type TypeParam struct {
 	Variance string // "", "in" or "out"
 }
 
-// WhereClause is one `T: A + B` bound.
+// WhereClause is one `T: A + B` bound; BoundsAt[i] is where Bounds[i]
+// is written.
 type WhereClause struct {
-	At     Pos
-	Param  string
-	Bounds []string
+	At       Pos
+	Param    string
+	Bounds   []string
+	BoundsAt []Pos
 }
 
 // FnDecl is `[pub] [gen] fn name<T>(params) -> R throws E where … { body }`.
@@ -193,6 +195,7 @@ type StructDecl struct {
 	Attrs      []*Attribute
 	Pub        bool
 	Name       string
+	NamePos    Pos
 	TypeParams []*TypeParam
 	Fields     []*FieldDecl
 }
@@ -211,6 +214,7 @@ type EnumDecl struct {
 	Attrs      []*Attribute
 	Pub        bool
 	Name       string
+	NamePos    Pos
 	TypeParams []*TypeParam
 	Variants   []*Variant
 }
@@ -222,6 +226,7 @@ type TypeDecl struct {
 	Attrs      []*Attribute
 	Pub        bool
 	Name       string
+	NamePos    Pos
 	TypeParams []*TypeParam
 	Type       TypeExpr
 }
@@ -252,6 +257,7 @@ type InterfaceDecl struct {
 	Attrs      []*Attribute
 	Pub        bool
 	Name       string
+	NamePos    Pos
 	TypeParams []*TypeParam
 	Methods    []*MethodSig
 	Types      []*AssocType
@@ -263,6 +269,7 @@ type ImplBlock struct {
 	Doc     string
 	Attrs   []*Attribute
 	Name    string
+	NamePos Pos
 	Types   []*AssocType
 	Methods []*FnDecl
 }

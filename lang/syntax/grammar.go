@@ -555,6 +555,7 @@ func (g *fnDeclG) ast() *FnDecl {
 		wc := &WhereClause{At: at(w.Pos), Param: w.Param.Name}
 		for _, b := range w.Bounds {
 			wc.Bounds = append(wc.Bounds, b.Name)
+			wc.BoundsAt = append(wc.BoundsAt, at(b.Pos))
 		}
 		d.Where = append(d.Where, wc)
 	}
@@ -615,7 +616,7 @@ type fieldG struct {
 func (structG) decl() {}
 
 func (g *structG) ast() *StructDecl {
-	d := &StructDecl{At: at(g.Pos), Name: g.Name.Name}
+	d := &StructDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos)}
 	if g.TypeParams != nil {
 		d.TypeParams = g.TypeParams.List
 	}
@@ -641,7 +642,7 @@ type variantG struct {
 func (enumG) decl() {}
 
 func (g *enumG) ast() *EnumDecl {
-	d := &EnumDecl{At: at(g.Pos), Name: g.Name.Name}
+	d := &EnumDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos)}
 	if g.TypeParams != nil {
 		d.TypeParams = g.TypeParams.List
 	}
@@ -668,7 +669,7 @@ type typeDeclG struct {
 func (typeDeclG) decl() {}
 
 func (g *typeDeclG) ast() *TypeDecl {
-	d := &TypeDecl{At: at(g.Pos), Name: g.Name.Name, Type: g.Type.T}
+	d := &TypeDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos), Type: g.Type.T}
 	if g.TypeParams != nil {
 		d.TypeParams = g.TypeParams.List
 	}
@@ -708,7 +709,7 @@ type methodSigG struct {
 func (interfaceG) decl() {}
 
 func (g *interfaceG) ast() *InterfaceDecl {
-	d := &InterfaceDecl{At: at(g.Pos), Name: g.Name.Name}
+	d := &InterfaceDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos)}
 	if g.TypeParams != nil {
 		d.TypeParams = g.TypeParams.List
 	}
@@ -758,7 +759,7 @@ type methodG struct {
 func (implG) decl() {}
 
 func (g *implG) ast() *ImplBlock {
-	d := &ImplBlock{At: at(g.Pos), Name: g.Name.Name}
+	d := &ImplBlock{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos)}
 	for _, mb := range g.Members {
 		if a := mb.Assoc; a != nil {
 			d.Types = append(d.Types, &AssocType{At: at(a.Pos), Name: a.Name.Name, Type: a.Type.T})

@@ -733,6 +733,36 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// TestTypeNamePositions: type declarations, impl blocks and where
+// bounds record where their names are written, which the language server
+// renames.
+func TestTypeNamePositions(t *testing.T) {
+	src := "pub struct  Pt {}\nenum   Color { Red }\ntype  Alias = int\ninterface   Shape { fn area(self) -> int }\nimpl  Pt {}\nfn f<T>(x: T) where T: Shape + ns.Other {}\n"
+	f, err := Parse("p.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := f.Items[5].(*FnDecl).Where[0]
+	checks := []struct {
+		name string
+		got  Pos
+		want Pos
+	}{
+		{"struct", f.Items[0].(*StructDecl).NamePos, Pos{1, 13}},
+		{"enum", f.Items[1].(*EnumDecl).NamePos, Pos{2, 8}},
+		{"type", f.Items[2].(*TypeDecl).NamePos, Pos{3, 7}},
+		{"interface", f.Items[3].(*InterfaceDecl).NamePos, Pos{4, 13}},
+		{"impl", f.Items[4].(*ImplBlock).NamePos, Pos{5, 7}},
+		{"first bound", where.BoundsAt[0], Pos{6, 24}},
+		{"qualified bound", where.BoundsAt[1], Pos{6, 32}},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s at %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
 func TestConcurrentParses(t *testing.T) {
 	src := benchSource(300)
 	want := sx(mustParse(t, src))

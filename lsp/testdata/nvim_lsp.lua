@@ -73,6 +73,29 @@ local ok, err = pcall(function()
   vim.lsp.util.apply_text_edits(edits, bufnr, "utf-16")
   put("formatted", table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n"))
 
+  -- rename a struct from a file that uses it (HARN_RENAME_FILE, at
+  -- HARN_RENAME_AT "line:character", to HARN_RENAME_TO): apply the
+  -- workspace edit, which spans two files, and save every buffer
+  local rename_file = os.getenv("HARN_RENAME_FILE")
+  if rename_file then
+    vim.cmd("edit " .. vim.fn.fnameescape(rename_file))
+    local rbuf = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(rbuf, client_id)
+    local line, character = os.getenv("HARN_RENAME_AT"):match("(%d+):(%d+)")
+    local res = vim.lsp.buf_request_sync(rbuf, "textDocument/rename", {
+      textDocument = { uri = vim.uri_from_bufnr(rbuf) },
+      position = { line = tonumber(line), character = tonumber(character) },
+      newName = os.getenv("HARN_RENAME_TO"),
+    }, 20000)
+    assert(res and res[client_id], "no answer to textDocument/rename")
+    assert(not res[client_id].err, "textDocument/rename: " .. vim.inspect(res[client_id].err))
+    local files = 0
+    for _ in pairs(res[client_id].result.changes or {}) do files = files + 1 end
+    put("renamed files", files)
+    vim.lsp.util.apply_workspace_edit(res[client_id].result, "utf-16")
+    vim.cmd("silent wall")
+  end
+
   vim.lsp.stop_client(client_id)
   put("stopped", vim.wait(10000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20))
 end)
