@@ -40,7 +40,9 @@ func keepRaw(data []byte, v any) error {
 // docs/pg.md, "Types": json and jsonb (and their arrays) decode to
 // rawJSON, numeric keeps the scale of a zero, and every type outside the
 // mapping (geometric types, ranges, bit strings, xml, "char", …) is read
-// in PostgreSQL's text form, arrays of them as lists of those texts.
+// in PostgreSQL's text form, arrays of them as lists of those texts,
+// split at their element type's delimiter (pgx's table has each built-in
+// type's pg_type.typdelim: `;` for box, `,` for every other).
 func registerTypes(m *pgtype.Map) {
 	js := &pgtype.Type{Name: "json", OID: pgtype.JSONOID, Codec: &pgtype.JSONCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
 	jsb := &pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID, Codec: &pgtype.JSONBCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
@@ -61,7 +63,7 @@ func registerTypes(m *pgtype.Map) {
 		}
 		if ac, isArray := t.Codec.(*pgtype.ArrayCodec); isArray {
 			if !mappedOIDs[ac.ElementType.OID] {
-				m.RegisterType(&pgtype.Type{Name: t.Name, OID: oid, Codec: &pgtype.ArrayCodec{ElementType: textType(ac.ElementType)}})
+				m.RegisterType(&pgtype.Type{Name: t.Name, OID: oid, Codec: &pgtype.ArrayCodec{ElementType: textType(ac.ElementType), Delimiter: ac.Delimiter}})
 			}
 			continue
 		}

@@ -440,3 +440,26 @@ pg_close(db)
 [{x: 2}, {x: 3}]
 `)
 }
+
+// An array's text form separates its elements with the element type's
+// pg_type.typdelim: `;` for box (whose text holds commas), also for an
+// array of a domain over box, which is looked up in pg_type.
+func TestArrayDelimiters(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+pg_execute(db, "CREATE DOMAIN boxd AS box")
+let r = pg_query_one(db, """SELECT ARRAY[box(point(0,0), point(1,1)), box(point(2,2), point(3,3))] AS boxes,
+  ARRAY[box(point(0,0), point(1,1)), NULL, box(point(2,2), point(3,3))]::boxd[] AS domains,
+  ARRAY[point(1,2), point(3,4)] AS points""")
+for k in r.keys() {
+  println("${k}: ${len(r[k])} ${r[k]}")
+}
+let b = pg_query_one(db, "SELECT $1::box[] AS b, $2::boxd[] AS d, array_length($1::box[], 1) AS n", [["(1,1),(0,0)", "(3,3),(2,2)"], ["(5,5),(4,4)"]])
+println(b)
+pg_close(db)
+`, `boxes: 2 [(1,1),(0,0), (3,3),(2,2)]
+domains: 3 [(1,1),(0,0), nil, (3,3),(2,2)]
+points: 2 [(1,2), (3,4)]
+{b: [(1,1),(0,0), (3,3),(2,2)], d: [(5,5),(4,4)], n: 2}
+`)
+}
