@@ -32,11 +32,16 @@ func describeParam(v vm.Value) string {
 	return v.Type() + " " + d
 }
 
-var intOIDs = map[uint32]bool{pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true}
-var intArrayOIDs = map[uint32]bool{pgtype.Int2ArrayOID: true, pgtype.Int4ArrayOID: true, pgtype.Int8ArrayOID: true}
+// The integer types, and those read as text whose input stops at a
+// fraction (xid takes "2.5" for 2).
+var intOIDs = map[uint32]bool{pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true,
+	pgtype.XIDOID: true, pgtype.XID8OID: true, pgtype.CIDOID: true}
+var intArrayOIDs = map[uint32]bool{pgtype.Int2ArrayOID: true, pgtype.Int4ArrayOID: true, pgtype.Int8ArrayOID: true,
+	pgtype.XIDArrayOID: true, pgtype.XID8ArrayOID: true, pgtype.CIDArrayOID: true}
 
 // checkParams refuses a float with a fraction for an integer parameter
-// (or an element of an integer array), which pgx would truncate.
+// (or an element of an integer array), which pgx or the server would
+// truncate.
 func checkParams(m *pgtype.Map, sd *pgconn.StatementDescription, st statement) error {
 	for i, oid := range sd.ParamOIDs {
 		var floats []any

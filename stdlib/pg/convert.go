@@ -95,6 +95,45 @@ type textOnly struct{ pgtype.TextCodec }
 func (textOnly) FormatSupported(format int16) bool { return format == pgtype.TextFormatCode }
 func (textOnly) PreferredFormat() int16            { return pgtype.TextFormatCode }
 
+// PlanEncode binds an int, a float or a bool to a type read as text
+// (xid, cid, regclass, money, a domain, …) as its decimal text, which the
+// server parses as it would the literal: pgx's text codec takes only
+// strings. A float is written without an exponent, so that a whole one
+// (7.0) is read by integer-like types as 7 and one with a fraction is
+// refused by them instead of truncated (docs/pg.md, "Statements and
+// parameters").
+func (c textOnly) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
+	switch value.(type) {
+	case int64, float64, bool:
+		if format == pgtype.TextFormatCode {
+			return scalarText{}
+		}
+	}
+	return c.TextCodec.PlanEncode(m, oid, format, value)
+}
+
+type scalarText struct{}
+
+func (scalarText) Encode(value any, buf []byte) ([]byte, error) {
+	switch v := value.(type) {
+	case int64:
+		return strconv.AppendInt(buf, v, 10), nil
+	case bool:
+		return strconv.AppendBool(buf, v), nil
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return append(buf, "NaN"...), nil
+		case math.IsInf(v, 1):
+			return append(buf, "Infinity"...), nil
+		case math.IsInf(v, -1):
+			return append(buf, "-Infinity"...), nil
+		}
+		return strconv.AppendFloat(buf, v, 'f', -1, 64), nil
+	}
+	return nil, fmt.Errorf("cannot encode %T as text", value)
+}
+
 // scaledNumeric is pgx's numeric codec, except that a zero keeps its
 // scale: pgx reads 0.00 as a bare 0, the binary form says 2 digits.
 type scaledNumeric struct{ pgtype.NumericCodec }

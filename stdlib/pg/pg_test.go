@@ -463,3 +463,23 @@ points: 2 [(1,2), (3,4)]
 {b: [(1,1),(0,0), (3,3),(2,2)], d: [(5,5),(4,4)], n: 2}
 `)
 }
+
+// An int, a float or a bool binds to a type read as text (xid, cid,
+// regclass, money, an array of xid) as its text, which the server parses;
+// a whole float reads as an integer, one with a fraction is refused for
+// xid, xid8 and cid (whose input would drop the fraction).
+func TestBindScalarsAsText(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+println(pg_query_one(db, """SELECT $1::xid AS x, $2::cid AS c, $3::xid8 AS x8, $4::regclass::text AS rc, $5::money::text AS m,
+  $6::xid[] AS xs, $7::regclass::text AS whole""", [5, 6, 7, 1259, 2.5, [1, 2], 1259.0]))
+println(try { pg_query_one(db, "SELECT $1::xid AS x", [2.5]) } catch (e) { e })
+println(try { pg_query_one(db, "SELECT $1::cid[] AS x", [[1, 2.5]]) } catch (e) { e })
+println(pg_query_one(db, "SELECT $1::bit(1) AS b", [1]))
+pg_close(db)
+`, `{c: 6, m: $2.50, rc: pg_class, whole: pg_class, x: 5, x8: 7, xs: [1, 2]}
+Type error: pg_query_one: parameter $1: cannot bind float 2.5 to xid (a float with a fraction; round it or use an int)
+Type error: pg_query_one: parameter $1: cannot bind list [1, 2.5] to cid[] (a float with a fraction; round it or use an int)
+{b: 1}
+`)
+}
