@@ -729,12 +729,24 @@ func (o *Orchestrator) finish(ctx context.Context, l eventlog.Lease, env Envelop
 	if err != nil {
 		// The lease was lost (another node took the delivery over) or the
 		// log failed: nothing of this attempt is recorded, and the delivery
-		// runs again under its new lease.
-		fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: attempt %d of %s not recorded: %v\n", l.Attempts, env.EventID, err)
+		// runs again under its new lease. A lost lease is said each time;
+		// the log's failures, which repeat for every attempt while it is
+		// down, are summarised.
+		line := fmt.Sprintf("attempt %d of %s not recorded: %v", l.Attempts, env.EventID, err)
+		if errors.Is(err, eventlog.ErrLeaseLost) {
+			fmt.Fprintf(o.opts.Stderr, "[harn] orchestrator: %s\n", line)
+		} else {
+			o.failures.failedAs(recordingAttempts, err, line)
+		}
 		return
 	}
+	o.failures.ok(recordingAttempts)
 	o.notify(handle)
 }
+
+// recordingAttempts is the activity of failures that recording an
+// attempt's outcome is: `recording attempts still failing: …`.
+const recordingAttempts = "recording attempts"
 
 // dlqEntry builds the entry of a delivery that is out of attempts; its
 // retry history is every recorded attempt of the event plus this one.

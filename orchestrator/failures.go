@@ -16,7 +16,7 @@ const failureSummaryEvery = time.Minute
 const maxClaimBackoff = 5 * time.Second
 
 // failures reports recurring failures of the node's work (claims, cron
-// ticks, webhook deliveries) on stderr without flooding it while the event
+// ticks, webhook deliveries, recording attempts' outcomes) on stderr without flooding it while the event
 // log is unreachable: the first failure of an activity is written, then
 // repeats of the same error are only counted and summarised once per
 // failureSummaryEvery, and the first success after failures is written
@@ -44,6 +44,14 @@ func newFailures(w io.Writer, now func() time.Time) *failures {
 
 // failed reports that activity (e.g. "claim") failed with err.
 func (f *failures) failed(activity string, err error) {
+	f.failedAs(activity, err, activity+" failed: "+err.Error())
+}
+
+// failedAs is failed whose line, when one is written for err (the first
+// of a run, or a new error), is line: recording an attempt names the
+// attempt and the event whose outcome is lost. Repeats and the recovery
+// are counted and written as failed's are.
+func (f *failures) failedAs(activity string, err error, line string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now, msg := f.now(), err.Error()
@@ -65,7 +73,7 @@ func (f *failures) failed(activity string, err error) {
 	}
 	s.total++
 	s.err, s.quiet, s.lineAt = msg, 0, now
-	fmt.Fprintf(f.w, "[harn] orchestrator: %s failed: %s\n", activity, msg)
+	fmt.Fprintf(f.w, "[harn] orchestrator: %s\n", line)
 }
 
 // ok reports that activity succeeded; after failures, that is written

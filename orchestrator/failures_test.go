@@ -85,3 +85,27 @@ func TestClaimBackoff(t *testing.T) {
 		t.Errorf("a poll longer than the bound: %s", got)
 	}
 }
+
+// failedAs writes its own line where failed writes "X failed: …"; the
+// repeats and the recovery are said as for any activity.
+func TestFailedAsNamesTheFirstFailure(t *testing.T) {
+	var out strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := newFailures(&out, func() time.Time { return now })
+	down := errors.New("connection refused")
+	f.failedAs("recording attempts", down, "attempt 1 of ev_1 not recorded: connection refused")
+	now = now.Add(30 * time.Second)
+	f.failedAs("recording attempts", down, "attempt 1 of ev_2 not recorded: connection refused")
+	now = now.Add(30 * time.Second)
+	f.failedAs("recording attempts", down, "attempt 2 of ev_1 not recorded: connection refused")
+	now = now.Add(5 * time.Second)
+	f.failedAs("recording attempts", down, "attempt 2 of ev_2 not recorded: connection refused")
+	f.ok("recording attempts")
+	want := `[harn] orchestrator: attempt 1 of ev_1 not recorded: connection refused
+[harn] orchestrator: recording attempts still failing: connection refused (2 times more in the last 1m0s)
+[harn] orchestrator: recording attempts works again after 4 failures in 1m5s
+`
+	if out.String() != want {
+		t.Errorf("got:\n%swant:\n%s", out.String(), want)
+	}
+}

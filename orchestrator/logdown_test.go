@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,6 +30,10 @@ type downLog struct {
 	*memory.Log
 	down   atomic.Bool
 	claims atomic.Int64 // claims that failed
+	// recordDown fails only recording attempts' outcomes (Complete and
+	// Retry), as a log that goes down while its attempts run does.
+	recordDown atomic.Bool
+	records    atomic.Int64 // outcomes that failed
 }
 
 func (d *downLog) Inbox() eventlog.Inbox { return downInbox{d.Log.Inbox(), d} }
@@ -50,6 +56,22 @@ func (d downInbox) Claim(ctx context.Context, owner string, n int, ttl time.Dura
 		return nil, errDown
 	}
 	return d.Inbox.Claim(ctx, owner, n, ttl)
+}
+
+func (d downInbox) Complete(ctx context.Context, l eventlog.Lease, state eventlog.DeliveryState, errText string, records ...eventlog.TopicRecord) error {
+	if d.d.recordDown.Load() {
+		d.d.records.Add(1)
+		return errDown
+	}
+	return d.Inbox.Complete(ctx, l, state, errText, records...)
+}
+
+func (d downInbox) Retry(ctx context.Context, l eventlog.Lease, atMs int64, errText string, records ...eventlog.TopicRecord) error {
+	if d.d.recordDown.Load() {
+		d.d.records.Add(1)
+		return errDown
+	}
+	return d.Inbox.Retry(ctx, l, atMs, errText, records...)
 }
 
 // A webhook delivery the log cannot accept is answered 503 with a body
@@ -142,4 +164,57 @@ func startWith(t *testing.T, path string, opts Options) *Orchestrator {
 	o.Start()
 	t.Cleanup(func() { o.Close() })
 	return o
+}
+
+// Attempts whose outcome the log cannot record while it is down write
+// the first one's line (which attempt of which event), not one per
+// attempt, and the recovery once (docs/orchestrator.md, Failure
+// semantics).
+func TestUnrecordedAttemptsWhileLogDown(t *testing.T) {
+	path := writeProject(t, "[[triggers]]\nid = \"m\"\nkind = \"manual\"\nhandler = \"ok\"\n", "fn ok(e) { return true }", "")
+	log := &downLog{Log: memory.New()}
+	log.recordDown.Store(true)
+	var stderr strings.Builder
+	sw := &syncWriter{w: &stderr}
+	text := func() string { sw.mu.Lock(); defer sw.mu.Unlock(); return stderr.String() }
+	// a short lease: an attempt not recorded runs again soon
+	o := startWith(t, path, Options{Log: log, Stderr: sw, LeaseTTL: 300 * time.Millisecond})
+	// Fire waits for the attempt's recorded outcome: it returns once the
+	// log is back and an attempt of the event is recorded.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var fired sync.WaitGroup
+	for range 4 {
+		fired.Go(func() {
+			if h, err := o.Fire(ctx, "m", nil, Caller{Client: "test/1"}); err != nil || h.Status != "succeeded" {
+				t.Errorf("fire: %+v %v", h, err)
+			}
+		})
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for log.records.Load() < 6 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := log.records.Load(); n < 6 {
+		t.Fatalf("only %d attempts ran in 30 s", n)
+	}
+	log.recordDown.Store(false)
+	recovered := func() bool {
+		return strings.Contains(text(), "[harn] orchestrator: recording attempts works again after ")
+	}
+	for !recovered() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	fired.Wait()
+	o.Close()
+	out := text()
+	if n := strings.Count(out, "not recorded: "); n != 1 {
+		t.Errorf("%d lines for %d attempts not recorded:\n%s", n, log.records.Load(), out)
+	}
+	if !regexp.MustCompile(`\[harn\] orchestrator: attempt 1 of \S+ not recorded: ` + regexp.QuoteMeta(errDown.Error()) + "\n").MatchString(out) {
+		t.Errorf("the first attempt not recorded is not named:\n%s", out)
+	}
+	if !recovered() {
+		t.Errorf("the recovery is not reported:\n%s", out)
+	}
 }

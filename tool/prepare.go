@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
@@ -61,9 +62,27 @@ func (t *PreparedTool) WrapsOutput(p MCPProfile) bool {
 // Prepare validates and prepares a normalized registry: the argument
 // rules P1-P20 over every tool, validator compilation (P27), the CLI
 // tree rules P21-P25 and the MCP bundling rules. Any failure stops every
-// adapter alike (docs/spec/registry.md §3). Problems only the command-line parser
-// cares about (P26) are kept for CLITree.
+// adapter alike (docs/spec/registry.md §3); the error is the first of
+// PrepareAll's. Problems only the command-line parser cares about (P26)
+// are kept for CLITree.
 func Prepare(reg *Registry) (*Prepared, error) {
+	p, errs := prepare(reg)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return p, nil
+}
+
+// PrepareAll is Prepare reporting every failure it finds in one pass
+// instead of the first, in a stable order: each tool's first failure in
+// registry order (a tool's later checks build on its earlier ones, so
+// they would only repeat it; a failure several tools share, such as an
+// unsafe component they reference, is reported once), then the first
+// failure of the CLI tree over the tools that prepared. The first error
+// is Prepare's. It is what tool_surface_validate reports (docs/tools.md).
+func PrepareAll(reg *Registry) (*Prepared, []error) { return prepare(reg) }
+
+func prepare(reg *Registry) (*Prepared, []error) {
 	p := &Prepared{
 		registry: reg,
 		catalog:  reg.Catalog,
@@ -76,46 +95,65 @@ func Prepare(reg *Registry) (*Prepared, error) {
 	}
 	c := schema.NewCompiler(comps.Object())
 	b := newBundler(comps)
+	var errs []error
 	for _, t := range reg.Tools {
-		e := t.Entry
-		pt := &PreparedTool{Tool: t}
-		args, jsonFlag, err := prepareArgs(e, comps)
+		pt, err := prepareTool(t, comps, c, b)
 		if err != nil {
-			return nil, err
-		}
-		pt.Args, pt.jsonFlag = args, jsonFlag
-		q := fmt.Sprintf("tool %q", e.Name)
-		if pt.input, err = c.Compile(e.InputSchema.Doc()); err != nil {
-			return nil, fmt.Errorf("%s input schema could not be compiled: %v", q, err)
-		}
-		if !e.OutputSchema.IsZero() {
-			if pt.output, err = c.Compile(e.OutputSchema.Doc()); err != nil {
-				return nil, fmt.Errorf("%s output schema could not be compiled: %v", q, err)
+			if !slices.ContainsFunc(errs, func(e error) bool { return e.Error() == err.Error() }) {
+				errs = append(errs, err)
 			}
+			continue
 		}
-		if !e.ErrorSchema.IsZero() {
-			if pt.appErr, err = c.Compile(e.ErrorSchema.Doc()); err != nil {
-				return nil, fmt.Errorf("%s application error schema could not be compiled: %v", q, err)
-			}
-		}
-		if e.Governance.Allows(AudienceMCP) {
-			if err := pt.bundle(b); err != nil {
-				return nil, err
-			}
-			pt.mcpDocs = buildMCPDocs(pt)
+		if pt.Allows(AudienceMCP) {
 			p.mcp[MCPReleased] = append(p.mcp[MCPReleased], pt.mcpDocs[MCPReleased])
 			p.mcp[MCP20260728] = append(p.mcp[MCP20260728], pt.mcpDocs[MCP20260728])
 		}
 		p.tools = append(p.tools, pt)
-		p.byName[e.Name] = pt
+		p.byName[pt.Name()] = pt
 	}
 	tree, err := buildCLITree(p)
 	if err != nil {
-		return nil, err
+		return nil, append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	p.cli = tree
 	p.cliErr = parserError(tree.Root)
 	return p, nil
+}
+
+// prepareTool builds one tool's argument model, validators and MCP
+// documents; the error is its first failure.
+func prepareTool(t *Tool, comps *SchemaMap, c *schema.Compiler, b *bundler) (*PreparedTool, error) {
+	e := t.Entry
+	pt := &PreparedTool{Tool: t}
+	args, jsonFlag, err := prepareArgs(e, comps)
+	if err != nil {
+		return nil, err
+	}
+	pt.Args, pt.jsonFlag = args, jsonFlag
+	q := fmt.Sprintf("tool %q", e.Name)
+	if pt.input, err = c.Compile(e.InputSchema.Doc()); err != nil {
+		return nil, fmt.Errorf("%s input schema could not be compiled: %v", q, err)
+	}
+	if !e.OutputSchema.IsZero() {
+		if pt.output, err = c.Compile(e.OutputSchema.Doc()); err != nil {
+			return nil, fmt.Errorf("%s output schema could not be compiled: %v", q, err)
+		}
+	}
+	if !e.ErrorSchema.IsZero() {
+		if pt.appErr, err = c.Compile(e.ErrorSchema.Doc()); err != nil {
+			return nil, fmt.Errorf("%s application error schema could not be compiled: %v", q, err)
+		}
+	}
+	if e.Governance.Allows(AudienceMCP) {
+		if err := pt.bundle(b); err != nil {
+			return nil, err
+		}
+		pt.mcpDocs = buildMCPDocs(pt)
+	}
+	return pt, nil
 }
 
 func (t *PreparedTool) bundle(b *bundler) error {

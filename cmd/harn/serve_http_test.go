@@ -297,3 +297,103 @@ func waitForMarker(t *testing.T, p *harnProc, marker string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// SIGTERM while a tool call's task works in the background (the call was
+// answered with resultType "task") drains it too, over HTTP: a task that
+// ends within the bound runs to its end before the process exits, one
+// still working then is failed and interrupted, and the process exits 0
+// (docs/mcp.md, Stopping; docs/orchestrator.md, Shutdown).
+func TestServeDrainsTasksOnSIGTERM(t *testing.T) {
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": map[string]any{"name": "t", "version": "1"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}
+	// startTask calls tool as a task and returns once it is created.
+	startTask := func(t *testing.T, p *harnProc, endpoint, tool string, args map[string]any) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": args, "_meta": meta}})
+		req, _ := http.NewRequest("POST", endpoint, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", tool)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("call: %v; stderr:\n%s", err, p.errText())
+		}
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		resp.Body.Close()
+		if dig(m, "result", "resultType") != "task" {
+			t.Fatalf("not a task: %v", m)
+		}
+	}
+	exists := func(path string) bool { _, err := os.Stat(path); return err == nil }
+
+	for _, c := range []struct {
+		tool  string
+		sleep int
+	}{{"nap", 3000}, {"stall", 20000}} {
+		t.Run("serve mcp/"+c.tool, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			started, done := filepath.Join(dir, "started"), filepath.Join(dir, "done")
+			src := fmt.Sprintf(`import { tool_registry_from } from "std/tools"
+fn work(args) {
+  write_file(%q, "yes")
+  sleep(%d)
+  write_file(%q, "yes")
+  return {slept: %d}
+}
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([
+    {name: %q, description: "Sleep.", handler: work, execution: {taskSupport: "optional"}},
+  ], {info: {name: "sleepy", version: "1.0.0"}}))
+}
+`, started, c.sleep, done, c.sleep, c.tool)
+			path := filepath.Join(dir, "server.harn")
+			os.WriteFile(path, []byte(src), 0o644)
+			p := startHarn(t, nil, "serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", path)
+			endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] serve mcp: listening on (http://\S+)$`))[1]
+			startTask(t, p, endpoint, c.tool, map[string]any{})
+			waitForMarker(t, p, started)
+			signalled := time.Now()
+			p.cmd.Process.Signal(syscall.SIGTERM)
+			if err := p.wait(); err != nil {
+				t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+			}
+			// 5 s grace, 2 s for cut-short calls to settle, plus slack.
+			if d := time.Since(signalled); d > 12*time.Second {
+				t.Errorf("exited %s after SIGTERM", d)
+			}
+			cut := strings.Contains(p.errText(), "still running after 5s answered: server is shutting down")
+			switch c.tool {
+			case "nap":
+				if !exists(done) || cut {
+					t.Errorf("the task did not run to its end before the exit (done: %v); stderr:\n%s", exists(done), p.errText())
+				}
+			case "stall":
+				if exists(done) || !cut {
+					t.Errorf("the task was not cut short at the bound (done: %v); stderr:\n%s", exists(done), p.errText())
+				}
+			}
+		})
+	}
+	t.Run("mcp serve/fire", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		config, marker := filepath.Join(dir, "harn.toml"), filepath.Join(dir, "started")
+		os.WriteFile(config, []byte("[package]\nname = \"drain\"\n\n[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"on_slow\"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fmt.Sprintf("fn on_slow(event) {\n  write_file(%q, \"yes\")\n  sleep(3000)\n  return {ok: true}\n}\n", marker)), 0o644)
+		p := startHarn(t, nil, "mcp", "serve", "--config", config, "--state-dir", filepath.Join(dir, "state"), "--transport", "http", "--bind", "127.0.0.1:0")
+		endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP HTTP listener ready on (http://\S+)$`))[1]
+		startTask(t, p, endpoint, "harn.trigger.fire", map[string]any{"trigger_id": "slow", "payload": map[string]any{}})
+		waitForMarker(t, p, marker)
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; stderr:\n%s", err, p.errText())
+		}
+		if !strings.Contains(p.errText(), "tool=harn.trigger.fire status=completed") {
+			t.Errorf("the task's call is not recorded completed; stderr:\n%s", p.errText())
+		}
+	})
+}

@@ -380,7 +380,9 @@ func (c *conn) toolsCall(x *Call) any {
 	c.reply(req, tk.createdAnswer())
 	tx := c.newCall(req, tk)
 	tx.answers = x.answers
+	c.srv.startWork(tk) // before this call's job ends: Drain waits for one or the other
 	work := func() {
+		defer c.srv.endWork(tk)
 		res := guardHandler(func() any {
 			defer tx.end()
 			return tx.outcome(t.Call(tx, args))

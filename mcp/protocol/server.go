@@ -125,7 +125,11 @@ type Server struct {
 	// calls are the requests whose handler job is queued or running, on
 	// any connection, for Drain; once draining, new ones are refused and
 	// idle is closed when the last one ends.
-	calls    map[*Request]*conn
+	calls map[*Request]*conn
+	// working are the tasks whose work runs, which outlives the call
+	// that created them (on HTTP, in parallel mode); Drain waits for
+	// them too.
+	working  map[*task]bool
 	draining bool
 	idle     chan struct{}
 	// stopCtx is every call's parent context: Drain cancels it, with
@@ -145,7 +149,7 @@ func NewServer(p Provider, opts Options) *Server {
 	if opts.PageSize <= 0 {
 		opts.PageSize = PageSizeFromEnv()
 	}
-	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, calls: map[*Request]*conn{}}
+	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, calls: map[*Request]*conn{}, working: map[*task]bool{}}
 	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
 	return s
 }
@@ -153,18 +157,20 @@ func NewServer(p Provider, opts Options) *Server {
 // Drain stops the server taking calls — a tools/call, resources/read or
 // prompts/get received from now on is answered with a JSON-RPC error
 // saying the server is shutting down — and waits until every call in
-// progress is answered. When ctx ends first, the calls still running are
-// cancelled (their context's cause is ErrShuttingDown) and answered with
-// that error at once, whatever their handler answers later, and Drain
+// progress is answered and every task's work has finished. When ctx
+// ends first, the calls still running are cancelled (their context's
+// cause is ErrShuttingDown) and answered with that error at once,
+// whatever their handler answers later; the tasks still working are
+// failed with the status message "Tool execution failed: server is
+// shutting down" and their work cancelled the same way; and Drain
 // returns ctx's error. Either way every call has its answer written (or
-// routed to its HTTP response) when Drain returns.
+// routed to its HTTP response), and every task a terminal status, when
+// Drain returns.
 func (s *Server) Drain(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.draining {
 		s.draining, s.idle = true, make(chan struct{})
-		if len(s.calls) == 0 {
-			close(s.idle)
-		}
+		s.closeIfIdle()
 	}
 	idle := s.idle
 	s.mu.Unlock()
@@ -175,7 +181,11 @@ func (s *Server) Drain(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	cut := maps.Clone(s.calls)
+	cutTasks := maps.Clone(s.working)
 	s.mu.Unlock()
+	for t := range cutTasks {
+		t.finish(shuttingDown())
+	}
 	// The answers are taken before the calls are cancelled: a handler
 	// that returns as soon as it is must not answer first.
 	for req := range cut {
@@ -212,12 +222,35 @@ func (s *Server) untrack(req *Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.calls, req)
-	if s.draining && len(s.calls) == 0 {
-		select {
-		case <-s.idle:
-		default:
-			close(s.idle)
-		}
+	s.closeIfIdle()
+}
+
+// startWork registers the work of task t, which its call's job starts
+// before it ends (so a drain never sees neither).
+func (s *Server) startWork(t *task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.working[t] = true
+}
+
+// endWork removes a task whose work returned.
+func (s *Server) endWork(t *task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.working, t)
+	s.closeIfIdle()
+}
+
+// closeIfIdle ends a drain's wait once no call runs and no task works;
+// call with s.mu held.
+func (s *Server) closeIfIdle() {
+	if !s.draining || len(s.calls) > 0 || len(s.working) > 0 {
+		return
+	}
+	select {
+	case <-s.idle:
+	default:
+		close(s.idle)
 	}
 }
 

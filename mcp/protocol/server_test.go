@@ -574,3 +574,73 @@ func TestDrainAnswersBeforeCancelling(t *testing.T) {
 		}
 	}
 }
+
+// Drain waits for the work of a task, which outlives the call that
+// created it (an HTTP request's, in either execution mode); past the
+// drain's bound the task is failed with a status message saying the
+// server shut down, and its work is cancelled (docs/mcp.md, Stopping).
+func TestDrainWaitsForTasks(t *testing.T) {
+	onlyTask := func(srv *Server) *task {
+		srv.tasks.mu.Lock()
+		defer srv.tasks.mu.Unlock()
+		for _, tk := range srv.tasks.tasks {
+			return tk
+		}
+		return nil
+	}
+	status := func(tk *task) string {
+		tk.mu.Lock()
+		defer tk.mu.Unlock()
+		return tk.status + ": " + tk.message
+	}
+	for _, parallel := range []bool{false, true} {
+		f := newFake()
+		srv := NewServer(f, Options{Parallel: parallel})
+		h := srv.HTTPHandler(HTTPOptions{})
+		if r := rpc(h, 1, "tools/call", "block", map[string]any{"name": "block"}, nil).json(t)["result"].(map[string]any); r["resultType"] != "task" {
+			t.Fatalf("parallel=%v: not a task: %s", parallel, js(r))
+		}
+		<-f.started
+		drained := make(chan error, 1)
+		go func() { drained <- srv.Drain(context.Background()) }()
+		select {
+		case err := <-drained:
+			t.Fatalf("parallel=%v: drained (%v) with a task working", parallel, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(f.release)
+		if err := <-drained; err != nil {
+			t.Fatalf("parallel=%v: drain: %v", parallel, err)
+		}
+		if got := status(onlyTask(srv)); got != "completed: "+msgCompleted {
+			t.Errorf("parallel=%v: after the drain the task is %s", parallel, got)
+		}
+
+		f = newFake()
+		srv = NewServer(f, Options{Parallel: parallel})
+		h = srv.HTTPHandler(HTTPOptions{})
+		rpc(h, 1, "tools/call", "block", map[string]any{"name": "block"}, nil)
+		<-f.started
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the drain's bound has passed
+		if err := srv.Drain(ctx); err == nil {
+			t.Fatalf("parallel=%v: drain past its bound reported no error", parallel)
+		}
+		tk := onlyTask(srv)
+		const failed = "failed: Tool execution failed: server is shutting down"
+		if got := status(tk); got != failed {
+			t.Errorf("parallel=%v: a task cut short is %s", parallel, got)
+		}
+		<-f.stopped // its work saw the server stop, and returned
+		srv.mu.Lock()
+		for len(srv.working) > 0 {
+			srv.mu.Unlock()
+			runtime.Gosched()
+			srv.mu.Lock()
+		}
+		srv.mu.Unlock()
+		if got := status(tk); got != failed {
+			t.Errorf("parallel=%v: the work's own result replaced the shutdown: %s", parallel, got)
+		}
+	}
+}

@@ -51,6 +51,16 @@ func checkHeld(fn, what string, v vm.Value) error {
 	return vm.Typef("%s: %s must be an int, float or bool, got %s", fn, what, v.Type())
 }
 
+// atomicArg is the atomic a builtin operates on; anything else is a type
+// error, as a channel builtin given a non-channel is.
+func atomicArg(fn string, v vm.Value) (*Atomic, error) {
+	a, ok := v.Object().(*Atomic)
+	if !ok {
+		return nil, vm.Typef("%s: expected an atomic, got %s", fn, v.Type())
+	}
+	return a, nil
+}
+
 func init() {
 	lib.Def("atomic", "atomic(initial = 0)", "a shared int, float or bool cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
@@ -62,16 +72,16 @@ func init() {
 		return vm.Of(&Atomic{v: args.At(0)}), nil
 	})
 	lib.Def("atomic_get", "atomic_get(a)", "the current value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).Object().(*Atomic)
-		if !ok {
-			return vm.Nil, nil
+		a, err := atomicArg("atomic_get", args.At(0))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return a.Load(), nil
 	})
 	lib.Def("atomic_set", "atomic_set(a, v)", "store v (an int, float or bool); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).Object().(*Atomic)
-		if !ok {
-			return vm.Nil, nil
+		a, err := atomicArg("atomic_set", args.At(0))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		if err := checkHeld("atomic_set", "value", args.At(1)); err != nil {
 			return vm.Value{}, err
@@ -83,9 +93,9 @@ func init() {
 		return old, nil
 	})
 	lib.Def("atomic_add", "atomic_add(a, n)", "add n (as floats when either is a float); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).Object().(*Atomic)
-		if !ok {
-			return vm.Nil, nil
+		a, err := atomicArg("atomic_add", args.At(0))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		delta := vm.IntOf(0)
 		if args.Has(1) { // an explicit nil is a wrong kind, not "no delta"
@@ -110,9 +120,9 @@ func init() {
 		return old, nil
 	})
 	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new (an int, float or bool) if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		a, ok := args.At(0).Object().(*Atomic)
-		if !ok {
-			return vm.False, nil
+		a, err := atomicArg("atomic_cas", args.At(0))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		if err := checkHeld("atomic_cas", "new value", args.At(2)); err != nil {
 			return vm.Value{}, err

@@ -32,11 +32,16 @@ func describeParam(v vm.Value) string {
 	return v.Type() + " " + d
 }
 
-var intOIDs = map[uint32]bool{pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true}
-var intArrayOIDs = map[uint32]bool{pgtype.Int2ArrayOID: true, pgtype.Int4ArrayOID: true, pgtype.Int8ArrayOID: true}
+// The integer types, and those read as text whose input stops at a
+// fraction (xid takes "2.5" for 2).
+var intOIDs = map[uint32]bool{pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true,
+	pgtype.XIDOID: true, pgtype.XID8OID: true, pgtype.CIDOID: true}
+var intArrayOIDs = map[uint32]bool{pgtype.Int2ArrayOID: true, pgtype.Int4ArrayOID: true, pgtype.Int8ArrayOID: true,
+	pgtype.XIDArrayOID: true, pgtype.XID8ArrayOID: true, pgtype.CIDArrayOID: true}
 
 // checkParams refuses a float with a fraction for an integer parameter
-// (or an element of an integer array), which pgx would truncate.
+// (or an element of an integer array), which pgx or the server would
+// truncate.
 func checkParams(m *pgtype.Map, sd *pgconn.StatementDescription, st statement) error {
 	for i, oid := range sd.ParamOIDs {
 		var floats []any
@@ -83,12 +88,15 @@ func typeName(m *pgtype.Map, oid uint32) string {
 
 // userType is a type pgx does not know: an enum, a composite type, an
 // extension's type, or an array of one (elem is then its element type).
-// It is read and bound in the text format: a string, an array a list.
+// It is read and bound in the text format: a string, an array a list
+// whose text form separates elements with delim, the element type's
+// pg_type.typdelim (`;` for an array of a domain over box).
 type userType struct {
 	oid      uint32
 	name     string
 	elem     uint32
 	elemName string
+	delim    byte
 }
 
 // learnTypes registers on c's type map the parameter and column types of
@@ -118,7 +126,8 @@ func (d *DB) learnTypes(ctx context.Context, c *pgx.Conn, sd *pgconn.StatementDe
 		return false, nil
 	}
 	rows, err := c.Query(ctx, `SELECT t.oid::int8, t.typname::text,
-  CASE WHEN t.typcategory = 'A' THEN t.typelem::int8 ELSE 0 END, coalesce(e.typname::text, '')
+  CASE WHEN t.typcategory = 'A' THEN t.typelem::int8 ELSE 0 END, coalesce(e.typname::text, ''),
+  coalesce(e.typdelim, t.typdelim)::text
   FROM pg_type t LEFT JOIN pg_type e ON e.oid = t.typelem WHERE t.oid = ANY($1::int8[])`, missing)
 	if err != nil {
 		return true, err
@@ -126,8 +135,12 @@ func (d *DB) learnTypes(ctx context.Context, c *pgx.Conn, sd *pgconn.StatementDe
 	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (userType, error) {
 		var oid, elem int64
 		var u userType
-		err := r.Scan(&oid, &u.name, &elem, &u.elemName)
+		var delim string
+		err := r.Scan(&oid, &u.name, &elem, &u.elemName, &delim)
 		u.oid, u.elem = uint32(oid), uint32(elem)
+		if len(delim) == 1 {
+			u.delim = delim[0]
+		}
 		return u, err
 	})
 	if err != nil {
@@ -155,5 +168,5 @@ func registerUserType(m *pgtype.Map, u userType) {
 		et = &pgtype.Type{Name: u.elemName, OID: u.elem, Codec: textOnly{}}
 		m.RegisterType(et)
 	}
-	m.RegisterType(&pgtype.Type{Name: u.name, OID: u.oid, Codec: &pgtype.ArrayCodec{ElementType: et}})
+	m.RegisterType(&pgtype.Type{Name: u.name, OID: u.oid, Codec: &pgtype.ArrayCodec{ElementType: et, Delimiter: u.delim}})
 }

@@ -40,7 +40,9 @@ func keepRaw(data []byte, v any) error {
 // docs/pg.md, "Types": json and jsonb (and their arrays) decode to
 // rawJSON, numeric keeps the scale of a zero, and every type outside the
 // mapping (geometric types, ranges, bit strings, xml, "char", …) is read
-// in PostgreSQL's text form, arrays of them as lists of those texts.
+// in PostgreSQL's text form, arrays of them as lists of those texts,
+// split at their element type's delimiter (pgx's table has each built-in
+// type's pg_type.typdelim: `;` for box, `,` for every other).
 func registerTypes(m *pgtype.Map) {
 	js := &pgtype.Type{Name: "json", OID: pgtype.JSONOID, Codec: &pgtype.JSONCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
 	jsb := &pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID, Codec: &pgtype.JSONBCodec{Marshal: stdjson.Marshal, Unmarshal: keepRaw}}
@@ -61,7 +63,7 @@ func registerTypes(m *pgtype.Map) {
 		}
 		if ac, isArray := t.Codec.(*pgtype.ArrayCodec); isArray {
 			if !mappedOIDs[ac.ElementType.OID] {
-				m.RegisterType(&pgtype.Type{Name: t.Name, OID: oid, Codec: &pgtype.ArrayCodec{ElementType: textType(ac.ElementType)}})
+				m.RegisterType(&pgtype.Type{Name: t.Name, OID: oid, Codec: &pgtype.ArrayCodec{ElementType: textType(ac.ElementType), Delimiter: ac.Delimiter}})
 			}
 			continue
 		}
@@ -92,6 +94,45 @@ type textOnly struct{ pgtype.TextCodec }
 
 func (textOnly) FormatSupported(format int16) bool { return format == pgtype.TextFormatCode }
 func (textOnly) PreferredFormat() int16            { return pgtype.TextFormatCode }
+
+// PlanEncode binds an int, a float or a bool to a type read as text
+// (xid, cid, regclass, money, a domain, …) as its decimal text, which the
+// server parses as it would the literal: pgx's text codec takes only
+// strings. A float is written without an exponent, so that a whole one
+// (7.0) is read by integer-like types as 7 and one with a fraction is
+// refused by them instead of truncated (docs/pg.md, "Statements and
+// parameters").
+func (c textOnly) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
+	switch value.(type) {
+	case int64, float64, bool:
+		if format == pgtype.TextFormatCode {
+			return scalarText{}
+		}
+	}
+	return c.TextCodec.PlanEncode(m, oid, format, value)
+}
+
+type scalarText struct{}
+
+func (scalarText) Encode(value any, buf []byte) ([]byte, error) {
+	switch v := value.(type) {
+	case int64:
+		return strconv.AppendInt(buf, v, 10), nil
+	case bool:
+		return strconv.AppendBool(buf, v), nil
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return append(buf, "NaN"...), nil
+		case math.IsInf(v, 1):
+			return append(buf, "Infinity"...), nil
+		case math.IsInf(v, -1):
+			return append(buf, "-Infinity"...), nil
+		}
+		return strconv.AppendFloat(buf, v, 'f', -1, 64), nil
+	}
+	return nil, fmt.Errorf("cannot encode %T as text", value)
+}
 
 // scaledNumeric is pgx's numeric codec, except that a zero keeps its
 // scale: pgx reads 0.00 as a bare 0, the binary form says 2 digits.

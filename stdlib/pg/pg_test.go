@@ -440,3 +440,46 @@ pg_close(db)
 [{x: 2}, {x: 3}]
 `)
 }
+
+// An array's text form separates its elements with the element type's
+// pg_type.typdelim: `;` for box (whose text holds commas), also for an
+// array of a domain over box, which is looked up in pg_type.
+func TestArrayDelimiters(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+pg_execute(db, "CREATE DOMAIN boxd AS box")
+let r = pg_query_one(db, """SELECT ARRAY[box(point(0,0), point(1,1)), box(point(2,2), point(3,3))] AS boxes,
+  ARRAY[box(point(0,0), point(1,1)), NULL, box(point(2,2), point(3,3))]::boxd[] AS domains,
+  ARRAY[point(1,2), point(3,4)] AS points""")
+for k in r.keys() {
+  println("${k}: ${len(r[k])} ${r[k]}")
+}
+let b = pg_query_one(db, "SELECT $1::box[] AS b, $2::boxd[] AS d, array_length($1::box[], 1) AS n", [["(1,1),(0,0)", "(3,3),(2,2)"], ["(5,5),(4,4)"]])
+println(b)
+pg_close(db)
+`, `boxes: 2 [(1,1),(0,0), (3,3),(2,2)]
+domains: 3 [(1,1),(0,0), nil, (3,3),(2,2)]
+points: 2 [(1,2), (3,4)]
+{b: [(1,1),(0,0), (3,3),(2,2)], d: [(5,5),(4,4)], n: 2}
+`)
+}
+
+// An int, a float or a bool binds to a type read as text (xid, cid,
+// regclass, money, an array of xid) as its text, which the server parses;
+// a whole float reads as an integer, one with a fraction is refused for
+// xid, xid8 and cid (whose input would drop the fraction).
+func TestBindScalarsAsText(t *testing.T) {
+	check(t, `
+let db = pg_connect()
+println(pg_query_one(db, """SELECT $1::xid AS x, $2::cid AS c, $3::xid8 AS x8, $4::regclass::text AS rc, $5::money::text AS m,
+  $6::xid[] AS xs, $7::regclass::text AS whole""", [5, 6, 7, 1259, 2.5, [1, 2], 1259.0]))
+println(try { pg_query_one(db, "SELECT $1::xid AS x", [2.5]) } catch (e) { e })
+println(try { pg_query_one(db, "SELECT $1::cid[] AS x", [[1, 2.5]]) } catch (e) { e })
+println(pg_query_one(db, "SELECT $1::bit(1) AS b", [1]))
+pg_close(db)
+`, `{c: 6, m: $2.50, rc: pg_class, whole: pg_class, x: 5, x8: 7, xs: [1, 2]}
+Type error: pg_query_one: parameter $1: cannot bind float 2.5 to xid (a float with a fraction; round it or use an int)
+Type error: pg_query_one: parameter $1: cannot bind list [1, 2.5] to cid[] (a float with a fraction; round it or use an int)
+{b: 1}
+`)
+}

@@ -67,8 +67,10 @@ func init() {
 			errs = append(errs, tool.Message(err, ""))
 		} else {
 			warns = reg.Warnings()
-			if p, err := tool.Prepare(reg); err != nil {
-				errs = append(errs, err.Error())
+			if p, perrs := tool.PrepareAll(reg); len(perrs) > 0 {
+				for _, e := range perrs {
+					errs = append(errs, e.Error())
+				}
 			} else {
 				// The adapters that run tools here (harn tool run, harn
 				// serve mcp) refuse a tool they expose without a handler.
