@@ -426,8 +426,16 @@ func normalizeCLITree(v vm.Value) (*CLITreeSpec, error) {
 				return nil, fmt.Errorf("cli.commands[%d] contains unknown key %q", i, k)
 			}
 		}
-		if err := cmd.check(i); err != nil {
-			return nil, err
+		// Blank titles and bad or repeated aliases are tree-preparation
+		// refusals (P23, P24: docs/spec/cli-projection.md §9); the
+		// catalog reader and `harn tool schema` apply them too (check).
+		if len(cmd.Command) == 0 {
+			return nil, fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
+		}
+		for _, p := range cmd.Command {
+			if !ValidCommandComponent(p) {
+				return nil, fmt.Errorf("CLI command spelling %q is not a portable command component", p)
+			}
 		}
 		tree.Commands = append(tree.Commands, cmd)
 	}

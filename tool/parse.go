@@ -183,9 +183,19 @@ func checkParsed(cat *Catalog) error {
 	return nil
 }
 
-// check applies the registry-level CLI command rules of docs/spec/registry.md
-// §4 (C9, C10) to entry i of cli.commands; registry construction and the
-// catalog reader share it.
+// Check applies the catalog reader's semantic rules to a catalog made
+// from a registry, so that what `harn tool schema` writes the reader
+// accepts.
+func (c *Catalog) Check() error {
+	if err := checkParsed(c); err != nil {
+		return fmt.Errorf("invalid tool catalog: %v", err)
+	}
+	return nil
+}
+
+// check applies the registry-level CLI command rules (docs/spec/registry.md
+// §4; P23, P24 of docs/spec/cli-projection.md §9) to entry i of
+// cli.commands, for the catalog reader and Check.
 func (c *CLICommandSpec) check(i int) error {
 	if len(c.Command) == 0 {
 		return fmt.Errorf("cli.commands[%d].command must be a non-empty list of command names", i)
@@ -196,10 +206,10 @@ func (c *CLICommandSpec) check(i int) error {
 		}
 	}
 	if c.Title != nil && blank(*c.Title) {
-		return fmt.Errorf("cli.commands[%d].title must not be empty", i)
+		return fmt.Errorf("cli.commands[%d]: CLI command title must not be empty", i)
 	}
 	if c.Description != nil && blank(*c.Description) {
-		return fmt.Errorf("cli.commands[%d].description must not be empty", i)
+		return fmt.Errorf("cli.commands[%d]: CLI command description must not be empty", i)
 	}
 	seen := map[string]bool{}
 	for _, a := range c.Aliases {

@@ -114,6 +114,8 @@ func TestPreparationRules(t *testing.T) {
 		{`[{"name":"t",` + props(`{"a":{"type":"array"}}`) + `,"cli":{"arguments":{"a":{"repeatable":true}}}}]`, ``, `needs one JSON Schema 'items' schema for repeatable CLI tokens`},
 		{`[{"name":"a","cli":{"command":["x"]}},{"name":"b","cli":{"command":["y"],"aliases":["x"]}}]`, ``, `CLI command spelling "x" is shared by sibling commands "x" and "y"`},
 		{`[{"name":"help"}]`, ``, `CLI command spelling "help" is reserved by the generated command framework`},
+		{`[{"name":"a","cli":{"command":["w","a"]}}]`, `{"cli":{"commands":[{"command":["w"],"aliases":["bad alias"]}]}}`, `CLI command spelling "bad alias" is not a portable command component`},
+		{`[{"name":"a","cli":{"command":["w","a"]}}]`, `{"cli":{"commands":[{"command":["w"],"title":" "}]}}`, `CLI command title must not be empty`},
 		{`[{"name":"a","cli":{"command":["w","a"]}}]`, `{"cli":{"commands":[{"command":["w"]},{"command":["w"]}]}}`, `duplicate registry-level CLI command metadata path`},
 		{`[{"name":"a","cli":{"command":["w","a"]},"governance":{"audiences":["mcp"]}}]`, `{"cli":{"commands":[{"command":["w"]}]}}`, `registry-level CLI metadata path "w" does not name a command`},
 		{`[{"name":"a","cli":{"command":["w","a"]}}]`, `{"cli":{"commands":[{"command":["w","a"]}]}}`, `names a tool rather than a parent command`},

@@ -154,6 +154,9 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return 2
 	}
 	cat, err := surfaceCatalog(surface, file, stdin, stderr)
+	if err == nil {
+		err = cat.Check()
+	}
 	if err != nil {
 		return load.Report(stderr, err)
 	}

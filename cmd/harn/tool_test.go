@@ -87,6 +87,11 @@ func TestToolSchemaFailures(t *testing.T) {
 		{`let r = tool_define(tool_registry(), "a", "", {handler: {x -> x}, params: {}})`, `tool_define: use 'parameters', not 'params'`, 1},
 		{`exit(3)`, ``, 3},
 		{`let x = `, `error`, 1},
+		// what tool schema writes, the catalog reader must accept (P23/P24 rules on cli.commands)
+		{"import { tool_registry_from } from \"std/tools\"\n" + `mcp_tools(tool_registry_from([{name: "a", cli: {command: ["g", "a"]}, handler: {x -> 1}}], {cli: {commands: [{command: ["g"], title: " "}]}}))`, `error: invalid tool catalog: cli.commands[0]: CLI command title must not be empty`, 1},
+		{"import { tool_registry_from } from \"std/tools\"\n" + `mcp_tools(tool_registry_from([{name: "a", cli: {command: ["g", "a"]}, handler: {x -> 1}}], {cli: {commands: [{command: ["g"], description: ""}]}}))`, `CLI command description must not be empty`, 1},
+		{"import { tool_registry_from } from \"std/tools\"\n" + `mcp_tools(tool_registry_from([{name: "a", cli: {command: ["g", "a"]}, handler: {x -> 1}}], {cli: {commands: [{command: ["g"], aliases: ["b", "b"]}]}}))`, `error: invalid tool catalog: cli.commands[0].aliases lists "b" twice`, 1},
+		{"import { tool_registry_from } from \"std/tools\"\n" + `mcp_tools(tool_registry_from([{name: "a", cli: {command: ["g", "a"]}, handler: {x -> 1}}], {cli: {commands: [{command: ["g"], aliases: ["bad alias"]}]}}))`, `CLI command spelling "bad alias" is not a portable command component`, 1},
 	}
 	for i, c := range cases {
 		p := write("s.harn", c.src)
