@@ -215,9 +215,13 @@ func leafOptions(leaf *tool.CLICommand) (opts, hidden []compOpt, pos []compPos) 
 
 // valueCandidates are the prepared candidates of an argument (advisory
 // completions, then enum values); a boolean taking a value with neither
-// candidates nor a value hint offers its two spellings.
+// candidates nor a value hint offers its two spellings, and null when
+// it is nullable.
 func valueCandidates(a *tool.CLIArg) []string {
 	if len(a.Candidates) == 0 && a.ValueHint == "" && a.Coerce == "boolean" && !a.Presence() {
+		if a.NullWord() {
+			return []string{"true", "false", "null"}
+		}
 		return []string{"true", "false"}
 	}
 	return a.Candidates

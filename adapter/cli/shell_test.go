@@ -58,6 +58,7 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure --harn-output ", exact: []string{"json", "pretty", "text"}, ordered: true},
 	{line: "kitchen configure --flavor ", exact: []string{"sweet", "sour"}, ordered: true},
 	{line: "kitchen configure --verbose ", exact: []string{"true", "false"}, ordered: true},
+	{line: "kitchen files --strict ", exact: []string{"true", "false", "null"}, ordered: true},
 	{line: "kitchen configure -n foo --mode s", exact: []string{"safe"}},
 	{line: "kitchen t lookup --what x --harn-output=p", exact: []string{"pretty"}},
 	{line: "kitchen configure --path ", some: []string{"alpha.txt", "beta"}},
