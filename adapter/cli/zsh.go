@@ -126,11 +126,15 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 
 // zshHiddenSpecs are the _arguments specs of a hidden option: '!'
 // marks a spec that is recognised on the command line, with its value,
-// but never offered.
+// but never offered; '*' lets a repeatable one be recognised again.
 func zshHiddenSpecs(o compOpt) []string {
+	prefix := "!"
+	if o.repeatable {
+		prefix = "!*"
+	}
 	var out []string
 	for _, s := range o.spellings() {
-		spec := "!" + s
+		spec := prefix + s
 		if o.value != "" {
 			if strings.HasPrefix(s, "--") {
 				spec += "="
