@@ -48,6 +48,9 @@ type CLIArg struct {
 	// "string", "integer", "number", "boolean", or "" for JSON. For a
 	// repeatable argument it applies to each occurrence (the items type).
 	Coerce string
+	// Nullable marks a scalar Coerce whose schema also admits null
+	// ({type: ["integer", "null"]}, or anyOf/oneOf a scalar and null).
+	Nullable bool
 	// Negative allows a hyphen-leading number as a value.
 	Negative bool
 	// Default is the property schema's default, when declared.
@@ -58,6 +61,11 @@ type CLIArg struct {
 
 	parserErr string // P26, reported only when the CLI parser is built
 }
+
+// NullWord reports that the word null gives JSON null: a nullable
+// integer, number or boolean. A nullable string keeps taking every
+// word, null included, verbatim (docs/tool-run.md).
+func (a *CLIArg) NullWord() bool { return a.Nullable && a.Coerce != "" && a.Coerce != "string" }
 
 // Presence reports a set_true/set_false flag (takes no value).
 func (a *CLIArg) Presence() bool {
@@ -276,7 +284,7 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 	if err != nil {
 		a.parserErr = fmt.Sprintf("%s parameter %q contains an unresolved $ref", q, prop)
 	}
-	typ, typeErr := singleType(node)
+	typ, nullable, typeErr := singleType(node)
 	if typeErr != "" && a.parserErr == "" {
 		a.parserErr = fmt.Sprintf("%s parameter %q uses unsupported JSON Schema type %q", q, prop, typeErr)
 	}
@@ -312,7 +320,7 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 			a.parserErr = fmt.Sprintf("%s parameter %q contains an unresolved $ref", q, prop)
 		}
 		var ite string
-		typ, ite = singleType(inode)
+		typ, nullable, ite = singleType(inode)
 		if ite != "" && a.parserErr == "" {
 			a.parserErr = fmt.Sprintf("%s parameter %q uses unsupported JSON Schema type %q", q, prop, ite)
 		}
@@ -320,7 +328,7 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 	}
 	switch typ {
 	case "string", "integer", "number", "boolean":
-		a.Coerce = typ
+		a.Coerce, a.Nullable = typ, nullable
 	}
 	a.Negative = typ == "integer" || typ == "number"
 	if o, ok := valueNode.(*jsonv.Object); ok {
@@ -418,8 +426,6 @@ func followRefs(s any, doc *jsonv.Object, comps *SchemaMap) (any, error) {
 	}
 }
 
-// singleType returns the schema's type keyword when it is one string.
-// bad is set to an unknown type name.
 var scalarTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true}
 
 // nullableBranch is T for anyOf/oneOf [{type: T}, {type: "null"}] with a
@@ -455,14 +461,19 @@ func typeKeywordIs(o *jsonv.Object, t string) bool {
 	return ok && s == t
 }
 
-func singleType(s any) (typ, bad string) {
+// singleType returns the type a token of the schema converts to: its
+// type keyword when it is one string, or T for a union of a scalar T and
+// null (["integer", "null"], anyOf/oneOf), with nullable set. bad is set
+// to an unknown type name.
+func singleType(s any) (typ string, nullable bool, bad string) {
 	o, ok := s.(*jsonv.Object)
 	if !ok {
-		return "", ""
+		return "", false, ""
 	}
 	tv, ok := o.Get("type")
 	if !ok {
-		return nullableBranch(o), ""
+		t := nullableBranch(o)
+		return t, t != "", ""
 	}
 	t, ok := tv.(string)
 	if !ok {
@@ -471,14 +482,14 @@ func singleType(s any) (typ, bad string) {
 		if l, isList := tv.([]any); isList && len(l) == 2 {
 			for i, x := range l {
 				if other, _ := l[1-i].(string); x == "null" && scalarTypes[other] {
-					return other, ""
+					return other, true, ""
 				}
 			}
 		}
-		return "", ""
+		return "", false, ""
 	}
 	if !jsonTypes[t] {
-		return "", t
+		return "", false, t
 	}
-	return t, ""
+	return t, false, ""
 }

@@ -33,9 +33,33 @@ func (m *compModel) bash() string {
 	w("    command) while IFS= read -r x; do COMPREPLY+=(\"$pre$x\"); done < <(compgen -c -- \"$cur\") ;;\n")
 	w("    esac\n    return 0\n}\n\n")
 
+	w("# %s_cluster NODE WORD: when WORD is a short option or a cluster of them\n", fn)
+	w("# (-ev) whose first option taking a value is its last letter, set copt to\n")
+	w("# that option (-v): its value is the next word.\n")
+	w("%s_cluster() {\n", fn)
+	w("    local shorts= w=${2#-}\n")
+	w("    [[ $2 == -[!-]* ]] || return 1\n")
+	var cases []string
+	for _, n := range m.nodes {
+		if vs := n.valueShorts(); len(vs) > 0 {
+			cases = append(cases, fmt.Sprintf("    %s) shorts=%s ;;\n", n.id, shQuote(strings.Join(vs, ""))))
+		}
+	}
+	if len(cases) > 0 {
+		w("    case $1 in\n%s    esac\n", strings.Join(cases, ""))
+	}
+	w("    while [[ -n $w ]]; do\n")
+	w("        if [[ $shorts == *\"${w:0:1}\"* ]]; then\n")
+	w("            [[ ${#w} == 1 ]] && copt=-$w\n")
+	w("            return\n")
+	w("        fi\n")
+	w("        w=${w:1}\n")
+	w("    done\n")
+	w("    return 1\n}\n\n")
+
 	w("%s() {\n", fn)
 	w("    local cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]}\n")
-	w("    local node=n0 npos=0 ddash=0 i word opt= pre=\n")
+	w("    local node=n0 npos=0 ddash=0 i word opt= copt= pre=\n")
 	w("    COMPREPLY=()\n")
 	w("    for (( i = 1; i < cword; i++ )); do\n")
 	w("        word=${COMP_WORDS[i]}\n")
@@ -43,13 +67,17 @@ func (m *compModel) bash() string {
 	w("        case $word in\n")
 	w("        --) ddash=1; continue ;;\n")
 	w("        -?*)\n")
-	if skips := m.valueOptionWords(shQuote); len(skips) > 0 {
+	w("            # an option taking a value, hidden or not, skips it\n")
+	if longs := m.valueLongWords(shQuote); len(longs) > 0 {
 		w("            case \"$node $word\" in\n")
-		w("            %s)\n", strings.Join(skips, "|"))
-		w("                # the option's value follows, maybe after a lone '=' word\n")
-		w("                if [[ ${COMP_WORDS[i+1]} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi ;;\n")
+		w("            %s) ;;\n", strings.Join(longs, "|"))
+		w("            *) %s_cluster \"$node\" \"$word\" || continue ;;\n", fn)
 		w("            esac\n")
+	} else {
+		w("            %s_cluster \"$node\" \"$word\" || continue\n", fn)
 	}
+	w("            # the value follows, maybe after a lone '=' word\n")
+	w("            if [[ ${COMP_WORDS[i+1]} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi\n")
 	w("            continue ;;\n")
 	w("        esac\n")
 	w("        case \"$node $word\" in\n")
@@ -72,6 +100,7 @@ func (m *compModel) bash() string {
 	w("        elif (( cword > 1 )) && [[ ${COMP_WORDS[cword-1]} == = ]]; then\n            opt=${COMP_WORDS[cword-2]}\n")
 	w("        elif [[ $cur == --*=* ]]; then\n            opt=${cur%%%%=*} pre=${cur%%%%=*}= cur=${cur#*=}\n")
 	w("        elif (( cword > 1 )); then\n            opt=${COMP_WORDS[cword-1]}\n        fi\n")
+	w("        %s_cluster \"$node\" \"$opt\" && opt=$copt\n", fn)
 	w("        case \"$node $opt\" in\n")
 	for _, n := range m.nodes {
 		for _, o := range n.valueOpts() {
@@ -80,6 +109,16 @@ func (m *compModel) bash() string {
 				pats = append(pats, shQuote(n.id+" "+s))
 			}
 			w("        %s) %s; return 0 ;;\n", strings.Join(pats, "|"), bashValues(fn, o.candidates, o.hint))
+		}
+		// a hidden option's value: the shell's default, nothing of its own
+		var pats []string
+		for _, o := range n.hiddenValueOpts() {
+			for _, s := range o.spellings() {
+				pats = append(pats, shQuote(n.id+" "+s))
+			}
+		}
+		if len(pats) > 0 {
+			w("        %s) %s; return 0 ;;\n", strings.Join(pats, "|"), bashValues(fn, nil, ""))
 		}
 	}
 	w("        esac\n")

@@ -495,3 +495,98 @@ func TestCompletionModel(t *testing.T) {
 		t.Error("tcsh accepted")
 	}
 }
+
+const wordsDefs = `[{
+  "name": "words",
+  "inputSchema": {"type": "object", "properties": {
+    "inn": {"type": ["integer", "null"]},
+    "bn": {"type": ["boolean", "null"]},
+    "nn": {"type": ["null", "number"]},
+    "an": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+    "on": {"oneOf": [{"type": "null"}, {"type": "boolean"}]},
+    "sn": {"type": ["string", "null"]},
+    "asn": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "ns": {"type": "array", "items": {"type": ["integer", "null"]}},
+    "mixed": {"enum": ["x", 1, "a b"]},
+    "union": {"type": ["string", "integer"], "enum": ["up", 2]},
+    "hinted": {},
+    "picks": {"type": "array", "items": {"enum": ["red", 2]}}
+  }},
+  "cli": {"arguments": {
+    "ns": {"long": "n", "repeatable": true},
+    "hinted": {"completions": ["foo", "{}"]},
+    "picks": {"long": "pick", "repeatable": true}
+  }}
+}]`
+
+// TestNullAndEnumWords pins the two bare-word rules of docs/tool-run.md:
+// null for a nullable integer, number or boolean (a nullable string
+// keeps the word verbatim), and an offered candidate that is not JSON
+// for a property parsed as JSON.
+func TestNullAndEnumWords(t *testing.T) {
+	p := program(t, wordsDefs, "")
+	cases := []struct {
+		args []string
+		want string // "" for a failure with this stderr
+		err  string
+	}{
+		{[]string{"--inn", "null"}, `{"inn":null}`, ""},
+		{[]string{"--inn", "7"}, `{"inn":7}`, ""},
+		{[]string{"--inn", "-7"}, `{"inn":-7}`, ""},
+		{[]string{"--inn", "nil"}, "", "--inn expects an integer"},
+		{[]string{"--inn", "Null"}, "", "--inn expects an integer"},
+		{[]string{"--bn", "null"}, `{"bn":null}`, ""},
+		{[]string{"--bn", "false"}, `{"bn":false}`, ""},
+		{[]string{"--nn", "null"}, `{"nn":null}`, ""},
+		{[]string{"--nn", "2.5"}, `{"nn":2.5}`, ""},
+		{[]string{"--an", "null"}, `{"an":null}`, ""},
+		{[]string{"--an", "3"}, `{"an":3}`, ""},
+		{[]string{"--on", "null"}, `{"on":null}`, ""},
+		{[]string{"--on", "true"}, `{"on":true}`, ""},
+		{[]string{"--sn", "null"}, `{"sn":"null"}`, ""},
+		{[]string{"--asn", "null"}, `{"asn":"null"}`, ""},
+		{[]string{"--n", "1", "--n", "null"}, `{"ns":[1,null]}`, ""},
+		{[]string{"--mixed", "x"}, `{"mixed":"x"}`, ""},
+		{[]string{"--mixed", "a b"}, `{"mixed":"a b"}`, ""},
+		{[]string{"--mixed", "1"}, `{"mixed":1}`, ""},
+		{[]string{"--mixed", `"x"`}, `{"mixed":"x"}`, ""},
+		{[]string{"--mixed", "y"}, "", "--mixed expects JSON: invalid character 'y'"},
+		{[]string{"--union", "up"}, `{"union":"up"}`, ""},
+		{[]string{"--union", "2"}, `{"union":2}`, ""},
+		{[]string{"--hinted", "foo"}, `{"hinted":"foo"}`, ""},
+		{[]string{"--hinted", "{}"}, `{"hinted":{}}`, ""},
+		{[]string{"--pick", "red", "--pick", "2"}, `{"picks":["red",2]}`, ""},
+	}
+	for _, c := range cases {
+		r := p.try("", append([]string{"words"}, c.args...)...)
+		if c.want == "" {
+			if r.status != 1 || r.called || !strings.Contains(r.stderr, c.err) {
+				t.Errorf("%q: want a failure %q, got %d %q %q", c.args, c.err, r.status, r.stdout, r.stderr)
+			}
+			continue
+		}
+		if r.status != 0 || r.stdout != c.want+"\n" {
+			t.Errorf("%q:\n got %d %q %q\nwant %s", c.args, r.status, r.stdout, r.stderr, c.want)
+		}
+	}
+	help := p.try("", "words", "--help").stdout
+	for _, want := range []string{
+		"--inn <INN>  [type: integer or null]", "--bn <BN>  [type: boolean or null]", "--nn <NN>  [type: number or null]",
+		"--an <AN>  [type: integer or null]", "--on <ON>  [type: boolean or null]",
+		"--sn <SN>  [type: string]", "--asn <ASN>  [type: string]", "--n <NS>  [type: integer or null, repeatable]",
+		"--mixed <MIXED>  [type: JSON] [possible values: x, a b]",
+	} {
+		if !strings.Contains(squeeze(help), want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+}
+
+// squeeze collapses runs of spaces to two, so help lines compare
+// without their column padding.
+func squeeze(s string) string {
+	for strings.Contains(s, "   ") {
+		s = strings.ReplaceAll(s, "   ", "  ")
+	}
+	return s
+}

@@ -68,7 +68,10 @@ type compNode struct {
 	leaf     bool
 	children []compChild
 	opts     []compOpt
-	pos      []compPos
+	// hidden are the hidden named options: never offered, but the
+	// scripts must know which take a value, to skip it
+	hidden []compOpt
+	pos    []compPos
 }
 
 // compChild is a subcommand: its name first, then its aliases.
@@ -134,7 +137,7 @@ func (m *compModel) add(cmd *tool.CLICommand, version bool) *compNode {
 	n := m.newNode(cmd.Path)
 	if cmd.Leaf() {
 		n.leaf = true
-		n.opts, n.pos = leafOptions(cmd)
+		n.opts, n.hidden, n.pos = leafOptions(cmd)
 		return n
 	}
 	for _, ch := range cmd.Children {
@@ -170,12 +173,19 @@ func (m *compModel) addHelp(parent *tool.CLICommand, path []string) *compNode {
 }
 
 // leafOptions are the visible options and positionals of a leaf,
-// framework options included.
-func leafOptions(leaf *tool.CLICommand) ([]compOpt, []compPos) {
-	var opts []compOpt
-	var pos []compPos
+// framework options included, and its hidden named options. A hidden
+// option carries only its spellings and whether it takes a value: its
+// value gets the shell's default completion.
+func leafOptions(leaf *tool.CLICommand) (opts, hidden []compOpt, pos []compPos) {
 	for _, a := range leaf.Args {
 		if a.Hidden {
+			if !a.Positional {
+				o := compOpt{short: a.Short, longs: append([]string{a.Long}, a.Aliases...), repeatable: a.Repeatable}
+				if !a.Presence() {
+					o.value = a.ValueName
+				}
+				hidden = append(hidden, o)
+			}
 			continue
 		}
 		if a.Positional {
@@ -200,14 +210,18 @@ func leafOptions(leaf *tool.CLICommand) ([]compOpt, []compPos) {
 		opts = append(opts, compOpt{longs: []string{flagJSON}, help: helpJSON, conflicts: []string{"--" + flagHarnOutput}})
 	}
 	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
-	return opts, pos
+	return opts, hidden, pos
 }
 
 // valueCandidates are the prepared candidates of an argument (advisory
 // completions, then enum values); a boolean taking a value with neither
-// candidates nor a value hint offers its two spellings.
+// candidates nor a value hint offers its two spellings, and null when
+// it is nullable.
 func valueCandidates(a *tool.CLIArg) []string {
 	if len(a.Candidates) == 0 && a.ValueHint == "" && a.Coerce == "boolean" && !a.Presence() {
+		if a.NullWord() {
+			return []string{"true", "false", "null"}
+		}
 		return []string{"true", "false"}
 	}
 	return a.Candidates
@@ -261,16 +275,44 @@ func (n *compNode) valueOpts() []compOpt {
 	return out
 }
 
-// valueOptionWords lists "NODE SPELLING" for every spelling of every
-// option that takes a separate value, quoted for the shell: the words
-// after which a script skips the option's value.
-func (m *compModel) valueOptionWords(quote func(string) string) []string {
+// valueLongWords lists "NODE --SPELLING" for every long spelling of
+// every option that takes a separate value, hidden options included,
+// quoted for the shell: the words after which a script skips the
+// option's value. Short spellings, alone or clustered, are the business
+// of valueShorts.
+func (m *compModel) valueLongWords(quote func(string) string) []string {
 	var out []string
 	for _, n := range m.nodes {
-		for _, o := range n.valueOpts() {
-			for _, s := range o.spellings() {
-				out = append(out, quote(n.id+" "+s))
+		for _, o := range append(n.valueOpts(), n.hiddenValueOpts()...) {
+			for _, l := range o.longs {
+				out = append(out, quote(n.id+" --"+l))
 			}
+		}
+	}
+	return out
+}
+
+// hiddenValueOpts are the hidden options of n that take a value.
+func (n *compNode) hiddenValueOpts() []compOpt {
+	var out []compOpt
+	for _, o := range n.hidden {
+		if o.value != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// valueShorts are the short letters of n's options that take a value,
+// hidden ones included. In a cluster of short options (-ev) the first
+// such letter takes the rest of the word as its value, or the next word
+// when it is the last letter, as the parser reads it
+// (docs/spec/cli-projection.md §4).
+func (n *compNode) valueShorts() []string {
+	var out []string
+	for _, o := range append(n.valueOpts(), n.hiddenValueOpts()...) {
+		if o.short != "" {
+			out = append(out, o.short)
 		}
 	}
 	return out

@@ -226,6 +226,9 @@ func typeNote(a *tool.CLIArg) string {
 	if t == "" {
 		t = "JSON"
 	}
+	if a.NullWord() {
+		t += " or null"
+	}
 	if a.Repeatable {
 		t += ", repeatable"
 	}

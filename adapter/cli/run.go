@@ -157,6 +157,11 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 // coerce converts one token by the argument's prepared coercion type
 // (docs/spec/cli-projection.md §4). Errors name the property's derived flag.
 func coerce(a *tool.CLIArg, raw string) (any, error) {
+	if raw == "null" && a.NullWord() {
+		// a nullable integer, number or boolean reads scalars as plain
+		// words, so null needs its word too (docs/tool-run.md)
+		return nil, nil
+	}
 	switch a.Coerce {
 	case "string":
 		return raw, nil
@@ -183,6 +188,12 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 	}
 	v, err := jsonv.Parse([]byte(raw))
 	if err != nil {
+		// help and completion offer the string enum values and advisory
+		// completions as bare words: one of them that is not JSON is
+		// that string (docs/tool-run.md)
+		if oneOf(raw, a.Candidates) {
+			return raw, nil
+		}
 		return nil, fmt.Errorf("%s expects JSON: %v", a.Flag, err)
 	}
 	return v, nil

@@ -58,6 +58,7 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure --harn-output ", exact: []string{"json", "pretty", "text"}, ordered: true},
 	{line: "kitchen configure --flavor ", exact: []string{"sweet", "sour"}, ordered: true},
 	{line: "kitchen configure --verbose ", exact: []string{"true", "false"}, ordered: true},
+	{line: "kitchen files --strict ", exact: []string{"true", "false", "null"}, ordered: true},
 	{line: "kitchen configure -n foo --mode s", exact: []string{"safe"}},
 	{line: "kitchen t lookup --what x --harn-output=p", exact: []string{"pretty"}},
 	{line: "kitchen configure --path ", some: []string{"alpha.txt", "beta"}},
@@ -79,6 +80,30 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure -- ", exact: []string{}},
 	{line: "kitchen configure -- --", exact: []string{}},
 	{line: "kitchen files -- ", exact: []string{"beta"}},
+	// a hidden option is never offered, but its value is still skipped:
+	// the next word is the first positional (a directory), as after a
+	// visible option
+	{line: "kitchen files --depth 2 ", exact: []string{"beta"}},
+	{line: "kitchen files --token x ", exact: []string{"beta"}},
+	{line: "kitchen files --key x ", exact: []string{"beta"}},
+	{line: "kitchen files -k x ", exact: []string{"beta"}},
+	{line: "kitchen files --token=x ", exact: []string{"beta"}},
+	{line: "kitchen files --token x /srv ", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen files --mark a --mark b ", exact: []string{"beta"}},
+	{line: "kitchen files -m a -m b ", exact: []string{"beta"}},
+	{line: "kitchen files -", none: []string{"-m", "--mark"}},
+	{line: "kitchen files --", none: []string{"--token", "--key"}},
+	{line: "kitchen files -", none: []string{"-k", "--token", "--key"}},
+	{line: "kitchen files --token ", none: []string{"tok1", "--help"}},
+	// a cluster of short options whose last letter takes a value: its
+	// value is the next word, completed as after the option alone
+	{line: "kitchen configure -ev ", exact: []string{"true", "false"}, ordered: true},
+	{line: "kitchen configure -en ", some: []string{"alpha.txt"}, none: []string{"--help"}},
+	{line: "kitchen configure -et ", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen files -rd 2 ", exact: []string{"beta"}},
+	{line: "kitchen files -rk x ", exact: []string{"beta"}},
+	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
 }
 
 // completionFixture writes the script for shell into a fresh directory
@@ -342,9 +367,24 @@ func TestScriptsContent(t *testing.T) {
 				t.Errorf("%s script lacks %q", sh, w)
 			}
 		}
-		for _, w := range []string{"secret", "hidden-cmd", "internal"} {
+		for _, w := range []string{"hidden-cmd", "internal"} {
 			if strings.Contains(s, w) {
 				t.Errorf("%s script mentions hidden or non-CLI %q", sh, w)
+			}
+		}
+		// a hidden option is named only where a script skips its value:
+		// never in a list of candidates (the shell tests check that it is
+		// not offered)
+		for _, line := range strings.Split(s, "\n") {
+			if !strings.Contains(line, "secret") {
+				continue
+			}
+			switch {
+			case sh == PowerShell,
+				sh == Bash && strings.Contains(line, "_reply"),
+				sh == Zsh && !strings.HasPrefix(strings.TrimSpace(line), "'!--secret="),
+				sh == Fish && strings.HasPrefix(line, "complete "):
+				t.Errorf("%s script offers hidden --secret: %s", sh, line)
 			}
 		}
 		ordered := []string{"safe", "fast"}

@@ -32,6 +32,12 @@ func (m *compModel) zsh() string {
 		for _, o := range n.opts {
 			specs = append(specs, zshOptionSpecs(fn, o)...)
 		}
+		// hidden options: _arguments skips them and their values (a '!'
+		// spec is recognised, never offered); their values get the
+		// shell's default completion
+		for _, o := range n.hidden {
+			specs = append(specs, zshHiddenSpecs(o)...)
+		}
 		if n.leaf {
 			for _, p := range n.pos {
 				at := fmt.Sprintf("%d", p.index+1)
@@ -112,6 +118,30 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 		}
 		if o.value != "" {
 			spec += ":" + zshEscapeMessage(o.value) + ":" + zshAction(fn, o.candidates, o.hint)
+		}
+		out = append(out, zshQuote(spec))
+	}
+	return out
+}
+
+// zshHiddenSpecs are the _arguments specs of a hidden option: '!'
+// marks a spec that is recognised on the command line, with its value,
+// but never offered; '*' lets a repeatable one be recognised again.
+func zshHiddenSpecs(o compOpt) []string {
+	prefix := "!"
+	if o.repeatable {
+		prefix = "!*"
+	}
+	var out []string
+	for _, s := range o.spellings() {
+		spec := prefix + s
+		if o.value != "" {
+			if strings.HasPrefix(s, "--") {
+				spec += "="
+			} else {
+				spec += "+"
+			}
+			spec += ":" + zshEscapeMessage(o.value) + ":_default"
 		}
 		out = append(out, zshQuote(spec))
 	}
