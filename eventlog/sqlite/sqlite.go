@@ -184,6 +184,18 @@ type Log struct {
 	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
 	quit    chan struct{} // closed by Close
 	stopped chan struct{} // closed when writer() returned
+	writing bool          // writer() was started (Open got that far)
+
+	// The checkpointer (see Checkpoints); ckpt is nil when SQLite
+	// checkpoints by itself.
+	policy   walPolicy
+	ckpt     *sql.DB
+	ckptMu   sync.Mutex // held by the checkpoint running: SQLite refuses a second one rather than wait
+	ckptWake chan struct{}
+	ckptDone chan struct{}
+	// retryRestart is the WAL size at which the writer tries a RESTART
+	// again after one gave up (the writer's alone).
+	retryRestart uint32
 
 	wal   *walIndex // nil when the WAL-index cannot be mapped (see Generation)
 	genMu sync.Mutex
@@ -236,6 +248,11 @@ func Open(ctx context.Context, path string) (*Log, error) {
 
 // OpenSync is Open with a chosen commit durability.
 func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) {
+	return openPolicy(ctx, path, sync, defaultWAL)
+}
+
+// openPolicy is OpenSync with the WAL sizes that move checkpoints.
+func openPolicy(ctx context.Context, path string, sync Synchronous, policy walPolicy) (*Log, error) {
 	if sync != Full && sync != Normal {
 		return nil, fmt.Errorf("eventlog: sqlite synchronous %q (want %s or %s)", sync, Full, Normal)
 	}
@@ -257,7 +274,7 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{},
+	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{}, policy: policy,
 		ops: make(chan *op), quit: make(chan struct{}), stopped: make(chan struct{})}
 	if err := l.init(ctx); err != nil {
 		w.Close()
@@ -284,6 +301,11 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 	// The reads above opened the WAL-index, which now stays open as long
 	// as the log's connections do.
 	l.wal = openWALIndex(path)
+	if err := l.startCheckpointer(ctx, sync); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+	}
+	l.writing = true
 	go l.writer()
 	return l, nil
 }
@@ -342,8 +364,11 @@ func (l *Log) Close() error {
 		default:
 		}
 		close(l.quit)
-		if l.r != nil { // the writer runs once Open succeeded
+		if l.writing {
 			<-l.stopped
+		}
+		if l.ckptDone != nil {
+			<-l.ckptDone
 		}
 	}
 	var errs []error
@@ -355,6 +380,9 @@ func (l *Log) Close() error {
 	}
 	if l.r != nil {
 		errs = append(errs, l.r.Close())
+	}
+	if l.ckpt != nil {
+		errs = append(errs, l.ckpt.Close())
 	}
 	errs = append(errs, l.w.Close())
 	if l.wal != nil { // after the connections: see walIndex
@@ -528,6 +556,7 @@ func (l *Log) writer() {
 			}
 		}
 		l.commit(group)
+		l.maintainWAL()
 	}
 }
 
