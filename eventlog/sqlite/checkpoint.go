@@ -57,13 +57,21 @@ type walPolicy struct {
 	limit   uint32 // the writer starts the WAL over, waiting for readers
 }
 
-// defaultWAL starts where SQLite's automatic checkpoint did (1000 pages,
-// 4 MiB) and bounds the WAL at 8000 pages (32 MiB at the default page
-// size). Letting the WAL grow further before it starts over would make
+// DefaultCheckpointPages is where the checkpointer starts by default:
+// where SQLite's automatic checkpoint did (1000 pages, 4 MiB at the
+// default page size).
+const DefaultCheckpointPages = 1000
+
+// policyFor is the walPolicy of a checkpointer that starts at pages
+// frames: the writer catches up on the last sixteenth of that (at most
+// 64 frames) and the WAL is bounded at 8 times it (32 MiB by default). Letting the WAL grow further before it starts over would make
 // the writer's catch-ups rarer, but page lookups search more of the
 // WAL-index: with the catch-ups waiting until 8000 frames instead of
 // 1000, BenchmarkMCPLoad's CPU per call rose by a third.
-var defaultWAL = walPolicy{start: 1000, catchUp: 64, limit: 8000}
+func policyFor(pages int) walPolicy {
+	p := uint32(max(pages, 1))
+	return walPolicy{start: p, catchUp: min(64, max(1, p/16)), limit: 8 * p}
+}
 
 const (
 	sqlCheckpointPassive = `PRAGMA wal_checkpoint(PASSIVE)`

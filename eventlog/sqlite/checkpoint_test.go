@@ -15,7 +15,7 @@ import (
 
 // testWAL is a small walPolicy, so that a test reaches every threshold
 // in a few hundred commits.
-var testWAL = walPolicy{start: 50, catchUp: 8, limit: 400}
+var testWAL = policyFor(50)
 
 func openTestWAL(t *testing.T) *Log {
 	t.Helper()

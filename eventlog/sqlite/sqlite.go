@@ -248,7 +248,29 @@ func Open(ctx context.Context, path string) (*Log, error) {
 
 // OpenSync is Open with a chosen commit durability.
 func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) {
-	return openPolicy(ctx, path, sync, defaultWAL)
+	return OpenOptions(ctx, path, Options{Sync: sync})
+}
+
+// Options are the settings of OpenOptions; the zero value is Open's.
+type Options struct {
+	Sync Synchronous // "" is Full
+	// CheckpointPages is the WAL size, in pages, at which checkpoints
+	// start (see Checkpoints); 0 is DefaultCheckpointPages.
+	CheckpointPages int
+}
+
+// OpenOptions is Open with chosen settings.
+func OpenOptions(ctx context.Context, path string, o Options) (*Log, error) {
+	if o.Sync == "" {
+		o.Sync = Full
+	}
+	if o.CheckpointPages < 0 {
+		return nil, fmt.Errorf("eventlog: sqlite checkpoint pages %d (want a positive number)", o.CheckpointPages)
+	}
+	if o.CheckpointPages == 0 {
+		o.CheckpointPages = DefaultCheckpointPages
+	}
+	return openPolicy(ctx, path, o.Sync, policyFor(o.CheckpointPages))
 }
 
 // openPolicy is OpenSync with the WAL sizes that move checkpoints.
