@@ -11,8 +11,8 @@
 //	                              directory (default events.sqlite)
 //	HARN_EVENT_LOG_SQLITE_SYNC    full (default) or normal: see eventlog/sqlite
 //	HARN_EVENT_LOG_SQLITE_CHECKPOINT
-//	                              the WAL size in pages at which checkpoints
-//	                              start (default 1000): see eventlog/sqlite
+//	                              how many pages written to the WAL start a
+//	                              checkpoint (default 1000): see eventlog/sqlite
 //
 // It is the only package that imports every backend, so the orchestrator
 // and the operator commands depend on the eventlog interface alone.

@@ -14,7 +14,7 @@ import (
 // the writer, so every step queued behind it waited for a thousand pages
 // to be copied and the database file to be fsynced. Under issue 11's
 // load (BenchmarkMCPLoad: 64 concurrent harn.secret_scan calls, each
-// waiting for its audit record's commit) those stalls made most of the
+// waiting for its audit record's commit) those stalls made much of the
 // tail: with them turned off, the slowest commit of a run took 11-17 ms
 // instead of 24-72 ms, and the audits' p99 fell from 18-37 ms to 12-17.
 //
@@ -22,19 +22,22 @@ import (
 // after each commit for nothing), the writer turns them off
 // (wal_autocheckpoint=0) and checkpoints happen off the commit path:
 //
-//   - A checkpointer goroutine with a connection of its own runs PASSIVE
-//     checkpoints once the WAL holds walPolicy.start frames: they copy
-//     pages while the writer keeps committing, and wait for no one. It
-//     runs them again while the last one left more than
-//     walPolicy.catchUp frames uncopied (the writer appended them during
-//     the copy).
+//   - A checkpointer goroutine with a connection of its own runs a
+//     PASSIVE checkpoint whenever walPolicy.start frames have not been
+//     copied: it copies pages while the writer keeps committing, and
+//     waits for no one.
 //   - Passive checkpoints alone never let the WAL start over under steady
 //     load: SQLite restarts the WAL at a commit only when every frame was
 //     copied and no reader still uses them, and by the time a checkpoint
-//     ends the writer has appended a few more. So once the checkpointer
-//     has left at most walPolicy.catchUp frames, the writer copies those
-//     itself between two transactions, a PASSIVE checkpoint of a few
-//     dozen pages, and its next commit starts the WAL over.
+//     ends the writer has appended a few more. So once the WAL holds
+//     walPolicy.restart frames, the checkpointer copies again until it
+//     leaves at most walPolicy.catchUp frames, the writer copies those
+//     itself between two transactions (a PASSIVE checkpoint of a few
+//     dozen pages, but two fsyncs, which all waiting steps wait for), and
+//     its next commit starts the WAL over. restart is four times start,
+//     so that the writer does this once per 16 MiB written by default
+//     rather than once per 4: measured, the catch-ups were what was left
+//     of the writer's checkpoint stalls.
 //   - Should the WAL still reach walPolicy.limit frames (readers kept old
 //     snapshots, the checkpointer fell behind), the writer runs a RESTART
 //     checkpoint between two transactions: it copies what is left and
@@ -52,9 +55,10 @@ import (
 // walPolicy holds the WAL sizes, in frames (one page each), that move
 // the checkpoints.
 type walPolicy struct {
-	start   uint32 // the checkpointer starts copying
-	catchUp uint32 // the writer copies the rest itself
-	limit   uint32 // the writer starts the WAL over, waiting for readers
+	start   uint32 // uncopied frames that wake the checkpointer
+	restart uint32 // frames at which the WAL is made to start over
+	catchUp uint32 // uncopied frames the writer copies itself
+	limit   uint32 // frames at which the writer waits for readers to start it over
 }
 
 // DefaultCheckpointPages is where the checkpointer starts by default:
@@ -63,14 +67,12 @@ type walPolicy struct {
 const DefaultCheckpointPages = 1000
 
 // policyFor is the walPolicy of a checkpointer that starts at pages
-// frames: the writer catches up on the last sixteenth of that (at most
-// 64 frames) and the WAL is bounded at 8 times it (32 MiB by default). Letting the WAL grow further before it starts over would make
-// the writer's catch-ups rarer, but page lookups search more of the
-// WAL-index: with the catch-ups waiting until 8000 frames instead of
-// 1000, BenchmarkMCPLoad's CPU per call rose by a third.
+// frames: the WAL starts over at 4 times that (16 MiB by default), the
+// writer catches up on the last sixteenth of pages (at most 64 frames),
+// and the WAL is bounded at 8 times pages (32 MiB).
 func policyFor(pages int) walPolicy {
 	p := uint32(max(pages, 1))
-	return walPolicy{start: p, catchUp: min(64, max(1, p/16)), limit: 8 * p}
+	return walPolicy{start: p, restart: 4 * p, catchUp: min(64, max(1, p/16)), limit: 8 * p}
 }
 
 const (
@@ -120,11 +122,14 @@ func (l *Log) checkpointer() {
 		case <-l.quit:
 			return
 		}
+		// One pass copies what the WAL held when it began; once the WAL
+		// is due to start over, passes go on until the writer can copy
+		// the rest.
 		for prev := int64(-1); ; {
 			l.ckptMu.Lock()
 			log, done, _, err := checkpoint(l.ckpt, sqlCheckpointPassive)
 			l.ckptMu.Unlock()
-			if err != nil || log-done <= int64(l.policy.catchUp) || done == prev {
+			if err != nil || log < int64(l.policy.restart) || log-done <= int64(l.policy.catchUp) || done == prev {
 				break // done, or no progress: readers hold old snapshots, or another checkpoint runs
 			}
 			prev = done
@@ -180,29 +185,28 @@ func (l *Log) maintainWAL() {
 		return
 	}
 	frames, backfilled := l.wal.frames()
+	uncopied := frames - min(backfilled, frames)
 	if frames < l.policy.limit {
 		l.retryRestart = 0
 	}
 	switch {
-	case frames < l.policy.start:
 	case frames >= l.policy.limit && frames >= l.retryRestart:
 		if !l.restartWAL() {
 			l.retryRestart = frames + l.policy.start
 		}
-	case backfilled >= frames:
-		// All copied: the next commit starts the WAL over, unless a
-		// reader still uses it.
-	case backfilled > 0 && frames-backfilled <= l.policy.catchUp:
+	case uncopied >= l.policy.start, frames >= l.policy.restart && uncopied > l.policy.catchUp:
+		select {
+		case l.ckptWake <- struct{}{}:
+		default: // already awake
+		}
+	case frames >= l.policy.restart && uncopied > 0:
 		// Unless the checkpointer is copying: it then leaves the rest
 		// for the next commit.
 		if l.ckptMu.TryLock() {
 			checkpoint(l.w, sqlCheckpointPassive)
 			l.ckptMu.Unlock()
 		}
-	default:
-		select {
-		case l.ckptWake <- struct{}{}:
-		default: // already awake
-		}
 	}
+	// Otherwise the WAL is small, or every frame is copied and the next
+	// commit starts it over (unless a reader still uses it).
 }

@@ -254,8 +254,10 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 // Options are the settings of OpenOptions; the zero value is Open's.
 type Options struct {
 	Sync Synchronous // "" is Full
-	// CheckpointPages is the WAL size, in pages, at which checkpoints
-	// start (see Checkpoints); 0 is DefaultCheckpointPages.
+	// CheckpointPages is how many pages written to the WAL and not yet
+	// copied start a checkpoint; the WAL starts over at 4 times it and
+	// is bounded at 8 times it (see Checkpoints). 0 is
+	// DefaultCheckpointPages.
 	CheckpointPages int
 }
 
