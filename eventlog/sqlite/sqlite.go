@@ -38,7 +38,9 @@
 // share one fsync. Other processes on the same file (an operator's
 // `harn orchestrator` command next to the server) wait up to the busy
 // timeout for the write lock. Reads use a pool of read-only connections
-// and see the last committed state.
+// and see the last committed state. The WAL is copied into the database
+// file beside the writes, by a checkpointer with a connection of its own,
+// not inside a caller's commit (see Checkpoints in checkpoint.go).
 package sqlite
 
 import (
