@@ -10,6 +10,9 @@
 //	HARN_EVENT_LOG_SQLITE_PATH    the SQLite file, relative to the state
 //	                              directory (default events.sqlite)
 //	HARN_EVENT_LOG_SQLITE_SYNC    full (default) or normal: see eventlog/sqlite
+//	HARN_EVENT_LOG_SQLITE_CHECKPOINT
+//	                              how many pages written to the WAL start a
+//	                              checkpoint (default 1000): see eventlog/sqlite
 //
 // It is the only package that imports every backend, so the orchestrator
 // and the operator commands depend on the eventlog interface alone.
@@ -20,6 +23,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -41,7 +45,9 @@ type Config struct {
 	Dir        string // the directory, for file
 	SQLitePath string // the SQLite file, for sqlite
 	SQLiteSync sqlite.Synchronous
-	URL        string // the database URL, for postgres
+	// SQLiteCheckpoint is HARN_EVENT_LOG_SQLITE_CHECKPOINT, 0 when unset.
+	SQLiteCheckpoint int
+	URL              string // the database URL, for postgres
 }
 
 // Resolve reads the environment through getenv and says which backend
@@ -63,7 +69,13 @@ func Resolve(stateDir string, getenv func(string) string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("HARN_EVENT_LOG_SQLITE_SYNC: %w", err)
 		}
-		return Config{Backend: "sqlite", SQLitePath: p, SQLiteSync: sync}, nil
+		pages := 0
+		if v := strings.TrimSpace(getenv("HARN_EVENT_LOG_SQLITE_CHECKPOINT")); v != "" {
+			if pages, err = strconv.Atoi(v); err != nil || pages <= 0 {
+				return Config{}, fmt.Errorf("HARN_EVENT_LOG_SQLITE_CHECKPOINT=%q: want a positive number of pages", v)
+			}
+		}
+		return Config{Backend: "sqlite", SQLitePath: p, SQLiteSync: sync, SQLiteCheckpoint: pages}, nil
 	case "memory":
 		return Config{Backend: "memory"}, nil
 	case "file":
@@ -94,7 +106,7 @@ func Open(ctx context.Context, stateDir string, getenv func(string) string) (eve
 	case "file":
 		return memory.OpenDir(cfg.Dir)
 	default:
-		return sqlite.OpenSync(ctx, cfg.SQLitePath, cfg.SQLiteSync)
+		return sqlite.OpenOptions(ctx, cfg.SQLitePath, sqlite.Options{Sync: cfg.SQLiteSync, CheckpointPages: cfg.SQLiteCheckpoint})
 	}
 }
 

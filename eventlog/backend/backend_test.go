@@ -33,6 +33,8 @@ func TestResolve(t *testing.T) {
 		{"sqlite absolute path", env("HARN_EVENT_LOG_SQLITE_PATH", "/var/x.sqlite"), backend.Config{Backend: "sqlite", SQLitePath: "/var/x.sqlite", SQLiteSync: sqlite.Full}, ""},
 		{"sqlite normal", env("HARN_EVENT_LOG_SQLITE_SYNC", "Normal"), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite", SQLiteSync: sqlite.Normal}, ""},
 		{"sqlite bad sync", env("HARN_EVENT_LOG_SQLITE_SYNC", "off"), backend.Config{}, "want full or normal"},
+		{"sqlite checkpoint", env("HARN_EVENT_LOG_SQLITE_CHECKPOINT", " 250 "), backend.Config{Backend: "sqlite", SQLitePath: "/st/events.sqlite", SQLiteSync: sqlite.Full, SQLiteCheckpoint: 250}, ""},
+		{"sqlite bad checkpoint", env("HARN_EVENT_LOG_SQLITE_CHECKPOINT", "0"), backend.Config{}, "want a positive number of pages"},
 		{"memory", env("HARN_EVENT_LOG_BACKEND", "memory"), backend.Config{Backend: "memory"}, ""},
 		{"url wins", env("HARN_EVENT_LOG_BACKEND", "memory", "HARN_EVENT_LOG_URL", "postgresql://u@h/db"), backend.Config{Backend: "postgres", URL: "postgresql://u@h/db"}, ""},
 		{"postgres scheme", env("HARN_EVENT_LOG_URL", "postgres://h/db"), backend.Config{Backend: "postgres", URL: "postgres://h/db"}, ""},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,7 +18,10 @@ import (
 // audit record synchronously and queues an action-graph record, which
 // one goroutine appends in batches (orchestrator/mcpserver's recorder).
 // One op is one call; cpu-us/op is the process's CPU per call, the
-// writer's cost whatever else runs on the machine.
+// writer's cost whatever else runs on the machine. The audit-*-us
+// metrics are the audit appends' latency percentiles: a call answers
+// only once its audit is committed, so a writer that stalls (a
+// checkpoint, a slow fsync) shows there.
 func BenchmarkMCPLoad(b *testing.B) {
 	for _, audits := range []bool{false, true} {
 		name := "recorder"
@@ -63,6 +67,8 @@ func benchMCPLoad(b *testing.B, audits bool) {
 	}()
 	const callers = 64
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var took []time.Duration
 	work := make(chan struct{}, b.N)
 	for range b.N {
 		work <- struct{}{}
@@ -74,14 +80,22 @@ func benchMCPLoad(b *testing.B, audits bool) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var mine []time.Duration
+			defer func() {
+				mu.Lock()
+				took = append(took, mine...)
+				mu.Unlock()
+			}()
 			for range work {
 				id := "mcp_01a241ec747b7533b9a7f8f2bc401f9e"
 				if audits {
 					h := map[string]string{"trace_id": id, "mcp_client": "harn-loadtest/1"}
+					begin := time.Now()
 					if _, err := l.Append(ctx, "audit.secret_scan", eventlog.Record{Kind: "scan_detected", Payload: audit, Headers: h}); err != nil {
 						b.Error(err)
 						return
 					}
+					mine = append(mine, time.Since(begin))
 				}
 				h := map[string]string{"trace_id": id, "mcp_client": "harn-loadtest/1", "tool_name": "harn.secret_scan"}
 				queue <- eventlog.TopicRecord{Topic: "observability.action_graph",
@@ -94,6 +108,12 @@ func benchMCPLoad(b *testing.B, audits bool) {
 	<-recorded
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(b.N), "cpu-us/op")
+	if len(took) > 0 {
+		slices.Sort(took)
+		b.ReportMetric(float64(took[len(took)/2].Microseconds()), "audit-p50-us")
+		b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "audit-p99-us")
+		b.ReportMetric(float64(took[len(took)-1].Microseconds()), "audit-max-us")
+	}
 }
 
 func cpuTime() time.Duration {

@@ -38,7 +38,9 @@
 // share one fsync. Other processes on the same file (an operator's
 // `harn orchestrator` command next to the server) wait up to the busy
 // timeout for the write lock. Reads use a pool of read-only connections
-// and see the last committed state.
+// and see the last committed state. The WAL is copied into the database
+// file beside the writes, by a checkpointer with a connection of its own,
+// not inside a caller's commit (see Checkpoints in checkpoint.go).
 package sqlite
 
 import (
@@ -184,6 +186,18 @@ type Log struct {
 	ops     chan *op      // steps for writer(); unbuffered, so none is left behind at Close
 	quit    chan struct{} // closed by Close
 	stopped chan struct{} // closed when writer() returned
+	writing bool          // writer() was started (Open got that far)
+
+	// The checkpointer (see Checkpoints); ckpt is nil when SQLite
+	// checkpoints by itself.
+	policy   walPolicy
+	ckpt     *sql.DB
+	ckptMu   sync.Mutex // held by the checkpoint running: SQLite refuses a second one rather than wait
+	ckptWake chan struct{}
+	ckptDone chan struct{}
+	// retryRestart is the WAL size at which the writer tries a RESTART
+	// again after one gave up (the writer's alone).
+	retryRestart uint32
 
 	wal   *walIndex // nil when the WAL-index cannot be mapped (see Generation)
 	genMu sync.Mutex
@@ -236,6 +250,35 @@ func Open(ctx context.Context, path string) (*Log, error) {
 
 // OpenSync is Open with a chosen commit durability.
 func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) {
+	return OpenOptions(ctx, path, Options{Sync: sync})
+}
+
+// Options are the settings of OpenOptions; the zero value is Open's.
+type Options struct {
+	Sync Synchronous // "" is Full
+	// CheckpointPages is how many pages written to the WAL and not yet
+	// copied start a checkpoint; the WAL starts over at 4 times it and
+	// is bounded at 8 times it (see Checkpoints). 0 is
+	// DefaultCheckpointPages.
+	CheckpointPages int
+}
+
+// OpenOptions is Open with chosen settings.
+func OpenOptions(ctx context.Context, path string, o Options) (*Log, error) {
+	if o.Sync == "" {
+		o.Sync = Full
+	}
+	if o.CheckpointPages < 0 {
+		return nil, fmt.Errorf("eventlog: sqlite checkpoint pages %d (want a positive number)", o.CheckpointPages)
+	}
+	if o.CheckpointPages == 0 {
+		o.CheckpointPages = DefaultCheckpointPages
+	}
+	return openPolicy(ctx, path, o.Sync, policyFor(o.CheckpointPages))
+}
+
+// openPolicy is OpenSync with the WAL sizes that move checkpoints.
+func openPolicy(ctx context.Context, path string, sync Synchronous, policy walPolicy) (*Log, error) {
 	if sync != Full && sync != Normal {
 		return nil, fmt.Errorf("eventlog: sqlite synchronous %q (want %s or %s)", sync, Full, Normal)
 	}
@@ -257,7 +300,7 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{},
+	l := &Log{path: path, w: w, stmts: map[string]*sql.Stmt{}, policy: policy,
 		ops: make(chan *op), quit: make(chan struct{}), stopped: make(chan struct{})}
 	if err := l.init(ctx); err != nil {
 		w.Close()
@@ -284,6 +327,11 @@ func OpenSync(ctx context.Context, path string, sync Synchronous) (*Log, error) 
 	// The reads above opened the WAL-index, which now stays open as long
 	// as the log's connections do.
 	l.wal = openWALIndex(path)
+	if err := l.startCheckpointer(ctx, sync); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("eventlog: sqlite %s: %w", path, err)
+	}
+	l.writing = true
 	go l.writer()
 	return l, nil
 }
@@ -342,8 +390,11 @@ func (l *Log) Close() error {
 		default:
 		}
 		close(l.quit)
-		if l.r != nil { // the writer runs once Open succeeded
+		if l.writing {
 			<-l.stopped
+		}
+		if l.ckptDone != nil {
+			<-l.ckptDone
 		}
 	}
 	var errs []error
@@ -355,6 +406,9 @@ func (l *Log) Close() error {
 	}
 	if l.r != nil {
 		errs = append(errs, l.r.Close())
+	}
+	if l.ckpt != nil {
+		errs = append(errs, l.ckpt.Close())
 	}
 	errs = append(errs, l.w.Close())
 	if l.wal != nil { // after the connections: see walIndex
@@ -528,6 +582,7 @@ func (l *Log) writer() {
 			}
 		}
 		l.commit(group)
+		l.maintainWAL()
 	}
 }
 

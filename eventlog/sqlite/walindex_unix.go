@@ -65,6 +65,23 @@ func (w *walIndex) header(h *[walHeaderWords]uint32) {
 	}
 }
 
+// The WAL's size and progress, as 32-bit words of the WAL-index: the
+// header's mxFrame (frames in the WAL since it last started over) and,
+// after the header's two copies, the checkpoint information's nBackfill
+// (how many of those frames a checkpoint has copied into the database).
+const (
+	walMaxFrameWord = 4
+	walBackfillWord = walHeaderWords
+)
+
+// frames reads the WAL's frame count and how many of them were
+// checkpointed. They are read apart, so they may belong to different
+// moments: callers only use them to decide when to checkpoint.
+func (w *walIndex) frames() (max, backfilled uint32) {
+	return atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.mem[4*walMaxFrameWord]))),
+		atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.mem[4*walBackfillWord])))
+}
+
 // close unmaps the index and closes its descriptor: call it after the
 // log's connections have closed.
 func (w *walIndex) close() error {

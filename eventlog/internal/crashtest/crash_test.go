@@ -257,9 +257,18 @@ func crashRun(t *testing.T, env []string, open func() eventlog.Log) {
 		log.Backend(), kills, f.accepted, f.dispatched, f.duplicated, f.lost, f.reclaimed, f.reruns)
 }
 
-func TestCrashSQLite(t *testing.T) {
+func TestCrashSQLite(t *testing.T) { crashSQLite(t, "") }
+
+// TestCrashSQLiteCheckpoints starts the checkpoints at 8 pages, so the
+// workers are killed while the checkpointer copies, while the writer
+// catches up and while the WAL starts over (eventlog/sqlite's
+// Checkpoints), not only between them.
+func TestCrashSQLiteCheckpoints(t *testing.T) { crashSQLite(t, "8") }
+
+func crashSQLite(t *testing.T, checkpoint string) {
 	dir := t.TempDir()
-	env := []string{envStateDir + "=" + dir, "HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=sqlite", "HARN_EVENT_LOG_SQLITE_PATH="}
+	env := []string{envStateDir + "=" + dir, "HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=sqlite", "HARN_EVENT_LOG_SQLITE_PATH=",
+		"HARN_EVENT_LOG_SQLITE_CHECKPOINT=" + checkpoint}
 	crashRun(t, env, func() eventlog.Log {
 		l, err := sqlite.Open(context.Background(), filepath.Join(dir, "events.sqlite"))
 		if err != nil {
