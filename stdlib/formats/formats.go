@@ -5,7 +5,6 @@ package formats
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -672,14 +671,11 @@ func optTrue(opts *vm.Dict, key string) bool {
 
 func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	opts, _ := a.Dict(1)
-	r := csv.NewReader(strings.NewReader(a.Text(0)))
-	r.Comma = csvDelimiter(opts)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	records, err := r.ReadAll()
-	if err != nil {
-		return vm.Value{}, vm.Throwf("csv_parse: %s", err)
+	delim := csvDelimiter(opts)
+	if delim == '"' || delim == '\r' || delim == '\n' || delim == utf8.RuneError {
+		return vm.Value{}, vm.Throwf("csv_parse: invalid field delimiter %q", delim)
 	}
+	records := csvRecords(a.Text(0), delim)
 	if !optTrue(opts, "headers") {
 		out := make([]vm.Value, len(records))
 		for i, rec := range records {
@@ -704,6 +700,71 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		out = append(out, vm.Of(b.Build()))
 	}
 	return vm.Of(vm.NewList(out)), nil
+}
+
+// csvRecords splits text into records of fields (RFC 4180, leniently):
+// a record ends at \n, \r\n or a lone \r outside quotes; a quoted field
+// keeps its content byte for byte (line endings included), `""` is a
+// quote, and a stray quote is kept as text. Empty lines are skipped and
+// rows may be ragged.
+func csvRecords(text string, delim rune) [][]string {
+	var records [][]string
+	var rec []string
+	var field strings.Builder
+	dl := utf8.RuneLen(delim)
+	i, n := 0, len(text)
+	atLineStart := true
+	for i < n {
+		if atLineStart && (text[i] == '\n' || text[i] == '\r') {
+			i++ // an empty line
+			continue
+		}
+		atLineStart = false
+		field.Reset()
+		if text[i] == '"' {
+			i++
+			for i < n {
+				if text[i] == '"' {
+					if i+1 < n && text[i+1] == '"' {
+						field.WriteByte('"')
+						i += 2
+						continue
+					}
+					if i+1 >= n || text[i+1] == '\n' || text[i+1] == '\r' || strings.HasPrefix(text[i+1:], string(delim)) {
+						i++
+						break
+					}
+				}
+				field.WriteByte(text[i])
+				i++
+			}
+		}
+		for i < n && text[i] != '\n' && text[i] != '\r' && !strings.HasPrefix(text[i:], string(delim)) {
+			field.WriteByte(text[i])
+			i++
+		}
+		rec = append(rec, field.String())
+		switch {
+		case i >= n:
+		case text[i] == '\n' || text[i] == '\r':
+			if text[i] == '\r' && i+1 < n && text[i+1] == '\n' {
+				i++
+			}
+			i++
+			records = append(records, rec)
+			rec, atLineStart = nil, true
+			continue
+		default:
+			i += dl
+			if i >= n {
+				rec = append(rec, "")
+			}
+		}
+	}
+	if rec != nil {
+		records = append(records, rec)
+	}
+	return records
 }
 
 func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
