@@ -79,7 +79,7 @@ func init() {
 		writeTOMLTable(&sb, d, nil)
 		return vm.Str(strings.TrimPrefix(sb.String(), "\n")), nil
 	})
-	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true})", csvParse)
+	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}", urlParse)
 	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts", urlBuild)
