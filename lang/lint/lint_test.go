@@ -296,3 +296,18 @@ func TestFixRefusesABrokenResult(t *testing.T) {
 		t.Errorf("FixOne: err = %v", err)
 	}
 }
+
+// In pipeline mode a top-level return is ignored (docs/spec/language.md
+// §5.3): nothing after it is unreachable, so --fix must not delete the
+// pipeline, while code after a return inside a function still is.
+func TestUnreachableIgnoresPipelineTopLevel(t *testing.T) {
+	dir := t.TempDir()
+	src := "return 0\npipeline default() {\n  println(\"entry ran\")\n}\n"
+	if got := findings(t, dir, src, "unreachable-code"); len(got) > 0 {
+		t.Errorf("pipeline top level: %q", got)
+	}
+	inner := "fn f() {\n  return 1\n  println(\"never\")\n}\nreturn 0\npipeline default() {\n  println(f())\n}\n"
+	if got := findings(t, dir, inner, "unreachable-code"); strings.Join(got, "\n") != "3:3 unreachable code: the statement before always leaves the block" {
+		t.Errorf("inside a function in a pipeline file: %q", got)
+	}
+}

@@ -48,7 +48,8 @@ reported either.`}
 	UnreachableCode = &Rule{"unreachable-code", "statements after return, throw, break or continue never run",
 		`Statements that follow return, throw, break or continue in the same block
 can never run. The fix deletes them (local fn declarations are kept: they
-are hoisted and may be called from the reachable part).`}
+are hoisted and may be called from the reachable part). The top level of a
+file in pipeline mode is not checked: a return or exit there is ignored.`}
 	PointlessComparison = &Rule{"pointless-comparison", "a comparison whose result is known, or a comparison with true or false",
 		`"x == x" is always true and "x != x" always false when x is known to be
 an int, string, bool or nil (a literal, or a let bound to one) and has no
@@ -146,8 +147,13 @@ func (l *linter) syntactic() {
 		}
 		return true
 	})
-	// The statements of a file's top level are a block too.
-	l.unreachable(&l.file.Items, syntax.Pos{})
+	// The statements of a file's top level are a block too, except in
+	// pipeline mode, where top-level return, throw and exit are ignored
+	// and nothing after them is unreachable (docs/spec/language.md §5.3;
+	// the checker's rule, resolve.Info.Pipeline).
+	if l.info == nil || !l.info.Pipeline {
+		l.unreachable(&l.file.Items, syntax.Pos{})
+	}
 }
 
 // unreachable reports the statements after the first one that always
