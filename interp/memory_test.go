@@ -22,6 +22,9 @@ func TestGrowthHitsMemoryCeiling(t *testing.T) {
 		"append":   `var s = ""; for i in range(8000000) { s += "abcdefgh" }`,
 		"dict":     `var d = {}; for i in range(1000000) { d["k${i}"] = i }`,
 		"captured": `var d = {}; let peek = { -> d }; for i in range(500000) { d["k${i}"] = [i] }`,
+		// drained in Go, out of the interpreter loop's checks
+		"range to_list": `let xs = (0 to 9223372036854775807 exclusive).to_list()`,
+		"iter to_list":  `let xs = range(0, 9223372036854775807).iter().map({ x -> x }).to_list()`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			src := "let r = try {\n" + loop + "\n\"finished\"\n} catch (e) { to_string(e) }\nprintln(r)\nprintln(\"still running\")\n"

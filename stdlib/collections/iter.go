@@ -3,6 +3,7 @@ package collections
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -629,7 +630,15 @@ func init() {
 
 // each feeds items to fn until the end, an error, or fn returning false.
 func each(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
-	for {
+	for n := 1; ; n++ {
+		// A long drain (a huge range's to_list) runs in Go, out of the
+		// interpreter's reach: honour interrupts, deadlines and the
+		// memory ceiling here too (docs/limits.md).
+		if n&1023 == 0 && th != nil {
+			if err := th.CheckInterrupt(); err != nil {
+				return err
+			}
+		}
 		v, ok, err := it.Next(th)
 		if err != nil || !ok {
 			return err
@@ -644,6 +653,12 @@ func each(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
 func drain(th *vm.Thread, it *Iter) ([]vm.Value, error) {
 	var out []vm.Value
 	err := each(th, it, func(v vm.Value) (bool, error) {
+		if len(out) == cap(out) && len(out) >= 1024 {
+			// the append reallocates: count it against the ceiling
+			if err := vm.CheckAlloc("collecting an iterator", int64(2*len(out)), int64(unsafe.Sizeof(v))); err != nil {
+				return false, err
+			}
+		}
 		out = append(out, v)
 		return true, nil
 	})
