@@ -467,8 +467,8 @@ func (c *checker) shadowCheck(name string, pos syntax.Pos) {
 // immutableKeyword is the declaration keyword the HARN-OWN-001 warning
 // names for an assignment to a binding of kind k, or "" when the checker
 // does not warn. Parameters read 'const' as docs/spec/language.md §3.3
-// says; `fn` and `tool` names are immutable like `const` (§3.1) and name
-// their own keyword.
+// says; `fn`, `tool` and `struct` names, `catch` variables and `match`
+// bindings are immutable like `const` (§3.1) and name their own keyword.
 func immutableKeyword(k resolve.Kind) string {
 	switch k {
 	case resolve.KConst, resolve.KParam:
@@ -477,6 +477,12 @@ func immutableKeyword(k resolve.Kind) string {
 		return "fn"
 	case resolve.KTool:
 		return "tool"
+	case resolve.KCatch:
+		return "catch"
+	case resolve.KMatch:
+		return "match"
+	case resolve.KStruct:
+		return "struct"
 	}
 	return ""
 }
