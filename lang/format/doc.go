@@ -54,6 +54,11 @@ type blankline struct{}
 // separated from that text by exactly one space.
 type commentText string
 
+// leadComment is a /* */ comment written before code on its line
+// (`f(/* c */ a)`, `x: /* c */ int`): one space follows it, and one
+// separates it from the text before it, except after an opening bracket.
+type leadComment string
+
 func grp(ds ...doc) *group { return &group{docs: ds} }
 
 // propagateAll propagates through every one of ds (no short cut: each
@@ -133,6 +138,12 @@ func render(d doc) string {
 				r.write(" ")
 			}
 			r.write(string(d))
+		case leadComment:
+			if r.pendingIndent < 0 && r.nl == 0 && len(r.out) > 0 && !strings.ContainsRune("([<{ ", rune(r.out[len(r.out)-1])) {
+				r.write(" ")
+			}
+			r.write(string(d))
+			r.write(" ")
 		case line:
 			if c.mode == flat && !d.hard {
 				if !d.soft {
@@ -256,6 +267,12 @@ func fits(next cmd, rest []cmd, w int) bool {
 				return w-1-utf8.RuneCountInString(s[:i]) >= 0
 			}
 			w -= 1 + utf8.RuneCountInString(s)
+		case leadComment:
+			s := string(d)
+			if i := strings.IndexByte(s, '\n'); i >= 0 {
+				return w-1-utf8.RuneCountInString(s[:i]) >= 0
+			}
+			w -= 2 + utf8.RuneCountInString(s)
 		case blankline:
 			return c.mode == broke
 		case text:

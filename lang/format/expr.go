@@ -11,15 +11,37 @@ import (
 // exprAt prints x where the grammar expects level min.
 func (p *printer) exprAt(x syntax.Expr, min int) doc {
 	if syntax.Prec(x) < min {
-		lead := p.inline(syntax.ExprStart(x))
-		return concat{lead, text("("), p.expr(x), text(")")}
+		return p.parenthesised(x)
 	}
 	return p.expr(x)
 }
 
-// expr prints an expression at the loosest level.
+// parenthesised prints (x). Comments written inside the parentheses of
+// the source stay inside (`(/* c */ a + b) * 2`), the others before.
+func (p *printer) parenthesised(x syntax.Expr) doc {
+	start := syntax.ExprStart(x)
+	if i := p.tokenBefore(start); i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "(" {
+		open := p.toks[i].Pos
+		lead := p.inline(open)
+		inside := p.inline(start)
+		inner := p.expr(x)
+		return concat{lead, text("("), inside, inner, p.closeBracket(open), text(")")}
+	}
+	lead := p.inline(start)
+	return concat{lead, text("("), p.expr(x), text(")")}
+}
+
+// expr prints an expression at the loosest level. The comments before
+// the parentheses it is written in are printed here; those inside them
+// by the operand that starts it (or the parentheses kept around it).
 func (p *printer) expr(x syntax.Expr) doc {
-	lead := p.inline(syntax.ExprStart(x))
+	start := syntax.ExprStart(x)
+	lead := p.inline(p.startOf(start))
+	if syntax.Leftmost(x) == x {
+		if inside := p.inline(start); inside != nil {
+			lead = concat{lead, inside}
+		}
+	}
 	d := p.expr1(x)
 	if lead == nil {
 		return d
@@ -164,25 +186,64 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 	}
 	var head, body concat
 	for i, e := range elems {
+		// A comment keeps its side of the comma (docs/fmt.md "Comments"):
+		// `a /* c */, b` and `a, /* c */ b`. One that ends the line after
+		// the comma (or the opening bracket: `f( // why`) stays there; one
+		// with code after it on its line leads the element.
 		if i > 0 {
-			body = append(body, text(","), p.trailingComments(e.start), sp)
-		} else if c := p.trailingComments(e.start); c != nil {
-			head = append(head, c) // `f( // why` keeps its comment after the bracket
+			before, lines := p.commentsBefore(p.tokenBeforeIs(e.start, ","), true)
+			body = append(body, before, text(","), lines)
+			if lines != nil {
+				body = append(body, breakParent{})
+			}
+			body = append(body, p.endingLine(e.start), sp)
+		} else {
+			head = append(head, p.endingLine(e.start))
 		}
-		body = append(body, p.ownLine(e.start), e.print())
+		body = append(body, p.ownLine(e.start), p.inline(e.start), e.print())
 	}
-	body = append(body, ifBreak{text(","), nil})
 	if closeAt.IsValid() {
+		// after the last element: a /* */ comment stays before the comma
+		// added when the list breaks, a line comment after it
+		end := closeAt
+		if comma := p.tokenBeforeIs(closeAt, ","); comma.IsValid() {
+			end = comma
+		}
+		before, lines := p.commentsBefore(end, true)
+		body = append(body, before, ifBreak{text(","), nil}, lines)
+		if lines != nil {
+			body = append(body, breakParent{})
+		}
 		body = append(body, p.trailingComments(closeAt))
 		if rest := p.inline(closeAt); rest != nil {
 			body = append(body, rest)
 		}
+	} else {
+		body = append(body, ifBreak{text(","), nil})
 	}
 	g := grp(concat{text(open), head}, indent{softline, body}, softline, text(close))
 	if expand {
 		g.docs = append(g.docs, breakParent{})
 	}
 	return g
+}
+
+// endingLine emits the comments before start that end the line of the
+// code before them (after a comma or an opening bracket).
+func (p *printer) endingLine(start syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(start) {
+		c := p.comments[p.next]
+		if !c.trailing || !c.nlAfter {
+			break
+		}
+		p.next++
+		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // ownLine emits the comments on lines of their own before an element
@@ -219,7 +280,7 @@ func (p *printer) exprElems(xs []syntax.Expr) []elem {
 		paren := greater && holdsOp(x, "<")
 		elems[i] = elem{syntax.ExprStart(x), func() doc {
 			if paren {
-				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
+				return p.parenthesised(x)
 			}
 			return p.expr(x)
 		}}
@@ -258,11 +319,32 @@ func (p *printer) entry(e *syntax.DictEntry) doc {
 	case e.Spread != nil:
 		return concat{text("..."), p.expr(e.Spread)}
 	case e.KeyExpr != nil:
-		return concat{text("["), p.expr(e.KeyExpr), text("]: "), p.expr(e.Value)}
+		return concat{text("["), p.expr(e.KeyExpr), p.closeBracket(e.At), text("]"), p.colonValue(e.Value)}
 	case e.KeyIsString:
-		return concat{text(p.textAt(e.At) + ": "), p.expr(e.Value)}
+		return concat{text(p.textAt(e.At)), p.colonValue(e.Value)}
 	}
-	return concat{text(e.KeyName + ": "), p.expr(e.Value)}
+	return concat{text(e.KeyName), p.colonValue(e.Value)}
+}
+
+// colonValue prints `: value` after a key, keeping a comment written
+// before the `:` there (`a /* c */: 1`).
+func (p *printer) colonValue(v syntax.Expr) doc {
+	return concat{p.punct(p.tokenBeforeIs(syntax.ExprStart(v), ":"), ": "), p.expr(v)}
+}
+
+// closeBracket emits the /* */ comments written before the bracket that
+// closes the one at open (`[k /* c */]`, `(a + b /* c */)`): they stay
+// inside it.
+func (p *printer) closeBracket(open syntax.Pos) doc {
+	close := p.closing(open)
+	if close == open {
+		return nil
+	}
+	before, _ := p.commentsBefore(close, false)
+	if before == nil {
+		return nil
+	}
+	return before
 }
 
 // binary prints a chain of operators of one level, breaking after the
@@ -309,7 +391,7 @@ func (p *printer) clarified(x syntax.Expr, min int, ops ...string) doc {
 	if b, ok := x.(*syntax.BinaryExpr); ok && syntax.Prec(x) >= min {
 		for _, op := range ops {
 			if b.Op == op {
-				return concat{p.inline(syntax.ExprStart(x)), text("("), p.expr(x), text(")")}
+				return p.parenthesised(x)
 			}
 		}
 	}
@@ -731,27 +813,30 @@ func (p *printer) closure(x *syntax.ClosureLit) doc {
 		d := concat{text("fn"), p.params(x.Params, p.nextPunct(x.At, "(")), p.returnThrows(x.Return, x.Throws), text(" ")}
 		return append(d, p.block(x.Body))
 	}
+	// the parameters keep their comments where they are, a line comment
+	// breaking the line (indented, like the body)
 	var head concat
 	for i, prm := range x.Params {
 		if i > 0 {
-			head = append(head, text(", "))
+			head = append(head, p.punct(p.tokenBeforeIs(prm.At, ","), ", "))
 		}
-		head = append(head, p.param(prm))
+		head = append(head, p.inline(prm.At), p.param(prm))
 	}
-	if len(head) > 0 {
-		head = append(head, text(" "))
+	after := x.Body.End
+	if len(x.Body.Stmts) > 0 {
+		after = p.stmtStart(x.Body.Stmts[0])
 	}
-	head = append(head, text("->"))
-	return p.blockWith(x.Body, head, x.Body.Stmts)
+	head = append(head, p.punct(p.tokenBeforeIs(after, "->"), " ->"))
+	return p.blockWith(x.Body, indent{head}, x.Body.Stmts)
 }
 
 func (p *printer) returnThrows(ret, throws syntax.TypeExpr) doc {
 	var d concat
 	if ret != nil {
-		d = append(d, text(" -> "), p.typ(ret))
+		d = append(d, p.punct(p.tokenBeforeIs(ret.Position(), "->"), " -> "), p.typ(ret))
 	}
 	if throws != nil {
-		d = append(d, text(" throws "), p.typ(throws))
+		d = append(d, p.punct(p.tokenBeforeIs(throws.Position(), "throws"), " throws "), p.typ(throws))
 	}
 	return d
 }
@@ -767,7 +852,8 @@ func (p *printer) ifExpr(x *syntax.IfExpr, stmt bool) doc {
 	switch e := x.Else.(type) {
 	case nil:
 	case *syntax.IfExpr:
-		d = append(d, p.keyword(x.Then.End, "else"), p.ifExpr(e, stmt))
+		// `else /* c */ if`: a comment before the `if` stays there
+		d = append(d, p.keyword(x.Then.End, "else"), p.inline(e.At), p.ifExpr(e, stmt))
 	case *syntax.Block:
 		d = append(d, p.keyword(x.Then.End, "else"), blk(e))
 	}
@@ -808,14 +894,14 @@ func (p *printer) arm(a *syntax.MatchArm) doc {
 	var d concat
 	for i, pat := range a.Patterns {
 		if i > 0 {
-			d = append(d, text(" | "))
+			d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(pat), "|"), " | "))
 		}
 		d = append(d, p.expr(pat))
 	}
 	if a.Guard != nil {
-		d = append(d, text(" if "), p.expr(a.Guard))
+		d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(a.Guard), "if"), " if "), p.expr(a.Guard))
 	}
-	return append(d, text(" -> "), p.block(a.Body))
+	return append(d, p.punct(p.tokenBeforeIs(a.Body.At, "->"), " -> "), p.block(a.Body))
 }
 
 func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {

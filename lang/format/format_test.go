@@ -243,7 +243,7 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 		{"ternary", "let z = cond\n  ? 1 // c1\n  : 2 // c2\n", "let z = cond ? 1 // c1\n  : 2 // c2\n"},
 		{"catch variable", "let v = try { 1 } catch (/* c */ e) { e }\n", "let v = try { 1 } catch (/* c */ e) { e }\n"},
 		{"before a one-line block", "let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> /* d */ int? { return nil }\n",
-			"let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> int? /* d */ { return nil }\n"},
+			"let m = match x {\n  _ -> /* c */ { \"v\" }\n}\nlet g = { x -> x } |> fn(x: int) -> /* d */ int? { return nil }\n"},
 		{"before a block's brace", "if a /* c */ {\n  f()\n}\n\nfn f() /* d */ {\n  return 1\n}\n\nwhile a /* w */ {\n  break\n}\nfor x in xs /* f */ {\n  g(x)\n}\ntry {\n  f()\n} catch (e) /* why */ {\n  g(e)\n}\n",
 			"if a /* c */ {\n  f()\n}\n\nfn f() /* d */ {\n  return 1\n}\n\nwhile a /* w */ {\n  break\n}\nfor x in xs /* f */ {\n  g(x)\n}\ntry {\n  f()\n} catch (e) /* why */ {\n  g(e)\n}\n"},
 		{"inside catch parentheses", "try {\n  f()\n} catch (e /* why */) {\n  g(e)\n}\ntry {\n  f()\n} catch (e: string /* why */) {\n  g(e)\n}\ntry {\n  f()\n} catch (e // why\n) {\n  g(e)\n}\n",

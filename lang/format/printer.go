@@ -271,9 +271,13 @@ func (p *printer) inline(pos syntax.Pos) doc {
 	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos) {
 		c := p.comments[p.next]
 		p.next++
-		if c.trailing {
+		switch {
+		case c.trailing && !c.nlAfter:
+			out = append(out, leadComment(c.tok.Text))
+			continue
+		case c.trailing:
 			out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
-		} else {
+		default:
 			out = append(out, hardline, commentDoc(c.tok))
 		}
 		if c.nlAfter {
@@ -286,6 +290,62 @@ func (p *printer) inline(pos syntax.Pos) doc {
 		return nil
 	}
 	return out
+}
+
+// tokenBeforeIs is the position of the token s (punctuation or keyword)
+// written just before the node that starts at start, across the opening
+// parentheses before the node, or the zero position when the token there
+// is another one: the `,` before a list element, the `:` before a type,
+// the `=` before a value, the `->` before a body.
+func (p *printer) tokenBeforeIs(start syntax.Pos, s string) syntax.Pos {
+	if i := p.tokenBefore(p.startOf(start)); i >= 0 && p.toks[i].Text == s && p.toks[i].Kind != syntax.TokString {
+		return p.toks[i].Pos
+	}
+	return syntax.Pos{}
+}
+
+// punct prints s, the punctuation or keyword whose token is at pos (s
+// alone when pos is zero), with the comments written before that token
+// (docs/fmt.md "Comments"): a /* */ comment on the line of the code
+// before it stays before it (`a /* c */: 1`); a line comment, which ends
+// its line, moves after it (`a: // c`), and the line breaks there.
+func (p *printer) punct(pos syntax.Pos, s string) doc {
+	before, lines := p.commentsBefore(pos, true)
+	if before == nil && lines == nil {
+		return text(s)
+	}
+	if lines == nil {
+		return concat{before, text(s)}
+	}
+	return concat{before, text(strings.TrimRight(s, " ")), lines, hardline}
+}
+
+// commentsBefore takes the comments before pos that trail code on their
+// line: the /* */ ones (before), which may stay there, and, when
+// withLines, the line comments (lines), which must end a line and so
+// follow the token at pos. The first comment on a line of its own stops
+// it.
+func (p *printer) commentsBefore(pos syntax.Pos, withLines bool) (before, lines concat) {
+	if !pos.IsValid() {
+		return nil, nil
+	}
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos) {
+		c := p.comments[p.next]
+		if !c.trailing || !c.block && !withLines {
+			break
+		}
+		p.next++
+		t := commentText(strings.TrimRight(c.tok.Text, " \t\r"))
+		if c.block {
+			before = append(before, t)
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, hardline)
+		}
+		lines = append(lines, t)
+	}
+	return before, lines
 }
 
 // item is one element of a statement list: its start, the position just

@@ -23,7 +23,8 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return p.expr(s.X)
 	case *syntax.AssignStmt:
 		p.guardStart(s.Target, false)
-		return concat{p.expr(s.Target), text(" " + s.Op + " "), p.expr(s.Value)}
+		target := p.expr(s.Target)
+		return concat{target, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Value), s.Op), " "+s.Op+" "), p.expr(s.Value)}
 	case *syntax.LetStmt:
 		d := concat{}
 		if s.Pub {
@@ -31,11 +32,12 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		}
 		d = append(d, text(s.Kind.String()+" "), p.pattern(s.Pattern))
 		if s.Type != nil {
-			d = append(d, text(": "), p.typ(s.Type))
+			d = append(d, p.punct(p.tokenBeforeIs(s.Type.Position(), ":"), ": "), p.typ(s.Type))
 		}
-		return append(d, text(" = "), p.expr(s.Value))
+		return append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Value), "="), " = "), p.expr(s.Value))
 	case *syntax.ForStmt:
-		return concat{text("for "), p.pattern(s.Pattern), text(" in "), p.expr(s.Iter), text(" "), p.body(s.Body)}
+		pat := p.pattern(s.Pattern)
+		return concat{text("for "), pat, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Iter), "in"), " in "), p.expr(s.Iter), text(" "), p.body(s.Body)}
 	case *syntax.WhileStmt:
 		return concat{text("while "), p.expr(s.Cond), text(" "), p.body(s.Body)}
 	case *syntax.DeferStmt:
@@ -228,9 +230,12 @@ func (p *printer) importDecl(s *syntax.ImportDecl) doc {
 		d = append(d, text(strings.ReplaceAll(s.Path, "/", "::")+"::{"))
 		for i, n := range s.Names {
 			if i > 0 {
-				d = append(d, text(", "))
+				d = append(d, p.punct(p.tokenBeforeIs(n.At, ","), ", "))
 			}
-			d = append(d, text(n.Name))
+			d = append(d, p.inline(n.At), text(n.Name))
+		}
+		if len(s.Names) > 0 {
+			d = append(d, p.closeBracket(p.tokenBeforeIs(s.Names[0].At, "{")))
 		}
 		return append(d, text("}"))
 	}
@@ -300,6 +305,7 @@ func (p *printer) typeParams(tps []*syntax.TypeParam) doc {
 		if i > 0 {
 			d = append(d, text(", "))
 		}
+		d = append(d, p.inline(tp.At))
 		if tp.Variance != "" {
 			d = append(d, text(tp.Variance+" "))
 		}
@@ -330,10 +336,10 @@ func (p *printer) param(prm *syntax.Param) doc {
 	}
 	d = append(d, text(prm.Name))
 	if prm.Type != nil {
-		d = append(d, text(": "), p.typ(prm.Type))
+		d = append(d, p.punct(p.tokenBeforeIs(prm.Type.Position(), ":"), ": "), p.typ(prm.Type))
 	}
 	if prm.Default != nil {
-		d = append(d, text(" = "), p.expr(prm.Default))
+		d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(prm.Default), "="), " = "), p.expr(prm.Default))
 	}
 	return d
 }
@@ -414,7 +420,7 @@ func (p *printer) structDecl(s *syntax.StructDecl) doc {
 				fd = append(fd, text("?"))
 			}
 			if f.Type != nil {
-				fd = append(fd, text(": "), p.typ(f.Type))
+				fd = append(fd, p.punct(p.tokenBeforeIs(f.Type.Position(), ":"), ": "), p.typ(f.Type))
 			}
 			return fd
 		}}
@@ -647,6 +653,8 @@ func (p *printer) typ(t syntax.TypeExpr) doc {
 }
 
 func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
+	// a comment before the type stays there (`x: /* c */ int`)
+	lead := p.inline(t.Position())
 	paren := false
 	switch t.(type) {
 	case *syntax.UnionType:
@@ -658,9 +666,12 @@ func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
 	}
 	d := p.type1(t)
 	if paren {
-		return concat{text("("), d, text(")")}
+		d = concat{text("("), d, text(")")}
 	}
-	return d
+	if lead == nil {
+		return d
+	}
+	return concat{lead, d}
 }
 
 func (p *printer) type1(t syntax.TypeExpr) doc {
@@ -673,9 +684,13 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 		d := concat{text(t.Name + "<")}
 		for i, a := range t.Args {
 			if i > 0 {
-				d = append(d, text(", "))
+				d = append(d, p.punct(p.tokenBeforeIs(a.Position(), ","), ", "))
 			}
 			d = append(d, p.typ(a))
+		}
+		if close := p.typeArgsClose(t.At); close.IsValid() {
+			before, _ := p.commentsBefore(close, false)
+			d = append(d, before)
 		}
 		return append(d, text(">"))
 	case *syntax.ListType:
@@ -689,7 +704,7 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 				if f.Optional {
 					name += "?"
 				}
-				return concat{text(name + ": "), p.typ(f.Type)}
+				return concat{text(name), p.punct(p.tokenBeforeIs(f.Type.Position(), ":"), ": "), p.typ(f.Type)}
 			}}
 		}
 		if t.Rest != nil {
@@ -702,16 +717,17 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 		d := concat{text("fn(")}
 		for i, a := range t.Params {
 			if i > 0 {
-				d = append(d, text(", "))
+				d = append(d, p.punct(p.tokenBeforeIs(a.Position(), ","), ", "))
 			}
 			d = append(d, p.typ(a))
 		}
-		return append(d, text(") -> "), p.typ(t.Return))
+		d = append(d, p.closeBracket(p.nextPunct(t.At, "(")), text(")"))
+		return append(d, p.punct(p.tokenBeforeIs(t.Return.Position(), "->"), " -> "), p.typ(t.Return))
 	case *syntax.UnionType:
 		var d concat
 		for i, m := range t.Types {
 			if i > 0 {
-				d = append(d, text(" | "))
+				d = append(d, p.punct(p.tokenBeforeIs(m.Position(), "|"), " | "))
 			}
 			d = append(d, p.typeIn(m, tyUnion))
 		}
@@ -720,7 +736,7 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 		var d concat
 		for i, m := range t.Types {
 			if i > 0 {
-				d = append(d, text(" & "))
+				d = append(d, p.punct(p.tokenBeforeIs(m.Position(), "&"), " & "))
 			}
 			d = append(d, p.typeIn(m, tyInter))
 		}
@@ -741,4 +757,34 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 		return text("nil")
 	}
 	panic(unsupported("a type of kind " + typeName(t)))
+}
+
+// typeArgsClose is the `>` that ends the type arguments of the named
+// type at at (types hold no comparison, so it is the first one at depth
+// 0), or the zero position.
+func (p *printer) typeArgsClose(at syntax.Pos) syntax.Pos {
+	i := p.tokenAt(at)
+	if i < 0 {
+		return syntax.Pos{}
+	}
+	depth := 0
+	for ; i < len(p.toks); i++ {
+		t := p.toks[i]
+		if t.Kind != syntax.TokPunct {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			if c, ok := p.closer[i]; ok {
+				i = c
+			}
+		case "<":
+			depth++
+		case ">":
+			if depth--; depth == 0 {
+				return t.Pos
+			}
+		}
+	}
+	return syntax.Pos{}
 }
