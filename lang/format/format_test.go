@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -252,6 +253,44 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 			"fn g() {\n  try {\n    f()\n  } catch ( // why\n    e) {\n    h(e)\n  }\n}\n"},
 		{"parenthesised head", "let a = (x.f + 1).f() // c\n  .g()\nlet b = ((n)).key\n",
 			"let a = (x.f + 1)\n  .f() // c\n  .g()\nlet b = n.key\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+// TestCommentsBesideTheirToken: docs/fmt.md "Comments": a comment stays
+// next to the token it was written beside, in the same order, whatever
+// the layout: in closure parameters, in a parameter list that breaks,
+// beside a key, between `else` and `if`, inside parentheses, in match
+// arms, type annotations and import lists.
+func TestCommentsBesideTheirToken(t *testing.T) {
+	long := "fn configure(first_parameter_name: string, %s, third_parameter: bool) {\n  return 1\n}\n"
+	broken := "fn configure(\n  first_parameter_name: string,\n  %s,\n  third_parameter: bool,\n) {\n  return 1\n}\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"closure param before comma", "let f = { x /* c */, y -> x + y }\n", "let f = { x /* c */, y -> x + y }\n"},
+		{"closure param after comma", "let f = { x, /* c */ y -> x + y }\n", "let f = { x, /* c */ y -> x + y }\n"},
+		{"closure first param", "let f = { /* c */ x, y -> x + y }\n", "let f = { /* c */ x, y -> x + y }\n"},
+		{"closure before arrow", "let f = { x, y /* c */ -> x + y }\n", "let f = { x, y /* c */ -> x + y }\n"},
+		{"closure line comment", "let f = { x // c\n  , y -> x + y }\n", "let f = { x, // c\n  y ->\n  x + y\n}\n"},
+		{"broken params, after comma", fmt.Sprintf(long, "/* c */ second_parameter_name: int"), fmt.Sprintf(broken, "/* c */ second_parameter_name: int")},
+		{"broken params, before comma", fmt.Sprintf(long, "second_parameter_name: int /* c */"), fmt.Sprintf(broken, "second_parameter_name: int /* c */")},
+		{"param type", "fn f(a: /* c */ int, b /* d */: int = /* e */ 1) {}\n", "fn f(a: /* c */ int, b /* d */: int = /* e */ 1) {}\n"},
+		{"struct literal key", "let p = Point { /* c */ x: 1, y /* d */: 2 }\n", "let p = Point { /* c */ x: 1, y /* d */: 2 }\n"},
+		{"dict keys", "let d = { /* a */ a /* b */: 1, \"s\" /* c */: 2, [k] /* d */: 3 }\n", "let d = {/* a */ a /* b */: 1, \"s\" /* c */: 2, [k] /* d */: 3}\n"},
+		{"dict key line comment", "let d = {\n  a // c\n  : 1,\n}\n", "let d = {\n  a: // c\n  1,\n}\n"},
+		{"else if", "if a {\n  1\n} else /* c */ if b {\n  2\n}\n", "if a {\n  1\n} else /* c */ if b {\n  2\n}\n"},
+		{"else if expression", "let x = if a { 1 } else /* c */ if b { 2 } else { 3 }\n", "let x = if a { 1 } else /* c */ if b { 2 } else { 3 }\n"},
+		{"after open paren", "f( /* c */a)\nlet x = ( /* d */a + b) * 2\nlet y = (a + b /* e */) * 2\n", "f(/* c */ a)\nlet x = (/* d */ a + b) * 2\nlet y = (a + b /* e */) * 2\n"},
+		{"list", "let xs = [ /* c */ 1, 2 /* d */]\n", "let xs = [/* c */ 1, 2 /* d */]\n"},
+		{"match arm", "match x {\n  1 /* c */ | 2 /* d */ -> { 2 }\n  _ if /* g */ y -> { 3 }\n}\n", "match x {\n  1 /* c */ | 2 /* d */ -> { 2 }\n  _ if /* g */ y -> { 3 }\n}\n"},
+		{"type annotations", "let x: /* c */ list</* d */ int> /* e */ = 1\nlet y: {a /* f */: /* g */ int} = 2\ntype T = /* h */ int /* i */ | string\n",
+			"let x: /* c */ list</* d */ int> /* e */ = 1\nlet y: {a /* f */: /* g */ int} = 2\ntype T = /* h */ int /* i */ | string\n"},
+		{"return type", "fn f() /* c */ -> /* d */ int {\n  return 1\n}\n", "fn f() /* c */ -> /* d */ int {\n  return 1\n}\n"},
+		{"struct field type", "struct P {\n  x: /* c */ int\n}\n", "struct P {\n  x: /* c */ int\n}\n"},
+		{"imports", "import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n",
+			"import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n"},
+		{"destructuring", "let { a /* c */, b } = d\nlet [e, /* f */ g] = h\n", "let {a /* c */, b} = d\nlet [e, /* f */ g] = h\n"},
+		{"let and for", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n"},
 	} {
 		check(t, c.name, c.in, c.want)
 	}
