@@ -290,6 +290,7 @@ func TestCommentsBesideTheirToken(t *testing.T) {
 		{"imports", "import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n",
 			"import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n"},
 		{"destructuring", "let { a /* c */, b } = d\nlet [e, /* f */ g] = h\n", "let {a /* c */, b} = d\nlet [e, /* f */ g] = h\n"},
+		{"type parameters", "fn g<T /* c */, /* d */ U>(x: T) {}\n", "fn g<T /* c */, /* d */ U>(x: T) {}\n"},
 		{"let and for", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n"},
 	} {
 		check(t, c.name, c.in, c.want)

@@ -303,7 +303,7 @@ func (p *printer) typeParams(tps []*syntax.TypeParam) doc {
 	d := concat{text("<")}
 	for i, tp := range tps {
 		if i > 0 {
-			d = append(d, text(", "))
+			d = append(d, p.punct(p.tokenBeforeIs(tp.At, ","), ", "))
 		}
 		d = append(d, p.inline(tp.At))
 		if tp.Variance != "" {
