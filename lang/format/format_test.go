@@ -291,6 +291,7 @@ func TestCommentsBesideTheirToken(t *testing.T) {
 			"import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n"},
 		{"destructuring", "let { a /* c */, b } = d\nlet [e, /* f */ g] = h\n", "let {a /* c */, b} = d\nlet [e, /* f */ g] = h\n"},
 		{"type parameters", "fn g<T /* c */, /* d */ U>(x: T) {}\n", "fn g<T /* c */, /* d */ U>(x: T) {}\n"},
+		{"before a statement", "let f = { x -> /* c */ x + 1 }\nfn g() {\n  /* d */ return 1\n}\n", "let f = { x ->\n  /* c */ x + 1\n}\n\nfn g() {\n  /* d */ return 1\n}\n"},
 		{"let and for", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n"},
 	} {
 		check(t, c.name, c.in, c.want)

@@ -390,19 +390,26 @@ func (p *printer) list(items []item, boundary syntax.Pos) doc {
 		// by it; the rest stand on their own lines.
 		needBlank := i > 0 && (it.blockDecl || items[i-1].blockDecl)
 		first := true
+		sameLine := false // code follows the last comment on its line (`/* c */ f()`): it stays there
 		for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(it.start) {
 			c := p.comments[p.next]
 			p.next++
-			if (first && needBlank) || (p.lastLine > 0 && c.tok.Pos.Line-p.lastLine > 1) {
+			switch {
+			case sameLine:
+			case (first && needBlank) || (p.lastLine > 0 && c.tok.Pos.Line-p.lastLine > 1):
 				out = append(out, blankline{})
-			} else if len(out) > 0 {
+			case len(out) > 0:
 				out = append(out, hardline)
 			}
 			first = false
 			out = append(out, commentDoc(c.tok))
 			p.lastLine = c.tok.End().Line
+			if sameLine = !c.nlAfter; sameLine {
+				out = append(out, text(" "))
+			}
 		}
 		switch {
+		case sameLine:
 		case first && needBlank:
 			out = append(out, blankline{})
 		case p.lastLine > 0 && it.start.Line-p.lastLine > 1:
