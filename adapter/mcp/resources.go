@@ -4,13 +4,16 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/promptfile"
 	"github.com/harnlang/harn/mcp/protocol"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
 
 // Resources, resource templates, prompts and completion of the script
-// surface (docs/spec/mcp-projection.md §14).
+// surface, and of the exports surface's project context, whose files
+// are static resources and whose prompt files follow the script's
+// prompts (docs/spec/mcp-projection.md §14).
 
 const cardURI = "well-known://mcp-card"
 
@@ -176,6 +179,9 @@ func (p provider) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 		}
 		items = append(items, protocol.PromptDocument(pr.Name, pr.Title, pr.Description, args))
 	}
+	for _, pf := range p.s.Surface().FilePrompts {
+		items = append(items, pf.Document())
+	}
 	return items, nil
 }
 
@@ -199,6 +205,9 @@ func (p provider) promptsGet(x *protocol.Call) any {
 	name, _ := jsonv.Member[string](x.Params(), "name")
 	pr := findPrompt(sf, name)
 	if pr == nil {
+		if pf := promptfile.Find(sf.FilePrompts, name); pf != nil {
+			return pf.Get(x.Params())
+		}
 		return protocol.UnknownPrompt(name)
 	}
 	args := jsonv.NewObject(0)
@@ -281,6 +290,9 @@ func (p provider) Complete(_ *protocol.Request, ref protocol.CompletionRef, argN
 	case "ref/prompt":
 		pr := findPrompt(sf, ref.Name)
 		if pr == nil {
+			if pf := promptfile.Find(sf.FilePrompts, ref.Name); pf != nil {
+				return pf.Complete(argName)
+			}
 			return nil, protocol.UnknownPrompt(ref.Name)
 		}
 		for _, a := range pr.Arguments {

@@ -151,8 +151,15 @@ func (p provider) Capabilities() *jsonv.Object {
 		caps.Set("tools", feature())
 	}
 	if sf.Kind == "exports" {
-		// The exports surface advertises tools, and the tasks extension
-		// only when some export is a @job (docs/spec/mcp-projection.md §3.3).
+		// The exports surface advertises tools, resources, prompts and
+		// completions when it has project context, and the tasks
+		// extension only when some export is a @job
+		// (docs/spec/mcp-projection.md §3.3).
+		if len(sf.Resources) > 0 {
+			caps.Set("resources", feature("subscribe"))
+			caps.Set("prompts", feature())
+			caps.Set("completions", jsonv.NewObject(0))
+		}
 		caps.Set("logging", jsonv.NewObject(0))
 		for _, pt := range sf.Catalog.Tools(tool.AudienceMCP) {
 			if pt.Entry().Execution != nil {

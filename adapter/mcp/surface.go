@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/mcp/promptfile"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/exports"
@@ -28,6 +29,9 @@ type Surface struct {
 	Resources []*tool.Resource
 	Templates []*tool.ResourceTemplate
 	Prompts   []*tool.Prompt
+	// FilePrompts are the .harn.prompt files of the exports surface's
+	// project context (project.go), served after Prompts.
+	FilePrompts []*promptfile.Prompt
 
 	// Name, Version and Instructions are the server identity
 	// (docs/spec/mcp-projection.md §1).
@@ -110,7 +114,8 @@ func LoadScript(path string, stderr io.Writer, harnVersion string) (*Surface, er
 
 // LoadExports builds the exports surface of path (docs/spec/registry.md §8.4): the
 // module's public functions, called in a VM that ran only the module's
-// initialisation. The server identity is the file stem, the Harn version
+// initialisation, and the project context discovered next to it
+// (project.go). The server identity is the file stem, the Harn version
 // and the module doc comment. Failures are *load.Error values.
 func LoadExports(path string, stderr io.Writer, harnVersion string) (*Surface, error) {
 	lib, err := exports.Load(path, exports.Options{Stderr: stderr, Stdin: strings.NewReader("")})
@@ -120,6 +125,10 @@ func LoadExports(path string, stderr io.Writer, harnVersion string) (*Surface, e
 	sf, err := prepare(exports.SurfaceExports, lib, lib.Registry)
 	if err != nil {
 		return nil, err
+	}
+	if sf.Resources, sf.FilePrompts, err = projectContext(path, stderr); err != nil {
+		sf.Runtime.Close()
+		return nil, &load.Error{Msg: "project context: " + err.Error(), Status: 1}
 	}
 	sf.Name, sf.Version, sf.Instructions = identity(sf.Catalog.Info(), nil, path, harnVersion)
 	return sf, nil

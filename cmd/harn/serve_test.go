@@ -182,3 +182,34 @@ func TestServeMCPEmptyAPIKeys(t *testing.T) {
 		t.Errorf("HARN_SERVE_API_KEY: exit %d: %q", code, errb.String())
 	}
 }
+
+// `--surface auto` on a module with public functions serves the exports
+// surface, and with it the project context next to the module: the
+// README as a resource, the .harn.prompt file as a prompt that
+// prompts/get renders (docs/spec/mcp-projection.md §14).
+func TestServeMCPExportsProjectContext(t *testing.T) {
+	p := writeServeScript(t, "pub fn add(a: int, b: int) -> int {\n  return a + b\n}\n")
+	dir := filepath.Dir(p)
+	for name, text := range map[string]string{
+		"README.md":         "# Adder\n",
+		"greet.harn.prompt": "Hello {{ who }}!\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":2,"method":"resources/list"}
+{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"world"}}}
+`)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", p}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"prompts":{}`) || !strings.Contains(lines[0], `"resources":{`) ||
+		!strings.Contains(lines[1], `"name":"README.md"`) || !strings.Contains(lines[1], `"name":"greet.harn.prompt"`) ||
+		!strings.Contains(lines[2], `"text":"Hello world!\n"`) {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	}
+}

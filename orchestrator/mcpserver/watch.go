@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/mcp/promptfile"
 	"github.com/harnlang/harn/mcp/watch"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
@@ -41,10 +42,10 @@ func (s *Server) watcher() *watch.Watcher {
 			if p == dotHarn || p == packages || inPackages(p) {
 				return false
 			}
-			return skipDir(name)
+			return promptfile.SkipDir(name)
 		},
 		Follow: func(p, name string) bool {
-			return inPackages(p) || p == s.manifest || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptSuffix)
+			return inPackages(p) || p == s.manifest || name == "harn.toml" || name == "harn.lock" || strings.HasSuffix(name, ".harn") || strings.HasSuffix(name, promptfile.Suffix)
 		},
 		Poll: 250 * time.Millisecond, Settle: 100 * time.Millisecond,
 	}
@@ -60,7 +61,7 @@ func (s *Server) changed(before, after watch.Snapshot) {
 			packagesChanged = true
 		case p == s.manifest || name == "harn.toml":
 			manifestChanged = true
-		case strings.HasSuffix(name, promptSuffix):
+		case strings.HasSuffix(name, promptfile.Suffix):
 			promptChanged = true
 		case strings.HasSuffix(name, ".harn"):
 			sourceChanged = true
