@@ -283,7 +283,10 @@ func (f *fcomp) bindPattern(p syntax.Pattern, globalKind int) {
 		tmp := f.temp()
 		f.emit(STORE_LOCAL, tmp)
 		for i, it := range p.Items {
-			if it.Name == "_" && !it.Rest {
+			// `_` binds nothing, but its default still runs when the
+			// element is missing, as it does for a named element and for
+			// `key: _ = expr` in a dict pattern (docs/spec/language.md §4.2)
+			if it.Name == "_" && !it.Rest && it.Default == nil {
 				continue
 			}
 			f.emit(LOAD_LOCAL, tmp)
