@@ -546,9 +546,14 @@ func (c cursor) costRoute(pos Pos) Stmt {
 // by hand rather than as a production because it is by far the most
 // frequent statement and is little more than an expression.
 func (c cursor) exprStmt(top bool) Stmt {
+	// The tree keeps no parentheses, so a target whose root sits in them
+	// (`(x) = 2`, `(d).a = 5`) is recognised by the statement's first
+	// token: an assignable chain starting with `(` has a parenthesised
+	// root, which is not the identifier docs/spec/language.md §2.3 asks for.
+	paren := isPunct(c.peek(), "(")
 	x := c.expr()
 	t := c.peek()
-	if t.Type != tPunct || c.nl() || !assignable(x) {
+	if t.Type != tPunct || c.nl() || paren || !assignable(x) {
 		// Upstream takes the assignment branch only for a valid target, so
 		// for any other left side the operator breaks the statement.
 		return &ExprStmt{X: x}
