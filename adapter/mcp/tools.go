@@ -9,13 +9,11 @@ import (
 
 // toolDocs are the tools/list documents of a profile: the prepared
 // catalog's, except that in the released profile an output schema that
-// guarantees an object without a type at its root (a $ref to an object
-// component, an allOf, …) also gets "type": "object" there. Released
-// MCP versions require outputSchema.type to be "object", and real
-// clients (the TypeScript SDK) reject a whole tools/list otherwise; the
-// addition changes no instance's validity (docs/mcp.md). A schema whose
-// root type already says object, as "object" or ["object"], is passed
-// through unchanged (docs/spec/mcp-projection.md §5).
+// guarantees an object without saying so at its root (a $ref to an
+// object component, an allOf, …) also gets "type": "object" there.
+// Released MCP versions require outputSchema.type to be "object", and
+// real clients (the TypeScript SDK) reject a whole tools/list otherwise;
+// the addition changes no instance's validity (docs/mcp.md).
 func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 	docs := sf.Catalog.MCPTools(p)
 	if p != tool.MCPReleased {
@@ -29,7 +27,7 @@ func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 			if !ok {
 				continue
 			}
-			if objectTyped(o) {
+			if t, _ := o.Get("type"); t == "object" {
 				continue
 			}
 			typed := jsonv.NewObject(o.Len() + 1)
@@ -46,23 +44,6 @@ func (sf *Surface) toolDocs(p tool.MCPProfile) []*jsonv.Object {
 		}
 	})
 	return sf.releasedDocs
-}
-
-// objectTyped reports whether a schema's root type keyword says object:
-// "object", or a non-empty array of nothing but "object".
-func objectTyped(o *jsonv.Object) bool {
-	switch t, _ := o.Get("type"); t := t.(type) {
-	case string:
-		return t == "object"
-	case []any:
-		for _, e := range t {
-			if e != any("object") {
-				return false
-			}
-		}
-		return len(t) > 0
-	}
-	return false
 }
 
 // Tools implements protocol.Provider: the prepared tools/list

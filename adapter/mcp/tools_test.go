@@ -318,26 +318,3 @@ fn main(harness: Harness) {
 		t.Error("a call cut short while queued ran")
 	}
 }
-
-// A released output schema whose root type already says object, in the
-// string or the array form, is listed unchanged (docs/spec/mcp-projection.md
-// §5); only a schema without a root type gets "type": "object" added.
-func TestReleasedObjectOutputSchemaUnchanged(t *testing.T) {
-	s := start(t, writeScript(t, `import { tool_registry_from } from "std/tools"
-
-fn main(harness: Harness) {
-  harness.tools.mcp_tools(tool_registry_from([
-    {name: "arr", description: "Array form.", returns: {type: ["object"], properties: {n: {type: "integer"}}}, handler: {x -> {n: 1}}},
-    {name: "str", description: "String form.", returns: {type: "object"}, handler: {x -> {}}},
-    {name: "all", description: "allOf.", returns: {allOf: [{type: "object"}]}, handler: {x -> {}}},
-  ]))
-}
-`), Options{})
-	s.initialize("2025-06-18")
-	list := s.result("tools/list", nil)
-	jsonEq(t, "array form", findTool(t, list, "arr")["outputSchema"], `{"type":["object"],"properties":{"n":{"type":"integer"}}}`)
-	jsonEq(t, "string form", findTool(t, list, "str")["outputSchema"], `{"type":"object"}`)
-	jsonEq(t, "allOf", findTool(t, list, "all")["outputSchema"], `{"type":"object","allOf":[{"type":"object"}]}`)
-	jsonEq(t, "array call", s.result("tools/call", map[string]any{"name": "arr"}),
-		`{"content":[{"type":"text","text":"{n: 1}"}],"structuredContent":{"n":1},"isError":false}`)
-}
