@@ -4,8 +4,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -98,7 +100,7 @@ func projectContext(path string, stderr io.Writer) ([]*tool.Resource, []*promptf
 	dir := filepath.Dir(abs)
 	root, manifest := projectRoot(dir)
 	prompts, failed := promptfile.Load([]promptfile.Root{{Dir: root}})
-	for _, f := range sortedKeys(failed) {
+	for _, f := range slices.Sorted(maps.Keys(failed)) {
 		fmt.Fprintf(stderr, "[harn] serve mcp: prompt %s\n", failed[f])
 	}
 	type file struct{ path, description string }
@@ -136,13 +138,4 @@ func projectContext(path string, stderr io.Writer) ([]*tool.Resource, []*promptf
 		res = append(res, r)
 	}
 	return res, prompts, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
