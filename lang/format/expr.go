@@ -231,19 +231,7 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 // endingLine emits the comments before start that end the line of the
 // code before them (after a comma or an opening bracket).
 func (p *printer) endingLine(start syntax.Pos) doc {
-	var out concat
-	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(start) {
-		c := p.comments[p.next]
-		if !c.trailing || !c.nlAfter {
-			break
-		}
-		p.next++
-		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return p.afterOpen(syntax.Pos{}, start)
 }
 
 // ownLine emits the comments on lines of their own before an element

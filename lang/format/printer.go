@@ -157,12 +157,16 @@ func (p *printer) trailingComments(pos syntax.Pos) doc {
 
 // afterOpen emits the comments that end the line of the opening brace at
 // open, before first (the first statement or member, or the closing
-// brace): `fn f() { // why` keeps its comment after the brace.
+// brace): `fn f() { // why` keeps its comment after the brace. With no
+// open position it takes every such comment before first (endingLine).
 func (p *printer) afterOpen(open, first syntax.Pos) doc {
 	var out concat
 	for p.next < len(p.comments) {
 		c := p.comments[p.next]
-		if !c.trailing || !c.nlAfter || c.tok.Pos.Line != open.Line || !open.Before(c.tok.Pos) || !c.tok.Pos.Before(first) {
+		if !c.trailing || !c.nlAfter || !c.tok.Pos.Before(first) {
+			break
+		}
+		if open.IsValid() && (c.tok.Pos.Line != open.Line || !open.Before(c.tok.Pos)) {
 			break
 		}
 		p.next++
