@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/mcp/promptfile"
+	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -28,16 +29,10 @@ import (
 // projectRoot is the nearest directory at or above dir holding
 // harn.toml, else dir itself; manifest is that harn.toml, or "".
 func projectRoot(dir string) (root, manifest string) {
-	for d := dir; ; {
-		if st, err := os.Stat(filepath.Join(d, "harn.toml")); err == nil && !st.IsDir() {
-			return d, filepath.Join(d, "harn.toml")
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir, ""
-		}
-		d = parent
+	if d := process.ManifestDir(dir); d != "" {
+		return d, filepath.Join(d, "harn.toml")
 	}
+	return dir, ""
 }
 
 // readmes are the README files of dir (README, README.md, readme.txt, …),

@@ -164,19 +164,26 @@ func sourceDir(th *vm.Thread) string {
 // execution root) that contains harn.toml; "" when there is none.
 func ProjectRoot(th *vm.Thread) string {
 	for _, start := range []string{sourceDir(th), fs.ExecutionRoot(th)} {
-		dir := start
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "harn.toml")); err == nil {
-				return dir
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
+		if dir := ManifestDir(start); dir != "" {
+			return dir
 		}
 	}
 	return ""
+}
+
+// ManifestDir is the nearest directory at or above dir that contains
+// harn.toml; "" when there is none.
+func ManifestDir(dir string) string {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "harn.toml")); err == nil && !st.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // StateRoot is where persistent run state lives: $HARN_STATE_DIR, else
