@@ -19,14 +19,23 @@ reported; pub top-level bindings are part of the module's interface and
 are not reported either.`}
 	UnusedParameter = &Rule{"unused-parameter", "a function or closure parameter is never read",
 		`A parameter the body never reads usually means the body computes
-something else than the caller thinks. The fix prefixes the name with _
-(for closures and private functions only: the parameter names of pub
-functions, tools and pipelines are their published interface). fn main,
-impl methods and functions with an empty body are not reported.`}
+something else than the caller thinks. There is no automatic fix:
+renaming the parameter changes what printing the function shows
+("<fn(x, y)>"), so the program's output could change; use the parameter,
+remove it, or prefix its name with _ yourself (not in a pub function,
+whose parameter names are part of its interface). fn main, impl methods,
+functions with an empty body, tools and pipelines (their parameters are
+their published interface) are not reported.`}
 	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
-from the import, and the import itself when no name is left. A struct,
+from the import. Loading a module runs its top-level let and const
+initialisers, so the import itself is removed with its last name only
+when that keeps the load: for a std/ module (whose loading has no visible
+effect), or when an earlier import in the file loads the same path.
+Otherwise the last name is reported without a fix: delete the import
+yourself, or write import "path" if the module's loading matters (that
+form also binds every name the module exports). A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
 ("Color.Red", also in match arms). A function is used when a pipe names
