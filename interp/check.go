@@ -65,6 +65,31 @@ func (i importedFuncs) NamespaceExports(ns string) ([]string, bool) {
 	return nil, false
 }
 
+// NamespaceConstType implements check.NamespaceConsts: the type of a
+// `pub const` the module of namespace import ns exports, from its
+// annotation or its literal initialiser.
+func (i importedFuncs) NamespaceConstType(ns, name string) (types.Type, bool) {
+	var def *Module
+	var decl syntax.Node
+	for _, imp := range i.m.Imports {
+		if n := imp.Decl.Namespace; n != nil && n.Name == ns && imp.Module != nil {
+			def, decl, _ = imp.Module.Exported(name)
+		}
+	}
+	let, ok := decl.(*syntax.LetStmt)
+	if !ok || let.Kind != syntax.BindConst || def.env == nil {
+		return nil, false
+	}
+	if _, single := let.Pattern.(*syntax.IdentPattern); !single {
+		return nil, false
+	}
+	if let.Type != nil {
+		return def.Types().FromSyntax(let.Type, nil), true
+	}
+	t := check.LiteralType(let.Value)
+	return t, t != nil
+}
+
 // library shows the checker the builtins' signatures, from the one
 // descriptor table the universe was built from.
 type library struct{ u *vm.Universe }

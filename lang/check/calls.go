@@ -415,7 +415,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			}
 			return &types.Named{Decl: d}
 		}
-		if c.unknownNamespaceMember(id, e.Name, e.At, true) {
+		if c.namespaceConstCall(id, e.Name, e.At) || c.unknownNamespaceMember(id, e.Name, e.At, true) {
 			return types.Any
 		}
 	}

@@ -30,6 +30,64 @@ type NamespaceImports interface {
 	NamespaceExports(ns string) (names []string, ok bool)
 }
 
+// NamespaceConsts is an Imports that also knows the constants the module
+// of a namespace import exports, so that a call of one (`ns.K()`) is
+// reported before the run like the call of any value that is not callable.
+type NamespaceConsts interface {
+	// NamespaceConstType returns the type of the `pub const` name that
+	// the module of the namespace import ns exports, when its annotation
+	// or its literal initialiser states it; ok is false otherwise.
+	NamespaceConstType(ns, name string) (t types.Type, ok bool)
+}
+
+// LiteralType is the type a literal initialiser gives a binding whatever
+// its elements: int, float, string, bool, nil, list or dict (nil for any
+// other expression).
+func LiteralType(x syntax.Expr) types.Type {
+	switch x := x.(type) {
+	case *syntax.IntLit:
+		return types.Int
+	case *syntax.FloatLit:
+		return types.Float
+	case *syntax.StringLit, *syntax.InterpString:
+		return types.String
+	case *syntax.BoolLit:
+		return types.Bool
+	case *syntax.NilLit:
+		return types.Nil
+	case *syntax.ListLit:
+		return &types.List{Elem: types.Any}
+	case *syntax.DictLit:
+		return &types.Dict{Key: types.String, Value: types.Any}
+	case *syntax.UnaryExpr:
+		if t := LiteralType(x.X); x.Op == "-" && (t == types.Int || t == types.Float) {
+			return t
+		}
+	}
+	return nil
+}
+
+// namespaceConstCall reports `ns.K(…)` where K is a constant the module
+// of the namespace import ns exports and its value is not callable (the
+// run time fails with `cannot call …`). It reports whether it reported.
+func (c *checker) namespaceConstCall(id *syntax.Ident, name string, pos syntax.Pos) bool {
+	nc, ok := c.imports.(NamespaceConsts)
+	if !ok {
+		return false
+	}
+	t, ok := nc.NamespaceConstType(id.Name, name)
+	if !ok {
+		return false
+	}
+	kind := notCallable(t)
+	if kind == "" {
+		return false
+	}
+	c.report(sevError, pos, "", "`"+id.Name+"."+name+"` is a constant its module exports, not a function",
+		"cannot call "+kind+": a value of type `"+t.String()+"` is not callable")
+	return true
+}
+
 // unknownNamespaceMember reports `ns.name` where ns is a namespace import
 // whose module exports no name: an error for a call (which would fail at
 // run time, like a call of an undefined name: HARN-NAM-002), a warning for
