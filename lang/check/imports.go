@@ -30,14 +30,15 @@ type NamespaceImports interface {
 	NamespaceExports(ns string) (names []string, ok bool)
 }
 
-// NamespaceConsts is an Imports that also knows the constants the module
-// of a namespace import exports, so that a call of one (`ns.K()`) is
-// reported before the run like the call of any value that is not callable.
-type NamespaceConsts interface {
-	// NamespaceConstType returns the type of the `pub const` name that
-	// the module of the namespace import ns exports, when its annotation
-	// or its literal initialiser states it; ok is false otherwise.
-	NamespaceConstType(ns, name string) (t types.Type, ok bool)
+// ImportedConsts is an Imports that also knows the constants imports
+// bind, so that a call of one (`K()`, `ns.K()`) is reported before the
+// run like the call of any value that is not callable.
+type ImportedConsts interface {
+	// ImportedConstType returns the type of the `pub const` an import
+	// binds to name (for ns != "", the member name of the namespace
+	// import ns), when its annotation or its literal initialiser states
+	// it; ok is false otherwise.
+	ImportedConstType(ns, name string) (t types.Type, ok bool)
 }
 
 // LiteralType is the type a literal initialiser gives a binding whatever
@@ -67,15 +68,15 @@ func LiteralType(x syntax.Expr) types.Type {
 	return nil
 }
 
-// namespaceConstCall reports `ns.K(…)` where K is a constant the module
-// of the namespace import ns exports and its value is not callable (the
-// run time fails with `cannot call …`). It reports whether it reported.
-func (c *checker) namespaceConstCall(id *syntax.Ident, name string, pos syntax.Pos) bool {
-	nc, ok := c.imports.(NamespaceConsts)
+// importedConstCall reports `K(…)` and `ns.K(…)` (for ns != "") where K
+// is an imported constant whose value is not callable: the call fails at
+// run time. It reports whether it reported.
+func (c *checker) importedConstCall(ns, name string, pos syntax.Pos) bool {
+	ic, ok := c.imports.(ImportedConsts)
 	if !ok {
 		return false
 	}
-	t, ok := nc.NamespaceConstType(id.Name, name)
+	t, ok := ic.ImportedConstType(ns, name)
 	if !ok {
 		return false
 	}
@@ -83,8 +84,11 @@ func (c *checker) namespaceConstCall(id *syntax.Ident, name string, pos syntax.P
 	if kind == "" {
 		return false
 	}
-	c.report(sevError, pos, "", "`"+id.Name+"."+name+"` is a constant its module exports, not a function",
-		"cannot call "+kind+": a value of type `"+t.String()+"` is not callable")
+	what := "`" + name + "` is an imported constant"
+	if ns != "" {
+		what = "`" + ns + "." + name + "` is a constant its module exports"
+	}
+	c.report(sevError, pos, "", what+", not a function", "cannot call "+kind+": a value of type `"+t.String()+"` is not callable")
 	return true
 }
 
