@@ -56,9 +56,10 @@ are not reported; shadowing a top-level name or a builtin is not
 reported either.`}
 	UnreachableCode = &Rule{"unreachable-code", "statements after return, throw, break or continue never run",
 		`Statements that follow return, throw, break or continue in the same block
-can never run. The fix deletes them (local fn declarations are kept: they
-are hoisted and may be called from the reachable part). The top level of a
-file in pipeline mode is not checked: a return or exit there is ignored.`}
+can never run. The fix deletes them (fn, struct, enum, interface, type and
+impl declarations are kept: a local fn is bound when its block starts, and
+the file's types are known everywhere in it). The top level of a file in
+pipeline mode is not checked: a return or exit there is ignored.`}
 	PointlessComparison = &Rule{"pointless-comparison", "a comparison whose result is known, or a comparison with true or false",
 		`"x == x" is always true and "x != x" always false when x is known to be
 an int, string, bool or nil (a literal, or a let bound to one) and has no
@@ -179,7 +180,7 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		var dead []syntax.Stmt
 		until := end // the start of what follows the last dead statement
 		for j, d := range list[i+1:] {
-			if _, fn := d.(*syntax.FnDecl); !fn {
+			if !declaration(d) {
 				dead = append(dead, d)
 				until = end
 				if k := i + 1 + j + 1; k < len(list) {
@@ -194,7 +195,7 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		f := l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
 			out := append([]syntax.Stmt(nil), list[:keep]...)
 			for _, d := range list[keep:] {
-				if _, fn := d.(*syntax.FnDecl); fn {
+				if declaration(d) {
 					out = append(out, d)
 				}
 			}
@@ -205,6 +206,18 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		}
 		return
 	}
+}
+
+// declaration reports whether s declares a function or a type, which
+// unreachable-code keeps: a local fn is bound when its block starts, and
+// a struct, enum, interface or type is known to the whole file (the
+// checker would reject the file without it).
+func declaration(s syntax.Stmt) bool {
+	switch s.(type) {
+	case *syntax.FnDecl, *syntax.StructDecl, *syntax.EnumDecl, *syntax.InterfaceDecl, *syntax.TypeDecl, *syntax.ImplBlock:
+		return true
+	}
+	return false
 }
 
 func startOf(s syntax.Stmt) syntax.Pos {
