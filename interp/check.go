@@ -28,9 +28,22 @@ func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe) di
 type importedFuncs struct{ m *Module }
 
 func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Func, bool) {
-	var def *Module
-	var decl syntax.Node
+	def, decl := i.importedDecl(ns, name)
+	fn, ok := decl.(*syntax.FnDecl)
+	if !ok || def.env == nil {
+		return nil, nil, false
+	}
+	return fn, def.Types().FnType(fn), true
+}
+
+// importedDecl returns the module and declaration of what an import binds
+// to name (for ns != "", the member name of the namespace import ns); decl
+// is nil when it is not known.
+func (i importedFuncs) importedDecl(ns, name string) (def *Module, decl syntax.Node) {
 	for _, imp := range i.m.Imports {
+		if imp.Module == nil {
+			continue // not loaded
+		}
 		switch n := imp.Decl.Namespace; {
 		case ns != "" && n != nil && n.Name == ns:
 			def, decl, _ = imp.Module.Exported(name)
@@ -44,11 +57,7 @@ func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Fun
 			}
 		}
 	}
-	fn, ok := decl.(*syntax.FnDecl)
-	if !ok || def.env == nil {
-		return nil, nil, false
-	}
-	return fn, def.Types().FnType(fn), true
+	return def, decl
 }
 
 // NamespaceExports implements check.NamespaceImports: the export surface
@@ -63,6 +72,25 @@ func (i importedFuncs) NamespaceExports(ns string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ImportedConstType implements check.ImportedConsts: the type of the
+// `pub const` an import binds to name (for ns != "", the member name of
+// the namespace import ns), from its annotation or literal initialiser.
+func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
+	def, decl := i.importedDecl(ns, name)
+	let, ok := decl.(*syntax.LetStmt)
+	if !ok || let.Kind != syntax.BindConst || def.env == nil {
+		return nil, false
+	}
+	if _, single := let.Pattern.(*syntax.IdentPattern); !single {
+		return nil, false
+	}
+	if let.Type != nil {
+		return def.Types().FromSyntax(let.Type, nil), true
+	}
+	t := check.LiteralType(let.Value)
+	return t, t != nil
 }
 
 // library shows the checker the builtins' signatures, from the one

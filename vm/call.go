@@ -141,7 +141,12 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
 		if r.namespace {
-			// an `import * as ns` value (docs/spec/newer.md §1.3)
+			// an `import * as ns` value (docs/spec/newer.md §1.3); a
+			// member that is not a function fails as calling any value
+			// that is not callable does (`cannot call int`)
+			if v, ok := r.Get(name); ok {
+				return Value{}, Typef("cannot call %s: module namespace member `%s` is not callable", v.Type(), name)
+			}
 			return Value{}, Runtimef("module namespace has no member `%s`", name)
 		}
 		return Value{}, Runtimef("dict has no method `%s`", name)

@@ -42,6 +42,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				if f := c.imported("", e.Fn.Name); f != nil {
 					return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: e.Fn.Name, decl: f.decl, sig: f.sig, imported: true})
 				}
+				if !c.isBuiltin(e.Fn.Name) && c.importedConstCall("", e.Fn.Name, e.At) {
+					return types.Any
+				}
 			}
 		case resolve.KStruct:
 			d := c.env.Lookup(b.Name)
@@ -199,10 +202,8 @@ func plainRest(params []types.Param) []types.Param {
 // arguments checked. A name that is also a builtin is left alone: a
 // non-closure value does not shadow the builtin (docs/spec/language.md §9.2).
 func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
-	if c.lib != nil {
-		if _, builtin := c.lib.BuiltinSig(e.Fn.Name); builtin {
-			return types.Any
-		}
+	if c.isBuiltin(e.Fn.Name) {
+		return types.Any
 	}
 	callee := c.expr(e.Fn)
 	if kind := notCallable(callee); kind != "" {
@@ -217,6 +218,17 @@ func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 		c.arguments(e.Args, args, sig, nil)
 	}
 	return c.result(sig)
+}
+
+// isBuiltin reports whether name is a builtin function: a call of a name
+// bound to a value that is not a closure calls the builtin of that name
+// (docs/spec/language.md §9.2).
+func (c *checker) isBuiltin(name string) bool {
+	if c.lib == nil {
+		return false
+	}
+	_, builtin := c.lib.BuiltinSig(name)
+	return builtin
 }
 
 // valueCall checks `callee(args)` where the callee is an expression
@@ -415,7 +427,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			}
 			return &types.Named{Decl: d}
 		}
-		if c.unknownNamespaceMember(id, e.Name, e.At, true) {
+		if c.importedConstCall(id.Name, e.Name, e.At) || c.unknownNamespaceMember(id, e.Name, e.At, true) {
 			return types.Any
 		}
 	}

@@ -30,6 +30,68 @@ type NamespaceImports interface {
 	NamespaceExports(ns string) (names []string, ok bool)
 }
 
+// ImportedConsts is an Imports that also knows the constants imports
+// bind, so that a call of one (`K()`, `ns.K()`) is reported before the
+// run like the call of any value that is not callable.
+type ImportedConsts interface {
+	// ImportedConstType returns the type of the `pub const` an import
+	// binds to name (for ns != "", the member name of the namespace
+	// import ns), when its annotation or its literal initialiser states
+	// it; ok is false otherwise.
+	ImportedConstType(ns, name string) (t types.Type, ok bool)
+}
+
+// LiteralType is the type a literal initialiser gives a binding whatever
+// its elements: int, float, string, bool, nil, list or dict (nil for any
+// other expression).
+func LiteralType(x syntax.Expr) types.Type {
+	switch x := x.(type) {
+	case *syntax.IntLit:
+		return types.Int
+	case *syntax.FloatLit:
+		return types.Float
+	case *syntax.StringLit, *syntax.InterpString:
+		return types.String
+	case *syntax.BoolLit:
+		return types.Bool
+	case *syntax.NilLit:
+		return types.Nil
+	case *syntax.ListLit:
+		return &types.List{Elem: types.Any}
+	case *syntax.DictLit:
+		return &types.Dict{Key: types.String, Value: types.Any}
+	case *syntax.UnaryExpr:
+		if t := LiteralType(x.X); x.Op == "-" && (t == types.Int || t == types.Float) {
+			return t
+		}
+	}
+	return nil
+}
+
+// importedConstCall reports `K(…)` and `ns.K(…)` (for ns != "") where K
+// is an imported constant whose value is not callable: the call fails at
+// run time. It reports whether it reported.
+func (c *checker) importedConstCall(ns, name string, pos syntax.Pos) bool {
+	ic, ok := c.imports.(ImportedConsts)
+	if !ok {
+		return false
+	}
+	t, ok := ic.ImportedConstType(ns, name)
+	if !ok {
+		return false
+	}
+	kind := notCallable(t)
+	if kind == "" {
+		return false
+	}
+	what := "`" + name + "` is an imported constant"
+	if ns != "" {
+		what = "`" + ns + "." + name + "` is a constant its module exports"
+	}
+	c.report(sevError, pos, "", what+", not a function", "cannot call "+kind+": a value of type `"+t.String()+"` is not callable")
+	return true
+}
+
 // unknownNamespaceMember reports `ns.name` where ns is a namespace import
 // whose module exports no name: an error for a call (which would fail at
 // run time, like a call of an undefined name: HARN-NAM-002), a warning for

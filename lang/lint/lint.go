@@ -316,27 +316,19 @@ func (l *linter) unused(b *resolve.Binding) {
 	}
 }
 
+// unusedParam reports a parameter the body never reads, without a fix:
+// a function value prints its parameter names ("<fn(x, y)>"), so renaming
+// one to _x could change the program's output.
 func (l *linter) unusedParam(b *resolve.Binding, p *syntax.Param) {
-	fn := l.paramFn[p]
-	var fix func()
-	switch fn := fn.(type) {
+	switch fn := l.paramFn[p].(type) {
 	case *syntax.FnDecl:
 		if fn.Name == "main" || l.implFns[fn] || fn.Body == nil || len(fn.Body.Stmts) == 0 {
 			return // an entry point, a method (self, interface shape) or a stub
 		}
-		if !fn.Pub {
-			fix = func() { p.Name = "_" + p.Name }
-		}
-	case *syntax.ClosureLit:
-		fix = func() { p.Name = "_" + p.Name }
 	case *syntax.ToolDecl, *syntax.PipelineDecl:
 		return // parameters are the declaration's published interface
 	}
-	desc := ""
-	if fix != nil {
-		desc = "prefix the name with `_`"
-	}
-	l.report(UnusedParameter, p.At, len(p.Name), desc, fix, "parameter `%s` is never used", b.Name)
+	l.report(UnusedParameter, p.At, len(p.Name), "", nil, "parameter `%s` is never used", b.Name)
 }
 
 func (l *linter) unusedImports() {
@@ -361,10 +353,35 @@ func (l *linter) unusedImports() {
 		for _, n := range unused {
 			n := n
 			d := d
-			l.report(UnusedImport, n.At, len(n.Name), "remove it from the import", func() { l.dropImport(d, n) },
+			desc, fix := "remove it from the import", func() { l.dropImport(d, n) }
+			if len(unused) == len(d.Names) && !l.loadKept(d) {
+				desc, fix = "", nil // removing the import would skip the module's top-level code
+			}
+			l.report(UnusedImport, n.At, len(n.Name), desc, fix,
 				"`%s` is imported from %q but never used", n.Name, d.Path)
 		}
 	}
+}
+
+// loadKept reports whether the file still loads d's module once d is
+// removed. Loading runs the module's top-level let and const initialisers
+// (docs/spec/language.md §11.2), which may print or set state. Loading a
+// std/ module has no visible effect; any other module must be loaded by an
+// earlier import of the same path, which stays: the first import of a
+// path is never removed.
+func (l *linter) loadKept(d *syntax.ImportDecl) bool {
+	if strings.HasPrefix(d.Path, "std/") {
+		return true
+	}
+	for _, e := range l.imports {
+		if e == d {
+			return false
+		}
+		if e.Path == d.Path {
+			return true
+		}
+	}
+	return false
 }
 
 // typeNames collects the names the file uses as types, which the resolver

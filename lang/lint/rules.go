@@ -19,14 +19,23 @@ reported; pub top-level bindings are part of the module's interface and
 are not reported either.`}
 	UnusedParameter = &Rule{"unused-parameter", "a function or closure parameter is never read",
 		`A parameter the body never reads usually means the body computes
-something else than the caller thinks. The fix prefixes the name with _
-(for closures and private functions only: the parameter names of pub
-functions, tools and pipelines are their published interface). fn main,
-impl methods and functions with an empty body are not reported.`}
+something else than the caller thinks. There is no automatic fix:
+renaming the parameter changes what printing the function shows
+("<fn(x, y)>"), so the program's output could change; use the parameter,
+remove it, or prefix its name with _ yourself (not in a pub function,
+whose parameter names are part of its interface). fn main, impl methods,
+functions with an empty body, tools and pipelines (their parameters are
+their published interface) are not reported.`}
 	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
-from the import, and the import itself when no name is left. A struct,
+from the import. Loading a module runs its top-level let and const
+initialisers, so the import itself is removed with its last name only
+when that keeps the load: for a std/ module (whose loading has no visible
+effect), or when an earlier import in the file loads the same path.
+Otherwise the last name is reported without a fix: delete the import
+yourself, or write import "path" if the module's loading matters (that
+form also binds every name the module exports). A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
 ("Color.Red", also in match arms). A function is used when a pipe names
@@ -47,9 +56,10 @@ are not reported; shadowing a top-level name or a builtin is not
 reported either.`}
 	UnreachableCode = &Rule{"unreachable-code", "statements after return, throw, break or continue never run",
 		`Statements that follow return, throw, break or continue in the same block
-can never run. The fix deletes them (local fn declarations are kept: they
-are hoisted and may be called from the reachable part). The top level of a
-file in pipeline mode is not checked: a return or exit there is ignored.`}
+can never run. The fix deletes them (fn, struct, enum, interface, type and
+impl declarations are kept: a local fn is bound when its block starts, and
+the file's types are known everywhere in it). The top level of a file in
+pipeline mode is not checked: a return or exit there is ignored.`}
 	PointlessComparison = &Rule{"pointless-comparison", "a comparison whose result is known, or a comparison with true or false",
 		`"x == x" is always true and "x != x" always false when x is known to be
 an int, string, bool or nil (a literal, or a let bound to one) and has no
@@ -170,7 +180,7 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		var dead []syntax.Stmt
 		until := end // the start of what follows the last dead statement
 		for j, d := range list[i+1:] {
-			if _, fn := d.(*syntax.FnDecl); !fn {
+			if !declaration(d) {
 				dead = append(dead, d)
 				until = end
 				if k := i + 1 + j + 1; k < len(list) {
@@ -185,7 +195,7 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		f := l.report(UnreachableCode, startOf(dead[0]), 1, "delete the unreachable statements", func() {
 			out := append([]syntax.Stmt(nil), list[:keep]...)
 			for _, d := range list[keep:] {
-				if _, fn := d.(*syntax.FnDecl); fn {
+				if declaration(d) {
 					out = append(out, d)
 				}
 			}
@@ -196,6 +206,18 @@ func (l *linter) unreachable(stmts *[]syntax.Stmt, end syntax.Pos) {
 		}
 		return
 	}
+}
+
+// declaration reports whether s declares a function or a type, which
+// unreachable-code keeps: a local fn is bound when its block starts, and
+// a struct, enum, interface or type is known to the whole file (the
+// checker would reject the file without it).
+func declaration(s syntax.Stmt) bool {
+	switch s.(type) {
+	case *syntax.FnDecl, *syntax.StructDecl, *syntax.EnumDecl, *syntax.InterfaceDecl, *syntax.TypeDecl, *syntax.ImplBlock:
+		return true
+	}
+	return false
 }
 
 func startOf(s syntax.Stmt) syntax.Pos {
