@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/internal/hmacsig"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/robfig/cron/v3"
 )
@@ -267,9 +267,9 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 		}
 		return false, ""
 	}
-	got := []byte(strings.ToLower(strings.TrimSpace(sig)))
+	got := strings.ToLower(strings.TrimSpace(sig))
 	if wh.Scheme != "harn" {
-		if !hmac.Equal(got, []byte(signature(wh.Secret, body))) {
+		if !hmacsig.Equal(got, signature(wh.Secret, body)) {
 			return false, "signature mismatch"
 		}
 		return false, ""
@@ -278,17 +278,16 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 	if ts == "" {
 		return false, "missing timestamp header " + wh.TimestampHeader
 	}
-	secs, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return false, "timestamp header " + wh.TimestampHeader + " is not unix seconds"
+	if err := hmacsig.Fresh(ts, now, wh.ReplayWindow); err != nil {
+		if err == hmacsig.ErrNotSeconds {
+			return false, "timestamp header " + wh.TimestampHeader + " is not unix seconds"
+		}
+		return false, err.Error()
 	}
-	if d := now.Sub(time.Unix(secs, 0)); d > wh.ReplayWindow || d < -wh.ReplayWindow {
-		return false, fmt.Sprintf("timestamp outside the replay window of %s", wh.ReplayWindow)
-	}
-	if hmac.Equal(got, []byte(signature(wh.Secret, []byte(ts+"."), body))) {
+	if hmacsig.Equal(got, signature(wh.Secret, []byte(ts+"."), body)) {
 		return false, ""
 	}
-	if deliveryID != "" && hmac.Equal(got, []byte(signature(wh.Secret, []byte(deliveryID+"."+ts+"."), body))) {
+	if deliveryID != "" && hmacsig.Equal(got, signature(wh.Secret, []byte(deliveryID+"."+ts+"."), body)) {
 		return true, ""
 	}
 	return false, "signature mismatch"
@@ -296,11 +295,7 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 
 // signature is "sha256=<hex>" of the HMAC-SHA256 of the parts.
 func signature(secret []byte, parts ...[]byte) string {
-	mac := hmac.New(sha256.New, secret)
-	for _, p := range parts {
-		mac.Write(p)
-	}
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	return "sha256=" + hmacsig.Hex(secret, parts...)
 }
 
 // Sign is the harn-scheme signature of a delivery, for senders and
