@@ -92,6 +92,8 @@ func unauthorized(w http.ResponseWriter) {
 	protocol.WriteJSON(w, http.StatusUnauthorized, protocol.ErrorResponse(nil, protocol.Errorf(protocol.CodeUnauthorized, "unauthorized")))
 }
 
-func (credentials) ServeMetadata(w http.ResponseWriter, r *http.Request, _ string) { http.NotFound(w, r) }
+func (credentials) ServeMetadata(w http.ResponseWriter, r *http.Request, _ string) {
+	http.NotFound(w, r)
+}
 
 func (credentials) ResourceMetadataURL(string) string { return "" }
