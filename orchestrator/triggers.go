@@ -129,12 +129,13 @@ type WebhookAck struct {
 // ServeWebhook serves the deliveries of the webhook and a2a-push
 // bindings, each at its path (default /hooks/<id>, /a2a/<id>). A binding with a secret requires a valid
 // HMAC signature (and, for the harn scheme, a timestamp inside the
-// replay window); for one without, unsigned decides (nil admits all) —
-// the MCP server passes its own authentication there. Deliveries are
+// replay window); for one without, unsigned decides, given the body
+// (nil admits all) — the MCP server passes its own authentication there,
+// whose signed requests cover the body. Deliveries are
 // idempotent (see deliveryKey). They are acknowledged with 202 once
 // accepted; dispatch is asynchronous. ok is false when no binding has
 // the path.
-func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(http.ResponseWriter, *http.Request) bool) (ok bool) {
+func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(w http.ResponseWriter, r *http.Request, body []byte) bool) (ok bool) {
 	var b *Binding
 	for _, x := range o.Bindings() {
 		if x.Webhook != nil && x.Webhook.Path == r.URL.Path {
@@ -169,7 +170,7 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 			fail(http.StatusUnauthorized, msg)
 			return true
 		}
-	} else if unsigned != nil && !unsigned(w, r) {
+	} else if unsigned != nil && !unsigned(w, r, body) {
 		return true
 	}
 	kind := b.EventKind()

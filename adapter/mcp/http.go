@@ -80,7 +80,7 @@ func (c credentials) Authenticate(w http.ResponseWriter, r *http.Request, _ stri
 	return "", false
 }
 
-func (c credentials) AuthenticateBody(w http.ResponseWriter, r *http.Request, identity string, body []byte) bool {
+func (c credentials) AuthenticateBody(w http.ResponseWriter, r *http.Request, _, identity string, body []byte) bool {
 	if identity != signedIdentity || c.hmac.Verify(r, body) {
 		return true
 	}

@@ -61,6 +61,13 @@ func (s *HMACSecret) Verify(r *http.Request, body []byte) bool {
 	return hmacsig.Equal(sig, hmacsig.Timestamped(s.secret, ts, body))
 }
 
+// HMACSigned reports whether r's Authorization uses the HMAC-SHA256
+// scheme, well formed or not.
+func HMACSigned(r *http.Request) bool {
+	scheme, _, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	return strings.EqualFold(scheme, HMACScheme)
+}
+
 // SignHMAC is the Authorization value of body sent at ts under secret,
 // for clients and tests.
 func SignHMAC(secret string, ts time.Time, body []byte) string {

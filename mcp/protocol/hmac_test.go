@@ -103,7 +103,7 @@ func (a *bodyAuth) Authenticate(w http.ResponseWriter, r *http.Request, _ string
 	return "", false
 }
 
-func (a *bodyAuth) AuthenticateBody(w http.ResponseWriter, r *http.Request, identity string, body []byte) bool {
+func (a *bodyAuth) AuthenticateBody(w http.ResponseWriter, r *http.Request, _, identity string, body []byte) bool {
 	a.bodies++
 	if identity == "key" || strings.Contains(string(body), "ping") {
 		return true

@@ -62,7 +62,7 @@ type Authenticator interface {
 // returned, and writes the refusal itself.
 type BodyAuthenticator interface {
 	Authenticator
-	AuthenticateBody(w http.ResponseWriter, r *http.Request, identity string, body []byte) bool
+	AuthenticateBody(w http.ResponseWriter, r *http.Request, endpoint, identity string, body []byte) bool
 }
 
 const defaultMaxBody = 4 << 20
@@ -168,7 +168,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
 		return
 	}
-	if ba, ok := h.opts.Auth.(BodyAuthenticator); ok && !ba.AuthenticateBody(w, r, principal, body) {
+	if ba, ok := h.opts.Auth.(BodyAuthenticator); ok && !ba.AuthenticateBody(w, r, PublicEndpoint(r, h.opts.Path), principal, body) {
 		return
 	}
 	if !utf8.Valid(body) {
