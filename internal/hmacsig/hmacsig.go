@@ -10,6 +10,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -34,10 +35,12 @@ func Timestamped(secret []byte, ts string, body []byte) string {
 // Equal compares two signatures in constant time.
 func Equal(got, want string) bool { return hmac.Equal([]byte(got), []byte(want)) }
 
-// ErrNotSeconds and an *OutsideWindow are Fresh's refusals.
-var ErrNotSeconds = fmt.Errorf("not unix seconds")
+// ErrNotSeconds is Fresh's refusal of a timestamp that is not decimal
+// unix seconds.
+var ErrNotSeconds = errors.New("not unix seconds")
 
-// OutsideWindow is a timestamp too old or too far ahead of now.
+// OutsideWindow is Fresh's refusal of a timestamp too old or too far
+// ahead of now.
 type OutsideWindow struct{ Window time.Duration }
 
 func (e *OutsideWindow) Error() string {
