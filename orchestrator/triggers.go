@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/internal/hmacsig"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/robfig/cron/v3"
 )
@@ -129,12 +129,13 @@ type WebhookAck struct {
 // ServeWebhook serves the deliveries of the webhook and a2a-push
 // bindings, each at its path (default /hooks/<id>, /a2a/<id>). A binding with a secret requires a valid
 // HMAC signature (and, for the harn scheme, a timestamp inside the
-// replay window); for one without, unsigned decides (nil admits all) —
-// the MCP server passes its own authentication there. Deliveries are
+// replay window); for one without, unsigned decides, given the body
+// (nil admits all) — the MCP server passes its own authentication there,
+// whose signed requests cover the body. Deliveries are
 // idempotent (see deliveryKey). They are acknowledged with 202 once
 // accepted; dispatch is asynchronous. ok is false when no binding has
 // the path.
-func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(http.ResponseWriter, *http.Request) bool) (ok bool) {
+func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsigned func(w http.ResponseWriter, r *http.Request, body []byte) bool) (ok bool) {
 	var b *Binding
 	for _, x := range o.Bindings() {
 		if x.Webhook != nil && x.Webhook.Path == r.URL.Path {
@@ -169,7 +170,7 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 			fail(http.StatusUnauthorized, msg)
 			return true
 		}
-	} else if unsigned != nil && !unsigned(w, r) {
+	} else if unsigned != nil && !unsigned(w, r, body) {
 		return true
 	}
 	kind := b.EventKind()
@@ -267,9 +268,9 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 		}
 		return false, ""
 	}
-	got := []byte(strings.ToLower(strings.TrimSpace(sig)))
+	got := strings.ToLower(strings.TrimSpace(sig))
 	if wh.Scheme != "harn" {
-		if !hmac.Equal(got, []byte(signature(wh.Secret, body))) {
+		if !hmacsig.Equal(got, signature(wh.Secret, body)) {
 			return false, "signature mismatch"
 		}
 		return false, ""
@@ -278,17 +279,16 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 	if ts == "" {
 		return false, "missing timestamp header " + wh.TimestampHeader
 	}
-	secs, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return false, "timestamp header " + wh.TimestampHeader + " is not unix seconds"
+	if err := hmacsig.Fresh(ts, now, wh.ReplayWindow); err != nil {
+		if err == hmacsig.ErrNotSeconds {
+			return false, "timestamp header " + wh.TimestampHeader + " is not unix seconds"
+		}
+		return false, err.Error()
 	}
-	if d := now.Sub(time.Unix(secs, 0)); d > wh.ReplayWindow || d < -wh.ReplayWindow {
-		return false, fmt.Sprintf("timestamp outside the replay window of %s", wh.ReplayWindow)
-	}
-	if hmac.Equal(got, []byte(signature(wh.Secret, []byte(ts+"."), body))) {
+	if hmacsig.Equal(got, signature(wh.Secret, []byte(ts+"."), body)) {
 		return false, ""
 	}
-	if deliveryID != "" && hmac.Equal(got, []byte(signature(wh.Secret, []byte(deliveryID+"."+ts+"."), body))) {
+	if deliveryID != "" && hmacsig.Equal(got, signature(wh.Secret, []byte(deliveryID+"."+ts+"."), body)) {
 		return true, ""
 	}
 	return false, "signature mismatch"
@@ -296,11 +296,7 @@ func verifySignature(wh *manifest.Webhook, r *http.Request, deliveryID string, b
 
 // signature is "sha256=<hex>" of the HMAC-SHA256 of the parts.
 func signature(secret []byte, parts ...[]byte) string {
-	mac := hmac.New(sha256.New, secret)
-	for _, p := range parts {
-		mac.Write(p)
-	}
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	return "sha256=" + hmacsig.Hex(secret, parts...)
 }
 
 // Sign is the harn-scheme signature of a delivery, for senders and

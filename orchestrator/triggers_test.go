@@ -113,7 +113,7 @@ func TestWebhooks(t *testing.T) {
 	}
 	gate := "open"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		unsigned := func(w http.ResponseWriter, r *http.Request) bool {
+		unsigned := func(w http.ResponseWriter, r *http.Request, _ []byte) bool {
 			if r.Header.Get("x-api-key") == gate {
 				return true
 			}

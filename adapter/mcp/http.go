@@ -12,10 +12,20 @@ import (
 type HTTPOptions struct {
 	// Path is the endpoint path (default /mcp).
 	Path string
-	// APIKeys, when set, are required on every POST (Authorization:
-	// Bearer or X-API-Key).
-	APIKeys []string
+	// APIKeys and HMACSecret, when either is set, make every POST carry
+	// a credential: one of the keys (Authorization: Bearer or X-API-Key)
+	// or a body signed with the secret (Authorization: HMAC-SHA256,
+	// protocol.HMACScheme); either passes.
+	APIKeys    []string
+	HMACSecret string
+	// HSTS adds Strict-Transport-Security to every response: the
+	// clients reach the server over HTTPS (its own TLS, or an edge's).
+	HSTS bool
 }
+
+// hstsValue is the Strict-Transport-Security of a server reached over
+// HTTPS, as stdlib's http_server_security_headers sends it.
+const hstsValue = "max-age=31536000; includeSubDomains"
 
 // HTTPHandler serves the surface to 2026-07-28 clients over HTTP: the
 // protocol layer's transport, plus GET /.well-known/mcp-card with
@@ -24,11 +34,18 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	// Bodies as large as a stdio line (64 MiB) are accepted, as before
 	// the protocol layer had a default limit.
 	po := protocol.HTTPOptions{Path: o.Path, MaxBody: 64 << 20}
-	if len(o.APIKeys) > 0 {
-		po.Auth = apiKeys{protocol.NewAPIKeys(o.APIKeys)}
+	if len(o.APIKeys) > 0 || o.HMACSecret != "" {
+		c := credentials{keys: protocol.NewAPIKeys(o.APIKeys)}
+		if o.HMACSecret != "" {
+			c.hmac = protocol.NewHMACSecret(o.HMACSecret, nil)
+		}
+		po.Auth = c
 	}
 	mcp := s.proto.HTTPHandler(po)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o.HSTS {
+			w.Header().Set("Strict-Transport-Security", hstsValue)
+		}
 		if r.URL.Path == "/.well-known/mcp-card" && r.Method == http.MethodGet && s.opts.Card != nil {
 			w.Header().Set("MCP-Protocol-Version", protocol.Version20260728)
 			w.Header().Set("Content-Type", "application/json")
@@ -39,18 +56,44 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	})
 }
 
-// apiKeys is the --api-key authenticator: a missing or wrong key is
+// credentials is the --api-key / --hmac-secret authenticator: a request
+// passes with one of the keys, or with a fresh HMAC-SHA256 Authorization
+// that signs its body (checked once the body is read); anything else is
 // HTTP 401 with a -32001 JSON-RPC error (docs/spec/mcp-projection.md §12).
-type apiKeys struct{ keys protocol.APIKeys }
+type credentials struct {
+	keys protocol.APIKeys
+	hmac *protocol.HMACSecret // nil without --hmac-secret
+}
 
-func (k apiKeys) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {
-	if k.keys.Match(r) > 0 {
+// signedIdentity is the provisional identity of a request whose
+// signature is checked with its body.
+const signedIdentity = "hmac"
+
+func (c credentials) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {
+	if c.keys.Len() > 0 && c.keys.Match(r) > 0 {
 		return "api-key", true
 	}
-	protocol.WriteJSON(w, http.StatusUnauthorized, protocol.ErrorResponse(nil, protocol.Errorf(protocol.CodeUnauthorized, "unauthorized")))
+	if c.hmac != nil && c.hmac.Fresh(r) {
+		return signedIdentity, true
+	}
+	unauthorized(w)
 	return "", false
 }
 
-func (apiKeys) ServeMetadata(w http.ResponseWriter, r *http.Request, _ string) { http.NotFound(w, r) }
+func (c credentials) AuthenticateBody(w http.ResponseWriter, r *http.Request, _, identity string, body []byte) bool {
+	if identity != signedIdentity || c.hmac.Verify(r, body) {
+		return true
+	}
+	unauthorized(w)
+	return false
+}
 
-func (apiKeys) ResourceMetadataURL(string) string { return "" }
+func unauthorized(w http.ResponseWriter) {
+	protocol.WriteJSON(w, http.StatusUnauthorized, protocol.ErrorResponse(nil, protocol.Errorf(protocol.CodeUnauthorized, "unauthorized")))
+}
+
+func (credentials) ServeMetadata(w http.ResponseWriter, r *http.Request, _ string) {
+	http.NotFound(w, r)
+}
+
+func (credentials) ResourceMetadataURL(string) string { return "" }

@@ -44,7 +44,8 @@ Options:
 
 Environment: HARN_EVENT_LOG_URL (a postgres:// URL: share one log between
 several servers), HARN_EVENT_LOG_BACKEND, HARN_EVENT_LOG_SQLITE_PATH,
-HARN_ORCHESTRATOR_API_KEYS and HARN_MCP_OAUTH_* (HTTP auth),
+HARN_ORCHESTRATOR_API_KEYS, HARN_ORCHESTRATOR_HMAC_SECRET and
+HARN_MCP_OAUTH_* (HTTP auth, docs/orchestrator-auth.md),
 HARN_MCP_LIST_PAGE_SIZE, HARN_ORCHESTRATOR_WORKERS (concurrent dispatches,
 default 16), HARN_ORCHESTRATOR_LEASE_TTL (default 30s).
 

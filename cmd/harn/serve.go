@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/adapter/mcp"
@@ -23,7 +24,8 @@ import (
 const serveHelp = `Usage: harn serve mcp [--surface script|exports|auto] [--watch]
                       [--transport stdio|http] [--bind ADDR] [--path PATH]
                       [--api-key KEY[,KEY...]] [--hmac-secret SECRET]
-                      [--card PATH_OR_JSON] FILE
+                      [--tls plain|edge|self-signed-dev|pem] [--cert PEM]
+                      [--key PEM] [--card PATH_OR_JSON] FILE
 
 Serve FILE's tools, resources and prompts to MCP clients. The script surface
 runs FILE once and serves the ToolRegistry it publishes with
@@ -38,9 +40,18 @@ audience are listed or callable.
   --bind       HTTP listen address (default 127.0.0.1:8765,
                env HARN_SERVE_MCP_BIND)
   --path       HTTP endpoint path (default /mcp)
-  --api-key    HTTP API keys (env HARN_SERVE_API_KEY)
-  --hmac-secret HTTP request signing (env HARN_SERVE_HMAC_SECRET): not
-               supported yet; the http transport refuses to start with it
+  --api-key    HTTP API keys (env HARN_SERVE_API_KEY), sent as
+               Authorization: Bearer KEY or X-API-Key: KEY
+  --hmac-secret HTTP request signing (env HARN_SERVE_HMAC_SECRET): requests
+               carry Authorization: HMAC-SHA256 timestamp=UNIX,signature=HEX,
+               HEX the HMAC-SHA256 of "UNIX.BODY", UNIX within 5 minutes of
+               the server's clock; with --api-key too, either credential passes
+  --tls        HTTP listener TLS: plain (default: HTTP), edge (HTTP behind a
+               proxy that terminates TLS), self-signed-dev (HTTPS with a
+               certificate for localhost made at start-up; development only)
+               or pem (HTTPS with --cert and --key)
+  --cert, --key PEM certificate chain and private key, a file or the PEM text
+               (env HARN_SERVE_CERT, HARN_SERVE_KEY); both imply --tls pem
   --card       Server Card JSON (file or inline), served as serverInfo.card and
                the resource well-known://mcp-card
 
@@ -48,8 +59,8 @@ Stdout carries protocol messages only; the script's output and the server's
 diagnostics go to stderr. SIGINT or SIGTERM stops the server: calls in
 progress get 5 s to finish and are answered, later calls are refused with
 "server is shutting down". Exit status: 0 when the client closes the
-connection or on SIGINT/SIGTERM, 1 when FILE fails to load or to prepare,
-2 on a usage error.
+connection or on SIGINT/SIGTERM, 1 when FILE fails to load or to prepare
+or the --cert/--key pair cannot be read or used, 2 on a usage error.
 `
 
 // serveSurfaces build the surface named by --surface once auto is
@@ -65,6 +76,10 @@ type serveFlags struct {
 	apiKeyEnv                                  string // HARN_SERVE_API_KEY, unparsed
 	watch                                      bool
 	file                                       string
+	// tls is the listener's TLS mode (serveTLSModes), resolved; cert and
+	// key are the PEM certificate and key of mode pem (a file path or
+	// the PEM text).
+	tls, cert, key string
 }
 
 func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -99,6 +114,11 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		card = v
 	}
+	cert, err := loadServeTLS(f)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: --tls %s: %v\n", f.tls, err)
+		return 1
+	}
 	surface := exports.Resolve(f.surface, f.file)
 	if f.watch && (f.transport == "http" || surface == exports.SurfaceExports) {
 		fmt.Fprintln(stderr, "error: --watch requires the stdio transport and the script surface")
@@ -123,7 +143,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer signal.Stop(signals)
 	fmt.Fprintln(stderr, sf.StartupLine(f.watch))
 	if f.transport == "http" {
-		return serveHTTP(srv, f, signals, stderr)
+		return serveHTTP(srv, f, cert, signals, stderr)
 	}
 	if f.watch {
 		stop := make(chan struct{})
@@ -203,13 +223,21 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 				}
 				f.apiKeys, f.apiKeyEnv = keys, ""
 			case "--hmac-secret":
+				if v == "" {
+					return usage("--hmac-secret must not be empty")
+				}
 				f.hmac = v
 			case "--card":
 				f.card = v
-			case "--tls", "--cert", "--key":
-				if name == "--tls" && v != "plain" {
-					return usage("--tls %s is not supported; use plain behind a TLS-terminating proxy", v)
+			case "--tls":
+				if !slices.Contains(serveTLSModes, v) {
+					return usage("--tls must be plain, edge, self-signed-dev or pem")
 				}
+				f.tls = v
+			case "--cert":
+				f.cert = v
+			case "--key":
+				f.key = v
 			}
 		default:
 			if strings.HasPrefix(a, "-") && a != "-" {
@@ -223,6 +251,9 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 	}
 	if f.file == "" {
 		return usage("missing FILE")
+	}
+	if msg := resolveServeTLS(f); msg != "" {
+		return usage("%s", msg)
 	}
 	return f, 0
 }

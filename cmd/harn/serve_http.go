@@ -15,17 +15,14 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/adapter/mcp"
+	"github.com/harnlang/harn/internal/tlsconf"
 	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // serveHTTP runs the session-free Streamable HTTP transport
 // (docs/spec/mcp-projection.md §12) until the listener fails or the
 // process is asked to stop.
-func serveHTTP(srv *mcp.Server, f *serveFlags, stop <-chan os.Signal, stderr io.Writer) int {
-	if f.hmac != "" {
-		fmt.Fprintln(stderr, "error: --hmac-secret is not supported yet; use --api-key")
-		return 2
-	}
+func serveHTTP(srv *mcp.Server, f *serveFlags, cert *tlsconf.Cert, stop <-chan os.Signal, stderr io.Writer) int {
 	if f.apiKeyEnv != "" {
 		keys, err := protocol.ParseAPIKeys("HARN_SERVE_API_KEY", f.apiKeyEnv)
 		if err != nil {
@@ -39,8 +36,13 @@ func serveHTTP(srv *mcp.Server, f *serveFlags, stop <-chan os.Signal, stderr io.
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "[harn] serve mcp: listening on http://%s%s\n", ln.Addr(), f.path)
-	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys})
+	scheme := "http"
+	if cert != nil {
+		ln, scheme = cert.Listener(ln), "https"
+	}
+	announceServeTLS(f, cert, stderr)
+	fmt.Fprintf(stderr, "[harn] serve mcp: listening on %s://%s%s\n", scheme, ln.Addr(), f.path)
+	h := srv.HTTPHandler(mcp.HTTPOptions{Path: f.path, APIKeys: f.apiKeys, HMACSecret: f.hmac, HSTS: f.tls == "edge" || f.tls == "pem"})
 	// The listener outlasts the drain by shutdownSettle, for the calls it
 	// cut short to return and their answers to be sent.
 	drain := func() { drainServe(srv, stderr) }

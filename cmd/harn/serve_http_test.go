@@ -31,6 +31,14 @@ func startServeHTTP(t *testing.T, args ...string) string {
 // the process too.
 func startServeHTTPCmd(t *testing.T, env []string, args ...string) (string, *exec.Cmd) {
 	t.Helper()
+	base, cmd, _ := startServeHTTPLog(t, env, args...)
+	return base, cmd
+}
+
+// startServeHTTPLog is startServeHTTPCmd that also returns the lines the
+// server wrote to stderr before it listened.
+func startServeHTTPLog(t *testing.T, env []string, args ...string) (string, *exec.Cmd, []string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -48,26 +56,32 @@ func startServeHTTPCmd(t *testing.T, env []string, args ...string) (string, *exe
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	found := make(chan string, 1)
+	type started struct {
+		base   string
+		before []string
+	}
+	found := make(chan started, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		var before []string
 		for sc.Scan() {
 			if _, rest, ok := strings.Cut(sc.Text(), "[harn] serve mcp: listening on "); ok {
-				found <- strings.TrimSuffix(rest, "/mcp")
+				found <- started{strings.TrimSuffix(rest, "/mcp"), before}
 			}
+			before = append(before, sc.Text())
 		}
 		close(found)
 	}()
 	select {
-	case base, ok := <-found:
+	case s, ok := <-found:
 		if !ok {
 			t.Fatal("server exited before listening")
 		}
-		return base, cmd
+		return s.base, cmd, s.before
 	case <-time.After(60 * time.Second):
 		t.Fatal("server did not start listening")
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 // A signal stops the HTTP server cleanly: status 0, the listener closed

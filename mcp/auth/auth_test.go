@@ -726,8 +726,6 @@ func TestFromEnvErrors(t *testing.T) {
 			`HARN_ORCHESTRATOR_API_KEYS holds no API key (" , "); give one or more keys separated by commas`},
 		{map[string]string{EnvAuthorizationServers: " ,"},
 			`HARN_MCP_OAUTH_AUTHORIZATION_SERVERS names no authorization server (" ,"); list their URLs separated by commas, or leave it empty for no OAuth`},
-		{map[string]string{EnvHMACSecret: "s"},
-			"HARN_ORCHESTRATOR_HMAC_SECRET is not supported; use HARN_ORCHESTRATOR_API_KEYS or OAuth resource-server mode"},
 	}
 	for _, tc := range tests {
 		c, err := FromEnv(env(tc.env))

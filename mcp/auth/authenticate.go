@@ -10,17 +10,23 @@ import (
 )
 
 // Authenticate decides whether r may reach the MCP endpoint, in the
-// order of §9: a valid API key; else, in OAuth mode, a valid bearer
-// token (401 when missing or invalid, 403 when a scope is missing);
-// else, with API keys configured, 401; else anonymous access. When it
-// returns false it has written the response. identity names the caller
-// for logs and never contains a secret: "api-key#N" (the key's 1-based
-// position in the list), the token's sub or client_id, or "anonymous".
+// order of §9: a valid API key; else, with an HMAC secret, a fresh
+// HMAC-SHA256 Authorization (accepted provisionally: AuthenticateBody
+// checks its signature once the body is read); else, in OAuth mode, a
+// valid bearer token (401 when missing or invalid, 403 when a scope is
+// missing); else, with API keys or an HMAC secret configured, 401; else
+// anonymous access. When it returns false it has written the response.
+// identity names the caller for logs and never contains a secret:
+// "api-key#N" (the key's 1-based position in the list), "hmac", the
+// token's sub or client_id, or "anonymous".
 func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint string) (identity string, ok bool) {
 	if c.apiKeys.Len() > 0 {
 		if n := c.apiKeys.Match(r); n > 0 {
 			return c.apiKeyIDs[n-1], true
 		}
+	}
+	if c.hmac != nil && c.hmac.Fresh(r) {
+		return signedIdentity, true
 	}
 	if o := c.oauth; o != nil {
 		token, present := protocol.BearerToken(r)
@@ -38,11 +44,27 @@ func (c *Config) Authenticate(w http.ResponseWriter, r *http.Request, endpoint s
 		}
 		return cl.identity(), true
 	}
-	if c.apiKeys.Len() > 0 {
+	if c.apiKeys.Len() > 0 || c.hmac != nil {
 		c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
 		return "", false
 	}
 	return "anonymous", true
+}
+
+// signedIdentity is the identity of a request signed with the HMAC
+// secret.
+const signedIdentity = "hmac"
+
+// AuthenticateBody checks, once the body is read, the signature of a
+// request Authenticate accepted provisionally (identity "hmac" and an
+// HMAC-SHA256 Authorization: a bearer token's sub may be "hmac" too):
+// 401 when it does not sign body. Other requests pass.
+func (c *Config) AuthenticateBody(w http.ResponseWriter, r *http.Request, endpoint, identity string, body []byte) bool {
+	if c.hmac == nil || identity != signedIdentity || !protocol.HMACSigned(r) || c.hmac.Verify(r, body) {
+		return true
+	}
+	c.refuse(w, endpoint, &failure{status: http.StatusUnauthorized})
+	return false
 }
 
 // validate checks the token with the configured mode: introspection

@@ -39,8 +39,8 @@ const (
 	EnvAudience                  = "HARN_MCP_OAUTH_AUDIENCE"
 	EnvIssuer                    = "HARN_MCP_OAUTH_ISSUER"
 	EnvScopes                    = "HARN_MCP_OAUTH_SCOPES"
-	// EnvHMACSecret is upstream's HMAC-signed Authorization scheme, not
-	// supported here; FromEnv refuses it rather than serve unprotected.
+	// EnvHMACSecret is the secret of HMAC-signed requests
+	// (Authorization: HMAC-SHA256, protocol.HMACScheme).
 	EnvHMACSecret = "HARN_ORCHESTRATOR_HMAC_SECRET"
 )
 
@@ -65,6 +65,7 @@ type Config struct {
 	apiKeys protocol.APIKeys
 	// apiKeyIDs are the identities of the keys ("api-key#N"), made once.
 	apiKeyIDs []string
+	hmac      *protocol.HMACSecret // nil without HARN_ORCHESTRATOR_HMAC_SECRET
 	oauth     *oauthConfig
 }
 
@@ -84,10 +85,13 @@ type oauthConfig struct {
 // getenv (os.Getenv in production). It refuses configurations that would
 // silently weaken authentication, with the messages of §9.
 func FromEnv(getenv func(string) string) (*Config, error) {
-	if strings.TrimSpace(getenv(EnvHMACSecret)) != "" {
-		return nil, fmt.Errorf("%s is not supported; use %s or OAuth resource-server mode", EnvHMACSecret, EnvAPIKeys)
-	}
 	c := &Config{}
+	if secret := getenv(EnvHMACSecret); secret != "" {
+		if strings.TrimSpace(secret) == "" {
+			return nil, fmt.Errorf("%s holds no secret (%q)", EnvHMACSecret, secret)
+		}
+		c.hmac = protocol.NewHMACSecret(secret, nil)
+	}
 	var keys []string
 	if list := getenv(EnvAPIKeys); list != "" {
 		var err error
@@ -168,27 +172,28 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	return c, nil
 }
 
-// Mode names the active policy for start-up logs: "none", "api-key",
-// "oauth-jwks", "oauth-introspection", or an OAuth mode followed by
-// "+api-key".
+// Mode names the active policy for start-up logs: "none", or the
+// credentials accepted joined by "+": an OAuth mode ("oauth-jwks",
+// "oauth-introspection"), "api-key", "hmac".
 func (c *Config) Mode() string {
-	mode := ""
+	var modes []string
 	if c.oauth != nil {
-		mode = "oauth-jwks"
+		mode := "oauth-jwks"
 		if c.oauth.introspection != nil {
 			mode = "oauth-introspection"
 		}
+		modes = append(modes, mode)
 	}
 	if c.apiKeys.Len() > 0 {
-		if mode != "" {
-			return mode + "+api-key"
-		}
-		return "api-key"
+		modes = append(modes, "api-key")
 	}
-	if mode == "" {
+	if c.hmac != nil {
+		modes = append(modes, "hmac")
+	}
+	if len(modes) == 0 {
 		return "none"
 	}
-	return mode
+	return strings.Join(modes, "+")
 }
 
 // Close stops the JWKS cache's background refresh, if one was started.

@@ -54,6 +54,17 @@ type Authenticator interface {
 	ResourceMetadataURL(endpoint string) string
 }
 
+// BodyAuthenticator is an Authenticator some of whose credentials sign
+// the request body (HMAC request signing). Its Authenticate checks what
+// the headers hold and may accept a signed request provisionally; once
+// the body is read (and found within the size limit), before it is
+// parsed, AuthenticateBody decides, given the identity Authenticate
+// returned, and writes the refusal itself.
+type BodyAuthenticator interface {
+	Authenticator
+	AuthenticateBody(w http.ResponseWriter, r *http.Request, endpoint, identity string, body []byte) bool
+}
+
 const defaultMaxBody = 4 << 20
 
 // Well-known paths of the HTTP transport.
@@ -82,8 +93,9 @@ var (
 //	anything else                           404
 //
 // A POST is checked in this order: Origin (a browser origin that is not
-// loopback or allowed: 403), authentication, body size (413), JSON
-// (400), initialize refusal, routing headers; then it is dispatched on a
+// loopback or allowed: 403), authentication, body size (413), a
+// BodyAuthenticator's check of the body's signature, JSON (400),
+// initialize refusal, routing headers; then it is dispatched on a
 // connection of its own. To serve more routes on the same listener
 // (webhooks), mount this handler in a mux next to them.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
@@ -154,6 +166,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, Errorf(CodeInvalidRequest, "Invalid Request: unreadable body: "+err.Error())))
+		return
+	}
+	if ba, ok := h.opts.Auth.(BodyAuthenticator); ok && !ba.AuthenticateBody(w, r, PublicEndpoint(r, h.opts.Path), principal, body) {
 		return
 	}
 	if !utf8.Valid(body) {
@@ -621,11 +636,15 @@ func routingHeaders(r *http.Request, m *message) *Error {
 
 // PublicEndpoint is the endpoint clients reach path at, by the
 // public-origin rule (docs/spec/orchestrator.md §8): scheme from the first
-// X-Forwarded-Proto value when it is http or https (else http), host
+// X-Forwarded-Proto value when it is http or https (else https for a
+// request that came over TLS, http otherwise), host
 // from the first X-Forwarded-Host value, else Host, else 127.0.0.1;
 // both lower-cased.
 func PublicEndpoint(r *http.Request, path string) string {
 	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
 	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p != "" {
 		if lp := strings.ToLower(p); lp == "http" || lp == "https" {
 			scheme = lp

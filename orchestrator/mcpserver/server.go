@@ -126,17 +126,22 @@ func (s *Server) ServeStdio(r io.Reader, w io.Writer) error { return s.proto.Ser
 // HTTPHandler is the HTTP listener's handler: the MCP endpoint at path
 // and the well-known documents (package protocol), and the webhook
 // deliveries of the manifest at their paths. Unsigned webhook bindings
-// require the same credentials as MCP requests when auth is set, and
+// require the same credentials as MCP requests when auth is set (an
+// HMAC-signed delivery signs its body as an MCP request does), and
 // every delivery the same loopback Origin, when it has one.
 func (s *Server) HTTPHandler(path string, auth protocol.Authenticator) http.Handler {
 	s.endpoint.Store(path)
 	mcp := s.proto.HTTPHandler(protocol.HTTPOptions{Path: path, Auth: auth,
 		Discovery: &protocol.Discovery{Name: ServerName, Title: ServerTitle, Version: s.opts.Version}})
 	s.orch.ServingWebhooks()
-	var unsigned func(http.ResponseWriter, *http.Request) bool
+	var unsigned func(http.ResponseWriter, *http.Request, []byte) bool
 	if auth != nil {
-		unsigned = func(w http.ResponseWriter, r *http.Request) bool {
-			_, ok := auth.Authenticate(w, r, protocol.PublicEndpoint(r, path))
+		unsigned = func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+			endpoint := protocol.PublicEndpoint(r, path)
+			id, ok := auth.Authenticate(w, r, endpoint)
+			if ba, signs := auth.(protocol.BodyAuthenticator); ok && signs {
+				return ba.AuthenticateBody(w, r, endpoint, id, body)
+			}
 			return ok
 		}
 	}

@@ -1,19 +1,11 @@
 package httpserver
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
-	"os"
+	"slices"
 	"strings"
-	"time"
 
+	"github.com/harnlang/harn/internal/tlsconf"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -77,78 +69,28 @@ func pemText(name, what string, v vm.Value) ([]byte, error) {
 	if !ok {
 		return nil, vm.Typef("%s: %s must be a string (PEM text or a file path), got %s", name, what, v.Type())
 	}
-	text := s.Go()
-	if strings.Contains(text, "-----BEGIN") {
-		return []byte(text), nil
-	}
-	b, err := os.ReadFile(text)
+	b, err := tlsconf.ReadPEM(what, s.Go())
 	if err != nil {
-		return nil, vm.Throwf("%s: cannot read %s file %s: %s", name, what, text, errText(err))
+		return nil, vm.Throwf("%s: %s", name, err)
 	}
 	return b, nil
 }
 
-func errText(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 func newPEMConfig(certPEM, keyPEM []byte) (*TLSConfig, error) {
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	c, err := tlsconf.FromPEM(certPEM, keyPEM)
 	if err != nil {
-		return nil, vm.Throwf("http_server_tls_pem: invalid certificate or key: %s", strings.TrimPrefix(err.Error(), "tls: "))
+		return nil, vm.Throwf("http_server_tls_pem: %s", err)
 	}
-	return &TLSConfig{mode: "pem", cfg: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, certPEM: string(certPEM)}, nil
+	return &TLSConfig{mode: "pem", cfg: c.Config, certPEM: string(c.CertPEM)}, nil
 }
 
-// selfSigned makes an ECDSA P-256 certificate for hosts, valid for 30
-// days from now.
+// selfSigned makes a development certificate for hosts (tlsconf.SelfSigned).
 func selfSigned(hosts []string) (*TLSConfig, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	c, err := tlsconf.SelfSigned(hosts)
 	if err != nil {
 		return nil, err
 	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: hosts[0], Organization: []string{"harn development"}},
-		NotBefore:             now.Add(-time.Minute),
-		NotAfter:              now.Add(30 * 24 * time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	for _, h := range hosts {
-		if ip := net.ParseIP(h); ip != nil {
-			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-		} else {
-			tmpl.DNSNames = append(tmpl.DNSNames, h)
-		}
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, err
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, err
-	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER})
-	t, err := newPEMConfig(certPEM, keyPEM)
-	if err != nil {
-		return nil, err
-	}
-	t.mode = "self_signed_dev"
-	t.keyPEM = string(keyPEM)
-	return t, nil
+	return &TLSConfig{mode: "self_signed_dev", cfg: c.Config, certPEM: string(c.CertPEM), keyPEM: string(c.KeyPEM)}, nil
 }
 
 func init() {
@@ -177,7 +119,7 @@ func init() {
 		return vm.Of(t), nil
 	})
 	lib.Def("http_server_tls_self_signed_dev", "http_server_tls_self_signed_dev(hosts?)", "TLS setting for http_server: a self-signed certificate made in memory for hosts (default localhost, 127.0.0.1, ::1); development only", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		hosts := []string{"localhost", "127.0.0.1", "::1"}
+		hosts := slices.Clone(tlsconf.DevHosts)
 		if a.Given(0) && !a.At(0).IsNil() {
 			l, ok := a.List(0)
 			if !ok {
