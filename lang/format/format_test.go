@@ -291,8 +291,31 @@ func TestCommentsBesideTheirToken(t *testing.T) {
 			"import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n"},
 		{"destructuring", "let { a /* c */, b } = d\nlet [e, /* f */ g] = h\n", "let {a /* c */, b} = d\nlet [e, /* f */ g] = h\n"},
 		{"type parameters", "fn g<T /* c */, /* d */ U>(x: T) {}\n", "fn g<T /* c */, /* d */ U>(x: T) {}\n"},
-		{"before a statement", "let f = { x -> /* c */ x + 1 }\nfn g() {\n  /* d */ return 1\n}\n", "let f = { x ->\n  /* c */ x + 1\n}\n\nfn g() {\n  /* d */ return 1\n}\n"},
+		{"before a statement", "let f = { x -> /* c */ x + 1 }\nfn g() {\n  /* d */ return 1\n}\n", "let f = { x -> /* c */ x + 1 }\n\nfn g() {\n  /* d */ return 1\n}\n"},
 		{"let and for", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+// TestOneLineBlockComments: a block written on one line stays on one line
+// when a /* */ comment sits beside its statement (docs/fmt.md "Comments");
+// it breaks only when it does not fit or was written broken.
+func TestOneLineBlockComments(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"before the body", "let f = { x -> /* c */ x + 1 }\n", "let f = { x -> /* c */ x + 1 }\n"},
+		{"after the body", "let f = { x -> x + 1 /* c */ }\n", "let f = { x -> x + 1 /* c */ }\n"},
+		{"inside the body", "let f = { x -> x /* c */ + 1 }\n", "let f = { x -> x /* c */ + 1 }\n"},
+		{"everywhere", "let f = { /* a */ x /* b */ -> /* c */ x + 1 /* d */ }\n", "let f = { /* a */ x /* b */ -> /* c */ x + 1 /* d */ }\n"},
+		{"before return and let", "let f = { -> /* c */ return 1 }\nlet g = { x -> /* d */ let y = x }\n",
+			"let f = { -> /* c */ return 1 }\nlet g = { x -> /* d */ let y = x }\n"},
+		{"callback arguments", "let m = xs.map({ x -> /* c */ x * 2 }).filter({ y -> y /* d */ })\n",
+			"let m = xs.map({ x -> /* c */ x * 2 }).filter({ y -> y /* d */ })\n"},
+		{"if expression blocks", "let i = if a { /* c */ 1 } else { 2 /* d */ }\n", "let i = if a { /* c */ 1 } else { 2 /* d */ }\n"},
+		{"too long breaks", "let n = { x -> /* a long comment that goes on and on */ some_function_name(x, another_argument_here, more) }\n",
+			"let n = { x ->\n  /* a long comment that goes on and on */ some_function_name(x, another_argument_here, more)\n}\n"},
+		{"written broken stays broken", "let o = { x -> /* c */\n  x + 1 }\n", "let o = { x -> /* c */\n  x + 1\n}\n"},
+		{"multi-line comment", "let q = { x -> /* c\n  d */ x + 1 }\n", "let q = { x ->\n  /* c\n  d */ x + 1\n}\n"},
 	} {
 		check(t, c.name, c.in, c.want)
 	}
