@@ -320,3 +320,26 @@ func TestOneLineBlockComments(t *testing.T) {
 		check(t, c.name, c.in, c.want)
 	}
 }
+
+// TestCommentsInParentheses: docs/fmt.md "Comments": parentheses the
+// layout does not need are dropped, but a comment written inside them
+// stays beside its token; one that ends a line or stands on its own line
+// keeps the parentheses, broken, with the comment inside.
+func TestCommentsInParentheses(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"inline comment, parentheses dropped", "let x = (/* c */ a + b)\nlet y = (a /* d */ + b)\n", "let x = /* c */ a + b\nlet y = a /* d */ + b\n"},
+		{"own-line comment", "let w = (\n  // c\n  a + b\n)\n", "let w = (\n  // c\n  a + b\n)\n"},
+		{"own-line block comment before code", "let z = (\n  /* c */ a + b\n)\n", "let z = (\n  /* c */ a + b\n)\n"},
+		{"return keeps its value", "fn f() {\n  return (\n    // why\n    a + b\n  )\n}\n", "fn f() {\n  return (\n    // why\n    a + b\n  )\n}\n"},
+		{"line comment after the paren", "let a = ( // c\n  x + y\n)\n", "let a = ( // c\n  x + y\n)\n"},
+		{"own-line comment before the close", "fn f() {\n  let c = (\n    x + y\n    // end\n  )\n  let d = 1\n}\n",
+			"fn f() {\n  let c = (\n    x + y\n    // end\n  )\n  let d = 1\n}\n"},
+		{"needed parentheses", "let y = 2 * (\n  // c\n  a + b\n)\n", "let y = 2 *\n  (\n    // c\n    a + b\n  )\n"},
+		{"postfix after the parentheses", "let g = (\n  // c\n  x\n).len()\nlet h = (\n  // c\n  a + b\n)[0]\n",
+			"let g = (\n  // c\n  x\n).len()\nlet h = (\n  // c\n  a + b\n)[0]\n"},
+		{"doubled parentheses", "let h = ((\n  // c\n  x + y\n))\n", "let h = (\n  // c\n  x + y\n)\n"},
+		{"operator after the parentheses", "let i = (\n  // c\n  x + y\n) * 2\n", "let i = (\n  // c\n  x + y\n) * 2\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}

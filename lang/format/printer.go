@@ -20,6 +20,9 @@ type printer struct {
 	// (`(if c { a } else { b }) |> f`): printed in parentheses, without
 	// which the statement would parse as the `if` alone
 	parens map[syntax.Expr]bool
+	// the `(` of parentheses printed broken to keep comments inside them
+	// (commentedParens)
+	broken map[syntax.Pos]bool
 }
 
 type comment struct {
@@ -30,7 +33,7 @@ type comment struct {
 }
 
 func newPrinter(toks []syntax.Token) *printer {
-	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}}
+	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}, broken: map[syntax.Pos]bool{}}
 	prevLine := 0
 	var open []int
 	for i, t := range toks {
