@@ -240,6 +240,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzRun -fuzztime=$(FUZZTIME) ./interp/
 	$(GO) test -run='^$$' -fuzz=FuzzFormat -fuzztime=$(FUZZTIME) ./lang/format/
 	$(GO) test -run='^$$' -fuzz=FuzzReaders -fuzztime=$(FUZZTIME) ./stdlib/
+	$(GO) test -run='^$$' -fuzz='^FuzzTOMLStringifyRoundTrip$$' -fuzztime=$(FUZZTIME) ./stdlib/
 	$(GO) test -run='^$$' -fuzz=FuzzJQ -fuzztime=$(FUZZTIME) ./stdlib/json/
 	$(GO) test -run='^$$' -fuzz=FuzzBuiltinArgs -fuzztime=$(FUZZTIME) ./stdlib/junkargs/
 	$(GO) test -run='^$$' -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./tool/

@@ -23,6 +23,9 @@ func (p *printer) parenthesised(x syntax.Expr) doc {
 	if i := p.tokenBefore(start); i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "(" {
 		open := p.toks[i].Pos
 		lead := p.inline(open)
+		if open, ok := p.commentedParens(x); ok {
+			return concat{lead, p.brokenParens(open, x)}
+		}
 		inside := p.inline(start)
 		inner := p.expr(x)
 		return concat{lead, text("("), inside, inner, p.closeBracket(open), text(")")}
@@ -37,6 +40,9 @@ func (p *printer) parenthesised(x syntax.Expr) doc {
 func (p *printer) expr(x syntax.Expr) doc {
 	start := syntax.ExprStart(x)
 	lead := p.inline(p.startOf(start))
+	if open, ok := p.commentedParens(x); ok {
+		return concat{lead, p.brokenParens(open, x)}
+	}
 	if syntax.Leftmost(x) == x {
 		if inside := p.inline(start); inside != nil {
 			lead = concat{lead, inside}
@@ -318,6 +324,117 @@ func (p *printer) entry(e *syntax.DictEntry) doc {
 // before the `:` there (`a /* c */: 1`).
 func (p *printer) colonValue(v syntax.Expr) doc {
 	return concat{p.punct(p.tokenBeforeIs(syntax.ExprStart(v), ":"), ": "), p.expr(v)}
+}
+
+// commentedParens finds the parentheses written around x whose `(` is
+// followed by a comment that ends its line or stands on a line of its
+// own (`(\n  // why\n  a + b\n)`), or whose `)` follows a comment on a
+// line of its own. Printed without the parentheses, the first would
+// start the expression on a line of its own, unindented (and after
+// `return`, end the statement); the last would move past the statement.
+// It returns the outermost `(` of those just before x's start that
+// encloses x alone.
+func (p *printer) commentedParens(x syntax.Expr) (open syntax.Pos, ok bool) {
+	start := syntax.ExprStart(x)
+	outer := p.startOf(start)
+	if outer == start {
+		return syntax.Pos{}, false
+	}
+	after := p.breakingCommentBefore(start)
+	for i := p.tokenAt(outer); i >= 0 && p.toks[i].Pos.Before(start); i++ {
+		t := p.toks[i]
+		if t.Kind != syntax.TokPunct || t.Text != "(" || p.broken[t.Pos] {
+			continue
+		}
+		if c, ok := p.closer[i]; ok && (after || p.ownLineCommentEnds(c)) && p.encloses(i, x) {
+			return t.Pos, true
+		}
+	}
+	return syntax.Pos{}, false
+}
+
+// ownLineCommentEnds reports whether a comment not yet emitted, on a
+// line of its own, is the last thing before token i.
+func (p *printer) ownLineCommentEnds(i int) bool {
+	for i--; i >= 0 && p.toks[i].Kind == syntax.TokNewline; i-- {
+	}
+	if i < 0 || significant(p.toks[i]) {
+		return false
+	}
+	for j := p.next; j < len(p.comments); j++ {
+		if c := p.comments[j]; c.tok.Pos == p.toks[i].Pos {
+			return !c.trailing
+		}
+	}
+	return false
+}
+
+// breakingCommentBefore reports whether a comment not yet emitted before
+// pos ends its line or starts one.
+func (p *printer) breakingCommentBefore(pos syntax.Pos) bool {
+	for i := p.next; i < len(p.comments) && p.comments[i].tok.Pos.Before(pos); i++ {
+		if c := p.comments[i]; !c.trailing || c.nlAfter {
+			return true
+		}
+	}
+	return false
+}
+
+// encloses reports whether the parentheses opened by token i hold x
+// alone: every node of x lies before the closing `)` (an operator
+// written after it belongs to an expression around x), and x is not a
+// postfix form when one follows the `)` (a postfix node is positioned at
+// its operand, so `(a).len()` tells only by its tokens).
+func (p *printer) encloses(i int, x syntax.Expr) bool {
+	c, ok := p.closer[i]
+	if !ok {
+		return false
+	}
+	if postfixForm(x) && p.postfixAfter(c) {
+		return false
+	}
+	close := p.toks[c].Pos
+	inside := true
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		if pos := n.Position(); pos.IsValid() && !pos.Before(close) {
+			inside = false
+		}
+		return inside
+	})
+	return inside
+}
+
+func postfixForm(x syntax.Expr) bool {
+	switch x.(type) {
+	case *syntax.MemberExpr, *syntax.MethodCall, *syntax.IndexExpr, *syntax.SliceExpr,
+		*syntax.ValueCall, *syntax.PropagateExpr, *syntax.NonNilExpr:
+		return true
+	}
+	return false
+}
+
+// postfixAfter reports whether a postfix operator follows token i.
+func (p *printer) postfixAfter(i int) bool {
+	for i++; i < len(p.toks); i++ {
+		if t := p.toks[i]; significant(t) {
+			return t.Kind == syntax.TokPunct && strings.Contains(" . ?. [ ?[ ( ? ! ", " "+t.Text+" ")
+		}
+	}
+	return false
+}
+
+// brokenParens prints x in the parentheses at open, broken: the comments
+// after the `(` and before the `)` stay inside them, indented with x.
+func (p *printer) brokenParens(open syntax.Pos, x syntax.Expr) doc {
+	p.broken[open] = true
+	close := p.closing(open)
+	from := p.next
+	body := concat{p.inline(syntax.ExprStart(x))}
+	if p.next == from || p.comments[p.next-1].nlAfter {
+		body = append(body, hardline)
+	}
+	body = append(body, p.expr(x), p.inline(close))
+	return concat{text("("), indent{body}, hardline, text(")")}
 }
 
 // closeBracket emits the /* */ comments written before the bracket that

@@ -291,8 +291,54 @@ func TestCommentsBesideTheirToken(t *testing.T) {
 			"import { a /* c */, /* d */ b } from \"lib\"\nimport std::text::{/* e */ trim /* f */}\n"},
 		{"destructuring", "let { a /* c */, b } = d\nlet [e, /* f */ g] = h\n", "let {a /* c */, b} = d\nlet [e, /* f */ g] = h\n"},
 		{"type parameters", "fn g<T /* c */, /* d */ U>(x: T) {}\n", "fn g<T /* c */, /* d */ U>(x: T) {}\n"},
-		{"before a statement", "let f = { x -> /* c */ x + 1 }\nfn g() {\n  /* d */ return 1\n}\n", "let f = { x ->\n  /* c */ x + 1\n}\n\nfn g() {\n  /* d */ return 1\n}\n"},
+		{"before a statement", "let f = { x -> /* c */ x + 1 }\nfn g() {\n  /* d */ return 1\n}\n", "let f = { x -> /* c */ x + 1 }\n\nfn g() {\n  /* d */ return 1\n}\n"},
 		{"let and for", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n", "let x /* c */ = 1\nfor y /* d */ in xs {\n  f(y)\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+// TestOneLineBlockComments: a block written on one line stays on one line
+// when a /* */ comment sits beside its statement (docs/fmt.md "Comments");
+// it breaks only when it does not fit or was written broken.
+func TestOneLineBlockComments(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"before the body", "let f = { x -> /* c */ x + 1 }\n", "let f = { x -> /* c */ x + 1 }\n"},
+		{"after the body", "let f = { x -> x + 1 /* c */ }\n", "let f = { x -> x + 1 /* c */ }\n"},
+		{"inside the body", "let f = { x -> x /* c */ + 1 }\n", "let f = { x -> x /* c */ + 1 }\n"},
+		{"everywhere", "let f = { /* a */ x /* b */ -> /* c */ x + 1 /* d */ }\n", "let f = { /* a */ x /* b */ -> /* c */ x + 1 /* d */ }\n"},
+		{"before return and let", "let f = { -> /* c */ return 1 }\nlet g = { x -> /* d */ let y = x }\n",
+			"let f = { -> /* c */ return 1 }\nlet g = { x -> /* d */ let y = x }\n"},
+		{"callback arguments", "let m = xs.map({ x -> /* c */ x * 2 }).filter({ y -> y /* d */ })\n",
+			"let m = xs.map({ x -> /* c */ x * 2 }).filter({ y -> y /* d */ })\n"},
+		{"if expression blocks", "let i = if a { /* c */ 1 } else { 2 /* d */ }\n", "let i = if a { /* c */ 1 } else { 2 /* d */ }\n"},
+		{"too long breaks", "let n = { x -> /* a long comment that goes on and on */ some_function_name(x, another_argument_here, more) }\n",
+			"let n = { x ->\n  /* a long comment that goes on and on */ some_function_name(x, another_argument_here, more)\n}\n"},
+		{"written broken stays broken", "let o = { x -> /* c */\n  x + 1 }\n", "let o = { x -> /* c */\n  x + 1\n}\n"},
+		{"multi-line comment", "let q = { x -> /* c\n  d */ x + 1 }\n", "let q = { x ->\n  /* c\n  d */ x + 1\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
+// TestCommentsInParentheses: docs/fmt.md "Comments": parentheses the
+// layout does not need are dropped, but a comment written inside them
+// stays beside its token; one that ends a line or stands on its own line
+// keeps the parentheses, broken, with the comment inside.
+func TestCommentsInParentheses(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"inline comment, parentheses dropped", "let x = (/* c */ a + b)\nlet y = (a /* d */ + b)\n", "let x = /* c */ a + b\nlet y = a /* d */ + b\n"},
+		{"own-line comment", "let w = (\n  // c\n  a + b\n)\n", "let w = (\n  // c\n  a + b\n)\n"},
+		{"own-line block comment before code", "let z = (\n  /* c */ a + b\n)\n", "let z = (\n  /* c */ a + b\n)\n"},
+		{"return keeps its value", "fn f() {\n  return (\n    // why\n    a + b\n  )\n}\n", "fn f() {\n  return (\n    // why\n    a + b\n  )\n}\n"},
+		{"line comment after the paren", "let a = ( // c\n  x + y\n)\n", "let a = ( // c\n  x + y\n)\n"},
+		{"own-line comment before the close", "fn f() {\n  let c = (\n    x + y\n    // end\n  )\n  let d = 1\n}\n",
+			"fn f() {\n  let c = (\n    x + y\n    // end\n  )\n  let d = 1\n}\n"},
+		{"needed parentheses", "let y = 2 * (\n  // c\n  a + b\n)\n", "let y = 2 *\n  (\n    // c\n    a + b\n  )\n"},
+		{"postfix after the parentheses", "let g = (\n  // c\n  x\n).len()\nlet h = (\n  // c\n  a + b\n)[0]\n",
+			"let g = (\n  // c\n  x\n).len()\nlet h = (\n  // c\n  a + b\n)[0]\n"},
+		{"doubled parentheses", "let h = ((\n  // c\n  x + y\n))\n", "let h = (\n  // c\n  x + y\n)\n"},
+		{"operator after the parentheses", "let i = (\n  // c\n  x + y\n) * 2\n", "let i = (\n  // c\n  x + y\n) * 2\n"},
 	} {
 		check(t, c.name, c.in, c.want)
 	}

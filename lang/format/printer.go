@@ -20,6 +20,9 @@ type printer struct {
 	// (`(if c { a } else { b }) |> f`): printed in parentheses, without
 	// which the statement would parse as the `if` alone
 	parens map[syntax.Expr]bool
+	// the `(` of parentheses printed broken to keep comments inside them
+	// (commentedParens)
+	broken map[syntax.Pos]bool
 }
 
 type comment struct {
@@ -30,7 +33,7 @@ type comment struct {
 }
 
 func newPrinter(toks []syntax.Token) *printer {
-	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}}
+	p := &printer{toks: toks, index: make(map[syntax.Pos]int, len(toks)), closer: map[int]int{}, parens: map[syntax.Expr]bool{}, broken: map[syntax.Pos]bool{}}
 	prevLine := 0
 	var open []int
 	for i, t := range toks {
@@ -655,7 +658,11 @@ func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc 
 		return text("{}")
 	}
 	if p.oneLine(b, stmts) {
-		return grp(open, indent{sp, p.stmt(stmts[0])}, sp, text("}"))
+		// a /* */ comment beside the statement (`{ x -> /* c */ x + 1 }`)
+		// stays beside it, on the one line
+		before := p.inline(p.stmtStart(stmts[0]))
+		st := p.stmt(stmts[0])
+		return grp(open, indent{sp, before, st, p.inline(b.End)}, sp, text("}"))
 	}
 	items := p.stmtItems(stmts, b.End, false)
 	open = append(open, p.afterOpen(b.At, firstStart(items, b.End)))
@@ -663,9 +670,11 @@ func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc 
 	return concat{open, indent{hardline, body}, hardline, text("}")}
 }
 
-// oneLine reports whether a block may be printed on one line.
+// oneLine reports whether a block may be printed on one line: it was
+// written on one line, so the comments in it are /* */ comments beside
+// code, which stay there.
 func (p *printer) oneLine(b *syntax.Block, stmts []syntax.Stmt) bool {
-	if len(stmts) != 1 || b.At.Line != b.End.Line || p.hasComments(b.At, b.End) {
+	if len(stmts) != 1 || b.At.Line != b.End.Line {
 		return false
 	}
 	switch s := stmts[0].(type) {
