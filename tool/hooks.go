@@ -1,8 +1,11 @@
 package tool
 
 import (
+	"fmt"
 	"path"
+	"regexp"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/vm"
 )
@@ -13,7 +16,7 @@ import (
 // script registered them and apply to every call Invoke makes on it: a
 // hook applies to the tools whose name matches its glob pattern; deny
 // refuses the call with a reason before anything runs, and max_output
-// caps the length of a string result.
+// caps the length of a string result, marking the cut.
 
 // Hook is one registered tool hook.
 type Hook struct {
@@ -90,19 +93,36 @@ func ApplyHooks(th *vm.Thread, name string, run func() *Outcome) *Outcome {
 // deniedSummary is the failure summary of a call a hook refused.
 func deniedSummary(reason string) string { return "denied by tool hook: " + reason }
 
-// capOutput cuts a successful string result to max characters.
+// capOutput cuts a successful string result longer than max characters
+// to its first max and marks the cut as upstream does:
+// "<first max>... [truncated, N chars total]".
 func capOutput(o *Outcome, max int) {
 	s, ok := o.Result.(string)
-	if !ok || max <= 0 {
+	if !ok || max <= 0 || alreadyCapped(s, max) {
 		return
 	}
 	n := 0
 	for i := range s {
 		if n == max {
-			o.Result = s[:i]
-			o.Value = vm.Str(s[:i])
+			capped := fmt.Sprintf("%s... [truncated, %d chars total]", s[:i], utf8.RuneCountInString(s))
+			o.Result = capped
+			o.Value = vm.Str(capped)
 			return
 		}
 		n++
 	}
+}
+
+// truncatedRE matches a result capOutput has cut.
+var truncatedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)\A(.*)\.\.\. \[truncated, \d+ chars total\]\z`)
+})
+
+// alreadyCapped reports whether s is a result a cap of at most max
+// characters already cut, so that the hooks of a tool value calling
+// another tool (both names hooked, or the same hooks met twice) do not
+// cut the marker itself.
+func alreadyCapped(s string, max int) bool {
+	m := truncatedRE().FindStringSubmatch(s)
+	return m != nil && utf8.RuneCountInString(m[1]) <= max
 }

@@ -33,7 +33,7 @@ mcp_tools(reg)
 		status               int
 	}{
 		{"exec_shell", "", "error: tool \"exec_shell\" failed: denied by tool hook: shell access is disabled\n", 1},
-		{"read_file", "\"0123456789\"\n", "", 0},
+		{"read_file", "\"0123456789... [truncated, 16 chars total]\"\n", "", 0},
 		{"list_dir", "\"a b c\"\n", "", 0},
 	} {
 		var out, errb bytes.Buffer

@@ -18,7 +18,7 @@ import (
 var hookKeys = []string{"pattern", "deny", "max_output"}
 
 func init() {
-	lib.Def("register_tool_hook", "register_tool_hook({pattern, deny?, max_output?})", "refuse (deny) or cap the output (max_output) of the tool calls whose name matches the glob pattern", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("register_tool_hook", "register_tool_hook({pattern?, deny?, max_output?})", "refuse (deny) or cap the output (max_output) of the tool calls whose name matches the glob pattern (every tool when pattern is absent)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern, deny?, max_output?}, got %s", a.At(0).Type())
@@ -29,12 +29,14 @@ func init() {
 			}
 		}
 		var k tool.Hook
-		p, _ := cfg.Get("pattern")
-		pat, ok := p.AsString()
-		if !ok || pat.Go() == "" {
-			return vm.Value{}, vm.Typef("register_tool_hook: 'pattern' must be a non-empty string")
+		k.Pattern = "*" // upstream's default: a hook without a pattern applies to every tool
+		if p, ok := cfg.Get("pattern"); ok && !p.IsNil() {
+			pat, ok := p.AsString()
+			if !ok || pat.Go() == "" {
+				return vm.Value{}, vm.Typef("register_tool_hook: 'pattern' must be a non-empty string")
+			}
+			k.Pattern = pat.Go()
 		}
-		k.Pattern = pat.Go()
 		if _, err := path.Match(k.Pattern, ""); err != nil {
 			return vm.Value{}, vm.Typef("register_tool_hook: invalid pattern '%s'", k.Pattern)
 		}

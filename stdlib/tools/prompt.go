@@ -44,18 +44,16 @@ func init() {
 		}
 		return vm.Str(promptText(cat)), nil
 	})
-	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
 		var out []vm.Value
 		for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-			call, err := parseCall(m[1])
-			if err != nil {
-				return vm.Value{}, err
+			if call, ok := parseCall(m[1]); ok {
+				out = append(out, vm.Of(call))
 			}
-			out = append(out, vm.Of(call))
 		}
 		return vm.Of(lib.List(out)), nil
 	})
@@ -110,24 +108,27 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	return reg.CatalogFor(aud), nil
 }
 
-func parseCall(body string) (*vm.Dict, error) {
+// parseCall reads one block body; model output is often malformed, so a
+// body that is not a JSON object with a name is no call (upstream skips
+// such blocks too) rather than an error.
+func parseCall(body string) (*vm.Dict, bool) {
 	v, err := json.Parse(strings.TrimSpace(body))
 	if err != nil {
-		return nil, vm.Throwf("tool_parse_call: a <tool_call> block is not JSON: %s", err.Error())
+		return nil, false
 	}
 	d, ok := v.AsDict()
-	var name vm.Value
-	if ok {
-		name, ok = d.Get("name")
-	}
 	if !ok {
-		return nil, vm.Throwf(`tool_parse_call: a <tool_call> block needs {"name": …, "arguments": {…}}`)
+		return nil, false
+	}
+	name, ok := d.Get("name")
+	if !ok || name.IsNil() {
+		return nil, false
 	}
 	args, ok := d.Get("arguments")
 	if !ok || args.IsNil() {
 		args = vm.Of(vm.NewDict())
 	}
-	return lib.DictOf("name", name, "arguments", args), nil
+	return lib.DictOf("name", name, "arguments", args), true
 }
 
 // promptText lists each tool with its parameters (from the input schema's
