@@ -30,8 +30,12 @@ import (
 var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
 
 func init() {
-	lib.Def("tool_schema", "tool_schema(registry)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		cat, err := audienceCatalog(th, "tool_schema", a.At(0), tool.AudienceCatalog)
+	lib.Def("tool_schema", "tool_schema(registry, components?)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		reg, err := withComponents(a.At(0), a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		cat, err := audienceCatalog(th, "tool_schema", reg, tool.AudienceCatalog)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -95,6 +99,44 @@ func init() {
 		}
 		return vm.Str(fmt.Sprintf("<tool_result name=%q>\n%s\n</tool_result>", name, body)), nil
 	})
+}
+
+// withComponents is the registry with the named schemas of extra added
+// to its components (upstream's second tool_schema argument; a name the
+// registry already has keeps the registry's schema). extra is either the
+// schemas map itself or a components record {schemas: {...}}.
+func withComponents(v, extra vm.Value) (vm.Value, error) {
+	if extra.IsNil() || !extra.IsValid() {
+		return v, nil
+	}
+	reg, _, err := builtinTools("tool_schema", v)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	add, ok := extra.AsDict()
+	if !ok {
+		return vm.Value{}, vm.Typef("tool_schema: components must be a dict of named JSON Schemas, got %s", extra.Type())
+	}
+	if inner, ok := add.Get("schemas"); ok && add.Len() == 1 {
+		if d, ok := inner.AsDict(); ok {
+			add = d
+		}
+	}
+	schemas := vm.NewDict()
+	own, _ := mustGet(reg, "components").AsDict()
+	if own != nil {
+		if d, ok := mustGet(own, "schemas").AsDict(); ok {
+			schemas = d
+		}
+	} else {
+		own = vm.NewDict()
+	}
+	for _, k := range add.Keys() {
+		if !schemas.Has(k) {
+			schemas = schemas.Set(k, mustGet(add, k))
+		}
+	}
+	return vm.Of(reg.Set("components", vm.Of(own.Set("schemas", vm.Of(schemas))))), nil
 }
 
 func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*tool.Catalog, error) {
