@@ -21,7 +21,7 @@ func init() {
 	lib.Def("register_tool_hook", "register_tool_hook({pattern?, deny?, max_output?})", "refuse (deny) or cap the output (max_output) of the tool calls whose name matches the glob pattern (every tool when pattern is absent)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
-			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern, deny?, max_output?}, got %s", a.At(0).Type())
+			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern?, deny?, max_output?}, got %s", a.At(0).Type())
 		}
 		for _, key := range cfg.Keys() {
 			if !slices.Contains(hookKeys, key) {

@@ -57,8 +57,12 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Str(describeAll(tools)), nil
 		}
+		name, ok := a.Str(1)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_describe: name must be a string, got %s", a.At(1).Type())
+		}
 		for _, t := range tools {
-			if toolName(t) == a.Text(1) {
+			if toolName(t) == name {
 				desc := toolDescription(t)
 				if desc == "" {
 					return vm.Str(toolName(t)), nil
@@ -69,7 +73,11 @@ func init() {
 		return vm.Nil, nil
 	})
 	lib.Def("tool_remove", "tool_remove(registry, name)", "the registry without the tool named name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return filterTools("tool_remove", a.At(0), func(name string) bool { return name != a.Text(1) })
+		name, ok := a.Str(1)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_remove: name must be a string, got %s", a.At(1).Type())
+		}
+		return filterTools("tool_remove", a.At(0), func(n string) bool { return n != name })
 	})
 	lib.Def("tool_select", "tool_select(registry, names)", "the registry with only the named tools, in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		want := map[string]bool{}

@@ -87,6 +87,9 @@ func init() {
 			"warnings", vm.Of(lib.StrList(warns)))), nil
 	})
 	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Value{}, vm.Typef("tool_format_result: requires name and result")
+		}
 		name, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
