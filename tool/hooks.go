@@ -1,25 +1,34 @@
 package tool
 
 import (
+	"fmt"
 	"path"
+	"regexp"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/vm"
 )
 
 // Tool hooks (register_tool_hook, clear_tool_hooks; docs/spec/builtins.md §5
 // names them only, so the config keys pattern, deny and max_output are
-// upstream's as far as we know, unverified). They live in the VM whose
-// script registered them and apply to every call Invoke makes on it: a
-// hook applies to the tools whose name matches its glob pattern; deny
-// refuses the call with a reason before anything runs, and max_output
-// caps the length of a string result.
+// upstream's as far as we know, unverified; pre and post are this
+// implementation's form of upstream's pre/post tool actions). They live
+// in the VM whose script registered them and apply to every call Invoke
+// makes on it: a hook applies to the tools whose name matches its glob
+// pattern. Before the call, in registration order, deny refuses it with
+// a reason and a pre closure may refuse it or rewrite its arguments;
+// after a successful call, post closures may replace the result, and
+// max_output caps the length of a string result, marking the cut
+// (docs/tools.md, Tool hooks).
 
 // Hook is one registered tool hook.
 type Hook struct {
-	Pattern   string // path.Match glob over tool names
-	Deny      string // reason; empty when the hook does not deny
-	MaxOutput int    // characters; 0 when the hook does not cap
+	Pattern   string   // path.Match glob over tool names
+	Deny      string   // reason; empty when the hook does not deny
+	MaxOutput int      // characters; 0 when the hook does not cap
+	Pre       vm.Value // fn(name, args); invalid when absent
+	Post      vm.Value // fn(name, result); invalid when absent
 }
 
 type hooks struct {
@@ -70,39 +79,160 @@ func HookFor(v *vm.VM, name string) (deny string, denied bool, maxOutput int) {
 	return deny, denied, maxOutput
 }
 
-// ApplyHooks is the hook step of Invoke for a call of the tool name that
-// run makes: a denying hook refuses the call without running it, and a
-// cap shortens a string result. A tool value whose handler runs another
-// tool under a name of its own (tool_bind with a name) calls it too, so
-// that the hooks of both names apply.
-func ApplyHooks(th *vm.Thread, name string, run func() *Outcome) *Outcome {
-	reason, denied, maxOutput := HookFor(th.VM(), name)
-	if denied {
-		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: deniedSummary(reason)}
-	}
-	out := run()
-	if out.Kind == Success {
-		capOutput(out, maxOutput)
+// matching returns the hooks of v whose pattern matches name, in
+// registration order.
+func matching(v *vm.VM, name string) []Hook {
+	hs := hooksOf(v)
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	var out []Hook
+	for _, h := range hs.list {
+		if ok, _ := path.Match(h.Pattern, name); ok {
+			out = append(out, h)
+		}
 	}
 	return out
+}
+
+// ApplyHooks is the hook step of Invoke for a call of the tool name with
+// args that run makes: a denying hook or pre closure refuses the call
+// without running it, a pre closure may hand run other arguments, and on
+// success post closures and caps rework the result. A tool value whose
+// handler runs another tool under a name of its own (tool_bind with a
+// name) calls it too, so that the hooks of both names apply.
+func ApplyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcome) *Outcome {
+	hooks := matching(th.VM(), name)
+	maxOutput := 0
+	for _, h := range hooks {
+		if h.Deny != "" {
+			return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: deniedSummary(h.Deny)}
+		}
+		if h.Pre.IsValid() {
+			next, refusal := runPre(th, h.Pre, name, args)
+			if refusal != nil {
+				refusal.Tool = name
+				return refusal
+			}
+			args = next
+		}
+		if h.MaxOutput > 0 && (maxOutput == 0 || h.MaxOutput < maxOutput) {
+			maxOutput = h.MaxOutput
+		}
+	}
+	out := run(args)
+	if out.Kind != Success {
+		return out
+	}
+	for _, h := range hooks {
+		if h.Post.IsValid() {
+			if failed := runPost(th, h.Post, name, out); failed != nil {
+				return failed
+			}
+		}
+	}
+	capOutput(out, maxOutput)
+	return out
+}
+
+// runPre calls a pre closure with the tool name and the arguments. nil
+// or true lets the call go on unchanged, a dict replaces the arguments
+// (checked against the input schema like the model's), a string refuses
+// the call with that reason and false refuses it without one; a throw or
+// any other answer fails the call.
+func runPre(th *vm.Thread, fn vm.Value, name string, args any) (any, *Outcome) {
+	v, err := th.CallPlain(fn, []vm.Value{vm.Str(name), FromJSON(toArgs(args))})
+	if err != nil {
+		return nil, &Outcome{Kind: RuntimeFailure, Summary: "pre hook failed: " + hookErrorText(err), Err: vm.AsError(err)}
+	}
+	if v.IsNil() {
+		return args, nil
+	}
+	if b, ok := v.AsBool(); ok {
+		if bool(b) {
+			return args, nil
+		}
+		return nil, &Outcome{Kind: RuntimeFailure, Summary: deniedSummary("refused by a pre hook")}
+	}
+	if s, ok := v.AsString(); ok {
+		reason := s.Go()
+		if reason == "" {
+			reason = "refused by a pre hook"
+		}
+		return nil, &Outcome{Kind: RuntimeFailure, Summary: deniedSummary(reason)}
+	}
+	if _, ok := v.AsDict(); ok {
+		j, err := ToJSONArgs(v)
+		if err != nil {
+			return nil, &Outcome{Kind: RuntimeFailure, Summary: "pre hook returned arguments that are not portable JSON"}
+		}
+		return j, nil
+	}
+	return nil, &Outcome{Kind: RuntimeFailure, Summary: fmt.Sprintf("pre hook returned %s; expected nil, a bool, a refusal reason string or an argument dict", v.Type())}
+}
+
+// runPost calls a post closure with the tool name and the result of a
+// successful call; nil keeps the result, anything else replaces it and
+// must be portable JSON. It returns the failure when the hook throws or
+// answers a non-portable value.
+func runPost(th *vm.Thread, fn vm.Value, name string, out *Outcome) *Outcome {
+	v, err := th.CallPlain(fn, []vm.Value{vm.Str(name), out.Value})
+	if err != nil {
+		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: "post hook failed: " + hookErrorText(err), Err: vm.AsError(err)}
+	}
+	if v.IsNil() {
+		return nil
+	}
+	j, err := ToJSON(v)
+	if err != nil {
+		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: "post hook returned a result that is not portable JSON"}
+	}
+	out.Result, out.Value = j, v
+	return nil
+}
+
+// hookErrorText describes a hook's failure without the value it threw
+// (docs/spec/registry.md §6: summaries never carry thrown values); a
+// script calling the tool itself still catches that value (Outcome.Err).
+func hookErrorText(err error) string {
+	if e := vm.AsError(err); e != nil && e.Kind == vm.KindThrown {
+		return "it threw a value"
+	}
+	return err.Error()
 }
 
 // deniedSummary is the failure summary of a call a hook refused.
 func deniedSummary(reason string) string { return "denied by tool hook: " + reason }
 
-// capOutput cuts a successful string result to max characters.
+// capOutput cuts a successful string result longer than max characters
+// to its first max and marks the cut as upstream does:
+// "<first max>... [truncated, N chars total]".
 func capOutput(o *Outcome, max int) {
 	s, ok := o.Result.(string)
-	if !ok || max <= 0 {
+	if !ok || max <= 0 || alreadyCapped(s, max) {
 		return
 	}
 	n := 0
 	for i := range s {
 		if n == max {
-			o.Result = s[:i]
-			o.Value = vm.Str(s[:i])
+			capped := fmt.Sprintf("%s... [truncated, %d chars total]", s[:i], utf8.RuneCountInString(s))
+			o.Result = capped
+			o.Value = vm.Str(capped)
 			return
 		}
 		n++
 	}
+}
+
+// truncatedRE matches a result capOutput has cut.
+var truncatedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)\A(.*)\.\.\. \[truncated, \d+ chars total\]\z`)
+})
+
+// alreadyCapped reports whether s is a result a cap of at most max
+// characters already cut, so that the hooks of a tool value calling
+// another tool (both names hooked, or the same hooks met twice) do not
+// cut the marker itself.
+func alreadyCapped(s string, max int) bool {
+	m := truncatedRE().FindStringSubmatch(s)
+	return m != nil && utf8.RuneCountInString(m[1]) <= max
 }

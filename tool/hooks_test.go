@@ -52,8 +52,8 @@ func TestInvokeAppliesHooks(t *testing.T) {
 		t.Errorf("a denied call ran its handler: %q", calls)
 	}
 	for _, c := range []struct{ name, want string }{
-		{"read_file", "héllo"}, // the smallest matching cap, in characters
-		{"search", "héllo wö"},
+		{"read_file", "héllo... [truncated, 11 chars total]"}, // the smallest matching cap, in characters
+		{"search", "héllo wö... [truncated, 11 chars total]"},
 	} {
 		o := invoke(c.name)
 		if o.Kind != Success || o.Result != any(c.want) || vm.ToDisplay(o.Value) != c.want {

@@ -141,7 +141,7 @@ const (
 // call, and a cap shortens a string result.
 func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 	name := t.Name()
-	return ApplyHooks(th, name, func() *Outcome { return t.invoke(th, name, args) })
+	return ApplyHooks(th, name, args, func(args any) *Outcome { return t.invoke(th, name, args) })
 }
 
 func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {

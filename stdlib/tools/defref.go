@@ -246,7 +246,7 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return outcomeValue(tool.ApplyHooks(th, rename, func() *tool.Outcome { return inner.Invoke(th, j) }))
+		return outcomeValue(tool.ApplyHooks(th, rename, j, func(j any) *tool.Outcome { return inner.Invoke(th, j) }))
 	}
 	out = out.Set("handler", vm.Of(vm.NewBuiltin("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {

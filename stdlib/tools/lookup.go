@@ -1,6 +1,10 @@
 package tools
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -34,35 +38,46 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("tool_list", "tool_list(registry)", "the tool names in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_list", "tool_list(registry)", "the {name, description, parameters} of each tool in registry order (parameters only when the definition has them; never the handler)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := builtinTools("tool_list", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		names := make([]string, len(tools))
+		out := make([]vm.Value, len(tools))
 		for i, t := range tools {
-			names[i] = toolName(t)
+			out[i] = vm.Of(toolSummary(t))
 		}
-		return vm.Of(lib.StrList(names)), nil
+		return vm.Of(lib.List(out)), nil
 	})
-	lib.Def("tool_describe", "tool_describe(registry, name)", `"name: description" of the named tool (just the name when it has no description), or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_describe", "tool_describe(registry, name?)", `without a name, an "Available tools:" text with one "- name(params): description" line per tool, sorted by name; with one, "name: description" of that tool (just the name when it has no description), or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := builtinTools("tool_describe", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
+		if a.Len() < 2 {
+			return vm.Str(describeAll(tools)), nil
+		}
+		name, ok := a.Str(1)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_describe: name must be a string, got %s", a.At(1).Type())
+		}
 		for _, t := range tools {
-			if toolName(t) == a.Text(1) {
-				desc, _ := t.Get("description")
-				if !desc.IsValid() || desc.IsNil() || vm.ToDisplay(desc) == "" {
+			if toolName(t) == name {
+				desc := toolDescription(t)
+				if desc == "" {
 					return vm.Str(toolName(t)), nil
 				}
-				return vm.Str(toolName(t) + ": " + vm.ToDisplay(desc)), nil
+				return vm.Str(toolName(t) + ": " + desc), nil
 			}
 		}
 		return vm.Nil, nil
 	})
 	lib.Def("tool_remove", "tool_remove(registry, name)", "the registry without the tool named name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return filterTools("tool_remove", a.At(0), func(name string) bool { return name != a.Text(1) })
+		name, ok := a.Str(1)
+		if !ok {
+			return vm.Value{}, vm.Typef("tool_remove: name must be a string, got %s", a.At(1).Type())
+		}
+		return filterTools("tool_remove", a.At(0), func(n string) bool { return n != name })
 	})
 	lib.Def("tool_select", "tool_select(registry, names)", "the registry with only the named tools, in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		want := map[string]bool{}
@@ -132,4 +147,73 @@ func filterTools(fn string, v vm.Value, keep func(name string) bool) (vm.Value, 
 		}
 	}
 	return vm.Of(reg.Set("tools", vm.Of(lib.List(out)))), nil
+}
+
+// toolSummary is the tool_list entry of a definition: its name,
+// description and legacy parameters map, without the handler.
+func toolSummary(def *vm.Dict) *vm.Dict {
+	out := vm.NewDict()
+	for _, k := range []string{"name", "description", "parameters"} {
+		if v, ok := def.Get(k); ok {
+			out = out.Set(k, v)
+		}
+	}
+	return out
+}
+
+func toolDescription(def *vm.Dict) string {
+	desc, _ := def.Get("description")
+	if !desc.IsValid() || desc.IsNil() {
+		return ""
+	}
+	return vm.ToDisplay(desc)
+}
+
+// describeAll is the one-argument tool_describe: a line per tool,
+// sorted by name, with its parameters as "name: type" pairs sorted by
+// parameter name.
+func describeAll(tools []*vm.Dict) string {
+	if len(tools) == 0 {
+		return "Available tools:\n(none)"
+	}
+	lines := make([]string, 0, len(tools))
+	for _, t := range tools {
+		lines = append(lines, fmt.Sprintf("- %s(%s): %s", toolName(t), paramSummary(mustGet(t, "parameters")), toolDescription(t)))
+	}
+	slices.Sort(lines)
+	return "Available tools:\n" + strings.Join(lines, "\n")
+}
+
+// recordType is the type a parameter definition record declares: its
+// type field, else the type of its schema, else any.
+func recordType(rec *vm.Dict) string {
+	if t, ok := rec.Get("type"); ok && !t.IsNil() {
+		return vm.ToDisplay(t)
+	}
+	if s, ok := mustGet(rec, "schema").AsDict(); ok {
+		if t, ok := s.Get("type"); ok && !t.IsNil() {
+			return vm.ToDisplay(t)
+		}
+	}
+	return "any"
+}
+
+// paramSummary renders a legacy parameters map as "p: type, q: type"; a
+// definition record shows its type field (any when it has none).
+func paramSummary(params vm.Value) string {
+	d, ok := params.AsDict()
+	if !ok || d.Len() == 0 {
+		return ""
+	}
+	keys := slices.Sorted(slices.Values(d.Keys()))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v, _ := d.Get(k)
+		typ := vm.ToDisplay(v)
+		if rec, ok := v.AsDict(); ok {
+			typ = recordType(rec)
+		}
+		parts[i] = k + ": " + typ
+	}
+	return strings.Join(parts, ", ")
 }

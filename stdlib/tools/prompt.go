@@ -30,8 +30,12 @@ import (
 var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
 
 func init() {
-	lib.Def("tool_schema", "tool_schema(registry)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		cat, err := audienceCatalog(th, "tool_schema", a.At(0), tool.AudienceCatalog)
+	lib.Def("tool_schema", "tool_schema(registry, components?)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		reg, err := withComponents(a.At(0), a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		cat, err := audienceCatalog(th, "tool_schema", reg, tool.AudienceCatalog)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -44,18 +48,16 @@ func init() {
 		}
 		return vm.Str(promptText(cat)), nil
 	})
-	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
 		var out []vm.Value
 		for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-			call, err := parseCall(m[1])
-			if err != nil {
-				return vm.Value{}, err
+			if call, ok := parseCall(m[1]); ok {
+				out = append(out, vm.Of(call))
 			}
-			out = append(out, vm.Of(call))
 		}
 		return vm.Of(lib.List(out)), nil
 	})
@@ -85,6 +87,9 @@ func init() {
 			"warnings", vm.Of(lib.StrList(warns)))), nil
 	})
 	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() < 2 {
+			return vm.Value{}, vm.Typef("tool_format_result: requires name and result")
+		}
 		name, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
@@ -99,6 +104,44 @@ func init() {
 	})
 }
 
+// withComponents is the registry with the named schemas of extra added
+// to its components (upstream's second tool_schema argument; a name the
+// registry already has keeps the registry's schema). extra is either the
+// schemas map itself or a components record {schemas: {...}}.
+func withComponents(v, extra vm.Value) (vm.Value, error) {
+	if extra.IsNil() || !extra.IsValid() {
+		return v, nil
+	}
+	reg, _, err := builtinTools("tool_schema", v)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	add, ok := extra.AsDict()
+	if !ok {
+		return vm.Value{}, vm.Typef("tool_schema: components must be a dict of named JSON Schemas, got %s", extra.Type())
+	}
+	if inner, ok := add.Get("schemas"); ok && add.Len() == 1 {
+		if d, ok := inner.AsDict(); ok {
+			add = d
+		}
+	}
+	schemas := vm.NewDict()
+	own, _ := mustGet(reg, "components").AsDict()
+	if own != nil {
+		if d, ok := mustGet(own, "schemas").AsDict(); ok {
+			schemas = d
+		}
+	} else {
+		own = vm.NewDict()
+	}
+	for _, k := range add.Keys() {
+		if !schemas.Has(k) {
+			schemas = schemas.Set(k, mustGet(add, k))
+		}
+	}
+	return vm.Of(reg.Set("components", vm.Of(own.Set("schemas", vm.Of(schemas))))), nil
+}
+
 func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*tool.Catalog, error) {
 	if _, _, err := registryTools(v); err != nil {
 		return nil, vm.Throwf("%s: %s", fn, notRegistry)
@@ -110,24 +153,27 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	return reg.CatalogFor(aud), nil
 }
 
-func parseCall(body string) (*vm.Dict, error) {
+// parseCall reads one block body; model output is often malformed, so a
+// body that is not a JSON object with a name is no call (upstream skips
+// such blocks too) rather than an error.
+func parseCall(body string) (*vm.Dict, bool) {
 	v, err := json.Parse(strings.TrimSpace(body))
 	if err != nil {
-		return nil, vm.Throwf("tool_parse_call: a <tool_call> block is not JSON: %s", err.Error())
+		return nil, false
 	}
 	d, ok := v.AsDict()
-	var name vm.Value
-	if ok {
-		name, ok = d.Get("name")
-	}
 	if !ok {
-		return nil, vm.Throwf(`tool_parse_call: a <tool_call> block needs {"name": …, "arguments": {…}}`)
+		return nil, false
+	}
+	name, ok := d.Get("name")
+	if !ok || name.IsNil() {
+		return nil, false
 	}
 	args, ok := d.Get("arguments")
 	if !ok || args.IsNil() {
 		args = vm.Of(vm.NewDict())
 	}
-	return lib.DictOf("name", name, "arguments", args), nil
+	return lib.DictOf("name", name, "arguments", args), true
 }
 
 // promptText lists each tool with its parameters (from the input schema's
