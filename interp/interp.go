@@ -153,6 +153,10 @@ func (s *Session) Run(m *Module) (vm.Value, error) {
 		return vm.Value{}, err
 	}
 	th := s.VM.NewThread()
+	// The program's thread has ended: the deadlock detector must not
+	// count it as one that may still act (a loaded script's handlers are
+	// called later, on threads of their own).
+	defer s.VM.Forget(th)
 	v, err := th.RunModule(m.VM)
 	if err != nil {
 		return vm.Value{}, err

@@ -63,26 +63,54 @@ type Program interface {
 }
 
 // VMRuntime runs handlers on new threads of a loaded program's VM.
-type VMRuntime struct{ Program Program }
+//
+// The VM detects deadlocks (tool/load). The server calls handlers one at
+// a time, so while a call runs no other call can end its waits: a wait
+// that only the VM's own threads could end, and none will, is a
+// deadlock, and the call fails with the deadlock error. Between calls
+// the thread of the last call stands for the calls still to come (as the
+// last entry does in the REPL): tasks an earlier call left waiting for a
+// later one are not reported while the server is idle, and the running
+// call's own wait fails first (vm.VM.SetForeground).
+type VMRuntime struct {
+	Program Program
+	// last is the thread of the last call (the stand-in), forgotten when
+	// the next call takes the VM lock; calls are serialized by the server.
+	last *vm.Thread
+}
 
 // Invoke implements Runtime.
 func (r *VMRuntime) Invoke(h stdlib.MCPHandler, t *tool.PreparedTool, args any, start func(*vm.Thread)) *tool.Outcome {
-	th := r.Program.Thread()
-	if start != nil {
-		start(th)
-	}
-	defer stdlib.SetMCPHandler(th.VM(), h)()
-	return t.Invoke(th, args)
+	var out *tool.Outcome
+	r.call(h, start, func(th *vm.Thread) { out = t.Invoke(th, args) })
+	return out
 }
 
 // Call implements Runtime.
-func (r *VMRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (vm.Value, error) {
+func (r *VMRuntime) Call(h stdlib.MCPHandler, fn vm.Value, args []vm.Value, start func(*vm.Thread)) (v vm.Value, err error) {
+	r.call(h, start, func(th *vm.Thread) { v, err = th.CallPlain(fn, args) })
+	return v, err
+}
+
+// call runs f on a new thread holding the VM lock, which it takes before
+// the previous call's thread stops standing for the server, so the
+// deadlock detector never sees the VM idle in between.
+func (r *VMRuntime) call(h stdlib.MCPHandler, start func(*vm.Thread), f func(th *vm.Thread)) {
 	th := r.Program.Thread()
 	if start != nil {
 		start(th)
 	}
-	defer stdlib.SetMCPHandler(th.VM(), h)()
-	return th.CallPlain(fn, args)
+	machine := th.VM()
+	defer stdlib.SetMCPHandler(machine, h)()
+	th.Lock()
+	defer th.Unlock()
+	if r.last != nil {
+		machine.Forget(r.last)
+	}
+	r.last = th
+	machine.SetForeground(th)
+	defer machine.SetForeground(nil)
+	f(th)
 }
 
 // Close implements Runtime: the VM is left to the garbage collector

@@ -45,6 +45,9 @@ func Load(path string, opts Options) (*Library, error) {
 		return nil, err
 	}
 	sess := lib.sess
+	// A wait nothing can end fails as a deadlock, as for a script
+	// (tool/load).
+	sess.VM.DetectDeadlocks()
 	if err := sess.InitModule(lib.mod); err != nil {
 		return nil, load.RunError("module", err)
 	}

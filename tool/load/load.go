@@ -5,6 +5,14 @@
 // adapter), reads what it published and validates the registry. The VM
 // stays alive so adapters can call the original handler closures.
 //
+// The VM detects deadlocks (vm.VM.DetectDeadlocks): a wait that no
+// thread of the VM can end fails with the deadlock error, while loading
+// and in a handler call alike. An adapter calls handlers one at a time,
+// each on a thread of its own; one that keeps serving between calls
+// makes the thread of the last call stand for the calls still to come
+// (adapter/mcp's VMRuntime), so that tasks waiting for a later call are
+// not reported.
+//
 // Error is the one load failure of the tool layer: the exports surface
 // (tool/exports) reports its failures with it too, so every adapter
 // prints and exits the same way for both surfaces.
@@ -102,6 +110,10 @@ func Load(path string, opts Options) (*Script, error) {
 		return nil, &Error{Msg: err.Error(), Status: 2}
 	}
 	sess := interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: opts.Stdin})
+	// Only the script's own threads, and its handlers' calls, can end
+	// its waits: a wait none of them can end fails as a deadlock, as
+	// under harn run, instead of hanging the adapter (DetectDeadlocks).
+	sess.VM.DetectDeadlocks()
 	m, err := sess.LoadFile(path)
 	promoted := warn(stderr, sess, mode, sess.Warnings)
 	if err != nil {
