@@ -279,7 +279,7 @@ func TestInteractiveBareVariantsOfEarlierEnum(t *testing.T) {
 // (docs/spec/language.md §9.2).
 func TestInteractiveToolAcrossEntries(t *testing.T) {
 	in, out := newInteractive(t)
-	evalAll(t, in, `tool tt(x: int) -> int { description "T"; x + 1 }`, "tool_list(tt)", "tool_count(tt)")
+	evalAll(t, in, `tool tt(x: int) -> int { description "T"; x + 1 }`, "tool_list(tt).map({ t -> t.name })", "tool_count(tt)")
 	if out.String() != "[tt]\n1\n" {
 		t.Errorf("got %q", out.String())
 	}
