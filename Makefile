@@ -28,7 +28,7 @@ test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
 	$(MAKE) mcp-clients sdk-e2e
 
 ## mcp-clients: every real MCP client against the servers of
-## tests/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
+## testdata/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
 ## narrows them, e.g. MCP_TARGETS=orchestrator); the conformance suite
 ## runs last
 mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
@@ -38,7 +38,8 @@ mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 test-go:
 	@$(GO_TEST_RACE)
 
-## GO_TEST_RACE runs go test -race ./... and, while it runs, says so every
+## GO_TEST_RACE runs go test -race ./... (which leaves out testdata/gosdk:
+## mcp-gosdk runs it against the built binary) and, while it runs, says so every
 ## HEARTBEAT seconds: go test prints each package's result in package
 ## order, so one slow package can hold every line back for minutes
 HEARTBEAT ?= 60
@@ -92,11 +93,11 @@ check-protocol-artifacts:
 	$(GO) run ./tool/internal/gen -check
 
 ## check-ts: type-check spec/protocol-artifacts/harn-tools.ts and a sample
-## catalog with tsc --strict (TypeScript pinned by tests/ts; skipped
+## catalog with tsc --strict (TypeScript pinned by testdata/ts; skipped
 ## when npm is missing)
 check-ts:
 	@if command -v npm >/dev/null 2>&1; then \
-		cd tests/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
+		cd testdata/ts && npm ci --no-audit --no-fund --loglevel=error && npx --no-install tsc -p tsconfig.json && echo "check-ts: ok"; \
 	else echo "check-ts: npm not found, skipping"; fi
 
 ## check-vscode: package the VS Code extension (editors/vscode) with vsce,
@@ -111,45 +112,47 @@ check-vscode:
 ## mcp-client: the official TypeScript MCP SDK clients: v1 (released
 ## protocol) drives `harn serve mcp` over stdio; v2 (2026-07-28) drives
 ## every target over stdio and HTTP (pinned by
-## tests/mcp-client/package-lock.json)
+## testdata/mcp-client/package-lock.json)
 mcp-client: build
 	@if command -v npm >/dev/null 2>&1; then \
-		cd tests/mcp-client && npm ci --no-audit --no-fund --loglevel=error && HARN_BIN=../../bin/harn npm test; \
+		cd testdata/mcp-client && npm ci --no-audit --no-fund --loglevel=error && HARN_BIN=../../bin/harn npm test; \
 	else echo "mcp-client: npm not found, skipping"; fi
 
 ## mcp-gosdk: the official Go SDK as a client of every target, over stdio
-## (2026-07-28 and 2025-11-25) and HTTP (tests/gosdk)
+## (2026-07-28 and 2025-11-25) and HTTP (testdata/gosdk). The go tool
+## leaves directories named testdata out of ./..., so this is the one
+## place the package's tests run (and vet names it explicitly)
 mcp-gosdk: build
-	HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 ./tests/gosdk
+	HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 ./testdata/gosdk
 
 ## mcp-inspector: the MCP Inspector CLI in its modern (2026-07-28) protocol
 ## era against every target, over stdio and HTTP (pinned by
-## tests/mcp-inspector/package-lock.json, run on the Node 22 it installs)
+## testdata/mcp-inspector/package-lock.json, run on the Node 22 it installs)
 mcp-inspector: build
 	@if command -v npm >/dev/null 2>&1; then \
-		cd tests/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error && \
+		cd testdata/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error && \
 		HARN_BIN=../../bin/harn node_modules/node/bin/node --test inspector.test.mjs; \
 	elif [ "$$CI" = true ]; then echo "mcp-inspector: npm not found (required on CI)"; exit 1; \
 	else echo "mcp-inspector: npm not found, skipping"; fi
 
 ## mcp-conformance: the official MCP conformance suite (pinned by
-## tests/mcp-conformance/package-lock.json, run on the Node 22 it installs):
+## testdata/mcp-conformance/package-lock.json, run on the Node 22 it installs):
 ## its 2026-07-28 mode over HTTP against every target (known deviations in
-## tests/mcp-conformance/expected/), then every released-protocol server
-## scenario against tests/mcp-conformance/server.harn
+## testdata/mcp-conformance/expected/), then every released-protocol server
+## scenario against testdata/mcp-conformance/server.harn
 mcp-conformance: build
 	@if command -v npm >/dev/null 2>&1; then \
-		cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
+		cd testdata/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && ./run.sh ../../bin/harn; \
 	else echo "mcp-conformance: npm not found, skipping"; fi
 
 ## sdk-deps: what the end-to-end tests of `harn tool sdk` compile the
 ## generated packages with: TypeScript, @types/node and the official MCP
-## SDK (pinned by tests/sdk/ts/package-lock.json), Debian's mypy and
+## SDK (pinned by testdata/sdk/ts/package-lock.json), Debian's mypy and
 ## jsonschema (installed with apt-get when root), and the Go module graph
 ## of the generated Go packages (go mod download of a golden package)
 sdk-deps:
 	@if command -v npm >/dev/null 2>&1; then \
-		cd tests/sdk/ts && npm ci --no-audit --no-fund --loglevel=error; \
+		cd testdata/sdk/ts && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "sdk-deps: npm not found; the TypeScript SDK tests will skip"; fi
 	@if command -v mypy >/dev/null 2>&1 && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -167,12 +170,13 @@ sdk-deps:
 sdk-e2e: build sdk-deps
 	SDK_E2E=1 HARN_BIN=$(CURDIR)/bin/harn $(GO) test -count=1 -timeout 30m -v -run TestEndToEnd ./tool/sdkgen/
 
-## vet: gofmt, and go vet of the default build and of the lite harn's
-## own files (cmd/harn/lite.go; the packages it shares are vetted above,
-## and library packages it leaves out do not build with -tags harnlite)
+## vet: gofmt, and go vet of the default build (with testdata/gosdk,
+## which ./... leaves out) and of the lite harn's own files
+## (cmd/harn/lite.go; the packages it shares are vetted above, and library
+## packages it leaves out do not build with -tags harnlite)
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
-	$(GO) vet ./...
+	$(GO) vet ./... ./testdata/gosdk
 	$(GO) vet -tags harnlite ./cmd/harn
 
 conformance: build

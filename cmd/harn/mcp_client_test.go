@@ -12,11 +12,11 @@ import (
 )
 
 // The MCP client builtins (docs/mcp-client.md) end to end: a script run
-// by `harn run` talks to `harn serve mcp` serving tests/mcp-client/server.harn,
+// by `harn run` talks to `harn serve mcp` serving testdata/mcp-client/server.harn,
 // over stdio (the client starts this test binary as harn) and over HTTP
 // (the session-free 2026-07-28 profile).
 
-const mcpClientServer = "../../tests/mcp-client/server.harn"
+const mcpClientServer = "../../testdata/mcp-client/server.harn"
 
 func runClientScript(t *testing.T, src string) string {
 	t.Helper()
@@ -111,7 +111,7 @@ try { mcp_server_card(%q) } catch (e) { println(e) }
 // requests over stdio (2025-11-25), and through input_required over
 // HTTP (2026-07-28).
 func TestMCPClientAnswersElicitationAndSampling(t *testing.T) {
-	server, err := filepath.Abs("../../tests/mcp-client/ask.harn")
+	server, err := filepath.Abs("../../testdata/mcp-client/ask.harn")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,9 @@ import (
 
 // End-to-end tests of `harn mcp serve` and `harn orchestrator`: the test
 // binary re-executed as harn (TestMain), on the fixture project
-// tests/orchestrator-fixture, over stdio and HTTP.
+// testdata/orchestrator-fixture, over stdio and HTTP.
 
-const fixtureManifest = "../../tests/orchestrator-fixture/harn.toml"
+const fixtureManifest = "../../testdata/orchestrator-fixture/harn.toml"
 
 // harnProc is a running `harn` subprocess.
 type harnProc struct {

@@ -17,14 +17,14 @@ import (
 // 50-tool registry, the shop module and every exports golden (structs,
 // enums, throws, recursion, generics) — generate all three packages and
 // compile them strictly: tsc --strict (TypeScript pinned by
-// tests/sdk/ts/package-lock.json), go vet and go build (offline, from the
-// module cache), mypy --strict (Debian's mypy, with tests/sdk/python/stubs
+// testdata/sdk/ts/package-lock.json), go vet and go build (offline, from the
+// module cache), mypy --strict (Debian's mypy, with testdata/sdk/python/stubs
 // standing in for the mcp package, which Debian does not ship). Then the
-// programs under tests/sdk run each generated client of the shop
+// programs under testdata/sdk run each generated client of the shop
 // catalog against a live `harn serve mcp`: a success, a declared error
 // caught as its typed variant, and a client-side validation refusal.
 // The Python program runs on the real mcp package when it is installed,
-// else on tests/sdk/python/shim, a stand-in for its stdio client.
+// else on testdata/sdk/python/shim, a stand-in for its stdio client.
 //
 // A missing toolchain skips its language with the reason, except under
 // CI=true, where it fails.
@@ -174,9 +174,9 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("ts", func(t *testing.T) {
 		e := base
 		e.t = t
-		modules := filepath.Join(repo, "tests", "sdk", "ts", "node_modules")
+		modules := filepath.Join(repo, "testdata", "sdk", "ts", "node_modules")
 		if _, err := os.Stat(filepath.Join(modules, "typescript")); err != nil {
-			e.missing("tests/sdk/ts/node_modules is not installed (make sdk-deps runs npm ci)")
+			e.missing("testdata/sdk/ts/node_modules is not installed (make sdk-deps runs npm ci)")
 		}
 		root := t.TempDir()
 		for _, name := range sortedKeys(catalogs) {
@@ -184,7 +184,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		os.Symlink(modules, filepath.Join(root, "node_modules"))
 		for _, f := range []string{"e2e.ts", "tsconfig.e2e.json"} {
-			data, err := os.ReadFile(filepath.Join(repo, "tests", "sdk", "ts", f))
+			data, err := os.ReadFile(filepath.Join(repo, "testdata", "sdk", "ts", f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +209,7 @@ func TestEndToEnd(t *testing.T) {
 			dir := filepath.Join(root, name)
 			e.generate(catalogs[name], "go", dir, name+"-client")
 			if name == "shop" {
-				data, err := os.ReadFile(filepath.Join(repo, "tests", "sdk", "go", "main.go.txt"))
+				data, err := os.ReadFile(filepath.Join(repo, "testdata", "sdk", "go", "main.go.txt"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -248,12 +248,12 @@ func TestEndToEnd(t *testing.T) {
 			e.generate(catalogs[name], "python", dir, name+"-client")
 			dirs = append(dirs, dir)
 		}
-		data, err := os.ReadFile(filepath.Join(repo, "tests", "sdk", "python", "e2e.py"))
+		data, err := os.ReadFile(filepath.Join(repo, "testdata", "sdk", "python", "e2e.py"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(root, "shop", "e2e.py"), data, 0o644)
-		stubs := []string{"MYPYPATH=" + filepath.Join(repo, "tests", "sdk", "python", "stubs")}
+		stubs := []string{"MYPYPATH=" + filepath.Join(repo, "testdata", "sdk", "python", "stubs")}
 		e.run(root, stubs, mypy, append([]string{"--strict", "--no-incremental"}, dirs...)...)
 		t.Logf("mypy --strict: %d packages", len(dirs))
 		env := []string{"HARN_BIN=" + harn, "SHOP_FILE=" + shop}
@@ -261,8 +261,8 @@ func TestEndToEnd(t *testing.T) {
 			// The mcp package is on PyPI only, which this environment
 			// cannot reach: run the generated client's own logic on the
 			// stand-in of its API surface instead, and say so.
-			env = append(env, "PYTHONPATH="+filepath.Join(repo, "tests", "sdk", "python", "shim"))
-			t.Log("the mcp Python package is not installed: the live run uses tests/sdk/python/shim, a stand-in for its stdio client, not the SDK")
+			env = append(env, "PYTHONPATH="+filepath.Join(repo, "testdata", "sdk", "python", "shim"))
+			t.Log("the mcp Python package is not installed: the live run uses testdata/sdk/python/shim, a stand-in for its stdio client, not the SDK")
 		}
 		out := e.run(filepath.Join(root, "shop"), env, python, "e2e.py")
 		e.checkOK(out, 7)

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import path from "node:path";
-import { targets, stdioCommand, startHTTP, harnBin, testsDir } from "../mcp-targets/targets.mjs";
+import { targets, stdioCommand, startHTTP, harnBin, testdataDir } from "../mcp-targets/targets.mjs";
 
 // What each target serves, for the checks that name tools.
 const expect = {
@@ -133,7 +133,7 @@ describe("serve with boolean schemas over stdio", () => {
   before(async () => {
     client = newClient();
     client.setVersionNegotiation({ mode: "auto" });
-    await client.connect(new StdioClientTransport({ command: harnBin(), args: ["serve", "mcp", path.join(testsDir, "mcp-client", "booleans.harn")], stderr: "ignore" }));
+    await client.connect(new StdioClientTransport({ command: harnBin(), args: ["serve", "mcp", path.join(testdataDir, "mcp-client", "booleans.harn")], stderr: "ignore" }));
   });
   after(async () => {
     await client?.close();

@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite in its 2026-07-28 mode over
 // session-free Streamable HTTP, straight against each server of
-// tests/mcp-targets.json (no bridge): every server scenario of the suite
+// testdata/mcp-targets.json (no bridge): every server scenario of the suite
 // (--suite all), with the known deviations of expected/<target>.yml.
 // A target whose command is not built yet is skipped with a message.
 //

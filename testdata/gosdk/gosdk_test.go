@@ -1,9 +1,11 @@
-// Package gosdk drives the MCP servers of tests/mcp-targets.json with the
+// Package gosdk drives the MCP servers of testdata/mcp-targets.json with the
 // official Go SDK as a client (github.com/modelcontextprotocol/go-sdk),
 // over stdio and over session-free Streamable HTTP, in the 2026-07-28
 // profile (and the released one on stdio). It runs the harn binary named
 // by HARN_BIN (`make mcp-gosdk` builds it and sets it); without HARN_BIN
-// the tests skip and say so.
+// the tests skip and say so. The go tool leaves directories named testdata
+// out of ./..., so `go test ./...` never reaches this package: mcp-gosdk
+// names it.
 package gosdk
 
 import (
@@ -22,7 +24,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// target is one entry of tests/mcp-targets.json.
+// target is one entry of testdata/mcp-targets.json.
 type target struct {
 	Title string   `json:"title"`
 	Stdio []string `json:"stdio"`
@@ -51,7 +53,7 @@ var expectations = map[string]expectation{
 		unknownToolResult: "unknown tool 'no_such_tool'"}, // docs/spec/orchestrator.md §5
 }
 
-const testsDir = ".."
+const testdataDir = ".."
 
 func loadTargets(t *testing.T) (string, map[string]target) {
 	t.Helper()
@@ -66,7 +68,7 @@ func loadTargets(t *testing.T) (string, map[string]target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(testsDir, "mcp-targets.json"))
+	raw, err := os.ReadFile(filepath.Join(testdataDir, "mcp-targets.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func fill(args []string, vars map[string]string) []string {
 // available runs the target's probe.
 func available(bin string, tg target) bool {
 	cmd := exec.Command(bin, tg.Probe...)
-	cmd.Dir = testsDir
+	cmd.Dir = testdataDir
 	return cmd.Run() == nil
 }
 
@@ -112,7 +114,7 @@ func available(bin string, tg target) bool {
 func startHTTP(t *testing.T, bin string, tg target) string {
 	t.Helper()
 	cmd := exec.Command(bin, fill(tg.HTTP, map[string]string{"port": "0", "state": t.TempDir()})...)
-	cmd.Dir = testsDir
+	cmd.Dir = testdataDir
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +170,7 @@ func TestGoSDKClient(t *testing.T) {
 					var transport sdk.Transport
 					if c.transport == "stdio" {
 						cmd := exec.Command(bin, fill(tg.Stdio, map[string]string{"state": t.TempDir()})...)
-						cmd.Dir = testsDir
+						cmd.Dir = testdataDir
 						transport = &sdk.CommandTransport{Command: cmd}
 					} else {
 						transport = &sdk.StreamableClientTransport{Endpoint: startHTTP(t, bin, tg), DisableStandaloneSSE: true, MaxRetries: -1}

@@ -1,22 +1,22 @@
 // The MCP servers the real-client tests drive, read from
-// tests/mcp-targets.json, so every harness (TypeScript SDK, conformance,
+// testdata/mcp-targets.json, so every harness (TypeScript SDK, conformance,
 // Inspector) starts them the same way.
 //
 //   import { targets, stdioCommand, startHTTP } from "../mcp-targets/targets.mjs";
 //
 // MCP_TARGETS (comma list, default: every target) narrows the set;
-// HARN_BIN names the harn binary (default ../bin/harn from tests/).
+// HARN_BIN names the harn binary (default ../bin/harn from testdata/).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const testsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const table = JSON.parse(readFileSync(path.join(testsDir, "mcp-targets.json"), "utf8"));
+export const testdataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const table = JSON.parse(readFileSync(path.join(testdataDir, "mcp-targets.json"), "utf8"));
 
 export function harnBin() {
-  return path.resolve(process.env.HARN_BIN ?? path.join(testsDir, "..", "bin", "harn"));
+  return path.resolve(process.env.HARN_BIN ?? path.join(testdataDir, "..", "bin", "harn"));
 }
 
 function fill(args, vars) {
@@ -30,7 +30,7 @@ export function targets() {
   return Object.entries(table)
     .filter(([name]) => !name.startsWith("_") && (wanted.length === 0 || wanted.includes(name)))
     .map(([name, t]) => {
-      const probe = spawnSync(harnBin(), t.probe, { cwd: testsDir, encoding: "utf8", timeout: 60000 });
+      const probe = spawnSync(harnBin(), t.probe, { cwd: testdataDir, encoding: "utf8", timeout: 60000 });
       const available = probe.status === 0;
       return { name, title: t.title, available, reason: available ? "" : `\`harn ${t.probe.join(" ")}\` exited ${probe.status}` };
     });
@@ -45,14 +45,14 @@ function stateDir() {
 
 // stdioCommand is {command, args, cwd} for a stdio client transport.
 export function stdioCommand(name) {
-  return { command: harnBin(), args: fill(table[name].stdio, { state: stateDir() }), cwd: testsDir };
+  return { command: harnBin(), args: fill(table[name].stdio, { state: stateDir() }), cwd: testdataDir };
 }
 
 // startHTTP starts the target's HTTP server on a free port and resolves
 // to {url, stop}; stderr is collected for failure messages.
 export function startHTTP(name) {
   const t = table[name];
-  const child = spawn(harnBin(), fill(t.http, { port: "0", state: stateDir() }), { cwd: testsDir, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(harnBin(), fill(t.http, { port: "0", state: stateDir() }), { cwd: testdataDir, stdio: ["ignore", "ignore", "pipe"] });
   process.on("exit", () => child.kill("SIGKILL"));
   const ready = new RegExp(t.ready);
   let stderr = "";
