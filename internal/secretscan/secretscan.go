@@ -49,9 +49,15 @@ type Finding struct {
 type detector struct {
 	id, source, title string
 	re                func() *regexp.Regexp
-	group             int
-	minEntropy        float64
-	anyOf             []string
+	// anchored, when set, is re without its leading \b and anchored at
+	// the start of the text: every match of re starts, at a word
+	// boundary, with one of anyOf, so a scan tries anchored only where
+	// one of them occurs (see tokenMatches) instead of running re over
+	// the whole text.
+	anchored   func() *regexp.Regexp
+	group      int
+	minEntropy float64
+	anyOf      []string
 	// folded: anyOf is matched against the content lower-cased (and
 	// with the one non-ASCII fold of an ASCII letter in the keywords
 	// that lower-casing leaves alone, U+017F ſ, mapped to s), for
@@ -72,32 +78,36 @@ func lazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
+// tokenRule is a detector whose matches all start, at a word boundary,
+// with one of literals (each beginning with an ASCII letter): body is
+// its regexp after that \b.
+func tokenRule(id, source, title, body string, literals ...string) detector {
+	return detector{id: id, source: source, title: title, re: lazyRegexp(`\b` + body),
+		anchored: lazyRegexp(`^(?:` + body + `)`), anyOf: literals}
+}
+
 // detectors are the rules of §5.2. Go's `\b` is an ASCII word boundary.
 var detectors = []detector{
-	{id: "aws-access-key-id", source: "gitleaks", title: "AWS access key id",
-		re:    lazyRegexp(`\b(?:AKIA|ASIA|AGPA|AIDA|ANPA|AROA|AIPA)[A-Z0-9]{16}\b`),
-		anyOf: []string{"AKIA", "ASIA", "AGPA", "AIDA", "ANPA", "AROA", "AIPA"}},
-	{id: "github-token", source: "gitleaks", title: "GitHub token",
-		re:    lazyRegexp(`\bgh(?:p|o|u|s|r)_[A-Za-z0-9]{36,255}\b`),
-		anyOf: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
-	{id: "github-fine-grained-token", source: "gitleaks", title: "GitHub fine-grained personal access token",
-		re:    lazyRegexp(`\bgithub_pat_[A-Za-z0-9_]{20,255}\b`),
-		anyOf: []string{"github_pat_"}},
-	{id: "gitlab-token", source: "detect-secrets", title: "GitLab personal access token",
-		re:    lazyRegexp(`\bglpat-[A-Za-z0-9_-]{20,255}\b`),
-		anyOf: []string{"glpat-"}},
-	{id: "npm-token", source: "detect-secrets", title: "npm access token",
-		re:    lazyRegexp(`\bnpm_[A-Za-z0-9]{36}\b`),
-		anyOf: []string{"npm_"}},
-	{id: "openai-api-key", source: "detect-secrets", title: "OpenAI API key",
-		re:    lazyRegexp(`\bsk-[A-Za-z0-9_-]{20,255}\b`),
-		anyOf: []string{"sk-"}},
-	{id: "slack-token", source: "trufflehog", title: "Slack token",
-		re:    lazyRegexp(`\bxox(?:a|b|p|r|s)-[A-Za-z0-9-]{10,255}\b`),
-		anyOf: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}},
-	{id: "stripe-secret-key", source: "trufflehog", title: "Stripe secret or restricted key",
-		re:    lazyRegexp(`\b(?:rk|sk)_(?:live|test)_[0-9A-Za-z]{16,255}\b`),
-		anyOf: []string{"rk_live_", "rk_test_", "sk_live_", "sk_test_"}},
+	tokenRule("aws-access-key-id", "gitleaks", "AWS access key id",
+		`(?:AKIA|ASIA|AGPA|AIDA|ANPA|AROA|AIPA)[A-Z0-9]{16}\b`,
+		"AKIA", "ASIA", "AGPA", "AIDA", "ANPA", "AROA", "AIPA"),
+	tokenRule("github-token", "gitleaks", "GitHub token",
+		`gh(?:p|o|u|s|r)_[A-Za-z0-9]{36,255}\b`,
+		"ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+	tokenRule("github-fine-grained-token", "gitleaks", "GitHub fine-grained personal access token",
+		`github_pat_[A-Za-z0-9_]{20,255}\b`, "github_pat_"),
+	tokenRule("gitlab-token", "detect-secrets", "GitLab personal access token",
+		`glpat-[A-Za-z0-9_-]{20,255}\b`, "glpat-"),
+	tokenRule("npm-token", "detect-secrets", "npm access token",
+		`npm_[A-Za-z0-9]{36}\b`, "npm_"),
+	tokenRule("openai-api-key", "detect-secrets", "OpenAI API key",
+		`sk-[A-Za-z0-9_-]{20,255}\b`, "sk-"),
+	tokenRule("slack-token", "trufflehog", "Slack token",
+		`xox(?:a|b|p|r|s)-[A-Za-z0-9-]{10,255}\b`,
+		"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"),
+	tokenRule("stripe-secret-key", "trufflehog", "Stripe secret or restricted key",
+		`(?:rk|sk)_(?:live|test)_[0-9A-Za-z]{16,255}\b`,
+		"rk_live_", "rk_test_", "sk_live_", "sk_test_"),
 	{id: privateKeyID, source: "detect-secrets", title: "Private key block",
 		re:    lazyRegexp(`(?m)^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----$`),
 		anyOf: []string{"PRIVATE KEY-----"}},
@@ -131,10 +141,16 @@ func scan(content string, prefilter bool) []Finding {
 			}
 			hay = folded
 		}
-		if prefilter && !containsAny(hay, d.anyOf) {
+		var matches [][]int
+		switch {
+		case prefilter && d.anchored != nil:
+			matches = d.tokenMatches(content)
+		case prefilter && !containsAny(hay, d.anyOf):
 			continue
+		default:
+			matches = d.re().FindAllStringSubmatchIndex(content, -1)
 		}
-		for _, m := range d.re().FindAllStringSubmatchIndex(content, -1) {
+		for _, m := range matches {
 			start, end := m[2*d.group], m[2*d.group+1]
 			if start < 0 {
 				continue
@@ -173,6 +189,53 @@ func scan(content string, prefilter bool) []Finding {
 	return slices.CompactFunc(out, func(a, b Finding) bool {
 		return a.Detector == b.Detector && a.StartOffset == b.StartOffset && a.EndOffset == b.EndOffset
 	})
+}
+
+// tokenMatches is d.re().FindAllStringSubmatchIndex(content, -1) for a
+// tokenRule, found by trying d.anchored at each occurrence of d's
+// literals, in order, where a word boundary precedes it: a match of re
+// can start nowhere else, and the one re finds first from a position is
+// the one anchored finds at the first occurrence where any matches.
+// Unlike re, it costs next to nothing on text without the literals.
+func (d *detector) tokenMatches(content string) [][]int {
+	var out [][]int
+	var room [8]int             // no rule has more literals
+	next := room[:len(d.anyOf)] // each literal's next occurrence at or after from (-1: none)
+	for i, lit := range d.anyOf {
+		next[i] = strings.Index(content, lit)
+	}
+	for from := 0; ; {
+		at := -1
+		for i, lit := range d.anyOf {
+			if next[i] >= 0 && next[i] < from {
+				if j := strings.Index(content[from:], lit); j >= 0 {
+					next[i] = from + j
+				} else {
+					next[i] = -1
+				}
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
+		}
+		if at < 0 {
+			return out
+		}
+		if at == 0 || !isWordByte(content[at-1]) {
+			if m := d.anchored().FindStringIndex(content[at:]); m != nil {
+				out = append(out, []int{at, at + m[1]})
+				from = at + m[1]
+				continue
+			}
+		}
+		from = at + 1
+	}
+}
+
+// isWordByte reports whether b is an ASCII word character, as `\b`
+// sees them (a byte of a multi-byte character is not one).
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 func containsAny(s string, literals []string) bool {
