@@ -251,3 +251,34 @@ func TestTokenMatchesAgreeWithRegexp(t *testing.T) {
 		}
 	}
 }
+
+// The assignment rule's matches in ASCII text, found by trying its
+// anchored regexp only where an assignment can start, are those of its
+// whole regexp: keywords in any case, up to 32 characters before the
+// ':' or '=', spaces and newlines before the quote, values of 20
+// characters and more, one match not overlapping the next.
+func TestAssignmentMatchesAgreeWithRegexp(t *testing.T) {
+	v := "Zx9Qw2Lp7Rt5Yv3Bn8Mk4Hj6"
+	contents := []string{
+		"",
+		`token = "` + v + `"`,
+		`TOKEN="` + v + `" Api_Key: '` + v + `' passwd= "short"`,
+		`client-secret` + strings.Repeat("x", 32) + `= "` + v + `"` + ` private_key` + strings.Repeat("x", 33) + `= "` + v + `"`,
+		"secret:\n\n\t  \"" + v + "\"\nsecret\n= \"" + v + "\"",
+		`pwd = "` + v + `' access_key = "` + v + ` " secret = "` + v + v + v + `"secret="` + v + `"`,
+		`token = "` + v + `token = "` + v + `"`,
+		`apiapiapi token: token: "` + v + `" password=password="` + v + `"`,
+		`token = ""` + v + `"" secret = '` + v + `'x`,
+		`secret = "` + v[:20] + `" token = "` + v[:19] + `"`,
+	}
+	d := &detectors[len(detectors)-1]
+	if d.id != highEntropyID {
+		t.Fatalf("last detector is %s", d.id)
+	}
+	for _, content := range contents {
+		got, want := d.assignmentMatches(content, strings.ToLower(content)), d.re().FindAllStringSubmatchIndex(content, -1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("in %q: %v, the regexp finds %v", content, got, want)
+		}
+	}
+}
