@@ -113,6 +113,74 @@ func TestGroupMergesAppendingSteps(t *testing.T) {
 	}
 }
 
+// A group that is all appending steps commits them as one step without
+// a savepoint; when a record fails, the group runs again step by step,
+// and only that step fails, the others getting the ids they would have
+// got alone and nothing of the first attempt left behind.
+func TestGroupOfAppendsNeedsNoSavepoint(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "events.sqlite")
+	l, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.kind = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`); err != nil {
+		t.Fatal(err)
+	}
+	commit := func(group ...*op) []error {
+		for _, o := range group {
+			o.done = make(chan error, 1)
+		}
+		l.commit(group)
+		errs := make([]error, len(group))
+		for i, o := range group {
+			errs[i] = <-o.done
+		}
+		return errs
+	}
+	rec := func(kind string) []eventlog.TopicRecord {
+		return []eventlog.TopicRecord{{Topic: "t", Record: eventlog.Record{Kind: kind, Payload: []byte(`{}`)}}}
+	}
+
+	l.savepoints = 0
+	a, b := appendOp(ctx, rec("a")), appendOp(ctx, rec("b"))
+	if errs := commit(a, b); errs[0] != nil || errs[1] != nil {
+		t.Fatalf("appends: %v", errs)
+	}
+	if l.savepoints != 0 || a.ids[0] != 1 || b.ids[0] != 2 {
+		t.Errorf("%d savepoints, ids %v %v; want none, 1 and 2", l.savepoints, a.ids, b.ids)
+	}
+
+	c, p, d := appendOp(ctx, rec("c")), appendOp(ctx, rec("poison")), appendOp(ctx, rec("d"))
+	errs := commit(c, p, d)
+	if errs[0] != nil || errs[2] != nil || errs[1] == nil || !strings.Contains(errs[1].Error(), "poisoned") {
+		t.Fatalf("with a poisoned record: %v", errs)
+	}
+	if c.ids[0] != 3 || d.ids[0] != 4 {
+		t.Errorf("ids %v %v after the retry, want 3 and 4", c.ids, d.ids)
+	}
+	var kinds []string
+	rows, err := db.Query(`SELECT event_id || '=' || kind FROM events WHERE topic = 't' ORDER BY event_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		rows.Scan(&k)
+		kinds = append(kinds, k)
+	}
+	rows.Close()
+	if want := []string{"1=a", "2=b", "3=c", "4=d"}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("stored %v, want %v", kinds, want)
+	}
+}
+
 // A step whose savepoint cannot be rolled back (its failure took the
 // whole transaction with it) fails the group: no later step may run, and
 // commit, outside the transaction while its caller is told it failed.

@@ -211,6 +211,9 @@ type Log struct {
 	// appended are the topics the transaction being committed appended
 	// to (the writer's alone).
 	appended []string
+	// savepoints counts the steps run under a savepoint (the writer's
+	// alone; tests read it).
+	savepoints int
 }
 
 var (
@@ -587,7 +590,10 @@ func (l *Log) writer() {
 }
 
 func (l *Log) commit(group []*op) {
-	errs := l.commitGroup(group)
+	errs, again := l.commitGroup(group, true)
+	if again {
+		errs, _ = l.commitGroup(group, false)
+	}
 	for i, o := range group {
 		o.done <- errs[i]
 	}
@@ -596,17 +602,26 @@ func (l *Log) commit(group []*op) {
 // commitGroup runs group in one transaction and returns each step's
 // outcome. The log's generations account for the transaction before
 // any caller learns its outcome.
-func (l *Log) commitGroup(group []*op) []error {
+//
+// With whole set, a group that is all one row of appending steps (the
+// audits of concurrent calls and the recorder's batch, under load) runs
+// as one step without a savepoint: SAVEPOINT and RELEASE, and the
+// statement journal that keeps every page the step touches, are the
+// price of rolling one step back alone, which such a row never needs
+// unless a record fails. If one does, the transaction is rolled back
+// and again is set: the group must run once more without whole, where
+// its steps run one by one, so that only the failing step fails.
+func (l *Log) commitGroup(group []*op, whole bool) (errs []error, again bool) {
 	// Statements run under the writer's context, not the callers': an
 	// interrupted statement would roll back the whole shared transaction.
 	ctx := context.Background()
-	errs := make([]error, len(group))
+	errs = make([]error, len(group))
 	sqlTx, err := l.w.BeginTx(ctx, nil)
 	if err != nil {
 		for i := range errs {
 			errs[i] = fmt.Errorf("eventlog: sqlite: begin: %w", err)
 		}
-		return errs
+		return errs, false
 	}
 	l.appended = l.appended[:0]
 	defer l.account(l.beginAccount())
@@ -622,7 +637,12 @@ func (l *Log) commitGroup(group []*op) []error {
 		if err != nil {
 			sqlTx.Rollback()
 			errs[0] = err
-			return errs
+			return errs, false
+		}
+	} else if whole && appendingRow(group) == len(group) {
+		if err := t.appendSteps(group); err != nil {
+			sqlTx.Rollback()
+			return nil, true
 		}
 	} else if lost := t.steps(group, errs); lost != nil {
 		sqlTx.Rollback()
@@ -631,7 +651,7 @@ func (l *Log) commitGroup(group []*op) []error {
 				errs[i] = fmt.Errorf("eventlog: sqlite: transaction rolled back: %w", lost)
 			}
 		}
-		return errs
+		return errs, false
 	}
 	if err := sqlTx.Commit(); err != nil {
 		for i := range errs {
@@ -640,7 +660,7 @@ func (l *Log) commitGroup(group []*op) []error {
 			}
 		}
 	}
-	return errs
+	return errs, false
 }
 
 // steps runs the steps of a group, each under a savepoint, setting errs.
@@ -690,6 +710,7 @@ func (t tx) step(fn func(t tx) error) (err, lost error) {
 	if _, err := t.stmt(sqlSavepoint).ExecContext(t.ctx); err != nil {
 		return err, nil
 	}
+	t.l.savepoints++
 	if err = fn(t); err != nil {
 		if _, rerr := t.stmt(sqlRollbackTo).ExecContext(t.ctx); rerr != nil {
 			return err, fmt.Errorf("%w (rolling back its step: %v)", err, rerr)

@@ -75,11 +75,4 @@ func (a Audit) Kind() string {
 }
 
 // Payload is the record as JSON, ready for the event log.
-func (a Audit) Payload() json.RawMessage {
-	b, err := json.Marshal(a)
-	if err != nil {
-		// Only strings and ints: marshalling cannot fail.
-		panic(err)
-	}
-	return b
-}
+func (a Audit) Payload() json.RawMessage { return a.AppendJSON(nil) }

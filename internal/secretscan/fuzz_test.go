@@ -32,6 +32,9 @@ func FuzzScan(f *testing.F) {
 		if ref := scan(content, false); fmt.Sprint(ref) != fmt.Sprint(findings) {
 			t.Fatalf("prefiltered scan %v differs from the full scan %v", findings, ref)
 		}
+		if got, want := string(AppendJSON(nil, findings)), encodeLikeServer(t, findings); got != want {
+			t.Fatalf("findings JSON %s, encoding/json writes %s", got, want)
+		}
 		for i, fd := range findings {
 			if fd.StartOffset < 0 || fd.EndOffset > len(content) || fd.StartOffset >= fd.EndOffset {
 				t.Fatalf("finding %d out of bounds: %+v", i, fd)

@@ -222,3 +222,63 @@ func TestAuditHoldsNoRawSecret(t *testing.T) {
 		t.Errorf("clean audit %s %s\nwant %s", clean.Kind(), clean.Payload(), wantClean)
 	}
 }
+
+// A token rule's matches, found by trying the anchored regexp where its
+// literals occur, are those of its whole regexp: at a word boundary only,
+// leftmost first, not overlapping, a literal inside a match skipped.
+func TestTokenMatchesAgreeWithRegexp(t *testing.T) {
+	tok := strings.Repeat("a1B2", 10)
+	contents := []string{
+		"",
+		"ghp_" + tok,
+		"xghp_" + tok + " _ghp_" + tok + " -ghp_" + tok + " éghp_" + tok,
+		"ghp_" + tok + "ghp_" + tok + " ghp_" + tok + ".gho_" + tok,
+		"ghp_" + strings.Repeat("x", 300) + " ghp_" + tok,
+		"sk_live_" + tok + " sk-" + tok + "sk-" + tok + " rk_test_" + tok[:16],
+		"AKIA" + strings.Repeat("Q", 16) + "AKIA " + "ASIAASIA" + strings.Repeat("7", 12) + " AKIA" + strings.Repeat("Z", 15),
+		"xoxb-" + tok + "-xoxp-1234567890 npm_" + strings.Repeat("n", 36) + " npm_" + strings.Repeat("n", 37),
+	}
+	for _, content := range contents {
+		for i := range detectors {
+			d := &detectors[i]
+			if d.anchored == nil {
+				continue
+			}
+			got, want := d.tokenMatches(content), d.re().FindAllStringSubmatchIndex(content, -1)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s in %q: %v, the regexp finds %v", d.id, content, got, want)
+			}
+		}
+	}
+}
+
+// The assignment rule's matches in ASCII text, found by trying its
+// anchored regexp only where an assignment can start, are those of its
+// whole regexp: keywords in any case, up to 32 characters before the
+// ':' or '=', spaces and newlines before the quote, values of 20
+// characters and more, one match not overlapping the next.
+func TestAssignmentMatchesAgreeWithRegexp(t *testing.T) {
+	v := "Zx9Qw2Lp7Rt5Yv3Bn8Mk4Hj6"
+	contents := []string{
+		"",
+		`token = "` + v + `"`,
+		`TOKEN="` + v + `" Api_Key: '` + v + `' passwd= "short"`,
+		`client-secret` + strings.Repeat("x", 32) + `= "` + v + `"` + ` private_key` + strings.Repeat("x", 33) + `= "` + v + `"`,
+		"secret:\n\n\t  \"" + v + "\"\nsecret\n= \"" + v + "\"",
+		`pwd = "` + v + `' access_key = "` + v + ` " secret = "` + v + v + v + `"secret="` + v + `"`,
+		`token = "` + v + `token = "` + v + `"`,
+		`apiapiapi token: token: "` + v + `" password=password="` + v + `"`,
+		`token = ""` + v + `"" secret = '` + v + `'x`,
+		`secret = "` + v[:20] + `" token = "` + v[:19] + `"`,
+	}
+	d := &detectors[len(detectors)-1]
+	if d.id != highEntropyID {
+		t.Fatalf("last detector is %s", d.id)
+	}
+	for _, content := range contents {
+		got, want := d.assignmentMatches(content, strings.ToLower(content)), d.re().FindAllStringSubmatchIndex(content, -1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("in %q: %v, the regexp finds %v", content, got, want)
+		}
+	}
+}

@@ -241,7 +241,7 @@ func (c *callable) Call(x *protocol.Call, args any) any {
 		status = "failed"
 		res = protocol.ToolError(err.Error())
 		if value != nil {
-			encoded, _ = jsonMarshal(value)
+			encoded, _ = encodeResult(value)
 		}
 	} else {
 		res, encoded = successResult(value)
@@ -309,7 +309,7 @@ func appendLogWord(b []byte, s string) []byte {
 func successResult(v any) (*jsonv.Object, []byte) {
 	var structured any
 	var text []byte
-	b, err := jsonMarshal(v)
+	b, err := encodeResult(v)
 	if err != nil {
 		b = nil
 		structured = fmt.Sprintf("<unencodable: %v>", err)
@@ -583,15 +583,11 @@ func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 	content := args["content"].(string)
 	findings := secretscan.Scan(content)
 	audit := secretscan.NewAudit(secretscan.CallerMCP, len(content), findings, time.Now())
-	b, err := json.Marshal(audit)
-	if err != nil {
-		return nil, err
-	}
 	h := map[string]string{"trace_id": c.caller.TraceID, "mcp_client": c.caller.Client}
-	if _, err := s.orch.Log().Append(c.ctx, secretscan.AuditTopic, eventlog.Record{Kind: audit.Kind(), Payload: b, Headers: h}); err != nil {
+	if _, err := s.orch.Log().Append(c.ctx, secretscan.AuditTopic, eventlog.Record{Kind: audit.Kind(), Payload: audit.Payload(), Headers: h}); err != nil {
 		return nil, fmt.Errorf("recording the scan audit: %v", err)
 	}
-	return findings, nil
+	return encodedResult(secretscan.AppendJSON(nil, findings)), nil
 }
 
 // trustQuery answers from the trust records the dispatcher writes for
@@ -656,6 +652,18 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 // struct encodes as a one-key map does, without building the map.
 type trustResults struct {
 	Results []any `json:"results"`
+}
+
+// encodedResult is a tool's result that the tool encoded itself, as
+// jsonMarshal would have: compact, HTML characters unescaped.
+type encodedResult []byte
+
+// encodeResult is a tool result's JSON text.
+func encodeResult(v any) ([]byte, error) {
+	if b, ok := v.(encodedResult); ok {
+		return b, nil
+	}
+	return jsonMarshal(v)
 }
 
 func jsonMarshal(v any) ([]byte, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/internal/secretscan"
 	"github.com/harnlang/harn/mcp/protocol"
 )
 
@@ -85,6 +86,21 @@ func TestSuccessResultEncodesOnce(t *testing.T) {
 	res, encoded = successResult(math.NaN())
 	if encoded != nil || !json.Valid(jsonv.Marshal(res)) {
 		t.Errorf("NaN: %s %s", encoded, jsonv.Marshal(res))
+	}
+}
+
+// A result the tool encoded itself (harn.secret_scan's findings) is
+// answered and recorded as is, as the same value encoded by
+// encoding/json would be.
+func TestSuccessResultTakesEncodedResult(t *testing.T) {
+	findings := secretscan.Scan(`token = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB" <&>`)
+	wantRes, wantEncoded := successResult(findings)
+	res, encoded := successResult(encodedResult(secretscan.AppendJSON(nil, findings)))
+	if string(encoded) != string(wantEncoded) {
+		t.Errorf("encoded\n got %s\nwant %s", encoded, wantEncoded)
+	}
+	if got, want := jsonv.Marshal(res), jsonv.Marshal(wantRes); string(got) != string(want) {
+		t.Errorf("answer\n got %s\nwant %s", got, want)
 	}
 }
 
