@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,14 @@ func (q *sleepQueue) add(at time.Time) *sleeper {
 	return e
 }
 
+// addFired enqueues a wake-up due at once (a cancelled waiter): it
+// takes its place in the lock's queue after the earlier ones.
+func (q *sleepQueue) addFired(at time.Time) *sleeper {
+	e := q.add(at)
+	q.fire(e)
+	return e
+}
+
 // fire records that e's timer fired; e then waits for its turn.
 func (q *sleepQueue) fire(e *sleeper) {
 	q.mu.Lock()
@@ -170,6 +179,18 @@ func (q *sleepQueue) requeue(e *sleeper) bool {
 	}
 	q.q = slices.Insert(q.q, i, e)
 	return true
+}
+
+// setParkedHeld records whether th waits having let the VM lock go (so
+// that a Cancel gives it a place in the wake-up order) and returns the
+// place a Cancel gave it meanwhile, if any.
+func (th *Thread) setParkedHeld(on bool) *sleeper {
+	th.doneMu.Lock()
+	defer th.doneMu.Unlock()
+	th.parkedHeld = on
+	turn := th.cancelTurn
+	th.cancelTurn = nil
+	return turn
 }
 
 // placed hands the turn on: the sleeper holding it has its place.
@@ -665,6 +686,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		done = th.doneChan()
 	}
 	held := th.held
+	th.setParkedHeld(held)
 	th.Unlock()
 	fired := false
 	timedOut := false
@@ -687,6 +709,19 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	}
 	if p != nil {
 		th.vm.sched.unpark(th)
+	}
+	// A cancelled thread retakes the lock in its place among the
+	// wake-ups (setParkedHeld), ahead of its own sleep's place.
+	if turn := th.setParkedHeld(false); turn != nil {
+		q := &th.vm.sleeps
+		if sl != nil && q.leave(sl) {
+			<-sl.turn
+			q.placed()
+		}
+		sl = nil
+		<-turn.turn
+		th.vm.sched.acquireThen(th, q.placed)
+		th.held = true
 	}
 	if sl != nil {
 		q := &th.vm.sleeps
@@ -820,8 +855,9 @@ func (th *Thread) ChildMark() int64 {
 	return th.childSeq
 }
 
-// CancelChildren cancels the children registered after mark and returns
-// them.
+// CancelChildren cancels the children registered after mark, in the
+// order they were registered (so their cleanups run in spawn order), and
+// returns them.
 func (th *Thread) CancelChildren(mark int64) []Child {
 	th.childMu.Lock()
 	var out []Child
@@ -830,6 +866,7 @@ func (th *Thread) CancelChildren(mark int64) []Child {
 			out = append(out, c)
 		}
 	}
+	slices.SortFunc(out, func(a, b Child) int { return cmp.Compare(th.children[a], th.children[b]) })
 	th.childMu.Unlock()
 	for _, c := range out {
 		c.Cancel()

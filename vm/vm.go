@@ -227,6 +227,12 @@ type Thread struct {
 	cancelled atomic.Bool
 	doneMu    sync.Mutex
 	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
+	// parkedHeld is set (under doneMu) while the thread waits in wait
+	// having let the VM lock go; a Cancel then gives it cancelTurn, its
+	// place among the wake-ups (sched.go, sleepQueue), so threads
+	// cancelled one after another retake the lock in that order.
+	parkedHeld bool
+	cancelTurn *sleeper
 	// cleanupGrace bounds, in ms, how long a cancelled thread's cleanup
 	// (finally and defer blocks, the bracket code of mutex and deadline
 	// blocks) may wait; cleanupUntil is that bound once the unwinding
@@ -325,6 +331,9 @@ func (th *Thread) CancelWithCleanup(grace time.Duration) {
 			th.done = closedChan
 		} else {
 			close(th.done)
+		}
+		if th.parkedHeld && th.cancelTurn == nil {
+			th.cancelTurn = th.vm.sleeps.addFired(time.Now())
 		}
 		th.doneMu.Unlock()
 	}
