@@ -377,3 +377,46 @@ func TestHandOverLagMeasured(t *testing.T) {
 	}
 	main.Unlock()
 }
+
+// Threads cancelled one after another while they wait retake the lock in
+// the order they were cancelled, whatever order their goroutines wake in,
+// so their cleanups run in that order.
+func TestCancelledWaitersResumeInCancelOrder(t *testing.T) {
+	const n = 8
+	for round := 0; round < 20; round++ {
+		v := newTestVM()
+		main := v.NewThread()
+		main.Lock()
+		threads := make([]*Thread, n)
+		var parked, done sync.WaitGroup
+		var order []int
+		never := make(chan struct{})
+		for i := 0; i < n; i++ {
+			parked.Add(1)
+			done.Add(1)
+			v.Start(runFunc(func(th *Thread) bool {
+				defer done.Done()
+				threads[i] = th
+				parked.Done()
+				if _, err := th.Wait(never, -1); err == nil {
+					t.Error("a cancelled wait returned without an error")
+				}
+				order = append(order, i)
+				return true
+			}))
+		}
+		main.Unlock()
+		parked.Wait()
+		main.Lock()
+		for i := n - 1; i >= 0; i-- {
+			threads[i].CancelWithCleanup(time.Second)
+		}
+		main.Unlock()
+		done.Wait()
+		for k, i := range order {
+			if i != n-1-k {
+				t.Fatalf("round %d: waiters resumed in order %v, want the cancel order (%d down to 0)", round, order, n-1)
+			}
+		}
+	}
+}
