@@ -181,18 +181,6 @@ func (q *sleepQueue) requeue(e *sleeper) bool {
 	return true
 }
 
-// setParkedHeld records whether th waits having let the VM lock go (so
-// that a Cancel gives it a place in the wake-up order) and returns the
-// place a Cancel gave it meanwhile, if any.
-func (th *Thread) setParkedHeld(on bool) *sleeper {
-	th.doneMu.Lock()
-	defer th.doneMu.Unlock()
-	th.parkedHeld = on
-	turn := th.cancelTurn
-	th.cancelTurn = nil
-	return turn
-}
-
 // placed hands the turn on: the sleeper holding it has its place.
 func (q *sleepQueue) placed() {
 	q.mu.Lock()
@@ -686,7 +674,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		done = th.doneChan()
 	}
 	held := th.held
-	th.setParkedHeld(held)
+	if held {
+		th.vm.turns.park(th, wake)
+	}
 	th.Unlock()
 	fired := false
 	timedOut := false
@@ -710,9 +700,13 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	if p != nil {
 		th.vm.sched.unpark(th)
 	}
-	// A cancelled thread retakes the lock in its place among the
-	// wake-ups (setParkedHeld), ahead of its own sleep's place.
-	if turn := th.setParkedHeld(false); turn != nil {
+	// A thread woken (VM.Wake) or cancelled while it waited retakes the
+	// lock in its turn (turns.go), ahead of its own sleep's place.
+	var turn *sleeper
+	if held {
+		turn = th.vm.turns.unpark(th)
+	}
+	if turn != nil {
 		q := &th.vm.sleeps
 		if sl != nil && q.leave(sl) {
 			<-sl.turn

@@ -103,6 +103,7 @@ type VM struct {
 
 	sched     sched
 	sleeps    sleepQueue // the order sleeping threads wake in
+	turns     turns      // the order woken and cancelled threads retake the lock
 	clock     mockClock  // mock_time's clock (clock.go)
 	interrupt atomic.Bool
 	stop      chan struct{} // closed by Interrupt: wakes every Wait
@@ -227,12 +228,12 @@ type Thread struct {
 	cancelled atomic.Bool
 	doneMu    sync.Mutex
 	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
-	// parkedHeld is set (under doneMu) while the thread waits in wait
-	// having let the VM lock go; a Cancel then gives it cancelTurn, its
-	// place among the wake-ups (sched.go, sleepQueue), so threads
-	// cancelled one after another retake the lock in that order.
+	// parkedHeld, parkedWake and turn belong to turns.go (under
+	// turns.mu): a thread waiting with the VM lock let go gets its turn
+	// to retake it when it is woken or cancelled.
 	parkedHeld bool
-	cancelTurn *sleeper
+	parkedWake <-chan struct{}
+	turn       *sleeper
 	// cleanupGrace bounds, in ms, how long a cancelled thread's cleanup
 	// (finally and defer blocks, the bracket code of mutex and deadline
 	// blocks) may wait; cleanupUntil is that bound once the unwinding
@@ -326,14 +327,12 @@ const DefaultCleanupGrace = time.Second
 func (th *Thread) CancelWithCleanup(grace time.Duration) {
 	if th.cancelled.CompareAndSwap(false, true) {
 		th.cleanupGrace.Store(max(grace.Milliseconds(), 1))
+		th.vm.turns.give(th)
 		th.doneMu.Lock()
 		if th.done == nil {
 			th.done = closedChan
 		} else {
 			close(th.done)
-		}
-		if th.parkedHeld && th.cancelTurn == nil {
-			th.cancelTurn = th.vm.sleeps.addFired(time.Now())
 		}
 		th.doneMu.Unlock()
 	}

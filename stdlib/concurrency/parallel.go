@@ -219,10 +219,10 @@ func (p *parallelRun) branchDone(t *Task) {
 	}
 	p.startMore()
 	if p.finished == p.started && (p.started == p.n || p.failed) {
-		close(p.allDone)
+		p.parent.VM().WakeAll(p.allDone)
 	}
 	if p.stream {
-		close(p.changed)
+		p.parent.VM().WakeAll(p.changed)
 		p.changed = make(chan struct{})
 	}
 }
