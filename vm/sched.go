@@ -649,16 +649,20 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		defer t.Stop()
 		tc = t.C
 	}
-	// A plain sleep holding the lock wakes in order with the other
-	// sleepers (sleepQueue). Its place is reckoned from when the lock was
+	// A wait holding the lock that a timer ends (a sleep, a timeout, a
+	// deadline) wakes in order with the other sleepers (sleepQueue), so
+	// that tasks whose timers end together resume in the order they began
+	// to wait. A timeout's place is reckoned from when the lock was
 	// handed to the thread, less the time the hand-over took to reach its
 	// goroutine (th.lag): on a loaded machine a task spawned before
 	// another thread's sleep(40) can start tens of milliseconds late, and
 	// its sleep(10) must still end first, as on a single-threaded
 	// scheduler. The timer still runs the whole timeout.
 	var sl *sleeper
-	if wake == nil && timeout >= 0 && th.held && th.lender == nil {
-		sl = th.vm.sleeps.add(time.Now().Add(timeout - th.lag))
+	if th.held && th.lender == nil {
+		if at, ok := th.timerEnd(timeout); ok {
+			sl = th.vm.sleeps.add(at)
+		}
 	}
 	if at := th.Deadline(); at != 0 {
 		t := time.NewTimer(time.Until(time.UnixMilli(at)))
@@ -688,6 +692,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		case <-tc:
 			timedOut = true
 		case <-dc:
+			timedOut = true
 		case <-done:
 		case <-lenderDone:
 		case <-th.vm.stop:
@@ -751,6 +756,21 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		return false, Categorized("deadlock", DeadlockMsg)
 	}
 	return false, nil
+}
+
+// timerEnd is when a wait of th with timeout (< 0: none) ends by its
+// timer or its deadline, whichever comes first; ok is false when neither
+// is set.
+func (th *Thread) timerEnd(timeout time.Duration) (at time.Time, ok bool) {
+	if timeout >= 0 {
+		at, ok = time.Now().Add(timeout-th.lag), true
+	}
+	if d := th.Deadline(); d != 0 {
+		if dt := time.UnixMilli(d); !ok || dt.Before(at) {
+			at, ok = dt, true
+		}
+	}
+	return at, ok
 }
 
 func isClosed(c chan struct{}) bool {
