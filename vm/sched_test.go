@@ -478,3 +478,35 @@ func TestWokenWaitersResumeInWakeOrder(t *testing.T) {
 		}
 	}
 }
+
+// Threads whose wait timeouts end together resume in the order they
+// began to wait, like sleepers.
+func TestEqualTimeoutsResumeInWaitOrder(t *testing.T) {
+	const n = 8
+	for round := 0; round < 10; round++ {
+		v := newTestVM()
+		main := v.NewThread()
+		main.Lock()
+		var done sync.WaitGroup
+		var order []int
+		never := make(chan struct{})
+		for i := 0; i < n; i++ {
+			done.Add(1)
+			v.Start(runFunc(func(th *Thread) bool {
+				defer done.Done()
+				if fired, err := th.Wait(never, 20*time.Millisecond); fired || err != nil {
+					t.Errorf("wait ended other than by its timeout: %v", err)
+				}
+				order = append(order, i)
+				return true
+			}))
+		}
+		main.Unlock()
+		done.Wait()
+		for k, i := range order {
+			if k != i {
+				t.Fatalf("round %d: timeouts ended in order %v", round, order)
+			}
+		}
+	}
+}
