@@ -102,6 +102,30 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	th.lag = time.Since(s.handedAt)
 }
 
+// reserve queues th, which waits with the lock let go, for the lock on
+// behalf of the thread that woke it, and reports whether it did: only
+// while someone holds the lock (the waker, as a rule), so that the
+// hand-over reaches th in its place; th then takes it with takeReserved.
+func (s *sched) reserve(th *Thread) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.held {
+		return false
+	}
+	s.back(th)
+	s.ready = append(s.ready, th.wakeChan())
+	s.waiting.Add(1)
+	return true
+}
+
+// takeReserved waits for the lock reserve queued th for.
+func (s *sched) takeReserved(th *Thread) {
+	<-th.wake
+	s.cur = th
+	s.heldSince = time.Now()
+	th.lag = time.Since(s.handedAt)
+}
+
 // sleepQueue orders the wake-ups of sleeping threads (a Wait with only a
 // timeout, as sleep does). Each sleeper's own timer fires, but the
 // goroutines that wake race for the lock; the queue lets them take their
@@ -132,14 +156,6 @@ func (q *sleepQueue) add(at time.Time) *sleeper {
 		i--
 	}
 	q.q = slices.Insert(q.q, i, e)
-	return e
-}
-
-// addFired enqueues a wake-up due at once (a cancelled waiter): it
-// takes its place in the lock's queue after the earlier ones.
-func (q *sleepQueue) addFired(at time.Time) *sleeper {
-	e := q.add(at)
-	q.fire(e)
 	return e
 }
 
@@ -705,21 +721,17 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	if p != nil {
 		th.vm.sched.unpark(th)
 	}
-	// A thread woken (VM.Wake) or cancelled while it waited retakes the
-	// lock in its turn (turns.go), ahead of its own sleep's place.
-	var turn *sleeper
-	if held {
-		turn = th.vm.turns.unpark(th)
-	}
-	if turn != nil {
+	// A thread woken (VM.Wake) or cancelled while it waited was queued
+	// for the lock by its waker (turns.go): it takes the lock there,
+	// giving up its own sleep's place.
+	if held && th.vm.turns.unpark(th) {
 		q := &th.vm.sleeps
 		if sl != nil && q.leave(sl) {
 			<-sl.turn
 			q.placed()
 		}
 		sl = nil
-		<-turn.turn
-		th.vm.sched.acquireThen(th, q.placed)
+		th.vm.sched.takeReserved(th)
 		th.held = true
 	}
 	if sl != nil {
@@ -907,11 +919,14 @@ var EndChildrenTimeout = 5 * time.Second
 // VM lock) until they have stopped: un-awaited tasks end with the thread
 // that spawned them, and with the program (docs/spec/language.md §13).
 func (th *Thread) EndChildren() {
-	cs := th.CancelChildren(-1)
-	if len(cs) == 0 {
+	if len(th.Children()) == 0 {
 		return
 	}
+	// Cancel holding the lock, so the children queue for it in the
+	// order they are cancelled (turns.go).
 	held := th.held
+	th.Lock()
+	cs := th.CancelChildren(-1)
 	th.Unlock()
 	limit := time.NewTimer(EndChildrenTimeout)
 	defer limit.Stop()

@@ -3,17 +3,16 @@ package vm
 import (
 	"slices"
 	"sync"
-	"time"
 )
 
 // turns orders the threads that retake the VM lock after a wait ended by
 // another thread: those woken by VM.Wake or VM.WakeAll and those
-// cancelled. Each gets a turn in the sleepQueue when it is woken, while
-// the waker holds the lock, so threads woken or cancelled one after
-// another queue for the lock in that order (and threads woken together,
-// by WakeAll, in the order they began to wait). Without it their
-// goroutines would race for the lock, and Go's scheduler tends to run the
-// last one woken first.
+// cancelled. The waker, which holds the lock, queues each for the lock
+// itself as it wakes it (sched.reserve), so threads woken or cancelled
+// one after another take the lock in that order (and threads woken
+// together, by WakeAll, in the order they began to wait). Without it
+// their goroutines would race for the lock, and Go's scheduler tends to
+// run the last one woken first.
 type turns struct {
 	mu       sync.Mutex
 	parkedOn map[<-chan struct{}][]*Thread // threads waiting on each wake channel, oldest first
@@ -34,9 +33,9 @@ func (t *turns) park(th *Thread, wake <-chan struct{}) {
 	}
 }
 
-// unpark ends th's wait and returns the turn it was given, if any; the
-// caller must take it (sleepQueue turn, then acquireThen with placed).
-func (t *turns) unpark(th *Thread) *sleeper {
+// unpark ends th's wait and reports whether th was queued for the lock
+// meanwhile; the caller must then take it with sched.takeReserved.
+func (t *turns) unpark(th *Thread) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	th.parkedHeld = false
@@ -49,12 +48,13 @@ func (t *turns) unpark(th *Thread) *sleeper {
 		}
 		th.parkedWake = nil
 	}
-	turn := th.turn
-	th.turn = nil
-	return turn
+	reserved := th.reserved
+	th.reserved = false
+	return reserved
 }
 
-// give gives th a turn if it waits with the lock let go and has none.
+// give queues th for the lock if it waits with the lock let go and is not
+// queued yet.
 func (t *turns) give(th *Thread) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -62,12 +62,12 @@ func (t *turns) give(th *Thread) {
 }
 
 func (t *turns) giveLocked(th *Thread) {
-	if th.parkedHeld && th.turn == nil {
-		th.turn = th.vm.sleeps.addFired(time.Now())
+	if th.parkedHeld && !th.reserved {
+		th.reserved = th.vm.sched.reserve(th)
 	}
 }
 
-// giveAll gives a turn to every thread waiting on w, oldest first.
+// giveAll queues every thread waiting on w for the lock, oldest first.
 func (t *turns) giveAll(w <-chan struct{}) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -76,9 +76,9 @@ func (t *turns) giveAll(w <-chan struct{}) {
 	}
 }
 
-// giveOne gives a turn to the thread waiting on w when it is the only
-// one: with several, the signal reaches just one of them, and a turn its
-// thread never takes would hold up every later one.
+// giveOne queues the thread waiting on w for the lock when it is the
+// only one: with several, the signal reaches just one of them, and a
+// place in the queue its thread never takes would stop the lock there.
 func (t *turns) giveOne(w <-chan struct{}) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

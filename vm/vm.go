@@ -228,12 +228,12 @@ type Thread struct {
 	cancelled atomic.Bool
 	doneMu    sync.Mutex
 	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
-	// parkedHeld, parkedWake and turn belong to turns.go (under
-	// turns.mu): a thread waiting with the VM lock let go gets its turn
-	// to retake it when it is woken or cancelled.
+	// parkedHeld, parkedWake and reserved belong to turns.go (under
+	// turns.mu): a thread waiting with the VM lock let go is queued for
+	// it by the thread that wakes or cancels it.
 	parkedHeld bool
 	parkedWake <-chan struct{}
-	turn       *sleeper
+	reserved   bool
 	// cleanupGrace bounds, in ms, how long a cancelled thread's cleanup
 	// (finally and defer blocks, the bracket code of mutex and deadline
 	// blocks) may wait; cleanupUntil is that bound once the unwinding
