@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -96,6 +97,30 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 		queued()
 	}
 	<-w
+	s.cur = th
+	s.heldSince = time.Now()
+	th.lag = time.Since(s.handedAt)
+}
+
+// reserve queues th, which waits with the lock let go, for the lock on
+// behalf of the thread that woke it, and reports whether it did: only
+// while someone holds the lock (the waker, as a rule), so that the
+// hand-over reaches th in its place; th then takes it with takeReserved.
+func (s *sched) reserve(th *Thread) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.held {
+		return false
+	}
+	s.back(th)
+	s.ready = append(s.ready, th.wakeChan())
+	s.waiting.Add(1)
+	return true
+}
+
+// takeReserved waits for the lock reserve queued th for.
+func (s *sched) takeReserved(th *Thread) {
+	<-th.wake
 	s.cur = th
 	s.heldSince = time.Now()
 	th.lag = time.Since(s.handedAt)
@@ -640,16 +665,20 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		defer t.Stop()
 		tc = t.C
 	}
-	// A plain sleep holding the lock wakes in order with the other
-	// sleepers (sleepQueue). Its place is reckoned from when the lock was
+	// A wait holding the lock that a timer ends (a sleep, a timeout, a
+	// deadline) wakes in order with the other sleepers (sleepQueue), so
+	// that tasks whose timers end together resume in the order they began
+	// to wait. A timeout's place is reckoned from when the lock was
 	// handed to the thread, less the time the hand-over took to reach its
 	// goroutine (th.lag): on a loaded machine a task spawned before
 	// another thread's sleep(40) can start tens of milliseconds late, and
 	// its sleep(10) must still end first, as on a single-threaded
 	// scheduler. The timer still runs the whole timeout.
 	var sl *sleeper
-	if wake == nil && timeout >= 0 && th.held && th.lender == nil {
-		sl = th.vm.sleeps.add(time.Now().Add(timeout - th.lag))
+	if th.held && th.lender == nil {
+		if at, ok := th.timerEnd(timeout); ok {
+			sl = th.vm.sleeps.add(at)
+		}
 	}
 	if at := th.Deadline(); at != 0 {
 		t := time.NewTimer(time.Until(time.UnixMilli(at)))
@@ -665,6 +694,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		done = th.doneChan()
 	}
 	held := th.held
+	if held {
+		th.vm.turns.park(th, wake)
+	}
 	th.Unlock()
 	fired := false
 	timedOut := false
@@ -676,6 +708,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		case <-tc:
 			timedOut = true
 		case <-dc:
+			timedOut = true
 		case <-done:
 		case <-lenderDone:
 		case <-th.vm.stop:
@@ -687,6 +720,19 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	}
 	if p != nil {
 		th.vm.sched.unpark(th)
+	}
+	// A thread woken (VM.Wake) or cancelled while it waited was queued
+	// for the lock by its waker (turns.go): it takes the lock there,
+	// giving up its own sleep's place.
+	if held && th.vm.turns.unpark(th) {
+		q := &th.vm.sleeps
+		if sl != nil && q.leave(sl) {
+			<-sl.turn
+			q.placed()
+		}
+		sl = nil
+		th.vm.sched.takeReserved(th)
+		th.held = true
 	}
 	if sl != nil {
 		q := &th.vm.sleeps
@@ -722,6 +768,21 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		return false, Categorized("deadlock", DeadlockMsg)
 	}
 	return false, nil
+}
+
+// timerEnd is when a wait of th with timeout (< 0: none) ends by its
+// timer or its deadline, whichever comes first; ok is false when neither
+// is set.
+func (th *Thread) timerEnd(timeout time.Duration) (at time.Time, ok bool) {
+	if timeout >= 0 {
+		at, ok = time.Now().Add(timeout-th.lag), true
+	}
+	if d := th.Deadline(); d != 0 {
+		if dt := time.UnixMilli(d); !ok || dt.Before(at) {
+			at, ok = dt, true
+		}
+	}
+	return at, ok
 }
 
 func isClosed(c chan struct{}) bool {
@@ -820,8 +881,9 @@ func (th *Thread) ChildMark() int64 {
 	return th.childSeq
 }
 
-// CancelChildren cancels the children registered after mark and returns
-// them.
+// CancelChildren cancels the children registered after mark, in the
+// order they were registered (so their cleanups run in spawn order), and
+// returns them.
 func (th *Thread) CancelChildren(mark int64) []Child {
 	th.childMu.Lock()
 	var out []Child
@@ -830,6 +892,7 @@ func (th *Thread) CancelChildren(mark int64) []Child {
 			out = append(out, c)
 		}
 	}
+	slices.SortFunc(out, func(a, b Child) int { return cmp.Compare(th.children[a], th.children[b]) })
 	th.childMu.Unlock()
 	for _, c := range out {
 		c.Cancel()
@@ -856,11 +919,14 @@ var EndChildrenTimeout = 5 * time.Second
 // VM lock) until they have stopped: un-awaited tasks end with the thread
 // that spawned them, and with the program (docs/spec/language.md §13).
 func (th *Thread) EndChildren() {
-	cs := th.CancelChildren(-1)
-	if len(cs) == 0 {
+	if len(th.Children()) == 0 {
 		return
 	}
+	// Cancel holding the lock, so the children queue for it in the
+	// order they are cancelled (turns.go).
 	held := th.held
+	th.Lock()
+	cs := th.CancelChildren(-1)
 	th.Unlock()
 	limit := time.NewTimer(EndChildrenTimeout)
 	defer limit.Stop()

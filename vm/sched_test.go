@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -376,4 +377,136 @@ func TestHandOverLagMeasured(t *testing.T) {
 		t.Fatalf("uncontended acquire kept lag %v", main.lag)
 	}
 	main.Unlock()
+}
+
+// Threads cancelled one after another while they wait retake the lock in
+// the order they were cancelled, whatever order their goroutines wake in,
+// so their cleanups run in that order.
+func TestCancelledWaitersResumeInCancelOrder(t *testing.T) {
+	const n = 8
+	for round := 0; round < 20; round++ {
+		v := newTestVM()
+		main := v.NewThread()
+		main.Lock()
+		threads := make([]*Thread, n)
+		var parked, done sync.WaitGroup
+		var order []int
+		never := make(chan struct{})
+		for i := 0; i < n; i++ {
+			parked.Add(1)
+			done.Add(1)
+			v.Start(runFunc(func(th *Thread) bool {
+				defer done.Done()
+				threads[i] = th
+				parked.Done()
+				if _, err := th.Wait(never, -1); err == nil {
+					t.Error("a cancelled wait returned without an error")
+				}
+				order = append(order, i)
+				return true
+			}))
+		}
+		main.Unlock()
+		parked.Wait()
+		main.Lock()
+		for i := n - 1; i >= 0; i-- {
+			threads[i].CancelWithCleanup(time.Second)
+		}
+		main.Unlock()
+		done.Wait()
+		for k, i := range order {
+			if i != n-1-k {
+				t.Fatalf("round %d: waiters resumed in order %v, want the cancel order (%d down to 0)", round, order, n-1)
+			}
+		}
+	}
+}
+
+// Threads woken one after another (VM.Wake) retake the lock in the order
+// they were woken, and threads woken together (VM.WakeAll) in the order
+// they began to wait.
+func TestWokenWaitersResumeInWakeOrder(t *testing.T) {
+	const n = 8
+	for round := 0; round < 20; round++ {
+		for _, all := range []bool{false, true} {
+			v := newTestVM()
+			main := v.NewThread()
+			main.Lock()
+			wakes := make([]chan struct{}, n)
+			shared := make(chan struct{})
+			var parked, done sync.WaitGroup
+			var order []int
+			for i := 0; i < n; i++ {
+				wakes[i] = make(chan struct{}, 1)
+				parked.Add(1)
+				done.Add(1)
+				v.Start(runFunc(func(th *Thread) bool {
+					defer done.Done()
+					parked.Done()
+					w := wakes[i]
+					if all {
+						w = shared
+					}
+					if fired, err := th.Wait(w, -1); !fired || err != nil {
+						t.Errorf("wait ended without its wake: %v", err)
+					}
+					order = append(order, i)
+					return true
+				}))
+			}
+			main.Unlock()
+			parked.Wait()
+			main.Lock()
+			want := make([]int, n)
+			if all {
+				v.WakeAll(shared)
+				for i := range want {
+					want[i] = i
+				}
+			} else {
+				for k := range n {
+					i := (k*3 + 1) % n
+					want[k] = i
+					v.Wake(wakes[i])
+				}
+			}
+			main.Unlock()
+			done.Wait()
+			if !slices.Equal(order, want) {
+				t.Fatalf("round %d (all=%v): waiters resumed in order %v, want %v", round, all, order, want)
+			}
+		}
+	}
+}
+
+// Threads whose wait timeouts end together resume in the order they
+// began to wait, like sleepers.
+func TestEqualTimeoutsResumeInWaitOrder(t *testing.T) {
+	const n = 8
+	for round := 0; round < 10; round++ {
+		v := newTestVM()
+		main := v.NewThread()
+		main.Lock()
+		var done sync.WaitGroup
+		var order []int
+		never := make(chan struct{})
+		for i := 0; i < n; i++ {
+			done.Add(1)
+			v.Start(runFunc(func(th *Thread) bool {
+				defer done.Done()
+				if fired, err := th.Wait(never, 20*time.Millisecond); fired || err != nil {
+					t.Errorf("wait ended other than by its timeout: %v", err)
+				}
+				order = append(order, i)
+				return true
+			}))
+		}
+		main.Unlock()
+		done.Wait()
+		for k, i := range order {
+			if k != i {
+				t.Fatalf("round %d: timeouts ended in order %v", round, order)
+			}
+		}
+	}
 }

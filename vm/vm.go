@@ -103,6 +103,7 @@ type VM struct {
 
 	sched     sched
 	sleeps    sleepQueue // the order sleeping threads wake in
+	turns     turns      // the order woken and cancelled threads retake the lock
 	clock     mockClock  // mock_time's clock (clock.go)
 	interrupt atomic.Bool
 	stop      chan struct{} // closed by Interrupt: wakes every Wait
@@ -227,6 +228,12 @@ type Thread struct {
 	cancelled atomic.Bool
 	doneMu    sync.Mutex
 	done      chan struct{} // closed by Cancel: wakes the thread's Wait (made on demand)
+	// parkedHeld, parkedWake and reserved belong to turns.go (under
+	// turns.mu): a thread waiting with the VM lock let go is queued for
+	// it by the thread that wakes or cancels it.
+	parkedHeld bool
+	parkedWake <-chan struct{}
+	reserved   bool
 	// cleanupGrace bounds, in ms, how long a cancelled thread's cleanup
 	// (finally and defer blocks, the bracket code of mutex and deadline
 	// blocks) may wait; cleanupUntil is that bound once the unwinding
@@ -320,6 +327,7 @@ const DefaultCleanupGrace = time.Second
 func (th *Thread) CancelWithCleanup(grace time.Duration) {
 	if th.cancelled.CompareAndSwap(false, true) {
 		th.cleanupGrace.Store(max(grace.Milliseconds(), 1))
+		th.vm.turns.give(th)
 		th.doneMu.Lock()
 		if th.done == nil {
 			th.done = closedChan

@@ -108,7 +108,7 @@ func (c *Channel) refill() {
 		if s.state.CompareAndSwap(false, true) {
 			c.buf = append(c.buf, s.val)
 			s.sent = true
-			s.wake <- struct{}{}
+			c.vm.Wake(s.wake)
 			return
 		}
 	}
@@ -142,7 +142,7 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 		if r.w.claim() {
 			r.w.idx, r.w.val = r.idx, v
 			c.mu.Unlock()
-			r.w.wake <- struct{}{}
+			c.vm.Wake(r.w.wake)
 			return true, nil
 		}
 	}
@@ -184,7 +184,7 @@ func (c *Channel) TrySend(v vm.Value) (sent, open bool) {
 		if r.w.claim() {
 			r.w.idx, r.w.val = r.idx, v
 			c.mu.Unlock()
-			r.w.wake <- struct{}{}
+			c.vm.Wake(r.w.wake)
 			return true, true
 		}
 	}
@@ -249,12 +249,12 @@ func (c *Channel) Close() {
 	for _, r := range rq {
 		if r.w.claim() {
 			r.w.idx, r.w.val, r.w.closed = r.idx, vm.Nil, true
-			r.w.wake <- struct{}{}
+			c.vm.Wake(r.w.wake)
 		}
 	}
 	for _, s := range sq {
 		if s.state.CompareAndSwap(false, true) {
-			s.wake <- struct{}{}
+			c.vm.Wake(s.wake)
 		}
 	}
 }

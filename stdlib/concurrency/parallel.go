@@ -18,9 +18,13 @@ package concurrency
 // deadline, every branch is cancelled before the failure propagates.
 
 import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
-	"strconv"
 )
 
 const (
@@ -200,7 +204,7 @@ func (p *parallelRun) branchDone(t *Task) {
 		r.err = t.err
 		if !p.failed {
 			p.failed = true
-			for other := range p.running {
+			for _, other := range p.runningInOrder() {
 				// A branch still queued is cancelled when it starts
 				// (branchStarted), or, with max_concurrent, now.
 				if p.limit < p.n || other.hasStarted() {
@@ -215,10 +219,10 @@ func (p *parallelRun) branchDone(t *Task) {
 	}
 	p.startMore()
 	if p.finished == p.started && (p.started == p.n || p.failed) {
-		close(p.allDone)
+		p.parent.VM().WakeAll(p.allDone)
 	}
 	if p.stream {
-		close(p.changed)
+		p.parent.VM().WakeAll(p.changed)
 		p.changed = make(chan struct{})
 	}
 }
@@ -226,9 +230,17 @@ func (p *parallelRun) branchDone(t *Task) {
 // cancel stops every running branch and starts no more (lock held).
 func (p *parallelRun) cancel() {
 	p.failed, p.halted = true, true
-	for t := range p.running {
+	for _, t := range p.runningInOrder() {
 		t.Cancel()
 	}
+}
+
+// runningInOrder lists the running branches by index, the order they are
+// cancelled in, so their cleanups run in that order (lock held).
+func (p *parallelRun) runningInOrder() []*Task {
+	ts := slices.Collect(maps.Keys(p.running))
+	slices.SortFunc(ts, func(a, b *Task) int { return cmp.Compare(p.running[a], p.running[b]) })
+	return ts
 }
 
 // stopAll cancels the branches and waits, without the lock, until they

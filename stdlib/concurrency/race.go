@@ -21,8 +21,9 @@ func init() {
 		}
 		notify := make(chan struct{}, l.Len())
 		tasks := make([]*Task, l.Len())
+		v := th.VM()
 		for i, f := range l.Items() {
-			tasks[i] = spawnTask(th, f, nil, func(*Task) { notify <- struct{}{} })
+			tasks[i] = spawnTask(th, f, nil, func(*Task) { v.Wake(notify) })
 		}
 		cancelAll := func() {
 			for _, t := range tasks {

@@ -212,7 +212,7 @@ func (f *fanout) pullSource(th *vm.Thread, i int) (vm.Value, bool, error) {
 	f.pulling = done
 	defer func() {
 		f.pulling = nil
-		close(done)
+		th.VM().WakeAll(done)
 	}()
 	v, ok, err := pullFrom(th, f.in)
 	if e, isVM := err.(*vm.Error); isVM && isCancellation(e) || isBusy(err) {

@@ -320,6 +320,7 @@ const (
 
 // keyedLock is the state of one KIND:KEY.
 type keyedLock struct {
+	vm        *vm.VM
 	kind, key string
 	capacity  int
 	held      int // exclusive holders
@@ -361,7 +362,7 @@ func (l *keyedLock) wakeWaiters() {
 		l.waiters = l.waiters[1:]
 		l.grant(w.mode)
 		w.granted = true
-		w.wake <- struct{}{}
+		l.vm.Wake(w.wake)
 	}
 }
 
@@ -532,7 +533,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	reg.mu.Lock()
 	l := reg.locks[kind+":"+key]
 	if l == nil {
-		l = &keyedLock{kind: kind, key: key, capacity: capacity}
+		l = &keyedLock{vm: th.VM(), kind: kind, key: key, capacity: capacity}
 		reg.locks[kind+":"+key] = l
 	}
 	p := &Permit{reg: reg, lock: l, mode: mode}

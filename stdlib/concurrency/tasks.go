@@ -159,7 +159,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	t.mu.Lock()
 	t.th = nil
 	t.mu.Unlock()
-	close(t.done)
+	th.VM().WakeAll(t.done)
 	return true
 }
 
@@ -407,7 +407,7 @@ func (t *mutexTable) handOff(key string) {
 	m.waiters = m.waiters[1:]
 	m.owner = w.th
 	t.held[w.th] = append(t.held[w.th], key)
-	w.wake <- struct{}{}
+	w.th.VM().Wake(w.wake)
 }
 
 // releaseMutexOf frees the locks a thread still holds when it ends.
