@@ -522,7 +522,8 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		x, lead := o.batches.join(b, env)
 		if !lead {
 			o.flow.count(b, "batch", func(s *gateStats) { s.Waited++ }) // joined another event's batch
-			scopeOf(ctx).End()                                          // the batch's leader runs the handler
+			// the batch's leader runs the handler
+			scopeOf(ctx).End()
 			a := x.await(ctx)
 			a.durationMs = since(o, start)
 			return a
