@@ -42,6 +42,13 @@ kind = "manual"
 handler = "echo"
 
 [[triggers]]
+id = "stuck-when"
+kind = "manual"
+handler = "echo"
+when = "stuck"
+retry = { max = 0 }
+
+[[triggers]]
 id = "take"
 kind = "manual"
 handler = "take"
@@ -171,6 +178,20 @@ func TestDeadlockedHandlerIsLocated(t *testing.T) {
 	h := fire(t, o, "stuck-once", nil)
 	if h.Status != "dlq" || h.Error == nil || *h.Error != deadlockText+" (lib.harn:6)" {
 		t.Fatalf("%s", js(h))
+	}
+}
+
+// TestDeadlockedPredicateFails: a `when` predicate that deadlocks fails
+// the attempt as a predicate failure.
+func TestDeadlockedPredicateFails(t *testing.T) {
+	o := deadlockProject(t)
+	h := fire(t, o, "stuck-when", nil)
+	if h.Status != "dlq" || h.Error == nil || *h.Error != "predicate stuck: "+deadlockText+" (lib.harn:6)" {
+		t.Fatalf("%s", js(h))
+	}
+	entries, _ := o.PendingDLQ(context.Background())
+	if len(entries) != 1 || entries[0].ErrorClass != "predicate_panic" {
+		t.Fatalf("dlq %s", js(entries))
 	}
 }
 

@@ -128,8 +128,8 @@ type Scope struct {
 	r     *Runtime
 	stand *vm.Thread // counts as a thread that may still act
 	open  bool       // open, not set aside nor ended
-	// mu orders the scope's own transitions (a call may run while the
-	// dispatch's goroutine sets it aside, as batch leaders do not).
+	// mu guards open: a Scope is used by its dispatch's goroutine, one
+	// step after another, but a stray use must not tear its count.
 	mu sync.Mutex
 }
 
@@ -162,7 +162,7 @@ func (d *Scope) Aside() {
 	if r.open == 0 {
 		r.sess.VM.Expect(r.idle)
 	}
-	r.sess.VM.Forget(d.stand)
+	r.sess.VM.Dismiss(d.stand)
 	r.mu.Unlock()
 }
 
@@ -337,7 +337,7 @@ func (r *Runtime) run(d *Scope, th *vm.Thread, fn *vm.Closure, args []vm.Value) 
 	}
 	d.mu.Unlock()
 	th.Unlock()
-	machine.Forget(th) // its call has ended
+	machine.Dismiss(th) // its call has ended
 	return res, err
 }
 

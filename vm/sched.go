@@ -254,16 +254,24 @@ func (v *VM) DetectDeadlocks() {
 // go, will not want it back: it no longer counts as a thread that may
 // still act. The REPL forgets an entry's thread when the next entry
 // starts; until then the ended entry stands for the person at the
-// prompt, who can still send what a task waits for. Forgotten while
-// nothing holds the lock, th may have been the last thread that could
-// act: the parked ones are judged then.
-func (v *VM) Forget(th *Thread) {
+// prompt, who can still send what a task waits for. The parked
+// threads are judged when the lock is next let go (Dismiss judges them
+// at once).
+func (v *VM) Forget(th *Thread) { v.forget(th, false) }
+
+// Dismiss is Forget for a thread that may have been the last that could
+// act while nothing holds the lock: the parked threads are judged at
+// once, as when the lock is let go. The orchestrator dismisses the
+// stand-in of a dispatch that has ended while others' handlers wait.
+func (v *VM) Dismiss(th *Thread) { v.forget(th, true) }
+
+func (v *VM) forget(th *Thread, judge bool) {
 	s := &v.sched
 	s.mu.Lock()
 	if _, ok := s.away[th]; ok {
 		delete(s.away, th)
 		s.gen++
-		if s.detect && !s.held {
+		if judge && s.detect && !s.held {
 			s.suspectDeadlock()
 		}
 	}

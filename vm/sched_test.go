@@ -396,7 +396,7 @@ func waitParked(v *VM, wake <-chan struct{}, started chan<- *Thread) <-chan erro
 }
 
 // A thread the VM expects (Expect) counts as one that may still act: no
-// deadlock is declared while it stands; forgetting it, with the lock
+// deadlock is declared while it stands; dismissing it, with the lock
 // free, has the parked threads judged.
 func TestExpectedThreadHoldsOffTheVerdict(t *testing.T) {
 	v := newTestVM()
@@ -411,14 +411,14 @@ func TestExpectedThreadHoldsOffTheVerdict(t *testing.T) {
 		t.Fatalf("a deadlock was declared while a thread was expected: %v", err)
 	case <-time.After(3 * deadlockGrace / 2):
 	}
-	v.Forget(stand)
+	v.Dismiss(stand)
 	select {
 	case err := <-res:
 		if e, ok := err.(*Error); !ok || e.Msg != DeadlockMsg {
 			t.Fatalf("got %v, want the deadlock error", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("no deadlock declared once the expected thread was forgotten")
+		t.Fatal("no deadlock declared once the expected thread was dismissed")
 	}
 }
 
@@ -437,7 +437,7 @@ func TestForegroundWaitFailsFirst(t *testing.T) {
 	front := waitParked(v, make(chan struct{}), started)
 	v.AddForeground(<-started)
 	time.Sleep(20 * time.Millisecond)
-	v.Forget(stand)
+	v.Dismiss(stand)
 	select {
 	case err := <-front:
 		if e, ok := err.(*Error); !ok || e.Msg != DeadlockMsg {
