@@ -38,9 +38,9 @@ import (
 //     it joined) is set aside: it acts only once they have.
 //   - While no dispatch is open, the runtime stands for the dispatches
 //     still to come, as the last call does under `harn serve mcp`
-//     (docs/mcp.md, Deadlocks): tasks an earlier dispatch or a module
-//     left waiting, for a later dispatch perhaps, are not reported while
-//     the orchestrator is idle.
+//     (docs/mcp.md, Deadlocks): tasks an earlier dispatch left waiting,
+//     for a later dispatch perhaps, are not reported while the
+//     orchestrator is idle.
 //   - Events not yet dispatched (queued, a retry not yet due, a cron
 //     tick to come) do not count: a handler that waits, with no timeout,
 //     for another event's handler is deadlocked unless that handler is
