@@ -489,6 +489,13 @@ func (o *Orchestrator) renew(ctx context.Context, lost context.CancelFunc, l *ev
 func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope) attempt {
 	start := o.opts.Now()
 	p := o.proj.Load()
+	if b.Handler.Kind == "local" || b.WhenRef != nil {
+		// the dispatch may run Harn code until its handler has run
+		// (Runtime, on deadlocks)
+		d := p.rt.Begin()
+		defer d.End()
+		ctx = WithScope(ctx, d)
+	}
 	if ok, err := passesFilter(b, env.Event); err != nil {
 		return attempt{status: "failed", err: err, errorClass: "predicate_panic", durationMs: since(o, start)}
 	} else if !ok {
@@ -515,6 +522,8 @@ func (o *Orchestrator) attemptOnce(ctx context.Context, b *Binding, env Envelope
 		x, lead := o.batches.join(b, env)
 		if !lead {
 			o.flow.count(b, "batch", func(s *gateStats) { s.Waited++ }) // joined another event's batch
+			// the batch's leader runs the handler
+			scopeOf(ctx).End()
 			a := x.await(ctx)
 			a.durationMs = since(o, start)
 			return a
@@ -596,8 +605,10 @@ func (o *Orchestrator) invoke(ctx context.Context, p *project, b *Binding, env E
 		}
 		return attempt{status: "succeeded", result: res}
 	case "worker":
+		scopeOf(ctx).End() // no Harn code runs from here
 		return o.enqueueWorker(b, env)
 	case "a2a":
+		scopeOf(ctx).End()
 		return o.sendA2A(ctx, b, env)
 	}
 	return attempt{status: "failed", err: fmt.Errorf("unsupported handler kind %q", b.Handler.Kind), errorClass: "unknown"}

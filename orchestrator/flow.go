@@ -182,7 +182,12 @@ func (f *flow) acquire(ctx context.Context, b *Binding, env Envelope) (release f
 			continue
 		}
 		k := keyOf(b, gate.name, gate.g, ev)
-		if err := f.enter(ctx, k, gate.g.Max, b, gate.name); err != nil {
+		// waiting for other dispatches to end, this one cannot act
+		// (Runtime, on deadlocks)
+		scopeOf(ctx).Aside()
+		err := f.enter(ctx, k, gate.g.Max, b, gate.name)
+		scopeOf(ctx).Resume()
+		if err != nil {
 			return fail("cancelled")
 		}
 		name := gate.name

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/orchestrator/manifest"
@@ -22,8 +23,40 @@ import (
 // interpreter session. Calls from several dispatches run on threads of
 // the one VM, which serializes Harn code and lets waiting handlers
 // overlap (docs/concurrency.md).
+//
+// The VM detects deadlocks (vm.VM.DetectDeadlocks): a call that waits
+// for something only the VM's threads could do, when none can, fails
+// with the deadlock error. Which threads may still act is kept so:
+//
+//   - A dispatch (a Scope, from its start to its last Harn call) may
+//     still run Harn code: between its calls it is stood for by a thread
+//     of its own that the detector counts as one that may still act
+//     (vm.VM.Expect), so no verdict is declared while it could yet end
+//     a wait (a send of its handler's, after its predicate or a gate's
+//     timer). During a call its own thread stands for it, and is judged.
+//     A dispatch waiting for others to end (a concurrency gate, a batch
+//     it joined) is set aside: it acts only once they have.
+//   - While no dispatch is open, the runtime stands for the dispatches
+//     still to come, as the last call does under `harn serve mcp`
+//     (docs/mcp.md, Deadlocks): tasks an earlier dispatch left waiting,
+//     for a later dispatch perhaps, are not reported while the
+//     orchestrator is idle.
+//   - Events not yet dispatched (queued, a retry not yet due, a cron
+//     tick to come) do not count: a handler that waits, with no timeout,
+//     for another event's handler is deadlocked unless that handler is
+//     on its way.
+//
+// Calls are foreground threads (vm.VM.AddForeground): in a deadlock the
+// oldest wait of a running call fails first, and the tasks left over
+// survive it.
 type Runtime struct {
 	sess *interp.Session
+	// mu guards open and the idle stand-in's presence.
+	mu sync.Mutex
+	// open counts the Scopes open and not set aside.
+	open int
+	// idle stands for the dispatches to come while no Scope is open.
+	idle *vm.Thread
 	// globals are the loaded modules' globals as initialised, by file +
 	// "::" + name: what a handler reference resolves to. A binding
 	// replayed as it was at an earlier instant resolves its handler here
@@ -47,6 +80,9 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 		loaded:  map[string]bool{},
 		root:    m.Root,
 	}
+	machine := r.sess.VM
+	machine.DetectDeadlocks()
+	r.idle = machine.NewThread()
 	failed := map[string]string{}
 	var problems []manifest.Problem
 	resolve := func(t *manifest.Trigger, field string, h manifest.Handler) {
@@ -79,7 +115,95 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 	if len(problems) > 0 {
 		return nil, &manifest.Error{Problems: problems}
 	}
+	// Loading is judged as a call is (a module's top-level code that
+	// deadlocks fails to load); from now on the runtime stands for the
+	// dispatches to come.
+	machine.Expect(r.idle)
 	return r, nil
+}
+
+// Scope is a dispatch that may still run Harn code on a Runtime (see
+// Runtime). The zero of *Scope (nil) is a scope of nothing.
+type Scope struct {
+	r     *Runtime
+	stand *vm.Thread // counts as a thread that may still act
+	open  bool       // open, not set aside nor ended
+	// mu guards open: a Scope is used by its dispatch's goroutine, one
+	// step after another, but a stray use must not tear its count.
+	mu sync.Mutex
+}
+
+// Begin opens a dispatch's Scope; End closes it.
+func (r *Runtime) Begin() *Scope {
+	if r == nil {
+		return nil
+	}
+	d := &Scope{r: r, stand: r.sess.VM.NewThread()}
+	d.Resume()
+	return d
+}
+
+// Aside sets d aside while its dispatch waits for others to end (a
+// concurrency gate): it cannot act until they have, so it must not keep
+// their waits from being judged. Resume undoes it.
+func (d *Scope) Aside() {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.open {
+		return
+	}
+	d.open = false
+	r := d.r
+	r.mu.Lock()
+	r.open--
+	if r.open == 0 {
+		r.sess.VM.Expect(r.idle)
+	}
+	r.sess.VM.Dismiss(d.stand)
+	r.mu.Unlock()
+}
+
+// Resume reopens a Scope set aside.
+func (d *Scope) Resume() {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.open {
+		return
+	}
+	d.open = true
+	r := d.r
+	r.mu.Lock()
+	r.sess.VM.Expect(d.stand)
+	if r.open == 0 {
+		r.sess.VM.Forget(r.idle)
+	}
+	r.open++
+	r.mu.Unlock()
+}
+
+// End closes d: its dispatch runs no more Harn code.
+func (d *Scope) End() { d.Aside() }
+
+// scopeKey carries a dispatch's Scope in the context of its calls.
+type scopeKey struct{}
+
+// WithScope returns ctx carrying d, for the Runtime's calls made in it.
+func WithScope(ctx context.Context, d *Scope) context.Context {
+	if d == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, scopeKey{}, d)
+}
+
+func scopeOf(ctx context.Context) *Scope {
+	d, _ := ctx.Value(scopeKey{}).(*Scope)
+	return d
 }
 
 // function is the function a local handler or predicate reference names
@@ -164,13 +288,18 @@ func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secre
 		}
 		args = append(args, tool.FromJSON(s))
 	}
+	d := scopeOf(ctx)
+	if d == nil { // a call of its own: its own dispatch
+		d = r.Begin()
+		defer d.End()
+	}
 	th := r.sess.VM.NewThread()
 	if meter != nil {
 		defer llmmeter.Attach(th, meter)()
 	}
 	stop := context.AfterFunc(ctx, th.Cancel)
 	defer stop()
-	res, err := th.CallPlain(vm.Of(fn), args)
+	res, err := r.run(d, th, fn, args)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -189,6 +318,27 @@ func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secre
 		return nil, fmt.Errorf("handler result is not JSON data: %v", err)
 	}
 	return out, nil
+}
+
+// run calls fn on th for d's dispatch: th takes the VM lock before d's
+// stand-in stops standing for the dispatch, and the stand-in is back
+// before th lets the lock go, so the detector never sees the dispatch
+// gone in between; meanwhile th itself is judged, in the foreground.
+func (r *Runtime) run(d *Scope, th *vm.Thread, fn *vm.Closure, args []vm.Value) (vm.Value, error) {
+	machine := r.sess.VM
+	th.Lock()
+	machine.Forget(d.stand)
+	machine.AddForeground(th)
+	res, err := th.CallPlain(vm.Of(fn), args)
+	machine.RemoveForeground(th)
+	d.mu.Lock()
+	if d.open {
+		machine.Expect(d.stand)
+	}
+	d.mu.Unlock()
+	th.Unlock()
+	machine.Dismiss(th) // its call has ended
+	return res, err
 }
 
 // callError is the message of a failed call: a thrown value's text, or

@@ -52,9 +52,9 @@ type sched struct {
 	gen       uint64
 	parks     uint64 // parkings so far (parking.seq)
 	suspected bool
-	// foreground is the thread whose wait fails first in a deadlock (the
-	// REPL entry running now), nil for none.
-	foreground *Thread
+	// foreground holds the threads whose waits fail first in a deadlock
+	// (the REPL entry running now, the orchestrator's handler calls).
+	foreground map[*Thread]struct{}
 }
 
 // parking is a thread's entry in sched.parked.
@@ -279,13 +279,43 @@ func (v *VM) DetectDeadlocks() {
 // go, will not want it back: it no longer counts as a thread that may
 // still act. The REPL forgets an entry's thread when the next entry
 // starts; until then the ended entry stands for the person at the
-// prompt, who can still send what a task waits for.
-func (v *VM) Forget(th *Thread) {
+// prompt, who can still send what a task waits for. The parked
+// threads are judged when the lock is next let go (Dismiss judges them
+// at once).
+func (v *VM) Forget(th *Thread) { v.forget(th, false) }
+
+// Dismiss is Forget for a thread that may have been the last that could
+// act while nothing holds the lock: the parked threads are judged at
+// once, as when the lock is let go. The orchestrator dismisses the
+// stand-in of a dispatch that has ended while others' handlers wait.
+func (v *VM) Dismiss(th *Thread) { v.forget(th, true) }
+
+func (v *VM) forget(th *Thread, judge bool) {
 	s := &v.sched
 	s.mu.Lock()
 	if _, ok := s.away[th]; ok {
 		delete(s.away, th)
 		s.gen++
+		if judge && s.detect && !s.held {
+			s.suspectDeadlock()
+		}
+	}
+	s.mu.Unlock()
+}
+
+// Expect tells the deadlock detector that th, which does not hold the
+// lock, will want it: until th takes the lock or is forgotten (Forget)
+// it counts as a thread that may still act, as one that let the lock go
+// does. The orchestrator makes a thread stand so for a dispatch on its
+// way to running a handler.
+func (v *VM) Expect(th *Thread) {
+	s := &v.sched
+	s.mu.Lock()
+	if s.detect {
+		if _, ok := s.away[th]; !ok {
+			s.away[th] = struct{}{}
+			s.gen++
+		}
 	}
 	s.mu.Unlock()
 }
@@ -293,10 +323,36 @@ func (v *VM) Forget(th *Thread) {
 // SetForeground names the thread whose wait fails first when a deadlock
 // is declared (nil for none): in the REPL the entry the person is
 // waiting for, so that tasks left waiting by earlier entries survive it.
+// It replaces the threads AddForeground named.
 func (v *VM) SetForeground(th *Thread) {
 	s := &v.sched
 	s.mu.Lock()
-	s.foreground = th
+	s.foreground = nil
+	if th != nil {
+		s.foreground = map[*Thread]struct{}{th: {}}
+	}
+	s.mu.Unlock()
+}
+
+// AddForeground adds th to the threads whose waits fail first when a
+// deadlock is declared (the oldest wait of theirs fails): the
+// orchestrator's handler calls, which may run several at once.
+// RemoveForeground takes it out again.
+func (v *VM) AddForeground(th *Thread) {
+	s := &v.sched
+	s.mu.Lock()
+	if s.foreground == nil {
+		s.foreground = map[*Thread]struct{}{}
+	}
+	s.foreground[th] = struct{}{}
+	s.mu.Unlock()
+}
+
+// RemoveForeground undoes AddForeground.
+func (v *VM) RemoveForeground(th *Thread) {
+	s := &v.sched
+	s.mu.Lock()
+	delete(s.foreground, th)
 	s.mu.Unlock()
 }
 
@@ -335,15 +391,18 @@ func (s *sched) suspectDeadlock() {
 		// release), which would then be no deadlock; the rest are judged
 		// again once it has moved.
 		allJoins := true
-		var oldest *Thread
+		var oldest, front *Thread
 		for th, p := range s.parked {
 			allJoins = allJoins && p.join
 			if !p.join && (oldest == nil || p.seq < s.parked[oldest].seq) {
 				oldest = th
 			}
+			if _, ok := s.foreground[th]; ok && !p.join && (front == nil || p.seq < s.parked[front].seq) {
+				front = th
+			}
 		}
-		if p, ok := s.parked[s.foreground]; ok && !p.join {
-			oldest = s.foreground
+		if front != nil {
+			oldest = front
 		}
 		for th, p := range s.parked {
 			if allJoins || th == oldest {

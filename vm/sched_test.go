@@ -510,3 +510,80 @@ func TestEqualTimeoutsResumeInWaitOrder(t *testing.T) {
 		}
 	}
 }
+
+// waitParked runs a thread of v that waits, holding the lock, for wake
+// (which only another thread could fire); its outcome arrives on the
+// channel. started receives the thread once it has asked for the lock.
+func waitParked(v *VM, wake <-chan struct{}, started chan<- *Thread) <-chan error {
+	out := make(chan error, 1)
+	go func() {
+		th := v.NewThread()
+		th.Lock()
+		started <- th
+		_, err := th.WaitOnThreads(wake, -1)
+		th.Unlock()
+		v.Forget(th)
+		out <- err
+	}()
+	return out
+}
+
+// A thread the VM expects (Expect) counts as one that may still act: no
+// deadlock is declared while it stands; dismissing it, with the lock
+// free, has the parked threads judged.
+func TestExpectedThreadHoldsOffTheVerdict(t *testing.T) {
+	v := newTestVM()
+	v.DetectDeadlocks()
+	stand := v.NewThread()
+	v.Expect(stand)
+	started := make(chan *Thread, 1)
+	res := waitParked(v, make(chan struct{}), started)
+	<-started
+	select {
+	case err := <-res:
+		t.Fatalf("a deadlock was declared while a thread was expected: %v", err)
+	case <-time.After(3 * deadlockGrace / 2):
+	}
+	v.Dismiss(stand)
+	select {
+	case err := <-res:
+		if e, ok := err.(*Error); !ok || e.Msg != DeadlockMsg {
+			t.Fatalf("got %v, want the deadlock error", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no deadlock declared once the expected thread was dismissed")
+	}
+}
+
+// Of the waits that can never end, a foreground thread's fails first,
+// though another's is older; the other survives.
+func TestForegroundWaitFailsFirst(t *testing.T) {
+	v := newTestVM()
+	v.DetectDeadlocks()
+	stand := v.NewThread()
+	v.Expect(stand) // no verdict before both wait
+	started := make(chan *Thread, 2)
+	olderWake := make(chan struct{})
+	older := waitParked(v, olderWake, started)
+	<-started
+	time.Sleep(20 * time.Millisecond)
+	front := waitParked(v, make(chan struct{}), started)
+	v.AddForeground(<-started)
+	time.Sleep(20 * time.Millisecond)
+	v.Dismiss(stand)
+	select {
+	case err := <-front:
+		if e, ok := err.(*Error); !ok || e.Msg != DeadlockMsg {
+			t.Fatalf("foreground wait: got %v, want the deadlock error", err)
+		}
+	case err := <-older:
+		t.Fatalf("the older, background wait failed first: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("no deadlock declared")
+	}
+	v.Expect(stand) // the older wait stays, and is woken normally
+	close(olderWake)
+	if err := <-older; err != nil {
+		t.Fatalf("older wait: %v", err)
+	}
+}
