@@ -506,6 +506,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	for _, e := range path {
 		c.expr(e)
 	}
+	nilOperand := s.Op != "=" && c.compoundNil(s, vt)
 	if root == nil {
 		return
 	}
@@ -530,7 +531,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if root != s.Target {
 		// path assignments update part of the value; a non-nil value
 		// narrows that path (docs/spec/newer.md §3.5)
-		c.narrowPath(s, b, vt)
+		c.narrowPath(s, b, vt, nilOperand)
 		if v := c.vars[b]; v != nil && !v.annotated {
 			if _, ok := types.Underlying(v.t).(*types.Shape); ok {
 				// an inferred record (`{...a}`, `a + b`) may gain or
@@ -543,13 +544,16 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	c.forget(b)
 	v := c.vars[b]
-	if v != nil && s.Op == "=" && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+	if v != nil && (s.Op == "=" || !nilOperand) && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+		// a non-nil value, or arithmetic on non-nil operands, narrows
 		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
 	}
 	if v == nil || !v.checked {
 		return
 	}
-	if s.Op != "=" {
+	if nilOperand {
+		vt = types.Any
+	} else if s.Op != "=" {
 		vt = c.arith(s.Op[:1], v.t, vt, s.At)
 	}
 	if v.nilInit {
@@ -569,6 +573,18 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
+}
+
+// compoundNil reports a compound assignment `x op= e` with an operand
+// that may be nil, as `x = x op e` reports it (docs/spec/language.md
+// §3.3, docs/spec/newer.md §3.5): the target read with the narrowings in
+// force before the assignment, then the value.
+func (c *checker) compoundNil(s *syntax.AssignStmt, vt types.Type) bool {
+	op := strings.TrimSuffix(s.Op, "=")
+	if t := c.quietType(s.Target); t != nil && c.nilArith(op, s.Target, t, s.At) {
+		return true
+	}
+	return c.nilArith(op, s.Value, vt, s.At)
 }
 
 // tupleWrite checks `row[i] = v` on a tuple: a constant index against its
@@ -599,8 +615,9 @@ func (c *checker) tupleWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.T
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
-// with a non-nil v, until obj or a part of it is assigned again.
-func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type) {
+// with a non-nil v (or `obj.f op= v` on non-nil operands), until obj or a
+// part of it is assigned again.
+func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type, nilOperand bool) {
 	m, ok := s.Target.(*syntax.MemberExpr)
 	path, pb := "", (*resolve.Binding)(nil)
 	if ok {
@@ -615,7 +632,7 @@ func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.
 			delete(c.narrowed, k) // the path and what lies below it
 		}
 	}
-	if s.Op != "=" || !known(vt) || vt == types.Nil || nilable(vt) {
+	if s.Op != "=" && nilOperand || !known(vt) || vt == types.Nil || nilable(vt) {
 		return
 	}
 	if ft := c.quietType(m); ft != nil && nilable(ft) {
@@ -633,7 +650,7 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
 			c.shadowCheck(p.Name, p.At)
-			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem), annotated: c.declaredElems(s.Iter, elem)})
 		}
 	default:
 		c.destructure(s.Pattern, elem, false)
@@ -644,6 +661,21 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 	}
 	c.fn.popScope()
+}
+
+// declaredElems reports a loop over a collection whose element type the
+// program wrote down (a path rooted at an annotated binding or parameter,
+// or a call of a function declared to return the collection): the loop
+// variable's `T?` or union type is then as stated as an annotated
+// binding's, so nil safety and whole-union fits apply to it
+// (`for x in xs` with `xs: list<int?>`: docs/spec/newer.md §3.5).
+func (c *checker) declaredElems(iter syntax.Expr, elem types.Type) bool {
+	if !nilable(elem) {
+		if _, union := types.Underlying(elem).(*types.Union); !union {
+			return false
+		}
+	}
+	return c.declaredPath(iter) || c.declaredCall(iter)
 }
 
 // elemType is the type of the values a for loop over t yields.
