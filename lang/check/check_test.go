@@ -537,3 +537,29 @@ func TestLoopVariableDeclared(t *testing.T) {
 		{"inferred list", "fn f() -> int {\n  var t = 0\n  for x in [1, nil] {\n    let y: int = x\n    t = t + y\n  }\n  return t\n}\nprintln(f())", nil},
 	})
 }
+
+// A match arm's guard narrows its body, and a name a catch-all pattern
+// binds from a watched `T?` scrutinee may be nil as the scrutinee may,
+// until a `nil` arm has taken nil (docs/spec/newer.md §3.5).
+func TestMatchArmNil(t *testing.T) {
+	nilPlus := "error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"
+	runCases(t, []checkCase{
+		{"guard narrows the body", "fn f(x: int?, k: int) -> int {\n  return match k {\n    1 if x != nil -> { x + 1 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1, 1))", nil},
+		{"binding of a nilable scrutinee", "fn f(x: int?) -> int {\n  match x {\n    n -> { return n + 1 }\n  }\n}\nprintln(f(1))", []string{nilPlus}},
+		{"binding after a nil arm", "fn f(x: int?) -> int {\n  match x {\n    nil -> { return 0 }\n    n -> { return n + 1 }\n  }\n}\nprintln(f(1))", nil},
+		{"binding narrowed by its guard", "fn f(x: int?) -> int {\n  return match x {\n    n if n != nil -> { n * 2 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1))", nil},
+	})
+}
+
+// `let y = x` copies a watched `T?` value: y may be nil as x may
+// (docs/spec/newer.md §3.5).
+func TestCopiedNilable(t *testing.T) {
+	runCases(t, []checkCase{
+		{"copy of a parameter", "fn f(x: int?) -> int {\n  let y = x\n  return y + 1\n}\nprintln(f(1))",
+			[]string{"error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"}},
+		{"copy of an optional field", "fn f(u: {name?: string}) -> string {\n  let n = u.name\n  return n.upper()\n}\nprintln(f({}))",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"copy after narrowing", "fn f(x: int?) -> int {\n  if x == nil {\n    return 0\n  }\n  let y = x\n  return y + 1\n}\nprintln(f(1))", nil},
+		{"copy narrowed itself", "fn f(x: int?) -> int {\n  let y = x\n  if y == nil {\n    return 0\n  }\n  return y + 1\n}\nprintln(f(1))", nil},
+	})
+}

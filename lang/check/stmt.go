@@ -325,11 +325,12 @@ func (c *checker) neverReassigned(b *resolve.Binding) bool {
 }
 
 // declaredNilable reports an initializer that calls a function of this
-// file, or a method of a struct's impl, declared to return `T?`: the
-// program stated that the binding may be nil, as an annotation would
-// (docs/spec/newer.md §3.5).
+// file, or a method of a struct's impl, declared to return `T?`, or that
+// reads a path nil safety watches (`let y = x` with `x: int?`, still
+// nilable there): the program stated that the binding may be nil, as an
+// annotation would (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	return nilable(t) && c.declaredCall(x)
+	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x))
 }
 
 // declaredCall reports a call whose type is the result the program
