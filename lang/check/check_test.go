@@ -563,3 +563,16 @@ func TestCopiedNilable(t *testing.T) {
 		{"copy narrowed itself", "fn f(x: int?) -> int {\n  let y = x\n  if y == nil {\n    return 0\n  }\n  return y + 1\n}\nprintln(f(1))", nil},
 	})
 }
+
+// Destructuring a declared value binds its `T?` fields and tuple slots
+// as declared (docs/spec/newer.md §3.5).
+func TestDestructuredNilable(t *testing.T) {
+	nilPlus := "error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"
+	runCases(t, []checkCase{
+		{"dict pattern", "fn f(p: {a: int?, b: int}) -> int {\n  let {a, b} = p\n  return a + b\n}\nprintln(f({a: 1, b: 2}))", []string{nilPlus}},
+		{"tuple pattern", "fn f(p: tuple<int?, int>) -> int {\n  let [a, b] = p\n  return a + b\n}\nprintln(1)", []string{nilPlus}},
+		{"for pattern", "fn f(ps: list<{a: int?}>) -> int {\n  var t = 0\n  for {a} in ps {\n    t = t + a\n  }\n  return t\n}\nprintln(f([]))", []string{nilPlus}},
+		{"narrowed field", "fn f(p: {a: int?, b: int}) -> int {\n  let {a, b} = p\n  if a == nil {\n    return b\n  }\n  return a + b\n}\nprintln(f({a: 1, b: 2}))", nil},
+		{"literal source", "let {x, y} = {x: 1, y: nil}\nprintln(x + 1)", nil},
+	})
+}

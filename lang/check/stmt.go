@@ -306,7 +306,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t)
 		}
 	default:
-		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
+		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
 }
 
@@ -379,8 +379,10 @@ func (c *checker) caught() bool {
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
-// declares its names.
-func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
+// declares its names. declared says the value's type is the program's (a
+// path rooted at an annotated binding or parameter, a declared call): a
+// `T?` field or tuple slot then binds a name nil safety watches.
+func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact, declared bool) {
 	kind := types.KindName(vt)
 	switch p := p.(type) {
 	case *syntax.DictPattern:
@@ -410,7 +412,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 			if !exact {
 				t = bindingType(t)
 			}
-			c.declare(c.binding(it, name), &variable{t: t})
+			c.declare(c.binding(it, name), &variable{t: t, annotated: declared && nilable(t)})
 		}
 	case *syntax.ListPattern:
 		if kind != "" && kind != "list" && !c.caught() {
@@ -432,7 +434,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 					t = bindingType(tp.Elems[i])
 				}
 			}
-			c.declare(c.binding(it, it.Name), &variable{t: t})
+			c.declare(c.binding(it, it.Name), &variable{t: t, annotated: declared && nilable(t)})
 		}
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
@@ -654,7 +656,7 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem), annotated: c.declaredElems(s.Iter, elem)})
 		}
 	default:
-		c.destructure(s.Pattern, elem, false)
+		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
 	}
 	if s.Body != nil {
 		c.fn.loops = append(c.fn.loops, s)
