@@ -576,3 +576,19 @@ func TestDestructuredNilable(t *testing.T) {
 		{"literal source", "let {x, y} = {x: 1, y: nil}\nprintln(x + 1)", nil},
 	})
 }
+
+// A copy of a declared `unknown` value, and the variable of a loop over
+// a declared `list<unknown>`, must be narrowed before use as the
+// original must (docs/spec/newer.md §3.7).
+func TestCopiedUnknown(t *testing.T) {
+	runCases(t, []checkCase{
+		{"copy read", "fn f(v: unknown) {\n  let x = v\n  return x.name\n}\nprintln(f(1))",
+			[]string{"warning: property access `.name` on an `unknown` value will fail at runtime if the value is not a shape with that field"}},
+		{"copy returned", "fn f(v: unknown) -> int {\n  let x = v\n  return x\n}\nprintln(f(1))",
+			[]string{"error: return value: expected int, found unknown"}},
+		{"loop variable", "fn f(vs: list<unknown>) {\n  for v in vs {\n    println(v.name)\n  }\n}\nf([])",
+			[]string{"warning: property access `.name` on an `unknown` value will fail at runtime if the value is not a shape with that field"}},
+		{"narrowed copy", "fn f(v: unknown) -> string {\n  let x = v\n  if type_of(x) == \"string\" {\n    return x.upper()\n  }\n  return \"\"\n}\nprintln(f(1))", nil},
+		{"copy of a narrowed value", "fn f(v: unknown) -> int {\n  if type_of(v) != \"int\" {\n    return 0\n  }\n  let x = v\n  return x + 1\n}\nprintln(f(1))", nil},
+	})
+}

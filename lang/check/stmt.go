@@ -274,11 +274,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
-			v = &variable{t: vt, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredCopy(s.Value, vt)}
 			if _, ok := vt.(*types.Func); ok && c.neverReassigned(c.binding(p, p.Name)) {
 				// a binding that keeps its function value is called as a
 				// const holding it is: the arguments are checked against
@@ -331,6 +331,15 @@ func (c *checker) neverReassigned(b *resolve.Binding) bool {
 // annotation would (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
 	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x))
+}
+
+// declaredCopy reports an initializer whose value the new binding holds
+// as the program declared it: a declared `T?` (declaredNilable), or a
+// declared `unknown` value not narrowed yet (`let y = v` with `v:
+// unknown`), which must be narrowed through the copy as through the
+// original (docs/spec/newer.md §3.7).
+func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
+	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
 }
 
 // declaredCall reports a call whose type is the result the program
@@ -669,11 +678,12 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 // declaredElems reports a loop over a collection whose element type the
 // program wrote down (a path rooted at an annotated binding or parameter,
 // or a call of a function declared to return the collection): the loop
-// variable's `T?` or union type is then as stated as an annotated
-// binding's, so nil safety and whole-union fits apply to it
-// (`for x in xs` with `xs: list<int?>`: docs/spec/newer.md §3.5).
+// variable's `T?`, union or `unknown` type is then as stated as an
+// annotated binding's, so nil safety, whole-union fits and the narrowing
+// `unknown` needs apply to it (`for x in xs` with `xs: list<int?>`:
+// docs/spec/newer.md §3.5, §3.7).
 func (c *checker) declaredElems(iter syntax.Expr, elem types.Type) bool {
-	if !nilable(elem) {
+	if !nilable(elem) && elem != types.Unknown {
 		if _, union := types.Underlying(elem).(*types.Union); !union {
 			return false
 		}
