@@ -592,3 +592,17 @@ func TestCopiedUnknown(t *testing.T) {
 		{"copy of a narrowed value", "fn f(v: unknown) -> int {\n  if type_of(v) != \"int\" {\n    return 0\n  }\n  let x = v\n  return x + 1\n}\nprintln(f(1))", nil},
 	})
 }
+
+// The variable of a loop over a declared collection has the declared
+// element type: the fields of a declared shape or struct, optional ones
+// nilable, apply to paths rooted at it (docs/spec/newer.md §3.5, §3.6).
+func TestLoopVariableFields(t *testing.T) {
+	runCases(t, []checkCase{
+		{"optional field of a struct element", "struct Item {\n  tags?: list<string>\n}\nfn f(items: list<Item>) -> int {\n  var n = 0\n  for it in items {\n    n = n + it.tags.count\n  }\n  return n\n}\nprintln(f([]))",
+			[]string{"error: cannot access property `count` on nilable type `list<string>?`; the value may be nil at runtime"}},
+		{"unknown field of a shape element", "fn f(items: list<{name: string}>) {\n  for it in items {\n    println(it.nme)\n  }\n}\nf([])",
+			[]string{"error: field `nme` does not exist on shape `{name: string}` — did you mean `name`?"}},
+		{"narrowed optional field", "struct Item {\n  tags?: list<string>\n}\nfn f(items: list<Item>) -> int {\n  var n = 0\n  for it in items {\n    if it.tags != nil {\n      n = n + it.tags.count\n    }\n  }\n  return n\n}\nprintln(f([]))", nil},
+		{"inferred list", "fn f() {\n  for it in [{a: 1}] {\n    println(it.b)\n  }\n}\nf()", nil},
+	})
+}

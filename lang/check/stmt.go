@@ -662,7 +662,11 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
 			c.shadowCheck(p.Name, p.At)
-			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem), annotated: c.declaredElems(s.Iter, elem)})
+			if c.declaredElems(s.Iter, elem) {
+				c.declare(c.binding(p, p.Name), &variable{t: elem, annotated: true})
+			} else {
+				c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+			}
 		}
 	default:
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
@@ -678,17 +682,13 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 // declaredElems reports a loop over a collection whose element type the
 // program wrote down (a path rooted at an annotated binding or parameter,
 // or a call of a function declared to return the collection): the loop
-// variable's `T?`, union or `unknown` type is then as stated as an
-// annotated binding's, so nil safety, whole-union fits and the narrowing
-// `unknown` needs apply to it (`for x in xs` with `xs: list<int?>`:
-// docs/spec/newer.md §3.5, §3.7).
+// variable then has that type as an annotated binding has its own, so
+// nil safety, whole-union fits, the narrowing `unknown` needs and the
+// fields of a declared shape apply to it and to the paths rooted at it
+// (`for x in xs` with `xs: list<int?>`, `it.tags.count` with `items:
+// list<{tags?: list}>`: docs/spec/newer.md §3.5, §3.6, §3.7).
 func (c *checker) declaredElems(iter syntax.Expr, elem types.Type) bool {
-	if !nilable(elem) && elem != types.Unknown {
-		if _, union := types.Underlying(elem).(*types.Union); !union {
-			return false
-		}
-	}
-	return c.declaredPath(iter) || c.declaredCall(iter)
+	return (known(elem) || elem == types.Unknown) && (c.declaredPath(iter) || c.declaredCall(iter))
 }
 
 // elemType is the type of the values a for loop over t yields.
