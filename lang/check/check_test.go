@@ -606,3 +606,13 @@ func TestLoopVariableFields(t *testing.T) {
 		{"inferred list", "fn f() {\n  for it in [{a: 1}] {\n    println(it.b)\n  }\n}\nf()", nil},
 	})
 }
+
+// `self` in an impl method has the struct's declared fields: an optional
+// one is nilable (docs/spec/newer.md §3.5).
+func TestSelfOptionalField(t *testing.T) {
+	runCases(t, []checkCase{
+		{"optional field through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())",
+			[]string{"error: cannot access property `count` on nilable type `list<string>?`; the value may be nil at runtime"}},
+		{"narrowed through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    if self.tags == nil {\n      return 0\n    }\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())", nil},
+	})
+}

@@ -809,11 +809,15 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		if p.Rest {
 			t = types.Any
 		}
+		declared := p.Type != nil
 		if i == 0 && self != nil && p.Name == "self" && p.Type == nil {
-			t = self
+			// the impl's struct, which the program declared: its
+			// optional fields are nilable through `self` as through an
+			// annotated parameter (docs/spec/newer.md §3.5)
+			t, declared = self, true
 		}
 		fc.scopes[0][p.Name] = true
-		c.declare(c.binding(p, p.Name), &variable{t: t, annotated: p.Type != nil})
+		c.declare(c.binding(p, p.Name), &variable{t: t, annotated: declared})
 	}
 	v := c.stmts(body, false)
 	c.checkEnd(node, fc.ret, body, v)
