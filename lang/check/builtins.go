@@ -532,8 +532,8 @@ func methodKind(t types.Type) string {
 		case types.Int:
 			return "int"
 		}
-	case *types.List:
-		return "list"
+	case *types.List, *types.Tuple:
+		return "list" // a tuple is a list at run time (docs/spec/newer.md §2.3)
 	case *types.Set:
 		return "set"
 	}

@@ -506,3 +506,113 @@ func TestBranchJoinNarrowing(t *testing.T) {
 			[]string{"error: cannot access method `lower` on nilable type `string?`"}},
 	})
 }
+
+// `x op= e` is `x = x op e` (docs/spec/language.md §3.3): a nilable
+// operand is reported as in the binary form, and arithmetic on non-nil
+// operands leaves the target non-nil (docs/spec/newer.md §3.5).
+func TestCompoundAssignmentNil(t *testing.T) {
+	nilPlus := "error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"
+	runCases(t, []checkCase{
+		{"nilable value", "fn f(a: int?) -> int {\n  var t = 0\n  t += a\n  return t\n}\nprintln(f(1))", []string{nilPlus}},
+		{"nilable target", "fn f(a: int?) -> int {\n  var t: int? = a\n  t += 1\n  return 0\n}\nprintln(f(1))", []string{nilPlus}},
+		{"nilable field", "fn f(c: {n?: int}) -> int {\n  var d: {n?: int} = c\n  d.n += 1\n  return 0\n}\nprintln(f({}))", []string{nilPlus}},
+		{"narrowed target stays narrowed", "fn f(a: int?) -> int {\n  var t: int? = 0\n  t += 1\n  var u: int? = a\n  if u == nil {\n    u = 0\n  }\n  u *= 2\n  return t + u\n}\nprintln(f(1))", nil},
+		{"narrowed field stays narrowed", "fn f(c: {n?: int}) -> int {\n  var d: {n?: int} = c\n  if d.n == nil {\n    return 0\n  }\n  d.n += 1\n  return d.n * 2\n}\nprintln(f({}))", nil},
+		{"defaulted value", "fn f(m: dict<string, int>) -> int {\n  var t = 0\n  t += m[\"x\"] ?? 0\n  return t\n}\nprintln(f({}))", nil},
+	})
+}
+
+// A loop over a collection whose type the program wrote down yields
+// elements as declared: `T?` and unions are held in full
+// (docs/spec/newer.md §3.1, §3.5).
+func TestLoopVariableDeclared(t *testing.T) {
+	runCases(t, []checkCase{
+		{"nilable element", "fn f(xs: list<int?>) -> int {\n  var t = 0\n  for x in xs {\n    let y: int = x\n    t = t + y\n  }\n  return t\n}\nprintln(f([1]))",
+			[]string{"error: let binding `y`: expected int, found int?"}},
+		{"nilable element in arithmetic", "fn f(xs: list<int?>) -> int {\n  var t = 0\n  for x in xs {\n    t = t + x\n  }\n  return t\n}\nprintln(f([1]))",
+			[]string{"error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"}},
+		{"union element", "fn g(n: int) -> int {\n  return n\n}\nfn f(xs: list<int | string>) {\n  for x in xs {\n    g(x)\n  }\n}\nf([1])",
+			[]string{"error: argument 1 `n`: expected int, found int | string"}},
+		{"narrowed element", "fn f(xs: list<int?>) -> int {\n  var t = 0\n  for x in xs {\n    if x != nil {\n      t = t + x\n    }\n  }\n  return t\n}\nprintln(f([1]))", nil},
+		{"inferred list", "fn f() -> int {\n  var t = 0\n  for x in [1, nil] {\n    let y: int = x\n    t = t + y\n  }\n  return t\n}\nprintln(f())", nil},
+	})
+}
+
+// A match arm's guard narrows its body, and a name a catch-all pattern
+// binds from a watched `T?` scrutinee may be nil as the scrutinee may,
+// until a `nil` arm has taken nil (docs/spec/newer.md §3.5).
+func TestMatchArmNil(t *testing.T) {
+	nilPlus := "error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"
+	runCases(t, []checkCase{
+		{"guard narrows the body", "fn f(x: int?, k: int) -> int {\n  return match k {\n    1 if x != nil -> { x + 1 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1, 1))", nil},
+		{"binding of a nilable scrutinee", "fn f(x: int?) -> int {\n  match x {\n    n -> { return n + 1 }\n  }\n}\nprintln(f(1))", []string{nilPlus}},
+		{"binding after a nil arm", "fn f(x: int?) -> int {\n  match x {\n    nil -> { return 0 }\n    n -> { return n + 1 }\n  }\n}\nprintln(f(1))", nil},
+		{"binding narrowed by its guard", "fn f(x: int?) -> int {\n  return match x {\n    n if n != nil -> { n * 2 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1))", nil},
+	})
+}
+
+// `let y = x` copies a watched `T?` value: y may be nil as x may
+// (docs/spec/newer.md §3.5).
+func TestCopiedNilable(t *testing.T) {
+	runCases(t, []checkCase{
+		{"copy of a parameter", "fn f(x: int?) -> int {\n  let y = x\n  return y + 1\n}\nprintln(f(1))",
+			[]string{"error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"}},
+		{"copy of an optional field", "fn f(u: {name?: string}) -> string {\n  let n = u.name\n  return n.upper()\n}\nprintln(f({}))",
+			[]string{"error: cannot access method `upper` on nilable type `string?`; the value may be nil at runtime"}},
+		{"copy after narrowing", "fn f(x: int?) -> int {\n  if x == nil {\n    return 0\n  }\n  let y = x\n  return y + 1\n}\nprintln(f(1))", nil},
+		{"copy narrowed itself", "fn f(x: int?) -> int {\n  let y = x\n  if y == nil {\n    return 0\n  }\n  return y + 1\n}\nprintln(f(1))", nil},
+	})
+}
+
+// Destructuring a declared value binds its `T?` fields and tuple slots
+// as declared (docs/spec/newer.md §3.5).
+func TestDestructuredNilable(t *testing.T) {
+	nilPlus := "error: operator `+` cannot be applied to nilable type `int?`; the operand may be nil at runtime"
+	runCases(t, []checkCase{
+		{"dict pattern", "fn f(p: {a: int?, b: int}) -> int {\n  let {a, b} = p\n  return a + b\n}\nprintln(f({a: 1, b: 2}))", []string{nilPlus}},
+		{"tuple pattern", "fn f(p: tuple<int?, int>) -> int {\n  let [a, b] = p\n  return a + b\n}\nprintln(1)", []string{nilPlus}},
+		{"for pattern", "fn f(ps: list<{a: int?}>) -> int {\n  var t = 0\n  for {a} in ps {\n    t = t + a\n  }\n  return t\n}\nprintln(f([]))", []string{nilPlus}},
+		{"narrowed field", "fn f(p: {a: int?, b: int}) -> int {\n  let {a, b} = p\n  if a == nil {\n    return b\n  }\n  return a + b\n}\nprintln(f({a: 1, b: 2}))", nil},
+		{"literal source", "let {x, y} = {x: 1, y: nil}\nprintln(x + 1)", nil},
+	})
+}
+
+// A copy of a declared `unknown` value, and the variable of a loop over
+// a declared `list<unknown>`, must be narrowed before use as the
+// original must (docs/spec/newer.md §3.7).
+func TestCopiedUnknown(t *testing.T) {
+	runCases(t, []checkCase{
+		{"copy read", "fn f(v: unknown) {\n  let x = v\n  return x.name\n}\nprintln(f(1))",
+			[]string{"warning: property access `.name` on an `unknown` value will fail at runtime if the value is not a shape with that field"}},
+		{"copy returned", "fn f(v: unknown) -> int {\n  let x = v\n  return x\n}\nprintln(f(1))",
+			[]string{"error: return value: expected int, found unknown"}},
+		{"loop variable", "fn f(vs: list<unknown>) {\n  for v in vs {\n    println(v.name)\n  }\n}\nf([])",
+			[]string{"warning: property access `.name` on an `unknown` value will fail at runtime if the value is not a shape with that field"}},
+		{"narrowed copy", "fn f(v: unknown) -> string {\n  let x = v\n  if type_of(x) == \"string\" {\n    return x.upper()\n  }\n  return \"\"\n}\nprintln(f(1))", nil},
+		{"copy of a narrowed value", "fn f(v: unknown) -> int {\n  if type_of(v) != \"int\" {\n    return 0\n  }\n  let x = v\n  return x + 1\n}\nprintln(f(1))", nil},
+	})
+}
+
+// The variable of a loop over a declared collection has the declared
+// element type: the fields of a declared shape or struct, optional ones
+// nilable, apply to paths rooted at it (docs/spec/newer.md §3.5, §3.6).
+func TestLoopVariableFields(t *testing.T) {
+	runCases(t, []checkCase{
+		{"optional field of a struct element", "struct Item {\n  tags?: list<string>\n}\nfn f(items: list<Item>) -> int {\n  var n = 0\n  for it in items {\n    n = n + it.tags.count\n  }\n  return n\n}\nprintln(f([]))",
+			[]string{"error: cannot access property `count` on nilable type `list<string>?`; the value may be nil at runtime"}},
+		{"unknown field of a shape element", "fn f(items: list<{name: string}>) {\n  for it in items {\n    println(it.nme)\n  }\n}\nf([])",
+			[]string{"error: field `nme` does not exist on shape `{name: string}` — did you mean `name`?"}},
+		{"narrowed optional field", "struct Item {\n  tags?: list<string>\n}\nfn f(items: list<Item>) -> int {\n  var n = 0\n  for it in items {\n    if it.tags != nil {\n      n = n + it.tags.count\n    }\n  }\n  return n\n}\nprintln(f([]))", nil},
+		{"inferred list", "fn f() {\n  for it in [{a: 1}] {\n    println(it.b)\n  }\n}\nf()", nil},
+	})
+}
+
+// `self` in an impl method has the struct's declared fields: an optional
+// one is nilable (docs/spec/newer.md §3.5).
+func TestSelfOptionalField(t *testing.T) {
+	runCases(t, []checkCase{
+		{"optional field through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())",
+			[]string{"error: cannot access property `count` on nilable type `list<string>?`; the value may be nil at runtime"}},
+		{"narrowed through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    if self.tags == nil {\n      return 0\n    }\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())", nil},
+	})
+}

@@ -27,12 +27,17 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	var kinds []syntax.Expr // the kinds earlier arms of `match type_of(v)` took
 	for _, arm := range e.Arms {
 		c.fn.pushScope()
+		armSt := st
+		if nilDone {
+			armSt = types.RemoveNil(st)
+		}
 		for _, p := range arm.Patterns {
 			alt := len(arm.Patterns) > 1
 			if alt && !c.literalAlternative(p) {
 				c.errorf(p.Position(), "or-pattern alternatives must be literals")
 			}
-			c.pattern(p, st, alt)
+			c.pattern(p, armSt, alt)
+			c.declaredBind(e.X, p, armSt, alt)
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
@@ -50,6 +55,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		}
 		if arm.Guard != nil {
 			c.expr(arm.Guard)
+			c.narrowFor(arm.Guard, true) // the body runs only when the guard holds
 		}
 		var v types.Type = types.Nil
 		if arm.Body != nil {
@@ -72,6 +78,20 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		return types.Any
 	}
 	return types.NewUnion(results...)
+}
+
+// declaredBind marks the name a catch-all pattern binds as declared when
+// the scrutinee is a value nil safety watches, still nilable in this arm
+// (`match x { n -> … }` with `x: int?` and no `nil` arm before it): n may
+// be nil as x may (docs/spec/newer.md §3.5).
+func (c *checker) declaredBind(subject, p syntax.Expr, st types.Type, alt bool) {
+	id, ok := p.(*syntax.Ident)
+	if !ok || alt || c.classify(p) != resolve.PatBind || !c.declaredNilable(subject, st) {
+		return
+	}
+	if v := c.vars[c.binding(id, id.Name)]; v != nil {
+		v.annotated = true
+	}
 }
 
 // nilArm reports whether an arm without a guard matches nil.

@@ -274,11 +274,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
-			v = &variable{t: vt, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
-			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredNilable(s.Value, vt)}
+			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredCopy(s.Value, vt)}
 			if _, ok := vt.(*types.Func); ok && c.neverReassigned(c.binding(p, p.Name)) {
 				// a binding that keeps its function value is called as a
 				// const holding it is: the arguments are checked against
@@ -306,7 +306,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t)
 		}
 	default:
-		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst)
+		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
 }
 
@@ -325,11 +325,21 @@ func (c *checker) neverReassigned(b *resolve.Binding) bool {
 }
 
 // declaredNilable reports an initializer that calls a function of this
-// file, or a method of a struct's impl, declared to return `T?`: the
-// program stated that the binding may be nil, as an annotation would
-// (docs/spec/newer.md §3.5).
+// file, or a method of a struct's impl, declared to return `T?`, or that
+// reads a path nil safety watches (`let y = x` with `x: int?`, still
+// nilable there): the program stated that the binding may be nil, as an
+// annotation would (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	return nilable(t) && c.declaredCall(x)
+	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x))
+}
+
+// declaredCopy reports an initializer whose value the new binding holds
+// as the program declared it: a declared `T?` (declaredNilable), or a
+// declared `unknown` value not narrowed yet (`let y = v` with `v:
+// unknown`), which must be narrowed through the copy as through the
+// original (docs/spec/newer.md §3.7).
+func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
+	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
 }
 
 // declaredCall reports a call whose type is the result the program
@@ -378,8 +388,10 @@ func (c *checker) caught() bool {
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
-// declares its names.
-func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
+// declares its names. declared says the value's type is the program's (a
+// path rooted at an annotated binding or parameter, a declared call): a
+// `T?` field or tuple slot then binds a name nil safety watches.
+func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact, declared bool) {
 	kind := types.KindName(vt)
 	switch p := p.(type) {
 	case *syntax.DictPattern:
@@ -409,7 +421,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 			if !exact {
 				t = bindingType(t)
 			}
-			c.declare(c.binding(it, name), &variable{t: t})
+			c.declare(c.binding(it, name), &variable{t: t, annotated: declared && nilable(t)})
 		}
 	case *syntax.ListPattern:
 		if kind != "" && kind != "list" && !c.caught() {
@@ -431,7 +443,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact bool) {
 					t = bindingType(tp.Elems[i])
 				}
 			}
-			c.declare(c.binding(it, it.Name), &variable{t: t})
+			c.declare(c.binding(it, it.Name), &variable{t: t, annotated: declared && nilable(t)})
 		}
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
@@ -506,6 +518,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	for _, e := range path {
 		c.expr(e)
 	}
+	nilOperand := s.Op != "=" && c.compoundNil(s, vt)
 	if root == nil {
 		return
 	}
@@ -530,7 +543,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if root != s.Target {
 		// path assignments update part of the value; a non-nil value
 		// narrows that path (docs/spec/newer.md §3.5)
-		c.narrowPath(s, b, vt)
+		c.narrowPath(s, b, vt, nilOperand)
 		if v := c.vars[b]; v != nil && !v.annotated {
 			if _, ok := types.Underlying(v.t).(*types.Shape); ok {
 				// an inferred record (`{...a}`, `a + b`) may gain or
@@ -543,13 +556,16 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	c.forget(b)
 	v := c.vars[b]
-	if v != nil && s.Op == "=" && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+	if v != nil && (s.Op == "=" || !nilOperand) && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
+		// a non-nil value, or arithmetic on non-nil operands, narrows
 		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
 	}
 	if v == nil || !v.checked {
 		return
 	}
-	if s.Op != "=" {
+	if nilOperand {
+		vt = types.Any
+	} else if s.Op != "=" {
 		vt = c.arith(s.Op[:1], v.t, vt, s.At)
 	}
 	if v.nilInit {
@@ -569,6 +585,18 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
+}
+
+// compoundNil reports a compound assignment `x op= e` with an operand
+// that may be nil, as `x = x op e` reports it (docs/spec/language.md
+// §3.3, docs/spec/newer.md §3.5): the target read with the narrowings in
+// force before the assignment, then the value.
+func (c *checker) compoundNil(s *syntax.AssignStmt, vt types.Type) bool {
+	op := strings.TrimSuffix(s.Op, "=")
+	if t := c.quietType(s.Target); t != nil && c.nilArith(op, s.Target, t, s.At) {
+		return true
+	}
+	return c.nilArith(op, s.Value, vt, s.At)
 }
 
 // tupleWrite checks `row[i] = v` on a tuple: a constant index against its
@@ -599,8 +627,9 @@ func (c *checker) tupleWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.T
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
-// with a non-nil v, until obj or a part of it is assigned again.
-func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type) {
+// with a non-nil v (or `obj.f op= v` on non-nil operands), until obj or a
+// part of it is assigned again.
+func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.Type, nilOperand bool) {
 	m, ok := s.Target.(*syntax.MemberExpr)
 	path, pb := "", (*resolve.Binding)(nil)
 	if ok {
@@ -615,7 +644,7 @@ func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.
 			delete(c.narrowed, k) // the path and what lies below it
 		}
 	}
-	if s.Op != "=" || !known(vt) || vt == types.Nil || nilable(vt) {
+	if s.Op != "=" && nilOperand || !known(vt) || vt == types.Nil || nilable(vt) {
 		return
 	}
 	if ft := c.quietType(m); ft != nil && nilable(ft) {
@@ -633,10 +662,14 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
 			c.shadowCheck(p.Name, p.At)
-			c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+			if c.declaredElems(s.Iter, elem) {
+				c.declare(c.binding(p, p.Name), &variable{t: elem, annotated: true})
+			} else {
+				c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+			}
 		}
 	default:
-		c.destructure(s.Pattern, elem, false)
+		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
 	}
 	if s.Body != nil {
 		c.fn.loops = append(c.fn.loops, s)
@@ -644,6 +677,18 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 	}
 	c.fn.popScope()
+}
+
+// declaredElems reports a loop over a collection whose element type the
+// program wrote down (a path rooted at an annotated binding or parameter,
+// or a call of a function declared to return the collection): the loop
+// variable then has that type as an annotated binding has its own, so
+// nil safety, whole-union fits, the narrowing `unknown` needs and the
+// fields of a declared shape apply to it and to the paths rooted at it
+// (`for x in xs` with `xs: list<int?>`, `it.tags.count` with `items:
+// list<{tags?: list}>`: docs/spec/newer.md §3.5, §3.6, §3.7).
+func (c *checker) declaredElems(iter syntax.Expr, elem types.Type) bool {
+	return (known(elem) || elem == types.Unknown) && (c.declaredPath(iter) || c.declaredCall(iter))
 }
 
 // elemType is the type of the values a for loop over t yields.
@@ -764,11 +809,15 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		if p.Rest {
 			t = types.Any
 		}
+		declared := p.Type != nil
 		if i == 0 && self != nil && p.Name == "self" && p.Type == nil {
-			t = self
+			// the impl's struct, which the program declared: its
+			// optional fields are nilable through `self` as through an
+			// annotated parameter (docs/spec/newer.md §3.5)
+			t, declared = self, true
 		}
 		fc.scopes[0][p.Name] = true
-		c.declare(c.binding(p, p.Name), &variable{t: t, annotated: p.Type != nil})
+		c.declare(c.binding(p, p.Name), &variable{t: t, annotated: declared})
 	}
 	v := c.stmts(body, false)
 	c.checkEnd(node, fc.ret, body, v)

@@ -125,6 +125,13 @@ func assignable(src, dst Type, depth int) bool {
 		s, ok := src.(*Set)
 		return ok && assignable(s.Elem, d.Elem, depth)
 	case *Iter:
+		if d.Kind != IterPlain {
+			// Generator<T> and Stream<T> are types of their own
+			// (docs/spec/newer.md §3.11): only a producer of the same
+			// kind, or a plain iter<T>, is one
+			s, ok := src.(*Iter)
+			return ok && (s.Kind == d.Kind || s.Kind == IterPlain) && assignable(s.Elem, d.Elem, depth)
+		}
 		switch s := src.(type) {
 		case *Iter:
 			return assignable(s.Elem, d.Elem, depth)
