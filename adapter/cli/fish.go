@@ -89,6 +89,10 @@ func (m *compModel) fish() string {
 	w("        end\n        set npos (math $npos + 1)\n    end\n")
 	w("    set -l cur (commandline -ct)\n")
 	w("    if test $skip = 1; or begin; test $skip = 2; and not string match -q -- '-*' \"$cur\"; end\n        set npos -1\n    end\n")
+	w("    # '--opt=' of an unknown option at the cursor: its value\n")
+	w("    if test $ddash = 0; and string match -q -- '--*=*' \"$cur\"\n")
+	w("        %s $node (string split -m 1 = -- \"$cur\")[1]\n", option)
+	w("        test $status = 2; and set npos -1\n    end\n")
 	w("    echo $node\n    echo $npos\n    echo $ddash\nend\n\n")
 
 	w("# %s NODE: the cursor is in the command NODE.\n", at)

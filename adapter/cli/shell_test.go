@@ -135,6 +135,11 @@ var hiddenCases = []completionCase{
 	// at the value of a hidden option: the shell's default completion
 	{line: "hid run --zz-hidden-secret ", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
 	{line: "hid run -q ", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
+	{line: "hid run --zz-hidden-alias=", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
+	{line: "hid run --zz-hidden-flag x ", exact: []string{"beta"}},
+	// an unknown letter takes the rest of its cluster as its value, as -q
+	// does when the parser reads it: x is the first positional
+	{line: "hid run -qQ x ", some: []string{"alpha.txt", "beta"}},
 	// a word starting with '-' is not a hidden option's value
 	{line: "hid run --zz-hidden-secret --", some: []string{"--depth", "--recursive"}},
 	{line: "hid run --zz-hidden-flag --depth 2 ", exact: []string{"beta"}},
