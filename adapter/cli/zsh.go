@@ -217,17 +217,14 @@ func writeZshKnown(w func(string, ...any), fn string, n *compNode) {
 			}
 		}
 	}
-	w("    local vshorts=%s shorts=%s\n", zshQuote(strings.Join(n.shortLetters(true), "")), zshQuote(strings.Join(n.shortLetters(false), "")))
-	w("    local -a vlongs plongs\n")
-	w("    vlongs=(%s)\n    plongs=(%s)\n", strings.Join(vlongs, " "), strings.Join(plongs, " "))
+	w("    local vshorts=%s shorts=%s REPLY\n", zshQuote(strings.Join(n.shortLetters(true), "")), zshQuote(strings.Join(n.shortLetters(false), "")))
+	w("    local -a vlongs=(%s) plongs=(%s) reply\n", strings.Join(vlongs, " "), strings.Join(plongs, " "))
 	parent := ""
 	if !n.leaf {
 		parent = " parent"
 	}
-	w("    local -a reply\n")
-	w("    if ! %s_unknown%s; then\n        compset -P '*='\n        _default\n        return\n    fi\n", fn, parent)
-	w("    CURRENT=$(( CURRENT + $#reply - $#words ))\n")
-	w("    words=(\"${(@)reply}\")\n")
+	w("    %s_unknown%s || { compset -P '*='; _default; return }\n", fn, parent)
+	w("    CURRENT=$(( CURRENT + $#reply - $#words )); words=(\"${(@)reply}\")\n")
 }
 
 // zshAction is the _arguments action completing a value.
