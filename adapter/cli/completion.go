@@ -55,9 +55,10 @@ func (p *Program) Completions(sh Shell) string {
 // commands and arguments only, plus the implicit help subcommand of
 // every parent. Nothing of a hidden command or argument is in it, not
 // even a spelling: the scripts treat an option they do not know as one
-// taking a value (docs/tool-completions.md). Nodes are numbered in depth-first order (n0 is the
-// root); the scripts use the numbers as states, so command names never
-// have to be valid identifiers in any shell.
+// taking a value (docs/tool-completions.md). Nodes are numbered in
+// depth-first order (n0 is the root); the scripts use the numbers as
+// states, so command names never have to be valid identifiers in any
+// shell.
 type compModel struct {
 	prog  string // program name
 	ident string // prog made safe for function names

@@ -9,9 +9,9 @@ import (
 // elements before the cursor through the command tree and offers the
 // subcommands and options of the node reached. The word after an option
 // it does not know (a hidden one, or a typo) is that option's value
-// unless it starts with '-'. Like the upstream
-// generator it offers no option or argument values; parsing and
-// validation are the same on every shell.
+// unless it starts with '-'. Like the upstream generator it offers no
+// option or argument values; parsing and validation are the same on
+// every shell.
 func (m *compModel) powershell() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
