@@ -82,9 +82,10 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure -- ", exact: []string{}},
 	{line: "kitchen configure -- --", exact: []string{}},
 	{line: "kitchen files -- ", exact: []string{"beta"}},
-	// a hidden option is never offered, but its value is still skipped:
-	// the next word is the first positional (a directory), as after a
-	// visible option
+	// a hidden option is never offered nor named in the script, but its
+	// value is still skipped (the word after an option the script does
+	// not know is its value unless it starts with '-'): the next word is
+	// the first positional (a directory), as after a visible option
 	{line: "kitchen files --depth 2 ", exact: []string{"beta"}},
 	{line: "kitchen files --token x ", exact: []string{"beta"}},
 	{line: "kitchen files --key x ", exact: []string{"beta"}},
