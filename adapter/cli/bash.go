@@ -8,7 +8,8 @@ import (
 )
 
 // bash renders the Bash completion script. _PROG walks the words before
-// the cursor through the command tree (skipping option values), then
+// the cursor through the command tree (skipping option values, and the
+// word after an option it does not know unless it starts with '-'), then
 // offers option values, options, subcommands or positional values.
 func (m *compModel) bash() string {
 	var b strings.Builder
@@ -33,25 +34,49 @@ func (m *compModel) bash() string {
 	w("    command) while IFS= read -r x; do COMPREPLY+=(\"$pre$x\"); done < <(compgen -c -- \"$cur\") ;;\n")
 	w("    esac\n    return 0\n}\n\n")
 
-	w("# %s_cluster NODE WORD: when WORD is a short option or a cluster of them\n", fn)
-	w("# (-ev) whose first option taking a value is its last letter, set copt to\n")
-	w("# that option (-v): its value is the next word.\n")
-	w("%s_cluster() {\n", fn)
-	w("    local shorts= w=${2#-}\n")
-	w("    [[ $2 == -[!-]* ]] || return 1\n")
+	w("# %s_option NODE WORD: what the option word WORD of command NODE leaves\n", fn)
+	w("# to the next word. 0: its value; copt is the option taking it (-v for a\n")
+	w("# cluster -ev whose first option taking a value is its last letter). 1:\n")
+	w("# nothing. 2: WORD is an option the script does not know (a hidden one,\n")
+	w("# or a typo): the next word is its value unless it starts with '-'.\n")
+	w("%s_option() {\n", fn)
+	w("    local vshorts= shorts= w=${2#-} c\n")
+	w("    copt=\n")
+	if vl, pl := m.longWords(true, shQuote), m.longWords(false, shQuote); len(vl)+len(pl) > 0 {
+		w("    case \"$1 $2\" in\n")
+		if len(vl) > 0 {
+			w("    %s) copt=$2; return 0 ;;\n", strings.Join(vl, "|"))
+		}
+		if len(pl) > 0 {
+			w("    %s) return 1 ;;\n", strings.Join(pl, "|"))
+		}
+		w("    esac\n")
+	}
+	w("    case $2 in\n")
+	w("    --|--*=*|-|[!-]*) return 1 ;;\n")
+	w("    --*) return 2 ;;\n")
+	w("    esac\n")
 	var cases []string
 	for _, n := range m.nodes {
-		if vs := n.valueShorts(); len(vs) > 0 {
-			cases = append(cases, fmt.Sprintf("    %s) shorts=%s ;;\n", n.id, shQuote(strings.Join(vs, ""))))
+		vs, ps := n.shortLetters(true), n.shortLetters(false)
+		if len(vs)+len(ps) > 0 {
+			cases = append(cases, fmt.Sprintf("    %s) vshorts=%s shorts=%s ;;\n", n.id, shQuote(strings.Join(vs, "")), shQuote(strings.Join(ps, ""))))
 		}
 	}
 	if len(cases) > 0 {
 		w("    case $1 in\n%s    esac\n", strings.Join(cases, ""))
 	}
 	w("    while [[ -n $w ]]; do\n")
-	w("        if [[ $shorts == *\"${w:0:1}\"* ]]; then\n")
-	w("            [[ ${#w} == 1 ]] && copt=-$w\n")
-	w("            return\n")
+	w("        c=${w:0:1}\n")
+	w("        if [[ $vshorts == *\"$c\"* ]]; then\n")
+	w("            [[ ${#w} == 1 ]] || return 1\n")
+	w("            copt=-$c\n")
+	w("            return 0\n")
+	w("        fi\n")
+	w("        if [[ $shorts != *\"$c\"* ]]; then\n")
+	w("            # an unknown letter ends the cluster; the rest is its value\n")
+	w("            [[ ${#w} == 1 ]] && return 2\n")
+	w("            return 1\n")
 	w("        fi\n")
 	w("        w=${w:1}\n")
 	w("    done\n")
@@ -59,7 +84,7 @@ func (m *compModel) bash() string {
 
 	w("%s() {\n", fn)
 	w("    local cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]}\n")
-	w("    local node=n0 npos=0 ddash=0 i word opt= copt= pre=\n")
+	w("    local node=n0 npos=0 ddash=0 i word st opt= copt= pre= eq=0\n")
 	w("    COMPREPLY=()\n")
 	w("    for (( i = 1; i < cword; i++ )); do\n")
 	w("        word=${COMP_WORDS[i]}\n")
@@ -67,17 +92,13 @@ func (m *compModel) bash() string {
 	w("        case $word in\n")
 	w("        --) ddash=1; continue ;;\n")
 	w("        -?*)\n")
-	w("            # an option taking a value, hidden or not, skips it\n")
-	if longs := m.valueLongWords(shQuote); len(longs) > 0 {
-		w("            case \"$node $word\" in\n")
-		w("            %s) ;;\n", strings.Join(longs, "|"))
-		w("            *) %s_cluster \"$node\" \"$word\" || continue ;;\n", fn)
-		w("            esac\n")
-	} else {
-		w("            %s_cluster \"$node\" \"$word\" || continue\n", fn)
-	}
-	w("            # the value follows, maybe after a lone '=' word\n")
-	w("            if [[ ${COMP_WORDS[i+1]} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi\n")
+	w("            %s_option \"$node\" \"$word\"; st=$?\n", fn)
+	w("            (( st == 1 )) && continue\n")
+	w("            # the value follows, maybe after a lone '=' word; an unknown\n")
+	w("            # option's value never starts with '-'\n")
+	w("            if [[ ${COMP_WORDS[i+1]} == = ]]; then i=$((i + 2))\n")
+	w("            elif (( st == 0 )) || [[ ${COMP_WORDS[i+1]} != -* ]]; then i=$((i + 1))\n")
+	w("            fi\n")
 	w("            continue ;;\n")
 	w("        esac\n")
 	w("        case \"$node $word\" in\n")
@@ -96,11 +117,16 @@ func (m *compModel) bash() string {
 
 	w("    # the option whose value is at the cursor: '--opt value', '--opt=value'\n")
 	w("    if (( ! ddash )); then\n")
-	w("        if [[ $cur == = ]]; then\n            opt=${COMP_WORDS[cword-1]} cur=\n")
-	w("        elif (( cword > 1 )) && [[ ${COMP_WORDS[cword-1]} == = ]]; then\n            opt=${COMP_WORDS[cword-2]}\n")
-	w("        elif [[ $cur == --*=* ]]; then\n            opt=${cur%%%%=*} pre=${cur%%%%=*}= cur=${cur#*=}\n")
+	w("        if [[ $cur == = ]]; then\n            opt=${COMP_WORDS[cword-1]} cur= eq=1\n")
+	w("        elif (( cword > 1 )) && [[ ${COMP_WORDS[cword-1]} == = ]]; then\n            opt=${COMP_WORDS[cword-2]} eq=1\n")
+	w("        elif [[ $cur == --*=* ]]; then\n            opt=${cur%%%%=*} pre=${cur%%%%=*}= cur=${cur#*=} eq=1\n")
 	w("        elif (( cword > 1 )); then\n            opt=${COMP_WORDS[cword-1]}\n        fi\n")
-	w("        %s_cluster \"$node\" \"$opt\" && opt=$copt\n", fn)
+	w("        %s_option \"$node\" \"$opt\"\n", fn)
+	w("        case $? in\n")
+	w("        0) opt=$copt ;;\n")
+	w("        # the value of an unknown option: the shell's default\n")
+	w("        2) if (( eq )) || [[ $cur != -* ]]; then %s; return 0; fi ;;\n", bashValues(fn, nil, ""))
+	w("        esac\n")
 	w("        case \"$node $opt\" in\n")
 	for _, n := range m.nodes {
 		for _, o := range n.valueOpts() {
@@ -109,16 +135,6 @@ func (m *compModel) bash() string {
 				pats = append(pats, shQuote(n.id+" "+s))
 			}
 			w("        %s) %s; return 0 ;;\n", strings.Join(pats, "|"), bashValues(fn, o.candidates, o.hint))
-		}
-		// a hidden option's value: the shell's default, nothing of its own
-		var pats []string
-		for _, o := range n.hiddenValueOpts() {
-			for _, s := range o.spellings() {
-				pats = append(pats, shQuote(n.id+" "+s))
-			}
-		}
-		if len(pats) > 0 {
-			w("        %s) %s; return 0 ;;\n", strings.Join(pats, "|"), bashValues(fn, nil, ""))
 		}
 	}
 	w("        esac\n")

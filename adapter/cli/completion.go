@@ -53,9 +53,12 @@ func (p *Program) Completions(sh Shell) string {
 
 // compModel is the completion view of the command tree: visible
 // commands and arguments only, plus the implicit help subcommand of
-// every parent. Nodes are numbered in depth-first order (n0 is the
-// root); the scripts use the numbers as states, so command names never
-// have to be valid identifiers in any shell.
+// every parent. Nothing of a hidden command or argument is in it, not
+// even a spelling: the scripts treat an option they do not know as one
+// taking a value (docs/tool-completions.md). Nodes are numbered in
+// depth-first order (n0 is the root); the scripts use the numbers as
+// states, so command names never have to be valid identifiers in any
+// shell.
 type compModel struct {
 	prog  string // program name
 	ident string // prog made safe for function names
@@ -68,10 +71,7 @@ type compNode struct {
 	leaf     bool
 	children []compChild
 	opts     []compOpt
-	// hidden are the hidden named options: never offered, but the
-	// scripts must know which take a value, to skip it
-	hidden []compOpt
-	pos    []compPos
+	pos      []compPos
 }
 
 // compChild is a subcommand: its name first, then its aliases.
@@ -137,7 +137,7 @@ func (m *compModel) add(cmd *tool.CLICommand, version bool) *compNode {
 	n := m.newNode(cmd.Path)
 	if cmd.Leaf() {
 		n.leaf = true
-		n.opts, n.hidden, n.pos = leafOptions(cmd)
+		n.opts, n.pos = leafOptions(cmd)
 		return n
 	}
 	for _, ch := range cmd.Children {
@@ -173,19 +173,10 @@ func (m *compModel) addHelp(parent *tool.CLICommand, path []string) *compNode {
 }
 
 // leafOptions are the visible options and positionals of a leaf,
-// framework options included, and its hidden named options. A hidden
-// option carries only its spellings and whether it takes a value: its
-// value gets the shell's default completion.
-func leafOptions(leaf *tool.CLICommand) (opts, hidden []compOpt, pos []compPos) {
+// framework options included. Hidden arguments are left out whole.
+func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 	for _, a := range leaf.Args {
 		if a.Hidden {
-			if !a.Positional {
-				o := compOpt{short: a.Short, longs: append([]string{a.Long}, a.Aliases...), repeatable: a.Repeatable}
-				if !a.Presence() {
-					o.value = a.ValueName
-				}
-				hidden = append(hidden, o)
-			}
 			continue
 		}
 		if a.Positional {
@@ -210,7 +201,7 @@ func leafOptions(leaf *tool.CLICommand) (opts, hidden []compOpt, pos []compPos) 
 		opts = append(opts, compOpt{longs: []string{flagJSON}, help: helpJSON, conflicts: []string{"--" + flagHarnOutput}})
 	}
 	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
-	return opts, hidden, pos
+	return opts, pos
 }
 
 // valueCandidates are the prepared candidates of an argument (advisory
@@ -275,15 +266,17 @@ func (n *compNode) valueOpts() []compOpt {
 	return out
 }
 
-// valueLongWords lists "NODE --SPELLING" for every long spelling of
-// every option that takes a separate value, hidden options included,
-// quoted for the shell: the words after which a script skips the
-// option's value. Short spellings, alone or clustered, are the business
-// of valueShorts.
-func (m *compModel) valueLongWords(quote func(string) string) []string {
+// longWords lists "NODE --SPELLING" for every long spelling of the
+// options of every node, quoted for the shell: those that take a
+// separate value when value is true, the others otherwise. Short
+// spellings, alone or clustered, are the business of shortLetters.
+func (m *compModel) longWords(value bool, quote func(string) string) []string {
 	var out []string
 	for _, n := range m.nodes {
-		for _, o := range append(n.valueOpts(), n.hiddenValueOpts()...) {
+		for _, o := range n.opts {
+			if (o.value != "") != value {
+				continue
+			}
 			for _, l := range o.longs {
 				out = append(out, quote(n.id+" --"+l))
 			}
@@ -292,26 +285,15 @@ func (m *compModel) valueLongWords(quote func(string) string) []string {
 	return out
 }
 
-// hiddenValueOpts are the hidden options of n that take a value.
-func (n *compNode) hiddenValueOpts() []compOpt {
-	var out []compOpt
-	for _, o := range n.hidden {
-		if o.value != "" {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// valueShorts are the short letters of n's options that take a value,
-// hidden ones included. In a cluster of short options (-ev) the first
-// such letter takes the rest of the word as its value, or the next word
-// when it is the last letter, as the parser reads it
+// shortLetters are the short letters of n's options that take a value
+// (value true) or take none. In a cluster of short options (-ev) the
+// first letter taking a value takes the rest of the word as its value,
+// or the next word when it is the last letter, as the parser reads it
 // (docs/spec/cli-projection.md §4).
-func (n *compNode) valueShorts() []string {
+func (n *compNode) shortLetters(value bool) []string {
 	var out []string
-	for _, o := range append(n.valueOpts(), n.hiddenValueOpts()...) {
-		if o.short != "" {
+	for _, o := range n.opts {
+		if o.short != "" && (o.value != "") == value {
 			out = append(out, o.short)
 		}
 	}

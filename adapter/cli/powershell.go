@@ -7,9 +7,11 @@ import (
 
 // powershell renders the PowerShell completer: it walks the command
 // elements before the cursor through the command tree and offers the
-// subcommands and options of the node reached. Like the upstream
-// generator it offers no option or argument values; parsing and
-// validation are the same on every shell.
+// subcommands and options of the node reached. The word after an option
+// it does not know (a hidden one, or a typo) is that option's value
+// unless it starts with '-'. Like the upstream generator it offers no
+// option or argument values; parsing and validation are the same on
+// every shell.
 func (m *compModel) powershell() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -25,25 +27,39 @@ func (m *compModel) powershell() string {
 		}
 	}
 	w("    $leaves = @(%s)\n", strings.Join(leaves, ", "))
-	w("    $node = 'n0'\n    $skip = $false\n    $ddash = $false\n")
+	// the spellings of every node's options, and of those taking a value
+	var known, values []string
+	for _, n := range m.nodes {
+		var all, vals []string
+		for _, o := range n.opts {
+			for _, s := range o.spellings() {
+				all = append(all, psQuote(s))
+				if o.value != "" {
+					vals = append(vals, psQuote(s))
+				}
+			}
+		}
+		if len(all) > 0 {
+			known = append(known, fmt.Sprintf("        %s = @(%s)\n", psQuote(n.id), strings.Join(all, ", ")))
+		}
+		if len(vals) > 0 {
+			values = append(values, fmt.Sprintf("        %s = @(%s)\n", psQuote(n.id), strings.Join(vals, ", ")))
+		}
+	}
+	w("    $known = @{\n%s    }\n", strings.Join(known, ""))
+	w("    $values = @{\n%s    }\n", strings.Join(values, ""))
+	w("    $node = 'n0'\n    $skip = ''\n    $ddash = $false\n")
 	w("    foreach ($element in $commandAst.CommandElements | Select-Object -Skip 1) {\n")
 	w("        if ($element.Extent.EndOffset -ge $cursorPosition) { break }\n")
 	w("        $word = $element.ToString()\n")
-	w("        if ($skip) { $skip = $false; continue }\n")
+	w("        if ($skip -ceq 'value') { $skip = ''; continue }\n")
+	w("        # an unknown option's value never starts with '-'\n")
+	w("        if ($skip -ceq 'unknown') { $skip = ''; if (-not $word.StartsWith('-')) { continue } }\n")
 	w("        if ($ddash) { continue }\n")
 	w("        if ($word -ceq '--') { $ddash = $true; continue }\n")
 	w("        if ($word.StartsWith('-')) {\n")
-	for _, n := range m.nodes {
-		var words []string
-		for _, o := range n.valueOpts() {
-			for _, s := range o.spellings() {
-				words = append(words, "$word -ceq "+psQuote(s))
-			}
-		}
-		if len(words) > 0 {
-			w("            if ($node -ceq '%s' -and (%s)) { $skip = $true }\n", n.id, strings.Join(words, " -or "))
-		}
-	}
+	w("            if ($values[$node] -ccontains $word) { $skip = 'value' }\n")
+	w("            elseif (-not ($word.StartsWith('--') -and $word.Contains('=')) -and $known[$node] -cnotcontains $word) { $skip = 'unknown' }\n")
 	w("            continue\n        }\n")
 	for _, n := range m.nodes {
 		for _, c := range n.children {

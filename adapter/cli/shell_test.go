@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/tool"
 )
 
 // The completion scripts are checked in the real shells: each script is
@@ -80,9 +82,10 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure -- ", exact: []string{}},
 	{line: "kitchen configure -- --", exact: []string{}},
 	{line: "kitchen files -- ", exact: []string{"beta"}},
-	// a hidden option is never offered, but its value is still skipped:
-	// the next word is the first positional (a directory), as after a
-	// visible option
+	// a hidden option is never offered nor named in the script, but its
+	// value is still skipped (the word after an option the script does
+	// not know is its value unless it starts with '-'): the next word is
+	// the first positional (a directory), as after a visible option
 	{line: "kitchen files --depth 2 ", exact: []string{"beta"}},
 	{line: "kitchen files --token x ", exact: []string{"beta"}},
 	{line: "kitchen files --key x ", exact: []string{"beta"}},
@@ -106,18 +109,74 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
 }
 
-// completionFixture writes the script for shell into a fresh directory
-// that also holds a file and a directory for path completion.
-func completionFixture(t *testing.T, shell Shell) (dir, script string) {
+// hiddenScript is a registry whose hidden commands and arguments all
+// have "zz" in their names (acceptance 136).
+const hiddenScript = "testdata/hidden.harn"
+
+// hiddenCases type hidden options, which the scripts do not know: the
+// word after an option a script does not know is its value unless it
+// starts with '-' (docs/tool-completions.md). "run" takes a directory,
+// then files; --zz-hidden-secret (-q, --zz-hidden-alias) takes a value,
+// --zz-hidden-flag (-Q) does not.
+var hiddenCases = []completionCase{
+	{line: "hid ", exact: []string{"other", "run", "help"}},
+	{line: "hid help ", exact: []string{"other", "run"}},
+	{line: "hid run --", exact: []string{"--depth", "--recursive", "--harn-input", "--harn-output", "--json", "--help"}},
+	{line: "hid run -", none: []string{"-q", "-Q"}},
+	{line: "hid run ", exact: []string{"beta"}},
+	{line: "hid run --zz-hidden-secret x ", exact: []string{"beta"}},
+	{line: "hid run --zz-hidden-alias x ", exact: []string{"beta"}},
+	{line: "hid run -q x ", exact: []string{"beta"}},
+	{line: "hid run -rq x ", exact: []string{"beta"}},
+	{line: "hid run -qx ", exact: []string{"beta"}},
+	{line: "hid run -rqx ", exact: []string{"beta"}},
+	{line: "hid run --zz-hidden-secret=x ", exact: []string{"beta"}},
+	{line: "hid run --zz-hidden-secret x /srv ", some: []string{"alpha.txt", "beta"}},
+	{line: "hid run --zz-hidden-secret x --depth 2 /srv ", some: []string{"alpha.txt", "beta"}},
+	// at the value of a hidden option: the shell's default completion
+	{line: "hid run --zz-hidden-secret ", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
+	{line: "hid run -q ", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
+	{line: "hid run --zz-hidden-alias=", some: []string{"alpha.txt", "beta"}, none: []string{"zz_hidden_candidate", "--depth"}},
+	{line: "hid run --zz-hidden-flag x ", exact: []string{"beta"}},
+	// an unknown letter takes the rest of its cluster as its value, as -q
+	// does when the parser reads it: x is the first positional
+	{line: "hid run -qQ x ", some: []string{"alpha.txt", "beta"}},
+	// a word starting with '-' is not a hidden option's value
+	{line: "hid run --zz-hidden-secret --", some: []string{"--depth", "--recursive"}},
+	{line: "hid run --zz-hidden-flag --depth 2 ", exact: []string{"beta"}},
+	{line: "hid run -Q -d 2 ", exact: []string{"beta"}},
+	{line: "hid run --zz-hidden-flag -- ", exact: []string{"beta"}},
+	// the rule's cost: a hidden presence flag takes the next word too
+	{line: "hid run --zz-hidden-flag /srv ", exact: []string{"beta"}},
+	// at a parent too
+	{line: "hid --zz-unknown x ", exact: []string{"other", "run", "help"}},
+	{line: "hid other x ", exact: []string{"one", "two"}, ordered: true},
+}
+
+// completionSuite is a registry and the cases checked on its script.
+type completionSuite struct {
+	file, prog string
+	cases      []completionCase
+}
+
+var completionSuites = []completionSuite{
+	{kitchenScript, "kitchen", kitchenCases},
+	{hiddenScript, "hid", hiddenCases},
+}
+
+// completionFixture writes the script of the registry for shell into a
+// fresh directory that also holds a file and a directory for path
+// completion.
+func completionFixture(t *testing.T, file string, shell Shell) (dir, script string) {
 	t.Helper()
-	prog, _, status := LoadFile(kitchenScript, Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+	prog, _, status := LoadFile(file, Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
 	if prog == nil {
-		t.Fatalf("loading %s: status %d", kitchenScript, status)
+		t.Fatalf("loading %s: status %d", file, status)
 	}
 	dir = t.TempDir()
 	os.WriteFile(filepath.Join(dir, "alpha.txt"), nil, 0o644)
 	os.Mkdir(filepath.Join(dir, "beta"), 0o755)
-	script = filepath.Join(t.TempDir(), "kitchen."+string(shell))
+	script = filepath.Join(t.TempDir(), prog.Name+"."+string(shell))
 	if err := os.WriteFile(script, []byte(prog.Completions(shell)), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -237,11 +296,17 @@ func bashWords(line string) []string {
 
 func TestBashCompletion(t *testing.T) {
 	bash := needShell(t, "bash")
-	dir, script := completionFixture(t, Bash)
+	for _, suite := range completionSuites {
+		t.Run(suite.prog, func(t *testing.T) { bashSuite(t, bash, suite) })
+	}
+}
+
+func bashSuite(t *testing.T, bash string, suite completionSuite) {
+	dir, script := completionFixture(t, suite.file, Bash)
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
-	prog.WriteString("complete -p kitchen >/dev/null || exit 8\n")
-	for i, c := range kitchenCases {
+	fmt.Fprintf(&prog, "complete -p %s >/dev/null || exit 8\n", suite.prog)
+	for i, c := range suite.cases {
 		words := bashWords(c.line)
 		q := make([]string, len(words))
 		for j, w := range words {
@@ -252,26 +317,32 @@ func TestBashCompletion(t *testing.T) {
 		}
 		fmt.Fprintf(&prog, "COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE=%s; COMP_POINT=${#COMP_LINE}; COMPREPLY=()\n",
 			strings.Join(q, " "), len(words)-1, shQuote(c.line))
-		fmt.Fprintf(&prog, "_kitchen; echo '@@BEGIN %d'; printf '%%s\\n' \"${COMPREPLY[@]}\"; echo '@@END %d'\n", i+1, i+1)
+		fmt.Fprintf(&prog, "_%s; echo '@@BEGIN %d'; printf '%%s\\n' \"${COMPREPLY[@]}\"; echo '@@END %d'\n", suite.prog, i+1, i+1)
 	}
 	out := runShell(t, dir, bash, "--norc", "--noprofile", "-c", prog.String())
-	res := splitResults(t, out, len(kitchenCases))
-	for i, c := range kitchenCases {
+	res := splitResults(t, out, len(suite.cases))
+	for i, c := range suite.cases {
 		checkCandidates(t, "bash", c, res[i])
 	}
 }
 
 func TestFishCompletion(t *testing.T) {
 	fish := needShell(t, "fish")
-	dir, script := completionFixture(t, Fish)
+	for _, suite := range completionSuites {
+		t.Run(suite.prog, func(t *testing.T) { fishSuite(t, fish, suite) })
+	}
+}
+
+func fishSuite(t *testing.T, fish string, suite completionSuite) {
+	dir, script := completionFixture(t, suite.file, Fish)
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s; or exit 9\n", fishQuote(script))
-	for i, c := range kitchenCases {
+	for i, c := range suite.cases {
 		fmt.Fprintf(&prog, "echo '@@BEGIN %d'; complete -C %s; echo '@@END %d'\n", i+1, fishQuote(c.line), i+1)
 	}
 	out := runShell(t, dir, fish, "--no-config", "-c", prog.String())
-	res := splitResults(t, out, len(kitchenCases))
-	for i, c := range kitchenCases {
+	res := splitResults(t, out, len(suite.cases))
+	for i, c := range suite.cases {
 		checkCandidates(t, "fish", c, res[i])
 	}
 }
@@ -308,12 +379,18 @@ zpty -d z
 
 func TestZshCompletion(t *testing.T) {
 	zsh := needShell(t, "zsh")
-	dir, script := completionFixture(t, Zsh)
+	for _, suite := range completionSuites {
+		t.Run(suite.prog, func(t *testing.T) { zshSuite(t, zsh, suite) })
+	}
+}
+
+func zshSuite(t *testing.T, zsh string, suite completionSuite) {
+	dir, script := completionFixture(t, suite.file, Zsh)
 	driver := filepath.Join(t.TempDir(), "driver.zsh")
 	os.WriteFile(driver, []byte(zshDriver), 0o644)
 	outFile := filepath.Join(t.TempDir(), "matches")
 	args := []string{"-f", driver, script, outFile}
-	for _, c := range kitchenCases {
+	for _, c := range suite.cases {
 		args = append(args, c.line)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -331,8 +408,8 @@ func TestZshCompletion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := splitResults(t, string(data), len(kitchenCases))
-	for i, c := range kitchenCases {
+	res := splitResults(t, string(data), len(suite.cases))
+	for i, c := range suite.cases {
 		checkCandidates(t, "zsh", c, res[i])
 	}
 }
@@ -372,19 +449,10 @@ func TestScriptsContent(t *testing.T) {
 				t.Errorf("%s script mentions hidden or non-CLI %q", sh, w)
 			}
 		}
-		// a hidden option is named only where a script skips its value:
-		// never in a list of candidates (the shell tests check that it is
-		// not offered)
-		for _, line := range strings.Split(s, "\n") {
-			if !strings.Contains(line, "secret") {
-				continue
-			}
-			switch {
-			case sh == PowerShell,
-				sh == Bash && strings.Contains(line, "_reply"),
-				sh == Zsh && !strings.HasPrefix(strings.TrimSpace(line), "'!--secret="),
-				sh == Fish && strings.HasPrefix(line, "complete "):
-				t.Errorf("%s script offers hidden --secret: %s", sh, line)
+		// nothing of a hidden option either (acceptance 136)
+		for _, w := range []string{"secret", "SECRET", "token", "--key", "--mark", "tok1"} {
+			if strings.Contains(s, w) {
+				t.Errorf("%s script mentions hidden %q", sh, w)
 			}
 		}
 		ordered := []string{"safe", "fast"}
@@ -406,6 +474,63 @@ func TestScriptsContent(t *testing.T) {
 	if !strings.Contains(prog.Completions(Bash), "compgen -f") || !strings.Contains(prog.Completions(Zsh), ":_files") || !strings.Contains(prog.Completions(Fish), " -F") {
 		t.Error("file value hint not mapped to the shells' file completion")
 	}
+}
+
+// TestHiddenLeavesNoTrace checks that hidden commands and arguments
+// leave nothing in any script (acceptance 136): no name, alias, short
+// letter, value name, candidate or description — every one of them
+// contains "zz" in the fixture — and each script is the same once they
+// are taken out of the command tree.
+func TestHiddenLeavesNoTrace(t *testing.T) {
+	prog, _, _ := LoadFile(hiddenScript, Stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+	if prog == nil {
+		t.Fatal("hidden fixture does not load")
+	}
+	scripts := map[Shell]string{}
+	for _, sh := range Shells {
+		s := prog.Completions(sh)
+		scripts[sh] = s
+		for i, line := range strings.Split(s, "\n") {
+			if strings.Contains(strings.ToLower(line), "zz") {
+				t.Errorf("%s script line %d names something hidden: %s", sh, i+1, line)
+			}
+		}
+		for _, w := range []string{"run", "other", "--depth", "--recursive"} {
+			if !strings.Contains(s, spelled(sh, w)) {
+				t.Errorf("%s script lacks visible %q", sh, w)
+			}
+		}
+	}
+	if n := stripHidden(prog.Root); n != 5 {
+		t.Fatalf("fixture has %d hidden commands and arguments, want 5", n)
+	}
+	for _, sh := range Shells {
+		if s := prog.Completions(sh); s != scripts[sh] {
+			t.Errorf("%s script changes when the hidden commands and arguments are taken out", sh)
+		}
+	}
+}
+
+// stripHidden takes the hidden children and arguments out of the tree
+// under c and returns how many it took out.
+func stripHidden(c *tool.CLICommand) int {
+	n := 0
+	c.Children = slices.DeleteFunc(c.Children, func(ch *tool.CLICommand) bool {
+		if ch.Hidden {
+			n++
+		}
+		return ch.Hidden
+	})
+	c.Args = slices.DeleteFunc(c.Args, func(a *tool.CLIArg) bool {
+		if a.Hidden {
+			n++
+		}
+		return a.Hidden
+	})
+	for _, ch := range c.Children {
+		n += stripHidden(ch)
+	}
+	return n
 }
 
 // spelled is how a script spells an option: fish declares --x as -l x.

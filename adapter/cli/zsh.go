@@ -21,6 +21,8 @@ func (m *compModel) zsh() string {
 	w("# %s_values CANDIDATE...: values in the given order (advisory first).\n", fn)
 	w("%s_values() {\n    local expl\n    _description -V values expl value\n    compadd \"${expl[@]}\" -- \"$@\"\n}\n\n", fn)
 
+	writeZshUnknown(w, fn)
+
 	for _, n := range m.nodes {
 		name := fn
 		if n.id != "n0" {
@@ -28,15 +30,10 @@ func (m *compModel) zsh() string {
 		}
 		w("# %s\n", m.label(n))
 		w("%s() {\n", name)
+		writeZshKnown(w, fn, n)
 		var specs []string
 		for _, o := range n.opts {
 			specs = append(specs, zshOptionSpecs(fn, o)...)
-		}
-		// hidden options: _arguments skips them and their values (a '!'
-		// spec is recognised, never offered); their values get the
-		// shell's default completion
-		for _, o := range n.hidden {
-			specs = append(specs, zshHiddenSpecs(o)...)
 		}
 		if n.leaf {
 			for _, p := range n.pos {
@@ -124,28 +121,110 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 	return out
 }
 
-// zshHiddenSpecs are the _arguments specs of a hidden option: '!'
-// marks a spec that is recognised on the command line, with its value,
-// but never offered; '*' lets a repeatable one be recognised again.
-func zshHiddenSpecs(o compOpt) []string {
-	prefix := "!"
-	if o.repeatable {
-		prefix = "!*"
-	}
-	var out []string
-	for _, s := range o.spellings() {
-		spec := prefix + s
-		if o.value != "" {
-			if strings.HasPrefix(s, "--") {
-				spec += "="
+// writeZshUnknown writes the helpers that take the options a command
+// does not know (hidden ones, or typos) out of $words before
+// _arguments reads it: a word after such an option is its value unless
+// it starts with '-', and goes too. The script names no hidden option.
+func writeZshUnknown(w func(string, ...any), fn string) {
+	w("# %s_option WORD: what the option word WORD leaves to the next word, from\n", fn)
+	w("# the caller's vlongs, plongs, vshorts and shorts (the options it knows,\n")
+	w("# taking a value or not). 0: its value. 1: nothing. 2: WORD is an option\n")
+	w("# the script does not know: the next word is its value unless it starts\n")
+	w("# with '-'. REPLY is what _arguments may see of WORD: all of it, the known\n")
+	w("# letters before an unknown one in a cluster, or nothing.\n")
+	w("%s_option() {\n", fn)
+	w("    local rest=${1#-} c\n")
+	w("    REPLY=$1\n")
+	w("    (( ${vlongs[(Ie)$1]} )) && return 0\n")
+	w("    (( ${plongs[(Ie)$1]} || ${vlongs[(Ie)${1%%%%=*}]} )) && return 1\n")
+	w("    case $1 in\n")
+	w("    (--|-|[^-]*) return 1 ;;\n")
+	w("    (--*=*) REPLY=; return 1 ;;\n")
+	w("    (--*) REPLY=; return 2 ;;\n")
+	w("    esac\n")
+	w("    while [[ -n $rest ]]; do\n")
+	w("        c=${rest[1]}\n")
+	w("        if [[ $vshorts == *\"$c\"* ]]; then\n")
+	w("            (( $#rest == 1 ))\n")
+	w("            return\n")
+	w("        fi\n")
+	w("        if [[ $shorts != *\"$c\"* ]]; then\n")
+	w("            # an unknown letter ends the cluster; the rest is its value\n")
+	w("            REPLY=${1%%$rest}\n")
+	w("            [[ $REPLY == - ]] && REPLY=\n")
+	w("            (( $#rest == 1 )) && return 2\n")
+	w("            return 1\n")
+	w("        fi\n")
+	w("        rest=${rest[2,-1]}\n")
+	w("    done\n")
+	w("    return 1\n}\n\n")
+
+	w("# %s_unknown [parent]: reply is $words without the options the command\n", fn)
+	w("# does not know, nor their values, before the cursor; at a parent, up to\n")
+	w("# its subcommand only. Fails when the cursor is at the value of such an\n")
+	w("# option. (The caller sets words: zsh restores it when a function that\n")
+	w("# changed it returns.)\n")
+	w("%s_unknown() {\n", fn)
+	w("    local word\n")
+	w("    integer i=2 st=1\n")
+	w("    reply=($words[1])\n")
+	w("    while (( i < CURRENT )); do\n")
+	w("        word=$words[i]\n")
+	w("        (( i++ ))\n")
+	w("        st=1\n")
+	w("        if [[ $word == -- ]] || [[ -n $1 && $word != -?* ]]; then\n")
+	w("            # after '--', or from a parent's subcommand on: kept as typed\n")
+	w("            reply+=(\"${(@)words[i-1,-1]}\")\n")
+	w("            return 0\n")
+	w("        fi\n")
+	w("        if [[ $word != -?* ]]; then\n")
+	w("            reply+=(\"$word\")\n")
+	w("            continue\n")
+	w("        fi\n")
+	w("        %s_option \"$word\"\n", fn)
+	w("        st=$?\n")
+	w("        [[ -n $REPLY ]] && reply+=(\"$REPLY\")\n")
+	w("        (( i < CURRENT )) || continue\n")
+	w("        if (( st == 0 )); then\n")
+	w("            reply+=(\"$words[i]\")\n")
+	w("            (( i++ ))\n")
+	w("        elif (( st == 2 )) && [[ $words[i] != -* ]]; then\n")
+	w("            (( i++ ))\n")
+	w("            st=1\n")
+	w("        fi\n")
+	w("    done\n")
+	w("    word=$words[CURRENT]\n")
+	w("    reply+=(\"${(@)words[CURRENT,-1]}\")\n")
+	w("    (( st == 2 )) && [[ $word != -* ]] && return 1\n")
+	w("    if [[ $word == --*=* ]]; then\n")
+	w("        %s_option \"${word%%%%=*}\"\n", fn)
+	w("        (( $? == 2 )) && return 1\n")
+	w("    fi\n")
+	w("    return 0\n}\n\n")
+}
+
+// writeZshKnown starts the function of a node: the options it knows,
+// for <fn>_unknown, which takes the others out of $words (the value of
+// one at the cursor gets the shell's default completion).
+func writeZshKnown(w func(string, ...any), fn string, n *compNode) {
+	var vlongs, plongs []string
+	for _, o := range n.opts {
+		for _, l := range o.longs {
+			if o.value != "" {
+				vlongs = append(vlongs, zshWord("--"+l))
 			} else {
-				spec += "+"
+				plongs = append(plongs, zshWord("--"+l))
 			}
-			spec += ":" + zshEscapeMessage(o.value) + ":_default"
 		}
-		out = append(out, zshQuote(spec))
 	}
-	return out
+	w("    local vshorts=%s shorts=%s REPLY\n", zshQuote(strings.Join(n.shortLetters(true), "")), zshQuote(strings.Join(n.shortLetters(false), "")))
+	w("    local -a vlongs=(%s) plongs=(%s) reply\n", strings.Join(vlongs, " "), strings.Join(plongs, " "))
+	parent := ""
+	if !n.leaf {
+		parent = " parent"
+	}
+	w("    %s_unknown%s || { compset -P '*='; _default; return }\n", fn, parent)
+	w("    CURRENT=$(( CURRENT + $#reply - $#words )); words=(\"${(@)reply}\")\n")
 }
 
 // zshAction is the _arguments action completing a value.
