@@ -399,6 +399,8 @@ func TestStrings(t *testing.T) {
 		{"\"\"\"\n  Order:\n  ${item} x2\n  \"\"\"", `(istr "Order:" item "x2")`},
 		{"\"\"\"\n  plain\n    indented\n\n  end\n  \"\"\"", `"plain\n  indented\n\nend"`},
 		{"\"\"\"\nno indent\n\"\"\"", `"no indent"`},
+		{"\"\"\"\r\n  a\r\n  b\r\n  \"\"\"", `"a\nb"`},
+		{"\"\"\"\r\n  a ${x}\r\n  b\r\n  \"\"\"", `(istr "a " x "\nb")`},
 		{"\"\"\"\n   \n\"\"\"", `"   \n"`},
 		{"\"\"\"\n${x}\n\"\"\"", `(istr x)`},
 		{"\"\"\"\n${x} tail\n\"\"\"", `(istr x "tail")`},

@@ -219,6 +219,11 @@ func splitTriple(t *lexer.Token) ([]string, []hole) {
 			segs = append(segs, sb.String())
 			sb.Reset()
 			holes = append(holes, w.hole())
+		case strings.HasPrefix(rest, "\r\n"):
+			// A file saved with CRLF line ends gives the same text as one
+			// with LF ends, as the rest of the lexer treats them alike.
+			sb.WriteByte('\n')
+			w.skip(2)
 		default:
 			from := w.i
 			w.step()
