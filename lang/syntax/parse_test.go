@@ -412,6 +412,7 @@ func TestStrings(t *testing.T) {
 		{`"${f("}")}"`, `(istr (call f "}"))`},
 		{`"${x ?? "a\"b"}"`, `(istr (?? x "a\"b"))`},
 		{"r#\"multi\nline\"#", `r"multi\nline"`},
+		{"r#\"multi\r\nline\"#", `r"multi\nline"`},
 	}
 	for _, tt := range tests {
 		x, err := ParseExpr(tt.src)

@@ -24,7 +24,8 @@ func stringValue(t *lexer.Token) string {
 	switch {
 	case t.Type == tRaw:
 		hashes := strings.IndexByte(v, '"') - 1
-		return v[2+hashes : len(v)-1-hashes]
+		// A multi-line r#"…"# reads CRLF line ends as LF, as """…""" does.
+		return strings.ReplaceAll(v[2+hashes:len(v)-1-hashes], "\r\n", "\n")
 	case strings.HasPrefix(v, `"""`):
 		segs, _ := splitTriple(t)
 		return dedent(segs)[0]
