@@ -114,8 +114,11 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 		c.setInPlace(k, val)
 		return Of(c), nil
 	case *List:
+		if !st.IsIndex {
+			break // `.f = v` on a list: SetPath reports the type error
+		}
 		n, ok := keys[0].AsInt()
-		if !st.IsIndex || !ok {
+		if !ok {
 			break
 		}
 		i, err := assignIndex(c, n)

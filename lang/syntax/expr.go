@@ -579,26 +579,41 @@ func (c cursor) braces() Expr {
 	return cl
 }
 
+// arrowAhead reports whether a `->` at depth 0 follows before the `}`
+// that closes the braces. The `->` after `fn(…)` at depth 0 is the result
+// type of an anonymous fn or of a fn type and does not count, so a dict
+// holding `fn(x) -> int { … }` stays a dict while a closure parameter typed
+// `fn(int) -> int` is still followed by the closure's own `->`.
 func (c cursor) arrowAhead() bool {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
 	depth := 0
+	afterFn, inFnParams := false, false
 	for {
 		t := c.lex.Next()
+		fnKeyword := isKw(t, "fn") && depth == 0
 		switch {
 		case t.Type == tEOF:
 			return false
 		case t.Type != tPunct:
 		case t.Value == "{" || t.Value == "(" || t.Value == "[":
+			inFnParams = inFnParams || (afterFn && t.Value == "(")
 			depth++
 		case t.Value == "}" || t.Value == ")" || t.Value == "]":
 			if depth == 0 {
 				return false
 			}
 			depth--
+			if depth == 0 && inFnParams {
+				inFnParams = false
+				if isPunct(c.lex.Peek(), "->") {
+					c.lex.Next()
+				}
+			}
 		case t.Value == "->" && depth == 0:
 			return true
 		}
+		afterFn = fnKeyword
 	}
 }
 

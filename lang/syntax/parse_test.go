@@ -112,6 +112,10 @@ func TestPrecedence(t *testing.T) {
 		{"{ -> 42 }", "(closure () {42})"},
 		{"{ x, y: int = 1 -> x }", "(closure (x y:int=1) {x})"},
 		{"{a: { x -> x }}", "(dict (a (closure (x) {x})))"},
+		{"{f: fn(x) -> int { x }}", "(dict (f (fn-lit (x) -> int {x})))"},
+		{"{f: fn() -> fn(int) -> int { g }}", "(dict (f (fn-lit () -> (fn-type int -> int) {g})))"},
+		{"{ f: fn(int) -> int, y -> f(y) }", "(closure (f:(fn-type int -> int) y) {(call f y)})"},
+		{"{ f: fn(int) -> int -> f(1) }", "(closure (f:(fn-type int -> int)) {(call f 1)})"},
 		{"fn(a, b) { a - b }", "(fn-lit (a b) {(- a b)})"},
 		{"fn(a: int) -> int { a }", "(fn-lit (a:int) -> int {a})"},
 		{"(a + b) * c", "(* (+ a b) c)"},
@@ -395,6 +399,8 @@ func TestStrings(t *testing.T) {
 		{"\"\"\"\n  Order:\n  ${item} x2\n  \"\"\"", `(istr "Order:" item "x2")`},
 		{"\"\"\"\n  plain\n    indented\n\n  end\n  \"\"\"", `"plain\n  indented\n\nend"`},
 		{"\"\"\"\nno indent\n\"\"\"", `"no indent"`},
+		{"\"\"\"\r\n  a\r\n  b\r\n  \"\"\"", `"a\nb"`},
+		{"\"\"\"\r\n  a ${x}\r\n  b\r\n  \"\"\"", `(istr "a " x "\nb")`},
 		{"\"\"\"\n   \n\"\"\"", `"   \n"`},
 		{"\"\"\"\n${x}\n\"\"\"", `(istr x)`},
 		{"\"\"\"\n${x} tail\n\"\"\"", `(istr x "tail")`},
@@ -406,6 +412,7 @@ func TestStrings(t *testing.T) {
 		{`"${f("}")}"`, `(istr (call f "}"))`},
 		{`"${x ?? "a\"b"}"`, `(istr (?? x "a\"b"))`},
 		{"r#\"multi\nline\"#", `r"multi\nline"`},
+		{"r#\"multi\r\nline\"#", `r"multi\nline"`},
 	}
 	for _, tt := range tests {
 		x, err := ParseExpr(tt.src)

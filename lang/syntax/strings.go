@@ -24,7 +24,8 @@ func stringValue(t *lexer.Token) string {
 	switch {
 	case t.Type == tRaw:
 		hashes := strings.IndexByte(v, '"') - 1
-		return v[2+hashes : len(v)-1-hashes]
+		// A multi-line r#"…"# reads CRLF line ends as LF, as """…""" does.
+		return strings.ReplaceAll(v[2+hashes:len(v)-1-hashes], "\r\n", "\n")
 	case strings.HasPrefix(v, `"""`):
 		segs, _ := splitTriple(t)
 		return dedent(segs)[0]
@@ -219,6 +220,11 @@ func splitTriple(t *lexer.Token) ([]string, []hole) {
 			segs = append(segs, sb.String())
 			sb.Reset()
 			holes = append(holes, w.hole())
+		case strings.HasPrefix(rest, "\r\n"):
+			// A file saved with CRLF line ends gives the same text as one
+			// with LF ends, as the rest of the lexer treats them alike.
+			sb.WriteByte('\n')
+			w.skip(2)
 		default:
 			from := w.i
 			w.step()
