@@ -178,8 +178,15 @@ func (th *Thread) callNative(m *Method, recv Value, args []Value) (v Value, err 
 	return m.Fn(th, recv, Args(args))
 }
 
-// noMethod is the error for a method no receiver of this kind has.
+// noMethod is the error for a method no receiver of this kind has. A
+// struct field holding a function is not a method (docs/spec/builtins.md
+// §2); the error says how to call it.
 func noMethod(recv Value, name string) *Error {
+	if sv, ok := recv.Object().(*StructValue); ok {
+		if f, ok := sv.Get(name); ok && IsCallable(f) {
+			return Runtimef("value of type %s has no method `%s` (`%s` is a field holding a function: call it as `(value.%s)(…)`)", recv.Type(), name, name, name)
+		}
+	}
 	return Runtimef("value of type %s has no method `%s`", recv.Type(), name)
 }
 
