@@ -184,7 +184,9 @@ func (th *Thread) callNative(m *Method, recv Value, args []Value) (v Value, err 
 func noMethod(recv Value, name string) *Error {
 	if sv, ok := recv.Object().(*StructValue); ok {
 		if f, ok := sv.Get(name); ok && IsCallable(f) {
-			return Runtimef("value of type %s has no method `%s` (`%s` is a field holding a function: call it as `(value.%s)(…)`)", recv.Type(), name, name, name)
+			e := Runtimef("value of type %s has no method `%s`", recv.Type(), name)
+			e.Help = "`" + name + "` is a field holding a function: call it as `(value." + name + ")(…)`"
+			return e
 		}
 	}
 	return Runtimef("value of type %s has no method `%s`", recv.Type(), name)

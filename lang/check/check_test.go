@@ -195,6 +195,13 @@ func TestMainSignature(t *testing.T) {
 			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `string`"}},
 		{"default", "fn main(harness: Harness = nil) {\n}",
 			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `Harness`"}},
+		// docs/spec/language.md §5.3/§5.4: a pipeline puts the file in
+		// pipeline mode, where main is never called
+		{"pipeline mode", "pipeline report(n: int) -> int {\n  return n\n}\nfn main(harness: Harness) {\n  println(report(1))\n}",
+			[]string{"warning: `main` is never called: a file that declares a `pipeline` runs in pipeline mode, and its entry is `report`"}},
+		{"pipeline mode default entry", "pipeline first() {\n}\npipeline default() {\n}\nfn main(harness: Harness) {\n}",
+			[]string{"warning: `main` is never called: a file that declares a `pipeline` runs in pipeline mode, and its entry is `default`"}},
+		{"parameterless main with a pipeline", "fn main() {\n}\npipeline default() {\n  main()\n}", nil},
 	})
 	d := checkSrc(t, "fn main(h: Harness) {\n}")
 	if d[0].Code != "HARN-NAM-101" || !strings.HasPrefix(d[0].Help, "rewrite as `fn main(harness: Harness) { ... }`") {
