@@ -487,6 +487,10 @@ func TestAliasNarrowing(t *testing.T) {
 			[]string{"error: operator `+` cannot be applied to nilable type `Maybe<int>`; the operand may be nil at runtime"}},
 		{"alias of a non-nil type keeps its name", "type Id = int\nfn f(x: Id) -> Id { return x! }",
 			[]string{"warning: unnecessary non-null assertion: a value of type `Id` is never nil"}},
+		// a `!` on a value only the flow made non-nil restates the guard:
+		// no HARN-LNT-063
+		{"assertion after an early exit", decls + "fn g(u: User?) -> string {\n  if u == nil { return \"\" }\n  let v = u!\n  return v.name\n}", nil},
+		{"assertion after a guard", decls + "fn h(u: User?) -> string {\n  guard u != nil else { return \"\" }\n  return u!.name\n}", nil},
 	})
 }
 
