@@ -232,9 +232,25 @@ func (th *Thread) checkParam(name string, t *compiler.RType, v Value) error {
 		return th.checkRest(name, t, v)
 	}
 	if msg := typeMismatch(th, t, v); msg != "" {
-		return Typef("parameter '%s'%s", name, msg)
+		e := Typef("parameter '%s'%s", name, msg)
+		e.Help = collectHelp(t, v)
+		return e
 	}
 	return nil
+}
+
+// collectHelp is the advice for a lazy value (a range, an iterator, a
+// generator) passed where a list is declared: `.map` on a range or an
+// iterator stays lazy (docs/spec/builtins.md §3.10).
+func collectHelp(t *compiler.RType, v Value) string {
+	if !strings.HasPrefix(t.Name, "list") {
+		return ""
+	}
+	what := map[string]string{"range": "a range", "iter": "an iterator", "generator": "a generator"}[v.Type()]
+	if what == "" {
+		return ""
+	}
+	return what + " is lazy: collect it into a list with `.to_list()`"
 }
 
 // checkRest checks each argument collected into rest parameter name
