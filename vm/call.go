@@ -169,7 +169,21 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		// still return nil), so they keep docs/spec/builtins.md §2's nil.
 		return Nil, nil
 	}
-	return Value{}, noMethod(recv, name)
+	e := noMethod(recv, name)
+	if b, ok := recv.Object().(*Builtin); ok && b.structType {
+		e.Help = th.typeCallHelp(b.name, name)
+	}
+	return Value{}, e
+}
+
+// typeCallHelp explains `Point.m()` on a struct type: impl methods are
+// called on instances only (docs/spec/language.md §10.3).
+func (th *Thread) typeCallHelp(structName, name string) string {
+	if th.vm.impl(structName, name) != nil {
+		return "`" + name + "` is a method of `impl " + structName + "`: methods are called on a " + structName +
+			" value (`value." + name + "(…)`); a function without `self` belongs outside the impl block"
+	}
+	return "`" + structName + "` is a struct type: build a value with `" + structName + " {…}` and call methods on it"
 }
 
 // callNative calls universe method m on recv.
