@@ -136,6 +136,16 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			return th.Call(Of(c), full...)
 		}
 		return Value{}, noMethod(recv, name)
+	case *EnumValue:
+		// an impl block for an enum gives its values methods, as one for
+		// a struct does (docs/language.md: a choice where the reference
+		// says impl on a non-struct has no effect)
+		if c := th.vm.impl(r.Enum, name); c != nil {
+			full := make([]Value, 0, len(args)+1)
+			full = append(full, recv)
+			full = append(full, args...)
+			return th.Call(Of(c), full...)
+		}
 	case *Dict:
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
