@@ -484,8 +484,12 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return true
 	case "interface":
-		_, ok := v.AsStruct()
-		return ok
+		if _, ok := v.AsStruct(); ok {
+			return true
+		}
+		// an enum value whose enum has an impl block (docs/language.md §4)
+		e, ok := v.Object().(*EnumValue)
+		return ok && th.vm.hasImplFor(e.Enum)
 	}
 	return true
 }

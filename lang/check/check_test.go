@@ -237,6 +237,10 @@ func TestStructsAndEnums(t *testing.T) {
 		{"impl method result", "struct P {\n  x: int\n}\nimpl P {\n  fn name(self) -> string {\n    return \"p\"\n  }\n  fn any(self) {\n    return 1\n  }\n}\nlet p = P { x: 1 }\nprintln(p.any() + \"a\")\nprintln(p.name() + 1)",
 			[]string{"error: can't add string and int"}},
 		{"generic struct", "struct Box<T> {\n  v: T\n}\nprintln(Box { v: 1 })\nprintln(Box { v: \"a\" })", nil},
+		// an enum's impl block makes it satisfy an interface (docs/language.md §4)
+		{"enum impl satisfies an interface", "interface Named {\n  fn name(self) -> string\n}\nenum E {\n  A\n}\nimpl E {\n  fn name(self) -> string {\n    return \"a\"\n  }\n}\nfn show(n: Named) -> string {\n  return n.name()\n}\nprintln(show(E.A))", nil},
+		{"enum without impl does not", "interface Named {\n  fn name(self) -> string\n}\nenum E {\n  A\n}\nfn show(n: Named) -> string {\n  return n.name()\n}\nprintln(show(E.A))",
+			[]string{"error: argument 1 `n`: expected Named, found E"}},
 	})
 }
 
