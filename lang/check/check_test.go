@@ -277,6 +277,10 @@ func TestThrows(t *testing.T) {
 		{"propagation", errEnum + "fn parse(s) throws ParseError {\n  let v = Err(\"no\")?\n  return v\n}\nprintln(parse(1))",
 			[]string{"error: this callable can throw `string`"}},
 		{"undeclared is not checked", "fn parse(s) {\n  throw \"x\"\n}\nprintln(try { parse(1) })", nil},
+		// a catch that returns gives the try form only the body's type
+		{"catch that returns", "fn g() -> int {\n  return 1\n}\nfn f() -> Result<int, string> {\n  let d = try { g() } catch (e) { return Err(\"x\") }\n  return Ok(d)\n}\nprintln(f())", nil},
+		{"catch that falls through may give nil", "fn g() -> int {\n  return 1\n}\nfn f() -> string {\n  let d = try { g() } catch (e) { nil }\n  let s: string = d\n  return s\n}\nprintln(f())",
+			[]string{"error: let binding `s`: expected string, found int?"}},
 	})
 	d := checkSrc(t, errEnum+"fn p() throws ParseError {\n  throw 1\n}\nprintln(try { p() })")
 	if len(d) != 1 || d[0].Code != "HARN-TYP-026" {
