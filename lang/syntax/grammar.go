@@ -1033,7 +1033,7 @@ func bodyNotShape(lex *lexer.PeekingLexer) bool {
 	defer lex.LoadCheckpoint(cp)
 	lex.Next()
 	first := lex.Next()
-	if first.Value == "}" || first.Value == "..." {
+	if first.Value == "}" || first.Value == "." { // `{}`, `{...R}`
 		return false
 	}
 	second := lex.Peek().Value

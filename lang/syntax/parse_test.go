@@ -308,6 +308,7 @@ func TestDeclarations(t *testing.T) {
 		{"fn f<T>(x: T) -> T throws E where T: Show + Eq, U: Ord {}", "(fn f<T> (x:T) -> T throws E where T:Show+Eq where U:Ord {})"},
 		{"fn f() throws {code: int} {}", "(fn f () throws {code:int} {})"},
 		{"fn f() throws {} {}", "(fn f () throws {} {})"},
+		{"fn f() throws {...R} {}", "(fn f () throws {} {})"}, // an open shape: the printer leaves out row tails
 		{"pub fn f() {}", "(pub fn f () {})"},
 		{"pub gen fn f() {}", "(pub gen fn f () {})"},
 		{"fn main(harness: Harness) {}", "(fn main (harness:Harness) {})"},
@@ -429,6 +430,8 @@ func TestErrors(t *testing.T) {
 		{"fn f() { let a = 1 let b = 2 }", "Expected statement separator (`;` or newline), got let at 1:20"},
 		{"f() g()", "Expected top-level item separator (`;` or newline), got id(g) at 1:5"},
 		{"let x = 1;;", "Expected expression, got ; at 1:11"},
+		// a spread in a struct literal (which takes only `name: value`)
+		{"let q = Point {...p, x: 1}", "a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`) at 1:16"},
 		// `throws` without its type, the body's brace taken for a shape
 		{"fn f() -> int throws {\n  return 1\n}", "Expected the thrown type after `throws` (`throws string`, `throws MyError`), got { at 1:22"},
 		{";", "Expected expression, got ; at 1:1"},
