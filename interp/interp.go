@@ -195,6 +195,9 @@ func (s *Session) RenderError(err error) string {
 					b.WriteString(loc)
 				}
 			}
+			if e.Help != "" {
+				b.WriteString("  = help: " + e.Help + "\n")
+			}
 			b.WriteString(e.FormatTrace())
 		}
 	default:

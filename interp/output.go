@@ -55,3 +55,20 @@ func isTerminal(w io.Writer) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
+
+// orderedStderr is the standard error of a run: it flushes the buffered
+// stdout before each write, so that with both streams sent to one place
+// (`2>&1`, a CI log) a warning or eprintln appears after what the
+// program printed before it, not ahead of it.
+type orderedStderr struct {
+	out *Output
+	w   io.Writer
+}
+
+func (e *orderedStderr) Write(p []byte) (int, error) {
+	e.out.Flush()
+	return e.w.Write(p)
+}
+
+// Unwrap is the writer behind, so that is_stderr_tty can look at it.
+func (e *orderedStderr) Unwrap() io.Writer { return e.w }

@@ -54,6 +54,7 @@ func RunProgram(path string, src []byte, opts Options) (res RunResult) {
 		stderr = os.Stderr
 	}
 	opts.Stdout = out
+	stderr = &orderedStderr{out: out, w: stderr}
 	opts.Stderr = stderr
 	s := NewSession(opts)
 	// What the run started and would outlive it (supervised MCP server

@@ -136,6 +136,16 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			return th.Call(Of(c), full...)
 		}
 		return Value{}, noMethod(recv, name)
+	case *EnumValue:
+		// an impl block for an enum gives its values methods, as one for
+		// a struct does (docs/language.md: a choice where the reference
+		// says impl on a non-struct has no effect)
+		if c := th.vm.impl(r.Enum, name); c != nil {
+			full := make([]Value, 0, len(args)+1)
+			full = append(full, recv)
+			full = append(full, args...)
+			return th.Call(Of(c), full...)
+		}
 	case *Dict:
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
@@ -169,7 +179,21 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		// still return nil), so they keep docs/spec/builtins.md §2's nil.
 		return Nil, nil
 	}
-	return Value{}, noMethod(recv, name)
+	e := noMethod(recv, name)
+	if b, ok := recv.Object().(*Builtin); ok && b.structType {
+		e.Help = th.typeCallHelp(b.name, name)
+	}
+	return Value{}, e
+}
+
+// typeCallHelp explains `Point.m()` on a struct type: impl methods are
+// called on instances only (docs/spec/language.md §10.3).
+func (th *Thread) typeCallHelp(structName, name string) string {
+	if th.vm.impl(structName, name) != nil {
+		return "`" + name + "` is a method of `impl " + structName + "`: methods are called on a " + structName +
+			" value (`value." + name + "(…)`); a function without `self` belongs outside the impl block"
+	}
+	return "`" + structName + "` is a struct type: build a value with `" + structName + " {…}` and call methods on it"
 }
 
 // callNative calls universe method m on recv.
@@ -178,8 +202,17 @@ func (th *Thread) callNative(m *Method, recv Value, args []Value) (v Value, err 
 	return m.Fn(th, recv, Args(args))
 }
 
-// noMethod is the error for a method no receiver of this kind has.
+// noMethod is the error for a method no receiver of this kind has. A
+// struct field holding a function is not a method (docs/spec/builtins.md
+// §2); the error says how to call it.
 func noMethod(recv Value, name string) *Error {
+	if sv, ok := recv.Object().(*StructValue); ok {
+		if f, ok := sv.Get(name); ok && IsCallable(f) {
+			e := Runtimef("value of type %s has no method `%s`", recv.Type(), name)
+			e.Help = "`" + name + "` is a field holding a function: call it as `(value." + name + ")(…)`"
+			return e
+		}
+	}
 	return Runtimef("value of type %s has no method `%s`", recv.Type(), name)
 }
 
@@ -223,9 +256,25 @@ func (th *Thread) checkParam(name string, t *compiler.RType, v Value) error {
 		return th.checkRest(name, t, v)
 	}
 	if msg := typeMismatch(th, t, v); msg != "" {
-		return Typef("parameter '%s'%s", name, msg)
+		e := Typef("parameter '%s'%s", name, msg)
+		e.Help = collectHelp(t, v)
+		return e
 	}
 	return nil
+}
+
+// collectHelp is the advice for a lazy value (a range, an iterator, a
+// generator) passed where a list is declared: `.map` on a range or an
+// iterator stays lazy (docs/spec/builtins.md §3.10).
+func collectHelp(t *compiler.RType, v Value) string {
+	if !strings.HasPrefix(t.Name, "list") {
+		return ""
+	}
+	what := map[string]string{"range": "a range", "iter": "an iterator", "generator": "a generator"}[v.Type()]
+	if what == "" {
+		return ""
+	}
+	return what + " is lazy: collect it into a list with `.to_list()`"
 }
 
 // checkRest checks each argument collected into rest parameter name
@@ -435,8 +484,12 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		}
 		return true
 	case "interface":
-		_, ok := v.AsStruct()
-		return ok
+		if _, ok := v.AsStruct(); ok {
+			return true
+		}
+		// an enum value whose enum has an impl block (docs/language.md §4)
+		e, ok := v.Object().(*EnumValue)
+		return ok && th.vm.hasImplFor(e.Enum)
 	}
 	return true
 }

@@ -50,6 +50,9 @@ type Error struct {
 	// such as a tool failure summary use it instead of Msg, which may
 	// carry a secret.
 	Redacted string
+	// Help is advice the uncaught report prints after the location
+	// (`= help: …`); it is not part of the text catch receives.
+	Help string
 
 	// tracedBy and tracedDepth name the frame whose line Trace last
 	// recorded. A failure that a frame's bracket code (finally, the

@@ -183,6 +183,13 @@ func (v *VM) impl(structName, method string) *Closure {
 	return nil
 }
 
+// hasImplFor reports whether an impl block for the type name has run.
+func (v *VM) hasImplFor(typeName string) bool {
+	v.implMu.RLock()
+	defer v.implMu.RUnlock()
+	return v.impls[typeName] != nil
+}
+
 // HasImpl reports whether an impl for the struct defines method.
 func (v *VM) HasImpl(structName, method string) bool { return v.impl(structName, method) != nil }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -43,10 +45,10 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 		var args []*tool.CLIArg
 		if a := argOf(leaf, prop); a != nil {
 			args = append(args, a)
-		} else if path == "/*" && keyword == "enum" {
+		} else if path == "/*" {
 			// The seed's summary hides which property failed; the
-			// given properties whose value is outside their enum are it.
-			args = enumMisses(leaf, input)
+			// given properties whose removal clears this failure are it.
+			args = culprits(leaf, input, part)
 		}
 		for _, a := range args {
 			if h := hintFor(a, keyword); h != "" && !seen[h] {
@@ -58,21 +60,30 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 	return hints
 }
 
-// enumMisses are the arguments given a string outside their enum.
-func enumMisses(leaf *tool.CLICommand, input *jsonv.Object) []*tool.CLIArg {
-	var out []*tool.CLIArg
-	if input == nil {
+// culprits are the given arguments without which the input no longer
+// fails with part (one "<path> failed <keyword>" of the summary). Only
+// the schema decides, so every keyword (enum, pattern, minimum, …) and
+// component reference is covered.
+func culprits(leaf *tool.CLICommand, input *jsonv.Object, part string) []*tool.CLIArg {
+	if input == nil || leaf.Tool == nil {
 		return nil
 	}
+	var out []*tool.CLIArg
 	for _, a := range leaf.Args {
-		v, ok := input.Get(a.Property)
-		s, isStr := v.(string)
-		if !ok || len(a.EnumValues) == 0 || (isStr && slices.Contains(a.EnumValues, s)) {
+		if !input.Has(a.Property) {
 			continue
 		}
-		out = append(out, a)
+		if !failsWith(leaf.Tool.ValidateInput(input.Without(a.Property)), part) {
+			out = append(out, a)
+		}
 	}
 	return out
+}
+
+// failsWith reports whether err is a contract error listing part.
+func failsWith(err error, part string) bool {
+	c, ok := err.(*tool.ContractError)
+	return ok && slices.Contains(strings.Split(c.Details, "; "), part)
 }
 
 func argOf(leaf *tool.CLICommand, prop string) *tool.CLIArg {
@@ -107,7 +118,46 @@ func hintFor(a *tool.CLIArg, keyword string) string {
 		}
 		return "hint: " + name + " takes JSON of the declared type (see --help)"
 	}
+	if rule := ruleNote(a, keyword); rule != "" {
+		return "hint: " + name + " " + rule
+	}
 	return "hint: " + name + " failed the schema's " + keyword + " rule (see --help)"
+}
+
+// ruleWords phrase a bound keyword of the property schema.
+var ruleWords = map[string]string{
+	"minimum":          "must be at least %s",
+	"maximum":          "must be at most %s",
+	"exclusiveMinimum": "must be greater than %s",
+	"exclusiveMaximum": "must be less than %s",
+	"minLength":        "must be at least %s characters long",
+	"maxLength":        "must be at most %s characters long",
+	"minItems":         "needs at least %s values",
+	"maxItems":         "takes at most %s values",
+	"pattern":          "must match the pattern %s",
+}
+
+// ruleNote states the rule keyword sets in the argument's own schema
+// (e.g. "must be at least 1"), or "" when the schema does not spell it
+// out directly (a $ref, a combinator).
+func ruleNote(a *tool.CLIArg, keyword string) string {
+	words, ok := ruleWords[keyword]
+	schema, isObj := a.Schema.(*jsonv.Object)
+	if !ok || !isObj {
+		return ""
+	}
+	v, ok := schema.Get(keyword)
+	if !ok {
+		return ""
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	if s, isStr := v.(string); isStr {
+		text = []byte(s)
+	}
+	return fmt.Sprintf(words, text)
 }
 
 func article(t string) string {

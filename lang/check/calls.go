@@ -552,8 +552,33 @@ func (c *checker) checkMain(items []syntax.Stmt) {
 				pos = fn.NamePos
 			}
 			c.report(sevError, pos, "HARN-NAM-101", mainHelp, msg)
+			continue
+		}
+		if entry := entryPipeline(items); entry != nil {
+			c.report(sevWarning, fn.NamePos, "", "declare `"+entry.Name+"` with `fn` (it is called the same way) so the file runs in script mode, or move main's body into the entry pipeline",
+				"`main` is never called: a file that declares a `pipeline` runs in pipeline mode, and its entry is `"+entry.Name+"`")
 		}
 	}
+}
+
+// entryPipeline is the pipeline a file in pipeline mode runs: the one
+// named default, else the first (docs/spec/language.md §5.3); nil when
+// the file declares none.
+func entryPipeline(items []syntax.Stmt) *syntax.PipelineDecl {
+	var first *syntax.PipelineDecl
+	for _, it := range items {
+		p, ok := it.(*syntax.PipelineDecl)
+		if !ok {
+			continue
+		}
+		if p.Name == "default" {
+			return p
+		}
+		if first == nil {
+			first = p
+		}
+	}
+	return first
 }
 
 func mainProblem(fn *syntax.FnDecl) string {

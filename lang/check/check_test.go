@@ -195,6 +195,13 @@ func TestMainSignature(t *testing.T) {
 			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `string`"}},
 		{"default", "fn main(harness: Harness = nil) {\n}",
 			[]string{"error: `main(harness: …)` parameter type must be `Harness`, found `Harness`"}},
+		// docs/spec/language.md §5.3/§5.4: a pipeline puts the file in
+		// pipeline mode, where main is never called
+		{"pipeline mode", "pipeline report(n: int) -> int {\n  return n\n}\nfn main(harness: Harness) {\n  println(report(1))\n}",
+			[]string{"warning: `main` is never called: a file that declares a `pipeline` runs in pipeline mode, and its entry is `report`"}},
+		{"pipeline mode default entry", "pipeline first() {\n}\npipeline default() {\n}\nfn main(harness: Harness) {\n}",
+			[]string{"warning: `main` is never called: a file that declares a `pipeline` runs in pipeline mode, and its entry is `default`"}},
+		{"parameterless main with a pipeline", "fn main() {\n}\npipeline default() {\n  main()\n}", nil},
 	})
 	d := checkSrc(t, "fn main(h: Harness) {\n}")
 	if d[0].Code != "HARN-NAM-101" || !strings.HasPrefix(d[0].Help, "rewrite as `fn main(harness: Harness) { ... }`") {
@@ -230,6 +237,10 @@ func TestStructsAndEnums(t *testing.T) {
 		{"impl method result", "struct P {\n  x: int\n}\nimpl P {\n  fn name(self) -> string {\n    return \"p\"\n  }\n  fn any(self) {\n    return 1\n  }\n}\nlet p = P { x: 1 }\nprintln(p.any() + \"a\")\nprintln(p.name() + 1)",
 			[]string{"error: can't add string and int"}},
 		{"generic struct", "struct Box<T> {\n  v: T\n}\nprintln(Box { v: 1 })\nprintln(Box { v: \"a\" })", nil},
+		// an enum's impl block makes it satisfy an interface (docs/language.md §4)
+		{"enum impl satisfies an interface", "interface Named {\n  fn name(self) -> string\n}\nenum E {\n  A\n}\nimpl E {\n  fn name(self) -> string {\n    return \"a\"\n  }\n}\nfn show(n: Named) -> string {\n  return n.name()\n}\nprintln(show(E.A))", nil},
+		{"enum without impl does not", "interface Named {\n  fn name(self) -> string\n}\nenum E {\n  A\n}\nfn show(n: Named) -> string {\n  return n.name()\n}\nprintln(show(E.A))",
+			[]string{"error: argument 1 `n`: expected Named, found E"}},
 	})
 }
 
@@ -266,6 +277,10 @@ func TestThrows(t *testing.T) {
 		{"propagation", errEnum + "fn parse(s) throws ParseError {\n  let v = Err(\"no\")?\n  return v\n}\nprintln(parse(1))",
 			[]string{"error: this callable can throw `string`"}},
 		{"undeclared is not checked", "fn parse(s) {\n  throw \"x\"\n}\nprintln(try { parse(1) })", nil},
+		// a catch that returns gives the try form only the body's type
+		{"catch that returns", "fn g() -> int {\n  return 1\n}\nfn f() -> Result<int, string> {\n  let d = try { g() } catch (e) { return Err(\"x\") }\n  return Ok(d)\n}\nprintln(f())", nil},
+		{"catch that falls through may give nil", "fn g() -> int {\n  return 1\n}\nfn f() -> string {\n  let d = try { g() } catch (e) { nil }\n  let s: string = d\n  return s\n}\nprintln(f())",
+			[]string{"error: let binding `s`: expected string, found int?"}},
 	})
 	d := checkSrc(t, errEnum+"fn p() throws ParseError {\n  throw 1\n}\nprintln(try { p() })")
 	if len(d) != 1 || d[0].Code != "HARN-TYP-026" {
@@ -480,6 +495,10 @@ func TestAliasNarrowing(t *testing.T) {
 			[]string{"error: operator `+` cannot be applied to nilable type `Maybe<int>`; the operand may be nil at runtime"}},
 		{"alias of a non-nil type keeps its name", "type Id = int\nfn f(x: Id) -> Id { return x! }",
 			[]string{"warning: unnecessary non-null assertion: a value of type `Id` is never nil"}},
+		// a `!` on a value only the flow made non-nil restates the guard:
+		// no HARN-LNT-063
+		{"assertion after an early exit", decls + "fn g(u: User?) -> string {\n  if u == nil { return \"\" }\n  let v = u!\n  return v.name\n}", nil},
+		{"assertion after a guard", decls + "fn h(u: User?) -> string {\n  guard u != nil else { return \"\" }\n  return u!.name\n}", nil},
 	})
 }
 

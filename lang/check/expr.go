@@ -751,6 +751,11 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 			if v := c.stmts(e.Catch.Stmts, false); v != nil {
 				ct = v
 			}
+			if c.exits(e.Catch.Stmts) {
+				// a catch that returns or throws gives the form no value:
+				// `let d = try { f() } catch (e) { return Err(e) }` is f's type
+				ct = types.Never
+			}
 		}
 		c.fn.popScope()
 		result = types.NewUnion(body, ct)

@@ -467,8 +467,15 @@ func (c *checker) nilUse(x syntax.Expr, t types.Type, what string, pos syntax.Po
 // needlessNonNil warns about `x!` on a value whose type cannot be nil:
 // upstream's lint HARN-LNT-063, "unnecessary non-null assertion"
 // (docs/spec/newer.md §1.4; the text after those words is ours).
+//
+// A value that is non-nil only because the flow narrowed it (`if n ==
+// nil { return }` then `n!`, a guard) is left alone: its declared type is
+// nilable, and the `!` states what the reader should rely on.
 func (c *checker) needlessNonNil(e *syntax.NonNilExpr, t types.Type) {
 	if !known(t) || types.AssignableTo(types.Nil, t) {
+		return
+	}
+	if _, narrowed := c.narrowedType(e.X); narrowed {
 		return
 	}
 	c.report(sevWarning, e.At, "HARN-LNT-063", "remove the `!`",

@@ -506,6 +506,10 @@ func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if lex.Peek().Value == "throws" {
 		lex.Next()
+		if bodyNotShape(lex) {
+			// `throws {` opening the body: the type was left out
+			fail(lex.Peek(), "the thrown type after `throws` (`throws string`, `throws MyError`)")
+		}
 		h.Throws = new(typ)
 		h.Throws.Parse(lex)
 	}
@@ -1016,4 +1020,22 @@ type fnLitG struct {
 func (g *fnLitG) ast() *ClosureLit {
 	return &ClosureLit{At: at(g.Pos), Kind: ClosureFn, Params: g.Params.List,
 		Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+}
+
+// bodyNotShape reports that the next token is a `{` that cannot open a
+// shape type ({}, {name: T}, {name?: T}, {...R}, {"key": T}), so it
+// opens a body.
+func bodyNotShape(lex *lexer.PeekingLexer) bool {
+	if lex.Peek().Value != "{" {
+		return false
+	}
+	cp := lex.MakeCheckpoint()
+	defer lex.LoadCheckpoint(cp)
+	lex.Next()
+	first := lex.Next()
+	if first.Value == "}" || first.Value == "." { // `{}`, `{...R}`
+		return false
+	}
+	second := lex.Peek().Value
+	return second != ":" && second != "?" && second != "?:"
 }

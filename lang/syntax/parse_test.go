@@ -310,6 +310,9 @@ func TestDeclarations(t *testing.T) {
 		{"fn parse(s: string) -> Doc throws ParseError {}", "(fn parse (s:string) -> Doc throws ParseError {})"},
 		{"fn load(p) throws NotFound | ParseError {}", "(fn load (p) throws (| NotFound ParseError) {})"},
 		{"fn f<T>(x: T) -> T throws E where T: Show + Eq, U: Ord {}", "(fn f<T> (x:T) -> T throws E where T:Show+Eq where U:Ord {})"},
+		{"fn f() throws {code: int} {}", "(fn f () throws {code:int} {})"},
+		{"fn f() throws {} {}", "(fn f () throws {} {})"},
+		{"fn f() throws {...R} {}", "(fn f () throws {} {})"}, // an open shape: the printer leaves out row tails
 		{"pub fn f() {}", "(pub fn f () {})"},
 		{"pub gen fn f() {}", "(pub gen fn f () {})"},
 		{"fn main(harness: Harness) {}", "(fn main (harness:Harness) {})"},
@@ -434,6 +437,10 @@ func TestErrors(t *testing.T) {
 		{"fn f() { let a = 1 let b = 2 }", "Expected statement separator (`;` or newline), got let at 1:20"},
 		{"f() g()", "Expected top-level item separator (`;` or newline), got id(g) at 1:5"},
 		{"let x = 1;;", "Expected expression, got ; at 1:11"},
+		// a spread in a struct literal (which takes only `name: value`)
+		{"let q = Point {...p, x: 1}", "a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`) at 1:16"},
+		// `throws` without its type, the body's brace taken for a shape
+		{"fn f() -> int throws {\n  return 1\n}", "Expected the thrown type after `throws` (`throws string`, `throws MyError`), got { at 1:22"},
 		{";", "Expected expression, got ; at 1:1"},
 		{"if x {} ; else {}", "Expected expression, got else at 1:11"},
 		{"x = 1 2", "Expected top-level item separator (`;` or newline), got int(2) at 1:7"},

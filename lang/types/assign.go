@@ -330,6 +330,10 @@ func assignableNamed(src Type, d *Named, depth int) bool {
 		if sameDecl(s.Decl, d.Decl) {
 			return true
 		}
+		if s.Decl.Kind == EnumDecl {
+			// an enum satisfies an interface through its impl block
+			return s.Decl.HasImpl && Satisfies(s.Decl, d.Decl)
+		}
 		return s.Decl.Kind == StructDecl && Satisfies(s.Decl, d.Decl)
 	}
 	return false
@@ -350,7 +354,7 @@ func argsAssignable(src, dst []Type, depth int) bool {
 	return true
 }
 
-// Satisfies reports whether struct s implements interface iface: its impl
+// Satisfies reports whether struct (or enum) s implements interface iface: its impl
 // has every method of iface with the same number of non-`self`
 // parameters (docs/spec/language.md §10.4). A struct whose impl blocks are not
 // known satisfies every interface.

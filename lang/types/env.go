@@ -233,7 +233,7 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 	}
 	for _, im := range impls {
 		d := e.byName[im.Name]
-		if d == nil || d.Kind != StructDecl || d.Origin != f.Path {
+		if d == nil || (d.Kind != StructDecl && d.Kind != EnumDecl) || d.Origin != f.Path {
 			continue
 		}
 		d.HasImpl = true

@@ -57,6 +57,10 @@ func Sleep(th *vm.Thread, d time.Duration) error {
 	if mocked, err := th.SleepMocked(d); mocked {
 		return err
 	}
+	// what the program printed before pausing is visible during the pause
+	if f, ok := th.VM().Stdout.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
 	_, err := th.Wait(nil, d)
 	return err
 }
