@@ -15,7 +15,7 @@ func (whoAuth) Authenticate(_ http.ResponseWriter, r *http.Request, _ string) (s
 	return r.Header.Get("X-Who"), true
 }
 func (whoAuth) ServeMetadata(w http.ResponseWriter, r *http.Request, _ string) { http.NotFound(w, r) }
-func (whoAuth) ResourceMetadataURL(string) string                           { return "" }
+func (whoAuth) ResourceMetadataURL(string) string                              { return "" }
 
 // startBlock POSTs an inline tools/call of the fake's block tool as who,
 // and returns once the handler runs; the reply arrives on the channel.
