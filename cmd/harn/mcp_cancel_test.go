@@ -174,3 +174,60 @@ func TestServeMCPHTTPDisconnectCancels(t *testing.T) {
 	conn.Close()
 	answeredSoon(t, endpoint, "", "ok", nil, "fine")
 }
+
+// slowTriggerProject is an orchestrator project whose manual trigger's
+// handler writes its marker, then sleeps 60 s.
+func slowTriggerProject(t *testing.T) (config, marker string) {
+	dir := t.TempDir()
+	config, marker = filepath.Join(dir, "harn.toml"), filepath.Join(dir, "started")
+	os.WriteFile(config, []byte("[package]\nname = \"cancel\"\n\n[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"on_slow\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(fmt.Sprintf("fn on_slow(event) {\n  write_file(%q, \"yes\")\n  sleep(60000)\n  return {ok: true}\n}\n", marker)), 0o644)
+	return config, marker
+}
+
+// `harn mcp serve` over HTTP: notifications/cancelled for an inline
+// harn.trigger.fire ends its POST at once, and the server keeps serving.
+func TestMcpServeHTTPCancelledNotification(t *testing.T) {
+	config, marker := slowTriggerProject(t)
+	p := startHarn(t, nil, "mcp", "serve", "--config", config, "--state-dir", filepath.Join(filepath.Dir(config), "state"), "--transport", "http", "--bind", "127.0.0.1:0")
+	endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP HTTP listener ready on (http://\S+)$`))[1]
+	fire := toolCall("fire-1", "harn.trigger.fire", map[string]any{"trigger_id": "slow", "payload": map[string]any{}})
+	out := startStall(t, p, mcpHTTPRequest(endpoint, "", fire), marker)
+	began := time.Now()
+	if status, body := postJSONRPC(t, mcpHTTPRequest(endpoint, "", cancelledNote("fire-1"))); status != 202 || body != "" {
+		t.Fatalf("cancel: %d %q", status, body)
+	}
+	select {
+	case r := <-out:
+		if r[0] != 204 || r[1] != "" {
+			t.Errorf("cancelled fire: %v, want 204 and no body", r)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the cancelled fire's POST did not end; stderr:\n%s", p.errText())
+	}
+	if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("the cancelled fire ended %s after the cancellation", d)
+	}
+	status, body := postJSONRPC(t, mcpHTTPRequest(endpoint, "", map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": map[string]any{"_meta": cancelMeta}}))
+	if status != 200 || !strings.Contains(body, "harn.trigger.fire") {
+		t.Errorf("tools/list after the cancellation: %d %s", status, body)
+	}
+}
+
+// `harn mcp serve` over HTTP: a client closing the connection of an
+// inline harn.trigger.fire cancels it too.
+func TestMcpServeHTTPDisconnectCancels(t *testing.T) {
+	config, marker := slowTriggerProject(t)
+	p := startHarn(t, nil, "mcp", "serve", "--config", config, "--state-dir", filepath.Join(filepath.Dir(config), "state"), "--transport", "http", "--bind", "127.0.0.1:0")
+	endpoint := p.waitLine(t, regexp.MustCompile(`^\[harn\] MCP HTTP listener ready on (http://\S+)$`))[1]
+	conn := rawPost(t, mcpHTTPRequest(endpoint, "", toolCall(1, "harn.trigger.fire", map[string]any{"trigger_id": "slow", "payload": map[string]any{}})))
+	waitForMarker(t, p, marker)
+	began := time.Now()
+	conn.Close()
+	// The call is recorded failed (docs/spec/orchestrator.md §12 has no
+	// other status) once its handler is interrupted, not 60 s later.
+	p.waitLine(t, regexp.MustCompile(`tool=harn\.trigger\.fire status=failed`))
+	if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("the fire ended %s after the client went away", d)
+	}
+}
