@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tliron/glsp"
@@ -31,9 +32,9 @@ const codeRequestCancelled = -32800
 // errCancelled ends a handler whose request the client cancelled.
 var errCancelled = errors.New("request cancelled")
 
-// arrival is one message passed to the library: the key of its id, or
-// "" for a notification.
-type arrival struct{ key string }
+// arrival is one message passed to the library: its method and the key
+// of its id ("" for a notification).
+type arrival struct{ method, key string }
 
 // requests is the cancellation state of a session.
 type requests struct {
@@ -73,7 +74,7 @@ func (r *requests) arrive(body []byte) {
 	if len(m.ID) > 0 && string(m.ID) != "null" {
 		key = idKey(m.ID)
 	}
-	r.arrivals = append(r.arrivals, arrival{key})
+	r.arrivals = append(r.arrivals, arrival{*m.Method, key})
 	if *m.Method == "$/cancelRequest" && len(m.Params.ID) > 0 {
 		if r.cancelled == nil {
 			r.cancelled = map[string]bool{}
@@ -82,16 +83,20 @@ func (r *requests) arrive(body []byte) {
 	}
 }
 
-// start takes the next arrival for a message the library hands over,
-// and reports whether it is a request cancelled already.
-func (r *requests) start() (key string, cancelled bool) {
+// start takes the arrival of a message of method the library hands
+// over, and reports whether it is a request cancelled already. Arrivals
+// of another method before it are messages the library dropped without
+// handing them over; they are skipped, so one such message cannot make
+// every later request be taken for the one before it.
+func (r *requests) start(method string) (key string, cancelled bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.arrivals) == 0 {
+	i := slices.IndexFunc(r.arrivals, func(a arrival) bool { return a.method == method })
+	if i < 0 {
 		return "", false // not read through copyFrames (tests in process)
 	}
-	key = r.arrivals[0].key
-	r.arrivals = r.arrivals[1:]
+	key = r.arrivals[i].key
+	r.arrivals = r.arrivals[i+1:]
 	r.running = key
 	return key, key != "" && r.cancelled[key]
 }
@@ -153,7 +158,7 @@ func (r *requests) rewrite(body []byte) []byte {
 type tracked struct{ s *Server }
 
 func (t tracked) Handle(ctx *glsp.Context) (any, bool, bool, error) {
-	key, cancelled := t.s.reqs.start()
+	key, cancelled := t.s.reqs.start(ctx.Method)
 	if cancelled {
 		t.s.reqs.finish(key, true)
 		return nil, true, true, errCancelled

@@ -104,3 +104,33 @@ func TestCancelRequestUnknownIDs(t *testing.T) {
 		t.Errorf("answers %.300s", js(out))
 	}
 }
+
+// A message the library never hands over (its arrival has another
+// method) does not shift the ids of the requests after it, and only the
+// answer of a request that ended cancelled is rewritten.
+func TestRequestsSkipDroppedArrivals(t *testing.T) {
+	var r requests
+	r.arrive([]byte(request(1, "harn/dropped", "{}")))
+	r.arrive([]byte(request(2, "textDocument/hover", "{}")))
+	r.arrive([]byte(cancelRequest(2)))
+	r.arrive([]byte(request(3, "textDocument/hover", "{}")))
+	if key, cancelled := r.start("textDocument/hover"); key != "2" || !cancelled {
+		t.Fatalf("start = %q, %v; want request 2, cancelled", key, cancelled)
+	}
+	r.finish("2", true)
+	if key, _ := r.start("$/cancelRequest"); key != "" {
+		t.Errorf("the notification is request %q", key)
+	}
+	r.finish("", false)
+	if key, cancelled := r.start("textDocument/hover"); key != "3" || cancelled {
+		t.Errorf("start = %q, %v; want request 3, not cancelled", key, cancelled)
+	}
+	r.finish("3", false)
+	got := string(r.rewrite([]byte(`{"id":2,"jsonrpc":"2.0","error":{"code":-32600,"message":"request cancelled"}}`)))
+	if got != `{"jsonrpc":"2.0","id":2,"error":{"code":-32800,"message":"Request cancelled"}}` {
+		t.Errorf("rewrite = %s", got)
+	}
+	if got := string(r.rewrite([]byte(`{"id":3,"jsonrpc":"2.0","result":null}`))); got != `{"id":3,"jsonrpc":"2.0","result":null}` {
+		t.Errorf("an answer not cancelled was rewritten: %s", got)
+	}
+}
