@@ -76,11 +76,21 @@ func (r *requests) arrive(body []byte) {
 	}
 	r.arrivals = append(r.arrivals, arrival{*m.Method, key})
 	if *m.Method == "$/cancelRequest" && len(m.Params.ID) > 0 {
-		if r.cancelled == nil {
-			r.cancelled = map[string]bool{}
-		}
-		r.cancelled[idKey(m.Params.ID)] = true
+		r.cancel(idKey(m.Params.ID))
 	}
+}
+
+// cancel marks the request of key cancelled when it is running or
+// waiting; an answered or unknown one is forgotten at once. Call with
+// r.mu held.
+func (r *requests) cancel(key string) {
+	if key != r.running && !slices.ContainsFunc(r.arrivals, func(a arrival) bool { return a.key == key }) {
+		return
+	}
+	if r.cancelled == nil {
+		r.cancelled = map[string]bool{}
+	}
+	r.cancelled[key] = true
 }
 
 // start takes the arrival of a message of method the library hands

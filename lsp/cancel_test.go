@@ -134,3 +134,17 @@ func TestRequestsSkipDroppedArrivals(t *testing.T) {
 		t.Errorf("an answer not cancelled was rewritten: %s", got)
 	}
 }
+
+// A cancellation for a request answered already, or never sent, leaves
+// nothing behind.
+func TestRequestsForgetStaleCancellations(t *testing.T) {
+	var r requests
+	r.arrive([]byte(request(1, "textDocument/hover", "{}")))
+	key, _ := r.start("textDocument/hover")
+	r.finish(key, false)
+	r.arrive([]byte(cancelRequest(1)))
+	r.arrive([]byte(cancelRequest(42)))
+	if len(r.cancelled) != 0 {
+		t.Errorf("stale cancellations kept: %v", r.cancelled)
+	}
+}
