@@ -222,7 +222,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if m.isResponse || !m.hasID {
 		if !m.isResponse && m.method == "notifications/cancelled" {
 			id, _ := m.params.Get("requestId")
-			h.srv.httpCalls.cancel(httpCallKey(principal, id), metaIdentity(m.params))
+			if key, ok := callKey(principal, id); ok {
+				h.srv.httpCalls.cancel(key, metaIdentity(m.params))
+			}
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -287,11 +289,13 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	ex.w.route = rt
 	c := h.srv.initEphemeral(&ex.c, &ex.w)
 	c.principal = principal
-	ex.id, ex.identity = m.id, metaIdentity(m.params)
+	ex.id, ex.params = m.id, m.params
 	// A notifications/cancelled POST of the same client finds the
 	// request here.
-	key := httpCallKey(principal, m.id)
-	h.srv.httpCalls.add(key, ex)
+	key, cancellable := callKey(principal, m.id)
+	if cancellable {
+		h.srv.httpCalls.add(key, ex)
+	}
 	// The client went away: cancel its request as notifications/cancelled
 	// would.
 	stop := context.AfterFunc(r.Context(), func() { c.cancelRequest(m.id) })
@@ -311,7 +315,9 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	rt.done = true
 	cancelled := rt.cancelled
 	c.w.mu.Unlock()
-	h.srv.httpCalls.remove(key, ex)
+	if cancellable {
+		h.srv.httpCalls.remove(key, ex)
+	}
 	stop()
 	c.close()
 	if cancelled && !rt.st.started {
@@ -325,10 +331,11 @@ type httpExchange struct {
 	c  conn
 	rt httpRoute
 	w  writer
-	// id and identity (the _meta client identity) of the request, for
-	// its cancellation (httpCalls).
-	id       any
-	identity string
+	// id and params of the request, for its cancellation (httpCalls),
+	// and the next request in progress under the same key.
+	id     any
+	params *jsonv.Object
+	next   *httpExchange
 }
 
 // dropAll routes every message nowhere.

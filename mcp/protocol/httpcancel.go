@@ -1,6 +1,9 @@
 package protocol
 
-import "sync"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // httpCalls are the requests in progress on the session-free HTTP
 // transport, so that a notifications/cancelled POST can reach one: each
@@ -12,37 +15,57 @@ import "sync"
 // (docs/mcp.md, Cancellation).
 type httpCalls struct {
 	mu sync.Mutex
-	by map[string][]*httpExchange
+	by map[httpCallKey]*httpExchange // each the head of a list (next)
 }
 
-// httpCallKey is who sent a request and its id.
-func httpCallKey(principal string, id any) string { return principal + "\x00" + idKey(id) }
+// httpCallKey is who sent a request and its id; a numeric id never
+// matches the same digits as a string.
+type httpCallKey struct {
+	principal, id string
+	number        bool
+}
+
+// callKey is the key of a request id, false for an id that is neither a
+// number nor a string (none a request can have).
+func callKey(principal string, id any) (httpCallKey, bool) {
+	switch x := id.(type) {
+	case json.Number:
+		return httpCallKey{principal, string(x), true}, true
+	case string:
+		return httpCallKey{principal, x, false}, true
+	}
+	return httpCallKey{}, false
+}
 
 // add registers ex, in progress for key.
-func (t *httpCalls) add(key string, ex *httpExchange) {
+func (t *httpCalls) add(key httpCallKey, ex *httpExchange) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.by == nil {
-		t.by = map[string][]*httpExchange{}
+		t.by = map[httpCallKey]*httpExchange{}
 	}
-	t.by[key] = append(t.by[key], ex)
+	ex.next = t.by[key]
+	t.by[key] = ex
 }
 
 // remove takes ex out once its POST is answered.
-func (t *httpCalls) remove(key string, ex *httpExchange) {
+func (t *httpCalls) remove(key httpCallKey, ex *httpExchange) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	list := t.by[key]
-	for i, e := range list {
-		if e == ex {
-			list = append(list[:i], list[i+1:]...)
-			break
+	head := t.by[key]
+	if head == ex {
+		if ex.next == nil {
+			delete(t.by, key)
+		} else {
+			t.by[key] = ex.next
 		}
+		return
 	}
-	if len(list) == 0 {
-		delete(t.by, key)
-	} else {
-		t.by[key] = list
+	for p := head; p != nil; p = p.next {
+		if p.next == ex {
+			p.next = ex.next
+			return
+		}
 	}
 }
 
@@ -50,11 +73,11 @@ func (t *httpCalls) remove(key string, ex *httpExchange) {
 // is identity ("" matches any), as notifications/cancelled does on
 // stdio. Two requests that match (one client reusing an id while the
 // first still runs) are both cancelled.
-func (t *httpCalls) cancel(key, identity string) {
+func (t *httpCalls) cancel(key httpCallKey, identity string) {
 	t.mu.Lock()
 	var hit []*httpExchange
-	for _, ex := range t.by[key] {
-		if identity == "" || ex.identity == identity {
+	for ex := t.by[key]; ex != nil; ex = ex.next {
+		if identity == "" || metaIdentity(ex.params) == identity {
 			hit = append(hit, ex)
 		}
 	}

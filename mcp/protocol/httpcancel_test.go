@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -134,5 +135,37 @@ func TestHTTPCancelledAfterAnswer(t *testing.T) {
 	s.httpCalls.mu.Unlock()
 	if left != 0 {
 		t.Errorf("%d requests still registered after their answers", left)
+	}
+}
+
+// Requests in progress under one key are each removed on their own,
+// whatever the order; ids that are neither numbers nor strings have no
+// key.
+func TestHTTPCallsList(t *testing.T) {
+	var calls httpCalls
+	key, ok := callKey("alice", json.Number("7"))
+	if !ok {
+		t.Fatal("no key for a number id")
+	}
+	if _, ok := callKey("alice", []any{1}); ok {
+		t.Error("a key for an array id")
+	}
+	if k, _ := callKey("alice", "7"); k == key {
+		t.Error(`id "7" has the key of id 7`)
+	}
+	a, b, c := &httpExchange{}, &httpExchange{}, &httpExchange{}
+	for _, ex := range []*httpExchange{a, b, c} {
+		calls.add(key, ex)
+	}
+	for _, ex := range []*httpExchange{b, c, a} {
+		calls.remove(key, ex)
+		for e := calls.by[key]; e != nil; e = e.next {
+			if e == ex {
+				t.Fatal("a removed request is still listed")
+			}
+		}
+	}
+	if len(calls.by) != 0 {
+		t.Errorf("%d keys left", len(calls.by))
 	}
 }
