@@ -43,9 +43,17 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 	if d == nil {
 		return nil, nil
 	}
+	if s.cancelled() {
+		return nil, errCancelled
+	}
 	out, err := format.Source(d.path, []byte(text))
 	if err != nil {
 		return nil, nil // a file that does not parse is left as it is
+	}
+	if s.cancelled() {
+		// the client no longer wants the edit (it may have changed the
+		// text meanwhile)
+		return nil, errCancelled
 	}
 	return replaceAll(text, string(out)), nil
 }

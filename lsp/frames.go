@@ -44,8 +44,9 @@ func (e *badMessage) Error() string { return e.msg }
 // copyFrames copies LSP messages (Content-Length header, blank line, JSON
 // body) from src to dst until src ends, which is not an error, even inside
 // a message: the client went away. A body the library would refuse is
-// answered through reply (a whole framed message) instead.
-func copyFrames(dst io.Writer, src io.Reader, reply func(frame []byte)) error {
+// answered through reply (a whole framed message) instead; every other
+// body is noted (arrive) before it is passed on.
+func copyFrames(dst io.Writer, src io.Reader, arrive func(body []byte), reply func(frame []byte)) error {
 	br := bufio.NewReader(src)
 	for {
 		n, err := readHeader(br)
@@ -63,6 +64,7 @@ func copyFrames(dst io.Writer, src io.Reader, reply func(frame []byte)) error {
 			reply(errorFrame(err.(*badMessage)))
 			continue
 		}
+		arrive(body)
 		if _, err := fmt.Fprintf(dst, "Content-Length: %d\r\n\r\n%s", n, body); err != nil {
 			return nil // the server is gone
 		}
@@ -81,8 +83,9 @@ func errorFrame(e *badMessage) []byte {
 }
 
 // copyReplies passes the library's messages from src to the client
-// whole, each under mu (which the error answers take too).
-func copyReplies(dst io.Writer, src io.Reader, mu *sync.Mutex) {
+// whole, each under mu (which the error answers take too), as rewrite
+// makes them.
+func copyReplies(dst io.Writer, src io.Reader, mu *sync.Mutex, rewrite func(body []byte) []byte) {
 	br := bufio.NewReader(src)
 	for {
 		n, err := readHeader(br)
@@ -93,8 +96,9 @@ func copyReplies(dst io.Writer, src io.Reader, mu *sync.Mutex) {
 		if _, err := io.ReadFull(br, body); err != nil {
 			return
 		}
+		body = rewrite(body)
 		mu.Lock()
-		_, err = fmt.Fprintf(dst, "Content-Length: %d\r\n\r\n%s", n, body)
+		_, err = fmt.Fprintf(dst, "Content-Length: %d\r\n\r\n%s", len(body), body)
 		mu.Unlock()
 		if err != nil {
 			return

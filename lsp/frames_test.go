@@ -29,9 +29,10 @@ func TestCopyFrames(t *testing.T) {
 	good := frame(msgs[0]) + "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n" + frame(msgs[1]) + frame(msgs[2])
 	copied := frame(msgs[0]) + frame(msgs[1]) + frame(msgs[2]) // the headers the library reads
 	noReply := func(frame []byte) { t.Errorf("reply %s", frame) }
+	noArrive := func([]byte) {}
 	for _, in := range []string{good, good + "Content-Len", good + "Content-Length: 100\r\n\r\n{\"a\":"} {
 		var out bytes.Buffer
-		if err := copyFrames(&out, strings.NewReader(in), noReply); err != nil || out.String() != copied {
+		if err := copyFrames(&out, strings.NewReader(in), noArrive, noReply); err != nil || out.String() != copied {
 			t.Errorf("copyFrames(%q) = %v, copied %q", in, err, out.String())
 		}
 	}
@@ -44,7 +45,7 @@ func TestCopyFrames(t *testing.T) {
 		{"X-Other: 1\r\n\r\n{}", "message without a Content-Length header"},
 	} {
 		var out bytes.Buffer
-		err := copyFrames(&out, strings.NewReader(good+c.in+good), noReply)
+		err := copyFrames(&out, strings.NewReader(good+c.in+good), noArrive, noReply)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("copyFrames(%q) = %v, want %s", c.in, err, c.want)
 		}
@@ -62,7 +63,7 @@ func TestCopyFrames(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		var replies []string
-		err := copyFrames(&out, strings.NewReader(good+c.in+good), func(f []byte) { replies = append(replies, string(f)) })
+		err := copyFrames(&out, strings.NewReader(good+c.in+good), noArrive, func(f []byte) { replies = append(replies, string(f)) })
 		if err != nil || out.String() != copied+copied {
 			t.Errorf("copyFrames(%q) = %v, copied %q", c.in, err, out.String())
 		}
@@ -77,7 +78,7 @@ func TestCopyReplies(t *testing.T) {
 	in := frame(`{"jsonrpc":"2.0","id":1,"result":null}`) + frame(`{"jsonrpc":"2.0","method":"m"}`)
 	var out bytes.Buffer
 	var mu sync.Mutex
-	copyReplies(&out, strings.NewReader(in), &mu)
+	copyReplies(&out, strings.NewReader(in), &mu, func(b []byte) []byte { return b })
 	if out.String() != in {
 		t.Errorf("copied %q", out.String())
 	}

@@ -364,6 +364,9 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 		out = append(out, s.lspLocation(target))
 	}
 	for _, path := range s.searchPaths(target.path) {
+		if s.cancelled() {
+			return nil, errCancelled
+		}
 		a := s.analysisOf(path)
 		if a == nil || a.info == nil {
 			continue
@@ -510,6 +513,9 @@ func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.Wo
 	defText, _ := s.readFile(target.path)
 	add(target.path, splitLines(defText), target.pos)
 	for _, path := range s.searchPaths(target.path) {
+		if s.cancelled() {
+			return nil, errCancelled
+		}
 		a := s.analysisOf(path)
 		if a == nil || a.info == nil {
 			continue

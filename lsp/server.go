@@ -50,6 +50,8 @@ type Server struct {
 	// shutdown and exited record the client's shutdown request and exit
 	// notification.
 	shutdown, exited bool
+	// reqs is the state of $/cancelRequest (cancel.go).
+	reqs requests
 }
 
 // document is one open text document.
@@ -93,10 +95,11 @@ func New(version string) *Server {
 		Shutdown:    s.onShutdown,
 		Exit:        s.onExit,
 		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		// accepted and ignored: requests finish fast, documents are read
-		// when analysed, there are no settings, the server starts no
-		// progress and traces nothing; a notification the library has no
-		// handler for is logged to stderr as an error
+		// accepted and ignored: cancellation is taken before the library
+		// sees it (cancel.go), documents are read when analysed, there
+		// are no settings, the server starts no progress and traces
+		// nothing; a notification the library has no handler for is
+		// logged to stderr as an error
 		CancelRequest:                      func(*glsp.Context, *protocol.CancelParams) error { return nil },
 		Progress:                           func(*glsp.Context, *protocol.ProgressParams) error { return nil },
 		LogTrace:                           func(*glsp.Context, *protocol.LogTraceParams) error { return nil },
@@ -179,12 +182,12 @@ func (s *Server) RunStdio() error {
 	var mu sync.Mutex
 	replied := make(chan struct{})
 	go func() {
-		copyReplies(out, rOut, &mu)
+		copyReplies(out, rOut, &mu, s.reqs.rewrite)
 		close(replied)
 	}()
 	bad := make(chan error, 1)
 	go func() {
-		bad <- copyFrames(w, in, func(frame []byte) {
+		bad <- copyFrames(w, in, s.reqs.arrive, func(frame []byte) {
 			mu.Lock()
 			out.Write(frame)
 			mu.Unlock()
@@ -195,7 +198,7 @@ func (s *Server) RunStdio() error {
 	if err != nil {
 		return err
 	}
-	server.NewServer(&s.handler, Name, false).RunStdio()
+	server.NewServer(tracked{s}, Name, false).RunStdio()
 	stopFilter()
 	wOut.Close()
 	<-replied

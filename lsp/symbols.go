@@ -163,6 +163,9 @@ func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolPa
 	sort.Strings(sorted)
 	out := []protocol.SymbolInformation{}
 	for _, path := range sorted {
+		if s.cancelled() {
+			return nil, errCancelled
+		}
 		text, ok := s.readFile(path)
 		if !ok {
 			continue

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/protocol"
@@ -70,8 +71,13 @@ type credentials struct {
 const signedIdentity = "hmac"
 
 func (c credentials) Authenticate(w http.ResponseWriter, r *http.Request, _ string) (string, bool) {
-	if c.keys.Len() > 0 && c.keys.Match(r) > 0 {
-		return "api-key", true
+	if c.keys.Len() > 0 {
+		// Each key is a principal of its own ("api-key#N", as the
+		// orchestrator names it): tasks and cancellations never cross
+		// from one key's holder to another's.
+		if n := c.keys.Match(r); n > 0 {
+			return "api-key#" + strconv.Itoa(n), true
+		}
 	}
 	if c.hmac != nil && c.hmac.Fresh(r) {
 		return signedIdentity, true

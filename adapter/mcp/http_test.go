@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn/mcp/protocol"
 )
 
 // Acceptance 184-195, 199, 283-285: the session-free HTTP transport.
@@ -192,5 +194,23 @@ func TestHTTPAPIKeyAndCard(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if string(b) != `{"name":"kitchen-card"}` {
 		t.Errorf("card %s", b)
+	}
+}
+
+// Each --api-key is a principal of its own, so tasks and cancellations
+// of one key's holder are out of another's reach.
+func TestAPIKeysArePrincipals(t *testing.T) {
+	c := credentials{keys: protocol.NewAPIKeys([]string{"k1", "k2"})}
+	who := func(key string) string {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		r.Header.Set("X-API-Key", key)
+		id, ok := c.Authenticate(httptest.NewRecorder(), r, "")
+		if !ok {
+			t.Fatalf("key %s refused", key)
+		}
+		return id
+	}
+	if a, b := who("k1"), who("k2"); a != "api-key#1" || b != "api-key#2" {
+		t.Errorf("principals %q and %q", a, b)
 	}
 }

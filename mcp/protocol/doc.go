@@ -84,7 +84,11 @@
 // has no reader loop and no executor: its one request's handler job
 // runs on the goroutine net/http serves the request on, and its
 // messages go to the response as they are written; only a task's work,
-// which outlives the request, runs on a goroutine of its own. APIKeys
+// which outlives the request, runs on a goroutine of its own. A request
+// in progress is cancelled when its client goes away, and by a
+// notifications/cancelled POST naming its id from the same principal
+// (and client identity, when the notification names one): the server
+// keeps the HTTP requests in progress for that (httpcancel.go). APIKeys
 // matches the API keys a request presents; each server's Authenticator
 // uses it and answers a refusal in its own way.
 package protocol

@@ -220,6 +220,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if m.isResponse || !m.hasID {
+		if !m.isResponse && m.method == "notifications/cancelled" {
+			id, _ := m.params.Get("requestId")
+			if key, ok := callKey(principal, id); ok {
+				h.srv.httpCalls.cancel(key, metaIdentity(m.params))
+			}
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -283,14 +289,21 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 	ex.w.route = rt
 	c := h.srv.initEphemeral(&ex.c, &ex.w)
 	c.principal = principal
+	ex.id, ex.params = m.id, m.params
+	// A notifications/cancelled POST of the same client finds the
+	// request here.
+	key, cancellable := callKey(principal, m.id)
+	if cancellable {
+		h.srv.httpCalls.add(key, ex)
+	}
 	// The client went away: cancel its request as notifications/cancelled
 	// would.
 	stop := context.AfterFunc(r.Context(), func() { c.cancelRequest(m.id) })
 	c.handle(m)
 	c.w.mu.Lock()
 	if !rt.done {
-		// Not answered yet (the answer normally is by now): wait for it
-		// or for the client to go away.
+		// Not answered yet (the answer normally is by now): wait for it,
+		// its cancellation, or the client to go away.
 		rt.answered = make(chan struct{})
 		c.w.mu.Unlock()
 		select {
@@ -300,9 +313,16 @@ func (h *httpHandler) call(w http.ResponseWriter, r *http.Request, m *message, p
 		c.w.mu.Lock()
 	}
 	rt.done = true
+	cancelled := rt.cancelled
 	c.w.mu.Unlock()
+	if cancellable {
+		h.srv.httpCalls.remove(key, ex)
+	}
 	stop()
 	c.close()
+	if cancelled && !rt.st.started {
+		w.WriteHeader(http.StatusNoContent)
+	}
 }
 
 // httpExchange is one HTTP request's connection with what it writes
@@ -311,6 +331,11 @@ type httpExchange struct {
 	c  conn
 	rt httpRoute
 	w  writer
+	// id and params of the request, for its cancellation (httpCalls),
+	// and the next request in progress under the same key.
+	id     any
+	params *jsonv.Object
+	next   *httpExchange
 }
 
 // dropAll routes every message nowhere.
@@ -331,9 +356,12 @@ type httpRoute struct {
 	// answered is closed once the answer is written; call makes it only
 	// when the answer was not written while the request's job ran.
 	answered chan struct{}
-	// done: the answer is written, or the handler returned; later
-	// messages are dropped.
+	// done: the answer is written, the handler returned, or the client
+	// cancelled the request; later messages are dropped.
 	done bool
+	// cancelled: the client cancelled the request before its answer
+	// (notifications/cancelled), which is therefore never written.
+	cancelled bool
 }
 
 func (rt *httpRoute) route(v any, line []byte) {

@@ -136,6 +136,9 @@ type Server struct {
 	// ErrShuttingDown as the cause, when its deadline passes.
 	stopCtx context.Context
 	stop    context.CancelCauseFunc
+	// httpCalls are the requests in progress on HTTP, for
+	// notifications/cancelled.
+	httpCalls httpCalls
 }
 
 // ErrShuttingDown is the cause of a call context cancelled by Drain.
