@@ -121,6 +121,9 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	t := recv.Type()
 	if d, ok := recv.AsDict(); ok {
 		if f, ok := namespaceMember(d, name); ok {
+			if b, ok := f.Object().(*Builtin); ok {
+				return b.Fn(th, Args(args)) // a library member, as callNative calls
+			}
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
 	}
