@@ -124,32 +124,37 @@ func (l library) MethodNames(recv string) []string {
 
 // NamespaceMembers implements check.NamespaceLibrary.
 func (l library) NamespaceMembers(name string) ([]string, bool) {
-	v, ok := l.u.Global(name)
-	if !ok || !v.IsValid() {
+	d := l.namespace(name)
+	if d == nil {
 		return nil, false
 	}
-	ns, ok := v.Object().(vm.Namespace)
-	if !ok {
-		return nil, false
-	}
-	return ns.MemberNames(), true
+	return d.Keys(), true
 }
 
 // NamespaceMemberSig implements check.NamespaceLibrary.
 func (l library) NamespaceMemberSig(ns, member string) (string, bool) {
-	v, ok := l.u.Global(ns)
-	if !ok || !v.IsValid() {
+	d := l.namespace(ns)
+	if d == nil {
 		return "", false
 	}
-	n, ok := v.Object().(vm.Namespace)
+	f, _ := d.Get(member)
+	b, ok := f.Object().(*vm.Builtin)
 	if !ok {
 		return "", false
 	}
-	b := n.Member(member)
-	if b == nil {
-		return "", false
-	}
 	return b.Sig, true
+}
+
+// namespace is the library namespace global name (`stream`), or nil.
+func (l library) namespace(name string) *vm.Dict {
+	v, ok := l.u.Global(name)
+	if !ok || !v.IsValid() {
+		return nil
+	}
+	if d, ok := v.AsDict(); ok && d.LibraryNamespace() != "" {
+		return d
+	}
+	return nil
 }
 
 // stdQuiet drops the warnings of embedded std/* modules: they are the

@@ -307,12 +307,3 @@ func (u *Universe) IsPredeclared(name string) bool {
 func (u *Universe) PredeclaredNames() []string {
 	return append(u.GlobalNames(), u.BuiltinNames()...)
 }
-
-// Namespace is a global that groups builtins under one name (`stream`,
-// `event_log`, `workflow`): `ns.member(args)` calls a member. The static
-// checker reads the members through it.
-type Namespace interface {
-	Object
-	MemberNames() []string       // sorted
-	Member(name string) *Builtin // nil when there is none
-}

@@ -73,15 +73,13 @@ func (th *Thread) implMethod(rt *funcRT, c int, s *StructValue, name string) (m 
 }
 
 // nativeMethod returns the universe method `recv.name` calls (nil when
-// none, or when a namespace's own member answers), using and filling
-// cache slot c.
+// none, or when recv is a namespace, whose own members answer first),
+// using and filling cache slot c.
 func (th *Thread) nativeMethod(rt *funcRT, c int, recv Value, name string) *Method {
 	slot := &rt.caches.methods[c]
 	kind := recv.Type()
-	if d, ok := recv.AsDict(); ok {
-		if _, ok := namespaceMember(d, name); ok {
-			return nil
-		}
+	if d, ok := recv.AsDict(); ok && d.namespace != nil {
+		return nil // callMethod looks for the namespace's member first
 	}
 	if e := slot.Load(); e != nil && e.native != nil && e.kind == kind {
 		return e.native

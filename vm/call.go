@@ -121,6 +121,9 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	t := recv.Type()
 	if d, ok := recv.AsDict(); ok {
 		if f, ok := namespaceMember(d, name); ok {
+			if b, ok := f.Object().(*Builtin); ok {
+				return b.Fn(th, Args(args)) // a library member, as callNative calls
+			}
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
 	}
@@ -150,7 +153,10 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 		if f, ok := r.Get(name); ok && IsCallable(f) {
 			return th.Call(f, append([]Value(nil), args...)...)
 		}
-		if r.namespace {
+		if lib := r.LibraryNamespace(); lib != "" {
+			return Value{}, Typef("`%s` has no member `%s`", lib, name)
+		}
+		if r.namespace != nil {
 			// an `import * as ns` value (docs/spec/newer.md §1.3); a
 			// member that is not a function fails as calling any value
 			// that is not callable does (`cannot call int`)

@@ -26,11 +26,21 @@ type Dict struct {
 	tab   *strTable
 	owned bool
 	view  atomic.Pointer[dictView]
-	// namespace marks the dict `import * as ns` binds: its stored
-	// callables answer `ns.f(args)` before the built-in dict methods do
-	// (docs/spec/newer.md §1.3). Any update yields a plain dict.
-	namespace bool
+	// namespace marks a namespace dict: its stored callables answer
+	// `ns.f(args)` before the built-in dict methods do. It is the value
+	// `import * as ns` binds (docs/spec/newer.md §1.3) or a library
+	// namespace global such as `stream` (docs/concurrency.md). Any update
+	// yields a plain dict.
+	namespace *namespaceTag
 }
+
+// namespaceTag says what kind of namespace a dict is.
+type namespaceTag struct {
+	library string // the global's name (`stream`); "" for a module namespace
+}
+
+// moduleNamespace tags every `import * as ns` value.
+var moduleNamespace = &namespaceTag{}
 
 type dictView struct {
 	keys []string
@@ -324,19 +334,44 @@ func (b *DictBuilder) Set(k string, v Value) {
 }
 
 // BuildNamespace is Build for the namespace value of `import * as ns`.
-func (b *DictBuilder) BuildNamespace() *Dict {
+func (b *DictBuilder) BuildNamespace() *Dict { return b.buildTagged(moduleNamespace) }
+
+// buildTagged is Build for a namespace dict tagged tag.
+func (b *DictBuilder) buildTagged(tag *namespaceTag) *Dict {
 	d := b.Build()
 	if d == EmptyDict {
 		d = &Dict{}
 	}
-	d.namespace = true
+	d.namespace = tag
 	return d
+}
+
+// NewLibraryNamespace is the library namespace global name (`stream`,
+// `event_log`, `workflow`): a dict of its members, builtins named
+// "name.member", under their member names. It reads like any dict
+// (type_of, keys, len, indexing, display, equality), and `name.member(…)`
+// calls the member even where a dict method has its name (`stream.map`).
+func NewLibraryNamespace(name string, members []*Builtin) *Dict {
+	b := NewDictBuilder(len(members))
+	for _, f := range members {
+		b.Set(strings.TrimPrefix(f.Name(), name+"."), Of(f))
+	}
+	return b.buildTagged(&namespaceTag{library: name})
+}
+
+// LibraryNamespace is the name of the library namespace d is (`stream`),
+// or "" when d is not one.
+func (d *Dict) LibraryNamespace() string {
+	if d.namespace == nil {
+		return ""
+	}
+	return d.namespace.library
 }
 
 // namespaceMember is the callable namespace d holds under name, if d is
 // a namespace.
 func namespaceMember(d *Dict, name string) (Value, bool) {
-	if !d.namespace {
+	if d.namespace == nil {
 		return Value{}, false
 	}
 	f, ok := d.Get(name)

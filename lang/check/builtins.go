@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -37,7 +38,8 @@ type NamespaceLibrary interface {
 // namespaceCall checks `ns.member(args)` on a namespace global: an
 // unknown member is the static form of the run-time error, a known one
 // gets the builtin arity and argument warnings. ok is false when x is
-// not a namespace global.
+// not a namespace global, or when the name is a dict method the
+// namespace has no member for (a namespace is a dict of its members).
 func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
 	id, isIdent := e.X.(*syntax.Ident)
 	nl, isNL := c.lib.(NamespaceLibrary)
@@ -53,6 +55,9 @@ func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
 	}
 	text, known := nl.NamespaceMemberSig(id.Name, e.Name)
 	if !known {
+		if _, isDictMethod := c.lib.MethodSig("dict", e.Name); isDictMethod {
+			return false // a namespace is a dict: `stream.keys()`
+		}
 		help := ""
 		if s := diag.Suggest(e.Name, members); s != "" {
 			help = "did you mean `" + s + "`?"
@@ -72,6 +77,30 @@ func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
 	if sig.min >= 0 {
 		c.libraryArgs(id.Name+"."+e.Name, sig, e.At, e.Args, args, "", sevWarning)
 	}
+	return true
+}
+
+// namespaceRead warns of `ns.name` on a namespace global that has no
+// member name: a namespace is a dict of its members, so the read gives
+// nil. It reports whether it warned.
+func (c *checker) namespaceRead(e *syntax.MemberExpr) bool {
+	id, isIdent := e.X.(*syntax.Ident)
+	nl, isNL := c.lib.(NamespaceLibrary)
+	if !isIdent || !isNL || e.Optional {
+		return false
+	}
+	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
+		return false
+	}
+	members, ok := nl.NamespaceMembers(id.Name)
+	if !ok || slices.Contains(members, e.Name) {
+		return false
+	}
+	help := ""
+	if s := diag.Suggest(e.Name, members); s != "" {
+		help = "did you mean `" + s + "`?"
+	}
+	c.report(sevWarning, e.At, "", help, "`"+id.Name+"` has no member `"+e.Name+"` (it reads nil)")
 	return true
 }
 

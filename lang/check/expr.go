@@ -415,6 +415,10 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.expr(e.X)
 		return types.Any
 	}
+	if c.namespaceRead(e) {
+		c.expr(e.X)
+		return types.Any
+	}
 	if id, ok := e.X.(*syntax.Ident); ok && c.isStructRef(id) {
 		// A struct's name is its constructor: it has no properties
 		// (the run-time error of docs/spec/language.md §10.2, before the run).

@@ -18,7 +18,6 @@ package concurrency
 
 import (
 	"runtime"
-	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -481,69 +480,9 @@ func streamOps() {
 	})
 	fanAndTimingOps(op)
 	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("stream", vm.Of(NewNamespace("stream", streamNamespace)))
+		u.AddGlobal("stream", vm.Of(vm.NewLibraryNamespace("stream", streamNamespace)))
 	})
 	lib.DocNamespace("stream", streamNamespace)
 }
 
 var streamNamespace []*vm.Builtin
-
-// Namespace is a named group of builtins such as `stream` (type
-// "namespace"). It is not a dict, so dict methods with the same names
-// (filter, merge) never shadow its members.
-type Namespace struct {
-	name    string
-	members map[string]*vm.Builtin
-}
-
-// NewNamespace groups members, builtins named "NAME.member", as the
-// namespace NAME (`stream`, `event_log`).
-func NewNamespace(name string, members []*vm.Builtin) *Namespace {
-	ns := &Namespace{name: name, members: make(map[string]*vm.Builtin, len(members))}
-	for _, f := range members {
-		ns.members[strings.TrimPrefix(f.Name(), name+".")] = f
-	}
-	return ns
-}
-
-func (*Namespace) Type() string { return "namespace" }
-func (*Namespace) Truth() bool  { return true }
-func (n *Namespace) Display(sb *strings.Builder) {
-	sb.WriteString("<namespace ")
-	sb.WriteString(n.name)
-	sb.WriteByte('>')
-}
-
-// MemberNames lists the members, sorted (vm.Namespace).
-func (n *Namespace) MemberNames() []string {
-	out := make([]string, 0, len(n.members))
-	for k := range n.members {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Member is the member called name, or nil (vm.Namespace).
-func (n *Namespace) Member(name string) *vm.Builtin { return n.members[name] }
-
-// EqualTo: a namespace equals only itself.
-func (n *Namespace) EqualTo(o vm.Value) bool { m, ok := o.Object().(*Namespace); return ok && m == n }
-
-// Attr is member access: `stream.map` is the builtin.
-func (n *Namespace) Attr(name string) (vm.Value, error) {
-	if f, ok := n.members[name]; ok {
-		return vm.Of(f), nil
-	}
-	return vm.Value{}, vm.Typef("`%s` has no member `%s`", n.name, name)
-}
-
-// CallMethod is `stream.map(s, f)`.
-func (n *Namespace) CallMethod(th *vm.Thread, name string, args vm.Args) (vm.Value, bool, error) {
-	f, ok := n.members[name]
-	if !ok {
-		return vm.Value{}, true, vm.Typef("`%s` has no member `%s`", n.name, name)
-	}
-	v, err := f.Fn(th, args)
-	return v, true, err
-}

@@ -381,7 +381,7 @@ func init() {
 			return vm.Of(ch), nil
 		})
 	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("event_log", vm.Of(concurrency.NewNamespace("event_log", members)))
+		u.AddGlobal("event_log", vm.Of(vm.NewLibraryNamespace("event_log", members)))
 	})
 	lib.DocNamespace("event_log", members)
 }

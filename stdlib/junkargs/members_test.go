@@ -51,7 +51,7 @@ func memberTargets(t testing.TB) []target {
 	namespaced := 0
 	for _, g := range u.GlobalNames() {
 		v, _ := u.Global(g)
-		for _, n := range namespaceMembers(v.Object()) {
+		for _, n := range namespaceMembers(v) {
 			out = append(out, target{name: g + "." + n, call: []string{g + "." + n + "(%s)"}})
 			namespaced++
 		}
@@ -63,9 +63,9 @@ func memberTargets(t testing.TB) []target {
 }
 
 // namespaceMembers returns the member names of a namespace global.
-func namespaceMembers(obj any) []string {
-	if ns, ok := obj.(vm.Namespace); ok {
-		return ns.MemberNames()
+func namespaceMembers(v vm.Value) []string {
+	if d, ok := v.AsDict(); ok && d.LibraryNamespace() != "" {
+		return d.Keys()
 	}
 	return nil
 }

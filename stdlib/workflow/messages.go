@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -515,7 +514,7 @@ func init() {
 		"continue_as_new: inside a workflow node, end the current run and start again from the entry with input",
 		continueAsNew)
 	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("workflow", vm.Of(concurrency.NewNamespace("workflow", members)))
+		u.AddGlobal("workflow", vm.Of(vm.NewLibraryNamespace("workflow", members)))
 	})
 	lib.DocNamespace("workflow", members)
 }
