@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -233,6 +234,9 @@ var truncatedRE = sync.OnceValue(func() *regexp.Regexp {
 // another tool (both names hooked, or the same hooks met twice) do not
 // cut the marker itself.
 func alreadyCapped(s string, max int) bool {
+	if !strings.HasSuffix(s, " chars total]") { // most results: no regexp pass over them
+		return false
+	}
 	m := truncatedRE().FindStringSubmatch(s)
 	return m != nil && utf8.RuneCountInString(m[1]) <= max
 }
