@@ -479,10 +479,7 @@ func streamOps() {
 		return v, nil
 	})
 	fanAndTimingOps(op)
-	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("stream", vm.Of(vm.NewLibraryNamespace("stream", streamNamespace)))
-	})
-	lib.DocNamespace("stream", streamNamespace)
+	lib.Namespace("stream", streamNamespace)
 }
 
 var streamNamespace []*vm.Builtin

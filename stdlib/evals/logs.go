@@ -380,8 +380,5 @@ func init() {
 			l.subs = append(l.subs, &subscription{topic: t, ch: ch})
 			return vm.Of(ch), nil
 		})
-	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("event_log", vm.Of(vm.NewLibraryNamespace("event_log", members)))
-	})
-	lib.DocNamespace("event_log", members)
+	lib.Namespace("event_log", members)
 }

@@ -513,8 +513,5 @@ func init() {
 	op("continue_as_new", "workflow.continue_as_new(input)",
 		"continue_as_new: inside a workflow node, end the current run and start again from the entry with input",
 		continueAsNew)
-	lib.AddGlobal(func(u *vm.Universe) {
-		u.AddGlobal("workflow", vm.Of(vm.NewLibraryNamespace("workflow", members)))
-	})
-	lib.DocNamespace("workflow", members)
+	lib.Namespace("workflow", members)
 }

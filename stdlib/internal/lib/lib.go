@@ -68,6 +68,17 @@ var namespaces = map[string][]*vm.Builtin{}
 // is added by an AddGlobal hook. Call it from an init function.
 func DocNamespace(name string, members []*vm.Builtin) { namespaces[name] = members }
 
+// Namespace makes the library namespace global name (`stream`,
+// `event_log`, `workflow`) of members and records it for the docs. The
+// dict is built once per process, on the first universe that asks,
+// and shared: it is read-only (an update yields a new plain dict), as
+// the builtins it holds are.
+func Namespace(name string, members []*vm.Builtin) {
+	global := sync.OnceValue(func() vm.Value { return vm.Of(vm.NewLibraryNamespace(name, members)) })
+	AddGlobal(func(u *vm.Universe) { u.AddGlobal(name, global()) })
+	DocNamespace(name, members)
+}
+
 // Namespaces returns the recorded namespace members by namespace name.
 // The map must not be modified.
 func Namespaces() map[string][]*vm.Builtin { return namespaces }
