@@ -3,7 +3,7 @@ GO      ?= go
 GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 HARN    := $(GOBIN)/harn
 
-.PHONY: install build release test test-go test-deps pg-test-deps vet conformance bench bench-orchestrator bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
+.PHONY: install build release test test-go test-norace test-deps pg-test-deps vet conformance bench bench-orchestrator bench-compare pgo fuzz fmt check-protocol-artifacts check-ts check-vscode mcp-client mcp-conformance mcp-gosdk mcp-inspector mcp-clients sdk-deps sdk-e2e soak
 
 ## install: build and install `harn` (the lite build, -tags harnlite) and
 ## next to it `harn-full`, which it runs for every command but run, fmt,
@@ -25,7 +25,7 @@ build:
 ## tasks, generators and the MCP server are concurrent)
 test: test-deps pg-test-deps vet check-protocol-artifacts check-ts check-vscode
 	@$(GO_TEST_RACE)
-	$(MAKE) mcp-clients sdk-e2e
+	$(MAKE) test-norace mcp-clients sdk-e2e
 
 ## mcp-clients: every real MCP client against the servers of
 ## testdata/mcp-targets.json (harn serve mcp, harn mcp serve; MCP_TARGETS
@@ -37,6 +37,21 @@ mcp-clients: mcp-client mcp-gosdk mcp-inspector mcp-conformance
 ## once the Go modules are cached; no npm packages, shells or servers
 test-go:
 	@$(GO_TEST_RACE)
+	$(MAKE) test-norace
+
+## test-norace: the tests that skip under the race detector (they count
+## allocations, which -race instruments, or rely on sync.Pool keeping what
+## it is given), run once more without it; docs/make_test.go checks that
+## every such test and its package are listed here
+NORACE_TESTS = TestUniverseSharesLibrary TestRegistrationAllocatesBySlab \
+	TestSmallIntObject TestNativeMethodDoesNotBox TestHandleNameAllocs \
+	TestFirstParseAllocs TestLongMemberChainIsLinear \
+	TestCheckAnswerAllocations TestMarshalAllocations
+NORACE_PACKAGES = ./stdlib ./stdlib/internal/lib ./vm ./lang/types \
+	./lang/syntax ./lang/check ./mcp/loadtest ./internal/jsonv
+NORACE_SPACE := $(subst ,, )
+test-norace:
+	$(GO) test -count=1 -run '^($(subst $(NORACE_SPACE),|,$(strip $(NORACE_TESTS))))$$' $(NORACE_PACKAGES)
 
 ## GO_TEST_RACE runs go test -race ./... (which leaves out testdata/gosdk:
 ## mcp-gosdk runs it against the built binary) and, while it runs, says so every
