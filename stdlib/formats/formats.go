@@ -1292,14 +1292,14 @@ func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // ---- JUnit XML ----
 
 type junitCase struct {
-	Name      string    `xml:"name,attr"`
-	ClassName string    `xml:"classname,attr"`
-	Time      string    `xml:"time,attr"`
-	Failure   *junitMsg `xml:"failure"`
-	Error     *junitMsg `xml:"error"`
-	Skipped   *junitMsg `xml:"skipped"`
-	SystemOut string    `xml:"system-out"`
-	SystemErr string    `xml:"system-err"`
+	Name      string     `xml:"name,attr"`
+	ClassName string     `xml:"classname,attr"`
+	Time      string     `xml:"time,attr"`
+	Failure   []junitMsg `xml:"failure"` // a case may report several; the first one counts
+	Error     []junitMsg `xml:"error"`
+	Skipped   []junitMsg `xml:"skipped"`
+	SystemOut string     `xml:"system-out"`
+	SystemErr string     `xml:"system-err"`
 }
 
 type junitMsg struct {
@@ -1327,18 +1327,18 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Of(vm.NewList(nil)), nil
 		}
 		status, msg := "passed", ""
-		pick := func(m *junitMsg) string {
-			if m.Message != "" {
-				return m.Message
+		pick := func(ms []junitMsg) string {
+			if ms[0].Message != "" {
+				return ms[0].Message
 			}
-			return strings.TrimSpace(m.Text)
+			return strings.TrimSpace(ms[0].Text)
 		}
 		switch {
-		case c.Failure != nil:
+		case len(c.Failure) > 0:
 			status, msg = "failed", pick(c.Failure)
-		case c.Error != nil:
+		case len(c.Error) > 0:
 			status, msg = "error", pick(c.Error)
-		case c.Skipped != nil:
+		case len(c.Skipped) > 0:
 			status, msg = "skipped", pick(c.Skipped)
 		}
 		secs, _ := strconv.ParseFloat(c.Time, 64)
