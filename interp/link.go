@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"fmt"
+
 	"github.com/harnlang/harn/vm"
 )
 
@@ -113,8 +115,7 @@ func bind(into *Module, imp *Import) error {
 			continue
 		}
 		if old, ok := into.VM.Global(name); ok && isFunction(old) && isFunction(v) {
-			e := vm.Runtimef("Import collision: '%s' is already defined when importing %s. Use selective imports to disambiguate: import { %s } from \"...\"",
-				name, imp.Decl.Path, name)
+			e := vm.Runtimef("%s", importCollision(name, imp.Decl.Path))
 			e.Line, e.Col = imp.Decl.PathPos.Line, imp.Decl.PathPos.Col
 			e.Trace = []vm.TraceFrame{{File: into.Name, Line: e.Line, Col: e.Col}}
 			return e
@@ -122,6 +123,12 @@ func bind(into *Module, imp *Import) error {
 		into.VM.SetGlobal(name, v)
 	}
 	return nil
+}
+
+// importCollision is the message for binding a function name that is
+// already bound to a function (docs/spec/language.md §11.3).
+func importCollision(name, path string) string {
+	return fmt.Sprintf("Import collision: '%s' is already defined when importing %s. Use selective imports to disambiguate: import { %s } from \"...\"", name, path, name)
 }
 
 func isFunction(v vm.Value) bool {

@@ -380,11 +380,12 @@ func (m *Module) reexport(imp *Import) error {
 		}
 		o = &origin{mod: o.mod, name: o.name, via: imp.Decl.Path}
 		if prev := m.exports[n]; prev != nil && (prev.mod != o.mod || prev.name != o.name) {
-			first := "this module"
 			if prev.via != "" {
-				first = fmt.Sprintf("%q", prev.via)
+				// Two pub imports binding one name collide as imports
+				// do: the second binding is refused first.
+				return importFailure(m, imp.Decl, "%s", importCollision(n, imp.Decl.Path))
 			}
-			return importFailure(m, imp.Decl, "Re-export collision: '%s' is exported by both %s and %q", n, first, imp.Decl.Path)
+			return importFailure(m, imp.Decl, "Re-export collision: '%s' is exported by both this module and %q", n, imp.Decl.Path)
 		}
 		m.exports[n] = o
 	}

@@ -115,7 +115,7 @@ func init() {
 		b.Set("content_type", vm.Str(ct))
 		return vm.Of(b.Build()), nil
 	})
-	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body} for a multipart/form-data request", MultipartFormData)
+	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body, boundary} for a multipart/form-data request; fields is a list of field dicts (multipart_field_text/bytes; a non-dict is an error) or a dict of name → value, where a value may be a field dict or bytes (a file part); bytes values are sent as they are", MultipartFormData)
 	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body: [{name, filename, content_type, value, bytes}]; content_type (or the bare boundary) must give a boundary, and the body must be well formed (errors: content type has no boundary, malformed body)", multipartParse)
 	lib.Def("parse_junit_xml", "parse_junit_xml(text)", "[{name, status, duration_ms, message, stdout, stderr}]", parseJUnit)
 }
@@ -1127,18 +1127,9 @@ func QueryString(v vm.Value) string {
 // ---- multipart ----
 
 func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	fields, ok := a.List(0)
-	if !ok {
-		if d, isDict := a.Dict(0); isDict {
-			var items []vm.Value
-			d.Range(func(k string, v vm.Value) bool {
-				items = append(items, vm.Of(lib.DictOf("name", vm.Str(k), "value", v)))
-				return true
-			})
-			fields = vm.NewList(items)
-		} else {
-			return vm.Value{}, vm.Throwf("multipart_form_data: expected a list of fields, got %s", a.At(0).Type())
-		}
+	fields, err := multipartFields(a.At(0))
+	if err != nil {
+		return vm.Value{}, err
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
@@ -1148,11 +1139,7 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	parts := 0
-	for _, it := range fields.Items() {
-		f, ok := it.AsDict()
-		if !ok {
-			continue
-		}
+	for _, f := range fields {
 		parts++
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
@@ -1180,7 +1167,11 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			continue
 		}
 		val, _ := f.Get("value")
-		w.WriteField(nameS, vm.ToDisplay(OrNil(val)))
+		fw, err := w.CreateFormField(nameS)
+		if err != nil {
+			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
+		}
+		fw.Write(encoding.RawBytes(OrNil(val)))
 	}
 	w.Close()
 	if parts == 0 {
@@ -1190,6 +1181,50 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		buf.WriteString("--" + w.Boundary() + "--\r\n")
 	}
 	return vm.Of(lib.DictOf("content_type", vm.Str(w.FormDataContentType()), "body", lib.NewBytes(buf.Bytes()), "boundary", vm.Str(w.Boundary()))), nil
+}
+
+// multipartFields reads the fields argument of multipart_form_data: a
+// list of field dicts ({name, value} or {name, bytes, filename?,
+// content_type?}, as multipart_field_text/bytes make), or a dict of name
+// → value whose values may be field dicts (named by their key unless they
+// have a name) or bytes (a file part without a file name).
+func multipartFields(v vm.Value) ([]*vm.Dict, error) {
+	if l, ok := v.AsList(); ok {
+		out := make([]*vm.Dict, 0, l.Len())
+		for i, it := range l.Items() {
+			f, ok := it.AsDict()
+			if !ok {
+				return nil, vm.Typef("multipart_form_data: field %d must be a dict, got %s", i, it.Type())
+			}
+			out = append(out, f)
+		}
+		return out, nil
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, vm.Throwf("multipart_form_data: expected a list of fields, got %s", v.Type())
+	}
+	var out []*vm.Dict
+	d.Range(func(k string, val vm.Value) bool {
+		switch f, isDict := val.AsDict(); {
+		case isDict:
+			if n, ok := f.Get("name"); !ok || n.IsNil() {
+				f = f.Set("name", vm.Str(k))
+			}
+			out = append(out, f)
+		case isBytes(val):
+			out = append(out, lib.DictOf("name", vm.Str(k), "bytes", val))
+		default:
+			out = append(out, lib.DictOf("name", vm.Str(k), "value", val))
+		}
+		return true
+	})
+	return out, nil
+}
+
+func isBytes(v vm.Value) bool {
+	_, ok := v.Object().(*lib.Bytes)
+	return ok
 }
 
 func OrNil(v vm.Value) vm.Value {
@@ -1204,6 +1239,9 @@ func escapeQuotes(s string) string {
 }
 
 func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	if _, isStr := a.Str(0); !isStr && !isBytes(a.At(0)) {
+		return vm.Value{}, vm.Typef("multipart_parse: body must be bytes or a string, got %s", a.At(0).Type())
+	}
 	body := encoding.RawBytes(a.At(0))
 	ct, ok := a.Str(1)
 	if !ok {
@@ -1254,14 +1292,14 @@ func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // ---- JUnit XML ----
 
 type junitCase struct {
-	Name      string    `xml:"name,attr"`
-	ClassName string    `xml:"classname,attr"`
-	Time      string    `xml:"time,attr"`
-	Failure   *junitMsg `xml:"failure"`
-	Error     *junitMsg `xml:"error"`
-	Skipped   *junitMsg `xml:"skipped"`
-	SystemOut string    `xml:"system-out"`
-	SystemErr string    `xml:"system-err"`
+	Name      string     `xml:"name,attr"`
+	ClassName string     `xml:"classname,attr"`
+	Time      string     `xml:"time,attr"`
+	Failure   []junitMsg `xml:"failure"` // a case may report several; the first one counts
+	Error     []junitMsg `xml:"error"`
+	Skipped   []junitMsg `xml:"skipped"`
+	SystemOut string     `xml:"system-out"`
+	SystemErr string     `xml:"system-err"`
 }
 
 type junitMsg struct {
@@ -1289,18 +1327,18 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Of(vm.NewList(nil)), nil
 		}
 		status, msg := "passed", ""
-		pick := func(m *junitMsg) string {
-			if m.Message != "" {
-				return m.Message
+		pick := func(ms []junitMsg) string {
+			if ms[0].Message != "" {
+				return ms[0].Message
 			}
-			return strings.TrimSpace(m.Text)
+			return strings.TrimSpace(ms[0].Text)
 		}
 		switch {
-		case c.Failure != nil:
+		case len(c.Failure) > 0:
 			status, msg = "failed", pick(c.Failure)
-		case c.Error != nil:
+		case len(c.Error) > 0:
 			status, msg = "error", pick(c.Error)
-		case c.Skipped != nil:
+		case len(c.Skipped) > 0:
 			status, msg = "skipped", pick(c.Skipped)
 		}
 		secs, _ := strconv.ParseFloat(c.Time, 64)

@@ -728,9 +728,11 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 				return true
 			}
 		}
-		if k == "nullable" && dialect == toJSONSchema {
+		if k == "nullable" && dialect != fromForeign {
 			nullable = val.Truth()
-			return true
+			if dialect == toJSONSchema {
+				return true
+			}
 		}
 		b.Set(key, val)
 		return true
@@ -740,6 +742,7 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		out = openAPINullable(out, &nullable)
 	}
 	if nullable {
+		out = enumWithNull(out)
 		switch dialect {
 		case toJSONSchema:
 			if t, ok := out.Get("type"); ok {
@@ -754,6 +757,23 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		}
 	}
 	return vm.Of(out)
+}
+
+// enumWithNull adds null to the enum of a nullable schema: Harn lets nil
+// pass before it looks at the enum, but a JSON Schema or OpenAPI
+// validator checks the enum too and would refuse null.
+func enumWithNull(out *vm.Dict) *vm.Dict {
+	e, ok := out.Get("enum")
+	l, isList := e.AsList()
+	if !ok || !isList {
+		return out
+	}
+	for _, it := range l.Items() {
+		if it.IsNil() {
+			return out
+		}
+	}
+	return out.Set("enum", vm.Of(vm.NewList(append(append([]vm.Value{}, l.Items()...), vm.Nil))))
 }
 
 // openAPINullable rewrites null types, which OpenAPI 3.0 lacks, as
