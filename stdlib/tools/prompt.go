@@ -14,8 +14,8 @@ import (
 )
 
 // The text tool-calling protocol of the Tier 3 tools names
-// (docs/spec/builtins.md §5 names them only; the forms are this
-// implementation's): tool_schema gives the registry's harn-tools/2.0
+// (docs/spec/builtins.md §5 names them only; tool_format_result keeps
+// upstream's envelope, the other forms are this implementation's): tool_schema gives the registry's harn-tools/2.0
 // catalog as data, tool_prompt describes the agent-visible tools and the
 // call format to a model, a model answers with
 //
@@ -24,7 +24,9 @@ import (
 //	</tool_call>
 //
 // which tool_parse_call reads back, and tool_format_result wraps what the
-// tool returned as <tool_result name="read">…</tool_result>.
+// tool returned in upstream's envelope,
+//
+//	<tool_result>{"name": "read", "result": "file text"}</tool_result>
 
 // toolCallRE finds the call blocks; their bodies are JSON.
 var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
@@ -86,7 +88,7 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
 			"warnings", vm.Of(lib.StrList(warns)))), nil
 	})
-	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_format_result", "tool_format_result(name, result)", `a <tool_result> envelope: <tool_result>{"name": "NAME", "result": "TEXT"}</tool_result>, TEXT being the display form of result (as upstream writes it)`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, vm.Typef("tool_format_result: requires name and result")
 		}
@@ -94,13 +96,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
 		}
-		body := ""
-		if s, ok := a.At(1).AsString(); ok {
-			body = s.Go()
-		} else {
-			body = json.Stringify(a.At(1))
-		}
-		return vm.Str(fmt.Sprintf("<tool_result name=%q>\n%s\n</tool_result>", name, body)), nil
+		return vm.Str(formatResult(name, vm.ToDisplay(a.At(1)))), nil
 	})
 }
 
@@ -151,6 +147,14 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 		return nil, toolErr(fmt.Errorf("%s", tool.Message(err, fn+": ")))
 	}
 	return reg.CatalogFor(aud), nil
+}
+
+// formatResult is upstream's <tool_result> envelope: a JSON object with
+// the name and the result's display form, both as JSON strings, and a
+// space after each colon and comma as upstream writes it.
+func formatResult(name, result string) string {
+	return fmt.Sprintf(`<tool_result>{"name": %s, "result": %s}</tool_result>`,
+		json.Stringify(vm.Str(name)), json.Stringify(vm.Str(result)))
 }
 
 // parseCall reads one block body; model output is often malformed, so a
