@@ -266,7 +266,8 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
-			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions))
+			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions),
+			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history))
 		if l.session != "" {
 			res = res.Set("session", vm.Str(l.session))
 		}
@@ -361,6 +362,33 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 	}
+}
+
+// loopStatus is upstream's status of a finished run, kept beside
+// stop_reason for programs written against upstream: "done" when the
+// model finished (or on_turn stopped the loop), "budget_exhausted" when
+// max_turns ran out first.
+func loopStatus(stop string) string {
+	if stop == "max_turns" {
+		return "budget_exhausted"
+	}
+	return "done"
+}
+
+// toolsUsed is upstream's tools_used: the names of the tools the run
+// called, each once, in the order of their first call.
+func toolsUsed(history []vm.Value) vm.Value {
+	seen := map[string]bool{}
+	var names []string
+	for _, rec := range history {
+		d, _ := rec.AsDict()
+		name := vm.ToDisplay(get(d, "name"))
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return vm.Of(lib.StrList(names))
 }
 
 // maybeCompact compacts the conversation before a model call when the
