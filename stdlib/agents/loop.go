@@ -22,6 +22,7 @@ import (
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
 )
@@ -33,7 +34,22 @@ const (
 
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
-var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session"}
+var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
+	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format"}
+
+// The persistent mode's defaults (upstream's option names): a reply
+// without tool calls ends the run only when it says the sentinel;
+// otherwise the nudge is sent, at most maxNudges times in a row.
+const (
+	defaultSentinel  = "##DONE##"
+	defaultMaxNudges = 3
+)
+
+// defaultNudge is the user message of a persistent run whose model
+// stopped without the sentinel.
+func defaultNudge(sentinel string) string {
+	return "You have not finished: continue with the task, calling tools as needed, and write " + sentinel + " when it is complete."
+}
 
 // loop is one agent_loop run after its arguments are read.
 type loop struct {
@@ -57,6 +73,11 @@ type loop struct {
 	promptMsg  vm.Value // the user message of the prompt argument, or invalid
 	sink       transcriptsink.Sink
 	streamID   string // the transcript stream the run's messages go to (sink set)
+	persistent bool   // options.persistent: finish only on the sentinel
+	sentinel   string // options.done_sentinel
+	maxNudges  int    // options.max_nudges
+	nudge      string // options.nudge
+	textCalls  bool   // options.tool_format "text": calls are <tool_call> blocks of the reply text
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -164,6 +185,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.compact, l.compactAt = v, int64(n)
 	}
+	if err := l.readPersistence(fn, merged); err != nil {
+		return nil, err
+	}
 	var err error
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
@@ -228,6 +252,51 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	return l, nil
 }
 
+// readPersistence reads upstream's persistent, done_sentinel, max_nudges,
+// nudge and tool_format options.
+func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
+	l.sentinel, l.maxNudges = defaultSentinel, defaultMaxNudges
+	if v := get(merged, "persistent"); !v.IsNil() {
+		b, ok := v.AsBool()
+		if !ok {
+			return vm.Throwf("%s: persistent must be a bool, got %s", fn, shown(v))
+		}
+		l.persistent = bool(b)
+	}
+	if v := get(merged, "done_sentinel"); !v.IsNil() {
+		s, ok := v.AsString()
+		if !ok || s.Go() == "" {
+			return vm.Throwf("%s: done_sentinel must be a non-empty string, got %s", fn, shown(v))
+		}
+		l.sentinel = s.Go()
+	}
+	if v := get(merged, "max_nudges"); !v.IsNil() {
+		n, ok := v.AsInt()
+		if !ok || n < 0 {
+			return vm.Throwf("%s: max_nudges must be an int >= 0, got %s", fn, shown(v))
+		}
+		l.maxNudges = int(n)
+	}
+	l.nudge = defaultNudge(l.sentinel)
+	if v := get(merged, "nudge"); !v.IsNil() {
+		s, ok := v.AsString()
+		if !ok || s.Go() == "" {
+			return vm.Throwf("%s: nudge must be a non-empty string, got %s", fn, shown(v))
+		}
+		l.nudge = s.Go()
+	}
+	if v := get(merged, "tool_format"); !v.IsNil() {
+		switch vm.ToDisplay(v) {
+		case "native":
+		case "text":
+			l.textCalls = true
+		default:
+			return vm.Throwf("%s: tool_format must be \"native\" or \"text\", got %s", fn, shown(v))
+		}
+	}
+	return nil
+}
+
 // suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
 func suggest(k string, known []string) string {
 	if s := diag.Suggest(k, known); s != "" {
@@ -257,7 +326,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
-	turns, compactions := 0, 0
+	turns, compactions, nudges := 0, 0, 0
 	finish := func(err error) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
 		trV := vm.Nil
@@ -317,6 +386,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		if cl, ok := get(rd, "tool_calls").AsList(); ok {
 			calls = cl.Items()
 		}
+		textCalls := false
+		if l.textCalls && len(calls) == 0 {
+			calls = l.textToolCalls(text, len(history))
+			textCalls = len(calls) > 0
+		}
 		var turnCalls []vm.Value
 		for _, c := range calls {
 			rec, msg, err := l.toolCall(th, c, turns)
@@ -326,6 +400,9 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				if e := st.emit(th, r, "tool_call", "turn", lib.IntOf(turns), "call", rec); e != nil && err == nil {
 					err = e
 				}
+			}
+			if msg.IsValid() && textCalls {
+				msg = textResultMessage(msg)
 			}
 			if msg.IsValid() {
 				l.add(r, msg)
@@ -353,9 +430,21 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				return finish(nil)
 			}
 		}
+		if len(calls) > 0 {
+			nudges = 0
+		}
 		if len(calls) == 0 && !st.pending(r) {
-			stop = vm.ToDisplay(get(rd, "stop_reason"))
-			return finish(nil)
+			if l.persistent && !strings.Contains(text, l.sentinel) {
+				if nudges >= l.maxNudges {
+					stop = "stuck"
+					return finish(nil)
+				}
+				nudges++
+				l.add(r, transcripts.NewMessage("user", l.nudge))
+			} else {
+				stop = vm.ToDisplay(get(rd, "stop_reason"))
+				return finish(nil)
+			}
 		}
 		if turns >= l.maxTurns {
 			stop = "max_turns"
@@ -367,12 +456,34 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 // loopStatus is upstream's status of a finished run, kept beside
 // stop_reason for programs written against upstream: "done" when the
 // model finished (or on_turn stopped the loop), "budget_exhausted" when
-// max_turns ran out first.
+// max_turns ran out first, "stuck" when a persistent run used up its
+// nudges.
 func loopStatus(stop string) string {
-	if stop == "max_turns" {
+	switch stop {
+	case "max_turns":
 		return "budget_exhausted"
+	case "stuck":
+		return "stuck"
 	}
 	return "done"
+}
+
+// textResultMessage is the tool message of a text-format call as the
+// model reads it: a user message holding tool_format_result's envelope.
+func textResultMessage(msg vm.Value) vm.Value {
+	d, _ := msg.AsDict()
+	return transcripts.NewMessage("user", tools.FormatResult(vm.ToDisplay(get(d, "name")), transcripts.Text(msg)))
+}
+
+// textToolCalls are the <tool_call> blocks of a reply's text (tool_format
+// "text"), numbered after the run's earlier calls: text_call_1, ….
+func (l *loop) textToolCalls(text string, before int) []vm.Value {
+	calls := tools.ParseCalls(text)
+	for i, c := range calls {
+		d, _ := c.AsDict()
+		calls[i] = vm.Of(d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+i+1))))
+	}
+	return calls
 }
 
 // toolsUsed is upstream's tools_used: the names of the tools the run

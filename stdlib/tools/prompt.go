@@ -55,13 +55,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
-		var out []vm.Value
-		for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-			if call, ok := parseCall(m[1]); ok {
-				out = append(out, vm.Of(call))
-			}
-		}
-		return vm.Of(lib.List(out)), nil
+		return vm.Of(lib.List(ParseCalls(text))), nil
 	})
 	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var errs, warns []string
@@ -96,7 +90,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
 		}
-		return vm.Str(formatResult(name, vm.ToDisplay(a.At(1)))), nil
+		return vm.Str(FormatResult(name, vm.ToDisplay(a.At(1)))), nil
 	})
 }
 
@@ -149,12 +143,25 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	return reg.CatalogFor(aud), nil
 }
 
-// formatResult is upstream's <tool_result> envelope: a JSON object with
+// FormatResult is upstream's <tool_result> envelope: a JSON object with
 // the name and the result's display form, both as JSON strings, and a
 // space after each colon and comma as upstream writes it.
-func formatResult(name, result string) string {
+func FormatResult(name, result string) string {
 	return fmt.Sprintf(`<tool_result>{"name": %s, "result": %s}</tool_result>`,
 		json.Stringify(vm.Str(name)), json.Stringify(vm.Str(result)))
+}
+
+// ParseCalls is tool_parse_call: the {name, arguments} of each
+// <tool_call> block of a model's text, in order (also the calls of
+// agent_loop's tool_format "text").
+func ParseCalls(text string) []vm.Value {
+	var out []vm.Value
+	for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
+		if call, ok := parseCall(m[1]); ok {
+			out = append(out, vm.Of(call))
+		}
+	}
+	return out
 }
 
 // parseCall reads one block body; model output is often malformed, so a
