@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -43,12 +44,15 @@ func init() {
 		}
 		return json.Parse(string(cat.Marshal()))
 	})
-	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text describing the agent-visible tools and the <tool_call> format", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		cat, err := audienceCatalog(th, "tool_prompt", a.At(0), tool.AudienceAgent)
-		if err != nil {
-			return vm.Value{}, err
+	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if _, _, err := registryTools(a.At(0)); err != nil {
+			return vm.Value{}, vm.Throwf("tool_prompt: %s", notRegistry)
 		}
-		return vm.Str(promptText(cat)), nil
+		reg, err := tool.Normalize(a.At(0), toolCache(th))
+		if err != nil {
+			return vm.Value{}, toolErr(fmt.Errorf("%s", tool.Message(err, "tool_prompt: ")))
+		}
+		return vm.Str(promptText(reg.Project(tool.AudienceAgent))), nil
 	})
 	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
@@ -187,57 +191,62 @@ func parseCall(body string) (*vm.Dict, bool) {
 	return lib.DictOf("name", name, "arguments", args), true
 }
 
-// promptText lists each tool with its parameters (from the input schema's
-// properties, required ones marked) and ends with the call format.
-func promptText(cat *tool.Catalog) string {
+// promptHeader is upstream's tool_prompt preamble: the call format, then
+// the tools.
+const promptHeader = "# Available Tools\n\n" +
+	"You have access to the following tools. To use a tool, output a tool call in this exact format:\n\n" +
+	"<tool_call>{\"name\": \"tool_name\", \"arguments\": {\"param\": \"value\"}}</tool_call>\n\n" +
+	"You may make multiple tool calls in a single response. Wait for tool results before proceeding.\n\n" +
+	"## Tools\n\n"
+
+// promptText is upstream's layout: per tool a "### name" heading, its
+// description, and a "- param: type" line per parameter sorted by name,
+// the text trimmed at the end.
+func promptText(reg *tool.Registry) string {
 	var sb strings.Builder
-	sb.WriteString("You have access to the following tools:\n")
-	for _, t := range cat.Tools {
-		sb.WriteString("\n## " + t.Name + "\n")
-		if t.Description != "" {
-			sb.WriteString(t.Description + "\n")
+	sb.WriteString(promptHeader)
+	for _, t := range reg.Tools {
+		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
+		if lines := paramLines(t); len(lines) > 0 {
+			sb.WriteString("Parameters:\n" + strings.Join(lines, "\n") + "\n")
 		}
-		schema, _ := t.InputSchema.Object()
-		if schema == nil {
-			continue
-		}
-		props, _ := schemaObject(schema, "properties")
-		if props == nil || props.Len() == 0 {
-			continue
-		}
-		required := map[string]bool{}
-		if l, ok := schemaGet(schema, "required").([]any); ok {
-			for _, r := range l {
-				if s, ok := r.(string); ok {
-					required[s] = true
-				}
-			}
-		}
-		sb.WriteString("Parameters:\n")
-		props.Range(func(name string, p any) bool {
-			ps, _ := p.(*jsonv.Object)
-			typ, desc := "any", ""
-			if ps != nil {
-				if s, ok := schemaGet(ps, "type").(string); ok {
-					typ = s
-				}
-				desc, _ = schemaGet(ps, "description").(string)
-			}
-			need := "optional"
-			if required[name] {
-				need = "required"
-			}
-			fmt.Fprintf(&sb, "- %s (%s, %s)", name, typ, need)
-			if desc != "" {
-				sb.WriteString(": " + desc)
-			}
-			sb.WriteByte('\n')
-			return true
-		})
+		sb.WriteByte('\n')
 	}
-	sb.WriteString("\nTo call a tool, reply with a block of this form (arguments is a JSON object):\n" +
-		"<tool_call>\n{\"name\": \"TOOL_NAME\", \"arguments\": {}}\n</tool_call>\n")
-	return sb.String()
+	return strings.TrimRight(sb.String(), " \t\n")
+}
+
+// paramLines are the "- name: type" lines of a tool: upstream shows each
+// legacy parameter's value in display form ("string", or the definition
+// record); a tool with a complete input schema shows each property's JSON
+// Schema type (any when it has none).
+func paramLines(t *tool.Tool) []string {
+	var lines []string
+	if params, ok := mustGet(t.Definition, "parameters").AsDict(); ok {
+		for _, k := range slices.Sorted(slices.Values(params.Keys())) {
+			lines = append(lines, "- "+k+": "+vm.ToDisplay(mustGet(params, k)))
+		}
+		return lines
+	}
+	schema, _ := t.Entry.InputSchema.Object()
+	if schema == nil {
+		return nil
+	}
+	props, _ := schemaObject(schema, "properties")
+	if props == nil {
+		return nil
+	}
+	props.Range(func(name string, p any) bool {
+		typ := "any"
+		if ps, ok := p.(*jsonv.Object); ok {
+			if s, ok := schemaGet(ps, "type").(string); ok {
+				typ = s
+			}
+		}
+		lines = append(lines, "- "+name+": "+typ)
+		return true
+	})
+	slices.Sort(lines)
+	return lines
 }
 
 func schemaGet(o *jsonv.Object, k string) any {
