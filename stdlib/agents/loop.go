@@ -476,12 +476,15 @@ func textResultMessage(msg vm.Value) vm.Value {
 }
 
 // textToolCalls are the <tool_call> blocks of a reply's text (tool_format
-// "text"), numbered after the run's earlier calls: text_call_1, ….
+// "text"); a call without its own id is numbered after the run's earlier
+// calls: text_call_1, ….
 func (l *loop) textToolCalls(text string, before int) []vm.Value {
 	calls := tools.ParseCalls(text)
 	for i, c := range calls {
 		d, _ := c.AsDict()
-		calls[i] = vm.Of(d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+i+1))))
+		if !d.Has("id") {
+			calls[i] = vm.Of(d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+i+1))))
+		}
 	}
 	return calls
 }

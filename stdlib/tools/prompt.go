@@ -168,11 +168,12 @@ func ParseCalls(text string) []vm.Value {
 	return out
 }
 
-// parseCall reads one block body; model output is often malformed, so a
-// body that is not a JSON object with a name is no call (upstream skips
-// such blocks too) rather than an error.
+// parseCall reads one block body into {name, arguments, id?}; model
+// output is often malformed, so a body that is not a JSON object with a
+// string name and an object of arguments is no call (upstream skips such
+// blocks too) rather than an error.
 func parseCall(body string) (*vm.Dict, bool) {
-	v, err := json.Parse(strings.TrimSpace(body))
+	v, err := json.Parse(unfence(strings.TrimSpace(body)))
 	if err != nil {
 		return nil, false
 	}
@@ -180,15 +181,59 @@ func parseCall(body string) (*vm.Dict, bool) {
 	if !ok {
 		return nil, false
 	}
-	name, ok := d.Get("name")
-	if !ok || name.IsNil() {
+	name, ok := mustGet(d, "name").AsString()
+	if !ok || name.Go() == "" {
 		return nil, false
 	}
-	args, ok := d.Get("arguments")
-	if !ok || args.IsNil() {
-		args = vm.Of(vm.NewDict())
+	args, ok := callArguments(d)
+	if !ok {
+		return nil, false
 	}
-	return lib.DictOf("name", name, "arguments", args), true
+	call := lib.DictOf("name", vm.Of(name), "arguments", args)
+	if id, ok := mustGet(d, "id").AsString(); ok && id.Go() != "" {
+		call = call.Set("id", vm.Of(id))
+	}
+	return call, true
+}
+
+// callArguments is the arguments object of a call: "arguments", or
+// "parameters" as Llama-style models write it; a JSON text holding an
+// object (as OpenAI-style providers send it) is read; absent or null is
+// {}. Anything else is not a call.
+func callArguments(d *vm.Dict) (vm.Value, bool) {
+	args := mustGet(d, "arguments")
+	if args.IsNil() {
+		args = mustGet(d, "parameters")
+	}
+	if args.IsNil() {
+		return vm.Of(vm.NewDict()), true
+	}
+	if s, ok := args.AsString(); ok {
+		parsed, err := json.Parse(strings.TrimSpace(s.Go()))
+		if err != nil {
+			return vm.Value{}, false
+		}
+		args = parsed
+	}
+	if _, ok := args.AsDict(); !ok {
+		return vm.Value{}, false
+	}
+	return args, true
+}
+
+// unfence strips a Markdown code fence (```json … ```) around a block
+// body, which models often add.
+func unfence(body string) string {
+	if !strings.HasPrefix(body, "```") || !strings.HasSuffix(body, "```") || len(body) < 6 {
+		return body
+	}
+	inner := strings.TrimSuffix(body[3:], "```")
+	if nl := strings.IndexByte(inner, '\n'); nl >= 0 {
+		inner = inner[nl+1:]
+	} else {
+		return body
+	}
+	return strings.TrimSpace(inner)
 }
 
 // promptHeader is upstream's tool_prompt preamble: the call format, then
