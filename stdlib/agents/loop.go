@@ -77,7 +77,7 @@ type loop struct {
 	sentinel   string // options.done_sentinel
 	maxNudges  int    // options.max_nudges
 	nudge      string // options.nudge
-	textCalls  bool   // options.tool_format "text": calls are <tool_call> blocks of the reply text
+	toolFormat string // options.tool_format: "" (native calls, else text blocks), "native" or "text"
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -286,10 +286,9 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		l.nudge = s.Go()
 	}
 	if v := get(merged, "tool_format"); !v.IsNil() {
-		switch vm.ToDisplay(v) {
-		case "native":
-		case "text":
-			l.textCalls = true
+		switch f := vm.ToDisplay(v); f {
+		case "native", "text":
+			l.toolFormat = f
 		default:
 			return vm.Throwf("%s: tool_format must be \"native\" or \"text\", got %s", fn, shown(v))
 		}
@@ -364,10 +363,15 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		turns++
 		opts := l.llmOpts.Set("messages", vm.Of(vm.NewList(l.messages)))
+		system := l.system
 		if !l.tools.value.IsNil() {
-			opts = opts.Set("tools", l.tools.value)
+			if l.toolFormat == "text" {
+				system = l.textSystem()
+			} else {
+				opts = opts.Set("tools", l.tools.value)
+			}
 		}
-		resp, err := llm.Call(th, l.fn, vm.Nil, l.system, vm.Of(opts))
+		resp, err := llm.Call(th, l.fn, vm.Nil, system, vm.Of(opts))
 		if err != nil {
 			stop = "error"
 			return finish(err)
@@ -387,7 +391,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			calls = cl.Items()
 		}
 		textCalls := false
-		if l.textCalls && len(calls) == 0 {
+		if l.toolFormat != "native" && len(calls) == 0 && !l.tools.value.IsNil() {
 			calls = l.textToolCalls(text, len(history))
 			textCalls = len(calls) > 0
 		}
@@ -466,6 +470,16 @@ func loopStatus(stop string) string {
 		return "stuck"
 	}
 	return "done"
+}
+
+// textSystem is the system prompt of a tool_format "text" run: the
+// given one, then tool_prompt's text for the offered tools.
+func (l *loop) textSystem() vm.Value {
+	p := l.tools.prompt()
+	if l.system.IsNil() {
+		return vm.Str(p)
+	}
+	return vm.Str(vm.ToDisplay(l.system) + "\n\n" + p)
 }
 
 // textResultMessage is the tool message of a text-format call as the

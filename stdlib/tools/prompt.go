@@ -52,7 +52,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, toolErr(fmt.Errorf("%s", tool.Message(err, "tool_prompt: ")))
 		}
-		return vm.Str(promptText(reg.Project(tool.AudienceAgent))), nil
+		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
 	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
@@ -244,13 +244,14 @@ const promptHeader = "# Available Tools\n\n" +
 	"You may make multiple tool calls in a single response. Wait for tool results before proceeding.\n\n" +
 	"## Tools\n\n"
 
-// promptText is upstream's layout: per tool a "### name" heading, its
-// description, and a "- param: type" line per parameter sorted by name,
-// the text trimmed at the end.
-func promptText(reg *tool.Registry) string {
+// Prompt is tool_prompt's text for tools (also the system prompt
+// addition of agent_loop's tool_format "text"), in upstream's layout: per
+// tool a "### name" heading, its description, and a "- param: type" line
+// per parameter sorted by name, the text trimmed at the end.
+func Prompt(tools []*tool.Tool) string {
 	var sb strings.Builder
 	sb.WriteString(promptHeader)
-	for _, t := range reg.Tools {
+	for _, t := range tools {
 		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
 		if lines := paramLines(t); len(lines) > 0 {
 			sb.WriteString("Parameters:\n" + strings.Join(lines, "\n") + "\n")
