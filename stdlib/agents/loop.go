@@ -8,8 +8,10 @@
 // each tool call the reply asks for through the tool registry's
 // invocation path (tool.PreparedTool.Invoke: input validation, hooks,
 // output and error schemas), appends the results as tool messages and
-// calls again, until the model answers without tool calls or max_turns
-// is reached. Conversations are the plain message lists of
+// calls again, until the model answers without tool calls (in persistent
+// mode: with the done sentinel, or after max_nudges nudges) or max_turns
+// is reached. A reply without native calls may carry its calls as
+// <tool_call> text blocks (tool_format). Conversations are the plain message lists of
 // stdlib/transcripts.
 package agents
 
@@ -489,8 +491,9 @@ func textResultMessage(msg vm.Value) vm.Value {
 	return transcripts.NewMessage("user", tools.FormatResult(vm.ToDisplay(get(d, "name")), transcripts.Text(msg)))
 }
 
-// textToolCalls are the <tool_call> blocks of a reply's text (tool_format
-// "text"); a call without its own id is numbered after the run's earlier
+// textToolCalls are the <tool_call> blocks of a reply's text (read when
+// the reply has no native calls, unless tool_format is "native"); a call
+// without its own id is numbered after the run's earlier
 // calls: text_call_1, ….
 func (l *loop) textToolCalls(text string, before int) []vm.Value {
 	calls := tools.ParseCalls(text)
