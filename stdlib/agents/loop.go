@@ -330,7 +330,9 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	turns, compactions, nudges := 0, 0, 0
 	finish := func(err error) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
-		trV := vm.Nil
+		// options.transcript's (same id), else a new one, so that
+		// {transcript: r.transcript} continues the conversation
+		trV := vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
 		if l.tr != nil {
 			trV = transcripts.Rebuild(l.tr, l.messages)
 		}
