@@ -37,7 +37,7 @@ const (
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
-	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format"}
+	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -80,6 +80,7 @@ type loop struct {
 	maxNudges  int    // options.max_nudges
 	nudge      string // options.nudge
 	toolFormat string // options.tool_format: "" (native calls, else text blocks), "native" or "text"
+	stopAfter  []string // options.stop_after_successful_tools
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -287,6 +288,13 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		}
 		l.nudge = s.Go()
 	}
+	if v := get(merged, "stop_after_successful_tools"); !v.IsNil() {
+		names, ok := stringList(v)
+		if !ok {
+			return vm.Throwf("%s: stop_after_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		}
+		l.stopAfter = names
+	}
 	if v := get(merged, "tool_format"); !v.IsNil() {
 		switch f := vm.ToDisplay(v); f {
 		case "native", "text":
@@ -441,6 +449,10 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		if len(calls) > 0 {
 			nudges = 0
 		}
+		if l.finishedByTool(turnCalls) {
+			stop = "stop_after_tool"
+			return finish(nil)
+		}
 		if len(calls) == 0 && !st.pending(r) {
 			if l.persistent && !strings.Contains(text, l.sentinel) {
 				if nudges >= l.maxNudges {
@@ -461,11 +473,40 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	}
 }
 
+// stringList reads a list of strings.
+func stringList(v vm.Value) ([]string, bool) {
+	l, ok := v.AsList()
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, l.Len())
+	for _, it := range l.Items() {
+		s, ok := it.AsString()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s.Go())
+	}
+	return out, true
+}
+
+// finishedByTool reports whether a call of the turn succeeded on a tool
+// named by stop_after_successful_tools.
+func (l *loop) finishedByTool(turnCalls []vm.Value) bool {
+	for _, rec := range turnCalls {
+		d, _ := rec.AsDict()
+		if ok, _ := get(d, "ok").AsBool(); bool(ok) && slices.Contains(l.stopAfter, vm.ToDisplay(get(d, "name"))) {
+			return true
+		}
+	}
+	return false
+}
+
 // loopStatus is upstream's status of a finished run, kept beside
 // stop_reason for programs written against upstream: "done" when the
 // model finished (or on_turn stopped the loop), "budget_exhausted" when
 // max_turns ran out first, "stuck" when a persistent run used up its
-// nudges.
+// nudges (a run stop_after_successful_tools ended is "done").
 func loopStatus(stop string) string {
 	switch stop {
 	case "max_turns":
