@@ -74,12 +74,12 @@ type loop struct {
 	session    string   // options.session: the agent session the run continues and stores back into
 	promptMsg  vm.Value // the user message of the prompt argument, or invalid
 	sink       transcriptsink.Sink
-	streamID   string // the transcript stream the run's messages go to (sink set)
-	persistent bool   // options.persistent: finish only on the sentinel
-	sentinel   string // options.done_sentinel
-	maxNudges  int    // options.max_nudges
-	nudge      string // options.nudge
-	toolFormat string // options.tool_format: "" (native calls, else text blocks), "native" or "text"
+	streamID   string   // the transcript stream the run's messages go to (sink set)
+	persistent bool     // options.persistent: finish only on the sentinel
+	sentinel   string   // options.done_sentinel
+	maxNudges  int      // options.max_nudges
+	nudge      string   // options.nudge
+	toolFormat string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
 	stopAfter  []string // options.stop_after_successful_tools
 }
 
