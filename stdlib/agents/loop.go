@@ -535,16 +535,22 @@ func textResultMessage(msg vm.Value) vm.Value {
 }
 
 // textToolCalls are the <tool_call> blocks of a reply's text (read when
-// the reply has no native calls, unless tool_format is "native"); a call
-// without its own id is numbered after the run's earlier
-// calls: text_call_1, ….
+// the reply has no native calls, unless tool_format is "native"). Without
+// tool_format "text" only blocks naming an offered tool count, so a model
+// that calls natively and writes such a block as an example is not taken
+// at its word. A call without its own id is numbered after the run's
+// earlier calls: text_call_1, ….
 func (l *loop) textToolCalls(text string, before int) []vm.Value {
-	calls := tools.ParseCalls(text)
-	for i, c := range calls {
+	var calls []vm.Value
+	for _, c := range tools.ParseCalls(text) {
 		d, _ := c.AsDict()
-		if !d.Has("id") {
-			calls[i] = vm.Of(d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+i+1))))
+		if _, offered := l.tools.byName[vm.ToDisplay(get(d, "name"))]; !offered && l.toolFormat != "text" {
+			continue
 		}
+		if !d.Has("id") {
+			d = d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+len(calls)+1)))
+		}
+		calls = append(calls, vm.Of(d))
 	}
 	return calls
 }
