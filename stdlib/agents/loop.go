@@ -8,8 +8,10 @@
 // each tool call the reply asks for through the tool registry's
 // invocation path (tool.PreparedTool.Invoke: input validation, hooks,
 // output and error schemas), appends the results as tool messages and
-// calls again, until the model answers without tool calls or max_turns
-// is reached. Conversations are the plain message lists of
+// calls again, until the model answers without tool calls (in persistent
+// mode: with the done sentinel, or after max_nudges nudges) or max_turns
+// is reached. A reply without native calls may carry its calls as
+// <tool_call> text blocks (tool_format). Conversations are the plain message lists of
 // stdlib/transcripts.
 package agents
 
@@ -22,6 +24,7 @@ import (
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
 )
@@ -33,7 +36,22 @@ const (
 
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
-var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session"}
+var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
+	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools"}
+
+// The persistent mode's defaults (upstream's option names): a reply
+// without tool calls ends the run only when it says the sentinel;
+// otherwise the nudge is sent, at most maxNudges times in a row.
+const (
+	defaultSentinel  = "##DONE##"
+	defaultMaxNudges = 3
+)
+
+// defaultNudge is the user message of a persistent run whose model
+// stopped without the sentinel.
+func defaultNudge(sentinel string) string {
+	return "You have not finished: continue with the task, calling tools as needed, and write " + sentinel + " when it is complete."
+}
 
 // loop is one agent_loop run after its arguments are read.
 type loop struct {
@@ -56,7 +74,13 @@ type loop struct {
 	session    string   // options.session: the agent session the run continues and stores back into
 	promptMsg  vm.Value // the user message of the prompt argument, or invalid
 	sink       transcriptsink.Sink
-	streamID   string // the transcript stream the run's messages go to (sink set)
+	streamID   string   // the transcript stream the run's messages go to (sink set)
+	persistent bool     // options.persistent: finish only on the sentinel
+	sentinel   string   // options.done_sentinel
+	maxNudges  int      // options.max_nudges
+	nudge      string   // options.nudge
+	toolFormat string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
+	stopAfter  []string // options.stop_after_successful_tools
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -164,6 +188,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.compact, l.compactAt = v, int64(n)
 	}
+	if err := l.readPersistence(fn, merged); err != nil {
+		return nil, err
+	}
 	var err error
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
@@ -228,6 +255,57 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	return l, nil
 }
 
+// readPersistence reads upstream's persistent, done_sentinel, max_nudges,
+// nudge and tool_format options.
+func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
+	l.sentinel, l.maxNudges = defaultSentinel, defaultMaxNudges
+	if v := get(merged, "persistent"); !v.IsNil() {
+		b, ok := v.AsBool()
+		if !ok {
+			return vm.Throwf("%s: persistent must be a bool, got %s", fn, shown(v))
+		}
+		l.persistent = bool(b)
+	}
+	if v := get(merged, "done_sentinel"); !v.IsNil() {
+		s, ok := v.AsString()
+		if !ok || s.Go() == "" {
+			return vm.Throwf("%s: done_sentinel must be a non-empty string, got %s", fn, shown(v))
+		}
+		l.sentinel = s.Go()
+	}
+	if v := get(merged, "max_nudges"); !v.IsNil() {
+		n, ok := v.AsInt()
+		if !ok || n < 0 {
+			return vm.Throwf("%s: max_nudges must be an int >= 0, got %s", fn, shown(v))
+		}
+		l.maxNudges = int(n)
+	}
+	l.nudge = defaultNudge(l.sentinel)
+	if v := get(merged, "nudge"); !v.IsNil() {
+		s, ok := v.AsString()
+		if !ok || s.Go() == "" {
+			return vm.Throwf("%s: nudge must be a non-empty string, got %s", fn, shown(v))
+		}
+		l.nudge = s.Go()
+	}
+	if v := get(merged, "stop_after_successful_tools"); !v.IsNil() {
+		names, ok := stringList(v)
+		if !ok {
+			return vm.Throwf("%s: stop_after_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		}
+		l.stopAfter = names
+	}
+	if v := get(merged, "tool_format"); !v.IsNil() {
+		switch f := vm.ToDisplay(v); f {
+		case "native", "text":
+			l.toolFormat = f
+		default:
+			return vm.Throwf("%s: tool_format must be \"native\" or \"text\", got %s", fn, shown(v))
+		}
+	}
+	return nil
+}
+
 // suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
 func suggest(k string, known []string) string {
 	if s := diag.Suggest(k, known); s != "" {
@@ -257,16 +335,19 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
-	turns, compactions := 0, 0
+	turns, compactions, nudges := 0, 0, 0
 	finish := func(err error) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
-		trV := vm.Nil
+		// options.transcript's (same id), else a new one, so that
+		// {transcript: r.transcript} continues the conversation
+		trV := vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
 		if l.tr != nil {
 			trV = transcripts.Rebuild(l.tr, l.messages)
 		}
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
-			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions))
+			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions),
+			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history))
 		if l.session != "" {
 			res = res.Set("session", vm.Str(l.session))
 		}
@@ -294,10 +375,15 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		turns++
 		opts := l.llmOpts.Set("messages", vm.Of(vm.NewList(l.messages)))
+		system := l.system
 		if !l.tools.value.IsNil() {
-			opts = opts.Set("tools", l.tools.value)
+			if l.toolFormat == "text" {
+				system = l.textSystem()
+			} else {
+				opts = opts.Set("tools", l.tools.value)
+			}
 		}
-		resp, err := llm.Call(th, l.fn, vm.Nil, l.system, vm.Of(opts))
+		resp, err := llm.Call(th, l.fn, vm.Nil, system, vm.Of(opts))
 		if err != nil {
 			stop = "error"
 			return finish(err)
@@ -316,6 +402,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		if cl, ok := get(rd, "tool_calls").AsList(); ok {
 			calls = cl.Items()
 		}
+		textCalls := false
+		if l.toolFormat != "native" && len(calls) == 0 && !l.tools.value.IsNil() {
+			calls = l.textToolCalls(text, len(history))
+			textCalls = len(calls) > 0
+		}
 		var turnCalls []vm.Value
 		for _, c := range calls {
 			rec, msg, err := l.toolCall(th, c, turns)
@@ -325,6 +416,9 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				if e := st.emit(th, r, "tool_call", "turn", lib.IntOf(turns), "call", rec); e != nil && err == nil {
 					err = e
 				}
+			}
+			if msg.IsValid() && textCalls {
+				msg = textResultMessage(msg)
 			}
 			if msg.IsValid() {
 				l.add(r, msg)
@@ -352,15 +446,129 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				return finish(nil)
 			}
 		}
-		if len(calls) == 0 && !st.pending(r) {
-			stop = vm.ToDisplay(get(rd, "stop_reason"))
+		if len(calls) > 0 {
+			nudges = 0
+		}
+		if l.finishedByTool(turnCalls) {
+			stop = "stop_after_tool"
 			return finish(nil)
+		}
+		if len(calls) == 0 && !st.pending(r) {
+			if l.persistent && !strings.Contains(text, l.sentinel) {
+				if nudges >= l.maxNudges {
+					stop = "stuck"
+					return finish(nil)
+				}
+				nudges++
+				l.add(r, transcripts.NewMessage("user", l.nudge))
+			} else {
+				stop = vm.ToDisplay(get(rd, "stop_reason"))
+				return finish(nil)
+			}
 		}
 		if turns >= l.maxTurns {
 			stop = "max_turns"
 			return finish(nil)
 		}
 	}
+}
+
+// stringList reads a list of strings.
+func stringList(v vm.Value) ([]string, bool) {
+	l, ok := v.AsList()
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, l.Len())
+	for _, it := range l.Items() {
+		s, ok := it.AsString()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s.Go())
+	}
+	return out, true
+}
+
+// finishedByTool reports whether a call of the turn succeeded on a tool
+// named by stop_after_successful_tools.
+func (l *loop) finishedByTool(turnCalls []vm.Value) bool {
+	for _, rec := range turnCalls {
+		d, _ := rec.AsDict()
+		if ok, _ := get(d, "ok").AsBool(); bool(ok) && slices.Contains(l.stopAfter, vm.ToDisplay(get(d, "name"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopStatus is upstream's status of a finished run, kept beside
+// stop_reason for programs written against upstream: "done" when the
+// model finished (or on_turn stopped the loop), "budget_exhausted" when
+// max_turns ran out first, "stuck" when a persistent run used up its
+// nudges (a run stop_after_successful_tools ended is "done").
+func loopStatus(stop string) string {
+	switch stop {
+	case "max_turns":
+		return "budget_exhausted"
+	case "stuck":
+		return "stuck"
+	}
+	return "done"
+}
+
+// textSystem is the system prompt of a tool_format "text" run: the
+// given one, then tool_prompt's text for the offered tools.
+func (l *loop) textSystem() vm.Value {
+	p := l.tools.prompt()
+	if l.system.IsNil() {
+		return vm.Str(p)
+	}
+	return vm.Str(vm.ToDisplay(l.system) + "\n\n" + p)
+}
+
+// textResultMessage is the tool message of a text-format call as the
+// model reads it: a user message holding tool_format_result's envelope.
+func textResultMessage(msg vm.Value) vm.Value {
+	d, _ := msg.AsDict()
+	return transcripts.NewMessage("user", tools.FormatResult(vm.ToDisplay(get(d, "name")), transcripts.Text(msg)))
+}
+
+// textToolCalls are the <tool_call> blocks of a reply's text (read when
+// the reply has no native calls, unless tool_format is "native"). Without
+// tool_format "text" only blocks naming an offered tool count, so a model
+// that calls natively and writes such a block as an example is not taken
+// at its word. A call without its own id is numbered after the run's
+// earlier calls: text_call_1, ….
+func (l *loop) textToolCalls(text string, before int) []vm.Value {
+	var calls []vm.Value
+	for _, c := range tools.ParseCalls(text) {
+		d, _ := c.AsDict()
+		if _, offered := l.tools.byName[vm.ToDisplay(get(d, "name"))]; !offered && l.toolFormat != "text" {
+			continue
+		}
+		if !d.Has("id") {
+			d = d.Set("id", vm.Str(fmt.Sprintf("text_call_%d", before+len(calls)+1)))
+		}
+		calls = append(calls, vm.Of(d))
+	}
+	return calls
+}
+
+// toolsUsed is upstream's tools_used: the names of the tools the run
+// called, each once, in the order of their first call.
+func toolsUsed(history []vm.Value) vm.Value {
+	seen := map[string]bool{}
+	var names []string
+	for _, rec := range history {
+		d, _ := rec.AsDict()
+		name := vm.ToDisplay(get(d, "name"))
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return vm.Of(lib.StrList(names))
 }
 
 // maybeCompact compacts the conversation before a model call when the

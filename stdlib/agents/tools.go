@@ -7,6 +7,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -22,6 +23,15 @@ type toolset struct {
 	value  vm.Value // nil when there are no tools
 	byName map[string]*tool.PreparedTool
 	names  []string
+}
+
+// prompt is tool_prompt's text for the offered tools (tool_format "text").
+func (ts *toolset) prompt() string {
+	list := make([]*tool.Tool, len(ts.names))
+	for i, n := range ts.names {
+		list[i] = ts.byName[n].Tool
+	}
+	return tools.Prompt(list)
 }
 
 // newToolset reads options.tools: a tool registry, or a list of tool

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,8 +15,8 @@ import (
 )
 
 // The text tool-calling protocol of the Tier 3 tools names
-// (docs/spec/builtins.md §5 names them only; the forms are this
-// implementation's): tool_schema gives the registry's harn-tools/2.0
+// (docs/spec/builtins.md §5 names them only; tool_format_result keeps
+// upstream's envelope, the other forms are this implementation's): tool_schema gives the registry's harn-tools/2.0
 // catalog as data, tool_prompt describes the agent-visible tools and the
 // call format to a model, a model answers with
 //
@@ -24,7 +25,9 @@ import (
 //	</tool_call>
 //
 // which tool_parse_call reads back, and tool_format_result wraps what the
-// tool returned as <tool_result name="read">…</tool_result>.
+// tool returned in upstream's envelope,
+//
+//	<tool_result>{"name": "read", "result": "file text"}</tool_result>
 
 // toolCallRE finds the call blocks; their bodies are JSON.
 var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
@@ -41,25 +44,22 @@ func init() {
 		}
 		return json.Parse(string(cat.Marshal()))
 	})
-	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text describing the agent-visible tools and the <tool_call> format", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		cat, err := audienceCatalog(th, "tool_prompt", a.At(0), tool.AudienceAgent)
-		if err != nil {
-			return vm.Value{}, err
+	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if _, _, err := registryTools(a.At(0)); err != nil {
+			return vm.Value{}, vm.Throwf("tool_prompt: %s", notRegistry)
 		}
-		return vm.Str(promptText(cat)), nil
+		reg, err := tool.Normalize(a.At(0), toolCache(th))
+		if err != nil {
+			return vm.Value{}, toolErr(fmt.Errorf("%s", tool.Message(err, "tool_prompt: ")))
+		}
+		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
 	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
-		var out []vm.Value
-		for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-			if call, ok := parseCall(m[1]); ok {
-				out = append(out, vm.Of(call))
-			}
-		}
-		return vm.Of(lib.List(out)), nil
+		return vm.Of(lib.List(ParseCalls(text))), nil
 	})
 	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var errs, warns []string
@@ -86,7 +86,7 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
 			"warnings", vm.Of(lib.StrList(warns)))), nil
 	})
-	lib.Def("tool_format_result", "tool_format_result(name, result)", "result (a string as is, else JSON) wrapped in <tool_result name=\"…\"> tags", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_format_result", "tool_format_result(name, result)", `a <tool_result> envelope: <tool_result>{"name": "NAME", "result": "TEXT"}</tool_result>, TEXT being the display form of result (as upstream writes it)`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, vm.Typef("tool_format_result: requires name and result")
 		}
@@ -94,13 +94,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_format_result: name must be a string, got %s", a.At(0).Type())
 		}
-		body := ""
-		if s, ok := a.At(1).AsString(); ok {
-			body = s.Go()
-		} else {
-			body = json.Stringify(a.At(1))
-		}
-		return vm.Str(fmt.Sprintf("<tool_result name=%q>\n%s\n</tool_result>", name, body)), nil
+		return vm.Str(FormatResult(name, vm.ToDisplay(a.At(1)))), nil
 	})
 }
 
@@ -153,11 +147,33 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	return reg.CatalogFor(aud), nil
 }
 
-// parseCall reads one block body; model output is often malformed, so a
-// body that is not a JSON object with a name is no call (upstream skips
-// such blocks too) rather than an error.
+// FormatResult is upstream's <tool_result> envelope: a JSON object with
+// the name and the result's display form, both as JSON strings, and a
+// space after each colon and comma as upstream writes it.
+func FormatResult(name, result string) string {
+	return fmt.Sprintf(`<tool_result>{"name": %s, "result": %s}</tool_result>`,
+		json.Stringify(vm.Str(name)), json.Stringify(vm.Str(result)))
+}
+
+// ParseCalls is tool_parse_call: the {name, arguments} of each
+// <tool_call> block of a model's text, in order (also the calls of
+// agent_loop's tool_format "text").
+func ParseCalls(text string) []vm.Value {
+	var out []vm.Value
+	for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
+		if call, ok := parseCall(m[1]); ok {
+			out = append(out, vm.Of(call))
+		}
+	}
+	return out
+}
+
+// parseCall reads one block body into {name, arguments, id?}; model
+// output is often malformed, so a body that is not a JSON object with a
+// string name and an object of arguments is no call (upstream skips such
+// blocks too) rather than an error.
 func parseCall(body string) (*vm.Dict, bool) {
-	v, err := json.Parse(strings.TrimSpace(body))
+	v, err := json.Parse(unfence(strings.TrimSpace(body)))
 	if err != nil {
 		return nil, false
 	}
@@ -165,68 +181,118 @@ func parseCall(body string) (*vm.Dict, bool) {
 	if !ok {
 		return nil, false
 	}
-	name, ok := d.Get("name")
-	if !ok || name.IsNil() {
+	name, ok := mustGet(d, "name").AsString()
+	if !ok || name.Go() == "" {
 		return nil, false
 	}
-	args, ok := d.Get("arguments")
-	if !ok || args.IsNil() {
-		args = vm.Of(vm.NewDict())
+	args, ok := callArguments(d)
+	if !ok {
+		return nil, false
 	}
-	return lib.DictOf("name", name, "arguments", args), true
+	call := lib.DictOf("name", vm.Of(name), "arguments", args)
+	if id, ok := mustGet(d, "id").AsString(); ok && id.Go() != "" {
+		call = call.Set("id", vm.Of(id))
+	}
+	return call, true
 }
 
-// promptText lists each tool with its parameters (from the input schema's
-// properties, required ones marked) and ends with the call format.
-func promptText(cat *tool.Catalog) string {
-	var sb strings.Builder
-	sb.WriteString("You have access to the following tools:\n")
-	for _, t := range cat.Tools {
-		sb.WriteString("\n## " + t.Name + "\n")
-		if t.Description != "" {
-			sb.WriteString(t.Description + "\n")
-		}
-		schema, _ := t.InputSchema.Object()
-		if schema == nil {
-			continue
-		}
-		props, _ := schemaObject(schema, "properties")
-		if props == nil || props.Len() == 0 {
-			continue
-		}
-		required := map[string]bool{}
-		if l, ok := schemaGet(schema, "required").([]any); ok {
-			for _, r := range l {
-				if s, ok := r.(string); ok {
-					required[s] = true
-				}
-			}
-		}
-		sb.WriteString("Parameters:\n")
-		props.Range(func(name string, p any) bool {
-			ps, _ := p.(*jsonv.Object)
-			typ, desc := "any", ""
-			if ps != nil {
-				if s, ok := schemaGet(ps, "type").(string); ok {
-					typ = s
-				}
-				desc, _ = schemaGet(ps, "description").(string)
-			}
-			need := "optional"
-			if required[name] {
-				need = "required"
-			}
-			fmt.Fprintf(&sb, "- %s (%s, %s)", name, typ, need)
-			if desc != "" {
-				sb.WriteString(": " + desc)
-			}
-			sb.WriteByte('\n')
-			return true
-		})
+// callArguments is the arguments object of a call: "arguments", or
+// "parameters" as Llama-style models write it; a JSON text holding an
+// object (as OpenAI-style providers send it) is read; absent or null is
+// {}. Anything else is not a call.
+func callArguments(d *vm.Dict) (vm.Value, bool) {
+	args := mustGet(d, "arguments")
+	if args.IsNil() {
+		args = mustGet(d, "parameters")
 	}
-	sb.WriteString("\nTo call a tool, reply with a block of this form (arguments is a JSON object):\n" +
-		"<tool_call>\n{\"name\": \"TOOL_NAME\", \"arguments\": {}}\n</tool_call>\n")
-	return sb.String()
+	if args.IsNil() {
+		return vm.Of(vm.NewDict()), true
+	}
+	if s, ok := args.AsString(); ok {
+		parsed, err := json.Parse(strings.TrimSpace(s.Go()))
+		if err != nil {
+			return vm.Value{}, false
+		}
+		args = parsed
+	}
+	if _, ok := args.AsDict(); !ok {
+		return vm.Value{}, false
+	}
+	return args, true
+}
+
+// unfence strips a Markdown code fence (```json … ```) around a block
+// body, which models often add.
+func unfence(body string) string {
+	if !strings.HasPrefix(body, "```") || !strings.HasSuffix(body, "```") || len(body) < 6 {
+		return body
+	}
+	inner := strings.TrimSuffix(body[3:], "```")
+	if nl := strings.IndexByte(inner, '\n'); nl >= 0 {
+		inner = inner[nl+1:]
+	} else {
+		return body
+	}
+	return strings.TrimSpace(inner)
+}
+
+// promptHeader is upstream's tool_prompt preamble: the call format, then
+// the tools.
+const promptHeader = "# Available Tools\n\n" +
+	"You have access to the following tools. To use a tool, output a tool call in this exact format:\n\n" +
+	"<tool_call>{\"name\": \"tool_name\", \"arguments\": {\"param\": \"value\"}}</tool_call>\n\n" +
+	"You may make multiple tool calls in a single response. Wait for tool results before proceeding.\n\n" +
+	"## Tools\n\n"
+
+// Prompt is tool_prompt's text for tools (also the system prompt
+// addition of agent_loop's tool_format "text"), in upstream's layout: per
+// tool a "### name" heading, its description, and a "- param: type" line
+// per parameter sorted by name, the text trimmed at the end.
+func Prompt(tools []*tool.Tool) string {
+	var sb strings.Builder
+	sb.WriteString(promptHeader)
+	for _, t := range tools {
+		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
+		if lines := paramLines(t); len(lines) > 0 {
+			sb.WriteString("Parameters:\n" + strings.Join(lines, "\n") + "\n")
+		}
+		sb.WriteByte('\n')
+	}
+	return strings.TrimRight(sb.String(), " \t\n")
+}
+
+// paramLines are the "- name: type" lines of a tool: upstream shows each
+// legacy parameter's value in display form ("string", or the definition
+// record); a tool with a complete input schema shows each property's JSON
+// Schema type (any when it has none).
+func paramLines(t *tool.Tool) []string {
+	var lines []string
+	if params, ok := mustGet(t.Definition, "parameters").AsDict(); ok {
+		for _, k := range slices.Sorted(slices.Values(params.Keys())) {
+			lines = append(lines, "- "+k+": "+vm.ToDisplay(mustGet(params, k)))
+		}
+		return lines
+	}
+	schema, _ := t.Entry.InputSchema.Object()
+	if schema == nil {
+		return nil
+	}
+	props, _ := schemaObject(schema, "properties")
+	if props == nil {
+		return nil
+	}
+	props.Range(func(name string, p any) bool {
+		typ := "any"
+		if ps, ok := p.(*jsonv.Object); ok {
+			if s, ok := schemaGet(ps, "type").(string); ok {
+				typ = s
+			}
+		}
+		lines = append(lines, "- "+name+": "+typ)
+		return true
+	})
+	slices.Sort(lines)
+	return lines
 }
 
 func schemaGet(o *jsonv.Object, k string) any {
