@@ -174,8 +174,15 @@ func (p *parallelRun) startMore() {
 }
 
 // branchStarted runs when a branch begins (on its thread, lock held).
+// A branch cancelled while it was still queued was cancelled with its
+// owner's other tasks (the owner ended, its deadline passed, its scope
+// failed): the branches not yet queued are not its children yet, so they
+// must not start either, or they would outlive the owner.
 func (p *parallelRun) branchStarted(t *Task) {
 	p.queued--
+	if t.stopRequested() {
+		p.halted = true
+	}
 	if p.failed {
 		t.Cancel() // it runs until its first wait
 	}

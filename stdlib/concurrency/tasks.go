@@ -89,6 +89,14 @@ func (t *Task) hasStarted() bool {
 	return t.th != nil
 }
 
+// stopRequested reports whether cancel was called (not cancel_graceful);
+// from onStart, whether the task was cancelled before it began.
+func (t *Task) stopRequested() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopped
+}
+
 // cancelRequested reports whether cancel or cancel_graceful was called.
 func (t *Task) cancelRequested() bool {
 	t.mu.Lock()
