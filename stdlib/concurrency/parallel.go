@@ -204,6 +204,14 @@ func (p *parallelRun) branchDone(t *Task) {
 		}
 	case p.mode == parSettle && !isCancellation(t.err):
 		r.v = vm.Of(vm.Err(t.err.Caught()))
+	case isCancellation(t.err) && !p.failed && t.cancelledByHandle():
+		// cancelled through its handle (task_current()) by the script, not
+		// by this run: as `await` of a cancelled task gives nil, so does
+		// the branch; its siblings go on
+		r.v = vm.Nil
+		if p.mode == parSettle {
+			r.v = vm.Of(vm.Ok(vm.Nil))
+		}
 	case isCancellation(t.err) && p.failed:
 		// stopped because a sibling failed
 		r.err = t.err
