@@ -400,7 +400,16 @@ func (th *Thread) CallerFile() string {
 // RunModule runs a module's top-level code and returns the program result
 // (a top-level return value, main's result, or the entry pipeline's value).
 // Tasks the module spawned and nobody awaited are cancelled when it ends.
+// The lock is kept from the body's end to the cancellation: letting it go
+// in between would start the tasks still queued, which the module never
+// waited for, so they would run after its last statement instead of
+// being dropped (docs/concurrency.md, "Choices where the references are
+// silent").
 func (th *Thread) RunModule(m *Module) (Value, error) {
+	if !th.held {
+		th.Lock()
+		defer th.Unlock()
+	}
 	cl := &Closure{Proto: m.Prog.Main, Module: m, rt: m.rt}
 	v, err := th.CallPlain(Of(cl), nil)
 	th.EndChildren()

@@ -933,7 +933,7 @@ type withG struct {
 	Open  tok[sLBrace]  `parser:"@@"`
 	Key   tok[sMaxConc] `parser:"@@"`
 	Colon tok[sColon]   `parser:"@@"`
-	Max   expr          `parser:"@@"`
+	Max   expr          `parser:"@@ ','?"`
 	Close tok[sRBrace]  `parser:"@@"`
 }
 

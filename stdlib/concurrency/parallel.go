@@ -174,8 +174,15 @@ func (p *parallelRun) startMore() {
 }
 
 // branchStarted runs when a branch begins (on its thread, lock held).
+// A branch cancelled while it was still queued was cancelled with its
+// owner's other tasks (the owner ended, its deadline passed, its scope
+// failed): the branches not yet queued are not its children yet, so they
+// must not start either, or they would outlive the owner.
 func (p *parallelRun) branchStarted(t *Task) {
 	p.queued--
+	if t.stopRequested() {
+		p.halted = true
+	}
 	if p.failed {
 		t.Cancel() // it runs until its first wait
 	}
@@ -197,6 +204,14 @@ func (p *parallelRun) branchDone(t *Task) {
 		}
 	case p.mode == parSettle && !isCancellation(t.err):
 		r.v = vm.Of(vm.Err(t.err.Caught()))
+	case isCancellation(t.err) && !p.failed && t.cancelledByHandle():
+		// cancelled through its handle (task_current()) by the script, not
+		// by this run: as `await` of a cancelled task gives nil, so does
+		// the branch; its siblings go on
+		r.v = vm.Nil
+		if p.mode == parSettle {
+			r.v = vm.Of(vm.Ok(vm.Nil))
+		}
 	case isCancellation(t.err) && p.failed:
 		// stopped because a sibling failed
 		r.err = t.err

@@ -47,9 +47,10 @@ type Task struct {
 
 	graceful atomic.Bool // cancel_graceful asked it to stop
 
-	mu      sync.Mutex
-	th      *vm.Thread // the thread running the body, while it runs
-	stopped bool       // cancel was asked for
+	mu       sync.Mutex
+	th       *vm.Thread // the thread running the body, while it runs
+	stopped  bool       // cancel was asked for
+	byHandle bool       // by cancel or cancel_graceful, not by its owner's lifetime
 }
 
 func (t *Task) Type() string { return "task_handle" }
@@ -82,11 +83,35 @@ func (t *Task) cancelWithCleanup(grace time.Duration) {
 	}
 }
 
+// cancelByHandle is cancel(h) and a cancel_graceful(h, grace) whose grace
+// ran out: a cancellation the script asked for through the handle.
+func (t *Task) cancelByHandle(grace time.Duration) {
+	t.mu.Lock()
+	t.byHandle = true
+	t.mu.Unlock()
+	t.cancelWithCleanup(grace)
+}
+
+// cancelledByHandle reports whether cancelByHandle was called.
+func (t *Task) cancelledByHandle() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byHandle
+}
+
 // hasStarted reports whether the task's body has begun running.
 func (t *Task) hasStarted() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.th != nil
+}
+
+// stopRequested reports whether cancel was called (not cancel_graceful);
+// from onStart, whether the task was cancelled before it began.
+func (t *Task) stopRequested() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopped
 }
 
 // cancelRequested reports whether cancel or cancel_graceful was called.
@@ -217,7 +242,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		t.Cancel()
+		t.cancelByHandle(vm.DefaultCleanupGrace)
 		return vm.Nil, nil
 	})
 	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -242,7 +267,7 @@ func init() {
 		if fired {
 			return vm.True, nil
 		}
-		t.cancelWithCleanup(grace)
+		t.cancelByHandle(grace)
 		return vm.False, nil
 	})
 	lib.Def("is_cancelled", "is_cancelled(handle?)", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
