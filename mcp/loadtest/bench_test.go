@@ -263,7 +263,8 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 
 // benchCalls are the orchestrator tools the benchmarks call: a read
 // (harn.trust.query) and a call that also appends an audit record
-// synchronously (harn.secret_scan).
+// (harn.secret_scan; written behind the answer, with the action-graph
+// record).
 var benchCalls = []struct{ tool, args string }{
 	{"harn.trust.query", `{}`},
 	{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},
