@@ -118,3 +118,30 @@ func TestTrackAndDrainRace(t *testing.T) {
 		}
 	}
 }
+
+// Every call's context ends with Drain's bound, its cause
+// ErrShuttingDown, whichever of the server's stop contexts it was made
+// from.
+func TestDrainEndsEveryCallContext(t *testing.T) {
+	f := newFake()
+	f.ctxs = make(chan context.Context, 8)
+	srv := NewServer(f, Options{Parallel: true})
+	c := startPipeServer(t, srv)
+	const calls = 6
+	for id := 1; id <= calls; id++ {
+		c.Send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": modern(map[string]any{"name": "block"}, nil)})
+	}
+	ctxs := make([]context.Context, calls)
+	for i := range ctxs {
+		ctxs[i] = <-f.ctxs
+	}
+	bound, cancel := context.WithCancel(context.Background())
+	cancel()
+	srv.Drain(bound)
+	for i, ctx := range ctxs {
+		<-ctx.Done()
+		if cause := context.Cause(ctx); cause != ErrShuttingDown {
+			t.Errorf("call %d: cause %v, want ErrShuttingDown", i, cause)
+		}
+	}
+}

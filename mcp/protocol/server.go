@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"sync"
@@ -138,10 +139,17 @@ type Server struct {
 	// them too.
 	working map[*task]bool
 	idle    chan struct{} // made, under mu, before draining is set
-	// stopCtx is every call's parent context: Drain cancels it, with
-	// ErrShuttingDown as the cause, when its deadline passes.
-	stopCtx context.Context
-	stop    context.CancelCauseFunc
+	// stopCtx is every call's ancestor context: Drain cancels it, with
+	// ErrShuttingDown as the cause, when its deadline passes. A call's
+	// context is made from one of its children, stopShards, picked at
+	// random: a context registers each child it has under a mutex of its
+	// own, so with one parent every call of the server took one mutex
+	// twice (at its start and end), and under load queued there behind a
+	// holder the OS had descheduled.
+	stopCtx      context.Context
+	stop         context.CancelCauseFunc
+	stopShards   [stopShardCount]context.Context
+	stopShardEnd [stopShardCount]context.CancelFunc // called by Drain with stop
 	// httpCalls are the requests in progress on HTTP, for
 	// notifications/cancelled.
 	httpCalls httpCalls
@@ -160,7 +168,20 @@ func NewServer(p Provider, opts Options) *Server {
 	}
 	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, working: map[*task]bool{}}
 	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
+	for i := range s.stopShards {
+		// Cancelled with stopCtx, and with its cause.
+		s.stopShards[i], s.stopShardEnd[i] = context.WithCancel(s.stopCtx)
+	}
 	return s
+}
+
+// stopShardCount is the number of stopShards: enough that the calls of
+// 64 busy clients seldom meet on one.
+const stopShardCount = 32
+
+// callParent is the parent context of a new call (see stopShards).
+func (s *Server) callParent() context.Context {
+	return s.stopShards[rand.IntN(stopShardCount)]
 }
 
 // Drain stops the server taking calls — a tools/call, resources/read or
@@ -209,6 +230,9 @@ func (s *Server) Drain(ctx context.Context) error {
 		}
 	}
 	s.stop(ErrShuttingDown)
+	for _, end := range s.stopShardEnd {
+		end() // done already, as stopCtx's children
+	}
 	for req, c := range cut {
 		c.fail(req, shuttingDown())
 	}
