@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -149,6 +150,9 @@ const maxHanded = 16 * refreshPage
 // processes' records, records nobody handed over), so what it folds is
 // the same either way.
 func (v *view) appended(topic string, recs []eventlog.Record) {
+	if !folded(topic) {
+		return // nothing would take them: held, they would only pile up
+	}
 	v.handMu.Lock()
 	defer v.handMu.Unlock()
 	m := v.handed[topic]
@@ -269,6 +273,15 @@ func (v *view) m(id string) *Metrics {
 
 const refreshPage = 1000
 
+// dispatchTopics are the topics a refresh folds besides
+// observability.action_graph.
+var dispatchTopics = []string{TopicEvents, TopicAttempts, TopicOutbox, TopicDLQ}
+
+// folded reports whether a refresh folds topic's records.
+func folded(topic string) bool {
+	return topic == TopicActionGraph || slices.Contains(dispatchTopics, topic)
+}
+
 // refresh folds the records appended since the last refresh. A page of
 // observability.action_graph is read before the dispatch topics and
 // folded after them: an action-graph record relates to an event by its
@@ -281,7 +294,7 @@ func (v *view) refresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, topic := range []string{TopicEvents, TopicAttempts, TopicOutbox, TopicDLQ} {
+		for _, topic := range dispatchTopics {
 			if err := v.drain(ctx, topic); err != nil {
 				return err
 			}

@@ -35,8 +35,8 @@ import (
 //     itself between two transactions (a PASSIVE checkpoint of a few
 //     dozen pages, but two fsyncs, which all waiting steps wait for), and
 //     its next commit starts the WAL over. restart is four times start,
-//     so that the writer does this once per 16 MiB written by default
-//     rather than once per 4: measured, the catch-ups were what was left
+//     so that the writer does this once per 32 MiB written by default
+//     (16 MiB in a file with 4 KiB pages) rather than once per 4: measured, the catch-ups were what was left
 //     of the writer's checkpoint stalls.
 //   - Should the WAL still reach walPolicy.limit frames (readers kept old
 //     snapshots, the checkpointer fell behind), the writer runs a RESTART
@@ -67,9 +67,9 @@ type walPolicy struct {
 const DefaultCheckpointPages = 1000
 
 // policyFor is the walPolicy of a checkpointer that starts at pages
-// frames: the WAL starts over at 4 times that (16 MiB by default), the
+// frames: the WAL starts over at 4 times that (32 MiB with 8 KiB pages), the
 // writer catches up on the last sixteenth of pages (at most 64 frames),
-// and the WAL is bounded at 8 times pages (32 MiB).
+// and the WAL is bounded at 8 times pages (64 MiB with 8 KiB pages).
 func policyFor(pages int) walPolicy {
 	p := uint32(max(pages, 1))
 	return walPolicy{start: p, restart: 4 * p, catchUp: min(64, max(1, p/16)), limit: 8 * p}

@@ -110,7 +110,7 @@ func TestCheckpointsBoundTheWAL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pages := st.Size() / 4096; pages > int64(bound)+1 {
+	if pages := st.Size() / pageSize; pages > int64(bound)+1 {
 		t.Errorf("the WAL file holds %d pages, want at most %d", pages, bound)
 	}
 	n, err := l.Count(ctx, "t")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -231,5 +232,45 @@ func TestWriterStatementJournalInMemory(t *testing.T) {
 	}
 	if store != 2 {
 		t.Errorf("writer temp_store = %d, want 2 (MEMORY)", store)
+	}
+}
+
+// An AppendAll whose records alternate between topics (the MCP
+// recorder's batch: a scan's audit, then its action-graph record, call
+// after call) bumps each topic's head once, not once per record, and
+// still gives each record the id it would have had in order.
+func TestAppendAllInterleavedTopicsBumpEachHeadOnce(t *testing.T) {
+	ctx := context.Background()
+	l, err := Open(ctx, filepath.Join(t.TempDir(), "events.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var batch []eventlog.TopicRecord
+	for i := range 50 {
+		for _, topic := range []string{"audit", "graph"} {
+			batch = append(batch, eventlog.TopicRecord{Topic: topic, Record: eventlog.Record{Kind: fmt.Sprint(topic, i), Payload: []byte(`{}`)}})
+		}
+	}
+	before := l.bumps
+	ids, err := l.AppendAll(ctx, batch...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := l.bumps - before; n != 2 {
+		t.Errorf("%d head bumps for two topics", n)
+	}
+	for i, id := range ids {
+		if id != int64(i/2+1) {
+			t.Fatalf("record %d (%s) has id %d, want %d", i, batch[i].Record.Kind, id, i/2+1)
+		}
+	}
+	for _, topic := range []string{"audit", "graph"} {
+		recs, _ := l.Read(ctx, topic, 0, 0)
+		for i, r := range recs {
+			if r.Kind != fmt.Sprint(topic, i) || r.ID != int64(i+1) {
+				t.Fatalf("%s record %d: %s id %d", topic, i, r.Kind, r.ID)
+			}
+		}
 	}
 }

@@ -186,3 +186,61 @@ func TestSchema(t *testing.T) {
 		t.Errorf("row: id %d kind %q payload %s headers %s at %d, head %d", id, kind, payload, headers, at, last)
 	}
 }
+
+// pageSizeOf reads the page size of the database file at path.
+func pageSizeOf(t *testing.T, path string) int {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("PRAGMA page_size").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A log file Open creates has 8 KiB pages, in WAL mode; a file created
+// with SQLite's default 4 KiB pages (every state directory from before)
+// keeps them, and its records, and takes appends as before.
+func TestPageSize(t *testing.T) {
+	ctx := context.Background()
+	fresh := filepath.Join(t.TempDir(), "events.sqlite")
+	l := open(t, fresh)
+	if mode, _, _ := l.Pragmas(ctx); mode != "wal" {
+		t.Errorf("journal mode %s", mode)
+	}
+	l.Close()
+	if n := pageSizeOf(t, fresh); n != 8192 {
+		t.Errorf("a new log has %d-byte pages, want 8192", n)
+	}
+
+	old := filepath.Join(t.TempDir(), "events.sqlite")
+	db, err := sql.Open("sqlite", "file:"+old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA page_size=4096; PRAGMA journal_mode=WAL;
+		CREATE TABLE topic_heads (topic TEXT PRIMARY KEY, last_id INTEGER NOT NULL);
+		INSERT INTO topic_heads VALUES ('t', 1);
+		CREATE TABLE events (topic TEXT NOT NULL, event_id INTEGER NOT NULL, kind TEXT NOT NULL, payload BLOB NOT NULL,
+			headers TEXT NOT NULL, occurred_at_ms INTEGER NOT NULL, PRIMARY KEY (topic, event_id));
+		INSERT INTO events VALUES ('t', 1, 'before', '{}', '{}', 1);`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	l = open(t, old)
+	if _, err := l.Append(ctx, "t", eventlog.Record{Kind: "after", Payload: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := l.Read(ctx, "t", 0, 0)
+	if err != nil || len(recs) != 2 || recs[0].Kind != "before" || recs[1].Kind != "after" || recs[1].ID != 2 {
+		t.Fatalf("records of the old file: %v, %v", recs, err)
+	}
+	l.Close()
+	if n := pageSizeOf(t, old); n != 4096 {
+		t.Errorf("the old file now has %d-byte pages, want 4096 kept", n)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn/eventlog/eventlogtest/pgtest"
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/mcp/auth"
 	"github.com/harnlang/harn/mcp/protocol"
@@ -243,12 +244,17 @@ func BenchmarkHarnServeMCP64(b *testing.B) {
 // BenchmarkHarnMcpServe64 loads the orchestrator, `harn mcp serve
 // --transport http`, calling harn.trust.query and harn.secret_scan
 // (each call appends an observability.action_graph event, the scan also
-// an audit.secret_scan one), on the default SQLite event log and on the
-// in-memory one, which separates the log's cost from the server's.
+// an audit.secret_scan one), on the default SQLite event log, on the
+// in-memory one, which separates the log's cost from the server's, and
+// on PostgreSQL (see postgresURL).
 func BenchmarkHarnMcpServe64(b *testing.B) {
-	for _, backend := range []string{"sqlite", "memory"} {
+	for _, backend := range []string{"sqlite", "memory", "postgres"} {
 		b.Run(backend, func(b *testing.B) {
-			url, pid := startHarn(b, []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend},
+			env := []string{"HARN_EVENT_LOG_URL=", "HARN_EVENT_LOG_BACKEND=" + backend}
+			if backend == "postgres" {
+				env = []string{"HARN_EVENT_LOG_URL=" + postgresURL(b), "HARN_EVENT_LOG_BACKEND="}
+			}
+			url, pid := startHarn(b, env,
 				"mcp", "serve", "--transport", "http", "--bind", "127.0.0.1:0",
 				"--config", "testdata/harn.toml", "--state-dir", b.TempDir())
 			for _, c := range benchCalls {
@@ -261,9 +267,22 @@ func BenchmarkHarnMcpServe64(b *testing.B) {
 	}
 }
 
+// postgresURL is the database HARN_BENCH_POSTGRES_URL names, or else a
+// throwaway server of package pgtest, each benchmark on an empty schema
+// of its own; without PostgreSQL the benchmark skips.
+func postgresURL(b *testing.B) string {
+	if url := os.Getenv("HARN_BENCH_POSTGRES_URL"); url != "" {
+		return url
+	}
+	return pgtest.Schema(b)
+}
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
 // benchCalls are the orchestrator tools the benchmarks call: a read
 // (harn.trust.query) and a call that also appends an audit record
-// synchronously (harn.secret_scan).
+// (harn.secret_scan; written behind the answer, with the action-graph
+// record).
 var benchCalls = []struct{ tool, args string }{
 	{"harn.trust.query", `{}`},
 	{"harn.secret_scan", `{"content":"token = \"ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\""}`},

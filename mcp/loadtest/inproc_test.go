@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
+	"github.com/harnlang/harn/eventlog/postgres"
 	"github.com/harnlang/harn/eventlog/sqlite"
 	"github.com/harnlang/harn/orchestrator/mcpserver"
 )
@@ -20,16 +21,19 @@ import (
 // process, so `-cpuprofile` and `-memprofile` see the server's side of
 // each call. Its figures include the load generator's CPU.
 func BenchmarkOrchestratorInProcess64(b *testing.B) {
-	for _, backend := range []string{"sqlite", "memory"} {
+	for _, backend := range []string{"sqlite", "memory", "postgres"} {
 		b.Run(backend, func(b *testing.B) {
 			dir := b.TempDir()
 			var log eventlog.Log = memory.New()
-			if backend == "sqlite" {
-				l, err := sqlite.Open(context.Background(), filepath.Join(dir, "events.sqlite"))
-				if err != nil {
-					b.Fatal(err)
-				}
-				log = l
+			var err error
+			switch backend {
+			case "sqlite":
+				log, err = sqlite.Open(context.Background(), filepath.Join(dir, "events.sqlite"))
+			case "postgres":
+				log, err = postgres.Open(context.Background(), postgresURL(b))
+			}
+			if err != nil {
+				b.Fatal(err)
 			}
 			h := orchestratorHandler(b, dir, log)
 			for _, c := range benchCalls {

@@ -57,7 +57,7 @@ func (x *Call) Cancelled() bool { return x.canceller().isCancelled() }
 // Context is cancelled with the request (or its task), or by Drain
 // (cause ErrShuttingDown).
 func (x *Call) Context() context.Context {
-	x.ctxOnce.Do(func() { x.ctx, x.endCtx = contextFor(x.c.srv.stopCtx, x.canceller()) })
+	x.ctxOnce.Do(func() { x.ctx, x.endCtx = contextFor(x.c.srv.callParent(), x.canceller()) })
 	return x.ctx
 }
 

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"sync"
 )
 
@@ -13,9 +14,40 @@ import (
 // Authenticator established; "" without authentication) and, when the
 // notification names a client in _meta, of the same client identity
 // (docs/mcp.md, Cancellation).
+//
+// Every HTTP call adds itself and removes itself, so the table is cut
+// in shards by key, each with its own lock: with one lock, the calls of
+// a busy server queued there behind a holder the OS had descheduled.
 type httpCalls struct {
+	shards [httpCallShards]httpCallShard
+}
+
+// httpCallShards is the number of shards of httpCalls.
+const httpCallShards = 32
+
+// httpCallShard is the part of httpCalls that holds some of the keys.
+type httpCallShard struct {
 	mu sync.Mutex
 	by map[httpCallKey]*httpExchange // each the head of a list (next)
+}
+
+var httpCallSeed = maphash.MakeSeed()
+
+// shard is the shard that holds key.
+func (t *httpCalls) shard(key httpCallKey) *httpCallShard {
+	return &t.shards[maphash.Comparable(httpCallSeed, key)%httpCallShards]
+}
+
+// len is the number of keys with requests in progress (tests).
+func (t *httpCalls) len() int {
+	n := 0
+	for i := range t.shards {
+		sh := &t.shards[i]
+		sh.mu.Lock()
+		n += len(sh.by)
+		sh.mu.Unlock()
+	}
+	return n
 }
 
 // httpCallKey is who sent a request and its id; a numeric id never
@@ -39,25 +71,27 @@ func callKey(principal string, id any) (httpCallKey, bool) {
 
 // add registers ex, in progress for key.
 func (t *httpCalls) add(key httpCallKey, ex *httpExchange) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.by == nil {
-		t.by = map[httpCallKey]*httpExchange{}
+	sh := t.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.by == nil {
+		sh.by = map[httpCallKey]*httpExchange{}
 	}
-	ex.next = t.by[key]
-	t.by[key] = ex
+	ex.next = sh.by[key]
+	sh.by[key] = ex
 }
 
 // remove takes ex out once its POST is answered.
 func (t *httpCalls) remove(key httpCallKey, ex *httpExchange) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	head := t.by[key]
+	sh := t.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	head := sh.by[key]
 	if head == ex {
 		if ex.next == nil {
-			delete(t.by, key)
+			delete(sh.by, key)
 		} else {
-			t.by[key] = ex.next
+			sh.by[key] = ex.next
 		}
 		return
 	}
@@ -74,14 +108,15 @@ func (t *httpCalls) remove(key httpCallKey, ex *httpExchange) {
 // stdio. Two requests that match (one client reusing an id while the
 // first still runs) are both cancelled.
 func (t *httpCalls) cancel(key httpCallKey, identity string) {
-	t.mu.Lock()
+	sh := t.shard(key)
+	sh.mu.Lock()
 	var hit []*httpExchange
-	for ex := t.by[key]; ex != nil; ex = ex.next {
+	for ex := sh.by[key]; ex != nil; ex = ex.next {
 		if identity == "" || metaIdentity(ex.params) == identity {
 			hit = append(hit, ex)
 		}
 	}
-	t.mu.Unlock()
+	sh.mu.Unlock()
 	for _, ex := range hit {
 		ex.cancel()
 	}

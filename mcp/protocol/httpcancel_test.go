@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -130,9 +131,7 @@ func TestHTTPCancelledAfterAnswer(t *testing.T) {
 		t.Fatalf("echo %d %q", r.status, r.body)
 	}
 	sendCancel(t, h, 3, "", nil)
-	s.httpCalls.mu.Lock()
-	left := len(s.httpCalls.by)
-	s.httpCalls.mu.Unlock()
+	left := s.httpCalls.len()
 	if left != 0 {
 		t.Errorf("%d requests still registered after their answers", left)
 	}
@@ -159,13 +158,41 @@ func TestHTTPCallsList(t *testing.T) {
 	}
 	for _, ex := range []*httpExchange{b, c, a} {
 		calls.remove(key, ex)
-		for e := calls.by[key]; e != nil; e = e.next {
+		for e := calls.shard(key).by[key]; e != nil; e = e.next {
 			if e == ex {
 				t.Fatal("a removed request is still listed")
 			}
 		}
 	}
-	if len(calls.by) != 0 {
-		t.Errorf("%d keys left", len(calls.by))
+	if n := calls.len(); n != 0 {
+		t.Errorf("%d keys left", n)
+	}
+}
+
+// Requests under many keys spread over the table's shards: each is
+// found under its own key, and removing them all leaves nothing.
+func TestHTTPCallsShards(t *testing.T) {
+	var calls httpCalls
+	const n = 200
+	keys := make([]httpCallKey, n)
+	exs := make([]*httpExchange, n)
+	used := map[*httpCallShard]bool{}
+	for i := range n {
+		keys[i], _ = callKey("p", json.Number(fmt.Sprint(i)))
+		exs[i] = &httpExchange{}
+		calls.add(keys[i], exs[i])
+		used[calls.shard(keys[i])] = true
+	}
+	if calls.len() != n || len(used) < httpCallShards/2 {
+		t.Fatalf("%d keys listed in %d shards", calls.len(), len(used))
+	}
+	for i := range n {
+		if calls.shard(keys[i]).by[keys[i]] != exs[i] {
+			t.Fatalf("request %d not found under its key", i)
+		}
+		calls.remove(keys[i], exs[i])
+	}
+	if left := calls.len(); left != 0 {
+		t.Errorf("%d keys left", left)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"sync"
@@ -120,22 +121,35 @@ type Server struct {
 	// for writing.
 	jobs sync.RWMutex
 
+	// calls are the requests whose handler job is queued or running, on
+	// any connection (*Request to *conn), for Drain, and active counts
+	// them; once draining, new ones are refused and idle is closed when
+	// the last one ends. Every call registers and unregisters itself, so
+	// they take no lock: a server-wide mutex there made every call of a
+	// busy server queue behind a holder that the OS had descheduled.
+	// (See track for why the counter and the flag need no lock.)
+	calls    sync.Map
+	active   atomic.Int64
+	draining atomic.Bool
+
 	mu    sync.Mutex
 	conns map[*conn]bool
-	// calls are the requests whose handler job is queued or running, on
-	// any connection, for Drain; once draining, new ones are refused and
-	// idle is closed when the last one ends.
-	calls map[*Request]*conn
 	// working are the tasks whose work runs, which outlives the call
 	// that created them (on HTTP, in parallel mode); Drain waits for
 	// them too.
-	working  map[*task]bool
-	draining bool
-	idle     chan struct{}
-	// stopCtx is every call's parent context: Drain cancels it, with
-	// ErrShuttingDown as the cause, when its deadline passes.
-	stopCtx context.Context
-	stop    context.CancelCauseFunc
+	working map[*task]bool
+	idle    chan struct{} // made, under mu, before draining is set
+	// stopCtx is every call's ancestor context: Drain cancels it, with
+	// ErrShuttingDown as the cause, when its deadline passes. A call's
+	// context is made from one of its children, stopShards, picked at
+	// random: a context registers each child it has under a mutex of its
+	// own, so with one parent every call of the server took one mutex
+	// twice (at its start and end), and under load queued there behind a
+	// holder the OS had descheduled.
+	stopCtx      context.Context
+	stop         context.CancelCauseFunc
+	stopShards   [stopShardCount]context.Context
+	stopShardEnd [stopShardCount]context.CancelFunc // called by Drain with stop
 	// httpCalls are the requests in progress on HTTP, for
 	// notifications/cancelled.
 	httpCalls httpCalls
@@ -152,9 +166,22 @@ func NewServer(p Provider, opts Options) *Server {
 	if opts.PageSize <= 0 {
 		opts.PageSize = PageSizeFromEnv()
 	}
-	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, calls: map[*Request]*conn{}, working: map[*task]bool{}}
+	s := &Server{p: p, opts: opts, tasks: newTaskStore(), conns: map[*conn]bool{}, working: map[*task]bool{}}
 	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
+	for i := range s.stopShards {
+		// Cancelled with stopCtx, and with its cause.
+		s.stopShards[i], s.stopShardEnd[i] = context.WithCancel(s.stopCtx)
+	}
 	return s
+}
+
+// stopShardCount is the number of stopShards: enough that the calls of
+// 64 busy clients seldom meet on one.
+const stopShardCount = 32
+
+// callParent is the parent context of a new call (see stopShards).
+func (s *Server) callParent() context.Context {
+	return s.stopShards[rand.IntN(stopShardCount)]
 }
 
 // Drain stops the server taking calls — a tools/call, resources/read or
@@ -171,9 +198,10 @@ func NewServer(p Provider, opts Options) *Server {
 // Drain returns.
 func (s *Server) Drain(ctx context.Context) error {
 	s.mu.Lock()
-	if !s.draining {
-		s.draining, s.idle = true, make(chan struct{})
-		s.closeIfIdle()
+	if !s.draining.Load() {
+		s.idle = make(chan struct{})
+		s.draining.Store(true)
+		s.closeIfIdleLocked()
 	}
 	idle := s.idle
 	s.mu.Unlock()
@@ -182,8 +210,12 @@ func (s *Server) Drain(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
+	cut := map[*Request]*conn{}
+	s.calls.Range(func(k, v any) bool {
+		cut[k.(*Request)] = v.(*conn)
+		return true
+	})
 	s.mu.Lock()
-	cut := maps.Clone(s.calls)
 	cutTasks := maps.Clone(s.working)
 	s.mu.Unlock()
 	for t := range cutTasks {
@@ -198,6 +230,9 @@ func (s *Server) Drain(ctx context.Context) error {
 		}
 	}
 	s.stop(ErrShuttingDown)
+	for _, end := range s.stopShardEnd {
+		end() // done already, as stopCtx's children
+	}
 	for req, c := range cut {
 		c.fail(req, shuttingDown())
 	}
@@ -210,22 +245,31 @@ func (s *Server) Drain(ctx context.Context) error {
 func (s *Server) Stopped() context.Context { return s.stopCtx }
 
 // track registers a call about to be queued; false when draining.
+//
+// It counts the call, registers it, and only then looks at draining,
+// while Drain sets draining and only then looks at the count (both
+// sequentially consistent atomics): if track saw no drain, Drain's
+// look comes later and sees the call, counted and registered, and waits
+// for it (or cuts it); if it saw one, it takes the call back and tells
+// a drain that may have seen it counted.
 func (s *Server) track(req *Request, c *conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.draining {
+	s.active.Add(1)
+	s.calls.Store(req, c)
+	if s.draining.Load() {
+		s.untrack(req)
 		return false
 	}
-	s.calls[req] = c
 	return true
 }
 
 // untrack removes a call whose job ended.
 func (s *Server) untrack(req *Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.calls, req)
-	s.closeIfIdle()
+	s.calls.Delete(req)
+	if s.active.Add(-1) == 0 && s.draining.Load() {
+		s.mu.Lock()
+		s.closeIfIdleLocked()
+		s.mu.Unlock()
+	}
 }
 
 // startWork registers the work of task t, which its call's job starts
@@ -241,13 +285,13 @@ func (s *Server) endWork(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.working, t)
-	s.closeIfIdle()
+	s.closeIfIdleLocked()
 }
 
-// closeIfIdle ends a drain's wait once no call runs and no task works;
-// call with s.mu held.
-func (s *Server) closeIfIdle() {
-	if !s.draining || len(s.calls) > 0 || len(s.working) > 0 {
+// closeIfIdleLocked ends a drain's wait once no call runs and no task
+// works; call with s.mu held.
+func (s *Server) closeIfIdleLocked() {
+	if !s.draining.Load() || s.active.Load() > 0 || len(s.working) > 0 {
 		return
 	}
 	select {

@@ -477,10 +477,7 @@ func TestDrain(t *testing.T) {
 		<-f.started
 		drained := make(chan error, 1)
 		go func() { drained <- srv.Drain(context.Background()) }()
-		for draining := false; !draining; {
-			srv.mu.Lock()
-			draining = srv.draining
-			srv.mu.Unlock()
+		for !srv.draining.Load() {
 			runtime.Gosched()
 		}
 		jsonEq(t, "call while draining", c.call(2, "tools/call", modern(map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil))["error"],

@@ -8,11 +8,12 @@ import (
 	"github.com/harnlang/harn/eventlog"
 )
 
-// recorder writes the per-call observability off the call path: a tool
-// call answers without waiting for its stderr line to be written or its
-// action-graph record to reach the disk (one fsync per call would bound
-// the server's rate by the disk's), while lines and records keep their
-// order. The records of many calls go together: the lines in one write,
+// recorder writes the per-call records off the call path: a tool call
+// answers without waiting for its stderr line to be written or its
+// action-graph record (and harn.secret_scan's audit record) to reach the
+// disk (one fsync per call would bound the server's rate by the disk's,
+// and its tail by the disk's fsync tail), while lines and records keep
+// their order. The records of many calls go together: the lines in one write,
 // the records in one AppendAll, one transaction. A batch starts with the
 // first record queued after the previous batch was written and gathers
 // for up to window, or until it holds maxBatch records, or someone
@@ -21,8 +22,9 @@ import (
 // each record costs, which under load otherwise fell on batches of a few
 // dozen records. A full queue makes callers wait (backpressure); Close
 // and Flush drain it. What is still queued when the process is killed is
-// lost — it describes calls, not events; events and audits are written
-// synchronously.
+// lost — it describes calls, not events: accepted events and dispatch
+// outcomes never go through it (docs/orchestrator.md, Failure
+// semantics).
 type recorder struct {
 	log   eventlog.Log
 	queue chan recorderItem
@@ -162,12 +164,15 @@ func (r *recorder) handOver(batch []eventlog.TopicRecord, ids []int64) {
 	}
 }
 
-// add queues a call's stderr line (ending in a newline) and record.
+// add queues a call's stderr line (ending in a newline; nil for none)
+// and record.
 func (r *recorder) add(line []byte, topic string, rec eventlog.Record) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
-		r.emit(line)
+		if len(line) > 0 {
+			r.emit(line)
+		}
 		if _, err := r.log.Append(context.Background(), topic, rec); err != nil {
 			r.fail(err)
 		}

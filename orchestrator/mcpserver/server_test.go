@@ -310,6 +310,7 @@ func TestToolCalls(t *testing.T) {
 	if !sameJSON(findings, `[{"detector":"github-token","source":"gitleaks","title":"GitHub token","line":1,"column_start":10,"column_end":52,"start_offset":9,"end_offset":51,"redacted":"ghp_…yzAB","fingerprint":"c2f9a2618fbd63dd"}]`) {
 		t.Fatalf("scan %s", js(findings))
 	}
+	c.srv.Flush() // the audit is written behind the answer
 	audits, _ := c.log.Read(context.Background(), "audit.secret_scan", 0, 0)
 	if len(audits) != 1 || audits[0].Kind != "scan_detected" || strings.Contains(string(audits[0].Payload), secret) {
 		t.Fatalf("audit %v", audits)

@@ -582,11 +582,13 @@ func (s *Server) dlqRetry(c *callCtx, args map[string]any) (any, error) {
 func (s *Server) secretScan(c *callCtx, args map[string]any) (any, error) {
 	content := args["content"].(string)
 	findings := secretscan.Scan(content)
-	audit := secretscan.NewAudit(secretscan.CallerMCP, len(content), findings, time.Now())
+	now := time.Now()
+	audit := secretscan.NewAudit(secretscan.CallerMCP, len(content), findings, now)
 	h := map[string]string{"trace_id": c.caller.TraceID, "mcp_client": c.caller.Client}
-	if _, err := s.orch.Log().Append(c.ctx, secretscan.AuditTopic, eventlog.Record{Kind: audit.Kind(), Payload: audit.Payload(), Headers: h}); err != nil {
-		return nil, fmt.Errorf("recording the scan audit: %v", err)
-	}
+	// The audit goes behind the answer with the call's action-graph
+	// record, which it precedes in the log (docs/orchestrator.md,
+	// Failure semantics).
+	s.rec.add(nil, secretscan.AuditTopic, eventlog.Record{Kind: audit.Kind(), Payload: audit.Payload(), Headers: h, OccurredAtMs: now.UnixMilli()})
 	return encodedResult(secretscan.AppendJSON(nil, findings)), nil
 }
 
