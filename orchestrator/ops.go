@@ -129,8 +129,9 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	if err != nil {
 		return nil, err
 	}
-	at := asOf.UTC().Format(time.RFC3339Nano)
-	then := life.asOf(b.ID, asOf.UnixMilli())
+	ms := asOf.UnixMilli()
+	at := formatInstant(ms)
+	then := life.asOf(b.ID, ms)
 	if then == nil || then.State == "terminated" {
 		return nil, fmt.Errorf("binding '%s' was not registered at %s: there is no binding as of then to replay the event through", b.ID, at)
 	}
@@ -139,7 +140,7 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 		return nil, fmt.Errorf("cannot replay '%s' as of %s: %v", eventID, at, err)
 	}
 	v := then.Version
-	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: asOf.UTC().Format(time.RFC3339), BindingID: b.ID,
+	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: at, BindingID: b.ID,
 		BindingVersionAsOf: &v, HandlerAsOf: then.Handler, BindingVersionCurrent: b.Version, HandlerCurrent: b.Handler.String(),
 		DefinitionChanged: then.Fingerprint != b.Fingerprint}
 	if rep.DefinitionChanged {
@@ -157,6 +158,18 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	}
 	rep.Handle = h
 	return rep, nil
+}
+
+// formatInstant is the instant a replay as of a past time resolves its
+// binding at (the log's records are stamped in milliseconds), as RFC 3339
+// in UTC with milliseconds unless they are zero: what the report and
+// its errors echo is the instant actually used.
+func formatInstant(ms int64) string {
+	t := time.UnixMilli(ms).UTC()
+	if ms%1000 == 0 {
+		return t.Format(time.RFC3339)
+	}
+	return t.Format("2006-01-02T15:04:05.000Z07:00")
 }
 
 // bindingVersion is version version of binding id: the binding served
