@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
@@ -38,7 +39,7 @@ func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, 
 		maps.Copy(event, p)
 	case nil:
 	default:
-		event["payload"] = p
+		return Handle{}, fmt.Errorf("payload must be an object (the event fields merged over the synthetic event), got %s", jsonv.TypeName(p))
 	}
 	if c.TraceID == "" {
 		c.TraceID = NewTraceID()

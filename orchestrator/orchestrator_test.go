@@ -765,6 +765,23 @@ func TestFireMergeIsShallow(t *testing.T) {
 	}
 }
 
+// fire's payload is merged over the event, so it must be an object
+// (or absent): a string, list or number is refused, naming the field,
+// and nothing is accepted.
+func TestFireRefusesANonObjectPayload(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	for _, p := range []any{"x", []any{json.Number("1"), json.Number("2")}, json.Number("7"), true} {
+		h, err := o.Fire(context.Background(), "cron-ok", p, Caller{Client: "test/1"})
+		if err == nil || !strings.HasPrefix(err.Error(), "payload must be an object") || h.EventID != "" {
+			t.Errorf("payload %s: %s, %v", js(p), js(h), err)
+		}
+	}
+	if recs, err := log.Read(context.Background(), TopicEvents, 0, 0); err != nil || len(recs) != 0 {
+		t.Fatalf("recorded %d events (%v)", len(recs), err)
+	}
+}
+
 // While a closing node waits for its attempts in flight, its bindings
 // are "draining" (docs/spec/orchestrator.md §3) and so is the snapshot's
 // status; the attempt finishes and is recorded, then the node is

@@ -410,6 +410,8 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
+		{[]string{"orchestrator", "fire", "manual-ok", "--payload", "[1,2]"}, nil, 2, "error: --payload must be a JSON object (the event fields merged over the synthetic event), got array"},
+		{[]string{"orchestrator", "fire", "manual-ok", "--payload", "null"}, nil, 2, "got null"},
 	}
 	for _, c := range cases {
 		// Every case is refused at start; one that serves instead is

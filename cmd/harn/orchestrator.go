@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
@@ -124,6 +125,9 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 		v, err := orchestrator.ParseJSON([]byte(payload))
 		if err != nil {
 			return usage("--payload is not JSON: %v", err)
+		}
+		if _, ok := v.(map[string]any); !ok {
+			return usage("--payload must be a JSON object (the event fields merged over the synthetic event), got %s", jsonv.TypeName(v))
 		}
 		payloadValue = v
 	}

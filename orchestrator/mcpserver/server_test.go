@@ -261,8 +261,13 @@ func TestToolCalls(t *testing.T) {
 	c.fails("harn.trigger.fire", map[string]any{"payload": map[string]any{}}, "missing field `trigger_id`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok"}, "missing field `payload`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": nil, "extra": 1}, "unknown field `extra`, expected one of `trigger_id`, `payload`")
-	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": nil}, "invalid type for field `trigger_id`: expected a string, got number")
-	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": nil}, "unknown manifest binding 'nope'")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": map[string]any{}}, "invalid type for field `trigger_id`: expected a string, got number")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": map[string]any{}}, "unknown manifest binding 'nope'")
+	// The payload is merged over the event: it must be an object.
+	for p, typ := range map[any]string{"x": "string", nil: "null", 7: "number", true: "boolean"} {
+		c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": p}, "invalid type for field `payload`: expected an object, got "+typ)
+	}
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": []any{1}}, "invalid type for field `payload`: expected an object, got array")
 	c.fails("harn.nope", map[string]any{}, "unknown tool 'harn.nope'")
 	c.fails("harn.trigger.list", map[string]any{"x": 1}, "unknown field `x`, there are no fields")
 	c.fails("harn.orchestrator.dlq.retry", map[string]any{"entry_id": "dlq_x"}, "unknown pending DLQ entry 'dlq_x'")
@@ -326,7 +331,7 @@ func TestToolCalls(t *testing.T) {
 			calls++
 		}
 	}
-	if lines != calls || calls != 22 {
+	if lines != calls || calls != 27 {
 		t.Fatalf("%d stderr lines, %d action graph records\n%s", lines, calls, c.stderr.String())
 	}
 	if !strings.Contains(c.stderr.String(), "tool=harn.nope status=failed trace_id=mcp_") {
