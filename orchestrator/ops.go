@@ -13,11 +13,59 @@ import (
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
-// Caller identifies who asked for an operation: the MCP client
-// identity ("name/version" or "unknown") and the call's trace id.
+// Caller identifies who asked for an operation: an MCP tool call (the
+// client identity "name/version" or "unknown", and the call's mcp_
+// trace id) or an operator command (CLICaller).
 type Caller struct {
 	Client  string
 	TraceID string
+	// Via is how the caller came: "mcp" (also when empty) or "cli". It
+	// names the event headers that carry Client and TraceID,
+	// x-harn-<via>-client and x-harn-<via>-trace-id.
+	Via string
+}
+
+// CLICaller is the caller of a harn orchestrator command: client (e.g.
+// harn-cli/1.4.0) and a fresh trace id cli_<32 hex>. No MCP call is
+// made, so its events carry x-harn-cli-* headers, not x-harn-mcp-*, and
+// no observability.action_graph record is written for it.
+func CLICaller(client string) Caller {
+	return Caller{Client: client, TraceID: traceID("cli"), Via: "cli"}
+}
+
+// callerVias are the ways an operation is asked for by hand, each with
+// its event headers.
+var callerVias = []string{"mcp", "cli"}
+
+// stampCaller sets the caller headers of an event's headers to c's and
+// drops those of any other way in, so the headers and the event's
+// trace_id name one caller.
+func stampCaller(headers map[string]any, c Caller) {
+	for _, via := range callerVias {
+		delete(headers, "x-harn-"+via+"-client")
+		delete(headers, "x-harn-"+via+"-trace-id")
+	}
+	via := c.Via
+	if via == "" {
+		via = "mcp"
+	}
+	client := c.Client
+	if client == "" {
+		client = "unknown"
+	}
+	headers["x-harn-"+via+"-client"] = client
+	headers["x-harn-"+via+"-trace-id"] = c.TraceID
+}
+
+// firedByHand says whether recorded event headers name the caller that
+// fired the event (an MCP tool call or an operator command).
+func firedByHand(headers map[string]any) bool {
+	for _, via := range callerVias {
+		if _, ok := headers["x-harn-"+via+"-trace-id"]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Fire dispatches a synthetic event for a binding (harn.trigger.fire,
@@ -44,41 +92,32 @@ func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, 
 	if c.TraceID == "" {
 		c.TraceID = NewTraceID()
 	}
-	if c.Client == "" {
-		c.Client = "unknown"
-	}
 	headers, ok := event["headers"].(map[string]any)
 	if !ok {
 		headers = map[string]any{}
 	} else {
 		headers = maps.Clone(headers)
 	}
-	headers["x-harn-mcp-client"] = c.Client
-	headers["x-harn-mcp-trace-id"] = c.TraceID
+	stampCaller(headers, c)
 	event["headers"] = headers
 	return o.Dispatch(ctx, b, Envelope{Source: "manual", TraceID: c.TraceID, Event: event}, "")
 }
 
 // redispatchedEvent is the event a replay or DLQ retry dispatches again:
 // the recorded one without its trace id and receipt time, and, when it
-// came through MCP, with the MCP headers naming the caller that asked
-// for this dispatch, so headers and trace_id agree (docs/orchestrator.md).
+// was fired by hand (through MCP or the CLI), with the caller headers
+// naming the caller that asked for this dispatch, so headers and
+// trace_id agree (docs/orchestrator.md).
 func redispatchedEvent(recorded map[string]any, c Caller) map[string]any {
 	event := maps.Clone(recorded)
 	delete(event, "trace_id")
 	delete(event, "received_at")
 	headers, ok := event["headers"].(map[string]any)
-	if !ok || c.TraceID == "" {
-		return event
-	}
-	if _, viaMCP := headers["x-harn-mcp-trace-id"]; !viaMCP {
+	if !ok || c.TraceID == "" || !firedByHand(headers) {
 		return event
 	}
 	headers = maps.Clone(headers)
-	headers["x-harn-mcp-trace-id"] = c.TraceID
-	if c.Client != "" {
-		headers["x-harn-mcp-client"] = c.Client
-	}
+	stampCaller(headers, c)
 	event["headers"] = headers
 	return event
 }
