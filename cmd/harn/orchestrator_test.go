@@ -344,3 +344,61 @@ func TestOrchestratorFireHonoursLeaseTTL(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestOrchestratorInspectJSONIsTheToolsObject: `harn orchestrator
+// inspect --json` prints the object harn.orchestrator.inspect answers
+// on the same state directory, connectors included (the CLI runs no
+// connector itself: it reports the server's, from its snapshot). Only
+// the snapshot differs: the server was running when it answered.
+func TestOrchestratorInspectJSONIsTheToolsObject(t *testing.T) {
+	state := t.TempDir()
+	calls := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"harn.orchestrator.inspect","arguments":{}}}`,
+	}, "\n") + "\n"
+	var served, errb bytes.Buffer
+	if code := run([]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", state}, strings.NewReader(calls), &served, &errb); code != 0 {
+		t.Fatalf("mcp serve: exit %d\n%s", code, errb.String())
+	}
+	var tool map[string]any
+	for _, line := range strings.Split(served.String(), "\n") {
+		var msg struct {
+			ID     any `json:"id"`
+			Result struct {
+				StructuredContent map[string]any `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil && msg.ID == 2.0 {
+			tool = msg.Result.StructuredContent
+		}
+	}
+	if tool == nil {
+		t.Fatalf("no inspect answer:\n%s", served.String())
+	}
+	var out bytes.Buffer
+	errb.Reset()
+	if code := run([]string{"orchestrator", "inspect", "--json", "--config", fixtureManifest, "--state-dir", state}, nil, &out, &errb); code != 0 {
+		t.Fatalf("inspect: exit %d\n%s", code, errb.String())
+	}
+	var cli map[string]any
+	if err := json.Unmarshal(out.Bytes(), &cli); err != nil {
+		t.Fatalf("inspect --json: %v\n%s", err, out.String())
+	}
+	if len(cli) != len(tool) {
+		t.Errorf("keys: CLI %d, tool %d", len(cli), len(tool))
+	}
+	for k, want := range tool {
+		if k == "snapshot" {
+			continue
+		}
+		got, _ := json.Marshal(cli[k])
+		w, _ := json.Marshal(want)
+		if string(got) != string(w) {
+			t.Errorf("%s: CLI %s, tool %s", k, got, w)
+		}
+	}
+	if c, _ := json.Marshal(cli["connectors"]); string(c) != `["cron"]` {
+		t.Errorf("connectors %s", c)
+	}
+}
