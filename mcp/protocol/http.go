@@ -200,6 +200,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.wire = id
 	}
 	if rerr != nil {
+		if m != nil {
+			c := h.srv.newConn(&writer{route: dropAll{}}, true)
+			c.principal = principal
+			c.recordUndecoded(m, id, rerr)
+		}
 		writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 		return
 	}
