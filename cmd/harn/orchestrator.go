@@ -31,7 +31,7 @@ const orchestratorHelp = `Usage: harn orchestrator fire TRIGGER_ID [--payload JS
 
 Every command takes --config PATH (default harn.toml), --state-dir DIR
 (default .harn/orchestrator) and --json, and reads the same state directory
-or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve', and create
+or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve', but creates
 none: a state directory without an event log is refused. fire, replay and
 dlq retry run as a worker node until the event's first attempt is recorded
 (a running server may take the attempt instead; the lease lasts
