@@ -9,14 +9,63 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
-// Caller identifies who asked for an operation: the MCP client
-// identity ("name/version" or "unknown") and the call's trace id.
+// Caller identifies who asked for an operation: an MCP tool call (the
+// client identity "name/version" or "unknown", and the call's mcp_
+// trace id) or an operator command (CLICaller).
 type Caller struct {
 	Client  string
 	TraceID string
+	// Via is how the caller came: "mcp" (also when empty) or "cli". It
+	// names the event headers that carry Client and TraceID,
+	// x-harn-<via>-client and x-harn-<via>-trace-id.
+	Via string
+}
+
+// CLICaller is the caller of a harn orchestrator command: client (e.g.
+// harn-cli/1.4.0) and a fresh trace id cli_<32 hex>. No MCP call is
+// made, so its events carry x-harn-cli-* headers, not x-harn-mcp-*, and
+// no observability.action_graph record is written for it.
+func CLICaller(client string) Caller {
+	return Caller{Client: client, TraceID: traceID("cli"), Via: "cli"}
+}
+
+// callerVias are the ways an operation is asked for by hand, each with
+// its event headers.
+var callerVias = []string{"mcp", "cli"}
+
+// stampCaller sets the caller headers of an event's headers to c's and
+// drops those of any other way in, so the headers and the event's
+// trace_id name one caller.
+func stampCaller(headers map[string]any, c Caller) {
+	for _, via := range callerVias {
+		delete(headers, "x-harn-"+via+"-client")
+		delete(headers, "x-harn-"+via+"-trace-id")
+	}
+	via := c.Via
+	if via == "" {
+		via = "mcp"
+	}
+	client := c.Client
+	if client == "" {
+		client = "unknown"
+	}
+	headers["x-harn-"+via+"-client"] = client
+	headers["x-harn-"+via+"-trace-id"] = c.TraceID
+}
+
+// firedByHand says whether recorded event headers name the caller that
+// fired the event (an MCP tool call or an operator command).
+func firedByHand(headers map[string]any) bool {
+	for _, via := range callerVias {
+		if _, ok := headers["x-harn-"+via+"-trace-id"]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Fire dispatches a synthetic event for a binding (harn.trigger.fire,
@@ -38,13 +87,10 @@ func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, 
 		maps.Copy(event, p)
 	case nil:
 	default:
-		event["payload"] = p
+		return Handle{}, fmt.Errorf("payload must be an object (the event fields merged over the synthetic event), got %s", jsonv.TypeName(p))
 	}
 	if c.TraceID == "" {
 		c.TraceID = NewTraceID()
-	}
-	if c.Client == "" {
-		c.Client = "unknown"
 	}
 	headers, ok := event["headers"].(map[string]any)
 	if !ok {
@@ -52,32 +98,26 @@ func (o *Orchestrator) Fire(ctx context.Context, triggerID string, payload any, 
 	} else {
 		headers = maps.Clone(headers)
 	}
-	headers["x-harn-mcp-client"] = c.Client
-	headers["x-harn-mcp-trace-id"] = c.TraceID
+	stampCaller(headers, c)
 	event["headers"] = headers
 	return o.Dispatch(ctx, b, Envelope{Source: "manual", TraceID: c.TraceID, Event: event}, "")
 }
 
 // redispatchedEvent is the event a replay or DLQ retry dispatches again:
 // the recorded one without its trace id and receipt time, and, when it
-// came through MCP, with the MCP headers naming the caller that asked
-// for this dispatch, so headers and trace_id agree (docs/orchestrator.md).
+// was fired by hand (through MCP or the CLI), with the caller headers
+// naming the caller that asked for this dispatch, so headers and
+// trace_id agree (docs/orchestrator.md).
 func redispatchedEvent(recorded map[string]any, c Caller) map[string]any {
 	event := maps.Clone(recorded)
 	delete(event, "trace_id")
 	delete(event, "received_at")
 	headers, ok := event["headers"].(map[string]any)
-	if !ok || c.TraceID == "" {
-		return event
-	}
-	if _, viaMCP := headers["x-harn-mcp-trace-id"]; !viaMCP {
+	if !ok || c.TraceID == "" || !firedByHand(headers) {
 		return event
 	}
 	headers = maps.Clone(headers)
-	headers["x-harn-mcp-trace-id"] = c.TraceID
-	if c.Client != "" {
-		headers["x-harn-mcp-client"] = c.Client
-	}
+	stampCaller(headers, c)
 	event["headers"] = headers
 	return event
 }
@@ -129,8 +169,9 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	if err != nil {
 		return nil, err
 	}
-	at := asOf.UTC().Format(time.RFC3339Nano)
-	then := life.asOf(b.ID, asOf.UnixMilli())
+	ms := asOf.UnixMilli()
+	at := formatInstant(ms)
+	then := life.asOf(b.ID, ms)
 	if then == nil || then.State == "terminated" {
 		return nil, fmt.Errorf("binding '%s' was not registered at %s: there is no binding as of then to replay the event through", b.ID, at)
 	}
@@ -139,7 +180,7 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 		return nil, fmt.Errorf("cannot replay '%s' as of %s: %v", eventID, at, err)
 	}
 	v := then.Version
-	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: asOf.UTC().Format(time.RFC3339), BindingID: b.ID,
+	rep := ReplayReport{ReplayOfEventID: eventID, AsOf: at, BindingID: b.ID,
 		BindingVersionAsOf: &v, HandlerAsOf: then.Handler, BindingVersionCurrent: b.Version, HandlerCurrent: b.Handler.String(),
 		DefinitionChanged: then.Fingerprint != b.Fingerprint}
 	if rep.DefinitionChanged {
@@ -157,6 +198,18 @@ func (o *Orchestrator) Replay(ctx context.Context, eventID string, asOf *time.Ti
 	}
 	rep.Handle = h
 	return rep, nil
+}
+
+// formatInstant is the instant a replay as of a past time resolves its
+// binding at (the log's records are stamped in milliseconds), as RFC 3339
+// in UTC with milliseconds unless they are zero: what the report and
+// its errors echo is the instant actually used.
+func formatInstant(ms int64) string {
+	t := time.UnixMilli(ms).UTC()
+	if ms%1000 == 0 {
+		return t.Format(time.RFC3339)
+	}
+	return t.Format("2006-01-02T15:04:05.000Z07:00")
 }
 
 // bindingVersion is version version of binding id: the binding served

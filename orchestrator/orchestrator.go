@@ -446,8 +446,8 @@ func NewEventID() string { return "trigger_evt_" + mustV7() }
 // Every MCP tool call makes one.
 func NewTraceID() string { return traceID("mcp") }
 
-// traceID is a fresh trace id: source (mcp, or cron and webhook for
-// events no MCP call started), an underscore and a uuidv7 as 32 hex
+// traceID is a fresh trace id: source (mcp, cli for an operator
+// command, cron and webhook for the events they bring in), an underscore and a uuidv7 as 32 hex
 // digits, spelled in one allocation.
 func traceID(source string) string {
 	u := newV7()

@@ -767,6 +767,23 @@ func TestFireMergeIsShallow(t *testing.T) {
 	}
 }
 
+// fire's payload is merged over the event, so it must be an object
+// (or absent): a string, list or number is refused, naming the field,
+// and nothing is accepted.
+func TestFireRefusesANonObjectPayload(t *testing.T) {
+	log := memory.New()
+	o := start(t, log, writeProject(t, testManifest, testLib, testHandlers))
+	for _, p := range []any{"x", []any{json.Number("1"), json.Number("2")}, json.Number("7"), true} {
+		h, err := o.Fire(context.Background(), "cron-ok", p, Caller{Client: "test/1"})
+		if err == nil || !strings.HasPrefix(err.Error(), "payload must be an object") || h.EventID != "" {
+			t.Errorf("payload %s: %s, %v", js(p), js(h), err)
+		}
+	}
+	if recs, err := log.Read(context.Background(), TopicEvents, 0, 0); err != nil || len(recs) != 0 {
+		t.Fatalf("recorded %d events (%v)", len(recs), err)
+	}
+}
+
 // While a closing node waits for its attempts in flight, its bindings
 // are "draining" (docs/spec/orchestrator.md §3) and so is the snapshot's
 // status; the attempt finishes and is recorded, then the node is
@@ -940,5 +957,52 @@ func TestNewV7ConcurrentlyUniqueAndOrdered(t *testing.T) {
 				t.Fatalf("%s does not follow %s", u, list[i-1])
 			}
 		}
+	}
+}
+
+// An operator command's caller (CLICaller) is no MCP call: its events
+// carry a cli_ trace id and x-harn-cli-* headers, never x-harn-mcp-*
+// ones (even spoofed in the payload); a replay through MCP of an event
+// the CLI fired names the MCP caller instead, and the other way round.
+func TestCLICallerIsNotAnMCPCall(t *testing.T) {
+	o := start(t, memory.New(), writeProject(t, testManifest, testLib, testHandlers))
+	ctx := context.Background()
+	cli := CLICaller("harn-cli/9")
+	if hex, ok := strings.CutPrefix(cli.TraceID, "cli_"); !ok || len(hex) != 32 {
+		t.Fatalf("CLI trace id %q", cli.TraceID)
+	}
+	headersOf := func(eventID string) (map[string]any, string) {
+		t.Helper()
+		ev, err := o.Event(ctx, eventID)
+		if err != nil || ev == nil {
+			t.Fatal(ev, err)
+		}
+		hd, _ := ev.Event["headers"].(map[string]any)
+		return hd, ev.Event["trace_id"].(string)
+	}
+	h, err := o.Fire(ctx, "cron-ok", map[string]any{"headers": map[string]any{"x-harn-mcp-client": "spoofed"}}, cli)
+	if err != nil || h.Status != "succeeded" {
+		t.Fatal(js(h), err)
+	}
+	hd, trace := headersOf(h.EventID)
+	if trace != cli.TraceID || hd["x-harn-cli-client"] != "harn-cli/9" || hd["x-harn-cli-trace-id"] != cli.TraceID || hd["x-harn-mcp-client"] != nil || hd["x-harn-mcp-trace-id"] != nil {
+		t.Fatalf("CLI fire: trace %s headers %v", trace, hd)
+	}
+	rep, err := o.Replay(ctx, h.EventID, nil, Caller{Client: "cursor/1", TraceID: "mcp_replay"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hd, trace = headersOf(rep.(Handle).EventID)
+	if trace != "mcp_replay" || hd["x-harn-mcp-client"] != "cursor/1" || hd["x-harn-mcp-trace-id"] != "mcp_replay" || hd["x-harn-cli-client"] != nil || hd["x-harn-cli-trace-id"] != nil {
+		t.Fatalf("MCP replay of a CLI fire: trace %s headers %v", trace, hd)
+	}
+	again := CLICaller("harn-cli/9")
+	rep, err = o.Replay(ctx, rep.(Handle).EventID, nil, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hd, trace = headersOf(rep.(Handle).EventID)
+	if trace != again.TraceID || hd["x-harn-cli-trace-id"] != again.TraceID || hd["x-harn-mcp-trace-id"] != nil {
+		t.Fatalf("CLI replay of an MCP replay: trace %s headers %v", trace, hd)
 	}
 }

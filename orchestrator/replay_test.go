@@ -140,3 +140,30 @@ func TestReplayAsOfRunsTheBindingAsItWas(t *testing.T) {
 		t.Fatalf("missing handler: %v", err)
 	}
 }
+
+// TestReplayAsOfEchoesTheInstantUsed: the report's as_of is the instant
+// the binding was resolved at, to the millisecond (the log's precision),
+// not cut to whole seconds; a whole second has no fraction.
+func TestReplayAsOfEchoesTheInstantUsed(t *testing.T) {
+	ctx := context.Background()
+	o := start(t, memory.New(), writeProject(t, replayManifestV1, replayLib, ""))
+	h := fire(t, o, "t", map[string]any{"payload": map[string]any{"go": false}})
+	time.Sleep(1100 * time.Millisecond) // a whole second after the registration
+	now := time.Now().UTC()
+	fraction := now.Truncate(time.Second).Add(123*time.Millisecond + 456*time.Microsecond)
+	if fraction.After(now) {
+		fraction = fraction.Add(-time.Second)
+	}
+	for asOf, want := range map[time.Time]string{
+		fraction:                       fraction.Format("2006-01-02T15:04:05") + ".123Z",
+		fraction.Truncate(time.Second): fraction.Format("2006-01-02T15:04:05") + "Z",
+	} {
+		rep, err := o.Replay(ctx, h.EventID, &asOf, Caller{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.(ReplayReport).AsOf; got != want {
+			t.Errorf("as_of %s reported as %s, want %s", asOf.Format(time.RFC3339Nano), got, want)
+		}
+	}
+}

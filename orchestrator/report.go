@@ -250,11 +250,15 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	if recent == nil {
 		recent = []dispatchRecord{}
 	}
+	connectors := o.connectorList()
+	if o.opts.Operator {
+		connectors = snapshotConnectors(snapshot)
+	}
 	return map[string]any{
 		"dispatcher":        d,
 		"triggers":          triggers,
 		"budget":            budget,
-		"connectors":        o.connectorList(),
+		"connectors":        connectors,
 		"activations":       o.activations(),
 		"snapshot":          snapshot,
 		"recent_dispatches": recent,
@@ -291,6 +295,23 @@ func (o *Orchestrator) connectorList() []string {
 		out = append(out, p)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// snapshotConnectors are the connectors a state snapshot records: what
+// an operator command's node, which runs none itself, reports for the
+// server node that owns the state directory, so that
+// `harn orchestrator inspect` and that server's harn.orchestrator.inspect
+// print one object.
+func snapshotConnectors(snapshot any) []string {
+	out := []string{}
+	m, _ := snapshot.(map[string]any)
+	list, _ := m["connectors"].([]any)
+	for _, c := range list {
+		if s, ok := c.(string); ok {
+			out = append(out, s)
+		}
+	}
 	return out
 }
 

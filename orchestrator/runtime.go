@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/orchestrator/manifest"
-	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -313,11 +313,14 @@ func (r *Runtime) call(ctx context.Context, h manifest.Handler, event any, secre
 		}
 		res = inner
 	}
-	out, err := jsonschema.ToAny(res)
+	// Strictly, as a tool's result (docs/spec/registry.md §6): a closure,
+	// builtin or handle anywhere in the result fails the attempt rather
+	// than being recorded as null.
+	out, err := tool.ToJSON(res)
 	if err != nil {
-		return nil, fmt.Errorf("handler result is not JSON data: %v", err)
+		return nil, fmt.Errorf("%s returned a value that is not JSON data: %v", h.Reference, err)
 	}
-	return out, nil
+	return jsonv.Plain(out), nil
 }
 
 // run calls fn on th for d's dispatch: th takes the VM lock before d's

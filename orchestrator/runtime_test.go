@@ -37,3 +37,46 @@ retry = { max = 0 }
 		t.Fatalf("%s", js(h))
 	}
 }
+
+// A handler whose result holds a value with no JSON form (a closure)
+// fails its attempt, naming the handler and the value's kind and place,
+// as a tool's result would (docs/spec/registry.md §6); it used to
+// succeed with a null result. Data values (sets, structs, enum
+// variants) are converted.
+func TestHandlerResultMustBeJSONData(t *testing.T) {
+	path := writeProject(t, `
+[[triggers]]
+id = "closure"
+kind = "manual"
+handler = "closure"
+retry = { max = 0 }
+
+[[triggers]]
+id = "nested"
+kind = "manual"
+handler = "nested"
+retry = { max = 0 }
+
+[[triggers]]
+id = "data"
+kind = "manual"
+handler = "data"
+`, `
+fn closure(e) { return fn(x) { return x } }
+fn nested(e) { return {ok: true, later: [1, fn() { return 2 }]} }
+fn data(e) { return {set: set(1), n: 3, f: 1.5} }
+`, "")
+	o := start(t, memory.New(), path)
+	for id, want := range map[string]string{
+		"closure": "closure returned a value that is not JSON data: closure value at / has no portable JSON form",
+		"nested":  "nested returned a value that is not JSON data: closure value at /*/[] has no portable JSON form",
+	} {
+		h := fire(t, o, id, nil)
+		if h.Status != "dlq" || h.Error == nil || *h.Error != want || h.Result != nil {
+			t.Errorf("%s: %s, want dlq with error %q", id, js(h), want)
+		}
+	}
+	if h := fire(t, o, "data", nil); h.Status != "succeeded" || js(h.Result) != `{"f":1.5,"n":3,"set":[1]}` {
+		t.Errorf("data: %s", js(h))
+	}
+}

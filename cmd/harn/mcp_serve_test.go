@@ -410,6 +410,8 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
+		{[]string{"orchestrator", "fire", "manual-ok", "--payload", "[1,2]"}, nil, 2, "error: --payload must be a JSON object (the event fields merged over the synthetic event), got array"},
+		{[]string{"orchestrator", "fire", "manual-ok", "--payload", "null"}, nil, 2, "got null"},
 	}
 	for _, c := range cases {
 		// Every case is refused at start; one that serves instead is
@@ -429,6 +431,17 @@ func TestMcpServeRefusals(t *testing.T) {
 		if code != c.code || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr:\n%s\nwant exit %d and %q", c.args, code, errb.String(), c.code, c.want)
 		}
+	}
+}
+
+// serveOnce runs harn mcp serve on the state directory until its stdin
+// ends, so that the directory holds an event log with the bindings
+// registered: the operator commands work on such a log only.
+func serveOnce(t *testing.T, config, state string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run([]string{"mcp", "serve", "--config", config, "--state-dir", state}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("mcp serve: exit %d\n%s", code, errb.String())
 	}
 }
 
@@ -462,7 +475,8 @@ secrets = { token = "test/unset-token" }
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn on_push(event) { return {ok: true} }\n"), 0o644)
 	state := filepath.Join(dir, "state")
-	os.Mkdir(state, 0o755)
+	t.Setenv("HARN_SECRET_TEST_UNSET_TOKEN", "set") // the server needs it; the commands below unset it
+	serveOnce(t, config, state)
 	token := "HARN_SECRET_TEST_UNSET_TOKEN="
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(os.Args[0], append(args, "--config", config, "--state-dir", state)...)
@@ -506,7 +520,7 @@ func TestOrchestratorCommandsDoNotWarnAboutConnectors(t *testing.T) {
 	os.WriteFile(manifestPath, []byte("[package]\nname = \"p\"\n\n[[triggers]]\nid = \"issues\"\nkind = \"poll\"\nprovider = \"github\"\nhandler = \"echo\"\n\n[[triggers]]\nid = \"now\"\nkind = \"manual\"\nhandler = \"echo\"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte("fn echo(event) { return event.payload }\n"), 0o644)
 	state := filepath.Join(dir, "state")
-	os.Mkdir(state, 0o755)
+	serveOnce(t, manifestPath, state)
 	for _, args := range [][]string{{"queue"}, {"inspect"}, {"dlq", "list"}, {"fire", "now"}} {
 		var out, errb bytes.Buffer
 		if code := run(append(append([]string{"orchestrator"}, args...), "--config", manifestPath, "--state-dir", state), nil, &out, &errb); code != 0 {

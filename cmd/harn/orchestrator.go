@@ -6,17 +6,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/eventlog/backend"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/orchestrator"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
@@ -30,11 +31,13 @@ const orchestratorHelp = `Usage: harn orchestrator fire TRIGGER_ID [--payload JS
 
 Every command takes --config PATH (default harn.toml), --state-dir DIR
 (default .harn/orchestrator) and --json, and reads the same state directory
-or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve'. fire, replay and
+or PostgreSQL log (HARN_EVENT_LOG_URL) as 'harn mcp serve', but creates
+none: a state directory without an event log is refused. fire, replay and
 dlq retry run as a worker node until the event's first attempt is recorded
-(a running server may take the attempt instead) and print the dispatch
-handle. The commands run no cron schedule and register no trigger versions:
-that is the servers' work. See docs/orchestrator.md.
+(a running server may take the attempt instead; the lease lasts
+HARN_ORCHESTRATOR_LEASE_TTL) and print the dispatch handle; their events
+carry a cli_ trace id. The commands run no cron schedule and register no
+trigger versions: that is the servers' work. See docs/orchestrator.md.
 
 Exit status: 0 on success (fire/replay/retry: the first attempt succeeded or
 was skipped); 1 when the attempt failed or dead-lettered, or on an error;
@@ -125,6 +128,9 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usage("--payload is not JSON: %v", err)
 		}
+		if _, ok := v.(map[string]any); !ok {
+			return usage("--payload must be a JSON object (the event fields merged over the synthetic event), got %s", jsonv.TypeName(v))
+		}
 		payloadValue = v
 	}
 	var asOfTime *time.Time
@@ -145,16 +151,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 1
 	}
-	// A read-only command would create a missing state directory and
-	// report an empty log: a mistyped --state-dir would look like an
-	// idle orchestrator.
-	if !dispatches && os.Getenv("HARN_EVENT_LOG_URL") == "" {
-		if _, err := os.Stat(f.stateDir); errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "error: no state directory %s (start harn mcp serve with it first, or pass --state-dir)\n", f.stateDir)
-			return 1
-		}
-	}
-	log, ok := f.openLog(ctx, stderr)
+	log, ok := f.openOperatorLog(ctx, stderr)
 	if !ok {
 		return 1
 	}
@@ -175,7 +172,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 			o.Close()
 		}
 	}()
-	caller := orchestrator.Caller{Client: "harn-cli/" + version, TraceID: orchestrator.NewTraceID()}
+	caller := orchestrator.CLICaller("harn-cli/" + version)
 	var out any
 	switch cmd {
 	case "fire":
@@ -243,10 +240,85 @@ func interrupted(o *orchestrator.Orchestrator, h orchestrator.Handle, f orchestr
 	return 130
 }
 
-// openNode opens an orchestrator node for one operator command; its
-// handler output goes to stderr.
+// openNode opens an orchestrator node for one operator command: one
+// worker, with the lease TTL of HARN_ORCHESTRATOR_LEASE_TTL as a
+// server's (nodeOptions); its handler output goes to stderr.
 func openNode(ctx context.Context, m *manifest.Manifest, log eventlog.Log, stateDir string, stderr io.Writer) (*orchestrator.Orchestrator, error) {
-	return orchestrator.New(ctx, orchestrator.Options{Log: log, Manifest: m, StateDir: stateDir, Operator: true, Workers: 1, Stderr: stderr})
+	opts, err := nodeOptions(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts.Log, opts.Manifest, opts.StateDir, opts.Operator, opts.Workers, opts.Stderr = log, m, stateDir, true, 1, stderr
+	return orchestrator.New(ctx, opts)
+}
+
+// openOperatorLog opens the event log an operator command works on,
+// which must exist already: a command never creates one. A state
+// directory without the log the environment selects — a mistyped
+// --state-dir, the parent of the real one, or one holding a file-backend
+// log read without HARN_EVENT_LOG_BACKEND=file — is refused, saying
+// what was looked for, rather than read as an idle orchestrator.
+func (f *orchestratorFlags) openOperatorLog(ctx context.Context, stderr io.Writer) (eventlog.Log, bool) {
+	cfg, err := backend.Resolve(f.stateDir, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: cannot open the event log: eventlog: %v\n", err)
+		return nil, false
+	}
+	if !backend.Exists(cfg) {
+		fmt.Fprintf(stderr, "error: %s\n", missingLog(f.stateDir, cfg, os.Getenv))
+		return nil, false
+	}
+	log, err := backend.Open(ctx, f.stateDir, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: cannot open the event log: %v\n", err)
+		return nil, false
+	}
+	return log, true
+}
+
+// missingLog says why stateDir holds no log cfg could open, with a hint
+// when the log is nearby: the other on-disk backend's log in the same
+// directory, or the selected backend's in a subdirectory.
+func missingLog(stateDir string, cfg backend.Config, getenv func(string) string) string {
+	if cfg.Backend == "memory" {
+		return "HARN_EVENT_LOG_BACKEND=memory: a memory log lives inside the server's process, which harn orchestrator cannot reach (use the sqlite or file backend, or HARN_EVENT_LOG_URL)"
+	}
+	if fi, err := os.Stat(stateDir); err != nil || !fi.IsDir() {
+		return fmt.Sprintf("no state directory %s (start harn mcp serve with it first, or pass --state-dir)", stateDir)
+	}
+	msg := fmt.Sprintf("no event log in state directory %s: looked for %s", stateDir, logPlace(cfg))
+	other := "file"
+	if cfg.Backend == "file" {
+		other = "sqlite"
+	}
+	alt, err := backend.Resolve(stateDir, func(k string) string {
+		if k == "HARN_EVENT_LOG_BACKEND" {
+			return other
+		}
+		return getenv(k)
+	})
+	if err == nil && backend.Exists(alt) {
+		return fmt.Sprintf("%s, but the directory holds %s: set HARN_EVENT_LOG_BACKEND=%s", msg, logPlace(alt), other)
+	}
+	entries, _ := os.ReadDir(stateDir)
+	for _, e := range entries {
+		sub := filepath.Join(stateDir, e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		if in, err := backend.Resolve(sub, getenv); err == nil && backend.Exists(in) {
+			return fmt.Sprintf("%s, but its subdirectory %s holds one: pass --state-dir %s", msg, sub, sub)
+		}
+	}
+	return msg + " (start harn mcp serve with this state directory first, or pass the one it uses with --state-dir)"
+}
+
+// logPlace names where a log of cfg's backend is kept.
+func logPlace(cfg backend.Config) string {
+	if cfg.Backend == "file" {
+		return "a file-backend log in " + cfg.Dir
+	}
+	return "the SQLite log " + cfg.SQLitePath
 }
 
 func handleOf(out any) *orchestrator.Handle {

@@ -55,7 +55,9 @@ const deadlockErr = "Error [deadlock]: every task is waiting for another task; n
 // first would depend on timing (CI run46 failure).
 func TestOrchestratorFireDeadlockedHandler(t *testing.T) {
 	manifest := deadlockProject(t)
-	project := []string{"--config", manifest, "--state-dir", filepath.Join(filepath.Dir(manifest), "state")}
+	state := filepath.Join(filepath.Dir(manifest), "state")
+	serveOnce(t, manifest, state)
+	project := []string{"--config", manifest, "--state-dir", state}
 	out, errText, code := runHarnBounded(t, append([]string{"orchestrator", "fire", "stuck_once"}, project...)...)
 	if code != 1 || !strings.Contains(out, "status:  dlq") || !strings.Contains(out, "error:   "+deadlockErr) {
 		t.Fatalf("fire stuck: exit %d\n%s%s", code, out, errText)

@@ -21,6 +21,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -108,6 +109,23 @@ func Open(ctx context.Context, stateDir string, getenv func(string) string) (eve
 	default:
 		return sqlite.OpenOptions(ctx, cfg.SQLitePath, sqlite.Options{Sync: cfg.SQLiteSync, CheckpointPages: cfg.SQLiteCheckpoint})
 	}
+}
+
+// Exists says whether the log cfg names is there already, without
+// opening or creating anything: the SQLite file, or the file backend's
+// journal. A PostgreSQL log is taken to exist (its database is shared,
+// and opening it creates the schema); a memory log never does.
+func Exists(cfg Config) bool {
+	switch cfg.Backend {
+	case "postgres":
+		return true
+	case "memory":
+		return false
+	case "file":
+		return memory.HoldsLog(cfg.Dir)
+	}
+	fi, err := os.Stat(cfg.SQLitePath)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // redact hides the passwords in a connection string for error messages:

@@ -121,3 +121,36 @@ func TestOpenPostgres(t *testing.T) {
 		t.Errorf("unreachable database: %v; want an error without the password", err)
 	}
 }
+
+// Exists tells a state directory that holds the selected log from one
+// that does not, creating nothing: the SQLite file, the file backend's
+// journal; a memory log never exists beforehand, a PostgreSQL one is
+// taken to.
+func TestExists(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, backendName := range []string{"sqlite", "file"} {
+		getenv := env("HARN_EVENT_LOG_BACKEND", backendName)
+		cfg, err := backend.Resolve(dir, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if backend.Exists(cfg) {
+			t.Fatalf("%s: exists before it was opened", backendName)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 && backendName == "sqlite" {
+			t.Fatalf("Exists created %v", entries)
+		}
+		log, err := backend.Open(ctx, dir, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Close()
+		if !backend.Exists(cfg) {
+			t.Errorf("%s: does not exist once opened", backendName)
+		}
+	}
+	if backend.Exists(backend.Config{Backend: "memory"}) || !backend.Exists(backend.Config{Backend: "postgres", URL: "postgres://x"}) {
+		t.Error("memory exists, or postgres does not")
+	}
+}

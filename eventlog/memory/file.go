@@ -90,6 +90,13 @@ func OpenDir(dir string) (*Log, error) {
 	return l, nil
 }
 
+// HoldsLog says whether dir holds a file-backed log (its journal, which
+// every OpenDir writes), without opening or creating anything.
+func HoldsLog(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "journal.jsonl"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 func (d *disk) close() {
 	for _, f := range d.topics {
 		f.Close()

@@ -46,6 +46,7 @@ func (c *conn) batch(line []byte, elems []any) {
 		}
 		m, id, rerr := decode(v)
 		if rerr != nil {
+			c.recordUndecoded(m, wireID(id, text), rerr)
 			b.mu.Lock()
 			b.slots[i] = errorResponse(wireID(id, text), rerr)
 			b.mu.Unlock()

@@ -145,3 +145,55 @@ func TestPublicEndpointOfATLSRequestIsHTTPS(t *testing.T) {
 		t.Errorf("PublicEndpoint with X-Forwarded-Proto: http = %s", got)
 	}
 }
+
+// An X-Forwarded-Host value that is not a host[:port] (a space, a path,
+// a query, a bad port) is ignored for Host, so every URL built from the
+// endpoint names one origin (the WWW-Authenticate resource_metadata and
+// the metadata's resource used to disagree).
+func TestPublicEndpointIgnoresAnInvalidForwardedHost(t *testing.T) {
+	for forwarded, want := range map[string]string{
+		"mcp.example.com":      "http://mcp.example.com/mcp",
+		"MCP.example.com:8443": "http://mcp.example.com:8443/mcp",
+		"[::1]:9000":           "http://[::1]:9000/mcp",
+		"10.0.0.1:80, proxy":   "http://10.0.0.1:80/mcp",
+		"a b":                  "http://127.0.0.1:8765/mcp",
+		"evil.com/x?y":         "http://127.0.0.1:8765/mcp",
+		"evil.com#frag":        "http://127.0.0.1:8765/mcp",
+		"user@evil.com":        "http://127.0.0.1:8765/mcp",
+		"evil.com:":            "http://127.0.0.1:8765/mcp",
+		"evil.com:99999":       "http://127.0.0.1:8765/mcp",
+		"evil.com:8x":          "http://127.0.0.1:8765/mcp",
+		"[evil.com]":           "http://127.0.0.1:8765/mcp",
+		"::1":                  "http://127.0.0.1:8765/mcp",
+		"":                     "http://127.0.0.1:8765/mcp",
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		r.Host = "127.0.0.1:8765"
+		if forwarded != "" {
+			r.Header.Set("X-Forwarded-Host", forwarded)
+		}
+		got := PublicEndpoint(r, "/mcp")
+		if got != want {
+			t.Errorf("X-Forwarded-Host %q: %s, want %s", forwarded, got, want)
+		}
+		if meta := ResourceMetadataURL(got); !strings.HasPrefix(meta, strings.TrimSuffix(want, "/mcp")+"/.well-known/") {
+			t.Errorf("X-Forwarded-Host %q: metadata URL %s is not on the endpoint's origin", forwarded, meta)
+		}
+	}
+}
+
+// In OAuth mode, the WWW-Authenticate resource_metadata URL of a
+// refusal and the metadata document's resource name the same origin
+// whatever X-Forwarded-Host says.
+func TestPublishedURLsShareTheOriginOfAnInvalidForwardedHost(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{Auth: &fakeAuth{oauth: true}})
+	for _, forwarded := range []string{"a b", "evil.com/x?y"} {
+		hdr := map[string]string{"X-Forwarded-Host": forwarded} // Host: example.com
+		meta := do(h, http.MethodGet, ResourceMetadataPath+"/mcp", hdr, "")
+		refused := rpc(h, 1, "tools/list", "", nil, hdr)
+		challenge := refused.header.Get("WWW-Authenticate")
+		if strings.TrimSpace(meta.body) != `{"resource":"http://example.com/mcp"}` || challenge != `Bearer resource_metadata="http://example.com/.well-known/oauth-protected-resource/mcp"` {
+			t.Errorf("X-Forwarded-Host %q: metadata %s, challenge %q", forwarded, meta.body, challenge)
+		}
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -198,6 +200,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.wire = id
 	}
 	if rerr != nil {
+		if m != nil {
+			c := h.srv.newConn(&writer{route: dropAll{}}, true)
+			c.principal = principal
+			c.recordUndecoded(m, id, rerr)
+		}
 		writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 		return
 	}
@@ -666,8 +673,12 @@ func routingHeaders(r *http.Request, m *message) *Error {
 // public-origin rule (docs/spec/orchestrator.md §8): scheme from the first
 // X-Forwarded-Proto value when it is http or https (else https for a
 // request that came over TLS, http otherwise), host
-// from the first X-Forwarded-Host value, else Host, else 127.0.0.1;
-// both lower-cased.
+// from the first X-Forwarded-Host value when it is a host[:port] (else
+// Host, which the HTTP server has checked, else 127.0.0.1); both
+// lower-cased. Every URL the server publishes (the discovery document,
+// the WWW-Authenticate resource_metadata, the metadata's resource) is
+// built from it, so a forwarded value with a path, a query or a space in
+// it cannot make them disagree.
 func PublicEndpoint(r *http.Request, path string) string {
 	scheme := "http"
 	if r.TLS != nil {
@@ -679,13 +690,49 @@ func PublicEndpoint(r *http.Request, path string) string {
 		}
 	}
 	host := firstValue(r.Header.Get("X-Forwarded-Host"))
-	if host == "" {
+	if !validHost(host) {
 		host = r.Host
 	}
 	if host == "" {
 		host = "127.0.0.1"
 	}
 	return scheme + "://" + strings.ToLower(host) + path
+}
+
+// validHost says whether h is a host[:port] as a Host header carries
+// one: a DNS name or IPv4 address (letters, digits, '-', '.', '_') or an
+// IPv6 address in brackets, and an optional decimal port.
+func validHost(h string) bool {
+	host, port, hasPort := h, "", false
+	if rest, ok := strings.CutPrefix(h, "["); ok {
+		addr, after, closed := strings.Cut(rest, "]")
+		if !closed || !strings.Contains(addr, ":") || net.ParseIP(addr) == nil {
+			return false
+		}
+		host = addr
+		if after != "" {
+			port, hasPort = strings.CutPrefix(after, ":")
+			if !hasPort {
+				return false
+			}
+		}
+	} else {
+		if i := strings.LastIndexByte(h, ':'); i >= 0 {
+			host, port, hasPort = h[:i], h[i+1:], true
+		}
+		if host == "" || strings.IndexFunc(host, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
+		}) >= 0 {
+			return false
+		}
+	}
+	if hasPort {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 0 || n > 65535 || len(port) > 5 || strings.ContainsAny(port, "+-") {
+			return false
+		}
+	}
+	return true
 }
 
 func firstValue(v string) string {

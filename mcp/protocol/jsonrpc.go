@@ -84,7 +84,8 @@ type message struct {
 }
 
 // decode classifies one parsed JSON value. A non-nil *Error is the
-// answer to send (with the id it carries, or null).
+// answer to send (with the id it carries, or null); the message comes
+// with it when it is a request whose params are not an object.
 func decode(v any) (*message, any, *Error) {
 	o, ok := v.(*jsonv.Object)
 	if !ok {
@@ -125,7 +126,10 @@ func decode(v any) (*message, any, *Error) {
 				m.isResponse = true
 				return m, nil, nil
 			}
-			return nil, m.id, InvalidParams("Invalid params: params must be an object")
+			// The message is returned with the error, so that a refused
+			// tools/call can still be recorded (CallRecorder).
+			m.params = jsonv.NewObject(0)
+			return m, m.id, InvalidParams("Invalid params: params must be an object")
 		}
 		m.params = p
 	} else {

@@ -554,6 +554,7 @@ func (c *conn) handleLine(line []byte) {
 	}
 	m, id, rerr := decode(v)
 	if rerr != nil {
+		c.recordUndecoded(m, wireID(id, line), rerr)
 		c.w.line(errorResponse(wireID(id, line), rerr))
 		return
 	}
@@ -679,6 +680,24 @@ func (c *conn) recordRefused(req *Request, e *Error) {
 		r.RefusedCall(x, name, e)
 		x.end()
 	}
+}
+
+// recordUndecoded tells a CallRecorder of a tools/call refused before
+// it became a request, its params not being an object: recorded like
+// every refused call, tool unknown (its name is in the params it lacks),
+// with the session's client identity when a released-profile session
+// has one.
+func (c *conn) recordUndecoded(m *message, wire any, e *Error) {
+	if m == nil || m.method != "tools/call" {
+		return
+	}
+	req := newRequest(m, wire, c.principal)
+	if c.initialized.Load() {
+		c.mu.Lock()
+		req.version, req.identity, req.caps = c.version, c.identity, c.caps
+		c.mu.Unlock()
+	}
+	c.recordRefused(req, e)
 }
 
 // initialize is the released lifecycle's handshake. It happens once per

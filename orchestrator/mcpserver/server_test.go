@@ -261,8 +261,13 @@ func TestToolCalls(t *testing.T) {
 	c.fails("harn.trigger.fire", map[string]any{"payload": map[string]any{}}, "missing field `trigger_id`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok"}, "missing field `payload`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": nil, "extra": 1}, "unknown field `extra`, expected one of `trigger_id`, `payload`")
-	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": nil}, "invalid type for field `trigger_id`: expected a string, got number")
-	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": nil}, "unknown manifest binding 'nope'")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": map[string]any{}}, "invalid type for field `trigger_id`: expected a string, got number")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": map[string]any{}}, "unknown manifest binding 'nope'")
+	// The payload is merged over the event: it must be an object.
+	for p, typ := range map[any]string{"x": "string", nil: "null", 7: "number", true: "boolean"} {
+		c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": p}, "invalid type for field `payload`: expected an object, got "+typ)
+	}
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok", "payload": []any{1}}, "invalid type for field `payload`: expected an object, got array")
 	c.fails("harn.nope", map[string]any{}, "unknown tool 'harn.nope'")
 	c.fails("harn.trigger.list", map[string]any{"x": 1}, "unknown field `x`, there are no fields")
 	c.fails("harn.orchestrator.dlq.retry", map[string]any{"entry_id": "dlq_x"}, "unknown pending DLQ entry 'dlq_x'")
@@ -327,7 +332,7 @@ func TestToolCalls(t *testing.T) {
 			calls++
 		}
 	}
-	if lines != calls || calls != 22 {
+	if lines != calls || calls != 27 {
 		t.Fatalf("%d stderr lines, %d action graph records\n%s", lines, calls, c.stderr.String())
 	}
 	if !strings.Contains(c.stderr.String(), "tool=harn.nope status=failed trace_id=mcp_") {
@@ -749,17 +754,24 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 	if e := get(c.call("tools/call", map[string]any{"name": 7}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: tools/call params.name must be a string, not 7"}`) {
 		t.Fatalf("number name %s", js(e))
 	}
+	if e := get(c.call("tools/call", []any{1, 2}), "error"); !sameJSON(e, `{"code":-32602,"message":"Invalid params: params must be an object"}`) {
+		t.Fatalf("params not an object %s", js(e))
+	}
 	c.srv.Flush()
 	for _, line := range []string{"client=unknown tool=harn.trigger.list", "client=curl/1 tool=harn.trigger.list", "client=tester/1.0 tool=unknown"} {
 		if !strings.Contains(c.stderr.String(), "[harn] mcp: "+line+" status=failed trace_id=mcp_") {
 			t.Fatalf("no stderr line %q:\n%s", line, c.stderr.String())
 		}
 	}
+	if n := strings.Count(c.stderr.String(), "[harn] mcp: client=tester/1.0 tool=unknown status=failed"); n != 3 {
+		t.Errorf("%d stderr lines for the calls without a tool name, want 3:\n%s", n, c.stderr.String())
+	}
 	want := []string{
 		"unknown harn.trigger.list: server not initialized",
 		"curl/1 harn.trigger.list: Unsupported protocol version",
 		"tester/1.0 unknown: Invalid params: tools/call requires params.name, the tool name",
 		"tester/1.0 unknown: Invalid params: tools/call params.name must be a string, not 7",
+		"tester/1.0 unknown: Invalid params: params must be an object",
 	}
 	if got := failedCalls(t, c.log); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("action graph errors %q, want %q", got, want)
@@ -877,6 +889,9 @@ func TestHTTPRefusedCallIsRecorded(t *testing.T) {
 	if status, m := post(map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); status != 400 || get(m, "error", "message") != malformed {
 		t.Errorf("tools/list without _meta: %d %v", status, m)
 	}
+	if status, m := post(with("Mcp-Name", "harn.trigger.list"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1,2]}`); status != 400 || get(m, "error", "message") != "Invalid params: params must be an object" {
+		t.Errorf("params not an object: %d %v", status, m)
+	}
 	if status, m := post(with("Mcp-Name", "harn.trigger.list"), call); status != 200 || get(m, "result", "isError") != false {
 		t.Errorf("good call: %d %v", status, m)
 	}
@@ -885,7 +900,7 @@ func TestHTTPRefusedCallIsRecorded(t *testing.T) {
 	for _, e := range []string{"Mcp-Name header is required for this request", "Mcp-Name header does not match request body", "Unsupported protocol version", "MCP-Protocol-Version header does not match request body"} {
 		want = append(want, "curl/1 harn.trigger.list: "+e)
 	}
-	want = append(want, "unknown harn.trigger.list: "+malformed, "unknown harn.trigger.list: "+malformed)
+	want = append(want, "unknown harn.trigger.list: "+malformed, "unknown harn.trigger.list: "+malformed, "unknown unknown: Invalid params: params must be an object")
 	if got := failedCalls(t, c.log); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("action graph errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -40,7 +40,7 @@ type toolSpec struct {
 type field struct {
 	name   string
 	schema string // JSON schema of the property
-	kind   string // string, any, integer, boolean, enum
+	kind   string // string, object, integer, boolean, enum, timestamp
 	enum   []string
 	min    *int64
 }
@@ -60,7 +60,7 @@ var tools = []*toolSpec{
 		description: "Dispatch a manifest trigger now with a synthetic event; the payload object is merged over the event. Returns the dispatch handle (event_id, status, result).",
 		fields: []field{
 			{name: "trigger_id", kind: "string", schema: `{"type":"string","description":"Trigger (binding) id from harn.trigger.list."}`},
-			{name: "payload", kind: "any", schema: `{"description":"Event fields merged over the synthetic event (an object), e.g. {\"payload\": {...}}."}`},
+			{name: "payload", kind: "object", schema: `{"type":"object","description":"Event fields merged over the synthetic event, e.g. {\"payload\": {...}}."}`},
 		},
 		required: []string{"trigger_id", "payload"},
 		output:   `{"type":"object","properties":{"event_id":{"type":"string"},"status":{"type":"string"}},"required":["event_id","status"]}`,
@@ -458,6 +458,10 @@ func (f *field) check(v any) error {
 		return fmt.Errorf("invalid type for field `%s`: expected %s, got %s", f.name, want, jsonv.TypeName(v))
 	}
 	switch f.kind {
+	case "object":
+		if _, ok := v.(*jsonv.Object); !ok {
+			return bad("an object")
+		}
 	case "string":
 		if _, ok := v.(string); !ok {
 			return bad("a string")
