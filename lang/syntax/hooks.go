@@ -75,6 +75,10 @@ type (
 	rType     struct{}
 	rCatchVar struct{}
 	rBound    struct{}
+	rImport   struct{}
+	rVariant  struct{}
+	rNS       struct{}
+	rSkill    struct{}
 )
 
 func (rName) what() string     { return "identifier" }
@@ -82,6 +86,10 @@ func (rFn) what() string       { return "function name" }
 func (rType) what() string     { return "type name" }
 func (rCatchVar) what() string { return "variable name" }
 func (rBound) what() string    { return "interface name" }
+func (rImport) what() string   { return "import name" }
+func (rVariant) what() string  { return "variant name" }
+func (rNS) what() string       { return "namespace name" }
+func (rSkill) what() string    { return "skill name" }
 
 // name is a required identifier.
 type name[R role] struct {
@@ -118,7 +126,26 @@ func (h *ident) Parse(lex *lexer.PeekingLexer) error {
 
 func (h *ident) ast() *Ident { return &Ident{At: at(h.Pos), Name: h.Name} }
 
-// fieldName is an optional struct field name: an identifier or a keyword.
+// listName is a name in a braced list (imported names, enum variants): it
+// declines only where the list may end (`}`, or the end of the file, which
+// the `}` then reports), so anything else there is a bad name rather than
+// a missing `}`.
+type listName[R role] struct{ ident }
+
+func (h *listName[R]) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if isPunct(t, "}") || t.Type == tEOF {
+		return participle.NextMatch
+	}
+	if t.Type != tIdent {
+		var r R
+		failName(t, r.what())
+	}
+	return h.ident.Parse(lex)
+}
+
+// fieldName is a struct field name: an identifier or a keyword. Like
+// listName it declines only where the field list may end.
 type fieldName struct {
 	Pos  lexer.Position
 	Name string
@@ -126,8 +153,11 @@ type fieldName struct {
 
 func (h *fieldName) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if !isName(t) {
+	if isPunct(t, "}") || t.Type == tEOF {
 		return participle.NextMatch
+	}
+	if !isName(t) {
+		fail(t, "field name")
 	}
 	h.Pos, h.Name = t.Pos, t.Value
 	lex.Next()
@@ -214,6 +244,16 @@ func (h *armPattern) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	h.X = c.expr()
+	return nil
+}
+
+// altPattern is a pattern after an arm's `|`: the `|` commits to it, so
+// it never declines (`1 |` at the end of the file lacks an expression, not
+// an arrow).
+type altPattern struct{ X Expr }
+
+func (h *altPattern) Parse(lex *lexer.PeekingLexer) error {
+	h.X = cursorFor(lex).expr()
 	return nil
 }
 
@@ -392,6 +432,31 @@ func (h *scopedPath) Parse(lex *lexer.PeekingLexer) error {
 			return nil
 		}
 	}
+}
+
+// starImport is `* as name from "path"` after `import`; the `*` commits
+// to it, so each missing part is reported as such.
+type starImport struct {
+	Name name[rNS]
+	Path importPath
+}
+
+func (h *starImport) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if !isPunct(c.peek(), "*") {
+		return participle.NextMatch
+	}
+	c.next()
+	if t := c.peek(); !is(t, tIdent, "as") {
+		fail(t, "as")
+	}
+	c.next()
+	h.Name.Parse(lex)
+	if t := c.peek(); !isKw(t, "from") {
+		fail(t, "from")
+	}
+	c.next()
+	return h.Path.Parse(lex)
 }
 
 // attrArgs is an attribute's optional argument list.
