@@ -754,9 +754,9 @@ type methodG struct {
 	Doc docComment `parser:"@@"`
 	// Attrs are parsed only to be refused with a message of their own:
 	// the impl grammar has none (docs/spec/language.md §10.5).
-	Attrs []*attrG   `parser:"@@*"`
-	Pub   *opt[sPub] `parser:"@@?"`
-	Fn    *fnDeclG   `parser:"@@"`
+	Attrs []*attrG `parser:"@@*"`
+	Pub   *pubFn   `parser:"@@?"`
+	Fn    *fnDeclG `parser:"@@"`
 }
 
 func (implG) decl() {}

@@ -18,7 +18,7 @@ import (
 var keywordLookalikes = map[string]string{
 	"function": "fn", "func": "fn", "def": "fn", "fun": "fn",
 	"elif": "else if", "elsif": "else if", "elseif": "else if",
-	"foreach": "for", "switch": "match", "case": "match",
+	"foreach": "for", "switch": "match", "case": "match", "class": "struct",
 }
 
 // hint explains err, a parse error in src, in terms a reader can act on.
@@ -44,9 +44,58 @@ func hint(err *diag.Error, path string, src []byte) {
 		}
 		return
 	}
+	if err.Help = foreignOperator(sig, err.Line, err.Col); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, err.Line, err.Col); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
+}
+
+// foreignOperators are other languages' operator words and what Harn
+// writes instead.
+var foreignOperators = map[string]string{"and": "&&", "or": "||"}
+
+// foreignOperator explains the token where the parse failed (line:col)
+// when it is part of another language's operator: `and`, `===`, `x++`,
+// `1..5`, `x => y`.
+func foreignOperator(toks []lexer.Token, line, col int) string {
+	at := tokenAt(toks, line, col)
+	if at < 0 {
+		return ""
+	}
+	t := &toks[at]
+	glued := func(i int) bool { // toks[i] ends where toks[i+1] starts
+		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct &&
+			toks[i].Pos.Offset+len(toks[i].Value) == toks[i+1].Pos.Offset
+	}
+	switch {
+	case is(t, tIdent, "not"):
+		return "`not` is an operator only in `not in`; did you mean `!`?"
+	case t.Type == tIdent && foreignOperators[t.Value] != "":
+		return fmt.Sprintf("`%s` is not an operator in Harn; did you mean `%s`?", t.Value, foreignOperators[t.Value])
+	case t.Type != tPunct:
+		return ""
+	case t.Value == "=" && glued(at-1) && (toks[at-1].Value == "==" || toks[at-1].Value == "!="):
+		return fmt.Sprintf("Harn has no `%s=`; `%s` already compares without conversions", toks[at-1].Value, toks[at-1].Value)
+	case t.Value == "=" && glued(at) && isPunct(&toks[at+1], ">"):
+		return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
+	case (t.Value == "+" || t.Value == "-") && glued(at-1) && toks[at-1].Value == t.Value:
+		return fmt.Sprintf("Harn has no `%s%s`; write `x %s= 1`", t.Value, t.Value, t.Value)
+	case t.Value == "." && glued(at-1) && toks[at-1].Value == ".":
+		return "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"
+	}
+	return ""
+}
+
+// tokenAt is the index of the token at line:col, or -1.
+func tokenAt(toks []lexer.Token, line, col int) int {
+	for i, t := range toks {
+		if t.Pos.Line == line && t.Pos.Column == col {
+			return i
+		}
+	}
+	return -1
 }
 
 // unclosed returns the innermost bracket left open at the end of toks.
@@ -76,13 +125,7 @@ func unclosed(toks []lexer.Token) *lexer.Token {
 // and the word that starts its statement: an identifier close to a
 // keyword, or another language's word for one, is probably that keyword.
 func misspeltKeyword(toks []lexer.Token, line, col int) (word, kw string) {
-	at := -1
-	for i, t := range toks {
-		if t.Pos.Line == line && t.Pos.Column == col {
-			at = i
-			break
-		}
-	}
+	at := tokenAt(toks, line, col)
 	if at < 0 {
 		return "", ""
 	}

@@ -17,6 +17,20 @@ func TestParseErrorHints(t *testing.T) {
 		{"if true {\n} esle {\n}\n", "expected top-level item separator (`;` or newline), found `esle`", "`esle` is not a keyword; did you mean `else`?"},
 		{"let a = 1 b\n", "expected top-level item separator (`;` or newline), found `b`", ""},
 		{"let s = \"a\" \"b\"\n", "expected top-level item separator (`;` or newline), found string \"b\"", ""},
+		// other languages' operators and words
+		{"class A {\n}\n", "expected top-level item separator (`;` or newline), found `A`", "`class` is not a keyword; did you mean `struct`?"},
+		{"let ok = a and b\n", "expected top-level item separator (`;` or newline), found `and`", "`and` is not an operator in Harn; did you mean `&&`?"},
+		{"let ok = a or b\n", "expected top-level item separator (`;` or newline), found `or`", "`or` is not an operator in Harn; did you mean `||`?"},
+		{"let ok = not a\n", "expected top-level item separator (`;` or newline), found `a`", ""},
+		{"let ok = a not b\n", "expected top-level item separator (`;` or newline), found `not`", "`not` is an operator only in `not in`; did you mean `!`?"},
+		{"let ok = a === b\n", "expected expression, found =", "Harn has no `===`; `==` already compares without conversions"},
+		{"let ok = a !== b\n", "expected expression, found =", "Harn has no `!==`; `!=` already compares without conversions"},
+		{"let ok = a == = b\n", "expected expression, found =", ""},
+		{"x++\n", "expected expression, found +", "Harn has no `++`; write `x += 1`"},
+		{"x + +\n", "expected expression, found +", ""},
+		{"for i in 0..3 {\n}\n", "expected property name, found .", "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"},
+		{"let f = x => x\n", "expected top-level item separator (`;` or newline), found =", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"let f = x = > x\n", "expected top-level item separator (`;` or newline), found =", ""},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
@@ -25,6 +39,48 @@ func TestParseErrorHints(t *testing.T) {
 		}
 		if de.Msg != tc.msg || de.Help != tc.help {
 			t.Errorf("%q:\n got %q / help %q\nwant %q / help %q", tc.src, de.Msg, de.Help, tc.msg, tc.help)
+		}
+	}
+}
+
+func TestLexerErrorHelp(t *testing.T) {
+	for _, tc := range []struct{ src, golden, help string }{
+		{"let s = 'a'", "Unexpected character ''' at 1:9", "strings are written in double quotes (`\"text\"`)"},
+		{"let s = `a`", "Unexpected character '`' at 1:9", "strings are written in double quotes (`\"text\"`), or as raw strings (`r\"text\"`)"},
+		{"let n = 1 # one", "Unexpected character '#' at 1:11", "comments start with `//` (`#` is allowed only in a `#!` line at the very start of the file)"},
+		{"let n = 1 \\ 2", "Unexpected character '\\' at 1:11", "a backslash outside a string may only end a line, to continue it on the next"},
+		{"let s = $name", "Unexpected character '$' at 1:9", "`${…}` interpolates only inside a string (`\"${name}\"`)"},
+		{"let s = \"${f(\\\"x\\\")}\"", "Unexpected character '\\' at 1:14", "a `${…}` hole holds code, where a nested string needs no backslashes: `\"${f(\"x\")}\"`"},
+		{"let s = \"${ }\"", "Unexpected character '}' at 1:13", "an interpolation needs an expression between `${` and `}`; for a literal `${` write `\\${`"},
+		{"let n = 1 ~ 2", "Unexpected character '~' at 1:11", ""},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.GoldenText() != tc.golden || de.Help != tc.help {
+			t.Errorf("%q:\n got %q / help %q\nwant %q / help %q", tc.src, de.GoldenText(), de.Help, tc.golden, tc.help)
+		}
+	}
+}
+
+// TestInterpolationHoleEnd: a hole cut short is reported as the end of
+// the hole under harn run, and as upstream's end of file in golden form.
+func TestInterpolationHoleEnd(t *testing.T) {
+	for _, tc := range []struct{ src, golden, msg string }{
+		{"let s = \"${1 +}\"", "Unexpected end of file, expected expression", "unexpected end of the `${…}` interpolation, expected expression"},
+		{"let s = \"\"\"\n  ${(1 + 2}\n  \"\"\"", "Unexpected end of file, expected )", "unexpected end of the `${…}` interpolation, expected )"},
+		{"let s = \"${[1, 2}\"", "Unexpected end of file, expected ]", "unexpected end of the `${…}` interpolation, expected ]"},
+		{"let s = \"${1 2}\"", "Expected end of interpolated expression, got int(2) at 1:14", "expected end of interpolated expression, found `2`"},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.GoldenText() != tc.golden || de.Msg != tc.msg {
+			t.Errorf("%q:\n got %q / %q\nwant %q / %q", tc.src, de.GoldenText(), de.Msg, tc.golden, tc.msg)
 		}
 	}
 }

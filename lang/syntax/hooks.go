@@ -61,6 +61,22 @@ func (h *opt[S]) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// pubFn is the `pub` of an impl method: a method is all that may follow
+// it, so anything else is reported there (`Expected fn, got let`).
+type pubFn struct{ Pos lexer.Position }
+
+func (h *pubFn) Parse(lex *lexer.PeekingLexer) error {
+	c := cursor{lex: lex}
+	if !isKw(c.peek(), "pub") {
+		return participle.NextMatch
+	}
+	h.Pos = c.next().Pos
+	if t := c.peek(); !isKw(t, "fn") && !(is(t, tIdent, "gen") && isKw(c.peekAt(1), "fn")) {
+		fail(t, "fn")
+	}
+	return nil
+}
+
 func (h *opt[S]) token() *lexer.Token {
 	var s S
 	return &lexer.Token{Type: tPunct, Value: s.spell(), Pos: h.Pos}
@@ -519,6 +535,8 @@ func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
 	if t := c.peek(); t.Type == tIdent && isPunct(c.peekAt(1), "->") {
 		h.Param = c.next().Value
 		c.next()
+	} else if t.Type == tKeyword && isPunct(c.peekAt(1), "->") {
+		failName(t, "parameter name") // as in a closure's `{ x -> … }`
 	}
 	h.Body.Stmts = c.stmts(false)
 	h.Body.End = at(c.expect("}").Pos)
