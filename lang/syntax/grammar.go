@@ -987,10 +987,10 @@ type timeoutCaseG struct {
 
 type receiveCaseG struct {
 	Pos     lexer.Position
-	Name    ident      `parser:"@@"`
-	From    tok[sFrom] `parser:"@@"`
-	Channel expr       `parser:"@@"`
-	Body    block      `parser:"@@"`
+	Name    listName[rCatchVar] `parser:"@@"`
+	From    tok[sFrom]          `parser:"@@"`
+	Channel expr                `parser:"@@"`
+	Body    block               `parser:"@@"`
 }
 
 func (g *selectG) ast() *SelectExpr {
