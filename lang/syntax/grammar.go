@@ -262,12 +262,12 @@ func (g *jumpG) ast() Stmt {
 type overrideG struct {
 	Pos    lexer.Position
 	Name   name[rFn] `parser:"'override' @@"`
-	Params []string  `parser:"'(' ( @Ident ( ',' @Ident )* )? ')'"`
+	Params names     `parser:"@@"`
 	Body   block     `parser:"@@"`
 }
 
 func (g *overrideG) ast() Stmt {
-	return &OverrideDecl{At: at(g.Pos), Name: g.Name.Name, Params: g.Params, Body: g.Body.B}
+	return &OverrideDecl{At: at(g.Pos), Name: g.Name.Name, Params: g.Params.List, Body: g.Body.B}
 }
 
 // assignable reports whether x is an identifier followed by a chain of

@@ -362,6 +362,27 @@ func (h *optParams) Parse(lex *lexer.PeekingLexer) error {
 	return h.params.Parse(lex)
 }
 
+// names is a parenthesised list of parameter names without types or
+// defaults (an override's).
+type names struct{ List []string }
+
+func (h *names) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("(")
+	for !c.accept(")") {
+		t := c.peek()
+		if t.Type != tIdent {
+			failName(t, "parameter name")
+		}
+		h.List = append(h.List, c.next().Value)
+		if !c.accept(",") {
+			c.expect(")")
+			break
+		}
+	}
+	return nil
+}
+
 // pipeParams is a pipeline's parameter list: names with optional types.
 type pipeParams struct{ List []*Param }
 
