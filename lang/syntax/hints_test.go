@@ -84,3 +84,16 @@ func TestInterpolationHoleEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestLineBreakSpelling: harn run calls a line break the end of the
+// line; the golden text keeps upstream's `\n`.
+func TestLineBreakSpelling(t *testing.T) {
+	_, err := Parse("t.harn", []byte("let r = 1 to\n  5"))
+	var de *diag.Error
+	if !errors.As(err, &de) {
+		t.Fatal("no error")
+	}
+	if de.Msg != "expected expression, found end of line" || de.GoldenText() != "Expected expression, got \\n at 1:13" {
+		t.Errorf("got %q / %q", de.Msg, de.GoldenText())
+	}
+}
