@@ -47,6 +47,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = foreignOperator(sig, err.Line, err.Col); err.Help != "" {
 		return
 	}
+	if err.Help = numberSuffix(sig, err.Line, err.Col); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, err.Line, err.Col); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
@@ -84,6 +87,39 @@ func foreignOperator(toks []lexer.Token, line, col int) string {
 		return fmt.Sprintf("Harn has no `%s%s`; write `x %s= 1`", t.Value, t.Value, t.Value)
 	case t.Value == "." && glued(at-1) && toks[at-1].Value == ".":
 		return "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"
+	}
+	return ""
+}
+
+// durationUnits are the suffixes of duration literals (docs/spec/language.md §1.6).
+var durationUnits = map[string]bool{"ms": true, "s": true, "m": true, "h": true, "d": true, "w": true}
+
+// numberSuffix explains the token where the parse failed (line:col) when
+// it is a word glued to a number: another language's number syntax
+// (`1_000`, `1e3`, `0x1f`) or a duration Harn spells otherwise (`1.5s`,
+// `5sec`).
+func numberSuffix(toks []lexer.Token, line, col int) string {
+	at := tokenAt(toks, line, col)
+	if at < 1 {
+		return ""
+	}
+	t, num := &toks[at], &toks[at-1]
+	if t.Type != tIdent || num.Type != tInt && num.Type != tFloat ||
+		num.Pos.Offset+len(num.Value) != t.Pos.Offset {
+		return ""
+	}
+	w := t.Value
+	switch {
+	case strings.HasPrefix(w, "_"):
+		return "numbers have no digit separators; write the digits together (`1000`)"
+	case num.Value == "0" && len(w) > 1 && strings.ContainsRune("xob", rune(w[0])):
+		return "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"
+	case w[0] == 'e' && len(w) > 1 && strings.Trim(w[1:], "0123456789") == "":
+		return "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"
+	case num.Type == tFloat && durationUnits[w]:
+		return "a duration is a whole number of one unit (`1500ms`, not `1.5s`)"
+	case num.Type == tInt && strings.ContainsRune("mshdw", rune(w[0])): // 5sec, 2min, 3days
+		return "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"
 	}
 	return ""
 }

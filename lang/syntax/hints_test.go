@@ -97,3 +97,29 @@ func TestLineBreakSpelling(t *testing.T) {
 		t.Errorf("got %q / %q", de.Msg, de.GoldenText())
 	}
 }
+
+func TestNumberSuffixHints(t *testing.T) {
+	for _, tc := range []struct{ src, help string }{
+		{"let n = 1_000", "numbers have no digit separators; write the digits together (`1000`)"},
+		{"let n = 1e3", "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"},
+		{"let n = 2.5e10", "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"},
+		{"let n = 0x1f", "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"},
+		{"let n = 0b101", "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"},
+		{"let d = 1.5s", "a duration is a whole number of one unit (`1500ms`, not `1.5s`)"},
+		{"let d = 5sec", "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"},
+		{"let d = 2days", "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"},
+		{"let n = 12abc", ""},
+		{"let n = 1.5abc", ""},
+		{"let d = 5 s", ""},
+		{"let n = 1 e3", ""},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.Help != tc.help {
+			t.Errorf("%q: help %q, want %q", tc.src, de.Help, tc.help)
+		}
+	}
+}
