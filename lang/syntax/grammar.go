@@ -891,9 +891,9 @@ type catchG struct {
 }
 
 type catchParenG struct {
-	Name  name[rCatchVar] `parser:"'(' @@"`
-	Type  *typ            `parser:"( ':' @@ )?"`
-	Close tok[sRParen]    `parser:"@@"`
+	Name  name[rVar]   `parser:"'(' @@"`
+	Type  *typ         `parser:"( ':' @@ )?"`
+	Close tok[sRParen] `parser:"@@"`
 }
 
 func (g *tryG) ast() *TryExpr {
@@ -987,10 +987,10 @@ type timeoutCaseG struct {
 
 type receiveCaseG struct {
 	Pos     lexer.Position
-	Name    listName[rCatchVar] `parser:"@@"`
-	From    tok[sFrom]          `parser:"@@"`
-	Channel expr                `parser:"@@"`
-	Body    block               `parser:"@@"`
+	Name    listName[rVar] `parser:"@@"`
+	From    tok[sFrom]     `parser:"@@"`
+	Channel expr           `parser:"@@"`
+	Body    block          `parser:"@@"`
 }
 
 func (g *selectG) ast() *SelectExpr {

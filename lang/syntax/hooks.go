@@ -86,26 +86,24 @@ func (h *opt[S]) token() *lexer.Token {
 type role interface{ what() string }
 
 type (
-	rName     struct{}
-	rFn       struct{}
-	rType     struct{}
-	rCatchVar struct{}
-	rBound    struct{}
-	rImport   struct{}
-	rVariant  struct{}
-	rNS       struct{}
-	rSkill    struct{}
+	rFn      struct{}
+	rType    struct{}
+	rVar     struct{}
+	rBound   struct{}
+	rImport  struct{}
+	rVariant struct{}
+	rNS      struct{}
+	rSkill   struct{}
 )
 
-func (rName) what() string     { return "identifier" }
-func (rFn) what() string       { return "function name" }
-func (rType) what() string     { return "type name" }
-func (rCatchVar) what() string { return "variable name" }
-func (rBound) what() string    { return "interface name" }
-func (rImport) what() string   { return "import name" }
-func (rVariant) what() string  { return "variant name" }
-func (rNS) what() string       { return "namespace name" }
-func (rSkill) what() string    { return "skill name" }
+func (rFn) what() string      { return "function name" }
+func (rType) what() string    { return "type name" }
+func (rVar) what() string     { return "variable name" }
+func (rBound) what() string   { return "interface name" }
+func (rImport) what() string  { return "import name" }
+func (rVariant) what() string { return "variant name" }
+func (rNS) what() string      { return "namespace name" }
+func (rSkill) what() string   { return "skill name" }
 
 // name is a required identifier.
 type name[R role] struct {
