@@ -800,10 +800,10 @@ func (g *skillG) ast() *SkillDecl {
 
 type evalPackG struct {
 	Pos      lexer.Position
-	Name     *ident   `parser:"'eval_pack' ( @@"`
-	Title    *optStr  `parser:"             @@?"`
-	OnlyName *str     `parser:"           | @@ )"`
-	Body     evalBody `parser:"@@"`
+	Name     *ident     `parser:"'eval_pack' ( @@"`
+	Title    *optStr    `parser:"             @@?"`
+	OnlyName *packTitle `parser:"           | @@ )"`
+	Body     evalBody   `parser:"@@"`
 }
 
 func (evalPackG) decl() {}

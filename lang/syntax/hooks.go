@@ -206,6 +206,17 @@ func (h *str) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// packTitle is the title string of an eval_pack that has no name; it
+// is the last thing an eval_pack head may be, so the error names both.
+type packTitle struct{ str }
+
+func (h *packTitle) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type != tString && t.Type != tRaw {
+		failName(t, "eval_pack name or title string")
+	}
+	return h.str.Parse(lex)
+}
+
 // importPath is the path string of an import (docs/spec/newer.md §4.1 names it
 // `import path string` when something else stands there).
 type importPath struct{ str }
@@ -574,6 +585,9 @@ func (h *skillBody) Parse(lex *lexer.PeekingLexer) error {
 			c.next()
 			return nil
 		}
+		if t.Type == tEOF {
+			fail(t, "}") // as every other unclosed body
+		}
 		if !isName(t) {
 			failName(t, "field name")
 		}
@@ -594,6 +608,9 @@ func (h *evalBody) Parse(lex *lexer.PeekingLexer) error {
 		if isPunct(t, "}") {
 			c.next()
 			return nil
+		}
+		if t.Type == tEOF {
+			fail(t, "}") // as every other unclosed body
 		}
 		item := &EvalPackItem{At: at(t.Pos)}
 		switch next := c.peekAt(1); {
