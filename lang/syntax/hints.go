@@ -44,7 +44,8 @@ func hint(err *diag.Error, path string, src []byte) {
 		}
 		return
 	}
-	if err.Help = foreignOperator(sig, err.Line, err.Col); err.Help != "" {
+	closing := strings.HasPrefix(err.Msg, "expected ), found") || strings.HasPrefix(err.Msg, "expected ], found")
+	if err.Help = foreignOperator(sig, err.Line, err.Col, closing); err.Help != "" {
 		return
 	}
 	if err.Help = numberSuffix(sig, err.Line, err.Col); err.Help != "" {
@@ -60,9 +61,10 @@ func hint(err *diag.Error, path string, src []byte) {
 var foreignOperators = map[string]string{"and": "&&", "or": "||"}
 
 // foreignOperator explains the token where the parse failed (line:col)
-// when it is part of another language's operator: `and`, `===`, `x++`,
-// `1..5`, `x => y`.
-func foreignOperator(toks []lexer.Token, line, col int) string {
+// when it is part of another language's operator or form: `and`, `===`,
+// `x++`, `1..5`, `x => y`, and, where a list or call should have closed
+// (closing), `f(x: 1)` and `[x for x in xs]`.
+func foreignOperator(toks []lexer.Token, line, col int, closing bool) string {
 	at := tokenAt(toks, line, col)
 	if at < 0 {
 		return ""
@@ -75,6 +77,9 @@ func foreignOperator(toks []lexer.Token, line, col int) string {
 	switch {
 	case is(t, tIdent, "not"):
 		return "`not` is an operator only in `not in`; did you mean `!`?"
+	case closing && isKw(t, "for"):
+		// `[x for x in xs]`: a for after an element, on its line
+		return "Harn has no comprehensions; use `xs.map({ x -> … })` and `.filter(…)`, or a `for` loop"
 	case t.Type == tIdent && foreignOperators[t.Value] != "":
 		return fmt.Sprintf("`%s` is not an operator in Harn; did you mean `%s`?", t.Value, foreignOperators[t.Value])
 	case t.Type != tPunct:
@@ -87,6 +92,10 @@ func foreignOperator(toks []lexer.Token, line, col int) string {
 		return fmt.Sprintf("Harn has no `%s%s`; write `x %s= 1`", t.Value, t.Value, t.Value)
 	case t.Value == "." && glued(at-1) && toks[at-1].Value == ".":
 		return "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"
+	case closing && t.Value == ":" && at >= 3 && toks[at-1].Type == tIdent &&
+		(isPunct(&toks[at-2], ",") || isPunct(&toks[at-2], "(") && toks[at-3].Type == tIdent):
+		// `f(x: 1)`: where the parser wanted `)`, a name and a colon
+		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
 	}
 	return ""
 }

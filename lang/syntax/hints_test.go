@@ -31,6 +31,11 @@ func TestParseErrorHints(t *testing.T) {
 		{"for i in 0..3 {\n}\n", "expected property name, found .", "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"},
 		{"let f = x => x\n", "expected top-level item separator (`;` or newline), found =", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
 		{"let f = x = > x\n", "expected top-level item separator (`;` or newline), found =", ""},
+		{"println(x: 1)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"f(1, name: 2)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"let x = {a: (b: 1)}\n", "expected ), found :", ""},
+		{"let ys = [x * 2 for x in xs]\n", "expected ], found for", "Harn has no comprehensions; use `xs.map({ x -> … })` and `.filter(…)`, or a `for` loop"},
+		{"let x = 1 for x in y {}\n", "expected top-level item separator (`;` or newline), found for", ""},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
