@@ -140,8 +140,9 @@ func (h *ident) Parse(lex *lexer.PeekingLexer) error {
 
 func (h *ident) ast() *Ident { return &Ident{At: at(h.Pos), Name: h.Name} }
 
-// listName is a name in a braced list (imported names, enum variants): it
-// declines only where the list may end (`}`, or the end of the file, which
+// listName is the name that starts an item of a braced list (imported
+// names, enum variants, select cases): it declines only where the list
+// may end (`}`, or the end of the file, which
 // the `}` then reports), so anything else there is a bad name rather than
 // a missing `}`.
 type listName[R role] struct{ ident }
