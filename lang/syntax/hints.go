@@ -44,8 +44,11 @@ func hint(err *diag.Error, path string, src []byte) {
 		}
 		return
 	}
-	closing := strings.HasPrefix(err.Msg, "expected ), found") || strings.HasPrefix(err.Msg, "expected ], found")
-	if err.Help = foreignOperator(sig, err.Line, err.Col, closing); err.Help != "" {
+	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = foreignForm(sig, err.Line, err.Col, wanted); err.Help != "" {
+		return
+	}
+	if err.Help = foreignOperator(sig, err.Line, err.Col, wanted == ")" || wanted == "]"); err.Help != "" {
 		return
 	}
 	if err.Help = numberSuffix(sig, err.Line, err.Col); err.Help != "" {
@@ -96,6 +99,57 @@ func foreignOperator(toks []lexer.Token, line, col int, closing bool) string {
 		(isPunct(&toks[at-2], ",") || isPunct(&toks[at-2], "(") && toks[at-3].Type == tIdent):
 		// `f(x: 1)`: where the parser wanted `)`, a name and a colon
 		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
+	}
+	return ""
+}
+
+// foreignForm explains the token where the parse failed (line:col), given
+// what the parser wanted there, when another language's form of a
+// declaration or arm stands in its place: `1 => …` and `case 1` in a
+// match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
+// `catch (Error e)`, `{a = 1}`.
+func foreignForm(toks []lexer.Token, line, col int, wanted string) string {
+	at := tokenAt(toks, line, col)
+	if at < 0 {
+		return ""
+	}
+	t := &toks[at]
+	fatArrow := isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") &&
+		t.Pos.Offset+1 == toks[at+1].Pos.Offset
+	prev := func(k int, v string) bool { // toks[at-k] is the punctuation or keyword v
+		return at >= k && (isPunct(&toks[at-k], v) || isKw(&toks[at-k], v))
+	}
+	switch wanted {
+	case "->":
+		if fatArrow {
+			return "a match arm is written `pattern -> { … }`"
+		}
+		if at > 0 && is(&toks[at-1], tIdent, "case") {
+			return "a match arm is written `pattern -> { … }`, with no `case` before it"
+		}
+	case "{":
+		if fatArrow {
+			return "a body is a block in braces: `fn f(x) { return x * 2 }`"
+		}
+		if isPunct(t, ":") && prev(1, ")") {
+			return "a result type follows `->`: `fn f() -> int { … }`"
+		}
+	case ">":
+		if isPunct(t, ":") {
+			return "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"
+		}
+	case "expression":
+		if isPunct(t, "|") || isPunct(t, "||") {
+			return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
+		}
+	case ")":
+		if t.Type == tIdent && at >= 4 && toks[at-1].Type == tIdent && prev(2, "(") && prev(3, "catch") {
+			return "a typed catch names the variable first: `catch (" + t.Value + ": " + toks[at-1].Value + ")`"
+		}
+	case ":":
+		if isPunct(t, "=") {
+			return "dict entries are written `key: value`"
+		}
 	}
 	return ""
 }
