@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -692,10 +693,27 @@ func (c cursor) holeExpr(h hole) Expr {
 	}
 	lex := peekingLexer(toks)
 	defer register(lex, c.st)()
+	defer holeEndError()
 	hc := cursor{lex: lex, st: c.st}
 	x := hc.expr()
 	if t := hc.peek(); t.Type != tEOF {
 		fail(t, "end of interpolated expression")
 	}
 	return x
+}
+
+// holeEndError rewords a parse error at the end of a hole's text: the
+// hole ended, not the file. The golden text stays upstream's, whose
+// parser sees the hole's text on its own ("Unexpected end of file").
+func holeEndError() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if b, ok := r.(bailout); ok {
+		if rest, cut := strings.CutPrefix(b.err.Msg, "unexpected end of file"); cut {
+			b.err.Msg = "unexpected end of the `${…}` interpolation" + rest
+		}
+	}
+	panic(r)
 }

@@ -19,6 +19,10 @@ func FuzzParse(f *testing.F) {
 		"@a(b.c(1), -2, [3], {k: 4})\npub fn f<in T>(a, b = 1, ...c) -> T throws E where T: A + B {}",
 		"match x { [a, ...b] | c if d -> { e } }", "parallel each xs with { max_concurrent: 2 } { x -> x } as stream",
 		"select { v from ch {} timeout 5s {} default {} }", "import a::b::{x, y}", "x?.y?[0]?", "r#\"a\"# /* /* */ */",
+		// the hand-written list hooks: import lists, variants, fields, impl pub, override names
+		"import * as m from \"p\"\nimport { a, b, } from \"q\"", "enum E { A(x: int), B, }\nstruct S { type?: int, b }",
+		"impl P { pub fn f(self) {} type T = int }", "pipeline p(t) extends q { override f(a, b) {} }",
+		"eval_pack \"t\" { k: 1 }\nskill s { when \"x\" }", "match x { 1 | 2 if y -> {} }", "let n = 1_000 1e3 0x1 1.5s 5sec",
 	} {
 		f.Add(src)
 	}

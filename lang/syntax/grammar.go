@@ -262,12 +262,12 @@ func (g *jumpG) ast() Stmt {
 type overrideG struct {
 	Pos    lexer.Position
 	Name   name[rFn] `parser:"'override' @@"`
-	Params []string  `parser:"'(' ( @Ident ( ',' @Ident )* )? ')'"`
+	Params names     `parser:"@@"`
 	Body   block     `parser:"@@"`
 }
 
 func (g *overrideG) ast() Stmt {
-	return &OverrideDecl{At: at(g.Pos), Name: g.Name.Name, Params: g.Params, Body: g.Body.B}
+	return &OverrideDecl{At: at(g.Pos), Name: g.Name.Name, Params: g.Params.List, Body: g.Body.B}
 }
 
 // assignable reports whether x is an identifier followed by a chain of
@@ -404,17 +404,16 @@ func finishDecl(decl declU, attrGs []*attrG, pubTok *opt[sPub], top bool, doc st
 
 type importG struct {
 	Pos      lexer.Position
-	NS       *ident        `parser:"'import' ( ( '*' 'as' @@ 'from' )"`
-	NSPath   *importPath   `parser:"              @@"`
-	Names    []*ident      `parser:"        | ( '{' ( @@ ( ','? @@ )* ','? )?"`
-	Close    *tok[sRBrace] `parser:"              @@"`
-	From     *tok[sFrom]   `parser:"              @@"`
-	FromPath *importPath   `parser:"              @@ )"`
-	Scoped   *scopedPath   `parser:"          | ( @@"`
-	Open     *tok[sLBrace] `parser:"              @@"`
-	SNames   []*ident      `parser:"              @@ ( ',' @@ )* ','?"`
-	SClose   *tok[sRBrace] `parser:"              @@ )"`
-	Path     *importPath   `parser:"          | @@ )"`
+	NS       *starImport          `parser:"'import' ( @@"`
+	Names    []*listName[rImport] `parser:"        | ( '{' ( @@ ( ','? @@ )* ','? )?"`
+	Close    *tok[sRBrace]        `parser:"              @@"`
+	From     *tok[sFrom]          `parser:"              @@"`
+	FromPath *importPath          `parser:"              @@ )"`
+	Scoped   *scopedPath          `parser:"          | ( @@"`
+	Open     *tok[sLBrace]        `parser:"              @@"`
+	SNames   []*listName[rImport] `parser:"              @@ ( ',' @@ )* ','?"`
+	SClose   *tok[sRBrace]        `parser:"              @@ )"`
+	Path     *importPath          `parser:"          | @@ )"`
 }
 
 func (importG) decl() {}
@@ -423,8 +422,8 @@ func (g *importG) ast() *ImportDecl {
 	d := &ImportDecl{At: at(g.Pos)}
 	switch {
 	case g.NS != nil:
-		d.Path, d.PathPos = g.NSPath.Value, at(g.NSPath.Pos)
-		d.Names, d.Namespace = []*Ident{}, g.NS.ast()
+		d.Path, d.PathPos = g.NS.Path.Value, at(g.NS.Path.Pos)
+		d.Names, d.Namespace = []*Ident{}, &Ident{At: at(g.NS.Name.Pos), Name: g.NS.Name.Name}
 	case g.Path != nil:
 		d.Path, d.PathPos = g.Path.Value, at(g.Path.Pos)
 	case g.FromPath != nil:
@@ -639,8 +638,8 @@ type enumG struct {
 
 type variantG struct {
 	Pos    lexer.Position
-	Name   ident      `parser:"@@"`
-	Params *optParams `parser:"@@?"`
+	Name   listName[rVariant] `parser:"@@"`
+	Params *optParams         `parser:"@@?"`
 }
 
 func (enumG) decl() {}
@@ -755,9 +754,9 @@ type methodG struct {
 	Doc docComment `parser:"@@"`
 	// Attrs are parsed only to be refused with a message of their own:
 	// the impl grammar has none (docs/spec/language.md §10.5).
-	Attrs []*attrG   `parser:"@@*"`
-	Pub   *opt[sPub] `parser:"@@?"`
-	Fn    *fnDeclG   `parser:"@@"`
+	Attrs []*attrG `parser:"@@*"`
+	Pub   *pubFn   `parser:"@@?"`
+	Fn    *fnDeclG `parser:"@@"`
 }
 
 func (implG) decl() {}
@@ -789,8 +788,8 @@ func (g *implG) ast() *ImplBlock {
 
 type skillG struct {
 	Pos  lexer.Position
-	Name name[rName] `parser:"'skill' @@"`
-	Body skillBody   `parser:"@@"`
+	Name name[rSkill] `parser:"'skill' @@"`
+	Body skillBody    `parser:"@@"`
 }
 
 func (skillG) decl() {}
@@ -801,10 +800,10 @@ func (g *skillG) ast() *SkillDecl {
 
 type evalPackG struct {
 	Pos      lexer.Position
-	Name     *ident   `parser:"'eval_pack' ( @@"`
-	Title    *optStr  `parser:"             @@?"`
-	OnlyName *str     `parser:"           | @@ )"`
-	Body     evalBody `parser:"@@"`
+	Name     *ident     `parser:"'eval_pack' ( @@"`
+	Title    *optStr    `parser:"             @@?"`
+	OnlyName *packTitle `parser:"           | @@ )"`
+	Body     evalBody   `parser:"@@"`
 }
 
 func (evalPackG) decl() {}
@@ -856,18 +855,20 @@ type matchG struct {
 }
 
 type armG struct {
-	Pos      lexer.Position
-	Patterns []armPattern `parser:"@@ ( '|' @@ )*"`
-	Guard    *expr        `parser:"( 'if' @@ )?"`
-	Arrow    tok[sArrow]  `parser:"@@"`
-	Body     block        `parser:"@@"`
+	Pos   lexer.Position
+	First armPattern   `parser:"@@"`
+	Alts  []altPattern `parser:"( '|' @@ )*"`
+	Guard *expr        `parser:"( 'if' @@ )?"`
+	Arrow tok[sArrow]  `parser:"@@"`
+	Body  block        `parser:"@@"`
 }
 
 func (g *matchG) ast() *MatchExpr {
 	x := &MatchExpr{At: at(g.Pos), X: g.X.X}
 	for _, a := range g.Arms {
 		arm := &MatchArm{At: at(a.Pos), Guard: optExpr(a.Guard), Body: a.Body.B}
-		for _, p := range a.Patterns {
+		arm.Patterns = append(arm.Patterns, a.First.X)
+		for _, p := range a.Alts {
 			arm.Patterns = append(arm.Patterns, p.X)
 		}
 		x.Arms = append(x.Arms, arm)
@@ -890,9 +891,9 @@ type catchG struct {
 }
 
 type catchParenG struct {
-	Name  name[rCatchVar] `parser:"'(' @@"`
-	Type  *typ            `parser:"( ':' @@ )?"`
-	Close tok[sRParen]    `parser:"@@"`
+	Name  name[rVar]   `parser:"'(' @@"`
+	Type  *typ         `parser:"( ':' @@ )?"`
+	Close tok[sRParen] `parser:"@@"`
 }
 
 func (g *tryG) ast() *TryExpr {
@@ -986,10 +987,10 @@ type timeoutCaseG struct {
 
 type receiveCaseG struct {
 	Pos     lexer.Position
-	Name    ident      `parser:"@@"`
-	From    tok[sFrom] `parser:"@@"`
-	Channel expr       `parser:"@@"`
-	Body    block      `parser:"@@"`
+	Name    listName[rVar] `parser:"@@"`
+	From    tok[sFrom]     `parser:"@@"`
+	Channel expr           `parser:"@@"`
+	Body    block          `parser:"@@"`
 }
 
 func (g *selectG) ast() *SelectExpr {

@@ -18,7 +18,7 @@ import (
 var keywordLookalikes = map[string]string{
 	"function": "fn", "func": "fn", "def": "fn", "fun": "fn",
 	"elif": "else if", "elsif": "else if", "elseif": "else if",
-	"foreach": "for", "switch": "match", "case": "match",
+	"foreach": "for", "switch": "match", "case": "match", "class": "struct",
 }
 
 // hint explains err, a parse error in src, in terms a reader can act on.
@@ -44,9 +44,157 @@ func hint(err *diag.Error, path string, src []byte) {
 		}
 		return
 	}
+	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = foreignForm(sig, err.Line, err.Col, wanted); err.Help != "" {
+		return
+	}
+	if err.Help = foreignOperator(sig, err.Line, err.Col, wanted == ")" || wanted == "]"); err.Help != "" {
+		return
+	}
+	if err.Help = numberSuffix(sig, err.Line, err.Col); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, err.Line, err.Col); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
+}
+
+// foreignOperators are other languages' operator words and what Harn
+// writes instead.
+var foreignOperators = map[string]string{"and": "&&", "or": "||"}
+
+// foreignOperator explains the token where the parse failed (line:col)
+// when it is part of another language's operator or form: `and`, `===`,
+// `x++`, `1..5`, `x => y`, and, where a list or call should have closed
+// (closing), `f(x: 1)` and `[x for x in xs]`.
+func foreignOperator(toks []lexer.Token, line, col int, closing bool) string {
+	at := tokenAt(toks, line, col)
+	if at < 0 {
+		return ""
+	}
+	t := &toks[at]
+	glued := func(i int) bool { // toks[i] ends where toks[i+1] starts
+		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct &&
+			toks[i].Pos.Offset+len(toks[i].Value) == toks[i+1].Pos.Offset
+	}
+	switch {
+	case is(t, tIdent, "not"):
+		return "`not` is an operator only in `not in`; did you mean `!`?"
+	case closing && isKw(t, "for"):
+		// `[x for x in xs]`: a for after an element, on its line
+		return "Harn has no comprehensions; use `xs.map({ x -> … })` and `.filter(…)`, or a `for` loop"
+	case t.Type == tIdent && foreignOperators[t.Value] != "":
+		return fmt.Sprintf("`%s` is not an operator in Harn; did you mean `%s`?", t.Value, foreignOperators[t.Value])
+	case t.Type != tPunct:
+		return ""
+	case t.Value == "=" && glued(at-1) && (toks[at-1].Value == "==" || toks[at-1].Value == "!="):
+		return fmt.Sprintf("Harn has no `%s=`; `%s` already compares without conversions", toks[at-1].Value, toks[at-1].Value)
+	case t.Value == "=" && glued(at) && isPunct(&toks[at+1], ">"):
+		return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
+	case (t.Value == "+" || t.Value == "-") && glued(at-1) && toks[at-1].Value == t.Value:
+		return fmt.Sprintf("Harn has no `%s%s`; write `x %s= 1`", t.Value, t.Value, t.Value)
+	case t.Value == "." && glued(at-1) && toks[at-1].Value == ".":
+		return "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"
+	case closing && t.Value == ":" && at >= 3 && toks[at-1].Type == tIdent &&
+		(isPunct(&toks[at-2], ",") || isPunct(&toks[at-2], "(") && toks[at-3].Type == tIdent):
+		// `f(x: 1)`: where the parser wanted `)`, a name and a colon
+		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
+	}
+	return ""
+}
+
+// foreignForm explains the token where the parse failed (line:col), given
+// what the parser wanted there, when another language's form of a
+// declaration or arm stands in its place: `1 => …` and `case 1` in a
+// match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
+// `catch (Error e)`, `{a = 1}`.
+func foreignForm(toks []lexer.Token, line, col int, wanted string) string {
+	at := tokenAt(toks, line, col)
+	if at < 0 {
+		return ""
+	}
+	t := &toks[at]
+	fatArrow := isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") &&
+		t.Pos.Offset+1 == toks[at+1].Pos.Offset
+	prev := func(k int, v string) bool { // toks[at-k] is the punctuation or keyword v
+		return at >= k && (isPunct(&toks[at-k], v) || isKw(&toks[at-k], v))
+	}
+	switch wanted {
+	case "->":
+		if fatArrow {
+			return "a match arm is written `pattern -> { … }`"
+		}
+		if at > 0 && is(&toks[at-1], tIdent, "case") {
+			return "a match arm is written `pattern -> { … }`, with no `case` before it"
+		}
+	case "{":
+		if fatArrow {
+			return "a body is a block in braces: `fn f(x) { return x * 2 }`"
+		}
+		if isPunct(t, ":") && prev(1, ")") {
+			return "a result type follows `->`: `fn f() -> int { … }`"
+		}
+	case ">":
+		if isPunct(t, ":") {
+			return "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"
+		}
+	case "expression":
+		if isPunct(t, "|") || isPunct(t, "||") {
+			return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
+		}
+	case ")":
+		if t.Type == tIdent && at >= 4 && toks[at-1].Type == tIdent && prev(2, "(") && prev(3, "catch") {
+			return "a typed catch names the variable first: `catch (" + t.Value + ": " + toks[at-1].Value + ")`"
+		}
+	case ":":
+		if isPunct(t, "=") {
+			return "dict entries are written `key: value`"
+		}
+	}
+	return ""
+}
+
+// durationUnits are the suffixes of duration literals (docs/spec/language.md §1.6).
+var durationUnits = map[string]bool{"ms": true, "s": true, "m": true, "h": true, "d": true, "w": true}
+
+// numberSuffix explains the token where the parse failed (line:col) when
+// it is a word glued to a number: another language's number syntax
+// (`1_000`, `1e3`, `0x1f`) or a duration Harn spells otherwise (`1.5s`,
+// `5sec`).
+func numberSuffix(toks []lexer.Token, line, col int) string {
+	at := tokenAt(toks, line, col)
+	if at < 1 {
+		return ""
+	}
+	t, num := &toks[at], &toks[at-1]
+	if t.Type != tIdent || num.Type != tInt && num.Type != tFloat ||
+		num.Pos.Offset+len(num.Value) != t.Pos.Offset {
+		return ""
+	}
+	w := t.Value
+	switch {
+	case strings.HasPrefix(w, "_"):
+		return "numbers have no digit separators; write the digits together (`1000`)"
+	case num.Value == "0" && len(w) > 1 && strings.ContainsRune("xob", rune(w[0])):
+		return "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"
+	case w[0] == 'e' && len(w) > 1 && strings.Trim(w[1:], "0123456789") == "":
+		return "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"
+	case num.Type == tFloat && durationUnits[w]:
+		return "a duration is a whole number of one unit (`1500ms`, not `1.5s`)"
+	case num.Type == tInt && strings.ContainsRune("mshdw", rune(w[0])): // 5sec, 2min, 3days
+		return "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"
+	}
+	return ""
+}
+
+// tokenAt is the index of the token at line:col, or -1.
+func tokenAt(toks []lexer.Token, line, col int) int {
+	for i, t := range toks {
+		if t.Pos.Line == line && t.Pos.Column == col {
+			return i
+		}
+	}
+	return -1
 }
 
 // unclosed returns the innermost bracket left open at the end of toks.
@@ -76,13 +224,7 @@ func unclosed(toks []lexer.Token) *lexer.Token {
 // and the word that starts its statement: an identifier close to a
 // keyword, or another language's word for one, is probably that keyword.
 func misspeltKeyword(toks []lexer.Token, line, col int) (word, kw string) {
-	at := -1
-	for i, t := range toks {
-		if t.Pos.Line == line && t.Pos.Column == col {
-			at = i
-			break
-		}
-	}
+	at := tokenAt(toks, line, col)
 	if at < 0 {
 		return "", ""
 	}

@@ -17,6 +17,35 @@ func TestParseErrorHints(t *testing.T) {
 		{"if true {\n} esle {\n}\n", "expected top-level item separator (`;` or newline), found `esle`", "`esle` is not a keyword; did you mean `else`?"},
 		{"let a = 1 b\n", "expected top-level item separator (`;` or newline), found `b`", ""},
 		{"let s = \"a\" \"b\"\n", "expected top-level item separator (`;` or newline), found string \"b\"", ""},
+		// other languages' operators and words
+		{"class A {\n}\n", "expected top-level item separator (`;` or newline), found `A`", "`class` is not a keyword; did you mean `struct`?"},
+		{"let ok = a and b\n", "expected top-level item separator (`;` or newline), found `and`", "`and` is not an operator in Harn; did you mean `&&`?"},
+		{"let ok = a or b\n", "expected top-level item separator (`;` or newline), found `or`", "`or` is not an operator in Harn; did you mean `||`?"},
+		{"let ok = not a\n", "expected top-level item separator (`;` or newline), found `a`", ""},
+		{"let ok = a not b\n", "expected top-level item separator (`;` or newline), found `not`", "`not` is an operator only in `not in`; did you mean `!`?"},
+		{"let ok = a === b\n", "expected expression, found =", "Harn has no `===`; `==` already compares without conversions"},
+		{"let ok = a !== b\n", "expected expression, found =", "Harn has no `!==`; `!=` already compares without conversions"},
+		{"let ok = a == = b\n", "expected expression, found =", ""},
+		{"x++\n", "expected expression, found +", "Harn has no `++`; write `x += 1`"},
+		{"x + +\n", "expected expression, found +", ""},
+		{"for i in 0..3 {\n}\n", "expected property name, found .", "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"},
+		{"let f = x => x\n", "expected top-level item separator (`;` or newline), found =", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"let f = x = > x\n", "expected top-level item separator (`;` or newline), found =", ""},
+		{"println(x: 1)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"f(1, name: 2)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"let x = {a: (b: 1)}\n", "expected ), found :", ""},
+		{"let ys = [x * 2 for x in xs]\n", "expected ], found for", "Harn has no comprehensions; use `xs.map({ x -> … })` and `.filter(…)`, or a `for` loop"},
+		{"let x = 1 for x in y {}\n", "expected top-level item separator (`;` or newline), found for", ""},
+		// other languages' forms of arms, bodies, bounds, closures, catches and dict entries
+		{"match x {\n  1 => { }\n}\n", "expected ->, found =", "a match arm is written `pattern -> { … }`"},
+		{"match x {\n  case 1 -> { }\n}\n", "expected ->, found `1`", "a match arm is written `pattern -> { … }`, with no `case` before it"},
+		{"fn f(x) => x * 2\n", "expected {, found =", "a body is a block in braces: `fn f(x) { return x * 2 }`"},
+		{"fn f(): int {\n}\n", "expected {, found :", "a result type follows `->`: `fn f() -> int { … }`"},
+		{"fn f<T: Show>(x: T) {\n}\n", "expected >, found :", "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"},
+		{"let f = |x| x + 1\n", "expected expression, found |", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"try {\n} catch (MyError err) {\n}\n", "expected ), found `err`", "a typed catch names the variable first: `catch (err: MyError)`"},
+		{"let d = {a = 1}\n", "expected :, found =", "dict entries are written `key: value`"},
+		{"let d = {a: 1 = 2}\n", "expected }, found =", ""},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
@@ -25,6 +54,87 @@ func TestParseErrorHints(t *testing.T) {
 		}
 		if de.Msg != tc.msg || de.Help != tc.help {
 			t.Errorf("%q:\n got %q / help %q\nwant %q / help %q", tc.src, de.Msg, de.Help, tc.msg, tc.help)
+		}
+	}
+}
+
+func TestLexerErrorHelp(t *testing.T) {
+	for _, tc := range []struct{ src, golden, help string }{
+		{"let s = 'a'", "Unexpected character ''' at 1:9", "strings are written in double quotes (`\"text\"`)"},
+		{"let s = `a`", "Unexpected character '`' at 1:9", "strings are written in double quotes (`\"text\"`), or as raw strings (`r\"text\"`)"},
+		{"let n = 1 # one", "Unexpected character '#' at 1:11", "comments start with `//` (`#` is allowed only in a `#!` line at the very start of the file)"},
+		{"let n = 1 \\ 2", "Unexpected character '\\' at 1:11", "a backslash outside a string may only end a line, to continue it on the next"},
+		{"let s = $name", "Unexpected character '$' at 1:9", "`${…}` interpolates only inside a string (`\"${name}\"`)"},
+		{"let s = \"${f(\\\"x\\\")}\"", "Unexpected character '\\' at 1:14", "a `${…}` hole holds code, where a nested string needs no backslashes: `\"${f(\"x\")}\"`"},
+		{"let s = \"${ }\"", "Unexpected character '}' at 1:13", "an interpolation needs an expression between `${` and `}`; for a literal `${` write `\\${`"},
+		{"let n = 1 ~ 2", "Unexpected character '~' at 1:11", ""},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.GoldenText() != tc.golden || de.Help != tc.help {
+			t.Errorf("%q:\n got %q / help %q\nwant %q / help %q", tc.src, de.GoldenText(), de.Help, tc.golden, tc.help)
+		}
+	}
+}
+
+// TestInterpolationHoleEnd: a hole cut short is reported as the end of
+// the hole under harn run, and as upstream's end of file in golden form.
+func TestInterpolationHoleEnd(t *testing.T) {
+	for _, tc := range []struct{ src, golden, msg string }{
+		{"let s = \"${1 +}\"", "Unexpected end of file, expected expression", "unexpected end of the `${…}` interpolation, expected expression"},
+		{"let s = \"\"\"\n  ${(1 + 2}\n  \"\"\"", "Unexpected end of file, expected )", "unexpected end of the `${…}` interpolation, expected )"},
+		{"let s = \"${[1, 2}\"", "Unexpected end of file, expected ]", "unexpected end of the `${…}` interpolation, expected ]"},
+		{"let s = \"${1 2}\"", "Expected end of interpolated expression, got int(2) at 1:14", "expected end of interpolated expression, found `2`"},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.GoldenText() != tc.golden || de.Msg != tc.msg {
+			t.Errorf("%q:\n got %q / %q\nwant %q / %q", tc.src, de.GoldenText(), de.Msg, tc.golden, tc.msg)
+		}
+	}
+}
+
+// TestLineBreakSpelling: harn run calls a line break the end of the
+// line; the golden text keeps upstream's `\n`.
+func TestLineBreakSpelling(t *testing.T) {
+	_, err := Parse("t.harn", []byte("let r = 1 to\n  5"))
+	var de *diag.Error
+	if !errors.As(err, &de) {
+		t.Fatal("no error")
+	}
+	if de.Msg != "expected expression, found end of line" || de.GoldenText() != "Expected expression, got \\n at 1:13" {
+		t.Errorf("got %q / %q", de.Msg, de.GoldenText())
+	}
+}
+
+func TestNumberSuffixHints(t *testing.T) {
+	for _, tc := range []struct{ src, help string }{
+		{"let n = 1_000", "numbers have no digit separators; write the digits together (`1000`)"},
+		{"let n = 1e3", "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"},
+		{"let n = 2.5e10", "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"},
+		{"let n = 0x1f", "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"},
+		{"let n = 0b101", "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"},
+		{"let d = 1.5s", "a duration is a whole number of one unit (`1500ms`, not `1.5s`)"},
+		{"let d = 5sec", "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"},
+		{"let d = 2days", "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"},
+		{"let n = 12abc", ""},
+		{"let n = 1.5abc", ""},
+		{"let d = 5 s", ""},
+		{"let n = 1 e3", ""},
+	} {
+		_, err := Parse("t.harn", []byte(tc.src))
+		var de *diag.Error
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: no error", tc.src)
+		}
+		if de.Help != tc.help {
+			t.Errorf("%q: help %q, want %q", tc.src, de.Help, tc.help)
 		}
 	}
 }

@@ -61,6 +61,22 @@ func (h *opt[S]) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// pubFn is the `pub` of an impl method: a method is all that may follow
+// it, so anything else is reported there (`Expected fn, got let`).
+type pubFn struct{ Pos lexer.Position }
+
+func (h *pubFn) Parse(lex *lexer.PeekingLexer) error {
+	c := cursor{lex: lex}
+	if !isKw(c.peek(), "pub") {
+		return participle.NextMatch
+	}
+	h.Pos = c.next().Pos
+	if t := c.peek(); !isKw(t, "fn") && !(is(t, tIdent, "gen") && isKw(c.peekAt(1), "fn")) {
+		fail(t, "fn")
+	}
+	return nil
+}
+
 func (h *opt[S]) token() *lexer.Token {
 	var s S
 	return &lexer.Token{Type: tPunct, Value: s.spell(), Pos: h.Pos}
@@ -70,18 +86,24 @@ func (h *opt[S]) token() *lexer.Token {
 type role interface{ what() string }
 
 type (
-	rName     struct{}
-	rFn       struct{}
-	rType     struct{}
-	rCatchVar struct{}
-	rBound    struct{}
+	rFn      struct{}
+	rType    struct{}
+	rVar     struct{}
+	rBound   struct{}
+	rImport  struct{}
+	rVariant struct{}
+	rNS      struct{}
+	rSkill   struct{}
 )
 
-func (rName) what() string     { return "identifier" }
-func (rFn) what() string       { return "function name" }
-func (rType) what() string     { return "type name" }
-func (rCatchVar) what() string { return "variable name" }
-func (rBound) what() string    { return "interface name" }
+func (rFn) what() string      { return "function name" }
+func (rType) what() string    { return "type name" }
+func (rVar) what() string     { return "variable name" }
+func (rBound) what() string   { return "interface name" }
+func (rImport) what() string  { return "import name" }
+func (rVariant) what() string { return "variant name" }
+func (rNS) what() string      { return "namespace name" }
+func (rSkill) what() string   { return "skill name" }
 
 // name is a required identifier.
 type name[R role] struct {
@@ -118,7 +140,27 @@ func (h *ident) Parse(lex *lexer.PeekingLexer) error {
 
 func (h *ident) ast() *Ident { return &Ident{At: at(h.Pos), Name: h.Name} }
 
-// fieldName is an optional struct field name: an identifier or a keyword.
+// listName is the name that starts an item of a braced list (imported
+// names, enum variants, select cases): it declines only where the list
+// may end (`}`, or the end of the file, which
+// the `}` then reports), so anything else there is a bad name rather than
+// a missing `}`.
+type listName[R role] struct{ ident }
+
+func (h *listName[R]) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if isPunct(t, "}") || t.Type == tEOF {
+		return participle.NextMatch
+	}
+	if t.Type != tIdent {
+		var r R
+		failName(t, r.what())
+	}
+	return h.ident.Parse(lex)
+}
+
+// fieldName is a struct field name: an identifier or a keyword. Like
+// listName it declines only where the field list may end.
 type fieldName struct {
 	Pos  lexer.Position
 	Name string
@@ -126,8 +168,11 @@ type fieldName struct {
 
 func (h *fieldName) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if !isName(t) {
+	if isPunct(t, "}") || t.Type == tEOF {
 		return participle.NextMatch
+	}
+	if !isName(t) {
+		fail(t, "field name")
 	}
 	h.Pos, h.Name = t.Pos, t.Value
 	lex.Next()
@@ -160,6 +205,17 @@ func (h *str) Parse(lex *lexer.PeekingLexer) error {
 	h.Pos, h.Value = t.Pos, stringValue(t)
 	lex.Next()
 	return nil
+}
+
+// packTitle is the title string of an eval_pack that has no name; it
+// is the last thing an eval_pack head may be, so the error names both.
+type packTitle struct{ str }
+
+func (h *packTitle) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type != tString && t.Type != tRaw {
+		failName(t, "eval_pack name or title string")
+	}
+	return h.str.Parse(lex)
 }
 
 // importPath is the path string of an import (docs/spec/newer.md §4.1 names it
@@ -214,6 +270,16 @@ func (h *armPattern) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	h.X = c.expr()
+	return nil
+}
+
+// altPattern is a pattern after an arm's `|`: the `|` commits to it, so
+// it never declines (`1 |` at the end of the file lacks an expression, not
+// an arrow).
+type altPattern struct{ X Expr }
+
+func (h *altPattern) Parse(lex *lexer.PeekingLexer) error {
+	h.X = cursorFor(lex).expr()
 	return nil
 }
 
@@ -306,6 +372,27 @@ func (h *optParams) Parse(lex *lexer.PeekingLexer) error {
 	return h.params.Parse(lex)
 }
 
+// names is a parenthesised list of parameter names without types or
+// defaults (an override's).
+type names struct{ List []string }
+
+func (h *names) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	c.expect("(")
+	for !c.accept(")") {
+		t := c.peek()
+		if t.Type != tIdent {
+			failName(t, "parameter name")
+		}
+		h.List = append(h.List, c.next().Value)
+		if !c.accept(",") {
+			c.expect(")")
+			break
+		}
+	}
+	return nil
+}
+
 // pipeParams is a pipeline's parameter list: names with optional types.
 type pipeParams struct{ List []*Param }
 
@@ -394,6 +481,31 @@ func (h *scopedPath) Parse(lex *lexer.PeekingLexer) error {
 	}
 }
 
+// starImport is `* as name from "path"` after `import`; the `*` commits
+// to it, so each missing part is reported as such.
+type starImport struct {
+	Name name[rNS]
+	Path importPath
+}
+
+func (h *starImport) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if !isPunct(c.peek(), "*") {
+		return participle.NextMatch
+	}
+	c.next()
+	if t := c.peek(); !is(t, tIdent, "as") {
+		fail(t, "as")
+	}
+	c.next()
+	h.Name.Parse(lex)
+	if t := c.peek(); !isKw(t, "from") {
+		fail(t, "from")
+	}
+	c.next()
+	return h.Path.Parse(lex)
+}
+
 // attrArgs is an attribute's optional argument list.
 type attrArgs struct{ List []*AttrArg }
 
@@ -454,6 +566,8 @@ func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
 	if t := c.peek(); t.Type == tIdent && isPunct(c.peekAt(1), "->") {
 		h.Param = c.next().Value
 		c.next()
+	} else if t.Type == tKeyword && isPunct(c.peekAt(1), "->") {
+		failName(t, "parameter name") // as in a closure's `{ x -> … }`
 	}
 	h.Body.Stmts = c.stmts(false)
 	h.Body.End = at(c.expect("}").Pos)
@@ -471,6 +585,9 @@ func (h *skillBody) Parse(lex *lexer.PeekingLexer) error {
 		if isPunct(t, "}") {
 			c.next()
 			return nil
+		}
+		if t.Type == tEOF {
+			fail(t, "}") // as every other unclosed body
 		}
 		if !isName(t) {
 			failName(t, "field name")
@@ -492,6 +609,9 @@ func (h *evalBody) Parse(lex *lexer.PeekingLexer) error {
 		if isPunct(t, "}") {
 			c.next()
 			return nil
+		}
+		if t.Type == tEOF {
+			fail(t, "}") // as every other unclosed body
 		}
 		item := &EvalPackItem{At: at(t.Pos)}
 		switch next := c.peekAt(1); {

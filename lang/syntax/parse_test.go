@@ -495,7 +495,7 @@ func TestErrors(t *testing.T) {
 		{"fn f(...a, b) {}", "Rest parameter must be the last parameter at 1:6"},
 		{"x = { a = 1, b -> a }", "Required parameter cannot follow a parameter with a default value at 1:14"},
 		{"struct P x: int }", "Expected {, got id(x) at 1:10"},
-		{"struct P { x: int, 5 }", "Expected }, got int(5) at 1:20"},
+		{"struct P { x: int, 5 }", "Expected field name, got int(5) at 1:20"},
 		{"type T int", "Expected =, got id(int) at 1:8"},
 		{"type T = ", "Unexpected end of file, expected type"},
 		{"let x: = 1", "Expected type, got = at 1:8"},

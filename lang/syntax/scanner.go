@@ -72,6 +72,27 @@ func (s *scanner) errorf(p lexer.Position, format string, args ...any) error {
 	return &diag.Error{File: s.file, Line: p.Line, Col: p.Column, Msg: msg, Golden: msg, Phase: diag.PhaseLex}
 }
 
+// unexpected is the error for a character no token starts with, at the
+// scanner's position, with a hint for the characters other languages
+// give a meaning Harn spells differently.
+func (s *scanner) unexpected(p lexer.Position) error {
+	return withHelp(s.errorf(p, "Unexpected character %s", quoteChar(s.src[s.off:])), charHints[s.src[s.off]])
+}
+
+// withHelp adds a help line to a lexer error.
+func withHelp(err error, help string) error {
+	err.(*diag.Error).Help = help
+	return err
+}
+
+var charHints = map[byte]string{
+	'\'': "strings are written in double quotes (`\"text\"`)",
+	'`':  "strings are written in double quotes (`\"text\"`), or as raw strings (`r\"text\"`)",
+	'#':  "comments start with `//` (`#` is allowed only in a `#!` line at the very start of the file)",
+	'\\': "a backslash outside a string may only end a line, to continue it on the next",
+	'$':  "`${…}` interpolates only inside a string (`\"${name}\"`)",
+}
+
 // advance moves past one character.
 func (s *scanner) advance() {
 	c := s.src[s.off]
@@ -159,7 +180,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 				s.advance()
 				s.advance()
 			default:
-				return lexer.Token{}, s.errorf(start, "Unexpected character '\\'")
+				return lexer.Token{}, s.unexpected(start)
 			}
 		case c == '/' && s.peekByte(1) == '/':
 			s.commentAt = append(s.commentAt, Pos{Line: start.Line, Col: start.Column})
@@ -192,14 +213,14 @@ func (s *scanner) Next() (lexer.Token, error) {
 			if unicode.IsLetter(r) {
 				return s.ident(start), nil
 			}
-			return lexer.Token{}, s.errorf(start, "Unexpected character %s", quoteChar(s.src[s.off:]))
+			return lexer.Token{}, s.unexpected(start)
 		default:
 			if n := punctLen(s.src[s.off:]); n > 0 {
 				s.off += n
 				s.col += n
 				return s.token(tPunct, start), nil
 			}
-			return lexer.Token{}, s.errorf(start, "Unexpected character %s", quoteChar(s.src[s.off:]))
+			return lexer.Token{}, s.unexpected(start)
 		}
 	}
 	s.lastNL = false
@@ -402,9 +423,11 @@ func (s *scanner) interpolation(strStart lexer.Position) error {
 	}
 	switch {
 	case bad >= 0:
-		return s.errorf(s.pos(), "Unexpected character '\\'")
+		return withHelp(s.errorf(s.pos(), "Unexpected character '\\'"),
+			"a `${…}` hole holds code, where a nested string needs no backslashes: `\"${f(\"x\")}\"`")
 	case strings.TrimSpace(s.src[from:s.off]) == "":
-		return s.errorf(s.pos(), "Unexpected character '}'")
+		return withHelp(s.errorf(s.pos(), "Unexpected character '}'"),
+			"an interpolation needs an expression between `${` and `}`; for a literal `${` write `\\${`")
 	}
 	s.advance()
 	return nil

@@ -104,7 +104,8 @@ func render(t *lexer.Token) string {
 // spell is a token as the reworded message shows it: upstream's rendered
 // form (golden) except for names, numbers and strings, which upstream
 // wraps in its internal token names (`id(x)`, `int(2)`); those are
-// quoted as written.
+// quoted as written. A line break, which upstream renders `\n`, is
+// called the end of the line.
 func spell(t *lexer.Token, golden string) string {
 	switch t.Type {
 	case tIdent, tInt, tFloat, tDuration:
@@ -113,6 +114,8 @@ func spell(t *lexer.Token, golden string) string {
 		return "string " + t.Value
 	case tInterp:
 		return "interpolated string"
+	case tNewline:
+		return "end of line"
 	}
 	return golden
 }
