@@ -327,6 +327,9 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) {
 		return false
 	}
+	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
+		return false
+	}
 	if c.declaredFn(at) && !types.FuncFitsExactly(src, dst) {
 		return false
 	}
@@ -531,6 +534,28 @@ func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
 		return false
 	}
 	return c.declaredPath(at)
+}
+
+// genericNilResult reports a call of a generic function of the file
+// whose declared result admits nil outright (`-> T?`, `-> T | nil`): its
+// instantiation is inferred, but the nil is the program's, so the result
+// does not go where nil is not accepted (`let m: int = first(xs)`,
+// docs/spec/newer.md §3.5).
+func (c *checker) genericNilResult(at syntax.Expr) bool {
+	call, ok := at.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	if !ok || fn.Return == nil || len(fn.TypeParams) == 0 {
+		return false
+	}
+	u, ok := c.sig(fn).Return.(*types.Union)
+	return ok && slices.Contains(u.Types, types.Type(types.Nil))
 }
 
 // declaredFn reports a function value whose signature the program wrote:
