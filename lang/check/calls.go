@@ -120,7 +120,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	if n := len(exprs); n < min || max >= 0 && n > max {
 		c.warnf(at, "Function '%s' expects %s, got %d", k.name, arityText(min, max, n), n)
 	}
-	bind := c.instantiate(typeArgs, sig, args)
+	bind := c.instantiate(typeArgs, sig, exprs, args)
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
 		c.constraints(at, sig, bind)

@@ -80,6 +80,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
+		tails:       map[*syntax.ClosureLit]types.Type{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
@@ -104,6 +105,10 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 }
 
 type checker struct {
+	// tails holds the tail value type of unannotated closures whose
+	// body has no `return`: what a call gives back, for inferring a
+	// generic function's type parameters from a callback (instantiate).
+	tails map[*syntax.ClosureLit]types.Type
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
@@ -169,6 +174,7 @@ type funcCtx struct {
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
 	loops   []syntax.Stmt     // loops being walked, innermost last
+	returns bool              // a `return` statement was seen in the body
 }
 
 // returnsStream reports whether the function declares a Stream<T> result.
