@@ -108,7 +108,7 @@ type checker struct {
 	// tails holds the tail value type of unannotated closures whose
 	// body has no `return`: what a call gives back, for inferring a
 	// generic function's type parameters from a callback (instantiate).
-	tails map[*syntax.ClosureLit]types.Type
+	tails     map[*syntax.ClosureLit]types.Type
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
