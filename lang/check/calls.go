@@ -470,19 +470,36 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
 			}
-			if len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
-				if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
-					sig := *m.Type
-					sig.Params = plainRest(m.Type.Params[1:])
+			if mt := instanceMethod(n, m.Type); mt != nil {
+				if len(mt.Params) > 0 && !hasSpread(e.Args) {
+					sig := *mt
+					sig.Params = plainRest(mt.Params[1:])
 					c.arguments(e.Args, args, &sig, nil)
 				}
-				if known(m.Type.Return) {
-					return m.Type.Return
+				if known(mt.Return) && concrete(mt.Return) {
+					return mt.Return
 				}
 			}
 		}
 	}
 	return types.Any
+}
+
+// instanceMethod is the signature of impl method sig called on a value of
+// type n: the struct's type arguments put in for its type parameters
+// (`Box<int>`'s `fn get(self) -> T` returns int). Nil for a generic
+// method, or a generic struct whose type arguments are not known.
+func instanceMethod(n *types.Named, sig *types.Func) *types.Func {
+	if len(sig.TypeParams) > 0 {
+		return nil
+	}
+	if len(n.Decl.TypeParams) == 0 {
+		return sig
+	}
+	if len(n.Args) != len(n.Decl.TypeParams) {
+		return nil
+	}
+	return types.Subst(sig, n.Decl.Instance(n.Args)).(*types.Func)
 }
 
 // methodArity warns about a call of an impl method with more or fewer
