@@ -379,12 +379,44 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return &types.Result{Ok: arg(), Err: types.Any}
 	case "Err":
 		return &types.Result{Ok: types.Any, Err: arg()}
+	case "unwrap", "unwrap_err", "unwrap_or":
+		if t := unwrapResult(name, args, at); t != nil {
+			return t
+		}
 	case "tuple": // docs/spec/newer.md §2.3
 		if len(at) > 0 && !hasSpread(args) {
 			return &types.Tuple{Elems: widenAll(at)}
 		}
 	}
 	return types.Any
+}
+
+// unwrapResult is the type of `unwrap(r)` (r's Ok type), `unwrap_err(r)`
+// (its Err type) and `unwrap_or(r, d)` (the Ok type or d's) for an r of
+// type Result<T, E> whose side is known (docs/spec/builtins.md §3.3); nil
+// otherwise (the helpers take other values too).
+func unwrapResult(name string, args []syntax.Expr, at []types.Type) types.Type {
+	if len(at) == 0 || hasSpread(args) {
+		return nil
+	}
+	r, ok := types.Underlying(at[0]).(*types.Result)
+	if !ok {
+		return nil
+	}
+	side := r.Ok
+	if name == "unwrap_err" {
+		side = r.Err
+	}
+	if !known(side) {
+		return nil
+	}
+	switch {
+	case name != "unwrap_or":
+		return types.Widen(side)
+	case len(at) == 2 && known(at[1]):
+		return types.NewUnion(types.Widen(side), types.Widen(at[1]))
+	}
+	return nil
 }
 
 // widenAll is ts with each literal type widened (`"a"` to string).
