@@ -489,6 +489,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	// type (dict members, builtin methods and unknown names stay any).
 	// Spread (`x.m(...args)`) and optional (`x?.m()`) calls find impls the
 	// same way, so they get the same warning.
+	if t := c.interfaceCall(e, recv, args); t != nil {
+		return t
+	}
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
@@ -513,6 +516,34 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				}
 			}
 		}
+	}
+	return types.Any
+}
+
+// interfaceCall checks a call of a method an interface declares on a
+// value of that interface type (`fn f(a: Animal) { a.name() }`): the
+// arguments against its parameters and, when the signature says, the
+// result. Nil when recv is no interface or does not declare the method.
+func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
+	n, ok := types.Underlying(recv).(*types.Named)
+	if !ok || n.Decl.Kind != types.InterfaceDecl || e.Optional || hasSpread(e.Args) {
+		return nil
+	}
+	m, ok := n.Decl.Method(e.Name)
+	if !ok {
+		return nil
+	}
+	mt := instanceMethod(n, m.Type)
+	if mt == nil {
+		return nil
+	}
+	sig := *mt
+	if len(sig.Params) > 0 && sig.Params[0].Name == "self" {
+		sig.Params = sig.Params[1:]
+	}
+	c.arguments(e.Args, args, &sig, nil)
+	if known(sig.Return) && concrete(sig.Return) {
+		return sig.Return
 	}
 	return types.Any
 }
