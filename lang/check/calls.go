@@ -120,7 +120,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	if n := len(exprs); n < min || max >= 0 && n > max {
 		c.warnf(at, "Function '%s' expects %s, got %d", k.name, arityText(min, max, n), n)
 	}
-	bind := c.instantiate(typeArgs, sig, args)
+	bind := c.instantiate(typeArgs, sig, exprs, args)
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
 		c.constraints(at, sig, bind)
@@ -379,12 +379,44 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return &types.Result{Ok: arg(), Err: types.Any}
 	case "Err":
 		return &types.Result{Ok: types.Any, Err: arg()}
+	case "unwrap", "unwrap_err", "unwrap_or":
+		if t := unwrapResult(name, args, at); t != nil {
+			return t
+		}
 	case "tuple": // docs/spec/newer.md §2.3
 		if len(at) > 0 && !hasSpread(args) {
 			return &types.Tuple{Elems: widenAll(at)}
 		}
 	}
 	return types.Any
+}
+
+// unwrapResult is the type of `unwrap(r)` (r's Ok type), `unwrap_err(r)`
+// (its Err type) and `unwrap_or(r, d)` (the Ok type or d's) for an r of
+// type Result<T, E> whose side is known (docs/spec/builtins.md §3.3); nil
+// otherwise (the helpers take other values too).
+func unwrapResult(name string, args []syntax.Expr, at []types.Type) types.Type {
+	if len(at) == 0 || hasSpread(args) {
+		return nil
+	}
+	r, ok := types.Underlying(at[0]).(*types.Result)
+	if !ok {
+		return nil
+	}
+	side := r.Ok
+	if name == "unwrap_err" {
+		side = r.Err
+	}
+	if !known(side) {
+		return nil
+	}
+	switch {
+	case name != "unwrap_or":
+		return types.Widen(side)
+	case len(at) == 2 && known(at[1]):
+		return types.NewUnion(types.Widen(side), types.Widen(at[1]))
+	}
+	return nil
 }
 
 // widenAll is ts with each literal type widened (`"a"` to string).
@@ -457,6 +489,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	// type (dict members, builtin methods and unknown names stay any).
 	// Spread (`x.m(...args)`) and optional (`x?.m()`) calls find impls the
 	// same way, so they get the same warning.
+	if t := c.interfaceCall(e, recv, args); t != nil {
+		return t
+	}
 	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
@@ -470,19 +505,64 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
 			}
-			if len(m.Type.TypeParams) == 0 && len(n.Decl.TypeParams) == 0 {
-				if len(m.Type.Params) > 0 && !hasSpread(e.Args) {
-					sig := *m.Type
-					sig.Params = plainRest(m.Type.Params[1:])
+			if mt := instanceMethod(n, m.Type); mt != nil {
+				if len(mt.Params) > 0 && !hasSpread(e.Args) {
+					sig := *mt
+					sig.Params = plainRest(mt.Params[1:])
 					c.arguments(e.Args, args, &sig, nil)
 				}
-				if known(m.Type.Return) {
-					return m.Type.Return
+				if known(mt.Return) && concrete(mt.Return) {
+					return mt.Return
 				}
 			}
 		}
 	}
 	return types.Any
+}
+
+// interfaceCall checks a call of a method an interface declares on a
+// value of that interface type (`fn f(a: Animal) { a.name() }`): the
+// arguments against its parameters and, when the signature says, the
+// result. Nil when recv is no interface or does not declare the method.
+func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
+	n, ok := types.Underlying(recv).(*types.Named)
+	if !ok || n.Decl.Kind != types.InterfaceDecl || e.Optional || hasSpread(e.Args) {
+		return nil
+	}
+	m, ok := n.Decl.Method(e.Name)
+	if !ok {
+		return nil
+	}
+	mt := instanceMethod(n, m.Type)
+	if mt == nil {
+		return nil
+	}
+	sig := *mt
+	if len(sig.Params) > 0 && sig.Params[0].Name == "self" {
+		sig.Params = sig.Params[1:]
+	}
+	c.arguments(e.Args, args, &sig, nil)
+	if known(sig.Return) && concrete(sig.Return) {
+		return sig.Return
+	}
+	return types.Any
+}
+
+// instanceMethod is the signature of impl method sig called on a value of
+// type n: the struct's type arguments put in for its type parameters
+// (`Box<int>`'s `fn get(self) -> T` returns int). Nil for a generic
+// method, or a generic struct whose type arguments are not known.
+func instanceMethod(n *types.Named, sig *types.Func) *types.Func {
+	if len(sig.TypeParams) > 0 {
+		return nil
+	}
+	if len(n.Decl.TypeParams) == 0 {
+		return sig
+	}
+	if len(n.Args) != len(n.Decl.TypeParams) {
+		return nil
+	}
+	return types.Subst(sig, n.Decl.Instance(n.Args)).(*types.Func)
 }
 
 // methodArity warns about a call of an impl method with more or fewer

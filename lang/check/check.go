@@ -80,6 +80,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
+		tails:       map[*syntax.ClosureLit]types.Type{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
@@ -104,6 +105,10 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 }
 
 type checker struct {
+	// tails holds the tail value type of unannotated closures whose
+	// body has no `return`: what a call gives back, for inferring a
+	// generic function's type parameters from a callback (instantiate).
+	tails     map[*syntax.ClosureLit]types.Type
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
@@ -169,6 +174,7 @@ type funcCtx struct {
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
 	loops   []syntax.Stmt     // loops being walked, innermost last
+	returns bool              // a `return` statement was seen in the body
 }
 
 // returnsStream reports whether the function declares a Stream<T> result.
@@ -325,6 +331,9 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 		return false
 	}
 	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) {
+		return false
+	}
+	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
 		return false
 	}
 	if c.declaredFn(at) && !types.FuncFitsExactly(src, dst) {
@@ -531,6 +540,28 @@ func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
 		return false
 	}
 	return c.declaredPath(at)
+}
+
+// genericNilResult reports a call of a generic function of the file
+// whose declared result admits nil outright (`-> T?`, `-> T | nil`): its
+// instantiation is inferred, but the nil is the program's, so the result
+// does not go where nil is not accepted (`let m: int = first(xs)`,
+// docs/spec/newer.md §3.5).
+func (c *checker) genericNilResult(at syntax.Expr) bool {
+	call, ok := at.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	if !ok || fn.Return == nil || len(fn.TypeParams) == 0 {
+		return false
+	}
+	u, ok := c.sig(fn).Return.(*types.Union)
+	return ok && slices.Contains(u.Types, types.Type(types.Nil))
 }
 
 // declaredFn reports a function value whose signature the program wrote:

@@ -524,6 +524,8 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 			}
 			return f.Type
 		}
+	case *types.Union:
+		return unionField(r, name)
 	case *types.List:
 		switch name {
 		case "count":
@@ -544,6 +546,30 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		}
 	}
 	return types.Any
+}
+
+// unionField is the type of field name read from a union of shapes
+// (`{kind: "a", x: int} | {kind: "b", x: string}`): the union of its
+// types, when every member declares it; any otherwise (which member is
+// there is not known).
+func unionField(u *types.Union, name string) types.Type {
+	var ts []types.Type
+	for _, m := range u.Types {
+		sh, ok := types.Underlying(m).(*types.Shape)
+		if !ok {
+			return types.Any
+		}
+		f, ok := sh.Field(name)
+		if !ok {
+			return types.Any
+		}
+		if f.Optional {
+			ts = append(ts, types.Optional(f.Type))
+		} else {
+			ts = append(ts, f.Type)
+		}
+	}
+	return types.NewUnion(ts...)
 }
 
 // module reports whether the file is an imported module, whose struct

@@ -16,7 +16,7 @@ import (
 
 // instantiate binds sig's type parameters for a call; nil when sig is not
 // generic.
-func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, args []types.Type) map[*types.TypeParam]types.Type {
+func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, exprs []syntax.Expr, args []types.Type) map[*types.TypeParam]types.Type {
 	if len(sig.TypeParams) == 0 {
 		return nil
 	}
@@ -34,12 +34,44 @@ func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, args 
 		own[tp] = true
 	}
 	for i, p := range sig.Params {
-		if p.Rest || i >= len(args) || !known(args[i]) {
+		if p.Rest || i >= len(args) {
+			continue
+		}
+		if c.inferCallback(p.Type, exprs[i], args[i], own, bind) || !known(args[i]) {
 			continue
 		}
 		infer(p.Type, types.Widen(args[i]), own, bind)
 	}
 	return bind
+}
+
+// inferCallback binds the type parameters of a `fn(…) -> R` parameter
+// from a function argument: each parameter it declares, and its result,
+// declared or, for an unannotated closure literal without `return`, its
+// tail value (docs/spec/newer.md §3.3: `map_list(xs, { n -> "n${n}" })`
+// is a list<string>). It reports whether pt is such a parameter.
+func (c *checker) inferCallback(pt types.Type, arg syntax.Expr, at types.Type, own map[*types.TypeParam]bool, bind map[*types.TypeParam]types.Type) bool {
+	pf, ok := types.Underlying(pt).(*types.Func)
+	if !ok {
+		return false
+	}
+	af, ok := at.(*types.Func)
+	if !ok {
+		return true
+	}
+	for i, p := range af.Params {
+		if i < len(pf.Params) && known(p.Type) {
+			infer(pf.Params[i].Type, types.Widen(p.Type), own, bind)
+		}
+	}
+	ret := af.Return
+	if cl, ok := arg.(*syntax.ClosureLit); ok && cl.Return == nil {
+		ret = c.tails[cl]
+	}
+	if known(ret) {
+		infer(pf.Return, types.Widen(ret), own, bind)
+	}
+	return true
 }
 
 // infer matches a parameter type against an argument type.
@@ -57,6 +89,40 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 	case *types.List:
 		if a, ok := types.Underlying(at).(*types.List); ok {
 			infer(p.Elem, a.Elem, own, bind)
+		}
+	case *types.Set:
+		if a, ok := types.Underlying(at).(*types.Set); ok {
+			infer(p.Elem, a.Elem, own, bind)
+		}
+	case *types.Dict:
+		if a, ok := types.Underlying(at).(*types.Dict); ok {
+			infer(p.Key, a.Key, own, bind)
+			infer(p.Value, a.Value, own, bind)
+		}
+	case *types.Iter:
+		switch a := types.Underlying(at).(type) {
+		case *types.Iter:
+			if a.Kind == p.Kind || p.Kind == types.IterPlain {
+				infer(p.Elem, a.Elem, own, bind)
+			}
+		case *types.List:
+			if p.Kind == types.IterPlain {
+				infer(p.Elem, a.Elem, own, bind)
+			}
+		}
+	case *types.Result:
+		if a, ok := types.Underlying(at).(*types.Result); ok {
+			infer(p.Ok, a.Ok, own, bind)
+			infer(p.Err, a.Err, own, bind)
+		}
+	case *types.Named:
+		// `Box<T>` against a `Box<int>`: the type arguments pair up
+		if a, ok := at.(*types.Named); ok && a.Decl == p.Decl && len(a.Args) == len(p.Args) {
+			for i := range p.Args {
+				infer(p.Args[i], a.Args[i], own, bind)
+			}
+		} else if p.Decl.Kind == types.AliasDecl {
+			infer(types.Underlying(p), at, own, bind)
 		}
 	case *types.Shape:
 		a, ok := types.Underlying(at).(*types.Shape)

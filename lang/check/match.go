@@ -41,6 +41,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		}
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
+		c.tagArm(e.X, arm)
 		for _, k := range kinds {
 			c.narrowFor(&syntax.BinaryExpr{Op: "==", X: e.X, Y: k}, false)
 		}
@@ -70,10 +71,12 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		c.fn.popScope()
 		results = append(results, v)
 	}
-	c.joinNarrow(before, ends)
+	// coverage is judged on the scrutinee as it was before the match (the
+	// join below narrows a tagged union to the tags the arms took)
 	if c.exhaustive(e, st) {
 		c.complete[e] = true
 	}
+	c.joinNarrow(before, ends)
 	if len(results) == 0 {
 		return types.Any
 	}
@@ -123,6 +126,44 @@ func (c *checker) literalAlternative(p syntax.Expr) bool {
 		return false // a variant with a payload pattern binds (or tests) its fields
 	}
 	return c.classify(p) == resolve.PatVariant
+}
+
+// tagArm narrows, in an arm of `match x.tag { "a" | "b" -> … }` over a
+// tagged shape union x, or of `match x { {tag: "a"} -> … }`, the path x to
+// the members with the arm's tags (docs/spec/language.md §10.6).
+func (c *checker) tagArm(subject syntax.Expr, arm *syntax.MatchArm) {
+	base, field := subject, ""
+	if m, ok := subject.(*syntax.MemberExpr); ok && !m.Optional && tagValues(c.quietType(m.X), m.Name) != nil {
+		base, field = m.X, m.Name
+	} else if field = tagField(c.quietType(subject)); field == "" {
+		return
+	}
+	keys := map[string]bool{}
+	for _, p := range arm.Patterns {
+		if base != subject {
+			keys[literalKey(p)] = true
+			continue
+		}
+		d, ok := p.(*syntax.DictLit)
+		if !ok {
+			return
+		}
+		for _, en := range d.Entries {
+			if en.KeyName == field {
+				keys[literalKey(en.Value)] = true
+			}
+		}
+	}
+	if keys[""] || len(keys) == 0 {
+		return // a pattern that is no tag literal: any member may match
+	}
+	path, b := c.pathKey(base)
+	if b == nil {
+		return
+	}
+	if with, _ := tagMembers(c.quietType(base), field, keys); with != nil {
+		c.narrowed[narrowKey{b, path}] = with
+	}
 }
 
 // kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` with

@@ -3,7 +3,9 @@ package check
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
@@ -77,6 +79,7 @@ type fact struct {
 	to   types.Type // the path has this type (type_of tests), when set
 	kind string     // the type_of name a type_of test compares with
 	excl bool       // key records a kind the path is known not to have
+	set  types.Type // the path has exactly this type (a tag test), when set
 }
 
 // excludedKind joins a path and a type_of name in the key of a fact that
@@ -154,6 +157,12 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 	case *syntax.BinaryExpr:
 		switch e.Op {
 		case "!=", "==":
+			if is, isNot, ok := c.tagFacts(e); ok {
+				if e.Op == "==" {
+					return is, isNot
+				}
+				return isNot, is
+			}
 			if f, ok := c.typeOfFact(e); ok {
 				not := []fact{{key: narrowKey{f.key.b, f.key.path + excludedKind + f.kind}, excl: true}}
 				if e.Op == "==" {
@@ -210,9 +219,22 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 
 // apply records facts, typing each path as its current type without nil.
 func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
+	set := map[narrowKey]bool{}
 	for _, f := range fs {
 		t, ok := types_[f.key]
 		switch {
+		case f.set != nil:
+			// two tag tests on one path (`x.k != "a" && x.k != "b"` failing
+			// its negation, `x.k == "a" || x.k == "b"` failing) leave the
+			// members both allow
+			if set[f.key] {
+				if both := commonMembers(c.narrowed[f.key], f.set); both != nil {
+					c.narrowed[f.key] = both
+				}
+				continue
+			}
+			set[f.key] = true
+			c.narrowed[f.key] = f.set
 		case f.excl:
 			c.narrowed[f.key] = types.Any
 			base, kind, _ := strings.Cut(f.key.path, excludedKind)
@@ -248,6 +270,87 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 			}
 		}
 	}
+}
+
+// tagFacts reads `x.tag == lit` (either side) where x is a tagged shape
+// union whose tag is `tag` (docs/spec/language.md §10.6): when it holds, x
+// is the members with that tag, otherwise the others. ok is false for any
+// other comparison.
+func (c *checker) tagFacts(e *syntax.BinaryExpr) (is, isNot []fact, ok bool) {
+	m, lit := e.X, e.Y
+	if literalKey(m) != "" {
+		m, lit = lit, m
+	}
+	me, isMember := m.(*syntax.MemberExpr)
+	key := literalKey(lit)
+	if !isMember || me.Optional || key == "" {
+		return nil, nil, false
+	}
+	path, b := c.pathKey(me.X)
+	if b == nil {
+		return nil, nil, false
+	}
+	with, without := tagMembers(c.quietType(me.X), me.Name, map[string]bool{key: true})
+	if with == nil && without == nil {
+		return nil, nil, false
+	}
+	k := narrowKey{b, path}
+	if with != nil {
+		is = []fact{{key: k, set: with}}
+	}
+	if without != nil {
+		isNot = []fact{{key: k, set: without}}
+	}
+	return is, isNot, true
+}
+
+// tagMembers splits a tagged shape union whose tag is field into the
+// members whose tag is one of keys (as literalKey prints them) and the
+// others; each is nil when empty, and both when t is no such union.
+func tagMembers(t types.Type, field string, keys map[string]bool) (with, without types.Type) {
+	if tagValues(t, field) == nil {
+		return nil, nil
+	}
+	var in, out []types.Type
+	for _, m := range types.Underlying(t).(*types.Union).Types {
+		f, _ := types.Underlying(m).(*types.Shape).Field(field)
+		if keys[f.Type.String()] {
+			in = append(in, m)
+		} else {
+			out = append(out, m)
+		}
+	}
+	if len(in) > 0 {
+		with = types.NewUnion(in...)
+	}
+	if len(out) > 0 {
+		without = types.NewUnion(out...)
+	}
+	return with, without
+}
+
+// commonMembers is the union of the members of a that b also has, nil
+// when there are none.
+func commonMembers(a, b types.Type) types.Type {
+	var out []types.Type
+	for _, m := range types.Members(a) {
+		if slices.ContainsFunc(types.Members(b), func(n types.Type) bool { return n == m }) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return types.NewUnion(out...)
+}
+
+// literalKey is a string, int or bool literal as its literal type prints
+// ("ok", 3, -1, true), or "".
+func literalKey(x syntax.Expr) string {
+	if b, ok := x.(*syntax.BoolLit); ok {
+		return strconv.FormatBool(b.Value)
+	}
+	return literalText(x)
 }
 
 // ofKind is the union of u's members whose type_of name is kind (or,

@@ -132,6 +132,12 @@ func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
 	case l == "string" || r == "string":
 		return types.String
 	case l == "list":
+		// `a + b` of two lists holds the elements of both
+		a, ok := types.Underlying(x).(*types.List)
+		b, ok2 := types.Underlying(y).(*types.List)
+		if op == "+" && ok && ok2 {
+			return &types.List{Elem: types.NewUnion(types.Widen(a.Elem), types.Widen(b.Elem))}
+		}
 		return &types.List{Elem: types.Any}
 	case l == "dict":
 		if op == "+" {

@@ -821,6 +821,9 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	v := c.stmts(body, false)
 	c.checkEnd(node, fc.ret, body, v)
+	if cl, ok := node.(*syntax.ClosureLit); ok && cl.Return == nil && !fc.returns && endsInValue(body) && known(v) && v != types.Nil {
+		c.tails[cl] = types.Widen(v)
+	}
 	fc.popScope()
 	c.fn = fc.parent
 	c.checkThrows(fc)
@@ -828,6 +831,16 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 		v = types.Nil
 	}
 	return v
+}
+
+// endsInValue reports a body whose last statement is an expression: its
+// value is what the function gives back.
+func endsInValue(body []syntax.Stmt) bool {
+	if len(body) == 0 {
+		return false
+	}
+	_, ok := body[len(body)-1].(*syntax.ExprStmt)
+	return ok
 }
 
 // tupleLitMismatch reports a list literal given to a tuple: an arity
@@ -890,6 +903,7 @@ func (c *checker) inDefer(pos syntax.Pos, kw string) {
 }
 
 func (c *checker) returnStmt(s *syntax.ReturnStmt) {
+	c.fn.returns = true
 	c.inDefer(s.At, "return")
 	c.ownedEscape(s)
 	if s.Value == nil {

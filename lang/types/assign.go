@@ -440,6 +440,36 @@ func widensInv(src, dst Type, inv bool, depth int) bool {
 			return false
 		}
 		return namedArgsWiden(s, d, inv, depth)
+	case *Result:
+		// covariant sides: an invariant container inside still counts
+		if s, ok := src.(*Result); ok {
+			return widensInv(s.Ok, d.Ok, inv, depth) || widensInv(s.Err, d.Err, inv, depth)
+		}
+	case *Iter:
+		if s, ok := src.(*Iter); ok {
+			return widensInv(s.Elem, d.Elem, inv, depth)
+		}
+	case *Shape:
+		if s, ok := src.(*Shape); ok {
+			for _, f := range d.Fields {
+				if sf, listed := s.Field(f.Name); listed && widensInv(sf.Type, f.Type, inv, depth) {
+					return true
+				}
+			}
+		}
+	case *Func:
+		// parameters are contravariant: the caller's value goes into the
+		// function's parameter; the result goes back out
+		s, ok := src.(*Func)
+		if !ok {
+			return false
+		}
+		for i := range d.Params {
+			if i < len(s.Params) && widensInv(d.Params[i].Type, s.Params[i].Type, inv, depth) {
+				return true
+			}
+		}
+		return widensInv(s.Return, d.Return, inv, depth)
 	}
 	return false
 }

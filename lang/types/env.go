@@ -344,14 +344,22 @@ func (e *Env) boundInterfaces(tps []*TypeParam) {
 // types im provides stand for themselves in it, by their own name or as
 // `Self.Name`.
 func (e *Env) MethodType(im *syntax.ImplBlock, fn *syntax.FnDecl) *Func {
-	if len(im.Types) == 0 {
+	// the type parameters of a generic struct or enum are in scope in its
+	// impl (`impl Box { fn get(self) -> T }`), shadowed by the method's own
+	var outer []*TypeParam
+	if d := e.byName[im.Name]; d != nil && (d.Kind == StructDecl || d.Kind == EnumDecl) {
+		outer = d.TypeParams
+	}
+	if len(im.Types) == 0 && len(outer) == 0 {
 		return e.FnType(fn)
 	}
-	scope := make([]*TypeParam, len(im.Types))
+	scope := make([]*TypeParam, len(outer), len(outer)+len(im.Types))
+	copy(scope, outer)
 	bind := make(map[*TypeParam]Type, len(im.Types))
-	for i, a := range im.Types {
-		scope[i] = &TypeParam{Name: a.Name}
-		bind[scope[i]] = e.fromSyntax(a.Type, nil)
+	for _, a := range im.Types {
+		tp := &TypeParam{Name: a.Name}
+		scope = append(scope, tp)
+		bind[tp] = e.fromSyntax(a.Type, nil)
 	}
 	tps := typeParams(fn.TypeParams, fn.Where)
 	e.boundInterfaces(tps)

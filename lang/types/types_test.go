@@ -386,3 +386,31 @@ func TestRemoveNilThroughAliases(t *testing.T) {
 		}
 	}
 }
+
+// TestWidensInvariantly: int → float widening is refused wherever it
+// happens inside an invariant container, also when the container sits in
+// a covariant or contravariant position (docs/spec/newer.md §1.5).
+func TestWidensInvariantly(t *testing.T) {
+	e := NewEnv()
+	ty := func(src string) Type { return e.FromSyntax(parseType(t, src), nil) }
+	for _, c := range []struct {
+		src, dst string
+		want     bool
+	}{
+		{"list<int>", "list<float>", true},
+		{"int", "float", false},
+		{"fn() -> list<int>", "fn() -> list<float>", true},
+		{"fn() -> int", "fn() -> float", false},
+		{"fn(list<float>) -> nil", "fn(list<int>) -> nil", true},
+		{"fn(float) -> nil", "fn(int) -> nil", false},
+		{"Result<list<int>, string>", "Result<list<float>, string>", true},
+		{"Result<int, string>", "Result<float, string>", false},
+		{"Generator<list<int>>", "Generator<list<float>>", true},
+		{"{xs: list<int>}", "{xs: list<float>}", true},
+		{"{a: int}", "{a: float}", false},
+	} {
+		if got := WidensInvariantly(ty(c.src), ty(c.dst)); got != c.want {
+			t.Errorf("WidensInvariantly(%s, %s) = %v, want %v", c.src, c.dst, got, c.want)
+		}
+	}
+}
