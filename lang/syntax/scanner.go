@@ -43,7 +43,8 @@ type scanner struct {
 	file      string
 	off       int
 	line, col int  // of src[off]; col counts characters
-	whole     bool // src is a whole file: a shebang is allowed at byte 0
+	whole     bool // src is a whole file: a shebang is allowed at its start
+	start     int  // offset of the file's first character (3 past a BOM)
 	lastNL    bool // the previous token was a Newline, so line feeds collapse
 	comments  bool // also yield plain comments and the shebang (Scan)
 	badUTF8   int  // offset of the first byte that is not UTF-8, or -1
@@ -58,7 +59,7 @@ func newScanner(file, src string, line, col int, whole bool) *scanner {
 		s.badUTF8 = firstInvalidUTF8(src)
 	}
 	if whole && strings.HasPrefix(src, "\uFEFF") {
-		s.off = 3
+		s.off, s.start = 3, 3
 	}
 	return s
 }
@@ -163,7 +164,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 				s.lastNL = true
 				return lexer.Token{Type: tNewline, Value: "\n", Pos: start}, nil
 			}
-		case c == '#' && s.off == 0 && s.whole && s.peekByte(1) == '!':
+		case c == '#' && s.off == s.start && s.whole && s.peekByte(1) == '!':
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
 				s.advance()
 			}
