@@ -102,7 +102,7 @@ func (s String) Concat(t string) String {
 // intText is the decimal text of i as a string value (to_string of an
 // int).
 func intText(i int64) Value {
-	return Str(concatInt("", i))
+	return Str(concatInt("", i, intLen(i)))
 }
 
 // concatIntText is x + to_string(i) for a string x, made in one
@@ -110,15 +110,23 @@ func intText(i int64) Value {
 // plain Go concatenation (x unboxed, and the result shorter than a
 // growable buffer's start).
 func concatIntText(x Value, i int64) (v Value, ok bool) {
-	if x.n < strMark || x.isScalar() || int(x.n&^strMark)+intLen(i) >= 64 {
+	if x.n < strMark || x.isScalar() {
 		return Value{}, false
 	}
-	return Str(concatInt(x.str(), i)), true
+	k := intLen(i)
+	if int(x.n&^strMark)+k >= 64 {
+		return Value{}, false
+	}
+	return Str(concatInt(x.str(), i, k)), true
 }
 
-// concatInt is s followed by the decimal text of i, in one allocation.
-func concatInt(s string, i int64) string {
-	b := make([]byte, len(s)+intLen(i))
+// concatInt is s followed by the decimal text of i, whose length is k,
+// in one allocation.
+func concatInt(s string, i int64, k int) string {
+	if s == "" && uint64(i) < 100 {
+		return digitPairs[2*i+2-int64(k) : 2*i+2] // no allocation, as strconv
+	}
+	b := make([]byte, len(s)+k)
 	copy(b, s)
 	putInt(b, i)
 	return unsafe.String(&b[0], len(b))
@@ -126,8 +134,8 @@ func concatInt(s string, i int64) string {
 
 // appendInt appends the decimal text of i to b.
 func appendInt(b []byte, i int64) []byte {
-	n := len(b)
-	b = slices.Grow(b, intLen(i))[:n+intLen(i)]
+	n, k := len(b), intLen(i)
+	b = slices.Grow(b, k)[:n+k]
 	putInt(b[n:], i)
 	return b
 }

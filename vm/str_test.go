@@ -116,6 +116,20 @@ func negate(ns []int64) []int64 {
 	return out
 }
 
+// TestSmallIntTextAllocatesNothing: the text of 0 to 99 is a constant,
+// as strconv.Itoa's is (to_string(i % 10) allocated nothing before the
+// VM wrote the text itself).
+func TestSmallIntTextAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts do not hold under -race")
+	}
+	for _, n := range []int64{0, 7, 10, 99} {
+		if a := testing.AllocsPerRun(10, func() { intText(n) }); a != 0 {
+			t.Errorf("intText(%d): %v allocations", n, a)
+		}
+	}
+}
+
 // TestConcatIntTextLeavesBuffersToConcat: concatIntText makes only what
 // Concat would make as a plain string; a boxed left operand (a growable
 // buffer) or a result of 64 bytes or more is left to Concat, and a left

@@ -310,7 +310,7 @@ func ToDisplay(v Value) string {
 	case KString:
 		return v.str()
 	case KInt:
-		return concatInt("", v.int64())
+		return concatInt("", v.int64(), intLen(v.int64()))
 	case KFloat:
 		return FormatFloat(v.float64())
 	case KBool:
