@@ -429,7 +429,7 @@ func stackEffect(op Opcode, a []int) int {
 		return -a[1]
 	case CALL_INTERNAL:
 		return 1 - a[1]
-	case LOCAL_BINOP, LOCAL_GET_PROP, LOCAL_CALL_METHOD:
+	case LOCAL_BINOP, LOCAL_GET_PROP, LOCAL_CALL_METHOD, NAME_CALL_LOCAL:
 		return 1
 	case LOCAL_BINOP_STORE, LOCAL_BINOP_JUMP, RETURN_LOCAL, FOR_NEXT_STORE, JUMP_FOR:
 		return 0

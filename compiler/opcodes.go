@@ -170,6 +170,7 @@ const (
 	JUMP_FOR           // - JUMP_FOR<t> -                       (JUMP t to a FOR_NEXT_STORE: runs it)
 	LOCAL_CALL_METHOD  // - LOCAL_CALL_METHOD<i _ s n c> r      (LOAD_LOCAL i; CALL_METHOD s n c with n 0: x.m())
 	LOCALS_CALL_METHOD // - LOCALS_CALL_METHOD<i _ j _ s n c> v r (LOAD_LOCAL i; LOAD_LOCAL j; CALL_METHOD s n c with n 0: v + x.m())
+	NAME_CALL_LOCAL    // - NAME_CALL_LOCAL<s _ i _ n> r         (CALLEE_NAME s; LOAD_LOCAL i; CALL n with n 1: to_string(i))
 
 	// `x = x.push(v)` on an ownable variable (vm/own.go): the receiver is
 	// loaded without sharing (LOAD_LOCAL i, not LOAD_LOCAL_SH i) and the
@@ -229,7 +230,7 @@ var Info = [numOpcodes]OpInfo{
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},
 	LOCAL_GET_PROP: {"LOCAL_GET_PROP", 4}, BINOP_STORE: {"BINOP_STORE", 2}, BINOP_RETURN: {"BINOP_RETURN", 1},
-	JUMP_FOR: {"JUMP_FOR", 1}, LOCAL_CALL_METHOD: {"LOCAL_CALL_METHOD", 5}, LOCALS_CALL_METHOD: {"LOCALS_CALL_METHOD", 7}, METHOD_PUSH_LOCAL: {"METHOD_PUSH_LOCAL", 3}, METHOD_PUSH_GLOBAL: {"METHOD_PUSH_GLOBAL", 3},
+	JUMP_FOR: {"JUMP_FOR", 1}, LOCAL_CALL_METHOD: {"LOCAL_CALL_METHOD", 5}, LOCALS_CALL_METHOD: {"LOCALS_CALL_METHOD", 7}, NAME_CALL_LOCAL: {"NAME_CALL_LOCAL", 5}, METHOD_PUSH_LOCAL: {"METHOD_PUSH_LOCAL", 3}, METHOD_PUSH_GLOBAL: {"METHOD_PUSH_GLOBAL", 3},
 }
 
 func (op Opcode) String() string {

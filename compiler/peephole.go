@@ -102,6 +102,12 @@ func fuse(fn *Func) {
 			default:
 				copy(code[pc:pc+5], []int32{int32(LOCAL_BINOP), i, x, m, int32(op)})
 			}
+		case CALLEE_NAME:
+			if at(pc+2) == LOAD_LOCAL && at(pc+4) == CALL && code[pc+5] == 1 {
+				// a builtin of one local, by name: CALL's operand stays
+				// where it was
+				code[pc], code[pc+2], code[pc+4] = int32(NAME_CALL_LOCAL), 0, 0
+			}
 		case INT, CONST:
 			m := int32(1)
 			if Opcode(code[pc]) == CONST {

@@ -82,6 +82,13 @@ func TestFuse(t *testing.T) {
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 0, int32(NIL), int32(RETURN)}, nil, true},
 		{"push with a jump into the argument",
 			[]int32{int32(LOAD_LOCAL_SH), 0, int32(INT), 1, int32(CALL_METHOD), 0, 1, 0, int32(STORE_LOCAL), 0, int32(JUMP), 2}, nil, true},
+		{"builtin of a local by name",
+			[]int32{int32(CONST), 0, int32(CALLEE_NAME), 1, int32(LOAD_LOCAL), 2, int32(CALL), 1, int32(ADD), int32(RETURN)},
+			[]int32{int32(CONST), 0, int32(NAME_CALL_LOCAL), 1, 0, 2, 0, 1, int32(BINOP_RETURN), int32(ADD)}, false},
+		{"builtin of two locals by name",
+			[]int32{int32(CALLEE_NAME), 1, int32(LOAD_LOCAL), 2, int32(LOAD_LOCAL), 3, int32(CALL), 2, int32(RETURN)}, nil, true},
+		{"builtin of a local by name, call at a jump target",
+			[]int32{int32(CALLEE_NAME), 1, int32(LOAD_LOCAL), 2, int32(CALL), 1, int32(RETURN), int32(JUMP), 4}, nil, true},
 		{"not an operator",
 			[]int32{int32(LOAD_LOCAL), 0, int32(INT), 1, int32(POW), int32(RETURN)}, nil, true},
 	}

@@ -23,6 +23,8 @@ type Builtin struct {
 	// structType is set on the constructor a struct declaration binds:
 	// the value of the struct's name, whose errors call it a struct type.
 	structType bool
+	// toString is set on to_string (MarkToString).
+	toString bool
 }
 
 // NewBuiltin makes a builtin value.
@@ -36,6 +38,12 @@ func NewBuiltin(name, sig, doc string, fn BuiltinFunc) *Builtin {
 func MakeBuiltin(name, sig, doc string, fn BuiltinFunc) Builtin {
 	return Builtin{name: name, Sig: sig, Doc: doc, Fn: fn}
 }
+
+// MarkToString declares b to be to_string: called with one int, it
+// returns the int's decimal text (ToDisplay). The VM then writes that text
+// itself, straight into a concatenation that follows (`"item" +
+// to_string(i)` makes one string, not two). Call it before b is used.
+func (b *Builtin) MarkToString() { b.toString = true }
 
 func (b *Builtin) Name() string { return b.name }
 func (*Builtin) Type() string   { return "builtin" }

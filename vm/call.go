@@ -12,8 +12,7 @@ import (
 func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 	switch f := fn.Object().(type) {
 	case *Builtin:
-		defer th.recoverNative(f.name, len(th.frames), &v, &err)
-		return f.Fn(th, Args(args))
+		return th.callBuiltin(f, args)
 	case *BoundMethod:
 		defer th.recoverNative(f.Method, len(th.frames), &v, &err)
 		return f.Fn(th, f.Recv, Args(args))
@@ -24,6 +23,12 @@ func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 		return th.call(Of(f), append([]Value(nil), args...), false)
 	}
 	return th.call(fn, args, false)
+}
+
+// callBuiltin calls b with args, a Go panic in it becoming an error.
+func (th *Thread) callBuiltin(b *Builtin, args []Value) (v Value, err error) {
+	defer th.recoverNative(b.name, len(th.frames), &v, &err)
+	return b.Fn(th, Args(args))
 }
 
 // recoverNative is deferred around every call from the interpreter loop

@@ -16,8 +16,10 @@ import (
 // times per run: an impl method without arguments (LOCAL_CALL_METHOD) and
 // with one (CALL_METHOD), a field read, a call of a global function, a
 // universe (native) method, a while loop of fused instructions
-// (LOCAL_BINOP_JUMP with two slots, LOCAL_BINOP_STORE), a builtin called by name (CALLEE_NAME and the
-// site's builtin cache), and `k in d` followed by `d[k]` on an owned dict.
+// (LOCAL_BINOP_JUMP with two slots, LOCAL_BINOP_STORE), a builtin of a
+// local called by name (NAME_CALL_LOCAL and the site's builtin cache),
+// `"item" + to_string(i)` (NAME_CALL_LOCAL writing into the sum) and `k
+// in d` followed by `d[k]` on an owned dict.
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
 impl R {
@@ -70,6 +72,14 @@ run()`},
   let xs = [1, 2, 3]
   var t = 0
   for i in 0 to 100000 exclusive { t = t + len(xs) }
+}
+run()`},
+	{"to_string", `fn run() {
+  var t = 0
+  for i in 0 to 100000 exclusive {
+    let k = "item" + to_string(i)
+    t = t + len(k)
+  }
 }
 run()`},
 	{"dict-in-get", `fn run() {

@@ -320,16 +320,74 @@ loop:
 			sp++
 			pc++
 
-		case compiler.CALL_ENTRY:
-			// n arguments holding no value: ARGC_GT counts them as not
-			// passed, and reading one is Undefined variable (§5.5)
-			n := int(code[pc])
-			save()
-			th.ensure(n)
-			stack = th.stack
-			for i := 0; i < n; i++ {
-				stack[sp] = Value{}
-				sp++
+		case compiler.NAME_CALL_LOCAL, compiler.CALL_ENTRY:
+			if op == compiler.NAME_CALL_LOCAL {
+				// f(x) by name with x local: a builtin is called with
+				// the argument in place of its callee slot; anything
+				// else is pushed, and CALL at pc+3 runs
+				s := int(code[pc])
+				v, ok := rt.global(cl.Module, s)
+				if !ok || !isCallee(v) {
+					if v, err = th.builtinCallee(rt, s, cl.Module); err != nil {
+						break loop
+					}
+				}
+				x := stack[base+int(code[pc+2])]
+				opPC = pc + 3
+				if v.is(KBuiltin) {
+					pc += 5
+					if (*Builtin)(v.p).toString && x.p == tag(KInt) {
+						// to_string(i): the text is made here, and
+						// straight into the string an ADD after it adds
+						// it to (the operator cannot fail on two strings)
+						switch next := compiler.Opcode(code[pc]); {
+						case next == compiler.ADD:
+							if r, ok := concatIntText(stack[sp-1], x.int64()); ok {
+								stack[sp-1] = r
+								pc++
+								continue
+							}
+						case next == compiler.BINOP_STORE && compiler.Opcode(code[pc+1]) == compiler.ADD:
+							if r, ok := concatIntText(stack[sp-1], x.int64()); ok {
+								sp--
+								stack[sp] = Value{}
+								stack[base+int(code[pc+2])] = r
+								pc += 3
+								continue
+							}
+						}
+						stack[sp] = intText(x.int64())
+						sp++
+						continue
+					}
+					stack[sp] = x
+					fr.pc, th.sp = pc, sp+1
+					r, cerr := th.callBuiltin((*Builtin)(v.p), stack[sp:sp+1:sp+1])
+					fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+					if cerr != nil {
+						stack[sp] = Value{}
+						err = cerr
+						break loop
+					}
+					stack[sp] = r
+					sp++
+					continue
+				}
+				stack[sp], stack[sp+1] = v, x
+				sp += 2
+				pc += 4
+				op = compiler.CALL
+			} else {
+				// n arguments holding no value: ARGC_GT counts them as not
+				// passed, and reading one is Undefined variable (§5.5)
+				n := int(code[pc])
+				save()
+				th.ensure(n)
+				stack = th.stack
+				for i := 0; i < n; i++ {
+					stack[sp] = Value{}
+					sp++
+				}
 			}
 			fallthrough
 		case compiler.CALL, compiler.TAILCALL:

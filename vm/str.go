@@ -1,9 +1,9 @@
 package vm
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -33,7 +33,45 @@ func (s String) Display(sb *strings.Builder) { sb.WriteString(s.s) }
 func (s String) Go() string { return s.s }
 
 // Len is the number of Unicode scalar values.
-func (s String) Len() int { return utf8.RuneCountInString(s.s) }
+func (s String) Len() int { return RuneCount(s.s) }
+
+// RuneCount is utf8.RuneCountInString (an invalid byte counts as one),
+// 32 bytes at a time through ASCII: `len` of a long string was a
+// byte-by-byte walk.
+func RuneCount(s string) int {
+	const hi = 0x8080808080808080
+	n := 0
+	for len(s) >= 32 {
+		if (word(s)|word(s[8:])|word(s[16:])|word(s[24:]))&hi == 0 {
+			n += 32
+			s = s[32:]
+			continue
+		}
+		// the next 32 bytes or so rune by rune (a range loop decodes as
+		// RuneCountInString does)
+		rest := ""
+		for i := range s {
+			if i >= 32 {
+				rest = s[i:]
+				break
+			}
+			n++
+		}
+		s = rest
+	}
+	for range s {
+		n++
+	}
+	return n
+}
+
+// word is the first eight bytes of s (len(s) >= 8), little-endian: one
+// load.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
 
 // Concat returns s + t, appending in place when s is the tip of a shared
 // buffer (see the type comment).
@@ -59,4 +97,97 @@ func (s String) Concat(t string) String {
 	b.used.Store(int64(n + len(t)))
 	b.b = b.b[:c]
 	return String{s: unsafe.String(&b.b[0], n+len(t)), buf: b}
+}
+
+// intText is the decimal text of i as a string value (to_string of an
+// int).
+func intText(i int64) Value {
+	return Str(concatInt("", i, intLen(i)))
+}
+
+// concatIntText is x + to_string(i) for a string x, made in one
+// allocation; ok is false unless that is what Concat would make with a
+// plain Go concatenation (x unboxed, and the result shorter than a
+// growable buffer's start).
+func concatIntText(x Value, i int64) (v Value, ok bool) {
+	if x.n < strMark || x.isScalar() {
+		return Value{}, false
+	}
+	k := intLen(i)
+	if int(x.n&^strMark)+k >= 64 {
+		return Value{}, false
+	}
+	return Str(concatInt(x.str(), i, k)), true
+}
+
+// concatInt is s followed by the decimal text of i, whose length is k,
+// in one allocation.
+func concatInt(s string, i int64, k int) string {
+	if s == "" && uint64(i) < 100 {
+		return digitPairs[2*i+2-int64(k) : 2*i+2] // no allocation, as strconv
+	}
+	b := make([]byte, len(s)+k)
+	copy(b, s)
+	putInt(b, i)
+	return unsafe.String(&b[0], len(b))
+}
+
+// appendInt appends the decimal text of i to b.
+func appendInt(b []byte, i int64) []byte {
+	n, k := len(b), intLen(i)
+	b = slices.Grow(b, k)[:n+k]
+	putInt(b[n:], i)
+	return b
+}
+
+// putInt writes the decimal text of i at the end of b, which has room.
+func putInt(b []byte, i int64) {
+	if i >= 0 {
+		putDecimal(b, uint64(i))
+		return
+	}
+	putDecimal(b, -uint64(i))
+	b[len(b)-intLen(i)] = '-'
+}
+
+// intLen is the length of i's decimal text.
+func intLen(i int64) int {
+	if i < 0 {
+		return 1 + decimalLen(-uint64(i))
+	}
+	return decimalLen(uint64(i))
+}
+
+// decimalLen is the number of decimal digits of u.
+func decimalLen(u uint64) int {
+	n := 1
+	for ; u >= 100; u /= 100 {
+		n += 2
+	}
+	if u >= 10 {
+		n++
+	}
+	return n
+}
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// putDecimal writes the digits of u at the end of b, which has room.
+func putDecimal(b []byte, u uint64) {
+	k := len(b)
+	for u >= 100 {
+		d := u % 100 * 2
+		u /= 100
+		k -= 2
+		b[k], b[k+1] = digitPairs[d], digitPairs[d+1]
+	}
+	if u >= 10 {
+		k -= 2
+		b[k], b[k+1] = digitPairs[u*2], digitPairs[u*2+1]
+		return
+	}
+	b[k-1] = byte('0' + u)
 }

@@ -310,8 +310,7 @@ func ToDisplay(v Value) string {
 	case KString:
 		return v.str()
 	case KInt:
-		var buf [24]byte
-		return string(appendInt(buf[:0], v.int64()))
+		return concatInt("", v.int64(), intLen(v.int64()))
 	case KFloat:
 		return FormatFloat(v.float64())
 	case KBool:
@@ -325,27 +324,4 @@ func ToDisplay(v Value) string {
 	var sb strings.Builder
 	v.Display(&sb)
 	return sb.String()
-}
-
-func appendInt(b []byte, i int64) []byte {
-	if i == 0 {
-		return append(b, '0')
-	}
-	var tmp [24]byte
-	n := len(tmp)
-	neg := i < 0
-	u := uint64(i)
-	if neg {
-		u = uint64(-i)
-	}
-	for u > 0 {
-		n--
-		tmp[n] = byte('0' + u%10)
-		u /= 10
-	}
-	if neg {
-		n--
-		tmp[n] = '-'
-	}
-	return append(b, tmp[n:]...)
 }

@@ -19,7 +19,7 @@ func init() {
 	})
 	lib.Def("to_string", "to_string(v)", "the display form of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(args.Text(0)), nil
-	})
+	}).MarkToString()
 	lib.Def("to_int", "to_int(v)", "v as an int, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return toInt(args.At(0)), nil
 	})

@@ -2,7 +2,6 @@ package lib
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/harnlang/harn/vm"
 )
@@ -58,7 +57,7 @@ func Truth(th *vm.Thread, f vm.Value, v vm.Value) (bool, error) {
 
 // RuneCount is the number of Unicode scalar values (the length unit of
 // Harn strings).
-func RuneCount(s string) int { return utf8.RuneCountInString(s) }
+func RuneCount(s string) int { return vm.RuneCount(s) }
 
 // ClampInt limits n to [lo, hi].
 func ClampInt(n, lo, hi int64) int64 {
@@ -107,12 +106,17 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 		return "", nil
 	}
 	size := len(sep) * (len(items) - 1)
+	strs := true
 	for _, v := range items {
 		if s, ok := v.AsString(); ok {
 			size += len(s.Go())
 		} else {
 			size += 8
+			strs = false
 		}
+	}
+	if strs {
+		return joinStrings(th, items, sep, size)
 	}
 	var sb strings.Builder
 	sb.Grow(size)
@@ -128,6 +132,34 @@ func JoinItems(th *vm.Thread, items []vm.Value, sep string) (string, error) {
 			sb.WriteString(s.Go())
 		} else {
 			v.Display(&sb)
+		}
+	}
+	return sb.String(), nil
+}
+
+// joinStrings is JoinItems when every item is a string and the result is
+// size bytes. Its builder stays on the stack (JoinItems' escapes, to
+// Display), so appending to it needs no write barrier, and it checks
+// for interrupts once per pacerEvery items.
+func joinStrings(th *vm.Thread, items []vm.Value, sep string, size int) (string, error) {
+	var sb strings.Builder
+	sb.Grow(size)
+	for start := 0; start < len(items); start += pacerEvery {
+		if start > 0 && th != nil {
+			if err := th.CheckInterrupt(); err != nil {
+				return "", err
+			}
+		}
+		for i, v := range items[start:min(start+pacerEvery, len(items))] {
+			if start+i > 0 {
+				if len(sep) == 1 {
+					sb.WriteByte(sep[0]) // no copy call for a comma
+				} else {
+					sb.WriteString(sep)
+				}
+			}
+			s, _ := v.AsString()
+			sb.WriteString(s.Go())
 		}
 	}
 	return sb.String(), nil

@@ -35,13 +35,16 @@ const (
 	slabSize  = 128
 )
 
-// Def registers a builtin function. Call it from an init function.
-func Def(name, sig, doc string, fn vm.BuiltinFunc) {
+// Def registers a builtin function and returns it. Call it from an init
+// function.
+func Def(name, sig, doc string, fn vm.BuiltinFunc) *vm.Builtin {
 	if len(builtinSlab) == cap(builtinSlab) {
 		builtinSlab = make([]vm.Builtin, 0, slabSize)
 	}
 	builtinSlab = append(builtinSlab, vm.MakeBuiltin(name, sig, doc, fn))
-	builtinTable = append(builtinTable, &builtinSlab[len(builtinSlab)-1])
+	b := &builtinSlab[len(builtinSlab)-1]
+	builtinTable = append(builtinTable, b)
+	return b
 }
 
 // Method registers a method for the receiver kind recv (a type_of name).
