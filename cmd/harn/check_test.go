@@ -180,6 +180,13 @@ func TestCheckUnknownCallHidesNothing(t *testing.T) {
 // and makes it the working directory.
 func writeTree(t *testing.T, files map[string]string) {
 	t.Helper()
+	t.Chdir(writeFiles(t, files))
+}
+
+// writeFiles writes files (slash-separated names) under a new directory
+// and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -188,7 +195,7 @@ func writeTree(t *testing.T, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(dir)
+	return dir
 }
 
 // harn run reports the warnings of the modules a program imports, as

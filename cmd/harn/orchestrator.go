@@ -268,12 +268,7 @@ func (f *orchestratorFlags) openOperatorLog(ctx context.Context, stderr io.Write
 		fmt.Fprintf(stderr, "error: %s\n", missingLog(f.stateDir, cfg, os.Getenv))
 		return nil, false
 	}
-	log, err := backend.Open(ctx, f.stateDir, os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: cannot open the event log: %v\n", err)
-		return nil, false
-	}
-	return log, true
+	return f.openLog(ctx, stderr)
 }
 
 // missingLog says why stateDir holds no log cfg could open, with a hint

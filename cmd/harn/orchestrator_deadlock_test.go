@@ -4,7 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,8 +16,7 @@ import (
 // manifest path.
 func deadlockProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"harn.toml": `[[triggers]]
 id = "stuck"
 kind = "manual"
@@ -37,11 +35,7 @@ kind = "manual"
 handler = "echo"
 `,
 		"lib.harn": "fn stuck(e) {\n  return receive(channel())\n}\n\nfn echo(e) { return e.payload }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return filepath.Join(dir, "harn.toml")
 }
 

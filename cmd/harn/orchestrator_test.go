@@ -42,15 +42,10 @@ func TestOrchestratorDLQListCountsAttempts(t *testing.T) {
 // (docs/orchestrator.md), which writes `<`, `>` and `&` as they are; so
 // does the text output's result line.
 func TestOrchestratorJSONKeepsHTMLCharacters(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"harn.toml": "[[triggers]]\nid = \"echo\"\nkind = \"manual\"\nhandler = \"echo\"\n",
 		"lib.harn":  "fn echo(e) { return e }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	serveOnce(t, filepath.Join(dir, "harn.toml"), filepath.Join(dir, "state"))
 	project := []string{"--config", filepath.Join(dir, "harn.toml"), "--state-dir", filepath.Join(dir, "state"), "--payload", `{"s": "<a&b>"}`}
 	for _, extra := range [][]string{{"--json"}, nil} {
@@ -69,15 +64,10 @@ func TestOrchestratorJSONKeepsHTMLCharacters(t *testing.T) {
 // it (docs/orchestrator.md); the attempt running in the process is let
 // finish unless a second Ctrl-C leaves it to its lease. Exit status 130.
 func TestOrchestratorFireInterrupted(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"harn.toml": "[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"slow\"\n",
 		"lib.harn":  "fn slow(e) {\n  eprintln(\"handler started\")\n  sleep(20s)\n  return \"done\"\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	serveOnce(t, filepath.Join(dir, "harn.toml"), filepath.Join(dir, "state"))
 	cmd := exec.Command(os.Args[0], "orchestrator", "fire", "slow", "--config", filepath.Join(dir, "harn.toml"), "--state-dir", filepath.Join(dir, "state"))
 	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
@@ -139,15 +129,10 @@ func TestOrchestratorFireInterrupted(t *testing.T) {
 // number out of a float's range is refused before the event is
 // accepted.
 func TestOrchestratorFireKeepsNumbers(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"harn.toml": "[[triggers]]\nid = \"m\"\nkind = \"manual\"\nhandler = \"types\"\n",
 		"lib.harn":  "fn types(e) { return to_string(e.v) + \":\" + type_of(e.v) + \" \" + to_string(e.f) + \":\" + type_of(e.f) }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	state := filepath.Join(dir, "state")
 	serveOnce(t, filepath.Join(dir, "harn.toml"), state)
 	project := []string{"--config", filepath.Join(dir, "harn.toml"), "--state-dir", state, "--json"}
@@ -282,15 +267,10 @@ func TestOrchestratorFireIsNotAnMCPCall(t *testing.T) {
 // does: killed mid-attempt, its delivery can be claimed by another node
 // once that much time has passed (it was always 30 s).
 func TestOrchestratorFireHonoursLeaseTTL(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"harn.toml": "[[triggers]]\nid = \"slow\"\nkind = \"manual\"\nhandler = \"slow\"\n",
 		"lib.harn":  "fn slow(e) {\n  eprintln(\"handler started\")\n  sleep(60s)\n  return \"done\"\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	state := filepath.Join(dir, "state")
 	serveOnce(t, filepath.Join(dir, "harn.toml"), state)
 	cmd := exec.Command(os.Args[0], "orchestrator", "fire", "slow", "--config", filepath.Join(dir, "harn.toml"), "--state-dir", state)
