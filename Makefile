@@ -46,7 +46,8 @@ test-go:
 NORACE_TESTS = TestUniverseSharesLibrary TestRegistrationAllocatesBySlab \
 	TestSmallIntObject TestNativeMethodDoesNotBox TestHandleNameAllocs \
 	TestFirstParseAllocs TestLongMemberChainIsLinear \
-	TestCheckAnswerAllocations TestMarshalAllocations
+	TestCheckAnswerAllocations TestMarshalAllocations \
+	TestJoinItemsStringsAllocatesOnce TestSmallIntTextAllocatesNothing
 NORACE_PACKAGES = ./stdlib ./stdlib/internal/lib ./vm ./lang/types \
 	./lang/syntax ./lang/check ./mcp/loadtest ./internal/jsonv
 NORACE_SPACE := $(subst ,, )
