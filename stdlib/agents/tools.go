@@ -122,6 +122,9 @@ type outcome struct {
 	ok    bool
 	err   error // the failure as a script would see it (!ok)
 	fatal bool  // exit or cancellation: ends the loop whatever the options
+	// retryable: the handler ran and failed (tool_retries runs it again);
+	// not an unknown tool, invalid arguments, a refusal or a bad result
+	retryable bool
 }
 
 // run executes the tool call name(args).
@@ -153,7 +156,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		return outcome{value: o.Value, text: transcripts.Content(o.Value), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
-		return outcome{text: hjson.Stringify(v), err: vm.Throw(v)}
+		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
 	case tool.InvalidInput, tool.ContractViolation:
 		msg := o.Contract.Error()
 		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
@@ -164,7 +167,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		// The model reads the handler's own message; the script gets the
 		// failure relabelled, as any callback's (docs/spec/language.md §8.2).
-		return outcome{text: errorText(o.Err), err: o.Err.Relabel()}
+		return outcome{text: errorText(o.Err), err: o.Err.Relabel(), retryable: true}
 	}
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }
