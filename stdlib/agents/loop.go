@@ -202,6 +202,13 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
 	}
+	if cfg, on, err := readSearch(fn, get(merged, "tool_search")); err != nil {
+		return nil, err
+	} else if on {
+		if err := l.tools.enableSearch(th, fn, cfg); err != nil {
+			return nil, err
+		}
+	}
 	for _, k := range []string{"messages", "transcript"} {
 		v := get(merged, k)
 		if v.IsNil() {
@@ -416,7 +423,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		}
 		turns++
 		system := l.system
-		if !l.tools.value.IsNil() && l.toolFormat == "text" {
+		if l.tools.has() && l.toolFormat == "text" {
 			system = l.textSystem()
 		}
 		sent, system, err := l.context(th, turns, system)
@@ -425,8 +432,8 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(err)
 		}
 		opts := l.llmOpts.Set("messages", sent)
-		if !l.tools.value.IsNil() && l.toolFormat != "text" {
-			opts = opts.Set("tools", l.tools.value)
+		if l.tools.has() && l.toolFormat != "text" {
+			opts = opts.Set("tools", l.tools.offered())
 		}
 		resp, err := l.callModel(th, system, opts)
 		if err != nil {
@@ -448,7 +455,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			calls = cl.Items()
 		}
 		textCalls := false
-		if l.toolFormat != "native" && len(calls) == 0 && !l.tools.value.IsNil() {
+		if l.toolFormat != "native" && len(calls) == 0 && l.tools.has() {
 			calls = l.textToolCalls(text, len(history))
 			textCalls = len(calls) > 0
 		}
@@ -649,7 +656,7 @@ func (l *loop) textToolCalls(text string, before int) []vm.Value {
 	var calls []vm.Value
 	for _, c := range tools.ParseCalls(text) {
 		d, _ := c.AsDict()
-		if _, offered := l.tools.byName[vm.ToDisplay(get(d, "name"))]; !offered && l.toolFormat != "text" {
+		if !l.tools.isOffered(vm.ToDisplay(get(d, "name"))) && l.toolFormat != "text" {
 			continue
 		}
 		if !d.Has("id") {
