@@ -37,7 +37,8 @@ const (
 // loopOptions are agent_loop's own option keys; every llm_call option
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
-	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools"}
+	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -55,32 +56,35 @@ func defaultNudge(sentinel string) string {
 
 // loop is one agent_loop run after its arguments are read.
 type loop struct {
-	fn         string
-	name       string
-	system     vm.Value
-	llmOpts    *vm.Dict // the llm_call options of every model call, without messages and tools
-	tools      *toolset
-	maxTurns   int
-	onToolCall vm.Value
-	onTurn     vm.Value
-	throwTools bool
-	messages   []vm.Value // the conversation so far (system prompt apart)
-	tr         *vm.Dict   // the transcript the conversation came from, if any
-	depth      int
-	prompt     string
-	compact    vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
-	compactAt  int64
-	sessionV   vm.Value // options.session as given, claimed when the run starts
-	session    string   // options.session: the agent session the run continues and stores back into
-	promptMsg  vm.Value // the user message of the prompt argument, or invalid
-	sink       transcriptsink.Sink
-	streamID   string   // the transcript stream the run's messages go to (sink set)
-	persistent bool     // options.persistent: finish only on the sentinel
-	sentinel   string   // options.done_sentinel
-	maxNudges  int      // options.max_nudges
-	nudge      string   // options.nudge
-	toolFormat string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
-	stopAfter  []string // options.stop_after_successful_tools
+	fn          string
+	name        string
+	system      vm.Value
+	llmOpts     *vm.Dict // the llm_call options of every model call, without messages and tools
+	tools       *toolset
+	maxTurns    int
+	onToolCall  vm.Value
+	onTurn      vm.Value
+	throwTools  bool
+	messages    []vm.Value // the conversation so far (system prompt apart)
+	tr          *vm.Dict   // the transcript the conversation came from, if any
+	depth       int
+	prompt      string
+	compact     vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
+	compactAt   int64
+	sessionV    vm.Value // options.session as given, claimed when the run starts
+	session     string   // options.session: the agent session the run continues and stores back into
+	promptMsg   vm.Value // the user message of the prompt argument, or invalid
+	sink        transcriptsink.Sink
+	streamID    string   // the transcript stream the run's messages go to (sink set)
+	persistent  bool     // options.persistent: finish only on the sentinel
+	sentinel    string   // options.done_sentinel
+	maxNudges   int      // options.max_nudges
+	nudge       string   // options.nudge
+	toolFormat  string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
+	stopAfter   []string // options.stop_after_successful_tools
+	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
+	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
+	contextFn   vm.Value // options.context_callback, or nil
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -191,9 +195,19 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	if err := l.readPersistence(fn, merged); err != nil {
 		return nil, err
 	}
+	if err := l.readRetries(fn, merged); err != nil {
+		return nil, err
+	}
 	var err error
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
+	}
+	if cfg, on, err := readSearch(fn, get(merged, "tool_search")); err != nil {
+		return nil, err
+	} else if on {
+		if err := l.tools.enableSearch(th, fn, cfg); err != nil {
+			return nil, err
+		}
 	}
 	for _, k := range []string{"messages", "transcript"} {
 		v := get(merged, k)
@@ -306,6 +320,40 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	return nil
 }
 
+// readRetries reads upstream's tool_retries, llm_retries,
+// context_callback and daemon options.
+func (l *loop) readRetries(fn string, merged *vm.Dict) error {
+	for _, k := range []string{"tool_retries", "llm_retries"} {
+		v := get(merged, k)
+		if v.IsNil() {
+			continue
+		}
+		n, ok := v.AsInt()
+		if !ok || n < 0 {
+			return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
+		}
+		if k == "tool_retries" {
+			l.toolRetries = int(n)
+		} else {
+			l.llmRetries = int(n)
+		}
+	}
+	l.contextFn = get(merged, "context_callback")
+	if !l.contextFn.IsNil() && !vm.IsCallable(l.contextFn) {
+		return vm.Throwf("%s: context_callback must be a function, got %s", fn, l.contextFn.Type())
+	}
+	if v := get(merged, "daemon"); !v.IsNil() {
+		b, ok := v.AsBool()
+		if !ok {
+			return vm.Throwf("%s: daemon must be a bool, got %s", fn, shown(v))
+		}
+		if bool(b) {
+			return vm.Throwf("%s: daemon: true is not supported in this implementation (daemon_spawn starts an agent that waits for triggered inputs)", fn)
+		}
+	}
+	return nil
+}
+
 // suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
 func suggest(k string, known []string) string {
 	if s := diag.Suggest(k, known); s != "" {
@@ -374,16 +422,20 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(err)
 		}
 		turns++
-		opts := l.llmOpts.Set("messages", vm.Of(vm.NewList(l.messages)))
 		system := l.system
-		if !l.tools.value.IsNil() {
-			if l.toolFormat == "text" {
-				system = l.textSystem()
-			} else {
-				opts = opts.Set("tools", l.tools.value)
-			}
+		if l.tools.has() && l.toolFormat == "text" {
+			system = l.textSystem()
 		}
-		resp, err := llm.Call(th, l.fn, vm.Nil, system, vm.Of(opts))
+		sent, system, err := l.context(th, turns, system)
+		if err != nil {
+			stop = "error"
+			return finish(err)
+		}
+		opts := l.llmOpts.Set("messages", sent)
+		if l.tools.has() && l.toolFormat != "text" {
+			opts = opts.Set("tools", l.tools.offered())
+		}
+		resp, err := l.callModel(th, system, opts)
 		if err != nil {
 			stop = "error"
 			return finish(err)
@@ -403,7 +455,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			calls = cl.Items()
 		}
 		textCalls := false
-		if l.toolFormat != "native" && len(calls) == 0 && !l.tools.value.IsNil() {
+		if l.toolFormat != "native" && len(calls) == 0 && l.tools.has() {
 			calls = l.textToolCalls(text, len(history))
 			textCalls = len(calls) > 0
 		}
@@ -471,6 +523,66 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 	}
+}
+
+// context is what a model call of turn sends: the conversation and the
+// system prompt, or what context_callback returns instead for this call
+// (the conversation itself is kept whole).
+func (l *loop) context(th *vm.Thread, turn int, system vm.Value) (vm.Value, vm.Value, error) {
+	msgs := vm.Of(vm.NewList(l.messages))
+	if !vm.IsCallable(l.contextFn) {
+		return msgs, system, nil
+	}
+	info := lib.DictOf("messages", msgs, "system", system, "turn", lib.IntOf(turn), "agent", vm.Str(l.name))
+	v, err := th.Call(l.contextFn, vm.Of(info))
+	if err != nil || v.IsNil() {
+		return msgs, system, err
+	}
+	if _, ok := v.AsList(); ok {
+		return v, system, nil
+	}
+	d, ok := v.AsDict()
+	if !ok || d.Has("_type") {
+		return vm.Value{}, vm.Value{}, vm.Throwf("%s: context_callback must return nil, a list of messages or a dict {messages?, system?}, got %s", l.fn, v.Type())
+	}
+	for _, k := range d.Keys() {
+		if k != "messages" && k != "system" {
+			return vm.Value{}, vm.Value{}, vm.Throwf("%s: context_callback returned a dict with key %q (known: messages, system)", l.fn, k)
+		}
+	}
+	if m := get(d, "messages"); !m.IsNil() {
+		if _, ok := m.AsList(); !ok {
+			return vm.Value{}, vm.Value{}, vm.Throwf("%s: context_callback's messages must be a list, got %s", l.fn, m.Type())
+		}
+		msgs = m
+	}
+	if d.Has("system") {
+		system = get(d, "system")
+	}
+	return msgs, system, nil
+}
+
+// callModel is one model call, made again up to llm_retries times when
+// it fails as a model call fails (a provider, network or mocked error:
+// a thrown {category, message}); a mistake in the options is not retried.
+func (l *loop) callModel(th *vm.Thread, system vm.Value, opts *vm.Dict) (vm.Value, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := llm.Call(th, l.fn, vm.Nil, system, vm.Of(opts))
+		if err == nil || attempt >= l.llmRetries || !isCallFailure(err) {
+			return resp, err
+		}
+	}
+}
+
+// isCallFailure reports whether err is a failed model call's
+// {category, message} (not an exit, a cancellation or a usage error).
+func isCallFailure(err error) bool {
+	e, ok := err.(*vm.Error)
+	if !ok || e.Kind == vm.KindExit || e.Kind == vm.KindCancelled {
+		return false
+	}
+	d, ok := e.Caught().AsDict()
+	return ok && d.Has("category") && d.Has("message")
 }
 
 // stringList reads a list of strings.
@@ -544,7 +656,7 @@ func (l *loop) textToolCalls(text string, before int) []vm.Value {
 	var calls []vm.Value
 	for _, c := range tools.ParseCalls(text) {
 		d, _ := c.AsDict()
-		if _, offered := l.tools.byName[vm.ToDisplay(get(d, "name"))]; !offered && l.toolFormat != "text" {
+		if !l.tools.isOffered(vm.ToDisplay(get(d, "name"))) && l.toolFormat != "text" {
 			continue
 		}
 		if !d.Has("id") {
@@ -625,6 +737,9 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 	}
 	if !handled {
 		o = l.tools.run(th, name, args)
+		for try := 0; try < l.toolRetries && o.retryable; try++ {
+			o = l.tools.run(th, name, args)
+		}
 	}
 	content := o.text
 	if !o.ok {

@@ -23,13 +23,29 @@ type toolset struct {
 	value  vm.Value // nil when there are no tools
 	byName map[string]*tool.PreparedTool
 	names  []string
+	defs   map[string]vm.Value // each tool's definition dict, for offering a part of them
+	// hidden are the deferred tools (defer_loading) that tool_search has
+	// not found yet: neither offered nor run. Empty without tool_search.
+	hidden    map[string]bool
+	searching bool // tool_search is on: the tool_search tool is offered
+}
+
+// has reports whether the loop offers tools.
+func (ts *toolset) has() bool { return !ts.value.IsNil() || ts.searching }
+
+// isOffered reports whether the model is offered the tool name now.
+func (ts *toolset) isOffered(name string) bool {
+	_, ok := ts.byName[name]
+	return ok && !ts.hidden[name]
 }
 
 // prompt is tool_prompt's text for the offered tools (tool_format "text").
 func (ts *toolset) prompt() string {
-	list := make([]*tool.Tool, len(ts.names))
-	for i, n := range ts.names {
-		list[i] = ts.byName[n].Tool
+	var list []*tool.Tool
+	for _, n := range ts.names {
+		if !ts.hidden[n] {
+			list = append(list, ts.byName[n].Tool)
+		}
 	}
 	return tools.Prompt(list)
 }
@@ -37,17 +53,18 @@ func (ts *toolset) prompt() string {
 // newToolset reads options.tools: a tool registry, or a list of tool
 // values (tool_def, tool_ref, tool_bind, definition dicts) and agents.
 func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, error) {
-	ts := &toolset{value: vm.Nil, byName: map[string]*tool.PreparedTool{}}
+	ts := &toolset{value: vm.Nil, byName: map[string]*tool.PreparedTool{}, defs: map[string]vm.Value{}, hidden: map[string]bool{}}
 	if !v.IsValid() || v.IsNil() {
 		return ts, nil
 	}
 	cache := tool.CacheFor(th.VM())
-	add := func(pt *tool.PreparedTool) error {
+	add := func(pt *tool.PreparedTool, def vm.Value) error {
 		if _, dup := ts.byName[pt.Name()]; dup {
 			return vm.Throwf("%s: two tools are named %q", fn, pt.Name())
 		}
 		ts.byName[pt.Name()] = pt
 		ts.names = append(ts.names, pt.Name())
+		ts.defs[pt.Name()] = def
 		return nil
 	}
 	if l, ok := v.AsList(); ok {
@@ -61,32 +78,14 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 			case agentType:
 				d = agentTool(d, depth)
 			}
-			if !d.Has("handler") && !d.Has("executor") {
-				// the caller answers it (on_tool_call), as llm_call offers such tools
-				d = d.Set("executor", vm.Str("provider_native"))
-			}
-			reg := lib.DictOf("_type", vm.Str(tool.RegistryType), "tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
-			if c := get(d, "components"); !c.IsNil() {
-				reg = reg.Set("components", c)
-			}
-			nr, err := tool.Normalize(vm.Of(reg), cache)
-			if err != nil {
-				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, tool.Message(err, ""))
-			}
-			p, err := tool.Prepare(nr)
+			d, pt, err := prepareDef(d, cache)
 			if err != nil {
 				return nil, vm.Throwf("%s: tools[%d]: %s", fn, i, err.Error())
 			}
-			// A tool whose governance leaves out the agent audience is
-			// not offered, whatever form it comes in (docs/spec/registry.md §5;
-			// seed 001: it "cannot leak its name … or execute through a
-			// forged call").
-			agentTools := p.Tools(tool.AudienceAgent)
-			if len(agentTools) == 0 {
+			if pt == nil {
 				continue
 			}
-			pt := agentTools[0]
-			if err := add(pt); err != nil {
+			if err := add(pt, vm.Of(d)); err != nil {
 				return nil, err
 			}
 			defs = append(defs, vm.Of(d))
@@ -107,12 +106,57 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 		return nil, vm.Throwf("%s: tools: %s", fn, err.Error())
 	}
 	for _, pt := range p.Tools(tool.AudienceAgent) {
-		if err := add(pt); err != nil {
+		if err := add(pt, vm.Of(pt.Tool.Definition)); err != nil {
 			return nil, err
 		}
 	}
 	ts.value = v
 	return ts, nil
+}
+
+// prepareDef prepares one tool definition d (a tool without handler or
+// executor is answered by the caller, on_tool_call, as llm_call offers
+// such tools): the definition as offered and its prepared tool, nil when
+// the tool's governance leaves out the agent audience.
+func prepareDef(d *vm.Dict, cache *tool.Cache) (*vm.Dict, *tool.PreparedTool, error) {
+	if !d.Has("handler") && !d.Has("executor") {
+		d = d.Set("executor", vm.Str("provider_native"))
+	}
+	reg := lib.DictOf("_type", vm.Str(tool.RegistryType), "tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
+	if c := get(d, "components"); !c.IsNil() {
+		reg = reg.Set("components", c)
+	}
+	nr, err := tool.Normalize(vm.Of(reg), cache)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s", tool.Message(err, ""))
+	}
+	p, err := tool.Prepare(nr)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A tool whose governance leaves out the agent audience is not
+	// offered, whatever form it comes in (docs/spec/registry.md §5; seed
+	// 001: it "cannot leak its name … or execute through a forged call").
+	agentTools := p.Tools(tool.AudienceAgent)
+	if len(agentTools) == 0 {
+		return d, nil, nil
+	}
+	return d, agentTools[0], nil
+}
+
+// offered is the tools option of the next model call: every tool but
+// the hidden ones.
+func (ts *toolset) offered() vm.Value {
+	if !ts.searching {
+		return ts.value
+	}
+	var defs []vm.Value
+	for _, n := range ts.names {
+		if !ts.hidden[n] {
+			defs = append(defs, ts.defs[n])
+		}
+	}
+	return vm.Of(vm.NewList(defs))
 }
 
 // outcome is one executed tool call.
@@ -122,17 +166,29 @@ type outcome struct {
 	ok    bool
 	err   error // the failure as a script would see it (!ok)
 	fatal bool  // exit or cancellation: ends the loop whatever the options
+	// retryable: the handler ran and failed (tool_retries runs it again);
+	// not an unknown tool, invalid arguments, a refusal or a bad result
+	retryable bool
 }
 
 // run executes the tool call name(args).
 func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	pt, ok := ts.byName[name]
+	if ok && ts.hidden[name] {
+		msg := fmt.Sprintf("tool %q is not loaded yet: find it with %s first", name, searchToolName)
+		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
+	}
 	if !ok {
 		msg := fmt.Sprintf("unknown tool %q", name)
-		if len(ts.names) == 0 {
+		var names []string
+		for _, n := range ts.names {
+			if !ts.hidden[n] {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
 			msg += " (no tools are available)"
 		} else {
-			names := append([]string(nil), ts.names...)
 			sort.Strings(names)
 			msg += " (available: " + strings.Join(names, ", ") + ")"
 		}
@@ -153,7 +209,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		return outcome{value: o.Value, text: transcripts.Content(o.Value), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
-		return outcome{text: hjson.Stringify(v), err: vm.Throw(v)}
+		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
 	case tool.InvalidInput, tool.ContractViolation:
 		msg := o.Contract.Error()
 		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
@@ -164,7 +220,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		// The model reads the handler's own message; the script gets the
 		// failure relabelled, as any callback's (docs/spec/language.md §8.2).
-		return outcome{text: errorText(o.Err), err: o.Err.Relabel()}
+		return outcome{text: errorText(o.Err), err: o.Err.Relabel(), retryable: true}
 	}
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }

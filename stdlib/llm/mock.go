@@ -10,6 +10,7 @@ package llm
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,8 +121,8 @@ func readMock(v vm.Value) (*mockResp, error) {
 			for i, it := range l.Items() {
 				if cd, isDict := it.AsDict(); isDict {
 					for _, k := range cd.Keys() {
-						if k != "name" && k != "arguments" && k != "input" && k != "id" {
-							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q (known: name, arguments, id)", i, k)
+						if !slices.Contains(ToolCallKeys, k) {
+							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q (known: %s)", i, k, strings.Join(ToolCallKeys, ", "))
 						}
 					}
 				}

@@ -334,21 +334,17 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 		if !ok {
 			return nil, vm.Throwf("%s[%d] must be a dict {name, arguments}, got %s", where, i, it.Type())
 		}
-		name, ok := d.Get("name")
-		if !ok || name.IsNil() {
-			return nil, vm.Throwf("%s[%d] has no name", where, i)
+		name, args, err := callShape(fmt.Sprintf("%s[%d]", where, i), d)
+		if err != nil {
+			return nil, err
 		}
-		c := toolCall{Name: vm.ToDisplay(name), Args: map[string]any{}}
+		c := toolCall{Name: name, Args: map[string]any{}}
 		if id, ok := d.Get("id"); ok && !id.IsNil() {
 			c.ID = vm.ToDisplay(id)
 		} else if nextID != nil {
 			c.ID = nextID()
 		}
-		args, ok := d.Get("arguments")
-		if !ok {
-			args, ok = d.Get("input")
-		}
-		if ok && !args.IsNil() {
+		if args.IsValid() && !args.IsNil() {
 			if s, isStr := args.AsString(); isStr {
 				// providers send arguments as JSON text
 				parsed, err := hjson.Parse(s.Go())
@@ -366,6 +362,58 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// argumentKeys are the spellings of a tool call's arguments: ours and
+// OpenAI's, Anthropic's input, and the args and parameters other
+// toolchains write.
+var argumentKeys = []string{"arguments", "input", "args", "parameters"}
+
+// ToolCallKeys are the keys a tool call dict may have.
+var ToolCallKeys = append([]string{"id", "name", "type", "function"}, argumentKeys...)
+
+// callShape is the name and the arguments (invalid when none) of a tool
+// call dict: {name, arguments} with arguments under any of argumentKeys,
+// or OpenAI's {type: "function", function: {name, arguments}}.
+func callShape(where string, d *vm.Dict) (string, vm.Value, error) {
+	if f, ok := d.Get("function"); ok && !f.IsNil() {
+		fd, isDict := f.AsDict()
+		if !isDict {
+			return "", vm.Value{}, vm.Throwf("%s.function must be a dict {name, arguments}, got %s", where, f.Type())
+		}
+		if t, ok := d.Get("type"); ok && !t.IsNil() && vm.ToDisplay(t) != "function" {
+			return "", vm.Value{}, vm.Throwf("%s.type must be \"function\" beside function, got %s", where, lib.Display(t))
+		}
+		if d.Has("name") || firstArgs(d) != "" {
+			return "", vm.Value{}, vm.Throwf("%s gives both function and its own name or arguments", where)
+		}
+		where, d = where+".function", fd
+	}
+	name, ok := d.Get("name")
+	if !ok || name.IsNil() {
+		return "", vm.Value{}, vm.Throwf("%s has no name", where)
+	}
+	key := firstArgs(d)
+	for _, k := range argumentKeys {
+		if k != key && d.Has(k) && key != "" {
+			return "", vm.Value{}, vm.Throwf("%s gives its arguments twice (%s and %s)", where, key, k)
+		}
+	}
+	if key == "" {
+		return vm.ToDisplay(name), vm.Value{}, nil
+	}
+	args, _ := d.Get(key)
+	return vm.ToDisplay(name), args, nil
+}
+
+// firstArgs is the first of argumentKeys d has, or "".
+func firstArgs(d *vm.Dict) string {
+	for _, k := range argumentKeys {
+		if d.Has(k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // choiceName is the tool a tool_choice forces: a name other than the
