@@ -31,9 +31,11 @@ type sched struct {
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
 	cur *Thread
-	// heldSince is when cur's thread took the lock (written only by the
-	// holder): yield keeps it for a timeSlice.
-	heldSince time.Time
+	// heldSince is when cur's thread took the lock and heldChecks how
+	// many times it has called yield since (both written only by the
+	// holder): yield keeps the lock for a timeSlice and minSliceChecks.
+	heldSince  time.Time
+	heldChecks int
 	// handedAt is when the lock was last handed to a waiting thread or a
 	// new goroutine (under mu, before the hand-over); the receiver reads
 	// it to learn its lag.
@@ -80,8 +82,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 		s.held = true
 		s.back(th)
 		s.mu.Unlock()
-		s.cur = th
-		s.heldSince = time.Now()
+		s.hold(th)
 		th.lag = 0
 		if queued != nil {
 			queued()
@@ -97,8 +98,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 		queued()
 	}
 	<-w
-	s.cur = th
-	s.heldSince = time.Now()
+	s.hold(th)
 	th.lag = time.Since(s.handedAt)
 }
 
@@ -121,8 +121,7 @@ func (s *sched) reserve(th *Thread) bool {
 // takeReserved waits for the lock reserve queued th for.
 func (s *sched) takeReserved(th *Thread) {
 	<-th.wake
-	s.cur = th
-	s.heldSince = time.Now()
+	s.hold(th)
 	th.lag = time.Since(s.handedAt)
 }
 
@@ -491,12 +490,28 @@ func (s *sched) popStart() Runner {
 // others, its cancellation or their timers for longer than the slice.
 const timeSlice = 50 * time.Millisecond
 
+// minSliceChecks is how many times (each after 1024 loop iterations or
+// calls) the holder must have reached yield, besides its timeSlice,
+// before it lets others run. Wall time alone is not enough: a process the
+// OS stopped for 50 ms in the middle of a short body would switch tasks
+// inside `seen = seen + [f(x)]` and lose an update; with this, a body
+// switches only once it has itself done some 16,000 steps of work.
+const minSliceChecks = 16
+
+// hold records that th now holds the lock, starting its slice.
+func (s *sched) hold(th *Thread) {
+	s.cur = th
+	s.heldSince = time.Now()
+	s.heldChecks = 0
+}
+
 // yield lets other threads run when any are waiting and the holder has
 // had its timeSlice. A queued task is preferred to a waiting thread, so
 // unstarted tasks always make progress even while running threads keep
 // yielding to each other.
 func (s *sched) yield(th *Thread) {
-	if s.waiting.Load() == 0 || time.Since(s.heldSince) < timeSlice {
+	s.heldChecks++
+	if s.waiting.Load() == 0 || s.heldChecks < minSliceChecks || time.Since(s.heldSince) < timeSlice {
 		return
 	}
 	s.mu.Lock()
@@ -520,8 +535,7 @@ func (s *sched) yield(th *Thread) {
 		next <- struct{}{}
 	}
 	<-w
-	s.cur = th
-	s.heldSince = time.Now()
+	s.hold(th)
 	th.lag = time.Since(s.handedAt)
 }
 
@@ -550,8 +564,7 @@ func (s *sched) runTasks(r Runner) {
 		if th == nil {
 			th = s.vm.NewThread()
 		}
-		s.cur = th
-		s.heldSince = time.Now()
+		s.hold(th)
 		th.held = true
 		th.lag = lag
 		lag = 0

@@ -67,6 +67,7 @@ func lockedWithQueuedTask(t *testing.T) (*VM, *Thread, *bool) {
 func TestYieldRunsQueuedTask(t *testing.T) {
 	v, main, ran := lockedWithQueuedTask(t)
 	v.sched.heldSince = time.Now().Add(-timeSlice)
+	v.sched.heldChecks = minSliceChecks
 	if err := main.checkInterrupt(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +76,23 @@ func TestYieldRunsQueuedTask(t *testing.T) {
 	}
 	if v.Current() != main {
 		t.Fatal("Current is not the yielding thread after yield")
+	}
+}
+
+// A slice is work as well as time: a thread that took the lock more than
+// a timeSlice ago but has reached yield only a few times since (the OS
+// stopped the process in a short body) keeps the lock, so `seen = seen +
+// [f(x)]` in a parallel body loses no update on a loaded machine.
+func TestYieldNeedsWorkAsWellAsTime(t *testing.T) {
+	v, main, ran := lockedWithQueuedTask(t)
+	v.sched.heldSince = time.Now().Add(-10 * timeSlice)
+	for range minSliceChecks - 1 {
+		if err := main.checkInterrupt(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if *ran {
+		t.Fatal("yield ran a queued task after a stall, before the holder did a slice's work")
 	}
 }
 
