@@ -324,11 +324,12 @@ func sliceIndex(i, n int64) int64 {
 func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	out := make([]vm.Value, len(items))
 	p := lib.Pacer{Th: th}
+	call := th.Prepare1(f)
 	for i, v := range items {
 		if err := p.Step(); err != nil {
 			return nil, err
 		}
-		r, err := th.Call1(f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return nil, err
 		}
@@ -343,15 +344,16 @@ func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
 	out := make([]vm.Value, 0, len(items))
 	p := lib.Pacer{Th: th}
+	call := th.Prepare1(f)
 	for _, v := range items {
 		if err := p.Step(); err != nil {
 			return nil, err
 		}
-		ok, err := lib.Truth(th, f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return nil, err
 		}
-		if ok == keep {
+		if r.Truth() == keep {
 			out = append(out, v)
 		}
 	}
