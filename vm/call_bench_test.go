@@ -19,7 +19,8 @@ import (
 // (LOCAL_BINOP_JUMP with two slots, LOCAL_BINOP_STORE), a builtin of a
 // local called by name (NAME_CALL_LOCAL and the site's builtin cache),
 // `"item" + to_string(i)` (NAME_CALL_LOCAL writing into the sum) and `k
-// in d` followed by `d[k]` on an owned dict.
+// in d` followed by `d[k]` on an owned dict, and a closure called per
+// item by .map and .filter (Callback1).
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
 impl R {
@@ -91,6 +92,20 @@ run()`},
     let k = ks[i % 1000]
     if k in d { t = t + d[k] }
   }
+}
+run()`},
+	{"map", `fn run() {
+  var xs = []
+  for i in 0 to 1000 exclusive { xs = xs.push(i) }
+  var t = 0
+  for i in 0 to 100 exclusive { t = t + len(xs.map({ x -> x * 2 })) }
+}
+run()`},
+	{"filter", `fn run() {
+  var xs = []
+  for i in 0 to 1000 exclusive { xs = xs.push(i) }
+  var t = 0
+  for i in 0 to 100 exclusive { t = t + len(xs.filter({ x -> x % 3 == 0 })) }
 }
 run()`},
 }

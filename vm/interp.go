@@ -28,8 +28,10 @@ func (*iterSlot) Display(sb *strings.Builder) {
 	sb.WriteString("<iter>")
 }
 
-// run executes frames until the frame that started this run (the top
-// frame when run is called) returns, and yields its result.
+// run executes frames until the frame that started this run returns, and
+// yields its result. startDepth is the frame count with that frame on top:
+// the top frame when the run starts, except after runFast began the run
+// (Callback1) and left in a frame it entered.
 //
 // Inlining: Go inlines only the smallest helpers (cost 20 or less) into a
 // function as large as run, and every call it makes instead spills the
@@ -37,8 +39,7 @@ func (*iterSlot) Display(sb *strings.Builder) {
 // be a helper call: the field guess of cache.go, the impl method cache
 // check, int arithmetic that cannot overflow and entering a simple frame
 // (enterSimple, shared by CALL and CALL_METHOD).
-func (th *Thread) run() (Value, error) {
-	startDepth := len(th.frames)
+func (th *Thread) run(startDepth int) (Value, error) {
 	fr := &th.frames[len(th.frames)-1]
 	cl := fr.cl
 	rt := cl.rt

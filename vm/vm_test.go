@@ -26,6 +26,15 @@ func testUniverse() *vm.Universe {
 	u.AddBuiltin(vm.NewBuiltin("apply", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return th.Call(a.At(0), a.At(1))
 	}))
+	// each1(f, n) and eachp(f, n) call f(0) … f(n-1) and return the last
+	// result: each1 through Call1, eachp through a Callback1 prepared once.
+	u.AddBuiltin(vm.NewBuiltin("each1", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return repeatCall(a, func(i vm.Value) (vm.Value, error) { return th.Call1(a.At(0), i) })
+	}))
+	u.AddBuiltin(vm.NewBuiltin("eachp", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c := th.Prepare1(a.At(0))
+		return repeatCall(a, c.Call)
+	}))
 	u.AddBuiltin(vm.NewBuiltin("Err", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(vm.Err(a.At(0))), nil
 	}))
@@ -42,6 +51,20 @@ func testUniverse() *vm.Universe {
 	}))
 	u.AddGlobal("e", vm.FloatOf(float64(2.718281828459045)))
 	return u
+}
+
+// repeatCall calls call(0) … call(n-1), n the second argument, and
+// returns the last result.
+func repeatCall(a vm.Args, call func(vm.Value) (vm.Value, error)) (vm.Value, error) {
+	n, _ := a.At(1).AsInt()
+	r := vm.Nil
+	for i := int64(0); i < int64(n); i++ {
+		var err error
+		if r, err = call(vm.IntOf(i)); err != nil {
+			return vm.Value{}, err
+		}
+	}
+	return r, nil
 }
 
 // run compiles and runs src, returning stdout and the failure text.

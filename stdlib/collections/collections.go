@@ -119,9 +119,10 @@ func init() {
 		}
 		b := vm.NewDictBuilder(d.Len())
 		var err error
+		call := th.Prepare1(f)
 		d.Range(func(k string, v vm.Value) bool {
 			var r vm.Value
-			r, err = th.Call1(f, v)
+			r, err = call.Call(v)
 			b.Set(k, r)
 			return err == nil
 		})

@@ -86,12 +86,13 @@ func init() {
 		return vm.BoolOf(i >= 0), nil
 	})
 	all := func(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+		call := th.Prepare1(f)
 		for _, v := range items {
-			ok, err := lib.Truth(th, f, v)
+			r, err := call.Call(v)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			if !ok {
+			if !r.Truth() {
 				return vm.False, nil
 			}
 		}
@@ -324,11 +325,12 @@ func sliceIndex(i, n int64) int64 {
 func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 	out := make([]vm.Value, len(items))
 	p := lib.Pacer{Th: th}
+	call := th.Prepare1(f)
 	for i, v := range items {
 		if err := p.Step(); err != nil {
 			return nil, err
 		}
-		r, err := th.Call1(f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return nil, err
 		}
@@ -343,15 +345,16 @@ func mapItems(th *vm.Thread, items []vm.Value, f vm.Value) ([]vm.Value, error) {
 func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.Value, error) {
 	out := make([]vm.Value, 0, len(items))
 	p := lib.Pacer{Th: th}
+	call := th.Prepare1(f)
 	for _, v := range items {
 		if err := p.Step(); err != nil {
 			return nil, err
 		}
-		ok, err := lib.Truth(th, f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return nil, err
 		}
-		if ok == keep {
+		if r.Truth() == keep {
 			out = append(out, v)
 		}
 	}
@@ -362,12 +365,13 @@ func filterItems(th *vm.Thread, items []vm.Value, f vm.Value, keep bool) ([]vm.V
 }
 
 func findIndex(th *vm.Thread, items []vm.Value, f vm.Value) (int, error) {
+	call := th.Prepare1(f)
 	for i, v := range items {
-		ok, err := lib.Truth(th, f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return -1, err
 		}
-		if ok {
+		if r.Truth() {
 			return i, nil
 		}
 	}
@@ -376,8 +380,9 @@ func findIndex(th *vm.Thread, items []vm.Value, f vm.Value) (int, error) {
 
 func flatMap(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	var out []vm.Value
+	call := th.Prepare1(f)
 	for _, v := range items {
-		r, err := th.Call1(f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -391,12 +396,13 @@ func flatMap(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 }
 
 func partition(th *vm.Thread, items []vm.Value, f vm.Value) (yes, no []vm.Value, err error) {
+	call := th.Prepare1(f)
 	for _, v := range items {
-		ok, err := lib.Truth(th, f, v)
+		r, err := call.Call(v)
 		if err != nil {
 			return nil, nil, err
 		}
-		if ok {
+		if r.Truth() {
 			yes = append(yes, v)
 		} else {
 			no = append(no, v)
@@ -408,8 +414,9 @@ func partition(th *vm.Thread, items []vm.Value, f vm.Value) (yes, no []vm.Value,
 func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
 	groups := map[string][]vm.Value{}
 	var order []string
+	call := th.Prepare1(f)
 	for _, v := range items {
-		k, err := th.Call1(f, v)
+		k, err := call.Call(v)
 		if err != nil {
 			return vm.Value{}, err
 		}

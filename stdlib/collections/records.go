@@ -271,12 +271,13 @@ func builtinUnique(name string) vm.BuiltinFunc {
 // after it (!take).
 func takeWhile(th *vm.Thread, items []vm.Value, f vm.Value, take bool) (vm.Value, error) {
 	n := 0
+	call := th.Prepare1(f)
 	for n < len(items) {
-		ok, err := lib.Truth(th, f, items[n])
+		r, err := call.Call(items[n])
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if !ok {
+		if !r.Truth() {
 			break
 		}
 		n++

@@ -1,0 +1,39 @@
+package vm_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCallback1MatchesCall1 runs each program with EACH standing for
+// each1 (Thread.Call1 per item) and for eachp (a Callback1 prepared once)
+// and checks both print and fail alike, with the wanted output or
+// failure text (which includes the position and the trace).
+func TestCallback1MatchesCall1(t *testing.T) {
+	cases := []struct{ name, src, out, err string }{
+		{"fast body", "println(EACH({ x -> x * 2 }, 5))", "8\n", ""},
+		{"no parameter", "println(EACH({ -> 7 }, 3))", "7\n", ""},
+		{"two parameters", "println(EACH({ a, b -> b == nil }, 2))", "true\n", ""},
+		{"rest parameter", "fn f(...xs) { return xs }\nprintln(EACH(f, 2))", "[1]\n", ""},
+		{"calls a function", "fn sq(n) { var t = 0\n for i in 0 to n exclusive { t = t + n }\n return t }\nprintln(EACH({ x -> sq(x) + 1 }, 4))", "10\n", ""},
+		{"slow op deeper", "fn g(n) { return apply({ y -> y + 1 }, n) }\nprintln(EACH({ x -> g(x) * 10 }, 3))", "30\n", ""},
+		{"nested", "println(EACH({ x -> EACH({ y -> x * 10 + y }, 3) }, 4))", "32\n", ""},
+		{"return in block", "println(EACH({ x ->\n if x > 1 { return \"big\" }\n return \"small\" }, 3))", "big\n", ""},
+		{"error in callback", "EACH({ x -> 10 / (2 - x) }, 4)", "", "Division by zero (line 1)"},
+		{"error deeper", "fn inv(n) { return 1 / n }\nEACH({ x -> inv(x - 1) }, 3)", "", "Runtime error: Division by zero (line 1) (line 2)"},
+		{"caught", "let r = try { EACH({ x -> 1 / (x - 2) }, 5) } catch (e) { e }\nprintln(r)", "Runtime error: Division by zero (line 1)\n", ""},
+		{"overflow", "fn d(n) { return EACH({ x -> d(n + 1) }, 1) }\nd(0)", "", "Stack overflow: too many nested calls"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out1, err1 := run(t, strings.ReplaceAll(c.src, "EACH", "each1"))
+			outp, errp := run(t, strings.ReplaceAll(c.src, "EACH", "eachp"))
+			if outp != out1 || strings.ReplaceAll(errp, "eachp", "each1") != err1 {
+				t.Fatalf("Callback1 differs from Call1:\nCall1:     %q %q\nCallback1: %q %q", out1, err1, outp, errp)
+			}
+			if outp != c.out || !strings.Contains(errp, c.err) || (c.err == "") != (errp == "") {
+				t.Fatalf("got %q, failure %q; want %q, failure containing %q", outp, errp, c.out, c.err)
+			}
+		})
+	}
+}
