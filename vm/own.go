@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/harnlang/harn/compiler"
@@ -148,7 +149,7 @@ func (l *List) appendOwned(v Value) {
 		c := 2*n + 4
 		noteGrowth(int64(c) * valueSize)
 		items := make([]Value, n, c)
-		copy(items, l.items)
+		copyGrown(items, l.items)
 		l.items, l.tip = items, &ownedTip // the new array is its own
 	}
 	l.items = append(l.items, v)
@@ -168,7 +169,27 @@ func (l *List) pushOwned(v Value) *List {
 	c := 2*n + 4
 	noteGrowth(int64(c) * valueSize)
 	items := make([]Value, n+1, c)
-	copy(items, l.items)
+	copyGrown(items, l.items)
 	items[n] = v
 	return &List{items: items, tip: &ownedTip}
+}
+
+// growChunk is how many values copyGrown copies between two points where
+// the garbage collector can stop the goroutine (256 KiB).
+const growChunk = 16 << 10
+
+// copyGrown copies a list's items into its grown array. One copy of a
+// large list is a single runtime memmove, which the garbage collector
+// cannot interrupt: a collection that starts meanwhile spins, signalling
+// the thread again and again, until the copy ends (in the lists workload
+// a quarter of the CPU time went to that, most of it in the kernel). A
+// large copy is done in chunks with a scheduling point between them,
+// where a pending stop for the collector takes effect at once.
+func copyGrown(dst, src []Value) {
+	for len(src) > growChunk {
+		copy(dst, src[:growChunk])
+		dst, src = dst[growChunk:], src[growChunk:]
+		runtime.Gosched()
+	}
+	copy(dst, src)
 }
