@@ -1,7 +1,7 @@
 package vm
 
 import (
-	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -102,7 +102,7 @@ func (s String) Concat(t string) String {
 // intText is the decimal text of i as a string value (to_string of an
 // int).
 func intText(i int64) Value {
-	return Str(concatInt("", i, intLen(i)))
+	return Str(strconv.FormatInt(i, 10))
 }
 
 // concatIntText is x + to_string(i) for a string x, made in one
@@ -117,50 +117,19 @@ func concatIntText(x Value, i int64) (v Value, ok bool) {
 	if int(x.n&^strMark)+k >= 64 {
 		return Value{}, false
 	}
-	return Str(concatInt(x.str(), i, k)), true
-}
-
-// concatInt is s followed by the decimal text of i, whose length is k,
-// in one allocation.
-func concatInt(s string, i int64, k int) string {
-	if s == "" && uint64(i) < 100 {
-		return digitPairs[2*i+2-int64(k) : 2*i+2] // no allocation, as strconv
-	}
-	b := make([]byte, len(s)+k)
+	s := x.str()
+	b := make([]byte, len(s), len(s)+k)
 	copy(b, s)
-	putInt(b, i)
-	return unsafe.String(&b[0], len(b))
-}
-
-// appendInt appends the decimal text of i to b.
-func appendInt(b []byte, i int64) []byte {
-	n, k := len(b), intLen(i)
-	b = slices.Grow(b, k)[:n+k]
-	putInt(b[n:], i)
-	return b
-}
-
-// putInt writes the decimal text of i at the end of b, which has room.
-func putInt(b []byte, i int64) {
-	if i >= 0 {
-		putDecimal(b, uint64(i))
-		return
-	}
-	putDecimal(b, -uint64(i))
-	b[len(b)-intLen(i)] = '-'
+	b = strconv.AppendInt(b, i, 10)
+	return Str(unsafe.String(&b[0], len(b))), true
 }
 
 // intLen is the length of i's decimal text.
 func intLen(i int64) int {
+	n, u := 1, uint64(i)
 	if i < 0 {
-		return 1 + decimalLen(-uint64(i))
+		n, u = 2, -uint64(i)
 	}
-	return decimalLen(uint64(i))
-}
-
-// decimalLen is the number of decimal digits of u.
-func decimalLen(u uint64) int {
-	n := 1
 	for ; u >= 100; u /= 100 {
 		n += 2
 	}
@@ -168,26 +137,4 @@ func decimalLen(u uint64) int {
 		n++
 	}
 	return n
-}
-
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// putDecimal writes the digits of u at the end of b, which has room.
-func putDecimal(b []byte, u uint64) {
-	k := len(b)
-	for u >= 100 {
-		d := u % 100 * 2
-		u /= 100
-		k -= 2
-		b[k], b[k+1] = digitPairs[d], digitPairs[d+1]
-	}
-	if u >= 10 {
-		k -= 2
-		b[k], b[k+1] = digitPairs[u*2], digitPairs[u*2+1]
-		return
-	}
-	b[k-1] = byte('0' + u)
 }

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -494,7 +495,7 @@ func (v Value) Display(sb *strings.Builder) {
 		sb.WriteString("nil")
 	case KInt:
 		var buf [24]byte
-		sb.Write(appendInt(buf[:0], v.int64()))
+		sb.Write(strconv.AppendInt(buf[:0], v.int64(), 10))
 	case KString:
 		sb.WriteString(v.str())
 	case KFloat, KBool, KDuration:

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -74,7 +75,7 @@ func (Int) Type() string  { return "int" }
 func (i Int) Truth() bool { return i != 0 }
 func (i Int) Display(sb *strings.Builder) {
 	var buf [24]byte
-	sb.Write(appendInt(buf[:0], int64(i)))
+	sb.Write(strconv.AppendInt(buf[:0], int64(i), 10))
 }
 
 // Float is an IEEE double.
@@ -125,9 +126,9 @@ func (*Range) Type() string { return "range" }
 func (*Range) Truth() bool  { return true }
 func (r *Range) Display(sb *strings.Builder) {
 	var buf [24]byte
-	sb.Write(appendInt(buf[:0], r.Start))
+	sb.Write(strconv.AppendInt(buf[:0], r.Start, 10))
 	sb.WriteString(" to ")
-	sb.Write(appendInt(buf[:0], r.End))
+	sb.Write(strconv.AppendInt(buf[:0], r.End, 10))
 	if !r.Inclusive {
 		sb.WriteString(" exclusive")
 	}
@@ -310,7 +311,7 @@ func ToDisplay(v Value) string {
 	case KString:
 		return v.str()
 	case KInt:
-		return concatInt("", v.int64(), intLen(v.int64()))
+		return strconv.FormatInt(v.int64(), 10)
 	case KFloat:
 		return FormatFloat(v.float64())
 	case KBool:
