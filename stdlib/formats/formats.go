@@ -1239,10 +1239,10 @@ func escapeQuotes(s string) string {
 }
 
 func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	if _, isStr := a.Str(0); !isStr && !isBytes(a.At(0)) {
+	body, ok := lib.BytesOf(a.At(0))
+	if !ok {
 		return vm.Value{}, vm.Typef("multipart_parse: body must be bytes or a string, got %s", a.At(0).Type())
 	}
-	body := encoding.RawBytes(a.At(0))
 	ct, ok := a.Str(1)
 	if !ok {
 		return vm.Value{}, vm.Typef("multipart_parse: content type must be a string, got %s", a.At(1).Type())
