@@ -287,12 +287,8 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		}
 		l.sentinel = s.Go()
 	}
-	if v := get(merged, "max_nudges"); !v.IsNil() {
-		n, ok := v.AsInt()
-		if !ok || n < 0 {
-			return vm.Throwf("%s: max_nudges must be an int >= 0, got %s", fn, shown(v))
-		}
-		l.maxNudges = int(n)
+	if err := readCount(fn, merged, "max_nudges", &l.maxNudges); err != nil {
+		return err
 	}
 	l.nudge = defaultNudge(l.sentinel)
 	if v := get(merged, "nudge"); !v.IsNil() {
@@ -323,20 +319,11 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 // readRetries reads upstream's tool_retries, llm_retries,
 // context_callback and daemon options.
 func (l *loop) readRetries(fn string, merged *vm.Dict) error {
-	for _, k := range []string{"tool_retries", "llm_retries"} {
-		v := get(merged, k)
-		if v.IsNil() {
-			continue
-		}
-		n, ok := v.AsInt()
-		if !ok || n < 0 {
-			return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
-		}
-		if k == "tool_retries" {
-			l.toolRetries = int(n)
-		} else {
-			l.llmRetries = int(n)
-		}
+	if err := readCount(fn, merged, "tool_retries", &l.toolRetries); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "llm_retries", &l.llmRetries); err != nil {
+		return err
 	}
 	l.contextFn = get(merged, "context_callback")
 	if !l.contextFn.IsNil() && !vm.IsCallable(l.contextFn) {
@@ -351,6 +338,20 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 			return vm.Throwf("%s: daemon: true is not supported in this implementation (daemon_spawn starts an agent that waits for triggered inputs)", fn)
 		}
 	}
+	return nil
+}
+
+// readCount sets *n to option k of merged, an int >= 0, when it is given.
+func readCount(fn string, merged *vm.Dict, k string, n *int) error {
+	v := get(merged, k)
+	if v.IsNil() {
+		return nil
+	}
+	i, ok := v.AsInt()
+	if !ok || i < 0 {
+		return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
+	}
+	*n = int(i)
 	return nil
 }
 
