@@ -389,9 +389,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
 		// options.transcript's (same id), else a new one, so that
 		// {transcript: r.transcript} continues the conversation
-		trV := vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
+		var trV vm.Value
 		if l.tr != nil {
 			trV = transcripts.Rebuild(l.tr, l.messages)
+		} else {
+			trV = vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
 		}
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
@@ -531,7 +533,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 // (the conversation itself is kept whole).
 func (l *loop) context(th *vm.Thread, turn int, system vm.Value) (vm.Value, vm.Value, error) {
 	msgs := vm.Of(vm.NewList(l.messages))
-	if !vm.IsCallable(l.contextFn) {
+	if l.contextFn.IsNil() { // readRetries checked it is nil or a function
 		return msgs, system, nil
 	}
 	info := lib.DictOf("messages", msgs, "system", system, "turn", lib.IntOf(turn), "agent", vm.Str(l.name))
