@@ -287,12 +287,8 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		}
 		l.sentinel = s.Go()
 	}
-	if v := get(merged, "max_nudges"); !v.IsNil() {
-		n, ok := v.AsInt()
-		if !ok || n < 0 {
-			return vm.Throwf("%s: max_nudges must be an int >= 0, got %s", fn, shown(v))
-		}
-		l.maxNudges = int(n)
+	if err := readCount(fn, merged, "max_nudges", &l.maxNudges); err != nil {
+		return err
 	}
 	l.nudge = defaultNudge(l.sentinel)
 	if v := get(merged, "nudge"); !v.IsNil() {
@@ -323,20 +319,11 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 // readRetries reads upstream's tool_retries, llm_retries,
 // context_callback and daemon options.
 func (l *loop) readRetries(fn string, merged *vm.Dict) error {
-	for _, k := range []string{"tool_retries", "llm_retries"} {
-		v := get(merged, k)
-		if v.IsNil() {
-			continue
-		}
-		n, ok := v.AsInt()
-		if !ok || n < 0 {
-			return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
-		}
-		if k == "tool_retries" {
-			l.toolRetries = int(n)
-		} else {
-			l.llmRetries = int(n)
-		}
+	if err := readCount(fn, merged, "tool_retries", &l.toolRetries); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "llm_retries", &l.llmRetries); err != nil {
+		return err
 	}
 	l.contextFn = get(merged, "context_callback")
 	if !l.contextFn.IsNil() && !vm.IsCallable(l.contextFn) {
@@ -351,6 +338,20 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 			return vm.Throwf("%s: daemon: true is not supported in this implementation (daemon_spawn starts an agent that waits for triggered inputs)", fn)
 		}
 	}
+	return nil
+}
+
+// readCount sets *n to option k of merged, an int >= 0, when it is given.
+func readCount(fn string, merged *vm.Dict, k string, n *int) error {
+	v := get(merged, k)
+	if v.IsNil() {
+		return nil
+	}
+	i, ok := v.AsInt()
+	if !ok || i < 0 {
+		return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
+	}
+	*n = int(i)
 	return nil
 }
 
@@ -388,9 +389,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		usage := lib.DictOf("input_tokens", vm.IntOf(inTok), "output_tokens", vm.IntOf(outTok), "total_tokens", vm.IntOf(inTok+outTok))
 		// options.transcript's (same id), else a new one, so that
 		// {transcript: r.transcript} continues the conversation
-		trV := vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
+		var trV vm.Value
 		if l.tr != nil {
 			trV = transcripts.Rebuild(l.tr, l.messages)
+		} else {
+			trV = vm.Of(transcripts.New("", l.messages, vm.Nil, vm.Nil))
 		}
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
@@ -530,7 +533,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 // (the conversation itself is kept whole).
 func (l *loop) context(th *vm.Thread, turn int, system vm.Value) (vm.Value, vm.Value, error) {
 	msgs := vm.Of(vm.NewList(l.messages))
-	if !vm.IsCallable(l.contextFn) {
+	if l.contextFn.IsNil() { // readRetries checked it is nil or a function
 		return msgs, system, nil
 	}
 	info := lib.DictOf("messages", msgs, "system", system, "turn", lib.IntOf(turn), "agent", vm.Str(l.name))

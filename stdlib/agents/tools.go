@@ -39,13 +39,22 @@ func (ts *toolset) isOffered(name string) bool {
 	return ok && !ts.hidden[name]
 }
 
+// visible are the names of the tools not hidden, in definition order.
+func (ts *toolset) visible() []string {
+	var names []string
+	for _, n := range ts.names {
+		if !ts.hidden[n] {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // prompt is tool_prompt's text for the offered tools (tool_format "text").
 func (ts *toolset) prompt() string {
 	var list []*tool.Tool
-	for _, n := range ts.names {
-		if !ts.hidden[n] {
-			list = append(list, ts.byName[n].Tool)
-		}
+	for _, n := range ts.visible() {
+		list = append(list, ts.byName[n].Tool)
 	}
 	return tools.Prompt(list)
 }
@@ -151,10 +160,8 @@ func (ts *toolset) offered() vm.Value {
 		return ts.value
 	}
 	var defs []vm.Value
-	for _, n := range ts.names {
-		if !ts.hidden[n] {
-			defs = append(defs, ts.defs[n])
-		}
+	for _, n := range ts.visible() {
+		defs = append(defs, ts.defs[n])
 	}
 	return vm.Of(vm.NewList(defs))
 }
@@ -180,12 +187,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	}
 	if !ok {
 		msg := fmt.Sprintf("unknown tool %q", name)
-		var names []string
-		for _, n := range ts.names {
-			if !ts.hidden[n] {
-				names = append(names, n)
-			}
-		}
+		names := ts.visible()
 		if len(names) == 0 {
 			msg += " (no tools are available)"
 		} else {

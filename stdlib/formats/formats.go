@@ -1138,9 +1138,7 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
 		}
 	}
-	parts := 0
 	for _, f := range fields {
-		parts++
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
 		if b, ok := f.Get("bytes"); ok && !b.IsNil() {
@@ -1174,7 +1172,7 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		fw.Write(encoding.RawBytes(OrNil(val)))
 	}
 	w.Close()
-	if parts == 0 {
+	if len(fields) == 0 {
 		// The writer puts the CRLF that ends a part's body before the
 		// closing delimiter even when no part came first.
 		buf.Reset()
@@ -1239,10 +1237,10 @@ func escapeQuotes(s string) string {
 }
 
 func multipartParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	if _, isStr := a.Str(0); !isStr && !isBytes(a.At(0)) {
+	body, ok := lib.BytesOf(a.At(0))
+	if !ok {
 		return vm.Value{}, vm.Typef("multipart_parse: body must be bytes or a string, got %s", a.At(0).Type())
 	}
-	body := encoding.RawBytes(a.At(0))
 	ct, ok := a.Str(1)
 	if !ok {
 		return vm.Value{}, vm.Typef("multipart_parse: content type must be a string, got %s", a.At(1).Type())

@@ -394,13 +394,13 @@ func callShape(where string, d *vm.Dict) (string, vm.Value, error) {
 		return "", vm.Value{}, vm.Throwf("%s has no name", where)
 	}
 	key := firstArgs(d)
-	for _, k := range argumentKeys {
-		if k != key && d.Has(k) && key != "" {
-			return "", vm.Value{}, vm.Throwf("%s gives its arguments twice (%s and %s)", where, key, k)
-		}
-	}
 	if key == "" {
 		return vm.ToDisplay(name), vm.Value{}, nil
+	}
+	for _, k := range argumentKeys {
+		if k != key && d.Has(k) {
+			return "", vm.Value{}, vm.Throwf("%s gives its arguments twice (%s and %s)", where, key, k)
+		}
 	}
 	args, _ := d.Get(key)
 	return vm.ToDisplay(name), args, nil

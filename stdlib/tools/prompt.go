@@ -45,12 +45,9 @@ func init() {
 		return json.Parse(string(cat.Marshal()))
 	})
 	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if _, _, err := registryTools(a.At(0)); err != nil {
-			return vm.Value{}, vm.Throwf("tool_prompt: %s", notRegistry)
-		}
-		reg, err := tool.Normalize(a.At(0), toolCache(th))
+		reg, err := normalized(th, "tool_prompt", a.At(0))
 		if err != nil {
-			return vm.Value{}, toolErr(fmt.Errorf("%s", tool.Message(err, "tool_prompt: ")))
+			return vm.Value{}, err
 		}
 		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
@@ -137,6 +134,15 @@ func withComponents(v, extra vm.Value) (vm.Value, error) {
 }
 
 func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*tool.Catalog, error) {
+	reg, err := normalized(th, fn, v)
+	if err != nil {
+		return nil, err
+	}
+	return reg.CatalogFor(aud), nil
+}
+
+// normalized is the registry v normalized, for builtin fn.
+func normalized(th *vm.Thread, fn string, v vm.Value) (*tool.Registry, error) {
 	if _, _, err := registryTools(v); err != nil {
 		return nil, vm.Throwf("%s: %s", fn, notRegistry)
 	}
@@ -144,7 +150,7 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	if err != nil {
 		return nil, toolErr(fmt.Errorf("%s", tool.Message(err, fn+": ")))
 	}
-	return reg.CatalogFor(aud), nil
+	return reg, nil
 }
 
 // FormatResult is upstream's <tool_result> envelope: a JSON object with
