@@ -494,15 +494,9 @@ func (h *starImport) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	c.next()
-	if t := c.peek(); !is(t, tIdent, "as") {
-		fail(t, "as")
-	}
-	c.next()
+	c.expect("as")
 	h.Name.Parse(lex)
-	if t := c.peek(); !isKw(t, "from") {
-		fail(t, "from")
-	}
-	c.next()
+	c.expect("from")
 	return h.Path.Parse(lex)
 }
 
