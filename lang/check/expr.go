@@ -507,10 +507,7 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 			fields := types.StructFields(r)
 			for _, f := range fields {
 				if f.Name == name {
-					if f.Optional {
-						return types.Optional(f.Type)
-					}
-					return f.Type
+					return readType(f)
 				}
 			}
 			if _, isMethod := r.Decl.Method(name); !isMethod && r.Decl.Node != nil && len(fields) > 0 {
@@ -519,10 +516,7 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		}
 	case *types.Shape:
 		if f, ok := r.Field(name); ok {
-			if f.Optional {
-				return types.Optional(f.Type)
-			}
-			return f.Type
+			return readType(f)
 		}
 	case *types.Union:
 		return unionField(r, name)
@@ -563,13 +557,18 @@ func unionField(u *types.Union, name string) types.Type {
 		if !ok {
 			return types.Any
 		}
-		if f.Optional {
-			ts = append(ts, types.Optional(f.Type))
-		} else {
-			ts = append(ts, f.Type)
-		}
+		ts = append(ts, readType(f))
 	}
 	return types.NewUnion(ts...)
+}
+
+// readType is the type a read of field f gives: its declared type, or
+// nil too when the field is optional.
+func readType(f types.Field) types.Type {
+	if f.Optional {
+		return types.Optional(f.Type)
+	}
+	return f.Type
 }
 
 // module reports whether the file is an imported module, whose struct

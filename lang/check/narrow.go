@@ -333,8 +333,9 @@ func tagMembers(t types.Type, field string, keys map[string]bool) (with, without
 // when there are none.
 func commonMembers(a, b types.Type) types.Type {
 	var out []types.Type
+	inB := types.Members(b)
 	for _, m := range types.Members(a) {
-		if slices.ContainsFunc(types.Members(b), func(n types.Type) bool { return n == m }) {
+		if slices.Contains(inB, m) {
 			out = append(out, m)
 		}
 	}

@@ -821,7 +821,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	v := c.stmts(body, false)
 	c.checkEnd(node, fc.ret, body, v)
-	if cl, ok := node.(*syntax.ClosureLit); ok && cl.Return == nil && !fc.returns && endsInValue(body) && known(v) && v != types.Nil {
+	if cl, ok := node.(*syntax.ClosureLit); ok && cl.Return == nil && !fc.returns && tailStmt(body) != nil && known(v) && v != types.Nil {
 		c.tails[cl] = types.Widen(v)
 	}
 	fc.popScope()
@@ -833,14 +833,14 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	return v
 }
 
-// endsInValue reports a body whose last statement is an expression: its
-// value is what the function gives back.
-func endsInValue(body []syntax.Stmt) bool {
+// tailStmt is body's last statement when it is an expression, whose
+// value is what the function gives back; nil otherwise.
+func tailStmt(body []syntax.Stmt) *syntax.ExprStmt {
 	if len(body) == 0 {
-		return false
+		return nil
 	}
-	_, ok := body[len(body)-1].(*syntax.ExprStmt)
-	return ok
+	es, _ := body[len(body)-1].(*syntax.ExprStmt)
+	return es
 }
 
 // tupleLitMismatch reports a list literal given to a tuple: an arity
@@ -1025,11 +1025,8 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 	default:
 		return
 	}
-	if len(body) == 0 {
-		return
-	}
-	es, ok := body[len(body)-1].(*syntax.ExprStmt)
-	if !ok || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
+	es := tailStmt(body)
+	if es == nil || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
 		return
 	}
 	n := len(c.diags)

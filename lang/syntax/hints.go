@@ -44,17 +44,21 @@ func hint(err *diag.Error, path string, src []byte) {
 		}
 		return
 	}
+	at := tokenAt(sig, err.Line, err.Col)
+	if at < 0 {
+		return
+	}
 	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
-	if err.Help = foreignForm(sig, err.Line, err.Col, wanted); err.Help != "" {
+	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
-	if err.Help = foreignOperator(sig, err.Line, err.Col, wanted == ")" || wanted == "]"); err.Help != "" {
+	if err.Help = foreignOperator(sig, at, wanted == ")" || wanted == "]"); err.Help != "" {
 		return
 	}
-	if err.Help = numberSuffix(sig, err.Line, err.Col); err.Help != "" {
+	if err.Help = numberSuffix(sig, at); err.Help != "" {
 		return
 	}
-	if word, kw := misspeltKeyword(sig, err.Line, err.Col); kw != "" {
+	if word, kw := misspeltKeyword(sig, at); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
 }
@@ -63,19 +67,14 @@ func hint(err *diag.Error, path string, src []byte) {
 // writes instead.
 var foreignOperators = map[string]string{"and": "&&", "or": "||"}
 
-// foreignOperator explains the token where the parse failed (line:col)
+// foreignOperator explains toks[at], the token where the parse failed,
 // when it is part of another language's operator or form: `and`, `===`,
 // `x++`, `1..5`, `x => y`, and, where a list or call should have closed
 // (closing), `f(x: 1)` and `[x for x in xs]`.
-func foreignOperator(toks []lexer.Token, line, col int, closing bool) string {
-	at := tokenAt(toks, line, col)
-	if at < 0 {
-		return ""
-	}
+func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 	t := &toks[at]
-	glued := func(i int) bool { // toks[i] ends where toks[i+1] starts
-		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct &&
-			toks[i].Pos.Offset+len(toks[i].Value) == toks[i+1].Pos.Offset
+	glued := func(i int) bool { // toks[i] is punctuation that touches toks[i+1]
+		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct && touches(&toks[i], &toks[i+1])
 	}
 	switch {
 	case is(t, tIdent, "not"):
@@ -103,19 +102,14 @@ func foreignOperator(toks []lexer.Token, line, col int, closing bool) string {
 	return ""
 }
 
-// foreignForm explains the token where the parse failed (line:col), given
+// foreignForm explains toks[at], the token where the parse failed, given
 // what the parser wanted there, when another language's form of a
 // declaration or arm stands in its place: `1 => …` and `case 1` in a
 // match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
 // `catch (Error e)`, `{a = 1}`.
-func foreignForm(toks []lexer.Token, line, col int, wanted string) string {
-	at := tokenAt(toks, line, col)
-	if at < 0 {
-		return ""
-	}
+func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	t := &toks[at]
-	fatArrow := isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") &&
-		t.Pos.Offset+1 == toks[at+1].Pos.Offset
+	fatArrow := isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") && touches(t, &toks[at+1])
 	prev := func(k int, v string) bool { // toks[at-k] is the punctuation or keyword v
 		return at >= k && (isPunct(&toks[at-k], v) || isKw(&toks[at-k], v))
 	}
@@ -157,18 +151,16 @@ func foreignForm(toks []lexer.Token, line, col int, wanted string) string {
 // durationUnits are the suffixes of duration literals (docs/spec/language.md §1.6).
 var durationUnits = map[string]bool{"ms": true, "s": true, "m": true, "h": true, "d": true, "w": true}
 
-// numberSuffix explains the token where the parse failed (line:col) when
+// numberSuffix explains toks[at], the token where the parse failed, when
 // it is a word glued to a number: another language's number syntax
 // (`1_000`, `1e3`, `0x1f`) or a duration Harn spells otherwise (`1.5s`,
 // `5sec`).
-func numberSuffix(toks []lexer.Token, line, col int) string {
-	at := tokenAt(toks, line, col)
+func numberSuffix(toks []lexer.Token, at int) string {
 	if at < 1 {
 		return ""
 	}
 	t, num := &toks[at], &toks[at-1]
-	if t.Type != tIdent || num.Type != tInt && num.Type != tFloat ||
-		num.Pos.Offset+len(num.Value) != t.Pos.Offset {
+	if t.Type != tIdent || num.Type != tInt && num.Type != tFloat || !touches(num, t) {
 		return ""
 	}
 	w := t.Value
@@ -197,6 +189,9 @@ func tokenAt(toks []lexer.Token, line, col int) int {
 	return -1
 }
 
+// touches reports whether token a ends where token b starts.
+func touches(a, b *lexer.Token) bool { return a.Pos.Offset+len(a.Value) == b.Pos.Offset }
+
 // unclosed returns the innermost bracket left open at the end of toks.
 func unclosed(toks []lexer.Token) *lexer.Token {
 	var stack []*lexer.Token
@@ -220,14 +215,10 @@ func unclosed(toks []lexer.Token) *lexer.Token {
 	return stack[len(stack)-1]
 }
 
-// misspeltKeyword looks at the token where the parse failed (line:col)
+// misspeltKeyword looks at toks[at], the token where the parse failed,
 // and the word that starts its statement: an identifier close to a
 // keyword, or another language's word for one, is probably that keyword.
-func misspeltKeyword(toks []lexer.Token, line, col int) (word, kw string) {
-	at := tokenAt(toks, line, col)
-	if at < 0 {
-		return "", ""
-	}
+func misspeltKeyword(toks []lexer.Token, at int) (word, kw string) {
 	// the statement's first word, when the failing token follows it
 	if at > 0 && toks[at-1].Type == tIdent && startsStatement(toks, at-1) {
 		if kw := keywordFor(toks[at-1].Value); kw != "" {

@@ -149,7 +149,7 @@ type listName[R role] struct{ ident }
 
 func (h *listName[R]) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if isPunct(t, "}") || t.Type == tEOF {
+	if closesList(t) {
 		return participle.NextMatch
 	}
 	if t.Type != tIdent {
@@ -158,6 +158,10 @@ func (h *listName[R]) Parse(lex *lexer.PeekingLexer) error {
 	}
 	return h.ident.Parse(lex)
 }
+
+// closesList reports a token where a braced list may end: its `}`, or
+// the end of the file, which the missing `}` then reports.
+func closesList(t *lexer.Token) bool { return isPunct(t, "}") || t.Type == tEOF }
 
 // fieldName is a struct field name: an identifier or a keyword. Like
 // listName it declines only where the field list may end.
@@ -168,7 +172,7 @@ type fieldName struct {
 
 func (h *fieldName) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if isPunct(t, "}") || t.Type == tEOF {
+	if closesList(t) {
 		return participle.NextMatch
 	}
 	if !isName(t) {
@@ -266,7 +270,7 @@ type armPattern struct{ X Expr }
 
 func (h *armPattern) Parse(lex *lexer.PeekingLexer) error {
 	c := cursorFor(lex)
-	if t := c.peek(); isPunct(t, "}") || t.Type == tEOF {
+	if closesList(c.peek()) {
 		return participle.NextMatch
 	}
 	h.X = c.expr()
@@ -494,15 +498,9 @@ func (h *starImport) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	c.next()
-	if t := c.peek(); !is(t, tIdent, "as") {
-		fail(t, "as")
-	}
-	c.next()
+	c.expect("as")
 	h.Name.Parse(lex)
-	if t := c.peek(); !isKw(t, "from") {
-		fail(t, "from")
-	}
-	c.next()
+	c.expect("from")
 	return h.Path.Parse(lex)
 }
 
