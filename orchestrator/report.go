@@ -250,9 +250,11 @@ func (o *Orchestrator) Inspect(ctx context.Context) (map[string]any, error) {
 	if recent == nil {
 		recent = []dispatchRecord{}
 	}
-	connectors := o.connectorList()
+	var connectors []string
 	if o.opts.Operator {
 		connectors = snapshotConnectors(snapshot)
+	} else {
+		connectors = o.connectorList()
 	}
 	return map[string]any{
 		"dispatcher":        d,

@@ -297,10 +297,10 @@ func missingLog(stateDir string, cfg backend.Config, getenv func(string) string)
 	}
 	entries, _ := os.ReadDir(stateDir)
 	for _, e := range entries {
-		sub := filepath.Join(stateDir, e.Name())
 		if !e.IsDir() {
 			continue
 		}
+		sub := filepath.Join(stateDir, e.Name())
 		if in, err := backend.Resolve(sub, getenv); err == nil && backend.Exists(in) {
 			return fmt.Sprintf("%s, but its subdirectory %s holds one: pass --state-dir %s", msg, sub, sub)
 		}

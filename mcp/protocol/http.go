@@ -200,11 +200,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.wire = id
 	}
 	if rerr != nil {
-		if m != nil {
-			c := h.srv.newConn(&writer{route: dropAll{}}, true)
-			c.principal = principal
-			c.recordUndecoded(m, id, rerr)
-		}
+		h.refusalConn(principal).recordUndecoded(m, id, rerr)
 		writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 		return
 	}
@@ -216,11 +212,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !m.isResponse {
 		if rerr := routingHeaders(r, m); rerr != nil {
 			if m.hasID {
-				c := h.srv.newConn(&writer{route: dropAll{}}, true)
-				c.principal = principal
 				req := newRequest(m, id, principal)
 				req.identity = metaIdentity(m.params)
-				c.recordRefused(req, rerr)
+				h.refusalConn(principal).recordRefused(req, rerr)
 			}
 			writeJSON(w, statusFor(rerr.Code), errorResponse(id, rerr))
 			return
@@ -237,6 +231,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.call(w, r, m, principal)
+}
+
+// refusalConn is the connection, writing nothing, that records a call
+// of principal refused before it ran.
+func (h *httpHandler) refusalConn(principal string) *conn {
+	c := h.srv.newConn(&writer{route: dropAll{}}, true)
+	c.principal = principal
+	return c
 }
 
 // bodyBuffers hold request bodies while they are parsed: jsonv.Parse

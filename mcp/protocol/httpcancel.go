@@ -38,18 +38,6 @@ func (t *httpCalls) shard(key httpCallKey) *httpCallShard {
 	return &t.shards[maphash.Comparable(httpCallSeed, key)%httpCallShards]
 }
 
-// len is the number of keys with requests in progress (tests).
-func (t *httpCalls) len() int {
-	n := 0
-	for i := range t.shards {
-		sh := &t.shards[i]
-		sh.mu.Lock()
-		n += len(sh.by)
-		sh.mu.Unlock()
-	}
-	return n
-}
-
 // httpCallKey is who sent a request and its id; a numeric id never
 // matches the same digits as a string.
 type httpCallKey struct {

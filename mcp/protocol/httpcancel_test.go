@@ -196,3 +196,15 @@ func TestHTTPCallsShards(t *testing.T) {
 		t.Errorf("%d keys left", left)
 	}
 }
+
+// len is the number of keys with requests in progress.
+func (t *httpCalls) len() int {
+	n := 0
+	for i := range t.shards {
+		sh := &t.shards[i]
+		sh.mu.Lock()
+		n += len(sh.by)
+		sh.mu.Unlock()
+	}
+	return n
+}

@@ -635,9 +635,7 @@ func (c *conn) request(m *message) {
 		}
 		c.ready.Store(true)
 	case c.initialized.Load():
-		c.mu.Lock()
-		req.version, req.identity, req.caps = c.version, c.identity, c.caps
-		c.mu.Unlock()
+		c.joinSession(req)
 	case m.method == "ping":
 		c.reply(req, jsonv.NewObject(0))
 		return
@@ -693,11 +691,17 @@ func (c *conn) recordUndecoded(m *message, wire any, e *Error) {
 	}
 	req := newRequest(m, wire, c.principal)
 	if c.initialized.Load() {
-		c.mu.Lock()
-		req.version, req.identity, req.caps = c.version, c.identity, c.caps
-		c.mu.Unlock()
+		c.joinSession(req)
 	}
 	c.recordRefused(req, e)
+}
+
+// joinSession gives req the negotiated version, client identity and
+// capabilities of c's released-profile session (initialize done).
+func (c *conn) joinSession(req *Request) {
+	c.mu.Lock()
+	req.version, req.identity, req.caps = c.version, c.identity, c.caps
+	c.mu.Unlock()
 }
 
 // initialize is the released lifecycle's handshake. It happens once per
