@@ -291,13 +291,13 @@ func TestThrows(t *testing.T) {
 func TestDestructuring(t *testing.T) {
 	runCases(t, []checkCase{
 		{"dict pattern on list", "let {a} = [1, 2]\nprintln(a)",
-			[]string{"error: cannot destructure list with {...} pattern — expected dict"}},
+			[]string{"error: Type error: cannot destructure list with {...} pattern — expected dict"}},
 		{"list pattern on dict", "let [x] = {a: 1}\nprintln(x)",
-			[]string{"error: cannot destructure dict with [...] pattern — expected list"}},
+			[]string{"error: Type error: cannot destructure dict with [...] pattern — expected list"}},
 		{"struct", "struct P {\n  x: int\n}\nlet {x} = P { x: 1 }\nprintln(x)",
-			[]string{"error: cannot destructure struct with {...} pattern — expected dict"}},
+			[]string{"error: Type error: cannot destructure struct with {...} pattern — expected dict"}},
 		{"for pattern", "for [k, v] in {a: 1} {\n  println(k)\n  println(v)\n}",
-			[]string{"error: cannot destructure dict with [...] pattern — expected list"}},
+			[]string{"error: Type error: cannot destructure dict with [...] pattern — expected list"}},
 		{"valid", "let {a, b = 2, ...rest} = {a: 1, c: 3}\nlet [x, ...ys] = [1, 2]\nfor {key, value} in {a: 1} {\n  println(key + \"=\" + to_string(value))\n}\nfor (i, v) in [1].iter().enumerate() {\n  println(i)\n  println(v)\n}\nprintln([a, b, rest, x, ys])", nil},
 		{"unknown value", "fn f() {\n  return [1]\n}\nlet {a} = f()\nprintln(a)", nil},
 	})

@@ -388,7 +388,10 @@ func (c *checker) caught() bool {
 }
 
 // destructure checks that a pattern fits the value (docs/spec/language.md §4) and
-// declares its names. declared says the value's type is the program's (a
+// declares its names. A mismatch found statically reads as the run-time
+// type error it would raise (`Type error: cannot destructure …`), the only
+// wording the references give, so a program fails with the same text
+// whether or not the checker sees the value's kind. declared says the value's type is the program's (a
 // path rooted at an annotated binding or parameter, a declared call): a
 // `T?` field or tuple slot then binds a name nil safety watches.
 func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact, declared bool) {
@@ -396,7 +399,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact, declared b
 	switch p := p.(type) {
 	case *syntax.DictPattern:
 		if kind != "" && kind != "dict" && !c.caught() {
-			c.errorf(p.At, "cannot destructure %s with {...} pattern — expected dict", kind)
+			c.errorf(p.At, "Type error: cannot destructure %s with {...} pattern — expected dict", kind)
 		}
 		shape, _ := types.Underlying(vt).(*types.Shape)
 		for _, it := range p.Items {
@@ -425,7 +428,7 @@ func (c *checker) destructure(p syntax.Pattern, vt types.Type, exact, declared b
 		}
 	case *syntax.ListPattern:
 		if kind != "" && kind != "list" && !c.caught() {
-			c.errorf(p.At, "cannot destructure %s with [...] pattern — expected list", kind)
+			c.errorf(p.At, "Type error: cannot destructure %s with [...] pattern — expected list", kind)
 		}
 		for _, it := range p.Items {
 			if it.Default != nil {
