@@ -41,3 +41,36 @@ func TestCallTargetSuggestions(t *testing.T) {
 		}
 	}
 }
+
+// globalsUniverse is a universe with host value globals beside builtins.
+type globalsUniverse struct {
+	universe
+	globals []string
+}
+
+func (u globalsUniverse) GlobalNames() []string { return u.globals }
+
+// TestCallTargetSuggestionsSkipValueGlobals: a call site never suggests a
+// host value global (`e`, `pi`), which cannot be called, while a read
+// still may.
+func TestCallTargetSuggestionsSkipValueGlobals(t *testing.T) {
+	lib := globalsUniverse{universe{"g": true, "e": true, "pi": true}, []string{"e", "pi"}}
+	for src, want := range map[string]string{
+		`f(1)`:        "call target `f` is not defined or imported — did you mean `g`?",
+		`pii(1)`:      "call target `pii` is not defined or imported",
+		`let x = pii`: "",
+	} {
+		f, err := syntax.Parse("t.harn", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := resolve.File(f, resolve.Options{Universe: lib})
+		got := ""
+		if len(info.Errors) > 0 {
+			got = info.Errors[0].Msg
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", src, got, want)
+		}
+	}
+}

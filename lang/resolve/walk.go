@@ -511,9 +511,15 @@ func suggestCall(name string, names []string) string {
 	return best
 }
 
+// valueGlobals is the part of a Universe that names its host globals,
+// values rather than callables.
+type valueGlobals interface{ GlobalNames() []string }
+
 // visibleNames lists the names visible from the current position that a
 // "did you mean" may offer at a read (call false) or a call site: reserved
-// words are left out (syntax.SuggestableName).
+// words are left out (syntax.SuggestableName), and so, at a call site, are
+// the host's value globals (`e`, `pi`, `argv`, `harness`), which are never
+// callable.
 func (r *resolver) visibleNames(call bool) []string {
 	if r.baseNames == nil {
 		// Globals are all declared before bodies are resolved, so the
@@ -525,9 +531,15 @@ func (r *resolver) visibleNames(call bool) []string {
 			r.baseNames = append(r.baseNames, r.opts.Universe.PredeclaredNames()...)
 		}
 	}
+	values := map[string]bool{}
+	if g, ok := r.opts.Universe.(valueGlobals); ok && call {
+		for _, n := range g.GlobalNames() {
+			values[n] = true
+		}
+	}
 	var names []string
 	for _, n := range r.baseNames {
-		if syntax.SuggestableName(n, call) {
+		if syntax.SuggestableName(n, call) && !values[n] {
 			names = append(names, n)
 		}
 	}
