@@ -3,11 +3,9 @@ package tools
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/tool"
@@ -253,60 +251,17 @@ const promptHeader = "# Available Tools\n\n" +
 // Prompt is tool_prompt's text for tools (also the system prompt
 // addition of agent_loop's tool_format "text"), in upstream's layout: per
 // tool a "### name" heading, its description, and a "- param: type" line
-// per parameter sorted by name, the text trimmed at the end.
+// per parameter (paramList, as tool_describe shows them), the text
+// trimmed at the end.
 func Prompt(tools []*tool.Tool) string {
 	var sb strings.Builder
 	sb.WriteString(promptHeader)
 	for _, t := range tools {
 		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
-		if lines := paramLines(t); len(lines) > 0 {
-			sb.WriteString("Parameters:\n" + strings.Join(lines, "\n") + "\n")
+		if params := paramList(t.Definition); len(params) > 0 {
+			sb.WriteString("Parameters:\n- " + strings.Join(params, "\n- ") + "\n")
 		}
 		sb.WriteByte('\n')
 	}
 	return strings.TrimRight(sb.String(), " \t\n")
-}
-
-// paramLines are the "- name: type" lines of a tool: upstream shows each
-// legacy parameter's value in display form ("string", or the definition
-// record); a tool with a complete input schema shows each property's JSON
-// Schema type (any when it has none).
-func paramLines(t *tool.Tool) []string {
-	var lines []string
-	if params, ok := mustGet(t.Definition, "parameters").AsDict(); ok {
-		for _, k := range slices.Sorted(slices.Values(params.Keys())) {
-			lines = append(lines, "- "+k+": "+vm.ToDisplay(mustGet(params, k)))
-		}
-		return lines
-	}
-	schema, _ := t.Entry.InputSchema.Object()
-	if schema == nil {
-		return nil
-	}
-	props, _ := schemaObject(schema, "properties")
-	if props == nil {
-		return nil
-	}
-	props.Range(func(name string, p any) bool {
-		typ := "any"
-		if ps, ok := p.(*jsonv.Object); ok {
-			if s, ok := schemaGet(ps, "type").(string); ok {
-				typ = s
-			}
-		}
-		lines = append(lines, "- "+name+": "+typ)
-		return true
-	})
-	slices.Sort(lines)
-	return lines
-}
-
-func schemaGet(o *jsonv.Object, k string) any {
-	v, _ := o.Get(k)
-	return v
-}
-
-func schemaObject(o *jsonv.Object, k string) (*jsonv.Object, bool) {
-	v, ok := schemaGet(o, k).(*jsonv.Object)
-	return v, ok
 }
