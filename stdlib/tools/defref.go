@@ -254,7 +254,14 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return inner.InvokeWithoutHooks(th, j)
 	}
 	out = out.Set("handler", tool.DelegateHandler("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return invokeTool(th, self, a.At(0)) }, run))
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if given, ok := a.At(0).AsDict(); ok {
+				if err := checkNotBound(inner, bound, given); err != nil {
+					return vm.Value{}, err // before the schema, which may refuse the key less clearly
+				}
+			}
+			return invokeTool(th, self, a.At(0))
+		}, run))
 	self, err = prepareTool(th, "tool_bind", out, comps)
 	if err != nil {
 		return vm.Value{}, err
@@ -271,12 +278,20 @@ func withBound(inner *tool.PreparedTool, bound *vm.Dict, args any) (any, error) 
 	if !ok {
 		return args, nil
 	}
-	for _, k := range bound.Keys() {
-		if given.Has(k) {
-			return nil, vm.Runtimef("tool %q argument %q is bound by tool_bind and cannot be given", inner.Name(), k)
-		}
+	if err := checkNotBound(inner, bound, given); err != nil {
+		return nil, err
 	}
 	return jsonArgs(inner, vm.Of(given.Merge(bound)))
+}
+
+// checkNotBound refuses given arguments that name a bound one.
+func checkNotBound(inner *tool.PreparedTool, bound, given *vm.Dict) error {
+	for _, k := range bound.Keys() {
+		if given.Has(k) {
+			return vm.Runtimef("tool %q argument %q is bound by tool_bind and cannot be given", inner.Name(), k)
+		}
+	}
+	return nil
 }
 
 // boundDefinition is def with the bound properties taken out of its
