@@ -8,7 +8,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -87,12 +86,25 @@ func writeDoc(fn, path string, d *vm.Dict) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return vm.Runtimef("%s: cannot create %s: %s", fn, filepath.Dir(path), stdfs.OSErrorText(err))
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(templates.SerdeJSON(vm.Of(d), "  ")+"\n"), 0o644); err != nil {
+	// A temporary file of its own (other VMs of the process, or other
+	// processes, may be writing the same document), renamed over the
+	// document: readers see the old or the new one whole.
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return vm.Runtimef("%s: cannot write %s: %s", fn, path, stdfs.OSErrorText(err))
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	_, err = f.WriteString(templates.SerdeJSON(vm.Of(d), "  ") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 		return vm.Runtimef("%s: cannot write %s: %s", fn, path, stdfs.OSErrorText(err))
 	}
 	return nil
