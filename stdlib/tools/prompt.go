@@ -2,9 +2,7 @@ package tools
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
@@ -26,9 +24,6 @@ import (
 // tool returned in upstream's envelope,
 //
 //	<tool_result>{"name": "read", "result": "file text"}</tool_result>
-
-// toolCallRE finds the call blocks; their bodies are JSON.
-var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
 
 func init() {
 	lib.Def("tool_schema", "tool_schema(registry, components?)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -159,17 +154,43 @@ func FormatResult(name, result string) string {
 		json.Stringify(vm.Str(name)), json.Stringify(vm.Str(result)))
 }
 
+// The tags around a call block, and how many closing tags a block may
+// span (an argument holding "</tool_call>"), so that text full of broken
+// blocks costs a bounded number of parses each.
+const (
+	callOpen          = "<tool_call>"
+	callClose         = "</tool_call>"
+	maxBlockCloseTags = 8
+)
+
 // ParseCalls is tool_parse_call: the {name, arguments} of each
 // <tool_call> block of a model's text, in order (also the calls of
-// agent_loop's tool_format "text").
+// agent_loop's tool_format "text"). A block ends at the first closing
+// tag after which its body is a call, so an argument holding the text
+// "</tool_call>" does not cut it; a block that is no call up to any of
+// its next maxBlockCloseTags closing tags is skipped.
 func ParseCalls(text string) []vm.Value {
 	var out []vm.Value
-	for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-		if call, ok := parseCall(m[1]); ok {
-			out = append(out, vm.Of(call))
+	for {
+		start := strings.Index(text, callOpen)
+		if start < 0 {
+			return out
+		}
+		text = text[start+len(callOpen):]
+		for end, tags := 0, 0; tags < maxBlockCloseTags; tags++ {
+			i := strings.Index(text[end:], callClose)
+			if i < 0 {
+				break
+			}
+			end += i
+			if call, ok := parseCall(text[:end]); ok {
+				out = append(out, vm.Of(call))
+				text = text[end+len(callClose):]
+				break
+			}
+			end += len(callClose)
 		}
 	}
-	return out
 }
 
 // parseCall reads one block body into {name, arguments, id?}; model
