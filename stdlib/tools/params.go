@@ -43,8 +43,9 @@ func schemaProperties(def *vm.Dict) *vm.Dict {
 
 // paramType is the type of one parameter as written: a shorthand string
 // itself; for a record (a definition record or a property schema) its
-// type field, else the type of its schema field, else any. A list of
-// types (JSON Schema's ["string", "null"]) reads "string | null".
+// type field, else the type of its schema field, else the name a $ref
+// points at ("#/components/schemas/Widget" reads "Widget"), else any. A
+// list of types (JSON Schema's ["string", "null"]) reads "string | null".
 func paramType(v vm.Value) string {
 	if s, ok := v.AsString(); ok {
 		return s.Go()
@@ -57,9 +58,10 @@ func paramType(v vm.Value) string {
 		return t
 	}
 	if s, ok := mustGet(rec, "schema").AsDict(); ok {
-		if t := schemaType(mustGet(s, "type")); t != "" {
-			return t
-		}
+		return paramType(vm.Of(s))
+	}
+	if ref, ok := mustGet(rec, "$ref").AsString(); ok && ref.Go() != "" {
+		return ref.Go()[strings.LastIndexByte(ref.Go(), '/')+1:]
 	}
 	return "any"
 }
