@@ -170,14 +170,19 @@ func toolDescription(def *vm.Dict) string {
 }
 
 // describeAll is the one-argument tool_describe: a line per tool,
-// sorted by name, with its parameters as paramList renders them.
+// sorted by name, with its parameters as paramList renders them and its
+// description (no ": " when it has none, as the one-tool form).
 func describeAll(tools []*vm.Dict) string {
 	if len(tools) == 0 {
 		return "Available tools:\n(none)"
 	}
 	lines := make([]string, 0, len(tools))
 	for _, t := range tools {
-		lines = append(lines, fmt.Sprintf("- %s(%s): %s", toolName(t), strings.Join(paramList(t), ", "), toolDescription(t)))
+		line := fmt.Sprintf("- %s(%s)", toolName(t), strings.Join(paramList(t), ", "))
+		if desc := toolDescription(t); desc != "" {
+			line += ": " + desc
+		}
+		lines = append(lines, line)
 	}
 	slices.Sort(lines)
 	return "Available tools:\n" + strings.Join(lines, "\n")

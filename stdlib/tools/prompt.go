@@ -271,14 +271,17 @@ const promptHeader = "# Available Tools\n\n" +
 
 // Prompt is tool_prompt's text for tools (also the system prompt
 // addition of agent_loop's tool_format "text"), in upstream's layout: per
-// tool a "### name" heading, its description, and a "- param: type" line
-// per parameter (paramList, as tool_describe shows them), the text
-// trimmed at the end.
+// tool a "### name" heading, its description (when it has one), and a
+// "- param: type" line per parameter (paramList, as tool_describe shows
+// them), the text trimmed at the end.
 func Prompt(tools []*tool.Tool) string {
 	var sb strings.Builder
 	sb.WriteString(promptHeader)
 	for _, t := range tools {
-		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
+		sb.WriteString("### " + t.Entry.Name + "\n")
+		if t.Entry.Description != "" {
+			sb.WriteString(t.Entry.Description + "\n")
+		}
 		if params := paramList(t.Definition); len(params) > 0 {
 			sb.WriteString("Parameters:\n- " + strings.Join(params, "\n- ") + "\n")
 		}
