@@ -3,8 +3,6 @@ package tool
 import (
 	"fmt"
 	"path"
-	"regexp"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -98,10 +96,22 @@ func matching(v *vm.VM, name string) []Hook {
 // ApplyHooks is the hook step of Invoke for a call of the tool name with
 // args that run makes: a denying hook or pre closure refuses the call
 // without running it, a pre closure may hand run other arguments, and on
-// success post closures and caps rework the result. A tool value whose
-// handler runs another tool under a name of its own (tool_bind with a
-// name) calls it too, so that the hooks of both names apply.
+// success post closures and caps rework the result. The cap is the
+// smallest of this call's hooks and of those of a call run made within
+// the same tool call (PreparedTool.InvokeWithin), applied once.
 func ApplyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcome) *Outcome {
+	out := applyHooks(th, name, args, run)
+	if out.Kind == Success {
+		capOutput(out, out.pendingCap)
+	}
+	out.pendingCap = 0
+	return out
+}
+
+// applyHooks runs the hooks of name around run, leaving the cap to the
+// caller: a successful outcome's pendingCap is the smallest cap of these
+// hooks and of the one run left pending (0 when none caps).
+func applyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcome) *Outcome {
 	hooks := matching(th.VM(), name)
 	maxOutput := 0
 	for _, h := range hooks {
@@ -116,9 +126,7 @@ func ApplyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcom
 			}
 			args = next
 		}
-		if h.MaxOutput > 0 && (maxOutput == 0 || h.MaxOutput < maxOutput) {
-			maxOutput = h.MaxOutput
-		}
+		maxOutput = smallerCap(maxOutput, h.MaxOutput)
 	}
 	out := run(args)
 	if out.Kind != Success {
@@ -131,8 +139,16 @@ func ApplyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcom
 			}
 		}
 	}
-	capOutput(out, maxOutput)
+	out.pendingCap = smallerCap(out.pendingCap, maxOutput)
 	return out
+}
+
+// smallerCap is the tighter of two caps, 0 meaning none.
+func smallerCap(a, b int) int {
+	if a == 0 || (b > 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // runPre calls a pre closure with the tool name and the arguments. nil
@@ -209,7 +225,7 @@ func deniedSummary(reason string) string { return "denied by tool hook: " + reas
 // "<first max>... [truncated, N chars total]".
 func capOutput(o *Outcome, max int) {
 	s, ok := o.Result.(string)
-	if !ok || max <= 0 || alreadyCapped(s, max) {
+	if !ok || max <= 0 {
 		return
 	}
 	n := 0
@@ -222,21 +238,4 @@ func capOutput(o *Outcome, max int) {
 		}
 		n++
 	}
-}
-
-// truncatedRE matches a result capOutput has cut.
-var truncatedRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)\A(.*)\.\.\. \[truncated, \d+ chars total\]\z`)
-})
-
-// alreadyCapped reports whether s is a result a cap of at most max
-// characters already cut, so that the hooks of a tool value calling
-// another tool (both names hooked, or the same hooks met twice) do not
-// cut the marker itself.
-func alreadyCapped(s string, max int) bool {
-	if !strings.HasSuffix(s, " chars total]") { // most results: no regexp pass over them
-		return false
-	}
-	m := truncatedRE().FindStringSubmatch(s)
-	return m != nil && utf8.RuneCountInString(m[1]) <= max
 }

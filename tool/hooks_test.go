@@ -70,3 +70,73 @@ func TestInvokeAppliesHooks(t *testing.T) {
 		t.Errorf("after ClearHooks: got %d %v (calls %q)", o.Kind, o.Result, calls)
 	}
 }
+
+// A tool whose handler DelegateHandler made runs the delegate, not the
+// handler, when Invoke calls it: the hooks of its name run once. A
+// delegate that runs another tool within the call (InvokeWithin) leaves
+// that tool's cap to the call, which applies the smallest cap once.
+func TestInvokeRunsDelegateOnce(t *testing.T) {
+	var direct, delegated int
+	text := vm.Str("abcdefghijkl")
+	innerDef := vm.Of(jv(t, `{"name":"inner"}`).Object().(*vm.Dict).Set("handler",
+		vm.Of(vm.NewBuiltin("h", "h(a)", "", func(*vm.Thread, vm.Args) (vm.Value, error) { return text, nil }))))
+	p := prepared(t, innerDef)
+	inner, _ := p.Tool("inner")
+	outerDef := func(within bool) vm.Value {
+		h := DelegateHandler("d", "d(a)", "", func(*vm.Thread, vm.Args) (vm.Value, error) {
+			direct++
+			return vm.Nil, nil
+		}, func(th *vm.Thread, args any) *Outcome {
+			delegated++
+			if within {
+				return inner.InvokeWithin(th, args)
+			}
+			return inner.InvokeWithoutHooks(th, args)
+		})
+		return vm.Of(jv(t, `{"name":"outer"}`).Object().(*vm.Dict).Set("handler", h))
+	}
+	th := newThread()
+	var pres []string
+	AddHook(th.VM(), Hook{Pattern: "*", Pre: vm.Of(vm.NewBuiltin("pre", "pre(n, a)", "", func(_ *vm.Thread, a vm.Args) (vm.Value, error) {
+		pres = append(pres, a.Text(0))
+		return vm.Nil, nil
+	}))})
+	AddHook(th.VM(), Hook{Pattern: "inner", MaxOutput: 3})
+	AddHook(th.VM(), Hook{Pattern: "outer", MaxOutput: 6})
+
+	outer, _ := prepared(t, outerDef(false)).Tool("outer")
+	o := outer.Invoke(th, parseArgs(t, `{}`))
+	if want := "abcdef... [truncated, 12 chars total]"; o.Kind != Success || o.Result != any(want) || o.Tool != "outer" {
+		t.Errorf("delegate without hooks: got %d %v %q, want %q", o.Kind, o.Result, o.Tool, want)
+	}
+	if direct != 0 || delegated != 1 || len(pres) != 1 || pres[0] != "outer" {
+		t.Errorf("delegate without hooks: direct %d, delegated %d, pre hooks %q", direct, delegated, pres)
+	}
+
+	pres = nil
+	outer, _ = prepared(t, outerDef(true)).Tool("outer")
+	o = outer.Invoke(th, parseArgs(t, `{}`))
+	if want := "abc... [truncated, 12 chars total]"; o.Kind != Success || o.Result != any(want) {
+		t.Errorf("delegate within the call: got %d %v, want %q (one cut, the smallest cap)", o.Kind, o.Result, want)
+	}
+	if len(pres) != 2 || pres[0] != "outer" || pres[1] != "inner" {
+		t.Errorf("delegate within the call: pre hooks %q, want [outer inner]", pres)
+	}
+}
+
+// prepared is the prepared catalog of a registry holding defs.
+func prepared(t *testing.T, defs ...vm.Value) *Prepared {
+	t.Helper()
+	b := vm.NewDictBuilder(2)
+	b.Set("_type", vm.Str(RegistryType))
+	b.Set("tools", vm.Of(vm.NewList(defs)))
+	reg, err := Normalize(vm.Of(b.Build()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

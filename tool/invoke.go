@@ -121,6 +121,9 @@ type Outcome struct {
 	// adapter honour exit() or cancellation). Never print a thrown value
 	// it carries.
 	Err *vm.Error
+	// pendingCap is the max_output a successful call's hooks set that
+	// is not applied yet (InvokeWithin); 0 when none.
+	pendingCap int
 }
 
 // FailureText is "tool \"X\" failed: <summary>", the generic rendering
@@ -144,6 +147,47 @@ func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
 	return ApplyHooks(th, name, args, func(args any) *Outcome { return t.invoke(th, name, args) })
 }
 
+// InvokeWithin is Invoke as part of a tool call already under way under
+// another name (a renamed tool_bind value running the tool it binds):
+// the hooks of t's name run, but their cap is left to the enclosing call,
+// which applies the smallest cap of both names once.
+func (t *PreparedTool) InvokeWithin(th *vm.Thread, args any) *Outcome {
+	name := t.Name()
+	return applyHooks(th, name, args, func(args any) *Outcome { return t.invoke(th, name, args) })
+}
+
+// InvokeWithoutHooks is Invoke without the hooks: for a tool value's
+// handler run by a call of the same tool whose hooks have run.
+func (t *PreparedTool) InvokeWithoutHooks(th *vm.Thread, args any) *Outcome {
+	return t.invoke(th, t.Name(), args)
+}
+
+// A Delegate is the handler of a tool value (tool_ref, tool_bind) as a
+// tool call runs it: the call of the tool it stands for, given the
+// validated arguments, without the hooks of the value's own name.
+type Delegate func(th *vm.Thread, args any) *Outcome
+
+// DelegateHandler makes the handler of a tool value from fn, which a
+// script calling it runs (the tool the way adapters run it, hooks
+// included), and run, which a tool call of the value runs instead: that
+// call has just applied the hooks of the name, and one call runs its
+// hooks once (docs/tools.md, Tool hooks).
+func DelegateHandler(name, sig, doc string, fn vm.BuiltinFunc, run Delegate) vm.Value {
+	b := vm.NewBuiltin(name, sig, doc, fn)
+	b.Host = run
+	return vm.Of(b)
+}
+
+// delegateOf is the Delegate of a handler DelegateHandler made, or nil.
+func delegateOf(handler vm.Value) Delegate {
+	if b, ok := handler.AsBuiltin(); ok {
+		if d, ok := b.Host.(Delegate); ok {
+			return d
+		}
+	}
+	return nil
+}
+
 func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {
 	args = toArgs(args)
 	if err := t.ValidateInput(args); err != nil {
@@ -153,6 +197,11 @@ func (t *PreparedTool) invoke(th *vm.Thread, name string, args any) *Outcome {
 	args = t.input.Integers(args)
 	var v vm.Value
 	var err error
+	if run := delegateOf(t.Tool.Handler); run != nil {
+		out := run(th, args)
+		out.Tool = name
+		return out
+	}
 	switch {
 	case t.Tool.Handler.IsValid():
 		v, err = th.CallPlain(t.Tool.Handler, []vm.Value{FromJSON(args)})

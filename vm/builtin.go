@@ -25,6 +25,10 @@ type Builtin struct {
 	structType bool
 	// toString is set on to_string (MarkToString).
 	toString bool
+	// Host is what the package that made the builtin attaches to it for
+	// its own use (a tool value's handler carries the form of it that a
+	// tool call runs, package tool); the VM never reads it.
+	Host any
 }
 
 // NewBuiltin makes a builtin value.

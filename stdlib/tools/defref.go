@@ -140,8 +140,9 @@ func toolRef(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		ref = ref.Set("components", comps)
 	}
 	if localHandler(t) {
-		ref = ref.Set("handler", vm.Of(vm.NewBuiltin("tool_ref:"+name, name+"(args)", "tool_ref of tool "+name,
-			func(th *vm.Thread, a vm.Args) (vm.Value, error) { return invokeTool(th, pt, a.At(0)) })))
+		ref = ref.Set("handler", tool.DelegateHandler("tool_ref:"+name, name+"(args)", "tool_ref of tool "+name,
+			func(th *vm.Thread, a vm.Args) (vm.Value, error) { return invokeTool(th, pt, a.At(0)) },
+			pt.InvokeWithoutHooks))
 	}
 	return vm.Of(ref), nil
 }
@@ -235,40 +236,62 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	out = out.Set("_type", vm.Str(kindBound)).Set("bound", vm.Of(merged))
-	// A renamed bound tool is a tool of its own name: its handler applies
-	// the hooks of that name before the inner call applies the original's
-	// (docs/tools.md, ref.handler runs the tool the way adapters do).
-	call := func(th *vm.Thread, args vm.Value) (vm.Value, error) {
-		if rename == "" || rename == name {
-			return invokeTool(th, inner, args)
-		}
-		j, err := jsonArgs(inner, args)
+	// The bound tool's handler runs it as adapters do: its own call (its
+	// hooks, its input schema), whose Delegate calls the original tool on
+	// the arguments with the bound ones added. Renamed, the bound tool is
+	// a tool of its own name, and the hooks of the original's name apply
+	// too, within the same call (docs/tools.md, Tool hooks).
+	renamed := rename != "" && rename != name
+	var self *tool.PreparedTool
+	run := func(th *vm.Thread, args any) *tool.Outcome {
+		j, err := withBound(inner, bound, args)
 		if err != nil {
-			return vm.Value{}, err
+			return &tool.Outcome{Kind: tool.RuntimeFailure, Summary: err.Error(), Err: vm.AsError(err)}
 		}
-		return outcomeValue(tool.ApplyHooks(th, rename, j, func(j any) *tool.Outcome { return inner.Invoke(th, j) }))
+		if renamed {
+			return inner.InvokeWithin(th, j)
+		}
+		return inner.InvokeWithoutHooks(th, j)
 	}
-	out = out.Set("handler", vm.Of(vm.NewBuiltin("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
+	out = out.Set("handler", tool.DelegateHandler("tool_bind:"+name, name+"(args)", "tool_bind of tool "+name,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			args := a.At(0)
-			given, ok := args.AsDict()
-			if !ok {
-				if args.IsValid() && !args.IsNil() {
-					return call(th, args) // the inner schema reports the type
-				}
-				given = vm.NewDict()
-			}
-			for _, k := range bound.Keys() {
-				if given.Has(k) {
-					return vm.Value{}, vm.Runtimef("tool %q argument %q is bound by tool_bind and cannot be given", name, k)
+			if given, ok := a.At(0).AsDict(); ok {
+				if err := checkNotBound(inner, bound, given); err != nil {
+					return vm.Value{}, err // before the schema, which may refuse the key less clearly
 				}
 			}
-			return call(th, vm.Of(given.Merge(bound)))
-		})))
-	if _, err := prepareTool(th, "tool_bind", out, comps); err != nil {
+			return invokeTool(th, self, a.At(0))
+		}, run))
+	self, err = prepareTool(th, "tool_bind", out, comps)
+	if err != nil {
 		return vm.Value{}, err
 	}
 	return vm.Of(out), nil
+}
+
+// withBound is the JSON arguments of a call of a bound tool with its
+// bound arguments added, for the tool it binds; giving one of them is an
+// error. Arguments that are not an object pass unchanged, for the
+// tool's schema to report.
+func withBound(inner *tool.PreparedTool, bound *vm.Dict, args any) (any, error) {
+	given, ok := tool.FromJSON(args).AsDict()
+	if !ok {
+		return args, nil
+	}
+	if err := checkNotBound(inner, bound, given); err != nil {
+		return nil, err
+	}
+	return jsonArgs(inner, vm.Of(given.Merge(bound)))
+}
+
+// checkNotBound refuses given arguments that name a bound one.
+func checkNotBound(inner *tool.PreparedTool, bound, given *vm.Dict) error {
+	for _, k := range bound.Keys() {
+		if given.Has(k) {
+			return vm.Runtimef("tool %q argument %q is bound by tool_bind and cannot be given", inner.Name(), k)
+		}
+	}
+	return nil
 }
 
 // boundDefinition is def with the bound properties taken out of its

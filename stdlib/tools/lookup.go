@@ -170,50 +170,20 @@ func toolDescription(def *vm.Dict) string {
 }
 
 // describeAll is the one-argument tool_describe: a line per tool,
-// sorted by name, with its parameters as "name: type" pairs sorted by
-// parameter name.
+// sorted by name, with its parameters as paramList renders them and its
+// description (no ": " when it has none, as the one-tool form).
 func describeAll(tools []*vm.Dict) string {
 	if len(tools) == 0 {
 		return "Available tools:\n(none)"
 	}
 	lines := make([]string, 0, len(tools))
 	for _, t := range tools {
-		lines = append(lines, fmt.Sprintf("- %s(%s): %s", toolName(t), paramSummary(mustGet(t, "parameters")), toolDescription(t)))
+		line := fmt.Sprintf("- %s(%s)", toolName(t), strings.Join(paramList(t), ", "))
+		if desc := toolDescription(t); desc != "" {
+			line += ": " + desc
+		}
+		lines = append(lines, line)
 	}
 	slices.Sort(lines)
 	return "Available tools:\n" + strings.Join(lines, "\n")
-}
-
-// recordType is the type a parameter definition record declares: its
-// type field, else the type of its schema, else any.
-func recordType(rec *vm.Dict) string {
-	if t, ok := rec.Get("type"); ok && !t.IsNil() {
-		return vm.ToDisplay(t)
-	}
-	if s, ok := mustGet(rec, "schema").AsDict(); ok {
-		if t, ok := s.Get("type"); ok && !t.IsNil() {
-			return vm.ToDisplay(t)
-		}
-	}
-	return "any"
-}
-
-// paramSummary renders a legacy parameters map as "p: type, q: type"; a
-// definition record shows its type field (any when it has none).
-func paramSummary(params vm.Value) string {
-	d, ok := params.AsDict()
-	if !ok || d.Len() == 0 {
-		return ""
-	}
-	keys := slices.Sorted(slices.Values(d.Keys()))
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v, _ := d.Get(k)
-		typ := vm.ToDisplay(v)
-		if rec, ok := v.AsDict(); ok {
-			typ = recordType(rec)
-		}
-		parts[i] = k + ": " + typ
-	}
-	return strings.Join(parts, ", ")
 }

@@ -2,12 +2,8 @@ package tools
 
 import (
 	"fmt"
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 
-	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/tool"
@@ -28,9 +24,6 @@ import (
 // tool returned in upstream's envelope,
 //
 //	<tool_result>{"name": "read", "result": "file text"}</tool_result>
-
-// toolCallRE finds the call blocks; their bodies are JSON.
-var toolCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`) })
 
 func init() {
 	lib.Def("tool_schema", "tool_schema(registry, components?)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -161,17 +154,43 @@ func FormatResult(name, result string) string {
 		json.Stringify(vm.Str(name)), json.Stringify(vm.Str(result)))
 }
 
+// The tags around a call block, and how many closing tags a block may
+// span (an argument holding "</tool_call>"), so that text full of broken
+// blocks costs a bounded number of parses each.
+const (
+	callOpen          = "<tool_call>"
+	callClose         = "</tool_call>"
+	maxBlockCloseTags = 8
+)
+
 // ParseCalls is tool_parse_call: the {name, arguments} of each
 // <tool_call> block of a model's text, in order (also the calls of
-// agent_loop's tool_format "text").
+// agent_loop's tool_format "text"). A block ends at the first closing
+// tag after which its body is a call, so an argument holding the text
+// "</tool_call>" does not cut it; a block that is no call up to any of
+// its next maxBlockCloseTags closing tags is skipped.
 func ParseCalls(text string) []vm.Value {
 	var out []vm.Value
-	for _, m := range toolCallRE().FindAllStringSubmatch(text, -1) {
-		if call, ok := parseCall(m[1]); ok {
-			out = append(out, vm.Of(call))
+	for {
+		start := strings.Index(text, callOpen)
+		if start < 0 {
+			return out
+		}
+		text = text[start+len(callOpen):]
+		for end, tags := 0, 0; tags < maxBlockCloseTags; tags++ {
+			i := strings.Index(text[end:], callClose)
+			if i < 0 {
+				break
+			}
+			end += i
+			if call, ok := parseCall(text[:end]); ok {
+				out = append(out, vm.Of(call))
+				text = text[end+len(callClose):]
+				break
+			}
+			end += len(callClose)
 		}
 	}
-	return out
 }
 
 // parseCall reads one block body into {name, arguments, id?}; model
@@ -252,61 +271,21 @@ const promptHeader = "# Available Tools\n\n" +
 
 // Prompt is tool_prompt's text for tools (also the system prompt
 // addition of agent_loop's tool_format "text"), in upstream's layout: per
-// tool a "### name" heading, its description, and a "- param: type" line
-// per parameter sorted by name, the text trimmed at the end.
+// tool a "### name" heading, its description (when it has one), and a
+// "- param: type" line per parameter (paramList, as tool_describe shows
+// them), the text trimmed at the end.
 func Prompt(tools []*tool.Tool) string {
 	var sb strings.Builder
 	sb.WriteString(promptHeader)
 	for _, t := range tools {
-		sb.WriteString("### " + t.Entry.Name + "\n" + t.Entry.Description + "\n")
-		if lines := paramLines(t); len(lines) > 0 {
-			sb.WriteString("Parameters:\n" + strings.Join(lines, "\n") + "\n")
+		sb.WriteString("### " + t.Entry.Name + "\n")
+		if t.Entry.Description != "" {
+			sb.WriteString(t.Entry.Description + "\n")
+		}
+		if params := paramList(t.Definition); len(params) > 0 {
+			sb.WriteString("Parameters:\n- " + strings.Join(params, "\n- ") + "\n")
 		}
 		sb.WriteByte('\n')
 	}
 	return strings.TrimRight(sb.String(), " \t\n")
-}
-
-// paramLines are the "- name: type" lines of a tool: upstream shows each
-// legacy parameter's value in display form ("string", or the definition
-// record); a tool with a complete input schema shows each property's JSON
-// Schema type (any when it has none).
-func paramLines(t *tool.Tool) []string {
-	var lines []string
-	if params, ok := mustGet(t.Definition, "parameters").AsDict(); ok {
-		for _, k := range slices.Sorted(slices.Values(params.Keys())) {
-			lines = append(lines, "- "+k+": "+vm.ToDisplay(mustGet(params, k)))
-		}
-		return lines
-	}
-	schema, _ := t.Entry.InputSchema.Object()
-	if schema == nil {
-		return nil
-	}
-	props, _ := schemaObject(schema, "properties")
-	if props == nil {
-		return nil
-	}
-	props.Range(func(name string, p any) bool {
-		typ := "any"
-		if ps, ok := p.(*jsonv.Object); ok {
-			if s, ok := schemaGet(ps, "type").(string); ok {
-				typ = s
-			}
-		}
-		lines = append(lines, "- "+name+": "+typ)
-		return true
-	})
-	slices.Sort(lines)
-	return lines
-}
-
-func schemaGet(o *jsonv.Object, k string) any {
-	v, _ := o.Get(k)
-	return v
-}
-
-func schemaObject(o *jsonv.Object, k string) (*jsonv.Object, bool) {
-	v, ok := schemaGet(o, k).(*jsonv.Object)
-	return v, ok
 }
