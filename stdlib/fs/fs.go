@@ -269,7 +269,7 @@ func init() {
 		)), nil
 	})
 	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries; with {long_running: true}, a task handle to await", walkDir)
-	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /)", globBuiltin)
+	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /); leading directories without wildcards, `./` and `../` move the base, an absolute pattern replaces it, and a base that links to a directory is searched", globBuiltin)
 	lib.Def("temp_dir", "temp_dir()", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(os.TempDir()), nil
 	})
@@ -423,24 +423,59 @@ func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			base = vm.ToDisplay(b)
 		}
 	}
-	re, err := globRegexp(pattern)
-	if err != nil {
+	if _, err := globRegexp(pattern); err != nil {
 		return vm.Value{}, vm.Throwf("glob: %s", err.Error())
 	}
+	base, pattern = globLiteralDirs(base, pattern)
+	re, _ := globRegexp(pattern)
 	root := filepath.Clean(ResolvePath(th, base))
 	var matches []string
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == root {
+	_ = filepath.WalkDir(globWalkRoot(root), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(path) <= len(root) {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(path[len(root):], string(filepath.Separator)))
-		if re.MatchString(rel) {
+		if rel != "" && re.MatchString(rel) {
 			matches = append(matches, path)
 		}
 		return nil
 	})
 	sort.Strings(matches)
 	return vm.Of(lib.StrList(matches)), nil
+}
+
+// globLiteralDirs moves the pattern's leading directory segments that
+// hold no wildcard onto the base, and an absolute pattern replaces the
+// base, so `./src/*.harn`, `../lib/*` and `/tmp/x/*.txt` find what they
+// name instead of nothing (a base-relative path never starts with `./`,
+// `../` or `/`). Matching what is left against paths under the longer
+// base gives the same full paths as before for every other pattern.
+func globLiteralDirs(base, pattern string) (string, string) {
+	if strings.HasPrefix(pattern, "/") {
+		base, pattern = "/", strings.TrimLeft(pattern, "/")
+	}
+	for {
+		slash := strings.IndexByte(pattern, '/')
+		if slash < 0 || strings.ContainsAny(pattern[:slash], "*?[{") {
+			return base, pattern
+		}
+		base = filepath.Join(base, pattern[:slash])
+		pattern = pattern[slash+1:]
+	}
+}
+
+// globWalkRoot is root, or root with a trailing separator when root is a
+// symbolic link to a directory, so the walk goes into it (as walk_dir
+// does) rather than reporting the link alone.
+func globWalkRoot(root string) string {
+	info, err := os.Lstat(root)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return root
+	}
+	if t, err := os.Stat(root); err == nil && t.IsDir() {
+		return root + string(filepath.Separator)
+	}
+	return root
 }
 
 // globRegexp translates a glob into an anchored regexp: `*` and `**` match
