@@ -31,6 +31,13 @@ func RawBytes(v vm.Value) []byte {
 	return []byte(vm.ToDisplay(v))
 }
 
+// textOrBytes is argument i as text for the decoders and url_encode:
+// bytes give their content (base64 text read with read_file_bytes, say),
+// not their display form, which no decoder could read (this
+// implementation's choice, docs/builtins.md); anything else its display
+// form.
+func textOrBytes(a vm.Args, i int) string { return string(RawBytes(a.At(i))) }
+
 // digest registers the hash function name as a builtin that returns the
 // lower-case hex digest of its argument.
 func digest(name string, mk func() hash.Hash) {
@@ -48,8 +55,8 @@ func init() {
 	codec("base64_encode", "base64_encode(x)", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeBase64(base64.StdEncoding, a.Text(0))
+	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text; s may be bytes holding the base64 text, as for every decoder here", func(a vm.Args) (vm.Value, error) {
+		b, err := decodeBase64(base64.StdEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64 decode error: %s", err)
 		}
@@ -59,7 +66,7 @@ func init() {
 		return vm.Str(base64.RawURLEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 to text; input must be unpadded (a trailing = is a base64url decode error)", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeBase64(base64.RawURLEncoding, a.Text(0))
+		b, err := decodeBase64(base64.RawURLEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64url decode error: %s", err)
 		}
@@ -69,7 +76,7 @@ func init() {
 		return vm.Str(base32.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("base32_decode", "base32_decode(s)", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
-		b, err := base32.StdEncoding.DecodeString(a.Text(0))
+		b, err := base32.StdEncoding.DecodeString(textOrBytes(a, 0))
 		if err != nil {
 			var ce base32.CorruptInputError
 			if errors.As(err, &ce) {
@@ -83,17 +90,17 @@ func init() {
 		return vm.Str(hex.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("hex_decode", "hex_decode(s)", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeHex(a.Text(0))
+		b, err := decodeHex(textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("hex decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(percentEncode(a.Text(0))), nil
+	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~; bytes are encoded byte by byte", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(percentEncode(textOrBytes(a, 0))), nil
 	})
 	codec("url_decode", "url_decode(s)", "decode %XX and + as space", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(PercentDecode(a.Text(0), true)), nil
+		return vm.Str(PercentDecode(textOrBytes(a, 0), true)), nil
 	})
 
 	digest("sha256", sha256.New)
