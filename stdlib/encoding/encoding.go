@@ -31,11 +31,12 @@ func RawBytes(v vm.Value) []byte {
 	return []byte(vm.ToDisplay(v))
 }
 
-// textOrBytes is argument i as text for the decoders and url_encode:
-// bytes give their content (base64 text read with read_file_bytes, say),
-// not their display form, which no decoder could read (this
-// implementation's choice, docs/builtins.md); anything else its display
-// form.
+// textOrBytes is argument i as text for the base64, base32 and hex
+// decoders: bytes give their content (base64 text read with
+// read_file_bytes, say), not their display form b"…", which no decoder
+// could read (this implementation's choice, docs/builtins.md); anything
+// else its display form. url_decode keeps the display form, as text
+// parameters do (docs/spec/builtins.md §0).
 func textOrBytes(a vm.Args, i int) string { return string(RawBytes(a.At(i))) }
 
 // digest registers the hash function name as a builtin that returns the
@@ -96,11 +97,11 @@ func init() {
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~; bytes are encoded byte by byte", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(percentEncode(textOrBytes(a, 0))), nil
+	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~", func(a vm.Args) (vm.Value, error) {
+		return vm.Str(percentEncode(a.Text(0))), nil
 	})
 	codec("url_decode", "url_decode(s)", "decode %XX and + as space", func(a vm.Args) (vm.Value, error) {
-		return vm.Str(PercentDecode(textOrBytes(a, 0), true)), nil
+		return vm.Str(PercentDecode(a.Text(0), true)), nil
 	})
 
 	digest("sha256", sha256.New)
