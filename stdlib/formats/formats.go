@@ -6,6 +6,7 @@ package formats
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,6 +27,18 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
+
+// tomlParseError is `TOML parse error: <what> at line L, column C`
+// (docs/spec/builtins.md §4.6 gives the prefix; the place is this
+// implementation's addition), without the decoder's own "toml: " prefix.
+func tomlParseError(err error) error {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, col := de.Position()
+		return vm.Throwf("TOML parse error: %s at line %d, column %d", strings.TrimPrefix(de.Error(), "toml: "), line, col)
+	}
+	return vm.Throwf("TOML parse error: %s", strings.TrimPrefix(err.Error(), "toml: "))
+}
 
 func init() {
 	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -52,7 +65,7 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict; errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
 		text := a.Text(0)
@@ -60,7 +73,7 @@ func init() {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, vm.Throwf("TOML parse error: %s", err)
+			return vm.Value{}, tomlParseError(err)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
