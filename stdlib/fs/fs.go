@@ -183,12 +183,15 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file or a directory; a directory moved to another file system is copied as a tree, then deleted, and must not exist at dst", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) || !a.Given(1) {
 			return vm.Value{}, vm.Throwf("move_file: src and dst are required")
 		}
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := os.Rename(src, dst); err != nil {
+			if errors.Is(err, syscall.EXDEV) && isDir(src) {
+				return vm.Nil, moveTreeAcross(src, dst)
+			}
 			if cerr := copyFile(src, dst); cerr != nil {
 				return vm.Value{}, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
 			}
@@ -307,6 +310,59 @@ func copyFile(src, dst string) error {
 		os.Remove(dst)
 	}
 	return err
+}
+
+func isDir(p string) bool {
+	info, err := os.Lstat(p)
+	return err == nil && info.IsDir()
+}
+
+// moveTreeAcross moves the directory src to dst on another file system,
+// where rename cannot: it copies the tree, then deletes src. dst must not
+// exist (as for a rename of a directory onto a non-empty one); a copy that
+// fails part way is removed and src is left as it was.
+func moveTreeAcross(src, dst string) error {
+	fail := func(err error) error {
+		return vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return fail(syscall.EEXIST)
+	}
+	if err := copyTree(src, dst); err != nil {
+		os.RemoveAll(dst)
+		return fail(err)
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// copyTree copies the directory src to dst: directories with their
+// permissions, regular files with copyFile, symbolic links as links.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, p[len(src):])
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(target, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		default:
+			return copyFile(p, target)
+		}
+	})
 }
 
 func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
