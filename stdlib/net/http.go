@@ -86,7 +86,11 @@ func init() {
 		}
 		return doHTTP(th, method, a.Text(1), body, opts)
 	})
-	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// Without a path the body would land in a file named "nil".
+		if !a.Given(1) || a.At(1).IsNil() {
+			return vm.Value{}, vm.Throwf("http_download: a destination path is required")
+		}
 		opts, _ := a.Dict(2)
 		res, raw, err := httpExchange(th, "GET", a.Text(0), vm.Value{}, opts)
 		if err != nil {
