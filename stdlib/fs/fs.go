@@ -176,7 +176,10 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("copy_file", "copy_file(src, dst)", "copy a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("copy_file", "copy_file(src, dst)", "copy a file; a missing or nil src or dst is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) || !a.Given(1) {
+			return vm.Value{}, vm.Throwf("copy_file: src and dst are required")
+		}
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := copyFile(src, dst); err != nil {
 			return vm.Value{}, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
@@ -201,12 +204,15 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively; a missing, nil or empty path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// An empty path resolves to the execution root (ResolvePath); a
 		// variable that happens to be empty must not delete the whole
 		// working tree.
 		if a.Text(0) == "" {
 			return vm.Value{}, vm.Throwf("delete_file: the path is empty (it would name the execution root)")
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("delete_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Lstat(p)
@@ -228,7 +234,10 @@ func init() {
 		_, err := os.Stat(ResolvePath(th, a.Text(0)))
 		return vm.BoolOf(err == nil), nil
 	})
-	lib.Def("mkdir", "mkdir(path)", "create a directory and its parents", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mkdir", "mkdir(path)", "create a directory and its parents; a missing or nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("mkdir: path is required")
+		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			// MkdirAll reports ENOTDIR for an existing non-directory
