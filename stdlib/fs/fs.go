@@ -140,9 +140,12 @@ func init() {
 		}
 		return vm.Of(lib.StrList(text.Lines(s))), nil // split like .lines()
 	})
-	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content; fewer than 2 arguments do nothing, a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("write_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, contentBytes(a.At(1)), 0o644); err != nil {
@@ -150,10 +153,13 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes; a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		b, ok := a.At(1).Object().(*lib.Bytes)
 		if !ok {
 			return vm.Value{}, vm.Throwf("write_file_bytes expects bytes content, got %s", a.At(1).Type())
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("write_file_bytes: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, b.Data(), 0o644); err != nil {
@@ -161,9 +167,12 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("append_file", "append_file(path, content)", "append content, creating the file if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("append_file", "append_file(path, content)", "append content, creating the file if needed; fewer than 2 arguments do nothing, a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("append_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
