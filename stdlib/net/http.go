@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -361,6 +362,20 @@ func retryOf(opts *vm.Dict) retryPolicy {
 	return p
 }
 
+// requestFailure words a failed request as `METHOD URL: cause`: Go's
+// `Get "URL": …` form quotes the URL and capitalises the method, and a
+// timeout reads "timed out" rather than the client's context wording.
+func requestFailure(method, full string, err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err.Error()
+	}
+	if ue.Timeout() {
+		return method + " " + full + ": timed out"
+	}
+	return method + " " + full + ": " + ue.Err.Error()
+}
+
 // newClient is the HTTP client the options describe (timeout_ms, proxy,
 // tls, decompress, follow_redirects).
 func newClient(opts *vm.Dict, decompress bool) *http.Client {
@@ -428,7 +443,7 @@ func networkAttempt(th *vm.Thread, client *http.Client, method, full string, hea
 		return nil, nil, false, stop
 	}
 	if netErr != nil {
-		return nil, nil, built, vm.Throwf("HTTP request failed: %s", netErr)
+		return nil, nil, built, vm.Throwf("HTTP request failed: %s", requestFailure(method, full, netErr))
 	}
 	hb := vm.NewDictBuilder(len(resp.Header))
 	keys := make([]string, 0, len(resp.Header))
