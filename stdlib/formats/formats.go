@@ -92,7 +92,7 @@ func init() {
 		writeTOMLTable(&sb, d, nil)
 		return vm.Str(strings.TrimPrefix(sb.String(), "\n")), nil
 	})
-	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included", csvParse)
+	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}", urlParse)
 	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts", urlBuild)
@@ -688,7 +688,9 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if delim == '"' || delim == '\r' || delim == '\n' || delim == utf8.RuneError {
 		return vm.Value{}, vm.Throwf("csv_parse: invalid field delimiter %q", delim)
 	}
-	records := csvRecords(a.Text(0), delim)
+	// A leading byte-order mark (spreadsheet exports) is not part of the
+	// first field, as the csv crate upstream strips it too.
+	records := csvRecords(strings.TrimPrefix(a.Text(0), "\ufeff"), delim)
 	if !optTrue(opts, "headers") {
 		out := make([]vm.Value, len(records))
 		for i, rec := range records {
