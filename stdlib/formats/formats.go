@@ -65,10 +65,10 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict; errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
-		text := a.Text(0)
+		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
 		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
 			return vm.Value{}, stop
 		}
