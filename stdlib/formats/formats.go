@@ -94,8 +94,8 @@ func init() {
 	})
 	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}", urlParse)
-	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts", urlBuild)
+	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
+	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s)", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
@@ -1017,7 +1017,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
-		"query", nilOr(u.RawQuery, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
+		"query", nilOr(escapeURLPart(u.RawQuery, querySet(special)), u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
 }
 
@@ -1051,7 +1051,8 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
 	}
 	sb.WriteString(host)
-	if port, ok := get("port"); ok {
+	_, special := defaultPorts[strings.ToLower(scheme)]
+	if port, ok := get("port"); ok && port != defaultPorts[strings.ToLower(scheme)] {
 		sb.WriteString(":" + port)
 	}
 	path, ok := get("path")
@@ -1061,7 +1062,7 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	sb.WriteString(path)
+	sb.WriteString(escapeURLPart(path, pathSet))
 	if q, ok := parts.Get("query"); ok && !q.IsNil() {
 		text := vm.ToDisplay(q)
 		switch q.Object().(type) {
@@ -1069,13 +1070,44 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			text = QueryString(q)
 		}
 		if text != "" {
-			sb.WriteString("?" + strings.TrimPrefix(text, "?"))
+			sb.WriteString("?" + escapeURLPart(strings.TrimPrefix(text, "?"), querySet(special)))
 		}
 	}
 	if f, ok := get("fragment"); ok {
-		sb.WriteString("#" + f)
+		sb.WriteString("#" + escapeURLPart(f, fragmentSet))
 	}
 	return vm.Str(sb.String()), nil
+}
+
+// escapeURLPart percent-encodes the bytes of s that the WHATWG URL
+// standard (Rust's url crate) encodes in one part of a URL: every
+// non-ASCII byte, C0 controls, and the part's own set. A `%` is left as it
+// is, so text that is already escaped stays the same.
+func escapeURLPart(s string, set func(byte) bool) string {
+	const hexUpper = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || set(c) {
+			sb.WriteByte('%')
+			sb.WriteByte(hexUpper[c>>4])
+			sb.WriteByte(hexUpper[c&15])
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+func fragmentSet(c byte) bool { return strings.IndexByte(" \"<>`", c) >= 0 }
+
+func pathSet(c byte) bool { return strings.IndexByte(" \"#<>?`{}", c) >= 0 }
+
+// querySet is the query's set: `'` too for the special schemes.
+func querySet(special bool) func(byte) bool {
+	return func(c byte) bool {
+		return strings.IndexByte(" \"#<>", c) >= 0 || (special && c == '\'')
+	}
 }
 
 // formEncode is application/x-www-form-urlencoded byte serialisation.
