@@ -501,6 +501,9 @@ func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.Throwf("glob: %s", err.Error())
 	}
 	base, pattern = globLiteralDirs(base, pattern)
+	if pattern == "" {
+		return vm.Of(vm.NewList(nil)), nil // "dir/" names no entry under dir
+	}
 	re, _ := globRegexp(pattern)
 	root := filepath.Clean(ResolvePath(th, base))
 	var matches []string
