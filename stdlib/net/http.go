@@ -35,7 +35,8 @@ type httpMockKey struct{}
 type httpMock struct {
 	method    string // upper case, or "*"
 	pattern   string
-	re        *regexp.Regexp
+	re        *regexp.Regexp // the pattern as written
+	rootRe    *regexp.Regexp // the pattern with the root path (withRootPath)
 	responses []vm.Value
 	served    int
 }
@@ -120,12 +121,11 @@ func init() {
 		if len(responses) == 0 {
 			responses = []vm.Value{a.At(2)}
 		}
-		quoted := regexp.QuoteMeta(pattern)
-		re := regexp.MustCompile("^" + strings.ReplaceAll(quoted, `\*`, ".*") + "$")
+		re, rootRe := mockPattern(pattern), mockPattern(withRootPath(pattern))
 		hm := httpMocksOf(th)
 		hm.mu.Lock()
 		defer hm.mu.Unlock()
-		m := &httpMock{method: method, pattern: pattern, re: re, responses: responses}
+		m := &httpMock{method: method, pattern: pattern, re: re, rootRe: rootRe, responses: responses}
 		for i, old := range hm.mocks {
 			if old.method == method && old.pattern == pattern {
 				hm.mocks[i] = m
@@ -493,13 +493,40 @@ func checkURL(raw string) error {
 }
 
 // mockResponse answers from the first matching mock and records the call.
+// mockPattern compiles an http_mock pattern: `*` matches anything, the
+// rest literally.
+func mockPattern(pattern string) *regexp.Regexp {
+	return regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(pattern), `\*`, ".*") + "$")
+}
+
+// withRootPath is full with the "/" path a request sends when the URL has
+// none ("https://a.test" asks for "https://a.test/"): mocks and requests
+// are also compared in this form, so "https://a.test" and
+// "https://a.test/" name the same resource whichever way each is written.
+// full itself when it has a path.
+func withRootPath(full string) string {
+	scheme, rest, ok := strings.Cut(full, "://")
+	if !ok {
+		return full
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		return scheme + "://" + rest + "/"
+	}
+	if rest[end] == '/' {
+		return full
+	}
+	return scheme + "://" + rest[:end] + "/" + rest[end:]
+}
+
 func mockResponse(th *vm.Thread, method, full string, headers map[string]string, payload []byte) (*vm.Dict, []byte, bool) {
 	hm := httpMocksOf(th)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
 	var found *httpMock
+	rooted := withRootPath(full)
 	for _, m := range hm.mocks {
-		if (m.method == "*" || m.method == method) && m.re.MatchString(full) {
+		if (m.method == "*" || m.method == method) && (m.re.MatchString(full) || m.rootRe.MatchString(rooted)) {
 			found = m
 			break
 		}
