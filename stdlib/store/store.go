@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	harnfs "github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
@@ -34,19 +34,28 @@ type kvStore struct {
 // store file's when it exists but does not hold a JSON object; the load is
 // tried again on the next call, so a script may repair the file.
 func storeOf(th *vm.Thread) (*kvStore, error) {
-	s := th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+	s := runStore(th)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.loaded {
 		return s, nil
 	}
-	s.path = filepath.Join(process.StateRoot(th), "store.json")
+	s.path = storePath(th)
 	data, err := readStore(s.path)
 	if err != nil {
 		return nil, err
 	}
 	s.data, s.loaded = data, true
 	return s, nil
+}
+
+// runStore is the run's store, loaded or not.
+func runStore(th *vm.Thread) *kvStore {
+	return th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+}
+
+func storePath(th *vm.Thread) string {
+	return filepath.Join(process.StateRoot(th), "store.json")
 }
 
 // readStore reads the store file at path: empty when there is none (or
@@ -57,7 +66,7 @@ func readStore(path string) (*vm.Dict, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, vm.Runtimef("store read error: %s: %s", path, harnfs.OSErrorText(err))
+		return nil, vm.Runtimef("store read error: %s: %s", path, fs.OSErrorText(err))
 	}
 	v, err := json.Parse(string(b))
 	if err != nil {
@@ -84,10 +93,10 @@ func locked(th *vm.Thread, f func(s *kvStore) (vm.Value, error)) (vm.Value, erro
 // save rewrites the store file; the caller holds s.mu.
 func (s *kvStore) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-		return vm.Runtimef("store write error: %s", harnfs.OSErrorText(err))
+		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
 	}
 	if err := os.WriteFile(s.path, []byte(templates.SerdeJSON(vm.Of(s.data), "  ")), 0o644); err != nil {
-		return vm.Runtimef("store write error: %s", harnfs.OSErrorText(err))
+		return vm.Runtimef("store write error: %s", fs.OSErrorText(err))
 	}
 	return nil
 }
@@ -147,10 +156,10 @@ func init() {
 		})
 	})
 	lib.Def("store_clear", "store_clear()", "remove every key and save (also over a store file that is not a JSON object)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+		s := runStore(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.path = filepath.Join(process.StateRoot(th), "store.json")
+		s.path = storePath(th)
 		s.data, s.loaded = vm.NewDict(), true
 		return vm.Nil, s.save()
 	})
