@@ -56,7 +56,7 @@ func init() {
 	codec("base64_encode", "base64_encode(x)", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text; s may be bytes holding the base64 text, as for every decoder here", func(a vm.Args) (vm.Value, error) {
+	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text; s may be bytes holding the base64 text (so may the argument of base64url_decode, base32_decode and hex_decode)", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.StdEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64 decode error: %s", err)

@@ -90,7 +90,7 @@ func init() {
 	})
 	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// Without a path the body would land in a file named "nil".
-		if !a.Given(1) || a.At(1).IsNil() {
+		if !a.Given(1) {
 			return vm.Value{}, vm.Throwf("http_download: a destination path is required")
 		}
 		opts, _ := a.Dict(2)
@@ -492,7 +492,6 @@ func checkURL(raw string) error {
 	return nil
 }
 
-// mockResponse answers from the first matching mock and records the call.
 // mockPattern compiles an http_mock pattern: `*` matches anything, the
 // rest literally.
 func mockPattern(pattern string) *regexp.Regexp {
@@ -519,6 +518,7 @@ func withRootPath(full string) string {
 	return scheme + "://" + rest[:end] + "/" + rest[end:]
 }
 
+// mockResponse answers from the first matching mock and records the call.
 func mockResponse(th *vm.Thread, method, full string, headers map[string]string, payload []byte) (*vm.Dict, []byte, bool) {
 	hm := httpMocksOf(th)
 	hm.mu.Lock()
