@@ -1051,8 +1051,8 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
 	}
 	sb.WriteString(host)
-	_, special := defaultPorts[strings.ToLower(scheme)]
-	if port, ok := get("port"); ok && port != defaultPorts[strings.ToLower(scheme)] {
+	defaultPort, special := defaultPorts[strings.ToLower(scheme)]
+	if port, ok := get("port"); ok && port != defaultPort {
 		sb.WriteString(":" + port)
 	}
 	path, ok := get("path")
