@@ -1,9 +1,11 @@
 package stdlib_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/harnlang/harn/stdlib"
@@ -51,6 +53,10 @@ func TestFiles(t *testing.T) {
 		{"glob", []vm.Value{sv("*.harn"), dv("base", sv("sub"))}, "[" + p("sub/deeper/x.harn") + "]"},
 		{"glob", []vm.Value{sv("[ab].*"), sv(".")}, "[" + p("a.txt") + ", " + p("b.bin") + "]"},
 		{"glob", nil, "ERR: glob: pattern is required"},
+		{"glob", []vm.Value{sv("./*.txt")}, "[" + p("a.txt") + ", " + p("d.txt") + "]"},
+		{"glob", []vm.Value{sv("../" + filepath.Base(dir) + "/sub/*/x.*")}, "[" + filepath.Dir(dir) + "/" + filepath.Base(dir) + "/sub/deeper/x.harn]"},
+		{"glob", []vm.Value{sv(p("sub/*.harn")), sv("elsewhere")}, "[" + p("sub/deeper/x.harn") + "]"},
+		{"glob", []vm.Value{sv("sub/[x")}, "ERR: glob: unclosed character class in pattern `sub/[x`"},
 		{"walk_dir", []vm.Value{sv("sub")}, "[{depth: 0, is_dir: true, is_file: false, path: " + p("sub") + "}, {depth: 1, is_dir: true, is_file: false, path: " + p("sub/deeper") + "}, {depth: 2, is_dir: false, is_file: true, path: " + p("sub/deeper/x.harn") + "}]"},
 		{"walk_dir", []vm.Value{sv("sub"), dv("max_depth", iv(0))}, "[{depth: 0, is_dir: true, is_file: false, path: " + p("sub") + "}]"},
 		{"walk_dir", nil, "ERR: walk_dir: root path is required"},
@@ -151,5 +157,58 @@ func TestProcesses(t *testing.T) {
 	}
 	if got := e.show(t, "pid"); got != vm.ToDisplay(vm.IntOf(int64(os.Getpid()))) {
 		t.Errorf("pid = %s", got)
+	}
+}
+
+// otherFileSystemDir is a fresh directory on another file system than
+// dir (where a rename gives EXDEV), or "" when the machine has none.
+func otherFileSystemDir(t *testing.T, dir string) string {
+	other, err := os.MkdirTemp("/dev/shm", "harn-move-")
+	if err != nil {
+		return ""
+	}
+	t.Cleanup(func() { os.RemoveAll(other) })
+	probe := filepath.Join(dir, "probe")
+	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(probe)
+	if err := os.Rename(probe, filepath.Join(other, "probe")); !errors.Is(err, syscall.EXDEV) {
+		return ""
+	}
+	return other
+}
+
+func TestMoveDirectoryAcrossFileSystems(t *testing.T) {
+	dir := t.TempDir()
+	other := otherFileSystemDir(t, dir)
+	if other == "" {
+		t.Skip("no second file system to move to")
+	}
+	e := newT2(t)
+	src := filepath.Join(dir, "tree")
+	if err := os.MkdirAll(filepath.Join(src, "inner"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(src, "inner", "a.txt"), []byte("A"), 0o644)
+	os.Symlink("inner/a.txt", filepath.Join(src, "link"))
+	dst := filepath.Join(other, "tree")
+	if got := e.show(t, "move_file", sv(src), sv(dst)); got != "nil" {
+		t.Fatalf("move_file: %s", got)
+	}
+	if _, err := os.Lstat(src); !os.IsNotExist(err) {
+		t.Errorf("source still there: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "link")); err != nil || string(b) != "A" {
+		t.Errorf("moved tree: %q %v", b, err)
+	}
+	// onto an existing directory: refused, the source kept
+	os.MkdirAll(src, 0o755)
+	want := "ERR: Failed to move " + src + " to " + dst + ": File exists (os error 17)"
+	if got := e.show(t, "move_file", sv(src), sv(dst)); got != want {
+		t.Errorf("onto existing:\n got  %s\n want %s", got, want)
+	}
+	if _, err := os.Stat(src); err != nil {
+		t.Errorf("source lost: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/vm"
@@ -85,6 +86,13 @@ func TestHTTPMocksAndClient(t *testing.T) {
 
 	hits := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(300 * time.Millisecond):
+			}
+			return
+		}
 		hits++
 		if r.URL.Path == "/flaky" && hits < 3 {
 			w.WriteHeader(503)
@@ -109,8 +117,11 @@ func TestHTTPMocksAndClient(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(b) != "z=1|:" || !strings.Contains(got, "bytes_written: 5") {
 		t.Errorf("download: %s / %q", got, b)
 	}
-	if got := e.show(t, "http_get", sv("http://127.0.0.1:1/")); !strings.HasPrefix(got, "ERR: HTTP request failed: ") {
+	if got := e.show(t, "http_get", sv("http://127.0.0.1:1/")); !strings.HasPrefix(got, "ERR: HTTP request failed: GET http://127.0.0.1:1/: dial tcp 127.0.0.1:1: ") {
 		t.Errorf("network failure: %s", got)
+	}
+	if got := e.show(t, "http_post", sv(srv.URL+"/slow"), sv("b"), dv("timeout_ms", iv(50))); got != "ERR: HTTP request failed: POST "+srv.URL+"/slow: timed out" {
+		t.Errorf("timeout: %s", got)
 	}
 }
 

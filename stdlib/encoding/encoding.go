@@ -31,6 +31,14 @@ func RawBytes(v vm.Value) []byte {
 	return []byte(vm.ToDisplay(v))
 }
 
+// textOrBytes is argument i as text for the base64, base32 and hex
+// decoders: bytes give their content (base64 text read with
+// read_file_bytes, say), not their display form b"…", which no decoder
+// could read (this implementation's choice, docs/builtins.md); anything
+// else its display form. url_decode keeps the display form, as text
+// parameters do (docs/spec/builtins.md §0).
+func textOrBytes(a vm.Args, i int) string { return string(RawBytes(a.At(i))) }
+
 // digest registers the hash function name as a builtin that returns the
 // lower-case hex digest of its argument.
 func digest(name string, mk func() hash.Hash) {
@@ -48,8 +56,8 @@ func init() {
 	codec("base64_encode", "base64_encode(x)", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeBase64(base64.StdEncoding, a.Text(0))
+	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text; s may be bytes holding the base64 text (so may the argument of base64url_decode, base32_decode and hex_decode)", func(a vm.Args) (vm.Value, error) {
+		b, err := decodeBase64(base64.StdEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64 decode error: %s", err)
 		}
@@ -59,7 +67,7 @@ func init() {
 		return vm.Str(base64.RawURLEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 to text; input must be unpadded (a trailing = is a base64url decode error)", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeBase64(base64.RawURLEncoding, a.Text(0))
+		b, err := decodeBase64(base64.RawURLEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64url decode error: %s", err)
 		}
@@ -69,7 +77,7 @@ func init() {
 		return vm.Str(base32.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("base32_decode", "base32_decode(s)", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
-		b, err := base32.StdEncoding.DecodeString(a.Text(0))
+		b, err := base32.StdEncoding.DecodeString(textOrBytes(a, 0))
 		if err != nil {
 			var ce base32.CorruptInputError
 			if errors.As(err, &ce) {
@@ -83,7 +91,7 @@ func init() {
 		return vm.Str(hex.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("hex_decode", "hex_decode(s)", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
-		b, err := decodeHex(a.Text(0))
+		b, err := decodeHex(textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("hex decode error: %s", err)
 		}

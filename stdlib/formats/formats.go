@@ -6,6 +6,7 @@ package formats
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,6 +27,18 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
+
+// tomlParseError is `TOML parse error: <what> at line L, column C`
+// (docs/spec/builtins.md §4.6 gives the prefix; the place is this
+// implementation's addition), without the decoder's own "toml: " prefix.
+func tomlParseError(err error) error {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, col := de.Position()
+		return vm.Throwf("TOML parse error: %s at line %d, column %d", strings.TrimPrefix(de.Error(), "toml: "), line, col)
+	}
+	return vm.Throwf("TOML parse error: %s", strings.TrimPrefix(err.Error(), "toml: "))
+}
 
 func init() {
 	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -52,15 +65,15 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
-		text := a.Text(0)
+		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
 		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, vm.Throwf("TOML parse error: %s", err)
+			return vm.Value{}, tomlParseError(err)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
@@ -79,10 +92,10 @@ func init() {
 		writeTOMLTable(&sb, d, nil)
 		return vm.Str(strings.TrimPrefix(sb.String(), "\n")), nil
 	})
-	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included", csvParse)
+	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}", urlParse)
-	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts", urlBuild)
+	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
+	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s)", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
@@ -675,7 +688,9 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if delim == '"' || delim == '\r' || delim == '\n' || delim == utf8.RuneError {
 		return vm.Value{}, vm.Throwf("csv_parse: invalid field delimiter %q", delim)
 	}
-	records := csvRecords(a.Text(0), delim)
+	// A leading byte-order mark (spreadsheet exports) is not part of the
+	// first field, as the csv crate upstream strips it too.
+	records := csvRecords(strings.TrimPrefix(a.Text(0), "\ufeff"), delim)
 	if !optTrue(opts, "headers") {
 		out := make([]vm.Value, len(records))
 		for i, rec := range records {
@@ -1002,7 +1017,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
-		"query", nilOr(u.RawQuery, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
+		"query", nilOr(escapeURLPart(u.RawQuery, querySet(special)), u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
 }
 
@@ -1036,7 +1051,8 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
 	}
 	sb.WriteString(host)
-	if port, ok := get("port"); ok {
+	defaultPort, special := defaultPorts[strings.ToLower(scheme)]
+	if port, ok := get("port"); ok && port != defaultPort {
 		sb.WriteString(":" + port)
 	}
 	path, ok := get("path")
@@ -1046,7 +1062,7 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	sb.WriteString(path)
+	sb.WriteString(escapeURLPart(path, pathSet))
 	if q, ok := parts.Get("query"); ok && !q.IsNil() {
 		text := vm.ToDisplay(q)
 		switch q.Object().(type) {
@@ -1054,13 +1070,44 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			text = QueryString(q)
 		}
 		if text != "" {
-			sb.WriteString("?" + strings.TrimPrefix(text, "?"))
+			sb.WriteString("?" + escapeURLPart(strings.TrimPrefix(text, "?"), querySet(special)))
 		}
 	}
 	if f, ok := get("fragment"); ok {
-		sb.WriteString("#" + f)
+		sb.WriteString("#" + escapeURLPart(f, fragmentSet))
 	}
 	return vm.Str(sb.String()), nil
+}
+
+// escapeURLPart percent-encodes the bytes of s that the WHATWG URL
+// standard (Rust's url crate) encodes in one part of a URL: every
+// non-ASCII byte, C0 controls, and the part's own set. A `%` is left as it
+// is, so text that is already escaped stays the same.
+func escapeURLPart(s string, set func(byte) bool) string {
+	const hexUpper = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || set(c) {
+			sb.WriteByte('%')
+			sb.WriteByte(hexUpper[c>>4])
+			sb.WriteByte(hexUpper[c&15])
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+func fragmentSet(c byte) bool { return strings.IndexByte(" \"<>`", c) >= 0 }
+
+func pathSet(c byte) bool { return strings.IndexByte(" \"#<>?`{}", c) >= 0 }
+
+// querySet is the query's set: `'` too for the special schemes.
+func querySet(special bool) func(byte) bool {
+	return func(c byte) bool {
+		return strings.IndexByte(" \"#<>", c) >= 0 || (special && c == '\'')
+	}
 }
 
 // formEncode is application/x-www-form-urlencoded byte serialisation.

@@ -27,9 +27,11 @@ const maxDecoded = 1 << 30
 
 func init() {
 	level := func(a vm.Args, def int64) int { return int(a.IntOr(1, def)) }
-	lib.Def("gzip_encode", "gzip_encode(x, level = 6)", "gzip-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("gzip_encode", "gzip_encode(x, level = 6)", "gzip-compress bytes or text; level is clamped to 0–9", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var buf bytes.Buffer
-		w, err := gzip.NewWriterLevel(&buf, level(a, 6))
+		// Levels outside 0–9 are clamped, as zstd and brotli clamp theirs
+		// (and as the deflate encoder upstream does), not an error.
+		w, err := gzip.NewWriterLevel(&buf, min(max(level(a, 6), gzip.NoCompression), gzip.BestCompression))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("gzip_encode: %s", err)
 		}

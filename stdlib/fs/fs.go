@@ -140,9 +140,12 @@ func init() {
 		}
 		return vm.Of(lib.StrList(text.Lines(s))), nil // split like .lines()
 	})
-	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("write_file", "write_file(path, content)", "create or truncate a file with content; fewer than 2 arguments do nothing, a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("write_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, contentBytes(a.At(1)), 0o644); err != nil {
@@ -150,10 +153,13 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("write_file_bytes", "write_file_bytes(path, b)", "write raw bytes; a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		b, ok := a.At(1).Object().(*lib.Bytes)
 		if !ok {
 			return vm.Value{}, vm.Throwf("write_file_bytes expects bytes content, got %s", a.At(1).Type())
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("write_file_bytes: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.WriteFile(p, b.Data(), 0o644); err != nil {
@@ -161,9 +167,12 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("append_file", "append_file(path, content)", "append content, creating the file if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("append_file", "append_file(path, content)", "append content, creating the file if needed; fewer than 2 arguments do nothing, a nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("append_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -176,19 +185,25 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("copy_file", "copy_file(src, dst)", "copy a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("copy_file", "copy_file(src, dst)", "copy a file; a missing or nil src or dst is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) || !a.Given(1) {
+			return vm.Value{}, vm.Throwf("copy_file: src and dst are required")
+		}
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := copyFile(src, dst); err != nil {
 			return vm.Value{}, vm.Throwf("Failed to copy %s to %s: %s", src, dst, OSErrorText(err))
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("move_file", "move_file(src, dst)", "rename (or copy and delete) a file or a directory; a directory moved to another file system is copied as a tree, then deleted, and must not exist at dst", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) || !a.Given(1) {
 			return vm.Value{}, vm.Throwf("move_file: src and dst are required")
 		}
 		src, dst := ResolvePath(th, a.Text(0)), ResolvePath(th, a.Text(1))
 		if err := os.Rename(src, dst); err != nil {
+			if errors.Is(err, syscall.EXDEV) && isDir(src) {
+				return vm.Nil, moveTreeAcross(src, dst)
+			}
 			if cerr := copyFile(src, dst); cerr != nil {
 				return vm.Value{}, vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
 			}
@@ -198,12 +213,15 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("delete_file", "delete_file(path)", "delete a file, or a directory recursively; a missing, nil or empty path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// An empty path resolves to the execution root (ResolvePath); a
 		// variable that happens to be empty must not delete the whole
 		// working tree.
 		if a.Text(0) == "" {
 			return vm.Value{}, vm.Throwf("delete_file: the path is empty (it would name the execution root)")
+		}
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("delete_file: path is required")
 		}
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Lstat(p)
@@ -225,7 +243,10 @@ func init() {
 		_, err := os.Stat(ResolvePath(th, a.Text(0)))
 		return vm.BoolOf(err == nil), nil
 	})
-	lib.Def("mkdir", "mkdir(path)", "create a directory and its parents", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mkdir", "mkdir(path)", "create a directory and its parents; a missing or nil path is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("mkdir: path is required")
+		}
 		p := ResolvePath(th, a.Text(0))
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			// MkdirAll reports ENOTDIR for an existing non-directory
@@ -269,7 +290,7 @@ func init() {
 		)), nil
 	})
 	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries; with {long_running: true}, a task handle to await", walkDir)
-	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /)", globBuiltin)
+	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /); leading directories without wildcards, `./` and `../` move the base, an absolute pattern replaces it, and a base that links to a directory is searched", globBuiltin)
 	lib.Def("temp_dir", "temp_dir()", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(os.TempDir()), nil
 	})
@@ -307,6 +328,59 @@ func copyFile(src, dst string) error {
 		os.Remove(dst)
 	}
 	return err
+}
+
+func isDir(p string) bool {
+	info, err := os.Lstat(p)
+	return err == nil && info.IsDir()
+}
+
+// moveTreeAcross moves the directory src to dst on another file system,
+// where rename cannot: it copies the tree, then deletes src. dst must not
+// exist (as for a rename of a directory onto a non-empty one); a copy that
+// fails part way is removed and src is left as it was.
+func moveTreeAcross(src, dst string) error {
+	fail := func(err error) error {
+		return vm.Throwf("Failed to move %s to %s: %s", src, dst, OSErrorText(err))
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return fail(syscall.EEXIST)
+	}
+	if err := copyTree(src, dst); err != nil {
+		os.RemoveAll(dst)
+		return fail(err)
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// copyTree copies the directory src to dst: directories with their
+// permissions, regular files with copyFile, symbolic links as links.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, p[len(src):])
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(target, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		default:
+			return copyFile(p, target)
+		}
+	})
 }
 
 func walkDir(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -423,24 +497,62 @@ func globBuiltin(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			base = vm.ToDisplay(b)
 		}
 	}
-	re, err := globRegexp(pattern)
-	if err != nil {
+	if _, err := globRegexp(pattern); err != nil {
 		return vm.Value{}, vm.Throwf("glob: %s", err.Error())
 	}
+	base, pattern = globLiteralDirs(base, pattern)
+	if pattern == "" {
+		return vm.Of(vm.NewList(nil)), nil // "dir/" names no entry under dir
+	}
+	re, _ := globRegexp(pattern)
 	root := filepath.Clean(ResolvePath(th, base))
 	var matches []string
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == root {
+	_ = filepath.WalkDir(globWalkRoot(root), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(path) <= len(root) {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(path[len(root):], string(filepath.Separator)))
-		if re.MatchString(rel) {
+		if rel != "" && re.MatchString(rel) {
 			matches = append(matches, path)
 		}
 		return nil
 	})
 	sort.Strings(matches)
 	return vm.Of(lib.StrList(matches)), nil
+}
+
+// globLiteralDirs moves the pattern's leading directory segments that
+// hold no wildcard onto the base, and an absolute pattern replaces the
+// base, so `./src/*.harn`, `../lib/*` and `/tmp/x/*.txt` find what they
+// name instead of nothing (a base-relative path never starts with `./`,
+// `../` or `/`). Matching what is left against paths under the longer
+// base gives the same full paths as before for every other pattern.
+func globLiteralDirs(base, pattern string) (string, string) {
+	if strings.HasPrefix(pattern, "/") {
+		base, pattern = "/", strings.TrimLeft(pattern, "/")
+	}
+	for {
+		slash := strings.IndexByte(pattern, '/')
+		if slash < 0 || strings.ContainsAny(pattern[:slash], "*?[{") {
+			return base, pattern
+		}
+		base = filepath.Join(base, pattern[:slash])
+		pattern = pattern[slash+1:]
+	}
+}
+
+// globWalkRoot is root, or root with a trailing separator when root is a
+// symbolic link to a directory, so the walk goes into it (as walk_dir
+// does) rather than reporting the link alone.
+func globWalkRoot(root string) string {
+	info, err := os.Lstat(root)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return root
+	}
+	if t, err := os.Stat(root); err == nil && t.IsDir() {
+		return root + string(filepath.Separator)
+	}
+	return root
 }
 
 // globRegexp translates a glob into an anchored regexp: `*` and `**` match

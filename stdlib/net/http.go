@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,7 +35,8 @@ type httpMockKey struct{}
 type httpMock struct {
 	method    string // upper case, or "*"
 	pattern   string
-	re        *regexp.Regexp
+	re        *regexp.Regexp // the pattern as written
+	rootRe    *regexp.Regexp // the pattern with the root path (withRootPath)
 	responses []vm.Value
 	served    int
 }
@@ -86,7 +88,11 @@ func init() {
 		}
 		return doHTTP(th, method, a.Text(1), body, opts)
 	})
-	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// Without a path the body would land in a file named "nil".
+		if !a.Given(1) {
+			return vm.Value{}, vm.Throwf("http_download: a destination path is required")
+		}
 		opts, _ := a.Dict(2)
 		res, raw, err := httpExchange(th, "GET", a.Text(0), vm.Value{}, opts)
 		if err != nil {
@@ -115,12 +121,11 @@ func init() {
 		if len(responses) == 0 {
 			responses = []vm.Value{a.At(2)}
 		}
-		quoted := regexp.QuoteMeta(pattern)
-		re := regexp.MustCompile("^" + strings.ReplaceAll(quoted, `\*`, ".*") + "$")
+		re, rootRe := mockPattern(pattern), mockPattern(withRootPath(pattern))
 		hm := httpMocksOf(th)
 		hm.mu.Lock()
 		defer hm.mu.Unlock()
-		m := &httpMock{method: method, pattern: pattern, re: re, responses: responses}
+		m := &httpMock{method: method, pattern: pattern, re: re, rootRe: rootRe, responses: responses}
 		for i, old := range hm.mocks {
 			if old.method == method && old.pattern == pattern {
 				hm.mocks[i] = m
@@ -357,6 +362,20 @@ func retryOf(opts *vm.Dict) retryPolicy {
 	return p
 }
 
+// requestFailure words a failed request as `METHOD URL: cause`: Go's
+// `Get "URL": …` form quotes the URL and capitalises the method, and a
+// timeout reads "timed out" rather than the client's context wording.
+func requestFailure(method, full string, err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err.Error()
+	}
+	if ue.Timeout() {
+		return method + " " + full + ": timed out"
+	}
+	return method + " " + full + ": " + ue.Err.Error()
+}
+
 // newClient is the HTTP client the options describe (timeout_ms, proxy,
 // tls, decompress, follow_redirects).
 func newClient(opts *vm.Dict, decompress bool) *http.Client {
@@ -424,7 +443,7 @@ func networkAttempt(th *vm.Thread, client *http.Client, method, full string, hea
 		return nil, nil, false, stop
 	}
 	if netErr != nil {
-		return nil, nil, built, vm.Throwf("HTTP request failed: %s", netErr)
+		return nil, nil, built, vm.Throwf("HTTP request failed: %s", requestFailure(method, full, netErr))
 	}
 	hb := vm.NewDictBuilder(len(resp.Header))
 	keys := make([]string, 0, len(resp.Header))
@@ -473,14 +492,41 @@ func checkURL(raw string) error {
 	return nil
 }
 
+// mockPattern compiles an http_mock pattern: `*` matches anything, the
+// rest literally.
+func mockPattern(pattern string) *regexp.Regexp {
+	return regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(pattern), `\*`, ".*") + "$")
+}
+
+// withRootPath is full with the "/" path a request sends when the URL has
+// none ("https://a.test" asks for "https://a.test/"): mocks and requests
+// are also compared in this form, so "https://a.test" and
+// "https://a.test/" name the same resource whichever way each is written.
+// full itself when it has a path.
+func withRootPath(full string) string {
+	scheme, rest, ok := strings.Cut(full, "://")
+	if !ok {
+		return full
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		return scheme + "://" + rest + "/"
+	}
+	if rest[end] == '/' {
+		return full
+	}
+	return scheme + "://" + rest[:end] + "/" + rest[end:]
+}
+
 // mockResponse answers from the first matching mock and records the call.
 func mockResponse(th *vm.Thread, method, full string, headers map[string]string, payload []byte) (*vm.Dict, []byte, bool) {
 	hm := httpMocksOf(th)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
 	var found *httpMock
+	rooted := withRootPath(full)
 	for _, m := range hm.mocks {
-		if (m.method == "*" || m.method == method) && m.re.MatchString(full) {
+		if (m.method == "*" || m.method == method) && (m.re.MatchString(full) || m.rootRe.MatchString(rooted)) {
 			found = m
 			break
 		}

@@ -2,7 +2,10 @@ package store
 
 // The persistent key-value store (docs/spec/builtins.md §4.4): string keys to
 // JSON-able values in <state root>/store.json, loaded on first use and
-// rewritten (pretty JSON) on every change.
+// rewritten (pretty JSON) on every change. A store file that exists but
+// cannot be read, or is not a JSON object, is an error for every builtin
+// but store_clear (this implementation's choice, docs/builtins.md): read as
+// empty, the next store_set would overwrite what it held.
 
 import (
 	"math"
@@ -27,23 +30,64 @@ type kvStore struct {
 	data   *vm.Dict
 }
 
-func storeOf(th *vm.Thread) *kvStore {
-	s := th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+// storeOf is the run's store, loaded on first use. The error is the
+// store file's when it exists but does not hold a JSON object; the load is
+// tried again on the next call, so a script may repair the file.
+func storeOf(th *vm.Thread) (*kvStore, error) {
+	s := runStore(th)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.loaded {
-		s.path = filepath.Join(process.StateRoot(th), "store.json")
-		s.data = vm.NewDict()
-		if b, err := os.ReadFile(s.path); err == nil {
-			if v, err := json.Parse(string(b)); err == nil {
-				if d, ok := v.AsDict(); ok {
-					s.data = d
-				}
-			}
-		}
-		s.loaded = true
+	if s.loaded {
+		return s, nil
 	}
-	return s
+	s.path = storePath(th)
+	data, err := readStore(s.path)
+	if err != nil {
+		return nil, err
+	}
+	s.data, s.loaded = data, true
+	return s, nil
+}
+
+// runStore is the run's store, loaded or not.
+func runStore(th *vm.Thread) *kvStore {
+	return th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
+}
+
+func storePath(th *vm.Thread) string {
+	return filepath.Join(process.StateRoot(th), "store.json")
+}
+
+// readStore reads the store file at path: empty when there is none (or
+// its directory cannot be reached: saving reports that).
+func readStore(path string) (*vm.Dict, error) {
+	if _, err := os.Stat(path); err != nil {
+		return vm.NewDict(), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, vm.Runtimef("store read error: %s: %s", path, fs.OSErrorText(err))
+	}
+	v, err := json.Parse(string(b))
+	if err != nil {
+		return nil, vm.Runtimef("store read error: %s: invalid JSON: %s", path, err.Error())
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, vm.Runtimef("store read error: %s: expected a JSON object", path)
+	}
+	return d, nil
+}
+
+// locked runs f on the run's store with its lock held.
+func locked(th *vm.Thread, f func(s *kvStore) (vm.Value, error)) (vm.Value, error) {
+	s, err := storeOf(th)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return f(s)
 }
 
 // save rewrites the store file; the caller holds s.mu.
@@ -91,46 +135,40 @@ func storedCopy(v vm.Value) vm.Value {
 }
 
 func init() {
-	lib.Def("store_get", "store_get(key)", "the stored value, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if v, ok := s.data.Get(a.Text(0)); ok {
-			return v, nil
-		}
-		return vm.Nil, nil
+	lib.Def("store_get", "store_get(key)", "the stored value, or nil; like every store builtin but store_clear, a store file that cannot be read or is not a JSON object is an error (never overwritten)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return locked(th, func(s *kvStore) (vm.Value, error) {
+			if v, ok := s.data.Get(a.Text(0)); ok {
+				return v, nil
+			}
+			return vm.Nil, nil
+		})
 	})
 	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save; kinds JSON cannot hold (closures, durations, …, and NaN and ±inf floats) are stored as nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.data = s.data.Set(a.Text(0), storedCopy(json.Data(a.At(1))))
-		return vm.Nil, s.save()
+		return locked(th, func(s *kvStore) (vm.Value, error) {
+			s.data = s.data.Set(a.Text(0), storedCopy(json.Data(a.At(1))))
+			return vm.Nil, s.save()
+		})
 	})
 	lib.Def("store_delete", "store_delete(key)", "remove a key and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.data = s.data.Delete(a.Text(0))
-		return vm.Nil, s.save()
+		return locked(th, func(s *kvStore) (vm.Value, error) {
+			s.data = s.data.Delete(a.Text(0))
+			return vm.Nil, s.save()
+		})
 	})
-	lib.Def("store_clear", "store_clear()", "remove every key and save", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
+	lib.Def("store_clear", "store_clear()", "remove every key and save (also over a store file that is not a JSON object)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		s := runStore(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.data = vm.NewDict()
+		s.path = storePath(th)
+		s.data, s.loaded = vm.NewDict(), true
 		return vm.Nil, s.save()
 	})
 	lib.Def("store_save", "store_save()", "write the store file", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return vm.Nil, s.save()
+		return locked(th, func(s *kvStore) (vm.Value, error) { return vm.Nil, s.save() })
 	})
 	lib.Def("store_list", "store_list()", "the stored keys, sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		s := storeOf(th)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return vm.Of(lib.StrList(append([]string(nil), s.data.Keys()...))), nil
+		return locked(th, func(s *kvStore) (vm.Value, error) {
+			return vm.Of(lib.StrList(append([]string(nil), s.data.Keys()...))), nil
+		})
 	})
 }
