@@ -215,9 +215,21 @@ func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 		return types.Any
 	}
 	if !hasSpread(e.Args) {
+		c.valueArity(e.Fn.Name, e.At, len(e.Args), sig)
 		c.arguments(e.Args, args, sig, nil)
 	}
 	return c.result(sig)
+}
+
+// valueArity warns of a call through a function-typed value (a parameter
+// `f: fn(int) -> int`, an annotated binding, a closure held in a binding)
+// with more or fewer arguments than its type takes, as the arity of a
+// `fn` is (docs/spec/newer.md §3.4): extra arguments are dropped at run
+// time, missing ones bound to nil.
+func (c *checker) valueArity(name string, at syntax.Pos, n int, sig *types.Func) {
+	if min, max := sig.Arity(); n < min || max >= 0 && n > max {
+		c.warnf(at, "Function '%s' expects %s, got %d", name, arityText(min, max, n), n)
+	}
 }
 
 // isBuiltin reports whether name is a builtin function: a call of a name

@@ -244,6 +244,17 @@ func TestStructsAndEnums(t *testing.T) {
 	})
 }
 
+func TestValueArity(t *testing.T) {
+	runCases(t, []checkCase{
+		{"too many through a fn type", "let f: fn(int) -> int = { x -> x + 1 }\nprintln(f(1, 2))",
+			[]string{"warning: Function 'f' expects 1 argument, got 2"}},
+		{"too few through a parameter", "fn twice(g: fn(int, int) -> int) -> int {\n  return g(1)\n}\nprintln(twice({ a, b -> a }))",
+			[]string{"warning: Function 'g' expects at least 2 arguments, got 1"}},
+		{"defaults of a held closure", "let add = { x: int, y: int = 2 -> x + y }\nprintln(add(1))\nprintln(add(1, 2))", nil},
+		{"spread is left alone", "let f: fn(int) -> int = { x -> x + 1 }\nlet xs = [1, 2]\nprintln(f(...xs))", nil},
+	})
+}
+
 func TestMatch(t *testing.T) {
 	shape := "enum Shape {\n  Circle(r)\n  Dot\n  Rect(w, h)\n}\n"
 	runCases(t, []checkCase{
@@ -254,6 +265,13 @@ func TestMatch(t *testing.T) {
 		{"unknown scrutinee", shape + "fn name(s) {\n  return match s {\n    Shape.Dot -> { \"dot\" }\n  }\n}\nprintln(name(Shape.Dot))", nil},
 		{"result", "fn f(r: Result<int, string>) {\n  return match r {\n    Result.Ok(v) -> { v + 1 }\n  }\n}\nprintln(f(Ok(1)))",
 			[]string{`error: Non-exhaustive match on enum Result: missing variants "Err"`}},
+		{"optional enum without nil arm", shape + "fn name(s: Shape?) {\n  return match s {\n    Shape.Circle(r) -> { 1 }\n    Shape.Dot -> { 2 }\n    Shape.Rect(w, h) -> { 3 }\n  }\n}\nprintln(name(nil))",
+			[]string{`error: Non-exhaustive match on enum Shape: missing variants nil`}},
+		{"optional enum with nil arm", shape + "fn name(s: Shape?) {\n  return match s {\n    Shape.Circle(r) -> { 1 }\n    Shape.Dot -> { 2 }\n    Shape.Rect(w, h) -> { 3 }\n    nil -> { 0 }\n  }\n}\nprintln(name(nil))", nil},
+		{"inferred nilable enum", shape + "let xs: list<Shape> = [Shape.Dot]\nprintln(match xs[0] {\n  Shape.Circle(r) -> { 1 }\n  Shape.Dot -> { 2 }\n  Shape.Rect(w, h) -> { 3 }\n})", nil},
+		{"bool missing false", "fn f(b: bool) {\n  return match b {\n    true -> { 1 }\n  }\n}\nprintln(f(true))",
+			[]string{`error: Non-exhaustive match on literal union: missing false`}},
+		{"bool computed patterns", "let n = 1\nprintln(match true {\n  n > 0 -> { 1 }\n})", nil},
 		{"literal union", "fn f(s: \"pass\" | \"fail\") {\n  return match s {\n    \"pass\" -> { 1 }\n  }\n}\nprintln(f(\"pass\"))",
 			[]string{`error: Non-exhaustive match on literal union: missing "fail"`}},
 		{"pattern kind", "fn f(n: int) {\n  return match n {\n    \"one\" -> { 1 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1))",
