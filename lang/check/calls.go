@@ -488,6 +488,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return tupleList(tp, widenAll(args))
 			}
 		}
+		if t := c.builtinMethodResult(e, recv); t != nil {
+			return t
+		}
 		// a capability method's descriptor may state its result
 		// (`fs.read_text(path: string) -> string`)
 		if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {

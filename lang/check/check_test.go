@@ -255,6 +255,30 @@ func TestValueArity(t *testing.T) {
 	})
 }
 
+func TestInterfaceValueMethod(t *testing.T) {
+	iface := "interface Animal {\n  fn name(self) -> string\n}\n"
+	runCases(t, []checkCase{
+		{"undeclared", iface + "fn show(a: Animal) {\n  println(a.nme())\n}",
+			[]string{"error: Method 'nme' not found in interface 'Animal'"}},
+		{"declared", iface + "fn show(a: Animal) {\n  println(a.name())\n}", nil},
+		{"associated types only", "interface Box {\n  type Item\n}\nfn show(b: Box) {\n  println(b.get())\n}", nil},
+	})
+}
+
+func TestBuiltinMethodResults(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"upper is a string", "let n: int = \"a\".upper()",
+			[]string{"error: let binding `n`: expected int, found string"}},
+		{"split is a list of strings", "let xs: list<int> = \"a,b\".split(\",\")",
+			[]string{"error: let binding `xs`: expected list<int>, found list<string>"}},
+		{"sorted keeps the element type", "let xs: list<int> = [2, 1]\nlet ys: list<string> = xs.sorted()",
+			[]string{"error: let binding `ys`: expected list<string>, found list<int>"}},
+		{"a short lenient call stays open", "let s: int = \"abc\".replace(\"a\")",
+			[]string{"warning: Builtin function 'string.replace' expects 2 arguments, got 1"}},
+		{"nilable results stay open", "let xs: list<int> = [2, 1]\nlet f: int = xs.first()\nlet c: string = \"a\".char_at(3)", nil},
+	})
+}
+
 func TestMatch(t *testing.T) {
 	shape := "enum Shape {\n  Circle(r)\n  Dot\n  Rect(w, h)\n}\n"
 	runCases(t, []checkCase{
