@@ -279,6 +279,18 @@ func TestBuiltinMethodResults(t *testing.T) {
 	})
 }
 
+func TestElementWrite(t *testing.T) {
+	runCases(t, []checkCase{
+		{"list", "let xs: list<int> = [0]\nxs[0] = \"a\"",
+			[]string{"error: assignment to an element of `xs`: expected int, found string"}},
+		{"dict", "let d: dict<string, int> = {}\nd[\"k\"] = \"v\"",
+			[]string{"error: assignment to a value of `d`: expected int, found string"}},
+		{"nested", "let g: list<list<int>> = [[1]]\ng[0][0] = \"x\"",
+			[]string{"error: assignment to an element of a collection: expected int, found string"}},
+		{"fitting and untyped", "let fs: list<float> = [1.0]\nfs[0] = 2\nlet m: list<int?> = [1]\nm[0] = nil\nvar l = [1]\nl[0] = \"s\"", nil},
+	})
+}
+
 func TestMatch(t *testing.T) {
 	shape := "enum Shape {\n  Circle(r)\n  Dot\n  Rect(w, h)\n}\n"
 	runCases(t, []checkCase{
