@@ -64,6 +64,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if e.Fn.Name == "unreachable" {
 			c.unreachableCall(e.At)
 		}
+		if e.Fn.Name == "schema_expect" && len(e.Args) > 0 {
+			c.validate(e.Args[0]) // it throws unless the value fits
+		}
 		c.builtinCall(e, args)
 		if c.isPick(e) {
 			return c.pickCall(e, args)

@@ -101,6 +101,11 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			t = types.RemoveNil(t) // `x?.[i]` indexes the non-nil part of x, or is nil
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
+		key := ""
+		if s, ok := e.Index.(*syntax.StringLit); ok {
+			key = s.Value
+		}
+		c.unvalidatedAccess(e.X, key, "[…]", e.At)
 		c.subscriptIndex(e, t, c.expr(e.Index))
 		if tp, ok := types.Underlying(t).(*types.Tuple); ok {
 			return c.tupleIndex(e, tp.Elems)
@@ -427,6 +432,7 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		return types.Any
 	}
 	t := c.expr(e.X)
+	c.unvalidatedAccess(e.X, e.Name, "."+e.Name, e.At)
 	if nt, ok := c.narrowedType(e); ok {
 		return nt
 	}

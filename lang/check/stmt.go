@@ -296,6 +296,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		if p.Name == "_" {
 			return
 		}
+		if s.Type == nil || !strictAnnotation(v.t) {
+			v.unvalidated = c.unvalidatedSource(s.Value)
+		}
 		c.rememberKeys(c.binding(p, p.Name), s.Value)
 		c.shadowCheck(p.Name, p.At)
 		b := c.binding(p, p.Name)
@@ -555,8 +558,12 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
+	src := c.unvalidatedSource(s.Value)
 	c.forget(b)
 	v := c.vars[b]
+	if v != nil && (!v.annotated || !strictAnnotation(v.t)) {
+		v.unvalidated = src
+	}
 	if v != nil && (s.Op == "=" || !nilOperand) && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
 		// a non-nil value, or arithmetic on non-nil operands, narrows
 		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
