@@ -689,3 +689,13 @@ func TestSelfOptionalField(t *testing.T) {
 		{"narrowed through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    if self.tags == nil {\n      return 0\n    }\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())", nil},
 	})
 }
+
+func TestClosureTailResult(t *testing.T) {
+	runCases(t, []checkCase{
+		{"callback", "fn show(f: fn(int) -> string) -> string {\n  return f(1)\n}\nprintln(show({ n: int -> n * 2 }))",
+			[]string{"error: argument 1 `f`: expected fn(int) -> string, found fn(int) -> int"}},
+		{"held closure call", "let d = { a: int -> a * 2 }\nlet s: string = d(2)\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int"}},
+		{"discarded result", "fn each(f: fn(int) -> nil) {\n  f(1)\n}\neach({ x: int -> x * 2 })", nil},
+	})
+}

@@ -50,6 +50,13 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ClosureLit:
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+		if tail, ok := c.tails[e]; ok && concrete(tail) {
+			// an unannotated closure without `return` gives its last
+			// expression's value: `{ n: int -> n }` is a fn(int) -> int
+			typed := *sig
+			typed.Return = tail
+			return &typed
+		}
 		return sig
 	case *syntax.BinaryExpr:
 		return c.binary(e)
