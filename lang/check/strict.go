@@ -23,7 +23,7 @@ import (
 // and is dropped when the binding is assigned (forget).
 const validatedMark = "\x00valid"
 
-// llmEnvelope lists the fields llm_call's result always has (builtins.md
+// llmEnvelope lists the fields llm_call's result always has (docs/builtins.md
 // `llm_call`): reading them needs no validation.
 var llmEnvelope = map[string]bool{
 	"text": true, "model": true, "provider": true, "usage": true,
