@@ -18,8 +18,8 @@ import (
 // returns errors and warnings (Severity tells them apart). env holds the
 // type declarations the file's imports make visible (nil: none); the
 // checker adds the file's own.
-func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe) diag.List {
-	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}}))
+func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe, strict bool) diag.List {
+	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict}))
 }
 
 // importedFuncs shows the checker the functions a module's imports bind,

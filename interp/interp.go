@@ -43,6 +43,10 @@ type Options struct {
 	// sets it, and runs a program itself only when none of the code the
 	// program can reach names one (cmd/harn/lite_names.go).
 	StdPredeclared func(name string) bool
+	// StrictTypes checks the program's files in strict-types mode
+	// (docs/check.md, Strict types): `harn check --strict-types`, or
+	// `[check] strict_types = true` in the project's harn.toml.
+	StrictTypes bool
 }
 
 // Session is one program run: a VM, its universe and the modules loaded
@@ -67,6 +71,7 @@ type Session struct {
 	collect *diag.List // CheckFile: collect every diagnostic, go on after errors
 
 	stdPredeclared func(string) bool // Options.StdPredeclared
+	strictTypes    bool              // Options.StrictTypes
 }
 
 // NewSession makes a session with a fresh VM.
@@ -92,6 +97,7 @@ func NewSession(opts Options) *Session {
 		modules:  map[string]*Module{},
 
 		stdPredeclared: opts.StdPredeclared,
+		strictTypes:    opts.StrictTypes,
 	}
 }
 

@@ -450,7 +450,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		env.AddFile(m.Syntax)
 		split(entryChecked)
 	} else {
-		split(checkFile(m, info, env, s.Universe))
+		split(checkFile(m, info, env, s.Universe, s.strictTypes && !isStd(m.Path)))
 	}
 	foreign := kind == unitModule && !isStd(m.Path) && !isHarnSource(m.Path)
 	if foreign {

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/process"
 )
 
 // cmdCheck is `harn check FILE...`: parse, resolve, type-check and compile
@@ -22,10 +26,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
 	}
-	for i, a := range args {
+	strict := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" { // the rest are paths, even one such as -x.harn
 			args = append(args[:i:i], args[i+1:]...)
 			break
+		}
+		if a == "--strict-types" {
+			strict = true
+			args = append(args[:i:i], args[i+1:]...)
+			i--
+			continue
 		}
 		if len(a) > 1 && a[0] == '-' {
 			// not a file that cannot be read: harn check has no options
@@ -55,8 +67,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	// checked with each of them; its diagnostics are reported once.
 	seen := map[string]bool{}
 	for _, path := range paths {
+		fileStrict, err := manifestStrictTypes(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			status = 1
+			continue
+		}
 		// Argv as `harn run` has it, so check and run agree on what is defined.
-		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}})
+		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}, StrictTypes: strict || fileStrict})
 		diags, err := s.CheckFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
@@ -80,4 +98,38 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, interp.PromotedText(promoted))
 	}
 	return status
+}
+
+// manifestStrictTypes reads `strict_types` from the [check] table of the
+// harn.toml nearest above path (docs/check.md, Strict types): false when
+// there is none, an error naming the file when the key is not a bool.
+func manifestStrictTypes(path string) (bool, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false, nil
+	}
+	dir := process.ManifestDir(filepath.Dir(abs))
+	if dir == "" {
+		return false, nil
+	}
+	manifest := filepath.Join(dir, "harn.toml")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return false, nil
+	}
+	var doc struct {
+		Check map[string]any `toml:"check"`
+	}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return false, nil // the manifest's own readers report its syntax
+	}
+	v, ok := doc.Check["strict_types"]
+	if !ok {
+		return false, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("%s [check]: strict_types must be true or false, got %v", manifest, v)
+	}
+	return b, nil
 }

@@ -31,7 +31,7 @@ func TestCheckCommand(t *testing.T) {
 		{[]string{good, bad}, 1, []string{"error[HARN-TYP-007]: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
 		{[]string{filepath.Join(dir, "missing.harn")}, 1, []string{"cannot read"}},
 		{[]string{dir}, 1, []string{"good.harn:4:9", "bad.harn:2:14"}},
-		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict\n\nUsage: harn check [PATH...]"}},
+		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict\n\nUsage: harn check [--strict-types] [PATH...]"}},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
@@ -258,5 +258,43 @@ func TestCheckSharedModuleOnce(t *testing.T) {
 		if status != 1 || strings.Count(stderr, "lib/bad.harn:2:16") != 1 {
 			t.Errorf("harn %v: status %d, want lib/bad.harn:2:16 once:\n%s", args, status, stderr)
 		}
+	}
+}
+
+// TestCheckStrictTypes: strict types (docs/check.md) is off by default,
+// on with --strict-types or `[check] strict_types = true` in the
+// harn.toml above the file, and a non-bool value there is an error.
+func TestCheckStrictTypes(t *testing.T) {
+	src := "let data = json_parse(\"{}\")\nprintln(data.name)\nif schema_is(data, {type: \"object\"}) {\n  println(data.name)\n}\n"
+	want := "Direct property access `data.name` on unvalidated value 'data' from `json_parse` (strict types)"
+	write := func(dir, name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := write(t.TempDir(), "p.harn", src)
+	if _, stderr, code := runHarn("check", plain); code != 0 || stderr != "" {
+		t.Errorf("harn check without strict types: status %d\n%s", code, stderr)
+	}
+	_, stderr, code := runHarn("check", "--strict-types", plain)
+	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "p.harn:2:9") || strings.Contains(stderr, "p.harn:4:") {
+		t.Errorf("harn check --strict-types: status %d\n%s", code, stderr)
+	}
+	project := t.TempDir()
+	write(project, "harn.toml", "[package]\nname = \"p\"\n\n[check]\nstrict_types = true\n")
+	if err := os.Mkdir(filepath.Join(project, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inProject := write(filepath.Join(project, "src"), "main.harn", src)
+	if _, stderr, code := runHarn("check", inProject); code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("harn check under [check] strict_types = true: status %d\n%s", code, stderr)
+	}
+	bad := t.TempDir()
+	write(bad, "harn.toml", "[check]\nstrict_types = \"yes\"\n")
+	badFile := write(bad, "main.harn", src)
+	if _, stderr, code := runHarn("check", badFile); code != 1 || !strings.Contains(stderr, "[check]: strict_types must be true or false") {
+		t.Errorf("harn check under a bad strict_types: status %d\n%s", code, stderr)
 	}
 }

@@ -94,7 +94,7 @@ func cmdCheck(args []string, _, stderr io.Writer) int {
 		return execFull(stderr)
 	}
 	for _, path := range args {
-		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || strings.HasPrefix(path, "-") {
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || strings.HasPrefix(path, "-") || strictManifest(path) {
 			return execFull(stderr)
 		}
 		s := interp.NewSession(interp.Options{Stderr: io.Discard, Argv: []string{}, StdPredeclared: isFullOnly})
@@ -118,4 +118,22 @@ func execFull(stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "error: this command runs in %s, installed next to harn (make install installs both): %s: %v\n", fullName, full, err)
 	return 2
+}
+
+// strictManifest reports whether the harn.toml nearest above path may
+// turn on strict types (`[check] strict_types`): harn-full reads it
+// (docs/check.md), this build links no TOML reader.
+func strictManifest(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "harn.toml")); err == nil {
+			return strings.Contains(string(data), "strict_types")
+		}
+		if filepath.Dir(dir) == dir {
+			return false
+		}
+	}
 }

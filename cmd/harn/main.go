@@ -21,7 +21,8 @@ const usage = `harn — the Harn scripting language
 Usage:
   harn run FILE [ARGS...]        run a script
   harn run -e CODE [ARGS...]     run code given on the command line
-  harn check [PATH...]           check scripts statically, without running them
+  harn check [--strict-types] [PATH...]
+                                 check scripts statically, without running them
   harn repl                      start an interactive session
   harn init [DIR] [--template script|tool-server|library] [--name NAME]
                                  create a project: harn.toml, main, test, README
@@ -164,7 +165,7 @@ turns checker warnings into errors (the program does not run); =off hides them.
 Exit status: the program's int result (clamped to 0-255), 1 on an error or a
 Result.Err result, 2 on an internal error, or the code passed to exit().
 `,
-	"check": `Usage: harn check [PATH...]
+	"check": `Usage: harn check [--strict-types] [PATH...]
 
 Parse, resolve, type-check and compile each file and the modules it
 imports, without running anything. A PATH is a .harn file or a directory
@@ -173,6 +174,10 @@ with none, the working directory. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
 HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.
+--strict-types (or strict_types = true in the [check] table of the
+project's harn.toml) also rejects reading a property of a value from
+json_parse or a schema-less llm_call before schema_expect, schema_is or a
+shape annotation validates it.
 '--' ends options: every argument after it is a PATH (harn check -- -x.harn).
 `,
 	"repl": `Usage: harn repl

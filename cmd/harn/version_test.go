@@ -63,7 +63,7 @@ func TestVersionAndHelpUsage(t *testing.T) {
 			t.Errorf("harn help %s: exit %d\n%s%s", f[1], code, out, errOut)
 		}
 	}
-	for _, want := range []string{"harn check [PATH...]", "--disable ID", "--timeout DUR", "--name NAME", "harn help [COMMAND]"} {
+	for _, want := range []string{"harn check [--strict-types] [PATH...]", "--disable ID", "--timeout DUR", "--name NAME", "harn help [COMMAND]"} {
 		if !strings.Contains(usage, want) {
 			t.Errorf("harn help lacks %q", want)
 		}

@@ -425,6 +425,10 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		c.boundMethod(e, tp)
 		return
 	}
+	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.InterfaceDecl {
+		c.interfaceMethod(e, n.Decl)
+		return
+	}
 	if c.lib == nil || hasSpread(e.Args) {
 		return
 	}
@@ -489,6 +493,35 @@ func (c *checker) boundMethod(e *syntax.MethodCall, tp *types.TypeParam) {
 		return
 	}
 	c.errorf(e.At, "Method '%s' not found in constraint interfaces %s (constraint on '%s')", e.Name, strings.Join(tp.Bounds, " + "), tp.Name)
+}
+
+// interfaceMethod reports a method called on a value of interface type
+// that the interface does not declare: the interface is all the program
+// knows the value has (docs/spec/newer.md §3.6, in the wording of the
+// bounded generic parameter without its constraint tail). The methods
+// the library gives every struct stay callable; an interface declaring
+// no methods (associated types only) says nothing of them.
+func (c *checker) interfaceMethod(e *syntax.MethodCall, d *types.Decl) {
+	if len(d.Methods) == 0 || c.multiDecl[d.Name] {
+		return
+	}
+	if _, ok := d.Method(e.Name); ok {
+		return
+	}
+	if c.lib != nil {
+		if _, ok := c.lib.MethodSig("struct", e.Name); ok {
+			return
+		}
+	}
+	names := make([]string, 0, len(d.Methods))
+	for _, m := range d.Methods {
+		names = append(names, m.Name)
+	}
+	help := "declared methods: " + strings.Join(names, ", ")
+	if s := diag.Suggest(e.Name, names); s != "" {
+		help = "did you mean `" + s + "`?"
+	}
+	c.report(sevError, e.At, "", help, fmt.Sprintf("Method '%s' not found in interface '%s'", e.Name, d.Name))
 }
 
 // structMethod reports a method that the struct d of this file has

@@ -64,6 +64,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if e.Fn.Name == "unreachable" {
 			c.unreachableCall(e.At)
 		}
+		if e.Fn.Name == "schema_expect" && len(e.Args) > 0 {
+			c.validate(e.Args[0]) // it throws unless the value fits
+		}
 		c.builtinCall(e, args)
 		if c.isPick(e) {
 			return c.pickCall(e, args)
@@ -215,9 +218,21 @@ func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 		return types.Any
 	}
 	if !hasSpread(e.Args) {
+		c.valueArity(e.Fn.Name, e.At, len(e.Args), sig)
 		c.arguments(e.Args, args, sig, nil)
 	}
 	return c.result(sig)
+}
+
+// valueArity warns of a call through a function-typed value (a parameter
+// `f: fn(int) -> int`, an annotated binding, a closure held in a binding)
+// with more or fewer arguments than its type takes, as the arity of a
+// `fn` is (docs/spec/newer.md §3.4): extra arguments are dropped at run
+// time, missing ones bound to nil.
+func (c *checker) valueArity(name string, at syntax.Pos, n int, sig *types.Func) {
+	if min, max := sig.Arity(); n < min || max >= 0 && n > max {
+		c.warnf(at, "Function '%s' expects %s, got %d", name, arityText(min, max, n), n)
+	}
 }
 
 // isBuiltin reports whether name is a builtin function: a call of a name
@@ -475,6 +490,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			case "appending", "push":
 				return tupleList(tp, widenAll(args))
 			}
+		}
+		if t := c.builtinMethodResult(e, recv); t != nil {
+			return t
 		}
 		// a capability method's descriptor may state its result
 		// (`fs.read_text(path: string) -> string`)

@@ -51,6 +51,11 @@ type Options struct {
 	// Imports, when set, gives the functions the file's imports bind, for
 	// the arity and argument checks of their calls.
 	Imports Imports
+	// StrictTypes turns on strict-types mode (docs/spec/newer.md §3.14,
+	// strict.go): a property of a value from `json_parse` or a
+	// schema-less `llm_call` may only be read once the program has
+	// validated it.
+	StrictTypes bool
 	// Prior is the number of leading items of the file that stand for
 	// code checked before: the declarations of a REPL session's earlier
 	// entries, put in front of the entry being checked (docs/repl.md).
@@ -87,6 +92,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		narrowed:    map[narrowKey]types.Type{},
 		keyLists:    map[*resolve.Binding][]string{},
 		importedFns: map[string]*importedFn{},
+		strict:      opts.StrictTypes,
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -135,6 +141,7 @@ type checker struct {
 	imports     Imports
 	importedFns map[string]*importedFn // by bound name, `ns.name` for namespace members (imports.go)
 	namespaces  map[string]bool        // names of the file's namespace imports, built on first use
+	strict      bool                   // Options.StrictTypes
 	// quiet is set while the Options.Prior items are walked: nothing is
 	// reported, and the functions met are recorded in prior.
 	quiet bool
@@ -159,6 +166,9 @@ type variable struct {
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).
 	owned bool
+	// unvalidated names the builtin the value comes from in strict-types
+	// mode (`json_parse`), until it is validated (strict.go).
+	unvalidated string
 }
 
 // funcCtx is the function (or top-level code) being checked.

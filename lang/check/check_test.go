@@ -244,6 +244,53 @@ func TestStructsAndEnums(t *testing.T) {
 	})
 }
 
+func TestValueArity(t *testing.T) {
+	runCases(t, []checkCase{
+		{"too many through a fn type", "let f: fn(int) -> int = { x -> x + 1 }\nprintln(f(1, 2))",
+			[]string{"warning: Function 'f' expects 1 argument, got 2"}},
+		{"too few through a parameter", "fn twice(g: fn(int, int) -> int) -> int {\n  return g(1)\n}\nprintln(twice({ a, b -> a }))",
+			[]string{"warning: Function 'g' expects at least 2 arguments, got 1"}},
+		{"defaults of a held closure", "let add = { x: int, y: int = 2 -> x + y }\nprintln(add(1))\nprintln(add(1, 2))", nil},
+		{"spread is left alone", "let f: fn(int) -> int = { x -> x + 1 }\nlet xs = [1, 2]\nprintln(f(...xs))", nil},
+	})
+}
+
+func TestInterfaceValueMethod(t *testing.T) {
+	iface := "interface Animal {\n  fn name(self) -> string\n}\n"
+	runCases(t, []checkCase{
+		{"undeclared", iface + "fn show(a: Animal) {\n  println(a.nme())\n}",
+			[]string{"error: Method 'nme' not found in interface 'Animal'"}},
+		{"declared", iface + "fn show(a: Animal) {\n  println(a.name())\n}", nil},
+		{"associated types only", "interface Box {\n  type Item\n}\nfn show(b: Box) {\n  println(b.get())\n}", nil},
+	})
+}
+
+func TestBuiltinMethodResults(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"upper is a string", "let n: int = \"a\".upper()",
+			[]string{"error: let binding `n`: expected int, found string"}},
+		{"split is a list of strings", "let xs: list<int> = \"a,b\".split(\",\")",
+			[]string{"error: let binding `xs`: expected list<int>, found list<string>"}},
+		{"sorted keeps the element type", "let xs: list<int> = [2, 1]\nlet ys: list<string> = xs.sorted()",
+			[]string{"error: let binding `ys`: expected list<string>, found list<int>"}},
+		{"a short lenient call stays open", "let s: int = \"abc\".replace(\"a\")",
+			[]string{"warning: Builtin function 'string.replace' expects 2 arguments, got 1"}},
+		{"nilable results stay open", "let xs: list<int> = [2, 1]\nlet f: int = xs.first()\nlet c: string = \"a\".char_at(3)", nil},
+	})
+}
+
+func TestElementWrite(t *testing.T) {
+	runCases(t, []checkCase{
+		{"list", "let xs: list<int> = [0]\nxs[0] = \"a\"",
+			[]string{"error: assignment to an element of `xs`: expected int, found string"}},
+		{"dict", "let d: dict<string, int> = {}\nd[\"k\"] = \"v\"",
+			[]string{"error: assignment to a value of `d`: expected int, found string"}},
+		{"nested", "let g: list<list<int>> = [[1]]\ng[0][0] = \"x\"",
+			[]string{"error: assignment to an element of a collection: expected int, found string"}},
+		{"fitting and untyped", "let fs: list<float> = [1.0]\nfs[0] = 2\nlet m: list<int?> = [1]\nm[0] = nil\nvar l = [1]\nl[0] = \"s\"", nil},
+	})
+}
+
 func TestMatch(t *testing.T) {
 	shape := "enum Shape {\n  Circle(r)\n  Dot\n  Rect(w, h)\n}\n"
 	runCases(t, []checkCase{
@@ -254,6 +301,13 @@ func TestMatch(t *testing.T) {
 		{"unknown scrutinee", shape + "fn name(s) {\n  return match s {\n    Shape.Dot -> { \"dot\" }\n  }\n}\nprintln(name(Shape.Dot))", nil},
 		{"result", "fn f(r: Result<int, string>) {\n  return match r {\n    Result.Ok(v) -> { v + 1 }\n  }\n}\nprintln(f(Ok(1)))",
 			[]string{`error: Non-exhaustive match on enum Result: missing variants "Err"`}},
+		{"optional enum without nil arm", shape + "fn name(s: Shape?) {\n  return match s {\n    Shape.Circle(r) -> { 1 }\n    Shape.Dot -> { 2 }\n    Shape.Rect(w, h) -> { 3 }\n  }\n}\nprintln(name(nil))",
+			[]string{`error: Non-exhaustive match on enum Shape: missing variants nil`}},
+		{"optional enum with nil arm", shape + "fn name(s: Shape?) {\n  return match s {\n    Shape.Circle(r) -> { 1 }\n    Shape.Dot -> { 2 }\n    Shape.Rect(w, h) -> { 3 }\n    nil -> { 0 }\n  }\n}\nprintln(name(nil))", nil},
+		{"inferred nilable enum", shape + "let xs: list<Shape> = [Shape.Dot]\nprintln(match xs[0] {\n  Shape.Circle(r) -> { 1 }\n  Shape.Dot -> { 2 }\n  Shape.Rect(w, h) -> { 3 }\n})", nil},
+		{"bool missing false", "fn f(b: bool) {\n  return match b {\n    true -> { 1 }\n  }\n}\nprintln(f(true))",
+			[]string{`error: Non-exhaustive match on literal union: missing false`}},
+		{"bool computed patterns", "let n = 1\nprintln(match true {\n  n > 0 -> { 1 }\n})", nil},
 		{"literal union", "fn f(s: \"pass\" | \"fail\") {\n  return match s {\n    \"pass\" -> { 1 }\n  }\n}\nprintln(f(\"pass\"))",
 			[]string{`error: Non-exhaustive match on literal union: missing "fail"`}},
 		{"pattern kind", "fn f(n: int) {\n  return match n {\n    \"one\" -> { 1 }\n    _ -> { 0 }\n  }\n}\nprintln(f(1))",
@@ -633,5 +687,15 @@ func TestSelfOptionalField(t *testing.T) {
 		{"optional field through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())",
 			[]string{"error: cannot access property `count` on nilable type `list<string>?`; the value may be nil at runtime"}},
 		{"narrowed through self", "struct Item {\n  tags?: list<string>\n}\nimpl Item {\n  fn n(self) -> int {\n    if self.tags == nil {\n      return 0\n    }\n    return self.tags.count\n  }\n}\nprintln(Item {}.n())", nil},
+	})
+}
+
+func TestClosureTailResult(t *testing.T) {
+	runCases(t, []checkCase{
+		{"callback", "fn show(f: fn(int) -> string) -> string {\n  return f(1)\n}\nprintln(show({ n: int -> n * 2 }))",
+			[]string{"error: argument 1 `f`: expected fn(int) -> string, found fn(int) -> int"}},
+		{"held closure call", "let d = { a: int -> a * 2 }\nlet s: string = d(2)\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int"}},
+		{"discarded result", "fn each(f: fn(int) -> nil) {\n  f(1)\n}\neach({ x: int -> x * 2 })", nil},
 	})
 }

@@ -50,6 +50,13 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ClosureLit:
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+		if tail, ok := c.tails[e]; ok && concrete(tail) {
+			// an unannotated closure without `return` gives its last
+			// expression's value: `{ n: int -> n }` is a fn(int) -> int
+			typed := *sig
+			typed.Return = tail
+			return &typed
+		}
 		return sig
 	case *syntax.BinaryExpr:
 		return c.binary(e)
@@ -101,6 +108,11 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			t = types.RemoveNil(t) // `x?.[i]` indexes the non-nil part of x, or is nil
 		}
 		c.unknownUse(e.X, t, "subscript access on an `unknown` value will fail at runtime if the value is not a list, dict or string", e.At)
+		key := ""
+		if s, ok := e.Index.(*syntax.StringLit); ok {
+			key = s.Value
+		}
+		c.unvalidatedAccess(e.X, key, "[…]", e.At)
 		c.subscriptIndex(e, t, c.expr(e.Index))
 		if tp, ok := types.Underlying(t).(*types.Tuple); ok {
 			return c.tupleIndex(e, tp.Elems)
@@ -427,6 +439,7 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		return types.Any
 	}
 	t := c.expr(e.X)
+	c.unvalidatedAccess(e.X, e.Name, "."+e.Name, e.At)
 	if nt, ok := c.narrowedType(e); ok {
 		return nt
 	}

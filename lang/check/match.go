@@ -347,9 +347,23 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	if !known(st) {
 		return hasCatchAll(c, e)
 	}
-	if u, ok := types.Underlying(st).(*types.Union); ok && slices.ContainsFunc(u.Types, func(t types.Type) bool { return t == types.Nil }) && nilArm(e) {
-		// a `nil` arm covers the nil of `T?`; the rest must cover T
-		st = types.NewUnion(slices.DeleteFunc(slices.Clone(u.Types), func(t types.Type) bool { return t == types.Nil })...)
+	// A `nil` arm covers the nil of `T?`; the rest must cover T. Without
+	// one, the nil of a `T?` the program declared is missing, and is
+	// listed last in T's message (docs/check.md); the match is then not
+	// complete, so the fall-through check keeps its say.
+	missNil := false
+	if u, ok := types.Underlying(st).(*types.Union); ok && slices.ContainsFunc(u.Types, func(t types.Type) bool { return t == types.Nil }) {
+		hasArm := nilArm(e)
+		if hasArm || c.watchedNilable(e.X, st) {
+			missNil = !hasArm
+			st = types.NewUnion(slices.DeleteFunc(slices.Clone(u.Types), func(t types.Type) bool { return t == types.Nil })...)
+		}
+	}
+	withNil := func(missing []string) []string {
+		if missNil {
+			return append(missing, "nil")
+		}
+		return missing
 	}
 	covered := map[string]bool{}
 	for _, arm := range e.Arms {
@@ -389,9 +403,27 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	}
 	switch t := types.Underlying(st).(type) {
 	case *types.Basic:
-		// `true` and `false` arms cover a bool (a missing one is not
-		// reported: upstream's wording for it is unknown)
-		return t == types.Bool && covered["true"] && covered["false"]
+		// `true` and `false` arms cover a bool; a bool matched by bool
+		// literals alone misses the other one, reported in the literal
+		// union frame (bool is `true | false`)
+		if t != types.Bool {
+			return false
+		}
+		if !c.boolLiteralArms(e) {
+			return covered["true"] && covered["false"]
+		}
+		var missing []string
+		for _, b := range []string{"true", "false"} {
+			if !covered[b] {
+				missing = append(missing, b)
+			}
+		}
+		if missing = withNil(missing); len(missing) > 0 {
+			c.errorf(e.At, "Non-exhaustive match on literal union: missing %s", strings.Join(missing, ", "))
+		}
+		// a path past a missing bool case still falls through: that
+		// check keeps its say (`function can fall through …` comes first)
+		return len(missing) == 0
 	case *types.Named:
 		if t.Decl.Kind != types.EnumDecl || !c.info.IsEnum(t.Decl.Name) {
 			return false
@@ -402,10 +434,10 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 				missing = append(missing, strconv.Quote(v.Name))
 			}
 		}
-		if len(missing) > 0 {
+		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum %s: missing variants %s", t.Decl.Name, strings.Join(missing, ", "))
 		}
-		return true // covered, or reported above
+		return !missNil // covered, or reported above
 	case *types.Result:
 		var missing []string
 		for _, v := range []string{"Ok", "Err"} {
@@ -413,12 +445,12 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 				missing = append(missing, strconv.Quote(v))
 			}
 		}
-		if len(missing) > 0 {
+		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum Result: missing variants %s", strings.Join(missing, ", "))
 		}
-		return true // covered, or reported above
+		return !missNil // covered, or reported above
 	case *types.Union:
-		if done, ok := c.namedUnionExhaustive(e, t, covered); ok {
+		if done, ok := c.namedUnionExhaustive(e, t, covered, missNil); ok {
 			return done
 		}
 		var missing []string
@@ -431,10 +463,10 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 				missing = append(missing, l.String())
 			}
 		}
-		if len(missing) > 0 {
+		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on literal union: missing %s", strings.Join(missing, ", "))
 		}
-		return true // covered, or reported above
+		return !missNil // covered, or reported above
 	}
 	return false
 }
@@ -445,7 +477,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 // matches, is always missing (docs/spec/language.md §7.4, docs/spec/newer.md
 // §3.8; the tail of the message is unverified). ok is false when u is no
 // such union, or names an enum the file cannot write patterns for.
-func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, covered map[string]bool) (done, ok bool) {
+func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, covered map[string]bool, missNil bool) (done, ok bool) {
 	var missing []string
 	for _, m := range u.Types {
 		n, isNamed := types.Underlying(m).(*types.Named)
@@ -468,10 +500,27 @@ func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, cove
 			return false, false
 		}
 	}
+	if missNil {
+		missing = append(missing, "nil")
+	}
 	if len(missing) > 0 {
 		c.errorf(e.At, "Non-exhaustive match on union type: missing %s", strings.Join(missing, ", "))
 	}
-	return true, true
+	return !missNil, true
+}
+
+// boolLiteralArms reports whether every pattern of the match is a bool
+// literal (a guard aside), so its arms are a case analysis of a bool and
+// not, say, `match true { n < 0 -> … }` comparing computed values.
+func (c *checker) boolLiteralArms(e *syntax.MatchExpr) bool {
+	for _, arm := range e.Arms {
+		for _, p := range arm.Patterns {
+			if _, ok := p.(*syntax.BoolLit); !ok && !isNilLit(p) {
+				return false
+			}
+		}
+	}
+	return len(e.Arms) > 0
 }
 
 // hasCatchAll reports whether an unguarded arm matches every value.

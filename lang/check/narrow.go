@@ -80,6 +80,7 @@ type fact struct {
 	kind string     // the type_of name a type_of test compares with
 	excl bool       // key records a kind the path is known not to have
 	set  types.Type // the path has exactly this type (a tag test), when set
+	mark bool       // key only records that the test held (strict.go's validatedMark)
 }
 
 // excludedKind joins a path and a type_of name in the key of a fact that
@@ -206,7 +207,7 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 		// schema_is(v, S) / is_type(v, …) narrow an unknown value
 		if (e.Fn.Name == "schema_is" || e.Fn.Name == "is_type") && len(e.Args) >= 1 {
 			if path, b := c.pathKey(e.Args[0]); b != nil {
-				return []fact{{key: narrowKey{b, path}, nn: true, to: types.Any}}, nil
+				return []fact{{key: narrowKey{b, path}, nn: true, to: types.Any}, {key: narrowKey{b, path + validatedMark}, mark: true}}, nil
 			}
 		}
 	case *syntax.Ident, *syntax.MemberExpr:
@@ -235,6 +236,8 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 			}
 			set[f.key] = true
 			c.narrowed[f.key] = f.set
+		case f.mark:
+			c.narrowed[f.key] = types.Any
 		case f.excl:
 			c.narrowed[f.key] = types.Any
 			base, kind, _ := strings.Cut(f.key.path, excludedKind)

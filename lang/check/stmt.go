@@ -296,6 +296,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		if p.Name == "_" {
 			return
 		}
+		if s.Type == nil || !strictAnnotation(v.t) {
+			v.unvalidated = c.unvalidatedSource(s.Value)
+		}
 		c.rememberKeys(c.binding(p, p.Name), s.Value)
 		c.shadowCheck(p.Name, p.At)
 		b := c.binding(p, p.Name)
@@ -516,6 +519,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	if ix, ok := s.Target.(*syntax.IndexExpr); ok && s.Op == "=" && !ix.Optional {
 		c.tupleWrite(ix, s.Value, vt)
+		c.elementWrite(ix, s.Value, vt)
 	}
 	root, path := syntax.TargetRoot(s.Target)
 	for _, e := range path {
@@ -557,8 +561,12 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
+	src := c.unvalidatedSource(s.Value)
 	c.forget(b)
 	v := c.vars[b]
+	if v != nil && (!v.annotated || !strictAnnotation(v.t)) {
+		v.unvalidated = src
+	}
 	if v != nil && (s.Op == "=" || !nilOperand) && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
 		// a non-nil value, or arithmetic on non-nil operands, narrows
 		defer func() { c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t) }()
@@ -627,6 +635,46 @@ func (c *checker) tupleWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.T
 	if known(vt) && known(tp.Elems[slot]) && !c.fits(value, vt, tp.Elems[slot]) {
 		c.mismatch(value, "assignment to tuple slot "+strconv.Itoa(slot), tp.Elems[slot], vt)
 	}
+}
+
+// elementWrite checks `xs[i] = v` into a `list<T>` and `d[k] = v` into a
+// `dict<K, V>` whose element type the program wrote: the value must fit
+// it (docs/spec/newer.md §3.1 frame; the context is this implementation's
+// choice, as upstream's wording is unknown).
+func (c *checker) elementWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types.Type) {
+	var elem types.Type
+	what, name := "", pathText(ix.X, "")
+	switch r := types.Underlying(types.RemoveNil(c.writtenType(ix.X))).(type) {
+	case *types.List:
+		elem, what = r.Elem, "an element of"
+	case *types.Dict:
+		elem, what = r.Value, "a value of"
+	default:
+		return
+	}
+	if !known(elem) || !known(vt) || c.fits(value, vt, elem) {
+		return
+	}
+	context := "assignment to " + what + " `" + name + "`"
+	if name == "" {
+		context = "assignment to " + strings.TrimSuffix(what, " of") + " of a collection"
+	}
+	c.mismatch(value, context, elem, vt)
+}
+
+// writtenType is the type of a path that may index into collections
+// (`grid[0]` of a `list<list<int>>` is a `list<int>?`), without
+// diagnostics; nil when unknown.
+func (c *checker) writtenType(x syntax.Expr) types.Type {
+	ix, ok := x.(*syntax.IndexExpr)
+	if !ok {
+		return c.quietType(x)
+	}
+	t := c.writtenType(ix.X)
+	if t == nil {
+		return nil
+	}
+	return indexType(types.RemoveNil(t))
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`

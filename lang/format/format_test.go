@@ -26,6 +26,7 @@ func TestLayout(t *testing.T) {
 		{"spacing", "let   x=1+2*3\nprintln( x )\n", "let x = 1 + 2 * 3\nprintln(x)\n"},
 		{"indent", "fn f(a,b){\nif a{\nreturn b}\n}\n", "fn f(a, b) {\n  if a {\n    return b\n  }\n}\n"},
 		{"semicolons", "let a = 1; let b = 2;\n", "let a = 1\nlet b = 2\n"},
+		{"inline bounds stay inline", "fn f<T:A+B, U>(x: T, y: U) where U:A {\n}\n", "fn f<T: A + B, U>(x: T, y: U) where U: A {}\n"},
 		{"blank lines collapse", "let a = 1\n\n\n\nlet b = 2\n", "let a = 1\n\nlet b = 2\n"},
 		{"no blank at block edges", "fn f() {\n\n  return 1\n\n}\n", "fn f() {\n  return 1\n}\n"},
 		{"blank around declarations", "let a = 1\nfn f() {\n  return a\n}\nfn g() {\n  return 2\n}\n",

@@ -33,7 +33,7 @@ func known() map[string][]string {
 		"Attribute":     {"Args", "At", "Name"},
 		"AttrArg":       {"Name", "Value"},
 		"Param":         {"At", "Default", "Name", "Rest", "Type"},
-		"TypeParam":     {"At", "Name", "Variance"},
+		"TypeParam":     {"At", "Bounds", "BoundsAt", "Name", "Variance"},
 		"WhereClause":   {"At", "Bounds", "BoundsAt", "Param"},
 		"FnDecl":        {"At", "Attrs", "Body", "Doc", "Gen", "Name", "NamePos", "Params", "Pub", "Return", "Throws", "TypeParams", "Where"},
 		"PipelineDecl":  {"At", "Attrs", "Body", "Doc", "Extends", "Name", "NamePos", "Params", "Pub", "Return", "Throws"},

@@ -267,9 +267,9 @@ func (p *printer) fnDecl(s *syntax.FnDecl) doc {
 	}
 	d := p.declHead(s.Attrs, s.Pub, head)
 	d = append(d, p.typeParams(s.TypeParams), p.params(s.Params, p.paramsParen(s.NamePos)), p.returnThrows(s.Return, s.Throws))
-	if len(s.Where) > 0 {
+	if where := writtenWhere(s); len(where) > 0 {
 		d = append(d, text(" where "))
-		for i, w := range s.Where {
+		for i, w := range where {
 			if i > 0 {
 				d = append(d, text(", "))
 			}
@@ -277,6 +277,24 @@ func (p *printer) fnDecl(s *syntax.FnDecl) doc {
 		}
 	}
 	return append(d, text(" "), p.body(s.Body))
+}
+
+// writtenWhere is the where clause as written: without the clauses the
+// parser added for inline bounds (`<T: A>`), which typeParams prints.
+func writtenWhere(s *syntax.FnDecl) []*syntax.WhereClause {
+	inline := map[syntax.Pos]bool{}
+	for _, tp := range s.TypeParams {
+		if len(tp.Bounds) > 0 {
+			inline[tp.At] = true
+		}
+	}
+	var out []*syntax.WhereClause
+	for _, w := range s.Where {
+		if !inline[w.At] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // paramsParen is the `(` of a parameter list after a name and optional
@@ -310,6 +328,9 @@ func (p *printer) typeParams(tps []*syntax.TypeParam) doc {
 			d = append(d, text(tp.Variance+" "))
 		}
 		d = append(d, text(tp.Name))
+		if len(tp.Bounds) > 0 {
+			d = append(d, text(": "+strings.Join(tp.Bounds, " + ")))
+		}
 	}
 	return append(d, text(">"))
 }

@@ -117,11 +117,16 @@ type Param struct {
 	Rest    bool     // `...name`
 }
 
-// TypeParam is `T`, `in T` or `out T` in a generic parameter list.
+// TypeParam is `T`, `in T` or `out T` in a generic parameter list, or
+// `T: A + B` in a function's, whose inline bounds mean what `where T:
+// A + B` does: the function's Where lists them too, first, each clause
+// at the parameter's position.
 type TypeParam struct {
 	At       Pos
 	Name     string
-	Variance string // "", "in" or "out"
+	Variance string   // "", "in" or "out"
+	Bounds   []string // inline bounds of a function's type parameter
+	BoundsAt []Pos
 }
 
 // WhereClause is one `T: A + B` bound; BoundsAt[i] is where Bounds[i]

@@ -493,7 +493,7 @@ func fnDecl(lex *lexer.PeekingLexer) declU {
 
 func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
 	h.Name.Parse(lex)
-	if tp := new(typeParams); tp.Parse(lex) == nil {
+	if tp := new(typeParams); tp.parse(lex, true) == nil {
 		h.TypeParams = tp
 	}
 	h.Params.Parse(lex)
@@ -553,6 +553,11 @@ func (g *fnDeclG) ast() *FnDecl {
 		Params: r.Params.List, Return: optType(r.Return), Throws: optType(r.Throws), Body: r.Body.B}
 	if r.TypeParams != nil {
 		d.TypeParams = r.TypeParams.List
+		for _, tp := range d.TypeParams {
+			if len(tp.Bounds) > 0 {
+				d.Where = append(d.Where, &WhereClause{At: tp.At, Param: tp.Name, Bounds: tp.Bounds, BoundsAt: tp.BoundsAt})
+			}
+		}
 	}
 	for _, w := range r.Where {
 		wc := &WhereClause{At: at(w.Pos), Param: w.Param.Name}

@@ -41,7 +41,7 @@ func TestParseErrorHints(t *testing.T) {
 		{"match x {\n  case 1 -> { }\n}\n", "expected ->, found `1`", "a match arm is written `pattern -> { … }`, with no `case` before it"},
 		{"fn f(x) => x * 2\n", "expected {, found =", "a body is a block in braces: `fn f(x) { return x * 2 }`"},
 		{"fn f(): int {\n}\n", "expected {, found :", "a result type follows `->`: `fn f() -> int { … }`"},
-		{"fn f<T: Show>(x: T) {\n}\n", "expected >, found :", "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"},
+		{"struct S<T: Show> {\n  x: T\n}\n", "expected >, found :", "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"},
 		{"let f = |x| x + 1\n", "expected expression, found |", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
 		{"try {\n} catch (MyError err) {\n}\n", "expected ), found `err`", "a typed catch names the variable first: `catch (err: MyError)`"},
 		{"let d = {a = 1}\n", "expected :, found =", "dict entries are written `key: value`"},

@@ -411,6 +411,12 @@ func (h *pipeParams) Parse(lex *lexer.PeekingLexer) error {
 type typeParams struct{ List []*TypeParam }
 
 func (h *typeParams) Parse(lex *lexer.PeekingLexer) error {
+	return h.parse(lex, false)
+}
+
+// parse reads the list; bounded allows a function's inline bounds,
+// `<T: A + B>`, spelled as in a where clause.
+func (h *typeParams) parse(lex *lexer.PeekingLexer, bounded bool) error {
 	c := cursorFor(lex)
 	if !isPunct(c.peek(), "<") {
 		return participle.NextMatch
@@ -427,6 +433,31 @@ func (h *typeParams) Parse(lex *lexer.PeekingLexer) error {
 			failName(t, "type parameter name")
 		}
 		tp.Name = c.next().Value
+		if bounded && isPunct(c.peek(), ":") {
+			c.next()
+			for {
+				b := c.peek()
+				if b.Type != tIdent {
+					failName(b, "interface name")
+				}
+				c.next()
+				name := b.Value
+				if isPunct(c.peek(), ".") {
+					// `ns.Iface`: an interface of a namespace import
+					c.next()
+					m := c.peek()
+					if m.Type != tIdent {
+						failName(m, "interface name")
+					}
+					name += "." + c.next().Value
+				}
+				tp.Bounds = append(tp.Bounds, name)
+				tp.BoundsAt = append(tp.BoundsAt, at(b.Pos))
+				if !c.accept("+") {
+					break
+				}
+			}
+		}
 		h.List = append(h.List, tp)
 		if !c.accept(",") {
 			break

@@ -898,3 +898,24 @@ func TestImplMethodAttribute(t *testing.T) {
 		t.Errorf("golden %q, want %q", e.GoldenText(), want)
 	}
 }
+
+// TestInlineBounds: `fn f<T: A + ns.B>` lists its bounds on the type
+// parameter and, as `where T: A + ns.B` would, in the function's Where,
+// before the written clauses.
+func TestInlineBounds(t *testing.T) {
+	f, err := Parse("p.harn", []byte("fn f<T: Shape + ns.Other, U>(x: T, y: U) where U: Shape {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Items[0].(*FnDecl)
+	tp := fn.TypeParams[0]
+	if strings.Join(tp.Bounds, "+") != "Shape+ns.Other" || tp.BoundsAt[1] != (Pos{1, 17}) {
+		t.Errorf("type parameter bounds %v at %v", tp.Bounds, tp.BoundsAt)
+	}
+	if len(fn.Where) != 2 || fn.Where[0].Param != "T" || strings.Join(fn.Where[0].Bounds, "+") != "Shape+ns.Other" || fn.Where[1].Param != "U" {
+		t.Fatalf("where clauses %+v", fn.Where)
+	}
+	if _, err := Parse("s.harn", []byte("struct S<T: Shape> {\n  x: T\n}\n")); err == nil {
+		t.Error("a struct's type parameter took a bound")
+	}
+}

@@ -1,0 +1,72 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// Results of builtin methods whose type does not depend on their
+// arguments' values (docs/spec/builtins.md §2–3): a call with the arity
+// its signature allows always gives one (a lenient call with too few
+// arguments may give nil instead, so it stays any). Methods whose result
+// may be nil (`first`, `find`, `char_at`, `max`) or mixes numbers
+// (`sum`) are left out: the checker gives a type only where it is sure.
+var (
+	stringMethodResults = map[string]types.Type{
+		"upper": types.String, "lower": types.String, "to_upper": types.String, "to_lower": types.String,
+		"uppercase": types.String, "lowercase": types.String,
+		"trim": types.String, "trim_start": types.String, "trim_end": types.String,
+		"reverse": types.String, "reversed": types.String, "repeat": types.String, "replace": types.String,
+		"pad_left": types.String, "pad_right": types.String, "slice": types.String, "substring": types.String,
+		"len": types.Int, "count": types.Int, "index_of": types.Int, "last_index_of": types.Int,
+		"contains": types.Bool, "includes": types.Bool, "starts_with": types.Bool, "ends_with": types.Bool, "empty": types.Bool,
+		"split": &types.List{Elem: types.String}, "lines": &types.List{Elem: types.String}, "chars": &types.List{Elem: types.String},
+	}
+	listMethodResults = map[string]types.Type{
+		"count": types.Int, "index_of": types.Int, "find_index": types.Int,
+		"contains": types.Bool, "includes": types.Bool, "empty": types.Bool,
+		"any": types.Bool, "all": types.Bool, "every": types.Bool, "none": types.Bool,
+		"join": types.String,
+	}
+	// list methods giving a list of the receiver's own elements
+	listSameResults = map[string]bool{
+		"reversed": true, "reverse": true, "sorted": true, "sort": true, "sorted_by": true, "sort_by": true,
+		"filter": true, "unique": true, "take": true, "skip": true, "slice": true,
+		"take_while": true, "drop_while": true,
+	}
+)
+
+// builtinMethodResult is the type of `recv.name(…)` with n arguments for a
+// string or list receiver whose builtin method has a certain result
+// (`"a".upper()` is a string, `xs.count()` an int, `s.split(",")` a
+// list<string>, `xs.sorted()` xs's own list type), or nil.
+func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) types.Type {
+	if c.lib == nil || hasSpread(e.Args) {
+		return nil
+	}
+	var t types.Type
+	kind := ""
+	switch r := types.Underlying(recv).(type) {
+	case *types.Basic:
+		if r == types.String {
+			kind, t = "string", stringMethodResults[e.Name]
+		}
+	case *types.Literal:
+		if r.Base() == types.String {
+			kind, t = "string", stringMethodResults[e.Name]
+		}
+	case *types.List:
+		kind, t = "list", listMethodResults[e.Name]
+		if t == nil && listSameResults[e.Name] && known(r.Elem) {
+			t = &types.List{Elem: r.Elem}
+		}
+	}
+	if t == nil {
+		return nil
+	}
+	sig, ok := c.librarySig(kind, e.Name)
+	if n := len(e.Args); !ok || n < sig.min || sig.max >= 0 && n > sig.max {
+		return nil
+	}
+	return t
+}
