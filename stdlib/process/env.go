@@ -7,8 +7,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
+	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -34,7 +34,7 @@ func init() {
 		return vm.Str(formatUUID(withVersion(u, 4))), nil
 	})
 	lib.Def("uuid_v7", "uuid_v7()", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(formatUUID(newUUIDv7(time.Now()))), nil
+		return vm.Str(uuids.V7String()), nil
 	})
 	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {

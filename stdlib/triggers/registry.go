@@ -1,14 +1,15 @@
 package triggers
 
 import (
+	"encoding/hex"
 	"math"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/harnlang/harn/internal/triggerspec"
+	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 	"github.com/robfig/cron/v3"
@@ -216,16 +217,13 @@ func (r *registry) entry(b *binding, nowMs int64) *vm.Dict {
 	return out
 }
 
-func newEventID() string { return "trigger_evt_" + newV7() }
-func newDLQID() string   { return "dlq_" + newV7() }
-func newTraceID() string { return "script_" + strings.ReplaceAll(newV7(), "-", "") }
+func newEventID() string { return "trigger_evt_" + uuids.V7String() }
+func newDLQID() string   { return "dlq_" + uuids.V7String() }
 
-func newV7() string {
-	u, err := uuid.NewV7()
-	if err != nil {
-		u = uuid.New()
-	}
-	return u.String()
+// newTraceID is script_ and a uuidv7 as 32 hex digits.
+func newTraceID() string {
+	u := uuids.V7()
+	return "script_" + hex.EncodeToString(u[:])
 }
 
 // usageMicros is the cost a handler result reports in `usage.cost_usd`
