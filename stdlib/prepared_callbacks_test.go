@@ -48,6 +48,8 @@ func TestPreparedCallbacks(t *testing.T) {
 		{"for_each error", "iter([1, 2]).for_each({ x -> 1 / (x - 2) })", "", "error: Runtime error: Division by zero (line 1) (line 1)\n  --> t.harn:1:32\n  |\n1 | iter([1, 2]).for_each({ x -> 1 / (x - 2) })\n  |                                ^\n  at <closure> (t.harn:1)\n  at <top level> (t.harn:1)\n"},
 		{"all", "println(iter([1, 2, 3]).all({ x -> x > 0 }))", "true\n", ""},
 		{"all error", "iter([1, 2]).all({ x -> 1 / (x - 2) })", "", "error: Runtime error: Division by zero (line 1) (line 1)\n  --> t.harn:1:27\n  |\n1 | iter([1, 2]).all({ x -> 1 / (x - 2) })\n  |                           ^\n  at <closure> (t.harn:1)\n  at <top level> (t.harn:1)\n"},
+		{"find", "println(iter([1, 2, 3]).find({ x -> x > 1 }))", "2\n", ""},
+		{"any error", "iter([1, 2]).any({ x -> 1 / (x - 1) })", "", "error: Runtime error: Division by zero (line 1) (line 1)\n  --> t.harn:1:27\n  |\n1 | iter([1, 2]).any({ x -> 1 / (x - 1) })\n  |                           ^\n  at <closure> (t.harn:1)\n  at <top level> (t.harn:1)\n"},
 		{"for over a lazy map", "for x in iter([1, 2]).map({ x -> x * 3 }) { println(x) }", "3\n6\n", ""},
 		{"for over a lazy map error", "for x in iter([1, 2]).map({ x -> 1 / (x - 2) }) { println(x) }", "-1\n", "error: Runtime error: Division by zero (line 1) (line 1)\n  --> t.harn:1:36\n  |\n1 | for x in iter([1, 2]).map({ x -> 1 / (x - 2) }) { println(x) }\n  |                                    ^\n  at <closure> (t.harn:1)\n  at <top level> (t.harn:1)\n"},
 	}

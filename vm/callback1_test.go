@@ -37,3 +37,37 @@ func TestCallback1MatchesCall1(t *testing.T) {
 		})
 	}
 }
+
+// TestCallback2MatchesCall runs each program with FOLD standing for fold2
+// (Thread.Call with two arguments per item) and for foldp (a Callback2
+// prepared once) and checks both print and fail alike, with the wanted
+// output or failure text (which includes the position and the trace).
+func TestCallback2MatchesCall(t *testing.T) {
+	cases := []struct{ name, src, out, err string }{
+		{"fast body", "println(FOLD({ acc, x -> acc + x }, 5))", "10\n", ""},
+		{"no parameter", "println(FOLD({ -> 7 }, 3))", "7\n", ""},
+		{"one parameter", "println(FOLD({ acc -> acc + 1 }, 3))", "3\n", ""},
+		{"three parameters", "println(FOLD({ a, b, c -> c == nil }, 2))", "true\n", ""},
+		{"default parameter", "fn f(a, b = 5, c = 9) { return a + b + c }\nprintln(FOLD(f, 2))", "19\n", ""},
+		{"rest parameter", "fn f(...xs) { return xs }\nprintln(FOLD(f, 2))", "[[0, 0], 1]\n", ""},
+		{"calls a function", "fn sq(n) { return n * n }\nprintln(FOLD({ acc, x -> acc + sq(x) }, 4))", "14\n", ""},
+		{"slow op deeper", "fn g(n) { return apply({ y -> y + 1 }, n) }\nprintln(FOLD({ acc, x -> acc + g(x) }, 3))", "6\n", ""},
+		{"nested", "println(FOLD({ acc, x -> acc + FOLD({ a, y -> a + x * y }, 3) }, 4))", "18\n", ""},
+		{"error in callback", "FOLD({ acc, x -> 10 / (2 - x) }, 4)", "", "Division by zero (line 1)"},
+		{"error deeper", "fn inv(n) { return 1 / n }\nFOLD({ acc, x -> inv(x - 1) }, 3)", "", "Runtime error: Division by zero (line 1) (line 2)"},
+		{"caught", "let r = try { FOLD({ acc, x -> 1 / (x - 2) }, 5) } catch (e) { e }\nprintln(r)", "Runtime error: Division by zero (line 1)\n", ""},
+		{"overflow", "fn d(n) { return FOLD({ acc, x -> d(n + 1) }, 1) }\nd(0)", "", "Stack overflow: too many nested calls"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out2, err2 := run(t, strings.ReplaceAll(c.src, "FOLD", "fold2"))
+			outp, errp := run(t, strings.ReplaceAll(c.src, "FOLD", "foldp"))
+			if outp != out2 || strings.ReplaceAll(errp, "foldp", "fold2") != err2 {
+				t.Fatalf("Callback2 differs from Call:\nCall:      %q %q\nCallback2: %q %q", out2, err2, outp, errp)
+			}
+			if outp != c.out || !strings.Contains(errp, c.err) || (c.err == "") != (errp == "") {
+				t.Fatalf("got %q, failure %q; want %q, failure containing %q", outp, errp, c.out, c.err)
+			}
+		})
+	}
+}
