@@ -1,8 +1,8 @@
 package syntax
 
 // DurationUnit is a unit of duration literals (docs/spec/language.md
-// §1.6, newer.md §1.13): the suffix written after the digits (`5s`) and
-// the milliseconds in one.
+// §1.6, docs/spec/newer.md §1.13): the suffix written after the digits
+// (`5s`) and the milliseconds in one.
 type DurationUnit struct {
 	Suffix string
 	Ms     int64
