@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
-	"github.com/harnlang/harn/internal/uuids"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 )
@@ -440,22 +439,8 @@ func (o *Orchestrator) Close() error {
 }
 
 // NewEventID is a fresh trigger event id.
-func NewEventID() string { return "trigger_evt_" + uuids.V7String() }
+func NewEventID() string { return triggerspec.NewEventID() }
 
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
 // Every MCP tool call makes one.
-func NewTraceID() string { return traceID("mcp") }
-
-// traceID is a fresh trace id: source (mcp, cli for an operator
-// command, cron and webhook for the events they bring in), an underscore and a uuidv7 as 32 hex
-// digits, spelled in one allocation.
-func traceID(source string) string {
-	u := uuids.V7()
-	var buf [16 + 1 + 2*len(u)]byte
-	b := append(buf[:0], source...)
-	b = append(b, '_')
-	b = hex.AppendEncode(b, u[:])
-	return string(b)
-}
-
-func newDLQID() string { return "dlq_" + uuids.V7String() }
+func NewTraceID() string { return triggerspec.NewTraceID("mcp") }

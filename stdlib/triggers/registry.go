@@ -1,7 +1,6 @@
 package triggers
 
 import (
-	"encoding/hex"
 	"math"
 	"sort"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/internal/triggerspec"
-	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 	"github.com/robfig/cron/v3"
@@ -215,15 +213,6 @@ func (r *registry) entry(b *binding, nowMs int64) *vm.Dict {
 		"handler", lib.DictOf("kind", vm.Str("local"), "reference", vm.Str(reference(b.handler))),
 		"version", lib.IntOf(b.version), "state", vm.Str(b.state), "metrics", m)
 	return out
-}
-
-func newEventID() string { return "trigger_evt_" + uuids.V7String() }
-func newDLQID() string   { return "dlq_" + uuids.V7String() }
-
-// newTraceID is script_ and a uuidv7 as 32 hex digits.
-func newTraceID() string {
-	u := uuids.V7()
-	return "script_" + hex.EncodeToString(u[:])
 }
 
 // usageMicros is the cost a handler result reports in `usage.cost_usd`
