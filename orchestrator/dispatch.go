@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/llm/llmmeter"
 	"github.com/harnlang/harn/tool"
 )
@@ -765,7 +766,7 @@ func (o *Orchestrator) dlqEntry(ctx context.Context, env Envelope, b *Binding, l
 	_ = o.view.refresh(ctx)
 	history := o.view.attemptsOf(env.EventID)
 	history = append(history, last)
-	e := DLQEntry{ID: newDLQID(), EventID: env.EventID, BindingID: env.BindingID, BindingVersion: env.BindingVersion, State: "pending",
+	e := DLQEntry{ID: triggerspec.NewDLQID(), EventID: env.EventID, BindingID: env.BindingID, BindingVersion: env.BindingVersion, State: "pending",
 		ErrorClass: a.errorClass, Event: env.Event, RetryHistory: history, DeadAtMs: ms}
 	if e.ErrorClass == "" {
 		e.ErrorClass = "unknown"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/uuids"
 )
 
 // enqueueWorker is a worker:// handler: the event becomes a job on
@@ -18,7 +19,7 @@ import (
 // delivery, for an external worker to consume (with its own cursor).
 func (o *Orchestrator) enqueueWorker(b *Binding, env Envelope) attempt {
 	q := b.Handler.Queue
-	jobID := "job_" + mustV7()
+	jobID := "job_" + uuids.V7String()
 	job, _ := json.Marshal(map[string]any{"job_id": jobID, "event_id": env.EventID, "binding_id": b.ID, "binding_version": b.Version, "event": env.Event})
 	h := o.headers(env)
 	h["job_id"] = jobID

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/orchestrator/manifest"
 )
 
@@ -30,7 +31,7 @@ type Caller struct {
 // made, so its events carry x-harn-cli-* headers, not x-harn-mcp-*, and
 // no observability.action_graph record is written for it.
 func CLICaller(client string) Caller {
-	return Caller{Client: client, TraceID: traceID("cli"), Via: "cli"}
+	return Caller{Client: client, TraceID: triggerspec.NewTraceID("cli"), Via: "cli"}
 }
 
 // callerVias are the ways an operation is asked for by hand, each with

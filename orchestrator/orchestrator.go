@@ -2,8 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 )
@@ -440,61 +439,8 @@ func (o *Orchestrator) Close() error {
 }
 
 // NewEventID is a fresh trigger event id.
-func NewEventID() string { return "trigger_evt_" + mustV7() }
+func NewEventID() string { return triggerspec.NewEventID() }
 
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
 // Every MCP tool call makes one.
-func NewTraceID() string { return traceID("mcp") }
-
-// traceID is a fresh trace id: source (mcp, cli for an operator
-// command, cron and webhook for the events they bring in), an underscore and a uuidv7 as 32 hex
-// digits, spelled in one allocation.
-func traceID(source string) string {
-	u := newV7()
-	var buf [16 + 1 + 2*len(u)]byte
-	b := append(buf[:0], source...)
-	b = append(b, '_')
-	b = hex.AppendEncode(b, u[:])
-	return string(b)
-}
-
-func newDLQID() string { return "dlq_" + mustV7() }
-
-func mustV7() string { return newV7().String() }
-
-// newV7 is a fresh uuidv7 (RFC 9562): the Unix time in milliseconds,
-// a 12-bit sub-millisecond sequence that keeps this process's ids in
-// increasing order, and 62 random bits. It lays the id out as
-// uuid.NewV7 does, but takes its turn on the clock with a
-// compare-and-swap instead of uuid's process-wide mutex, which every
-// MCP tool call (its trace id) and every fire took: under load a holder
-// that the OS descheduled held up every call of the server.
-func newV7() uuid.UUID {
-	var u uuid.UUID
-	rand.Read(u[8:]) // never fails: it crashes the program instead (Go 1.24)
-	t := v7Clock()
-	ms, seq := t>>12, t&0xfff
-	u[0], u[1], u[2], u[3], u[4], u[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
-	u[6], u[7] = 0x70|byte(seq>>8), byte(seq)
-	u[8] = 0x80 | u[8]&0x3f // the RFC 9562 variant
-	return u
-}
-
-// lastV7 is the last v7Clock reading handed out.
-var lastV7 atomic.Int64
-
-// v7Clock is the time as uuid.NewV7 reads it — milliseconds shifted
-// left by 12, plus the nanoseconds within the millisecond divided by
-// 256 (0…3906) — made larger than every reading handed out before.
-func v7Clock() int64 {
-	nano := time.Now().UnixNano()
-	milli := nano / int64(time.Millisecond)
-	now := milli<<12 + (nano-milli*int64(time.Millisecond))>>8
-	for {
-		last := lastV7.Load()
-		next := max(now, last+1)
-		if lastV7.CompareAndSwap(last, next) {
-			return next
-		}
-	}
-}
+func NewTraceID() string { return triggerspec.NewTraceID("mcp") }

@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/harnlang/harn/eventlog"
 	"github.com/harnlang/harn/eventlog/memory"
 	"github.com/harnlang/harn/eventlog/sqlite"
@@ -918,49 +916,6 @@ func TestRedispatchRefreshesMCPHeaders(t *testing.T) {
 	}
 	check(rep.(Handle).EventID, "mcp_replay", "replayer/3")
 	check(h.EventID, "mcp_trace", "test/1")
-}
-
-// uuidv7s made at the same moment on many goroutines are valid v7 ids
-// (version 7, RFC 9562 variant, the current time or just after it), all distinct, and
-// each goroutine's come in increasing order.
-func TestNewV7ConcurrentlyUniqueAndOrdered(t *testing.T) {
-	const workers, each = 8, 2000
-	before := time.Now().UnixMilli()
-	ids := make([][]uuid.UUID, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range each {
-				ids[w] = append(ids[w], newV7())
-			}
-		}()
-	}
-	wg.Wait()
-	// ids made faster than 4,096 a millisecond run ahead of the clock
-	// (the sequence spills into the next millisecond), by at most one
-	// millisecond per 4,096
-	after := time.Now().UnixMilli() + workers*each/4096 + 1
-	seen := map[uuid.UUID]bool{}
-	for _, list := range ids {
-		for i, u := range list {
-			if u.Version() != 7 || u.Variant() != uuid.RFC4122 {
-				t.Fatalf("%s: version %d, variant %v", u, u.Version(), u.Variant())
-			}
-			sec, nsec := u.Time().UnixTime()
-			if ms := sec*1000 + nsec/1e6; ms < before || ms > after {
-				t.Fatalf("%s: time %d not within %d…%d", u, ms, before, after)
-			}
-			if seen[u] {
-				t.Fatalf("%s made twice", u)
-			}
-			seen[u] = true
-			if i > 0 && bytes.Compare(list[i-1][:8], u[:8]) >= 0 {
-				t.Fatalf("%s does not follow %s", u, list[i-1])
-			}
-		}
-	}
 }
 
 // An operator command's caller (CLICaller) is no MCP call: its events

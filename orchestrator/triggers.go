@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn/internal/hmacsig"
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/orchestrator/manifest"
 	"github.com/robfig/cron/v3"
 )
@@ -106,7 +107,7 @@ func (o *Orchestrator) tick(b *Binding, at time.Time) {
 	key := fmt.Sprintf("cron/%s/%d", b.ID, at.Unix())
 	ctx, cancel := context.WithTimeout(o.ctx, 30*time.Second)
 	defer cancel()
-	_, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: traceID("cron"), Event: event}, key)
+	_, err := o.Accept(ctx, b, Envelope{Source: "cron", TraceID: triggerspec.NewTraceID("cron"), Event: event}, key)
 	switch {
 	case err == nil:
 		o.failures.ok("cron trigger " + b.ID)
@@ -205,7 +206,7 @@ func (o *Orchestrator) ServeWebhook(w http.ResponseWriter, r *http.Request, unsi
 		event["delivery_id"] = deliveryID
 	}
 	key := deliveryKey(b.ID, wh, r, deliveryID, idSigned)
-	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", TraceID: traceID("webhook"), Event: event}, key)
+	acc, err := o.Accept(r.Context(), b, Envelope{Source: "webhook", TraceID: triggerspec.NewTraceID("webhook"), Event: event}, key)
 	var bad *NumberRangeError
 	switch {
 	case errors.As(err, &bad): // the delivery, not the log, is at fault: sending it again cannot help

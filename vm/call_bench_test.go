@@ -20,7 +20,8 @@ import (
 // local called by name (NAME_CALL_LOCAL and the site's builtin cache),
 // `"item" + to_string(i)` (NAME_CALL_LOCAL writing into the sum) and `k
 // in d` followed by `d[k]` on an owned dict, and a closure called per
-// item by .map and .filter (Callback1).
+// item by .map and .filter (Callback1), by reduce (two arguments) and
+// by lazy iterator stages.
 var callLoops = []struct{ name, src string }{
 	{"method", `struct R { w: int, h: int }
 impl R {
@@ -106,6 +107,27 @@ run()`},
   for i in 0 to 1000 exclusive { xs = xs.push(i) }
   var t = 0
   for i in 0 to 100 exclusive { t = t + len(xs.filter({ x -> x % 3 == 0 })) }
+}
+run()`},
+	{"reduce", `fn run() {
+  var xs = []
+  for i in 0 to 1000 exclusive { xs = xs.push(i) }
+  var t = 0
+  for i in 0 to 100 exclusive { t = t + xs.reduce(0, { acc, x -> acc + x }) }
+}
+run()`},
+	{"iter-reduce", `fn run() {
+  var xs = []
+  for i in 0 to 1000 exclusive { xs = xs.push(i) }
+  var t = 0
+  for i in 0 to 100 exclusive { t = t + iter(xs).reduce(0, { acc, x -> acc + x }) }
+}
+run()`},
+	{"iter-map-filter", `fn run() {
+  var xs = []
+  for i in 0 to 1000 exclusive { xs = xs.push(i) }
+  var t = 0
+  for i in 0 to 100 exclusive { t = t + len(iter(xs).map({ x -> x * 2 }).filter({ x -> x % 3 == 0 }).to_list()) }
 }
 run()`},
 }

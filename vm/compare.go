@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
 )
 
 // FormatFloat renders a float in the display form (docs/spec/builtins.md §1.2):
@@ -52,19 +54,12 @@ func FormatDuration(ms int64) string {
 }
 
 func formatMagnitude(a uint64) string {
-	switch {
-	case a >= 604800000 && a%604800000 == 0:
-		return strconv.FormatUint(a/604800000, 10) + "w"
-	case a >= 86400000 && a%86400000 == 0:
-		return strconv.FormatUint(a/86400000, 10) + "d"
-	case a >= 3600000 && a%3600000 == 0:
-		return strconv.FormatUint(a/3600000, 10) + "h"
-	case a >= 60000 && a%60000 == 0:
-		return strconv.FormatUint(a/60000, 10) + "m"
-	case a >= 1000 && a%1000 == 0:
-		return strconv.FormatUint(a/1000, 10) + "s"
+	for _, u := range syntax.DurationUnits {
+		if unit := uint64(u.Ms); a >= unit && a%unit == 0 {
+			return strconv.FormatUint(a/unit, 10) + u.Suffix
+		}
 	}
-	return strconv.FormatUint(a, 10) + "ms"
+	return "0ms"
 }
 
 // Equal is `==` (docs/spec/builtins.md §1.5): never fails; int and float compare

@@ -501,22 +501,35 @@ func (th *Thread) Call1(fn Value, arg Value) (Value, error) {
 }
 
 // Callback1 is a callee prepared for many calls with one argument each:
-// the callback of .map, .filter, sort keys and the like, called once per
-// item. Call behaves exactly as Thread.Call1 (same frames, errors,
-// relabelling, depth limit), but what depends only on the callee is
-// checked once, and a plain closure's frame is set up in place and
-// entered through runFast directly, without run's hand-over, which
-// finishes small bodies such as `{ x -> x * 2 }` on its own.
-type Callback1 struct {
+// the callback of .map, .filter, sort keys, lazy iterator stages and the
+// like, called once per item. Call behaves exactly as Thread.Call1 (same
+// frames, errors, relabelling, depth limit), but what depends only on
+// the callee is checked once, and a plain closure's frame is set up in
+// place and entered through runFast directly, without run's hand-over,
+// which finishes small bodies such as `{ x -> x * 2 }` on its own.
+type Callback1 struct{ prepared }
+
+// Callback2 is Callback1 for callees called with two arguments each, such
+// as reduce's `{ acc, x -> … }`: Call behaves exactly as Thread.Call with
+// those two.
+type Callback2 struct{ prepared }
+
+// prepared is a callee and what Callback1 and Callback2 learn of it once.
+type prepared struct {
 	th   *Thread
 	fn   Value
-	cl   *Closure // a closure that binds its argument as is, or nil
+	cl   *Closure // a closure that binds its arguments as they are, or nil
 	fast bool     // cl's first instruction is one of runFast's
 }
 
 // Prepare1 prepares fn for repeated calls with one argument.
-func (th *Thread) Prepare1(fn Value) Callback1 {
-	c := Callback1{th: th, fn: fn}
+func (th *Thread) Prepare1(fn Value) Callback1 { return Callback1{th.prepare(fn)} }
+
+// Prepare2 prepares fn for repeated calls with two arguments.
+func (th *Thread) Prepare2(fn Value) Callback2 { return Callback2{th.prepare(fn)} }
+
+func (th *Thread) prepare(fn Value) prepared {
+	c := prepared{th: th, fn: fn}
 	f, ok := fn.AsClosure()
 	if !ok || f.Proto.IsGen || f.Proto.IsStream {
 		return c
@@ -534,29 +547,47 @@ func (th *Thread) Prepare1(fn Value) Callback1 {
 	return c
 }
 
+// Thread is the thread the callee runs on.
+func (c *prepared) Thread() *Thread { return c.th }
+
 // Call calls the prepared callee with arg.
 func (c *Callback1) Call(arg Value) (Value, error) {
-	f := c.cl
-	if f == nil {
+	if c.cl == nil {
 		return c.th.Call1(c.fn, arg)
 	}
-	th := c.th
+	return c.enter(arg, Value{}, 1)
+}
+
+// Call calls the prepared callee with a and b.
+func (c *Callback2) Call(a, b Value) (Value, error) {
+	if c.cl == nil {
+		return c.th.Call(c.fn, a, b)
+	}
+	return c.enter(a, b, 2)
+}
+
+// enter runs the prepared closure with its argc (1 or 2) arguments a
+// and b: pushFrame's simple case, entered as a nested callback frame.
+func (c *prepared) enter(a, b Value, argc int) (Value, error) {
+	f, th := c.cl, c.th
 	if len(th.frames) >= MaxFrames {
 		return Value{}, Plainf("Stack overflow: too many nested calls")
 	}
-	// pushFrame's simple case with one argument
 	proto := f.Proto
 	th.ensure(proto.NumLocals + proto.MaxStack + 4)
 	stack := th.stack
 	base := th.sp + 1
-	stack[base-1], stack[base] = c.fn, arg
+	stack[base-1], stack[base] = c.fn, a
+	if argc == 2 {
+		stack[base+1] = b
+	}
 	nparams := len(proto.Params)
-	for i := 1; i < nparams; i++ {
+	for i := argc; i < nparams; i++ {
 		stack[base+i] = Nil
 	}
 	clear(stack[base+nparams : base+proto.NumLocals])
 	th.sp = base + proto.NumLocals
-	th.enterFrame(f, base, 1)
+	th.enterFrame(f, base, argc)
 	fr := &th.frames[len(th.frames)-1]
 	fr.nested, fr.callback = true, true
 	depth := len(th.frames)

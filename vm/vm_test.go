@@ -35,6 +35,16 @@ func testUniverse() *vm.Universe {
 		c := th.Prepare1(a.At(0))
 		return repeatCall(a, c.Call)
 	}))
+	// fold2(f, n) and foldp(f, n) fold 0 … n-1 from 0 with f(acc, i), as
+	// reduce does: fold2 through Call with two arguments, foldp through a
+	// Callback2 prepared once.
+	u.AddBuiltin(vm.NewBuiltin("fold2", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return repeatFold(a, func(acc, i vm.Value) (vm.Value, error) { return th.Call(a.At(0), acc, i) })
+	}))
+	u.AddBuiltin(vm.NewBuiltin("foldp", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		c := th.Prepare2(a.At(0))
+		return repeatFold(a, c.Call)
+	}))
 	u.AddBuiltin(vm.NewBuiltin("Err", "", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(vm.Err(a.At(0))), nil
 	}))
@@ -65,6 +75,19 @@ func repeatCall(a vm.Args, call func(vm.Value) (vm.Value, error)) (vm.Value, err
 		}
 	}
 	return r, nil
+}
+
+// repeatFold folds call over 0 … n-1 from 0, n the second argument.
+func repeatFold(a vm.Args, call func(acc, i vm.Value) (vm.Value, error)) (vm.Value, error) {
+	n, _ := a.At(1).AsInt()
+	acc := vm.IntOf(0)
+	for i := int64(0); i < int64(n); i++ {
+		var err error
+		if acc, err = call(acc, vm.IntOf(i)); err != nil {
+			return vm.Value{}, err
+		}
+	}
+	return acc, nil
 }
 
 // run compiles and runs src, returning stdout and the failure text.

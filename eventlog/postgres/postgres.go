@@ -263,9 +263,6 @@ func (l *Log) write(ctx context.Context, s *step) error {
 	return s.err
 }
 
-// maxGroup bounds the steps one transaction commits together.
-const maxGroup = 128
-
 // writer is the goroutine that writes. Every append must hold its
 // topic's head row until commit (that is what keeps ids dense and in
 // commit order), so one transaction per step would serialise a topic's
@@ -287,21 +284,9 @@ const maxGroup = 128
 func (l *Log) writer() {
 	defer close(l.written)
 	for {
-		var group []*step
-		select {
-		case s := <-l.steps:
-			group = append(group, s)
-		case <-l.quit:
+		group, ok := store.NextGroup(l.steps, l.quit)
+		if !ok {
 			return
-		}
-	more:
-		for len(group) < maxGroup {
-			select {
-			case s := <-l.steps:
-				group = append(group, s)
-			default:
-				break more
-			}
 		}
 		l.commit(group)
 		for _, s := range group {

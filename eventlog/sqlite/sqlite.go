@@ -576,9 +576,6 @@ func (l *Log) submit(o *op) error {
 
 var errClosed = errors.New("eventlog: sqlite: log is closed")
 
-// maxGroup bounds the steps one transaction commits together.
-const maxGroup = 128
-
 // writer is the one goroutine that writes. It commits the steps waiting
 // at the same moment in one transaction (group commit), each under its own
 // savepoint so a failing step is rolled back alone: with
@@ -587,21 +584,9 @@ const maxGroup = 128
 func (l *Log) writer() {
 	defer close(l.stopped)
 	for {
-		var group []*op
-		select {
-		case o := <-l.ops:
-			group = append(group, o)
-		case <-l.quit:
+		group, ok := store.NextGroup(l.ops, l.quit)
+		if !ok {
 			return
-		}
-	more:
-		for len(group) < maxGroup {
-			select {
-			case o := <-l.ops:
-				group = append(group, o)
-			default:
-				break more
-			}
 		}
 		l.commit(group)
 		l.maintainWAL()

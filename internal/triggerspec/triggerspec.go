@@ -6,12 +6,14 @@
 // backoff schedule, cron schedules, durations, and the wording of each
 // field's problem (docs/spec/orchestrator.md §2, §3).
 //
-// It sits upstream of both (it imports only lang/diag and the cron parser),
-// so that the library never imports the orchestrator and both refuse a
-// bad field with the same message.
+// It sits upstream of both (it imports only lang/diag, internal/uuids
+// and the cron parser), so that the library never imports the
+// orchestrator, both refuse a bad field with the same message, and both
+// spell event, dead-letter and trace ids alike.
 package triggerspec
 
 import (
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"slices"
@@ -20,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/robfig/cron/v3"
 )
@@ -418,4 +421,23 @@ func SecretEnv(ref string) string {
 		}
 	}
 	return b.String()
+}
+
+// NewEventID is a fresh trigger event id: trigger_evt_ and a uuidv7.
+func NewEventID() string { return "trigger_evt_" + uuids.V7String() }
+
+// NewDLQID is a fresh dead-letter entry id: dlq_ and a uuidv7.
+func NewDLQID() string { return "dlq_" + uuids.V7String() }
+
+// NewTraceID is a fresh trace id: source (mcp, cli for an operator
+// command, cron and webhook for the events they bring in, script for an
+// in-script trigger), an underscore and a uuidv7 as 32 hex digits,
+// spelled in one allocation.
+func NewTraceID(source string) string {
+	u := uuids.V7()
+	var buf [16 + 1 + 2*len(u)]byte
+	b := append(buf[:0], source...)
+	b = append(b, '_')
+	b = hex.AppendEncode(b, u[:])
+	return string(b)
 }

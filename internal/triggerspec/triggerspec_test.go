@@ -114,3 +114,28 @@ func TestScheduleAcrossDST(t *testing.T) {
 		}
 	}
 }
+
+// Event, dead-letter and trace ids carry their prefix and a fresh
+// uuidv7: hyphenated in the first two, 32 hex digits in a trace id.
+func TestNewIDs(t *testing.T) {
+	isV7 := func(s string) bool {
+		return len(s) == 36 && s[14] == '7' && strings.Count(s, "-") == 4
+	}
+	ev, dlq := NewEventID(), NewDLQID()
+	if e, ok := strings.CutPrefix(ev, "trigger_evt_"); !ok || !isV7(e) {
+		t.Errorf("event id %q", ev)
+	}
+	if d, ok := strings.CutPrefix(dlq, "dlq_"); !ok || !isV7(d) {
+		t.Errorf("dead-letter id %q", dlq)
+	}
+	a, b := NewTraceID("cron"), NewTraceID("script")
+	for _, id := range []string{a, b} {
+		_, h, _ := strings.Cut(id, "_")
+		if len(h) != 32 || strings.Trim(h, "0123456789abcdef") != "" || h[12] != '7' {
+			t.Errorf("trace id %q is not a source and a uuidv7 in 32 hex digits", id)
+		}
+	}
+	if !strings.HasPrefix(a, "cron_") || !strings.HasPrefix(b, "script_") || a[5:] >= b[7:] {
+		t.Errorf("trace ids %q then %q: wrong source or not in order", a, b)
+	}
+}

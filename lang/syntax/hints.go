@@ -148,9 +148,6 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	return ""
 }
 
-// durationUnits are the suffixes of duration literals (docs/spec/language.md §1.6).
-var durationUnits = map[string]bool{"ms": true, "s": true, "m": true, "h": true, "d": true, "w": true}
-
 // numberSuffix explains toks[at], the token where the parse failed, when
 // it is a word glued to a number: another language's number syntax
 // (`1_000`, `1e3`, `0x1f`) or a duration Harn spells otherwise (`1.5s`,
@@ -171,7 +168,7 @@ func numberSuffix(toks []lexer.Token, at int) string {
 		return "numbers are written in decimal only (no `0x`, `0o` or `0b` literals)"
 	case w[0] == 'e' && len(w) > 1 && strings.Trim(w[1:], "0123456789") == "":
 		return "numbers have no exponent notation; write the number out, or use `**` (`1.5 * 10 ** 3`)"
-	case num.Type == tFloat && durationUnits[w]:
+	case num.Type == tFloat && isDurationUnit(w):
 		return "a duration is a whole number of one unit (`1500ms`, not `1.5s`)"
 	case num.Type == tInt && strings.ContainsRune("mshdw", rune(w[0])): // 5sec, 2min, 3days
 		return "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"
@@ -254,4 +251,9 @@ func keywordFor(word string) string {
 		return kw
 	}
 	return s
+}
+
+func isDurationUnit(suffix string) bool {
+	_, ok := DurationUnitMs(suffix)
+	return ok
 }

@@ -481,24 +481,30 @@ func (s *scanner) number(start lexer.Position) (lexer.Token, error) {
 		}
 		return s.token(tFloat, start), nil
 	}
-	// A duration suffix ends at an identifier boundary (docs/spec/newer.md §1.13).
-	switch c := s.peekByte(0); {
-	case c == 'm' && s.peekByte(1) == 's' && !s.wordCharAt(s.off+2):
-		s.off += 2
-		s.col += 2
+	if n := s.durationUnitLen(); n > 0 {
+		s.off += n
+		s.col += n
 		return s.token(tDuration, start), nil
-	case c == 's' || c == 'm' || c == 'h' || c == 'd' || c == 'w':
-		if !s.wordCharAt(s.off + 1) {
-			s.off++
-			s.col++
-			return s.token(tDuration, start), nil
-		}
 	}
 	digits := s.src[start.Offset:s.off]
 	if _, err := strconv.ParseInt(digits, 10, 64); err != nil {
 		return lexer.Token{}, s.errorf(start, "Integer literal `%s` is out of range for int (i64)", digits)
 	}
 	return s.token(tInt, start), nil
+}
+
+// durationUnitLen is the length of the duration unit at src[off], or 0
+// where none is. A unit ends at an identifier boundary
+// (docs/spec/newer.md §1.13): `5m` and `5ms` are durations, `5min` is
+// not.
+func (s *scanner) durationUnitLen() int {
+	rest := s.src[s.off:]
+	for _, u := range DurationUnits {
+		if strings.HasPrefix(rest, u.Suffix) && !s.wordCharAt(s.off+len(u.Suffix)) {
+			return len(u.Suffix)
+		}
+	}
+	return 0
 }
 
 // wordCharAt reports whether src[i] continues an identifier.

@@ -136,21 +136,7 @@ func durationMs(text string) int64 {
 	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
 		i++
 	}
-	var unit int64
-	switch text[i:] {
-	case "ms":
-		unit = 1
-	case "s":
-		unit = 1000
-	case "m":
-		unit = 60_000
-	case "h":
-		unit = 3_600_000
-	case "d":
-		unit = 86_400_000
-	case "w":
-		unit = 604_800_000
-	}
+	unit, _ := DurationUnitMs(text[i:])
 	n, err := strconv.ParseInt(text[:i], 10, 64)
 	if err != nil || n > (1<<63-1)/unit {
 		return 1<<63 - 1

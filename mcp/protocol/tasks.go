@@ -1,14 +1,12 @@
 package protocol
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/internal/uuids"
 )
 
 // The tasks extension (io.modelcontextprotocol/tasks, docs/spec/mcp-projection.md
@@ -50,7 +48,7 @@ func newTaskStore() *taskStore { return &taskStore{tasks: map[string]*task{}} }
 
 func (s *taskStore) create(owner string) *task {
 	now := time.Now().UTC()
-	t := &task{id: UUIDv7(now), owner: owner, created: now, updated: now, status: "working", message: msgWorking, cancel: &canceller{}}
+	t := &task{id: uuids.V7String(), owner: owner, created: now, updated: now, status: "working", message: msgWorking, cancel: &canceller{}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, old := range s.tasks { // expire old tasks lazily
@@ -98,19 +96,6 @@ func (s *taskStore) list(owner string) []*task {
 		return out[i].id < out[j].id
 	})
 	return out
-}
-
-// UUIDv7 is an RFC 9562 version 7 UUID for time now.
-func UUIDv7(now time.Time) string {
-	var b [16]byte
-	rand.Read(b[6:])
-	ms := uint64(now.UnixMilli())
-	binary.BigEndian.PutUint16(b[0:2], uint16(ms>>32))
-	binary.BigEndian.PutUint32(b[2:6], uint32(ms))
-	b[6] = 0x70 | b[6]&0x0f
-	b[8] = 0x80 | b[8]&0x3f
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 func stamp(t time.Time) string { return t.Format("2006-01-02T15:04:05.000Z") }

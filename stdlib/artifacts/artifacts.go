@@ -133,17 +133,6 @@ func artifactArg(name string, a vm.Args, i int) (*vm.Dict, error) {
 	return d, nil
 }
 
-func optsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
-	if !a.Has(i) || a.At(i).IsNil() {
-		return vm.NewDict(), nil
-	}
-	d, ok := a.Dict(i)
-	if !ok {
-		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
-	}
-	return d, nil
-}
-
 func strArg(name string, a vm.Args, i int, what string) (string, error) {
 	if !a.Has(i) {
 		return "", vm.Runtimef("%s: missing argument %d", name, i+1)

@@ -9,7 +9,7 @@ import (
 // arguments and the kind-specific options (the rest are artifact options).
 func ctor(name, kind, sig, doc string, nargs int, fields func(th *vm.Thread, a vm.Args, extra *vm.Dict) (*vm.Dict, error)) {
 	lib.Def(name, sig, doc, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, err := optsArg(name, a, nargs)
+		opts, err := lib.OptionsArg(name, a, nargs)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -58,7 +58,7 @@ func init() {
 			if !a.Has(1) {
 				return vm.Value{}, vm.Runtimef("artifact: missing argument 2")
 			}
-			opts, err := optsArg("artifact", a, 2)
+			opts, err := lib.OptionsArg("artifact", a, 2)
 			if err != nil {
 				return vm.Value{}, err
 			}

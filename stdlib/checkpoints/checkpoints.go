@@ -19,11 +19,9 @@ import (
 	"errors"
 	"github.com/harnlang/harn/internal/atomicfile"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -55,7 +53,7 @@ func init() {
 				return vm.Value{}, vm.Runtimef("checkpoint: missing argument 2")
 			}
 			v := a.At(1)
-			if err := checkData("checkpoint", v, "value", 0); err != nil {
+			if err := checkData("checkpoint", v); err != nil {
 				return vm.Value{}, err
 			}
 			err = open(th).update("checkpoint", func(d *vm.Dict) (*vm.Dict, error) { return d.Set(key, v), nil })
@@ -154,39 +152,20 @@ func keyArg(name string, a vm.Args) (string, error) {
 // nil, bools, ints, finite floats, strings, and lists and dicts of them.
 // Anything else (a closure, a set, a struct, a harness handle, …) is
 // refused rather than saved as something else.
-func checkData(name string, v vm.Value, at string, depth int) error {
-	if depth > vm.MaxValueDepth {
+func checkData(name string, v vm.Value) error {
+	bad, at, deep := lib.NonData(v, "value", false)
+	switch {
+	case deep:
 		return vm.Runtimef("%s: value nested too deeply (at %s)", name, at)
-	}
-	switch v.Kind() {
-	case vm.KNil, vm.KBool, vm.KInt, vm.KString:
+	case !bad.IsValid():
 		return nil
-	case vm.KFloat:
-		f, _ := v.AsFloat()
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return vm.Typef("%s: cannot save %s (at %s): JSON has no NaN or infinity", name, vm.ToDisplay(v), at)
-		}
-		return nil
+	case bad.Kind() == vm.KFloat:
+		return vm.Typef("%s: cannot save %s (at %s): JSON has no NaN or infinity", name, vm.ToDisplay(bad), at)
 	}
-	switch x := v.Object().(type) {
-	case *vm.List:
-		for i, it := range x.Items() {
-			if err := checkData(name, it, at+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	case *vm.Dict:
-		var err error
-		x.Range(func(k string, val vm.Value) bool {
-			err = checkData(name, val, at+"["+strconv.Quote(k)+"]", depth+1)
-			return err == nil
-		})
-		return err
-	case *harness.Handle:
-		return vm.Typef("%s: cannot save a %s handle (at %s): it is authority, not data", name, x.Type(), at)
+	if h, ok := bad.Object().(*harness.Handle); ok {
+		return vm.Typef("%s: cannot save a %s handle (at %s): it is authority, not data", name, h.Type(), at)
 	}
-	return vm.Typef("%s: cannot save a %s (at %s): checkpoints hold JSON data (nil, bool, int, float, string, list, dict)", name, v.Type(), at)
+	return vm.Typef("%s: cannot save a %s (at %s): checkpoints hold JSON data (nil, bool, int, float, string, list, dict)", name, bad.Type(), at)
 }
 
 // store is one pipeline's checkpoint file.

@@ -163,9 +163,32 @@ func notIterable(who string, v vm.Value) error {
 
 // ---- combinators ----
 
+// stageFn is a lazy stage's callback, prepared once for calls per item
+// (vm.Callback1) on the thread that pulls the stage, and prepared again
+// when another thread pulls it (a for loop or a task may pull an
+// iterator made elsewhere).
+type stageFn struct {
+	f    vm.Value
+	call vm.Callback1
+}
+
+// on is the callback prepared for th.
+func (s *stageFn) on(th *vm.Thread) *vm.Callback1 {
+	if s.call.Thread() != th {
+		s.call = th.Prepare1(s.f)
+	}
+	return &s.call
+}
+
+// truth is whether the callback's result for v is truthy.
+func (s *stageFn) truth(th *vm.Thread, v vm.Value) (bool, error) {
+	r, err := s.on(th).Call(v)
+	return err == nil && r.Truth(), err
+}
+
 type mapSource struct {
 	in *Iter
-	f  vm.Value
+	fn stageFn
 }
 
 func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
@@ -173,13 +196,13 @@ func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
-	r, err := th.Call1(s.f, v)
+	r, err := s.fn.on(th).Call(v)
 	return r, err == nil, err
 }
 
 type filterSource struct {
 	in *Iter
-	f  vm.Value
+	fn stageFn
 }
 
 func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
@@ -188,7 +211,7 @@ func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		if !ok || err != nil {
 			return vm.Value{}, false, err
 		}
-		keep, err := lib.Truth(th, s.f, v)
+		keep, err := s.fn.truth(th, v)
 		if err != nil {
 			return vm.Value{}, false, err
 		}
@@ -200,7 +223,7 @@ func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
 
 type flatMapSource struct {
 	in  *Iter
-	f   vm.Value
+	fn  stageFn
 	cur *Iter
 }
 
@@ -220,7 +243,7 @@ func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		if !ok || err != nil {
 			return vm.Value{}, false, err
 		}
-		r, err := th.Call1(s.f, v)
+		r, err := s.fn.on(th).Call(v)
 		if err != nil {
 			return vm.Value{}, false, err
 		}
@@ -261,7 +284,7 @@ func (s *skipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 
 type takeWhileSource struct {
 	in *Iter
-	f  vm.Value
+	fn stageFn
 }
 
 func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
@@ -269,7 +292,7 @@ func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
-	keep, err := lib.Truth(th, s.f, v)
+	keep, err := s.fn.truth(th, v)
 	if !keep || err != nil {
 		return vm.Value{}, false, err
 	}
@@ -278,7 +301,7 @@ func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 
 type skipWhileSource struct {
 	in      *Iter
-	f       vm.Value
+	fn      stageFn
 	skipped bool
 }
 
@@ -291,7 +314,7 @@ func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		if s.skipped {
 			return v, true, nil
 		}
-		skip, err := lib.Truth(th, s.f, v)
+		skip, err := s.fn.truth(th, v)
 		if err != nil {
 			return vm.Value{}, false, err
 		}
@@ -424,13 +447,13 @@ func init() {
 	}
 
 	withFn("map", "it.map(f)", "lazily f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return vm.Of(newIter(th, &mapSource{it, f})), nil
+		return vm.Of(newIter(th, &mapSource{in: it, fn: stageFn{f: f}})), nil
 	})
 	withFn("filter", "it.filter(f)", "lazily the items where f(item) is truthy", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return vm.Of(newIter(th, &filterSource{it, f})), nil
+		return vm.Of(newIter(th, &filterSource{in: it, fn: stageFn{f: f}})), nil
 	})
 	withFn("flat_map", "it.flat_map(f)", "lazily the items of each f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return vm.Of(newIter(th, &flatMapSource{in: it, f: f})), nil
+		return vm.Of(newIter(th, &flatMapSource{in: it, fn: stageFn{f: f}})), nil
 	})
 	count := func(name string) func(vm.Args) (int64, error) {
 		return func(args vm.Args) (int64, error) {
@@ -457,10 +480,10 @@ func init() {
 		return vm.Of(newIter(th, &skipSource{it, n})), nil
 	})
 	withFn("take_while", "it.take_while(f)", "lazily the items up to the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return vm.Of(newIter(th, &takeWhileSource{it, f})), nil
+		return vm.Of(newIter(th, &takeWhileSource{in: it, fn: stageFn{f: f}})), nil
 	})
 	withFn("skip_while", "it.skip_while(f)", "lazily the items from the first failing f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
-		return vm.Of(newIter(th, &skipWhileSource{in: it, f: f})), nil
+		return vm.Of(newIter(th, &skipWhileSource{in: it, fn: stageFn{f: f}})), nil
 	})
 	im("zip", "it.zip(other)", "lazily pair(a, b), stopping at the shorter", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		o, ok := toIter(th, args.At(0))
@@ -572,8 +595,9 @@ func init() {
 			return vm.Value{}, vm.Typef("iter.reduce: second arg must be callable")
 		}
 		acc := args[0]
+		call := th.Prepare2(f)
 		err := each(th, it, func(v vm.Value) (bool, error) {
-			r, err := th.Call(f, acc, v)
+			r, err := call.Call(acc, v)
 			acc = r
 			return err == nil, err
 		})
@@ -603,8 +627,10 @@ func init() {
 	})
 	withFn("all", "it.all(f)", "whether every item matches (stops at the first failure)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
 		result := true
+		call := th.Prepare1(f)
 		err := each(th, it, func(v vm.Value) (bool, error) {
-			ok, err := lib.Truth(th, f, v)
+			r, err := call.Call(v)
+			ok := err == nil && r.Truth()
 			if !ok {
 				result = false
 			}
@@ -620,8 +646,9 @@ func init() {
 		return v, nil
 	})
 	withFn("for_each", "it.for_each(f)", "drain, calling f(item)", func(th *vm.Thread, it *Iter, f vm.Value, _ vm.Args) (vm.Value, error) {
+		call := th.Prepare1(f)
 		err := each(th, it, func(v vm.Value) (bool, error) {
-			_, err := th.Call1(f, v)
+			_, err := call.Call(v)
 			return err == nil, err
 		})
 		return vm.Nil, err
@@ -668,8 +695,10 @@ func drain(th *vm.Thread, it *Iter) ([]vm.Value, error) {
 // findIn returns the first item with a truthy f(item), or nil.
 func findIn(th *vm.Thread, it *Iter, f vm.Value) (vm.Value, error) {
 	var found vm.Value
+	call := th.Prepare1(f)
 	err := each(th, it, func(v vm.Value) (bool, error) {
-		ok, err := lib.Truth(th, f, v)
+		r, err := call.Call(v)
+		ok := err == nil && r.Truth()
 		if ok {
 			found = v
 		}

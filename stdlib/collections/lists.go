@@ -55,8 +55,9 @@ func init() {
 			return vm.Nil, nil
 		}
 		acc := args.At(0)
+		call := th.Prepare2(f)
 		for _, v := range l.Items() {
-			r, err := th.Call(f, acc, v)
+			r, err := call.Call(acc, v)
 			if err != nil {
 				return vm.Value{}, err
 			}

@@ -136,19 +136,7 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 		c.mu.Unlock()
 		return false, nil
 	}
-	for len(c.recvq) > 0 {
-		r := c.recvq[0]
-		c.recvq = c.recvq[1:]
-		if r.w.claim() {
-			r.w.idx, r.w.val = r.idx, v
-			c.mu.Unlock()
-			c.vm.Wake(r.w.wake)
-			return true, nil
-		}
-	}
-	if c.size() < c.cap {
-		c.buf = append(c.buf, v)
-		c.mu.Unlock()
+	if c.placeAndUnlock(v) {
 		return true, nil
 	}
 	s := &sendWaiter{wake: make(chan struct{}, 1), val: v}
@@ -178,6 +166,18 @@ func (c *Channel) TrySend(v vm.Value) (sent, open bool) {
 		c.mu.Unlock()
 		return false, false
 	}
+	if c.placeAndUnlock(v) {
+		return true, true
+	}
+	c.mu.Unlock()
+	return false, true
+}
+
+// placeAndUnlock hands v to a waiting receiver, or puts it in the
+// buffer when there is room, and then unlocks c.mu and wakes the
+// receiver. It reports false, with c.mu still held, when there is
+// neither. The caller holds c.mu.
+func (c *Channel) placeAndUnlock(v vm.Value) bool {
 	for len(c.recvq) > 0 {
 		r := c.recvq[0]
 		c.recvq = c.recvq[1:]
@@ -185,16 +185,15 @@ func (c *Channel) TrySend(v vm.Value) (sent, open bool) {
 			r.w.idx, r.w.val = r.idx, v
 			c.mu.Unlock()
 			c.vm.Wake(r.w.wake)
-			return true, true
+			return true
 		}
 	}
 	if c.size() < c.cap {
 		c.buf = append(c.buf, v)
 		c.mu.Unlock()
-		return true, true
+		return true
 	}
-	c.mu.Unlock()
-	return false, true
+	return false
 }
 
 func removeSender(q []*sendWaiter, s *sendWaiter) []*sendWaiter {

@@ -46,13 +46,6 @@ func stringArg(name string, a vm.Args, i int) (string, error) {
 }
 
 // optDict is argument i as a dict, or an empty dict when it is not given.
-func optDict(name string, a vm.Args, i int) (*vm.Dict, error) {
-	if !a.Given(i) {
-		return vm.NewDict(), nil
-	}
-	return dictArg(name, a, i)
-}
-
 func str(d *vm.Dict, k string) (string, bool) {
 	v, ok := d.Get(k)
 	if !ok {

@@ -226,7 +226,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			opts, err := optDict(name, a, 1)
+			opts, err := lib.OptionsArg(name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -257,7 +257,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			opts, err := optDict(name, a, 1)
+			opts, err := lib.OptionsArg(name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}

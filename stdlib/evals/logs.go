@@ -75,7 +75,7 @@ func eventArgs(th *vm.Thread, name string, a vm.Args) (*vm.Dict, error) {
 	if err != nil {
 		return nil, vm.Runtimef("%s: expected dict or string at argument 1, got %s", name, a.At(0).Type())
 	}
-	d, err := optDict(name, a, 2)
+	d, err := lib.OptionsArg(name, a, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func init() {
 	lib.Def("friction_events", "friction_events(filters?: dict)",
 		"the run's friction events matching filters {kind, severity}, oldest first",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			f, err := optDict("friction_events", a, 0)
+			f, err := lib.OptionsArg("friction_events", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -327,7 +327,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			opts, err := optDict(name, a, 1)
+			opts, err := lib.OptionsArg(name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}

@@ -47,12 +47,9 @@ func strArg(name string, a vm.Args, i int, what string) (string, error) {
 
 // options is the optional dict at i, restricted to keys.
 func options(name string, a vm.Args, i int, keys ...string) (*vm.Dict, error) {
-	if !a.Has(i) || a.At(i).IsNil() {
-		return vm.NewDict(), nil
-	}
-	d, ok := a.Dict(i)
-	if !ok {
-		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
+	d, err := lib.OptionsArg(name, a, i)
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range d.Keys() {
 		if !slices.Contains(keys, k) {

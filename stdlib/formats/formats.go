@@ -1257,7 +1257,7 @@ func multipartFields(v vm.Value) ([]*vm.Dict, error) {
 				f = f.Set("name", vm.Str(k))
 			}
 			out = append(out, f)
-		case isBytes(val):
+		case lib.IsBytes(val):
 			out = append(out, lib.DictOf("name", vm.Str(k), "bytes", val))
 		default:
 			out = append(out, lib.DictOf("name", vm.Str(k), "value", val))
@@ -1265,11 +1265,6 @@ func multipartFields(v vm.Value) ([]*vm.Dict, error) {
 		return true
 	})
 	return out, nil
-}
-
-func isBytes(v vm.Value) bool {
-	_, ok := v.Object().(*lib.Bytes)
-	return ok
 }
 
 func OrNil(v vm.Value) vm.Value {

@@ -279,7 +279,7 @@ func init() {
 		return response("http_response_text", st, vm.Str(a.Text(0)), a.At(2), textType)
 	})
 	lib.Def("http_response_bytes", "http_response_bytes(data, status?, headers?)", "a binary response (application/octet-stream unless the headers give a content-type)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if _, ok := a.At(0).Object().(*lib.Bytes); !ok {
+		if !lib.IsBytes(a.At(0)) {
 			return vm.Value{}, vm.Typef("http_response_bytes: expected bytes, got %s", a.At(0).Type())
 		}
 		st, err := statusArg("http_response_bytes", a, 1, 200)

@@ -240,7 +240,7 @@ func makeResponse(status, body, headers vm.Value, ctype string) (*vm.Dict, strin
 			ctype = textType
 		}
 	default:
-		if _, ok := body.Object().(*lib.Bytes); ok {
+		if lib.IsBytes(body) {
 			b = body
 			if ctype == "" {
 				ctype = binaryType

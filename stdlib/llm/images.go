@@ -38,7 +38,7 @@ func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 	var img image
 	var err error
 	switch {
-	case isBytes(v):
+	case lib.IsBytes(v):
 		img.Data = bytesOf(v)
 	case isString(v):
 		s := vm.ToDisplay(v)
@@ -74,7 +74,7 @@ func readImage(th *vm.Thread, where string, v vm.Value) (image, error) {
 			}
 		case !isNil(url):
 			img.URL = vm.ToDisplay(url)
-		case isBytes(data):
+		case lib.IsBytes(data):
 			img.Data = bytesOf(data)
 		default:
 			if img.Data, err = base64.StdEncoding.DecodeString(vm.ToDisplay(data)); err != nil {
@@ -225,11 +225,6 @@ func imagesValue(images []image) vm.Value {
 		}
 	}
 	return vm.Of(vm.NewList(out))
-}
-
-func isBytes(v vm.Value) bool {
-	_, ok := v.Object().(*lib.Bytes)
-	return ok
 }
 
 func bytesOf(v vm.Value) []byte { return v.Object().(*lib.Bytes).Data() }

@@ -285,16 +285,7 @@ func (t *httpTransport) post(ctx context.Context, msg []byte) error {
 	if err != nil {
 		return err
 	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return t.netError("POST", err)
-	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fmt.Errorf("POST %s: HTTP %s", t.url, resp.Status)
-	}
-	return nil
+	return t.postUnanswered(req)
 }
 
 func (t *httpTransport) notify(ctx context.Context, method string, params *jsonv.Object) error {
@@ -308,6 +299,12 @@ func (t *httpTransport) notify(ctx context.Context, method string, params *jsonv
 	if err != nil {
 		return err
 	}
+	return t.postUnanswered(req)
+}
+
+// postUnanswered sends req, a POST that expects no answer, and reads
+// away its body.
+func (t *httpTransport) postUnanswered(req *http.Request) error {
 	resp, err := t.client.Do(req)
 	if err != nil {
 		return t.netError("POST", err)

@@ -43,18 +43,7 @@ func (e *errTimeout) Error() string {
 var errClosed = errors.New("the client is disconnected")
 
 // fmtDuration writes d the way Harn displays durations (5s, 1m, 250ms).
-func fmtDuration(d time.Duration) string {
-	ms := d.Milliseconds()
-	switch {
-	case ms >= 3600000 && ms%3600000 == 0:
-		return strconv.FormatInt(ms/3600000, 10) + "h"
-	case ms >= 60000 && ms%60000 == 0:
-		return strconv.FormatInt(ms/60000, 10) + "m"
-	case ms >= 1000 && ms%1000 == 0:
-		return strconv.FormatInt(ms/1000, 10) + "s"
-	}
-	return strconv.FormatInt(ms, 10) + "ms"
-}
+func fmtDuration(d time.Duration) string { return vm.FormatDuration(d.Milliseconds()) }
 
 // request is the text of one JSON-RPC request (params omitted when nil).
 func request(id int64, method string, params *jsonv.Object) []byte {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
@@ -238,7 +239,7 @@ func toHarn(th *vm.Thread, x any, oid uint32) (vm.Value, error) {
 		}
 		return vm.Str(formatInterval(v)), nil
 	case [16]byte:
-		return vm.Str(formatUUID(v)), nil
+		return vm.Str(uuids.Format(v)), nil
 	case netip.Prefix:
 		if oid == pgtype.InetOID && v.Bits() == v.Addr().BitLen() {
 			return vm.Str(v.Addr().String()), nil
@@ -332,19 +333,6 @@ func formatInterval(v pgtype.Interval) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " ")
-}
-
-func formatUUID(u [16]byte) string {
-	const hexd = "0123456789abcdef"
-	var b strings.Builder
-	for i, c := range u {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b.WriteByte('-')
-		}
-		b.WriteByte(hexd[c>>4])
-		b.WriteByte(hexd[c&15])
-	}
-	return b.String()
 }
 
 // decimalBuiltin is the core area's `decimal`, which makes the decimal

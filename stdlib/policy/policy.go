@@ -57,18 +57,6 @@ func commandArg(name string, a vm.Args) (string, error) {
 	return s, nil
 }
 
-// optionsArg is the optional dict at argument i (nil when absent or nil).
-func optionsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
-	if !a.Has(i) || a.At(i).IsNil() {
-		return vm.NewDict(), nil
-	}
-	d, ok := a.Dict(i)
-	if !ok {
-		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
-	}
-	return d, nil
-}
-
 // workspaceOf is options.workspace, else the run's execution root.
 func workspaceOf(th *vm.Thread, name string, opts *vm.Dict) (string, error) {
 	if v, ok := opts.Get("workspace"); ok && !v.IsNil() {
@@ -352,7 +340,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			opts, err := optionsArg("command_risk_scan", a, 1)
+			opts, err := lib.OptionsArg("command_risk_scan", a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}

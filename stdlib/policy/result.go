@@ -174,7 +174,7 @@ func llmRiskScan(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	opts, err := optionsArg(name, a, 1)
+	opts, err := lib.OptionsArg(name, a, 1)
 	if err != nil {
 		return vm.Value{}, err
 	}

@@ -159,7 +159,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			opts, err := optionsArg(name, a, 1)
+			opts, err := lib.OptionsArg(name, a, 1)
 			if err != nil {
 				return vm.Value{}, err
 			}

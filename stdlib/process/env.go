@@ -7,8 +7,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
+	"github.com/harnlang/harn/internal/uuids"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -31,10 +31,10 @@ func init() {
 	lib.Def("uuid", "uuid()", "a random (v4) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var u [16]byte
 		rand.Read(u[:])
-		return vm.Str(formatUUID(withVersion(u, 4))), nil
+		return vm.Str(uuids.Format(withVersion(u, 4))), nil
 	})
 	lib.Def("uuid_v7", "uuid_v7()", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(formatUUID(newUUIDv7(time.Now()))), nil
+		return vm.Str(uuids.V7String()), nil
 	})
 	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
@@ -49,7 +49,7 @@ func init() {
 		h.Write([]byte(args.Text(1)))
 		var u [16]byte
 		copy(u[:], h.Sum(nil))
-		return vm.Str(formatUUID(withVersion(u, 5))), nil
+		return vm.Str(uuids.Format(withVersion(u, 5))), nil
 	})
 	lib.Def("uuid_parse", "uuid_parse(s)", "the canonical form of a UUID, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Str(0)
@@ -60,10 +60,10 @@ func init() {
 		if !ok {
 			return vm.Nil, nil
 		}
-		return vm.Str(formatUUID(u)), nil
+		return vm.Str(uuids.Format(u)), nil
 	})
 	lib.Def("uuid_nil", "uuid_nil()", "the all-zero UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(formatUUID([16]byte{})), nil
+		return vm.Str(uuids.Format([16]byte{})), nil
 	})
 	lib.Def("platform", "platform()", `the OS: "darwin", "linux", "windows", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(runtime.GOOS), nil
@@ -99,11 +99,6 @@ func withVersion(u [16]byte, version byte) [16]byte {
 	u[6] = u[6]&0x0f | version<<4
 	u[8] = u[8]&0x3f | 0x80
 	return u
-}
-
-func formatUUID(u [16]byte) string {
-	h := hex.EncodeToString(u[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // parseUUID accepts the hyphenated, simple (32 hex digits), braced and

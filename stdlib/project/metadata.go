@@ -23,7 +23,6 @@ import (
 	"errors"
 	"github.com/harnlang/harn/internal/atomicfile"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -417,7 +416,7 @@ func init() {
 				return vm.Value{}, vm.Runtimef("%s: missing argument 2 (the value)", name)
 			}
 			v := a.At(1)
-			if err := checkData(name, v, "value", 0); err != nil {
+			if err := checkData(name, v); err != nil {
 				return vm.Value{}, err
 			}
 			s := openMeta(th)
@@ -488,7 +487,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			if err := checkData(name, v, "value", 0); err != nil {
+			if err := checkData(name, v); err != nil {
 				return vm.Value{}, err
 			}
 			return v, s.set(name, key, v, sources)
@@ -677,41 +676,22 @@ func init() {
 
 // checkData accepts the values a fact gives back unchanged: nil, bools,
 // ints, finite floats, strings, and lists and dicts of them.
-func checkData(name string, v vm.Value, at string, depth int) error {
+func checkData(name string, v vm.Value) error {
 	verb, holds := "store", "facts hold"
 	if name == "compute_content_hash" {
 		verb, holds = "hash", "it hashes"
 	}
-	if depth > vm.MaxValueDepth {
+	bad, at, deep := lib.NonData(v, "value", false)
+	switch {
+	case deep:
 		return vm.Runtimef("%s: value nested too deeply (at %s)", name, at)
-	}
-	switch v.Kind() {
-	case vm.KNil, vm.KBool, vm.KInt, vm.KString:
+	case !bad.IsValid():
 		return nil
-	case vm.KFloat:
-		f, _ := v.AsFloat()
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return vm.Typef("%s: cannot %s %s (at %s): JSON has no NaN or infinity", name, verb, vm.ToDisplay(v), at)
-		}
-		return nil
+	case bad.Kind() == vm.KFloat:
+		return vm.Typef("%s: cannot %s %s (at %s): JSON has no NaN or infinity", name, verb, vm.ToDisplay(bad), at)
 	}
-	switch x := v.Object().(type) {
-	case *vm.List:
-		for i, it := range x.Items() {
-			if err := checkData(name, it, at+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	case *vm.Dict:
-		var err error
-		x.Range(func(k string, val vm.Value) bool {
-			err = checkData(name, val, at+"["+strconv.Quote(k)+"]", depth+1)
-			return err == nil
-		})
-		return err
-	case *harness.Handle:
-		return vm.Typef("%s: cannot %s a %s handle (at %s): it is authority, not data", name, verb, x.Type(), at)
+	if h, ok := bad.Object().(*harness.Handle); ok {
+		return vm.Typef("%s: cannot %s a %s handle (at %s): it is authority, not data", name, verb, h.Type(), at)
 	}
-	return vm.Typef("%s: cannot %s a %s (at %s): %s JSON data (nil, bool, int, float, string, list, dict)", name, verb, v.Type(), at, holds)
+	return vm.Typef("%s: cannot %s a %s (at %s): %s JSON data (nil, bool, int, float, string, list, dict)", name, verb, bad.Type(), at, holds)
 }

@@ -171,7 +171,7 @@ func init() {
 					return hashPath(th, name, ps.Go())
 				}
 			}
-			if err := checkData(name, v, "value", 0); err != nil {
+			if err := checkData(name, v); err != nil {
 				return vm.Value{}, err
 			}
 			return vm.Str(sha256Hex([]byte(templates.SerdeJSON(v, "")))), nil

@@ -16,6 +16,7 @@ import (
 	"time"
 	_ "time/tzdata" // IANA zones even on machines without a zoneinfo database
 
+	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -223,11 +224,12 @@ func init() {
 		}
 		return vm.Str(monthNames[t.Month()-1]), nil
 	})
-	for _, u := range []struct {
-		name string
-		ms   float64
-	}{{"duration_ms", 1}, {"duration_seconds", 1000}, {"duration_minutes", 60000}, {"duration_hours", 3600000}, {"duration_days", 86400000}} {
-		name, unit := u.name, u.ms
+	for _, u := range []struct{ name, suffix string }{
+		{"duration_ms", "ms"}, {"duration_seconds", "s"}, {"duration_minutes", "m"}, {"duration_hours", "h"}, {"duration_days", "d"},
+	} {
+		name := u.name
+		ms, _ := syntax.DurationUnitMs(u.suffix)
+		unit := float64(ms)
 		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			switch n := a.At(0).Object().(type) {
 			case vm.Int:
@@ -454,15 +456,14 @@ func durationToHuman(ms int64) string {
 		sign = "-"
 		a = uint64(-ms)
 	}
-	units := []struct {
-		suffix string
-		size   uint64
-	}{{"d", 86400000}, {"h", 3600000}, {"m", 60000}, {"s", 1000}, {"ms", 1}}
 	var parts []string
-	for _, u := range units {
-		if n := a / u.size; n > 0 {
-			parts = append(parts, strconv.FormatUint(n, 10)+u.suffix)
-			a %= u.size
+	for _, u := range syntax.DurationUnits {
+		if u.Suffix == "w" { // a human duration counts days at most
+			continue
+		}
+		if size := uint64(u.Ms); a >= size {
+			parts = append(parts, strconv.FormatUint(a/size, 10)+u.Suffix)
+			a %= size
 		}
 		if len(parts) == 3 {
 			break

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
@@ -37,7 +38,7 @@ func (r *registry) dispatch(th *vm.Thread, q request) (vm.Value, error) {
 	if contextDepth(th) >= maxNesting {
 		return vm.Value{}, vm.Runtimef("%s: %s", q.caller, nestingMsg)
 	}
-	eventID, traceID := newEventID(), newTraceID()
+	eventID, traceID := triggerspec.NewEventID(), triggerspec.NewTraceID("script")
 	ev := q.event.Set("id", vm.Str(eventID))
 	if !ev.Has("provider") {
 		ev = ev.Set("provider", vm.Str(b.provider))
@@ -121,7 +122,7 @@ func (r *registry) dispatch(th *vm.Thread, q request) (vm.Value, error) {
 			}
 			continue
 		}
-		entry := lib.DictOf("id", vm.Str(newDLQID()), "event_id", vm.Str(eventID), "binding_id", vm.Str(b.id), "binding_version", lib.IntOf(b.version),
+		entry := lib.DictOf("id", vm.Str(triggerspec.NewDLQID()), "event_id", vm.Str(eventID), "binding_id", vm.Str(b.id), "binding_version", lib.IntOf(b.version),
 			"provider", getOr(ev, "provider", vm.Str(b.provider)), "kind", getOr(ev, "kind", vm.Str(b.eventKind())), "state", vm.Str("pending"),
 			"error", vm.Str(last.err), "error_class", vm.Str(last.errorClass), "event", ev, "retry_history", vm.NewList(history))
 		dlqID = getOr(entry, "id", vm.Nil)

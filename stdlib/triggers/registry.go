@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -214,18 +213,6 @@ func (r *registry) entry(b *binding, nowMs int64) *vm.Dict {
 		"handler", lib.DictOf("kind", vm.Str("local"), "reference", vm.Str(reference(b.handler))),
 		"version", lib.IntOf(b.version), "state", vm.Str(b.state), "metrics", m)
 	return out
-}
-
-func newEventID() string { return "trigger_evt_" + newV7() }
-func newDLQID() string   { return "dlq_" + newV7() }
-func newTraceID() string { return "script_" + strings.ReplaceAll(newV7(), "-", "") }
-
-func newV7() string {
-	u, err := uuid.NewV7()
-	if err != nil {
-		u = uuid.New()
-	}
-	return u.String()
 }
 
 // usageMicros is the cost a handler result reports in `usage.cost_usd`

@@ -303,37 +303,21 @@ func checkField(name, field string, kind fieldKind, v vm.Value) error {
 			return vm.Runtimef("%s: field `at` must be an RFC 3339 timestamp, got `%s`", name, s.Go())
 		}
 	case kData:
-		return checkData(name, field, v, 0)
+		return checkData(name, field, v)
 	}
 	return nil
 }
 
 // checkData accepts JSON data: what hashes and round-trips unchanged.
-func checkData(name, at string, v vm.Value, depth int) error {
-	if depth > vm.MaxValueDepth {
+func checkData(name, at string, v vm.Value) error {
+	bad, at, deep := lib.NonData(v, at, true)
+	switch {
+	case deep:
 		return vm.Runtimef("%s: field `%s` is nested too deeply", name, at)
+	case bad.IsValid():
+		return vm.Typef("%s: field `%s` holds a %s: trust records hold JSON data", name, at, bad.Type())
 	}
-	switch v.Kind() {
-	case vm.KNil, vm.KBool, vm.KInt, vm.KFloat, vm.KString:
-		return nil
-	}
-	switch x := v.Object().(type) {
-	case *vm.List:
-		for i, it := range x.Items() {
-			if err := checkData(name, at+"["+strconv.Itoa(i)+"]", it, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	case *vm.Dict:
-		var err error
-		x.Range(func(k string, val vm.Value) bool {
-			err = checkData(name, at+"["+strconv.Quote(k)+"]", val, depth+1)
-			return err == nil
-		})
-		return err
-	}
-	return vm.Typef("%s: field `%s` holds a %s: trust records hold JSON data", name, at, v.Type())
+	return nil
 }
 
 // entryHash is the hex SHA-256 of rec's json_stringify form without its

@@ -327,3 +327,27 @@ func ReadRecords(rows Rows, backend string) ([]eventlog.Record, error) {
 	}
 	return recs, nil
 }
+
+// MaxGroup bounds the steps one transaction commits together.
+const MaxGroup = 128
+
+// NextGroup is what a backend's writer commits next in one transaction
+// (group commit): it waits for a step, then takes the steps already
+// waiting, up to MaxGroup. ok is false when quit is closed first.
+func NextGroup[T any](steps <-chan T, quit <-chan struct{}) (group []T, ok bool) {
+	select {
+	case s := <-steps:
+		group = append(group, s)
+	case <-quit:
+		return nil, false
+	}
+	for len(group) < MaxGroup {
+		select {
+		case s := <-steps:
+			group = append(group, s)
+		default:
+			return group, true
+		}
+	}
+	return group, true
+}

@@ -94,3 +94,28 @@ func BenchmarkEncodeHeaders(b *testing.B) {
 		EncodeHeaders(h)
 	}
 }
+
+// NextGroup waits for the first step, takes the ones already waiting up
+// to MaxGroup, leaves the rest for the next group, and reports a closed
+// quit once nothing is waiting.
+func TestNextGroup(t *testing.T) {
+	steps, quit := make(chan int, MaxGroup+3), make(chan struct{})
+	for i := range MaxGroup + 3 {
+		steps <- i
+	}
+	g, ok := NextGroup(steps, quit)
+	if !ok || len(g) != MaxGroup || g[0] != 0 || g[MaxGroup-1] != MaxGroup-1 {
+		t.Fatalf("first group: %d steps from %v, ok %v; want the first %d", len(g), g[:1], ok, MaxGroup)
+	}
+	if g, ok = NextGroup(steps, quit); !ok || len(g) != 3 || g[0] != MaxGroup {
+		t.Fatalf("second group %v, ok %v; want the 3 left", g, ok)
+	}
+	go func() { steps <- 7 }()
+	if g, ok = NextGroup(steps, quit); !ok || len(g) != 1 || g[0] != 7 {
+		t.Fatalf("a group waited for %v, ok %v; want [7]", g, ok)
+	}
+	close(quit)
+	if g, ok = NextGroup(steps, quit); ok || g != nil {
+		t.Fatalf("after quit: %v, ok %v", g, ok)
+	}
+}

@@ -49,6 +49,12 @@ func (b *Bytes) EqualTo(o vm.Value) bool {
 // KeyBytes is the structural key `b<lower hex>;`.
 func (b *Bytes) KeyBytes() string { return "b" + hex.EncodeToString(b.data) + ";" }
 
+// IsBytes reports whether v is a bytes value.
+func IsBytes(v vm.Value) bool {
+	_, ok := v.Object().(*Bytes)
+	return ok
+}
+
 // BytesOf is the content of a bytes value or a string; ok is false for
 // any other kind.
 func BytesOf(v vm.Value) ([]byte, bool) {

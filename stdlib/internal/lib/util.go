@@ -30,6 +30,20 @@ func DictOf(kv ...any) *vm.Dict {
 	return b.Build()
 }
 
+// OptionsArg is the options dict at argument i of builtin name: an
+// empty dict when the argument is absent or nil, a runtime error when it
+// is anything else.
+func OptionsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
+	if !a.Has(i) || a.At(i).IsNil() {
+		return vm.NewDict(), nil
+	}
+	d, ok := a.Dict(i)
+	if !ok {
+		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
+	}
+	return d, nil
+}
+
 // ArgCountError is the `[T] NAME requires N arguments` failure.
 func ArgCountError(name string, n int) error {
 	if n == 1 {

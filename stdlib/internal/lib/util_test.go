@@ -1,0 +1,25 @@
+package lib
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn/vm"
+)
+
+// An options argument that is absent or nil is an empty dict, a dict is
+// itself, anything else is an error naming the builtin and the argument.
+func TestOptionsArg(t *testing.T) {
+	given := vm.NewDict().Set("k", vm.IntOf(1))
+	for _, a := range []vm.Args{{}, {vm.Str("x")}, {vm.Str("x"), vm.Nil}} {
+		if d, err := OptionsArg("f", a, 1); err != nil || d.Len() != 0 {
+			t.Errorf("OptionsArg(%v) = %v, %v; want an empty dict", a, d, err)
+		}
+	}
+	if d, err := OptionsArg("f", vm.Args{vm.Str("x"), vm.Of(given)}, 1); err != nil || d != given {
+		t.Errorf("OptionsArg of a dict = %v, %v; want the dict", d, err)
+	}
+	_, err := OptionsArg("f", vm.Args{vm.Str("x"), vm.IntOf(3)}, 1)
+	if err == nil || err.Error() != "Runtime error: f: expected dict at argument 2, got int" {
+		t.Errorf("OptionsArg of an int: error %v", err)
+	}
+}
