@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -85,8 +86,28 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 		f.raise(RaisePlain, "Undefined variable: "+id.Name)
 		f.depth++
 	default:
-		f.emit(LOAD_NAME, f.name(id.Name))
+		f.emit(LOAD_NAME, f.nameWithLocals(id))
 	}
+}
+
+// nameWithLocals is the name index of an undefined name read at id,
+// remembering the local variables visible there for the error's "did you
+// mean" (docs/spec/language.md §3.2).
+func (f *fcomp) nameWithLocals(id *syntax.Ident) int {
+	k := f.name(id.Name)
+	locals := f.c.info.LocalNames[id]
+	if len(locals) == 0 {
+		return k
+	}
+	if f.fn.LocalNames == nil {
+		f.fn.LocalNames = map[int][]string{}
+	}
+	for _, n := range locals {
+		if !slices.Contains(f.fn.LocalNames[k], n) {
+			f.fn.LocalNames[k] = append(f.fn.LocalNames[k], n)
+		}
+	}
+	return k
 }
 
 // ownable reports whether a variable may hold a collection updated in

@@ -134,6 +134,11 @@ type Info struct {
 	// to_string by name (docs/spec/language.md §1.7), so a user function
 	// or closure of that name takes over from the builtin.
 	InterpToString map[*syntax.InterpString]*Ref
+	// LocalNames holds, for each read of an undefined name inside a
+	// function, the local names visible there: with the module globals
+	// and builtins known at run time they are what the "did you mean" of
+	// the Undefined variable error may offer (docs/spec/language.md §3.2).
+	LocalNames map[*syntax.Ident][]string
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List

@@ -22,6 +22,7 @@ func File(f *syntax.File, opts Options) *Info {
 			ConstRedeclared: map[syntax.Node]bool{},
 			PipelineBodies:  map[*syntax.PipelineDecl][]syntax.Stmt{},
 			InterpToString:  map[*syntax.InterpString]*Ref{},
+			LocalNames:      map[*syntax.Ident][]string{},
 		},
 		enums:    map[string]bool{"Result": true},
 		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
@@ -423,7 +424,56 @@ func (r *resolver) use(id *syntax.Ident) {
 			msg += " (did you mean `" + s + "`?)"
 		}
 		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
+		if locals := r.localNames(); len(locals) > 0 {
+			r.info.LocalNames[id] = locals
+		}
 	}
+}
+
+// localPipeName turns the target of `x |> "name"` into the identifier
+// name when name is a function declared in a local scope: piping into a
+// string calls the function of that name (docs/spec/language.md §2.8),
+// which the run time looks for among the module's globals and the
+// builtins, where a local function is not.
+func (r *resolver) localPipeName(f syntax.Expr) syntax.Expr {
+	s, ok := f.(*syntax.StringLit)
+	if !ok {
+		return f
+	}
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		scopes := r.stack[depth].scopes
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				return f
+			}
+			if b := scopes[i].names[s.Value]; b != nil {
+				if b.Kind != KFn {
+					return f
+				}
+				return &syntax.Ident{At: s.At, Name: s.Value}
+			}
+		}
+	}
+	return f
+}
+
+// localNames lists the local variables visible from the current position,
+// in every enclosing function (the top-level scope of the main chunk holds
+// globals, which the run time lists itself once they are bound).
+func (r *resolver) localNames() []string {
+	var names []string
+	for depth, fs := range r.stack {
+		for i, sc := range fs.scopes {
+			if depth == 0 && i == 0 {
+				continue
+			}
+			for n := range sc.names {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // interpToString records the binding an interpolated string's holes are
@@ -966,6 +1016,7 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.F)
 			r.leaveFunc()
 		} else {
+			r.replace(&e.F, r.localPipeName(e.F))
 			r.expr(e.F)
 		}
 	case *syntax.MemberExpr:
