@@ -147,9 +147,16 @@ func (f *fcomp) prologue(params []*syntax.Param) {
 // block (or the fn itself, recursively) share them.
 func (f *fcomp) hoistCells(stmts []syntax.Stmt) {
 	for _, s := range stmts {
-		if d, ok := s.(*syntax.FnDecl); ok {
+		switch d := s.(type) {
+		case *syntax.FnDecl:
 			if b := f.c.info.Decl(d, d.Name); b != nil && b.Hoisted && b.Scope == resolve.Cell {
 				f.emit(MAKE_CELL, b.Index)
+			}
+		case *syntax.LetStmt:
+			if p, ok := d.Pattern.(*syntax.IdentPattern); ok {
+				if b := f.c.info.Decl(p, p.Name); b != nil && b.Forward && b.Scope == resolve.Cell {
+					f.emit(MAKE_CELL, b.Index)
+				}
 			}
 		}
 	}

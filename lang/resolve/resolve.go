@@ -79,6 +79,7 @@ type Binding struct {
 	Used      bool        // read at least once
 	Hoisted   bool        // a local fn whose binding exists before its declaration runs
 	EarlyCell bool        // a local `let f = { … f() … }`: its cell exists before the closure is made
+	Forward   bool        // a local `let` a call above its declaration refers to: its cell is made when its block starts
 	FirstPos  syntax.Pos  // globals: position of the first top-level declaration
 	PathRoot  bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
 	Reassign  bool        // assigned after declaration

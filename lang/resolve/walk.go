@@ -35,8 +35,13 @@ func File(f *syntax.File, opts Options) *Info {
 
 type scope struct {
 	names map[string]*Binding
-	fns   map[string]bool              // names hoisted as local fns in this scope
-	impls map[string]*syntax.ImplBlock // impl blocks of this scope, by struct name (impls.go)
+	fns   map[string]bool // names hoisted as local fns in this scope
+	// later holds the names a `let`/`var`/`const` of this block declares
+	// further down (the first such declaration of each), and forward the
+	// bindings a call above its declaration already refers to (forwardCall)
+	later   map[string]syntax.Node
+	forward map[string]*Binding
+	impls   map[string]*syntax.ImplBlock // impl blocks of this scope, by struct name (impls.go)
 }
 
 type funcState struct {
@@ -268,6 +273,17 @@ func (r *resolver) declare(name string, kind Kind, pos syntax.Pos, node syntax.N
 			return b
 		}
 	}
+	if b := sc.forward[name]; b != nil && b.Decl == node {
+		// a call above this declaration already refers to the binding
+		delete(sc.forward, name)
+		b.Kind, b.Pos = kind, pos
+		sc.names[name] = b
+		r.info.decls[declKey{node, name}] = b
+		return b
+	}
+	if sc.later[name] == node {
+		delete(sc.later, name)
+	}
 	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Local, Index: len(fs.fn.Locals), Func: fs.fn}
 	b.Shadows = r.outerLocal(name)
 	fs.fn.Locals = append(fs.fn.Locals, b)
@@ -306,6 +322,16 @@ func (r *resolver) hoistFns(stmts []syntax.Stmt) {
 	fs := r.cur()
 	sc := fs.scopes[len(fs.scopes)-1]
 	for _, s := range stmts {
+		if l, ok := s.(*syntax.LetStmt); ok {
+			if p, ok := l.Pattern.(*syntax.IdentPattern); ok && p.Name != "_" {
+				if sc.later == nil {
+					sc.later = map[string]syntax.Node{}
+				}
+				if _, dup := sc.later[p.Name]; !dup {
+					sc.later[p.Name] = p
+				}
+			}
+		}
 		if d, ok := s.(*syntax.FnDecl); ok {
 			if sc.fns == nil {
 				sc.fns = map[string]bool{}
@@ -430,6 +456,45 @@ func (r *resolver) use(id *syntax.Ident) {
 	}
 }
 
+// forwardCall resolves a call of name to a local `let`/`var`/`const` of an
+// enclosing block that is declared further down. Function names are
+// late-bound (docs/spec/language.md §3.4): a closure made before the
+// declaration calls the variable's closure once it holds one, else the
+// builtin of that name, as a function calls a top-level variable declared
+// after it. The binding lives in a cell made when its block starts, so the
+// calling closure shares it (a Forward binding).
+func (r *resolver) forwardCall(name string) *Ref {
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		fs := r.stack[depth]
+		for i := len(fs.scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				return nil
+			}
+			sc := fs.scopes[i]
+			b := sc.forward[name]
+			if b == nil {
+				node, ok := sc.later[name]
+				if !ok {
+					continue
+				}
+				b = &Binding{Name: name, Kind: KLet, Pos: node.Position(), Decl: node, Scope: Local,
+					Index: len(fs.fn.Locals), Func: fs.fn, Captured: true, Forward: true}
+				fs.fn.Locals = append(fs.fn.Locals, b)
+				if sc.forward == nil {
+					sc.forward = map[string]*Binding{}
+				}
+				sc.forward[name] = b
+				delete(sc.later, name)
+			}
+			if depth == len(r.stack)-1 {
+				return &Ref{Binding: b, Scope: Local, Index: b.Index, Name: name}
+			}
+			return &Ref{Binding: b, Scope: Free, Index: r.addFree(r.cur().fn, b), Name: name}
+		}
+	}
+	return nil
+}
+
 // localPipeName turns the target of `x |> "name"` into the identifier
 // name when name is a function declared in a local scope: piping into a
 // string calls the function of that name (docs/spec/language.md §2.8),
@@ -501,6 +566,13 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			b := r.info.Globals[i]
 			b.Used = true
 			r.info.Refs[id] = &Ref{Binding: b, Scope: Hidden, Index: i, Name: id.Name}
+		}
+	}
+	if ref.Scope == Undefined || ref.Scope == Universal {
+		if fwd := r.forwardCall(id.Name); fwd != nil {
+			fwd.Binding.Used = true
+			r.info.Refs[id] = fwd
+			return
 		}
 	}
 	if ref.Scope == Undefined {
