@@ -348,10 +348,8 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if t.Name == "decimal" && len(t.Args) == 0 { // a value kind of its own (docs/spec/newer.md §2.4)
 			return &RType{Kind: "decimal", Name: "decimal"}
 		}
-		for _, it := range c.file.Items {
-			if in, ok := it.(*syntax.InterfaceDecl); ok && in.Name == t.Name {
-				return &RType{Kind: "interface", Name: t.Name}
-			}
+		if c.isInterface(t.Name) {
+			return &RType{Kind: "interface", Name: t.Name}
 		}
 	}
 	return nil
