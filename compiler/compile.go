@@ -153,6 +153,12 @@ func (c *compiler) collectAliases(items []syntax.Stmt) {
 			c.aliases[t.Name] = t
 		}
 	}
+	// an alias declared in a body serves where no top-level one has its name
+	for _, t := range syntax.InnerTypeDecls(items) {
+		if _, dup := c.aliases[t.Name]; !dup {
+			c.aliases[t.Name] = t
+		}
+	}
 }
 
 func (c *compiler) errorf(pos syntax.Pos, format string, args ...any) {

@@ -151,6 +151,11 @@ func (r *resolver) run() {
 			r.aliases[t.Name] = t
 		}
 	}
+	for _, t := range syntax.InnerTypeDecls(r.file.Items) {
+		if _, dup := r.aliases[t.Name]; !dup {
+			r.aliases[t.Name] = t
+		}
+	}
 	// Pass 1: every top-level declaration is a global, so functions may
 	// refer to globals declared after them (late binding).
 	for _, it := range r.file.Items {

@@ -87,3 +87,25 @@ func (l *stmtLists) inExpr(e Node) {
 		add(n.Default)
 	}
 }
+
+// InnerTypeDecls lists the type aliases declared inside function, pipeline
+// and block bodies (not at top level), in source order.
+func InnerTypeDecls(items []Stmt) []*TypeDecl {
+	var out []*TypeDecl
+	var walk func([]Stmt, bool)
+	walk = func(stmts []Stmt, top bool) {
+		for _, s := range stmts {
+			if t, ok := s.(*TypeDecl); ok {
+				if !top {
+					out = append(out, t)
+				}
+				continue
+			}
+			for _, inner := range NestedStmts(s) {
+				walk(inner, false)
+			}
+		}
+	}
+	walk(items, true)
+	return out
+}
