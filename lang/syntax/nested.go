@@ -5,7 +5,8 @@ package syntax
 // guard's else, defer, mutex, scope and cost-route blocks, and of the
 // block forms (if/else chains, try, catch and finally, match arms,
 // retry, deadline, select cases) that an expression statement, a
-// binding's or assignment's value or a return value is. Closure
+// binding's or assignment's value or a return value is, and the bodies
+// of a closure, `spawn` or `parallel` that is such a value. Closure
 // bodies inside other expressions are not included. Passes that collect
 // the declarations written anywhere in a file (structs, enums, type
 // aliases) walk a file with it, so a `struct` declared inside an `if`
@@ -85,6 +86,12 @@ func (l *stmtLists) inExpr(e Node) {
 		}
 		add(n.TimeoutBody)
 		add(n.Default)
+	case *ClosureLit:
+		add(n.Body)
+	case *SpawnExpr:
+		add(n.Body)
+	case *ParallelExpr:
+		add(n.Body)
 	}
 }
 
