@@ -1,8 +1,9 @@
 package syntax
 
 // NestedStmts returns the statement lists written directly inside s, in
-// source order: the bodies of fn and pipeline declarations, of loops,
-// guard's else, defer, mutex, scope and cost-route blocks, and of the
+// source order: the bodies of fn and pipeline declarations and of impl
+// methods, of loops, guard's else, defer, mutex, scope and cost-route
+// blocks, and of the
 // block forms (if/else chains, try, catch and finally, match arms,
 // retry, deadline, select cases) that an expression statement, a
 // binding's or assignment's value or a return value is, and the bodies
@@ -19,6 +20,10 @@ func NestedStmts(s Stmt) [][]Stmt {
 		add(n.Body)
 	case *PipelineDecl:
 		add(n.Body)
+	case *ImplBlock:
+		for _, m := range n.Methods {
+			add(m.Body)
+		}
 	case *ForStmt:
 		add(n.Body)
 	case *WhileStmt:
