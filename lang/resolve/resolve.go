@@ -140,6 +140,10 @@ type Info struct {
 	// and builtins known at run time they are what the "did you mean" of
 	// the Undefined variable error may offer (docs/spec/language.md §3.2).
 	LocalNames map[*syntax.Ident][]string
+	// PipeFns holds, for `x |> v` inside a function where v is a
+	// variable, the local functions declared above the pipe: v holding
+	// the name of one of them calls it (docs/spec/language.md §2.8).
+	PipeFns map[*syntax.PipeExpr][]*Ref
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List

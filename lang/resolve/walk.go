@@ -527,6 +527,50 @@ func (r *resolver) localPipeName(f syntax.Expr) syntax.Expr {
 	return f
 }
 
+// pipeFns records, for `x |> v` with v a variable, the local functions
+// declared above the pipe (innermost first for each name), which a string
+// in v may name.
+func (r *resolver) pipeFns(e *syntax.PipeExpr) {
+	id, ok := e.F.(*syntax.Ident)
+	if !ok {
+		return
+	}
+	if ref := r.info.Refs[id]; ref == nil || ref.Binding == nil || ref.Binding.Kind == KFn {
+		return
+	}
+	seen := map[string]bool{}
+	var refs []*Ref
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		scopes := r.stack[depth].scopes
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				continue
+			}
+			for name, b := range scopes[i].names {
+				if seen[name] {
+					continue
+				}
+				seen[name] = true
+				if b.Kind == KFn && posBefore(b.Pos, e.At) {
+					refs = append(refs, r.lookup(name))
+				}
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return
+	}
+	slices.SortFunc(refs, func(a, b *Ref) int { return strings.Compare(a.Name, b.Name) })
+	if r.info.PipeFns == nil {
+		r.info.PipeFns = map[*syntax.PipeExpr][]*Ref{}
+	}
+	r.info.PipeFns[e] = refs
+}
+
+func posBefore(a, b syntax.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
 // localNames lists the local variables visible from the current position,
 // in every enclosing function (the top-level scope of the main chunk holds
 // globals, which the run time lists itself once they are bound).
@@ -1095,6 +1139,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		} else {
 			r.replace(&e.F, r.localPipeName(e.F))
 			r.expr(e.F)
+			r.pipeFns(e)
 		}
 	case *syntax.MemberExpr:
 		r.replace(&e.X, r.nsEnum(e.X))
