@@ -127,6 +127,9 @@ type compiler struct {
 	types       *types.Env
 	// structRT caches the run-time check of each struct type.
 	structRT map[string]*RType
+	// interfaces names the interfaces declared anywhere in the file
+	// (built on first use by isInterface).
+	interfaces map[string]bool
 	// strs interns the program's names and string constants, so a struct
 	// field name and the property reads of it share one string: the VM's
 	// field cache (vm/cache.go) then matches them by pointer.
@@ -147,6 +150,12 @@ func (c *compiler) intern(s string) string {
 func (c *compiler) collectAliases(items []syntax.Stmt) {
 	for _, it := range items {
 		if t, ok := it.(*syntax.TypeDecl); ok {
+			c.aliases[t.Name] = t
+		}
+	}
+	// an alias declared in a body serves where no top-level one has its name
+	for _, t := range syntax.InnerTypeDecls(items) {
+		if _, dup := c.aliases[t.Name]; !dup {
 			c.aliases[t.Name] = t
 		}
 	}
@@ -456,4 +465,26 @@ func (c *compiler) importedStruct(name string) *syntax.StructDecl {
 		return sd
 	}
 	return nil
+}
+
+// isInterface reports whether the file declares an interface called name,
+// at top level or inside a function or pipeline body.
+func (c *compiler) isInterface(name string) bool {
+	if c.interfaces == nil {
+		c.interfaces = map[string]bool{}
+		var walk func([]syntax.Stmt)
+		walk = func(stmts []syntax.Stmt) {
+			for _, s := range stmts {
+				if in, ok := s.(*syntax.InterfaceDecl); ok {
+					c.interfaces[in.Name] = true
+					continue
+				}
+				for _, inner := range syntax.NestedStmts(s) {
+					walk(inner)
+				}
+			}
+		}
+		walk(c.file.Items)
+	}
+	return c.interfaces[name]
 }

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -85,8 +86,28 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 		f.raise(RaisePlain, "Undefined variable: "+id.Name)
 		f.depth++
 	default:
-		f.emit(LOAD_NAME, f.name(id.Name))
+		f.emit(LOAD_NAME, f.nameWithLocals(id))
 	}
+}
+
+// nameWithLocals is the name index of an undefined name read at id,
+// remembering the local variables visible there for the error's "did you
+// mean" (docs/spec/language.md §3.2).
+func (f *fcomp) nameWithLocals(id *syntax.Ident) int {
+	k := f.name(id.Name)
+	locals := f.c.info.LocalNames[id]
+	if len(locals) == 0 {
+		return k
+	}
+	if f.fn.LocalNames == nil {
+		f.fn.LocalNames = map[int][]string{}
+	}
+	for _, n := range locals {
+		if !slices.Contains(f.fn.LocalNames[k], n) {
+			f.fn.LocalNames[k] = append(f.fn.LocalNames[k], n)
+		}
+	}
+	return k
 }
 
 // ownable reports whether a variable may hold a collection updated in
@@ -730,6 +751,27 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	}
 }
 
+// pipeLocalFn replaces the pipe target on the stack, a string naming one
+// of the local functions declared above the pipe, by that function
+// (docs/spec/language.md §2.8: piping into a string calls the function of
+// that name; the run time finds module functions and builtins by itself).
+func (f *fcomp) pipeLocalFn(e *syntax.PipeExpr) {
+	var ends []int
+	for _, ref := range f.c.info.PipeFns[e] {
+		f.emit(DUP)
+		f.pushString(ref.Name)
+		f.emit(EQ)
+		next := f.emit(JUMP_IF_FALSE, 0)
+		f.emit(POP)
+		f.loadRef(&syntax.Ident{At: e.At, Name: ref.Name}, ref)
+		ends = append(ends, f.emit(JUMP, 0))
+		f.patchHere(next)
+	}
+	for _, j := range ends {
+		f.patchHere(j)
+	}
+}
+
 func posBefore(a, b syntax.Pos) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
@@ -739,6 +781,7 @@ func posBefore(a, b syntax.Pos) bool {
 func (f *fcomp) pipeTarget(e *syntax.PipeExpr) {
 	if !resolve.HasPlaceholder(e.F) {
 		f.expr(e.F)
+		f.pipeLocalFn(e)
 		return
 	}
 	g := f.c.newFunc("", FuncClosure, f.c.info.Funcs[e], e.At.Line)

@@ -147,9 +147,16 @@ func (f *fcomp) prologue(params []*syntax.Param) {
 // block (or the fn itself, recursively) share them.
 func (f *fcomp) hoistCells(stmts []syntax.Stmt) {
 	for _, s := range stmts {
-		if d, ok := s.(*syntax.FnDecl); ok {
+		switch d := s.(type) {
+		case *syntax.FnDecl:
 			if b := f.c.info.Decl(d, d.Name); b != nil && b.Hoisted && b.Scope == resolve.Cell {
 				f.emit(MAKE_CELL, b.Index)
+			}
+		case *syntax.LetStmt:
+			if p, ok := d.Pattern.(*syntax.IdentPattern); ok {
+				if b := f.c.info.Decl(p, p.Name); b != nil && b.Forward && b.Scope == resolve.Cell {
+					f.emit(MAKE_CELL, b.Index)
+				}
 			}
 		}
 	}
@@ -341,10 +348,8 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if t.Name == "decimal" && len(t.Args) == 0 { // a value kind of its own (docs/spec/newer.md §2.4)
 			return &RType{Kind: "decimal", Name: "decimal"}
 		}
-		for _, it := range c.file.Items {
-			if in, ok := it.(*syntax.InterfaceDecl); ok && in.Name == t.Name {
-				return &RType{Kind: "interface", Name: t.Name}
-			}
+		if c.isInterface(t.Name) {
+			return &RType{Kind: "interface", Name: t.Name}
 		}
 	}
 	return nil

@@ -74,9 +74,13 @@ type Func struct {
 	Code      []int32
 	Consts    []any
 	Names     []string
-	Funcs     []*Func
-	FreeVars  []FreeVar
-	Lines     []LineEntry
+	// LocalNames holds, by the index in Names of a name read as an
+	// undefined variable (LOAD_NAME), the local variables visible where
+	// it is read, for the error's "did you mean" (docs/spec/language.md §3.2).
+	LocalNames map[int][]string
+	Funcs      []*Func
+	FreeVars   []FreeVar
+	Lines      []LineEntry
 	// NumCaches counts the inline cache slots the VM keeps for this
 	// function: one per method call and property read site (the c
 	// operand of CALL_METHOD and GET_PROP).

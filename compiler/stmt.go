@@ -64,7 +64,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.exprStmt(s.X)
 	case *syntax.LetStmt:
 		if p, ok := s.Pattern.(*syntax.IdentPattern); ok {
-			if b := f.c.info.Decl(p, p.Name); b != nil && b.EarlyCell && b.Scope == resolve.Cell {
+			if b := f.c.info.Decl(p, p.Name); b != nil && b.EarlyCell && !b.Forward && b.Scope == resolve.Cell {
 				// The closure captures the cell it is then stored into.
 				f.emit(MAKE_CELL, b.Index)
 			}
@@ -227,7 +227,7 @@ func (f *fcomp) storeDecl(b *resolve.Binding, globalKind int) {
 	case resolve.Global:
 		f.emit(DEF_GLOBAL, b.Index, globalKind)
 	case resolve.Cell:
-		if !b.Hoisted && !b.EarlyCell {
+		if !b.Hoisted && !b.EarlyCell && !b.Forward {
 			f.emit(MAKE_CELL, b.Index)
 		}
 		f.emit(STORE_CELL, b.Index)

@@ -260,7 +260,7 @@ loop:
 				v = th.universal(name)
 			}
 			if !v.IsValid() {
-				err = th.undefinedVariable(name, cl.Module)
+				err = th.undefinedVariable(name, cl.Module, rt.fn.LocalNames[int(code[pc])]...)
 				break loop
 			}
 			stack[sp] = v
@@ -1827,9 +1827,12 @@ func (th *Thread) unboundGlobal(m *Module, g int) (Value, error) {
 	return Value{}, th.undefinedVariable(name, m)
 }
 
-func (th *Thread) undefinedVariable(name string, m *Module) *Error {
+// undefinedVariable is the error of reading name, unbound; locals are
+// the local variables visible where it is read, which the "did you mean"
+// may offer beside the module's bound globals and the builtins.
+func (th *Thread) undefinedVariable(name string, m *Module, locals ...string) *Error {
 	msg := "Undefined variable: " + name
-	if s := diag.Suggest(name, th.knownNames(m)); s != "" {
+	if s := diag.Suggest(name, append(th.knownNames(m), locals...)); s != "" {
 		return Runtimef("%s (did you mean `%s`?)", msg, s)
 	}
 	return Plainf("%s", msg)

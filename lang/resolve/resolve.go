@@ -79,6 +79,7 @@ type Binding struct {
 	Used      bool        // read at least once
 	Hoisted   bool        // a local fn whose binding exists before its declaration runs
 	EarlyCell bool        // a local `let f = { … f() … }`: its cell exists before the closure is made
+	Forward   bool        // a local `let` a call above its declaration refers to: its cell is made when its block starts
 	FirstPos  syntax.Pos  // globals: position of the first top-level declaration
 	PathRoot  bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
 	Reassign  bool        // assigned after declaration
@@ -134,6 +135,15 @@ type Info struct {
 	// to_string by name (docs/spec/language.md §1.7), so a user function
 	// or closure of that name takes over from the builtin.
 	InterpToString map[*syntax.InterpString]*Ref
+	// LocalNames holds, for each read of an undefined name inside a
+	// function, the local names visible there: with the module globals
+	// and builtins known at run time they are what the "did you mean" of
+	// the Undefined variable error may offer (docs/spec/language.md §3.2).
+	LocalNames map[*syntax.Ident][]string
+	// PipeFns holds, for `x |> v` inside a function where v is a
+	// variable, the local functions declared above the pipe: v holding
+	// the name of one of them calls it (docs/spec/language.md §2.8).
+	PipeFns map[*syntax.PipeExpr][]*Ref
 	// Module is true for a file loaded by import (Options.Module).
 	Module   bool
 	Errors   diag.List

@@ -22,6 +22,7 @@ func File(f *syntax.File, opts Options) *Info {
 			ConstRedeclared: map[syntax.Node]bool{},
 			PipelineBodies:  map[*syntax.PipelineDecl][]syntax.Stmt{},
 			InterpToString:  map[*syntax.InterpString]*Ref{},
+			LocalNames:      map[*syntax.Ident][]string{},
 		},
 		enums:    map[string]bool{"Result": true},
 		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
@@ -34,8 +35,13 @@ func File(f *syntax.File, opts Options) *Info {
 
 type scope struct {
 	names map[string]*Binding
-	fns   map[string]bool              // names hoisted as local fns in this scope
-	impls map[string]*syntax.ImplBlock // impl blocks of this scope, by struct name (impls.go)
+	fns   map[string]bool // names hoisted as local fns in this scope
+	// later holds the names a `let`/`var`/`const` of this block declares
+	// further down (the first such declaration of each), and forward the
+	// bindings a call above its declaration already refers to (forwardCall)
+	later   map[string]syntax.Node
+	forward map[string]*Binding
+	impls   map[string]*syntax.ImplBlock // impl blocks of this scope, by struct name (impls.go)
 }
 
 type funcState struct {
@@ -142,6 +148,11 @@ func (r *resolver) run() {
 	}
 	for _, it := range r.file.Items {
 		if t, ok := it.(*syntax.TypeDecl); ok {
+			r.aliases[t.Name] = t
+		}
+	}
+	for _, t := range syntax.InnerTypeDecls(r.file.Items) {
+		if _, dup := r.aliases[t.Name]; !dup {
 			r.aliases[t.Name] = t
 		}
 	}
@@ -267,6 +278,17 @@ func (r *resolver) declare(name string, kind Kind, pos syntax.Pos, node syntax.N
 			return b
 		}
 	}
+	if b := sc.forward[name]; b != nil && b.Decl == node {
+		// a call above this declaration already refers to the binding
+		delete(sc.forward, name)
+		b.Kind, b.Pos = kind, pos
+		sc.names[name] = b
+		r.info.decls[declKey{node, name}] = b
+		return b
+	}
+	if sc.later[name] == node {
+		delete(sc.later, name)
+	}
 	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Local, Index: len(fs.fn.Locals), Func: fs.fn}
 	b.Shadows = r.outerLocal(name)
 	fs.fn.Locals = append(fs.fn.Locals, b)
@@ -305,6 +327,16 @@ func (r *resolver) hoistFns(stmts []syntax.Stmt) {
 	fs := r.cur()
 	sc := fs.scopes[len(fs.scopes)-1]
 	for _, s := range stmts {
+		if l, ok := s.(*syntax.LetStmt); ok {
+			if p, ok := l.Pattern.(*syntax.IdentPattern); ok && p.Name != "_" {
+				if sc.later == nil {
+					sc.later = map[string]syntax.Node{}
+				}
+				if _, dup := sc.later[p.Name]; !dup {
+					sc.later[p.Name] = p
+				}
+			}
+		}
 		if d, ok := s.(*syntax.FnDecl); ok {
 			if sc.fns == nil {
 				sc.fns = map[string]bool{}
@@ -423,7 +455,139 @@ func (r *resolver) use(id *syntax.Ident) {
 			msg += " (did you mean `" + s + "`?)"
 		}
 		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
+		if locals := r.localNames(); len(locals) > 0 {
+			r.info.LocalNames[id] = locals
+		}
 	}
+}
+
+// forwardCall resolves a call of name to a local `let`/`var`/`const` of an
+// enclosing block that is declared further down. Function names are
+// late-bound (docs/spec/language.md §3.4): a closure made before the
+// declaration calls the variable's closure once it holds one, else the
+// builtin of that name, as a function calls a top-level variable declared
+// after it. The binding lives in a cell made when its block starts, so the
+// calling closure shares it (a Forward binding).
+func (r *resolver) forwardCall(name string) *Ref {
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		fs := r.stack[depth]
+		for i := len(fs.scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				return nil
+			}
+			sc := fs.scopes[i]
+			b := sc.forward[name]
+			if b == nil {
+				node, ok := sc.later[name]
+				if !ok {
+					continue
+				}
+				b = &Binding{Name: name, Kind: KLet, Pos: node.Position(), Decl: node, Scope: Local,
+					Index: len(fs.fn.Locals), Func: fs.fn, Captured: true, Forward: true}
+				fs.fn.Locals = append(fs.fn.Locals, b)
+				if sc.forward == nil {
+					sc.forward = map[string]*Binding{}
+				}
+				sc.forward[name] = b
+				delete(sc.later, name)
+			}
+			if depth == len(r.stack)-1 {
+				return &Ref{Binding: b, Scope: Local, Index: b.Index, Name: name}
+			}
+			return &Ref{Binding: b, Scope: Free, Index: r.addFree(r.cur().fn, b), Name: name}
+		}
+	}
+	return nil
+}
+
+// localPipeName turns the target of `x |> "name"` into the identifier
+// name when name is a function declared in a local scope: piping into a
+// string calls the function of that name (docs/spec/language.md §2.8),
+// which the run time looks for among the module's globals and the
+// builtins, where a local function is not.
+func (r *resolver) localPipeName(f syntax.Expr) syntax.Expr {
+	s, ok := f.(*syntax.StringLit)
+	if !ok {
+		return f
+	}
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		scopes := r.stack[depth].scopes
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				return f
+			}
+			if b := scopes[i].names[s.Value]; b != nil {
+				if b.Kind != KFn {
+					return f
+				}
+				return &syntax.Ident{At: s.At, Name: s.Value}
+			}
+		}
+	}
+	return f
+}
+
+// pipeFns records, for `x |> v` with v a variable, the local functions
+// declared above the pipe (innermost first for each name), which a string
+// in v may name.
+func (r *resolver) pipeFns(e *syntax.PipeExpr) {
+	id, ok := e.F.(*syntax.Ident)
+	if !ok {
+		return
+	}
+	if ref := r.info.Refs[id]; ref == nil || ref.Binding == nil || ref.Binding.Kind == KFn {
+		return
+	}
+	seen := map[string]bool{}
+	var refs []*Ref
+	for depth := len(r.stack) - 1; depth >= 0; depth-- {
+		scopes := r.stack[depth].scopes
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if depth == 0 && i == 0 {
+				continue
+			}
+			for name, b := range scopes[i].names {
+				if seen[name] {
+					continue
+				}
+				seen[name] = true
+				if b.Kind == KFn && posBefore(b.Pos, e.At) {
+					refs = append(refs, r.lookup(name))
+				}
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return
+	}
+	slices.SortFunc(refs, func(a, b *Ref) int { return strings.Compare(a.Name, b.Name) })
+	if r.info.PipeFns == nil {
+		r.info.PipeFns = map[*syntax.PipeExpr][]*Ref{}
+	}
+	r.info.PipeFns[e] = refs
+}
+
+func posBefore(a, b syntax.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// localNames lists the local variables visible from the current position,
+// in every enclosing function (the top-level scope of the main chunk holds
+// globals, which the run time lists itself once they are bound).
+func (r *resolver) localNames() []string {
+	var names []string
+	for depth, fs := range r.stack {
+		for i, sc := range fs.scopes {
+			if depth == 0 && i == 0 {
+				continue
+			}
+			for n := range sc.names {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // interpToString records the binding an interpolated string's holes are
@@ -451,6 +615,13 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			b := r.info.Globals[i]
 			b.Used = true
 			r.info.Refs[id] = &Ref{Binding: b, Scope: Hidden, Index: i, Name: id.Name}
+		}
+	}
+	if ref.Scope == Undefined || ref.Scope == Universal {
+		if fwd := r.forwardCall(id.Name); fwd != nil {
+			fwd.Binding.Used = true
+			r.info.Refs[id] = fwd
+			return
 		}
 	}
 	if ref.Scope == Undefined {
@@ -978,7 +1149,9 @@ func (r *resolver) expr(e syntax.Expr) {
 			r.expr(e.F)
 			r.leaveFunc()
 		} else {
+			r.replace(&e.F, r.localPipeName(e.F))
 			r.expr(e.F)
+			r.pipeFns(e)
 		}
 	case *syntax.MemberExpr:
 		r.replace(&e.X, r.nsEnum(e.X))

@@ -1,11 +1,13 @@
 package syntax
 
 // NestedStmts returns the statement lists written directly inside s, in
-// source order: the bodies of fn and pipeline declarations, of loops,
-// guard's else, defer, mutex, scope and cost-route blocks, and of the
+// source order: the bodies of fn and pipeline declarations and of impl
+// methods, of loops, guard's else, defer, mutex, scope and cost-route
+// blocks, and of the
 // block forms (if/else chains, try, catch and finally, match arms,
 // retry, deadline, select cases) that an expression statement, a
-// binding's or assignment's value or a return value is. Closure
+// binding's or assignment's value or a return value is, and the bodies
+// of a closure, `spawn` or `parallel` that is such a value. Closure
 // bodies inside other expressions are not included. Passes that collect
 // the declarations written anywhere in a file (structs, enums, type
 // aliases) walk a file with it, so a `struct` declared inside an `if`
@@ -18,6 +20,10 @@ func NestedStmts(s Stmt) [][]Stmt {
 		add(n.Body)
 	case *PipelineDecl:
 		add(n.Body)
+	case *ImplBlock:
+		for _, m := range n.Methods {
+			add(m.Body)
+		}
 	case *ForStmt:
 		add(n.Body)
 	case *WhileStmt:
@@ -85,5 +91,33 @@ func (l *stmtLists) inExpr(e Node) {
 		}
 		add(n.TimeoutBody)
 		add(n.Default)
+	case *ClosureLit:
+		add(n.Body)
+	case *SpawnExpr:
+		add(n.Body)
+	case *ParallelExpr:
+		add(n.Body)
 	}
+}
+
+// InnerTypeDecls lists the type aliases declared inside function, pipeline
+// and block bodies (not at top level), in source order.
+func InnerTypeDecls(items []Stmt) []*TypeDecl {
+	var out []*TypeDecl
+	var walk func([]Stmt, bool)
+	walk = func(stmts []Stmt, top bool) {
+		for _, s := range stmts {
+			if t, ok := s.(*TypeDecl); ok {
+				if !top {
+					out = append(out, t)
+				}
+				continue
+			}
+			for _, inner := range NestedStmts(s) {
+				walk(inner, false)
+			}
+		}
+	}
+	walk(items, true)
+	return out
 }
