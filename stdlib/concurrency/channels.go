@@ -484,9 +484,6 @@ func channelSelect(name string) vm.BuiltinFunc {
 		if len(rest) > 1 {
 			return vm.Value{}, vm.Typef("%s: expected a channel, got %s", name, rest[0].Type())
 		}
-		if len(chans) == 0 {
-			return vm.Value{}, vm.Typef("%s: expected a list of channels, got nil", name)
-		}
 		timeout := time.Duration(-1)
 		if len(rest) == 1 && !rest[0].IsNil() {
 			d, ok := lib.WaitDuration(rest[0])
