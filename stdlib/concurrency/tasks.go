@@ -41,6 +41,9 @@ type Task struct {
 	onStart func(*Task)
 	// inherited holds the InheritOnSpawn snapshots (nil when all are nil).
 	inherited []any
+	// context is the task's runtime context values (context.go), guarded
+	// by the VM's contextState.
+	context *vm.Dict
 
 	// Set before done is closed.
 	result vm.Value
@@ -141,6 +144,7 @@ func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) 
 		t.args = args
 	}
 	t.inherit(th)
+	t.inheritContext(th)
 	th.AddChild(t)
 	th.VM().Start(t)
 	return t
