@@ -408,6 +408,9 @@ func (s *sched) suspectDeadlock() {
 // already closed is checked here. So when no wake was blind, nothing is
 // left for the grace to wait for: the threads whose waits failed caught
 // the error, or ended, and whatever they woke has run and waits again.
+// A thread that waits anew for anything but other threads to end (a
+// receive, a lock) has moved on to new work, and its deadlock, if any,
+// is a new one: it gets the grace.
 // A parallel settle whose branches all block, or tasks that each catch
 // their report while the program awaits them one by one, get their
 // verdicts one after another at once rather than a grace apart.
@@ -416,7 +419,7 @@ func (s *sched) stillDeadlocked() bool {
 		return false
 	}
 	for _, p := range s.parked {
-		if p.seq > s.verdictSeq && closedNow(p.wake) {
+		if p.seq > s.verdictSeq && (!p.join || closedNow(p.wake)) {
 			return false
 		}
 	}
