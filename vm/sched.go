@@ -604,6 +604,29 @@ func (s *sched) yield(th *Thread) {
 	th.lag = time.Since(s.handedAt)
 }
 
+// behindReady lets the threads already waiting for the lock run before
+// th, which holds it: a task cancelled before it first waits (a parallel
+// branch started after a sibling failed) then unwinds after the tasks
+// cancelled before it, which were queued for the lock as they were
+// cancelled, so cleanups start in the order the tasks were cancelled.
+func (s *sched) behindReady(th *Thread) {
+	s.mu.Lock()
+	if len(s.ready) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := th.wakeChan()
+	s.handedAt = time.Now()
+	next := s.popReady()
+	s.ready = append(s.ready, w)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+	next <- struct{}{}
+	<-w
+	s.hold(th)
+	th.lag = time.Since(s.handedAt)
+}
+
 // start queues a task; the goroutine that eventually runs it owns the lock.
 func (s *sched) start(r Runner) {
 	s.mu.Lock()
@@ -787,6 +810,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		clock = th.vm.watchClock()
 	}
 	if err := th.stopErr(); err != nil {
+		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == "Task cancelled" && th.held && th.lender == nil {
+			th.vm.sched.behindReady(th)
+		}
 		return false, err
 	}
 	var p *parking
