@@ -28,6 +28,9 @@ func contextOf(v *vm.VM) *contextState {
 // valuesOf is the context values of the code th runs. c.mu is held.
 func (c *contextState) valuesOf(th *vm.Thread) *vm.Dict {
 	if t := currentTask(th); t != nil {
+		if t.context == nil {
+			return vm.NewDict() // spawned before the program had any
+		}
 		return t.context
 	}
 	return c.values
@@ -42,9 +45,13 @@ func (c *contextState) setValues(th *vm.Thread, d *vm.Dict) {
 	c.values = d
 }
 
-// inheritContext gives t, spawned by th, a copy of th's context values.
+// inheritContext gives t, spawned by th, a copy of th's context values
+// (none while the program has used no context builtin).
 func (t *Task) inheritContext(th *vm.Thread) {
-	c := contextOf(th.VM())
+	c, ok := th.VM().Local(contextKey{}, nil).(*contextState)
+	if !ok {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t.context = c.valuesOf(th)
