@@ -325,9 +325,9 @@ func (f *fcomp) expr(e syntax.Expr) {
 	case *syntax.DeadlineExpr:
 		// deadline d { body }: the body is inline, bracketed by runtime hooks;
 		// its value is the body's value.
-		f.guarded(guard{enter: "__deadline_enter", arg: e.Duration, exit: "__deadline_exit", fail: "__deadline_fail"}, e.Body, true)
+		f.guarded(guard{enter: "__deadline_enter", args: []syntax.Expr{e.Duration}, exit: "__deadline_exit", fail: "__deadline_fail"}, e.Body, true)
 	case *syntax.MutexExpr:
-		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(e.At, e.Key), exit: "__mutex_exit"}, e.Body, true)
+		f.guarded(f.mutexGuard(e.At, e.Key, e.Timeout), e.Body, true)
 	case *syntax.SelectExpr:
 		f.selectExpr(e)
 	case *syntax.SpreadExpr:

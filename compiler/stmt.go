@@ -40,7 +40,7 @@ func (f *fcomp) blockValue(list []syntax.Stmt) {
 		// A mutex block ending a closure or branch has its body's value,
 		// as it has where an expression is expected (docs/concurrency.md).
 		f.line(s.Position())
-		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(s.At, s.Key), exit: "__mutex_exit"}, s.Body, true)
+		f.guarded(f.mutexGuard(s.At, s.Key, s.Timeout), s.Body, true)
 		return
 	}
 	f.stmt(last)
@@ -144,7 +144,7 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		f.emit(THROW)
 		f.patchHere(j)
 	case *syntax.MutexStmt:
-		f.guarded(guard{enter: "__mutex_enter", arg: f.mutexKey(s.At, s.Key), exit: "__mutex_exit"}, s.Body, false)
+		f.guarded(f.mutexGuard(s.At, s.Key, s.Timeout), s.Body, false)
 	case *syntax.ScopeStmt:
 		f.scopeStmt(s)
 	case *syntax.CostRouteStmt:
@@ -758,13 +758,19 @@ func (c *compiler) checkAcpAttrs(s syntax.Stmt) {
 	}
 }
 
-// mutexKey is the lock's key: the value of `mutex(key)`, else the block's
-// call site (docs/spec/newer.md §1.7). The exit hook releases the innermost lock.
-func (f *fcomp) mutexKey(at syntax.Pos, key syntax.Expr) syntax.Expr {
-	if key != nil {
-		return key
+// mutexGuard brackets a `mutex` block: the enter hook takes the lock of
+// the block's key — the value of `mutex(key)`, else the block's call site
+// (docs/spec/newer.md §1.7) — waiting at most the timeout when one is
+// given; the exit hook releases the innermost lock.
+func (f *fcomp) mutexGuard(at syntax.Pos, key, timeout syntax.Expr) guard {
+	if key == nil {
+		key = &syntax.StringLit{At: at, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, at.Line, at.Col)}
 	}
-	return &syntax.StringLit{At: at, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, at.Line, at.Col)}
+	args := []syntax.Expr{key}
+	if timeout != nil {
+		args = append(args, timeout)
+	}
+	return guard{enter: "__mutex_enter", args: args, exit: "__mutex_exit"}
 }
 
 // scopeStmt is `scope { body }` (stdlib/concurrency/scope.go): the exit
@@ -779,21 +785,19 @@ func (f *fcomp) scopeStmt(s *syntax.ScopeStmt) {
 // scope) and must run on every way out of it.
 type guard struct {
 	enter string
-	arg   syntax.Expr // enter's argument, if any
-	exit  string      // after the body, and at each return/break/continue out of it
-	fail  string      // takes a failure and returns the error to re-raise; "" runs exit and re-raises as is
-	end   syntax.Pos  // where errors of the exit hook point (zero: the body's last position)
+	args  []syntax.Expr // enter's arguments
+	exit  string        // after the body, and at each return/break/continue out of it
+	fail  string        // takes a failure and returns the error to re-raise; "" runs exit and re-raises as is
+	end   syntax.Pos    // where errors of the exit hook point (zero: the body's last position)
 }
 
 // guarded compiles body bracketed by g's hooks; with value the block's
 // value is left on the stack.
 func (f *fcomp) guarded(g guard, body *syntax.Block, value bool) {
-	n := 0
-	if g.arg != nil {
-		f.expr(g.arg)
-		n = 1
+	for _, a := range g.args {
+		f.expr(a)
 	}
-	f.emit(CALL_INTERNAL, f.name(g.enter), n)
+	f.emit(CALL_INTERNAL, f.name(g.enter), len(g.args))
 	f.emit(POP)
 	h := f.emit(SETUP_TRY, 0)
 	f.regions = append(f.regions, region{hook: g.exit, active: true})

@@ -68,6 +68,7 @@ func (v *VM) AdvanceTime(ms int64) (wallMs int64, on bool) {
 // notify wakes the waits watching the mocked time (c.mu held).
 func (c *mockClock) notify() {
 	if c.changed != nil {
+		RawWake() // parked threads with a mocked deadline watch it
 		close(c.changed)
 		c.changed = nil
 	}

@@ -54,6 +54,16 @@ type sched struct {
 	gen       uint64
 	parks     uint64 // parkings so far (parking.seq)
 	suspected bool
+	// blind counts the wakes that did not queue the woken thread for the
+	// lock (several waiting on one channel, a waker not holding the
+	// lock): until its goroutine runs, such a thread still looks parked.
+	// It is the only way a wake can go unseen, so a deadlock that persists
+	// after a verdict with no blind wake and no new parking since
+	// (verdictSeq, verdictBlind) is declared again at once.
+	blind        atomic.Uint64
+	verdicts     bool
+	verdictSeq   uint64
+	verdictBlind uint64
 	// foreground holds the threads whose waits fail first in a deadlock
 	// (the REPL entry running now, the orchestrator's handler calls).
 	foreground map[*Thread]struct{}
@@ -370,6 +380,10 @@ func (s *sched) suspectDeadlock() {
 	if !s.stuck() || s.suspected {
 		return
 	}
+	if s.stillDeadlocked() {
+		s.declare()
+		return
+	}
 	s.suspected = true
 	gen := s.gen
 	time.AfterFunc(deadlockGrace, func() {
@@ -382,35 +396,86 @@ func (s *sched) suspectDeadlock() {
 			}
 			return
 		}
-		// The waits that can never end fail first: a join ends once the
-		// threads it waits for have failed, so joins fail only when every
-		// parked thread is a join (tasks awaiting each other), and then all
-		// of them. Of the other waits only the oldest fails: its task may
-		// catch the error and go on to end another's wait (a send, a
-		// release), which would then be no deadlock; the rest are judged
-		// again once it has moved.
-		allJoins := true
-		var oldest, front *Thread
-		for th, p := range s.parked {
-			allJoins = allJoins && p.join
-			if !p.join && (oldest == nil || p.seq < s.parked[oldest].seq) {
-				oldest = th
-			}
-			if _, ok := s.foreground[th]; ok && !p.join && (front == nil || p.seq < s.parked[front].seq) {
-				front = th
-			}
-		}
-		if front != nil {
-			oldest = front
-		}
-		for th, p := range s.parked {
-			if allJoins || th == oldest {
-				close(p.dead)
-				delete(s.parked, th)
-			}
-		}
-		s.gen++
+		s.declare()
 	})
+}
+
+// stillDeadlocked reports whether a deadlock found right after a verdict
+// can be declared without the grace (s.mu held, s.stuck() true). The
+// grace is for a wake the scheduler cannot see yet; since the verdict,
+// every wake either queued its thread for the lock (which s.stuck()
+// sees) or counted as blind, and a thread that parked since on a wake
+// already closed is checked here. So when no wake was blind, nothing is
+// left for the grace to wait for: the threads whose waits failed caught
+// the error, or ended, and whatever they woke has run and waits again.
+// A thread that waits anew for anything but other threads to end (a
+// receive, a lock) has moved on to new work, and its deadlock, if any,
+// is a new one: it gets the grace.
+// A parallel settle whose branches all block, or tasks that each catch
+// their report while the program awaits them one by one, get their
+// verdicts one after another at once rather than a grace apart.
+func (s *sched) stillDeadlocked() bool {
+	if !s.verdicts || s.blindWakes() != s.verdictBlind {
+		return false
+	}
+	for _, p := range s.parked {
+		if p.seq > s.verdictSeq && (!p.join || closedNow(p.wake)) {
+			return false
+		}
+	}
+	return true
+}
+
+// closedNow reports whether wake, which holds no signal, is closed. A
+// receive from an open, empty channel does not proceed; none of this
+// VM's threads can send meanwhile, as none holds the lock.
+func closedNow(wake <-chan struct{}) bool {
+	if wake == nil || len(wake) > 0 {
+		return false
+	}
+	select {
+	case _, ok := <-wake:
+		return !ok
+	default:
+		return false
+	}
+}
+
+// blindWakes counts the wakes that did not queue their thread: this VM's
+// blind ones and the raw ones of the process (RawWake).
+func (s *sched) blindWakes() uint64 { return s.blind.Load() + rawWakes.Load() }
+
+// declare fails the waits of a confirmed deadlock (s.mu held).
+func (s *sched) declare() {
+	s.verdicts, s.verdictSeq, s.verdictBlind = true, s.parks, s.blindWakes()
+	// The waits that can never end fail first: a join ends once the
+	// threads it waits for have failed, so joins fail only when every
+	// parked thread is a join (tasks awaiting each other), and then all
+	// of them. Of the other waits only the oldest fails: its task may
+	// catch the error and go on to end another's wait (a send, a
+	// release), which would then be no deadlock; the rest are judged
+	// again once it has moved.
+	allJoins := true
+	var oldest, front *Thread
+	for th, p := range s.parked {
+		allJoins = allJoins && p.join
+		if !p.join && (oldest == nil || p.seq < s.parked[oldest].seq) {
+			oldest = th
+		}
+		if _, ok := s.foreground[th]; ok && !p.join && (front == nil || p.seq < s.parked[front].seq) {
+			front = th
+		}
+	}
+	if front != nil {
+		oldest = front
+	}
+	for th, p := range s.parked {
+		if allJoins || th == oldest {
+			close(p.dead)
+			delete(s.parked, th)
+		}
+	}
+	s.gen++
 }
 
 // stuck reports whether nothing can run: the lock is free, no thread
@@ -534,6 +599,29 @@ func (s *sched) yield(th *Thread) {
 		s.mu.Unlock()
 		next <- struct{}{}
 	}
+	<-w
+	s.hold(th)
+	th.lag = time.Since(s.handedAt)
+}
+
+// behindReady lets the threads already waiting for the lock run before
+// th, which holds it: a task cancelled before it first waits (a parallel
+// branch started after a sibling failed) then unwinds after the tasks
+// cancelled before it, which were queued for the lock as they were
+// cancelled, so cleanups start in the order the tasks were cancelled.
+func (s *sched) behindReady(th *Thread) {
+	s.mu.Lock()
+	if len(s.ready) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := th.wakeChan()
+	s.handedAt = time.Now()
+	next := s.popReady()
+	s.ready = append(s.ready, w)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+	next <- struct{}{}
 	<-w
 	s.hold(th)
 	th.lag = time.Since(s.handedAt)
@@ -722,6 +810,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		clock = th.vm.watchClock()
 	}
 	if err := th.stopErr(); err != nil {
+		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == "Task cancelled" && th.held && th.lender == nil {
+			th.vm.sched.behindReady(th)
+		}
 		return false, err
 	}
 	var p *parking

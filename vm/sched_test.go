@@ -3,6 +3,7 @@ package vm
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -298,13 +299,13 @@ func TestDeadlockFailsOldestWaitFirst(t *testing.T) {
 	var secondFired bool
 	v.Start(runFunc(func(th *Thread) bool {
 		_, firstErr = th.WaitOnThreads(never, -1)
-		second <- struct{}{} // having caught it, wake the other task
-		done <- struct{}{}
+		v.Wake(second) // having caught it, wake the other task
+		v.Wake(done)
 		return true
 	}))
 	v.Start(runFunc(func(th *Thread) bool {
 		secondFired, secondErr = th.WaitOnThreads(second, -1)
-		done <- struct{}{}
+		v.Wake(done)
 		return true
 	}))
 	for range 2 {
@@ -608,5 +609,59 @@ func TestForegroundWaitFailsFirst(t *testing.T) {
 	close(olderWake)
 	if err := <-older; err != nil {
 		t.Fatalf("older wait: %v", err)
+	}
+}
+
+// Waits that stay stuck after a verdict are judged again at once, not a
+// grace apart: ten tasks blocked for good, each ending once its wait
+// fails, are all reported within about one grace.
+func TestDeadlockVerdictsAfterTheFirstNeedNoGrace(t *testing.T) {
+	v := newTestVM()
+	v.DetectDeadlocks()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	const n = 10
+	never := make(chan struct{})
+	done := make(chan struct{}, n)
+	var failed atomic.Int32
+	for range n {
+		v.Start(runFunc(func(th *Thread) bool {
+			if _, err := th.WaitOnThreads(never, -1); err != nil {
+				failed.Add(1)
+			}
+			v.Wake(done)
+			return true
+		}))
+	}
+	start := time.Now()
+	for range n {
+		if _, err := main.WaitOnTasks(done, -1); err != nil {
+			t.Fatalf("main's join failed: %v", err)
+		}
+	}
+	if failed.Load() != n {
+		t.Fatalf("%d waits failed, want %d", failed.Load(), n)
+	}
+	if took := time.Since(start); took > 4*deadlockGrace {
+		t.Fatalf("%d verdicts took %v, more than one grace each would be", n, took)
+	}
+}
+
+// A raw wake (RawWake) since the last verdict gives the next one its
+// grace: the woken thread may still look parked.
+func TestRawWakeKeepsTheGrace(t *testing.T) {
+	v := newTestVM()
+	s := &v.sched
+	v.DetectDeadlocks()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.declare()
+	if !s.stillDeadlocked() {
+		t.Fatal("with no wake since the verdict, a deadlock should be declared at once")
+	}
+	RawWake()
+	if s.stillDeadlocked() {
+		t.Fatal("a raw wake since the verdict must leave the grace in force")
 	}
 }

@@ -3,6 +3,7 @@ package vm
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // turns orders the threads that retake the VM lock after a wait ended by
@@ -64,6 +65,9 @@ func (t *turns) give(th *Thread) {
 func (t *turns) giveLocked(th *Thread) {
 	if th.parkedHeld && !th.reserved {
 		th.reserved = th.vm.sched.reserve(th)
+		if !th.reserved {
+			th.vm.sched.blind.Add(1)
+		}
 	}
 }
 
@@ -84,8 +88,21 @@ func (t *turns) giveOne(w <-chan struct{}) {
 	defer t.mu.Unlock()
 	if ths := t.parkedOn[w]; len(ths) == 1 {
 		t.giveLocked(ths[0])
+	} else if len(ths) > 1 {
+		ths[0].vm.sched.blind.Add(1)
 	}
 }
+
+// rawWakes counts RawWake calls, in every VM of the process.
+var rawWakes atomic.Uint64
+
+// RawWake records that the caller is about to end a wait of a thread of
+// some VM by sending on or closing its wake channel itself rather than
+// through Wake or WakeAll. Such a wake does not queue the thread for the
+// lock, so until its goroutine runs the thread still looks parked; the
+// deadlock detector then gives the next verdict its full grace
+// (sched.stillDeadlocked). Call it before the send or close.
+func RawWake() { rawWakes.Add(1) }
 
 // Wake signals w, a wake channel with room for the signal that one
 // thread waits on (Thread.Wait and its variants), so that the thread

@@ -339,6 +339,7 @@ func (th *Thread) CancelWithCleanup(grace time.Duration) {
 		if th.done == nil {
 			th.done = closedChan
 		} else {
+			RawWake() // threads lent to th watch it too (lenderDone)
 			close(th.done)
 		}
 		th.doneMu.Unlock()

@@ -174,6 +174,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return types.Any
 	case *syntax.MutexExpr:
 		c.expr(e.Key)
+		if e.Timeout != nil {
+			c.expr(e.Timeout)
+		}
 		return c.bodyValue(e.Body)
 	case *syntax.SelectExpr:
 		for _, sc := range e.Cases {

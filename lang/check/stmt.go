@@ -203,6 +203,9 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if s.Key != nil {
 			c.expr(s.Key)
 		}
+		if s.Timeout != nil {
+			c.expr(s.Timeout)
+		}
 		c.block(s.Body)
 	case *syntax.ScopeStmt:
 		c.block(s.Body)

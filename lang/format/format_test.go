@@ -65,6 +65,8 @@ func TestLayout(t *testing.T) {
 			"cost_route {\n  tier: \"a\"\n  n: 1\n  // pick\n  f()\n}\n"},
 		{"newer syntax", "import * as m from \"lib\"\nfn f(k) {\n  mutex ( k ) { return m.x! }\n}\n",
 			"import * as m from \"lib\"\n\nfn f(k) {\n  mutex(k) {\n    return m.x!\n  }\n}\n"},
+		{"mutex timeouts keep their form", "mutex(k,timeout:50ms) { f() }\nlet v = mutex(k, { timeout: t }) { 1 }\nmutex(k,  2s) { g() }\n",
+			"mutex(k, timeout: 50ms) {\n  f()\n}\nlet v = mutex(k, {timeout: t}) { 1 }\nmutex(k, 2s) {\n  g()\n}\n"},
 		{"propagation before postfix", "let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?[0]\n",
 			"let a = (x?).y\nlet b = (x?)[0]\nlet c = (x?)?\nlet d = x?.y?.[0]\n"},
 		{"optional subscript in a dict literal", "let d = {a: xs?.[0], b: 1}\n", "let d = {a: xs?.[0], b: 1}\n"},

@@ -44,7 +44,7 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return concat{text("defer "), p.block(s.Body)}
 	case *syntax.MutexStmt:
 		if s.Key != nil {
-			return concat{text("mutex("), p.expr(s.Key), text(") "), p.body(s.Body)}
+			return concat{text("mutex("), p.mutexArgs(s.Key, s.Timeout, s.TimeoutNamed), text(") "), p.body(s.Body)}
 		}
 		return concat{text("mutex "), p.body(s.Body)}
 	case *syntax.ScopeStmt:
@@ -808,4 +808,16 @@ func (p *printer) typeArgsClose(at syntax.Pos) syntax.Pos {
 		}
 	}
 	return syntax.Pos{}
+}
+
+// mutexArgs prints the key of `mutex(key)` and its timeout, if any, as
+// it was written (`timeout: d` or a plain value).
+func (p *printer) mutexArgs(key, timeout syntax.Expr, named bool) doc {
+	if timeout == nil {
+		return p.expr(key)
+	}
+	if named {
+		return concat{p.expr(key), text(", timeout: "), p.expr(timeout)}
+	}
+	return concat{p.expr(key), text(", "), p.expr(timeout)}
 }

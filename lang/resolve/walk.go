@@ -935,6 +935,9 @@ func (r *resolver) stmt(s syntax.Stmt) {
 		if s.Key != nil {
 			r.expr(s.Key)
 		}
+		if s.Timeout != nil {
+			r.expr(s.Timeout)
+		}
 		r.block(s.Body)
 	case *syntax.ScopeStmt:
 		r.block(s.Body)
@@ -1238,6 +1241,9 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.MutexExpr:
 		if e.Key != nil {
 			r.expr(e.Key)
+		}
+		if e.Timeout != nil {
+			r.expr(e.Timeout)
 		}
 		r.block(e.Body)
 	case *syntax.SelectExpr:

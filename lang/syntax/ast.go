@@ -428,11 +428,14 @@ type RequireStmt struct {
 	Message Expr // nil when absent
 }
 
-// MutexStmt is `mutex { body }`.
+// MutexStmt is `mutex { body }`, `mutex(key) { body }` or
+// `mutex(key, timeout) { body }`.
 type MutexStmt struct {
-	At   Pos
-	Key  Expr // nil for the bare form, whose key is its call site
-	Body *Block
+	At           Pos
+	Key          Expr // nil for the bare form, whose key is its call site
+	Timeout      Expr // nil when absent: a duration or an options dict {timeout}
+	TimeoutNamed bool // written `timeout: d`
+	Body         *Block
 }
 
 // CostRouteStmt is `cost_route { key: value … body }`, a later-tier block
@@ -839,9 +842,11 @@ type DeadlineExpr struct {
 // body's (docs/spec/newer.md §1.7). At statement position the form is a
 // MutexStmt.
 type MutexExpr struct {
-	At   Pos
-	Key  Expr // nil for the bare form, whose key is its call site
-	Body *Block
+	At           Pos
+	Key          Expr // nil for the bare form, whose key is its call site
+	Timeout      Expr // as MutexStmt.Timeout
+	TimeoutNamed bool
+	Body         *Block
 }
 
 // SpawnExpr is `spawn { body }`.

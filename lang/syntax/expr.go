@@ -528,7 +528,7 @@ func (c cursor) primary() (Expr, *Ident) {
 			return parse(prods().spawn.get(), c.lex).ast(), nil
 		case "mutex":
 			m := parse(prods().deferStmt.get(), c.lex).ast().(*MutexStmt)
-			return &MutexExpr{At: m.At, Key: m.Key, Body: m.Body}, nil
+			return &MutexExpr{At: m.At, Key: m.Key, Timeout: m.Timeout, TimeoutNamed: m.TimeoutNamed, Body: m.Body}, nil
 		case "if", "match", "try", "retry", "parallel", "deadline", "select":
 			return c.keywordExpr(), nil
 		}

@@ -175,12 +175,14 @@ type whileG struct {
 
 func (g *whileG) ast() Stmt { return &WhileStmt{At: at(g.Pos), Cond: g.Cond.X, Body: g.Body.B} }
 
-// bodyStmtG is `defer { … }`, `mutex { … }` or `mutex(key) { … }`.
+// bodyStmtG is `defer { … }`, `mutex { … }`, `mutex(key) { … }` or
+// `mutex(key, timeout) { … }`.
 type bodyStmtG struct {
 	Pos     lexer.Position
-	Keyword string `parser:"@( 'defer' | 'mutex' )"`
-	Key     *expr  `parser:"( '(' @@ ')' )?"`
-	Body    block  `parser:"@@"`
+	Keyword string        `parser:"@( 'defer' | 'mutex' )"`
+	Key     *expr         `parser:"( '(' @@"`
+	Timeout *mutexTimeout `parser:"  ( ',' @@ )? ')' )?"`
+	Body    block         `parser:"@@"`
 }
 
 func (g *bodyStmtG) ast() Stmt {
@@ -188,6 +190,9 @@ func (g *bodyStmtG) ast() Stmt {
 		m := &MutexStmt{At: at(g.Pos), Body: g.Body.B}
 		if g.Key != nil {
 			m.Key = g.Key.X
+		}
+		if g.Timeout != nil {
+			m.Timeout, m.TimeoutNamed = g.Timeout.X, g.Timeout.named
 		}
 		return m
 	}

@@ -251,6 +251,25 @@ func (h *expr) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// mutexTimeout is the second argument of `mutex(key, …)`: a timeout
+// given as `timeout: d` or as a value (a duration, or an options dict
+// `{timeout: d}` as sync_mutex_acquire takes).
+type mutexTimeout struct {
+	X     Expr
+	named bool
+}
+
+func (h *mutexTimeout) Parse(lex *lexer.PeekingLexer) error {
+	c := cursorFor(lex)
+	if t := c.peek(); t.Type == tIdent && t.Value == "timeout" && isPunct(c.peekAt(1), ":") {
+		c.next()
+		c.next()
+		h.named = true
+	}
+	h.X = c.expr()
+	return nil
+}
+
 // retValue is the optional value of `return`/`yield`: absent before a line
 // break, `;`, `}` or the end of the file.
 type retValue struct{ X Expr }

@@ -97,6 +97,10 @@ func (w sxWriter) node(n any) {
 	case *CostRouteStmt:
 		w.list("cost_route", n.Body)
 	case *MutexExpr:
+		if n.Timeout != nil {
+			w.list("mutex-expr", w.opt(n.Key), n.Timeout, n.Body)
+			break
+		}
 		w.list("mutex-expr", w.opt(n.Key), n.Body)
 	case *ReturnStmt:
 		if n.Value == nil {

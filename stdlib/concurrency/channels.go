@@ -429,8 +429,29 @@ func init() {
 		return vm.Of(vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v})), nil
 	})
 	for _, name := range []string{"channel_select", "select"} {
-		lib.Def(name, name+"(channels, timeout?)", "receive from the first ready channel: {index, value} (index -1 on timeout)", channelSelect(name))
+		lib.Def(name, name+"(channels, ...more)", "receive from the first ready channel: {index, value} (index -1 on timeout); channels come as a list then an optional timeout, or one by one then an optional timeout", channelSelect(name))
 	}
+}
+
+// selectArgs splits the arguments of `select(…)` into its channels and
+// what follows them (the timeout, if any). A first argument that is a
+// channel starts the one-by-one form, which takes every leading channel.
+func selectArgs(name string, a vm.Args) ([]*Channel, []vm.Value, error) {
+	if _, ok := a.At(0).Object().(*Channel); !ok {
+		chans, err := selectChannels(name, a.At(0))
+		return chans, a[min(1, len(a)):min(2, len(a))], err
+	}
+	args := []vm.Value(a)
+	var chans []*Channel
+	for len(args) > 0 {
+		c, ok := args[0].Object().(*Channel)
+		if !ok {
+			break
+		}
+		chans = append(chans, c)
+		args = args[1:]
+	}
+	return chans, args, nil
 }
 
 func selectChannels(name string, v vm.Value) ([]*Channel, error) {
@@ -449,18 +470,24 @@ func selectChannels(name string, v vm.Value) ([]*Channel, error) {
 	return chans, nil
 }
 
-// channelSelect is `channel_select` and its short name `select`.
+// channelSelect is `channel_select` and its short name `select`. The
+// channels come as a list (`select([a, b], 1s)`) or one by one
+// (`select(a, b)`, `select(a, b, 1s)`), upstream's variadic habit; either
+// way an optional timeout follows them.
 func channelSelect(name string) vm.BuiltinFunc {
 	return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		chans, err := selectChannels(name, a.At(0))
+		chans, rest, err := selectArgs(name, a)
 		if err != nil {
 			return vm.Value{}, err
 		}
+		if len(rest) > 1 {
+			return vm.Value{}, vm.Typef("%s: expected a channel, got %s", name, rest[0].Type())
+		}
 		timeout := time.Duration(-1)
-		if a.Given(1) && !a.At(1).IsNil() {
-			d, ok := lib.WaitDuration(a.At(1))
+		if len(rest) == 1 && !rest[0].IsNil() {
+			d, ok := lib.WaitDuration(rest[0])
 			if !ok {
-				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, a.At(1).Type())
+				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, rest[0].Type())
 			}
 			timeout = max(d, 0)
 		}

@@ -7,18 +7,54 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// The runtime context (docs/spec/builtins.md §5): which task is running, and a
-// per-run dict of context values any task can read and set.
+// The runtime context (docs/spec/builtins.md §5): which task is running, and
+// the context values of the running code. Each task has its own values: a
+// spawned task (a `parallel` branch too) starts with a copy of its
+// spawner's, and what it sets or clears stays its own; the main thread
+// (and a host's) uses the program's. Dicts are immutable, so the copy is
+// the spawner's dict itself.
 
 type contextState struct {
 	mu     sync.Mutex
-	values *vm.Dict
+	values *vm.Dict // the main thread's
 }
 
 type contextKey struct{}
 
 func contextOf(v *vm.VM) *contextState {
 	return v.Local(contextKey{}, func() any { return &contextState{values: vm.NewDict()} }).(*contextState)
+}
+
+// valuesOf is the context values of the code th runs. c.mu is held.
+func (c *contextState) valuesOf(th *vm.Thread) *vm.Dict {
+	if t := currentTask(th); t != nil {
+		if t.context == nil {
+			return vm.NewDict() // spawned before the program had any
+		}
+		return t.context
+	}
+	return c.values
+}
+
+// setValues replaces the context values of the code th runs. c.mu is held.
+func (c *contextState) setValues(th *vm.Thread, d *vm.Dict) {
+	if t := currentTask(th); t != nil {
+		t.context = d
+		return
+	}
+	c.values = d
+}
+
+// inheritContext gives t, spawned by th, a copy of th's context values
+// (none while the program has used no context builtin).
+func (t *Task) inheritContext(th *vm.Thread) {
+	c, ok := th.VM().Local(contextKey{}, nil).(*contextState)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t.context = c.valuesOf(th)
 }
 
 // currentTask is the task th runs for, or nil on the main thread.
@@ -47,19 +83,19 @@ func init() {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return vm.Of(lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.values)), nil
+		return vm.Of(lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.valuesOf(th))), nil
 	})
 	lib.Def("runtime_context_values", "runtime_context_values()", "the context values as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return vm.Of(c.values), nil
+		return vm.Of(c.valuesOf(th)), nil
 	})
 	lib.Def("runtime_context_get", "runtime_context_get(key, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if v, ok := c.values.Get(a.Text(0)); ok {
+		if v, ok := c.valuesOf(th).Get(a.Text(0)); ok {
 			return v, nil
 		}
 		return a.At(1), nil
@@ -72,11 +108,12 @@ func init() {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		old, had := c.values.Get(key)
+		values := c.valuesOf(th)
+		old, had := values.Get(key)
 		if !had {
 			old = vm.Nil
 		}
-		c.values = c.values.Set(key, a.At(1))
+		c.setValues(th, values.Set(key, a.At(1)))
 		return old, nil
 	})
 	lib.Def("runtime_context_clear", "runtime_context_clear(key?)", "remove one context value, or all of them", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -84,9 +121,9 @@ func init() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if a.Given(0) {
-			c.values = c.values.Delete(a.Text(0))
+			c.setValues(th, c.valuesOf(th).Delete(a.Text(0)))
 		} else {
-			c.values = vm.NewDict()
+			c.setValues(th, vm.NewDict())
 		}
 		return vm.Nil, nil
 	})

@@ -16,7 +16,7 @@ import (
 // them, so the state it returns is final.
 
 func init() {
-	lib.Def("supervisor_start", "supervisor_start(children, options?)", "run [{name, run, restart?}] as supervised tasks; options {name, max_restarts}", supervisorStart)
+	lib.Def("supervisor_start", "supervisor_start(children, options?)", "run [{name, run, restart?}] as supervised tasks; options {name, max_restarts}; or one dict {children, name?, max_restarts?}", supervisorStart)
 	lib.Def("supervisor_state", "supervisor_state(sup)", "{name, status, children: [{name, status, restarts}]}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_state", a)
 		if err != nil {
@@ -153,7 +153,23 @@ func supArg(name string, a vm.Args) (*Supervisor, error) {
 	return s, nil
 }
 
+// specArgs turns the one-dict form `supervisor_start({children: […],
+// name, max_restarts})` into the arguments of the two-argument form
+// (children, options).
+func specArgs(a vm.Args) vm.Args {
+	d, ok := a.Dict(0)
+	if !ok || a.Len() > 1 {
+		return a
+	}
+	children, ok := d.Get("children")
+	if !ok {
+		return a
+	}
+	return vm.Args{children, a.At(0)}
+}
+
 func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	a = specArgs(a)
 	l, ok := a.List(0)
 	if !ok {
 		return vm.Value{}, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())

@@ -13,6 +13,7 @@ package concurrency
 // cancelled.
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,9 @@ type Task struct {
 	onStart func(*Task)
 	// inherited holds the InheritOnSpawn snapshots (nil when all are nil).
 	inherited []any
+	// context is the task's runtime context values (context.go), guarded
+	// by the VM's contextState.
+	context *vm.Dict
 
 	// Set before done is closed.
 	result vm.Value
@@ -140,6 +144,7 @@ func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) 
 		t.args = args
 	}
 	t.inherit(th)
+	t.inheritContext(th)
 	th.AddChild(t)
 	th.VM().Start(t)
 	return t
@@ -316,8 +321,12 @@ func init() {
 		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
 	})
 
-	lib.Def("__mutex_enter", "__mutex_enter(key)", "runtime hook of `mutex(key) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Nil, mutexesOf(th).enter(th, vm.StructuralKey(a.At(0)))
+	lib.Def("__mutex_enter", "__mutex_enter(key, timeout?)", "runtime hook of `mutex(key, timeout?) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		timeout, err := mutexTimeout(a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Nil, mutexesOf(th).enter(th, a.At(0), timeout)
 	})
 	lib.Def("__mutex_exit", "__mutex_exit()", "runtime hook of `mutex(key) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mutexesOf(th).exit(th)
@@ -362,7 +371,39 @@ func mutexesOf(th *vm.Thread) *mutexTable {
 // reentrantMsg is docs/spec/newer.md §1.7's text for taking a lock the task holds.
 const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
 
-func (t *mutexTable) enter(th *vm.Thread, key string) error {
+// mutexTimeout reads the second argument of `mutex(key, …)`: nil (wait
+// as long as it takes), a duration (or ms), or an options dict whose
+// `timeout` is one, as sync_mutex_acquire takes.
+func mutexTimeout(v vm.Value) (time.Duration, error) {
+	if d, ok := v.AsDict(); ok {
+		v, _ = d.Get("timeout")
+	}
+	if v.IsNil() {
+		return -1, nil
+	}
+	d, ok := lib.WaitDuration(v)
+	if !ok {
+		return 0, vm.Typef("mutex: timeout must be a duration, got %s", v.Type())
+	}
+	return max(d, 0), nil
+}
+
+// timedOut is docs/spec/newer.md §1.7's failure of an acquisition whose
+// timeout passed: the key as displayed for strings, ints and bools, its
+// structural key otherwise.
+func timedOut(key vm.Value) error {
+	text := vm.StructuralKey(key)
+	switch key.Type() {
+	case "string", "int", "bool":
+		text = vm.ToDisplay(key)
+	}
+	return vm.Categorized("timeout", fmt.Sprintf("mutex '%s' timed out", text))
+}
+
+// enter takes the lock of keyValue for th, waiting at most timeout (none
+// when negative).
+func (t *mutexTable) enter(th *vm.Thread, keyValue vm.Value, timeout time.Duration) error {
+	key := vm.StructuralKey(keyValue)
 	t.mu.Lock()
 	m := t.locks[key]
 	if m == nil {
@@ -386,21 +427,28 @@ func (t *mutexTable) enter(th *vm.Thread, key string) error {
 	w := &mutexWaiter{th: th, wake: make(chan struct{}, 1)}
 	m.waiters = append(m.waiters, w)
 	t.mu.Unlock()
-	if _, err := th.WaitOnThreads(w.wake, -1); err != nil {
-		t.mu.Lock()
-		for i, x := range m.waiters {
-			if x == w {
-				m.waiters = append(m.waiters[:i], m.waiters[i+1:]...)
-				t.mu.Unlock()
-				return err
-			}
-		}
-		t.mu.Unlock()
-		// It was handed to us as we stopped: pass it on.
-		t.exit(th)
-		return err
+	woken, err := th.WaitOnThreadsClocked(w.wake, timeout)
+	if err == nil && woken {
+		return nil
 	}
-	return nil
+	t.mu.Lock()
+	for i, x := range m.waiters {
+		if x == w {
+			m.waiters = append(m.waiters[:i], m.waiters[i+1:]...)
+			t.mu.Unlock()
+			if err == nil {
+				err = timedOut(keyValue)
+			}
+			return err
+		}
+	}
+	t.mu.Unlock()
+	if err == nil {
+		return nil // handed to us as the timeout passed: ours after all
+	}
+	// It was handed to us as we stopped: pass it on.
+	t.exit(th)
+	return err
 }
 
 // exit releases the lock th took last.

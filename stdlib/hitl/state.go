@@ -86,7 +86,10 @@ func (s *state) takeTurn(th *vm.Thread) error {
 	}
 }
 
-func (s *state) giveTurn() { s.turn <- struct{}{} }
+func (s *state) giveTurn() {
+	vm.RawWake()
+	s.turn <- struct{}{}
+}
 
 // nowMs is the VM's wall clock (mock_time applies) in Unix milliseconds.
 func nowMs(th *vm.Thread) int64 { return htime.VMNow(th).UnixMilli() }

@@ -111,6 +111,7 @@ func (w *Waitpoint) settle(status string, v vm.Value) (ok bool, prev string) {
 	} else {
 		w.reason = v
 	}
+	vm.RawWake()
 	close(w.done)
 	return true, ""
 }

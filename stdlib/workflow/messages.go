@@ -51,6 +51,7 @@ type handle struct {
 
 // broadcast wakes the waiters of h; the caller holds h.mu.
 func (h *handle) broadcast() {
+	vm.RawWake()
 	close(h.changed)
 	h.changed = make(chan struct{})
 }
