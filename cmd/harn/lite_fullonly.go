@@ -5,6 +5,17 @@ package main
 // fullOnlyNames are the names only the full library defines, sorted.
 var fullOnlyNames = []string{
 	"__acp_skill",
+	"__agent_state_clear",
+	"__agent_state_delete",
+	"__agent_state_list",
+	"__agent_state_open",
+	"__agent_state_read",
+	"__agent_state_snapshot",
+	"__agent_state_write",
+	"__memory_forget",
+	"__memory_list",
+	"__memory_recall",
+	"__memory_store",
 	"__skill_decl",
 	"__tool_decl",
 	"__tool_project",
