@@ -551,7 +551,7 @@ func (r *resolver) pipeFns(e *syntax.PipeExpr) {
 					continue
 				}
 				seen[name] = true
-				if b.Kind == KFn && posBefore(b.Pos, e.At) {
+				if b.Kind == KFn && b.Pos.Before(e.At) {
 					refs = append(refs, r.lookup(name))
 				}
 			}
@@ -565,10 +565,6 @@ func (r *resolver) pipeFns(e *syntax.PipeExpr) {
 		r.info.PipeFns = map[*syntax.PipeExpr][]*Ref{}
 	}
 	r.info.PipeFns[e] = refs
-}
-
-func posBefore(a, b syntax.Pos) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // localNames lists the local variables visible from the current position,
