@@ -89,12 +89,11 @@ func Interactive() Option {
 }
 
 func newCompiler(f *syntax.File, info *resolve.Info, opts []Option) *compiler {
-	c := &compiler{file: f, info: info, aliases: map[string]*syntax.TypeDecl{}, structRT: map[string]*RType{},
+	c := &compiler{file: f, info: info, aliases: syntax.TypeAliases(f.Items), structRT: map[string]*RType{},
 		strs: map[string]string{}}
 	for _, o := range opts {
 		o(c)
 	}
-	c.collectAliases(f.Items)
 	return c
 }
 
@@ -145,20 +144,6 @@ func (c *compiler) intern(s string) string {
 	}
 	c.strs[s] = s
 	return s
-}
-
-func (c *compiler) collectAliases(items []syntax.Stmt) {
-	for _, it := range items {
-		if t, ok := it.(*syntax.TypeDecl); ok {
-			c.aliases[t.Name] = t
-		}
-	}
-	// an alias declared in a body serves where no top-level one has its name
-	for _, t := range syntax.InnerTypeDecls(items) {
-		if _, dup := c.aliases[t.Name]; !dup {
-			c.aliases[t.Name] = t
-		}
-	}
 }
 
 func (c *compiler) errorf(pos syntax.Pos, format string, args ...any) {

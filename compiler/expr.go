@@ -701,7 +701,7 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 		// both" (a default never waits, so the timeout could never fire).
 		// The error points at whichever of the two comes second.
 		at := e.Default.At
-		if posBefore(at, e.TimeoutBody.At) {
+		if at.Before(e.TimeoutBody.At) {
 			at = e.TimeoutBody.At
 		}
 		f.c.errorf(at, "select cannot have both a timeout and a default case")
@@ -770,10 +770,6 @@ func (f *fcomp) pipeLocalFn(e *syntax.PipeExpr) {
 	for _, j := range ends {
 		f.patchHere(j)
 	}
-}
-
-func posBefore(a, b syntax.Pos) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // pipeTarget pushes what `x |> F` calls: F's value, or for a right side

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib"
-	"github.com/harnlang/harn/stdlib/process"
 )
 
 // cmdCheck is `harn check FILE...`: parse, resolve, type-check and compile
@@ -104,15 +102,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 // harn.toml nearest above path (docs/check.md, Strict types): false when
 // there is none, an error naming the file when the key is not a bool.
 func manifestStrictTypes(path string) (bool, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
+	manifest := nearestManifest(path)
+	if manifest == "" {
 		return false, nil
 	}
-	dir := process.ManifestDir(filepath.Dir(abs))
-	if dir == "" {
-		return false, nil
-	}
-	manifest := filepath.Join(dir, "harn.toml")
 	data, err := os.ReadFile(manifest)
 	if err != nil {
 		return false, nil

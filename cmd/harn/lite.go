@@ -124,16 +124,10 @@ func execFull(stderr io.Writer) int {
 // turn on strict types (`[check] strict_types`): harn-full reads it
 // (docs/check.md), this build links no TOML reader.
 func strictManifest(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
+	manifest := nearestManifest(path)
+	if manifest == "" {
 		return false
 	}
-	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if data, err := os.ReadFile(filepath.Join(dir, "harn.toml")); err == nil {
-			return strings.Contains(string(data), "strict_types")
-		}
-		if filepath.Dir(dir) == dir {
-			return false
-		}
-	}
+	data, err := os.ReadFile(manifest)
+	return err == nil && strings.Contains(string(data), "strict_types")
 }

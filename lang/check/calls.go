@@ -120,9 +120,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	if k.imported && variadic(k.decl) {
 		max = -1
 	}
-	if n := len(exprs); n < min || max >= 0 && n > max {
-		c.warnf(at, "Function '%s' expects %s, got %d", k.name, arityText(min, max, n), n)
-	}
+	c.arity(k.name, at, len(exprs), min, max)
 	bind := c.instantiate(typeArgs, sig, exprs, args)
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
@@ -218,19 +216,21 @@ func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 		return types.Any
 	}
 	if !hasSpread(e.Args) {
-		c.valueArity(e.Fn.Name, e.At, len(e.Args), sig)
+		// a function-typed value (a parameter `f: fn(int) -> int`, an
+		// annotated binding, a closure held in a binding) has the arity of
+		// a `fn` (docs/spec/newer.md §3.4)
+		min, max := sig.Arity()
+		c.arity(e.Fn.Name, e.At, len(e.Args), min, max)
 		c.arguments(e.Args, args, sig, nil)
 	}
 	return c.result(sig)
 }
 
-// valueArity warns of a call through a function-typed value (a parameter
-// `f: fn(int) -> int`, an annotated binding, a closure held in a binding)
-// with more or fewer arguments than its type takes, as the arity of a
-// `fn` is (docs/spec/newer.md §3.4): extra arguments are dropped at run
-// time, missing ones bound to nil.
-func (c *checker) valueArity(name string, at syntax.Pos, n int, sig *types.Func) {
-	if min, max := sig.Arity(); n < min || max >= 0 && n > max {
+// arity warns of a call of name with n arguments where the callee takes
+// min to max (max < 0: no limit): extra arguments are dropped at run
+// time, missing ones bound to nil (docs/spec/newer.md §3.4).
+func (c *checker) arity(name string, at syntax.Pos, n, min, max int) {
+	if n < min || max >= 0 && n > max {
 		c.warnf(at, "Function '%s' expects %s, got %d", name, arityText(min, max, n), n)
 	}
 }
@@ -601,9 +601,7 @@ func (c *checker) methodArity(e *syntax.MethodCall, d *types.Decl, sig *types.Fu
 		return
 	}
 	min, max := (&types.Func{Params: plainRest(sig.Params[1:])}).Arity()
-	if n := len(e.Args); n < min || n > max {
-		c.warnf(e.At, "Function '%s.%s' expects %s, got %d", d.Name, e.Name, arityText(min, max, n), n)
-	}
+	c.arity(d.Name+"."+e.Name, e.At, len(e.Args), min, max)
 }
 
 // seenImpl returns the impl block of the file's struct name that the

@@ -86,10 +86,11 @@ func schemaLess(args []syntax.Expr) bool {
 	return true
 }
 
-// unvalidatedVar is the binding x names when it holds an unvalidated value.
+// unvalidatedVar is the binding x names when it holds an unvalidated value
+// (never outside strict-types mode, which every property read asks).
 func (c *checker) unvalidatedVar(x syntax.Expr) (*resolve.Binding, *variable) {
 	id, ok := x.(*syntax.Ident)
-	if !ok {
+	if !ok || !c.strict {
 		return nil, nil
 	}
 	ref := c.info.Refs[id]

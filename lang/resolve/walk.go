@@ -27,7 +27,6 @@ func File(f *syntax.File, opts Options) *Info {
 		enums:    map[string]bool{"Result": true},
 		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
 		structs:  map[string]*syntax.StructDecl{},
-		aliases:  map[string]*syntax.TypeDecl{},
 	}
 	r.run()
 	return r.info
@@ -57,7 +56,7 @@ type resolver struct {
 	enums    map[string]bool
 	variants map[string][]string // variant name → the enums declaring it (bare patterns)
 	structs  map[string]*syntax.StructDecl
-	aliases  map[string]*syntax.TypeDecl // top-level type aliases
+	aliases  map[string]*syntax.TypeDecl // the file's type aliases (syntax.TypeAliases)
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 	impls     implSites
@@ -146,16 +145,7 @@ func (r *resolver) run() {
 			r.enums[name] = true
 		}
 	}
-	for _, it := range r.file.Items {
-		if t, ok := it.(*syntax.TypeDecl); ok {
-			r.aliases[t.Name] = t
-		}
-	}
-	for _, t := range syntax.InnerTypeDecls(r.file.Items) {
-		if _, dup := r.aliases[t.Name]; !dup {
-			r.aliases[t.Name] = t
-		}
-	}
+	r.aliases = syntax.TypeAliases(r.file.Items)
 	// Pass 1: every top-level declaration is a global, so functions may
 	// refer to globals declared after them (late binding).
 	for _, it := range r.file.Items {
@@ -551,7 +541,7 @@ func (r *resolver) pipeFns(e *syntax.PipeExpr) {
 					continue
 				}
 				seen[name] = true
-				if b.Kind == KFn && posBefore(b.Pos, e.At) {
+				if b.Kind == KFn && b.Pos.Before(e.At) {
 					refs = append(refs, r.lookup(name))
 				}
 			}
@@ -565,10 +555,6 @@ func (r *resolver) pipeFns(e *syntax.PipeExpr) {
 		r.info.PipeFns = map[*syntax.PipeExpr][]*Ref{}
 	}
 	r.info.PipeFns[e] = refs
-}
-
-func posBefore(a, b syntax.Pos) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // localNames lists the local variables visible from the current position,

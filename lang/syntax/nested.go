@@ -100,24 +100,34 @@ func (l *stmtLists) inExpr(e Node) {
 	}
 }
 
-// InnerTypeDecls lists the type aliases declared inside function, pipeline
-// and block bodies (not at top level), in source order.
-func InnerTypeDecls(items []Stmt) []*TypeDecl {
-	var out []*TypeDecl
+// TypeAliases maps the name of each type alias a file declares to its
+// declaration: the top-level one of that name, else the first declared
+// inside a function, pipeline or block body (in source order), which
+// serves where no top-level alias has its name.
+func TypeAliases(items []Stmt) map[string]*TypeDecl {
+	aliases := map[string]*TypeDecl{}
+	var inner []*TypeDecl
 	var walk func([]Stmt, bool)
 	walk = func(stmts []Stmt, top bool) {
 		for _, s := range stmts {
 			if t, ok := s.(*TypeDecl); ok {
-				if !top {
-					out = append(out, t)
+				if top {
+					aliases[t.Name] = t
+				} else {
+					inner = append(inner, t)
 				}
 				continue
 			}
-			for _, inner := range NestedStmts(s) {
-				walk(inner, false)
+			for _, list := range NestedStmts(s) {
+				walk(list, false)
 			}
 		}
 	}
 	walk(items, true)
-	return out
+	for _, t := range inner {
+		if _, dup := aliases[t.Name]; !dup {
+			aliases[t.Name] = t
+		}
+	}
+	return aliases
 }
