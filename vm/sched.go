@@ -584,21 +584,25 @@ func (s *sched) yield(th *Thread) {
 		s.mu.Unlock()
 		return
 	}
-	w := th.wakeChan()
-	s.handedAt = time.Now()
 	if len(s.starts) > 0 {
 		r := s.popStart()
-		s.ready = append(s.ready, w)
-		s.waiting.Add(1)
-		s.mu.Unlock()
-		go s.runTasks(r)
+		s.requeue(th, func() { go s.runTasks(r) })
 	} else {
 		next := s.popReady()
-		s.ready = append(s.ready, w)
-		s.waiting.Add(1)
-		s.mu.Unlock()
-		next <- struct{}{}
+		s.requeue(th, func() { next <- struct{}{} })
 	}
+}
+
+// requeue queues th, which holds the lock, for it behind the threads
+// already waiting, releases s.mu (held), lets the next holder go with
+// handOff, and returns once th holds the lock again.
+func (s *sched) requeue(th *Thread, handOff func()) {
+	w := th.wakeChan()
+	s.handedAt = time.Now()
+	s.ready = append(s.ready, w)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+	handOff()
 	<-w
 	s.hold(th)
 	th.lag = time.Since(s.handedAt)
@@ -615,16 +619,8 @@ func (s *sched) behindReady(th *Thread) {
 		s.mu.Unlock()
 		return
 	}
-	w := th.wakeChan()
-	s.handedAt = time.Now()
 	next := s.popReady()
-	s.ready = append(s.ready, w)
-	s.waiting.Add(1)
-	s.mu.Unlock()
-	next <- struct{}{}
-	<-w
-	s.hold(th)
-	th.lag = time.Since(s.handedAt)
+	s.requeue(th, func() { next <- struct{}{} })
 }
 
 // start queues a task; the goroutine that eventually runs it owns the lock.
