@@ -168,7 +168,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	var err error
 	if stopped {
-		err = &vm.Error{Kind: vm.KindCancelled, Msg: "Task cancelled"}
+		err = &vm.Error{Kind: vm.KindCancelled, Msg: vm.CancelledMsg}
 	} else {
 		t.result, err = th.CallPlain(t.fn, t.args)
 	}
