@@ -91,7 +91,7 @@ func (o *Orchestrator) known(stored eventlog.Delivery) (Accepted, error) {
 // the records accepting it appends.
 func (o *Orchestrator) prepare(b *Binding, env Envelope, key string) (eventlog.Delivery, []eventlog.TopicRecord, Envelope, error) {
 	if env.EventID == "" {
-		env.EventID = NewEventID()
+		env.EventID = triggerspec.NewEventID()
 	}
 	if key == "" {
 		key = env.EventID
@@ -207,7 +207,7 @@ func (o *Orchestrator) poke() {
 // stays accepted and is dispatched anyway.
 func (o *Orchestrator) Dispatch(ctx context.Context, b *Binding, env Envelope, key string) (Handle, error) {
 	if env.EventID == "" {
-		env.EventID = NewEventID()
+		env.EventID = triggerspec.NewEventID()
 	}
 	ch := o.await(env.EventID)
 	defer o.unawait(env.EventID)

@@ -438,9 +438,6 @@ func (o *Orchestrator) Close() error {
 	return nil
 }
 
-// NewEventID is a fresh trigger event id.
-func NewEventID() string { return triggerspec.NewEventID() }
-
 // NewTraceID is a fresh trace id: mcp_ and a uuidv7 as 32 hex digits.
 // Every MCP tool call makes one.
 func NewTraceID() string { return triggerspec.NewTraceID("mcp") }

@@ -584,21 +584,25 @@ func (s *sched) yield(th *Thread) {
 		s.mu.Unlock()
 		return
 	}
-	w := th.wakeChan()
-	s.handedAt = time.Now()
 	if len(s.starts) > 0 {
 		r := s.popStart()
-		s.ready = append(s.ready, w)
-		s.waiting.Add(1)
-		s.mu.Unlock()
-		go s.runTasks(r)
+		s.requeue(th, func() { go s.runTasks(r) })
 	} else {
 		next := s.popReady()
-		s.ready = append(s.ready, w)
-		s.waiting.Add(1)
-		s.mu.Unlock()
-		next <- struct{}{}
+		s.requeue(th, func() { next <- struct{}{} })
 	}
+}
+
+// requeue queues th, which holds the lock, for it behind the threads
+// already waiting, releases s.mu (held), lets the next holder go with
+// handOff, and returns once th holds the lock again.
+func (s *sched) requeue(th *Thread, handOff func()) {
+	w := th.wakeChan()
+	s.handedAt = time.Now()
+	s.ready = append(s.ready, w)
+	s.waiting.Add(1)
+	s.mu.Unlock()
+	handOff()
 	<-w
 	s.hold(th)
 	th.lag = time.Since(s.handedAt)
@@ -615,16 +619,8 @@ func (s *sched) behindReady(th *Thread) {
 		s.mu.Unlock()
 		return
 	}
-	w := th.wakeChan()
-	s.handedAt = time.Now()
 	next := s.popReady()
-	s.ready = append(s.ready, w)
-	s.waiting.Add(1)
-	s.mu.Unlock()
-	next <- struct{}{}
-	<-w
-	s.hold(th)
-	th.lag = time.Since(s.handedAt)
+	s.requeue(th, func() { next <- struct{}{} })
 }
 
 // start queues a task; the goroutine that eventually runs it owns the lock.
@@ -810,7 +806,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		clock = th.vm.watchClock()
 	}
 	if err := th.stopErr(); err != nil {
-		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == "Task cancelled" && th.held && th.lender == nil {
+		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == CancelledMsg && th.held && th.lender == nil {
 			th.vm.sched.behindReady(th)
 		}
 		return false, err
@@ -957,6 +953,9 @@ func isClosed(c chan struct{}) bool {
 	}
 }
 
+// CancelledMsg is the text of the error a cancelled task stops with.
+const CancelledMsg = "Task cancelled"
+
 // stopErr is the failure that stops th now, if any: an interrupt or exit
 // of the whole VM, cancellation (of th or of its lender), or a deadline.
 func (th *Thread) stopErr() error {
@@ -969,7 +968,7 @@ func (th *Thread) stopErr() error {
 	}
 	for t := th; t != nil; t = t.lender {
 		if t.cancelled.Load() && !t.cleaningUp() {
-			return &Error{Kind: KindCancelled, Msg: "Task cancelled"}
+			return &Error{Kind: KindCancelled, Msg: CancelledMsg}
 		}
 	}
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {

@@ -413,13 +413,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		timeout := time.Duration(-1)
-		if a.Given(1) {
-			d, ok := lib.WaitDuration(a.At(1))
-			if !ok {
-				return vm.Value{}, vm.Typef("select: timeout must be a duration, got %s", a.At(1).Type())
-			}
-			timeout = max(d, 0)
+		timeout, err := waitTimeout("select", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		withDefault, _ := a.Bool(2)
 		idx, v, _, err := selectOn(th, chans, timeout, withDefault)
@@ -483,13 +479,9 @@ func channelSelect(name string) vm.BuiltinFunc {
 		if len(rest) > 1 {
 			return vm.Value{}, vm.Typef("%s: expected a channel, got %s", name, rest[0].Type())
 		}
-		timeout := time.Duration(-1)
-		if len(rest) == 1 && !rest[0].IsNil() {
-			d, ok := lib.WaitDuration(rest[0])
-			if !ok {
-				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, rest[0].Type())
-			}
-			timeout = max(d, 0)
+		timeout, err := waitTimeout(name, vm.Args(rest).At(0))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		idx, v, _, err := selectOn(th, chans, timeout, false)
 		if err != nil {

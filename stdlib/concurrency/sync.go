@@ -521,12 +521,11 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout := time.Duration(-1)
 	if d, ok := opts.AsDict(); ok {
-		if t, ok := d.Get("timeout"); ok && !t.IsNil() {
-			w, ok := lib.WaitDuration(t)
-			if !ok {
-				return vm.Value{}, vm.Typef("%s: timeout must be a duration, got %s", name, t.Type())
+		if t, ok := d.Get("timeout"); ok {
+			var err error
+			if timeout, err = waitTimeout(name, t); err != nil {
+				return vm.Value{}, err
 			}
-			timeout = max(w, 0)
 		}
 	}
 	reg := syncRegistryOf(th.VM())

@@ -168,7 +168,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	var err error
 	if stopped {
-		err = &vm.Error{Kind: vm.KindCancelled, Msg: "Task cancelled"}
+		err = &vm.Error{Kind: vm.KindCancelled, Msg: vm.CancelledMsg}
 	} else {
 		t.result, err = th.CallPlain(t.fn, t.args)
 	}
@@ -378,12 +378,19 @@ func mutexTimeout(v vm.Value) (time.Duration, error) {
 	if d, ok := v.AsDict(); ok {
 		v, _ = d.Get("timeout")
 	}
+	return waitTimeout("mutex", v)
+}
+
+// waitTimeout reads the timeout of builtin name: nil waits as long as
+// it takes (-1); a duration or a number of milliseconds waits that
+// long, a negative one not at all.
+func waitTimeout(name string, v vm.Value) (time.Duration, error) {
 	if v.IsNil() {
 		return -1, nil
 	}
 	d, ok := lib.WaitDuration(v)
 	if !ok {
-		return 0, vm.Typef("mutex: timeout must be a duration, got %s", v.Type())
+		return 0, vm.Typef("%s: timeout must be a duration, got %s", name, v.Type())
 	}
 	return max(d, 0), nil
 }
