@@ -118,6 +118,3 @@ func updateDoc(th *vm.Thread, fn, path string, change func(d *vm.Dict, exists bo
 	}
 	return out, nil
 }
-
-// jsonCopy is the copy of v a document stores, as store_set stores it.
-func jsonCopy(v vm.Value) vm.Value { return storedCopy(json.Data(v)) }

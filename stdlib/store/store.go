@@ -101,6 +101,10 @@ func (s *kvStore) save() error {
 	return nil
 }
 
+// jsonCopy is the copy of v the store (store_set) and the documents of
+// std/agent_state and std/memory keep.
+func jsonCopy(v vm.Value) vm.Value { return storedCopy(json.Data(v)) }
+
 // storedCopy is the JSON data v (already reduced by json.Data) with NaN and
 // ±inf replaced by nil. The file writes them as null, as serde_json does, so
 // the copy store_get returns in this run must say nil too: otherwise the
@@ -145,7 +149,7 @@ func init() {
 	})
 	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save; kinds JSON cannot hold (closures, durations, …, and NaN and ±inf floats) are stored as nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return locked(th, func(s *kvStore) (vm.Value, error) {
-			s.data = s.data.Set(a.Text(0), storedCopy(json.Data(a.At(1))))
+			s.data = s.data.Set(a.Text(0), jsonCopy(a.At(1)))
 			return vm.Nil, s.save()
 		})
 	})
