@@ -196,14 +196,14 @@ func init() {
 		if !ok && !a.At(1).IsNil() {
 			return vm.Value{}, vm.Typef("memory_forget: id must be a string, got %s", a.At(1).Type())
 		}
-		return updateDoc(th, c.fn, c.path, func(d *vm.Dict, exists bool) (*vm.Dict, vm.Value, error) {
+		return updateDoc(th, c.fn, c.path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
 			all := records(d)
 			kept := slices.DeleteFunc(slices.Clone(all), func(r vm.Value) bool {
 				rec, _ := r.AsDict()
 				return !ok || vm.ToDisplay(mustGet(rec, "id")) == id
 			})
 			removed := len(all) - len(kept)
-			if removed == 0 || !exists {
+			if removed == 0 { // nothing to rewrite (a namespace with no file has no records)
 				return nil, lib.IntOf(0), nil
 			}
 			return d.Set("records", vm.Of(lib.List(kept))), lib.IntOf(removed), nil
