@@ -74,21 +74,22 @@ func (c *memoryCall) tags() ([]string, error) {
 		return nil, nil
 	}
 	l, ok := v.AsList()
-	if ok {
-		out := make([]string, 0, l.Len())
-		for _, it := range l.Items() {
-			s, isStr := it.AsString()
-			if !isStr || s.Go() == "" {
-				ok = false
-				break
-			}
-			out = append(out, s.Go())
-		}
-		if ok {
-			return out, nil
-		}
+	if !ok {
+		return nil, c.badTags(v)
 	}
-	return nil, vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, vm.ToDisplay(v))
+	out := make([]string, 0, l.Len())
+	for _, it := range l.Items() {
+		s, ok := it.AsString()
+		if !ok || s.Go() == "" {
+			return nil, c.badTags(v)
+		}
+		out = append(out, s.Go())
+	}
+	return out, nil
+}
+
+func (c *memoryCall) badTags(v vm.Value) error {
+	return vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, vm.ToDisplay(v))
 }
 
 // records are the stored records of a namespace document, oldest first.
