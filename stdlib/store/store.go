@@ -30,25 +30,6 @@ type kvStore struct {
 	data   *vm.Dict
 }
 
-// storeOf is the run's store, loaded on first use. The error is the
-// store file's when it exists but does not hold a JSON object; the load is
-// tried again on the next call, so a script may repair the file.
-func storeOf(th *vm.Thread) (*kvStore, error) {
-	s := runStore(th)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.loaded {
-		return s, nil
-	}
-	s.path = storePath(th)
-	data, err := readStore(s.path)
-	if err != nil {
-		return nil, err
-	}
-	s.data, s.loaded = data, true
-	return s, nil
-}
-
 // runStore is the run's store, loaded or not.
 func runStore(th *vm.Thread) *kvStore {
 	return th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
@@ -79,14 +60,22 @@ func readStore(path string) (*vm.Dict, error) {
 	return d, nil
 }
 
-// locked runs f on the run's store with its lock held.
+// locked runs f on the run's store with its lock held, loading the store
+// on first use. The error is the store file's when it exists but does not
+// hold a JSON object; the load is tried again on the next call, so a
+// script may repair the file.
 func locked(th *vm.Thread, f func(s *kvStore) (vm.Value, error)) (vm.Value, error) {
-	s, err := storeOf(th)
-	if err != nil {
-		return vm.Value{}, err
-	}
+	s := runStore(th)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.loaded {
+		s.path = storePath(th)
+		data, err := readStore(s.path)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		s.data, s.loaded = data, true
+	}
 	return f(s)
 }
 
