@@ -1088,20 +1088,12 @@ func escapeURLPart(s string, set func(byte) bool) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c >= 0x7f || set(c) {
-			writePercent(&sb, c)
+			encoding.WritePercent(&sb, c)
 			continue
 		}
 		sb.WriteByte(c)
 	}
 	return sb.String()
-}
-
-// writePercent writes c as %XX (upper-case hex digits).
-func writePercent(sb *strings.Builder, c byte) {
-	const hexUpper = "0123456789ABCDEF"
-	sb.WriteByte('%')
-	sb.WriteByte(hexUpper[c>>4])
-	sb.WriteByte(hexUpper[c&15])
 }
 
 func fragmentSet(c byte) bool { return strings.IndexByte(" \"<>`", c) >= 0 }
@@ -1126,7 +1118,7 @@ func formEncode(s string) string {
 		case c == ' ':
 			sb.WriteByte('+')
 		default:
-			writePercent(&sb, c)
+			encoding.WritePercent(&sb, c)
 		}
 	}
 	return sb.String()
