@@ -163,7 +163,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 		if !ok {
 			return nil, fmt.Errorf("tool_registry_from: tool registry entry must be a dict, got %s", it.Type())
 		}
-		if t, _ := def.Get("_type"); vm.ToDisplay(t) == RegistryType {
+		if isRegistry(it) {
 			return nil, fmt.Errorf("tool_registry_from: definitions[%d] is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)", i)
 		}
 		s, err := defineEntry(def, i, cache)

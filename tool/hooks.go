@@ -93,24 +93,13 @@ func matching(v *vm.VM, name string) []Hook {
 	return out
 }
 
-// ApplyHooks is the hook step of Invoke for a call of the tool name with
+// applyHooks is the hook step of Invoke for a call of the tool name with
 // args that run makes: a denying hook or pre closure refuses the call
 // without running it, a pre closure may hand run other arguments, and on
-// success post closures and caps rework the result. The cap is the
-// smallest of this call's hooks and of those of a call run made within
-// the same tool call (PreparedTool.InvokeWithin), applied once.
-func ApplyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcome) *Outcome {
-	out := applyHooks(th, name, args, run)
-	if out.Kind == Success {
-		capOutput(out, out.pendingCap)
-	}
-	out.pendingCap = 0
-	return out
-}
-
-// applyHooks runs the hooks of name around run, leaving the cap to the
-// caller: a successful outcome's pendingCap is the smallest cap of these
-// hooks and of the one run left pending (0 when none caps).
+// success post closures rework the result. The cap is left to the
+// caller (applyCap): a successful outcome's pendingCap is the smallest
+// cap of these hooks and of the one run left pending (a call run made
+// within the same tool call, PreparedTool.InvokeWithin; 0 when none caps).
 func applyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcome) *Outcome {
 	hooks := matching(th.VM(), name)
 	maxOutput := 0
@@ -140,6 +129,15 @@ func applyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcom
 		}
 	}
 	out.pendingCap = smallerCap(out.pendingCap, maxOutput)
+	return out
+}
+
+// applyCap applies the cap a successful call's hooks left pending, once.
+func applyCap(out *Outcome) *Outcome {
+	if out.Kind == Success {
+		capOutput(out, out.pendingCap)
+	}
+	out.pendingCap = 0
 	return out
 }
 

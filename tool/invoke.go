@@ -143,8 +143,7 @@ const (
 // The VM's tool hooks (hooks.go) apply first: a denying hook refuses the
 // call, and a cap shortens a string result.
 func (t *PreparedTool) Invoke(th *vm.Thread, args any) *Outcome {
-	name := t.Name()
-	return ApplyHooks(th, name, args, func(args any) *Outcome { return t.invoke(th, name, args) })
+	return applyCap(t.InvokeWithin(th, args))
 }
 
 // InvokeWithin is Invoke as part of a tool call already under way under

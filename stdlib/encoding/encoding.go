@@ -342,7 +342,6 @@ func decodeHex(s string) ([]byte, error) {
 }
 
 func percentEncode(s string) string {
-	const hexUpper = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -350,11 +349,18 @@ func percentEncode(s string) string {
 			sb.WriteByte(c)
 			continue
 		}
-		sb.WriteByte('%')
-		sb.WriteByte(hexUpper[c>>4])
-		sb.WriteByte(hexUpper[c&15])
+		WritePercent(&sb, c)
 	}
 	return sb.String()
+}
+
+// WritePercent writes the byte c percent-encoded: %XX, upper-case hex
+// digits (also url_build's and the form encoder's, stdlib/formats).
+func WritePercent(sb *strings.Builder, c byte) {
+	const hexUpper = "0123456789ABCDEF"
+	sb.WriteByte('%')
+	sb.WriteByte(hexUpper[c>>4])
+	sb.WriteByte(hexUpper[c&15])
 }
 
 // PercentDecode decodes %XX (malformed escapes are kept) and, when

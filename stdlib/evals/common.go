@@ -45,7 +45,7 @@ func stringArg(name string, a vm.Args, i int) (string, error) {
 	return s.Go(), nil
 }
 
-// optDict is argument i as a dict, or an empty dict when it is not given.
+// str is d[k] when it is a string.
 func str(d *vm.Dict, k string) (string, bool) {
 	v, ok := d.Get(k)
 	if !ok {

@@ -1084,14 +1084,11 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // non-ASCII byte, C0 controls, and the part's own set. A `%` is left as it
 // is, so text that is already escaped stays the same.
 func escapeURLPart(s string, set func(byte) bool) string {
-	const hexUpper = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c >= 0x7f || set(c) {
-			sb.WriteByte('%')
-			sb.WriteByte(hexUpper[c>>4])
-			sb.WriteByte(hexUpper[c&15])
+			encoding.WritePercent(&sb, c)
 			continue
 		}
 		sb.WriteByte(c)
@@ -1112,7 +1109,6 @@ func querySet(special bool) func(byte) bool {
 
 // formEncode is application/x-www-form-urlencoded byte serialisation.
 func formEncode(s string) string {
-	const hexUpper = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -1122,9 +1118,7 @@ func formEncode(s string) string {
 		case c == ' ':
 			sb.WriteByte('+')
 		default:
-			sb.WriteByte('%')
-			sb.WriteByte(hexUpper[c>>4])
-			sb.WriteByte(hexUpper[c&15])
+			encoding.WritePercent(&sb, c)
 		}
 	}
 	return sb.String()

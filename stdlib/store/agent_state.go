@@ -36,9 +36,10 @@ func stateKey(fn string, v vm.Value) (string, error) {
 	return "", vm.Typef("%s: key must be a non-empty string, got %s", fn, vm.ToDisplay(v))
 }
 
-// withState runs op on the state a handle names, with its key argument
-// when key is true.
-func withState(fn string, key bool, op func(th *vm.Thread, path, key string, a vm.Args) (vm.Value, error)) vm.BuiltinFunc {
+// withState is a builtin that changes or reads the state a handle names,
+// as updateDoc does with change, given the call's key argument when key is
+// true and its arguments.
+func withState(fn string, key bool, change func(d *vm.Dict, key string, a vm.Args) (*vm.Dict, vm.Value, error)) vm.BuiltinFunc {
 	return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		path, err := agentStateFile(fn, a.At(0))
 		if err != nil {
@@ -50,7 +51,7 @@ func withState(fn string, key bool, op func(th *vm.Thread, path, key string, a v
 				return vm.Value{}, err
 			}
 		}
-		return op(th, path, k, a)
+		return updateDoc(th, fn, path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) { return change(d, k, a) })
 	}
 }
 
@@ -81,45 +82,33 @@ func init() {
 		return vm.Of(lib.DictOf("_type", vm.Str(agentStateType), "session", vm.Str(session), "path", vm.Str(path))), nil
 	})
 	lib.Def("__agent_state_read", "__agent_state_read(state, key, default?)", "the value stored under key, else default (std/agent_state.agent_state_read)",
-		withState("agent_state_read", true, func(th *vm.Thread, path, key string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_read", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				if v, ok := d.Get(key); ok {
-					return nil, v, nil
-				}
-				return nil, a.At(2), nil
-			})
+		withState("agent_state_read", true, func(d *vm.Dict, key string, a vm.Args) (*vm.Dict, vm.Value, error) {
+			if v, ok := d.Get(key); ok {
+				return nil, v, nil
+			}
+			return nil, a.At(2), nil
 		}))
 	lib.Def("__agent_state_write", "__agent_state_write(state, key, value)", "store a JSON copy of value under key (std/agent_state.agent_state_write)",
-		withState("agent_state_write", true, func(th *vm.Thread, path, key string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_write", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				return d.Set(key, jsonCopy(a.At(2))), vm.Nil, nil
-			})
+		withState("agent_state_write", true, func(d *vm.Dict, key string, a vm.Args) (*vm.Dict, vm.Value, error) {
+			return d.Set(key, jsonCopy(a.At(2))), vm.Nil, nil
 		}))
 	lib.Def("__agent_state_delete", "__agent_state_delete(state, key)", "remove key; whether it was there (std/agent_state.agent_state_delete)",
-		withState("agent_state_delete", true, func(th *vm.Thread, path, key string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_delete", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				if !d.Has(key) {
-					return nil, vm.False, nil
-				}
-				return d.Delete(key), vm.True, nil
-			})
+		withState("agent_state_delete", true, func(d *vm.Dict, key string, _ vm.Args) (*vm.Dict, vm.Value, error) {
+			if !d.Has(key) {
+				return nil, vm.False, nil
+			}
+			return d.Delete(key), vm.True, nil
 		}))
 	lib.Def("__agent_state_list", "__agent_state_list(state)", "the stored keys, sorted (std/agent_state.agent_state_list)",
-		withState("agent_state_list", false, func(th *vm.Thread, path, _ string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_list", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				return nil, vm.Of(lib.StrList(slices.Sorted(slices.Values(d.Keys())))), nil
-			})
+		withState("agent_state_list", false, func(d *vm.Dict, _ string, _ vm.Args) (*vm.Dict, vm.Value, error) {
+			return nil, vm.Of(lib.StrList(slices.Sorted(slices.Values(d.Keys())))), nil
 		}))
 	lib.Def("__agent_state_snapshot", "__agent_state_snapshot(state)", "every key and value (std/agent_state.agent_state_snapshot)",
-		withState("agent_state_snapshot", false, func(th *vm.Thread, path, _ string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_snapshot", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				return nil, vm.Of(d), nil
-			})
+		withState("agent_state_snapshot", false, func(d *vm.Dict, _ string, _ vm.Args) (*vm.Dict, vm.Value, error) {
+			return nil, vm.Of(d), nil
 		}))
 	lib.Def("__agent_state_clear", "__agent_state_clear(state)", "remove every key; how many there were (std/agent_state.agent_state_clear)",
-		withState("agent_state_clear", false, func(th *vm.Thread, path, _ string, a vm.Args) (vm.Value, error) {
-			return updateDoc(th, "agent_state_clear", path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-				return vm.NewDict(), lib.IntOf(d.Len()), nil
-			})
+		withState("agent_state_clear", false, func(d *vm.Dict, _ string, _ vm.Args) (*vm.Dict, vm.Value, error) {
+			return vm.NewDict(), lib.IntOf(d.Len()), nil
 		}))
 }

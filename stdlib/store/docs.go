@@ -3,8 +3,8 @@ package store
 // Named JSON documents under the state root, the storage of std/agent_state
 // and std/memory (docs/agents.md, "Agent state" and "Memory"): one file
 // per agent session or memory namespace, read on every use and rewritten
-// whole (written to a temporary file, then renamed) under one lock per
-// VM, so that tasks updating the same document never lose a change.
+// whole (atomicfile.Write) under one lock per VM, so that tasks updating
+// the same document never lose a change.
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/harnlang/harn/internal/atomicfile"
 	stdfs "github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
@@ -86,25 +87,10 @@ func writeDoc(fn, path string, d *vm.Dict) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return vm.Runtimef("%s: cannot create %s: %s", fn, filepath.Dir(path), stdfs.OSErrorText(err))
 	}
-	// A temporary file of its own (other VMs of the process, or other
-	// processes, may be writing the same document), renamed over the
-	// document: readers see the old or the new one whole.
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return vm.Runtimef("%s: cannot write %s: %s", fn, path, stdfs.OSErrorText(err))
-	}
-	_, err = f.WriteString(templates.SerdeJSON(vm.Of(d), "  ") + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	// atomicfile.Write: a temporary file of its own (other VMs of the
+	// process, or other processes, may be writing the same document),
+	// renamed over the document, so readers see the old or the new one whole.
+	if err := atomicfile.Write(path, []byte(templates.SerdeJSON(vm.Of(d), "  ")+"\n")); err != nil {
 		return vm.Runtimef("%s: cannot write %s: %s", fn, path, stdfs.OSErrorText(err))
 	}
 	return nil
@@ -132,6 +118,3 @@ func updateDoc(th *vm.Thread, fn, path string, change func(d *vm.Dict, exists bo
 	}
 	return out, nil
 }
-
-// jsonCopy is the copy of v a document stores, as store_set stores it.
-func jsonCopy(v vm.Value) vm.Value { return storedCopy(json.Data(v)) }

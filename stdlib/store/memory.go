@@ -74,21 +74,22 @@ func (c *memoryCall) tags() ([]string, error) {
 		return nil, nil
 	}
 	l, ok := v.AsList()
-	if ok {
-		out := make([]string, 0, l.Len())
-		for _, it := range l.Items() {
-			s, isStr := it.AsString()
-			if !isStr || s.Go() == "" {
-				ok = false
-				break
-			}
-			out = append(out, s.Go())
-		}
-		if ok {
-			return out, nil
-		}
+	if !ok {
+		return nil, c.badTags(v)
 	}
-	return nil, vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, vm.ToDisplay(v))
+	out := make([]string, 0, l.Len())
+	for _, it := range l.Items() {
+		s, ok := it.AsString()
+		if !ok || s.Go() == "" {
+			return nil, c.badTags(v)
+		}
+		out = append(out, s.Go())
+	}
+	return out, nil
+}
+
+func (c *memoryCall) badTags(v vm.Value) error {
+	return vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, vm.ToDisplay(v))
 }
 
 // records are the stored records of a namespace document, oldest first.
@@ -196,14 +197,14 @@ func init() {
 		if !ok && !a.At(1).IsNil() {
 			return vm.Value{}, vm.Typef("memory_forget: id must be a string, got %s", a.At(1).Type())
 		}
-		return updateDoc(th, c.fn, c.path, func(d *vm.Dict, exists bool) (*vm.Dict, vm.Value, error) {
+		return updateDoc(th, c.fn, c.path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
 			all := records(d)
 			kept := slices.DeleteFunc(slices.Clone(all), func(r vm.Value) bool {
 				rec, _ := r.AsDict()
 				return !ok || vm.ToDisplay(mustGet(rec, "id")) == id
 			})
 			removed := len(all) - len(kept)
-			if removed == 0 || !exists {
+			if removed == 0 { // nothing to rewrite (a namespace with no file has no records)
 				return nil, lib.IntOf(0), nil
 			}
 			return d.Set("records", vm.Of(lib.List(kept))), lib.IntOf(removed), nil

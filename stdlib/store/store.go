@@ -30,25 +30,6 @@ type kvStore struct {
 	data   *vm.Dict
 }
 
-// storeOf is the run's store, loaded on first use. The error is the
-// store file's when it exists but does not hold a JSON object; the load is
-// tried again on the next call, so a script may repair the file.
-func storeOf(th *vm.Thread) (*kvStore, error) {
-	s := runStore(th)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.loaded {
-		return s, nil
-	}
-	s.path = storePath(th)
-	data, err := readStore(s.path)
-	if err != nil {
-		return nil, err
-	}
-	s.data, s.loaded = data, true
-	return s, nil
-}
-
 // runStore is the run's store, loaded or not.
 func runStore(th *vm.Thread) *kvStore {
 	return th.VM().Local(storeKey{}, func() any { return &kvStore{} }).(*kvStore)
@@ -79,14 +60,22 @@ func readStore(path string) (*vm.Dict, error) {
 	return d, nil
 }
 
-// locked runs f on the run's store with its lock held.
+// locked runs f on the run's store with its lock held, loading the store
+// on first use. The error is the store file's when it exists but does not
+// hold a JSON object; the load is tried again on the next call, so a
+// script may repair the file.
 func locked(th *vm.Thread, f func(s *kvStore) (vm.Value, error)) (vm.Value, error) {
-	s, err := storeOf(th)
-	if err != nil {
-		return vm.Value{}, err
-	}
+	s := runStore(th)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.loaded {
+		s.path = storePath(th)
+		data, err := readStore(s.path)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		s.data, s.loaded = data, true
+	}
 	return f(s)
 }
 
@@ -100,6 +89,10 @@ func (s *kvStore) save() error {
 	}
 	return nil
 }
+
+// jsonCopy is the copy of v the store (store_set) and the documents of
+// std/agent_state and std/memory keep.
+func jsonCopy(v vm.Value) vm.Value { return storedCopy(json.Data(v)) }
 
 // storedCopy is the JSON data v (already reduced by json.Data) with NaN and
 // ±inf replaced by nil. The file writes them as null, as serde_json does, so
@@ -145,7 +138,7 @@ func init() {
 	})
 	lib.Def("store_set", "store_set(key, value)", "store a JSON-able copy and save; kinds JSON cannot hold (closures, durations, …, and NaN and ±inf floats) are stored as nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return locked(th, func(s *kvStore) (vm.Value, error) {
-			s.data = s.data.Set(a.Text(0), storedCopy(json.Data(a.At(1))))
+			s.data = s.data.Set(a.Text(0), jsonCopy(a.At(1)))
 			return vm.Nil, s.save()
 		})
 	})
