@@ -376,7 +376,11 @@ const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held b
 // `timeout` is one, as sync_mutex_acquire takes.
 func mutexTimeout(v vm.Value) (time.Duration, error) {
 	if d, ok := v.AsDict(); ok {
-		v, _ = d.Get("timeout")
+		t, found := d.Get("timeout")
+		if !found {
+			t = vm.Nil
+		}
+		v = t
 	}
 	return waitTimeout("mutex", v)
 }
