@@ -249,8 +249,10 @@ func (c *checker) isBuiltin(name string) bool {
 // valueCall checks `callee(args)` where the callee is an expression
 // (docs/spec/newer.md §1.11): the callee and the arguments are checked,
 // and a callee of a known non-generic `fn(...)` type has its arguments
-// checked and gives its declared result. Arity is left to the run time:
-// a written `fn(A) -> R` type does not say which parameters have defaults.
+// checked and gives its declared result. A callee written as a path
+// (`(obj.f)(1, 2)` with a field `f: fn(int) -> int`) has its arity
+// checked as a function-typed binding's is (valueArity); other callees
+// leave it to the run time.
 func (c *checker) valueCall(e *syntax.ValueCall) types.Type {
 	callee := c.expr(e.Fn)
 	args := make([]types.Type, len(e.Args))
@@ -269,6 +271,9 @@ func (c *checker) valueCall(e *syntax.ValueCall) types.Type {
 		return types.Any
 	}
 	if !hasSpread(e.Args) {
+		if name := pathText(e.Fn, ""); name != "" {
+			c.valueArity(name, e.At, len(e.Args), sig)
+		}
 		c.arguments(e.Args, args, sig, nil)
 	}
 	return c.result(sig)

@@ -12,6 +12,7 @@ import (
 var LLMOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
 	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
+	"schema", "output_schema", "json_schema", "response_format",
 }
 
 // llmOptionsArg gives the index of the options argument of each builtin

@@ -341,12 +341,6 @@ func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types
 // whether the arms are known to cover every value (a catch-all arm, or
 // every case of such a type).
 func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
-	if done, ok := c.taggedExhaustive(e, st); ok {
-		return done
-	}
-	if !known(st) {
-		return hasCatchAll(c, e)
-	}
 	// A `nil` arm covers the nil of `T?`; the rest must cover T. Without
 	// one, the nil of a `T?` the program declared is missing, and is
 	// listed last in T's message (docs/check.md); the match is then not
@@ -358,6 +352,12 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 			missNil = !hasArm
 			st = types.NewUnion(slices.DeleteFunc(slices.Clone(u.Types), func(t types.Type) bool { return t == types.Nil })...)
 		}
+	}
+	if done, ok := c.taggedExhaustive(e, st, missNil); ok {
+		return done
+	}
+	if !known(st) {
+		return hasCatchAll(c, e)
 	}
 	withNil := func(missing []string) []string {
 		if missNil {
@@ -541,9 +541,10 @@ func hasCatchAll(c *checker, e *syntax.MatchExpr) bool {
 // all carry one field (the tag) of distinct literal types, such as
 // {kind: "ok", …} | {kind: "bad", …}. The match either looks at the tag
 // (`match r.kind { "ok" -> … }`) or at the value with dict patterns
-// naming the tag (`match r { {kind: "ok"} -> … }`). ok is false when the
-// match is of neither form.
-func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type) (done, ok bool) {
+// naming the tag (`match r { {kind: "ok"} -> … }`). A `nil` arm covers
+// only the nil of an optional union; missNil lists that nil as missing
+// (see exhaustive). ok is false when the match is of neither form.
+func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type, missNil bool) (done, ok bool) {
 	var tags []string
 	var field string
 	if m, isMember := e.X.(*syntax.MemberExpr); isMember && !m.Optional {
@@ -568,6 +569,9 @@ func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type) (done, ok
 				if len(arm.Patterns) == 1 {
 					return true, true
 				}
+			}
+			if isNilLit(p) {
+				continue
 			}
 			if field == "" {
 				l := literalText(p)
@@ -596,10 +600,13 @@ func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type) (done, ok
 			missing = append(missing, t)
 		}
 	}
+	if missNil {
+		missing = append(missing, "nil")
+	}
 	if len(missing) > 0 {
 		c.errorf(e.At, "Non-exhaustive match on tagged shape union: missing variants %s", strings.Join(missing, ", "))
 	}
-	return true, true
+	return !missNil, true
 }
 
 // tagField is the tag of a tagged shape union: the first field that every

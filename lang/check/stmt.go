@@ -722,6 +722,8 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 				c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
 			}
 		}
+	case *syntax.PairPattern:
+		c.pairLoop(p, s.Iter)
 	default:
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
 	}
@@ -731,6 +733,29 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
 	}
 	c.fn.popScope()
+}
+
+// pairLoop declares the names of `for (k, v) in iter`. Over `d.iter()`
+// with d a path certainly of type dict<K, V>, the loop yields (key,
+// value) pairs (docs/spec/language.md §4.3), so k is a K and v a V; any
+// other iterable leaves them untyped.
+func (c *checker) pairLoop(p *syntax.PairPattern, iter syntax.Expr) {
+	first, second := types.Type(types.Any), types.Type(types.Any)
+	declared := false
+	if mc, ok := iter.(*syntax.MethodCall); ok && mc.Name == "iter" && len(mc.Args) == 0 && !mc.Optional {
+		if d, ok := types.Underlying(c.quietType(mc.X)).(*types.Dict); ok {
+			first, second = bindingType(d.Key), bindingType(d.Value)
+			declared = c.declaredPath(mc.X)
+		}
+	}
+	for _, it := range []struct {
+		name string
+		t    types.Type
+	}{{p.First, first}, {p.Second, second}} {
+		if it.name != "_" {
+			c.declare(c.binding(p, it.name), &variable{t: it.t, annotated: declared && nilable(it.t)})
+		}
+	}
 }
 
 // declaredElems reports a loop over a collection whose element type the

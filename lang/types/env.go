@@ -209,9 +209,10 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 				d = &Decl{Kind: InterfaceDecl, Name: n.Name, Pub: n.Pub, Pos: n.At, Doc: n.Doc, Attrs: n.Attrs, TypeParams: typeParams(n.TypeParams, nil)}
 			case *syntax.ImplBlock:
 				impls = append(impls, n)
-			default:
+			}
+			if d == nil {
 				for _, inner := range syntax.NestedStmts(s) {
-					collect(inner)
+					collect(inner) // method bodies and nested blocks
 				}
 			}
 			if d == nil || own[d.Name] {

@@ -380,12 +380,7 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 	if v, ok := r.options.Get("retries"); ok && !v.IsNil() {
 		retries = r.retries
 	}
-	instr := "Reply with only a JSON value (no prose, no code fence) that matches this JSON Schema:\n" + hjson.Stringify(sch)
-	if r.system != "" {
-		r.system += "\n\n" + instr
-	} else {
-		r.system = instr
-	}
+	r.system = withSchemaInstruction(r.system, sch)
 	var last string
 	var errs []string
 	for attempt := int64(0); attempt <= retries; attempt++ {
@@ -417,6 +412,16 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 		"message", vm.Str(fmt.Sprintf("%s: the reply did not match the schema after %d attempt%s: %s", fn, n, plural, strings.Join(errs, "; "))),
 		"errors", lib.StrList(errs), "raw", vm.Str(last))
 	return vm.Value{}, vm.Throw(vm.Of(d))
+}
+
+// withSchemaInstruction appends to a system prompt the instruction to
+// reply with JSON matching sch.
+func withSchemaInstruction(system string, sch vm.Value) string {
+	instr := "Reply with only a JSON value (no prose, no code fence) that matches this JSON Schema:\n" + hjson.Stringify(sch)
+	if system != "" {
+		return system + "\n\n" + instr
+	}
+	return instr
 }
 
 // extractJSON reads the JSON value of a reply: the whole text, else the

@@ -92,7 +92,13 @@ type response struct {
 var knownOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
 	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
+	"schema", "output_schema", "json_schema", "response_format",
 }
+
+// schemaOptions are the option keys that state the JSON a reply must be
+// (docs/llm.md, "Options"); strict types counts a call with one as
+// schema-validated (lang/check's schemaLess).
+var schemaOptions = []string{"schema", "output_schema", "json_schema"}
 
 // newRequest reads the arguments of llm_call(prompt, system?, options?):
 // system may be left out (llm_call(prompt, options)).
@@ -250,6 +256,18 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	}
 	if v, ok := opt("json"); ok {
 		r.jsonMode = v.Truth()
+	}
+	if v, ok := opt("response_format"); ok {
+		r.jsonMode = v.Truth()
+	}
+	for _, k := range schemaOptions {
+		if v, ok := opt(k); ok {
+			if _, isDict := v.AsDict(); !isDict {
+				return nil, vm.Throwf("%s: options.%s must be a schema dict or a type alias, got %s", fn, k, v.Type())
+			}
+			r.jsonMode = true
+			r.system = withSchemaInstruction(r.system, v)
+		}
 	}
 	if v, ok := opt("api_key"); ok {
 		r.apiKey = vm.ToDisplay(v)
