@@ -272,7 +272,8 @@ func (c *checker) valueCall(e *syntax.ValueCall) types.Type {
 	}
 	if !hasSpread(e.Args) {
 		if name := pathText(e.Fn, ""); name != "" {
-			c.valueArity(name, e.At, len(e.Args), sig)
+			min, max := sig.Arity()
+			c.arity(name, e.At, len(e.Args), min, max)
 		}
 		c.arguments(e.Args, args, sig, nil)
 	}
