@@ -108,12 +108,9 @@ func timeoutError(msg string) error {
 	return vm.Throw(vm.Of(lib.DictOf("category", vm.Str("timeout"), "message", vm.Str(msg))))
 }
 
-func fmtDuration(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return fmt.Sprintf("%dms", d/time.Millisecond)
-}
+// fmtDuration writes d the way the language displays a duration
+// (`1m`, `90s`, `1500ms`), as the MCP client's timeouts do.
+func fmtDuration(d time.Duration) string { return vm.FormatDuration(d.Milliseconds()) }
 
 // take waits for the next item of q: ok is false when the queue finished
 // (err is why); a timeout below zero waits without a limit. The wait
