@@ -3,8 +3,9 @@ package store
 // Named JSON documents under the state root, the storage of std/agent_state
 // and std/memory (docs/agents.md, "Agent state" and "Memory"): one file
 // per agent session or memory namespace, read on every use and rewritten
-// whole (atomicfile.Write) under one lock per VM, so that tasks updating
-// the same document never lose a change.
+// whole (atomicfile.Write) under one lock per VM and a flock on the
+// directory, so that tasks and processes updating the same document never
+// lose a change.
 
 import (
 	"errors"
@@ -82,11 +83,9 @@ func readDoc(fn, path string) (*vm.Dict, bool, error) {
 	return d, true, nil
 }
 
-// writeDoc replaces the document at path; the caller holds the lock.
+// writeDoc replaces the document at path; the caller holds the locks
+// (so its directory exists).
 func writeDoc(fn, path string, d *vm.Dict) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return vm.Runtimef("%s: cannot create %s: %s", fn, filepath.Dir(path), stdfs.OSErrorText(err))
-	}
 	// atomicfile.Write: a temporary file of its own (other VMs of the
 	// process, or other processes, may be writing the same document),
 	// renamed over the document, so readers see the old or the new one whole.
@@ -98,11 +97,35 @@ func writeDoc(fn, path string, d *vm.Dict) error {
 
 // updateDoc reads the document at path (empty when the file does not
 // exist), lets change rework it and writes what change returns (unless
-// it returns nil); it returns change's result value.
+// it returns nil); it returns change's result value. The VM's lock
+// orders its tasks; a flock on the document's directory orders other
+// processes (and other VMs) using the same root. A directory that does
+// not exist yet is created only when change wants to write, and change
+// then runs again under the lock.
 func updateDoc(th *vm.Thread, fn, path string, change func(d *vm.Dict, exists bool) (*vm.Dict, vm.Value, error)) (vm.Value, error) {
 	mu := docsLock(th)
 	mu.Lock()
 	defer mu.Unlock()
+	dir := filepath.Dir(path)
+	unlock, err := atomicfile.LockDir(dir)
+	switch {
+	case err == nil:
+		defer unlock()
+	case errors.Is(err, fs.ErrNotExist):
+		next, out, err := change(vm.NewDict(), false)
+		if err != nil || next == nil {
+			return out, err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return vm.Value{}, vm.Runtimef("%s: cannot create %s: %s", fn, dir, stdfs.OSErrorText(err))
+		}
+		if unlock, err = atomicfile.LockDir(dir); err != nil {
+			return vm.Value{}, vm.Runtimef("%s: cannot lock %s: %s", fn, dir, stdfs.OSErrorText(err))
+		}
+		defer unlock()
+	default:
+		return vm.Value{}, vm.Runtimef("%s: cannot lock %s: %s", fn, dir, stdfs.OSErrorText(err))
+	}
 	d, exists, err := readDoc(fn, path)
 	if err != nil {
 		return vm.Value{}, err
