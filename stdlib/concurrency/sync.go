@@ -521,11 +521,9 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout := time.Duration(-1)
 	if d, ok := opts.AsDict(); ok {
-		if t, ok := d.Get("timeout"); ok {
-			var err error
-			if timeout, err = waitTimeout(name, t); err != nil {
-				return vm.Value{}, err
-			}
+		var err error
+		if timeout, err = timeoutOption(name, d); err != nil {
+			return vm.Value{}, err
 		}
 	}
 	reg := syncRegistryOf(th.VM())

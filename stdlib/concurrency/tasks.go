@@ -376,13 +376,19 @@ const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held b
 // `timeout` is one, as sync_mutex_acquire takes.
 func mutexTimeout(v vm.Value) (time.Duration, error) {
 	if d, ok := v.AsDict(); ok {
-		t, found := d.Get("timeout")
-		if !found {
-			t = vm.Nil
-		}
-		v = t
+		return timeoutOption("mutex", d)
 	}
 	return waitTimeout("mutex", v)
+}
+
+// timeoutOption reads the `timeout` of builtin name's options dict d,
+// as waitTimeout does; without one it waits as long as it takes.
+func timeoutOption(name string, d *vm.Dict) (time.Duration, error) {
+	t, ok := d.Get("timeout")
+	if !ok {
+		return -1, nil
+	}
+	return waitTimeout(name, t)
 }
 
 // waitTimeout reads the timeout of builtin name: nil waits as long as
