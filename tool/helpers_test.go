@@ -103,3 +103,20 @@ const widgetOptions = `{
   }}},
   "cli": {"commands": [{"command": ["widgets"], "title": "Manage widgets", "aliases": ["w"]}]}
 }`
+
+// prepared is the prepared catalog of a registry holding defs.
+func prepared(t *testing.T, defs ...vm.Value) *Prepared {
+	t.Helper()
+	b := vm.NewDictBuilder(2)
+	b.Set("_type", vm.Str(RegistryType))
+	b.Set("tools", vm.Of(vm.NewList(defs)))
+	reg, err := Normalize(vm.Of(b.Build()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

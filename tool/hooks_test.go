@@ -24,17 +24,7 @@ func TestInvokeAppliesHooks(t *testing.T) {
 		vm.Of(jv(t, `{"name":"read_meta"}`).Object().(*vm.Dict).Set("handler", returning("read_meta", jv(t, `{"size": 12345678}`)))),
 		vm.Of(jv(t, `{"name":"search"}`).Object().(*vm.Dict).Set("handler", returning("search", text))),
 	}
-	b := vm.NewDictBuilder(2)
-	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.Of(vm.NewList(defs)))
-	reg, err := Normalize(vm.Of(b.Build()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := prepared(t, defs...)
 	th := newThread()
 	AddHook(th.VM(), Hook{Pattern: "exec*", Deny: "shell access is disabled"})
 	AddHook(th.VM(), Hook{Pattern: "*", MaxOutput: 8})
@@ -122,21 +112,4 @@ func TestInvokeRunsDelegateOnce(t *testing.T) {
 	if len(pres) != 2 || pres[0] != "outer" || pres[1] != "inner" {
 		t.Errorf("delegate within the call: pre hooks %q, want [outer inner]", pres)
 	}
-}
-
-// prepared is the prepared catalog of a registry holding defs.
-func prepared(t *testing.T, defs ...vm.Value) *Prepared {
-	t.Helper()
-	b := vm.NewDictBuilder(2)
-	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.Of(vm.NewList(defs)))
-	reg, err := Normalize(vm.Of(b.Build()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

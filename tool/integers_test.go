@@ -30,18 +30,7 @@ func TestIntegerInputs(t *testing.T) {
 		"o":{"anyOf":[{"type":"string"},{"type":"integer"}]},
 		"r":{"$ref":"#/$defs/count"}},
 		"$defs":{"count":{"type":"integer","minimum":0}}}}`).Object().(*vm.Dict).Set("handler", vm.Of(typer))
-	b := vm.NewDictBuilder(2)
-	b.Set("_type", vm.Str(RegistryType))
-	b.Set("tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
-	reg, err := Normalize(vm.Of(b.Build()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pt, _ := p.Tool("t")
+	pt, _ := prepared(t, vm.Of(d)).Tool("t")
 	th := newThread()
 	for _, c := range []struct{ args, want string }{
 		{`{"n": 1.0}`, "n=int:1"},

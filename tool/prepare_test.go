@@ -162,18 +162,7 @@ func TestInvokeClassification(t *testing.T) {
 	errSchema := `"error_schema":{"type":"object","properties":{"variant":{"const":"NotFound"}},"required":["variant"]}`
 	build := func(def string, h vm.Value) *PreparedTool {
 		d := jv(t, def).Object().(*vm.Dict).Set("handler", h)
-		b := vm.NewDictBuilder(2)
-		b.Set("_type", vm.Str(RegistryType))
-		b.Set("tools", vm.Of(vm.NewList([]vm.Value{vm.Of(d)})))
-		reg, err := Normalize(vm.Of(b.Build()), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Prepare(reg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pt, _ := p.Tool("lookup")
+		pt, _ := prepared(t, vm.Of(d)).Tool("lookup")
 		return pt
 	}
 	th := newThread()
