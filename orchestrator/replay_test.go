@@ -148,12 +148,11 @@ func TestReplayAsOfEchoesTheInstantUsed(t *testing.T) {
 	ctx := context.Background()
 	o := start(t, memory.New(), writeProject(t, replayManifestV1, replayLib, ""))
 	h := fire(t, o, "t", map[string]any{"payload": map[string]any{"go": false}})
-	time.Sleep(1100 * time.Millisecond) // a whole second after the registration
-	now := time.Now().UTC()
-	fraction := now.Truncate(time.Second).Add(123*time.Millisecond + 456*time.Microsecond)
-	if fraction.After(now) {
-		fraction = fraction.Add(-time.Second)
-	}
+	// a whole second at least one second after the registration, so both
+	// instants asked for (it and a fraction past it) come after it
+	second := time.Now().UTC().Truncate(time.Second).Add(2 * time.Second)
+	fraction := second.Add(123*time.Millisecond + 456*time.Microsecond)
+	time.Sleep(time.Until(fraction) + 10*time.Millisecond)
 	for asOf, want := range map[time.Time]string{
 		fraction:                       fraction.Format("2006-01-02T15:04:05") + ".123Z",
 		fraction.Truncate(time.Second): fraction.Format("2006-01-02T15:04:05") + "Z",
