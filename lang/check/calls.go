@@ -376,8 +376,10 @@ func stringArg(e syntax.Expr) (string, bool) {
 	return "", false
 }
 
-// builtinResult types the few builtins whose result is certain; every
-// other builtin returns any.
+// builtinResult types the builtins whose result depends on their
+// arguments' types (a Result's sides, a tuple's slots). A fixed result is
+// stated by the builtin's descriptor signature (`len(v) -> int`), which
+// the caller reads first; every other builtin returns any.
 func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type {
 	arg := func() types.Type {
 		if len(at) == 1 && !hasSpread(args) {
@@ -386,16 +388,6 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		return types.Any
 	}
 	switch name {
-	case "len":
-		return types.Int
-	case "to_string", "type_of":
-		return types.String
-	case "is_ok", "is_err":
-		return types.Bool
-	case "decimal": // docs/spec/newer.md §2.4
-		return types.Decimal
-	case "set":
-		return &types.Set{Elem: types.Any}
 	case "Ok":
 		return &types.Result{Ok: arg(), Err: types.Any}
 	case "Err":

@@ -8,21 +8,21 @@ import (
 // Collection free functions (docs/spec/builtins.md §3.7) and dicts (§3.8).
 
 func init() {
-	lib.Def("chunk", "chunk(list, size?)", "consecutive slices of size items", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("chunk", "chunk(list, size?) -> list", "consecutive slices of size items", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, err := firstList("chunk", args)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(chunkList(l.Items(), args.At(1))), nil
 	})
-	lib.Def("window", "window(list, size?, step?)", "full windows of size items, advancing by step", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("window", "window(list, size?, step?) -> list", "full windows of size items, advancing by step", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, err := firstList("window", args)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(windowList(l.Items(), args.At(1), args.At(2))), nil
 	})
-	lib.Def("group_by", "group_by(list, f)", "dict of lists keyed by the string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("group_by", "group_by(list, f) -> dict", "dict of lists keyed by the string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("group_by", args)
 		if err != nil {
 			return vm.Value{}, err
@@ -31,7 +31,7 @@ func init() {
 		// §2.9); the .group_by method keeps April's display keys.
 		return groupByString(th, l.Items(), f)
 	})
-	lib.Def("partition", "partition(list, f)", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("partition", "partition(list, f) -> dict", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("partition", args)
 		if err != nil {
 			return vm.Value{}, err
@@ -45,7 +45,7 @@ func init() {
 		b.Set("no_match", vm.Of(lib.List(no)))
 		return vm.Of(b.Build()), nil
 	})
-	lib.Def("dedup_by", "dedup_by(list, f)", "first item for each structural key of f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("dedup_by", "dedup_by(list, f) -> list", "first item for each structural key of f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("dedup_by", args)
 		if err != nil {
 			return vm.Value{}, err
@@ -56,22 +56,22 @@ func init() {
 		}
 		return vm.Of(lib.List(uniqueBy(l.Items(), keys))), nil
 	})
-	lib.Def("flat_map", "flat_map(list, f)", "f(item), splicing list results in", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("flat_map", "flat_map(list, f) -> list", "f(item), splicing list results in", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("flat_map", args)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return flatMap(th, l.Items(), f)
 	})
-	lib.Def("keys", "keys(d)", "sorted keys of a dict", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("keys", "keys(d) -> list<string>", "sorted keys of a dict", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
 		return vm.Of(dictKeys(d)), nil
 	})
-	lib.Def("values", "values(d)", "values of a dict in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("values", "values(d) -> list", "values of a dict in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
 		return vm.Of(dictValues(d)), nil
 	})
-	lib.Def("entries", "entries(d)", "[{key, value}, …] in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("entries", "entries(d) -> list", "[{key, value}, …] in key order", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.Dict(0)
 		return vm.Of(dictEntries(d)), nil
 	})

@@ -10,7 +10,7 @@ import (
 // `(1 to 3).map(f)` is an iterator and `(1 to 4).sum()` is 10.
 
 func init() {
-	lib.Def("range", "range(n) / range(a, b)", "0 to n exclusive / a to b exclusive", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("range", "range(n) -> range / range(a, b) -> range", "0 to n exclusive / a to b exclusive", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		switch args.Len() {
 		case 1:
 			n, ok := args.Int(0)

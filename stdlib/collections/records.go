@@ -15,32 +15,32 @@ func init() {
 	lib.Def("tuple", "tuple(...items)", "a list of the arguments (statically a tuple<A, B, ...>)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Of(lib.List(lib.CopyItems(args))), nil
 	})
-	lib.Def("clone", "clone(v)", "a shallow copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("clone", "clone(v) -> any", "a shallow copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return args.At(0), nil // values are immutable: the value is its own copy
 	})
-	lib.Def("deep_clone", "deep_clone(v)", "a recursive copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("deep_clone", "deep_clone(v) -> any", "a recursive copy of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return args.At(0), nil
 	})
 	lib.Def("deep_merge", "deep_merge(a, b)", "merge dicts, recursing where both sides hold dicts; b wins otherwise; nil counts as {}", builtinDeepMerge("deep_merge"))
 	lib.Def("__deep_merge", "__deep_merge(a, b)", "deep_merge", builtinDeepMerge("deep_merge"))
-	lib.Def("dict_from_pairs", "dict_from_pairs(pairs)", "a dict from [key, value] lists or pairs (keys by display form)", builtinDictFromPairs)
-	lib.Def("unique", "unique(items)", "first occurrence of each structural key; nil gives []", builtinUnique("unique"))
+	lib.Def("dict_from_pairs", "dict_from_pairs(pairs) -> dict", "a dict from [key, value] lists or pairs (keys by display form)", builtinDictFromPairs)
+	lib.Def("unique", "unique(items) -> list", "first occurrence of each structural key; nil gives []", builtinUnique("unique"))
 	lib.Def("__list_unique", "__list_unique(items)", "unique", builtinUnique("unique"))
-	lib.Def("take_while", "take_while(list, f)", "the leading items for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("take_while", "take_while(list, f) -> list", "the leading items for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("take_while", args)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return takeWhile(th, l.Items(), f, true)
 	})
-	lib.Def("drop_while", "drop_while(list, f)", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("drop_while", "drop_while(list, f) -> list", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("drop_while", args)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return takeWhile(th, l.Items(), f, false)
 	})
-	lib.Def("count_by", "count_by(list, f)", "dict of counts per string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("count_by", "count_by(list, f) -> dict", "dict of counts per string discriminator f(item)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, f, err := listAndCallback("count_by", args)
 		if err != nil {
 			return vm.Value{}, err

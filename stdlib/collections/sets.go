@@ -10,7 +10,7 @@ import (
 // ordinary equality (set(1).contains(1.0) is true).
 
 func init() {
-	lib.Def("set", "set(...args)", "a set of the arguments (lists and sets contribute their items)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("set", "set(...args) -> set", "a set of the arguments (lists and sets contribute their items)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var items []vm.Value
 		for _, a := range args {
 			switch x := a.Object().(type) {
@@ -24,14 +24,14 @@ func init() {
 		}
 		return vm.Of(vm.NewSet(items)), nil
 	})
-	lib.Def("set_add", "set_add(s, v)", "s with v added", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("set_add", "set_add(s, v) -> set", "s with v added", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
 		if !ok {
 			return vm.Value{}, vm.Throwf("set_add: first argument must be a set")
 		}
 		return vm.Of(s.Add(args.At(1))), nil
 	})
-	lib.Def("set_remove", "set_remove(s, v)", "s without v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("set_remove", "set_remove(s, v) -> set", "s without v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
 		if !ok {
 			return vm.Value{}, vm.Throwf("set_remove: first argument must be a set")
@@ -39,12 +39,12 @@ func init() {
 		k := vm.StructuralKey(args.At(1))
 		return vm.Of(keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k })), nil
 	})
-	lib.Def("set_contains", "set_contains(s, v)", "structural-key membership", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("set_contains", "set_contains(s, v) -> bool", "structural-key membership", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
 		return vm.BoolOf(ok && s.HasKey(args.At(1))), nil
 	})
 	algebra := func(name string, op func(a, b *vm.Set, in func(*vm.Set, vm.Value) bool) *vm.Set) {
-		lib.Def(name, name+"(a, b)", "set algebra by structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a, b) -> set", "set algebra by structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, ok1 := args.Set(0)
 			b, ok2 := args.Set(1)
 			if !ok1 || !ok2 {
@@ -58,7 +58,7 @@ func init() {
 	algebra("set_difference", difference)
 	algebra("set_symmetric_difference", symmetricDifference)
 	predicate := func(name string, fallback bool, op func(a, b *vm.Set, in func(*vm.Set, vm.Value) bool) bool) {
-		lib.Def(name, name+"(a, b)", "set relation by structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a, b) -> bool", "set relation by structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, ok1 := args.Set(0)
 			b, ok2 := args.Set(1)
 			if !ok1 || !ok2 {

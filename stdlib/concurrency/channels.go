@@ -401,7 +401,7 @@ func init() {
 		c.Close()
 		return vm.Nil, nil
 	})
-	lib.Def("channel_is_closed", "channel_is_closed(ch)", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("channel_is_closed", "channel_is_closed(ch) -> bool", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("channel_is_closed", a, 0)
 		if err != nil {
 			return vm.Value{}, err

@@ -275,7 +275,7 @@ func init() {
 		t.cancelByHandle(grace)
 		return vm.False, nil
 	})
-	lib.Def("is_cancelled", "is_cancelled(handle?)", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Given(0) {
 			t, err := taskArg("is_cancelled", a)
 			if err != nil {

@@ -22,11 +22,11 @@ func init() {
 	lib.Def("eprint", "eprint(v?)", "write display(v) to stderr", builtinEprint)
 	lib.Def("eprintln", "eprintln(v?)", "write display(v) and a newline to stderr", builtinEprintln)
 	lib.Def("progress", "progress(phase, msg, a?, b?)", "write one progress line to stdout", builtinProgress)
-	lib.Def("color", "color(text, name)", "wrap text in an ANSI color when color is enabled", builtinColor)
-	lib.Def("bold", "bold(text)", "wrap text in ANSI bold when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("color", "color(text, name) -> string", "wrap text in an ANSI color when color is enabled", builtinColor)
+	lib.Def("bold", "bold(text) -> string", "wrap text in ANSI bold when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(ansi(th, "1", args.Text(0))), nil
 	})
-	lib.Def("dim", "dim(text)", "wrap text in ANSI dim when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("dim", "dim(text) -> string", "wrap text in ANSI dim when color is enabled", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(ansi(th, "2", args.Text(0))), nil
 	})
 	lib.Def("set_color_mode", "set_color_mode(mode)", `color mode: "auto", "always" or "never"`, builtinSetColorMode)

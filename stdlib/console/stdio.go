@@ -19,10 +19,10 @@ import (
 
 func init() {
 	harness.RegisterCapability("console", "stdio", stdioMethods())
-	lib.Def("read_stdin", "read_stdin()", "the rest of standard input (nil on error)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("read_stdin", "read_stdin() -> string?", "the rest of standard input (nil on error)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return readStdin(th)
 	})
-	lib.Def("read_line", "read_line()", "one line of standard input without its line ending; nil at end of input", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("read_line", "read_line() -> string?", "one line of standard input without its line ending; nil at end of input", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		line, ok, err := readLine(th)
 		if !ok {
 			return vm.Nil, err

@@ -204,7 +204,7 @@ func init() {
 		}
 		return done, nil
 	})
-	lib.Def("trace_id", "trace_id()", "the trace id of the task's innermost open span, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("trace_id", "trace_id() -> string?", "the trace id of the task's innermost open span, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, _, ok := currentSpan(th)
 		if !ok {
 			return vm.Nil, nil

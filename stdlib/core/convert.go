@@ -14,22 +14,22 @@ import (
 // Types and conversion (docs/spec/builtins.md §3.2).
 
 func init() {
-	lib.Def("type_of", "type_of(v)", "the type name of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("type_of", "type_of(v) -> string", "the type name of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(args.At(0).Type()), nil
 	})
-	lib.Def("to_string", "to_string(v)", "the display form of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("to_string", "to_string(v) -> string", "the display form of v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(args.Text(0)), nil
 	}).MarkToString()
-	lib.Def("to_int", "to_int(v)", "v as an int, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("to_int", "to_int(v) -> int?", "v as an int, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return toInt(args.At(0)), nil
 	})
-	lib.Def("to_float", "to_float(v)", "v as a float, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("to_float", "to_float(v) -> float?", "v as a float, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return toFloatValue(args.At(0)), nil
 	})
-	lib.Def("len", "len(v: string | bytes | list | dict | set | range)", "length of a string (chars), bytes, list, dict, set or range; else 0", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("len", "len(v: string | bytes | list | dict | set | range) -> int", "length of a string (chars), bytes, list, dict, set or range; else 0", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return lib.IntOf(length(args.At(0))), nil
 	})
-	lib.Def("to_list", "to_list(v)", "a set's items, a list itself, else [v]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("to_list", "to_list(v) -> list", "a set's items, a list itself, else [v]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		switch v := args.At(0).Object().(type) {
 		case *vm.List:
 			return vm.Of(v), nil
@@ -38,17 +38,17 @@ func init() {
 		}
 		return vm.Of(lib.List([]vm.Value{args.At(0)})), nil
 	})
-	lib.Def("is_same", "is_same(a, b)", "identity for lists, dicts, sets, closures and pairs; equality otherwise", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_same", "is_same(a, b) -> bool", "identity for lists, dicts, sets, closures and pairs; equality otherwise", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, b := args.At(0), args.At(1)
 		if identityKind(a) {
 			return vm.BoolOf(identityKind(b) && vm.Identical(a, b)), nil
 		}
 		return vm.BoolOf(vm.Equal(a, b)), nil
 	})
-	lib.Def("addr_of", "addr_of(v)", "an identity key for v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("addr_of", "addr_of(v) -> string", "an identity key for v", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(addrOf(args.At(0))), nil
 	})
-	lib.Def("hash_value", "hash_value(v)", "64-bit FNV-1a of v's structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("hash_value", "hash_value(v) -> int", "64-bit FNV-1a of v's structural key", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.IntOf(fnv1a(vm.StructuralKey(args.At(0)))), nil
 	})
 }

@@ -19,7 +19,7 @@ import (
 // float is a type error; comparing with an int or float is unordered.
 
 func init() {
-	lib.Def("decimal", "decimal(v)", "an exact decimal from a string, int, float or decimal", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("decimal", "decimal(v) -> decimal", "an exact decimal from a string, int, float or decimal", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := toDecimal(a.At(0))
 		if err != nil {
 			return vm.Value{}, err

@@ -61,13 +61,13 @@ func init() {
 		b.Set("message", vm.Str(args.Text(0)))
 		return vm.Value{}, vm.Throw(vm.Of(b.Build()))
 	})
-	lib.Def("error_category", "error_category(err)", "the category of an error value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("error_category", "error_category(err) -> string", "the category of an error value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(errorCategory(args.At(0))), nil
 	})
-	lib.Def("is_timeout", "is_timeout(err)", `whether err's category is "timeout"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_timeout", "is_timeout(err) -> bool", `whether err's category is "timeout"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(hasCategory(args.At(0), "timeout")), nil
 	})
-	lib.Def("is_rate_limited", "is_rate_limited(err)", `whether err's category is "rate_limit"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_rate_limited", "is_rate_limited(err) -> bool", `whether err's category is "rate_limit"`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(hasCategory(args.At(0), "rate_limit")), nil
 	})
 
@@ -77,11 +77,11 @@ func init() {
 	lib.Def("Err", "Err(v?)", "Result.Err(v)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Of(vm.Err(args.At(0))), nil
 	})
-	lib.Def("is_ok", "is_ok(v)", "whether v is Result.Ok", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_ok", "is_ok(v) -> bool", "whether v is Result.Ok", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		ok, is := vm.IsResult(args.At(0))
 		return vm.BoolOf(is && ok), nil
 	})
-	lib.Def("is_err", "is_err(v)", "whether v is Result.Err", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_err", "is_err(v) -> bool", "whether v is Result.Err", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		ok, is := vm.IsResult(args.At(0))
 		return vm.BoolOf(is && !ok), nil
 	})

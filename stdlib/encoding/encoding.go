@@ -42,7 +42,7 @@ func textOrBytes(a vm.Args, i int) string { return string(RawBytes(a.At(i))) }
 // digest registers the hash function name as a builtin that returns the
 // lower-case hex digest of its argument.
 func digest(name string, mk func() hash.Hash) {
-	lib.Def(name, name+"(x)", "lower-case hex digest", func(_ *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def(name, name+"(x) -> string", "lower-case hex digest", func(_ *vm.Thread, a vm.Args) (vm.Value, error) {
 		h := mk()
 		h.Write(RawBytes(a.At(0)))
 		return vm.Str(hex.EncodeToString(h.Sum(nil))), nil
@@ -53,30 +53,30 @@ func init() {
 	codec := func(name, sig, doc string, fn func(a vm.Args) (vm.Value, error)) {
 		lib.Def(name, sig, doc, func(th *vm.Thread, a vm.Args) (vm.Value, error) { return fn(a) })
 	}
-	codec("base64_encode", "base64_encode(x)", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
+	codec("base64_encode", "base64_encode(x) -> string", "standard base64 with padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64_decode", "base64_decode(s)", "decode standard base64 to text; s may be bytes holding the base64 text (so may the argument of base64url_decode, base32_decode and hex_decode)", func(a vm.Args) (vm.Value, error) {
+	codec("base64_decode", "base64_decode(s) -> string", "decode standard base64 to text; s may be bytes holding the base64 text (so may the argument of base64url_decode, base32_decode and hex_decode)", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.StdEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64 decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("base64url_encode", "base64url_encode(s)", "URL-safe base64 without padding", func(a vm.Args) (vm.Value, error) {
+	codec("base64url_encode", "base64url_encode(s) -> string", "URL-safe base64 without padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base64.RawURLEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base64url_decode", "base64url_decode(s)", "decode URL-safe base64 to text; input must be unpadded (a trailing = is a base64url decode error)", func(a vm.Args) (vm.Value, error) {
+	codec("base64url_decode", "base64url_decode(s) -> string", "decode URL-safe base64 to text; input must be unpadded (a trailing = is a base64url decode error)", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeBase64(base64.RawURLEncoding, textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("base64url decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("base32_encode", "base32_encode(s)", "RFC 4648 base32 with padding", func(a vm.Args) (vm.Value, error) {
+	codec("base32_encode", "base32_encode(s) -> string", "RFC 4648 base32 with padding", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(base32.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("base32_decode", "base32_decode(s)", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
+	codec("base32_decode", "base32_decode(s) -> string", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
 		b, err := base32.StdEncoding.DecodeString(textOrBytes(a, 0))
 		if err != nil {
 			var ce base32.CorruptInputError
@@ -87,20 +87,20 @@ func init() {
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("hex_encode", "hex_encode(s)", "lower-case hex", func(a vm.Args) (vm.Value, error) {
+	codec("hex_encode", "hex_encode(s) -> string", "lower-case hex", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(hex.EncodeToString(RawBytes(a.At(0)))), nil
 	})
-	codec("hex_decode", "hex_decode(s)", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
+	codec("hex_decode", "hex_decode(s) -> string", "decode hex (either case) to text", func(a vm.Args) (vm.Value, error) {
 		b, err := decodeHex(textOrBytes(a, 0))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("hex decode error: %s", err)
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("url_encode", "url_encode(s)", "percent-encode all but A-Z a-z 0-9 - _ . ~", func(a vm.Args) (vm.Value, error) {
+	codec("url_encode", "url_encode(s) -> string", "percent-encode all but A-Z a-z 0-9 - _ . ~", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(percentEncode(a.Text(0))), nil
 	})
-	codec("url_decode", "url_decode(s)", "decode %XX and + as space", func(a vm.Args) (vm.Value, error) {
+	codec("url_decode", "url_decode(s) -> string", "decode %XX and + as space", func(a vm.Args) (vm.Value, error) {
 		return vm.Str(PercentDecode(a.Text(0), true)), nil
 	})
 
@@ -112,33 +112,33 @@ func init() {
 	digest("md5", md5.New)
 	digest("sha3_256", func() hash.Hash { return sha3.New256() })
 	digest("sha3_512", func() hash.Hash { return sha3.New512() })
-	codec("hmac_sha256", "hmac_sha256(key, msg)", "HMAC-SHA256 as hex; key must be a non-empty string or bytes and msg a string or bytes (anything else is an error)", func(a vm.Args) (vm.Value, error) {
+	codec("hmac_sha256", "hmac_sha256(key, msg) -> string", "HMAC-SHA256 as hex; key must be a non-empty string or bytes and msg a string or bytes (anything else is an error)", func(a vm.Args) (vm.Value, error) {
 		m, err := hmacSHA256("hmac_sha256", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(hex.EncodeToString(m)), nil
 	})
-	codec("hmac_sha256_base64", "hmac_sha256_base64(key, msg)", "HMAC-SHA256 as base64; key and msg as for hmac_sha256", func(a vm.Args) (vm.Value, error) {
+	codec("hmac_sha256_base64", "hmac_sha256_base64(key, msg) -> string", "HMAC-SHA256 as base64; key and msg as for hmac_sha256", func(a vm.Args) (vm.Value, error) {
 		m, err := hmacSHA256("hmac_sha256_base64", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(base64.StdEncoding.EncodeToString(m)), nil
 	})
-	codec("constant_time_eq", "constant_time_eq(a, b)", "timing-safe equality", func(a vm.Args) (vm.Value, error) {
+	codec("constant_time_eq", "constant_time_eq(a, b) -> bool", "timing-safe equality", func(a vm.Args) (vm.Value, error) {
 		return vm.BoolOf(subtle.ConstantTimeCompare(RawBytes(a.At(0)), RawBytes(a.At(1))) == 1), nil
 	})
 
 	// bytes_*: strict argument kinds.
-	codec("bytes_from_string", "bytes_from_string(s)", "the UTF-8 bytes of s", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_from_string", "bytes_from_string(s) -> bytes", "the UTF-8 bytes of s", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_string", 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(lib.NewBytes([]byte(s))), nil
 	})
-	codec("bytes_to_string", "bytes_to_string(b)", "strict UTF-8 decode", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_to_string", "bytes_to_string(b) -> string?", "strict UTF-8 decode", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_string", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -148,21 +148,21 @@ func init() {
 		}
 		return vm.Str(string(b)), nil
 	})
-	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b)", "UTF-8 decode, invalid → U+FFFD", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b) -> string", "UTF-8 decode, invalid → U+FFFD", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_string_lossy", 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(lib.LossyUTF8(b)), nil
 	})
-	codec("bytes_to_hex", "bytes_to_hex(b)", "lower-case hex", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_to_hex", "bytes_to_hex(b) -> string", "lower-case hex", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_hex", 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(hex.EncodeToString(b)), nil
 	})
-	codec("bytes_from_hex", "bytes_from_hex(s)", "bytes from hex", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_from_hex", "bytes_from_hex(s) -> bytes", "bytes from hex", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_hex", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -173,14 +173,14 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(b)), nil
 	})
-	codec("bytes_to_base64", "bytes_to_base64(b)", "standard base64", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_to_base64", "bytes_to_base64(b) -> string", "standard base64", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_base64", 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(base64.StdEncoding.EncodeToString(b)), nil
 	})
-	codec("bytes_from_base64", "bytes_from_base64(s)", "bytes from standard base64", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_from_base64", "bytes_from_base64(s) -> bytes", "bytes from standard base64", func(a vm.Args) (vm.Value, error) {
 		s, err := strArgN(a, "bytes_from_base64", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -191,14 +191,14 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(b)), nil
 	})
-	codec("bytes_len", "bytes_len(b)", "number of bytes", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_len", "bytes_len(b) -> int", "number of bytes", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_len", 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return lib.IntOf(len(b)), nil
 	})
-	codec("bytes_concat", "bytes_concat(a, b)", "a followed by b", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_concat", "bytes_concat(a, b) -> bytes", "a followed by b", func(a vm.Args) (vm.Value, error) {
 		x, err := bytesArgN(a, "bytes_concat", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -210,7 +210,7 @@ func init() {
 		out := make([]byte, 0, len(x)+len(y))
 		return vm.Of(lib.NewBytes(append(append(out, x...), y...))), nil
 	})
-	codec("bytes_slice", "bytes_slice(b, start, end?)", "b[start:end], clamped", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_slice", "bytes_slice(b, start, end?) -> bytes", "b[start:end], clamped", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_slice", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -230,7 +230,7 @@ func init() {
 		end = max(start, min(end, n))
 		return vm.Of(lib.NewBytes(append([]byte(nil), b[start:end]...))), nil
 	})
-	codec("bytes_eq", "bytes_eq(a, b)", "constant-time equality", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_eq", "bytes_eq(a, b) -> bool", "constant-time equality", func(a vm.Args) (vm.Value, error) {
 		x, err := bytesArgN(a, "bytes_eq", 0)
 		if err != nil {
 			return vm.Value{}, err

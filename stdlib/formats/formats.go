@@ -57,7 +57,7 @@ func init() {
 		}
 		return v, nil
 	})
-	lib.Def("yaml_stringify", "yaml_stringify(v)", "block-style YAML with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("yaml_stringify", "yaml_stringify(v) -> string", "block-style YAML with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err := json.RefuseHandle("yaml_stringify", a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
@@ -80,7 +80,7 @@ func init() {
 		}
 		return jsonschema.FromAny(m), nil
 	})
-	lib.Def("toml_stringify", "toml_stringify(v)", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_stringify", "toml_stringify(v) -> string", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err := json.RefuseHandle("toml_stringify", a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
@@ -92,11 +92,11 @@ func init() {
 		writeTOMLTable(&sb, d, nil)
 		return vm.Str(strings.TrimPrefix(sb.String(), "\n")), nil
 	})
-	lib.Def("csv_parse", "csv_parse(text, opts?)", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
-	lib.Def("csv_stringify", "csv_stringify(rows, opts?)", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s)", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
-	lib.Def("url_build", "url_build(parts)", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
-	lib.Def("query_parse", "query_parse(s)", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
+	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
+	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
+	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
+	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
 		for _, pair := range strings.Split(s, "&") {
@@ -108,7 +108,7 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("query_stringify", "query_stringify(pairs)", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("query_stringify", "query_stringify(pairs) -> string", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(QueryString(a.At(0))), nil
 	})
 	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

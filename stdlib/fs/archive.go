@@ -27,7 +27,7 @@ const maxDecoded = 1 << 30
 
 func init() {
 	level := func(a vm.Args, def int64) int { return int(a.IntOr(1, def)) }
-	lib.Def("gzip_encode", "gzip_encode(x, level = 6)", "gzip-compress bytes or text; level is clamped to 0–9", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("gzip_encode", "gzip_encode(x, level = 6) -> bytes", "gzip-compress bytes or text; level is clamped to 0–9", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var buf bytes.Buffer
 		// Levels outside 0–9 are clamped, as zstd and brotli clamp theirs
 		// (and as the deflate encoder upstream does), not an error.
@@ -39,14 +39,14 @@ func init() {
 		w.Close()
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
-	lib.Def("gzip_decode", "gzip_decode(b)", "gunzip to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("gzip_decode", "gzip_decode(b) -> bytes", "gunzip to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := gzip.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0))))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("gzip_decode: %s", err)
 		}
 		return readAllCapped("gzip_decode", r)
 	})
-	lib.Def("zstd_encode", "zstd_encode(x, level = 3)", "zstd-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("zstd_encode", "zstd_encode(x, level = 3) -> bytes", "zstd-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level(a, 3))))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("zstd_encode: %s", err)
@@ -54,7 +54,7 @@ func init() {
 		defer enc.Close()
 		return vm.Of(lib.NewBytes(enc.EncodeAll(encoding.RawBytes(a.At(0)), nil))), nil
 	})
-	lib.Def("zstd_decode", "zstd_decode(b)", "zstd-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("zstd_decode", "zstd_decode(b) -> bytes", "zstd-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecoded))
 		if err != nil {
 			return vm.Value{}, vm.Runtimef("zstd_decode: %s", err)
@@ -66,14 +66,14 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(out)), nil
 	})
-	lib.Def("brotli_encode", "brotli_encode(x, quality = 11)", "brotli-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("brotli_encode", "brotli_encode(x, quality = 11) -> bytes", "brotli-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var buf bytes.Buffer
 		w := brotli.NewWriterLevel(&buf, level(a, 11))
 		w.Write(encoding.RawBytes(a.At(0)))
 		w.Close()
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
-	lib.Def("brotli_decode", "brotli_decode(b)", "brotli-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("brotli_decode", "brotli_decode(b) -> bytes", "brotli-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return readAllCapped("brotli_decode", brotli.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0)))))
 	})
 	lib.Def("tar_create", "tar_create(entries)", "a tar archive from [{path, content, mode?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

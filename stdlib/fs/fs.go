@@ -108,7 +108,7 @@ func contentBytes(v vm.Value) []byte {
 }
 
 func init() {
-	lib.Def("read_file", "read_file(path)", "a file's text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("read_file", "read_file(path) -> string", "a file's text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		s, err := ReadText(p)
 		if err != nil {
@@ -124,7 +124,7 @@ func init() {
 		}
 		return vm.Of(vm.Ok(vm.Str(s))), nil
 	})
-	lib.Def("read_file_bytes", "read_file_bytes(path)", "a file's bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("read_file_bytes", "read_file_bytes(path) -> bytes", "a file's bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -132,7 +132,7 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(b)), nil
 	})
-	lib.Def("read_lines", "read_lines(path)", "a file's lines", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("read_lines", "read_lines(path) -> list<string>", "a file's lines", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		s, err := ReadText(p)
 		if err != nil {
@@ -239,7 +239,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("file_exists", "file_exists(path)", "whether a file or directory exists", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("file_exists", "file_exists(path) -> bool", "whether a file or directory exists", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, err := os.Stat(ResolvePath(th, a.Text(0)))
 		return vm.BoolOf(err == nil), nil
 	})
@@ -258,7 +258,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("list_dir", "list_dir(path = \".\")", "entry names, sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("list_dir", "list_dir(path = \".\") -> list<string>", "entry names, sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		rel := "."
 		if a.Given(0) {
 			rel = a.Text(0)
@@ -275,7 +275,7 @@ func init() {
 		sort.Strings(names)
 		return vm.Of(lib.StrList(names)), nil
 	})
-	lib.Def("stat", "stat(path)", "{size, is_file, is_dir, readonly, modified}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("stat", "stat(path) -> dict", "{size, is_file, is_dir, readonly, modified}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := ResolvePath(th, a.Text(0))
 		info, err := os.Stat(p)
 		if err != nil {
@@ -291,7 +291,7 @@ func init() {
 	})
 	lib.Def("walk_dir", "walk_dir(root, opts?)", "pre-order {path, is_dir, is_file, depth} entries; with {long_running: true}, a task handle to await", walkDir)
 	lib.Def("glob", "glob(pattern, base_or_opts?, opts?)", "paths under base matching a glob (* also matches /); leading directories without wildcards, `./` and `../` move the base, an absolute pattern replaces it, and a base that links to a directory is searched", globBuiltin)
-	lib.Def("temp_dir", "temp_dir()", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("temp_dir", "temp_dir() -> string", "the OS temporary directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(os.TempDir()), nil
 	})
 }

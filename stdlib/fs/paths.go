@@ -29,38 +29,38 @@ func init() {
 		}
 		return vm.Str(out), nil
 	})
-	lib.Def("dirname", "dirname(p)", "the parent path (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("dirname", "dirname(p) -> string", "the parent path (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(osParent(a.Text(0))), nil
 	})
-	lib.Def("basename", "basename(p)", "the final component", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("basename", "basename(p) -> string", "the final component", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(osFileName(a.Text(0))), nil
 	})
-	lib.Def("extname", "extname(p)", "the extension with its dot (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("extname", "extname(p) -> string", "the extension with its dot (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if ext := extensionOf(osFileName(a.Text(0))); ext != "" {
 			return vm.Str("." + ext), nil
 		}
 		return vm.Str(""), nil
 	})
 
-	lib.Def("path_parts", "path_parts(p)", "{dir, file, stem, ext, segments}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_parts", "path_parts(p) -> dict", "{dir, file, stem, ext, segments}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := posixPath(a.Text(0))
 		file := pathBase(p)
 		return vm.Of(lib.DictOf("dir", vm.Str(pathParent(p)), "file", vm.Str(file), "stem", vm.Str(stemOf(file)),
 			"ext", vm.Str(dotExt(file)), "segments", lib.StrList(pathSegments(p)))), nil
 	})
-	lib.Def("path_parent", "path_parent(p)", "the parent path", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_parent", "path_parent(p) -> string", "the parent path", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(pathParent(posixPath(a.Text(0)))), nil
 	})
-	lib.Def("path_basename", "path_basename(p)", "the final component", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_basename", "path_basename(p) -> string", "the final component", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(pathBase(posixPath(a.Text(0)))), nil
 	})
-	lib.Def("path_stem", "path_stem(p)", "the file name without its extension", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_stem", "path_stem(p) -> string", "the file name without its extension", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(stemOf(pathBase(posixPath(a.Text(0))))), nil
 	})
-	lib.Def("path_extension", "path_extension(p)", "the extension with its dot (\"\" for dot-files)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_extension", "path_extension(p) -> string", "the extension with its dot (\"\" for dot-files)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(dotExt(pathBase(posixPath(a.Text(0))))), nil
 	})
-	lib.Def("path_with_extension", "path_with_extension(p, ext)", "p with its extension replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_with_extension", "path_with_extension(p, ext) -> string", "p with its extension replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := posixPath(a.Text(0))
 		ext := strings.TrimPrefix(a.Text(1), ".")
 		if !a.Given(1) {
@@ -73,34 +73,34 @@ func init() {
 		}
 		return vm.Str(dir + name), nil
 	})
-	lib.Def("path_with_stem", "path_with_stem(p, stem)", "p with its stem replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_with_stem", "path_with_stem(p, stem) -> string", "p with its stem replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p := posixPath(a.Text(0))
 		dir, file := splitDirFile(p)
 		return vm.Str(dir + a.Text(1) + dotExt(file)), nil
 	})
-	lib.Def("path_is_absolute", "path_is_absolute(p)", "whether p is absolute", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_is_absolute", "path_is_absolute(p) -> bool", "whether p is absolute", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.BoolOf(pathIsAbs(posixPath(a.Text(0)))), nil
 	})
-	lib.Def("path_is_relative", "path_is_relative(p)", "whether p is relative", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_is_relative", "path_is_relative(p) -> bool", "whether p is relative", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.BoolOf(!pathIsAbs(posixPath(a.Text(0)))), nil
 	})
-	lib.Def("path_normalize", "path_normalize(p)", "drop `.`, resolve `..`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_normalize", "path_normalize(p) -> string", "drop `.`, resolve `..`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(normalizePath(a.Text(0))), nil
 	})
-	lib.Def("path_relative_to", "path_relative_to(p, base)", "p relative to base (nil when one is absolute and the other not)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_relative_to", "path_relative_to(p, base) -> string?", "p relative to base (nil when one is absolute and the other not)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		rel, ok := relativePath(a.Text(0), a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
 		return vm.Str(rel), nil
 	})
-	lib.Def("path_to_posix", "path_to_posix(p)", "backslashes to slashes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_to_posix", "path_to_posix(p) -> string", "backslashes to slashes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(posixPath(a.Text(0))), nil
 	})
-	lib.Def("path_to_native", "path_to_native(p)", "the platform's separator", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_to_native", "path_to_native(p) -> string", "the platform's separator", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(posixPath(a.Text(0))), nil
 	})
-	lib.Def("path_segments", "path_segments(p)", "the non-empty components", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_segments", "path_segments(p) -> list<string>", "the non-empty components", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(lib.StrList(pathSegments(posixPath(a.Text(0))))), nil
 	})
 	lib.Def("path_workspace_info", "path_workspace_info(p, root?)", "how p relates to a workspace root", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	lib.Def("jq", "jq(v, expr)", "run a jq filter; every output as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("jq", "jq(v, expr) -> list", "run a jq filter; every output as a list", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("jq", 2)
 		}
@@ -29,7 +29,7 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("jq_first", "jq_first(v, expr)", "run a jq filter; its first output or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("jq_first", "jq_first(v, expr) -> any", "run a jq filter; its first output or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("jq_first", 2)
 		}

@@ -656,7 +656,7 @@ func Data(v vm.Value) vm.Value { return jsonschema.Normalize(v) }
 // ---- builtins ----
 
 func init() {
-	lib.Def("json_parse", "json_parse(text)", "parse strict JSON into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_parse", "json_parse(text) -> any", "parse strict JSON into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 1 {
 			return vm.Value{}, lib.ArgCountError("json_parse", 1)
 		}
@@ -669,7 +669,7 @@ func init() {
 		}
 		return v, nil
 	})
-	lib.Def("json_stringify", "json_stringify(v)", "compact JSON text with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_stringify", "json_stringify(v) -> string", "compact JSON text with sorted keys", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 1 {
 			return vm.Value{}, lib.ArgCountError("json_stringify", 1)
 		}
@@ -679,8 +679,8 @@ func init() {
 		}
 		return vm.Str(s), nil
 	})
-	lib.Def("json_extract", "json_extract(text, key?)", "parse the JSON embedded in free text (code fence, {…} or […])", jsonExtract)
-	lib.Def("json_pointer", "json_pointer(v, ptr)", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_extract", "json_extract(text, key?) -> any", "parse the JSON embedded in free text (code fence, {…} or […])", jsonExtract)
+	lib.Def("json_pointer", "json_pointer(v, ptr) -> any", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("json_pointer", 2)
 		}
@@ -698,7 +698,7 @@ func init() {
 		}
 		return cur, nil
 	})
-	lib.Def("json_pointer_set", "json_pointer_set(v, ptr, new)", "copy of v with the pointer target replaced or inserted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_pointer_set", "json_pointer_set(v, ptr, new) -> any", "copy of v with the pointer target replaced or inserted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 3 {
 			return vm.Value{}, lib.ArgCountError("json_pointer_set", 3)
 		}
@@ -708,7 +708,7 @@ func init() {
 		}
 		return pointerSet(a.At(0), toks, a.At(2), false), nil
 	})
-	lib.Def("json_pointer_delete", "json_pointer_delete(v, ptr)", "copy of v without the pointer target", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_pointer_delete", "json_pointer_delete(v, ptr) -> any", "copy of v without the pointer target", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("json_pointer_delete", 2)
 		}

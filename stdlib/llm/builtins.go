@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	lib.Def("llm_call", "llm_call(prompt, system?, options?)", "ask a model: {text, model, provider, usage, tool_calls, stop_reason, message}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_call", "llm_call(prompt, system?, options?) -> any", "ask a model: {text, model, provider, usage, tool_calls, stop_reason, message}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := newRequest(th, "llm_call", a.At(0), a.At(1), a.At(2))
 		if err != nil {
 			return vm.Value{}, err

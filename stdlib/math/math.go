@@ -16,7 +16,7 @@ import (
 // arguments give nil unless an error is documented.
 
 func init() {
-	lib.Def("abs", "abs(n: int | float)", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("abs", "abs(n: int | float) -> int | float | nil", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		// Numbers are read with the As accessors: Object would box them.
 		if n, ok := args.At(0).AsInt(); ok {
 			if n == math.MinInt64 {
@@ -33,7 +33,7 @@ func init() {
 		return vm.Nil, nil
 	})
 	rounding := func(name string, f func(float64) float64) {
-		lib.Def(name, name+"(n: int | float)", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float) -> int?", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			if n, ok := args.At(0).AsInt(); ok {
 				return vm.IntOf(int64(n)), nil
 			}
@@ -47,7 +47,7 @@ func init() {
 	rounding("ceil", math.Ceil)
 	rounding("round", math.Round)
 	unary := func(name string, f func(float64) float64) {
-		lib.Def(name, name+"(n: int | float)", name+" as a float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float) -> float?", name+" as a float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			x, ok := args.Num(0)
 			if !ok {
 				return vm.Nil, nil
@@ -66,7 +66,7 @@ func init() {
 	unary("log10", math.Log10)
 	unary("ln", math.Log)
 	unary("exp", math.Exp)
-	lib.Def("atan2", "atan2(y, x)", "the angle of (x, y)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atan2", "atan2(y, x) -> float?", "the angle of (x, y)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		y, ok1 := args.Num(0)
 		x, ok2 := args.Num(1)
 		if !ok1 || !ok2 {
@@ -74,7 +74,7 @@ func init() {
 		}
 		return vm.FloatOf(math.Atan2(y, x)), nil
 	})
-	lib.Def("pow", "pow(base, exp)", "base ** exp", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("pow", "pow(base, exp) -> int | float | nil", "base ** exp", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
 		b, bInt := args.Int(1)
 		if aInt && bInt {
@@ -88,7 +88,7 @@ func init() {
 		return vm.FloatOf(vm.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
-		lib.Def(name, name+"(a: int | float, b: int | float)", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a: int | float, b: int | float) -> int | float | nil", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, b := args.At(0), args.At(1)
 			if !lib.IsNumber(a) || !lib.IsNumber(b) {
 				return vm.Nil, nil
@@ -115,7 +115,7 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	lib.Def("sign", "sign(n: int | float)", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("sign", "sign(n: int | float) -> int | float | nil", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if n, ok := args.At(0).AsInt(); ok {
 			return vm.IntOf(int64(vm.Compare(vm.IntOf(int64(n)), vm.IntOf(0)))), nil
 		}
@@ -127,23 +127,23 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("is_nan", "is_nan(n)", "whether n is a NaN float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_nan", "is_nan(n) -> bool", "whether n is a NaN float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		f, ok := args.At(0).AsFloat()
 		return vm.BoolOf(ok && math.IsNaN(float64(f))), nil
 	})
-	lib.Def("is_infinite", "is_infinite(n)", "whether n is an infinite float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("is_infinite", "is_infinite(n) -> bool", "whether n is an infinite float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		f, ok := args.At(0).AsFloat()
 		return vm.BoolOf(ok && math.IsInf(float64(f), 0)), nil
 	})
 
-	lib.Def("mean", "mean(list)", "arithmetic mean (0.0 when empty)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("mean", "mean(list) -> float", "arithmetic mean (0.0 when empty)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("mean", args, true)
 		if err != nil || len(xs) == 0 {
 			return vm.FloatOf(float64(0)), err
 		}
 		return vm.FloatOf(mean(xs)), nil
 	})
-	lib.Def("median", "median(list)", "the middle value (mean of the two middle ones)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("median", "median(list) -> float", "the middle value (mean of the two middle ones)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("median", args, false)
 		if err != nil {
 			return vm.Value{}, err
@@ -155,7 +155,7 @@ func init() {
 		}
 		return vm.FloatOf((xs[n/2-1] + xs[n/2]) / 2), nil
 	})
-	lib.Def("percentile", "percentile(list, p)", "R-7 percentile, p in 0..100", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("percentile", "percentile(list, p) -> float", "R-7 percentile, p in 0..100", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		xs, err := numbers("percentile", args, false)
 		if err != nil {
 			return vm.Value{}, err
@@ -174,7 +174,7 @@ func init() {
 		return vm.FloatOf(float64(a + (h-lo)*(b-a))), nil
 	})
 	spread := func(name string, root bool) {
-		lib.Def(name, name+"(list, sample?)", name+" (population unless sample is truthy)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(list, sample?) -> float", name+" (population unless sample is truthy)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			xs, err := numbers(name, args, false)
 			if err != nil {
 				return vm.Value{}, err
@@ -201,11 +201,11 @@ func init() {
 	spread("variance", false)
 	spread("stddev", true)
 
-	lib.Def("random", "random(rng?)", "a uniform float in [0, 1)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("random", "random(rng?) -> float", "a uniform float in [0, 1)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, _ := rngArg(args)
 		return vm.FloatOf(r.float()), nil
 	})
-	lib.Def("random_int", "random_int(rng?, min, max)", "a uniform int in [min, max]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("random_int", "random_int(rng?, min, max) -> int?", "a uniform int in [min, max]", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
 		if !args.Given(0) || !args.Given(1) {
 			return vm.Nil, nil
@@ -223,7 +223,7 @@ func init() {
 		}
 		return vm.IntOf(r.between(lo, hi)), nil
 	})
-	lib.Def("random_choice", "random_choice(rng?, list)", "a uniform element, nil for an empty list", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("random_choice", "random_choice(rng?, list) -> any", "a uniform element, nil for an empty list", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
 		l, ok := args.List(0)
 		if !ok || l.Len() == 0 {
@@ -231,7 +231,7 @@ func init() {
 		}
 		return l.At(int(r.between(0, int64(l.Len()-1)))), nil
 	})
-	lib.Def("random_shuffle", "random_shuffle(rng?, list)", "a shuffled copy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("random_shuffle", "random_shuffle(rng?, list) -> list?", "a shuffled copy", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		r, args := rngArg(args)
 		l, ok := args.List(0)
 		if !ok {

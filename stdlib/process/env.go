@@ -16,7 +16,7 @@ import (
 // Environment, identifiers and system basics (docs/spec/builtins.md §3.15).
 
 func init() {
-	lib.Def("env", "env(name)", "an environment variable, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("env", "env(name) -> string?", "an environment variable, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if v, ok := os.LookupEnv(args.Text(0)); ok {
 			return vm.Str(v), nil
 		}
@@ -28,15 +28,15 @@ func init() {
 		}
 		return args.At(1), nil
 	})
-	lib.Def("uuid", "uuid()", "a random (v4) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uuid", "uuid() -> string", "a random (v4) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var u [16]byte
 		rand.Read(u[:])
 		return vm.Str(uuids.Format(withVersion(u, 4))), nil
 	})
-	lib.Def("uuid_v7", "uuid_v7()", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uuid_v7", "uuid_v7() -> string", "a time-ordered (v7) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(uuids.V7String()), nil
 	})
-	lib.Def("uuid_v5", "uuid_v5(namespace, name)", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uuid_v5", "uuid_v5(namespace, name) -> string", "a name-based (v5, SHA-1) UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if args.Len() < 2 {
 			return vm.Value{}, vm.Runtimef("uuid_v5(namespace, name): requires namespace and name")
 		}
@@ -51,7 +51,7 @@ func init() {
 		copy(u[:], h.Sum(nil))
 		return vm.Str(uuids.Format(withVersion(u, 5))), nil
 	})
-	lib.Def("uuid_parse", "uuid_parse(s)", "the canonical form of a UUID, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uuid_parse", "uuid_parse(s) -> string?", "the canonical form of a UUID, or nil", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Str(0)
 		if !ok {
 			return vm.Nil, nil
@@ -62,13 +62,13 @@ func init() {
 		}
 		return vm.Str(uuids.Format(u)), nil
 	})
-	lib.Def("uuid_nil", "uuid_nil()", "the all-zero UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uuid_nil", "uuid_nil() -> string", "the all-zero UUID", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(uuids.Format([16]byte{})), nil
 	})
-	lib.Def("platform", "platform()", `the OS: "darwin", "linux", "windows", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("platform", "platform() -> string", `the OS: "darwin", "linux", "windows", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(runtime.GOOS), nil
 	})
-	lib.Def("arch", "arch()", `the CPU architecture: "x86_64", "aarch64", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("arch", "arch() -> string", `the CPU architecture: "x86_64", "aarch64", …`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(archName(runtime.GOARCH)), nil
 	})
 	lib.Def("exit", "exit(code?)", "end the process at once with code (default 0); what was printed is kept (docs/run.md)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {

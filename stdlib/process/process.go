@@ -49,7 +49,7 @@ func init() {
 		return runProcess(th, "shell", fs.ResolvePath(th, a.Text(0)), sh, []string{flag, a.Text(1)})
 	})
 	root := func(th *vm.Thread, a vm.Args) (vm.Value, error) { return vm.Str(fs.ExecutionRoot(th)), nil }
-	lib.Def("cwd", "cwd()", "the run's working directory", root)
+	lib.Def("cwd", "cwd() -> string", "the run's working directory", root)
 	lib.Def("execution_root", "execution_root()", "the run's working directory", root)
 	src := func(th *vm.Thread, a vm.Args) (vm.Value, error) { return vm.Str(sourceDir(th)), nil }
 	lib.Def("source_dir", "source_dir()", "the running script's directory", src)
@@ -65,15 +65,15 @@ func init() {
 		return vm.Of(lib.DictOf("execution_root", vm.Str(fs.ExecutionRoot(th)), "asset_root", vm.Str(sourceDir(th)),
 			"state_root", vm.Str(state), "run_root", vm.Str(state+"/runs"), "worktree_root", vm.Str(fs.ExecutionRoot(th)))), nil
 	})
-	lib.Def("hostname", "hostname()", "the machine's host name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("hostname", "hostname() -> string", "the machine's host name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		h, _ := os.Hostname()
 		return vm.Str(h), nil
 	})
-	lib.Def("home_dir", "home_dir()", "the user's home directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("home_dir", "home_dir() -> string", "the user's home directory", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		h, _ := os.UserHomeDir()
 		return vm.Str(h), nil
 	})
-	lib.Def("pid", "pid()", "the process id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("pid", "pid() -> int", "the process id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return lib.IntOf(os.Getpid()), nil
 	})
 }

@@ -14,7 +14,7 @@ import (
 // binary, whose dynamic loader and C start-up cost about a third of its
 // start (docs/architecture.md, "Start-up").
 func init() {
-	lib.Def("username", "username()", "the current user's name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("username", "username() -> string", "the current user's name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if u, err := user.Current(); err == nil && u.Username != "" {
 			return vm.Str(u.Username), nil
 		}

@@ -58,8 +58,8 @@ func init() {
 			return vm.BoolOf(len(ValidateSchema(th, a.At(0), a.At(1))) == 0), nil
 		})
 	}
-	lib.Def("schema_is", "schema_is(v, schema)", "whether v satisfies schema", isType("schema_is"))
-	lib.Def("is_type", "is_type(v, schema)", "whether v satisfies schema", isType("is_type"))
+	lib.Def("schema_is", "schema_is(v, schema) -> bool", "whether v satisfies schema", isType("schema_is"))
+	lib.Def("is_type", "is_type(v, schema) -> bool", "whether v satisfies schema", isType("is_type"))
 	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", need("schema_expect", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v := a.At(0)
 		switch d := a.At(2).Object().(type) {

@@ -12,14 +12,14 @@ import (
 // methods .reversed, .slice and .includes.
 
 func init() {
-	lib.Def("chars", "chars(text)", "list of one-character strings", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("chars", "chars(text) -> list<string>", "list of one-character strings", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("chars", args, 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return longText(th, len(s), func() vm.Value { return vm.Of(chars(s)) })
 	})
-	lib.Def("repeat", "repeat(text, count)", "text repeated count times; count <= 0 gives \"\"", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("repeat", "repeat(text, count) -> string", "text repeated count times; count <= 0 gives \"\"", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("repeat", args, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -30,7 +30,7 @@ func init() {
 		}
 		return repeatOn(th, s, n)
 	})
-	lib.Def("indent", "indent(text, prefix = \"  \")", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("indent", "indent(text, prefix = \"  \") -> string", "prefix every non-blank line; blank lines stay empty", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("indent", args, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -44,14 +44,14 @@ func init() {
 		}
 		return vm.Str(strings.Join(lines, "\n")), nil
 	})
-	lib.Def("dedent", "dedent(text)", "remove the longest common leading-whitespace prefix of the non-blank lines", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("dedent", "dedent(text) -> string", "remove the longest common leading-whitespace prefix of the non-blank lines", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("dedent", args, 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(dedent(s)), nil
 	})
-	lib.Def("word_wrap", "word_wrap(text, width = 80)", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("word_wrap", "word_wrap(text, width = 80) -> string", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("word_wrap", args, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -66,7 +66,7 @@ func init() {
 		}
 		return vm.Str(wordWrap(s, int(max(width, 1)))), nil
 	})
-	lib.Def("index_of", "index_of(haystack, needle, from = 0)", "char index of the first occurrence at or after from, -1 if none", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("index_of", "index_of(haystack, needle, from = 0) -> int", "char index of the first occurrence at or after from, -1 if none", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("index_of", args, 0)
 		if err != nil {
 			return vm.Value{}, err

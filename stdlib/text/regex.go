@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	lib.Def("regex_match", "regex_match(pattern, text, flags?)", "every non-overlapping match as a string; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("regex_match", "regex_match(pattern, text, flags?) -> list<string>?", "every non-overlapping match as a string; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}
@@ -71,9 +71,9 @@ func init() {
 		sb.WriteString(text[last:])
 		return vm.Str(sb.String()), nil
 	}
-	lib.Def("regex_replace", "regex_replace(pattern, replacement, text)", "replace every match ($1, ${name}, $$)", replace)
-	lib.Def("regex_replace_all", "regex_replace_all(pattern, replacement, text)", "alias of regex_replace", replace)
-	lib.Def("regex_captures", "regex_captures(pattern, text)", "one {match, groups, <named>} dict per match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("regex_replace", "regex_replace(pattern, replacement, text) -> string?", "replace every match ($1, ${name}, $$)", replace)
+	lib.Def("regex_replace_all", "regex_replace_all(pattern, replacement, text) -> string?", "alias of regex_replace", replace)
+	lib.Def("regex_captures", "regex_captures(pattern, text) -> list<dict>", "one {match, groups, <named>} dict per match", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Of(vm.NewList(nil)), nil
 		}
@@ -107,7 +107,7 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("regex_split", "regex_split(text, pattern, flags?)", "split text around every match, keeping empty pieces", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("regex_split", "regex_split(text, pattern, flags?) -> list<string>?", "split text around every match, keeping empty pieces", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}

@@ -18,28 +18,28 @@ import (
 // scalar values.
 
 func init() {
-	lib.Def("trim", "trim(s: string)", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("trim", "trim(s: string) -> string", "remove Unicode whitespace at both ends", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(strings.TrimFunc(args.Text(0), IsSpace)), nil
 	})
-	lib.Def("lowercase", "lowercase(s: string)", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("lowercase", "lowercase(s: string) -> string", "full Unicode lower-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
 		return longText(th, len(s), func() vm.Value { return vm.Str(Lower(s)) })
 	})
-	lib.Def("uppercase", "uppercase(s: string)", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uppercase", "uppercase(s: string) -> string", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
 		return longText(th, len(s), func() vm.Value { return vm.Str(upper(s)) })
 	})
-	lib.Def("split", "split(s, sep?)", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("split", "split(s, sep?) -> list<string>", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, sep := args.Text(0), lib.TextOr(args, 1, " ")
 		return longText(th, len(s), func() vm.Value { return vm.Of(lib.StrList(splitText(s, sep))) })
 	})
-	lib.Def("starts_with", "starts_with(s, p)", "whether s starts with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("starts_with", "starts_with(s, p) -> bool", "whether s starts with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(strings.HasPrefix(args.Text(0), args.Text(1))), nil
 	})
-	lib.Def("ends_with", "ends_with(s, p)", "whether s ends with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("ends_with", "ends_with(s, p) -> bool", "whether s ends with p", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.BoolOf(strings.HasSuffix(args.Text(0), args.Text(1))), nil
 	})
-	lib.Def("contains", "contains(x, needle)", "substring test for strings, element test for lists", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("contains", "contains(x, needle) -> bool", "substring test for strings, element test for lists", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if x, ok := args.At(0).AsString(); ok {
 			return vm.BoolOf(strings.Contains(x.Go(), args.Text(1))), nil
 		}
@@ -49,11 +49,11 @@ func init() {
 		}
 		return vm.False, nil
 	})
-	lib.Def("replace", "replace(s, old, new)", "replace every occurrence of old", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("replace", "replace(s, old, new) -> string", "replace every occurrence of old", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, old, repl := args.Text(0), args.Text(1), args.Text(2)
 		return longText(th, len(s), func() vm.Value { return vm.Str(strings.ReplaceAll(s, old, repl)) })
 	})
-	lib.Def("join", "join(list, sep?)", "display each element and join with sep", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("join", "join(list, sep?) -> string", "display each element and join with sep", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		l, ok := args.List(0)
 		if !ok {
 			return vm.EmptyString, nil
@@ -64,7 +64,7 @@ func init() {
 		}
 		return vm.Str(s), nil
 	})
-	lib.Def("substring", "substring(s, start?, length?)", "length chars from start (a length, not an end)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("substring", "substring(s, start?, length?) -> string", "length chars from start (a length, not an end)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		rs := []rune(args.Text(0))
 		n := int64(len(rs))
 		start := lib.ClampInt(args.IntOr(1, 0), 0, n)
@@ -74,7 +74,7 @@ func init() {
 		}
 		return vm.Str(string(rs[start:end])), nil
 	})
-	lib.Def("format", "format(template, ...args)", "fill `{}` (or `{name}` from a dict) placeholders", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("format", "format(template, ...args) -> string", "fill `{}` (or `{name}` from a dict) placeholders", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		tmpl := args.Text(0)
 		if d, ok := args.Dict(1); ok {
 			return vm.Str(formatNamed(tmpl, d)), nil
@@ -85,8 +85,8 @@ func init() {
 		}
 		return vm.Str(formatPositional(tmpl, rest)), nil
 	})
-	lib.Def("str_pad", "str_pad(s, width, fill?, side?)", "pad to width grapheme clusters", builtinStrPad)
-	lib.Def("unicode_normalize", "unicode_normalize(s, form?)", "NFC (default), NFD, NFKC or NFKD", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("str_pad", "str_pad(s, width, fill?, side?) -> string", "pad to width grapheme clusters", builtinStrPad)
+	lib.Def("unicode_normalize", "unicode_normalize(s, form?) -> string", "NFC (default), NFD, NFKC or NFKD", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
 		form := "NFC"
 		if args.Given(1) {
@@ -104,10 +104,10 @@ func init() {
 		}
 		return vm.Value{}, vm.Runtimef("unicode_normalize: form must be NFC, NFD, NFKC, or NFKD")
 	})
-	lib.Def("unicode_graphemes", "unicode_graphemes(s)", "extended grapheme clusters", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("unicode_graphemes", "unicode_graphemes(s) -> list<string>", "extended grapheme clusters", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Of(lib.StrList(graphemeClusters(args.Text(0)))), nil
 	})
-	lib.Def("title_case", "title_case(s)", "upper-case each char after whitespace, lower-case the rest", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("title_case", "title_case(s) -> string", "upper-case each char after whitespace, lower-case the rest", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		var sb strings.Builder
 		atStart := true
 		for _, r := range args.Text(0) {
@@ -120,16 +120,16 @@ func init() {
 		}
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("uppercase_first", "uppercase_first(s)", "upper-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("uppercase_first", "uppercase_first(s) -> string", "upper-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
 	})
-	lib.Def("lowercase_first", "lowercase_first(s)", "lower-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("lowercase_first", "lowercase_first(s) -> string", "lower-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
 	})
-	lib.Def("pascal_to_camel", "pascal_to_camel(s)", "lower-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("pascal_to_camel", "pascal_to_camel(s) -> string", "lower-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
 	})
-	lib.Def("camel_to_pascal", "camel_to_pascal(s)", "upper-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("camel_to_pascal", "camel_to_pascal(s) -> string", "upper-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
 	})
 	for _, c := range []struct {

@@ -91,26 +91,26 @@ var (
 )
 
 func init() {
-	lib.Def("timestamp", "timestamp()", "wall-clock Unix seconds as a float", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("timestamp", "timestamp() -> float", "wall-clock Unix seconds as a float", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// whole seconds plus the fraction: UnixNano (~2^60) does not fit a
 		// float64 exactly, so a mocked 1700000000123 ms would print …1230001
 		t := clockOf(th).now()
 		return vm.FloatOf(float64(t.Unix()) + float64(t.Nanosecond())/1e9), nil
 	})
-	lib.Def("now_ms", "now_ms()", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("now_ms", "now_ms() -> int", "wall-clock Unix milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).now().UnixMilli()), nil
 	})
 	mono := func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(clockOf(th).mono()), nil
 	}
-	lib.Def("elapsed", "elapsed()", "monotonic milliseconds since the VM started", mono)
-	lib.Def("monotonic_ms", "monotonic_ms()", "monotonic milliseconds since the VM started", mono)
+	lib.Def("elapsed", "elapsed() -> int", "monotonic milliseconds since the VM started", mono)
+	lib.Def("monotonic_ms", "monotonic_ms() -> int", "monotonic milliseconds since the VM started", mono)
 	iso := func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(clockOf(th).now().Format("2006-01-02T15:04:05.000Z")), nil
 	}
-	lib.Def("date_iso", "date_iso()", "current UTC time, RFC 3339 with milliseconds", iso)
-	lib.Def("date_now_iso", "date_now_iso()", "current UTC time, RFC 3339 with milliseconds", iso)
-	lib.Def("date_now", "date_now()", "current UTC date fields", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_iso", "date_iso() -> string", "current UTC time, RFC 3339 with milliseconds", iso)
+	lib.Def("date_now_iso", "date_now_iso() -> string", "current UTC time, RFC 3339 with milliseconds", iso)
+	lib.Def("date_now", "date_now() -> dict", "current UTC date fields", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t := clockOf(th).now()
 		return vm.Of(lib.DictOf(
 			"year", lib.IntOf(t.Year()), "month", lib.IntOf(int(t.Month())), "day", lib.IntOf(t.Day()),
@@ -120,14 +120,14 @@ func init() {
 			"iso8601", vm.Str(t.Format("2006-01-02T15:04:05.000Z")),
 		)), nil
 	})
-	lib.Def("date_parse", "date_parse(s)", "parse a date/time text into Unix seconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_parse", "date_parse(s) -> int | float", "parse a date/time text into Unix seconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := parseDate(a.Text(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return timestampValue(t), nil
 	})
-	lib.Def("date_format", "date_format(t, fmt?, tz?)", "strftime-style formatting (UTC by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_format", "date_format(t, fmt?, tz?) -> string", "strftime-style formatting (UTC by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_format", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -142,7 +142,7 @@ func init() {
 		}
 		return vm.Str(strftime(t.In(loc), layout)), nil
 	})
-	lib.Def("date_in_zone", "date_in_zone(t, tz)", "local date fields in an IANA zone", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_in_zone", "date_in_zone(t, tz) -> dict", "local date fields in an IANA zone", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_in_zone", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -160,7 +160,7 @@ func init() {
 			"timestamp", timestampValue(t), "iso8601", vm.Str(rfc3339(lt)), "zone", vm.Str(loc.String()),
 		)), nil
 	})
-	lib.Def("date_to_zone", "date_to_zone(t, tz)", "RFC 3339 text with the zone's offset", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_to_zone", "date_to_zone(t, tz) -> string", "RFC 3339 text with the zone's offset", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_to_zone", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -171,8 +171,8 @@ func init() {
 		}
 		return vm.Str(rfc3339(t.In(loc))), nil
 	})
-	lib.Def("date_from_components", "date_from_components(parts, tz?)", "Unix seconds from {year, month, day, hour?, minute?, second?}", dateFromComponents)
-	lib.Def("date_add", "date_add(t, duration)", "t plus a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_from_components", "date_from_components(parts, tz?) -> int | float", "Unix seconds from {year, month, day, hour?, minute?, second?}", dateFromComponents)
+	lib.Def("date_add", "date_add(t, duration) -> int | float", "t plus a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := timeArg("date_add", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -193,7 +193,7 @@ func init() {
 		}
 		return vm.FloatOf(float64(ms) / 1000), nil
 	})
-	lib.Def("date_diff", "date_diff(a, b)", "a − b as a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("date_diff", "date_diff(a, b) -> duration", "a − b as a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := timeArg("date_diff", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -210,14 +210,14 @@ func init() {
 		}
 		return vm.DurationOf(d), nil
 	})
-	lib.Def("weekday_name", "weekday_name(t, tz?)", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("weekday_name", "weekday_name(t, tz?) -> string", "English weekday name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("weekday_name", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(weekdayNames[t.Weekday()]), nil
 	})
-	lib.Def("month_name", "month_name(t, tz?)", "English month name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("month_name", "month_name(t, tz?) -> string", "English month name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := zonedTimeArg("month_name", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -230,7 +230,7 @@ func init() {
 		name := u.name
 		ms, _ := syntax.DurationUnitMs(u.suffix)
 		unit := float64(ms)
-		lib.Def(name, name+"(n)", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n) -> duration", "a duration of n units", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			switch n := a.At(0).Object().(type) {
 			case vm.Int:
 				ms := int64(n) * int64(unit)
@@ -247,14 +247,14 @@ func init() {
 			return vm.Value{}, vm.Throwf("%s: expected number, got %s", name, a.At(0).Type())
 		})
 	}
-	lib.Def("duration_to_seconds", "duration_to_seconds(d)", "whole seconds, truncated", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("duration_to_seconds", "duration_to_seconds(d) -> int", "whole seconds, truncated", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := durationArg("duration_to_seconds", a, 0)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.IntOf(d / 1000), nil
 	})
-	lib.Def("duration_to_human", "duration_to_human(d)", "e.g. 1h 2m 3s (at most three parts)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("duration_to_human", "duration_to_human(d) -> string", "e.g. 1h 2m 3s (at most three parts)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := durationArg("duration_to_human", a, 0)
 		if err != nil {
 			return vm.Value{}, err
