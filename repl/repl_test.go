@@ -111,7 +111,7 @@ func TestHelpName(t *testing.T) {
 	var out, errb strings.Builder
 	r := &REPL{out: &out, errw: &errb}
 	r.Command(":help len")
-	if !strings.HasPrefix(out.String(), "len(v: string | bytes | list | dict | set | range)\n") {
+	if !strings.HasPrefix(out.String(), "len(v: string | bytes | list | dict | set | range) -> int\n") {
 		t.Fatalf(":help len printed %q (stderr %q)", out.String(), errb.String())
 	}
 }

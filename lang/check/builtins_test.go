@@ -56,6 +56,10 @@ var testLib = testLibrary{
 	"HarnessFs.mkdtemp":   "fs.mkdtemp(prefix?: string) -> string",
 	"HarnessFs.stat":      "fs.stat(path: string) -> dict / fs.stat(path: string, opts) -> string",
 	"uuid":                "uuid() -> string",
+	"to_int":              "to_int(v) -> int?",
+	"abs":                 "abs(n: int | float) -> int | float | nil",
+	"keys":                "keys(d) -> list<string>",
+	"json_parse":          "json_parse(text) -> any",
 	"harness":             "",
 }
 
@@ -181,6 +185,34 @@ fn opt(v: string?) {
 }
 println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), dyn(1).abs(), dyn(2.5).floor(), set(1).contains(1), opt(nil)])`, nil},
 		{"struct without a visible impl list", "struct P {\n  x: int\n}\nfn f(p: P) {\n  return p.x\n}\nprintln(f(P { x: 1 }))", nil},
+	})
+}
+
+// TestBuiltinResults: a builtin call has the result type its signature
+// states (docs/check.md, Builtin results), as an inferred type: a union
+// result needs one member to fit, and nil safety leaves it alone.
+func TestBuiltinResults(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"stated result", "let n: int = uuid()\nprintln(n)",
+			[]string{"error: let binding `n`: expected int, found string"}},
+		{"into a return value", "fn f() -> bool {\n  return keys({a: 1})\n}\nprintln(f())",
+			[]string{"error: return value: expected bool, found list<string>"}},
+		{"nilable result, no member fits", "let s: string = to_int(\"5\")\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int?"}},
+		{"union result, no member fits", "let s: string = abs(-1)\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int | float | nil"}},
+		{"reassigning a binding it initialised", "var u = uuid()\nu = 1\nprintln(u)",
+			[]string{"error: assignment to `u`: expected string, found int"}},
+		{"valid uses", `let n: int = to_int("5")
+let m: int = to_int("6") ?? 0
+let a: float = abs(-2.5)
+let b = to_int("7") + 1
+let k: list<string> = keys({a: 1})
+let j: int = json_parse("1")
+var u = uuid()
+u = u + "!"
+println([n, m, a, b, k, j, u])`, nil},
+		{"no stated result is any", "let n: int = split(\"a\")\nprintln(n)", nil},
 	})
 }
 

@@ -144,7 +144,7 @@ func init() {
 		{"kebab_to_snake", "-", func(w []string) string { return strings.Join(w, "_") }},
 	} {
 		c := c
-		lib.Def(c.name, c.name+"(s)", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(c.name, c.name+"(s) -> string", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.Str(c.to(separatedWords(args.Text(0), c.sep))), nil
 		})
 	}
@@ -152,7 +152,7 @@ func init() {
 		{"camel_to_snake", "_"}, {"pascal_to_snake", "_"}, {"camel_to_kebab", "-"},
 	} {
 		c := c
-		lib.Def(c.name, c.name+"(s)", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(c.name, c.name+"(s) -> string", "convert between identifier case styles", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.Str(strings.Join(humpWords(args.Text(0)), c.sep)), nil
 		})
 	}
