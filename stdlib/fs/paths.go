@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	lib.Def("path_join", "path_join(...parts)", "join with /; an absolute part restarts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("path_join", "path_join(...parts) -> string", "join with /; an absolute part restarts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		out := ""
 		for k := 0; k < a.Len(); k++ {
 			p := a.Text(k)

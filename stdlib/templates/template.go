@@ -38,9 +38,9 @@ func init() {
 			return vm.Str(out), nil
 		}
 	}
-	lib.Def("render", "render(path, bindings?)", "render a template file (relative to the script's directory)", file("render"))
-	lib.Def("render_prompt", "render_prompt(path, bindings?)", "render a prompt template file", file("render_prompt"))
-	lib.Def("render_with_provenance", "render_with_provenance(path, bindings?)",
+	lib.Def("render", "render(path, bindings?) -> string", "render a template file (relative to the script's directory)", file("render"))
+	lib.Def("render_prompt", "render_prompt(path, bindings?) -> string", "render a prompt template file", file("render_prompt"))
+	lib.Def("render_with_provenance", "render_with_provenance(path, bindings?) -> dict",
 		"render a template file as render does, with where each piece of the text came from: {text, template, prompt_id, spans}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			prov := &provenance{}
@@ -50,7 +50,7 @@ func init() {
 			}
 			return prov.result(path, out), nil
 		})
-	lib.Def("render_string", "render_string(text, bindings?)", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("render_string", "render_string(text, bindings?) -> string", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r := &tplRenderer{th: th}
 		out, err := r.render(a.Text(0), "", templateBaseDir(th), bindingsArg(a, 1))
 		if err != nil {
