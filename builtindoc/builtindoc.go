@@ -285,6 +285,9 @@ func Markdown() string {
 	b.WriteString("\"std/MODULE\"`), grouped by module. Each example is a whole program, run by\n")
 	b.WriteString("`go test ./builtindoc`, followed by what it prints. `harn doc NAME` prints one\n")
 	b.WriteString("entry (`harn doc std/math` a whole module); in `harn repl`, `:help NAME`.\n")
+	b.WriteString("A signature ending in `-> T` states the result type `harn check` gives a call\n")
+	b.WriteString("([check.md](check.md#builtin-results)); one without it gives `any`, except the few\n")
+	b.WriteString("whose result follows their arguments (`Ok`, `unwrap`, `tuple`, `pick`).\n")
 	b.WriteString("Adding a builtin: [CONTRIBUTING.md](CONTRIBUTING.md#builtins-and-their-examples).\n\n")
 	var areas []string
 	for _, e := range Entries() {
