@@ -159,7 +159,7 @@ func init() {
 	lib.Def("agent_trace_summary", "agent_trace_summary()", "totals over the recorded agent runs: {runs, turns, tool_calls, tool_errors, input_tokens, output_tokens, total_tokens, by_tool, by_agent, stop_reasons}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return stateOf(th).summary(), nil
 	})
-	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, idle, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_subscribe"
 		cb, ok := a.Callable(0)
 		if !ok {
@@ -230,6 +230,9 @@ type runState struct {
 	prompt   string
 	depth    int
 	feedback []string
+	// wake is signalled when feedback arrives, for a daemon run idling
+	// (loop.idle); it has room for the one signal it carries.
+	wake chan struct{}
 }
 
 type state struct {
@@ -247,7 +250,7 @@ type subscriber struct {
 }
 
 // eventKinds are the events agent_subscribe delivers, in run order.
-var eventKinds = []string{"run_start", "tool_call", "turn", "run_end"}
+var eventKinds = []string{"run_start", "tool_call", "turn", "idle", "run_end"}
 
 // emit delivers one event of run r to the subscribers, in subscription
 // order, on the loop's thread; the first failing callback's error is
@@ -325,7 +328,7 @@ func (s *state) begin(th *vm.Thread, l *loop) *runState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
-	r := &runState{id: s.nextID, th: th, name: l.name, prompt: l.prompt, depth: l.depth}
+	r := &runState{id: s.nextID, th: th, name: l.name, prompt: l.prompt, depth: l.depth, wake: make(chan struct{}, 1)}
 	if p := s.innermost(th); p != nil {
 		r.parent = p.id
 	}
@@ -386,6 +389,9 @@ func (s *state) inject(th *vm.Thread, target, text string) bool {
 		return false
 	}
 	r.feedback = append(r.feedback, text)
+	if len(r.wake) == 0 {
+		th.VM().Wake(r.wake)
+	}
 	return true
 }
 

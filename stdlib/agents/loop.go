@@ -85,6 +85,7 @@ type loop struct {
 	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
 	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
 	contextFn   vm.Value // options.context_callback, or nil
+	daemon      bool     // options.daemon: idle for feedback instead of finishing
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -334,9 +335,7 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 		if !ok {
 			return vm.Throwf("%s: daemon must be a bool, got %s", fn, shown(v))
 		}
-		if bool(b) {
-			return vm.Throwf("%s: daemon: true is not supported in this implementation (daemon_spawn starts an agent that waits for triggered inputs)", fn)
-		}
+		l.daemon = bool(b)
 	}
 	return nil
 }
@@ -516,6 +515,17 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				}
 				nudges++
 				l.add(r, transcripts.NewMessage("user", l.nudge))
+			} else if l.daemon {
+				woke, err := l.idle(th, st, r, turns)
+				if err != nil {
+					stop = "error"
+					return finish(err)
+				}
+				if !woke {
+					stop = "idle"
+					return finish(nil)
+				}
+				continue
 			} else {
 				stop = vm.ToDisplay(get(rd, "stop_reason"))
 				return finish(nil)
@@ -526,6 +536,35 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 	}
+}
+
+// idle is a daemon run's wait after the model finished turn: until
+// agent_inject_feedback (from another task, or a callback) queues a
+// message for the run, which then goes on. It reports false, the run
+// ending idle, when no turn is left to answer the feedback, or when
+// nothing can ever send it: every other task of the program waits too,
+// or has ended (the deadlock the scheduler detects). The idle event goes
+// to the subscribers first.
+func (l *loop) idle(th *vm.Thread, st *state, r *runState, turn int) (bool, error) {
+	if turn >= l.maxTurns {
+		return false, nil
+	}
+	if err := st.emit(th, r, "idle", "turn", lib.IntOf(turn)); err != nil {
+		return false, err
+	}
+	for !st.pending(r) {
+		woke, err := th.WaitOnThreads(r.wake, -1)
+		if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindCategorized && e.Category == "deadlock" {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if !woke {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // context is what a model call of turn sends: the conversation and the
@@ -621,13 +660,16 @@ func (l *loop) finishedByTool(turnCalls []vm.Value) bool {
 // stop_reason for programs written against upstream: "done" when the
 // model finished (or on_turn stopped the loop), "budget_exhausted" when
 // max_turns ran out first, "stuck" when a persistent run used up its
-// nudges (a run stop_after_successful_tools ended is "done").
+// nudges, "idle" when a daemon run idled with nothing left to wake it
+// (a run stop_after_successful_tools ended is "done").
 func loopStatus(stop string) string {
 	switch stop {
 	case "max_turns":
 		return "budget_exhausted"
 	case "stuck":
 		return "stuck"
+	case "idle":
+		return "idle"
 	}
 	return "done"
 }

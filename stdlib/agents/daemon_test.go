@@ -1,0 +1,67 @@
+package agents_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDaemonRunIdlesUntilNothingCanWakeIt: an idle daemon run waits for
+// feedback while another task may still send some, and ends idle once
+// nothing can (the scheduler's deadlock detection), rather than hanging.
+func TestDaemonRunIdlesUntilNothingCanWakeIt(t *testing.T) {
+	out := mustRun(t, `
+llm_mock("one")
+llm_mock("two")
+llm_mock("three")
+let t = spawn {
+  agent_loop("watch", nil, {daemon: true, name: "d"})
+}
+for i in 1 to 2 {
+  sleep(5)
+  agent_inject_feedback("d", "event " + to_string(i))
+}
+let r = await(t)
+println([r.status, r.stop_reason, r.turns, r.text])
+`)
+	if out != "[idle, idle, 3, three]" {
+		t.Fatalf("got %q", out)
+	}
+}
+
+// TestDaemonRunWokenByCallbackFeedback: feedback queued before the run
+// would idle (by on_turn) is answered at once, without a wait.
+func TestDaemonRunWokenByCallbackFeedback(t *testing.T) {
+	out := mustRun(t, `
+llm_mock("draft")
+llm_mock("final")
+var asked = false
+let r = agent_loop("write", nil, {daemon: true, name: "w", on_turn: { info ->
+  if !asked {
+    asked = true
+    agent_inject_feedback("w", "again")
+  }
+}})
+println([r.status, r.turns, r.text])
+`)
+	if out != "[idle, 2, final]" {
+		t.Fatalf("got %q", out)
+	}
+}
+
+// TestDaemonRunCancelledWhileIdle: cancelling the task of an idle daemon
+// run ends the wait with the cancellation, not an idle result.
+func TestDaemonRunCancelledWhileIdle(t *testing.T) {
+	out, err := run(t, `
+llm_mock("idle")
+let t = spawn {
+  agent_loop("watch", nil, {daemon: true})
+  println("not reached")
+}
+sleep(20)
+cancel(t)
+println(await(t))
+`)
+	if err != "" || strings.Contains(out, "not reached") || out != "nil" {
+		t.Fatalf("got %q, %q", out, err)
+	}
+}
