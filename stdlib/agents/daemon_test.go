@@ -65,3 +65,34 @@ println(await(t))
 		t.Fatalf("got %q, %q", out, err)
 	}
 }
+
+// TestBackoffDoublesAndIsCancellable: the retry backoff doubles per retry
+// and, being a sleep, ends with the task's cancellation.
+func TestBackoffDoublesAndIsCancellable(t *testing.T) {
+	out := mustRun(t, `
+mock_time(0)
+llm_mock({error: {category: "overloaded", message: "busy"}})
+llm_mock({error: {category: "overloaded", message: "busy"}})
+llm_mock({error: {category: "overloaded", message: "busy"}})
+llm_mock("ok")
+let r = agent_loop("go", nil, {llm_retries: 3, llm_backoff_ms: 10})
+println([r.text, now_ms()])
+`)
+	if out != "[ok, 70]" {
+		t.Fatalf("got %q", out)
+	}
+	out = mustRun(t, `
+llm_mock({error: {category: "overloaded", message: "busy"}})
+llm_mock("ok")
+let t = spawn {
+  agent_loop("go", nil, {llm_retries: 1, llm_backoff_ms: 60000})
+  println("not reached")
+}
+sleep(20)
+cancel(t)
+println(await(t))
+`)
+	if out != "nil" {
+		t.Fatalf("got %q", out)
+	}
+}

@@ -19,11 +19,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
@@ -38,7 +40,7 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -84,6 +86,8 @@ type loop struct {
 	stopAfter   []string // options.stop_after_successful_tools
 	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
 	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
+	toolBackoff int      // options.tool_backoff_ms: the wait before a tool call's first retry, doubled before each next one
+	llmBackoff  int      // options.llm_backoff_ms: the same for model calls
 	contextFn   vm.Value // options.context_callback, or nil
 	daemon      bool     // options.daemon: idle for feedback instead of finishing
 }
@@ -228,12 +232,17 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.messages = append([]vm.Value{}, ms...)
 	}
-	if v := get(merged, "session"); !v.IsNil() {
-		if l.messages != nil || l.tr != nil {
+	// session_id is upstream's name for session
+	for _, k := range []string{"session", "session_id"} {
+		v := get(merged, k)
+		if v.IsNil() {
+			continue
+		}
+		if l.messages != nil || l.tr != nil || !l.sessionV.IsNil() {
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
 		if _, ok := v.AsString(); !ok {
-			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
+			return nil, vm.Throwf("%s: options.%s must be a session id (a non-empty string), got %s", fn, k, shown(v))
 		}
 		l.sessionV = v
 	}
@@ -324,6 +333,12 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 		return err
 	}
 	if err := readCount(fn, merged, "llm_retries", &l.llmRetries); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "tool_backoff_ms", &l.toolBackoff); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "llm_backoff_ms", &l.llmBackoff); err != nil {
 		return err
 	}
 	l.contextFn = get(merged, "context_callback")
@@ -613,7 +628,20 @@ func (l *loop) callModel(th *vm.Thread, system vm.Value, opts *vm.Dict) (vm.Valu
 		if err == nil || attempt >= l.llmRetries || !isCallFailure(err) {
 			return resp, err
 		}
+		if err := backoff(th, l.llmBackoff, attempt); err != nil {
+			return vm.Value{}, err
+		}
 	}
+}
+
+// backoff waits before retry number attempt+1: base milliseconds, doubled
+// for each earlier retry (at most 2^10 times the base). It sleeps as
+// sleep does, so under mock_time it advances the mocked clock instead.
+func backoff(th *vm.Thread, base, attempt int) error {
+	if base <= 0 {
+		return nil
+	}
+	return htime.Sleep(th, time.Duration(base)*time.Millisecond<<min(attempt, 10))
 }
 
 // isCallFailure reports whether err is a failed model call's
@@ -783,6 +811,9 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 	if !handled {
 		o = l.tools.run(th, name, args)
 		for try := 0; try < l.toolRetries && o.retryable; try++ {
+			if err := backoff(th, l.toolBackoff, try); err != nil {
+				return vm.Value{}, vm.Value{}, err
+			}
 			o = l.tools.run(th, name, args)
 		}
 	}
