@@ -40,7 +40,7 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -73,6 +73,7 @@ type loop struct {
 	prompt      string
 	compact     vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
 	compactAt   int64
+	autoCompact bool // options.auto_compact: transcript_auto_compact with compact's options (l.compact, or none) over compactAt
 	sessionV    vm.Value // options.session as given, claimed when the run starts
 	session     string   // options.session: the agent session the run continues and stores back into
 	promptMsg   vm.Value // the user message of the prompt argument, or invalid
@@ -197,6 +198,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.compact, l.compactAt = v, int64(n)
 	}
+	if err := l.readAutoCompact(th, fn, merged); err != nil {
+		return nil, err
+	}
 	if err := l.readPersistence(fn, merged); err != nil {
 		return nil, err
 	}
@@ -277,6 +281,39 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		return nil, err
 	}
 	return l, nil
+}
+
+// readAutoCompact reads upstream's auto_compact option: true for
+// transcript_auto_compact's defaults (8000 tokens), or a dict of its
+// options; the compact option is the other way to compact.
+func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error {
+	v := get(merged, "auto_compact")
+	if v.IsNil() {
+		return nil
+	}
+	if b, ok := v.AsBool(); ok {
+		if !bool(b) {
+			return nil
+		}
+		v = vm.Of(vm.NewDict())
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return vm.Throwf("%s: auto_compact must be a bool or transcript_auto_compact options, got %s", fn, shown(v))
+	}
+	if !l.compact.IsNil() {
+		return vm.Throwf("%s: give compact or auto_compact, not both", fn)
+	}
+	// its options are checked now, on an empty conversation
+	if _, err := transcripts.AutoCompact(th, fn+": auto_compact", vm.Of(vm.NewList(nil)), v); err != nil {
+		return err
+	}
+	n := int64(8000)
+	if i, ok := get(d, "max_tokens").AsInt(); ok {
+		n = int64(i)
+	}
+	l.compact, l.compactAt, l.autoCompact = v, n, true
+	return nil
 }
 
 // readPersistence reads upstream's persistent, done_sentinel, max_nudges,
@@ -774,13 +811,17 @@ func (l *loop) maybeCompact(th *vm.Thread, n int) (int, error) {
 	if l.compact.IsNil() || llm.EstimateTokens(vm.Of(vm.NewList(l.messages))) <= l.compactAt {
 		return n, nil
 	}
-	v, err := transcripts.Compact(th, l.fn+": compact", vm.Of(vm.NewList(l.messages)), l.compact)
+	compact, what := transcripts.Compact, ": compact"
+	if l.autoCompact {
+		compact, what = transcripts.AutoCompact, ": auto_compact"
+	}
+	v, err := compact(th, l.fn+what, vm.Of(vm.NewList(l.messages)), l.compact)
 	if err != nil {
 		return n, err
 	}
 	items, _, _ := transcripts.Split(l.fn, v)
-	if len(items) != len(l.messages) {
-		n++
+	if len(items) != len(l.messages) || l.autoCompact {
+		n++ // auto_compact may only shorten old tool results (microcompact)
 	}
 	l.messages = append([]vm.Value(nil), items...)
 	return n, nil

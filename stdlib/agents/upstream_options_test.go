@@ -96,3 +96,20 @@ println(await(t))
 		t.Fatalf("got %q", out)
 	}
 }
+
+// TestAutoCompactShortensOldToolResultsFirst: auto_compact microcompacts
+// before it summarizes, so a conversation that fits once its old tool
+// results are shortened keeps every message.
+func TestAutoCompactShortensOldToolResultsFirst(t *testing.T) {
+	out := mustRun(t, `
+import { tool_registry_from } from "std/tools"
+let tools = tool_registry_from([{name: "dump", description: "Big.", parameters: {}, handler: { args -> "y".repeat(3000) }}])
+for i in 1 to 5 { llm_mock({tool_calls: [{name: "dump", arguments: {}}]}) }
+llm_mock("done")
+let r = agent_loop("go", nil, {tools: tools, auto_compact: {max_tokens: 2500}})
+println([r.compactions > 0, len(r.messages), r.messages[0].content, len(r.messages.filter({ m -> m.elided != nil })) > 0])
+`)
+	if out != "[true, 12, go, true]" {
+		t.Fatalf("got %q", out)
+	}
+}
