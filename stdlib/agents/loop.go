@@ -73,7 +73,7 @@ type loop struct {
 	prompt      string
 	compact     vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
 	compactAt   int64
-	autoCompact bool // options.auto_compact: transcript_auto_compact with compact's options (l.compact, or none) over compactAt
+	autoCompact bool     // options.auto_compact: transcript_auto_compact with compact's options (l.compact, or none) over compactAt
 	sessionV    vm.Value // options.session as given, claimed when the run starts
 	session     string   // options.session: the agent session the run continues and stores back into
 	promptMsg   vm.Value // the user message of the prompt argument, or invalid
