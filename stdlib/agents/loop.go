@@ -40,7 +40,7 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -85,6 +85,8 @@ type loop struct {
 	nudge       string   // options.nudge
 	toolFormat  string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
 	stopAfter   []string // options.stop_after_successful_tools
+	required    []string // options.require_successful_tools: tools each called successfully before the run may finish
+	tokenBudget int64    // options.token_budget: the most input and output tokens of the run's model calls (0: none)
 	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
 	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
 	toolBackoff int      // options.tool_backoff_ms: the wait before a tool call's first retry, doubled before each next one
@@ -352,6 +354,20 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		}
 		l.stopAfter = names
 	}
+	if v := get(merged, "require_successful_tools"); !v.IsNil() {
+		names, ok := stringList(v)
+		if !ok {
+			return vm.Throwf("%s: require_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		}
+		l.required = names
+	}
+	if v := get(merged, "token_budget"); !v.IsNil() {
+		n, ok := v.AsInt()
+		if !ok || n < 1 {
+			return vm.Throwf("%s: token_budget must be a positive int, got %s", fn, shown(v))
+		}
+		l.tokenBudget = int64(n)
+	}
 	if v := get(merged, "tool_format"); !v.IsNil() {
 		switch f := vm.ToDisplay(v); f {
 		case "native", "text":
@@ -562,7 +578,14 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 		if len(calls) == 0 && !st.pending(r) {
-			if l.persistent && !strings.Contains(text, l.sentinel) {
+			if missing := l.missingRequired(history); len(missing) > 0 {
+				if nudges >= l.maxNudges {
+					stop = "stuck"
+					return finish(nil)
+				}
+				nudges++
+				l.add(r, transcripts.NewMessage("user", requiredNudge(missing)))
+			} else if l.persistent && !strings.Contains(text, l.sentinel) {
 				if nudges >= l.maxNudges {
 					stop = "stuck"
 					return finish(nil)
@@ -584,6 +607,10 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				stop = vm.ToDisplay(get(rd, "stop_reason"))
 				return finish(nil)
 			}
+		}
+		if l.tokenBudget > 0 && inTok+outTok >= l.tokenBudget {
+			stop = "token_budget"
+			return finish(nil)
 		}
 		if turns >= l.maxTurns {
 			stop = "max_turns"
@@ -732,15 +759,42 @@ func (l *loop) finishedByTool(turnCalls []vm.Value) bool {
 	return false
 }
 
+// missingRequired is the require_successful_tools names that no call of
+// history has run successfully yet, in the option's order.
+func (l *loop) missingRequired(history []vm.Value) []string {
+	var missing []string
+	for _, name := range l.required {
+		done := false
+		for _, rec := range history {
+			d, _ := rec.AsDict()
+			if ok, _ := get(d, "ok").AsBool(); bool(ok) && vm.ToDisplay(get(d, "name")) == name {
+				done = true
+				break
+			}
+		}
+		if !done {
+			missing = append(missing, name)
+		}
+	}
+	return missing
+}
+
+// requiredNudge is the user message sent when the model finished before
+// calling the require_successful_tools tools named by missing.
+func requiredNudge(missing []string) string {
+	return "You have not finished: call " + strings.Join(missing, ", ") + " successfully before you give your final answer."
+}
+
 // loopStatus is upstream's status of a finished run, kept beside
 // stop_reason for programs written against upstream: "done" when the
 // model finished (or on_turn stopped the loop), "budget_exhausted" when
-// max_turns ran out first, "stuck" when a persistent run used up its
+// max_turns or token_budget ran out first, "stuck" when a persistent run
+// (or one with require_successful_tools) used up its
 // nudges, "idle" when a daemon run idled with nothing left to wake it
 // (a run stop_after_successful_tools ended is "done").
 func loopStatus(stop string) string {
 	switch stop {
-	case "max_turns":
+	case "max_turns", "token_budget":
 		return "budget_exhausted"
 	case "stuck":
 		return "stuck"

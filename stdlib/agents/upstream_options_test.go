@@ -113,3 +113,38 @@ println([r.compactions > 0, len(r.messages), r.messages[0].content, len(r.messag
 		t.Fatalf("got %q", out)
 	}
 }
+
+// TestRequiredToolsBeforeSentinel: with persistent and
+// require_successful_tools, the missing tools are asked for first; the
+// sentinel alone does not end the run.
+func TestRequiredToolsBeforeSentinel(t *testing.T) {
+	out := mustRun(t, `
+import { tool_registry_from } from "std/tools"
+let tools = tool_registry_from([{name: "check", description: "Check.", parameters: {}, handler: { args -> "ok" }}])
+llm_mock("##DONE##")
+llm_mock({tool_calls: [{name: "check", arguments: {}}]})
+llm_mock("checked")
+llm_mock("checked ##DONE##")
+let r = agent_loop("go", nil, {tools: tools, persistent: true, require_successful_tools: ["check"]})
+println([r.status, r.turns])
+println(r.messages.filter({ m -> m.role == "user" }).map({ m -> m.content.split(":")[0] }))
+`)
+	if out != "[done, 4]\n[go, You have not finished, You have not finished]" {
+		t.Fatalf("got %q", out)
+	}
+}
+
+// TestTokenBudgetAgentValue: an agent carries token_budget to its runs.
+func TestTokenBudgetAgentValue(t *testing.T) {
+	out := mustRun(t, `
+import { tool_registry_from } from "std/tools"
+let tools = tool_registry_from([{name: "step", description: "Step.", parameters: {}, handler: { args -> "ok" }}])
+let a = agent({name: "frugal", tools: tools, token_budget: 10})
+llm_mock({tool_calls: [{name: "step", arguments: {}}], input_tokens: 8, output_tokens: 4})
+let r = agent_loop("go", a)
+println([r.status, r.stop_reason, r.turns])
+`)
+	if out != "[budget_exhausted, token_budget, 1]" {
+		t.Fatalf("got %q", out)
+	}
+}
