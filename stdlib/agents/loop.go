@@ -247,7 +247,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if l.messages != nil || l.tr != nil || !l.sessionV.IsNil() {
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
-		if _, ok := v.AsString(); !ok {
+		if id, ok := v.AsString(); !ok || id.Go() == "" {
 			return nil, vm.Throwf("%s: options.%s must be a session id (a non-empty string), got %s", fn, k, shown(v))
 		}
 		l.sessionV = v
