@@ -486,7 +486,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	}
 	for {
 		for _, fb := range st.drain(r) {
-			l.add(r, transcripts.NewMessage("user", fb, "feedback", vm.True))
+			kind := vm.Nil
+			if fb.kind != "" {
+				kind = vm.Str(fb.kind)
+			}
+			l.add(r, transcripts.NewMessage("user", fb.text, "feedback", vm.True, "feedback_kind", kind))
 		}
 		var err error
 		if compactions, err = l.maybeCompact(th, compactions); err != nil {
