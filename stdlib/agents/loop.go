@@ -10,7 +10,8 @@
 // output and error schemas), appends the results as tool messages and
 // calls again, until the model answers without tool calls (in persistent
 // mode: with the done sentinel, or after max_nudges nudges) or max_turns
-// is reached. A reply without native calls may carry its calls as
+// is reached. A daemon run idles instead of finishing, until
+// agent_inject_feedback wakes it or nothing can (loop.idle). A reply without native calls may carry its calls as
 // <tool_call> text blocks (tool_format). Conversations are the plain message lists of
 // stdlib/transcripts.
 package agents
@@ -319,7 +320,8 @@ func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error 
 }
 
 // readPersistence reads upstream's persistent, done_sentinel, max_nudges,
-// nudge and tool_format options.
+// nudge, stop_after_successful_tools, require_successful_tools,
+// token_budget and tool_format options.
 func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	l.sentinel, l.maxNudges = defaultSentinel, defaultMaxNudges
 	if v := get(merged, "persistent"); !v.IsNil() {
@@ -379,8 +381,8 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	return nil
 }
 
-// readRetries reads upstream's tool_retries, llm_retries,
-// context_callback and daemon options.
+// readRetries reads upstream's tool_retries, llm_retries, their
+// tool_backoff_ms and llm_backoff_ms, context_callback and daemon options.
 func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 	if err := readCount(fn, merged, "tool_retries", &l.toolRetries); err != nil {
 		return err
