@@ -18,7 +18,7 @@ const agentType = "agent"
 // agentKeys are the keys agent(config) accepts, in display order.
 var agentKeys = []string{"name", "description", "system", "model", "provider", "tools", "max_turns", "tool_errors",
 	"on_tool_call", "on_turn", "persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "tool_search", "options"}
+	"require_successful_tools", "token_budget", "daemon", "tool_retries", "llm_retries", "tool_backoff_ms", "llm_backoff_ms", "context_callback", "tool_search", "options"}
 
 func isAgent(d *vm.Dict) bool { return vm.ToDisplay(get(d, "_type")) == agentType }
 
@@ -159,7 +159,7 @@ func init() {
 	lib.Def("agent_trace_summary", "agent_trace_summary()", "totals over the recorded agent runs: {runs, turns, tool_calls, tool_errors, input_tokens, output_tokens, total_tokens, by_tool, by_agent, stop_reasons}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return stateOf(th).summary(), nil
 	})
-	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, idle, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_subscribe"
 		cb, ok := a.Callable(0)
 		if !ok {
@@ -187,9 +187,9 @@ func init() {
 		return vm.Of(vm.NewBuiltin("agent_unsubscribe", "agent_unsubscribe()", "stop the agent_subscribe callback; true if it was subscribed",
 			func(th *vm.Thread, a vm.Args) (vm.Value, error) { return vm.BoolOf(st.unsubscribe(sub)), nil })), nil
 	})
-	lib.Def("agent_inject_feedback", "agent_inject_feedback(text) / agent_inject_feedback(agent, text)", "queue a user message for the running agent loop (the innermost one of this task, or of the named agent); it is sent before the next model call", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_inject_feedback", "agent_inject_feedback(text) / agent_inject_feedback(agent, text) / agent_inject_feedback(target, kind, text)", "queue a user message for the running agent loop (the innermost one of this task, or of the named agent or session; upstream's three-argument form also labels the message with kind); it is sent before the next model call", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_inject_feedback"
-		target, textV := "", a.At(0)
+		target, kind, textV := "", "", a.At(0)
 		if a.Has(1) {
 			switch x := a.At(0); {
 			case x.Kind() == vm.KString:
@@ -203,11 +203,18 @@ func init() {
 			}
 			textV = a.At(1)
 		}
+		if a.Has(2) {
+			k, ok := a.At(1).AsString()
+			if !ok || k.Go() == "" {
+				return vm.Value{}, vm.Throwf("%s: kind must be a non-empty string, got %s", fn, shown(a.At(1)))
+			}
+			kind, textV = k.Go(), a.At(2)
+		}
 		s, ok := textV.AsString()
 		if !ok || s.Go() == "" {
 			return vm.Value{}, vm.Throwf("%s: feedback must be a non-empty string, got %s", fn, shown(textV))
 		}
-		if !stateOf(th).inject(th, target, s.Go()) {
+		if !stateOf(th).inject(th, target, feedback{text: s.Go(), kind: kind}) {
 			if target != "" {
 				return vm.Value{}, vm.Throwf("%s: no agent loop of agent %q is running", fn, target)
 			}
@@ -222,6 +229,12 @@ func init() {
 // maxRecords is how many finished runs agent_trace keeps.
 const maxRecords = 100
 
+// feedback is one message agent_inject_feedback queued: its text and
+// the kind upstream's three-argument form labels it with ("" for none).
+type feedback struct {
+	text, kind string
+}
+
 type runState struct {
 	id       int64
 	th       *vm.Thread
@@ -229,7 +242,11 @@ type runState struct {
 	parent   int64
 	prompt   string
 	depth    int
-	feedback []string
+	session  string // the agent session the run continues, if any (a feedback target too)
+	feedback []feedback
+	// wake is signalled when feedback arrives, for a daemon run idling
+	// (loop.idle); it has room for the one signal it carries.
+	wake chan struct{}
 }
 
 type state struct {
@@ -247,7 +264,7 @@ type subscriber struct {
 }
 
 // eventKinds are the events agent_subscribe delivers, in run order.
-var eventKinds = []string{"run_start", "tool_call", "turn", "run_end"}
+var eventKinds = []string{"run_start", "tool_call", "turn", "idle", "run_end"}
 
 // emit delivers one event of run r to the subscribers, in subscription
 // order, on the loop's thread; the first failing callback's error is
@@ -325,7 +342,7 @@ func (s *state) begin(th *vm.Thread, l *loop) *runState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
-	r := &runState{id: s.nextID, th: th, name: l.name, prompt: l.prompt, depth: l.depth}
+	r := &runState{id: s.nextID, th: th, name: l.name, prompt: l.prompt, depth: l.depth, session: l.session, wake: make(chan struct{}, 1)}
 	if p := s.innermost(th); p != nil {
 		r.parent = p.id
 	}
@@ -365,7 +382,7 @@ func (s *state) record(r *runState, res *vm.Dict, err error) {
 	}
 }
 
-func (s *state) inject(th *vm.Thread, target, text string) bool {
+func (s *state) inject(th *vm.Thread, target string, fb feedback) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r *runState
@@ -376,7 +393,7 @@ func (s *state) inject(th *vm.Thread, target, text string) bool {
 		}
 	} else {
 		for i := len(s.active) - 1; i >= 0; i-- {
-			if s.active[i].name == target {
+			if s.active[i].name == target || s.active[i].session == target {
 				r = s.active[i]
 				break
 			}
@@ -385,11 +402,14 @@ func (s *state) inject(th *vm.Thread, target, text string) bool {
 	if r == nil {
 		return false
 	}
-	r.feedback = append(r.feedback, text)
+	r.feedback = append(r.feedback, fb)
+	if len(r.wake) == 0 {
+		th.VM().Wake(r.wake)
+	}
 	return true
 }
 
-func (s *state) drain(r *runState) []string {
+func (s *state) drain(r *runState) []feedback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := r.feedback

@@ -10,7 +10,8 @@
 // output and error schemas), appends the results as tool messages and
 // calls again, until the model answers without tool calls (in persistent
 // mode: with the done sentinel, or after max_nudges nudges) or max_turns
-// is reached. A reply without native calls may carry its calls as
+// is reached. A daemon run idles instead of finishing, until
+// agent_inject_feedback wakes it or nothing can (loop.idle). A reply without native calls may carry its calls as
 // <tool_call> text blocks (tool_format). Conversations are the plain message lists of
 // stdlib/transcripts.
 package agents
@@ -19,11 +20,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
+	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/stdlib/tools"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
@@ -38,7 +41,7 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -71,6 +74,7 @@ type loop struct {
 	prompt      string
 	compact     vm.Value // transcript_compact options applied before a call over compactAt tokens, or nil
 	compactAt   int64
+	autoCompact bool     // options.auto_compact: transcript_auto_compact with compact's options (l.compact, or none) over compactAt
 	sessionV    vm.Value // options.session as given, claimed when the run starts
 	session     string   // options.session: the agent session the run continues and stores back into
 	promptMsg   vm.Value // the user message of the prompt argument, or invalid
@@ -82,9 +86,14 @@ type loop struct {
 	nudge       string   // options.nudge
 	toolFormat  string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
 	stopAfter   []string // options.stop_after_successful_tools
+	required    []string // options.require_successful_tools: tools each called successfully before the run may finish
+	tokenBudget int64    // options.token_budget: the most input and output tokens of the run's model calls (0: none)
 	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
 	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
+	toolBackoff int      // options.tool_backoff_ms: the wait before a tool call's first retry, doubled before each next one
+	llmBackoff  int      // options.llm_backoff_ms: the same for model calls
 	contextFn   vm.Value // options.context_callback, or nil
+	daemon      bool     // options.daemon: idle for feedback instead of finishing
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -192,6 +201,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.compact, l.compactAt = v, int64(n)
 	}
+	if err := l.readAutoCompact(th, fn, merged); err != nil {
+		return nil, err
+	}
 	if err := l.readPersistence(fn, merged); err != nil {
 		return nil, err
 	}
@@ -227,12 +239,17 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		}
 		l.messages = append([]vm.Value{}, ms...)
 	}
-	if v := get(merged, "session"); !v.IsNil() {
-		if l.messages != nil || l.tr != nil {
+	// session_id is upstream's name for session
+	for _, k := range []string{"session", "session_id"} {
+		v := get(merged, k)
+		if v.IsNil() {
+			continue
+		}
+		if l.messages != nil || l.tr != nil || !l.sessionV.IsNil() {
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
-		if _, ok := v.AsString(); !ok {
-			return nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
+		if id, ok := v.AsString(); !ok || id.Go() == "" {
+			return nil, vm.Throwf("%s: options.%s must be a session id (a non-empty string), got %s", fn, k, shown(v))
 		}
 		l.sessionV = v
 	}
@@ -269,8 +286,42 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	return l, nil
 }
 
+// readAutoCompact reads upstream's auto_compact option: true for
+// transcript_auto_compact's defaults (8000 tokens), or a dict of its
+// options; the compact option is the other way to compact.
+func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error {
+	v := get(merged, "auto_compact")
+	if v.IsNil() {
+		return nil
+	}
+	if b, ok := v.AsBool(); ok {
+		if !bool(b) {
+			return nil
+		}
+		v = vm.Of(vm.NewDict())
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return vm.Throwf("%s: auto_compact must be a bool or transcript_auto_compact options, got %s", fn, shown(v))
+	}
+	if !l.compact.IsNil() {
+		return vm.Throwf("%s: give compact or auto_compact, not both", fn)
+	}
+	// its options are checked now, on an empty conversation
+	if _, err := transcripts.AutoCompact(th, fn+": auto_compact", vm.Of(vm.NewList(nil)), v); err != nil {
+		return err
+	}
+	n := int64(8000)
+	if i, ok := get(d, "max_tokens").AsInt(); ok {
+		n = int64(i)
+	}
+	l.compact, l.compactAt, l.autoCompact = v, n, true
+	return nil
+}
+
 // readPersistence reads upstream's persistent, done_sentinel, max_nudges,
-// nudge and tool_format options.
+// nudge, stop_after_successful_tools, require_successful_tools,
+// token_budget and tool_format options.
 func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	l.sentinel, l.maxNudges = defaultSentinel, defaultMaxNudges
 	if v := get(merged, "persistent"); !v.IsNil() {
@@ -305,6 +356,20 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		}
 		l.stopAfter = names
 	}
+	if v := get(merged, "require_successful_tools"); !v.IsNil() {
+		names, ok := stringList(v)
+		if !ok {
+			return vm.Throwf("%s: require_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		}
+		l.required = names
+	}
+	if v := get(merged, "token_budget"); !v.IsNil() {
+		n, ok := v.AsInt()
+		if !ok || n < 1 {
+			return vm.Throwf("%s: token_budget must be a positive int, got %s", fn, shown(v))
+		}
+		l.tokenBudget = int64(n)
+	}
 	if v := get(merged, "tool_format"); !v.IsNil() {
 		switch f := vm.ToDisplay(v); f {
 		case "native", "text":
@@ -316,13 +381,19 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	return nil
 }
 
-// readRetries reads upstream's tool_retries, llm_retries,
-// context_callback and daemon options.
+// readRetries reads upstream's tool_retries, llm_retries, their
+// tool_backoff_ms and llm_backoff_ms, context_callback and daemon options.
 func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 	if err := readCount(fn, merged, "tool_retries", &l.toolRetries); err != nil {
 		return err
 	}
 	if err := readCount(fn, merged, "llm_retries", &l.llmRetries); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "tool_backoff_ms", &l.toolBackoff); err != nil {
+		return err
+	}
+	if err := readCount(fn, merged, "llm_backoff_ms", &l.llmBackoff); err != nil {
 		return err
 	}
 	l.contextFn = get(merged, "context_callback")
@@ -334,9 +405,7 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 		if !ok {
 			return vm.Throwf("%s: daemon must be a bool, got %s", fn, shown(v))
 		}
-		if bool(b) {
-			return vm.Throwf("%s: daemon: true is not supported in this implementation (daemon_spawn starts an agent that waits for triggered inputs)", fn)
-		}
+		l.daemon = bool(b)
 	}
 	return nil
 }
@@ -381,6 +450,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
 		return vm.Value{}, err
 	}
+	started := clockMs(th.VM())
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
@@ -398,7 +468,8 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		res := lib.DictOf("text", vm.Str(text), "messages", vm.Of(vm.NewList(l.messages)), "turns", lib.IntOf(turns),
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
 			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions),
-			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history))
+			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history),
+			"duration_ms", vm.IntOf(clockMs(th.VM())-started))
 		if l.session != "" {
 			res = res.Set("session", vm.Str(l.session))
 		}
@@ -417,7 +488,11 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	}
 	for {
 		for _, fb := range st.drain(r) {
-			l.add(r, transcripts.NewMessage("user", fb, "feedback", vm.True))
+			kind := vm.Nil
+			if fb.kind != "" {
+				kind = vm.Str(fb.kind)
+			}
+			l.add(r, transcripts.NewMessage("user", fb.text, "feedback", vm.True, "feedback_kind", kind))
 		}
 		var err error
 		if compactions, err = l.maybeCompact(th, compactions); err != nil {
@@ -509,23 +584,74 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 		if len(calls) == 0 && !st.pending(r) {
-			if l.persistent && !strings.Contains(text, l.sentinel) {
+			if missing := l.missingRequired(history); len(missing) > 0 {
+				if nudges >= l.maxNudges {
+					stop = "stuck"
+					return finish(nil)
+				}
+				nudges++
+				l.add(r, transcripts.NewMessage("user", requiredNudge(missing)))
+			} else if l.persistent && !strings.Contains(text, l.sentinel) {
 				if nudges >= l.maxNudges {
 					stop = "stuck"
 					return finish(nil)
 				}
 				nudges++
 				l.add(r, transcripts.NewMessage("user", l.nudge))
+			} else if l.daemon {
+				woke, err := l.idle(th, st, r, turns)
+				if err != nil {
+					stop = "error"
+					return finish(err)
+				}
+				if !woke {
+					stop = "idle"
+					return finish(nil)
+				}
+				continue
 			} else {
 				stop = vm.ToDisplay(get(rd, "stop_reason"))
 				return finish(nil)
 			}
+		}
+		if l.tokenBudget > 0 && inTok+outTok >= l.tokenBudget {
+			stop = "token_budget"
+			return finish(nil)
 		}
 		if turns >= l.maxTurns {
 			stop = "max_turns"
 			return finish(nil)
 		}
 	}
+}
+
+// idle is a daemon run's wait after the model finished turn: until
+// agent_inject_feedback (from another task, or a callback) queues a
+// message for the run, which then goes on. It reports false, the run
+// ending idle, when no turn is left to answer the feedback, or when
+// nothing can ever send it: every other task of the program waits too,
+// or has ended (the deadlock the scheduler detects). The idle event goes
+// to the subscribers first.
+func (l *loop) idle(th *vm.Thread, st *state, r *runState, turn int) (bool, error) {
+	if turn >= l.maxTurns {
+		return false, nil
+	}
+	if err := st.emit(th, r, "idle", "turn", lib.IntOf(turn)); err != nil {
+		return false, err
+	}
+	for !st.pending(r) {
+		woke, err := th.WaitOnThreads(r.wake, -1)
+		if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindCategorized && e.Category == "deadlock" {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if !woke {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // context is what a model call of turn sends: the conversation and the
@@ -574,7 +700,29 @@ func (l *loop) callModel(th *vm.Thread, system vm.Value, opts *vm.Dict) (vm.Valu
 		if err == nil || attempt >= l.llmRetries || !isCallFailure(err) {
 			return resp, err
 		}
+		if err := backoff(th, l.llmBackoff, attempt); err != nil {
+			return vm.Value{}, err
+		}
 	}
+}
+
+// clockMs is the VM clock in milliseconds (the mocked one under
+// mock_time), for a run's duration_ms.
+func clockMs(v *vm.VM) int64 {
+	if wall, _, on := v.MockNow(); on {
+		return wall
+	}
+	return time.Now().UnixMilli()
+}
+
+// backoff waits before retry number attempt+1: base milliseconds, doubled
+// for each earlier retry (at most 2^10 times the base). It sleeps as
+// sleep does, so under mock_time it advances the mocked clock instead.
+func backoff(th *vm.Thread, base, attempt int) error {
+	if base <= 0 {
+		return nil
+	}
+	return htime.Sleep(th, time.Duration(base)*time.Millisecond<<min(attempt, 10))
 }
 
 // isCallFailure reports whether err is a failed model call's
@@ -617,17 +765,47 @@ func (l *loop) finishedByTool(turnCalls []vm.Value) bool {
 	return false
 }
 
+// missingRequired is the require_successful_tools names that no call of
+// history has run successfully yet, in the option's order.
+func (l *loop) missingRequired(history []vm.Value) []string {
+	var missing []string
+	for _, name := range l.required {
+		done := false
+		for _, rec := range history {
+			d, _ := rec.AsDict()
+			if ok, _ := get(d, "ok").AsBool(); bool(ok) && vm.ToDisplay(get(d, "name")) == name {
+				done = true
+				break
+			}
+		}
+		if !done {
+			missing = append(missing, name)
+		}
+	}
+	return missing
+}
+
+// requiredNudge is the user message sent when the model finished before
+// calling the require_successful_tools tools named by missing.
+func requiredNudge(missing []string) string {
+	return "You have not finished: call " + strings.Join(missing, ", ") + " successfully before you give your final answer."
+}
+
 // loopStatus is upstream's status of a finished run, kept beside
 // stop_reason for programs written against upstream: "done" when the
 // model finished (or on_turn stopped the loop), "budget_exhausted" when
-// max_turns ran out first, "stuck" when a persistent run used up its
-// nudges (a run stop_after_successful_tools ended is "done").
+// max_turns or token_budget ran out first, "stuck" when a persistent run
+// (or one with require_successful_tools) used up its
+// nudges, "idle" when a daemon run idled with nothing left to wake it
+// (a run stop_after_successful_tools ended is "done").
 func loopStatus(stop string) string {
 	switch stop {
-	case "max_turns":
+	case "max_turns", "token_budget":
 		return "budget_exhausted"
 	case "stuck":
 		return "stuck"
+	case "idle":
+		return "idle"
 	}
 	return "done"
 }
@@ -693,13 +871,17 @@ func (l *loop) maybeCompact(th *vm.Thread, n int) (int, error) {
 	if l.compact.IsNil() || llm.EstimateTokens(vm.Of(vm.NewList(l.messages))) <= l.compactAt {
 		return n, nil
 	}
-	v, err := transcripts.Compact(th, l.fn+": compact", vm.Of(vm.NewList(l.messages)), l.compact)
+	compact, what := transcripts.Compact, ": compact"
+	if l.autoCompact {
+		compact, what = transcripts.AutoCompact, ": auto_compact"
+	}
+	v, err := compact(th, l.fn+what, vm.Of(vm.NewList(l.messages)), l.compact)
 	if err != nil {
 		return n, err
 	}
 	items, _, _ := transcripts.Split(l.fn, v)
-	if len(items) != len(l.messages) {
-		n++
+	if len(items) != len(l.messages) || l.autoCompact {
+		n++ // auto_compact may only shorten old tool results (microcompact)
 	}
 	l.messages = append([]vm.Value(nil), items...)
 	return n, nil
@@ -741,6 +923,9 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 	if !handled {
 		o = l.tools.run(th, name, args)
 		for try := 0; try < l.toolRetries && o.retryable; try++ {
+			if err := backoff(th, l.toolBackoff, try); err != nil {
+				return vm.Value{}, vm.Value{}, err
+			}
 			o = l.tools.run(th, name, args)
 		}
 	}

@@ -154,8 +154,14 @@ func spawnAgent(th *vm.Thread, fn string, agentV, prompt, optsV vm.Value, daemon
 				return vm.Value{}, vm.Throwf("%s: options.%s is not accepted: a spawned agent's conversation is its session (options.session)", fn, k)
 			}
 		}
+		if b, _ := get(d, "daemon").AsBool(); bool(b) {
+			return vm.Value{}, vm.Throwf("%s: options.daemon is not accepted: a spawned agent already waits for its next input between runs (daemon_spawn starts one without a prompt)", fn)
+		}
 		opts = d
 	}
+	// each run finishes, so that the agent takes its next input: an
+	// agent value's daemon does not make its spawned runs idle
+	opts = opts.Set("daemon", vm.False)
 	s := spawnsOf(th)
 	s.mu.Lock()
 	s.next++

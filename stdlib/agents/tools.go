@@ -256,7 +256,8 @@ func agentTool(a *vm.Dict, depth int) *vm.Dict {
 		if d != nil {
 			prompt = get(d, "prompt")
 		}
-		res, err := runAgent(th, "sub_agent_run", a, prompt, vm.Nil, depth+1)
+		// a tool call must end: an agent value's daemon does not apply here
+		res, err := runAgent(th, "sub_agent_run", a, prompt, vm.Of(lib.DictOf("daemon", vm.False)), depth+1)
 		if err != nil {
 			return vm.Value{}, err
 		}

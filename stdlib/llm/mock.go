@@ -29,6 +29,7 @@ type mockResp struct {
 	model      string
 	provider   string
 	stopReason string
+	thinking   string
 	chunks     []string // llm_stream's pieces; nil: split text
 	match      *regexp.Regexp
 	pattern    string
@@ -182,6 +183,13 @@ func readMock(v vm.Value) (*mockResp, error) {
 	if x, ok := get("stop_reason"); ok {
 		m.stopReason = vm.ToDisplay(x)
 	}
+	if x, ok := get("thinking"); ok {
+		s, ok := x.AsString()
+		if !ok {
+			return nil, vm.Throwf("llm_mock: thinking must be a string, got %s", x.Type())
+		}
+		m.thinking = s.Go()
+	}
 	if x, ok := get("chunks"); ok {
 		l, ok := x.AsList()
 		if !ok {
@@ -224,7 +232,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 }
 
 var mockKeys = []string{"text", "data", "tool_calls", "usage", "input_tokens", "output_tokens", "model", "provider",
-	"stop_reason", "chunks", "match", "when", "error", "consume_match"}
+	"stop_reason", "thinking", "chunks", "match", "when", "error", "consume_match"}
 
 func knownMockKey(k string) bool {
 	for _, x := range mockKeys {
@@ -357,7 +365,7 @@ func (s *state) mockAnswer(th *vm.Thread, r *request) (*response, []string, erro
 		return nil, nil, mockError(r, found)
 	}
 	resp := &response{Text: found.text, Model: found.model, Provider: found.provider, StopReason: found.stopReason,
-		InTokens: found.in, OutTokens: found.out}
+		InTokens: found.in, OutTokens: found.out, Thinking: found.thinking}
 	taken := map[string]bool{}
 	for _, c := range found.toolCalls {
 		taken[c.ID] = true

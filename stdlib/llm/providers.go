@@ -393,6 +393,8 @@ func (c config) parse(raw []byte) (*response, error) {
 			switch b.Type {
 			case "text":
 				text.WriteString(b.Text)
+			case "thinking":
+				r.Thinking += b.Thinking
 			case "tool_use":
 				args, err := parseArgs(string(b.Input))
 				if err != nil {
@@ -468,11 +470,12 @@ type wire struct {
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Content []struct {
-		Type  string          `json:"type"`
-		Text  string          `json:"text"`
-		ID    string          `json:"id"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking string          `json:"thinking"`
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Input    json.RawMessage `json:"input"`
 	} `json:"content"`
 	StopReason string `json:"stop_reason"`
 	Usage      struct {

@@ -86,6 +86,7 @@ type response struct {
 	OutTokens  int64
 	ToolCalls  []toolCall
 	StopReason string
+	Thinking   string // the model's reasoning shown apart (Anthropic's thinking blocks, llm_mock's thinking); "" for none
 }
 
 // knownOptions are the option keys llm_call reads (docs/llm.md).
@@ -563,7 +564,7 @@ func (r *response) usage() vm.Value {
 func (r *response) value() vm.Value {
 	usage := r.usage()
 	msg := messageValue(message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls})
-	return vm.Of(lib.DictOf(
+	d := lib.DictOf(
 		"text", vm.Str(r.Text),
 		"model", vm.Str(r.Model),
 		"provider", vm.Str(r.Provider),
@@ -573,5 +574,9 @@ func (r *response) value() vm.Value {
 		"tool_calls", toolCallsValue(r.ToolCalls),
 		"stop_reason", vm.Str(r.StopReason),
 		"message", msg,
-	))
+	)
+	if r.Thinking != "" {
+		d = d.Set("thinking", vm.Str(r.Thinking))
+	}
+	return vm.Of(d)
 }

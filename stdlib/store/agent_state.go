@@ -7,6 +7,7 @@ package store
 // session, path}; every call reads the file, a change rewrites it.
 
 import (
+	"path/filepath"
 	"slices"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -79,7 +80,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.Of(lib.DictOf("_type", vm.Str(agentStateType), "session", vm.Str(session), "path", vm.Str(path))), nil
+		// session_id and root: upstream's names for the session and the directory
+		return vm.Of(lib.DictOf("_type", vm.Str(agentStateType), "session", vm.Str(session), "path", vm.Str(path),
+			"session_id", vm.Str(session), "root", vm.Str(filepath.Dir(path)))), nil
 	})
 	lib.Def("__agent_state_read", "__agent_state_read(state, key, default?)", "the value stored under key, else default (std/agent_state.agent_state_read)",
 		withState("agent_state_read", true, func(d *vm.Dict, key string, a vm.Args) (*vm.Dict, vm.Value, error) {

@@ -244,3 +244,42 @@ func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
 	}
 	return Rebuild(tr, out), nil
 }
+
+// AutoCompact is transcript_auto_compact: tv (a transcript or a list of
+// messages) kept under opts.max_tokens (default 8000) estimated tokens,
+// by microcompact first and only then by compact with the same budget;
+// tv itself when it fits. opts is nil or a dict of compact's options.
+// fn names the caller in errors.
+func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) {
+	msgs, err := Messages(fn, tv)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	o := vm.NewDict()
+	if !opts.IsNil() {
+		d, ok := opts.AsDict()
+		if !ok {
+			return vm.Value{}, vm.Throwf("%s: options must be a dict {max_tokens?, keep_last?, summarizer?, llm?, summary_chars?}, got %s", fn, opts.Type())
+		}
+		if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
+			return vm.Value{}, err
+		}
+		o = d
+	}
+	budget, err := positiveInt(fn, "max_tokens", get(o, "max_tokens"), 8000)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if llm.EstimateTokens(vm.Of(vm.NewList(msgs))) <= budget {
+		return tv, nil
+	}
+	mc, err := microcompact(fn, tv, vm.Nil)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	ms, _, _ := Split(fn, mc)
+	if llm.EstimateTokens(vm.Of(vm.NewList(ms))) <= budget {
+		return mc, nil
+	}
+	return compact(th, fn, mc, vm.Of(o.Set("max_tokens", vm.IntOf(budget))))
+}

@@ -527,37 +527,14 @@ func init() {
 	})
 	lib.Def("transcript_auto_compact", "transcript_auto_compact(t, options?)", "t kept under options.max_tokens (default 8000): old tool results are microcompacted first, then old messages summarized (transcript_compact); unchanged when it fits", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_auto_compact"
-		msgs, err := Messages(fn, a.At(0))
-		if err != nil {
+		if _, err := Messages(fn, a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
-		o := vm.NewDict()
+		opts := vm.Nil
 		if a.Given(1) {
-			d, ok := a.Dict(1)
-			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {max_tokens?, keep_last?, summarizer?, llm?, summary_chars?}, got %s", fn, a.At(1).Type())
-			}
-			if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
-				return vm.Value{}, err
-			}
-			o = d
+			opts = a.At(1)
 		}
-		budget, err := positiveInt(fn, "max_tokens", get(o, "max_tokens"), 8000)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		if llm.EstimateTokens(vm.Of(vm.NewList(msgs))) <= budget {
-			return a.At(0), nil
-		}
-		mc, err := microcompact(fn, a.At(0), vm.Nil)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		ms, _, _ := Split(fn, mc)
-		if llm.EstimateTokens(vm.Of(vm.NewList(ms))) <= budget {
-			return mc, nil
-		}
-		return compact(th, fn, mc, vm.Of(o.Set("max_tokens", vm.IntOf(budget))))
+		return AutoCompact(th, fn, a.At(0), opts)
 	})
 	lib.Def("transcript_render_visible", "transcript_render_visible(t)", "the conversation as a user saw it: the user and assistant texts, \"User: …\" / \"Assistant: …\" blocks", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_render_visible", a.At(0))
