@@ -152,7 +152,7 @@ const (
 // yamlErrorText is a reader error as upstream's reader (Rust's
 // serde_yaml) words it: `<what> at line L column C`, then, when the reader
 // names the construct it was in, `, while parsing <construct> at line L
-// column C` (docs/formats.md).
+// column C` (docs/builtins-areas.md).
 func yamlErrorText(err error) string {
 	var le *yaml.LoadError
 	if !errors.As(err, &le) {
