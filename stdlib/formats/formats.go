@@ -296,6 +296,11 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 			if n.Style&yaml.TaggedStyle == 0 && strings.Contains(n.Value, "_") {
 				return vm.Str(n.Value), nil
 			}
+			if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil && n.Style&yaml.TaggedStyle == 0 {
+				// The v4 reader tags -0 a float (to keep the sign); YAML
+				// 1.2's core schema, and serde_yaml, read it as the int 0.
+				return vm.IntOf(i), nil
+			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return vm.Value{}, yamlScalarError(n)
