@@ -1013,6 +1013,11 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			msg = "invalid IPv6 address"
 		case strings.Contains(msg, "port"):
 			msg = "invalid port number"
+		case strings.Contains(msg, "missing protocol scheme"), strings.Contains(msg, "first path segment in URL cannot contain colon"):
+			// Go's words for input with no usable scheme ("::",
+			// "%zz://a"); the URL standard's reader (Rust's url, upstream's)
+			// calls it what the scheme-less case below is.
+			msg = "relative URL without a base"
 		}
 		return vm.Value{}, vm.Throwf("url_parse: %s", msg)
 	}
