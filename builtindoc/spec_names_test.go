@@ -51,7 +51,7 @@ var notFunctions = map[string]string{
 	"harn_builtin": "upstream's Rust attribute",
 	"mkdtemp":      "a harness.fs method", "workspace_temp_dir": "a harness.fs method",
 	"mkdtemp_in_workspace": "a harness.fs method",
-	// parameters and fields in newer.md §2
+	// parameters and fields in docs/spec/newer.md §2
 	"year": "a calendar parameter", "max_age_s": "a store_stale parameter",
 	"business_day": "a business_window result key", "local_date": "a business_window result key",
 	"starts_at": "a business_window result key", "ends_at": "a business_window result key",
@@ -164,7 +164,7 @@ func specFunctionNames(t *testing.T, moduleFns map[string]bool) map[string]strin
 	return names
 }
 
-// inventoryNames lists the names of builtins.md §5, one bullet at a time
+// inventoryNames lists the names of docs/spec/builtins.md §5, one bullet at a time
 // (a bullet's names may wrap), with `a_{x, y}` and `a{,_b}` expanded.
 func inventoryNames(doc string) []string {
 	_, rest, _ := strings.Cut(doc, "\n## 5.")
