@@ -10,10 +10,8 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
 	iofs "io/fs"
 	"path"
@@ -22,6 +20,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/codec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 	"github.com/klauspost/compress/zstd"
@@ -37,31 +36,15 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // errTooLarge is output past maxDecoded.
 var errTooLarge = errors.New("output too large")
 
-// codecError words a decoder's failure for scripts, in Harn's words rather
-// than the Go library's (docs/builtins-areas.md): `gzip_decode: not gzip
-// data (bad header)`, `…: the gzip data is truncated`, `…: the gzip data is
-// corrupt (checksum mismatch)`, `…: the decompressed data exceeds the 1 GiB
-// limit`. format names the data: gzip, zstd, brotli, tar, zip.
+// codecError is a decoder's failure as scripts see it: `gzip_decode: not
+// gzip data (bad header)` (the wording is codec.Problem's), or past the
+// size limit `…: the decompressed data exceeds the 1 GiB limit`. format
+// names the data: gzip, zstd, brotli, tar, zip.
 func codecError(name, format string, err error) error {
-	var corrupt flate.CorruptInputError
-	var detail string
-	switch {
-	case errors.Is(err, errTooLarge), errors.Is(err, zstd.ErrDecoderSizeExceeded):
+	if errors.Is(err, errTooLarge) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 		return vm.Runtimef("%s: the decompressed data exceeds the %d GiB limit", name, maxDecoded>>30)
-	case errors.Is(err, io.EOF):
-		return vm.Runtimef("%s: no %s data (the input is empty)", name, format)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return vm.Runtimef("%s: the %s data is truncated", name, format)
-	case errors.Is(err, gzip.ErrHeader), errors.Is(err, zstd.ErrMagicMismatch), errors.Is(err, tar.ErrHeader), errors.Is(err, zip.ErrFormat):
-		return vm.Runtimef("%s: not %s data (bad header)", name, format)
-	case errors.Is(err, zip.ErrAlgorithm):
-		return vm.Runtimef("%s: the zip data uses an unsupported compression method", name)
-	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, zstd.ErrCRCMismatch), errors.Is(err, zip.ErrChecksum):
-		detail = " (checksum mismatch)"
-	case errors.As(err, &corrupt):
-		detail = fmt.Sprintf(" at byte %d", int64(corrupt))
 	}
-	return vm.Runtimef("%s: the %s data is corrupt%s", name, format, detail)
+	return vm.Runtimef("%s: %s", name, codec.Problem(format, err))
 }
 
 // readCapped reads r to the end, or fails past maxDecoded.
