@@ -17,10 +17,13 @@ func TestYAMLAndTOML(t *testing.T) {
 		{"yaml_parse", []vm.Value{sv(yamlOut)}, vm.ToDisplay(doc)},
 		{"yaml_parse", []vm.Value{sv("a: &x {b: 1}\nc:\n  <<: *x\n  d: 0x10\ne: 1e3\nf: .inf\ng: 2024-01-01\n")}, "{a: {b: 1}, c: {b: 1, d: 16}, e: 1000.0, f: inf, g: 2024-01-01}"},
 		{"yaml_parse", []vm.Value{sv("")}, "nil"},
-		{"yaml_parse", []vm.Value{sv("a: [1, 2")}, "ERR: YAML parse error: line 1: did not find expected ',' or ']'"},
+		{"yaml_parse", []vm.Value{sv("a: -0\nb: +1\nc: 0x10\nd: -0.0\n")}, "{a: 0, b: 1, c: 16, d: -0.0}"},
+		{"yaml_parse", []vm.Value{sv("a: [1, 2")}, "ERR: YAML parse error: did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 4"},
+		{"yaml_parse", []vm.Value{sv("a: 1\nb: 2\na: 3\n")}, `ERR: YAML parse error: duplicate mapping key "a" at line 3 column 1 (first defined at line 1 column 1)`},
 		{"toml_parse", []vm.Value{sv("a = 1\nb = \"x\"\n[t]\nc = [1.5, true]\n[[arr]]\nn = 1\n[[arr]]\nn = 2\n")}, "{a: 1, arr: [{n: 1}, {n: 2}], b: x, t: {c: [1.5, true]}}"},
 		{"toml_parse", []vm.Value{sv("a = ")}, "ERR: TOML parse error: expected value, not end of input at line 1, column 4"},
-		{"toml_stringify", []vm.Value{dvParse(t, `{"b":"x\"y","a":1,"f":2.0,"t":{"c":[1,2],"d":{"e":true}},"arr":[{"n":1},{"n":2}],"nil":null,"odd key":1}`)}, "a = 1\nb = \"x\\\"y\"\nf = 2.0\n\"odd key\" = 1\n\n[t]\nc = [1, 2]\n\n[t.d]\ne = true\n\n[[arr]]\nn = 1\n\n[[arr]]\nn = 2\n"},
+		{"toml_stringify", []vm.Value{dvParse(t, `{"b":"x\"y","a":1,"f":2.0,"t":{"c":[1,2],"d":{"e":true}},"arr":[{"n":1},{"n":2}],"odd key":1}`)}, "a = 1\nb = \"x\\\"y\"\nf = 2.0\n\"odd key\" = 1\n\n[t]\nc = [1, 2]\n\n[t.d]\ne = true\n\n[[arr]]\nn = 1\n\n[[arr]]\nn = 2\n"},
+		{"toml_stringify", []vm.Value{dvParse(t, `{"a":1,"t":{"x":null}}`)}, "ERR: TOML serialize error: nil at 't.x' (TOML has no null)"},
 		{"toml_stringify", []vm.Value{iv(1)}, "ERR: TOML serialize error: the top level must be a table, got int"},
 	})
 }

@@ -40,7 +40,7 @@ func TestLiteLeavesOutServerDependencies(t *testing.T) {
 		"github.com/santhosh-tekuri/jsonschema/v6",
 		"github.com/klauspost/compress/zstd",
 		"github.com/andybalholm/brotli",
-		"go.yaml.in/yaml/v3",
+		"go.yaml.in/yaml/v4",
 		"net/http",
 		"crypto/tls",
 		"crypto/x509",

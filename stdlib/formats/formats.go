@@ -25,7 +25,7 @@ import (
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // tomlParseError is `TOML parse error: <what> at line L, column C`
@@ -41,7 +41,7 @@ func tomlParseError(err error) error {
 }
 
 func init() {
-	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("yaml_parse", "yaml_parse(s)", "parse YAML into a value; a key repeated in one mapping is an error, and errors name the place: YAML parse error: <what> at line L column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var doc yaml.Node
 		var err error
 		text := a.Text(0)
@@ -49,7 +49,7 @@ func init() {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, vm.Throwf("YAML parse error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+			return vm.Value{}, vm.Throwf("YAML parse error: %s", yamlErrorText(err))
 		}
 		v, err := yamlDocValue(&doc)
 		if err != nil {
@@ -80,13 +80,16 @@ func init() {
 		}
 		return jsonschema.FromAny(m), nil
 	})
-	lib.Def("toml_stringify", "toml_stringify(v) -> string", "a TOML document from a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_stringify", "toml_stringify(v) -> string", "a TOML document from a dict; TOML has no null, so a nil anywhere is an error naming its place (nil at 'a.b')", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err := json.RefuseHandle("toml_stringify", a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
 		d, ok := json.Data(a.At(0)).AsDict()
 		if !ok {
 			return vm.Value{}, vm.Throwf("TOML serialize error: the top level must be a table, got %s", a.At(0).Type())
+		}
+		if at, found := tomlNilAt(vm.Of(d), ""); found {
+			return vm.Value{}, vm.Throwf("TOML serialize error: nil at '%s' (TOML has no null)", at)
 		}
 		var sb strings.Builder
 		writeTOMLTable(&sb, d, nil)
@@ -146,6 +149,30 @@ const (
 	yamlExpansionRatio = 10
 )
 
+// yamlErrorText is a reader error as upstream's reader (Rust's
+// serde_yaml) words it: `<what> at line L column C`, then, when the reader
+// names the construct it was in, `, while parsing <construct> at line L
+// column C` (docs/builtins-areas.md).
+func yamlErrorText(err error) string {
+	var le *yaml.LoadError
+	if !errors.As(err, &le) {
+		return strings.TrimPrefix(err.Error(), "yaml: ")
+	}
+	text := le.Message + yamlAt(le.Mark.Line, le.Mark.Column)
+	if le.ContextMsg != "" && le.ContextMark != le.Mark {
+		text += ", " + le.ContextMsg + yamlAt(le.ContextMark.Line, le.ContextMark.Column)
+	}
+	return text
+}
+
+// yamlAt is ` at line L column C`, or "" for an unknown place.
+func yamlAt(line, col int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at line %d column %d", line, col)
+}
+
 // yamlDecoder turns a yaml.Node tree into Harn values, counting the values
 // it builds against its limit.
 type yamlDecoder struct{ limit, built int }
@@ -197,6 +224,7 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 	case yaml.MappingNode:
 		b := vm.NewDictBuilder(len(n.Content) / 2)
 		var merged []*vm.Dict
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, vn := n.Content[i], n.Content[i+1]
 			v, err := d.value(vn, depth+1)
@@ -220,7 +248,13 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			b.Set(vm.ToDisplay(kv), v)
+			key := vm.ToDisplay(kv)
+			if first, dup := seen[key]; dup {
+				// YAML 1.2 §3.2.1.1: the keys of a mapping are unique.
+				return vm.Value{}, fmt.Errorf("duplicate mapping key %q%s (first defined%s)", key, yamlAt(k.Line, k.Column), yamlAt(first.Line, first.Column))
+			}
+			seen[key] = k
+			b.Set(key, v)
 		}
 		d := b.Build()
 		for _, m := range merged {
@@ -239,7 +273,7 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 		case "!!bool":
 			var b bool
 			if err := n.Decode(&b); err != nil {
-				return vm.Value{}, err
+				return vm.Value{}, yamlScalarError(n)
 			}
 			return vm.BoolOf(b), nil
 		case "!!int":
@@ -255,22 +289,32 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
-				return vm.Value{}, err
+				return vm.Value{}, yamlScalarError(n)
 			}
 			return vm.FloatOf(f), nil
 		case "!!float":
 			if n.Style&yaml.TaggedStyle == 0 && strings.Contains(n.Value, "_") {
 				return vm.Str(n.Value), nil
 			}
+			if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil && n.Style&yaml.TaggedStyle == 0 {
+				// The v4 reader tags -0 a float (to keep the sign); YAML
+				// 1.2's core schema, and serde_yaml, read it as the int 0.
+				return vm.IntOf(i), nil
+			}
 			var f float64
 			if err := n.Decode(&f); err != nil {
-				return vm.Value{}, err
+				return vm.Value{}, yamlScalarError(n)
 			}
 			return vm.FloatOf(f), nil
 		}
 		return vm.Str(n.Value), nil
 	}
 	return vm.Nil, nil
+}
+
+// yamlScalarError is a scalar its tag cannot read (`!!int x`), with its place.
+func yamlScalarError(n *yaml.Node) error {
+	return fmt.Errorf("invalid %s value %q%s", strings.TrimPrefix(n.ShortTag(), "!!"), n.Value, yamlAt(n.Line, n.Column))
 }
 
 // leadingZeroDigits reports whether s is a sign, a 0 and more digits.
@@ -515,12 +559,40 @@ func yamlPlainOK(s string) bool {
 
 // ---- TOML ----
 
+// tomlNilAt finds the first nil inside v, in the order toml_stringify
+// writes, and names its place: `a.b`, `list[1]`, `"odd key".c`. TOML has
+// no null, and leaving the value out would lose a key or shift a list's
+// positions without a word, so toml_stringify refuses it
+// (docs/builtins-areas.md).
+func tomlNilAt(v vm.Value, path string) (string, bool) {
+	if v.IsNil() {
+		return path, true
+	}
+	var at string
+	var found bool
+	switch x := v.Object().(type) {
+	case *vm.Dict:
+		x.Range(func(k string, val vm.Value) bool {
+			sub := tomlKey(k)
+			if path != "" {
+				sub = path + "." + sub
+			}
+			at, found = tomlNilAt(val, sub)
+			return !found
+		})
+	case *vm.List:
+		for i, it := range x.Items() {
+			if at, found = tomlNilAt(it, fmt.Sprintf("%s[%d]", path, i)); found {
+				break
+			}
+		}
+	}
+	return at, found
+}
+
 func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 	var tables, arrays []string
 	d.Range(func(k string, v vm.Value) bool {
-		if v.IsNil() {
-			return true
-		}
 		if _, ok := v.AsDict(); ok {
 			tables = append(tables, k)
 			return true
@@ -560,9 +632,6 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 func tomlImplicit(d *vm.Dict) bool {
 	implicit := false
 	d.Range(func(k string, v vm.Value) bool {
-		if v.IsNil() {
-			return true
-		}
 		if _, ok := v.AsDict(); ok {
 			implicit = true
 			return true
@@ -639,18 +708,13 @@ func tomlInline(v vm.Value) string {
 	case *vm.List:
 		parts := make([]string, 0, x.Len())
 		for _, it := range x.Items() {
-			if it.IsNil() {
-				continue
-			}
 			parts = append(parts, tomlInline(it))
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case *vm.Dict:
 		var parts []string
 		x.Range(func(k string, val vm.Value) bool {
-			if !val.IsNil() {
-				parts = append(parts, tomlKey(k)+" = "+tomlInline(val))
-			}
+			parts = append(parts, tomlKey(k)+" = "+tomlInline(val))
 			return true
 		})
 		if len(parts) == 0 {
@@ -949,6 +1013,11 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			msg = "invalid IPv6 address"
 		case strings.Contains(msg, "port"):
 			msg = "invalid port number"
+		case strings.Contains(msg, "missing protocol scheme"), strings.Contains(msg, "first path segment in URL cannot contain colon"):
+			// Go's words for input with no usable scheme ("::",
+			// "%zz://a"); the URL standard's reader (Rust's url, upstream's)
+			// calls it what the scheme-less case below is.
+			msg = "relative URL without a base"
 		}
 		return vm.Value{}, vm.Throwf("url_parse: %s", msg)
 	}
@@ -1388,7 +1457,7 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 func ParseYAML(text string) (vm.Value, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return vm.Value{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return vm.Value{}, fmt.Errorf("%s", yamlErrorText(err))
 	}
 	return yamlDocValue(&doc)
 }

@@ -11,19 +11,50 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
+	iofs "io/fs"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/codec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 	"github.com/klauspost/compress/zstd"
 )
 
 // maxDecoded bounds decompressed output so a hostile input cannot exhaust
-// memory.
+// memory (docs/limits.md); more is an error, never a silent cut.
 const maxDecoded = 1 << 30
+
+// gzipMagic is the first two bytes of every gzip member (RFC 1952 §2.3.1).
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// errTooLarge is output past maxDecoded.
+var errTooLarge = errors.New("output too large")
+
+// codecError is a decoder's failure as scripts see it: `gzip_decode: not
+// gzip data (bad header)` (the wording is codec.Problem's), or past the
+// size limit `…: the decompressed data exceeds the 1 GiB limit`. format
+// names the data: gzip, zstd, brotli, tar, zip.
+func codecError(name, format string, err error) error {
+	if errors.Is(err, errTooLarge) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return vm.Runtimef("%s: the decompressed data exceeds the %d GiB limit", name, maxDecoded>>30)
+	}
+	return vm.Runtimef("%s: %s", name, codec.Problem(format, err))
+}
+
+// readCapped reads r to the end, or fails past maxDecoded.
+func readCapped(r io.Reader) ([]byte, error) {
+	out, err := io.ReadAll(io.LimitReader(r, maxDecoded+1))
+	if err == nil && len(out) > maxDecoded {
+		err = errTooLarge
+	}
+	return out, err
+}
 
 func init() {
 	level := func(a vm.Args, def int64) int { return int(a.IntOr(1, def)) }
@@ -40,11 +71,16 @@ func init() {
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("gzip_decode", "gzip_decode(b) -> bytes", "gunzip to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		r, err := gzip.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0))))
-		if err != nil {
-			return vm.Value{}, vm.Runtimef("gzip_decode: %s", err)
+		data := encoding.RawBytes(a.At(0))
+		if !bytes.HasPrefix(gzipMagic, data[:min(len(data), len(gzipMagic))]) {
+			// Wrong first bytes: not gzip at all, however short.
+			return vm.Value{}, codecError("gzip_decode", "gzip", gzip.ErrHeader)
 		}
-		return readAllCapped("gzip_decode", r)
+		r, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return vm.Value{}, codecError("gzip_decode", "gzip", err)
+		}
+		return readAllCapped("gzip_decode", "gzip", r)
 	})
 	lib.Def("zstd_encode", "zstd_encode(x, level = 3) -> bytes", "zstd-compress bytes or text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level(a, 3))))
@@ -62,7 +98,7 @@ func init() {
 		defer dec.Close()
 		out, err := dec.DecodeAll(encoding.RawBytes(a.At(0)), nil)
 		if err != nil {
-			return vm.Value{}, vm.Runtimef("zstd_decode: %s", err)
+			return vm.Value{}, codecError("zstd_decode", "zstd", err)
 		}
 		return vm.Of(lib.NewBytes(out)), nil
 	})
@@ -74,7 +110,7 @@ func init() {
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
 	lib.Def("brotli_decode", "brotli_decode(b) -> bytes", "brotli-decompress to bytes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return readAllCapped("brotli_decode", brotli.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0)))))
+		return readAllCapped("brotli_decode", "brotli", brotli.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0)))))
 	})
 	lib.Def("tar_create", "tar_create(entries)", "a tar archive from [{path, content, mode?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		entries, err := archiveEntries("tar_create", a.At(0))
@@ -95,7 +131,7 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
-	lib.Def("tar_extract", "tar_extract(b)", "the [{path, content, mode}] files of a tar archive", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tar_extract", "tar_extract(b)", "the [{path, content, mode}] regular files of a tar archive; an entry or link that would land outside the destination (absolute, or .. past the top) is refused", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r := tar.NewReader(bytes.NewReader(encoding.RawBytes(a.At(0))))
 		var out []vm.Value
 		for {
@@ -104,14 +140,17 @@ func init() {
 				break
 			}
 			if err != nil {
-				return vm.Value{}, vm.Runtimef("tar_extract: %s", err)
+				return vm.Value{}, codecError("tar_extract", "tar", err)
+			}
+			if err := checkTarEntry(hdr); err != nil {
+				return vm.Value{}, err
 			}
 			if hdr.Typeflag != tar.TypeReg {
 				continue
 			}
-			data, err := io.ReadAll(io.LimitReader(r, maxDecoded))
+			data, err := readCapped(r)
 			if err != nil {
-				return vm.Value{}, vm.Runtimef("tar_extract: %s", err)
+				return vm.Value{}, codecError("tar_extract", "tar", err)
 			}
 			out = append(out, vm.Of(lib.DictOf("path", vm.Str(hdr.Name), "content", lib.NewBytes(data), "mode", vm.IntOf(hdr.Mode))))
 		}
@@ -138,25 +177,31 @@ func init() {
 		}
 		return vm.Of(lib.NewBytes(buf.Bytes())), nil
 	})
-	lib.Def("zip_extract", "zip_extract(b)", "the [{path, content, mode}] files of a zip archive", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("zip_extract", "zip_extract(b)", "the [{path, content, mode}] files of a zip archive; an entry or symlink that would land outside the destination (absolute, or .. past the top) is refused", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		data := encoding.RawBytes(a.At(0))
 		r, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			return vm.Value{}, codecError("zip_extract", "zip", err)
 		}
 		var out []vm.Value
 		for _, f := range r.File {
+			if escapesRoot(f.Name) {
+				return vm.Value{}, vm.Runtimef("zip_extract: entry %q would land outside the destination (an absolute path, or .. past the top)", f.Name)
+			}
 			if f.FileInfo().IsDir() {
 				continue
 			}
-			rc, err := f.Open()
+			content, err := readZipFile(f)
 			if err != nil {
-				return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
+				return vm.Value{}, codecError("zip_extract", "zip", err)
 			}
-			content, err := io.ReadAll(io.LimitReader(rc, maxDecoded))
-			rc.Close()
-			if err != nil {
-				return vm.Value{}, vm.Runtimef("zip_extract: %s", err)
+			if f.Mode()&iofs.ModeSymlink != 0 {
+				// A symlink's content is its target; like a tar link, it is
+				// left out, unless it points outside, which is refused.
+				if linkEscapes(f.Name, string(content)) {
+					return vm.Value{}, vm.Runtimef("zip_extract: symlink %q points outside the destination (%q)", f.Name, string(content))
+				}
+				continue
 			}
 			out = append(out, vm.Of(lib.DictOf("path", vm.Str(f.Name), "content", lib.NewBytes(content), "mode", vm.IntOf(int64(f.Mode().Perm())))))
 		}
@@ -164,10 +209,59 @@ func init() {
 	})
 }
 
-func readAllCapped(name string, r io.Reader) (vm.Value, error) {
-	out, err := io.ReadAll(io.LimitReader(r, maxDecoded))
+// readZipFile reads one zip entry, up to maxDecoded.
+func readZipFile(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
 	if err != nil {
-		return vm.Value{}, vm.Runtimef("%s: %s", name, err)
+		return nil, err
+	}
+	defer rc.Close()
+	return readCapped(rc)
+}
+
+// checkTarEntry refuses an entry that would land outside the directory a
+// script extracts the archive to: a name that is absolute or climbs past
+// the top with .., a symlink whose target does (read from the link's own
+// directory), or a hard link to such a name (docs/builtins-areas.md).
+// Python's tarfile "data" filter and GNU tar refuse the same.
+func checkTarEntry(hdr *tar.Header) error {
+	switch {
+	case escapesRoot(hdr.Name):
+		return vm.Runtimef("tar_extract: entry %q would land outside the destination (an absolute path, or .. past the top)", hdr.Name)
+	case hdr.Typeflag == tar.TypeSymlink && linkEscapes(hdr.Name, hdr.Linkname):
+		return vm.Runtimef("tar_extract: symlink %q points outside the destination (%q)", hdr.Name, hdr.Linkname)
+	case hdr.Typeflag == tar.TypeLink && escapesRoot(hdr.Linkname):
+		return vm.Runtimef("tar_extract: hard link %q points outside the destination (%q)", hdr.Name, hdr.Linkname)
+	}
+	return nil
+}
+
+// escapesRoot reports whether an archive name, joined to a destination
+// directory, would leave it: absolute (`/x`, `C:/x`, `\\x`) or climbing
+// past the top (`../x`, `a/../../x`). Backslashes count as separators.
+func escapesRoot(name string) bool {
+	name = strings.ReplaceAll(name, "\\", "/")
+	if strings.HasPrefix(name, "/") || (len(name) >= 2 && name[1] == ':') {
+		return true
+	}
+	clean := path.Clean(name)
+	return clean == ".." || strings.HasPrefix(clean, "../")
+}
+
+// linkEscapes reports whether a link at name pointing at target resolves
+// outside the destination.
+func linkEscapes(name, target string) bool {
+	target = strings.ReplaceAll(target, "\\", "/")
+	if strings.HasPrefix(target, "/") || (len(target) >= 2 && target[1] == ':') {
+		return true
+	}
+	return escapesRoot(path.Join(path.Dir(strings.ReplaceAll(name, "\\", "/")), target))
+}
+
+func readAllCapped(name, format string, r io.Reader) (vm.Value, error) {
+	out, err := readCapped(r)
+	if err != nil {
+		return vm.Value{}, codecError(name, format, err)
 	}
 	return vm.Of(lib.NewBytes(out)), nil
 }

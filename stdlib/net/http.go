@@ -24,6 +24,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib/formats"
 	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/codec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	htime "github.com/harnlang/harn/stdlib/time"
@@ -362,13 +363,25 @@ func retryOf(opts *vm.Dict) retryPolicy {
 	return p
 }
 
+// bodyError words a failure reading a response body (docs/http-client.md):
+// a gzip body that is not gzip, or one cut short, in codec.Problem's words.
+func bodyError(gzipped bool, err error) error {
+	switch {
+	case gzipped && (codec.IsDecoding(err) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return fmt.Errorf("the response body: %s", codec.Problem("gzip", err))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the response body is truncated (the connection closed early)")
+	}
+	return err
+}
+
 // requestFailure words a failed request as `METHOD URL: cause`: Go's
 // `Get "URL": …` form quotes the URL and capitalises the method, and a
 // timeout reads "timed out" rather than the client's context wording.
 func requestFailure(method, full string, err error) string {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
-		return err.Error()
+		return method + " " + full + ": " + err.Error()
 	}
 	if ue.Timeout() {
 		return method + " " + full + ": timed out"
@@ -438,6 +451,10 @@ func networkAttempt(th *vm.Thread, client *http.Client, method, full string, hea
 			}
 		}
 		raw, netErr = io.ReadAll(reader)
+		if netErr != nil {
+			gzipped := resp.Uncompressed || resp.Header.Get("Content-Encoding") == "gzip"
+			netErr = bodyError(gzipped, netErr)
+		}
 	})
 	if stop != nil {
 		return nil, nil, false, stop

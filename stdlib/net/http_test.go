@@ -1,6 +1,8 @@
 package net_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -71,5 +73,33 @@ println([r.status, r.body, timestamp()])
 	defer mu.Unlock()
 	if out != "[200, ok, 60.0]" || hits != 3 {
 		t.Errorf("got %s after %d requests, want [200, ok, 60.0] after 3", out, hits)
+	}
+}
+
+// A gzip response body that is not gzip, or is cut short, fails in
+// Harn's words with the method and URL, not Go's bare `gzip: invalid
+// header` / `unexpected EOF` (docs/http-client.md).
+func TestCorruptGzipBodyWording(t *testing.T) {
+	var whole bytes.Buffer
+	zw := gzip.NewWriter(&whole)
+	zw.Write(bytes.Repeat([]byte("hello world "), 200))
+	zw.Close()
+	bodies := map[string][]byte{"/bad": []byte("not gzip at all"), "/cut": whole.Bytes()[:30]}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(bodies[r.URL.Path])
+	}))
+	defer srv.Close()
+	got := runScript(t, srv.URL, `
+for p in ["/bad", "/cut"] {
+  try { http_get("URL" + p) } catch (e) { println(e) }
+}
+println(http_get("URL/bad", {decompress: false}).body)
+`)
+	want := "HTTP request failed: GET " + srv.URL + "/bad: the response body: not gzip data (bad header)\n" +
+		"HTTP request failed: GET " + srv.URL + "/cut: the response body: the gzip data is truncated\n" +
+		"not gzip at all"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

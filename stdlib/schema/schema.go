@@ -27,21 +27,31 @@ func init() {
 			return fn(th, a)
 		}
 	}
-	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", need("json_validate", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	// validating is need for the builtins that apply their second argument
+	// as a schema: it is refused first when it cannot work (CheckSchema).
+	validating := func(name string, fn vm.BuiltinFunc) vm.BuiltinFunc {
+		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			if err := CheckSchema(name, a.At(1)); err != nil {
+				return vm.Value{}, err
+			}
+			return fn(th, a)
+		})
+	}
+	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", validating("json_validate", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if errs := ValidateSchema(th, a.At(0), a.At(1)); len(errs) > 0 {
 			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return vm.True, nil
 	}))
-	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", need("schema_check", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", validating("schema_check", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaResult(th, a.At(0), a.At(1)), nil
 	}))
-	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", need("schema_parse", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", validating("schema_parse", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), a.At(1)), nil
 	}))
 	// docs/spec/newer.md §2.22 names schema_report without its fields; these mirror
 	// schema_check's Err payload, plus whether the value passed.
-	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", need("schema_report", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", validating("schema_report", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v := a.At(0)
 		if a.At(2).Truth() {
 			v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
@@ -54,13 +64,13 @@ func init() {
 		return vm.Of(lib.DictOf("ok", vm.BoolOf(len(errs) == 0), "message", message, "errors", lib.StrList(errs), "value", v)), nil
 	}))
 	isType := func(name string) vm.BuiltinFunc {
-		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return validating(name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			return vm.BoolOf(len(ValidateSchema(th, a.At(0), a.At(1))) == 0), nil
 		})
 	}
 	lib.Def("schema_is", "schema_is(v, schema) -> bool", "whether v satisfies schema", isType("schema_is"))
 	lib.Def("is_type", "is_type(v, schema) -> bool", "whether v satisfies schema", isType("is_type"))
-	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", need("schema_expect", 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", validating("schema_expect", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v := a.At(0)
 		switch d := a.At(2).Object().(type) {
 		case *vm.Dict:
@@ -231,6 +241,86 @@ func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
 	sv := &schemaValidator{th: th, root: schema}
 	sv.check(v, schema, "", 0)
 	return sv.errs
+}
+
+// CheckSchema refuses a schema that cannot be applied, before any value is
+// validated against it, so a broken schema is an error rather than a
+// silent pass or fail: a `pattern` that is not a regular expression
+// (`json_validate: invalid schema: at properties.b: pattern '(' is not a
+// valid regular expression (missing closing ))`), or a `$schema` document
+// the Draft 2020-12 compiler rejects. name is the builtin that reports it.
+func CheckSchema(name string, schema vm.Value) error {
+	if d, ok := schema.AsDict(); ok && d.Has("$schema") {
+		if _, err := jsonschema.CompileValue(schema); err != nil {
+			return vm.Throwf("%s: invalid schema: %s", name, err)
+		}
+		return nil
+	}
+	if problem := schemaProblem(schema, "", 0); problem != "" {
+		return vm.Throwf("%s: invalid schema: %s", name, problem)
+	}
+	return nil
+}
+
+// schemaProblem walks the places of a Harn-dialect schema that hold
+// schemas (the keywords check reads: properties, items,
+// additional_properties, all_of, union in every spelling, $defs and
+// definitions) and describes the first keyword that cannot work, with its
+// place in the schema (`at properties.b: …`), or returns "".
+func schemaProblem(schema vm.Value, at string, depth int) string {
+	s, ok := schema.AsDict()
+	if !ok || depth > 64 {
+		return ""
+	}
+	place := at
+	if place == "" {
+		place = "root"
+	}
+	if p, ok := s.Get("pattern"); ok && !p.IsNil() {
+		pat := vm.ToDisplay(p)
+		if why := text.RegexProblem(pat); why != "" {
+			return fmt.Sprintf("at %s: pattern '%s' is not a valid regular expression (%s)", place, pat, why)
+		}
+	}
+	child := func(key string) string {
+		if at == "" {
+			return key
+		}
+		return at + "." + key
+	}
+	var problem string
+	for _, key := range []string{"properties", "$defs", "definitions"} {
+		if m, ok := s.Get(key); ok {
+			if md, ok := m.AsDict(); ok {
+				md.Range(func(k string, sub vm.Value) bool {
+					problem = schemaProblem(sub, child(key+"."+k), depth+1)
+					return problem == ""
+				})
+			}
+		}
+		if problem != "" {
+			return problem
+		}
+	}
+	for _, key := range []string{"items", "additional_properties", "additionalProperties"} {
+		if sub, ok := s.Get(key); ok {
+			if problem = schemaProblem(sub, child(key), depth+1); problem != "" {
+				return problem
+			}
+		}
+	}
+	for _, key := range append(append([]string(nil), schemaKeys["all_of"]...), schemaKeys["union"]...) {
+		if l, ok := s.Get(key); ok {
+			if ll, ok := l.AsList(); ok {
+				for i, sub := range ll.Items() {
+					if problem = schemaProblem(sub, schemaIndex(child(key), i), depth+1); problem != "" {
+						return problem
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func (sv *schemaValidator) fail(path, format string, args ...any) {

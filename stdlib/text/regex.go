@@ -13,6 +13,7 @@ package text
 // same way.
 
 import (
+	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
@@ -617,4 +618,23 @@ func RegexMatches(th *vm.Thread, pattern, s string) (bool, error) {
 	}
 	ms, err := re.findAll(th, s)
 	return len(ms) > 0, err
+}
+
+// RegexProblem says why pattern is not a regular expression the regex
+// builtins read, in words for scripts (`missing closing )`, `invalid
+// nested repetition operator: **`), or "" when it is one. Schemas check
+// their `pattern`s with it before validating (stdlib/schema).
+func RegexProblem(pattern string) string {
+	_, err := newHarnRegex(pattern, "")
+	if err == nil {
+		return ""
+	}
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		if se.Expr == "" || se.Expr == pattern {
+			return string(se.Code)
+		}
+		return string(se.Code) + ": " + se.Expr
+	}
+	return err.Error()
 }
