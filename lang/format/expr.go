@@ -700,7 +700,41 @@ func (p *printer) scanChainAfter(head, first syntax.Expr) *scanChain {
 			return s
 		}
 	}
+	return p.scanPastHead(head, first)
+}
+
+// scanPastHead places a scanner after a head of several tokens that is not
+// bracketed as a whole (`f(x).g()`, `Point { x: 1 }.g()`, `parallel n
+// { … }.g()`): from the last node inside the head, over whole bracketed
+// groups, to the first place the first link follows.
+func (p *printer) scanPastHead(head, first syntax.Expr) *scanChain {
+	i := p.tokenAt(lastPos(head))
+	for ; i >= 0 && i < len(p.toks); i++ {
+		if c, ok := p.closer[i]; ok && p.toks[i].Kind == syntax.TokPunct {
+			i = c
+		}
+		if s := (&scanChain{p: p, i: i + 1}); s.leads(first) {
+			return s
+		}
+	}
 	return &scanChain{p: p, i: -1}
+}
+
+// lastPos is the position of the node inside x (x included) that starts
+// last, or of the last closing brace of a block inside it.
+func lastPos(x syntax.Node) syntax.Pos {
+	last := x.Position()
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		pos := n.Position()
+		if b, ok := n.(*syntax.Block); ok && b.End.IsValid() {
+			pos = b.End
+		}
+		if last.Before(pos) {
+			last = pos
+		}
+		return true
+	})
+	return last
 }
 
 // next is the index of the next token of the chain from s.i on: line
