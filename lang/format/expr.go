@@ -484,9 +484,32 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		if len(ops) == 1 && simple(b.Y) {
 			sep = text(" ") // x(…) != nil: the short operand stays with the operator
 		}
-		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(syntax.ExprStart(b.Y))), sep, operand(b.Y, prec+1))
+		before := p.inline(b.At)
+		after := p.inline(p.startOf(syntax.ExprStart(b.Y)))
+		if after != nil {
+			// one space after the operator, `<` included (a `/* */` after
+			// an opening `<` hugs it); a comment the operand follows on
+			// its line keeps it there, so no break goes between them
+			after = concat{text(" "), after}
+			if codeFollows(after) {
+				sep = nil
+			}
+		}
+		rest = append(rest, before, text(" "+b.Op), after, sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
+}
+
+// codeFollows reports whether the comments of d (from inline) end with
+// one that code follows on its line.
+func codeFollows(d doc) bool {
+	for {
+		c, ok := d.(concat)
+		if !ok || len(c) == 0 {
+			return d == text(" ")
+		}
+		d = c[len(c)-1]
+	}
 }
 
 // clarified prints x at level min, and also parenthesises it when it is
