@@ -20,18 +20,46 @@ func (p *printer) exprAt(x syntax.Expr, min int) doc {
 // the source stay inside (`(/* c */ a + b) * 2`), the others before.
 func (p *printer) parenthesised(x syntax.Expr) doc {
 	start := syntax.ExprStart(x)
-	if i := p.tokenBefore(start); i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "(" {
+	if i := p.openParen(x, start); i >= 0 {
 		open := p.toks[i].Pos
 		lead := p.inline(open)
 		if open, ok := p.commentedParens(x); ok {
 			return concat{lead, p.brokenParens(open, x)}
 		}
-		inside := p.inline(start)
+		// the comments up to the next token: those after a `(` of an
+		// operand inside stay there
+		next := i + 1
+		for next < len(p.toks) && !significant(p.toks[next]) {
+			next++
+		}
+		inside := p.inline(p.toks[min(next, len(p.toks)-1)].Pos)
 		inner := p.expr(x)
 		return concat{lead, text("("), inside, inner, p.closeBracket(open), text(")")}
 	}
 	lead := p.inline(start)
 	return concat{lead, text("("), p.expr(x), text(")")}
+}
+
+// openParen is the index of the `(` x is written in, or -1. When x's
+// first operand is parenthesised too (`((a + b) % 2 + 1)`), several `(`
+// stand before its first token: x's is the innermost one closing after
+// x's last node.
+func (p *printer) openParen(x syntax.Expr, start syntax.Pos) int {
+	i := p.tokenBefore(start)
+	if !p.isOpenParen(i) {
+		return -1
+	}
+	last := lastPos(x)
+	for j := i; p.isOpenParen(j); j = p.tokenBefore(p.toks[j].Pos) {
+		if c, ok := p.closer[j]; ok && last.Before(p.toks[c].Pos) {
+			return j
+		}
+	}
+	return i
+}
+
+func (p *printer) isOpenParen(i int) bool {
+	return i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "("
 }
 
 // expr prints an expression at the loosest level. The comments before
