@@ -71,13 +71,24 @@ const narrowWidth = 40
 // comments), every comment of the original is in it in order, formatting
 // it again changes nothing, the layout does not depend on the original's
 // indentation, and at a narrow width the same holds. No program the
-// parser accepts may be refused.
+// parser accepts may be refused. Every commentedEvery-th program is also
+// round-tripped with a comment ending each line, and with a /* */
+// comment after each token.
 func TestCorpus(t *testing.T) {
 	defer func() { width = 100 }()
-	formatted, changed := 0, 0
-	for _, s := range corpus(t) {
+	formatted, changed, commented := 0, 0, 0
+	for i, s := range corpus(t) {
 		if _, err := syntax.Parse(s.name, s.data); err != nil {
 			continue // a parse-error test
+		}
+		if i%commentedEvery == 0 {
+			width = 100
+			for _, v := range [][]byte{lineComments(s.data), blockComments(s.data)} {
+				if _, err := syntax.Parse(s.name, v); err == nil {
+					roundTrip(t, s.name+" (commented)", v, 100)
+					commented++
+				}
+			}
 		}
 		for _, w := range []int{100, narrowWidth} {
 			width = w
@@ -94,7 +105,7 @@ func TestCorpus(t *testing.T) {
 		}
 		formatted++
 	}
-	t.Logf("formatted %d programs (also at width %d), %d changed at width 100", formatted, narrowWidth, changed)
+	t.Logf("formatted %d programs (also at width %d), %d changed at width 100; %d commented variants", formatted, narrowWidth, changed, commented)
 }
 
 // roundTrip formats src and checks the result; it reports the output and
@@ -167,6 +178,60 @@ func deindent(src []byte) []byte {
 	for i, l := range lines {
 		if !inside[i+1] {
 			lines[i] = strings.TrimLeft(l, " \t")
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// commentedEvery picks the programs TestCorpus also formats with comments
+// added (every one takes twice as long as the rest of the test).
+const commentedEvery = 4
+
+// lineComments adds a line comment to every line that ends outside a
+// token and has none.
+func lineComments(src []byte) []byte {
+	toks, err := syntax.Scan("", src)
+	if err != nil {
+		return src
+	}
+	skip := map[int]bool{}
+	for _, tok := range toks {
+		for l := tok.Pos.Line; l < tok.End().Line; l++ {
+			skip[l] = true // a line ending inside the token
+		}
+		if tok.Kind == syntax.TokComment || tok.Kind == syntax.TokDoc {
+			skip[tok.End().Line] = true
+		}
+	}
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		trimmed := strings.TrimSpace(l)
+		if !skip[i+1] && trimmed != "" && !strings.HasSuffix(trimmed, "\\") && !strings.HasPrefix(l, "#!") {
+			lines[i] = fmt.Sprintf("%s // c%d", l, i+1)
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// blockComments puts a /* */ comment after every token but comments.
+func blockComments(src []byte) []byte {
+	toks, err := syntax.Scan("", src)
+	if err != nil {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	for i := len(toks) - 1; i >= 0; i-- { // from the end: positions stay valid
+		tok := toks[i]
+		if tok.Kind == syntax.TokComment || tok.Kind == syntax.TokDoc || tok.Kind == syntax.TokNewline || tok.Kind == syntax.TokEOF {
+			continue
+		}
+		end := tok.End()
+		if end.Line > len(lines) {
+			continue
+		}
+		r := []rune(lines[end.Line-1])
+		if c := end.Col - 1; c >= 0 && c <= len(r) {
+			lines[end.Line-1] = string(r[:c]) + " /* b */ " + string(r[c:])
 		}
 	}
 	return []byte(strings.Join(lines, "\n"))
