@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/harnlang/harn/internal/atomicfile"
 	"github.com/harnlang/harn/lang/diag"
@@ -131,16 +132,25 @@ func formatFile(path string, check bool, stderr io.Writer) (changed bool, err er
 // `harn lint --fix`): written beside it and renamed over it, so that an
 // interrupted write or a process reading the file meanwhile never sees it
 // half written. The file keeps its permissions, and a symbolic link stays
-// a link: its target is rewritten.
+// a link: its target is rewritten. A file owned by another user, or in a
+// directory where no file can be created, is rewritten in place (a new
+// file would change its owner, or cannot be made).
 func rewriteSource(path string, data []byte) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
 	}
-	return atomicfile.WriteMode(path, data, mode)
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return os.WriteFile(path, data, info.Mode().Perm())
+	}
+	err = atomicfile.WriteMode(path, data, info.Mode().Perm())
+	if errors.Is(err, fs.ErrPermission) {
+		return os.WriteFile(path, data, info.Mode().Perm())
+	}
+	return err
 }
 
 func reportFmtError(stderr io.Writer, err error, src []byte) {

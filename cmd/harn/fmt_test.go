@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -113,5 +114,52 @@ func TestFmtKeepsModeAndLinks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(script); string(b) != "#!/usr/bin/env harn\nprintln(1)\n" {
 		t.Errorf("target: %q", b)
+	}
+}
+
+// TestFmtInReadOnlyDirectory: a writable file in a directory where no
+// file can be created is formatted in place.
+func TestFmtInReadOnlyDirectory(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root may create files anywhere")
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	os.Mkdir(dir, 0o755)
+	path := filepath.Join(dir, "a.harn")
+	os.WriteFile(path, []byte("let x=1\n"), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "let x = 1\n" {
+		t.Errorf("formatted file: %q", b)
+	}
+}
+
+// TestFmtKeepsTheOwner: a file of another user, formatted by root (or by
+// a user allowed to write it), keeps its owner.
+func TestFmtKeepsTheOwner(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("only root can give a file to another user")
+	}
+	path := filepath.Join(t.TempDir(), "a.harn")
+	os.WriteFile(path, []byte("let x=1\n"), 0o644)
+	const nobody = 65534
+	if err := os.Chown(path, nobody, nobody); err != nil {
+		t.Skip("chown:", err)
+	}
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != nobody {
+		t.Errorf("owner after fmt: %+v", fi.Sys())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "let x = 1\n" {
+		t.Errorf("formatted file: %q", b)
 	}
 }
