@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
+	"github.com/harnlang/harn/internal/atomicfile"
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/stdlib"
@@ -118,17 +120,37 @@ func formatFile(path string, check bool, stderr io.Writer) (changed bool, err er
 		return false, nil
 	}
 	if !check {
-		info, _ := os.Stat(path)
-		mode := fs.FileMode(0o644)
-		if info != nil {
-			mode = info.Mode().Perm()
-		}
-		if err := os.WriteFile(path, out, mode); err != nil {
+		if err := rewriteSource(path, out); err != nil {
 			fmt.Fprintf(stderr, "error: cannot write %s: %v\n", path, err)
 			return false, err
 		}
 	}
 	return true, nil
+}
+
+// rewriteSource replaces the source file at path with data (`harn fmt`,
+// `harn lint --fix`): written beside it and renamed over it, so that an
+// interrupted write or a process reading the file meanwhile never sees it
+// half written. The file keeps its permissions, and a symbolic link stays
+// a link: its target is rewritten. A file owned by another user, or in a
+// directory where no file can be created, is rewritten in place (a new
+// file would change its owner, or cannot be made).
+func rewriteSource(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return os.WriteFile(path, data, info.Mode().Perm())
+	}
+	err = atomicfile.WriteMode(path, data, info.Mode().Perm())
+	if errors.Is(err, fs.ErrPermission) {
+		return os.WriteFile(path, data, info.Mode().Perm())
+	}
+	return err
 }
 
 func reportFmtError(stderr io.Writer, err error, src []byte) {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -58,5 +60,106 @@ func TestFmtErrorsAndStdin(t *testing.T) {
 	code = run([]string{"fmt", "-"}, strings.NewReader("println( 1 )"), &stdout, &stderr)
 	if code != 0 || stdout.String() != "println(1)\n" {
 		t.Fatalf("stdin: code %d, %q %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestFmtReplacesTheFileWhole: the formatted file is written beside the
+// original and renamed over it, so a reader that opened the file before
+// (an editor, a running watcher) reads the whole original, never a file
+// truncated and half rewritten.
+func TestFmtReplacesTheFileWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.harn")
+	src := "let x=1\n"
+	os.WriteFile(path, []byte(src), 0o644)
+	reader, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	old, _ := io.ReadAll(reader)
+	if string(old) != src {
+		t.Errorf("a reader opened before formatting reads %q, want the original %q", old, src)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "let x = 1\n" {
+		t.Errorf("formatted file: %q", b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestFmtKeepsModeAndLinks: formatting keeps a script's permissions, and
+// formatting through a symbolic link rewrites its target, the link staying
+// a link.
+func TestFmtKeepsModeAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "tool.harn")
+	os.WriteFile(script, []byte("#!/usr/bin/env harn\nprintln( 1 )\n"), 0o755)
+	link := filepath.Join(dir, "link.harn")
+	if err := os.Symlink("tool.harn", link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if _, errOut, code := runHarn("fmt", link); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file (%v)", err)
+	}
+	fi, err := os.Stat(script)
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("mode after fmt: %v (%v)", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(script); string(b) != "#!/usr/bin/env harn\nprintln(1)\n" {
+		t.Errorf("target: %q", b)
+	}
+}
+
+// TestFmtInReadOnlyDirectory: a writable file in a directory where no
+// file can be created is formatted in place.
+func TestFmtInReadOnlyDirectory(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root may create files anywhere")
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	os.Mkdir(dir, 0o755)
+	path := filepath.Join(dir, "a.harn")
+	os.WriteFile(path, []byte("let x=1\n"), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "let x = 1\n" {
+		t.Errorf("formatted file: %q", b)
+	}
+}
+
+// TestFmtKeepsTheOwner: a file of another user, formatted by root (or by
+// a user allowed to write it), keeps its owner.
+func TestFmtKeepsTheOwner(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("only root can give a file to another user")
+	}
+	path := filepath.Join(t.TempDir(), "a.harn")
+	os.WriteFile(path, []byte("let x=1\n"), 0o644)
+	const nobody = 65534
+	if err := os.Chown(path, nobody, nobody); err != nil {
+		t.Skip("chown:", err)
+	}
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != nobody {
+		t.Errorf("owner after fmt: %+v", fi.Sys())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "let x = 1\n" {
+		t.Errorf("formatted file: %q", b)
 	}
 }

@@ -186,7 +186,7 @@ func lintFile(path string, fix bool, opts lint.Options, seen map[string]bool, st
 			return 0, 0, false
 		}
 		if !bytes.Equal(out, src) {
-			if err := os.WriteFile(path, out, 0o644); err != nil {
+			if err := rewriteSource(path, out); err != nil {
 				fmt.Fprintf(stderr, "error: cannot write %s: %v\n", path, err)
 				return 0, 0, false
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +98,28 @@ func TestLintImportedModuleErrorsOnce(t *testing.T) {
 	}
 	if n := strings.Count(errOut, "lib.harn:2:3"); n != 1 {
 		t.Errorf("the module's error appears %d times, want once:\n%s", n, errOut)
+	}
+}
+
+// TestLintFixReplacesTheFileWhole: `harn lint --fix` rewrites a script as
+// `harn fmt` does, renaming a new file over it: a reader that opened the
+// file before reads the whole original.
+func TestLintFixReplacesTheFileWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tool.harn")
+	src := "var x = 1\nprintln(x)\n"
+	os.WriteFile(path, []byte(src), 0o644)
+	reader, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if _, errOut, _ := runHarn("lint", "--fix", path); !strings.Contains(errOut, "fixed") {
+		t.Fatalf("--fix fixed nothing:\n%s", errOut)
+	}
+	if old, _ := io.ReadAll(reader); string(old) != src {
+		t.Errorf("a reader opened before --fix reads %q, want the original", old)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "let x = 1") {
+		t.Errorf("not fixed: %s", b)
 	}
 }

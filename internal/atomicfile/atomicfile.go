@@ -36,6 +36,11 @@ func LockDir(dir string) (unlock func(), err error) {
 // directory, synced, then renamed over path, and the directory synced so
 // the rename survives a crash.
 func Write(path string, data []byte) error {
+	return WriteMode(path, data, 0o644)
+}
+
+// WriteMode is Write giving the new file permissions mode.
+func WriteMode(path string, data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -51,7 +56,7 @@ func Write(path string, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {

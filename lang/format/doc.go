@@ -101,10 +101,11 @@ func propagate(d doc) bool {
 	return false
 }
 
-const (
-	width   = 100
-	tabSize = 2
-)
+const tabSize = 2
+
+// width is the column limit lines are broken at; tests narrow it to reach
+// the layouts of long lines with short programs.
+var width = 100
 
 type mode bool
 

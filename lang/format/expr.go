@@ -20,18 +20,46 @@ func (p *printer) exprAt(x syntax.Expr, min int) doc {
 // the source stay inside (`(/* c */ a + b) * 2`), the others before.
 func (p *printer) parenthesised(x syntax.Expr) doc {
 	start := syntax.ExprStart(x)
-	if i := p.tokenBefore(start); i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "(" {
+	if i := p.openParen(x, start); i >= 0 {
 		open := p.toks[i].Pos
 		lead := p.inline(open)
 		if open, ok := p.commentedParens(x); ok {
 			return concat{lead, p.brokenParens(open, x)}
 		}
-		inside := p.inline(start)
+		// the comments up to the next token: those after a `(` of an
+		// operand inside stay there
+		next := i + 1
+		for next < len(p.toks) && !significant(p.toks[next]) {
+			next++
+		}
+		inside := p.inline(p.toks[min(next, len(p.toks)-1)].Pos)
 		inner := p.expr(x)
 		return concat{lead, text("("), inside, inner, p.closeBracket(open), text(")")}
 	}
 	lead := p.inline(start)
 	return concat{lead, text("("), p.expr(x), text(")")}
+}
+
+// openParen is the index of the `(` x is written in, or -1. When x's
+// first operand is parenthesised too (`((a + b) % 2 + 1)`), several `(`
+// stand before its first token: x's is the innermost one closing after
+// x's last node.
+func (p *printer) openParen(x syntax.Expr, start syntax.Pos) int {
+	i := p.tokenBefore(start)
+	if !p.isOpenParen(i) {
+		return -1
+	}
+	last := lastPos(x)
+	for j := i; p.isOpenParen(j); j = p.tokenBefore(p.toks[j].Pos) {
+		if c, ok := p.closer[j]; ok && last.Before(p.toks[c].Pos) {
+			return j
+		}
+	}
+	return i
+}
+
+func (p *printer) isOpenParen(i int) bool {
+	return i >= 0 && p.toks[i].Kind == syntax.TokPunct && p.toks[i].Text == "("
 }
 
 // expr prints an expression at the loosest level. The comments before
@@ -484,9 +512,32 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		if len(ops) == 1 && simple(b.Y) {
 			sep = text(" ") // x(…) != nil: the short operand stays with the operator
 		}
-		rest = append(rest, p.inline(b.At), text(" "+b.Op), p.inline(p.startOf(syntax.ExprStart(b.Y))), sep, operand(b.Y, prec+1))
+		before := p.inline(b.At)
+		after := p.inline(p.startOf(syntax.ExprStart(b.Y)))
+		if after != nil {
+			// one space after the operator, `<` included (a `/* */` after
+			// an opening `<` hugs it); a comment the operand follows on
+			// its line keeps it there, so no break goes between them
+			after = concat{text(" "), after}
+			if codeFollows(after) {
+				sep = nil
+			}
+		}
+		rest = append(rest, before, text(" "+b.Op), after, sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
+}
+
+// codeFollows reports whether the comments of d (from inline) end with
+// one that code follows on its line.
+func codeFollows(d doc) bool {
+	for {
+		c, ok := d.(concat)
+		if !ok || len(c) == 0 {
+			return d == text(" ")
+		}
+		d = c[len(c)-1]
+	}
 }
 
 // clarified prints x at level min, and also parenthesises it when it is
@@ -700,7 +751,41 @@ func (p *printer) scanChainAfter(head, first syntax.Expr) *scanChain {
 			return s
 		}
 	}
+	return p.scanPastHead(head, first)
+}
+
+// scanPastHead places a scanner after a head of several tokens that is not
+// bracketed as a whole (`f(x).g()`, `Point { x: 1 }.g()`, `parallel n
+// { … }.g()`): from the last node inside the head, over whole bracketed
+// groups, to the first place the first link follows.
+func (p *printer) scanPastHead(head, first syntax.Expr) *scanChain {
+	i := p.tokenAt(lastPos(head))
+	for ; i >= 0 && i < len(p.toks); i++ {
+		if c, ok := p.closer[i]; ok && p.toks[i].Kind == syntax.TokPunct {
+			i = c
+		}
+		if s := (&scanChain{p: p, i: i + 1}); s.leads(first) {
+			return s
+		}
+	}
 	return &scanChain{p: p, i: -1}
+}
+
+// lastPos is the position of the node inside x (x included) that starts
+// last, or of the last closing brace of a block inside it.
+func lastPos(x syntax.Node) syntax.Pos {
+	last := x.Position()
+	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		pos := n.Position()
+		if b, ok := n.(*syntax.Block); ok && b.End.IsValid() {
+			pos = b.End
+		}
+		if last.Before(pos) {
+			last = pos
+		}
+		return true
+	})
+	return last
 }
 
 // next is the index of the next token of the chain from s.i on: line

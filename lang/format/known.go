@@ -53,7 +53,7 @@ func known() map[string][]string {
 		"EvalPackDecl":  {"At", "Attrs", "Doc", "Items", "Name", "Pub", "Title"},
 		"OverrideDecl":  {"At", "Body", "Name", "Params"},
 		"Block":         {"At", "End", "Stmts"},
-		"LetStmt":       {"At", "Kind", "Pattern", "Pub", "Type", "Value"},
+		"LetStmt":       {"At", "Doc", "Kind", "Pattern", "Pub", "Type", "Value"},
 		"AssignStmt":    {"At", "Op", "Target", "Value"},
 		"ExprStmt":      {"X"},
 		"ForStmt":       {"At", "Body", "Iter", "Pattern"},

@@ -406,7 +406,9 @@ func (p *printer) description(open syntax.Pos) string {
 }
 
 // members prints `{ members }`: one per line when written on several lines
-// or too long, else `{ a, b }`.
+// or too long, else `{ a, b }`. A one-line body that does not fit breaks
+// into the layout of one written on several lines, without commas, so that
+// formatting the result again changes nothing.
 func (p *printer) members(openAt syntax.Pos, items []item) doc {
 	end := p.closing(openAt)
 	if len(items) == 0 {
@@ -420,7 +422,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 		var flatDoc concat
 		for i, it := range items {
 			if i > 0 {
-				flatDoc = append(flatDoc, text(","), sp)
+				flatDoc = append(flatDoc, ifBreak{flat: text(",")}, sp)
 			}
 			flatDoc = append(flatDoc, it.print())
 		}

@@ -172,7 +172,11 @@ func ternaryStart(t *lexer.Token) bool {
 // the same bracket depth; otherwise Result propagation or a legacy
 // optional subscript. The scan stops at the end of the enclosing bracket,
 // element or statement (a `,` at depth 0 cannot sit inside a ternary's
-// first branch), so it stays within one expression.
+// first branch), so it stays within one expression. A later statement is
+// one starting with a keyword at depth 0 that begins a line after the
+// `?`'s next one; `else`, `catch` and `finally` continue the branch (a
+// multi-line `if`/`try`), and a keyword inside a line (`) == nil`) is
+// part of it.
 func (c cursor) ternaryAhead() bool {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
@@ -182,12 +186,15 @@ func (c cursor) ternaryAhead() bool {
 	}
 	depth := 0
 	line := q.Pos.Line
+	prevLine := line
 	for {
 		t := c.lex.Next()
+		lineStart := t.Pos.Line > prevLine
+		prevLine = t.Pos.Line + strings.Count(t.Value, "\n")
 		switch {
 		case t.Type == tEOF:
 			return false
-		case t.Type == tKeyword && depth == 0 && t.Pos.Line > line+1:
+		case t.Type == tKeyword && depth == 0 && lineStart && t.Pos.Line > line+1 && !branchContinues(t.Value):
 			return false // a later statement
 		case t.Type != tPunct:
 		case t.Value == "(" || t.Value == "[" || t.Value == "{":
@@ -203,6 +210,12 @@ func (c cursor) ternaryAhead() bool {
 			return false
 		}
 	}
+}
+
+// branchContinues reports whether keyword kw, beginning a line, continues
+// the expression before it (`} else {`, `} catch (e) {`, `} finally {`).
+func branchContinues(kw string) bool {
+	return kw == "else" || kw == "catch" || kw == "finally"
 }
 
 func (c cursor) postfix() Expr {

@@ -180,6 +180,11 @@ func TestNewlines(t *testing.T) {
 		{"f()\n(1)", "(call f)\n1"},
 		{"x = a ? b\n  : c", "(= x (?: a b c))"},
 		{"x = a?\ny", "(= x (prop a))\ny"},
+		// a ternary branch spanning lines: `else` beginning a later line
+		// continues it, a keyword inside a line is part of it
+		{"x = a ? if b {\n  1\n} else {\n  2\n}\n  : c", "(= x (?: a (if b {1} {2}) c))"},
+		{"x = a ? f(\n  1,\n) == nil : c", "(= x (?: a (== (call f 1) nil) c))"},
+		{"x = a?\ny\nif b { }", "(= x (prop a))\ny\n(if b {})"},
 		{"x = 2 + \\\n  3", "(= x (+ 2 3))"},
 		{"x = 1 \\\n  - 2", "(= x (- 1 2))"},
 		{"x = 1 /* a\n b */ - 2", "(= x (- 1 2))"},
