@@ -404,22 +404,26 @@ func (s *sched) suspectDeadlock() {
 // can be declared without the grace (s.mu held, s.stuck() true). The
 // grace is for a wake the scheduler cannot see yet; since the verdict,
 // every wake either queued its thread for the lock (which s.stuck()
-// sees) or counted as blind, and a thread that parked since on a wake
-// already closed is checked here. So when no wake was blind, nothing is
-// left for the grace to wait for: the threads whose waits failed caught
-// the error, or ended, and whatever they woke has run and waits again.
-// A thread that waits anew for anything but other threads to end (a
-// receive, a lock) has moved on to new work, and its deadlock, if any,
-// is a new one: it gets the grace.
-// A parallel settle whose branches all block, or tasks that each catch
-// their report while the program awaits them one by one, get their
-// verdicts one after another at once rather than a grace apart.
+// sees) or counted as blind. So when no wake was blind, nothing is left
+// for the grace to wait for: the threads whose waits failed caught the
+// error, or ended, and whatever they woke or started has run and waits
+// again — also a thread that waits anew (a receive, a lock), or a
+// branch a `parallel … max_concurrent` started in the place of one that
+// failed. A join that parked since on a wake already closed is checked
+// here; any other wait that parked on a wake already fired prefers the
+// wake to the verdict (Thread.wait), so judging it at once is no false
+// report either, and only the oldest wait fails each time, so a task
+// that catches its report can still end the others' waits.
+// A parallel settle whose branches all block (with max_concurrent or
+// not), or tasks that each catch their report while the program awaits
+// them one by one, get their verdicts one after another at once rather
+// than a grace apart.
 func (s *sched) stillDeadlocked() bool {
 	if !s.verdicts || s.blindWakes() != s.verdictBlind {
 		return false
 	}
 	for _, p := range s.parked {
-		if p.seq > s.verdictSeq && (!p.join || closedNow(p.wake)) {
+		if p.seq > s.verdictSeq && p.join && closedNow(p.wake) {
 			return false
 		}
 	}
@@ -872,6 +876,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		case <-lenderDone:
 		case <-th.vm.stop:
 		case <-dead:
+			// a wake that fired too (before the wait parked, or as
+			// the verdict came) wins: the wait can end after all
+			fired = isClosedOrSignalled(wake)
 		case <-clock:
 			clock = th.vm.watchClock()
 			waiting = !th.mockDeadlinePassed()
@@ -942,6 +949,17 @@ func (th *Thread) timerEnd(timeout time.Duration) (at time.Time, ok bool) {
 		}
 	}
 	return at, ok
+}
+
+// isClosedOrSignalled takes a pending signal from wake, or sees it
+// closed, without waiting; it reports whether it did.
+func isClosedOrSignalled(wake <-chan struct{}) bool {
+	select {
+	case <-wake:
+		return true
+	default:
+		return false
+	}
 }
 
 func isClosed(c chan struct{}) bool {
