@@ -810,7 +810,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		clock = th.vm.watchClock()
 	}
 	if err := th.stopErr(); err != nil {
-		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == CancelledMsg && th.held && th.lender == nil {
+		if e, ok := err.(*Error); ok && e.Stop == StopCancelled && th.held && th.lender == nil {
 			th.vm.sched.behindReady(th)
 		}
 		return false, err
@@ -971,9 +971,6 @@ func isClosed(c chan struct{}) bool {
 	}
 }
 
-// CancelledMsg is the text of the error a cancelled task stops with.
-const CancelledMsg = "Task cancelled"
-
 // stopErr is the failure that stops th now, if any: an interrupt or exit
 // of the whole VM, cancellation (of th or of its lender), or a deadline.
 func (th *Thread) stopErr() error {
@@ -982,18 +979,18 @@ func (th *Thread) stopErr() error {
 		if e := v.exitErr.Load(); e != nil {
 			return e
 		}
-		return &Error{Kind: KindExit, Code: 124, Msg: "interrupted"}
+		return Interrupted()
 	}
 	for t := th; t != nil; t = t.lender {
 		if t.cancelled.Load() && !t.cleaningUp() {
-			return &Error{Kind: KindCancelled, Msg: CancelledMsg}
+			return Cancelled()
 		}
 	}
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
-		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+		return DeadlineExceeded()
 	}
 	if th.mockDeadlinePassed() {
-		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+		return DeadlineExceeded()
 	}
 	return checkMemory()
 }

@@ -162,7 +162,7 @@ func TestWaitCancelled(t *testing.T) {
 		th.Cancel()
 	}()
 	_, err := waitErr(t, th, nil, -1)
-	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Task cancelled" {
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Task cancelled" || e.Stop != StopCancelled {
 		t.Fatalf("got %v", err)
 	}
 	// already cancelled: returns at once
@@ -177,7 +177,7 @@ func TestWaitDeadline(t *testing.T) {
 	th := v.NewThread()
 	th.PushDeadline(time.Now().Add(5*time.Millisecond).UnixMilli(), 0)
 	_, err := waitErr(t, th, nil, -1)
-	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" {
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" || e.Stop != StopDeadline {
 		t.Fatalf("got %v", err)
 	}
 	own, _, _ := th.PopDeadline()

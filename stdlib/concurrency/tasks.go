@@ -168,7 +168,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	var err error
 	if stopped {
-		err = &vm.Error{Kind: vm.KindCancelled, Msg: vm.CancelledMsg}
+		err = vm.Cancelled()
 	} else {
 		t.result, err = th.CallPlain(t.fn, t.args)
 	}
@@ -195,7 +195,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 
 // isCancellation reports whether e only says that a task was stopped.
 func isCancellation(e *vm.Error) bool {
-	return e.Kind == vm.KindCancelled || e.Kind == vm.KindExit && e.Msg == "interrupted"
+	return e.Kind == vm.KindCancelled || e.Stop == vm.StopInterrupted
 }
 
 // outcome returns the task's result, or a copy of its failure (the caller
@@ -310,7 +310,7 @@ func init() {
 		passed := th.OwnDeadlinePassed() // on the clock the block began on (mock_time)
 		_, mark, permits := th.PopDeadline()
 		e, ok := vm.ErrorOf(a.At(0))
-		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || !passed {
+		if !ok || e.Stop != vm.StopDeadline || !passed {
 			return a.At(0), nil
 		}
 		// This block's own deadline passed: stop what it started, give
@@ -318,7 +318,7 @@ func init() {
 		// make the failure catchable.
 		th.CancelChildren(mark)
 		releasePermitsSince(th, permits)
-		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
+		return vm.ErrorValue(vm.Throw(vm.Str(vm.DeadlineMsg))), nil
 	})
 
 	lib.Def("__mutex_enter", "__mutex_enter(key, timeout?)", "runtime hook of `mutex(key, timeout?) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -333,8 +333,6 @@ func init() {
 		return vm.Nil, nil
 	})
 }
-
-const deadlineMsg = "Deadline exceeded"
 
 // ---- mutex ----
 
