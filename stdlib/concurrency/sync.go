@@ -126,10 +126,17 @@ func init() {
 		c.stats.casSucceeded.Add(1)
 		return vm.True, nil
 	})
-	lib.Def("shared_map", "shared_map(initial = {})", "a mutable dict tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d, ok := a.Dict(0)
-		if !ok {
-			d = vm.NewDict()
+	lib.Def("shared_map", "shared_map(name_or_initial = {}, initial = {})", "a mutable dict tasks share; given a name, the one map registered under it (made from initial by the first call)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if name, ok := a.Str(0); ok {
+			init, err := initialDict(a, 1)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(namedSharedMap(th.VM(), name, init)), nil
+		}
+		d, err := initialDict(a, 0)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return vm.Of(&SharedMap{d: d}), nil
 	})
@@ -638,6 +645,45 @@ func mapArg(name string, a vm.Args) (*SharedMap, error) {
 		return nil, vm.Typef("%s: expected a shared_map, got %s", name, a.At(0).Type())
 	}
 	return m, nil
+}
+
+// initialDict is argument i of shared_map, its initial contents: a dict,
+// or nothing (nil) for none.
+func initialDict(a vm.Args, i int) (*vm.Dict, error) {
+	if d, ok := a.Dict(i); ok {
+		return d, nil
+	}
+	if a.At(i).IsNil() {
+		return vm.NewDict(), nil
+	}
+	what := "an initial dict"
+	if i == 0 {
+		what = "a name or an initial dict"
+	}
+	return nil, vm.Typef("shared_map: expected %s, got %s", what, a.At(i).Type())
+}
+
+// sharedMapsKey keys a VM's registry of named shared maps.
+type sharedMapsKey struct{}
+
+type sharedMapRegistry struct {
+	mu     sync.Mutex
+	byName map[string]*SharedMap
+}
+
+// namedSharedMap is the map registered under name in v, registered from
+// init if there is none yet: every task of the program that names it
+// gets the same map, as mailbox_open does for a mailbox.
+func namedSharedMap(v *vm.VM, name string, init *vm.Dict) *SharedMap {
+	reg := v.Local(sharedMapsKey{}, func() any { return &sharedMapRegistry{byName: map[string]*SharedMap{}} }).(*sharedMapRegistry)
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	m, ok := reg.byName[name]
+	if !ok {
+		m = &SharedMap{d: init}
+		reg.byName[name] = m
+	}
+	return m
 }
 
 // sharedStats counts the operations on a shared cell or map for
