@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -22,17 +21,17 @@ import (
 // deadlines, and give nil when their `timeout` option passes.
 
 func init() {
-	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout}; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return acquire(th, "sync_mutex_acquire", "mutex", a.Text(0), 1, modeExclusive, a.At(1))
 	})
-	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n, ok := a.Int(1)
 		if !ok || n < 1 {
 			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
 		}
 		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n := int64(1)
 		if a.Given(1) {
 			var ok bool
@@ -42,7 +41,7 @@ func init() {
 		}
 		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mode := modeExclusive
 		switch a.Text(1) {
 		case "read":
@@ -526,12 +525,9 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 // acquire waits for a permit of kind:key; nil when the timeout option
 // passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
-	timeout := time.Duration(-1)
-	if d, ok := opts.AsDict(); ok {
-		var err error
-		if timeout, err = timeoutOption(name, d); err != nil {
-			return vm.Value{}, err
-		}
+	timeout, err := acquireTimeout(name, opts)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	reg := syncRegistryOf(th.VM())
 	reg.mu.Lock()
@@ -551,7 +547,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	w := &lockWaiter{mode: mode, wake: make(chan struct{}, 1)}
 	l.waiters = append(l.waiters, w)
 	reg.mu.Unlock()
-	_, err := th.WaitOnThreadsClocked(w.wake, timeout)
+	_, err = th.WaitOnThreadsClocked(w.wake, timeout)
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if w.granted {

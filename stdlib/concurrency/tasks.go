@@ -322,7 +322,7 @@ func init() {
 	})
 
 	lib.Def("__mutex_enter", "__mutex_enter(key, timeout?)", "runtime hook of `mutex(key, timeout?) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		timeout, err := mutexTimeout(a.At(1))
+		timeout, err := acquireTimeout("mutex", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -369,14 +369,15 @@ func mutexesOf(th *vm.Thread) *mutexTable {
 // reentrantMsg is docs/spec/newer.md §1.7's text for taking a lock the task holds.
 const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
 
-// mutexTimeout reads the second argument of `mutex(key, …)`: nil (wait
-// as long as it takes), a duration (or ms), or an options dict whose
-// `timeout` is one, as sync_mutex_acquire takes.
-func mutexTimeout(v vm.Value) (time.Duration, error) {
+// acquireTimeout reads how long builtin name may wait for a lock: the
+// second argument of `mutex(key, …)` or the options of a sync_*_acquire,
+// nil (wait as long as it takes), a duration (or ms), or an options dict
+// whose `timeout` is one.
+func acquireTimeout(name string, v vm.Value) (time.Duration, error) {
 	if d, ok := v.AsDict(); ok {
-		return timeoutOption("mutex", d)
+		return timeoutOption(name, d)
 	}
-	return waitTimeout("mutex", v)
+	return waitTimeout(name, v)
 }
 
 // timeoutOption reads the `timeout` of builtin name's options dict d,
