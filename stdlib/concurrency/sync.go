@@ -239,10 +239,18 @@ func init() {
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		name := a.Text(0)
+		capacity := int64(DefaultChannelCapacity)
+		if !a.At(1).IsNil() {
+			n, ok := a.Int(1)
+			if !ok {
+				return vm.Value{}, vm.Typef("mailbox_open: capacity must be an int, got %s", a.At(1).Type())
+			}
+			capacity = n
+		}
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
-		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(a.IntOr(1, DefaultChannelCapacity)))}
+		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(min(capacity, 1<<30)))}
 		reg.byName[name] = mb
 		return vm.Of(mb), nil
 	})
