@@ -25,7 +25,7 @@ type sched struct {
 	vm     *VM
 	mu     sync.Mutex
 	held   bool
-	ready  []chan struct{} // threads waiting for the lock, oldest first
+	ready  []readyEntry // threads waiting for the lock, oldest first
 	starts []Runner        // tasks queued by Start, oldest first
 	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
 	waiting atomic.Int32
@@ -36,6 +36,9 @@ type sched struct {
 	// holder): yield keeps the lock for a timeSlice and minSliceChecks.
 	heldSince  time.Time
 	heldChecks int
+	// overtakes counts the queued tasks started in a row ahead of a
+	// thread whose timer fired (handOff).
+	overtakes int
 	// handedAt is when the lock was last handed to a waiting thread or a
 	// new goroutine (under mu, before the hand-over); the receiver reads
 	// it to learn its lag.
@@ -67,6 +70,13 @@ type sched struct {
 	// foreground holds the threads whose waits fail first in a deadlock
 	// (the REPL entry running now, the orchestrator's handler calls).
 	foreground map[*Thread]struct{}
+}
+
+// readyEntry is a thread's place in sched.ready: the channel the lock is
+// handed over on, and whether the thread's own timer ended its wait.
+type readyEntry struct {
+	w     chan struct{}
+	timer bool
 }
 
 // parking is a thread's entry in sched.parked.
@@ -101,7 +111,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	}
 	s.back(th)
 	w := th.wakeChan()
-	s.ready = append(s.ready, w)
+	s.ready = append(s.ready, readyEntry{w: w, timer: queued != nil})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	if queued != nil {
@@ -123,7 +133,7 @@ func (s *sched) reserve(th *Thread) bool {
 		return false
 	}
 	s.back(th)
-	s.ready = append(s.ready, th.wakeChan())
+	s.ready = append(s.ready, readyEntry{w: th.wakeChan()})
 	s.waiting.Add(1)
 	return true
 }
@@ -248,7 +258,23 @@ func (s *sched) back(th *Thread) {
 }
 
 // handOff passes the lock on; s.mu is held on entry and released.
+// A thread whose timer ended its wait lets the tasks queued meanwhile
+// start first (up to startBatch of them in a row), as a single-threaded
+// scheduler would run the tasks spawned before it looked at its timers:
+// on a loaded machine a sleep of 1 ms can end before the tasks spawned
+// just before it have started, and a task that sleeps after spawning
+// must find them started (a `parallel … as stream`, whose branches are
+// queued one by one, then has all of them running).
 func (s *sched) handOff() {
+	if len(s.ready) > 0 && s.ready[0].timer && len(s.starts) > 0 && s.overtakes < startBatch {
+		s.overtakes++
+		r := s.popStart()
+		s.handedAt = time.Now()
+		s.mu.Unlock()
+		go s.runTasks(r)
+		return
+	}
+	s.overtakes = 0
 	if len(s.ready) > 0 {
 		w := s.popReady()
 		s.handedAt = time.Now()
@@ -529,8 +555,8 @@ func (s *sched) unpark(th *Thread) {
 }
 
 func (s *sched) popReady() chan struct{} {
-	w := s.ready[0]
-	s.ready[0] = nil
+	w := s.ready[0].w
+	s.ready[0] = readyEntry{}
 	s.ready = s.ready[1:]
 	if len(s.ready) == 0 {
 		s.ready = s.ready[:0:0]
@@ -603,7 +629,7 @@ func (s *sched) yield(th *Thread) {
 func (s *sched) requeue(th *Thread, handOff func()) {
 	w := th.wakeChan()
 	s.handedAt = time.Now()
-	s.ready = append(s.ready, w)
+	s.ready = append(s.ready, readyEntry{w: w})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	handOff()

@@ -730,3 +730,33 @@ func TestFiredWakeWinsOverTheVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A thread whose timer ended its wait lets a task queued meanwhile start
+// first: here the task running when the timer fires queues another and
+// then waits; the queued task starts before the sleeper resumes, as a
+// single-threaded scheduler would run it, however late the timer's
+// goroutine is.
+func TestTimerWakeLetsQueuedTasksStartFirst(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	never := make(chan struct{})
+	defer close(never)
+	var secondStarted atomic.Bool
+	v.Start(runFunc(func(th *Thread) bool {
+		time.Sleep(20 * time.Millisecond) // the sleeper's timer fires meanwhile
+		v.Start(runFunc(func(*Thread) bool {
+			secondStarted.Store(true)
+			return true
+		}))
+		th.Wait(never, -1)
+		return true
+	}))
+	if _, err := main.Wait(nil, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if !secondStarted.Load() {
+		t.Fatal("the sleeper resumed before the task queued while it slept had started")
+	}
+}
