@@ -26,7 +26,7 @@ type sched struct {
 	mu     sync.Mutex
 	held   bool
 	ready  []readyEntry // threads waiting for the lock, oldest first
-	starts []Runner        // tasks queued by Start, oldest first
+	starts []Runner     // tasks queued by Start, oldest first
 	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
