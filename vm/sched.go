@@ -904,7 +904,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		case <-dead:
 			// a wake that fired too (before the wait parked, or as
 			// the verdict came) wins: the wait can end after all
-			fired = isClosedOrSignalled(wake)
+			fired = fires(wake)
 		case <-clock:
 			clock = th.vm.watchClock()
 			waiting = !th.mockDeadlinePassed()
@@ -956,7 +956,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	if err := th.stopErr(); err != nil {
 		return false, err
 	}
-	if p != nil && isClosed(p.dead) {
+	if p != nil && fires(p.dead) {
 		return false, Categorized("deadlock", DeadlockMsg)
 	}
 	return false, nil
@@ -977,18 +977,9 @@ func (th *Thread) timerEnd(timeout time.Duration) (at time.Time, ok bool) {
 	return at, ok
 }
 
-// isClosedOrSignalled takes a pending signal from wake, or sees it
-// closed, without waiting; it reports whether it did.
-func isClosedOrSignalled(wake <-chan struct{}) bool {
-	select {
-	case <-wake:
-		return true
-	default:
-		return false
-	}
-}
-
-func isClosed(c chan struct{}) bool {
+// fires reports, without waiting, whether c is closed or holds a
+// signal, which it then takes.
+func fires(c <-chan struct{}) bool {
 	select {
 	case <-c:
 		return true
