@@ -337,5 +337,15 @@ func ErrorOf(v Value) (*Error, bool) {
 	return b.err, true
 }
 
+// ThrownAt is v thrown from where e was raised: it keeps e's trace, so
+// an uncaught report points at the operation e stopped, not at the
+// runtime hook that turns e into v (a deadline block's boundary).
+func ThrownAt(v Value, e *Error) *Error {
+	t := Throw(v)
+	t.Trace = append([]TraceFrame(nil), e.Trace...)
+	t.tracedBy, t.tracedDepth = e.tracedBy, e.tracedDepth
+	return t
+}
+
 // ErrorValue boxes a failure so a runtime hook can hand it back for RERAISE.
 func ErrorValue(e *Error) Value { return Of(&errBox{err: e}) }

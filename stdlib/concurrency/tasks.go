@@ -318,7 +318,7 @@ func init() {
 		// make the failure catchable.
 		th.CancelChildren(mark)
 		releasePermitsSince(th, permits)
-		return vm.ErrorValue(vm.Throw(vm.Str(vm.DeadlineMsg))), nil
+		return vm.ErrorValue(vm.ThrownAt(vm.Str(vm.DeadlineMsg), e)), nil
 	})
 
 	lib.Def("__mutex_enter", "__mutex_enter(key, timeout?)", "runtime hook of `mutex(key, timeout?) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
