@@ -15,10 +15,11 @@ import (
 // Tier 3 concurrency names): sync_{mutex,semaphore,gate,rwlock}_acquire
 // hand out permits (`<sync_permit:KIND:KEY>`) that sync_release gives
 // back; shared cells and maps are mutable slots tasks share (one scope per
-// VM, shared_scope_id; operation counts in shared_metrics); a mailbox is
-// a channel registered under a name. All of it lives per VM. Blocking
-// acquires release the VM lock while they wait, honour cancellation and
-// deadlines, and give nil when their `timeout` option passes.
+// VM, shared_scope_id; operation counts in shared_metrics; a named map
+// is registered under its name); a mailbox is a channel registered under
+// a name. All of it lives per VM. Blocking acquires release the VM lock
+// while they wait, honour cancellation and deadlines, and give nil when
+// their timeout (given plainly or as the `timeout` option) passes.
 
 func init() {
 	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -530,8 +531,8 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	reg.held[th] = append(reg.held[th], p)
 }
 
-// acquire waits for a permit of kind:key; nil when the timeout option
-// passes first.
+// acquire waits for a permit of kind:key; nil when the timeout opts
+// gives (acquireTimeout) passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout, err := acquireTimeout(name, opts)
 	if err != nil {
