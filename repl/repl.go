@@ -213,7 +213,7 @@ func (r *REPL) Eval(src string) (code int, exit bool) {
 	if errors.As(err, &e) {
 		switch e.Kind {
 		case vm.KindExit:
-			if e.Code == 124 && e.Msg == "interrupted" {
+			if e.Stop == vm.StopInterrupted {
 				fmt.Fprintln(r.errw, "interrupted")
 				return 0, false
 			}

@@ -53,6 +53,11 @@ type Error struct {
 	// Help is advice the uncaught report prints after the location
 	// (`= help: …`); it is not part of the text catch receives.
 	Help string
+	// Stop says what stopped the thread, for the failures the scheduler
+	// makes (Thread.stopErr): code tells a cancellation from a passed
+	// deadline or an interrupt by it, never by the text, which a script's
+	// own error may share.
+	Stop StopCause
 
 	// tracedBy and tracedDepth name the frame whose line Trace last
 	// recorded. A failure that a frame's bracket code (finally, the
@@ -60,6 +65,41 @@ type Error struct {
 	// frame's handler search again; it must not be listed twice.
 	tracedBy    *Thread
 	tracedDepth int
+}
+
+// StopCause is why the scheduler stopped a thread (Error.Stop).
+type StopCause uint8
+
+const (
+	// NotStopped: the failure is not the scheduler's.
+	NotStopped StopCause = iota
+	// StopCancelled: the task was cancelled (KindCancelled, CancelledMsg).
+	StopCancelled
+	// StopDeadline: a deadline passed (KindCancelled, "Deadline exceeded").
+	StopDeadline
+	// StopInterrupted: the whole VM is interrupted (KindExit, code 124).
+	StopInterrupted
+)
+
+// CancelledMsg is the text of the error a cancelled task stops with.
+const CancelledMsg = "Task cancelled"
+
+// DeadlineMsg is the text of the error a passed deadline stops a thread with.
+const DeadlineMsg = "Deadline exceeded"
+
+// Cancelled is the failure a cancelled task stops with.
+func Cancelled() *Error {
+	return &Error{Kind: KindCancelled, Msg: CancelledMsg, Stop: StopCancelled}
+}
+
+// DeadlineExceeded is the failure a thread whose deadline passed stops with.
+func DeadlineExceeded() *Error {
+	return &Error{Kind: KindCancelled, Msg: DeadlineMsg, Stop: StopDeadline}
+}
+
+// Interrupted is the failure every thread of an interrupted VM stops with.
+func Interrupted() *Error {
+	return &Error{Kind: KindExit, Code: 124, Msg: "interrupted", Stop: StopInterrupted}
 }
 
 // TraceFrame is one line of a Harn stack trace, innermost first.
@@ -295,6 +335,16 @@ func ErrorOf(v Value) (*Error, bool) {
 		return nil, false
 	}
 	return b.err, true
+}
+
+// ThrownAt is v thrown from where e was raised: it keeps e's trace, so
+// an uncaught report points at the operation e stopped, not at the
+// runtime hook that turns e into v (a deadline block's boundary).
+func ThrownAt(v Value, e *Error) *Error {
+	t := Throw(v)
+	t.Trace = append([]TraceFrame(nil), e.Trace...)
+	t.tracedBy, t.tracedDepth = e.tracedBy, e.tracedDepth
+	return t
 }
 
 // ErrorValue boxes a failure so a runtime hook can hand it back for RERAISE.

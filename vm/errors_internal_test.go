@@ -41,3 +41,21 @@ func TestFormatTraceFoldsCycles(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// ThrownAt throws a value from where another failure was raised: it
+// keeps that failure's trace (a copy), so the report points at it.
+func TestThrownAtKeepsTheTrace(t *testing.T) {
+	stopped := DeadlineExceeded()
+	stopped.Trace = []TraceFrame{{Func: "slow", File: "a.harn", Line: 3, Col: 5}}
+	thrown := ThrownAt(Str(DeadlineMsg), stopped)
+	if thrown.Kind != KindThrown || ToDisplay(thrown.Caught()) != DeadlineMsg {
+		t.Fatalf("got %v, want the thrown string %q", thrown, DeadlineMsg)
+	}
+	if len(thrown.Trace) != 1 || thrown.Trace[0] != stopped.Trace[0] {
+		t.Fatalf("trace %v, want %v", thrown.Trace, stopped.Trace)
+	}
+	thrown.Trace[0].Line = 99
+	if stopped.Trace[0].Line != 3 {
+		t.Fatal("the thrown failure shares its trace with the one it was thrown from")
+	}
+}

@@ -25,8 +25,8 @@ type sched struct {
 	vm     *VM
 	mu     sync.Mutex
 	held   bool
-	ready  []chan struct{} // threads waiting for the lock, oldest first
-	starts []Runner        // tasks queued by Start, oldest first
+	ready  []readyEntry // threads waiting for the lock, oldest first
+	starts []Runner     // tasks queued by Start, oldest first
 	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
@@ -36,6 +36,9 @@ type sched struct {
 	// holder): yield keeps the lock for a timeSlice and minSliceChecks.
 	heldSince  time.Time
 	heldChecks int
+	// overtakes counts the queued tasks started in a row ahead of a
+	// thread whose timer fired (handOff).
+	overtakes int
 	// handedAt is when the lock was last handed to a waiting thread or a
 	// new goroutine (under mu, before the hand-over); the receiver reads
 	// it to learn its lag.
@@ -67,6 +70,13 @@ type sched struct {
 	// foreground holds the threads whose waits fail first in a deadlock
 	// (the REPL entry running now, the orchestrator's handler calls).
 	foreground map[*Thread]struct{}
+}
+
+// readyEntry is a thread's place in sched.ready: the channel the lock is
+// handed over on, and whether the thread's own timer ended its wait.
+type readyEntry struct {
+	w     chan struct{}
+	timer bool
 }
 
 // parking is a thread's entry in sched.parked.
@@ -101,7 +111,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	}
 	s.back(th)
 	w := th.wakeChan()
-	s.ready = append(s.ready, w)
+	s.ready = append(s.ready, readyEntry{w: w, timer: queued != nil})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	if queued != nil {
@@ -123,7 +133,7 @@ func (s *sched) reserve(th *Thread) bool {
 		return false
 	}
 	s.back(th)
-	s.ready = append(s.ready, th.wakeChan())
+	s.ready = append(s.ready, readyEntry{w: th.wakeChan()})
 	s.waiting.Add(1)
 	return true
 }
@@ -248,7 +258,23 @@ func (s *sched) back(th *Thread) {
 }
 
 // handOff passes the lock on; s.mu is held on entry and released.
+// A thread whose timer ended its wait lets the tasks queued meanwhile
+// start first (up to startBatch of them in a row), as a single-threaded
+// scheduler would run the tasks spawned before it looked at its timers:
+// on a loaded machine a sleep of 1 ms can end before the tasks spawned
+// just before it have started, and a task that sleeps after spawning
+// must find them started (a `parallel … as stream`, whose branches are
+// queued one by one, then has all of them running).
 func (s *sched) handOff() {
+	if len(s.ready) > 0 && s.ready[0].timer && len(s.starts) > 0 && s.overtakes < startBatch {
+		s.overtakes++
+		r := s.popStart()
+		s.handedAt = time.Now()
+		s.mu.Unlock()
+		go s.runTasks(r)
+		return
+	}
+	s.overtakes = 0
 	if len(s.ready) > 0 {
 		w := s.popReady()
 		s.handedAt = time.Now()
@@ -404,22 +430,26 @@ func (s *sched) suspectDeadlock() {
 // can be declared without the grace (s.mu held, s.stuck() true). The
 // grace is for a wake the scheduler cannot see yet; since the verdict,
 // every wake either queued its thread for the lock (which s.stuck()
-// sees) or counted as blind, and a thread that parked since on a wake
-// already closed is checked here. So when no wake was blind, nothing is
-// left for the grace to wait for: the threads whose waits failed caught
-// the error, or ended, and whatever they woke has run and waits again.
-// A thread that waits anew for anything but other threads to end (a
-// receive, a lock) has moved on to new work, and its deadlock, if any,
-// is a new one: it gets the grace.
-// A parallel settle whose branches all block, or tasks that each catch
-// their report while the program awaits them one by one, get their
-// verdicts one after another at once rather than a grace apart.
+// sees) or counted as blind. So when no wake was blind, nothing is left
+// for the grace to wait for: the threads whose waits failed caught the
+// error, or ended, and whatever they woke or started has run and waits
+// again — also a thread that waits anew (a receive, a lock), or a
+// branch a `parallel … max_concurrent` started in the place of one that
+// failed. A join that parked since on a wake already closed is checked
+// here; any other wait that parked on a wake already fired prefers the
+// wake to the verdict (Thread.wait), so judging it at once is no false
+// report either, and only the oldest wait fails each time, so a task
+// that catches its report can still end the others' waits.
+// A parallel settle whose branches all block (with max_concurrent or
+// not), or tasks that each catch their report while the program awaits
+// them one by one, get their verdicts one after another at once rather
+// than a grace apart.
 func (s *sched) stillDeadlocked() bool {
 	if !s.verdicts || s.blindWakes() != s.verdictBlind {
 		return false
 	}
 	for _, p := range s.parked {
-		if p.seq > s.verdictSeq && (!p.join || closedNow(p.wake)) {
+		if p.seq > s.verdictSeq && p.join && closedNow(p.wake) {
 			return false
 		}
 	}
@@ -525,8 +555,8 @@ func (s *sched) unpark(th *Thread) {
 }
 
 func (s *sched) popReady() chan struct{} {
-	w := s.ready[0]
-	s.ready[0] = nil
+	w := s.ready[0].w
+	s.ready[0] = readyEntry{}
 	s.ready = s.ready[1:]
 	if len(s.ready) == 0 {
 		s.ready = s.ready[:0:0]
@@ -599,7 +629,7 @@ func (s *sched) yield(th *Thread) {
 func (s *sched) requeue(th *Thread, handOff func()) {
 	w := th.wakeChan()
 	s.handedAt = time.Now()
-	s.ready = append(s.ready, w)
+	s.ready = append(s.ready, readyEntry{w: w})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	handOff()
@@ -806,7 +836,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		clock = th.vm.watchClock()
 	}
 	if err := th.stopErr(); err != nil {
-		if e, ok := err.(*Error); ok && e.Kind == KindCancelled && e.Msg == CancelledMsg && th.held && th.lender == nil {
+		if e, ok := err.(*Error); ok && e.Stop == StopCancelled && th.held && th.lender == nil {
 			th.vm.sched.behindReady(th)
 		}
 		return false, err
@@ -872,6 +902,9 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		case <-lenderDone:
 		case <-th.vm.stop:
 		case <-dead:
+			// a wake that fired too (before the wait parked, or as
+			// the verdict came) wins: the wait can end after all
+			fired = fires(wake)
 		case <-clock:
 			clock = th.vm.watchClock()
 			waiting = !th.mockDeadlinePassed()
@@ -923,7 +956,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 	if err := th.stopErr(); err != nil {
 		return false, err
 	}
-	if p != nil && isClosed(p.dead) {
+	if p != nil && fires(p.dead) {
 		return false, Categorized("deadlock", DeadlockMsg)
 	}
 	return false, nil
@@ -944,7 +977,9 @@ func (th *Thread) timerEnd(timeout time.Duration) (at time.Time, ok bool) {
 	return at, ok
 }
 
-func isClosed(c chan struct{}) bool {
+// fires reports, without waiting, whether c is closed or holds a
+// signal, which it then takes.
+func fires(c <-chan struct{}) bool {
 	select {
 	case <-c:
 		return true
@@ -952,9 +987,6 @@ func isClosed(c chan struct{}) bool {
 		return false
 	}
 }
-
-// CancelledMsg is the text of the error a cancelled task stops with.
-const CancelledMsg = "Task cancelled"
 
 // stopErr is the failure that stops th now, if any: an interrupt or exit
 // of the whole VM, cancellation (of th or of its lender), or a deadline.
@@ -964,18 +996,18 @@ func (th *Thread) stopErr() error {
 		if e := v.exitErr.Load(); e != nil {
 			return e
 		}
-		return &Error{Kind: KindExit, Code: 124, Msg: "interrupted"}
+		return Interrupted()
 	}
 	for t := th; t != nil; t = t.lender {
 		if t.cancelled.Load() && !t.cleaningUp() {
-			return &Error{Kind: KindCancelled, Msg: CancelledMsg}
+			return Cancelled()
 		}
 	}
 	if at := th.Deadline(); at != 0 && time.Now().UnixMilli() >= at {
-		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+		return DeadlineExceeded()
 	}
 	if th.mockDeadlinePassed() {
-		return &Error{Kind: KindCancelled, Msg: "Deadline exceeded"}
+		return DeadlineExceeded()
 	}
 	return checkMemory()
 }

@@ -162,7 +162,7 @@ func TestWaitCancelled(t *testing.T) {
 		th.Cancel()
 	}()
 	_, err := waitErr(t, th, nil, -1)
-	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Task cancelled" {
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Task cancelled" || e.Stop != StopCancelled {
 		t.Fatalf("got %v", err)
 	}
 	// already cancelled: returns at once
@@ -177,7 +177,7 @@ func TestWaitDeadline(t *testing.T) {
 	th := v.NewThread()
 	th.PushDeadline(time.Now().Add(5*time.Millisecond).UnixMilli(), 0)
 	_, err := waitErr(t, th, nil, -1)
-	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" {
+	if e, ok := err.(*Error); !ok || e.Kind != KindCancelled || e.Msg != "Deadline exceeded" || e.Stop != StopDeadline {
 		t.Fatalf("got %v", err)
 	}
 	own, _, _ := th.PopDeadline()
@@ -663,5 +663,100 @@ func TestRawWakeKeepsTheGrace(t *testing.T) {
 	RawWake()
 	if s.stillDeadlocked() {
 		t.Fatal("a raw wake since the verdict must leave the grace in force")
+	}
+}
+
+// A wait that begins after a verdict — a task started in the place of
+// one whose wait failed, as `parallel … max_concurrent` starts its next
+// branch — is judged at once too: ten tasks started one after another,
+// each as the previous one's wait fails, are all reported within about
+// one grace.
+func TestDeadlockVerdictForANewWaitNeedsNoGrace(t *testing.T) {
+	v := newTestVM()
+	v.DetectDeadlocks()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	const n = 10
+	never := make(chan struct{})
+	done := make(chan struct{}, 1)
+	var failed atomic.Int32
+	var next func(left int) Runner
+	next = func(left int) Runner {
+		return runFunc(func(th *Thread) bool {
+			if _, err := th.WaitOnThreads(never, -1); err != nil {
+				failed.Add(1)
+			}
+			if left > 1 {
+				v.Start(next(left - 1))
+			} else {
+				v.Wake(done)
+			}
+			return true
+		})
+	}
+	v.Start(next(n))
+	start := time.Now()
+	if _, err := main.WaitOnTasks(done, -1); err != nil {
+		t.Fatalf("main's join failed: %v", err)
+	}
+	if failed.Load() != n {
+		t.Fatalf("%d waits failed, want %d", failed.Load(), n)
+	}
+	if took := time.Since(start); took > 4*deadlockGrace {
+		t.Fatalf("%d verdicts took %v, more than one grace each would be", n, took)
+	}
+}
+
+// A wait whose wake has fired when the verdict comes ends as woken, not
+// with the deadlock error: here the wake is closed before the wait
+// parks, and the verdict is declared at once (right after another).
+func TestFiredWakeWinsOverTheVerdict(t *testing.T) {
+	for range 50 {
+		v := newTestVM()
+		s := &v.sched
+		v.DetectDeadlocks()
+		th := v.NewThread()
+		th.Lock()
+		s.mu.Lock()
+		s.declare() // a verdict with no wake since: the next one is at once
+		s.mu.Unlock()
+		wake := make(chan struct{})
+		close(wake)
+		fired, err := th.WaitOnThreads(wake, -1)
+		th.Unlock()
+		if err != nil || !fired {
+			t.Fatalf("got fired=%v err=%v, want the wake", fired, err)
+		}
+	}
+}
+
+// A thread whose timer ended its wait lets a task queued meanwhile start
+// first: here the task running when the timer fires queues another and
+// then waits; the queued task starts before the sleeper resumes, as a
+// single-threaded scheduler would run it, however late the timer's
+// goroutine is.
+func TestTimerWakeLetsQueuedTasksStartFirst(t *testing.T) {
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	defer main.Unlock()
+	never := make(chan struct{})
+	defer close(never)
+	var secondStarted atomic.Bool
+	v.Start(runFunc(func(th *Thread) bool {
+		time.Sleep(20 * time.Millisecond) // the sleeper's timer fires meanwhile
+		v.Start(runFunc(func(*Thread) bool {
+			secondStarted.Store(true)
+			return true
+		}))
+		th.Wait(never, -1)
+		return true
+	}))
+	if _, err := main.Wait(nil, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if !secondStarted.Load() {
+		t.Fatal("the sleeper resumed before the task queued while it slept had started")
 	}
 }

@@ -70,7 +70,7 @@ var foreignOperators = map[string]string{"and": "&&", "or": "||"}
 // foreignOperator explains toks[at], the token where the parse failed,
 // when it is part of another language's operator or form: `and`, `===`,
 // `x++`, `1..5`, `x => y`, and, where a list or call should have closed
-// (closing), `f(x: 1)` and `[x for x in xs]`.
+// (closing), `f(x: 1)`, `mutex(timeout: d)` and `[x for x in xs]`.
 func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 	t := &toks[at]
 	glued := func(i int) bool { // toks[i] is punctuation that touches toks[i+1]
@@ -94,6 +94,10 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 		return fmt.Sprintf("Harn has no `%s%s`; write `x %s= 1`", t.Value, t.Value, t.Value)
 	case t.Value == "." && glued(at-1) && toks[at-1].Value == ".":
 		return "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"
+	case closing && t.Value == ":" && at >= 3 && is(&toks[at-1], tIdent, "timeout") &&
+		isPunct(&toks[at-2], "(") && isKw(&toks[at-3], "mutex"):
+		// `mutex(timeout: 50ms) { … }`: the bare form has no header
+		return "a bare `mutex { … }` takes no timeout; name its lock to give one: `mutex(\"key\", timeout: 50ms) { … }`"
 	case closing && t.Value == ":" && at >= 3 && toks[at-1].Type == tIdent &&
 		(isPunct(&toks[at-2], ",") || isPunct(&toks[at-2], "(") && toks[at-3].Type == tIdent):
 		// `f(x: 1)`: where the parser wanted `)`, a name and a colon

@@ -34,6 +34,7 @@ func TestParseErrorHints(t *testing.T) {
 		{"println(x: 1)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
 		{"f(1, name: 2)\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
 		{"let x = {a: (b: 1)}\n", "expected ), found :", ""},
+		{"mutex(timeout: 50ms) {\n}\n", "expected ), found :", "a bare `mutex { … }` takes no timeout; name its lock to give one: `mutex(\"key\", timeout: 50ms) { … }`"},
 		{"let ys = [x * 2 for x in xs]\n", "expected ], found for", "Harn has no comprehensions; use `xs.map({ x -> … })` and `.filter(…)`, or a `for` loop"},
 		{"let x = 1 for x in y {}\n", "expected top-level item separator (`;` or newline), found for", ""},
 		// other languages' forms of arms, bodies, bounds, closures, catches and dict entries

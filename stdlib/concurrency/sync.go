@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -16,23 +15,24 @@ import (
 // Tier 3 concurrency names): sync_{mutex,semaphore,gate,rwlock}_acquire
 // hand out permits (`<sync_permit:KIND:KEY>`) that sync_release gives
 // back; shared cells and maps are mutable slots tasks share (one scope per
-// VM, shared_scope_id; operation counts in shared_metrics); a mailbox is
-// a channel registered under a name. All of it lives per VM. Blocking
-// acquires release the VM lock while they wait, honour cancellation and
-// deadlines, and give nil when their `timeout` option passes.
+// VM, shared_scope_id; operation counts in shared_metrics; a named map
+// is registered under its name); a mailbox is a channel registered under
+// a name. All of it lives per VM. Blocking acquires release the VM lock
+// while they wait, honour cancellation and deadlines, and give nil when
+// their timeout (given plainly or as the `timeout` option) passes.
 
 func init() {
-	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout}; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return acquire(th, "sync_mutex_acquire", "mutex", a.Text(0), 1, modeExclusive, a.At(1))
 	})
-	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n, ok := a.Int(1)
 		if !ok || n < 1 {
 			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
 		}
 		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n := int64(1)
 		if a.Given(1) {
 			var ok bool
@@ -42,7 +42,7 @@ func init() {
 		}
 		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mode := modeExclusive
 		switch a.Text(1) {
 		case "read":
@@ -126,10 +126,17 @@ func init() {
 		c.stats.casSucceeded.Add(1)
 		return vm.True, nil
 	})
-	lib.Def("shared_map", "shared_map(initial = {})", "a mutable dict tasks share", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d, ok := a.Dict(0)
-		if !ok {
-			d = vm.NewDict()
+	lib.Def("shared_map", "shared_map(name_or_initial = {}, initial = {})", "a mutable dict tasks share; given a name, the one map registered under it (made from initial by the first call)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if name, ok := a.Str(0); ok {
+			init, err := initialDict(a, 1)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(namedSharedMap(th.VM(), name, init)), nil
+		}
+		d, err := initialDict(a, 0)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return vm.Of(&SharedMap{d: d}), nil
 	})
@@ -233,10 +240,18 @@ func init() {
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		name := a.Text(0)
+		capacity := int64(DefaultChannelCapacity)
+		if !a.At(1).IsNil() {
+			n, ok := a.Int(1)
+			if !ok {
+				return vm.Value{}, vm.Typef("mailbox_open: capacity must be an int, got %s", a.At(1).Type())
+			}
+			capacity = n
+		}
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
-		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(a.IntOr(1, DefaultChannelCapacity)))}
+		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(min(capacity, 1<<30)))}
 		reg.byName[name] = mb
 		return vm.Of(mb), nil
 	})
@@ -516,15 +531,12 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	reg.held[th] = append(reg.held[th], p)
 }
 
-// acquire waits for a permit of kind:key; nil when the timeout option
-// passes first.
+// acquire waits for a permit of kind:key; nil when the timeout opts
+// gives (acquireTimeout) passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
-	timeout := time.Duration(-1)
-	if d, ok := opts.AsDict(); ok {
-		var err error
-		if timeout, err = timeoutOption(name, d); err != nil {
-			return vm.Value{}, err
-		}
+	timeout, err := acquireTimeout(name, opts)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	reg := syncRegistryOf(th.VM())
 	reg.mu.Lock()
@@ -544,7 +556,7 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	w := &lockWaiter{mode: mode, wake: make(chan struct{}, 1)}
 	l.waiters = append(l.waiters, w)
 	reg.mu.Unlock()
-	_, err := th.WaitOnThreadsClocked(w.wake, timeout)
+	_, err = th.WaitOnThreadsClocked(w.wake, timeout)
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if w.granted {
@@ -638,6 +650,45 @@ func mapArg(name string, a vm.Args) (*SharedMap, error) {
 		return nil, vm.Typef("%s: expected a shared_map, got %s", name, a.At(0).Type())
 	}
 	return m, nil
+}
+
+// initialDict is argument i of shared_map, its initial contents: a dict,
+// or nothing (nil) for none.
+func initialDict(a vm.Args, i int) (*vm.Dict, error) {
+	if d, ok := a.Dict(i); ok {
+		return d, nil
+	}
+	if a.At(i).IsNil() {
+		return vm.NewDict(), nil
+	}
+	what := "an initial dict"
+	if i == 0 {
+		what = "a name or an initial dict"
+	}
+	return nil, vm.Typef("shared_map: expected %s, got %s", what, a.At(i).Type())
+}
+
+// sharedMapsKey keys a VM's registry of named shared maps.
+type sharedMapsKey struct{}
+
+type sharedMapRegistry struct {
+	mu     sync.Mutex
+	byName map[string]*SharedMap
+}
+
+// namedSharedMap is the map registered under name in v, registered from
+// init if there is none yet: every task of the program that names it
+// gets the same map, as mailbox_open does for a mailbox.
+func namedSharedMap(v *vm.VM, name string, init *vm.Dict) *SharedMap {
+	reg := v.Local(sharedMapsKey{}, func() any { return &sharedMapRegistry{byName: map[string]*SharedMap{}} }).(*sharedMapRegistry)
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	m, ok := reg.byName[name]
+	if !ok {
+		m = &SharedMap{d: init}
+		reg.byName[name] = m
+	}
+	return m
 }
 
 // sharedStats counts the operations on a shared cell or map for

@@ -168,7 +168,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 	}
 	var err error
 	if stopped {
-		err = &vm.Error{Kind: vm.KindCancelled, Msg: vm.CancelledMsg}
+		err = vm.Cancelled()
 	} else {
 		t.result, err = th.CallPlain(t.fn, t.args)
 	}
@@ -195,7 +195,7 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 
 // isCancellation reports whether e only says that a task was stopped.
 func isCancellation(e *vm.Error) bool {
-	return e.Kind == vm.KindCancelled || e.Kind == vm.KindExit && e.Msg == "interrupted"
+	return e.Kind == vm.KindCancelled || e.Stop == vm.StopInterrupted
 }
 
 // outcome returns the task's result, or a copy of its failure (the caller
@@ -310,7 +310,7 @@ func init() {
 		passed := th.OwnDeadlinePassed() // on the clock the block began on (mock_time)
 		_, mark, permits := th.PopDeadline()
 		e, ok := vm.ErrorOf(a.At(0))
-		if !ok || e.Kind != vm.KindCancelled || e.Msg != deadlineMsg || !passed {
+		if !ok || e.Stop != vm.StopDeadline || !passed {
 			return a.At(0), nil
 		}
 		// This block's own deadline passed: stop what it started, give
@@ -318,11 +318,11 @@ func init() {
 		// make the failure catchable.
 		th.CancelChildren(mark)
 		releasePermitsSince(th, permits)
-		return vm.ErrorValue(vm.Throw(vm.Str(deadlineMsg))), nil
+		return vm.ErrorValue(vm.ThrownAt(vm.Str(vm.DeadlineMsg), e)), nil
 	})
 
 	lib.Def("__mutex_enter", "__mutex_enter(key, timeout?)", "runtime hook of `mutex(key, timeout?) { … }`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		timeout, err := mutexTimeout(a.At(1))
+		timeout, err := acquireTimeout("mutex", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -333,8 +333,6 @@ func init() {
 		return vm.Nil, nil
 	})
 }
-
-const deadlineMsg = "Deadline exceeded"
 
 // ---- mutex ----
 
@@ -371,14 +369,15 @@ func mutexesOf(th *vm.Thread) *mutexTable {
 // reentrantMsg is docs/spec/newer.md §1.7's text for taking a lock the task holds.
 const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
 
-// mutexTimeout reads the second argument of `mutex(key, …)`: nil (wait
-// as long as it takes), a duration (or ms), or an options dict whose
-// `timeout` is one, as sync_mutex_acquire takes.
-func mutexTimeout(v vm.Value) (time.Duration, error) {
+// acquireTimeout reads how long builtin name may wait for a lock: the
+// second argument of `mutex(key, …)` or the options of a sync_*_acquire,
+// nil (wait as long as it takes), a duration (or ms), or an options dict
+// whose `timeout` is one.
+func acquireTimeout(name string, v vm.Value) (time.Duration, error) {
 	if d, ok := v.AsDict(); ok {
-		return timeoutOption("mutex", d)
+		return timeoutOption(name, d)
 	}
-	return waitTimeout("mutex", v)
+	return waitTimeout(name, v)
 }
 
 // timeoutOption reads the `timeout` of builtin name's options dict d,

@@ -422,7 +422,7 @@ func (s *Server) handle(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict
 // epoch) passing, rather than a cancellation or an enclosing deadline.
 func (s *Server) timedOut(th *vm.Thread, err error, own int64) bool {
 	e := vm.AsError(err)
-	return own != 0 && e.Kind == vm.KindCancelled && e.Msg == "Deadline exceeded" &&
+	return own != 0 && e.Stop == vm.StopDeadline &&
 		time.Now().UnixMilli() >= own && !th.IsCancelled()
 }
 
