@@ -57,6 +57,7 @@ type sched struct {
 	gen       uint64
 	parks     uint64 // parkings so far (parking.seq)
 	suspected bool
+	graces    int // grace periods waited so far (suspectDeadlock)
 	// blind counts the wakes that did not queue the woken thread for the
 	// lock (several waiting on one channel, a waker not holding the
 	// lock): until its goroutine runs, such a thread still looks parked.
@@ -411,6 +412,7 @@ func (s *sched) suspectDeadlock() {
 		return
 	}
 	s.suspected = true
+	s.graces++
 	gen := s.gen
 	time.AfterFunc(deadlockGrace, func() {
 		s.mu.Lock()
