@@ -2,7 +2,10 @@ package syntax
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/harnlang/harn/lang/diag"
@@ -104,8 +107,8 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 
 // foreignForm explains toks[at], the token where the parse failed, given
 // what the parser wanted there, when another language's form of a
-// declaration or arm stands in its place: `1 => …` and `case 1` in a
-// match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
+// declaration or arm stands in its place: `1 => …`, `case 1` and a
+// struct pattern `Cat { name }` in a match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
 // `catch (Error e)`, `{a = 1}`.
 func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	t := &toks[at]
@@ -120,6 +123,10 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		}
 		if at > 0 && is(&toks[at-1], tIdent, "case") {
 			return "a match arm is written `pattern -> { … }`, with no `case` before it"
+		}
+		if isPunct(t, "{") && at > 0 && toks[at-1].Type == tIdent && capitalized(toks[at-1].Value) {
+			// `Cat { name } -> …`: another language's struct pattern
+			return "a pattern cannot destructure a struct; bind the value (`c -> { c.name }`) and read its fields, or add a guard (`c if c.name == \"x\" -> { … }`)"
 		}
 	case "{":
 		if fatArrow {
@@ -242,6 +249,19 @@ func keywordFor(word string) string {
 	if kw, ok := keywordLookalikes[word]; ok {
 		return kw
 	}
+	if capitalized(word) {
+		// keywords are lower-case: a capitalised word is a keyword in
+		// another case (`Return`), else a type or constructor name that
+		// merely looks like one (`Cat` is not `let`)
+		lower := strings.ToLower(word)
+		if kw, ok := keywordLookalikes[lower]; ok {
+			return kw
+		}
+		if slices.Contains(Keywords(), lower) {
+			return lower
+		}
+		return ""
+	}
 	candidates := Keywords()
 	for w := range keywordLookalikes {
 		candidates = append(candidates, w)
@@ -251,6 +271,13 @@ func keywordFor(word string) string {
 		return kw
 	}
 	return s
+}
+
+// capitalized reports whether word starts with an upper-case letter, as
+// struct, enum and type names do and no keyword does.
+func capitalized(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsUpper(r)
 }
 
 func isDurationUnit(suffix string) bool {

@@ -46,6 +46,11 @@ func TestParseErrorHints(t *testing.T) {
 		{"try {\n} catch (MyError err) {\n}\n", "expected ), found `err`", "a typed catch names the variable first: `catch (err: MyError)`"},
 		{"let d = {a = 1}\n", "expected :, found =", "dict entries are written `key: value`"},
 		{"let d = {a: 1 = 2}\n", "expected }, found =", ""},
+		// a struct pattern, and capitalised words: a type name is no misspelt keyword
+		{"match c {\n  Cat { name } -> { }\n}\n", "expected ->, found {", "a pattern cannot destructure a struct; bind the value (`c -> { c.name }`) and read its fields, or add a guard (`c if c.name == \"x\" -> { … }`)"},
+		{"fn f() {\n  Cat x\n}\n", "expected statement separator (`;` or newline), found `x`", ""},
+		{"fn f(x) {\n  Return x\n}\n", "expected statement separator (`;` or newline), found `x`", "`Return` is not a keyword; did you mean `return`?"},
+		{"Function f(x) {\n}\n", "expected top-level item separator (`;` or newline), found `f`", "`Function` is not a keyword; did you mean `fn`?"},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
