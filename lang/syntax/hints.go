@@ -22,6 +22,24 @@ var keywordLookalikes = map[string]string{
 	"function": "fn", "func": "fn", "def": "fn", "fun": "fn",
 	"elif": "else if", "elsif": "else if", "elseif": "else if",
 	"foreach": "for", "switch": "match", "case": "match", "class": "struct",
+	"export": "pub", "public": "pub", "val": "const", "raise": "throw",
+	"except": "catch", "rescue": "catch", "loop": "while true",
+}
+
+// builtinTypeNames are the built-in type names: a word among them is a type
+// written where the parser did not expect one (`var x int = 1`), never a
+// misspelt keyword (`int` is not `in`).
+var builtinTypeNames = map[string]bool{
+	"int": true, "float": true, "string": true, "bool": true, "list": true, "dict": true,
+	"set": true, "bytes": true, "duration": true, "any": true, "never": true,
+	"unknown": true, "closure": true, "decimal": true,
+}
+
+// outputWords are other languages' statements, and Harn functions called
+// without parentheses, that print or stop: what to write instead.
+var outputWords = map[string]string{
+	"print": "print(…)", "println": "println(…)", "echo": "println(…)", "puts": "println(…)",
+	"printf": "println(format(…))", "exit": "exit(…)", "sleep": "sleep(…)", "assert": "assert(…)",
 }
 
 // hint explains err, a parse error in src, in terms a reader can act on.
@@ -59,6 +77,9 @@ func hint(err *diag.Error, path string, src []byte) {
 		return
 	}
 	if err.Help = numberSuffix(sig, at); err.Help != "" {
+		return
+	}
+	if err.Help = bareCall(sig, at); err.Help != "" {
 		return
 	}
 	if word, kw := misspeltKeyword(sig, at); kw != "" {
@@ -229,12 +250,27 @@ func misspeltKeyword(toks []lexer.Token, at int) (word, kw string) {
 			return toks[at-1].Value, kw
 		}
 	}
-	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 {
+	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 && !builtinTypeNames[t.Value] {
 		if kw := keywordFor(t.Value); kw != "" {
 			return t.Value, kw
 		}
 	}
 	return "", ""
+}
+
+// bareCall explains toks[at], the token where the parse failed, when the
+// statement starts with a word that prints or stops in another language,
+// or a Harn function, followed by its argument without parentheses
+// (`print "x"`, `exit 1`).
+func bareCall(toks []lexer.Token, at int) string {
+	if at < 1 || toks[at-1].Type != tIdent || !startsStatement(toks, at-1) || isPunct(&toks[at], "(") {
+		return ""
+	}
+	call, ok := outputWords[toks[at-1].Value]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("a call needs parentheses: `%s`", call)
 }
 
 func startsStatement(toks []lexer.Token, i int) bool {
@@ -266,11 +302,89 @@ func keywordFor(word string) string {
 	for w := range keywordLookalikes {
 		candidates = append(candidates, w)
 	}
-	s := diag.Suggest(word, candidates)
+	s := closestTypo(word, candidates)
 	if kw, ok := keywordLookalikes[s]; ok {
 		return kw
 	}
 	return s
+}
+
+// closestTypo is the candidate word is most likely a slip of the keyboard
+// for, or "": one that starts with the same letter and is one edit away
+// (two for words longer than four letters), a swap of two neighbouring
+// letters counting as one edit (`retrun`, `esle`). The looser rule of
+// variable-name suggestions (docs/spec/language.md §3.2) would offer
+// unrelated keywords for other languages' words (`loop` is not `tool`,
+// `go` is not `to`). Ties go to the smaller distance, then to a word the
+// typed letters all appear in (a letter left out), then the closer
+// length, then the byte-wise smaller word.
+func closestTypo(word string, candidates []string) string {
+	limit := 1
+	if len(word) > 4 {
+		limit = 2
+	}
+	best, bestDist, bestLenDiff, bestDropped := "", 0, 0, false
+	for _, c := range candidates {
+		if c == word || c == "" || c[0] != word[0] {
+			continue
+		}
+		lenDiff := len(c) - len(word)
+		if lenDiff < 0 {
+			lenDiff = -lenDiff
+		}
+		if lenDiff > limit {
+			continue
+		}
+		d := swapDistance(word, c)
+		if d > limit {
+			continue
+		}
+		dropped := subsequence(word, c)
+		if best == "" || d < bestDist || d == bestDist && (dropped && !bestDropped ||
+			dropped == bestDropped && (lenDiff < bestLenDiff || lenDiff == bestLenDiff && c < best)) {
+			best, bestDist, bestLenDiff, bestDropped = c, d, lenDiff, dropped
+		}
+	}
+	return best
+}
+
+// subsequence reports whether the bytes of word appear in c in order, as
+// when a letter of c was left out (`retrn` in `return`, not in `retry`).
+func subsequence(word, c string) bool {
+	i := 0
+	for j := 0; j < len(c) && i < len(word); j++ {
+		if c[j] == word[i] {
+			i++
+		}
+	}
+	return i == len(word)
+}
+
+// swapDistance is the edit distance over bytes in which inserting,
+// deleting or replacing a byte, or swapping two adjacent bytes, costs
+// one (optimal string alignment).
+func swapDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // capitalized reports whether word starts with an upper-case letter, as

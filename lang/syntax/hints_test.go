@@ -51,6 +51,21 @@ func TestParseErrorHints(t *testing.T) {
 		{"fn f() {\n  Cat x\n}\n", "expected statement separator (`;` or newline), found `x`", ""},
 		{"fn f(x) {\n  Return x\n}\n", "expected statement separator (`;` or newline), found `x`", "`Return` is not a keyword; did you mean `return`?"},
 		{"Function f(x) {\n}\n", "expected top-level item separator (`;` or newline), found `f`", "`Function` is not a keyword; did you mean `fn`?"},
+		// a keyword is offered for a slip of the keyboard, not for any word a
+		// few letters away: `loop` is not `tool`, `go` not `to`, `int` not `in`
+		{"fn f() {\n  retrn 1\n}\n", "expected statement separator (`;` or newline), found `1`", "`retrn` is not a keyword; did you mean `return`?"},
+		{"whlie x {\n}\n", "expected top-level item separator (`;` or newline), found `x`", "`whlie` is not a keyword; did you mean `while`?"},
+		{"loop {\n}\n", "expected top-level item separator (`;` or newline), found {", "`loop` is not a keyword; did you mean `while true`?"},
+		{"go f()\n", "expected top-level item separator (`;` or newline), found `f`", ""},
+		{"until x {\n}\n", "expected top-level item separator (`;` or newline), found `x`", ""},
+		{"new Foo()\n", "expected top-level item separator (`;` or newline), found `Foo`", ""},
+		{"var x int = 1\n", "expected =, found `int`", ""},
+		{"export fn f() {\n}\n", "expected top-level item separator (`;` or newline), found fn", "`export` is not a keyword; did you mean `pub`?"},
+		{"raise \"x\"\n", "expected top-level item separator (`;` or newline), found string \"x\"", "`raise` is not a keyword; did you mean `throw`?"},
+		// a function, or another language's print statement, without parentheses
+		{"exit 1\n", "expected top-level item separator (`;` or newline), found `1`", "a call needs parentheses: `exit(…)`"},
+		{"print \"hi\"\n", "expected top-level item separator (`;` or newline), found string \"hi\"", "a call needs parentheses: `print(…)`"},
+		{"echo x\n", "expected top-level item separator (`;` or newline), found `x`", "a call needs parentheses: `println(…)`"},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
