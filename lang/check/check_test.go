@@ -209,6 +209,17 @@ func TestMainSignature(t *testing.T) {
 	}
 }
 
+func TestHarnessCapabilitySuggestion(t *testing.T) {
+	d := checkSrc(t, "fn main(harness: Harness) {\n  harness.stdo.println(\"x\")\n}")
+	if len(d) != 1 || d[0].Help != "did you mean `stdio`?" {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "println(harness.qqqqq)")
+	if len(d) != 1 || d[0].Help != "" {
+		t.Fatalf("diagnostics %v: no capability is close to qqqqq", d)
+	}
+}
+
 func TestHarness(t *testing.T) {
 	runCases(t, []checkCase{
 		{"unknown capability", "fn main(harness: Harness) {\n  harness.banana.println(\"x\")\n}",
@@ -217,6 +228,8 @@ func TestHarness(t *testing.T) {
 			[]string{"error: `Harness` has no capability `nope`"}},
 		{"sub-handle property", "fn load(fs: HarnessFs) {\n  return fs.net\n}\nprintln(load(harness.fs))",
 			[]string{"error: cannot access property `net` on HarnessFs"}},
+		{"capability suggestion", "fn main(harness: Harness) {\n  harness.stdo.println(\"x\")\n}",
+			[]string{"error: `Harness` has no capability `stdo`"}},
 		{"capabilities and methods", "let io = harness.stdio\nio.println(\"a\")\nharness.tools.mcp_tools({})\nprintln(harness.unsettled_state())", nil},
 	})
 }

@@ -509,7 +509,11 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 			if h, ok := types.Capability(name); ok {
 				return h
 			}
-			c.errorf(pos, "`Harness` has no capability `%s`", name)
+			help := ""
+			if s := diag.Suggest(name, types.Capabilities); s != "" {
+				help = "did you mean `" + s + "`?"
+			}
+			c.report(sevError, pos, "", help, "`Harness` has no capability `"+name+"`")
 			return types.Any
 		}
 		if c.capabilityMethod(r.Name, name) {
