@@ -93,14 +93,19 @@ var foreignOperators = map[string]string{"and": "&&", "or": "||"}
 
 // foreignOperator explains toks[at], the token where the parse failed,
 // when it is part of another language's operator or form: `and`, `===`,
-// `x++`, `1..5`, `x => y`, and, where a list or call should have closed
-// (closing), `f(x: 1)` and `[x for x in xs]`.
+// `x++`, `1..5`, `x => y`, a closure without braces (`x -> x * 2`,
+// `(a, b) -> a + b`, `lambda x: x`), and, where a list or call should
+// have closed (closing), `f(x: 1)` and `[x for x in xs]`.
 func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 	t := &toks[at]
 	glued := func(i int) bool { // toks[i] is punctuation that touches toks[i+1]
 		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct && touches(&toks[i], &toks[i+1])
 	}
 	switch {
+	case isPunct(t, "->") || closing && isPunct(t, ",") && arrowParams(toks, at) ||
+		at >= 2 && is(&toks[at-2], tIdent, "lambda") && toks[at-1].Type == tIdent:
+		// `x -> x * 2`, `(a, b) -> a + b`, `lambda x: x`: a closure without braces
+		return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
 	case is(t, tIdent, "not"):
 		return "`not` is an operator only in `not in`; did you mean `!`?"
 	case closing && isKw(t, "for"):
@@ -124,6 +129,23 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
 	}
 	return ""
+}
+
+// arrowParams reports whether toks[at], a comma, continues another
+// language's closure parameter list: `(a, b) -> …` or `(a, b) => …`.
+func arrowParams(toks []lexer.Token, at int) bool {
+	if at < 2 || toks[at-1].Type != tIdent || !isPunct(&toks[at-2], "(") {
+		return false
+	}
+	i := at
+	for i+1 < len(toks) && isPunct(&toks[i], ",") && toks[i+1].Type == tIdent {
+		i += 2
+	}
+	if i+1 >= len(toks) || !isPunct(&toks[i], ")") {
+		return false
+	}
+	next := &toks[i+1]
+	return isPunct(next, "->") || isPunct(next, "=") && i+2 < len(toks) && isPunct(&toks[i+2], ">") && touches(next, &toks[i+2])
 }
 
 // foreignForm explains toks[at], the token where the parse failed, given

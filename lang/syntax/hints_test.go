@@ -62,6 +62,13 @@ func TestParseErrorHints(t *testing.T) {
 		{"var x int = 1\n", "expected =, found `int`", ""},
 		{"export fn f() {\n}\n", "expected top-level item separator (`;` or newline), found fn", "`export` is not a keyword; did you mean `pub`?"},
 		{"raise \"x\"\n", "expected top-level item separator (`;` or newline), found string \"x\"", "`raise` is not a keyword; did you mean `throw`?"},
+		// closures written without braces
+		{"println([1].map(x -> x * 2))\n", "expected ), found ->", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"const f = (x) -> x + 1\n", "expected top-level item separator (`;` or newline), found ->", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([3, 1].sort((a, b) -> a - b))\n", "expected ), found ,", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([1].map((a, b) => a))\n", "expected ), found ,", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([1].map(lambda x: x))\n", "expected ), found :", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println((a, b))\n", "expected ), found ,", ""},
 		// a function, or another language's print statement, without parentheses
 		{"exit 1\n", "expected top-level item separator (`;` or newline), found `1`", "a call needs parentheses: `exit(…)`"},
 		{"print \"hi\"\n", "expected top-level item separator (`;` or newline), found string \"hi\"", "a call needs parentheses: `print(…)`"},
