@@ -209,6 +209,17 @@ func TestMainSignature(t *testing.T) {
 	}
 }
 
+func TestAddStringHelp(t *testing.T) {
+	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
+	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "let b = true + 1\nprintln(b)")
+	if len(d) != 1 || d[0].Help != "" {
+		t.Fatalf("diagnostics %v: no string, no help", d)
+	}
+}
+
 func TestHarnessCapabilitySuggestion(t *testing.T) {
 	d := checkSrc(t, "fn main(harness: Harness) {\n  harness.stdo.println(\"x\")\n}")
 	if len(d) != 1 || d[0].Help != "did you mean `stdio`?" {
