@@ -209,6 +209,19 @@ func TestMainSignature(t *testing.T) {
 	}
 }
 
+func TestPairLoopOverRecords(t *testing.T) {
+	runCases(t, []checkCase{
+		{"dict", "for (k, v) in {a: 1} {\n  println(k)\n}",
+			[]string{"warning: `for (k, v)` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"dict parameter", "fn f(d: dict) {\n  for (k, v) in d {\n    println(v)\n  }\n}\nf({})",
+			[]string{"warning: `for (k, v)` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"list enumerate", "for (i, x) in [\"a\"].enumerate() {\n  println(i)\n}",
+			[]string{"warning: `for (i, x)` over a list's `.enumerate()` binds nil: it yields `{index, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"pairs", "for (k, v) in {a: 1}.iter() {\n  println(k)\n}\nfor (i, x) in [\"a\"].iter().enumerate() {\n  println(i)\n}\nfor (a, b) in [pair(1, 2)] {\n  println(a)\n}", nil},
+		{"records", "for {key, value} in {a: 1} {\n  println(key)\n}\nfor {index, value} in [\"a\"].enumerate() {\n  println(index)\n}", nil},
+	})
+}
+
 func TestAddStringHelp(t *testing.T) {
 	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
 	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {

@@ -723,6 +723,7 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 			}
 		}
 	case *syntax.PairPattern:
+		c.pairOverRecords(p, s.Iter, it)
 		c.pairLoop(p, s.Iter)
 	default:
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
@@ -756,6 +757,43 @@ func (c *checker) pairLoop(p *syntax.PairPattern, iter syntax.Expr) {
 			c.declare(c.binding(p, it.name), &variable{t: it.t, annotated: declared && nilable(it.t)})
 		}
 	}
+}
+
+// pairOverRecords warns about `for (a, b) in …` over records instead of
+// pairs: the pair form reads each element's `.first` and `.second`
+// (docs/spec/language.md §4.3), which the `{key, value}` dicts a dict
+// yields (§7.2) and the `{index, value}` dicts of a list's `.enumerate()`
+// (docs/spec/builtins.md §3.6) do not have, so both names are nil on every
+// iteration. Only those two certain cases are reported.
+func (c *checker) pairOverRecords(p *syntax.PairPattern, iter syntax.Expr, t types.Type) {
+	switch types.Underlying(t).(type) {
+	case *types.Dict, *types.Shape:
+		c.report(diag.SevWarning, p.At, "", "unpack the entries with `for {key, value} in …`, or iterate pairs with `for ("+p.First+", "+p.Second+") in ….iter()`",
+			"`for ("+p.First+", "+p.Second+")` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`")
+		return
+	}
+	mc, ok := iter.(*syntax.MethodCall)
+	if !ok || mc.Name != "enumerate" || len(mc.Args) != 0 {
+		return
+	}
+	// a list's enumerate yields records; an iterator's yields pairs
+	if listValue(mc.X, c.quietType(mc.X)) {
+		c.report(diag.SevWarning, p.At, "", "unpack them with `for {index, value} in ….enumerate()`, or iterate pairs with `for ("+p.First+", "+p.Second+") in ….iter().enumerate()`",
+			"`for ("+p.First+", "+p.Second+")` over a list's `.enumerate()` binds nil: it yields `{index, value}` dicts, and the pair form reads `.first` and `.second`")
+	}
+}
+
+// listValue reports whether x, of static type t (nil when unknown), is
+// certainly a list: a list literal, or of a list or tuple type.
+func listValue(x syntax.Expr, t types.Type) bool {
+	if _, ok := x.(*syntax.ListLit); ok {
+		return true
+	}
+	switch types.Underlying(t).(type) {
+	case *types.List, *types.Tuple:
+		return true
+	}
+	return false
 }
 
 // declaredElems reports a loop over a collection whose element type the
