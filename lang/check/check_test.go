@@ -222,6 +222,15 @@ func TestPairLoopOverRecords(t *testing.T) {
 	})
 }
 
+func TestEmptyLoop(t *testing.T) {
+	runCases(t, []checkCase{
+		{"string", "const w = \"hey\"\nfor c in w {\n  println(c)\n}", []string{"warning: a `for` loop over a string runs zero times"}},
+		{"int", "for i in 5 {\n  println(i)\n}", []string{"warning: a `for` loop over an int runs zero times"}},
+		{"bool", "for b in true {\n  println(b)\n}", []string{"warning: a `for` loop over a bool runs zero times"}},
+		{"iterables", "for c in \"hey\".chars() {\n  println(c)\n}\nfor i in range(3) {\n  println(i)\n}\nfor i in 1 to 3 {\n  println(i)\n}\nfn f(v) {\n  for x in v {\n    println(x)\n  }\n}\nf(1)", nil},
+	})
+}
+
 func TestAddStringHelp(t *testing.T) {
 	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
 	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {

@@ -710,6 +710,7 @@ func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.
 
 func (c *checker) forStmt(s *syntax.ForStmt) {
 	it := c.expr(s.Iter)
+	c.emptyLoop(s, it)
 	elem := elemType(it)
 	c.fn.pushScope()
 	switch p := s.Pattern.(type) {
@@ -756,6 +757,32 @@ func (c *checker) pairLoop(p *syntax.PairPattern, iter syntax.Expr) {
 		if it.name != "_" {
 			c.declare(c.binding(p, it.name), &variable{t: it.t, annotated: declared && nilable(it.t)})
 		}
+	}
+}
+
+// emptyLoop warns about a for loop over a value it never iterates: a
+// string, a number or a bool runs the body zero times, without error
+// (docs/spec/language.md §7.2).
+func (c *checker) emptyLoop(s *syntax.ForStmt, it types.Type) {
+	kind := ""
+	switch t := types.Underlying(it).(type) {
+	case *types.Basic:
+		switch t {
+		case types.String, types.Int, types.Float, types.Bool:
+			kind = t.String()
+		}
+	case *types.Literal:
+		kind = t.Base().String()
+	}
+	switch kind {
+	case "string":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "iterate its characters with `.chars()`",
+			"a `for` loop over a string runs zero times")
+	case "int":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "count with `range(n)` or `1 to n`",
+			"a `for` loop over an int runs zero times")
+	case "float", "bool":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "", "a `for` loop over a "+kind+" runs zero times")
 	}
 }
 
