@@ -231,6 +231,23 @@ func TestEmptyLoop(t *testing.T) {
 	})
 }
 
+func TestMissingListStringProperty(t *testing.T) {
+	runCases(t, []checkCase{
+		{"string length", "const s = \"abc\"\nprintln(s.length)", []string{"warning: `length` is not a property of string; it reads nil"}},
+		{"list size", "let xs = [1]\nprintln(xs.size)", []string{"warning: `size` is not a property of list; it reads nil"}},
+		{"typed string", "fn f(s: string) {\n  return s.lenght\n}\nprintln(f(\"a\"))", []string{"warning: `lenght` is not a property of string; it reads nil"}},
+		{"properties", "const s = \"abc\"\nlet xs = [1]\nprintln([s.count, s.empty, xs.count, xs.empty, xs.first, xs.last])\nconst d = {length: 2}\nprintln(d.length)", nil},
+	})
+	d := checkSrc(t, "let xs = [1]\nprintln(xs.frist)")
+	if len(d) != 1 || d[0].Help != "did you mean `first`?" {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "const s = \"abc\"\nprintln(s.length)")
+	if len(d) != 1 || d[0].Help != "the length is `len(…)` or the `count` property" {
+		t.Fatalf("diagnostics %v", d)
+	}
+}
+
 func TestAddStringHelp(t *testing.T) {
 	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
 	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {
