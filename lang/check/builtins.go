@@ -447,6 +447,9 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		}
 		return
 	}
+	if sh, ok := types.Underlying(recv).(*types.Shape); ok {
+		c.hiddenCallable(e, sh)
+	}
 	kind := methodKind(recv)
 	if kind == "" {
 		return
@@ -464,6 +467,26 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
 	}
 	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help, sevWarning)
+}
+
+// hiddenCallable warns about `d.name(…)` where the record d holds a
+// callable under name and name is also a built-in dict method: the
+// method wins, and the stored callable is not called
+// (docs/spec/builtins.md §2 rule 4), as with `{get: { -> 4 }}.get()`.
+func (c *checker) hiddenCallable(e *syntax.MethodCall, sh *types.Shape) {
+	f, ok := sh.Field(e.Name)
+	if !ok {
+		return
+	}
+	if _, isFn := types.Underlying(f.Type).(*types.Func); !isFn {
+		return
+	}
+	if _, isDictMethod := c.lib.MethodSig("dict", e.Name); !isDictMethod {
+		return
+	}
+	recv := pathText(e.X, "d")
+	c.report(sevWarning, e.At, "", "call the stored value itself: `("+recv+"."+e.Name+")(…)`",
+		"`"+e.Name+"` is a dict method: `."+e.Name+"(…)` calls it, not the callable stored under the key `"+e.Name+"`")
 }
 
 // boundMethod checks a method called on a value of a generic type: the

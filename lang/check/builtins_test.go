@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 )
@@ -56,6 +57,8 @@ var testLib = testLibrary{
 	"HarnessFs.mkdtemp":   "fs.mkdtemp(prefix?: string) -> string",
 	"HarnessFs.stat":      "fs.stat(path: string) -> dict / fs.stat(path: string, opts) -> string",
 	"uuid":                "uuid() -> string",
+	"dict.get":            "get(key, default?)",
+	"dict.keys":           "keys() -> list",
 	"harness":             "",
 }
 
@@ -89,6 +92,34 @@ func runLibCases(t *testing.T, cases []checkCase) {
 				}
 			}
 		})
+	}
+}
+
+// checkLibSrc checks src with the test library.
+func checkLibSrc(t *testing.T, src string) diag.List {
+	t.Helper()
+	f, err := syntax.Parse("test.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := universe{}
+	for n := range testLib {
+		if !strings.Contains(n, ".") {
+			u[n] = true
+		}
+	}
+	return File(f, resolve.File(f, resolve.Options{Universe: u}), Options{Library: testLib})
+}
+
+func TestCallableHiddenByDictMethod(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"get", "const g = {get: { -> 4 }}\nprintln(g.get())", []string{"warning: `get` is a dict method: `.get(…)` calls it, not the callable stored under the key `get`"}},
+		{"typed alias", "type Getter = {keys: fn() -> list}\nfn f(g: Getter) {\n  return g.keys()\n}\nprintln(f({keys: { -> [] }}))", []string{"warning: `keys` is a dict method: `.keys(…)` calls it, not the callable stored under the key `keys`"}},
+		{"other names and values", "const g = {run: { -> 4 }, get: 5}\nprintln(g.run())\nprintln(g.get(\"get\"))\nprintln((g.run)())", nil},
+	})
+	d := checkLibSrc(t, "const g = {get: { -> 4 }}\nprintln(g.get())")
+	if len(d) != 1 || d[0].Help != "call the stored value itself: `(g.get)(…)`" {
+		t.Fatalf("diagnostics %v", d)
 	}
 }
 
