@@ -248,6 +248,16 @@ func TestMissingListStringProperty(t *testing.T) {
 	}
 }
 
+func TestDiscardedCopy(t *testing.T) {
+	runCases(t, []checkCase{
+		{"list push", "let xs = [1]\nxs.push(2)\nprintln(xs)", []string{"warning: the result of `.push(…)` is discarded: it returns a new list and leaves `xs` unchanged"}},
+		{"dict merge", "let d = {a: 1}\nd.merge({b: 2})\nprintln(d)", []string{"warning: the result of `.merge(…)` is discarded: it returns a new dict and leaves `d` unchanged"}},
+		{"string trim", "fn f(s: string) {\n  s.trim()\n  return s\n}\nprintln(f(\" a \"))", []string{"warning: the result of `.trim(…)` is discarded: it returns a new string and leaves `s` unchanged"}},
+		{"used or last", "let xs = [1]\nxs = xs.push(2)\nconst f = { x -> xs.appending(x) }\nprintln(f(3))\nfn g() {\n  return xs.sorted()\n}\nprintln(g())\nxs.sorted()", nil},
+		{"side effects and stored callables", "let xs = [1]\nxs.map({ x -> println(x) })\nconst ops = {merge: { -> 1 }}\nops.merge()\nprintln(xs)", nil},
+	})
+}
+
 func TestAddStringHelp(t *testing.T) {
 	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
 	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {

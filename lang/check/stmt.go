@@ -22,12 +22,15 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 	// statements never run (docs/spec/language.md §5.3), so nothing
 	// there is unreachable.
 	ignored := topLevel && c.info.Pipeline
-	for _, s := range list {
+	for i, s := range list {
 		if exited {
 			c.warnf(s.Position(), "unreachable code")
 			exited = false // one warning per run of dead statements
 		}
 		last = c.stmt(s, topLevel)
+		if es, ok := s.(*syntax.ExprStmt); ok && i < len(list)-1 {
+			c.discardedCopy(es)
+		}
 		switch s.(type) {
 		case *syntax.BreakStmt, *syntax.ContinueStmt:
 			exited = !ignored
@@ -39,6 +42,58 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 		}
 	}
 	return last
+}
+
+// copyMethods are the methods that return an updated copy of their
+// receiver and change nothing else, by receiver kind (docs/spec/builtins.md
+// §3.5, §3.6, §3.8, §3.9; docs/spec/newer.md §2.10).
+var copyMethods = map[string]map[string]bool{
+	"list": {"push": true, "pop": true, "appending": true, "dropping_last": true, "sort": true, "sorted": true,
+		"sort_by": true, "sorted_by": true, "reverse": true, "reversed": true, "unique": true, "compact": true},
+	"dict":   {"merge": true, "merging": true, "remove": true, "removing": true, "rekey": true, "rekeyed": true},
+	"set":    {"add": true, "adding": true, "remove": true, "removing": true},
+	"string": {"trim": true, "trim_start": true, "trim_end": true, "upper": true, "lower": true, "uppercase": true, "lowercase": true, "replace": true},
+}
+
+// discardedCopy warns about a statement that calls such a method on a
+// variable and drops the result (`xs.push(4)`): values are immutable, so
+// the statement changes nothing (docs/spec/language.md §3.1).
+func (c *checker) discardedCopy(s *syntax.ExprStmt) {
+	mc, ok := s.X.(*syntax.MethodCall)
+	if !ok || mc.Optional {
+		return
+	}
+	kind := ""
+	switch t := types.Underlying(c.quietType(mc.X)).(type) {
+	case *types.List, *types.Tuple:
+		kind = "list"
+	case *types.Dict, *types.Shape:
+		kind = "dict"
+	case *types.Set:
+		kind = "set"
+	case *types.Basic:
+		if t == types.String {
+			kind = "string"
+		}
+	case *types.Literal:
+		if t.Base() == types.String {
+			kind = "string"
+		}
+	}
+	if !copyMethods[kind][mc.Name] {
+		return
+	}
+	recv := pathText(mc.X, "")
+	if recv == "" {
+		return
+	}
+	if sh, ok := types.Underlying(c.quietType(mc.X)).(*types.Shape); ok {
+		if _, stored := sh.Field(mc.Name); stored {
+			return // a callable stored under the name (see hiddenCallable)
+		}
+	}
+	c.report(diag.SevWarning, mc.At, "", "assign the result: `"+recv+" = "+recv+"."+mc.Name+"(…)`",
+		"the result of `."+mc.Name+"(…)` is discarded: it returns a new "+kind+" and leaves `"+recv+"` unchanged")
 }
 
 // block checks a block in a new scope and returns its value type.
