@@ -450,6 +450,10 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 	if sh, ok := types.Underlying(recv).(*types.Shape); ok {
 		c.hiddenCallable(e, sh)
 	}
+	if _, ok := types.Underlying(recv).(*types.Result); ok {
+		c.resultMethod(e)
+		return
+	}
 	kind := methodKind(recv)
 	if kind == "" {
 		return
@@ -467,6 +471,22 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
 	}
 	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help, sevWarning)
+}
+
+// resultHelpers are the free functions that take a Result
+// (docs/spec/builtins.md §3.3).
+var resultHelpers = []string{"is_ok", "is_err", "unwrap", "unwrap_or", "unwrap_err"}
+
+// resultMethod warns about a method called on a Result: an enum variant
+// has no methods, so the call fails at run time (docs/spec/newer.md
+// §2.11); the Result helpers are free functions. A warning, not an error:
+// the program may never reach the call.
+func (c *checker) resultMethod(e *syntax.MethodCall) {
+	help := "the Result helpers are free functions: `is_ok(r)`, `unwrap(r)`, `unwrap_or(r, d)`"
+	if slices.Contains(resultHelpers, e.Name) {
+		help = "call the free function: `" + e.Name + "(" + pathText(e.X, "r") + ")`"
+	}
+	c.report(sevWarning, e.At, "", help, "value of type enum has no method `"+e.Name+"`")
 }
 
 // hiddenCallable warns about `d.name(…)` where the record d holds a

@@ -123,6 +123,18 @@ func TestCallableHiddenByDictMethod(t *testing.T) {
 	}
 }
 
+func TestResultMethod(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"unwrap", "const r = Result.Ok(1)\nprintln(r.unwrap())", []string{"warning: value of type enum has no method `unwrap`"}},
+		{"typed parameter", "fn f(r: Result<int, string>) {\n  return r.map({ x -> x })\n}\nprintln(f(Result.Ok(1)))", []string{"warning: value of type enum has no method `map`"}},
+		{"free functions", "const r = Result.Ok(1)\nprintln([r.variant, r.fields])", nil},
+	})
+	d := checkLibSrc(t, "const r = Result.Ok(1)\nprintln(r.unwrap())")
+	if len(d) != 1 || d[0].Help != "call the free function: `unwrap(r)`" {
+		t.Fatalf("diagnostics %v", d)
+	}
+}
+
 func TestBuiltinCalls(t *testing.T) {
 	runLibCases(t, []checkCase{
 		{"too many", "println(round(2.5, 2))",
