@@ -800,6 +800,9 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 		} else {
 			e.Msg = fmt.Sprintf("imported symbol `%s` does not exist in `%s`", id.Name, d.Path)
 			e.Help = fmt.Sprintf("update the import to a symbol exported by `%s`", d.Path)
+			if s := diag.Suggest(id.Name, t.Exports()); s != "" {
+				e.Help = fmt.Sprintf("did you mean `%s`?", s)
+			}
 			// `./lib` is lib.harn, but `std/math` is just std/math
 			note := fmt.Sprintf("`%s` is %s, which exports %s", d.Path, t.Name, describeExports(t))
 			if d.Path == t.Name {

@@ -367,6 +367,28 @@ func TestMissingSymbolNote(t *testing.T) {
 	}
 }
 
+// TestMissingSymbolSuggestion: a selective import of a misspelt name is
+// offered the closest export.
+func TestMissingSymbolSuggestion(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.harn": "import { quarterr } from \"std/calendar\"\nimport { gone } from \"./lib\"\n",
+		"lib.harn":  "pub fn here() { return 1 }\n",
+	})
+	diags, err := NewSession(Options{}).CheckFile(filepath.Join(dir, "main.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) != 2 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	if diags[0].Help != "did you mean `quarter`?" {
+		t.Errorf("help = %q, want the close export", diags[0].Help)
+	}
+	if diags[1].Help != "update the import to a symbol exported by `./lib`" {
+		t.Errorf("help = %q, want the generic help when no export is close", diags[1].Help)
+	}
+}
+
 // TestPubImportNamespaceReexported: `pub import * as ns` re-exports the
 // namespace it binds (docs/spec/language.md §11.1), not the members.
 func TestPubImportNamespaceReexported(t *testing.T) {

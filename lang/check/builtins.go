@@ -447,6 +447,13 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		}
 		return
 	}
+	if sh, ok := types.Underlying(recv).(*types.Shape); ok {
+		c.hiddenCallable(e, sh)
+	}
+	if _, ok := types.Underlying(recv).(*types.Result); ok {
+		c.resultMethod(e)
+		return
+	}
 	kind := methodKind(recv)
 	if kind == "" {
 		return
@@ -464,6 +471,42 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		help = "`." + e.Name + "()` takes no comparator; sort by a key with `." + e.Name + "_by(f)`"
 	}
 	c.libraryArgs(kind+"."+e.Name, sig, e.At, e.Args, args, help, sevWarning)
+}
+
+// resultHelpers are the free functions that take a Result
+// (docs/spec/builtins.md §3.3).
+var resultHelpers = []string{"is_ok", "is_err", "unwrap", "unwrap_or", "unwrap_err"}
+
+// resultMethod warns about a method called on a Result: an enum variant
+// has no methods, so the call fails at run time (docs/spec/newer.md
+// §2.11); the Result helpers are free functions. A warning, not an error:
+// the program may never reach the call.
+func (c *checker) resultMethod(e *syntax.MethodCall) {
+	help := "the Result helpers are free functions: `is_ok(r)`, `unwrap(r)`, `unwrap_or(r, d)`"
+	if slices.Contains(resultHelpers, e.Name) {
+		help = "call the free function: `" + e.Name + "(" + pathText(e.X, "r") + ")`"
+	}
+	c.report(sevWarning, e.At, "", help, "value of type enum has no method `"+e.Name+"`")
+}
+
+// hiddenCallable warns about `d.name(…)` where the record d holds a
+// callable under name and name is also a built-in dict method: the
+// method wins, and the stored callable is not called
+// (docs/spec/builtins.md §2 rule 4), as with `{get: { -> 4 }}.get()`.
+func (c *checker) hiddenCallable(e *syntax.MethodCall, sh *types.Shape) {
+	f, ok := sh.Field(e.Name)
+	if !ok {
+		return
+	}
+	if _, isFn := types.Underlying(f.Type).(*types.Func); !isFn {
+		return
+	}
+	if _, isDictMethod := c.lib.MethodSig("dict", e.Name); !isDictMethod {
+		return
+	}
+	recv := pathText(e.X, "d")
+	c.report(sevWarning, e.At, "", "call the stored value itself: `("+recv+"."+e.Name+")(…)`",
+		"`"+e.Name+"` is a dict method: `."+e.Name+"(…)` calls it, not the callable stored under the key `"+e.Name+"`")
 }
 
 // boundMethod checks a method called on a value of a generic type: the

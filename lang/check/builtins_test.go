@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 )
@@ -60,6 +61,8 @@ var testLib = testLibrary{
 	"abs":                 "abs(n: int | float) -> int | float | nil",
 	"keys":                "keys(d) -> list<string>",
 	"json_parse":          "json_parse(text) -> any",
+	"dict.get":            "get(key, default?)",
+	"dict.keys":           "keys() -> list",
 	"harness":             "",
 }
 
@@ -93,6 +96,46 @@ func runLibCases(t *testing.T, cases []checkCase) {
 				}
 			}
 		})
+	}
+}
+
+// checkLibSrc checks src with the test library.
+func checkLibSrc(t *testing.T, src string) diag.List {
+	t.Helper()
+	f, err := syntax.Parse("test.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := universe{}
+	for n := range testLib {
+		if !strings.Contains(n, ".") {
+			u[n] = true
+		}
+	}
+	return File(f, resolve.File(f, resolve.Options{Universe: u}), Options{Library: testLib})
+}
+
+func TestCallableHiddenByDictMethod(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"get", "const g = {get: { -> 4 }}\nprintln(g.get())", []string{"warning: `get` is a dict method: `.get(…)` calls it, not the callable stored under the key `get`"}},
+		{"typed alias", "type Getter = {keys: fn() -> list}\nfn f(g: Getter) {\n  return g.keys()\n}\nprintln(f({keys: { -> [] }}))", []string{"warning: `keys` is a dict method: `.keys(…)` calls it, not the callable stored under the key `keys`"}},
+		{"other names and values", "const g = {run: { -> 4 }, get: 5}\nprintln(g.run())\nprintln(g.get(\"get\"))\nprintln((g.run)())", nil},
+	})
+	d := checkLibSrc(t, "const g = {get: { -> 4 }}\nprintln(g.get())")
+	if len(d) != 1 || d[0].Help != "call the stored value itself: `(g.get)(…)`" {
+		t.Fatalf("diagnostics %v", d)
+	}
+}
+
+func TestResultMethod(t *testing.T) {
+	runLibCases(t, []checkCase{
+		{"unwrap", "const r = Result.Ok(1)\nprintln(r.unwrap())", []string{"warning: value of type enum has no method `unwrap`"}},
+		{"typed parameter", "fn f(r: Result<int, string>) {\n  return r.map({ x -> x })\n}\nprintln(f(Result.Ok(1)))", []string{"warning: value of type enum has no method `map`"}},
+		{"free functions", "const r = Result.Ok(1)\nprintln([r.variant, r.fields])", nil},
+	})
+	d := checkLibSrc(t, "const r = Result.Ok(1)\nprintln(r.unwrap())")
+	if len(d) != 1 || d[0].Help != "call the free function: `unwrap(r)`" {
+		t.Fatalf("diagnostics %v", d)
 	}
 }
 

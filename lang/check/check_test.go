@@ -209,6 +209,77 @@ func TestMainSignature(t *testing.T) {
 	}
 }
 
+func TestPairLoopOverRecords(t *testing.T) {
+	runCases(t, []checkCase{
+		{"dict", "for (k, v) in {a: 1} {\n  println(k)\n}",
+			[]string{"warning: `for (k, v)` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"dict parameter", "fn f(d: dict) {\n  for (k, v) in d {\n    println(v)\n  }\n}\nf({})",
+			[]string{"warning: `for (k, v)` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"list enumerate", "for (i, x) in [\"a\"].enumerate() {\n  println(i)\n}",
+			[]string{"warning: `for (i, x)` over a list's `.enumerate()` binds nil: it yields `{index, value}` dicts, and the pair form reads `.first` and `.second`"}},
+		{"pairs", "for (k, v) in {a: 1}.iter() {\n  println(k)\n}\nfor (i, x) in [\"a\"].iter().enumerate() {\n  println(i)\n}\nfor (a, b) in [pair(1, 2)] {\n  println(a)\n}", nil},
+		{"records", "for {key, value} in {a: 1} {\n  println(key)\n}\nfor {index, value} in [\"a\"].enumerate() {\n  println(index)\n}", nil},
+	})
+}
+
+func TestEmptyLoop(t *testing.T) {
+	runCases(t, []checkCase{
+		{"string", "const w = \"hey\"\nfor c in w {\n  println(c)\n}", []string{"warning: a `for` loop over a string runs zero times"}},
+		{"int", "for i in 5 {\n  println(i)\n}", []string{"warning: a `for` loop over an int runs zero times"}},
+		{"bool", "for b in true {\n  println(b)\n}", []string{"warning: a `for` loop over a bool runs zero times"}},
+		{"iterables", "for c in \"hey\".chars() {\n  println(c)\n}\nfor i in range(3) {\n  println(i)\n}\nfor i in 1 to 3 {\n  println(i)\n}\nfn f(v) {\n  for x in v {\n    println(x)\n  }\n}\nf(1)", nil},
+	})
+}
+
+func TestMissingListStringProperty(t *testing.T) {
+	runCases(t, []checkCase{
+		{"string length", "const s = \"abc\"\nprintln(s.length)", []string{"warning: `length` is not a property of string; it reads nil"}},
+		{"list size", "let xs = [1]\nprintln(xs.size)", []string{"warning: `size` is not a property of list; it reads nil"}},
+		{"typed string", "fn f(s: string) {\n  return s.lenght\n}\nprintln(f(\"a\"))", []string{"warning: `lenght` is not a property of string; it reads nil"}},
+		{"properties", "const s = \"abc\"\nlet xs = [1]\nprintln([s.count, s.empty, xs.count, xs.empty, xs.first, xs.last])\nconst d = {length: 2}\nprintln(d.length)", nil},
+	})
+	d := checkSrc(t, "let xs = [1]\nprintln(xs.frist)")
+	if len(d) != 1 || d[0].Help != "did you mean `first`?" {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "const s = \"abc\"\nprintln(s.length)")
+	if len(d) != 1 || d[0].Help != "the length is `len(…)` or the `count` property" {
+		t.Fatalf("diagnostics %v", d)
+	}
+}
+
+func TestDiscardedCopy(t *testing.T) {
+	runCases(t, []checkCase{
+		{"list push", "let xs = [1]\nxs.push(2)\nprintln(xs)", []string{"warning: the result of `.push(…)` is discarded: it returns a new list and leaves `xs` unchanged"}},
+		{"dict merge", "let d = {a: 1}\nd.merge({b: 2})\nprintln(d)", []string{"warning: the result of `.merge(…)` is discarded: it returns a new dict and leaves `d` unchanged"}},
+		{"string trim", "fn f(s: string) {\n  s.trim()\n  return s\n}\nprintln(f(\" a \"))", []string{"warning: the result of `.trim(…)` is discarded: it returns a new string and leaves `s` unchanged"}},
+		{"used or last", "let xs = [1]\nxs = xs.push(2)\nconst f = { x -> xs.appending(x) }\nprintln(f(3))\nfn g() {\n  return xs.sorted()\n}\nprintln(g())\nxs.sorted()", nil},
+		{"side effects and stored callables", "let xs = [1]\nxs.map({ x -> println(x) })\nconst ops = {merge: { -> 1 }}\nops.merge()\nprintln(xs)", nil},
+	})
+}
+
+func TestAddStringHelp(t *testing.T) {
+	d := checkSrc(t, "let n = 3\nlet s = \"n=\" + n\nprintln(s)")
+	if len(d) != 1 || !strings.HasPrefix(d[0].Help, "Harn does not convert to string implicitly") {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "let b = true + 1\nprintln(b)")
+	if len(d) != 1 || d[0].Help != "" {
+		t.Fatalf("diagnostics %v: no string, no help", d)
+	}
+}
+
+func TestHarnessCapabilitySuggestion(t *testing.T) {
+	d := checkSrc(t, "fn main(harness: Harness) {\n  harness.stdo.println(\"x\")\n}")
+	if len(d) != 1 || d[0].Help != "did you mean `stdio`?" {
+		t.Fatalf("diagnostics %v", d)
+	}
+	d = checkSrc(t, "println(harness.qqqqq)")
+	if len(d) != 1 || d[0].Help != "" {
+		t.Fatalf("diagnostics %v: no capability is close to qqqqq", d)
+	}
+}
+
 func TestHarness(t *testing.T) {
 	runCases(t, []checkCase{
 		{"unknown capability", "fn main(harness: Harness) {\n  harness.banana.println(\"x\")\n}",
@@ -217,6 +288,8 @@ func TestHarness(t *testing.T) {
 			[]string{"error: `Harness` has no capability `nope`"}},
 		{"sub-handle property", "fn load(fs: HarnessFs) {\n  return fs.net\n}\nprintln(load(harness.fs))",
 			[]string{"error: cannot access property `net` on HarnessFs"}},
+		{"capability suggestion", "fn main(harness: Harness) {\n  harness.stdo.println(\"x\")\n}",
+			[]string{"error: `Harness` has no capability `stdo`"}},
 		{"capabilities and methods", "let io = harness.stdio\nio.println(\"a\")\nharness.tools.mcp_tools({})\nprintln(harness.unsettled_state())", nil},
 	})
 }

@@ -509,7 +509,11 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 			if h, ok := types.Capability(name); ok {
 				return h
 			}
-			c.errorf(pos, "`Harness` has no capability `%s`", name)
+			help := ""
+			if s := diag.Suggest(name, types.Capabilities); s != "" {
+				help = "did you mean `" + s + "`?"
+			}
+			c.report(sevError, pos, "", help, "`Harness` has no capability `"+name+"`")
 			return types.Any
 		}
 		if c.capabilityMethod(r.Name, name) {
@@ -545,17 +549,46 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		case "first", "last":
 			return types.Optional(r.Elem)
 		}
+		c.noProperty(pos, name, "list", []string{"count", "empty", "first", "last"})
 	case *types.Basic:
 		if r == types.String {
-			switch name {
-			case "count":
-				return types.Int
-			case "empty":
-				return types.Bool
-			}
+			return c.stringProperty(pos, name)
+		}
+	case *types.Literal:
+		if r.Base() == types.String {
+			return c.stringProperty(pos, name)
 		}
 	}
 	return types.Any
+}
+
+// stringProperty is the type of `s.name` on a string: `count` and
+// `empty` are its only properties (docs/spec/builtins.md §2).
+func (c *checker) stringProperty(pos syntax.Pos, name string) types.Type {
+	switch name {
+	case "count":
+		return types.Int
+	case "empty":
+		return types.Bool
+	}
+	c.noProperty(pos, name, "string", []string{"count", "empty"})
+	return types.Any
+}
+
+// noProperty warns about reading a property a list or string does not
+// have: it reads nil at run time (docs/spec/builtins.md §2), which is
+// seldom what the program meant (`s.length`).
+func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) {
+	help := ""
+	switch name {
+	case "length", "size", "len":
+		help = "the length is `len(…)` or the `count` property"
+	default:
+		if s := diag.Suggest(name, props); s != "" {
+			help = "did you mean `" + s + "`?"
+		}
+	}
+	c.report(diag.SevWarning, pos, "", help, "`"+name+"` is not a property of "+kind+"; it reads nil")
 }
 
 // unionField is the type of field name read from a union of shapes

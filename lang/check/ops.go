@@ -103,7 +103,12 @@ func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
 		l, r := opName(x), opName(y)
 		switch op {
 		case "+":
-			c.errorf(pos, "can't add %s and %s", l, r)
+			help := ""
+			if (l == "string") != (r == "string") {
+				// `"n=" + n`: Harn converts nothing implicitly (docs/spec/language.md §6.6)
+				help = "Harn does not convert to string implicitly; interpolate (`\"n=${n}\"`) or call `to_string(…)`"
+			}
+			c.report(sevError, pos, "", help, "can't add "+l+" and "+r)
 		case "*":
 			c.errorf(pos, "can't multiply %s and %s (try string * int)", l, r)
 		default:

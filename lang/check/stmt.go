@@ -22,12 +22,15 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 	// statements never run (docs/spec/language.md §5.3), so nothing
 	// there is unreachable.
 	ignored := topLevel && c.info.Pipeline
-	for _, s := range list {
+	for i, s := range list {
 		if exited {
 			c.warnf(s.Position(), "unreachable code")
 			exited = false // one warning per run of dead statements
 		}
 		last = c.stmt(s, topLevel)
+		if es, ok := s.(*syntax.ExprStmt); ok && i < len(list)-1 {
+			c.discardedCopy(es)
+		}
 		switch s.(type) {
 		case *syntax.BreakStmt, *syntax.ContinueStmt:
 			exited = !ignored
@@ -39,6 +42,58 @@ func (c *checker) stmts(list []syntax.Stmt, topLevel bool) types.Type {
 		}
 	}
 	return last
+}
+
+// copyMethods are the methods that return an updated copy of their
+// receiver and change nothing else, by receiver kind (docs/spec/builtins.md
+// §3.5, §3.6, §3.8, §3.9; docs/spec/newer.md §2.10).
+var copyMethods = map[string]map[string]bool{
+	"list": {"push": true, "pop": true, "appending": true, "dropping_last": true, "sort": true, "sorted": true,
+		"sort_by": true, "sorted_by": true, "reverse": true, "reversed": true, "unique": true, "compact": true},
+	"dict":   {"merge": true, "merging": true, "remove": true, "removing": true, "rekey": true, "rekeyed": true},
+	"set":    {"add": true, "adding": true, "remove": true, "removing": true},
+	"string": {"trim": true, "trim_start": true, "trim_end": true, "upper": true, "lower": true, "uppercase": true, "lowercase": true, "replace": true},
+}
+
+// discardedCopy warns about a statement that calls such a method on a
+// variable and drops the result (`xs.push(4)`): values are immutable, so
+// the statement changes nothing (docs/spec/language.md §3.1).
+func (c *checker) discardedCopy(s *syntax.ExprStmt) {
+	mc, ok := s.X.(*syntax.MethodCall)
+	if !ok || mc.Optional {
+		return
+	}
+	kind := ""
+	switch t := types.Underlying(c.quietType(mc.X)).(type) {
+	case *types.List, *types.Tuple:
+		kind = "list"
+	case *types.Dict, *types.Shape:
+		kind = "dict"
+	case *types.Set:
+		kind = "set"
+	case *types.Basic:
+		if t == types.String {
+			kind = "string"
+		}
+	case *types.Literal:
+		if t.Base() == types.String {
+			kind = "string"
+		}
+	}
+	if !copyMethods[kind][mc.Name] {
+		return
+	}
+	recv := pathText(mc.X, "")
+	if recv == "" {
+		return
+	}
+	if sh, ok := types.Underlying(c.quietType(mc.X)).(*types.Shape); ok {
+		if _, stored := sh.Field(mc.Name); stored {
+			return // a callable stored under the name (see hiddenCallable)
+		}
+	}
+	c.report(diag.SevWarning, mc.At, "", "assign the result: `"+recv+" = "+recv+"."+mc.Name+"(…)`",
+		"the result of `."+mc.Name+"(…)` is discarded: it returns a new "+kind+" and leaves `"+recv+"` unchanged")
 }
 
 // block checks a block in a new scope and returns its value type.
@@ -710,6 +765,7 @@ func (c *checker) narrowPath(s *syntax.AssignStmt, b *resolve.Binding, vt types.
 
 func (c *checker) forStmt(s *syntax.ForStmt) {
 	it := c.expr(s.Iter)
+	c.emptyLoop(s, it)
 	elem := elemType(it)
 	c.fn.pushScope()
 	switch p := s.Pattern.(type) {
@@ -723,6 +779,7 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 			}
 		}
 	case *syntax.PairPattern:
+		c.pairOverRecords(p, s.Iter, it)
 		c.pairLoop(p, s.Iter)
 	default:
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
@@ -756,6 +813,69 @@ func (c *checker) pairLoop(p *syntax.PairPattern, iter syntax.Expr) {
 			c.declare(c.binding(p, it.name), &variable{t: it.t, annotated: declared && nilable(it.t)})
 		}
 	}
+}
+
+// emptyLoop warns about a for loop over a value it never iterates: a
+// string, a number or a bool runs the body zero times, without error
+// (docs/spec/language.md §7.2).
+func (c *checker) emptyLoop(s *syntax.ForStmt, it types.Type) {
+	kind := ""
+	switch t := types.Underlying(it).(type) {
+	case *types.Basic:
+		switch t {
+		case types.String, types.Int, types.Float, types.Bool:
+			kind = t.String()
+		}
+	case *types.Literal:
+		kind = t.Base().String()
+	}
+	switch kind {
+	case "string":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "iterate its characters with `.chars()`",
+			"a `for` loop over a string runs zero times")
+	case "int":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "count with `range(n)` or `1 to n`",
+			"a `for` loop over an int runs zero times")
+	case "float", "bool":
+		c.report(diag.SevWarning, s.Iter.Position(), "", "", "a `for` loop over a "+kind+" runs zero times")
+	}
+}
+
+// pairOverRecords warns about `for (a, b) in …` over records instead of
+// pairs: the pair form reads each element's `.first` and `.second`
+// (docs/spec/language.md §4.3), which the `{key, value}` dicts a dict
+// yields (§7.2) and the `{index, value}` dicts of a list's `.enumerate()`
+// (docs/spec/builtins.md §3.6) do not have, so both names are nil on every
+// iteration. Only those two certain cases are reported.
+func (c *checker) pairOverRecords(p *syntax.PairPattern, iter syntax.Expr, t types.Type) {
+	switch types.Underlying(t).(type) {
+	case *types.Dict, *types.Shape:
+		c.report(diag.SevWarning, p.At, "", "unpack the entries with `for {key, value} in …`, or iterate pairs with `for ("+p.First+", "+p.Second+") in ….iter()`",
+			"`for ("+p.First+", "+p.Second+")` over a dict binds nil: a dict yields `{key, value}` dicts, and the pair form reads `.first` and `.second`")
+		return
+	}
+	mc, ok := iter.(*syntax.MethodCall)
+	if !ok || mc.Name != "enumerate" || len(mc.Args) != 0 {
+		return
+	}
+	// a list's enumerate yields records; an iterator's yields pairs
+	if listValue(mc.X, c.quietType(mc.X)) {
+		c.report(diag.SevWarning, p.At, "", "unpack them with `for {index, value} in ….enumerate()`, or iterate pairs with `for ("+p.First+", "+p.Second+") in ….iter().enumerate()`",
+			"`for ("+p.First+", "+p.Second+")` over a list's `.enumerate()` binds nil: it yields `{index, value}` dicts, and the pair form reads `.first` and `.second`")
+	}
+}
+
+// listValue reports whether x, of static type t (nil when unknown), is
+// certainly a list: a list literal, or of a list or tuple type.
+func listValue(x syntax.Expr, t types.Type) bool {
+	if _, ok := x.(*syntax.ListLit); ok {
+		return true
+	}
+	switch types.Underlying(t).(type) {
+	case *types.List, *types.Tuple:
+		return true
+	}
+	return false
 }
 
 // declaredElems reports a loop over a collection whose element type the

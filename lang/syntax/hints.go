@@ -2,7 +2,10 @@ package syntax
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/harnlang/harn/lang/diag"
@@ -19,6 +22,24 @@ var keywordLookalikes = map[string]string{
 	"function": "fn", "func": "fn", "def": "fn", "fun": "fn",
 	"elif": "else if", "elsif": "else if", "elseif": "else if",
 	"foreach": "for", "switch": "match", "case": "match", "class": "struct",
+	"export": "pub", "public": "pub", "val": "const", "raise": "throw",
+	"except": "catch", "rescue": "catch", "loop": "while true",
+}
+
+// builtinTypeNames are the built-in type names: a word among them is a type
+// written where the parser did not expect one (`var x int = 1`), never a
+// misspelt keyword (`int` is not `in`).
+var builtinTypeNames = map[string]bool{
+	"int": true, "float": true, "string": true, "bool": true, "list": true, "dict": true,
+	"set": true, "bytes": true, "duration": true, "any": true, "never": true,
+	"unknown": true, "closure": true, "decimal": true,
+}
+
+// outputWords are other languages' statements, and Harn functions called
+// without parentheses, that print or stop: what to write instead.
+var outputWords = map[string]string{
+	"print": "print(…)", "println": "println(…)", "echo": "println(…)", "puts": "println(…)",
+	"printf": "println(format(…))", "exit": "exit(…)", "sleep": "sleep(…)", "assert": "assert(…)",
 }
 
 // hint explains err, a parse error in src, in terms a reader can act on.
@@ -58,6 +79,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = numberSuffix(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = bareCall(sig, at); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, at); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
@@ -69,14 +93,19 @@ var foreignOperators = map[string]string{"and": "&&", "or": "||"}
 
 // foreignOperator explains toks[at], the token where the parse failed,
 // when it is part of another language's operator or form: `and`, `===`,
-// `x++`, `1..5`, `x => y`, and, where a list or call should have closed
-// (closing), `f(x: 1)`, `mutex(timeout: d)` and `[x for x in xs]`.
+// `x++`, `1..5`, `x => y`, a closure without braces (`x -> x * 2`,
+// `(a, b) -> a + b`, `lambda x: x`), and, where a list or call should
+// have closed (closing), `f(x: 1)`, `mutex(timeout: d)` and `[x for x in xs]`.
 func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 	t := &toks[at]
 	glued := func(i int) bool { // toks[i] is punctuation that touches toks[i+1]
 		return i >= 0 && i+1 < len(toks) && toks[i].Type == tPunct && touches(&toks[i], &toks[i+1])
 	}
 	switch {
+	case isPunct(t, "->") || closing && isPunct(t, ",") && arrowParams(toks, at) ||
+		at >= 2 && is(&toks[at-2], tIdent, "lambda") && toks[at-1].Type == tIdent:
+		// `x -> x * 2`, `(a, b) -> a + b`, `lambda x: x`: a closure without braces
+		return "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"
 	case is(t, tIdent, "not"):
 		return "`not` is an operator only in `not in`; did you mean `!`?"
 	case closing && isKw(t, "for"):
@@ -106,10 +135,27 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 	return ""
 }
 
+// arrowParams reports whether toks[at], a comma, continues another
+// language's closure parameter list: `(a, b) -> …` or `(a, b) => …`.
+func arrowParams(toks []lexer.Token, at int) bool {
+	if at < 2 || toks[at-1].Type != tIdent || !isPunct(&toks[at-2], "(") {
+		return false
+	}
+	i := at
+	for i+1 < len(toks) && isPunct(&toks[i], ",") && toks[i+1].Type == tIdent {
+		i += 2
+	}
+	if i+1 >= len(toks) || !isPunct(&toks[i], ")") {
+		return false
+	}
+	next := &toks[i+1]
+	return isPunct(next, "->") || isPunct(next, "=") && i+2 < len(toks) && isPunct(&toks[i+2], ">") && touches(next, &toks[i+2])
+}
+
 // foreignForm explains toks[at], the token where the parse failed, given
 // what the parser wanted there, when another language's form of a
-// declaration or arm stands in its place: `1 => …` and `case 1` in a
-// match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
+// declaration or arm stands in its place: `1 => …`, `case 1` and a
+// struct pattern `Cat { name }` in a match, `fn f() => x`, `fn f(): int`, `<T: Bound>`, `|x| x`,
 // `catch (Error e)`, `{a = 1}`.
 func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	t := &toks[at]
@@ -124,6 +170,10 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		}
 		if at > 0 && is(&toks[at-1], tIdent, "case") {
 			return "a match arm is written `pattern -> { … }`, with no `case` before it"
+		}
+		if isPunct(t, "{") && at > 0 && toks[at-1].Type == tIdent && capitalized(toks[at-1].Value) {
+			// `Cat { name } -> …`: another language's struct pattern
+			return "a pattern cannot destructure a struct; bind the value (`c -> { c.name }`) and read its fields, or add a guard (`c if c.name == \"x\" -> { … }`)"
 		}
 	case "{":
 		if fatArrow {
@@ -226,12 +276,27 @@ func misspeltKeyword(toks []lexer.Token, at int) (word, kw string) {
 			return toks[at-1].Value, kw
 		}
 	}
-	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 {
+	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 && !builtinTypeNames[t.Value] {
 		if kw := keywordFor(t.Value); kw != "" {
 			return t.Value, kw
 		}
 	}
 	return "", ""
+}
+
+// bareCall explains toks[at], the token where the parse failed, when the
+// statement starts with a word that prints or stops in another language,
+// or a Harn function, followed by its argument without parentheses
+// (`print "x"`, `exit 1`).
+func bareCall(toks []lexer.Token, at int) string {
+	if at < 1 || toks[at-1].Type != tIdent || !startsStatement(toks, at-1) || isPunct(&toks[at], "(") {
+		return ""
+	}
+	call, ok := outputWords[toks[at-1].Value]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("a call needs parentheses: `%s`", call)
 }
 
 func startsStatement(toks []lexer.Token, i int) bool {
@@ -246,15 +311,113 @@ func keywordFor(word string) string {
 	if kw, ok := keywordLookalikes[word]; ok {
 		return kw
 	}
+	if capitalized(word) {
+		// keywords are lower-case: a capitalised word is a keyword in
+		// another case (`Return`), else a type or constructor name that
+		// merely looks like one (`Cat` is not `let`)
+		lower := strings.ToLower(word)
+		if kw, ok := keywordLookalikes[lower]; ok {
+			return kw
+		}
+		if slices.Contains(Keywords(), lower) {
+			return lower
+		}
+		return ""
+	}
 	candidates := Keywords()
 	for w := range keywordLookalikes {
 		candidates = append(candidates, w)
 	}
-	s := diag.Suggest(word, candidates)
+	s := closestTypo(word, candidates)
 	if kw, ok := keywordLookalikes[s]; ok {
 		return kw
 	}
 	return s
+}
+
+// closestTypo is the candidate word is most likely a slip of the keyboard
+// for, or "": one that starts with the same letter and is one edit away
+// (two for words longer than four letters), a swap of two neighbouring
+// letters counting as one edit (`retrun`, `esle`). The looser rule of
+// variable-name suggestions (docs/spec/language.md §3.2) would offer
+// unrelated keywords for other languages' words (`loop` is not `tool`,
+// `go` is not `to`). Ties go to the smaller distance, then to a word the
+// typed letters all appear in (a letter left out), then the closer
+// length, then the byte-wise smaller word.
+func closestTypo(word string, candidates []string) string {
+	limit := 1
+	if len(word) > 4 {
+		limit = 2
+	}
+	best, bestDist, bestLenDiff, bestDropped := "", 0, 0, false
+	for _, c := range candidates {
+		if c == word || c == "" || c[0] != word[0] {
+			continue
+		}
+		lenDiff := len(c) - len(word)
+		if lenDiff < 0 {
+			lenDiff = -lenDiff
+		}
+		if lenDiff > limit {
+			continue
+		}
+		d := swapDistance(word, c)
+		if d > limit {
+			continue
+		}
+		dropped := subsequence(word, c)
+		if best == "" || d < bestDist || d == bestDist && (dropped && !bestDropped ||
+			dropped == bestDropped && (lenDiff < bestLenDiff || lenDiff == bestLenDiff && c < best)) {
+			best, bestDist, bestLenDiff, bestDropped = c, d, lenDiff, dropped
+		}
+	}
+	return best
+}
+
+// subsequence reports whether the bytes of word appear in c in order, as
+// when a letter of c was left out (`retrn` in `return`, not in `retry`).
+func subsequence(word, c string) bool {
+	i := 0
+	for j := 0; j < len(c) && i < len(word); j++ {
+		if c[j] == word[i] {
+			i++
+		}
+	}
+	return i == len(word)
+}
+
+// swapDistance is the edit distance over bytes in which inserting,
+// deleting or replacing a byte, or swapping two adjacent bytes, costs
+// one (optimal string alignment).
+func swapDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// capitalized reports whether word starts with an upper-case letter, as
+// struct, enum and type names do and no keyword does.
+func capitalized(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsUpper(r)
 }
 
 func isDurationUnit(suffix string) bool {

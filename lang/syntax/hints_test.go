@@ -47,6 +47,33 @@ func TestParseErrorHints(t *testing.T) {
 		{"try {\n} catch (MyError err) {\n}\n", "expected ), found `err`", "a typed catch names the variable first: `catch (err: MyError)`"},
 		{"let d = {a = 1}\n", "expected :, found =", "dict entries are written `key: value`"},
 		{"let d = {a: 1 = 2}\n", "expected }, found =", ""},
+		// a struct pattern, and capitalised words: a type name is no misspelt keyword
+		{"match c {\n  Cat { name } -> { }\n}\n", "expected ->, found {", "a pattern cannot destructure a struct; bind the value (`c -> { c.name }`) and read its fields, or add a guard (`c if c.name == \"x\" -> { … }`)"},
+		{"fn f() {\n  Cat x\n}\n", "expected statement separator (`;` or newline), found `x`", ""},
+		{"fn f(x) {\n  Return x\n}\n", "expected statement separator (`;` or newline), found `x`", "`Return` is not a keyword; did you mean `return`?"},
+		{"Function f(x) {\n}\n", "expected top-level item separator (`;` or newline), found `f`", "`Function` is not a keyword; did you mean `fn`?"},
+		// a keyword is offered for a slip of the keyboard, not for any word a
+		// few letters away: `loop` is not `tool`, `go` not `to`, `int` not `in`
+		{"fn f() {\n  retrn 1\n}\n", "expected statement separator (`;` or newline), found `1`", "`retrn` is not a keyword; did you mean `return`?"},
+		{"whlie x {\n}\n", "expected top-level item separator (`;` or newline), found `x`", "`whlie` is not a keyword; did you mean `while`?"},
+		{"loop {\n}\n", "expected top-level item separator (`;` or newline), found {", "`loop` is not a keyword; did you mean `while true`?"},
+		{"go f()\n", "expected top-level item separator (`;` or newline), found `f`", ""},
+		{"until x {\n}\n", "expected top-level item separator (`;` or newline), found `x`", ""},
+		{"new Foo()\n", "expected top-level item separator (`;` or newline), found `Foo`", ""},
+		{"var x int = 1\n", "expected =, found `int`", ""},
+		{"export fn f() {\n}\n", "expected top-level item separator (`;` or newline), found fn", "`export` is not a keyword; did you mean `pub`?"},
+		{"raise \"x\"\n", "expected top-level item separator (`;` or newline), found string \"x\"", "`raise` is not a keyword; did you mean `throw`?"},
+		// closures written without braces
+		{"println([1].map(x -> x * 2))\n", "expected ), found ->", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"const f = (x) -> x + 1\n", "expected top-level item separator (`;` or newline), found ->", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([3, 1].sort((a, b) -> a - b))\n", "expected ), found ,", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([1].map((a, b) => a))\n", "expected ), found ,", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println([1].map(lambda x: x))\n", "expected ), found :", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
+		{"println((a, b))\n", "expected ), found ,", ""},
+		// a function, or another language's print statement, without parentheses
+		{"exit 1\n", "expected top-level item separator (`;` or newline), found `1`", "a call needs parentheses: `exit(…)`"},
+		{"print \"hi\"\n", "expected top-level item separator (`;` or newline), found string \"hi\"", "a call needs parentheses: `print(…)`"},
+		{"echo x\n", "expected top-level item separator (`;` or newline), found `x`", "a call needs parentheses: `println(…)`"},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
