@@ -58,14 +58,6 @@ func str(d *vm.Dict, k string) (string, bool) {
 	return s.Go(), true
 }
 
-func get(d *vm.Dict, k string) vm.Value {
-	v, ok := d.Get(k)
-	if !ok {
-		return vm.Nil
-	}
-	return v
-}
-
 // callCaught calls fn; a failure the script could catch comes back as
 // its message (failed true), anything else (exit, cancellation) as err.
 func callCaught(th *vm.Thread, fn vm.Value, args ...vm.Value) (res vm.Value, msg string, failed bool, err error) {

@@ -108,7 +108,7 @@ func contextSource(name string, n int, v vm.Value) (*vm.Dict, error) {
 	kind, ok := str(d, "kind")
 	field, known := sourceKinds[kind]
 	if !ok || !known {
-		return nil, vm.Throwf("%s: source %d: `kind` must be one of %s, got %s", name, n, strings.Join(sourceKindNames, ", "), lib.Display(get(d, "kind")))
+		return nil, vm.Throwf("%s: source %d: `kind` must be one of %s, got %s", name, n, strings.Join(sourceKindNames, ", "), lib.Display(lib.Get(d, "kind")))
 	}
 	for _, k := range d.Keys() {
 		if k != "kind" && k != field && k != "priority" && k != "required" {
@@ -161,7 +161,7 @@ func mentionedPaths(v vm.Value, depth int, add func(string)) {
 		}
 	}
 	for _, k := range []string{"paths", "files"} {
-		if l, ok := get(d, k).AsList(); ok {
+		if l, ok := lib.Get(d, k).AsList(); ok {
 			for _, it := range l.Items() {
 				if s, ok := it.AsString(); ok && s.Go() != "" {
 					add(s.Go())
@@ -181,7 +181,7 @@ func covered(manifest *vm.Dict, p string) bool {
 	if manifest == nil {
 		return false
 	}
-	l, _ := get(manifest, "sources").AsList()
+	l, _ := lib.Get(manifest, "sources").AsList()
 	if l == nil {
 		return false
 	}

@@ -21,7 +21,7 @@ func fieldAt(d *vm.Dict, path string) vm.Value {
 		if !ok {
 			return vm.Nil
 		}
-		cur = get(cd, p)
+		cur = lib.Get(cd, p)
 	}
 	return cur
 }
@@ -90,7 +90,7 @@ func evalRecord(th *vm.Thread, name string, rec *vm.Dict, checks *vm.List) (*vm.
 		mean = total / float64(n)
 	}
 	return lib.DictOf(
-		"id", get(rec, "id"),
+		"id", lib.Get(rec, "id"),
 		"passed", vm.BoolOf(passed == n),
 		"score", vm.FloatOf(mean),
 		"pass_count", lib.IntOf(passed),
@@ -156,7 +156,7 @@ func init() {
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if b, _ := get(d, "passed").AsBool(); b {
+				if b, _ := lib.Get(d, "passed").AsBool(); b {
 					passed++
 				}
 				results = append(results, vm.Of(d))
@@ -272,7 +272,7 @@ func init() {
 					}
 				}
 			}
-			suites, _ := get(p, "suites").AsList()
+			suites, _ := lib.Get(p, "suites").AsList()
 			var runs, all []vm.Value
 			passed := true
 			for _, s := range suites.Items() {
@@ -281,10 +281,10 @@ func init() {
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if b, _ := get(r, "passed").AsBool(); !b {
+				if b, _ := lib.Get(r, "passed").AsBool(); !b {
 					passed = false
 				}
-				rs, _ := get(r, "results").AsList()
+				rs, _ := lib.Get(r, "results").AsList()
 				all = append(all, rs.Items()...)
 				runs = append(runs, vm.Of(r))
 			}
@@ -293,7 +293,7 @@ func init() {
 				return vm.Value{}, err
 			}
 			return vm.Of(lib.DictOf(
-				"pack", get(p, "name"),
+				"pack", lib.Get(p, "name"),
 				"passed", vm.BoolOf(passed),
 				"suites", vm.Of(vm.NewList(runs)),
 				"summary", vm.Of(sum),
@@ -362,7 +362,7 @@ func aggregate(name string, results []vm.Value) (*vm.Dict, error) {
 		}
 		if md, ok := m.AsDict(); ok {
 			for _, k := range md.Keys() {
-				if err := add(k, get(md, k)); err != nil {
+				if err := add(k, lib.Get(md, k)); err != nil {
 					return nil, err
 				}
 			}
@@ -373,7 +373,7 @@ func aggregate(name string, results []vm.Value) (*vm.Dict, error) {
 				if !ok || !okn {
 					return nil, vm.Runtimef("%s: result %d: a metrics list holds {name, value} dicts", name, i)
 				}
-				if err := add(n, get(ed, "value")); err != nil {
+				if err := add(n, lib.Get(ed, "value")); err != nil {
 					return nil, err
 				}
 			}
@@ -450,7 +450,7 @@ func suiteManifest(name string, d *vm.Dict) (*vm.Dict, error) {
 				return nil, vm.Runtimef("%s: suite `%s`: metric %d is not an eval_metric(name, fn) value", name, sname, i)
 			}
 			mn, okn := str(md, "name")
-			if fn := get(md, "fn"); !okn || mn == "" || (!fn.IsNil() && func() bool { _, err := callable(fn); return err != nil }()) {
+			if fn := lib.Get(md, "fn"); !okn || mn == "" || (!fn.IsNil() && func() bool { _, err := callable(fn); return err != nil }()) {
 				return nil, vm.Runtimef("%s: suite `%s`: metric %d needs a non-empty `name` and a function `fn`", name, sname, i)
 			}
 			metrics = append(metrics, m)
@@ -483,9 +483,9 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 		return nil, err
 	}
 	sname, _ := str(m, "name")
-	target := get(opts, "target")
+	target := lib.Get(opts, "target")
 	if target.IsNil() {
-		target = get(m, "target")
+		target = lib.Get(m, "target")
 	}
 	if target.IsNil() {
 		return nil, vm.Runtimef("%s: suite `%s` has no `target` function (give one in the suite or options)", name, sname)
@@ -502,14 +502,14 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 			return nil, err
 		}
 	}
-	cases, _ := get(m, "cases").AsList()
-	metrics, _ := get(m, "metrics").AsList()
+	cases, _ := lib.Get(m, "cases").AsList()
+	metrics, _ := lib.Get(m, "metrics").AsList()
 	var results []vm.Value
 	allPassed := true
 	for _, c := range cases.Items() {
 		cd, _ := c.AsDict()
-		input, expected := get(cd, "input"), get(cd, "expected")
-		res := lib.DictOf("name", get(cd, "name"), "input", input, "expected", expected)
+		input, expected := lib.Get(cd, "input"), lib.Get(cd, "expected")
+		res := lib.DictOf("name", lib.Get(cd, "name"), "input", input, "expected", expected)
 		out, msg, failed, err := callCaught(th, target, input)
 		if err != nil {
 			return nil, err
@@ -527,7 +527,7 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 				md = md.Set(mn, vm.FloatOf(0))
 				continue
 			}
-			fn := get(mdef, "fn")
+			fn := lib.Get(mdef, "fn")
 			var v vm.Value
 			if fn.IsNil() {
 				v = vm.BoolOf(vm.Equal(out, expected))

@@ -50,23 +50,23 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 		}
 		o = d
 	}
-	budget, err := positiveInt(fn, "max_tokens", get(o, "max_tokens"), 0)
+	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), 0)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	keep, err := nonNegInt(fn, "keep_last", get(o, "keep_last"), defaultKeepLast)
+	keep, err := nonNegInt(fn, "keep_last", lib.Get(o, "keep_last"), defaultKeepLast)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	width, err := positiveInt(fn, "summary_chars", get(o, "summary_chars"), summaryLineWidth)
+	width, err := positiveInt(fn, "summary_chars", lib.Get(o, "summary_chars"), summaryLineWidth)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	summarizer := get(o, "summarizer")
+	summarizer := lib.Get(o, "summarizer")
 	if !summarizer.IsNil() && !vm.IsCallable(summarizer) {
 		return vm.Value{}, vm.Throwf("%s: summarizer must be a function of the dropped messages, got %s", fn, summarizer.Type())
 	}
-	llmOpts := get(o, "llm")
+	llmOpts := lib.Get(o, "llm")
 	if !llmOpts.IsNil() {
 		if _, ok := llmOpts.AsDict(); !ok {
 			return vm.Value{}, vm.Throwf("%s: llm must be a dict of llm_call options, got %s", fn, llmOpts.Type())
@@ -133,7 +133,7 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 			return vm.Value{}, err
 		}
 		rd, _ := resp.AsDict()
-		text = Content(get(rd, "text"))
+		text = Content(lib.Get(rd, "text"))
 	default:
 		text = deterministicSummary(dropped, int(width), room)
 	}
@@ -169,7 +169,7 @@ func compactedCount(m vm.Value) int {
 	if d == nil {
 		return 0
 	}
-	n, _ := get(d, "compacted").AsInt()
+	n, _ := lib.Get(d, "compacted").AsInt()
 	return int(n)
 }
 
@@ -217,11 +217,11 @@ func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
 		}
 		o = d
 	}
-	keep, err := nonNegInt(fn, "keep_last", get(o, "keep_last"), 3)
+	keep, err := nonNegInt(fn, "keep_last", lib.Get(o, "keep_last"), 3)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	limit, err := positiveInt(fn, "max_chars", get(o, "max_chars"), 200)
+	limit, err := positiveInt(fn, "max_chars", lib.Get(o, "max_chars"), 200)
 	if err != nil {
 		return vm.Value{}, err
 	}

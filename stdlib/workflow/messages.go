@@ -378,7 +378,7 @@ func init() {
 						return true
 					}
 					d, _ := m.AsDict()
-					n, _ := str(get(d, "name"))
+					n, _ := str(lib.Get(d, "name"))
 					return n == want
 				})
 				if i >= 0 {
