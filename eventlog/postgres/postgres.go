@@ -754,15 +754,10 @@ func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
 	}
 	defer rows.Close()
 	out := map[string]int64{}
-	for rows.Next() {
-		var id string
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("eventlog: postgres: leased: %w", err)
-		}
-		out[id] = n
+	if err := store.ReadCounts(rows, "postgres", "leased", func(id string, n int64) { out[id] = n }); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
@@ -772,15 +767,8 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		return st, fmt.Errorf("eventlog: postgres: stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var state string
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return st, fmt.Errorf("eventlog: postgres: stats: %w", err)
-		}
-		store.AddStat(&st, eventlog.DeliveryState(state), n)
-	}
-	return st, rows.Err()
+	err = store.ReadCounts(rows, "postgres", "stats", func(state string, n int64) { store.AddStat(&st, eventlog.DeliveryState(state), n) })
+	return st, err
 }
 
 // insertOrGet runs the gated step of an insert that creates the delivery

@@ -1158,15 +1158,10 @@ func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
 	}
 	defer rows.Close()
 	out := map[string]int64{}
-	for rows.Next() {
-		var id string
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("eventlog: sqlite: leased: %w", err)
-		}
-		out[id] = n
+	if err := store.ReadCounts(rows, "sqlite", "leased", func(id string, n int64) { out[id] = n }); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
@@ -1180,15 +1175,8 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var state string
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
-		}
-		store.AddStat(&st, eventlog.DeliveryState(state), n)
-	}
-	return st, rows.Err()
+	err = store.ReadCounts(rows, "sqlite", "stats", func(state string, n int64) { store.AddStat(&st, eventlog.DeliveryState(state), n) })
+	return st, err
 }
 
 // insertOrGet runs an insert of delivery id that affects no row when the

@@ -328,6 +328,21 @@ func ReadRecords(rows Rows, backend string) ([]eventlog.Record, error) {
 	return recs, nil
 }
 
+// ReadCounts reads every row of a (key, count) query, such as a GROUP BY
+// with count(*), into add; a failed scan is wrapped as what failed with
+// backend naming the driver ("eventlog: sqlite: stats: …").
+func ReadCounts(rows Rows, backend, what string, add func(key string, n int64)) error {
+	for rows.Next() {
+		var key string
+		var n int64
+		if err := rows.Scan(&key, &n); err != nil {
+			return fmt.Errorf("eventlog: %s: %s: %w", backend, what, err)
+		}
+		add(key, n)
+	}
+	return rows.Err()
+}
+
 // MaxGroup bounds the steps one transaction commits together.
 const MaxGroup = 128
 
