@@ -328,6 +328,27 @@ func ReadRecords(rows Rows, backend string) ([]eventlog.Record, error) {
 	return recs, nil
 }
 
+// DeliveryCols are the columns of a delivery ScanDelivery scans, in its
+// order; LeaseCols adds the lease's owner, token and expiry.
+const (
+	DeliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
+	LeaseCols    = DeliveryCols + `, lease_owner, lease_token, lease_expires_ms`
+)
+
+// Scanner is one row of a result, as both SQL drivers offer it.
+type Scanner interface{ Scan(dest ...any) error }
+
+// ScanDelivery reads a row over DeliveryCols, then any extra columns into
+// extra.
+func ScanDelivery(row Scanner, extra ...any) (eventlog.Delivery, error) {
+	var d eventlog.Delivery
+	var env []byte
+	var state string
+	err := row.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
+	d.Envelope, d.State = env, eventlog.DeliveryState(state)
+	return d, err
+}
+
 // ReadCounts reads every row of a (key, count) query, such as a GROUP BY
 // with count(*), into add; a failed scan is wrapped as what failed with
 // backend naming the driver ("eventlog: sqlite: stats: …").
