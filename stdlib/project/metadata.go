@@ -269,26 +269,15 @@ func keyArg(name string, a vm.Args, i int) (string, error) {
 	return s.Go(), nil
 }
 
-// patternArg is optional argument i, a key pattern ("" when absent).
-func patternArg(name string, a vm.Args, i int) (string, error) {
+// keyTextArg is optional argument i, a string named what ("a key
+// pattern", "a key prefix"), "" when absent.
+func keyTextArg(name, what string, a vm.Args, i int) (string, error) {
 	if !a.Given(i) {
 		return "", nil
 	}
 	s, ok := a.At(i).AsString()
 	if !ok {
-		return "", vm.Typef("%s: expected a key pattern (string) at argument %d, got %s", name, i+1, a.At(i).Type())
-	}
-	return s.Go(), nil
-}
-
-// prefixArg is optional argument i, a key prefix.
-func prefixArg(name string, a vm.Args, i int) (string, error) {
-	if !a.Given(i) {
-		return "", nil
-	}
-	s, ok := a.At(i).AsString()
-	if !ok {
-		return "", vm.Typef("%s: expected a key prefix (string) at argument %d, got %s", name, i+1, a.At(i).Type())
+		return "", vm.Typef("%s: expected %s (string) at argument %d, got %s", name, what, i+1, a.At(i).Type())
 	}
 	return s.Go(), nil
 }
@@ -438,7 +427,7 @@ func init() {
 	lib.Def("metadata_entries", "metadata_entries(prefix?: string) -> list", "the facts whose key starts with prefix, by key: [{key, value, source_paths, stale, changed, updated_at}]",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_entries"
-			prefix, err := prefixArg(name, a, 0)
+			prefix, err := keyTextArg(name, "a key prefix", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -495,7 +484,7 @@ func init() {
 	lib.Def("metadata_stale", "metadata_stale(pattern?: string) -> list", "the keys (matching the key pattern, * and ?) of facts whose source files changed since they were recorded, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_stale"
-			pat, err := patternArg(name, a, 0)
+			pat, err := keyTextArg(name, "a key pattern", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -516,7 +505,7 @@ func init() {
 	lib.Def("metadata_status", "metadata_status(prefix?: string) -> dict", "a summary of the facts whose key starts with prefix: {entries, stale, stale_keys, sources, missing_sources, exists}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_status"
-			prefix, err := prefixArg(name, a, 0)
+			prefix, err := keyTextArg(name, "a key prefix", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -556,7 +545,7 @@ func init() {
 	lib.Def("metadata_refresh_hashes", "metadata_refresh_hashes(pattern?: string) -> list", "record the current content hashes of the source files of the facts matching the key pattern (all by default), making them fresh; returns the keys that were stale, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_refresh_hashes"
-			pat, err := patternArg(name, a, 0)
+			pat, err := keyTextArg(name, "a key pattern", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}
