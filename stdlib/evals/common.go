@@ -23,6 +23,23 @@ func dictArg(name string, a vm.Args, i int) (*vm.Dict, error) {
 	return d, nil
 }
 
+// defManifest defines the builtin name(spec: dict) that checks and
+// completes a manifest with check.
+func defManifest(name, doc string, check func(name string, d *vm.Dict) (*vm.Dict, error)) {
+	lib.Def(name, name+"(spec: dict)", doc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := dictArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			m, err := check(name, d)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(m), nil
+		})
+}
+
 func listArg(name string, a vm.Args, i int) (*vm.List, error) {
 	if err := need(name, a, i); err != nil {
 		return nil, err

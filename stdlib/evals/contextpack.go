@@ -203,19 +203,9 @@ func covered(manifest *vm.Dict, p string) bool {
 }
 
 func init() {
-	lib.Def("context_pack_manifest", "context_pack_manifest(spec: dict)",
+	defManifest("context_pack_manifest",
 		`a checked, normalised context pack {kind: "context_pack", name, version (default "1"), description, budget_tokens, sources: [{kind: "file"|"glob"|"artifact"|"note"|"url", path|pattern|id|text|url, priority (default 0), required (default false)}]}; a string source is a file path, or a glob when it holds * ? [`,
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("context_pack_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := contextPackManifest("context_pack_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
+		contextPackManifest)
 	lib.Def("context_pack_manifest_parse", "context_pack_manifest_parse(text: string, format?: string)",
 		`parse a context pack manifest written in TOML (the default; [[sources]] tables) or JSON (format "json", or text starting with "{") and check it as context_pack_manifest does`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {

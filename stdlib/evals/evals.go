@@ -205,19 +205,9 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("eval_suite_manifest", "eval_suite_manifest(spec: dict)",
+	defManifest("eval_suite_manifest",
 		"check and complete an eval suite {name, cases: [{name, input, expected}], target?, metrics?, threshold?}: {kind: \"eval_suite\", …} with metrics defaulting to exact_match",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("eval_suite_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := suiteManifest("eval_suite_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
+		suiteManifest)
 	lib.Def("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
 		"run each case's input through the suite's target (or options.target) and score it with the metrics: {suite, passed, results: [{name, input, expected, output, passed, metrics, error?}], summary}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -236,19 +226,9 @@ func init() {
 			}
 			return vm.Of(r), nil
 		})
-	lib.Def("eval_pack_manifest", "eval_pack_manifest(spec: dict)",
+	defManifest("eval_pack_manifest",
 		"check and complete an eval pack {name, suites: [suite specs], target?, threshold?}: {kind: \"eval_pack\", name, suites (each an eval_suite_manifest)}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("eval_pack_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := packManifest("eval_pack_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
+		packManifest)
 	lib.Def("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
 		"run every suite of the pack (eval_suite_run with the pack's target and threshold as defaults): {pack, passed, suites: [suite runs], summary}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
