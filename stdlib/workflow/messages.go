@@ -283,11 +283,7 @@ func init() {
 		"queue the signal {kind: \"signal\", name, payload} for the running workflow id; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.signal"
-			name, err := strArg(fn, a, 1, "name")
-			if err != nil {
-				return vm.Value{}, err
-			}
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			h, name, err := workflowAndName(th, fn, a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -444,11 +440,7 @@ func init() {
 		"the value the workflow id last published under name (nil before it publishes one), also after the run ended",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.query"
-			name, err := strArg(fn, a, 1, "name")
-			if err != nil {
-				return vm.Value{}, err
-			}
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			h, name, err := workflowAndName(th, fn, a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -462,36 +454,18 @@ func init() {
 	op("pause", "workflow.pause(id: string)",
 		"ask the running workflow id to stop before its next node until workflow.resume; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const fn = "workflow.pause"
-			h, err := directoryOf(th).lookup(fn, a, 0)
-			if err != nil {
+			if _, err := setPause(th, "workflow.pause", a, true); err != nil {
 				return vm.Value{}, err
 			}
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.finished() {
-				return vm.Value{}, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
-			}
-			h.pause = true
-			h.broadcast()
 			return vm.True, nil
 		})
 	op("resume", "workflow.resume(id: string)",
 		"let a paused (or pausing) workflow id go on; whether it was paused",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const fn = "workflow.resume"
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			was, err := setPause(th, "workflow.resume", a, false)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.finished() {
-				return vm.Value{}, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
-			}
-			was := h.pause
-			h.pause = false
-			h.broadcast()
 			return vm.BoolOf(was), nil
 		})
 	op("status", "workflow.status(id?: string)",
@@ -515,4 +489,34 @@ func init() {
 		"continue_as_new: inside a workflow node, end the current run and start again from the entry with input",
 		continueAsNew)
 	lib.Namespace("workflow", members)
+}
+
+// workflowAndName reads the arguments (id: string, name: string, …) of
+// fn: the name, then the running workflow id.
+func workflowAndName(th *vm.Thread, fn string, a vm.Args) (*handle, string, error) {
+	name, err := strArg(fn, a, 1, "name")
+	if err != nil {
+		return nil, "", err
+	}
+	h, err := directoryOf(th).lookup(fn, a, 0)
+	return h, name, err
+}
+
+// setPause asks the running workflow named by argument 0 of fn to stop
+// before its next node (pause) or to go on; was is whether it was
+// pausing.
+func setPause(th *vm.Thread, fn string, a vm.Args, pause bool) (was bool, err error) {
+	h, err := directoryOf(th).lookup(fn, a, 0)
+	if err != nil {
+		return false, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.finished() {
+		return false, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
+	}
+	was = h.pause
+	h.pause = pause
+	h.broadcast()
+	return was, nil
 }
