@@ -228,11 +228,8 @@ func (p *jqParser) parseAs(source jqFilter) (jqFilter, error) {
 // else the input passes through, as in jq 1.7.
 func (p *jqParser) parseIf() (jqFilter, error) {
 	p.next() // if
-	cond, err := p.parsePipe()
+	cond, err := p.pipeUntil("then")
 	if err != nil {
-		return nil, err
-	}
-	if err := p.expect("then"); err != nil {
 		return nil, err
 	}
 	then, err := p.parsePipe()
@@ -247,10 +244,7 @@ func (p *jqParser) parseIf() (jqFilter, error) {
 		}
 	case p.is("else"):
 		p.next()
-		if otherwise, err = p.parsePipe(); err != nil {
-			return nil, err
-		}
-		if err := p.expect("end"); err != nil {
+		if otherwise, err = p.pipeUntil("end"); err != nil {
 			return nil, err
 		}
 	default:
