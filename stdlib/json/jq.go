@@ -232,7 +232,7 @@ func (p *jqParser) is(text string) bool {
 }
 
 // pipeUntil parses a pipe and the closer that ends it (")", "]", "then",
-// "end").
+// ";", "end").
 func (p *jqParser) pipeUntil(closer string) (jqFilter, error) {
 	f, err := p.parsePipe()
 	if err != nil {

@@ -342,10 +342,7 @@ func (p *jqParser) foldHead() (*jqFold, error) {
 	if err := p.expect("("); err != nil {
 		return nil, err
 	}
-	if f.init, err = p.parsePipe(); err != nil {
-		return nil, err
-	}
-	if err := p.expect(";"); err != nil {
+	if f.init, err = p.pipeUntil(";"); err != nil {
 		return nil, err
 	}
 	f.update, err = p.withBindings(f.binds, p.parsePipe)
