@@ -30,12 +30,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(0), flagsArg(a, 2))
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(1)
-		ms, err := re.findAll(th, text)
+		_, ms, err := findMatches(th, a.Text(0), flagsArg(a, 2), text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -52,12 +48,8 @@ func init() {
 		if a.Len() < 3 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(0), "")
-		if err != nil {
-			return vm.Value{}, err
-		}
 		repl, text := a.Text(1), a.Text(2)
-		ms, err := re.findAll(th, text)
+		re, ms, err := findMatches(th, a.Text(0), "", text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -77,12 +69,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Of(vm.NewList(nil)), nil
 		}
-		re, err := compileRegex(th, a.Text(0), "")
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(1)
-		ms, err := re.findAll(th, text)
+		re, ms, err := findMatches(th, a.Text(0), "", text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -111,12 +99,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(1), flagsArg(a, 2))
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(0)
-		ms, err := re.findAll(th, text)
+		_, ms, err := findMatches(th, a.Text(1), flagsArg(a, 2), text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -129,6 +113,17 @@ func init() {
 		out = append(out, vm.Str(text[last:]))
 		return vm.Of(vm.NewList(out)), nil
 	})
+}
+
+// findMatches compiles pattern with flags and finds its matches in text
+// (as findAll reports them).
+func findMatches(th *vm.Thread, pattern, flags, text string) (*harnRegex, [][]int, error) {
+	re, err := compileRegex(th, pattern, flags)
+	if err != nil {
+		return nil, nil, err
+	}
+	ms, err := re.findAll(th, text)
+	return re, ms, err
 }
 
 // flagsArg is the optional flags string (anything but a string means none).
