@@ -149,11 +149,7 @@ func tsBase(t *Type) string {
 		}
 		return "Array<" + e + ">"
 	case Tuple:
-		parts := make([]string, len(t.Items))
-		for i, x := range t.Items {
-			parts[i] = tsType(x)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return "[" + joinEach(t.Items, ", ", tsType) + "]"
 	case Map:
 		// An index signature, not Record<…>: a type alias may recur
 		// through an object type but not through Record.
@@ -161,17 +157,9 @@ func tsBase(t *Type) string {
 	case Ref:
 		return t.Decl.Name
 	case Literal:
-		parts := make([]string, len(t.Values))
-		for i, v := range t.Values {
-			parts[i] = tsLiteral(v)
-		}
-		return strings.Join(parts, " | ")
+		return joinEach(t.Values, " | ", tsLiteral)
 	case Union:
-		parts := make([]string, len(t.Options))
-		for i, x := range t.Options {
-			parts[i] = tsType(x)
-		}
-		return strings.Join(parts, " | ")
+		return joinEach(t.Options, " | ", tsType)
 	}
 	return "unknown"
 }
@@ -217,11 +205,7 @@ func tsDecl(w *writer, d *Decl) {
 		w.line("}")
 	case EnumDecl:
 		tsDoc(w, "", docSplit(d.Doc))
-		parts := make([]string, len(d.Values))
-		for i, v := range d.Values {
-			parts[i] = tsLiteral(v)
-		}
-		w.line("export type %s = %s;", d.Name, strings.Join(parts, " | "))
+		w.line("export type %s = %s;", d.Name, joinEach(d.Values, " | ", tsLiteral))
 	case VariantsDecl:
 		for _, c := range d.Cases {
 			tsDoc(w, "", []string{"The variant " + d.HarnEnum + "." + c.Variant + "."})
