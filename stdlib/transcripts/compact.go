@@ -33,22 +33,33 @@ func Compact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) {
 	return compact(th, fn, tv, opts)
 }
 
-func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
+// compactArgs reads the transcript and options of a compaction: its
+// messages, the transcript dict (nil for a bare message list) and the
+// options (empty when absent or nil), which may hold only known keys;
+// shape lists them in the message for options that are not a dict.
+func compactArgs(fn string, tv, optsV vm.Value, shape string, known ...string) ([]vm.Value, *vm.Dict, *vm.Dict, error) {
 	msgs, err := Messages(fn, tv)
 	if err != nil {
-		return vm.Value{}, err
+		return nil, nil, nil, err
 	}
 	_, tr, _ := Split(fn, tv)
-	o := vm.NewDict()
-	if optsV.IsValid() && !optsV.IsNil() {
-		d, ok := optsV.AsDict()
-		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, strings.Join(compactOptions, ", "), optsV.Type())
-		}
-		if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
-			return vm.Value{}, err
-		}
-		o = d
+	if !optsV.IsValid() || optsV.IsNil() {
+		return msgs, tr, vm.NewDict(), nil
+	}
+	o, ok := optsV.AsDict()
+	if !ok {
+		return nil, nil, nil, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, shape, optsV.Type())
+	}
+	if err := checkKeys(fn, "option", o, known...); err != nil {
+		return nil, nil, nil, err
+	}
+	return msgs, tr, o, nil
+}
+
+func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
+	msgs, tr, o, err := compactArgs(fn, tv, optsV, strings.Join(compactOptions, ", "), compactOptions...)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), 0)
 	if err != nil {
@@ -201,21 +212,9 @@ func deterministicSummary(ms []vm.Value, width int, room int64) string {
 }
 
 func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
-	msgs, err := Messages(fn, tv)
+	msgs, tr, o, err := compactArgs(fn, tv, optsV, "keep_last?, max_chars?", "keep_last", "max_chars")
 	if err != nil {
 		return vm.Value{}, err
-	}
-	_, tr, _ := Split(fn, tv)
-	o := vm.NewDict()
-	if optsV.IsValid() && !optsV.IsNil() {
-		d, ok := optsV.AsDict()
-		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {keep_last?, max_chars?}, got %s", fn, optsV.Type())
-		}
-		if err := checkKeys(fn, "option", d, "keep_last", "max_chars"); err != nil {
-			return vm.Value{}, err
-		}
-		o = d
 	}
 	keep, err := nonNegInt(fn, "keep_last", lib.Get(o, "keep_last"), 3)
 	if err != nil {
