@@ -95,3 +95,47 @@ func TestLockDirExcludes(t *testing.T) {
 		t.Fatal("the second lock was granted while the first was held")
 	}
 }
+
+// CreateAndLockDir creates the directory and excludes a second holder
+// until the first unlocks.
+func TestCreateAndLockDirExcludes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	unlock, err := CreateAndLockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("the directory was not created: %v", err)
+	}
+	var released atomic.Bool
+	got := make(chan bool)
+	go func() {
+		u, err := CreateAndLockDir(dir)
+		if err != nil {
+			t.Error(err)
+			got <- false
+			return
+		}
+		got <- released.Load()
+		u()
+	}()
+	released.Store(true)
+	unlock()
+	if !<-got {
+		t.Fatal("the second lock was granted while the first was held")
+	}
+}
+
+// A directory that cannot be created is an error, and leaves no lock
+// held.
+func TestCreateAndLockDirFails(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := CreateAndLockDir(filepath.Join(file, "d")); err == nil {
+			t.Fatal("a directory below a file was locked")
+		}
+	}
+}

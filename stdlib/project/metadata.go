@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	hfs "github.com/harnlang/harn/stdlib/fs"
@@ -187,10 +186,6 @@ func encode(facts []*fact) string {
 	return templates.SerdeJSON(vm.Of(doc), "  ") + "\n"
 }
 
-// metaLocks serialises the changes of one process to one state root;
-// flock excludes other processes.
-var metaLocks sync.Map // dir → *sync.Mutex
-
 // update reads the facts, lets change compute the new ones (nil: nothing
 // to write) and writes them, all under the lock. force writes even an
 // unchanged store (metadata_save).
@@ -206,16 +201,10 @@ func (s metaStore) update(name string, change func([]*fact) ([]*fact, error), fo
 		// running it again on what the file holds by now is safe.
 		return s.update(name, change, true)
 	}
-	mu, _ := metaLocks.LoadOrStore(s.dir, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
 	fail := func(err error) error {
 		return vm.Runtimef("%s: cannot save %s: %s", name, MetadataFile, hfs.OSErrorText(err))
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fail(err)
-	}
-	unlock, err := atomicfile.LockDir(s.dir)
+	unlock, err := atomicfile.CreateAndLockDir(s.dir)
 	if err != nil {
 		return fail(err)
 	}
