@@ -106,11 +106,7 @@ func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return store.AppendOne(ctx, l.AppendAll, topic, rec)
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {

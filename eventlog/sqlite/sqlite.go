@@ -823,11 +823,7 @@ func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) er
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return store.AppendOne(ctx, l.AppendAll, topic, rec)
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {

@@ -5,6 +5,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -347,6 +348,16 @@ func ScanDelivery(row Scanner, extra ...any) (eventlog.Delivery, error) {
 	err := row.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
 	d.Envelope, d.State = env, eventlog.DeliveryState(state)
 	return d, err
+}
+
+// AppendOne is Append done by a backend's AppendAll: the id of the one
+// record appended.
+func AppendOne(ctx context.Context, appendAll func(context.Context, ...eventlog.TopicRecord) ([]int64, error), topic string, rec eventlog.Record) (int64, error) {
+	ids, err := appendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
 }
 
 // ReadCounts reads every row of a (key, count) query, such as a GROUP BY
