@@ -40,6 +40,27 @@ func defManifest(name, doc string, check func(name string, d *vm.Dict) (*vm.Dict
 		})
 }
 
+// defRun defines the builtin name(spec: dict, options?: dict) (sig
+// names the spec) that runs the spec with run.
+func defRun(name, sig, doc string, run func(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error)) {
+	lib.Def(name, sig, doc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := dictArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			opts, err := lib.OptionsArg(name, a, 1)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			r, err := run(th, name, d, opts)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(r), nil
+		})
+}
+
 func listArg(name string, a vm.Args, i int) (*vm.List, error) {
 	if err := need(name, a, i); err != nil {
 		return nil, err

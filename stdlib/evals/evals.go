@@ -208,77 +208,57 @@ func init() {
 	defManifest("eval_suite_manifest",
 		"check and complete an eval suite {name, cases: [{name, input, expected}], target?, metrics?, threshold?}: {kind: \"eval_suite\", …} with metrics defaulting to exact_match",
 		suiteManifest)
-	lib.Def("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
+	defRun("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
 		"run each case's input through the suite's target (or options.target) and score it with the metrics: {suite, passed, results: [{name, input, expected, output, passed, metrics, error?}], summary}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const name = "eval_suite_run"
-			d, err := dictArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			opts, err := lib.OptionsArg(name, a, 1)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			r, err := runSuite(th, name, d, opts)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(r), nil
-		})
+		runSuite)
 	defManifest("eval_pack_manifest",
 		"check and complete an eval pack {name, suites: [suite specs], target?, threshold?}: {kind: \"eval_pack\", name, suites (each an eval_suite_manifest)}",
 		packManifest)
-	lib.Def("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
+	defRun("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
 		"run every suite of the pack (eval_suite_run with the pack's target and threshold as defaults): {pack, passed, suites: [suite runs], summary}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const name = "eval_pack_run"
-			d, err := dictArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
+		runPack)
+}
+
+// runPack runs every suite of the pack spec d, with the pack's target and
+// threshold as the defaults of opts.
+func runPack(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
+	p, err := packManifest(name, d)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"target", "threshold"} {
+		if _, ok := opts.Get(k); !ok {
+			if v, ok := p.Get(k); ok && !v.IsNil() {
+				opts = opts.Set(k, v)
 			}
-			opts, err := lib.OptionsArg(name, a, 1)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			p, err := packManifest(name, d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			for _, k := range []string{"target", "threshold"} {
-				if _, ok := opts.Get(k); !ok {
-					if v, ok := p.Get(k); ok && !v.IsNil() {
-						opts = opts.Set(k, v)
-					}
-				}
-			}
-			suites, _ := lib.Get(p, "suites").AsList()
-			var runs, all []vm.Value
-			passed := true
-			for _, s := range suites.Items() {
-				sd, _ := s.AsDict()
-				r, err := runSuite(th, name, sd, opts)
-				if err != nil {
-					return vm.Value{}, err
-				}
-				if b, _ := lib.Get(r, "passed").AsBool(); !b {
-					passed = false
-				}
-				rs, _ := lib.Get(r, "results").AsList()
-				all = append(all, rs.Items()...)
-				runs = append(runs, vm.Of(r))
-			}
-			sum, err := aggregate(name, all)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(lib.DictOf(
-				"pack", lib.Get(p, "name"),
-				"passed", vm.BoolOf(passed),
-				"suites", vm.Of(vm.NewList(runs)),
-				"summary", vm.Of(sum),
-			)), nil
-		})
+		}
+	}
+	suites, _ := lib.Get(p, "suites").AsList()
+	var runs, all []vm.Value
+	passed := true
+	for _, s := range suites.Items() {
+		sd, _ := s.AsDict()
+		r, err := runSuite(th, name, sd, opts)
+		if err != nil {
+			return nil, err
+		}
+		if b, _ := lib.Get(r, "passed").AsBool(); !b {
+			passed = false
+		}
+		rs, _ := lib.Get(r, "results").AsList()
+		all = append(all, rs.Items()...)
+		runs = append(runs, vm.Of(r))
+	}
+	sum, err := aggregate(name, all)
+	if err != nil {
+		return nil, err
+	}
+	return lib.DictOf(
+		"pack", lib.Get(p, "name"),
+		"passed", vm.BoolOf(passed),
+		"suites", vm.Of(vm.NewList(runs)),
+		"summary", vm.Of(sum),
+	), nil
 }
 
 func rate(n, total int) float64 {
