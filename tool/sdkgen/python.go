@@ -294,19 +294,7 @@ func pyClient(m *Model) []byte {
 	w.line("from typing import Any, Literal, Never, cast")
 	w.blank()
 	w.line("from ._runtime import ApplicationError, Runtime, ToolError, ToolSpec, connect_http, connect_stdio")
-	var used []string
-	seen := map[string]bool{}
-	note := func(d *Decl) {
-		if !seen[d.Name] {
-			seen[d.Name] = true
-			used = append(used, d.Name)
-		}
-	}
-	for _, t := range m.Tools {
-		note(t.Input)
-		t.Output.refs(note)
-		t.Error.refs(note)
-	}
+	used := toolDecls(m)
 	if len(used) > 0 {
 		w.line("from .types import (")
 		for _, n := range used {
