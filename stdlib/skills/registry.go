@@ -12,13 +12,9 @@ import (
 const registryType = "skill_registry"
 
 func newRegistry(skills []*vm.Dict) *vm.Dict {
-	items := make([]vm.Value, len(skills))
-	for i, s := range skills {
-		items[i] = vm.Of(s)
-	}
 	b := vm.NewDictBuilder(2)
 	b.Set("_type", vm.Str(registryType))
-	b.Set("skills", vm.Of(lib.List(items)))
+	b.Set("skills", vm.Of(lib.DictList(skills)))
 	return b.Build()
 }
 

@@ -91,14 +91,6 @@ func (g *graph) copy() *graph {
 	return &graph{name: g.name, entry: g.entry, nodes: slices.Clone(g.nodes), edges: slices.Clone(g.edges), policies: g.policies}
 }
 
-func dictList(ds []*vm.Dict) *vm.List {
-	items := make([]vm.Value, len(ds))
-	for i, d := range ds {
-		items[i] = vm.Of(d)
-	}
-	return vm.NewList(items)
-}
-
 // value is the graph as a Harn dict.
 func (g *graph) value() vm.Value {
 	b := vm.NewDictBuilder(8)
@@ -109,8 +101,8 @@ func (g *graph) value() vm.Value {
 	} else {
 		b.Set("entry", vm.Str(g.entry))
 	}
-	b.Set("nodes", vm.Of(dictList(g.nodes)))
-	b.Set("edges", vm.Of(dictList(g.edges)))
+	b.Set("nodes", vm.Of(lib.DictList(g.nodes)))
+	b.Set("edges", vm.Of(lib.DictList(g.edges)))
 	b.Set("policies", vm.Of(g.policies))
 	if g.commit != nil {
 		g.commit.Range(func(k string, v vm.Value) bool { b.Set(k, v); return true })
