@@ -548,6 +548,18 @@ func (c config) prepare(th *vm.Thread, r *request, stream bool) (payload []byte,
 	return payload, url, headers, nil
 }
 
+// newPost is the POST of payload to url with headers.
+func newPost(ctx context.Context, url string, payload []byte, headers map[string]string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
 // send performs r against c's API and returns the parsed response.
 func (c config) send(th *vm.Thread, r *request) (*response, error) {
 	payload, url, headers, err := c.prepare(th, r, false)
@@ -562,13 +574,10 @@ func (c config) send(th *vm.Thread, r *request) (*response, error) {
 		stop := htime.BlockingCtx(th, func(ctx context.Context) {
 			ctx, cancel := context.WithTimeout(ctx, timeoutOf(r))
 			defer cancel()
-			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			req, err := newPost(ctx, url, payload, headers)
 			if err != nil {
 				netErr = err
 				return
-			}
-			for k, v := range headers {
-				req.Header.Set(k, v)
 			}
 			resp, err := httpClient.Do(req)
 			if err != nil {
@@ -668,13 +677,10 @@ func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
 		resp = nil
 		var netErr error
 		stop := htime.BlockingCtx(th, func(inner context.Context) {
-			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			req, err := newPost(ctx, url, payload, headers)
 			if err != nil {
 				netErr = err
 				return
-			}
-			for k, v := range headers {
-				req.Header.Set(k, v)
 			}
 			req.Header.Set("accept", "text/event-stream")
 			stopAfter := context.AfterFunc(inner, cancel)
