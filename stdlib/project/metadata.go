@@ -271,6 +271,19 @@ func keyTextArg(name, what string, a vm.Args, i int) (string, error) {
 	return s.Go(), nil
 }
 
+// readFacts opens the store and reads its facts for a builtin whose
+// optional argument 1 is what ("a key prefix", "a key pattern"), read
+// first.
+func readFacts(th *vm.Thread, name, what string, a vm.Args) (metaStore, []*fact, string, error) {
+	text, err := keyTextArg(name, what, a, 0)
+	if err != nil {
+		return metaStore{}, nil, "", err
+	}
+	s := openMeta(th)
+	facts, err := s.read(name)
+	return s, facts, text, err
+}
+
 // sourcePaths reads the source_paths option: a path or a list of paths.
 func sourcePaths(th *vm.Thread, s metaStore, name string, a vm.Args, i int) ([]string, bool, error) {
 	if !a.Given(i) {
@@ -416,12 +429,7 @@ func init() {
 	lib.Def("metadata_entries", "metadata_entries(prefix?: string) -> list", "the facts whose key starts with prefix, by key: [{key, value, source_paths, stale, changed, updated_at}]",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_entries"
-			prefix, err := keyTextArg(name, "a key prefix", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, prefix, err := readFacts(th, name, "a key prefix", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -473,12 +481,7 @@ func init() {
 	lib.Def("metadata_stale", "metadata_stale(pattern?: string) -> list", "the keys (matching the key pattern, * and ?) of facts whose source files changed since they were recorded, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_stale"
-			pat, err := keyTextArg(name, "a key pattern", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, pat, err := readFacts(th, name, "a key pattern", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -494,12 +497,7 @@ func init() {
 	lib.Def("metadata_status", "metadata_status(prefix?: string) -> dict", "a summary of the facts whose key starts with prefix: {entries, stale, stale_keys, sources, missing_sources, exists}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_status"
-			prefix, err := keyTextArg(name, "a key prefix", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, prefix, err := readFacts(th, name, "a key prefix", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
