@@ -119,6 +119,15 @@ func publishField(d *vm.Dict, builtin, key string, required bool) (string, error
 	return display(v), nil
 }
 
+// publishArg is the dict argument of a publish builtin.
+func publishArg(v vm.Value, builtin string) (*vm.Dict, error) {
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, fmt.Errorf("%s: argument must be a dict", builtin)
+	}
+	return d, nil
+}
+
 // publishedField is a string field of a publish builtin's dict: its key,
 // where it goes and whether the dict must give it.
 type publishedField struct {
@@ -152,12 +161,11 @@ func publishHandler(d *vm.Dict, builtin string) (vm.Value, error) {
 // description?, mime_type?}); values are display-coerced. A binary
 // resource gives `blob` (bytes, or a base64 string) instead of `text`.
 func (p *Publication) PublishResource(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_resource: argument must be a dict")
+	d, err := publishArg(v, "mcp_resource")
+	if err != nil {
+		return err
 	}
 	r := &Resource{}
-	var err error
 	_, hasBlob := field(d, "blob")
 	if hasBlob {
 		b, _ := field(d, "blob")
@@ -177,16 +185,15 @@ func (p *Publication) PublishResource(v vm.Value) error {
 // PublishTemplate records mcp_resource_template({uri_template, name,
 // handler, title?, description?, mime_type?}).
 func (p *Publication) PublishTemplate(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_resource_template: argument must be a dict")
+	d, err := publishArg(v, "mcp_resource_template")
+	if err != nil {
+		return err
 	}
 	t := &ResourceTemplate{}
 	const builtin = "mcp_resource_template"
 	if err := publishFields(d, builtin, []publishedField{{"uri_template", &t.URITemplate, true}, {"name", &t.Name, true}}); err != nil {
 		return err
 	}
-	var err error
 	if t.Handler, err = publishHandler(d, builtin); err != nil {
 		return err
 	}
@@ -200,12 +207,11 @@ func (p *Publication) PublishTemplate(v vm.Value) error {
 // PublishPrompt records mcp_prompt({name, handler, title?, description?,
 // arguments?: [{name, description?, required?}]}).
 func (p *Publication) PublishPrompt(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_prompt: argument must be a dict")
+	d, err := publishArg(v, "mcp_prompt")
+	if err != nil {
+		return err
 	}
 	pr := &Prompt{}
-	var err error
 	if pr.Name, err = publishField(d, "mcp_prompt", "name", true); err != nil {
 		return err
 	}
@@ -253,9 +259,9 @@ func (p *Publication) PublishPrompt(v vm.Value) error {
 // PublishServerMetadata records mcp_server_metadata({name?, version?,
 // instructions?}).
 func (p *Publication) PublishServerMetadata(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_server_metadata: argument must be a dict")
+	d, err := publishArg(v, "mcp_server_metadata")
+	if err != nil {
+		return err
 	}
 	m := &ServerMetadata{}
 	for _, k := range d.Keys() {

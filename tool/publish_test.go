@@ -57,3 +57,19 @@ func TestPublishResourceFields(t *testing.T) {
 		t.Errorf("resource = %+v", r)
 	}
 }
+
+// Each publish builtin takes one dict, and names itself when given
+// anything else.
+func TestPublishNeedsADict(t *testing.T) {
+	var p Publication
+	for builtin, publish := range map[string]func(vm.Value) error{
+		"mcp_resource":          p.PublishResource,
+		"mcp_resource_template": p.PublishTemplate,
+		"mcp_prompt":            p.PublishPrompt,
+		"mcp_server_metadata":   p.PublishServerMetadata,
+	} {
+		if err := publish(vm.IntOf(1)); err == nil || err.Error() != builtin+": argument must be a dict" {
+			t.Errorf("%s of an int: %v", builtin, err)
+		}
+	}
+}
