@@ -233,20 +233,23 @@ func timeoutArg(fn string, a vm.Args, i int) (time.Duration, error) {
 	return max(d, 0), nil
 }
 
-// waitChange waits until h changes or the deadline passes (zero: none);
-// it reports false at the deadline.
-func waitChange(th *vm.Thread, wake <-chan struct{}, deadline time.Time) (bool, error) {
+// awaitChange, called with h.mu held, releases it and waits until h
+// changes or the deadline passes (zero: none); passed reports that the
+// deadline is over.
+func (h *handle) awaitChange(th *vm.Thread, deadline time.Time) (passed bool, err error) {
+	wake := h.changed
+	h.mu.Unlock()
 	timeout := time.Duration(-1)
 	if !deadline.IsZero() {
 		if timeout = time.Until(deadline); timeout <= 0 {
-			return false, nil
+			return true, nil
 		}
 	}
 	fired, err := th.WaitOnThreads(wake, timeout)
 	if err != nil {
 		return false, err
 	}
-	return fired, nil
+	return !fired && !deadline.IsZero() && !time.Now().Before(deadline), nil
 }
 
 func deadlineOf(timeout time.Duration) time.Time {
@@ -337,13 +340,11 @@ func init() {
 					h.mu.Unlock()
 					return vm.Value{}, vm.Throwf("%s: the workflow %q %s without answering update %d (%s)", fn, h.id, status, uid, name)
 				}
-				wake := h.changed
-				h.mu.Unlock()
-				fired, err := waitChange(th, wake, deadline)
+				passed, err := h.awaitChange(th, deadline)
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if !fired && !deadline.IsZero() && !time.Now().Before(deadline) {
+				if passed {
 					return vm.Value{}, vm.Throwf("%s: the workflow %q did not answer update %d (%s) in time", fn, h.id, uid, name)
 				}
 			}
@@ -383,13 +384,11 @@ func init() {
 					h.mu.Unlock()
 					return m, nil
 				}
-				wake := h.changed
-				h.mu.Unlock()
-				fired, err := waitChange(th, wake, deadline)
+				passed, err := h.awaitChange(th, deadline)
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if !fired && !deadline.IsZero() && !time.Now().Before(deadline) {
+				if passed {
 					return vm.Nil, nil
 				}
 			}
