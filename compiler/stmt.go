@@ -730,27 +730,10 @@ func findAttr(attrs []*syntax.Attribute, name string) *syntax.Attribute {
 // checkAcpAttrs reports `@acp_tool` or `@acp_skill` on a declaration other than a fn, a
 // compile error (docs/spec/language.md §10.5).
 func (c *compiler) checkAcpAttrs(s syntax.Stmt) {
-	var attrs []*syntax.Attribute
-	switch d := s.(type) {
-	case *syntax.PipelineDecl:
-		attrs = d.Attrs
-	case *syntax.ToolDecl:
-		attrs = d.Attrs
-	case *syntax.StructDecl:
-		attrs = d.Attrs
-	case *syntax.EnumDecl:
-		attrs = d.Attrs
-	case *syntax.TypeDecl:
-		attrs = d.Attrs
-	case *syntax.InterfaceDecl:
-		attrs = d.Attrs
-	case *syntax.ImplBlock:
-		attrs = d.Attrs
-	case *syntax.SkillDecl:
-		attrs = d.Attrs
-	case *syntax.EvalPackDecl:
-		attrs = d.Attrs
+	if _, isFn := s.(*syntax.FnDecl); isFn {
+		return
 	}
+	attrs := syntax.AttrsOf(s)
 	for _, name := range [...]string{"acp_tool", "acp_skill"} {
 		if a := findAttr(attrs, name); a != nil {
 			c.errorf(a.At, "@%s applies to fn declarations only", name)

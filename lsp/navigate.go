@@ -363,9 +363,22 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 	if p.Context.IncludeDeclaration {
 		out = append(out, s.lspLocation(target))
 	}
+	err := s.eachUse(target, func(path string, lines []string, at syntax.Pos) {
+		out = append(out, protocol.Location{URI: pathURI(path), Range: rangeOf(lines, at, runeLen(target.name))})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachUse calls use for every use of target in the files searchPaths
+// gives (lines: the text of that file), stopping with errCancelled when
+// the request is cancelled.
+func (s *Server) eachUse(target location, use func(path string, lines []string, at syntax.Pos)) error {
 	for _, path := range s.searchPaths(target.path) {
 		if s.cancelled() {
-			return nil, errCancelled
+			return errCancelled
 		}
 		a := s.analysisOf(path)
 		if a == nil || a.info == nil {
@@ -373,10 +386,10 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 		}
 		lines := splitLines(a.text)
 		for _, u := range a.uses(path, target) {
-			out = append(out, protocol.Location{URI: pathURI(path), Range: rangeOf(lines, u, runeLen(target.name))})
+			use(path, lines, u)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // uses lists the positions in this analysis whose identifiers refer to the
@@ -512,18 +525,8 @@ func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.Wo
 	}
 	defText, _ := s.readFile(target.path)
 	add(target.path, splitLines(defText), target.pos)
-	for _, path := range s.searchPaths(target.path) {
-		if s.cancelled() {
-			return nil, errCancelled
-		}
-		a := s.analysisOf(path)
-		if a == nil || a.info == nil {
-			continue
-		}
-		lines := splitLines(a.text)
-		for _, u := range a.uses(path, target) {
-			add(path, lines, u)
-		}
+	if err := s.eachUse(target, add); err != nil {
+		return nil, err
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }

@@ -1,6 +1,7 @@
 package stdlib_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -25,6 +26,18 @@ func TestYAMLAndTOML(t *testing.T) {
 		{"toml_stringify", []vm.Value{dvParse(t, `{"b":"x\"y","a":1,"f":2.0,"t":{"c":[1,2],"d":{"e":true}},"arr":[{"n":1},{"n":2}],"odd key":1}`)}, "a = 1\nb = \"x\\\"y\"\nf = 2.0\n\"odd key\" = 1\n\n[t]\nc = [1, 2]\n\n[t.d]\ne = true\n\n[[arr]]\nn = 1\n\n[[arr]]\nn = 2\n"},
 		{"toml_stringify", []vm.Value{dvParse(t, `{"a":1,"t":{"x":null}}`)}, "ERR: TOML serialize error: nil at 't.x' (TOML has no null)"},
 		{"toml_stringify", []vm.Value{iv(1)}, "ERR: TOML serialize error: the top level must be a table, got int"},
+	})
+}
+
+// YAML and TOML spell a float that is not finite each their own way, and
+// TOML writes a fraction on every float.
+func TestYAMLAndTOMLScalars(t *testing.T) {
+	runT2(t, []t2case{
+		{"yaml_stringify", []vm.Value{lv(fv(math.NaN()), fv(math.Inf(1)), fv(math.Inf(-1)), fv(1e15), fv(2), fv(0.5), vm.False, iv(-3))},
+			"- .nan\n- .inf\n- -.inf\n- 1000000000000000\n- 2.0\n- 0.5\n- false\n- -3\n"},
+		{"toml_stringify", []vm.Value{dv("a", fv(math.NaN()), "b", fv(math.Inf(1)), "c", fv(math.Inf(-1)), "d", fv(1e15), "e", fv(2), "f", vm.False, "g", iv(-3))},
+			"a = nan\nb = inf\nc = -inf\nd = 1000000000000000.0\ne = 2.0\nf = false\ng = -3\n"},
+		{"toml_stringify", []vm.Value{dv("l", lv(fv(math.Inf(-1)), fv(1e15), vm.True))}, "l = [-inf, 1000000000000000.0, true]\n"},
 	})
 }
 

@@ -119,16 +119,53 @@ func publishField(d *vm.Dict, builtin, key string, required bool) (string, error
 	return display(v), nil
 }
 
+// publishArg is the dict argument of a publish builtin.
+func publishArg(v vm.Value, builtin string) (*vm.Dict, error) {
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, fmt.Errorf("%s: argument must be a dict", builtin)
+	}
+	return d, nil
+}
+
+// publishedField is a string field of a publish builtin's dict: its key,
+// where it goes and whether the dict must give it.
+type publishedField struct {
+	key      string
+	dst      *string
+	required bool
+}
+
+// publishFields reads fields from d in order with publishField, stopping
+// at the first required one missing (an optional one never fails).
+func publishFields(d *vm.Dict, builtin string, fields []publishedField) error {
+	for _, f := range fields {
+		var err error
+		if *f.dst, err = publishField(d, builtin, f.key, f.required); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishHandler is the callable handler of d, required.
+func publishHandler(d *vm.Dict, builtin string) (vm.Value, error) {
+	h, ok := field(d, "handler")
+	if !ok || !vm.IsCallable(h) {
+		return vm.Value{}, fmt.Errorf("%s: 'handler' is required", builtin)
+	}
+	return h, nil
+}
+
 // PublishResource records mcp_resource({uri, name, text, title?,
 // description?, mime_type?}); values are display-coerced. A binary
 // resource gives `blob` (bytes, or a base64 string) instead of `text`.
 func (p *Publication) PublishResource(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_resource: argument must be a dict")
+	d, err := publishArg(v, "mcp_resource")
+	if err != nil {
+		return err
 	}
 	r := &Resource{}
-	var err error
 	_, hasBlob := field(d, "blob")
 	if hasBlob {
 		b, _ := field(d, "blob")
@@ -136,14 +173,8 @@ func (p *Publication) PublishResource(v vm.Value) error {
 			return err
 		}
 	}
-	for _, f := range []struct {
-		key      string
-		dst      *string
-		required bool
-	}{{"uri", &r.URI, true}, {"name", &r.Name, true}, {"text", &r.Text, !hasBlob}, {"title", &r.Title, false}, {"description", &r.Description, false}, {"mime_type", &r.MimeType, false}} {
-		if *f.dst, err = publishField(d, "mcp_resource", f.key, f.required); err != nil {
-			return err
-		}
+	if err := publishFields(d, "mcp_resource", []publishedField{{"uri", &r.URI, true}, {"name", &r.Name, true}, {"text", &r.Text, !hasBlob}, {"title", &r.Title, false}, {"description", &r.Description, false}, {"mime_type", &r.MimeType, false}}); err != nil {
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -154,32 +185,19 @@ func (p *Publication) PublishResource(v vm.Value) error {
 // PublishTemplate records mcp_resource_template({uri_template, name,
 // handler, title?, description?, mime_type?}).
 func (p *Publication) PublishTemplate(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_resource_template: argument must be a dict")
+	d, err := publishArg(v, "mcp_resource_template")
+	if err != nil {
+		return err
 	}
 	t := &ResourceTemplate{}
-	var err error
-	for _, f := range []struct {
-		key      string
-		dst      *string
-		required bool
-	}{{"uri_template", &t.URITemplate, true}, {"name", &t.Name, true}} {
-		if *f.dst, err = publishField(d, "mcp_resource_template", f.key, f.required); err != nil {
-			return err
-		}
+	const builtin = "mcp_resource_template"
+	if err := publishFields(d, builtin, []publishedField{{"uri_template", &t.URITemplate, true}, {"name", &t.Name, true}}); err != nil {
+		return err
 	}
-	h, ok := field(d, "handler")
-	if !ok || !vm.IsCallable(h) {
-		return fmt.Errorf("mcp_resource_template: 'handler' is required")
+	if t.Handler, err = publishHandler(d, builtin); err != nil {
+		return err
 	}
-	t.Handler = h
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"title", &t.Title}, {"description", &t.Description}, {"mime_type", &t.MimeType}} {
-		*f.dst, _ = publishField(d, "mcp_resource_template", f.key, false)
-	}
+	_ = publishFields(d, builtin, []publishedField{{"title", &t.Title, false}, {"description", &t.Description, false}, {"mime_type", &t.MimeType, false}})
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.data.Templates = append(p.data.Templates, t)
@@ -189,20 +207,17 @@ func (p *Publication) PublishTemplate(v vm.Value) error {
 // PublishPrompt records mcp_prompt({name, handler, title?, description?,
 // arguments?: [{name, description?, required?}]}).
 func (p *Publication) PublishPrompt(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_prompt: argument must be a dict")
+	d, err := publishArg(v, "mcp_prompt")
+	if err != nil {
+		return err
 	}
 	pr := &Prompt{}
-	var err error
 	if pr.Name, err = publishField(d, "mcp_prompt", "name", true); err != nil {
 		return err
 	}
-	h, ok := field(d, "handler")
-	if !ok || !vm.IsCallable(h) {
-		return fmt.Errorf("mcp_prompt: 'handler' is required")
+	if pr.Handler, err = publishHandler(d, "mcp_prompt"); err != nil {
+		return err
 	}
-	pr.Handler = h
 	pr.Title, _ = publishField(d, "mcp_prompt", "title", false)
 	pr.Description, _ = publishField(d, "mcp_prompt", "description", false)
 	if av, ok := field(d, "arguments"); ok {
@@ -244,9 +259,9 @@ func (p *Publication) PublishPrompt(v vm.Value) error {
 // PublishServerMetadata records mcp_server_metadata({name?, version?,
 // instructions?}).
 func (p *Publication) PublishServerMetadata(v vm.Value) error {
-	d, ok := v.AsDict()
-	if !ok {
-		return fmt.Errorf("mcp_server_metadata: argument must be a dict")
+	d, err := publishArg(v, "mcp_server_metadata")
+	if err != nil {
+		return err
 	}
 	m := &ServerMetadata{}
 	for _, k := range d.Keys() {

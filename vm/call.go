@@ -393,6 +393,28 @@ func matchesLiteral(lit any, v Value) bool {
 	return false
 }
 
+// fieldsMatch reports whether dict d has the fields of a shape or struct
+// type: each one present with a value of its type, or absent (or nil)
+// when it is optional.
+func fieldsMatch(th *Thread, fields []compiler.RField, d *Dict) bool {
+	for _, f := range fields {
+		fv, present := d.Get(f.Name)
+		if present && nilField(th, f, fv) {
+			continue
+		}
+		if !present || fv.IsNil() {
+			if !f.Optional {
+				return false
+			}
+			continue
+		}
+		if !matchesRType(th, f.Type, fv) {
+			return false
+		}
+	}
+	return true
+}
+
 func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 	switch t.Kind {
 	case "any":
@@ -454,22 +476,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			}
 			d = structAsDict(s)
 		}
-		for _, f := range t.Fields {
-			fv, present := d.Get(f.Name)
-			if present && nilField(th, f, fv) {
-				continue
-			}
-			if !present || fv.IsNil() {
-				if !f.Optional {
-					return false
-				}
-				continue
-			}
-			if !matchesRType(th, f.Type, fv) {
-				return false
-			}
-		}
-		return true
+		return fieldsMatch(th, t.Fields, d)
 	case "struct":
 		if s, ok := v.AsStruct(); ok {
 			return s.Name == t.Name
@@ -478,22 +485,7 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		if !ok {
 			return false
 		}
-		for _, f := range t.Fields {
-			fv, present := d.Get(f.Name)
-			if present && nilField(th, f, fv) {
-				continue
-			}
-			if !present || fv.IsNil() {
-				if !f.Optional {
-					return false
-				}
-				continue
-			}
-			if !matchesRType(th, f.Type, fv) {
-				return false
-			}
-		}
-		return true
+		return fieldsMatch(th, t.Fields, d)
 	case "interface":
 		if _, ok := v.AsStruct(); ok {
 			return true

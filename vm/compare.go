@@ -28,15 +28,11 @@ func FormatFloat(f float64) string {
 }
 
 // FormatJSONFloat renders a float in the JSON form: shortest round-trip
-// decimal for every finite value (`1.0` → `1`), `NaN`/`inf`/`-inf` verbatim.
+// decimal for every finite value (`1.0` → `1`), `NaN`/`inf`/`-inf` as
+// FormatFloat spells them.
 func FormatJSONFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return FormatFloat(f)
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -40,6 +40,19 @@ func displayAt(sb *strings.Builder, v Value, depth int) {
 	n.display(sb, depth+1)
 }
 
+// displayItems writes items, separated by ", ", between open and end:
+// a list, a set, an enum variant's fields.
+func displayItems(sb *strings.Builder, open string, items []Value, end byte, depth int) {
+	sb.WriteString(open)
+	for i, v := range items {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		displayAt(sb, v, depth)
+	}
+	sb.WriteByte(end)
+}
+
 // catchDeep runs f, turning a TooDeep panic (or any *Error panic) into an
 // error for code in the interpreter loop, which has no recoverNative around it.
 func catchDeep(f func()) (err error) {

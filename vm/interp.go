@@ -998,20 +998,13 @@ loop:
 				sp++
 				break
 			}
-			b := NewDictBuilder(n)
-			for i := sp - 2*n; i < sp; i += 2 {
-				k, kerr := keyStringChecked(stack[i])
-				if kerr != nil {
-					err = kerr
-					break loop
-				}
-				b.Set(k, stack[i+1])
-			}
-			for i := sp - 2*n; i < sp; i++ {
-				stack[i] = Value{}
+			d, derr := dictFromPairs(stack, sp, n)
+			if derr != nil {
+				err = derr
+				break loop
 			}
 			sp -= 2 * n
-			stack[sp] = Of(b.Build())
+			stack[sp] = Of(d)
 			sp++
 		case compiler.DICT_SET:
 			d := stack[sp-3].Object().(*Dict)
@@ -1063,20 +1056,12 @@ loop:
 				sp--
 				stack[sp] = Value{}
 			} else {
-				b := NewDictBuilder(n)
-				for i := sp - 2*n; i < sp; i += 2 {
-					k, kerr := keyStringChecked(stack[i])
-					if kerr != nil {
-						err = kerr
-						break loop
-					}
-					b.Set(k, stack[i+1])
-				}
-				for i := sp - 2*n; i < sp; i++ {
-					stack[i] = Value{}
+				var derr error
+				if d, derr = dictFromPairs(stack, sp, n); derr != nil {
+					err = derr
+					break loop
 				}
 				sp -= 2 * n
-				d = b.Build()
 			}
 			if d == nil {
 				d = EmptyDict

@@ -55,14 +55,7 @@ func (*List) Type() string                  { return "list" }
 func (l *List) Truth() bool                 { return len(l.items) > 0 }
 func (l *List) Display(sb *strings.Builder) { l.display(sb, 0) }
 func (l *List) display(sb *strings.Builder, depth int) {
-	sb.WriteByte('[')
-	for i, v := range l.items {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		displayAt(sb, v, depth)
-	}
-	sb.WriteByte(']')
+	displayItems(sb, "[", l.items, ']', depth)
 }
 
 // Len is the number of elements.

@@ -288,6 +288,22 @@ func keyString(v Value) string {
 	return ToDisplay(v)
 }
 
+// dictFromPairs builds the dict of MAKE_DICT and MAKE_STRUCT from the n
+// key/value pairs below sp on stack, and clears their slots (it leaves
+// them on a key that cannot be one).
+func dictFromPairs(stack []Value, sp, n int) (*Dict, error) {
+	b := NewDictBuilder(n)
+	for i := sp - 2*n; i < sp; i += 2 {
+		k, err := keyStringChecked(stack[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Set(k, stack[i+1])
+	}
+	clear(stack[sp-2*n : sp])
+	return b.Build(), nil
+}
+
 // keyStringChecked is keyString that reports a key nested too deeply to
 // display as an error, for callers in the interpreter loop.
 func keyStringChecked(v Value) (string, error) {

@@ -64,14 +64,7 @@ func (*Set) Type() string                  { return "set" }
 func (s *Set) Truth() bool                 { return len(s.items) > 0 }
 func (s *Set) Display(sb *strings.Builder) { s.display(sb, 0) }
 func (s *Set) display(sb *strings.Builder, depth int) {
-	sb.WriteString("set(")
-	for i, v := range s.items {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		displayAt(sb, v, depth)
-	}
-	sb.WriteByte(')')
+	displayItems(sb, "set(", s.items, ')', depth)
 }
 
 // Len is the number of items.

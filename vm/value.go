@@ -202,14 +202,7 @@ func (e *EnumValue) display(sb *strings.Builder, depth int) {
 	sb.WriteByte('.')
 	sb.WriteString(e.Variant)
 	if len(e.Fields) > 0 {
-		sb.WriteByte('(')
-		for i, f := range e.Fields {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			displayAt(sb, f, depth)
-		}
-		sb.WriteByte(')')
+		displayItems(sb, "(", e.Fields, ')', depth)
 	}
 }
 

@@ -106,11 +106,7 @@ func (l *Log) appendAll(records []eventlog.TopicRecord, now int64) {
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return store.AppendOne(ctx, l.AppendAll, topic, rec)
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
@@ -376,11 +372,15 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 	return leases, nil
 }
 
-// held returns the delivery ls still holds; l.mu is held.
+// held returns the delivery ls still holds, to change it: the lease
+// must still be ls's and the log writable. l.mu is held.
 func (l *Log) held(ls eventlog.Lease) (*delivery, error) {
 	d, ok := l.deliveries[ls.ID]
 	if !ok || d.State != eventlog.Leased || d.token != ls.Token || d.owner != ls.Owner {
 		return nil, eventlog.ErrLeaseLost
+	}
+	if err := l.writable(); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -393,9 +393,6 @@ func (l *Log) Extend(ctx context.Context, ls *eventlog.Lease, ttl time.Duration)
 	defer l.mu.Unlock()
 	d, err := l.held(*ls)
 	if err != nil {
-		return err
-	}
-	if err := l.writable(); err != nil {
 		return err
 	}
 	d.expires = store.NowMs() + store.TTLMs(ttl)
@@ -418,9 +415,6 @@ func (l *Log) Complete(ctx context.Context, ls eventlog.Lease, final eventlog.De
 	if err != nil {
 		return err
 	}
-	if err := l.writable(); err != nil {
-		return err
-	}
 	d.State, d.LastError, d.expires = final, errMsg, 0
 	delete(l.open, d.ID)
 	l.changed(d)
@@ -437,9 +431,6 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 	defer l.mu.Unlock()
 	d, err := l.held(ls)
 	if err != nil {
-		return err
-	}
-	if err := l.writable(); err != nil {
 		return err
 	}
 	now := store.NowMs()

@@ -105,9 +105,7 @@ CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries (state);
 `
 
 const (
-	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
-	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
-	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = $1`
+	sqlGet = `SELECT ` + store.DeliveryCols + ` FROM deliveries WHERE id = $1`
 	// Lease and due times are the database server's clock, so nodes
 	// with skewed clocks still agree on when a lease expired.
 	dbNow = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`
@@ -591,15 +589,6 @@ func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int6
 
 // ---- the inbox ----
 
-func scanDelivery(row pgx.Row, extra ...any) (eventlog.Delivery, error) {
-	var d eventlog.Delivery
-	var env []byte
-	var state string
-	err := row.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
-	d.Envelope, d.State = env, eventlog.DeliveryState(state)
-	return d, err
-}
-
 func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
 	if err := store.CheckDelivery(d); err != nil {
 		return eventlog.Delivery{}, false, err
@@ -652,7 +641,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 				for rows.Next() {
 					var ls eventlog.Lease
 					var err error
-					if ls.Delivery, err = scanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs); err != nil {
+					if ls.Delivery, err = store.ScanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs); err != nil {
 						return err
 					}
 					leases = append(leases, ls)
@@ -737,7 +726,7 @@ func (l *Log) Retry(ctx context.Context, ls eventlog.Lease, dueAtMs int64, errMs
 }
 
 func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
-	d, err := scanDelivery(l.pool.QueryRow(ctx, sqlGet, id))
+	d, err := store.ScanDelivery(l.pool.QueryRow(ctx, sqlGet, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}
@@ -754,15 +743,10 @@ func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
 	}
 	defer rows.Close()
 	out := map[string]int64{}
-	for rows.Next() {
-		var id string
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("eventlog: postgres: leased: %w", err)
-		}
-		out[id] = n
+	if err := store.ReadCounts(rows, "postgres", "leased", func(id string, n int64) { out[id] = n }); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
@@ -772,15 +756,8 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		return st, fmt.Errorf("eventlog: postgres: stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var state string
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return st, fmt.Errorf("eventlog: postgres: stats: %w", err)
-		}
-		store.AddStat(&st, eventlog.DeliveryState(state), n)
-	}
-	return st, rows.Err()
+	err = store.ReadCounts(rows, "postgres", "stats", func(state string, n int64) { store.AddStat(&st, eventlog.DeliveryState(state), n) })
+	return st, err
 }
 
 // insertOrGet runs the gated step of an insert that creates the delivery

@@ -127,14 +127,12 @@ const (
 	sqlAcceptLeased = `INSERT INTO deliveries (id, binding_id, envelope, state, attempts, due_at_ms, created_ms,
 			lease_owner, lease_token, lease_expires_ms, ready_at_ms)
 		VALUES (?1, ?2, ?3, 'leased', 1, ?4, ?4, ?5, 1, ?6, ?6) ON CONFLICT (id) DO NOTHING`
-	deliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
-	leaseCols    = deliveryCols + `, lease_owner, lease_token, lease_expires_ms`
-	sqlGet       = `SELECT ` + deliveryCols + ` FROM deliveries WHERE id = ?`
-	sqlClaim     = `UPDATE deliveries SET state = 'leased', attempts = attempts + 1,
+	sqlGet   = `SELECT ` + store.DeliveryCols + ` FROM deliveries WHERE id = ?`
+	sqlClaim = `UPDATE deliveries SET state = 'leased', attempts = attempts + 1,
 		lease_owner = ?1, lease_token = lease_token + 1, lease_expires_ms = ?2, ready_at_ms = ?2
 		WHERE id IN (SELECT id FROM deliveries WHERE ready_at_ms IS NOT NULL AND ready_at_ms <= ?3
 			ORDER BY ready_at_ms, created_ms, id LIMIT ?4)
-		RETURNING ` + leaseCols
+		RETURNING ` + store.LeaseCols
 	// Each step of a group commit runs under its own savepoint.
 	sqlSavepoint  = `SAVEPOINT step`
 	sqlRelease    = `RELEASE step`
@@ -825,11 +823,7 @@ func (t tx) appendRun(records []eventlog.TopicRecord, ids []int64, now int64) er
 }
 
 func (l *Log) Append(ctx context.Context, topic string, rec eventlog.Record) (int64, error) {
-	ids, err := l.AppendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return store.AppendOne(ctx, l.AppendAll, topic, rec)
 }
 
 func (l *Log) AppendAll(ctx context.Context, records ...eventlog.TopicRecord) ([]int64, error) {
@@ -977,17 +971,6 @@ func (l *Log) SetCursor(ctx context.Context, topic, consumer string, cursor int6
 
 // ---- the inbox ----
 
-type scanner interface{ Scan(...any) error }
-
-func scanDelivery(s scanner, extra ...any) (eventlog.Delivery, error) {
-	var d eventlog.Delivery
-	var env []byte
-	var state string
-	err := s.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
-	d.Envelope, d.State = env, eventlog.DeliveryState(state)
-	return d, err
-}
-
 func (l *Log) Accept(ctx context.Context, d eventlog.Delivery, records ...eventlog.TopicRecord) (eventlog.Delivery, bool, error) {
 	if err := store.CheckDelivery(d); err != nil {
 		return eventlog.Delivery{}, false, err
@@ -1056,7 +1039,7 @@ func (l *Log) Claim(ctx context.Context, owner string, n int, ttl time.Duration)
 		defer rows.Close()
 		for rows.Next() {
 			var ls eventlog.Lease
-			ls.Delivery, err = scanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs)
+			ls.Delivery, err = store.ScanDelivery(rows, &ls.Owner, &ls.Token, &ls.ExpiresAtMs)
 			if err != nil {
 				return fmt.Errorf("eventlog: sqlite: claim: %w", err)
 			}
@@ -1137,7 +1120,7 @@ func (l *Log) Get(ctx context.Context, id string) (eventlog.Delivery, error) {
 		return eventlog.Delivery{}, fmt.Errorf("eventlog: sqlite: get %s: %w", id, err)
 	}
 	defer l.turns.Release(1)
-	d, err := scanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
+	d, err := store.ScanDelivery(l.reads[sqlGet].QueryRowContext(shortRead(ctx, 1), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return eventlog.Delivery{}, eventlog.ErrNotFound
 	}
@@ -1158,15 +1141,10 @@ func (l *Log) LeasedByBinding(ctx context.Context) (map[string]int64, error) {
 	}
 	defer rows.Close()
 	out := map[string]int64{}
-	for rows.Next() {
-		var id string
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("eventlog: sqlite: leased: %w", err)
-		}
-		out[id] = n
+	if err := store.ReadCounts(rows, "sqlite", "leased", func(id string, n int64) { out[id] = n }); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
@@ -1180,15 +1158,8 @@ func (l *Log) Stats(ctx context.Context) (eventlog.InboxStats, error) {
 		return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var state string
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return st, fmt.Errorf("eventlog: sqlite: stats: %w", err)
-		}
-		store.AddStat(&st, eventlog.DeliveryState(state), n)
-	}
-	return st, rows.Err()
+	err = store.ReadCounts(rows, "sqlite", "stats", func(state string, n int64) { store.AddStat(&st, eventlog.DeliveryState(state), n) })
+	return st, err
 }
 
 // insertOrGet runs an insert of delivery id that affects no row when the
@@ -1200,7 +1171,7 @@ func (t tx) insertOrGet(insert, id string, records []eventlog.TopicRecord, now i
 		return stored, false, fmt.Errorf("eventlog: sqlite: accept %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		if stored, err = scanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, id)); err != nil {
+		if stored, err = store.ScanDelivery(t.stmt(sqlGet).QueryRowContext(t.ctx, id)); err != nil {
 			return stored, false, fmt.Errorf("eventlog: sqlite: accept %s: %w", id, err)
 		}
 		return stored, false, nil

@@ -1,14 +1,43 @@
-// Package atomicfile owns the two file operations the library's small
+// Package atomicfile owns the file operations the library's small
 // persistent stores share (stdlib/checkpoints, stdlib/project's metadata,
 // stdlib/evals' run records): replacing a file atomically and holding an
-// exclusive lock on its directory across processes.
+// exclusive lock on its directory across processes (and, with
+// CreateAndLockDir, across this process's goroutines too).
 package atomicfile
 
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 )
+
+// dirMutexes serialises the writers of one directory within this
+// process (VMs of one process may share a state root); each takes the
+// directory's mutex before its flock.
+var dirMutexes sync.Map // dir → *sync.Mutex
+
+// CreateAndLockDir creates dir (and its parents) and holds it for one
+// writer: the other goroutines of this process wait on a mutex, other
+// processes on LockDir's flock. unlock releases both.
+func CreateAndLockDir(dir string) (unlock func(), err error) {
+	m, _ := dirMutexes.LoadOrStore(dir, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		mu.Unlock()
+		return nil, err
+	}
+	release, err := LockDir(dir)
+	if err != nil {
+		mu.Unlock()
+		return nil, err
+	}
+	return func() {
+		release()
+		mu.Unlock()
+	}, nil
+}
 
 // LockDir takes an exclusive flock on dir, waiting for other processes.
 func LockDir(dir string) (unlock func(), err error) {

@@ -73,14 +73,21 @@ func TestWriteAtomicReaders(t *testing.T) {
 // so a second open in the same process contends like another process).
 func TestLockDirExcludes(t *testing.T) {
 	dir := t.TempDir()
-	unlock, err := LockDir(dir)
+	assertExcludes(t, func() (func(), error) { return LockDir(dir) })
+}
+
+// assertExcludes takes lock, then checks a second lock from another
+// goroutine is granted only once the first is released.
+func assertExcludes(t *testing.T, lock func() (unlock func(), err error)) {
+	t.Helper()
+	unlock, err := lock()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var released atomic.Bool
 	got := make(chan bool)
 	go func() {
-		u, err := LockDir(dir)
+		u, err := lock()
 		if err != nil {
 			t.Error(err)
 			got <- false
@@ -93,5 +100,29 @@ func TestLockDirExcludes(t *testing.T) {
 	unlock()
 	if !<-got {
 		t.Fatal("the second lock was granted while the first was held")
+	}
+}
+
+// CreateAndLockDir creates the directory and excludes a second holder
+// until the first unlocks.
+func TestCreateAndLockDirExcludes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	assertExcludes(t, func() (func(), error) { return CreateAndLockDir(dir) })
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("the directory was not created: %v", err)
+	}
+}
+
+// A directory that cannot be created is an error, and leaves no lock
+// held.
+func TestCreateAndLockDirFails(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := CreateAndLockDir(filepath.Join(file, "d")); err == nil {
+			t.Fatal("a directory below a file was locked")
+		}
 	}
 }

@@ -586,33 +586,12 @@ func (p *printer) chain(x syntax.Expr) doc {
 	var links []syntax.Expr
 	head := x
 	for {
-		switch n := head.(type) {
-		case *syntax.MemberExpr:
-			links = append(links, n)
-			head = n.X
-			continue
-		case *syntax.MethodCall:
-			links = append(links, n)
-			head = n.X
-			continue
-		case *syntax.IndexExpr:
-			links = append(links, n)
-			head = n.X
-			continue
-		case *syntax.SliceExpr:
-			links = append(links, n)
-			head = n.X
-			continue
-		case *syntax.PropagateExpr:
-			links = append(links, n)
-			head = n.X
-			continue
-		case *syntax.NonNilExpr:
-			links = append(links, n)
-			head = n.X
-			continue
+		recv, ok := chainReceiver(head)
+		if !ok {
+			break
 		}
-		break
+		links = append(links, head)
+		head = recv
 	}
 	calls := 0
 	for _, l := range links {
@@ -689,6 +668,27 @@ func (p *printer) chain(x syntax.Expr) doc {
 		return grp(out, indent{rest})
 	}
 	return append(out, rest...)
+}
+
+// chainReceiver is what the postfix link x (a member, method call,
+// index, slice, `?` or `!`) applies to; ok is false for any other
+// expression.
+func chainReceiver(x syntax.Expr) (recv syntax.Expr, ok bool) {
+	switch n := x.(type) {
+	case *syntax.MemberExpr:
+		return n.X, true
+	case *syntax.MethodCall:
+		return n.X, true
+	case *syntax.IndexExpr:
+		return n.X, true
+	case *syntax.SliceExpr:
+		return n.X, true
+	case *syntax.PropagateExpr:
+		return n.X, true
+	case *syntax.NonNilExpr:
+		return n.X, true
+	}
+	return nil, false
 }
 
 // beforeLink emits the comments before the `.` at dot of a chain link

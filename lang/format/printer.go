@@ -544,36 +544,10 @@ func (p *printer) stmtStart(s syntax.Stmt) syntax.Pos {
 	default:
 		pos = s.Position()
 	}
-	if attrs := attrsOf(s); len(attrs) > 0 && attrs[0].At.Before(pos) {
+	if attrs := syntax.AttrsOf(s); len(attrs) > 0 && attrs[0].At.Before(pos) {
 		pos = attrs[0].At
 	}
 	return p.startOf(pos)
-}
-
-func attrsOf(s syntax.Stmt) []*syntax.Attribute {
-	switch s := s.(type) {
-	case *syntax.FnDecl:
-		return s.Attrs
-	case *syntax.PipelineDecl:
-		return s.Attrs
-	case *syntax.ToolDecl:
-		return s.Attrs
-	case *syntax.StructDecl:
-		return s.Attrs
-	case *syntax.EnumDecl:
-		return s.Attrs
-	case *syntax.TypeDecl:
-		return s.Attrs
-	case *syntax.InterfaceDecl:
-		return s.Attrs
-	case *syntax.ImplBlock:
-		return s.Attrs
-	case *syntax.SkillDecl:
-		return s.Attrs
-	case *syntax.EvalPackDecl:
-		return s.Attrs
-	}
-	return nil
 }
 
 // block prints `{ statements }`. Statements go one per line; a block that

@@ -675,6 +675,19 @@ func (p *printer) typ(t syntax.TypeExpr) doc {
 	return p.typeIn(t, tyTop)
 }
 
+// typeTerms prints the members of a union (op "|") or intersection ("&")
+// type, each in ctx.
+func (p *printer) typeTerms(types []syntax.TypeExpr, op string, ctx int) doc {
+	var d concat
+	for i, m := range types {
+		if i > 0 {
+			d = append(d, p.punct(p.tokenBeforeIs(m.Position(), op), " "+op+" "))
+		}
+		d = append(d, p.typeIn(m, ctx))
+	}
+	return d
+}
+
 func (p *printer) typeIn(t syntax.TypeExpr, ctx int) doc {
 	// a comment before the type stays there (`x: /* c */ int`)
 	lead := p.inline(t.Position())
@@ -747,23 +760,9 @@ func (p *printer) type1(t syntax.TypeExpr) doc {
 		d = append(d, p.closeBracket(p.nextPunct(t.At, "(")), text(")"))
 		return append(d, p.punct(p.tokenBeforeIs(t.Return.Position(), "->"), " -> "), p.typ(t.Return))
 	case *syntax.UnionType:
-		var d concat
-		for i, m := range t.Types {
-			if i > 0 {
-				d = append(d, p.punct(p.tokenBeforeIs(m.Position(), "|"), " | "))
-			}
-			d = append(d, p.typeIn(m, tyUnion))
-		}
-		return d
+		return p.typeTerms(t.Types, "|", tyUnion)
 	case *syntax.InterType:
-		var d concat
-		for i, m := range t.Types {
-			if i > 0 {
-				d = append(d, p.punct(p.tokenBeforeIs(m.Position(), "&"), " & "))
-			}
-			d = append(d, p.typeIn(m, tyInter))
-		}
-		return d
+		return p.typeTerms(t.Types, "&", tyInter)
 	case *syntax.OptionalType:
 		return concat{p.typeIn(t.Elem, tyOptional), text("?")}
 	case *syntax.LiteralType:

@@ -938,6 +938,34 @@ type LiteralType struct {
 // NilType is the `nil` type.
 type NilType struct{ At Pos }
 
+// AttrsOf is the attributes written on a declaration (none for any other
+// statement).
+func AttrsOf(s Stmt) []*Attribute {
+	switch s := s.(type) {
+	case *FnDecl:
+		return s.Attrs
+	case *PipelineDecl:
+		return s.Attrs
+	case *ToolDecl:
+		return s.Attrs
+	case *StructDecl:
+		return s.Attrs
+	case *EnumDecl:
+		return s.Attrs
+	case *TypeDecl:
+		return s.Attrs
+	case *InterfaceDecl:
+		return s.Attrs
+	case *ImplBlock:
+		return s.Attrs
+	case *SkillDecl:
+		return s.Attrs
+	case *EvalPackDecl:
+		return s.Attrs
+	}
+	return nil
+}
+
 // ---- Position and marker methods ----
 
 func (n *ImportDecl) Position() Pos    { return n.At }

@@ -41,11 +41,17 @@ type tok[S spelling] struct{ Pos lexer.Position }
 func (h *tok[S]) Parse(lex *lexer.PeekingLexer) error {
 	var s S
 	t := lex.Peek()
-	if t.Value != s.spell() || t.Type == tString || t.Type == tRaw || t.Type == tInterp {
+	if !spelled(t, s.spell()) {
 		fail(t, s.spell())
 	}
 	h.Pos = lex.Next().Pos
 	return nil
+}
+
+// spelled reports whether t is the token text spells, not a string
+// literal holding that text.
+func spelled(t *lexer.Token, text string) bool {
+	return t.Value == text && t.Type != tString && t.Type != tRaw && t.Type != tInterp
 }
 
 // opt is an optional token; its position is kept.
@@ -54,7 +60,7 @@ type opt[S spelling] struct{ Pos lexer.Position }
 func (h *opt[S]) Parse(lex *lexer.PeekingLexer) error {
 	var s S
 	t := lex.Peek()
-	if t.Value != s.spell() || t.Type == tString || t.Type == tRaw || t.Type == tInterp {
+	if !spelled(t, s.spell()) {
 		return participle.NextMatch
 	}
 	h.Pos = lex.Next().Pos

@@ -267,13 +267,10 @@ func agentTool(a *vm.Dict, depth int) *vm.Dict {
 	return lib.DictOf("name", vm.Str(name), "description", desc, "parameters", vm.Of(params), "handler", vm.Of(h))
 }
 
+// get is lib.Get that also reads a nil dict as empty.
 func get(d *vm.Dict, k string) vm.Value {
 	if d == nil {
 		return vm.Nil
 	}
-	v, ok := d.Get(k)
-	if !ok {
-		return vm.Nil
-	}
-	return v
+	return lib.Get(d, k)
 }

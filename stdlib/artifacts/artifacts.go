@@ -18,15 +18,8 @@ import (
 
 var optionKeys = []string{"id", "title", "tags", "provenance", "source", "parent"}
 
-func get(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
-}
-
 func str(d *vm.Dict, k string) string {
-	s, _ := get(d, k).AsString()
+	s, _ := lib.Get(d, k).AsString()
 	return s.Go()
 }
 
@@ -55,7 +48,7 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 		return vm.Value{}, err
 	}
 	id := vm.Str(newID(th, kind, data))
-	if v := get(opts, "id"); !v.IsNil() {
+	if v := lib.Get(opts, "id"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
 			return vm.Value{}, vm.Runtimef("%s: option `id` must be a non-empty string, got %s", name, lib.Display(v))
@@ -63,7 +56,7 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 		id = v
 	}
 	tags := vm.Of(lib.StrList(nil))
-	if v := get(opts, "tags"); !v.IsNil() {
+	if v := lib.Get(opts, "tags"); !v.IsNil() {
 		l, ok := v.AsList()
 		if !ok {
 			return vm.Value{}, vm.Runtimef("%s: option `tags` must be a list of strings, got %s", name, v.Type())
@@ -75,16 +68,16 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 		}
 		tags = v
 	}
-	title := get(opts, "title")
+	title := lib.Get(opts, "title")
 	if !title.IsNil() {
 		if _, ok := title.AsString(); !ok {
 			return vm.Value{}, vm.Runtimef("%s: option `title` must be a string, got %s", name, title.Type())
 		}
 	}
-	prov := get(opts, "provenance")
+	prov := lib.Get(opts, "provenance")
 	switch {
 	case prov.IsNil():
-		prov = vm.Of(lib.DictOf("source", orStr(get(opts, "source"), "harn"), "builtin", vm.Str(name)))
+		prov = vm.Of(lib.DictOf("source", orStr(lib.Get(opts, "source"), "harn"), "builtin", vm.Str(name)))
 	default:
 		if s, ok := prov.AsString(); ok {
 			prov = vm.Of(lib.DictOf("source", vm.Str(s.Go()), "builtin", vm.Str(name)))
@@ -92,7 +85,7 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 			return vm.Value{}, vm.Runtimef("%s: option `provenance` must be a dict or string, got %s", name, prov.Type())
 		}
 	}
-	parent := get(opts, "parent")
+	parent := lib.Get(opts, "parent")
 	return vm.Of(lib.DictOf(
 		"_type", vm.Str("artifact"),
 		"id", id,

@@ -29,7 +29,7 @@ func ctor(name, kind, sig, doc string, nargs int, fields func(th *vm.Thread, a v
 }
 
 func optInt(name string, d *vm.Dict, k string) (vm.Value, error) {
-	v := get(d, k)
+	v := lib.Get(d, k)
 	if v.IsNil() {
 		return vm.Nil, nil
 	}
@@ -42,7 +42,7 @@ func optInt(name string, d *vm.Dict, k string) (vm.Value, error) {
 // idOrValue is the id of an artifact argument, or the value itself.
 func idOrValue(v vm.Value) vm.Value {
 	if d, ok := isArtifact(v); ok {
-		return get(d, "id")
+		return lib.Get(d, "id")
 	}
 	return v
 }
@@ -108,7 +108,7 @@ func init() {
 					if !ok || str(d, "kind") != "workspace_file" {
 						return nil, vm.Runtimef("%s: files[%d] must be a workspace_file artifact", name, i)
 					}
-					fd, _ := get(d, "data").AsDict()
+					fd, _ := lib.Get(d, "data").AsDict()
 					entries[str(fd, "path")] = str(fd, "content")
 				}
 			} else {
@@ -183,7 +183,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			p := get(extra, "path")
+			p := lib.Get(extra, "path")
 			ps, ok := p.AsString()
 			if !p.IsNil() && !ok {
 				return nil, vm.Runtimef("%s: `path` must be a string, got %s", name, p.Type())
@@ -234,7 +234,7 @@ func init() {
 				return nil, vm.Runtimef("%s: decision must be \"approve\", \"reject\" or \"request_changes\", got %q", name, d)
 			}
 			return lib.DictOf("target", idOrValue(a.At(0)), "decision", vm.Str(d), "approved", vm.BoolOf(d == "approve"),
-				"reason", get(extra, "reason"), "reviewer", get(extra, "reviewer")), nil
+				"reason", lib.Get(extra, "reason"), "reviewer", lib.Get(extra, "reviewer")), nil
 		})
 
 	ctor("artifact_test_result", "test_result", "artifact_test_result(name: string, status: string | bool, options?: dict)",
@@ -257,7 +257,7 @@ func init() {
 				return nil, vm.Runtimef("%s: status must be \"passed\", \"failed\", \"skipped\" or a bool, got %s", name, lib.Display(a.At(1)))
 			}
 			return lib.DictOf("name", vm.Str(n), "status", vm.Str(st), "passed", vm.BoolOf(st == "passed"),
-				"output", get(extra, "output"), "duration_ms", get(extra, "duration_ms")), nil
+				"output", lib.Get(extra, "output"), "duration_ms", lib.Get(extra, "duration_ms")), nil
 		})
 
 	ctor("artifact_command_result", "command_result", "artifact_command_result(command: string, result: dict, options?: dict)",
@@ -275,9 +275,9 @@ func init() {
 			if !ok {
 				return nil, vm.Runtimef("%s: result must be a dict {stdout, stderr, status}, got %s", name, a.At(1).Type())
 			}
-			status := get(r, "status")
+			status := lib.Get(r, "status")
 			if status.IsNil() {
-				status = get(r, "exit_code")
+				status = lib.Get(r, "exit_code")
 			}
 			sn, ok := status.AsInt()
 			if !ok {
@@ -302,7 +302,7 @@ func init() {
 			if !ok {
 				return nil, vm.Runtimef("%s: passed must be a bool, got %s", name, a.At(1).Type())
 			}
-			return lib.DictOf("check", vm.Str(c), "passed", vm.BoolOf(p), "details", get(extra, "details")), nil
+			return lib.DictOf("check", vm.Str(c), "passed", vm.BoolOf(p), "details", lib.Get(extra, "details")), nil
 		})
 
 	ctor("artifact_verification_bundle", "verification_bundle", "artifact_verification_bundle(results: list, options?: dict)",
@@ -322,21 +322,21 @@ func init() {
 				if !ok {
 					return nil, vm.Runtimef("%s: results[%d] is not an artifact", name, i)
 				}
-				data, _ := get(d, "data").AsDict()
+				data, _ := lib.Get(d, "data").AsDict()
 				var pass bool
 				switch str(d, "kind") {
 				case "verification_result", "test_result":
-					b, _ := get(data, "passed").AsBool()
+					b, _ := lib.Get(data, "passed").AsBool()
 					pass = bool(b)
 				case "command_result":
-					b, _ := get(data, "success").AsBool()
+					b, _ := lib.Get(data, "success").AsBool()
 					pass = bool(b)
 				default:
 					return nil, vm.Runtimef("%s: results[%d] is a %s artifact; expected verification_result, test_result or command_result", name, i, str(d, "kind"))
 				}
-				ids = append(ids, get(d, "id"))
+				ids = append(ids, lib.Get(d, "id"))
 				if !pass {
-					failed = append(failed, get(d, "id"))
+					failed = append(failed, lib.Get(d, "id"))
 				}
 			}
 			return lib.DictOf("items", vm.Of(lib.List(ids)), "total", lib.IntOf(len(ids)), "passed", lib.IntOf(len(ids)-len(failed)),
@@ -351,19 +351,19 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			data, _ := get(d, "data").AsDict()
+			data, _ := lib.Get(d, "data").AsDict()
 			files := vm.Nil
 			if data != nil {
-				files = get(data, "files")
-				if files.IsNil() && !get(data, "path").IsNil() {
-					files = vm.Of(lib.List([]vm.Value{get(data, "path")}))
+				files = lib.Get(data, "files")
+				if files.IsNil() && !lib.Get(data, "path").IsNil() {
+					files = vm.Of(lib.List([]vm.Value{lib.Get(data, "path")}))
 				}
 			}
-			mode := get(extra, "mode")
+			mode := lib.Get(extra, "mode")
 			if mode.IsNil() {
 				mode = vm.Str("apply")
 			}
-			return lib.DictOf("target", get(d, "id"), "target_kind", get(d, "kind"), "files", files,
-				"approved_by", get(extra, "approved_by"), "mode", mode), nil
+			return lib.DictOf("target", lib.Get(d, "id"), "target_kind", lib.Get(d, "kind"), "files", files,
+				"approved_by", lib.Get(extra, "approved_by"), "mode", mode), nil
 		})
 }

@@ -33,14 +33,14 @@ func derive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 	}
 	kind := str(parent, "kind")
-	if v := get(ch, "kind"); !v.IsNil() {
+	if v := lib.Get(ch, "kind"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok {
 			return vm.Value{}, vm.Runtimef("%s: `kind` must be a string, got %s", name, v.Type())
 		}
 		kind = s.Go()
 	}
-	data := get(parent, "data")
+	data := lib.Get(parent, "data")
 	if v, ok := ch.Get("data"); ok {
 		pd, pok := data.AsDict()
 		cd, cok := v.AsDict()
@@ -50,25 +50,25 @@ func derive(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			data = v
 		}
 	}
-	opts := lib.DictOf("parent", get(parent, "id"))
+	opts := lib.DictOf("parent", lib.Get(parent, "id"))
 	for _, k := range []string{"title", "tags"} {
-		v := get(ch, k)
+		v := lib.Get(ch, k)
 		if v.IsNil() {
-			v = get(parent, k)
+			v = lib.Get(parent, k)
 		}
 		if !v.IsNil() {
 			opts = opts.Set(k, v)
 		}
 	}
-	if v := get(ch, "id"); !v.IsNil() {
+	if v := lib.Get(ch, "id"); !v.IsNil() {
 		opts = opts.Set("id", v)
 	}
 	prov := lib.DictOf("source", vm.Str("derived"), "builtin", vm.Str(name))
-	if pp, ok := get(parent, "provenance").AsDict(); ok {
+	if pp, ok := lib.Get(parent, "provenance").AsDict(); ok {
 		prov = pp
 	}
-	prov = prov.Set("derived_from", get(parent, "id"))
-	if v := get(ch, "provenance"); !v.IsNil() {
+	prov = prov.Set("derived_from", lib.Get(parent, "id"))
+	if v := lib.Get(ch, "provenance"); !v.IsNil() {
 		d, ok := v.AsDict()
 		if !ok {
 			return vm.Value{}, vm.Runtimef("%s: `provenance` must be a dict, got %s", name, v.Type())
@@ -101,7 +101,7 @@ func strSet(name, key string, v vm.Value) ([]string, error) {
 }
 
 func tagsOf(d *vm.Dict) []string {
-	l, _ := get(d, "tags").AsList()
+	l, _ := lib.Get(d, "tags").AsList()
 	var out []string
 	if l != nil {
 		for _, t := range l.Items() {
@@ -157,7 +157,7 @@ func selectArtifacts(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	sets := map[string][]string{}
 	for _, k := range []string{"kind", "tags", "any_tags", "ids", "path", "parent"} {
-		if v := get(q, k); !v.IsNil() {
+		if v := lib.Get(q, k); !v.IsNil() {
 			s, err := strSet(name, k, v)
 			if err != nil {
 				return vm.Value{}, err
@@ -165,7 +165,7 @@ func selectArtifacts(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			sets[k] = s
 		}
 	}
-	if v := get(q, "where"); !v.IsNil() {
+	if v := lib.Get(q, "where"); !v.IsNil() {
 		if !fn.IsNil() {
 			return vm.Value{}, vm.Runtimef("%s: query `where` must be a function", name)
 		}
@@ -176,7 +176,7 @@ func selectArtifacts(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		fn = f
 	}
 	limit := int64(-1)
-	if v := get(q, "limit"); !v.IsNil() {
+	if v := lib.Get(q, "limit"); !v.IsNil() {
 		n, ok := v.AsInt()
 		if !ok || n < 0 {
 			return vm.Value{}, vm.Runtimef("%s: query `limit` must be a non-negative int, got %s", name, lib.Display(v))
@@ -205,7 +205,7 @@ func selectArtifacts(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			continue
 		}
 		if s, ok := sets["path"]; ok {
-			data, _ := get(d, "data").AsDict()
+			data, _ := lib.Get(d, "data").AsDict()
 			p := ""
 			if data != nil {
 				p = str(data, "path")
@@ -246,7 +246,7 @@ func render(d *vm.Dict) string {
 		sb.WriteString(": " + t)
 	}
 	sb.WriteString(" [" + str(d, "id") + "]\n")
-	data := get(d, "data")
+	data := lib.Get(d, "data")
 	body := ""
 	if dd, ok := data.AsDict(); ok {
 		if p := str(dd, "path"); p != "" {
@@ -294,12 +294,12 @@ func context(a vm.Args) (vm.Value, error) {
 		}
 		t := tokens(sec)
 		if used+t > budget {
-			omitted = append(omitted, get(d, "id"))
+			omitted = append(omitted, lib.Get(d, "id"))
 			continue
 		}
 		used += t
 		parts = append(parts, sec)
-		included = append(included, get(d, "id"))
+		included = append(included, lib.Get(d, "id"))
 	}
 	return vm.Of(lib.DictOf(
 		"text", vm.Str(strings.Join(parts, "")),

@@ -131,29 +131,29 @@ func planFromList(name string, l *vm.List) ([]planEntry, error) {
 				return nil, vm.Throwf("%s: step %d: unknown field `%s` (expected title, status, id, depth, parent)", name, n, k)
 			}
 		}
-		title, ok := get(d, "title").AsString()
+		title, ok := lib.Get(d, "title").AsString()
 		if !ok || strings.TrimSpace(title.Go()) == "" {
 			return nil, vm.Throwf("%s: step %d: `title` must be a non-empty string", name, n)
 		}
 		e := planEntry{id: strconv.Itoa(n), title: strings.TrimSpace(title.Go()), status: "pending"}
-		if v := get(d, "status"); !v.IsNil() {
+		if v := lib.Get(d, "status"); !v.IsNil() {
 			s, ok := v.AsString()
 			if !ok || !isPlanStatus(s.Go()) {
 				return nil, vm.Throwf("%s: step %d: `status` must be one of %s, got %s", name, n, strings.Join(planStatuses, ", "), lib.Display(v))
 			}
 			e.status = s.Go()
 		}
-		if v := get(d, "id"); !v.IsNil() {
+		if v := lib.Get(d, "id"); !v.IsNil() {
 			e.id = vm.ToDisplay(v)
 		}
-		if v := get(d, "depth"); !v.IsNil() {
+		if v := lib.Get(d, "depth"); !v.IsNil() {
 			k, ok := v.AsInt()
 			if !ok || k < 0 {
 				return nil, vm.Throwf("%s: step %d: `depth` must be an int >= 0, got %s", name, n, lib.Display(v))
 			}
 			e.depth = int(k)
 		}
-		if v := get(d, "parent"); !v.IsNil() {
+		if v := lib.Get(d, "parent"); !v.IsNil() {
 			e.parent = vm.ToDisplay(v)
 		}
 		out = append(out, e)
@@ -184,8 +184,8 @@ func planArg(name string, a vm.Args) ([]planEntry, error) {
 		return planFromList(name, l)
 	}
 	if d, ok := v.AsDict(); ok && str(d, "kind") == "plan" {
-		if data, ok := get(d, "data").AsDict(); ok {
-			if l, ok := get(data, "entries").AsList(); ok {
+		if data, ok := lib.Get(d, "data").AsDict(); ok {
+			if l, ok := lib.Get(data, "entries").AsList(); ok {
 				return planFromList(name, l)
 			}
 		}

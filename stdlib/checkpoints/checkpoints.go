@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	hfs "github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/harness"
@@ -232,11 +231,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// locks serialises the changes of one process to one checkpoints
-// directory: flock excludes other processes, and the mutex the other
-// goroutines of this one (VMs of one process may share a state root).
-var locks sync.Map // dir → *sync.Mutex
-
 // update reads the checkpoints, lets change compute the new ones (nil:
 // nothing to write) and writes them, all under the directory's lock. An
 // empty result removes the file. clear tolerates a file it cannot parse.
@@ -249,16 +243,10 @@ func (s store) update(name string, change func(*vm.Dict) (*vm.Dict, error)) erro
 			return err
 		}
 	}
-	mu, _ := locks.LoadOrStore(s.dir, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
 	fail := func(err error) error {
 		return vm.Runtimef("%s: cannot save %s: %s", name, s.rel(), hfs.OSErrorText(err))
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fail(err)
-	}
-	unlock, err := atomicfile.LockDir(s.dir)
+	unlock, err := atomicfile.CreateAndLockDir(s.dir)
 	if err != nil {
 		return fail(err)
 	}

@@ -413,19 +413,30 @@ func partition(th *vm.Thread, items []vm.Value, f vm.Value) (yes, no []vm.Value,
 }
 
 func groupBy(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
+	call := th.Prepare1(f)
+	return groupWith(items, func(v vm.Value) (string, error) {
+		k, err := call.Call(v)
+		if err != nil {
+			return "", err
+		}
+		return vm.KeyString(k), nil
+	})
+}
+
+// groupWith is a dict of the items grouped by key(item), the groups in
+// the order their keys first appear.
+func groupWith(items []vm.Value, key func(vm.Value) (string, error)) (vm.Value, error) {
 	groups := map[string][]vm.Value{}
 	var order []string
-	call := th.Prepare1(f)
 	for _, v := range items {
-		k, err := call.Call(v)
+		k, err := key(v)
 		if err != nil {
 			return vm.Value{}, err
 		}
-		key := vm.KeyString(k)
-		if _, seen := groups[key]; !seen {
-			order = append(order, key)
+		if _, seen := groups[k]; !seen {
+			order = append(order, k)
 		}
-		groups[key] = append(groups[key], v)
+		groups[k] = append(groups[k], v)
 	}
 	b := vm.NewDictBuilder(len(order))
 	for _, k := range order {

@@ -359,21 +359,7 @@ func pickKeys(v vm.Value, keys []string, dropNil bool) *vm.Dict {
 // groupByString is group_by with string discriminators, groups in first
 // appearance order.
 func groupByString(th *vm.Thread, items []vm.Value, f vm.Value) (vm.Value, error) {
-	groups := map[string][]vm.Value{}
-	var order []string
-	for _, v := range items {
-		k, err := discriminator(th, "group_by", f, v)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		if _, seen := groups[k]; !seen {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], v)
-	}
-	b := vm.NewDictBuilder(len(order))
-	for _, k := range order {
-		b.Set(k, vm.Of(lib.List(groups[k])))
-	}
-	return vm.Of(b.Build()), nil
+	return groupWith(items, func(v vm.Value) (string, error) {
+		return discriminator(th, "group_by", f, v)
+	})
 }

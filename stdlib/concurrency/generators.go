@@ -271,20 +271,27 @@ func streamOps() {
 	streamAndFn := func(th *vm.Thread, name string, a vm.Args) (vm.Iterator, vm.Value, error) {
 		return streamAndFnAt(th, name, a, 1)
 	}
-	op("map", "stream.map(s, f)", "apply f to each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, f, err := streamAndFn(th, "map", a)
-		if err != nil {
-			return vm.Value{}, err
-		}
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
-			v, ok, err := pullFrom(th, in)
-			if err != nil || !ok {
-				return vm.Value{}, false, err
+	// eachElement is the builtin stream.name(s, f) whose stream is each
+	// element v of s passed through step(th, f, v).
+	eachElement := func(name string, step func(th *vm.Thread, f, v vm.Value) (vm.Value, error)) vm.BuiltinFunc {
+		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			in, f, err := streamAndFn(th, name, a)
+			if err != nil {
+				return vm.Value{}, err
 			}
-			v, err = th.Call1(f, v)
-			return v, err == nil, err
-		}))), nil
-	})
+			return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+				v, ok, err := pullFrom(th, in)
+				if err != nil || !ok {
+					return vm.Value{}, false, err
+				}
+				v, err = step(th, f, v)
+				return v, err == nil, err
+			}))), nil
+		}
+	}
+	op("map", "stream.map(s, f)", "apply f to each element", eachElement("map", func(th *vm.Thread, f, v vm.Value) (vm.Value, error) {
+		return th.Call1(f, v)
+	}))
 	op("filter", "stream.filter(s, f)", "keep the elements f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "filter", a)
 		if err != nil {
@@ -306,22 +313,12 @@ func streamOps() {
 			}
 		}))), nil
 	})
-	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		in, f, err := streamAndFn(th, "tap", a)
-		if err != nil {
+	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", eachElement("tap", func(th *vm.Thread, f, v vm.Value) (vm.Value, error) {
+		if _, err := th.Call1(f, v); err != nil {
 			return vm.Value{}, err
 		}
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
-			v, ok, err := pullFrom(th, in)
-			if err != nil || !ok {
-				return vm.Value{}, false, err
-			}
-			if _, err := th.Call1(f, v); err != nil {
-				return vm.Value{}, false, err
-			}
-			return v, true, nil
-		}))), nil
-	})
+		return v, nil
+	}))
 	op("scan", "stream.scan(s, init, f)", "running accumulation: f(acc, x) for each element", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFnAt(th, "scan", a, 2)
 		if err != nil {

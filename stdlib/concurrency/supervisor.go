@@ -196,7 +196,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !run.IsValid() || !vm.IsCallable(run) {
 			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run", i)
 		}
-		c := &supChild{name: lib.TextOr(vm.Args{mustGet(d, "name")}, 0, ""), restart: "transient", run: run}
+		c := &supChild{name: lib.TextOr(vm.Args{lib.Get(d, "name")}, 0, ""), restart: "transient", run: run}
 		if c.name == "" || c.name == "nil" {
 			c.name = "child" + itoa(i)
 		}
@@ -216,13 +216,6 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s.launch(c, "started")
 	}
 	return vm.Of(s), nil
-}
-
-func mustGet(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
 }
 
 func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }

@@ -157,7 +157,8 @@ func init() {
 		}
 		return vm.False, nil
 	})
-	lib.Def("circuit_record_success", "circuit_record_success(name)", "count a success (closes the circuit)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	// A success closes the circuit just as a reset does.
+	closeCircuit := func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cs := circuitsOf(th)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -165,16 +166,9 @@ func init() {
 			c.failures, c.open = 0, false
 		}
 		return vm.Nil, nil
-	})
-	lib.Def("circuit_reset", "circuit_reset(name)", "close the circuit and forget failures", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		cs := circuitsOf(th)
-		cs.mu.Lock()
-		defer cs.mu.Unlock()
-		if c, ok := cs.m[a.Text(0)]; ok {
-			c.failures, c.open = 0, false
-		}
-		return vm.Nil, nil
-	})
+	}
+	lib.Def("circuit_record_success", "circuit_record_success(name)", "count a success (closes the circuit)", closeCircuit)
+	lib.Def("circuit_reset", "circuit_reset(name)", "close the circuit and forget failures", closeCircuit)
 
 	lib.Def("capture_stderr_start", "capture_stderr_start()", "capture stderr output instead of writing it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m := th.VM()

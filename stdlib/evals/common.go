@@ -23,6 +23,44 @@ func dictArg(name string, a vm.Args, i int) (*vm.Dict, error) {
 	return d, nil
 }
 
+// defManifest defines the builtin name(spec: dict) that checks and
+// completes a manifest with check.
+func defManifest(name, doc string, check func(name string, d *vm.Dict) (*vm.Dict, error)) {
+	lib.Def(name, name+"(spec: dict)", doc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := dictArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			m, err := check(name, d)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(m), nil
+		})
+}
+
+// defRun defines the builtin name(spec: dict, options?: dict) (sig
+// names the spec) that runs the spec with run.
+func defRun(name, sig, doc string, run func(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error)) {
+	lib.Def(name, sig, doc,
+		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			d, err := dictArg(name, a, 0)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			opts, err := lib.OptionsArg(name, a, 1)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			r, err := run(th, name, d, opts)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.Of(r), nil
+		})
+}
+
 func listArg(name string, a vm.Args, i int) (*vm.List, error) {
 	if err := need(name, a, i); err != nil {
 		return nil, err
@@ -56,14 +94,6 @@ func str(d *vm.Dict, k string) (string, bool) {
 		return "", false
 	}
 	return s.Go(), true
-}
-
-func get(d *vm.Dict, k string) vm.Value {
-	v, ok := d.Get(k)
-	if !ok {
-		return vm.Nil
-	}
-	return v
 }
 
 // callCaught calls fn; a failure the script could catch comes back as

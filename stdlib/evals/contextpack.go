@@ -108,7 +108,7 @@ func contextSource(name string, n int, v vm.Value) (*vm.Dict, error) {
 	kind, ok := str(d, "kind")
 	field, known := sourceKinds[kind]
 	if !ok || !known {
-		return nil, vm.Throwf("%s: source %d: `kind` must be one of %s, got %s", name, n, strings.Join(sourceKindNames, ", "), lib.Display(get(d, "kind")))
+		return nil, vm.Throwf("%s: source %d: `kind` must be one of %s, got %s", name, n, strings.Join(sourceKindNames, ", "), lib.Display(lib.Get(d, "kind")))
 	}
 	for _, k := range d.Keys() {
 		if k != "kind" && k != field && k != "priority" && k != "required" {
@@ -161,7 +161,7 @@ func mentionedPaths(v vm.Value, depth int, add func(string)) {
 		}
 	}
 	for _, k := range []string{"paths", "files"} {
-		if l, ok := get(d, k).AsList(); ok {
+		if l, ok := lib.Get(d, k).AsList(); ok {
 			for _, it := range l.Items() {
 				if s, ok := it.AsString(); ok && s.Go() != "" {
 					add(s.Go())
@@ -181,7 +181,7 @@ func covered(manifest *vm.Dict, p string) bool {
 	if manifest == nil {
 		return false
 	}
-	l, _ := get(manifest, "sources").AsList()
+	l, _ := lib.Get(manifest, "sources").AsList()
 	if l == nil {
 		return false
 	}
@@ -203,19 +203,9 @@ func covered(manifest *vm.Dict, p string) bool {
 }
 
 func init() {
-	lib.Def("context_pack_manifest", "context_pack_manifest(spec: dict)",
+	defManifest("context_pack_manifest",
 		`a checked, normalised context pack {kind: "context_pack", name, version (default "1"), description, budget_tokens, sources: [{kind: "file"|"glob"|"artifact"|"note"|"url", path|pattern|id|text|url, priority (default 0), required (default false)}]}; a string source is a file path, or a glob when it holds * ? [`,
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("context_pack_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := contextPackManifest("context_pack_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
+		contextPackManifest)
 	lib.Def("context_pack_manifest_parse", "context_pack_manifest_parse(text: string, format?: string)",
 		`parse a context pack manifest written in TOML (the default; [[sources]] tables) or JSON (format "json", or text starting with "{") and check it as context_pack_manifest does`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -21,7 +21,7 @@ func fieldAt(d *vm.Dict, path string) vm.Value {
 		if !ok {
 			return vm.Nil
 		}
-		cur = get(cd, p)
+		cur = lib.Get(cd, p)
 	}
 	return cur
 }
@@ -90,7 +90,7 @@ func evalRecord(th *vm.Thread, name string, rec *vm.Dict, checks *vm.List) (*vm.
 		mean = total / float64(n)
 	}
 	return lib.DictOf(
-		"id", get(rec, "id"),
+		"id", lib.Get(rec, "id"),
 		"passed", vm.BoolOf(passed == n),
 		"score", vm.FloatOf(mean),
 		"pass_count", lib.IntOf(passed),
@@ -156,7 +156,7 @@ func init() {
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if b, _ := get(d, "passed").AsBool(); b {
+				if b, _ := lib.Get(d, "passed").AsBool(); b {
 					passed++
 				}
 				results = append(results, vm.Of(d))
@@ -205,100 +205,60 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("eval_suite_manifest", "eval_suite_manifest(spec: dict)",
+	defManifest("eval_suite_manifest",
 		"check and complete an eval suite {name, cases: [{name, input, expected}], target?, metrics?, threshold?}: {kind: \"eval_suite\", …} with metrics defaulting to exact_match",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("eval_suite_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := suiteManifest("eval_suite_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
-	lib.Def("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
+		suiteManifest)
+	defRun("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
 		"run each case's input through the suite's target (or options.target) and score it with the metrics: {suite, passed, results: [{name, input, expected, output, passed, metrics, error?}], summary}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const name = "eval_suite_run"
-			d, err := dictArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			opts, err := lib.OptionsArg(name, a, 1)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			r, err := runSuite(th, name, d, opts)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(r), nil
-		})
-	lib.Def("eval_pack_manifest", "eval_pack_manifest(spec: dict)",
+		runSuite)
+	defManifest("eval_pack_manifest",
 		"check and complete an eval pack {name, suites: [suite specs], target?, threshold?}: {kind: \"eval_pack\", name, suites (each an eval_suite_manifest)}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			d, err := dictArg("eval_pack_manifest", a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			m, err := packManifest("eval_pack_manifest", d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(m), nil
-		})
-	lib.Def("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
+		packManifest)
+	defRun("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
 		"run every suite of the pack (eval_suite_run with the pack's target and threshold as defaults): {pack, passed, suites: [suite runs], summary}",
-		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const name = "eval_pack_run"
-			d, err := dictArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
+		runPack)
+}
+
+// runPack runs every suite of the pack spec d, with the pack's target and
+// threshold as the defaults of opts.
+func runPack(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
+	p, err := packManifest(name, d)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"target", "threshold"} {
+		if _, ok := opts.Get(k); !ok {
+			if v, ok := p.Get(k); ok && !v.IsNil() {
+				opts = opts.Set(k, v)
 			}
-			opts, err := lib.OptionsArg(name, a, 1)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			p, err := packManifest(name, d)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			for _, k := range []string{"target", "threshold"} {
-				if _, ok := opts.Get(k); !ok {
-					if v, ok := p.Get(k); ok && !v.IsNil() {
-						opts = opts.Set(k, v)
-					}
-				}
-			}
-			suites, _ := get(p, "suites").AsList()
-			var runs, all []vm.Value
-			passed := true
-			for _, s := range suites.Items() {
-				sd, _ := s.AsDict()
-				r, err := runSuite(th, name, sd, opts)
-				if err != nil {
-					return vm.Value{}, err
-				}
-				if b, _ := get(r, "passed").AsBool(); !b {
-					passed = false
-				}
-				rs, _ := get(r, "results").AsList()
-				all = append(all, rs.Items()...)
-				runs = append(runs, vm.Of(r))
-			}
-			sum, err := aggregate(name, all)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			return vm.Of(lib.DictOf(
-				"pack", get(p, "name"),
-				"passed", vm.BoolOf(passed),
-				"suites", vm.Of(vm.NewList(runs)),
-				"summary", vm.Of(sum),
-			)), nil
-		})
+		}
+	}
+	suites, _ := lib.Get(p, "suites").AsList()
+	var runs, all []vm.Value
+	passed := true
+	for _, s := range suites.Items() {
+		sd, _ := s.AsDict()
+		r, err := runSuite(th, name, sd, opts)
+		if err != nil {
+			return nil, err
+		}
+		if b, _ := lib.Get(r, "passed").AsBool(); !b {
+			passed = false
+		}
+		rs, _ := lib.Get(r, "results").AsList()
+		all = append(all, rs.Items()...)
+		runs = append(runs, vm.Of(r))
+	}
+	sum, err := aggregate(name, all)
+	if err != nil {
+		return nil, err
+	}
+	return lib.DictOf(
+		"pack", lib.Get(p, "name"),
+		"passed", vm.BoolOf(passed),
+		"suites", vm.Of(vm.NewList(runs)),
+		"summary", vm.Of(sum),
+	), nil
 }
 
 func rate(n, total int) float64 {
@@ -362,7 +322,7 @@ func aggregate(name string, results []vm.Value) (*vm.Dict, error) {
 		}
 		if md, ok := m.AsDict(); ok {
 			for _, k := range md.Keys() {
-				if err := add(k, get(md, k)); err != nil {
+				if err := add(k, lib.Get(md, k)); err != nil {
 					return nil, err
 				}
 			}
@@ -373,7 +333,7 @@ func aggregate(name string, results []vm.Value) (*vm.Dict, error) {
 				if !ok || !okn {
 					return nil, vm.Runtimef("%s: result %d: a metrics list holds {name, value} dicts", name, i)
 				}
-				if err := add(n, get(ed, "value")); err != nil {
+				if err := add(n, lib.Get(ed, "value")); err != nil {
 					return nil, err
 				}
 			}
@@ -450,7 +410,7 @@ func suiteManifest(name string, d *vm.Dict) (*vm.Dict, error) {
 				return nil, vm.Runtimef("%s: suite `%s`: metric %d is not an eval_metric(name, fn) value", name, sname, i)
 			}
 			mn, okn := str(md, "name")
-			if fn := get(md, "fn"); !okn || mn == "" || (!fn.IsNil() && func() bool { _, err := callable(fn); return err != nil }()) {
+			if fn := lib.Get(md, "fn"); !okn || mn == "" || (!fn.IsNil() && func() bool { _, err := callable(fn); return err != nil }()) {
 				return nil, vm.Runtimef("%s: suite `%s`: metric %d needs a non-empty `name` and a function `fn`", name, sname, i)
 			}
 			metrics = append(metrics, m)
@@ -483,9 +443,9 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 		return nil, err
 	}
 	sname, _ := str(m, "name")
-	target := get(opts, "target")
+	target := lib.Get(opts, "target")
 	if target.IsNil() {
-		target = get(m, "target")
+		target = lib.Get(m, "target")
 	}
 	if target.IsNil() {
 		return nil, vm.Runtimef("%s: suite `%s` has no `target` function (give one in the suite or options)", name, sname)
@@ -502,14 +462,14 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 			return nil, err
 		}
 	}
-	cases, _ := get(m, "cases").AsList()
-	metrics, _ := get(m, "metrics").AsList()
+	cases, _ := lib.Get(m, "cases").AsList()
+	metrics, _ := lib.Get(m, "metrics").AsList()
 	var results []vm.Value
 	allPassed := true
 	for _, c := range cases.Items() {
 		cd, _ := c.AsDict()
-		input, expected := get(cd, "input"), get(cd, "expected")
-		res := lib.DictOf("name", get(cd, "name"), "input", input, "expected", expected)
+		input, expected := lib.Get(cd, "input"), lib.Get(cd, "expected")
+		res := lib.DictOf("name", lib.Get(cd, "name"), "input", input, "expected", expected)
 		out, msg, failed, err := callCaught(th, target, input)
 		if err != nil {
 			return nil, err
@@ -527,7 +487,7 @@ func runSuite(th *vm.Thread, name string, d, opts *vm.Dict) (*vm.Dict, error) {
 				md = md.Set(mn, vm.FloatOf(0))
 				continue
 			}
-			fn := get(mdef, "fn")
+			fn := lib.Get(mdef, "fn")
 			var v vm.Value
 			if fn.IsNil() {
 				v = vm.BoolOf(vm.Equal(out, expected))

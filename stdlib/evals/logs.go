@@ -125,7 +125,7 @@ func init() {
 				ed, _ := e.AsDict()
 				keep := true
 				for _, k := range []string{"kind", "severity"} {
-					if want, ok := f.Get(k); ok && !want.IsNil() && !vm.Equal(want, get(ed, k)) {
+					if want, ok := f.Get(k); ok && !want.IsNil() && !vm.Equal(want, lib.Get(ed, k)) {
 						keep = false
 					}
 				}

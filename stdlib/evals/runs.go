@@ -68,7 +68,7 @@ func makeRecord(th *vm.Thread, name string, d *vm.Dict) (*vm.Dict, error) {
 	if id, _ := str(d, "id"); id == "" {
 		return nil, vm.Runtimef("%s: `id` must not be empty", name)
 	}
-	steps, _ := get(d, "steps").AsList()
+	steps, _ := lib.Get(d, "steps").AsList()
 	for i, s := range steps.Items() {
 		if s.Type() != "dict" {
 			return nil, vm.Runtimef("%s: step %d must be a dict, got %s", name, i, s.Type())
@@ -171,7 +171,7 @@ func init() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			steps, _ := get(d, "steps").AsList()
+			steps, _ := lib.Get(d, "steps").AsList()
 			var fs []vm.Value
 			for i, s := range steps.Items() {
 				sd, _ := s.AsDict()
@@ -179,14 +179,14 @@ func init() {
 				if !ok {
 					n = lib.IntOf(i)
 				}
-				fs = append(fs, vm.Of(lib.DictOf("name", n, "expected", get(sd, "output"))))
+				fs = append(fs, vm.Of(lib.DictOf("name", n, "expected", lib.Get(sd, "output"))))
 			}
 			return vm.Of(lib.DictOf(
 				"kind", vm.Str("run_fixture"),
-				"source_id", get(d, "id"),
-				"inputs", get(d, "inputs"),
-				"expected_outputs", get(d, "outputs"),
-				"expected_status", get(d, "status"),
+				"source_id", lib.Get(d, "id"),
+				"inputs", lib.Get(d, "inputs"),
+				"expected_outputs", lib.Get(d, "outputs"),
+				"expected_status", lib.Get(d, "status"),
 				"steps", vm.Of(vm.NewList(fs)),
 			)), nil
 		})
@@ -320,7 +320,7 @@ func diff(x, y *vm.Dict) *vm.Dict {
 		fields = append(fields, vm.Of(lib.DictOf("path", vm.Str(path), "before", b, "after", c)))
 	}
 	for _, k := range ks {
-		b, c := get(x, k), get(y, k)
+		b, c := lib.Get(x, k), lib.Get(y, k)
 		if vm.Equal(b, c) {
 			continue
 		}
@@ -343,13 +343,13 @@ func diff(x, y *vm.Dict) *vm.Dict {
 		}
 		sort.Strings(ss)
 		for _, s := range ss {
-			if bv, cv := get(bd, s), get(cd, s); !vm.Equal(bv, cv) {
+			if bv, cv := lib.Get(bd, s), lib.Get(cd, s); !vm.Equal(bv, cv) {
 				add(k+"."+s, bv, cv)
 			}
 		}
 	}
-	xs, _ := get(x, "steps").AsList()
-	ys, _ := get(y, "steps").AsList()
+	xs, _ := lib.Get(x, "steps").AsList()
+	ys, _ := lib.Get(y, "steps").AsList()
 	var steps []vm.Value
 	for i := 0; i < max(xs.Len(), ys.Len()); i++ {
 		var b, c vm.Value = vm.Nil, vm.Nil

@@ -15,19 +15,12 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-func get(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
-}
-
 func typeOf(v vm.Value) string {
 	d, ok := v.AsDict()
 	if !ok {
 		return ""
 	}
-	s, _ := get(d, "_type").AsString()
+	s, _ := lib.Get(d, "_type").AsString()
 	return s.Go()
 }
 
@@ -63,13 +56,13 @@ func evidence(kind string, fields *vm.Dict, opts *vm.Dict) vm.Value {
 	d := lib.DictOf("_type", vm.Str("flow_evidence"), "kind", vm.Str(kind))
 	fields.Range(func(k string, v vm.Value) bool { d = d.Set(k, v); return true })
 	for _, k := range []string{"source", "weight"} {
-		d = d.Set(k, get(opts, k))
+		d = d.Set(k, lib.Get(opts, k))
 	}
 	return vm.Of(d)
 }
 
 func checkWeight(name string, opts *vm.Dict) error {
-	w := get(opts, "weight")
+	w := lib.Get(opts, "weight")
 	if w.IsNil() {
 		return nil
 	}
@@ -93,7 +86,7 @@ func wrap(v vm.Value) *vm.Dict {
 // stringsOption is the option key of opts, a list of strings ([] when
 // not given).
 func stringsOption(name string, opts *vm.Dict, key string) (vm.Value, error) {
-	v := get(opts, key)
+	v := lib.Get(opts, key)
 	if v.IsNil() {
 		return vm.Of(lib.List(nil)), nil
 	}
@@ -110,7 +103,7 @@ func stringsOption(name string, opts *vm.Dict, key string) (vm.Value, error) {
 }
 
 func remediation(name string, action string, opts *vm.Dict) (vm.Value, error) {
-	sev := get(opts, "severity")
+	sev := lib.Get(opts, "severity")
 	if !sev.IsNil() {
 		s, ok := sev.AsString()
 		if !ok || !slices.Contains([]string{"info", "low", "medium", "high", "critical"}, s.Go()) {
@@ -122,7 +115,7 @@ func remediation(name string, action string, opts *vm.Dict) (vm.Value, error) {
 		return vm.Value{}, err
 	}
 	return vm.Of(lib.DictOf("_type", vm.Str("flow_remediation"), "action", vm.Str(action),
-		"reason", get(opts, "reason"), "severity", sev, "steps", steps)), nil
+		"reason", lib.Get(opts, "reason"), "severity", sev, "steps", steps)), nil
 }
 
 func init() {
@@ -159,7 +152,7 @@ func init() {
 			if err := checkWeight(name, o); err != nil {
 				return vm.Value{}, err
 			}
-			return evidence("citation", lib.DictOf("reference", vm.Str(r), "quote", get(o, "quote"), "location", get(o, "location")), o), nil
+			return evidence("citation", lib.DictOf("reference", vm.Str(r), "quote", lib.Get(o, "quote"), "location", lib.Get(o, "location")), o), nil
 		})
 	lib.Def("flow_evidence_metadata", "flow_evidence_metadata(data: dict, options?: dict)",
 		`evidence that is structured metadata: {kind: "metadata", data, source, weight}`,
@@ -198,8 +191,8 @@ func init() {
 			if l, ok := a.List(0); ok {
 				msgs = vm.Of(l)
 			} else if d, ok := a.Dict(0); ok {
-				id = get(d, "id")
-				msgs = get(d, "messages")
+				id = lib.Get(d, "id")
+				msgs = lib.Get(d, "messages")
 				if _, ok := msgs.AsList(); !ok {
 					return vm.Value{}, vm.Runtimef("%s: the transcript has no `messages` list", name)
 				}
@@ -242,7 +235,7 @@ func init() {
 				}
 			}
 			d := wrap(a.At(0))
-			old, _ := get(d, "evidence").AsList()
+			old, _ := lib.Get(d, "evidence").AsList()
 			return vm.Of(d.Set("evidence", vm.Of(lib.List(append(lib.CopyItems(old.Items()), add...))))), nil
 		})
 	lib.Def("flow_with_confidence", "flow_with_confidence(value, confidence: float)",

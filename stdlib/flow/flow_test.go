@@ -14,11 +14,11 @@ func TestWrapKeepsAFlowValue(t *testing.T) {
 	}
 	d = d.Set("confidence", vm.FloatOf(0.5))
 	again := wrap(vm.Of(d))
-	if c, _ := get(again, "confidence").AsFloat(); c != 0.5 {
-		t.Fatalf("wrapping a flow value lost its confidence: %v", get(again, "confidence"))
+	if c, _ := lib.Get(again, "confidence").AsFloat(); c != 0.5 {
+		t.Fatalf("wrapping a flow value lost its confidence: %v", lib.Get(again, "confidence"))
 	}
-	if v, _ := get(again, "value").AsInt(); v != 3 {
-		t.Fatalf("wrapping a flow value changed its value: %v", get(again, "value"))
+	if v, _ := lib.Get(again, "value").AsInt(); v != 3 {
+		t.Fatalf("wrapping a flow value changed its value: %v", lib.Get(again, "value"))
 	}
 }
 

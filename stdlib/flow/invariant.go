@@ -25,7 +25,7 @@ func verdictOf(name string, a vm.Args) (v *vm.Dict, wrapper *vm.Dict, err error)
 	x := a.At(0)
 	if typeOf(x) == "flow_value" {
 		wrapper, _ = x.AsDict()
-		x = get(wrapper, "value")
+		x = lib.Get(wrapper, "value")
 	}
 	if typeOf(x) != "flow_invariant" {
 		return nil, nil, vm.Runtimef("%s: expected a flow invariant verdict (flow_invariant_allow, …), got %s", name, x.Type())
@@ -35,7 +35,7 @@ func verdictOf(name string, a vm.Args) (v *vm.Dict, wrapper *vm.Dict, err error)
 }
 
 func verdictKind(v *vm.Dict) string {
-	s, _ := get(v, "kind").AsString()
+	s, _ := lib.Get(v, "kind").AsString()
 	return s.Go()
 }
 
@@ -110,6 +110,6 @@ func init() {
 			if err != nil || w == nil {
 				return vm.Nil, err
 			}
-			return get(w, "confidence"), nil
+			return lib.Get(w, "confidence"), nil
 		})
 }

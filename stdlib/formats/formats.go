@@ -457,27 +457,34 @@ func yamlScalar(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
 		return yamlScalarString(x.Go())
 	}
+	if s, ok := scalarText(v, ".nan", ".inf", vm.FormatFloat); ok {
+		return s
+	}
+	return "null"
+}
+
+// scalarText writes a bool, int or float as YAML and TOML both do:
+// true/false, a decimal int, and a float with finite or, when it is not
+// finite, spelled nan, inf or "-"+inf; ok is false for any other value.
+func scalarText(v vm.Value, nan, inf string, finite func(float64) string) (s string, ok bool) {
 	switch x := v.Object().(type) {
 	case vm.Bool:
-		if x {
-			return "true"
-		}
-		return "false"
+		return strconv.FormatBool(bool(x)), true
 	case vm.Int:
-		return strconv.FormatInt(int64(x), 10)
+		return strconv.FormatInt(int64(x), 10), true
 	case vm.Float:
 		f := float64(x)
 		switch {
 		case math.IsNaN(f):
-			return ".nan"
+			return nan, true
 		case math.IsInf(f, 1):
-			return ".inf"
+			return inf, true
 		case math.IsInf(f, -1):
-			return "-.inf"
+			return "-" + inf, true
 		}
-		return vm.FormatFloat(f)
+		return finite(f), true
 	}
-	return "null"
+	return "", false
 }
 
 // yamlScalarString writes a string plainly when that reads back as the
@@ -678,33 +685,24 @@ func tomlKey(k string) string {
 
 func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
+// tomlFloat writes a finite float always with a fraction, which is how
+// TOML tells a float from an int.
+func tomlFloat(f float64) string {
+	s := vm.FormatFloat(f)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
+
 func tomlInline(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
 		return tomlString(x.Go())
 	}
-	switch x := v.Object().(type) {
-	case vm.Bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case vm.Int:
-		return strconv.FormatInt(int64(x), 10)
-	case vm.Float:
-		f := float64(x)
-		switch {
-		case math.IsNaN(f):
-			return "nan"
-		case math.IsInf(f, 1):
-			return "inf"
-		case math.IsInf(f, -1):
-			return "-inf"
-		}
-		s := vm.FormatFloat(f)
-		if !strings.ContainsAny(s, ".e") {
-			s += ".0"
-		}
+	if s, ok := scalarText(v, "nan", "inf", tomlFloat); ok {
 		return s
+	}
+	switch x := v.Object().(type) {
 	case *vm.List:
 		parts := make([]string, 0, x.Len())
 		for _, it := range x.Items() {

@@ -64,18 +64,7 @@ func builtinMonitorWait(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		w.mu.Lock()
-		w.waiters++
-		w.mu.Unlock()
-		if w.external {
-			_, err = th.Wait(w.done, timeout)
-		} else {
-			_, err = th.WaitOnThreads(w.done, timeout)
-		}
-		w.mu.Lock()
-		w.waiters--
-		status, value, reason := w.status, w.value, w.reason
-		w.mu.Unlock()
+		status, value, reason, err := w.await(th, timeout)
 		switch {
 		case status == wpCompleted:
 			return result("satisfied", value, 1)

@@ -207,6 +207,25 @@ func waitpointArg(th *vm.Thread, name string, v vm.Value) (*Waitpoint, error) {
 	return nil, vm.Throwf("%s: expected a waitpoint (or its id or name), got %s", name, v.Type())
 }
 
+// await blocks th until w settles or timeout passes, counted among w's
+// waiters, and returns how w stands then (err: the wait's own failure).
+func (w *Waitpoint) await(th *vm.Thread, timeout time.Duration) (status string, value, reason vm.Value, err error) {
+	w.mu.Lock()
+	w.waiters++
+	w.mu.Unlock()
+	if w.external {
+		_, err = th.Wait(w.done, timeout)
+	} else {
+		// Only another task of this VM can complete it: a park that the
+		// deadlock detector sees.
+		_, err = th.WaitOnThreads(w.done, timeout)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waiters--
+	return w.status, w.value, w.reason, err
+}
+
 func builtinWaitpointWait(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	const name = "waitpoint_wait"
 	w, err := waitpointArg(th, name, args.At(0))
@@ -219,25 +238,10 @@ func builtinWaitpointWait(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.Value{}, err
 		}
 	}
-	w.mu.Lock()
-	w.waiters++
-	w.mu.Unlock()
-	var fired bool
-	if w.external {
-		fired, err = th.Wait(w.done, timeout)
-	} else {
-		// Only another task of this VM can complete it: a park that the
-		// deadlock detector sees.
-		fired, err = th.WaitOnThreads(w.done, timeout)
-	}
-	w.mu.Lock()
-	w.waiters--
-	status, value, reason := w.status, w.value, w.reason
-	w.mu.Unlock()
+	status, value, reason, err := w.await(th, timeout)
 	if err != nil && status == wpPending {
 		return vm.Value{}, err
 	}
-	_ = fired
 	switch status {
 	case wpCompleted:
 		return value, nil

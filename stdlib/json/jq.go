@@ -231,6 +231,19 @@ func (p *jqParser) is(text string) bool {
 	return (p.tok.kind == jqPunct || p.tok.kind == jqIdent) && p.tok.text == text
 }
 
+// pipeUntil parses a pipe and the closer that ends it (")", "]", "then",
+// ";", "end").
+func (p *jqParser) pipeUntil(closer string) (jqFilter, error) {
+	f, err := p.parsePipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(closer); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 func (p *jqParser) expect(text string) error {
 	if p.err != nil {
 		return p.err
@@ -710,25 +723,15 @@ func (p *jqParser) parseTerm() (jqFilter, error) {
 	switch t.text {
 	case "(":
 		p.next()
-		f, err := p.parsePipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
-			return nil, err
-		}
-		return f, nil
+		return p.pipeUntil(")")
 	case "[":
 		p.next()
 		if p.is("]") {
 			p.next()
 			return jqConst(vm.Of(vm.NewList(nil))), nil
 		}
-		f, err := p.parsePipe()
+		f, err := p.pipeUntil("]")
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect("]"); err != nil {
 			return nil, err
 		}
 		return func(in vm.Value) ([]vm.Value, error) {
@@ -805,11 +808,8 @@ func (p *jqParser) parseObject() (jqFilter, error) {
 			varVal = v
 		case p.is("("):
 			p.next()
-			k, err := p.parsePipe()
+			k, err := p.pipeUntil(")")
 			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(")"); err != nil {
 				return nil, err
 			}
 			key = k

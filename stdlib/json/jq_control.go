@@ -228,11 +228,8 @@ func (p *jqParser) parseAs(source jqFilter) (jqFilter, error) {
 // else the input passes through, as in jq 1.7.
 func (p *jqParser) parseIf() (jqFilter, error) {
 	p.next() // if
-	cond, err := p.parsePipe()
+	cond, err := p.pipeUntil("then")
 	if err != nil {
-		return nil, err
-	}
-	if err := p.expect("then"); err != nil {
 		return nil, err
 	}
 	then, err := p.parsePipe()
@@ -247,10 +244,7 @@ func (p *jqParser) parseIf() (jqFilter, error) {
 		}
 	case p.is("else"):
 		p.next()
-		if otherwise, err = p.parsePipe(); err != nil {
-			return nil, err
-		}
-		if err := p.expect("end"); err != nil {
+		if otherwise, err = p.pipeUntil("end"); err != nil {
 			return nil, err
 		}
 	default:
@@ -348,10 +342,7 @@ func (p *jqParser) foldHead() (*jqFold, error) {
 	if err := p.expect("("); err != nil {
 		return nil, err
 	}
-	if f.init, err = p.parsePipe(); err != nil {
-		return nil, err
-	}
-	if err := p.expect(";"); err != nil {
+	if f.init, err = p.pipeUntil(";"); err != nil {
 		return nil, err
 	}
 	f.update, err = p.withBindings(f.binds, p.parsePipe)

@@ -103,11 +103,8 @@ func (p *jqParser) pathBracket() (jqPathFilter, error) {
 		p.next()
 		return jqPathIterate, nil
 	}
-	key, err := p.parsePipe()
+	key, err := p.pipeUntil("]")
 	if err != nil {
-		return nil, err
-	}
-	if err := p.expect("]"); err != nil {
 		return nil, err
 	}
 	return jqPathKey(key), nil

@@ -534,17 +534,39 @@ func timeoutOf(r *request) time.Duration {
 	return 120 * time.Second
 }
 
+// prepare checks r can be sent with c (an API key when the provider
+// needs one, egress to its endpoint) and encodes its body, streamed or
+// not.
+func (c config) prepare(th *vm.Thread, r *request, stream bool) (payload []byte, url string, headers map[string]string, err error) {
+	if c.provider.keyEnv != "" && c.apiKey == "" {
+		return nil, "", nil, vm.Throwf("%s: provider %s needs an API key: set %s (or pass {api_key: …})", r.fn, c.provider.name, c.provider.keyEnv)
+	}
+	if payload, err = json.Marshal(c.body(r, stream)); err != nil {
+		return nil, "", nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
+	}
+	url, headers = c.endpoint()
+	if err := lib.CheckEgress(th, url); err != nil {
+		return nil, "", nil, err
+	}
+	return payload, url, headers, nil
+}
+
+// newPost is the POST of payload to url with headers.
+func newPost(ctx context.Context, url string, payload []byte, headers map[string]string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
 // send performs r against c's API and returns the parsed response.
 func (c config) send(th *vm.Thread, r *request) (*response, error) {
-	if c.provider.keyEnv != "" && c.apiKey == "" {
-		return nil, vm.Throwf("%s: provider %s needs an API key: set %s (or pass {api_key: …})", r.fn, c.provider.name, c.provider.keyEnv)
-	}
-	payload, err := json.Marshal(c.body(r, false))
+	payload, url, headers, err := c.prepare(th, r, false)
 	if err != nil {
-		return nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
-	}
-	url, headers := c.endpoint()
-	if err := lib.CheckEgress(th, url); err != nil {
 		return nil, err
 	}
 	var status int
@@ -555,13 +577,10 @@ func (c config) send(th *vm.Thread, r *request) (*response, error) {
 		stop := htime.BlockingCtx(th, func(ctx context.Context) {
 			ctx, cancel := context.WithTimeout(ctx, timeoutOf(r))
 			defer cancel()
-			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			req, err := newPost(ctx, url, payload, headers)
 			if err != nil {
 				netErr = err
 				return
-			}
-			for k, v := range headers {
-				req.Header.Set(k, v)
 			}
 			resp, err := httpClient.Do(req)
 			if err != nil {
@@ -649,15 +668,8 @@ type streamCall struct {
 
 // open starts a streaming request.
 func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
-	if c.provider.keyEnv != "" && c.apiKey == "" {
-		return nil, vm.Throwf("%s: provider %s needs an API key: set %s (or pass {api_key: …})", r.fn, c.provider.name, c.provider.keyEnv)
-	}
-	payload, err := json.Marshal(c.body(r, true))
+	payload, url, headers, err := c.prepare(th, r, true)
 	if err != nil {
-		return nil, vm.Throwf("%s: cannot encode the request: %v", r.fn, err)
-	}
-	url, headers := c.endpoint()
-	if err := lib.CheckEgress(th, url); err != nil {
 		return nil, err
 	}
 	var resp *http.Response
@@ -668,13 +680,10 @@ func (c config) open(th *vm.Thread, r *request) (*sseStream, error) {
 		resp = nil
 		var netErr error
 		stop := htime.BlockingCtx(th, func(inner context.Context) {
-			req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(payload))
+			req, err := newPost(ctx, url, payload, headers)
 			if err != nil {
 				netErr = err
 				return
-			}
-			for k, v := range headers {
-				req.Header.Set(k, v)
 			}
 			req.Header.Set("accept", "text/event-stream")
 			stopAfter := context.AfterFunc(inner, cancel)

@@ -249,7 +249,7 @@ func register(th *vm.Thread, name string, cfg *vm.Dict) (provider, error) {
 		}
 	}
 	str := func(k string) (string, error) {
-		v := dget(cfg, k)
+		v := lib.Get(cfg, k)
 		if v.IsNil() {
 			return "", nil
 		}
@@ -283,7 +283,7 @@ func register(th *vm.Thread, name string, cfg *vm.Dict) (provider, error) {
 	if p.keyEnv, err = str("api_key_env"); err != nil {
 		return p, err
 	}
-	if v := dget(cfg, "models"); !v.IsNil() {
+	if v := lib.Get(cfg, "models"); !v.IsNil() {
 		l, ok := v.AsList()
 		if !ok {
 			return p, vm.Throwf("%s: models must be a list of model ids, got %s", fn, v.Type())
@@ -442,7 +442,7 @@ func init() {
 					return vm.Value{}, vm.Throwf("%s: unknown option %q (known: timeout_ms)", fn, k)
 				}
 			}
-			if v := dget(o, "timeout_ms"); !v.IsNil() {
+			if v := lib.Get(o, "timeout_ms"); !v.IsNil() {
 				n, ok := v.AsInt()
 				if !ok || n <= 0 {
 					return vm.Value{}, vm.Throwf("%s: timeout_ms must be a positive int, got %s", fn, lib.Display(v))
@@ -577,7 +577,7 @@ func init() {
 			return vm.Value{}, err
 		}
 		var caps map[string]bool
-		if v := dget(cfg, "capabilities"); !v.IsNil() {
+		if v := lib.Get(cfg, "capabilities"); !v.IsNil() {
 			if caps, err = readCaps(fn, v); err != nil {
 				return vm.Value{}, err
 			}
@@ -651,18 +651,11 @@ func readCaps(fn string, v vm.Value) (map[string]bool, error) {
 		if !slices.Contains(capKeys, k) {
 			return nil, vm.Throwf("%s: unknown capability %q (known: %s)", fn, k, strings.Join(capKeys, ", "))
 		}
-		b, ok := dget(d, k).AsBool()
+		b, ok := lib.Get(d, k).AsBool()
 		if !ok {
-			return nil, vm.Throwf("%s: capability %s must be true or false, got %s", fn, k, lib.Display(dget(d, k)))
+			return nil, vm.Throwf("%s: capability %s must be true or false, got %s", fn, k, lib.Display(lib.Get(d, k)))
 		}
 		out[k] = bool(b)
 	}
 	return out, nil
-}
-
-func dget(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
 }

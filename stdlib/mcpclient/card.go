@@ -181,7 +181,7 @@ func fetchCardWithin(th *vm.Thread, target string, headers map[string]string, ti
 		var ferr error
 		doc, ferr = fetchCard(ctx, &http.Client{}, target, headers)
 		if ferr != nil && ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("GET %s: timed out after %s", target, fmtDuration(timeout))
+			return fmt.Errorf("GET %s: timed out after %s", target, vm.FormatDuration(timeout.Milliseconds()))
 		}
 		return ferr
 	})

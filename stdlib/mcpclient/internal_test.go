@@ -33,7 +33,8 @@ func TestSplitCommand(t *testing.T) {
 	}
 }
 
-func TestFmtDuration(t *testing.T) {
+// A call's timeout names its duration as the language displays one.
+func TestTimeoutNamesDurationAsDisplayed(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		100 * time.Millisecond:  "100ms",
 		5 * time.Second:         "5s",
@@ -42,8 +43,9 @@ func TestFmtDuration(t *testing.T) {
 		time.Hour:               "1h",
 		1500 * time.Millisecond: "1500ms",
 	} {
-		if got := fmtDuration(d); got != want {
-			t.Errorf("fmtDuration(%v) = %s, want %s", d, got, want)
+		err := &errTimeout{method: "tools/list", after: d}
+		if got := err.Error(); got != "timed out after "+want+" waiting for the answer to tools/list" {
+			t.Errorf("timeout after %v = %s, want the duration %s", d, got, want)
 		}
 	}
 }

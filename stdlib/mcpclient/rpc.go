@@ -36,14 +36,11 @@ type errTimeout struct {
 }
 
 func (e *errTimeout) Error() string {
-	return fmt.Sprintf("timed out after %s waiting for the answer to %s", fmtDuration(e.after), e.method)
+	return fmt.Sprintf("timed out after %s waiting for the answer to %s", vm.FormatDuration(e.after.Milliseconds()), e.method)
 }
 
 // errClosed is a call on a client that was disconnected.
 var errClosed = errors.New("the client is disconnected")
-
-// fmtDuration writes d the way Harn displays durations (5s, 1m, 250ms).
-func fmtDuration(d time.Duration) string { return vm.FormatDuration(d.Milliseconds()) }
 
 // request is the text of one JSON-RPC request (params omitted when nil).
 func request(id int64, method string, params *jsonv.Object) []byte {

@@ -309,7 +309,7 @@ func check(th *vm.Thread, name, cmd string, explicit *vm.Dict) (*vm.Dict, error)
 			got := c.decide(strings.TrimSpace(cmd), level)
 			if first || decisionRank[got.decision] > decisionRank[d.decision] {
 				d = got
-				policyName = mustGet(pols[i], "name")
+				policyName = lib.Get(pols[i], "name")
 				first = false
 			}
 		}

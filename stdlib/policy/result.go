@@ -224,7 +224,7 @@ func llmRiskScan(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		"risk", vm.Str(risk),
 		"reasons", vm.Of(lib.StrList(reasons)),
 		"categories", vm.Of(lib.StrList(cats)),
-		"rules", mustGet(rules, "rules"),
+		"rules", lib.Get(rules, "rules"),
 		"source", vm.Str("llm"),
 		"llm", vm.Of(lib.DictOf(
 			"risk", vm.Str(verdict.risk),
@@ -232,13 +232,6 @@ func llmRiskScan(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			"categories", vm.Of(lib.StrList(verdict.categories)),
 		)),
 	)), nil
-}
-
-func mustGet(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
 }
 
 func listStrings(d *vm.Dict, k string) []string {

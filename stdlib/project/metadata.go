@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	hfs "github.com/harnlang/harn/stdlib/fs"
@@ -187,10 +186,6 @@ func encode(facts []*fact) string {
 	return templates.SerdeJSON(vm.Of(doc), "  ") + "\n"
 }
 
-// metaLocks serialises the changes of one process to one state root;
-// flock excludes other processes.
-var metaLocks sync.Map // dir → *sync.Mutex
-
 // update reads the facts, lets change compute the new ones (nil: nothing
 // to write) and writes them, all under the lock. force writes even an
 // unchanged store (metadata_save).
@@ -206,16 +201,10 @@ func (s metaStore) update(name string, change func([]*fact) ([]*fact, error), fo
 		// running it again on what the file holds by now is safe.
 		return s.update(name, change, true)
 	}
-	mu, _ := metaLocks.LoadOrStore(s.dir, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
 	fail := func(err error) error {
 		return vm.Runtimef("%s: cannot save %s: %s", name, MetadataFile, hfs.OSErrorText(err))
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fail(err)
-	}
-	unlock, err := atomicfile.LockDir(s.dir)
+	unlock, err := atomicfile.CreateAndLockDir(s.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -269,28 +258,30 @@ func keyArg(name string, a vm.Args, i int) (string, error) {
 	return s.Go(), nil
 }
 
-// patternArg is optional argument i, a key pattern ("" when absent).
-func patternArg(name string, a vm.Args, i int) (string, error) {
+// keyTextArg is optional argument i, a string named what ("a key
+// pattern", "a key prefix"), "" when absent.
+func keyTextArg(name, what string, a vm.Args, i int) (string, error) {
 	if !a.Given(i) {
 		return "", nil
 	}
 	s, ok := a.At(i).AsString()
 	if !ok {
-		return "", vm.Typef("%s: expected a key pattern (string) at argument %d, got %s", name, i+1, a.At(i).Type())
+		return "", vm.Typef("%s: expected %s (string) at argument %d, got %s", name, what, i+1, a.At(i).Type())
 	}
 	return s.Go(), nil
 }
 
-// prefixArg is optional argument i, a key prefix.
-func prefixArg(name string, a vm.Args, i int) (string, error) {
-	if !a.Given(i) {
-		return "", nil
+// readFacts opens the store and reads its facts for a builtin whose
+// optional argument 1 is what ("a key prefix", "a key pattern"), read
+// first.
+func readFacts(th *vm.Thread, name, what string, a vm.Args) (metaStore, []*fact, string, error) {
+	text, err := keyTextArg(name, what, a, 0)
+	if err != nil {
+		return metaStore{}, nil, "", err
 	}
-	s, ok := a.At(i).AsString()
-	if !ok {
-		return "", vm.Typef("%s: expected a key prefix (string) at argument %d, got %s", name, i+1, a.At(i).Type())
-	}
-	return s.Go(), nil
+	s := openMeta(th)
+	facts, err := s.read(name)
+	return s, facts, text, err
 }
 
 // sourcePaths reads the source_paths option: a path or a list of paths.
@@ -438,12 +429,7 @@ func init() {
 	lib.Def("metadata_entries", "metadata_entries(prefix?: string) -> list", "the facts whose key starts with prefix, by key: [{key, value, source_paths, stale, changed, updated_at}]",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_entries"
-			prefix, err := prefixArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, prefix, err := readFacts(th, name, "a key prefix", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -495,12 +481,7 @@ func init() {
 	lib.Def("metadata_stale", "metadata_stale(pattern?: string) -> list", "the keys (matching the key pattern, * and ?) of facts whose source files changed since they were recorded, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_stale"
-			pat, err := patternArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, pat, err := readFacts(th, name, "a key pattern", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -516,12 +497,7 @@ func init() {
 	lib.Def("metadata_status", "metadata_status(prefix?: string) -> dict", "a summary of the facts whose key starts with prefix: {entries, stale, stale_keys, sources, missing_sources, exists}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_status"
-			prefix, err := prefixArg(name, a, 0)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			s := openMeta(th)
-			facts, err := s.read(name)
+			s, facts, prefix, err := readFacts(th, name, "a key prefix", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -556,7 +532,7 @@ func init() {
 	lib.Def("metadata_refresh_hashes", "metadata_refresh_hashes(pattern?: string) -> list", "record the current content hashes of the source files of the facts matching the key pattern (all by default), making them fresh; returns the keys that were stale, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metadata_refresh_hashes"
-			pat, err := patternArg(name, a, 0)
+			pat, err := keyTextArg(name, "a key pattern", a, 0)
 			if err != nil {
 				return vm.Value{}, err
 			}

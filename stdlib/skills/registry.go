@@ -12,13 +12,9 @@ import (
 const registryType = "skill_registry"
 
 func newRegistry(skills []*vm.Dict) *vm.Dict {
-	items := make([]vm.Value, len(skills))
-	for i, s := range skills {
-		items[i] = vm.Of(s)
-	}
 	b := vm.NewDictBuilder(2)
 	b.Set("_type", vm.Str(registryType))
-	b.Set("skills", vm.Of(lib.List(items)))
+	b.Set("skills", vm.Of(lib.DictList(skills)))
 	return b.Build()
 }
 
@@ -64,6 +60,17 @@ func find(skills []*vm.Dict, name string) *vm.Dict {
 		}
 	}
 	return nil
+}
+
+// registryAndName reads the arguments (registry: dict, name: string) of
+// who.
+func registryAndName(who string, a vm.Args) ([]*vm.Dict, string, error) {
+	skills, err := registrySkills(who, a.At(0))
+	if err != nil {
+		return nil, "", err
+	}
+	name, err := nameArg(who, a, 1)
+	return skills, name, err
 }
 
 func nameArg(who string, a vm.Args, i int) (string, error) {
@@ -145,11 +152,7 @@ func init() {
 	})
 	lib.Def("skill_find", "skill_find(registry: dict, name: string) -> dict?", "the skill named name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const who = "skill_find"
-		skills, err := registrySkills(who, a.At(0))
-		if err != nil {
-			return vm.Value{}, err
-		}
-		name, err := nameArg(who, a, 1)
+		skills, name, err := registryAndName(who, a)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -160,11 +163,7 @@ func init() {
 	})
 	lib.Def("skill_describe", "skill_describe(registry: dict, name: string) -> string?", `"name: description" of the named skill, or nil`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const who = "skill_describe"
-		skills, err := registrySkills(who, a.At(0))
-		if err != nil {
-			return vm.Value{}, err
-		}
-		name, err := nameArg(who, a, 1)
+		skills, name, err := registryAndName(who, a)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -176,11 +175,7 @@ func init() {
 	})
 	lib.Def("skill_remove", "skill_remove(registry: dict, name: string) -> dict", "the registry without the skill named name", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const who = "skill_remove"
-		skills, err := registrySkills(who, a.At(0))
-		if err != nil {
-			return vm.Value{}, err
-		}
-		name, err := nameArg(who, a, 1)
+		skills, name, err := registryAndName(who, a)
 		if err != nil {
 			return vm.Value{}, err
 		}

@@ -53,23 +53,16 @@ func newMemoryCall(th *vm.Thread, fn string, namespace, options vm.Value) (*memo
 		}
 		opts = d
 	}
-	path, err := docPath(th, fn, mustGet(opts, "root"), "memory", ns)
+	path, err := docPath(th, fn, lib.Get(opts, "root"), "memory", ns)
 	if err != nil {
 		return nil, err
 	}
 	return &memoryCall{fn: fn, namespace: ns, path: path, opts: opts}, nil
 }
 
-func mustGet(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
-}
-
 // tags is the tags option: a list of non-empty strings (none when absent).
 func (c *memoryCall) tags() ([]string, error) {
-	v := mustGet(c.opts, "tags")
+	v := lib.Get(c.opts, "tags")
 	if v.IsNil() {
 		return nil, nil
 	}
@@ -94,7 +87,7 @@ func (c *memoryCall) badTags(v vm.Value) error {
 
 // records are the stored records of a namespace document, oldest first.
 func records(d *vm.Dict) []vm.Value {
-	if l, ok := mustGet(d, "records").AsList(); ok {
+	if l, ok := lib.Get(d, "records").AsList(); ok {
 		return l.Items()
 	}
 	return nil
@@ -113,7 +106,7 @@ func words(s string) map[string]bool {
 // recordTags are the tags of a stored record.
 func recordTags(rec *vm.Dict) []string {
 	var out []string
-	if l, ok := mustGet(rec, "tags").AsList(); ok {
+	if l, ok := lib.Get(rec, "tags").AsList(); ok {
 		for _, t := range l.Items() {
 			out = append(out, vm.ToDisplay(t))
 		}
@@ -123,7 +116,7 @@ func recordTags(rec *vm.Dict) []string {
 
 // score is how many of the query's words a record's text and tags hold.
 func score(query map[string]bool, rec *vm.Dict) int {
-	have := words(vm.ToDisplay(mustGet(rec, "text")) + " " + strings.Join(recordTags(rec), " "))
+	have := words(vm.ToDisplay(lib.Get(rec, "text")) + " " + strings.Join(recordTags(rec), " "))
 	n := 0
 	for w := range query {
 		if have[w] {
@@ -147,12 +140,12 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		meta := mustGet(c.opts, "metadata")
+		meta := lib.Get(c.opts, "metadata")
 		if _, ok := meta.AsDict(); !ok && !meta.IsNil() {
 			return vm.Value{}, vm.Typef("memory_store: metadata must be a dict, got %s", meta.Type())
 		}
 		return updateDoc(th, c.fn, c.path, func(d *vm.Dict, _ bool) (*vm.Dict, vm.Value, error) {
-			n, _ := mustGet(d, "next").AsInt()
+			n, _ := lib.Get(d, "next").AsInt()
 			next := max(int(n), 0) + 1
 			rec := lib.DictOf("id", vm.Str(fmt.Sprintf("mem_%d", next)), "namespace", vm.Str(c.namespace),
 				"text", vm.Str(text), "tags", vm.Of(lib.StrList(tags)))
@@ -173,7 +166,7 @@ func init() {
 			return vm.Value{}, vm.Typef("memory_recall: query must be a string, got %s", a.At(1).Type())
 		}
 		limit := defaultRecall
-		if v := mustGet(c.opts, "limit"); !v.IsNil() {
+		if v := lib.Get(c.opts, "limit"); !v.IsNil() {
 			n, isInt := v.AsInt()
 			if !isInt || n <= 0 {
 				return vm.Value{}, vm.Typef("memory_recall: limit must be a positive int, got %s", vm.ToDisplay(v))
@@ -201,7 +194,7 @@ func init() {
 			all := records(d)
 			kept := slices.DeleteFunc(slices.Clone(all), func(r vm.Value) bool {
 				rec, _ := r.AsDict()
-				return !ok || vm.ToDisplay(mustGet(rec, "id")) == id
+				return !ok || vm.ToDisplay(lib.Get(rec, "id")) == id
 			})
 			removed := len(all) - len(kept)
 			if removed == 0 { // nothing to rewrite (a namespace with no file has no records)

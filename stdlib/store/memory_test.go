@@ -26,7 +26,7 @@ func TestRecallRanking(t *testing.T) {
 		var s []string
 		for _, r := range out {
 			d, _ := r.AsDict()
-			s = append(s, vm.ToDisplay(mustGet(d, "id"))+":"+vm.ToDisplay(mustGet(d, "score")))
+			s = append(s, vm.ToDisplay(lib.Get(d, "id"))+":"+vm.ToDisplay(lib.Get(d, "score")))
 		}
 		return strings.Join(s, " ")
 	}

@@ -98,7 +98,7 @@ func (q *queue[T]) poll() (x T, ok, done bool, err error, signal <-chan struct{}
 
 // errTimeout is the failure of a receive or accept whose timeout passed.
 func errTimeout(name string, d time.Duration) error {
-	return timeoutError(fmt.Sprintf("%s: timed out after %s", name, fmtDuration(d)))
+	return timeoutError(fmt.Sprintf("%s: timed out after %s", name, vm.FormatDuration(d.Milliseconds())))
 }
 
 // timeoutError throws {category: "timeout", message}, the value
@@ -107,10 +107,6 @@ func errTimeout(name string, d time.Duration) error {
 func timeoutError(msg string) error {
 	return vm.Throw(vm.Of(lib.DictOf("category", vm.Str("timeout"), "message", vm.Str(msg))))
 }
-
-// fmtDuration writes d the way the language displays a duration
-// (`1m`, `90s`, `1500ms`), as the MCP client's timeouts do.
-func fmtDuration(d time.Duration) string { return vm.FormatDuration(d.Milliseconds()) }
 
 // take waits for the next item of q: ok is false when the queue finished
 // (err is why); a timeout below zero waits without a limit. The wait

@@ -149,7 +149,7 @@ func init() {
 			}
 			if !timer.Stop() && rerr != nil {
 				cancel()
-				return vm.Value{}, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(connTimeout)))
+				return vm.Value{}, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, vm.FormatDuration(connTimeout.Milliseconds())))
 			}
 			if rerr != nil {
 				cancel()

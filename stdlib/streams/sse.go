@@ -190,7 +190,7 @@ func connectSSE(th *vm.Thread, name, url string, o sseOptions) (*SSEConn, error)
 	}
 	if !timer.Stop() && err != nil {
 		cancel()
-		return nil, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(o.connTimeout)))
+		return nil, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, vm.FormatDuration(o.connTimeout.Milliseconds())))
 	}
 	if err == errNoContent {
 		cancel()

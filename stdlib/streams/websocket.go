@@ -463,7 +463,7 @@ func init() {
 				}
 				var ne net.Error
 				if errors.As(derr, &ne) && ne.Timeout() {
-					return vm.Value{}, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, fmtDuration(timeout)))
+					return vm.Value{}, timeoutError(fmt.Sprintf("%s: timed out connecting to %s after %s", name, url, vm.FormatDuration(timeout.Milliseconds())))
 				}
 				return vm.Value{}, vm.Throwf("%s: %s", name, derr)
 			}

@@ -31,12 +31,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(0), flagsArg(a, 2))
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(1)
-		ms, err := re.findAll(th, text)
+		_, ms, err := findMatches(th, a.Text(0), flagsArg(a, 2), text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -53,12 +49,8 @@ func init() {
 		if a.Len() < 3 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(0), "")
-		if err != nil {
-			return vm.Value{}, err
-		}
 		repl, text := a.Text(1), a.Text(2)
-		ms, err := re.findAll(th, text)
+		re, ms, err := findMatches(th, a.Text(0), "", text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -78,12 +70,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Of(vm.NewList(nil)), nil
 		}
-		re, err := compileRegex(th, a.Text(0), "")
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(1)
-		ms, err := re.findAll(th, text)
+		re, ms, err := findMatches(th, a.Text(0), "", text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -112,12 +100,8 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Nil, nil
 		}
-		re, err := compileRegex(th, a.Text(1), flagsArg(a, 2))
-		if err != nil {
-			return vm.Value{}, err
-		}
 		text := a.Text(0)
-		ms, err := re.findAll(th, text)
+		_, ms, err := findMatches(th, a.Text(1), flagsArg(a, 2), text)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -130,6 +114,17 @@ func init() {
 		out = append(out, vm.Str(text[last:]))
 		return vm.Of(vm.NewList(out)), nil
 	})
+}
+
+// findMatches compiles pattern with flags and finds its matches in text
+// (as findAll reports them).
+func findMatches(th *vm.Thread, pattern, flags, text string) (*harnRegex, [][]int, error) {
+	re, err := compileRegex(th, pattern, flags)
+	if err != nil {
+		return nil, nil, err
+	}
+	ms, err := re.findAll(th, text)
+	return re, ms, err
 }
 
 // flagsArg is the optional flags string (anything but a string means none).

@@ -230,7 +230,7 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	out := boundDefinition(def, root, bound, rename)
 	merged := bound
-	if prev, ok := def.Get("bound"); ok && vm.ToDisplay(mustGet(def, "_type")) == kindBound {
+	if prev, ok := def.Get("bound"); ok && vm.ToDisplay(lib.Get(def, "_type")) == kindBound {
 		if pd, ok := prev.AsDict(); ok {
 			merged = pd.Merge(bound)
 		}
@@ -371,7 +371,7 @@ func densePositions(args *vm.Dict) *vm.Dict {
 	}
 	var ps []positional
 	for _, k := range args.Keys() {
-		spec, ok := mustGet(args, k).AsDict()
+		spec, ok := lib.Get(args, k).AsDict()
 		if !ok {
 			continue
 		}
@@ -386,7 +386,7 @@ func densePositions(args *vm.Dict) *vm.Dict {
 		if p.pos == int64(i) {
 			continue
 		}
-		spec, _ := mustGet(args, p.key).AsDict()
+		spec, _ := lib.Get(args, p.key).AsDict()
 		args = args.Set(p.key, vm.Of(spec.Set("position", vm.IntOf(int64(i)))))
 	}
 	return args

@@ -99,7 +99,7 @@ func registryTools(v vm.Value) (*vm.Dict, []*vm.Dict, error) {
 	if ok {
 		if t, has := d.Get("_type"); has && vm.ToDisplay(t) == "tool_registry" {
 			var out []*vm.Dict
-			if l, ok := mustGet(d, "tools").AsList(); ok {
+			if l, ok := lib.Get(d, "tools").AsList(); ok {
 				for _, it := range l.Items() {
 					if def, ok := it.AsDict(); ok {
 						out = append(out, def)
@@ -125,15 +125,7 @@ func builtinTools(fn string, v vm.Value) (*vm.Dict, []*vm.Dict, error) {
 // notRegistry is the message of docs/spec/registry.md §1 for a value that is not a registry.
 const notRegistry = "expected a tool registry created with tool_registry()"
 
-func mustGet(d *vm.Dict, k string) vm.Value {
-	v, ok := d.Get(k)
-	if !ok {
-		return vm.Nil
-	}
-	return v
-}
-
-func toolName(def *vm.Dict) string { return vm.ToDisplay(mustGet(def, "name")) }
+func toolName(def *vm.Dict) string { return vm.ToDisplay(lib.Get(def, "name")) }
 
 func filterTools(fn string, v vm.Value, keep func(name string) bool) (vm.Value, error) {
 	reg, tools, err := builtinTools(fn, v)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -14,7 +15,7 @@ import (
 // the properties of its complete input schema (§2.2); type is the one
 // the author wrote (paramType).
 func paramList(def *vm.Dict) []string {
-	params, ok := mustGet(def, "parameters").AsDict()
+	params, ok := lib.Get(def, "parameters").AsDict()
 	if !ok {
 		params = schemaProperties(def)
 	}
@@ -24,7 +25,7 @@ func paramList(def *vm.Dict) []string {
 	keys := slices.Sorted(slices.Values(params.Keys()))
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = k + ": " + paramType(mustGet(params, k))
+		out[i] = k + ": " + paramType(lib.Get(params, k))
 	}
 	return out
 }
@@ -33,8 +34,8 @@ func paramList(def *vm.Dict) []string {
 // input schema (either spelling), or nil.
 func schemaProperties(def *vm.Dict) *vm.Dict {
 	for _, key := range []string{"inputSchema", "input_schema"} {
-		if s, ok := mustGet(def, key).AsDict(); ok {
-			props, _ := mustGet(s, "properties").AsDict()
+		if s, ok := lib.Get(def, key).AsDict(); ok {
+			props, _ := lib.Get(s, "properties").AsDict()
 			return props
 		}
 	}
@@ -54,13 +55,13 @@ func paramType(v vm.Value) string {
 	if !ok {
 		return "any"
 	}
-	if t := schemaType(mustGet(rec, "type")); t != "" {
+	if t := schemaType(lib.Get(rec, "type")); t != "" {
 		return t
 	}
-	if s, ok := mustGet(rec, "schema").AsDict(); ok {
+	if s, ok := lib.Get(rec, "schema").AsDict(); ok {
 		return paramType(vm.Of(s))
 	}
-	if ref, ok := mustGet(rec, "$ref").AsString(); ok && ref.Go() != "" {
+	if ref, ok := lib.Get(rec, "$ref").AsString(); ok && ref.Go() != "" {
 		return ref.Go()[strings.LastIndexByte(ref.Go(), '/')+1:]
 	}
 	return "any"

@@ -110,9 +110,9 @@ func withComponents(v, extra vm.Value) (vm.Value, error) {
 		}
 	}
 	schemas := vm.NewDict()
-	own, _ := mustGet(reg, "components").AsDict()
+	own, _ := lib.Get(reg, "components").AsDict()
 	if own != nil {
-		if d, ok := mustGet(own, "schemas").AsDict(); ok {
+		if d, ok := lib.Get(own, "schemas").AsDict(); ok {
 			schemas = d
 		}
 	} else {
@@ -120,7 +120,7 @@ func withComponents(v, extra vm.Value) (vm.Value, error) {
 	}
 	for _, k := range add.Keys() {
 		if !schemas.Has(k) {
-			schemas = schemas.Set(k, mustGet(add, k))
+			schemas = schemas.Set(k, lib.Get(add, k))
 		}
 	}
 	return vm.Of(reg.Set("components", vm.Of(own.Set("schemas", vm.Of(schemas))))), nil
@@ -206,7 +206,7 @@ func parseCall(body string) (*vm.Dict, bool) {
 	if !ok {
 		return nil, false
 	}
-	name, ok := mustGet(d, "name").AsString()
+	name, ok := lib.Get(d, "name").AsString()
 	if !ok || name.Go() == "" {
 		return nil, false
 	}
@@ -215,7 +215,7 @@ func parseCall(body string) (*vm.Dict, bool) {
 		return nil, false
 	}
 	call := lib.DictOf("name", vm.Of(name), "arguments", args)
-	if id, ok := mustGet(d, "id").AsString(); ok && id.Go() != "" {
+	if id, ok := lib.Get(d, "id").AsString(); ok && id.Go() != "" {
 		call = call.Set("id", vm.Of(id))
 	}
 	return call, true
@@ -226,9 +226,9 @@ func parseCall(body string) (*vm.Dict, bool) {
 // object (as OpenAI-style providers send it) is read; absent or null is
 // {}. Anything else is not a call.
 func callArguments(d *vm.Dict) (vm.Value, bool) {
-	args := mustGet(d, "arguments")
+	args := lib.Get(d, "arguments")
 	if args.IsNil() {
-		args = mustGet(d, "parameters")
+		args = lib.Get(d, "parameters")
 	}
 	if args.IsNil() {
 		return vm.Of(vm.NewDict()), true

@@ -629,7 +629,7 @@ func synthDefinition(s *synthesized, spec *vm.Dict, used map[string]*tool.Tool, 
 		}
 	}
 	for _, k := range synthExtraKeys(spec) {
-		b.Set(k, mustGet(spec, k))
+		b.Set(k, lib.Get(spec, k))
 	}
 	if !explicitInput(spec) {
 		b.Set("inputSchema", tool.FromJSON(deriveInput(s)))

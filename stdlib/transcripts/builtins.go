@@ -61,14 +61,14 @@ func appendTo(fn string, conv vm.Value, ms ...vm.Value) (vm.Value, error) {
 // transcriptOptions reads {id?, metadata?} and checks their types.
 func transcriptOptions(fn string, d *vm.Dict) (string, vm.Value, error) {
 	id := ""
-	if v := get(d, "id"); !v.IsNil() {
+	if v := lib.Get(d, "id"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
 			return "", vm.Value{}, vm.Throwf("%s: id must be a non-empty string, got %s", fn, lib.Display(v))
 		}
 		id = s.Go()
 	}
-	md := get(d, "metadata")
+	md := lib.Get(d, "metadata")
 	if !md.IsNil() {
 		if _, ok := md.AsDict(); !ok {
 			return "", vm.Value{}, vm.Throwf("%s: metadata must be a dict, got %s", fn, md.Type())
@@ -123,7 +123,7 @@ func init() {
 	})
 	lib.Def("add_assistant", "add_assistant(conv, content, tool_calls?)", "conv with an assistant message appended; content may be an llm_call response (its message is appended)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if d, ok := a.Dict(1); ok {
-			if m, ok := get(d, "message").AsDict(); ok && vm.ToDisplay(get(m, "role")) == "assistant" {
+			if m, ok := lib.Get(d, "message").AsDict(); ok && vm.ToDisplay(lib.Get(m, "role")) == "assistant" {
 				return appendTo("add_assistant", a.At(0), vm.Of(m))
 			}
 		}
@@ -149,10 +149,10 @@ func init() {
 			if err := checkKeys("add_tool_result", "option", o, "name", "is_error"); err != nil {
 				return vm.Value{}, err
 			}
-			if n := get(o, "name"); !n.IsNil() {
+			if n := lib.Get(o, "name"); !n.IsNil() {
 				name = vm.ToDisplay(n)
 			}
-			isErr = get(o, "is_error").Truth()
+			isErr = lib.Get(o, "is_error").Truth()
 		}
 		return appendTo("add_tool_result", a.At(0), ToolResult(id, name, Content(a.At(2)), isErr))
 	})
@@ -170,7 +170,7 @@ func init() {
 			return vm.Of(New("", msgs, vm.Nil, vm.Nil)), nil
 		}
 		o, ok := a.Dict(0)
-		if !ok || vm.ToDisplay(get(o, "_type")) == Type {
+		if !ok || vm.ToDisplay(lib.Get(o, "_type")) == Type {
 			return vm.Value{}, vm.Throwf("%s: expected a list of messages or an options dict {id?, system?, messages?, metadata?}, got %s", fn, a.At(0).Type())
 		}
 		if err := checkKeys(fn, "option", o, "id", "system", "messages", "metadata"); err != nil {
@@ -181,10 +181,10 @@ func init() {
 			return vm.Value{}, err
 		}
 		var msgs []vm.Value
-		if s := get(o, "system"); !s.IsNil() {
+		if s := lib.Get(o, "system"); !s.IsNil() {
 			msgs = append(msgs, NewMessage("system", Content(s)))
 		}
-		if mv := get(o, "messages"); !mv.IsNil() {
+		if mv := lib.Get(o, "messages"); !mv.IsNil() {
 			ms, err := Messages(fn, mv)
 			if err != nil {
 				return vm.Value{}, err
@@ -229,7 +229,7 @@ func init() {
 		if tr == nil {
 			return vm.Value{}, vm.Throwf("transcript_id: a conversation list has no id; make a transcript with transcript_from_messages")
 		}
-		return get(tr, "id"), nil
+		return lib.Get(tr, "id"), nil
 	})
 	lib.Def("transcript_stats", "transcript_stats(t)", "{messages, by_role, tool_calls, tool_results, tool_errors, characters, tokens} of a conversation or transcript", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_stats", a.At(0))
@@ -253,7 +253,7 @@ func init() {
 			if err := checkKeys(fn, "option", o, "max_chars"); err != nil {
 				return vm.Value{}, err
 			}
-			if width, err = positiveInt(fn, "max_chars", get(o, "max_chars"), width); err != nil {
+			if width, err = positiveInt(fn, "max_chars", lib.Get(o, "max_chars"), width); err != nil {
 				return vm.Value{}, err
 			}
 		}
@@ -269,8 +269,8 @@ func init() {
 		if tr == nil {
 			tr = New("", msgs, vm.Nil, vm.Nil)
 		}
-		doc := lib.DictOf("format", vm.Str(ExportFormat), "id", get(tr, "id"), "parent", get(tr, "parent"),
-			"metadata", get(tr, "metadata"), "messages", vm.Of(vm.NewList(msgs)))
+		doc := lib.DictOf("format", vm.Str(ExportFormat), "id", lib.Get(tr, "id"), "parent", lib.Get(tr, "parent"),
+			"metadata", lib.Get(tr, "metadata"), "messages", vm.Of(vm.NewList(msgs)))
 		return vm.Str(hjson.Stringify(vm.Of(doc))), nil
 	})
 	lib.Def("transcript_import", "transcript_import(json)", "the transcript a transcript_export text (or its parsed dict) describes, checked", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -285,7 +285,7 @@ func init() {
 		_, tr, _ := Split(fn, a.At(0))
 		parent, md := vm.Nil, vm.Nil
 		if tr != nil {
-			parent, md = get(tr, "id"), get(tr, "metadata")
+			parent, md = lib.Get(tr, "id"), lib.Get(tr, "metadata")
 		}
 		id := ""
 		if a.Given(1) {
@@ -303,7 +303,7 @@ func init() {
 			if !nmd.IsNil() {
 				md = nmd
 			}
-			if at := get(o, "at"); !at.IsNil() {
+			if at := lib.Get(o, "at"); !at.IsNil() {
 				n, ok := at.AsInt()
 				if !ok || n < 0 || int(n) > len(msgs) {
 					return vm.Value{}, vm.Throwf("%s: at must be an int from 0 to %d (the number of messages), got %s", fn, len(msgs), lib.Display(at))
@@ -354,7 +354,7 @@ func Stats(msgs []vm.Value) vm.Value {
 		if r == "tool" {
 			results++
 			d, _ := m.AsDict()
-			if get(d, "is_error").Truth() {
+			if lib.Get(d, "is_error").Truth() {
 				errs++
 			}
 		}
@@ -380,7 +380,7 @@ func SummaryLines(msgs []vm.Value, width int) []string {
 			names := make([]string, len(calls))
 			for i, c := range calls {
 				cd, _ := c.AsDict()
-				names[i] = vm.ToDisplay(get(cd, "name"))
+				names[i] = vm.ToDisplay(lib.Get(cd, "name"))
 			}
 			tag := "[calls " + strings.Join(names, ", ") + "]"
 			if text == "" {
@@ -395,7 +395,7 @@ func SummaryLines(msgs []vm.Value, width int) []string {
 		role := Role(m)
 		if role == "tool" {
 			d, _ := m.AsDict()
-			if n := get(d, "name"); !n.IsNil() {
+			if n := lib.Get(d, "name"); !n.IsNil() {
 				role = "tool " + vm.ToDisplay(n)
 			}
 		}
@@ -417,10 +417,10 @@ func importTranscript(v vm.Value) (vm.Value, error) {
 	if !ok {
 		return vm.Value{}, vm.Throwf("%s: expected transcript_export's JSON text (an object), got %s", fn, v.Type())
 	}
-	if f := get(d, "format"); vm.ToDisplay(f) != ExportFormat && vm.ToDisplay(get(d, "_type")) != Type {
+	if f := lib.Get(d, "format"); vm.ToDisplay(f) != ExportFormat && vm.ToDisplay(lib.Get(d, "_type")) != Type {
 		return vm.Value{}, vm.Throwf("%s: not a transcript export: format must be %q, got %s", fn, ExportFormat, lib.Display(f))
 	}
-	mv := get(d, "messages")
+	mv := lib.Get(d, "messages")
 	if _, ok := mv.AsList(); !ok {
 		return vm.Value{}, vm.Throwf("%s: messages must be a list, got %s", fn, mv.Type())
 	}
@@ -428,15 +428,15 @@ func importTranscript(v vm.Value) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	id := vm.ToDisplay(get(d, "id"))
-	if get(d, "id").IsNil() || id == "" {
+	id := vm.ToDisplay(lib.Get(d, "id"))
+	if lib.Get(d, "id").IsNil() || id == "" {
 		id = NewID()
 	}
-	md := get(d, "metadata")
+	md := lib.Get(d, "metadata")
 	if _, ok := md.AsDict(); !ok && !md.IsNil() {
 		return vm.Value{}, vm.Throwf("%s: metadata must be an object, got %s", fn, md.Type())
 	}
-	return vm.Of(New(id, msgs, md, get(d, "parent"))), nil
+	return vm.Of(New(id, msgs, md, lib.Get(d, "parent"))), nil
 }
 
 // fmtCount is "1 message" / "N messages".

@@ -33,40 +33,51 @@ func Compact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) {
 	return compact(th, fn, tv, opts)
 }
 
-func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
+// compactArgs reads the transcript and options of a compaction: its
+// messages, the transcript dict (nil for a bare message list) and the
+// options (empty when absent or nil), which may hold only known keys;
+// shape lists them in the message for options that are not a dict.
+func compactArgs(fn string, tv, optsV vm.Value, shape string, known ...string) ([]vm.Value, *vm.Dict, *vm.Dict, error) {
 	msgs, err := Messages(fn, tv)
 	if err != nil {
-		return vm.Value{}, err
+		return nil, nil, nil, err
 	}
 	_, tr, _ := Split(fn, tv)
-	o := vm.NewDict()
-	if optsV.IsValid() && !optsV.IsNil() {
-		d, ok := optsV.AsDict()
-		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, strings.Join(compactOptions, ", "), optsV.Type())
-		}
-		if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
-			return vm.Value{}, err
-		}
-		o = d
+	if !optsV.IsValid() || optsV.IsNil() {
+		return msgs, tr, vm.NewDict(), nil
 	}
-	budget, err := positiveInt(fn, "max_tokens", get(o, "max_tokens"), 0)
+	o, ok := optsV.AsDict()
+	if !ok {
+		return nil, nil, nil, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, shape, optsV.Type())
+	}
+	if err := checkKeys(fn, "option", o, known...); err != nil {
+		return nil, nil, nil, err
+	}
+	return msgs, tr, o, nil
+}
+
+func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
+	msgs, tr, o, err := compactArgs(fn, tv, optsV, strings.Join(compactOptions, ", "), compactOptions...)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	keep, err := nonNegInt(fn, "keep_last", get(o, "keep_last"), defaultKeepLast)
+	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), 0)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	width, err := positiveInt(fn, "summary_chars", get(o, "summary_chars"), summaryLineWidth)
+	keep, err := nonNegInt(fn, "keep_last", lib.Get(o, "keep_last"), defaultKeepLast)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	summarizer := get(o, "summarizer")
+	width, err := positiveInt(fn, "summary_chars", lib.Get(o, "summary_chars"), summaryLineWidth)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	summarizer := lib.Get(o, "summarizer")
 	if !summarizer.IsNil() && !vm.IsCallable(summarizer) {
 		return vm.Value{}, vm.Throwf("%s: summarizer must be a function of the dropped messages, got %s", fn, summarizer.Type())
 	}
-	llmOpts := get(o, "llm")
+	llmOpts := lib.Get(o, "llm")
 	if !llmOpts.IsNil() {
 		if _, ok := llmOpts.AsDict(); !ok {
 			return vm.Value{}, vm.Throwf("%s: llm must be a dict of llm_call options, got %s", fn, llmOpts.Type())
@@ -133,7 +144,7 @@ func compact(th *vm.Thread, fn string, tv, optsV vm.Value) (vm.Value, error) {
 			return vm.Value{}, err
 		}
 		rd, _ := resp.AsDict()
-		text = Content(get(rd, "text"))
+		text = Content(lib.Get(rd, "text"))
 	default:
 		text = deterministicSummary(dropped, int(width), room)
 	}
@@ -169,7 +180,7 @@ func compactedCount(m vm.Value) int {
 	if d == nil {
 		return 0
 	}
-	n, _ := get(d, "compacted").AsInt()
+	n, _ := lib.Get(d, "compacted").AsInt()
 	return int(n)
 }
 
@@ -201,27 +212,15 @@ func deterministicSummary(ms []vm.Value, width int, room int64) string {
 }
 
 func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
-	msgs, err := Messages(fn, tv)
+	msgs, tr, o, err := compactArgs(fn, tv, optsV, "keep_last?, max_chars?", "keep_last", "max_chars")
 	if err != nil {
 		return vm.Value{}, err
 	}
-	_, tr, _ := Split(fn, tv)
-	o := vm.NewDict()
-	if optsV.IsValid() && !optsV.IsNil() {
-		d, ok := optsV.AsDict()
-		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {keep_last?, max_chars?}, got %s", fn, optsV.Type())
-		}
-		if err := checkKeys(fn, "option", d, "keep_last", "max_chars"); err != nil {
-			return vm.Value{}, err
-		}
-		o = d
-	}
-	keep, err := nonNegInt(fn, "keep_last", get(o, "keep_last"), 3)
+	keep, err := nonNegInt(fn, "keep_last", lib.Get(o, "keep_last"), 3)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	limit, err := positiveInt(fn, "max_chars", get(o, "max_chars"), 200)
+	limit, err := positiveInt(fn, "max_chars", lib.Get(o, "max_chars"), 200)
 	if err != nil {
 		return vm.Value{}, err
 	}
@@ -266,7 +265,7 @@ func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) 
 		}
 		o = d
 	}
-	budget, err := positiveInt(fn, "max_tokens", get(o, "max_tokens"), 8000)
+	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), 8000)
 	if err != nil {
 		return vm.Value{}, err
 	}

@@ -31,11 +31,11 @@ func Status(tr *vm.Dict) string {
 	if tr == nil {
 		return "active"
 	}
-	md, _ := get(tr, "metadata").AsDict()
+	md, _ := lib.Get(tr, "metadata").AsDict()
 	if md == nil {
 		return "active"
 	}
-	if s, ok := get(md, "status").AsString(); ok && s.Go() != "" {
+	if s, ok := lib.Get(md, "status").AsString(); ok && s.Go() != "" {
 		return s.Go()
 	}
 	return "active"
@@ -44,7 +44,7 @@ func Status(tr *vm.Dict) string {
 // writable fails when tr may not take new messages.
 func writable(fn string, tr *vm.Dict) error {
 	if s := Status(tr); s != "active" {
-		return vm.Throwf("%s: transcript %s is %s (transcript_resume reopens it)", fn, vm.ToDisplay(get(tr, "id")), s)
+		return vm.Throwf("%s: transcript %s is %s (transcript_resume reopens it)", fn, vm.ToDisplay(lib.Get(tr, "id")), s)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func transcriptArg(fn string, v vm.Value) ([]vm.Value, *vm.Dict, error) {
 }
 
 func metadataOf(tr *vm.Dict) *vm.Dict {
-	md, _ := get(tr, "metadata").AsDict()
+	md, _ := lib.Get(tr, "metadata").AsDict()
 	if md == nil {
 		md = vm.NewDict()
 	}
@@ -105,10 +105,10 @@ func Events(msgs []vm.Value) []vm.Value {
 			ev("compaction", "compacted", lib.IntOf(compactedCount(m)), "content", vm.Str(Text(m)))
 		case role == "system":
 			ev("system", "content", vm.Str(Text(m)))
-		case role == "user" && get(d, "feedback").Truth():
+		case role == "user" && lib.Get(d, "feedback").Truth():
 			ev("feedback", "content", vm.Str(Text(m)))
 		case role == "tool":
-			ev("tool_result", "tool_call_id", get(d, "tool_call_id"), "name", get(d, "name"), "is_error", vm.BoolOf(get(d, "is_error").Truth()),
+			ev("tool_result", "tool_call_id", lib.Get(d, "tool_call_id"), "name", lib.Get(d, "name"), "is_error", vm.BoolOf(lib.Get(d, "is_error").Truth()),
 				"content", vm.Str(Text(m)))
 		default:
 			if Text(m) != "" || len(ToolCalls(m)) == 0 {
@@ -116,7 +116,7 @@ func Events(msgs []vm.Value) []vm.Value {
 			}
 			for _, c := range ToolCalls(m) {
 				cd, _ := c.AsDict()
-				ev("tool_call", "id", get(cd, "id"), "name", get(cd, "name"), "arguments", get(cd, "arguments"))
+				ev("tool_call", "id", lib.Get(cd, "id"), "name", lib.Get(cd, "name"), "arguments", lib.Get(cd, "arguments"))
 			}
 		}
 	}
@@ -137,28 +137,28 @@ func readAsset(fn string, v vm.Value) (*vm.Dict, error) {
 	if err := checkKeys(fn, "asset", d, assetKeys...); err != nil {
 		return nil, err
 	}
-	n, ok := get(d, "name").AsString()
+	n, ok := lib.Get(d, "name").AsString()
 	if !ok || n.Go() == "" {
-		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Display(get(d, "name")))
+		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Display(lib.Get(d, "name")))
 	}
 	for _, k := range []string{"kind", "path", "uri", "mime_type"} {
-		if x := get(d, k); !x.IsNil() {
+		if x := lib.Get(d, k); !x.IsNil() {
 			if _, ok := x.AsString(); !ok {
 				return nil, vm.Throwf("%s: asset %s must be a string, got %s", fn, k, x.Type())
 			}
 		}
 	}
-	if get(d, "kind").IsNil() {
+	if lib.Get(d, "kind").IsNil() {
 		d = d.Set("kind", vm.Str("file"))
 	}
-	if get(d, "content").IsNil() && get(d, "path").IsNil() && get(d, "uri").IsNil() {
+	if lib.Get(d, "content").IsNil() && lib.Get(d, "path").IsNil() && lib.Get(d, "uri").IsNil() {
 		return nil, vm.Throwf("%s: asset %q needs content, path or uri", fn, n.Go())
 	}
 	return d, nil
 }
 
 func assetsOf(tr *vm.Dict) []vm.Value {
-	l, ok := get(metadataOf(tr), "assets").AsList()
+	l, ok := lib.Get(metadataOf(tr), "assets").AsList()
 	if !ok {
 		return nil
 	}
@@ -183,13 +183,13 @@ func Summarize(th *vm.Thread, fn string, msgs []vm.Value, summarizer, llmOpts vm
 			return "", err
 		}
 		rd, _ := resp.AsDict()
-		return Content(get(rd, "text")), nil
+		return Content(lib.Get(rd, "text")), nil
 	}
 	st, _ := Stats(msgs).AsDict()
-	br, _ := get(st, "by_role").AsDict()
+	br, _ := lib.Get(st, "by_role").AsDict()
 	var parts []string
 	for _, r := range Roles {
-		if n, _ := get(br, r).AsInt(); n > 0 {
+		if n, _ := lib.Get(br, r).AsInt(); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, r))
 		}
 	}
@@ -197,7 +197,7 @@ func Summarize(th *vm.Thread, fn string, msgs []vm.Value, summarizer, llmOpts vm
 	if len(parts) > 0 {
 		head += " (" + strings.Join(parts, ", ") + ")"
 	}
-	if n, _ := get(st, "tool_calls").AsInt(); n > 0 {
+	if n, _ := lib.Get(st, "tool_calls").AsInt(); n > 0 {
 		head += fmt.Sprintf("; %d tool call%s", n, map[bool]string{true: "s"}[n != 1])
 	}
 	if len(msgs) == 0 {
@@ -219,17 +219,17 @@ func summarizeOptions(fn string, v vm.Value, extra ...string) (*vm.Dict, vm.Valu
 		}
 		o = d
 	}
-	s := get(o, "summarizer")
+	s := lib.Get(o, "summarizer")
 	if !s.IsNil() && !vm.IsCallable(s) {
 		return nil, vm.Value{}, vm.Value{}, 0, vm.Throwf("%s: summarizer must be a function of the messages, got %s", fn, s.Type())
 	}
-	l := get(o, "llm")
+	l := lib.Get(o, "llm")
 	if !l.IsNil() {
 		if _, ok := l.AsDict(); !ok {
 			return nil, vm.Value{}, vm.Value{}, 0, vm.Throwf("%s: llm must be a dict of llm_call options, got %s", fn, l.Type())
 		}
 	}
-	w, err := positiveInt(fn, "max_chars", get(o, "max_chars"), summaryLineWidth)
+	w, err := positiveInt(fn, "max_chars", lib.Get(o, "max_chars"), summaryLineWidth)
 	return o, s, l, int(w), err
 }
 
@@ -251,17 +251,17 @@ func Render(msgs []vm.Value, full bool) string {
 		switch role {
 		case "tool":
 			head := "Tool result"
-			if n := get(d, "name"); !n.IsNil() {
+			if n := lib.Get(d, "name"); !n.IsNil() {
 				head += " " + vm.ToDisplay(n)
 			}
-			head += " [" + vm.ToDisplay(get(d, "tool_call_id")) + "]"
-			if get(d, "is_error").Truth() {
+			head += " [" + vm.ToDisplay(lib.Get(d, "tool_call_id")) + "]"
+			if lib.Get(d, "is_error").Truth() {
 				head += " (error)"
 			}
 			b = append(b, head+": "+Text(m))
 		default:
 			head := title(role)
-			if get(d, "feedback").Truth() {
+			if lib.Get(d, "feedback").Truth() {
 				head += " (feedback)"
 			}
 			if n := compactedCount(m); n > 0 {
@@ -273,7 +273,7 @@ func Render(msgs []vm.Value, full bool) string {
 			}
 			for _, c := range ToolCalls(m) {
 				cd, _ := c.AsDict()
-				s += fmt.Sprintf("\n  -> %s(%s) [%s]", vm.ToDisplay(get(cd, "name")), hjson.Stringify(get(cd, "arguments")), vm.ToDisplay(get(cd, "id")))
+				s += fmt.Sprintf("\n  -> %s(%s) [%s]", vm.ToDisplay(lib.Get(cd, "name")), hjson.Stringify(lib.Get(cd, "arguments")), vm.ToDisplay(lib.Get(cd, "id")))
 			}
 			b = append(b, s)
 		}
@@ -304,21 +304,21 @@ func readItems(fn, label string, v vm.Value, scoreKeys ...string) ([]contextItem
 		if s, ok := it.AsString(); ok {
 			c.text = s.Go()
 		} else if d, ok := it.AsDict(); ok {
-			body := get(d, "content")
+			body := lib.Get(d, "content")
 			if body.IsNil() {
-				body = get(d, "text")
+				body = lib.Get(d, "text")
 			}
 			if body.IsNil() {
 				return nil, vm.Throwf("%s: %s[%d] needs content (or text)", fn, label, i)
 			}
 			c.text = Content(body)
-			if n := get(d, "name"); !n.IsNil() {
+			if n := lib.Get(d, "name"); !n.IsNil() {
 				c.name = vm.ToDisplay(n)
-			} else if n := get(d, "id"); !n.IsNil() {
+			} else if n := lib.Get(d, "id"); !n.IsNil() {
 				c.name = vm.ToDisplay(n)
 			}
 			for _, k := range scoreKeys {
-				if p := get(d, k); !p.IsNil() {
+				if p := lib.Get(d, k); !p.IsNil() {
 					f, ok := vm.Args{p}.Num(0)
 					if !ok {
 						return nil, vm.Throwf("%s: %s[%d].%s must be a number, got %s", fn, label, i, k, lib.Display(p))
@@ -375,7 +375,7 @@ func init() {
 			if err := checkKeys(fn, "option", o, "keep_system"); err != nil {
 				return vm.Value{}, err
 			}
-			if v := get(o, "keep_system"); !v.IsNil() {
+			if v := lib.Get(o, "keep_system"); !v.IsNil() {
 				keepSys = v.Truth()
 			}
 		}
@@ -394,7 +394,7 @@ func init() {
 			return vm.Value{}, err
 		}
 		if s := Status(tr); s == "abandoned" {
-			return vm.Value{}, vm.Throwf("transcript_archive: transcript %s is abandoned (transcript_resume it first)", vm.ToDisplay(get(tr, "id")))
+			return vm.Value{}, vm.Throwf("transcript_archive: transcript %s is abandoned (transcript_resume it first)", vm.ToDisplay(lib.Get(tr, "id")))
 		}
 		return withStatus(tr, "archived"), nil
 	})
@@ -444,10 +444,10 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		name := vm.ToDisplay(get(as, "name"))
+		name := vm.ToDisplay(lib.Get(as, "name"))
 		list := slices.DeleteFunc(slices.Clone(assetsOf(tr)), func(x vm.Value) bool {
 			d, _ := x.AsDict()
-			return d != nil && vm.ToDisplay(get(d, "name")) == name
+			return d != nil && vm.ToDisplay(lib.Get(d, "name")) == name
 		})
 		list = append(list, vm.Of(as))
 		return vm.Of(tr.Set("metadata", vm.Of(metadataOf(tr).Set("assets", vm.Of(vm.NewList(list)))))), nil
@@ -466,7 +466,7 @@ func init() {
 			return vm.Value{}, err
 		}
 		evs := Events(msgs)
-		kindOf := func(e vm.Value) string { d, _ := e.AsDict(); return vm.ToDisplay(get(d, "kind")) }
+		kindOf := func(e vm.Value) string { d, _ := e.AsDict(); return vm.ToDisplay(lib.Get(d, "kind")) }
 		if !a.Given(1) {
 			groups := map[string][]vm.Value{}
 			for _, e := range evs {
@@ -601,22 +601,22 @@ func init() {
 		if err := checkKeys(fn, "option", o, "budget", "query", "min_tokens", "max_items"); err != nil {
 			return vm.Value{}, err
 		}
-		if get(o, "budget").IsNil() {
+		if lib.Get(o, "budget").IsNil() {
 			return vm.Value{}, vm.Throwf("%s: options.budget (estimated tokens) is required", fn)
 		}
-		budget, err := budgetArg(fn, get(o, "budget"))
+		budget, err := budgetArg(fn, lib.Get(o, "budget"))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		minTok, err := positiveInt(fn, "min_tokens", get(o, "min_tokens"), 32)
+		minTok, err := positiveInt(fn, "min_tokens", lib.Get(o, "min_tokens"), 32)
 		if err != nil {
 			return vm.Value{}, err
 		}
-		maxItems, err := positiveInt(fn, "max_items", get(o, "max_items"), int64(len(items)+1))
+		maxItems, err := positiveInt(fn, "max_items", lib.Get(o, "max_items"), int64(len(items)+1))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if q := get(o, "query"); !q.IsNil() {
+		if q := lib.Get(o, "query"); !q.IsNil() {
 			qs, ok := q.AsString()
 			if !ok {
 				return vm.Value{}, vm.Throwf("%s: query must be a string, got %s", fn, q.Type())
@@ -624,7 +624,7 @@ func init() {
 			words := wordSet(qs.Go())
 			for i := range items {
 				d, _ := items[i].value.AsDict()
-				if d != nil && (!get(d, "score").IsNil() || !get(d, "relevance").IsNil()) {
+				if d != nil && (!lib.Get(d, "score").IsNil() || !lib.Get(d, "relevance").IsNil()) {
 					continue
 				}
 				n := 0

@@ -46,14 +46,6 @@ func Content(v vm.Value) string {
 	return hjson.Stringify(v)
 }
 
-func get(d *vm.Dict, k string) vm.Value {
-	v, ok := d.Get(k)
-	if !ok {
-		return vm.Nil
-	}
-	return v
-}
-
 // Message checks one message dict and returns it with its role in lower
 // case and its content as text. where prefixes errors ("FN: messages[2]").
 func Message(where string, v vm.Value) (*vm.Dict, error) {
@@ -61,24 +53,24 @@ func Message(where string, v vm.Value) (*vm.Dict, error) {
 	if !ok {
 		return nil, vm.Throwf("%s must be a message dict {role, content}, got %s", where, v.Type())
 	}
-	rv := get(d, "role")
+	rv := lib.Get(d, "role")
 	role := strings.ToLower(vm.ToDisplay(rv))
 	if !validRole(role) {
 		return nil, vm.Throwf("%s: role must be system, user, assistant or tool, got %s", where, lib.Display(rv))
 	}
 	d = d.Set("role", vm.Str(role))
-	d = d.Set("content", vm.Str(Content(get(d, "content"))))
-	if role == "tool" && get(d, "tool_call_id").IsNil() {
+	d = d.Set("content", vm.Str(Content(lib.Get(d, "content"))))
+	if role == "tool" && lib.Get(d, "tool_call_id").IsNil() {
 		return nil, vm.Throwf("%s: a tool message needs a tool_call_id", where)
 	}
-	if tc := get(d, "tool_calls"); !tc.IsNil() {
+	if tc := lib.Get(d, "tool_calls"); !tc.IsNil() {
 		l, ok := tc.AsList()
 		if !ok {
 			return nil, vm.Throwf("%s: tool_calls must be a list, got %s", where, tc.Type())
 		}
 		for i, c := range l.Items() {
 			cd, ok := c.AsDict()
-			if !ok || get(cd, "name").IsNil() {
+			if !ok || lib.Get(cd, "name").IsNil() {
 				return nil, vm.Throwf("%s: tool_calls[%d] must be a dict {id, name, arguments}", where, i)
 			}
 		}
@@ -92,10 +84,10 @@ func Split(fn string, v vm.Value) ([]vm.Value, *vm.Dict, error) {
 	if l, ok := v.AsList(); ok {
 		return l.Items(), nil, nil
 	}
-	if d, ok := v.AsDict(); ok && vm.ToDisplay(get(d, "_type")) == Type {
-		l, ok := get(d, "messages").AsList()
+	if d, ok := v.AsDict(); ok && vm.ToDisplay(lib.Get(d, "_type")) == Type {
+		l, ok := lib.Get(d, "messages").AsList()
 		if !ok {
-			return nil, nil, vm.Throwf("%s: the transcript's messages must be a list, got %s", fn, get(d, "messages").Type())
+			return nil, nil, vm.Throwf("%s: the transcript's messages must be a list, got %s", fn, lib.Get(d, "messages").Type())
 		}
 		return l.Items(), d, nil
 	}
@@ -141,7 +133,7 @@ func Role(m vm.Value) string {
 	if d == nil {
 		return ""
 	}
-	return vm.ToDisplay(get(d, "role"))
+	return vm.ToDisplay(lib.Get(d, "role"))
 }
 
 // Text is the content of a checked message.
@@ -150,7 +142,7 @@ func Text(m vm.Value) string {
 	if d == nil {
 		return ""
 	}
-	return Content(get(d, "content"))
+	return Content(lib.Get(d, "content"))
 }
 
 // ToolCalls is the tool_calls list of a message (nil when none).
@@ -159,7 +151,7 @@ func ToolCalls(m vm.Value) []vm.Value {
 	if d == nil {
 		return nil
 	}
-	l, ok := get(d, "tool_calls").AsList()
+	l, ok := lib.Get(d, "tool_calls").AsList()
 	if !ok {
 		return nil
 	}

@@ -93,3 +93,26 @@ println(starts_with(fromList.id, "tr_") && len(fromList.messages) == 1)
 		t.Fatalf("got %s", out)
 	}
 }
+
+// transcript_compact and microcompact name the options they take when
+// given options that are not a dict, and refuse an unknown option.
+func TestCompactionOptionsErrors(t *testing.T) {
+	out := mustRun(t, `
+let c = [{role: "user", content: "hi"}]
+for f in [{ -> transcript_compact(c, "x") }, { -> microcompact(c, 3) }, { -> transcript_compact(c, {nope: 1}) }, { -> microcompact(c, {max_tokens: 1}) }] {
+  try { f() } catch e { println(e) }
+}
+println(len(microcompact(c, nil)))
+`)
+	want := strings.Join([]string{
+		"transcript_compact: options must be a dict {max_tokens, keep_last, summarizer, llm, summary_chars}, got string",
+		"microcompact: options must be a dict {keep_last?, max_chars?}, got int",
+	}, "\n")
+	if !strings.HasPrefix(out, want+"\n") {
+		t.Fatalf("got\n%s\nwant it to start with\n%s", out, want)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 5 || !strings.Contains(lines[2], "nope") || !strings.Contains(lines[3], "max_tokens") || lines[4] != "1" {
+		t.Fatalf("got\n%s", out)
+	}
+}

@@ -172,11 +172,7 @@ func replay(th *vm.Thread, name string, r *registry, a vm.Args) (vm.Value, error
 func (r *registry) inspectDLQ() vm.Value {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]vm.Value, len(r.dlq))
-	for i, e := range r.dlq {
-		out[i] = vm.Of(e)
-	}
-	return vm.Of(vm.NewList(out))
+	return vm.Of(lib.DictList(r.dlq))
 }
 
 func (r *registry) inspectLifecycle(name string, a vm.Args) (vm.Value, error) {
@@ -208,11 +204,7 @@ func (r *registry) inspectLifecycle(name string, a vm.Args) (vm.Value, error) {
 func (r *registry) inspectGraph() vm.Value {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]vm.Value, len(r.graph))
-	for i, g := range r.graph {
-		out[i] = vm.Of(g)
-	}
-	return vm.Of(vm.NewList(out))
+	return vm.Of(lib.DictList(r.graph))
 }
 
 // harness builds a test harness: a fresh registry on a fake clock.

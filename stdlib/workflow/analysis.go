@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -60,7 +61,7 @@ func (g *graph) problems() []vm.Value {
 	}
 	for i, e := range g.edges {
 		for _, end := range []string{"from", "to"} {
-			id, _ := str(get(e, end))
+			id, _ := str(lib.Get(e, end))
 			if !known[id] {
 				out = append(out, problem("unknown_node", "edges["+strconv.Itoa(i)+"]."+end+" names unknown node "+strconv.Quote(id), "node", vm.Str(id), "edge", vm.IntOf(int64(i))))
 			}
@@ -238,13 +239,13 @@ func (g *graph) inspect(history []vm.Value) vm.Value {
 	probs := g.problems()
 	runnable := true
 	for _, p := range probs {
-		if sev, _ := str(get(p.Dict(), "severity")); sev == "error" {
+		if sev, _ := str(lib.Get(p.Dict(), "severity")); sev == "error" {
 			runnable = false
 		}
 	}
 	b.Set("valid", vm.BoolOf(len(probs) == 0))
 	b.Set("runnable", vm.BoolOf(runnable))
-	b.Set("version", get(orEmpty(g.commit), "version"))
+	b.Set("version", lib.Get(orEmpty(g.commit), "version"))
 	b.Set("history", vm.Of(vm.NewList(history)))
 	return vm.Of(b.Build())
 }
@@ -317,7 +318,7 @@ func canon(sb *strings.Builder, v vm.Value) {
 		for _, k := range keys {
 			sb.WriteString(strconv.Quote(k))
 			sb.WriteByte(':')
-			canon(sb, get(o, k))
+			canon(sb, lib.Get(o, k))
 			sb.WriteByte(',')
 		}
 		sb.WriteByte('}')
@@ -355,9 +356,9 @@ func (g *graph) contentHash() string {
 	sb.WriteByte('|')
 	sb.WriteString(g.entry)
 	sb.WriteByte('|')
-	canon(&sb, vm.Of(dictList(g.nodes)))
+	canon(&sb, vm.Of(lib.DictList(g.nodes)))
 	sb.WriteByte('|')
-	canon(&sb, vm.Of(dictList(g.edges)))
+	canon(&sb, vm.Of(lib.DictList(g.edges)))
 	sb.WriteByte('|')
 	canon(&sb, vm.Of(g.policies))
 	sum := sha256.Sum256([]byte(sb.String()))
@@ -407,7 +408,7 @@ func diff(a, b *graph) vm.Value {
 	}
 	var pol []string
 	for _, p := range policies {
-		if canonString(get(a.policies, p.key)) != canonString(get(b.policies, p.key)) {
+		if canonString(lib.Get(a.policies, p.key)) != canonString(lib.Get(b.policies, p.key)) {
 			pol = append(pol, p.key)
 		}
 	}

@@ -302,12 +302,12 @@ func init() {
 			parent := vm.Nil
 			if len(prev) > 0 {
 				last := prev[len(prev)-1]
-				if s, _ := str(get(last, "hash")); s == hash {
+				if s, _ := str(lib.Get(last, "hash")); s == hash {
 					// Unchanged since the last commit: that snapshot.
 					c.commit = last
 					return c.value(), nil
 				}
-				parent = get(last, "hash")
+				parent = lib.Get(last, "hash")
 			}
 			meta := lib.DictOf("version", vm.IntOf(int64(len(prev)+1)), "hash", vm.Str(hash), "message", msg, "parent", parent)
 			h.byName[nameKey(g)] = append(prev, meta)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -76,7 +77,7 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 		return o, vm.Typef("%s: options must be a dict, got %s", fn, v.Type())
 	}
 	for _, k := range d.Keys() {
-		fv := get(d, k)
+		fv := lib.Get(d, k)
 		n, ok := fv.AsInt()
 		switch k {
 		case "id":
@@ -115,8 +116,8 @@ func initialState(input vm.Value) *vm.Dict {
 func execute(th *vm.Thread, g *graph, input vm.Value, o execOptions) (res vm.Value, err error) {
 	const fn = "workflow_execute"
 	for _, p := range g.problems() {
-		if sev, _ := str(get(p.Dict(), "severity")); sev == "error" {
-			msg, _ := str(get(p.Dict(), "message"))
+		if sev, _ := str(lib.Get(p.Dict(), "severity")); sev == "error" {
+			msg, _ := str(lib.Get(p.Dict(), "message"))
 			return vm.Value{}, vm.Runtimef("%s: the workflow is not valid: %s (workflow_validate lists every problem)", fn, msg)
 		}
 	}
@@ -200,7 +201,7 @@ func traceEntry(g *graph, id, status string, ms int64, out vm.Value, hasOutput b
 func route(th *vm.Thread, n *vm.Dict, g *graph, state *vm.Dict) (string, error) {
 	id := nodeID(n)
 	for _, e := range g.outgoing(id) {
-		w := get(e, "when")
+		w := lib.Get(e, "when")
 		if w.IsNil() {
 			return edgeTo(e), nil
 		}
@@ -237,9 +238,9 @@ func runNode(th *vm.Thread, g *graph, n *vm.Dict, state *vm.Dict) (vm.Value, *vm
 	var err error
 	switch nodeKind(n) {
 	case "task":
-		out, err = th.Call(get(n, "fn"), vm.Of(state))
+		out, err = th.Call(lib.Get(n, "fn"), vm.Of(state))
 	case "branch":
-		if f := get(n, "fn"); !f.IsNil() {
+		if f := lib.Get(n, "fn"); !f.IsNil() {
 			out, err = th.Call(f, vm.Of(state))
 		}
 	case "llm":
@@ -280,26 +281,26 @@ var modelFields = []string{"provider", "model", "temperature", "max_tokens"}
 // reply's text.
 func runLLM(th *vm.Thread, g *graph, n *vm.Dict, state *vm.Dict) (vm.Value, error) {
 	id := nodeID(n)
-	prompt, err := valueOf(th, get(n, "prompt"), state)
+	prompt, err := valueOf(th, lib.Get(n, "prompt"), state)
 	if err != nil {
 		return vm.Value{}, err
 	}
 	if _, ok := str(prompt); !ok {
 		return vm.Value{}, vm.Typef("workflow_execute: llm node %q: prompt must give a string, got %s", id, prompt.Type())
 	}
-	system, err := valueOf(th, get(n, "system"), state)
+	system, err := valueOf(th, lib.Get(n, "system"), state)
 	if err != nil {
 		return vm.Value{}, err
 	}
 	opts := vm.NewDict()
-	if mp, ok := get(g.policies, "model").AsDict(); ok {
+	if mp, ok := lib.Get(g.policies, "model").AsDict(); ok {
 		for _, k := range modelFields {
 			if given(mp, k) {
-				opts = opts.Set(k, get(mp, k))
+				opts = opts.Set(k, lib.Get(mp, k))
 			}
 		}
 	}
-	if no, ok := get(n, "options").AsDict(); ok {
+	if no, ok := lib.Get(n, "options").AsDict(); ok {
 		opts = opts.Merge(no)
 	}
 	call, err := builtin(th, "llm_call")
@@ -311,7 +312,7 @@ func runLLM(th *vm.Thread, g *graph, n *vm.Dict, state *vm.Dict) (vm.Value, erro
 		return vm.Value{}, err
 	}
 	if d, ok := res.AsDict(); ok {
-		return get(d, "text"), nil
+		return lib.Get(d, "text"), nil
 	}
 	return res, nil
 }
@@ -323,19 +324,19 @@ func runLLM(th *vm.Thread, g *graph, n *vm.Dict, state *vm.Dict) (vm.Value, erro
 func runTool(th *vm.Thread, n *vm.Dict, state *vm.Dict) (vm.Value, error) {
 	id := nodeID(n)
 	args := vm.Of(state)
-	if av := get(n, "args"); !av.IsNil() {
+	if av := lib.Get(n, "args"); !av.IsNil() {
 		var err error
 		if args, err = valueOf(th, av, state); err != nil {
 			return vm.Value{}, err
 		}
 	}
-	t := get(n, "tool")
+	t := lib.Get(n, "tool")
 	if _, ok := str(t); ok {
 		ref, err := builtin(th, "tool_ref")
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if t, err = th.Call(ref, get(n, "registry"), t); err != nil {
+		if t, err = th.Call(ref, lib.Get(n, "registry"), t); err != nil {
 			return vm.Value{}, err
 		}
 	}
@@ -343,7 +344,7 @@ func runTool(th *vm.Thread, n *vm.Dict, state *vm.Dict) (vm.Value, error) {
 		return th.Call(t, args)
 	}
 	d, _ := t.AsDict()
-	h := get(orEmpty(d), "handler")
+	h := lib.Get(orEmpty(d), "handler")
 	if !vm.IsCallable(h) {
 		return vm.Value{}, vm.Runtimef("workflow_execute: tool node %q: the tool has no handler to run", id)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -35,25 +36,18 @@ func str(v vm.Value) (string, bool) {
 	return "", false
 }
 
-func get(d *vm.Dict, k string) vm.Value {
-	if v, ok := d.Get(k); ok {
-		return v
-	}
-	return vm.Nil
-}
-
 func given(d *vm.Dict, k string) bool {
 	v, ok := d.Get(k)
 	return ok && !v.IsNil()
 }
 
-func nodeID(n *vm.Dict) string { s, _ := str(get(n, "id")); return s }
+func nodeID(n *vm.Dict) string { s, _ := str(lib.Get(n, "id")); return s }
 func nodeKind(n *vm.Dict) string {
-	s, _ := str(get(n, "kind"))
+	s, _ := str(lib.Get(n, "kind"))
 	return s
 }
-func edgeFrom(e *vm.Dict) string { s, _ := str(get(e, "from")); return s }
-func edgeTo(e *vm.Dict) string   { s, _ := str(get(e, "to")); return s }
+func edgeFrom(e *vm.Dict) string { s, _ := str(lib.Get(e, "from")); return s }
+func edgeTo(e *vm.Dict) string   { s, _ := str(lib.Get(e, "to")); return s }
 
 // index is the position of node id, or -1.
 func (g *graph) index(id string) int {
@@ -97,14 +91,6 @@ func (g *graph) copy() *graph {
 	return &graph{name: g.name, entry: g.entry, nodes: slices.Clone(g.nodes), edges: slices.Clone(g.edges), policies: g.policies}
 }
 
-func dictList(ds []*vm.Dict) *vm.List {
-	items := make([]vm.Value, len(ds))
-	for i, d := range ds {
-		items[i] = vm.Of(d)
-	}
-	return vm.NewList(items)
-}
-
 // value is the graph as a Harn dict.
 func (g *graph) value() vm.Value {
 	b := vm.NewDictBuilder(8)
@@ -115,8 +101,8 @@ func (g *graph) value() vm.Value {
 	} else {
 		b.Set("entry", vm.Str(g.entry))
 	}
-	b.Set("nodes", vm.Of(dictList(g.nodes)))
-	b.Set("edges", vm.Of(dictList(g.edges)))
+	b.Set("nodes", vm.Of(lib.DictList(g.nodes)))
+	b.Set("edges", vm.Of(lib.DictList(g.edges)))
 	b.Set("policies", vm.Of(g.policies))
 	if g.commit != nil {
 		g.commit.Range(func(k string, v vm.Value) bool { b.Set(k, v); return true })
@@ -133,11 +119,11 @@ func fromValue(fn string, v vm.Value) (*graph, error) {
 	if !ok || !isGraph(d) {
 		return nil, vm.Typef("%s: expected a workflow graph (from workflow_graph), got %s", fn, describe(v))
 	}
-	g := &graph{name: get(d, "name"), policies: vm.NewDict()}
-	if s, ok := str(get(d, "entry")); ok {
+	g := &graph{name: lib.Get(d, "name"), policies: vm.NewDict()}
+	if s, ok := str(lib.Get(d, "entry")); ok {
 		g.entry = s
 	}
-	nodes, ok := get(d, "nodes").AsList()
+	nodes, ok := lib.Get(d, "nodes").AsList()
 	if !ok {
 		return nil, vm.Typef("%s: the workflow graph's nodes must be a list", fn)
 	}
@@ -148,7 +134,7 @@ func fromValue(fn string, v vm.Value) (*graph, error) {
 		}
 		g.nodes = append(g.nodes, nd)
 	}
-	edges, ok := get(d, "edges").AsList()
+	edges, ok := lib.Get(d, "edges").AsList()
 	if !ok {
 		return nil, vm.Typef("%s: the workflow graph's edges must be a list", fn)
 	}
@@ -159,13 +145,13 @@ func fromValue(fn string, v vm.Value) (*graph, error) {
 		}
 		g.edges = append(g.edges, ed)
 	}
-	if p, ok := get(d, "policies").AsDict(); ok {
+	if p, ok := lib.Get(d, "policies").AsDict(); ok {
 		g.policies = p
 	}
 	if given(d, "hash") {
 		b := vm.NewDictBuilder(4)
 		for _, k := range commitKeys {
-			b.Set(k, get(d, k))
+			b.Set(k, lib.Get(d, k))
 		}
 		g.commit = b.Build()
 	}
@@ -173,7 +159,7 @@ func fromValue(fn string, v vm.Value) (*graph, error) {
 }
 
 func isGraph(d *vm.Dict) bool {
-	t, _ := str(get(d, "_type"))
+	t, _ := str(lib.Get(d, "_type"))
 	return t == typeTag
 }
 
@@ -190,7 +176,7 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 			return nil, vm.Runtimef("%s: unknown spec field %q (expected name, entry, nodes, edges, policies)", fn, k)
 		}
 	}
-	g := &graph{name: get(spec, "name"), policies: vm.NewDict()}
+	g := &graph{name: lib.Get(spec, "name"), policies: vm.NewDict()}
 	if !g.name.IsNil() {
 		if _, ok := str(g.name); !ok {
 			return nil, vm.Typef("%s: name must be a string, got %s", fn, g.name.Type())
@@ -210,7 +196,7 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 		g.nodes = append(g.nodes, nd)
 		return nil
 	}
-	switch ns := get(spec, "nodes").Object().(type) {
+	switch ns := lib.Get(spec, "nodes").Object().(type) {
 	case *vm.List:
 		for i, n := range ns.Items() {
 			if err := add(n, fmt.Sprintf("nodes[%d]", i)); err != nil {
@@ -220,14 +206,14 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 	case *vm.Dict:
 		// {id: node}: the key is the id (a node's own id must agree).
 		for _, id := range ns.Keys() {
-			n := get(ns, id)
+			n := lib.Get(ns, id)
 			nd, ok := n.AsDict()
 			if !ok {
 				return nil, vm.Typef("%s: nodes.%s must be a dict, got %s", fn, id, n.Type())
 			}
 			if given(nd, "id") {
-				if own, _ := str(get(nd, "id")); own != id {
-					return nil, vm.Runtimef("%s: nodes.%s has id %s", fn, id, vm.ToDisplay(get(nd, "id")))
+				if own, _ := str(lib.Get(nd, "id")); own != id {
+					return nil, vm.Runtimef("%s: nodes.%s has id %s", fn, id, vm.ToDisplay(lib.Get(nd, "id")))
 				}
 			}
 			if err := add(vm.Of(nd.Set("id", vm.Str(id))), "nodes."+id); err != nil {
@@ -236,11 +222,11 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 		}
 	case nil:
 	default:
-		if !get(spec, "nodes").IsNil() {
-			return nil, vm.Typef("%s: nodes must be a list or a dict, got %s", fn, get(spec, "nodes").Type())
+		if !lib.Get(spec, "nodes").IsNil() {
+			return nil, vm.Typef("%s: nodes must be a list or a dict, got %s", fn, lib.Get(spec, "nodes").Type())
 		}
 	}
-	if ev := get(spec, "edges"); !ev.IsNil() {
+	if ev := lib.Get(spec, "edges"); !ev.IsNil() {
 		es, ok := ev.AsList()
 		if !ok {
 			return nil, vm.Typef("%s: edges must be a list, got %s", fn, ev.Type())
@@ -253,7 +239,7 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 			g.edges = append(g.edges, ed)
 		}
 	}
-	switch ev := get(spec, "entry"); {
+	switch ev := lib.Get(spec, "entry"); {
 	case ev.IsNil():
 		if len(g.nodes) > 0 {
 			g.entry = nodeID(g.nodes[0])
@@ -265,7 +251,7 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 		}
 		g.entry = s
 	}
-	if pv := get(spec, "policies"); !pv.IsNil() {
+	if pv := lib.Get(spec, "policies"); !pv.IsNil() {
 		pd, ok := pv.AsDict()
 		if !ok {
 			return nil, vm.Typef("%s: policies must be a dict, got %s", fn, pv.Type())
@@ -275,7 +261,7 @@ func build(fn string, spec *vm.Dict) (*graph, error) {
 			if !ok {
 				return nil, vm.Runtimef("%s: unknown policy %q (expected %s)", fn, k, strings.Join(policyKeys(), ", "))
 			}
-			norm, err := p.check(fn, get(pd, k))
+			norm, err := p.check(fn, lib.Get(pd, k))
 			if err != nil {
 				return nil, err
 			}
@@ -291,12 +277,12 @@ func normNode(fn string, v vm.Value, where string) (*vm.Dict, error) {
 	if !ok {
 		return nil, vm.Typef("%s: %s must be a node dict, got %s", fn, where, v.Type())
 	}
-	id, ok := str(get(n, "id"))
+	id, ok := str(lib.Get(n, "id"))
 	if !ok || id == "" {
 		return nil, vm.Runtimef("%s: %s needs a non-empty string id", fn, where)
 	}
 	kind := "task"
-	if kv := get(n, "kind"); !kv.IsNil() {
+	if kv := lib.Get(n, "kind"); !kv.IsNil() {
 		k, ok := str(kv)
 		if !ok || !slices.Contains(Kinds, k) {
 			return nil, vm.Runtimef("%s: node %q has unknown kind %s (expected %s)", fn, id, vm.ToDisplay(kv), strings.Join(Kinds, ", "))
@@ -309,9 +295,9 @@ func normNode(fn string, v vm.Value, where string) (*vm.Dict, error) {
 		}
 		return vm.Runtimef("%s: %s node %q needs %s %s", fn, kind, id, field, what)
 	}
-	callable := func(k string) bool { return vm.IsCallable(get(n, k)) }
+	callable := func(k string) bool { return vm.IsCallable(lib.Get(n, k)) }
 	optional := func(k string, okf func(vm.Value) bool, what string) error {
-		if v := get(n, k); !v.IsNil() && !okf(v) {
+		if v := lib.Get(n, k); !v.IsNil() && !okf(v) {
 			return vm.Typef("%s: node %q: %s must be %s, got %s", fn, id, k, what, v.Type())
 		}
 		return nil
@@ -325,13 +311,13 @@ func normNode(fn string, v vm.Value, where string) (*vm.Dict, error) {
 	case "task":
 		err = need("fn", "(a function of the state)", callable("fn"))
 	case "llm":
-		if err = need("prompt", "(a string or a function of the state)", strOrFn(get(n, "prompt"))); err == nil {
+		if err = need("prompt", "(a string or a function of the state)", strOrFn(lib.Get(n, "prompt"))); err == nil {
 			if err = optional("system", strOrFn, "a string or a function"); err == nil {
 				err = optional("options", isDict, "a dict")
 			}
 		}
 	case "tool":
-		t := get(n, "tool")
+		t := lib.Get(n, "tool")
 		ok := vm.IsCallable(t) || isDict(t) || (isStr(t) && given(n, "registry"))
 		if err = need("tool", "(a tool value, a function, or a tool name with registry)", ok); err == nil {
 			err = optional("args", dictOrFn, "a dict or a function of the state")
@@ -352,11 +338,11 @@ func normEdge(fn string, v vm.Value, where string) (*vm.Dict, error) {
 		return nil, vm.Typef("%s: %s must be an edge dict {from, to, when?}, got %s", fn, where, v.Type())
 	}
 	for _, k := range []string{"from", "to"} {
-		if s, ok := str(get(e, k)); !ok || s == "" {
+		if s, ok := str(lib.Get(e, k)); !ok || s == "" {
 			return nil, vm.Runtimef("%s: %s needs a node id string in %s", fn, where, k)
 		}
 	}
-	if w := get(e, "when"); !w.IsNil() && !vm.IsCallable(w) {
+	if w := lib.Get(e, "when"); !w.IsNil() && !vm.IsCallable(w) {
 		return nil, vm.Typef("%s: %s: when must be a function of the state, got %s", fn, where, w.Type())
 	}
 	return e, nil

@@ -233,20 +233,23 @@ func timeoutArg(fn string, a vm.Args, i int) (time.Duration, error) {
 	return max(d, 0), nil
 }
 
-// waitChange waits until h changes or the deadline passes (zero: none);
-// it reports false at the deadline.
-func waitChange(th *vm.Thread, wake <-chan struct{}, deadline time.Time) (bool, error) {
+// awaitChange, called with h.mu held, releases it and waits until h
+// changes or the deadline passes (zero: none); passed reports that the
+// deadline is over.
+func (h *handle) awaitChange(th *vm.Thread, deadline time.Time) (passed bool, err error) {
+	wake := h.changed
+	h.mu.Unlock()
 	timeout := time.Duration(-1)
 	if !deadline.IsZero() {
 		if timeout = time.Until(deadline); timeout <= 0 {
-			return false, nil
+			return true, nil
 		}
 	}
 	fired, err := th.WaitOnThreads(wake, timeout)
 	if err != nil {
 		return false, err
 	}
-	return fired, nil
+	return !fired && !deadline.IsZero() && !time.Now().Before(deadline), nil
 }
 
 func deadlineOf(timeout time.Duration) time.Time {
@@ -283,11 +286,7 @@ func init() {
 		"queue the signal {kind: \"signal\", name, payload} for the running workflow id; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.signal"
-			name, err := strArg(fn, a, 1, "name")
-			if err != nil {
-				return vm.Value{}, err
-			}
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			h, name, err := workflowAndName(th, fn, a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -341,13 +340,11 @@ func init() {
 					h.mu.Unlock()
 					return vm.Value{}, vm.Throwf("%s: the workflow %q %s without answering update %d (%s)", fn, h.id, status, uid, name)
 				}
-				wake := h.changed
-				h.mu.Unlock()
-				fired, err := waitChange(th, wake, deadline)
+				passed, err := h.awaitChange(th, deadline)
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if !fired && !deadline.IsZero() && !time.Now().Before(deadline) {
+				if passed {
 					return vm.Value{}, vm.Throwf("%s: the workflow %q did not answer update %d (%s) in time", fn, h.id, uid, name)
 				}
 			}
@@ -378,7 +375,7 @@ func init() {
 						return true
 					}
 					d, _ := m.AsDict()
-					n, _ := str(get(d, "name"))
+					n, _ := str(lib.Get(d, "name"))
 					return n == want
 				})
 				if i >= 0 {
@@ -387,13 +384,11 @@ func init() {
 					h.mu.Unlock()
 					return m, nil
 				}
-				wake := h.changed
-				h.mu.Unlock()
-				fired, err := waitChange(th, wake, deadline)
+				passed, err := h.awaitChange(th, deadline)
 				if err != nil {
 					return vm.Value{}, err
 				}
-				if !fired && !deadline.IsZero() && !time.Now().Before(deadline) {
+				if passed {
 					return vm.Nil, nil
 				}
 			}
@@ -444,11 +439,7 @@ func init() {
 		"the value the workflow id last published under name (nil before it publishes one), also after the run ended",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.query"
-			name, err := strArg(fn, a, 1, "name")
-			if err != nil {
-				return vm.Value{}, err
-			}
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			h, name, err := workflowAndName(th, fn, a)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -462,36 +453,18 @@ func init() {
 	op("pause", "workflow.pause(id: string)",
 		"ask the running workflow id to stop before its next node until workflow.resume; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const fn = "workflow.pause"
-			h, err := directoryOf(th).lookup(fn, a, 0)
-			if err != nil {
+			if _, err := setPause(th, "workflow.pause", a, true); err != nil {
 				return vm.Value{}, err
 			}
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.finished() {
-				return vm.Value{}, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
-			}
-			h.pause = true
-			h.broadcast()
 			return vm.True, nil
 		})
 	op("resume", "workflow.resume(id: string)",
 		"let a paused (or pausing) workflow id go on; whether it was paused",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			const fn = "workflow.resume"
-			h, err := directoryOf(th).lookup(fn, a, 0)
+			was, err := setPause(th, "workflow.resume", a, false)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.finished() {
-				return vm.Value{}, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
-			}
-			was := h.pause
-			h.pause = false
-			h.broadcast()
 			return vm.BoolOf(was), nil
 		})
 	op("status", "workflow.status(id?: string)",
@@ -515,4 +488,34 @@ func init() {
 		"continue_as_new: inside a workflow node, end the current run and start again from the entry with input",
 		continueAsNew)
 	lib.Namespace("workflow", members)
+}
+
+// workflowAndName reads the arguments (id: string, name: string, …) of
+// fn: the name, then the running workflow id.
+func workflowAndName(th *vm.Thread, fn string, a vm.Args) (*handle, string, error) {
+	name, err := strArg(fn, a, 1, "name")
+	if err != nil {
+		return nil, "", err
+	}
+	h, err := directoryOf(th).lookup(fn, a, 0)
+	return h, name, err
+}
+
+// setPause asks the running workflow named by argument 0 of fn to stop
+// before its next node (pause) or to go on; was is whether it was
+// pausing.
+func setPause(th *vm.Thread, fn string, a vm.Args, pause bool) (was bool, err error) {
+	h, err := directoryOf(th).lookup(fn, a, 0)
+	if err != nil {
+		return false, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.finished() {
+		return false, vm.Throwf("%s: the workflow %q has %s", fn, h.id, h.status)
+	}
+	was = h.pause
+	h.pause = pause
+	h.broadcast()
+	return was, nil
 }

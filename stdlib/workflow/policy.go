@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -87,7 +88,7 @@ func checkFields(fn string, v vm.Value, rules []fieldRule) (vm.Value, error) {
 		if i < 0 {
 			return vm.Value{}, vm.Runtimef("%s: unknown policy field %q (expected %s)", fn, k, strings.Join(names, ", "))
 		}
-		if fv := get(d, k); !fv.IsNil() && !rules[i].ok(fv) {
+		if fv := lib.Get(d, k); !fv.IsNil() && !rules[i].ok(fv) {
 			return vm.Value{}, vm.Typef("%s: %s must be %s, got %s", fn, k, rules[i].what, vm.ToDisplay(fv))
 		}
 	}
@@ -159,8 +160,8 @@ func checkVisibility(fn string, v vm.Value) (vm.Value, error) {
 		return vm.Value{}, vm.Typef(`%s: visibility must be "public", "private" or a dict of them per node, got %s`, fn, v.Type())
 	}
 	for _, k := range d.Keys() {
-		if s, ok := str(get(d, k)); !ok || !slices.Contains(visibilities, s) {
-			return vm.Value{}, vm.Runtimef(`%s: visibility of %q must be "public" or "private", got %s`, fn, k, vm.ToDisplay(get(d, k)))
+		if s, ok := str(lib.Get(d, k)); !ok || !slices.Contains(visibilities, s) {
+			return vm.Value{}, vm.Runtimef(`%s: visibility of %q must be "public" or "private", got %s`, fn, k, vm.ToDisplay(lib.Get(d, k)))
 		}
 	}
 	if !given(d, "default") {
@@ -171,14 +172,14 @@ func checkVisibility(fn string, v vm.Value) (vm.Value, error) {
 
 // visible reports whether node id's output shows in the trace.
 func (g *graph) visible(id string) bool {
-	d, ok := get(g.policies, "output_visibility").AsDict()
+	d, ok := lib.Get(g.policies, "output_visibility").AsDict()
 	if !ok {
 		return false
 	}
-	if s, ok := str(get(d, id)); ok {
+	if s, ok := str(lib.Get(d, id)); ok {
 		return s == "public"
 	}
-	s, _ := str(get(d, "default"))
+	s, _ := str(lib.Get(d, "default"))
 	return s == "public"
 }
 
@@ -187,7 +188,7 @@ func (g *graph) policyReport() vm.Value {
 	b := vm.NewDictBuilder(8)
 	var set []vm.Value
 	for _, p := range policies {
-		v := get(g.policies, p.key)
+		v := lib.Get(g.policies, p.key)
 		b.Set(p.key, v)
 		if !v.IsNil() {
 			set = append(set, vm.Str(p.key))
@@ -202,24 +203,24 @@ func (g *graph) policyReport() vm.Value {
 	}
 	b.Set("llm_nodes", vm.Of(vm.NewList(llm)))
 	var warn []vm.Value
-	if len(llm) > 0 && get(g.policies, "model").IsNil() {
+	if len(llm) > 0 && lib.Get(g.policies, "model").IsNil() {
 		warn = append(warn, vm.Str("llm nodes run without a model policy (the provider's default model)"))
 	}
-	if len(llm) == 0 && !get(g.policies, "model").IsNil() {
+	if len(llm) == 0 && !lib.Get(g.policies, "model").IsNil() {
 		warn = append(warn, vm.Str("a model policy is set but the graph has no llm node"))
 	}
-	if vis, ok := get(g.policies, "output_visibility").AsDict(); ok {
+	if vis, ok := lib.Get(g.policies, "output_visibility").AsDict(); ok {
 		for _, k := range vis.Keys() {
 			if k != "default" && g.index(k) < 0 {
 				warn = append(warn, vm.Str("output_visibility names unknown node \""+k+"\""))
 			}
 		}
 	}
-	ctx, _ := get(g.policies, "context").AsDict()
-	ac, _ := get(g.policies, "auto_compact").AsDict()
+	ctx, _ := lib.Get(g.policies, "context").AsDict()
+	ac, _ := lib.Get(g.policies, "auto_compact").AsDict()
 	if ctx != nil && ac != nil {
-		mt, ok1 := get(ctx, "max_tokens").AsInt()
-		th, ok2 := get(ac, "threshold_tokens").AsInt()
+		mt, ok1 := lib.Get(ctx, "max_tokens").AsInt()
+		th, ok2 := lib.Get(ac, "threshold_tokens").AsInt()
 		if ok1 && ok2 && th > mt {
 			warn = append(warn, vm.Str("auto_compact.threshold_tokens is above context.max_tokens, so compaction never runs before the limit"))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -222,23 +223,27 @@ func (g *goGen) types() []byte {
 		g.decl(&body, d)
 	}
 	src := body.sb.String()
-	var imports []string
-	if strings.Contains(src, "json.") {
-		imports = append(imports, `"encoding/json"`)
-	}
-	if strings.Contains(src, "fmt.") {
-		imports = append(imports, `"fmt"`)
-	}
-	if len(imports) > 0 {
+	if imports := goImports(src, "encoding/json", "fmt"); imports != "" {
 		w.blank()
-		w.line("import (")
-		for _, i := range imports {
-			w.line("\t%s", i)
-		}
-		w.line(")")
+		w.sb.WriteString(imports)
 	}
 	w.sb.WriteString(src)
 	return w.bytes()
+}
+
+// goImports is the import block of the packages (import paths, in
+// order) that src uses, as `name.` in it shows; "" when it uses none.
+func goImports(src string, paths ...string) string {
+	var w writer
+	for _, p := range paths {
+		if strings.Contains(src, path.Base(p)+".") {
+			w.line("\t%s", strconv.Quote(p))
+		}
+	}
+	if w.sb.Len() == 0 {
+		return ""
+	}
+	return "import (\n" + w.sb.String() + ")\n"
 }
 
 func (g *goGen) decl(w *writer, d *Decl) {
@@ -468,20 +473,7 @@ func (g *goGen) client() []byte {
 		w.line("}")
 	}
 	body := w.sb.String()
-	var imports []string
-	if strings.Contains(body, "context.") {
-		imports = append(imports, `"context"`)
-	}
-	if strings.Contains(body, "json.") {
-		imports = append(imports, `"encoding/json"`)
-	}
-	if len(imports) > 0 {
-		header.line("import (")
-		for _, i := range imports {
-			header.line("\t%s", i)
-		}
-		header.line(")")
-	}
+	header.sb.WriteString(goImports(body, "context", "encoding/json"))
 	header.sb.WriteString(body)
 	return header.bytes()
 }

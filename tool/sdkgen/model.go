@@ -763,6 +763,26 @@ func fieldDoc(f *Field) []string {
 	return out
 }
 
+// toolDecls names the declarations the tools' inputs, outputs and errors
+// use, each once, in the order they are first used: what a client
+// imports from its types.
+func toolDecls(m *Model) []string {
+	var used []string
+	seen := map[string]bool{}
+	note := func(d *Decl) {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			used = append(used, d.Name)
+		}
+	}
+	for _, t := range m.Tools {
+		note(t.Input)
+		t.Output.refs(note)
+		t.Error.refs(note)
+	}
+	return used
+}
+
 // refs calls fn for every declaration a type mentions directly.
 func (t *Type) refs(fn func(*Decl)) {
 	if t == nil {

@@ -161,11 +161,7 @@ func pyBase(t *Type) string {
 		}
 		return "Literal[" + strings.Join(parts, ", ") + "]"
 	case Union:
-		parts := make([]string, len(t.Options))
-		for i, x := range t.Options {
-			parts[i] = pyType(x)
-		}
-		return strings.Join(parts, " | ")
+		return joinEach(t.Options, " | ", pyType)
 	}
 	return "Any"
 }
@@ -251,14 +247,11 @@ func pyDecl(w *writer, d *Decl) {
 			w.blank()
 			w.line("    enum: Literal[%s]", strconv.Quote(d.HarnEnum))
 			w.line("    variant: Literal[%s]", strconv.Quote(c.Variant))
-			parts := make([]string, len(c.Fields))
-			for i, f := range c.Fields {
-				parts[i] = pyType(f.Type)
+			fields := joinEach(c.Fields, ", ", func(f *CaseField) string { return pyType(f.Type) })
+			if fields == "" {
+				fields = "()"
 			}
-			if len(parts) == 0 {
-				parts = []string{"()"}
-			}
-			w.line("    fields: tuple[%s]", strings.Join(parts, ", "))
+			w.line("    fields: tuple[%s]", fields)
 			w.blank()
 			w.blank()
 		}
@@ -301,19 +294,7 @@ func pyClient(m *Model) []byte {
 	w.line("from typing import Any, Literal, Never, cast")
 	w.blank()
 	w.line("from ._runtime import ApplicationError, Runtime, ToolError, ToolSpec, connect_http, connect_stdio")
-	var used []string
-	seen := map[string]bool{}
-	note := func(d *Decl) {
-		if !seen[d.Name] {
-			seen[d.Name] = true
-			used = append(used, d.Name)
-		}
-	}
-	for _, t := range m.Tools {
-		note(t.Input)
-		t.Output.refs(note)
-		t.Error.refs(note)
-	}
+	used := toolDecls(m)
 	if len(used) > 0 {
 		w.line("from .types import (")
 		for _, n := range used {

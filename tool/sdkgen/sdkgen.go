@@ -115,6 +115,16 @@ func (w *writer) blank() { w.sb.WriteByte('\n') }
 
 func (w *writer) bytes() []byte { return []byte(w.sb.String()) }
 
+// joinEach writes each of xs with render and joins them with sep: the
+// members of a union or literal type, a tuple's items, a variant's fields.
+func joinEach[T any](xs []T, sep string, render func(T) string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = render(x)
+	}
+	return strings.Join(parts, sep)
+}
+
 // version is the package version: the catalog's, else 0.0.0.
 func (m *Model) version() string {
 	if m.Version != "" {

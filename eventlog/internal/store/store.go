@@ -5,6 +5,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -326,6 +327,52 @@ func ReadRecords(rows Rows, backend string) ([]eventlog.Record, error) {
 		return nil, fmt.Errorf("eventlog: %s: read: %w", backend, err)
 	}
 	return recs, nil
+}
+
+// DeliveryCols are the columns of a delivery ScanDelivery scans, in its
+// order; LeaseCols adds the lease's owner, token and expiry.
+const (
+	DeliveryCols = `id, binding_id, envelope, state, attempts, due_at_ms, created_ms, last_error`
+	LeaseCols    = DeliveryCols + `, lease_owner, lease_token, lease_expires_ms`
+)
+
+// Scanner is one row of a result, as both SQL drivers offer it.
+type Scanner interface{ Scan(dest ...any) error }
+
+// ScanDelivery reads a row over DeliveryCols, then any extra columns into
+// extra.
+func ScanDelivery(row Scanner, extra ...any) (eventlog.Delivery, error) {
+	var d eventlog.Delivery
+	var env []byte
+	var state string
+	err := row.Scan(append([]any{&d.ID, &d.BindingID, &env, &state, &d.Attempts, &d.DueAtMs, &d.CreatedMs, &d.LastError}, extra...)...)
+	d.Envelope, d.State = env, eventlog.DeliveryState(state)
+	return d, err
+}
+
+// AppendOne is Append done by a backend's AppendAll: the id of the one
+// record appended.
+func AppendOne(ctx context.Context, appendAll func(context.Context, ...eventlog.TopicRecord) ([]int64, error), topic string, rec eventlog.Record) (int64, error) {
+	ids, err := appendAll(ctx, eventlog.TopicRecord{Topic: topic, Record: rec})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// ReadCounts reads every row of a (key, count) query, such as a GROUP BY
+// with count(*), into add; a failed scan is wrapped as what failed with
+// backend naming the driver ("eventlog: sqlite: stats: …").
+func ReadCounts(rows Rows, backend, what string, add func(key string, n int64)) error {
+	for rows.Next() {
+		var key string
+		var n int64
+		if err := rows.Scan(&key, &n); err != nil {
+			return fmt.Errorf("eventlog: %s: %s: %w", backend, what, err)
+		}
+		add(key, n)
+	}
+	return rows.Err()
 }
 
 // MaxGroup bounds the steps one transaction commits together.

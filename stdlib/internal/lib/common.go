@@ -37,6 +37,15 @@ func StrList(ss []string) *vm.List {
 	return List(items)
 }
 
+// DictList wraps dicts as a Harn list of them.
+func DictList(ds []*vm.Dict) *vm.List {
+	items := make([]vm.Value, len(ds))
+	for i, d := range ds {
+		items[i] = vm.Of(d)
+	}
+	return List(items)
+}
+
 // TextOr returns the display form of argument i, or def when it was not
 // passed at all.
 func TextOr(args vm.Args, i int, def string) string {

@@ -86,3 +86,14 @@ func BenchmarkJoinItems(b *testing.B) {
 		}
 	})
 }
+
+// DictList holds the dicts, in order.
+func TestDictList(t *testing.T) {
+	a, b := DictOf("k", vm.IntOf(1)), DictOf("k", vm.IntOf(2))
+	if got := vm.ToDisplay(vm.Of(DictList([]*vm.Dict{a, b}))); got != "[{k: 1}, {k: 2}]" {
+		t.Errorf("DictList = %s", got)
+	}
+	if got := DictList(nil).Len(); got != 0 {
+		t.Errorf("DictList(nil) has %d items", got)
+	}
+}

@@ -30,6 +30,14 @@ func DictOf(kv ...any) *vm.Dict {
 	return b.Build()
 }
 
+// Get is d[k], nil when k is absent.
+func Get(d *vm.Dict, k string) vm.Value {
+	if v, ok := d.Get(k); ok {
+		return v
+	}
+	return vm.Nil
+}
+
 // OptionsArg is the options dict at argument i of builtin name: an
 // empty dict when the argument is absent or nil, a runtime error when it
 // is anything else.

@@ -8,6 +8,17 @@ import (
 
 // An options argument that is absent or nil is an empty dict, a dict is
 // itself, anything else is an error naming the builtin and the argument.
+// Get is the value under a key, nil for a key that is absent.
+func TestGet(t *testing.T) {
+	d := vm.NewDict().Set("k", vm.IntOf(1))
+	if got := Get(d, "k"); !vm.Equal(got, vm.IntOf(1)) {
+		t.Errorf("Get of a present key = %v, want 1", got)
+	}
+	if got := Get(d, "absent"); !got.IsNil() {
+		t.Errorf("Get of an absent key = %v, want nil", got)
+	}
+}
+
 func TestOptionsArg(t *testing.T) {
 	given := vm.NewDict().Set("k", vm.IntOf(1))
 	for _, a := range []vm.Args{{}, {vm.Str("x")}, {vm.Str("x"), vm.Nil}} {
