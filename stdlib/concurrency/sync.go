@@ -236,22 +236,18 @@ func init() {
 		}).(string)), nil
 	})
 	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		capacity, err := capacityArg("mailbox_open", a, 1)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		name := a.Text(0)
-		capacity := int64(DefaultChannelCapacity)
-		if !a.At(1).IsNil() {
-			n, ok := a.Int(1)
-			if !ok {
-				return vm.Value{}, vm.Typef("mailbox_open: capacity must be an int, got %s", a.At(1).Type())
-			}
-			capacity = n
-		}
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
-		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(min(capacity, 1<<30)))}
+		mb := &Mailbox{ch: NewChannel(th.VM(), name, capacity)}
 		reg.byName[name] = mb
 		return vm.Of(mb), nil
 	})
