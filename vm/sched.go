@@ -269,10 +269,7 @@ func (s *sched) back(th *Thread) {
 func (s *sched) handOff() {
 	if len(s.ready) > 0 && s.ready[0].timer && len(s.starts) > 0 && s.overtakes < startBatch {
 		s.overtakes++
-		r := s.popStart()
-		s.handedAt = time.Now()
-		s.mu.Unlock()
-		go s.runTasks(r)
+		s.startQueued()
 		return
 	}
 	s.overtakes = 0
@@ -284,10 +281,7 @@ func (s *sched) handOff() {
 		return
 	}
 	if len(s.starts) > 0 {
-		r := s.popStart()
-		s.handedAt = time.Now()
-		s.mu.Unlock()
-		go s.runTasks(r)
+		s.startQueued()
 		return
 	}
 	s.held = false
@@ -295,6 +289,15 @@ func (s *sched) handOff() {
 		s.suspectDeadlock()
 	}
 	s.mu.Unlock()
+}
+
+// startQueued hands the lock to the oldest queued task, on a goroutine
+// of its own; s.mu is held on entry and released.
+func (s *sched) startQueued() {
+	r := s.popStart()
+	s.handedAt = time.Now()
+	s.mu.Unlock()
+	go s.runTasks(r)
 }
 
 // DetectDeadlocks makes the VM report a deadlock when every thread waits

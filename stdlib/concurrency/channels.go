@@ -328,6 +328,19 @@ func (c *Channel) Next() (vm.Value, bool, error) { return c.Receive(c.vm.Current
 // Iterate makes the channel a for-loop source (vm.Iterable).
 func (c *Channel) Iterate() vm.Iterator { return c }
 
+// capacityArg is argument i of builtin name, the capacity of a channel
+// it makes: DefaultChannelCapacity when not given, at most 1<<30.
+func capacityArg(name string, a vm.Args, i int) (int, error) {
+	if !a.Given(i) {
+		return DefaultChannelCapacity, nil
+	}
+	n, ok := a.Int(i)
+	if !ok {
+		return 0, vm.Typef("%s: capacity must be an int, got %s", name, a.At(i).Type())
+	}
+	return int(min(n, 1<<30)), nil
+}
+
 func channelArg(name string, a vm.Args, i int) (*Channel, error) {
 	c, ok := a.At(i).Object().(*Channel)
 	if !ok {
@@ -338,22 +351,17 @@ func channelArg(name string, a vm.Args, i int) (*Channel, error) {
 
 func init() {
 	lib.Def("channel", "channel(name = \"default\", capacity = 256)", "a channel holding at most capacity values (capacity alone may be given)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		name, capacity := "default", int64(DefaultChannelCapacity)
-		if n, ok := a.Int(0); ok && a.Len() == 1 {
-			capacity = n
-		} else {
-			if a.Given(0) {
-				name = a.Text(0)
-			}
-			if a.Given(1) && !a.At(1).IsNil() {
-				n, ok := a.Int(1)
-				if !ok {
-					return vm.Value{}, vm.Typef("channel: capacity must be an int, got %s", a.At(1).Type())
-				}
-				capacity = n
-			}
+		name, at := "default", 1
+		if _, ok := a.Int(0); ok && a.Len() == 1 {
+			at = 0
+		} else if a.Given(0) {
+			name = a.Text(0)
 		}
-		return vm.Of(NewChannel(th.VM(), name, int(min(capacity, 1<<30)))), nil
+		capacity, err := capacityArg("channel", a, at)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(NewChannel(th.VM(), name, capacity)), nil
 	})
 	lib.Def("send", "send(ch, value)", "put a value on a channel, waiting while it is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("send", a, 0)

@@ -236,22 +236,18 @@ func init() {
 		}).(string)), nil
 	})
 	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		capacity, err := capacityArg("mailbox_open", a, 1)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		name := a.Text(0)
-		capacity := int64(DefaultChannelCapacity)
-		if !a.At(1).IsNil() {
-			n, ok := a.Int(1)
-			if !ok {
-				return vm.Value{}, vm.Typef("mailbox_open: capacity must be an int, got %s", a.At(1).Type())
-			}
-			capacity = n
-		}
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
-		mb := &Mailbox{ch: NewChannel(th.VM(), name, int(min(capacity, 1<<30)))}
+		mb := &Mailbox{ch: NewChannel(th.VM(), name, capacity)}
 		reg.byName[name] = mb
 		return vm.Of(mb), nil
 	})
@@ -671,16 +667,11 @@ func initialDict(a vm.Args, i int) (*vm.Dict, error) {
 // sharedMapsKey keys a VM's registry of named shared maps.
 type sharedMapsKey struct{}
 
-type sharedMapRegistry struct {
-	mu     sync.Mutex
-	byName map[string]*SharedMap
-}
-
 // namedSharedMap is the map registered under name in v, registered from
 // init if there is none yet: every task of the program that names it
 // gets the same map, as mailbox_open does for a mailbox.
 func namedSharedMap(v *vm.VM, name string, init *vm.Dict) *SharedMap {
-	reg := v.Local(sharedMapsKey{}, func() any { return &sharedMapRegistry{byName: map[string]*SharedMap{}} }).(*sharedMapRegistry)
+	reg := namesOf[*SharedMap](v, sharedMapsKey{})
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	m, ok := reg.byName[name]
@@ -730,16 +721,21 @@ func (m *Mailbox) Display(sb *strings.Builder) {
 // EqualTo: a mailbox equals only itself.
 func (m *Mailbox) EqualTo(o vm.Value) bool { n, ok := o.Object().(*Mailbox); return ok && m == n }
 
-type mailboxRegistry struct {
+// nameRegistry holds what a VM registers under names: its mailboxes,
+// its named shared maps.
+type nameRegistry[T any] struct {
 	mu     sync.Mutex
-	byName map[string]*Mailbox
+	byName map[string]T
+}
+
+// namesOf is v's registry under key, made on first use.
+func namesOf[T any](v *vm.VM, key any) *nameRegistry[T] {
+	return v.Local(key, func() any { return &nameRegistry[T]{byName: map[string]T{}} }).(*nameRegistry[T])
 }
 
 type mailboxKey struct{}
 
-func mailboxesOf(v *vm.VM) *mailboxRegistry {
-	return v.Local(mailboxKey{}, func() any { return &mailboxRegistry{byName: map[string]*Mailbox{}} }).(*mailboxRegistry)
-}
+func mailboxesOf(v *vm.VM) *nameRegistry[*Mailbox] { return namesOf[*Mailbox](v, mailboxKey{}) }
 
 // mailboxArg is a mailbox value or the name of a registered one.
 func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
