@@ -450,7 +450,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
 		return vm.Value{}, err
 	}
-	started := clockMs(th.VM())
+	started := htime.VMNow(th).UnixMilli()
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
@@ -469,7 +469,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
 			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions),
 			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history),
-			"duration_ms", vm.IntOf(clockMs(th.VM())-started))
+			"duration_ms", vm.IntOf(htime.VMNow(th).UnixMilli()-started))
 		if l.session != "" {
 			res = res.Set("session", vm.Str(l.session))
 		}
@@ -704,15 +704,6 @@ func (l *loop) callModel(th *vm.Thread, system vm.Value, opts *vm.Dict) (vm.Valu
 			return vm.Value{}, err
 		}
 	}
-}
-
-// clockMs is the VM clock in milliseconds (the mocked one under
-// mock_time), for a run's duration_ms.
-func clockMs(v *vm.VM) int64 {
-	if wall, _, on := v.MockNow(); on {
-		return wall
-	}
-	return time.Now().UnixMilli()
 }
 
 // backoff waits before retry number attempt+1: base milliseconds, doubled
