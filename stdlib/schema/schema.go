@@ -276,24 +276,18 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 	if place == "" {
 		place = "root"
 	}
-	if p, ok := s.Get("pattern"); ok && !p.IsNil() {
+	if p, ok := sget(s, "pattern"); ok {
 		pat := vm.ToDisplay(p)
 		if why := text.RegexProblem(pat); why != "" {
 			return fmt.Sprintf("at %s: pattern '%s' is not a valid regular expression (%s)", place, pat, why)
 		}
-	}
-	child := func(key string) string {
-		if at == "" {
-			return key
-		}
-		return at + "." + key
 	}
 	var problem string
 	for _, key := range []string{"properties", "$defs", "definitions"} {
 		if m, ok := s.Get(key); ok {
 			if md, ok := m.AsDict(); ok {
 				md.Range(func(k string, sub vm.Value) bool {
-					problem = schemaProblem(sub, child(key+"."+k), depth+1)
+					problem = schemaProblem(sub, schemaChild(at, key+"."+k), depth+1)
 					return problem == ""
 				})
 			}
@@ -304,7 +298,7 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 	}
 	for _, key := range []string{"items", "additional_properties", "additionalProperties"} {
 		if sub, ok := s.Get(key); ok {
-			if problem = schemaProblem(sub, child(key), depth+1); problem != "" {
+			if problem = schemaProblem(sub, schemaChild(at, key), depth+1); problem != "" {
 				return problem
 			}
 		}
@@ -313,7 +307,7 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 		if l, ok := s.Get(key); ok {
 			if ll, ok := l.AsList(); ok {
 				for i, sub := range ll.Items() {
-					if problem = schemaProblem(sub, schemaIndex(child(key), i), depth+1); problem != "" {
+					if problem = schemaProblem(sub, schemaIndex(schemaChild(at, key), i), depth+1); problem != "" {
 						return problem
 					}
 				}
