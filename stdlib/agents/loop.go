@@ -311,7 +311,7 @@ func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error 
 	if _, err := transcripts.AutoCompact(th, fn+": auto_compact", vm.Of(vm.NewList(nil)), v); err != nil {
 		return err
 	}
-	n := int64(8000)
+	n := int64(transcripts.AutoCompactTokens)
 	if i, ok := get(d, "max_tokens").AsInt(); ok {
 		n = int64(i)
 	}
