@@ -584,20 +584,13 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 		if len(calls) == 0 && !st.pending(r) {
-			if missing := l.missingRequired(history); len(missing) > 0 {
+			if nudge := l.nudgeFor(history, text); nudge != "" {
 				if nudges >= l.maxNudges {
 					stop = "stuck"
 					return finish(nil)
 				}
 				nudges++
-				l.add(r, transcripts.NewMessage("user", requiredNudge(missing)))
-			} else if l.persistent && !strings.Contains(text, l.sentinel) {
-				if nudges >= l.maxNudges {
-					stop = "stuck"
-					return finish(nil)
-				}
-				nudges++
-				l.add(r, transcripts.NewMessage("user", l.nudge))
+				l.add(r, transcripts.NewMessage("user", nudge))
 			} else if l.daemon {
 				woke, err := l.idle(th, st, r, turns)
 				if err != nil {
@@ -780,6 +773,20 @@ func (l *loop) missingRequired(history []vm.Value) []string {
 // calling the require_successful_tools tools named by missing.
 func requiredNudge(missing []string) string {
 	return "You have not finished: call " + strings.Join(missing, ", ") + " successfully before you give your final answer."
+}
+
+// nudgeFor is the user message that sends a reply without tool calls
+// back to work: the require_successful_tools not yet run successfully,
+// else a persistent run's nudge when text lacks the sentinel; "" when
+// the run may finish.
+func (l *loop) nudgeFor(history []vm.Value, text string) string {
+	if missing := l.missingRequired(history); len(missing) > 0 {
+		return requiredNudge(missing)
+	}
+	if l.persistent && !strings.Contains(text, l.sentinel) {
+		return l.nudge
+	}
+	return ""
 }
 
 // loopStatus is upstream's status of a finished run, kept beside
