@@ -311,7 +311,7 @@ func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error 
 	if _, err := transcripts.AutoCompact(th, fn+": auto_compact", vm.Of(vm.NewList(nil)), v); err != nil {
 		return err
 	}
-	n := int64(8000)
+	n := int64(transcripts.AutoCompactTokens)
 	if i, ok := get(d, "max_tokens").AsInt(); ok {
 		n = int64(i)
 	}
@@ -450,7 +450,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 		st.record(r, lib.DictOf("turns", vm.IntOf(0), "stop_reason", vm.Str("error"), "text", vm.Str("")), err)
 		return vm.Value{}, err
 	}
-	started := clockMs(th.VM())
+	started := htime.VMNow(th).UnixMilli()
 	var inTok, outTok int64
 	var history []vm.Value
 	text, stop, model := "", "", vm.Nil
@@ -469,7 +469,7 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			"tool_calls", vm.Of(vm.NewList(history)), "usage", vm.Of(usage), "stop_reason", vm.Str(stop),
 			"agent", vm.Str(l.name), "model", model, "transcript", trV, "compactions", lib.IntOf(compactions),
 			"status", vm.Str(loopStatus(stop)), "iterations", lib.IntOf(turns), "tools_used", toolsUsed(history),
-			"duration_ms", vm.IntOf(clockMs(th.VM())-started))
+			"duration_ms", vm.IntOf(htime.VMNow(th).UnixMilli()-started))
 		if l.session != "" {
 			res = res.Set("session", vm.Str(l.session))
 		}
@@ -584,20 +584,13 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			return finish(nil)
 		}
 		if len(calls) == 0 && !st.pending(r) {
-			if missing := l.missingRequired(history); len(missing) > 0 {
+			if nudge := l.nudgeFor(history, text); nudge != "" {
 				if nudges >= l.maxNudges {
 					stop = "stuck"
 					return finish(nil)
 				}
 				nudges++
-				l.add(r, transcripts.NewMessage("user", requiredNudge(missing)))
-			} else if l.persistent && !strings.Contains(text, l.sentinel) {
-				if nudges >= l.maxNudges {
-					stop = "stuck"
-					return finish(nil)
-				}
-				nudges++
-				l.add(r, transcripts.NewMessage("user", l.nudge))
+				l.add(r, transcripts.NewMessage("user", nudge))
 			} else if l.daemon {
 				woke, err := l.idle(th, st, r, turns)
 				if err != nil {
@@ -706,15 +699,6 @@ func (l *loop) callModel(th *vm.Thread, system vm.Value, opts *vm.Dict) (vm.Valu
 	}
 }
 
-// clockMs is the VM clock in milliseconds (the mocked one under
-// mock_time), for a run's duration_ms.
-func clockMs(v *vm.VM) int64 {
-	if wall, _, on := v.MockNow(); on {
-		return wall
-	}
-	return time.Now().UnixMilli()
-}
-
 // backoff waits before retry number attempt+1: base milliseconds, doubled
 // for each earlier retry (at most 2^10 times the base). It sleeps as
 // sleep does, so under mock_time it advances the mocked clock instead.
@@ -789,6 +773,20 @@ func (l *loop) missingRequired(history []vm.Value) []string {
 // calling the require_successful_tools tools named by missing.
 func requiredNudge(missing []string) string {
 	return "You have not finished: call " + strings.Join(missing, ", ") + " successfully before you give your final answer."
+}
+
+// nudgeFor is the user message that sends a reply without tool calls
+// back to work: the require_successful_tools not yet run successfully,
+// else a persistent run's nudge when text lacks the sentinel; "" when
+// the run may finish.
+func (l *loop) nudgeFor(history []vm.Value, text string) string {
+	if missing := l.missingRequired(history); len(missing) > 0 {
+		return requiredNudge(missing)
+	}
+	if l.persistent && !strings.Contains(text, l.sentinel) {
+		return l.nudge
+	}
+	return ""
 }
 
 // loopStatus is upstream's status of a finished run, kept beside

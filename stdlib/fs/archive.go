@@ -241,18 +241,23 @@ func checkTarEntry(hdr *tar.Header) error {
 // past the top (`../x`, `a/../../x`). Backslashes count as separators.
 func escapesRoot(name string) bool {
 	name = strings.ReplaceAll(name, "\\", "/")
-	if strings.HasPrefix(name, "/") || (len(name) >= 2 && name[1] == ':') {
+	if absoluteName(name) {
 		return true
 	}
 	clean := path.Clean(name)
 	return clean == ".." || strings.HasPrefix(clean, "../")
 }
 
+// absoluteName reports whether a slash-separated archive name is absolute.
+func absoluteName(name string) bool {
+	return strings.HasPrefix(name, "/") || (len(name) >= 2 && name[1] == ':')
+}
+
 // linkEscapes reports whether a link at name pointing at target resolves
 // outside the destination.
 func linkEscapes(name, target string) bool {
 	target = strings.ReplaceAll(target, "\\", "/")
-	if strings.HasPrefix(target, "/") || (len(target) >= 2 && target[1] == ':') {
+	if absoluteName(target) {
 		return true
 	}
 	return escapesRoot(path.Join(path.Dir(strings.ReplaceAll(name, "\\", "/")), target))

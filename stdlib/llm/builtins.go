@@ -367,7 +367,7 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 	if _, ok := sch.AsDict(); !ok {
 		return vm.Value{}, vm.Throwf("%s: schema must be a schema dict or a type alias, got %s", fn, sch.Type())
 	}
-	if err := schema.CheckSchema(fn, sch); err != nil {
+	if err := schema.CheckSchema(th, fn, sch); err != nil {
 		return vm.Value{}, err // before a call that could never be validated
 	}
 	r, err := newRequest(th, fn, a.At(0), vm.Nil, a.At(2))

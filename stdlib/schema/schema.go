@@ -31,7 +31,7 @@ func init() {
 	// as a schema: it is refused first when it cannot work (CheckSchema).
 	validating := func(name string, fn vm.BuiltinFunc) vm.BuiltinFunc {
 		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			if err := CheckSchema(name, a.At(1)); err != nil {
+			if err := CheckSchema(th, name, a.At(1)); err != nil {
 				return vm.Value{}, err
 			}
 			return fn(th, a)
@@ -249,14 +249,14 @@ func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
 // (`json_validate: invalid schema: at properties.b: pattern '(' is not a
 // valid regular expression (missing closing ))`), or a `$schema` document
 // the Draft 2020-12 compiler rejects. name is the builtin that reports it.
-func CheckSchema(name string, schema vm.Value) error {
+func CheckSchema(th *vm.Thread, name string, schema vm.Value) error {
 	if d, ok := schema.AsDict(); ok && d.Has("$schema") {
 		if _, err := jsonschema.CompileValue(schema); err != nil {
 			return vm.Throwf("%s: invalid schema: %s", name, err)
 		}
 		return nil
 	}
-	if problem := schemaProblem(schema, "", 0); problem != "" {
+	if problem := schemaProblem(th, schema, "", 0); problem != "" {
 		return vm.Throwf("%s: invalid schema: %s", name, problem)
 	}
 	return nil
@@ -267,7 +267,7 @@ func CheckSchema(name string, schema vm.Value) error {
 // additional_properties, all_of, union in every spelling, $defs and
 // definitions) and describes the first keyword that cannot work, with its
 // place in the schema (`at properties.b: …`), or returns "".
-func schemaProblem(schema vm.Value, at string, depth int) string {
+func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string {
 	s, ok := schema.AsDict()
 	if !ok || depth > 64 {
 		return ""
@@ -276,24 +276,18 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 	if place == "" {
 		place = "root"
 	}
-	if p, ok := s.Get("pattern"); ok && !p.IsNil() {
+	if p, ok := sget(s, "pattern"); ok {
 		pat := vm.ToDisplay(p)
-		if why := text.RegexProblem(pat); why != "" {
+		if why := text.RegexProblem(th, pat); why != "" {
 			return fmt.Sprintf("at %s: pattern '%s' is not a valid regular expression (%s)", place, pat, why)
 		}
-	}
-	child := func(key string) string {
-		if at == "" {
-			return key
-		}
-		return at + "." + key
 	}
 	var problem string
 	for _, key := range []string{"properties", "$defs", "definitions"} {
 		if m, ok := s.Get(key); ok {
 			if md, ok := m.AsDict(); ok {
 				md.Range(func(k string, sub vm.Value) bool {
-					problem = schemaProblem(sub, child(key+"."+k), depth+1)
+					problem = schemaProblem(th, sub, schemaChild(at, key+"."+k), depth+1)
 					return problem == ""
 				})
 			}
@@ -304,7 +298,7 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 	}
 	for _, key := range []string{"items", "additional_properties", "additionalProperties"} {
 		if sub, ok := s.Get(key); ok {
-			if problem = schemaProblem(sub, child(key), depth+1); problem != "" {
+			if problem = schemaProblem(th, sub, schemaChild(at, key), depth+1); problem != "" {
 				return problem
 			}
 		}
@@ -313,7 +307,7 @@ func schemaProblem(schema vm.Value, at string, depth int) string {
 		if l, ok := s.Get(key); ok {
 			if ll, ok := l.AsList(); ok {
 				for i, sub := range ll.Items() {
-					if problem = schemaProblem(sub, schemaIndex(child(key), i), depth+1); problem != "" {
+					if problem = schemaProblem(th, sub, schemaIndex(schemaChild(at, key), i), depth+1); problem != "" {
 						return problem
 					}
 				}

@@ -150,6 +150,15 @@ type regexCache struct {
 
 // compileRegex compiles (and caches per VM) pattern with flags.
 func compileRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
+	re, err := cachedRegex(th, pattern, flags)
+	if err != nil {
+		return nil, vm.Throwf("Invalid regex: %s", err.Error())
+	}
+	return re, nil
+}
+
+// cachedRegex is compileRegex failing with newHarnRegex's own error.
+func cachedRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
 	cache := th.VM().Local(regexCacheKey{}, func() any { return &regexCache{m: map[string]*harnRegex{}} }).(*regexCache)
 	key := flags + "\x00" + pattern
 	cache.mu.Lock()
@@ -160,7 +169,7 @@ func compileRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
 	}
 	re, err := newHarnRegex(pattern, flags)
 	if err != nil {
-		return nil, vm.Throwf("Invalid regex: %s", err.Error())
+		return nil, err
 	}
 	cache.mu.Lock()
 	if len(cache.m) > 1000 {
@@ -618,9 +627,10 @@ func RegexMatches(th *vm.Thread, pattern, s string) (bool, error) {
 // RegexProblem says why pattern is not a regular expression the regex
 // builtins read, in words for scripts (`missing closing )`, `invalid
 // nested repetition operator: **`), or "" when it is one. Schemas check
-// their `pattern`s with it before validating (stdlib/schema).
-func RegexProblem(pattern string) string {
-	_, err := newHarnRegex(pattern, "")
+// their `pattern`s with it before validating (stdlib/schema); the
+// compiled pattern is kept in th's regex cache for the validation.
+func RegexProblem(th *vm.Thread, pattern string) string {
+	_, err := cachedRegex(th, pattern, "")
 	if err == nil {
 		return ""
 	}

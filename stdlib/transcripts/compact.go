@@ -244,11 +244,14 @@ func microcompact(fn string, tv, optsV vm.Value) (vm.Value, error) {
 	return Rebuild(tr, out), nil
 }
 
+// AutoCompactTokens is transcript_auto_compact's default max_tokens.
+const AutoCompactTokens = 8000
+
 // AutoCompact is transcript_auto_compact: tv (a transcript or a list of
-// messages) kept under opts.max_tokens (default 8000) estimated tokens,
-// by microcompact first and only then by compact with the same budget;
-// tv itself when it fits. opts is nil or a dict of compact's options.
-// fn names the caller in errors.
+// messages) kept under opts.max_tokens (default AutoCompactTokens)
+// estimated tokens, by microcompact first and only then by compact with
+// the same budget; tv itself when it fits. opts is nil or a dict of
+// compact's options. fn names the caller in errors.
 func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) {
 	msgs, err := Messages(fn, tv)
 	if err != nil {
@@ -265,7 +268,7 @@ func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) 
 		}
 		o = d
 	}
-	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), 8000)
+	budget, err := positiveInt(fn, "max_tokens", lib.Get(o, "max_tokens"), AutoCompactTokens)
 	if err != nil {
 		return vm.Value{}, err
 	}

@@ -526,15 +526,7 @@ func init() {
 		return vm.Str(text), nil
 	})
 	lib.Def("transcript_auto_compact", "transcript_auto_compact(t, options?)", "t kept under options.max_tokens (default 8000): old tool results are microcompacted first, then old messages summarized (transcript_compact); unchanged when it fits", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		const fn = "transcript_auto_compact"
-		if _, err := Messages(fn, a.At(0)); err != nil {
-			return vm.Value{}, err
-		}
-		opts := vm.Nil
-		if a.Given(1) {
-			opts = a.At(1)
-		}
-		return AutoCompact(th, fn, a.At(0), opts)
+		return AutoCompact(th, "transcript_auto_compact", a.At(0), a.At(1))
 	})
 	lib.Def("transcript_render_visible", "transcript_render_visible(t)", "the conversation as a user saw it: the user and assistant texts, \"User: …\" / \"Assistant: …\" blocks", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_render_visible", a.At(0))
