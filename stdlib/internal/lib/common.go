@@ -201,8 +201,11 @@ func (p *Pacer) Step() error {
 // of its own while th waits (releasing the VM lock, so other tasks run
 // meanwhile); when th is stopped, OffThread returns th's error at once and
 // f finishes unobserved, so the caller must not read what f writes unless
-// OffThread returned nil. A panic in f is raised again on th. Smaller
-// inputs, and calls without a thread, run f inline.
+// OffThread returned nil. A panic in f is raised again on th. When f
+// ends after th's deadline has passed (the deadline's timer can fire late
+// on a loaded machine), th's error wins over f's result, so a block never
+// finishes work that overran its deadline. Smaller inputs, and calls
+// without a thread, run f inline.
 func OffThread(th *vm.Thread, size int, f func()) error {
 	if th == nil || size < OffThreadMin {
 		f()
@@ -224,7 +227,7 @@ func OffThread(th *vm.Thread, size int, f func()) error {
 			if failure != nil {
 				panic(failure)
 			}
-			return nil
+			return th.CheckInterrupt()
 		}
 	}
 }
