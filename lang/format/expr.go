@@ -513,28 +513,17 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		after := p.inline(p.startOf(syntax.ExprStart(b.Y)))
 		if after != nil {
 			// one space after the operator, `<` included (a `/* */` after
-			// an opening `<` hugs it); a comment the operand follows on
-			// its line keeps it there, so no break goes between them
+			// an opening `<` hugs it); a comment starting a line that the
+			// operand follows on it keeps it there (the line broke before
+			// the comment), so no break goes between them
 			after = concat{text(" "), after}
-			if codeFollows(after) {
+			if c := p.comments[p.next-1]; !c.trailing && !c.nlAfter {
 				sep = nil
 			}
 		}
 		rest = append(rest, before, text(" "+b.Op), after, sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
-}
-
-// codeFollows reports whether the comments of d (from inline) end with
-// one that code follows on its line.
-func codeFollows(d doc) bool {
-	for {
-		c, ok := d.(concat)
-		if !ok || len(c) == 0 {
-			return d == text(" ")
-		}
-		d = c[len(c)-1]
-	}
 }
 
 // clarified prints x at level min, and also parenthesises it when it is
