@@ -418,15 +418,7 @@ func (p *printer) encloses(i int, x syntax.Expr) bool {
 	if postfixForm(x) && p.postfixAfter(c) {
 		return false
 	}
-	close := p.toks[c].Pos
-	inside := true
-	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
-		if pos := n.Position(); pos.IsValid() && !pos.Before(close) {
-			inside = false
-		}
-		return inside
-	})
-	return inside
+	return lastPos(x).Before(p.toks[c].Pos)
 }
 
 func postfixForm(x syntax.Expr) bool {
