@@ -143,14 +143,14 @@ func rewriteSource(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return os.WriteFile(path, data, info.Mode().Perm())
+	mode := info.Mode().Perm()
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) == os.Getuid() {
+		err := atomicfile.WriteMode(path, data, mode)
+		if !errors.Is(err, fs.ErrPermission) {
+			return err
+		}
 	}
-	err = atomicfile.WriteMode(path, data, info.Mode().Perm())
-	if errors.Is(err, fs.ErrPermission) {
-		return os.WriteFile(path, data, info.Mode().Perm())
-	}
-	return err
+	return os.WriteFile(path, data, mode)
 }
 
 func reportFmtError(stderr io.Writer, err error, src []byte) {

@@ -28,10 +28,7 @@ func (p *printer) parenthesised(x syntax.Expr) doc {
 		}
 		// the comments up to the next token: those after a `(` of an
 		// operand inside stay there
-		next := i + 1
-		for next < len(p.toks) && !significant(p.toks[next]) {
-			next++
-		}
+		next := p.nextSignificant(i + 1)
 		inside := p.inline(p.toks[min(next, len(p.toks)-1)].Pos)
 		inner := p.expr(x)
 		return concat{lead, text("("), inside, inner, p.closeBracket(open), text(")")}
@@ -421,15 +418,7 @@ func (p *printer) encloses(i int, x syntax.Expr) bool {
 	if postfixForm(x) && p.postfixAfter(c) {
 		return false
 	}
-	close := p.toks[c].Pos
-	inside := true
-	syntax.Walk(x, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
-		if pos := n.Position(); pos.IsValid() && !pos.Before(close) {
-			inside = false
-		}
-		return inside
-	})
-	return inside
+	return lastPos(x).Before(p.toks[c].Pos)
 }
 
 func postfixForm(x syntax.Expr) bool {
@@ -516,28 +505,17 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 		after := p.inline(p.startOf(syntax.ExprStart(b.Y)))
 		if after != nil {
 			// one space after the operator, `<` included (a `/* */` after
-			// an opening `<` hugs it); a comment the operand follows on
-			// its line keeps it there, so no break goes between them
+			// an opening `<` hugs it); a comment starting a line that the
+			// operand follows on it keeps it there (the line broke before
+			// the comment), so no break goes between them
 			after = concat{text(" "), after}
-			if codeFollows(after) {
+			if c := p.comments[p.next-1]; !c.trailing && !c.nlAfter {
 				sep = nil
 			}
 		}
 		rest = append(rest, before, text(" "+b.Op), after, sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
-}
-
-// codeFollows reports whether the comments of d (from inline) end with
-// one that code follows on its line.
-func codeFollows(d doc) bool {
-	for {
-		c, ok := d.(concat)
-		if !ok || len(c) == 0 {
-			return d == text(" ")
-		}
-		d = c[len(c)-1]
-	}
 }
 
 // clarified prints x at level min, and also parenthesises it when it is
@@ -810,21 +788,13 @@ func (s *scanChain) leads(l syntax.Expr) bool {
 	j := s.next()
 	switch n := l.(type) {
 	case *syntax.MemberExpr:
-		return s.isPunct(j, ".", "?.") && s.p.toks[s.nextSig(j+1)].Text == n.Name
+		return s.isPunct(j, ".", "?.") && s.p.toks[s.p.nextSignificant(j+1)].Text == n.Name
 	case *syntax.MethodCall:
-		return s.isPunct(j, ".", "?.") && s.p.toks[s.nextSig(j+1)].Text == n.Name
+		return s.isPunct(j, ".", "?.") && s.p.toks[s.p.nextSignificant(j+1)].Text == n.Name
 	case *syntax.IndexExpr, *syntax.SliceExpr:
 		return s.isPunct(j, "[", "?.[", "?.")
 	}
 	return true // `?` and `!` are skipped by next
-}
-
-// nextSig is the index of the first significant token from j on.
-func (s *scanChain) nextSig(j int) int {
-	for j < len(s.p.toks) && !significant(s.p.toks[j]) {
-		j++
-	}
-	return j
 }
 
 func (s *scanChain) isPunct(j int, vs ...string) bool {
@@ -847,17 +817,17 @@ func (s *scanChain) isPunct(j int, vs ...string) bool {
 // call, of its `(` (zero positions when the chain is lost).
 func (s *scanChain) member(name string, call bool) (dot, paren syntax.Pos) {
 	j := s.next()
-	if !s.isPunct(j, ".", "?.") || s.p.toks[s.nextSig(j+1)].Text != name {
+	if !s.isPunct(j, ".", "?.") || s.p.toks[s.p.nextSignificant(j+1)].Text != name {
 		s.i = -1
 		return syntax.Pos{}, syntax.Pos{}
 	}
 	dot = s.p.toks[j].Pos
-	k := s.nextSig(j + 1)
+	k := s.p.nextSignificant(j + 1)
 	if !call {
 		s.i = k + 1
 		return dot, syntax.Pos{}
 	}
-	open := s.nextSig(k + 1)
+	open := s.p.nextSignificant(k + 1)
 	if !s.isPunct(open, "(") {
 		s.i = -1
 		return dot, syntax.Pos{}
@@ -873,7 +843,7 @@ func (s *scanChain) member(name string, call bool) (dot, paren syntax.Pos) {
 func (s *scanChain) bracket() {
 	j := s.next()
 	if s.isPunct(j, "?.") {
-		j = s.nextSig(j + 1)
+		j = s.p.nextSignificant(j + 1)
 	}
 	if !s.isPunct(j, "[", "?.[") {
 		s.i = -1
@@ -1131,9 +1101,7 @@ func (p *printer) catchVarComments(bodyEnd syntax.Pos) doc {
 	if i < 0 {
 		return nil
 	}
-	for i++; i < len(p.toks) && !significant(p.toks[i]); i++ {
-	}
-	if i == len(p.toks) {
+	if i = p.nextSignificant(i + 1); i == len(p.toks) {
 		return nil
 	}
 	var out concat

@@ -189,9 +189,7 @@ func (p *printer) keyword(end syntax.Pos, kw string) doc {
 	if i < 0 {
 		return text(" " + kw + " ")
 	}
-	for i++; i < len(p.toks) && !significant(p.toks[i]); i++ {
-	}
-	if i == len(p.toks) {
+	if i = p.nextSignificant(i + 1); i == len(p.toks) {
 		return text(" " + kw + " ")
 	}
 	if c := p.inline(p.toks[i].Pos); c != nil {
@@ -216,6 +214,15 @@ func (p *printer) tokenBefore(pos syntax.Pos) int {
 		}
 	}
 	return -1
+}
+
+// nextSignificant is the index of the first significant token at or
+// after index i, or len(p.toks).
+func (p *printer) nextSignificant(i int) int {
+	for i < len(p.toks) && !significant(p.toks[i]) {
+		i++
+	}
+	return i
 }
 
 // endBefore is the position where the last significant token before pos

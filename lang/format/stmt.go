@@ -163,16 +163,10 @@ func (p *printer) afterAttribute(a *syntax.Attribute) syntax.Pos {
 	for i < len(p.toks) && !(p.toks[i].Kind == syntax.TokIdent && p.toks[i].Text == a.Name) {
 		i++
 	}
-	next := func(j int) int {
-		for j < len(p.toks) && !significant(p.toks[j]) {
-			j++
-		}
-		return j
-	}
-	j := next(i + 1)
+	j := p.nextSignificant(i + 1)
 	if j < len(p.toks) && p.toks[j].Kind == syntax.TokPunct && p.toks[j].Text == "(" {
 		if c, ok := p.closer[j]; ok {
-			j = next(c + 1)
+			j = p.nextSignificant(c + 1)
 		}
 	}
 	if j >= len(p.toks) {
@@ -304,10 +298,7 @@ func (p *printer) paramsParen(name syntax.Pos) syntax.Pos {
 	if i < 0 {
 		return syntax.Pos{}
 	}
-	j := i + 1
-	for j < len(p.toks) && !significant(p.toks[j]) {
-		j++
-	}
+	j := p.nextSignificant(i + 1)
 	if j < len(p.toks) && p.toks[j].Text == "<" {
 		return p.afterTypeArgs(name)
 	}

@@ -190,7 +190,7 @@ func (c cursor) ternaryAhead() bool {
 	for {
 		t := c.lex.Next()
 		lineStart := t.Pos.Line > prevLine
-		prevLine = t.Pos.Line + strings.Count(t.Value, "\n")
+		prevLine = endLine(t)
 		switch {
 		case t.Type == tEOF:
 			return false

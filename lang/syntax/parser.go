@@ -331,7 +331,12 @@ func (c cursor) prevEnd() int {
 	if rc == 0 {
 		return 0
 	}
-	t := c.lex.Range(rc-1, rc)[0]
+	return endLine(&c.lex.Range(rc-1, rc)[0])
+}
+
+// endLine is the line on which token t ends (a string or comment may
+// span lines).
+func endLine(t *lexer.Token) int {
 	return t.Pos.Line + strings.Count(t.Value, "\n")
 }
 
@@ -418,7 +423,7 @@ func (c cursor) docBefore() string {
 	between := c.lex.Range(c.lex.RawCursor(), nextRaw)
 	for i := len(between) - 1; i >= 0; i-- {
 		if d := between[i]; d.Type == tDoc {
-			if c.peek().Pos.Line-(d.Pos.Line+strings.Count(d.Value, "\n")) <= 1 {
+			if c.peek().Pos.Line-endLine(&d) <= 1 {
 				return docText(d.Value)
 			}
 			return ""
