@@ -1,8 +1,11 @@
 package stdlib_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -58,4 +61,33 @@ func TestSchemaHelpers(t *testing.T) {
 		{"schema_from_json_schema", nil, "ERR: schema_from_json_schema requires 1 argument"},
 		{"schema_from_openapi_schema", nil, "ERR: schema_from_openapi_schema requires 1 argument"},
 	})
+}
+
+// A `$schema` document is converted and compiled once per schema builtin
+// call, by the check that refuses a broken schema; validating reuses that
+// validator. Even a cache hit converts and serialises the document, so the
+// call allocates less than two compilations only when it compiles once.
+func TestSchemaDocumentCompiledOncePerCall(t *testing.T) {
+	e := newT2(t)
+	props := make([]string, 40)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"p%d":{"type":"integer","minimum":0}`, i)
+	}
+	doc := mustParse(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`+strings.Join(props, ",")+`}}`)
+	value := mustParse(t, `{"p0":1}`)
+	compile := testing.AllocsPerRun(20, func() {
+		if _, err := jsonschema.CompileValue(doc); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, name := range []string{"json_validate", "schema_check", "schema_parse", "schema_report", "schema_is", "is_type", "schema_expect"} {
+		call := testing.AllocsPerRun(20, func() {
+			if _, err := e.call(t, name, value, doc); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if call >= 2*compile {
+			t.Errorf("%s allocates %.0f, a compilation %.0f: the document is compiled more than once", name, call, compile)
+		}
+	}
 }

@@ -367,7 +367,8 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 	if _, ok := sch.AsDict(); !ok {
 		return vm.Value{}, vm.Throwf("%s: schema must be a schema dict or a type alias, got %s", fn, sch.Type())
 	}
-	if err := schema.CheckSchema(th, fn, sch); err != nil {
+	checked, err := schema.Check(th, fn, sch)
+	if err != nil {
 		return vm.Value{}, err // before a call that could never be validated
 	}
 	r, err := newRequest(th, fn, a.At(0), vm.Nil, a.At(2))
@@ -402,7 +403,7 @@ func structured(th *vm.Thread, fn string, a vm.Args) (vm.Value, error) {
 			errs = []string{"the reply is not JSON (" + perr.Error() + ")"}
 			continue
 		}
-		if errs = schema.ValidateSchema(th, v, sch); len(errs) == 0 {
+		if errs = checked.Validate(th, v); len(errs) == 0 {
 			return v, nil
 		}
 	}

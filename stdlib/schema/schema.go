@@ -28,35 +28,38 @@ func init() {
 		}
 	}
 	// validating is need for the builtins that apply their second argument
-	// as a schema: it is refused first when it cannot work (CheckSchema).
-	validating := func(name string, fn vm.BuiltinFunc) vm.BuiltinFunc {
+	// as a schema: it is refused first when it cannot work (Check), and fn
+	// validates with the checked schema, so a `$schema` document is
+	// converted and compiled once per call.
+	validating := func(name string, fn func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error)) vm.BuiltinFunc {
 		return need(name, 2, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			if err := CheckSchema(th, name, a.At(1)); err != nil {
+			s, err := Check(th, name, a.At(1))
+			if err != nil {
 				return vm.Value{}, err
 			}
-			return fn(th, a)
+			return fn(th, a, s)
 		})
 	}
-	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", validating("json_validate", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if errs := ValidateSchema(th, a.At(0), a.At(1)); len(errs) > 0 {
+	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", validating("json_validate", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+		if errs := s.Validate(th, a.At(0)); len(errs) > 0 {
 			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return vm.True, nil
 	}))
-	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", validating("schema_check", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return schemaResult(th, a.At(0), a.At(1)), nil
+	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", validating("schema_check", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+		return schemaResult(th, a.At(0), s), nil
 	}))
-	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", validating("schema_parse", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), a.At(1)), nil
+	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", validating("schema_parse", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), s), nil
 	}))
 	// docs/spec/newer.md §2.22 names schema_report without its fields; these mirror
 	// schema_check's Err payload, plus whether the value passed.
-	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", validating("schema_report", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", validating("schema_report", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		v := a.At(0)
 		if a.At(2).Truth() {
 			v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
 		}
-		errs := ValidateSchema(th, v, a.At(1))
+		errs := s.Validate(th, v)
 		message := vm.Nil
 		if len(errs) > 0 {
 			message = vm.Str(errs[0])
@@ -64,13 +67,13 @@ func init() {
 		return vm.Of(lib.DictOf("ok", vm.BoolOf(len(errs) == 0), "message", message, "errors", lib.StrList(errs), "value", v)), nil
 	}))
 	isType := func(name string) vm.BuiltinFunc {
-		return validating(name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			return vm.BoolOf(len(ValidateSchema(th, a.At(0), a.At(1))) == 0), nil
+		return validating(name, func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+			return vm.BoolOf(len(s.Validate(th, a.At(0))) == 0), nil
 		})
 	}
 	lib.Def("schema_is", "schema_is(v, schema) -> bool", "whether v satisfies schema", isType("schema_is"))
 	lib.Def("is_type", "is_type(v, schema) -> bool", "whether v satisfies schema", isType("is_type"))
-	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", validating("schema_expect", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("schema_expect", "schema_expect(v, schema, defaults?)", "v (with defaults when asked) or throw the violations", validating("schema_expect", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		v := a.At(0)
 		switch d := a.At(2).Object().(type) {
 		case *vm.Dict:
@@ -82,7 +85,7 @@ func init() {
 				v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
 			}
 		}
-		if errs := ValidateSchema(th, v, a.At(1)); len(errs) > 0 {
+		if errs := s.Validate(th, v); len(errs) > 0 {
 			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return v, nil
@@ -127,8 +130,8 @@ func init() {
 	}))
 }
 
-func schemaResult(th *vm.Thread, v, schema vm.Value) vm.Value {
-	errs := ValidateSchema(th, v, schema)
+func schemaResult(th *vm.Thread, v vm.Value, s *Checked) vm.Value {
+	errs := s.Validate(th, v)
 	if len(errs) == 0 {
 		return vm.Of(vm.Ok(v))
 	}
@@ -228,19 +231,42 @@ type schemaValidator struct {
 // "at PATH: message" form. Every other schema dict is the Harn dialect of
 // docs/spec/builtins.md §4.7.
 func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
-	if d, ok := schema.AsDict(); ok && d.Has("$schema") {
-		val, err := jsonschema.CompileValue(schema)
-		if err != nil {
-			return []string{"invalid schema: " + err.Error()}
-		}
-		if err := val.ValidateValue(v); err != nil {
+	if !isJSONSchemaDoc(schema) {
+		return (&Checked{schema: schema}).Validate(th, v)
+	}
+	val, err := jsonschema.CompileValue(schema)
+	if err != nil {
+		return []string{"invalid schema: " + err.Error()}
+	}
+	return (&Checked{schema: schema, compiled: val}).Validate(th, v)
+}
+
+// Checked is a schema Check accepted, ready to validate values: a
+// `$schema` document is compiled by Check, so validating against it again
+// does not convert and compile it again.
+type Checked struct {
+	schema   vm.Value
+	compiled *jsonschema.Validator // the `$schema` document's validator, else nil
+}
+
+// Validate checks v against the checked schema, as ValidateSchema does.
+func (c *Checked) Validate(th *vm.Thread, v vm.Value) []string {
+	if c.compiled != nil {
+		if err := c.compiled.ValidateValue(v); err != nil {
 			return jsonschema.Violations(err)
 		}
 		return nil
 	}
-	sv := &schemaValidator{th: th, root: schema}
-	sv.check(v, schema, "", 0)
+	sv := &schemaValidator{th: th, root: c.schema}
+	sv.check(v, c.schema, "", 0)
 	return sv.errs
+}
+
+// isJSONSchemaDoc reports whether schema declares `$schema`, making it a
+// standard JSON Schema document rather than the Harn dialect.
+func isJSONSchemaDoc(schema vm.Value) bool {
+	d, ok := schema.AsDict()
+	return ok && d.Has("$schema")
 }
 
 // CheckSchema refuses a schema that cannot be applied, before any value is
@@ -250,16 +276,24 @@ func ValidateSchema(th *vm.Thread, v, schema vm.Value) []string {
 // valid regular expression (missing closing ))`), or a `$schema` document
 // the Draft 2020-12 compiler rejects. name is the builtin that reports it.
 func CheckSchema(th *vm.Thread, name string, schema vm.Value) error {
-	if d, ok := schema.AsDict(); ok && d.Has("$schema") {
-		if _, err := jsonschema.CompileValue(schema); err != nil {
-			return vm.Throwf("%s: invalid schema: %s", name, err)
+	_, err := Check(th, name, schema)
+	return err
+}
+
+// Check is CheckSchema returning the accepted schema, to validate values
+// against without checking or compiling it again.
+func Check(th *vm.Thread, name string, schema vm.Value) (*Checked, error) {
+	if isJSONSchemaDoc(schema) {
+		val, err := jsonschema.CompileValue(schema)
+		if err != nil {
+			return nil, vm.Throwf("%s: invalid schema: %s", name, err)
 		}
-		return nil
+		return &Checked{schema: schema, compiled: val}, nil
 	}
 	if problem := schemaProblem(th, schema, "", 0); problem != "" {
-		return vm.Throwf("%s: invalid schema: %s", name, problem)
+		return nil, vm.Throwf("%s: invalid schema: %s", name, problem)
 	}
-	return nil
+	return &Checked{schema: schema}, nil
 }
 
 // schemaProblem walks the places of a Harn-dialect schema that hold
