@@ -491,6 +491,11 @@ func channelSelect(name string) vm.BuiltinFunc {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		if len(chans) == 0 && timeout < 0 {
+			// Nothing could ever end the wait: refuse it now rather
+			// than report a deadlock later.
+			return vm.Value{}, vm.Typef("%s: expected at least one channel or a timeout, got an empty list", name)
+		}
 		idx, v, _, err := selectOn(th, chans, timeout, false)
 		if err != nil {
 			return vm.Value{}, err
