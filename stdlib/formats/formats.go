@@ -97,7 +97,7 @@ func init() {
 	})
 	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
+	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded (a `%` that starts no escape is kept as written, as the WHATWG URL standard does)", urlParse)
 	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
