@@ -97,7 +97,7 @@ func init() {
 	})
 	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded", urlParse)
+	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded (a `%` that starts no escape is kept as written, as the WHATWG URL standard does)", urlParse)
 	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
@@ -996,6 +996,7 @@ var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	s := strings.TrimSpace(a.Text(0))
+	s, stray := escapeStrayPercents(s)
 	u, err := url.Parse(s)
 	if err != nil {
 		var ue *url.Error
@@ -1071,6 +1072,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if u.Opaque != "" {
 		path = u.Opaque
 	}
+	path = stray.restore(path)
 	if special && path == "" {
 		path = "/"
 	}
@@ -1083,9 +1085,110 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			pass = vm.Str(pw)
 		}
 	}
+	query := stray.restore(escapeURLPart(u.RawQuery, querySet(special)))
+	fragment := stray.restore(u.EscapedFragment())
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
-		"query", nilOr(escapeURLPart(u.RawQuery, querySet(special)), u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(u.EscapedFragment(), u.Fragment != "" || strings.HasSuffix(s, "#")),
+		"query", nilOr(query, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(fragment, u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
+}
+
+// strayPercents records, in order, the "%25"s of the path, query and
+// fragment that escapeStrayPercents wrote for a lone '%' (true) and those
+// the input had (false).
+type strayPercents []bool
+
+// escapeStrayPercents writes as %25 each '%' after the authority that
+// does not start an escape ("%zz", a '%' at the end), which Go's url.Parse
+// rejects and the WHATWG URL standard (Rust's url crate, upstream's)
+// keeps as written in the path, query and fragment. The authority is left
+// alone: a stray '%' in the host is still an error there.
+func escapeStrayPercents(s string) (string, strayPercents) {
+	start := afterAuthority(s)
+	var sb strings.Builder
+	var marks strayPercents
+	sb.WriteString(s[:start])
+	for i := start; i < len(s); i++ {
+		switch {
+		case s[i] != '%':
+			sb.WriteByte(s[i])
+		case i+2 < len(s) && s[i+1] == '2' && s[i+2] == '5':
+			marks = append(marks, false)
+			sb.WriteString("%25")
+			i += 2
+		case i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			sb.WriteByte('%')
+		default:
+			marks = append(marks, true)
+			sb.WriteString("%25")
+		}
+	}
+	return sb.String(), marks
+}
+
+// restore turns back into '%' the "%25"s of part (the path, query or
+// fragment as url.Parse gives it, in that order) that stand for a stray
+// '%'; url.Parse keeps each "%25" in place, so they come in input order.
+func (m *strayPercents) restore(part string) string {
+	if !strings.Contains(part, "%25") {
+		return part
+	}
+	var sb strings.Builder
+	for {
+		i := strings.Index(part, "%25")
+		if i < 0 || len(*m) == 0 {
+			break
+		}
+		stray := (*m)[0]
+		*m = (*m)[1:]
+		sb.WriteString(part[:i])
+		if stray {
+			sb.WriteByte('%')
+		} else {
+			sb.WriteString("%25")
+		}
+		part = part[i+3:]
+	}
+	sb.WriteString(part)
+	return sb.String()
+}
+
+// afterAuthority is the offset in s where the path begins: after
+// "scheme://authority" (or "scheme:" when there is no authority), or 0
+// when s has no scheme.
+func afterAuthority(s string) int {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || !isScheme(s[:colon]) {
+		return 0
+	}
+	_, special := defaultPorts[strings.ToLower(s[:colon])]
+	rest := colon + 1
+	if special {
+		for rest < len(s) && (s[rest] == '/') {
+			rest++
+		}
+	} else if strings.HasPrefix(s[rest:], "//") {
+		rest += 2
+	} else {
+		return rest
+	}
+	if end := strings.IndexAny(s[rest:], "/?#"); end >= 0 {
+		return rest + end
+	}
+	return len(s)
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if !(c >= 'a' && c <= 'z') && (i == 0 || !lib.ASCIIDigit(s[i]) && s[i] != '+' && s[i] != '-' && s[i] != '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return lib.ASCIIDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f'
 }
 
 func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
