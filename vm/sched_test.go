@@ -639,12 +639,7 @@ func TestDeadlockVerdictsAfterTheFirstNeedNoGrace(t *testing.T) {
 			t.Fatalf("main's join failed: %v", err)
 		}
 	}
-	if failed.Load() != n {
-		t.Fatalf("%d waits failed, want %d", failed.Load(), n)
-	}
-	if g := graces(v); g > 1 {
-		t.Fatalf("%d verdicts waited %d graces, want one (the first)", n, g)
-	}
+	wantPromptVerdicts(t, v, int(failed.Load()), n)
 }
 
 // A raw wake (RawWake) since the last verdict gives the next one its
@@ -698,12 +693,7 @@ func TestDeadlockVerdictForANewWaitNeedsNoGrace(t *testing.T) {
 	if _, err := main.WaitOnTasks(done, -1); err != nil {
 		t.Fatalf("main's join failed: %v", err)
 	}
-	if failed.Load() != n {
-		t.Fatalf("%d waits failed, want %d", failed.Load(), n)
-	}
-	if g := graces(v); g > 1 {
-		t.Fatalf("%d verdicts waited %d graces, want one (the first)", n, g)
-	}
+	wantPromptVerdicts(t, v, int(failed.Load()), n)
 }
 
 // A wait whose wake has fired when the verdict comes ends as woken, not
@@ -764,4 +754,16 @@ func graces(v *VM) int {
 	v.sched.mu.Lock()
 	defer v.sched.mu.Unlock()
 	return v.sched.graces
+}
+
+// wantPromptVerdicts checks that all n waits failed and that only the
+// first verdict waited a grace period.
+func wantPromptVerdicts(t *testing.T, v *VM, failed, n int) {
+	t.Helper()
+	if failed != n {
+		t.Fatalf("%d waits failed, want %d", failed, n)
+	}
+	if g := graces(v); g > 1 {
+		t.Fatalf("%d verdicts waited %d graces, want one (the first)", n, g)
+	}
 }
