@@ -283,6 +283,16 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 		b.Set("_type", vm.Str(RegistryType))
 		b.Set("tools", v)
 		regValue = b.Build()
+		for _, it := range x.Items() {
+			d, ok := it.AsDict()
+			if !ok {
+				continue
+			}
+			var err error
+			if regValue, err = adoptComponents(regValue, d, "tool_project"); err != nil {
+				return vm.Value{}, err
+			}
+		}
 	default:
 		return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 	}
