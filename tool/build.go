@@ -98,6 +98,9 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 	if !ok {
 		return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
 	}
+	if isRegistry(args[3]) {
+		return nil, fmt.Errorf("tool_define: the definition is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)")
+	}
 	name, ok := str(args[1])
 	if !ok || name == "" {
 		return nil, fmt.Errorf("tool_define: tool registry entry field \"name\" must be a non-empty string")

@@ -83,3 +83,15 @@ func TestDefineAdoptsCarriedComponents(t *testing.T) {
 	_, err = Define([]vm.Value{vm.Of(other), vm.Str("norm"), vm.Nil, def}, nil)
 	wantError(t, err, `tool_define: tool "norm" carries component "Pt", which the registry defines differently`)
 }
+
+// TestDefineRefusesRegistryAsDefinition: a registry (what a `tool`
+// declaration binds) given where the definition goes is refused with a
+// hint, as tool_registry_from refuses it.
+func TestDefineRefusesRegistryAsDefinition(t *testing.T) {
+	inner, err := NewRegistryValue(vm.Nil, vm.Nil, vm.Nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Define([]vm.Value{vm.Of(inner), vm.Nil, vm.Nil, vm.Of(inner)}, nil)
+	wantError(t, err, "tool_define: the definition is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)")
+}
