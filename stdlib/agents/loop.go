@@ -189,7 +189,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		case "throw":
 			l.throwTools = true
 		default:
-			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Display(v))
+			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, shown(v))
 		}
 	}
 	l.compact = vm.Nil
