@@ -156,6 +156,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		l.name = vm.ToDisplay(get(a, "name"))
 	}
 	if n := get(merged, "name"); !n.IsNil() {
+		if s, ok := n.AsString(); !ok || s.Go() == "" {
+			return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, shown(n))
+		}
 		l.name = vm.ToDisplay(n)
 	}
 	switch {
