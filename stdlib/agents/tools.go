@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/tools"
-	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -208,7 +208,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: transcripts.Content(o.Value), ok: true}
+		return outcome{value: o.Value, text: successText(o.Value, o.Result), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -273,4 +273,18 @@ func get(d *vm.Dict, k string) vm.Value {
 		return vm.Nil
 	}
 	return lib.Get(d, k)
+}
+
+// successText is what the model reads for a successful call: a string as
+// it is, nil as an empty message, anything else as the portable JSON the
+// other adapters send (docs/spec/registry.md §6), so an enum variant
+// reads {"enum","variant","fields"} rather than json_stringify's null.
+func successText(v vm.Value, portable any) string {
+	if !v.IsValid() || v.IsNil() {
+		return ""
+	}
+	if s, ok := v.AsString(); ok {
+		return s.Go()
+	}
+	return string(jsonv.Marshal(portable))
 }
