@@ -9,6 +9,7 @@ import (
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/tools"
+	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -287,4 +288,15 @@ func successText(v vm.Value, portable any) string {
 		return s.Go()
 	}
 	return string(jsonv.Marshal(portable))
+}
+
+// modelText is successText for a value no tool produced (an on_tool_call
+// {result}): its portable JSON when it has one, else json_stringify's
+// lenient form.
+func modelText(v vm.Value) string {
+	j, err := tool.ToJSON(v)
+	if err != nil {
+		return transcripts.Content(v)
+	}
+	return successText(v, j)
 }
