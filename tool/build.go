@@ -98,6 +98,9 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 	if !ok {
 		return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
 	}
+	if isRegistry(args[3]) {
+		return nil, fmt.Errorf("tool_define: the definition is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)")
+	}
 	name, ok := str(args[1])
 	if !ok || name == "" {
 		return nil, fmt.Errorf("tool_define: tool registry entry field \"name\" must be a non-empty string")
@@ -123,7 +126,75 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 	if err != nil {
 		return nil, err
 	}
+	if reg, err = adoptComponents(reg, stored, "tool_define"); err != nil {
+		return nil, err
+	}
 	return reg.Set("tools", vm.Of(vm.NewList(append(kept, vm.Of(stored))))), nil
+}
+
+// adoptComponents returns reg with the named schemas def carries under
+// its own `components` key added to reg's components.schemas. A tool
+// value made from a registry with components (tool_ref, tool_bind,
+// tool_synthesize; docs/tools.md "Tool values") carries them so that it
+// runs alone; adopting them lets its "#/components/schemas/…"
+// references resolve in the registry it joins, so it publishes like any
+// definition. A name reg already has must hold an equal schema. Values
+// of another shape are left to normalization.
+func adoptComponents(reg, def *vm.Dict, builtin string) (*vm.Dict, error) {
+	carried := componentSchemas(def)
+	if carried == nil || carried.Len() == 0 {
+		return reg, nil
+	}
+	comps := vm.NewDict()
+	if v, ok := field(reg, "components"); ok {
+		d, ok := v.AsDict()
+		if !ok {
+			return reg, nil
+		}
+		comps = d
+	}
+	schemas := componentSchemas(reg)
+	if schemas == nil {
+		if _, ok := field(comps, "schemas"); ok {
+			return reg, nil
+		}
+		schemas = vm.NewDict()
+	}
+	merged := schemas
+	for _, name := range carried.Keys() {
+		s, _ := carried.Get(name)
+		if have, ok := schemas.Get(name); ok {
+			if !vm.Equal(have, s) {
+				n, _ := str(dictGet(def, "name"))
+				return nil, fmt.Errorf("%s: tool %q carries component %q, which the registry defines differently", builtin, n, name)
+			}
+			continue
+		}
+		merged = merged.Set(name, s)
+	}
+	if merged == schemas && comps.Has("schemas") {
+		return reg, nil
+	}
+	return reg.Set("components", vm.Of(comps.Set("schemas", vm.Of(merged)))), nil
+}
+
+// componentSchemas is d's components.schemas when both are dicts, else
+// nil.
+func componentSchemas(d *vm.Dict) *vm.Dict {
+	v, ok := field(d, "components")
+	if !ok {
+		return nil
+	}
+	c, ok := v.AsDict()
+	if !ok {
+		return nil
+	}
+	sv, ok := field(c, "schemas")
+	if !ok {
+		return nil
+	}
+	s, _ := sv.AsDict()
+	return s
 }
 
 // RegistryFrom implements tool_registry_from(definitions, options?).
@@ -170,6 +241,9 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 		if err != nil {
 			return nil, err
 		}
+		if reg, err = adoptComponents(reg, s, "tool_registry_from"); err != nil {
+			return nil, err
+		}
 		name, _ := s.Get("name")
 		n, _ := str(name)
 		if seen[n] {
@@ -212,6 +286,16 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 		b.Set("_type", vm.Str(RegistryType))
 		b.Set("tools", v)
 		regValue = b.Build()
+		for _, it := range x.Items() {
+			d, ok := it.AsDict()
+			if !ok {
+				continue
+			}
+			var err error
+			if regValue, err = adoptComponents(regValue, d, "tool_project"); err != nil {
+				return vm.Value{}, err
+			}
+		}
 	default:
 		return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool/internal/schema"
+	"github.com/harnlang/harn/vm"
 )
 
 // MCPProfile selects the structured-output rule of docs/spec/mcp-projection.md §5.
@@ -456,4 +457,33 @@ func buildMCPDocs(t *PreparedTool) [2]*jsonv.Object {
 		docs[profile] = o
 	}
 	return docs
+}
+
+// ProviderInputSchema is e's input schema as a model provider receives
+// it (llm_call's and agent_loop's tools): standalone, the components it
+// references moved under $defs as the MCP projection moves them
+// (docs/spec/mcp-projection.md §4.1), since a provider resolves no
+// "#/components/schemas/…" reference. comps are the components of the
+// registry the tool came from, or those a tool value carries (nil: none).
+func ProviderInputSchema(e *Entry, comps *SchemaMap) (any, error) {
+	doc := e.InputSchema.Doc()
+	if comps == nil || comps.Len() == 0 {
+		return doc, nil
+	}
+	return newBundler(comps).bundle(doc, fmt.Sprintf("tool %q inputSchema", e.Name))
+}
+
+// CarriedComponents reads the components a tool value carries under its
+// definition key `components` ({schemas: {...}}, docs/tools.md "Tool
+// values"); nil when it carries none or they are not of that shape.
+func CarriedComponents(def *vm.Dict) *SchemaMap {
+	v, ok := field(def, "components")
+	if !ok {
+		return nil
+	}
+	c, err := normalizeComponents(v)
+	if err != nil || c == nil {
+		return nil
+	}
+	return c.Schemas
 }

@@ -78,12 +78,14 @@ func dispatchSetup(th *vm.Thread, fn string, a vm.Args) (*toolset, bool, error) 
 				return nil, false, vm.Throwf("%s: unknown option %q (known: tool_errors)", fn, k)
 			}
 		}
-		switch mode := vm.ToDisplay(get(o, "tool_errors")); mode {
-		case "nil", "return":
+		// "report" is agent_loop's name for the default; "return" is
+		// kept as an alias.
+		switch mode := get(o, "tool_errors"); vm.ToDisplay(mode) {
+		case "nil", "report", "return":
 		case "throw":
 			throw = true
 		default:
-			return nil, false, vm.Throwf("%s: tool_errors must be \"return\" or \"throw\", got %s", fn, mode)
+			return nil, false, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, shown(mode))
 		}
 	}
 	return ts, throw, nil

@@ -156,6 +156,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		l.name = vm.ToDisplay(get(a, "name"))
 	}
 	if n := get(merged, "name"); !n.IsNil() {
+		if s, ok := n.AsString(); !ok || s.Go() == "" {
+			return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, shown(n))
+		}
 		l.name = vm.ToDisplay(n)
 	}
 	switch {
@@ -189,7 +192,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		case "throw":
 			l.throwTools = true
 		default:
-			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Display(v))
+			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, shown(v))
 		}
 	}
 	l.compact = vm.Nil
@@ -910,7 +913,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
 			case d.Has("result"):
 				res := get(d, "result")
-				o, handled = outcome{value: res, text: transcripts.Content(res), ok: true}, true
+				o, handled = outcome{value: res, text: modelText(res), ok: true}, true
 			case d.Has("arguments"):
 				args = get(d, "arguments")
 			default:

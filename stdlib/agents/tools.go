@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/tools"
@@ -208,7 +209,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: transcripts.Content(o.Value), ok: true}
+		return outcome{value: o.Value, text: successText(o.Value, o.Result), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -273,4 +274,29 @@ func get(d *vm.Dict, k string) vm.Value {
 		return vm.Nil
 	}
 	return lib.Get(d, k)
+}
+
+// successText is what the model reads for a successful call: a string as
+// it is, nil as an empty message, anything else as the portable JSON the
+// other adapters send (docs/spec/registry.md §6), so an enum variant
+// reads {"enum","variant","fields"} rather than json_stringify's null.
+func successText(v vm.Value, portable any) string {
+	if !v.IsValid() || v.IsNil() {
+		return ""
+	}
+	if s, ok := v.AsString(); ok {
+		return s.Go()
+	}
+	return string(jsonv.Marshal(portable))
+}
+
+// modelText is successText for a value no tool produced (an on_tool_call
+// {result}): its portable JSON when it has one, else json_stringify's
+// lenient form.
+func modelText(v vm.Value) string {
+	j, err := tool.ToJSON(v)
+	if err != nil {
+		return transcripts.Content(v)
+	}
+	return successText(v, j)
 }

@@ -633,3 +633,32 @@ println(res.map({ r -> r.errs }).flatten().unique())`)
 		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestProviderToolSchemasBundleComponents: a tool whose input schema
+// references the registry's components reaches the provider standalone,
+// the components under $defs (a provider resolves no
+// #/components/schemas/… reference), whether the tools come as a
+// registry or as a list of tool values carrying them.
+func TestProviderToolSchemasBundleComponents(t *testing.T) {
+	clearEnv(t)
+	srv, got := fake(t, 200, `{"choices":[{"message":{"content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`, "application/json")
+	t.Setenv("OPENAI_API_KEY", "k")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	mustRun(t, `
+let reg = tool_define(tool_registry(nil, {schemas: {Pt: {type: "object", properties: {x: {type: "integer"}}}}}), "norm", "Norm.", {
+  input_schema: {type: "object", properties: {p: {"$ref": "#/components/schemas/Pt"}}},
+  handler: { a -> 1 },
+})
+llm_call("a", nil, {provider: "openai", tools: reg})
+llm_call("b", nil, {provider: "openai", tools: [tool_ref(reg, "norm")]})
+`)
+	if len(*got) != 2 {
+		t.Fatalf("%d requests", len(*got))
+	}
+	for i, req := range *got {
+		tools := jsonOf(req.body["tools"])
+		if strings.Contains(tools, "#/components/") || !strings.Contains(tools, `"$ref":"#/$defs/Pt"`) || !strings.Contains(tools, `"$defs":{"Pt":`) {
+			t.Errorf("request %d tools %s", i, tools)
+		}
+	}
+}

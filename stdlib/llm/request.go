@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/jsonschema"
@@ -466,6 +467,7 @@ func choiceName(choice any) (string, bool) {
 func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 	cache := tool.CacheFor(th.VM())
 	var entries []*tool.Entry
+	var comps []*tool.SchemaMap // the components each entry's references name
 	if l, ok := v.AsList(); ok {
 		for i, it := range tool.ExpandRegistries(l.Items()) {
 			d, ok := it.AsDict()
@@ -491,24 +493,34 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 				return nil, vm.Throwf("%s: two tools are named %q", fn, t.Entry.Name)
 			}
 			entries = append(entries, t.Entry)
+			comps = append(comps, tool.CarriedComponents(d))
 		}
 	} else {
 		reg, err := tool.Normalize(v, cache)
 		if err != nil {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions: %s", fn, tool.Message(err, ""))
 		}
-		entries = reg.CatalogFor(tool.AudienceAgent).Tools
+		cat := reg.CatalogFor(tool.AudienceAgent)
+		entries = cat.Tools
+		for range entries {
+			if cat.Components != nil {
+				comps = append(comps, cat.Components.Schemas)
+			} else {
+				comps = append(comps, nil)
+			}
+		}
 	}
 	out := make([]toolSpec, 0, len(entries))
-	for _, t := range entries {
+	for i, t := range entries {
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
 		if !t.InputSchema.IsZero() {
-			b, err := t.InputSchema.MarshalJSON()
-			if err == nil {
-				var g any
-				if json.Unmarshal(b, &g) == nil {
-					schema = g
-				}
+			doc, err := tool.ProviderInputSchema(t, comps[i])
+			if err != nil {
+				return nil, vm.Throwf("%s: options.tools: %s", fn, err.Error())
+			}
+			var g any
+			if json.Unmarshal(jsonv.Marshal(doc), &g) == nil {
+				schema = g
 			}
 		}
 		out = append(out, toolSpec{Name: t.Name, Description: t.Description, Schema: schema})
