@@ -356,3 +356,44 @@ func TestUnreachableIgnoresPipelineTopLevel(t *testing.T) {
 		t.Errorf("inside a function in a pipeline file: %q", got)
 	}
 }
+
+// TestNamingSuggestsWords: the snake_case a naming finding suggests
+// keeps acronyms and all-capital names as words.
+func TestNamingSuggestsWords(t *testing.T) {
+	src := "let LIMIT = 3\nlet parseHTTPResponse = 1\nlet userID2x = 2\nlet MaxRetries = 4\nprintln(LIMIT, parseHTTPResponse, userID2x, MaxRetries)\n"
+	got := findings(t, t.TempDir(), src, "naming")
+	want := []string{"1:5 variable `LIMIT` should be snake_case (`limit`)",
+		"2:5 variable `parseHTTPResponse` should be snake_case (`parse_http_response`)",
+		"3:5 variable `userID2x` should be snake_case (`user_id2x`)",
+		"4:5 variable `MaxRetries` should be snake_case (`max_retries`)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestUnusedNamespaceImport: `import * as ns` is unused when ns is named
+// neither as a value nor in a type; the fix deletes the import when the
+// module is still loaded without it (TestUnusedImportKeepsTheLoad).
+func TestUnusedNamespaceImport(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.harn"), []byte("/// P.\npub struct Point {\n  x: int\n}\n\n/// F.\npub fn f() {\n  return 1\n}\n"), 0o644)
+	for _, c := range []struct{ src, want string }{
+		{"import * as m from \"./m\"\nprintln(0)\n", "1:13 "},
+		{"import * as m from \"./m\"\nimport * as n from \"./m\"\nprintln(m.f())\n", "2:13 delete the import"},
+		{"import * as mt from \"std/math\"\nprintln(0)\n", "1:13 delete the import"},
+		// used: in a call, a type, a struct literal; or named with _
+		{"import * as m from \"./m\"\nprintln(m.f())\n", ""},
+		{"import * as m from \"./m\"\nfn g(p: m.Point) -> int {\n  return p.x\n}\nprintln(g)\n", ""},
+		{"import * as m from \"./m\"\nprintln(m.Point { x: 1 })\n", ""},
+		{"import * as _m from \"./m\"\nprintln(0)\n", ""},
+	} {
+		if got := strings.Join(fixDescs(t, dir, c.src, "unused-import"), "\n"); got != c.want {
+			t.Errorf("%s: got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+	path := filepath.Join(dir, "main.harn")
+	src := "import * as m from \"./m\"\nimport * as mt from \"std/math\"\nprintln(m.f())\n"
+	if out, n, err := lint.Fix(path, []byte(src), analyzer(path), lint.Options{}); err != nil || n != 1 || string(out) != "import * as m from \"./m\"\nprintln(m.f())\n" {
+		t.Errorf("Fix = %q, %d, %v", out, n, err)
+	}
+}

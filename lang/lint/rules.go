@@ -26,7 +26,7 @@ remove it, or prefix its name with _ yourself (not in a pub function,
 whose parameter names are part of its interface). fn main, impl methods,
 functions with an empty body, tools and pipelines (their parameters are
 their published interface) are not reported.`}
-	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
+	UnusedImport = &Rule{"unused-import", "a name imported with import { … } or import * as is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
 from the import. Loading a module runs its top-level let and const
@@ -39,8 +39,10 @@ form also binds every name the module exports). A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
 ("Color.Red", also in match arms). A function is used when a pipe names
-it in a string (x |> "shout"). pub import (a re-export) and wildcard
-imports are not reported.`}
+it in a string (x |> "shout"). A namespace (import * as ns from "path")
+is used when the file names it, in code (ns.f()) or in a type
+(ns.Point); the fix deletes an unused one under the same condition.
+pub import (a re-export) and wildcard imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
 The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
