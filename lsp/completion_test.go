@@ -190,6 +190,9 @@ func TestMemberCompletionOfImportedTypes(t *testing.T) {
 	}{
 		{"import { Color } from \"./lib\"\nlet c = Color.|", []string{"Red", "Green"}, "map"},
 		{"import { Point } from \"./lib\"\nfn g(q: Point) { return q.| }", []string{"x", "y"}, ""},
+		// through a non-null assertion or an optional access (docs/spec/newer.md §1.4)
+		{"import { Point } from \"./lib\"\nfn g(q: Point?) { return q!.| }", []string{"x", "y"}, ""},
+		{"import { Point } from \"./lib\"\nfn g(q: Point?) { return q?.| }", []string{"x", "y"}, ""},
 	} {
 		// the version before the `.` parsed
 		prev := strings.Replace(strings.Replace(c.src, ".|", "", 1), "|", "", 1)

@@ -150,3 +150,40 @@ func TestMethodSignatureHelp(t *testing.T) {
 		t.Errorf("q.sum: %q", got)
 	}
 }
+
+const optionalMain = `struct Point {
+  x: int
+}
+
+impl Point {
+  fn sum(self) -> int {
+    return self.x
+  }
+}
+
+fn g(q: Point?, u: Point | nil) -> int {
+  println(q?.sum(), q!.sum(), u!.x)
+  return q!.x
+}
+println(g(nil, nil))
+`
+
+// TestHoverThroughOptionalAccess: a member of a value whose annotation is
+// optional (`q: Point?`, `u: Point | nil`), reached with `?.` or through
+// the non-null assertion `!` (docs/spec/newer.md §1.4), has the hover and
+// definition of the struct's field or impl method.
+func TestHoverThroughOptionalAccess(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": optionalMain})
+	uri := w.open("main.harn")
+	for needle, want := range map[string]string{
+		"q?.s|um()": "fn sum(self) -> int", "q!.s|um()": "fn sum(self) -> int",
+		"q!.|x": "(field) Point.x: int", "u!.|x": "(field) Point.x: int",
+	} {
+		if h := w.hover(uri, optionalMain, needle); !strings.Contains(h, want) {
+			t.Errorf("hover of %s: %q, want %q", needle, h, want)
+		}
+	}
+	if d := w.definition(uri, optionalMain, "q!.s|um()"); d != "main.harn:6:6" {
+		t.Errorf("definition of q!.sum: %q", d)
+	}
+}

@@ -241,7 +241,8 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	// after `.`: enum variants, or methods
 	trimmed := strings.TrimRightFunc(line, isWordRune)
 	if strings.HasSuffix(trimmed, ".") {
-		recv := strings.TrimSuffix(strings.TrimSuffix(trimmed, "."), "?")
+		// `q.`, `q?.` and `q!.` (the non-null assertion) complete q's members
+		recv := strings.TrimRight(strings.TrimSuffix(trimmed, "."), "?!")
 		recvName := lastWord(recv)
 		if _, known := a.enumNamed(recvName); !known {
 			// an enum of the text being typed, which no analysis parsed
@@ -519,9 +520,7 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 		}
 		switch d := b.Decl.(type) {
 		case *syntax.Param:
-			if nt, ok := d.Type.(*syntax.NamedType); ok {
-				typeName = nt.Name
-			}
+			typeName, _ = a.typeKind(d.Type) // `q: Point`, and `q: Point?` for `q!.` and `q?.`
 		}
 	}
 	if n, ok := a.typeNamed(typeName, ""); ok && typeName != "" {
