@@ -125,6 +125,10 @@ var ruleCases = []ruleCase{
 		want: []string{"2:17 `spawn` body reassigns `n`, declared outside it: the change is shared with the enclosing code and the other tasks",
 			"5:21 `parallel` body reassigns `d`, declared outside it: the change is shared with the enclosing code and the other tasks"},
 		quiet: "let h = spawn {\n  let k = 0\n  k = k + 1\n  let bump = { -> k = k + 1 }\n  bump()\n  k\n}\nlet total = 0\ntotal = total + await(h)\nprintln(total)\n"},
+	{rule: "task-assigns-captured", // in a mutex block the tasks take turns (docs/spec/newer.md §1.7)
+		fires: "let n = 0\nparallel 2 { i ->\n  mutex {\n    n += i\n  }\n  n = 0\n}\nprintln(n)\n",
+		want:  []string{"6:3 `parallel` body reassigns `n`, declared outside it: the change is shared with the enclosing code and the other tasks"},
+		quiet: "let n = 0\nparallel 2 { i ->\n  mutex(\"n\") {\n    n += i\n  }\n}\nlet h = spawn {\n  let v = mutex {\n    n = n + 1\n    n\n  }\n  v\n}\nprintln(await(h), n)\n"},
 	{rule: "missing-doc",
 		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
 		want:  []string{"1:8 public function `area` has no doc comment"},

@@ -97,7 +97,8 @@ by the enclosing code and by every other task, in whatever order the tasks
 happen to run, so "n = n + 1" from several tasks can lose updates. Return
 the value from the task (await it, or collect the results of parallel),
 or use an atomic, shared_cell or a channel. Assignments to variables
-declared inside the body are not reported. There is no automatic fix.`}
+declared inside the body, and assignments inside a mutex block (where
+the tasks take turns), are not reported. There is no automatic fix.`}
 	UnnecessaryNonNull = &Rule{"unnecessary-non-null", "a non-null assertion x! on a value that cannot be nil",
 		`"x!" asserts that x is not nil: it throws when x is nil and, for the
 checker, narrows a "T | nil" to T (docs/spec/newer.md §1.4). When the
@@ -430,8 +431,14 @@ func (l *linter) taskAssigns(task syntax.Node, body *syntax.Block, form string) 
 		return
 	}
 	syntax.Walk(body, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
-		a, ok := n.(*syntax.AssignStmt)
-		if !ok {
+		var a *syntax.AssignStmt
+		switch n := n.(type) {
+		case *syntax.MutexStmt, *syntax.MutexExpr:
+			// the tasks take turns in a mutex block: no update is lost
+			return false
+		case *syntax.AssignStmt:
+			a = n
+		default:
 			return true
 		}
 		id, _ := syntax.TargetRoot(a.Target)
