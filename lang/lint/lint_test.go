@@ -128,7 +128,7 @@ var ruleCases = []ruleCase{
 	{rule: "task-assigns-captured", // in a mutex block the tasks take turns (docs/spec/newer.md §1.7)
 		fires: "let n = 0\nparallel 2 { i ->\n  mutex {\n    n += i\n  }\n  n = 0\n}\nprintln(n)\n",
 		want:  []string{"6:3 `parallel` body reassigns `n`, declared outside it: the change is shared with the enclosing code and the other tasks"},
-		quiet: "let n = 0\nparallel 2 { i ->\n  mutex(\"n\") {\n    n += i\n  }\n}\nlet h = spawn {\n  let v = mutex {\n    n = n + 1\n    n\n  }\n  v\n}\nprintln(await(h), n)\n"},
+		quiet: "let n = 0\nparallel 2 { i ->\n  mutex(\"n\") {\n    n += i\n  }\n}\nlet h = spawn {\n  let v = mutex {\n    n = n + 1\n    n\n  }\n  v\n}\nprintln([await(h), n])\n"},
 	{rule: "missing-doc",
 		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
 		want:  []string{"1:8 public function `area` has no doc comment"},
