@@ -280,18 +280,21 @@ func (l *linter) unused(b *resolve.Binding) {
 		}
 	case *syntax.DictPatItem:
 		if d.Rest {
-			l.report(UnusedPatternBinding, d.At, len(name)+3, "", nil, "`...%s` collects the other keys but is never used", name)
+			l.report(UnusedPatternBinding, d.At, len(name)+3, "collect them into `..._`",
+				func() { d.Key, d.Alias = "_", "_" }, "`...%s` collects the other keys but is never used", name)
 			return
 		}
 		l.report(UnusedPatternBinding, d.At, len(d.Key), "bind the key to `_`",
 			func() { d.Alias = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.ListPatItem:
-		fix := func() { d.Name = "_"; d.Rest = false }
 		if d.Rest {
-			fix = nil // `...rest` → `_` would change the pattern's length rule
+			// `..._`, not `_`: one item would change the pattern's length rule
+			l.report(UnusedPatternBinding, d.At, len(name)+3, "collect them into `..._`",
+				func() { d.Name = "_" }, "`...%s` collects the other elements but is never used", name)
+			return
 		}
 		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
-			fix, "`%s` is bound by the pattern but never used", name)
+			func() { d.Name = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.PairPattern:
 		l.report(UnusedPatternBinding, d.At, len(d.First)+len(d.Second)+4, "replace the name with `_`", func() {
 			if d.First == name {

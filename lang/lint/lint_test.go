@@ -79,6 +79,11 @@ var ruleCases = []ruleCase{
 		want:  []string{"1:9 `b` is bound by the pattern but never used", "2:9 `y` is bound by the pattern but never used", "5:13 `v` is bound by the match arm but never used"},
 		fixed: "let {a, b: _} = {a: 1, b: 2}\nlet [x, _] = [1, 2]\nprintln(a, x)\nmatch Ok(1) {\n  Result.Ok(_) -> { println(\"ok\") }\n  Result.Err(e) -> { println(e) }\n}\n",
 		quiet: "let {a, ...rest} = {a: 1, b: 2}\nprintln(a, rest)\n"},
+	{rule: "unused-pattern-binding", // a rest: `..._` keeps the pattern's meaning
+		fires: "let {a, ...others} = {a: 1, b: 2}\nlet [x, ...tail] = [1, 2, 3]\nprintln([a, x])\n",
+		want:  []string{"1:9 `...others` collects the other keys but is never used", "2:9 `...tail` collects the other elements but is never used"},
+		fixed: "let {a, ..._} = {a: 1, b: 2}\nlet [x, ..._] = [1, 2, 3]\nprintln([a, x])\n",
+		quiet: "let {a, ..._} = {a: 1, b: 2}\nlet [x, ...tail] = [1, 2, 3]\nprintln([a, x, tail])\n"},
 	{rule: "shadowing",
 		fires: "fn f(n) {\n  let total = 0\n  for i in [1] {\n    let total = i\n    let n = 2\n    println(total, n)\n  }\n  return total\n}\nprintln(f(1))\n",
 		want:  []string{"4:9 `total` shadows the variable declared at 2:7", "5:9 `n` shadows the parameter declared at 1:6"},

@@ -47,8 +47,9 @@ pub import (a re-export) and wildcard imports are not reported.`}
 		`A destructuring pattern or match arm binds a name that is never read.
 The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
 (the key is still required, and a ...rest item still leaves it out),
-"[x, y]" becomes "[x, _]", "Ok(v) ->" becomes "Ok(_) ->". A ...rest item
-of a list pattern is reported without a fix.`}
+"[x, y]" becomes "[x, _]", "Ok(v) ->" becomes "Ok(_) ->". An unused
+...rest item of a dict or list pattern becomes ..._ (the pattern means
+the same: the other keys or elements are still allowed).`}
 	Shadowing = &Rule{"shadowing", "a declaration hides a variable of an enclosing block or function",
 		`Declaring a name that an enclosing block, loop or function already
 declares hides the outer variable for the rest of the block; assignments
