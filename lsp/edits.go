@@ -206,7 +206,7 @@ func posBefore(a, b protocol.Position) bool {
 // ---- semantic tokens ----
 
 var tokenTypes = []string{"namespace", "type", "enum", "enumMember", "struct", "parameter", "variable", "property",
-	"function", "method", "keyword", "comment", "string", "number", "operator"}
+	"function", "method", "keyword", "comment", "string", "number", "operator", "typeParameter"}
 
 var tokenModifiers = []string{"declaration", "readonly", "defaultLibrary", "documentation"}
 
@@ -226,6 +226,7 @@ const (
 	ttString
 	ttNumber
 	ttOperator
+	ttTypeParameter
 )
 
 const (
@@ -357,6 +358,17 @@ func (a *analysis) roles() map[syntax.Pos]role {
 		}
 		return true
 	})
+	// after the annotations: a type parameter is not a type
+	for _, u := range a.typeParamUses() {
+		mods := 0
+		if name := a.typeParamNamePos(u.decl); u.at == name {
+			mods = tmDeclaration
+			if u.decl.Variance == "out" {
+				out[u.decl.At] = role{ttKeyword, 0} // `out` is a word only there
+			}
+		}
+		out[u.at] = role{ttTypeParameter, mods}
+	}
 	return out
 }
 

@@ -311,6 +311,9 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 		l, ok = s.namedDefinition(p.TextDocument.URI, p.Position)
 	}
 	if !ok {
+		l, ok = s.typeParamDefinition(p.TextDocument.URI, p.Position)
+	}
+	if !ok {
 		return nil, nil
 	}
 	return s.lspLocation(l), nil
@@ -333,6 +336,24 @@ func (s *Server) namespaceFile(uri string, pos protocol.Position) (location, boo
 		return location{}, false
 	}
 	return location{path: m.Path, pos: syntax.Pos{Line: 1, Col: 1}}, true
+}
+
+// typeParamDefinition is where the type parameter named at the cursor is
+// introduced (`T` of `fn f<T>`).
+func (s *Server) typeParamDefinition(uri string, pos protocol.Position) (location, bool) {
+	d, a := s.current(uri)
+	if a == nil {
+		return location{}, false
+	}
+	tok, ok := identAtCursor(a.toks, fromPosition(splitLines(a.text), pos))
+	if !ok {
+		return location{}, false
+	}
+	u, ok := a.typeParamAt(tok.Pos)
+	if !ok {
+		return location{}, false
+	}
+	return location{path: d.path, pos: a.typeParamNamePos(u.decl), name: u.decl.Name}, true
 }
 
 // namedDefinition is the declaration of a type, variant or impl method at
@@ -631,7 +652,9 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	case decl != nil:
 		md = a.bindingDoc(decl)
 	default:
-		if r, found := a.typeRefAt(tok.Pos); found {
+		if u, found := a.typeParamAt(tok.Pos); found {
+			md = u.doc()
+		} else if r, found := a.typeRefAt(tok.Pos); found {
 			if !r.hidden {
 				md = r.def.doc()
 			}
