@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -437,6 +438,9 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
 			}
 		}
+		for _, k := range a.dictKeysOf(recv) {
+			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
+		}
 	}
 	if a.sess != nil {
 		seen := map[string]bool{}
@@ -508,6 +512,44 @@ func scannedVariants(toks []syntax.Token, name string) []protocol.CompletionItem
 		return out
 	}
 	return nil
+}
+
+// nameLike reports whether s may follow a `.` (an identifier or a
+// keyword, docs/spec/newer.md §1.1).
+func nameLike(s string) bool {
+	for i, r := range s {
+		if !isWordRune(r) || i == 0 && r >= '0' && r <= '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// dictKeysOf lists the keys that may follow `name.` (`finally` in
+// `{finally: 1}`, keywords included) of the dict literal the variable
+// name is initialised with, when it is never reassigned.
+func (a *analysis) dictKeysOf(name string) []string {
+	var keys []string
+	for _, b := range a.bindings {
+		p, ok := b.Decl.(*syntax.IdentPattern)
+		if b.Name != name || !ok || b.Reassign || b.Kind == resolve.KFor {
+			continue
+		}
+		let := a.letOf(p)
+		if let == nil {
+			continue
+		}
+		if d, ok := let.Value.(*syntax.DictLit); ok {
+			for _, e := range d.Entries {
+				// a name, or a string that spells one (`"id": 1`)
+				named := e.KeyName != "" && (!e.KeyIsString || nameLike(e.KeyName))
+				if named && !slices.Contains(keys, e.KeyName) {
+					keys = append(keys, e.KeyName)
+				}
+			}
+		}
+	}
+	return keys
 }
 
 // structOf finds the struct a parameter is annotated with, declared in
