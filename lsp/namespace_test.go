@@ -109,3 +109,25 @@ func TestNamespaceName(t *testing.T) {
 		}
 	}
 }
+
+// TestNamespaceSignatureHelp: a call through a namespace import
+// (`m.clampx(`) has the signature help of the module's function, and
+// one through a non-null assertion (`q!.sum(`) that of the impl method.
+func TestNamespaceSignatureHelp(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"mathx.harn": mathxLib, "main.harn": nsMain, "opt.harn": optionalMain})
+	for _, c := range []struct{ file, src, needle, label string }{
+		{"main.harn", nsMain, "m.clampx(1, |2", "pub fn clampx(x, lo, hi)"},
+		{"opt.harn", optionalMain, "q!.sum(|)", "fn sum(self) -> int"},
+	} {
+		uri := w.open(c.file)
+		l, ch := cursor(t, c.src, c.needle)
+		h, err := w.s.signatureHelp(w.ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: w.at(uri, l, ch)})
+		if err != nil || h == nil || len(h.Signatures) == 0 {
+			t.Errorf("%s: no signature help (%v)", c.needle, err)
+			continue
+		}
+		if got := h.Signatures[0].Label; got != c.label {
+			t.Errorf("%s: %q, want %q", c.needle, got, c.label)
+		}
+	}
+}

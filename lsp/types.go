@@ -405,7 +405,18 @@ func (a *analysis) implMethod(st, name string) (named, bool) {
 func (a *analysis) methodSignature(toks []syntax.Token, i int, exact bool) (string, []string, string) {
 	name := toks[i].Text
 	st, kind := "", ""
-	if r, ok := a.receiver(toks, i); ok && exact {
+	r, hasRecv := a.receiver(toks, i)
+	if hasRecv && toks[r].Kind == syntax.TokIdent && a.isNamespace(toks[r].Text) {
+		// `m.clampx(` through a namespace import
+		if m, _ := a.namespaceModule(toks[r].Text); m != nil {
+			if _, d, ok := m.Exported(name); ok {
+				if fd, ok := d.(*syntax.FnDecl); ok {
+					return Signature(fd), paramList(fd.Params), fd.Doc
+				}
+			}
+		}
+	}
+	if hasRecv && exact {
 		st, kind = a.receiverType(toks, r)
 	}
 	if st != "" {
