@@ -190,6 +190,9 @@ func TestMemberCompletionOfImportedTypes(t *testing.T) {
 	}{
 		{"import { Color } from \"./lib\"\nlet c = Color.|", []string{"Red", "Green"}, "map"},
 		{"import { Point } from \"./lib\"\nfn g(q: Point) { return q.| }", []string{"x", "y"}, ""},
+		// through a non-null assertion or an optional access (docs/spec/newer.md §1.4)
+		{"import { Point } from \"./lib\"\nfn g(q: Point?) { return q!.| }", []string{"x", "y"}, ""},
+		{"import { Point } from \"./lib\"\nfn g(q: Point?) { return q?.| }", []string{"x", "y"}, ""},
 	} {
 		// the version before the `.` parsed
 		prev := strings.Replace(strings.Replace(c.src, ".|", "", 1), "|", "", 1)
@@ -213,5 +216,26 @@ func TestMemberCompletionBeforeTheFileParsed(t *testing.T) {
 	got := w.completeAfter(strings.Replace(src, "|", "", 1), src, ".")
 	if !slices.Equal(got, []string{"Circle", "Dot"}) {
 		t.Errorf("Shape. offers %.80v, want [Circle Dot]", got)
+	}
+}
+
+// TestMemberCompletionOfDictKeys: after `opts.`, where opts is never
+// reassigned and starts as a dict literal, its keys are offered, keywords
+// included (docs/spec/newer.md §1.1), and string keys that spell a name.
+func TestMemberCompletionOfDictKeys(t *testing.T) {
+	w := newWorkspace(t, nil)
+	prev := "let opts = {finally: 1, select: 2, \"id\": 3, \"a b\": 4, alpha: 5}\nprintln(opts)\n"
+	got := w.completeAfter(prev, prev+"opts.|", ".")
+	for _, want := range []string{"finally", "select", "id", "alpha", "keys"} {
+		if !contains(got, want) {
+			t.Errorf("opts. lacks %s: %.80v", want, got)
+		}
+	}
+	if contains(got, "a b") {
+		t.Errorf("opts. offers a key that is not a name")
+	}
+	reassigned := "let opts = {alpha: 1}\nopts = {beta: 2}\nprintln(opts)\n"
+	if got := w.completeAfter(reassigned, reassigned+"opts.|", "."); contains(got, "alpha") {
+		t.Errorf("a reassigned variable's first keys are offered: %.80v", got)
 	}
 }

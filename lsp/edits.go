@@ -206,7 +206,7 @@ func posBefore(a, b protocol.Position) bool {
 // ---- semantic tokens ----
 
 var tokenTypes = []string{"namespace", "type", "enum", "enumMember", "struct", "parameter", "variable", "property",
-	"function", "method", "keyword", "comment", "string", "number", "operator"}
+	"function", "method", "keyword", "comment", "string", "number", "operator", "typeParameter"}
 
 var tokenModifiers = []string{"declaration", "readonly", "defaultLibrary", "documentation"}
 
@@ -226,6 +226,7 @@ const (
 	ttString
 	ttNumber
 	ttOperator
+	ttTypeParameter
 )
 
 const (
@@ -278,7 +279,8 @@ func (a *analysis) semanticTokensWith(at *lineCursor) []protocol.UInteger {
 	for i, t := range a.toks {
 		switch t.Kind {
 		case syntax.TokKeyword:
-			emit(t.Pos, t.Text, ttKeyword, 0)
+			typ, mods := a.classifyKeyword(i, roles)
+			emit(t.Pos, t.Text, typ, mods)
 		case syntax.TokComment:
 			emit(t.Pos, t.Text, ttComment, 0)
 		case syntax.TokDoc:
@@ -335,6 +337,16 @@ func (a *analysis) roles() map[syntax.Pos]role {
 					out[f.At] = role{ttProperty, 0}
 				}
 			}
+		case *syntax.DictLit:
+			for _, e := range d.Entries {
+				if e.KeyName != "" && !e.KeyIsString {
+					out[e.At] = role{ttProperty, 0}
+				}
+			}
+		case *syntax.ShapeType:
+			for _, f := range d.Fields {
+				out[f.At] = role{ttProperty, 0}
+			}
 		case *syntax.EnumDecl:
 			for _, v := range d.Variants {
 				out[v.At] = role{ttEnumMember, tmDeclaration}
@@ -346,7 +358,35 @@ func (a *analysis) roles() map[syntax.Pos]role {
 		}
 		return true
 	})
+	// after the annotations: a type parameter is not a type
+	for _, u := range a.typeParamUses() {
+		mods := 0
+		if name := a.typeParamNamePos(u.decl); u.at == name {
+			mods = tmDeclaration
+			if u.decl.Variance == "out" {
+				out[u.decl.At] = role{ttKeyword, 0} // `out` is a word only there
+			}
+		}
+		out[u.at] = role{ttTypeParameter, mods}
+	}
 	return out
+}
+
+// classifyKeyword decides the semantic type of the keyword token i: a
+// keyword written as a name (docs/spec/newer.md §1.1) — after `.` or
+// `?.`, as a dict key or a shape field (`opts.finally`, `{retry: 3}`) —
+// is a property or a method like any name there; otherwise a keyword.
+func (a *analysis) classifyKeyword(i int, roles map[syntax.Pos]role) (int, int) {
+	if prev := a.sig(i, -1); prev != nil && prev.Kind == syntax.TokPunct && (prev.Text == "." || prev.Text == "?.") {
+		if next := a.sig(i, 1); next != nil && next.Text == "(" {
+			return ttMethod, 0
+		}
+		return ttProperty, 0
+	}
+	if r, ok := roles[a.toks[i].Pos]; ok && r.typ == ttProperty {
+		return r.typ, r.mods
+	}
+	return ttKeyword, 0
 }
 
 // classify decides the semantic type of the identifier token i; roles

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,5 +149,99 @@ func TestMethodSignatureHelp(t *testing.T) {
 	}
 	if got := help("q.sum(|)"); got != "fn sum(self) -> int" {
 		t.Errorf("q.sum: %q", got)
+	}
+}
+
+const optionalMain = `struct Point {
+  x: int
+}
+
+impl Point {
+  fn sum(self) -> int {
+    return self.x
+  }
+}
+
+fn g(q: Point?, u: Point | nil) -> int {
+  println(q?.sum(), q!.sum(), u!.x)
+  return q!.x
+}
+println(g(nil, nil))
+`
+
+// TestHoverThroughOptionalAccess: a member of a value whose annotation is
+// optional (`q: Point?`, `u: Point | nil`), reached with `?.` or through
+// the non-null assertion `!` (docs/spec/newer.md §1.4), has the hover and
+// definition of the struct's field or impl method.
+func TestHoverThroughOptionalAccess(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": optionalMain})
+	uri := w.open("main.harn")
+	for needle, want := range map[string]string{
+		"q?.s|um()": "fn sum(self) -> int", "q!.s|um()": "fn sum(self) -> int",
+		"q!.|x": "(field) Point.x: int", "u!.|x": "(field) Point.x: int",
+	} {
+		if h := w.hover(uri, optionalMain, needle); !strings.Contains(h, want) {
+			t.Errorf("hover of %s: %q, want %q", needle, h, want)
+		}
+	}
+	if d := w.definition(uri, optionalMain, "q!.s|um()"); d != "main.harn:6:6" {
+		t.Errorf("definition of q!.sum: %q", d)
+	}
+}
+
+const genericMain = `/// A sink.
+interface Sink<in T> {
+  fn put(self, x: T)
+}
+
+/// A box.
+type Box<out T> = {get: fn() -> T}
+
+/// Firsts.
+fn first<T: Show>(xs: list<T>) -> T? {
+  return xs[0]
+}
+println(first([1]))
+`
+
+// TestTypeParameters: a type parameter (with its variance, `in T`,
+// `out T`) has a hover and a definition where it is introduced and where
+// a type inside its declaration names it, and semantic tokens mark it a
+// type parameter, `out` a keyword (docs/spec/newer.md §1.5).
+func TestTypeParameters(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"main.harn": genericMain})
+	uri := w.open("main.harn")
+	for needle, want := range map[string]string{
+		"Sink<in |T>": "(type parameter) in T", "x: |T)": "(type parameter) in T",
+		"Box<out |T>": "(type parameter) out T", "fn() -> |T}": "(type parameter) out T",
+		"first<|T": "(type parameter) T: Show", "list<|T>": "(type parameter) T: Show",
+	} {
+		if h := w.hover(uri, genericMain, needle); !strings.Contains(h, want) {
+			t.Errorf("hover of %s: %q, want %q", needle, h, want)
+		}
+	}
+	if h := w.hover(uri, genericMain, "x: |T)"); !strings.Contains(h, "of `Sink`") {
+		t.Errorf("hover of T in Sink: %q", h)
+	}
+	for needle, want := range map[string]string{"x: |T)": "main.harn:2:19", "fn() -> |T}": "main.harn:7:14", "-> |T?": "main.harn:10:10"} {
+		if d := w.definition(uri, genericMain, needle); d != want {
+			t.Errorf("definition of %s: %q, want %q", needle, d, want)
+		}
+	}
+	a := Analyze("/tmp/generic.harn", genericMain)
+	ls := splitLines(genericMain)
+	got := map[string]string{}
+	for _, tok := range decodeTokens(a.semanticTokens()) {
+		r := []rune(ls[tok.line])
+		got[fmt.Sprintf("%d:%d:%s", tok.line+1, tok.char+1, string(r[tok.char:tok.char+tok.length]))] = tok.typ
+	}
+	for at, want := range map[string]string{
+		"2:16:in": "keyword", "2:19:T": "typeParameter", "3:19:T": "typeParameter",
+		"7:10:out": "keyword", "7:14:T": "typeParameter", "7:33:T": "typeParameter",
+		"10:10:T": "typeParameter", "10:23:list": "type", "10:28:T": "typeParameter", "10:35:T": "typeParameter",
+	} {
+		if got[at] != want {
+			t.Errorf("%s is %q, want %q", at, got[at], want)
+		}
 	}
 }

@@ -66,3 +66,68 @@ func TestNamespaceImportedNames(t *testing.T) {
 		t.Errorf("m. offers %.80v", got)
 	}
 }
+
+const nsTyped = `import * as m from "./mathx"
+/// G.
+fn g(p: m.Point) -> int {
+  let q = m.Point { x: 1 }
+  return p.x + q.x + m.clampx(1, 2, 3)
+}
+println(g(m.Point { x: m.LIMIT }))
+`
+
+// TestNamespaceName: the name a namespace import binds has a hover (the
+// import and the module's exports), its definition is the import's
+// `as m` and, from there, the module's file; rename renames it in the
+// import, in code and in types (`p: m.Point`), and nowhere else.
+func TestNamespaceName(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"mathx.harn": mathxLib + "\n/// P.\npub struct Point {\n  x: int\n}\n", "main.harn": nsTyped})
+	uri := w.open("main.harn")
+	want := "import * as m from \"./mathx\"\n```\n\n*exports* `LIMIT`, `Point`, `clampx`"
+	for _, needle := range []string{"import * as |m", "+ |m.clampx"} {
+		if h := w.hover(uri, nsTyped, needle); !strings.Contains(h, want) {
+			t.Errorf("hover of %s: %q", needle, h)
+		}
+	}
+	if d := w.definition(uri, nsTyped, "+ |m.clampx"); d != "main.harn:1:13" {
+		t.Errorf("definition of a use of m: %q", d)
+	}
+	if d := w.definition(uri, nsTyped, "import * as |m"); d != "mathx.harn:1:1" {
+		t.Errorf("definition of the import's m: %q", d)
+	}
+	for _, needle := range []string{"import * as |m", "+ |m.clampx"} {
+		l, c := cursor(t, nsTyped, needle)
+		edit, err := w.s.rename(w.ctx, &protocol.RenameParams{TextDocumentPositionParams: w.at(uri, l, c), NewName: "mx"})
+		if err != nil || edit == nil {
+			t.Fatalf("rename at %s: %v %v", needle, edit, err)
+		}
+		if len(edit.Changes) != 1 {
+			t.Errorf("rename at %s changes %d files", needle, len(edit.Changes))
+		}
+		if got, want := applyEdits(nsTyped, edit.Changes[uri]), strings.ReplaceAll(nsTyped, "m.", "mx."); got != strings.Replace(want, "as m ", "as mx ", 1) {
+			t.Errorf("rename at %s leaves %q", needle, got)
+		}
+	}
+}
+
+// TestNamespaceSignatureHelp: a call through a namespace import
+// (`m.clampx(`) has the signature help of the module's function, and
+// one through a non-null assertion (`q!.sum(`) that of the impl method.
+func TestNamespaceSignatureHelp(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"mathx.harn": mathxLib, "main.harn": nsMain, "opt.harn": optionalMain})
+	for _, c := range []struct{ file, src, needle, label string }{
+		{"main.harn", nsMain, "m.clampx(1, |2", "pub fn clampx(x, lo, hi)"},
+		{"opt.harn", optionalMain, "q!.sum(|)", "fn sum(self) -> int"},
+	} {
+		uri := w.open(c.file)
+		l, ch := cursor(t, c.src, c.needle)
+		h, err := w.s.signatureHelp(w.ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: w.at(uri, l, ch)})
+		if err != nil || h == nil || len(h.Signatures) == 0 {
+			t.Errorf("%s: no signature help (%v)", c.needle, err)
+			continue
+		}
+		if got := h.Signatures[0].Label; got != c.label {
+			t.Errorf("%s: %q, want %q", c.needle, got, c.label)
+		}
+	}
+}

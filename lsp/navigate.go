@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/interp"
@@ -89,7 +90,8 @@ func (a *analysis) at(p syntax.Pos) (tok syntax.Token, ref *resolve.Ref, decl *r
 }
 
 // importedAt is the binding of a name of an import list (`add` in
-// `import { add } from "lib"`) spelled by tok: the resolver binds imported
+// `import { add } from "lib"`, or `m` in `import * as m from "lib"`)
+// spelled by tok: the resolver binds imported
 // names before it reads the import declarations, so the binding has no
 // position to find it by.
 func (a *analysis) importedAt(tok syntax.Token) *resolve.Binding {
@@ -101,7 +103,11 @@ func (a *analysis) importedAt(tok syntax.Token) *resolve.Binding {
 		if !ok {
 			continue
 		}
-		for _, n := range imp.Names {
+		names := imp.Names
+		if imp.Namespace != nil {
+			names = append(names[:len(names):len(names)], imp.Namespace)
+		}
+		for _, n := range names {
 			if n.At != tok.Pos || n.Name != tok.Text {
 				continue
 			}
@@ -162,6 +168,10 @@ func (a *analysis) definition(path string, b *resolve.Binding) (location, bool) 
 		return location{}, false
 	}
 	if b.Kind == resolve.KImport && a.mod != nil {
+		if _, imp := a.namespaceModule(b.Name); imp != nil {
+			// a namespace import is declared by its `as ns`
+			return location{path: path, pos: imp.Namespace.At, name: b.Name}, true
+		}
 		def, decl, ok := a.mod.ImportedDecl(b.Name)
 		if !ok || def == nil || decl == nil || isStd(def.Path) {
 			return location{}, false
@@ -293,14 +303,57 @@ func (s *Server) lspLocation(l location) protocol.Location {
 }
 
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
-	l, ok := s.definitionOf(p.TextDocument.URI, p.Position)
+	l, ok := s.namespaceFile(p.TextDocument.URI, p.Position)
+	if !ok {
+		l, ok = s.definitionOf(p.TextDocument.URI, p.Position)
+	}
 	if !ok {
 		l, ok = s.namedDefinition(p.TextDocument.URI, p.Position)
+	}
+	if !ok {
+		l, ok = s.typeParamDefinition(p.TextDocument.URI, p.Position)
 	}
 	if !ok {
 		return nil, nil
 	}
 	return s.lspLocation(l), nil
+}
+
+// namespaceFile is the file of the module a namespace import brings, when
+// the cursor is on the import's `as ns` (from a use of ns, definition
+// goes to that declaration first).
+func (s *Server) namespaceFile(uri string, pos protocol.Position) (location, bool) {
+	_, a := s.current(uri)
+	if a == nil {
+		return location{}, false
+	}
+	_, _, decl, ok := a.at(fromPosition(splitLines(a.text), pos))
+	if !ok || decl == nil || decl.Kind != resolve.KImport {
+		return location{}, false
+	}
+	m, _ := a.namespaceModule(decl.Name)
+	if m == nil || isStd(m.Path) {
+		return location{}, false
+	}
+	return location{path: m.Path, pos: syntax.Pos{Line: 1, Col: 1}}, true
+}
+
+// typeParamDefinition is where the type parameter named at the cursor is
+// introduced (`T` of `fn f<T>`).
+func (s *Server) typeParamDefinition(uri string, pos protocol.Position) (location, bool) {
+	d, a := s.current(uri)
+	if a == nil {
+		return location{}, false
+	}
+	tok, ok := identAtCursor(a.toks, fromPosition(splitLines(a.text), pos))
+	if !ok {
+		return location{}, false
+	}
+	u, ok := a.typeParamAt(tok.Pos)
+	if !ok {
+		return location{}, false
+	}
+	return location{path: d.path, pos: a.typeParamNamePos(u.decl), name: u.decl.Name}, true
 }
 
 // namedDefinition is the declaration of a type, variant or impl method at
@@ -435,6 +488,16 @@ func (a *analysis) uses(path string, target location) []syntax.Pos {
 		if l := r.def.location(path); l.path == target.path && l.pos == target.pos {
 			seen[r.at] = true
 			out = append(out, r.at)
+		}
+	}
+	// a namespace in a type (`p: m.Point`), where no variable can hide it
+	if target.path == path && a.isNamespace(target.name) {
+		for i, t := range a.toks {
+			if t.Kind == syntax.TokIdent && t.Text == target.name && !seen[t.Pos] && a.identAt[t.Pos] == nil &&
+				i+1 < len(a.toks) && a.toks[i+1].Text == "." && t.Pos != target.pos {
+				seen[t.Pos] = true
+				out = append(out, t.Pos)
+			}
 		}
 	}
 	// the names used through a namespace import: `m.name`
@@ -589,7 +652,9 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	case decl != nil:
 		md = a.bindingDoc(decl)
 	default:
-		if r, found := a.typeRefAt(tok.Pos); found {
+		if u, found := a.typeParamAt(tok.Pos); found {
+			md = u.doc()
+		} else if r, found := a.typeRefAt(tok.Pos); found {
 			if !r.hidden {
 				md = r.def.doc()
 			}
@@ -673,6 +738,9 @@ func (a *analysis) bindingDoc(b *resolve.Binding) string {
 		}
 	}
 	if b.Kind == resolve.KImport && a.mod != nil {
+		if m, imp := a.namespaceModule(b.Name); m != nil {
+			return namespaceDoc(b.Name, m, imp)
+		}
 		if _, d, ok := a.mod.ImportedDecl(b.Name); ok && d != nil {
 			decl = d
 			md := describe(decl, b)
@@ -683,6 +751,18 @@ func (a *analysis) bindingDoc(b *resolve.Binding) string {
 		}
 	}
 	return describe(decl, b)
+}
+
+// namespaceDoc describes the namespace import ns: its declaration and the
+// names the module exports.
+func namespaceDoc(ns string, m *interp.Module, imp *syntax.ImportDecl) string {
+	md := code("import * as " + ns + " from " + strconv.Quote(imp.Path))
+	exports := m.Exports()
+	sort.Strings(exports)
+	if len(exports) > 0 {
+		md += "\n\n*exports* `" + strings.Join(exports, "`, `") + "`"
+	}
+	return md
 }
 
 // importOf is the import declaration that names name.

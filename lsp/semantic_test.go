@@ -148,3 +148,39 @@ func TestFoldingMultiLineStrings(t *testing.T) {
 		t.Errorf("folds %v, want %v", got, want)
 	}
 }
+
+// TestSemanticTokensOfKeywordsAsNames: a keyword written as a member
+// name, a dict key or a shape field (docs/spec/newer.md §1.1) is a
+// property (a method when called), not a keyword; dict keys are
+// properties whatever their spelling.
+func TestSemanticTokensOfKeywordsAsNames(t *testing.T) {
+	src := lines(
+		"fn f(o: {retry: int, name: string}) -> int {",
+		"  return o.retry",
+		"}",
+		"let opts = {finally: 1, select: 2, alpha: 3}",
+		"println(opts.finally + opts?.select + f({retry: 1, name: \"n\"}))",
+		"for k in opts.keys() {",
+		"  println(k)",
+		"}")
+	a := Analyze("/tmp/kw.harn", src)
+	if a.file == nil {
+		t.Fatal("does not parse")
+	}
+	ls := splitLines(src)
+	got := map[string]string{}
+	for _, tok := range decodeTokens(a.semanticTokens()) {
+		r := []rune(ls[tok.line])
+		got[fmt.Sprintf("%d:%d:%s", tok.line+1, tok.char+1, string(r[tok.char:tok.char+tok.length]))] = tok.typ
+	}
+	for at, want := range map[string]string{
+		"1:10:retry": "property", "1:22:name": "property", "2:3:return": "keyword", "2:12:retry": "property",
+		"4:13:finally": "property", "4:25:select": "property", "4:36:alpha": "property",
+		"5:14:finally": "property", "5:30:select": "property", "5:42:retry": "property", "5:52:name": "property",
+		"6:1:for": "keyword", "6:7:in": "keyword", "6:15:keys": "method",
+	} {
+		if got[at] != want {
+			t.Errorf("%s is %q, want %q (%v)", at, got[at], want, got)
+		}
+	}
+}

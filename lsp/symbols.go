@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -241,7 +242,8 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	// after `.`: enum variants, or methods
 	trimmed := strings.TrimRightFunc(line, isWordRune)
 	if strings.HasSuffix(trimmed, ".") {
-		recv := strings.TrimSuffix(strings.TrimSuffix(trimmed, "."), "?")
+		// `q.`, `q?.` and `q!.` (the non-null assertion) complete q's members
+		recv := strings.TrimRight(strings.TrimSuffix(trimmed, "."), "?!")
 		recvName := lastWord(recv)
 		if _, known := a.enumNamed(recvName); !known {
 			// an enum of the text being typed, which no analysis parsed
@@ -436,6 +438,9 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
 			}
 		}
+		for _, k := range a.dictKeysOf(recv) {
+			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
+		}
 	}
 	if a.sess != nil {
 		seen := map[string]bool{}
@@ -509,6 +514,44 @@ func scannedVariants(toks []syntax.Token, name string) []protocol.CompletionItem
 	return nil
 }
 
+// nameLike reports whether s may follow a `.` (an identifier or a
+// keyword, docs/spec/newer.md §1.1).
+func nameLike(s string) bool {
+	for i, r := range s {
+		if !isWordRune(r) || i == 0 && r >= '0' && r <= '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// dictKeysOf lists the keys that may follow `name.` (`finally` in
+// `{finally: 1}`, keywords included) of the dict literal the variable
+// name is initialised with, when it is never reassigned.
+func (a *analysis) dictKeysOf(name string) []string {
+	var keys []string
+	for _, b := range a.bindings {
+		p, ok := b.Decl.(*syntax.IdentPattern)
+		if b.Name != name || !ok || b.Reassign || b.Kind == resolve.KFor {
+			continue
+		}
+		let := a.letOf(p)
+		if let == nil {
+			continue
+		}
+		if d, ok := let.Value.(*syntax.DictLit); ok {
+			for _, e := range d.Entries {
+				// a name, or a string that spells one (`"id": 1`)
+				named := e.KeyName != "" && (!e.KeyIsString || nameLike(e.KeyName))
+				if named && !slices.Contains(keys, e.KeyName) {
+					keys = append(keys, e.KeyName)
+				}
+			}
+		}
+	}
+	return keys
+}
+
 // structOf finds the struct a parameter is annotated with, declared in
 // the file or imported.
 func (a *analysis) structOf(name string) *syntax.StructDecl {
@@ -519,9 +562,7 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 		}
 		switch d := b.Decl.(type) {
 		case *syntax.Param:
-			if nt, ok := d.Type.(*syntax.NamedType); ok {
-				typeName = nt.Name
-			}
+			typeName, _ = a.typeKind(d.Type) // `q: Point`, and `q: Point?` for `q!.` and `q?.`
 		}
 	}
 	if n, ok := a.typeNamed(typeName, ""); ok && typeName != "" {

@@ -193,14 +193,14 @@ func TestTypeReferencesAndHighlights(t *testing.T) {
 		{"inner: Po|int", "geo.harn:2:12"},
 		{"geo.Po|int {", "geo.harn:2:12"},
 		{"${Col|or.Red}", "geo.harn:7:10"},
-		{"list<Po|int>) -> Point", ""},
+		{"list<Po|int>) -> Point", "main.harn:14:10"}, // the type parameter, not the struct
 		{"let pair: Pa|ir", "geo.harn:16:10"},
 	} {
 		if d := w.definition(uri, geoMain, c.needle); d != c.def {
 			t.Errorf("definition %q: %q, want %q", c.needle, d, c.def)
 		}
 	}
-	if h := w.hover(uri, geoMain, "list<Po|int>) -> Point"); h != "" {
+	if h := w.hover(uri, geoMain, "list<Po|int>) -> Point"); !strings.HasPrefix(h, "```harn\n(type parameter) Point\n```") {
 		t.Errorf("hover of a type parameter named Point: %q", h)
 	}
 }

@@ -198,13 +198,16 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 }
 
 // receiver is the index of the token before the `.` or `?.` that precedes
-// token i, if any.
+// token i, if any, across a non-null assertion (`q!.x`: the token of q).
 func (a *analysis) receiver(toks []syntax.Token, i int) (int, bool) {
 	dot := prevSig(toks, i)
 	if dot < 0 || toks[dot].Kind != syntax.TokPunct || toks[dot].Text != "." && toks[dot].Text != "?." {
 		return 0, false
 	}
 	r := prevSig(toks, dot)
+	if r >= 0 && toks[r].Kind == syntax.TokPunct && toks[r].Text == "!" {
+		r = prevSig(toks, r) // a `!` before `.` is always the postfix assertion
+	}
 	return r, r >= 0
 }
 
@@ -294,9 +297,23 @@ func (a *analysis) receiverType(toks []syntax.Token, r int) (st, kind string) {
 	return "", ""
 }
 
-// typeKind reads a type annotation.
+// typeKind reads a type annotation. An optional type (`Point?`,
+// `Point | nil`) is read as its other member: a member access on it goes
+// through `?.` or `!`.
 func (a *analysis) typeKind(t syntax.TypeExpr) (st, kind string) {
 	switch t := t.(type) {
+	case *syntax.OptionalType:
+		return a.typeKind(t.Elem)
+	case *syntax.UnionType:
+		var other []syntax.TypeExpr
+		for _, m := range t.Types {
+			if _, isNil := m.(*syntax.NilType); !isNil {
+				other = append(other, m)
+			}
+		}
+		if len(other) == 1 {
+			return a.typeKind(other[0])
+		}
 	case *syntax.NamedType:
 		if slices.Contains(receiverKinds, t.Name) {
 			return "", t.Name
@@ -388,7 +405,18 @@ func (a *analysis) implMethod(st, name string) (named, bool) {
 func (a *analysis) methodSignature(toks []syntax.Token, i int, exact bool) (string, []string, string) {
 	name := toks[i].Text
 	st, kind := "", ""
-	if r, ok := a.receiver(toks, i); ok && exact {
+	r, hasRecv := a.receiver(toks, i)
+	if hasRecv && toks[r].Kind == syntax.TokIdent && a.isNamespace(toks[r].Text) {
+		// `m.clampx(` through a namespace import
+		if m, _ := a.namespaceModule(toks[r].Text); m != nil {
+			if _, d, ok := m.Exported(name); ok {
+				if fd, ok := d.(*syntax.FnDecl); ok {
+					return Signature(fd), paramList(fd.Params), fd.Doc
+				}
+			}
+		}
+	}
+	if hasRecv && exact {
 		st, kind = a.receiverType(toks, r)
 	}
 	if st != "" {

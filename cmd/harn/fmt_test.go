@@ -163,3 +163,21 @@ func TestFmtKeepsTheOwner(t *testing.T) {
 		t.Errorf("formatted file: %q", b)
 	}
 }
+
+// TestFmtKeepsWindowsConventions: a file written on Windows, with a byte
+// order mark and CRLF line endings, keeps both; formatted, it passes
+// --check.
+func TestFmtKeepsWindowsConventions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "win.harn")
+	os.WriteFile(path, []byte("\uFEFFlet x=1\r\nfn f( a ){return a}\r\n"), 0o644)
+	if _, errOut, code := runHarn("fmt", path); code != 0 {
+		t.Fatalf("fmt: code %d: %s", code, errOut)
+	}
+	got, _ := os.ReadFile(path)
+	if want := "\uFEFFlet x = 1\r\n\r\nfn f(a) {\r\n  return a\r\n}\r\n"; string(got) != want {
+		t.Fatalf("formatted %q, want %q", got, want)
+	}
+	if out, errOut, code := runHarn("fmt", "--check", path); code != 0 || out != "" {
+		t.Fatalf("--check after fmt: code %d, %q %s", code, out, errOut)
+	}
+}

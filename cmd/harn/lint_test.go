@@ -123,3 +123,17 @@ func TestLintFixReplacesTheFileWhole(t *testing.T) {
 		t.Errorf("not fixed: %s", b)
 	}
 }
+
+// TestLintFixKeepsWindowsConventions: --fix rewrites a file with a byte
+// order mark and CRLF line endings with both.
+func TestLintFixKeepsWindowsConventions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "win.harn")
+	os.WriteFile(path, []byte("\uFEFFvar x = 1\r\nprintln(x)\r\n"), 0o644)
+	if _, errOut, code := runHarn("lint", "--fix", "--disable", "missing-doc", path); !strings.Contains(errOut, "fixed 1 finding") {
+		t.Fatalf("--fix: exit %d:\n%s", code, errOut)
+	}
+	got, _ := os.ReadFile(path)
+	if want := "\uFEFFlet x = 1\r\nprintln(x)\r\n"; string(got) != want {
+		t.Errorf("--fix wrote %q, want %q", got, want)
+	}
+}

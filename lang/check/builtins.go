@@ -183,7 +183,7 @@ func parseForm(form string) (params []sigParam, result types.Type, ok bool) {
 			return nil, nil, false
 		}
 	}
-	for _, part := range splitTop(form[open+1 : close]) {
+	for _, part := range SplitTop(form[open+1:close], ',') {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
@@ -213,8 +213,11 @@ func closingParen(s string, open int) int {
 	return -1
 }
 
-// splitTop splits at the commas outside brackets.
-func splitTop(s string) []string {
+// SplitTop splits the type or signature text s at each sep outside
+// brackets (`(…)`, `[…]`, `{…}`, `<…>`; the `>` of an arrow `fn(T) -> U`
+// closes none): a parameter list at its commas, a union type at its
+// `|`s.
+func SplitTop(s string, sep rune) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, r := range s {
@@ -226,7 +229,7 @@ func splitTop(s string) []string {
 				continue
 			}
 			depth--
-		case ',':
+		case sep:
 			if depth == 0 {
 				out = append(out, s[start:i])
 				start = i + 1

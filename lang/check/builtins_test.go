@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,6 +303,25 @@ func TestParseSig(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("parseSig(%q).result = %q, want %q", sig, got, want)
+		}
+	}
+}
+
+// TestSplitTop: signature and type texts split at their top-level
+// separator only, an arrow's `>` closing no bracket.
+func TestSplitTop(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		sep  rune
+		want []string
+	}{
+		{"a, b: dict<string, int>, f: fn(int, int) -> int", ',', []string{"a", " b: dict<string, int>", " f: fn(int, int) -> int"}},
+		{"int | list<int | string> | nil", '|', []string{"int ", " list<int | string> ", " nil"}},
+		{"fn(int) -> int | {a: int | nil}", '|', []string{"fn(int) -> int ", " {a: int | nil}"}},
+		{"string", '|', []string{"string"}},
+	} {
+		if got := SplitTop(c.s, c.sep); !slices.Equal(got, c.want) {
+			t.Errorf("SplitTop(%q, %q) = %q, want %q", c.s, c.sep, got, c.want)
 		}
 	}
 }

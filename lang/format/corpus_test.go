@@ -75,14 +75,12 @@ const narrowWidth = 40
 // round-tripped with a comment ending each line, and with a /* */
 // comment after each token.
 func TestCorpus(t *testing.T) {
-	defer func() { width = 100 }()
 	formatted, changed, commented := 0, 0, 0
 	for i, s := range corpus(t) {
 		if _, err := syntax.Parse(s.name, s.data); err != nil {
 			continue // a parse-error test
 		}
 		if i%commentedEvery == 0 {
-			width = 100
 			for _, v := range [][]byte{lineComments(s.data), blockComments(s.data)} {
 				if _, err := syntax.Parse(s.name, v); err == nil {
 					roundTrip(t, s.name+" (commented)", v, 100)
@@ -91,7 +89,6 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 		for _, w := range []int{100, narrowWidth} {
-			width = w
 			out, ok := roundTrip(t, s.name, s.data, w)
 			if !ok || w != 100 {
 				continue
@@ -112,7 +109,8 @@ func TestCorpus(t *testing.T) {
 // whether the checks passed.
 func roundTrip(t *testing.T, name string, src []byte, w int) ([]byte, bool) {
 	t.Helper()
-	out, err := Source(name, src)
+	opts := Options{Width: w}
+	out, err := opts.Source(name, src)
 	if err != nil {
 		t.Errorf("width %d: %v", w, err)
 		return nil, false
@@ -121,7 +119,7 @@ func roundTrip(t *testing.T, name string, src []byte, w int) ([]byte, bool) {
 		t.Errorf("%s (width %d): comments lost: %s", name, w, lost)
 		return nil, false
 	}
-	again, err := Source(name, out)
+	again, err := opts.Source(name, out)
 	if err != nil {
 		t.Errorf("%s (width %d): formatting the output: %v", name, w, err)
 		return nil, false

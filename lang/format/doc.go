@@ -103,10 +103,6 @@ func propagate(d doc) bool {
 
 const tabSize = 2
 
-// width is the column limit lines are broken at; tests narrow it to reach
-// the layouts of long lines with short programs.
-var width = 100
-
 type mode bool
 
 const (
@@ -120,9 +116,10 @@ type cmd struct {
 	d    doc
 }
 
-// render lays d out. Consecutive line breaks collapse into one; only
-// blankline leaves an empty line.
-func render(d doc) string {
+// render lays d out in lines of at most width columns where it can.
+// Consecutive line breaks collapse into one; only blankline leaves an
+// empty line.
+func render(d doc, width int) string {
 	propagate(d)
 	r := renderer{pendingIndent: -1, nl: 1}
 	stack := []cmd{{0, broke, d}}

@@ -502,20 +502,42 @@ func (p *printer) binary(x *syntax.BinaryExpr) doc {
 			sep = text(" ") // x(…) != nil: the short operand stays with the operator
 		}
 		before := p.inline(b.At)
+		from := p.next
 		after := p.inline(p.startOf(syntax.ExprStart(b.Y)))
-		if after != nil {
-			// one space after the operator, `<` included (a `/* */` after
-			// an opening `<` hugs it); a comment starting a line that the
-			// operand follows on it keeps it there (the line broke before
-			// the comment), so no break goes between them
-			after = concat{text(" "), after}
-			if c := p.comments[p.next-1]; !c.trailing && !c.nlAfter {
-				sep = nil
+		if after != nil && !p.comments[p.next-1].nlAfter {
+			if p.allTrailing(from) {
+				// `a + /* c */ b`: the comment belongs to the operand
+				// after it, so the line breaks before the comment, not
+				// between them (the comment puts a space on each side of
+				// itself)
+				rest = append(rest, before, text(" "+b.Op), sep, after, operand(b.Y, prec+1))
+				continue
 			}
+			// a comment starting a line that the operand follows on it
+			// keeps it there (the line broke before the comment), so no
+			// break goes between them
+			sep = nil
+		}
+		if after != nil && p.comments[from].trailing {
+			// one space after the operator, `<` included (a `/* */` after
+			// an opening `<` hugs it); none before a comment that starts
+			// the next line, where it would count as text ending this one
+			after = concat{text(" "), after}
 		}
 		rest = append(rest, before, text(" "+b.Op), after, sep, operand(b.Y, prec+1))
 	}
 	return grp(parts, indent{rest})
+}
+
+// allTrailing reports whether the comments from index from on, up to
+// p.next, all follow code on their line.
+func (p *printer) allTrailing(from int) bool {
+	for _, c := range p.comments[from:p.next] {
+		if !c.trailing {
+			return false
+		}
+	}
+	return true
 }
 
 // clarified prints x at level min, and also parenthesises it when it is

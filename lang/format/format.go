@@ -6,12 +6,14 @@
 // (syntax.Scan) for its comments and for literals as written. The printer
 // (print*.go) turns the tree into a document of text, optional line breaks,
 // groups and indentation (doc.go); the renderer then breaks, group by
-// group, only the groups that do not fit in 100 columns. A comment is
-// emitted before the first node that starts after it, so it stays in the
-// same gap between tokens it was written in: at the end of a line when it
-// trailed code, on a line of its own when it stood alone. Blank lines
-// between statements survive (collapsed to one); declarations with bodies
-// get one around them.
+// group, only the groups that do not fit in the line width (100 columns
+// unless Options say otherwise). A comment is emitted before the first
+// node that starts after it, so it stays in the same gap between tokens
+// it was written in: at the end of a line when it trailed code, on a line
+// of its own when it stood alone. Blank lines between statements survive
+// (collapsed to one); declarations with bodies get one around them. The
+// output keeps the file's byte order mark and, when every line of it
+// ends in CRLF, its CRLF line endings (endings.go).
 //
 // Formatting never changes meaning: Source re-parses its output and
 // refuses (with an error, leaving the input alone) when the trees differ
@@ -26,13 +28,44 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 )
 
-// Source formats one file. path is used in error messages.
+// DefaultWidth is the column limit of `harn fmt`.
+const DefaultWidth = 100
+
+// Options are the settings of one formatting run. The zero value is
+// `harn fmt`'s layout.
+type Options struct {
+	// Width is the column limit lines are broken at (DefaultWidth when
+	// zero); tests narrow it to reach the layouts of long lines with short
+	// programs.
+	Width int
+}
+
+func (o Options) width() int {
+	if o.Width <= 0 {
+		return DefaultWidth
+	}
+	return o.Width
+}
+
+// Source formats one file in the default layout. path is used in error
+// messages.
 func Source(path string, src []byte) ([]byte, error) {
+	return Options{}.Source(path, src)
+}
+
+// File formats a parsed file in the default layout, without the checks
+// of Source.
+func File(path string, src []byte, f *syntax.File) ([]byte, error) {
+	return Options{}.File(path, src, f)
+}
+
+// Source formats one file. path is used in error messages.
+func (o Options) Source(path string, src []byte) ([]byte, error) {
 	f, err := syntax.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
-	out, err := File(path, src, f)
+	out, err := o.File(path, src, f)
 	if err != nil {
 		return nil, err
 	}
@@ -50,8 +83,9 @@ func Source(path string, src []byte) ([]byte, error) {
 }
 
 // File formats a parsed file whose source is src, without the checks of
-// Source.
-func File(path string, src []byte, f *syntax.File) (out []byte, err error) {
+// Source. The output keeps the byte order mark and the line endings of
+// src (endings.go).
+func (o Options) File(path string, src []byte, f *syntax.File) (out []byte, err error) {
 	toks, err := syntax.Scan(path, src)
 	if err != nil {
 		return nil, err
@@ -67,7 +101,7 @@ func File(path string, src []byte, f *syntax.File) (out []byte, err error) {
 		}
 	}()
 	d := p.file(f)
-	return []byte(render(d)), nil
+	return endingsOf(src).apply([]byte(render(d, o.width()))), nil
 }
 
 // UnsupportedError reports a file the formatter leaves alone because it
@@ -87,7 +121,7 @@ func TypeString(t syntax.TypeExpr) (s string) {
 		}
 	}()
 	p := newPrinter([]syntax.Token{{Kind: syntax.TokEOF}})
-	return strings.TrimSpace(render(p.typ(t)))
+	return strings.TrimSpace(render(p.typ(t), DefaultWidth))
 }
 
 // unsupported is raised for a node kind the printer does not know (syntax

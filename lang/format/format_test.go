@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -345,4 +346,28 @@ func TestCommentsInParentheses(t *testing.T) {
 	} {
 		check(t, c.name, c.in, c.want)
 	}
+}
+
+// TestWidthIsAnOption: the line width is a setting of each run, not of
+// the package, so runs at different widths can go on at once.
+func TestWidthIsAnOption(t *testing.T) {
+	src := []byte("let total = compute(first_argument, second_argument)\n")
+	want := map[int]string{
+		0:  string(src),
+		40: "let total = compute(\n  first_argument,\n  second_argument,\n)\n",
+	}
+	var wg sync.WaitGroup
+	for w, exp := range want {
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, err := Options{Width: w}.Source("t.harn", src)
+				if err != nil || string(got) != exp {
+					t.Errorf("width %d: got %q (%v), want %q", w, got, err, exp)
+				}
+			}()
+		}
+	}
+	wg.Wait()
 }

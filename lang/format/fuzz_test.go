@@ -23,6 +23,7 @@ func FuzzFormat(f *testing.F) {
 		"import a::b::{x, y}\nimport { p } from \"q\"\nstruct S { a: int, b?: string }\nenum E { A, B(n: int) }\n",
 		"let s = \"${a} and ${b[\"k\"]}\"\nlet r = r#\"raw\"#\nlet t = \"\"\"\n  text\n  \"\"\"\n",
 		"interface C {\n  type Item = int // c\n  fn get(self) -> Self.Item\n}\nimpl B {\n  /// d\n  fn get(self) -> Item { return 1 }\n  type Item = int\n}\n",
+		"\uFEFFlet x=1 /* a\r\nb */\r\nlet s = \"\"\"\r\n  t\r\n  \"\"\"\r\nprintln(x + /* c */ s)\r\n",
 		"let x = (\n  // c\n  a + b\n) * 2\nfn f() {\n  return ( /* c */\n    (x).len()\n    // end\n  )\n}\nlet f = { x -> /* c */ x + 1 /* d */ }\n",
 	} {
 		f.Add(seed)

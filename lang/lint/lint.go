@@ -280,18 +280,21 @@ func (l *linter) unused(b *resolve.Binding) {
 		}
 	case *syntax.DictPatItem:
 		if d.Rest {
-			l.report(UnusedPatternBinding, d.At, len(name)+3, "", nil, "`...%s` collects the other keys but is never used", name)
+			l.report(UnusedPatternBinding, d.At, len(name)+3, "collect them into `..._`",
+				func() { d.Key, d.Alias = "_", "_" }, "`...%s` collects the other keys but is never used", name)
 			return
 		}
 		l.report(UnusedPatternBinding, d.At, len(d.Key), "bind the key to `_`",
 			func() { d.Alias = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.ListPatItem:
-		fix := func() { d.Name = "_"; d.Rest = false }
 		if d.Rest {
-			fix = nil // `...rest` → `_` would change the pattern's length rule
+			// `..._`, not `_`: one item would change the pattern's length rule
+			l.report(UnusedPatternBinding, d.At, len(name)+3, "collect them into `..._`",
+				func() { d.Name = "_" }, "`...%s` collects the other elements but is never used", name)
+			return
 		}
 		l.report(UnusedPatternBinding, d.At, len(name), "replace the name with `_`",
-			fix, "`%s` is bound by the pattern but never used", name)
+			func() { d.Name = "_" }, "`%s` is bound by the pattern but never used", name)
 	case *syntax.PairPattern:
 		l.report(UnusedPatternBinding, d.At, len(d.First)+len(d.Second)+4, "replace the name with `_`", func() {
 			if d.First == name {
@@ -334,6 +337,12 @@ func (l *linter) unusedParam(b *resolve.Binding, p *syntax.Param) {
 func (l *linter) unusedImports() {
 	var types map[string]bool
 	for _, d := range l.imports {
+		if d.Namespace != nil && !d.Pub {
+			if types == nil {
+				types = l.typeNames()
+			}
+			l.unusedNamespace(d, types)
+		}
 		if d.Pub || len(d.Names) == 0 {
 			continue // re-exports are used by importers; wildcard imports name nothing
 		}
@@ -361,6 +370,22 @@ func (l *linter) unusedImports() {
 				"`%s` is imported from %q but never used", n.Name, d.Path)
 		}
 	}
+}
+
+// unusedNamespace reports `import * as ns from "path"` when ns is never
+// used, neither as a value (`ns.f()`) nor in a type (`ns.Point`). The fix
+// deletes the import when that keeps the module's load (loadKept).
+func (l *linter) unusedNamespace(d *syntax.ImportDecl, types map[string]bool) {
+	ns := d.Namespace
+	if b := l.info.Decl(d, ns.Name); b == nil || b.Used || types[ns.Name] || strings.HasPrefix(ns.Name, "_") {
+		return
+	}
+	desc, fix := "delete the import", func() { l.dropImport(d, nil) }
+	if !l.loadKept(d) {
+		desc, fix = "", nil // deleting the import would skip the module's top-level code
+	}
+	l.report(UnusedImport, ns.At, len(ns.Name), desc, fix,
+		"namespace `%s` is imported from %q but never used", ns.Name, d.Path)
 }
 
 // loadKept reports whether the file still loads d's module once d is
@@ -402,6 +427,9 @@ func (l *linter) typeNames() map[string]bool {
 		switch n := n.(type) {
 		case *syntax.NamedType:
 			names[n.Name] = true
+			if ns, _, qualified := strings.Cut(n.Name, "."); qualified {
+				names[ns] = true // `m.Point` uses the namespace m
+			}
 		case *syntax.StructLit:
 			if n.NS == nil {
 				names[n.Name] = true
@@ -434,7 +462,7 @@ func (l *linter) typeNames() map[string]bool {
 }
 
 // dropImport removes one name from an import, and the import when no name
-// is left.
+// is left (n nil: a namespace import, removed whole).
 func (l *linter) dropImport(d *syntax.ImportDecl, n *syntax.Ident) {
 	names := d.Names[:0:0]
 	for _, m := range d.Names {
@@ -541,11 +569,25 @@ func isUpper(r rune) bool {
 	return strings.ToUpper(string(r)) == string(r) && strings.ToLower(string(r)) != string(r)
 }
 
+// toSnake spells a camelCase, PascalCase or SCREAMING name in
+// snake_case. A word starts at a capital after a lower-case letter or a
+// digit, and at the last capital of a run followed by a lower-case
+// letter: `parseHTTPResponse` is `parse_http_response`, `LIMIT` is
+// `limit`.
 func toSnake(s string) string {
+	rs := []rune(s)
 	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 && !strings.HasSuffix(b.String(), "_") {
+	for i, r := range rs {
+		if upperASCII(r) {
+			prev, next := rune(0), rune(0)
+			if i > 0 {
+				prev = rs[i-1]
+			}
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			lowerOrDigit := func(c rune) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+			if lowerOrDigit(prev) || upperASCII(prev) && next >= 'a' && next <= 'z' {
 				b.WriteByte('_')
 			}
 			r += 'a' - 'A'
@@ -554,6 +596,8 @@ func toSnake(s string) string {
 	}
 	return b.String()
 }
+
+func upperASCII(r rune) bool { return r >= 'A' && r <= 'Z' }
 
 func toPascal(s string) string {
 	var b strings.Builder

@@ -79,6 +79,11 @@ var ruleCases = []ruleCase{
 		want:  []string{"1:9 `b` is bound by the pattern but never used", "2:9 `y` is bound by the pattern but never used", "5:13 `v` is bound by the match arm but never used"},
 		fixed: "let {a, b: _} = {a: 1, b: 2}\nlet [x, _] = [1, 2]\nprintln(a, x)\nmatch Ok(1) {\n  Result.Ok(_) -> { println(\"ok\") }\n  Result.Err(e) -> { println(e) }\n}\n",
 		quiet: "let {a, ...rest} = {a: 1, b: 2}\nprintln(a, rest)\n"},
+	{rule: "unused-pattern-binding", // a rest: `..._` keeps the pattern's meaning
+		fires: "let {a, ...others} = {a: 1, b: 2}\nlet [x, ...tail] = [1, 2, 3]\nprintln([a, x])\n",
+		want:  []string{"1:9 `...others` collects the other keys but is never used", "2:9 `...tail` collects the other elements but is never used"},
+		fixed: "let {a, ..._} = {a: 1, b: 2}\nlet [x, ..._] = [1, 2, 3]\nprintln([a, x])\n",
+		quiet: "let {a, ..._} = {a: 1, b: 2}\nlet [x, ...tail] = [1, 2, 3]\nprintln([a, x, tail])\n"},
 	{rule: "shadowing",
 		fires: "fn f(n) {\n  let total = 0\n  for i in [1] {\n    let total = i\n    let n = 2\n    println(total, n)\n  }\n  return total\n}\nprintln(f(1))\n",
 		want:  []string{"4:9 `total` shadows the variable declared at 2:7", "5:9 `n` shadows the parameter declared at 1:6"},
@@ -125,6 +130,10 @@ var ruleCases = []ruleCase{
 		want: []string{"2:17 `spawn` body reassigns `n`, declared outside it: the change is shared with the enclosing code and the other tasks",
 			"5:21 `parallel` body reassigns `d`, declared outside it: the change is shared with the enclosing code and the other tasks"},
 		quiet: "let h = spawn {\n  let k = 0\n  k = k + 1\n  let bump = { -> k = k + 1 }\n  bump()\n  k\n}\nlet total = 0\ntotal = total + await(h)\nprintln(total)\n"},
+	{rule: "task-assigns-captured", // in a mutex block the tasks take turns (docs/spec/newer.md §1.7)
+		fires: "let n = 0\nparallel 2 { i ->\n  mutex {\n    n += i\n  }\n  n = 0\n}\nprintln(n)\n",
+		want:  []string{"6:3 `parallel` body reassigns `n`, declared outside it: the change is shared with the enclosing code and the other tasks"},
+		quiet: "let n = 0\nparallel 2 { i ->\n  mutex(\"n\") {\n    n += i\n  }\n}\nlet h = spawn {\n  let v = mutex {\n    n = n + 1\n    n\n  }\n  v\n}\nprintln([await(h), n])\n"},
 	{rule: "missing-doc",
 		fires: "pub fn area(w, h) {\n  return w * h\n}\n",
 		want:  []string{"1:8 public function `area` has no doc comment"},
@@ -354,5 +363,46 @@ func TestUnreachableIgnoresPipelineTopLevel(t *testing.T) {
 	inner := "fn f() {\n  return 1\n  println(\"never\")\n}\nreturn 0\npipeline default() {\n  println(f())\n}\n"
 	if got := findings(t, dir, inner, "unreachable-code"); strings.Join(got, "\n") != "3:3 unreachable code: the statement before always leaves the block" {
 		t.Errorf("inside a function in a pipeline file: %q", got)
+	}
+}
+
+// TestNamingSuggestsWords: the snake_case a naming finding suggests
+// keeps acronyms and all-capital names as words.
+func TestNamingSuggestsWords(t *testing.T) {
+	src := "let LIMIT = 3\nlet parseHTTPResponse = 1\nlet userID2x = 2\nlet MaxRetries = 4\nprintln(LIMIT, parseHTTPResponse, userID2x, MaxRetries)\n"
+	got := findings(t, t.TempDir(), src, "naming")
+	want := []string{"1:5 variable `LIMIT` should be snake_case (`limit`)",
+		"2:5 variable `parseHTTPResponse` should be snake_case (`parse_http_response`)",
+		"3:5 variable `userID2x` should be snake_case (`user_id2x`)",
+		"4:5 variable `MaxRetries` should be snake_case (`max_retries`)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestUnusedNamespaceImport: `import * as ns` is unused when ns is named
+// neither as a value nor in a type; the fix deletes the import when the
+// module is still loaded without it (TestUnusedImportKeepsTheLoad).
+func TestUnusedNamespaceImport(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.harn"), []byte("/// P.\npub struct Point {\n  x: int\n}\n\n/// F.\npub fn f() {\n  return 1\n}\n"), 0o644)
+	for _, c := range []struct{ src, want string }{
+		{"import * as m from \"./m\"\nprintln(0)\n", "1:13 "},
+		{"import * as m from \"./m\"\nimport * as n from \"./m\"\nprintln(m.f())\n", "2:13 delete the import"},
+		{"import * as mt from \"std/math\"\nprintln(0)\n", "1:13 delete the import"},
+		// used: in a call, a type, a struct literal; or named with _
+		{"import * as m from \"./m\"\nprintln(m.f())\n", ""},
+		{"import * as m from \"./m\"\nfn g(p: m.Point) -> int {\n  return p.x\n}\nprintln(g)\n", ""},
+		{"import * as m from \"./m\"\nprintln(m.Point { x: 1 })\n", ""},
+		{"import * as _m from \"./m\"\nprintln(0)\n", ""},
+	} {
+		if got := strings.Join(fixDescs(t, dir, c.src, "unused-import"), "\n"); got != c.want {
+			t.Errorf("%s: got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+	path := filepath.Join(dir, "main.harn")
+	src := "import * as m from \"./m\"\nimport * as mt from \"std/math\"\nprintln(m.f())\n"
+	if out, n, err := lint.Fix(path, []byte(src), analyzer(path), lint.Options{}); err != nil || n != 1 || string(out) != "import * as m from \"./m\"\nprintln(m.f())\n" {
+		t.Errorf("Fix = %q, %d, %v", out, n, err)
 	}
 }

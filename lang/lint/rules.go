@@ -26,7 +26,7 @@ remove it, or prefix its name with _ yourself (not in a pub function,
 whose parameter names are part of its interface). fn main, impl methods,
 functions with an empty body, tools and pipelines (their parameters are
 their published interface) are not reported.`}
-	UnusedImport = &Rule{"unused-import", "a name imported with import { … } is never used",
+	UnusedImport = &Rule{"unused-import", "a name imported with import { … } or import * as is never used",
 		`Importing a name that is never used loads a module for nothing and
 misleads readers about the file's dependencies. The fix removes the name
 from the import. Loading a module runs its top-level let and const
@@ -39,14 +39,17 @@ form also binds every name the module exports). A struct,
 enum, interface or type alias is used when the file names it as a type,
 builds a literal of it ("Point { x: 1 }") or names one of its variants
 ("Color.Red", also in match arms). A function is used when a pipe names
-it in a string (x |> "shout"). pub import (a re-export) and wildcard
-imports are not reported.`}
+it in a string (x |> "shout"). A namespace (import * as ns from "path")
+is used when the file names it, in code (ns.f()) or in a type
+(ns.Point); the fix deletes an unused one under the same condition.
+pub import (a re-export) and wildcard imports are not reported.`}
 	UnusedPatternBinding = &Rule{"unused-pattern-binding", "a name bound by a destructuring or match pattern is never read",
 		`A destructuring pattern or match arm binds a name that is never read.
 The fix binds _ instead: "let {a, b} = d" becomes "let {a, b: _} = d"
 (the key is still required, and a ...rest item still leaves it out),
-"[x, y]" becomes "[x, _]", "Ok(v) ->" becomes "Ok(_) ->". A ...rest item
-of a list pattern is reported without a fix.`}
+"[x, y]" becomes "[x, _]", "Ok(v) ->" becomes "Ok(_) ->". An unused
+...rest item of a dict or list pattern becomes ..._ (the pattern means
+the same: the other keys or elements are still allowed).`}
 	Shadowing = &Rule{"shadowing", "a declaration hides a variable of an enclosing block or function",
 		`Declaring a name that an enclosing block, loop or function already
 declares hides the outer variable for the rest of the block; assignments
@@ -95,7 +98,8 @@ by the enclosing code and by every other task, in whatever order the tasks
 happen to run, so "n = n + 1" from several tasks can lose updates. Return
 the value from the task (await it, or collect the results of parallel),
 or use an atomic, shared_cell or a channel. Assignments to variables
-declared inside the body are not reported. There is no automatic fix.`}
+declared inside the body, and assignments inside a mutex block (where
+the tasks take turns), are not reported. There is no automatic fix.`}
 	UnnecessaryNonNull = &Rule{"unnecessary-non-null", "a non-null assertion x! on a value that cannot be nil",
 		`"x!" asserts that x is not nil: it throws when x is nil and, for the
 checker, narrows a "T | nil" to T (docs/spec/newer.md §1.4). When the
@@ -428,8 +432,14 @@ func (l *linter) taskAssigns(task syntax.Node, body *syntax.Block, form string) 
 		return
 	}
 	syntax.Walk(body, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
-		a, ok := n.(*syntax.AssignStmt)
-		if !ok {
+		var a *syntax.AssignStmt
+		switch n := n.(type) {
+		case *syntax.MutexStmt, *syntax.MutexExpr:
+			// the tasks take turns in a mutex block: no update is lost
+			return false
+		case *syntax.AssignStmt:
+			a = n
+		default:
 			return true
 		}
 		id, _ := syntax.TargetRoot(a.Target)

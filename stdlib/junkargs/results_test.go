@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn/lang/check"
 	"github.com/harnlang/harn/stdlib"
 )
 
@@ -116,7 +117,7 @@ func closeParen(form string) int {
 // (nil for any), and for a list type with a stated element type, what it
 // may give for each element.
 func resultKinds(t string) (kinds, elems []string, ok bool) {
-	for _, member := range splitUnion(t) {
+	for _, member := range check.SplitTop(t, '|') {
 		member = strings.TrimSpace(member)
 		if m, nilable := strings.CutSuffix(member, "?"); nilable {
 			kinds = append(kinds, "nil")
@@ -173,26 +174,6 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
-}
-
-// splitUnion splits a type at its top-level `|`.
-func splitUnion(t string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range t {
-		switch r {
-		case '<', '{', '(', '[':
-			depth++
-		case '>', '}', ')', ']':
-			depth--
-		case '|':
-			if depth == 0 {
-				out = append(out, t[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, t[start:])
 }
 
 // harnList spells a list of strings as a Harn list literal, or nil.
