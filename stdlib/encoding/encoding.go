@@ -305,9 +305,20 @@ func firstInvalidUTF8(b []byte) int {
 // crate ("Invalid symbol 33, offset 4."). base64url takes no padding
 // (docs/spec/builtins.md §4.5), so RawURLEncoding refuses a trailing "="
 // and the failure reads "Invalid padding", as the crate's no-pad engine says.
+//
+// Like the crate, it refuses a line break anywhere and a last symbol whose bits past the final
+// byte are not zero ("aGl=" is not "hi"): "Invalid last symbol 108,
+// offset 2.".
 func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
 	b, err := enc.DecodeString(s)
+	if err == nil && strings.ContainsAny(s, "\r\n") {
+		err = errors.New("line break") // Go skips them; the crate does not
+	}
 	if err == nil {
+		if _, serr := enc.Strict().DecodeString(s); serr != nil {
+			last := len(strings.TrimRight(s, "=")) - 1
+			return nil, fmt.Errorf("Invalid last symbol %d, offset %d.", s[last], last)
+		}
 		return b, nil
 	}
 	alphabet := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
