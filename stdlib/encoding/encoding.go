@@ -337,17 +337,41 @@ func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
 	return nil, errors.New("Invalid padding")
 }
 
+// rustByteCharDebug writes byte b as the hex crate names a bad input
+// byte: Rust's Debug form of the char with that code (`'z'`, `'\\n'`,
+// `'Ã'` for the first byte of "é").
+func rustByteCharDebug(b byte) string {
+	switch b {
+	case '\t':
+		return `'\t'`
+	case '\n':
+		return `'\n'`
+	case '\r':
+		return `'\r'`
+	case '\'':
+		return `'\''`
+	case '\\':
+		return `'\\'`
+	case 0:
+		return `'\0'`
+	}
+	if b < 0x20 || (b >= 0x7f && b < 0xa0) || b == 0xad {
+		return fmt.Sprintf(`'\u{%x}'`, b)
+	}
+	return "'" + string(rune(b)) + "'"
+}
+
 // decodeHex decodes hex of either case, with the hex crate's wording.
+// As the crate does, it checks the length (in bytes) before the digits.
 func decodeHex(s string) ([]byte, error) {
+	if len(s)%2 != 0 {
+		return nil, errors.New("Odd number of digits")
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(lib.ASCIIDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
-			r, _ := utf8.DecodeRuneInString(s[i:])
-			return nil, fmt.Errorf("Invalid character '%c' at position %d", r, i)
+			return nil, fmt.Errorf("Invalid character %s at position %d", rustByteCharDebug(c), i)
 		}
-	}
-	if len(s)%2 != 0 {
-		return nil, errors.New("Odd number of digits")
 	}
 	return hex.DecodeString(s)
 }
