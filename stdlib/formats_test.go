@@ -30,11 +30,15 @@ func TestYAMLAndTOML(t *testing.T) {
 }
 
 // YAML and TOML spell a float that is not finite each their own way, and
-// TOML writes a fraction on every float.
+// TOML writes a fraction on every float. YAML writes a finite float as
+// serde_yaml does (Rust's ryu: exponent form past 16 digits or below
+// 1e-5), so 1e15 keeps its ".0" and reads back as a float.
 func TestYAMLAndTOMLScalars(t *testing.T) {
 	runT2(t, []t2case{
 		{"yaml_stringify", []vm.Value{lv(fv(math.NaN()), fv(math.Inf(1)), fv(math.Inf(-1)), fv(1e15), fv(2), fv(0.5), vm.False, iv(-3))},
-			"- .nan\n- .inf\n- -.inf\n- 1000000000000000\n- 2.0\n- 0.5\n- false\n- -3\n"},
+			"- .nan\n- .inf\n- -.inf\n- 1000000000000000.0\n- 2.0\n- 0.5\n- false\n- -3\n"},
+		{"yaml_stringify", []vm.Value{lv(fv(1e16), fv(1e21), fv(1.5e-7), fv(1e-6), fv(0.00001), fv(math.Copysign(0, -1)), fv(1152921504606846976))},
+			"- 1e16\n- 1e21\n- 1.5e-7\n- 1e-6\n- 0.00001\n- -0.0\n- 1.152921504606847e18\n"},
 		{"toml_stringify", []vm.Value{dv("a", fv(math.NaN()), "b", fv(math.Inf(1)), "c", fv(math.Inf(-1)), "d", fv(1e15), "e", fv(2), "f", vm.False, "g", iv(-3))},
 			"a = nan\nb = inf\nc = -inf\nd = 1000000000000000.0\ne = 2.0\nf = false\ng = -3\n"},
 		{"toml_stringify", []vm.Value{dv("l", lv(fv(math.Inf(-1)), fv(1e15), vm.True))}, "l = [-inf, 1000000000000000.0, true]\n"},

@@ -28,7 +28,7 @@ func TestRegex(t *testing.T) {
 		{"regex_match", []vm.Value{sv(`\b`), sv("ab cd")}, "[, , , ]"},
 		{"regex_match", []vm.Value{sv(`a*\b`), sv("baaa")}, "[, aaa]"},
 		{"regex_match", []vm.Value{sv("a"), sv("a"), sv("c")}, "ERR: Invalid regex: unsupported regex flag 'c', expected one of i/m/s/x"},
-		{"regex_match", []vm.Value{sv("("), sv("x")}, "ERR: Invalid regex: error parsing regexp: missing closing ): `(`"},
+		{"regex_match", []vm.Value{sv("("), sv("x")}, "ERR: Invalid regex: regex parse error:\n    (\n    ^\nerror: unclosed group"},
 		{"regex_replace", []vm.Value{sv(`(\w+)@(\w+)`), sv("$2 at $1"), sv("bob@example")}, "example at bob"},
 		{"regex_replace", []vm.Value{sv("a"), sv("$$"), sv("banana")}, "b$n$n$"},
 		{"regex_replace", []vm.Value{sv("(b)"), sv("[${1}x]"), sv("abc")}, "a[bx]c"},

@@ -12,6 +12,7 @@ func TestDates(t *testing.T) {
 		{"date_format", []vm.Value{iv(1705314600), sv("%Y/%m/%d %H:%M")}, "2024/01/15 10:30"},
 		{"date_format", []vm.Value{iv(0), sv("%a %b %d %j %A %B")}, "Thu Jan 01 001 Thursday January"},
 		{"date_format", []vm.Value{iv(1705314600), sv("%H:%M %z %:z %Z"), sv("Europe/Paris")}, "11:30 +0100 +01:00 CET"},
+		{"date_format", []vm.Value{iv(1705314600), sv("%::z %:::z|%::z %:::z"), sv("America/St_Johns")}, "-03:30:00 -03|-03:30:00 -03"},
 		{"date_format", []vm.Value{dv("timestamp", iv(86400)), sv("%Y-%m-%d")}, "1970-01-02"},
 		{"date_format", []vm.Value{fv(1.5), sv("%S.%3f %f %.f %s %e %p %I %y %%")}, "01.500 500000000 .500 1  1 AM 12 70 %"},
 		{"date_format", []vm.Value{iv(1705314600), sv("%-d/%-m %k %F %T %u %w")}, "15/1 10 2024-01-15 10:30:00 1 1"},

@@ -305,9 +305,20 @@ func firstInvalidUTF8(b []byte) int {
 // crate ("Invalid symbol 33, offset 4."). base64url takes no padding
 // (docs/spec/builtins.md §4.5), so RawURLEncoding refuses a trailing "="
 // and the failure reads "Invalid padding", as the crate's no-pad engine says.
+//
+// Like the crate, it refuses a line break anywhere and a last symbol whose bits past the final
+// byte are not zero ("aGl=" is not "hi"): "Invalid last symbol 108,
+// offset 2.".
 func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
 	b, err := enc.DecodeString(s)
+	if err == nil && strings.ContainsAny(s, "\r\n") {
+		err = errors.New("line break") // Go skips them; the crate does not
+	}
 	if err == nil {
+		if _, serr := enc.Strict().DecodeString(s); serr != nil {
+			last := len(strings.TrimRight(s, "=")) - 1
+			return nil, fmt.Errorf("Invalid last symbol %d, offset %d.", s[last], last)
+		}
 		return b, nil
 	}
 	alphabet := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -326,17 +337,41 @@ func decodeBase64(enc *base64.Encoding, s string) ([]byte, error) {
 	return nil, errors.New("Invalid padding")
 }
 
+// rustByteCharDebug writes byte b as the hex crate names a bad input
+// byte: Rust's Debug form of the char with that code (`'z'`, `'\\n'`,
+// `'Ã'` for the first byte of "é").
+func rustByteCharDebug(b byte) string {
+	switch b {
+	case '\t':
+		return `'\t'`
+	case '\n':
+		return `'\n'`
+	case '\r':
+		return `'\r'`
+	case '\'':
+		return `'\''`
+	case '\\':
+		return `'\\'`
+	case 0:
+		return `'\0'`
+	}
+	if b < 0x20 || (b >= 0x7f && b < 0xa0) || b == 0xad {
+		return fmt.Sprintf(`'\u{%x}'`, b)
+	}
+	return "'" + string(rune(b)) + "'"
+}
+
 // decodeHex decodes hex of either case, with the hex crate's wording.
+// As the crate does, it checks the length (in bytes) before the digits.
 func decodeHex(s string) ([]byte, error) {
+	if len(s)%2 != 0 {
+		return nil, errors.New("Odd number of digits")
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(lib.ASCIIDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
-			r, _ := utf8.DecodeRuneInString(s[i:])
-			return nil, fmt.Errorf("Invalid character '%c' at position %d", r, i)
+			return nil, fmt.Errorf("Invalid character %s at position %d", rustByteCharDebug(c), i)
 		}
-	}
-	if len(s)%2 != 0 {
-		return nil, errors.New("Odd number of digits")
 	}
 	return hex.DecodeString(s)
 }

@@ -457,7 +457,7 @@ func yamlScalar(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
 		return yamlScalarString(x.Go())
 	}
-	if s, ok := scalarText(v, ".nan", ".inf", vm.FormatFloat); ok {
+	if s, ok := scalarText(v, ".nan", ".inf", lib.RyuFloat); ok {
 		return s
 	}
 	return "null"

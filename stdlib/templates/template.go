@@ -9,7 +9,6 @@ package templates
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -1546,7 +1545,7 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 		return
 	case vm.KFloat:
 		f, _ := v.AsFloat()
-		sb.WriteString(ryuFormat(float64(f)))
+		sb.WriteString(lib.RyuFloat(float64(f)))
 		return
 	case vm.KString:
 		str, _ := v.AsString()
@@ -1598,40 +1597,4 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 func writeSerdeString(sb *strings.Builder, s string) {
 	var buf [64]byte
 	sb.Write(jsonv.AppendString(buf[:0], s))
-}
-
-// ryuFormat prints a finite float like Rust's ryu crate (serde_json's
-// float output); NaN and infinities are null.
-func ryuFormat(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	sign := ""
-	if f < 0 {
-		sign = "-"
-		f = -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, expText, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp10, _ := strconv.Atoi(expText)
-	n := len(digits)
-	kk := exp10 + 1 // position of the decimal point relative to the digits
-	switch {
-	case n <= kk && kk <= 16:
-		return sign + digits + strings.Repeat("0", kk-n) + ".0"
-	case 0 < kk && kk <= 16:
-		return sign + digits[:kk] + "." + digits[kk:]
-	case -5 < kk && kk <= 0:
-		return sign + "0." + strings.Repeat("0", -kk) + digits
-	case n == 1:
-		return sign + digits + "e" + strconv.Itoa(kk-1)
-	}
-	return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
 }

@@ -152,6 +152,9 @@ type regexCache struct {
 func compileRegex(th *vm.Thread, pattern, flags string) (*harnRegex, error) {
 	re, err := cachedRegex(th, pattern, flags)
 	if err != nil {
+		if msg := rustRegexError(pattern, strings.ContainsRune(flags, 'x'), err); msg != "" {
+			return nil, vm.Throwf("Invalid regex: %s", msg)
+		}
 		return nil, vm.Throwf("Invalid regex: %s", err.Error())
 	}
 	return re, nil

@@ -729,10 +729,17 @@ func strftime(t time.Time, layout string) string {
 		case 'z':
 			sb.WriteString(t.Format("-0700"))
 		case ':':
-			if i+1 < len(layout) && layout[i+1] == 'z' {
+			switch rest := layout[i+1:]; {
+			case strings.HasPrefix(rest, "z"):
 				i++
 				sb.WriteString(t.Format("-07:00"))
-			} else {
+			case strings.HasPrefix(rest, ":z"): // chrono: with seconds
+				i += 2
+				sb.WriteString(t.Format("-07:00:00"))
+			case strings.HasPrefix(rest, "::z"): // chrono: the hours only
+				i += 3
+				sb.WriteString(t.Format("-07"))
+			default:
 				sb.WriteString(layout[start : i+1])
 			}
 		case 'f':

@@ -3,6 +3,7 @@ package lib
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/harnlang/harn/vm"
 )
@@ -53,4 +54,43 @@ func nonData(v vm.Value, at string, nonFinite bool, depth int) (vm.Value, string
 		return bad, path, deep
 	}
 	return v, at, false
+}
+
+// RyuFloat prints a float as Rust's ryu crate does, the float output of
+// serde_json and serde_yaml: the shortest round-tripping digits, written
+// positionally with a ".0" while the point falls within 16 digits of the
+// first, else in exponent form ("1e21", "1.5e-7"). NaN and infinities are
+// "null" (the caller spells them when its format has a word for them).
+func RyuFloat(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, expText, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp10, _ := strconv.Atoi(expText)
+	n := len(digits)
+	kk := exp10 + 1 // position of the decimal point relative to the digits
+	switch {
+	case n <= kk && kk <= 16:
+		return sign + digits + strings.Repeat("0", kk-n) + ".0"
+	case 0 < kk && kk <= 16:
+		return sign + digits[:kk] + "." + digits[kk:]
+	case -5 < kk && kk <= 0:
+		return sign + "0." + strings.Repeat("0", -kk) + digits
+	case n == 1:
+		return sign + digits + "e" + strconv.Itoa(kk-1)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
 }

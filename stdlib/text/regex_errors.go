@@ -1,0 +1,358 @@
+package text
+
+// Pattern errors in upstream's words. Upstream compiles patterns with
+// Rust's regex crate, whose syntax errors read
+//
+//	regex parse error:
+//	    a(b
+//	     ^
+//	error: unclosed group
+//
+// (the pattern, carets under the offending span, then what is wrong).
+// Go's regexp/syntax finds the same mistakes but names them by code and
+// fragment, so rustRegexError works out where the mistake is in the
+// pattern as written and words it as the regex crate does. A mistake it
+// has no wording for keeps Go's text.
+
+import (
+	"errors"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// rustRegexError is the regex crate's text for err, a failure to parse
+// pattern (verbose: the x flag is on), or "" when it has none.
+func rustRegexError(pattern string, verbose bool, err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	p := []rune(pattern)
+	scan := scanPattern(p, verbose)
+	start, end, msg := -1, -1, ""
+	switch se.Code {
+	case syntax.ErrMissingParen:
+		if n := len(scan.openGroups); n > 0 {
+			start, end, msg = scan.openGroups[n-1], scan.openGroups[n-1]+1, "unclosed group"
+		}
+	case syntax.ErrUnexpectedParen:
+		if scan.unopened >= 0 {
+			start, end, msg = scan.unopened, scan.unopened+1, "unopened group"
+		}
+	case syntax.ErrMissingRepeatArgument:
+		if scan.bareRepeat >= 0 {
+			start, end, msg = scan.bareRepeat, scan.bareRepeat+1, "repetition operator missing expression"
+		}
+	case syntax.ErrMissingBracket:
+		if n := len(scan.openClasses); n > 0 {
+			c := scan.openClasses[n-1]
+			start, end, msg = c.start, c.end, "unclosed character class"
+		}
+	case syntax.ErrTrailingBackslash:
+		start, end, msg = len(p)-1, len(p), "incomplete escape sequence, reached end of pattern prematurely"
+	case syntax.ErrInvalidEscape:
+		if at := runeIndex(pattern, se.Expr); at >= 0 && len([]rune(se.Expr)) == 2 {
+			start, end, msg = at, at+2, "unrecognized escape sequence"
+			if c := []rune(se.Expr)[1]; c >= '0' && c <= '9' {
+				msg = "backreferences are not supported"
+			}
+		}
+	case syntax.ErrInvalidPerlOp:
+		if start, end, msg = lookAroundError(pattern, se.Expr); msg == "" {
+			start, end, msg = flagError(pattern, se.Expr)
+		}
+	case syntax.ErrInvalidCharRange:
+		if at := runeIndex(pattern, se.Expr); at >= 0 {
+			start, end = at, at+len([]rune(se.Expr))
+			msg = "invalid character class range, the start must be <= the end"
+			if strings.HasPrefix(se.Expr, `\p`) || strings.HasPrefix(se.Expr, `\P`) {
+				msg = "Unicode property not found"
+			}
+		}
+	case syntax.ErrInvalidRepeatSize:
+		if at := runeIndex(pattern, se.Expr); at >= 0 && countsReversed(se.Expr) {
+			start, end, msg = at, at+len([]rune(se.Expr)), "invalid repetition count range, the start must be <= the end"
+		}
+	case syntax.ErrInvalidNamedCapture:
+		// Go reads a look-behind `(?<=` as a badly named group.
+		if start, end, msg = lookAroundError(pattern, se.Expr); msg == "" {
+			start, end, msg = captureNameError(pattern, se.Expr)
+		}
+	}
+	if msg == "" || start < 0 || end > len(p) {
+		return ""
+	}
+	return "regex parse error:\n" + notatePattern(pattern, start, end) + "error: " + msg
+}
+
+// patternScan is what scanPattern finds in a pattern: the groups and
+// bracket classes still open at its end (by rune offset, outermost
+// first), the first `)` closing nothing and the first repetition
+// operator with nothing to repeat (-1 when none).
+type patternScan struct {
+	openGroups  []int
+	openClasses []classOpen
+	unopened    int
+	bareRepeat  int
+}
+
+// classOpen is the span the regex crate reports for an unclosed class:
+// the `[`, a `^` after it, and any leading `]` or `-` read as literals.
+type classOpen struct{ start, end int }
+
+// scanPattern walks p as the regex crate's parser does, far enough to
+// find the places its errors point at: escapes are skipped whole, bracket
+// classes nest, and in verbose mode whitespace and # comments are not
+// pattern text.
+func scanPattern(p []rune, verbose bool) patternScan {
+	s := patternScan{unopened: -1, bareRepeat: -1}
+	empty := true // nothing to repeat yet in the current alternative
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if len(s.openClasses) > 0 {
+			switch {
+			case c == '\\':
+				i = skipEscape(p, i)
+			case c == '[' && i+1 < len(p) && p[i+1] == ':':
+				if end := indexFrom(p, i+2, ":]"); end >= 0 {
+					i = end + 1
+				} else {
+					s.openClasses = append(s.openClasses, openClassAt(p, i))
+					i = s.openClasses[len(s.openClasses)-1].end - 1
+				}
+			case c == '[':
+				s.openClasses = append(s.openClasses, openClassAt(p, i))
+				i = s.openClasses[len(s.openClasses)-1].end - 1
+			case c == ']':
+				s.openClasses = s.openClasses[:len(s.openClasses)-1]
+				empty = false
+			}
+			continue
+		}
+		switch {
+		case verbose && unicode.IsSpace(c):
+		case verbose && c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		case c == '\\':
+			i = skipEscape(p, i)
+			empty = false
+		case c == '[':
+			s.openClasses = append(s.openClasses, openClassAt(p, i))
+			i = s.openClasses[len(s.openClasses)-1].end - 1
+		case c == '(':
+			if flagsOnly(p, i) {
+				i = indexFrom(p, i, ")")
+				continue
+			}
+			s.openGroups = append(s.openGroups, i)
+			empty = true
+		case c == ')':
+			if len(s.openGroups) == 0 {
+				if s.unopened < 0 {
+					s.unopened = i
+				}
+				continue
+			}
+			s.openGroups = s.openGroups[:len(s.openGroups)-1]
+			empty = false
+		case c == '|':
+			empty = true
+		case c == '*' || c == '+' || c == '?':
+			if empty && s.bareRepeat < 0 {
+				s.bareRepeat = i
+			}
+		default:
+			empty = false
+		}
+	}
+	return s
+}
+
+// skipEscape returns the offset of the last rune of the escape starting
+// at p[i] (a backslash): the escaped rune, or a whole `\p{…}`/`\x{…}`.
+func skipEscape(p []rune, i int) int {
+	if i+1 >= len(p) {
+		return i
+	}
+	switch p[i+1] {
+	case 'p', 'P', 'x', 'u', 'U':
+		if i+2 < len(p) && p[i+2] == '{' {
+			if end := indexFrom(p, i+3, "}"); end >= 0 {
+				return end
+			}
+		}
+	}
+	return i + 1
+}
+
+// openClassAt is the span of the class opening at p[i].
+func openClassAt(p []rune, i int) classOpen {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	for j < len(p) && p[j] == '-' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' && j == i+1+boolInt(i+1 < len(p) && p[i+1] == '^') {
+		j++
+	}
+	return classOpen{i, j}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// flagsOnly reports whether p[i:] starts a flag setting such as `(?i)`,
+// which opens no group and gives a following repetition nothing to repeat.
+func flagsOnly(p []rune, i int) bool {
+	if i+2 >= len(p) || p[i+1] != '?' {
+		return false
+	}
+	for j := i + 2; j < len(p); j++ {
+		switch {
+		case p[j] == ')':
+			return j > i+2
+		case !strings.ContainsRune("imsUuxR-", p[j]):
+			return false
+		}
+	}
+	return false
+}
+
+// indexFrom is the rune offset of the first sub at or after from, or -1.
+func indexFrom(p []rune, from int, sub string) int {
+	if from > len(p) {
+		return -1
+	}
+	at := strings.Index(string(p[from:]), sub)
+	if at < 0 {
+		return -1
+	}
+	return from + len([]rune(string(p[from:])[:at]))
+}
+
+// runeIndex is the rune offset of the first sub in s, or -1.
+func runeIndex(s, sub string) int {
+	if sub == "" {
+		return -1
+	}
+	at := strings.Index(s, sub)
+	if at < 0 {
+		return -1
+	}
+	return len([]rune(s[:at]))
+}
+
+// lookAroundError places a look-around group, which the regex crate
+// does not support.
+func lookAroundError(pattern, expr string) (start, end int, msg string) {
+	for _, look := range []string{"(?<=", "(?<!", "(?=", "(?!"} {
+		if strings.HasPrefix(expr, look) {
+			if at := runeIndex(pattern, look); at >= 0 {
+				return at, at + len([]rune(look)), "look-around, including look-ahead and look-behind, is not supported"
+			}
+		}
+	}
+	return -1, -1, ""
+}
+
+// flagError places a flag letter the regex crate does not know, the last
+// rune of a `(?…` fragment.
+func flagError(pattern, expr string) (start, end int, msg string) {
+	at := runeIndex(pattern, expr)
+	if !strings.HasPrefix(expr, "(?") || len(expr) <= 2 || at < 0 {
+		return -1, -1, ""
+	}
+	if bad := []rune(expr)[len([]rune(expr))-1]; strings.ContainsRune("imsUuxR-:)", bad) {
+		return -1, -1, ""
+	}
+	last := at + len([]rune(expr)) - 1
+	return last, last + 1, "unrecognized flag"
+}
+
+// captureNameError places a bad group name: an empty one is pointed at
+// where the name should start, otherwise its first character the regex
+// crate does not allow (a letter or _ first, then also digits, ., [ and ]).
+func captureNameError(pattern, expr string) (start, end int, msg string) {
+	at := runeIndex(pattern, expr)
+	open := strings.IndexByte(expr, '<')
+	if at < 0 || open < 0 {
+		return -1, -1, ""
+	}
+	name := []rune(strings.TrimSuffix(expr[open+1:], ">"))
+	first := at + len([]rune(expr[:open+1]))
+	if len(name) == 0 {
+		return first, first, "empty capture group name"
+	}
+	for k, c := range name {
+		ok := c == '_' || unicode.IsLetter(c)
+		if k > 0 {
+			ok = ok || c == '.' || c == '[' || c == ']' || unicode.IsDigit(c)
+		}
+		if !ok {
+			return first + k, first + k + 1, "invalid capture group character"
+		}
+	}
+	return -1, -1, ""
+}
+
+// countsReversed reports whether a counted repetition `{m,n}` has m > n.
+func countsReversed(expr string) bool {
+	lo, hi, ok := strings.Cut(strings.Trim(expr, "{}"), ",")
+	if !ok {
+		return false
+	}
+	m, err1 := strconv.Atoi(lo)
+	n, err2 := strconv.Atoi(hi)
+	return err1 == nil && err2 == nil && m > n
+}
+
+// notatePattern writes pattern with carets under the runes start to end
+// (at least one), as the regex crate's error formatter does: one line
+// indented four spaces, or, for a pattern of several lines, numbered
+// lines between two rules of 79 tildes.
+func notatePattern(pattern string, start, end int) string {
+	lines := strings.Split(strings.TrimSuffix(pattern, "\n"), "\n")
+	lineCount := len(lines)
+	if strings.HasSuffix(pattern, "\n") {
+		lineCount++
+	}
+	width := 0
+	if lineCount > 1 {
+		width = len(strconv.Itoa(lineCount))
+	}
+	var sb strings.Builder
+	offset := 0
+	for i, line := range lines {
+		text := strings.TrimSuffix(line, "\r")
+		if width > 0 {
+			sb.WriteString(strings.Repeat(" ", width-len(strconv.Itoa(i+1))) + strconv.Itoa(i+1) + ": ")
+		} else {
+			sb.WriteString("    ")
+		}
+		sb.WriteString(text + "\n")
+		n := len([]rune(line))
+		if start >= offset && start <= offset+n {
+			pad := 4
+			if width > 0 {
+				pad = 2 + width
+			}
+			sb.WriteString(strings.Repeat(" ", pad+start-offset) + strings.Repeat("^", max(1, end-start)) + "\n")
+		}
+		offset += n + 1
+	}
+	if width == 0 {
+		return sb.String()
+	}
+	rule := strings.Repeat("~", 79) + "\n"
+	return rule + sb.String() + rule
+}

@@ -1,0 +1,58 @@
+package text
+
+import (
+	"regexp/syntax"
+	"testing"
+)
+
+// A bad pattern is reported as Rust's regex crate reports it: the pattern,
+// carets under the mistake, and the crate's name for it.
+func TestRustRegexError(t *testing.T) {
+	cases := []struct{ pattern, flags, want string }{
+		{"(", "", "    (\n    ^\nerror: unclosed group"},
+		{"(a(b)", "", "    (a(b)\n    ^\nerror: unclosed group"},
+		{`\d+(`, "", "    \\d+(\n       ^\nerror: unclosed group"},
+		{"a)", "", "    a)\n     ^\nerror: unopened group"},
+		{"*a", "", "    *a\n    ^\nerror: repetition operator missing expression"},
+		{"a|+", "", "    a|+\n      ^\nerror: repetition operator missing expression"},
+		{"(?i)?", "", "    (?i)?\n        ^\nerror: repetition operator missing expression"},
+		{"[a", "", "    [a\n    ^\nerror: unclosed character class"},
+		{"x[^]a", "", "    x[^]a\n     ^^^\nerror: unclosed character class"},
+		{`\q`, "", "    \\q\n    ^^\nerror: unrecognized escape sequence"},
+		{`(a)\1`, "", "    (a)\\1\n       ^^\nerror: backreferences are not supported"},
+		{"a(?<=b)", "", "    a(?<=b)\n     ^^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
+		{"(?!x)", "", "    (?!x)\n    ^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
+		{"[z-a]", "", "    [z-a]\n     ^^^\nerror: invalid character class range, the start must be <= the end"},
+		{"x{3,1}", "", "    x{3,1}\n     ^^^^^\nerror: invalid repetition count range, the start must be <= the end"},
+		{"(?z)", "", "    (?z)\n      ^\nerror: unrecognized flag"},
+		{`a\`, "", "    a\\\n     ^\nerror: incomplete escape sequence, reached end of pattern prematurely"},
+		{"(?P<>a)", "", "    (?P<>a)\n        ^\nerror: empty capture group name"},
+		{"(?P<a-b>x)", "", "    (?P<a-b>x)\n         ^\nerror: invalid capture group character"},
+		{`é\p{Foo}`, "", "    é\\p{Foo}\n     ^^^^^^^\nerror: Unicode property not found"},
+		{"a # (\n)", "x", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n1: a # (\n2: )\n   ^\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nerror: unopened group"},
+	}
+	for _, c := range cases {
+		_, err := newHarnRegex(c.pattern, c.flags)
+		if err == nil {
+			t.Errorf("%q compiled", c.pattern)
+			continue
+		}
+		if got := rustRegexError(c.pattern, c.flags == "x", err); got != "regex parse error:\n"+c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.pattern, got, "regex parse error:\n"+c.want)
+		}
+	}
+}
+
+// A mistake the regex crate words differently or not at all keeps Go's text.
+func TestRustRegexErrorFallsBack(t *testing.T) {
+	_, err := newHarnRegex("a**", "")
+	if err == nil {
+		t.Fatal("a** compiled")
+	}
+	if got := rustRegexError("a**", false, err); got != "" {
+		t.Errorf("a**: got %q, want the Go text kept", got)
+	}
+	if got := rustRegexError("x", false, &syntax.Error{Code: syntax.ErrLarge, Expr: "x"}); got != "" {
+		t.Errorf("ErrLarge: got %q", got)
+	}
+}
