@@ -731,16 +731,33 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 // given to its fields (a struct literal's, a variant's payload): a field
 // typed by a bare type parameter gives it the widened type of the value
 // given(j, field) returns, nil for none (`Box { v: 1 }` is a Box<int>,
-// `Maybe.Some(1)` a Maybe<int>); the rest stay any.
+// `Maybe.Some(1)` a Maybe<int>); failing that, a field that mentions it
+// in a container does, as a call's argument would (`Stack { items: [1] }`
+// of `items: list<T>` is a Stack<int>); the rest stay any.
 func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Field) types.Type) []types.Type {
 	if len(d.TypeParams) == 0 {
 		return nil
 	}
+	own := map[*types.TypeParam]bool{}
+	for _, tp := range d.TypeParams {
+		own[tp] = true
+	}
+	nested := map[*types.TypeParam]types.Type{}
+	for j, f := range fields {
+		if t := given(j, f); known(t) {
+			if _, bare := f.Type.(*types.TypeParam); !bare {
+				infer(f.Type, types.Widen(t), own, nested)
+			}
+		}
+	}
 	out := make([]types.Type, len(d.TypeParams))
 	for i, tp := range d.TypeParams {
 		out[i] = types.Any
+		if t, ok := nested[tp]; ok && known(t) && concrete(t) && t != types.Nil && t != types.Never {
+			out[i] = t
+		}
 		for j, f := range fields {
-			if t := given(j, f); f.Type == types.Type(tp) && known(t) {
+			if t := given(j, f); f.Type == types.Type(tp) && known(t) && t != types.Nil {
 				out[i] = types.Widen(t)
 				break
 			}

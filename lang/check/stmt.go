@@ -343,6 +343,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
+			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && c.neverReassigned(c.binding(p, p.Name)) {
+				// a generic struct value keeps its type arguments while
+				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
+				// of `fn get(self) -> T` is an int)
+				v.t = vt
+			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
