@@ -343,6 +343,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
+			if l, ok := vt.(*types.List); ok && c.keepsElems(l) && c.neverReassigned(c.binding(p, p.Name)) {
+				// a list binding that keeps its value keeps its element
+				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
+				v.t = types.Widen(l)
+			}
 			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && c.neverReassigned(c.binding(p, p.Name)) {
 				// a generic struct value keeps its type arguments while
 				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
@@ -375,6 +380,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
+}
+
+// keepsElems reports a list type whose elements are all of one declared
+// kind the program names: a struct or enum (also generic).
+func (c *checker) keepsElems(l *types.List) bool {
+	n, ok := l.Elem.(*types.Named)
+	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl)
 }
 
 func isDictLit(x syntax.Expr) bool {
