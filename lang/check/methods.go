@@ -57,8 +57,8 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 		}
 	case *types.List:
 		kind, t = "list", listMethodResults[e.Name]
-		if t == nil && listSameResults[e.Name] && known(r.Elem) {
-			t = &types.List{Elem: r.Elem}
+		if t == nil && listSameResults[e.Name] {
+			t = &types.List{Elem: r.Elem} // list<any> for a list of unknown elements
 		}
 	}
 	if t == nil {
