@@ -662,6 +662,8 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			v.t, v.nilInit = types.Any, false
 		default:
 			v.t, v.nilInit = types.Optional(bindingType(vt)), false
+			// the value just assigned is not nil, as for any `T?` binding
+			c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t)
 		}
 		return
 	}
