@@ -515,15 +515,14 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if t := c.interfaceCall(e, recv, args); t != nil {
 		return t
 	}
-	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+	// A receiver that may be nil (`xs[0]` of a list of structs, `p?.m()`)
+	// calls the method when it is not: nil safety reports the rest.
+	if n, ok := types.Underlying(types.RemoveNil(recv)).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
 				c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
 					"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
 				return types.Nil
-			}
-			if e.Optional {
-				return types.Any
 			}
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
@@ -535,6 +534,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 					c.arguments(e.Args, args, &sig, nil)
 				}
 				if known(mt.Return) && concrete(mt.Return) {
+					if e.Optional {
+						return types.Optional(mt.Return)
+					}
 					return mt.Return
 				}
 			}
