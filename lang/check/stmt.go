@@ -623,6 +623,12 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
+	if root != s.Target && s.Op != "=" && !nilOperand {
+		// `p.x += v` is `p.x = p.x + v` (docs/spec/language.md §3.3)
+		if t := c.quietType(s.Target); t != nil {
+			c.arith(s.Op[:1], t, vt, s.At)
+		}
+	}
 	if root != s.Target {
 		// path assignments update part of the value; a non-nil value
 		// narrows that path (docs/spec/newer.md §3.5)
