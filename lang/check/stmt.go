@@ -343,7 +343,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
-			if l, ok := vt.(*types.List); ok && c.keepsElems(l) && c.neverReassigned(c.binding(p, p.Name)) {
+			if c.joined[s.Value] && c.neverReassigned(c.binding(p, p.Name)) {
+				// the union a generic call joined from conflicting
+				// arguments (`keep(1, "x")`) is held in full through the
+				// binding, as where the call itself goes (docs/spec/newer.md §3.3)
+				v.t, v.annotated = vt, true
+			}
+			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value)) && c.neverReassigned(c.binding(p, p.Name)) {
 				// a list binding that keeps its value keeps its element
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
@@ -380,6 +386,22 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
+}
+
+// typedCall reports a call of a function of the file declared with a
+// result type (generic ones too): its list result's element type is the
+// program's.
+func (c *checker) typedCall(x syntax.Expr) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	return ok && fn.Return != nil
 }
 
 // keepsElems reports a list type whose elements are all of one declared
