@@ -161,12 +161,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.expr(e.Count)
 		return c.bodyValue(e.Body)
 	case *syntax.ParallelExpr:
-		c.expr(e.Arg)
-		c.expr(e.MaxConcurrent)
-		c.task(e, e.Param, e.Body)
-		return types.Any
+		return c.parallel(e)
 	case *syntax.SpawnExpr:
-		c.task(e, "", e.Body)
+		c.task(e, "", types.Any, e.Body)
 		return types.Any
 	case *syntax.DeadlineExpr:
 		c.expr(e.Duration)
@@ -291,19 +288,42 @@ func indexType(t types.Type) types.Type {
 }
 
 // task checks a parallel or spawn body, a function of its own.
-func (c *checker) task(node syntax.Node, param string, body *syntax.Block) {
+func (c *checker) task(node syntax.Node, param string, pt types.Type, body *syntax.Block) types.Type {
 	fc := &funcCtx{parent: c.fn, node: node}
 	c.enter(fc)
 	fc.pushScope()
 	if param != "" && param != "_" {
 		fc.scopes[0][param] = true
-		c.declare(c.binding(node, param), &variable{t: types.Any})
+		c.declare(c.binding(node, param), &variable{t: pt})
 	}
+	var tail types.Type = types.Any
 	if body != nil {
-		c.stmts(body.Stmts, false)
+		tail = c.stmts(body.Stmts, false)
 	}
 	fc.popScope()
 	c.fn = fc.parent
+	if fc.returns || tail == nil {
+		return types.Any
+	}
+	return tail
+}
+
+// parallel checks a `parallel` form. `parallel N { i -> … }` and
+// `parallel each xs { x -> … }` yield the list of the body's values
+// (docs/spec/language.md §13); `settle` and `as stream` forms yield other
+// values, left untyped. The body's parameter stays untyped: a branch is
+// a task whose failures programs catch as run-time errors.
+func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
+	c.expr(e.Arg)
+	c.expr(e.MaxConcurrent)
+	tail := c.task(e, e.Param, types.Any, e.Body)
+	if e.Mode == syntax.ParallelSettle || e.Stream {
+		return types.Any
+	}
+	if !known(tail) || tail == types.Never {
+		tail = types.Any
+	}
+	return &types.List{Elem: types.Widen(tail)}
 }
 
 func (c *checker) ident(e *syntax.Ident) types.Type {
