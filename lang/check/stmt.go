@@ -407,6 +407,9 @@ func (c *checker) typedCall(x syntax.Expr) bool {
 // keepsElems reports a list type whose elements are all of one declared
 // kind the program names: a struct or enum (also generic).
 func (c *checker) keepsElems(l *types.List) bool {
+	if e := types.Widen(l.Elem); e == types.String || e == types.Bool {
+		return true // no other kind flows into these (`s.split(",")`)
+	}
 	n, ok := l.Elem.(*types.Named)
 	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl)
 }
