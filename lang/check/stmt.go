@@ -1276,7 +1276,7 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 		return
 	}
 	es := tailStmt(body)
-	if es == nil || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
+	if es == nil || !known(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
 		return
 	}
 	n := len(c.diags)
