@@ -363,9 +363,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
-				// fields until the binding is reassigned; a plain
-				// literal's stays a dict
+				// fields until the binding is reassigned
 				v.t = types.Widen(sh)
+			} else if ok && !sh.Open && c.neverReassigned(c.binding(p, p.Name)) {
+				// a plain literal bound once keeps its keys, each field
+				// typed as a binding of its value would be (`{xs: [1]}`
+				// has a list, of any elements, as `let xs = [1]` has)
+				v.t = literalRecord(sh)
 			}
 		}
 		if p.Name == "_" {
@@ -412,6 +416,18 @@ func (c *checker) keepsElems(l *types.List) bool {
 	}
 	n, ok := l.Elem.(*types.Named)
 	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl)
+}
+
+// literalRecord is the type a binding of the dict literal typed sh keeps:
+// its fields, each reduced as an unannotated binding's type is, so that
+// a nested list literal is no `list<int>` held invariantly.
+func literalRecord(sh *types.Shape) *types.Shape {
+	out := &types.Shape{Fields: make([]types.Field, len(sh.Fields))}
+	for i, f := range sh.Fields {
+		f.Type = bindingType(f.Type)
+		out.Fields[i] = f
+	}
+	return out
 }
 
 func isDictLit(x syntax.Expr) bool {
