@@ -42,6 +42,10 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				if f := c.imported("", e.Fn.Name); f != nil {
 					return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: e.Fn.Name, decl: f.decl, sig: f.sig, imported: true})
 				}
+				// `Point({…})` of a struct a selective import binds
+				if d := c.env.Lookup(e.Fn.Name); d != nil && d.Kind == types.StructDecl {
+					return c.structCall(d, e.Args, e.At)
+				}
 				if !c.isBuiltin(e.Fn.Name) && c.importedConstCall("", e.Fn.Name, e.At) {
 					return types.Any
 				}
@@ -51,12 +55,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			if d == nil || d.Kind != types.StructDecl || d.Node != b.Decl {
 				return types.Any
 			}
-			if len(e.Args) == 1 {
-				if dl, ok := e.Args[0].(*syntax.DictLit); ok {
-					c.structFields(d, dl.Entries, e.At)
-				}
-			}
-			return &types.Named{Decl: d}
+			return c.structCall(d, e.Args, e.At)
 		}
 		return c.localCall(e, args)
 	}
@@ -77,6 +76,19 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		return builtinResult(e.Fn.Name, e.Args, args)
 	}
 	return types.Any
+}
+
+// structCall checks the constructor call `Point({…})` of struct d (the
+// file's, or one an import binds): the fields a dict literal argument
+// gives, as a struct literal's are. It is a value of the struct.
+func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) types.Type {
+	if len(args) == 1 {
+		if dl, ok := args[0].(*syntax.DictLit); ok {
+			given := c.structFields(d, dl.Entries, at)
+			return &types.Named{Decl: d, Args: typeArgs(d, d.Fields, func(_ int, f types.Field) types.Type { return given[f.Name] })}
+		}
+	}
+	return &types.Named{Decl: d}
 }
 
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
@@ -465,12 +477,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		// `ns.Point({…})`: the constructor of a struct the namespace
 		// exports, checked and typed as `Point({…})` is.
 		if d := c.env.Lookup(id.Name + "." + e.Name); d != nil && d.Kind == types.StructDecl {
-			if len(e.Args) == 1 {
-				if dl, ok := e.Args[0].(*syntax.DictLit); ok {
-					c.structFields(d, dl.Entries, e.At)
-				}
-			}
-			return &types.Named{Decl: d}
+			return c.structCall(d, e.Args, e.At)
 		}
 		if c.importedConstCall(id.Name, e.Name, e.At) || c.unknownNamespaceMember(id, e.Name, e.At, true) {
 			return types.Any
@@ -508,15 +515,14 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	if t := c.interfaceCall(e, recv, args); t != nil {
 		return t
 	}
-	if n, ok := types.Underlying(recv).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+	// A receiver that may be nil (`xs[0]` of a list of structs, `p?.m()`)
+	// calls the method when it is not: nil safety reports the rest.
+	if n, ok := types.Underlying(types.RemoveNil(recv)).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
 				c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
 					"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
 				return types.Nil
-			}
-			if e.Optional {
-				return types.Any
 			}
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
@@ -528,6 +534,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 					c.arguments(e.Args, args, &sig, nil)
 				}
 				if known(mt.Return) && concrete(mt.Return) {
+					if e.Optional {
+						return types.Optional(mt.Return)
+					}
 					return mt.Return
 				}
 			}

@@ -340,7 +340,7 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
-	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) {
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) {
 		return false
 	}
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {

@@ -585,7 +585,10 @@ func TestSpreadMerges(t *testing.T) {
 			[]string{"error: let binding `s`: expected string, found int"}},
 		{"valid merges", recs + "let m = {...a, ...b, extra: true}\nlet id: string = m.id\nlet name: string = m.name\nlet e: bool = m.extra\nprintln([id, name, e])", nil},
 		{"a spread of a dict gives a dict", recs + "fn f(d: dict) {\n  let m = {...a, ...d}\n  let n: int = m.name\n  return n\n}\nprintln(f({}))", nil},
-		{"a plain literal stays a dict", "let m = {id: 1}\nlet s: string = m.id\nprintln(s)", nil},
+		{"a plain literal bound once keeps its fields", "let m = {id: 1}\nlet s: string = m.id\nprintln(s)",
+			[]string{"error: let binding `s`: expected string, found int"}},
+		{"a reassigned plain literal stays a dict", "var m = {id: 1}\nm = {id: \"a\"}\nlet s: string = m.id\nprintln(s)", nil},
+		{"a plain literal's nested list is not held invariantly", "fn f(c: {xs: list<float>}) -> int {\n  return len(c.xs)\n}\nlet c = {xs: [1, 2]}\nprintln(f(c))", nil},
 		{"a path write makes it a dict", recs + "fn takes(v: {id: int, z: int}) -> int {\n  return v.z\n}\nvar m = {...a}\nm.z = 1\nprintln(takes(m))", nil},
 	})
 }

@@ -161,12 +161,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.expr(e.Count)
 		return c.bodyValue(e.Body)
 	case *syntax.ParallelExpr:
-		c.expr(e.Arg)
-		c.expr(e.MaxConcurrent)
-		c.task(e, e.Param, e.Body)
-		return types.Any
+		return c.parallel(e)
 	case *syntax.SpawnExpr:
-		c.task(e, "", e.Body)
+		c.task(e, "", types.Any, e.Body)
 		return types.Any
 	case *syntax.DeadlineExpr:
 		c.expr(e.Duration)
@@ -291,19 +288,42 @@ func indexType(t types.Type) types.Type {
 }
 
 // task checks a parallel or spawn body, a function of its own.
-func (c *checker) task(node syntax.Node, param string, body *syntax.Block) {
+func (c *checker) task(node syntax.Node, param string, pt types.Type, body *syntax.Block) types.Type {
 	fc := &funcCtx{parent: c.fn, node: node}
 	c.enter(fc)
 	fc.pushScope()
 	if param != "" && param != "_" {
 		fc.scopes[0][param] = true
-		c.declare(c.binding(node, param), &variable{t: types.Any})
+		c.declare(c.binding(node, param), &variable{t: pt})
 	}
+	var tail types.Type = types.Any
 	if body != nil {
-		c.stmts(body.Stmts, false)
+		tail = c.stmts(body.Stmts, false)
 	}
 	fc.popScope()
 	c.fn = fc.parent
+	if fc.returns || tail == nil {
+		return types.Any
+	}
+	return tail
+}
+
+// parallel checks a `parallel` form. `parallel N { i -> … }` and
+// `parallel each xs { x -> … }` yield the list of the body's values
+// (docs/spec/language.md §13); `settle` and `as stream` forms yield other
+// values, left untyped. The body's parameter stays untyped: a branch is
+// a task whose failures programs catch as run-time errors.
+func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
+	c.expr(e.Arg)
+	c.expr(e.MaxConcurrent)
+	tail := c.task(e, e.Param, types.Any, e.Body)
+	if e.Mode == syntax.ParallelSettle || e.Stream {
+		return types.Any
+	}
+	if !known(tail) || tail == types.Never {
+		tail = types.Any
+	}
+	return &types.List{Elem: types.Widen(tail)}
 }
 
 func (c *checker) ident(e *syntax.Ident) types.Type {
@@ -731,16 +751,33 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 // given to its fields (a struct literal's, a variant's payload): a field
 // typed by a bare type parameter gives it the widened type of the value
 // given(j, field) returns, nil for none (`Box { v: 1 }` is a Box<int>,
-// `Maybe.Some(1)` a Maybe<int>); the rest stay any.
+// `Maybe.Some(1)` a Maybe<int>); failing that, a field that mentions it
+// in a container does, as a call's argument would (`Stack { items: [1] }`
+// of `items: list<T>` is a Stack<int>); the rest stay any.
 func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Field) types.Type) []types.Type {
 	if len(d.TypeParams) == 0 {
 		return nil
 	}
+	own := map[*types.TypeParam]bool{}
+	for _, tp := range d.TypeParams {
+		own[tp] = true
+	}
+	nested := map[*types.TypeParam]types.Type{}
+	for j, f := range fields {
+		if t := given(j, f); known(t) {
+			if _, bare := f.Type.(*types.TypeParam); !bare {
+				infer(f.Type, types.Widen(t), own, nested)
+			}
+		}
+	}
 	out := make([]types.Type, len(d.TypeParams))
 	for i, tp := range d.TypeParams {
 		out[i] = types.Any
+		if t, ok := nested[tp]; ok && known(t) && concrete(t) && t != types.Nil && t != types.Never {
+			out[i] = t
+		}
 		for j, f := range fields {
-			if t := given(j, f); f.Type == types.Type(tp) && known(t) {
+			if t := given(j, f); f.Type == types.Type(tp) && known(t) && t != types.Nil {
 				out[i] = types.Widen(t)
 				break
 			}

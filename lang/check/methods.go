@@ -11,6 +11,8 @@ import (
 // arguments may give nil instead, so it stays any). Methods whose result
 // may be nil (`first`, `find`, `char_at`, `max`) or mixes numbers
 // (`sum`) are left out: the checker gives a type only where it is sure.
+var anyList = &types.List{Elem: types.Any}
+
 var (
 	stringMethodResults = map[string]types.Type{
 		"upper": types.String, "lower": types.String, "to_upper": types.String, "to_lower": types.String,
@@ -27,12 +29,17 @@ var (
 		"contains": types.Bool, "includes": types.Bool, "empty": types.Bool,
 		"any": types.Bool, "all": types.Bool, "every": types.Bool, "none": types.Bool,
 		"join": types.String,
+		// lists whose elements are no longer the receiver's
+		"map": anyList, "flat_map": anyList, "flatten": anyList, "compact": anyList,
+		"enumerate": anyList, "zip": anyList, "partition": anyList,
+		"chunk": anyList, "each_slice": anyList, "window": anyList, "each_cons": anyList, "sliding_window": anyList,
+		"push": anyList, "appending": anyList,
 	}
 	// list methods giving a list of the receiver's own elements
 	listSameResults = map[string]bool{
 		"reversed": true, "reverse": true, "sorted": true, "sort": true, "sorted_by": true, "sort_by": true,
 		"filter": true, "unique": true, "take": true, "skip": true, "slice": true,
-		"take_while": true, "drop_while": true,
+		"take_while": true, "drop_while": true, "pop": true, "dropping_last": true,
 	}
 )
 
@@ -57,8 +64,8 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 		}
 	case *types.List:
 		kind, t = "list", listMethodResults[e.Name]
-		if t == nil && listSameResults[e.Name] && known(r.Elem) {
-			t = &types.List{Elem: r.Elem}
+		if t == nil && listSameResults[e.Name] {
+			t = &types.List{Elem: r.Elem} // list<any> for a list of unknown elements
 		}
 	}
 	if t == nil {

@@ -550,8 +550,32 @@ func (c *checker) watchedNilable(x syntax.Expr, t types.Type) bool {
 		return e.Optional && c.declaredPath(e.X)
 	case *syntax.MemberExpr:
 		return e.Optional && c.declaredPath(e.X)
+	case *syntax.MethodCall:
+		return e.Optional && c.declaredPath(e.X)
 	}
 	return false
+}
+
+// optionalChainNil reports an optional chain from a declared nilable
+// path (`u?.name`, `c?.get()`, `xs?.[0]` with `u: User?`), which is nil
+// when the receiver is, going where nil is not accepted: a return value,
+// an argument, a field, as for an annotated binding (docs/spec/newer.md
+// §3.5).
+func (c *checker) optionalChainNil(at syntax.Expr, src, dst types.Type) bool {
+	var recv syntax.Expr
+	switch x := at.(type) {
+	case *syntax.MemberExpr:
+		recv = x.X
+	case *syntax.MethodCall:
+		recv = x.X
+	case *syntax.IndexExpr:
+		recv = x.X
+	default:
+		return false
+	}
+	// a receiver narrowed to non-nil (or never nil) leaves nil only to
+	// what the chain reads, which the member's own type says
+	return nilable(c.quietType(recv)) && c.watchedNilable(at, src) && !types.AssignableTo(types.Nil, dst)
 }
 
 // nilUse reports a use of a possibly-nil value; what is "property `p`",

@@ -343,12 +343,33 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
+			if c.joined[s.Value] && c.neverReassigned(c.binding(p, p.Name)) {
+				// the union a generic call joined from conflicting
+				// arguments (`keep(1, "x")`) is held in full through the
+				// binding, as where the call itself goes (docs/spec/newer.md §3.3)
+				v.t, v.annotated = vt, true
+			}
+			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value)) && c.neverReassigned(c.binding(p, p.Name)) {
+				// a list binding that keeps its value keeps its element
+				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
+				v.t = types.Widen(l)
+			}
+			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && c.neverReassigned(c.binding(p, p.Name)) {
+				// a generic struct value keeps its type arguments while
+				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
+				// of `fn get(self) -> T` is an int)
+				v.t = vt
+			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
-				// fields until the binding is reassigned; a plain
-				// literal's stays a dict
+				// fields until the binding is reassigned
 				v.t = types.Widen(sh)
+			} else if ok && !sh.Open && c.neverReassigned(c.binding(p, p.Name)) {
+				// a plain literal bound once keeps its keys, each field
+				// typed as a binding of its value would be (`{xs: [1]}`
+				// has a list, of any elements, as `let xs = [1]` has)
+				v.t = literalRecord(sh)
 			}
 		}
 		if p.Name == "_" {
@@ -369,6 +390,44 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
+}
+
+// typedCall reports a call of a function of the file declared with a
+// result type (generic ones too): its list result's element type is the
+// program's.
+func (c *checker) typedCall(x syntax.Expr) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
+		return false
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	return ok && fn.Return != nil
+}
+
+// keepsElems reports a list type whose elements are all of one declared
+// kind the program names: a struct or enum (also generic).
+func (c *checker) keepsElems(l *types.List) bool {
+	if e := types.Widen(l.Elem); e == types.String || e == types.Bool {
+		return true // no other kind flows into these (`s.split(",")`)
+	}
+	n, ok := l.Elem.(*types.Named)
+	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl)
+}
+
+// literalRecord is the type a binding of the dict literal typed sh keeps:
+// its fields, each reduced as an unannotated binding's type is, so that
+// a nested list literal is no `list<int>` held invariantly.
+func literalRecord(sh *types.Shape) *types.Shape {
+	out := &types.Shape{Fields: make([]types.Field, len(sh.Fields))}
+	for i, f := range sh.Fields {
+		f.Type = bindingType(f.Type)
+		out.Fields[i] = f
+	}
+	return out
 }
 
 func isDictLit(x syntax.Expr) bool {
@@ -605,6 +664,12 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		}
 		return
 	}
+	if root != s.Target && s.Op != "=" && !nilOperand {
+		// `p.x += v` is `p.x = p.x + v` (docs/spec/language.md §3.3)
+		if t := c.quietType(s.Target); t != nil {
+			c.arith(s.Op[:1], t, vt, s.At)
+		}
+	}
 	if root != s.Target {
 		// path assignments update part of the value; a non-nil value
 		// narrows that path (docs/spec/newer.md §3.5)
@@ -644,6 +709,8 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			v.t, v.nilInit = types.Any, false
 		default:
 			v.t, v.nilInit = types.Optional(bindingType(vt)), false
+			// the value just assigned is not nil, as for any `T?` binding
+			c.narrowed[narrowKey{b, b.Name}] = types.RemoveNil(v.t)
 		}
 		return
 	}
@@ -1225,7 +1292,7 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 		return
 	}
 	es := tailStmt(body)
-	if es == nil || !known(tail) || !known(ret) || compatible(tail, ret) || c.exprExits(es.X) {
+	if es == nil || !known(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
 		return
 	}
 	n := len(c.diags)
