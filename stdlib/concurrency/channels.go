@@ -53,8 +53,8 @@ type Channel struct {
 	inflight int // values handed to receivers that have not run yet
 	reserved int // slots promised to woken senders that have not run yet
 	closed   bool
-	recvq  []*recvWaiter
-	sendq  []*sendWaiter
+	recvq    []*recvWaiter
+	sendq    []*sendWaiter
 }
 
 // selectWait is one blocked receive or select: whoever claims it first
