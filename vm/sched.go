@@ -11,13 +11,15 @@ import (
 // sched is the VM lock and the run queue of tasks that have not started.
 //
 // The lock is handed over, not competed for: a thread that releases it
-// gives it directly to the longest-waiting thread, or — when no thread
-// wants it — starts the oldest queued task on a goroutine that already
-// owns it. A queued task is only its Runner: its thread and goroutine are
-// made when it starts, so spawning many tasks is cheap, and a thread whose
-// task ended is reused by the next task on the same goroutine. A goroutine
-// that finishes a task runs up to startBatch more queued tasks before it
-// hands the lock to a waiting thread, so bursts of short tasks run without
+// gives it directly to whichever became runnable first, the
+// longest-waiting thread or the oldest queued task (one queue, as on a
+// single-threaded run queue: a thread woken before a task was spawned
+// runs before it, and after it otherwise); a queued task starts on a
+// goroutine that already owns the lock. A queued task is only its Runner:
+// its thread and goroutine are made when it starts, so spawning many tasks
+// is cheap, and a thread whose task ended is reused by the next task on
+// the same goroutine. A goroutine that finishes a task runs the next queued
+// task itself when its turn has come, so bursts of short tasks run without
 // a goroutine switch each; threads that run for long without blocking call
 // yield (from checkInterrupt), which starts a queued task or lets a
 // waiting thread run.
@@ -26,7 +28,11 @@ type sched struct {
 	mu     sync.Mutex
 	held   bool
 	ready  []readyEntry // threads waiting for the lock, oldest first
-	starts []Runner     // tasks queued by Start, oldest first
+	starts []queued     // tasks queued by Start, oldest first
+	// queueSeq orders ready and starts as one queue: a thread woken
+	// before a task was spawned runs before it, and after it otherwise
+	// (readyEntry.seq, queued.seq).
+	queueSeq uint64
 	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
@@ -78,6 +84,26 @@ type sched struct {
 type readyEntry struct {
 	w     chan struct{}
 	timer bool
+	seq   uint64
+}
+
+// queued is a task in sched.starts and its place in the one queue.
+type queued struct {
+	r   Runner
+	seq uint64
+}
+
+// nextSeq numbers an entry of ready or starts (s.mu held).
+func (s *sched) nextSeq() uint64 {
+	s.queueSeq++
+	return s.queueSeq
+}
+
+// startFirst reports whether the oldest queued task came before the
+// oldest thread waiting for the lock (s.mu held): as on a single-threaded
+// run queue, they take their turns in the order they became runnable.
+func (s *sched) startFirst() bool {
+	return len(s.starts) > 0 && (len(s.ready) == 0 || s.starts[0].seq < s.ready[0].seq)
 }
 
 // parking is a thread's entry in sched.parked.
@@ -88,8 +114,8 @@ type parking struct {
 	seq  uint64        // order of parking: the oldest wait fails first
 }
 
-// startBatch bounds how many queued tasks a goroutine runs in a row while
-// other threads wait for the lock.
+// startBatch bounds how many queued tasks a thread whose timer fired lets
+// start ahead of it (handOff).
 const startBatch = 32
 
 // acquire takes the lock for th, queueing behind earlier waiters.
@@ -112,7 +138,7 @@ func (s *sched) acquireThen(th *Thread, queued func()) {
 	}
 	s.back(th)
 	w := th.wakeChan()
-	s.ready = append(s.ready, readyEntry{w: w, timer: queued != nil})
+	s.ready = append(s.ready, readyEntry{w: w, timer: queued != nil, seq: s.nextSeq()})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	if queued != nil {
@@ -134,7 +160,7 @@ func (s *sched) reserve(th *Thread) bool {
 		return false
 	}
 	s.back(th)
-	s.ready = append(s.ready, readyEntry{w: th.wakeChan()})
+	s.ready = append(s.ready, readyEntry{w: th.wakeChan(), seq: s.nextSeq()})
 	s.waiting.Add(1)
 	return true
 }
@@ -273,6 +299,10 @@ func (s *sched) handOff() {
 		return
 	}
 	s.overtakes = 0
+	if s.startFirst() {
+		s.startQueued()
+		return
+	}
 	if len(s.ready) > 0 {
 		w := s.popReady()
 		s.handedAt = time.Now()
@@ -571,8 +601,8 @@ func (s *sched) popReady() chan struct{} {
 }
 
 func (s *sched) popStart() Runner {
-	r := s.starts[0]
-	s.starts[0] = nil
+	r := s.starts[0].r
+	s.starts[0] = queued{}
 	s.starts = s.starts[1:]
 	if len(s.starts) == 0 {
 		s.starts = nil
@@ -634,7 +664,7 @@ func (s *sched) yield(th *Thread) {
 func (s *sched) requeue(th *Thread, handOff func()) {
 	w := th.wakeChan()
 	s.handedAt = time.Now()
-	s.ready = append(s.ready, readyEntry{w: w})
+	s.ready = append(s.ready, readyEntry{w: w, seq: s.nextSeq()})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 	handOff()
@@ -668,18 +698,18 @@ func (s *sched) start(r Runner) {
 		go s.runTasks(r)
 		return
 	}
-	s.starts = append(s.starts, r)
+	s.starts = append(s.starts, queued{r: r, seq: s.nextSeq()})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 }
 
 // runTasks runs r on a new thread on this goroutine, which owns the lock,
-// then keeps running queued tasks (startBatch at most while other threads
-// wait for the lock), reusing the thread when the task lets it go.
+// then keeps running queued tasks while theirs is the next turn
+// (startFirst), reusing the thread when the task lets it go.
 func (s *sched) runTasks(r Runner) {
 	var th *Thread
 	lag := time.Since(s.handedAt) // only the first task waited for this goroutine
-	for n := 0; r != nil; n++ {
+	for r != nil {
 		if th == nil {
 			th = s.vm.NewThread()
 		}
@@ -694,7 +724,7 @@ func (s *sched) runTasks(r Runner) {
 		}
 		r = nil
 		s.mu.Lock()
-		if len(s.starts) > 0 && (len(s.ready) == 0 || n < startBatch) {
+		if s.startFirst() {
 			r = s.popStart()
 			s.mu.Unlock()
 			continue

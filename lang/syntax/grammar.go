@@ -985,6 +985,7 @@ type selectG struct {
 }
 
 type caseG struct {
+	Pos     lexer.Position
 	Timeout *timeoutCaseG `parser:"  @@"`
 	Default *block        `parser:"| 'default' @@"`
 	Receive *receiveCaseG `parser:"| @@"`
@@ -1008,8 +1009,14 @@ func (g *selectG) ast() *SelectExpr {
 	for _, c := range g.Cases {
 		switch {
 		case c.Timeout != nil:
+			if x.TimeoutBody != nil {
+				failAt(at(c.Pos), "select cannot have more than one timeout case")
+			}
 			x.Timeout, x.TimeoutBody = c.Timeout.After.X, c.Timeout.Body.B
 		case c.Default != nil:
+			if x.Default != nil {
+				failAt(at(c.Pos), "select cannot have more than one default case")
+			}
 			x.Default = c.Default.B
 		default:
 			r := c.Receive

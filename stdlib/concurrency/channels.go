@@ -16,6 +16,16 @@ package concurrency
 // is handed to a waiting receiver by the sender itself (claimed with a
 // compare-and-swap, since one select waits on several channels), so a
 // wake-up never loses or duplicates a value.
+//
+// Capacity counts as a buffered channel in upstream's runtime (a bounded
+// queue whose receivers and senders take their turn when they run) does:
+// a value handed to a receiver that has not run yet still takes its slot
+// (inflight), and a slot freed for a waiting sender is only promised to
+// it (reserved) until that sender runs and puts its value in. So a sender
+// facing a waiting receiver on channel(1) can send one value, not two,
+// before it waits, and a receiver does not find the value of a sender
+// it just let in until that sender has run (docs/concurrency.md,
+// Channels).
 
 import (
 	"strings"
@@ -37,12 +47,14 @@ type Channel struct {
 	name string
 	cap  int
 
-	mu     sync.Mutex
-	buf    []vm.Value
-	head   int
-	closed bool
-	recvq  []*recvWaiter
-	sendq  []*sendWaiter
+	mu       sync.Mutex
+	buf      []vm.Value
+	head     int
+	inflight int // values handed to receivers that have not run yet
+	reserved int // slots promised to woken senders that have not run yet
+	closed   bool
+	recvq    []*recvWaiter
+	sendq    []*sendWaiter
 }
 
 // selectWait is one blocked receive or select: whoever claims it first
@@ -53,6 +65,7 @@ type selectWait struct {
 	idx    int
 	val    vm.Value
 	closed bool
+	from   *Channel // the sender's channel when a sender handed val over
 }
 
 func (w *selectWait) claim() bool { return w.state.CompareAndSwap(false, true) }
@@ -63,10 +76,10 @@ type recvWaiter struct {
 }
 
 type sendWaiter struct {
-	state atomic.Bool
-	wake  chan struct{}
-	val   vm.Value
-	sent  bool
+	state    atomic.Bool
+	wake     chan struct{}
+	val      vm.Value
+	reserved bool // woken with a slot kept for val
 }
 
 // NewChannel makes a channel (capacity at least 1).
@@ -99,19 +112,32 @@ func (c *Channel) pop() vm.Value {
 	return v
 }
 
-// refill moves the value of the oldest waiting sender into the buffer
-// (c.mu held, buffer not full).
+// used is the number of slots taken: buffered values, values handed to
+// receivers that have not run yet, and slots kept for woken senders.
+func (c *Channel) used() int { return c.size() + c.inflight + c.reserved }
+
+// refill keeps a free slot for the oldest waiting sender and wakes it;
+// its value goes in when it runs (c.mu held).
 func (c *Channel) refill() {
-	for len(c.sendq) > 0 {
+	for len(c.sendq) > 0 && c.used() < c.cap {
 		s := c.sendq[0]
 		c.sendq = c.sendq[1:]
 		if s.state.CompareAndSwap(false, true) {
-			c.buf = append(c.buf, s.val)
-			s.sent = true
+			c.reserved++
+			s.reserved = true
 			c.vm.Wake(s.wake)
 			return
 		}
 	}
+}
+
+// received gives back the slot of a value a sender handed to a receiver
+// once that receiver runs.
+func (c *Channel) received() {
+	c.mu.Lock()
+	c.inflight--
+	c.refill()
+	c.mu.Unlock()
 }
 
 // takeReady takes a value if one is available now (c.mu held): ok reports
@@ -143,18 +169,25 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	c.sendq = append(c.sendq, s)
 	c.mu.Unlock()
 	fired, err := th.WaitOnThreads(s.wake, -1)
-	if fired {
-		return s.sent, nil
+	if !fired {
+		if s.state.CompareAndSwap(false, true) {
+			c.mu.Lock()
+			c.sendq = removeSender(c.sendq, s)
+			c.mu.Unlock()
+			return false, err
+		}
+		// Let in (or refused by a close) just as we stopped.
+		<-s.wake
 	}
-	if s.state.CompareAndSwap(false, true) {
-		c.mu.Lock()
-		c.sendq = removeSender(c.sendq, s)
-		c.mu.Unlock()
+	if !s.reserved {
 		return false, err
 	}
-	// Taken (or refused by a close) just as we stopped.
-	<-s.wake
-	return s.sent, err
+	// Our slot was kept: the value goes in even if the channel was closed
+	// meanwhile, and receivers drain it.
+	c.mu.Lock()
+	c.reserved--
+	c.place(v)
+	return true, err
 }
 
 // TrySend puts v on the channel without waiting: to a waiting receiver,
@@ -178,22 +211,29 @@ func (c *Channel) TrySend(v vm.Value) (sent, open bool) {
 // receiver. It reports false, with c.mu still held, when there is
 // neither. The caller holds c.mu.
 func (c *Channel) placeAndUnlock(v vm.Value) bool {
+	if c.used() >= c.cap {
+		return false
+	}
+	c.place(v)
+	return true
+}
+
+// place hands v to a waiting receiver or buffers it, then unlocks c.mu
+// (c.mu held, a slot free for v).
+func (c *Channel) place(v vm.Value) {
 	for len(c.recvq) > 0 {
 		r := c.recvq[0]
 		c.recvq = c.recvq[1:]
 		if r.w.claim() {
-			r.w.idx, r.w.val = r.idx, v
+			r.w.idx, r.w.val, r.w.from = r.idx, v, c
+			c.inflight++
 			c.mu.Unlock()
 			c.vm.Wake(r.w.wake)
-			return true
+			return
 		}
 	}
-	if c.size() < c.cap {
-		c.buf = append(c.buf, v)
-		c.mu.Unlock()
-		return true
-	}
-	return false
+	c.buf = append(c.buf, v)
+	c.mu.Unlock()
 }
 
 func removeSender(q []*sendWaiter, s *sendWaiter) []*sendWaiter {
@@ -315,6 +355,9 @@ func selectOn(th *vm.Thread, chans []*Channel, timeout time.Duration, withDefaul
 	}
 	if !fired {
 		return -1, vm.Nil, false, err
+	}
+	if w.from != nil {
+		w.from.received()
 	}
 	return w.idx, w.val, w.closed, nil
 }

@@ -11,8 +11,11 @@ import (
 func init() {
 	lib.Def("parallel_race", "parallel_race(callables)", "the result of the first callable to finish without failing; the rest are cancelled; if all fail, the last failure is raised", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		l, ok := a.List(0)
-		if !ok || l.Len() == 0 {
-			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables")
+		if !ok {
+			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got %s", a.At(0).Type())
+		}
+		if l.Len() == 0 {
+			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got an empty list")
 		}
 		for _, f := range l.Items() {
 			if !vm.IsCallable(f) {
