@@ -28,7 +28,8 @@ func init() {
 			return vm.Value{}, err
 		}
 		// The free function insists on a string discriminator (docs/spec/newer.md
-		// §2.9); the .group_by method keeps April's display keys.
+		// §2.9); the .group_by method keeps April's display keys
+		// (docs/builtins-areas.md, "Method and free forms of one operation").
 		return groupByString(th, l.Items(), f)
 	})
 	lib.Def("partition", "partition(list, f) -> dict", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
