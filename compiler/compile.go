@@ -219,6 +219,11 @@ type loopCtx struct {
 	// iterates directly (-1 otherwise): nothing else can read it, so a
 	// break or return out of the loop stops its branches.
 	stream int
+	// iter is the local holding a for loop's iterator (-1 for a while
+	// loop): every way out of the loop but a failure runs CLOSE_ITER on
+	// it, so a generator the loop abandons is closed (the VM closes it
+	// on a failure).
+	iter int
 }
 
 type fcomp struct {
@@ -379,7 +384,7 @@ func stackEffect(op Opcode, a []int) int {
 	case NOP, JUMP, MAKE_CELL, CELLIFY, SETUP_TRY, POP_TRY, ARGC_GT, RAISE, MATCH_FAIL, CHECK_PARAM, PAT_DICT, PAT_LIST,
 		DICT_KEY, DICT_REST, LIST_AT, LIST_FROM, IS_VARIANT, VARIANT_FIELD, LIST_LEN_IS, IS_DICT, CAUGHT,
 		CATCH_IS, CATCHABLE, WRAP_OK, ERR_RESULT, PROPAGATE, GET_PROP, GET_PROP_OPT, NOT, NEG, TRUTH, ITER, YIELD, NON_NIL, PIPE_CALLEE,
-		CALL_ENTRY:
+		CALL_ENTRY, CLOSE_ITER, JUMP_OPEN:
 		return 0
 	case POP, STORE_LOCAL, STORE_CELL, STORE_FREE, STORE_GLOBAL, DEF_GLOBAL, JUMP_IF_FALSE, JUMP_IF_TRUE,
 		THROW, RERAISE, RETRY_RERAISE, RETURN, EMIT, JUMP_IF_NOT_NIL:

@@ -303,7 +303,7 @@ func (f *fcomp) expr(e syntax.Expr) {
 		f.line(e.At)
 		jOk := f.emit(PROPAGATE, 0)
 		saved := f.depth
-		f.leaveRegions(0)
+		f.leaveFunction()
 		f.emit(RETURN)
 		f.depth = saved
 		f.patchHere(jOk)

@@ -127,6 +127,7 @@ const (
 	VARIANT_FIELD //   x VARIANT_FIELD<n> v
 	LIST_LEN_IS   //   x LIST_LEN_IS<n m> bool             (m: 0 exactly n, 1 at least n; false unless a list)
 	IS_DICT       //   x IS_DICT bool
+	CLOSE_ITER    //   - CLOSE_ITER<i> -                   (a for loop over slot i's iterator ends: close a generator it left unfinished)
 
 	// errors
 	SETUP_TRY     //     - SETUP_TRY<t> -                    (on failure: stack cut back, error pushed, jump t)
@@ -149,6 +150,7 @@ const (
 	IMPL          // c1 .. cn IMPL<s n k> -                 (register impl methods; k: the block's *ImplSite)
 	YIELD         //              v YIELD nil
 	EMIT          //              v EMIT -
+	JUMP_OPEN     //              - JUMP_OPEN<t> -          (after YIELD/EMIT: jump t unless the consumer is closing the generator)
 	CALL_INTERNAL // a1 .. an CALL_INTERNAL<s n> r        (runtime hook by name: parallel, spawn, select, tool …)
 
 	// superinstructions, made by the peephole pass (peephole.go) from the
@@ -220,12 +222,12 @@ var Info = [numOpcodes]OpInfo{
 	ITER: {"ITER", 0}, FOR_NEXT: {"FOR_NEXT", 2}, PAIR_SPLIT: {"PAIR_SPLIT", 0},
 	PAT_DICT: {"PAT_DICT", 0}, PAT_LIST: {"PAT_LIST", 0}, DICT_KEY: {"DICT_KEY", 1}, DICT_REST: {"DICT_REST", 1},
 	LIST_AT: {"LIST_AT", 1}, LIST_FROM: {"LIST_FROM", 1}, IS_VARIANT: {"IS_VARIANT", 2},
-	VARIANT_FIELD: {"VARIANT_FIELD", 1}, LIST_LEN_IS: {"LIST_LEN_IS", 2}, IS_DICT: {"IS_DICT", 0},
+	VARIANT_FIELD: {"VARIANT_FIELD", 1}, LIST_LEN_IS: {"LIST_LEN_IS", 2}, IS_DICT: {"IS_DICT", 0}, CLOSE_ITER: {"CLOSE_ITER", 1},
 	SETUP_TRY: {"SETUP_TRY", 1}, POP_TRY: {"POP_TRY", 0}, THROW: {"THROW", 0}, RERAISE: {"RERAISE", 0},
 	CAUGHT: {"CAUGHT", 0}, CATCH_IS: {"CATCH_IS", 2}, CATCHABLE: {"CATCHABLE", 1}, WRAP_OK: {"WRAP_OK", 0},
 	ERR_RESULT: {"ERR_RESULT", 0}, PROPAGATE: {"PROPAGATE", 1}, RAISE: {"RAISE", 2}, MATCH_FAIL: {"MATCH_FAIL", 0},
 	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0},
-	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0},
+	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0}, JUMP_OPEN: {"JUMP_OPEN", 1},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},
 	CONST_BINOP_JUMP: {"CONST_BINOP_JUMP", 4}, RETURN_LOCAL: {"RETURN_LOCAL", 2}, FOR_NEXT_STORE: {"FOR_NEXT_STORE", 4},

@@ -12,7 +12,7 @@ package compiler
 // -1 when op does not jump.
 func targetOperand(op Opcode) int {
 	switch op {
-	case JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_NIL, JUMP_IF_NIL, SETUP_TRY, CATCHABLE, PROPAGATE, JUMP_FOR:
+	case JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_NIL, JUMP_IF_NIL, SETUP_TRY, CATCHABLE, PROPAGATE, JUMP_FOR, JUMP_OPEN:
 		return 0
 	case ARGC_GT, FOR_NEXT, CATCH_IS, FOR_NEXT_STORE:
 		return 1

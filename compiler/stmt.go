@@ -165,9 +165,11 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 		}
 		f.emit(YIELD)
 		f.emit(POP)
+		f.closePath()
 	case *syntax.EmitStmt:
 		f.expr(s.Value)
 		f.emit(EMIT)
+		f.closePath()
 	default:
 		panic(fmt.Sprintf("compiler: unexpected statement %T", s))
 	}
@@ -450,15 +452,17 @@ func (f *fcomp) forStmt(s *syntax.ForStmt) {
 	lp := f.pushLoop()
 	lp.contPC = top
 	lp.stream = stream
+	lp.iter = it
 	f.bindPattern(s.Pattern, 0)
 	f.blockStmts(s.Body)
 	f.emit(JUMP, top)
 	f.patchHere(next)
-	f.popLoop(lp)
+	f.popLoop(lp) // (its breaks land on the CLOSE_ITER)
+	f.emit(CLOSE_ITER, it)
 }
 
 func (f *fcomp) pushLoop() *loopCtx {
-	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions), stream: -1}
+	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions), stream: -1, iter: -1}
 	f.loops = append(f.loops, lp)
 	return lp
 }
@@ -551,6 +555,7 @@ func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 				f.pipeTarget(v)
 				f.line(v.At)
 				f.emit(PIPE_CALLEE)
+				f.closeLoops()
 				f.emit(TAILCALL, 1)
 				f.emit(RETURN)
 				return
@@ -560,10 +565,66 @@ func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 	} else {
 		f.emit(NIL)
 	}
-	f.leaveRegions(0)
+	f.leaveFunction()
 	f.emitDefers()
 	f.line(s.At)
 	f.emit(RETURN)
+}
+
+// closePath follows a yield or emit: when the consumer closes the
+// generator there (a for loop over it stopped early), the body returns
+// nil from that point, running the finally blocks and defers a return
+// would (docs/concurrency.md, Generators and streams).
+func (f *fcomp) closePath() {
+	if !f.fn.IsGen && !f.fn.IsStream {
+		return
+	}
+	skip := f.emit(JUMP_OPEN, 0)
+	saved := f.depth
+	for _, lp := range f.loops {
+		f.stopStream(lp)
+	}
+	f.emit(NIL)
+	f.leaveFunction()
+	f.emitDefers()
+	f.emit(RETURN)
+	f.depth = saved
+	f.patchHere(skip)
+}
+
+// leaveFunction is leaveRegions(0) for a return: it also closes the
+// iterator of every enclosing for loop, each after the finally blocks
+// inside it and before those around it.
+func (f *fcomp) leaveFunction() {
+	saved := f.regions
+	li := len(f.loops) - 1
+	closeInside := func(level int) { // the loops inside more than level regions
+		for ; li >= 0 && f.loops[li].regions > level; li-- {
+			f.closeLoop(f.loops[li])
+		}
+	}
+	for i := len(saved) - 1; i >= 0; i-- {
+		closeInside(i)
+		f.leaveRegions(i)
+		f.regions = saved[:i]
+	}
+	closeInside(-1)
+	f.regions = saved
+}
+
+// closeLoop closes the iterator of the for loop lp (nothing for a while).
+func (f *fcomp) closeLoop(lp *loopCtx) {
+	if lp.iter >= 0 {
+		f.emit(CLOSE_ITER, lp.iter)
+	}
+}
+
+// closeLoops closes the iterators of every enclosing for loop, innermost
+// first (before a tail call, which leaves no frame to close them from).
+func (f *fcomp) closeLoops() {
+	for i := len(f.loops) - 1; i >= 0; i-- {
+		f.closeLoop(f.loops[i])
+	}
 }
 
 // canTailCall reports whether a call in return position may replace this
@@ -583,6 +644,7 @@ func (f *fcomp) tailCall(call *syntax.CallExpr) bool {
 	for _, a := range call.Args {
 		f.expr(a)
 	}
+	f.closeLoops()
 	f.line(call.At)
 	f.emit(TAILCALL, len(call.Args))
 	// The VM replaces the frame only when it may; otherwise (the first

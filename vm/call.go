@@ -2,9 +2,11 @@ package vm
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/diag"
 )
 
 // callValue calls a non-closure callable (or a generator function) from
@@ -193,8 +195,54 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 	e := noMethod(recv, name)
 	if b, ok := recv.Object().(*Builtin); ok && b.structType {
 		e.Help = th.typeCallHelp(b.name, name)
+	} else if e.Help == "" {
+		e.Help = u.methodHelp(name, t)
 	}
 	return Value{}, e
+}
+
+// NoMethod is the error for a call of the method name on a value of kind
+// (docs/spec/newer.md §2.11) that answers the methods of its own table and
+// of the kinds in also (a range lifts itself into an iterator).
+func (u *Universe) NoMethod(kind, name string, also ...string) *Error {
+	e := Runtimef("value of type %s has no method `%s`", kind, name)
+	e.Help = u.methodHelp(name, kind, also...)
+	return e
+}
+
+// maxListedMethods is the most method names a help line lists.
+const maxListedMethods = 40
+
+// methodHelp is the advice for a method name the kinds do not have: the
+// closest of their method names, then the names themselves when they are
+// few enough to read ("" when the kinds have no methods at all).
+func (u *Universe) methodHelp(name, kind string, also ...string) string {
+	var names []string
+	seen := map[string]bool{"*": true}
+	for _, k := range append([]string{kind}, also...) {
+		for _, m := range u.Methods(k) {
+			if !seen[m.Name] && !strings.HasPrefix(m.Name, "__") {
+				seen[m.Name] = true
+				names = append(names, m.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	var help []string
+	if s := diag.Suggest(name, names); s != "" {
+		help = append(help, "did you mean `"+s+"`?")
+	}
+	if len(names) <= maxListedMethods {
+		slices.Sort(names)
+		what := kind + " methods: "
+		if len(also) > 0 {
+			what = kind + " methods, with those of " + strings.Join(also, " and ") + " it lifts itself into: "
+		}
+		help = append(help, what+strings.Join(names, ", "))
+	}
+	return strings.Join(help, "; ")
 }
 
 // typeCallHelp explains `Point.m()` on a struct type: impl methods are

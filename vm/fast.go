@@ -9,7 +9,7 @@ import (
 // fastOps are the opcodes at which run hands over to runFast.
 var fastOps = [...]bool{
 	compiler.LOAD_LOCAL: true, compiler.STORE_LOCAL: true, compiler.CONST: true, compiler.INT: true,
-	compiler.POP: true, compiler.LOAD_FREE: true, compiler.LOAD_GLOBAL: true,
+	compiler.POP: true, compiler.LOAD_FREE: true, compiler.LOAD_GLOBAL: true, compiler.CLOSE_ITER: true,
 	compiler.JUMP: true, compiler.JUMP_IF_FALSE: true, compiler.JUMP_IF_TRUE: true,
 	compiler.FOR_NEXT_STORE: true, compiler.JUMP_FOR: true,
 	compiler.LOCAL_BINOP: true, compiler.LOCAL_BINOP_STORE: true, compiler.LOCAL_BINOP_JUMP: true,
@@ -85,6 +85,11 @@ loop:
 		case compiler.POP:
 			sp--
 			stack[sp] = Value{}
+		case compiler.CLOSE_ITER:
+			if len(th.openIters) != 0 {
+				break loop
+			}
+			pc++
 		case compiler.LOAD_FREE:
 			v := fr.cl.Upvals[code[pc]].V
 			if !v.IsValid() {

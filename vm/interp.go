@@ -1197,7 +1197,25 @@ loop:
 			stack[sp-1] = nv
 
 		case compiler.ITER:
-			stack[sp-1] = Of(&iterSlot{it: iterate(stack[sp-1])})
+			slot := &iterSlot{it: iterate(stack[sp-1])}
+			stack[sp-1] = Of(slot)
+			if _, ok := slot.it.(IterCloser); ok {
+				save()
+				th.trackIter(slot, len(fr.handlers))
+				fr, stack = &th.frames[len(th.frames)-1], th.stack
+			}
+		case compiler.CLOSE_ITER:
+			v := stack[base+int(code[pc])]
+			pc++
+			if len(th.openIters) > 0 {
+				save()
+				cerr := th.closeIter(v)
+				fr, stack = &th.frames[len(th.frames)-1], th.stack
+				if cerr != nil {
+					err = cerr
+					break loop
+				}
+			}
 		case compiler.FOR_NEXT_STORE, compiler.JUMP_FOR:
 			if op == compiler.JUMP_FOR {
 				// the loop's jump back runs the loop head it lands on
@@ -1470,6 +1488,9 @@ loop:
 			save()
 			v, yerr := th.yield(op == compiler.EMIT, stack[sp-1])
 			fr, stack = &th.frames[len(th.frames)-1], th.stack // nested calls may have moved frames and stack
+			if yerr == ErrClosing {
+				th.closing, v, yerr = true, Nil, nil
+			}
 			if yerr != nil {
 				err = yerr
 				break loop
@@ -1479,6 +1500,12 @@ loop:
 				stack[sp] = Value{}
 			} else {
 				stack[sp-1] = v
+			}
+		case compiler.JUMP_OPEN:
+			if th.closing {
+				pc++
+			} else {
+				pc = int(code[pc])
 			}
 		case compiler.CALL_INTERNAL:
 			s, n := int(code[pc]), int(code[pc+1])
@@ -1584,6 +1611,15 @@ loop:
 		if e.tracedBy != th || e.tracedDepth != len(th.frames) {
 			e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
 			e.tracedBy, e.tracedDepth = th, len(th.frames)
+		}
+		if len(th.openIters) > 0 {
+			// the for loops over generators that the failure leaves
+			h := -1 // (the frame's: none of its handlers takes it)
+			if e.Kind != KindExit {
+				h = len(fr.handlers) - 1
+			}
+			th.abandonIters(len(th.frames), h, e.Kind != KindExit)
+			fr, stack = &th.frames[len(th.frames)-1], th.stack
 		}
 		if e.Kind != KindExit && len(fr.handlers) > 0 {
 			if e.Kind == KindCancelled {

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -39,6 +40,19 @@ type ThreadIterator interface {
 	Iterator
 	NextOn(th *Thread) (v Value, ok bool, err error)
 }
+
+// IterCloser is implemented by iterators whose source is suspended Harn
+// code (a generator): a for loop that stops before the end closes it, so
+// the source's pending finally blocks and defers run (docs/language.md,
+// Generators). CloseIter of a finished or closed source does nothing.
+type IterCloser interface {
+	CloseIter(th *Thread) error
+}
+
+// ErrClosing is what a Yielder's Yield returns when the consumer closes
+// the generator instead of resuming it: the body then returns from the
+// yield (JUMP_OPEN).
+var ErrClosing = errors.New("generator closing")
 
 // Callable is implemented by values that can be called: closures, builtins
 // and bound methods.

@@ -270,8 +270,23 @@ type Thread struct {
 
 	hit keyHit // the last `k in d` that found k (dicttable.go)
 
+	// openIters are the for loops of this thread's frames that iterate a
+	// source that must be closed when they stop early (IterCloser),
+	// innermost last; closing marks a generator's thread whose consumer
+	// is closing it (JUMP_OPEN).
+	openIters []openIter
+	closing   bool
+
 	stackBuf [16]Value
 	frameBuf [1]frame
+}
+
+// openIter is a for loop over an IterCloser: its iterator slot, the
+// depth of its frame, and how many of that frame's handlers enclose it.
+type openIter struct {
+	slot     *iterSlot
+	depth    int
+	handlers int
 }
 
 type handler struct {

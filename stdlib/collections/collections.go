@@ -28,7 +28,8 @@ func init() {
 			return vm.Value{}, err
 		}
 		// The free function insists on a string discriminator (docs/spec/newer.md
-		// §2.9); the .group_by method keeps April's display keys.
+		// §2.9); the .group_by method keeps April's display keys
+		// (docs/builtins-areas.md, "Method and free forms of one operation").
 		return groupByString(th, l.Items(), f)
 	})
 	lib.Def("partition", "partition(list, f) -> dict", "{match: [...], no_match: [...]}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -192,14 +193,25 @@ func listAndCallback(name string, args vm.Args) (*vm.List, vm.Value, error) {
 	if err != nil {
 		return nil, vm.Value{}, err
 	}
-	if args.Len() < 2 {
-		return nil, vm.Value{}, vm.Runtimef("%s: callback is required", name)
-	}
-	f, ok := args.Callable(1)
-	if !ok {
-		return nil, vm.Value{}, vm.Typef("%s: callback must be callable, got %s", name, args[1].Type())
+	f, err := callbackAt(name, args, 1)
+	if err != nil {
+		return nil, vm.Value{}, err
 	}
 	return l, f, nil
+}
+
+// callbackAt is the callback argument i of name, checked as
+// docs/spec/builtins.md §3.7 says for the collection free functions (and
+// the method forms of the newer ones, which report the same errors).
+func callbackAt(name string, args vm.Args, i int) (vm.Value, error) {
+	if args.Len() <= i {
+		return vm.Value{}, vm.Runtimef("%s: callback is required", name)
+	}
+	f, ok := args.Callable(i)
+	if !ok {
+		return vm.Value{}, vm.Typef("%s: callback must be callable, got %s", name, args[i].Type())
+	}
+	return f, nil
 }
 
 func dictKeys(d *vm.Dict) *vm.List {

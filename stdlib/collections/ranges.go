@@ -69,7 +69,7 @@ func init() {
 	lib.Method("range", "*", "r.NAME(...)", "any other method: lift the range into an iterator", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		name := args.Text(0)
 		if th.VM().Universe.Method("iter", name) == nil {
-			return vm.Value{}, vm.Runtimef("value of type range has no method `%s`", name) // docs/spec/newer.md §2.11
+			return vm.Value{}, th.VM().Universe.NoMethod("range", name, "iter") // docs/spec/newer.md §2.11
 		}
 		it, _ := toIter(th, recv)
 		return th.CallMethod(vm.Of(it), name, args[1:]...)

@@ -106,23 +106,23 @@ func init() {
 		return vm.Of(vm.NewSet(recv.List().Items())), nil
 	})
 	lib.Method("list", "take_while", "xs.take_while(f)", "the leading items for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		f, ok := args.Callable(0)
-		if !ok {
-			return vm.Value{}, vm.Typef("take_while: callback must be callable, got %s", args.At(0).Type())
+		f, err := callbackAt("take_while", args, 0)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return takeWhile(th, recv.List().Items(), f, true)
 	})
 	lib.Method("list", "drop_while", "xs.drop_while(f)", "the items after the leading ones for which f(item) is truthy", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		f, ok := args.Callable(0)
-		if !ok {
-			return vm.Value{}, vm.Typef("drop_while: callback must be callable, got %s", args.At(0).Type())
+		f, err := callbackAt("drop_while", args, 0)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return takeWhile(th, recv.List().Items(), f, false)
 	})
 	lib.Method("list", "count_by", "xs.count_by(f)", "dict of counts per string discriminator f(item)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		f, ok := args.Callable(0)
-		if !ok {
-			return vm.Value{}, vm.Typef("count_by: callback must be callable, got %s", args.At(0).Type())
+		f, err := callbackAt("count_by", args, 0)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return countBy(th, "count_by", recv.List().Items(), f)
 	})

@@ -10,8 +10,12 @@ package concurrency
 // next `yield`/`emit`. `.next()` returns `{done: false, value: v}` or, once
 // the body has returned, `{done: true, value: nil}`; a failure in the body
 // is raised by the `.next()` that runs into it, after which the generator
-// is done. A generator that becomes garbage before finishing has its
-// goroutine released without running any more of its code.
+// is done. A for loop that stops iterating a generator early (break,
+// return, a failure) closes it: the body returns from the yield it is
+// suspended at, running its pending finally blocks and defers, and the
+// generator is done (docs/concurrency.md, Generators and streams). A generator that
+// becomes garbage before finishing has its goroutine released without
+// running any more of its code.
 //
 // `parallel … as stream` and the `stream.*` operators make streams from
 // other sources.
@@ -107,6 +111,23 @@ func (g *Generator) Next() (vm.Value, bool, error) { return g.NextOn(g.vm.Curren
 // Iterate makes `for x in g` consume g.
 func (g *Generator) Iterate() vm.Iterator { return g }
 
+// CloseIter closes a generator a for loop stopped iterating early
+// (vm.IterCloser): a body suspended at a yield returns from there, and
+// what its finally blocks and defers raise is the error. A generator
+// that is done, not started, or in a pull of another task is left as it
+// is (the other pull goes on).
+func (g *Generator) CloseIter(th *vm.Thread) error {
+	c, co := g.src.(*coroutine)
+	if !co || g.done || g.pulling {
+		return nil
+	}
+	g.done = true
+	if !c.started {
+		return nil
+	}
+	return c.close(th)
+}
+
 func nextDict(v vm.Value, ok bool) vm.Value {
 	if !ok {
 		return vm.Of(lib.DictOf("done", vm.True, "value", vm.Nil))
@@ -117,15 +138,22 @@ func nextDict(v vm.Value, ok bool) vm.Value {
 // ---- coroutines: the bodies of generator functions ----
 
 // coroutine runs a generator function's body on its own thread. The
-// consumer resumes it by sending itself on in (nil abandons it); the body
-// answers on out at each yield and when it ends.
+// consumer resumes it by sending itself on in (a nil thread abandons it;
+// close asks the body to return from its yield); the body answers on out
+// at each yield and when it ends.
 type coroutine struct {
 	fn      *vm.Closure
 	args    []vm.Value
 	th      *vm.Thread
 	started bool
-	in      chan *vm.Thread
+	closing bool // the body is returning for a close (its thread's)
+	in      chan resume
 	out     chan coMsg
+}
+
+type resume struct {
+	from  *vm.Thread
+	close bool
 }
 
 type coMsg struct {
@@ -141,12 +169,19 @@ func abandoned() *vm.Error { return &vm.Error{Kind: vm.KindExit, Msg: abandonedM
 
 const abandonedMsg = "generator abandoned"
 
+// yieldedWhileClosing unwinds a body that yields while it is being
+// closed (a yield in a finally block or defer): like an abandoned one, it
+// runs nothing more, and the close fails with closeYieldMsg.
+func yieldedWhileClosing() *vm.Error { return &vm.Error{Kind: vm.KindExit, Msg: closeYieldMsg} }
+
+const closeYieldMsg = "generator yielded while it was being closed (a yield in a finally block or defer)"
+
 func makeGenerator(th *vm.Thread, f *vm.Closure, args []vm.Value) *Generator {
-	c := &coroutine{fn: f, args: args, in: make(chan *vm.Thread, 1), out: make(chan coMsg)}
+	c := &coroutine{fn: f, args: args, in: make(chan resume, 1), out: make(chan coMsg)}
 	g := &Generator{vm: th.VM(), src: c, stream: f.Proto.IsStream}
 	runtime.AddCleanup(g, func(c *coroutine) {
 		select {
-		case c.in <- nil:
+		case c.in <- resume{}:
 		default:
 		}
 	}, c)
@@ -160,7 +195,7 @@ func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
 		c.th.Task = c
 		go c.body()
 	}
-	c.in <- th
+	c.in <- resume{from: th}
 	m := <-c.out
 	if m.end {
 		return vm.Value{}, false, m.err
@@ -168,14 +203,28 @@ func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
 	return m.v, true, nil
 }
 
+// close resumes the suspended body on th to return from its yield and
+// waits for it to end.
+func (c *coroutine) close(th *vm.Thread) error {
+	c.in <- resume{from: th, close: true}
+	m := <-c.out
+	if !m.end {
+		return vm.Runtimef("%s", closeYieldMsg) // (the body never yields while closing)
+	}
+	return m.err
+}
+
 func (c *coroutine) body() {
-	from := <-c.in
-	if from == nil {
+	r := <-c.in
+	if r.from == nil {
 		return
 	}
 	th := c.th
-	th.Lend(from)
+	th.Lend(r.from)
 	_, err := th.RunBody(c.fn, c.args)
+	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == closeYieldMsg {
+		err = vm.Runtimef("%s", closeYieldMsg)
+	}
 	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit && e.Msg == abandonedMsg {
 		th.CancelChildren(-1)
 		releaseMutexOf(th)
@@ -191,13 +240,20 @@ func (c *coroutine) body() {
 
 // Yield hands v to the consumer and waits to be resumed (vm.Yielder).
 func (c *coroutine) Yield(th *vm.Thread, v vm.Value) (vm.Value, error) {
+	if c.closing {
+		return vm.Value{}, yieldedWhileClosing()
+	}
 	th.Unlend()
 	c.out <- coMsg{v: v}
-	from := <-c.in
-	if from == nil {
+	r := <-c.in
+	if r.from == nil {
 		return vm.Value{}, abandoned()
 	}
-	th.Lend(from)
+	th.Lend(r.from)
+	if r.close {
+		c.closing = true
+		return vm.Nil, vm.ErrClosing
+	}
 	return vm.Nil, nil
 }
 

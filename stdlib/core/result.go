@@ -119,12 +119,17 @@ func init() {
 	})
 }
 
-// categories are the error categories of docs/spec/builtins.md §3.3.
+// categories are the error categories of docs/spec/builtins.md §3.3, and
+// those the runtime itself raises as "Error [category]: msg": a failed
+// non-null assertion `x!` (unwrap_nil, docs/spec/newer.md §1.4) and a
+// deadlock (docs/concurrency.md), so error_category of the caught text
+// names them instead of "generic".
 var categories = []string{
 	"timeout", "auth", "rate_limit", "overloaded", "server_error",
 	"transient_network", "schema_validation", "tool_error", "tool_rejected",
 	"egress_blocked", "cancelled", "not_found", "circuit_open",
 	"budget_exceeded", "generic",
+	"unwrap_nil", "deadlock",
 }
 
 func isCategory(s string) bool {

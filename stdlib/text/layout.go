@@ -24,9 +24,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		n, ok := args.Int(1)
-		if !ok {
-			return vm.Value{}, vm.Typef("repeat: count must be an int, got %s", args.At(1).Type())
+		n, err := repeatCount(args, 1)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		return repeatOn(th, s, n)
 	})
@@ -160,4 +160,14 @@ func wordWrap(s string, width int) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// repeatCount is the count argument i of repeat and .repeat (one rule for
+// both forms, docs/spec/newer.md §2.7's row).
+func repeatCount(args vm.Args, i int) (int64, error) {
+	n, ok := args.Int(i)
+	if !ok {
+		return 0, vm.Typef("repeat: count must be an int, got %s", args.At(i).Type())
+	}
+	return n, nil
 }

@@ -108,7 +108,14 @@ func init() {
 		return vm.Of(lib.StrList(Lines(s)))
 	})
 	lib.Method("string", "repeat", "s.repeat(n?)", "n copies (default 1)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return repeatOn(th, receiver(recv), args.IntOr(0, 1))
+		if args.Len() == 0 {
+			return repeatOn(th, receiver(recv), 1)
+		}
+		n, err := repeatCount(args, 0)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return repeatOn(th, receiver(recv), n)
 	})
 	sm("reverse", "s.reverse()", "chars in reverse order", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)
