@@ -4,7 +4,7 @@ import "github.com/harnlang/harn/lang/syntax"
 
 // Top-level redeclaration. A `let`/`var`/`const` that declares a name
 // again makes a new variable, at the top level as in a block
-// (docs/spec/language.md §3.2, §3.4; docs/bindings.md): code after it,
+// (docs/spec/language.md §3.2, §3.4; docs/language.md §2): code after it,
 // and closures created after it, use the new variable, while closures
 // created before keep the old one. Every top-level declaration but the
 // last of a name gets a global slot of its own (Binding.Superseded);
