@@ -100,7 +100,7 @@ func newCompiler(f *syntax.File, info *resolve.Info, opts []Option) *compiler {
 func globalsOf(info *resolve.Info) []Global {
 	globals := make([]Global, len(info.Globals))
 	for i, g := range info.Globals {
-		globals[i] = Global{Name: g.Name}
+		globals[i] = Global{Name: g.Name, Superseded: g.Superseded}
 	}
 	return globals
 }

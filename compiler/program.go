@@ -152,6 +152,9 @@ func (f *Func) ParamNames() []string {
 type Global struct {
 	Name string
 	Pub  bool
+	// Superseded marks the slot of a top-level declaration a later one
+	// of the same name replaces: lookups by name never reach it.
+	Superseded bool
 }
 
 // Program is one compiled file.

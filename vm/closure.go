@@ -152,9 +152,7 @@ func (v *VM) NewModule(p *compiler.Program) *Module {
 		byName:  make(map[string]int, len(p.Globals)),
 		vm:      v,
 	}
-	for i, g := range p.Globals {
-		m.byName[g.Name] = i
-	}
+	m.nameGlobals(p)
 	m.epoch.Store(1)
 	return m
 }
@@ -168,12 +166,20 @@ func (m *Module) Extend(p *compiler.Program) {
 		m.Globals = append(m.Globals, Value{})
 		m.consts = append(m.consts, 0)
 	}
-	for i, g := range p.Globals {
-		m.byName[g.Name] = i
-	}
+	m.nameGlobals(p)
 	m.epoch.Add(1)
 	m.Prog = p
 	m.rt = newFuncRT(p.Main)
+}
+
+// nameGlobals maps each global name of p to its slot (not a superseded
+// declaration's).
+func (m *Module) nameGlobals(p *compiler.Program) {
+	for i, g := range p.Globals {
+		if !g.Superseded {
+			m.byName[g.Name] = i
+		}
+	}
 }
 
 // Global returns a module global by name.

@@ -223,14 +223,23 @@ func (c *checker) enter(fc *funcCtx) {
 func (fc *funcCtx) pushScope() { fc.scopes = append(fc.scopes, map[string]bool{}) }
 func (fc *funcCtx) popScope()  { fc.scopes = fc.scopes[:len(fc.scopes)-1] }
 
-// multiDeclared lists top-level names declared more than once: their type
-// depends on which declaration ran last, so the checker leaves them alone.
+// multiDeclared lists top-level names that share one binding among
+// several declarations: their type depends on which declaration ran last,
+// so the checker leaves them alone. Each `let`/`var`/`const` of a name
+// declared again by one makes a variable of its own (as in a block), so
+// those count once together.
 func multiDeclared(f *syntax.File) map[string]bool {
 	count := map[string]int{}
+	let := map[string]bool{}
 	for _, it := range f.Items {
 		switch d := it.(type) {
 		case *syntax.LetStmt:
-			syntax.PatternNames(d.Pattern, func(name string, _ syntax.Node) { count[name]++ })
+			syntax.PatternNames(d.Pattern, func(name string, _ syntax.Node) {
+				if !let[name] {
+					let[name] = true
+					count[name]++
+				}
+			})
 		case *syntax.FnDecl:
 			count[d.Name]++
 		case *syntax.ToolDecl:

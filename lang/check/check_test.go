@@ -108,7 +108,10 @@ func TestBindingTypes(t *testing.T) {
 		{"unknown values are accepted", "fn f() { return 1 }\nlet n = 0\nn = f()\nprintln(n)", nil},
 		{"compound assignment", "let s = \"a\"\ns += 1\nprintln(s)",
 			[]string{"error: can't add string and int"}},
-		{"redeclared global is unchecked", "let x = 1\nlet x = \"s\"\nx = [1]\nprintln(x)", nil},
+		// each top-level declaration is a variable of its own, as in a block
+		{"redeclared global is checked like a local", "let x = 1\nlet x = \"s\"\nx = [1]\nprintln(x)",
+			[]string{"error: assignment to `x`: expected string, found list<int>"}},
+		{"redeclared global keeps its own type", "let x = \"s\"\nlet x = 1\nx = 2\nprintln(x)", nil},
 		{"for variable", "for x in [1, 2] {\n  x = \"s\"\n  println(x)\n}", nil},
 	})
 }

@@ -84,6 +84,10 @@ type Binding struct {
 	PathRoot  bool        // the root of some path assignment (`x[k] = v`, `x.f = v`) or of `x = x.push(v)`
 	Reassign  bool        // assigned after declaration
 	Shadows   *Binding    // a local of an enclosing block or function this one hides
+	// Superseded marks a global of a top-level declaration that a later
+	// one of the same name replaces: its slot is not the name's
+	// (redeclare.go).
+	Superseded bool
 }
 
 // Ref is one resolved identifier occurrence.

@@ -63,6 +63,12 @@ type resolver struct {
 	// badExtends holds the pipelines whose `extends` was reported: a
 	// chain is walked again for every pipeline extending into it.
 	badExtends map[*syntax.PipelineDecl]bool
+	// topLets holds, per name, the declaring nodes of the file's
+	// top-level `let`/`var`/`const` statements in source order, and
+	// topCur the binding the latest of them resolved so far made
+	// (redeclare.go).
+	topLets map[string][]syntax.Node
+	topCur  map[string]*Binding
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -118,7 +124,7 @@ func (r *resolver) run() {
 		if imported[name] {
 			kind = KImport
 		}
-		r.global(name, kind, syntax.Pos{}, nil)
+		r.priorGlobal(name, kind)
 	}
 	for _, d := range r.opts.PriorEnums {
 		if r.enums[d.Name] {
@@ -211,6 +217,7 @@ func (r *resolver) declareTopLevel(it syntax.Stmt) {
 		kind := letKind(d.Kind)
 		syntax.PatternNames(d.Pattern, func(name string, node syntax.Node) {
 			r.global(name, kind, node.Position(), node)
+			r.noteTopLet(name, node)
 		})
 	case *syntax.FnDecl:
 		r.global(d.Name, KFn, d.NamePos, d)
@@ -362,7 +369,8 @@ func (r *resolver) lookup(name string) *Ref {
 		}
 	}
 	if i, ok := r.info.GlobalIndex[name]; ok {
-		b := r.info.Globals[i]
+		b := r.currentGlobal(name, r.info.Globals[i])
+		i = b.Index
 		if r.hiddenGlobal(b) {
 			// The function cannot see the variable: the name goes on to
 			// the builtins (docs/spec/language.md §3.2).
@@ -994,15 +1002,16 @@ func (r *resolver) selfRecursiveLet(name string, value syntax.Expr) bool {
 func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node syntax.Node) *Binding {
 	var prev *Binding
 	if r.atTopLevel() {
-		if i, ok := r.info.GlobalIndex[name]; ok {
-			prev = r.info.Globals[i]
-		}
+		prev = r.topCur[name]
 	} else {
 		fs := r.cur()
 		prev = fs.scopes[len(fs.scopes)-1].names[name]
 	}
-	if prev != nil && prev.Kind == KConst && kind == KConst && !r.atTopLevel() {
+	if prev != nil && prev.Kind == KConst && kind == KConst {
 		r.info.ConstRedeclared[node] = true
+	}
+	if r.atTopLevel() {
+		return r.declareTopLet(name, kind, pos, node)
 	}
 	return r.declare(name, kind, pos, node)
 }

@@ -573,7 +573,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return s.value(), nil
+		return s.value("iter.sum")
 	})
 	minmax := func(dir int) func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		return func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {

@@ -3,6 +3,7 @@ package collections
 import (
 	"slices"
 
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -181,7 +182,7 @@ func init() {
 			}
 			s.add(v)
 		}
-		return s.value(), nil
+		return s.value("list.sum")
 	})
 	lm("join", "xs.join(sep?)", `display items joined by sep (default "")`, func(th *vm.Thread, l *vm.List, args vm.Args) (vm.Value, error) {
 		s, err := lib.JoinItems(th, l.Items(), lib.TextOr(args, 0, ""))
@@ -511,10 +512,21 @@ type summer struct {
 	i       int64
 	f       float64
 	isFloat bool
+	// dec is the sum of the decimals added (nil before the first): a
+	// decimal makes the result a decimal, with the ints added exactly.
+	dec *decimal.Decimal
 }
 
 // add adds v and reports whether it was a number.
 func (s *summer) add(v vm.Value) bool {
+	if d, ok := decimal.Of(v); ok {
+		if s.dec == nil {
+			s.dec = d
+		} else {
+			s.dec = s.dec.Add(d)
+		}
+		return true
+	}
 	if n, ok := v.AsInt(); ok {
 		if s.isFloat {
 			s.f += float64(n)
@@ -541,9 +553,17 @@ func (s *summer) add(v vm.Value) bool {
 	return true
 }
 
-func (s *summer) value() vm.Value {
-	if s.isFloat {
-		return vm.FloatOf(s.f)
+// value is the sum: a decimal when a decimal was added (mixing one with
+// a float is a type error, as in arithmetic), else an int or float.
+func (s *summer) value(name string) (vm.Value, error) {
+	if s.dec != nil {
+		if s.isFloat {
+			return vm.Value{}, decimal.MixedFloat(name)
+		}
+		return vm.Of(s.dec.Add(decimal.FromInt(s.i))), nil
 	}
-	return vm.IntOf(s.i)
+	if s.isFloat {
+		return vm.FloatOf(s.f), nil
+	}
+	return vm.IntOf(s.i), nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -104,8 +105,8 @@ func toInt(v vm.Value) vm.Value {
 		return vm.IntOf(int64(f))
 	}
 	switch x := v.Object().(type) {
-	case *Decimal:
-		return decimalToInt(x)
+	case *decimal.Decimal:
+		return x.ToInt()
 	case vm.Bool:
 		// docs/spec/newer.md §2.12: bools convert to 1 and 0
 		if x {
@@ -128,8 +129,8 @@ func toFloatValue(v vm.Value) vm.Value {
 	if n, ok := v.AsInt(); ok {
 		return vm.FloatOf(float64(n))
 	}
-	if x, ok := v.Object().(*Decimal); ok {
-		return decimalToFloat(x)
+	if x, ok := decimal.Of(v); ok {
+		return x.ToFloat()
 	}
 	return vm.Nil
 }

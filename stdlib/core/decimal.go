@@ -1,232 +1,26 @@
 package core
 
 import (
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
-// Decimal numbers (docs/spec/newer.md §2.4): exact base-10 values built with
-// decimal(v), no literal syntax. A decimal keeps the scale it was written
-// with for display (decimal("1.50") prints 1.50) but compares and keys by
-// value. Arithmetic with decimals and ints gives decimals; mixing with a
-// float is a type error; comparing with an int or float is unordered.
+// The decimal builtin; the value kind is package decimal
+// (docs/spec/newer.md §2.4).
 
 func init() {
 	lib.Def("decimal", "decimal(v) -> decimal", "an exact decimal from a string, int, float or decimal", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		d, err := toDecimal(a.At(0))
+		d, err := decimal.Convert(a.At(0), debugQuote)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(d), nil
 	})
-}
-
-// divScale is the number of fraction digits a division keeps at most.
-const divScale = 28
-
-// Decimal is unscaled × 10^-scale (type_of "decimal").
-type Decimal struct {
-	unscaled *big.Int
-	scale    int32
-}
-
-func toDecimal(v vm.Value) (*Decimal, error) {
-	if x, ok := v.AsString(); ok {
-		d, ok := parseDecimalText(strings.TrimSpace(x.Go()))
-		if !ok {
-			return nil, vm.Throwf("decimal: cannot parse %s as a decimal", debugQuote(x.Go()))
-		}
-		return d, nil
-	}
-	switch x := v.Object().(type) {
-	case *Decimal:
-		return x, nil
-	case vm.Int:
-		return &Decimal{unscaled: big.NewInt(int64(x))}, nil
-	case vm.Float:
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 7.9e28 {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
-		}
-		d, ok := parseDecimalText(strconv.FormatFloat(f, 'f', -1, 64))
-		if !ok {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
-		}
-		return d, nil
-	}
-	return nil, vm.Throwf("decimal: cannot convert %s to a decimal", v.Type())
-}
-
-// parseDecimalText reads [+-]digits[.digits] or [+-].digits.
-func parseDecimalText(s string) (*Decimal, bool) {
-	sign := ""
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		if s[0] == '-' {
-			sign = "-"
-		}
-		s = s[1:]
-	}
-	intPart, frac, hasDot := strings.Cut(s, ".")
-	if intPart == "" && frac == "" || (hasDot && frac == "" && intPart == "") {
-		return nil, false
-	}
-	for _, part := range []string{intPart, frac} {
-		for i := 0; i < len(part); i++ {
-			if !lib.ASCIIDigit(part[i]) {
-				return nil, false
-			}
-		}
-	}
-	digits := intPart + frac
-	if digits == "" {
-		return nil, false
-	}
-	n, ok := new(big.Int).SetString(sign+digits, 10)
-	if !ok {
-		return nil, false
-	}
-	return &Decimal{unscaled: n, scale: int32(len(frac))}, true
-}
-
-func (*Decimal) Type() string  { return "decimal" }
-func (d *Decimal) Truth() bool { return d.unscaled.Sign() != 0 }
-
-// Display writes the digits at the stored scale.
-func (d *Decimal) Display(sb *strings.Builder) { sb.WriteString(d.text()) }
-
-func (d *Decimal) text() string {
-	s := new(big.Int).Abs(d.unscaled).String()
-	if d.scale > 0 {
-		if len(s) <= int(d.scale) {
-			s = strings.Repeat("0", int(d.scale)-len(s)+1) + s
-		}
-		s = s[:len(s)-int(d.scale)] + "." + s[len(s)-int(d.scale):]
-	}
-	if d.unscaled.Sign() < 0 {
-		s = "-" + s
-	}
-	return s
-}
-
-// normalized drops trailing fraction zeros (the value's canonical form).
-func (d *Decimal) normalized() *Decimal {
-	u, s := new(big.Int).Set(d.unscaled), d.scale
-	ten, r := big.NewInt(10), new(big.Int)
-	for s > 0 {
-		q, m := new(big.Int).QuoRem(u, ten, r)
-		if m.Sign() != 0 {
-			break
-		}
-		u, s = q, s-1
-	}
-	return &Decimal{unscaled: u, scale: s}
-}
-
-// rescaled returns the unscaled value at the larger scale s (s >= d.scale).
-func (d *Decimal) rescaled(s int32) *big.Int {
-	if s == d.scale {
-		return d.unscaled
-	}
-	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-d.scale)), nil)
-	return new(big.Int).Mul(d.unscaled, p)
-}
-
-func (d *Decimal) cmp(e *Decimal) int {
-	s := max(d.scale, e.scale)
-	return d.rescaled(s).Cmp(e.rescaled(s))
-}
-
-// EqualTo: decimals are equal by value, ignoring scale; never equal to
-// an int or float.
-func (d *Decimal) EqualTo(o vm.Value) bool {
-	e, ok := o.Object().(*Decimal)
-	return ok && d.cmp(e) == 0
-}
-
-// KeyBytes is the structural key `M<normalized>;`.
-func (d *Decimal) KeyBytes() string { return "M" + d.normalized().text() + ";" }
-
-// CompareTo orders decimals; other kinds are unordered.
-func (d *Decimal) CompareTo(o vm.Value) (int, bool) {
-	e, ok := o.Object().(*Decimal)
-	if !ok {
-		return 0, false
-	}
-	return d.cmp(e), true
-}
-
-// Arith is decimal arithmetic; an int operand is promoted exactly.
-func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Value, bool, error) {
-	var e *Decimal
-	switch o := other.Object().(type) {
-	case *Decimal:
-		e = o
-	case vm.Int:
-		e = &Decimal{unscaled: big.NewInt(int64(o))}
-	default:
-		return vm.Value{}, false, nil
-	}
-	a, b := d, e
-	if right {
-		a, b = e, d
-	}
-	s := max(a.scale, b.scale)
-	switch op {
-	case compiler.ADD:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Add(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
-	case compiler.SUB:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
-	case compiler.MUL:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}), true, nil
-	case compiler.DIV:
-		if b.unscaled.Sign() == 0 {
-			return vm.Value{}, true, vm.DivisionByZero()
-		}
-		// a/b to divScale fraction digits (truncated), then without
-		// trailing zeros beyond the operands' scale.
-		num := a.rescaled(s)
-		num = new(big.Int).Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(divScale), nil))
-		q := new(big.Int).Quo(num, b.rescaled(s))
-		r := (&Decimal{unscaled: q, scale: divScale}).normalized()
-		if r.scale < s {
-			r = &Decimal{unscaled: r.rescaled(s), scale: s}
-		}
-		return vm.Of(r), true, nil
-	case compiler.MOD:
-		if b.unscaled.Sign() == 0 {
-			return vm.Value{}, true, vm.DivisionByZero()
-		}
-		return vm.Of(&Decimal{unscaled: new(big.Int).Rem(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
-	case compiler.POW:
-		n, ok := other.AsInt()
-		if right || !ok || n < 0 || n > 1000 {
-			return vm.Value{}, false, nil
-		}
-		u := new(big.Int).Exp(d.unscaled, big.NewInt(int64(n)), nil)
-		return vm.Of(&Decimal{unscaled: u, scale: d.scale * int32(n)}), true, nil
-	}
-	return vm.Value{}, false, nil
-}
-
-// decimalToInt truncates toward zero; nil outside the int range.
-func decimalToInt(d *Decimal) vm.Value {
-	q := new(big.Int).Quo(d.unscaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.scale)), nil))
-	if !q.IsInt64() {
-		return vm.Nil
-	}
-	return vm.IntOf(q.Int64())
-}
-
-func decimalToFloat(d *Decimal) vm.Value {
-	f, _ := strconv.ParseFloat(d.text(), 64)
-	return vm.FloatOf(f)
 }
 
 // debugQuote quotes s as upstream's error messages show a string (Rust's

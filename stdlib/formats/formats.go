@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/stdlib/encoding"
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/jsonschema"
@@ -472,6 +473,8 @@ func scalarText(v vm.Value, nan, inf string, finite func(float64) string) (s str
 		return strconv.FormatBool(bool(x)), true
 	case vm.Int:
 		return strconv.FormatInt(int64(x), 10), true
+	case *decimal.Decimal:
+		return x.Text(), true
 	case vm.Float:
 		f := float64(x)
 		switch {

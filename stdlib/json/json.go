@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/jsonschema"
 	"github.com/harnlang/harn/vm"
@@ -562,6 +563,8 @@ func (e *jsonEncoder) value(v vm.Value) {
 			e.handle = x
 		}
 		e.sb.WriteString("null")
+	case *decimal.Decimal:
+		e.sb.WriteString(x.Text()) // the exact number at its stored scale
 	default:
 		if !e.other.IsValid() && !v.IsNil() {
 			e.other = v

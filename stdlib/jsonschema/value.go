@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -54,6 +55,8 @@ func normalize(v vm.Value, depth int) vm.Value {
 		return vm.Of(b.Build())
 	case *vm.Range:
 		return vm.Str(vm.ToDisplay(v))
+	case *decimal.Decimal:
+		return v // a number, which serializers write exactly
 	case bytesValue:
 		if x.Type() == "bytes" {
 			b := vm.NewDictBuilder(1)
@@ -125,6 +128,8 @@ func toAny(v vm.Value) (any, error) {
 			out[i] = g
 		}
 		return out, nil
+	case *decimal.Decimal:
+		return json.Number(x.Text()), nil
 	case *vm.Dict:
 		out := make(map[string]any, x.Len())
 		var err error

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -16,7 +17,7 @@ import (
 // arguments give nil unless an error is documented.
 
 func init() {
-	lib.Def("abs", "abs(n: int | float) -> int | float | nil", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("abs", "abs(n: int | float | decimal) -> int | float | decimal | nil", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		// Numbers are read with the As accessors: Object would box them.
 		if n, ok := args.At(0).AsInt(); ok {
 			if n == math.MinInt64 {
@@ -30,27 +31,35 @@ func init() {
 		if n, ok := args.At(0).AsFloat(); ok {
 			return vm.FloatOf(math.Abs(float64(n))), nil
 		}
+		if d, ok := decimal.Of(args.At(0)); ok {
+			return vm.Of(d.Abs()), nil
+		}
 		return vm.Nil, nil
 	})
-	rounding := func(name string, f func(float64) float64) {
-		lib.Def(name, name+"(n: int | float) -> int?", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	// A decimal rounds to a whole decimal (scale 0), exactly: the result
+	// keeps the kind, as abs does (docs/language.md §2).
+	rounding := func(name string, f func(float64) float64, mode int) {
+		lib.Def(name, name+"(n: int | float | decimal) -> int | decimal | nil", name+" to an int (a decimal to a whole decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			if n, ok := args.At(0).AsInt(); ok {
 				return vm.IntOf(int64(n)), nil
 			}
 			if n, ok := args.At(0).AsFloat(); ok {
 				return floatToInt(f(float64(n)))
 			}
+			if d, ok := decimal.Of(args.At(0)); ok {
+				return vm.Of(d.Integral(mode)), nil
+			}
 			return vm.Nil, nil
 		})
 	}
-	rounding("floor", math.Floor)
-	rounding("ceil", math.Ceil)
-	rounding("round", math.Round)
+	rounding("floor", math.Floor, decimal.Floor)
+	rounding("ceil", math.Ceil, decimal.Ceil)
+	rounding("round", math.Round, decimal.HalfAway)
 	unary := func(name string, f func(float64) float64) {
 		lib.Def(name, name+"(n: int | float) -> float?", name+" as a float", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			x, ok := args.Num(0)
 			if !ok {
-				return vm.Nil, nil
+				return vm.Nil, decimalArg(name, args.At(0))
 			}
 			return vm.FloatOf(f(x)), nil
 		})
@@ -70,26 +79,32 @@ func init() {
 		y, ok1 := args.Num(0)
 		x, ok2 := args.Num(1)
 		if !ok1 || !ok2 {
-			return vm.Nil, nil
+			return vm.Nil, decimalArg("atan2", args.At(0), args.At(1))
 		}
 		return vm.FloatOf(math.Atan2(y, x)), nil
 	})
-	lib.Def("pow", "pow(base, exp) -> int | float | nil", "base ** exp", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("pow", "pow(base, exp) -> int | float | decimal | nil", "base ** exp (a decimal base takes an int exponent, exactly)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
 		b, bInt := args.Int(1)
 		if aInt && bInt {
 			return vm.IntPow(a, b), nil
 		}
+		if d, ok := decimal.Of(args.At(0)); ok {
+			return decimalPow(d, args.At(1))
+		}
 		x, ok1 := args.Num(0)
 		y, ok2 := args.Num(1)
 		if !ok1 || !ok2 {
-			return vm.Nil, nil
+			return vm.Nil, decimalArg("pow", args.At(1))
 		}
 		return vm.FloatOf(vm.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
-		lib.Def(name, name+"(a: int | float, b: int | float) -> int | float | nil", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a: int | float | decimal, b: int | float | decimal) -> int | float | decimal | nil", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, b := args.At(0), args.At(1)
+			if v, done, err := decimalMinMax(name, dir, a, b); done {
+				return v, err
+			}
 			if !lib.IsNumber(a) || !lib.IsNumber(b) {
 				return vm.Nil, nil
 			}
@@ -115,7 +130,7 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	lib.Def("sign", "sign(n: int | float) -> int | float | nil", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("sign", "sign(n: int | float | decimal) -> int | float | nil", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if n, ok := args.At(0).AsInt(); ok {
 			return vm.IntOf(int64(vm.Compare(vm.IntOf(int64(n)), vm.IntOf(0)))), nil
 		}
@@ -124,6 +139,9 @@ func init() {
 				return vm.FloatOf(float64(n)), nil
 			}
 			return vm.IntOf(int64(vm.Compare(vm.FloatOf(float64(n)), vm.FloatOf(float64(0))))), nil
+		}
+		if d, ok := decimal.Of(args.At(0)); ok {
+			return vm.IntOf(int64(d.Sign())), nil
 		}
 		return vm.Nil, nil
 	})
@@ -280,6 +298,9 @@ func numbers(name string, args vm.Args, allowEmpty bool) ([]float64, error) {
 	for i, v := range l.Items() {
 		f, ok := lib.ToFloat(v)
 		if !ok {
+			if _, dec := decimal.Of(v); dec {
+				return nil, decimal.FloatOnly(name)
+			}
 			return nil, vm.Typef("%s must be numeric", name)
 		}
 		xs[i] = f
@@ -349,4 +370,58 @@ func (g *Rng) between(lo, hi int64) int64 {
 		g.mu.Unlock()
 	}
 	return lo + int64(u)
+}
+
+// decimalArg is the error of a float-only builtin given a decimal among
+// args (nil when there is none: other non-numbers give nil).
+func decimalArg(name string, args ...vm.Value) error {
+	for _, a := range args {
+		if _, ok := decimal.Of(a); ok {
+			return decimal.FloatOnly(name)
+		}
+	}
+	return nil
+}
+
+// decimalPow is pow(d, n): exact for an int exponent 0..1000, as d ** n.
+func decimalPow(d *decimal.Decimal, exp vm.Value) (vm.Value, error) {
+	n, ok := exp.AsInt()
+	if !ok {
+		if _, isFloat := exp.AsFloat(); isFloat {
+			return vm.Value{}, decimal.MixedFloat("pow")
+		}
+		return vm.Value{}, vm.Typef("pow: a decimal's exponent must be an int, got %s", exp.Type())
+	}
+	r, ok := d.Pow(int64(n))
+	if !ok {
+		return vm.Value{}, vm.Typef("pow: a decimal's exponent must be between 0 and 1000, got %d", n)
+	}
+	return vm.Of(r), nil
+}
+
+// decimalMinMax is min/max when an operand is a decimal (done): the
+// other may be a decimal or an int, compared exactly, and the smaller
+// (larger) operand is returned as it is; a float is a type error, as in
+// arithmetic.
+func decimalMinMax(name string, dir int, a, b vm.Value) (v vm.Value, done bool, err error) {
+	_, aDec := decimal.Of(a)
+	_, bDec := decimal.Of(b)
+	if !aDec && !bDec {
+		return vm.Value{}, false, nil
+	}
+	x, okA := decimal.Exact(a)
+	y, okB := decimal.Exact(b)
+	if !okA || !okB {
+		if _, f := a.AsFloat(); f {
+			return vm.Value{}, true, decimal.MixedFloat(name)
+		}
+		if _, f := b.AsFloat(); f {
+			return vm.Value{}, true, decimal.MixedFloat(name)
+		}
+		return vm.Nil, true, nil
+	}
+	if x.Cmp(y)*dir >= 0 {
+		return a, true, nil
+	}
+	return b, true, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
@@ -1550,6 +1551,10 @@ func writeSerde(sb *strings.Builder, v vm.Value, indent string, depth int) {
 	case vm.KString:
 		str, _ := v.AsString()
 		writeSerdeString(sb, str.Go())
+		return
+	}
+	if text, ok := decimal.Text(v); ok {
+		sb.WriteString(text)
 		return
 	}
 	switch x := v.Object().(type) {
