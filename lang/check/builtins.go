@@ -668,3 +668,52 @@ func pathText(x syntax.Expr, fallback string) string {
 	}
 	return fallback
 }
+
+// decimalMath types a call of a math builtin given a decimal argument
+// (docs/language.md §2): its descriptor signature keeps upstream's
+// `int | float` wording, so the decimal forms are typed here, without the
+// argument warning. ok is false for other calls. abs, round, floor and
+// ceil of a decimal are decimals, sign is an int, pow of a decimal base a
+// decimal, and min/max of a decimal and a decimal or an int the operand
+// they pick.
+func decimalMath(name string, args []types.Type) (t types.Type, ok bool) {
+	only := func(i int, kind string) bool {
+		if i >= len(args) {
+			return false
+		}
+		ks := kinds(args[i])
+		return len(ks) == 1 && ks[0] == kind
+	}
+	isDec := func(i int) bool { return only(i, "decimal") }
+	switch name {
+	case "abs", "round", "floor", "ceil":
+		if isDec(0) && len(args) == 1 {
+			return types.Decimal, true
+		}
+	case "sign":
+		if isDec(0) && len(args) == 1 {
+			return types.Int, true
+		}
+	case "pow":
+		if isDec(0) && len(args) == 2 && only(1, "int") {
+			return types.Decimal, true
+		}
+	case "min", "max":
+		if len(args) != 2 || !isDec(0) && !isDec(1) {
+			return nil, false
+		}
+		exact := func(i int) types.Type {
+			if isDec(i) {
+				return types.Decimal
+			}
+			if only(i, "int") {
+				return types.Int
+			}
+			return nil
+		}
+		if a, b := exact(0), exact(1); a != nil && b != nil {
+			return types.NewUnion(a, b), true
+		}
+	}
+	return nil, false
+}
