@@ -99,7 +99,7 @@ func init() {
 	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded, username and password decoded (a `%` that starts no escape is kept as written, in the userinfo too, as the WHATWG URL standard does)", urlParse)
-	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
+	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
@@ -1235,11 +1235,13 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var sb strings.Builder
 	sb.WriteString(scheme + "://")
 	if user, ok := get("username"); ok {
-		sb.WriteString(url.PathEscape(user))
+		// escaped as userinfo ('@', ':', '/', '%' … too), the inverse of
+		// url_parse's decoding
+		info := url.User(user)
 		if pw, ok := get("password"); ok {
-			sb.WriteString(":" + url.PathEscape(pw))
+			info = url.UserPassword(user, pw)
 		}
-		sb.WriteByte('@')
+		sb.WriteString(info.String() + "@")
 	}
 	host, _ := get("host")
 	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() {
