@@ -672,10 +672,11 @@ func pathText(x syntax.Expr, fallback string) string {
 // decimalMath types a call of a math builtin given a decimal argument
 // (docs/language.md §2): its descriptor signature keeps upstream's
 // `int | float` wording, so the decimal forms are typed here, without the
-// argument warning. ok is false for other calls. abs, round, floor and
-// ceil of a decimal are decimals, sign is an int, pow of a decimal base a
-// decimal, and min/max of a decimal and a decimal or an int the operand
-// they pick.
+// argument warning. ok is false for other calls. abs of a decimal is a
+// decimal, round, floor, ceil and sign give an int, pow of a decimal base
+// is a decimal, and min/max of a decimal and a decimal or an int the
+// operand they pick. DecimalResults lists the kinds beyond the
+// descriptor's result this gives.
 func decimalMath(name string, args []types.Type) (t types.Type, ok bool) {
 	only := func(i int, kind string) bool {
 		if i >= len(args) {
@@ -686,11 +687,11 @@ func decimalMath(name string, args []types.Type) (t types.Type, ok bool) {
 	}
 	isDec := func(i int) bool { return only(i, "decimal") }
 	switch name {
-	case "abs", "round", "floor", "ceil":
+	case "abs":
 		if isDec(0) && len(args) == 1 {
 			return types.Decimal, true
 		}
-	case "sign":
+	case "round", "floor", "ceil", "sign":
 		if isDec(0) && len(args) == 1 {
 			return types.Int, true
 		}
@@ -716,4 +717,15 @@ func decimalMath(name string, args []types.Type) (t types.Type, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// DecimalResults lists, for a math builtin given a decimal argument,
+// the value kinds it may return beyond its descriptor signature's result
+// (decimalMath types those calls); nil for other builtins.
+func DecimalResults(name string) []string {
+	switch name {
+	case "abs", "pow", "min", "max":
+		return []string{"decimal"}
+	}
+	return nil
 }

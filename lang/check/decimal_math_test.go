@@ -28,14 +28,16 @@ var mathLib = testLibrary{
 // by decimalMath: no argument warning, and the decimal result.
 func TestDecimalMathBuiltins(t *testing.T) {
 	cases := []checkCase{
-		{"round of a decimal is a decimal", "let r: decimal = round(decimal(\"2.5\"))\nprintln(r)", nil},
-		{"floor and ceil of a decimal", "let a: decimal = floor(decimal(\"2.5\"))\nlet b: decimal = ceil(decimal(\"2.5\"))\nprintln([a, b])", nil},
+		{"round of a decimal is an int", "let r: int = round(decimal(\"2.5\"))\nprintln(r)", nil},
+		{"floor and ceil of a decimal", "let a: int = floor(decimal(\"2.5\"))\nlet b: int = ceil(decimal(\"2.5\"))\nprintln([a, b])", nil},
 		{"abs of a decimal", "let a: decimal = abs(decimal(\"-1.50\"))\nprintln(a)", nil},
 		{"sign of a decimal is an int", "let s: int = sign(decimal(\"-1\"))\nprintln(s)", nil},
 		{"pow of a decimal with an int exponent", "let p: decimal = pow(decimal(\"1.5\"), 2)\nprintln(p)", nil},
 		{"min of a decimal and an int", "let m = min(decimal(\"1.5\"), 1)\nprintln(m)", nil},
-		{"round of a decimal into a string", "let s: string = round(decimal(\"1\"))\nprintln(s)",
+		{"abs of a decimal into a string", "let s: string = abs(decimal(\"1\"))\nprintln(s)",
 			[]string{"error: let binding `s`: expected string, found decimal"}},
+		{"round of a decimal into a decimal", "let d: decimal = round(decimal(\"1\"))\nprintln(d)",
+			[]string{"error: let binding `d`: expected decimal, found int"}},
 		{"max of two decimals into an int", "let n: int = max(decimal(\"1\"), decimal(\"2\"))\nprintln(n)",
 			[]string{"error: let binding `n`: expected int, found decimal"}},
 		{"round of a string keeps upstream's warning", "println(round(\"x\"))",

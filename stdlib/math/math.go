@@ -36,10 +36,10 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	// A decimal rounds to a whole decimal (scale 0), exactly: the result
-	// keeps the kind, as abs does (docs/language.md §2).
+	// A decimal rounds exactly to an int, as a float does (a tie away
+	// from zero, docs/language.md §2).
 	rounding := func(name string, f func(float64) float64, mode int) {
-		lib.Def(name, name+"(n: int | float) -> int?", name+" to an int (a decimal to a whole decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float) -> int?", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			if n, ok := args.At(0).AsInt(); ok {
 				return vm.IntOf(int64(n)), nil
 			}
@@ -47,7 +47,10 @@ func init() {
 				return floatToInt(f(float64(n)))
 			}
 			if d, ok := decimal.Of(args.At(0)); ok {
-				return vm.Of(d.Integral(mode)), nil
+				if n := d.Integral(mode).ToInt(); !n.IsNil() {
+					return n, nil
+				}
+				return vm.Value{}, vm.Runtimef("decimal is outside the representable int range")
 			}
 			return vm.Nil, nil
 		})
