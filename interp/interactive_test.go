@@ -313,3 +313,25 @@ func TestInteractiveChecksImportedCalls(t *testing.T) {
 		t.Errorf("got %q", out.String())
 	}
 }
+
+// An entry that declares a name twice makes two variables (a closure made
+// between keeps the first), and the slots of both stay in place for the
+// entries after it: the name's variable is the last one, and an entry
+// declaring the name again reuses it.
+func TestInteractiveRedeclarationInOneEntry(t *testing.T) {
+	in, out := newInteractive(t)
+	evalAll(t, in,
+		"let x = 1; let early = { -> x }; let x = 2; let late = { -> x }",
+		"println([early(), late(), x])",
+		"x = 3",
+		"println([early(), late(), x])",
+		"let y = 10",
+		"println([early(), late(), x, y])",
+		"let x = 4",
+		"println([early(), late(), x])",
+	)
+	want := "[1, 2, 2]\n[1, 3, 3]\n[1, 3, 3, 10]\n[1, 4, 4]\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}

@@ -671,3 +671,64 @@ func pathText(x syntax.Expr, fallback string) string {
 	}
 	return fallback
 }
+
+// decimalMath types a call of a math builtin given a decimal argument
+// (docs/language.md §2): its descriptor signature keeps upstream's
+// `int | float` wording, so the decimal forms are typed here, without the
+// argument warning. ok is false for other calls. abs of a decimal is a
+// decimal, round, floor, ceil and sign give an int, pow of a decimal base
+// is a decimal, and min/max of a decimal and a decimal or an int the
+// operand they pick. DecimalResults lists the kinds beyond the
+// descriptor's result this gives.
+func decimalMath(name string, args []types.Type) (t types.Type, ok bool) {
+	only := func(i int, kind string) bool {
+		if i >= len(args) {
+			return false
+		}
+		ks := kinds(args[i])
+		return len(ks) == 1 && ks[0] == kind
+	}
+	isDec := func(i int) bool { return only(i, "decimal") }
+	switch name {
+	case "abs":
+		if isDec(0) && len(args) == 1 {
+			return types.Decimal, true
+		}
+	case "round", "floor", "ceil", "sign":
+		if isDec(0) && len(args) == 1 {
+			return types.Int, true
+		}
+	case "pow":
+		if isDec(0) && len(args) == 2 && only(1, "int") {
+			return types.Decimal, true
+		}
+	case "min", "max":
+		if len(args) != 2 || !isDec(0) && !isDec(1) {
+			return nil, false
+		}
+		exact := func(i int) types.Type {
+			if isDec(i) {
+				return types.Decimal
+			}
+			if only(i, "int") {
+				return types.Int
+			}
+			return nil
+		}
+		if a, b := exact(0), exact(1); a != nil && b != nil {
+			return types.NewUnion(a, b), true
+		}
+	}
+	return nil, false
+}
+
+// DecimalResults lists, for a math builtin given a decimal argument,
+// the value kinds it may return beyond its descriptor signature's result
+// (decimalMath types those calls); nil for other builtins.
+func DecimalResults(name string) []string {
+	switch name {
+	case "abs", "pow", "min", "max":
+		return []string{"decimal"}
+	}
+	return nil
+}

@@ -66,6 +66,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if e.Fn.Name == "schema_expect" && len(e.Args) > 0 {
 			c.validate(e.Args[0]) // it throws unless the value fits
 		}
+		if t, ok := decimalMath(e.Fn.Name, args); ok && !hasSpread(e.Args) {
+			return t
+		}
 		c.builtinCall(e, args)
 		if c.isPick(e) {
 			return c.pickCall(e, args)

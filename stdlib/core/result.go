@@ -1,8 +1,7 @@
 package core
 
 import (
-	"strings"
-
+	"github.com/harnlang/harn/stdlib/internal/errcat"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -53,7 +52,7 @@ func init() {
 	})
 	lib.Def("throw_error", "throw_error(message, category?)", "throw {category, message}", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		cat := "generic"
-		if c := args.Text(1); isCategory(c) {
+		if c := args.Text(1); errcat.IsCategory(c) {
 			cat = c
 		}
 		b := vm.NewDictBuilder(2)
@@ -119,28 +118,6 @@ func init() {
 	})
 }
 
-// categories are the error categories of docs/spec/builtins.md §3.3, and
-// those the runtime itself raises as "Error [category]: msg": a failed
-// non-null assertion `x!` (unwrap_nil, docs/spec/newer.md §1.4) and a
-// deadlock (docs/concurrency.md), so error_category of the caught text
-// names them instead of "generic".
-var categories = []string{
-	"timeout", "auth", "rate_limit", "overloaded", "server_error",
-	"transient_network", "schema_validation", "tool_error", "tool_rejected",
-	"egress_blocked", "cancelled", "not_found", "circuit_open",
-	"budget_exceeded", "generic",
-	"unwrap_nil", "deadlock",
-}
-
-func isCategory(s string) bool {
-	for _, c := range categories {
-		if c == s {
-			return true
-		}
-	}
-	return false
-}
-
 // errorCategory: a dict's `category` field, a classified string, else
 // "generic".
 func errorCategory(v vm.Value) string {
@@ -169,74 +146,6 @@ func hasCategory(v vm.Value, cat string) bool {
 	return false
 }
 
-var statusCategories = map[string]string{
-	"401": "auth", "403": "auth",
-	"404": "not_found", "410": "not_found",
-	"408": "timeout", "504": "timeout", "522": "timeout", "524": "timeout",
-	"429": "rate_limit",
-	"503": "overloaded", "529": "overloaded",
-	"500": "server_error", "502": "server_error",
-}
-
-// markerCategories are checked in order, case-sensitively.
-var markerCategories = []struct{ marker, category string }{
-	{"Deadline exceeded", "timeout"},
-	{"overloaded_error", "overloaded"},
-	{"api_error", "server_error"},
-	{"insufficient_quota", "rate_limit"},
-	{"billing_hard_limit_reached", "rate_limit"},
-	{"invalid_api_key", "auth"},
-	{"authentication_error", "auth"},
-	{"not_found_error", "not_found"},
-	{"model_not_found", "not_found"},
-	{"circuit_open", "circuit_open"},
-}
-
-var networkMarkers = []string{
-	"connection reset", "connection refused", "connection closed",
-	"broken pipe", "dns error", "stream error", "unexpected eof",
-}
-
 // classifyError is the heuristic classification of an error string
-// (docs/spec/builtins.md §3.3): HTTP status codes first, then provider markers, then
-// network failures. A caught categorized error reads "Error [category]: msg"
-// (docs/spec/builtins.md §0); when its category is one of §3.3's it is the
-// answer, so `is_timeout(e)` holds for a builtin's timeout error whatever its
-// message says (this implementation's extension of the heuristic).
-func classifyError(s string) string {
-	if rest, ok := strings.CutPrefix(s, "Error ["); ok {
-		if cat, _, ok := strings.Cut(rest, "]: "); ok && isCategory(cat) {
-			return cat
-		}
-	}
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j-i == 3 {
-			if c, ok := statusCategories[s[i:j]]; ok {
-				return c
-			}
-		}
-		i = j
-	}
-	for _, m := range markerCategories {
-		if strings.Contains(s, m.marker) {
-			return m.category
-		}
-	}
-	lower := strings.ToLower(s)
-	for _, m := range networkMarkers {
-		if strings.Contains(lower, m) {
-			return "transient_network"
-		}
-	}
-	return "generic"
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// (docs/spec/builtins.md §3.3), shared with the LLM builtins.
+func classifyError(s string) string { return errcat.OfText(s) }

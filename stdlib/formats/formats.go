@@ -98,8 +98,8 @@ func init() {
 	})
 	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
-	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded (a `%` that starts no escape is kept as written, as the WHATWG URL standard does)", urlParse)
-	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), and the scheme's default port is left out", urlBuild)
+	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded, username and password decoded (a `%` that starts no escape is kept as written, in the userinfo too, as the WHATWG URL standard does)", urlParse)
+	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out", urlBuild)
 	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
@@ -1095,6 +1095,19 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		"username", user, "password", pass)), nil
 }
 
+// escapeLonePercents writes as %25 each '%' of s that starts no escape.
+func escapeLonePercents(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && !(i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])) {
+			sb.WriteString("%25")
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
 // strayPercents records, in order, the "%25"s of the path, query and
 // fragment that escapeStrayPercents wrote for a lone '%' (true) and those
 // the input had (false).
@@ -1103,13 +1116,21 @@ type strayPercents []bool
 // escapeStrayPercents writes as %25 each '%' after the authority that
 // does not start an escape ("%zz", a '%' at the end), which Go's url.Parse
 // rejects and the WHATWG URL standard (Rust's url crate, upstream's)
-// keeps as written in the path, query and fragment. The authority is left
-// alone: a stray '%' in the host is still an error there.
+// keeps as written in the path, query and fragment, and in the userinfo.
+// The host is left alone: a stray '%' there is still an error.
 func escapeStrayPercents(s string) (string, strayPercents) {
-	start := afterAuthority(s)
+	authStart, start := authority(s)
 	var sb strings.Builder
 	var marks strayPercents
-	sb.WriteString(s[:start])
+	if at := strings.LastIndexByte(s[authStart:start], '@'); at >= 0 {
+		// the userinfo keeps a stray '%' too (WHATWG); username and
+		// password come back decoded, so the "%25" reads as the '%'
+		sb.WriteString(s[:authStart])
+		sb.WriteString(escapeLonePercents(s[authStart : authStart+at]))
+		sb.WriteString(s[authStart+at : start])
+	} else {
+		sb.WriteString(s[:start])
+	}
 	for i := start; i < len(s); i++ {
 		switch {
 		case s[i] != '%':
@@ -1155,13 +1176,14 @@ func (m *strayPercents) restore(part string) string {
 	return sb.String()
 }
 
-// afterAuthority is the offset in s where the path begins: after
-// "scheme://authority" (or "scheme:" when there is no authority), or 0
-// when s has no scheme.
-func afterAuthority(s string) int {
+// authority is the span [start, end) of s's authority (userinfo, host
+// and port); end is where the path begins: after "scheme://authority"
+// (or "scheme:" when there is no authority, start = end), or 0 when s
+// has no scheme.
+func authority(s string) (start, end int) {
 	colon := strings.IndexByte(s, ':')
 	if colon <= 0 || !isScheme(s[:colon]) {
-		return 0
+		return 0, 0
 	}
 	_, special := defaultPorts[strings.ToLower(s[:colon])]
 	rest := colon + 1
@@ -1172,12 +1194,12 @@ func afterAuthority(s string) int {
 	} else if strings.HasPrefix(s[rest:], "//") {
 		rest += 2
 	} else {
-		return rest
+		return rest, rest
 	}
 	if end := strings.IndexAny(s[rest:], "/?#"); end >= 0 {
-		return rest + end
+		return rest, rest + end
 	}
-	return len(s)
+	return rest, len(s)
 }
 
 func isScheme(s string) bool {
@@ -1213,11 +1235,13 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var sb strings.Builder
 	sb.WriteString(scheme + "://")
 	if user, ok := get("username"); ok {
-		sb.WriteString(url.PathEscape(user))
+		// escaped as userinfo ('@', ':', '/', '%' … too), the inverse of
+		// url_parse's decoding
+		info := url.User(user)
 		if pw, ok := get("password"); ok {
-			sb.WriteString(":" + url.PathEscape(pw))
+			info = url.UserPassword(user, pw)
 		}
-		sb.WriteByte('@')
+		sb.WriteString(info.String() + "@")
 	}
 	host, _ := get("host")
 	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() {

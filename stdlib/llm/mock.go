@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/harnlang/harn/stdlib/internal/errcat"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/process"
@@ -463,49 +464,12 @@ func callError(category, msg, provider string, status int64) error {
 	return vm.Throw(vm.Of(d))
 }
 
-// categoryOfStatus is the error category of an HTTP status
-// (docs/spec/builtins.md §3.3).
-func categoryOfStatus(code int) string {
-	switch code {
-	case 401, 403:
-		return "auth"
-	case 404, 410:
-		return "not_found"
-	case 408, 504, 522, 524:
-		return "timeout"
-	case 429:
-		return "rate_limit"
-	case 503, 529:
-		return "overloaded"
-	}
-	if code >= 500 {
-		return "server_error"
-	}
-	return "generic"
-}
+// categoryOfStatus is the error category of an HTTP status, and
+// categoryOfText that of an error string (docs/spec/builtins.md §3.3): the
+// one classification error_category uses too.
+func categoryOfStatus(code int) string { return errcat.OfStatus(code) }
 
-// categoryOfText classifies a mocked error string by the first HTTP status
-// in it, as error_category classifies strings; else "generic".
-func categoryOfText(s string) string {
-	for _, m := range statusRE().FindAllString(s, -1) {
-		var code int
-		fmt.Sscan(m, &code)
-		if c := categoryOfStatus(code); c != "generic" && code >= 400 && code <= 599 {
-			return c
-		}
-	}
-	switch {
-	case strings.Contains(s, "Deadline exceeded") || strings.Contains(strings.ToLower(s), "timeout"):
-		return "timeout"
-	case strings.Contains(s, "overloaded"):
-		return "overloaded"
-	case strings.Contains(s, "rate limit") || strings.Contains(s, "rate_limit"):
-		return "rate_limit"
-	}
-	return "generic"
-}
-
-var statusRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[45][0-9][0-9]\b`) })
+func categoryOfText(s string) string { return errcat.OfText(s) }
 
 // quoteShort quotes a prompt for a message, cut at 60 characters.
 func quoteShort(s string) string {

@@ -841,7 +841,7 @@ func (s *sseStream) event(data []byte) (string, error) {
 		case "message_stop":
 			s.ended = true
 		case "error":
-			return "", callError(categoryOfText(e.Error.Type+" "+e.Error.Message), fmt.Sprintf("%s: %s stream error: %s", s.fn, s.c.provider.name, e.Error.Message), s.c.provider.name, 0)
+			return "", callError(streamErrorCategory(e.Error.Type, e.Error.Message), fmt.Sprintf("%s: %s stream error: %s", s.fn, s.c.provider.name, e.Error.Message), s.c.provider.name, 0)
 		}
 		return "", nil
 	}
@@ -922,4 +922,24 @@ func (s *sseStream) final() (*response, error) {
 		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.id, Name: c.name, Args: args})
 	}
 	return &r, nil
+}
+
+// streamErrorTypes maps the error types an Anthropic stream reports to
+// categories; a type not listed is classified with its message by the
+// text heuristic (docs/spec/builtins.md §3.3).
+var streamErrorTypes = map[string]string{
+	"rate_limit_error":     "rate_limit",
+	"overloaded_error":     "overloaded",
+	"api_error":            "server_error",
+	"authentication_error": "auth",
+	"permission_error":     "auth",
+	"not_found_error":      "not_found",
+	"timeout_error":        "timeout",
+}
+
+func streamErrorCategory(typ, msg string) string {
+	if c, ok := streamErrorTypes[typ]; ok {
+		return c
+	}
+	return categoryOfText(typ + " " + msg)
 }

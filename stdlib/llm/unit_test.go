@@ -96,17 +96,19 @@ func TestEstimateTokens(t *testing.T) {
 	}
 }
 
-func TestCategoryOfText(t *testing.T) {
-	for text, want := range map[string]string{
-		"HTTP 429 Too Many Requests": "rate_limit",
-		"status 503":                 "overloaded",
-		"error 4290":                 "generic",
-		"request timeout":            "timeout",
-		"model is overloaded":        "overloaded",
-		"boom":                       "generic",
+// A stream's error type names its category; another type is classified
+// with its message by the shared heuristic (stdlib/internal/errcat).
+func TestStreamErrorCategory(t *testing.T) {
+	for _, c := range []struct{ typ, msg, want string }{
+		{"rate_limit_error", "slow down", "rate_limit"},
+		{"overloaded_error", "Overloaded", "overloaded"},
+		{"api_error", "boom", "server_error"},
+		{"permission_error", "no", "auth"},
+		{"invalid_request_error", "HTTP 404 model", "not_found"},
+		{"invalid_request_error", "bad field", "generic"},
 	} {
-		if got := categoryOfText(text); got != want {
-			t.Errorf("categoryOfText(%q) = %q, want %q", text, got, want)
+		if got := streamErrorCategory(c.typ, c.msg); got != c.want {
+			t.Errorf("streamErrorCategory(%q, %q) = %q, want %q", c.typ, c.msg, got, c.want)
 		}
 	}
 }

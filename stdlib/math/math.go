@@ -17,7 +17,7 @@ import (
 // arguments give nil unless an error is documented.
 
 func init() {
-	lib.Def("abs", "abs(n: int | float | decimal) -> int | float | decimal | nil", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("abs", "abs(n: int | float) -> int | float | nil", "absolute value, same kind", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		// Numbers are read with the As accessors: Object would box them.
 		if n, ok := args.At(0).AsInt(); ok {
 			if n == math.MinInt64 {
@@ -36,10 +36,10 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	// A decimal rounds to a whole decimal (scale 0), exactly: the result
-	// keeps the kind, as abs does (docs/language.md §2).
+	// A decimal rounds exactly to an int, as a float does (a tie away
+	// from zero, docs/language.md §2).
 	rounding := func(name string, f func(float64) float64, mode int) {
-		lib.Def(name, name+"(n: int | float | decimal) -> int | decimal | nil", name+" to an int (a decimal to a whole decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(n: int | float) -> int?", name+" to an int", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			if n, ok := args.At(0).AsInt(); ok {
 				return vm.IntOf(int64(n)), nil
 			}
@@ -47,7 +47,10 @@ func init() {
 				return floatToInt(f(float64(n)))
 			}
 			if d, ok := decimal.Of(args.At(0)); ok {
-				return vm.Of(d.Integral(mode)), nil
+				if n := d.Integral(mode).ToInt(); !n.IsNil() {
+					return n, nil
+				}
+				return vm.Value{}, vm.Runtimef("decimal is outside the representable int range")
 			}
 			return vm.Nil, nil
 		})
@@ -83,7 +86,7 @@ func init() {
 		}
 		return vm.FloatOf(math.Atan2(y, x)), nil
 	})
-	lib.Def("pow", "pow(base, exp) -> int | float | decimal | nil", "base ** exp (a decimal base takes an int exponent, exactly)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("pow", "pow(base, exp) -> int | float | nil", "base ** exp (a decimal base takes an int exponent: an exact decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
 		b, bInt := args.Int(1)
 		if aInt && bInt {
@@ -100,7 +103,7 @@ func init() {
 		return vm.FloatOf(vm.Pow(x, y)), nil
 	})
 	minmax := func(name string, dir int) {
-		lib.Def(name, name+"(a: int | float | decimal, b: int | float | decimal) -> int | float | decimal | nil", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(a: int | float, b: int | float) -> int | float | nil", "the "+name+" of exactly two numbers", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			a, b := args.At(0), args.At(1)
 			if v, done, err := decimalMinMax(name, dir, a, b); done {
 				return v, err
@@ -130,7 +133,7 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	lib.Def("sign", "sign(n: int | float | decimal) -> int | float | nil", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("sign", "sign(n: int | float) -> int | float | nil", "-1, 0 or 1", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if n, ok := args.At(0).AsInt(); ok {
 			return vm.IntOf(int64(vm.Compare(vm.IntOf(int64(n)), vm.IntOf(0)))), nil
 		}
