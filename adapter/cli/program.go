@@ -84,7 +84,7 @@ func LoadFile(path string, std Stdio) (*Program, *vm.VM, int) {
 func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
 	var reg *tool.Registry
 	var machine *vm.VM
-	if exports.Resolve(surface, path) == exports.SurfaceExports {
+	if exports.ResolveNoting(surface, path, std.Stderr) == exports.SurfaceExports {
 		lib, err := exports.Load(path, exports.Options{Stderr: std.Stderr, Stdin: std.Stdin})
 		if err != nil {
 			return nil, nil, load.Report(std.Stderr, err)

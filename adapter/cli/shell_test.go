@@ -566,3 +566,65 @@ func TestWidgetScripts(t *testing.T) {
 		t.Error("widget script markers")
 	}
 }
+
+// quotingScript's candidates hold shell metacharacters.
+const quotingScript = "testdata/quoting.harn"
+
+var quotingValues = []string{"a b", "$HOME", "semi;colon", "it's", "plain"}
+
+// quotingSuite is checked in zsh and fish, which quote a candidate when
+// they insert it: the candidates they offer are the values themselves.
+var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
+	{line: "quo pick --mode ", exact: quotingValues, ordered: true},
+	{line: "quo pick --mode a", exact: []string{"a b"}},
+	{line: "quo pick --mode se", exact: []string{"semi;colon"}},
+}}
+
+func TestZshCompletionQuoting(t *testing.T) {
+	zshSuite(t, needShell(t, "zsh"), quotingSuite)
+}
+
+func TestFishCompletionQuoting(t *testing.T) {
+	fishSuite(t, needShell(t, "fish"), quotingSuite)
+}
+
+// TestBashCompletionQuotesCandidates: bash inserts COMPREPLY as typed, so
+// each candidate must be quoted to one shell word equal to the value. The
+// test completes in real bash and evaluates every COMPREPLY entry as the
+// shell would read the inserted text. The word at the cursor may be the
+// value's prefix as typed or already quoted (a\ , \$H).
+func TestBashCompletionQuotesCandidates(t *testing.T) {
+	bash := needShell(t, "bash")
+	dir, script := completionFixture(t, quotingScript, Bash)
+	cases := []struct {
+		cur  string
+		want []string
+	}{
+		{"", quotingValues},
+		{"a", []string{"a b"}},
+		{`a\ `, []string{"a b"}},
+		{"$H", []string{"$HOME"}},
+		{`\$H`, []string{"$HOME"}},
+		{"semi", []string{"semi;colon"}},
+		{"it", []string{"it's"}},
+		{"x", nil},
+	}
+	var prog strings.Builder
+	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
+	for i, c := range cases {
+		fmt.Fprintf(&prog, "COMP_WORDS=(quo pick --mode %s); COMP_CWORD=3; COMPREPLY=()\n", shQuote(c.cur))
+		// each entry must read back as exactly one word: print the count, then the word
+		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- $r\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n", i+1, i+1)
+	}
+	out := runShell(t, dir, bash, "--norc", "--noprofile", "-c", prog.String())
+	res := splitResults(t, out, len(cases))
+	for i, c := range cases {
+		var want []string
+		for _, v := range c.want {
+			want = append(want, "1:"+v)
+		}
+		if !slices.Equal(res[i], want) {
+			t.Errorf("cur %q: COMPREPLY reads back as %q, want %q", c.cur, res[i], want)
+		}
+	}
+}

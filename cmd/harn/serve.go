@@ -63,6 +63,15 @@ connection or on SIGINT/SIGTERM, 1 when FILE fails to load or to prepare
 or the --cert/--key pair cannot be read or used, 2 on a usage error.
 `
 
+// watchRefusal is the error for a --watch serve cannot honour. When auto
+// picked exports it says why, since the user asked for no surface at all.
+func watchRefusal(f *serveFlags, surface string) string {
+	if f.transport != "http" && f.surface == exports.SurfaceAuto && surface == exports.SurfaceExports {
+		return fmt.Sprintf("error: --watch requires the script surface, and --surface auto resolved to exports because %s has public functions. Use --surface script to serve the registry the script publishes.", f.file)
+	}
+	return "error: --watch requires the stdio transport and the script surface"
+}
+
 // serveSurfaces build the surface named by --surface once auto is
 // resolved; harnVersion is the fallback server version.
 var serveSurfaces = map[string]func(path string, stderr io.Writer, harnVersion string) (*mcp.Surface, error){
@@ -119,10 +128,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: --tls %s: %v\n", f.tls, err)
 		return 1
 	}
-	surface := exports.Resolve(f.surface, f.file)
+	surface, skipsMain := exports.Choose(f.surface, f.file)
 	if f.watch && (f.transport == "http" || surface == exports.SurfaceExports) {
-		fmt.Fprintln(stderr, "error: --watch requires the stdio transport and the script surface")
+		fmt.Fprintln(stderr, watchRefusal(f, surface))
 		return 2
+	}
+	if skipsMain {
+		fmt.Fprintln(stderr, exports.AutoNote(f.file))
 	}
 	build := func() (*mcp.Surface, error) { return serveSurfaces[surface](f.file, stderr, version) }
 	var since mcp.Snapshot

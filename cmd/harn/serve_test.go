@@ -213,3 +213,51 @@ func TestServeMCPExportsProjectContext(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 }
+
+// mixedModule has a public function and a main that publishes a registry:
+// --surface auto serves its exports and never runs main.
+const mixedModule = `import { tool_registry_from } from "std/tools"
+pub fn helper(x: int) -> int { return x }
+fn main(harness: Harness) {
+  harness.tools.mcp_tools(tool_registry_from([{name: "scripted", handler: {a -> 1}}]))
+}
+`
+
+// TestServeMCPWatchRefusalNamesAuto: --watch on a module auto resolves to
+// exports says why and how to get the script surface (docs/exports.md).
+func TestServeMCPWatchRefusalNamesAuto(t *testing.T) {
+	p := writeServeScript(t, mixedModule)
+	var out, errb bytes.Buffer
+	code := run([]string{"serve", "mcp", "--watch", p}, strings.NewReader(""), &out, &errb)
+	want := "error: --watch requires the script surface, and --surface auto resolved to exports because " + p +
+		" has public functions. Use --surface script to serve the registry the script publishes.\n"
+	if code != 2 || errb.String() != want || out.Len() != 0 {
+		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
+	}
+	errb.Reset()
+	code = run([]string{"serve", "mcp", "--watch", "--surface", "exports", p}, strings.NewReader(""), &out, &errb)
+	if code != 2 || errb.String() != "error: --watch requires the stdio transport and the script surface\n" {
+		t.Errorf("explicit exports: exit %d stderr %q", code, errb.String())
+	}
+}
+
+// TestServeMCPNotesAutoSkipsMain: serving a module with pub fn and main
+// under auto writes the note once on stderr and serves the exports.
+func TestServeMCPNotesAutoSkipsMain(t *testing.T) {
+	p := writeServeScript(t, mixedModule)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve", "mcp", p}, strings.NewReader(in), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	note := "note: --surface auto chose exports because " + p + " has public functions; its main was not run."
+	if strings.Count(errb.String(), note) != 1 {
+		t.Errorf("stderr: %q", errb.String())
+	}
+	if !strings.Contains(out.String(), `"helper"`) || strings.Contains(out.String(), "scripted") || strings.Contains(out.String(), "note:") {
+		t.Errorf("stdout: %s", out.String())
+	}
+}

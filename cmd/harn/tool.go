@@ -129,7 +129,7 @@ var schemaSurfaces = []string{exports.SurfaceScript, exports.SurfaceExports, exp
 // prepare the catalog (docs/spec/registry.md §3). The exports surface reads the
 // module's public functions without running anything.
 func surfaceCatalog(surface, path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
-	if exports.Resolve(surface, path) == exports.SurfaceExports {
+	if exports.ResolveNoting(surface, path, stderr) == exports.SurfaceExports {
 		return exports.Catalog(path, exports.Options{Stderr: stderr, Stdin: stdin})
 	}
 	s, err := load.Load(path, load.Options{Stderr: stderr, Stdin: stdin})

@@ -255,3 +255,20 @@ func TestToolCLIUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCompletionsNotesAutoSkipsMain: completions for a module with pub
+// fn and main under auto note the choice on stderr, script unchanged.
+func TestToolCompletionsNotesAutoSkipsMain(t *testing.T) {
+	p := writeModule(t, "mixed.harn", mixedModule)
+	out, stderr, code := runHarn("tool", "completions", p, "--shell", "fish")
+	if code != 0 || !strings.HasPrefix(stderr, "note: --surface auto chose exports because "+p+" has public functions") {
+		t.Fatalf("exit %d stderr %q", code, stderr)
+	}
+	if !strings.Contains(out, "helper") || strings.Contains(out, "scripted") || strings.Contains(out, "note:") {
+		t.Errorf("stdout: %s", out)
+	}
+	_, stderr, _ = runHarn("tool", "completions", p, "--shell", "fish", "--surface", "script")
+	if stderr != "" {
+		t.Errorf("--surface script: stderr %q", stderr)
+	}
+}

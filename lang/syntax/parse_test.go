@@ -705,6 +705,12 @@ fn outer() {
 		{"// plain comment\n/// module\n\n/// f doc\nfn f() {}", "module"},
 		{"#!/usr/bin/env harn\n/** module */\n\nfn f() {}", "module"},
 		{"let x = 1\n/// late\n", ""},
+		// an import takes no doc: the comment above a first import is the module's
+		{"/** module */\nimport { a } from \"m\"\npub fn f() {}", "module"},
+		{"/// module\npub import { a } from \"m\"\n", "module"},
+		{"/** module */\n\nimport { a } from \"m\"\n/** f doc */\npub fn f() {}", "module"},
+		{"import { a } from \"m\"\n/** f doc */\npub fn f() {}", ""},
+		{"/** f doc */\npub fn f() {}\nimport { a } from \"m\"", ""},
 	}
 	for _, tt := range fileDocs {
 		f, err := Parse("d.harn", []byte(tt.src))

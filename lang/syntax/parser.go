@@ -433,7 +433,8 @@ func (c cursor) docBefore() string {
 }
 
 // fileDoc finds the module doc comment: the first doc comment before the
-// first item, unless it is the one attached to that item.
+// first item, unless it is the one attached to that item. An import takes
+// no doc comment, so one directly above a first import is the module's.
 func fileDoc(lex *lexer.PeekingLexer) string {
 	c := cursorFor(lex)
 	_, firstRaw := lex.PeekAny(func(lexer.Token) bool { return false })
@@ -446,10 +447,20 @@ func fileDoc(lex *lexer.PeekingLexer) string {
 	if len(docs) == 0 {
 		return ""
 	}
-	if len(docs) == 1 && c.peek().Type != tEOF && c.docBefore() != "" {
+	if len(docs) == 1 && c.peek().Type != tEOF && !c.importAhead() && c.docBefore() != "" {
 		return ""
 	}
 	return docText(docs[0].Value)
+}
+
+// importAhead reports whether the next item is an import (`import` or
+// `pub import`).
+func (c cursor) importAhead() bool {
+	t := c.peek()
+	if t.Type == tKeyword && t.Value == "pub" {
+		t = c.peekAt(1)
+	}
+	return t.Type == tKeyword && t.Value == "import"
 }
 
 // statement parses one statement or declaration, choosing the production

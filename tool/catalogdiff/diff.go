@@ -67,6 +67,13 @@ const (
 	CLIPathChanged       = "cli-path-changed"
 	CLIAliasRemoved      = "cli-alias-removed"
 	CLIAliasAdded        = "cli-alias-added"
+	CLIPositionChanged   = "cli-argument-position-changed"
+	CLISpellingRemoved   = "cli-option-spelling-removed"
+	CLISpellingAdded     = "cli-option-spelling-added"
+	CLIRepeatableChanged = "cli-argument-repeatable-changed"
+	CLIBooleanStyle      = "cli-boolean-style-changed"
+	CLIHiddenChanged     = "cli-hidden-changed"
+	CLICompletions       = "cli-completions-changed"
 	AnnotationsChanged   = "annotations-changed"
 	DefaultChanged       = "default-changed"
 	DocsChanged          = "docs-changed"
@@ -149,6 +156,7 @@ func Diff(old, new *tool.Catalog) *Report {
 			d.add(Compatible, ToolAdded, e.Name, "/tools/"+jsonv.EscapePointer(e.Name), fmt.Sprintf("new tool %q", e.Name))
 		}
 	}
+	d.parents(old.CLI, new.CLI)
 	r := &Report{Changes: d.changes}
 	if r.Changes == nil {
 		r.Changes = []Change{}
@@ -309,22 +317,6 @@ func (d *differ) audiences(o, n *tool.Entry, at string) {
 	for _, a := range n.Governance.Audiences {
 		if !o.Governance.Allows(a) {
 			d.add(Compatible, AudienceAdded, o.Name, at+"/governance/audiences", fmt.Sprintf("the tool is now exposed to the %s audience", a))
-		}
-	}
-}
-
-func (d *differ) cli(o, n *tool.Entry, at string) {
-	if strings.Join(o.CLI.Command, " ") != strings.Join(n.CLI.Command, " ") {
-		d.add(Breaking, CLIPathChanged, o.Name, at+"/cli/command", fmt.Sprintf("the command %q is now %q", strings.Join(o.CLI.Command, " "), strings.Join(n.CLI.Command, " ")))
-	}
-	for _, a := range o.CLI.Aliases {
-		if !contains(n.CLI.Aliases, a) {
-			d.add(Breaking, CLIAliasRemoved, o.Name, at+"/cli/aliases", fmt.Sprintf("the command alias %q was removed", a))
-		}
-	}
-	for _, a := range n.CLI.Aliases {
-		if !contains(o.CLI.Aliases, a) {
-			d.add(Compatible, CLIAliasAdded, o.Name, at+"/cli/aliases", fmt.Sprintf("new command alias %q", a))
 		}
 	}
 }

@@ -284,6 +284,97 @@ func TestRules(t *testing.T) {
 			back: []want{{Breaking, CLIPathChanged, "/tools/a/cli/command"}, {Compatible, CLIAliasAdded, "/tools/a/cli/aliases"}},
 		},
 		{
+			name: "CLI argument made positional / named",
+			old:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"position":0,"aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(sku, "")}},
+			fwd:  []want{{Breaking, CLIPositionChanged, "/tools/a/cli/arguments/sku/position"}},
+			back: []want{{Breaking, CLIPositionChanged, "/tools/a/cli/arguments/sku/position"}},
+		},
+		{
+			name: "CLI positional index changed",
+			old:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"position":0,"aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"position":1,"aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			fwd:  []want{{Breaking, CLIPositionChanged, "/tools/a/cli/arguments/sku/position"}},
+			back: []want{{Breaking, CLIPositionChanged, "/tools/a/cli/arguments/sku/position"}},
+		},
+		{
+			name: "CLI short changed",
+			old:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"short":"s","aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"short":"k","aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			fwd:  []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/short"}, {Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/short"}},
+			back: []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/short"}, {Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/short"}},
+		},
+		{
+			name: "CLI short removed / added",
+			old:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"short":"s","aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(sku, "")}},
+			fwd:  []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/short"}},
+			back: []want{{Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/short"}},
+		},
+		{
+			name: "CLI long renamed, derived long kept as an alias",
+			old:  []spec{{name: "a", input: obj(sku, "")}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"long":"code","aliases":["sku"],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			fwd:  []want{{Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/long"}},
+			back: []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/long"}},
+		},
+		{
+			name: "CLI long renamed",
+			old:  []spec{{name: "a", input: obj(sku, "")}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"long":"code","aliases":[],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			fwd:  []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/long"}, {Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/long"}},
+			back: []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/long"}, {Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/long"}},
+		},
+		{
+			name: "CLI option alias removed / added",
+			old:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"aliases":["code"],"boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(sku, "")}},
+			fwd:  []want{{Breaking, CLISpellingRemoved, "/tools/a/cli/arguments/sku/aliases"}},
+			back: []want{{Compatible, CLISpellingAdded, "/tools/a/cli/arguments/sku/aliases"}},
+		},
+		{
+			name: "CLI argument repeatable changed",
+			old:  []spec{{name: "a", input: obj(`"tags":{"type":"array","items":{"type":"string"}}`, ""), extra: cliArgs(`"tags":{"aliases":[],"boolean_style":"value","repeatable":true,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(`"tags":{"type":"array","items":{"type":"string"}}`, "")}},
+			fwd:  []want{{Breaking, CLIRepeatableChanged, "/tools/a/cli/arguments/tags/repeatable"}},
+			back: []want{{Breaking, CLIRepeatableChanged, "/tools/a/cli/arguments/tags/repeatable"}},
+		},
+		{
+			name: "CLI boolean style changed",
+			old:  []spec{{name: "a", input: obj(`"v":{"type":"boolean"}`, ""), extra: cliArgs(`"v":{"aliases":[],"boolean_style":"set_true","repeatable":false,"hidden":false,"completions":[]}`)}},
+			new:  []spec{{name: "a", input: obj(`"v":{"type":"boolean"}`, "")}},
+			fwd:  []want{{Breaking, CLIBooleanStyle, "/tools/a/cli/arguments/v/boolean_style"}},
+			back: []want{{Breaking, CLIBooleanStyle, "/tools/a/cli/arguments/v/boolean_style"}},
+		},
+		{
+			name: "CLI argument hidden / shown",
+			old:  []spec{{name: "a", input: obj(sku, "")}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"aliases":[],"boolean_style":"value","repeatable":false,"hidden":true,"completions":[]}`)}},
+			fwd:  []want{{Compatible, CLIHiddenChanged, "/tools/a/cli/arguments/sku/hidden"}},
+			back: []want{{Compatible, CLIHiddenChanged, "/tools/a/cli/arguments/sku/hidden"}},
+		},
+		{
+			name: "CLI command hidden / shown",
+			old:  []spec{{name: "a"}},
+			new:  []spec{{name: "a", extra: `,"cli":{"command":["a"],"aliases":[],"hidden":true,"arguments":{}}`}},
+			fwd:  []want{{Compatible, CLIHiddenChanged, "/tools/a/cli/hidden"}},
+			back: []want{{Compatible, CLIHiddenChanged, "/tools/a/cli/hidden"}},
+		},
+		{
+			name: "CLI help and completions changed",
+			old:  []spec{{name: "a", input: obj(sku, "")}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"aliases":[],"help":"The SKU","value_hint":"other","boolean_style":"value","repeatable":false,"hidden":false,"completions":["x1"]}`)}},
+			fwd:  []want{{Compatible, DocsChanged, "/tools/a/cli/arguments/sku/help"}, {Compatible, CLICompletions, "/tools/a/cli/arguments/sku/completions"}, {Compatible, CLICompletions, "/tools/a/cli/arguments/sku/value_hint"}},
+			back: []want{{Compatible, DocsChanged, "/tools/a/cli/arguments/sku/help"}, {Compatible, CLICompletions, "/tools/a/cli/arguments/sku/completions"}, {Compatible, CLICompletions, "/tools/a/cli/arguments/sku/value_hint"}},
+		},
+		{
+			name: "CLI help text only",
+			old:  []spec{{name: "a", input: obj(sku, "")}},
+			new:  []spec{{name: "a", input: obj(sku, ""), extra: cliArgs(`"sku":{"aliases":[],"value_name":"SKU","boolean_style":"value","repeatable":false,"hidden":false,"completions":[]}`)}},
+			fwd:  []want{{Compatible, DocsChanged, "/tools/a/cli/arguments/sku/value_name"}},
+			back: []want{{Compatible, DocsChanged, "/tools/a/cli/arguments/sku/value_name"}},
+		},
+		{
 			name: "task support required / relaxed",
 			old:  []spec{{name: "a", extra: `,"execution":{"taskSupport":"optional"}`}},
 			new:  []spec{{name: "a", extra: `,"execution":{"taskSupport":"required"}`}},
@@ -336,6 +427,11 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cliArgs is the extra of a tool "a" whose cli.arguments are args.
+func cliArgs(args string) string {
+	return `,"cli":{"command":["a"],"aliases":[],"hidden":false,"arguments":{` + args + `}}`
 }
 
 func allDocs(cs []Change) bool {
@@ -399,5 +495,46 @@ func TestExportsModuleVersions(t *testing.T) {
 	}
 	if same := Diff(v1, read("testdata/shop_v1.harn")); len(same.Changes) != 0 || same.Bump != "none" {
 		t.Errorf("a module against itself: %+v", same)
+	}
+}
+
+// TestParentCommands: the catalog's cli.commands, matched by path. A
+// removed alias breaks callers that type it; an added one, a hidden flag
+// and the help text do not.
+func TestParentCommands(t *testing.T) {
+	cat := func(commands string) *tool.Catalog {
+		doc := `{"schema_version":"harn-tools/2.0","info":{"name":"t","version":"1.0.0"},"cli":{"commands":[` + commands + `]},"tools":[` +
+			`{"name":"a","inputSchema":{"type":"object","properties":{}},"governance":{"audiences":["cli"]},` +
+			`"cli":{"command":["w","a"],"aliases":[],"hidden":false,"arguments":{}},"deferLoading":false}]}`
+		c, err := tool.ParseCatalog([]byte(doc))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, doc)
+		}
+		return c
+	}
+	full := cat(`{"command":["w"],"title":"Widgets","aliases":["wd"],"hidden":false}`)
+	cases := []struct {
+		name     string
+		old, new *tool.Catalog
+		want     []string
+	}{
+		{"alias removed", full, cat(`{"command":["w"],"title":"Widgets","aliases":[],"hidden":false}`),
+			[]string{"breaking cli-alias-removed /cli/commands/0/aliases"}},
+		{"entry removed", full, cat(``),
+			[]string{"breaking cli-alias-removed /cli/commands/0/aliases", "compatible docs-changed /cli/commands/0/title"}},
+		{"alias added", cat(``), full,
+			[]string{"compatible cli-alias-added /cli/commands/0/aliases", "compatible docs-changed /cli/commands/0/title"}},
+		{"hidden", full, cat(`{"command":["w"],"title":"Widgets","aliases":["wd"],"hidden":true}`),
+			[]string{"compatible cli-hidden-changed /cli/commands/0/hidden"}},
+		{"unchanged", full, full, nil},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, ch := range Diff(c.old, c.new).Changes {
+			got = append(got, fmt.Sprintf("%s %s %s", ch.Class, ch.Rule, ch.Path))
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\ngot  %q\nwant %q", c.name, got, c.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package exports
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -20,13 +21,41 @@ const (
 // SurfaceExports when the module has at least one public function and
 // SurfaceScript otherwise; other names are returned unchanged.
 func Resolve(surface, path string) string {
-	if surface == SurfaceAuto {
-		if HasPublicFunctions(path) {
-			return SurfaceExports
-		}
-		return SurfaceScript
+	resolved, _ := Choose(surface, path)
+	return resolved
+}
+
+// Choose is Resolve that also reports whether auto's choice skips a main:
+// skipsMain is true when surface is SurfaceAuto, the module has public
+// functions and it also declares an entry `fn main(harness: Harness)`,
+// which usually publishes a registry the exports surface never reads.
+// Nothing runs; the file is parsed once.
+func Choose(surface, path string) (resolved string, skipsMain bool) {
+	if surface != SurfaceAuto {
+		return surface, false
 	}
-	return surface
+	f := parse(path)
+	if f == nil || !hasPublicFunctions(path, f) {
+		return SurfaceScript, false
+	}
+	return SurfaceExports, declaresEntryMain(f)
+}
+
+// ResolveNoting is Resolve that writes AutoNote to w when auto's choice
+// skips the module's main (see Choose). Callers print the catalog or run
+// the program on stdout as before; only stderr gains the note.
+func ResolveNoting(surface, path string, w io.Writer) string {
+	resolved, skipsMain := Choose(surface, path)
+	if skipsMain {
+		fmt.Fprintln(w, AutoNote(path))
+	}
+	return resolved
+}
+
+// AutoNote is the note that tells a user auto chose exports over the
+// registry path's main publishes.
+func AutoNote(path string) string {
+	return fmt.Sprintf("note: --surface auto chose exports because %s has public functions; its main was not run. Use --surface script to read the registry main publishes.", path)
 }
 
 // HasPublicFunctions reports whether the module at path exports a
@@ -35,14 +64,36 @@ func Resolve(surface, path string) string {
 // when it has `pub import`s; nothing runs. A file that cannot be read or
 // compiled has none (the script surface then reports the problem).
 func HasPublicFunctions(path string) bool {
+	f := parse(path)
+	return f != nil && hasPublicFunctions(path, f)
+}
+
+// parse reads and parses path; nil when either fails.
+func parse(path string) *syntax.File {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return false
+		return nil
 	}
 	f, err := syntax.Parse(path, src)
 	if err != nil {
-		return false
+		return nil
 	}
+	return f
+}
+
+// declaresEntryMain reports whether f declares the `fn main` script mode
+// calls: a top-level main with a parameter (docs/spec/language.md §5.4).
+func declaresEntryMain(f *syntax.File) bool {
+	for _, it := range f.Items {
+		if fn, ok := it.(*syntax.FnDecl); ok && fn.Name == "main" && len(fn.Params) >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPublicFunctions is HasPublicFunctions on the parsed module f.
+func hasPublicFunctions(path string, f *syntax.File) bool {
 	reexports := false
 	for _, it := range f.Items {
 		switch d := it.(type) {
