@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/harnlang/harn/internal/uuids"
+	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
@@ -226,7 +227,7 @@ func toHarn(th *vm.Thread, x any, oid uint32) (vm.Value, error) {
 	case rawJSON:
 		return json.Parse(string(v))
 	case pgtype.Numeric:
-		return numeric(th, v)
+		return numeric(v)
 	case time.Time:
 		return vm.Str(formatTime(v, oid)), nil
 	case pgtype.InfinityModifier:
@@ -335,21 +336,9 @@ func formatInterval(v pgtype.Interval) string {
 	return strings.Join(parts, " ")
 }
 
-// decimalBuiltin is the core area's `decimal`, which makes the decimal
-// values numeric columns become.
-var decimalBuiltin = sync.OnceValue(func() *vm.Builtin {
-	builtins, _, _ := lib.Table()
-	for _, b := range builtins {
-		if b.Name() == "decimal" {
-			return b
-		}
-	}
-	return nil
-})
-
 // numeric is a decimal keeping the column's scale (1.50 stays 1.50);
 // NaN and ±Infinity, which no decimal holds, are floats.
-func numeric(th *vm.Thread, n pgtype.Numeric) (vm.Value, error) {
+func numeric(n pgtype.Numeric) (vm.Value, error) {
 	if !n.Valid {
 		return vm.Nil, nil
 	}
@@ -362,12 +351,11 @@ func numeric(th *vm.Thread, n pgtype.Numeric) (vm.Value, error) {
 	case pgtype.NegativeInfinity:
 		return vm.FloatOf(math.Inf(-1)), nil
 	}
-	text := numericText(n)
-	b := decimalBuiltin()
-	if b == nil {
-		return vm.Str(text), nil
+	d, err := decimal.Convert(vm.Str(numericText(n)), strconv.Quote)
+	if err != nil {
+		return vm.Value{}, err
 	}
-	return b.Fn(th, vm.Args{vm.Str(text)})
+	return vm.Of(d), nil
 }
 
 // numericText is the plain decimal text of n (no exponent).
@@ -437,9 +425,9 @@ func toParam(name string, i int, v vm.Value) (any, error) {
 	case *lib.Bytes:
 		return bytes.Clone(o.Data()), nil
 	}
-	if v.Type() == "decimal" {
+	if text, ok := decimal.Text(v); ok {
 		var n pgtype.Numeric
-		if err := n.Scan(vm.ToDisplay(v)); err != nil {
+		if err := n.Scan(text); err != nil {
 			return nil, vm.Throwf("%s: parameter $%d: %v", name, i+1, err)
 		}
 		return n, nil
