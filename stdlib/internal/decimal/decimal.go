@@ -157,13 +157,8 @@ func (d *Decimal) CompareTo(o vm.Value) (int, bool) {
 
 // Arith is decimal arithmetic; an int operand is promoted exactly.
 func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Value, bool, error) {
-	var e *Decimal
-	switch o := other.Object().(type) {
-	case *Decimal:
-		e = o
-	case vm.Int:
-		e = &Decimal{unscaled: big.NewInt(int64(o))}
-	default:
+	e, ok := Exact(other)
+	if !ok {
 		return vm.Value{}, false, nil
 	}
 	a, b := d, e
@@ -173,7 +168,7 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 	s := max(a.scale, b.scale)
 	switch op {
 	case compiler.ADD:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Add(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
+		return vm.Of(a.Add(b)), true, nil
 	case compiler.SUB:
 		return vm.Of(&Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.MUL:
@@ -199,11 +194,13 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 		return vm.Of(&Decimal{unscaled: new(big.Int).Rem(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.POW:
 		n, ok := other.AsInt()
-		if right || !ok || n < 0 || n > 1000 {
+		if right || !ok {
 			return vm.Value{}, false, nil
 		}
-		u := new(big.Int).Exp(d.unscaled, big.NewInt(int64(n)), nil)
-		return vm.Of(&Decimal{unscaled: u, scale: d.scale * int32(n)}), true, nil
+		if r, ok := d.Pow(int64(n)); ok {
+			return vm.Of(r), true, nil
+		}
+		return vm.Value{}, false, nil
 	}
 	return vm.Value{}, false, nil
 }
