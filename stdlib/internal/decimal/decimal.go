@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -71,7 +72,7 @@ func parseDecimalText(s string) (*Decimal, bool) {
 	}
 	for _, part := range []string{intPart, frac} {
 		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
+			if !lib.ASCIIDigit(part[i]) {
 				return nil, false
 			}
 		}
