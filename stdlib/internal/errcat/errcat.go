@@ -5,7 +5,12 @@
 // `error:` strings, provider stream errors, wrapped throws) use too.
 package errcat
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/lib"
+)
 
 // Categories are the error categories of docs/spec/builtins.md §3.3, and
 // those the runtime itself raises as "Error [category]: msg": a failed
@@ -76,12 +81,12 @@ func OfText(s string) string {
 		}
 	}
 	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
+		if !lib.ASCIIDigit(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isDigit(s[j]) {
+		for j < len(s) && lib.ASCIIDigit(s[j]) {
 			j++
 		}
 		if j-i == 3 {
@@ -109,7 +114,7 @@ func OfText(s string) string {
 // of the heuristic, and any other 5xx a server_error (a status known to
 // be one, unlike a number met in text); "generic" otherwise.
 func OfStatus(code int) string {
-	if c, ok := textStatuses[itoa3(code)]; ok {
+	if c, ok := textStatuses[strconv.Itoa(code)]; ok {
 		return c
 	}
 	if code >= 500 && code <= 599 {
@@ -117,12 +122,3 @@ func OfStatus(code int) string {
 	}
 	return "generic"
 }
-
-func itoa3(n int) string {
-	if n < 100 || n > 999 {
-		return ""
-	}
-	return string([]byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)})
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
