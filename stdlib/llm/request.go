@@ -502,12 +502,12 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 		}
 		cat := reg.CatalogFor(tool.AudienceAgent)
 		entries = cat.Tools
+		var shared *tool.SchemaMap // the registry's, for every tool
+		if cat.Components != nil {
+			shared = cat.Components.Schemas
+		}
 		for range entries {
-			if cat.Components != nil {
-				comps = append(comps, cat.Components.Schemas)
-			} else {
-				comps = append(comps, nil)
-			}
+			comps = append(comps, shared)
 		}
 	}
 	out := make([]toolSpec, 0, len(entries))
