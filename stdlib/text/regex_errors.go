@@ -115,16 +115,14 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			switch {
 			case c == '\\':
 				i = skipEscape(p, i)
-			case c == '[' && i+1 < len(p) && p[i+1] == ':':
-				if end := indexFrom(p, i+2, ":]"); end >= 0 {
-					i = end + 1
-				} else {
-					s.openClasses = append(s.openClasses, openClassAt(p, i))
-					i = s.openClasses[len(s.openClasses)-1].end - 1
-				}
 			case c == '[':
-				s.openClasses = append(s.openClasses, openClassAt(p, i))
-				i = s.openClasses[len(s.openClasses)-1].end - 1
+				if i+1 < len(p) && p[i+1] == ':' { // [:alpha:]
+					if end := indexFrom(p, i+2, ":]"); end >= 0 {
+						i = end + 1
+						continue
+					}
+				}
+				i = s.openClass(p, i)
 			case c == ']':
 				s.openClasses = s.openClasses[:len(s.openClasses)-1]
 				empty = false
@@ -141,8 +139,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			i = skipEscape(p, i)
 			empty = false
 		case c == '[':
-			s.openClasses = append(s.openClasses, openClassAt(p, i))
-			i = s.openClasses[len(s.openClasses)-1].end - 1
+			i = s.openClass(p, i)
 		case c == '(':
 			if flagsOnly(p, i) {
 				i = indexFrom(p, i, ")")
@@ -189,26 +186,22 @@ func skipEscape(p []rune, i int) int {
 	return i + 1
 }
 
-// openClassAt is the span of the class opening at p[i].
-func openClassAt(p []rune, i int) classOpen {
+// openClass records the class opening at p[i] and returns the offset of
+// the last rune of its span, where the scan goes on.
+func (s *patternScan) openClass(p []rune, i int) int {
 	j := i + 1
 	if j < len(p) && p[j] == '^' {
 		j++
 	}
+	first := j // a ']' here is a literal
 	for j < len(p) && p[j] == '-' {
 		j++
 	}
-	if j < len(p) && p[j] == ']' && j == i+1+boolInt(i+1 < len(p) && p[i+1] == '^') {
+	if j == first && j < len(p) && p[j] == ']' {
 		j++
 	}
-	return classOpen{i, j}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	s.openClasses = append(s.openClasses, classOpen{i, j})
+	return j - 1
 }
 
 // flagsOnly reports whether p[i:] starts a flag setting such as `(?i)`,
