@@ -122,7 +122,7 @@ func init() {
 // "generic".
 func errorCategory(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
-		return classifyError(x.Go())
+		return errcat.OfText(x.Go())
 	}
 	switch x := v.Object().(type) {
 	case *vm.Dict:
@@ -136,7 +136,7 @@ func errorCategory(v vm.Value) string {
 
 func hasCategory(v vm.Value, cat string) bool {
 	if x, ok := v.AsString(); ok {
-		return classifyError(x.Go()) == cat
+		return errcat.OfText(x.Go()) == cat
 	}
 	switch x := v.Object().(type) {
 	case *vm.Dict:
@@ -145,7 +145,3 @@ func hasCategory(v vm.Value, cat string) bool {
 	}
 	return false
 }
-
-// classifyError is the heuristic classification of an error string
-// (docs/spec/builtins.md §3.3), shared with the LLM builtins.
-func classifyError(s string) string { return errcat.OfText(s) }

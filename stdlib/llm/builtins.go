@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/stdlib/concurrency"
+	"github.com/harnlang/harn/stdlib/internal/errcat"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/schema"
@@ -354,7 +355,7 @@ func errorValue(err error) (vm.Value, bool) {
 		}
 	}
 	msg := vm.ToDisplay(v)
-	return vm.Of(lib.DictOf("category", vm.Str(categoryOfText(msg)), "message", vm.Str(msg))), true
+	return vm.Of(lib.DictOf("category", vm.Str(errcat.OfText(msg)), "message", vm.Str(msg))), true
 }
 
 // structured runs llm_call_structured(prompt, schema, options?): the

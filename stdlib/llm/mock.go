@@ -426,7 +426,7 @@ func mockError(r *request, m *mockResp) error {
 		provider = "mock"
 	}
 	if s, ok := m.errV.AsString(); ok {
-		return callError(categoryOfText(s.Go()), s.Go(), provider, 0)
+		return callError(errcat.OfText(s.Go()), s.Go(), provider, 0)
 	}
 	d, _ := m.errV.AsDict()
 	msg, cat, status := "", "", int64(0)
@@ -441,9 +441,9 @@ func mockError(r *request, m *mockResp) error {
 	if x, ok := d.Get("category"); ok && !x.IsNil() {
 		cat = vm.ToDisplay(x)
 	} else if status != 0 {
-		cat = categoryOfStatus(int(status))
+		cat = errcat.OfStatus(int(status))
 	} else {
-		cat = categoryOfText(msg)
+		cat = errcat.OfText(msg)
 	}
 	if msg == "" {
 		msg = fmt.Sprintf("%s: mocked %s error", r.fn, cat)
@@ -463,13 +463,6 @@ func callError(category, msg, provider string, status int64) error {
 	}
 	return vm.Throw(vm.Of(d))
 }
-
-// categoryOfStatus is the error category of an HTTP status, and
-// categoryOfText that of an error string (docs/spec/builtins.md §3.3): the
-// one classification error_category uses too.
-func categoryOfStatus(code int) string { return errcat.OfStatus(code) }
-
-func categoryOfText(s string) string { return errcat.OfText(s) }
 
 // quoteShort quotes a prompt for a message, cut at 60 characters.
 func quoteShort(s string) string {

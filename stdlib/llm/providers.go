@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/errcat"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
@@ -508,7 +509,7 @@ func (c config) httpError(fn string, status int, raw []byte) error {
 	if len(msg) > 500 {
 		msg = msg[:500] + "…"
 	}
-	cat := categoryOfStatus(status)
+	cat := errcat.OfStatus(status)
 	if status == 400 && strings.Contains(msg, "context") && strings.Contains(msg, "length") {
 		cat = "generic"
 	}
@@ -941,5 +942,5 @@ func streamErrorCategory(typ, msg string) string {
 	if c, ok := streamErrorTypes[typ]; ok {
 		return c
 	}
-	return categoryOfText(typ + " " + msg)
+	return errcat.OfText(typ + " " + msg)
 }

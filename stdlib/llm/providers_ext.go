@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/stdlib/internal/errcat"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	htime "github.com/harnlang/harn/stdlib/time"
 	"github.com/harnlang/harn/vm"
@@ -420,7 +421,7 @@ func health(th *vm.Thread, p provider, timeout time.Duration) vm.Value {
 	}
 	d = d.Set("reachable", vm.True).Set("status", lib.IntOf(status)).Set("ok", vm.BoolOf(status >= 200 && status < 300))
 	if status < 200 || status > 299 {
-		d = d.Set("error", vm.Str(fmt.Sprintf("HTTP %d (%s)", status, categoryOfStatus(status))))
+		d = d.Set("error", vm.Str(fmt.Sprintf("HTTP %d (%s)", status, errcat.OfStatus(status))))
 	}
 	return vm.Of(d)
 }
