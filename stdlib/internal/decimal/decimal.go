@@ -42,17 +42,14 @@ func Convert(v vm.Value, quote func(string) string) (*Decimal, error) {
 	case *Decimal:
 		return x, nil
 	case vm.Int:
-		return &Decimal{unscaled: big.NewInt(int64(x))}, nil
+		return FromInt(int64(x)), nil
 	case vm.Float:
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 7.9e28 {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
+		if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 7.9e28 {
+			if d, ok := parseDecimalText(strconv.FormatFloat(f, 'f', -1, 64)); ok {
+				return d, nil
+			}
 		}
-		d, ok := parseDecimalText(strconv.FormatFloat(f, 'f', -1, 64))
-		if !ok {
-			return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(vm.FloatOf(float64(x))))
-		}
-		return d, nil
+		return nil, vm.Throwf("decimal: cannot represent %s as a decimal", vm.ToDisplay(v))
 	}
 	return nil, vm.Throwf("decimal: cannot convert %s to a decimal", v.Type())
 }
@@ -66,10 +63,7 @@ func parseDecimalText(s string) (*Decimal, bool) {
 		}
 		s = s[1:]
 	}
-	intPart, frac, hasDot := strings.Cut(s, ".")
-	if intPart == "" && frac == "" || (hasDot && frac == "" && intPart == "") {
-		return nil, false
-	}
+	intPart, frac, _ := strings.Cut(s, ".")
 	for _, part := range []string{intPart, frac} {
 		for i := 0; i < len(part); i++ {
 			if !lib.ASCIIDigit(part[i]) {
