@@ -6,6 +6,7 @@
 package errcat
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,14 +27,7 @@ var Categories = []string{
 }
 
 // IsCategory reports whether s is one of Categories.
-func IsCategory(s string) bool {
-	for _, c := range Categories {
-		if c == s {
-			return true
-		}
-	}
-	return false
-}
+func IsCategory(s string) bool { return slices.Contains(Categories, s) }
 
 // textStatuses are the 3-digit numbers the heuristic maps (any other
 // number is skipped, docs/spec/builtins.md §3.3).
