@@ -226,11 +226,10 @@ func indexFrom(p []rune, from int, sub string) int {
 	if from > len(p) {
 		return -1
 	}
-	at := strings.Index(string(p[from:]), sub)
-	if at < 0 {
-		return -1
+	if at := runeIndex(string(p[from:]), sub); at >= 0 {
+		return from + at
 	}
-	return from + len([]rune(string(p[from:])[:at]))
+	return -1
 }
 
 // runeIndex is the rune offset of the first sub in s, or -1.
