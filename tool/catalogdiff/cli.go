@@ -50,12 +50,12 @@ func properties(e *tool.Entry) []string {
 // aliases under at.
 func (d *differ) aliases(toolName, at, what string, o, n []string) {
 	for _, a := range o {
-		if !contains(n, a) {
+		if !slices.Contains(n, a) {
 			d.add(Breaking, CLIAliasRemoved, toolName, at+"/aliases", fmt.Sprintf("the %s alias %q was removed", what, a))
 		}
 	}
 	for _, a := range n {
-		if !contains(o, a) {
+		if !slices.Contains(o, a) {
 			d.add(Compatible, CLIAliasAdded, toolName, at+"/aliases", fmt.Sprintf("new %s alias %q", what, a))
 		}
 	}
