@@ -153,12 +153,13 @@ func adoptComponents(reg, def *vm.Dict, builtin string) (*vm.Dict, error) {
 		}
 		comps = d
 	}
-	schemas := componentSchemas(reg)
-	if schemas == nil {
-		if _, ok := field(comps, "schemas"); ok {
+	schemas := vm.NewDict()
+	if v, ok := field(comps, "schemas"); ok {
+		d, ok := v.AsDict()
+		if !ok {
 			return reg, nil
 		}
-		schemas = vm.NewDict()
+		schemas = d
 	}
 	merged := schemas
 	for _, name := range carried.Keys() {
@@ -172,7 +173,7 @@ func adoptComponents(reg, def *vm.Dict, builtin string) (*vm.Dict, error) {
 		}
 		merged = merged.Set(name, s)
 	}
-	if merged == schemas && comps.Has("schemas") {
+	if merged == schemas { // every carried schema is there already
 		return reg, nil
 	}
 	return reg.Set("components", vm.Of(comps.Set("schemas", vm.Of(merged)))), nil

@@ -59,7 +59,6 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := format.Options{Width: format.DefaultWidth}
 	status := 0
 	for _, p := range paths {
 		if p == "-" {
@@ -68,7 +67,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "error: reading standard input: %v\n", err)
 				return 1
 			}
-			out, err := opts.Source("<stdin>", src)
+			out, err := format.Source("<stdin>", src)
 			if err != nil {
 				reportFmtError(stderr, err, src)
 				status = 1
@@ -90,7 +89,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, f := range files {
-			changed, err := formatFile(f, opts, check, stderr)
+			changed, err := formatFile(f, check, stderr)
 			if err != nil {
 				status = 1
 				continue
@@ -106,13 +105,13 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // formatFile formats one file in place (or, with check, only reports
 // whether it would change).
-func formatFile(path string, opts format.Options, check bool, stderr io.Writer) (changed bool, err error) {
+func formatFile(path string, check bool, stderr io.Writer) (changed bool, err error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 		return false, err
 	}
-	out, err := opts.Source(path, src)
+	out, err := format.Source(path, src)
 	if err != nil {
 		reportFmtError(stderr, err, src)
 		return false, err

@@ -758,10 +758,7 @@ func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Fie
 	if len(d.TypeParams) == 0 {
 		return nil
 	}
-	own := map[*types.TypeParam]bool{}
-	for _, tp := range d.TypeParams {
-		own[tp] = true
-	}
+	own := paramSet(d.TypeParams)
 	nested := map[*types.TypeParam]types.Type{}
 	for j, f := range fields {
 		if t := given(j, f); known(t) {

@@ -29,10 +29,7 @@ func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, exprs
 		}
 		return bind
 	}
-	own := map[*types.TypeParam]bool{}
-	for _, tp := range sig.TypeParams {
-		own[tp] = true
-	}
+	own := paramSet(sig.TypeParams)
 	for i, p := range sig.Params {
 		if p.Rest || i >= len(args) {
 			continue
@@ -72,6 +69,15 @@ func (c *checker) inferCallback(pt types.Type, arg syntax.Expr, at types.Type, o
 		infer(pf.Return, types.Widen(ret), own, bind)
 	}
 	return true
+}
+
+// paramSet is the set of the type parameters tps, those inference binds.
+func paramSet(tps []*types.TypeParam) map[*types.TypeParam]bool {
+	own := make(map[*types.TypeParam]bool, len(tps))
+	for _, tp := range tps {
+		own[tp] = true
+	}
+	return own
 }
 
 // infer matches a parameter type against an argument type.

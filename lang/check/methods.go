@@ -11,8 +11,6 @@ import (
 // arguments may give nil instead, so it stays any). Methods whose result
 // may be nil (`first`, `find`, `char_at`, `max`) or mixes numbers
 // (`sum`) are left out: the checker gives a type only where it is sure.
-var anyList = &types.List{Elem: types.Any}
-
 var (
 	stringMethodResults = map[string]types.Type{
 		"upper": types.String, "lower": types.String, "to_upper": types.String, "to_lower": types.String,
@@ -42,6 +40,10 @@ var (
 		"take_while": true, "drop_while": true, "pop": true, "dropping_last": true,
 	}
 )
+
+// anyList is the result of list methods whose elements are no longer the
+// receiver's.
+var anyList = &types.List{Elem: types.Any}
 
 // builtinMethodResult is the type of `recv.name(…)` with n arguments for a
 // string or list receiver whose builtin method has a certain result

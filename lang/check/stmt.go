@@ -337,24 +337,25 @@ func (c *checker) let(s *syntax.LetStmt) {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
 			v = &variable{t: inferredType(vt), checked: true, annotated: c.declaredCopy(s.Value, vt)}
-			if _, ok := vt.(*types.Func); ok && c.neverReassigned(c.binding(p, p.Name)) {
+			kept := c.neverReassigned(c.binding(p, p.Name))
+			if _, ok := vt.(*types.Func); ok && kept {
 				// a binding that keeps its function value is called as a
 				// const holding it is: the arguments are checked against
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
-			if c.joined[s.Value] && c.neverReassigned(c.binding(p, p.Name)) {
+			if c.joined[s.Value] && kept {
 				// the union a generic call joined from conflicting
 				// arguments (`keep(1, "x")`) is held in full through the
 				// binding, as where the call itself goes (docs/spec/newer.md §3.3)
 				v.t, v.annotated = vt, true
 			}
-			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value)) && c.neverReassigned(c.binding(p, p.Name)) {
+			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value)) && kept {
 				// a list binding that keeps its value keeps its element
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
 			}
-			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && c.neverReassigned(c.binding(p, p.Name)) {
+			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && kept {
 				// a generic struct value keeps its type arguments while
 				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
 				// of `fn get(self) -> T` is an int)
@@ -365,7 +366,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// field, a merge or spread of declared shapes) keeps its
 				// fields until the binding is reassigned
 				v.t = types.Widen(sh)
-			} else if ok && !sh.Open && c.neverReassigned(c.binding(p, p.Name)) {
+			} else if ok && !sh.Open && kept {
 				// a plain literal bound once keeps its keys, each field
 				// typed as a binding of its value would be (`{xs: [1]}`
 				// has a list, of any elements, as `let xs = [1]` has)

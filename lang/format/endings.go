@@ -35,6 +35,9 @@ func endingsOf(src []byte) endings {
 // The contents of strings are copied as they are, whatever line endings
 // they hold.
 func (e endings) apply(out []byte) []byte {
+	if e == (endings{}) && !bytes.HasPrefix(out, bom) && !bytes.Contains(out, []byte("\r\n")) {
+		return out // already LF without a byte order mark: nothing to scan for
+	}
 	out = bytes.TrimPrefix(out, bom)
 	strs := stringSpans(out)
 	res := make([]byte, 0, len(out)+len(out)/32+len(bom))

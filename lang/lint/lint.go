@@ -586,7 +586,6 @@ func toSnake(s string) string {
 			if i+1 < len(rs) {
 				next = rs[i+1]
 			}
-			lowerOrDigit := func(c rune) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 			if lowerOrDigit(prev) || upperASCII(prev) && next >= 'a' && next <= 'z' {
 				b.WriteByte('_')
 			}
@@ -598,6 +597,8 @@ func toSnake(s string) string {
 }
 
 func upperASCII(r rune) bool { return r >= 'A' && r <= 'Z' }
+
+func lowerOrDigit(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
 
 func toPascal(s string) string {
 	var b strings.Builder

@@ -27,9 +27,7 @@ func (r *resolver) declareTopLet(name string, kind Kind, pos syntax.Pos, node sy
 	if len(lets) < 2 || lets[len(lets)-1] == node {
 		b = r.global(name, kind, pos, node)
 	} else {
-		b = &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Global, Index: len(r.info.Globals), FirstPos: pos, Superseded: true}
-		r.info.Globals = append(r.info.Globals, b)
-		r.info.decls[declKey{node, name}] = b
+		b = r.supersededGlobal(name, kind, pos, node)
 	}
 	if r.topCur == nil {
 		r.topCur = map[string]*Binding{}
@@ -64,6 +62,16 @@ func (r *resolver) priorGlobal(name string, kind Kind) {
 		r.global(name, kind, syntax.Pos{}, nil)
 		return
 	}
-	b := &Binding{Name: name, Kind: kind, Scope: Global, Index: len(r.info.Globals), Superseded: true}
+	r.supersededGlobal(name, kind, syntax.Pos{}, nil)
+}
+
+// supersededGlobal adds a global slot of its own for a declaration of
+// name that a later one replaces (node nil: one of an earlier REPL entry).
+func (r *resolver) supersededGlobal(name string, kind Kind, pos syntax.Pos, node syntax.Node) *Binding {
+	b := &Binding{Name: name, Kind: kind, Pos: pos, Decl: node, Scope: Global, Index: len(r.info.Globals), FirstPos: pos, Superseded: true}
 	r.info.Globals = append(r.info.Globals, b)
+	if node != nil {
+		r.info.decls[declKey{node, name}] = b
+	}
+	return b
 }

@@ -2,6 +2,7 @@ package catalogdiff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,12 +51,12 @@ func properties(e *tool.Entry) []string {
 // aliases under at.
 func (d *differ) aliases(toolName, at, what string, o, n []string) {
 	for _, a := range o {
-		if !contains(n, a) {
+		if !slices.Contains(n, a) {
 			d.add(Breaking, CLIAliasRemoved, toolName, at+"/aliases", fmt.Sprintf("the %s alias %q was removed", what, a))
 		}
 	}
 	for _, a := range n {
-		if !contains(o, a) {
+		if !slices.Contains(o, a) {
 			d.add(Compatible, CLIAliasAdded, toolName, at+"/aliases", fmt.Sprintf("new %s alias %q", what, a))
 		}
 	}
@@ -141,12 +142,12 @@ func (d *differ) argument(toolName, at, prop string, o, n *tool.CLIArgument) {
 		d.add(Breaking, CLIPositionChanged, toolName, at+"/position", fmt.Sprintf("the argument %q was %s and is now %s; callers that pass it the old way fail", prop, ov.describe(), nv.describe()))
 	} else {
 		olds, news := ov.spellings(), nv.spellings()
-		for _, s := range sortedKeys(olds) {
+		for _, s := range slices.Sorted(maps.Keys(olds)) {
 			if _, ok := news[s]; !ok {
 				d.add(Breaking, CLISpellingRemoved, toolName, at+"/"+olds[s], fmt.Sprintf("the argument %q no longer accepts %s", prop, s))
 			}
 		}
-		for _, s := range sortedKeys(news) {
+		for _, s := range slices.Sorted(maps.Keys(news)) {
 			if _, ok := olds[s]; !ok {
 				d.add(Compatible, CLISpellingAdded, toolName, at+"/"+news[s], fmt.Sprintf("the argument %q now also accepts %s", prop, s))
 			}
@@ -196,10 +197,10 @@ func (d *differ) argumentHelp(toolName, at, prop string, o, n *tool.CLIArgument)
 // A parent renamed moves its leaves, each reported as cli-path-changed.
 func (d *differ) parents(o, n *tool.CLITreeSpec) {
 	oldBy, newBy := parentsByPath(o), parentsByPath(n)
-	for _, path := range sortedKeys(oldBy) {
+	for _, path := range slices.Sorted(maps.Keys(oldBy)) {
 		d.parent(path, "/cli/commands/"+strconv.Itoa(oldBy[path].index), oldBy[path].spec, newBy[path].spec)
 	}
-	for _, path := range sortedKeys(newBy) {
+	for _, path := range slices.Sorted(maps.Keys(newBy)) {
 		if _, ok := oldBy[path]; !ok {
 			d.parent(path, "/cli/commands/"+strconv.Itoa(newBy[path].index), nil, newBy[path].spec)
 		}
@@ -258,13 +259,4 @@ func order(n *int64) string {
 		return ""
 	}
 	return strconv.FormatInt(*n, 10)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -321,15 +321,6 @@ func (d *differ) audiences(o, n *tool.Entry, at string) {
 	}
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *differ) annotations(o, n *tool.Entry, at string) {
 	get := func(a *tool.Annotations) map[string]string {
 		m := map[string]string{}

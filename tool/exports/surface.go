@@ -17,19 +17,12 @@ const (
 	SurfaceAuto    = "auto"    // exports when the module has a public function, else script
 )
 
-// Resolve returns the surface that serves path: SurfaceAuto becomes
+// Choose returns the surface that serves path: SurfaceAuto becomes
 // SurfaceExports when the module has at least one public function and
-// SurfaceScript otherwise; other names are returned unchanged.
-func Resolve(surface, path string) string {
-	resolved, _ := Choose(surface, path)
-	return resolved
-}
-
-// Choose is Resolve that also reports whether auto's choice skips a main:
-// skipsMain is true when surface is SurfaceAuto, the module has public
-// functions and it also declares an entry `fn main(harness: Harness)`,
-// which usually publishes a registry the exports surface never reads.
-// Nothing runs; the file is parsed once.
+// SurfaceScript otherwise; other names are returned unchanged. skipsMain
+// is true when auto chose exports for a module that also declares an
+// entry `fn main(harness: Harness)`, which usually publishes a registry
+// the exports surface never reads. Nothing runs; the file is parsed once.
 func Choose(surface, path string) (resolved string, skipsMain bool) {
 	if surface != SurfaceAuto {
 		return surface, false
@@ -41,9 +34,9 @@ func Choose(surface, path string) (resolved string, skipsMain bool) {
 	return SurfaceExports, declaresEntryMain(f)
 }
 
-// ResolveNoting is Resolve that writes AutoNote to w when auto's choice
-// skips the module's main (see Choose). Callers print the catalog or run
-// the program on stdout as before; only stderr gains the note.
+// ResolveNoting is Choose's resolved surface; it writes AutoNote to w
+// when auto's choice skips the module's main. Callers print the catalog
+// or run the program on stdout as before; only stderr gains the note.
 func ResolveNoting(surface, path string, w io.Writer) string {
 	resolved, skipsMain := Choose(surface, path)
 	if skipsMain {
@@ -56,16 +49,6 @@ func ResolveNoting(surface, path string, w io.Writer) string {
 // registry path's main publishes.
 func AutoNote(path string) string {
 	return fmt.Sprintf("note: --surface auto chose exports because %s has public functions; its main was not run. Use --surface script to read the registry main publishes.", path)
-}
-
-// HasPublicFunctions reports whether the module at path exports a
-// function or pipeline: a `pub fn` or `pub pipeline` of its own, or one
-// its `pub import`s re-export. It parses the file, and compiles it only
-// when it has `pub import`s; nothing runs. A file that cannot be read or
-// compiled has none (the script surface then reports the problem).
-func HasPublicFunctions(path string) bool {
-	f := parse(path)
-	return f != nil && hasPublicFunctions(path, f)
 }
 
 // parse reads and parses path; nil when either fails.
@@ -92,7 +75,11 @@ func declaresEntryMain(f *syntax.File) bool {
 	return false
 }
 
-// hasPublicFunctions is HasPublicFunctions on the parsed module f.
+// hasPublicFunctions reports whether the module f, read from path,
+// exports a function or pipeline: a `pub fn` or `pub pipeline` of its
+// own, or one its `pub import`s re-export. It compiles the module only
+// when it has `pub import`s; nothing runs. A module that cannot be
+// compiled has none (the script surface then reports the problem).
 func hasPublicFunctions(path string, f *syntax.File) bool {
 	reexports := false
 	for _, it := range f.Items {
