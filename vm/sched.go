@@ -310,10 +310,6 @@ func (s *sched) handOff() {
 		w <- struct{}{}
 		return
 	}
-	if len(s.starts) > 0 {
-		s.startQueued()
-		return
-	}
 	s.held = false
 	if s.detect {
 		s.suspectDeadlock()
