@@ -78,8 +78,7 @@ type recvWaiter struct {
 type sendWaiter struct {
 	state    atomic.Bool
 	wake     chan struct{}
-	val      vm.Value
-	reserved bool // woken with a slot kept for val
+	reserved bool // woken with a slot kept for the sender's value
 }
 
 // NewChannel makes a channel (capacity at least 1).
@@ -165,7 +164,7 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	if c.placeAndUnlock(v) {
 		return true, nil
 	}
-	s := &sendWaiter{wake: make(chan struct{}, 1), val: v}
+	s := &sendWaiter{wake: make(chan struct{}, 1)}
 	c.sendq = append(c.sendq, s)
 	c.mu.Unlock()
 	fired, err := th.WaitOnThreads(s.wake, -1)
