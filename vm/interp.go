@@ -1618,6 +1618,9 @@ loop:
 			if e.Kind != KindExit {
 				h = len(fr.handlers) - 1
 			}
+			if e.Kind == KindCancelled {
+				th.maskCancel() // closing them is cleanup: their waits wait
+			}
 			th.abandonIters(len(th.frames), h, e.Kind != KindExit)
 			fr, stack = &th.frames[len(th.frames)-1], th.stack
 		}
