@@ -1274,6 +1274,9 @@ loop:
 				break loop
 			}
 			if !ok {
+				if len(th.openIters) > 0 {
+					th.untrackIter(slot)
+				}
 				pc = int(code[pc+1])
 				break
 			}
