@@ -24,16 +24,24 @@ func (th *Thread) trackIter(slot *iterSlot, handlers int) {
 // is one to close (CLOSE_ITER).
 func (th *Thread) closeIter(v Value) error {
 	slot, ok := v.Object().(*iterSlot)
-	if !ok {
+	if !ok || !th.untrackIter(slot) {
 		return nil
 	}
+	return slot.it.(IterCloser).CloseIter(th)
+}
+
+// untrackIter forgets slot, a loop that ended or is being closed,
+// reporting whether it was tracked. A loop that ran to the end is
+// forgotten without a close (there is nothing left to close), so loops
+// run to the end over and over do not pile up in openIters.
+func (th *Thread) untrackIter(slot *iterSlot) bool {
 	for i := len(th.openIters) - 1; i >= 0; i-- {
 		if th.openIters[i].slot == slot {
 			th.openIters = append(th.openIters[:i], th.openIters[i+1:]...)
-			return slot.it.(IterCloser).CloseIter(th)
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // abandonIters closes, innermost first, the tracked loops a failure

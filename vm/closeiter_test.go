@@ -15,7 +15,7 @@ import (
 
 // closable is an iterable whose iterators count 0 … n-1 and report their
 // close on stdout, as a generator's finally block would; one named "bad"
-// fails its close.
+// fails its close, and one named "loud" also reports a close after its end.
 type closable struct {
 	name string
 	n    int64
@@ -42,6 +42,9 @@ func (it *closableIter) Next() (vm.Value, bool, error) {
 
 func (it *closableIter) CloseIter(th *vm.Thread) error {
 	if it.closed || it.i >= it.c.n {
+		if it.c.name == "loud" {
+			fmt.Fprintln(th.VM().Stdout, "close of a finished loud")
+		}
 		return nil // finished: nothing to close
 	}
 	it.closed = true
@@ -127,6 +130,10 @@ println("done")`, "close inner at 1\nclose inner at 1\ndone\n", ""},
 println(r)`, "close bad at 1\nclose failed\n", ""},
 		{"failure in flight wins over close error", `let r = try { for x in closable("bad", 3) { throw "body" } } catch (e) { e }
 println(r)`, "close bad at 1\nbody\n", ""},
+		{"a loop run to the end is forgotten, not closed later", `fn f() { for x in closable("loud", 1) { } }
+f()
+for y in closable("a", 1) { }
+println("done")`, "done\n", ""},
 		{"many loops track nothing after they end", `let n = 0
 for i in [1, 2, 3, 4, 5] { for x in closable("a", 2) { n = n + x } }
 println(n)`, "5\n", ""},

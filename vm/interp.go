@@ -1274,6 +1274,9 @@ loop:
 				break loop
 			}
 			if !ok {
+				if len(th.openIters) > 0 {
+					th.untrackIter(slot)
+				}
 				pc = int(code[pc+1])
 				break
 			}
@@ -1617,6 +1620,9 @@ loop:
 			h := -1 // (the frame's: none of its handlers takes it)
 			if e.Kind != KindExit {
 				h = len(fr.handlers) - 1
+			}
+			if e.Kind == KindCancelled {
+				th.maskCancel() // closing them is cleanup: their waits wait
 			}
 			th.abandonIters(len(th.frames), h, e.Kind != KindExit)
 			fr, stack = &th.frames[len(th.frames)-1], th.stack

@@ -310,10 +310,6 @@ func (s *sched) handOff() {
 		w <- struct{}{}
 		return
 	}
-	if len(s.starts) > 0 {
-		s.startQueued()
-		return
-	}
 	s.held = false
 	if s.detect {
 		s.suspectDeadlock()
@@ -801,7 +797,7 @@ func (th *Thread) Lend(from *Thread) {
 	th.lender = from
 	if from != nil {
 		from.lentTo.Store(th)
-		if from.IsCancelled() {
+		if from.IsCancelled() && !from.cleaningUp() {
 			th.Cancel()
 		}
 	}
@@ -910,7 +906,7 @@ func (th *Thread) wait(wake <-chan struct{}, timeout time.Duration, onThreads, j
 		dc = t.C
 	}
 	var lenderDone <-chan struct{}
-	if th.lender != nil {
+	if th.lender != nil && !th.lender.cleaningUp() {
 		lenderDone = th.lender.doneChan()
 	}
 	var done <-chan struct{}

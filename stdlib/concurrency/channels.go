@@ -21,7 +21,8 @@ package concurrency
 // queue whose receivers and senders take their turn when they run) does:
 // a value handed to a receiver that has not run yet still takes its slot
 // (inflight), and a slot freed for a waiting sender is only promised to
-// it (reserved) until that sender runs and puts its value in. So a sender
+// it (reserved) until that sender runs and puts its value in (if the
+// channel closed before it ran, the sender is refused). So a sender
 // facing a waiting receiver on channel(1) can send one value, not two,
 // before it waits, and a receiver does not find the value of a sender
 // it just let in until that sender has run (docs/concurrency.md,
@@ -78,8 +79,7 @@ type recvWaiter struct {
 type sendWaiter struct {
 	state    atomic.Bool
 	wake     chan struct{}
-	val      vm.Value
-	reserved bool // woken with a slot kept for val
+	reserved bool // woken with a slot kept for the sender's value
 }
 
 // NewChannel makes a channel (capacity at least 1).
@@ -165,7 +165,7 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	if c.placeAndUnlock(v) {
 		return true, nil
 	}
-	s := &sendWaiter{wake: make(chan struct{}, 1), val: v}
+	s := &sendWaiter{wake: make(chan struct{}, 1)}
 	c.sendq = append(c.sendq, s)
 	c.mu.Unlock()
 	fired, err := th.WaitOnThreads(s.wake, -1)
@@ -182,10 +182,15 @@ func (c *Channel) Send(th *vm.Thread, v vm.Value) (bool, error) {
 	if !s.reserved {
 		return false, err
 	}
-	// Our slot was kept: the value goes in even if the channel was closed
-	// meanwhile, and receivers drain it.
+	// Our slot was kept: the value goes in, unless the channel was closed
+	// before we ran, when receivers may already have found it drained (a
+	// sender refused as if it were still waiting).
 	c.mu.Lock()
 	c.reserved--
+	if c.closed {
+		c.mu.Unlock()
+		return false, err
+	}
 	c.place(v)
 	return true, err
 }
