@@ -646,6 +646,14 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			r.info.Refs[id] = &Ref{Binding: b, Scope: Hidden, Index: i, Name: id.Name}
 		}
 	}
+	if b := ref.Binding; b != nil && b.Kind == KTool && !r.isBuiltin(id.Name) {
+		// docs/spec/language.md §9.3: a `tool` declaration binds a registry
+		r.info.Errors = append(r.info.Errors, &diag.Error{
+			File: r.file.Path, Line: id.At.Line, Col: id.At.Col, Phase: diag.PhaseStatic,
+			Msg:  "`" + id.Name + "` is a tool declaration, which binds a tool registry, not a function",
+			Help: "call its handler: `tool_find(" + id.Name + ", \"" + id.Name + "\").handler({…})`",
+		})
+	}
 	if ref.Scope == Undefined || ref.Scope == Universal {
 		if fwd := r.forwardCall(id.Name); fwd != nil {
 			fwd.Binding.Used = true
@@ -672,6 +680,12 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			Msg: msg, Help: help, Phase: diag.PhaseStatic,
 		})
 	}
+}
+
+// isBuiltin reports whether name is predeclared: a call of a non-callable
+// global of that name falls back to it at run time.
+func (r *resolver) isBuiltin(name string) bool {
+	return r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name)
 }
 
 // renamedCalls maps names other languages (and older Harn) give some
