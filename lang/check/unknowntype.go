@@ -9,9 +9,12 @@ import (
 	"github.com/harnlang/harn/lang/types"
 )
 
-// unknownTypes reports the names in annotation t that name no type: not a
-// builtin type, a type parameter in scope, nor a declaration of the file
-// or its imports (docs/check.md, "Unknown types"). A qualified name
+// unknownTypes warns about the names in annotation t that name no type:
+// not a builtin type, a type parameter in scope, nor a declaration of the
+// file or its imports (docs/check.md). A warning, not an error: the
+// references list no such static error (docs/spec/language.md §10.6), and
+// a type name upstream knows and this checker does not must not stop a
+// program that runs. A qualified name
 // (`ns.T`, `Self.Item`) is left to the module loader, and so is every
 // name when the file has a wildcard import whose module may declare it.
 func (c *checker) unknownTypes(t syntax.TypeExpr, scope []string) {
@@ -32,7 +35,7 @@ func (c *checker) unknownTypes(t syntax.TypeExpr, scope []string) {
 			help = "did you mean `" + s + "`?"
 			msg += " — " + help
 		}
-		c.report(diag.SevError, n.At, "", help, msg)
+		c.report(diag.SevWarning, n.At, "", help, msg)
 	})
 }
 
