@@ -103,10 +103,7 @@ func TestRefusals(t *testing.T) {
 			if le.Msg+"\n" != string(want) {
 				t.Errorf("message\n%s\nwant\n%s", le.Msg, want)
 			}
-			// compile_error and unknown_* are refused by the parser and
-			// the checker, whose golden text carries no file position
-			// (the rendered form does)
-			if name != "compile_error" && !strings.HasPrefix(name, "unknown_") && !strings.HasPrefix(le.Msg, f+":") {
+			if name != "compile_error" && !strings.HasPrefix(le.Msg, f+":") {
 				t.Errorf("message is not positioned in %s: %s", f, le.Msg)
 			}
 			if _, err := Load(f, quiet()); err == nil || err.(*load.Error).Msg != le.Msg {
