@@ -275,15 +275,15 @@ func TestInteractiveBareVariantsOfEarlierEnum(t *testing.T) {
 }
 
 // A tool declared by an earlier entry is a value later entries use; as in
-// a script, calling it by name is an undefined builtin
-// (docs/spec/language.md §9.2).
+// a script, calling it by name is an error that says how to call its
+// handler (docs/spec/language.md §9.3).
 func TestInteractiveToolAcrossEntries(t *testing.T) {
 	in, out := newInteractive(t)
 	evalAll(t, in, `tool tt(x: int) -> int { description "T"; x + 1 }`, "tool_list(tt).map({ t -> t.name })", "tool_count(tt)")
 	if out.String() != "[tt]\n1\n" {
 		t.Errorf("got %q", out.String())
 	}
-	if err := in.Eval("tt(1)"); err == nil || !strings.Contains(err.Error(), "Undefined builtin: tt") {
+	if err := in.Eval("tt(1)"); err == nil || !strings.Contains(err.Error(), "`tt` is a tool declaration, which binds a tool registry, not a function") {
 		t.Errorf("calling a tool by name: got %v", err)
 	}
 }

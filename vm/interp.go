@@ -1866,11 +1866,36 @@ func (th *Thread) undefinedVariable(name string, m *Module, locals ...string) *E
 }
 
 func (th *Thread) undefinedBuiltin(name string, m *Module) *Error {
+	if holdsToolRegistry(name, m) {
+		// docs/spec/language.md §9.3: a `tool` declaration binds a registry
+		return Plainf("`%s` is a tool declaration, which binds a tool registry, not a function: call its handler with `tool_find(%s, %q).handler({…})`", name, name, name)
+	}
 	msg := "Undefined builtin: " + name
 	if s := diag.Suggest(name, th.vm.Universe.BuiltinNames()); s != "" {
 		return Runtimef("%s (did you mean `%s`?)", msg, s)
 	}
 	return Plainf("%s", msg)
+}
+
+// holdsToolRegistry reports whether module global name of m holds a tool
+// registry (what a `tool` declaration binds).
+func holdsToolRegistry(name string, m *Module) bool {
+	if m == nil {
+		return false
+	}
+	for i, g := range m.Prog.Globals {
+		if g.Name != name || g.Superseded {
+			continue
+		}
+		d, ok := m.Globals[i].AsDict()
+		if !ok {
+			return false
+		}
+		t, _ := d.Get("_type")
+		s, ok := t.AsString()
+		return ok && s.Go() == "tool_registry"
+	}
+	return false
 }
 
 // knownNames lists the names an undefined variable's "did you mean" may

@@ -94,6 +94,25 @@ func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) t
 	return &types.Named{Decl: d}
 }
 
+// pipeArgument checks the left side of `x |> f`, f a non-generic function
+// of the file, as the first argument of a call `f(x)`.
+func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) {
+	id, ok := e.F.(*syntax.Ident)
+	if !ok {
+		return
+	}
+	ref := c.info.Refs[id]
+	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || ref.Scope == resolve.Hidden ||
+		c.multiDecl[ref.Binding.Name] && ref.Binding.Scope == resolve.Global {
+		return
+	}
+	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+	if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
+		return
+	}
+	c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, c.sig(fn), nil)
+}
+
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
 	return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: fn.Name, decl: fn, sig: c.sig(fn)})
 }

@@ -97,6 +97,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			return t
 		}
 		c.expr(e.F)
+		c.pipeArgument(e, xt)
 		return types.Any
 	case *syntax.MemberExpr:
 		return c.member(e)

@@ -320,6 +320,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 	case *syntax.IdentPattern:
 		var v *variable
 		if s.Type != nil {
+			c.unknownTypes(s.Type, nil)
 			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
@@ -1021,6 +1022,7 @@ func (c *checker) producer(fn *syntax.FnDecl) types.Type {
 
 func (c *checker) fnDecl(fn *syntax.FnDecl) {
 	sig := c.sig(fn)
+	c.signatureTypes(fn)
 	if fn.Gen && fn.Return != nil {
 		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
 			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
@@ -1042,6 +1044,19 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 		return nil
 	}
 	return b.Stmts
+}
+
+// signatureTypes reports the unknown type names of fn's parameter and
+// result annotations; fn's own type parameters are in scope.
+func (c *checker) signatureTypes(fn *syntax.FnDecl) {
+	var own []string
+	for _, tp := range fn.TypeParams {
+		own = append(own, tp.Name)
+	}
+	for _, p := range fn.Params {
+		c.unknownTypes(p.Type, own)
+	}
+	c.unknownTypes(fn.Return, own)
 }
 
 // method checks an impl method, typing `self` as the struct.

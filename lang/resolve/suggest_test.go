@@ -74,3 +74,30 @@ func TestCallTargetSuggestionsSkipValueGlobals(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberHeadSuggestsTypes: an undefined capitalised head of `X.Y`
+// suggests a declared enum or struct before a builtin of the same
+// distance, while a lower-case head still suggests values
+// (docs/spec/newer.md §3.4).
+func TestMemberHeadSuggestsTypes(t *testing.T) {
+	lib := universe{"bold": true, "println": true}
+	for src, want := range map[string]string{
+		"enum Color { Red }\nlet c = Colr.Red":          "undefined variable `Colr` (did you mean `Color`?)",
+		"enum Color { Red }\nlet c = Colr.Red.name()":   "undefined variable `Colr` (did you mean `Color`?)",
+		"struct Point { x: int }\nlet p = Pont.from(1)": "undefined variable `Pont` (did you mean `Point`?)",
+		"let total = 1\nlet c = totl.x":                 "undefined variable `totl` (did you mean `total`?)",
+	} {
+		f, err := syntax.Parse("t.harn", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := resolve.File(f, resolve.Options{Universe: lib})
+		got := ""
+		for _, w := range info.Warnings {
+			got = w.Msg
+		}
+		if got != want {
+			t.Errorf("%q: got %q, want %q", src, got, want)
+		}
+	}
+}

@@ -444,12 +444,47 @@ func (r *resolver) record(id *syntax.Ident) *Ref {
 	return ref
 }
 
-func (r *resolver) use(id *syntax.Ident) {
+func (r *resolver) use(id *syntax.Ident) { r.useSuggesting(id, nil) }
+
+// memberHead resolves the head of `X.Y` or `X.m(...)`. An undefined
+// capitalised head is most likely a misspelt enum or struct (`Colr.Red`),
+// so its "did you mean" offers a declared type before any value.
+func (r *resolver) memberHead(x syntax.Expr) {
+	id, ok := x.(*syntax.Ident)
+	if !ok || !startsUpper(id.Name) {
+		r.expr(x)
+		return
+	}
+	r.useSuggesting(id, r.typeNames())
+}
+
+// typeNames lists the enums and structs known to the file, sorted.
+func (r *resolver) typeNames() []string {
+	var names []string
+	for n := range r.enums {
+		names = append(names, n)
+	}
+	for n := range r.structs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func startsUpper(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }
+
+// useSuggesting resolves a read of id; when it is undefined the warning's
+// "did you mean" tries the preferred names first, then every visible one.
+func (r *resolver) useSuggesting(id *syntax.Ident, preferred []string) {
 	if r.record(id).Scope == Undefined {
 		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
-		if s := diag.Suggest(id.Name, r.visibleNames(false)); s != "" {
+		s := diag.Suggest(id.Name, preferred)
+		if s == "" {
+			s = diag.Suggest(id.Name, r.visibleNames(false))
+		}
+		if s != "" {
 			msg += " (did you mean `" + s + "`?)"
 		}
 		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
@@ -611,6 +646,14 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			r.info.Refs[id] = &Ref{Binding: b, Scope: Hidden, Index: i, Name: id.Name}
 		}
 	}
+	if b := ref.Binding; b != nil && b.Kind == KTool && !r.isBuiltin(id.Name) {
+		// docs/spec/language.md §9.3: a `tool` declaration binds a registry
+		r.info.Errors = append(r.info.Errors, &diag.Error{
+			File: r.file.Path, Line: id.At.Line, Col: id.At.Col, Phase: diag.PhaseStatic,
+			Msg:  "`" + id.Name + "` is a tool declaration, which binds a tool registry, not a function",
+			Help: "call its handler: `tool_find(" + id.Name + ", \"" + id.Name + "\").handler({…})`",
+		})
+	}
 	if ref.Scope == Undefined || ref.Scope == Universal {
 		if fwd := r.forwardCall(id.Name); fwd != nil {
 			fwd.Binding.Used = true
@@ -637,6 +680,12 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			Msg: msg, Help: help, Phase: diag.PhaseStatic,
 		})
 	}
+}
+
+// isBuiltin reports whether name is predeclared: a call of a non-callable
+// global of that name falls back to it at run time.
+func (r *resolver) isBuiltin(name string) bool {
+	return r.opts.Universe != nil && r.opts.Universe.IsPredeclared(name)
 }
 
 // renamedCalls maps names other languages (and older Harn) give some
@@ -1156,7 +1205,7 @@ func (r *resolver) expr(e syntax.Expr) {
 		if id, ok := e.X.(*syntax.Ident); ok && r.isEnumRef(id.Name) {
 			return // Enum.Variant
 		}
-		r.expr(e.X)
+		r.memberHead(e.X)
 	case *syntax.IndexExpr:
 		r.expr(e.X)
 		r.expr(e.Index)
@@ -1170,7 +1219,7 @@ func (r *resolver) expr(e syntax.Expr) {
 	case *syntax.MethodCall:
 		r.replace(&e.X, r.nsEnum(e.X))
 		if id, ok := e.X.(*syntax.Ident); !ok || !r.isEnumRef(id.Name) {
-			r.expr(e.X)
+			r.memberHead(e.X)
 			r.methodSite(e)
 		}
 		r.exprs(e.Args)

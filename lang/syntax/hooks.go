@@ -622,10 +622,28 @@ func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
 		c.next()
 	} else if t.Type == tKeyword && isPunct(c.peekAt(1), "->") {
 		failName(t, "parameter name") // as in a closure's `{ x -> … }`
+	} else if t.Type == tIdent && isPunct(c.peekAt(1), ",") && c.paramListAhead() {
+		// docs/spec/language.md §13: one parameter, the item or the index
+		failAt(at(c.peekAt(1).Pos), "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)")
 	}
 	h.Body.Stmts = c.stmts(false)
 	h.Body.End = at(c.expect("}").Pos)
 	return nil
+}
+
+// paramListAhead reports whether the next tokens are `a, b, … ->`.
+func (c cursor) paramListAhead() bool {
+	for i := 0; ; i += 2 {
+		if c.peekAt(i).Type != tIdent {
+			return false
+		}
+		switch next := c.peekAt(i + 1); {
+		case isPunct(next, "->"):
+			return i > 0
+		case !isPunct(next, ","):
+			return false
+		}
+	}
 }
 
 // skillBody is `{ name expr … }`.

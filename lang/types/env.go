@@ -547,3 +547,33 @@ func StructFields(t Type) []Field {
 	}
 	return out
 }
+
+// builtinTypeNames are the type names named resolves without a declaration
+// besides the basic ones and the harness handles.
+var builtinTypeNames = map[string]bool{
+	"number": true, "list": true, "tuple": true, "dict": true, "set": true,
+	"iter": true, "Generator": true, "Stream": true, "Result": true,
+	"owned": true, "Self": true,
+}
+
+// IsBuiltinTypeName reports whether name is a type an annotation may use
+// without declaring it: a basic type, a builtin generic or a harness
+// handle.
+func IsBuiltinTypeName(name string) bool {
+	_, basic := basicByName[name]
+	return basic || builtinTypeNames[name] || IsHandleName(name)
+}
+
+// BuiltinTypeNames lists the names IsBuiltinTypeName accepts, but the
+// handles, for a "did you mean".
+func BuiltinTypeNames() []string {
+	var out []string
+	for n := range basicByName {
+		out = append(out, n)
+	}
+	for n := range builtinTypeNames {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
