@@ -571,12 +571,8 @@ func (c *checker) genericNilResult(at syntax.Expr) bool {
 	if !ok {
 		return false
 	}
-	ref := c.info.Refs[call.Fn]
-	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
-		return false
-	}
-	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-	if !ok || fn.Return == nil || len(fn.TypeParams) == 0 {
+	fn := c.fileFnCalled(call)
+	if fn == nil || fn.Return == nil || len(fn.TypeParams) == 0 {
 		return false
 	}
 	u, ok := c.sig(fn).Return.(*types.Union)

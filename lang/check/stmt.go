@@ -402,12 +402,19 @@ func (c *checker) typedCall(x syntax.Expr) bool {
 	if !ok {
 		return false
 	}
+	fn := c.fileFnCalled(call)
+	return fn != nil && fn.Return != nil
+}
+
+// fileFnCalled is the function of the file that call names directly (not
+// a name declared twice), or nil.
+func (c *checker) fileFnCalled(call *syntax.CallExpr) *syntax.FnDecl {
 	ref := c.info.Refs[call.Fn]
 	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
-		return false
+		return nil
 	}
-	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-	return ok && fn.Return != nil
+	fn, _ := ref.Binding.Decl.(*syntax.FnDecl)
+	return fn
 }
 
 // keepsElems reports a list type whose elements are all of one declared
@@ -476,12 +483,8 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 	}
 	switch call := x.(type) {
 	case *syntax.CallExpr:
-		ref := c.info.Refs[call.Fn]
-		if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || c.multiDecl[call.Fn.Name] {
-			return false
-		}
-		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-		return ok && fn.Return != nil && len(fn.TypeParams) == 0
+		fn := c.fileFnCalled(call)
+		return fn != nil && fn.Return != nil && len(fn.TypeParams) == 0
 	case *syntax.MethodCall:
 		if call.Optional {
 			return false
