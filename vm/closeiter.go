@@ -1,6 +1,9 @@
 package vm
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // For loops over generators (IterCloser): a loop that stops before its
 // source is exhausted closes it, as JavaScript's for-of calls an
@@ -37,7 +40,7 @@ func (th *Thread) closeIter(v Value) error {
 func (th *Thread) untrackIter(slot *iterSlot) bool {
 	for i := len(th.openIters) - 1; i >= 0; i-- {
 		if th.openIters[i].slot == slot {
-			th.openIters = append(th.openIters[:i], th.openIters[i+1:]...)
+			th.openIters = slices.Delete(th.openIters, i, i+1) // zeroes the freed entry
 			return true
 		}
 	}

@@ -745,6 +745,9 @@ func (th *Thread) reset() {
 	th.done = nil
 	th.doneMu.Unlock()
 	th.deadlines = th.deadlines[:0]
+	clear(th.openIters) // loops of the ended task's frames, if any were left
+	th.openIters = th.openIters[:0]
+	th.closing = false
 	th.Task = nil
 	th.held = false
 	th.lender = nil
