@@ -21,7 +21,7 @@ func TestOfText(t *testing.T) {
 		{"529", "overloaded"},
 		{"500", "server_error"},
 		{"502 bad gateway", "server_error"},
-		{"501 not implemented", "generic"}, // a number that does not map is skipped
+		{"HTTP 501 from the proxy", "generic"}, // a number that does not map is skipped
 		{"error 501 then 429", "rate_limit"},
 		{"code 4290", "generic"},            // four digits
 		{"1429", "generic"},                 // adjacent to another digit
