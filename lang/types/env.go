@@ -455,12 +455,6 @@ func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
 	for i, a := range t.Args {
 		args[i] = e.fromSyntax(a, scope)
 	}
-	arg := func(i int) Type {
-		if i < len(args) {
-			return args[i]
-		}
-		return Any
-	}
 	if d := e.byName[t.Name]; d != nil {
 		return &Named{Decl: d, Args: args}
 	}
@@ -470,34 +464,9 @@ func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
 	if t.Name == "number" && len(args) == 0 { // docs/spec/newer.md §2.4: not decimal
 		return NewUnion(Int, Float)
 	}
-	switch t.Name {
-	case "list":
-		return &List{Elem: arg(0)}
-	case "tuple":
-		if len(args) > 0 {
-			return &Tuple{Elems: args}
-		}
-		return &List{Elem: Any}
-	case "dict":
-		if len(args) == 1 {
-			return &Dict{Key: String, Value: args[0]}
-		}
-		return &Dict{Key: argOr(args, 0, String), Value: arg(1)}
-	case "set":
-		return &Set{Elem: arg(0)}
-	case "iter":
-		return &Iter{Kind: IterPlain, Elem: arg(0)}
-	case "Generator":
-		return &Iter{Kind: IterGenerator, Elem: arg(0)}
-	case "Stream":
-		return &Iter{Kind: IterStream, Elem: arg(0)}
-	case "Result":
-		return &Result{Ok: arg(0), Err: arg(1)}
-	case "owned":
-		// ownership changes when the value is released, not what it is
-		// (docs/spec/newer.md §2.25)
-		if len(args) == 1 {
-			return args[0]
+	if build := builtinGenerics[t.Name]; build != nil {
+		if r := build(args); r != nil {
+			return r
 		}
 	}
 	if len(args) == 0 && IsHandleName(t.Name) {
@@ -548,12 +517,37 @@ func StructFields(t Type) []Field {
 	return out
 }
 
-// builtinTypeNames are the type names named resolves without a declaration
-// besides the basic ones and the harness handles.
-var builtinTypeNames = map[string]bool{
-	"number": true, "list": true, "tuple": true, "dict": true, "set": true,
-	"iter": true, "Generator": true, "Stream": true, "Result": true,
-	"owned": true, "Self": true,
+// builtinGenerics build the builtin types an annotation names without a
+// declaration besides the basic ones and the harness handles, from their
+// type arguments (missing ones are any); nil when the arguments do not
+// make one.
+var builtinGenerics = map[string]func(args []Type) Type{
+	"list": func(args []Type) Type { return &List{Elem: argOr(args, 0, Any)} },
+	"tuple": func(args []Type) Type {
+		if len(args) > 0 {
+			return &Tuple{Elems: args}
+		}
+		return &List{Elem: Any}
+	},
+	"dict": func(args []Type) Type {
+		if len(args) == 1 {
+			return &Dict{Key: String, Value: args[0]}
+		}
+		return &Dict{Key: argOr(args, 0, String), Value: argOr(args, 1, Any)}
+	},
+	"set":       func(args []Type) Type { return &Set{Elem: argOr(args, 0, Any)} },
+	"iter":      func(args []Type) Type { return &Iter{Kind: IterPlain, Elem: argOr(args, 0, Any)} },
+	"Generator": func(args []Type) Type { return &Iter{Kind: IterGenerator, Elem: argOr(args, 0, Any)} },
+	"Stream":    func(args []Type) Type { return &Iter{Kind: IterStream, Elem: argOr(args, 0, Any)} },
+	"Result":    func(args []Type) Type { return &Result{Ok: argOr(args, 0, Any), Err: argOr(args, 1, Any)} },
+	"owned": func(args []Type) Type {
+		// ownership changes when the value is released, not what it is
+		// (docs/spec/newer.md §2.25)
+		if len(args) == 1 {
+			return args[0]
+		}
+		return nil
+	},
 }
 
 // IsBuiltinTypeName reports whether name is a type an annotation may use
@@ -561,7 +555,7 @@ var builtinTypeNames = map[string]bool{
 // handle.
 func IsBuiltinTypeName(name string) bool {
 	_, basic := basicByName[name]
-	return basic || builtinTypeNames[name] || IsHandleName(name)
+	return basic || name == "number" || name == "Self" || builtinGenerics[name] != nil || IsHandleName(name)
 }
 
 // BuiltinTypeNames lists the names IsBuiltinTypeName accepts, but the
@@ -571,9 +565,10 @@ func BuiltinTypeNames() []string {
 	for n := range basicByName {
 		out = append(out, n)
 	}
-	for n := range builtinTypeNames {
+	for n := range builtinGenerics {
 		out = append(out, n)
 	}
+	out = append(out, "number", "Self")
 	sort.Strings(out)
 	return out
 }
