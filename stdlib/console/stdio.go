@@ -216,26 +216,21 @@ func stdioMethods() []harness.CapabilityMethod {
 	}
 }
 
-// stdioReadLine is read_line; given an options dict it reports
-// {ok, status, value?} with status "ok" or "eof" instead.
+// stdioReadLine is read_line; given an options dict it is __io_read_line,
+// the bridge newer upstream reads stdin through: {ok, status, value?}
+// with the options prompt, trim (default true), timeout_ms (status
+// "timeout"). Before, the options were ignored, so a prompt was never
+// written and the line was not trimmed as __io_read_line's was.
 func stdioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	if _, withOptions := args.Dict(0); withOptions {
+		return ioReadLine(th, args)
+	}
 	line, ok, err := readLine(th)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	if _, withOptions := args.Dict(0); !withOptions {
-		if !ok {
-			return vm.Nil, nil
-		}
-		return vm.Str(line), nil
+	if !ok {
+		return vm.Nil, nil
 	}
-	b := vm.NewDictBuilder(3)
-	b.Set("ok", vm.BoolOf(ok))
-	if ok {
-		b.Set("status", vm.Str("ok"))
-		b.Set("value", vm.Str(line))
-	} else {
-		b.Set("status", vm.Str("eof"))
-	}
-	return vm.Of(b.Build()), nil
+	return vm.Str(line), nil
 }
