@@ -95,6 +95,11 @@ func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
 	}
 	if err != nil || !ok {
 		g.done = true
+		if o, op := g.src.(*opSource); op && err != nil {
+			// an operator that failed (its callback threw) abandons the
+			// sources it reads; the failure wins over their close
+			_ = o.stop(th)
+		}
 		return vm.Value{}, false, err
 	}
 	return v, true, nil
@@ -575,6 +580,7 @@ func streamOps() {
 				return acc, nil
 			}
 			if acc, err = th.Call(f, acc, v); err != nil {
+				_ = closeIters(th, in) // the source is abandoned; the failure wins
 				return vm.Value{}, err
 			}
 		}
