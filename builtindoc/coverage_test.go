@@ -18,7 +18,7 @@ var runtimeHooks = map[string]string{
 	"__spawn":          "spawn { … }",
 	"__parallel":       "parallel … { … }",
 	"__select":         "select { … }",
-	"__stream_stop":    "leaving a for loop over `parallel … as stream` early",
+	"__stream_loop":    "a for loop over `parallel … as stream` owns the stream",
 	"__generator":      "calling a fn that yields, on a VM without a generator factory",
 	"__deadline_enter": "deadline d { … }",
 	"__deadline_exit":  "deadline d { … }",

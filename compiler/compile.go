@@ -215,14 +215,11 @@ type loopCtx struct {
 	contPC    int // -1 until known
 	depth     int // operand stack depth inside the loop body
 	regions   int // len(regions) at loop entry
-	// stream is the local holding the `parallel … as stream` a for loop
-	// iterates directly (-1 otherwise): nothing else can read it, so a
-	// break or return out of the loop stops its branches.
-	stream int
 	// iter is the local holding a for loop's iterator (-1 for a while
 	// loop): every way out of the loop but a failure runs CLOSE_ITER on
 	// it, so a generator the loop abandons is closed (the VM closes it
-	// on a failure).
+	// on a failure), and a `parallel … as stream` it iterates directly
+	// has its branches stopped.
 	iter int
 }
 

@@ -706,6 +706,13 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 		}
 		f.c.errorf(at, "select cannot have both a timeout and a default case")
 	}
+	if len(e.Cases) == 0 && e.TimeoutBody == nil && e.Default == nil {
+		// The grammar admits `select { }`, but it has no case to run
+		// ("runs exactly one case") and nothing could ever wake it: refused
+		// before the program runs, as channel_select of no channels and no
+		// timeout is refused at once (docs/concurrency.md, Channels).
+		f.c.errorf(e.At, "select has no cases: it would wait forever (add a `from` case, a timeout or a default)")
+	}
 	for _, c := range e.Cases {
 		f.expr(c.Channel)
 	}

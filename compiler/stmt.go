@@ -437,11 +437,11 @@ func (f *fcomp) whileStmt(s *syntax.WhileStmt) {
 
 func (f *fcomp) forStmt(s *syntax.ForStmt) {
 	f.expr(s.Iter)
-	stream := -1
 	if p, ok := s.Iter.(*syntax.ParallelExpr); ok && p.Stream {
-		stream = f.temp()
-		f.emit(DUP)
-		f.emit(STORE_LOCAL, stream)
+		// nothing else can read this stream: leaving the loop early
+		// (CLOSE_ITER, or a failure) cancels its branches
+		// (docs/concurrency.md, parallel)
+		f.emit(CALL_INTERNAL, f.name("__stream_loop"), 1)
 	}
 	f.line(s.At)
 	f.emit(ITER)
@@ -451,7 +451,6 @@ func (f *fcomp) forStmt(s *syntax.ForStmt) {
 	next := f.emit(FOR_NEXT, it, 0)
 	lp := f.pushLoop()
 	lp.contPC = top
-	lp.stream = stream
 	lp.iter = it
 	f.bindPattern(s.Pattern, 0)
 	f.blockStmts(s.Body)
@@ -462,7 +461,7 @@ func (f *fcomp) forStmt(s *syntax.ForStmt) {
 }
 
 func (f *fcomp) pushLoop() *loopCtx {
-	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions), stream: -1, iter: -1}
+	lp := &loopCtx{contPC: -1, depth: f.depth, regions: len(f.regions), iter: -1}
 	f.loops = append(f.loops, lp)
 	return lp
 }
@@ -492,9 +491,6 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 	if n := f.depth - lp.depth; n > 0 {
 		f.emit(POPN, n)
 	}
-	if isBreak {
-		f.stopStream(lp)
-	}
 	at := f.emit(JUMP, 0)
 	if isBreak {
 		lp.breaks = append(lp.breaks, at)
@@ -502,17 +498,6 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 		lp.continues = append(lp.continues, at)
 	}
 	f.depth = saved
-}
-
-// stopStream cancels the remaining branches of the parallel stream lp
-// iterates, if any, and waits for them to end: the consumer stopped
-// (docs/concurrency.md, parallel).
-func (f *fcomp) stopStream(lp *loopCtx) {
-	if lp.stream >= 0 {
-		f.emit(LOAD_LOCAL, lp.stream)
-		f.emit(CALL_INTERNAL, f.name("__stream_stop"), 1)
-		f.emit(POP)
-	}
 }
 
 // leaveRegions runs the finally blocks of the try regions above index
@@ -539,9 +524,6 @@ func (f *fcomp) leaveRegions(keep int) {
 func (f *fcomp) returnStmt(s *syntax.ReturnStmt) {
 	saved := f.depth
 	defer func() { f.depth = saved }()
-	for _, lp := range f.loops {
-		f.stopStream(lp)
-	}
 	if s.Value != nil {
 		switch v := s.Value.(type) {
 		case *syntax.CallExpr:
@@ -581,9 +563,6 @@ func (f *fcomp) closePath() {
 	}
 	skip := f.emit(JUMP_OPEN, 0)
 	saved := f.depth
-	for _, lp := range f.loops {
-		f.stopStream(lp)
-	}
 	f.emit(NIL)
 	f.leaveFunction()
 	f.emitDefers()

@@ -14,6 +14,15 @@ import (
 // on demand, sinks drain it, and once it reports its end it stays
 // exhausted. Sources are immutable values, so an iterator over a list or
 // dict sees the collection as it was when the iterator was made.
+//
+// An iterator abandoned before its end closes the generator (or stream)
+// it reads, through any number of stages, so its pending finally blocks
+// and defers run (docs/concurrency.md, Generators and streams): a for loop
+// over the iterator left early closes it as it closes a generator
+// (vm.IterCloser), `.take(n)` closes its input when asked for more than
+// n items, `.take_while` when its test fails, `.zip` the side left over
+// when the other ends, and the sinks that stop early (`.find`, `.any`,
+// `.all`) or fail close what they drain.
 
 // Iter is a lazy iterator (type_of "iter").
 type Iter struct {
@@ -30,6 +39,12 @@ type Iter struct {
 // source produces an iterator's elements; ok=false at the end.
 type source interface {
 	next(th *vm.Thread) (v vm.Value, ok bool, err error)
+}
+
+// closer is a source that reads other iterators: close closes those it
+// has not finished.
+type closer interface {
+	close(th *vm.Thread) error
 }
 
 func newIter(th *vm.Thread, src source) *Iter { return &Iter{src: src, th: th} }
@@ -73,6 +88,28 @@ func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
 	return v, true, nil
 }
 
+// Close abandons the iterator: the generators and streams it reads,
+// directly or through other stages, are closed. Other sources (a list,
+// a range) are left as they are, so an iterator a stage stopped reading
+// can still be read on (`it.take(2).to_list()`, then `it.to_list()`).
+func (it *Iter) Close(th *vm.Thread) error {
+	if c, ok := it.src.(closer); ok && !it.done {
+		return c.close(th)
+	}
+	return nil
+}
+
+// closeAll closes each iterator, returning the first close error.
+func closeAll(th *vm.Thread, its ...*Iter) error {
+	var first error
+	for _, it := range its {
+		if err := it.Close(th); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // Iterate lets `for` loops walk the iterator (vm.Iterable).
 func (it *Iter) Iterate() vm.Iterator { return loopIter{it} }
 
@@ -86,6 +123,10 @@ func (l loopIter) Next() (vm.Value, bool, error) {
 	}
 	return l.it.Next(th)
 }
+
+// CloseIter closes the iterator a for loop stopped iterating early
+// (vm.IterCloser).
+func (l loopIter) CloseIter(th *vm.Thread) error { return l.it.Close(th) }
 
 // ---- sources over values ----
 
@@ -135,6 +176,13 @@ func (s *pairSource) next(*vm.Thread) (vm.Value, bool, error) {
 type vmSource struct{ it vm.Iterator }
 
 func (s *vmSource) next(*vm.Thread) (vm.Value, bool, error) { return s.it.Next() }
+
+func (s *vmSource) close(th *vm.Thread) error {
+	if c, ok := s.it.(vm.IterCloser); ok {
+		return c.CloseIter(th)
+	}
+	return nil
+}
 
 // toIter lifts an iterable value into a lazy iterator; an iterator is
 // returned as is.
@@ -191,6 +239,8 @@ type mapSource struct {
 	fn stageFn
 }
 
+func (s *mapSource) close(th *vm.Thread) error { return s.in.Close(th) }
+
 func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
 	if !ok || err != nil {
@@ -204,6 +254,8 @@ type filterSource struct {
 	in *Iter
 	fn stageFn
 }
+
+func (s *filterSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
@@ -225,6 +277,13 @@ type flatMapSource struct {
 	in  *Iter
 	fn  stageFn
 	cur *Iter
+}
+
+func (s *flatMapSource) close(th *vm.Thread) error {
+	if s.cur != nil {
+		return closeAll(th, s.cur, s.in)
+	}
+	return s.in.Close(th)
 }
 
 func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
@@ -260,9 +319,12 @@ type takeSource struct {
 	n  int64
 }
 
+func (s *takeSource) close(th *vm.Thread) error { return s.in.Close(th) }
+
 func (s *takeSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if s.n <= 0 {
-		return vm.Value{}, false, nil
+		// asked for more than n: the rest of the input is abandoned
+		return vm.Value{}, false, s.in.Close(th)
 	}
 	s.n--
 	return s.in.Next(th)
@@ -272,6 +334,8 @@ type skipSource struct {
 	in *Iter
 	n  int64
 }
+
+func (s *skipSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *skipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for ; s.n > 0; s.n-- {
@@ -287,12 +351,17 @@ type takeWhileSource struct {
 	fn stageFn
 }
 
+func (s *takeWhileSource) close(th *vm.Thread) error { return s.in.Close(th) }
+
 func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
 	keep, err := s.fn.truth(th, v)
+	if !keep && err == nil {
+		err = s.in.Close(th) // the rest of the input is abandoned
+	}
 	if !keep || err != nil {
 		return vm.Value{}, false, err
 	}
@@ -304,6 +373,8 @@ type skipWhileSource struct {
 	fn      stageFn
 	skipped bool
 }
+
+func (s *skipWhileSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
@@ -327,12 +398,21 @@ func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 
 type zipSource struct{ a, b *Iter }
 
+func (s *zipSource) close(th *vm.Thread) error { return closeAll(th, s.a, s.b) }
+
+// next pairs the next items; when one side ends, the other is abandoned.
 func (s *zipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	x, ok, err := s.a.Next(th)
+	if !ok && err == nil {
+		err = s.b.Close(th)
+	}
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
 	y, ok, err := s.b.Next(th)
+	if !ok && err == nil {
+		err = s.a.Close(th)
+	}
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
@@ -343,6 +423,8 @@ type enumerateSource struct {
 	in *Iter
 	i  int64
 }
+
+func (s *enumerateSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
@@ -356,6 +438,15 @@ func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
 
 type chainSource struct{ a, b *Iter }
 
+// close closes the side being read: the second is not opened until the
+// first ends.
+func (s *chainSource) close(th *vm.Thread) error {
+	if !s.a.done {
+		return s.a.Close(th)
+	}
+	return s.b.Close(th)
+}
+
 func (s *chainSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.a.Next(th)
 	if ok || err != nil {
@@ -368,6 +459,8 @@ type chunksSource struct {
 	in *Iter
 	n  int64
 }
+
+func (s *chunksSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *chunksSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	var chunk []vm.Value
@@ -392,6 +485,8 @@ type windowsSource struct {
 	n   int64
 	win []vm.Value
 }
+
+func (s *windowsSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *windowsSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for int64(len(s.win)) < s.n {
@@ -656,7 +751,18 @@ func init() {
 }
 
 // each feeds items to fn until the end, an error, or fn returning false.
+// A drain that stops before the end closes the iterator; when it stops
+// by a failure, that failure wins over the close's.
 func each(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
+	err := feed(th, it, fn)
+	if err != nil {
+		_ = it.Close(th)
+		return err
+	}
+	return it.Close(th) // nothing to close after the end
+}
+
+func feed(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
 	for n := 1; ; n++ {
 		// A long drain (a huge range's to_list) runs in Go, out of the
 		// interpreter's reach: honour interrupts, deadlines and the

@@ -35,6 +35,9 @@ type Generator struct {
 	src     producer
 	done    bool
 	pulling bool // a pull is in progress (it may be waiting)
+	// loopOwned: a `parallel … as stream` a for loop iterates directly
+	// (__stream_loop); the loop's early stop cancels its branches.
+	loopOwned bool
 }
 
 // producer makes a generator's elements; ok=false at the end.
@@ -92,6 +95,11 @@ func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
 	}
 	if err != nil || !ok {
 		g.done = true
+		if o, op := g.src.(*opSource); op && err != nil {
+			// an operator that failed (its callback threw) abandons the
+			// sources it reads; the failure wins over their close
+			_ = o.stop(th)
+		}
 		return vm.Value{}, false, err
 	}
 	return v, true, nil
@@ -116,16 +124,31 @@ func (g *Generator) Iterate() vm.Iterator { return g }
 // what its finally blocks and defers raise is the error. A generator
 // that is done, not started, or in a pull of another task is left as it
 // is (the other pull goes on).
+//
+// A stream operator's stream closes the sources it reads, so a loop over
+// `stream.map(g, f)` left early closes g; the stream of a `parallel … as
+// stream` that a for loop iterates directly cancels its branches and
+// waits for them (stopAll): nothing else can read it.
 func (g *Generator) CloseIter(th *vm.Thread) error {
-	c, co := g.src.(*coroutine)
-	if !co || g.done || g.pulling {
+	if g.done || g.pulling {
 		return nil
 	}
-	g.done = true
-	if !c.started {
-		return nil
+	switch src := g.src.(type) {
+	case *coroutine:
+		g.done = true
+		if !src.started {
+			return nil
+		}
+		return src.close(th)
+	case *opSource:
+		g.done = true
+		return src.stop(th)
+	case *parallelSource:
+		if g.loopOwned {
+			src.p.stopAll(th)
+		}
 	}
-	return c.close(th)
+	return nil
 }
 
 func nextDict(v vm.Value, ok bool) vm.Value {
@@ -264,6 +287,36 @@ type funcSource func(th *vm.Thread) (vm.Value, bool, error)
 
 func (f funcSource) pull(th *vm.Thread) (vm.Value, bool, error) { return f(th) }
 
+// opSource is a stream operator's producer: next makes the elements from
+// the sources it reads, and stop closes those sources when the stream is
+// abandoned (a for loop over it left early).
+type opSource struct {
+	next funcSource
+	stop func(th *vm.Thread) error
+}
+
+func (o *opSource) pull(th *vm.Thread) (vm.Value, bool, error) { return o.next(th) }
+
+// reading is the stream of an operator whose elements next makes from
+// ins: closing it closes them.
+func reading(v *vm.VM, next funcSource, ins ...vm.Iterator) *Generator {
+	return newStream(v, &opSource{next: next, stop: func(th *vm.Thread) error { return closeIters(th, ins...) }})
+}
+
+// closeIters closes the sources that can be closed (generators and the
+// streams made from them), returning the first close error.
+func closeIters(th *vm.Thread, ins ...vm.Iterator) error {
+	var first error
+	for _, in := range ins {
+		if c, ok := in.(vm.IterCloser); ok {
+			if err := c.CloseIter(th); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
 // pullFrom reads the next element of any iterable source on th.
 func pullFrom(th *vm.Thread, it vm.Iterator) (vm.Value, bool, error) {
 	if ti, ok := it.(vm.ThreadIterator); ok {
@@ -335,14 +388,14 @@ func streamOps() {
 			if err != nil {
 				return vm.Value{}, err
 			}
-			return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 				v, ok, err := pullFrom(th, in)
 				if err != nil || !ok {
 					return vm.Value{}, false, err
 				}
 				v, err = step(th, f, v)
 				return v, err == nil, err
-			}))), nil
+			}, in)), nil
 		}
 	}
 	op("map", "stream.map(s, f)", "apply f to each element", eachElement("map", func(th *vm.Thread, f, v vm.Value) (vm.Value, error) {
@@ -353,7 +406,7 @@ func streamOps() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			for {
 				v, ok, err := pullFrom(th, in)
 				if err != nil || !ok {
@@ -367,7 +420,7 @@ func streamOps() {
 					return v, true, nil
 				}
 			}
-		}))), nil
+		}, in)), nil
 	})
 	op("tap", "stream.tap(s, f)", "call f on each element, passing it on", eachElement("tap", func(th *vm.Thread, f, v vm.Value) (vm.Value, error) {
 		if _, err := th.Call1(f, v); err != nil {
@@ -381,14 +434,14 @@ func streamOps() {
 			return vm.Value{}, err
 		}
 		acc := a.At(1)
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			v, ok, err := pullFrom(th, in)
 			if err != nil || !ok {
 				return vm.Value{}, false, err
 			}
 			acc, err = th.Call(f, acc, v)
 			return acc, err == nil, err
-		}))), nil
+		}, in)), nil
 	})
 	op("take", "stream.take(s, n)", "the first n elements", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, err := streamArg(th, "take", a.At(0))
@@ -399,13 +452,14 @@ func streamOps() {
 		if !ok || n < 0 {
 			return vm.Value{}, vm.Typef("stream.take: expected non-negative int")
 		}
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			if n <= 0 {
-				return vm.Value{}, false, nil
+				// asked for more than n: the rest of the source is abandoned
+				return vm.Value{}, false, closeIters(th, in)
 			}
 			n--
 			return pullFrom(th, in)
-		}))), nil
+		}, in)), nil
 	})
 	op("take_until", "stream.take_until(s, f)", "elements up to (not including) the first one f accepts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, f, err := streamAndFn(th, "take_until", a)
@@ -413,7 +467,7 @@ func streamOps() {
 			return vm.Value{}, err
 		}
 		stopped := false
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			if stopped {
 				return vm.Value{}, false, nil
 			}
@@ -422,12 +476,15 @@ func streamOps() {
 				return vm.Value{}, false, err
 			}
 			stop, err := lib.Truth(th, f, v)
+			if err == nil && stop {
+				err = closeIters(th, in) // the rest of the source is abandoned
+			}
 			if err != nil || stop {
 				stopped = true
 				return vm.Value{}, false, err
 			}
 			return v, true, nil
-		}))), nil
+		}, in)), nil
 	})
 	op("zip", "stream.zip(a, b)", "pairs of elements, ending with the shorter", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := streamArg(th, "zip", a.At(0))
@@ -438,17 +495,24 @@ func streamOps() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
+			// when one side ends, the other is abandoned
 			v, ok, err := pullFrom(th, x)
+			if err == nil && !ok {
+				err = closeIters(th, y)
+			}
 			if err != nil || !ok {
 				return vm.Value{}, false, err
 			}
 			w, ok, err := pullFrom(th, y)
+			if err == nil && !ok {
+				err = closeIters(th, x)
+			}
 			if err != nil || !ok {
 				return vm.Value{}, false, err
 			}
 			return vm.Of(&vm.Pair{First: v, Second: w}), true, nil
-		}))), nil
+		}, x, y)), nil
 	})
 	interleave := func(name string) vm.BuiltinFunc {
 		return func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -465,7 +529,7 @@ func streamOps() {
 				ins = append(ins, it)
 			}
 			i := 0
-			return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+			return vm.Of(newStream(th.VM(), &opSource{stop: func(th *vm.Thread) error { return closeIters(th, ins...) }, next: func(th *vm.Thread) (vm.Value, bool, error) {
 				for len(ins) > 0 {
 					i %= len(ins)
 					v, ok, err := pullFrom(th, ins[i])
@@ -479,7 +543,7 @@ func streamOps() {
 					ins = append(ins[:i:i], ins[i+1:]...)
 				}
 				return vm.Value{}, false, nil
-			}))), nil
+			}})), nil
 		}
 	}
 	op("interleave", "stream.interleave(a, b, …)", "one element of each stream in turn, until all end", interleave("interleave"))
@@ -516,6 +580,7 @@ func streamOps() {
 				return acc, nil
 			}
 			if acc, err = th.Call(f, acc, v); err != nil {
+				_ = closeIters(th, in) // the source is abandoned; the failure wins
 				return vm.Value{}, err
 			}
 		}

@@ -313,13 +313,13 @@ func (p *parallelRun) firstError() *vm.Error {
 }
 
 func init() {
-	lib.Def("__stream_stop", "__stream_stop(stream)", "runtime hook of a for loop over `parallel … as stream` that stops early", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("__stream_loop", "__stream_loop(stream)", "runtime hook of a for loop over `parallel … as stream`: the loop owns the stream, and leaving it early stops the branches", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if g, ok := a.At(0).Object().(*Generator); ok {
-			if s, ok := g.src.(*parallelSource); ok {
-				s.p.stopAll(th)
+			if _, ok := g.src.(*parallelSource); ok {
+				g.loopOwned = true
 			}
 		}
-		return vm.Nil, nil
+		return a.At(0), nil
 	})
 }
 

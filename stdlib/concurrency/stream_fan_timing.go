@@ -61,17 +61,33 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 		}
 		var winner vm.Iterator
 		var first *vm.Value
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		stop := func(th *vm.Thread) error {
+			if winner != nil {
+				return closeIters(th, winner)
+			}
+			return closeIters(th, ins...)
+		}
+		return vm.Of(newStream(th.VM(), &opSource{stop: stop, next: func(th *vm.Thread) (vm.Value, bool, error) {
 			if winner == nil {
 				if len(ins) == 0 {
 					return vm.Value{}, false, nil
 				}
-				w, v, ok, err := raceFirst(th, ins)
+				won, v, ok, err := raceFirst(th, ins)
+				all := ins
+				var losers []vm.Iterator
+				for i, in := range ins {
+					if i != won {
+						losers = append(losers, in)
+					}
+				}
 				ins = nil
+				if cerr := closeIters(th, losers...); err == nil {
+					err = cerr // the losers are abandoned; a failure in flight wins
+				}
 				if err != nil || !ok {
 					return vm.Value{}, false, err
 				}
-				winner, first = w, &v
+				winner, first = all[won], &v
 			}
 			if first != nil {
 				v := *first
@@ -79,7 +95,7 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 				return v, true, nil
 			}
 			return pullFrom(th, winner)
-		}))), nil
+		}})), nil
 	})
 	op("throttle", "stream.throttle(s, interval)", "the first element, then only elements arriving at least interval after the last one passed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, d, err := streamAndInterval(th, "throttle", a)
@@ -88,7 +104,7 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 		}
 		var last time.Time
 		started := false
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			for {
 				v, ok, err := pullFrom(th, in)
 				if err != nil || !ok {
@@ -100,7 +116,7 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 					return v, true, nil
 				}
 			}
-		}))), nil
+		}, in)), nil
 	})
 	op("debounce", "stream.debounce(s, interval)", "each element not followed by another within interval (the last of each burst)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, d, err := streamAndInterval(th, "debounce", a)
@@ -110,7 +126,7 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 		var pending vm.Value
 		var at time.Time
 		has, ended := false, false
-		return vm.Of(newStream(th.VM(), funcSource(func(th *vm.Thread) (vm.Value, bool, error) {
+		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			for !ended {
 				v, ok, err := pullFrom(th, in)
 				if err != nil {
@@ -133,7 +149,7 @@ func fanAndTimingOps(op func(name, sig, doc string, fn vm.BuiltinFunc)) {
 				return pending, true, nil
 			}
 			return vm.Value{}, false, nil
-		}))), nil
+		}, in)), nil
 	})
 }
 
@@ -150,28 +166,28 @@ func streamAndInterval(th *vm.Thread, name string, a vm.Args) (vm.Iterator, time
 }
 
 // raceFirst pulls the first element of each source and picks the source
-// that took the least VM-clock time (the earliest on a tie). A source that
-// ends at once cannot win; a failure that came soonest is raised.
-func raceFirst(th *vm.Thread, ins []vm.Iterator) (vm.Iterator, vm.Value, bool, error) {
-	var best vm.Iterator
+// whose pull took the least time (the earliest on a tie), returning its
+// index; a source that ends at once cannot win, and a failure that came
+// soonest is raised.
+func raceFirst(th *vm.Thread, ins []vm.Iterator) (int, vm.Value, bool, error) {
+	best := -1
 	var bestV vm.Value
 	var bestErr error
 	var bestTook time.Duration
-	settled := false
-	for _, in := range ins {
+	for i, in := range ins {
 		start := htime.VMNow(th)
 		v, ok, err := pullFrom(th, in)
 		took := htime.VMNow(th).Sub(start)
-		if err == nil && !ok || settled && took >= bestTook {
+		if err == nil && !ok || best >= 0 && took >= bestTook {
 			continue
 		}
-		settled, bestTook = true, took
-		best, bestV, bestErr = in, v, err
+		best, bestTook = i, took
+		bestV, bestErr = v, err
 	}
 	if bestErr != nil {
-		return nil, vm.Value{}, false, bestErr
+		return best, vm.Value{}, false, bestErr
 	}
-	return best, bestV, best != nil, nil
+	return best, bestV, best >= 0, nil
 }
 
 // fanout reads one source for several branches: a branch with nothing

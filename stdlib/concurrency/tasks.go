@@ -240,6 +240,12 @@ func init() {
 		if !ok {
 			return a.At(0), nil
 		}
+		if t == currentTask(th) {
+			// it could only end after this await returns: refused at once,
+			// not reported as a deadlock later (or never, while other
+			// tasks keep running)
+			return vm.Value{}, vm.Categorized("deadlock", awaitSelfMsg)
+		}
 		return t.Await(th)
 	})
 	lib.Def("cancel", "cancel(handle)", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -365,6 +371,9 @@ func mutexesOf(th *vm.Thread) *mutexTable {
 		return &mutexTable{locks: map[string]*harnMutex{}, held: map[*vm.Thread][]string{}}
 	}).(*mutexTable)
 }
+
+// awaitSelfMsg is the error of a task awaiting its own handle.
+const awaitSelfMsg = "a task cannot await itself"
 
 // reentrantMsg is docs/spec/newer.md §1.7's text for taking a lock the task holds.
 const reentrantMsg = "re-entrant acquire of a non-reentrant mutex already held by this task (HARN-ORC-011)"
