@@ -573,11 +573,15 @@ const quotingScript = "testdata/quoting.harn"
 var quotingValues = []string{"a b", "$HOME", "semi;colon", "it's", "plain"}
 
 // quotingSuite is checked in zsh and fish, which quote a candidate when
-// they insert it: the candidates they offer are the values themselves.
+// they insert it: the candidates they offer are the values themselves,
+// also when the word at the cursor opens a quote.
 var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: "quo pick --mode ", exact: quotingValues, ordered: true},
 	{line: "quo pick --mode a", exact: []string{"a b"}},
 	{line: "quo pick --mode se", exact: []string{"semi;colon"}},
+	{line: `quo pick --mode "a`, exact: []string{"a b"}},
+	{line: `quo pick --mode 'it`, exact: []string{"it's"}},
+	{line: `quo pick --mode '$`, exact: []string{"$HOME"}},
 }}
 
 func TestZshCompletionQuoting(t *testing.T) {
@@ -592,29 +596,53 @@ func TestFishCompletionQuoting(t *testing.T) {
 // each candidate must be quoted to one shell word equal to the value. The
 // test completes in real bash and evaluates every COMPREPLY entry as the
 // shell would read the inserted text. The word at the cursor may be the
-// value's prefix as typed or already quoted (a\ , \$H).
+// value's prefix as typed or already quoted (a\ , \$H), or open a quote
+// ("a, 'it): readline then keeps the word up to its open quote, replaces
+// the rest with the entry and closes the quote.
 func TestBashCompletionQuotesCandidates(t *testing.T) {
 	bash := needShell(t, "bash")
 	dir, script := completionFixture(t, quotingScript, Bash)
 	cases := []struct {
-		cur  string
+		cur string
+		// keep is what readline leaves of cur, up to its open quote
+		keep string
 		want []string
 	}{
-		{"", quotingValues},
-		{"a", []string{"a b"}},
-		{`a\ `, []string{"a b"}},
-		{"$H", []string{"$HOME"}},
-		{`\$H`, []string{"$HOME"}},
-		{"semi", []string{"semi;colon"}},
-		{"it", []string{"it's"}},
-		{"x", nil},
+		{"", "", quotingValues},
+		{"a", "", []string{"a b"}},
+		{`a\ `, "", []string{"a b"}},
+		{"$H", "", []string{"$HOME"}},
+		{`\$H`, "", []string{"$HOME"}},
+		{"semi", "", []string{"semi;colon"}},
+		{"it", "", []string{"it's"}},
+		{"x", "", nil},
+		{`"`, `"`, quotingValues},
+		{`"a`, `"`, []string{"a b"}},
+		{`"a `, `"`, []string{"a b"}},
+		{`"$`, `"`, []string{"$HOME"}},
+		{`"\$`, `"`, []string{"$HOME"}},
+		{`"it`, `"`, []string{"it's"}},
+		{`'`, `'`, quotingValues},
+		{`'a`, `'`, []string{"a b"}},
+		{`'$H`, `'`, []string{"$HOME"}},
+		{`'it`, `'`, []string{"it's"}},
+		{`'it'\''`, `'it'\''`, []string{"it's"}},
+		{`p"l`, `p"`, []string{"plain"}},
+		{`"a b"`, "", []string{"a b"}},
+		{`"x`, `"`, nil},
 	}
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
 	for i, c := range cases {
+		closing := ""
+		if c.keep != "" {
+			closing = c.keep[len(c.keep)-1:]
+		}
 		fmt.Fprintf(&prog, "COMP_WORDS=(quo pick --mode %s); COMP_CWORD=3; COMPREPLY=()\n", shQuote(c.cur))
-		// each entry must read back as exactly one word: print the count, then the word
-		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- $r\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n", i+1, i+1)
+		// each entry, between what readline keeps and the closing quote,
+		// must read back as exactly one word: print the count, then the word
+		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- %s$r%s\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n",
+			i+1, strings.ReplaceAll(c.keep, `"`, `\"`), strings.ReplaceAll(closing, `"`, `\"`), i+1)
 	}
 	out := runShell(t, dir, bash, "--norc", "--noprofile", "-c", prog.String())
 	res := splitResults(t, out, len(cases))
