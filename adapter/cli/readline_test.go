@@ -49,6 +49,10 @@ func TestBashReadlineInsertion(t *testing.T) {
 		{`quo pick --mode p"l`, "plain"},
 		{`quo pick --mode=a`, "--mode=a b"},
 		{`quo pick --mode="$`, "--mode=$HOME"},
+		{`quo pick --image nginx:l`, "nginx:latest"},
+		{`quo pick --image "nginx:l`, "nginx:latest"},
+		{`quo pick --image k=`, "k=v"},
+		{`quo pick --image=nginx:l`, "--image=nginx:latest"},
 		{`quo pick --file g`, "gap file.txt"},
 		{`quo pick --file "g`, "gap file.txt"},
 		{`quo pick --file 'g`, "gap file.txt"},
@@ -85,10 +89,7 @@ bind -x '"\C-t": __record'
 	}
 	for i, c := range cases {
 		f := strings.Split(lines[i], "\t")
-		words := "4"
-		if strings.Contains(c.line, "=") {
-			words = "3"
-		}
+		words := fmt.Sprint(len(strings.Fields(c.line)))
 		if len(f) != 3 || f[1] != words || f[2] != c.want {
 			t.Errorf("%s<TAB> gave %q: want %s words, the last %q", c.line, f[0], words, c.want)
 		}

@@ -107,6 +107,10 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rk x ", exact: []string{"beta"}},
 	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
+	// a value holding ':' or '=' is one word (bash's COMP_WORDS splits it)
+	{line: "kitchen files -d 2:3 ", exact: []string{"beta"}},
+	{line: "kitchen files -d a=b ", exact: []string{"beta"}},
+	{line: "kitchen files -d=a:b ", exact: []string{"beta"}},
 }
 
 // hiddenScript is a registry whose hidden commands and arguments all
@@ -279,19 +283,43 @@ func checkCandidates(t *testing.T, shell string, c completionCase, raw []string)
 	}
 }
 
-// bashWords splits a command line into COMP_WORDS the way readline
-// does with the default COMP_WORDBREAKS for these lines: at blanks and
-// around "=".
+// bashWords splits a command line into COMP_WORDS the way bash does
+// with the default COMP_WORDBREAKS for these lines: at blanks, and
+// around each "=" and ":", outside quotes and not after a backslash.
+// (The scripts read the words from COMP_LINE; COMP_WORDS is set as bash
+// sets it all the same.)
 func bashWords(line string) []string {
 	var words []string
-	for _, w := range strings.Split(line, " ") {
-		if k := strings.IndexByte(w, '='); k > 0 && strings.HasPrefix(w, "-") {
-			words = append(words, w[:k], "=", w[k+1:])
+	var w strings.Builder
+	quote := rune(0)
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\\':
+			escaped = true
+		case r == '"' || r == '\'':
+			quote = r
+		case r == ' ':
+			words = append(words, w.String())
+			w.Reset()
+			continue
+		case r == '=' || r == ':':
+			if w.Len() > 0 {
+				words = append(words, w.String())
+			}
+			words = append(words, string(r))
+			w.Reset()
 			continue
 		}
-		words = append(words, w)
+		w.WriteRune(r)
 	}
-	return words
+	return append(words, w.String())
 }
 
 func TestBashCompletion(t *testing.T) {
@@ -582,6 +610,8 @@ var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: `quo pick --mode "a`, exact: []string{"a b"}},
 	{line: `quo pick --mode 'it`, exact: []string{"it's"}},
 	{line: `quo pick --mode '$`, exact: []string{"$HOME"}},
+	{line: "quo pick --image nginx:l", exact: []string{"nginx:latest"}},
+	{line: "quo pick --image k=", exact: []string{"k=v"}},
 }}
 
 func TestZshCompletionQuoting(t *testing.T) {
@@ -604,41 +634,59 @@ func TestBashCompletionQuotesCandidates(t *testing.T) {
 	dir, script := completionFixture(t, quotingScript, Bash)
 	cases := []struct {
 		cur string
-		// keep is what readline leaves of cur, up to its open quote
+		// keep is what readline leaves of cur: up to its open quote, or
+		// to its last = or : outside quotes
 		keep string
 		want []string
+		// opt is the option of the value (default --mode)
+		opt string
 	}{
-		{"", "", quotingValues},
-		{"a", "", []string{"a b"}},
-		{`a\ `, "", []string{"a b"}},
-		{"$H", "", []string{"$HOME"}},
-		{`\$H`, "", []string{"$HOME"}},
-		{"semi", "", []string{"semi;colon"}},
-		{"it", "", []string{"it's"}},
-		{"x", "", nil},
-		{`"`, `"`, quotingValues},
-		{`"a`, `"`, []string{"a b"}},
-		{`"a `, `"`, []string{"a b"}},
-		{`"$`, `"`, []string{"$HOME"}},
-		{`"\$`, `"`, []string{"$HOME"}},
-		{`"it`, `"`, []string{"it's"}},
-		{`'`, `'`, quotingValues},
-		{`'a`, `'`, []string{"a b"}},
-		{`'$H`, `'`, []string{"$HOME"}},
-		{`'it`, `'`, []string{"it's"}},
-		{`'it'\''`, `'it'\''`, []string{"it's"}},
-		{`p"l`, `p"`, []string{"plain"}},
-		{`"a b"`, "", []string{"a b"}},
-		{`"x`, `"`, nil},
+		{"", "", quotingValues, ""},
+		{"a", "", []string{"a b"}, ""},
+		{`a\ `, "", []string{"a b"}, ""},
+		{"$H", "", []string{"$HOME"}, ""},
+		{`\$H`, "", []string{"$HOME"}, ""},
+		{"semi", "", []string{"semi;colon"}, ""},
+		{"it", "", []string{"it's"}, ""},
+		{"x", "", nil, ""},
+		{`"`, `"`, quotingValues, ""},
+		{`"a`, `"`, []string{"a b"}, ""},
+		{`"a `, `"`, []string{"a b"}, ""},
+		{`"$`, `"`, []string{"$HOME"}, ""},
+		{`"\$`, `"`, []string{"$HOME"}, ""},
+		{`"it`, `"`, []string{"it's"}, ""},
+		{`'`, `'`, quotingValues, ""},
+		{`'a`, `'`, []string{"a b"}, ""},
+		{`'$H`, `'`, []string{"$HOME"}, ""},
+		{`'it`, `'`, []string{"it's"}, ""},
+		{`'it'\''`, `'it'\''`, []string{"it's"}, ""},
+		{`p"l`, `p"`, []string{"plain"}, ""},
+		{`"a b"`, "", []string{"a b"}, ""},
+		{`"x`, `"`, nil, ""},
+		{"nginx:l", "nginx:", []string{"nginx:latest"}, "--image"},
+		{"nginx:", "nginx:", []string{"nginx:1.25", "nginx:latest"}, "--image"},
+		{`"nginx:l`, `"`, []string{"nginx:latest"}, "--image"},
+		{`nginx\:l`, "", []string{"nginx:latest"}, "--image"},
+		{"k=", "k=", []string{"k=v"}, "--image"},
 	}
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
 	for i, c := range cases {
 		closing := ""
-		if c.keep != "" {
+		if strings.HasSuffix(c.keep, `"`) || strings.HasSuffix(c.keep, "'") {
 			closing = c.keep[len(c.keep)-1:]
 		}
-		fmt.Fprintf(&prog, "COMP_WORDS=(quo pick --mode %s); COMP_CWORD=3; COMPREPLY=()\n", shQuote(c.cur))
+		opt := c.opt
+		if opt == "" {
+			opt = "--mode"
+		}
+		line := "quo pick " + opt + " " + c.cur
+		words := bashWords(line)
+		q := make([]string, len(words))
+		for j, w := range words {
+			q[j] = shQuote(w)
+		}
+		fmt.Fprintf(&prog, "COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE=%s; COMP_POINT=${#COMP_LINE}; COMPREPLY=()\n", strings.Join(q, " "), len(words)-1, shQuote(line))
 		// each entry, between what readline keeps and the closing quote,
 		// must read back as exactly one word: print the count, then the word
 		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- %s$r%s\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n",
