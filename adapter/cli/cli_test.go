@@ -181,7 +181,7 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--json", "--harn-output", "json"}, "the argument '--json' cannot be used with '--harn-output <FORMAT>'"},
 		{[]string{"ops", "--harn-output", "xml"}, "invalid value 'xml' for '--harn-output <FORMAT>'\n  [possible values: json, pretty, text]"},
 		{[]string{"ops", "--json=1"}, "unexpected value '1' for '--json' found"},
-		{[]string{"nope"}, "error: unrecognized subcommand 'nope'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"nope"}, "error: unrecognized subcommand 'nope'\n\n  tip: a similar subcommand exists: 'ops'\n\nUsage: prog <COMMAND>\n"},
 		{[]string{"--frob"}, "unexpected argument '--frob' found"},
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
@@ -206,6 +206,72 @@ func TestParseErrors(t *testing.T) {
 		}
 		if r.called {
 			t.Errorf("%q: the handler ran", c.args)
+		}
+	}
+}
+
+// TestParseTips: a parse error adds a tip line, as conventional parsers
+// do, naming the closest spelling of a subcommand, an option or a
+// --harn-output value (lang/diag's rule), or saying how to pass an
+// option-like token as a positional value. Hidden commands and options
+// are never named.
+func TestParseTips(t *testing.T) {
+	defs := `[
+	  {"name": "ops", "inputSchema": {"type": "object", "properties": {
+	    "verbose": {"type": "boolean"}, "secret": {"type": "string"}, "first": {"type": "string"}}},
+	   "cli": {"command": ["group", "ops"], "aliases": ["operate"], "arguments": {
+	    "secret": {"hidden": true}, "first": {"position": 0}}}},
+	  {"name": "quiet", "inputSchema": {"type": "object", "properties": {"secret": {"type": "string"}}},
+	   "cli": {"command": ["group", "opz"], "hidden": true, "arguments": {"secret": {"position": 0, "hidden": true}}}}
+	]`
+	p := program(t, defs, `{"info":{"name":"prog","version":"2.0"}}`)
+	usage := "\n\nUsage: prog group ops [OPTIONS] [FIRST]\n\nFor more information, try '--help'.\n"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"group", "ops", "--verbos", "true"}, "error: unexpected argument '--verbos' found\n\n  tip: a similar argument exists: '--verbose'" + usage},
+		{[]string{"group", "ops", "--verbos=true"}, "error: unexpected argument '--verbos' found\n\n  tip: a similar argument exists: '--verbose'" + usage},
+		{[]string{"group", "ops", "--harn-outpt", "json"}, "tip: a similar argument exists: '--harn-output'"},
+		{[]string{"group", "ops", "--harn-output", "prety"}, "error: invalid value 'prety' for '--harn-output <FORMAT>'\n  [possible values: json, pretty, text]\n\n  tip: a similar value exists: 'pretty'" + usage},
+		{[]string{"group", "ops", "-x"}, "error: unexpected argument '-x' found\n\n  tip: to pass '-x' as a value, use '-- -x'" + usage},
+		{[]string{"group", "ops", "--frob"}, "tip: to pass '--frob' as a value, use '-- --frob'"},
+		{[]string{"group", "ops", "--frob=1"}, "tip: to pass '--frob=1' as a value, use '-- --frob=1'"},
+		{[]string{"group", "ops", "-xy"}, "error: unexpected argument '-x' found\n\n  tip: to pass '-xy' as a value, use '-- -xy'"},
+		{[]string{"grop"}, "error: unrecognized subcommand 'grop'\n\n  tip: a similar subcommand exists: 'group'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"group", "operat"}, "tip: a similar subcommand exists: 'operate'"},
+		{[]string{"group", "hepl"}, "tip: a similar subcommand exists: 'help'"},
+		{[]string{"help", "group", "opss"}, "tip: a similar subcommand exists: 'ops'"},
+		{[]string{"--versoin"}, "tip: a similar argument exists: '--version'"},
+		{[]string{"group", "--hlep"}, "tip: a similar argument exists: '--help'"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q:\n got %d %q\nwant %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+	// no tip: nothing close and no positional left to take the token
+	for _, args := range [][]string{
+		{"group", "ops", "a", "--zzzzzz"},
+		{"group", "ops", "a", "-x"},
+		{"group", "opz", "-x"},
+		{"nothing-like-it"},
+	} {
+		r := p.try("", args...)
+		if r.status != 1 || strings.Contains(r.stderr, "tip:") {
+			t.Errorf("%q: %d %q, want no tip", args, r.status, r.stderr)
+		}
+	}
+	// a hidden spelling is never named, even when it is the closest
+	for _, args := range [][]string{
+		{"group", "ops", "a", "--secre", "x"},
+		{"group", "opz1"},
+		{"help", "group", "opz1"},
+	} {
+		r := p.try("", args...)
+		if r.status != 1 || strings.Contains(r.stderr, "secret") || strings.Contains(r.stderr, "'opz'") {
+			t.Errorf("%q: %d %q names a hidden spelling", args, r.status, r.stderr)
 		}
 	}
 }
