@@ -276,6 +276,32 @@ func TestParseTips(t *testing.T) {
 	}
 }
 
+// TestRuleHintsFollowRefs: a bound a property gets through its $ref is
+// stated like one in its own schema.
+func TestRuleHintsFollowRefs(t *testing.T) {
+	defs := `[{"name": "size", "inputSchema": {"type": "object", "properties": {
+	  "count": {"$ref": "#/components/schemas/Count"},
+	  "small": {"$ref": "#/components/schemas/Count", "maximum": 5},
+	  "code": {"$ref": "#/$defs/Code"}},
+	  "$defs": {"Code": {"type": "string", "pattern": "^[a-z]+$"}}}}]`
+	p := program(t, defs, `{"components": {"schemas": {"Count": {"type": "integer", "minimum": 0}}}}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"size", "--count", "-1"}, "hint: --count must be at least 0\n"},
+		{[]string{"size", "--small", "9"}, "hint: --small must be at most 5\n"},
+		{[]string{"size", "--small", "-1"}, "hint: --small must be at least 0\n"},
+		{[]string{"size", "--code", "A1"}, "hint: --code must match the pattern ^[a-z]+$\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 func TestHelpAndVersion(t *testing.T) {
 	p := program(t, opsDefs, `{"info":{"name":"prog","version":"2.0","description":"About prog"}}`)
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {

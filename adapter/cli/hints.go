@@ -137,27 +137,37 @@ var ruleWords = map[string]string{
 	"pattern":          "must match the pattern %s",
 }
 
-// ruleNote states the rule keyword sets in the argument's own schema
-// (e.g. "must be at least 1"), or "" when the schema does not spell it
-// out directly (a $ref, a combinator).
+// ruleNote states the rule keyword sets in the argument's schema, its
+// own or the one its $ref chain leads to (e.g. "must be at least 1"; both
+// when each sets a different one), or "" when neither spells it out
+// directly (a combinator).
 func ruleNote(a *tool.CLIArg, keyword string) string {
 	words, ok := ruleWords[keyword]
-	schema, isObj := a.Schema.(*jsonv.Object)
-	if !ok || !isObj {
-		return ""
-	}
-	v, ok := schema.Get(keyword)
 	if !ok {
 		return ""
 	}
-	text, err := json.Marshal(v)
-	if err != nil {
-		return ""
+	var notes []string
+	for _, doc := range []any{a.Schema, a.Resolved} {
+		schema, isObj := doc.(*jsonv.Object)
+		if !isObj {
+			continue
+		}
+		v, ok := schema.Get(keyword)
+		if !ok {
+			continue
+		}
+		text, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		if s, isStr := v.(string); isStr {
+			text = []byte(s)
+		}
+		if note := fmt.Sprintf(words, text); !slices.Contains(notes, note) {
+			notes = append(notes, note)
+		}
 	}
-	if s, isStr := v.(string); isStr {
-		text = []byte(s)
-	}
-	return fmt.Sprintf(words, text)
+	return strings.Join(notes, " and ")
 }
 
 func article(t string) string {
