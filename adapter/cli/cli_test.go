@@ -210,6 +210,45 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestHyphenCandidates: a hyphen-leading word the argument offers (an
+// enum value or an advisory completion) is taken as its value, as
+// completion inserts it, unless it spells an option of the leaf.
+func TestHyphenCandidates(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "level": {"type": "string", "enum": ["-1", "auto", "-h", "--json"]},
+	  "speed": {"type": "string"},
+	  "first": {"type": "string", "enum": ["-x", "y"]}}},
+	 "cli": {"arguments": {"level": {"short": "l"}, "speed": {"completions": ["--max"]}, "first": {"position": 0}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string // stdout, or the stderr fragment of a failure
+	}{
+		{[]string{"pick", "--level", "-1"}, `{"level":"-1"}`},
+		{[]string{"pick", "-l", "-1"}, `{"level":"-1"}`},
+		{[]string{"pick", "--speed", "--max"}, `{"speed":"--max"}`},
+		{[]string{"pick", "-x"}, `{"first":"-x"}`},
+		{[]string{"pick", "--level", "-1", "-x"}, `{"first":"-x","level":"-1"}`},
+		// not offered, or spelling an option: an option as before
+		{[]string{"pick", "--level", "-2"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "--level", "-h"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "--level", "--json"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "-z"}, "unexpected argument '-z' found"},
+	}
+	for _, c := range cases {
+		r := p.try("", append([]string{"pick"}, c.args[1:]...)...)
+		if strings.HasPrefix(c.want, "{") {
+			if r.status != 0 || r.stdout != c.want+"\n" {
+				t.Errorf("%q: %d %q %q, want %s", c.args, r.status, r.stdout, r.stderr, c.want)
+			}
+			continue
+		}
+		if r.status != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestParseTips: a parse error adds a tip line, as conventional parsers
 // do, naming the closest spelling of a subcommand, an option or a
 // --harn-output value (lang/diag's rule), or saying how to pass an

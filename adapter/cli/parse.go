@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -283,7 +284,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 		case tok == "--":
 			ddash = true
 			continue
-		case lp.posIdx < len(lp.pos) && lp.pos[lp.posIdx].Negative && isNegativeNumber(tok):
+		case lp.posIdx < len(lp.pos) && lp.hyphenValue(lp.pos[lp.posIdx], tok):
 			if err := lp.positional(tok); err != nil {
 				return nil, err
 			}
@@ -408,12 +409,38 @@ func visibleLongs(leaf *tool.CLICommand) []string {
 func (lp *leafParser) next(o option, toks []string, j *int) (string, error) {
 	if *j+1 < len(toks) {
 		t := toks[*j+1]
-		if t == "-" || !strings.HasPrefix(t, "-") || (o.arg != nil && o.arg.Negative && isNegativeNumber(t)) {
+		if t == "-" || !strings.HasPrefix(t, "-") || (o.arg != nil && lp.hyphenValue(o.arg, t)) {
 			*j++
 			return t, nil
 		}
 	}
 	return "", lp.errorf("a value is required for '%s' but none was supplied", o.display())
+}
+
+// hyphenValue reports whether the hyphen-leading token t is a value of
+// a rather than an option: a negative number for a numeric argument, or
+// one of a's candidates (enum values, advisory completions) that names no
+// option of the leaf, since completion offers those words as values.
+func (lp *leafParser) hyphenValue(a *tool.CLIArg, t string) bool {
+	if a.Negative && isNegativeNumber(t) {
+		return true
+	}
+	return slices.Contains(a.Candidates, t) && !lp.namesOption(t)
+}
+
+// namesOption reports whether the token t starts with a spelling of an
+// option of the leaf (--name, --name=..., or a short letter).
+func (lp *leafParser) namesOption(t string) bool {
+	if long, ok := strings.CutPrefix(t, "--"); ok {
+		name, _, _ := strings.Cut(long, "=")
+		_, found := lookupLong(lp.leaf, name)
+		return found
+	}
+	if len(t) < 2 {
+		return false
+	}
+	_, found := lookupShort(lp.leaf, t[1])
+	return found
 }
 
 // flag applies an option that takes no value. done reports a help
