@@ -105,6 +105,13 @@ func (m *compModel) fish() string {
 	w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]; or return 1\n", pos, state)
 	w("    if set -q argv[3]\n        test $s[2] -ge $argv[2]\n    else\n        test $s[2] -eq $argv[2]\n    end\nend\n\n")
 
+	value := "__harn_" + m.ident + "_value"
+	if m.hyphenCandidates() {
+		w("# %s NODE SPELLING...: the cursor is at the value of the option the\n# previous word spells, in the command NODE. Fish offers options for a\n# word starting with '-', and the values of such an option with them.\n", value)
+		w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]; and test $s[2] = -1; or return 1\n", value, state)
+		w("    contains -- (commandline -opc)[-1] $argv[2..-1]\nend\n\n")
+	}
+
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
 		w("# %s\n", m.label(n))
@@ -141,6 +148,10 @@ func (m *compModel) fish() string {
 				line += fishValues(o.candidates, o.hint, true)
 			}
 			w("%s\n", line)
+			if o.value != "" && hasHyphenCandidate(o.candidates) {
+				args := append([]string{value, n.id}, o.spellings()...)
+				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(o.candidates, "", false))
+			}
 		}
 		for _, p := range n.pos {
 			args := fmt.Sprintf("%s %s %d", pos, n.id, p.index)
@@ -155,6 +166,28 @@ func (m *compModel) fish() string {
 		}
 	}
 	return b.String()
+}
+
+// hyphenCandidates reports whether an option of the model offers a
+// value starting with '-'.
+func (m *compModel) hyphenCandidates() bool {
+	for _, n := range m.nodes {
+		for _, o := range n.valueOpts() {
+			if hasHyphenCandidate(o.candidates) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasHyphenCandidate(candidates []string) bool {
+	for _, c := range candidates {
+		if strings.HasPrefix(c, "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // fishValues are the flags completing a value: the candidates in order,

@@ -612,6 +612,10 @@ var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: `quo pick --mode '$`, exact: []string{"$HOME"}},
 	{line: "quo pick --image nginx:l", exact: []string{"nginx:latest"}},
 	{line: "quo pick --image k=", exact: []string{"k=v"}},
+	// a value starting with '-' is offered where a word starting with
+	// '-' could be an option
+	{line: "quo pick --level -", some: []string{"-1", "-2"}, none: []string{"auto"}},
+	{line: "quo pick --level ", exact: []string{"-1", "-2", "auto"}, ordered: true},
 }}
 
 func TestZshCompletionQuoting(t *testing.T) {
@@ -668,6 +672,7 @@ func TestBashCompletionQuotesCandidates(t *testing.T) {
 		{`"nginx:l`, `"`, []string{"nginx:latest"}, "--image"},
 		{`nginx\:l`, "", []string{"nginx:latest"}, "--image"},
 		{"k=", "k=", []string{"k=v"}, "--image"},
+		{"-", "", []string{"-1", "-2"}, "--level"},
 	}
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
