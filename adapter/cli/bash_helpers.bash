@@ -39,7 +39,7 @@ _FN_words() {
 # the quote it leaves open ('' for none) and qlen the length of the part
 # of the value readline keeps: it replaces only the text after an open
 # quote, or else after the last character of COMP_WORDBREAKS (= and :)
-# outside quotes.
+# outside quotes, or from the last @.
 _FN_word() {
     local w=$1 c brk=${COMP_WORDBREAKS-$' \t\n"\'><=;|&(:'}
     val= qc= qlen=0
@@ -54,8 +54,11 @@ _FN_word() {
         elif [[ -z $qc && ( $c == "'" || $c == '"' ) ]]; then
             qc=$c qlen=${#val}
         else
+            # readline replaces the text after a break character, or from
+            # it for @ and $ (its special prefixes)
+            [[ -z $qc && $c == [@\$] && $brk == *"$c"* ]] && qlen=${#val}
             val+=$c
-            [[ -z $qc && $brk == *"$c"* ]] && qlen=${#val}
+            [[ -z $qc && $c != [@\$] && $brk == *"$c"* ]] && qlen=${#val}
         fi
     done
 }
@@ -109,9 +112,26 @@ _FN_files() {
     done
 }
 
-# _FN_hint PREFIX CUR HINT: the shell's own completion for a value hint.
-# File names are left to readline's filename quoting; user, host and
-# command names are quoted like candidates.
+# _FN_atfiles: add each line of standard input, a file name, after an
+# "@" (--harn-input @FILE), quoted like a candidate; a directory gets a
+# "/" and no space after it.
+_FN_atfiles() {
+    local x
+    while IFS= read -r x; do
+        if [[ -d $x ]]; then
+            x+=/
+            compopt -o nospace 2>/dev/null
+        fi
+        x=$pre@$x
+        _FN_quote "${x:qlen}"
+        COMPREPLY+=("$q")
+    done
+}
+
+# _FN_hint PREFIX CUR HINT: the shell's own completion for a value hint
+# (harn-input: that of --harn-input). File names are left to readline's
+# filename quoting; user, host and command names are quoted like
+# candidates.
 _FN_hint() {
     local pre=$1 q val qc qlen
     _FN_word "$pre$2"
@@ -122,6 +142,7 @@ _FN_hint() {
     username) _FN_quoted < <(compgen -u -- "$val") ;;
     hostname) _FN_quoted < <(compgen -A hostname -- "$val") ;;
     command) _FN_quoted < <(compgen -c -- "$val") ;;
+    harn-input) [[ $val == @* ]] && _FN_atfiles < <(compgen -f -- "${val:1}") ;;
     esac
     return 0
 }

@@ -105,6 +105,12 @@ func (m *compModel) fish() string {
 	w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]; or return 1\n", pos, state)
 	w("    if set -q argv[3]\n        test $s[2] -ge $argv[2]\n    else\n        test $s[2] -eq $argv[2]\n    end\nend\n\n")
 
+	w("# __harn_%s_input: file names after the \"@\" of --harn-input @FILE.\n", m.ident)
+	w("function __harn_%s_input\n", m.ident)
+	w("    set -l cur (string replace -r -- '^--[^=]*=' '' (commandline -ct))\n")
+	w("    string match -q -- '@*' \"$cur\"; or return\n")
+	w("    __fish_complete_path (string sub -s 2 -- \"$cur\") | string replace -r -- '^' '@'\nend\n\n")
+
 	value := "__harn_" + m.ident + "_value"
 	if m.hyphenCandidates() {
 		w("# %s NODE SPELLING...: the cursor is at the value of the option the\n# previous word spells, in the command NODE. Fish offers options for a\n# word starting with '-', and the values of such an option with them.\n", value)
@@ -145,12 +151,12 @@ func (m *compModel) fish() string {
 				line += " -d " + fishQuote(o.help)
 			}
 			if o.value != "" {
-				line += fishValues(o.candidates, o.hint, true)
+				line += fishValues(m.ident, o.candidates, o.hint, true)
 			}
 			w("%s\n", line)
 			if o.value != "" && hasHyphenCandidate(o.candidates) {
 				args := append([]string{value, n.id}, o.spellings()...)
-				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(o.candidates, "", false))
+				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(m.ident, o.candidates, "", false))
 			}
 		}
 		for _, p := range n.pos {
@@ -158,7 +164,7 @@ func (m *compModel) fish() string {
 			if p.repeatable {
 				args += " more"
 			}
-			line := fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(args)) + fishValues(p.candidates, p.hint, false)
+			line := fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(args)) + fishValues(m.ident, p.candidates, p.hint, false)
 			if p.help != "" {
 				line += " -d " + fishQuote(p.help)
 			}
@@ -193,7 +199,7 @@ func hasHyphenCandidate(candidates []string) bool {
 // fishValues are the flags completing a value: the candidates in order,
 // else the hint's completer (file names when there is none). option
 // marks an option's value, which must be required with -r.
-func fishValues(candidates []string, hint tool.ValueHint, option bool) string {
+func fishValues(ident string, candidates []string, hint tool.ValueHint, option bool) string {
 	r := ""
 	if option {
 		r = " -r"
@@ -216,6 +222,8 @@ func fishValues(candidates []string, hint tool.ValueHint, option bool) string {
 		return r + " -f -a '(__fish_complete_command)'"
 	case "url", "email", "other":
 		return r + " -f"
+	case hintHarnInput:
+		return r + " -f -a " + fishQuote("(__harn_"+ident+"_input)")
 	}
 	return r + " -F"
 }

@@ -23,8 +23,9 @@ import (
 // quotes file names under compopt -o filenames). A key bound to a shell
 // function evaluates the completed line and records each word, so a
 // candidate that splits or expands shows. The values come from the
-// schema (--mode) and from the shell at completion time (--file,
-// --cmd), with blanks, dollars and quotes in them.
+// schema (--mode, --image) and from the shell at completion time
+// (--file, --cmd, --harn-input @FILE), with blanks, dollars, quotes and
+// the characters bash breaks words at (= : @) in them.
 func TestBashReadlineInsertion(t *testing.T) {
 	bash := needShell(t, "bash")
 	dir, script := completionFixture(t, quotingScript, Bash)
@@ -53,6 +54,11 @@ func TestBashReadlineInsertion(t *testing.T) {
 		{`quo pick --image "nginx:l`, "nginx:latest"},
 		{`quo pick --image k=`, "k=v"},
 		{`quo pick --image=nginx:l`, "--image=nginx:latest"},
+		{`quo pick --image me@`, "me@host"},
+		{`quo pick --harn-input @g`, "@gap file.txt"},
+		{`quo pick --harn-input "@g`, "@gap file.txt"},
+		{`quo pick --harn-input @x`, "@x$y"},
+		{`quo pick --harn-input=@x`, "--harn-input=@x$y"},
 		{`quo pick --file g`, "gap file.txt"},
 		{`quo pick --file "g`, "gap file.txt"},
 		{`quo pick --file 'g`, "gap file.txt"},

@@ -107,6 +107,12 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rk x ", exact: []string{"beta"}},
 	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
+	// --harn-input completes file names after an "@" only
+	{line: "kitchen configure --harn-input @", exact: []string{"alpha.txt", "beta"}},
+	{line: "kitchen configure --harn-input @al", exact: []string{"alpha.txt"}},
+	{line: "kitchen configure --harn-input=@b", exact: []string{"beta"}},
+	{line: "kitchen configure --harn-input ", exact: []string{}},
+	{line: "kitchen configure --harn-input al", exact: []string{}},
 	// a value holding ':' or '=' is one word (bash's COMP_WORDS splits it)
 	{line: "kitchen files -d 2:3 ", exact: []string{"beta"}},
 	{line: "kitchen files -d a=b ", exact: []string{"beta"}},
@@ -238,7 +244,8 @@ func splitResults(t *testing.T, out string, n int) [][]string {
 	return res
 }
 
-// normalize drops option prefixes of --opt=value candidates, fish
+// normalize drops option prefixes of --opt=value candidates, the "@"
+// of --harn-input @FILE (zsh reports file names without it), fish
 // descriptions and directory slashes, and removes duplicates.
 func normalize(cands []string) []string {
 	var out []string
@@ -249,6 +256,7 @@ func normalize(cands []string) []string {
 				c = v
 			}
 		}
+		c = strings.TrimPrefix(c, "@")
 		c = strings.TrimSuffix(c, "/")
 		if !slices.Contains(out, c) {
 			out = append(out, c)
