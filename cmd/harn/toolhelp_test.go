@@ -1,3 +1,5 @@
+//go:build !harnlite
+
 package main
 
 import (
