@@ -1,7 +1,7 @@
 # _FN_words: words is the command line up to the cursor split into words
 # at blanks outside quotes, each as typed; the last is the word at the
 # cursor. The line is read from COMP_LINE rather than COMP_WORDS, which
-# bash also splits at the characters of COMP_WORDBREAKS (= and :), so
+# bash also splits at the characters of COMP_WORDBREAKS (= : @), so
 # that --opt=value and a value like nginx:1.25 stay one word.
 _FN_words() {
     if [[ -z ${COMP_LINE+set} ]]; then
@@ -39,9 +39,9 @@ _FN_words() {
 # the quote it leaves open ('' for none) and qlen the length of the part
 # of the value readline keeps: it replaces only the text after an open
 # quote, or else after the last character of COMP_WORDBREAKS (= and :)
-# outside quotes, or from the last @.
+# outside quotes, or from the last @ (also one of them by default).
 _FN_word() {
-    local w=$1 c brk=${COMP_WORDBREAKS-$' \t\n"\'><=;|&(:'}
+    local w=$1 c brk=${COMP_WORDBREAKS-$' \t\n"\'@><=;|&(:'}
     val= qc= qlen=0
     while [[ -n $w ]]; do
         c=${w:0:1} w=${w:1}
