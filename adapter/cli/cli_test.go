@@ -315,6 +315,32 @@ func TestParseTips(t *testing.T) {
 	}
 }
 
+// TestEnumHintSuggests: an enum failure's hint names the enum value
+// closest to the word given (for a repeatable option, to the first word
+// outside the enum), and nothing when none is close; the word itself is
+// never printed.
+func TestEnumHintSuggests(t *testing.T) {
+	defs := `[{"name": "paint", "inputSchema": {"type": "object", "properties": {
+	  "color": {"type": "string", "enum": ["red", "green", "blue"]},
+	  "tags": {"type": "array", "items": {"type": "string", "enum": ["warm", "cold"]}}}},
+	 "cli": {"arguments": {"tags": {"long": "tag", "repeatable": true}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"paint", "--color", "gren"}, "hint: --color must be one of: red, green, blue (a similar value exists: 'green')\n"},
+		{[]string{"paint", "--color", "purple"}, "hint: --color must be one of: red, green, blue\n"},
+		{[]string{"paint", "--tag", "warm", "--tag", "cld"}, "hint: --tag must be one of: warm, cold (a similar value exists: 'cold')\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) || strings.Contains(r.stderr, c.args[len(c.args)-1]) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestRuleHintsFollowRefs: a bound a property gets through its $ref is
 // stated like one in its own schema.
 func TestRuleHintsFollowRefs(t *testing.T) {

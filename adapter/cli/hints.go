@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -20,8 +21,9 @@ var requiredDetail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 
 // inputHints turns an input schema failure into `hint:` lines that name
 // the flag and say what the schema allows. They are built from the
-// schema and the CLI tree only, never from the user's value, so they are
-// as safe to print as the value-free summary line above them.
+// schema and the CLI tree; the user's value never appears in them (an
+// enum hint may name the enum value closest to it), so they are as safe
+// to print as the value-free summary line above them.
 func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Object) []string {
 	if leaf == nil || c == nil {
 		return nil
@@ -45,13 +47,14 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 		var args []*tool.CLIArg
 		if a := argOf(leaf, prop); a != nil {
 			args = append(args, a)
-		} else if path == "/*" {
-			// The seed's summary hides which property failed; the
-			// given properties whose removal clears this failure are it.
+		} else if path == "/*" || strings.HasPrefix(path, "/*/") {
+			// The seed's summary hides which property failed (also
+			// for a failure inside one, /*/[]); the given properties
+			// whose removal clears this failure are it.
 			args = culprits(leaf, input, part)
 		}
 		for _, a := range args {
-			if h := hintFor(a, keyword); h != "" && !seen[h] {
+			if h := hintFor(a, keyword, input); h != "" && !seen[h] {
 				seen[h] = true
 				hints = append(hints, h)
 			}
@@ -103,25 +106,57 @@ func spelling(a *tool.CLIArg) string {
 	return "--" + a.Long
 }
 
-func hintFor(a *tool.CLIArg, keyword string) string {
+func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object) string {
 	name := spelling(a)
 	switch keyword {
 	case "required":
 		return "hint: " + name + " is required"
 	case "enum", "const":
 		if len(a.EnumValues) > 0 {
-			return "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+			h := "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+			if s := similarEnumValue(a, input); s != "" {
+				h += " (a similar value exists: '" + s + "')"
+			}
+			return h
 		}
 	case "type":
-		if t := typeNote(a); t != "" && t != "JSON" {
-			return "hint: " + name + " must be " + article(t)
+		t := a.Coerce
+		if t == "" || a.Presence() {
+			return "hint: " + name + " takes JSON of the declared type (see --help)"
 		}
-		return "hint: " + name + " takes JSON of the declared type (see --help)"
+		if a.NullWord() {
+			t += " or null"
+		}
+		if a.Repeatable {
+			return "hint: each " + name + " value must be " + article(t)
+		}
+		return "hint: " + name + " must be " + article(t)
 	}
 	if rule := ruleNote(a, keyword); rule != "" {
 		return "hint: " + name + " " + rule
 	}
 	return "hint: " + name + " failed the schema's " + keyword + " rule (see --help)"
+}
+
+// similarEnumValue is the enum value closest to the string the input
+// gives the argument (the first outside the enum, for a repeatable one),
+// by lang/diag's rule, or "". Only an enum value is ever named, never
+// the value given.
+func similarEnumValue(a *tool.CLIArg, input *jsonv.Object) string {
+	if input == nil {
+		return ""
+	}
+	v, _ := input.Get(a.Property)
+	given := []any{v}
+	if l, ok := v.([]any); ok && a.Repeatable {
+		given = l
+	}
+	for _, g := range given {
+		if s, ok := g.(string); ok && !slices.Contains(a.EnumValues, s) {
+			return diag.Suggest(s, a.EnumValues)
+		}
+	}
+	return ""
 }
 
 // ruleWords phrase a bound keyword of the property schema.
