@@ -3,6 +3,7 @@ package cli
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/tool"
@@ -69,11 +70,22 @@ func (m *compModel) bash() string {
 	w("    done\n")
 	w("    return 1\n}\n\n")
 
+	posValues := m.bashPositionalHyphens()
+	if len(posValues) > 0 {
+		w("# %s_posvalue NODE NPOS WORD: WORD, which starts with '-', is a value the\n", fn)
+		w("# positional NPOS of command NODE offers, not an option.\n")
+		w("%s_posvalue() {\n    case $1 in\n", fn)
+		for _, line := range posValues {
+			w("    %s\n", line)
+		}
+		w("    esac\n    return 1\n}\n\n")
+	}
+
 	w("%s() {\n", fn)
 	w("    local words cword cur\n")
 	w("    %s_words\n", fn)
 	w("    cword=$((${#words[@]} - 1)) cur=${words[cword]}\n")
-	w("    local node=n0 npos=0 ddash=0 i word st opt= copt= pre= eq=0\n")
+	w("    local node=n0 npos=0 ddash=0 i word st opt= copt= pre= eq=0 pv=0\n")
 	w("    COMPREPLY=()\n")
 	w("    for (( i = 1; i < cword; i++ )); do\n")
 	w("        word=${words[i]}\n")
@@ -81,6 +93,9 @@ func (m *compModel) bash() string {
 	w("        case $word in\n")
 	w("        --) ddash=1; continue ;;\n")
 	w("        -?*)\n")
+	if len(posValues) > 0 {
+		w("            if %s_posvalue \"$node\" \"$npos\" \"$word\"; then npos=$((npos + 1)) pv=$i; continue; fi\n", fn)
+	}
 	w("            %s_option \"$node\" \"$word\"; st=$?\n", fn)
 	w("            (( st == 1 )) && continue\n")
 	w("            # the value follows; an unknown option's value never starts with '-'\n")
@@ -104,7 +119,7 @@ func (m *compModel) bash() string {
 	w("    # the option whose value is at the cursor: '--opt value', '--opt=value', '-o=value'\n")
 	w("    if (( ! ddash )); then\n")
 	w("        if [[ $cur == -?*=* ]]; then\n            opt=${cur%%%%=*} pre=${cur%%%%=*}= cur=${cur#*=} eq=1\n")
-	w("        elif (( cword > 1 )); then\n            opt=${words[cword-1]}\n        fi\n")
+	w("        elif (( cword > 1 && pv != cword - 1 )); then\n            opt=${words[cword-1]}\n        fi\n")
 	w("        %s_option \"$node\" \"$opt\"\n", fn)
 	w("        case $? in\n")
 	w("        0) opt=$copt ;;\n")
@@ -128,7 +143,15 @@ func (m *compModel) bash() string {
 		if len(n.opts) == 0 {
 			continue
 		}
-		w("            %s) %s ;;\n", n.id, bashReply(fn, optionWords(n)))
+		w("            %s) %s", n.id, bashReply(fn, optionWords(n)))
+		// a positional's candidates starting with '-' are values too
+		// (docs/tool-run.md), offered with the options
+		for _, p := range n.pos {
+			if hy := n.hyphenValues(p); len(hy) > 0 {
+				w("\n                %s && %s", bashPosCond(p), bashReply(fn, hy))
+			}
+		}
+		w(" ;;\n")
 	}
 	w("            esac\n")
 	w("            return 0\n")
@@ -152,11 +175,7 @@ func (m *compModel) bash() string {
 		w("    %s) # %s\n", n.id, m.label(n))
 		kw := "if"
 		for _, p := range n.pos {
-			cond := fmt.Sprintf("npos == %d", p.index)
-			if p.repeatable {
-				cond = fmt.Sprintf("npos >= %d", p.index)
-			}
-			w("        %s (( %s )); then %s\n", kw, cond, bashValues(fn, p.candidates, p.hint))
+			w("        %s %s; then %s\n", kw, bashPosCond(p), bashValues(fn, p.candidates, p.hint))
 			kw = "elif"
 		}
 		if len(n.opts) > 0 {
@@ -190,6 +209,72 @@ func (m *compModel) bash() string {
 //
 //go:embed bash_helpers.bash
 var bashHelpers string
+
+// bashPositionalHyphens are the case arms of _PROG_posvalue: for each
+// leaf whose positionals offer values starting with '-', the test that
+// a word is one of them at its position.
+func (m *compModel) bashPositionalHyphens() []string {
+	var arms []string
+	for _, n := range m.nodes {
+		var tests []string
+		for _, p := range n.pos {
+			hy := n.hyphenValues(p)
+			if len(hy) == 0 {
+				continue
+			}
+			q := make([]string, len(hy))
+			for i, c := range hy {
+				q[i] = shQuote(c)
+			}
+			cond := strings.ReplaceAll(bashPosCond(p), "npos", "$2")
+			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", cond, strings.Join(q, "|")))
+		}
+		if len(tests) > 0 {
+			arms = append(arms, fmt.Sprintf("%s) %s ;;", n.id, strings.Join(tests, "; ")))
+		}
+	}
+	return arms
+}
+
+// hyphenValues are the candidates of the positional p starting with '-'
+// that spell no option of n: `harn tool run` takes those as values.
+func (n *compNode) hyphenValues(p compPos) []string {
+	var out []string
+	for _, c := range p.candidates {
+		if strings.HasPrefix(c, "-") && !n.spellsOption(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// spellsOption reports whether the word w starts with a spelling of an
+// option of n, as the parser reads it: --long, --long=..., or -s....
+func (n *compNode) spellsOption(w string) bool {
+	if long, ok := strings.CutPrefix(w, "--"); ok {
+		long, _, _ = strings.Cut(long, "=")
+		for _, o := range n.opts {
+			if slices.Contains(o.longs, long) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range n.opts {
+		if o.short != "" && len(w) > 1 && w[1:2] == o.short {
+			return true
+		}
+	}
+	return false
+}
+
+// bashPosCond tests that the cursor is at the positional p.
+func bashPosCond(p compPos) string {
+	if p.repeatable {
+		return fmt.Sprintf("(( npos >= %d ))", p.index)
+	}
+	return fmt.Sprintf("(( npos == %d ))", p.index)
+}
 
 // optionWords are every spelling of a node's options.
 func optionWords(n *compNode) []string {

@@ -624,7 +624,26 @@ var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	// '-' could be an option
 	{line: "quo pick --level -", some: []string{"-1", "-2"}, none: []string{"auto"}},
 	{line: "quo pick --level ", exact: []string{"-1", "-2", "auto"}, ordered: true},
+	{line: "quo pick -", some: []string{"-x", "--wide", "--mode"}},
 }}
+
+// hyphenPositionalCases: the values of a positional that start with '-'
+// are offered with the options, and once typed they count as that
+// positional, not as an option the script does not know (whose value
+// would be the next word). Checked in bash; zsh and fish offer them by
+// themselves (quotingSuite).
+var hyphenPositionalCases = []completionCase{
+	{line: "quo pick -", some: []string{"-x", "--wide", "--mode"}},
+	{line: "quo pick --", some: []string{"--wide", "--mode"}, none: []string{"-x"}},
+	{line: "quo pick -x -", some: []string{"--mode"}, none: []string{"-x", "--wide"}},
+	{line: "quo pick -x ", some: []string{"--mode"}, none: []string{"alpha.txt"}},
+	{line: "quo pick --wide --mode p", exact: []string{"plain"}},
+	{line: "quo pick --level -1 -", some: []string{"-x", "--mode"}},
+}
+
+func TestBashCompletionHyphenPositional(t *testing.T) {
+	bashSuite(t, needShell(t, "bash"), completionSuite{quotingScript, "quo", hyphenPositionalCases})
+}
 
 func TestZshCompletionQuoting(t *testing.T) {
 	zshSuite(t, needShell(t, "zsh"), quotingSuite)
