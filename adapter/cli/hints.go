@@ -54,7 +54,7 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 			args = culprits(leaf, input, part)
 		}
 		for _, a := range args {
-			if h := hintFor(a, keyword, input); h != "" && !seen[h] {
+			if h := hintFor(a, keyword, input, inside(path)); h != "" && !seen[h] {
 				seen[h] = true
 				hints = append(hints, h)
 			}
@@ -106,7 +106,15 @@ func spelling(a *tool.CLIArg) string {
 	return "--" + a.Long
 }
 
-func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object) string {
+// inside reports a failure path below a property (/*/[], /tags/0)
+// rather than at it.
+func inside(path string) bool {
+	return strings.Count(strings.TrimPrefix(path, "/"), "/") > 0
+}
+
+// hintFor is the hint for an argument whose value (or, when inner, a
+// part of it) failed keyword.
+func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) string {
 	name := spelling(a)
 	switch keyword {
 	case "required":
@@ -127,8 +135,11 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object) string {
 		if a.NullWord() {
 			t += " or null"
 		}
-		if a.Repeatable {
+		if a.Repeatable && inner {
 			return "hint: each " + name + " value must be " + article(t)
+		}
+		if a.Repeatable {
+			return "hint: " + name + " takes a list: repeat it for each value, each " + article(t)
 		}
 		return "hint: " + name + " must be " + article(t)
 	}
