@@ -56,8 +56,11 @@ type CLIArg struct {
 	// Default is the property schema's default, when declared.
 	Default    any
 	HasDefault bool
-	// Schema is the property schema document.
-	Schema any
+	// Schema is the property schema document; Resolved is where its
+	// chain of $ref leads when it has no type of its own (Schema itself
+	// otherwise, nil when the chain cannot be followed).
+	Schema   any
+	Resolved any
 
 	parserErr string // P26, reported only when the CLI parser is built
 }
@@ -284,6 +287,7 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 	if err != nil {
 		a.parserErr = fmt.Sprintf("%s parameter %q contains an unresolved $ref", q, prop)
 	}
+	a.Resolved = node
 	typ, nullable, typeErr := singleType(node)
 	if typeErr != "" && a.parserErr == "" {
 		a.parserErr = fmt.Sprintf("%s parameter %q uses unsupported JSON Schema type %q", q, prop, typeErr)

@@ -181,7 +181,7 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--json", "--harn-output", "json"}, "the argument '--json' cannot be used with '--harn-output <FORMAT>'"},
 		{[]string{"ops", "--harn-output", "xml"}, "invalid value 'xml' for '--harn-output <FORMAT>'\n  [possible values: json, pretty, text]"},
 		{[]string{"ops", "--json=1"}, "unexpected value '1' for '--json' found"},
-		{[]string{"nope"}, "error: unrecognized subcommand 'nope'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"nope"}, "error: unrecognized subcommand 'nope'\n\n  tip: a similar subcommand exists: 'ops'\n\nUsage: prog <COMMAND>\n"},
 		{[]string{"--frob"}, "unexpected argument '--frob' found"},
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
@@ -206,6 +206,163 @@ func TestParseErrors(t *testing.T) {
 		}
 		if r.called {
 			t.Errorf("%q: the handler ran", c.args)
+		}
+	}
+}
+
+// TestHyphenCandidates: a hyphen-leading word the argument offers (an
+// enum value or an advisory completion) is taken as its value, as
+// completion inserts it, unless it spells an option of the leaf.
+func TestHyphenCandidates(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "level": {"type": "string", "enum": ["-1", "auto", "-h", "--json"]},
+	  "speed": {"type": "string"},
+	  "first": {"type": "string", "enum": ["-x", "y"]}}},
+	 "cli": {"arguments": {"level": {"short": "l"}, "speed": {"completions": ["--max"]}, "first": {"position": 0}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string // stdout, or the stderr fragment of a failure
+	}{
+		{[]string{"pick", "--level", "-1"}, `{"level":"-1"}`},
+		{[]string{"pick", "-l", "-1"}, `{"level":"-1"}`},
+		{[]string{"pick", "--speed", "--max"}, `{"speed":"--max"}`},
+		{[]string{"pick", "-x"}, `{"first":"-x"}`},
+		{[]string{"pick", "--level", "-1", "-x"}, `{"first":"-x","level":"-1"}`},
+		// not offered, or spelling an option: an option as before
+		{[]string{"pick", "--level", "-2"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "--level", "-h"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "--level", "--json"}, "a value is required for '--level <LEVEL>'"},
+		{[]string{"pick", "-z"}, "unexpected argument '-z' found"},
+	}
+	for _, c := range cases {
+		r := p.try("", append([]string{"pick"}, c.args[1:]...)...)
+		if strings.HasPrefix(c.want, "{") {
+			if r.status != 0 || r.stdout != c.want+"\n" {
+				t.Errorf("%q: %d %q %q, want %s", c.args, r.status, r.stdout, r.stderr, c.want)
+			}
+			continue
+		}
+		if r.status != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
+// TestParseTips: a parse error adds a tip line, as conventional parsers
+// do, naming the closest spelling of a subcommand, an option or a
+// --harn-output value (lang/diag's rule), or saying how to pass an
+// option-like token as a positional value. Hidden commands and options
+// are never named.
+func TestParseTips(t *testing.T) {
+	defs := `[
+	  {"name": "ops", "inputSchema": {"type": "object", "properties": {
+	    "verbose": {"type": "boolean"}, "secret": {"type": "string"}, "first": {"type": "string"}}},
+	   "cli": {"command": ["group", "ops"], "aliases": ["operate"], "arguments": {
+	    "secret": {"hidden": true}, "first": {"position": 0}}}},
+	  {"name": "quiet", "inputSchema": {"type": "object", "properties": {"secret": {"type": "string"}}},
+	   "cli": {"command": ["group", "opz"], "hidden": true, "arguments": {"secret": {"position": 0, "hidden": true}}}}
+	]`
+	p := program(t, defs, `{"info":{"name":"prog","version":"2.0"}}`)
+	usage := "\n\nUsage: prog group ops [OPTIONS] [FIRST]\n\nFor more information, try '--help'.\n"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"group", "ops", "--verbos", "true"}, "error: unexpected argument '--verbos' found\n\n  tip: a similar argument exists: '--verbose'" + usage},
+		{[]string{"group", "ops", "--verbos=true"}, "error: unexpected argument '--verbos' found\n\n  tip: a similar argument exists: '--verbose'" + usage},
+		{[]string{"group", "ops", "--harn-outpt", "json"}, "tip: a similar argument exists: '--harn-output'"},
+		{[]string{"group", "ops", "--harn-output", "prety"}, "error: invalid value 'prety' for '--harn-output <FORMAT>'\n  [possible values: json, pretty, text]\n\n  tip: a similar value exists: 'pretty'" + usage},
+		{[]string{"group", "ops", "-x"}, "error: unexpected argument '-x' found\n\n  tip: to pass '-x' as a value, use '-- -x'" + usage},
+		{[]string{"group", "ops", "--frob"}, "tip: to pass '--frob' as a value, use '-- --frob'"},
+		{[]string{"group", "ops", "--frob=1"}, "tip: to pass '--frob=1' as a value, use '-- --frob=1'"},
+		{[]string{"group", "ops", "-xy"}, "error: unexpected argument '-x' found\n\n  tip: to pass '-xy' as a value, use '-- -xy'"},
+		{[]string{"grop"}, "error: unrecognized subcommand 'grop'\n\n  tip: a similar subcommand exists: 'group'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"group", "operat"}, "tip: a similar subcommand exists: 'operate'"},
+		{[]string{"group", "hepl"}, "tip: a similar subcommand exists: 'help'"},
+		{[]string{"help", "group", "opss"}, "tip: a similar subcommand exists: 'ops'"},
+		{[]string{"--versoin"}, "tip: a similar argument exists: '--version'"},
+		{[]string{"group", "--hlep"}, "tip: a similar argument exists: '--help'"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q:\n got %d %q\nwant %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+	// no tip: nothing close and no positional left to take the token
+	for _, args := range [][]string{
+		{"group", "ops", "a", "--zzzzzz"},
+		{"group", "ops", "a", "-x"},
+		{"group", "opz", "-x"},
+		{"nothing-like-it"},
+	} {
+		r := p.try("", args...)
+		if r.status != 1 || strings.Contains(r.stderr, "tip:") {
+			t.Errorf("%q: %d %q, want no tip", args, r.status, r.stderr)
+		}
+	}
+	// a hidden spelling is never named, even when it is the closest
+	for _, args := range [][]string{
+		{"group", "ops", "a", "--secre", "x"},
+		{"group", "opz1"},
+		{"help", "group", "opz1"},
+	} {
+		r := p.try("", args...)
+		if r.status != 1 || strings.Contains(r.stderr, "secret") || strings.Contains(r.stderr, "'opz'") {
+			t.Errorf("%q: %d %q names a hidden spelling", args, r.status, r.stderr)
+		}
+	}
+}
+
+// TestEnumHintSuggests: an enum failure's hint names the enum value
+// closest to the word given (for a repeatable option, to the first word
+// outside the enum), and nothing when none is close; the word itself is
+// never printed.
+func TestEnumHintSuggests(t *testing.T) {
+	defs := `[{"name": "paint", "inputSchema": {"type": "object", "properties": {
+	  "color": {"type": "string", "enum": ["red", "green", "blue"]},
+	  "tags": {"type": "array", "items": {"type": "string", "enum": ["warm", "cold"]}}}},
+	 "cli": {"arguments": {"tags": {"long": "tag", "repeatable": true}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"paint", "--color", "gren"}, "hint: --color must be one of: red, green, blue (a similar value exists: 'green')\n"},
+		{[]string{"paint", "--color", "purple"}, "hint: --color must be one of: red, green, blue\n"},
+		{[]string{"paint", "--tag", "warm", "--tag", "cld"}, "hint: --tag must be one of: warm, cold (a similar value exists: 'cold')\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) || strings.Contains(r.stderr, c.args[len(c.args)-1]) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
+// TestRuleHintsFollowRefs: a bound a property gets through its $ref is
+// stated like one in its own schema.
+func TestRuleHintsFollowRefs(t *testing.T) {
+	defs := `[{"name": "size", "inputSchema": {"type": "object", "properties": {
+	  "count": {"$ref": "#/components/schemas/Count"},
+	  "small": {"$ref": "#/components/schemas/Count", "maximum": 5},
+	  "code": {"$ref": "#/$defs/Code"}},
+	  "$defs": {"Code": {"type": "string", "pattern": "^[a-z]+$"}}}}]`
+	p := program(t, defs, `{"components": {"schemas": {"Count": {"type": "integer", "minimum": 0}}}}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"size", "--count", "-1"}, "hint: --count must be at least 0\n"},
+		{[]string{"size", "--small", "9"}, "hint: --small must be at most 5\n"},
+		{[]string{"size", "--small", "-1"}, "hint: --small must be at least 0\n"},
+		{[]string{"size", "--code", "A1"}, "hint: --code must match the pattern ^[a-z]+$\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
 		}
 	}
 }

@@ -194,7 +194,7 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 		output.conflicts = []string{"--" + flagJSON}
 	}
 	opts = append(opts,
-		compOpt{longs: []string{flagHarnInput}, help: helpHarnInput, value: "JSON|@FILE|-", hint: tool.ValueHint("other")},
+		compOpt{longs: []string{flagHarnInput}, help: helpHarnInput, value: "JSON|@FILE|-", hint: hintHarnInput},
 		output,
 	)
 	if leaf.JSONFlag {
@@ -203,6 +203,12 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
 	return opts, pos
 }
+
+// hintHarnInput is the value hint of --harn-input, which no tool
+// argument can have (registry validation admits only the portable hints):
+// file names after an "@", nothing otherwise (JSON is typed, "-" is
+// short).
+const hintHarnInput tool.ValueHint = "harn-input"
 
 // valueCandidates are the prepared candidates of an argument (advisory
 // completions, then enum values); a boolean taking a value with neither

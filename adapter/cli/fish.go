@@ -105,6 +105,19 @@ func (m *compModel) fish() string {
 	w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]; or return 1\n", pos, state)
 	w("    if set -q argv[3]\n        test $s[2] -ge $argv[2]\n    else\n        test $s[2] -eq $argv[2]\n    end\nend\n\n")
 
+	w("# __harn_%s_input: file names after the \"@\" of --harn-input @FILE.\n", m.ident)
+	w("function __harn_%s_input\n", m.ident)
+	w("    set -l cur (string replace -r -- '^--[^=]*=' '' (commandline -ct))\n")
+	w("    string match -q -- '@*' \"$cur\"; or return\n")
+	w("    __fish_complete_path (string sub -s 2 -- \"$cur\") | string replace -r -- '^' '@'\nend\n\n")
+
+	value := "__harn_" + m.ident + "_value"
+	if m.hyphenCandidates() {
+		w("# %s NODE SPELLING...: the cursor is at the value of the option the\n# previous word spells, in the command NODE. Fish offers options for a\n# word starting with '-', and the values of such an option with them.\n", value)
+		w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]; and test $s[2] = -1; or return 1\n", value, state)
+		w("    contains -- (commandline -opc)[-1] $argv[2..-1]\nend\n\n")
+	}
+
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
 		w("# %s\n", m.label(n))
@@ -138,16 +151,20 @@ func (m *compModel) fish() string {
 				line += " -d " + fishQuote(o.help)
 			}
 			if o.value != "" {
-				line += fishValues(o.candidates, o.hint, true)
+				line += fishValues(m.ident, o.candidates, o.hint, true)
 			}
 			w("%s\n", line)
+			if o.value != "" && hasHyphenCandidate(o.candidates) {
+				args := append([]string{value, n.id}, o.spellings()...)
+				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(m.ident, o.candidates, "", false))
+			}
 		}
 		for _, p := range n.pos {
 			args := fmt.Sprintf("%s %s %d", pos, n.id, p.index)
 			if p.repeatable {
 				args += " more"
 			}
-			line := fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(args)) + fishValues(p.candidates, p.hint, false)
+			line := fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(args)) + fishValues(m.ident, p.candidates, p.hint, false)
 			if p.help != "" {
 				line += " -d " + fishQuote(p.help)
 			}
@@ -157,10 +174,32 @@ func (m *compModel) fish() string {
 	return b.String()
 }
 
+// hyphenCandidates reports whether an option of the model offers a
+// value starting with '-'.
+func (m *compModel) hyphenCandidates() bool {
+	for _, n := range m.nodes {
+		for _, o := range n.valueOpts() {
+			if hasHyphenCandidate(o.candidates) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasHyphenCandidate(candidates []string) bool {
+	for _, c := range candidates {
+		if strings.HasPrefix(c, "-") {
+			return true
+		}
+	}
+	return false
+}
+
 // fishValues are the flags completing a value: the candidates in order,
 // else the hint's completer (file names when there is none). option
 // marks an option's value, which must be required with -r.
-func fishValues(candidates []string, hint tool.ValueHint, option bool) string {
+func fishValues(ident string, candidates []string, hint tool.ValueHint, option bool) string {
 	r := ""
 	if option {
 		r = " -r"
@@ -183,6 +222,8 @@ func fishValues(candidates []string, hint tool.ValueHint, option bool) string {
 		return r + " -f -a '(__fish_complete_command)'"
 	case "url", "email", "other":
 		return r + " -f"
+	case hintHarnInput:
+		return r + " -f -a " + fishQuote("(__harn_"+ident+"_input)")
 	}
 	return r + " -F"
 }

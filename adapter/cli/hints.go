@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -20,8 +21,9 @@ var requiredDetail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 
 // inputHints turns an input schema failure into `hint:` lines that name
 // the flag and say what the schema allows. They are built from the
-// schema and the CLI tree only, never from the user's value, so they are
-// as safe to print as the value-free summary line above them.
+// schema and the CLI tree; the user's value never appears in them (an
+// enum hint may name the enum value closest to it), so they are as safe
+// to print as the value-free summary line above them.
 func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Object) []string {
 	if leaf == nil || c == nil {
 		return nil
@@ -45,13 +47,14 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 		var args []*tool.CLIArg
 		if a := argOf(leaf, prop); a != nil {
 			args = append(args, a)
-		} else if path == "/*" {
-			// The seed's summary hides which property failed; the
-			// given properties whose removal clears this failure are it.
+		} else if path == "/*" || strings.HasPrefix(path, "/*/") {
+			// The seed's summary hides which property failed (also
+			// for a failure inside one, /*/[]); the given properties
+			// whose removal clears this failure are it.
 			args = culprits(leaf, input, part)
 		}
 		for _, a := range args {
-			if h := hintFor(a, keyword); h != "" && !seen[h] {
+			if h := hintFor(a, keyword, input, inside(path)); h != "" && !seen[h] {
 				seen[h] = true
 				hints = append(hints, h)
 			}
@@ -103,25 +106,68 @@ func spelling(a *tool.CLIArg) string {
 	return "--" + a.Long
 }
 
-func hintFor(a *tool.CLIArg, keyword string) string {
+// inside reports a failure path below a property (/*/[], /tags/0)
+// rather than at it.
+func inside(path string) bool {
+	return strings.Count(strings.TrimPrefix(path, "/"), "/") > 0
+}
+
+// hintFor is the hint for an argument whose value (or, when inner, a
+// part of it) failed keyword.
+func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) string {
 	name := spelling(a)
 	switch keyword {
 	case "required":
 		return "hint: " + name + " is required"
 	case "enum", "const":
 		if len(a.EnumValues) > 0 {
-			return "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+			h := "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+			if s := similarEnumValue(a, input); s != "" {
+				h += " (a similar value exists: '" + s + "')"
+			}
+			return h
 		}
 	case "type":
-		if t := typeNote(a); t != "" && t != "JSON" {
-			return "hint: " + name + " must be " + article(t)
+		t := a.Coerce
+		if t == "" || a.Presence() {
+			return "hint: " + name + " takes JSON of the declared type (see --help)"
 		}
-		return "hint: " + name + " takes JSON of the declared type (see --help)"
+		if a.NullWord() {
+			t += " or null"
+		}
+		if a.Repeatable && inner {
+			return "hint: each " + name + " value must be " + article(t)
+		}
+		if a.Repeatable {
+			return "hint: " + name + " takes a list: repeat it for each value, each " + article(t)
+		}
+		return "hint: " + name + " must be " + article(t)
 	}
 	if rule := ruleNote(a, keyword); rule != "" {
 		return "hint: " + name + " " + rule
 	}
 	return "hint: " + name + " failed the schema's " + keyword + " rule (see --help)"
+}
+
+// similarEnumValue is the enum value closest to the string the input
+// gives the argument (the first outside the enum, for a repeatable one),
+// by lang/diag's rule, or "". Only an enum value is ever named, never
+// the value given.
+func similarEnumValue(a *tool.CLIArg, input *jsonv.Object) string {
+	if input == nil {
+		return ""
+	}
+	v, _ := input.Get(a.Property)
+	given := []any{v}
+	if l, ok := v.([]any); ok && a.Repeatable {
+		given = l
+	}
+	for _, g := range given {
+		if s, ok := g.(string); ok && !slices.Contains(a.EnumValues, s) {
+			return diag.Suggest(s, a.EnumValues)
+		}
+	}
+	return ""
 }
 
 // ruleWords phrase a bound keyword of the property schema.
@@ -137,27 +183,37 @@ var ruleWords = map[string]string{
 	"pattern":          "must match the pattern %s",
 }
 
-// ruleNote states the rule keyword sets in the argument's own schema
-// (e.g. "must be at least 1"), or "" when the schema does not spell it
-// out directly (a $ref, a combinator).
+// ruleNote states the rule keyword sets in the argument's schema, its
+// own or the one its $ref chain leads to (e.g. "must be at least 1"; both
+// when each sets a different one), or "" when neither spells it out
+// directly (a combinator).
 func ruleNote(a *tool.CLIArg, keyword string) string {
 	words, ok := ruleWords[keyword]
-	schema, isObj := a.Schema.(*jsonv.Object)
-	if !ok || !isObj {
-		return ""
-	}
-	v, ok := schema.Get(keyword)
 	if !ok {
 		return ""
 	}
-	text, err := json.Marshal(v)
-	if err != nil {
-		return ""
+	var notes []string
+	for _, doc := range []any{a.Schema, a.Resolved} {
+		schema, isObj := doc.(*jsonv.Object)
+		if !isObj {
+			continue
+		}
+		v, ok := schema.Get(keyword)
+		if !ok {
+			continue
+		}
+		text, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		if s, isStr := v.(string); isStr {
+			text = []byte(s)
+		}
+		if note := fmt.Sprintf(words, text); !slices.Contains(notes, note) {
+			notes = append(notes, note)
+		}
 	}
-	if s, isStr := v.(string); isStr {
-		text = []byte(s)
-	}
-	return fmt.Sprintf(words, text)
+	return strings.Join(notes, " and ")
 }
 
 func article(t string) string {

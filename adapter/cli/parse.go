@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/tool"
 )
 
@@ -38,10 +40,13 @@ type assignment struct {
 }
 
 // usageError is a parse error of the generated program. It is printed
-// with the usage line of cmd, the way conventional parsers do.
+// with the usage line of cmd, the way conventional parsers do, after a
+// "tip:" line when one helps (a similar spelling, or "--" before a value
+// that looks like an option).
 type usageError struct {
 	cmd *tool.CLICommand
 	msg string
+	tip string
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -74,11 +79,11 @@ func (p *Program) parse(args []string) (*request, error) {
 		case tok == "help":
 			return p.parseHelp(cmd, args[i+1:])
 		case strings.HasPrefix(tok, "-") && tok != "-":
-			return nil, &usageError{cmd, fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
+			return nil, parentOptionError(cmd, tok, cmd == p.Root && p.Version != "")
 		}
 		child := cmd.Child(tok)
 		if child == nil {
-			return nil, &usageError{cmd, fmt.Sprintf("unrecognized subcommand '%s'", tok)}
+			return nil, subcommandError(cmd, tok, true)
 		}
 		cmd = child
 		i++
@@ -94,11 +99,11 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 			if tok == "-h" || tok == "--help" {
 				return &request{kind: reqHelpOfHelp, cmd: parent}, nil
 			}
-			return nil, &usageError{parent, fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
+			return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
 		}
 		if tok == "help" && i == 0 {
 			if len(args) > 1 {
-				return nil, &usageError{parent, fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
+				return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
 			}
 			return &request{kind: reqHelpOfHelp, cmd: parent}, nil
 		}
@@ -107,11 +112,55 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 			child = cmd.Child(tok)
 		}
 		if child == nil {
-			return nil, &usageError{parent, fmt.Sprintf("unrecognized subcommand '%s'", tok)}
+			err := subcommandError(cmd, tok, i == 0)
+			err.cmd = parent
+			return nil, err
 		}
 		cmd = child
 	}
 	return &request{kind: reqHelp, cmd: cmd}, nil
+}
+
+// subcommandError is an unrecognized subcommand of parent, with a tip
+// naming the closest visible spelling (help too when withHelp).
+func subcommandError(parent *tool.CLICommand, tok string, withHelp bool) *usageError {
+	var names []string
+	if !parent.Leaf() {
+		for _, ch := range parent.Children {
+			if !ch.Hidden {
+				names = append(names, ch.Name)
+				names = append(names, ch.Aliases...)
+			}
+		}
+	}
+	if withHelp {
+		names = append(names, "help")
+	}
+	return &usageError{cmd: parent, msg: fmt.Sprintf("unrecognized subcommand '%s'", tok), tip: similarTip("subcommand", tok, names, "")}
+}
+
+// parentOptionError is an option a parent does not have: it has only
+// --help, and --version on the root of a versioned program.
+func parentOptionError(parent *tool.CLICommand, tok string, version bool) *usageError {
+	name := optionName(tok)
+	longs := []string{flagHelp}
+	if version {
+		longs = append(longs, flagVersion)
+	}
+	tip := ""
+	if long, ok := strings.CutPrefix(name, "--"); ok {
+		tip = similarTip("argument", long, longs, "--")
+	}
+	return &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", name), tip: tip}
+}
+
+// similarTip names the candidate closest to typed by the rule of
+// lang/diag.Suggest, written with prefix ("--" for options), or is "".
+func similarTip(what, typed string, candidates []string, prefix string) string {
+	if s := diag.Suggest(typed, candidates); s != "" {
+		return fmt.Sprintf("a similar %s exists: '%s%s'", what, prefix, s)
+	}
+	return ""
 }
 
 // optionName is the option part of an --opt=value token; a token with
@@ -235,7 +284,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 		case tok == "--":
 			ddash = true
 			continue
-		case lp.posIdx < len(lp.pos) && lp.pos[lp.posIdx].Negative && isNegativeNumber(tok):
+		case lp.posIdx < len(lp.pos) && lp.hyphenValue(lp.pos[lp.posIdx], tok):
 			if err := lp.positional(tok); err != nil {
 				return nil, err
 			}
@@ -245,7 +294,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 			name, val, hasVal := strings.Cut(tok[2:], "=")
 			o, ok := lookupLong(leaf, name)
 			if !ok {
-				return nil, lp.errorf("unexpected argument '%s' found", optionName(tok))
+				return nil, lp.unknownOption(optionName(tok), tok, similarTip("argument", name, visibleLongs(leaf), "--"))
 			}
 			if !o.takesValue() {
 				if hasVal {
@@ -273,7 +322,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 			o, ok := lookupShort(leaf, rest[0])
 			if !ok {
 				r, _ := utf8.DecodeRuneInString(rest)
-				return nil, lp.errorf("unexpected argument '-%c' found", r)
+				return nil, lp.unknownOption(fmt.Sprintf("-%c", r), tok, "")
 			}
 			if !o.takesValue() {
 				if done, err := lp.flag(o); err != nil || done {
@@ -311,7 +360,47 @@ func (lp *leafParser) result(err error) (*request, error) {
 }
 
 func (lp *leafParser) errorf(format string, args ...any) error {
-	return &usageError{lp.leaf, fmt.Sprintf(format, args...)}
+	return &usageError{cmd: lp.leaf, msg: fmt.Sprintf(format, args...)}
+}
+
+// unknownOption is an option the leaf does not have (name, in token
+// tok), with the tip of a similar spelling; without one, when a visible
+// positional could still take a value, the tip says how to pass the
+// whole token as that value.
+func (lp *leafParser) unknownOption(name, tok, tip string) error {
+	if tip == "" && lp.visiblePositionalLeft() {
+		tip = fmt.Sprintf("to pass '%s' as a value, use '-- %s'", tok, tok)
+	}
+	return &usageError{cmd: lp.leaf, msg: fmt.Sprintf("unexpected argument '%s' found", name), tip: tip}
+}
+
+// visiblePositionalLeft reports whether a positional the help shows can
+// still take a value.
+func (lp *leafParser) visiblePositionalLeft() bool {
+	for _, a := range lp.pos[min(lp.posIdx, len(lp.pos)):] {
+		if !a.Hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// visibleLongs are the long spellings the leaf's help shows, without
+// dashes: its visible arguments' longs and aliases, and the framework
+// options.
+func visibleLongs(leaf *tool.CLICommand) []string {
+	var out []string
+	for _, a := range leaf.Args {
+		if !a.Positional && !a.Hidden {
+			out = append(out, a.Long)
+			out = append(out, a.Aliases...)
+		}
+	}
+	out = append(out, flagHarnInput, flagHarnOutput, flagHelp)
+	if leaf.JSONFlag {
+		out = append(out, flagJSON)
+	}
+	return out
 }
 
 // next takes the token after an option as its value. A hyphen-leading
@@ -320,12 +409,38 @@ func (lp *leafParser) errorf(format string, args ...any) error {
 func (lp *leafParser) next(o option, toks []string, j *int) (string, error) {
 	if *j+1 < len(toks) {
 		t := toks[*j+1]
-		if t == "-" || !strings.HasPrefix(t, "-") || (o.arg != nil && o.arg.Negative && isNegativeNumber(t)) {
+		if t == "-" || !strings.HasPrefix(t, "-") || (o.arg != nil && lp.hyphenValue(o.arg, t)) {
 			*j++
 			return t, nil
 		}
 	}
 	return "", lp.errorf("a value is required for '%s' but none was supplied", o.display())
+}
+
+// hyphenValue reports whether the hyphen-leading token t is a value of
+// a rather than an option: a negative number for a numeric argument, or
+// one of a's candidates (enum values, advisory completions) that names no
+// option of the leaf, since completion offers those words as values.
+func (lp *leafParser) hyphenValue(a *tool.CLIArg, t string) bool {
+	if a.Negative && isNegativeNumber(t) {
+		return true
+	}
+	return slices.Contains(a.Candidates, t) && !lp.namesOption(t)
+}
+
+// namesOption reports whether the token t starts with a spelling of an
+// option of the leaf (--name, --name=..., or a short letter).
+func (lp *leafParser) namesOption(t string) bool {
+	if long, ok := strings.CutPrefix(t, "--"); ok {
+		name, _, _ := strings.Cut(long, "=")
+		_, found := lookupLong(lp.leaf, name)
+		return found
+	}
+	if len(t) < 2 {
+		return false
+	}
+	_, found := lookupShort(lp.leaf, t[1])
+	return found
 }
 
 // flag applies an option that takes no value. done reports a help
@@ -399,7 +514,8 @@ func (lp *leafParser) value(o option, val string) error {
 			return err
 		}
 		if !oneOf(val, outputModes) {
-			return lp.errorf("invalid value '%s' for '%s'\n  [possible values: %s]", val, o.display(), strings.Join(outputModes, ", "))
+			return &usageError{cmd: lp.leaf, msg: fmt.Sprintf("invalid value '%s' for '%s'\n  [possible values: %s]", val, o.display(), strings.Join(outputModes, ", ")),
+				tip: similarTip("value", val, outputModes, "")}
 		}
 		lp.req.output = val
 	}

@@ -59,7 +59,11 @@ func (p *Program) writeUsageError(w io.Writer, err error) {
 		fmt.Fprintf(w, "error: %s\n", escapeControls(err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "error: %s\n\nUsage: %s\n\nFor more information, try '--help'.\n", escapeControls(ue.msg), p.usage(ue.cmd))
+	fmt.Fprintf(w, "error: %s\n\n", escapeControls(ue.msg))
+	if ue.tip != "" {
+		fmt.Fprintf(w, "  tip: %s\n\n", escapeControls(ue.tip))
+	}
+	fmt.Fprintf(w, "Usage: %s\n\nFor more information, try '--help'.\n", p.usage(ue.cmd))
 }
 
 // escapeControls writes the control characters an error quotes from the

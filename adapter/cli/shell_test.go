@@ -107,6 +107,16 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rk x ", exact: []string{"beta"}},
 	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
+	// --harn-input completes file names after an "@" only
+	{line: "kitchen configure --harn-input @", exact: []string{"alpha.txt", "beta"}},
+	{line: "kitchen configure --harn-input @al", exact: []string{"alpha.txt"}},
+	{line: "kitchen configure --harn-input=@b", exact: []string{"beta"}},
+	{line: "kitchen configure --harn-input ", exact: []string{}},
+	{line: "kitchen configure --harn-input al", exact: []string{}},
+	// a value holding ':' or '=' is one word (bash's COMP_WORDS splits it)
+	{line: "kitchen files -d 2:3 ", exact: []string{"beta"}},
+	{line: "kitchen files -d a=b ", exact: []string{"beta"}},
+	{line: "kitchen files -d=a:b ", exact: []string{"beta"}},
 }
 
 // hiddenScript is a registry whose hidden commands and arguments all
@@ -234,7 +244,8 @@ func splitResults(t *testing.T, out string, n int) [][]string {
 	return res
 }
 
-// normalize drops option prefixes of --opt=value candidates, fish
+// normalize drops option prefixes of --opt=value candidates, the "@"
+// of --harn-input @FILE (zsh reports file names without it), fish
 // descriptions and directory slashes, and removes duplicates.
 func normalize(cands []string) []string {
 	var out []string
@@ -245,6 +256,7 @@ func normalize(cands []string) []string {
 				c = v
 			}
 		}
+		c = strings.TrimPrefix(c, "@")
 		c = strings.TrimSuffix(c, "/")
 		if !slices.Contains(out, c) {
 			out = append(out, c)
@@ -279,19 +291,43 @@ func checkCandidates(t *testing.T, shell string, c completionCase, raw []string)
 	}
 }
 
-// bashWords splits a command line into COMP_WORDS the way readline
-// does with the default COMP_WORDBREAKS for these lines: at blanks and
-// around "=".
+// bashWords splits a command line into COMP_WORDS the way bash does
+// with the default COMP_WORDBREAKS for these lines: at blanks, and
+// around each "=" and ":", outside quotes and not after a backslash.
+// (The scripts read the words from COMP_LINE; COMP_WORDS is set as bash
+// sets it all the same.)
 func bashWords(line string) []string {
 	var words []string
-	for _, w := range strings.Split(line, " ") {
-		if k := strings.IndexByte(w, '='); k > 0 && strings.HasPrefix(w, "-") {
-			words = append(words, w[:k], "=", w[k+1:])
+	var w strings.Builder
+	quote := rune(0)
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\\':
+			escaped = true
+		case r == '"' || r == '\'':
+			quote = r
+		case r == ' ':
+			words = append(words, w.String())
+			w.Reset()
+			continue
+		case r == '=' || r == ':':
+			if w.Len() > 0 {
+				words = append(words, w.String())
+			}
+			words = append(words, string(r))
+			w.Reset()
 			continue
 		}
-		words = append(words, w)
+		w.WriteRune(r)
 	}
-	return words
+	return append(words, w.String())
 }
 
 func TestBashCompletion(t *testing.T) {
@@ -573,12 +609,41 @@ const quotingScript = "testdata/quoting.harn"
 var quotingValues = []string{"a b", "$HOME", "semi;colon", "it's", "plain"}
 
 // quotingSuite is checked in zsh and fish, which quote a candidate when
-// they insert it: the candidates they offer are the values themselves.
+// they insert it: the candidates they offer are the values themselves,
+// also when the word at the cursor opens a quote.
 var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: "quo pick --mode ", exact: quotingValues, ordered: true},
 	{line: "quo pick --mode a", exact: []string{"a b"}},
 	{line: "quo pick --mode se", exact: []string{"semi;colon"}},
+	{line: `quo pick --mode "a`, exact: []string{"a b"}},
+	{line: `quo pick --mode 'it`, exact: []string{"it's"}},
+	{line: `quo pick --mode '$`, exact: []string{"$HOME"}},
+	{line: "quo pick --image nginx:l", exact: []string{"nginx:latest"}},
+	{line: "quo pick --image k=", exact: []string{"k=v"}},
+	// a value starting with '-' is offered where a word starting with
+	// '-' could be an option
+	{line: "quo pick --level -", some: []string{"-1", "-2"}, none: []string{"auto"}},
+	{line: "quo pick --level ", exact: []string{"-1", "-2", "auto"}, ordered: true},
+	{line: "quo pick -", some: []string{"-x", "--wide", "--mode"}},
 }}
+
+// hyphenPositionalCases: the values of a positional that start with '-'
+// are offered with the options, and once typed they count as that
+// positional, not as an option the script does not know (whose value
+// would be the next word). Checked in bash; zsh and fish offer them by
+// themselves (quotingSuite).
+var hyphenPositionalCases = []completionCase{
+	{line: "quo pick -", some: []string{"-x", "--wide", "--mode"}},
+	{line: "quo pick --", some: []string{"--wide", "--mode"}, none: []string{"-x"}},
+	{line: "quo pick -x -", some: []string{"--mode"}, none: []string{"-x", "--wide"}},
+	{line: "quo pick -x ", some: []string{"--mode"}, none: []string{"alpha.txt"}},
+	{line: "quo pick --wide --mode p", exact: []string{"plain"}},
+	{line: "quo pick --level -1 -", some: []string{"-x", "--mode"}},
+}
+
+func TestBashCompletionHyphenPositional(t *testing.T) {
+	bashSuite(t, needShell(t, "bash"), completionSuite{quotingScript, "quo", hyphenPositionalCases})
+}
 
 func TestZshCompletionQuoting(t *testing.T) {
 	zshSuite(t, needShell(t, "zsh"), quotingSuite)
@@ -592,29 +657,72 @@ func TestFishCompletionQuoting(t *testing.T) {
 // each candidate must be quoted to one shell word equal to the value. The
 // test completes in real bash and evaluates every COMPREPLY entry as the
 // shell would read the inserted text. The word at the cursor may be the
-// value's prefix as typed or already quoted (a\ , \$H).
+// value's prefix as typed or already quoted (a\ , \$H), or open a quote
+// ("a, 'it): readline then keeps the word up to its open quote, replaces
+// the rest with the entry and closes the quote.
 func TestBashCompletionQuotesCandidates(t *testing.T) {
 	bash := needShell(t, "bash")
 	dir, script := completionFixture(t, quotingScript, Bash)
 	cases := []struct {
-		cur  string
+		cur string
+		// keep is what readline leaves of cur: up to its open quote, or
+		// to its last = or : outside quotes
+		keep string
 		want []string
+		// opt is the option of the value (default --mode)
+		opt string
 	}{
-		{"", quotingValues},
-		{"a", []string{"a b"}},
-		{`a\ `, []string{"a b"}},
-		{"$H", []string{"$HOME"}},
-		{`\$H`, []string{"$HOME"}},
-		{"semi", []string{"semi;colon"}},
-		{"it", []string{"it's"}},
-		{"x", nil},
+		{"", "", quotingValues, ""},
+		{"a", "", []string{"a b"}, ""},
+		{`a\ `, "", []string{"a b"}, ""},
+		{"$H", "", []string{"$HOME"}, ""},
+		{`\$H`, "", []string{"$HOME"}, ""},
+		{"semi", "", []string{"semi;colon"}, ""},
+		{"it", "", []string{"it's"}, ""},
+		{"x", "", nil, ""},
+		{`"`, `"`, quotingValues, ""},
+		{`"a`, `"`, []string{"a b"}, ""},
+		{`"a `, `"`, []string{"a b"}, ""},
+		{`"$`, `"`, []string{"$HOME"}, ""},
+		{`"\$`, `"`, []string{"$HOME"}, ""},
+		{`"it`, `"`, []string{"it's"}, ""},
+		{`'`, `'`, quotingValues, ""},
+		{`'a`, `'`, []string{"a b"}, ""},
+		{`'$H`, `'`, []string{"$HOME"}, ""},
+		{`'it`, `'`, []string{"it's"}, ""},
+		{`'it'\''`, `'it'\''`, []string{"it's"}, ""},
+		{`p"l`, `p"`, []string{"plain"}, ""},
+		{`"a b"`, "", []string{"a b"}, ""},
+		{`"x`, `"`, nil, ""},
+		{"nginx:l", "nginx:", []string{"nginx:latest"}, "--image"},
+		{"nginx:", "nginx:", []string{"nginx:1.25", "nginx:latest"}, "--image"},
+		{`"nginx:l`, `"`, []string{"nginx:latest"}, "--image"},
+		{`nginx\:l`, "", []string{"nginx:latest"}, "--image"},
+		{"k=", "k=", []string{"k=v"}, "--image"},
+		{"-", "", []string{"-1", "-2"}, "--level"},
 	}
 	var prog strings.Builder
 	fmt.Fprintf(&prog, "source %s || exit 9\n", shQuote(script))
 	for i, c := range cases {
-		fmt.Fprintf(&prog, "COMP_WORDS=(quo pick --mode %s); COMP_CWORD=3; COMPREPLY=()\n", shQuote(c.cur))
-		// each entry must read back as exactly one word: print the count, then the word
-		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- $r\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n", i+1, i+1)
+		closing := ""
+		if strings.HasSuffix(c.keep, `"`) || strings.HasSuffix(c.keep, "'") {
+			closing = c.keep[len(c.keep)-1:]
+		}
+		opt := c.opt
+		if opt == "" {
+			opt = "--mode"
+		}
+		line := "quo pick " + opt + " " + c.cur
+		words := bashWords(line)
+		q := make([]string, len(words))
+		for j, w := range words {
+			q[j] = shQuote(w)
+		}
+		fmt.Fprintf(&prog, "COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE=%s; COMP_POINT=${#COMP_LINE}; COMPREPLY=()\n", strings.Join(q, " "), len(words)-1, shQuote(line))
+		// each entry, between what readline keeps and the closing quote,
+		// must read back as exactly one word: print the count, then the word
+		fmt.Fprintf(&prog, "_quo; echo '@@BEGIN %d'; for r in \"${COMPREPLY[@]}\"; do eval \"set -- %s$r%s\"; printf '%%s:%%s\\n' \"$#\" \"$1\"; done; echo '@@END %d'\n",
+			i+1, strings.ReplaceAll(c.keep, `"`, `\"`), strings.ReplaceAll(closing, `"`, `\"`), i+1)
 	}
 	out := runShell(t, dir, bash, "--norc", "--noprofile", "-c", prog.String())
 	res := splitResults(t, out, len(cases))

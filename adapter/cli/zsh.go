@@ -253,6 +253,8 @@ func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
 		return "_command_names -e"
 	case "other":
 		return " "
+	case hintHarnInput:
+		return "{compset -P @ && _files}"
 	}
 	return "_default"
 }

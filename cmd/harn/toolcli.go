@@ -21,7 +21,8 @@ Run FILE once, read the ToolRegistry it publishes and run it as a nested
 command-line program built from its CLI-audience tools. With --surface
 exports the tools are FILE's public functions instead, called without
 running main; the default, auto, uses exports when FILE has a pub fn and
-script otherwise (like harn serve mcp). Everything after FILE belongs to that program, --help included:
+script otherwise (like harn serve mcp). Everything after FILE belongs to
+that program, --help included:
 
   harn tool run server.harn --help              the program's commands
   harn tool run server.harn widgets get --help  one command's arguments
