@@ -19,10 +19,12 @@ import (
 // it reads, through any number of stages, so its pending finally blocks
 // and defers run (docs/concurrency.md, Generators and streams): a for loop
 // over the iterator left early closes it as it closes a generator
-// (vm.IterCloser), `.take(n)` closes its input when asked for more than
-// n items, `.take_while` when its test fails, `.zip` the side left over
-// when the other ends, and the sinks that stop early (`.find`, `.any`,
-// `.all`) or fail close what they drain.
+// (vm.IterCloser), and a stage or sink whose callback fails closes what
+// it reads. An iterator that merely stops reading (`.take(n)` reaching n,
+// `.take_while` stopping, `.zip` when one side ends, `.find`/`.any`/`.all`
+// answering early) leaves its generator open, so a generator bound to a
+// name can still be resumed after it, as with Rust's and Python's
+// iterators.
 
 // Iter is a lazy iterator (type_of "iter").
 type Iter struct {
@@ -323,8 +325,7 @@ func (s *takeSource) close(th *vm.Thread) error { return s.in.Close(th) }
 
 func (s *takeSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if s.n <= 0 {
-		// asked for more than n: the rest of the input is abandoned
-		return vm.Value{}, false, s.in.Close(th)
+		return vm.Value{}, false, nil
 	}
 	s.n--
 	return s.in.Next(th)
@@ -359,8 +360,8 @@ func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		return vm.Value{}, false, err
 	}
 	keep, err := s.fn.truth(th, v)
-	if !keep && err == nil {
-		err = s.in.Close(th) // the rest of the input is abandoned
+	if err != nil {
+		_ = s.in.Close(th)
 	}
 	if !keep || err != nil {
 		return vm.Value{}, false, err
@@ -400,19 +401,13 @@ type zipSource struct{ a, b *Iter }
 
 func (s *zipSource) close(th *vm.Thread) error { return closeAll(th, s.a, s.b) }
 
-// next pairs the next items; when one side ends, the other is abandoned.
+// next pairs the next items until either side ends.
 func (s *zipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	x, ok, err := s.a.Next(th)
-	if !ok && err == nil {
-		err = s.b.Close(th)
-	}
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
 	y, ok, err := s.b.Next(th)
-	if !ok && err == nil {
-		err = s.a.Close(th)
-	}
 	if !ok || err != nil {
 		return vm.Value{}, false, err
 	}
@@ -751,15 +746,15 @@ func init() {
 }
 
 // each feeds items to fn until the end, an error, or fn returning false.
-// A drain that stops before the end closes the iterator; when it stops
-// by a failure, that failure wins over the close's.
+// A drain that stops by a failure closes the iterator (the failure wins
+// over the close's); one that stops because fn has its answer leaves it
+// open for the rest to be read.
 func each(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {
 	err := feed(th, it, fn)
 	if err != nil {
 		_ = it.Close(th)
-		return err
 	}
-	return it.Close(th) // nothing to close after the end
+	return err
 }
 
 func feed(th *vm.Thread, it *Iter, fn func(vm.Value) (bool, error)) error {

@@ -454,8 +454,7 @@ func streamOps() {
 		}
 		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
 			if n <= 0 {
-				// asked for more than n: the rest of the source is abandoned
-				return vm.Value{}, false, closeIters(th, in)
+				return vm.Value{}, false, nil
 			}
 			n--
 			return pullFrom(th, in)
@@ -476,9 +475,6 @@ func streamOps() {
 				return vm.Value{}, false, err
 			}
 			stop, err := lib.Truth(th, f, v)
-			if err == nil && stop {
-				err = closeIters(th, in) // the rest of the source is abandoned
-			}
 			if err != nil || stop {
 				stopped = true
 				return vm.Value{}, false, err
@@ -496,18 +492,11 @@ func streamOps() {
 			return vm.Value{}, err
 		}
 		return vm.Of(reading(th.VM(), func(th *vm.Thread) (vm.Value, bool, error) {
-			// when one side ends, the other is abandoned
 			v, ok, err := pullFrom(th, x)
-			if err == nil && !ok {
-				err = closeIters(th, y)
-			}
 			if err != nil || !ok {
 				return vm.Value{}, false, err
 			}
 			w, ok, err := pullFrom(th, y)
-			if err == nil && !ok {
-				err = closeIters(th, x)
-			}
 			if err != nil || !ok {
 				return vm.Value{}, false, err
 			}
