@@ -184,6 +184,32 @@ func isRegistry(v vm.Value) bool {
 	return s == RegistryType
 }
 
+// SingleDefinitionHint explains a lone tool definition written where a
+// registry or a list of tools is expected (`agent_loop({tools: def})`):
+// for a dict without `_type` that names a tool and carries a handler,
+// an executor or an input schema it returns `got the single tool
+// definition "NAME"; wrap it in a list: tools: [def]`, else "".
+func SingleDefinitionHint(v vm.Value) string {
+	d, ok := v.AsDict()
+	if !ok {
+		return ""
+	}
+	if _, typed := d.Get("_type"); typed {
+		return ""
+	}
+	nv, _ := d.Get("name")
+	name, ok := str(nv)
+	if !ok || name == "" {
+		return ""
+	}
+	for _, k := range []string{"handler", "executor", "parameters", "input_schema", "inputSchema"} {
+		if _, has := d.Get(k); has {
+			return fmt.Sprintf("got the single tool definition %q; wrap it in a list: tools: [def]", name)
+		}
+	}
+	return ""
+}
+
 // Normalize validates a registry value with every R and C rule of
 // docs/spec/registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {

@@ -5,11 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/stdlib/tools"
-	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -105,6 +104,9 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 	}
 	d, ok := v.AsDict()
 	if !ok || vm.ToDisplay(get(d, "_type")) != tool.RegistryType {
+		if hint := tool.SingleDefinitionHint(v); hint != "" {
+			return nil, vm.Throwf("%s: tools must be a tool registry or a list of tools, %s", fn, hint)
+		}
 		return nil, vm.Throwf("%s: tools must be a tool registry or a list of tools, got %s", fn, v.Type())
 	}
 	reg, err := tool.Normalize(v, cache)
@@ -209,7 +211,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: successText(o.Value, o.Result), ok: true}
+		return outcome{value: o.Value, text: modelText(o.Value), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -276,27 +278,7 @@ func get(d *vm.Dict, k string) vm.Value {
 	return lib.Get(d, k)
 }
 
-// successText is what the model reads for a successful call: a string as
-// it is, nil as an empty message, anything else as the portable JSON the
-// other adapters send (docs/spec/registry.md §6), so an enum variant
+// modelText is what the model reads of a value: the one conversion
+// every path to a model shares (llm.ContentText), so an enum variant
 // reads {"enum","variant","fields"} rather than json_stringify's null.
-func successText(v vm.Value, portable any) string {
-	if !v.IsValid() || v.IsNil() {
-		return ""
-	}
-	if s, ok := v.AsString(); ok {
-		return s.Go()
-	}
-	return string(jsonv.Marshal(portable))
-}
-
-// modelText is successText for a value no tool produced (an on_tool_call
-// {result}): its portable JSON when it has one, else json_stringify's
-// lenient form.
-func modelText(v vm.Value) string {
-	j, err := tool.ToJSON(v)
-	if err != nil {
-		return transcripts.Content(v)
-	}
-	return successText(v, j)
-}
+func modelText(v vm.Value) string { return llm.ContentText(v) }

@@ -113,7 +113,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 		return x, true
 	}
 	if x, ok := get("text"); ok {
-		m.text = contentText(x)
+		m.text = ContentText(x)
 	} else if x, ok := get("data"); ok {
 		// a structured reply: its JSON text
 		m.text = hjson.Stringify(x)

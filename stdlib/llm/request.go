@@ -307,7 +307,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 		}
 		m.Content, m.Images = text, images
 	} else {
-		m.Content = contentText(get("content"))
+		m.Content = ContentText(get("content"))
 	}
 	if id := get("tool_call_id"); !id.IsNil() {
 		m.ToolCallID = vm.ToDisplay(id)
@@ -329,14 +329,23 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	return m, nil
 }
 
-// contentText is a message content as text: strings as they are, nil as
-// "", anything else as JSON.
-func contentText(v vm.Value) string {
-	if v.IsNil() {
+// ContentText is the text a model reads for a message content or a tool
+// result: a string as it is, nil as "", any other value as the portable
+// JSON the CLI and MCP adapters send (docs/spec/registry.md §6), so an
+// enum variant or a Result reads {"enum","variant","fields"} rather than
+// json_stringify's null. A value with no portable form (a closure
+// inside) falls back to json_stringify's lenient text. Every path that
+// puts a value in front of a model (messages, add_tool_result, the agent
+// loop's tool results) uses this one conversion.
+func ContentText(v vm.Value) string {
+	if !v.IsValid() || v.IsNil() {
 		return ""
 	}
 	if s, ok := v.AsString(); ok {
 		return s.Go()
+	}
+	if j, err := tool.ToJSON(v); err == nil {
+		return string(jsonv.Marshal(j))
 	}
 	return hjson.Stringify(v)
 }
@@ -496,6 +505,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 			comps = append(comps, tool.CarriedComponents(d))
 		}
 	} else {
+		if hint := tool.SingleDefinitionHint(v); hint != "" {
+			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, %s", fn, hint)
+		}
 		reg, err := tool.Normalize(v, cache)
 		if err != nil {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions: %s", fn, tool.Message(err, ""))
