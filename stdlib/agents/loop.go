@@ -909,7 +909,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 		} else if d, ok := v.AsDict(); ok {
 			switch {
 			case d.Has("error"):
-				msg := vm.ToDisplay(get(d, "error"))
+				msg := failureText(get(d, "error"))
 				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
 			case d.Has("result"):
 				res := get(d, "result")

@@ -230,11 +230,14 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }
 
-// errorText is what the model reads of a failed handler: a thrown
-// string as it is, a thrown {message} dict its message, anything else
-// the text a catch would bind.
-func errorText(e *vm.Error) string {
-	v := e.Caught()
+// errorText is what the model reads of a failed handler: the text of
+// the value a catch would bind (failureText).
+func errorText(e *vm.Error) string { return failureText(e.Caught()) }
+
+// failureText is what the model reads of a failure value (a thrown
+// value, an on_tool_call {error}): a string as it is, a {message} dict
+// its message, another dict its JSON, anything else its display form.
+func failureText(v vm.Value) string {
 	if d, ok := v.AsDict(); ok {
 		if m := get(d, "message"); !m.IsNil() {
 			return vm.ToDisplay(m)
