@@ -919,6 +919,8 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 			default:
 				return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned a dict without result, error or arguments (keys: %s)", l.fn, strings.Join(d.Keys(), ", "))
 			}
+		} else if !v.IsNil() && v.Kind() != vm.KBool {
+			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, shown(v))
 		}
 	}
 	if !handled {
