@@ -184,28 +184,37 @@ func isRegistry(v vm.Value) bool {
 	return s == RegistryType
 }
 
-// SingleDefinitionHint explains a lone tool definition written where a
-// registry or a list of tools is expected (`agent_loop({tools: def})`):
-// for a dict without `_type` that names a tool and carries a handler,
-// an executor or an input schema it returns `got the single tool
-// definition "NAME"; wrap it in a list: tools: [def]`, else "".
-func SingleDefinitionHint(v vm.Value) string {
+// SingleDefinition reports whether v is one tool definition written
+// where a registry (or a list of tools) is expected: a dict without
+// `_type` that names a tool and carries a handler, an executor or an
+// input schema. It returns the tool's name.
+func SingleDefinition(v vm.Value) (string, bool) {
 	d, ok := v.AsDict()
 	if !ok {
-		return ""
+		return "", false
 	}
 	if _, typed := d.Get("_type"); typed {
-		return ""
+		return "", false
 	}
 	nv, _ := d.Get("name")
 	name, ok := str(nv)
 	if !ok || name == "" {
-		return ""
+		return "", false
 	}
 	for _, k := range []string{"handler", "executor", "parameters", "input_schema", "inputSchema"} {
 		if _, has := d.Get(k); has {
-			return fmt.Sprintf("got the single tool definition %q; wrap it in a list: tools: [def]", name)
+			return name, true
 		}
+	}
+	return "", false
+}
+
+// SingleDefinitionHint explains a lone tool definition given as a
+// `tools` option (`agent_loop({tools: def})`): `got the single tool
+// definition "NAME"; wrap it in a list: tools: [def]`, else "".
+func SingleDefinitionHint(v vm.Value) string {
+	if name, ok := SingleDefinition(v); ok {
+		return fmt.Sprintf("got the single tool definition %q; wrap it in a list: tools: [def]", name)
 	}
 	return ""
 }
