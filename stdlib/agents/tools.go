@@ -78,7 +78,9 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 	}
 	if l, ok := v.AsList(); ok {
 		defs := make([]vm.Value, 0, l.Len())
-		for i, it := range tool.ExpandRegistries(l.Items()) {
+		items, from := tool.ExpandRegistries(l.Items())
+		for k, it := range items {
+			i := from[k]
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: tools[%d] must be a tool definition or an agent, got %s", fn, i, it.Type())

@@ -478,7 +478,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 	var entries []*tool.Entry
 	var comps []*tool.SchemaMap // the components each entry's references name
 	if l, ok := v.AsList(); ok {
-		for i, it := range tool.ExpandRegistries(l.Items()) {
+		items, from := tool.ExpandRegistries(l.Items())
+		for k, it := range items {
+			i := from[k]
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: options.tools[%d] must be a tool definition dict, got %s", fn, i, it.Type())
