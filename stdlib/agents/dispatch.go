@@ -1,10 +1,12 @@
 package agents
 
 import (
+	"fmt"
 	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
+	"strings"
 )
 
 // harness.tools.dispatch_agent_call and dispatch_agent_batch
@@ -106,17 +108,27 @@ func dispatchOne(th *vm.Thread, fn string, ts *toolset, call vm.Value, i int, th
 	if args.IsNil() {
 		args = get(d, "input")
 	}
+	var o outcome
+	badJSON := false
 	if s, isStr := args.AsString(); isStr {
-		parsed, err := hjson.Parse(s.Go())
-		if err != nil {
-			return vm.Value{}, vm.Throwf("%s: the arguments of call %d are not JSON: %s", fn, i, err.Error())
+		if text := s.Go(); strings.TrimSpace(text) == "" {
+			// blank text is no arguments, as a provider's reply reads it
+			args = vm.Nil
+		} else if parsed, err := hjson.Parse(text); err != nil {
+			// broken JSON text is a failed call the model can read and
+			// retry, as invalid arguments are
+			msg := fmt.Sprintf("tool %q arguments are not JSON: %s", name.Go(), err.Error())
+			o, badJSON = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
+		} else {
+			args = parsed
 		}
-		args = parsed
 	}
 	if args.IsNil() {
 		args = vm.Of(vm.NewDict())
 	}
-	o := ts.run(th, name.Go(), args)
+	if !badJSON {
+		o = ts.run(th, name.Go(), args)
+	}
 	if !o.ok && (throw || o.fatal) {
 		return vm.Value{}, o.err
 	}
