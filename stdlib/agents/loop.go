@@ -363,16 +363,16 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		l.nudge = s.Go()
 	}
 	if v := get(merged, "stop_after_successful_tools"); !v.IsNil() {
-		names, ok := stringList(v)
-		if !ok {
-			return vm.Throwf("%s: stop_after_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		names, err := toolNames(fn, "stop_after_successful_tools", v)
+		if err != nil {
+			return err
 		}
 		l.stopAfter = names
 	}
 	if v := get(merged, "require_successful_tools"); !v.IsNil() {
-		names, ok := stringList(v)
-		if !ok {
-			return vm.Throwf("%s: require_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		names, err := toolNames(fn, "require_successful_tools", v)
+		if err != nil {
+			return err
 		}
 		l.required = names
 	}
@@ -733,21 +733,22 @@ func isCallFailure(err error) bool {
 	return ok && d.Has("category") && d.Has("message")
 }
 
-// stringList reads a list of strings.
-func stringList(v vm.Value) ([]string, bool) {
+// toolNames reads option k of fn, a list of tool names: an error names
+// a value that is not a list, or the element that is not a string.
+func toolNames(fn, k string, v vm.Value) ([]string, error) {
 	l, ok := v.AsList()
 	if !ok {
-		return nil, false
+		return nil, vm.Throwf("%s: %s must be a list of tool names, got %s", fn, k, shown(v))
 	}
 	out := make([]string, 0, l.Len())
-	for _, it := range l.Items() {
+	for i, it := range l.Items() {
 		s, ok := it.AsString()
 		if !ok {
-			return nil, false
+			return nil, vm.Throwf("%s: %s[%d] must be a tool name (a string), got %s", fn, k, i, shown(it))
 		}
 		out = append(out, s.Go())
 	}
-	return out, true
+	return out, nil
 }
 
 // finishedByTool reports whether a call of the turn succeeded on a tool
