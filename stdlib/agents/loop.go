@@ -234,6 +234,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, err
 		}
 	}
+	if err := l.checkToolNames(fn); err != nil {
+		return nil, err
+	}
 	for _, k := range []string{"messages", "transcript"} {
 		v := get(merged, k)
 		if v.IsNil() {
@@ -731,6 +734,23 @@ func isCallFailure(err error) bool {
 	}
 	d, ok := e.Caught().AsDict()
 	return ok && d.Has("category") && d.Has("message")
+}
+
+// checkToolNames refuses a stop_after_successful_tools or
+// require_successful_tools name that no tool of the loop has: a typo
+// would otherwise never stop the run, or nudge it until it is stuck.
+func (l *loop) checkToolNames(fn string) error {
+	for _, opt := range []struct {
+		key   string
+		names []string
+	}{{"stop_after_successful_tools", l.stopAfter}, {"require_successful_tools", l.required}} {
+		for _, n := range opt.names {
+			if _, ok := l.tools.byName[n]; !ok {
+				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, suggest(n, l.tools.names))
+			}
+		}
+	}
+	return nil
 }
 
 // toolNames reads option k of fn, a list of tool names: an error names
