@@ -1,12 +1,9 @@
 package agents
 
 import (
-	"fmt"
 	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
-	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
-	"strings"
 )
 
 // harness.tools.dispatch_agent_call and dispatch_agent_batch
@@ -108,27 +105,17 @@ func dispatchOne(th *vm.Thread, fn string, ts *toolset, call vm.Value, i int, th
 	if args.IsNil() {
 		args = get(d, "input")
 	}
-	var o outcome
-	badJSON := false
-	if s, isStr := args.AsString(); isStr {
-		if text := s.Go(); strings.TrimSpace(text) == "" {
-			// blank text is no arguments, as a provider's reply reads it
-			args = vm.Nil
-		} else if parsed, err := hjson.Parse(text); err != nil {
-			// broken JSON text is a failed call the model can read and
-			// retry, as invalid arguments are
-			msg := fmt.Sprintf("tool %q arguments are not JSON: %s", name.Go(), err.Error())
-			o, badJSON = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
-		} else {
+	if text, isStr := args.AsString(); isStr {
+		// JSON text as a provider sends it; broken text stays as it is,
+		// and the call fails as the loop's would (toolset.run)
+		if parsed, failure := argumentsFromText(name.Go(), text.Go()); failure == nil {
 			args = parsed
 		}
 	}
 	if args.IsNil() {
 		args = vm.Of(vm.NewDict())
 	}
-	if !badJSON {
-		o = ts.run(th, name.Go(), args)
-	}
+	o := ts.run(th, name.Go(), args)
 	if !o.ok && (throw || o.fatal) {
 		return vm.Value{}, o.err
 	}

@@ -201,6 +201,13 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
 	}
+	if text, isStr := args.AsString(); isStr {
+		parsed, failure := argumentsFromText(name, text.Go())
+		if failure != nil {
+			return *failure
+		}
+		args = parsed
+	}
 	var j any
 	if args.IsValid() && !args.IsNil() {
 		x, err := tool.ToJSONArgs(args)
@@ -281,6 +288,22 @@ func get(d *vm.Dict, k string) vm.Value {
 		return vm.Nil
 	}
 	return lib.Get(d, k)
+}
+
+// argumentsFromText reads arguments a model sent as JSON text (as
+// providers send them): blank text is no arguments; text that is not
+// JSON is a failed call the model can read and retry, as invalid
+// arguments are.
+func argumentsFromText(name, text string) (vm.Value, *outcome) {
+	if strings.TrimSpace(text) == "" {
+		return vm.Nil, nil
+	}
+	parsed, err := hjson.Parse(text)
+	if err != nil {
+		msg := fmt.Sprintf("tool %q arguments are not JSON: %s", name, err.Error())
+		return vm.Value{}, &outcome{text: msg, err: vm.Runtimef("%s", msg)}
+	}
+	return parsed, nil
 }
 
 // modelText is what the model reads of a value: the one conversion

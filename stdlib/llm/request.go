@@ -34,7 +34,22 @@ type message struct {
 type toolCall struct {
 	ID   string
 	Name string
-	Args any
+	Args any // decoded JSON, or rawArguments
+}
+
+// rawArguments is arguments text a model wrote that is not JSON, kept as
+// written: the call reaches the script with the text as its arguments
+// (the agent loop answers it with an error the model reads) and goes
+// back to the provider unchanged in the conversation.
+type rawArguments string
+
+// argumentsValue is a call's arguments as a Harn value: the decoded
+// object, or the text of rawArguments.
+func argumentsValue(a any) vm.Value {
+	if r, ok := a.(rawArguments); ok {
+		return vm.Str(string(r))
+	}
+	return jsonschema.FromAny(a)
 }
 
 // toolSpec is a tool offered to the model; Schema is its input JSON Schema.
@@ -317,7 +332,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil, true)
 		if err != nil {
 			return message{}, err
 		}
@@ -352,7 +367,7 @@ func ContentText(v vm.Value) string {
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
 // conversation). nextID numbers calls without an id (nil: keep "").
-func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
+func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -377,6 +392,12 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 			if s, isStr := args.AsString(); isStr {
 				// providers send arguments as JSON text
 				parsed, err := hjson.Parse(s.Go())
+				if err != nil && keepRaw && strings.TrimSpace(s.Go()) != "" {
+					// a model's broken arguments, back in the conversation
+					c.Args = rawArguments(s.Go())
+					out = append(out, c)
+					continue
+				}
 				if err != nil {
 					return nil, vm.Throwf("%s[%d].arguments is not JSON: %s", where, i, err.Error())
 				}
@@ -547,7 +568,7 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 func toolCallsValue(calls []toolCall) vm.Value {
 	out := make([]vm.Value, len(calls))
 	for i, c := range calls {
-		out[i] = vm.Of(lib.DictOf("id", vm.Str(c.ID), "name", vm.Str(c.Name), "arguments", jsonschema.FromAny(c.Args)))
+		out[i] = vm.Of(lib.DictOf("id", vm.Str(c.ID), "name", vm.Str(c.Name), "arguments", argumentsValue(c.Args)))
 	}
 	return vm.Of(vm.NewList(out))
 }
