@@ -287,10 +287,10 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 		b.Set("_type", vm.Str(RegistryType))
 		b.Set("tools", v)
 		regValue = b.Build()
-		for _, it := range x.Items() {
+		for i, it := range x.Items() {
 			d, ok := it.AsDict()
 			if !ok {
-				continue
+				return vm.Value{}, fmt.Errorf("tool_project: definitions[%d] must be a tool definition dict, got %s", i, it.Type())
 			}
 			var err error
 			if regValue, err = adoptComponents(regValue, d, "tool_project"); err != nil {
