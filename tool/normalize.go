@@ -251,7 +251,7 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	for i, dv := range defs {
 		def, ok := dv.AsDict()
 		if !ok {
-			return nil, entryErr("tool registry entry must be a dict")
+			return nil, catalogErr("tools[%d] must be a tool definition dict, got %s", i, dv.Type())
 		}
 		t, err := NormalizeEntry(def, i, cache)
 		if err != nil {
