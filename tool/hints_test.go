@@ -21,7 +21,8 @@ func TestSingleDefinition(t *testing.T) {
 		{`{"name":"s","inputSchema":{"type":"object"}}`, "s"},
 		{`{"name":"bare"}`, ""},
 		{`{"add":"x"}`, ""},
-		{`{"_type":"tool_ref","name":"r","parameters":{}}`, ""},
+		{`{"_type":"tool_ref","name":"r","parameters":{}}`, "r"},
+		{`{"_type":"tool_registry","name":"r","tools":[],"parameters":{}}`, ""},
 		{`[{"name":"add","parameters":{}}]`, ""},
 	} {
 		name, ok := SingleDefinition(jv(t, c.json))

@@ -186,15 +186,20 @@ func isRegistry(v vm.Value) bool {
 
 // SingleDefinition reports whether v is one tool definition written
 // where a registry (or a list of tools) is expected: a dict without
-// `_type` that names a tool and carries a handler, an executor or an
-// input schema. It returns the tool's name.
+// `_type`, or a tool value (`tool_ref`, `tool_bind`, `tool_synthesize`),
+// that names a tool and carries a handler, an executor or an input
+// schema. It returns the tool's name.
 func SingleDefinition(v vm.Value) (string, bool) {
 	d, ok := v.AsDict()
 	if !ok {
 		return "", false
 	}
-	if _, typed := d.Get("_type"); typed {
-		return "", false
+	if t, typed := d.Get("_type"); typed {
+		switch vm.ToDisplay(t) {
+		case "tool_ref", "tool_bound", "tool_synth":
+		default:
+			return "", false
+		}
 	}
 	nv, _ := d.Get("name")
 	name, ok := str(nv)
