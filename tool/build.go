@@ -287,10 +287,10 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 		b.Set("_type", vm.Str(RegistryType))
 		b.Set("tools", v)
 		regValue = b.Build()
-		for _, it := range x.Items() {
+		for i, it := range x.Items() {
 			d, ok := it.AsDict()
 			if !ok {
-				continue
+				return vm.Value{}, fmt.Errorf("tool_project: definitions[%d] must be a tool definition dict, got %s", i, it.Type())
 			}
 			var err error
 			if regValue, err = adoptComponents(regValue, d, "tool_project"); err != nil {
@@ -323,19 +323,17 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 // ExpandRegistries replaces each tool registry in a tools list (the
 // tools option of agent_loop, agent and llm_call) by its tools, so `tools: [weather, add]` works when both are `tool`
 // declarations (each binds a one-tool registry, docs/spec/language.md
-// §9.3). A registry's components travel with each of its tools.
-func ExpandRegistries(items []vm.Value) []vm.Value {
-	var out []vm.Value
+// §9.3). A registry's components travel with each of its tools. from
+// gives, for each item of the result, the index of the list item it
+// came from, so an error names the position the author wrote.
+func ExpandRegistries(items []vm.Value) (out []vm.Value, from []int) {
+	out = make([]vm.Value, 0, len(items))
+	from = make([]int, 0, len(items))
 	for i, it := range items {
 		d, ok := it.AsDict()
 		if !ok || vm.ToDisplay(dictGet(d, "_type")) != RegistryType {
-			if out != nil {
-				out = append(out, it)
-			}
+			out, from = append(out, it), append(from, i)
 			continue
-		}
-		if out == nil {
-			out = append([]vm.Value(nil), items[:i]...)
 		}
 		comps := dictGet(d, "components")
 		if tl, ok := dictGet(d, "tools").AsList(); ok {
@@ -343,14 +341,11 @@ func ExpandRegistries(items []vm.Value) []vm.Value {
 				if td, ok := t.AsDict(); ok && !comps.IsNil() && !td.Has("components") {
 					t = vm.Of(td.Set("components", comps))
 				}
-				out = append(out, t)
+				out, from = append(out, t), append(from, i)
 			}
 		}
 	}
-	if out == nil {
-		return items
-	}
-	return out
+	return out, from
 }
 
 // dictGet is d[k], nil when absent.

@@ -149,13 +149,24 @@ func smallerCap(a, b int) int {
 	return a
 }
 
+// hookArgs are the arguments of a pre or post closure: the tool name and
+// the payload (the arguments, the result), or the payload alone for a
+// closure that declares one parameter (`post: { r -> … }`), which would
+// otherwise receive the name where it expects the value.
+func hookArgs(fn vm.Value, name string, payload vm.Value) []vm.Value {
+	if c, ok := fn.Object().(*vm.Closure); ok && len(c.Proto.Params) == 1 && !c.Proto.Params[0].Rest {
+		return []vm.Value{payload}
+	}
+	return []vm.Value{vm.Str(name), payload}
+}
+
 // runPre calls a pre closure with the tool name and the arguments. nil
 // or true lets the call go on unchanged, a dict replaces the arguments
 // (checked against the input schema like the model's), a string refuses
 // the call with that reason and false refuses it without one; a throw or
 // any other answer fails the call.
 func runPre(th *vm.Thread, fn vm.Value, name string, args any) (any, *Outcome) {
-	v, err := th.CallPlain(fn, []vm.Value{vm.Str(name), FromJSON(toArgs(args))})
+	v, err := th.CallPlain(fn, hookArgs(fn, name, FromJSON(toArgs(args))))
 	if err != nil {
 		return nil, &Outcome{Kind: RuntimeFailure, Summary: "pre hook failed: " + hookErrorText(err), Err: vm.AsError(err)}
 	}
@@ -190,7 +201,7 @@ func runPre(th *vm.Thread, fn vm.Value, name string, args any) (any, *Outcome) {
 // must be portable JSON. It returns the failure when the hook throws or
 // answers a non-portable value.
 func runPost(th *vm.Thread, fn vm.Value, name string, out *Outcome) *Outcome {
-	v, err := th.CallPlain(fn, []vm.Value{vm.Str(name), out.Value})
+	v, err := th.CallPlain(fn, hookArgs(fn, name, out.Value))
 	if err != nil {
 		return &Outcome{Kind: RuntimeFailure, Tool: name, Summary: "post hook failed: " + hookErrorText(err), Err: vm.AsError(err)}
 	}

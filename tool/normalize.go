@@ -184,6 +184,46 @@ func isRegistry(v vm.Value) bool {
 	return s == RegistryType
 }
 
+// SingleDefinition reports whether v is one tool definition written
+// where a registry (or a list of tools) is expected: a dict without
+// `_type`, or a tool value (`tool_ref`, `tool_bind`, `tool_synthesize`),
+// that names a tool and carries a handler, an executor or an input
+// schema. It returns the tool's name.
+func SingleDefinition(v vm.Value) (string, bool) {
+	d, ok := v.AsDict()
+	if !ok {
+		return "", false
+	}
+	if t, typed := d.Get("_type"); typed {
+		switch vm.ToDisplay(t) {
+		case "tool_ref", "tool_bound", "tool_synth":
+		default:
+			return "", false
+		}
+	}
+	nv, _ := d.Get("name")
+	name, ok := str(nv)
+	if !ok || name == "" {
+		return "", false
+	}
+	for _, k := range []string{"handler", "executor", "parameters", "input_schema", "inputSchema"} {
+		if _, has := d.Get(k); has {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// SingleDefinitionHint explains a lone tool definition given as a
+// `tools` option (`agent_loop({tools: def})`): `got the single tool
+// definition "NAME"; wrap it in a list: tools: [def]`, else "".
+func SingleDefinitionHint(v vm.Value) string {
+	if name, ok := SingleDefinition(v); ok {
+		return fmt.Sprintf("got the single tool definition %q; wrap it in a list: tools: [def]", name)
+	}
+	return ""
+}
+
 // Normalize validates a registry value with every R and C rule of
 // docs/spec/registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
@@ -216,7 +256,7 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	for i, dv := range defs {
 		def, ok := dv.AsDict()
 		if !ok {
-			return nil, entryErr("tool registry entry must be a dict")
+			return nil, catalogErr("tools[%d] must be a tool definition dict, got %s", i, dv.Type())
 		}
 		t, err := NormalizeEntry(def, i, cache)
 		if err != nil {

@@ -96,7 +96,14 @@ func (p *Publication) Snapshot() Published {
 // call replaces an earlier one.
 func (p *Publication) PublishRegistry(v vm.Value, cache *Cache) error {
 	if !isRegistry(v) {
-		return fmt.Errorf("mcp_tools: argument must be a tool registry (created with tool_registry())")
+		const msg = "mcp_tools: argument must be a tool registry (created with tool_registry())"
+		if name, ok := SingleDefinition(v); ok {
+			return fmt.Errorf("%s, got the single tool definition %q; build one with tool_registry_from([def]) from \"std/tools\"", msg, name)
+		}
+		if _, ok := v.AsList(); ok {
+			return fmt.Errorf("%s, got a list; build one with tool_registry_from(list) from \"std/tools\"", msg)
+		}
+		return fmt.Errorf("%s", msg)
 	}
 	reg, err := Normalize(v, cache)
 	if err != nil {

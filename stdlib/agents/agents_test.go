@@ -206,3 +206,54 @@ println(r.tool_calls[0].error)
 		t.Fatalf("got %s", out)
 	}
 }
+
+// TestLoopOverOpenAIWireBrokenArguments: arguments a model writes as
+// text that is not JSON fail that one call with an error the model reads
+// (the run goes on), and go back to the provider as written.
+func TestLoopOverOpenAIWireBrokenArguments(t *testing.T) {
+	clearEnv(t)
+	replies := []string{
+		`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_x","type":"function","function":{"name":"add","arguments":"{\"a\":2,"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":20,"completion_tokens":9}}`,
+		`{"choices":[{"message":{"role":"assistant","content":"sorry"},"finish_reason":"stop"}],"usage":{"prompt_tokens":35,"completion_tokens":1}}`,
+	}
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		if err := json.Unmarshal(raw, &body); err != nil {
+			t.Errorf("request is not JSON: %v", err)
+		}
+		mu.Lock()
+		n := len(bodies)
+		bodies = append(bodies, body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if n >= len(replies) {
+			w.WriteHeader(500)
+			return
+		}
+		io.WriteString(w, replies[n])
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out := mustRun(t, `
+let add = tool_def("add", "Add two ints", {parameters: {a: "int", b: "int"}, handler: {args -> args.a + args.b}})
+let r = agent_loop("2 + 40?", {provider: "openai", model: "gpt-4o-mini", tools: [add]})
+println([r.text, r.turns, r.tool_calls[0].ok, r.tool_calls[0].arguments])
+println(r.tool_calls[0].error)
+`)
+	want := "[sorry, 2, false, {\"a\":2,]\ntool \"add\" arguments are not JSON: EOF while parsing a value at line 1 column 7"
+	if out != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want 2", len(bodies))
+	}
+	b, _ := json.Marshal(bodies[1]["messages"])
+	want = `[{"content":"2 + 40?","role":"user"},{"content":null,"role":"assistant","tool_calls":[{"function":{"arguments":"{\"a\":2,","name":"add"},"id":"call_x","type":"function"}]},{"content":"Error: tool \"add\" arguments are not JSON: EOF while parsing a value at line 1 column 7","role":"tool","tool_call_id":"call_x"}]`
+	if string(b) != want {
+		t.Errorf("second request messages\n%s\nwant\n%s", b, want)
+	}
+}

@@ -3,7 +3,6 @@ package agents
 import (
 	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
-	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -106,12 +105,12 @@ func dispatchOne(th *vm.Thread, fn string, ts *toolset, call vm.Value, i int, th
 	if args.IsNil() {
 		args = get(d, "input")
 	}
-	if s, isStr := args.AsString(); isStr {
-		parsed, err := hjson.Parse(s.Go())
-		if err != nil {
-			return vm.Value{}, vm.Throwf("%s: the arguments of call %d are not JSON: %s", fn, i, err.Error())
+	if text, isStr := args.AsString(); isStr {
+		// JSON text as a provider sends it; broken text stays as it is,
+		// and the call fails as the loop's would (toolset.run)
+		if parsed, failure := argumentsFromText(name.Go(), text.Go()); failure == nil {
+			args = parsed
 		}
-		args = parsed
 	}
 	if args.IsNil() {
 		args = vm.Of(vm.NewDict())

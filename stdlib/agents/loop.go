@@ -150,6 +150,16 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			}
 		}
 	}
+	// max_iterations is upstream's name for max_turns: one call gives one
+	// of them, and either overrides the agent's
+	if !get(opts, "max_turns").IsNil() && !get(opts, "max_iterations").IsNil() {
+		return nil, vm.Throwf("%s: give max_turns or max_iterations (its alias), not both", fn)
+	}
+	for _, k := range []string{"max_turns", "max_iterations"} {
+		if !get(opts, k).IsNil() {
+			merged = merged.Delete("max_turns").Delete("max_iterations")
+		}
+	}
 	merged = merged.Merge(opts)
 	l := &loop{fn: fn, name: "agent", system: vm.Nil, llmOpts: vm.NewDict(), maxTurns: defaultMaxTurns, depth: depth, sessionV: vm.Nil}
 	if a != nil {
@@ -223,6 +233,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if err := l.tools.enableSearch(th, fn, cfg); err != nil {
 			return nil, err
 		}
+	}
+	if err := l.checkToolNames(fn); err != nil {
+		return nil, err
 	}
 	for _, k := range []string{"messages", "transcript"} {
 		v := get(merged, k)
@@ -353,16 +366,16 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		l.nudge = s.Go()
 	}
 	if v := get(merged, "stop_after_successful_tools"); !v.IsNil() {
-		names, ok := stringList(v)
-		if !ok {
-			return vm.Throwf("%s: stop_after_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		names, err := toolNames(fn, "stop_after_successful_tools", v)
+		if err != nil {
+			return err
 		}
 		l.stopAfter = names
 	}
 	if v := get(merged, "require_successful_tools"); !v.IsNil() {
-		names, ok := stringList(v)
-		if !ok {
-			return vm.Throwf("%s: require_successful_tools must be a list of tool names, got %s", fn, shown(v))
+		names, err := toolNames(fn, "require_successful_tools", v)
+		if err != nil {
+			return err
 		}
 		l.required = names
 	}
@@ -723,21 +736,39 @@ func isCallFailure(err error) bool {
 	return ok && d.Has("category") && d.Has("message")
 }
 
-// stringList reads a list of strings.
-func stringList(v vm.Value) ([]string, bool) {
+// checkToolNames refuses a stop_after_successful_tools or
+// require_successful_tools name that no tool of the loop has: a typo
+// would otherwise never stop the run, or nudge it until it is stuck.
+func (l *loop) checkToolNames(fn string) error {
+	for _, opt := range []struct {
+		key   string
+		names []string
+	}{{"stop_after_successful_tools", l.stopAfter}, {"require_successful_tools", l.required}} {
+		for _, n := range opt.names {
+			if _, ok := l.tools.byName[n]; !ok {
+				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, suggest(n, l.tools.names))
+			}
+		}
+	}
+	return nil
+}
+
+// toolNames reads option k of fn, a list of tool names: an error names
+// a value that is not a list, or the element that is not a string.
+func toolNames(fn, k string, v vm.Value) ([]string, error) {
 	l, ok := v.AsList()
 	if !ok {
-		return nil, false
+		return nil, vm.Throwf("%s: %s must be a list of tool names, got %s", fn, k, shown(v))
 	}
 	out := make([]string, 0, l.Len())
-	for _, it := range l.Items() {
+	for i, it := range l.Items() {
 		s, ok := it.AsString()
 		if !ok {
-			return nil, false
+			return nil, vm.Throwf("%s: %s[%d] must be a tool name (a string), got %s", fn, k, i, shown(it))
 		}
 		out = append(out, s.Go())
 	}
-	return out, true
+	return out, nil
 }
 
 // finishedByTool reports whether a call of the turn succeeded on a tool
@@ -909,7 +940,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 		} else if d, ok := v.AsDict(); ok {
 			switch {
 			case d.Has("error"):
-				msg := vm.ToDisplay(get(d, "error"))
+				msg := failureText(get(d, "error"))
 				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
 			case d.Has("result"):
 				res := get(d, "result")
@@ -919,6 +950,8 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 			default:
 				return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned a dict without result, error or arguments (keys: %s)", l.fn, strings.Join(d.Keys(), ", "))
 			}
+		} else if !v.IsNil() && v.Kind() != vm.KBool {
+			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, shown(v))
 		}
 	}
 	if !handled {

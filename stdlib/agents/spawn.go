@@ -16,7 +16,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib/concurrency"
 	"github.com/harnlang/harn/stdlib/internal/lib"
-	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/stdlib/process"
 	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/vm"
@@ -359,7 +359,7 @@ func inputText(fn string, v vm.Value) (vm.Value, error) {
 	case v.IsNil():
 		return vm.Value{}, vm.Throwf("%s: message must be a string (or a value sent as JSON), got nil", fn)
 	}
-	return vm.Str(hjson.Stringify(v)), nil
+	return vm.Str(llm.ContentText(v)), nil
 }
 
 func snapshot(th *vm.Thread, x *spawned) vm.Value {

@@ -5,11 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/stdlib/tools"
-	"github.com/harnlang/harn/stdlib/transcripts"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -79,7 +78,9 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 	}
 	if l, ok := v.AsList(); ok {
 		defs := make([]vm.Value, 0, l.Len())
-		for i, it := range tool.ExpandRegistries(l.Items()) {
+		items, from := tool.ExpandRegistries(l.Items())
+		for k, it := range items {
+			i := from[k]
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: tools[%d] must be a tool definition or an agent, got %s", fn, i, it.Type())
@@ -105,6 +106,9 @@ func newToolset(th *vm.Thread, fn string, v vm.Value, depth int) (*toolset, erro
 	}
 	d, ok := v.AsDict()
 	if !ok || vm.ToDisplay(get(d, "_type")) != tool.RegistryType {
+		if hint := tool.SingleDefinitionHint(v); hint != "" {
+			return nil, vm.Throwf("%s: tools must be a tool registry or a list of tools, %s", fn, hint)
+		}
 		return nil, vm.Throwf("%s: tools must be a tool registry or a list of tools, got %s", fn, v.Type())
 	}
 	reg, err := tool.Normalize(v, cache)
@@ -197,6 +201,13 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		return outcome{text: msg, err: vm.Runtimef("%s", msg)}
 	}
+	if text, isStr := args.AsString(); isStr {
+		parsed, failure := argumentsFromText(name, text.Go())
+		if failure != nil {
+			return *failure
+		}
+		args = parsed
+	}
 	var j any
 	if args.IsValid() && !args.IsNil() {
 		x, err := tool.ToJSONArgs(args)
@@ -209,7 +220,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: successText(o.Value, o.Result), ok: true}
+		return outcome{value: o.Value, text: modelText(o.Value), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -228,11 +239,14 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }
 
-// errorText is what the model reads of a failed handler: a thrown
-// string as it is, a thrown {message} dict its message, anything else
-// the text a catch would bind.
-func errorText(e *vm.Error) string {
-	v := e.Caught()
+// errorText is what the model reads of a failed handler: the text of
+// the value a catch would bind (failureText).
+func errorText(e *vm.Error) string { return failureText(e.Caught()) }
+
+// failureText is what the model reads of a failure value (a thrown
+// value, an on_tool_call {error}): a string as it is, a {message} dict
+// its message, another dict its JSON, anything else its display form.
+func failureText(v vm.Value) string {
 	if d, ok := v.AsDict(); ok {
 		if m := get(d, "message"); !m.IsNil() {
 			return vm.ToDisplay(m)
@@ -276,27 +290,23 @@ func get(d *vm.Dict, k string) vm.Value {
 	return lib.Get(d, k)
 }
 
-// successText is what the model reads for a successful call: a string as
-// it is, nil as an empty message, anything else as the portable JSON the
-// other adapters send (docs/spec/registry.md §6), so an enum variant
-// reads {"enum","variant","fields"} rather than json_stringify's null.
-func successText(v vm.Value, portable any) string {
-	if !v.IsValid() || v.IsNil() {
-		return ""
+// argumentsFromText reads arguments a model sent as JSON text (as
+// providers send them): blank text is no arguments; text that is not
+// JSON is a failed call the model can read and retry, as invalid
+// arguments are.
+func argumentsFromText(name, text string) (vm.Value, *outcome) {
+	if strings.TrimSpace(text) == "" {
+		return vm.Nil, nil
 	}
-	if s, ok := v.AsString(); ok {
-		return s.Go()
+	parsed, err := hjson.Parse(text)
+	if err != nil {
+		msg := fmt.Sprintf("tool %q arguments are not JSON: %s", name, err.Error())
+		return vm.Value{}, &outcome{text: msg, err: vm.Runtimef("%s", msg)}
 	}
-	return string(jsonv.Marshal(portable))
+	return parsed, nil
 }
 
-// modelText is successText for a value no tool produced (an on_tool_call
-// {result}): its portable JSON when it has one, else json_stringify's
-// lenient form.
-func modelText(v vm.Value) string {
-	j, err := tool.ToJSON(v)
-	if err != nil {
-		return transcripts.Content(v)
-	}
-	return successText(v, j)
-}
+// modelText is what the model reads of a value: the one conversion
+// every path to a model shares (llm.ContentText), so an enum variant
+// reads {"enum","variant","fields"} rather than json_stringify's null.
+func modelText(v vm.Value) string { return llm.ContentText(v) }

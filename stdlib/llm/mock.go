@@ -113,7 +113,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 		return x, true
 	}
 	if x, ok := get("text"); ok {
-		m.text = contentText(x)
+		m.text = ContentText(x)
 	} else if x, ok := get("data"); ok {
 		// a structured reply: its JSON text
 		m.text = hjson.Stringify(x)
@@ -130,7 +130,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 				}
 			}
 		}
-		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
+		calls, err := readToolCalls("llm_mock: tool_calls", x, nil, false)
 		if err != nil {
 			return nil, err
 		}

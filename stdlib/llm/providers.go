@@ -254,9 +254,8 @@ func (c config) body(r *request, stream bool) map[string]any {
 		if len(m.ToolCalls) > 0 {
 			calls := make([]any, len(m.ToolCalls))
 			for i, tc := range m.ToolCalls {
-				args, _ := json.Marshal(tc.Args)
 				calls[i] = map[string]any{"id": tc.ID, "type": "function",
-					"function": map[string]any{"name": tc.Name, "arguments": string(args)}}
+					"function": map[string]any{"name": tc.Name, "arguments": argumentsText(tc.Args)}}
 			}
 			om["tool_calls"] = calls
 			if m.Content == "" {
@@ -330,7 +329,7 @@ func anthropicMessages(ms []message) []any {
 			}
 			for _, tc := range m.ToolCalls {
 				args := tc.Args
-				if args == nil {
+				if _, raw := args.(rawArguments); raw || args == nil {
 					args = map[string]any{}
 				}
 				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": args})
@@ -415,15 +414,33 @@ func (c config) parse(raw []byte) (*response, error) {
 	ch := w.Choices[0]
 	r.Text = ch.Message.Content
 	for _, tc := range ch.Message.ToolCalls {
-		args, err := parseArgs(tc.Function.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("tool call %s: %v", tc.Function.Name, err)
-		}
-		r.ToolCalls = append(r.ToolCalls, toolCall{ID: tc.ID, Name: tc.Function.Name, Args: args})
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: tc.ID, Name: tc.Function.Name, Args: argsOrRaw(tc.Function.Arguments)})
 	}
 	r.StopReason = normalStop(ch.FinishReason)
 	r.InTokens, r.OutTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 	return r, nil
+}
+
+// argsOrRaw is the arguments text of an OpenAI-style tool call decoded,
+// or kept as rawArguments when the model wrote text that is not JSON
+// (the call then fails as a tool call the model can retry, instead of
+// failing the whole reply).
+func argsOrRaw(s string) any {
+	args, err := parseArgs(s)
+	if err != nil {
+		return rawArguments(s)
+	}
+	return args
+}
+
+// argumentsText is a call's arguments as OpenAI's wire carries them:
+// JSON text, or the model's own text when it was not JSON.
+func argumentsText(a any) string {
+	if r, ok := a.(rawArguments); ok {
+		return string(r)
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
 }
 
 func parseArgs(s string) (any, error) {
@@ -916,11 +933,7 @@ func (s *sseStream) final() (*response, error) {
 	sort.Ints(s.order)
 	for _, i := range s.order {
 		c := s.calls[i]
-		args, err := parseArgs(c.args.String())
-		if err != nil {
-			return nil, callError("server_error", fmt.Sprintf("%s: %s streamed tool call %s: %v", s.fn, s.c.provider.name, c.name, err), s.c.provider.name, 0)
-		}
-		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.id, Name: c.name, Args: args})
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.id, Name: c.name, Args: argsOrRaw(c.args.String())})
 	}
 	return &r, nil
 }

@@ -34,7 +34,22 @@ type message struct {
 type toolCall struct {
 	ID   string
 	Name string
-	Args any
+	Args any // decoded JSON, or rawArguments
+}
+
+// rawArguments is arguments text a model wrote that is not JSON, kept as
+// written: the call reaches the script with the text as its arguments
+// (the agent loop answers it with an error the model reads) and goes
+// back to the provider unchanged in the conversation.
+type rawArguments string
+
+// argumentsValue is a call's arguments as a Harn value: the decoded
+// object, or the text of rawArguments.
+func argumentsValue(a any) vm.Value {
+	if r, ok := a.(rawArguments); ok {
+		return vm.Str(string(r))
+	}
+	return jsonschema.FromAny(a)
 }
 
 // toolSpec is a tool offered to the model; Schema is its input JSON Schema.
@@ -307,7 +322,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 		}
 		m.Content, m.Images = text, images
 	} else {
-		m.Content = contentText(get("content"))
+		m.Content = ContentText(get("content"))
 	}
 	if id := get("tool_call_id"); !id.IsNil() {
 		m.ToolCallID = vm.ToDisplay(id)
@@ -317,7 +332,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil, true)
 		if err != nil {
 			return message{}, err
 		}
@@ -329,21 +344,30 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	return m, nil
 }
 
-// contentText is a message content as text: strings as they are, nil as
-// "", anything else as JSON.
-func contentText(v vm.Value) string {
-	if v.IsNil() {
+// ContentText is the text a model reads for a message content or a tool
+// result: a string as it is, nil as "", any other value as the portable
+// JSON the CLI and MCP adapters send (docs/spec/registry.md §6), so an
+// enum variant or a Result reads {"enum","variant","fields"} rather than
+// json_stringify's null. A value with no portable form (a closure
+// inside) falls back to json_stringify's lenient text. Every path that
+// puts a value in front of a model (messages, add_tool_result, the agent
+// loop's tool results) uses this one conversion.
+func ContentText(v vm.Value) string {
+	if !v.IsValid() || v.IsNil() {
 		return ""
 	}
 	if s, ok := v.AsString(); ok {
 		return s.Go()
+	}
+	if j, err := tool.ToJSON(v); err == nil {
+		return string(jsonv.Marshal(j))
 	}
 	return hjson.Stringify(v)
 }
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
 // conversation). nextID numbers calls without an id (nil: keep "").
-func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
+func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -368,6 +392,12 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 			if s, isStr := args.AsString(); isStr {
 				// providers send arguments as JSON text
 				parsed, err := hjson.Parse(s.Go())
+				if err != nil && keepRaw && strings.TrimSpace(s.Go()) != "" {
+					// a model's broken arguments, back in the conversation
+					c.Args = rawArguments(s.Go())
+					out = append(out, c)
+					continue
+				}
 				if err != nil {
 					return nil, vm.Throwf("%s[%d].arguments is not JSON: %s", where, i, err.Error())
 				}
@@ -469,7 +499,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 	var entries []*tool.Entry
 	var comps []*tool.SchemaMap // the components each entry's references name
 	if l, ok := v.AsList(); ok {
-		for i, it := range tool.ExpandRegistries(l.Items()) {
+		items, from := tool.ExpandRegistries(l.Items())
+		for k, it := range items {
+			i := from[k]
 			d, ok := it.AsDict()
 			if !ok {
 				return nil, vm.Throwf("%s: options.tools[%d] must be a tool definition dict, got %s", fn, i, it.Type())
@@ -496,6 +528,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 			comps = append(comps, tool.CarriedComponents(d))
 		}
 	} else {
+		if hint := tool.SingleDefinitionHint(v); hint != "" {
+			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, %s", fn, hint)
+		}
 		reg, err := tool.Normalize(v, cache)
 		if err != nil {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions: %s", fn, tool.Message(err, ""))
@@ -533,7 +568,7 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 func toolCallsValue(calls []toolCall) vm.Value {
 	out := make([]vm.Value, len(calls))
 	for i, c := range calls {
-		out[i] = vm.Of(lib.DictOf("id", vm.Str(c.ID), "name", vm.Str(c.Name), "arguments", jsonschema.FromAny(c.Args)))
+		out[i] = vm.Of(lib.DictOf("id", vm.Str(c.ID), "name", vm.Str(c.Name), "arguments", argumentsValue(c.Args)))
 	}
 	return vm.Of(vm.NewList(out))
 }

@@ -132,3 +132,25 @@ func TestCheckerKnowsTheOptions(t *testing.T) {
 		t.Errorf("lang/check.LLMOptions = %v, stdlib/llm knownOptions = %v", check.LLMOptions, knownOptions)
 	}
 }
+
+// TestContentTextPortable: the text a model reads of a value is a
+// string as it is, nil as "", an enum variant or a Result as its portable
+// {"enum","variant","fields"} JSON (never json_stringify's null), and a
+// value with no portable form the lenient JSON.
+func TestContentTextPortable(t *testing.T) {
+	closure := vm.NewBuiltin("f", "f()", "", func(*vm.Thread, vm.Args) (vm.Value, error) { return vm.Nil, nil })
+	for _, c := range []struct {
+		v    vm.Value
+		want string
+	}{
+		{vm.Str("plain"), "plain"},
+		{vm.Nil, ""},
+		{vm.Of(vm.Ok(vm.IntOf(5))), `{"enum":"Result","variant":"Ok","fields":[5]}`},
+		{vm.Of(vm.NewList([]vm.Value{vm.Of(vm.Ok(vm.Str("a")))})), `[{"enum":"Result","variant":"Ok","fields":["a"]}]`},
+		{vm.Of(vm.NewList([]vm.Value{vm.IntOf(1), vm.Of(closure)})), `[1,null]`},
+	} {
+		if got := ContentText(c.v); got != c.want {
+			t.Errorf("ContentText(%s) = %s, want %s", vm.ToDisplay(c.v), got, c.want)
+		}
+	}
+}

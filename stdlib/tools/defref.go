@@ -169,7 +169,8 @@ func didYouMean(name string, candidates []string) string {
 const maxListedTools = 10
 
 // unknownToolHint is the end of an unknown-tool error: the closest
-// registered name, else the registered names when there are few.
+// registered name, else the registered names (the first
+// maxListedTools, then how many more there are).
 func unknownToolHint(name string, names []string) string {
 	if hint := didYouMean(name, names); hint != "" {
 		return hint
@@ -180,7 +181,7 @@ func unknownToolHint(name string, names []string) string {
 	case len(names) <= maxListedTools:
 		return " (its tools: " + strings.Join(names, ", ") + ")"
 	}
-	return ""
+	return fmt.Sprintf(" (its tools: %s and %d more)", strings.Join(names[:maxListedTools], ", "), len(names)-maxListedTools)
 }
 
 func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {

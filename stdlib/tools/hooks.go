@@ -19,7 +19,7 @@ import (
 var hookKeys = []string{"pattern", "deny", "max_output", "pre", "post"}
 
 func init() {
-	lib.Def("register_tool_hook", "register_tool_hook({pattern?, deny?, max_output?, pre?, post?})", "hooks on the tool calls whose name matches the glob pattern (every tool when absent): deny refuses them with a reason; pre(name, args) may refuse (false or a reason string) or rewrite the arguments (a dict); post(name, result) may replace a successful result (non-nil); max_output caps a string result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("register_tool_hook", "register_tool_hook({pattern?, deny?, max_output?, pre?, post?})", "hooks on the tool calls whose name matches the glob pattern (every tool when absent): deny refuses them with a reason; pre(name, args) (or pre(args)) may refuse (false or a reason string) or rewrite the arguments (a dict); post(name, result) (or post(result)) may replace a successful result (non-nil); max_output caps a string result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("register_tool_hook: expected a dict {pattern?, deny?, max_output?, pre?, post?}, got %s", a.At(0).Type())

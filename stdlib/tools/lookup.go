@@ -81,12 +81,16 @@ func init() {
 	})
 	lib.Def("tool_select", "tool_select(registry, names)", "the registry with only the named tools, in registry order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		want := map[string]bool{}
-		if l, ok := a.List(1); ok {
-			for _, n := range l.Items() {
-				want[vm.ToDisplay(n)] = true
-			}
-		} else {
+		l, ok := a.List(1)
+		if !ok {
 			return vm.Value{}, vm.Typef("tool_select: names must be a list, got %s", a.At(1).Type())
+		}
+		for i, n := range l.Items() {
+			s, isStr := n.AsString()
+			if !isStr {
+				return vm.Value{}, vm.Typef("tool_select: names[%d] must be a string, got %s", i, n.Type())
+			}
+			want[s.Go()] = true
 		}
 		return filterTools("tool_select", a.At(0), func(name string) bool { return want[name] })
 	})

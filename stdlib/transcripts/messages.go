@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
-	hjson "github.com/harnlang/harn/stdlib/json"
+	"github.com/harnlang/harn/stdlib/llm"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -34,17 +34,10 @@ func validRole(r string) bool {
 	return false
 }
 
-// Content is a message content as stored: a string as it is, nil as "",
-// any other value as its JSON text.
-func Content(v vm.Value) string {
-	if !v.IsValid() || v.IsNil() {
-		return ""
-	}
-	if s, ok := v.AsString(); ok {
-		return s.Go()
-	}
-	return hjson.Stringify(v)
-}
+// Content is a message content as stored: the text a model reads of the
+// value (llm.ContentText: a string as it is, nil as "", any other value
+// as its portable JSON).
+func Content(v vm.Value) string { return llm.ContentText(v) }
 
 // Message checks one message dict and returns it with its role in lower
 // case and its content as text. where prefixes errors ("FN: messages[2]").
