@@ -163,15 +163,19 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -321,6 +325,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			c.unknownTypes(s.Type, nil)
+			c.typeArgCounts(s.Type, nil)
 			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
@@ -1058,8 +1063,10 @@ func (c *checker) signatureTypes(fn *syntax.FnDecl) {
 	}
 	for _, p := range fn.Params {
 		c.unknownTypes(p.Type, own)
+		c.typeArgCounts(p.Type, own)
 	}
 	c.unknownTypes(fn.Return, own)
+	c.typeArgCounts(fn.Return, own)
 }
 
 // method checks an impl method, typing `self` as the struct.
