@@ -282,7 +282,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterGenerator && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -291,7 +291,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
