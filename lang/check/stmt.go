@@ -172,6 +172,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		c.declTypeArgs(s)
+		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)

@@ -90,3 +90,16 @@ func (c *checker) declTypeArgs(s syntax.Stmt) {
 		c.typeArgCounts(t, scope)
 	}
 }
+
+// cyclicAlias reports a type alias whose expansion reaches itself without
+// passing through a type that holds it (a list, dict, shape, function or
+// other generic application): `type A = B` with `type B = A`, or `type T
+// = T | int`, name no type at all (lang/types marks them: Decl.Cyclic).
+// A recursive alias through a container (`type Json = int | list<Json>`)
+// is fine. The wording is this implementation's; the schema of such an
+// alias fails with `type alias "A" is cyclic` (docs/check.md).
+func (c *checker) cyclicAlias(s *syntax.TypeDecl) {
+	if d := c.env.Lookup(s.Name); d != nil && d.Node == s && d.Cyclic {
+		c.errorf(s.NamePos, "type alias `%s` is cyclic: it expands to itself without a list, dict, shape or function type between", s.Name)
+	}
+}
