@@ -1064,10 +1064,8 @@ func (c *checker) signatureTypes(fn *syntax.FnDecl) {
 	}
 	for _, p := range fn.Params {
 		c.unknownTypes(p.Type, own)
-		c.typeArgCounts(p.Type, own)
 	}
 	c.unknownTypes(fn.Return, own)
-	c.typeArgCounts(fn.Return, own)
 }
 
 // method checks an impl method, typing `self` as the struct.
@@ -1087,6 +1085,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	c.enter(fc)
 	fc.pushScope()
+	c.signatureTypeArgs(node, params)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()

@@ -49,6 +49,25 @@ func (c *checker) typeParamInScope(name string) bool {
 	return false
 }
 
+// signatureTypeArgs checks the parameter and result annotations of a
+// function, closure, pipeline or tool being entered (its type parameters
+// are in scope).
+func (c *checker) signatureTypeArgs(node syntax.Node, params []*syntax.Param) {
+	for _, p := range params {
+		c.typeArgCounts(p.Type, nil)
+	}
+	switch d := node.(type) {
+	case *syntax.FnDecl:
+		c.typeArgCounts(d.Return, nil)
+	case *syntax.ClosureLit:
+		c.typeArgCounts(d.Return, nil)
+	case *syntax.PipelineDecl:
+		c.typeArgCounts(d.Return, nil)
+	case *syntax.ToolDecl:
+		c.typeArgCounts(d.Return, nil)
+	}
+}
+
 // declTypeArgs checks the annotations of a struct, enum, interface or
 // type alias declaration; its own type parameters are in scope.
 func (c *checker) declTypeArgs(s syntax.Stmt) {
