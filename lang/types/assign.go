@@ -328,7 +328,7 @@ func assignableNamed(src Type, d *Named, depth int) bool {
 			return false
 		}
 		if sameDecl(s.Decl, d.Decl) {
-			return true
+			return argsAssignable(d.Decl, s.Args, d.Args, depth)
 		}
 		if s.Decl.Kind == EnumDecl {
 			// an enum satisfies an interface through its impl block
