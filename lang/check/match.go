@@ -455,12 +455,19 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		}
 		var missing []string
 		for _, m := range t.Types {
-			l, ok := m.(*types.Literal)
-			if !ok {
+			cases := []string{}
+			if m == types.Bool {
+				// `true` in a type is bool, which is `true | false`
+				cases = append(cases, "true", "false")
+			} else if l, ok := m.(*types.Literal); ok {
+				cases = append(cases, l.String())
+			} else {
 				return false
 			}
-			if !covered[l.String()] {
-				missing = append(missing, l.String())
+			for _, k := range cases {
+				if !covered[k] {
+					missing = append(missing, k)
+				}
 			}
 		}
 		if missing = withNil(missing); len(missing) > 0 {
