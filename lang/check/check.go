@@ -189,8 +189,15 @@ type funcCtx struct {
 
 // returnsStream reports whether the function declares a Stream<T> result.
 func (fc *funcCtx) returnsStream() bool {
-	it, ok := fc.ret.(*types.Iter)
+	it, ok := fc.retIter()
 	return ok && it.Kind == types.IterStream
+}
+
+// retIter is the declared result as a Generator<T> or Stream<T>, seen
+// through aliases (`type Ints = Stream<int>`).
+func (fc *funcCtx) retIter() (*types.Iter, bool) {
+	it, ok := types.Underlying(fc.ret).(*types.Iter)
+	return it, ok
 }
 
 // genFn reports whether the function is a `gen fn` (a stream producer).

@@ -559,6 +559,11 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		if f, ok := r.Field(name); ok {
 			return readType(f)
 		}
+		if r.Tail != nil {
+			// `{name: string, ...dict<string, int>}`: the other fields
+			// are ints (docs/spec/newer.md §1.6)
+			return r.Tail
+		}
 	case *types.Union:
 		return unionField(r, name)
 	case *types.List:

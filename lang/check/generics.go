@@ -133,7 +133,13 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 	case *types.Shape:
 		a, ok := types.Underlying(at).(*types.Shape)
 		if !ok {
-			return
+			// a struct value is the closed record of its fields
+			// (docs/spec/newer.md §1.6: width subtyping)
+			fs := types.StructFields(at)
+			if fs == nil {
+				return
+			}
+			a = &types.Shape{Fields: fs}
 		}
 		rest := &types.Shape{Open: a.Open, RowName: a.RowName}
 		for _, f := range a.Fields {

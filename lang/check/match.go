@@ -455,12 +455,19 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		}
 		var missing []string
 		for _, m := range t.Types {
-			l, ok := m.(*types.Literal)
-			if !ok {
+			cases := []string{}
+			if m == types.Bool {
+				// `true` in a type is bool, which is `true | false`
+				cases = append(cases, "true", "false")
+			} else if l, ok := m.(*types.Literal); ok {
+				cases = append(cases, l.String())
+			} else {
 				return false
 			}
-			if !covered[l.String()] {
-				missing = append(missing, l.String())
+			for _, k := range cases {
+				if !covered[k] {
+					missing = append(missing, k)
+				}
 			}
 		}
 		if missing = withNil(missing); len(missing) > 0 {
@@ -472,18 +479,29 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 }
 
 // namedUnionExhaustive handles a match over a union of named enums and
-// structs (`type Shape = Circle | Square`): every variant of each enum
+// structs (`type Shape = Circle | Square`), also beside literal members
+// (`Level | Mode`, each literal needing its arm): every variant of each enum
 // needs an arm, and a struct member, which no pattern but a catch-all
 // matches, is always missing (docs/spec/language.md §7.4, docs/spec/newer.md
 // §3.8; the tail of the message is unverified). ok is false when u is no
 // such union, or names an enum the file cannot write patterns for.
 func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, covered map[string]bool, missNil bool) (done, ok bool) {
 	var missing []string
-	for _, m := range u.Types {
+	named := false
+	for _, m := range unionMembers(u) {
+		if l, isLit := m.(*types.Literal); isLit {
+			// a literal member beside the named ones (`Level | Mode`
+			// with `type Level = "debug" | "info"`) needs its arm too
+			if !covered[l.String()] {
+				missing = append(missing, l.String())
+			}
+			continue
+		}
 		n, isNamed := types.Underlying(m).(*types.Named)
 		if !isNamed {
 			return false, false
 		}
+		named = true
 		switch n.Decl.Kind {
 		case types.EnumDecl:
 			if !c.info.IsEnum(n.Decl.Name) {
@@ -500,6 +518,9 @@ func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, cove
 			return false, false
 		}
 	}
+	if !named {
+		return false, false // a literal union has its own frame
+	}
 	if missNil {
 		missing = append(missing, "nil")
 	}
@@ -507,6 +528,20 @@ func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, cove
 		c.errorf(e.At, "Non-exhaustive match on union type: missing %s", strings.Join(missing, ", "))
 	}
 	return !missNil, true
+}
+
+// unionMembers lists the members of u with the unions that aliases among
+// them name spread out (`Level | Mode` with `type Level = "a" | "b"`).
+func unionMembers(u *types.Union) []types.Type {
+	var out []types.Type
+	for _, m := range u.Types {
+		if inner, ok := types.Underlying(m).(*types.Union); ok && inner != u {
+			out = append(out, unionMembers(inner)...)
+		} else {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // boolLiteralArms reports whether every pattern of the match is a bool

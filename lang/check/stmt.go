@@ -163,15 +163,20 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
+		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypeArgs(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -278,7 +283,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterGenerator && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && elemMismatch(t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -287,7 +292,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.ret.(*types.Iter); ok && it.Kind == types.IterStream && known(it.Elem) && known(t) && !compatible(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && elemMismatch(t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
@@ -321,6 +326,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			c.unknownTypes(s.Type, nil)
+			c.typeArgCounts(s.Type, nil)
 			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
@@ -1079,6 +1085,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	c.enter(fc)
 	fc.pushScope()
+	c.signatureTypeArgs(node, params)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()
@@ -1219,6 +1226,18 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 		c.mismatch(s.Value, "return value", want, t)
 		c.noteReturnType(n)
 	}
+}
+
+// elemMismatch reports whether a yielded or emitted value of type t does
+// not fit elem, the element type of the declared Generator or Stream: a
+// value of another type, or a concrete value where elem is a type
+// parameter, which the caller chooses (as `return value: expected T,
+// found int`, docs/spec/newer.md §3.3).
+func elemMismatch(t, elem types.Type) bool {
+	if _, ok := elem.(*types.TypeParam); ok {
+		return known(t) && concrete(t) && types.KindName(t) != ""
+	}
+	return known(elem) && known(t) && !compatible(t, elem)
 }
 
 // noteReturnType points the diagnostic a `return` just added (the one at

@@ -8,7 +8,8 @@ import (
 // parameter declared `out T` may appear only in covariant positions, `in
 // T` only in contravariant ones. Function parameters flip the polarity,
 // results keep it; list<…>, dict<…> and [T] are invariant; iter,
-// Generator, Stream, Result, options, unions and shape fields keep it.
+// Generator, Stream, Result, options, unions and shape fields keep it;
+// the arguments of a user generic take its parameters' variance.
 
 type polarity int
 
@@ -103,13 +104,8 @@ func (v *varianceDecl) walk(t syntax.TypeExpr, pol polarity) {
 			v.use(t, decl, pol)
 			return
 		}
-		inner := pol
-		switch t.Name {
-		case "list", "dict", "set":
-			inner = invariant
-		}
-		for _, a := range t.Args {
-			v.walk(a, inner)
+		for i, a := range t.Args {
+			v.walk(a, v.argPolarity(t.Name, i, pol))
 		}
 	case *syntax.ListType:
 		v.walk(t.Elem, invariant)
@@ -133,6 +129,31 @@ func (v *varianceDecl) walk(t syntax.TypeExpr, pol polarity) {
 		}
 		v.walk(t.Return, pol)
 	}
+}
+
+// argPolarity is the position of type argument i of the generic named
+// name, which sits in position pol: list, dict and set are invariant; a
+// generic declared in the file or imported composes its parameter's
+// declared variance (`out` keeps pol, `in` flips it, none makes the
+// argument invariant: docs/spec/newer.md §1.5); the builtin generics
+// (iter, Generator, Stream, Result) and names the checker does not know
+// keep pol.
+func (v *varianceDecl) argPolarity(name string, i int, pol polarity) polarity {
+	switch name {
+	case "list", "dict", "set":
+		return invariant
+	}
+	d := v.c.env.Lookup(name)
+	if d == nil || i >= len(d.TypeParams) {
+		return pol
+	}
+	switch d.TypeParams[i].Variance {
+	case "out":
+		return pol
+	case "in":
+		return pol.flip()
+	}
+	return invariant
 }
 
 func (v *varianceDecl) use(t *syntax.NamedType, decl string, pol polarity) {

@@ -316,19 +316,19 @@ func assignableNamed(src Type, d *Named, depth int) bool {
 	case StructDecl:
 		switch s := src.(type) {
 		case *Named:
-			return sameDecl(s.Decl, d.Decl) && argsAssignable(s.Args, d.Args, depth)
+			return sameDecl(s.Decl, d.Decl) && argsAssignable(d.Decl, s.Args, d.Args, depth)
 		}
 		return false // a dict is never a struct instance
 	case EnumDecl:
 		s, ok := src.(*Named)
-		return ok && sameDecl(s.Decl, d.Decl) && argsAssignable(s.Args, d.Args, depth)
+		return ok && sameDecl(s.Decl, d.Decl) && argsAssignable(d.Decl, s.Args, d.Args, depth)
 	case InterfaceDecl:
 		s, ok := src.(*Named)
 		if !ok {
 			return false
 		}
 		if sameDecl(s.Decl, d.Decl) {
-			return true
+			return argsAssignable(d.Decl, s.Args, d.Args, depth)
 		}
 		if s.Decl.Kind == EnumDecl {
 			// an enum satisfies an interface through its impl block
@@ -345,9 +345,20 @@ func sameDecl(a, b *Decl) bool {
 	return a == b || (a.Name == b.Name && a.Origin == b.Origin && a.Kind == b.Kind)
 }
 
-func argsAssignable(src, dst []Type, depth int) bool {
+// argsAssignable compares the type arguments of two applications of
+// generic decl: an argument of a parameter declared `in` goes the other
+// way (a Sink<float> is a Sink<int>: docs/spec/newer.md §1.5); the others
+// go as values do, invariance being WidensInvariantly's to enforce.
+func argsAssignable(decl *Decl, src, dst []Type, depth int) bool {
 	for i := range dst {
-		if i < len(src) && !assignable(src[i], dst[i], depth) {
+		if i >= len(src) {
+			continue
+		}
+		from, to := src[i], dst[i]
+		if i < len(decl.TypeParams) && decl.TypeParams[i].Variance == "in" {
+			from, to = to, from
+		}
+		if !assignable(from, to, depth) {
 			return false
 		}
 	}

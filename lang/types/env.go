@@ -70,6 +70,11 @@ type Decl struct {
 	Methods    []Method    // interface methods; for a struct, the methods of its impl blocks
 	AssocTypes []AssocType // declared by an interface, or provided by a struct's impl blocks
 	Target     Type        // alias: the aliased type
+	// Cyclic is true for an alias that expands to itself with no type
+	// holding it between (`type A = B`, `type B = A`; `type T = T |
+	// int`): it names no type, and its Target is any so that nothing
+	// expanding it loops. The checker reports it.
+	Cyclic bool
 	// HasImpl is true when the declaring file has an impl block for the
 	// struct (so Methods is its complete method list).
 	HasImpl bool
@@ -232,6 +237,7 @@ func (e *Env) AddFile(f *syntax.File) []*Decl {
 	for _, d := range added {
 		e.resolveDecl(d)
 	}
+	markCyclic(added)
 	for _, im := range impls {
 		d := e.byName[im.Name]
 		if d == nil || (d.Kind != StructDecl && d.Kind != EnumDecl) || d.Origin != f.Path {
@@ -312,6 +318,49 @@ func (e *Env) resolveDecl(d *Decl) {
 			d.Methods = append(d.Methods, Method{Name: m.Name, Type: e.signature(m.Params, tps, own, m.Return, nil)})
 		}
 	}
+}
+
+// markCyclic marks the aliases among ds that expand to themselves (see
+// Decl.Cyclic), all of them before any Target changes.
+func markCyclic(ds []*Decl) {
+	var cyclic []*Decl
+	for _, d := range ds {
+		if d.Kind == AliasDecl && expandsTo(d.Target, d, map[*Decl]bool{}) {
+			cyclic = append(cyclic, d)
+		}
+	}
+	for _, d := range cyclic {
+		d.Cyclic, d.Target = true, Any
+	}
+}
+
+// expandsTo reports whether expanding t reaches alias d through aliases,
+// unions and intersections only.
+func expandsTo(t Type, d *Decl, seen map[*Decl]bool) bool {
+	switch t := t.(type) {
+	case *Named:
+		if t.Decl == d {
+			return true
+		}
+		if t.Decl.Kind != AliasDecl || seen[t.Decl] {
+			return false
+		}
+		seen[t.Decl] = true
+		return expandsTo(t.Decl.Target, d, seen)
+	case *Union:
+		for _, m := range t.Types {
+			if expandsTo(m, d, seen) {
+				return true
+			}
+		}
+	case *Intersection:
+		for _, m := range t.Types {
+			if expandsTo(m, d, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // FromSyntax converts a type annotation. typeParams are the generic

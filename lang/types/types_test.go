@@ -414,3 +414,24 @@ func TestWidensInvariantly(t *testing.T) {
 		}
 	}
 }
+
+// An alias that expands to itself with no container between is marked
+// cyclic and stands for any, so expanding it ends; one through a
+// container is a recursive type and keeps its target.
+func TestCyclicAliases(t *testing.T) {
+	env, _ := envFor(t, "c.harn", "type T = T | int\ntype A = B\ntype B = A?\ntype Json = int | list<Json>\ntype Ok = {next: Ok?}")
+	for _, name := range []string{"T", "A", "B"} {
+		d := env.Lookup(name)
+		if !d.Cyclic || d.Target != Any {
+			t.Errorf("%s: cyclic %v, target %v; want a cyclic alias of any", name, d.Cyclic, d.Target)
+		}
+	}
+	for _, name := range []string{"Json", "Ok"} {
+		if d := env.Lookup(name); d.Cyclic || d.Target == Any {
+			t.Errorf("%s: marked cyclic (target %v)", name, d.Target)
+		}
+	}
+	if got := Underlying(&Named{Decl: env.Lookup("T")}); got != Any {
+		t.Errorf("Underlying(T) = %v, want any", got)
+	}
+}

@@ -562,6 +562,10 @@ func (b *Builder) body(d *types.Decl, args []types.Type) (any, *Error) {
 // the outer expansion then becomes a definition and every occurrence a
 // $ref to it.
 func (b *Builder) inline(t *types.Named) (any, *Error) {
+	if t.Decl.Cyclic {
+		// it expands to itself with no type holding it between
+		return nil, &Error{Reason: fmt.Sprintf("type alias %q is cyclic", t.Decl.Name)}
+	}
 	for _, e := range b.recursive {
 		if types.Identical(e.t, t) {
 			return b.ref(e.name), nil
