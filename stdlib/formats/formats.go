@@ -543,8 +543,11 @@ func yamlPlainOK(s string) bool {
 	if s == "" || strings.TrimSpace(s) != s {
 		return false
 	}
+	// YAML 1.1 readers (PyYAML, many tools) take y/n/yes/no/on/off as
+	// booleans, so those stay quoted too, as serde_yaml writes them
+	// (docs/builtins-areas.md).
 	switch strings.ToLower(s) {
-	case "null", "~", "true", "false", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
+	case "null", "~", "true", "false", "y", "n", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
 		return false
 	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") && !(s[0] == '-' && len(s) > 1 && s[1] != ' ' && !lib.ASCIIDigit(s[1]) && s[1] != '.') {
