@@ -201,6 +201,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		}
 	}
 	// A leading inline group may ask for verbose mode, which Go lacks.
+	written := pattern
 	if strings.HasPrefix(pattern, "(?") {
 		if end := strings.IndexByte(pattern, ')'); end > 2 {
 			inner := pattern[2:end]
@@ -215,7 +216,14 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 			}
 		}
 	}
+	if msg := rustOnlyError(written, verbose); msg != "" {
+		return nil, &regexError{msg}
+	}
 	translated, boundary := translateRegex(pattern, verbose)
+	translated, err := rustForms(translated)
+	if err != nil {
+		return nil, err
+	}
 	if len(goFlags) > 0 {
 		translated = "(?" + string(goFlags) + ")" + translated
 	}
@@ -281,6 +289,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
+	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -373,7 +382,14 @@ func translateRegex(p string, verbose bool) (string, bool) {
 					continue
 				}
 			case c == ']' && !classStart:
-				inClass = false
+				depth--
+				inClass = depth > 0
+			case c == '[':
+				// a nested class, as the regex crate reads it (rustForms)
+				depth++
+				sb.WriteByte(c)
+				classStart = true
+				continue
 			case c == '^' && classStart && p[i-1] == '[':
 				sb.WriteByte(c)
 				continue
@@ -385,6 +401,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 		if c == '[' {
 			inClass = true
 			classStart = true
+			depth = 1
 		}
 		sb.WriteByte(c)
 	}

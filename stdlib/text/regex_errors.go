@@ -96,6 +96,13 @@ type patternScan struct {
 	openClasses []classOpen
 	unopened    int
 	bareRepeat  int
+	badCount    spanError // the first counted repetition the crate refuses
+}
+
+// spanError is a mistake at the runes start to end of a pattern.
+type spanError struct {
+	start, end int
+	msg        string
 }
 
 // classOpen is the span the regex crate reports for an unclosed class:
@@ -162,11 +169,88 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			if empty && s.bareRepeat < 0 {
 				s.bareRepeat = i
 			}
+		case c == '{':
+			// The crate reads every `{` outside a class as a counted
+			// repetition; Go takes a malformed one as literal text.
+			end, bad := countedRepetition(p, i, empty)
+			if bad.msg != "" && s.badCount.msg == "" {
+				s.badCount = bad
+			}
+			i = end
 		default:
 			empty = false
 		}
 	}
 	return s
+}
+
+// countedRepetition reads the counted repetition `{m}`, `{m,}` or
+// `{m,n}` at p[i] as the regex crate does, returning the offset of its
+// last rune and, if it is malformed, the crate's error: nothing before it
+// to repeat, no closing brace, or a count that is not a decimal (`{,3}`
+// too: the crate's default parser has no empty minimum).
+func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
+	if empty {
+		return i, spanError{i, i + 1, "repetition operator missing expression"}
+	}
+	unclosed := func(at int) (int, spanError) {
+		return len(p) - 1, spanError{i, at, "unclosed counted repetition"}
+	}
+	notDecimal := func(at int) (int, spanError) {
+		return len(p) - 1, spanError{at, at, "repetition quantifier expects a valid decimal"}
+	}
+	digits := func(j int) int {
+		for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	j := i + 1
+	k := digits(j)
+	if k >= len(p) {
+		return unclosed(len(p))
+	}
+	if p[k] != ',' {
+		if k == j {
+			return notDecimal(j)
+		}
+		if p[k] != '}' {
+			return unclosed(k)
+		}
+		return k, spanError{}
+	}
+	k++
+	if k >= len(p) {
+		return unclosed(len(p))
+	}
+	if p[k] == '}' {
+		if j+1 == k {
+			return notDecimal(j)
+		}
+		return k, spanError{}
+	}
+	if j+1 == k {
+		return notDecimal(j)
+	}
+	m := digits(k)
+	if m == k {
+		return notDecimal(k)
+	}
+	if m >= len(p) || p[m] != '}' {
+		return unclosed(m)
+	}
+	return m, spanError{}
+}
+
+// rustOnlyError is the regex crate's error for a mistake Go's parser lets
+// through (a malformed counted repetition, which Go reads as literal
+// text), or "".
+func rustOnlyError(pattern string, verbose bool) string {
+	bad := scanPattern([]rune(pattern), verbose).badCount
+	if bad.msg == "" {
+		return ""
+	}
+	return "regex parse error:\n" + notatePattern(pattern, bad.start, bad.end) + "error: " + bad.msg
 }
 
 // skipEscape returns the offset of the last rune of the escape starting
