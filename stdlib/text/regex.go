@@ -354,6 +354,10 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				sb.WriteByte(e)
 			case e == ' ':
 				sb.WriteString(`\x20`)
+			case (e == 'p' || e == 'P') && i+1 < len(p) && p[i+1] == '{' && strings.IndexByte(p[i+1:], '}') >= 0:
+				end := strings.IndexByte(p[i+1:], '}')
+				sb.WriteString(unicodeProperty(p[i+2:i+1+end], e == 'P', inClass))
+				i += 1 + end
 			case e == 'p' || e == 'P' || e == 'x':
 				// copy a braced argument whole so verbose mode leaves it alone
 				sb.WriteByte('\\')

@@ -14,8 +14,10 @@ package text
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -275,22 +277,20 @@ func goClassSet(items string) (runeSet, error) {
 type runeSet []rune
 
 func (a runeSet) union(b runeSet) runeSet {
-	all := append(append(runeSet(nil), a...), b...)
-	// insertion sort by range start: classes are small
-	for i := 2; i < len(all); i += 2 {
-		for j := i; j >= 2 && all[j] < all[j-2]; j -= 2 {
-			all[j], all[j-2] = all[j-2], all[j]
-			all[j+1], all[j-1] = all[j-1], all[j+1]
+	pairs := make([][2]rune, 0, (len(a)+len(b))/2)
+	for _, s := range []runeSet{a, b} {
+		for i := 0; i+1 < len(s); i += 2 {
+			pairs = append(pairs, [2]rune{s[i], s[i+1]})
 		}
 	}
+	slices.SortFunc(pairs, func(x, y [2]rune) int { return int(x[0] - y[0]) })
 	var out runeSet
-	for i := 0; i < len(all); i += 2 {
-		lo, hi := all[i], all[i+1]
-		if n := len(out); n > 0 && lo <= out[n-1]+1 {
-			out[n-1] = max(out[n-1], hi)
+	for _, p := range pairs {
+		if n := len(out); n > 0 && p[0] <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], p[1])
 			continue
 		}
-		out = append(out, lo, hi)
+		out = append(out, p[0], p[1])
 	}
 	return out
 }
@@ -334,4 +334,108 @@ func writeRanges(set runeSet) string {
 	}
 	sb.WriteByte(']')
 	return sb.String()
+}
+
+// unicodeProperty writes the class `\p{name}` (`\P{name}` when negated)
+// in Go syntax, inside a bracket class or not. Go's parser already reads
+// general categories and scripts by their short and long names, loosely;
+// the regex crate also reads `gc=`, `sc=` and `scx=` forms
+// (`\p{Script=Greek}`), an `Is` prefix (`\p{IsGreek}`) and the binary
+// properties (`\p{White_Space}`, `\p{Alphabetic}`), which are resolved
+// here. A name nothing knows is left for Go to refuse.
+func unicodeProperty(name string, negated, inClass bool) string {
+	letter := "p"
+	if negated {
+		letter = "P"
+	}
+	goName := func(n string) bool {
+		_, err := syntax.Parse(`\p{`+n+`}`, syntax.Perl)
+		return err == nil
+	}
+	candidates := []string{name}
+	if key, val, ok := strings.Cut(name, "="); ok {
+		switch looseName(key) {
+		case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
+			candidates = []string{val}
+		}
+	}
+	if n := candidates[0]; strings.HasPrefix(looseName(n), "is") {
+		candidates = append(candidates, strings.TrimLeft(n, " _-")[2:])
+	}
+	for _, n := range candidates {
+		if goName(n) {
+			return `\` + letter + "{" + n + "}"
+		}
+		if set, ok := binaryProperty(looseName(n)); ok {
+			if negated {
+				set = set.complement()
+			}
+			items := strings.TrimSuffix(strings.TrimPrefix(writeRanges(set), "["), "]")
+			if inClass {
+				return items
+			}
+			return "[" + items + "]"
+		}
+	}
+	return `\` + letter + "{" + name + "}"
+}
+
+// looseName is a property name compared as Unicode's loose matching
+// (UAX44-LM3) does: case, spaces, underscores and hyphens ignored.
+func looseName(n string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, n)
+}
+
+// binaryProperty is the set of a binary Unicode property by loose name:
+// the ones Go's unicode package lists, and the derived Alphabetic,
+// Uppercase and Lowercase.
+func binaryProperty(loose string) (runeSet, bool) {
+	tables := map[string][]*unicode.RangeTable{
+		"alphabetic": {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"alpha":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"uppercase":  {unicode.Lu, unicode.Other_Uppercase},
+		"upper":      {unicode.Lu, unicode.Other_Uppercase},
+		"lowercase":  {unicode.Ll, unicode.Other_Lowercase},
+		"lower":      {unicode.Ll, unicode.Other_Lowercase},
+		"space":      {unicode.White_Space},
+		"wspace":     {unicode.White_Space},
+	}[loose]
+	if tables == nil {
+		for name, t := range unicode.Properties {
+			if looseName(name) == loose {
+				tables = []*unicode.RangeTable{t}
+			}
+		}
+	}
+	if tables == nil {
+		return nil, false
+	}
+	var all runeSet
+	for _, t := range tables {
+		for _, r := range t.R16 {
+			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
+		}
+		for _, r := range t.R32 {
+			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
+		}
+	}
+	return all.union(nil), true
+}
+
+// strideSet is the runes lo, lo+stride, … up to hi.
+func strideSet(lo, hi, stride rune) runeSet {
+	if stride == 1 {
+		return runeSet{lo, hi}
+	}
+	var set runeSet
+	for r := lo; r <= hi; r += stride {
+		set = append(set, r, r)
+	}
+	return set
 }

@@ -65,3 +65,32 @@ func TestRustNestedClassUnclosed(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// The property forms the crate reads beyond Go's category and script names.
+func TestRustUnicodeProperties(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`\p{Script=Greek}+`, "abc αβγ", "αβγ"},
+		{`\p{sc=greek}+`, "abc αβγ", "αβγ"},
+		{`\p{gc=Lu}+`, "aBCd", "BC"},
+		{`\p{IsGreek}+`, "xαy", "α"},
+		{`\p{White_Space}+`, "a\u00a0\tb", "\u00a0\t"},
+		{`\P{White_Space}+`, "a b", "a|b"},
+		{`[\p{Alphabetic}\d]+`, "ab1 ǅ2", "ab1|ǅ2"},
+		{`\p{Uppercase}+`, "aⅫb", "Ⅻ"},
+		{`[^\p{Lowercase}]+`, "abCDe", "CD"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
