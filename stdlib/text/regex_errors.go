@@ -96,7 +96,42 @@ type patternScan struct {
 	openClasses []classOpen
 	unopened    int
 	bareRepeat  int
-	badCount    spanError // the first counted repetition the crate refuses
+	badCount    spanError      // the first counted repetition the crate refuses
+	names       map[string]int // group name → rune offset of its first use
+	dupName     spanError      // the first name used twice
+	dupFirst    int            // offset of that name's first use
+}
+
+// noteGroupName records the name of the group opening at p[i], if it
+// has one (`(?P<name>` or `(?<name>`), and the first name used twice,
+// which the crate refuses and Go accepts.
+func (s *patternScan) noteGroupName(p []rune, i int) {
+	j := i + 1
+	if j >= len(p) || p[j] != '?' {
+		return
+	}
+	j++
+	if j < len(p) && p[j] == 'P' {
+		j++
+	}
+	if j >= len(p) || p[j] != '<' || (j+1 < len(p) && (p[j+1] == '=' || p[j+1] == '!')) {
+		return
+	}
+	end := indexFrom(p, j+1, ">")
+	if end <= j+1 {
+		return
+	}
+	name := string(p[j+1 : end])
+	if first, ok := s.names[name]; ok {
+		if s.dupName.msg == "" {
+			s.dupName, s.dupFirst = spanError{j + 1, end, "duplicate capture group name"}, first
+		}
+		return
+	}
+	if s.names == nil {
+		s.names = map[string]int{}
+	}
+	s.names[name] = j + 1
 }
 
 // spanError is a mistake at the runes start to end of a pattern.
@@ -154,6 +189,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			}
 			s.openGroups = append(s.openGroups, i)
 			empty = true
+			s.noteGroupName(p, i)
 		case c == ')':
 			if len(s.openGroups) == 0 {
 				if s.unopened < 0 {
@@ -246,7 +282,26 @@ func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
 // through (a malformed counted repetition, which Go reads as literal
 // text), or "".
 func rustOnlyError(pattern string, verbose bool) string {
-	bad := scanPattern([]rune(pattern), verbose).badCount
+	scan := scanPattern([]rune(pattern), verbose)
+	bad := scan.badCount
+	if d := scan.dupName; d.msg != "" && (bad.msg == "" || d.start < bad.start) {
+		// the crate points at both uses of the name
+		note := notatePattern(pattern, d.start, d.end)
+		if !strings.Contains(pattern, "\n") {
+			first := scan.dupFirst
+			note = notatePattern(pattern, first, first+d.end-d.start)
+			lines := strings.SplitAfter(note, "\n")
+			carets := []rune(strings.TrimSuffix(lines[1], "\n"))
+			for len(carets) < 4+d.end {
+				carets = append(carets, ' ')
+			}
+			for k := d.start; k < d.end; k++ {
+				carets[4+k] = '^'
+			}
+			note = lines[0] + string(carets) + "\n"
+		}
+		return "regex parse error:\n" + note + "error: " + d.msg
+	}
 	if bad.msg == "" {
 		return ""
 	}
