@@ -244,6 +244,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if err != nil {
 		return nil, err
 	}
+	markHalfBoundaries(prog)
 	return &harnRegex{prog: prog, ncap: ncap, names: names}, nil
 }
 
@@ -348,6 +349,12 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				// `\u0041` is `\x{0041}`
 				sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
 				i += 4
+			case (e == '<' || e == '>' || e == 'b') && !inClass && wordAssertion(p[i-1:]) != "":
+				// the crate's start/end-of-word assertions (regex_rust.go)
+				form := wordAssertion(p[i-1:])
+				boundary = true
+				sb.WriteString(wordAssertionForms[form])
+				i += len(form) - 2
 			case (e == 'b' || e == 'B') && !inClass:
 				boundary = true
 				sb.WriteByte('\\')
@@ -509,6 +516,12 @@ func (r *harnRegex) pikeFind(text string, pos int) []int {
 				ctx |= syntax.EmptyWordBoundary
 			} else {
 				ctx |= syntax.EmptyNoWordBoundary
+			}
+			if !isUniWord(prev) {
+				ctx |= emptyWordStartHalf
+			}
+			if !isUniWord(next) {
+				ctx |= emptyWordEndHalf
 			}
 			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
 				add(l, inst.Out, at, cap, prev, next)

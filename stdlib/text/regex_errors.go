@@ -314,6 +314,9 @@ func skipEscape(p []rune, i int) int {
 	if i+1 >= len(p) {
 		return i
 	}
+	if form := wordAssertion(string(p[i:])); len(form) > 2 {
+		return i + len([]rune(form)) - 1
+	}
 	switch p[i+1] {
 	case 'p', 'P', 'x', 'u', 'U':
 		if i+2 < len(p) && p[i+2] == '{' {

@@ -439,3 +439,59 @@ func strideSet(lo, hi, stride rune) runeSet {
 	}
 	return set
 }
+
+// The crate's word assertions beyond \b and \B: `\<` and `\b{start}`
+// (a word starts here), `\>` and `\b{end}` (a word ends here), and the
+// half boundaries `\b{start-half}` (no word character before) and
+// `\b{end-half}` (none after). Go has no such assertions, so each is
+// written as a marker rune (a noncharacter no text holds), after `\b`
+// for the whole forms, and markHalfBoundaries turns the markers of the
+// compiled program into empty-width tests the Pike VM evaluates.
+const (
+	startHalfMarker = '\U0010FFFE'
+	endHalfMarker   = '\U0010FFFF'
+
+	emptyWordStartHalf syntax.EmptyOp = 1 << 6
+	emptyWordEndHalf   syntax.EmptyOp = 1 << 7
+)
+
+var wordAssertionForms = map[string]string{
+	`\<`:             `\b\x{10FFFE}`,
+	`\b{start}`:      `\b\x{10FFFE}`,
+	`\>`:             `\b\x{10FFFF}`,
+	`\b{end}`:        `\b\x{10FFFF}`,
+	`\b{start-half}`: `\x{10FFFE}`,
+	`\b{end-half}`:   `\x{10FFFF}`,
+}
+
+// wordAssertion is the word assertion p starts with, or "".
+func wordAssertion(p string) string {
+	if strings.HasPrefix(p, `\<`) || strings.HasPrefix(p, `\>`) {
+		return p[:2]
+	}
+	if strings.HasPrefix(p, `\b{`) {
+		if end := strings.IndexByte(p, '}'); end > 0 {
+			if _, ok := wordAssertionForms[p[:end+1]]; ok {
+				return p[:end+1]
+			}
+		}
+	}
+	return ""
+}
+
+// markHalfBoundaries turns the marker runes of prog into the half
+// boundary tests.
+func markHalfBoundaries(prog *syntax.Prog) {
+	for k := range prog.Inst {
+		inst := &prog.Inst[k]
+		if inst.Op != syntax.InstRune1 || len(inst.Rune) != 1 {
+			continue
+		}
+		switch inst.Rune[0] {
+		case startHalfMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordStartHalf), nil
+		case endHalfMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordEndHalf), nil
+		}
+	}
+}

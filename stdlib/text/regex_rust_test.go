@@ -94,3 +94,29 @@ func TestRustUnicodeProperties(t *testing.T) {
 		}
 	}
 }
+
+// The crate's start and end of word assertions, with Unicode words.
+func TestRustWordAssertions(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`\<c\w+`, "cat concat écart", "cat|concat"},
+		{`\w+t\>`, "cat concat écart", "cat|concat|écart"},
+		{`\b{start}é`, "é xé", "é"},
+		{`\b{end}`, "ab c", "|"},
+		{`\b{start-half}x`, "x-x yx", "x|x"},
+		{`x\b{end-half}`, "x-x xy", "x|x"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
