@@ -48,14 +48,17 @@ func rustForms(p string) (string, error) {
 			i += n
 		case c == '(':
 			n := groupOpenLen(p, i)
+			open := withoutUnicodeFlag(p[i : i+n])
 			if p[i+n-1] == ')' { // a flag setting such as (?i): nothing to repeat
-				out = append(out, p[i:i+n]...)
+				if open != "(?)" {
+					out = append(out, open...)
+				}
 				atom, repeated = -1, false
 				i += n
 				continue
 			}
 			stack = append(stack, frame{len(out)})
-			out = append(out, p[i:i+n]...)
+			out = append(out, open...)
 			atom, repeated = -1, false
 			i += n
 		case c == ')':
@@ -92,6 +95,24 @@ func rustForms(p string) (string, error) {
 		}
 	}
 	return string(out), nil
+}
+
+// withoutUnicodeFlag drops a `u` flag being set from a group opening
+// (`(?u)`, `(?iu:`): the crate's Unicode mode, always on here. Clearing
+// it (`(?-u)`, ASCII mode) is left for Go to refuse.
+func withoutUnicodeFlag(open string) string {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+		return open
+	}
+	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
+	if !strings.Contains(on, "u") {
+		return open
+	}
+	flags := strings.ReplaceAll(on, "u", "")
+	if off != "" || strings.Contains(open[2:len(open)-1], "-") {
+		flags += "-" + off
+	}
+	return "(?" + flags + open[len(open)-1:]
 }
 
 // escapeLen is the length of the escape at p[i] (a backslash): the
