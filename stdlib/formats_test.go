@@ -10,7 +10,7 @@ import (
 
 func TestYAMLAndTOML(t *testing.T) {
 	doc := dvParse(t, `{"name":"x","n":1,"f":1.5,"ok":true,"none":null,"list":[1,"two",{"a":1,"b":[]}],"nested":{"k":"yes","e":{}},"s":"a: b","q":"it's","ml":"l1\nl2","num":"12"}`)
-	yamlOut := "f: 1.5\nlist:\n- 1\n- two\n- a: 1\n  b: []\nml: |-\n  l1\n  l2\nn: 1\nname: x\nnested:\n  e: {}\n  k: 'yes'\nnone: null\nnum: '12'\nok: true\nq: it's\ns: 'a: b'\n"
+	yamlOut := "f: 1.5\nlist:\n- 1\n- two\n- a: 1\n  b: []\nml: |-\n  l1\n  l2\n'n': 1\nname: x\nnested:\n  e: {}\n  k: 'yes'\nnone: null\nnum: '12'\nok: true\nq: it's\ns: 'a: b'\n"
 	runT2(t, []t2case{
 		{"yaml_stringify", []vm.Value{doc}, yamlOut},
 		{"yaml_stringify", []vm.Value{lv(lv(iv(1), iv(2)), sv(""))}, "- - 1\n  - 2\n- ''\n"},
