@@ -561,13 +561,18 @@ func yamlPlainOK(s string) bool {
 			return false
 		}
 	}
-	// anything YAML would read as a number stays quoted
-	var probe any
-	if err := yaml.Unmarshal([]byte(s), &probe); err != nil {
+	// anything yaml_parse, which reads as serde_yaml does, would not read
+	// back as this string stays quoted; a YAML 1.1 timestamp such as
+	// 2024-01-01, or 1_000, is a string to it and stays plain
+	if leadingZeroDigits(s) {
+		return false // a string to the reader, but serde_yaml quotes 007
+	}
+	back, err := ParseYAML(s)
+	if err != nil {
 		return false
 	}
-	str, ok := probe.(string)
-	return ok && str == s
+	str, ok := back.AsString()
+	return ok && str.Go() == s
 }
 
 // ---- TOML ----
