@@ -696,6 +696,44 @@ func tomlKey(k string) string {
 
 func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
+// tomlStringValue writes a string value in the style Rust's toml crate
+// picks (docs/builtins-areas.md): a string holding a backslash, and no
+// other control character than tab and line break, as a literal string
+// ('C:\dir'; in ”' when it holds a quote, starting on a line of its own
+// when it holds a line break); otherwise a basic string, in triple
+// quotes starting on a line of its own when it holds a line break.
+func tomlStringValue(s string) string {
+	multiline := strings.Contains(s, "\n")
+	literal := strings.Contains(s, `\`) && !strings.Contains(s, "'''") && !strings.HasSuffix(s, "'")
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
+			literal = false
+		}
+	}
+	switch {
+	case literal && multiline:
+		return "'''\n" + s + "'''"
+	case literal && strings.Contains(s, "'"):
+		return "'''" + s + "'''"
+	case literal:
+		return "'" + s + "'"
+	case multiline:
+		var sb strings.Builder
+		sb.WriteString(`"""` + "\n")
+		for _, line := range strings.SplitAfter(s, "\n") {
+			body, nl := strings.CutSuffix(line, "\n")
+			q := tomlString(body)
+			sb.WriteString(q[1 : len(q)-1])
+			if nl {
+				sb.WriteByte('\n')
+			}
+		}
+		sb.WriteString(`"""`)
+		return sb.String()
+	}
+	return tomlString(s)
+}
+
 // tomlFloat writes a finite float always with a fraction, which is how
 // TOML tells a float from an int.
 func tomlFloat(f float64) string {
@@ -708,7 +746,7 @@ func tomlFloat(f float64) string {
 
 func tomlInline(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
-		return tomlString(x.Go())
+		return tomlStringValue(x.Go())
 	}
 	if s, ok := scalarText(v, "nan", "inf", tomlFloat); ok {
 		return s
