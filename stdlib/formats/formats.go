@@ -609,14 +609,16 @@ func tomlNilAt(v vm.Value, path string) (string, bool) {
 }
 
 func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
-	var tables, arrays []string
+	// key-values first; then the tables and arrays of tables in key
+	// order, each followed by its own, as the toml crate writes them
+	var nested []string
 	d.Range(func(k string, v vm.Value) bool {
 		if _, ok := v.AsDict(); ok {
-			tables = append(tables, k)
+			nested = append(nested, k)
 			return true
 		}
 		if l, ok := v.AsList(); ok && l.Len() > 0 && allDicts(l) {
-			arrays = append(arrays, k)
+			nested = append(nested, k)
 			return true
 		}
 		sb.WriteString(tomlKey(k))
@@ -625,17 +627,16 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 		sb.WriteByte('\n')
 		return true
 	})
-	for _, k := range tables {
+	for _, k := range nested {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		if !tomlImplicit(v.Dict()) {
-			sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		if t, ok := v.AsDict(); ok {
+			if !tomlImplicit(t) {
+				sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+			}
+			writeTOMLTable(sb, t, sub)
+			continue
 		}
-		writeTOMLTable(sb, v.Dict(), sub)
-	}
-	for _, k := range arrays {
-		v, _ := d.Get(k)
-		sub := append(append([]string(nil), path...), k)
 		for _, it := range v.List().Items() {
 			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
 			writeTOMLTable(sb, it.Dict(), sub)
