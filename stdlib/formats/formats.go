@@ -832,8 +832,9 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // csvRecords splits text into records of fields (RFC 4180, leniently):
 // a record ends at \n, \r\n or a lone \r outside quotes; a quoted field
 // keeps its content byte for byte (line endings included), `""` is a
-// quote, and a stray quote is kept as text. Empty lines are skipped and
-// rows may be ragged.
+// quote, text after its closing quote continues the field unquoted
+// (`"a"b` is `ab`), and a quote inside an unquoted field is kept as
+// text. Empty lines are skipped and rows may be ragged.
 func csvRecords(text string, delim rune) [][]string {
 	var records [][]string
 	var rec []string
@@ -857,10 +858,11 @@ func csvRecords(text string, delim rune) [][]string {
 						i += 2
 						continue
 					}
-					if i+1 >= n || text[i+1] == '\n' || text[i+1] == '\r' || strings.HasPrefix(text[i+1:], string(delim)) {
-						i++
-						break
-					}
+					// the quoted part ends here; any text after the
+					// closing quote continues the field unquoted, as
+					// Rust's csv reader takes `"a"b` to be `ab`
+					i++
+					break
 				}
 				field.WriteByte(text[i])
 				i++
