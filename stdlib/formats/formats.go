@@ -1046,6 +1046,34 @@ func isDecimal(s string) bool {
 
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
+// removeDotSegments resolves the `.` and `..` segments of an absolute
+// path as the URL standard's parser (Rust's url crate, upstream's) does:
+// `/a/../b/./c` is `/b/c`, `/a/..` is `/`, a `..` at the top stays at the
+// top, and `%2e` counts as a dot.
+func removeDotSegments(path string) string {
+	segs := strings.Split(path[1:], "/")
+	out := make([]string, 0, len(segs))
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch strings.ToLower(seg) {
+		case "..", ".%2e", "%2e.", "%2e%2e":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		case ".", "%2e":
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	s := strings.TrimSpace(a.Text(0))
 	s, stray := escapeStrayPercents(s)
@@ -1127,6 +1155,9 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	path = stray.restore(path)
 	if special && path == "" {
 		path = "/"
+	}
+	if u.Opaque == "" && strings.HasPrefix(path, "/") {
+		path = removeDotSegments(path)
 	}
 	var user, pass vm.Value = vm.Nil, vm.Nil
 	if u.User != nil {
