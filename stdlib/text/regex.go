@@ -10,7 +10,10 @@ package text
 // uses \b or \B runs on a small Pike VM over Go's compiled program whose
 // empty-width test uses the Unicode word definition; everything else runs
 // on regexp.Regexp. Both find leftmost-first matches and iterate them the
-// same way.
+// same way. Forms of Rust's regex crate (upstream's) that Go's parser
+// refuses or reads otherwise are rewritten first (regex_rust.go), and
+// mistakes only the crate reports are found before Go parses
+// (regex_errors.go).
 
 import (
 	"errors"
