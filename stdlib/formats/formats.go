@@ -46,11 +46,16 @@ func init() {
 		var doc yaml.Node
 		var err error
 		text := a.Text(0)
-		if stop := lib.OffThread(th, len(text), func() { err = yaml.Unmarshal([]byte(text), &doc) }); stop != nil {
+		more := false
+		if stop := lib.OffThread(th, len(text), func() { doc, more, err = decodeOneYAML(text) }); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
 			return vm.Value{}, vm.Throwf("YAML parse error: %s", yamlErrorText(err))
+		}
+		if more {
+			// serde_yaml, upstream's reader, refuses a stream of documents
+			return vm.Value{}, vm.Throwf("YAML parse error: deserializing from YAML containing more than one document is not supported")
 		}
 		v, err := yamlDocValue(&doc)
 		if err != nil {
@@ -172,6 +177,22 @@ func yamlAt(line, col int) string {
 		return ""
 	}
 	return fmt.Sprintf(" at line %d column %d", line, col)
+}
+
+// decodeOneYAML parses the first document of text and reports whether
+// another follows it.
+func decodeOneYAML(text string) (yaml.Node, bool, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return yaml.Node{}, false, nil // no document at all
+		}
+		return doc, false, err
+	}
+	var next yaml.Node
+	err := dec.Decode(&next)
+	return doc, !errors.Is(err, io.EOF), nil
 }
 
 // yamlDecoder turns a yaml.Node tree into Harn values, counting the values
