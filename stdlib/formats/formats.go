@@ -164,7 +164,11 @@ func yamlErrorText(err error) string {
 	if !errors.As(err, &le) {
 		return strings.TrimPrefix(err.Error(), "yaml: ")
 	}
-	text := le.Message + yamlAt(le.Mark.Line, le.Mark.Column)
+	msg := le.Message
+	if strings.HasPrefix(msg, "unknown anchor ") {
+		msg = "unknown anchor" // serde_yaml's words name no anchor
+	}
+	text := msg + yamlAt(le.Mark.Line, le.Mark.Column)
 	if le.ContextMsg != "" && le.ContextMark != le.Mark {
 		text += ", " + le.ContextMsg + yamlAt(le.ContextMark.Line, le.ContextMark.Column)
 	}
