@@ -168,14 +168,27 @@ func yamlErrorText(err error) string {
 	if strings.HasPrefix(msg, "unknown anchor ") {
 		msg = "unknown anchor" // serde_yaml's words name no anchor
 	}
-	text := msg + yamlAt(le.Mark.Line, le.Mark.Column)
-	if le.ContextMsg != "" && le.ContextMark != le.Mark {
-		text += ", " + le.ContextMsg + yamlAt(le.ContextMark.Line, le.ContextMark.Column)
+	// as serde_yaml prints libyaml's errors: no place for the very start
+	// of the text, and the context always, with its own place when that
+	// differs from the problem's
+	text := msg
+	if !atYAMLStart(le.Mark.Line, le.Mark.Column) {
+		text += yamlAt(le.Mark.Line, le.Mark.Column)
+	}
+	if le.ContextMsg != "" {
+		text += ", " + le.ContextMsg
+		if le.ContextMark != le.Mark && !atYAMLStart(le.ContextMark.Line, le.ContextMark.Column) {
+			text += yamlAt(le.ContextMark.Line, le.ContextMark.Column)
+		}
 	}
 	return text
 }
 
 // yamlAt is ` at line L column C`, or "" for an unknown place.
+// atYAMLStart reports whether a place (lines and columns from 1) is the
+// first character of the text, or no place at all.
+func atYAMLStart(line, col int) bool { return line <= 1 && col <= 1 }
+
 func yamlAt(line, col int) string {
 	if line <= 0 {
 		return ""
