@@ -363,7 +363,8 @@ func writeRanges(set runeSet) string {
 // the regex crate also reads `gc=`, `sc=` and `scx=` forms
 // (`\p{Script=Greek}`), an `Is` prefix (`\p{IsGreek}`) and the binary
 // properties (`\p{White_Space}`, `\p{Alphabetic}`), which are resolved
-// here. A name nothing knows is left for Go to refuse.
+// here, as are the ISO 15924 codes of the commonest scripts
+// (`\p{sc=Grek}`). A name nothing knows is left for Go to refuse.
 func unicodeProperty(name string, negated, inClass bool) string {
 	letter := "p"
 	if negated {
@@ -379,6 +380,9 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
 			candidates = []string{val}
 		}
+	}
+	if full, ok := scriptCodes[looseName(candidates[0])]; ok {
+		candidates = append(candidates, full)
 	}
 	if n := candidates[0]; strings.HasPrefix(looseName(n), "is") {
 		candidates = append(candidates, strings.TrimLeft(n, " _-")[2:])
@@ -399,6 +403,16 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		}
 	}
 	return `\` + letter + "{" + name + "}"
+}
+
+// scriptCodes are the ISO 15924 codes the crate also takes for the
+// commonest scripts (`\p{sc=Grek}`), by loose name.
+var scriptCodes = map[string]string{
+	"latn": "Latin", "grek": "Greek", "cyrl": "Cyrillic", "arab": "Arabic",
+	"hebr": "Hebrew", "hani": "Han", "hira": "Hiragana", "kana": "Katakana",
+	"hang": "Hangul", "deva": "Devanagari", "thai": "Thai", "armn": "Armenian",
+	"geor": "Georgian", "ethi": "Ethiopic", "beng": "Bengali", "taml": "Tamil",
+	"zyyy": "Common", "zinh": "Inherited", "qaai": "Inherited",
 }
 
 // looseName is a property name compared as Unicode's loose matching
