@@ -10,7 +10,7 @@ import (
 
 func TestYAMLAndTOML(t *testing.T) {
 	doc := dvParse(t, `{"name":"x","n":1,"f":1.5,"ok":true,"none":null,"list":[1,"two",{"a":1,"b":[]}],"nested":{"k":"yes","e":{}},"s":"a: b","q":"it's","ml":"l1\nl2","num":"12"}`)
-	yamlOut := "f: 1.5\nlist:\n- 1\n- two\n- a: 1\n  b: []\nml: |-\n  l1\n  l2\nn: 1\nname: x\nnested:\n  e: {}\n  k: 'yes'\nnone: null\nnum: '12'\nok: true\nq: it's\ns: 'a: b'\n"
+	yamlOut := "f: 1.5\nlist:\n- 1\n- two\n- a: 1\n  b: []\nml: |-\n  l1\n  l2\n'n': 1\nname: x\nnested:\n  e: {}\n  k: 'yes'\nnone: null\nnum: '12'\nok: true\nq: it's\ns: 'a: b'\n"
 	runT2(t, []t2case{
 		{"yaml_stringify", []vm.Value{doc}, yamlOut},
 		{"yaml_stringify", []vm.Value{lv(lv(iv(1), iv(2)), sv(""))}, "- - 1\n  - 2\n- ''\n"},
@@ -23,7 +23,7 @@ func TestYAMLAndTOML(t *testing.T) {
 		{"yaml_parse", []vm.Value{sv("a: 1\nb: 2\na: 3\n")}, `ERR: YAML parse error: duplicate mapping key "a" at line 3 column 1 (first defined at line 1 column 1)`},
 		{"toml_parse", []vm.Value{sv("a = 1\nb = \"x\"\n[t]\nc = [1.5, true]\n[[arr]]\nn = 1\n[[arr]]\nn = 2\n")}, "{a: 1, arr: [{n: 1}, {n: 2}], b: x, t: {c: [1.5, true]}}"},
 		{"toml_parse", []vm.Value{sv("a = ")}, "ERR: TOML parse error: expected value, not end of input at line 1, column 4"},
-		{"toml_stringify", []vm.Value{dvParse(t, `{"b":"x\"y","a":1,"f":2.0,"t":{"c":[1,2],"d":{"e":true}},"arr":[{"n":1},{"n":2}],"odd key":1}`)}, "a = 1\nb = \"x\\\"y\"\nf = 2.0\n\"odd key\" = 1\n\n[t]\nc = [1, 2]\n\n[t.d]\ne = true\n\n[[arr]]\nn = 1\n\n[[arr]]\nn = 2\n"},
+		{"toml_stringify", []vm.Value{dvParse(t, `{"b":"x\"y","a":1,"f":2.0,"t":{"c":[1,2],"d":{"e":true}},"arr":[{"n":1},{"n":2}],"odd key":1}`)}, "a = 1\nb = \"x\\\"y\"\nf = 2.0\n\"odd key\" = 1\n\n[[arr]]\nn = 1\n\n[[arr]]\nn = 2\n\n[t]\nc = [1, 2]\n\n[t.d]\ne = true\n"},
 		{"toml_stringify", []vm.Value{dvParse(t, `{"a":1,"t":{"x":null}}`)}, "ERR: TOML serialize error: nil at 't.x' (TOML has no null)"},
 		{"toml_stringify", []vm.Value{iv(1)}, "ERR: TOML serialize error: the top level must be a table, got int"},
 	})

@@ -46,11 +46,16 @@ func init() {
 		var doc yaml.Node
 		var err error
 		text := a.Text(0)
-		if stop := lib.OffThread(th, len(text), func() { err = yaml.Unmarshal([]byte(text), &doc) }); stop != nil {
+		more := false
+		if stop := lib.OffThread(th, len(text), func() { doc, more, err = decodeOneYAML(text) }); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
 			return vm.Value{}, vm.Throwf("YAML parse error: %s", yamlErrorText(err))
+		}
+		if more {
+			// serde_yaml, upstream's reader, refuses a stream of documents
+			return vm.Value{}, vm.Throwf("YAML parse error: deserializing from YAML containing more than one document is not supported")
 		}
 		v, err := yamlDocValue(&doc)
 		if err != nil {
@@ -159,19 +164,52 @@ func yamlErrorText(err error) string {
 	if !errors.As(err, &le) {
 		return strings.TrimPrefix(err.Error(), "yaml: ")
 	}
-	text := le.Message + yamlAt(le.Mark.Line, le.Mark.Column)
-	if le.ContextMsg != "" && le.ContextMark != le.Mark {
-		text += ", " + le.ContextMsg + yamlAt(le.ContextMark.Line, le.ContextMark.Column)
+	msg := le.Message
+	if strings.HasPrefix(msg, "unknown anchor ") {
+		msg = "unknown anchor" // serde_yaml's words name no anchor
+	}
+	// as serde_yaml prints libyaml's errors: no place for the very start
+	// of the text, and the context always, with its own place when that
+	// differs from the problem's
+	text := msg
+	if !atYAMLStart(le.Mark.Line, le.Mark.Column) {
+		text += yamlAt(le.Mark.Line, le.Mark.Column)
+	}
+	if le.ContextMsg != "" {
+		text += ", " + le.ContextMsg
+		if le.ContextMark != le.Mark && !atYAMLStart(le.ContextMark.Line, le.ContextMark.Column) {
+			text += yamlAt(le.ContextMark.Line, le.ContextMark.Column)
+		}
 	}
 	return text
 }
 
 // yamlAt is ` at line L column C`, or "" for an unknown place.
+// atYAMLStart reports whether a place (lines and columns from 1) is the
+// first character of the text, or no place at all.
+func atYAMLStart(line, col int) bool { return line <= 1 && col <= 1 }
+
 func yamlAt(line, col int) string {
 	if line <= 0 {
 		return ""
 	}
 	return fmt.Sprintf(" at line %d column %d", line, col)
+}
+
+// decodeOneYAML parses the first document of text and reports whether
+// another follows it.
+func decodeOneYAML(text string) (yaml.Node, bool, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return yaml.Node{}, false, nil // no document at all
+		}
+		return doc, false, err
+	}
+	var next yaml.Node
+	err := dec.Decode(&next)
+	return doc, !errors.Is(err, io.EOF), nil
 }
 
 // yamlDecoder turns a yaml.Node tree into Harn values, counting the values
@@ -543,8 +581,11 @@ func yamlPlainOK(s string) bool {
 	if s == "" || strings.TrimSpace(s) != s {
 		return false
 	}
+	// YAML 1.1 readers (PyYAML, many tools) take y/n/yes/no/on/off as
+	// booleans, so those stay quoted too, as serde_yaml writes them
+	// (docs/builtins-areas.md).
 	switch strings.ToLower(s) {
-	case "null", "~", "true", "false", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
+	case "null", "~", "true", "false", "y", "n", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
 		return false
 	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") && !(s[0] == '-' && len(s) > 1 && s[1] != ' ' && !lib.ASCIIDigit(s[1]) && s[1] != '.') {
@@ -558,13 +599,18 @@ func yamlPlainOK(s string) bool {
 			return false
 		}
 	}
-	// anything YAML would read as a number stays quoted
-	var probe any
-	if err := yaml.Unmarshal([]byte(s), &probe); err != nil {
+	// anything yaml_parse, which reads as serde_yaml does, would not read
+	// back as this string stays quoted; a YAML 1.1 timestamp such as
+	// 2024-01-01, or 1_000, is a string to it and stays plain
+	if leadingZeroDigits(s) {
+		return false // a string to the reader, but serde_yaml quotes 007
+	}
+	back, err := ParseYAML(s)
+	if err != nil {
 		return false
 	}
-	str, ok := probe.(string)
-	return ok && str == s
+	str, ok := back.AsString()
+	return ok && str.Go() == s
 }
 
 // ---- TOML ----
@@ -601,14 +647,16 @@ func tomlNilAt(v vm.Value, path string) (string, bool) {
 }
 
 func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
-	var tables, arrays []string
+	// key-values first; then the tables and arrays of tables in key
+	// order, each followed by its own, as the toml crate writes them
+	var nested []string
 	d.Range(func(k string, v vm.Value) bool {
 		if _, ok := v.AsDict(); ok {
-			tables = append(tables, k)
+			nested = append(nested, k)
 			return true
 		}
 		if l, ok := v.AsList(); ok && l.Len() > 0 && allDicts(l) {
-			arrays = append(arrays, k)
+			nested = append(nested, k)
 			return true
 		}
 		sb.WriteString(tomlKey(k))
@@ -617,17 +665,16 @@ func writeTOMLTable(sb *strings.Builder, d *vm.Dict, path []string) {
 		sb.WriteByte('\n')
 		return true
 	})
-	for _, k := range tables {
+	for _, k := range nested {
 		v, _ := d.Get(k)
 		sub := append(append([]string(nil), path...), k)
-		if !tomlImplicit(v.Dict()) {
-			sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+		if t, ok := v.AsDict(); ok {
+			if !tomlImplicit(t) {
+				sb.WriteString("\n[" + tomlPath(sub) + "]\n")
+			}
+			writeTOMLTable(sb, t, sub)
+			continue
 		}
-		writeTOMLTable(sb, v.Dict(), sub)
-	}
-	for _, k := range arrays {
-		v, _ := d.Get(k)
-		sub := append(append([]string(nil), path...), k)
 		for _, it := range v.List().Items() {
 			sb.WriteString("\n[[" + tomlPath(sub) + "]]\n")
 			writeTOMLTable(sb, it.Dict(), sub)
@@ -688,6 +735,44 @@ func tomlKey(k string) string {
 
 func tomlString(s string) string { return doubleQuoted(s, `\u%04X`) }
 
+// tomlStringValue writes a string value in the style Rust's toml crate
+// picks (docs/builtins-areas.md): a string holding a backslash, and no
+// other control character than tab and line break, as a literal string
+// ('C:\dir'; in ”' when it holds a quote, starting on a line of its own
+// when it holds a line break); otherwise a basic string, in triple
+// quotes starting on a line of its own when it holds a line break.
+func tomlStringValue(s string) string {
+	multiline := strings.Contains(s, "\n")
+	literal := strings.Contains(s, `\`) && !strings.Contains(s, "'''") && !strings.HasSuffix(s, "'")
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
+			literal = false
+		}
+	}
+	switch {
+	case literal && multiline:
+		return "'''\n" + s + "'''"
+	case literal && strings.Contains(s, "'"):
+		return "'''" + s + "'''"
+	case literal:
+		return "'" + s + "'"
+	case multiline:
+		var sb strings.Builder
+		sb.WriteString(`"""` + "\n")
+		for _, line := range strings.SplitAfter(s, "\n") {
+			body, nl := strings.CutSuffix(line, "\n")
+			q := tomlString(body)
+			sb.WriteString(q[1 : len(q)-1])
+			if nl {
+				sb.WriteByte('\n')
+			}
+		}
+		sb.WriteString(`"""`)
+		return sb.String()
+	}
+	return tomlString(s)
+}
+
 // tomlFloat writes a finite float always with a fraction, which is how
 // TOML tells a float from an int.
 func tomlFloat(f float64) string {
@@ -700,7 +785,7 @@ func tomlFloat(f float64) string {
 
 func tomlInline(v vm.Value) string {
 	if x, ok := v.AsString(); ok {
-		return tomlString(x.Go())
+		return tomlStringValue(x.Go())
 	}
 	if s, ok := scalarText(v, "nan", "inf", tomlFloat); ok {
 		return s
@@ -785,8 +870,9 @@ func csvParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // csvRecords splits text into records of fields (RFC 4180, leniently):
 // a record ends at \n, \r\n or a lone \r outside quotes; a quoted field
 // keeps its content byte for byte (line endings included), `""` is a
-// quote, and a stray quote is kept as text. Empty lines are skipped and
-// rows may be ragged.
+// quote, text after its closing quote continues the field unquoted
+// (`"a"b` is `ab`), and a quote inside an unquoted field is kept as
+// text. Empty lines are skipped and rows may be ragged.
 func csvRecords(text string, delim rune) [][]string {
 	var records [][]string
 	var rec []string
@@ -810,10 +896,11 @@ func csvRecords(text string, delim rune) [][]string {
 						i += 2
 						continue
 					}
-					if i+1 >= n || text[i+1] == '\n' || text[i+1] == '\r' || strings.HasPrefix(text[i+1:], string(delim)) {
-						i++
-						break
-					}
+					// the quoted part ends here; any text after the
+					// closing quote continues the field unquoted, as
+					// Rust's csv reader takes `"a"b` to be `ab`
+					i++
+					break
 				}
 				field.WriteByte(text[i])
 				i++
@@ -997,6 +1084,34 @@ func isDecimal(s string) bool {
 
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
+// removeDotSegments resolves the `.` and `..` segments of an absolute
+// path as the URL standard's parser (Rust's url crate, upstream's) does:
+// `/a/../b/./c` is `/b/c`, `/a/..` is `/`, a `..` at the top stays at the
+// top, and `%2e` counts as a dot.
+func removeDotSegments(path string) string {
+	segs := strings.Split(path[1:], "/")
+	out := make([]string, 0, len(segs))
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch strings.ToLower(seg) {
+		case "..", ".%2e", "%2e.", "%2e%2e":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		case ".", "%2e":
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	s := strings.TrimSpace(a.Text(0))
 	s, stray := escapeStrayPercents(s)
@@ -1078,6 +1193,9 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	path = stray.restore(path)
 	if special && path == "" {
 		path = "/"
+	}
+	if u.Opaque == "" && strings.HasPrefix(path, "/") {
+		path = removeDotSegments(path)
 	}
 	var user, pass vm.Value = vm.Nil, vm.Nil
 	if u.User != nil {

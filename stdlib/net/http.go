@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/harnlang/harn/stdlib/formats"
@@ -375,18 +377,47 @@ func bodyError(gzipped bool, err error) error {
 	return err
 }
 
-// requestFailure words a failed request as `METHOD URL: cause`: Go's
-// `Get "URL": …` form quotes the URL and capitalises the method, and a
-// timeout reads "timed out" rather than the client's context wording.
+// requestFailure words a failed request. A request that got no response
+// (no connection, an unknown host, a timeout) reads as upstream's HTTP
+// client words it, `error sending request for url (URL)`, followed by the
+// cause in a few words (docs/http-client.md); a failure after the
+// response began keeps `METHOD URL: cause`.
 func requestFailure(method, full string, err error) string {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
 		return method + " " + full + ": " + err.Error()
 	}
-	if ue.Timeout() {
-		return method + " " + full + ": timed out"
+	return "error sending request for url (" + shownURL(full) + "): " + sendCause(ue)
+}
+
+// sendCause is why a request got no response, in a few words.
+func sendCause(ue *url.Error) string {
+	var dns *net.DNSError
+	switch {
+	case ue.Timeout():
+		return "operation timed out"
+	case errors.Is(ue.Err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(ue.Err, syscall.ECONNRESET):
+		return "connection reset by peer"
+	case errors.As(ue.Err, &dns):
+		if dns.IsNotFound {
+			return "dns error: no such host " + dns.Name
+		}
+		return "dns error: " + dns.Err
 	}
-	return method + " " + full + ": " + ue.Err.Error()
+	return ue.Err.Error()
+}
+
+// shownURL is full as the URL standard serializes it: a host without a
+// path gets the root path (`http://h:1` → `http://h:1/`).
+func shownURL(full string) string {
+	u, err := url.Parse(full)
+	if err != nil || u.Opaque != "" || u.Host == "" || u.Path != "" {
+		return full
+	}
+	u.Path = "/"
+	return u.String()
 }
 
 // newClient is the HTTP client the options describe (timeout_ms, proxy,

@@ -10,7 +10,10 @@ package text
 // uses \b or \B runs on a small Pike VM over Go's compiled program whose
 // empty-width test uses the Unicode word definition; everything else runs
 // on regexp.Regexp. Both find leftmost-first matches and iterate them the
-// same way.
+// same way. Forms of Rust's regex crate (upstream's) that Go's parser
+// refuses or reads otherwise are rewritten first (regex_rust.go), and
+// mistakes only the crate reports are found before Go parses
+// (regex_errors.go).
 
 import (
 	"errors"
@@ -201,6 +204,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		}
 	}
 	// A leading inline group may ask for verbose mode, which Go lacks.
+	written := pattern
 	if strings.HasPrefix(pattern, "(?") {
 		if end := strings.IndexByte(pattern, ')'); end > 2 {
 			inner := pattern[2:end]
@@ -215,7 +219,14 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 			}
 		}
 	}
+	if msg := rustOnlyError(written, verbose); msg != "" {
+		return nil, &regexError{msg}
+	}
 	translated, boundary := translateRegex(pattern, verbose)
+	translated, err := rustForms(translated)
+	if err != nil {
+		return nil, err
+	}
 	if len(goFlags) > 0 {
 		translated = "(?" + string(goFlags) + ")" + translated
 	}
@@ -236,6 +247,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if err != nil {
 		return nil, err
 	}
+	markHalfBoundaries(prog)
 	return &harnRegex{prog: prog, ncap: ncap, names: names}, nil
 }
 
@@ -281,6 +293,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
+	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -339,12 +352,22 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				// `\u0041` is `\x{0041}`
 				sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
 				i += 4
+			case (e == '<' || e == '>' || e == 'b') && !inClass && wordAssertion(p[i-1:]) != "":
+				// the crate's start/end-of-word assertions (regex_rust.go)
+				form := wordAssertion(p[i-1:])
+				boundary = true
+				sb.WriteString(wordAssertionForms[form])
+				i += len(form) - 2
 			case (e == 'b' || e == 'B') && !inClass:
 				boundary = true
 				sb.WriteByte('\\')
 				sb.WriteByte(e)
 			case e == ' ':
 				sb.WriteString(`\x20`)
+			case (e == 'p' || e == 'P') && i+1 < len(p) && p[i+1] == '{' && strings.IndexByte(p[i+1:], '}') >= 0:
+				end := strings.IndexByte(p[i+1:], '}')
+				sb.WriteString(unicodeProperty(p[i+2:i+1+end], e == 'P', inClass))
+				i += 1 + end
 			case e == 'p' || e == 'P' || e == 'x':
 				// copy a braced argument whole so verbose mode leaves it alone
 				sb.WriteByte('\\')
@@ -373,7 +396,14 @@ func translateRegex(p string, verbose bool) (string, bool) {
 					continue
 				}
 			case c == ']' && !classStart:
-				inClass = false
+				depth--
+				inClass = depth > 0
+			case c == '[':
+				// a nested class, as the regex crate reads it (rustForms)
+				depth++
+				sb.WriteByte(c)
+				classStart = true
+				continue
 			case c == '^' && classStart && p[i-1] == '[':
 				sb.WriteByte(c)
 				continue
@@ -385,6 +415,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 		if c == '[' {
 			inClass = true
 			classStart = true
+			depth = 1
 		}
 		sb.WriteByte(c)
 	}
@@ -488,6 +519,12 @@ func (r *harnRegex) pikeFind(text string, pos int) []int {
 				ctx |= syntax.EmptyWordBoundary
 			} else {
 				ctx |= syntax.EmptyNoWordBoundary
+			}
+			if !isUniWord(prev) {
+				ctx |= emptyWordStartHalf
+			}
+			if !isUniWord(next) {
+				ctx |= emptyWordEndHalf
 			}
 			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
 				add(l, inst.Out, at, cap, prev, next)

@@ -96,6 +96,48 @@ type patternScan struct {
 	openClasses []classOpen
 	unopened    int
 	bareRepeat  int
+	badCount    spanError      // the first counted repetition the crate refuses
+	names       map[string]int // group name → rune offset of its first use
+	dupName     spanError      // the first name used twice
+	dupFirst    int            // offset of that name's first use
+}
+
+// noteGroupName records the name of the group opening at p[i], if it
+// has one (`(?P<name>` or `(?<name>`), and the first name used twice,
+// which the crate refuses and Go accepts.
+func (s *patternScan) noteGroupName(p []rune, i int) {
+	j := i + 1
+	if j >= len(p) || p[j] != '?' {
+		return
+	}
+	j++
+	if j < len(p) && p[j] == 'P' {
+		j++
+	}
+	if j >= len(p) || p[j] != '<' || (j+1 < len(p) && (p[j+1] == '=' || p[j+1] == '!')) {
+		return
+	}
+	end := indexFrom(p, j+1, ">")
+	if end <= j+1 {
+		return
+	}
+	name := string(p[j+1 : end])
+	if first, ok := s.names[name]; ok {
+		if s.dupName.msg == "" {
+			s.dupName, s.dupFirst = spanError{j + 1, end, "duplicate capture group name"}, first
+		}
+		return
+	}
+	if s.names == nil {
+		s.names = map[string]int{}
+	}
+	s.names[name] = j + 1
+}
+
+// spanError is a mistake at the runes start to end of a pattern.
+type spanError struct {
+	start, end int
+	msg        string
 }
 
 // classOpen is the span the regex crate reports for an unclosed class:
@@ -147,6 +189,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			}
 			s.openGroups = append(s.openGroups, i)
 			empty = true
+			s.noteGroupName(p, i)
 		case c == ')':
 			if len(s.openGroups) == 0 {
 				if s.unopened < 0 {
@@ -162,6 +205,14 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			if empty && s.bareRepeat < 0 {
 				s.bareRepeat = i
 			}
+		case c == '{':
+			// The crate reads every `{` outside a class as a counted
+			// repetition; Go takes a malformed one as literal text.
+			end, bad := countedRepetition(p, i, empty)
+			if bad.msg != "" && s.badCount.msg == "" {
+				s.badCount = bad
+			}
+			i = end
 		default:
 			empty = false
 		}
@@ -169,11 +220,102 @@ func scanPattern(p []rune, verbose bool) patternScan {
 	return s
 }
 
+// countedRepetition reads the counted repetition `{m}`, `{m,}` or
+// `{m,n}` at p[i] as the regex crate does, returning the offset of its
+// last rune and, if it is malformed, the crate's error: nothing before it
+// to repeat, no closing brace, or a count that is not a decimal (`{,3}`
+// too: the crate's default parser has no empty minimum).
+func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
+	if empty {
+		return i, spanError{i, i + 1, "repetition operator missing expression"}
+	}
+	unclosed := func(at int) (int, spanError) {
+		return len(p) - 1, spanError{i, at, "unclosed counted repetition"}
+	}
+	notDecimal := func(at int) (int, spanError) {
+		return len(p) - 1, spanError{at, at, "repetition quantifier expects a valid decimal"}
+	}
+	digits := func(j int) int {
+		for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	j := i + 1
+	k := digits(j)
+	if k >= len(p) {
+		return unclosed(len(p))
+	}
+	if p[k] != ',' {
+		if k == j {
+			return notDecimal(j)
+		}
+		if p[k] != '}' {
+			return unclosed(k)
+		}
+		return k, spanError{}
+	}
+	k++
+	if k >= len(p) {
+		return unclosed(len(p))
+	}
+	if p[k] == '}' {
+		if j+1 == k {
+			return notDecimal(j)
+		}
+		return k, spanError{}
+	}
+	if j+1 == k {
+		return notDecimal(j)
+	}
+	m := digits(k)
+	if m == k {
+		return notDecimal(k)
+	}
+	if m >= len(p) || p[m] != '}' {
+		return unclosed(m)
+	}
+	return m, spanError{}
+}
+
+// rustOnlyError is the regex crate's error for a mistake Go's parser lets
+// through (a malformed counted repetition, which Go reads as literal
+// text), or "".
+func rustOnlyError(pattern string, verbose bool) string {
+	scan := scanPattern([]rune(pattern), verbose)
+	bad := scan.badCount
+	if d := scan.dupName; d.msg != "" && (bad.msg == "" || d.start < bad.start) {
+		// the crate points at both uses of the name
+		note := notatePattern(pattern, d.start, d.end)
+		if !strings.Contains(pattern, "\n") {
+			first := scan.dupFirst
+			note = notatePattern(pattern, first, first+d.end-d.start)
+			lines := strings.SplitAfter(note, "\n")
+			carets := []rune(strings.TrimSuffix(lines[1], "\n"))
+			for len(carets) < 4+d.end {
+				carets = append(carets, ' ')
+			}
+			for k := d.start; k < d.end; k++ {
+				carets[4+k] = '^'
+			}
+			note = lines[0] + string(carets) + "\n"
+		}
+		return "regex parse error:\n" + note + "error: " + d.msg
+	}
+	if bad.msg == "" {
+		return ""
+	}
+	return "regex parse error:\n" + notatePattern(pattern, bad.start, bad.end) + "error: " + bad.msg
+}
+
 // skipEscape returns the offset of the last rune of the escape starting
 // at p[i] (a backslash): the escaped rune, or a whole `\p{…}`/`\x{…}`.
 func skipEscape(p []rune, i int) int {
 	if i+1 >= len(p) {
 		return i
+	}
+	if form := wordAssertion(string(p[i:])); len(form) > 2 {
+		return i + len([]rune(form)) - 1
 	}
 	switch p[i+1] {
 	case 'p', 'P', 'x', 'u', 'U':

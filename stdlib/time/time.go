@@ -490,6 +490,13 @@ func parseDate(s string) (time.Time, error) {
 		if t, err := time.Parse("2006-01-02T15:04Z07:00", c); err == nil {
 			return t.UTC(), nil
 		}
+		// ISO 8601's basic offset forms, ±HHMM and ±HH, are offsets too,
+		// not digits for the fallback to misread (docs/builtins-areas.md).
+		for _, layout := range []string{"2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05.999999999Z07", "2006-01-02T15:04Z07"} {
+			if t, err := time.Parse(layout, c); err == nil {
+				return t.UTC(), nil
+			}
+		}
 	}
 	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, in); err == nil {

@@ -1,0 +1,532 @@
+package text
+
+// Forms the regex crate accepts and Go's regexp/syntax does not (or reads
+// differently), rewritten into Go syntax after translateRegex:
+//
+//   - a repetition of a repetition (`a**`, `a{2}+`, `(ab)?*`), which the
+//     crate applies to the repeated item and Go refuses as a nested
+//     repetition operator: the inner one is wrapped in `(?:…)`;
+//   - nested classes and the class set operations `&&` (intersection),
+//     `--` (difference) and `~~` (symmetric difference), left to right
+//     at one precedence, below the union of juxtaposed items
+//     (`[a-z&&[^aeiou]]`, `[\w--\d]`): Go reads `[` inside a class as a
+//     literal, so such a class is computed here and written as ranges.
+
+import (
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// rustForms rewrites the crate-only forms of p (Go syntax, as
+// translateRegex writes it). A class left open is reported as Go's
+// missing-bracket error, which rustRegexError words as the crate does.
+func rustForms(p string) (string, error) {
+	var out []byte
+	type frame struct{ atom int }
+	atom := -1        // start in out of the last item a repetition applies to
+	repeated := false // that item already ends in a repetition
+	var stack []frame
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == '\\':
+			n := escapeLen(p, i)
+			atom, repeated = len(out), false
+			out = append(out, p[i:i+n]...)
+			i += n
+		case c == '[':
+			class, n, err := rustClass(p, i)
+			if err != nil {
+				return "", err
+			}
+			atom, repeated = len(out), false
+			out = append(out, class...)
+			i += n
+		case c == '(':
+			n := groupOpenLen(p, i)
+			open := withoutUnicodeFlag(p[i : i+n])
+			if p[i+n-1] == ')' { // a flag setting such as (?i): nothing to repeat
+				if open != "(?)" {
+					out = append(out, open...)
+				}
+				atom, repeated = -1, false
+				i += n
+				continue
+			}
+			stack = append(stack, frame{len(out)})
+			out = append(out, open...)
+			atom, repeated = -1, false
+			i += n
+		case c == ')':
+			out = append(out, c)
+			if len(stack) > 0 {
+				atom = stack[len(stack)-1].atom
+				stack = stack[:len(stack)-1]
+			}
+			repeated = false
+			i++
+		case c == '|':
+			out = append(out, c)
+			atom, repeated = -1, false
+			i++
+		case c == '*' || c == '+' || c == '?' || (c == '{' && countEnd(p, i) > i):
+			n := 1
+			if c == '{' {
+				n = countEnd(p, i) - i + 1
+			}
+			if n < len(p)-i && p[i+n] == '?' {
+				n++ // lazy
+			}
+			if repeated && atom >= 0 {
+				out = append(out[:atom], append([]byte("(?:"), append(out[atom:len(out):len(out)], ')')...)...)
+			}
+			out = append(out, p[i:i+n]...)
+			repeated = atom >= 0
+			i += n
+		default:
+			_, n := utf8.DecodeRuneInString(p[i:])
+			atom, repeated = len(out), false
+			out = append(out, p[i:i+n]...)
+			i += n
+		}
+	}
+	return string(out), nil
+}
+
+// withoutUnicodeFlag drops a `u` flag being set from a group opening
+// (`(?u)`, `(?iu:`): the crate's Unicode mode, always on here. Clearing
+// it (`(?-u)`, ASCII mode) is left for Go to refuse.
+func withoutUnicodeFlag(open string) string {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+		return open
+	}
+	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
+	if !strings.Contains(on, "u") {
+		return open
+	}
+	flags := strings.ReplaceAll(on, "u", "")
+	if off != "" || strings.Contains(open[2:len(open)-1], "-") {
+		flags += "-" + off
+	}
+	return "(?" + flags + open[len(open)-1:]
+}
+
+// escapeLen is the length of the escape at p[i] (a backslash): the
+// escaped rune, or a whole `\p{…}`, `\x{…}`, `\pL` or `\x41`.
+func escapeLen(p string, i int) int {
+	if i+1 >= len(p) {
+		return 1
+	}
+	switch p[i+1] {
+	case 'p', 'P', 'x':
+		if i+2 < len(p) && p[i+2] == '{' {
+			if end := strings.IndexByte(p[i+2:], '}'); end >= 0 {
+				return end + 3
+			}
+		}
+		if p[i+1] == 'x' && i+3 < len(p) {
+			return 4
+		}
+		if i+2 < len(p) {
+			_, n := utf8.DecodeRuneInString(p[i+2:])
+			return 2 + n
+		}
+	}
+	_, n := utf8.DecodeRuneInString(p[i+1:])
+	return 1 + n
+}
+
+// groupOpenLen is the length of a group's opening at p[i]: `(`, `(?:`,
+// `(?P<name>`, `(?<name>`, `(?i:`, or a whole flag setting `(?i)`.
+func groupOpenLen(p string, i int) int {
+	if i+1 >= len(p) || p[i+1] != '?' {
+		return 1
+	}
+	for j := i + 2; j < len(p); j++ {
+		switch p[j] {
+		case ':', ')', '>':
+			return j - i + 1
+		}
+	}
+	return 1
+}
+
+// countEnd is the offset of the `}` closing a well-formed counted
+// repetition at p[i], or -1 (malformed ones were refused before).
+func countEnd(p string, i int) int {
+	j := i + 1
+	for j < len(p) && (p[j] >= '0' && p[j] <= '9' || p[j] == ',') {
+		j++
+	}
+	if j < len(p) && p[j] == '}' && j > i+1 {
+		return j
+	}
+	return -1
+}
+
+// rustClass reads the bracket class at p[i] and returns it in Go syntax
+// with its length: as written when it has no nested class and no set
+// operation, else as the ranges of the set it stands for.
+func rustClass(p string, i int) (string, int, error) {
+	set, n, plain, err := readClass(p, i)
+	if err != nil {
+		return "", 0, err
+	}
+	if plain {
+		return p[i : i+n], n, nil
+	}
+	return writeRanges(set), n, nil
+}
+
+// readClass parses the class at p[i], returning its set, its length and
+// whether it is plain (a class Go reads the same way).
+func readClass(p string, i int) (runeSet, int, bool, error) {
+	j := i + 1
+	negated := j < len(p) && p[j] == '^'
+	if negated {
+		j++
+	}
+	plain := true
+	var acc runeSet // the result of the operations so far
+	op := byte(0)   // the operation pending between acc and cur
+	var cur runeSet // the union of the items since the last operation
+	var chunk strings.Builder
+	first := true // a `]` here is a literal
+	flush := func() error {
+		if chunk.Len() == 0 {
+			return nil
+		}
+		rs, err := goClassSet(chunk.String())
+		if err != nil {
+			return err
+		}
+		cur = cur.union(rs)
+		chunk.Reset()
+		return nil
+	}
+	apply := func() {
+		switch op {
+		case 0:
+			acc = cur
+		case '&':
+			acc = acc.intersect(cur)
+		case '-':
+			acc = acc.minus(cur)
+		case '~':
+			acc = acc.union(cur).minus(acc.intersect(cur))
+		}
+		cur = nil
+	}
+	for j < len(p) {
+		c := p[j]
+		switch {
+		case c == ']' && !first:
+			if err := flush(); err != nil {
+				return nil, 0, false, err
+			}
+			apply()
+			if negated {
+				acc = acc.complement()
+			}
+			return acc, j + 1 - i, plain, nil
+		case c == '\\':
+			n := escapeLen(p, j)
+			chunk.WriteString(p[j : j+n])
+			j += n
+		case c == '[' && j+1 < len(p) && p[j+1] == ':':
+			end := strings.Index(p[j:], ":]")
+			if end < 0 {
+				chunk.WriteByte(c)
+				j++
+				break
+			}
+			chunk.WriteString(p[j : j+end+2])
+			j += end + 2
+		case c == '[':
+			plain = false
+			inner, n, _, err := readClass(p, j)
+			if err != nil {
+				return nil, 0, false, err
+			}
+			cur = cur.union(inner)
+			j += n
+		case (c == '&' || c == '-' || c == '~') && j+1 < len(p) && p[j+1] == c && !first:
+			plain = false
+			if err := flush(); err != nil {
+				return nil, 0, false, err
+			}
+			apply()
+			op = c
+			j += 2
+		default:
+			_, n := utf8.DecodeRuneInString(p[j:])
+			chunk.WriteString(p[j : j+n])
+			j += n
+		}
+		first = false
+	}
+	return nil, 0, false, &syntax.Error{Code: syntax.ErrMissingBracket, Expr: p[i:]}
+}
+
+// goClassSet is the set of the Go class items text (`a-z\p{L}`), read
+// without case folding (a fold flag applies to the class written back).
+func goClassSet(items string) (runeSet, error) {
+	re, err := syntax.Parse("["+items+"]", syntax.Perl&^syntax.FoldCase)
+	if err != nil {
+		return nil, err
+	}
+	switch re.Op {
+	case syntax.OpCharClass:
+		return runeSet(append([]rune(nil), re.Rune...)), nil
+	case syntax.OpLiteral:
+		var rs runeSet
+		for _, r := range re.Rune {
+			rs = rs.union(runeSet{r, r})
+		}
+		return rs, nil
+	case syntax.OpAnyChar:
+		return runeSet{0, utf8.MaxRune}, nil
+	}
+	return nil, nil
+}
+
+// runeSet is a sorted list of disjoint inclusive ranges, lo hi pairs.
+type runeSet []rune
+
+func (a runeSet) union(b runeSet) runeSet {
+	pairs := make([][2]rune, 0, (len(a)+len(b))/2)
+	for _, s := range []runeSet{a, b} {
+		for i := 0; i+1 < len(s); i += 2 {
+			pairs = append(pairs, [2]rune{s[i], s[i+1]})
+		}
+	}
+	slices.SortFunc(pairs, func(x, y [2]rune) int { return int(x[0] - y[0]) })
+	var out runeSet
+	for _, p := range pairs {
+		if n := len(out); n > 0 && p[0] <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], p[1])
+			continue
+		}
+		out = append(out, p[0], p[1])
+	}
+	return out
+}
+
+func (a runeSet) complement() runeSet {
+	var out runeSet
+	next := rune(0)
+	for i := 0; i < len(a); i += 2 {
+		if a[i] > next {
+			out = append(out, next, a[i]-1)
+		}
+		next = a[i+1] + 1
+	}
+	if next <= utf8.MaxRune {
+		out = append(out, next, utf8.MaxRune)
+	}
+	return out
+}
+
+func (a runeSet) intersect(b runeSet) runeSet {
+	return a.complement().union(b.complement()).complement()
+}
+
+func (a runeSet) minus(b runeSet) runeSet {
+	return a.intersect(b.complement())
+}
+
+// writeRanges writes set as a Go class; the empty set as a class that
+// matches nothing.
+func writeRanges(set runeSet) string {
+	if len(set) == 0 {
+		return `[^\x{0}-\x{10ffff}]`
+	}
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := 0; i < len(set); i += 2 {
+		sb.WriteString(`\x{` + strconv.FormatInt(int64(set[i]), 16) + `}`)
+		if set[i+1] != set[i] {
+			sb.WriteString(`-\x{` + strconv.FormatInt(int64(set[i+1]), 16) + `}`)
+		}
+	}
+	sb.WriteByte(']')
+	return sb.String()
+}
+
+// unicodeProperty writes the class `\p{name}` (`\P{name}` when negated)
+// in Go syntax, inside a bracket class or not. Go's parser already reads
+// general categories and scripts by their short and long names, loosely;
+// the regex crate also reads `gc=`, `sc=` and `scx=` forms
+// (`\p{Script=Greek}`), an `Is` prefix (`\p{IsGreek}`) and the binary
+// properties (`\p{White_Space}`, `\p{Alphabetic}`), which are resolved
+// here, as are the ISO 15924 codes of the commonest scripts
+// (`\p{sc=Grek}`). A name nothing knows is left for Go to refuse.
+func unicodeProperty(name string, negated, inClass bool) string {
+	letter := "p"
+	if negated {
+		letter = "P"
+	}
+	goName := func(n string) bool {
+		_, err := syntax.Parse(`\p{`+n+`}`, syntax.Perl)
+		return err == nil
+	}
+	candidates := []string{name}
+	if key, val, ok := strings.Cut(name, "="); ok {
+		switch looseName(key) {
+		case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
+			candidates = []string{val}
+		}
+	}
+	if full, ok := scriptCodes[looseName(candidates[0])]; ok {
+		candidates = append(candidates, full)
+	}
+	if n := candidates[0]; strings.HasPrefix(looseName(n), "is") {
+		candidates = append(candidates, strings.TrimLeft(n, " _-")[2:])
+	}
+	for _, n := range candidates {
+		if goName(n) {
+			return `\` + letter + "{" + n + "}"
+		}
+		if set, ok := binaryProperty(looseName(n)); ok {
+			if negated {
+				set = set.complement()
+			}
+			items := strings.TrimSuffix(strings.TrimPrefix(writeRanges(set), "["), "]")
+			if inClass {
+				return items
+			}
+			return "[" + items + "]"
+		}
+	}
+	return `\` + letter + "{" + name + "}"
+}
+
+// scriptCodes are the ISO 15924 codes the crate also takes for the
+// commonest scripts (`\p{sc=Grek}`), by loose name.
+var scriptCodes = map[string]string{
+	"latn": "Latin", "grek": "Greek", "cyrl": "Cyrillic", "arab": "Arabic",
+	"hebr": "Hebrew", "hani": "Han", "hira": "Hiragana", "kana": "Katakana",
+	"hang": "Hangul", "deva": "Devanagari", "thai": "Thai", "armn": "Armenian",
+	"geor": "Georgian", "ethi": "Ethiopic", "beng": "Bengali", "taml": "Tamil",
+	"zyyy": "Common", "zinh": "Inherited", "qaai": "Inherited",
+}
+
+// looseName is a property name compared as Unicode's loose matching
+// (UAX44-LM3) does: case, spaces, underscores and hyphens ignored.
+func looseName(n string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, n)
+}
+
+// binaryProperty is the set of a binary Unicode property by loose name:
+// the ones Go's unicode package lists, and the derived Alphabetic,
+// Uppercase and Lowercase.
+func binaryProperty(loose string) (runeSet, bool) {
+	tables := map[string][]*unicode.RangeTable{
+		"alphabetic": {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"alpha":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"uppercase":  {unicode.Lu, unicode.Other_Uppercase},
+		"upper":      {unicode.Lu, unicode.Other_Uppercase},
+		"lowercase":  {unicode.Ll, unicode.Other_Lowercase},
+		"lower":      {unicode.Ll, unicode.Other_Lowercase},
+		"space":      {unicode.White_Space},
+		"wspace":     {unicode.White_Space},
+	}[loose]
+	if tables == nil {
+		for name, t := range unicode.Properties {
+			if looseName(name) == loose {
+				tables = []*unicode.RangeTable{t}
+			}
+		}
+	}
+	if tables == nil {
+		return nil, false
+	}
+	var all runeSet
+	for _, t := range tables {
+		for _, r := range t.R16 {
+			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
+		}
+		for _, r := range t.R32 {
+			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
+		}
+	}
+	return all.union(nil), true
+}
+
+// strideSet is the runes lo, lo+stride, … up to hi.
+func strideSet(lo, hi, stride rune) runeSet {
+	if stride == 1 {
+		return runeSet{lo, hi}
+	}
+	var set runeSet
+	for r := lo; r <= hi; r += stride {
+		set = append(set, r, r)
+	}
+	return set
+}
+
+// The crate's word assertions beyond \b and \B: `\<` and `\b{start}`
+// (a word starts here), `\>` and `\b{end}` (a word ends here), and the
+// half boundaries `\b{start-half}` (no word character before) and
+// `\b{end-half}` (none after). Go has no such assertions, so each is
+// written as a marker rune (a noncharacter no text holds), after `\b`
+// for the whole forms, and markHalfBoundaries turns the markers of the
+// compiled program into empty-width tests the Pike VM evaluates.
+const (
+	startHalfMarker = '\U0010FFFE'
+	endHalfMarker   = '\U0010FFFF'
+
+	emptyWordStartHalf syntax.EmptyOp = 1 << 6
+	emptyWordEndHalf   syntax.EmptyOp = 1 << 7
+)
+
+var wordAssertionForms = map[string]string{
+	`\<`:             `\b\x{10FFFE}`,
+	`\b{start}`:      `\b\x{10FFFE}`,
+	`\>`:             `\b\x{10FFFF}`,
+	`\b{end}`:        `\b\x{10FFFF}`,
+	`\b{start-half}`: `\x{10FFFE}`,
+	`\b{end-half}`:   `\x{10FFFF}`,
+}
+
+// wordAssertion is the word assertion p starts with, or "".
+func wordAssertion(p string) string {
+	if strings.HasPrefix(p, `\<`) || strings.HasPrefix(p, `\>`) {
+		return p[:2]
+	}
+	if strings.HasPrefix(p, `\b{`) {
+		if end := strings.IndexByte(p, '}'); end > 0 {
+			if _, ok := wordAssertionForms[p[:end+1]]; ok {
+				return p[:end+1]
+			}
+		}
+	}
+	return ""
+}
+
+// markHalfBoundaries turns the marker runes of prog into the half
+// boundary tests.
+func markHalfBoundaries(prog *syntax.Prog) {
+	for k := range prog.Inst {
+		inst := &prog.Inst[k]
+		if inst.Op != syntax.InstRune1 || len(inst.Rune) != 1 {
+			continue
+		}
+		switch inst.Rune[0] {
+		case startHalfMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordStartHalf), nil
+		case endHalfMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordEndHalf), nil
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package text
+
+import (
+	"strings"
+	"testing"
+)
+
+// Forms the regex crate reads and Go's parser refuses or reads otherwise.
+func TestRustFormsMatch(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{"a**", "aaa b", "aaa||"},
+		{"a{2}+", "aaaaa", "aaaa"},
+		{"(ab)?*c", "ababc", "ababc"},
+		{"a+*?b", "aab", "aab"},
+		{"[a-z&&[^aeiou]]+", "hello", "h|ll"},
+		{"[a-c--b]+", "abc", "a|c"},
+		{"[a-z~~c-e]+", "abcdef", "ab|f"},
+		{"[[ab][cd]]+", "abcde", "abcd"},
+		{"[^[a-c]]+", "abcxyz", "xyz"},
+		{"[\\w--\\d]+", "ab12cd", "ab|cd"},
+		{"[a&&b]", "ab", ""},
+		{"(?i)[a-z&&[^b]]+", "ABC", "A|C"},
+		{"[]a]+", "]a", "]a"},
+		{"x[&]y", "x&y", "x&y"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
+
+// The counted repetitions the crate refuses, which Go reads as literals.
+func TestRustCountedRepetitionErrors(t *testing.T) {
+	cases := []struct{ pattern, want string }{
+		{"a{2", "    a{2\n     ^^\nerror: unclosed counted repetition"},
+		{"a{,3}", "    a{,3}\n      ^\nerror: repetition quantifier expects a valid decimal"},
+		{"{2}", "    {2}\n    ^\nerror: repetition operator missing expression"},
+		{"a{2,x}", "    a{2,x}\n        ^\nerror: repetition quantifier expects a valid decimal"},
+	}
+	for _, c := range cases {
+		_, err := newHarnRegex(c.pattern, "")
+		if err == nil || err.Error() != "regex parse error:\n"+c.want {
+			t.Errorf("%q: got %v, want %q", c.pattern, err, c.want)
+		}
+	}
+}
+
+// An unclosed nested class is the crate's unclosed class error.
+func TestRustNestedClassUnclosed(t *testing.T) {
+	_, err := newHarnRegex("[a[b]", "")
+	if err == nil {
+		t.Fatal("[a[b] compiled")
+	}
+	if got := rustRegexError("[a[b]", false, err); !strings.Contains(got, "unclosed character class") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// The property forms the crate reads beyond Go's category and script names.
+func TestRustUnicodeProperties(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`\p{Script=Greek}+`, "abc αβγ", "αβγ"},
+		{`\p{sc=greek}+`, "abc αβγ", "αβγ"},
+		{`\p{gc=Lu}+`, "aBCd", "BC"},
+		{`\p{IsGreek}+`, "xαy", "α"},
+		{`\p{White_Space}+`, "a\u00a0\tb", "\u00a0\t"},
+		{`\P{White_Space}+`, "a b", "a|b"},
+		{`[\p{Alphabetic}\d]+`, "ab1 ǅ2", "ab1|ǅ2"},
+		{`\p{Uppercase}+`, "aⅫb", "Ⅻ"},
+		{`[^\p{Lowercase}]+`, "abCDe", "CD"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
+
+// The crate's start and end of word assertions, with Unicode words.
+func TestRustWordAssertions(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`\<c\w+`, "cat concat écart", "cat|concat"},
+		{`\w+t\>`, "cat concat écart", "cat|concat|écart"},
+		{`\b{start}é`, "é xé", "é"},
+		{`\b{end}`, "ab c", "|"},
+		{`\b{start-half}x`, "x-x yx", "x|x"},
+		{`x\b{end-half}`, "x-x xy", "x|x"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
