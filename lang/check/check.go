@@ -85,6 +85,8 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
+		branches:    map[syntax.Expr][]types.Type{},
+		paramHints:  map[*syntax.ClosureLit]paramHint{},
 		tails:       map[*syntax.ClosureLit]types.Type{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
@@ -130,7 +132,13 @@ type checker struct {
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
-	joined      map[syntax.Expr]bool
+	joined map[syntax.Expr]bool
+	// branches holds the branch types of ternaries, `if` and `match`
+	// expressions whose branches differ (branches.go)
+	branches map[syntax.Expr][]types.Type
+	// paramHints holds what closure literals passed as callbacks are
+	// called with (callbacks.go)
+	paramHints  map[*syntax.ClosureLit]paramHint
 	libSigs     map[libKey]signature          // parsed library signatures
 	complete    map[*syntax.MatchExpr]bool    // matches whose arms cover every value
 	broken      map[*syntax.WhileStmt]bool    // while loops a `break` leaves
@@ -169,6 +177,9 @@ type variable struct {
 	// unvalidated names the builtin the value comes from in strict-types
 	// mode (`json_parse`), until it is validated (strict.go).
 	unvalidated string
+	// branches: initialised with a join of differing branches and never
+	// reassigned, the branches' types (branches.go)
+	branches []types.Type
 }
 
 // funcCtx is the function (or top-level code) being checked.
@@ -349,7 +360,7 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
-	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) {
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) {
 		return false
 	}
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {

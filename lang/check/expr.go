@@ -48,6 +48,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.StructLit:
 		return c.structLit(e)
 	case *syntax.ClosureLit:
+		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
 		if tail, ok := c.tails[e]; ok && concrete(tail) {
@@ -82,6 +83,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.narrowFor(e.Cond, false)
 		els := c.expr(e.Else)
 		c.restoreNarrow(saved)
+		c.joinBranches(e, e.Cond, c.branchOf(e.Then, then), c.branchOf(e.Else, els))
 		return types.NewUnion(then, els)
 	case *syntax.RangeExpr:
 		c.expr(e.Start)
@@ -507,17 +509,21 @@ func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 	}
 	c.restoreNarrow(before)
 	c.narrowFor(e.Cond, false)
+	thenBranch := c.branchOf(tailValue(e.Then), then)
 	switch el := e.Else.(type) {
 	case *syntax.Block:
 		t, end := c.blockEnd(el)
 		if !c.blockLeaves(el) {
 			ends = append(ends, end)
 		}
+		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(tailValue(el), t))
 		return types.NewUnion(then, t), ends
 	case *syntax.IfExpr:
 		t, more := c.ifChain(el)
+		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(el, t))
 		return types.NewUnion(then, t), append(ends, more...)
 	}
+	c.joinBranches(e, e.Cond, thenBranch, []types.Type{types.Nil})
 	return types.Optional(then), append(ends, c.narrowed)
 }
 

@@ -159,19 +159,24 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if body == nil && s.Body != nil {
 			body = s.Body.Stmts
 		}
+		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypes(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypes(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypes(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
+		c.declTypes(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -181,6 +186,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.implAssocTypes(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
+			c.signatureTypes(m)
 			c.sigs[m] = c.env.MethodType(s, m)
 			c.method(m, self)
 		}
@@ -376,6 +382,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		}
 		if p.Name == "_" {
 			return
+		}
+		if bs := c.branchTypes(s.Value, vt); s.Type == nil && bs != nil && c.neverReassigned(c.binding(p, p.Name)) {
+			v.branches = bs // checked where it goes (branches.go)
 		}
 		if s.Type == nil || !strictAnnotation(v.t) {
 			v.unvalidated = c.unvalidatedSource(s.Value)
@@ -1052,14 +1061,7 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 // signatureTypes reports the unknown type names of fn's parameter and
 // result annotations; fn's own type parameters are in scope.
 func (c *checker) signatureTypes(fn *syntax.FnDecl) {
-	var own []string
-	for _, tp := range fn.TypeParams {
-		own = append(own, tp.Name)
-	}
-	for _, p := range fn.Params {
-		c.unknownTypes(p.Type, own)
-	}
-	c.unknownTypes(fn.Return, own)
+	c.paramTypes(fn.Params, fn.Return, tparamNames(fn.TypeParams))
 }
 
 // method checks an impl method, typing `self` as the struct.
@@ -1095,6 +1097,9 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 			t = types.Any
 		}
 		declared := p.Type != nil
+		if hint, held := c.hintedParam(node, i); hint != nil && !declared && !p.Rest {
+			t, declared = hint, held
+		}
 		if i == 0 && self != nil && p.Name == "self" && p.Type == nil {
 			// the impl's struct, which the program declared: its
 			// optional fields are nilable through `self` as through an

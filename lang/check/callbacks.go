@@ -1,0 +1,172 @@
+package check
+
+import (
+	"github.com/harnlang/harn/lang/resolve"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// A closure literal passed where the callee says what it will be called
+// with takes those types for the parameters it leaves unannotated, as a
+// `for` loop's variable takes the element type of what it walks: the
+// callbacks of the builtin collection methods and functions (each
+// element of a list, set or iterator; a dict's values or keys:
+// docs/spec/builtins.md §3.6–3.8) and the `fn(…)` parameters of the
+// file's own functions. So an unknown method, a field a struct lacks or
+// a wrong operand inside the callback is caught as it is in a loop body
+// (docs/spec/newer.md §3.6). An element type the program wrote (a path
+// rooted at an annotated binding or parameter, a declared result) is
+// held as declared, nil safety included; one the checker inferred is
+// widened as an unannotated binding's is. An annotation on the
+// parameter always wins. Inside the body of a `try` that catches every
+// error, a callback is left untyped: there a failing operation is what
+// the program tests for (as for destructuring, docs/check.md).
+
+// paramHint is what a closure literal's unannotated parameters are
+// called with, by position (nil: nothing known).
+type paramHint struct {
+	types    []types.Type
+	declared bool // the types are the program's (nil safety applies)
+}
+
+// elemCallbacks are the collection methods whose callback receives each
+// element, by the callback's argument index (`reduce(init, f)` passes
+// the accumulator first).
+var elemCallbacks = map[string]int{
+	"map": 0, "filter": 0, "find": 0, "find_index": 0, "any": 0, "all": 0, "every": 0, "none": 0,
+	"flat_map": 0, "count_by": 0, "group_by": 0, "partition": 0, "take_while": 0, "drop_while": 0,
+	"skip_while": 0, "sort_by": 0, "sorted_by": 0, "min_by": 0, "max_by": 0, "for_each": 0,
+	"reduce": 1,
+}
+
+// dictCallbacks are the dict methods whose callback receives each value
+// (true) or each key (false): docs/spec/builtins.md §3.8.
+var dictCallbacks = map[string]bool{
+	"filter": true, "map_values": true,
+	"map_keys": false, "rekey": false, "rekeyed": false,
+}
+
+// listFnCallbacks are the free collection functions `f(list, callback)`
+// (docs/spec/builtins.md §3.7, docs/spec/newer.md §2.9).
+var listFnCallbacks = map[string]bool{
+	"group_by": true, "partition": true, "dedup_by": true, "flat_map": true,
+	"count_by": true, "take_while": true, "drop_while": true,
+}
+
+// hintMethodCallbacks types the callback of `recv.name(…)` from recv's
+// elements, values or keys.
+func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
+	switch r := types.Underlying(types.RemoveNil(recv)).(type) {
+	case *types.List, *types.Tuple, *types.Set, *types.Iter:
+		if at, ok := elemCallbacks[e.Name]; ok && at < len(e.Args) {
+			params := []types.Type{elemType(r)}
+			if e.Name == "reduce" {
+				params = []types.Type{nil, params[0]}
+			}
+			c.hintClosure(e.Args[at], e.X, params)
+		}
+	case *types.Dict, *types.Shape:
+		if value, ok := dictCallbacks[e.Name]; ok && len(e.Args) == 1 {
+			t := types.Type(types.String) // keys are strings (docs/spec/builtins.md §3.8)
+			if sh, isShape := r.(*types.Shape); value && isShape && sh.Open {
+				return // values of fields it does not list
+			} else if value {
+				t = elemType(r).(*types.Shape).Fields[1].Type // the value of a {key, value} entry
+			}
+			c.hintClosure(e.Args[0], e.X, []types.Type{t})
+		}
+	}
+}
+
+// hintClosure records the parameter types a closure literal arg is
+// called with, taken from the collection src holds.
+func (c *checker) hintClosure(arg, src syntax.Expr, params []types.Type) {
+	cl, ok := arg.(*syntax.ClosureLit)
+	if !ok || c.caught() {
+		return
+	}
+	declared := true
+	for _, t := range params {
+		if t != nil && !c.declaredElems(src, t) {
+			declared = false
+		}
+	}
+	h := paramHint{declared: declared}
+	for _, t := range params {
+		if t != nil && !declared {
+			t = bindingType(t)
+		}
+		h.types = append(h.types, t)
+	}
+	c.paramHints[cl] = h
+}
+
+// hintedParam is the type a closure's unannotated parameter i takes from
+// its call site, and whether it is the program's; nil when none.
+func (c *checker) hintedParam(node syntax.Node, i int) (types.Type, bool) {
+	cl, ok := node.(*syntax.ClosureLit)
+	if !ok {
+		return nil, false
+	}
+	h, ok := c.paramHints[cl]
+	if !ok || i >= len(h.types) || h.types[i] == nil || !(known(h.types[i]) || h.types[i] == types.Unknown) {
+		return nil, false
+	}
+	return h.types[i], h.declared
+}
+
+// hintCallArg types a closure literal given as argument i of the call e
+// (ref resolves its name; args holds the types of the arguments before
+// it): a free collection function's callback from the list before it,
+// a function of the file or of an import from its `fn(…)` parameter,
+// with the type parameters the arguments before it bind put in.
+func (c *checker) hintCallArg(e *syntax.CallExpr, ref *resolve.Ref, i int, args []types.Type) {
+	cl, ok := e.Args[i].(*syntax.ClosureLit)
+	if !ok || ref == nil || hasSpread(e.Args) || c.caught() {
+		return
+	}
+	if ref.Binding == nil {
+		if ref.Scope == resolve.Universal && i == 1 && listFnCallbacks[e.Fn.Name] && len(e.Args) == 2 {
+			switch r := types.Underlying(args[0]).(type) {
+			case *types.List, *types.Tuple:
+				c.hintClosure(cl, e.Args[0], []types.Type{elemType(r)})
+			}
+		}
+		return
+	}
+	var sig *types.Func
+	switch b := ref.Binding; {
+	case ref.Scope == resolve.Hidden || c.multiDecl[b.Name] && b.Scope == resolve.Global:
+		return
+	case b.Kind == resolve.KFn:
+		if fn, ok := b.Decl.(*syntax.FnDecl); ok {
+			sig = c.sig(fn)
+		}
+	case b.Kind == resolve.KImport && c.importRef(ref, false):
+		if f := c.imported("", e.Fn.Name); f != nil {
+			sig = f.sig
+		}
+	}
+	if sig == nil || i >= len(sig.Params) || sig.Params[i].Rest {
+		return
+	}
+	pt := sig.Params[i].Type
+	if len(sig.TypeParams) > 0 {
+		pt = types.Subst(pt, c.instantiate(e.TypeArgs, sig, e.Args[:i], args))
+	}
+	pf, ok := types.Underlying(pt).(*types.Func)
+	if !ok {
+		return
+	}
+	h := paramHint{declared: pt == sig.Params[i].Type}
+	for _, p := range pf.Params {
+		t := p.Type
+		if p.Rest || !concrete(t) {
+			t = nil
+		} else if !h.declared {
+			t = bindingType(t)
+		}
+		h.types = append(h.types, t)
+	}
+	c.paramHints[cl] = h
+}
