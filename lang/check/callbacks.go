@@ -154,19 +154,39 @@ func (c *checker) hintCallArg(e *syntax.CallExpr, ref *resolve.Ref, i int, args 
 	if len(sig.TypeParams) > 0 {
 		pt = types.Subst(pt, c.instantiate(e.TypeArgs, sig, e.Args[:i], args))
 	}
-	pf, ok := types.Underlying(pt).(*types.Func)
-	if !ok {
-		return
+	if pf, ok := types.Underlying(pt).(*types.Func); ok {
+		c.paramHints[cl] = fnHint(pf, pt == sig.Params[i].Type)
 	}
-	h := paramHint{declared: pt == sig.Params[i].Type}
+}
+
+// fnHint is what a closure going where the fn type pf is expected is
+// called with; declared says pf is as the program wrote it.
+func fnHint(pf *types.Func, declared bool) paramHint {
+	h := paramHint{declared: declared}
 	for _, p := range pf.Params {
 		t := p.Type
 		if p.Rest || !concrete(t) {
 			t = nil
-		} else if !h.declared {
+		} else if !declared {
 			t = bindingType(t)
 		}
 		h.types = append(h.types, t)
 	}
-	c.paramHints[cl] = h
+	return h
+}
+
+// expectFn types the parameters of a closure literal x going where the
+// program declared the fn type want (an annotated binding, a typed
+// function's result, a struct field): `let f: fn(int) -> string = { n ->
+// … }` gives n an int.
+func (c *checker) expectFn(x syntax.Expr, want types.Type) {
+	cl, ok := x.(*syntax.ClosureLit)
+	if !ok || want == nil || c.caught() {
+		return
+	}
+	pf, ok := types.Underlying(want).(*types.Func)
+	if !ok {
+		return
+	}
+	c.paramHints[cl] = fnHint(pf, true)
 }

@@ -321,6 +321,9 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 }
 
 func (c *checker) let(s *syntax.LetStmt) {
+	if _, ok := s.Pattern.(*syntax.IdentPattern); ok && s.Type != nil {
+		c.expectFn(s.Value, c.typeOf(s.Type))
+	}
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
 	case *syntax.IdentPattern:
@@ -1203,6 +1206,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 			c.noteReturnType(n)
 		}
 		return
+	}
+	if declaredResult(c.fn.ret) {
+		c.expectFn(s.Value, c.fn.ret)
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
