@@ -5,8 +5,9 @@ import (
 	"github.com/harnlang/harn/lang/types"
 )
 
-// A ternary, an `if` expression or a `match` expression whose branches
-// give values of different types has their union as its type, and every
+// A ternary, an `if` expression, a `match` expression, a `try` with a
+// `catch` or an `x ?? d` whose branches (for `??`, the non-nil part of x
+// and d) give values of different types has their union as its type, and every
 // member of it is a value the program may produce: the union goes where
 // a type is expected only when every branch does (docs/spec/newer.md
 // §3.1, §3.3: a union fits as a whole, as the one a generic call joins
@@ -57,9 +58,10 @@ func (c *checker) branchOf(x syntax.Expr, t types.Type) []types.Type {
 // branchTypes is the recorded branch types of x, of type t where it is
 // read, or nil.
 func (c *checker) branchTypes(x syntax.Expr, t types.Type) []types.Type {
+	if bs, ok := c.branches[x]; ok {
+		return bs
+	}
 	switch e := x.(type) {
-	case *syntax.TernaryExpr, *syntax.IfExpr, *syntax.MatchExpr:
-		return c.branches[x]
 	case *syntax.Ident:
 		ref := c.info.Refs[e]
 		if ref == nil || ref.Binding == nil {

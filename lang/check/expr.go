@@ -479,8 +479,14 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.shapeField(e.X, base, e.Name, e.At)
 		return types.Optional(c.memberType(base, e.Name, e.At))
 	}
-	r := c.memberType(t, e.Name, e.At)
-	c.shapeField(e.X, t, e.Name, e.At)
+	// reading a property of nil fails (docs/spec/language.md §6.7), so
+	// `v.name` of a `T?` reads T's property, or does not return
+	base := types.RemoveNil(t)
+	if base == types.Never {
+		base = t
+	}
+	r := c.memberType(base, e.Name, e.At)
+	c.shapeField(e.X, base, e.Name, e.At)
 	return r
 }
 
@@ -879,6 +885,7 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 				ct = types.Never
 			}
 		}
+		c.joinBranches(e, nil, c.branchOf(tailValue(e.Body), body), c.branchOf(tailValue(e.Catch), ct))
 		c.fn.popScope()
 		result = types.NewUnion(body, ct)
 	}

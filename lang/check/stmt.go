@@ -354,6 +354,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
 			}
+			if _, ok := vt.(*types.Union); ok && kept && c.declaredCall(s.Value) {
+				// a declared union result (`-> int | string`) is held
+				// through the binding as where the call itself goes
+				// (docs/spec/newer.md §3.1)
+				v.t, v.annotated = vt, true
+			}
 			if c.joined[s.Value] && kept {
 				// the union a generic call joined from conflicting
 				// arguments (`keep(1, "x")`) is held in full through the
