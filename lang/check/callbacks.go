@@ -190,3 +190,22 @@ func (c *checker) expectFn(x syntax.Expr, want types.Type) {
 	}
 	c.paramHints[cl] = fnHint(pf, true)
 }
+
+// hintedParams is a closure literal's parameters with the types its
+// call site gives the unannotated ones (callbacks.go): `{ n -> n }`
+// going where a fn(int) -> string is expected is a fn(int) -> int.
+func (c *checker) hintedParams(cl *syntax.ClosureLit, params []types.Param) []types.Param {
+	out := params
+	for i := range params {
+		if i >= len(cl.Params) || cl.Params[i].Type != nil {
+			continue
+		}
+		if t, _ := c.hintedParam(cl, i); t != nil && !params[i].Rest {
+			if &out[0] == &params[0] {
+				out = append([]types.Param(nil), params...)
+			}
+			out[i].Type = t
+		}
+	}
+	return out
+}

@@ -51,14 +51,14 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+		typed := *sig
+		typed.Params = c.hintedParams(e, sig.Params)
 		if tail, ok := c.tails[e]; ok && concrete(tail) {
 			// an unannotated closure without `return` gives its last
 			// expression's value: `{ n: int -> n }` is a fn(int) -> int
-			typed := *sig
 			typed.Return = tail
-			return &typed
 		}
-		return sig
+		return &typed
 	case *syntax.BinaryExpr:
 		return c.binary(e)
 	case *syntax.UnaryExpr:
