@@ -57,6 +57,17 @@ var listFnCallbacks = map[string]bool{
 // elements, values or keys.
 func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
 	switch r := types.Underlying(types.RemoveNil(recv)).(type) {
+	case *types.Named:
+		// an impl method's `fn(…)` parameters, after the instance
+		if m, ok := r.Decl.Method(e.Name); ok && r.Decl.Kind == types.StructDecl && !hasSpread(e.Args) {
+			if mt := instanceMethod(r, m.Type); mt != nil && len(mt.Params) > 0 {
+				for i, p := range mt.Params[1:] {
+					if pf, ok := types.Underlying(p.Type).(*types.Func); ok && i < len(e.Args) && !p.Rest && concrete(pf) {
+						c.hintFn(e.Args[i], pf)
+					}
+				}
+			}
+		}
 	case *types.List, *types.Tuple, *types.Set, *types.Iter:
 		if at, ok := elemCallbacks[e.Name]; ok && at < len(e.Args) {
 			params := []types.Type{elemType(r)}
@@ -180,15 +191,20 @@ func fnHint(pf *types.Func, declared bool) paramHint {
 // function's result, a struct field): `let f: fn(int) -> string = { n ->
 // … }` gives n an int.
 func (c *checker) expectFn(x syntax.Expr, want types.Type) {
-	cl, ok := x.(*syntax.ClosureLit)
-	if !ok || want == nil || c.caught() {
+	if want == nil {
 		return
 	}
-	pf, ok := types.Underlying(want).(*types.Func)
-	if !ok {
-		return
+	if pf, ok := types.Underlying(want).(*types.Func); ok {
+		c.hintFn(x, pf)
 	}
-	c.paramHints[cl] = fnHint(pf, true)
+}
+
+// hintFn types the parameters of a closure literal x from the declared
+// fn type pf it goes to.
+func (c *checker) hintFn(x syntax.Expr, pf *types.Func) {
+	if cl, ok := x.(*syntax.ClosureLit); ok && !c.caught() {
+		c.paramHints[cl] = fnHint(pf, true)
+	}
 }
 
 // hintedParams is a closure literal's parameters with the types its
