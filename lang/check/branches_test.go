@@ -20,3 +20,15 @@ func TestBranchUnion(t *testing.T) {
 		{"twin: builtin branch", decl + "need(flag ? to_int(\"1\") : 0)", nil},
 	})
 }
+
+// `type_of(x) == "a" || type_of(x) == "b"` narrows a declared union to
+// the members of those kinds (narrow.go eitherKind).
+func TestTypeOfEither(t *testing.T) {
+	decl := "fn need(n: int) -> int {\n  return n\n}\n"
+	runCases(t, []checkCase{
+		{"two kinds", decl + "fn f(v: int | string | bool) -> int {\n  if type_of(v) == \"int\" || type_of(v) == \"bool\" {\n    return need(v)\n  }\n  return 0\n}",
+			[]string{"error: argument 1 `n`: expected int, found int | bool"}},
+		{"twin: one member left", decl + "fn f(v: int | string) -> int {\n  if type_of(v) == \"int\" || type_of(v) == \"float\" {\n    return need(v)\n  }\n  return 0\n}", nil},
+		{"twin: other paths tell nothing", decl + "fn f(v: int | string, w: int | string) -> int {\n  if type_of(v) == \"int\" || type_of(w) == \"int\" {\n    return 1\n  }\n  return 0\n}", nil},
+	})
+}
