@@ -171,15 +171,14 @@ func (c *checker) hintCallArg(e *syntax.CallExpr, ref *resolve.Ref, i int, args 
 }
 
 // fnHint is what a closure going where the fn type pf is expected is
-// called with; declared says pf is as the program wrote it.
+// called with; declared says pf is as the program wrote it (not with
+// type parameters the arguments bound, which instantiate widened).
 func fnHint(pf *types.Func, declared bool) paramHint {
 	h := paramHint{declared: declared}
 	for _, p := range pf.Params {
 		t := p.Type
 		if p.Rest || !concrete(t) {
 			t = nil
-		} else if !declared {
-			t = bindingType(t)
 		}
 		h.types = append(h.types, t)
 	}
