@@ -166,14 +166,20 @@ func (c *checker) hintCallArg(e *syntax.CallExpr, ref *resolve.Ref, i int, args 
 		pt = types.Subst(pt, c.instantiate(e.TypeArgs, sig, e.Args[:i], args))
 	}
 	if pf, ok := types.Underlying(pt).(*types.Func); ok {
-		c.paramHints[cl] = fnHint(pf, pt == sig.Params[i].Type)
+		c.hintFnClosure(cl, pf, pt == sig.Params[i].Type)
 	}
 }
 
-// fnHint is what a closure going where the fn type pf is expected is
-// called with; declared says pf is as the program wrote it (not with
-// type parameters the arguments bound, which instantiate widened).
-func fnHint(pf *types.Func, declared bool) paramHint {
+// hintFnClosure records what the closure literal cl going where the fn
+// type pf is expected is called with; declared says pf is as the program
+// wrote it (not with type parameters the arguments bound, which
+// instantiate widened). A closure that needs more arguments than pf
+// passes is left untyped: it does not fit at all, and is reported with
+// the parameters it declares (docs/spec/newer.md §3.4).
+func (c *checker) hintFnClosure(cl *syntax.ClosureLit, pf *types.Func, declared bool) {
+	if min, _ := c.env.Signature(cl.Params, nil, nil, nil).Arity(); min > len(pf.Params) {
+		return
+	}
 	h := paramHint{declared: declared}
 	for _, p := range pf.Params {
 		t := p.Type
@@ -182,7 +188,7 @@ func fnHint(pf *types.Func, declared bool) paramHint {
 		}
 		h.types = append(h.types, t)
 	}
-	return h
+	c.paramHints[cl] = h
 }
 
 // expectFn types the parameters of a closure literal x going where the
@@ -202,7 +208,7 @@ func (c *checker) expectFn(x syntax.Expr, want types.Type) {
 // fn type pf it goes to.
 func (c *checker) hintFn(x syntax.Expr, pf *types.Func) {
 	if cl, ok := x.(*syntax.ClosureLit); ok && !c.caught() {
-		c.paramHints[cl] = fnHint(pf, true)
+		c.hintFnClosure(cl, pf, true)
 	}
 }
 

@@ -366,7 +366,7 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
 		return false
 	}
-	if c.declaredFn(at) && !types.FuncFitsExactly(src, dst) {
+	if c.declaredFn(at) && !types.FuncFitsExactly(inferredResult(at, src, dst), dst) {
 		return false
 	}
 
@@ -606,6 +606,24 @@ func (c *checker) declaredFn(at syntax.Expr) bool {
 		}
 	}
 	return c.declaredPath(at)
+}
+
+// inferredResult is src, the type of the function value at going where
+// the fn type dst is expected, with the result an unannotated closure
+// literal's tail gave it replaced by dst's when it fits there as an
+// inferred type does (compatible): the program wrote no result, so a
+// union the checker inferred for it (`n ** 2` is an int | float) is not
+// held in full, while its parameters still are.
+func inferredResult(at syntax.Expr, src, dst types.Type) types.Type {
+	cl, ok := at.(*syntax.ClosureLit)
+	s, ok2 := src.(*types.Func)
+	d, ok3 := types.Underlying(dst).(*types.Func)
+	if !ok || !ok2 || !ok3 || cl.Return != nil || !compatible(s.Return, d.Return) {
+		return src
+	}
+	typed := *s
+	typed.Return = d.Return
+	return &typed
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md
