@@ -86,11 +86,15 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 // mappedList is the result of `xs.map(f)` for a closure literal f
 // without `return` whose last expression's type is known: a list of
 // that type (`names.map({ n -> n.count })` is a list<int>); a list of
-// any otherwise.
+// any otherwise. A nil the checker inferred in it (an index read
+// `row[j]`, a builtin's `T?` result) is left out, as it is where such a
+// value goes directly (nil safety watches declared types only).
 func (c *checker) mappedList(f syntax.Expr) types.Type {
 	if cl, ok := f.(*syntax.ClosureLit); ok && cl.Return == nil {
 		if tail, ok := c.tails[cl]; ok && known(tail) && concrete(tail) {
-			return &types.List{Elem: types.Widen(tail)}
+			if elem := types.RemoveNil(tail); elem != types.Never {
+				return &types.List{Elem: types.Widen(elem)}
+			}
 		}
 	}
 	return anyList
