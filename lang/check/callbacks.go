@@ -11,8 +11,10 @@ import (
 // `for` loop's variable takes the element type of what it walks: the
 // callbacks of the builtin collection methods and functions (each
 // element of a list, set or iterator; a dict's values or keys:
-// docs/spec/builtins.md §3.6–3.8) and the `fn(…)` parameters of the
-// file's own functions. So an unknown method, a field a struct lacks or
+// docs/spec/builtins.md §3.6–3.8), the `fn(…)` parameters of the file's
+// functions, of imported ones and of impl methods, and a `fn(…)` type
+// the program declared where the closure goes (an annotated binding, a
+// typed function's result, a struct field). So an unknown method, a field a struct lacks or
 // a wrong operand inside the callback is caught as it is in a loop body
 // (docs/spec/newer.md §3.6). An element type the program wrote (a path
 // rooted at an annotated binding or parameter, a declared result) is
@@ -216,15 +218,15 @@ func (c *checker) hintFn(x syntax.Expr, pf *types.Func) {
 // call site gives the unannotated ones (callbacks.go): `{ n -> n }`
 // going where a fn(int) -> string is expected is a fn(int) -> int.
 func (c *checker) hintedParams(cl *syntax.ClosureLit, params []types.Param) []types.Param {
-	out := params
-	for i := range params {
-		if i >= len(cl.Params) || cl.Params[i].Type != nil {
+	if _, ok := c.paramHints[cl]; !ok {
+		return params
+	}
+	out := append([]types.Param(nil), params...)
+	for i := range out {
+		if i >= len(cl.Params) || cl.Params[i].Type != nil || out[i].Rest {
 			continue
 		}
-		if t, _ := c.hintedParam(cl, i); t != nil && !params[i].Rest {
-			if &out[0] == &params[0] {
-				out = append([]types.Param(nil), params...)
-			}
+		if t, _ := c.hintedParam(cl, i); t != nil {
 			out[i].Type = t
 		}
 	}
