@@ -151,6 +151,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.ToolDecl:
 		c.attrs(s.Attrs, false)
 		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
+		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, blockStmts(s.Body), nil)
 	case *syntax.PipelineDecl:
 		c.attrs(s.Attrs, true)
