@@ -160,12 +160,33 @@ func (c *checker) hintCallArg(e *syntax.CallExpr, ref *resolve.Ref, i int, args 
 			sig = f.sig
 		}
 	}
+	c.hintSigArg(cl, e.TypeArgs, e.Args, i, args, sig)
+}
+
+// hintNamespaceArg types a closure literal given as argument i of
+// `ns.f(…)`, f a function a namespace import binds, as hintCallArg does
+// for a call by name.
+func (c *checker) hintNamespaceArg(e *syntax.MethodCall, i int, args []types.Type) {
+	cl, ok := e.Args[i].(*syntax.ClosureLit)
+	id, ok2 := e.X.(*syntax.Ident)
+	if !ok || !ok2 || e.Optional || hasSpread(e.Args) || c.caught() || c.multiDecl[id.Name] || !c.importRef(c.info.Refs[id], true) {
+		return
+	}
+	if f := c.imported(id.Name, e.Name); f != nil {
+		c.hintSigArg(cl, nil, e.Args, i, args, f.sig)
+	}
+}
+
+// hintSigArg types the closure literal cl, argument i of a call of a
+// function of signature sig, from its `fn(…)` parameter, with the type
+// parameters the arguments before it (types args) bind put in.
+func (c *checker) hintSigArg(cl *syntax.ClosureLit, typeArgs []syntax.TypeExpr, exprs []syntax.Expr, i int, args []types.Type, sig *types.Func) {
 	if sig == nil || i >= len(sig.Params) || sig.Params[i].Rest {
 		return
 	}
 	pt := sig.Params[i].Type
 	if len(sig.TypeParams) > 0 {
-		pt = types.Subst(pt, c.instantiate(e.TypeArgs, sig, e.Args[:i], args))
+		pt = types.Subst(pt, c.instantiate(typeArgs, sig, exprs[:i], args))
 	}
 	if pf, ok := types.Underlying(pt).(*types.Func); ok {
 		c.hintFnClosure(cl, pf, pt == sig.Params[i].Type)
