@@ -122,10 +122,22 @@ func (c *checker) hintedParam(node syntax.Node, i int) (types.Type, bool) {
 		return nil, false
 	}
 	h, ok := c.paramHints[cl]
-	if !ok || i >= len(h.types) || h.types[i] == nil || !(known(h.types[i]) || h.types[i] == types.Unknown) {
+	if !ok || i >= len(h.types) {
 		return nil, false
 	}
-	return h.types[i], h.declared
+	switch t := h.types[i]; t.(type) {
+	case nil:
+		return nil, false
+	case *types.TypeParam:
+		// an element of a generic function's list<T>: the methods its
+		// bound declares (docs/spec/newer.md §3.6), as in a loop over it
+		return t, false
+	default:
+		if !known(t) && t != types.Unknown {
+			return nil, false
+		}
+		return t, h.declared
+	}
 }
 
 // hintCallArg types a closure literal given as argument i of the call e
