@@ -1353,6 +1353,9 @@ func (c *checker) isGenerator() bool {
 // what counts. A nil default is how an annotated parameter is made
 // optional, so it is left alone.
 func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
+	if p.Type != nil {
+		c.expectFn(p.Default, t)
+	}
 	dt := c.expr(p.Default)
 	if _, isNil := p.Default.(*syntax.NilLit); isNil || p.Type == nil || p.Rest {
 		return
