@@ -564,12 +564,28 @@ func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
 		if x.Optional {
 			return false
 		}
+		if c.structField(x) {
+			// the struct declares the field's union; the nil of a
+			// `T?` field is left to the nil rules (declared paths only)
+			_, many := types.RemoveNil(src).(*types.Union)
+			return many || c.declaredPath(at)
+		}
 	case *syntax.CallExpr, *syntax.MethodCall:
 		return c.declaredCall(at)
 	default:
 		return false
 	}
 	return c.declaredPath(at)
+}
+
+// structField reports a read of a field a struct declares (`r.v` with r
+// a struct value, or a `T?` of one: reading from nil fails).
+func (c *checker) structField(x *syntax.MemberExpr) bool {
+	n, ok := types.Underlying(types.RemoveNil(c.quietType(x.X))).(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl {
+		return false
+	}
+	return slices.ContainsFunc(types.StructFields(n), func(f types.Field) bool { return f.Name == x.Name })
 }
 
 // genericNilResult reports a call of a generic function of the file
