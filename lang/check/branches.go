@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -31,26 +33,31 @@ func (c *checker) joinBranches(x, cond syntax.Expr, branches ...[]types.Type) {
 			branches = branches[1:]
 		}
 	}
-	var all []types.Type
+	var first types.Type
 	for _, b := range branches {
-		all = append(all, b...)
-	}
-	if len(all) == 0 {
-		return
-	}
-	for _, t := range all[1:] {
-		if !types.Identical(t, all[0]) {
-			c.branches[x] = all
-			return
+		for _, t := range b {
+			if first == nil {
+				first = t
+			} else if !types.Identical(t, first) {
+				c.branches[x] = slices.Concat(branches...)
+				return
+			}
 		}
 	}
 }
+
+// nilBranch is the branch types of a value that is nil (an `if` without
+// `else`, a statement ending a block), shared: most `if`s are statements.
+var nilBranch = []types.Type{types.Nil}
 
 // branchOf is the branch types the value x of type t stands for: those
 // of a join expression or of a binding holding one, else t itself.
 func (c *checker) branchOf(x syntax.Expr, t types.Type) []types.Type {
 	if bs := c.branchTypes(x, t); bs != nil {
 		return bs
+	}
+	if t == types.Nil {
+		return nilBranch
 	}
 	return []types.Type{t}
 }

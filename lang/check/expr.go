@@ -51,9 +51,15 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+		_, hinted := c.paramHints[e]
+		tail, tailed := c.tails[e]
+		tailed = tailed && concrete(tail)
+		if !hinted && !tailed {
+			return sig
+		}
 		typed := *sig
 		typed.Params = c.hintedParams(e, sig.Params)
-		if tail, ok := c.tails[e]; ok && concrete(tail) {
+		if tailed {
 			// an unannotated closure without `return` gives its last
 			// expression's value: `{ n: int -> n }` is a fn(int) -> int
 			typed.Return = tail
@@ -529,7 +535,7 @@ func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(el, t))
 		return types.NewUnion(then, t), append(ends, more...)
 	}
-	c.joinBranches(e, e.Cond, thenBranch, []types.Type{types.Nil})
+	c.joinBranches(e, e.Cond, thenBranch, nilBranch)
 	return types.Optional(then), append(ends, c.narrowed)
 }
 
