@@ -457,7 +457,8 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		c.resultMethod(e)
 		return
 	}
-	kind := methodKind(recv)
+	// nil has no methods, so a `T?` receiver fails without T's method too
+	kind := methodKind(types.RemoveNil(recv))
 	if kind == "" {
 		return
 	}

@@ -14,11 +14,12 @@ import (
 // business; here: arity warnings, argument types, `@deprecated`, struct
 // constructors and the result types of known callees.
 func (c *checker) call(e *syntax.CallExpr) types.Type {
+	ref := c.info.Refs[e.Fn]
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
+		c.hintCallArg(e, ref, i, args[:i])
 		args[i] = c.expr(a)
 	}
-	ref := c.info.Refs[e.Fn]
 	if ref == nil {
 		return types.Any
 	}
@@ -488,8 +489,10 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
 	c.unknownUse(e.X, recv, "method call `."+e.Name+"()` on an `unknown` value will fail at runtime if the value has no such method", e.At)
+	c.hintMethodCallbacks(e, recv)
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
+		c.hintNamespaceArg(e, i, args[:i])
 		args[i] = c.expr(a)
 	}
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {

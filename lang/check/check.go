@@ -85,6 +85,8 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		lib:         opts.Library,
 		imports:     opts.Imports,
 		joined:      map[syntax.Expr]bool{},
+		branches:    map[syntax.Expr][]types.Type{},
+		paramHints:  map[*syntax.ClosureLit]paramHint{},
 		tails:       map[*syntax.ClosureLit]types.Type{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
@@ -130,7 +132,13 @@ type checker struct {
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).
-	joined      map[syntax.Expr]bool
+	joined map[syntax.Expr]bool
+	// branches holds the branch types of ternaries, `if` and `match`
+	// expressions whose branches differ (branches.go)
+	branches map[syntax.Expr][]types.Type
+	// paramHints holds what closure literals passed as callbacks are
+	// called with (callbacks.go)
+	paramHints  map[*syntax.ClosureLit]paramHint
 	libSigs     map[libKey]signature          // parsed library signatures
 	complete    map[*syntax.MatchExpr]bool    // matches whose arms cover every value
 	broken      map[*syntax.WhileStmt]bool    // while loops a `break` leaves
@@ -169,6 +177,9 @@ type variable struct {
 	// unvalidated names the builtin the value comes from in strict-types
 	// mode (`json_parse`), until it is validated (strict.go).
 	unvalidated string
+	// branches: initialised with a join of differing branches and never
+	// reassigned, the branches' types (branches.go)
+	branches []types.Type
 }
 
 // funcCtx is the function (or top-level code) being checked.
@@ -356,13 +367,13 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
-	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) {
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) {
 		return false
 	}
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
 		return false
 	}
-	if c.declaredFn(at) && !types.FuncFitsExactly(src, dst) {
+	if c.declaredFn(at) && !types.FuncFitsExactly(inferredResult(at, src, dst), dst) {
 		return false
 	}
 
@@ -560,12 +571,28 @@ func (c *checker) declaredUnion(at syntax.Expr, src types.Type) bool {
 		if x.Optional {
 			return false
 		}
+		if c.structField(x) {
+			// the struct declares the field's union; the nil of a
+			// `T?` field is left to the nil rules (declared paths only)
+			_, many := types.RemoveNil(src).(*types.Union)
+			return many || c.declaredPath(at)
+		}
 	case *syntax.CallExpr, *syntax.MethodCall:
 		return c.declaredCall(at)
 	default:
 		return false
 	}
 	return c.declaredPath(at)
+}
+
+// structField reports a read of a field a struct declares (`r.v` with r
+// a struct value, or a `T?` of one: reading from nil fails).
+func (c *checker) structField(x *syntax.MemberExpr) bool {
+	n, ok := types.Underlying(types.RemoveNil(c.quietType(x.X))).(*types.Named)
+	if !ok || n.Decl.Kind != types.StructDecl {
+		return false
+	}
+	return slices.ContainsFunc(types.StructFields(n), func(f types.Field) bool { return f.Name == x.Name })
 }
 
 // genericNilResult reports a call of a generic function of the file
@@ -602,6 +629,24 @@ func (c *checker) declaredFn(at syntax.Expr) bool {
 		}
 	}
 	return c.declaredPath(at)
+}
+
+// inferredResult is src, the type of the function value at going where
+// the fn type dst is expected, with the result an unannotated closure
+// literal's tail gave it replaced by dst's when it fits there as an
+// inferred type does (compatible): the program wrote no result, so a
+// union the checker inferred for it (`n ** 2` is an int | float) is not
+// held in full, while its parameters still are.
+func inferredResult(at syntax.Expr, src, dst types.Type) types.Type {
+	cl, ok := at.(*syntax.ClosureLit)
+	s, ok2 := src.(*types.Func)
+	d, ok3 := types.Underlying(dst).(*types.Func)
+	if !ok || !ok2 || !ok3 || cl.Return != nil || !compatible(s.Return, d.Return) {
+		return src
+	}
+	typed := *s
+	typed.Return = d.Return
+	return &typed
 }
 
 // nilIndex reports an index read, which may be nil (docs/spec/newer.md

@@ -48,16 +48,23 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.StructLit:
 		return c.structLit(e)
 	case *syntax.ClosureLit:
+		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
-		if tail, ok := c.tails[e]; ok && concrete(tail) {
+		_, hinted := c.paramHints[e]
+		tail, tailed := c.tails[e]
+		tailed = tailed && concrete(tail)
+		if !hinted && !tailed {
+			return sig
+		}
+		typed := *sig
+		typed.Params = c.hintedParams(e, sig.Params)
+		if tailed {
 			// an unannotated closure without `return` gives its last
 			// expression's value: `{ n: int -> n }` is a fn(int) -> int
-			typed := *sig
 			typed.Return = tail
-			return &typed
 		}
-		return sig
+		return &typed
 	case *syntax.BinaryExpr:
 		return c.binary(e)
 	case *syntax.UnaryExpr:
@@ -82,6 +89,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.narrowFor(e.Cond, false)
 		els := c.expr(e.Else)
 		c.restoreNarrow(saved)
+		c.joinBranches(e, e.Cond, c.branchOf(e.Then, then), c.branchOf(e.Else, els))
 		return types.NewUnion(then, els)
 	case *syntax.RangeExpr:
 		c.expr(e.Start)
@@ -477,8 +485,14 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		c.shapeField(e.X, base, e.Name, e.At)
 		return types.Optional(c.memberType(base, e.Name, e.At))
 	}
-	r := c.memberType(t, e.Name, e.At)
-	c.shapeField(e.X, t, e.Name, e.At)
+	// reading a property of nil fails (docs/spec/language.md §6.7), so
+	// `v.name` of a `T?` reads T's property, or does not return
+	base := types.RemoveNil(t)
+	if base == types.Never {
+		base = t
+	}
+	r := c.memberType(base, e.Name, e.At)
+	c.shapeField(e.X, base, e.Name, e.At)
 	return r
 }
 
@@ -507,17 +521,21 @@ func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 	}
 	c.restoreNarrow(before)
 	c.narrowFor(e.Cond, false)
+	thenBranch := c.branchOf(tailValue(e.Then), then)
 	switch el := e.Else.(type) {
 	case *syntax.Block:
 		t, end := c.blockEnd(el)
 		if !c.blockLeaves(el) {
 			ends = append(ends, end)
 		}
+		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(tailValue(el), t))
 		return types.NewUnion(then, t), ends
 	case *syntax.IfExpr:
 		t, more := c.ifChain(el)
+		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(el, t))
 		return types.NewUnion(then, t), append(ends, more...)
 	}
+	c.joinBranches(e, e.Cond, thenBranch, nilBranch)
 	return types.Optional(then), append(ends, c.narrowed)
 }
 
@@ -804,6 +822,9 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 			c.expr(en.Spread)
 			complete = false
 		}
+		if f, ok := d.Field(en.KeyName); ok && en.Value != nil && en.KeyExpr == nil && en.Spread == nil {
+			c.expectFn(en.Value, types.Subst(f.Type, d.Instance(nil)))
+		}
 		if en.Value != nil {
 			vt = c.expr(en.Value)
 		}
@@ -875,6 +896,7 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 				ct = types.Never
 			}
 		}
+		c.joinBranches(e, nil, c.branchOf(tailValue(e.Body), body), c.branchOf(tailValue(e.Catch), ct))
 		c.fn.popScope()
 		result = types.NewUnion(body, ct)
 	}

@@ -16,7 +16,7 @@ import (
 // must cover every case unless an arm catches all (docs/spec/language.md §7.4).
 func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	st := c.expr(e.X)
-	var results []types.Type
+	var results, branches []types.Type
 	nilDone := false // an earlier arm took nil, so the later ones see no nil
 	// The code after the match is reached through the arms that fall
 	// through (no arm matching throws: docs/spec/language.md §7.4), so it
@@ -67,6 +67,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		if !c.blockLeaves(arm.Body) {
 			ends = append(ends, c.narrowed)
 		}
+		branches = append(branches, c.branchOf(tailValue(arm.Body), v)...)
 		c.restoreNarrow(saved)
 		c.fn.popScope()
 		results = append(results, v)
@@ -80,6 +81,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	if len(results) == 0 {
 		return types.Any
 	}
+	c.joinBranches(e, nil, branches)
 	return types.NewUnion(results...)
 }
 

@@ -69,6 +69,9 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 		if t == nil && listSameResults[e.Name] {
 			t = &types.List{Elem: r.Elem} // list<any> for a list of unknown elements
 		}
+		if e.Name == "map" && len(e.Args) == 1 {
+			t = c.mappedList(e.Args[0])
+		}
 	}
 	if t == nil {
 		return nil
@@ -78,4 +81,21 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 		return nil
 	}
 	return t
+}
+
+// mappedList is the result of `xs.map(f)` for a closure literal f
+// without `return` whose last expression's type is known: a list of
+// that type (`names.map({ n -> n.count })` is a list<int>); a list of
+// any otherwise. A nil the checker inferred in it (an index read
+// `row[j]`, a builtin's `T?` result) is left out, as it is where such a
+// value goes directly (nil safety watches declared types only).
+func (c *checker) mappedList(f syntax.Expr) types.Type {
+	if cl, ok := f.(*syntax.ClosureLit); ok && cl.Return == nil {
+		if tail, ok := c.tails[cl]; ok && known(tail) && concrete(tail) {
+			if elem := types.RemoveNil(tail); elem != types.Never {
+				return &types.List{Elem: types.Widen(elem)}
+			}
+		}
+	}
+	return anyList
 }

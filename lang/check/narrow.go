@@ -88,6 +88,17 @@ type fact struct {
 // applies to them too).
 const excludedKind = "\x00!"
 
+// eitherKind is what `a || b` tells when it holds, for two type_of
+// tests of one path (`type_of(x) == "int" || type_of(x) == "float"`):
+// the path has one of their kinds, written "int|float" (ofKind reads
+// it). Other tests joined by `||` tell nothing.
+func eitherKind(a, b []fact) []fact {
+	if len(a) != 1 || len(b) != 1 || a[0].kind == "" || b[0].kind == "" || a[0].key != b[0].key {
+		return nil
+	}
+	return []fact{{key: a[0].key, to: types.Any, kind: a[0].kind + "|" + b[0].kind}}
+}
+
 // kindTypes maps type_of names to the types a test for them narrows to.
 var kindTypes = map[string]types.Type{
 	"int": types.Int, "float": types.Float, "string": types.String, "bool": types.Bool,
@@ -194,9 +205,9 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 			t2, _ := c.facts(e.Y)
 			return append(t1, t2...), nil
 		case "||":
-			_, f1 := c.facts(e.X)
-			_, f2 := c.facts(e.Y)
-			return nil, append(f1, f2...)
+			t1, f1 := c.facts(e.X)
+			t2, f2 := c.facts(e.Y)
+			return eitherKind(t1, t2), append(f1, f2...)
 		}
 	case *syntax.UnaryExpr:
 		if e.Op == "!" {
@@ -361,8 +372,9 @@ func literalKey(x syntax.Expr) string {
 // with want false, is not); nil when there are none.
 func ofKind(u *types.Union, kind string, want bool) types.Type {
 	var ms []types.Type
+	kinds := strings.Split(kind, "|") // eitherKind's alternatives
 	for _, m := range u.Types {
-		if (types.KindName(m) == kind) == want {
+		if slices.Contains(kinds, types.KindName(m)) == want {
 			ms = append(ms, m)
 		}
 	}

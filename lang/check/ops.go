@@ -30,6 +30,7 @@ func (c *checker) binary(e *syntax.BinaryExpr) types.Type {
 		c.compare(e.Op, x, y, e.At)
 		return types.Bool
 	case "??":
+		c.joinBranches(e, nil, c.branchOf(e.X, types.RemoveNil(x)), c.branchOf(e.Y, y))
 		return types.NewUnion(types.RemoveNil(x), y)
 	}
 	return c.arith(e.Op, x, y, e.At)

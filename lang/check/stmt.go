@@ -151,6 +151,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.ToolDecl:
 		c.attrs(s.Attrs, false)
 		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
+		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, blockStmts(s.Body), nil)
 	case *syntax.PipelineDecl:
 		c.attrs(s.Attrs, true)
@@ -159,24 +160,29 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if body == nil && s.Body != nil {
 			body = s.Body.Stmts
 		}
+		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		c.declTypeArgs(s)
+		c.declTypes(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		c.declTypeArgs(s)
+		c.declTypes(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		c.declTypeArgs(s)
+		c.declTypes(s)
 		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		c.declTypeArgs(s)
+		c.declTypes(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -186,6 +192,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.implAssocTypes(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
+			c.signatureTypes(m)
 			c.sigs[m] = c.env.MethodType(s, m)
 			c.method(m, self)
 		}
@@ -320,6 +327,9 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 }
 
 func (c *checker) let(s *syntax.LetStmt) {
+	if _, ok := s.Pattern.(*syntax.IdentPattern); ok && s.Type != nil {
+		c.expectFn(s.Value, c.typeOf(s.Type))
+	}
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
 	case *syntax.IdentPattern:
@@ -350,6 +360,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// const holding it is: the arguments are checked against
 				// the parameters it declares (docs/spec/newer.md §3.1)
 				v.t = vt
+			}
+			if _, ok := vt.(*types.Union); ok && kept && c.declaredCall(s.Value) {
+				// a declared union result (`-> int | string`) is held
+				// through the binding as where the call itself goes
+				// (docs/spec/newer.md §3.1)
+				v.t, v.annotated = vt, true
 			}
 			if c.joined[s.Value] && kept {
 				// the union a generic call joined from conflicting
@@ -382,6 +398,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		}
 		if p.Name == "_" {
 			return
+		}
+		if bs := c.branchTypes(s.Value, vt); s.Type == nil && bs != nil && c.neverReassigned(c.binding(p, p.Name)) {
+			v.branches = bs // checked where it goes (branches.go)
 		}
 		if s.Type == nil || !strictAnnotation(v.t) {
 			v.unvalidated = c.unvalidatedSource(s.Value)
@@ -1058,14 +1077,7 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 // signatureTypes reports the unknown type names of fn's parameter and
 // result annotations; fn's own type parameters are in scope.
 func (c *checker) signatureTypes(fn *syntax.FnDecl) {
-	var own []string
-	for _, tp := range fn.TypeParams {
-		own = append(own, tp.Name)
-	}
-	for _, p := range fn.Params {
-		c.unknownTypes(p.Type, own)
-	}
-	c.unknownTypes(fn.Return, own)
+	c.paramTypes(fn.Params, fn.Return, tparamNames(fn.TypeParams))
 }
 
 // method checks an impl method, typing `self` as the struct.
@@ -1102,6 +1114,9 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 			t = types.Any
 		}
 		declared := p.Type != nil
+		if hint, held := c.hintedParam(node, i); hint != nil && !declared && !p.Rest {
+			t, declared = hint, held
+		}
 		if i == 0 && self != nil && p.Name == "self" && p.Type == nil {
 			// the impl's struct, which the program declared: its
 			// optional fields are nilable through `self` as through an
@@ -1205,6 +1220,9 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 			c.noteReturnType(n)
 		}
 		return
+	}
+	if declaredResult(c.fn.ret) {
+		c.expectFn(s.Value, c.fn.ret)
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
@@ -1354,6 +1372,9 @@ func (c *checker) isGenerator() bool {
 // what counts. A nil default is how an annotated parameter is made
 // optional, so it is left alone.
 func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
+	if p.Type != nil {
+		c.expectFn(p.Default, t)
+	}
 	dt := c.expr(p.Default)
 	if _, isNil := p.Default.(*syntax.NilLit); isNil || p.Type == nil || p.Rest {
 		return

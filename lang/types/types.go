@@ -256,9 +256,18 @@ func (t *Union) String() string {
 			}
 		}
 	}
-	parts := make([]string, len(t.Types))
-	for i, m := range t.Types {
-		parts[i] = paren(m)
+	// nil is written last (`int | string | nil`), as `T?` puts it after T
+	parts := make([]string, 0, len(t.Types))
+	hasNil := false
+	for _, m := range t.Types {
+		if m == Nil {
+			hasNil = true
+			continue
+		}
+		parts = append(parts, paren(m))
+	}
+	if hasNil {
+		parts = append(parts, "nil")
 	}
 	return strings.Join(parts, " | ")
 }

@@ -37,6 +37,7 @@ func TestPrinting(t *testing.T) {
 		"dict<string, int>":               "dict<string, int>",
 		"int?":                            "int?",
 		"int | nil":                       "int?",
+		"int | nil | string":              "int | string | nil",
 		`"a" | "b"`:                       `"a" | "b"`,
 		"0 | 1 | -1":                      "0 | 1 | -1",
 		"{name: string, age?: int}":       "{name: string, age?: int}",
