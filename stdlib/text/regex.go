@@ -515,15 +515,16 @@ func (r *harnRegex) pikeFind(text string, pos int) []int {
 			}
 		case syntax.InstEmptyWidth:
 			ctx := syntax.EmptyOpContext(prev, next) &^ (syntax.EmptyWordBoundary | syntax.EmptyNoWordBoundary)
-			if isUniWord(prev) != isUniWord(next) {
+			before, after := isUniWord(prev), isUniWord(next)
+			if before != after {
 				ctx |= syntax.EmptyWordBoundary
 			} else {
 				ctx |= syntax.EmptyNoWordBoundary
 			}
-			if !isUniWord(prev) {
+			if !before {
 				ctx |= emptyWordStartHalf
 			}
-			if !isUniWord(next) {
+			if !after {
 				ctx |= emptyWordEndHalf
 			}
 			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
