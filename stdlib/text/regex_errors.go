@@ -309,15 +309,19 @@ func rustOnlyError(pattern string, verbose bool) string {
 }
 
 // skipEscape returns the offset of the last rune of the escape starting
-// at p[i] (a backslash): the escaped rune, or a whole `\p{…}`/`\x{…}`.
+// at p[i] (a backslash): the escaped rune, or a whole `\p{…}`/`\x{…}`
+// or braced word assertion (`\b{end}`).
 func skipEscape(p []rune, i int) int {
 	if i+1 >= len(p) {
 		return i
 	}
-	if form := wordAssertion(string(p[i:])); len(form) > 2 {
-		return i + len([]rune(form)) - 1
-	}
 	switch p[i+1] {
+	case 'b':
+		// a braced word assertion (`\b{start}`): the longest is
+		// `\b{start-half}`, so only that many runes need reading
+		if form := wordAssertion(string(p[i:min(len(p), i+len(`\b{start-half}`))])); form != "" {
+			return i + len(form) - 1
+		}
 	case 'p', 'P', 'x', 'u', 'U':
 		if i+2 < len(p) && p[i+2] == '{' {
 			if end := indexFrom(p, i+3, "}"); end >= 0 {
