@@ -184,11 +184,11 @@ func yamlErrorText(err error) string {
 	return text
 }
 
-// yamlAt is ` at line L column C`, or "" for an unknown place.
 // atYAMLStart reports whether a place (lines and columns from 1) is the
 // first character of the text, or no place at all.
 func atYAMLStart(line, col int) bool { return line <= 1 && col <= 1 }
 
+// yamlAt is ` at line L column C`, or "" for an unknown place.
 func yamlAt(line, col int) string {
 	if line <= 0 {
 		return ""
