@@ -474,6 +474,18 @@ func durationToHuman(ms int64) string {
 
 // ---- date_parse ----
 
+// offsetLayouts are the date_parse forms with a UTC offset, tried in
+// order: RFC 3339; YYYY-MM-DDTHH:MM with Z or ±HH:MM, a minute-precision
+// time with an offset (docs/spec/newer.md §2.23); and ISO 8601's basic
+// offset forms ±HHMM and ±HH (docs/builtins-areas.md), which the digit
+// fallback would misread, as it would the minute-precision form.
+var offsetLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04Z0700",
+	"2006-01-02T15:04:05.999999999Z07", "2006-01-02T15:04Z07",
+}
+
 func parseDate(s string) (time.Time, error) {
 	in := strings.TrimSpace(s)
 	candidates := []string{in}
@@ -482,17 +494,7 @@ func parseDate(s string) (time.Time, error) {
 	}
 	for _, c := range candidates {
 		c = strings.Replace(c, "z", "Z", 1)
-		if t, err := time.Parse(time.RFC3339Nano, c); err == nil {
-			return t.UTC(), nil
-		}
-		// YYYY-MM-DDTHH:MM with Z or ±HH:MM: a minute-precision time with
-		// an offset (docs/spec/newer.md §2.23), which the digit fallback misreads.
-		if t, err := time.Parse("2006-01-02T15:04Z07:00", c); err == nil {
-			return t.UTC(), nil
-		}
-		// ISO 8601's basic offset forms, ±HHMM and ±HH, are offsets too,
-		// not digits for the fallback to misread (docs/builtins-areas.md).
-		for _, layout := range []string{"2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05.999999999Z07", "2006-01-02T15:04Z07"} {
+		for _, layout := range offsetLayouts {
 			if t, err := time.Parse(layout, c); err == nil {
 				return t.UTC(), nil
 			}
