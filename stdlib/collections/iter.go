@@ -92,8 +92,8 @@ func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
 
 // Close abandons the iterator: the generators and streams it reads,
 // directly or through other stages, are closed. Other sources (a list,
-// a range) are left as they are, so an iterator a stage stopped reading
-// can still be read on (`it.take(2).to_list()`, then `it.to_list()`).
+// a range) are left as they are: after a loop over `it` left early,
+// `it.to_list()` still gives the rest.
 func (it *Iter) Close(th *vm.Thread) error {
 	if c, ok := it.src.(closer); ok && !it.done {
 		return c.close(th)
