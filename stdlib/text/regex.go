@@ -270,9 +270,18 @@ func complementItems(items string) string {
 	if err != nil || re.Op != syntax.OpCharClass {
 		panic("regex: bad class items " + items)
 	}
+	return rangeItems(re.Rune)
+}
+
+// rangeItems writes ranges (lo hi pairs, as syntax.Regexp.Rune holds a
+// class) as Go class items: `\x{61}-\x{7a}`, or `\x{5f}` for one rune.
+func rangeItems(ranges []rune) string {
 	var sb strings.Builder
-	for i := 0; i+1 < len(re.Rune); i += 2 {
-		sb.WriteString(`\x{` + strconv.FormatInt(int64(re.Rune[i]), 16) + `}-\x{` + strconv.FormatInt(int64(re.Rune[i+1]), 16) + `}`)
+	for i := 0; i+1 < len(ranges); i += 2 {
+		sb.WriteString(`\x{` + strconv.FormatInt(int64(ranges[i]), 16) + `}`)
+		if ranges[i+1] != ranges[i] {
+			sb.WriteString(`-\x{` + strconv.FormatInt(int64(ranges[i+1]), 16) + `}`)
+		}
 	}
 	return sb.String()
 }

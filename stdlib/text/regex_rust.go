@@ -15,7 +15,6 @@ package text
 import (
 	"regexp/syntax"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -345,16 +344,7 @@ func writeRanges(set runeSet) string {
 	if len(set) == 0 {
 		return `[^\x{0}-\x{10ffff}]`
 	}
-	var sb strings.Builder
-	sb.WriteByte('[')
-	for i := 0; i < len(set); i += 2 {
-		sb.WriteString(`\x{` + strconv.FormatInt(int64(set[i]), 16) + `}`)
-		if set[i+1] != set[i] {
-			sb.WriteString(`-\x{` + strconv.FormatInt(int64(set[i+1]), 16) + `}`)
-		}
-	}
-	sb.WriteByte(']')
-	return sb.String()
+	return "[" + rangeItems(set) + "]"
 }
 
 // unicodeProperty writes the class `\p{name}` (`\P{name}` when negated)
@@ -395,11 +385,10 @@ func unicodeProperty(name string, negated, inClass bool) string {
 			if negated {
 				set = set.complement()
 			}
-			items := strings.TrimSuffix(strings.TrimPrefix(writeRanges(set), "["), "]")
-			if inClass {
-				return items
+			if inClass { // no property is empty or everything, so set has ranges
+				return rangeItems(set)
 			}
-			return "[" + items + "]"
+			return writeRanges(set)
 		}
 	}
 	return `\` + letter + "{" + name + "}"
