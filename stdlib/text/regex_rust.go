@@ -25,10 +25,9 @@ import (
 // missing-bracket error, which rustRegexError words as the crate does.
 func rustForms(p string) (string, error) {
 	var out []byte
-	type frame struct{ atom int }
 	atom := -1        // start in out of the last item a repetition applies to
 	repeated := false // that item already ends in a repetition
-	var stack []frame
+	var groups []int  // start in out of each group open
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
@@ -56,15 +55,15 @@ func rustForms(p string) (string, error) {
 				i += n
 				continue
 			}
-			stack = append(stack, frame{len(out)})
+			groups = append(groups, len(out))
 			out = append(out, open...)
 			atom, repeated = -1, false
 			i += n
 		case c == ')':
 			out = append(out, c)
-			if len(stack) > 0 {
-				atom = stack[len(stack)-1].atom
-				stack = stack[:len(stack)-1]
+			if len(groups) > 0 {
+				atom = groups[len(groups)-1]
+				groups = groups[:len(groups)-1]
 			}
 			repeated = false
 			i++
