@@ -48,7 +48,6 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.StructLit:
 		return c.structLit(e)
 	case *syntax.ClosureLit:
-		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
 		_, hinted := c.paramHints[e]
