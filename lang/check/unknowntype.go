@@ -109,10 +109,8 @@ func walkNamedTypes(t syntax.TypeExpr, fn func(*syntax.NamedType)) {
 // type in scope: of the enclosing functions, or, since impl methods see
 // their struct's, of any declaration.
 func (c *checker) typeParamNamed(name string) bool {
-	for _, tp := range c.typeParams() {
-		if tp.Name == name {
-			return true
-		}
+	if c.typeParamInScope(name) {
+		return true
 	}
 	for _, d := range c.env.Decls() {
 		for _, tp := range d.TypeParams {
