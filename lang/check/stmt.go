@@ -1211,7 +1211,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
-	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
+	if tp, ok := want.(*types.TypeParam); ok && concreteValue(t) {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		n := len(c.diags)
 		c.mismatch(s.Value, "return value", tp, t)
@@ -1238,9 +1238,16 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 // found int`, docs/spec/newer.md §3.3).
 func elemMismatch(t, elem types.Type) bool {
 	if _, ok := elem.(*types.TypeParam); ok {
-		return known(t) && concrete(t) && types.KindName(t) != ""
+		return concreteValue(t)
 	}
 	return known(elem) && known(t) && !compatible(t, elem)
+}
+
+// concreteValue reports whether t is the type of a value of one concrete
+// kind (an int, a list, …), which cannot go where a type parameter the
+// caller chooses is expected.
+func concreteValue(t types.Type) bool {
+	return known(t) && concrete(t) && types.KindName(t) != ""
 }
 
 // noteReturnType points the diagnostic a `return` just added (the one at
