@@ -821,8 +821,10 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 			c.expr(en.Spread)
 			complete = false
 		}
-		if f, ok := d.Field(en.KeyName); ok && en.Value != nil && en.KeyExpr == nil && en.Spread == nil {
-			c.expectFn(en.Value, types.Subst(f.Type, d.Instance(nil)))
+		if _, isClosure := en.Value.(*syntax.ClosureLit); isClosure && en.KeyExpr == nil && en.Spread == nil {
+			if f, ok := d.Field(en.KeyName); ok {
+				c.expectFn(en.Value, types.Subst(f.Type, d.Instance(nil)))
+			}
 		}
 		if en.Value != nil {
 			vt = c.expr(en.Value)

@@ -320,8 +320,10 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 }
 
 func (c *checker) let(s *syntax.LetStmt) {
+	var declared types.Type // an annotated name's type
 	if _, ok := s.Pattern.(*syntax.IdentPattern); ok && s.Type != nil {
-		c.expectFn(s.Value, c.typeOf(s.Type))
+		declared = c.typeOf(s.Type)
+		c.expectFn(s.Value, declared)
 	}
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
@@ -329,7 +331,6 @@ func (c *checker) let(s *syntax.LetStmt) {
 		var v *variable
 		if s.Type != nil {
 			c.annotation(s.Type, nil, nil)
-			declared := c.typeOf(s.Type)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
 			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
