@@ -592,7 +592,8 @@ func (c *checker) structField(x *syntax.MemberExpr) bool {
 	if !ok || n.Decl.Kind != types.StructDecl {
 		return false
 	}
-	return slices.ContainsFunc(types.StructFields(n), func(f types.Field) bool { return f.Name == x.Name })
+	_, ok = n.Decl.Field(x.Name)
+	return ok
 }
 
 // genericNilResult reports a call of a generic function of the file

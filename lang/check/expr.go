@@ -48,7 +48,6 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.StructLit:
 		return c.structLit(e)
 	case *syntax.ClosureLit:
-		c.paramTypes(e.Params, e.Return, nil)
 		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
 		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
 		_, hinted := c.paramHints[e]
@@ -822,8 +821,10 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 			c.expr(en.Spread)
 			complete = false
 		}
-		if f, ok := d.Field(en.KeyName); ok && en.Value != nil && en.KeyExpr == nil && en.Spread == nil {
-			c.expectFn(en.Value, types.Subst(f.Type, d.Instance(nil)))
+		if _, isClosure := en.Value.(*syntax.ClosureLit); isClosure && en.KeyExpr == nil && en.Spread == nil {
+			if f, ok := d.Field(en.KeyName); ok {
+				c.expectFn(en.Value, types.Subst(f.Type, d.Instance(nil)))
+			}
 		}
 		if en.Value != nil {
 			vt = c.expr(en.Value)

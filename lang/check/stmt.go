@@ -151,7 +151,6 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 	case *syntax.ToolDecl:
 		c.attrs(s.Attrs, false)
 		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
-		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, blockStmts(s.Body), nil)
 	case *syntax.PipelineDecl:
 		c.attrs(s.Attrs, true)
@@ -160,29 +159,24 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if body == nil && s.Body != nil {
 			body = s.Body.Stmts
 		}
-		c.paramTypes(s.Params, s.Return, nil)
 		c.function(s, s.Params, sig, s.Throws, nil, body, nil)
 	case *syntax.StructDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
-		c.declTypeArgs(s)
-		c.declTypes(s)
+		declAnnotations(s, c.annotation)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
-		c.declTypeArgs(s)
-		c.declTypes(s)
+		declAnnotations(s, c.annotation)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
-		c.declTypeArgs(s)
-		c.declTypes(s)
+		declAnnotations(s, c.annotation)
 		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
-		c.declTypeArgs(s)
-		c.declTypes(s)
+		declAnnotations(s, c.annotation)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -192,7 +186,6 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.implAssocTypes(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
-			c.signatureTypes(m)
 			c.sigs[m] = c.env.MethodType(s, m)
 			c.method(m, self)
 		}
@@ -327,17 +320,17 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 }
 
 func (c *checker) let(s *syntax.LetStmt) {
+	var declared types.Type // an annotated name's type
 	if _, ok := s.Pattern.(*syntax.IdentPattern); ok && s.Type != nil {
-		c.expectFn(s.Value, c.typeOf(s.Type))
+		declared = c.typeOf(s.Type)
+		c.expectFn(s.Value, declared)
 	}
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
 	case *syntax.IdentPattern:
 		var v *variable
 		if s.Type != nil {
-			c.unknownTypes(s.Type, nil)
-			c.typeArgCounts(s.Type, nil)
-			declared := c.typeOf(s.Type)
+			c.annotation(s.Type, nil, nil)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
 			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
@@ -1050,7 +1043,6 @@ func (c *checker) producer(fn *syntax.FnDecl) types.Type {
 
 func (c *checker) fnDecl(fn *syntax.FnDecl) {
 	sig := c.sig(fn)
-	c.signatureTypes(fn)
 	if fn.Gen && fn.Return != nil {
 		if it, ok := types.Underlying(sig.Return).(*types.Iter); (!ok || it.Kind != types.IterStream) && known(sig.Return) {
 			c.errorf(fn.At, "`gen fn` must return Stream<T>, found %s", sig.Return)
@@ -1074,12 +1066,6 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 	return b.Stmts
 }
 
-// signatureTypes reports the unknown type names of fn's parameter and
-// result annotations; fn's own type parameters are in scope.
-func (c *checker) signatureTypes(fn *syntax.FnDecl) {
-	c.paramTypes(fn.Params, fn.Return, tparamNames(fn.TypeParams))
-}
-
 // method checks an impl method, typing `self` as the struct.
 func (c *checker) method(fn *syntax.FnDecl, self types.Type) {
 	sig := c.sig(fn)
@@ -1097,7 +1083,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	}
 	c.enter(fc)
 	fc.pushScope()
-	c.signatureTypeArgs(node, params)
+	c.signatureAnnotations(node, params)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()
@@ -1226,7 +1212,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
-	if tp, ok := want.(*types.TypeParam); ok && known(t) && concrete(t) && types.KindName(t) != "" {
+	if tp, ok := want.(*types.TypeParam); ok && concreteValue(t) {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		n := len(c.diags)
 		c.mismatch(s.Value, "return value", tp, t)
@@ -1253,9 +1239,16 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 // found int`, docs/spec/newer.md §3.3).
 func elemMismatch(t, elem types.Type) bool {
 	if _, ok := elem.(*types.TypeParam); ok {
-		return known(t) && concrete(t) && types.KindName(t) != ""
+		return concreteValue(t)
 	}
 	return known(elem) && known(t) && !compatible(t, elem)
+}
+
+// concreteValue reports whether t is the type of a value of one concrete
+// kind (an int, a list, …), which cannot go where a type parameter the
+// caller chooses is expected.
+func concreteValue(t types.Type) bool {
+	return known(t) && concrete(t) && types.KindName(t) != ""
 }
 
 // noteReturnType points the diagnostic a `return` just added (the one at

@@ -49,67 +49,6 @@ func (c *checker) typeParamInScope(name string) bool {
 	return false
 }
 
-// signatureTypeArgs checks the parameter and result annotations of a
-// function, closure, pipeline or tool being entered (its type parameters
-// are in scope).
-func (c *checker) signatureTypeArgs(node syntax.Node, params []*syntax.Param) {
-	for _, p := range params {
-		c.typeArgCounts(p.Type, nil)
-	}
-	switch d := node.(type) {
-	case *syntax.FnDecl:
-		c.typeArgCounts(d.Return, nil)
-	case *syntax.ClosureLit:
-		c.typeArgCounts(d.Return, nil)
-	case *syntax.PipelineDecl:
-		c.typeArgCounts(d.Return, nil)
-	case *syntax.ToolDecl:
-		c.typeArgCounts(d.Return, nil)
-	}
-}
-
-// declTypeArgs checks the annotations of a struct, enum, interface or
-// type alias declaration; its own type parameters are in scope.
-func (c *checker) declTypeArgs(s syntax.Stmt) {
-	var tps []*syntax.TypeParam
-	var ts []syntax.TypeExpr
-	sig := func(params []*syntax.Param, ret syntax.TypeExpr) {
-		for _, p := range params {
-			ts = append(ts, p.Type)
-		}
-		ts = append(ts, ret)
-	}
-	switch d := s.(type) {
-	case *syntax.TypeDecl:
-		tps, ts = d.TypeParams, []syntax.TypeExpr{d.Type}
-	case *syntax.StructDecl:
-		tps = d.TypeParams
-		for _, f := range d.Fields {
-			ts = append(ts, f.Type)
-		}
-	case *syntax.EnumDecl:
-		tps = d.TypeParams
-		for _, v := range d.Variants {
-			sig(v.Params, nil)
-		}
-	case *syntax.InterfaceDecl:
-		tps = d.TypeParams
-		for _, m := range d.Methods {
-			sig(m.Params, m.Return)
-		}
-		for _, at := range d.Types {
-			ts = append(ts, at.Type)
-		}
-	}
-	var scope []string
-	for _, tp := range tps {
-		scope = append(scope, tp.Name)
-	}
-	for _, t := range ts {
-		c.typeArgCounts(t, scope)
-	}
-}
-
 // cyclicAlias reports a type alias whose expansion reaches itself without
 // passing through a type that holds it (a list, dict, shape, function or
 // other generic application): `type A = B` with `type B = A`, or `type T

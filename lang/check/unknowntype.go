@@ -109,10 +109,8 @@ func walkNamedTypes(t syntax.TypeExpr, fn func(*syntax.NamedType)) {
 // type in scope: of the enclosing functions, or, since impl methods see
 // their struct's, of any declaration.
 func (c *checker) typeParamNamed(name string) bool {
-	for _, tp := range c.typeParams() {
-		if tp.Name == name {
-			return true
-		}
+	if c.typeParamInScope(name) {
+		return true
 	}
 	for _, d := range c.env.Decls() {
 		for _, tp := range d.TypeParams {
@@ -127,47 +125,6 @@ func (c *checker) typeParamNamed(name string) bool {
 		}
 	}
 	return false
-}
-
-// paramTypes reports the unknown type names of a parameter list and a
-// result annotation (a function's, an impl method's, a closure's or a
-// pipeline's); own lists the type parameters it declares.
-func (c *checker) paramTypes(params []*syntax.Param, result syntax.TypeExpr, own []string) {
-	for _, p := range params {
-		c.unknownTypes(p.Type, own)
-	}
-	c.unknownTypes(result, own)
-}
-
-// declTypes reports the unknown type names of a type declaration: a
-// struct's fields, an enum's variant payloads, a type alias's body, an
-// interface's method signatures and associated types.
-func (c *checker) declTypes(d syntax.Stmt) {
-	switch d := d.(type) {
-	case *syntax.StructDecl:
-		own := tparamNames(d.TypeParams)
-		for _, f := range d.Fields {
-			c.unknownTypes(f.Type, own)
-		}
-	case *syntax.EnumDecl:
-		own := tparamNames(d.TypeParams)
-		for _, v := range d.Variants {
-			c.paramTypes(v.Params, nil, own)
-		}
-	case *syntax.TypeDecl:
-		c.unknownTypes(d.Type, tparamNames(d.TypeParams))
-	case *syntax.InterfaceDecl:
-		own := tparamNames(d.TypeParams)
-		for _, a := range d.Types {
-			own = append(own, a.Name)
-		}
-		for _, a := range d.Types {
-			c.unknownTypes(a.Type, own)
-		}
-		for _, m := range d.Methods {
-			c.paramTypes(m.Params, m.Return, append(tparamNames(m.TypeParams), own...))
-		}
-	}
 }
 
 // tparamNames lists the names of declared type parameters.

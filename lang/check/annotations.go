@@ -1,0 +1,78 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/harnlang/harn/lang/syntax"
+)
+
+// annotation checks the named types of annotation t: their number of
+// type arguments (typeargs.go) and names that name no type
+// (unknowntype.go). own lists the type parameters the annotated
+// declaration adds to those of the functions being checked; inner the
+// names an interface adds for its members (its associated types, a
+// method's type parameters), which only the unknown-name check sees.
+func (c *checker) annotation(t syntax.TypeExpr, own, inner []string) {
+	c.typeArgCounts(t, own)
+	c.unknownTypes(t, slices.Concat(own, inner))
+}
+
+// signatureAnnotations checks the parameter and result annotations of a
+// function, impl method, closure, pipeline or tool being entered (its
+// type parameters are in scope).
+func (c *checker) signatureAnnotations(node syntax.Node, params []*syntax.Param) {
+	for _, p := range params {
+		c.annotation(p.Type, nil, nil)
+	}
+	switch d := node.(type) {
+	case *syntax.FnDecl:
+		c.annotation(d.Return, nil, nil)
+	case *syntax.ClosureLit:
+		c.annotation(d.Return, nil, nil)
+	case *syntax.PipelineDecl:
+		c.annotation(d.Return, nil, nil)
+	case *syntax.ToolDecl:
+		c.annotation(d.Return, nil, nil)
+	}
+}
+
+// declAnnotations calls fn for each annotation of a struct, enum,
+// interface or type alias declaration: a struct's fields, an enum's
+// variant payloads, a type alias's body, an interface's associated types
+// and method signatures. own lists the declaration's type parameters;
+// inner, in an interface, its associated types and the method's type
+// parameters.
+func declAnnotations(s syntax.Stmt, fn func(t syntax.TypeExpr, own, inner []string)) {
+	switch d := s.(type) {
+	case *syntax.TypeDecl:
+		fn(d.Type, tparamNames(d.TypeParams), nil)
+	case *syntax.StructDecl:
+		own := tparamNames(d.TypeParams)
+		for _, f := range d.Fields {
+			fn(f.Type, own, nil)
+		}
+	case *syntax.EnumDecl:
+		own := tparamNames(d.TypeParams)
+		for _, v := range d.Variants {
+			for _, p := range v.Params {
+				fn(p.Type, own, nil)
+			}
+		}
+	case *syntax.InterfaceDecl:
+		own := tparamNames(d.TypeParams)
+		var assoc []string
+		for _, a := range d.Types {
+			assoc = append(assoc, a.Name)
+		}
+		for _, a := range d.Types {
+			fn(a.Type, own, assoc)
+		}
+		for _, m := range d.Methods {
+			inner := append(tparamNames(m.TypeParams), assoc...)
+			for _, p := range m.Params {
+				fn(p.Type, own, inner)
+			}
+			fn(m.Return, own, inner)
+		}
+	}
+}
