@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
@@ -135,6 +136,46 @@ type compiler struct {
 	strs map[string]string
 	// implSites gives each impl block its run-time identity.
 	implSites map[*syntax.ImplBlock]*ImplSite
+	// typeParams are the type parameters in scope where code is being
+	// compiled: those of the enclosing generic functions, and of the
+	// generic struct or enum whose impl block is being compiled. A type
+	// parameter shadows a declared type of the same name, so it is not
+	// checked at run time (docs/spec/language.md §9.2: generic parameters
+	// are static only).
+	typeParams []string
+}
+
+// withTypeParams puts the names of tps in scope and returns the function
+// that takes them out again.
+func (c *compiler) withTypeParams(tps []*syntax.TypeParam) func() {
+	n := len(c.typeParams)
+	for _, tp := range tps {
+		c.typeParams = append(c.typeParams, tp.Name)
+	}
+	return func() { c.typeParams = c.typeParams[:n] }
+}
+
+// isTypeParam reports whether name is a type parameter in scope.
+func (c *compiler) isTypeParam(name string) bool {
+	return slices.Contains(c.typeParams, name)
+}
+
+// declTypeParams are the type parameters of the struct or enum name
+// declared in this file (nil when it is not generic or not declared here).
+func (c *compiler) declTypeParams(name string) []*syntax.TypeParam {
+	for _, it := range c.file.Items {
+		switch d := it.(type) {
+		case *syntax.StructDecl:
+			if d.Name == name {
+				return d.TypeParams
+			}
+		case *syntax.EnumDecl:
+			if d.Name == name {
+				return d.TypeParams
+			}
+		}
+	}
+	return nil
 }
 
 // intern returns the program's one copy of s.

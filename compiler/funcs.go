@@ -78,6 +78,9 @@ func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []
 	res := f.c.info.Funcs[node]
 	g := f.c.newFunc(name, kind, res, line)
 	g.fn.RestPlain = kind != FuncNamed || f.c.module
+	if d, ok := node.(*syntax.FnDecl); ok {
+		defer f.c.withTypeParams(d.TypeParams)()
+	}
 	for i, p := range params {
 		check := f.c.rtype(p.Type, nil)
 		if p.Rest {
@@ -266,6 +269,9 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 		return nil
 	case *syntax.NamedType:
+		if len(t.Args) == 0 && c.isTypeParam(t.Name) {
+			return nil
+		}
 		switch t.Name {
 		case "int", "float", "string", "bool", "set", "bytes", "closure", "nil":
 			return &RType{Kind: t.Name, Name: t.Name}
@@ -302,6 +308,11 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			}
 			r := &RType{Kind: "struct", Name: t.Name}
 			c.structRT[t.Name] = r
+			// the fields read their types where the struct is declared,
+			// with its own type parameters in scope only
+			outer := c.typeParams
+			c.typeParams = nil
+			restore := c.withTypeParams(sd.TypeParams)
 			for _, fd := range sd.Fields {
 				ft := c.rtype(fd.Type, seen)
 				if ft == nil {
@@ -309,6 +320,8 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				}
 				r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
 			}
+			restore()
+			c.typeParams = outer
 			return r
 		}
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) > 0 && len(a.TypeParams) == len(t.Args) {

@@ -102,10 +102,12 @@ func (f *fcomp) stmt(s syntax.Stmt) {
 			f.raise(RaisePlain, fmt.Sprintf("Cannot redeclare immutable variable 'impl %s' in the same scope (use one impl per struct per scope)", s.Name))
 			return
 		}
+		restore := f.c.withTypeParams(f.c.declTypeParams(s.Name))
 		for _, m := range s.Methods {
 			idx := f.function(m, m.Name, FuncMethod, m.Params, m.Body, m.At.Line)
 			f.emit(MAKE_CLOSURE, idx)
 		}
+		restore()
 		f.emit(IMPL, f.name(s.Name), len(s.Methods), f.constant(f.c.implSite(s)))
 	case *syntax.SkillDecl:
 		f.skillDecl(s)

@@ -233,7 +233,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 	for i, it := range l.Items() {
 		def, ok := it.AsDict()
 		if !ok {
-			return nil, fmt.Errorf("tool_registry_from: tool registry entry must be a dict, got %s", it.Type())
+			return nil, fmt.Errorf("tool_registry_from: definitions[%d] must be a tool definition dict, got %s", i, it.Type())
 		}
 		if isRegistry(it) {
 			return nil, fmt.Errorf("tool_registry_from: definitions[%d] is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)", i)

@@ -44,10 +44,16 @@ type source interface {
 }
 
 // closer is a source that reads other iterators: close closes those it
-// has not finished.
+// has not finished, and ended then reports whether that left it nothing
+// more to give (the generator or stream it reads is done).
 type closer interface {
 	close(th *vm.Thread) error
+	ended() bool
 }
+
+// ender is a VM iterator that can tell it is done (a generator or a
+// stream, also when a close finished it).
+type ender interface{ Ended() bool }
 
 func newIter(th *vm.Thread, src source) *Iter { return &Iter{src: src, th: th} }
 
@@ -94,11 +100,20 @@ func (it *Iter) Next(th *vm.Thread) (vm.Value, bool, error) {
 // directly or through other stages, are closed. Other sources (a list,
 // a range) are left as they are: after a loop over `it` left early,
 // `it.to_list()` still gives the rest.
+//
+// An iterator whose close finished what it reads is exhausted at once,
+// and displays so (docs/spec/builtins.md §1: `<iter (exhausted)>`).
 func (it *Iter) Close(th *vm.Thread) error {
-	if c, ok := it.src.(closer); ok && !it.done {
-		return c.close(th)
+	c, ok := it.src.(closer)
+	if !ok || it.done {
+		return nil
 	}
-	return nil
+	err := c.close(th)
+	if c.ended() {
+		it.done = true
+		it.src = nil
+	}
+	return err
 }
 
 // closeAll closes each iterator, returning the first close error.
@@ -186,6 +201,11 @@ func (s *vmSource) close(th *vm.Thread) error {
 	return nil
 }
 
+func (s *vmSource) ended() bool {
+	e, ok := s.it.(ender)
+	return ok && e.Ended()
+}
+
 // toIter lifts an iterable value into a lazy iterator; an iterator is
 // returned as is.
 func toIter(th *vm.Thread, v vm.Value) (*Iter, bool) {
@@ -242,6 +262,7 @@ type mapSource struct {
 }
 
 func (s *mapSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *mapSource) ended() bool               { return s.in.done }
 
 func (s *mapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
@@ -258,6 +279,7 @@ type filterSource struct {
 }
 
 func (s *filterSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *filterSource) ended() bool               { return s.in.done }
 
 func (s *filterSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
@@ -287,6 +309,10 @@ func (s *flatMapSource) close(th *vm.Thread) error {
 	}
 	return s.in.Close(th)
 }
+
+// ended: the inner iterator being read is closed with the outer one, so
+// the outer one decides.
+func (s *flatMapSource) ended() bool { return s.in.done }
 
 func (s *flatMapSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
@@ -322,6 +348,7 @@ type takeSource struct {
 }
 
 func (s *takeSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *takeSource) ended() bool               { return s.in.done }
 
 func (s *takeSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	if s.n <= 0 {
@@ -337,6 +364,7 @@ type skipSource struct {
 }
 
 func (s *skipSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *skipSource) ended() bool               { return s.in.done }
 
 func (s *skipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for ; s.n > 0; s.n-- {
@@ -353,6 +381,7 @@ type takeWhileSource struct {
 }
 
 func (s *takeWhileSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *takeWhileSource) ended() bool               { return s.in.done }
 
 func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
@@ -376,6 +405,7 @@ type skipWhileSource struct {
 }
 
 func (s *skipWhileSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *skipWhileSource) ended() bool               { return s.in.done }
 
 func (s *skipWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for {
@@ -401,6 +431,9 @@ type zipSource struct{ a, b *Iter }
 
 func (s *zipSource) close(th *vm.Thread) error { return closeAll(th, s.a, s.b) }
 
+// ended: a zip ends with either side.
+func (s *zipSource) ended() bool { return s.a.done || s.b.done }
+
 // next pairs the next items until either side ends.
 func (s *zipSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	x, ok, err := s.a.Next(th)
@@ -420,6 +453,7 @@ type enumerateSource struct {
 }
 
 func (s *enumerateSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *enumerateSource) ended() bool               { return s.in.done }
 
 func (s *enumerateSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.in.Next(th)
@@ -442,6 +476,8 @@ func (s *chainSource) close(th *vm.Thread) error {
 	return s.b.Close(th)
 }
 
+func (s *chainSource) ended() bool { return s.a.done && s.b.done }
+
 func (s *chainSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	v, ok, err := s.a.Next(th)
 	if ok || err != nil {
@@ -456,6 +492,7 @@ type chunksSource struct {
 }
 
 func (s *chunksSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *chunksSource) ended() bool               { return s.in.done }
 
 func (s *chunksSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	var chunk []vm.Value
@@ -482,6 +519,7 @@ type windowsSource struct {
 }
 
 func (s *windowsSource) close(th *vm.Thread) error { return s.in.Close(th) }
+func (s *windowsSource) ended() bool               { return s.in.done }
 
 func (s *windowsSource) next(th *vm.Thread) (vm.Value, bool, error) {
 	for int64(len(s.win)) < s.n {

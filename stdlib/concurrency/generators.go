@@ -73,6 +73,10 @@ func (g *Generator) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
+// Ended reports whether the generator is done: its body finished, or a
+// close finished it (a lazy iterator reading it is then exhausted).
+func (g *Generator) Ended() bool { return g.done }
+
 // NextOn pulls the next element on behalf of th.
 func (g *Generator) NextOn(th *vm.Thread) (vm.Value, bool, error) {
 	if g.done {

@@ -124,6 +124,7 @@ func init() {
 		}
 		c.v = a.At(2)
 		c.stats.casSucceeded.Add(1)
+		c.stats.writes.Add(1)
 		return vm.True, nil
 	})
 	lib.Def("shared_map", "shared_map(name_or_initial = {}, initial = {})", "a mutable dict tasks share; given a name, the one map registered under it (made from initial by the first call)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -171,12 +172,14 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		m.stats.writes.Add(1)
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		had := m.d.Has(a.Text(1))
+		if !m.d.Has(a.Text(1)) {
+			return vm.False, nil
+		}
+		m.stats.writes.Add(1)
 		m.d = m.d.Delete(a.Text(1))
-		return vm.BoolOf(had), nil
+		return vm.True, nil
 	})
 	lib.Def("shared_map_cas", "shared_map_cas(m, key, expected, new)", "store new at key if its value equals expected (nil for absent); whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_cas", a)
@@ -195,6 +198,7 @@ func init() {
 		}
 		m.d = m.d.Set(a.Text(1), a.At(3))
 		m.stats.casSucceeded.Add(1)
+		m.stats.writes.Add(1)
 		return vm.True, nil
 	})
 	lib.Def("shared_map_snapshot", "shared_map_snapshot(m)", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -219,7 +223,7 @@ func init() {
 		return vm.Of(lib.List(out)), nil
 	})
 
-	lib.Def("shared_metrics", "shared_metrics(target)", "{kind, reads, writes, cas_succeeded, cas_failed} of a shared_cell, plus size for a shared_map", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_metrics", "shared_metrics(target)", "{kind, reads, writes, cas_succeeded, cas_failed} of a shared_cell, plus size for a shared_map; writes count the operations that store (every set, a delete that removed a key, a compare-and-set that succeeded)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		switch x := a.At(0).Object().(type) {
 		case *SharedCell:
 			return vm.Of(x.stats.dict("cell", -1)), nil
@@ -683,8 +687,11 @@ func namedSharedMap(v *vm.VM, name string, init *vm.Dict) *SharedMap {
 }
 
 // sharedStats counts the operations on a shared cell or map for
-// shared_metrics: reads (get, snapshot, entries), writes (set, delete) and
-// compare-and-swaps by outcome.
+// shared_metrics: reads (get, snapshot, entries), writes (the operations
+// that store: every set, a delete that removed a key, a compare-and-set
+// that succeeded) and compare-and-sets by outcome. A delete of a missing
+// key and a failed compare-and-set leave the contents as they were, so
+// they are not writes.
 type sharedStats struct {
 	reads, writes, casSucceeded, casFailed atomic.Int64
 }
