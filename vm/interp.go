@@ -979,7 +979,13 @@ loop:
 			stack[sp] = Value{}
 		case compiler.LIST_EXTEND:
 			l := stack[sp-2].Object().(*List)
-			items, ok := spreadItems(stack[sp-1])
+			save()
+			items, ok, serr := spreadItems(th, stack[sp-1])
+			fr, stack = &th.frames[len(th.frames)-1], th.stack // an iterator's callbacks may have moved frames and stack
+			if serr != nil {
+				err = serr
+				break loop
+			}
 			if !ok {
 				err = Typef("cannot spread %s into a list", stack[sp-1].Type())
 				break loop

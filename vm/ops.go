@@ -669,29 +669,45 @@ func setStep(x Value, st compiler.PathStep, key, val Value) (Value, error) {
 }
 
 // spreadItems returns the elements a `...x` spread contributes to a list
-// or an argument list.
-func spreadItems(v Value) ([]Value, bool) {
+// literal.
+
+func spreadItems(th *Thread, v Value) ([]Value, bool, error) {
 	switch x := v.Object().(type) {
 	case *List:
-		return x.items, true
+		return x.items, true, nil
 	case *Set:
-		return x.items, true
+		return x.items, true, nil
 	case nilValue:
-		return nil, true
+		return nil, true, nil
 	}
-	if it, ok := v.Object().(Iterable); ok {
-		var out []Value
-		iter := it.Iterate()
-		for {
-			e, ok, err := iter.Next()
-			if err != nil || !ok {
-				break
-			}
-			out = append(out, e)
+	it, ok := v.Object().(Iterable)
+	if !ok {
+		return nil, false, nil
+	}
+	// read as a for loop reads: on th, and a failure part-way closes the
+	// source (its finally blocks run) and is raised
+	iter := it.Iterate()
+	var out []Value
+	for {
+		var e Value
+		var more bool
+		var err error
+		if ti, isTI := iter.(ThreadIterator); isTI {
+			e, more, err = ti.NextOn(th)
+		} else {
+			e, more, err = iter.Next()
 		}
-		return out, true
+		if err != nil {
+			if c, ok := iter.(IterCloser); ok {
+				_ = c.CloseIter(th)
+			}
+			return nil, true, err
+		}
+		if !more {
+			return out, true, nil
+		}
+		out = append(out, e)
 	}
-	return nil, false
 }
 
 // iterate returns the iterator a for loop uses; non-iterable values yield
