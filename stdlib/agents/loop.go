@@ -943,7 +943,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
 			case d.Has("result"):
 				res := get(d, "result")
-				o, handled = outcome{value: res, text: modelText(res), ok: true}, true
+				o, handled = outcome{value: res, text: llm.ContentText(res), ok: true}, true
 			case d.Has("arguments"):
 				args = get(d, "arguments")
 			default:

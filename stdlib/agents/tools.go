@@ -220,7 +220,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: modelText(o.Value), ok: true}
+		return outcome{value: o.Value, text: llm.ResultText(o.Value, o.Result), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -305,8 +305,3 @@ func argumentsFromText(name, text string) (vm.Value, *outcome) {
 	}
 	return parsed, nil
 }
-
-// modelText is what the model reads of a value: the one conversion
-// every path to a model shares (llm.ContentText), so an enum variant
-// reads {"enum","variant","fields"} rather than json_stringify's null.
-func modelText(v vm.Value) string { return llm.ContentText(v) }
