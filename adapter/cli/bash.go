@@ -222,12 +222,8 @@ func (m *compModel) bashPositionalHyphens() []string {
 			if len(hy) == 0 {
 				continue
 			}
-			q := make([]string, len(hy))
-			for i, c := range hy {
-				q[i] = shQuote(c)
-			}
 			cond := strings.ReplaceAll(bashPosCond(p), "npos", "$2")
-			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", cond, strings.Join(q, "|")))
+			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", cond, strings.Join(shQuoteAll(hy), "|")))
 		}
 		if len(tests) > 0 {
 			arms = append(arms, fmt.Sprintf("%s) %s ;;", n.id, strings.Join(tests, "; ")))
@@ -286,11 +282,7 @@ func optionWords(n *compNode) []string {
 }
 
 func bashReply(fn string, words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shQuote(w)
-	}
-	return fmt.Sprintf("%s_reply \"$pre\" \"$cur\" %s", fn, strings.Join(q, " "))
+	return fmt.Sprintf("%s_reply \"$pre\" \"$cur\" %s", fn, strings.Join(shQuoteAll(words), " "))
 }
 
 // bashValues completes a value: the candidates when there are any,
@@ -300,6 +292,15 @@ func bashValues(fn string, candidates []string, hint tool.ValueHint) string {
 		return bashReply(fn, candidates)
 	}
 	return fmt.Sprintf("%s_hint \"$pre\" \"$cur\" %s", fn, shQuote(string(hint)))
+}
+
+// shQuoteAll quotes each word with shQuote.
+func shQuoteAll(words []string) []string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shQuote(w)
+	}
+	return q
 }
 
 // shQuote quotes s for a POSIX shell.
