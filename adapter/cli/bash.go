@@ -148,7 +148,7 @@ func (m *compModel) bash() string {
 		// (docs/tool-run.md), offered with the options
 		for _, p := range n.pos {
 			if hy := n.hyphenValues(p); len(hy) > 0 {
-				w("\n                %s && %s", bashPosCond(p), bashReply(fn, hy))
+				w("\n                %s && %s", bashPosCond(p, "npos"), bashReply(fn, hy))
 			}
 		}
 		w(" ;;\n")
@@ -175,7 +175,7 @@ func (m *compModel) bash() string {
 		w("    %s) # %s\n", n.id, m.label(n))
 		kw := "if"
 		for _, p := range n.pos {
-			w("        %s %s; then %s\n", kw, bashPosCond(p), bashValues(fn, p.candidates, p.hint))
+			w("        %s %s; then %s\n", kw, bashPosCond(p, "npos"), bashValues(fn, p.candidates, p.hint))
 			kw = "elif"
 		}
 		if len(n.opts) > 0 {
@@ -222,8 +222,7 @@ func (m *compModel) bashPositionalHyphens() []string {
 			if len(hy) == 0 {
 				continue
 			}
-			cond := strings.ReplaceAll(bashPosCond(p), "npos", "$2")
-			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", cond, strings.Join(shQuoteAll(hy), "|")))
+			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", bashPosCond(p, "$2"), strings.Join(shQuoteAll(hy), "|")))
 		}
 		if len(tests) > 0 {
 			arms = append(arms, fmt.Sprintf("%s) %s ;;", n.id, strings.Join(tests, "; ")))
@@ -264,12 +263,13 @@ func (n *compNode) spellsOption(w string) bool {
 	return false
 }
 
-// bashPosCond tests that the cursor is at the positional p.
-func bashPosCond(p compPos) string {
+// bashPosCond tests that the positional index npos (a shell variable
+// or parameter) is at the positional p.
+func bashPosCond(p compPos, npos string) string {
 	if p.repeatable {
-		return fmt.Sprintf("(( npos >= %d ))", p.index)
+		return fmt.Sprintf("(( %s >= %d ))", npos, p.index)
 	}
-	return fmt.Sprintf("(( npos == %d ))", p.index)
+	return fmt.Sprintf("(( %s == %d ))", npos, p.index)
 }
 
 // optionWords are every spelling of a node's options.
