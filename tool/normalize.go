@@ -15,6 +15,14 @@ import (
 // RegistryType is the `_type` discriminator of a registry value.
 const RegistryType = "tool_registry"
 
+// The `_type` of the tool values std/tools makes from one definition
+// (tool_ref, tool_bind, tool_synthesize); a plain definition has none.
+const (
+	RefType   = "tool_ref"
+	BoundType = "tool_bound"
+	SynthType = "tool_synth"
+)
+
 // Registry is a validated, normalized ToolRegistry (docs/spec/registry.md §1-§4):
 // the catalog form of every tool plus the runtime parts the catalog
 // omits. It is immutable once built.
@@ -196,7 +204,7 @@ func SingleDefinition(v vm.Value) (string, bool) {
 	}
 	if t, typed := d.Get("_type"); typed {
 		switch vm.ToDisplay(t) {
-		case "tool_ref", "tool_bound", "tool_synth":
+		case RefType, BoundType, SynthType:
 		default:
 			return "", false
 		}
