@@ -3,6 +3,7 @@ package tool
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -214,10 +215,8 @@ func SingleDefinition(v vm.Value) (string, bool) {
 	if !ok || name == "" {
 		return "", false
 	}
-	for _, k := range []string{"handler", "executor", "parameters", "input_schema", "inputSchema"} {
-		if _, has := d.Get(k); has {
-			return name, true
-		}
+	if d.Has("handler") || d.Has("executor") || slices.ContainsFunc(inputSpellings, d.Has) {
+		return name, true
 	}
 	return "", false
 }
