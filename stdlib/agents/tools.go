@@ -234,17 +234,13 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		// The model reads the handler's own message; the script gets the
 		// failure relabelled, as any callback's (docs/spec/language.md §8.2).
-		return outcome{text: errorText(o.Err), err: o.Err.Relabel(), retryable: true}
+		return outcome{text: failureText(o.Err.Caught()), err: o.Err.Relabel(), retryable: true}
 	}
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }
 
-// errorText is what the model reads of a failed handler: the text of
-// the value a catch would bind (failureText).
-func errorText(e *vm.Error) string { return failureText(e.Caught()) }
-
-// failureText is what the model reads of a failure value (a thrown
-// value, an on_tool_call {error}): a string as it is, a {message} dict
+// failureText is what the model reads of a failure value (the value a
+// catch of a failed handler would bind, an on_tool_call {error}): a string as it is, a {message} dict
 // its message, another dict its JSON, anything else its display form.
 func failureText(v vm.Value) string {
 	if d, ok := v.AsDict(); ok {
