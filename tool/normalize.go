@@ -3,6 +3,7 @@ package tool
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,14 @@ import (
 
 // RegistryType is the `_type` discriminator of a registry value.
 const RegistryType = "tool_registry"
+
+// The `_type` of the tool values std/tools makes from one definition
+// (tool_ref, tool_bind, tool_synthesize); a plain definition has none.
+const (
+	RefType   = "tool_ref"
+	BoundType = "tool_bound"
+	SynthType = "tool_synth"
+)
 
 // Registry is a validated, normalized ToolRegistry (docs/spec/registry.md §1-§4):
 // the catalog form of every tool plus the runtime parts the catalog
@@ -196,7 +205,7 @@ func SingleDefinition(v vm.Value) (string, bool) {
 	}
 	if t, typed := d.Get("_type"); typed {
 		switch vm.ToDisplay(t) {
-		case "tool_ref", "tool_bound", "tool_synth":
+		case RefType, BoundType, SynthType:
 		default:
 			return "", false
 		}
@@ -206,10 +215,8 @@ func SingleDefinition(v vm.Value) (string, bool) {
 	if !ok || name == "" {
 		return "", false
 	}
-	for _, k := range []string{"handler", "executor", "parameters", "input_schema", "inputSchema"} {
-		if _, has := d.Get(k); has {
-			return name, true
-		}
+	if d.Has("handler") || d.Has("executor") || slices.ContainsFunc(inputSpellings, d.Has) {
+		return name, true
 	}
 	return "", false
 }

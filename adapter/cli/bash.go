@@ -148,7 +148,7 @@ func (m *compModel) bash() string {
 		// (docs/tool-run.md), offered with the options
 		for _, p := range n.pos {
 			if hy := n.hyphenValues(p); len(hy) > 0 {
-				w("\n                %s && %s", bashPosCond(p), bashReply(fn, hy))
+				w("\n                %s && %s", bashPosCond(p, "npos"), bashReply(fn, hy))
 			}
 		}
 		w(" ;;\n")
@@ -175,7 +175,7 @@ func (m *compModel) bash() string {
 		w("    %s) # %s\n", n.id, m.label(n))
 		kw := "if"
 		for _, p := range n.pos {
-			w("        %s %s; then %s\n", kw, bashPosCond(p), bashValues(fn, p.candidates, p.hint))
+			w("        %s %s; then %s\n", kw, bashPosCond(p, "npos"), bashValues(fn, p.candidates, p.hint))
 			kw = "elif"
 		}
 		if len(n.opts) > 0 {
@@ -222,12 +222,7 @@ func (m *compModel) bashPositionalHyphens() []string {
 			if len(hy) == 0 {
 				continue
 			}
-			q := make([]string, len(hy))
-			for i, c := range hy {
-				q[i] = shQuote(c)
-			}
-			cond := strings.ReplaceAll(bashPosCond(p), "npos", "$2")
-			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", cond, strings.Join(q, "|")))
+			tests = append(tests, fmt.Sprintf("%s && case $3 in %s) return 0 ;; esac", bashPosCond(p, "$2"), strings.Join(shQuoteAll(hy), "|")))
 		}
 		if len(tests) > 0 {
 			arms = append(arms, fmt.Sprintf("%s) %s ;;", n.id, strings.Join(tests, "; ")))
@@ -268,12 +263,13 @@ func (n *compNode) spellsOption(w string) bool {
 	return false
 }
 
-// bashPosCond tests that the cursor is at the positional p.
-func bashPosCond(p compPos) string {
+// bashPosCond tests that the positional index npos (a shell variable
+// or parameter) is at the positional p.
+func bashPosCond(p compPos, npos string) string {
 	if p.repeatable {
-		return fmt.Sprintf("(( npos >= %d ))", p.index)
+		return fmt.Sprintf("(( %s >= %d ))", npos, p.index)
 	}
-	return fmt.Sprintf("(( npos == %d ))", p.index)
+	return fmt.Sprintf("(( %s == %d ))", npos, p.index)
 }
 
 // optionWords are every spelling of a node's options.
@@ -286,11 +282,7 @@ func optionWords(n *compNode) []string {
 }
 
 func bashReply(fn string, words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shQuote(w)
-	}
-	return fmt.Sprintf("%s_reply \"$pre\" \"$cur\" %s", fn, strings.Join(q, " "))
+	return fmt.Sprintf("%s_reply \"$pre\" \"$cur\" %s", fn, strings.Join(shQuoteAll(words), " "))
 }
 
 // bashValues completes a value: the candidates when there are any,
@@ -300,6 +292,15 @@ func bashValues(fn string, candidates []string, hint tool.ValueHint) string {
 		return bashReply(fn, candidates)
 	}
 	return fmt.Sprintf("%s_hint \"$pre\" \"$cur\" %s", fn, shQuote(string(hint)))
+}
+
+// shQuoteAll quotes each word with shQuote.
+func shQuoteAll(words []string) []string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shQuote(w)
+	}
+	return q
 }
 
 // shQuote quotes s for a POSIX shell.

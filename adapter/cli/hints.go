@@ -109,7 +109,7 @@ func spelling(a *tool.CLIArg) string {
 // inside reports a failure path below a property (/*/[], /tags/0)
 // rather than at it.
 func inside(path string) bool {
-	return strings.Count(strings.TrimPrefix(path, "/"), "/") > 0
+	return strings.Contains(strings.TrimPrefix(path, "/"), "/")
 }
 
 // hintFor is the hint for an argument whose value (or, when inner, a

@@ -152,13 +152,12 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	}
 	// max_iterations is upstream's name for max_turns: one call gives one
 	// of them, and either overrides the agent's
-	if !get(opts, "max_turns").IsNil() && !get(opts, "max_iterations").IsNil() {
+	turns, iterations := !get(opts, "max_turns").IsNil(), !get(opts, "max_iterations").IsNil()
+	if turns && iterations {
 		return nil, vm.Throwf("%s: give max_turns or max_iterations (its alias), not both", fn)
 	}
-	for _, k := range []string{"max_turns", "max_iterations"} {
-		if !get(opts, k).IsNil() {
-			merged = merged.Delete("max_turns").Delete("max_iterations")
-		}
+	if turns || iterations {
+		merged = merged.Delete("max_turns").Delete("max_iterations")
 	}
 	merged = merged.Merge(opts)
 	l := &loop{fn: fn, name: "agent", system: vm.Nil, llmOpts: vm.NewDict(), maxTurns: defaultMaxTurns, depth: depth, sessionV: vm.Nil}
@@ -944,7 +943,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 				o, handled = outcome{text: msg, err: vm.Throw(vm.Str(msg))}, true
 			case d.Has("result"):
 				res := get(d, "result")
-				o, handled = outcome{value: res, text: modelText(res), ok: true}, true
+				o, handled = outcome{value: res, text: llm.ContentText(res), ok: true}, true
 			case d.Has("arguments"):
 				args = get(d, "arguments")
 			default:

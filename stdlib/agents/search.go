@@ -121,12 +121,15 @@ func (ts *toolset) search(deferred []string, cfg searchConfig, query string) ([]
 	text := func(n string) string { return n + "\n" + ts.byName[n].Tool.Entry.Description }
 	var found []string
 	if cfg.strategy == "regex" {
-		// the query alone is compiled first, so an error quotes what the
-		// model wrote rather than the case-insensitive form
-		if _, err := regexp.Compile(query); err != nil {
+		re, err := regexp.Compile("(?i)" + query)
+		if err != nil {
+			// the error quotes what the model wrote rather than the
+			// case-insensitive form
+			if _, qerr := regexp.Compile(query); qerr != nil {
+				err = qerr
+			}
 			return nil, vm.Throwf("tool_search: query is not a regular expression: %s", err.Error())
 		}
-		re := regexp.MustCompile("(?i)" + query)
 		for _, n := range deferred {
 			if re.MatchString(text(n)) {
 				found = append(found, n)

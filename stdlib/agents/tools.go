@@ -220,7 +220,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: modelText(o.Value), ok: true}
+		return outcome{value: o.Value, text: llm.ResultText(o.Value, o.Result), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
@@ -234,17 +234,13 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 		}
 		// The model reads the handler's own message; the script gets the
 		// failure relabelled, as any callback's (docs/spec/language.md §8.2).
-		return outcome{text: errorText(o.Err), err: o.Err.Relabel(), retryable: true}
+		return outcome{text: failureText(o.Err.Caught()), err: o.Err.Relabel(), retryable: true}
 	}
 	return outcome{text: o.FailureText(), err: vm.Runtimef("%s", o.FailureText())}
 }
 
-// errorText is what the model reads of a failed handler: the text of
-// the value a catch would bind (failureText).
-func errorText(e *vm.Error) string { return failureText(e.Caught()) }
-
-// failureText is what the model reads of a failure value (a thrown
-// value, an on_tool_call {error}): a string as it is, a {message} dict
+// failureText is what the model reads of a failure value (the value a
+// catch of a failed handler would bind, an on_tool_call {error}): a string as it is, a {message} dict
 // its message, another dict its JSON, anything else its display form.
 func failureText(v vm.Value) string {
 	if d, ok := v.AsDict(); ok {
@@ -305,8 +301,3 @@ func argumentsFromText(name, text string) (vm.Value, *outcome) {
 	}
 	return parsed, nil
 }
-
-// modelText is what the model reads of a value: the one conversion
-// every path to a model shares (llm.ContentText), so an enum variant
-// reads {"enum","variant","fields"} rather than json_stringify's null.
-func modelText(v vm.Value) string { return llm.ContentText(v) }

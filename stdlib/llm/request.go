@@ -352,17 +352,26 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 // inside) falls back to json_stringify's lenient text. Every path that
 // puts a value in front of a model (messages, add_tool_result, the agent
 // loop's tool results) uses this one conversion.
-func ContentText(v vm.Value) string {
+func ContentText(v vm.Value) string { return ResultText(v, nil) }
+
+// ResultText is ContentText of v, given portable, v's portable JSON when
+// it is already made (a successful tool call's, tool.Outcome.Result), or
+// nil to make it here.
+func ResultText(v vm.Value, portable any) string {
 	if !v.IsValid() || v.IsNil() {
 		return ""
 	}
 	if s, ok := v.AsString(); ok {
 		return s.Go()
 	}
-	if j, err := tool.ToJSON(v); err == nil {
-		return string(jsonv.Marshal(j))
+	if portable == nil {
+		j, err := tool.ToJSON(v)
+		if err != nil {
+			return hjson.Stringify(v)
+		}
+		portable = j
 	}
-	return hjson.Stringify(v)
+	return string(jsonv.Marshal(portable))
 }
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a

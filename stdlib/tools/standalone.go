@@ -26,9 +26,9 @@ import (
 // Product kinds: the `_type` of the tool values these builtins make. A
 // plain definition (tool_def, tool_find) has no `_type`.
 const (
-	kindRef   = "tool_ref"
-	kindBound = "tool_bound"
-	kindSynth = "tool_synth"
+	kindRef   = tool.RefType
+	kindBound = tool.BoundType
+	kindSynth = tool.SynthType
 )
 
 // prepKey identifies a standalone tool: its definition and the
