@@ -602,7 +602,7 @@ func (h *toolBody) Parse(lex *lexer.PeekingLexer) error {
 			c.itemSeparator("tool body item", false)
 		}
 	}
-	h.Body.Stmts = c.stmts(false)
+	h.Body.Stmts = c.items(false, "tool body item")
 	h.Body.End = at(c.expect("}").Pos)
 	return nil
 }
@@ -698,6 +698,6 @@ func (h *evalBody) Parse(lex *lexer.PeekingLexer) error {
 			item.Stmt = c.statement(false)
 		}
 		h.Items = append(h.Items, item)
-		c.separator(false)
+		c.itemSeparator("statement", false)
 	}
 }

@@ -445,6 +445,10 @@ func TestErrors(t *testing.T) {
 		{"fn f() { let a = 1 let b = 2 }", "Expected statement separator (`;` or newline), got let at 1:20"},
 		{"f() g()", "Expected top-level item separator (`;` or newline), got id(g) at 1:5"},
 		{"let x = 1;;", "Expected expression, got ; at 1:11"},
+		// every item of a tool body names the tool body, a nested block does not
+		{"tool t(x) {\n  let a = 1 let b = 2\n}", "Expected tool body item separator (`;` or newline), got let at 2:13"},
+		{"tool t(x) {\n  description \"d\" let b = 2\n}", "Expected tool body item separator (`;` or newline), got let at 2:19"},
+		{"tool t(x) {\n  if x { let a = 1 let b = 2 }\n}", "Expected statement separator (`;` or newline), got let at 2:20"},
 		// a spread in a struct literal (which takes only `name: value`)
 		{"let q = Point {...p, x: 1}", "a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`) at 1:16"},
 		// `throws` without its type, the body's brace taken for a shape

@@ -363,6 +363,15 @@ func (c cursor) skipSpread() {
 // to the end of the file at top level. Statements are separated by `;` or
 // by starting on a later line than the previous one ended.
 func (c cursor) stmts(top bool) []Stmt {
+	if top {
+		return c.items(true, "top-level item")
+	}
+	return c.items(false, "statement")
+}
+
+// items is stmts naming its items in the separator error: a tool body's
+// statements are `tool body item`s (docs/spec/newer.md §4.3).
+func (c cursor) items(top bool, item string) []Stmt {
 	c.enter()
 	defer c.leave()
 	if !top {
@@ -376,16 +385,7 @@ func (c cursor) stmts(top bool) []Stmt {
 			return out
 		}
 		out = append(out, c.statement(top))
-		c.separator(top)
-	}
-}
-
-// separator checks what follows an item of a statement list.
-func (c cursor) separator(top bool) {
-	if top {
-		c.itemSeparator("top-level item", true)
-	} else {
-		c.itemSeparator("statement", false)
+		c.itemSeparator(item, top)
 	}
 }
 
