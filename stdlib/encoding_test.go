@@ -61,6 +61,7 @@ func TestEncodings(t *testing.T) {
 		{"bytes_slice", []vm.Value{b("abcdef"), iv(1), iv(3)}, `b"6263"`},
 		{"bytes_slice", []vm.Value{b("abcdef"), iv(-5), iv(99)}, `b"616263646566"`},
 		{"bytes_slice", []vm.Value{b("abc"), sv("x")}, "ERR: Runtime error: bytes_slice: expected int at argument 2, got string"},
+		{"bytes_slice", []vm.Value{b("abc"), iv(1)}, "ERR: Runtime error: bytes_slice: missing argument 3"},
 		{"bytes_eq", []vm.Value{b("a"), b("a")}, "true"},
 		{"bytes_eq", []vm.Value{b("a"), b("b")}, "false"},
 	})

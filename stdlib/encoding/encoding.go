@@ -210,7 +210,7 @@ func init() {
 		out := make([]byte, 0, len(x)+len(y))
 		return vm.Of(lib.NewBytes(append(append(out, x...), y...))), nil
 	})
-	codec("bytes_slice", "bytes_slice(b, start, end?) -> bytes", "b[start:end], clamped", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_slice", "bytes_slice(b, start, end) -> bytes", "b[start:end], clamped; all three arguments are required", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_slice", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -219,11 +219,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		end := int64(len(b))
-		if a.Given(2) {
-			if end, err = intArgN(a, "bytes_slice", 2); err != nil {
-				return vm.Value{}, err
-			}
+		end, err := intArgN(a, "bytes_slice", 2)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		n := int64(len(b))
 		start = max(0, min(start, n))
