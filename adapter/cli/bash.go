@@ -3,7 +3,6 @@ package cli
 import (
 	_ "embed"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/tool"
@@ -147,7 +146,7 @@ func (m *compModel) bash() string {
 		// a positional's candidates starting with '-' are values too
 		// (docs/tool-run.md), offered with the options
 		for _, p := range n.pos {
-			if hy := n.hyphenValues(p); len(hy) > 0 {
+			if hy := hyphenValues(p); len(hy) > 0 {
 				w("\n                %s && %s", bashPosCond(p, "npos"), bashReply(fn, hy))
 			}
 		}
@@ -218,7 +217,7 @@ func (m *compModel) bashPositionalHyphens() []string {
 	for _, n := range m.nodes {
 		var tests []string
 		for _, p := range n.pos {
-			hy := n.hyphenValues(p)
+			hy := hyphenValues(p)
 			if len(hy) == 0 {
 				continue
 			}
@@ -232,35 +231,16 @@ func (m *compModel) bashPositionalHyphens() []string {
 }
 
 // hyphenValues are the candidates of the positional p starting with '-'
-// that spell no option of n: `harn tool run` takes those as values.
-func (n *compNode) hyphenValues(p compPos) []string {
+// (none spells an option: leafOptions leaves those out): `harn tool
+// run` takes those as values.
+func hyphenValues(p compPos) []string {
 	var out []string
 	for _, c := range p.candidates {
-		if strings.HasPrefix(c, "-") && !n.spellsOption(c) {
+		if strings.HasPrefix(c, "-") {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-// spellsOption reports whether the word w starts with a spelling of an
-// option of n, as the parser reads it: --long, --long=..., or -s....
-func (n *compNode) spellsOption(w string) bool {
-	if long, ok := strings.CutPrefix(w, "--"); ok {
-		long, _, _ = strings.Cut(long, "=")
-		for _, o := range n.opts {
-			if slices.Contains(o.longs, long) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, o := range n.opts {
-		if o.short != "" && len(w) > 1 && w[1:2] == o.short {
-			return true
-		}
-	}
-	return false
 }
 
 // bashPosCond tests that the positional index npos (a shell variable

@@ -747,3 +747,52 @@ func squeeze(s string) string {
 	}
 	return s
 }
+
+// TestCompletionOffersNoOptionSpelling: completion and the parser share
+// one rule for hyphen-leading words (spellsOption): a candidate spelled
+// like an option of the leaf, a hidden one included, is read by the
+// parser as that option, so completion offers it as a value nowhere.
+func TestCompletionOffersNoOptionSpelling(t *testing.T) {
+	p := program(t, `[{"name":"pick",
+	  "inputSchema":{"type":"object","properties":{
+	    "first":{"type":"string","enum":["-x","-y","--deep","--deep=1","z","ex"]},
+	    "level":{"type":"string","enum":["-x","-w","b"]},
+	    "extra":{"type":"string"},
+	    "deep":{"type":"string"}
+	  }},
+	  "cli":{"arguments":{
+	    "first":{"position":0},
+	    "extra":{"short":"x","hidden":true},
+	    "deep":{"hidden":true}
+	  }}}]`, `{"info":{"name":"p","version":"1"}}`)
+	leaf := p.completionModel().nodes[1]
+	if len(leaf.pos) != 1 || strings.Join(leaf.pos[0].candidates, " ") != "-y z ex" {
+		t.Errorf("positional candidates: %+v", leaf.pos)
+	}
+	for _, o := range leaf.opts {
+		if o.longs[0] == "level" && strings.Join(o.candidates, " ") != "-w b" {
+			t.Errorf("--level candidates: %q", o.candidates)
+		}
+	}
+	if !strings.Contains(p.Completions(Bash), "_p_reply \"$pre\" \"$cur\" -y") {
+		t.Errorf("bash offers no -y with the options:\n%s", p.Completions(Bash))
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pick", "-y"}, `{"first":"-y"}`},
+		{[]string{"pick", "-x", "v"}, `{"extra":"v"}`},
+		{[]string{"pick", "--deep", "v"}, `{"deep":"v"}`},
+		{[]string{"pick", "--level", "-w"}, `{"level":"-w"}`},
+	} {
+		if r := p.try("", c.args...); r.status != 0 || r.stdout != c.want+"\n" {
+			t.Errorf("%q: %d %q %q, want %s", c.args, r.status, r.stdout, r.stderr, c.want)
+		}
+	}
+	for _, w := range []string{"-x", "--deep", "--deep=1"} {
+		if !spellsOption(p.Root.Children[0], w) {
+			t.Errorf("spellsOption(%q) = false", w)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/tool"
@@ -180,12 +181,12 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 			continue
 		}
 		if a.Positional {
-			pos = append(pos, compPos{index: a.Position, name: a.ValueName, help: firstLine(a.Help), repeatable: a.Repeatable, candidates: valueCandidates(a), hint: a.ValueHint})
+			pos = append(pos, compPos{index: a.Position, name: a.ValueName, help: firstLine(a.Help), repeatable: a.Repeatable, candidates: valueWords(leaf, a), hint: a.ValueHint})
 			continue
 		}
 		o := compOpt{short: a.Short, longs: append([]string{a.Long}, a.Aliases...), help: firstLine(a.Help), repeatable: a.Repeatable}
 		if !a.Presence() {
-			o.value, o.candidates, o.hint = a.ValueName, valueCandidates(a), a.ValueHint
+			o.value, o.candidates, o.hint = a.ValueName, valueWords(leaf, a), a.ValueHint
 		}
 		opts = append(opts, o)
 	}
@@ -209,6 +210,17 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 // file names after an "@", nothing otherwise (JSON is typed, "-" is
 // short).
 const hintHarnInput tool.ValueHint = "harn-input"
+
+// valueWords are the value candidates of argument a of leaf that
+// completion offers: those spelling no option of leaf, hidden ones
+// included, which the parser would read as that option (spellsOption).
+func valueWords(leaf *tool.CLICommand, a *tool.CLIArg) []string {
+	cs := valueCandidates(a)
+	if !slices.ContainsFunc(cs, func(c string) bool { return spellsOption(leaf, c) }) {
+		return cs
+	}
+	return slices.DeleteFunc(slices.Clone(cs), func(c string) bool { return spellsOption(leaf, c) })
+}
 
 // valueCandidates are the prepared candidates of an argument (advisory
 // completions, then enum values); a boolean taking a value with neither

@@ -425,21 +425,24 @@ func (lp *leafParser) hyphenValue(a *tool.CLIArg, t string) bool {
 	if a.Negative && isNegativeNumber(t) {
 		return true
 	}
-	return slices.Contains(a.Candidates, t) && !lp.namesOption(t)
+	return slices.Contains(a.Candidates, t) && !spellsOption(lp.leaf, t)
 }
 
-// namesOption reports whether the token t starts with a spelling of an
-// option of the leaf (--name, --name=..., or a short letter).
-func (lp *leafParser) namesOption(t string) bool {
+// spellsOption reports whether the token t starts with a spelling of an
+// option of leaf, hidden ones included (--name, --name=..., or a short
+// letter). It is the one rule for hyphen-leading words: the parser reads
+// such a token as that option, and completion offers no value candidate
+// spelled so (leafOptions).
+func spellsOption(leaf *tool.CLICommand, t string) bool {
 	if long, ok := strings.CutPrefix(t, "--"); ok {
 		name, _, _ := strings.Cut(long, "=")
-		_, found := lookupLong(lp.leaf, name)
+		_, found := lookupLong(leaf, name)
 		return found
 	}
-	if len(t) < 2 {
+	if len(t) < 2 || t[0] != '-' {
 		return false
 	}
-	_, found := lookupShort(lp.leaf, t[1])
+	_, found := lookupShort(leaf, t[1])
 	return found
 }
 

@@ -11,10 +11,12 @@ import (
 // (unknowntype.go). own lists the type parameters the annotated
 // declaration adds to those of the functions being checked; inner the
 // names an interface adds for its members (its associated types, a
-// method's type parameters), which only the unknown-name check sees.
+// method's type parameters). Both hide declarations of their name from
+// both checks.
 func (c *checker) annotation(t syntax.TypeExpr, own, inner []string) {
-	c.typeArgCounts(t, own)
-	c.unknownTypes(t, slices.Concat(own, inner))
+	scope := slices.Concat(own, inner)
+	c.typeArgCounts(t, scope)
+	c.unknownTypes(t, scope)
 }
 
 // signatureAnnotations checks the parameter and result annotations of a

@@ -325,7 +325,7 @@ func (e *Env) resolveDecl(d *Decl) {
 func markCyclic(ds []*Decl) {
 	var cyclic []*Decl
 	for _, d := range ds {
-		if d.Kind == AliasDecl && expandsTo(d.Target, d, map[*Decl]bool{}) {
+		if d.Kind == AliasDecl && expandsTo(d.Target, d, map[expansion]bool{}) {
 			cyclic = append(cyclic, d)
 		}
 	}
@@ -334,19 +334,33 @@ func markCyclic(ds []*Decl) {
 	}
 }
 
-// expandsTo reports whether expanding t reaches alias d through aliases,
-// unions and intersections only.
-func expandsTo(t Type, d *Decl, seen map[*Decl]bool) bool {
+// expansion is an alias applied to its arguments (spelled), which
+// expandsTo expands once.
+type expansion struct {
+	decl *Decl
+	args string
+}
+
+// maxExpansions bounds the expansions expandsTo makes, for generic
+// aliases whose arguments grow at each step (`type G<T> = G<list<T>>`:
+// never the same expansion twice).
+const maxExpansions = 256
+
+// expandsTo reports whether expanding t reaches alias d through aliases
+// (a generic one with its arguments substituted: `type Id<T> = T`, `type
+// A = Id<A>`), unions and intersections only.
+func expandsTo(t Type, d *Decl, seen map[expansion]bool) bool {
 	switch t := t.(type) {
 	case *Named:
 		if t.Decl == d {
 			return true
 		}
-		if t.Decl.Kind != AliasDecl || seen[t.Decl] {
+		key := expansion{t.Decl, argsString(t.Args)}
+		if t.Decl.Kind != AliasDecl || seen[key] || len(seen) >= maxExpansions {
 			return false
 		}
-		seen[t.Decl] = true
-		return expandsTo(t.Decl.Target, d, seen)
+		seen[key] = true
+		return expandsTo(Subst(t.Decl.Target, t.Decl.Instance(t.Args)), d, seen)
 	case *Union:
 		for _, m := range t.Types {
 			if expandsTo(m, d, seen) {

@@ -19,8 +19,10 @@ import (
 // it reads, through any number of stages, so its pending finally blocks
 // and defers run (docs/concurrency.md, Generators and streams): a for loop
 // over the iterator left early closes it as it closes a generator
-// (vm.IterCloser), and a stage or sink whose callback fails closes what
-// it reads. An iterator that merely stops reading (`.take(n)` reaching n,
+// (vm.IterCloser), and so does a sink (each, .first, a spread,
+// stream.collect …) whose read or callback fails. A stage whose callback
+// fails only reports the failure: the loop or sink reading it closes the
+// chain down to the generator. An iterator that merely stops reading (`.take(n)` reaching n,
 // `.take_while` stopping, `.zip` when one side ends, `.find`/`.any`/`.all`
 // answering early) leaves its generator open, so a generator bound to a
 // name can still be resumed after it, as with Rust's and Python's
@@ -389,9 +391,6 @@ func (s *takeWhileSource) next(th *vm.Thread) (vm.Value, bool, error) {
 		return vm.Value{}, false, err
 	}
 	keep, err := s.fn.truth(th, v)
-	if err != nil {
-		_ = s.in.Close(th)
-	}
 	if !keep || err != nil {
 		return vm.Value{}, false, err
 	}
@@ -736,8 +735,12 @@ func init() {
 	})
 	im("first", "it.first()", "the next item, or nil", func(th *vm.Thread, it *Iter, args vm.Args) (vm.Value, error) {
 		v, ok, err := it.Next(th)
-		if !ok || err != nil {
+		if err != nil {
+			_ = it.Close(th) // a failing read abandons it, as in each
 			return vm.Nil, err
+		}
+		if !ok {
+			return vm.Nil, nil
 		}
 		return v, nil
 	})

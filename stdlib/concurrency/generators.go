@@ -321,6 +321,18 @@ func closeIters(th *vm.Thread, ins ...vm.Iterator) error {
 	return first
 }
 
+// drainFrom reads the next element of source it for a sink (collect,
+// fold, first): a failing read abandons the source, which is closed down
+// to the generator it reads (docs/concurrency.md); the failure wins over
+// the close's.
+func drainFrom(th *vm.Thread, it vm.Iterator) (vm.Value, bool, error) {
+	v, ok, err := pullFrom(th, it)
+	if err != nil {
+		_ = closeIters(th, it)
+	}
+	return v, ok, err
+}
+
 // pullFrom reads the next element of any iterable source on th.
 func pullFrom(th *vm.Thread, it vm.Iterator) (vm.Value, bool, error) {
 	if ti, ok := it.(vm.ThreadIterator); ok {
@@ -548,7 +560,7 @@ func streamOps() {
 		}
 		var out []vm.Value
 		for {
-			v, ok, err := pullFrom(th, in)
+			v, ok, err := drainFrom(th, in)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -565,7 +577,7 @@ func streamOps() {
 		}
 		acc := a.At(1)
 		for {
-			v, ok, err := pullFrom(th, in)
+			v, ok, err := drainFrom(th, in)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -583,7 +595,7 @@ func streamOps() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		v, ok, err := pullFrom(th, in)
+		v, ok, err := drainFrom(th, in)
 		if err != nil || !ok {
 			return vm.Nil, err
 		}
