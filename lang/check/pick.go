@@ -282,8 +282,9 @@ func (c *checker) rememberKeys(b *resolve.Binding, value syntax.Expr) {
 }
 
 // projected reports an initializer that is a `pick` with a constant key
-// list: the binding's shape is then the program's statement of its
-// fields, as an annotation would be.
+// list, or of any key list from a declared source: the binding's shape
+// is then the program's statement of its fields, as an annotation would
+// be.
 func (c *checker) projected(b *resolve.Binding, x syntax.Expr, t types.Type) bool {
 	if b == nil || b.Reassign || b.PathRoot {
 		return false
@@ -303,21 +304,21 @@ func (c *checker) projected(b *resolve.Binding, x syntax.Expr, t types.Type) boo
 		x = p.F
 	}
 	call, ok := x.(*syntax.CallExpr)
-	return ok && c.isPick(call) && len(call.Args) == 2 && c.hasConstKeys(call.Args[1])
+	return ok && c.isPick(call) && len(call.Args) == 2 && (c.hasConstKeys(call.Args[1]) || c.declaredPath(call.Args[0]))
 }
 
-// declaredPick reports a `pick` with a constant key list from a source
-// path nil safety watches (an annotated binding or parameter, or such a
-// projection): an optional field stays optional in the projection, so
-// reading it is checked as reading it from the source would be
-// (docs/spec/newer.md §2.2, §3.5).
+// declaredPick reports a `pick` from a source path nil safety watches
+// (an annotated binding or parameter, or such a projection): an optional
+// field stays optional in the projection, and with a key list that is
+// not constant every field is, so reading it is checked as reading an
+// optional field of the source would be (docs/spec/newer.md §2.2, §3.5).
 func (c *checker) declaredPick(x syntax.Expr) bool {
 	var piped syntax.Expr
 	if p, ok := x.(*syntax.PipeExpr); ok {
 		piped, x = p.X, p.F
 	}
 	call, ok := x.(*syntax.CallExpr)
-	if !ok || !c.isPick(call) || len(call.Args) != 2 || !c.hasConstKeys(call.Args[1]) {
+	if !ok || !c.isPick(call) || len(call.Args) != 2 {
 		return false
 	}
 	src := call.Args[0]
