@@ -26,16 +26,23 @@ func (c *checker) signatureAnnotations(node syntax.Node, params []*syntax.Param)
 	for _, p := range params {
 		c.annotation(p.Type, nil, nil)
 	}
+	c.annotation(resultAnnotation(node), nil, nil)
+}
+
+// resultAnnotation is the declared result (`-> T`) of a function,
+// closure, pipeline or tool node; nil when it has none.
+func resultAnnotation(node syntax.Node) syntax.TypeExpr {
 	switch d := node.(type) {
 	case *syntax.FnDecl:
-		c.annotation(d.Return, nil, nil)
+		return d.Return
 	case *syntax.ClosureLit:
-		c.annotation(d.Return, nil, nil)
+		return d.Return
 	case *syntax.PipelineDecl:
-		c.annotation(d.Return, nil, nil)
+		return d.Return
 	case *syntax.ToolDecl:
-		c.annotation(d.Return, nil, nil)
+		return d.Return
 	}
+	return nil
 }
 
 // declAnnotations calls fn for each annotation of a struct, enum,

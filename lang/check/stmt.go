@@ -1256,17 +1256,7 @@ func concreteValue(t types.Type) bool {
 // upstream's secondary label `return type declared here`
 // (docs/spec/newer.md §3.3).
 func (c *checker) noteReturnType(n int) {
-	var ret syntax.TypeExpr
-	switch d := c.fn.node.(type) {
-	case *syntax.FnDecl:
-		ret = d.Return
-	case *syntax.ClosureLit:
-		ret = d.Return
-	case *syntax.PipelineDecl:
-		ret = d.Return
-	case *syntax.ToolDecl:
-		ret = d.Return
-	}
+	ret := resultAnnotation(c.fn.node)
 	if ret == nil || len(c.diags) <= n {
 		return
 	}
