@@ -1698,8 +1698,10 @@ func parseJUnit(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	return vm.Of(vm.NewList(out)), nil
 }
 
-// ParseYAML decodes one YAML document as yaml_parse does (stdlib/skills
-// reads the front matter of skill files with it). The error text has no prefix.
+// ParseYAML decodes the first YAML document of text into a value as
+// yaml_parse does (stdlib/skills reads the front matter of skill files
+// with it, yamlPlainOK a scalar read back); unlike yaml_parse it does not
+// refuse text holding more documents. The error text has no prefix.
 func ParseYAML(text string) (vm.Value, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
