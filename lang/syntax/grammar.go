@@ -119,6 +119,20 @@ func optType(h *typ) TypeExpr {
 	return h.T
 }
 
+func optThrown(h *thrown) TypeExpr {
+	if h == nil {
+		return nil
+	}
+	return h.T
+}
+
+func optResult(h *result) TypeExpr {
+	if h == nil {
+		return nil
+	}
+	return h.T
+}
+
 func optExpr(h *expr) Expr {
 	if h == nil {
 		return nil
@@ -470,8 +484,8 @@ type fnRest struct {
 	Name       name[rFn]
 	TypeParams *typeParams
 	Params     params
-	Return     *typ
-	Throws     *typ
+	Return     *result
+	Throws     *thrown
 	Where      []*whereG
 	Body       block
 }
@@ -505,16 +519,12 @@ func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
 	// Participle matched its literals by value alone; so do these.
 	if lex.Peek().Value == "->" {
 		lex.Next()
-		h.Return = new(typ)
+		h.Return = new(result)
 		h.Return.Parse(lex)
 	}
 	if lex.Peek().Value == "throws" {
 		lex.Next()
-		if bodyNotShape(lex) {
-			// `throws {` opening the body: the type was left out
-			fail(lex.Peek(), "the thrown type after `throws` (`throws string`, `throws MyError`)")
-		}
-		h.Throws = new(typ)
+		h.Throws = new(thrown)
 		h.Throws.Parse(lex)
 	}
 	if lex.Peek().Value == "where" {
@@ -555,7 +565,7 @@ func (fnDeclG) decl() {}
 func (g *fnDeclG) ast() *FnDecl {
 	r := &g.Rest
 	d := &FnDecl{At: at(g.Pos), Gen: g.Gen, Name: r.Name.Name, NamePos: at(r.Name.Pos),
-		Params: r.Params.List, Return: optType(r.Return), Throws: optType(r.Throws), Body: r.Body.B}
+		Params: r.Params.List, Return: optResult(r.Return), Throws: optThrown(r.Throws), Body: r.Body.B}
 	if r.TypeParams != nil {
 		d.TypeParams = r.TypeParams.List
 		for _, tp := range d.TypeParams {
@@ -579,8 +589,8 @@ type pipelineG struct {
 	Pos     lexer.Position
 	Name    name[rFn]  `parser:"'pipeline' @@"`
 	Params  pipeParams `parser:"@@"`
-	Return  *typ       `parser:"( '->' @@ )?"`
-	Throws  *typ       `parser:"( 'throws' @@ )?"`
+	Return  *result    `parser:"( '->' @@ )?"`
+	Throws  *thrown    `parser:"( 'throws' @@ )?"`
 	Extends *name[rFn] `parser:"( 'extends' @@ )?"`
 	Body    block      `parser:"@@"`
 }
@@ -589,7 +599,7 @@ func (pipelineG) decl() {}
 
 func (g *pipelineG) ast() *PipelineDecl {
 	d := &PipelineDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos), Params: g.Params.List,
-		Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+		Return: optResult(g.Return), Throws: optThrown(g.Throws), Body: g.Body.B}
 	if g.Extends != nil {
 		d.Extends = g.Extends.Name
 	}
@@ -600,8 +610,8 @@ type toolG struct {
 	Pos    lexer.Position
 	Name   name[rFn] `parser:"'tool' @@"`
 	Params params    `parser:"@@"`
-	Return *typ      `parser:"( '->' @@ )?"`
-	Throws *typ      `parser:"( 'throws' @@ )?"`
+	Return *result   `parser:"( '->' @@ )?"`
+	Throws *thrown   `parser:"( 'throws' @@ )?"`
 	Body   toolBody  `parser:"@@"`
 }
 
@@ -609,7 +619,7 @@ func (toolG) decl() {}
 
 func (g *toolG) ast() *ToolDecl {
 	return &ToolDecl{At: at(g.Pos), Name: g.Name.Name, NamePos: at(g.Name.Pos), Params: g.Params.List,
-		Return: optType(g.Return), Throws: optType(g.Throws), Description: g.Body.Description, Body: g.Body.Body}
+		Return: optResult(g.Return), Throws: optThrown(g.Throws), Description: g.Body.Description, Body: g.Body.Body}
 }
 
 type structG struct {
@@ -691,9 +701,10 @@ func (g *typeDeclG) ast() *TypeDecl {
 
 type interfaceG struct {
 	Pos        lexer.Position
-	Name       name[rType] `parser:"'interface' @@"`
-	TypeParams *typeParams `parser:"@@?"`
-	Members    []*memberG  `parser:"'{' ( @@ ( ',' | ';' )? )* '}'"`
+	Name       name[rType]            `parser:"'interface' @@"`
+	TypeParams *typeParams            `parser:"@@?"`
+	Members    []*memberG             `parser:"'{' ( @@ ( ',' | ';' )? )*"`
+	End        membersEnd[kInterface] `parser:"@@"`
 }
 
 type memberG struct {
@@ -743,8 +754,9 @@ func (g *interfaceG) ast() *InterfaceDecl {
 
 type implG struct {
 	Pos     lexer.Position
-	Name    name[rType]    `parser:"'impl' @@"`
-	Members []*implMemberG `parser:"'{' ( @@ ';'? )* '}'"`
+	Name    name[rType]       `parser:"'impl' @@"`
+	Members []*implMemberG    `parser:"'{' ( @@ ';'? )*"`
+	End     membersEnd[kImpl] `parser:"@@"`
 }
 
 // implMemberG is an impl method or an associated type the impl provides
@@ -784,7 +796,7 @@ func (g *implG) ast() *ImplBlock {
 			panic(bailout{&diag.Error{Line: a.Pos.Line, Col: a.Pos.Column, Phase: diag.PhaseParse,
 				Msg:    "attributes are not allowed on impl methods",
 				Help:   "`@" + a.Name.Name + "` may stand before a declaration (`fn`, `struct`, `impl`, …), not before a method inside an impl",
-				Golden: fmt.Sprintf("Expected }, got @ at %d:%d", a.Pos.Line, a.Pos.Column)}})
+				Golden: fmt.Sprintf("Expected fn, got @ at %d:%d", a.Pos.Line, a.Pos.Column)}})
 		}
 		fn := m.Fn.ast()
 		fn.Doc = m.Doc.Text
@@ -1029,15 +1041,15 @@ func (g *selectG) ast() *SelectExpr {
 // fnLitG is an anonymous `fn(params) { … }`.
 type fnLitG struct {
 	Pos    lexer.Position
-	Params params `parser:"'fn' @@"`
-	Return *typ   `parser:"( '->' @@ )?"`
-	Throws *typ   `parser:"( 'throws' @@ )?"`
-	Body   block  `parser:"@@"`
+	Params params  `parser:"'fn' @@"`
+	Return *result `parser:"( '->' @@ )?"`
+	Throws *thrown `parser:"( 'throws' @@ )?"`
+	Body   block   `parser:"@@"`
 }
 
 func (g *fnLitG) ast() *ClosureLit {
 	return &ClosureLit{At: at(g.Pos), Kind: ClosureFn, Params: g.Params.List,
-		Return: optType(g.Return), Throws: optType(g.Throws), Body: g.Body.B}
+		Return: optResult(g.Return), Throws: optThrown(g.Throws), Body: g.Body.B}
 }
 
 // bodyNotShape reports that the next token is a `{` that cannot open a

@@ -373,6 +373,41 @@ func (h *typ) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// thrown is the type after `throws`, result the one after `->` in a
+// declaration. When the type is left out and the body's `{` follows, the
+// grammar reads that brace as a shape type (docs/spec/language.md §2.4)
+// and fails inside the body, as upstream's parser does (`fn f() throws {`
+// then `return 1`: `Expected :, got int(1)`); the error then gets a help
+// naming the missing type.
+type (
+	thrown struct{ typ }
+	result struct{ typ }
+)
+
+func (h *thrown) Parse(lex *lexer.PeekingLexer) error {
+	return h.typ.parseBeforeBody(lex, "the type after `throws` is missing (`throws string`, `throws MyError`)")
+}
+
+func (h *result) Parse(lex *lexer.PeekingLexer) error {
+	return h.typ.parseBeforeBody(lex, "the result type after `->` is missing (`-> int`, `-> Point`)")
+}
+
+// parseBeforeBody parses a type that a body follows; missing explains the
+// error when the body's `{` was taken for a shape type.
+func (h *typ) parseBeforeBody(lex *lexer.PeekingLexer, missing string) error {
+	if bodyNotShape(lex) {
+		defer func() {
+			if r := recover(); r != nil {
+				if b, ok := r.(bailout); ok && b.err.Help == "" {
+					b.err.Help = missing + ", so the body's `{` was read as a shape type"
+				}
+				panic(r)
+			}
+		}()
+	}
+	return h.Parse(lex)
+}
+
 // block is a required `{ … }` block.
 type block struct{ B *Block }
 
@@ -623,8 +658,11 @@ func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
 	} else if t.Type == tKeyword && isPunct(c.peekAt(1), "->") {
 		failName(t, "parameter name") // as in a closure's `{ x -> … }`
 	} else if t.Type == tIdent && isPunct(c.peekAt(1), ",") && c.paramListAhead() {
-		// docs/spec/language.md §13: one parameter, the item or the index
-		failAt(at(c.peekAt(1).Pos), "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)")
+		// docs/spec/language.md §13: one parameter, the item or the index.
+		// Upstream reads `x` as a statement and stops at the comma.
+		err := expectedError(c.peekAt(1), "statement separator (`;` or newline)", ",")
+		err.Msg = "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)"
+		panic(bailout{err})
 	}
 	h.Body.Stmts = c.stmts(false)
 	h.Body.End = at(c.expect("}").Pos)
@@ -700,4 +738,43 @@ func (h *evalBody) Parse(lex *lexer.PeekingLexer) error {
 		h.Items = append(h.Items, item)
 		c.itemSeparator("statement", false)
 	}
+}
+
+// body names a declaration body whose items each start with a keyword,
+// and says what the body holds, for the help of an error.
+type body interface{ holds() string }
+
+type (
+	kInterface struct{}
+	kImpl      struct{}
+)
+
+func (kInterface) holds() string {
+	return "an interface body holds method signatures (`fn area(self) -> float`) and associated types (`type Item`)"
+}
+
+func (kImpl) holds() string {
+	return "an impl body holds methods (`fn area(self) { … }`) and associated types (`type Item = int`)"
+}
+
+// membersEnd is the `}` closing an interface or impl body. The members
+// before it each start with `fn` (or `type`), so anything else where the
+// next member would start is reported as upstream's item loop does, as a
+// missing `fn` (`Expected fn, got let`); only the end of the file is a
+// missing `}`.
+type membersEnd[B body] struct{ Pos lexer.Position }
+
+func (h *membersEnd[B]) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	switch {
+	case isPunct(t, "}"):
+		h.Pos = lex.Next().Pos
+		return nil
+	case t.Type == tEOF:
+		fail(t, "}")
+	}
+	var b B
+	err := expectedError(t, "fn", render(t))
+	err.Help = b.holds()
+	panic(bailout{err})
 }

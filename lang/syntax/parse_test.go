@@ -451,8 +451,17 @@ func TestErrors(t *testing.T) {
 		{"tool t(x) {\n  if x { let a = 1 let b = 2 }\n}", "Expected statement separator (`;` or newline), got let at 2:20"},
 		// a spread in a struct literal (which takes only `name: value`)
 		{"let q = Point {...p, x: 1}", "a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`) at 1:16"},
-		// `throws` without its type, the body's brace taken for a shape
-		{"fn f() -> int throws {\n  return 1\n}", "Expected the thrown type after `throws` (`throws string`, `throws MyError`), got { at 1:22"},
+		// `throws` or `->` without its type: the body's brace is a shape
+		// type, and the first statement no shape field
+		{"fn f() -> int throws {\n  return 1\n}", "Expected :, got int(1) at 2:10"},
+		{"fn f() -> {\n  println(1)\n}", "Expected :, got ( at 2:10"},
+		// interface and impl bodies hold methods and associated types
+		{"interface I {\n  let x = 1\n}", "Expected fn, got let at 2:3"},
+		{"impl P {\n  fn a(self) {}\n  42\n}", "Expected fn, got int(42) at 3:3"},
+		{"impl P {\n  fn a(self) {}\n", "Unexpected end of file, expected }"},
+		// an open record has one row tail
+		{"type R = {a: int, ...T, ...U}", "Expected field name, got . at 1:25"},
+		{"type R = {...T, a: int, ...U}", "Expected field name, got . at 1:25"},
 		{";", "Expected expression, got ; at 1:1"},
 		{"if x {} ; else {}", "Expected expression, got else at 1:11"},
 		{"x = 1 2", "Expected top-level item separator (`;` or newline), got int(2) at 1:7"},
@@ -902,7 +911,7 @@ func TestKeywordListSorted(t *testing.T) {
 
 // An attribute before an impl method is refused in words of its own at the
 // attribute (docs/spec/language.md §10.5: the impl grammar has none), while
-// the golden text stays upstream's token error.
+// the golden text is the token error of any other non-method there.
 func TestImplMethodAttribute(t *testing.T) {
 	_, err := Parse("t.harn", []byte("struct P {\n  x: int\n}\nimpl P {\n  /// doc\n  @deprecated(since: \"1\")\n  pub fn old(self) { return 1 }\n}\n"))
 	var e *diag.Error
@@ -912,7 +921,7 @@ func TestImplMethodAttribute(t *testing.T) {
 	if e.Msg != "attributes are not allowed on impl methods" || e.Line != 6 || e.Col != 3 {
 		t.Errorf("got %d:%d %q", e.Line, e.Col, e.Msg)
 	}
-	if want := "Expected }, got @ at 6:3"; e.GoldenText() != want {
+	if want := "Expected fn, got @ at 6:3"; e.GoldenText() != want {
 		t.Errorf("golden %q, want %q", e.GoldenText(), want)
 	}
 }

@@ -120,7 +120,14 @@ func (c cursor) shapeType() TypeExpr {
 	s := &ShapeType{At: at(open.Pos)}
 	for !c.accept("}") {
 		if c.atSpread() {
-			// `...rest` or `...dict<string, V>`: an open record (docs/spec/newer.md §1.6)
+			// `...rest` or `...dict<string, V>`: an open record's row
+			// tail (docs/spec/newer.md §1.6), written anywhere among the
+			// fields but only once: a second `...` is no field name
+			if s.Rest != nil {
+				err := expectedError(c.peek(), "field name", ".")
+				err.Help = "an open record has one row tail (`{id: string, ...R}`)"
+				panic(bailout{err})
+			}
 			c.skipSpread()
 			s.Rest = c.typeExpr()
 			c.accept(",")
