@@ -644,9 +644,12 @@ func (c cursor) arrowAhead() bool {
 }
 
 // dictEntries parses dict or struct literal entries after the `{`,
-// through the `}`. Commas are optional.
+// through the `}`. Commas are optional: as in args, without a comma a
+// token that starts no entry means the `}` is missing, after a comma it
+// is a missing key.
 func (c cursor) dictEntries() []*DictEntry {
 	var out []*DictEntry
+	afterComma := false
 	for {
 		t := c.peek()
 		if isPunct(t, "}") {
@@ -659,7 +662,7 @@ func (c cursor) dictEntries() []*DictEntry {
 			c.skipSpread()
 			e.Spread = c.expr()
 			out = append(out, e)
-			c.accept(",")
+			afterComma = c.accept(",")
 			continue
 		case isPunct(t, "["):
 			c.next()
@@ -669,7 +672,7 @@ func (c cursor) dictEntries() []*DictEntry {
 			e.KeyName = c.next().Value
 		case t.Type == tString || t.Type == tRaw:
 			e.KeyName, e.KeyIsString = stringValue(c.next()), true
-		case len(out) > 0:
+		case len(out) > 0 && !afterComma:
 			fail(t, "}")
 		default:
 			fail(t, "dict key")
@@ -677,7 +680,7 @@ func (c cursor) dictEntries() []*DictEntry {
 		c.expect(":")
 		e.Value = c.expr()
 		out = append(out, e)
-		c.accept(",")
+		afterComma = c.accept(",")
 	}
 }
 

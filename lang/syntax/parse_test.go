@@ -459,6 +459,9 @@ func TestErrors(t *testing.T) {
 		{"interface I {\n  let x = 1\n}", "Expected fn, got let at 2:3"},
 		{"impl P {\n  fn a(self) {}\n  42\n}", "Expected fn, got int(42) at 3:3"},
 		{"impl P {\n  fn a(self) {}\n", "Unexpected end of file, expected }"},
+		// after a comma a dict entry starts with its key; without one the } is missing
+		{"let d = {a: 1, 3: 2}", "Expected dict key, got int(3) at 1:16"},
+		{"let d = {a: 1 3: 2}", "Expected }, got int(3) at 1:15"},
 		// an open record has one row tail
 		{"type R = {a: int, ...T, ...U}", "Expected field name, got . at 1:25"},
 		{"type R = {...T, a: int, ...U}", "Expected field name, got . at 1:25"},
