@@ -937,8 +937,8 @@ func (g *tryG) ast() *TryExpr {
 
 type retryG struct {
 	Pos   lexer.Position
-	Count primary `parser:"'retry' @@"`
-	Body  block   `parser:"@@"`
+	Count operand[kRetry] `parser:"'retry' @@"`
+	Body  block           `parser:"@@"`
 }
 
 func (g *retryG) ast() *RetryExpr { return &RetryExpr{At: at(g.Pos), Count: g.Count.X, Body: g.Body.B} }
@@ -976,8 +976,8 @@ func (g *parallelG) ast() *ParallelExpr {
 
 type deadlineG struct {
 	Pos      lexer.Position
-	Duration primary `parser:"'deadline' @@"`
-	Body     block   `parser:"@@"`
+	Duration operand[kDeadline] `parser:"'deadline' @@"`
+	Body     block              `parser:"@@"`
 }
 
 func (g *deadlineG) ast() *DeadlineExpr {

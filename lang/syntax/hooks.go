@@ -365,6 +365,47 @@ func (h *primary) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
+// operand is the count of `retry` or the duration of `deadline`: a
+// primary before the block. Written without it, the block is read as the
+// operand (a dict, as upstream's parser reads it), and the error that
+// follows gets a help naming what is missing.
+type operand[K operandKind] struct{ primary }
+
+type operandKind interface{ missing() string }
+
+type (
+	kRetry    struct{}
+	kDeadline struct{}
+)
+
+func (kRetry) missing() string {
+	return "`retry` takes the number of attempts before its block: `retry 3 { … }`"
+}
+
+func (kDeadline) missing() string {
+	return "`deadline` takes a duration before its block: `deadline 5s { … }`"
+}
+
+func (h *operand[K]) Parse(lex *lexer.PeekingLexer) error {
+	if !isPunct(lex.Peek(), "{") {
+		return h.primary.Parse(lex)
+	}
+	var k K
+	defer func() {
+		if r := recover(); r != nil {
+			if b, ok := r.(bailout); ok && b.err.Help == "" {
+				b.err.Help = k.missing()
+			}
+			panic(r)
+		}
+	}()
+	h.primary.Parse(lex)
+	if t := lex.Peek(); !isPunct(t, "{") {
+		fail(t, "{") // the block was the operand
+	}
+	return nil
+}
+
 // typ is a required type expression.
 type typ struct{ T TypeExpr }
 
