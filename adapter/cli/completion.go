@@ -110,6 +110,25 @@ func (o *compOpt) spellings() []string {
 	return out
 }
 
+// key names the option in the scripts' record of the options given
+// before the cursor: its first long spelling.
+func (o *compOpt) key() string { return "--" + o.longs[0] }
+
+// excludedBy are the keys of the options whose presence on the command
+// line leaves o out of the options offered: o itself unless it repeats,
+// and the options it conflicts with (the parser would refuse either).
+// Help and version end the command line and are always offered.
+func (o *compOpt) excludedBy() []string {
+	if o.exclusive {
+		return nil
+	}
+	var keys []string
+	if !o.repeatable {
+		keys = append(keys, o.key())
+	}
+	return append(keys, o.conflicts...)
+}
+
 // compPos is a positional argument; index is its position (hidden
 // positionals leave gaps).
 type compPos struct {

@@ -63,10 +63,12 @@ func (m *compModel) fish() string {
 	w("            test $i -eq (count $letters); and return 2\n            return 1\n        end\n")
 	w("    end\n    return 1\nend\n\n")
 
-	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value) and 1\n# after a '--' word (else 0).\n", state)
+	m.writeFishGiven(w)
+
+	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value), 1\n# after a '--' word (else 0), then the keys of the options given in the\n# command node.\n", state)
 	w("function %s\n", state)
 	w("    set -l words (commandline -opc)\n    set -e words[1]\n")
-	w("    set -l node n0\n    set -l npos 0\n    set -l skip 0\n    set -l ddash 0\n")
+	w("    set -l node n0\n    set -l npos 0\n    set -l skip 0\n    set -l ddash 0\n    set -l given\n")
 	w("    for word in $words\n")
 	w("        if test $skip = 1\n            set skip 0\n            continue\n        end\n")
 	w("        if test $skip = 2\n            # an unknown option's value never starts with '-'\n            set skip 0\n            string match -q -- '-*' $word; or continue\n        end\n")
@@ -74,7 +76,8 @@ func (m *compModel) fish() string {
 	w("        if test \"$word\" = --\n            set ddash 1\n            continue\n        end\n")
 	w("        if string match -q -- '-?*' $word\n")
 	w("            %s $node $word\n", option)
-	w("            switch $status\n                case 0\n                    set skip 1\n                case 2\n                    set skip 2\n            end\n")
+			w("            switch $status\n                case 0\n                    set skip 1\n                case 2\n                    set skip 2\n            end\n")
+	w("            set -a given (__harn_%s_given $node $word)\n", m.ident)
 	w("            continue\n        end\n")
 	w("        switch \"$node $word\"\n")
 	for _, n := range m.nodes {
@@ -83,7 +86,7 @@ func (m *compModel) fish() string {
 			for _, name := range c.names {
 				pats = append(pats, fishQuote(n.id+" "+name))
 			}
-			w("            case %s # %s\n                set node %s\n                set npos 0\n                continue\n", strings.Join(pats, " "), m.label(c.node), c.node.id)
+			w("            case %s # %s\n                set node %s\n                set npos 0\n                set given\n                continue\n", strings.Join(pats, " "), m.label(c.node), c.node.id)
 		}
 	}
 	w("        end\n        set npos (math $npos + 1)\n    end\n")
@@ -93,7 +96,7 @@ func (m *compModel) fish() string {
 	w("    if test $ddash = 0; and string match -q -- '--*=*' \"$cur\"\n")
 	w("        %s $node (string split -m 1 = -- \"$cur\")[1]\n", option)
 	w("        test $status = 2; and set npos -1\n    end\n")
-	w("    echo $node\n    echo $npos\n    echo $ddash\nend\n\n")
+	w("    echo $node\n    echo $npos\n    echo $ddash\n    printf '%%s\\n' $given\nend\n\n")
 
 	w("# %s NODE: the cursor is in the command NODE.\n", at)
 	w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]\nend\n\n", at, state)
@@ -111,6 +114,32 @@ func (m *compModel) fish() string {
 	w("    string match -q -- '@*' \"$cur\"; or return\n")
 	w("    __fish_complete_path (string sub -s 2 -- \"$cur\") | string replace -r -- '^' '@'\nend\n\n")
 
+	eq := "__harn_" + m.ident + "_eq"
+	w("# %s NODE LETTER [KIND [CANDIDATE...]]: the word at the cursor is the\n", eq)
+	w("# short option LETTER of the command NODE with its value after an \"=\"\n")
+	w("# (-t=value, or a cluster -et=value), which the parser reads without the\n")
+	w("# \"=\". With KIND, print the completions of the value after an \"=\" (fish\n")
+	w("# puts the word's \"-t\" before them): the CANDIDATEs (KIND candidates), else\n")
+	w("# those of the value hint KIND.\n")
+	w("function %s\n", eq)
+	w("    set -l s (%s)\n", state)
+	w("    test \"$s[1]\" = $argv[1]; and test $s[2] -ge 0; and test $s[3] = 0; or return 1\n")
+	w("    set -l w (string split -m 1 = -- (commandline -ct))\n")
+	w("    set -q w[2]; and string match -q -r -- '^-[^-]' $w[1]; or return 1\n")
+	w("    %s $argv[1] $w[1]; and test (string sub -s -1 -- $w[1]) = $argv[2]; or return 1\n", option)
+	w("    set -q argv[3]; or return 0\n")
+	w("    set -l values\n")
+	w("    switch $argv[3]\n")
+	w("        case candidates\n            set values $argv[4..-1]\n")
+	w("        case directory\n            set values (__fish_complete_directories $w[2])\n")
+	w("        case username\n            set values (__fish_complete_users)\n")
+	w("        case hostname\n            set values (__fish_print_hostnames)\n")
+	w("        case command\n            set values (complete -C \"$w[2]\")\n")
+	w("        case url email other\n            return 0\n")
+	w("        case '*'\n            set values (__fish_complete_path $w[2])\n")
+	w("    end\n")
+	w("    printf '%%s\\n' =$values\nend\n\n")
+
 	value := "__harn_" + m.ident + "_value"
 	if m.hyphenCandidates() {
 		w("# %s NODE SPELLING...: the cursor is at the value of the option the\n# previous word spells, in the command NODE. Fish offers options for a\n# word starting with '-', and the values of such an option with them.\n", value)
@@ -120,6 +149,7 @@ func (m *compModel) fish() string {
 
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
+		fresh := "__harn_" + m.ident + "_fresh"
 		w("# %s\n", m.label(n))
 		if len(n.opts) > 0 {
 			// fish declares --x as -l x: name the options as typed too
@@ -141,6 +171,9 @@ func (m *compModel) fish() string {
 		}
 		for _, o := range n.opts {
 			line := fmt.Sprintf("complete -c %s -n %s", prog, cond)
+			if keys := o.excludedBy(); len(keys) > 0 {
+				line = fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(strings.Join(append([]string{fresh, n.id}, keys...), " ")))
+			}
 			if o.short != "" {
 				line += " -s " + o.short
 			}
@@ -154,6 +187,10 @@ func (m *compModel) fish() string {
 				line += fishValues(m.ident, o.candidates, o.hint, true)
 			}
 			w("%s\n", line)
+			if o.value != "" && o.short != "" {
+				args := []string{eq, n.id, o.short}
+				w("complete -c %s -n %s -s %s -r -f -k -a %s\n", prog, fishQuote(strings.Join(args, " ")), o.short, fishQuote("("+strings.Join(append(args, fishEqValues(o)...), " ")+")"))
+			}
 			if o.value != "" && hasHyphenCandidate(o.candidates) {
 				args := append([]string{value, n.id}, o.spellings()...)
 				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(m.ident, o.candidates, "", false))
@@ -172,6 +209,58 @@ func (m *compModel) fish() string {
 		}
 	}
 	return b.String()
+}
+
+// writeFishGiven writes the functions that keep the record of the
+// options given before the cursor, and the condition that leaves out
+// of the options offered one that does not repeat once given, and one
+// conflicting with an option given (the parser would refuse either; the
+// zsh script says so to _arguments).
+func (m *compModel) writeFishGiven(w func(string, ...any)) {
+	key := "__harn_" + m.ident + "_key"
+	w("# %s NODE SPELLING: print the first long spelling of the option of\n", key)
+	w("# command NODE spelled SPELLING, then 1 when it takes a value (fails when\n")
+	w("# the script does not know it).\n")
+	w("function %s\n    switch \"$argv[1] $argv[2]\"\n", key)
+	for _, n := range m.nodes {
+		for _, o := range n.opts {
+			if o.exclusive {
+				continue
+			}
+			var pats []string
+			for _, s := range o.spellings() {
+				pats = append(pats, fishQuote(n.id+" "+s))
+			}
+			val := "0"
+			if o.value != "" {
+				val = "1"
+			}
+			w("        case %s\n            printf '%%s\\n' %s %s\n", strings.Join(pats, " "), o.key(), val)
+		}
+	}
+	w("        case '*'\n            return 1\n    end\nend\n\n")
+
+	given := "__harn_" + m.ident + "_given"
+	w("# %s NODE WORD: print the keys of the options of command NODE the\n", given)
+	w("# option word WORD gives: --name and --name=value give --name; a cluster\n")
+	w("# -ev gives each letter up to the first taking a value.\n")
+	w("function %s\n", given)
+	w("    if string match -q -- '--*' $argv[2]\n")
+	w("        set -l k (%s $argv[1] (string split -m 1 = -- $argv[2])[1]); and echo $k[1]\n", key)
+	w("        return 0\n    end\n")
+	w("    for c in (string split '' -- (string sub -s 2 -- $argv[2]))\n")
+	w("        set -l k (%s $argv[1] -$c); or return 0\n", key)
+	w("        echo $k[1]\n")
+	w("        test $k[2] = 1; and return 0\n")
+	w("    end\nend\n\n")
+
+	fresh := "__harn_" + m.ident + "_fresh"
+	w("# %s NODE KEY...: the cursor is in the command NODE, at an option's\n", fresh)
+	w("# value or where none of the options KEY has been given.\n")
+	w("function %s\n    set -l s (__harn_%s_state)\n", fresh, m.ident)
+	w("    test \"$s[1]\" = $argv[1]; or return 1\n")
+	w("    test $s[2] = -1; and return 0\n")
+	w("    for k in $argv[2..-1]\n        contains -- $k $s[4..-1]; and return 1\n    end\n    return 0\nend\n\n")
 }
 
 // hyphenCandidates reports whether an option of the model offers a
@@ -226,6 +315,23 @@ func fishValues(ident string, candidates []string, hint tool.ValueHint, option b
 		return r + " -f -a " + fishQuote("(__harn_"+ident+"_input)")
 	}
 	return r + " -F"
+}
+
+// fishEqValues are the arguments of __harn_PROG_eq after NODE LETTER
+// that complete the value of option o: the kind of completion, then the
+// candidates.
+func fishEqValues(o compOpt) []string {
+	if len(o.candidates) == 0 {
+		if o.hint == "" {
+			return []string{"file"}
+		}
+		return []string{string(o.hint)}
+	}
+	out := []string{"candidates"}
+	for _, c := range o.candidates {
+		out = append(out, fishWord(c))
+	}
+	return out
 }
 
 // fishList is a list of words for `set`, or nothing.

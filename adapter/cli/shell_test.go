@@ -108,6 +108,33 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
 	// --harn-input completes file names after an "@" only
+	// a value written after "=" (--tag=value, -t=value) completes as the
+	// word after the option does
+	{line: "kitchen configure --tag=gr", exact: []string{"green"}},
+	{line: "kitchen configure --label=", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure -t=gr", exact: []string{"green"}},
+	{line: "kitchen configure -t=", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure -v=f", exact: []string{"false"}},
+	{line: "kitchen configure --mode=s", exact: []string{"safe"}},
+	{line: "kitchen configure -et=b", exact: []string{"blue"}},
+	{line: "kitchen configure -n=", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen files -d=2 -r ", exact: []string{"beta"}},
+	// an option already given is not offered again unless it repeats;
+	// --json and --harn-output exclude each other
+	{line: "kitchen configure --name x --", none: []string{"--name"}, some: []string{"--tag", "--label", "--offset"}},
+	{line: "kitchen configure -n x -", none: []string{"-n", "--name"}, some: []string{"-t", "--tag", "-o"}},
+	{line: "kitchen configure --name=x --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure -n=x --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure -nx --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure --tag a --label b --", some: []string{"--tag", "--label", "--name"}},
+	{line: "kitchen configure -t a -", some: []string{"-t", "--tag", "--label"}},
+	{line: "kitchen configure --enable --", none: []string{"--enable"}, some: []string{"--no-cache"}},
+	{line: "kitchen configure -e -", none: []string{"-e", "--enable"}, some: []string{"-v"}},
+	{line: "kitchen configure -ev true --", none: []string{"--enable", "--verbose"}, some: []string{"--name"}},
+	{line: "kitchen configure --json --", none: []string{"--json", "--harn-output"}, some: []string{"--harn-input"}},
+	{line: "kitchen configure --harn-output json --", none: []string{"--json", "--harn-output"}, some: []string{"--harn-input"}},
+	{line: "kitchen configure --harn-input {} --", none: []string{"--harn-input"}, some: []string{"--harn-output"}},
+	{line: "kitchen files --depth 2 -", none: []string{"-d", "--depth"}, some: []string{"-r"}},
 	{line: "kitchen configure --harn-input @", exact: []string{"alpha.txt", "beta"}},
 	{line: "kitchen configure --harn-input @al", exact: []string{"alpha.txt"}},
 	{line: "kitchen configure --harn-input=@b", exact: []string{"beta"}},

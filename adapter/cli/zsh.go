@@ -21,6 +21,11 @@ func (m *compModel) zsh() string {
 	w("# %s_values CANDIDATE...: values in the given order (advisory first).\n", fn)
 	w("%s_values() {\n    local expl\n    _description -V values expl value\n    compadd \"${expl[@]}\" -- \"$@\"\n}\n\n", fn)
 
+	w("# %s_eq COMMAND...: the value of a short option, completed by COMMAND; in\n", fn)
+	w("# the option's own word after an \"=\" (-t=value, -et=value) without the\n")
+	w("# \"=\", as the parser reads it. (compset only lasts in this function.)\n")
+	w("%s_eq() {\n    [[ $words[CURRENT] == -[^-]* ]] && compset -P '='\n    \"$@\"\n}\n\n", fn)
+
 	writeZshUnknown(w, fn)
 
 	for _, n := range m.nodes {
@@ -114,7 +119,11 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 			spec += "[" + zshEscapeHelp(o.help) + "]"
 		}
 		if o.value != "" {
-			spec += ":" + zshEscapeMessage(o.value) + ":" + zshAction(fn, o.candidates, o.hint)
+			action := zshAction(fn, o.candidates, o.hint)
+			if !strings.HasPrefix(s, "--") {
+				action = zshShortAction(fn, action)
+			}
+			spec += ":" + zshEscapeMessage(o.value) + ":" + action
 		}
 		out = append(out, zshQuote(spec))
 	}
@@ -257,6 +266,19 @@ func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
 		return "{compset -P @ && _files}"
 	}
 	return "_default"
+}
+
+// zshShortAction is the action of a short option's value: action, run
+// by <fn>_eq, which takes the "=" of -t=value off the word first.
+func zshShortAction(fn, action string) string {
+	body := strings.TrimSpace(action)
+	if b, ok := strings.CutPrefix(body, "{"); ok {
+		body = strings.TrimSuffix(b, "}")
+	}
+	if body == "" {
+		body = ":"
+	}
+	return "{" + fn + "_eq " + body + "}"
 }
 
 // zshWord quotes a word for the eval of an action with backslashes.
