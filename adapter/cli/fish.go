@@ -66,7 +66,15 @@ func (m *compModel) fish() string {
 	m.writeFishGiven(w)
 
 	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value), 1\n# after a '--' word (else 0), then the keys of the options given in the\n# command node.\n", state)
+	walk := "__harn_" + m.ident + "_walk"
+	memo := "__harn_" + m.ident + "_memo"
+	w("# (Every condition asks for the state: it is computed once per command line,\n# by %s, and kept in %s.)\n", walk, memo)
 	w("function %s\n", state)
+	w("    set -l line (commandline -cp | string collect)\n")
+	w("    if not set -q %s[1]; or test \"$%s[1]\" != \"$line\"\n", memo, memo)
+	w("        set -g %s $line (%s)\n    end\n", memo, walk)
+	w("    printf '%%s\\n' $%s[2..-1]\nend\n\n", memo)
+	w("function %s\n", walk)
 	w("    set -l words (commandline -opc)\n    set -e words[1]\n")
 	w("    set -l node n0\n    set -l npos 0\n    set -l skip 0\n    set -l ddash 0\n    set -l given\n")
 	w("    for word in $words\n")
@@ -76,7 +84,7 @@ func (m *compModel) fish() string {
 	w("        if test \"$word\" = --\n            set ddash 1\n            continue\n        end\n")
 	w("        if string match -q -- '-?*' $word\n")
 	w("            %s $node $word\n", option)
-			w("            switch $status\n                case 0\n                    set skip 1\n                case 2\n                    set skip 2\n            end\n")
+	w("            switch $status\n                case 0\n                    set skip 1\n                case 2\n                    set skip 2\n            end\n")
 	w("            set -a given (__harn_%s_given $node $word)\n", m.ident)
 	w("            continue\n        end\n")
 	w("        switch \"$node $word\"\n")

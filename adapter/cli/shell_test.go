@@ -271,17 +271,19 @@ func splitResults(t *testing.T, out string, n int) [][]string {
 	return res
 }
 
-// normalize drops option prefixes of --opt=value candidates, the "@"
+// optionPrefixRE is the option part of an --opt=value or -o=value
+// candidate (fish reports those whole).
+var optionPrefixRE = regexp.MustCompile(`^(--[^=]+|-[A-Za-z0-9]+)=`)
+
+// normalize drops option prefixes of --opt=value and -o=value candidates, the "@"
 // of --harn-input @FILE (zsh reports file names without it), fish
 // descriptions and directory slashes, and removes duplicates.
 func normalize(cands []string) []string {
 	var out []string
 	for _, c := range cands {
 		c, _, _ = strings.Cut(c, "\t")
-		if strings.HasPrefix(c, "--") {
-			if _, v, ok := strings.Cut(c, "="); ok {
-				c = v
-			}
+		if m := optionPrefixRE.FindString(c); m != "" {
+			c = c[len(m):]
 		}
 		c = strings.TrimPrefix(c, "@")
 		c = strings.TrimSuffix(c, "/")
@@ -434,6 +436,9 @@ for line in "$@"; do
   tries=0
   while ! grep -q "^@@END $n\$" $out; do
     (( tries++ > 1500 )) && { print -u2 "timeout waiting for completion $n: $line"; zpty -d z; exit 4; }
+    # drain what zsh writes to the terminal, or it blocks once the
+    # pseudo-terminal's buffer is full
+    while zpty -r -t z junk; do :; done
     sleep 0.02
   done
 done
