@@ -122,31 +122,41 @@ func (m *compModel) fish() string {
 	w("    string match -q -- '@*' \"$cur\"; or return\n")
 	w("    __fish_complete_path (string sub -s 2 -- \"$cur\") | string replace -r -- '^' '@'\nend\n\n")
 
-	eq := "__harn_" + m.ident + "_eq"
-	w("# %s NODE LETTER [KIND [CANDIDATE...]]: the word at the cursor is the\n", eq)
-	w("# short option LETTER of the command NODE with its value after an \"=\"\n")
-	w("# (-t=value, or a cluster -et=value), which the parser reads without the\n")
-	w("# \"=\". With KIND, print the completions of the value after an \"=\" (fish\n")
-	w("# puts the word's \"-t\" before them): the CANDIDATEs (KIND candidates), else\n")
-	w("# those of the value hint KIND.\n")
-	w("function %s\n", eq)
+	attached := "__harn_" + m.ident + "_attached"
+	w("# %s test|list NODE LETTER KIND [CANDIDATE...]: the word at the cursor\n", attached)
+	w("# is the short option LETTER of the command NODE (alone or ending a\n")
+	w("# cluster) with its value attached: -t=value, which the parser reads\n")
+	w("# without the \"=\", or -tvalue when the value is completed by the value\n")
+	w("# hint KIND (fish completes the CANDIDATEs of -tvalue, KIND candidates, by\n")
+	w("# itself). list prints the completions of the value, after the \"=\" if\n")
+	w("# any (fish puts the word's -t before them).\n")
+	w("function %s\n", attached)
 	w("    set -l s (%s)\n", state)
-	w("    test \"$s[1]\" = $argv[1]; and test $s[2] -ge 0; and test $s[3] = 0; or return 1\n")
-	w("    set -l w (string split -m 1 = -- (commandline -ct))\n")
-	w("    set -q w[2]; and string match -q -r -- '^-[^-]' $w[1]; or return 1\n")
-	w("    %s $argv[1] $w[1]; and test (string sub -s -1 -- $w[1]) = $argv[2]; or return 1\n", option)
-	w("    set -q argv[3]; or return 0\n")
+	w("    test \"$s[1]\" = $argv[2]; and test $s[2] -ge 0; and test $s[3] = 0; or return 1\n")
+	w("    set -l cur (commandline -ct)\n")
+	w("    string match -q -r -- '^-[^-]' $cur; or return 1\n")
+	w("    set -l len (string length -- $cur)\n")
+	w("    set -l n 2\n")
+	w("    while test $n -lt $len\n")
+	w("        %s $argv[2] (string sub -l $n -- $cur); and break\n", option)
+	w("        set n (math $n + 1)\n    end\n")
+	w("    test $n -lt $len; and test (string sub -s $n -l 1 -- $cur) = $argv[3]; or return 1\n")
+	w("    set -l value (string sub -s (math $n + 1) -- $cur)\n")
+	w("    set -l sep ''\n")
+	w("    if string match -q -- '=*' $value\n        set sep =\n        set value (string sub -s 2 -- $value)\n")
+	w("    else if test $argv[4] = candidates\n        return 1\n    end\n")
+	w("    test $argv[1] = list; or return 0\n")
 	w("    set -l values\n")
-	w("    switch $argv[3]\n")
-	w("        case candidates\n            set values $argv[4..-1]\n")
-	w("        case directory\n            set values (__fish_complete_directories $w[2])\n")
+	w("    switch $argv[4]\n")
+	w("        case candidates\n            set values $argv[5..-1]\n")
+	w("        case directory\n            set values (__fish_complete_directories $value)\n")
 	w("        case username\n            set values (__fish_complete_users)\n")
 	w("        case hostname\n            set values (__fish_print_hostnames)\n")
-	w("        case command\n            set values (complete -C \"$w[2]\")\n")
+	w("        case command\n            set values (complete -C \"$value\")\n")
 	w("        case url email other\n            return 0\n")
-	w("        case '*'\n            set values (__fish_complete_path $w[2])\n")
+	w("        case '*'\n            set values (__fish_complete_path $value)\n")
 	w("    end\n")
-	w("    printf '%%s\\n' =$values\nend\n\n")
+	w("    printf '%%s\\n' $sep$values\nend\n\n")
 
 	value := "__harn_" + m.ident + "_value"
 	if m.hyphenCandidates() {
@@ -196,8 +206,10 @@ func (m *compModel) fish() string {
 			}
 			w("%s\n", line)
 			if o.value != "" && o.short != "" {
-				args := []string{eq, n.id, o.short}
-				w("complete -c %s -n %s -s %s -r -f -k -a %s\n", prog, fishQuote(strings.Join(args, " ")), o.short, fishQuote("("+strings.Join(append(args, fishEqValues(o)...), " ")+")"))
+				kind := fishAttachedKind(o)
+				test := strings.Join([]string{attached, "test", n.id, o.short, kind[0]}, " ")
+				list := strings.Join(append([]string{attached, "list", n.id, o.short}, kind...), " ")
+				w("complete -c %s -n %s -s %s -r -f -k -a %s\n", prog, fishQuote(test), o.short, fishQuote("("+list+")"))
 			}
 			if o.value != "" && hasHyphenCandidate(o.candidates) {
 				args := append([]string{value, n.id}, o.spellings()...)
@@ -325,10 +337,10 @@ func fishValues(ident string, candidates []string, hint tool.ValueHint, option b
 	return r + " -F"
 }
 
-// fishEqValues are the arguments of __harn_PROG_eq after NODE LETTER
-// that complete the value of option o: the kind of completion, then the
-// candidates.
-func fishEqValues(o compOpt) []string {
+// fishAttachedKind are the arguments of __harn_PROG_attached after NODE
+// LETTER that complete the value of option o: the kind of completion,
+// then the candidates.
+func fishAttachedKind(o compOpt) []string {
 	if len(o.candidates) == 0 {
 		if o.hint == "" {
 			return []string{"file"}
