@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -793,6 +794,44 @@ func TestCompletionOffersNoOptionSpelling(t *testing.T) {
 	for _, w := range []string{"-x", "--deep", "--deep=1"} {
 		if !spellsOption(p.Root.Children[0], w) {
 			t.Errorf("spellsOption(%q) = false", w)
+		}
+	}
+}
+
+// TestBuiltinOptionsOneTable: the parser, the help and the completion
+// model of a command all take its built-in options from builtinOptions,
+// with the same spellings, value names and help texts.
+func TestBuiltinOptionsOneTable(t *testing.T) {
+	p := program(t, `[{"name":"t","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}]`, `{"info":{"name":"p","version":"1"}}`)
+	m := p.completionModel()
+	for _, c := range []struct {
+		cmd  *tool.CLICommand
+		node *compNode
+		want []string
+	}{
+		{p.Root, m.nodes[0], []string{"help", "version"}},
+		{p.Root.Children[0], m.nodes[1], []string{"harn-input", "harn-output", "json", "help"}},
+	} {
+		var longs []string
+		for _, b := range p.builtins(c.cmd) {
+			longs = append(longs, b.long)
+			row := optionSpec(b.shortName(), b.long, b.value, b.value == "")
+			if !strings.Contains(p.Help(c.cmd), row+"  ") || !strings.Contains(p.Help(c.cmd), b.help) {
+				t.Errorf("help of %v lacks %q %q:\n%s", c.cmd.Path, row, b.help, p.Help(c.cmd))
+			}
+			if c.cmd.Leaf() {
+				if o, ok := lookupLong(c.cmd, b.long); !ok || o.builtin != b || o.display() != b.display() {
+					t.Errorf("parser does not read --%s as the built-in option", b.long)
+				}
+			}
+			if !slices.ContainsFunc(c.node.opts, func(o compOpt) bool {
+				return o.key() == "--"+b.long && o.short == b.shortName() && o.value == b.value && o.help == b.help
+			}) {
+				t.Errorf("completion of %v lacks --%s", c.cmd.Path, b.long)
+			}
+		}
+		if !slices.Equal(longs, c.want) {
+			t.Errorf("built-in options of %v: %q, want %q", c.cmd.Path, longs, c.want)
 		}
 	}
 }

@@ -168,10 +168,7 @@ func (m *compModel) add(cmd *tool.CLICommand, version bool) *compNode {
 		n.children = append(n.children, compChild{names: names, about: firstLine(ch.About()), node: m.add(ch, false)})
 	}
 	n.children = append(n.children, compChild{names: []string{"help"}, about: helpCommand, node: m.addHelp(cmd, append(append([]string(nil), cmd.Path...), "help"))})
-	n.opts = []compOpt{{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true}}
-	if version {
-		n.opts = append(n.opts, compOpt{short: "V", longs: []string{"version"}, help: helpVersion, exclusive: true})
-	}
+	n.opts = builtinCompOpts(builtins(cmd, version))
 	return n
 }
 
@@ -209,19 +206,23 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 		}
 		opts = append(opts, o)
 	}
-	output := compOpt{longs: []string{flagHarnOutput}, help: helpHarnOutput, value: "FORMAT", candidates: outputModes}
-	if leaf.JSONFlag {
-		output.conflicts = []string{"--" + flagJSON}
+	return append(opts, builtinCompOpts(builtins(leaf, false))...), pos
+}
+
+// builtinCompOpts are the completion view of a command's built-in
+// options opts; an option conflicts only with those the command has.
+func builtinCompOpts(opts []*builtinOption) []compOpt {
+	var out []compOpt
+	for _, b := range opts {
+		o := compOpt{short: b.shortName(), longs: []string{b.long}, help: b.help, value: b.value, candidates: b.candidates, hint: b.hint, exclusive: b.exclusive}
+		for _, c := range b.conflicts {
+			if builtinLong(opts, c) != nil {
+				o.conflicts = append(o.conflicts, "--"+c)
+			}
+		}
+		out = append(out, o)
 	}
-	opts = append(opts,
-		compOpt{longs: []string{flagHarnInput}, help: helpHarnInput, value: "JSON|@FILE|-", hint: hintHarnInput},
-		output,
-	)
-	if leaf.JSONFlag {
-		opts = append(opts, compOpt{longs: []string{flagJSON}, help: helpJSON, conflicts: []string{"--" + flagHarnOutput}})
-	}
-	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
-	return opts, pos
+	return out
 }
 
 // hintHarnInput is the value hint of --harn-input, which no tool
