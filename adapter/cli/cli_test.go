@@ -187,6 +187,12 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
 		{[]string{"help", "--frob"}, "unexpected argument '--frob' found"},
+		// "--" at a parent ends options: what follows is positional, and a
+		// parent takes no positional
+		{[]string{"--", "ops"}, "error: unexpected argument 'ops' found\n\n  tip: subcommand 'ops' exists; to use it, remove the '--' before it\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"--", "help"}, "unexpected argument 'help' found\n\n  tip: subcommand 'help' exists; to use it, remove the '--' before it\n"},
+		{[]string{"--", "opz"}, "error: unrecognized subcommand 'opz'\n\n  tip: a similar subcommand exists: 'ops'\n"},
+		{[]string{"--", "zzz", "ops"}, "error: unrecognized subcommand 'zzz'\n\nUsage: prog <COMMAND>\n"},
 		{[]string{"ops", "--count", "x"}, "error: --count expects an integer\n"},
 		{[]string{"ops", "--count", "9223372036854775808"}, "--count expects an integer"},
 		{[]string{"ops", "--ratio", "nan"}, "--ratio expects a number"},
@@ -400,6 +406,10 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	if r := p.try(""); r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Usage: prog <COMMAND>") {
 		t.Errorf("no subcommand: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+	// nothing after a "--" is no subcommand either
+	if r, want := p.try("", "--"), p.try(""); r != want {
+		t.Errorf("--: %+v, want %+v", r, want)
 	}
 }
 

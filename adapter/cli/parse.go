@@ -70,6 +70,8 @@ func (p *Program) parse(args []string) (*request, error) {
 		switch {
 		case tok == "help":
 			return p.parseHelp(cmd, args[i+1:])
+		case tok == "--":
+			return parentDoubleDash(cmd, args[i+1:])
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			return nil, parentOptionError(cmd, tok, opts)
 		}
@@ -111,6 +113,23 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 		cmd = child
 	}
 	return &request{kind: reqHelp, cmd: cmd}, nil
+}
+
+// parentDoubleDash reads the words after a "--" given to a parent: it
+// ends options, so they are all positional, and a parent takes none. A
+// subcommand's name there is an error with a tip to drop the "--"; any
+// other word is an unrecognized subcommand, as without the "--"; nothing
+// after it is a parent invoked without subcommand.
+func parentDoubleDash(parent *tool.CLICommand, rest []string) (*request, error) {
+	if len(rest) == 0 {
+		return &request{kind: reqMissingSub, cmd: parent}, nil
+	}
+	tok := rest[0]
+	if tok == "help" || parent.Child(tok) != nil {
+		return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", tok),
+			tip: fmt.Sprintf("subcommand '%s' exists; to use it, remove the '--' before it", tok)}
+	}
+	return nil, subcommandError(parent, tok, true)
 }
 
 // subcommandError is an unrecognized subcommand of parent, with a tip
