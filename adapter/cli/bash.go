@@ -111,7 +111,7 @@ func (m *compModel) bash() string {
 	for _, n := range m.nodes {
 		for _, c := range n.children {
 			var pats []string
-			for _, name := range c.names {
+			for _, name := range c.spellings() {
 				pats = append(pats, shQuote(n.id+" "+name))
 			}
 			w("        %s) node=%s; npos=0; given=' '; continue ;; # %s\n", strings.Join(pats, "|"), c.node.id, m.label(c.node))

@@ -75,11 +75,19 @@ type compNode struct {
 	pos      []compPos
 }
 
-// compChild is a subcommand: its name first, then its aliases.
+// compChild is a subcommand: its name first, then its aliases. accepts
+// are further spellings the walk takes but completion does not offer
+// (the aliases of a command named after help, which lists names only).
 type compChild struct {
-	names []string
-	about string
-	node  *compNode
+	names   []string
+	accepts []string
+	about   string
+	node    *compNode
+}
+
+// spellings are every word that selects the subcommand.
+func (c *compChild) spellings() []string {
+	return append(append([]string(nil), c.names...), c.accepts...)
 }
 
 // compOpt is a named option. shorts and longs are spellings without
@@ -184,7 +192,7 @@ func (m *compModel) addHelp(parent *tool.CLICommand, path []string) *compNode {
 		if ch.Hidden {
 			continue
 		}
-		n.children = append(n.children, compChild{names: []string{ch.Name}, about: firstLine(ch.About()), node: m.addHelp(ch, append(append([]string(nil), path...), ch.Name))})
+		n.children = append(n.children, compChild{names: []string{ch.Name}, accepts: ch.Aliases, about: firstLine(ch.About()), node: m.addHelp(ch, append(append([]string(nil), path...), ch.Name))})
 	}
 	return n
 }

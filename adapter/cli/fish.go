@@ -91,7 +91,7 @@ func (m *compModel) fish() string {
 	for _, n := range m.nodes {
 		for _, c := range n.children {
 			var pats []string
-			for _, name := range c.names {
+			for _, name := range c.spellings() {
 				pats = append(pats, fishQuote(n.id+" "+name))
 			}
 			w("            case %s # %s\n                set node %s\n                set npos 0\n                set given\n                continue\n", strings.Join(pats, " "), m.label(c.node), c.node.id)

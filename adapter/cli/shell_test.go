@@ -51,6 +51,10 @@ var kitchenCases = []completionCase{
 	{line: "kitchen t lo", exact: []string{"lookup"}},
 	{line: "kitchen help ", exact: []string{"things", "configure", "files", "format", "raw", "renamed", "shift"}},
 	{line: "kitchen help things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit"}},
+	// help takes a command's aliases as the parser does, and offers names
+	{line: "kitchen help t ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit"}},
+	{line: "kitchen help th lo", exact: []string{"lookup"}},
+	{line: "kitchen help t", exact: []string{"things"}},
 	{line: "kitchen configure --", exact: []string{
 		"--name", "--offset", "--anything", "--no-cache", "--cmd", "--count", "--dir", "--either", "--enable", "--filter",
 		"--flavor", "--free", "--host", "--items", "--level", "--max-items", "--path", "--site", "--speed", "--tag", "--label", "--user",

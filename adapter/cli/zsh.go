@@ -78,7 +78,7 @@ func (m *compModel) zsh() string {
 		w("    case $state in\n    (command)\n        curcontext=${curcontext%%:*:*}:%s-$words[1]:\n", m.ident)
 		w("        case $words[1] in\n")
 		for _, c := range n.children {
-			w("        (%s) %s__%s && ret=0 ;;\n", strings.Join(c.names, "|"), fn, c.node.id)
+			w("        (%s) %s__%s && ret=0 ;;\n", strings.Join(c.spellings(), "|"), fn, c.node.id)
 		}
 		w("        esac ;;\n    esac\n    return ret\n}\n\n")
 		w("%s_commands() {\n    local -a commands\n    commands=(\n", name)
