@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,16 @@ import (
 // program prepares a registry given as JSON definitions (every handler
 // returns its arguments) and options, and builds its program.
 func program(t testing.TB, defs, options string) *Program {
+	t.Helper()
+	prog, err := build(t, defs, options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// build is program returning the failure to normalize, prepare or build.
+func build(t testing.TB, defs, options string) (*Program, error) {
 	t.Helper()
 	dv, err := jsonv.Parse([]byte(defs))
 	if err != nil {
@@ -39,17 +50,17 @@ func program(t testing.TB, defs, options string) *Program {
 	}
 	reg, err := tool.Normalize(vm.Of(b.Build()), nil)
 	if err != nil {
-		t.Fatalf("normalize: %v", err)
+		return nil, fmt.Errorf("normalize: %v", err)
 	}
 	p, err := tool.Prepare(reg)
 	if err != nil {
-		t.Fatalf("prepare: %v", err)
+		return nil, fmt.Errorf("prepare: %v", err)
 	}
 	prog, err := New(p, "/srv/tools/server.harn")
 	if err != nil {
-		t.Fatalf("program: %v", err)
+		return nil, fmt.Errorf("program: %v", err)
 	}
-	return prog
+	return prog, nil
 }
 
 var echoBuiltin = vm.NewBuiltin("echo", "echo(args)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -842,6 +853,35 @@ func TestBuiltinOptionsOneTable(t *testing.T) {
 		}
 		if !slices.Equal(longs, c.want) {
 			t.Errorf("built-in options of %v: %q, want %q", c.cmd.Path, longs, c.want)
+		}
+	}
+}
+
+// TestBuiltinOptionsReserved: registry preparation (package tool)
+// reserves the spellings of every built-in option but --json, which a
+// tool argument may claim (docs/spec/cli-projection.md §3), so no tool
+// argument can shadow one.
+func TestBuiltinOptionsReserved(t *testing.T) {
+	for _, b := range builtinOptions {
+		spellings := map[string]string{"long": b.long}
+		if b.short != 0 {
+			spellings["short"] = b.shortName()
+		}
+		for key, sp := range spellings {
+			defs := fmt.Sprintf(`[{"name":"t","inputSchema":{"type":"object","properties":{"p":{"type":"string"}}},"cli":{"arguments":{"p":{%q:%q}}}}]`, key, sp)
+			_, err := build(t, defs, "")
+			dashes := "--"
+			if key == "short" {
+				dashes = "-"
+			}
+			switch {
+			case b.long == flagJSON:
+				if err != nil {
+					t.Errorf("--json claimed by a tool argument: %v", err)
+				}
+			case err == nil || !strings.Contains(err.Error(), "collides with reserved "+dashes+sp):
+				t.Errorf("%s %q claimed by a tool argument: %v", key, sp, err)
+			}
 		}
 	}
 }
