@@ -68,7 +68,8 @@ func (m *compModel) fish() string {
 	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value), 1\n# after a '--' word (else 0), then the keys of the options given in the\n# command node.\n", state)
 	walk := "__harn_" + m.ident + "_walk"
 	memo := "__harn_" + m.ident + "_memo"
-	w("# (Every condition asks for the state: it is computed once per command line,\n# by %s, and kept in %s.)\n", walk, memo)
+	w("# (Every condition asks for the state: it is computed once per command line,\n# by %s, and kept in %s, which loading this script clears.)\n", walk, memo)
+	w("set -e %s\n", memo)
 	w("function %s\n", state)
 	w("    set -l line (commandline -cp | string collect)\n")
 	w("    if not set -q %s[1]; or test \"$%s[1]\" != \"$line\"\n", memo, memo)
