@@ -665,6 +665,8 @@ var quotingValues = []string{"a b", "$HOME", "semi;colon", "it's", "plain"}
 var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: "quo pick --mode ", exact: quotingValues, ordered: true},
 	{line: "quo pick --mode a", exact: []string{"a b"}},
+	{line: "quo pick -m=a", exact: []string{"a b"}},
+	{line: "quo pick -m=se", exact: []string{"semi;colon"}},
 	{line: "quo pick --mode se", exact: []string{"semi;colon"}},
 	{line: `quo pick --mode "a`, exact: []string{"a b"}},
 	{line: `quo pick --mode 'it`, exact: []string{"it's"}},
