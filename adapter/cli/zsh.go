@@ -50,7 +50,7 @@ func (m *compModel) zsh() string {
 				if p.help != "" {
 					msg += " -- " + p.help
 				}
-				specs = append(specs, zshQuote(at+":"+zshEscapeMessage(msg)+":"+zshAction(fn, p.candidates, p.hint)))
+				specs = append(specs, zshQuote(at+":"+zshEscapeMessage(msg)+":"+zshAction(fn, p.candidates, p.hint, false)))
 			}
 			if len(specs) == 0 {
 				w("    return 1\n}\n\n")
@@ -119,11 +119,7 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 			spec += "[" + zshEscapeHelp(o.help) + "]"
 		}
 		if o.value != "" {
-			action := zshAction(fn, o.candidates, o.hint)
-			if !strings.HasPrefix(s, "--") {
-				action = zshShortAction(fn, action)
-			}
-			spec += ":" + zshEscapeMessage(o.value) + ":" + action
+			spec += ":" + zshEscapeMessage(o.value) + ":" + zshAction(fn, o.candidates, o.hint, !strings.HasPrefix(s, "--"))
 		}
 		out = append(out, zshQuote(spec))
 	}
@@ -236,14 +232,37 @@ func writeZshKnown(w func(string, ...any), fn string, n *compNode) {
 	w("    CURRENT=$(( CURRENT + $#reply - $#words )); words=(\"${(@)reply}\")\n")
 }
 
-// zshAction is the _arguments action completing a value.
-func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
+// zshAction is the _arguments action completing a value; short marks
+// the value of a short option, which <fn>_eq completes (taking the "="
+// of -t=value off the word first).
+func zshAction(fn string, candidates []string, hint tool.ValueHint, short bool) string {
+	if len(candidates) == 0 && hint == hintHarnInput {
+		// --harn-input has no short spelling
+		return "{compset -P @ && _files}"
+	}
+	cmd := zshCommand(fn, candidates, hint)
+	switch {
+	case short && cmd == "":
+		return "{" + fn + "_eq :}"
+	case short:
+		return "{" + fn + "_eq " + cmd + "}"
+	case cmd == "":
+		return " "
+	case len(candidates) > 0:
+		return "{" + cmd + "}"
+	}
+	return cmd
+}
+
+// zshCommand is the command completing a value: the candidates, else
+// the completer of the value hint ("" for none at all).
+func zshCommand(fn string, candidates []string, hint tool.ValueHint) string {
 	if len(candidates) > 0 {
 		q := make([]string, len(candidates))
 		for i, c := range candidates {
 			q[i] = zshWord(c)
 		}
-		return "{" + fn + "_values " + strings.Join(q, " ") + "}"
+		return fn + "_values " + strings.Join(q, " ")
 	}
 	switch hint {
 	case "file", "path":
@@ -261,24 +280,9 @@ func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
 	case "command":
 		return "_command_names -e"
 	case "other":
-		return " "
-	case hintHarnInput:
-		return "{compset -P @ && _files}"
+		return ""
 	}
 	return "_default"
-}
-
-// zshShortAction is the action of a short option's value: action, run
-// by <fn>_eq, which takes the "=" of -t=value off the word first.
-func zshShortAction(fn, action string) string {
-	body := strings.TrimSpace(action)
-	if b, ok := strings.CutPrefix(body, "{"); ok {
-		body = strings.TrimSuffix(b, "}")
-	}
-	if body == "" {
-		body = ":"
-	}
-	return "{" + fn + "_eq " + body + "}"
 }
 
 // zshWord quotes a word for the eval of an action with backslashes.
