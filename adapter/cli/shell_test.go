@@ -198,6 +198,9 @@ var hiddenCases = []completionCase{
 	{line: "hid run --zz-hidden-flag -- ", exact: []string{"beta"}},
 	// the rule's cost: a hidden presence flag takes the next word too
 	{line: "hid run --zz-hidden-flag /srv ", exact: []string{"beta"}},
+	// an option given is not offered again, past hidden ones too
+	{line: "hid run -d 2 --zz-hidden-secret x -", none: []string{"-d", "--depth"}, some: []string{"-r", "--recursive"}},
+	{line: "hid run -rq x --", none: []string{"--recursive"}, some: []string{"--depth"}},
 	// at a parent too
 	{line: "hid --zz-unknown x ", exact: []string{"other", "run", "help"}},
 	{line: "hid other x ", exact: []string{"one", "two"}, ordered: true},
