@@ -148,6 +148,9 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure --harn-output json --", none: []string{"--json", "--harn-output"}, some: []string{"--harn-input"}},
 	{line: "kitchen configure --harn-input {} --", none: []string{"--harn-input"}, some: []string{"--harn-output"}},
 	{line: "kitchen files --depth 2 -", none: []string{"-d", "--depth"}, some: []string{"-r"}},
+	// a tool's own --json conflicts with nothing
+	{line: "kitchen raw --json x --", exact: []string{"--harn-input", "--harn-output", "--help"}},
+	{line: "kitchen raw --harn-output text --", exact: []string{"--json", "--harn-input", "--help"}},
 	{line: "kitchen configure --harn-input @", exact: []string{"alpha.txt", "beta"}},
 	{line: "kitchen configure --harn-input @al", exact: []string{"alpha.txt"}},
 	{line: "kitchen configure --harn-input=@b", exact: []string{"beta"}},
