@@ -359,6 +359,40 @@ func TestEnumHintSuggests(t *testing.T) {
 	}
 }
 
+// TestEnumHintNamesEveryValue: the hint of an enum or const failure
+// names every value the schema admits as it is typed — strings bare,
+// other values as JSON — not only the string ones help offers.
+func TestEnumHintNamesEveryValue(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "mixed": {"enum": ["auto", 1, null]},
+	  "num": {"type": "integer", "enum": [1, 2]},
+	  "ref": {"$ref": "#/components/schemas/Level"},
+	  "nums": {"type": "array", "items": {"type": "number", "enum": [0.5, 1]}},
+	  "one": {"type": "integer", "const": 3},
+	  "word": {"type": "string", "const": "x"},
+	  "both": {"type": "string", "enum": ["a", "b"], "const": "a"}}},
+	 "cli": {"arguments": {"nums": {"long": "num-list", "repeatable": true}}}}]`
+	p := program(t, defs, `{"components": {"schemas": {"Level": {"type": "integer", "enum": [7, 9]}}}}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pick", "--mixed", "2"}, "hint: --mixed must be one of: auto, 1, null\n"},
+		{[]string{"pick", "--num", "3"}, "hint: --num must be one of: 1, 2\n"},
+		{[]string{"pick", "--ref", "8"}, "hint: --ref must be one of: 7, 9\n"},
+		{[]string{"pick", "--num-list", "1", "--num-list", "2"}, "hint: --num-list must be one of: 0.5, 1\n"},
+		{[]string{"pick", "--one", "4"}, "hint: --one must be 3\n"},
+		{[]string{"pick", "--word", "y"}, "hint: --word must be x\n"},
+		{[]string{"pick", "--both", "b"}, "hint: --both must be a\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestRuleHintsFollowRefs: a bound a property gets through its $ref is
 // stated like one in its own schema.
 func TestRuleHintsFollowRefs(t *testing.T) {

@@ -120,8 +120,15 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) st
 	case "required":
 		return "hint: " + name + " is required"
 	case "enum", "const":
-		if len(a.EnumValues) > 0 {
-			h := "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+		allowed := a.EnumWords
+		if keyword == "const" {
+			allowed = a.ConstWords
+		}
+		if len(allowed) == 1 {
+			return "hint: " + name + " must be " + allowed[0]
+		}
+		if len(allowed) > 0 {
+			h := "hint: " + name + " must be one of: " + strings.Join(allowed, ", ")
 			if s := similarEnumValue(a, input); s != "" {
 				h += " (a similar value exists: '" + s + "')"
 			}
