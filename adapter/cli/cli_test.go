@@ -393,6 +393,37 @@ func TestEnumHintNamesEveryValue(t *testing.T) {
 	}
 }
 
+// TestRuleHintsStateTheRule: the hint of a failed bound states it (help
+// does not show it), a count of 1 with its noun in the singular.
+func TestRuleHintsStateTheRule(t *testing.T) {
+	defs := `[{"name": "k", "inputSchema": {"type": "object", "properties": {
+	  "step": {"type": "integer", "multipleOf": 5},
+	  "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true, "minItems": 1},
+	  "obj": {"type": "object", "minProperties": 1, "maxProperties": 2},
+	  "code": {"type": "string", "minLength": 1},
+	  "few": {"type": "array", "maxItems": 1}}},
+	 "cli": {"arguments": {"tags": {"long": "tag", "repeatable": true}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"k", "--step", "7"}, "hint: --step must be a multiple of 5\n"},
+		{[]string{"k", "--tag", "a", "--tag", "a"}, "hint: --tag must not repeat a value\n"},
+		{[]string{"k", "--harn-input", `{"tags": []}`}, "hint: --tag needs at least 1 value\n"},
+		{[]string{"k", "--obj", "{}"}, "hint: --obj needs at least 1 property\n"},
+		{[]string{"k", "--obj", `{"a":1,"b":2,"c":3}`}, "hint: --obj takes at most 2 properties\n"},
+		{[]string{"k", "--code", ""}, "hint: --code must be at least 1 character long\n"},
+		{[]string{"k", "--few", "[1,2]"}, "hint: --few takes at most 1 value\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestRuleHintsFollowRefs: a bound a property gets through its $ref is
 // stated like one in its own schema.
 func TestRuleHintsFollowRefs(t *testing.T) {
