@@ -44,6 +44,11 @@ type CLIArg struct {
 	// EnumValues are the schema's string enum values (help shows them as
 	// possible values when there are no advisory completions).
 	EnumValues []string
+	// EnumWords are the values the schema's enum admits (of the items,
+	// for a repeatable argument), ConstWords the one its const admits:
+	// each as typed on the command line, a string bare and any other
+	// value as JSON. Hints of enum and const failures name them.
+	EnumWords, ConstWords []string
 	// Coerce is the schema type a single token is converted to:
 	// "string", "integer", "number", "boolean", or "" for JSON. For a
 	// repeatable argument it applies to each occurrence (the items type).
@@ -342,8 +347,12 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 					if s, ok := x.(string); ok {
 						a.EnumValues = append(a.EnumValues, s)
 					}
+					a.EnumWords = append(a.EnumWords, typedWord(x))
 				}
 			}
+		}
+		if cv, ok := o.Get("const"); ok {
+			a.ConstWords = []string{typedWord(cv)}
 		}
 	}
 	a.Candidates = append([]string(nil), a.Completions...)
@@ -496,4 +505,13 @@ func singleType(s any) (typ string, nullable bool, bad string) {
 		return "", false, t
 	}
 	return t, false, ""
+}
+
+// typedWord is a schema value as a command line gives it: a string
+// bare, any other value as JSON.
+func typedWord(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(jsonv.Marshal(v))
 }

@@ -24,11 +24,13 @@ func (m *compModel) bash() string {
 	w("# %s_option NODE WORD: what the option word WORD of command NODE leaves\n", fn)
 	w("# to the next word. 0: its value; copt is the option taking it (-v for a\n")
 	w("# cluster -ev whose first option taking a value is its last letter). 1:\n")
-	w("# nothing. 2: WORD is an option the script does not know (a hidden one,\n")
-	w("# or a typo): the next word is its value unless it starts with '-'.\n")
+	w("# nothing (when a letter of a cluster has its value attached, -tvalue,\n")
+	w("# copt is that option and catt the length of the word before the value).\n")
+	w("# 2: WORD is an option the script does not know (a hidden one, or a\n")
+	w("# typo): the next word is its value unless it starts with '-'.\n")
 	w("%s_option() {\n", fn)
 	w("    local vshorts= shorts= w=${2#-} c\n")
-	w("    copt=\n")
+	w("    copt= catt=0\n")
 	if vl, pl := m.longWords(true, shQuote), m.longWords(false, shQuote); len(vl)+len(pl) > 0 {
 		w("    case \"$1 $2\" in\n")
 		if len(vl) > 0 {
@@ -56,7 +58,8 @@ func (m *compModel) bash() string {
 	w("    while [[ -n $w ]]; do\n")
 	w("        c=${w:0:1}\n")
 	w("        if [[ $vshorts == *\"$c\"* ]]; then\n")
-	w("            [[ ${#w} == 1 ]] || return 1\n")
+	w("            # -tvalue: the value is attached after the first catt characters\n")
+	w("            [[ ${#w} == 1 ]] || { copt=-$c catt=$(( ${#2} - ${#w} + 1 )); return 1; }\n")
 	w("            copt=-$c\n")
 	w("            return 0\n")
 	w("        fi\n")
@@ -68,6 +71,8 @@ func (m *compModel) bash() string {
 	w("        w=${w:1}\n")
 	w("    done\n")
 	w("    return 1\n}\n\n")
+
+	m.writeBashGiven(w, fn)
 
 	posValues := m.bashPositionalHyphens()
 	if len(posValues) > 0 {
@@ -84,7 +89,7 @@ func (m *compModel) bash() string {
 	w("    local words cword cur\n")
 	w("    %s_words\n", fn)
 	w("    cword=$((${#words[@]} - 1)) cur=${words[cword]}\n")
-	w("    local node=n0 npos=0 ddash=0 i word st opt= copt= pre= eq=0 pv=0\n")
+	w("    local node=n0 npos=0 ddash=0 i word st opt= copt= pre= eq=0 pv=0 given=' ' opts catt=0\n")
 	w("    COMPREPLY=()\n")
 	w("    for (( i = 1; i < cword; i++ )); do\n")
 	w("        word=${words[i]}\n")
@@ -96,6 +101,7 @@ func (m *compModel) bash() string {
 		w("            if %s_posvalue \"$node\" \"$npos\" \"$word\"; then npos=$((npos + 1)) pv=$i; continue; fi\n", fn)
 	}
 	w("            %s_option \"$node\" \"$word\"; st=$?\n", fn)
+	w("            %s_given \"$node\" \"$word\"\n", fn)
 	w("            (( st == 1 )) && continue\n")
 	w("            # the value follows; an unknown option's value never starts with '-'\n")
 	w("            if (( st == 0 )) || [[ ${words[i+1]} != -* ]]; then i=$((i + 1)); fi\n")
@@ -105,10 +111,10 @@ func (m *compModel) bash() string {
 	for _, n := range m.nodes {
 		for _, c := range n.children {
 			var pats []string
-			for _, name := range c.names {
+			for _, name := range c.spellings() {
 				pats = append(pats, shQuote(n.id+" "+name))
 			}
-			w("        %s) node=%s; npos=0; continue ;; # %s\n", strings.Join(pats, "|"), c.node.id, m.label(c.node))
+			w("        %s) node=%s; npos=0; given=' '; continue ;; # %s\n", strings.Join(pats, "|"), c.node.id, m.label(c.node))
 		}
 	}
 	w("        esac\n")
@@ -118,6 +124,9 @@ func (m *compModel) bash() string {
 	w("    # the option whose value is at the cursor: '--opt value', '--opt=value', '-o=value'\n")
 	w("    if (( ! ddash )); then\n")
 	w("        if [[ $cur == -?*=* ]]; then\n            opt=${cur%%%%=*} pre=${cur%%%%=*}= cur=${cur#*=} eq=1\n")
+	w("        elif [[ $cur == -[!-]?* ]] && { %s_option \"$node\" \"$cur\"; (( catt )); }; then\n", fn)
+	w("            # -tvalue, -etvalue: the value attached to the option\n")
+	w("            opt=$copt pre=${cur:0:catt} cur=${cur:catt} eq=1\n")
 	w("        elif (( cword > 1 && pv != cword - 1 )); then\n            opt=${words[cword-1]}\n        fi\n")
 	w("        %s_option \"$node\" \"$opt\"\n", fn)
 	w("        case $? in\n")
@@ -142,7 +151,7 @@ func (m *compModel) bash() string {
 		if len(n.opts) == 0 {
 			continue
 		}
-		w("            %s) %s", n.id, bashReply(fn, optionWords(n)))
+		w("            %s) %s", n.id, bashOptions(fn))
 		// a positional's candidates starting with '-' are values too
 		// (docs/tool-run.md), offered with the options
 		for _, p := range n.pos {
@@ -179,9 +188,9 @@ func (m *compModel) bash() string {
 		}
 		if len(n.opts) > 0 {
 			if kw == "elif" {
-				w("        else (( ddash )) || %s\n", bashReply(fn, optionWords(n)))
+				w("        else (( ddash )) || %s\n", bashOptions(fn))
 			} else {
-				w("        (( ddash )) || %s\n", bashReply(fn, optionWords(n)))
+				w("        (( ddash )) || %s\n", bashOptions(fn))
 			}
 		}
 		if kw == "elif" {
@@ -252,13 +261,91 @@ func bashPosCond(p compPos, npos string) string {
 	return fmt.Sprintf("(( %s == %d ))", npos, p.index)
 }
 
-// optionWords are every spelling of a node's options.
-func optionWords(n *compNode) []string {
-	var out []string
-	for _, o := range n.opts {
-		out = append(out, o.spellings()...)
+// writeBashGiven writes the functions that keep the record of the
+// options given before the cursor, and offer the options of a command
+// that record leaves: an option that does not repeat is not offered
+// again once given, nor one conflicting with an option given (the
+// parser would refuse either; the zsh script says so to _arguments).
+func (m *compModel) writeBashGiven(w func(string, ...any), fn string) {
+	w("# %s_key NODE SPELLING: key is the first long spelling of the option of\n", fn)
+	w("# command NODE spelled SPELLING (empty when the script does not know it),\n")
+	w("# kval 1 when it takes a value.\n")
+	w("%s_key() {\n    key= kval=0\n", fn)
+	if arms := m.bashKeyArms(); len(arms) > 0 {
+		w("    case \"$1 $2\" in\n")
+		for _, a := range arms {
+			w("    %s\n", a)
+		}
+		w("    esac\n")
 	}
-	return out
+	w("}\n\n")
+
+	w("# %s_given NODE WORD: add to given the keys of the options of command\n", fn)
+	w("# NODE the option word WORD gives: --name and --name=value give --name; a\n")
+	w("# cluster -ev gives each letter up to the first taking a value.\n")
+	w("%s_given() {\n", fn)
+	w("    local w=${2#-} key kval\n")
+	w("    if [[ $2 == --* ]]; then\n        %s_key \"$1\" \"${2%%%%=*}\"\n        [[ -n $key ]] && given+=\"$key \"\n        return 0\n    fi\n", fn)
+	w("    while [[ -n $w ]]; do\n")
+	w("        %s_key \"$1\" \"-${w:0:1}\"\n", fn)
+	w("        [[ -z $key ]] && return 0\n")
+	w("        given+=\"$key \"\n")
+	w("        (( kval )) && return 0\n")
+	w("        w=${w:1}\n")
+	w("    done\n    return 0\n}\n\n")
+
+	w("# %s_opts NODE: opts is the spellings of the options of command NODE\n", fn)
+	w("# that the options given (the record in given) leave to offer.\n")
+	w("%s_opts() {\n    opts=()\n    case $1 in\n", fn)
+	for _, n := range m.nodes {
+		if len(n.opts) == 0 {
+			continue
+		}
+		w("    %s)\n", n.id)
+		for _, o := range n.opts {
+			words := strings.Join(shQuoteAll(o.spellings()), " ")
+			var tests []string
+			for _, k := range o.excludedBy() {
+				tests = append(tests, "$given == *"+shQuote(" "+k+" ")+"*")
+			}
+			if len(tests) == 0 {
+				w("        opts+=(%s)\n", words)
+				continue
+			}
+			w("        [[ %s ]] || opts+=(%s)\n", strings.Join(tests, " || "), words)
+		}
+		w("        ;;\n")
+	}
+	w("    esac\n}\n\n")
+}
+
+// bashKeyArms are the case arms of _FN_key: every spelling of every
+// option of every node but help and version, which nothing excludes.
+func (m *compModel) bashKeyArms() []string {
+	var arms []string
+	for _, n := range m.nodes {
+		for _, o := range n.opts {
+			if o.exclusive {
+				continue
+			}
+			var pats []string
+			for _, s := range o.spellings() {
+				pats = append(pats, shQuote(n.id+" "+s))
+			}
+			val := ""
+			if o.value != "" {
+				val = " kval=1"
+			}
+			arms = append(arms, fmt.Sprintf("%s) key=%s%s ;;", strings.Join(pats, "|"), o.key(), val))
+		}
+	}
+	return arms
+}
+
+// bashOptions offers the options of the node at the cursor that the
+// options given leave (_FN_opts).
+func bashOptions(fn string) string {
+	return fmt.Sprintf("{ %s_opts \"$node\"; %s_reply \"$pre\" \"$cur\" \"${opts[@]}\"; }", fn, fn)
 }
 
 func bashReply(fn string, words []string) string {

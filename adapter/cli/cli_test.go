@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,16 @@ import (
 // program prepares a registry given as JSON definitions (every handler
 // returns its arguments) and options, and builds its program.
 func program(t testing.TB, defs, options string) *Program {
+	t.Helper()
+	prog, err := build(t, defs, options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// build is program returning the failure to normalize, prepare or build.
+func build(t testing.TB, defs, options string) (*Program, error) {
 	t.Helper()
 	dv, err := jsonv.Parse([]byte(defs))
 	if err != nil {
@@ -38,17 +50,17 @@ func program(t testing.TB, defs, options string) *Program {
 	}
 	reg, err := tool.Normalize(vm.Of(b.Build()), nil)
 	if err != nil {
-		t.Fatalf("normalize: %v", err)
+		return nil, fmt.Errorf("normalize: %v", err)
 	}
 	p, err := tool.Prepare(reg)
 	if err != nil {
-		t.Fatalf("prepare: %v", err)
+		return nil, fmt.Errorf("prepare: %v", err)
 	}
 	prog, err := New(p, "/srv/tools/server.harn")
 	if err != nil {
-		t.Fatalf("program: %v", err)
+		return nil, fmt.Errorf("program: %v", err)
 	}
-	return prog
+	return prog, nil
 }
 
 var echoBuiltin = vm.NewBuiltin("echo", "echo(args)", "", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -186,6 +198,12 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
 		{[]string{"help", "--frob"}, "unexpected argument '--frob' found"},
+		// "--" at a parent ends options: what follows is positional, and a
+		// parent takes no positional
+		{[]string{"--", "ops"}, "error: unexpected argument 'ops' found\n\n  tip: subcommand 'ops' exists; to use it, remove the '--' before it\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"--", "help"}, "unexpected argument 'help' found\n\n  tip: subcommand 'help' exists; to use it, remove the '--' before it\n"},
+		{[]string{"--", "opz"}, "error: unrecognized subcommand 'opz'\n\n  tip: a similar subcommand exists: 'ops'\n"},
+		{[]string{"--", "zzz", "ops"}, "error: unrecognized subcommand 'zzz'\n\nUsage: prog <COMMAND>\n"},
 		{[]string{"ops", "--count", "x"}, "error: --count expects an integer\n"},
 		{[]string{"ops", "--count", "9223372036854775808"}, "--count expects an integer"},
 		{[]string{"ops", "--ratio", "nan"}, "--ratio expects a number"},
@@ -341,6 +359,71 @@ func TestEnumHintSuggests(t *testing.T) {
 	}
 }
 
+// TestEnumHintNamesEveryValue: the hint of an enum or const failure
+// names every value the schema admits as it is typed — strings bare,
+// other values as JSON — not only the string ones help offers.
+func TestEnumHintNamesEveryValue(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "mixed": {"enum": ["auto", 1, null]},
+	  "num": {"type": "integer", "enum": [1, 2]},
+	  "ref": {"$ref": "#/components/schemas/Level"},
+	  "nums": {"type": "array", "items": {"type": "number", "enum": [0.5, 1]}},
+	  "one": {"type": "integer", "const": 3},
+	  "word": {"type": "string", "const": "x"},
+	  "both": {"type": "string", "enum": ["a", "b"], "const": "a"}}},
+	 "cli": {"arguments": {"nums": {"long": "num-list", "repeatable": true}}}}]`
+	p := program(t, defs, `{"components": {"schemas": {"Level": {"type": "integer", "enum": [7, 9]}}}}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pick", "--mixed", "2"}, "hint: --mixed must be one of: auto, 1, null\n"},
+		{[]string{"pick", "--num", "3"}, "hint: --num must be one of: 1, 2\n"},
+		{[]string{"pick", "--ref", "8"}, "hint: --ref must be one of: 7, 9\n"},
+		{[]string{"pick", "--num-list", "1", "--num-list", "2"}, "hint: --num-list must be one of: 0.5, 1\n"},
+		{[]string{"pick", "--one", "4"}, "hint: --one must be 3\n"},
+		{[]string{"pick", "--word", "y"}, "hint: --word must be x\n"},
+		{[]string{"pick", "--both", "b"}, "hint: --both must be a\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
+// TestRuleHintsStateTheRule: the hint of a failed bound states it (help
+// does not show it), a count of 1 with its noun in the singular.
+func TestRuleHintsStateTheRule(t *testing.T) {
+	defs := `[{"name": "k", "inputSchema": {"type": "object", "properties": {
+	  "step": {"type": "integer", "multipleOf": 5},
+	  "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true, "minItems": 1},
+	  "obj": {"type": "object", "minProperties": 1, "maxProperties": 2},
+	  "code": {"type": "string", "minLength": 1},
+	  "few": {"type": "array", "maxItems": 1}}},
+	 "cli": {"arguments": {"tags": {"long": "tag", "repeatable": true}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"k", "--step", "7"}, "hint: --step must be a multiple of 5\n"},
+		{[]string{"k", "--tag", "a", "--tag", "a"}, "hint: --tag must not repeat a value\n"},
+		{[]string{"k", "--harn-input", `{"tags": []}`}, "hint: --tag needs at least 1 value\n"},
+		{[]string{"k", "--obj", "{}"}, "hint: --obj needs at least 1 property\n"},
+		{[]string{"k", "--obj", `{"a":1,"b":2,"c":3}`}, "hint: --obj takes at most 2 properties\n"},
+		{[]string{"k", "--code", ""}, "hint: --code must be at least 1 character long\n"},
+		{[]string{"k", "--few", "[1,2]"}, "hint: --few takes at most 1 value\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestRuleHintsFollowRefs: a bound a property gets through its $ref is
 // stated like one in its own schema.
 func TestRuleHintsFollowRefs(t *testing.T) {
@@ -399,6 +482,10 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	if r := p.try(""); r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Usage: prog <COMMAND>") {
 		t.Errorf("no subcommand: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+	// nothing after a "--" is no subcommand either
+	if r, want := p.try("", "--"), p.try(""); r != want {
+		t.Errorf("--: %+v, want %+v", r, want)
 	}
 }
 
@@ -793,6 +880,73 @@ func TestCompletionOffersNoOptionSpelling(t *testing.T) {
 	for _, w := range []string{"-x", "--deep", "--deep=1"} {
 		if !spellsOption(p.Root.Children[0], w) {
 			t.Errorf("spellsOption(%q) = false", w)
+		}
+	}
+}
+
+// TestBuiltinOptionsOneTable: the parser, the help and the completion
+// model of a command all take its built-in options from builtinOptions,
+// with the same spellings, value names and help texts.
+func TestBuiltinOptionsOneTable(t *testing.T) {
+	p := program(t, `[{"name":"t","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}]`, `{"info":{"name":"p","version":"1"}}`)
+	m := p.completionModel()
+	for _, c := range []struct {
+		cmd  *tool.CLICommand
+		node *compNode
+		want []string
+	}{
+		{p.Root, m.nodes[0], []string{"help", "version"}},
+		{p.Root.Children[0], m.nodes[1], []string{"harn-input", "harn-output", "json", "help"}},
+	} {
+		var longs []string
+		for _, b := range p.builtins(c.cmd) {
+			longs = append(longs, b.long)
+			row := optionSpec(b.shortName(), b.long, b.value, b.value == "")
+			if !strings.Contains(p.Help(c.cmd), row+"  ") || !strings.Contains(p.Help(c.cmd), b.help) {
+				t.Errorf("help of %v lacks %q %q:\n%s", c.cmd.Path, row, b.help, p.Help(c.cmd))
+			}
+			if c.cmd.Leaf() {
+				if o, ok := lookupLong(c.cmd, b.long); !ok || o.builtin != b || o.display() != b.display() {
+					t.Errorf("parser does not read --%s as the built-in option", b.long)
+				}
+			}
+			if !slices.ContainsFunc(c.node.opts, func(o compOpt) bool {
+				return o.key() == "--"+b.long && o.short == b.shortName() && o.value == b.value && o.help == b.help
+			}) {
+				t.Errorf("completion of %v lacks --%s", c.cmd.Path, b.long)
+			}
+		}
+		if !slices.Equal(longs, c.want) {
+			t.Errorf("built-in options of %v: %q, want %q", c.cmd.Path, longs, c.want)
+		}
+	}
+}
+
+// TestBuiltinOptionsReserved: registry preparation (package tool)
+// reserves the spellings of every built-in option but --json, which a
+// tool argument may claim (docs/spec/cli-projection.md §3), so no tool
+// argument can shadow one.
+func TestBuiltinOptionsReserved(t *testing.T) {
+	for _, b := range builtinOptions {
+		spellings := map[string]string{"long": b.long}
+		if b.short != 0 {
+			spellings["short"] = b.shortName()
+		}
+		for key, sp := range spellings {
+			defs := fmt.Sprintf(`[{"name":"t","inputSchema":{"type":"object","properties":{"p":{"type":"string"}}},"cli":{"arguments":{"p":{%q:%q}}}}]`, key, sp)
+			_, err := build(t, defs, "")
+			dashes := "--"
+			if key == "short" {
+				dashes = "-"
+			}
+			switch {
+			case b.long == flagJSON:
+				if err != nil {
+					t.Errorf("--json claimed by a tool argument: %v", err)
+				}
+			case err == nil || !strings.Contains(err.Error(), "collides with reserved "+dashes+sp):
+				t.Errorf("%s %q claimed by a tool argument: %v", key, sp, err)
+			}
 		}
 	}
 }

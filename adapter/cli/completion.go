@@ -75,11 +75,19 @@ type compNode struct {
 	pos      []compPos
 }
 
-// compChild is a subcommand: its name first, then its aliases.
+// compChild is a subcommand: its name first, then its aliases. accepts
+// are further spellings the walk takes but completion does not offer
+// (the aliases of a command named after help, which lists names only).
 type compChild struct {
-	names []string
-	about string
-	node  *compNode
+	names   []string
+	accepts []string
+	about   string
+	node    *compNode
+}
+
+// spellings are every word that selects the subcommand.
+func (c *compChild) spellings() []string {
+	return append(append([]string(nil), c.names...), c.accepts...)
 }
 
 // compOpt is a named option. shorts and longs are spellings without
@@ -108,6 +116,25 @@ func (o *compOpt) spellings() []string {
 		out = append(out, "--"+l)
 	}
 	return out
+}
+
+// key names the option in the scripts' record of the options given
+// before the cursor: its first long spelling.
+func (o *compOpt) key() string { return "--" + o.longs[0] }
+
+// excludedBy are the keys of the options whose presence on the command
+// line leaves o out of the options offered: o itself unless it repeats,
+// and the options it conflicts with (the parser would refuse either).
+// Help and version end the command line and are always offered.
+func (o *compOpt) excludedBy() []string {
+	if o.exclusive {
+		return nil
+	}
+	var keys []string
+	if !o.repeatable {
+		keys = append(keys, o.key())
+	}
+	return append(keys, o.conflicts...)
 }
 
 // compPos is a positional argument; index is its position (hidden
@@ -149,10 +176,7 @@ func (m *compModel) add(cmd *tool.CLICommand, version bool) *compNode {
 		n.children = append(n.children, compChild{names: names, about: firstLine(ch.About()), node: m.add(ch, false)})
 	}
 	n.children = append(n.children, compChild{names: []string{"help"}, about: helpCommand, node: m.addHelp(cmd, append(append([]string(nil), cmd.Path...), "help"))})
-	n.opts = []compOpt{{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true}}
-	if version {
-		n.opts = append(n.opts, compOpt{short: "V", longs: []string{"version"}, help: helpVersion, exclusive: true})
-	}
+	n.opts = builtinCompOpts(builtins(cmd, version))
 	return n
 }
 
@@ -168,7 +192,7 @@ func (m *compModel) addHelp(parent *tool.CLICommand, path []string) *compNode {
 		if ch.Hidden {
 			continue
 		}
-		n.children = append(n.children, compChild{names: []string{ch.Name}, about: firstLine(ch.About()), node: m.addHelp(ch, append(append([]string(nil), path...), ch.Name))})
+		n.children = append(n.children, compChild{names: []string{ch.Name}, accepts: ch.Aliases, about: firstLine(ch.About()), node: m.addHelp(ch, append(append([]string(nil), path...), ch.Name))})
 	}
 	return n
 }
@@ -190,19 +214,23 @@ func leafOptions(leaf *tool.CLICommand) (opts []compOpt, pos []compPos) {
 		}
 		opts = append(opts, o)
 	}
-	output := compOpt{longs: []string{flagHarnOutput}, help: helpHarnOutput, value: "FORMAT", candidates: outputModes}
-	if leaf.JSONFlag {
-		output.conflicts = []string{"--" + flagJSON}
+	return append(opts, builtinCompOpts(builtins(leaf, false))...), pos
+}
+
+// builtinCompOpts are the completion view of a command's built-in
+// options opts; an option conflicts only with those the command has.
+func builtinCompOpts(opts []*builtinOption) []compOpt {
+	var out []compOpt
+	for _, b := range opts {
+		o := compOpt{short: b.shortName(), longs: []string{b.long}, help: b.help, value: b.value, candidates: b.candidates, hint: b.hint, exclusive: b.exclusive}
+		for _, c := range b.conflicts {
+			if builtinLong(opts, c) != nil {
+				o.conflicts = append(o.conflicts, "--"+c)
+			}
+		}
+		out = append(out, o)
 	}
-	opts = append(opts,
-		compOpt{longs: []string{flagHarnInput}, help: helpHarnInput, value: "JSON|@FILE|-", hint: hintHarnInput},
-		output,
-	)
-	if leaf.JSONFlag {
-		opts = append(opts, compOpt{longs: []string{flagJSON}, help: helpJSON, conflicts: []string{"--" + flagHarnOutput}})
-	}
-	opts = append(opts, compOpt{short: "h", longs: []string{"help"}, help: helpHelp, exclusive: true})
-	return opts, pos
+	return out
 }
 
 // hintHarnInput is the value hint of --harn-input, which no tool

@@ -12,7 +12,10 @@
 //	                   └─▶ help / version text (stdout, status 0)
 //
 // and, from the same tree, completion scripts for bash, zsh, fish and
-// PowerShell (completion.go and one file per shell).
+// PowerShell (completion.go and one file per shell). The options no tool
+// declares (--harn-input, --harn-output, --json, --help, --version) are
+// one table, builtinOptions (builtin.go), which the parser, the help and
+// the completion scripts read.
 //
 // A Program is cheap to build and stateless; Run may be called any
 // number of times. Exit statuses follow docs/spec/cli-projection.md §5: 0 for

@@ -63,10 +63,21 @@ func (m *compModel) fish() string {
 	w("            test $i -eq (count $letters); and return 2\n            return 1\n        end\n")
 	w("    end\n    return 1\nend\n\n")
 
-	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value) and 1\n# after a '--' word (else 0).\n", state)
+	m.writeFishGiven(w)
+
+	w("# %s prints the command node, the number of positional words\n# before the cursor (-1 when the cursor is at an option's value), 1\n# after a '--' word (else 0), then the keys of the options given in the\n# command node.\n", state)
+	walk := "__harn_" + m.ident + "_walk"
+	memo := "__harn_" + m.ident + "_memo"
+	w("# (Every condition asks for the state: it is computed once per command line,\n# by %s, and kept in %s, which loading this script clears.)\n", walk, memo)
+	w("set -e %s\n", memo)
 	w("function %s\n", state)
+	w("    set -l line (commandline -cp | string collect)\n")
+	w("    if not set -q %s[1]; or test \"$%s[1]\" != \"$line\"\n", memo, memo)
+	w("        set -g %s $line (%s)\n    end\n", memo, walk)
+	w("    printf '%%s\\n' $%s[2..-1]\nend\n\n", memo)
+	w("function %s\n", walk)
 	w("    set -l words (commandline -opc)\n    set -e words[1]\n")
-	w("    set -l node n0\n    set -l npos 0\n    set -l skip 0\n    set -l ddash 0\n")
+	w("    set -l node n0\n    set -l npos 0\n    set -l skip 0\n    set -l ddash 0\n    set -l given\n")
 	w("    for word in $words\n")
 	w("        if test $skip = 1\n            set skip 0\n            continue\n        end\n")
 	w("        if test $skip = 2\n            # an unknown option's value never starts with '-'\n            set skip 0\n            string match -q -- '-*' $word; or continue\n        end\n")
@@ -75,15 +86,16 @@ func (m *compModel) fish() string {
 	w("        if string match -q -- '-?*' $word\n")
 	w("            %s $node $word\n", option)
 	w("            switch $status\n                case 0\n                    set skip 1\n                case 2\n                    set skip 2\n            end\n")
+	w("            set -a given (__harn_%s_given $node $word)\n", m.ident)
 	w("            continue\n        end\n")
 	w("        switch \"$node $word\"\n")
 	for _, n := range m.nodes {
 		for _, c := range n.children {
 			var pats []string
-			for _, name := range c.names {
+			for _, name := range c.spellings() {
 				pats = append(pats, fishQuote(n.id+" "+name))
 			}
-			w("            case %s # %s\n                set node %s\n                set npos 0\n                continue\n", strings.Join(pats, " "), m.label(c.node), c.node.id)
+			w("            case %s # %s\n                set node %s\n                set npos 0\n                set given\n                continue\n", strings.Join(pats, " "), m.label(c.node), c.node.id)
 		}
 	}
 	w("        end\n        set npos (math $npos + 1)\n    end\n")
@@ -93,7 +105,7 @@ func (m *compModel) fish() string {
 	w("    if test $ddash = 0; and string match -q -- '--*=*' \"$cur\"\n")
 	w("        %s $node (string split -m 1 = -- \"$cur\")[1]\n", option)
 	w("        test $status = 2; and set npos -1\n    end\n")
-	w("    echo $node\n    echo $npos\n    echo $ddash\nend\n\n")
+	w("    echo $node\n    echo $npos\n    echo $ddash\n    printf '%%s\\n' $given\nend\n\n")
 
 	w("# %s NODE: the cursor is in the command NODE.\n", at)
 	w("function %s\n    set -l s (%s)\n    test \"$s[1]\" = $argv[1]\nend\n\n", at, state)
@@ -111,6 +123,42 @@ func (m *compModel) fish() string {
 	w("    string match -q -- '@*' \"$cur\"; or return\n")
 	w("    __fish_complete_path (string sub -s 2 -- \"$cur\") | string replace -r -- '^' '@'\nend\n\n")
 
+	attached := "__harn_" + m.ident + "_attached"
+	w("# %s test|list NODE LETTER KIND [CANDIDATE...]: the word at the cursor\n", attached)
+	w("# is the short option LETTER of the command NODE (alone or ending a\n")
+	w("# cluster) with its value attached: -t=value, which the parser reads\n")
+	w("# without the \"=\", or -tvalue when the value is completed by the value\n")
+	w("# hint KIND (fish completes the CANDIDATEs of -tvalue, KIND candidates, by\n")
+	w("# itself). list prints the completions of the value, after the \"=\" if\n")
+	w("# any (fish puts the word's -t before them).\n")
+	w("function %s\n", attached)
+	w("    set -l s (%s)\n", state)
+	w("    test \"$s[1]\" = $argv[2]; and test $s[2] -ge 0; and test $s[3] = 0; or return 1\n")
+	w("    set -l cur (commandline -ct)\n")
+	w("    string match -q -r -- '^-[^-]' $cur; or return 1\n")
+	w("    set -l len (string length -- $cur)\n")
+	w("    set -l n 2\n")
+	w("    while test $n -lt $len\n")
+	w("        %s $argv[2] (string sub -l $n -- $cur); and break\n", option)
+	w("        set n (math $n + 1)\n    end\n")
+	w("    test $n -lt $len; and test (string sub -s $n -l 1 -- $cur) = $argv[3]; or return 1\n")
+	w("    set -l value (string sub -s (math $n + 1) -- $cur)\n")
+	w("    set -l sep ''\n")
+	w("    if string match -q -- '=*' $value\n        set sep =\n        set value (string sub -s 2 -- $value)\n")
+	w("    else if test $argv[4] = candidates\n        return 1\n    end\n")
+	w("    test $argv[1] = list; or return 0\n")
+	w("    set -l values\n")
+	w("    switch $argv[4]\n")
+	w("        case candidates\n            set values $argv[5..-1]\n")
+	w("        case directory\n            set values (__fish_complete_directories $value)\n")
+	w("        case username\n            set values (__fish_complete_users)\n")
+	w("        case hostname\n            set values (__fish_print_hostnames)\n")
+	w("        case command\n            set values (complete -C \"$value\")\n")
+	w("        case url email other\n            return 0\n")
+	w("        case '*'\n            set values (__fish_complete_path $value)\n")
+	w("    end\n")
+	w("    printf '%%s\\n' $sep$values\nend\n\n")
+
 	value := "__harn_" + m.ident + "_value"
 	if m.hyphenCandidates() {
 		w("# %s NODE SPELLING...: the cursor is at the value of the option the\n# previous word spells, in the command NODE. Fish offers options for a\n# word starting with '-', and the values of such an option with them.\n", value)
@@ -120,6 +168,7 @@ func (m *compModel) fish() string {
 
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
+		fresh := "__harn_" + m.ident + "_fresh"
 		w("# %s\n", m.label(n))
 		if len(n.opts) > 0 {
 			// fish declares --x as -l x: name the options as typed too
@@ -141,6 +190,9 @@ func (m *compModel) fish() string {
 		}
 		for _, o := range n.opts {
 			line := fmt.Sprintf("complete -c %s -n %s", prog, cond)
+			if keys := o.excludedBy(); len(keys) > 0 {
+				line = fmt.Sprintf("complete -c %s -n %s", prog, fishQuote(strings.Join(append([]string{fresh, n.id}, keys...), " ")))
+			}
 			if o.short != "" {
 				line += " -s " + o.short
 			}
@@ -154,6 +206,12 @@ func (m *compModel) fish() string {
 				line += fishValues(m.ident, o.candidates, o.hint, true)
 			}
 			w("%s\n", line)
+			if o.value != "" && o.short != "" {
+				kind := fishAttachedKind(o)
+				test := strings.Join([]string{attached, "test", n.id, o.short, kind[0]}, " ")
+				list := strings.Join(append([]string{attached, "list", n.id, o.short}, kind...), " ")
+				w("complete -c %s -n %s -s %s -r -f -k -a %s\n", prog, fishQuote(test), o.short, fishQuote("("+list+")"))
+			}
 			if o.value != "" && hasHyphenCandidate(o.candidates) {
 				args := append([]string{value, n.id}, o.spellings()...)
 				w("complete -c %s -n %s%s\n", prog, fishQuote(strings.Join(args, " ")), fishValues(m.ident, o.candidates, "", false))
@@ -172,6 +230,58 @@ func (m *compModel) fish() string {
 		}
 	}
 	return b.String()
+}
+
+// writeFishGiven writes the functions that keep the record of the
+// options given before the cursor, and the condition that leaves out
+// of the options offered one that does not repeat once given, and one
+// conflicting with an option given (the parser would refuse either; the
+// zsh script says so to _arguments).
+func (m *compModel) writeFishGiven(w func(string, ...any)) {
+	key := "__harn_" + m.ident + "_key"
+	w("# %s NODE SPELLING: print the first long spelling of the option of\n", key)
+	w("# command NODE spelled SPELLING, then 1 when it takes a value (fails when\n")
+	w("# the script does not know it).\n")
+	w("function %s\n    switch \"$argv[1] $argv[2]\"\n", key)
+	for _, n := range m.nodes {
+		for _, o := range n.opts {
+			if o.exclusive {
+				continue
+			}
+			var pats []string
+			for _, s := range o.spellings() {
+				pats = append(pats, fishQuote(n.id+" "+s))
+			}
+			val := "0"
+			if o.value != "" {
+				val = "1"
+			}
+			w("        case %s\n            printf '%%s\\n' %s %s\n", strings.Join(pats, " "), o.key(), val)
+		}
+	}
+	w("        case '*'\n            return 1\n    end\nend\n\n")
+
+	given := "__harn_" + m.ident + "_given"
+	w("# %s NODE WORD: print the keys of the options of command NODE the\n", given)
+	w("# option word WORD gives: --name and --name=value give --name; a cluster\n")
+	w("# -ev gives each letter up to the first taking a value.\n")
+	w("function %s\n", given)
+	w("    if string match -q -- '--*' $argv[2]\n")
+	w("        set -l k (%s $argv[1] (string split -m 1 = -- $argv[2])[1]); and echo $k[1]\n", key)
+	w("        return 0\n    end\n")
+	w("    for c in (string split '' -- (string sub -s 2 -- $argv[2]))\n")
+	w("        set -l k (%s $argv[1] -$c); or return 0\n", key)
+	w("        echo $k[1]\n")
+	w("        test $k[2] = 1; and return 0\n")
+	w("    end\nend\n\n")
+
+	fresh := "__harn_" + m.ident + "_fresh"
+	w("# %s NODE KEY...: the cursor is in the command NODE, at an option's\n", fresh)
+	w("# value or where none of the options KEY has been given.\n")
+	w("function %s\n    set -l s (__harn_%s_state)\n", fresh, m.ident)
+	w("    test \"$s[1]\" = $argv[1]; or return 1\n")
+	w("    test $s[2] = -1; and return 0\n")
+	w("    for k in $argv[2..-1]\n        contains -- $k $s[4..-1]; and return 1\n    end\n    return 0\nend\n\n")
 }
 
 // hyphenCandidates reports whether an option of the model offers a
@@ -226,6 +336,23 @@ func fishValues(ident string, candidates []string, hint tool.ValueHint, option b
 		return r + " -f -a " + fishQuote("(__harn_"+ident+"_input)")
 	}
 	return r + " -F"
+}
+
+// fishAttachedKind are the arguments of __harn_PROG_attached after NODE
+// LETTER that complete the value of option o: the kind of completion,
+// then the candidates.
+func fishAttachedKind(o compOpt) []string {
+	if len(o.candidates) == 0 {
+		if o.hint == "" {
+			return []string{"file"}
+		}
+		return []string{string(o.hint)}
+	}
+	out := []string{"candidates"}
+	for _, c := range o.candidates {
+		out = append(out, fishWord(c))
+	}
+	return out
 }
 
 // fishList is a list of words for `set`, or nothing.

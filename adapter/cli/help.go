@@ -9,16 +9,9 @@ import (
 	"github.com/harnlang/harn/tool"
 )
 
-// Help texts of the options and the subcommand every generated program
+// helpCommand is the about text of the help subcommand every parent
 // has.
-const (
-	helpHarnInput  = "Base JSON object; individual arguments override its properties"
-	helpHarnOutput = "Output encoding"
-	helpJSON       = "Emit compact JSON (alias for --harn-output json)"
-	helpHelp       = "Print help"
-	helpVersion    = "Print version"
-	helpCommand    = "Print this message or the help of the given subcommand(s)"
-)
+const helpCommand = "Print this message or the help of the given subcommand(s)"
 
 // helpRow is one entry of a help section: the spelling column and the
 // description.
@@ -55,10 +48,7 @@ func (p *Program) Help(cmd *tool.CLICommand) string {
 			cmds.rows = append(cmds.rows, helpRow{ch.Name, joinText(ch.About(), aliasNote(ch.Aliases))})
 		}
 		cmds.rows = append(cmds.rows, helpRow{"help", helpCommand})
-		opts := helpSection{heading: "Options", rows: []helpRow{{"-h, --help", helpHelp}}}
-		if cmd == p.Root && p.Version != "" {
-			opts.rows = append(opts.rows, helpRow{"-V, --version", helpVersion})
-		}
+		opts := helpSection{heading: "Options", rows: builtinRows(p.builtins(cmd))}
 		sections = []helpSection{cmds, opts}
 	}
 	for _, s := range sections {
@@ -165,19 +155,21 @@ func leafSections(leaf *tool.CLICommand) []helpSection {
 		}
 		g.rows = append(g.rows, row)
 	}
-	opts.rows = append(opts.rows,
-		helpRow{optionSpec("", flagHarnInput, "JSON|@FILE|-", false), helpHarnInput},
-		helpRow{optionSpec("", flagHarnOutput, "FORMAT", false), helpHarnOutput + " [default: json] [possible values: json, pretty, text]"},
-	)
-	if leaf.JSONFlag {
-		opts.rows = append(opts.rows, helpRow{optionSpec("", flagJSON, "", true), helpJSON})
-	}
-	opts.rows = append(opts.rows, helpRow{"-h, --help", helpHelp})
+	opts.rows = append(opts.rows, builtinRows(builtins(leaf, false))...)
 	out := []helpSection{args, opts}
 	for _, g := range groups {
 		out = append(out, *g)
 	}
 	return out
+}
+
+// builtinRows are the help rows of built-in options.
+func builtinRows(opts []*builtinOption) []helpRow {
+	var rows []helpRow
+	for _, b := range opts {
+		rows = append(rows, helpRow{optionSpec(b.shortName(), b.long, b.value, b.value == ""), b.helpText()})
+	}
+	return rows
 }
 
 // optionSpec is "-s, --long <VALUE>", with the short column left blank

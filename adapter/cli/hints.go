@@ -120,8 +120,15 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) st
 	case "required":
 		return "hint: " + name + " is required"
 	case "enum", "const":
-		if len(a.EnumValues) > 0 {
-			h := "hint: " + name + " must be one of: " + strings.Join(a.EnumValues, ", ")
+		allowed := a.EnumWords
+		if keyword == "const" {
+			allowed = a.ConstWords
+		}
+		if len(allowed) == 1 {
+			return "hint: " + name + " must be " + allowed[0]
+		}
+		if len(allowed) > 0 {
+			h := "hint: " + name + " must be one of: " + strings.Join(allowed, ", ")
 			if s := similarEnumValue(a, input); s != "" {
 				h += " (a similar value exists: '" + s + "')"
 			}
@@ -170,8 +177,13 @@ func similarEnumValue(a *tool.CLIArg, input *jsonv.Object) string {
 	return ""
 }
 
-// ruleWords phrase a bound keyword of the property schema.
+// ruleWords phrase a bound keyword of the property schema (one without
+// a %s, uniqueItems, applies when the keyword is true).
 var ruleWords = map[string]string{
+	"multipleOf":       "must be a multiple of %s",
+	"minProperties":    "needs at least %s properties",
+	"maxProperties":    "takes at most %s properties",
+	"uniqueItems":      "must not repeat a value",
 	"minimum":          "must be at least %s",
 	"maximum":          "must be at most %s",
 	"exclusiveMinimum": "must be greater than %s",
@@ -182,6 +194,10 @@ var ruleWords = map[string]string{
 	"maxItems":         "takes at most %s values",
 	"pattern":          "must match the pattern %s",
 }
+
+// singular puts the counted noun of a rule with the count 1 in the
+// singular.
+var singular = strings.NewReplacer(" 1 values", " 1 value", " 1 properties", " 1 property", " 1 characters", " 1 character")
 
 // ruleNote states the rule keyword sets in the argument's schema, its
 // own or the one its $ref chain leads to (e.g. "must be at least 1"; both
@@ -209,7 +225,16 @@ func ruleNote(a *tool.CLIArg, keyword string) string {
 		if s, isStr := v.(string); isStr {
 			text = []byte(s)
 		}
-		if note := fmt.Sprintf(words, text); !slices.Contains(notes, note) {
+		note := words
+		if strings.Contains(words, "%s") {
+			note = fmt.Sprintf(words, text)
+			if string(text) == "1" {
+				note = singular.Replace(note)
+			}
+		} else if v != true {
+			continue
+		}
+		if !slices.Contains(notes, note) {
 			notes = append(notes, note)
 		}
 	}

@@ -51,17 +51,6 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.msg }
 
-// Output modes of --harn-output.
-var outputModes = []string{"json", "pretty", "text"}
-
-const (
-	flagHarnInput  = "harn-input"
-	flagHarnOutput = "harn-output"
-	flagJSON       = "json"
-	flagHelp       = "help"
-	flagVersion    = "version"
-)
-
 // parse interprets everything after FILE (docs/spec/cli-projection.md §2-§4).
 func (p *Program) parse(args []string) (*request, error) {
 	cmd := p.Root
@@ -71,15 +60,20 @@ func (p *Program) parse(args []string) (*request, error) {
 			return &request{kind: reqMissingSub, cmd: cmd}, nil
 		}
 		tok := args[i]
-		switch {
-		case tok == "-h" || tok == "--help":
+		opts := p.builtins(cmd)
+		if b := builtinToken(opts, tok); b != nil {
+			if b.long == flagVersion {
+				return &request{kind: reqVersion, cmd: cmd}, nil
+			}
 			return &request{kind: reqHelp, cmd: cmd}, nil
-		case (tok == "-V" || tok == "--version") && cmd == p.Root && p.Version != "":
-			return &request{kind: reqVersion, cmd: cmd}, nil
+		}
+		switch {
 		case tok == "help":
 			return p.parseHelp(cmd, args[i+1:])
+		case tok == "--":
+			return parentDoubleDash(cmd, args[i+1:])
 		case strings.HasPrefix(tok, "-") && tok != "-":
-			return nil, parentOptionError(cmd, tok, cmd == p.Root && p.Version != "")
+			return nil, parentOptionError(cmd, tok, opts)
 		}
 		child := cmd.Child(tok)
 		if child == nil {
@@ -96,7 +90,7 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 	cmd := parent
 	for i, tok := range args {
 		if strings.HasPrefix(tok, "-") && tok != "-" {
-			if tok == "-h" || tok == "--help" {
+			if b := builtinToken(builtins(parent, false), tok); b != nil && b.long == flagHelp {
 				return &request{kind: reqHelpOfHelp, cmd: parent}, nil
 			}
 			return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
@@ -121,6 +115,23 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 	return &request{kind: reqHelp, cmd: cmd}, nil
 }
 
+// parentDoubleDash reads the words after a "--" given to a parent: it
+// ends options, so they are all positional, and a parent takes none. A
+// subcommand's name there is an error with a tip to drop the "--"; any
+// other word is an unrecognized subcommand, as without the "--"; nothing
+// after it is a parent invoked without subcommand.
+func parentDoubleDash(parent *tool.CLICommand, rest []string) (*request, error) {
+	if len(rest) == 0 {
+		return &request{kind: reqMissingSub, cmd: parent}, nil
+	}
+	tok := rest[0]
+	if tok == "help" || parent.Child(tok) != nil {
+		return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", tok),
+			tip: fmt.Sprintf("subcommand '%s' exists; to use it, remove the '--' before it", tok)}
+	}
+	return nil, subcommandError(parent, tok, true)
+}
+
 // subcommandError is an unrecognized subcommand of parent, with a tip
 // naming the closest visible spelling (help too when withHelp).
 func subcommandError(parent *tool.CLICommand, tok string, withHelp bool) *usageError {
@@ -140,12 +151,13 @@ func subcommandError(parent *tool.CLICommand, tok string, withHelp bool) *usageE
 }
 
 // parentOptionError is an option a parent does not have: it has only
-// --help, and --version on the root of a versioned program.
-func parentOptionError(parent *tool.CLICommand, tok string, version bool) *usageError {
+// its built-in options opts (--help, and --version on the root of a
+// versioned program).
+func parentOptionError(parent *tool.CLICommand, tok string, opts []*builtinOption) *usageError {
 	name := optionName(tok)
-	longs := []string{flagHelp}
-	if version {
-		longs = append(longs, flagVersion)
+	var longs []string
+	for _, b := range opts {
+		longs = append(longs, b.long)
 	}
 	tip := ""
 	if long, ok := strings.CutPrefix(name, "--"); ok {
@@ -175,17 +187,17 @@ func optionName(tok string) string {
 }
 
 // option is one named option of a leaf: a tool argument or one of the
-// framework options every leaf has.
+// built-in options every leaf has.
 type option struct {
-	arg  *tool.CLIArg // nil for framework options
-	name string       // framework: harn-input, harn-output, json, help
+	arg     *tool.CLIArg   // nil for built-in options
+	builtin *builtinOption // nil for tool arguments
 }
 
 func (o option) takesValue() bool {
 	if o.arg != nil {
 		return !o.arg.Presence()
 	}
-	return o.name == flagHarnInput || o.name == flagHarnOutput
+	return o.builtin.value != ""
 }
 
 // display is the option as parse errors name it: --long <VALUE_NAME>.
@@ -193,13 +205,7 @@ func (o option) display() string {
 	if o.arg != nil {
 		return argDisplay(o.arg)
 	}
-	switch o.name {
-	case flagHarnInput:
-		return "--harn-input <JSON|@FILE|->"
-	case flagHarnOutput:
-		return "--harn-output <FORMAT>"
-	}
-	return "--" + o.name
+	return o.builtin.display()
 }
 
 func argDisplay(a *tool.CLIArg) string {
@@ -226,20 +232,15 @@ func lookupLong(leaf *tool.CLICommand, name string) (option, bool) {
 			}
 		}
 	}
-	switch name {
-	case flagHarnInput, flagHarnOutput, flagHelp:
-		return option{name: name}, true
-	case flagJSON:
-		if leaf.JSONFlag {
-			return option{name: name}, true
-		}
+	if b := builtinLong(builtins(leaf, false), name); b != nil {
+		return option{builtin: b}, true
 	}
 	return option{}, false
 }
 
 func lookupShort(leaf *tool.CLICommand, c byte) (option, bool) {
-	if c == 'h' {
-		return option{name: flagHelp}, true
+	if b := builtinShort(builtins(leaf, false), c); b != nil {
+		return option{builtin: b}, true
 	}
 	for _, a := range leaf.Args {
 		if !a.Positional && len(a.Short) == 1 && a.Short[0] == c {
@@ -256,8 +257,8 @@ type leafParser struct {
 	pos     []*tool.CLIArg
 	posIdx  int
 	seen    map[*tool.CLIArg]bool
-	seenFW  map[string]bool
-	outFlag string // the first of --json / --harn-output given
+	seenFW  map[*builtinOption]bool
+	outFlag *builtinOption // the first of --json / --harn-output given
 }
 
 func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, error) {
@@ -265,7 +266,7 @@ func (p *Program) parseLeaf(leaf *tool.CLICommand, toks []string) (*request, err
 		leaf:   leaf,
 		req:    &request{kind: reqInvoke, cmd: leaf, output: "json"},
 		seen:   map[*tool.CLIArg]bool{},
-		seenFW: map[string]bool{},
+		seenFW: map[*builtinOption]bool{},
 	}
 	for _, a := range leaf.Args {
 		if a.Positional {
@@ -386,7 +387,7 @@ func (lp *leafParser) visiblePositionalLeft() bool {
 }
 
 // visibleLongs are the long spellings the leaf's help shows, without
-// dashes: its visible arguments' longs and aliases, and the framework
+// dashes: its visible arguments' longs and aliases, and the built-in
 // options.
 func visibleLongs(leaf *tool.CLICommand) []string {
 	var out []string
@@ -396,9 +397,8 @@ func visibleLongs(leaf *tool.CLICommand) []string {
 			out = append(out, a.Aliases...)
 		}
 	}
-	out = append(out, flagHarnInput, flagHarnOutput, flagHelp)
-	if leaf.JSONFlag {
-		out = append(out, flagJSON)
+	for _, b := range builtins(leaf, false) {
+		out = append(out, b.long)
 	}
 	return out
 }
@@ -461,7 +461,7 @@ func (lp *leafParser) flag(o option) (done bool, err error) {
 		lp.req.values = append(lp.req.values, assignment{o.arg, v})
 		return false, nil
 	}
-	switch o.name {
+	switch o.builtin.long {
 	case flagHelp:
 		lp.req.kind = reqHelp
 		return true, nil
@@ -478,21 +478,20 @@ func (lp *leafParser) flag(o option) (done bool, err error) {
 }
 
 func (lp *leafParser) once(o option) error {
-	if lp.seenFW[o.name] {
+	if lp.seenFW[o.builtin] {
 		return lp.errorf("the argument '%s' cannot be used multiple times", o.display())
 	}
-	lp.seenFW[o.name] = true
+	lp.seenFW[o.builtin] = true
 	return nil
 }
 
 // outputSelector enforces that --json and --harn-output exclude each
 // other.
 func (lp *leafParser) outputSelector(o option) error {
-	if lp.outFlag != "" && lp.outFlag != o.name {
-		first := option{name: lp.outFlag}
-		return lp.errorf("the argument '%s' cannot be used with '%s'", first.display(), o.display())
+	if lp.outFlag != nil && lp.outFlag != o.builtin {
+		return lp.errorf("the argument '%s' cannot be used with '%s'", lp.outFlag.display(), o.display())
 	}
-	lp.outFlag = o.name
+	lp.outFlag = o.builtin
 	return nil
 }
 
@@ -509,7 +508,7 @@ func (lp *leafParser) value(o option, val string) error {
 	if err := lp.once(o); err != nil {
 		return err
 	}
-	switch o.name {
+	switch o.builtin.long {
 	case flagHarnInput:
 		lp.req.input = &val
 	case flagHarnOutput:

@@ -64,7 +64,7 @@ func (m *compModel) powershell() string {
 	for _, n := range m.nodes {
 		for _, c := range n.children {
 			var words []string
-			for _, name := range c.names {
+			for _, name := range c.spellings() {
 				words = append(words, "$word -ceq "+psQuote(name))
 			}
 			w("        if ($node -ceq '%s' -and (%s)) { $node = '%s'; continue } # %s\n", n.id, strings.Join(words, " -or "), c.node.id, m.label(c.node))

@@ -38,6 +38,10 @@ type completionCase struct {
 	ordered bool
 	// some must be offered; none must not be.
 	some, none []string
+	// attached is the option part of a word whose value is attached
+	// (-t of -tgr): bash and fish offer the candidates after it, zsh
+	// without it; it is dropped before comparing.
+	attached string
 }
 
 var kitchenCases = []completionCase{
@@ -47,6 +51,10 @@ var kitchenCases = []completionCase{
 	{line: "kitchen t lo", exact: []string{"lookup"}},
 	{line: "kitchen help ", exact: []string{"things", "configure", "files", "format", "raw", "renamed", "shift"}},
 	{line: "kitchen help things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit"}},
+	// help takes a command's aliases as the parser does, and offers names
+	{line: "kitchen help t ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit"}},
+	{line: "kitchen help th lo", exact: []string{"lookup"}},
+	{line: "kitchen help t", exact: []string{"things"}},
 	{line: "kitchen configure --", exact: []string{
 		"--name", "--offset", "--anything", "--no-cache", "--cmd", "--count", "--dir", "--either", "--enable", "--filter",
 		"--flavor", "--free", "--host", "--items", "--level", "--max-items", "--path", "--site", "--speed", "--tag", "--label", "--user",
@@ -108,6 +116,41 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -rd2 /srv ", some: []string{"alpha.txt", "beta"}},
 	{line: "kitchen files -rd2 ", exact: []string{"beta"}},
 	// --harn-input completes file names after an "@" only
+	// a value written after "=" (--tag=value, -t=value) completes as the
+	// word after the option does
+	{line: "kitchen configure --tag=gr", exact: []string{"green"}},
+	{line: "kitchen configure --label=", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure -t=gr", exact: []string{"green"}},
+	{line: "kitchen configure -t=", exact: []string{"blue", "green"}, ordered: true},
+	{line: "kitchen configure -v=f", exact: []string{"false"}},
+	{line: "kitchen configure --mode=s", exact: []string{"safe"}},
+	{line: "kitchen configure -et=b", exact: []string{"blue"}},
+	{line: "kitchen configure -n=", some: []string{"alpha.txt", "beta"}},
+	{line: "kitchen configure -tgr", exact: []string{"green"}, attached: "-t"},
+	{line: "kitchen configure -etgr", exact: []string{"green"}, attached: "-et"},
+	{line: "kitchen configure -vf", exact: []string{"false"}, attached: "-v"},
+	{line: "kitchen configure -nal", exact: []string{"alpha.txt"}, attached: "-n"},
+	{line: "kitchen files -rdb", exact: []string{"beta"}, attached: "-rd"},
+	{line: "kitchen files -d=2 -r ", exact: []string{"beta"}},
+	// an option already given is not offered again unless it repeats;
+	// --json and --harn-output exclude each other
+	{line: "kitchen configure --name x --", none: []string{"--name"}, some: []string{"--tag", "--label", "--offset"}},
+	{line: "kitchen configure -n x -", none: []string{"-n", "--name"}, some: []string{"-t", "--tag", "-o"}},
+	{line: "kitchen configure --name=x --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure -n=x --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure -nx --", none: []string{"--name"}, some: []string{"--offset"}},
+	{line: "kitchen configure --tag a --label b --", some: []string{"--tag", "--label", "--name"}},
+	{line: "kitchen configure -t a -", some: []string{"-t", "--tag", "--label"}},
+	{line: "kitchen configure --enable --", none: []string{"--enable"}, some: []string{"--no-cache"}},
+	{line: "kitchen configure -e -", none: []string{"-e", "--enable"}, some: []string{"-v"}},
+	{line: "kitchen configure -ev true --", none: []string{"--enable", "--verbose"}, some: []string{"--name"}},
+	{line: "kitchen configure --json --", none: []string{"--json", "--harn-output"}, some: []string{"--harn-input"}},
+	{line: "kitchen configure --harn-output json --", none: []string{"--json", "--harn-output"}, some: []string{"--harn-input"}},
+	{line: "kitchen configure --harn-input {} --", none: []string{"--harn-input"}, some: []string{"--harn-output"}},
+	{line: "kitchen files --depth 2 -", none: []string{"-d", "--depth"}, some: []string{"-r"}},
+	// a tool's own --json conflicts with nothing
+	{line: "kitchen raw --json x --", exact: []string{"--harn-input", "--harn-output", "--help"}},
+	{line: "kitchen raw --harn-output text --", exact: []string{"--json", "--harn-input", "--help"}},
 	{line: "kitchen configure --harn-input @", exact: []string{"alpha.txt", "beta"}},
 	{line: "kitchen configure --harn-input @al", exact: []string{"alpha.txt"}},
 	{line: "kitchen configure --harn-input=@b", exact: []string{"beta"}},
@@ -158,6 +201,9 @@ var hiddenCases = []completionCase{
 	{line: "hid run --zz-hidden-flag -- ", exact: []string{"beta"}},
 	// the rule's cost: a hidden presence flag takes the next word too
 	{line: "hid run --zz-hidden-flag /srv ", exact: []string{"beta"}},
+	// an option given is not offered again, past hidden ones too
+	{line: "hid run -d 2 --zz-hidden-secret x -", none: []string{"-d", "--depth"}, some: []string{"-r", "--recursive"}},
+	{line: "hid run -rq x --", none: []string{"--recursive"}, some: []string{"--depth"}},
 	// at a parent too
 	{line: "hid --zz-unknown x ", exact: []string{"other", "run", "help"}},
 	{line: "hid other x ", exact: []string{"one", "two"}, ordered: true},
@@ -244,17 +290,19 @@ func splitResults(t *testing.T, out string, n int) [][]string {
 	return res
 }
 
-// normalize drops option prefixes of --opt=value candidates, the "@"
+// optionPrefixRE is the option part of an --opt=value or -o=value
+// candidate (fish reports those whole).
+var optionPrefixRE = regexp.MustCompile(`^(--[^=]+|-[A-Za-z0-9]+)=`)
+
+// normalize drops option prefixes of --opt=value and -o=value candidates, the "@"
 // of --harn-input @FILE (zsh reports file names without it), fish
 // descriptions and directory slashes, and removes duplicates.
 func normalize(cands []string) []string {
 	var out []string
 	for _, c := range cands {
 		c, _, _ = strings.Cut(c, "\t")
-		if strings.HasPrefix(c, "--") {
-			if _, v, ok := strings.Cut(c, "="); ok {
-				c = v
-			}
+		if m := optionPrefixRE.FindString(c); m != "" {
+			c = c[len(m):]
 		}
 		c = strings.TrimPrefix(c, "@")
 		c = strings.TrimSuffix(c, "/")
@@ -267,6 +315,12 @@ func normalize(cands []string) []string {
 
 func checkCandidates(t *testing.T, shell string, c completionCase, raw []string) {
 	t.Helper()
+	if c.attached != "" {
+		raw = slices.Clone(raw)
+		for i, r := range raw {
+			raw[i] = strings.TrimPrefix(r, c.attached)
+		}
+	}
 	got := normalize(raw)
 	if c.exact != nil {
 		want := slices.Clone(c.exact)
@@ -407,6 +461,9 @@ for line in "$@"; do
   tries=0
   while ! grep -q "^@@END $n\$" $out; do
     (( tries++ > 1500 )) && { print -u2 "timeout waiting for completion $n: $line"; zpty -d z; exit 4; }
+    # drain what zsh writes to the terminal, or it blocks once the
+    # pseudo-terminal's buffer is full
+    while zpty -r -t z junk; do :; done
     sleep 0.02
   done
 done
@@ -614,6 +671,8 @@ var quotingValues = []string{"a b", "$HOME", "semi;colon", "it's", "plain"}
 var quotingSuite = completionSuite{quotingScript, "quo", []completionCase{
 	{line: "quo pick --mode ", exact: quotingValues, ordered: true},
 	{line: "quo pick --mode a", exact: []string{"a b"}},
+	{line: "quo pick -m=a", exact: []string{"a b"}},
+	{line: "quo pick -m=se", exact: []string{"semi;colon"}},
 	{line: "quo pick --mode se", exact: []string{"semi;colon"}},
 	{line: `quo pick --mode "a`, exact: []string{"a b"}},
 	{line: `quo pick --mode 'it`, exact: []string{"it's"}},

@@ -21,6 +21,11 @@ func (m *compModel) zsh() string {
 	w("# %s_values CANDIDATE...: values in the given order (advisory first).\n", fn)
 	w("%s_values() {\n    local expl\n    _description -V values expl value\n    compadd \"${expl[@]}\" -- \"$@\"\n}\n\n", fn)
 
+	w("# %s_eq COMMAND...: the value of a short option, completed by COMMAND; in\n", fn)
+	w("# the option's own word after an \"=\" (-t=value, -et=value) without the\n")
+	w("# \"=\", as the parser reads it. (compset only lasts in this function.)\n")
+	w("%s_eq() {\n    [[ $words[CURRENT] == -[^-]* ]] && compset -P '='\n    \"$@\"\n}\n\n", fn)
+
 	writeZshUnknown(w, fn)
 
 	for _, n := range m.nodes {
@@ -45,7 +50,7 @@ func (m *compModel) zsh() string {
 				if p.help != "" {
 					msg += " -- " + p.help
 				}
-				specs = append(specs, zshQuote(at+":"+zshEscapeMessage(msg)+":"+zshAction(fn, p.candidates, p.hint)))
+				specs = append(specs, zshQuote(at+":"+zshEscapeMessage(msg)+":"+zshAction(fn, p.candidates, p.hint, false)))
 			}
 			if len(specs) == 0 {
 				w("    return 1\n}\n\n")
@@ -73,7 +78,7 @@ func (m *compModel) zsh() string {
 		w("    case $state in\n    (command)\n        curcontext=${curcontext%%:*:*}:%s-$words[1]:\n", m.ident)
 		w("        case $words[1] in\n")
 		for _, c := range n.children {
-			w("        (%s) %s__%s && ret=0 ;;\n", strings.Join(c.names, "|"), fn, c.node.id)
+			w("        (%s) %s__%s && ret=0 ;;\n", strings.Join(c.spellings(), "|"), fn, c.node.id)
 		}
 		w("        esac ;;\n    esac\n    return ret\n}\n\n")
 		w("%s_commands() {\n    local -a commands\n    commands=(\n", name)
@@ -114,7 +119,7 @@ func zshOptionSpecs(fn string, o compOpt) []string {
 			spec += "[" + zshEscapeHelp(o.help) + "]"
 		}
 		if o.value != "" {
-			spec += ":" + zshEscapeMessage(o.value) + ":" + zshAction(fn, o.candidates, o.hint)
+			spec += ":" + zshEscapeMessage(o.value) + ":" + zshAction(fn, o.candidates, o.hint, !strings.HasPrefix(s, "--"))
 		}
 		out = append(out, zshQuote(spec))
 	}
@@ -227,14 +232,37 @@ func writeZshKnown(w func(string, ...any), fn string, n *compNode) {
 	w("    CURRENT=$(( CURRENT + $#reply - $#words )); words=(\"${(@)reply}\")\n")
 }
 
-// zshAction is the _arguments action completing a value.
-func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
+// zshAction is the _arguments action completing a value; short marks
+// the value of a short option, which <fn>_eq completes (taking the "="
+// of -t=value off the word first).
+func zshAction(fn string, candidates []string, hint tool.ValueHint, short bool) string {
+	if len(candidates) == 0 && hint == hintHarnInput {
+		// --harn-input has no short spelling
+		return "{compset -P @ && _files}"
+	}
+	cmd := zshCommand(fn, candidates, hint)
+	switch {
+	case short && cmd == "":
+		return "{" + fn + "_eq :}"
+	case short:
+		return "{" + fn + "_eq " + cmd + "}"
+	case cmd == "":
+		return " "
+	case len(candidates) > 0:
+		return "{" + cmd + "}"
+	}
+	return cmd
+}
+
+// zshCommand is the command completing a value: the candidates, else
+// the completer of the value hint ("" for none at all).
+func zshCommand(fn string, candidates []string, hint tool.ValueHint) string {
 	if len(candidates) > 0 {
 		q := make([]string, len(candidates))
 		for i, c := range candidates {
 			q[i] = zshWord(c)
 		}
-		return "{" + fn + "_values " + strings.Join(q, " ") + "}"
+		return fn + "_values " + strings.Join(q, " ")
 	}
 	switch hint {
 	case "file", "path":
@@ -252,9 +280,7 @@ func zshAction(fn string, candidates []string, hint tool.ValueHint) string {
 	case "command":
 		return "_command_names -e"
 	case "other":
-		return " "
-	case hintHarnInput:
-		return "{compset -P @ && _files}"
+		return ""
 	}
 	return "_default"
 }
