@@ -130,7 +130,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 				}
 			}
 		}
-		calls, err := readToolCalls("llm_mock: tool_calls", x, nil, false)
+		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
 		if err != nil {
 			return nil, err
 		}

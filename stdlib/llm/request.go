@@ -43,6 +43,45 @@ type toolCall struct {
 // back to the provider unchanged in the conversation.
 type rawArguments string
 
+// ArgumentsFromText reads the arguments of a tool call as a model writes
+// them, JSON text: blank text is no arguments, the empty object; other
+// text is decoded as json_parse decodes it, and text that is not JSON is
+// an error saying where it broke ("arguments are not JSON: …"). It is
+// the one rule for every reader of a model's argument text: the
+// providers' replies, llm_mock's and a conversation's tool calls, the
+// agent loop and dispatch_agent_call.
+func ArgumentsFromText(text string) (vm.Value, error) {
+	if strings.TrimSpace(text) == "" {
+		return vm.Of(vm.NewDict()), nil
+	}
+	v, err := hjson.Parse(text)
+	if err != nil {
+		return vm.Value{}, fmt.Errorf("arguments are not JSON: %s", err.Error())
+	}
+	return v, nil
+}
+
+// argumentsAny is ArgumentsFromText in the generic Go JSON form a
+// toolCall carries.
+func argumentsAny(text string) (any, error) {
+	v, err := ArgumentsFromText(text)
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.ToAny(v)
+}
+
+// argumentsOrRaw is argumentsAny, or rawArguments when the text is not
+// JSON: the call then fails as a tool call the model can retry, instead
+// of failing the whole reply.
+func argumentsOrRaw(text string) any {
+	g, err := argumentsAny(text)
+	if err != nil {
+		return rawArguments(text)
+	}
+	return g
+}
+
 // argumentsValue is a call's arguments as a Harn value: the decoded
 // object, or the text of rawArguments.
 func argumentsValue(a any) vm.Value {
@@ -332,7 +371,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil, true)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
 		if err != nil {
 			return message{}, err
 		}
@@ -376,7 +415,7 @@ func ResultText(v vm.Value, portable any) string {
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
 // conversation). nextID numbers calls without an id (nil: keep "").
-func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool) ([]toolCall, error) {
+func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -399,18 +438,11 @@ func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool)
 		}
 		if args.IsValid() && !args.IsNil() {
 			if s, isStr := args.AsString(); isStr {
-				// providers send arguments as JSON text
-				parsed, err := hjson.Parse(s.Go())
-				if err != nil && keepRaw && strings.TrimSpace(s.Go()) != "" {
-					// a model's broken arguments, back in the conversation
-					c.Args = rawArguments(s.Go())
-					out = append(out, c)
-					continue
-				}
-				if err != nil {
-					return nil, vm.Throwf("%s[%d].arguments is not JSON: %s", where, i, err.Error())
-				}
-				args = parsed
+				// text, as a model writes it: kept as written when it is
+				// not JSON, for the loop to answer as a failed call
+				c.Args = argumentsOrRaw(s.Go())
+				out = append(out, c)
+				continue
 			}
 			g, err := jsonschema.ToAny(args)
 			if err != nil {
